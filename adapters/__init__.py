@@ -1,0 +1,1 @@
+"""Framework adapters (installed as ``preflight.adapters``), one module per framework."""

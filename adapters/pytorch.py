@@ -1,0 +1,517 @@
+"""Raw PyTorch (and the model-loading idioms of transformers/PEFT/bitsandbytes used from it).
+
+Reads, without importing anything: the model (``from_pretrained("id")``, timm/torchvision
+constructors, a local ``nn.Module``), the optimizer class, ``DataLoader`` arguments
+(literals, names bound once to a literal, argparse defaults and launch-command
+overrides), precision (autocast, GradScaler, ``.half()``/``.bfloat16()``, ``torch_dtype``),
+quantized loading, DDP/FSDP wrapping, gradient checkpointing, ``torch.compile``, LoRA,
+``generate()`` arguments and the task mode. A value it cannot determine is not added.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Optional
+
+from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
+from preflight.analysis.syntax import dotted_name
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+
+FRAMEWORK_MODULES = ("torch", "transformers", "peft", "timm", "torchvision", "bitsandbytes", "trl",
+                     "accelerate", "lightning", "pytorch_lightning", "deepspeed")
+
+_MODEL_CLASS = re.compile(r"^(Auto\w*Model\w*|\w*Model|\w+For[A-Z]\w*|\w*LMHeadModel)$")
+_NOT_MODEL = re.compile(r"Tokenizer|Processor|Config|FeatureExtractor|^Peft|^AutoPeft")
+_EVAL_NAME = re.compile(r"val|eval|test|dev(?!ice)")
+_DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16",
+           "float32": "fp32", "float": "fp32", "fp32": "fp32"}
+_DTYPE_BITS = {"bf16": 16, "fp16": 16, "fp32": 32}
+_FSDP_STRATEGY = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+                  "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
+_SEQ_NAMES = ("max_seq_length", "max_seq_len", "seq_len", "seq_length", "block_size", "context_length",
+              "max_length", "sequence_length")
+_CROP = ("RandomResizedCrop", "CenterCrop", "RandomCrop")
+_AUTOCAST = ("torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
+             "torch.amp.autocast_mode.autocast")
+_SCALER = ("torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.GradScaler", "torch.cpu.amp.GradScaler")
+
+
+@register_adapter
+class PyTorchAdapter(Adapter):
+    name = "pytorch"
+    frameworks = ("pytorch",)
+
+    def detect(self, project: Project) -> bool:
+        return any(project.index(s).imports_any(*FRAMEWORK_MODULES) for s in project.scripts)
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            idx = project.index(script)
+            if idx.imports_any(*FRAMEWORK_MODULES):
+                _ScriptPass(self, project, plan, idx).run()
+
+
+def _method(site: CallSite) -> Optional[str]:
+    """``backward`` for ``scaler.scale(loss).backward()``: the attribute called, whatever the receiver."""
+    func = site.call.func
+    return func.attr if isinstance(func, ast.Attribute) else None
+
+
+class _ScriptPass:
+    def __init__(self, adapter: PyTorchAdapter, project: Project, plan: TrainingPlan, idx: ScriptIndex) -> None:
+        self.adapter = adapter
+        self.project = project
+        self.plan = plan
+        self.idx = idx
+        self.script = idx.script
+        self.calls = [s for s in idx.calls if idx.runs(s) is not False]
+        self.model_names: set[str] = set()
+        self.pretrained = False
+        self.weights_bits: Optional[int] = None
+        self.optimizer_names: set[str] = set()
+
+    # -- helpers -------------------------------------------------------------
+    def conf(self, site: CallSite, base: str = "high") -> str:
+        return base if self.idx.runs(site) else "medium"
+
+    def src(self, node: Any, detail: Optional[str] = None, kind: str = "code", key: Optional[str] = None) -> Source:
+        return self.project.source(self.script, node, kind, key=key, detail=detail)
+
+    def add(self, field: str, value: Any, source: Source, confidence: str = "high") -> None:
+        self.adapter.add_checked(self.plan, field, value, source, confidence)
+
+    def put(self, field: str, resolved: Resolved, site: Optional[CallSite], what: str, confidence: str) -> None:
+        """Add a resolved value with its true origin: the literal, the argparse default or the CLI."""
+        if resolved.kind == "cli":
+            source = Source("cli", None, None, resolved.key, f"{what}: {resolved.detail}")
+        else:
+            detail = f"{what}; {resolved.detail}" if resolved.detail else what
+            line = resolved.line or (site.line if site is not None else None)
+            source = self.src(line, detail, key=resolved.key)
+        self.add(field, resolved.value, source, confidence)
+
+    def value(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
+        return self.idx.resolve(expr)
+
+    def call_of(self, expr: Optional[ast.AST]) -> Optional[ast.Call]:
+        """The call an expression is, or that a name is bound to once."""
+        if isinstance(expr, ast.Call):
+            return expr
+        if isinstance(expr, ast.Name):
+            bound = self.idx.assigns.get(expr.id, [])
+            if len(bound) == 1 and isinstance(bound[0], ast.Call):
+                return bound[0]
+        return None
+
+    def dtype(self, expr: Optional[ast.AST], depth: int = 0) -> Optional[str]:
+        """"bf16"/"fp16"/"fp32" for ``torch.bfloat16``, ``"bfloat16"``, a name bound to one, ..."""
+        if expr is None or depth > 4:
+            return None
+        if isinstance(expr, ast.IfExp):
+            taken = self.idx.truth(expr.test)
+            return None if taken is None else self.dtype(expr.body if taken else expr.orelse, depth + 1)
+        if isinstance(expr, ast.Attribute):
+            name = self.idx.qualify(dotted_name(expr)) or ""
+            return _DTYPES.get(name.rsplit(".", 1)[-1]) if name.startswith("torch.") else None
+        if isinstance(expr, ast.Name):
+            bound = self.idx.assigns.get(expr.id, [])
+            if len(bound) == 1 and bound[0] is not None and not isinstance(bound[0], ast.Constant):
+                return self.dtype(bound[0], depth + 1)
+        resolved = self.value(expr)
+        if resolved is not None and isinstance(resolved.value, str):
+            return _DTYPES.get(resolved.value.replace("torch.", ""))
+        return None
+
+    def is_model_receiver(self, site: CallSite) -> bool:
+        func = site.call.func
+        receiver = dotted_name(func.value) if isinstance(func, ast.Attribute) else None
+        if receiver is None:
+            return False
+        last = receiver.rsplit(".", 1)[-1].lower()
+        return receiver in self.model_names or "model" in last or last in ("net", "network")
+
+    # -- passes --------------------------------------------------------------
+    def run(self) -> None:
+        self.models()
+        self.quantization()
+        self.optimizers()
+        self.dataloaders()
+        self.precision()
+        self.distributed()
+        self.features()
+        self.peft_and_task()
+        self.shapes()
+
+    def models(self) -> None:
+        found = False
+        for site in self.calls:
+            name = site.name or ""
+            if name.endswith(".from_pretrained"):
+                cls = name.rsplit(".", 2)[-2]
+                if not _MODEL_CLASS.match(cls) or _NOT_MODEL.search(cls):
+                    continue
+                found = self.pretrained = True
+                if site.target:
+                    self.model_names.add(site.target)
+                self.from_pretrained(site, cls)
+            elif site.matches("timm.create_model") or site.matches("torchvision.models.get_model"):
+                ref = self.value(site.arg(0, "model_name" if "timm" in (site.qualified or "") else "name"))
+                if ref is not None and isinstance(ref.value, str):
+                    found = True
+                    self.model_names.add(site.target or "model")
+                    self.put("model.ref", ref, site, f"{name}(...)", self.conf(site))
+            elif (site.qualified or "").startswith("torchvision.models.") and site.last and site.last[0].islower() \
+                    and site.last not in ("get_model", "get_weight", "list_models"):
+                found = True
+                self.model_names.add(site.target or "model")
+                self.add("model.ref", site.last, self.src(site.call, f"{name}()"), self.conf(site))
+        if not found:
+            self.local_module()
+
+    def from_pretrained(self, site: CallSite, cls: str) -> None:
+        conf = self.conf(site)
+        ref = self.value(site.arg(0, "pretrained_model_name_or_path"))
+        if ref is not None and isinstance(ref.value, str):
+            self.put("model.ref", ref, site, f"{cls}.from_pretrained()", conf)
+        self.add("model.class_name", cls, self.src(site.call, f"{cls}.from_pretrained()"), conf)
+        quantized = self.quantized_load(site)
+        for kw in ("torch_dtype", "dtype"):
+            dtype = self.dtype(site.kwarg(kw))
+            if dtype is not None and not quantized:  # with 4/8-bit weights dtype is the compute dtype
+                where = self.src(site.kwarg(kw), f"from_pretrained({kw}=...)")
+                self.add("precision.weights_bits", _DTYPE_BITS[dtype], where, conf)
+        attn = site.kwarg("attn_implementation")
+        resolved = self.value(attn)
+        if resolved is not None:
+            self.put("model.attn_implementation", resolved, site, "from_pretrained(attn_implementation=...)", conf)
+        flash = self.value(site.kwarg("use_flash_attention_2"))
+        if flash is not None and flash.value is True:
+            self.add("model.attn_implementation", "flash_attention_2",
+                     self.src(site.call, "from_pretrained(use_flash_attention_2=True)"), conf)
+        for kw, bits in (("load_in_4bit", 4), ("load_in_8bit", 8)):
+            flag = self.value(site.kwarg(kw))
+            if flag is not None and flag.value is True:
+                self.weights_bits = bits
+                self.add("precision.weights_bits", bits, self.src(site.kwarg(kw), f"from_pretrained({kw}=True)"), conf)
+
+    def quantized_load(self, site: CallSite) -> bool:
+        """from_pretrained(load_in_4bit/8bit=True) or quantization_config=<a quantization config>."""
+        for kw in ("load_in_4bit", "load_in_8bit"):
+            flag = self.value(site.kwarg(kw))
+            if flag is not None and flag.value is True:
+                return True
+        qconf = site.kwarg("quantization_config")
+        if qconf is None or (isinstance(qconf, ast.Constant) and qconf.value is None):
+            return False
+        call = self.call_of(qconf)
+        if call is None or dotted_name(call.func) is None:
+            return True  # some quantization config we cannot read: weights are not plain 16-bit
+        if not (dotted_name(call.func) or "").endswith("BitsAndBytesConfig"):
+            return True
+        return any(k.arg in ("load_in_4bit", "load_in_8bit") and (self.value(k.value) or Resolved(False, "code")).value
+                   is not False for k in call.keywords)
+
+    def local_module(self) -> None:
+        modules = {name for name, node in self.idx.classes.items()
+                   if any((self.idx.qualify(dotted_name(b)) or "").endswith(("nn.Module", "LightningModule"))
+                          for b in node.bases)}
+        built = {s.name: s for s in self.calls if s.name in modules and s.klass not in modules}
+        if len(built) == 1:
+            cls, site = next(iter(built.items()))
+            self.model_names.add(site.target or "model")
+            detail = f"{cls}(...): a local nn.Module"
+            self.add("model.ref", cls, self.src(site.call, detail), "medium")
+            self.add("model.class_name", cls, self.src(site.call, detail), "medium")
+
+    def quantization(self) -> None:
+        for site in self.calls:
+            if site.last != "BitsAndBytesConfig":
+                continue
+            for kw, bits in (("load_in_4bit", 4), ("load_in_8bit", 8)):
+                flag = self.value(site.kwarg(kw))
+                if flag is not None and flag.value is True:
+                    self.weights_bits = bits
+                    self.add("precision.weights_bits", bits,
+                             self.src(site.call, f"BitsAndBytesConfig({kw}=True)"), self.conf(site))
+
+    def optimizers(self) -> None:
+        for site in self.calls:
+            q = site.qualified or ""
+            parts = q.split(".")
+            last = parts[-1]
+            if not last[:1].isupper() or last == "Optimizer":
+                continue
+            if (parts[:2] == ["torch", "optim"] and len(parts) == 3) \
+                    or (parts[0] in ("bitsandbytes", "torchao", "apex") and "optim" in q) \
+                    or (parts[0] == "deepspeed" and "ops" in parts) \
+                    or (parts[0] == "transformers" and last == "Adafactor"):
+                source = self.src(site.call, f"{site.label}(...)")
+                self.add("optimizer.name", last, source, self.conf(site))
+                if site.target:
+                    self.optimizer_names.add(site.target)
+                state = "int8" if "8bit" in last else "int4" if "4bit" in last else \
+                    "fp32" if "32bit" in last else None
+                if state is not None:
+                    self.add("optimizer.state_dtype", state, source, self.conf(site))
+
+    def dataloaders(self) -> None:
+        sites = [s for s in self.calls if s.last == "DataLoader"
+                 and (s.qualified == "DataLoader" or (s.qualified or "").startswith("torch."))]
+        train = [s for s in sites if s.target and "train" in s.target.lower()]
+        chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]
+        for site in chosen:
+            conf = self.conf(site)
+            what = f"{site.label}(...)"
+            if site.kwarg("batch_sampler") is None:
+                expr = site.arg(1, "batch_size")
+                if expr is None:
+                    self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1",
+                                                        "default"), "medium")
+                else:
+                    resolved = self.value(expr)
+                    if resolved is not None:
+                        self.put("batch.micro", resolved, site, f"{site.label}(batch_size=...)", conf)
+            for kw, field, default in (("num_workers", "data.num_workers", 0), ("pin_memory", "data.pin_memory", False)):
+                expr = site.kwarg(kw)
+                if expr is None:
+                    self.add(field, default, self.src(site.call, f"{what}: DataLoader default {kw}={default}",
+                                                      "default"), conf)
+                else:
+                    resolved = self.value(expr)
+                    if resolved is not None:
+                        self.put(field, resolved, site, f"{site.label}({kw}=...)", conf)
+            self.sampler(site, conf)
+
+    def sampler(self, site: CallSite, conf: str) -> None:
+        expr = site.arg(3, "sampler")
+        if expr is not None and not (isinstance(expr, ast.Constant) and expr.value is None):
+            call = self.call_of(expr)
+            name = dotted_name(call.func) if call is not None else None
+            if name:
+                self.add("data.sampler", name.rsplit(".", 1)[-1],
+                         self.src(site.call, f"{site.label}(sampler={name}(...))"), conf)
+            return
+        shuffle = site.arg(2, "shuffle")
+        if shuffle is None:
+            self.add("data.sampler", "SequentialSampler",
+                     self.src(site.call, f"{site.label}(...) without sampler or shuffle", "default"), conf)
+            return
+        resolved = self.value(shuffle)
+        if resolved is not None:
+            chosen = "RandomSampler" if resolved.value else "SequentialSampler"
+            self.put("data.sampler", Resolved(chosen, resolved.kind, resolved.line, resolved.key, resolved.detail),
+                     site, f"{site.label}(shuffle={resolved.value!r})", conf)
+
+    def precision(self) -> None:
+        found = False
+        for site in self.calls:
+            q = site.qualified or ""
+            if q not in _AUTOCAST:
+                continue
+            generic = q in ("torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast")
+            # torch.autocast(device_type, dtype, enabled); torch.cuda.amp.autocast(enabled, dtype)
+            enabled = self.value(site.arg(2, "enabled") if generic else site.arg(0, "enabled"))
+            if enabled is not None and not enabled.value:
+                continue
+            dtype = self.dtype(site.arg(1, "dtype") if generic else site.kwarg("dtype"))
+            device = self.value(site.arg(0, "device_type")) if generic else None
+            conf = self.conf(site)
+            if dtype is None and (site.arg(1, "dtype") if generic else site.kwarg("dtype")) is not None:
+                continue
+            if dtype is None:
+                if "cpu" in q or (device is not None and device.value == "cpu"):
+                    dtype = "bf16"
+                else:
+                    dtype = "fp16"  # CUDA autocast's default dtype
+                    if device is None and "cuda" not in q:
+                        conf = "medium"
+            mode = {"bf16": "amp_bf16", "fp16": "amp_fp16"}.get(dtype)
+            if mode is not None:
+                found = True
+                self.add("precision.mode", mode, self.src(site.call, f"{site.label}(...)"), conf)
+        scalers = [s for s in self.calls if s.qualified in _SCALER]
+        for site in scalers:
+            enabled = self.value(site.kwarg("enabled"))
+            if not found and (enabled is None or enabled.value):
+                found = True
+                self.add("precision.mode", "amp_fp16", self.src(site.call, f"{site.label}() implies fp16 autocast"),
+                         "medium")
+        if found:
+            return
+        for site in self.calls:
+            name = site.name or ""
+            method = name.rsplit(".", 1)[-1]
+            if method in ("half", "bfloat16", "to") and self.is_model_receiver(site):
+                dtype = "fp16" if method == "half" else "bf16" if method == "bfloat16" else \
+                    self.dtype(site.arg(0, "dtype"))
+                if dtype in ("bf16", "fp16"):
+                    found = True
+                    self.add("precision.mode", dtype, self.src(site.call, f"{site.label}(): 16-bit weights"),
+                             self.conf(site))
+        if found:
+            return
+        for site in self.calls:
+            if (site.name or "").endswith(".from_pretrained"):
+                for kw in ("torch_dtype", "dtype"):
+                    dtype = self.dtype(site.kwarg(kw))
+                    if dtype in ("bf16", "fp16", "fp32"):
+                        self.add("precision.mode", dtype,
+                                 self.src(site.kwarg(kw), f"from_pretrained({kw}=...) and no autocast"),
+                                 self.conf(site))
+                        return
+        if not self.pretrained and self.model_names:
+            self.add("precision.mode", "fp32", self.src(None, "no autocast, GradScaler or 16-bit cast found; "
+                                                        "PyTorch computes in fp32", "default"), "medium")
+
+    def distributed(self) -> None:
+        fully_shard_done = False
+        for site in self.calls:
+            q = site.qualified or ""
+            if q.endswith("DistributedDataParallel") and q.startswith("torch"):
+                self.add("dist.sharding", "ddp", self.src(site.call, f"{site.label}(...)"), self.conf(site))
+            elif q.endswith("FullyShardedDataParallel") and q.startswith("torch"):
+                strategy = site.kwarg("sharding_strategy")
+                conf = self.conf(site)
+                if strategy is None:
+                    self.add("dist.sharding", "fsdp_full",
+                             self.src(site.call, f"{site.label}(...): default FULL_SHARD"), conf)
+                else:
+                    last = (dotted_name(strategy) or "").rsplit(".", 1)[-1]
+                    if last in _FSDP_STRATEGY:
+                        self.add("dist.sharding", _FSDP_STRATEGY[last],
+                                 self.src(strategy, f"{site.label}(sharding_strategy={last})"), conf)
+                offload = self.call_of(site.kwarg("cpu_offload"))
+                if offload is not None:
+                    flag = self.idx.resolve(next((k.value for k in offload.keywords if k.arg == "offload_params"),
+                                                 offload.args[0] if offload.args else None))
+                    if flag is not None and flag.value is True:
+                        self.offload(site, "CPUOffload(offload_params=True)")
+            elif q.endswith("fsdp.fully_shard") and q.startswith("torch") and not fully_shard_done:
+                fully_shard_done = True
+                reshard = self.value(site.kwarg("reshard_after_forward"))
+                mode = "fsdp_grad_op" if reshard is not None and reshard.value is False else "fsdp_full"
+                self.add("dist.sharding", mode, self.src(site.call, f"{site.label}(...) (FSDP2)"), self.conf(site))
+                policy = self.call_of(site.kwarg("offload_policy"))
+                if policy is not None and (dotted_name(policy.func) or "").endswith("CPUOffloadPolicy"):
+                    self.offload(site, "CPUOffloadPolicy()")
+
+    def offload(self, site: CallSite, what: str) -> None:
+        source = self.src(site.call, f"{site.label}(...{what}): parameters, gradients and optimizer step on CPU")
+        self.add("dist.offload_params", "cpu", source, self.conf(site))
+        self.add("dist.offload_optimizer", "cpu", source, self.conf(site))
+
+    def features(self) -> None:
+        for site in self.calls:
+            name = site.name or ""
+            q = site.qualified or ""
+            if _method(site) == "gradient_checkpointing_enable":
+                self.add("memory.gradient_checkpointing", True,
+                         self.src(site.call, f"{site.label}()"), self.conf(site))
+            elif q in ("torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"):
+                self.add("memory.gradient_checkpointing", True, self.src(site.call, f"{q}(...)"), self.conf(site))
+            elif q.endswith("prepare_model_for_kbit_training") and q.startswith("peft"):
+                flag = self.value(site.kwarg("use_gradient_checkpointing"))
+                if flag is None and site.kwarg("use_gradient_checkpointing") is not None:
+                    continue
+                if flag is None or flag.value is True:
+                    self.add("memory.gradient_checkpointing", True,
+                             self.src(site.call, "prepare_model_for_kbit_training(): use_gradient_checkpointing "
+                                      "defaults to True"), self.conf(site))
+            elif q == "torch.compile" or (name.endswith(".compile") and self.is_model_receiver(site)):
+                self.add("compile.enabled", True, self.src(site.call, f"{site.label}(...)"), self.conf(site))
+
+    def peft_and_task(self) -> None:
+        peft_found = False
+        for site in self.calls:
+            if site.last != "LoraConfig" or "LoraConfig" in self.idx.classes:
+                continue
+            peft_found = True
+            conf = self.conf(site)
+            dora = self.value(site.kwarg("use_dora"))
+            method = "dora" if dora is not None and dora.value is True else "lora"
+            self.add("peft.method", method, self.src(site.call, f"{site.label}(...)"), conf)
+            rank = site.kwarg("r")
+            if rank is None:
+                self.add("peft.rank", 8, self.src(site.call, "LoraConfig default r=8", "default"), conf)
+            else:
+                resolved = self.value(rank)
+                if resolved is not None:
+                    self.put("peft.rank", resolved, site, "LoraConfig(r=...)", conf)
+            targets = self.value(site.kwarg("target_modules"))
+            if targets is not None and isinstance(targets.value, list):
+                self.put("peft.target_modules", targets, site, "LoraConfig(target_modules=...)", conf)
+        if any(s.last == "get_peft_model" for s in self.calls):
+            peft_found = True
+        self.task(peft_found)
+
+    def task(self, peft_found: bool) -> None:
+        trainers = {s.target for s in self.calls if s.target and s.last and s.last.endswith("Trainer")}
+        train_site: Optional[CallSite] = None
+        generate: list[CallSite] = []
+        for site in self.calls:
+            method = _method(site)
+            receiver = dotted_name(site.call.func.value) if isinstance(site.call.func, ast.Attribute) else None
+            if method == "backward" or (receiver in trainers and method in ("train", "fit")) \
+                    or (receiver in self.optimizer_names and method == "step") \
+                    or site.qualified == "torch.autograd.backward":
+                train_site = train_site or site
+            elif method == "generate":
+                generate.append(site)
+        for site in generate:
+            conf = self.conf(site)
+            for kw, field in (("max_new_tokens", "generation.max_new_tokens"), ("num_beams", "generation.num_beams"),
+                              ("use_cache", "generation.use_cache")):
+                resolved = self.value(site.kwarg(kw))
+                if resolved is not None:
+                    self.put(field, resolved, site, f"{site.label}({kw}=...)", conf)
+        if train_site is not None:
+            if peft_found:
+                mode = "qlora" if self.weights_bits == 4 else "lora"
+            else:
+                mode = "finetune" if self.pretrained else "train"
+            self.add("task.mode", mode, self.src(train_site.call, f"{train_site.label}(...): the script trains"),
+                     self.conf(train_site))
+        elif generate:
+            site = generate[0]
+            self.add("task.mode", "generation", self.src(site.call, f"{site.label}(...) and no backward pass"),
+                     self.conf(site))
+        elif self.model_names and any(s.qualified in ("torch.no_grad", "torch.inference_mode")
+                                      or (s.name or "").endswith(".eval") for s in self.calls):
+            site = next(s for s in self.calls if s.qualified in ("torch.no_grad", "torch.inference_mode")
+                        or (s.name or "").endswith(".eval"))
+            self.add("task.mode", "inference", self.src(site.call, "no backward pass; model run under no_grad/eval"),
+                     "medium")
+
+    def shapes(self) -> None:
+        seq_found = False
+        for site in self.calls:
+            name = site.name or ""
+            if "tokenizer" in name.lower() and not name.endswith("from_pretrained"):
+                resolved = self.value(site.kwarg("max_length"))
+                if resolved is None or not isinstance(resolved.value, int):
+                    continue
+                padding = self.value(site.kwarg("padding"))
+                fixed = padding is not None and padding.value == "max_length"
+                seq_found = True
+                self.put("data.seq_len", resolved, site, f"{name}(max_length=...)"
+                         + ("" if fixed else ": an upper bound"), "high" if fixed else "medium")
+        if not seq_found:
+            for var in _SEQ_NAMES:
+                resolved = self.idx.argument(var) or self.value(ast.Name(id=var, ctx=ast.Load()))
+                if resolved is not None and isinstance(resolved.value, int) and not isinstance(resolved.value, bool):
+                    self.put("data.seq_len", resolved, None, f"{var} = {resolved.value}", "low")
+                    break
+        crops = [s for s in self.calls if (s.qualified or "").startswith("torchvision.transforms") and s.last in _CROP]
+        resizes = [s for s in self.calls if (s.qualified or "").startswith("torchvision.transforms") and s.last == "Resize"]
+        for site in (crops or resizes)[:1]:
+            resolved = self.value(site.arg(0, "size"))
+            if resolved is None:
+                continue
+            size = resolved.value
+            if isinstance(size, list) and len(size) == 2 and size[0] == size[1]:
+                size = size[0]
+            if isinstance(size, int) and not isinstance(size, bool):
+                self.put("data.image_size", Resolved(size, resolved.kind, resolved.line, resolved.key, resolved.detail),
+                         site, f"{site.label}({size})", "medium")

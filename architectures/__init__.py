@@ -1,0 +1,1 @@
+"""The built-in architecture catalog (installed as ``preflight.architectures``)."""

@@ -1,0 +1,104 @@
+"""Benchmark `preflight check`, side by side with torch-preflight when it is installed.
+
+Prints, from one run on one machine (machines are noisy; compare within a run):
+  1. single-file `check` wall time, interpreter start-up included (median of N runs);
+  2. over a large real tree: cold (empty cache) and warm (cached) wall and CPU time;
+  3. the same for torch-preflight, and the ratios.
+
+The large tree is not vendored. The reference tree used in the closing notes is
+the GitHub repository huggingface/diffusers (the commit is printed by the closing note
+that quotes the figures); clone it yourself and pass its path:
+
+    python bench/bench_check.py --tree path/to/diffusers
+
+Usage: python bench/bench_check.py [--file F] [--tree DIR] [--runs N] [--jobs J]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _timed(cmd: list[str], cwd: Path) -> tuple[float, float, int]:
+    """(wall seconds, child CPU seconds, exit code) of one command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                          env={**os.environ, "NO_COLOR": "1"})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, proc.returncode
+
+
+def _preflight_cmd() -> list[str]:
+    exe = shutil.which("preflight")
+    return [exe] if exe else [sys.executable, "-m", "preflight"]
+
+
+def single_file(cmd: list[str], file: Path, runs: int, cwd: Path) -> float:
+    _timed([*cmd, str(file)], cwd)  # warm the OS file cache
+    return statistics.median(_timed([*cmd, str(file)], cwd)[0] for _ in range(runs))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--file", type=Path, default=REPO / "examples" / "quickstart" / "train.py")
+    ap.add_argument("--tree", type=Path, default=os.environ.get("PREFLIGHT_BENCH_TREE"))
+    ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--skip-torch-preflight", action="store_true")
+    args = ap.parse_args()
+
+    ours = [*_preflight_cmd(), "check", "--no-cache", "-q"]
+    theirs_exe = None if args.skip_torch_preflight else shutil.which("torch-preflight")
+    theirs = [theirs_exe, "check", "--no-color"] if theirs_exe else None
+    print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    print(f"file: {args.file} ({sum(1 for _ in args.file.open())} lines), median of {args.runs} runs")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cwd = Path(tmp)
+        ours_one = single_file(ours, args.file.resolve(), args.runs, cwd)
+        print(f"  preflight check FILE        {ours_one * 1000:8.1f} ms")
+        if theirs:
+            theirs_one = single_file(theirs, args.file.resolve(), max(3, args.runs // 3), cwd)
+            print(f"  torch-preflight check FILE  {theirs_one * 1000:8.1f} ms   "
+                  f"(preflight is {theirs_one / ours_one:.1f}x faster)")
+        else:
+            print("  torch-preflight: not installed, skipped (pip install torch-preflight to compare)")
+
+        if args.tree is None:
+            print("tree: none given (--tree DIR or PREFLIGHT_BENCH_TREE); skipped")
+            return 0
+        tree = args.tree.resolve()
+        n_files = sum(1 for _ in tree.rglob("*.py"))
+        print(f"tree: {tree} ({n_files} .py files)")
+        jobs = ["-j", str(args.jobs)] if args.jobs else []
+        base = [*_preflight_cmd(), "check", "-q", *jobs, str(tree)]
+        cache = cwd / ".preflight_cache"
+        shutil.rmtree(cache, ignore_errors=True)
+        cold = _timed(base, cwd)
+        warm = _timed(base, cwd)
+        print(f"  preflight cold (empty cache)  wall {cold[0]:7.2f} s  cpu {cold[1]:7.2f} s")
+        print(f"  preflight warm (cached)       wall {warm[0]:7.2f} s  cpu {warm[1]:7.2f} s   "
+              f"({warm[0] / cold[0]:.1%} of cold)")
+        if theirs:
+            t = _timed([theirs_exe, "check", "--no-color", *jobs, str(tree)], cwd)
+            print(f"  torch-preflight (no cache)    wall {t[0]:7.2f} s  cpu {t[1]:7.2f} s   "
+                  f"(preflight cold is {t[0] / cold[0]:.1f}x faster, warm {t[0] / warm[0]:.1f}x)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

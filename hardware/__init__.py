@@ -1,0 +1,1 @@
+"""Hardware data: GPUs and cloud instances (installed as ``preflight.hardware``)."""

@@ -1,0 +1,1 @@
+"""Shared analyses over one parsed file: node index, scopes, dataflow."""

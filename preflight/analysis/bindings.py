@@ -1,0 +1,606 @@
+"""What names and ``self.`` attributes are bound to: models, losses, optimizers.
+
+Flow-insensitive per scope: a name is a model if any assignment in its scope
+binds it to one (``Net()``, ``nn.Linear(...)``, ``X.from_pretrained(...)``,
+``DDP(model)``, ``torch.compile(model)``, ``accelerator.prepare(model, ...)``,
+``model.to(device)``...). Attributes assigned on ``self`` in any method become
+class attributes, so ``self.q_net(state)`` resolves in every method. Function
+parameters take the kind of what in-file call sites pass (and of ``nn.Module`` /
+``Optimizer`` annotations); constructor calls ``Agent(QNet())`` bind the
+``__init__`` parameters. A bounded number of rounds reaches a fixed point, each
+round linear in the file.
+
+``Bindings.resolve_call(call, fn)`` maps a call to the local function it runs
+(plain names, ``self.m()``, ``obj.m()`` on an instance of a local class,
+``super().m()``, ``Cls(...)`` to ``__init__``); resolved call sites are stored
+on the callee's ``FunctionInfo.call_sites``.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional, Union
+
+from preflight.analysis import tensor_ops as tables
+from preflight.analysis.scopes import CallSite, ClassInfo, FunctionInfo, ScopeIndex
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+MODULE = "module"
+OPTIMIZER = "optimizer"
+CRITERION = "criterion"
+INSTANCE = "instance"  # an object of a local, non-module class
+MODULE_CONTAINER = "module-container"  # nn.ModuleList / ModuleDict / ParameterList
+PARAMETER = "parameter"
+
+@dataclass(eq=False)
+class Binding:
+    kind: str
+    node: ast.AST  # the expression that created the object
+    label: Optional[str] = None  # how to name it; default: the creating expression
+    cls: Optional[ClassInfo] = None
+    tensor_out: bool = False  # its forward returns one tensor
+    param_free: bool = False  # no parameters of its own
+    frozen: bool = False  # ``requires_grad_(False)`` was called on it
+    inner: Optional[Binding] = None  # the wrapped module (DDP, compile, prepare)
+    steps: bool = False  # ``.step()`` is an optimizer step (DeepSpeed engine)
+
+    @property
+    def line(self) -> int:
+        return getattr(self.node, "lineno", 0)
+
+    @property
+    def description(self) -> str:
+        """How evidence names it, e.g. "`Net()`"."""
+        if self.label is None:
+            self.label = f"`{_short(self.node)}`"
+        return self.label
+
+    def input_dependent(self) -> bool:
+        """True when its forward carries a graph only if its inputs do."""
+        b: Optional[Binding] = self
+        while b is not None:
+            if b.frozen or b.param_free:
+                return True
+            b = b.inner
+        return False
+
+
+NameKey = tuple[FunctionInfo, str]
+AttrKey = tuple[ClassInfo, str]
+
+
+class Bindings:
+    """See the module docstring."""
+
+    def __init__(self, scopes: ScopeIndex, max_rounds: int = 6) -> None:
+        self.scopes = scopes
+        self.imports = scopes.imports
+        self.names: dict[NameKey, Binding] = {}
+        self.attrs: dict[AttrKey, Binding] = {}
+        self.calls: dict[ast.Call, tuple[FunctionInfo, bool]] = {}
+        self._has_params: Optional[dict[ClassInfo, bool]] = None
+        # every call with the function it sits in, computed once for all analyses
+        self.call_functions: list[tuple[ast.Call, FunctionInfo]] = [
+            (call, scopes.function_of(call)) for call in scopes.ctx.nodes(ast.Call)]
+        self._events = [e for e in self._collect_events() if _may_bind(e[3]) and (
+            not isinstance(e[2], (ast.Tuple, ast.List)) or _may_unpack(e[3]))]
+        self._unresolved = list(self.call_functions)
+        self._rounds = 0
+        # names/attributes that got a local-class binding since calls were last resolved
+        self._fresh: set[object] = set()
+        # identifiers bound in this round (the next round revisits what reads them)
+        self._touched: set[str] = set()
+        self._deps_cache: dict[ast.AST, set[str]] = {}
+        self._resolved: list[tuple[ast.Call, FunctionInfo, FunctionInfo]] = []
+        self._annotations()
+        for _ in range(max_rounds):
+            if not self._round():
+                break
+        self._finish()
+
+    # -- collection --------------------------------------------------------
+    def _collect_events(self) -> Iterator[tuple[FunctionInfo, Optional[ClassInfo], ast.AST, ast.AST]]:
+        """(function, class-body, target, value) for every binding statement."""
+        ctx = self.scopes.ctx
+        for node in ctx.nodes(ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem,
+                              ast.NamedExpr):
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign):
+                if node.value is None:
+                    continue
+                targets, value = [node.target], node.value
+            elif isinstance(node, (ast.For, ast.AsyncFor)):
+                targets, value = [node.target], ast.Starred(value=node.iter)  # element marker
+            elif isinstance(node, ast.withitem):
+                if node.optional_vars is None:
+                    continue
+                targets, value = [node.optional_vars], node.context_expr
+            else:
+                targets, value = [node.target], node.value
+            fn = self.scopes.function_of(node)
+            parent = ctx.parent(node)
+            class_body = self._class_of_body(parent) if isinstance(node, ast.stmt) else None
+            for target in targets:
+                yield fn, class_body, target, value
+
+    def _class_of_body(self, parent: Optional[ast.AST]) -> Optional[ClassInfo]:
+        if isinstance(parent, ast.ClassDef):
+            return self.scopes.classes.get(parent)
+        return None
+
+    def _annotations(self) -> None:
+        for fn in self.scopes.functions.values():
+            node = fn.node
+            if isinstance(node, ast.Module):
+                continue
+            args = node.args
+            for arg in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs]:
+                if arg.annotation is None:
+                    continue
+                qual = self.imports.qualify(arg.annotation) or ""
+                last = qual.rsplit(".", 1)[-1]
+                binding: Optional[Binding] = None
+                if qual in ("torch.nn.Module", "torch.nn.modules.module.Module") or last in (
+                        "PreTrainedModel", "LightningModule"):
+                    binding = Binding(MODULE, arg, f"`{arg.arg}: {last}`")
+                elif last == "Optimizer" and qual.startswith(("torch.", "Optimizer")):
+                    binding = Binding(OPTIMIZER, arg, f"`{arg.arg}: {last}`")
+                else:
+                    cls = self.scopes.classes_by_name.get(last)
+                    if cls is not None and cls.is_module:
+                        binding = Binding(MODULE, arg, f"`{arg.arg}: {last}`", cls=cls)
+                if binding is not None:
+                    self.names.setdefault((fn, arg.arg), binding)
+
+    # -- fixed point -------------------------------------------------------
+    def _round(self) -> bool:
+        """One pass; after the first, only what reads a newly bound name is looked at again."""
+        first = self._rounds == 0
+        self._rounds += 1
+        touched, self._touched = self._touched, set()
+        changed = False
+        pending = []
+        for event in self._events:
+            fn, class_body, target, value = event
+            if not first and not (self._deps(value) & touched):
+                pending.append(event)
+                continue
+            if isinstance(value, ast.Starred):  # a for loop: the element of the iterable
+                bound = self._bind(target, self._element(value.value, fn), fn, class_body)
+            elif isinstance(target, (ast.Tuple, ast.List)):
+                parts = self._unpack(value, fn, len(target.elts))
+                bound = False
+                for elt, found in zip(target.elts, parts):
+                    bound |= self._bind(elt, found, fn, class_body)
+            else:
+                bound = self._bind(target, self.classify(value, fn), fn, class_body)
+            changed |= bound
+            if not bound or isinstance(target, (ast.Tuple, ast.List)):
+                pending.append(event)
+        self._events = pending
+        fresh, self._fresh = self._fresh, set()
+        new_calls: set[ast.Call] = set()
+        if first or fresh:
+            still: list[tuple[ast.Call, FunctionInfo]] = []
+            for call, caller in self._unresolved:
+                if not first and not self._may_resolve_now(call, caller, fresh):
+                    still.append((call, caller))
+                    continue
+                resolved = self.resolve_call(call, caller)
+                if resolved is None:
+                    if isinstance(call.func, ast.Attribute):
+                        still.append((call, caller))  # an instance binding may resolve it later
+                    continue
+                self.calls[call] = resolved
+                self._resolved.append((call, caller, resolved[0]))
+                new_calls.add(call)
+                changed = True
+            self._unresolved = still
+        for call, caller, callee in self._resolved:
+            for param, arg in self._map_args(call, callee):
+                if (callee, param) in self.names or not _may_bind(arg):
+                    continue
+                if call not in new_calls and not (self._deps(arg) & touched):
+                    continue
+                found = self.classify(arg, caller)
+                if found is not None:
+                    self.names[(callee, param)] = found
+                    self._touched.add(param)
+                    if found.cls is not None:
+                        self._fresh.add((callee, param))
+                    changed = True
+        return changed
+
+    def _deps(self, node: ast.AST) -> set[str]:
+        found = self._deps_cache.get(node)
+        if found is None:
+            found = self._deps_cache[node] = _deps(node)
+        return found
+
+    def _may_resolve_now(self, call: ast.Call, caller: FunctionInfo, fresh: set[object]) -> bool:
+        base = call.func.value if isinstance(call.func, ast.Attribute) else None
+        if isinstance(base, ast.Name):
+            return (self.scopes.scope_of_name(base.id, caller), base.id) in fresh
+        if isinstance(base, ast.Attribute):
+            return base.attr in fresh
+        return False
+
+    def _bind(self, target: ast.AST, found: Optional[Binding], fn: FunctionInfo,
+              class_body: Optional[ClassInfo]) -> bool:
+        if found is None:
+            return False
+        if isinstance(target, ast.Name):
+            if class_body is not None:
+                key_a: AttrKey = (class_body, target.id)
+                if key_a in self.attrs:
+                    return False
+                self.attrs[key_a] = found
+                self._touched.add(target.id)
+                return True
+            key: NameKey = (self.scopes.scope_of_name(target.id, fn), target.id)
+            if key in self.names:
+                return False
+            self.names[key] = found
+            self._touched.add(target.id)
+            if found.cls is not None:
+                self._fresh.add(key)
+            return True
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            owner = self._owner_class(target.value, fn)
+            if owner is not None and (owner, target.attr) not in self.attrs:
+                self.attrs[(owner, target.attr)] = found
+                self._touched.add(target.attr)
+                if found.cls is not None:
+                    self._fresh.add(target.attr)
+                return True
+        return False
+
+    def _owner_class(self, name: ast.Name, fn: FunctionInfo) -> Optional[ClassInfo]:
+        if name.id in ("self", "cls"):
+            return fn.method_class()
+        found = self.lookup(name, fn)
+        return found.cls if found is not None and found.kind in (MODULE, INSTANCE) else None
+
+    def _finish(self) -> None:
+        has_params: dict[ClassInfo, bool] = {}
+        for (cls, _), b in self.attrs.items():
+            if b.kind in (MODULE, MODULE_CONTAINER, PARAMETER):
+                has_params[cls] = True
+        plain = {"torch.nn.Module", "torch.nn.modules.module.Module"}
+        for cls in self.scopes.classes.values():
+            local = {c.name for c in cls.local_bases}
+            for base in cls.bases:
+                if cls.is_module and base and base not in local and base not in plain and not (
+                        base.endswith("LightningModule")):
+                    has_params[cls] = True  # a subclass of a library layer or model
+        self._has_params = has_params
+        for b in [*self.names.values(), *self.attrs.values()]:
+            if b.kind == MODULE and b.cls is not None and b.inner is None and b.cls.is_module:
+                b.param_free = not self._class_has_params(b.cls)
+        self._frozen()
+        for call, caller, callee in self._resolved:
+            callee.call_sites.append(CallSite(call, caller, self.calls[call][1]))
+
+    def _class_has_params(self, cls: ClassInfo) -> bool:
+        known = self._has_params or {}
+        return any(known.get(c, False) for c in cls.mro())
+
+    def _frozen(self) -> None:
+        ctx = self.scopes.ctx
+        for call, caller in self.call_functions:
+            func = call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "requires_grad_"):
+                continue
+            flag = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "requires_grad"), None)
+            if isinstance(flag, ast.Constant) and flag.value is False:
+                found = self.lookup(func.value, caller)
+                if found is not None and found.kind == MODULE:
+                    found.frozen = True
+        for loop in ctx.nodes(ast.For):
+            it = loop.iter
+            if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute)
+                    and it.func.attr in ("parameters", "named_parameters")):
+                continue
+            if not _sets_requires_grad_false(loop.body):
+                continue
+            found = self.lookup(it.func.value, self.scopes.function_of(loop))
+            if found is not None and found.kind == MODULE:
+                found.frozen = True
+
+    # -- classification ----------------------------------------------------
+    def lookup(self, expr: ast.AST, fn: FunctionInfo) -> Optional[Binding]:
+        """The binding a Name, ``self.attr`` or ``obj.attr`` refers to, if known."""
+        if isinstance(expr, ast.Name):
+            if expr.id == "self":
+                cls = fn.method_class()
+                if cls is not None and cls.is_module:
+                    return self._self_binding(cls)
+                if cls is not None:
+                    return None
+            scope = self.scopes.scope_of_name(expr.id, fn)
+            return self.names.get((scope, expr.id))
+        if isinstance(expr, ast.Attribute):
+            base = expr.value
+            if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+                cls = fn.method_class()
+                return self._attr(cls, expr.attr) if cls is not None else None
+            owner = self.lookup(base, fn)
+            if owner is None:
+                return None
+            if owner.kind == MODULE and expr.attr in ("module", "_orig_mod"):
+                return owner.inner or owner
+            if owner.cls is not None:
+                return self._attr(owner.cls, expr.attr)
+        return None
+
+    def _attr(self, cls: ClassInfo, attr: str) -> Optional[Binding]:
+        for c in cls.mro():
+            found = self.attrs.get((c, attr))
+            if found is not None:
+                return found
+        return None
+
+    def _self_binding(self, cls: ClassInfo) -> Binding:
+        key = (cls, "<self>")
+        found = self.attrs.get(key)
+        if found is None:
+            found = Binding(MODULE, cls.node, "`self`", cls=cls)
+            if self._has_params is not None:
+                found.param_free = not self._class_has_params(cls)
+            self.attrs[key] = found
+        return found
+
+    def classify(self, expr: ast.AST, fn: FunctionInfo) -> Optional[Binding]:
+        if isinstance(expr, (ast.Name, ast.Attribute)):
+            found = self.lookup(expr, fn)
+            if found is not None or isinstance(expr, ast.Name):
+                return found
+            return None
+        if isinstance(expr, ast.Subscript):
+            found = self.classify(expr.value, fn)
+            if found is not None and found.kind == MODULE_CONTAINER:
+                return Binding(MODULE, found.node, found.label)
+            return found if found is not None and found.kind == OPTIMIZER else None
+        if isinstance(expr, ast.IfExp):
+            return self.classify(expr.body, fn) or self.classify(expr.orelse, fn)
+        if isinstance(expr, ast.Await):
+            return self.classify(expr.value, fn)
+        if isinstance(expr, ast.Call):
+            return self._classify_call(expr, fn)
+        return None
+
+    def _classify_call(self, call: ast.Call, fn: FunctionInfo) -> Optional[Binding]:
+        func = call.func
+        qual = self.imports.qualify(func) or ""
+        last = qual.rsplit(".", 1)[-1]
+        if isinstance(func, ast.Name) and not self._shadowed(func.id, fn):
+            cls = self.scopes.classes_by_name.get(func.id)
+            if cls is not None:
+                kind = MODULE if cls.is_module else INSTANCE
+                return Binding(kind, call, cls=cls)
+        if qual.startswith("torch.nn.") and not qual.startswith(
+                ("torch.nn.functional.", "torch.nn.init.", "torch.nn.utils.")):
+            if last.endswith("Loss"):
+                return Binding(CRITERION, call, tensor_out=True)
+            if last in tables.NN_CONTAINERS:
+                return Binding(MODULE_CONTAINER, call, None)
+            if last == "Parameter":
+                return Binding(PARAMETER, call, None)
+            if last in ("DataParallel",) or last in tables.WRAPPERS:
+                return self._wrap(call, fn)
+            if last[:1].isupper() and last not in tables.NN_NOT_MODULES:
+                return Binding(MODULE, call, tensor_out=last in tables.SINGLE_TENSOR_LAYERS,
+                               param_free=last in tables.PARAM_FREE_LAYERS)
+            return None
+        if last in tables.WRAPPERS or qual in tables.QUALIFIED_WRAPPERS:
+            return self._wrap(call, fn)
+        if isinstance(func, ast.Attribute):
+            attr = func.attr
+            if attr == "from_pretrained":
+                receiver = (self.imports.qualify(func.value) or "").rsplit(".", 1)[-1]
+                if receiver and not any(w in receiver for w in tables.NOT_MODELS) and any(
+                        h in receiver for h in tables.MODEL_HINTS):
+                    return Binding(MODULE, call, f"`{receiver}.from_pretrained(...)`")
+                return None
+            if attr in tables.MODULE_CHAIN:
+                inner = self.classify(func.value, fn)
+                if inner is not None and inner.kind == MODULE:
+                    return inner
+                return None
+            if attr in tables.PREPARE and len(call.args) == 1:
+                return self.classify(call.args[0], fn)
+            if attr == "optimizers" and isinstance(func.value, ast.Name) and func.value.id == "self":
+                return Binding(OPTIMIZER, call, "`self.optimizers()`")
+        if qual.startswith("torchvision.models.") and last[:1].islower() and last != "get_weight":
+            return Binding(MODULE, call, None)
+        if qual in ("timm.create_model", "torch.hub.load"):
+            return Binding(MODULE, call, None)
+        if last in tables.OPTIMIZERS or (qual.startswith("torch.optim.") and last[:1].isupper()
+                                   and ".lr_scheduler." not in qual and last != "Optimizer"):
+            return Binding(OPTIMIZER, call, None)
+        return None
+
+    def _wrap(self, call: ast.Call, fn: FunctionInfo) -> Optional[Binding]:
+        arg = call.args[0] if call.args else next(
+            (k.value for k in call.keywords if k.arg in ("module", "model")), None)
+        if arg is None:
+            return None
+        inner = self.classify(arg, fn)
+        if inner is None or inner.kind != MODULE:
+            return None
+        return Binding(MODULE, call, cls=inner.cls, tensor_out=inner.tensor_out,
+                       inner=inner)
+
+    def _shadowed(self, name: str, fn: FunctionInfo) -> bool:
+        scope = self.scopes.scope_of_name(name, fn)
+        return not scope.is_module_scope
+
+    def _element(self, iterable: ast.AST, fn: FunctionInfo) -> Optional[Binding]:
+        found = self.classify(iterable, fn)
+        if found is not None and found.kind == MODULE_CONTAINER:
+            return Binding(MODULE, found.node, found.label)
+        return None
+
+    def _unpack(self, value: ast.AST, fn: FunctionInfo, n: int) -> list[Optional[Binding]]:
+        if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == n:
+            return [self.classify(v, fn) for v in value.elts]
+        if isinstance(value, ast.Call):
+            func = value.func
+            qual = self.imports.qualify(func) or ""
+            if isinstance(func, ast.Attribute) and func.attr in tables.PREPARE:
+                return [self.classify(a, fn) for a in value.args[:n]] + [None] * max(
+                    0, n - len(value.args))
+            if qual.endswith("deepspeed.initialize"):
+                out: list[Optional[Binding]] = [None] * n
+                engine = Binding(MODULE, value, "`deepspeed.initialize(...)`", steps=True)
+                model = next((k.value for k in value.keywords if k.arg == "model"), None)
+                inner = self.classify(model, fn) if model is not None else None
+                engine.inner = inner if inner is not None and inner.kind == MODULE else None
+                out[0] = engine
+                if n > 1:
+                    out[1] = Binding(OPTIMIZER, value, "`deepspeed.initialize(...)`")
+                return out
+            if isinstance(func, ast.Attribute) and func.attr == "optimizers":
+                return [Binding(OPTIMIZER, value, "`self.optimizers()`") for _ in range(n)]
+        return [None] * n
+
+    # -- calls -------------------------------------------------------------
+    def resolve_call(self, call: ast.Call, fn: FunctionInfo) -> Optional[tuple[FunctionInfo, bool]]:
+        """(local function, is-constructor) that ``call`` runs, if the file shows it."""
+        func = call.func
+        if isinstance(func, ast.Name):
+            found = self.scopes.resolve_function(func.id, fn)
+            if found is not None:
+                return found, False
+            if not self._shadowed(func.id, fn):
+                cls = self.scopes.classes_by_name.get(func.id)
+                if cls is not None:
+                    init = cls.method("__init__")
+                    return (init, True) if init is not None else None
+            return None
+        if not isinstance(func, ast.Attribute):
+            return None
+        base = func.value
+        cls: Optional[ClassInfo] = None
+        if isinstance(base, ast.Name) and base.id in ("self", "cls"):
+            cls = fn.method_class()
+        elif isinstance(base, ast.Call) and isinstance(base.func, ast.Name) and base.func.id == "super":
+            own = fn.method_class()
+            if own is not None:
+                for parent in own.local_bases:
+                    method = parent.method(func.attr)
+                    if method is not None:
+                        return method, False
+            return None
+        elif isinstance(base, ast.Name) and base.id in self.scopes.classes_by_name and not (
+                self._shadowed(base.id, fn)):
+            cls = self.scopes.classes_by_name[base.id]
+        else:
+            found = self.lookup(base, fn)
+            if found is not None and found.kind in (MODULE, INSTANCE):
+                cls = found.cls
+        if cls is None:
+            return None
+        method = cls.method(func.attr)
+        return (method, False) if method is not None else None
+
+    def _map_args(self, call: ast.Call, callee: FunctionInfo) -> Iterator[tuple[str, ast.expr]]:
+        node = callee.node
+        if isinstance(node, ast.Module):
+            return
+        args = node.args
+        positional = [a.arg for a in [*getattr(args, "posonlyargs", []), *args.args]]
+        if callee.cls is not None and not _is_staticmethod(node) and positional:
+            positional = positional[1:]
+        for param, arg in zip(positional, call.args):
+            if isinstance(arg, ast.Starred):
+                break
+            yield param, arg
+        known = {a.arg for a in [*args.args, *args.kwonlyargs]}
+        for kw in call.keywords:
+            if kw.arg is not None and kw.arg in known:
+                yield kw.arg, kw.value
+
+    def iter_arg_params(self, call: ast.Call, callee: FunctionInfo) -> list[tuple[str, ast.expr]]:
+        """(parameter name, argument expression) pairs of a resolved call."""
+        return list(self._map_args(call, callee))
+
+    def target_of(self, call: ast.Call) -> Optional[FunctionInfo]:
+        found = self.calls.get(call)
+        return found[0] if found is not None else None
+
+
+_BINDING_VALUES = (ast.Name, ast.Attribute, ast.Subscript, ast.IfExp, ast.Await, ast.Call,
+                   ast.Tuple, ast.List, ast.Starred)
+
+
+def _may_bind(value: ast.AST) -> bool:
+    """Whether an expression of this shape can ever be classified."""
+    return isinstance(value, _BINDING_VALUES)
+
+
+def _deps(value: ast.AST) -> set[str]:
+    """Identifiers (names, attribute names) in the parts of an expression ``classify`` reads."""
+    out: set[str] = set()
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.add(node.attr)
+            stack.append(node.value)
+        elif isinstance(node, (ast.Subscript, ast.Await, ast.Starred)):
+            stack.append(node.value)
+        elif isinstance(node, ast.IfExp):
+            stack.extend((node.body, node.orelse))
+        elif isinstance(node, ast.Call):
+            stack.append(node.func)
+            stack.extend(node.args)
+            stack.extend(k.value for k in node.keywords)
+        elif isinstance(node, (ast.Tuple, ast.List)):
+            stack.extend(node.elts)
+    return out
+
+
+def _may_unpack(value: ast.AST) -> bool:
+    if isinstance(value, (ast.Tuple, ast.List, ast.Starred)):
+        return True
+    return isinstance(value, ast.Call) and isinstance(value.func, (ast.Attribute, ast.Name)) and (
+        getattr(value.func, "attr", getattr(value.func, "id", "")) in (
+            *tables.PREPARE, "initialize", "optimizers"))
+
+
+def _is_staticmethod(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
+
+
+def _sets_requires_grad_false(body: list[ast.stmt]) -> bool:
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant) and (
+                stmt.value.value is False) and any(
+                isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in stmt.targets):
+            return True
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            func = stmt.value.func
+            args = stmt.value.args
+            if isinstance(func, ast.Attribute) and func.attr == "requires_grad_" and args and (
+                    isinstance(args[0], ast.Constant) and args[0].value is False):
+                return True
+    return False
+
+
+def _short(call: ast.Call) -> str:
+    try:
+        text = ast.unparse(call)
+    except Exception:  # pragma: no cover - unparse handles every parsed tree
+        return "call"
+    if len(text) > 48:
+        func = ast.unparse(call.func)
+        text = f"{func}(...)" if len(func) < 44 else "call"
+    return text

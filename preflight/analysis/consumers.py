@@ -1,0 +1,216 @@
+"""Which names reach a backward: the "is this kept for a later backward?" question.
+
+A flow-insensitive dependency graph over *keys*: a local or global name
+(``("n", scope, name)``), an attribute merged across objects
+(``("a", None, attr)``: ``self.losses`` and ``agent.losses`` are one key), and a
+function's return value (``("r", fn, "")``). Edges run from a bound key to the
+keys read in the value bound to it (assignments, ``+=``, ``for``/``with``
+targets, comprehension targets, container mutations ``c.append(v)``,
+``c[k] = v``); parameters are linked both ways with the arguments of resolved
+in-file calls (values flow in, mutations flow out), and a call to a local
+function reads that function's return key.
+
+Seeds: the tensors handed to ``backward``/``accelerator.backward``/
+``torch.autograd.grad``/``torch.autograd.backward``, what a Lightning
+``training_step`` returns, the return value of functions that nothing in the
+file calls (their caller is elsewhere: unknown), and containers passed whole to
+a function the file cannot see. ``consumed(key)`` is true when the key is
+reachable from a seed, i.e. something that may differentiate reads it.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from typing import Optional
+
+from preflight.analysis import tensor_ops as ops
+from preflight.analysis.scopes import FunctionInfo, ScopeIndex
+from preflight.analysis.training import backward_value
+
+Key = tuple[str, object, str]
+
+# Calls that only read a container (never differentiate it).
+_HARMLESS_CALLS = frozenset({
+    "print", "len", "sum", "min", "max", "sorted", "list", "tuple", "str", "repr", "float",
+    "int", "enumerate", "zip", "range", "isinstance", "any", "all", "abs", "round", "format",
+    "iter", "next", "map", "filter", "reversed", "dict", "set", "frozenset", "id", "hash",
+    "type", "bool", "getattr", "hasattr", "setattr", "vars", "open", "super",
+})
+_HARMLESS_PREFIXES = ("torch.", "numpy.", "math.", "statistics.", "logging.", "wandb.", "json.",
+                      "pickle.", "os.", "sys.", "time.", "random.", "copy.", "itertools.",
+                      "functools.", "collections.", "matplotlib.", "tqdm.", "einops.", "re.",
+                      "mlflow.", "tensorboard", "pandas.")
+_HARMLESS_METHODS = frozenset({
+    "append", "extend", "insert", "add", "format", "join", "write", "log", "info", "debug",
+    "warning", "error", "add_scalar", "add_scalars", "add_histogram", "set_postfix",
+    "set_description", "items", "keys", "values", "get", "pop", "clear", "copy", "index",
+    "count", "sort", "reverse", "remove", "appendleft", "extendleft", "log_dict",
+    "log_metrics", "save", "dump", "dumps", "stack", "cat", "tensor",
+})
+
+
+class Consumers:
+    def __init__(self, scopes: ScopeIndex) -> None:
+        self.scopes = scopes
+        self.bindings = scopes.bindings
+        self.edges: dict[Key, set[Key]] = defaultdict(set)
+        self.seeds: set[Key] = set()
+        self._reached: Optional[set[Key]] = None
+        self._build()
+
+    # -- keys --------------------------------------------------------------
+    def key(self, node: ast.AST, fn: FunctionInfo) -> Optional[Key]:
+        """The key of a container reference: a Name, ``x.attr``, or ``c[k]`` (its root)."""
+        while isinstance(node, ast.Subscript):
+            node = node.value
+        if isinstance(node, ast.Name):
+            return ("n", self.scopes.scope_of_name(node.id, fn), node.id)
+        if isinstance(node, ast.Attribute):
+            return ("a", None, node.attr)
+        return None
+
+    def reads(self, node: Optional[ast.AST], fn: FunctionInfo) -> set[Key]:
+        """Keys an expression reads, skipping parts whose graph is cut (``x.item()``, ``len(x)``)."""
+        out: set[Key] = set()
+        if node is None:
+            return out
+        stack = [node]
+        while stack:
+            sub = stack.pop()
+            if isinstance(sub, ast.Name):
+                if isinstance(sub.ctx, ast.Load) and sub.id not in ("self", "cls"):
+                    out.add(("n", self.scopes.scope_of_name(sub.id, fn), sub.id))
+                continue
+            if isinstance(sub, ast.Attribute):
+                if sub.attr in ops.CUT_ATTRS:
+                    continue
+                out.add(("a", None, sub.attr))
+            elif isinstance(sub, ast.Call):
+                func = sub.func
+                if isinstance(func, ast.Attribute) and func.attr in ops.CUT_METHODS:
+                    stack.extend(sub.args)  # the receiver's graph is cut
+                    continue
+                if isinstance(func, ast.Name) and func.id in ops.CUT_BUILTINS:
+                    continue
+                target = self.bindings.target_of(sub)
+                if target is not None:
+                    out.add(("r", target, ""))
+            elif isinstance(sub, (ast.Compare, ast.Lambda)):
+                continue
+            stack.extend(ast.iter_child_nodes(sub))
+        return out
+
+    def _targets(self, target: ast.AST, fn: FunctionInfo) -> list[Key]:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            return [k for elt in target.elts for k in self._targets(elt, fn)]
+        if isinstance(target, ast.Starred):
+            return self._targets(target.value, fn)
+        key = self.key(target, fn)
+        return [key] if key is not None else []
+
+    # -- construction ------------------------------------------------------
+    def _link(self, targets: list[Key], reads: set[Key]) -> None:
+        for t in targets:
+            self.edges[t].update(reads)
+
+    def _build(self) -> None:
+        scopes = self.scopes
+        ctx = scopes.ctx
+        for node in ctx.nodes(ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.AsyncFor,
+                              ast.withitem, ast.NamedExpr, ast.comprehension, ast.Return,
+                              ast.Yield, ast.YieldFrom):
+            fn = scopes.function_of(node)
+            if isinstance(node, ast.Assign):
+                reads = self.reads(node.value, fn)
+                for t in node.targets:
+                    self._link(self._targets(t, fn), reads)
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+                self._link(self._targets(node.target, fn), self.reads(node.value, fn))
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                self._link(self._targets(node.target, fn), self.reads(node.iter, fn))
+            elif isinstance(node, ast.withitem):
+                if node.optional_vars is not None:
+                    self._link(self._targets(node.optional_vars, fn),
+                               self.reads(node.context_expr, fn))
+            elif isinstance(node, ast.NamedExpr):
+                self._link(self._targets(node.target, fn), self.reads(node.value, fn))
+            else:
+                self.edges[("r", fn, "")].update(self.reads(node.value, fn))
+        for call, fn in self.bindings.call_functions:
+            self._call(call, fn)
+        for fn in scopes.functions.values():
+            if fn.is_module_scope:
+                continue
+            if not fn.call_sites or fn.hook == "lightning-train":
+                self.seeds.add(("r", fn, ""))
+
+    def _call(self, call: ast.Call, fn: FunctionInfo) -> None:
+        func = call.func
+        value = backward_value(call)
+        qual = self.scopes.imports.qualify(func) or ""
+        if value is not None:
+            self.seeds.update(self.reads(value, fn))
+            return
+        if qual in ("torch.autograd.grad", "torch.autograd.backward"):
+            for arg in [*call.args, *(k.value for k in call.keywords)]:
+                self.seeds.update(self.reads(arg, fn))
+            return
+        resolved = self.bindings.calls.get(call)
+        if resolved is not None:
+            callee, _ = resolved
+            for param, arg in self.bindings.iter_arg_params(call, callee):
+                pkey: Key = ("n", callee, param)
+                reads = self.reads(arg, fn)
+                self.edges[pkey].update(reads)
+                own = self.key(arg, fn)
+                if own is not None:
+                    self.edges[own].add(pkey)
+            return
+        if isinstance(func, ast.Attribute):
+            # c.append(v), c.update(v), writer.put(v): the receiver now holds v.
+            root = self.key(func.value, fn)
+            if root is not None and call.args:
+                for arg in call.args:
+                    self.edges[root].update(self.reads(arg, fn))
+        if self._harmless(call, qual):
+            return
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if isinstance(arg, ast.Starred):
+                arg = arg.value
+            if isinstance(arg, (ast.Name, ast.Attribute)):
+                key = self.key(arg, fn)
+                if key is not None:
+                    self.seeds.add(key)
+
+    def _harmless(self, call: ast.Call, qual: str) -> bool:
+        func = call.func
+        if isinstance(func, ast.Name):
+            return func.id in _HARMLESS_CALLS or qual.startswith(_HARMLESS_PREFIXES)
+        if isinstance(func, ast.Attribute):
+            if func.attr in _HARMLESS_METHODS or qual.startswith(_HARMLESS_PREFIXES):
+                return True
+            found = self.bindings.lookup(func, self.scopes.function_of(call))
+            if found is not None:
+                return True  # a model, loss or optimizer called on it: its result is tracked
+            receiver = self.bindings.lookup(func.value, self.scopes.function_of(call))
+            return receiver is not None
+        return True
+
+    # -- query -------------------------------------------------------------
+    def reached(self) -> set[Key]:
+        if self._reached is None:
+            seen: set[Key] = set()
+            stack = list(self.seeds)
+            while stack:
+                key = stack.pop()
+                if key in seen:
+                    continue
+                seen.add(key)
+                stack.extend(self.edges.get(key, ()))
+            self._reached = seen
+        return self._reached
+
+    def consumed(self, key: Optional[Key]) -> bool:
+        """True if ``key`` may flow into something that differentiates (or is unknown)."""
+        return key is not None and key in self.reached()

@@ -1,0 +1,148 @@
+"""Per-file analysis context shared by all rules.
+
+Built once per file: one walk indexes nodes by type and records parents, so a
+rule asks ``ctx.nodes(ast.Call)`` instead of walking the tree again. Heavier
+analyses (scopes, dataflow) are computed on first use and cached here, so each
+is done at most once per file however many rules read it.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+
+from preflight.diagnostics import Evidence, Finding, Fix, Severity, Span
+from preflight.sources import ParsedPython
+
+if TYPE_CHECKING:
+    from preflight.rules.base import Rule
+
+N = TypeVar("N", bound=ast.AST)
+
+_PARENT = "_pf_parent"
+
+
+class FileContext:
+    def __init__(self, parsed: ParsedPython, options: Optional[dict[str, Any]] = None) -> None:
+        self.parsed = parsed
+        self.tree = parsed.tree
+        self.path = parsed.source.display
+        self.options = options or {}
+        self._by_type: dict[type, list[ast.AST]] = {}
+        self._cache: dict[str, Any] = {}
+        self._index()
+
+    # -- structure ---------------------------------------------------------
+    def _index(self) -> None:
+        by_type = self._by_type
+        stack: list[ast.AST] = [self.tree]
+        while stack:
+            node = stack.pop()
+            by_type.setdefault(type(node), []).append(node)
+            for child in ast.iter_child_nodes(node):
+                setattr(child, _PARENT, node)
+                stack.append(child)
+        for nodes in by_type.values():
+            nodes.sort(key=_position)
+
+    def nodes(self, *types: type[N]) -> list[N]:
+        """All nodes of the given types, in source order."""
+        if len(types) == 1:
+            return list(self._by_type.get(types[0], ()))  # type: ignore[arg-type]
+        out: list[ast.AST] = []
+        for t in types:
+            out.extend(self._by_type.get(t, ()))
+        out.sort(key=_position)
+        return out  # type: ignore[return-value]
+
+    @staticmethod
+    def parent(node: ast.AST) -> Optional[ast.AST]:
+        return getattr(node, _PARENT, None)
+
+    def ancestors(self, node: ast.AST):
+        cur = getattr(node, _PARENT, None)
+        while cur is not None:
+            yield cur
+            cur = getattr(cur, _PARENT, None)
+
+    def enclosing(self, node: ast.AST, *types: type[N]) -> Optional[N]:
+        for anc in self.ancestors(node):
+            if isinstance(anc, types):
+                return anc  # type: ignore[return-value]
+        return None
+
+    def enclosing_function(self, node: ast.AST) -> Optional[ast.AST]:
+        return self.enclosing(node, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+    def cached(self, key: str, compute: Callable[[], Any]) -> Any:
+        """A per-file analysis computed once and shared by every rule."""
+        if key not in self._cache:
+            self._cache[key] = compute()
+        return self._cache[key]
+
+    # -- positions ---------------------------------------------------------
+    def span(self, node: ast.AST) -> Span:
+        index = self.parsed.index
+        line = getattr(node, "lineno", 1)
+        end_line = getattr(node, "end_lineno", None) or line
+        col = index.char_col(line, getattr(node, "col_offset", 0))
+        end_byte = getattr(node, "end_col_offset", None)
+        if end_byte is None:
+            end_col = len(index.line_text(end_line))
+        else:
+            end_col = index.char_col(end_line, end_byte)
+        return Span(line, col + 1, end_line, end_col + 1)
+
+    def user_span(self, span: Span) -> tuple[Optional[int], Span]:
+        """Map a span of the analysed text to what the user sees (notebook cells)."""
+        if self.parsed.cell_map is None:
+            return None, span
+        cell, line = self.parsed.locate(span.line)
+        end_cell, end_line = self.parsed.locate(span.end_line)
+        if end_cell != cell:
+            end_line = line
+        return cell, Span(line, span.column, end_line, span.end_column)
+
+    def evidence(self, node: ast.AST, message: str) -> Evidence:
+        span = self.span(node)
+        cell, uspan = self.user_span(span)
+        if cell is not None:
+            message = f"[cell {cell}] {message}"
+        return Evidence(line=uspan.line, column=uspan.column, message=message)
+
+    def finding(
+        self,
+        rule: Rule | type[Rule],
+        node: ast.AST,
+        message: str,
+        *,
+        evidence: Optional[list[Evidence]] = None,
+        fix: Optional[Fix] = None,
+        severity: Optional[Severity] = None,
+    ) -> Finding:
+        span = self.span(node)
+        source_line = self.parsed.index.line_text(span.line)
+        cell, uspan = self.user_span(span)
+        if fix is not None and cell is not None:
+            fix = None  # fixes are not applied inside notebooks
+        return Finding(
+            code=rule.code,
+            severity=severity if severity is not None else rule.severity,
+            category=rule.category,
+            path=self.path,
+            span=uspan,
+            message=message,
+            evidence=evidence or [],
+            fix=fix,
+            cell=cell,
+            source_line=source_line,
+            analysed_lines=(span.line, span.end_line),
+        )
+
+    def fix(self, node: ast.AST, description: str, operation: str, **params: str) -> Fix:
+        return Fix(description=description, operation=operation, target=self.span(node),
+                   params=tuple(sorted(params.items())))
+
+
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))

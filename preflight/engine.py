@@ -1,0 +1,296 @@
+"""The check engine: files in, findings and errors out.
+
+One file is read once, parsed once (stdlib ``ast``), indexed once, and every
+selected rule runs over that shared context. Large trees are split over a
+process pool whose output is identical to a single-process run, and results
+are cached by content hash so an unchanged tree re-checks quickly.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Optional, Sequence, Union
+
+from preflight.diagnostics import FileError, Finding, Severity
+from preflight.sources import ParsedPython, SourceText, parse_python, read_source
+from preflight.workspace import Discovered
+
+POOL_THRESHOLD = 24  # fewer files than this are checked in-process
+
+_NOQA_RE = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
+_IGNORE_RE = re.compile(r"#\s*preflight:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
+_SKIP_FILE_RE = re.compile(r"#\s*preflight:\s*skip-file\b", re.I)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which rules run, how severe they are, and which files ignore which codes."""
+
+    codes: tuple[str, ...]
+    severity_overrides: tuple[tuple[str, str], ...] = ()
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def fingerprint(self) -> str:
+        import hashlib
+
+        from preflight import __version__
+
+        text = repr((__version__, self.codes, self.severity_overrides, self.per_file_ignores))
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+@dataclass
+class FileResult:
+    display: str
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    cached: bool = False
+    skipped: bool = False  # '# preflight: skip-file'
+
+
+@dataclass
+class RunResult:
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    files_checked: int = 0
+    files_cached: int = 0
+    files_skipped: int = 0
+    fixes_applied: int = 0
+    elapsed: float = 0.0
+    suppressed_by_baseline: int = 0
+
+    def sort(self) -> None:
+        self.findings.sort(key=lambda f: f.sort_key())
+        self.errors.sort(key=lambda e: e.sort_key())
+
+    def counts(self) -> dict[str, int]:
+        out = {"error": 0, "warning": 0, "note": 0}
+        for f in self.findings:
+            out[f.severity.label] += 1
+        return out
+
+
+# -- suppressions -------------------------------------------------------------
+
+def suppressed_codes(comment: str) -> Optional[set[str]]:
+    """Codes a comment suppresses: None for none, empty set for all."""
+    m = _IGNORE_RE.search(comment)
+    if m:
+        codes = m.group("codes")
+        if codes is None or not codes.strip():
+            return set()
+        return {c.strip().upper() for c in re.split(r"[\s,]+", codes) if c.strip()}
+    m = _NOQA_RE.search(comment)
+    if m:
+        codes = m.group("codes")
+        if not codes:
+            return set()
+        return {c.upper() for c in re.split(r"[\s,]+", codes) if c}
+    return None
+
+
+def is_suppressed(finding: Finding, comments: dict[int, str]) -> bool:
+    if not comments:
+        return False
+    first, last = finding.analysed_lines if finding.analysed_lines != (0, 0) else (
+        finding.span.line, finding.span.end_line)
+    for line in range(first, last + 1):
+        comment = comments.get(line)
+        if comment is None:
+            continue
+        codes = suppressed_codes(comment)
+        if codes is None:
+            continue
+        if not codes or any(finding.code.startswith(c) for c in codes):
+            return True
+    return False
+
+
+def _per_file_ignored(display: str, code: str, per_file: Sequence[tuple[str, tuple[str, ...]]]) -> bool:
+    from preflight.workspace import _matches
+
+    return any(_matches(display, (pattern,)) and any(code.startswith(c) for c in codes)
+               for pattern, codes in per_file)
+
+
+# -- one file -----------------------------------------------------------------
+
+_RULE_INSTANCES: dict[tuple[str, ...], list] = {}
+
+
+def _rules_for(codes: tuple[str, ...]) -> list:
+    rules = _RULE_INSTANCES.get(codes)
+    if rules is None:
+        from preflight.registry import all_rules
+
+        registry = all_rules()
+        rules = [registry[c]() for c in codes if c in registry]
+        _RULE_INSTANCES[codes] = rules
+    return rules
+
+
+def analyse_parsed(parsed: ParsedPython, selection: Selection) -> list[Finding]:
+    """Run the selected rules over one parsed file; suppressions applied."""
+    from preflight.analysis.context import FileContext
+
+    comments = parsed.comment_lines
+    if any(_SKIP_FILE_RE.search(c) for c in comments.values()):
+        return []
+    ctx = FileContext(parsed)
+    overrides = dict(selection.severity_overrides)
+    out: list[Finding] = []
+    for rule in _rules_for(selection.codes):
+        try:
+            produced = list(rule.check(ctx))
+        except RecursionError:
+            continue  # pathological nesting: the rule gives up on this file, quietly
+        for finding in produced:
+            if is_suppressed(finding, comments):
+                continue
+            if finding.code in overrides:
+                finding.severity = Severity.parse(overrides[finding.code])
+            out.append(finding)
+    out.sort(key=lambda f: f.sort_key())
+    return out
+
+
+def check_one(item: Discovered, selection: Selection, cache_dir: Optional[str]) -> FileResult:
+    result = FileResult(item.display)
+    source = read_source(item.path, item.display, item.kind)
+    if isinstance(source, FileError):
+        result.errors.append(source)
+        return result
+    key = None
+    if cache_dir is not None:
+        from preflight import cache
+
+        key = cache.key(selection.fingerprint(), item.display, source.digest)
+        hit = cache.load(cache_dir, key)
+        if hit is not None:
+            hit.cached = True
+            return hit
+    parsed = parse_python(source)
+    if isinstance(parsed, FileError):
+        result.errors.append(parsed)
+    else:
+        if any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
+            result.skipped = True
+        findings = analyse_parsed(parsed, selection)
+        result.findings = [f for f in findings
+                           if not _per_file_ignored(item.display, f.code, selection.per_file_ignores)]
+    if key is not None and cache_dir is not None:
+        from preflight import cache
+
+        cache.store(cache_dir, key, result)
+    return result
+
+
+def parse_file(item: Discovered) -> Union[ParsedPython, FileError]:
+    source = read_source(item.path, item.display, item.kind)
+    if isinstance(source, (FileError,)):
+        return source
+    assert isinstance(source, SourceText)
+    return parse_python(source)
+
+
+# -- many files ---------------------------------------------------------------
+
+def _worker_init() -> None:
+    from preflight.registry import all_rules
+
+    all_rules()
+
+
+def _check_chunk(args: tuple[list[Discovered], Selection, Optional[str]]) -> list[FileResult]:
+    items, selection, cache_dir = args
+    return [check_one(item, selection, cache_dir) for item in items]
+
+
+def check_files(
+    files: Sequence[Discovered],
+    selection: Selection,
+    *,
+    jobs: int = 1,
+    cache_dir: Optional[str] = None,
+    progress=None,
+) -> RunResult:
+    """Check Python sources and notebooks; the result is sorted and deterministic."""
+    start = time.perf_counter()
+    run = RunResult()
+    results: Iterable[FileResult]
+    if jobs > 1 and len(files) >= POOL_THRESHOLD:
+        results = _pooled(list(files), selection, jobs, cache_dir, progress)
+    else:
+        results = _serial(files, selection, cache_dir, progress)
+    for res in results:
+        run.files_checked += 1
+        run.files_cached += int(res.cached)
+        run.files_skipped += int(res.skipped)
+        run.findings.extend(res.findings)
+        run.errors.extend(res.errors)
+    run.sort()
+    run.elapsed = time.perf_counter() - start
+    return run
+
+
+def _serial(files, selection, cache_dir, progress):
+    for i, item in enumerate(files, start=1):
+        yield check_one(item, selection, cache_dir)
+        if progress is not None:
+            progress(i, len(files))
+
+
+def _pooled(files: list[Discovered], selection: Selection, jobs: int, cache_dir, progress):
+    import concurrent.futures as cf
+    import multiprocessing
+
+    # Chunks of roughly equal byte size keep the workers evenly loaded.
+    n_chunks = max(jobs * 4, 1)
+    chunks: list[list[Discovered]] = [[] for _ in range(n_chunks)]
+    sizes = [0] * n_chunks
+    def _size(d: Discovered) -> int:
+        try:
+            return os.stat(d.path).st_size
+        except OSError:
+            return 0
+    for item in sorted(files, key=_size, reverse=True):
+        i = sizes.index(min(sizes))
+        chunks[i].append(item)
+        sizes[i] += _size(item) + 1
+    chunks = [c for c in chunks if c]
+    try:
+        ctx = multiprocessing.get_context("fork") if hasattr(os, "fork") else None
+        executor = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=ctx, initializer=_worker_init)
+    except (OSError, ValueError):
+        yield from _serial(files, selection, cache_dir, progress)
+        return
+    done = 0
+    pending = set(range(len(chunks)))
+    with executor:
+        futures = {executor.submit(_check_chunk, (chunk, selection, cache_dir)): i
+                   for i, chunk in enumerate(chunks)}
+        try:
+            for fut in cf.as_completed(futures):
+                results = fut.result()
+                pending.discard(futures[fut])
+                for res in results:
+                    done += 1
+                    yield res
+                if progress is not None:
+                    progress(done, len(files))
+        except cf.process.BrokenProcessPool:
+            pass  # a worker died (memory, signal): finish what is left in-process
+    for i in sorted(pending):
+        yield from _serial(chunks[i], selection, cache_dir, None)
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+

@@ -1,0 +1,90 @@
+"""The rule API.
+
+A rule is a class with metadata and a ``check`` method::
+
+    @register
+    class RetainedGraph(Rule):
+        code = "PF101"
+        name = "retained-graph"
+        severity = Severity.ERROR
+        category = Category.MEMORY
+        summary = "A value that carries an autograd graph outlives its training step"
+        explanation = "...markdown..."
+        bad_examples = ["...code that must produce this finding..."]
+        good_examples = ["...code that must stay silent..."]
+
+        def check(self, ctx):
+            for call in ctx.nodes(ast.Call):
+                ...
+                yield ctx.finding(self, call, "message", evidence=[...], fix=...)
+
+The examples are executable documentation: the test suite runs every bad
+example (it must produce this rule's code) and every good one (it must not),
+the way Fixit rules carry VALID/INVALID cases.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
+
+from preflight.diagnostics import Category, Finding, Severity
+
+if TYPE_CHECKING:
+    from preflight.analysis.context import FileContext
+
+CODE_RE = re.compile(r"^[A-Z]{1,4}[0-9]{3,4}$")
+NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+
+
+class Rule:
+    code: ClassVar[str] = ""
+    name: ClassVar[str] = ""
+    severity: ClassVar[Severity] = Severity.WARNING
+    category: ClassVar[Category] = Category.CORRECTNESS
+    summary: ClassVar[str] = ""
+    explanation: ClassVar[str] = ""
+    frameworks: ClassVar[Sequence[str]] = ("pytorch",)
+    fixable: ClassVar[bool] = False
+    bad_examples: ClassVar[Sequence[str]] = ()
+    good_examples: ClassVar[Sequence[str]] = ()
+    # examples whose file name matters (e.g. a notebook); path -> code
+    url: ClassVar[str] = ""
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        raise NotImplementedError
+
+    @classmethod
+    def metadata(cls) -> dict[str, object]:
+        return {
+            "code": cls.code,
+            "name": cls.name,
+            "severity": cls.severity.label,
+            "category": cls.category.value,
+            "summary": cls.summary,
+            "explanation": cls.explanation.strip(),
+            "frameworks": list(cls.frameworks),
+            "fixable": cls.fixable,
+        }
+
+
+def validate_metadata(cls: type[Rule]) -> None:
+    from preflight.registry import RegistryError
+
+    problems = []
+    if not CODE_RE.match(cls.code or ""):
+        problems.append(f"code {cls.code!r} must look like PF101")
+    if not NAME_RE.match(cls.name or ""):
+        problems.append(f"name {cls.name!r} must be kebab-case")
+    if not cls.summary:
+        problems.append("summary is empty")
+    if not cls.explanation.strip():
+        problems.append("explanation is empty")
+    if not isinstance(cls.severity, Severity):
+        problems.append("severity must be a Severity")
+    if not isinstance(cls.category, Category):
+        problems.append("category must be a Category")
+    if not cls.bad_examples or not cls.good_examples:
+        problems.append("bad_examples and good_examples must each hold at least one example")
+    if problems:
+        raise RegistryError(f"rule {cls.__module__}.{cls.__qualname__}: " + "; ".join(problems))

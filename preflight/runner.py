@@ -1,0 +1,275 @@
+"""The ``check`` and ``audit`` pipelines: settings, discovery, rules, fixes, report."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from preflight.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT, UsageError
+from preflight.config import Settings, SettingsError, load_settings, resolve_codes
+from preflight.diagnostics import FileError, Finding, Severity
+from preflight.engine import RunResult, Selection, check_files, default_jobs
+from preflight.workspace import Discovered, discover
+
+
+def _split(value: Optional[str]) -> list[str]:
+    if not value:
+        return []
+    return [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    try:
+        settings = load_settings(args.settings)
+    except SettingsError as exc:
+        raise UsageError(exc.render()) from None
+    if args.fail_on:
+        settings.fail_on = Severity.parse(args.fail_on)
+    settings.exclude = settings.exclude + _split(args.exclude)
+    return settings
+
+
+def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
+    from preflight.registry import all_rules, plugin_errors
+
+    available = list(all_rules())
+    for err in plugin_errors():
+        sys.stderr.write(f"preflight: warning: {err}\n")
+    where = f" (in {settings.source})" if settings.source else ""
+    try:
+        if args.select:
+            select, origin = [c.upper() for c in _split(args.select)], "--select"
+        else:
+            select, origin = settings.select, f"select{where}"
+        select = select + settings.extend_select + [c.upper() for c in _split(args.extend_select)]
+        cli_ignore = [c.upper() for c in _split(args.ignore)]
+        resolve_codes([], settings.ignore, available, ignore_origin=f"ignore{where}")
+        codes = resolve_codes(select, settings.ignore + cli_ignore, available, origin=origin,
+                              ignore_origin="--ignore")
+        for pattern, prefixes in settings.per_file_ignores.items():
+            resolve_codes(prefixes, [], available, origin=f"per-file-ignores '{pattern}'{where}")
+        for code in settings.severity:
+            resolve_codes([code], [], available, origin=f"severity{where}")
+    except SettingsError as exc:
+        raise UsageError(exc.message) from None
+    return Selection(
+        codes=tuple(codes),
+        severity_overrides=tuple(sorted((c, s.label) for c, s in settings.severity.items())),
+        per_file_ignores=tuple(sorted((p, tuple(c)) for p, c in settings.per_file_ignores.items())),
+    )
+
+
+def _color(args: argparse.Namespace, stream) -> bool:
+    if args.no_color or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return args.output is None and hasattr(stream, "isatty") and stream.isatty()
+
+
+def _progress(args: argparse.Namespace, total: int):
+    if args.quiet or total < 200 or not sys.stderr.isatty():
+        return None
+    step = max(total // 100, 1)
+
+    def show(done: int, total: int) -> None:
+        if done % step == 0 or done == total:
+            sys.stderr.write(f"\rpreflight: checked {done}/{total} files")
+            if done == total:
+                sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+
+    return show
+
+
+def _cache_dir(settings: Settings, args: argparse.Namespace) -> Optional[str]:
+    if args.no_cache or os.environ.get("PREFLIGHT_NO_CACHE"):
+        return None
+    from preflight import cache
+
+    return cache.default_dir(settings.root)
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    if args.jobs is not None:
+        if args.jobs < 1:
+            raise UsageError("-j/--jobs must be at least 1")
+        return args.jobs
+    return default_jobs()
+
+
+def _check(files: Sequence[Discovered], selection: Selection, settings: Settings,
+           args: argparse.Namespace, use_cache: bool = True) -> RunResult:
+    return check_files(
+        files, selection, jobs=_jobs(args),
+        cache_dir=_cache_dir(settings, args) if use_cache else None,
+        progress=_progress(args, len(files)),
+    )
+
+
+def _apply_fixes(run: RunResult, files: Sequence[Discovered], selection: Selection,
+                 settings: Settings, args: argparse.Namespace) -> tuple[RunResult, str]:
+    """Apply (or, with --diff, show) the fixes; returns the updated run and a diff."""
+    import difflib
+
+    from preflight import fix as fixer
+    from preflight.sources import read_source
+
+    by_path: dict[str, list[Finding]] = {}
+    for f in run.findings:
+        if f.fix is not None and (args.unsafe_fixes or f.fix.applicability.value == "safe"):
+            by_path.setdefault(f.path, []).append(f)
+    item_of = {d.display: d for d in files}
+    diffs: list[str] = []
+    changed: list[Discovered] = []
+    applied = 0
+    for display in sorted(by_path):
+        item = item_of.get(display)
+        if item is None or item.kind != "python":
+            continue
+        source = read_source(item.path, item.display, item.kind)
+        if isinstance(source, FileError):
+            run.errors.append(source)
+            continue
+        outcome = fixer.apply_fixes(source, [f.fix for f in by_path[display] if f.fix],
+                                    unsafe=args.unsafe_fixes)
+        for fx, reason in outcome.skipped:
+            sys.stderr.write(f"preflight: {display}:{fx.target.line}: fix not applied: {reason}\n")
+        if not outcome.applied or outcome.text == source.text:
+            continue
+        applied += len(outcome.applied)
+        if args.diff:
+            diffs.extend(difflib.unified_diff(
+                source.text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
+                fromfile=f"a/{display}", tofile=f"b/{display}"))
+        else:
+            try:
+                fixer.write_atomic(item.path, source, outcome.text)
+            except OSError as exc:
+                run.errors.append(FileError(display, f"cannot write fix: {exc.strerror or exc}"))
+                continue
+            changed.append(item)
+    if args.diff:
+        run.fixes_applied = 0
+        return run, "".join(diffs) + (f"Would fix {applied} finding(s).\n" if applied else "")
+    if changed:
+        again = check_files(changed, selection, jobs=1, cache_dir=None)
+        keep = {d.display for d in changed}
+        run.findings = [f for f in run.findings if f.path not in keep] + again.findings
+        run.errors = [e for e in run.errors if e.path not in keep] + again.errors
+        run.sort()
+    run.fixes_applied = applied
+    return run, ""
+
+
+def _baseline(run: RunResult, args: argparse.Namespace) -> None:
+    from preflight import baseline
+
+    if args.write_baseline is not None:
+        n = baseline.write(args.write_baseline, run.findings)
+        if not args.quiet:
+            sys.stderr.write(f"preflight: wrote {n} finding(s) to baseline {args.write_baseline}\n")
+    if args.baseline is not None:
+        try:
+            known = baseline.load(args.baseline)
+        except baseline.BaselineError as exc:
+            raise UsageError(str(exc)) from None
+        run.findings, run.suppressed_by_baseline = baseline.filter_new(run.findings, known)
+
+
+def _emit(text: str, args: argparse.Namespace) -> None:
+    if args.output is not None:
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _exit_code(run: RunResult, settings: Settings, args: argparse.Namespace, diff: str) -> int:
+    if args.exit_zero:
+        return EXIT_CLEAN
+    if args.diff and diff:
+        return EXIT_FINDINGS
+    if any(f.severity >= settings.fail_on for f in run.findings):
+        return EXIT_FINDINGS
+    if run.errors:
+        return EXIT_INPUT
+    return EXIT_CLEAN
+
+
+def _report(run: RunResult, settings: Settings, args: argparse.Namespace, extra=None) -> str:
+    from preflight.report import render
+
+    fmt = args.format or os.environ.get("PREFLIGHT_OUTPUT_FORMAT") or "text"
+    if fmt not in ("text", "json", "sarif", "github"):
+        raise UsageError(f"unknown output format {fmt!r} (PREFLIGHT_OUTPUT_FORMAT)")
+    text = render(run, fmt, root=Path.cwd(), color=_color(args, sys.stdout),
+                  statistics=args.statistics, show_summary=not args.quiet)
+    if extra is not None:
+        text = extra(fmt, text)
+    return text
+
+
+def run_check(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    selection = _selection(settings, args)
+    paths = args.paths or [Path(".")]
+    found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
+    return _finish(found.files, found.errors, selection, settings, args)
+
+
+def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Selection,
+            settings: Settings, args: argparse.Namespace, extra=None) -> int:
+    run = _check(files, selection, settings, args)
+    run.errors.extend(errors)
+    run.sort()
+    diff = ""
+    if args.fix or args.diff:
+        run, diff = _apply_fixes(run, files, selection, settings, args)
+    _baseline(run, args)
+    if args.diff:
+        _emit(diff, args)
+    else:
+        _emit(_report(run, settings, args, extra), args)
+    return _exit_code(run, settings, args, diff)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    selection = _selection(settings, args)
+    if not args.scripts and not args.config and args.plan is None:
+        raise UsageError("audit needs a training script, a --config file or a --plan")
+    from preflight import audit
+
+    root = Path.cwd()
+    if args.plan is not None:
+        from preflight.plan import load_plan
+
+        loaded = load_plan(args.plan)
+        if isinstance(loaded, FileError):
+            sys.stderr.write(loaded.render() + "\n")
+            return EXIT_INPUT
+        plan = loaded
+        errors: list[FileError] = []
+    else:
+        plan, project = audit.build_plan(args.scripts, args.config, root=root, argv=args.launch)
+        errors = list(project.errors)
+    if args.emit_plan:
+        text = plan.to_yaml() if args.emit_plan == "yaml" else plan.to_json()
+        _emit(text, args)
+        for err in errors:
+            sys.stderr.write(err.render() + "\n")
+        return EXIT_INPUT if errors and not args.exit_zero else EXIT_CLEAN
+    found = discover(args.scripts, root, (), kinds=frozenset({"python", "notebook"}))
+    script_errors = [e for e in found.errors if e.path not in {x.path for x in errors}]
+
+    def extra(fmt: str, text: str) -> str:
+        return audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet)
+
+    return _finish(found.files, errors + script_errors, selection, settings, args, extra)

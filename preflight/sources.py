@@ -1,0 +1,275 @@
+"""Reading one file: bytes to text, text to syntax tree, positions back to the user.
+
+Every failure becomes a :class:`~preflight.diagnostics.FileError` with a clear
+message; nothing here raises on bad input.
+"""
+
+from __future__ import annotations
+
+import ast
+import codecs
+import hashlib
+import io
+import json
+import re
+import tokenize
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional, Union
+
+from preflight.diagnostics import FileError
+
+MAX_FILE_BYTES = 16 * 1024 * 1024
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+PYTHON_SUFFIXES = {".py"}
+NOTEBOOK_SUFFIXES = {".ipynb"}
+JSON_SUFFIXES = {".json"}
+YAML_SUFFIXES = {".yaml", ".yml"}
+TOML_SUFFIXES = {".toml"}
+SHELL_SUFFIXES = {".sh", ".sbatch", ".slurm"}
+
+
+def kind_of(path: Path) -> Optional[str]:
+    suffix = path.suffix.lower()
+    if suffix in PYTHON_SUFFIXES:
+        return "python"
+    if suffix in NOTEBOOK_SUFFIXES:
+        return "notebook"
+    if suffix in JSON_SUFFIXES:
+        return "json"
+    if suffix in YAML_SUFFIXES:
+        return "yaml"
+    if suffix in TOML_SUFFIXES:
+        return "toml"
+    if suffix in SHELL_SUFFIXES:
+        return "shell"
+    return None
+
+
+@dataclass
+class SourceText:
+    """A file's decoded text and what is needed to write it back byte-exactly."""
+
+    path: Path
+    display: str
+    kind: str
+    raw: bytes
+    text: str
+    encoding: str = "utf-8"
+    bom: bool = False
+
+    @property
+    def digest(self) -> str:
+        return hashlib.blake2b(self.raw, digest_size=16).hexdigest()
+
+
+@dataclass
+class LineIndex:
+    """Maps ``ast`` positions (UTF-8 byte columns) to character columns."""
+
+    lines: list[str]
+
+    @classmethod
+    def of(cls, text: str) -> LineIndex:
+        # Only \n, \r\n and \r end a line for the parser; str.splitlines() also
+        # breaks at form feeds and other separators and would shift line numbers.
+        lines = _LINE_BREAK.split(text)
+        if lines and lines[-1] == "":
+            lines.pop()
+        return cls(lines)
+
+    def line_text(self, line: int) -> str:
+        if 1 <= line <= len(self.lines):
+            return self.lines[line - 1]
+        return ""
+
+    def char_col(self, line: int, byte_col: int) -> int:
+        """0-based character column of a 0-based UTF-8 byte offset on ``line``."""
+        text = self.line_text(line)
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+
+@dataclass
+class ParsedPython:
+    source: SourceText
+    tree: ast.Module
+    index: LineIndex
+    # notebooks: virtual line -> (cell number, line in cell); None for .py files
+    cell_map: Optional[list[tuple[int, int]]] = None
+    # 1-based lines of the virtual source that hold comments (for suppressions)
+    comment_lines: dict[int, str] = field(default_factory=dict)
+
+    def locate(self, line: int) -> tuple[Optional[int], int]:
+        """(cell, line) as the user sees it for a line of the analysed source."""
+        if self.cell_map is None:
+            return None, line
+        if 1 <= line <= len(self.cell_map):
+            return self.cell_map[line - 1]
+        return None, line
+
+
+def read_source(path: Path, display: str, kind: str) -> Union[SourceText, FileError]:
+    """Read and decode one file, or say clearly why it cannot be read."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return FileError(display, _os_reason(exc))
+    if size > MAX_FILE_BYTES:
+        return FileError(
+            display,
+            f"file is {size / 1048576:.1f} MiB, over the {MAX_FILE_BYTES // 1048576} MiB limit; skipped",
+        )
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return FileError(display, _os_reason(exc))
+    if b"\0" in raw[:8192]:
+        return FileError(display, "binary file (contains NUL bytes); skipped")
+    encoding = "utf-8"
+    if kind == "python":
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        except SyntaxError as exc:
+            return FileError(display, f"bad encoding declaration: {exc}", line=1)
+    bom = raw.startswith(codecs.BOM_UTF8)
+    body = raw[len(codecs.BOM_UTF8):] if bom else raw
+    if encoding == "utf-8-sig":
+        encoding = "utf-8"
+    try:
+        text = body.decode(encoding)
+    except (UnicodeDecodeError, LookupError) as exc:
+        return FileError(display, *_decode_reason(body, encoding, exc))
+    return SourceText(path=path, display=display, kind=kind, raw=raw, text=text,
+                      encoding=encoding, bom=bom)
+
+
+def _os_reason(exc: OSError) -> str:
+    import errno
+
+    if exc.errno == errno.ELOOP:
+        return "symbolic link loop; skipped"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied; skipped"
+    if exc.errno == errno.ENOENT:
+        return "no such file or directory"
+    if exc.errno == errno.EISDIR:
+        return "is a directory"
+    return f"cannot read: {exc.strerror or exc}"
+
+
+def _decode_reason(body: bytes, encoding: str, exc: Exception) -> tuple[str, Optional[int]]:
+    if isinstance(exc, UnicodeDecodeError):
+        line = body[: exc.start].count(b"\n") + 1
+        bad = body[exc.start : exc.start + 1].hex()
+        return (f"not valid {encoding} (byte 0x{bad} at line {line}); "
+                "add a coding declaration or re-save as UTF-8", line)
+    return (f"unknown encoding {encoding!r}", 1)
+
+
+def parse_python(source: SourceText) -> Union[ParsedPython, FileError]:
+    """Parse a ``.py`` file (or a notebook's code cells) with the stdlib parser."""
+    if source.kind == "notebook":
+        built = notebook_to_python(source)
+        if isinstance(built, FileError):
+            return built
+        text, cell_map = built
+    else:
+        text, cell_map = source.text, None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarning for odd escapes is not ours
+            tree = ast.parse(text, filename=source.display, type_comments=False)
+    except SyntaxError as exc:
+        return _syntax_error(source, exc, text, cell_map)
+    except (ValueError, RecursionError, MemoryError) as exc:
+        reason = "nested too deeply to parse" if isinstance(exc, RecursionError) else str(exc)
+        return FileError(source.display, f"cannot parse: {reason}")
+    parsed = ParsedPython(source=source, tree=tree, index=LineIndex.of(text), cell_map=cell_map)
+    parsed.comment_lines = _comments(text)
+    return parsed
+
+
+def _syntax_error(source: SourceText, exc: SyntaxError, text: str,
+                  cell_map: Optional[list[tuple[int, int]]]) -> FileError:
+    msg = exc.msg or "invalid syntax"
+    line = exc.lineno or 1
+    column = exc.offset
+    if _looks_like_python2(msg, text):
+        msg = f"Python 2 syntax is not supported ({msg})"
+    else:
+        msg = f"syntax error: {msg}"
+    where = source.display
+    if cell_map is not None and 1 <= line <= len(cell_map):
+        cell, line = cell_map[line - 1]
+        where = f"{source.display}:cell {cell}"
+    return FileError(where, msg, line=line, column=column)
+
+
+def _looks_like_python2(msg: str, text: str) -> bool:
+    if "Missing parentheses in call to 'print'" in msg or "Missing parentheses in call to 'exec'" in msg:
+        return True
+    import re
+
+    return bool(re.search(r"^\s*(print\s+[\"'\w]|exec\s+[\"'\w]|except\s+\w+\s*,\s*\w+\s*:)", text, re.M)) and (
+        "invalid syntax" in msg or "multiple exception types" in msg
+    )
+
+
+def _comments(text: str) -> dict[int, str]:
+    """Comment text by line, found with the tokenizer (never inside strings)."""
+    if "#" not in text:
+        return {}
+    out: dict[int, str] = {}
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                out[tok.start[0]] = tok.string
+    except (tokenize.TokenError, SyntaxError, IndentationError):
+        pass
+    return out
+
+
+def notebook_to_python(source: SourceText) -> Union[tuple[str, list[tuple[int, int]]], FileError]:
+    """Concatenate a notebook's code cells into one program.
+
+    Returns the text and, for every line, the (cell number, line within cell) it
+    came from; cell numbers count all cells from 1, as a notebook UI shows them.
+    IPython magics (``%``, ``%%``, ``!``) become ``pass`` so positions stay put.
+    """
+    try:
+        doc = json.loads(source.text)
+    except json.JSONDecodeError as exc:
+        return FileError(source.display, f"not a valid notebook: invalid JSON ({exc.msg})",
+                         line=exc.lineno, column=exc.colno)
+    except RecursionError:
+        return FileError(source.display, "not a valid notebook: JSON nested too deeply")
+    cells = doc.get("cells") if isinstance(doc, dict) else None
+    if not isinstance(cells, list):
+        return FileError(source.display, "not a valid notebook: no 'cells' list")
+    out: list[str] = []
+    cell_map: list[tuple[int, int]] = []
+    for number, cell in enumerate(cells, start=1):
+        if not isinstance(cell, dict) or cell.get("cell_type") != "code":
+            continue
+        src = cell.get("source", "")
+        if isinstance(src, list):
+            src = "".join(s for s in src if isinstance(s, str))
+        if not isinstance(src, str):
+            continue
+        lines = src.splitlines()
+        cell_magic = bool(lines) and lines[0].lstrip().startswith("%%")
+        for i, line in enumerate(lines, start=1):
+            stripped = line.lstrip()
+            if cell_magic:
+                line = "pass" if i == 1 else ""
+            elif stripped.startswith(("%", "!")) or (
+                stripped.endswith("?") and not stripped.startswith("#")
+            ):
+                line = line[: len(line) - len(stripped)] + "pass"
+            out.append(line)
+            cell_map.append((number, i))
+    return "\n".join(out) + "\n", cell_map

@@ -1,0 +1,59 @@
+"""Every rule's documentation is executable: its examples are its tests."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from preflight.diagnostics import FileError
+from preflight.docs import rules_reference
+from preflight.engine import Selection, analyse_parsed
+from preflight.registry import all_rules
+from preflight.sources import SourceText, parse_python
+
+RULES = all_rules(plugins=False)
+REPO = Path(__file__).resolve().parent.parent
+
+
+def findings_for(code: str, text: str):
+    text = textwrap.dedent(text)
+    src = SourceText(path=Path("example.py"), display="example.py", kind="python",
+                     raw=text.encode(), text=text)
+    parsed = parse_python(src)
+    assert not isinstance(parsed, FileError), parsed
+    return [f for f in analyse_parsed(parsed, Selection(codes=(code,))) if f.code == code]
+
+
+CASES = [(code, i, ex) for code, cls in RULES.items() for i, ex in enumerate(cls.bad_examples)]
+GOOD = [(code, i, ex) for code, cls in RULES.items() for i, ex in enumerate(cls.good_examples)]
+
+
+@pytest.mark.parametrize("code,index,example", CASES, ids=[f"{c}-bad{i}" for c, i, _ in CASES])
+def test_bad_example_is_flagged(code, index, example):
+    assert findings_for(code, example), f"{code} bad example {index} produced no finding"
+
+
+@pytest.mark.parametrize("code,index,example", GOOD, ids=[f"{c}-good{i}" for c, i, _ in GOOD])
+def test_good_example_is_silent(code, index, example):
+    found = findings_for(code, example)
+    assert not found, [f"{f.span.line}: {f.message}" for f in found]
+
+
+def test_at_least_the_retained_graph_rule_exists():
+    assert "PF101" in RULES
+
+
+@pytest.mark.parametrize("code", sorted(RULES))
+def test_metadata_is_complete(code):
+    cls = RULES[code]
+    meta = cls.metadata()
+    assert meta["summary"] and not meta["summary"].endswith(".")
+    assert len(meta["explanation"]) > 200
+    assert len(cls.good_examples) >= 2 and len(cls.bad_examples) >= 1
+
+
+def test_rules_reference_is_generated_and_current():
+    committed = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert committed == rules_reference(), "docs/rules.md is stale: run `python -m preflight.docs`"
