@@ -193,6 +193,24 @@ def test_name_reused_after_backward_is_not_assumed_to_carry_a_graph() -> None:
     assert check(src) == []
 
 
+def test_periodically_reset_accumulator_says_until_when() -> None:
+    src = """\
+    import torch.nn as nn
+    net = nn.Linear(3, 1)
+    running_loss = 0.0
+    for i, x in enumerate(loader):
+        loss = net(x).mean()
+        loss.backward()
+        running_loss += loss
+        if i % 2000 == 1999:
+            print(running_loss / 2000)
+            running_loss = 0.0
+    """
+    (finding,) = check(src)
+    assert finding.severity == Severity.WARNING
+    assert "until `running_loss` is reset (line 10)" in finding.message
+
+
 def test_accumulator_used_as_tensor_gets_detach_fix() -> None:
     src = """\
     import torch.nn.functional as F

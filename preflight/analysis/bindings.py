@@ -20,9 +20,17 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, Optional
 
 from preflight.analysis import tensor_ops as tables
+from preflight.analysis.binding_syntax import (
+    binding_deps,
+    is_staticmethod,
+    may_bind,
+    may_unpack,
+    sets_requires_grad_false,
+    short_call,
+)
 from preflight.analysis.scopes import CallSite, ClassInfo, FunctionInfo, ScopeIndex
 
 if TYPE_CHECKING:
@@ -34,6 +42,7 @@ CRITERION = "criterion"
 INSTANCE = "instance"  # an object of a local, non-module class
 MODULE_CONTAINER = "module-container"  # nn.ModuleList / ModuleDict / ParameterList
 PARAMETER = "parameter"
+
 
 @dataclass(eq=False)
 class Binding:
@@ -55,7 +64,7 @@ class Binding:
     def description(self) -> str:
         """How evidence names it, e.g. "`Net()`"."""
         if self.label is None:
-            self.label = f"`{_short(self.node)}`"
+            self.label = f"`{short_call(self.node)}`"
         return self.label
 
     def input_dependent(self) -> bool:
@@ -85,9 +94,11 @@ class Bindings:
         # every call with the function it sits in, computed once for all analyses
         self.call_functions: list[tuple[ast.Call, FunctionInfo]] = [
             (call, scopes.function_of(call)) for call in scopes.ctx.nodes(ast.Call)]
-        self._events = [e for e in self._collect_events() if _may_bind(e[3]) and (
-            not isinstance(e[2], (ast.Tuple, ast.List)) or _may_unpack(e[3]))]
+        self._events = [e for e in self._collect_events() if may_bind(e[3]) and (
+            not isinstance(e[2], (ast.Tuple, ast.List)) or may_unpack(e[3]))]
         self._unresolved = list(self.call_functions)
+        # unresolved ``obj.m()`` calls by the receiver key a new binding would resolve
+        self._waiting: dict[object, list[tuple[ast.Call, FunctionInfo]]] = {}
         self._rounds = 0
         # names/attributes that got a local-class binding since calls were last resolved
         self._fresh: set[object] = set()
@@ -166,7 +177,7 @@ class Bindings:
         pending = []
         for event in self._events:
             fn, class_body, target, value = event
-            if not first and not (self._deps(value) & touched):
+            if not first and not (self._deps_of(value) & touched):
                 pending.append(event)
                 continue
             if isinstance(value, ast.Starred):  # a for loop: the element of the iterable
@@ -184,27 +195,27 @@ class Bindings:
         self._events = pending
         fresh, self._fresh = self._fresh, set()
         new_calls: set[ast.Call] = set()
-        if first or fresh:
-            still: list[tuple[ast.Call, FunctionInfo]] = []
-            for call, caller in self._unresolved:
-                if not first and not self._may_resolve_now(call, caller, fresh):
-                    still.append((call, caller))
-                    continue
-                resolved = self.resolve_call(call, caller)
-                if resolved is None:
-                    if isinstance(call.func, ast.Attribute):
-                        still.append((call, caller))  # an instance binding may resolve it later
-                    continue
-                self.calls[call] = resolved
-                self._resolved.append((call, caller, resolved[0]))
-                new_calls.add(call)
-                changed = True
-            self._unresolved = still
+        if first:
+            candidates = self._unresolved
+            self._unresolved = []
+        else:
+            candidates = [c for key in fresh for c in self._waiting.pop(key, ())]
+        for call, caller in candidates:
+            resolved = self.resolve_call(call, caller)
+            if resolved is None:
+                key = self._receiver_key(call, caller)
+                if key is not None:  # an instance binding of the receiver may resolve it later
+                    self._waiting.setdefault(key, []).append((call, caller))
+                continue
+            self.calls[call] = resolved
+            self._resolved.append((call, caller, resolved[0]))
+            new_calls.add(call)
+            changed = True
         for call, caller, callee in self._resolved:
             for param, arg in self._map_args(call, callee):
-                if (callee, param) in self.names or not _may_bind(arg):
+                if (callee, param) in self.names or not may_bind(arg):
                     continue
-                if call not in new_calls and not (self._deps(arg) & touched):
+                if call not in new_calls and not (self._deps_of(arg) & touched):
                     continue
                 found = self.classify(arg, caller)
                 if found is not None:
@@ -215,19 +226,20 @@ class Bindings:
                     changed = True
         return changed
 
-    def _deps(self, node: ast.AST) -> set[str]:
+    def _deps_of(self, node: ast.AST) -> set[str]:
         found = self._deps_cache.get(node)
         if found is None:
-            found = self._deps_cache[node] = _deps(node)
+            found = self._deps_cache[node] = binding_deps(node)
         return found
 
-    def _may_resolve_now(self, call: ast.Call, caller: FunctionInfo, fresh: set[object]) -> bool:
+    def _receiver_key(self, call: ast.Call, caller: FunctionInfo) -> Optional[object]:
+        """The key in ``_fresh`` whose new binding could resolve ``obj.m()`` later."""
         base = call.func.value if isinstance(call.func, ast.Attribute) else None
         if isinstance(base, ast.Name):
-            return (self.scopes.scope_of_name(base.id, caller), base.id) in fresh
+            return (self.scopes.scope_of_name(base.id, caller), base.id)
         if isinstance(base, ast.Attribute):
-            return base.attr in fresh
-        return False
+            return base.attr
+        return None
 
     def _bind(self, target: ast.AST, found: Optional[Binding], fn: FunctionInfo,
               class_body: Optional[ClassInfo]) -> bool:
@@ -306,7 +318,7 @@ class Bindings:
             if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute)
                     and it.func.attr in ("parameters", "named_parameters")):
                 continue
-            if not _sets_requires_grad_false(loop.body):
+            if not sets_requires_grad_false(loop.body):
                 continue
             found = self.lookup(it.func.value, self.scopes.function_of(loop))
             if found is not None and found.kind == MODULE:
@@ -515,7 +527,7 @@ class Bindings:
             return
         args = node.args
         positional = [a.arg for a in [*getattr(args, "posonlyargs", []), *args.args]]
-        if callee.cls is not None and not _is_staticmethod(node) and positional:
+        if callee.cls is not None and not is_staticmethod(node) and positional:
             positional = positional[1:]
         for param, arg in zip(positional, call.args):
             if isinstance(arg, ast.Starred):
@@ -533,74 +545,3 @@ class Bindings:
     def target_of(self, call: ast.Call) -> Optional[FunctionInfo]:
         found = self.calls.get(call)
         return found[0] if found is not None else None
-
-
-_BINDING_VALUES = (ast.Name, ast.Attribute, ast.Subscript, ast.IfExp, ast.Await, ast.Call,
-                   ast.Tuple, ast.List, ast.Starred)
-
-
-def _may_bind(value: ast.AST) -> bool:
-    """Whether an expression of this shape can ever be classified."""
-    return isinstance(value, _BINDING_VALUES)
-
-
-def _deps(value: ast.AST) -> set[str]:
-    """Identifiers (names, attribute names) in the parts of an expression ``classify`` reads."""
-    out: set[str] = set()
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.Name):
-            out.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            out.add(node.attr)
-            stack.append(node.value)
-        elif isinstance(node, (ast.Subscript, ast.Await, ast.Starred)):
-            stack.append(node.value)
-        elif isinstance(node, ast.IfExp):
-            stack.extend((node.body, node.orelse))
-        elif isinstance(node, ast.Call):
-            stack.append(node.func)
-            stack.extend(node.args)
-            stack.extend(k.value for k in node.keywords)
-        elif isinstance(node, (ast.Tuple, ast.List)):
-            stack.extend(node.elts)
-    return out
-
-
-def _may_unpack(value: ast.AST) -> bool:
-    if isinstance(value, (ast.Tuple, ast.List, ast.Starred)):
-        return True
-    return isinstance(value, ast.Call) and isinstance(value.func, (ast.Attribute, ast.Name)) and (
-        getattr(value.func, "attr", getattr(value.func, "id", "")) in (
-            *tables.PREPARE, "initialize", "optimizers"))
-
-
-def _is_staticmethod(node: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> bool:
-    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
-
-
-def _sets_requires_grad_false(body: list[ast.stmt]) -> bool:
-    for stmt in body:
-        if isinstance(stmt, ast.Assign) and isinstance(stmt.value, ast.Constant) and (
-                stmt.value.value is False) and any(
-                isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in stmt.targets):
-            return True
-        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
-            func = stmt.value.func
-            args = stmt.value.args
-            if isinstance(func, ast.Attribute) and func.attr == "requires_grad_" and args and (
-                    isinstance(args[0], ast.Constant) and args[0].value is False):
-                return True
-    return False
-
-
-def _short(call: ast.Call) -> str:
-    try:
-        text = ast.unparse(call)
-    except Exception:  # pragma: no cover - unparse handles every parsed tree
-        return "call"
-    if len(text) > 48:
-        func = ast.unparse(call.func)
-        text = f"{func}(...)" if len(func) < 44 else "call"
-    return text

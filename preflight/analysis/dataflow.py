@@ -60,6 +60,7 @@ class Origin:
     id: int
     node: ast.AST
     description: str
+    kind: str = "forward"  # "forward" | "helper" | "retro" (reaches backward) | "leaf"
     backwarded: bool = False  # a helper already ran backward on this graph
     leaf: bool = False
     via: Optional[int] = None  # origin inside a helper this one stands for
@@ -131,6 +132,7 @@ class GradFlow:
         self.stmt_grad: dict[ast.stmt, bool] = {}
         self.backward_sites: list[BackwardSite] = []
         self._backward_seen: dict[ast.AST, int] = {}
+        self._sites_by_function: dict[FunctionInfo, list[int]] = {}
         self.summaries: dict[FunctionInfo, Summary] = {}
         self.bind_sites: dict[ast.Name, ast.AST] = {}
         self._loop_sources: dict[LoopInfo, set[int]] = {}
@@ -185,7 +187,7 @@ class GradFlow:
         found = self._origin_ids.get(key)
         if found is not None:
             return found
-        origin = Origin(len(self.origins), node, description, backwarded, leaf, via)
+        origin = Origin(len(self.origins), node, description, tag, backwarded, leaf, via)
         self.origins.append(origin)
         self._origin_ids[key] = origin.id
         return origin.id
@@ -203,14 +205,16 @@ class GradFlow:
                                                           old.function, old.loop)
             return
         self._backward_seen[site.call] = len(self.backward_sites)
+        self._sites_by_function.setdefault(site.function, []).append(len(self.backward_sites))
         self.backward_sites.append(site)
 
     def backwarded_in(self, fn: FunctionInfo) -> frozenset[int]:
         """Origins a backward call inside ``fn`` (already walked) runs on."""
         out: set[int] = set()
-        for site in self.backward_sites:
-            if site.function is fn and site.fact is not None:
-                out.update(site.fact.real_sources())
+        for index in self._sites_by_function.get(fn, ()):
+            fact = self.backward_sites[index].fact
+            if fact is not None:
+                out.update(fact.real_sources())
         return frozenset(out)
 
     def where(self, node: ast.AST) -> str:

@@ -104,6 +104,17 @@ def assigned_before(ctx: FileContext, flow: GradFlow, key: str, fn: FunctionInfo
     return best
 
 
+def reset_in_loop(ctx: FileContext, flow: GradFlow, key: str, fn: FunctionInfo,
+                  loop: LoopInfo) -> Optional[AssignNode]:
+    """An assignment that (conditionally) re-creates ``key`` inside ``loop``'s body."""
+    node = loop.node
+    first, last = node.lineno, getattr(node, "end_lineno", None) or node.lineno
+    for assign, _ in _assignments(ctx, flow).get((fn, key), []):
+        if first < assign.lineno <= last:
+            return assign
+    return None
+
+
 def is_tensor_buffer(ctx: FileContext, flow: GradFlow, key: str, fn: FunctionInfo) -> bool:
     """True unless every binding of ``key`` is a dict or list (a tensor copies values in)."""
     scope = fn if key.startswith("self.") else flow.scopes.scope_of_name(key, fn)

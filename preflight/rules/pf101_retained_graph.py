@@ -19,6 +19,7 @@ from preflight.rules._pf101_support import (
     function_rebinds,
     grows_with_loop,
     is_tensor_buffer,
+    reset_in_loop,
     text,
 )
 from preflight.rules.base import Rule
@@ -254,7 +255,23 @@ for a total that starts as a number literal and is only printed or logged, and
             keep = f"Keep `{value}.detach()` or `{value}.item()` instead"
         else:
             keep = f"Keep `{value}.detach()` instead"
-        if freed:
+        reset = reset_in_loop(ctx, flow, root_text, where.function, where.loop) if (
+            where.loop is not None) else None
+        if reset is not None:
+            until = f"until `{root_text}` is reset ({flow.where(reset)})"
+            if freed:
+                message = (
+                    f"`{value}` is {verb} `{container}` together with its autograd graph and kept "
+                    f"{until}; backward already ran on that graph, so its saved activations were "
+                    f"freed, but the tensors and graph nodes of every step in between stay alive. "
+                    f"{keep}")
+            else:
+                message = (
+                    f"`{value}` carries an autograd graph and is {verb} `{container}`, which is "
+                    f"kept {until}; no backward runs on that graph, so the activations of every "
+                    f"step in between stay alive and peak GPU memory grows with their number. "
+                    f"{keep}")
+        elif freed:
             message = (
                 f"`{value}` is {verb} `{container}`, which {outlives}, together with its autograd "
                 f"graph; backward already ran on that graph in this {step}, so its saved "
