@@ -58,11 +58,18 @@ def main() -> int:
     ap.add_argument("--tree", type=Path, default=os.environ.get("PREFLIGHT_BENCH_TREE"))
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--torch-preflight", metavar="EXE", default=shutil.which("torch-preflight"),
+                    help="torch-preflight executable to compare with (default: from PATH)")
     ap.add_argument("--skip-torch-preflight", action="store_true")
     args = ap.parse_args()
+    # pip compiles bytecode at install time; do the same so start-up is measured as users see it
+    import compileall
+
+    for pkg in ("preflight", "adapters", "hardware", "architectures"):
+        compileall.compile_dir(str(REPO / pkg), quiet=1)
 
     ours = [*_preflight_cmd(), "check", "--no-cache", "-q"]
-    theirs_exe = None if args.skip_torch_preflight else shutil.which("torch-preflight")
+    theirs_exe = None if args.skip_torch_preflight else args.torch_preflight
     theirs = [theirs_exe, "check", "--no-color"] if theirs_exe else None
     print(f"machine: {os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
     print(f"file: {args.file} ({sum(1 for _ in args.file.open())} lines), median of {args.runs} runs")

@@ -134,7 +134,9 @@ def read_source(path: Path, display: str, kind: str) -> Union[SourceText, FileEr
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         except SyntaxError as exc:
-            return FileError(display, f"bad encoding declaration: {exc}", line=1)
+            if b"coding" in b"\n".join(raw.splitlines()[:2]):
+                return FileError(display, f"bad encoding declaration: {exc}", line=1)
+            encoding = "utf-8"  # undecodable first lines: the decode below says where
     bom = raw.startswith(codecs.BOM_UTF8)
     body = raw[len(codecs.BOM_UTF8):] if bom else raw
     if encoding == "utf-8-sig":

@@ -239,3 +239,54 @@ def test_explain_and_rules(cli):
 def test_no_command_prints_help(cli):
     r = cli()
     assert r.code == 2 and "usage: preflight" in r.out
+
+
+BAD_INPUTS = {
+    "syntax.py": ("x = (\n", "syntax.py:1:5: error: syntax error: '(' was never closed"),
+    "py2.py": ("print 'hello'\n", "py2.py:1:1: error: Python 2 syntax is not supported"),
+    "latin.py": (b"s = 'caf\xe9'\n", "latin.py:1: error: not valid utf-8 (byte 0xe9 at line 1)"),
+    "blob.py": (b"\x7fELF\0\0\0", "blob.py: error: binary file (contains NUL bytes); skipped"),
+    "nb.ipynb": ("{oops", "nb.ipynb:1:2: error: not a valid notebook: invalid JSON"),
+}
+
+
+def test_each_kind_of_bad_input_is_one_clear_line(cli, tmp_path):
+    import os
+
+    for name, (content, _) in BAD_INPUTS.items():
+        write(tmp_path / name, content)
+    os.symlink("loop_b.py", tmp_path / "loop_a.py")
+    os.symlink("loop_a.py", tmp_path / "loop_b.py")
+    write(tmp_path / "good.py", LEAKY)
+    r = cli("check", ".", "--no-cache")
+    assert r.code == 1  # the good file's finding still reported: the run went on
+    lines = r.out.splitlines()
+    for name, (_, expected) in BAD_INPUTS.items():
+        matching = [line for line in lines if line.startswith(name)]
+        assert len(matching) == 1, (name, matching)
+        assert matching[0].startswith(expected), (matching[0], expected)
+    assert "loop_a.py: error: symbolic link loop; skipped" in lines
+    os.remove(tmp_path / "good.py")
+    assert cli("check", ".", "--no-cache").code == 3
+
+
+def test_progress_on_a_terminal_only(cli, tmp_path, monkeypatch):
+    import io
+    import sys
+
+    for i in range(210):
+        write(tmp_path / f"m{i:03}.py", CLEAN)
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    monkeypatch.setattr(sys, "stderr", tty)
+    r = cli("check", ".", "--no-cache", "-j", "1")
+    assert r.code == 0
+    assert "preflight: checked 210/210 files" in tty.getvalue()
+    tty2 = Tty()
+    monkeypatch.setattr(sys, "stderr", tty2)
+    cli("check", ".", "--no-cache", "-j", "1", "-q")
+    assert tty2.getvalue() == ""
