@@ -30,8 +30,11 @@ def test_console_scripts_share_one_entry_point():
 
 
 def test_only_import_name_is_preflight():
-    tops = {name for name, dists in md.packages_distributions().items() if "preflight-audit" in dists}
-    assert tops == {"preflight"}
+    top_level = md.distribution("preflight-audit").read_text("top_level.txt") or ""
+    assert top_level.split() == ["preflight"]
+    if hasattr(md, "packages_distributions"):  # Python 3.10+
+        tops = {name for name, dists in md.packages_distributions().items() if "preflight-audit" in dists}
+        assert tops == {"preflight"}
     import preflight.adapters
     import preflight.architectures
     import preflight.hardware
