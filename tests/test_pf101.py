@@ -952,6 +952,278 @@ def test_modern_syntax() -> None:
     assert lines(check(src)) == [(12, "warning")]
 
 
+# -- unknown objects stay quiet; container escapes are precise (corpus triage) -------
+
+def test_value_handed_to_an_unknown_object_does_not_taint_its_attributes() -> None:
+    # DeepSpeed vit_finetuning shape: a tracker class from another file receives the
+    # loss; its averages and a step counter come back in a tuple and are kept per epoch.
+    src = """\
+    import torch
+    import torch.nn as nn
+    from bookkeeping import EpochLog
+
+    net = nn.Linear(8, 3)
+    loss_fn = nn.CrossEntropyLoss()
+    opt = torch.optim.Adam(net.parameters())
+
+
+    def run_epoch(batches, counter):
+        log = EpochLog()
+        for inputs, labels in batches:
+            counter += 1
+            scores = net(inputs)
+            loss = loss_fn(scores, labels)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            log.update(loss, scores, labels)
+        return log.loss_meter.mean, log.acc_meter.mean, counter
+
+
+    record = {"loss": [], "counter": []}
+    counter = 0
+    for epoch in range(4):
+        mean_loss, mean_acc, counter = run_epoch(batches, counter)
+        record["loss"].append(mean_loss)
+        record["counter"].append(counter)
+    """
+    assert check(src) == []
+
+
+@pytest.mark.parametrize("receiver", ["meter", "self.meter"])
+def test_meter_update_then_reading_the_meter_is_silent(receiver: str) -> None:
+    src = f"""\
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from tools import Averager
+
+
+    class Runner:
+        def __init__(self):
+            self.net = nn.Linear(2, 1)
+            self.meter = Averager()
+            self.trace = []
+
+        def fit(self, loader, opt):
+            meter = Averager()
+            for x, y in loader:
+                loss = F.l1_loss(self.net(x), y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                {receiver}.update(loss, len(x))
+                self.trace.append({receiver}.value)
+    """
+    assert check(src) == []
+
+
+def test_update_of_a_dict_built_here_still_stores_the_graph() -> None:
+    src = """\
+    import torch
+    import torch.nn as nn
+
+    net = nn.Linear(2, 1)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    log = []
+    for x, y in loader:
+        err = (net(x) - y).abs().mean()
+        opt.zero_grad()
+        err.backward()
+        opt.step()
+        row = dict()
+        row.update(err=err)
+        log.append(row)
+    """
+    assert lines(check(src)) == [(14, "warning")]
+
+
+TUPLE_HELPER = """\
+import torch
+import torch.nn as nn
+
+net = nn.Linear(5, 1)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+def one_epoch(batches, done):
+    for x, y in batches:
+        done += 1
+        err = (net(x) - y).pow(2).mean()
+        opt.zero_grad()
+        err.backward()
+        opt.step()
+    return err, done
+
+
+kept = []
+done = 0
+for epoch in range(3):
+    last_err, done = one_epoch(batches, done)
+    kept.append(KEPT)
+"""
+
+
+def test_tuple_return_gives_each_unpacked_name_its_own_element() -> None:
+    assert check(TUPLE_HELPER.replace("KEPT", "done")) == []
+    (finding,) = check(TUPLE_HELPER.replace("KEPT", "last_err"))
+    assert finding.span.line == 22 and finding.severity == Severity.WARNING
+    assert "`one_epoch()` returns a value" in finding.evidence[0].message
+
+
+def test_tuple_elements_that_share_a_graph_share_its_backward() -> None:
+    src = """\
+    import torch
+    import torch.nn as nn
+
+    body, side = nn.Linear(6, 2), nn.Linear(6, 2)
+    opt = torch.optim.SGD(body.parameters(), lr=0.1)
+
+
+    def forward_pair(x, y):
+        feats = body(x)
+        return (feats - y).pow(2).mean(), feats, side(x)
+
+
+    kept_feats, kept_side = [], []
+    for x, y in loader:
+        err, feats, extra = forward_pair(x, y)
+        opt.zero_grad()
+        err.backward()
+        opt.step()
+        kept_feats.append(feats)
+        kept_side.append(extra)
+    """
+    # feats is part of the backwarded graph (freed); side(x) was never backwarded
+    assert lines(check(src)) == [(19, "warning"), (20, "error")]
+
+
+def test_backward_inside_a_nested_helper_counts_as_freed() -> None:
+    src = """\
+    import torch
+    import torch.nn as nn
+
+    net = nn.Linear(3, 1)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+
+
+    def inner_step(x):
+        err = net(x).pow(2).mean()
+        err.backward()
+        return err
+
+
+    def outer_step(x):
+        return inner_step(x)
+
+
+    kept = []
+    for x in loader:
+        kept.append(outer_step(x))
+        opt.step()
+        opt.zero_grad()
+    """
+    assert lines(check(src)) == [(20, "warning")]
+
+
+def test_max_values_keep_the_graph_and_indices_do_not() -> None:
+    src = """\
+    import torch
+    import torch.nn as nn
+
+    net = nn.Linear(7, 3)
+    opt = torch.optim.SGD(net.parameters(), lr=0.1)
+    best, where = [], []
+    for x in loader:
+        scores = net(x)
+        scores.sum().backward()
+        opt.step()
+        opt.zero_grad()
+        best.append(scores.max(dim=1).values)
+        where.append(scores.max(dim=1).indices)
+    """
+    assert lines(check(src)) == [(12, "warning")]
+
+
+EPOCH = """\
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def fit_epoch(net, batches, opt):
+    batch_errs = []
+    for x, y in batches:
+        opt.zero_grad()
+        err = F.smooth_l1_loss(net(x), y)
+        err.backward()
+        opt.step()
+        batch_errs.append(err)
+    TAIL
+"""
+
+
+@pytest.mark.parametrize("tail", [
+    "return sum(e.item() for e in batch_errs) / len(batch_errs)",
+    "return float(np.mean([e.item() for e in batch_errs]))",
+    "return {'err': sum(float(e) for e in batch_errs) / len(batch_errs)}",
+    "mean_err = sum(e.item() for e in batch_errs) / max(len(batch_errs), 1)\n    return mean_err",
+    "return torch.stack(batch_errs).mean().item()",
+    "print(sum(batch_errs) / len(batch_errs))",
+    "print(f'epoch error {sum(batch_errs) / len(batch_errs):.3f}')",
+    "mean_err = sum(batch_errs) / len(batch_errs)\n    accelerator.print(mean_err)",
+])
+def test_container_that_only_yields_numbers_does_not_escape(tail: str) -> None:
+    (finding,) = check(EPOCH.replace("TAIL", tail))
+    assert finding.span.line == 13 and finding.severity == Severity.WARNING
+    assert finding.fix is not None and "detach" in finding.fix.description
+
+
+@pytest.mark.parametrize("tail", [
+    "return batch_errs",
+    "return torch.stack(batch_errs).mean()",
+    "return sum(batch_errs) / len(batch_errs)",
+    "return [e for e in batch_errs]",
+    "return [2 * e for e in batch_errs]",
+    "return {i: e for i, e in enumerate(batch_errs)}",
+    "return sum(e for e in batch_errs if e.item() > 0)",
+    "return [v for row in [batch_errs] for v in row]",
+    "return summarize(batch_errs)",
+    "summarize(e for e in batch_errs)",
+    "return summarize(e for e in batch_errs)",
+])
+def test_container_or_a_graph_computed_from_it_escapes(tail: str) -> None:
+    assert check(EPOCH.replace("TAIL", tail)) == []
+
+
+def test_files_without_a_store_that_outlives_its_step_skip_the_dataflow(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import preflight.rules.pf101_retained_graph as pf101
+
+    def boom(ctx: object) -> None:
+        raise AssertionError("grad_flow computed for a file with no candidate store")
+
+    monkeypatch.setattr(pf101, "grad_flow", boom)
+    src = """\
+    import torch.nn as nn
+
+
+    class Tower(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Linear(4, 4) for _ in range(3)])
+
+        def forward(self, x):
+            states = []
+            for block in self.blocks:
+                x = block(x)
+                states.append(x)
+            return x, states
+    """
+    assert check(src) == []
+    with pytest.raises(AssertionError):
+        check(CLASSIC)
+
+
 def _generated(functions: int) -> str:
     parts = ["import torch", "import torch.nn as nn", "import torch.nn.functional as F", "",
              "class Net(nn.Module):", "    def __init__(self):", "        super().__init__()",

@@ -8,7 +8,10 @@ keys read in the value bound to it (assignments, ``+=``, ``for``/``with``
 targets, comprehension targets, container mutations ``c.append(v)``,
 ``c[k] = v``); parameters are linked both ways with the arguments of resolved
 in-file calls (values flow in, mutations flow out), and a call to a local
-function reads that function's return key.
+function reads that function's return key. Reads skip what cannot carry a graph:
+``x.item()``, ``len(x)``, comparisons, and the iterable of a comprehension whose
+element never uses its loop variable uncut (``sum(l.item() for l in losses)``
+does not read ``losses``' tensors, so returning it does not let them escape).
 
 Seeds: the tensors handed to ``backward``/``accelerator.backward``/
 ``torch.autograd.grad``/``torch.autograd.backward``, what a Lightning
@@ -26,9 +29,11 @@ from typing import Optional
 
 from preflight.analysis import tensor_ops as ops
 from preflight.analysis.scopes import FunctionInfo, ScopeIndex
+from preflight.analysis.syntax import target_names
 from preflight.analysis.training import backward_value
 
 Key = tuple[str, object, str]
+_COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 
 # Calls that only read a container (never differentiate it).
 _HARMLESS_CALLS = frozenset({
@@ -46,7 +51,8 @@ _HARMLESS_METHODS = frozenset({
     "warning", "error", "add_scalar", "add_scalars", "add_histogram", "set_postfix",
     "set_description", "items", "keys", "values", "get", "pop", "clear", "copy", "index",
     "count", "sort", "reverse", "remove", "appendleft", "extendleft", "log_dict",
-    "log_metrics", "save", "dump", "dumps", "stack", "cat", "tensor",
+    "log_metrics", "save", "dump", "dumps", "stack", "cat", "tensor", "print", "log_scalar",
+    "log_metric", "add_text", "set_postfix_str",
 })
 
 
@@ -98,8 +104,26 @@ class Consumers:
                     out.add(("r", target, ""))
             elif isinstance(sub, (ast.Compare, ast.Lambda)):
                 continue
+            elif isinstance(sub, _COMPREHENSIONS):
+                out |= self._comprehension_reads(sub, fn)
+                continue
             stack.extend(ast.iter_child_nodes(sub))
         return out
+
+    def _comprehension_reads(self, node: ast.AST, fn: FunctionInfo) -> set[Key]:
+        """What a comprehension's *value* reads: an iterable counts only when the element
+        uses its loop variable uncut (``sum(l.item() for l in losses)`` reads no tensor
+        of ``losses``); ``if`` filters select elements and pass none of their own on."""
+        if isinstance(node, ast.DictComp):
+            needed = self.reads(node.key, fn) | self.reads(node.value, fn)
+        else:
+            needed = self.reads(getattr(node, "elt", None), fn)
+        for gen in reversed(getattr(node, "generators", [])):
+            bound = {("n", self.scopes.scope_of_name(name, fn), name)
+                     for name in target_names(gen.target)}
+            if needed & bound:
+                needed = (needed - bound) | self.reads(gen.iter, fn)
+        return needed
 
     def _targets(self, target: ast.AST, fn: FunctionInfo) -> list[Key]:
         if isinstance(target, (ast.Tuple, ast.List)):
@@ -182,6 +206,8 @@ class Consumers:
                 key = self.key(arg, fn)
                 if key is not None:
                     self.seeds.add(key)
+            elif isinstance(arg, _COMPREHENSIONS):  # f(x for x in c): c's elements go in
+                self.seeds.update(self.reads(arg, fn))
 
     def _harmless(self, call: ast.Call, qual: str) -> bool:
         func = call.func

@@ -8,18 +8,28 @@ assigning it (a loop-carried value), within a budget proportional to the
 function's size, so the whole file costs O(statements).
 Functions are analysed callees first, so a call to a local helper uses the
 helper's *summary* (does its return value carry a graph of its own, or of which
-parameters?). Parameters start as symbolic sources, which is how summaries say
+parameters? for a function that always returns a tuple of one length, of each
+element, so ``loss, steps = train(...)`` does not give ``steps`` the loss's
+graph). Parameters start as symbolic sources, which is how summaries say
 "returns a graph if argument 0 has one" without ever reporting on them.
 
 A graph starts at an *origin*: a forward call of something bound to an
 ``nn.Module`` (see :mod:`preflight.analysis.bindings`), a helper whose return
-carries a graph, a tensor created with ``requires_grad=True`` (a *leaf*: it
+carries a graph (one origin at the call per graph built in the helper, so
+returned values that share a graph there share it here), a tensor created with ``requires_grad=True`` (a *leaf*: it
 requires grad but holds no graph until an operation uses it), or a name that
 is later passed to ``backward()`` (it must carry one). Criterion calls,
 arithmetic and tensor operations propagate the graph of their operands;
 ``.item()``, ``.detach()``, ``.tolist()``, ``float()``, ``len()``, comparisons,
 ``argmax``, ``.data``, ``.grad`` and unknown calls cut it, and nothing new is
-recorded inside ``torch.no_grad()``.
+recorded inside ``torch.no_grad()``. Unknown stays quiet: a graph-bearing value
+handed to a method of an object the analysis cannot see (``meter.update(loss)``)
+does not make that object graph-bearing. Among method calls, only list-style
+stores (``append``/``extend``/``insert``) and ``add``/``update``/``put`` on a
+container already holding graphs or built in the file (a dict, set or queue
+display or factory) put a value's graph into their receiver (besides
+``c[k] = v`` and ``c += [v]``), and only known tensor fields (``.values``,
+``.logits``, ...) are read back out of a container as graph-bearing.
 
 Reading the result (``flow = grad_flow(ctx)``):
 
@@ -118,6 +128,8 @@ class Summary:
     fact: Optional[GradFact]  # join of every returned value
     backwarded: bool  # backward ran (in the function) on the graph it returns
     node: Optional[ast.AST]  # a return statement carrying the graph
+    # every return is a tuple display of this many elements: the fact of each position
+    elements: Optional[tuple[Optional[GradFact], ...]] = None
 
 
 class GradFlow:
@@ -182,8 +194,9 @@ class GradFlow:
         return self._backward_calls.get(fn, [])
 
     def new_origin(self, node: ast.AST, tag: str, description: str, *, backwarded: bool = False,
-                   leaf: bool = False, via: Optional[int] = None) -> int:
-        key = (id(node), tag)
+                   leaf: bool = False, via: Optional[int] = None, variant: str = "") -> int:
+        """The origin for ``(node, tag, variant)``, created on first use."""
+        key = (id(node), f"{tag}{variant}")
         found = self._origin_ids.get(key)
         if found is not None:
             return found

@@ -27,6 +27,15 @@ if TYPE_CHECKING:
     from preflight.analysis.scopes import FunctionInfo
 
 _BACKWARD = frozenset({"backward", "manual_backward"})
+# Mutators that store their argument whatever the receiver is (list-style names).
+_LIST_STORES = frozenset({"append", "extend", "insert", "appendleft", "extendleft"})
+# Calls that build an empty container: `add`/`update`/`put` on one of these store values.
+_CONTAINER_FACTORIES = frozenset({
+    "dict", "set", "list", "collections.defaultdict", "collections.OrderedDict",
+    "collections.deque", "collections.Counter", "queue.Queue", "queue.SimpleQueue",
+    "queue.LifoQueue", "queue.PriorityQueue",
+})
+_DISPLAYS = (ast.Dict, ast.Set, ast.List, ast.DictComp, ast.SetComp, ast.ListComp)
 
 
 def evaluate_call(w: FunctionFlow, e: ast.Call) -> Optional[GradFact]:
@@ -50,7 +59,7 @@ def evaluate_call(w: FunctionFlow, e: ast.Call) -> Optional[GradFact]:
         attr = func.attr
         if attr in ops.MUTATORS:
             key = w.container_key(func.value)
-            if key is not None:
+            if key is not None and (attr in _LIST_STORES or _holds_values(w, key, receiver)):
                 value = arg_facts.get(e.args[1]) if attr == "insert" and len(e.args) > 1 else args
                 w._add_to_container(key, value)
                 return None
@@ -105,22 +114,76 @@ def evaluate_call(w: FunctionFlow, e: ast.Call) -> Optional[GradFact]:
     return None
 
 
+def _holds_values(w: FunctionFlow, key: str, receiver: Optional[GradFact]) -> bool:
+    """True if ``key`` is a container whose ``add``/``update``/``put`` keeps the value.
+
+    ``meter.update(loss)`` on an object the analysis cannot see says nothing about
+    ``meter.avg`` (it probably keeps ``loss.item()``): only a receiver known to hold
+    tensors, or bound to a dict, set or queue built in this file, counts.
+    """
+    if receiver is not None and receiver.kind == CONTAINER:
+        return True
+    keys = _container_keys(w)
+    if key.startswith("self."):
+        return (w.fn.method_class(), key) in keys
+    return (w.scopes.scope_of_name(key, w.fn), key) in keys
+
+
+def _container_keys(w: FunctionFlow) -> set[tuple[object, str]]:
+    """(scope, name) and (class, ``self.x``) bound to a container display or factory."""
+    def build() -> set[tuple[object, str]]:
+        out: set[tuple[object, str]] = set()
+        scopes = w.scopes
+        for node in scopes.ctx.nodes(ast.Assign, ast.AnnAssign):
+            value = node.value
+            if value is None or not (isinstance(value, _DISPLAYS) or (
+                    isinstance(value, ast.Call) and (w.imports.qualify(value.func) or "") in (
+                    _CONTAINER_FACTORIES))):
+                continue
+            fn = scopes.function_of(node)
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    out.add((scopes.scope_of_name(target.id, fn), target.id))
+                elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and (
+                        target.value.id in ("self", "cls")):
+                    out.add((fn.method_class(), f"self.{target.attr}"))
+        return out
+
+    return w.flow.ctx.cached("flow.container_keys", build)
+
+
 def _helper(w: FunctionFlow, e: ast.Call, callee: FunctionInfo,
             arg_facts: dict[ast.AST, Optional[GradFact]]) -> Optional[GradFact]:
     summary = w.flow.summaries.get(callee)
     if summary is None or summary.fact is None:
         return None
-    fact = summary.fact
+    if summary.elements is not None:
+        w.call_elements[e] = tuple(_returned(w, e, callee, part, arg_facts)
+                                   for part in summary.elements)
+    return _returned(w, e, callee, summary.fact, arg_facts)
+
+
+def _returned(w: FunctionFlow, e: ast.Call, callee: FunctionInfo, fact: Optional[GradFact],
+              arg_facts: dict[ast.AST, Optional[GradFact]]) -> Optional[GradFact]:
+    """A callee's return fact as seen by the caller: each graph built in the callee gets
+    one origin at the call (so values sharing a graph there share it here too), and a
+    graph of its parameters is the graph of the matching arguments."""
+    if fact is None:
+        return None
     out: Optional[GradFact] = None
     real = fact.real_sources()
     if real and w.grad and callee.grad_enabled:
-        first = min(real, key=lambda i: (getattr(w.flow.origins[i].node, "lineno", 0), i))
-        inner = w.flow.origins[first]
-        oid = w.flow.new_origin(
-            e, "helper",
-            f"`{callee.name}()` returns a value that carries an autograd graph (built at "
-            f"{w.flow.where(inner.node)})", backwarded=summary.backwarded, via=first)
-        out = GradFact(frozenset({oid}), fact.kind)
+        done = w.flow.backwarded_in(callee)
+        ids = set()
+        for inner_id in real:
+            inner = w.flow.origins[inner_id]
+            ids.add(w.flow.new_origin(
+                e, "helper",
+                f"`{callee.name}()` returns a value that carries an autograd graph (built at "
+                f"{w.flow.where(inner.node)})", backwarded=inner_id in done or inner.backwarded,
+                via=inner_id, variant=f":{inner_id}"))
+        out = GradFact(frozenset(ids), fact.kind)
     symbolic = {-s - 1 for s in fact.sources if s < 0}
     if symbolic:
         for param, arg in w.bindings.iter_arg_params(e, callee):

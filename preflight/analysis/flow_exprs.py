@@ -94,6 +94,8 @@ class ExprEvaluator:
         fact = self.ev(base)
         if fact is None or e.attr in ops.CUT_ATTRS:
             return None
+        if fact.kind == CONTAINER and e.attr not in ops.TENSOR_ATTRS and e.attr not in _RESULT_FIELDS:
+            return None  # a list or dict has no such field: an object we cannot see (quiet)
         if e.attr in ops.SCALAR_ATTRS:
             kind = SCALAR
         elif e.attr in ops.TENSOR_ATTRS:
@@ -243,6 +245,12 @@ class ExprEvaluator:
         scalar = reduction is None or (isinstance(reduction, ast.Constant) and reduction.value in (
             "mean", "sum", "batchmean"))
         return GradFact(args.sources, SCALAR if scalar else TENSOR)
+
+
+# Fields of torch's multi-value results (``x.max(1).values``, ``torch.linalg.svd(a).U``).
+_RESULT_FIELDS = frozenset({
+    "values", "U", "S", "V", "Vh", "Q", "R", "L", "eigenvalues", "eigenvectors", "logabsdet",
+    "solution"})
 
 
 def _keyword(call: ast.Call, name: str) -> Optional[ast.expr]:

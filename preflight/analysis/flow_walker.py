@@ -45,6 +45,11 @@ class FunctionFlow(ExprEvaluator):
         self.grad = fn.grad_enabled
         self.returns: Optional[GradFact] = None
         self.return_node: Optional[ast.AST] = None
+        # per-position facts while every return is a tuple display of one length
+        self.return_elements: Optional[list[Optional[GradFact]]] = None
+        self.returns_mixed = False
+        # helper calls returning tuples: the fact of each element, for unpacking
+        self.call_elements: dict[ast.AST, tuple[Optional[GradFact], ...]] = {}
         self.steps = 0
         # one frame per loop being walked: which keys its body reads before assigning
         self.frames: list[Frame] = []
@@ -76,7 +81,10 @@ class FunctionFlow(ExprEvaluator):
         if fact is not None and fact.real:
             done = self.flow.backwarded_in(self.fn)
             backwarded = fact.real_sources() <= done
-        return Summary(fact, backwarded, self.return_node)
+        elements = None
+        if self.return_elements is not None and not self.returns_mixed:
+            elements = tuple(self.return_elements)
+        return Summary(fact, backwarded, self.return_node, elements)
 
     # -- statements --------------------------------------------------------
     def block(self, body: list[ast.stmt]) -> None:
@@ -295,10 +303,15 @@ class FunctionFlow(ExprEvaluator):
             self.binds[target.id] = stmt
         elif isinstance(target, (ast.Tuple, ast.List)):
             elts = target.elts
+            parts = self.call_elements.get(value) if value is not None else None
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(elts) and not any(
                     isinstance(e, ast.Starred) for e in (*elts, *value.elts)):
                 for t, v in zip(elts, value.elts):
                     self.assign(t, self.flow.facts.get(v), v, stmt)
+            elif parts is not None and len(parts) == len(elts) and not any(
+                    isinstance(e, ast.Starred) for e in elts):
+                for t, part in zip(elts, parts):  # a, b = helper(): each gets its own element
+                    self.assign(t, part, None, stmt)
             else:
                 element = element_fact(fact)
                 for t in elts:
@@ -403,6 +416,7 @@ class FunctionFlow(ExprEvaluator):
 
     def _add_return(self, fact: Optional[GradFact], node: ast.AST, value: Optional[ast.AST]) -> None:
         self.returns = join(self.returns, fact)
+        self._return_elements(node, value)
         if fact is not None and fact.real and self.return_node is None:
             self.return_node = node
         if self.fn.hook == "lightning-train" and value is not None:
@@ -414,6 +428,25 @@ class FunctionFlow(ExprEvaluator):
                         loss = v
             self.flow.record_backward(BackwardSite(node, loss, self.flow.facts.get(loss), self.fn,
                                                    None))
+
+    def _return_elements(self, node: ast.AST, value: Optional[ast.AST]) -> None:
+        """Track the fact of each position while every return is one tuple shape."""
+        if self.returns_mixed:
+            return
+        if not isinstance(node, ast.Return) or not isinstance(value, ast.Tuple) or any(
+                isinstance(e, ast.Starred) for e in value.elts):
+            if isinstance(node, ast.Return) and (value is None or (
+                    isinstance(value, ast.Constant) and value.value is None)):
+                return  # `return None` cannot be unpacked: it says nothing about the tuple
+            self.returns_mixed = True
+            return
+        facts = [self.flow.facts.get(e) for e in value.elts]
+        if self.return_elements is None:
+            self.return_elements = facts
+        elif len(self.return_elements) != len(facts):
+            self.returns_mixed = True
+        else:
+            self.return_elements = [join(a, b) for a, b in zip(self.return_elements, facts)]
 
     def container_key(self, node: ast.AST) -> Optional[str]:
         if isinstance(node, ast.Name):

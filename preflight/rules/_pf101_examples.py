@@ -170,6 +170,22 @@ for step, batch in enumerate(loader):
     history[step] = loss
     features += outs
 """,
+    # 9. The epoch's losses are kept whole although only numbers leave the function.
+    """\
+import torch.nn.functional as F
+
+
+def train_epoch(model, loader, optimizer):
+    model.train()
+    step_losses = []
+    for inputs, targets in loader:
+        optimizer.zero_grad()
+        loss = F.cross_entropy(model(inputs), targets)
+        loss.backward()
+        optimizer.step()
+        step_losses.append(loss)
+    return sum(v.item() for v in step_losses) / len(step_losses)
+""",
 )
 
 GOOD_EXAMPLES = (
@@ -437,5 +453,37 @@ for state, reward in loader:
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
+""",
+    # 13. A meter from another file gets the loss: what it keeps is unknown, so its
+    #     averages are not assumed to carry a graph; the step count never does.
+    """\
+import torch
+import torch.nn as nn
+from metrics import RunningStats
+
+model = nn.Linear(16, 4)
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def train_epoch(loader, seen):
+    stats = RunningStats()
+    for x, y in loader:
+        seen += 1
+        logits = model(x)
+        loss = criterion(logits, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        stats.update(loss, logits, y)
+    return stats.loss.average, stats.accuracy.average, seen
+
+
+curve = {"loss": [], "seen": []}
+seen = 0
+for epoch in range(5):
+    epoch_loss, epoch_acc, seen = train_epoch(loader, seen)
+    curve["loss"].append(epoch_loss)
+    curve["seen"].append(seen)
 """,
 )

@@ -9,7 +9,13 @@ from typing import Iterable, Optional
 from preflight.analysis.bindings import MODULE, MODULE_CONTAINER, PARAMETER
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import CONTAINER, SCALAR, GradFact, GradFlow, grad_flow
-from preflight.analysis.scopes import FunctionInfo, LoopInfo, container_key_text
+from preflight.analysis.scopes import (
+    FunctionInfo,
+    LoopInfo,
+    ScopeIndex,
+    container_key_text,
+    scope_index,
+)
 from preflight.diagnostics import Category, Evidence, Finding, Fix, Severity
 from preflight.registry import register
 from preflight.rules._pf101_examples import BAD_EXAMPLES, GOOD_EXAMPLES
@@ -71,8 +77,8 @@ def _same(a: ast.AST, b: ast.AST) -> bool:
     return container_key_text(a) is not None and container_key_text(a) == container_key_text(b)
 
 
-def _stores(ctx: FileContext, flow: GradFlow) -> Iterable[_Store]:
-    scopes = flow.scopes
+def _stores(ctx: FileContext, scopes: ScopeIndex) -> Iterable[_Store]:
+    """Every statement shaped like a store, before asking whether its value has a graph."""
     for call in ctx.nodes(ast.Call):
         func = call.func
         if not (isinstance(func, ast.Attribute) and func.attr in _STORE_METHODS):
@@ -80,19 +86,16 @@ def _stores(ctx: FileContext, flow: GradFlow) -> Iterable[_Store]:
         index = _STORE_METHODS[func.attr]
         if len(call.args) != index + 1 or call.keywords or isinstance(call.args[index], ast.Starred):
             continue
-        value = call.args[index]
-        if value in flow.facts:
-            yield _Store(call, scopes.statement_of(call) or call, func.value, value, "append")
+        yield _Store(call, scopes.statement_of(call) or call, func.value, call.args[index], "append")
     for aug in ctx.nodes(ast.AugAssign):
-        if isinstance(aug.op, (ast.Add, ast.Sub)) and aug.value in flow.facts:
+        if isinstance(aug.op, (ast.Add, ast.Sub)):
             yield _Store(aug, aug, aug.target, aug.value, "augassign")
     for assign in ctx.nodes(ast.Assign):
         if len(assign.targets) != 1:
             continue
         target = assign.targets[0]
         if isinstance(target, ast.Subscript):
-            if assign.value in flow.facts:
-                yield _Store(assign, assign, target.value, assign.value, "subscript", target.slice)
+            yield _Store(assign, assign, target.value, assign.value, "subscript", target.slice)
             continue
         value = assign.value
         if not (isinstance(value, ast.BinOp) and isinstance(value.op, _ARITH)):
@@ -103,13 +106,11 @@ def _stores(ctx: FileContext, flow: GradFlow) -> Iterable[_Store]:
             other = value.left  # total = v + total
         elif any(_same(leaf, target) for leaf in _arith_leaves(value)):
             # ema = 0.9 * ema + 0.1 * loss: the whole value is kept; no simple fix
-            if value in flow.facts:
-                yield _Store(assign, assign, target, value, "accumulate", fixable=False)
+            yield _Store(assign, assign, target, value, "accumulate", fixable=False)
             continue
         else:
             continue
-        if other in flow.facts:
-            yield _Store(assign, assign, target, other, "accumulate")
+        yield _Store(assign, assign, target, other, "accumulate")
 
 
 @register
@@ -156,9 +157,14 @@ for a total that starts as a number literal and is only printed or logged, and
   in-file caller runs without grad, or in Lightning's `validation_step`,
   `test_step` and `predict_step`.
 * The container is consumed by a later backward (`torch.stack(losses).mean().backward()`,
-  `sum(losses).backward()`, `torch.autograd.grad(...)`), is returned to a caller
-  that does so or that preflight cannot see, or is passed whole to a function
-  preflight cannot see.
+  `sum(losses).backward()`, `torch.autograd.grad(...)`), is returned (itself, or a
+  tensor computed from it) to a caller that does so or that preflight cannot see,
+  or is passed whole to a function preflight cannot see. Returning or printing
+  only numbers cut from it (`sum(l.item() for l in losses) / len(losses)`) does
+  not count: the tensors stay in the container until the function returns.
+* The value went through an object preflight cannot see (`meter.update(loss)`
+  on a class from another file, then `history.append(meter.avg)`): such objects
+  usually keep `.item()`s, so what comes out of them is not assumed to carry a graph.
 * The container is re-created (or cleared) on every iteration, the stored things
   are parameters or `requires_grad` leaves (`params_to_optimize.append(param)`), or
   the container is an `nn.ModuleList` / `nn.ParameterList`.
@@ -168,32 +174,40 @@ for a total that starts as a number literal and is only printed or logged, and
     good_examples = GOOD_EXAMPLES
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        # Where a store could outlive its step depends on scopes alone: files with no
+        # such store (most model and pipeline files) never pay for the grad dataflow.
+        scopes = scope_index(ctx)
+        candidates: list[tuple[_Store, ast.expr, str, FunctionInfo, _Where]] = []
+        for store in _stores(ctx, scopes):
+            root = _root(store.container)
+            root_text = container_key_text(root)
+            if root_text is None:
+                continue
+            fn = scopes.function_of(store.stmt)
+            where = self._where(ctx, scopes, store, root_text, fn)
+            if where is not None:
+                candidates.append((store, root, root_text, fn, where))
+        if not candidates:
+            return
         flow = grad_flow(ctx)
         if not flow.facts:
             return
-        for store in _stores(ctx, flow):
-            finding = self._check_store(ctx, flow, store)
+        for store, root, root_text, fn, where in candidates:
+            finding = self._check_store(ctx, flow, store, root, root_text, fn, where)
             if finding is not None:
                 yield finding
 
     # -- one store ---------------------------------------------------------
-    def _check_store(self, ctx: FileContext, flow: GradFlow, store: _Store) -> Optional[Finding]:
+    def _check_store(self, ctx: FileContext, flow: GradFlow, store: _Store, root: ast.expr,
+                     root_text: str, fn: FunctionInfo, where: _Where) -> Optional[Finding]:
         fact = flow.fact(store.value)
         if fact is None or not fact.real or fact.leaf:
             return None
         if not flow.grad_enabled_at(store.stmt):
             return None
         scopes = flow.scopes
-        root = _root(store.container)
-        root_text = container_key_text(root)
-        if root_text is None:
-            return None
-        fn = scopes.function_of(store.stmt)
         bound = scopes.bindings.lookup(root, fn)
         if bound is not None and bound.kind in (MODULE, MODULE_CONTAINER, PARAMETER):
-            return None
-        where = self._where(ctx, flow, store, root_text, fn)
-        if where is None:
             return None
         if flow.consumers.consumed(flow.consumers.key(root, fn)):
             return None
@@ -207,9 +221,10 @@ for a total that starts as a number literal and is only printed or logged, and
         freed = all(s in done or flow.origin(s).backwarded for s in real)
         return self._report(ctx, flow, store, fact, where, root_text, freed)
 
-    def _where(self, ctx: FileContext, flow: GradFlow, store: _Store, root_text: str,
+    def _where(self, ctx: FileContext, scopes: ScopeIndex, store: _Store, root_text: str,
                fn: FunctionInfo) -> Optional[_Where]:
-        loop = flow.scopes.loop_of(store.node)
+        """The training loop (or the function) a store outlives; None if it does not."""
+        loop = scopes.loop_of(store.node)
         while loop is not None:
             if root_text in loop.rebinds:
                 return None  # a fresh container every iteration
@@ -222,18 +237,18 @@ for a total that starts as a number literal and is only printed or logged, and
             cls = fn.method_class()
             if cls is None or fn.name == "__init__":
                 return None
-            if root_text in function_rebinds(ctx, fn):
-                return None
             if cls.is_lightning:
                 ok = fn.hook == "lightning-train" or fn.trains or fn.in_training
             elif cls.is_module:
                 ok = fn.trains or fn.in_training
             else:
                 ok = True  # the object keeps it across calls
-            return _Where(None, fn) if ok else None
+            if not ok or root_text in function_rebinds(ctx, fn):
+                return None
+            return _Where(None, fn)
         name = root_text
         is_global = name not in fn.bound or name in fn.declared_global
-        if flow.scopes.scope_of_name(name, fn).is_module_scope and is_global and (
+        if scopes.scope_of_name(name, fn).is_module_scope and is_global and (
                 fn.trains or fn.in_training):
             return _Where(None, fn)
         return None
