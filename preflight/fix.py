@@ -105,7 +105,9 @@ def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = Fals
     wanted = {_key(f.target): f for f in selected}
     found: dict[tuple[int, int, int, int], libcst.CSTNode] = {}
     for node, where in positions.items():
-        if not isinstance(node, libcst.BaseExpression):
+        # expressions, and function definitions (for decorator fixes: the ``def`` line
+        # to the end of the body, as in ``ast``)
+        if not isinstance(node, (libcst.BaseExpression, libcst.FunctionDef)):
             continue
         key = (where.start.line, where.start.column, where.end.line, where.end.column)
         if key in wanted and key not in found:

@@ -1,0 +1,586 @@
+"""Gradient accumulation: who scales the loss, and by what.
+
+For every backward call of the file (``scope_index(ctx).training_calls``) this
+module answers, once per file (``accumulation(ctx)``):
+
+* **The accumulation window.** An optimizer step guarded by ``if <...> % N ...:``
+  in the loop that also runs the backward outside that guard steps once every N
+  micro-batches (``AccumSite.guard`` / ``modulus``); gradients add up in between
+  unless a ``zero_grad`` (or ``p.grad = None``) runs outside the guard.
+* **The backward owner.** ``loss.backward()``, ``scaler.scale(loss).backward()``,
+  ``torch.autograd.backward``, Fabric and Lightning ``manual_backward`` leave the
+  scaling to the user; ``accelerator.backward`` divides by the
+  ``Accelerator(gradient_accumulation_steps=...)`` it was built with (found
+  statically, through parameters of in-file calls); a DeepSpeed engine scales
+  itself; anything else is ``unknown``.
+* **The scalings of the loss.** The backward value is traced back through the
+  assignments of its function (flow-insensitive: every binding of a name counts)
+  and through the returns of local helpers; ``/``, ``/=``, ``.div()``,
+  ``torch.div``, ``* (1/N)``, ``*= 1/N`` and ``.mean()`` over a stacked window are
+  scalings. A multiplication by something that is not a plain number, or an
+  unresolved call that is handed the window size, is *opaque*: it might scale.
+  Gradients divided in place (``p.grad /= N``, ``p.grad.div_(N)``) count too.
+* Lightning: ``training_step`` return values of automatic-optimization modules
+  (``LightningSite``), and the ``accumulate_grad_batches`` of a Lightning
+  ``Trainer(...)`` constructed in the file (qualified through the imports: a
+  local class named ``Trainer`` is not Lightning's).
+
+Nothing here reads comments, strings or identifier words: "same window size"
+means the same literal or the same expression (after following one plain
+assignment of a name).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Optional
+
+from preflight.analysis.bindings import MODULE, OPTIMIZER
+from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
+
+if TYPE_CHECKING:
+    from preflight.analysis.context import FileContext
+
+ACCELERATORS = frozenset({"accelerate.Accelerator", "accelerate.accelerator.Accelerator"})
+FABRICS = frozenset({"lightning.Fabric", "lightning.fabric.Fabric", "lightning_fabric.Fabric",
+                     "lightning.fabric.fabric.Fabric"})
+LIGHTNING_TRAINERS = frozenset({
+    "pytorch_lightning.Trainer", "pytorch_lightning.trainer.Trainer",
+    "pytorch_lightning.trainer.trainer.Trainer", "lightning.Trainer", "lightning.pytorch.Trainer",
+    "lightning.pytorch.trainer.Trainer", "lightning.pytorch.trainer.trainer.Trainer",
+})
+_DIV_METHODS = frozenset({"div", "div_", "true_divide", "true_divide_", "divide"})
+_WINDOW_BUILDERS = frozenset({"stack", "cat", "tensor", "as_tensor", "hstack", "vstack"})
+MAX_DEPTH = 24
+
+
+@dataclass(frozen=True)
+class Scaling:
+    node: ast.AST  # the expression or statement that scales
+    kind: str  # "/" | "/=" | ".div()" | "* (1/N)" | "mean over a stacked window" | "grad"
+    divisor: Optional[ast.expr]  # N (None: the window length, or unknown)
+    inline: bool = False  # directly inside the backward argument
+    removable: Optional[ast.expr] = None  # what the scaled expression becomes without it
+
+
+@dataclass
+class Trace:
+    scalings: list[Scaling] = field(default_factory=list)
+    opaque: Optional[ast.AST] = None  # a node that might scale without preflight seeing it
+    helpers: list[ast.Call] = field(default_factory=list)  # calls of functions the file lacks
+
+    def hidden_scaling(self, window: ast.expr) -> Optional[ast.AST]:
+        """Something that may scale by ``window`` unseen: an opaque factor, or an unseen
+        helper handed the window, the object it is read from (``args`` of
+        ``args.accum``), or ``*args`` / ``**kwargs``."""
+        if self.opaque is not None:
+            return self.opaque
+        parts = {n.id for n in ast.walk(window) if isinstance(n, ast.Name)} | {
+            n.attr for n in ast.walk(window) if isinstance(n, ast.Attribute)}
+        for call in self.helpers:
+            for arg in [*call.args, *(k.value for k in call.keywords)]:
+                if any((isinstance(n, ast.Name) and n.id in parts) or (
+                        isinstance(n, ast.Attribute) and n.attr in parts) for n in ast.walk(arg)):
+                    return call
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                    k.arg is None for k in call.keywords):
+                return call  # ``*args`` / ``**kwargs`` may carry the window
+        return None
+
+
+@dataclass
+class Owner:
+    kind: str  # "plain" | "accelerate" | "fabric" | "deepspeed" | "unknown"
+    constructor: Optional[ast.Call] = None  # Accelerator(...) / Fabric(...)
+    ga: Optional[ast.expr] = None  # gradient_accumulation_steps=... of the Accelerator
+    ga_known: bool = True  # False: a plugin or **kwargs may set it
+
+
+@dataclass
+class AccumSite:
+    backward: ast.Call
+    value: ast.expr
+    function: FunctionInfo
+    owner: Owner
+    trace: Trace
+    loop: Optional[LoopInfo] = None
+    guard: Optional[ast.If] = None
+    modulus: Optional[ast.expr] = None
+    step: Optional[ast.Call] = None
+    zeroed_every_micro_batch: bool = False
+    optimizer: Optional[ast.AST] = None  # the optimizer constructor, when known
+
+
+@dataclass
+class LightningSite:
+    ret: ast.Return
+    value: ast.expr
+    function: FunctionInfo
+    trace: Trace
+
+
+@dataclass
+class Accumulation:
+    sites: list[AccumSite]
+    lightning: list[LightningSite]
+    trainer_accumulation: list[ast.expr]  # accumulate_grad_batches= of Lightning Trainers
+    scopes: ScopeIndex
+    assigned: dict[tuple[FunctionInfo, str], list[ast.AST]] = field(default_factory=dict)
+
+    def resolve(self, node: ast.AST, fn: FunctionInfo) -> ast.AST:
+        """Follow a Name bound exactly once in its scope to its value (``ga = args.ga``)."""
+        for _ in range(3):
+            if not isinstance(node, ast.Name):
+                return node
+            scope = self.scopes.scope_of_name(node.id, fn)
+            bound = self.assigned.get((scope, node.id), [])
+            if len(bound) != 1 or not isinstance(bound[0], ast.Assign):
+                return node
+            node, fn = bound[0].value, scope
+        return node
+
+
+def text(node: Optional[ast.AST]) -> str:
+    return ast.unparse(node) if node is not None else ""
+
+
+def is_number(node: ast.AST, value: Optional[float] = None) -> bool:
+    ok = isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(
+        node.value, bool)
+    return ok and (value is None or node.value == value)  # type: ignore[union-attr]
+
+
+class _Analysis:
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.scopes = scope_index(ctx)
+        self.imports = self.scopes.imports
+        # (function, key) -> values bound to it; key is a Name id or ``self.x``
+        self.assigned: dict[tuple[FunctionInfo, str], list[ast.AST]] = {}
+        self.attr_assigned: dict[str, list[ast.expr]] = {}
+        for node in ctx.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.withitem, ast.For,
+                              ast.AsyncFor, ast.NamedExpr, ast.comprehension):
+            fn = self.scopes.function_of(node)
+            if isinstance(node, ast.withitem):
+                if node.optional_vars is None:
+                    continue
+                targets = [node.optional_vars]
+            elif isinstance(node, ast.Assign):
+                targets = node.targets
+            else:
+                targets = [node.target]
+            for target in targets:
+                key = _key(target)
+                if key is None:
+                    continue
+                if key.startswith("self."):
+                    if isinstance(node, ast.Assign):
+                        self.attr_assigned.setdefault(key, []).append(node.value)
+                    continue
+                scope = self.scopes.scope_of_name(key, fn)
+                self.assigned.setdefault((scope, key), []).append(node)
+        self.returns: dict[FunctionInfo, list[ast.expr]] = {}
+        for ret in ctx.nodes(ast.Return):
+            if ret.value is not None:
+                self.returns.setdefault(self.scopes.function_of(ret), []).append(ret.value)
+        self.grad_scalings: dict[FunctionInfo, Scaling] = {}
+        for node in ctx.nodes(ast.AugAssign):
+            if isinstance(node.op, (ast.Div, ast.Mult)) and ".grad" in text(node.target):
+                self.grad_scalings.setdefault(self.scopes.function_of(node),
+                                              Scaling(node, "grad", node.value))
+        for call in ctx.nodes(ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute) and func.attr in ("div_", "mul_") and (
+                    ".grad" in text(func.value) or text(func.value).endswith("grad")):
+                self.grad_scalings.setdefault(self.scopes.function_of(call),
+                                              Scaling(call, "grad", call.args[0] if call.args else None))
+
+    # -- tracing the loss --------------------------------------------------
+    def trace(self, value: ast.expr, fn: FunctionInfo) -> Trace:
+        out = Trace()
+        seen: set[int] = set()
+        self._trace(value, fn, out, seen, 0, True)
+        return out
+
+    def _trace(self, node: ast.AST, fn: FunctionInfo, out: Trace, seen: set[int], depth: int,
+               inline: bool) -> None:
+        if depth > MAX_DEPTH or id(node) in seen:
+            return
+        seen.add(id(node))
+        if isinstance(node, ast.BinOp):
+            if isinstance(node.op, ast.Div):
+                if not is_number(node.right, 1):
+                    out.scalings.append(Scaling(node, "/", node.right, inline, node.left))
+                self._trace(node.left, fn, out, seen, depth + 1, inline)
+                return
+            if isinstance(node.op, ast.Mult):
+                for side, other in ((node.left, node.right), (node.right, node.left)):
+                    recip = self._reciprocal(side, fn)
+                    if recip is not None:
+                        out.scalings.append(Scaling(node, "* (1/N)", recip, inline, other))
+                        self._trace(other, fn, out, seen, depth + 1, inline)
+                        return
+                for side in (node.left, node.right):
+                    weight = is_number(side) and 0 < abs(side.value) < 1  # type: ignore[attr-defined]
+                    if weight or (not is_number(side) and not self._tensorish(side, fn)):
+                        out.opaque = out.opaque or side
+                    self._operand(side, fn, out, seen, depth, inline)
+                return
+            if isinstance(node.op, (ast.Add, ast.Sub)):
+                self._operand(node.left, fn, out, seen, depth, inline)
+                self._operand(node.right, fn, out, seen, depth, inline)
+            return
+        if isinstance(node, ast.UnaryOp):
+            self._trace(node.operand, fn, out, seen, depth + 1, inline)
+            return
+        if isinstance(node, ast.Name):
+            bound_to = self.assigned.get((self.scopes.scope_of_name(node.id, fn), node.id), ())
+            for bound in bound_to:
+                self._trace_binding(bound, fn, out, seen, depth)
+            if not bound_to:
+                out.opaque = out.opaque or node  # a parameter, loop variable, import...
+            return
+        if isinstance(node, ast.Subscript):
+            self._trace(node.value, fn, out, seen, depth + 1, inline)
+            return
+        if isinstance(node, ast.Attribute):
+            self._trace(node.value, fn, out, seen, depth + 1, inline)
+            return
+        if isinstance(node, ast.Call):
+            self._trace_call(node, fn, out, seen, depth, inline)
+
+    def _operand(self, node: ast.AST, fn: FunctionInfo, out: Trace, seen: set[int], depth: int,
+                 inline: bool) -> None:
+        """An operand of ``+ - *``: its scalings count; an untraceable name in it (a label,
+        a target) is data, not a hidden scaling."""
+        side = Trace()
+        self._trace(node, fn, side, seen, depth + 1, inline)
+        out.scalings.extend(side.scalings)
+        if side.opaque is not None and not isinstance(side.opaque, ast.Name):
+            out.opaque = out.opaque or side.opaque
+
+    def _trace_binding(self, bound: ast.AST, fn: FunctionInfo, out: Trace, seen: set[int],
+                       depth: int) -> None:
+        if isinstance(bound, ast.AugAssign):
+            if isinstance(bound.op, ast.Div):
+                out.scalings.append(Scaling(bound, "/=", bound.value))
+            elif isinstance(bound.op, ast.Mult):
+                recip = self._reciprocal(bound.value, fn)
+                if recip is not None:
+                    out.scalings.append(Scaling(bound, "* (1/N)", recip))
+                elif not self._tensorish(bound.value, fn):
+                    out.opaque = out.opaque or bound
+            self._trace(bound.value, fn, out, seen, depth + 1, False)
+        elif isinstance(bound, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and bound.value is not None:
+            if isinstance(bound, ast.Assign) and any(
+                    isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets):
+                out.opaque = out.opaque or bound  # unpacked from something: cannot follow one part
+            self._trace(bound.value, fn, out, seen, depth + 1, False)
+        elif isinstance(bound, ast.withitem):
+            self._trace(bound.context_expr, fn, out, seen, depth + 1, False)
+        else:
+            out.opaque = out.opaque or bound  # a loop or comprehension variable
+
+    def _trace_call(self, call: ast.Call, fn: FunctionInfo, out: Trace, seen: set[int], depth: int,
+                    inline: bool) -> None:
+        func = call.func
+        qual = self.imports.qualify(func) or ""
+        if isinstance(func, ast.Attribute):
+            if func.attr in _DIV_METHODS and len(call.args) == 1:
+                out.scalings.append(Scaling(call, ".div()", call.args[0], inline, func.value))
+                self._trace(func.value, fn, out, seen, depth + 1, inline)
+                return
+            if func.attr == "mean" and self._window(func.value):
+                out.scalings.append(Scaling(call, "mean over a stacked window", None, inline))
+                return
+            if qual in ("torch.div", "torch.true_divide") and len(call.args) == 2:
+                out.scalings.append(Scaling(call, ".div()", call.args[1], inline, call.args[0]))
+                self._trace(call.args[0], fn, out, seen, depth + 1, inline)
+                return
+            if qual == "torch.mean" and call.args and self._window(call.args[0]):
+                out.scalings.append(Scaling(call, "mean over a stacked window", None, inline))
+                return
+            if func.attr in ("mul", "mul_") and len(call.args) == 1:
+                recip = self._reciprocal(call.args[0], fn)
+                if recip is not None:
+                    out.scalings.append(Scaling(call, "* (1/N)", recip, inline, func.value))
+                elif not self._tensorish(call.args[0], fn):
+                    out.opaque = out.opaque or call
+                self._trace(func.value, fn, out, seen, depth + 1, inline)
+                return
+        found = self.scopes.bindings.resolve_call(call, fn)
+        if found is not None and not found[1]:
+            callee = found[0]
+            for ret in self.returns.get(callee, ()):
+                self._trace(ret, callee, out, seen, depth + 1, False)
+            return
+        if isinstance(func, ast.Attribute) and self.scopes.bindings.lookup(func.value, fn) is None and (
+                not qual.startswith("torch.")) and not (
+                isinstance(func.value, ast.Name) and func.value.id in self.imports.aliases):
+            # a method of a tensor (``loss.sum()``) or of something unknown: follow the receiver
+            self._trace(func.value, fn, out, seen, depth + 1, inline)
+        if found is None and (self.scopes.bindings.lookup(func, fn) is None if isinstance(
+                func, (ast.Name, ast.Attribute)) else True):
+            side = Trace()  # arguments: only their scalings count (labels are loop variables)
+            for arg in call.args:  # ``amp.scale_loss(loss, opt)``, ``torch.stack(...)``
+                if not isinstance(arg, ast.Starred):
+                    self._trace(arg, fn, side, seen, depth + 1, False)
+            out.scalings.extend(side.scalings)
+        binding = self.scopes.bindings.lookup(func, fn) if isinstance(
+            func, (ast.Name, ast.Attribute)) else None
+        if binding is None and not qual.startswith("torch.") and call.args + [
+                k.value for k in call.keywords] and found is None and isinstance(func, ast.Name):
+            out.helpers.append(call)  # an unseen helper: it may scale if handed the window
+
+    def _window(self, node: ast.AST) -> bool:
+        if isinstance(node, ast.Call):
+            qual = self.imports.qualify(node.func) or ""
+            return qual.startswith("torch.") and qual.rsplit(".", 1)[-1] in _WINDOW_BUILDERS
+        return False
+
+    def _reciprocal(self, node: ast.AST, fn: FunctionInfo) -> Optional[ast.expr]:
+        """N for ``1 / N`` (or a name bound only to that), else None."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div) and is_number(node.left, 1):
+            return node.right
+        if isinstance(node, ast.Name):
+            bound = self.assigned.get((self.scopes.scope_of_name(node.id, fn), node.id), [])
+            if len(bound) == 1 and isinstance(bound[0], ast.Assign):
+                value = bound[0].value
+                if isinstance(value, ast.BinOp) and isinstance(value.op, ast.Div) and is_number(
+                        value.left, 1):
+                    return value.right
+        return None
+
+    def _tensorish(self, node: ast.AST, fn: FunctionInfo) -> bool:
+        """A factor that is itself a loss-like tensor expression (``loss * mask``)."""
+        if isinstance(node, ast.Call):
+            binding = self.scopes.bindings.lookup(node.func, fn) if isinstance(
+                node.func, (ast.Name, ast.Attribute)) else None
+            return binding is not None and binding.kind == MODULE
+        return False
+
+    # -- owners ------------------------------------------------------------
+    def owner(self, call: ast.Call, fn: FunctionInfo) -> Owner:
+        func = call.func
+        assert isinstance(func, ast.Attribute)
+        if func.attr == "manual_backward":
+            return Owner("plain")
+        if not call.args:
+            return Owner("plain")  # loss.backward(), scaler.scale(loss).backward()
+        receiver = func.value
+        if self.imports.qualify(receiver) in ("torch.autograd",):
+            return Owner("plain")
+        binding = self.scopes.bindings.lookup(receiver, fn)
+        if binding is not None and binding.steps:
+            return Owner("deepspeed")
+        ctor = self.constructor(receiver, fn, 0)
+        if ctor is None:
+            return Owner("unknown")
+        qual = self.imports.qualify(ctor.func) or ""
+        if qual in FABRICS:
+            return Owner("fabric", ctor)
+        if any(k.arg is None or k.arg in ("gradient_accumulation_plugin", "deepspeed_plugin")
+               for k in ctor.keywords):
+            return Owner("accelerate", ctor, None, False)
+        ga = next((k.value for k in ctor.keywords if k.arg == "gradient_accumulation_steps"), None)
+        return Owner("accelerate", ctor, ga)
+
+    def constructor(self, receiver: ast.AST, fn: FunctionInfo, depth: int) -> Optional[ast.Call]:
+        """The ``Accelerator(...)`` / ``Fabric(...)`` call ``receiver`` is bound to, if unique."""
+        if depth > 3:
+            return None
+        key = _key(receiver)
+        if key is None:
+            return None
+        if key.startswith("self."):
+            values = self.attr_assigned.get(key, [])
+            calls = [v for v in values if self._is_ctor(v)]
+            return calls[0] if len(calls) == 1 and len(values) == 1 else None  # type: ignore[return-value]
+        scope = self.scopes.scope_of_name(key, fn)
+        bound = self.assigned.get((scope, key), [])
+        if bound:
+            if len(bound) == 1 and isinstance(bound[0], ast.Assign) and self._is_ctor(bound[0].value):
+                return bound[0].value  # type: ignore[return-value]
+            return None
+        if key in scope.params and scope.call_sites:
+            found: Optional[ast.Call] = None
+            for site in scope.call_sites:
+                arg = dict(self.scopes.bindings.iter_arg_params(site.call, scope)).get(key)
+                ctor = self.constructor(arg, site.caller, depth + 1) if arg is not None else None
+                if ctor is None or (found is not None and ctor is not found):
+                    return None
+                found = ctor
+            return found
+        return None
+
+    def _is_ctor(self, value: ast.AST) -> bool:
+        if not isinstance(value, ast.Call):
+            return False
+        qual = self.imports.qualify(value.func) or ""
+        return qual in ACCELERATORS or qual in FABRICS
+
+    # -- the window ---------------------------------------------------------
+    def guards(self) -> list[tuple[ast.Call, ast.If, ast.expr, FunctionInfo]]:
+        out = []
+        for tc in self.scopes.training_calls:
+            if tc.kind != "step":
+                continue
+            for anc in self.ctx.ancestors(tc.call):
+                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.For, ast.While,
+                                    ast.AsyncFor, ast.Lambda)):
+                    break
+                if isinstance(anc, ast.If):
+                    modulus = _modulus(anc.test)
+                    if modulus is not None and _in_body(self.ctx, tc.call, anc):
+                        out.append((tc.call, anc, modulus, tc.function))
+                        break
+        return out
+
+    def optimizer_of(self, step: ast.Call, fn: FunctionInfo) -> Optional[ast.AST]:
+        func = step.func
+        if not isinstance(func, ast.Attribute):
+            return None
+        for candidate in (func.value, *(step.args[:1])):
+            binding = self.scopes.bindings.lookup(candidate, fn)
+            if binding is not None and binding.kind == OPTIMIZER:
+                return binding.node
+        return None
+
+
+def _key(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return f"self.{node.attr}"
+    return None
+
+
+def _modulus(test: ast.expr) -> Optional[ast.expr]:
+    for node in ast.walk(test):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            if is_number(node.right) and node.right.value in (0, 1):  # type: ignore[attr-defined]
+                continue
+            if isinstance(node.right, (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)):
+                return node.right
+    return None
+
+
+def _in_body(ctx: FileContext, node: ast.AST, branch: ast.If) -> bool:
+    cur = node
+    while cur is not None and ctx.parent(cur) is not branch:
+        cur = ctx.parent(cur)
+    return cur is not None and cur in branch.body
+
+
+def _inside(ctx: FileContext, node: ast.AST, outer: ast.AST) -> bool:
+    return any(anc is outer for anc in ctx.ancestors(node))
+
+
+def _zeroes_outside(ctx: FileContext, loop: Optional[LoopInfo], fn: FunctionInfo, guard: ast.If,
+                    resets: dict[FunctionInfo, list[ast.AST]]) -> bool:
+    """A ``zero_grad()`` / ``.grad = None`` in the loop (or function) that is not under the guard."""
+    body_owner = loop.node if loop is not None else fn.node
+    return any(_inside(ctx, node, body_owner) and not _inside(ctx, node, guard)
+               for node in resets.get(fn, ()))
+
+
+def _resets(ctx: FileContext, scopes: ScopeIndex) -> dict[FunctionInfo, list[ast.AST]]:
+    """Every ``x.zero_grad(...)`` call and ``p.grad = None`` of the file, by function."""
+    found: list[ast.AST] = [c for c in ctx.nodes(ast.Call) if isinstance(
+        c.func, ast.Attribute) and c.func.attr == "zero_grad"]
+    found.extend(a for a in ctx.nodes(ast.Assign) if is_none(a.value) and any(
+        isinstance(t, ast.Attribute) and t.attr == "grad" for t in a.targets))
+    out: dict[FunctionInfo, list[ast.AST]] = {}
+    for node in found:
+        out.setdefault(scopes.function_of(node), []).append(node)
+    return out
+
+
+def is_none(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
+def _build(ctx: FileContext) -> Accumulation:
+    scopes = scope_index(ctx)
+    result = Accumulation([], [], [], scopes)
+    has_backward = any(tc.kind == "backward" for tc in scopes.training_calls)
+    lightning = [f for f in scopes.functions.values() if f.hook == "lightning-train"]
+    if not has_backward and not lightning:
+        return result
+    an = _Analysis(ctx)
+    result.assigned = an.assigned
+    guards: dict[FunctionInfo, list[tuple[ast.Call, ast.If, ast.expr]]] = {}
+    for step_call, guard_if, modulus_expr, step_fn in an.guards():
+        guards.setdefault(step_fn, []).append((step_call, guard_if, modulus_expr))
+    resets = _resets(ctx, scopes) if guards else {}
+    for tc in scopes.training_calls:
+        if tc.kind != "backward" or tc.value is None:
+            continue
+        call, fn = tc.call, tc.function
+        site = AccumSite(call, tc.value, fn, an.owner(call, fn), an.trace(tc.value, fn))
+        if fn in an.grad_scalings:
+            site.trace.scalings.append(an.grad_scalings[fn])
+        loop = scopes.loop_of(call)
+        for step, guard, modulus in guards.get(fn, ()):
+            if _inside(ctx, call, guard):
+                continue
+            guard_loop = scopes.loop_of(guard)
+            if guard_loop is None and fn.hook != "lightning-train":
+                continue
+            if guard_loop is not None and (loop is None or all(lp is not guard_loop
+                                                                for lp in loop.chain())):
+                continue
+            site.loop, site.guard, site.modulus, site.step = guard_loop, guard, modulus, step
+            site.zeroed_every_micro_batch = _zeroes_outside(ctx, guard_loop, fn, guard, resets)
+            site.optimizer = an.optimizer_of(step, fn)
+            break
+        result.sites.append(site)
+    for fn in lightning:
+        cls = fn.method_class()
+        if cls is None or _manual_optimization(ctx, scopes, cls):
+            continue
+        for ret in ctx.nodes(ast.Return):
+            if ret.value is None or scopes.function_of(ret) is not fn:
+                continue
+            value = ret.value
+            if isinstance(value, ast.Dict):
+                value = next((v for k, v in zip(value.keys, value.values)
+                              if isinstance(k, ast.Constant) and k.value == "loss"), None)
+            if value is not None:
+                result.lightning.append(LightningSite(ret, value, fn, an.trace(value, fn)))
+    for call in ctx.nodes(ast.Call):
+        if (scopes.imports.qualify(call.func) or "") in LIGHTNING_TRAINERS:
+            for kw in call.keywords:
+                if kw.arg == "accumulate_grad_batches":
+                    result.trainer_accumulation.append(kw.value)
+    return result
+
+
+def _manual_optimization(ctx: FileContext, scopes: ScopeIndex, cls: object) -> bool:
+    for assign in ctx.nodes(ast.Assign):
+        if any(text(t) == "self.automatic_optimization" for t in assign.targets) and not (
+                isinstance(assign.value, ast.Constant) and assign.value.value is True):
+            fn = scopes.function_of(assign)
+            owner = fn.method_class()
+            if owner is cls or (owner is not None and any(c is owner for c in cls.mro())):  # type: ignore[attr-defined]
+                return True
+    for fn in scopes.functions.values():
+        if fn.name == "automatic_optimization" and fn.method_class() is cls:
+            return True
+    return False
+
+
+def same_value(a: Optional[ast.AST], b: Optional[ast.AST]) -> bool:
+    """The same window size: equal numbers or the same expression text."""
+    if a is None or b is None:
+        return False
+    if is_number(a) and is_number(b):
+        return a.value == b.value  # type: ignore[attr-defined]
+    return ast.dump(a) == ast.dump(b)
+
+
+def accumulation(ctx: FileContext) -> Accumulation:
+    """The file's accumulation facts, computed once per file."""
+    return ctx.cached("accumulation", lambda: _build(ctx))
+
