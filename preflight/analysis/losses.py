@@ -1,0 +1,599 @@
+"""What reaches a loss: softmax/sigmoid probabilities, log-probabilities or raw logits.
+
+Two parts, both built once per file and cached on the context.
+
+``value_resolver(ctx)`` (:class:`ValueResolver`, also read by
+:mod:`preflight.analysis.distributed`) follows a value back, *per value*, to the
+expressions that created it: a Name to its reaching definitions in the function
+(the latest earlier assignment that dominates the use, joined with earlier ones
+when it sits in a branch; unknown if the name is redefined later in an enclosing
+loop); a parameter to the arguments of every in-file call site (or its default);
+``self.x`` to every ``self.x = ...`` of the class; ``a, b = helper()`` to the
+elements of returned tuples; wrappers (``DDP(m)``, ``m.to(dev)``) to the module.
+Anything else is a *leaf*; where any path is unknown the answer is None.
+
+``loss_sites(ctx)`` lists every call of a loss with a logits contract
+(cross-entropy, BCE-with-logits) or a probability contract (BCE), functional or
+``nn.*Loss``, with what its input is (:class:`Act`): ``softmax``,
+``log_softmax``, ``sigmoid`` or ``logits`` (the output of a ``Linear``/``Conv``
+layer, of a model whose ``forward`` returns one, an HF ``.logits``), and the lines
+that show it. Activations are seen inline, through names, as layers, at the end
+of an ``nn.Sequential`` and in what local ``forward`` methods and helpers return
+(all returns must agree).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional, Union
+
+from preflight.analysis import tensor_ops as tables
+from preflight.analysis.binding_syntax import short_call
+from preflight.analysis.scopes import ClassInfo, FunctionInfo, ScopeIndex, scope_index
+
+if TYPE_CHECKING:
+    from preflight.analysis.context import FileContext
+
+MAX_DEPTH = 24
+Chain = tuple[tuple[ast.AST, str], ...]
+
+
+def text(node: ast.AST, limit: int = 60) -> str:
+    out = ast.unparse(node)
+    if len(out) > limit and isinstance(node, ast.Call):
+        return short_call(node)
+    return out if len(out) <= limit else out[: limit - 3] + "..."
+
+
+@dataclass(eq=False)
+class Def:
+    stmt: ast.AST  # the binding statement (or the function node for a parameter)
+    value: Optional[ast.expr]  # None: not a plain value we can follow
+    index: Optional[int] = None  # element of an unpacked tuple
+    param: Optional[str] = None  # a function parameter
+
+
+@dataclass(frozen=True)
+class Leaf:
+    node: ast.AST  # an expression the resolver cannot go behind (a call, a literal...)
+    fn: FunctionInfo
+    chain: Chain = ()
+
+
+WRAPPER_NAMES = tables.WRAPPERS - {"get_peft_model", "unwrap_model", "BetterTransformer"}
+_MODULE_MOVES = ("to", "cuda", "cpu", "train", "half", "float", "bfloat16", "double")
+
+
+class ValueResolver:
+    """See the module docstring."""
+
+    def __init__(self, ctx: FileContext, scopes: ScopeIndex) -> None:
+        self.ctx = ctx
+        self.scopes = scopes
+        self.imports = scopes.imports
+        self.bindings = scopes.bindings
+        self.name_defs: dict[tuple[FunctionInfo, str], list[Def]] = {}
+        self.attr_defs: dict[tuple[ClassInfo, str], list[tuple[Def, FunctionInfo]]] = {}
+        self.returns: dict[FunctionInfo, list[ast.Return]] = {}
+        self._block: dict[int, int] = {}
+        self._index()
+
+    def _index(self) -> None:
+        ctx, scopes = self.ctx, self.scopes
+        for fn in scopes.functions.values():
+            for param in fn.params:
+                self.name_defs.setdefault((fn, param), []).append(Def(fn.node, None, param=param))
+        for name in ctx.nodes(ast.Name):
+            if isinstance(name.ctx, ast.Load):
+                continue
+            stmt = scopes.statement_of(name)
+            if stmt is None:
+                continue
+            fn = scopes.function_of(name)
+            self.name_defs.setdefault((fn, name.id), []).append(self._def_of(name, stmt))
+        for attr in ctx.nodes(ast.Attribute):
+            if isinstance(attr.ctx, ast.Load) or not (
+                    isinstance(attr.value, ast.Name) and attr.value.id == "self"):
+                continue
+            stmt = scopes.statement_of(attr)
+            if stmt is None:
+                continue
+            fn = scopes.function_of(attr)
+            cls = fn.method_class()
+            if cls is not None:
+                self.attr_defs.setdefault((cls, attr.attr), []).append((self._def_of(attr, stmt), fn))
+        for ret in ctx.nodes(ast.Return):
+            self.returns.setdefault(scopes.function_of(ret), []).append(ret)
+        for defs in self.name_defs.values():
+            defs.sort(key=lambda d: _pos(d.stmt) if d.param is None else (0, 0))
+
+    def _def_of(self, target: ast.expr, stmt: ast.stmt) -> Def:
+        parent = self.ctx.parent(target)
+        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and parent is stmt and stmt.value is not None:
+            return Def(stmt, stmt.value)
+        if isinstance(parent, ast.NamedExpr):
+            return Def(stmt, parent.value)
+        if isinstance(stmt, ast.Assign) and isinstance(parent, ast.Tuple) and (
+                self.ctx.parent(parent) is stmt) and not any(
+                isinstance(e, ast.Starred) for e in parent.elts):
+            index = next(i for i, e in enumerate(parent.elts) if e is target)
+            value = stmt.value
+            if isinstance(value, ast.Tuple) and len(value.elts) == len(parent.elts):
+                return Def(stmt, value.elts[index])
+            return Def(stmt, value, index=index)
+        return Def(stmt, None)
+
+    # -- reaching definitions ----------------------------------------------
+    def _block_of(self, stmt: ast.AST) -> int:
+        """Identity of the statement list holding ``stmt`` (``with`` bodies lifted)."""
+        key = id(stmt)
+        found = self._block.get(key)
+        if found is not None:
+            return found
+        cur = stmt
+        while True:
+            parent = self.ctx.parent(cur)
+            if isinstance(parent, (ast.With, ast.AsyncWith)) and any(s is cur for s in parent.body):
+                cur = parent
+                continue
+            break
+        out = 0
+        if parent is not None:
+            for field in ("body", "orelse", "finalbody"):
+                lst = getattr(parent, field, None)
+                if isinstance(lst, list) and any(s is cur for s in lst):
+                    out = id(lst)
+                    break
+        self._block[key] = out
+        return out
+
+    def reaching(self, name: ast.Name, fn: FunctionInfo) -> Optional[list[Def]]:
+        scope = self.scopes.scope_of_name(name.id, fn)
+        defs = self.name_defs.get((scope, name.id), [])
+        if not defs:
+            return None
+        if scope is not fn:
+            return list(defs)
+        stmt = self.scopes.statement_of(name)
+        if stmt is None:
+            return None
+        where = _pos(stmt)
+        loops = {id(lp.node) for lp in (self.scopes.loop_of(name).chain()
+                                        if self.scopes.loop_of(name) else ())}
+        before: list[Def] = []
+        for d in defs:
+            if d.param is not None or _pos(d.stmt) < where:
+                before.append(d)
+            elif loops and any(id(a) in loops for a in self.ctx.ancestors(d.stmt)):
+                return None  # redefined later in a loop around the use
+        chain = [stmt, *[a for a in self.ctx.ancestors(stmt) if isinstance(a, ast.stmt)]]
+        blocks = {self._block_of(s) for s in chain}
+        out: list[Def] = []
+        for d in reversed(before):
+            out.append(d)
+            if d.param is not None or self._block_of(d.stmt) in blocks:
+                return out
+        return out or None
+
+    # -- sources -----------------------------------------------------------
+    def sources(self, expr: ast.AST, fn: FunctionInfo, depth: int = 0,
+                chain: Chain = ()) -> Optional[list[Leaf]]:
+        """Leaves ``expr`` may come from, or None when some path is unknown."""
+        if depth > MAX_DEPTH:
+            return None
+        pairs: Optional[list[tuple[Def, FunctionInfo]]] = None
+        if isinstance(expr, ast.Name):
+            scope = self.scopes.scope_of_name(expr.id, fn)
+            pairs = [(d, scope) for d in self.reaching(expr, fn) or ()]
+        elif isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and (
+                expr.value.id == "self"):
+            cls = fn.method_class()
+            pairs = [x for c in cls.mro() for x in self.attr_defs.get((c, expr.attr), ())] if (
+                cls is not None) else []
+        if pairs is not None:
+            out: list[Leaf] = []
+            for d, where in pairs:
+                got = self._from_def(d, where, depth, chain)
+                if got is None:
+                    return None
+                out.extend(got)
+            return out or None
+        if isinstance(expr, ast.IfExp):
+            a = self.sources(expr.body, fn, depth + 1, chain)
+            b = self.sources(expr.orelse, fn, depth + 1, chain)
+            return None if a is None or b is None else a + b
+        if isinstance(expr, ast.Call):
+            inner = self._wrapped(expr)
+            if inner is not None:
+                return self.sources(inner, fn, depth + 1, chain)
+        return [Leaf(expr, fn, chain)]
+
+    def _wrapped(self, call: ast.Call) -> Optional[ast.expr]:
+        func = call.func
+        qual = self.imports.qualify(func) or ""
+        last = qual.rsplit(".", 1)[-1]
+        if (last in WRAPPER_NAMES or qual in tables.QUALIFIED_WRAPPERS) and call.args:
+            return call.args[0]
+        if isinstance(func, ast.Attribute) and func.attr in _MODULE_MOVES and (
+                self.bindings.classify(func.value, self.scopes.function_of(call)) is not None):
+            return func.value
+        return None
+
+    def _from_def(self, d: Def, fn: FunctionInfo, depth: int, chain: Chain) -> Optional[list[Leaf]]:
+        if d.param is not None:
+            return self._from_param(d.param, fn, depth, chain)
+        if d.value is None:
+            return None
+        step = (*chain, (d.stmt, f"`{text(d.stmt, 70)}`"))
+        if d.index is None:
+            return self.sources(d.value, fn, depth + 1, step)
+        value = d.value
+        if isinstance(value, ast.Call):
+            target = self.bindings.target_of(value)
+            if target is not None and not self.bindings.calls[value][1]:
+                out: list[Leaf] = []
+                rets = self.returns.get(target, [])
+                if not rets:
+                    return None
+                for ret in rets:
+                    if not (isinstance(ret.value, ast.Tuple) and len(ret.value.elts) > d.index):
+                        return None
+                    got = self.sources(ret.value.elts[d.index], target, depth + 1,
+                                       (*step, (ret, f"`{target.name}()` returns it")))
+                    if got is None:
+                        return None
+                    out.extend(got)
+                return out
+        return None
+
+    def _from_param(self, param: str, fn: FunctionInfo, depth: int, chain: Chain) -> Optional[list[Leaf]]:
+        node = fn.node
+        if isinstance(node, ast.Module) or not fn.call_sites or param in ("self", "cls"):
+            return None
+        default = _default_of(node, param)
+        out: list[Leaf] = []
+        for site in fn.call_sites:
+            if any(isinstance(a, ast.Starred) for a in site.call.args) or any(
+                    k.arg is None for k in site.call.keywords):
+                return None
+            passed = dict(self.bindings.iter_arg_params(site.call, fn))
+            arg = passed.get(param, default)
+            if arg is None:
+                return None
+            where = site.caller if arg is passed.get(param) else fn
+            got = self.sources(arg, where, depth + 1,
+                               (*chain, (site.call, f"`{fn.name}()` is called with it here")))
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+
+
+def _default_of(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], param: str) -> Optional[ast.expr]:
+    args = node.args
+    positional = [*getattr(args, "posonlyargs", []), *args.args]
+    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
+             *zip(args.kwonlyargs, args.kw_defaults)]
+    return next((default for arg, default in pairs if arg.arg == param), None)
+
+
+def _pos(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def value_resolver(ctx: FileContext) -> ValueResolver:
+    return ctx.cached("values", lambda: ValueResolver(ctx, scope_index(ctx)))
+
+
+# -- activations -----------------------------------------------------------------
+
+SOFTMAX, LOG_SOFTMAX, SIGMOID, LOGITS = "softmax", "log_softmax", "sigmoid", "logits"
+CE, BCE_LOGITS, BCE = "cross-entropy", "bce-with-logits", "bce"
+
+_FUNCS = {
+    "torch.softmax": SOFTMAX, "torch.nn.functional.softmax": SOFTMAX,
+    "torch.special.softmax": SOFTMAX, "torch.log_softmax": LOG_SOFTMAX,
+    "torch.nn.functional.log_softmax": LOG_SOFTMAX, "torch.special.log_softmax": LOG_SOFTMAX,
+    "torch.sigmoid": SIGMOID, "torch.nn.functional.sigmoid": SIGMOID,
+    "torch.special.expit": SIGMOID,
+}
+_METHODS = {"softmax": SOFTMAX, "log_softmax": LOG_SOFTMAX, "sigmoid": SIGMOID}
+_LAYERS = {"Softmax": SOFTMAX, "Softmax2d": SOFTMAX, "LogSoftmax": LOG_SOFTMAX, "Sigmoid": SIGMOID}
+_LOGIT_LAYERS = frozenset({"Linear", "LazyLinear", "Bilinear", "Conv1d", "Conv2d", "Conv3d",
+                           "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"})
+# shape/dtype/device changes and selections keep the range of the values
+_KEEP_METHODS = frozenset({"view", "reshape", "squeeze", "unsqueeze", "flatten", "float", "double",
+                           "half", "bfloat16", "to", "contiguous", "permute", "transpose", "clone",
+                           "type_as", "cpu", "cuda", "view_as", "reshape_as", "squeeze_", "t"})
+_KEEP_FUNCS = frozenset({"torch.squeeze", "torch.unsqueeze", "torch.flatten", "torch.reshape",
+                         "torch.permute", "torch.transpose"})
+_CLAMPS = frozenset({"clamp", "clip", "clamp_"})
+_LOSS_FUNCS = {"torch.nn.functional.cross_entropy": CE, "torch.nn.functional.binary_cross_entropy":
+               BCE, "torch.nn.functional.binary_cross_entropy_with_logits": BCE_LOGITS}
+_LOSS_CLASSES = {"CrossEntropyLoss": CE, "BCEWithLogitsLoss": BCE_LOGITS, "BCELoss": BCE}
+DESCRIBE = {SOFTMAX: "softmax probabilities", LOG_SOFTMAX: "log-probabilities (log_softmax)",
+            SIGMOID: "sigmoid probabilities", LOGITS: "raw, unbounded logits"}
+
+
+@dataclass(frozen=True)
+class Act:
+    kind: str
+    chain: Chain  # (node, message) from the loss input back to where the activation happens
+
+
+@dataclass(frozen=True)
+class LossSite:
+    call: ast.Call
+    kind: str
+    loss: str  # how to name the loss, e.g. "`nn.CrossEntropyLoss()`"
+    loss_node: ast.AST  # where the loss object was created (or the functional call)
+    input: ast.expr
+    act: Optional[Act]
+
+
+def _agree(acts: list[Optional[Act]]) -> Optional[Act]:
+    kinds = {a.kind if a is not None else None for a in acts}
+    return acts[0] if acts and len(kinds) == 1 and None not in kinds else None
+
+
+class LossAnalysis:
+    """Loss calls of the file and what their input is; see the module docstring."""
+
+    def __init__(self, ctx: FileContext) -> None:
+        self.ctx = ctx
+        self.scopes = scope_index(ctx)
+        self.qualify = self.scopes.imports.qualify
+        self._memo: dict[int, Optional[Act]] = {}
+        self._summaries: dict[FunctionInfo, Optional[Act]] = {}
+        self.sites: list[LossSite] = []
+        self._find_sites()
+
+    @property
+    def values(self) -> ValueResolver:
+        return value_resolver(self.ctx)
+
+    def _loss_class(self, call: ast.Call) -> Optional[str]:
+        qual = self.qualify(call.func) or ""
+        last = qual.rsplit(".", 1)[-1]
+        if last in _LOSS_CLASSES and (qual.startswith("torch.nn.") or qual == last):
+            return _LOSS_CLASSES[last]
+        return None
+
+    def _find_sites(self) -> None:
+        words = _LOSS_WORDS | {alias for alias, target in self.scopes.imports.aliases.items()
+                               if target.rsplit(".", 1)[-1] in _LOSS_WORDS}
+        calls = [c for c in self.ctx.nodes(ast.Call) if _last_name(c.func) in words]
+        if not calls:
+            return
+        ctors = [c for c in calls if self._loss_class(c) is not None]
+        names = {t for c in ctors for t in _target_ids(self.ctx, c)}
+        if names:
+            calls = self.ctx.nodes(ast.Call)
+        for call in calls:
+            func = call.func
+            fn = self.scopes.function_of(call)
+            qual = self.qualify(func) or ""
+            kind = _LOSS_FUNCS.get(qual)
+            if kind is not None:
+                loss, node = f"`{qual.replace('torch.nn.functional.', 'F.')}`", call
+            elif isinstance(func, ast.Call) and self._loss_class(func) is not None:
+                kind, loss, node = self._loss_class(func), f"`{text(func)}`", func
+            elif (isinstance(func, ast.Name) and func.id in names) or (
+                    isinstance(func, ast.Attribute) and func.attr in names):
+                found = self._criterion(func, fn)
+                if found is None:
+                    continue
+                kind, loss, node = found
+            else:
+                continue
+            arg = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "input"), None)
+            if arg is None or isinstance(arg, ast.Starred):
+                continue
+            self.sites.append(LossSite(call, kind, loss, node, arg, self.value(arg, fn)))
+
+    def _criterion(self, func: ast.expr, fn: FunctionInfo) -> Optional[tuple[str, str, ast.AST]]:
+        leaves = self.values.sources(func, fn)
+        if not leaves:
+            return None
+        kinds = set()
+        for leaf in leaves:
+            if not isinstance(leaf.node, ast.Call):
+                return None
+            kind = self._loss_class(leaf.node)
+            if kind is None:
+                return None
+            kinds.add(kind)
+        if len(kinds) != 1:
+            return None
+        node = leaves[0].node
+        return kinds.pop(), f"`{text(node)}`", node
+
+    def value(self, expr: ast.AST, fn: FunctionInfo, depth: int = 0) -> Optional[Act]:
+        key = id(expr)
+        if key in self._memo:
+            return self._memo[key]
+        self._memo[key] = None  # cycles resolve to unknown
+        found = self._value(expr, fn, depth) if depth <= MAX_DEPTH else None
+        self._memo[key] = found
+        return found
+
+    def _via(self, act: Optional[Act], chain: Chain) -> Optional[Act]:
+        if act is None or not chain:
+            return act
+        return Act(act.kind, (*chain, *act.chain))
+
+    def _value(self, expr: ast.AST, fn: FunctionInfo, depth: int) -> Optional[Act]:
+        if isinstance(expr, ast.Call):
+            return self._call(expr, fn, depth)
+        if isinstance(expr, ast.Subscript):
+            return self.value(expr.value, fn, depth + 1)
+        if isinstance(expr, ast.Attribute) and expr.attr == "logits":
+            return self._hf_logits(expr, fn)
+        if isinstance(expr, (ast.Name, ast.Attribute, ast.IfExp)):
+            leaves = self.values.sources(expr, fn)
+            if not leaves or all(leaf.node is expr for leaf in leaves):
+                return None
+            return _agree([self._via(self.value(leaf.node, leaf.fn, depth + 1), leaf.chain)
+                           for leaf in leaves])
+        return None
+
+    def _call(self, call: ast.Call, fn: FunctionInfo, depth: int) -> Optional[Act]:
+        func = call.func
+        qual = self.qualify(func) or ""
+        kind = _FUNCS.get(qual)
+        if kind is not None:
+            return Act(kind, ((call, f"`{text(call)}` applies {kind}"),))
+        if qual in _KEEP_FUNCS and call.args:
+            return self.value(call.args[0], fn, depth + 1)
+        resolved = self.scopes.bindings.resolve_call(call, fn)
+        if resolved is not None:
+            return None if resolved[1] else self._summary(resolved[0])
+        if isinstance(func, ast.Attribute):
+            if func.attr == "forward":
+                return self._module_out(func.value, fn, depth)
+            receiver = func.value
+            is_self = isinstance(receiver, ast.Name) and receiver.id == "self"
+            if func.attr in _KEEP_METHODS and not is_self:
+                return self.value(receiver, fn, depth + 1)
+            if func.attr in _CLAMPS and not is_self:
+                inner = self.value(receiver, fn, depth + 1)
+                return inner if inner is not None and inner.kind != LOGITS else None
+            if func.attr in _METHODS and not is_self and not qual.startswith("torch.") and (
+                    self.scopes.bindings.classify(receiver, fn) is None):
+                kind = _METHODS[func.attr]
+                return Act(kind, ((call, f"`{text(call)}` applies {kind}"),))
+        return self._module_out(func, fn, depth)
+
+    def _module_out(self, module: ast.expr, fn: FunctionInfo, depth: int) -> Optional[Act]:
+        """What calling ``module`` returns, when every way it was built agrees."""
+        leaves = self.values.sources(module, fn, depth + 1)
+        if not leaves:
+            found = self.scopes.bindings.lookup(module, fn) if isinstance(
+                module, ast.Attribute) and not (
+                isinstance(module.value, ast.Name) and module.value.id == "self") else None
+            if found is None:
+                return None
+            if found.cls is not None and found.cls.is_module:
+                return self._forward(found.cls, found.node)
+            if isinstance(found.node, ast.Call):
+                return self._constructed(found.node, self.scopes.function_of(found.node), depth)
+            return None
+        return _agree([self._via(self._constructed(leaf.node, leaf.fn, depth), leaf.chain)
+                       for leaf in leaves])
+
+    def _constructed(self, node: ast.AST, fn: FunctionInfo, depth: int) -> Optional[Act]:
+        if not isinstance(node, ast.Call) or depth > MAX_DEPTH:
+            return None
+        qual = self.qualify(node.func) or ""
+        last = qual.rsplit(".", 1)[-1]
+        if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional."):
+            if last in _LAYERS:
+                kind = _LAYERS[last]
+                return Act(kind, ((node, f"`{text(node)}` applies {kind}"),))
+            if last in _LOGIT_LAYERS:
+                return Act(LOGITS, ((node, f"`{text(node)}` is a linear layer: its output is "
+                                           "unbounded"),))
+            if last == "Sequential" and node.args and not node.keywords:
+                tail = node.args[-1]
+                if isinstance(tail, ast.Starred):
+                    return None
+                inner = self._module_out(tail, fn, depth + 1)
+                return self._via(inner, ((node, f"`{text(node, 50)}` ends in `{text(tail, 40)}`"),))
+            return None
+        if isinstance(node.func, ast.Name) and self.scopes.scope_of_name(
+                node.func.id, fn).is_module_scope:
+            cls = self.scopes.classes_by_name.get(node.func.id)
+            if cls is not None:
+                return self._forward(cls, node) if cls.is_module else None
+        resolved = self.scopes.bindings.resolve_call(node, fn)
+        if resolved is None or resolved[1]:
+            return None
+        target = resolved[0]
+        rets = [r for r in self.values.returns.get(target, []) if r.value is not None]
+        return _agree([self._via(self._module_out(r.value, target, depth + 1),
+                                 ((r, f"`{target.name}()` returns it"),))
+                       for r in rets if r.value is not None])
+
+    def _forward(self, cls: ClassInfo, node: ast.AST) -> Optional[Act]:
+        forward = cls.method("forward")
+        if forward is None:
+            return None
+        return self._summary(forward)
+
+    def _summary(self, fn: FunctionInfo) -> Optional[Act]:
+        if fn in self._summaries:
+            return self._summaries[fn]
+        self._summaries[fn] = None
+        rets = [r for r in self.values.returns.get(fn, []) if r.value is not None]
+        name = f"{fn.cls.name}.{fn.name}" if fn.cls is not None else fn.name
+        acts = []
+        for ret in rets:
+            assert ret.value is not None
+            act = self.value(ret.value, fn)
+            acts.append(self._via(act, ((ret, f"`{name}()` returns it"),)))
+        found = _agree(acts)
+        self._summaries[fn] = found
+        return found
+
+    def _hf_logits(self, expr: ast.Attribute, fn: FunctionInfo) -> Optional[Act]:
+        """``out.logits`` where ``out`` is the output of a pretrained model's forward."""
+        leaves = self.values.sources(expr.value, fn)
+        if not leaves:
+            return None
+        for leaf in leaves:
+            call = leaf.node
+            if not isinstance(call, ast.Call):
+                return None
+            found = self.scopes.bindings.classify(call.func, leaf.fn)
+            if found is None or found.kind != "module" or found.cls is not None:
+                return None
+            if "from_pretrained" not in ast.unparse(found.node):
+                return None
+        return Act(LOGITS, ((expr, f"`{text(expr)}` is the model's raw logits"),))
+
+
+_LOSS_WORDS = frozenset({*(q.rsplit(".", 1)[-1] for q in _LOSS_FUNCS), *_LOSS_CLASSES})
+
+
+def _last_name(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _target_ids(ctx: FileContext, call: ast.Call) -> list[str]:
+    parent = ctx.parent(call)
+    while isinstance(parent, ast.Attribute) and parent.attr in ("to", "cuda"):
+        parent = ctx.parent(ctx.parent(parent) or parent)
+    out: list[str] = []
+    if isinstance(parent, (ast.Assign, ast.AnnAssign)):
+        targets = parent.targets if isinstance(parent, ast.Assign) else [parent.target]
+        for t in targets:
+            if isinstance(t, ast.Name):
+                out.append(t.id)
+            elif isinstance(t, ast.Attribute):
+                out.append(t.attr)
+    return out
+
+
+def loss_sites(ctx: FileContext) -> list[LossSite]:
+    """Every loss call with a logits or probability contract, with what reaches it."""
+    return ctx.cached("loss-sites", lambda: LossAnalysis(ctx).sites)
+
+
+def site_evidence(ctx: FileContext, site: LossSite) -> list:
+    """Evidence lines for a finding on ``site``: the path of the value, then the loss."""
+    assert site.act is not None
+    out, seen = [], set()
+    for node, message in reversed(site.act.chain):
+        line = getattr(node, "lineno", 0)
+        if line in seen or node is site.call:
+            continue
+        seen.add(line)
+        out.append(ctx.evidence(node, message))
+    if site.loss_node is not site.call and getattr(site.loss_node, "lineno", 0) not in seen:
+        out.append(ctx.evidence(site.loss_node, f"{site.loss} is created here"))
+    out.append(ctx.evidence(site.call, f"{site.loss} receives {DESCRIBE[site.act.kind]}"))
+    return out
