@@ -46,13 +46,13 @@ def test_select_and_ignore(cli, tmp_path):
 
 def test_unknown_rule_code_is_a_usage_error(cli, tmp_path):
     write(tmp_path / "train.py", LEAKY)
-    r = cli("check", "train.py", "--select", "PF999")
+    r = cli("check", "train.py", "--select", "XYZ9")
     assert r.code == 2
     assert r.out == ""
     assert r.err.strip().splitlines() == [
-        "preflight: error: unknown rule code or prefix 'PF999' in --select; see 'preflight rules'"]
+        "preflight: error: unknown rule code or prefix 'XYZ9' in --select; see 'preflight rules'"]
     r = cli("check", "train.py", "--ignore", "PF1O1")
-    assert r.code == 2 and "'PF1O1' in --ignore (did you mean PF101?)" in r.err
+    assert r.code == 2 and "'PF1O1' in --ignore (did you mean PF1" in r.err
 
 
 def test_bad_settings_is_a_usage_error_with_file_and_line(cli, tmp_path):

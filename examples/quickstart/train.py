@@ -20,6 +20,14 @@ class Classifier(nn.Module):
         return self.body(x)
 
 
+def evaluate(model, loader) -> float:
+    model.eval()
+    correct = 0
+    for x, y in loader:
+        correct += (model(x).argmax(-1) == y).sum().item()
+    return correct / len(loader.dataset)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--batch_size", type=int, default=32)
@@ -42,7 +50,8 @@ def main() -> None:
             loss.backward()
             optimizer.step()
             running += loss.item()  # fine: a Python float
-        print(f"epoch {epoch}: mean loss {running / len(loader):.4f}")
+        accuracy = evaluate(model, loader)
+        print(f"epoch {epoch}: mean loss {running / len(loader):.4f}, accuracy {accuracy:.3f}")
         running = 0.0
 
 
