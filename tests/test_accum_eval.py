@@ -588,3 +588,41 @@ def test_pf111_an_object_only_evaluated_in_the_loop_is_not_the_trained_model() -
             validate(eval_model, loader)
     """
     assert check("PF111", src) == []
+
+
+def test_pf111_silent_when_the_training_step_itself_switches_to_eval():
+    """Training in eval mode on purpose (frozen BatchNorm) inside the step is a choice."""
+    src = '''
+import torch
+import torch.nn as nn
+
+net = nn.Sequential(nn.Linear(8, 8), nn.BatchNorm1d(8), nn.Dropout(0.1))
+sgd = torch.optim.SGD(net.parameters(), lr=0.01)
+
+
+def step_frozen_bn(batch, target):
+    net.eval()
+    out = net(batch)
+    err = nn.functional.mse_loss(out, target)
+    sgd.zero_grad()
+    err.backward()
+    sgd.step()
+
+
+for batch, target in data:
+    step_frozen_bn(batch, target)
+'''
+    from pathlib import Path
+
+    from preflight.engine import Selection, analyse_parsed
+    from preflight.sources import SourceText, parse_python
+
+    parsed = parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python", raw=src.encode(), text=src))
+    assert [f.code for f in analyse_parsed(parsed, Selection(codes=("PF111",)))] == []
+    # the same evaluation in a helper that does not train still fires
+    bad = src.replace("    err.backward()\n    sgd.step()\n", "") + "    err.backward()\n    sgd.step()\n"
+    bad = bad.replace("for batch, target in data:\n    step_frozen_bn(batch, target)\n",
+                      "for batch, target in data:\n    step_frozen_bn(batch, target)\n"
+                      "    err = nn.functional.mse_loss(net(batch), target)\n")
+    parsed = parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python", raw=bad.encode(), text=bad))
+    assert [f.code for f in analyse_parsed(parsed, Selection(codes=("PF111",)))] == ["PF111"]

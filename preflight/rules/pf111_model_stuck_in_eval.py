@@ -71,6 +71,8 @@ at the end of the evaluation helper.
   loop after the evaluation, or before the first training step of the loop
   body (including inside a training helper the loop calls).
 * The helper calls `model.eval()` and then `model.train()` itself.
+* The `.eval()` call sits inside a helper that itself trains the model (a step
+  that runs with frozen BatchNorm statistics or without dropout on purpose).
 * The object put in eval mode is not the model the loop trains (an EMA or
   teacher copy), the evaluation runs after the training loop, only on its last
   iteration, or is followed by `break` / `return`.
@@ -110,6 +112,10 @@ at the end of the evaluation helper.
         trainings = [tc.call for tc in _training_calls_by_function(ctx, facts).get(fn, ())
                      if _inside(ctx, tc.call, loop.node)]
         if not trainings:
+            return False
+        if ev.helper is not None and ev.helper.trains:
+            # the switch happens inside a step that itself trains (frozen BatchNorm or
+            # dropout on purpose): a choice, not an evaluation that forgot to switch back
             return False
         first = min(_pos(c) for c in trainings)
         if ev.first in (TRAIN, UNKNOWN) and _pos(ev.node) <= first:
