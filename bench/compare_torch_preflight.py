@@ -66,7 +66,6 @@ def main() -> int:
         our_hits = _files_with_findings(ours, "findings", min_severity={"error", "warning", "note"})
         our_serious = _files_with_findings(ours, "findings", min_severity={"error", "warning"})
         key = "diagnostics" if "diagnostics" in theirs else "findings"
-        their_hits = _files_with_findings(theirs, key, min_severity={"error", "warning", "note"})
         their_serious = _files_with_findings(theirs, key, min_severity={"error", "warning"})
 
     table: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
