@@ -216,6 +216,7 @@ from mydata import ShardedTokens
 model = DDP(Net().cuda())
 opt = torch.optim.AdamW(model.parameters())
 for batch in DataLoader(ShardedTokens("train"), batch_size=16):
+    opt.zero_grad()
     model(batch).mean().backward()
     opt.step()
 """,
