@@ -35,6 +35,8 @@ _SEQ_NAMES = ("max_seq_length", "max_seq_len", "seq_len", "seq_length", "block_s
 _CROP = ("RandomResizedCrop", "CenterCrop", "RandomCrop")
 _AUTOCAST = ("torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
              "torch.amp.autocast_mode.autocast")
+_HF_TRAINING_ARGS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig",
+                                "GRPOConfig", "KTOConfig", "ORPOConfig", "PPOConfig", "RewardConfig"})
 _SCALER = ("torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.GradScaler", "torch.cpu.amp.GradScaler")
 
 
@@ -352,6 +354,8 @@ class _ScriptPass:
                              self.conf(site))
         if found:
             return
+        if any(site.last in _HF_TRAINING_ARGS for site in self.calls):
+            return  # the HF Trainer's own autocast sets the compute precision (transformers adapter)
         for site in self.calls:
             if (site.name or "").endswith(".from_pretrained"):
                 for kw in ("torch_dtype", "dtype"):

@@ -252,7 +252,7 @@ def test_script_and_deepspeed_disagree_on_the_batch():
     assert "batch.micro" in plan.conflicts()
     winner = plan.resolve("batch.micro")
     assert winner is not None and winner.value == 4 and winner.adapter == "deepspeed"
-    assert plan.value("framework.names") == ("deepspeed", "pytorch")
+    assert plan.value("framework.names") == ("deepspeed", "pytorch", "transformers")  # ds_train.py imports transformers
     text = format_plan_text(plan)
     assert "! conflict" in text and "ds_zero3.json:3 [train_micro_batch_size_per_gpu]" in text
     assert "ds_train.py:7" in text

@@ -1,0 +1,271 @@
+"""Hugging Face Transformers ``Trainer`` / ``TrainingArguments`` and TRL configs (frameworks.md §1.3).
+
+Reads, without importing anything:
+
+* ``TrainingArguments(...)`` / ``Seq2SeqTrainingArguments`` and the TRL configs
+  (``SFTConfig``, ``DPOConfig``, ``GRPOConfig``, ... all TrainingArguments subclasses):
+  micro-batch, gradient accumulation, bf16/fp16, ``optim``, gradient (activation)
+  checkpointing, ``deepspeed`` (a note), ``fsdp``, ``torch_compile``, ``max_length``.
+  Framework defaults are kind ``default`` facts naming the version they hold for.
+* ``HfArgumentParser``: a JSON/YAML file given with ``--config`` (``parse_json_file``,
+  ``parse_yaml_file``, the ``sys.argv[1].endswith(".json")`` idiom), the ``<script>.args``
+  file next to the script (``look_for_args_file``) and ``--key value`` flags on the launch
+  command.
+* ``from_pretrained`` version-dependent defaults (dtype, attention), quantized loading
+  notes, ``LoraConfig`` target-module defaults, TRL trainers given a model id or a
+  ``peft_config``, ``GenerationConfig(...)`` and ``trainer.train()`` (the Trainer owns the
+  loop). Explicit ``from_pretrained``/``LoraConfig``/``generate`` arguments are read by the
+  pytorch adapter and not repeated here.
+
+The transformers/TRL/torch versions come from the project's requirement files
+(:mod:`preflight.adapters.transformers_version`); without one, the latest (5.x) is assumed
+and the plan says so.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.adapters.transformers_args import ArgsPass
+from preflight.adapters.transformers_version import find_version
+
+from preflight.adapters_api import Adapter, CallSite, Project, ScriptIndex
+from preflight.analysis.syntax import dotted_name
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+
+_MODEL_CLASS = re.compile(r"^(Auto\w*Model\w*|\w*Model|\w+For[A-Z]\w*|\w*LMHeadModel)$")
+_NOT_MODEL = re.compile(r"Tokenizer|Processor|Config|FeatureExtractor|^Peft|^AutoPeft")
+
+
+def _is_hf(site: CallSite) -> bool:
+    q = site.qualified or ""
+    return q.startswith(("transformers.", "trl.", "peft."))
+
+
+@register_adapter
+class TransformersAdapter(Adapter):
+    name = "transformers"
+    frameworks = ("transformers",)
+
+    def detect(self, project: Project) -> bool:
+        return any(project.index(s).imports_any("transformers", "trl") for s in project.scripts)
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            idx = project.index(script)
+            if idx.imports_any("transformers", "trl"):
+                _ScriptPass(self, project, plan, idx).run()
+
+
+class _ScriptPass:
+    def __init__(self, adapter: TransformersAdapter, project: Project, plan: TrainingPlan,
+                 idx: ScriptIndex) -> None:
+        self.adapter = adapter
+        self.project = project
+        self.plan = plan
+        self.idx = idx
+        self.script = idx.script
+        self.calls = [s for s in idx.calls if idx.runs(s) is not False]
+        folder = Path(self.script.source.path).parent
+        self.transformers = find_version("transformers", folder, project.root)
+        self.trl = find_version("trl", folder, project.root)
+        self.torch = find_version("torch", folder, project.root)
+        self.major = self.transformers.parts[0] if self.transformers else 5
+
+    # -- helpers -------------------------------------------------------------
+    def conf(self, site: CallSite) -> str:
+        return "high" if self.idx.runs(site) else "medium"
+
+    def src(self, node: Any, detail: Optional[str] = None, kind: str = "code", key: Optional[str] = None) -> Source:
+        return self.project.source(self.script, node, kind, key=key, detail=detail)
+
+    def add(self, field: str, value: Any, source: Source, confidence: str = "high", priority: int = 0) -> None:
+        self.adapter.add_checked(self.plan, field, value, source, confidence, priority)
+
+    def note(self, text: str) -> None:
+        self.adapter.note(self.plan, text)
+
+    def version_text(self) -> str:
+        return f"transformers {self.transformers.text}" if self.transformers else "transformers 5.x (assumed)"
+
+    def trl_at_least(self, *numbers: int) -> bool:
+        return self.trl is None or self.trl.at_least(*numbers)
+
+    def trl_text(self) -> str:
+        return f"TRL {self.trl.text}" if self.trl else "TRL latest (assumed)"
+
+    # -- passes --------------------------------------------------------------
+    def run(self) -> None:
+        self.versions()
+        args = ArgsPass(self)
+        args.run()
+        self.models()
+        self.peft()
+        self.trainers(args.trl_used)
+        self.generation()
+
+    def versions(self) -> None:
+        name = self.script.source.display
+        for package, found in (("transformers", self.transformers), ("trl", self.trl)):
+            if found is not None:
+                self.note(f"{name}: {found.describe()}; version-dependent defaults follow it")
+            elif package == "transformers":
+                self.note(f"{name}: transformers version not found in requirements/pyproject/setup.py/"
+                          "environment.yml/lock files; assumed 5.x")
+            elif self.idx.imports_any("trl"):
+                self.note(f"{name}: trl version not found; TRL defaults of the latest release assumed")
+
+    def models(self) -> None:
+        for site in self.calls:
+            name = site.name or ""
+            if not name.endswith(".from_pretrained"):
+                continue
+            cls = name.rsplit(".", 2)[-2]
+            if not _MODEL_CLASS.match(cls) or _NOT_MODEL.search(cls):
+                continue
+            self.model_defaults(site, cls)
+
+    def quantized(self, site: CallSite) -> Optional[int]:
+        """4 or 8 when ``site`` loads quantized weights with bitsandbytes, 0 for another
+        quantization config, None when not quantized."""
+        for kw, bits in (("load_in_4bit", 4), ("load_in_8bit", 8)):
+            flag = self.idx.resolve(site.kwarg(kw))
+            if flag is not None and flag.value is True:
+                if self.major >= 5:
+                    self.note(f"{self.script.source.display}:{site.line}: from_pretrained({kw}=True) was removed "
+                              f"in transformers 5.x ({self.version_text()}); use "
+                              "quantization_config=BitsAndBytesConfig(...)")
+                return bits
+        qconf = site.kwarg("quantization_config")
+        if qconf is None or (isinstance(qconf, ast.Constant) and qconf.value is None):
+            return None
+        call = qconf if isinstance(qconf, ast.Call) else None
+        if isinstance(qconf, ast.Name):
+            bound = self.idx.assigns.get(qconf.id, [])
+            call = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else None
+        if call is None or not (dotted_name(call.func) or "").endswith("BitsAndBytesConfig"):
+            return 0
+        for kw in call.keywords:
+            value = self.idx.resolve(kw.value)
+            if kw.arg in ("load_in_4bit", "load_in_8bit") and value is not None and value.value is True:
+                return 4 if kw.arg == "load_in_4bit" else 8
+        return 0
+
+    def model_defaults(self, site: CallSite, cls: str) -> None:
+        conf = "medium" if self.conf(site) == "high" else "low"
+        where = f"{self.script.source.display}:{site.line}"
+        quantized = self.quantized(site)
+        given = [kw for kw in ("dtype", "torch_dtype") if site.kwarg(kw) is not None]
+        if not given and quantized is None:
+            if self.major < 5:
+                self.add("precision.weights_bits", 32,
+                         self.src(site.call, f"{cls}.from_pretrained() without dtype: {self.version_text()} "
+                                  "loads fp32 (transformers 4.x default torch_dtype=None)", "default", "dtype"), conf)
+            else:
+                self.note(f"{where}: {cls}.from_pretrained() without dtype: {self.version_text()} defaults to "
+                          "dtype=\"auto\" (the dtype in the checkpoint's config.json), so the weight size is "
+                          "not known statically")
+        for kw in given:
+            value = self.idx.resolve(site.kwarg(kw))
+            if value is not None and value.value == "auto":
+                self.note(f"{where}: from_pretrained({kw}=\"auto\"): the dtype comes from the checkpoint's "
+                          "config.json; not a fact")
+            if kw == "torch_dtype" and self.transformers is not None and self.transformers.at_least(4, 57):
+                self.note(f"{where}: torch_dtype= is deprecated since transformers 4.57 ({self.version_text()}); "
+                          "use dtype=")
+        if site.kwarg("attn_implementation") is None and site.kwarg("use_flash_attention_2") is None:
+            if self.transformers is not None and not self.transformers.at_least(4, 36):
+                self.add("model.attn_implementation", "eager",
+                         self.src(site.call, f"{self.version_text()}: no attn_implementation before 4.36, eager "
+                                  "attention", "default", "attn_implementation"), conf)
+            else:
+                self.add("model.attn_implementation", "sdpa",
+                         self.src(site.call, f"{self.version_text()} default (>= 4.36): sdpa when the model "
+                                  "supports it, else eager", "default", "attn_implementation"), conf)
+
+    def loads_non_fp32(self) -> bool:
+        """A from_pretrained in the script loads 16-bit, "auto" or quantized weights (or,
+        in 5.x, leaves dtype at its "auto" default): with AMP off the Trainer then computes
+        in that dtype, not fp32."""
+        for site in self.calls:
+            name = site.name or ""
+            if not name.endswith(".from_pretrained") or _NOT_MODEL.search(name.rsplit(".", 2)[-2]):
+                continue
+            if self.quantized(site) is not None:
+                return True
+            exprs = [site.kwarg(kw) for kw in ("dtype", "torch_dtype") if site.kwarg(kw) is not None]
+            if not exprs and self.major >= 5:
+                return True
+            for expr in exprs:
+                text = ast.unparse(expr).lower()
+                if not any(word in text for word in ("float32", "fp32")) or "auto" in text:
+                    return True
+        return False
+
+    def peft(self) -> None:
+        for site in self.calls:
+            if site.last != "LoraConfig" or not _is_hf(site):
+                continue
+            if site.kwarg("target_modules") is None:
+                self.note(f"{self.script.source.display}:{site.line}: LoraConfig(target_modules=None): PEFT picks "
+                          "per-model defaults (llama/mistral/qwen2/gemma: q_proj, v_proj; gpt2: c_attn)")
+
+    def weights_4bit(self) -> bool:
+        for site in self.calls:
+            if site.last == "BitsAndBytesConfig":
+                flag = self.idx.resolve(site.kwarg("load_in_4bit"))
+                if flag is not None and flag.value is True:
+                    return True
+            if (site.name or "").endswith(".from_pretrained"):
+                flag = self.idx.resolve(site.kwarg("load_in_4bit"))
+                if flag is not None and flag.value is True:
+                    return True
+        return False
+
+    def trainers(self, trl_used: bool) -> None:
+        trainers: dict[str, CallSite] = {}
+        peft = any(s.last in ("LoraConfig", "get_peft_model") and _is_hf(s) for s in self.calls)
+        for site in self.calls:
+            if not (site.last or "").endswith("Trainer") or not _is_hf(site):
+                continue
+            if site.target:
+                trainers[site.target] = site
+            if site.kwarg("peft_config") is not None and not (
+                    isinstance(site.kwarg("peft_config"), ast.Constant)):
+                peft = True
+            model = self.idx.resolve(site.arg(0, "model"))
+            if model is not None and isinstance(model.value, str) and "/" in model.value:
+                self.add("model.ref", model.value, self.src(site.kwarg("model") or site.call,
+                                                            f"{site.label}(model=...): a model id"), self.conf(site))
+        for site in self.calls:
+            func = site.call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "train"):
+                continue
+            receiver = dotted_name(func.value)
+            owner = trainers.get(receiver or "")
+            if owner is None and isinstance(func.value, ast.Call):  # SFTTrainer(...).train()
+                owner = next((s for s in self.calls if s.call is func.value and _is_hf(s)
+                              and (s.last or "").endswith("Trainer")), None)
+            if owner is None:
+                continue
+            mode = ("qlora" if self.weights_4bit() else "lora") if peft else "finetune"
+            detail = f"{site.label}(): the {owner.last} owns the training loop"
+            if peft:
+                detail += " (with a PEFT adapter)"
+            self.add("task.mode", mode, self.src(site.call, detail), self.conf(site))
+            break
+
+    def generation(self) -> None:
+        for site in self.calls:
+            if site.last != "GenerationConfig" or not _is_hf(site):
+                continue
+            for kw, field in (("max_new_tokens", "generation.max_new_tokens"),
+                              ("num_beams", "generation.num_beams"), ("use_cache", "generation.use_cache")):
+                value = self.idx.resolve(site.kwarg(kw))
+                if value is not None and value.kind == "code":
+                    self.add(field, value.value, self.src(value.line or site.line, f"GenerationConfig({kw}=...)"),
+                             self.conf(site))

@@ -1,0 +1,373 @@
+"""TrainingArguments / TRL config values (helper of the transformers adapter, frameworks.md §1.3).
+
+Values come from the ``TrainingArguments(...)``/``SFTConfig(...)`` call in the script
+(kind ``code``), from a JSON/YAML file read by ``HfArgumentParser`` and the ``<script>.args``
+file beside the script (kind ``config``), and from ``--key value`` flags on the launch
+command (kind ``cli``). Each call also gets the framework defaults (kind ``default``) with
+the version range they hold for.
+"""
+
+from __future__ import annotations
+
+import ast
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional
+
+from preflight.adapters.deepspeed import deepspeed_block
+
+from preflight.adapters_api import CallSite
+from preflight.analysis.syntax import dotted_name
+from preflight.plan import Source
+
+if TYPE_CHECKING:
+    from preflight.adapters.transformers import _ScriptPass
+
+TRL_CONFIGS = ("SFTConfig", "DPOConfig", "GRPOConfig", "ORPOConfig", "KTOConfig", "CPOConfig", "PPOConfig",
+               "RewardConfig", "RLOOConfig", "OnlineDPOConfig", "GKDConfig", "PRMConfig", "BCOConfig",
+               "XPOConfig", "NashMDConfig")
+ARG_CLASSES = ("TrainingArguments", "Seq2SeqTrainingArguments", *TRL_CONFIGS)
+
+# TrainingArguments keys read, with their value type (frameworks.md §1.3).
+TRAINING_KEYS: dict[str, str] = {
+    "per_device_train_batch_size": "int", "gradient_accumulation_steps": "int", "bf16": "bool", "fp16": "bool",
+    "optim": "str", "gradient_checkpointing": "bool", "activation_checkpointing": "bool", "deepspeed": "any",
+    "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
+}
+_FSDP = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
+         "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
+_SEQ_KEYS = ("max_length", "max_seq_length")
+
+
+def parse_flags(tokens: list[str]) -> dict[str, tuple[Optional[str], str]]:
+    """HfArgumentParser-style flags: ``--key value``, ``--key=value``, ``--flag`` (true) and
+    ``--no_flag`` (false) for the known keys; the value text and the token(s) as written."""
+    out: dict[str, tuple[Optional[str], str]] = {}
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        i += 1
+        if not tok.startswith("--"):
+            continue
+        name, eq, val = tok[2:].partition("=")
+        name = name.replace("-", "_")
+        if name.startswith("no_") and name[3:] in TRAINING_KEYS and TRAINING_KEYS[name[3:]] == "bool":
+            out[name[3:]] = ("false", tok)
+            continue
+        if name not in TRAINING_KEYS:
+            continue
+        if eq:
+            out[name] = (val, tok)
+        elif i < len(tokens) and not tokens[i].startswith("--"):
+            out[name] = (tokens[i], f"{tok} {tokens[i]}")
+            i += 1
+        elif TRAINING_KEYS[name] == "bool":
+            out[name] = ("true", tok)
+    return out
+
+
+def convert(key: str, value: Any) -> Any:
+    """A config/CLI value as the field type, or None when it does not fit."""
+    kind = TRAINING_KEYS[key]
+    if kind == "int":
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if kind == "bool":
+        if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no", "1", "0"):
+            return value.lower() in ("true", "yes", "1")
+        return value if isinstance(value, bool) else None
+    if kind == "str":
+        return value if isinstance(value, str) else None
+    return value
+
+
+class ArgsPass:
+    """The TrainingArguments values of one script, from every place they can be set."""
+
+    def __init__(self, owner: _ScriptPass) -> None:
+        self.o = owner
+        self.trl_used = False
+
+    # -- entry -----------------------------------------------------------------
+    def run(self) -> None:
+        calls = [s for s in self.o.calls if s.last in ARG_CLASSES and _hf(s)]
+        for site in calls:
+            trl = site.last in TRL_CONFIGS
+            self.trl_used |= trl
+            self.from_call(site, trl)
+        parsers = [s for s in self.o.calls if s.last == "HfArgumentParser" and _hf(s)]
+        for site in parsers[:1]:
+            self.from_parser(site, bool(calls))
+
+    # -- the call in the script ------------------------------------------------
+    def from_call(self, site: CallSite, trl: bool) -> None:
+        conf = self.o.conf(site)
+        values: dict[str, tuple[Any, Source]] = {}
+        for kw in site.call.keywords:
+            if kw.arg not in TRAINING_KEYS:
+                continue
+            resolved = self.o.idx.resolve(kw.value)
+            if resolved is None:
+                if kw.arg == "deepspeed" and isinstance(kw.value, ast.Dict):
+                    self.o.note(f"{self.where(site.line)}: {site.label}(deepspeed={{...}}): an inline DeepSpeed "
+                                "config dict; not read")
+                continue
+            what = f"{site.last}({kw.arg}=...)"
+            if resolved.kind == "cli":
+                source = Source("cli", None, None, resolved.key, f"{what}: {resolved.detail}")
+            else:
+                detail = f"{what}; {resolved.detail}" if resolved.detail else what
+                source = self.o.src(resolved.line or site.line, detail, key=resolved.key)
+            values[kw.arg] = (resolved.value, source)
+        self.apply(values, conf, trl, complete=True, label=site.last or "TrainingArguments")
+        if any(kw.arg is None for kw in site.call.keywords) or any(isinstance(a, ast.Starred) for a in site.call.args):
+            self.o.note(f"{self.where(site.line)}: {site.label}(**...): keys passed by unpacking are not read, "
+                        "so no framework defaults are recorded for this call")
+            return
+        fp16 = values.get("fp16")
+        written = {kw.arg for kw in site.call.keywords if kw.arg}
+        fp16_on = (fp16[0] is True) if fp16 is not None else (None if "fp16" in written else False)
+        self.defaults(site, trl, set(values) | written, conf, fp16_on=fp16_on)
+
+    # -- HfArgumentParser ------------------------------------------------------
+    def from_parser(self, site: CallSite, have_call: bool) -> None:
+        classes = self.parser_classes(site)
+        known = [c for c in classes if c in ARG_CLASSES]
+        if not known:
+            return
+        trl = any(c in TRL_CONFIGS for c in known)
+        self.trl_used |= trl
+        label = known[0]
+        methods = {s.call.func.attr for s in self.o.calls if isinstance(s.call.func, ast.Attribute)}
+        reads_file = bool(methods & {"parse_json_file", "parse_yaml_file", "parse_dict"}) or self.json_idiom()
+        found: set[str] = set()
+        if reads_file:
+            for _, config in self.o.project.configs:
+                data = config.data
+                if not isinstance(data, dict) or deepspeed_block(config) is not None:
+                    continue
+                keys = {k: v for k, v in data.items() if k in TRAINING_KEYS}
+                if not keys:
+                    continue
+                values = {}
+                for key, value in keys.items():
+                    converted = convert(key, value)
+                    if converted is not None:
+                        values[key] = (converted, self.o.project.config_source(
+                            config, (key,), detail=f"{label} field {key} read by HfArgumentParser"))
+                found |= set(values)
+                self.apply(values, "high", trl, complete=False, label=label)
+        if "parse_args_into_dataclasses" in methods and not (found and self.json_idiom()):
+            # argv flags are appended after the .args file's, so they win over it
+            tokens = self.o.project.script_args(self.o.script)
+            flags = parse_flags(tokens)
+            found |= self.args_file(site, label, trl, skip=set(flags))
+            values = {}
+            for key, (text, written) in flags.items():
+                converted = convert(key, text)
+                if converted is not None:
+                    values[key] = (converted, Source("cli", None, None, f"--{key}",
+                                                     f"{written}: {label} field read by HfArgumentParser"))
+            found |= set(values)
+            self.apply(values, "high", trl, complete=False, label=label)
+        if not have_call:
+            self.defaults(site, trl, set(), "medium", label=label)
+
+    def parser_classes(self, site: CallSite) -> list[str]:
+        expr = site.arg(0, "dataclass_types")
+        if isinstance(expr, ast.Name):
+            bound = self.o.idx.assigns.get(expr.id, [])
+            expr = bound[0] if len(bound) == 1 else None
+        items = expr.elts if isinstance(expr, (ast.Tuple, ast.List)) else [expr] if expr is not None else []
+        out = []
+        for item in items:
+            name = self.o.idx.qualify(dotted_name(item)) if item is not None else None
+            local = self.o.idx.classes.get(name or "")
+            if local is not None:  # class MyArguments(TrainingArguments): its base's defaults
+                bases = [self.o.idx.qualify(dotted_name(b)) or "" for b in local.bases]
+                name = next((b for b in bases if b.rsplit(".", 1)[-1] in ARG_CLASSES), name)
+            if name and (name.startswith(("transformers.", "trl.")) or "." not in name):
+                out.append(name.rsplit(".", 1)[-1])
+        return out
+
+    def json_idiom(self) -> bool:
+        """``len(sys.argv) == 2 and sys.argv[1].endswith(".json")``."""
+        for node in ast.walk(self.o.script.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "endswith" \
+                    and "argv" in ast.unparse(node.func.value) and node.args \
+                    and isinstance(node.args[0], ast.Constant) and node.args[0].value in (".json", ".yaml", ".yml"):
+                return True
+        return False
+
+    def args_file(self, site: CallSite, label: str, trl: bool, skip: set[str]) -> set[str]:
+        """``<script>.args`` beside the script, read by parse_args_into_dataclasses(look_for_args_file=True)."""
+        for s in self.o.calls:
+            if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "parse_args_into_dataclasses":
+                flag = self.o.idx.resolve(s.kwarg("look_for_args_file"))
+                if flag is not None and flag.value is False:
+                    return set()
+        path = Path(self.o.script.source.path).with_suffix(".args")
+        if not path.is_file():
+            return set()
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return set()
+        shown = self.o.script.source.display.rsplit(".", 1)[0] + ".args"
+        values: dict[str, tuple[Any, Source]] = {}
+        for number, line in enumerate(text.splitlines(), 1):
+            try:
+                tokens = shlex.split(line, comments=True)
+            except ValueError:
+                continue
+            for key, (value, written) in parse_flags(tokens).items():
+                converted = convert(key, value)
+                if key in skip:
+                    self.o.note(f"{shown}:{number}: {written} is overridden by --{key} on the command line")
+                elif converted is not None:
+                    values[key] = (converted, Source("config", shown, number, key,
+                                                     f"{written} in {shown} (read by HfArgumentParser's "
+                                                     "look_for_args_file)"))
+        self.o.note(f"{shown}: read as {label} arguments (HfArgumentParser reads <script>.args next to the "
+                    "script)")
+        self.apply(values, "high", trl, complete=False, label=label)
+        return set(values)
+
+    # -- facts -----------------------------------------------------------------
+    def where(self, line: Optional[int]) -> str:
+        return f"{self.o.script.source.display}:{line}" if line else self.o.script.source.display
+
+    def apply(self, values: dict[str, tuple[Any, Source]], conf: str, trl: bool, *, complete: bool,
+              label: str) -> None:
+        """Facts for one group of values (one call, one file, the command line)."""
+        add = self.o.add
+        for key, field in (("per_device_train_batch_size", "batch.micro"),
+                           ("gradient_accumulation_steps", "batch.grad_accum")):
+            if key in values:
+                add(field, values[key][0], values[key][1], conf)
+        for key in ("gradient_checkpointing", "activation_checkpointing"):
+            if key in values:
+                add("memory.gradient_checkpointing", values[key][0], values[key][1], conf)
+        if "torch_compile" in values:
+            add("compile.enabled", values["torch_compile"][0], values["torch_compile"][1], conf)
+        if "optim" in values:
+            add("optimizer.name", values["optim"][0], values["optim"][1], conf)
+        if trl or label in TRL_CONFIGS:
+            for key in _SEQ_KEYS:
+                if key in values:
+                    add("data.seq_len", values[key][0], values[key][1], conf)
+        self.precision(values, conf, trl, complete)
+        if "fsdp" in values:
+            self.fsdp(*values["fsdp"], conf)
+        if "deepspeed" in values:
+            self.deepspeed(*values["deepspeed"])
+
+    def precision(self, values: dict[str, tuple[Any, Source]], conf: str, trl: bool, complete: bool) -> None:
+        bf16 = values.get("bf16")
+        fp16 = values.get("fp16")
+        on = [(mode, item[1]) for mode, item in (("amp_bf16", bf16), ("amp_fp16", fp16))
+              if item is not None and item[0] is True]
+        for mode, source in on:
+            self.o.add("precision.mode", mode, source, conf)
+        if len(on) == 2:
+            self.o.note(f"{on[0][1].location()}: bf16=True and fp16=True together: TrainingArguments raises "
+                        "ValueError (\"At most one of fp16 and bf16 can be True\")")
+        off = [item for item in (bf16, fp16) if item is not None and item[0] is False]
+        # All explicit False, or (in a call) the missing one defaults to False too.
+        if not on and off and (len(off) == 2 or (complete and not (trl and bf16 is None))):
+            source = off[0][1]
+            if self.o.loads_non_fp32():
+                self.o.note(f"{source.location()}: bf16/fp16 off: no autocast; the model is not loaded in fp32, "
+                            "so it computes in the dtype of its weights")
+                return
+            self.o.add("precision.mode", "fp32",
+                       Source(source.kind, source.path, source.line, source.key,
+                              (source.detail or "") + ": neither bf16 nor fp16, the Trainer computes in fp32"), conf)
+
+    def fsdp(self, value: Any, source: Source, conf: str) -> None:
+        words = value.split() if isinstance(value, str) else value if isinstance(value, list) else []
+        words = [w.lower() for w in words if isinstance(w, str)]
+        for word in words:
+            if word in _FSDP:
+                self.o.add("dist.sharding", _FSDP[word], source, conf)
+        if words and not any(w in _FSDP for w in words):
+            self.o.add("dist.sharding", "fsdp_full", Source(source.kind, source.path, source.line, source.key,
+                                                            (source.detail or "") + ": FULL_SHARD by default"), conf)
+        if "offload" in words:
+            for field in ("dist.offload_params", "dist.offload_optimizer"):
+                self.o.add(field, "cpu", source, conf)
+
+    def deepspeed(self, value: Any, source: Source) -> None:
+        if not isinstance(value, str):
+            return
+        where = source.location() if source.path else f"cli {source.key}"
+        name = Path(value).name
+        loaded = [c.path for _, c in self.o.project.configs
+                  if Path(c.path).name == name and deepspeed_block(c) is not None]
+        if loaded:
+            self.o.note(f"{where}: deepspeed=\"{value}\": the Trainer runs DeepSpeed with {loaded[0]}, which is "
+                        "read by the deepspeed adapter (its \"auto\" values are filled from TrainingArguments)")
+        else:
+            self.o.note(f"{where}: deepspeed=\"{value}\": the Trainer runs DeepSpeed with that file; pass it with "
+                        "--config to have the deepspeed adapter read it")
+
+    def defaults(self, site: CallSite, trl: bool, given: set[str], conf: str, label: Optional[str] = None,
+                 fp16_on: Optional[bool] = False) -> None:
+        """Framework defaults of the keys the call leaves out (kind ``default``)."""
+        label = label or site.last or "TrainingArguments"
+        sft = label == "SFTConfig"
+        conf = "medium" if conf == "high" else "low"
+
+        def default(field: str, value: Any, key: str, detail: str, confidence: str = conf) -> None:
+            self.o.add(field, value, self.o.src(site.call, f"{label} default: {detail}", "default", key), confidence)
+
+        span = "transformers 4.35-5.24"
+        if "per_device_train_batch_size" not in given:
+            default("batch.micro", 8, "per_device_train_batch_size", f"per_device_train_batch_size=8 ({span})")
+        if "gradient_accumulation_steps" not in given:
+            default("batch.grad_accum", 1, "gradient_accumulation_steps", f"gradient_accumulation_steps=1 ({span})")
+        if sft and "bf16" not in given and fp16_on is False and self.o.trl_at_least(0, 19):
+            default("precision.mode", "amp_bf16", "bf16",
+                    f"bf16=None -> True unless fp16 (TRL >= 0.19; {self.o.trl_text()})")
+        elif "bf16" not in given and "fp16" not in given and not self.o.loads_non_fp32():
+            default("precision.mode", "fp32", "bf16", f"bf16=False, fp16=False: fp32 ({span})")
+        if "gradient_checkpointing" not in given and "activation_checkpointing" not in given:
+            if sft and self.o.trl_at_least(0, 22):
+                default("memory.gradient_checkpointing", True, "gradient_checkpointing",
+                        f"gradient_checkpointing=True (TRL >= 0.22; {self.o.trl_text()})")
+            else:
+                default("memory.gradient_checkpointing", False, "gradient_checkpointing",
+                        f"gradient_checkpointing=False ({span})")
+        if "torch_compile" not in given:
+            default("compile.enabled", False, "torch_compile", f"torch_compile=False ({span})")
+        if sft and not given & set(_SEQ_KEYS) and self.o.trl_at_least(0, 16):
+            default("data.seq_len", 1024, "max_length", f"max_length=1024 (TRL >= 0.16; {self.o.trl_text()})")
+        if "optim" not in given:
+            self.default_optim(site, label, conf)
+
+    def default_optim(self, site: CallSite, label: str, conf: str) -> None:
+        tv, torch = self.o.transformers, self.o.torch
+        where = self.where(site.line)
+        version = self.o.version_text()
+        if tv is not None and not tv.at_least(4, 46):
+            name, detail = "adamw_torch", f"optim=adamw_torch (transformers <= 4.45; {version})"
+        elif tv is not None and not tv.at_least(4, 57):
+            self.o.note(f"{where}: {label} default optim for {version} (between 4.45 and 4.57) not verified: "
+                        "adamw_torch, or adamw_torch_fused with recent torch")
+            return
+        elif torch is None:
+            self.o.note(f"{where}: {label} default optim in {version}: adamw_torch_fused with torch >= 2.8, else "
+                        "adamw_torch; torch version not found, so not recorded")
+            return
+        elif torch.at_least(2, 8):
+            name, detail = "adamw_torch_fused", f"optim=adamw_torch_fused ({version}, torch {torch.text} >= 2.8)"
+        else:
+            name, detail = "adamw_torch", f"optim=adamw_torch ({version}, torch {torch.text} < 2.8)"
+        self.o.add("optimizer.name", name, self.o.src(site.call, f"{label} default: {detail}", "default", "optim"),
+                   conf)
+
+
+def _hf(site: CallSite) -> bool:
+    q = site.qualified or ""
+    return q.startswith(("transformers.", "trl."))

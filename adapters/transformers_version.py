@@ -1,0 +1,128 @@
+"""Which transformers / TRL / torch version a project declares (helper of the transformers adapter).
+
+Searched, without importing anything, in the script's folder and its parents up to the
+project root: ``requirements*.txt``, ``pyproject.toml``, ``setup.py``, ``environment.yml``
+and lock files (``poetry.lock``, ``uv.lock``, ``Pipfile.lock``). A pin (``==``) is exact;
+a lower bound (``>=``, ``~=``) is used as the version and said to be a bound.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+_FILES = ("requirements*.txt", "pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml")
+_LOCKS = ("poetry.lock", "uv.lock")
+_MAX_BYTES = 2_000_000
+
+
+@dataclass(frozen=True)
+class Version:
+    """A declared version: the numbers, how it was declared, and where."""
+
+    package: str
+    text: str  # "4.57.6"
+    how: str  # "pinned" or "lower bound"
+    where: str  # display path:line
+
+    @property
+    def parts(self) -> tuple[int, ...]:
+        out: list[int] = []
+        for piece in self.text.split("."):
+            digits = re.match(r"\d+", piece)
+            if digits is None:
+                break
+            out.append(int(digits.group()))
+        return tuple(out) or (0,)
+
+    def at_least(self, *numbers: int) -> bool:
+        return self.parts >= numbers
+
+    def describe(self) -> str:
+        return f"{self.package} {self.text} ({self.how}, {self.where})"
+
+
+def _spec_regex(package: str) -> re.Pattern[str]:
+    return re.compile(rf"(?<![\w.-]){re.escape(package)}(?:\[[^\]]*\])?\s*(==|>=|~=|===)\s*v?(\d+(?:\.\d+)*)",
+                      re.IGNORECASE)
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return path.relative_to(root).as_posix()
+    except ValueError:
+        return path.as_posix()
+
+
+def _read(path: Path) -> Optional[str]:
+    try:
+        if path.stat().st_size > _MAX_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _from_text(package: str, text: str, shown: str) -> Optional[Version]:
+    pattern = _spec_regex(package)
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.split("#", 1)[0]
+        match = pattern.search(stripped)
+        if match:
+            how = "pinned" if match.group(1) in ("==", "===") else "lower bound"
+            return Version(package, match.group(2), how, f"{shown}:{number}")
+    return None
+
+
+def _from_lock(package: str, text: str, shown: str) -> Optional[Version]:
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if line.strip().lower() == f'name = "{package}"':
+            for j in range(i + 1, min(i + 4, len(lines))):
+                match = re.match(r'\s*version\s*=\s*"(\d+(?:\.\d+)*)', lines[j])
+                if match:
+                    return Version(package, match.group(1), "pinned", f"{shown}:{j + 1}")
+    return None
+
+
+def _from_pipfile_lock(package: str, text: str, shown: str) -> Optional[Version]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    entry = data.get("default", {}).get(package) if isinstance(data, dict) else None
+    spec = entry.get("version") if isinstance(entry, dict) else None
+    if isinstance(spec, str) and spec.startswith("=="):
+        return Version(package, spec[2:], "pinned", shown)
+    return None
+
+
+def find_version(package: str, start: Path, root: Path) -> Optional[Version]:
+    """The version of ``package`` declared nearest to ``start`` (a folder), up to ``root``."""
+    folder = start.resolve()
+    top = root.resolve()
+    while True:
+        for pattern in _FILES:
+            for path in sorted(folder.glob(pattern)):
+                text = _read(path)
+                if text is not None:
+                    found = _from_text(package, text, _display(path, top))
+                    if found is not None:
+                        return found
+        for name in _LOCKS:
+            text = _read(folder / name)
+            if text is not None:
+                found = _from_lock(package, text, _display(folder / name, top))
+                if found is not None:
+                    return found
+        text = _read(folder / "Pipfile.lock")
+        if text is not None:
+            found = _from_pipfile_lock(package, text, _display(folder / "Pipfile.lock", top))
+            if found is not None:
+                return found
+        if folder == top or folder.parent == folder or top not in folder.parents:
+            return None
+        folder = folder.parent
