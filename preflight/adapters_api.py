@@ -512,6 +512,15 @@ class Project:
                 return list(self.argv[i + 1 :])
         if any(tok.endswith(".py") and not tok.startswith("-") for tok in self.argv):
             return []
+        stem = os.path.splitext(name)[0]
+        for i, tok in enumerate(self.argv[:-1]):
+            if tok == "-m":  # `python -m pkg.train ...` / `accelerate launch ... -m pkg.train ...`
+                module = self.argv[i + 1]
+                if module.rsplit(".", 1)[-1] == stem:
+                    return list(self.argv[i + 2 :])
+                if module not in ("torch.distributed.run", "torch.distributed.launch", "accelerate.commands.launch",
+                                  "deepspeed", "deepspeed.launcher.runner"):
+                    return []
         return list(self.argv)
 
     def index(self, script: ParsedPython) -> ScriptIndex:
