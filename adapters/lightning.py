@@ -1,0 +1,479 @@
+"""PyTorch Lightning: ``Trainer(...)`` and the ``LightningModule`` / ``LightningDataModule`` code.
+
+Recognised only through real imports of ``lightning``, ``lightning.pytorch`` or
+``pytorch_lightning`` (``import lightning as L; L.Trainer(...)``, ``from
+pytorch_lightning import Trainer``...). Reads, without importing anything
+(frameworks.md §1.1, Lightning <= 2.6.5):
+
+- ``precision`` (strings, ints and aliases, normalised as Lightning does) -> precision.mode;
+- ``devices`` / ``num_nodes`` -> dist.devices_per_node / dist.nodes, and their product
+  -> dist.world_size (derived);
+- ``strategy`` names and ``DDPStrategy`` / ``FSDPStrategy`` / ``DeepSpeedStrategy``
+  objects -> dist.sharding and offloads (``"auto"`` resolved as Lightning does);
+- ``accumulate_grad_batches`` -> batch.grad_accum;
+- the DataLoader returned by ``train_dataloader()`` -> batch.micro;
+- ``configure_optimizers()`` -> optimizer.name; gradient checkpointing in the module or
+  ``FSDPStrategy(activation_checkpointing_policy=...)``.
+
+Values given through argparse (``Trainer(devices=args.devices)``) are resolved to the
+``add_argument`` default or the launch-command value. ``"auto"``/``-1`` devices,
+manual optimisation and ``use_distributed_sampler=False`` become notes.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from typing import Any, Optional
+
+from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
+from preflight.analysis.syntax import dotted_name
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+
+LIGHTNING_MODULES = ("lightning", "lightning.pytorch", "pytorch_lightning")
+_VERSION = "Lightning <= 2.6.5 (frameworks.md §1.1)"
+
+# precision value -> plan precision.mode; None: valid in Lightning but not a plan mode.
+# frameworks.md §1.1: fabric/plugins/precision/precision.py:23-36, fabric/connector.py:557-576.
+_PRECISION: dict[Any, Optional[str]] = {
+    "transformer-engine": "fp8", "transformer-engine-float16": "fp8",
+    "16-true": "fp16", "16-mixed": "amp_fp16", "16": "amp_fp16", 16: "amp_fp16",
+    "bf16-true": "bf16", "bf16-mixed": "amp_bf16", "bf16": "amp_bf16",
+    "32-true": "fp32", "32": "fp32", 32: "fp32",
+    "64-true": None, "64": None, 64: None,
+}
+_CANONICAL = {"16": "16-mixed", 16: "16-mixed", "bf16": "bf16-mixed", "32": "32-true", 32: "32-true",
+              "64": "64-true", 64: "64-true"}
+
+# strategy registry names (frameworks.md §1.1: strategies/ddp.py:384-413, fsdp.py:503-519,
+# deepspeed.py:780-809) -> (sharding, offload_params, offload_optimizer)
+_STRATEGY: dict[str, tuple[str, Optional[str], Optional[str]]] = {
+    "single_device": ("none", None, None),
+    "fsdp": ("fsdp_full", None, None),
+    "fsdp_cpu_offload": ("fsdp_full", "cpu", "cpu"),
+    "deepspeed": ("zero2", None, None),
+    "deepspeed_stage_1": ("zero1", None, None),
+    "deepspeed_stage_2": ("zero2", None, None),
+    "deepspeed_stage_2_offload": ("zero2", None, "cpu"),
+    "deepspeed_stage_3": ("zero3", None, None),
+    "deepspeed_stage_3_offload": ("zero3", "cpu", "cpu"),
+    "deepspeed_stage_3_offload_nvme": ("zero3", "nvme", "nvme"),
+}
+for _base in ("ddp", "ddp_spawn", "ddp_fork", "ddp_notebook"):
+    _STRATEGY[_base] = ("ddp", None, None)
+    for _flag in ("true", "false"):
+        _STRATEGY[f"{_base}_find_unused_parameters_{_flag}"] = ("ddp", None, None)
+
+_FSDP_SHARDING = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+                  "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
+_STAGE = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+_MODULE_BASES = ("LightningModule", "LightningDataModule")
+_OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.")
+
+
+def _is_lightning(qualified: Optional[str], last: str) -> bool:
+    if not qualified or qualified.rsplit(".", 1)[-1] != last:
+        return False
+    return any(qualified.startswith(m + ".") for m in LIGHTNING_MODULES) and ".fabric." not in qualified
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@register_adapter
+class LightningAdapter(Adapter):
+    name = "lightning"
+    frameworks = ("lightning",)
+
+    def detect(self, project: Project) -> bool:
+        return any(_ScriptPass(self, project, None, project.index(s)).relevant() for s in project.scripts)
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            sp = _ScriptPass(self, project, plan, project.index(script))
+            if sp.relevant():
+                sp.run()
+
+
+class _ScriptPass:
+    def __init__(self, adapter: LightningAdapter, project: Project, plan: Optional[TrainingPlan],
+                 idx: ScriptIndex) -> None:
+        self.adapter = adapter
+        self.project = project
+        self.plan = plan  # None while detecting
+        self.idx = idx
+        self.script = idx.script
+        self.calls = [s for s in idx.calls if idx.runs(s) is not False]
+        self.trainers = [s for s in self.calls if _is_lightning(s.qualified, "Trainer")]
+        self.clis = [s for s in self.calls if _is_lightning(s.qualified, "LightningCLI")]
+        self.modules = {name for name, node in idx.classes.items()
+                        if any(_is_lightning(idx.qualify(dotted_name(b)), b_last)
+                               for b in node.bases for b_last in _MODULE_BASES)}
+
+    def relevant(self) -> bool:
+        return self.idx.imports_any(*LIGHTNING_MODULES) and bool(self.trainers or self.modules or self.clis)
+
+    # -- helpers -------------------------------------------------------------
+    def conf(self, site: CallSite, base: str = "high") -> str:
+        return base if self.idx.runs(site) else "medium"
+
+    def src(self, node: Any, detail: Optional[str] = None, kind: str = "code", key: Optional[str] = None) -> Source:
+        return self.project.source(self.script, node, kind, key=key, detail=detail)
+
+    def add(self, field: str, value: Any, source: Source, confidence: str = "high", priority: int = 0) -> None:
+        assert self.plan is not None
+        self.adapter.add_checked(self.plan, field, value, source, confidence, priority)
+
+    def note(self, text: str) -> None:
+        assert self.plan is not None
+        self.adapter.note(self.plan, text)
+
+    def where(self, node: Any) -> str:
+        return self.src(node).location()
+
+    def put(self, field: str, value: Any, resolved: Resolved, site: CallSite, what: str, confidence: str,
+            priority: int = 0) -> None:
+        """Add ``value`` (derived from ``resolved``) with the resolved value's true origin."""
+        if resolved.kind == "cli":
+            source = Source("cli", None, None, resolved.key, f"{what}: {resolved.detail}")
+        else:
+            detail = f"{what}; {resolved.detail}" if resolved.detail else what
+            source = self.src(resolved.line or site.line, detail, key=resolved.key)
+        self.add(field, value, source, confidence, priority)
+
+    def call_of(self, expr: Optional[ast.AST]) -> Optional[ast.Call]:
+        if isinstance(expr, ast.Call):
+            return expr
+        if isinstance(expr, ast.Name):
+            bound = self.idx.assigns.get(expr.id, [])
+            if len(bound) == 1 and isinstance(bound[0], ast.Call):
+                return bound[0]
+        return None
+
+    def site_of(self, call: ast.Call) -> Optional[CallSite]:
+        return next((s for s in self.idx.calls if s.call is call), None)
+
+    # -- passes --------------------------------------------------------------
+    def run(self) -> None:
+        for site in self.trainers:
+            self.trainer(site)
+        for site in self.clis:
+            self.note(f"{self.where(site.call)}: LightningCLI: the Trainer's arguments come from its YAML config "
+                      "and command line, which this adapter does not follow")
+        self.module_code()
+
+    def trainer(self, site: CallSite) -> None:
+        conf = self.conf(site)
+        if any(kw.arg is None for kw in site.call.keywords):
+            self.note(f"{self.where(site.call)}: Trainer(**kwargs): arguments passed as a mapping are not followed")
+            self.explicit_only(site, conf)
+            return
+        self.precision(site, conf)
+        devices = self.devices(site, conf)
+        nodes = self.nodes(site, conf)
+        if devices is not None and nodes is not None:
+            world = devices[0] * nodes[0]
+            detail = f"Lightning world size = devices x num_nodes = {devices[0]} x {nodes[0]} ({_VERSION})"
+            self.add("dist.world_size", world, self.src(site.call, detail, "derived"), conf)
+        self.strategy(site, conf, devices, nodes)
+        self.accumulation(site, conf)
+        for kw in ("use_distributed_sampler", "replace_sampler_ddp"):
+            flag = self.idx.resolve(site.kwarg(kw))
+            if flag is not None and flag.value is False:
+                self.note(f"{self.where(site.kwarg(kw))}: Trainer({kw}=False): Lightning does not inject a "
+                          "DistributedSampler; each rank reads the loader's own sampler")
+
+    def explicit_only(self, site: CallSite, conf: str) -> None:
+        """``Trainer(a=..., **kwargs)``: read the named arguments, assume no default (the mapping may set it)."""
+        if site.kwarg("precision") is not None:
+            self.precision(site, "medium")
+        if site.kwarg("devices") is not None:
+            self.devices(site, "medium")
+        if site.kwarg("num_nodes") is not None:
+            self.nodes(site, "medium")
+        strategy = site.kwarg("strategy")
+        if strategy is not None and not (isinstance(strategy, ast.Constant) and strategy.value == "auto"):
+            self.strategy(site, "medium", None, None)
+        if site.kwarg("accumulate_grad_batches") is not None:
+            self.accumulation(site, "medium")
+
+    def precision(self, site: CallSite, conf: str) -> None:
+        expr = site.kwarg("precision")
+        if expr is None or (isinstance(expr, ast.Constant) and expr.value is None):
+            self.add("precision.mode", "fp32",
+                     self.src(site.call, f"Trainer(precision=None) -> \"32-true\" ({_VERSION})", "default"), conf)
+            return
+        resolved = self.idx.resolve(expr)
+        if resolved is None:
+            return
+        raw = resolved.value
+        if isinstance(raw, bool) or not isinstance(raw, (str, int)) or raw not in _PRECISION:
+            self.note(f"{self.where(expr)}: Trainer(precision={raw!r}) is not a precision Lightning accepts")
+            return
+        mode = _PRECISION[raw]
+        canonical = _CANONICAL.get(raw, raw)
+        if mode is None:
+            self.note(f"{self.where(expr)}: Trainer(precision={raw!r}) = 64-bit, which the plan cannot hold")
+            return
+        accel = self.idx.resolve(site.kwarg("accelerator"))
+        what = f"Trainer(precision={raw!r})" + (f" = {canonical!r}" if canonical != raw else "")
+        if canonical == "16-mixed" and accel is not None and accel.value == "cpu":
+            mode = "amp_bf16"
+            what += " on accelerator='cpu': Lightning converts 16-mixed to bf16-mixed"
+        self.put("precision.mode", mode, resolved, site, what, conf)
+
+    def devices(self, site: CallSite, conf: str) -> Optional[tuple[int, str]]:
+        expr = site.kwarg("devices")
+        if expr is None:
+            self.note(f"{self.where(site.call)}: Trainer(devices=\"auto\") (the default): all visible devices, "
+                      "known only at launch")
+            return None
+        resolved = self.idx.resolve(expr)
+        if resolved is None:
+            return None
+        raw = resolved.value
+        count: Optional[int] = None
+        what = f"Trainer(devices={raw!r})"
+        if _is_int(raw):
+            count = raw
+        elif isinstance(raw, list) and all(_is_int(v) for v in raw):
+            count, what = len(raw), f"{what}: device ids"
+        elif isinstance(raw, str):
+            text = raw.strip()
+            if "," in text:
+                ids = [p for p in text.split(",") if p.strip()]
+                if all(p.strip().lstrip("-").isdigit() for p in ids):
+                    count, what = len(ids), f"{what}: device ids"
+            elif text.lstrip("-").isdigit():
+                count = int(text)
+        if count == -1 or raw == "auto":
+            self.note(f"{self.where(expr)}: Trainer(devices={raw!r}): all visible devices, known only at launch")
+            return None
+        if count is None or count < 1:
+            return None
+        self.put("dist.devices_per_node", count, resolved, site, what, conf)
+        return count, what
+
+    def nodes(self, site: CallSite, conf: str) -> Optional[tuple[int, str]]:
+        expr = site.kwarg("num_nodes")
+        if expr is None:
+            self.add("dist.nodes", 1, self.src(site.call, f"Trainer(num_nodes=1) default ({_VERSION})", "default"),
+                     conf)
+            return 1, "default"
+        resolved = self.idx.resolve(expr)
+        if resolved is None or not _is_int(resolved.value) or resolved.value < 1:
+            return None
+        self.put("dist.nodes", resolved.value, resolved, site, f"Trainer(num_nodes={resolved.value})", conf)
+        return resolved.value, "given"
+
+    def strategy(self, site: CallSite, conf: str, devices: Optional[tuple[int, str]],
+                 nodes: Optional[tuple[int, str]]) -> None:
+        expr = site.kwarg("strategy")
+        call = self.call_of(expr)
+        if call is not None:
+            self.strategy_object(call, conf)
+            return
+        resolved = self.idx.resolve(expr) if expr is not None else Resolved("auto", "code", site.line)
+        if resolved is None or not isinstance(resolved.value, str):
+            return
+        name = resolved.value
+        if name == "auto":
+            self.auto_strategy(site, conf, devices, nodes)
+            return
+        entry = _STRATEGY.get(name)
+        if entry is None:
+            self.note(f"{self.where(expr)}: Trainer(strategy={name!r}) is not a strategy this adapter knows")
+            return
+        sharding, params, optim = entry
+        what = f"Trainer(strategy={name!r})"
+        self.put("dist.sharding", sharding, resolved, site, what, conf)
+        if sharding.startswith(("zero", "fsdp")):
+            self.put("dist.offload_params", params or "none", resolved, site, what, conf)
+            self.put("dist.offload_optimizer", optim or "none", resolved, site, what, conf)
+
+    def auto_strategy(self, site: CallSite, conf: str, devices: Optional[tuple[int, str]],
+                      nodes: Optional[tuple[int, str]]) -> None:
+        # frameworks.md §1.1: accelerator_connector.py:400-422
+        if (nodes is not None and nodes[0] > 1) or (devices is not None and devices[0] > 1):
+            detail = (f"Trainer(strategy=\"auto\") with {devices[0] if devices else '?'} device(s) x "
+                      f"{nodes[0] if nodes else '?'} node(s) -> ddp ({_VERSION})")
+            self.add("dist.sharding", "ddp", self.src(site.call, detail, "default"), "medium")
+        elif devices is not None and nodes is not None:
+            detail = f"Trainer(strategy=\"auto\") on one device -> SingleDeviceStrategy ({_VERSION})"
+            self.add("dist.sharding", "none", self.src(site.call, detail, "default"), "medium")
+
+    def strategy_object(self, call: ast.Call, conf: str) -> None:
+        site = self.site_of(call)
+        if site is None:
+            return
+        if _is_lightning(site.qualified, "DDPStrategy"):
+            self.add("dist.sharding", "ddp", self.src(call, "DDPStrategy(...)"), conf)
+        elif _is_lightning(site.qualified, "FSDPStrategy"):
+            self.fsdp_strategy(site, conf)
+        elif _is_lightning(site.qualified, "DeepSpeedStrategy"):
+            self.deepspeed_strategy(site, conf)
+
+    def fsdp_strategy(self, site: CallSite, conf: str) -> None:
+        expr = site.kwarg("sharding_strategy")
+        if expr is None:
+            self.add("dist.sharding", "fsdp_full",
+                     self.src(site.call, f"FSDPStrategy(sharding_strategy=\"FULL_SHARD\") default ({_VERSION})"), conf)
+        else:
+            resolved = self.idx.resolve(expr)
+            name = resolved.value if resolved is not None and isinstance(resolved.value, str) \
+                else (dotted_name(expr) or "").rsplit(".", 1)[-1]
+            mode = _FSDP_SHARDING.get(str(name).upper())
+            if mode is not None:
+                self.add("dist.sharding", mode, self.src(expr, f"FSDPStrategy(sharding_strategy={name})"), conf)
+        offload = site.kwarg("cpu_offload")
+        if offload is not None:
+            flag = self.idx.resolve(offload)
+            inner = self.call_of(offload)
+            on = flag is not None and flag.value is True
+            if inner is not None and (dotted_name(inner.func) or "").endswith("CPUOffload"):
+                arg = next((k.value for k in inner.keywords if k.arg == "offload_params"),
+                           inner.args[0] if inner.args else None)
+                value = self.idx.resolve(arg)
+                on = value is not None and value.value is True
+            if on:
+                source = self.src(offload, "FSDPStrategy(cpu_offload=...): parameters, gradients and the "
+                                           "optimizer step on CPU")
+                self.add("dist.offload_params", "cpu", source, conf)
+                self.add("dist.offload_optimizer", "cpu", source, conf)
+        for kw in ("activation_checkpointing_policy", "activation_checkpointing"):
+            expr = site.kwarg(kw)
+            if expr is not None and not (isinstance(expr, ast.Constant) and expr.value is None):
+                self.add("memory.gradient_checkpointing", True, self.src(expr, f"FSDPStrategy({kw}=...)"), conf)
+
+    def deepspeed_strategy(self, site: CallSite, conf: str) -> None:
+        config = site.kwarg("config")
+        if config is not None and not (isinstance(config, ast.Constant) and config.value is None):
+            path = self.idx.resolve(config)
+            shown = repr(path.value) if path is not None else ast.unparse(config)
+            known = path is not None and isinstance(path.value, str) and any(
+                os.path.basename(str(cfg.path)) == os.path.basename(path.value) for _, cfg in self.project.configs)
+            self.note(f"{self.where(config)}: DeepSpeedStrategy(config={shown}): the DeepSpeed config replaces "
+                      "stage/offload arguments" + ("" if known else "; pass it with --config to read it"))
+            return
+        stage_expr = site.kwarg("stage")
+        if stage_expr is None:
+            self.add("dist.sharding", "zero2",
+                     self.src(site.call, f"DeepSpeedStrategy(stage=2) default ({_VERSION})", "default"), conf)
+        else:
+            stage = self.idx.resolve(stage_expr)
+            if stage is not None and _is_int(stage.value) and stage.value in _STAGE:
+                self.put("dist.sharding", _STAGE[stage.value], stage, site,
+                         f"DeepSpeedStrategy(stage={stage.value})", conf)
+        for flag_kw, device_kw, field in (("offload_optimizer", "offload_optimizer_device", "dist.offload_optimizer"),
+                                          ("offload_parameters", "offload_params_device", "dist.offload_params")):
+            expr = site.kwarg(flag_kw)
+            if expr is None:
+                self.add(field, "none", self.src(site.call, f"DeepSpeedStrategy({flag_kw}=False) default", "default"),
+                         conf)
+                continue
+            flag = self.idx.resolve(expr)
+            if flag is None or not isinstance(flag.value, bool):
+                continue
+            device = "none"
+            if flag.value:
+                dev = self.idx.resolve(site.kwarg(device_kw)) if site.kwarg(device_kw) is not None \
+                    else Resolved("cpu", "code")
+                if dev is None or dev.value not in ("cpu", "nvme"):
+                    continue
+                device = dev.value
+            self.put(field, device, flag, site, f"DeepSpeedStrategy({flag_kw}={flag.value})", conf)
+
+    def accumulation(self, site: CallSite, conf: str) -> None:
+        expr = site.kwarg("accumulate_grad_batches")
+        if expr is None:
+            self.add("batch.grad_accum", 1,
+                     self.src(site.call, f"Trainer(accumulate_grad_batches=1) default ({_VERSION})", "default"), conf)
+            return
+        resolved = self.idx.resolve(expr)
+        if resolved is not None and _is_int(resolved.value):
+            self.put("batch.grad_accum", resolved.value, resolved, site,
+                     f"Trainer(accumulate_grad_batches={resolved.value})", conf)
+
+    # -- LightningModule / LightningDataModule -------------------------------
+    def module_code(self) -> None:
+        for site in self.calls:
+            if site.klass not in self.modules:
+                continue
+            if site.function == "train_dataloader" and site.last == "DataLoader" \
+                    and (site.qualified or "").startswith(("torch.", "DataLoader")):
+                self.train_loader(site)
+            elif site.function == "configure_optimizers":
+                q = site.qualified or ""
+                last = q.rsplit(".", 1)[-1]
+                if q.startswith(_OPTIM_PREFIXES) and last[:1].isupper() and "Scheduler" not in q \
+                        and "lr_scheduler" not in q and last != "Optimizer" and ("optim" in q or last == "Adafactor"):
+                    self.add("optimizer.name", last,
+                             self.src(site.call, f"{site.label}(...) in {site.klass}.configure_optimizers()"),
+                             self.conf(site))
+            elif isinstance(site.call.func, ast.Attribute) and site.call.func.attr == "gradient_checkpointing_enable":
+                self.add("memory.gradient_checkpointing", True, self.src(site.call, f"{site.label}()"),
+                         self.conf(site))
+        for name in sorted(self.modules):
+            for node in ast.walk(self.idx.classes[name]):
+                if isinstance(node, ast.Assign) and any(dotted_name(t) == "self.automatic_optimization"
+                                                        for t in node.targets):
+                    value = self.idx.resolve(node.value)
+                    if value is not None and value.value is False:
+                        self.note(f"{self.where(node)}: {name} sets automatic_optimization = False (manual "
+                                  "optimization: Trainer(accumulate_grad_batches) and gradient_clip_val do not apply)")
+
+    def train_loader(self, site: CallSite) -> None:
+        if site.kwarg("batch_sampler") is not None:
+            return
+        expr = site.arg(1, "batch_size")
+        what = f"{site.label}(batch_size=...) in {site.klass}.train_dataloader(), per process"
+        if expr is None:
+            self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1", "default"),
+                     "medium", priority=1)
+            return
+        resolved = self.idx.resolve(expr) or self.attribute(site, expr)
+        if resolved is not None and _is_int(resolved.value):
+            self.put("batch.micro", resolved.value, resolved, site, what, self.conf(site), priority=1)
+
+    def attribute(self, site: CallSite, expr: ast.expr) -> Optional[Resolved]:
+        """``self.batch_size`` / ``self.hparams.batch_size`` set from an ``__init__`` parameter:
+        the value passed where the class is built, else the parameter's default."""
+        name = dotted_name(expr) or ""
+        if not name.startswith("self.") or site.klass is None:
+            return None
+        attr = name.rsplit(".", 1)[-1]
+        cls = self.idx.classes[site.klass]
+        init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+        if init is None:
+            return None
+        param = attr
+        if not name.startswith("self.hparams."):
+            values = [n.value for n in ast.walk(init) if isinstance(n, ast.Assign)
+                      and any(dotted_name(t) == name for t in n.targets)]
+            if len(values) != 1:
+                return None
+            if not isinstance(values[0], ast.Name):
+                return self.idx.resolve(values[0])
+            param = values[0].id
+        args = init.args
+        names = [a.arg for a in args.args]
+        if param not in names:
+            return None
+        builds = [s for s in self.calls if s.name == site.klass]
+        if len(builds) == 1:
+            given = builds[0].arg(names.index(param) - 1, param)
+            if given is not None:
+                found = self.idx.resolve(given)
+                if found is None or found.kind == "cli":
+                    return found
+                detail = f"passed as {site.klass}({param}=...)" + (f"; {found.detail}" if found.detail else "")
+                return Resolved(found.value, found.kind, found.line, found.key, detail)
+        defaults = dict(zip(names[len(names) - len(args.defaults):], args.defaults))
+        if param in defaults and len(builds) <= 1:
+            found = self.idx.resolve(defaults[param])
+            if found is not None:
+                return Resolved(found.value, found.kind, found.line, None,
+                                f"default of {site.klass}.__init__({param}=...)")
+        return None
