@@ -37,6 +37,8 @@ _AUTOCAST = ("torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", 
              "torch.amp.autocast_mode.autocast")
 _HF_TRAINING_ARGS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig",
                                 "GRPOConfig", "KTOConfig", "ORPOConfig", "PPOConfig", "RewardConfig"})
+# Lightning hooks that build evaluation loaders: never the training batch
+_EVAL_LOADER_HOOKS = frozenset({"val_dataloader", "test_dataloader", "predict_dataloader"})
 _SCALER = ("torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.GradScaler", "torch.cpu.amp.GradScaler")
 
 
@@ -260,7 +262,8 @@ class _ScriptPass:
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"
-                 and (s.qualified == "DataLoader" or (s.qualified or "").startswith("torch."))]
+                 and (s.qualified == "DataLoader" or (s.qualified or "").startswith("torch."))
+                 and s.function not in _EVAL_LOADER_HOOKS]
         train = [s for s in sites if s.target and "train" in s.target.lower()]
         chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]
         for site in chosen:

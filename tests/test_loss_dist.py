@@ -489,11 +489,11 @@ def step_{i}(model, x, y, loader):
         for _ in range(3):  # the shared indexes are built first; time this task's analyses
             ctx = FileContext(parsed)
             scope_index(ctx)
-            start = time.perf_counter()
+            start = time.process_time()
             assert loss_sites(ctx) and loader_analysis(ctx).loader_calls
             for code in CODES:
                 list(RULES[code]().check(ctx))
-            best = min(best, time.perf_counter() - start)
+            best = min(best, time.process_time() - start)
         return best
 
     cost(20)
