@@ -8,7 +8,6 @@ an occurrence count for identical lines.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
@@ -16,6 +15,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable
 
+from preflight._hash import blake2b
 from preflight.diagnostics import Finding
 
 VERSION = 1
@@ -32,7 +32,7 @@ def fingerprints(findings: Iterable[Finding]) -> list[tuple[str, str, str]]:
         text = " ".join(f.source_line.split())
         base = (f.code, f.path, text)
         seen[base] += 1
-        digest = hashlib.blake2b(f"{text}\0{seen[base]}".encode(), digest_size=8).hexdigest()
+        digest = blake2b(f"{text}\0{seen[base]}".encode(), digest_size=8).hexdigest()
         out.append((f.code, f.path, digest))
     return out
 

@@ -7,13 +7,13 @@ atomically; an unreadable or corrupt entry is a miss, never an error.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
 from typing import Optional
 
+from preflight._hash import blake2b
 from preflight.diagnostics import (
     Applicability,
     Category,
@@ -43,7 +43,7 @@ def default_dir(root: Path) -> Optional[str]:
 
 def key(selection: str, display: str, digest: str) -> str:
     text = f"{FORMAT}\0{selection}\0{display}\0{digest}"
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    return blake2b(text.encode(), digest_size=16).hexdigest()
 
 
 def _entry(cache_dir: str, k: str) -> str:

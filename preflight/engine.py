@@ -34,12 +34,11 @@ class Selection:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def fingerprint(self) -> str:
-        import hashlib
-
         from preflight import __version__
+        from preflight._hash import blake2b
 
         text = repr((__version__, self.codes, self.severity_overrides, self.per_file_ignores))
-        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+        return blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 @dataclass

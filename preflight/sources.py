@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import ast
 import codecs
-import hashlib
 import io
-import json
 import re
 import tokenize
 import warnings
@@ -18,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
+from preflight._hash import blake2b
 from preflight.diagnostics import FileError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -62,7 +61,7 @@ class SourceText:
 
     @property
     def digest(self) -> str:
-        return hashlib.blake2b(self.raw, digest_size=16).hexdigest()
+        return blake2b(self.raw, digest_size=16).hexdigest()
 
 
 @dataclass
@@ -249,6 +248,8 @@ def notebook_to_python(source: SourceText) -> Union[tuple[str, list[tuple[int, i
     came from; cell numbers count all cells from 1, as a notebook UI shows them.
     IPython magics (``%``, ``%%``, ``!``) become ``pass`` so positions stay put.
     """
+    import json
+
     try:
         doc = json.loads(source.text)
     except json.JSONDecodeError as exc:
