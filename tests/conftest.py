@@ -82,3 +82,27 @@ def train(model, loader, optimizer, criterion):
         losses.append(loss.item())
     return losses
 '''
+
+
+def cpu_cost(run, repeat: int = 5) -> float:
+    """Best-of-``repeat`` CPU seconds of ``run()``, garbage collection paused.
+
+    For scaling checks only (does doubling the input roughly double the cost?);
+    absolute speed targets live in bench/, not in tests.
+    """
+    import gc
+    import time
+
+    best = float("inf")
+    enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(repeat):
+            start = time.process_time()
+            run()
+            best = min(best, time.process_time() - start)
+    finally:
+        if enabled:
+            gc.enable()
+    return best

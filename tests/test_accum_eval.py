@@ -544,17 +544,14 @@ def _synthetic(n: int) -> str:
 
 
 def test_the_four_rules_scale_linearly() -> None:
-    import time
+
+    from conftest import cpu_cost
 
     def cost(n: int) -> float:
         parsed = parse(_synthetic(n))
-        best = float("inf")
-        for _ in range(2):
-            start = time.process_time()
-            found = analyse_parsed(parsed, Selection(codes=tuple(RULES)))
-            best = min(best, time.process_time() - start)
+        found = analyse_parsed(parsed, Selection(codes=tuple(RULES)))
         assert {f.code for f in found} == {"PF108", "PF110", "PF111"}
-        return best
+        return cpu_cost(lambda: analyse_parsed(parsed, Selection(codes=tuple(RULES))), repeat=3)
 
     small, large = cost(150), cost(300)
     assert large < 3.0 * small + 0.2, (small, large)
