@@ -167,8 +167,10 @@ def _explain(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     if args.format == "json":
         meta = cls.metadata()
-        meta["bad_examples"] = list(cls.bad_examples)
-        meta["good_examples"] = list(cls.good_examples)
+        import textwrap
+
+        meta["bad_examples"] = [textwrap.dedent(e) for e in cls.bad_examples]
+        meta["good_examples"] = [textwrap.dedent(e) for e in cls.good_examples]
         sys.stdout.write(json.dumps(meta, indent=2) + "\n")
         return EXIT_CLEAN
     from preflight.docs import rule_markdown
