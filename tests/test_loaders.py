@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -122,11 +121,18 @@ def test_json_lines_for_generated_documents():
 
 
 def test_json_scanner_is_linear():
-    big = json.dumps({f"k{i}": {"v": [i, i + 1, {"w": str(i)}]} for i in range(20_000)}, indent=1)
-    start = time.perf_counter()
+    from conftest import cpu_cost
+
+    def doc(n: int) -> str:
+        return json.dumps({f"k{i}": {"v": [i, i + 1, {"w": str(i)}]} for i in range(n)}, indent=1)
+
+    big = doc(20_000)
     cfg = _ok(big, "json")
-    assert time.perf_counter() - start < 10
     assert cfg.line_of(("k19999", "v", 2, "w")) is not None
+    small_doc, large_doc = doc(2_000), doc(8_000)
+    small = cpu_cost(lambda: _ok(small_doc, "json"), repeat=3)
+    large = cpu_cost(lambda: _ok(large_doc, "json"), repeat=3)
+    assert large < small * 8 + 0.05, (small, large)  # linear ~4x, quadratic ~16x
 
 
 # -- YAML ---------------------------------------------------------------------------------
@@ -227,9 +233,7 @@ def test_alias_bomb_is_refused_quickly():
     for name in "bcdefghi":
         lines.append(f"{name}: &{name} [" + ", ".join([f"*{prev}"] * 9) + "]")
         prev = name
-    start = time.perf_counter()
-    err = _err("\n".join(lines) + "\n", "yaml")
-    assert time.perf_counter() - start < 5
+    err = _err("\n".join(lines) + "\n", "yaml")  # without the cap: 9**9 nodes, no answer
     assert f"more than {MAX_YAML_NODES}" in err.message and "alias" in err.message
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -479,12 +478,21 @@ def test_pf102_second_backward_in_nested_loop() -> None:
 # -- speed --------------------------------------------------------------------------------
 
 def test_linear_in_the_number_of_steps() -> None:
-    body = "\n".join(
-        f"    l{i} = model(x).mean()\n    l{i}.backward()\n    opt.zero_grad()\n    opt.step()"
-        for i in range(400))
-    src = ("import torch\nmodel = torch.nn.Linear(4, 1)\n"
-           "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x in loader:\n" + body + "\n")
-    start = time.perf_counter()
-    for code in CODES:
-        analyse_parsed(parse(src), Selection(codes=(code,)))
-    assert time.perf_counter() - start < 20
+    from conftest import cpu_cost
+
+    def src(n: int) -> str:
+        body = "\n".join(
+            f"    l{i} = model(x).mean()\n    l{i}.backward()\n    opt.zero_grad()\n    opt.step()"
+            for i in range(n))
+        return ("import torch\nmodel = torch.nn.Linear(4, 1)\n"
+                "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nfor x in loader:\n"
+                + body + "\n")
+
+    def cost(n: int) -> float:
+        text = src(n)
+        return cpu_cost(lambda: [analyse_parsed(parse(text), Selection(codes=(code,)))
+                                 for code in CODES], repeat=3)
+
+    cost(20)
+    small, large = cost(100), cost(400)
+    assert large < small * 8 + 0.05, (small, large)  # linear ~4x, quadratic ~16x

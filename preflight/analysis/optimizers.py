@@ -26,6 +26,7 @@ same optimizer when their text or their binding is the same.
 from __future__ import annotations
 
 import ast
+import bisect
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Optional
 
@@ -86,9 +87,23 @@ class GradSteps:
     scaler_mentions: list[ast.AST] = field(default_factory=list)
     manual_lightning: set[object] = field(default_factory=set)  # ClassInfo with manual opt.
     optimizer_names: set[str] = field(default_factory=set)
+    _positions: dict[FunctionInfo, tuple[list[tuple[int, int]], list[GradEvent]]] = field(
+        default_factory=dict, repr=False)
 
     def of(self, fn: FunctionInfo) -> list[GradEvent]:
         return self.by_function.get(fn, [])
+
+    def inside(self, fn: FunctionInfo, stmt: ast.AST) -> list[GradEvent]:
+        """``fn``'s events that lie inside ``stmt``, in source order (binary search)."""
+        index = self._positions.get(fn)
+        if index is None:
+            ordered = sorted(self.of(fn), key=lambda e: _position(e.node))
+            index = ([_position(e.node) for e in ordered], ordered)
+            self._positions[fn] = index
+        keys, ordered = index
+        start = (stmt.lineno, stmt.col_offset)  # type: ignore[attr-defined]
+        end = (stmt.end_lineno, stmt.end_col_offset)  # type: ignore[attr-defined]
+        return ordered[bisect.bisect_left(keys, start):bisect.bisect_left(keys, end)]
 
     def in_loop(self, loop: LoopInfo) -> Iterable[GradEvent]:
         return (e for e in self.of(loop.function) if e.in_loop(loop))
@@ -329,9 +344,13 @@ def grad_steps(ctx: FileContext) -> GradSteps:
     return ctx.cached("optimizers.grad_steps", lambda: _build(ctx))
 
 
+def _position(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
 def statement_contains(stmt: ast.AST, node: ast.AST) -> bool:
     """Whether ``node`` lies inside ``stmt`` (by source range)."""
     start = (stmt.lineno, stmt.col_offset)  # type: ignore[attr-defined]
     end = (stmt.end_lineno, stmt.end_col_offset)  # type: ignore[attr-defined]
-    pos = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+    pos = _position(node)
     return start <= pos and pos < end  # type: ignore[operator]

@@ -6,7 +6,8 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps, statement_contains
+from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
+from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf104_examples import BAD_EXAMPLES, GOOD_EXAMPLES
@@ -40,11 +41,9 @@ def _statement(ctx: FileContext, node: ast.AST) -> Optional[ast.stmt]:
 
 def _kinds_in(stmt: ast.stmt, events: list[GradEvent], steps: GradSteps,
               step: GradEvent) -> tuple[bool, bool]:
-    """(runs a backward, steps this optimizer) somewhere inside ``stmt``."""
+    """(runs a backward, steps this optimizer) somewhere inside ``stmt`` (``events``: its own)."""
     backward = stepped = False
     for e in events:
-        if not statement_contains(stmt, e.node):
-            continue
         if e.kind in ("backward", "helper-backward"):
             backward = True
         elif e.kind == "step" and steps.same_optimizer(e, step):
@@ -114,23 +113,22 @@ Move `zero_grad()` before the forward/backward, or after `optimizer.step()`.
         if located is None:
             return None
         _, block, index = located
-        events = steps.of(zero.function)
+        fn = zero.function
         # the step: a later statement in the same block, with no backward in between
         step: Optional[GradEvent] = None
         for later in block[index + 1:]:
-            for e in events:
-                if e.kind == "step" and statement_contains(later, e.node) and self._clears(
-                        steps, zero, e):
+            inside = steps.inside(fn, later)
+            for e in inside:
+                if e.kind == "step" and self._clears(steps, zero, e):
                     step = e
                     break
             if step is not None:
                 break
-            if any(e.kind in ("backward", "helper-backward", "reset", "opaque")
-                   and statement_contains(later, e.node) for e in events):
+            if any(e.kind in ("backward", "helper-backward", "reset", "opaque") for e in inside):
                 return None
         if step is None or _statement(ctx, step.node) not in block:
             return None
-        backward = self._backward_before(ctx, steps, events, stmt, step)
+        backward = self._backward_before(ctx, steps, fn, stmt, step)
         if backward is None:
             return None
         return self._report(ctx, zero, step, backward)
@@ -142,7 +140,7 @@ Move `zero_grad()` before the forward/backward, or after `optimizer.step()`.
             return zero.key == step.key  # the same expression zeroes and steps
         return zero.key is not None and steps.model_of_optimizer(step, zero.key)
 
-    def _backward_before(self, ctx: FileContext, steps: GradSteps, events: list[GradEvent],
+    def _backward_before(self, ctx: FileContext, steps: GradSteps, fn: FunctionInfo,
                          stmt: ast.stmt, step: GradEvent) -> Optional[GradEvent]:
         cur: ast.stmt = stmt
         while True:
@@ -151,12 +149,12 @@ Move `zero_grad()` before the forward/backward, or after `optimizer.step()`.
                 return None
             parent, block, index = located
             for earlier in reversed(block[:index]):
-                backward, stepped = _kinds_in(earlier, events, steps, step)
+                inside = steps.inside(fn, earlier)
+                backward, stepped = _kinds_in(earlier, inside, steps, step)
                 if stepped:
                     return None
                 if backward:
-                    return next(e for e in events if e.kind in ("backward", "helper-backward")
-                                and statement_contains(earlier, e.node))
+                    return next(e for e in inside if e.kind in ("backward", "helper-backward"))
             if isinstance(parent, _STOP) or not isinstance(parent, (ast.stmt, ast.excepthandler)):
                 return None
             if isinstance(parent, ast.excepthandler):
