@@ -1,4 +1,4 @@
-"""Command line: ``preflight check|audit|explain|rules``.
+"""Command line: ``preflight check|audit|explain|rules`` and the commands of ``preflight.commands``.
 
 Exit codes (stable; see docs/exit-codes.md):
   0  no findings at or above --fail-on, every input analysed
@@ -99,7 +99,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     rules = sub.add_parser("rules", help="list all rules", description="List every rule.")
     rules.add_argument("--format", choices=("text", "json"), default="text")
+    for name, module in _command_modules().items():
+        p = sub.add_parser(name, help=module.HELP, description=module.DESCRIPTION)
+        module.add_arguments(p)
     return parser
+
+
+# Commands that live in their own module under preflight/commands/, in the order `--help`
+# lists them. Each module is import-light (argparse only at module level) and defines
+# HELP, DESCRIPTION, add_arguments(parser) and run(args) -> exit code.
+_COMMANDS = ("estimate", "fit", "gpus", "validate", "gate", "sbatch", "serve", "lsp")
+
+
+def _command_modules() -> dict:
+    import importlib
+
+    found = {}
+    for name in _COMMANDS:
+        qualified = f"preflight.commands.{name}"
+        try:
+            found[name] = importlib.import_module(qualified)
+        except ModuleNotFoundError as exc:
+            if exc.name != qualified:
+                raise
+    return found
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -128,6 +151,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             return runner.run_check(args)
         if args.command == "audit":
             return runner.run_audit(args)
+        if args.command in _COMMANDS:
+            return int(_command_modules()[args.command].run(args))
     except UsageError as exc:
         sys.stderr.write(f"preflight: error: {exc}\n")
         return EXIT_USAGE
