@@ -27,9 +27,9 @@ from __future__ import annotations
 import os
 import re
 import shlex
-from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
+from preflight._record import dataclass, field
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from preflight.adapters.transformers_args import ArgsPass
-from preflight.adapters.transformers_version import find_version
+from preflight.adapters.transformers_version import Version, find_version
 
 from preflight.adapters_api import Adapter, CallSite, Project, ScriptIndex
 from preflight.analysis.syntax import dotted_name
@@ -72,6 +72,9 @@ class _ScriptPass:
         self.calls = [s for s in idx.calls if idx.runs(s) is not False]
         folder = Path(self.script.source.path).parent
         self.transformers = find_version("transformers", folder, project.root)
+        if self.transformers is None and project.transformers_version:
+            self.transformers = Version("transformers", project.transformers_version, "stated by the user",
+                                        "--transformers-version / [tool.preflight] transformers-version")
         self.trl = find_version("trl", folder, project.root)
         self.torch = find_version("torch", folder, project.root)
         self.major = self.transformers.parts[0] if self.transformers else 5

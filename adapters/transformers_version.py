@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
+
+from preflight._record import dataclass
 
 _FILES = ("requirements*.txt", "pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml")
 _LOCKS = ("poetry.lock", "uv.lock")

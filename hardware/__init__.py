@@ -1,1 +1,164 @@
-"""Hardware data: GPUs and cloud instances (installed as ``preflight.hardware``)."""
+"""Hardware data: GPUs and cloud instances (installed as ``preflight.hardware``).
+
+``gpus.json`` holds one entry per GPU model with the memory the driver reports (not the
+advertised size) and where that figure comes from; ``instances.json`` holds cloud instance
+types (GPU model, count, on-demand price).  See ``docs/catalogs.md``.
+
+Nothing is read at import time: the JSON files are parsed on the first call.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+__all__ = ["GPU", "HardwareError", "Instance", "find", "gpus", "instances"]
+
+_DIR = Path(__file__).resolve().parent
+_GIB = 1 << 30
+
+
+class HardwareError(RuntimeError):
+    """A hardware data file that is not what the loader expects (a packaging or editing mistake)."""
+
+
+@dataclass(frozen=True)
+class GPU:
+    name: str
+    aliases: Tuple[str, ...]
+    vendor: str
+    memory_bytes: int          # what the driver reports as total (torch total_memory)
+    advertised_gib: float
+    bf16: bool
+    fp8: bool
+    source: str
+    memory_source: str = ""    # "torch-listing" | "torch-oom" | "sibling" | "derived"
+    memory_evidence: str = ""
+    memory_type: str = ""
+    note: str = ""
+
+    @property
+    def memory_gib(self) -> float:
+        return self.memory_bytes / _GIB
+
+    @property
+    def measured(self) -> bool:
+        """True when ``memory_bytes`` was read from a real device listing, not derived."""
+        return self.memory_source in ("torch-listing", "torch-oom")
+
+
+@dataclass(frozen=True)
+class Instance:
+    name: str
+    provider: str
+    gpu: GPU
+    count: int
+    hourly_usd: Optional[float]
+    source: str
+    aliases: Tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def memory_bytes(self) -> int:
+        """GPU memory of the whole instance (count x per-GPU driver total)."""
+        return self.gpu.memory_bytes * self.count
+
+
+_LOCK = threading.Lock()
+_DATA: Optional[Tuple[List[GPU], List[Instance], Dict[str, Union[GPU, Instance]]]] = None
+
+
+def _key(text: str) -> str:
+    return " ".join(text.strip().lower().replace("_", "-").split())
+
+
+def _read(name: str, field: str) -> Tuple[List[Dict[str, Any]], str]:
+    path = _DIR / name
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        items = doc[field]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise HardwareError(f"{name}: not a hardware data file ({exc})") from exc
+    if not isinstance(items, list):
+        raise HardwareError(f"{name}: {field!r} must be a list")
+    return items, name
+
+
+def _load() -> Tuple[List[GPU], List[Instance], Dict[str, Union[GPU, Instance]]]:
+    global _DATA
+    with _LOCK:
+        if _DATA is not None:
+            return _DATA
+        index: Dict[str, Union[GPU, Instance]] = {}
+
+        def register(item: Union[GPU, Instance], labels: List[str], where: str) -> None:
+            for label in labels:
+                key = _key(label)
+                if key in index and index[key] is not item:
+                    raise HardwareError(
+                        f"{where}: {label!r} names both {index[key].name!r} and {item.name!r}")
+                index[key] = item
+
+        gpu_items, where = _read("gpus.json", "gpus")
+        by_name: Dict[str, GPU] = {}
+        gpu_list: List[GPU] = []
+        for raw in gpu_items:
+            try:
+                gpu = GPU(name=raw["name"], aliases=tuple(raw.get("aliases", ())),
+                          vendor=raw["vendor"], memory_bytes=int(raw["memory_bytes"]),
+                          advertised_gib=float(raw["advertised_gib"]), bf16=bool(raw["bf16"]),
+                          fp8=bool(raw["fp8"]), source=raw.get("source", ""),
+                          memory_source=raw.get("memory_source", ""),
+                          memory_evidence=raw.get("memory_evidence", ""),
+                          memory_type=raw.get("memory_type", ""), note=raw.get("note", ""))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise HardwareError(f"{where}: bad GPU entry {raw.get('name')!r} ({exc})") from exc
+            gpu_list.append(gpu)
+            by_name[gpu.name] = gpu
+            register(gpu, [gpu.name, *gpu.aliases], where)
+        inst_items, where = _read("instances.json", "instances")
+        inst_list: List[Instance] = []
+        for raw in inst_items:
+            gpu = by_name.get(raw.get("gpu", ""))
+            if gpu is None:
+                raise HardwareError(f"{where}: {raw.get('name')!r} names unknown GPU {raw.get('gpu')!r}")
+            price = raw.get("hourly_usd")
+            inst = Instance(name=raw["name"], provider=raw["provider"], gpu=gpu,
+                            count=int(raw["count"]),
+                            hourly_usd=float(price) if price is not None else None,
+                            source=raw.get("price_source", ""),
+                            aliases=tuple(raw.get("aliases", ())), note=raw.get("note", ""))
+            inst_list.append(inst)
+            register(inst, [inst.name, *inst.aliases], where)
+        _DATA = (gpu_list, inst_list, index)
+        return _DATA
+
+
+def gpus() -> List[GPU]:
+    """Every GPU in the catalog, in file order (vendor, then name)."""
+    return list(_load()[0])
+
+
+def instances() -> List[Instance]:
+    """Every cloud instance type in the catalog, in file order (provider, then name)."""
+    return list(_load()[1])
+
+
+def find(name: str) -> Union[GPU, Instance, None]:
+    """A GPU or instance by name or alias, case-insensitive ("a100-80gb", "H100", "p4d.24xlarge").
+
+    ``_`` and ``-`` are interchangeable, and a GPU name may omit its memory suffix
+    ("rtx-4090" finds "RTX-4090-24GB") when that is unambiguous.
+    """
+    if not isinstance(name, str) or not name.strip():
+        return None
+    gpu_list, _, index = _load()
+    key = _key(name)
+    found = index.get(key)
+    if found is not None:
+        return found
+    stems = [g for g in gpu_list if _key(g.name).rsplit("-", 1)[0] == key]
+    return stems[0] if len(stems) == 1 else None

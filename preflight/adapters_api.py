@@ -16,10 +16,10 @@ from __future__ import annotations
 import ast
 import operator
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Sequence, Union
 
+from preflight._record import dataclass, field
 from preflight.analysis.syntax import dotted_name, target_names
 from preflight.diagnostics import FileError
 from preflight.loaders import LoadedConfig
@@ -500,7 +500,12 @@ class Project:
     configs: list[tuple[SourceText, LoadedConfig]] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     argv: list[str] = field(default_factory=list)  # launch command arguments, may be empty
+    # transformers version the user stated (--transformers-version / [tool.preflight]
+    # transformers-version); used when the project's requirement files declare none
+    transformers_version: Optional[str] = None
     _indexes: dict[int, ScriptIndex] = field(default_factory=dict, repr=False)
+    # results adapters compute once per audit and share with rules (e.g. Hydra compositions)
+    cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def script_args(self, script: ParsedPython) -> list[str]:
         """The part of ``argv`` meant for ``script``: what follows the script's name when

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 from preflight.adapters_api import Project
 from preflight.diagnostics import FileError
@@ -30,6 +30,7 @@ def build_plan(
     root: Path,
     argv: Sequence[str] = (),
     strict: bool = False,
+    transformers_version: Optional[str] = None,
 ) -> tuple[TrainingPlan, Project]:
     """Read and parse each script and config once, run every detecting adapter (in name
     order) and return the plan and the project (whose ``errors`` hold per-file problems).
@@ -37,8 +38,10 @@ def build_plan(
     ``argv`` is the launch command's arguments (the script's own, or a whole
     ``torchrun ... train.py --lr 1`` line). ``strict`` re-raises adapter exceptions
     (for tests); otherwise an adapter bug becomes an error entry, never a traceback.
+    ``transformers_version`` is the version the user stated (``--transformers-version``,
+    ``[tool.preflight] transformers-version``), used where the project declares none.
     """
-    project = Project(root=root, argv=[str(a) for a in argv])
+    project = Project(root=root, argv=[str(a) for a in argv], transformers_version=transformers_version)
     plan = TrainingPlan()
     seen: set[str] = set()
     for path in scripts:

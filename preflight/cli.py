@@ -91,6 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a training config (DeepSpeed JSON, YAML, TOML); repeatable")
     audit.add_argument("--emit-plan", choices=("json", "yaml"), help="print the TrainingPlan and exit")
     audit.add_argument("--plan", type=Path, metavar="FILE", help="load a TrainingPlan (JSON/YAML) instead of building one")
+    audit.add_argument("--gpu", metavar="NAME|INSTANCE",
+                       help="GPU or cloud instance the job must fit (default: target-gpu in settings)")
+    audit.add_argument("--transformers-version", metavar="VERSION",
+                       help="transformers version for version-dependent defaults when the project's "
+                            "requirement files declare none (default: transformers-version in settings)")
     _add_lint_options(audit)
 
     explain = sub.add_parser("explain", help="explain a rule", description="Explain a rule: what, why, how to fix.")

@@ -7,13 +7,12 @@ and exit code 2.
 
 from __future__ import annotations
 
-import difflib
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight._record import dataclass, field
 from preflight.diagnostics import Severity
 
 
@@ -137,6 +136,8 @@ def load_settings(explicit: Optional[Path] = None, cwd: Optional[Path] = None) -
     for raw_key, value in table.items():
         key = raw_key.replace("_", "-")
         if key not in _KEYS:
+            import difflib
+
             hint = difflib.get_close_matches(key, list(_KEYS), n=1)
             suggestion = f" (did you mean '{hint[0]}'?)" if hint else ""
             raise SettingsError(f"unknown key '{raw_key}' in [tool.preflight]{suggestion}",
@@ -204,6 +205,8 @@ def resolve_codes(
             if sel == "ALL":
                 continue
             if not any(code.startswith(sel) for code in available):
+                import difflib
+
                 close = difflib.get_close_matches(sel, available, n=1)
                 hint = f" (did you mean {close[0]}?)" if close else ""
                 raise SettingsError(f"unknown rule code or prefix '{sel}' in {what}{hint}; "

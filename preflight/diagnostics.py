@@ -9,8 +9,9 @@ column points one past the last character, as in SARIF.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
 from typing import Any, Optional
+
+from preflight._record import dataclass, field
 
 
 class Severity(enum.IntEnum):

@@ -11,9 +11,9 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence, Union
 
+from preflight._record import dataclass, field
 from preflight.diagnostics import FileError, Finding, Severity
 from preflight.sources import ParsedPython, SourceText, parse_python, read_source
 from preflight.workspace import Discovered

@@ -20,12 +20,11 @@ import codecs
 import contextlib
 import os
 import stat
-import tempfile
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
+from preflight._record import dataclass, field
 from preflight.diagnostics import Applicability, Fix, Span
 
 if TYPE_CHECKING:
@@ -169,6 +168,8 @@ def write_atomic(path: Path, source: SourceText, new_text: str) -> None:
         mode: Optional[int] = stat.S_IMODE(os.stat(target).st_mode)
     except FileNotFoundError:
         mode = None
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".preflight-tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "wb") as handle:

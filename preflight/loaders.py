@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
+from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
 from preflight.sources import SourceText, kind_of
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
 
+from preflight._record import dataclass
 from preflight.diagnostics import FileError
 
 PLAN_VERSION = 1
@@ -141,6 +141,15 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("peft.rank", "int", "LoRA rank r.", minimum=1),
     FieldSpec("peft.target_modules", "list[str]", "Module names the adapters are attached to."),
     FieldSpec("framework.names", "list[str]", "Frameworks detected in the job (sorted)."),
+    FieldSpec("precision.quant_type", "str", "Quantized weight format (bitsandbytes 4-bit type or int8).",
+              enum=("nf4", "fp4", "int8")),
+    FieldSpec("precision.double_quant", "bool", "4-bit double quantization (bnb_4bit_use_double_quant)."),
+    FieldSpec("dist.reduce_bucket_size", "int", "DeepSpeed reduce_bucket_size, in elements.", minimum=1),
+    FieldSpec("dist.allgather_bucket_size", "int", "DeepSpeed allgather_bucket_size, in elements.", minimum=1),
+    FieldSpec("dist.stage3_prefetch_bucket_size", "int", "DeepSpeed stage3_prefetch_bucket_size, in elements.",
+              minimum=0),
+    FieldSpec("dist.stage3_max_live_parameters", "int", "DeepSpeed stage3_max_live_parameters, in elements.",
+              minimum=0),
 )
 
 FIELDS: dict[str, FieldSpec] = {spec.name: spec for spec in _FIELD_LIST}

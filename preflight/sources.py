@@ -10,13 +10,12 @@ import ast
 import codecs
 import io
 import re
-import tokenize
 import warnings
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
 from preflight._hash import blake2b
+from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
 
 MAX_FILE_BYTES = 16 * 1024 * 1024
@@ -129,7 +128,10 @@ def read_source(path: Path, display: str, kind: str) -> Union[SourceText, FileEr
     if b"\0" in raw[:8192]:
         return FileError(display, "binary file (contains NUL bytes); skipped")
     encoding = "utf-8"
-    if kind == "python":
+    if kind == "python" and b"coding" in b"\n".join(raw.split(b"\n", 2)[:2]):
+        # only a PEP 263 cookie in the first two lines can name another encoding
+        import tokenize
+
         try:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
         except SyntaxError as exc:
@@ -231,6 +233,8 @@ def _comments(text: str) -> dict[int, str]:
     """
     if "#" not in text or not _DIRECTIVE.search(text):
         return {}
+    import tokenize
+
     out: dict[int, str] = {}
     try:
         for tok in tokenize.generate_tokens(io.StringIO(text).readline):

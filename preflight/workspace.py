@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Iterable, Sequence
 
+from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
 from preflight.sources import kind_of
 

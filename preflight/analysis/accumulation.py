@@ -33,9 +33,9 @@ assignment of a name).
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
+from preflight._record import dataclass, field
 from preflight.analysis.bindings import MODULE, OPTIMIZER
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
 

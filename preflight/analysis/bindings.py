@@ -19,9 +19,9 @@ on the callee's ``FunctionInfo.call_sites``.
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from preflight._record import dataclass
 from preflight.analysis import tensor_ops as tables
 from preflight.analysis.binding_syntax import (
     binding_deps,

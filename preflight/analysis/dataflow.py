@@ -49,9 +49,9 @@ Reading the result (``flow = grad_flow(ctx)``):
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Optional
 
+from preflight._record import dataclass
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, TrainingCall, scope_index
 
 if TYPE_CHECKING:

@@ -26,9 +26,9 @@ Built once per file (``device_facts(ctx)``) on top of :mod:`scopes`,
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
+from preflight._record import dataclass, field
 from preflight.analysis import tensor_ops as tables
 from preflight.analysis.bindings import MODULE
 from preflight.analysis.dataflow import GradFlow, grad_flow

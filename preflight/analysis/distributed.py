@@ -29,9 +29,9 @@ sites, helper return values):
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
+from preflight._record import dataclass
 from preflight.analysis.losses import Leaf, ValueResolver, value_resolver
 from preflight.analysis.scopes import ClassInfo, FunctionInfo, LoopInfo, scope_index
 

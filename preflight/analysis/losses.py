@@ -25,9 +25,9 @@ of an ``nn.Sequential`` and in what local ``forward`` methods and helpers return
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional, Union
 
+from preflight._record import dataclass
 from preflight.analysis import tensor_ops as tables
 from preflight.analysis.binding_syntax import short_call
 from preflight.analysis.scopes import ClassInfo, FunctionInfo, ScopeIndex, scope_index

@@ -27,9 +27,9 @@ from __future__ import annotations
 
 import ast
 import bisect
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Optional
 
+from preflight._record import dataclass, field
 from preflight.analysis.bindings import MODULE, OPTIMIZER, Binding
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
 from preflight.analysis.syntax import dotted_name

@@ -20,9 +20,9 @@ by re-walking a function per node. What other analyses read here:
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterator, Optional, Union
 
+from preflight._record import dataclass, field
 from preflight.analysis.syntax import dotted_name, is_true
 
 if TYPE_CHECKING:

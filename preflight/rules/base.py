@@ -37,6 +37,24 @@ CODE_RE = re.compile(r"^[A-Z]{1,4}[0-9]{3,4}$")
 NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
 
+class examples:
+    """Examples kept in another module, imported on first use.
+
+    ``bad_examples = examples("preflight.rules._pf101_examples", "BAD_EXAMPLES")``: the
+    example programs are only needed by ``explain``, the docs, SARIF rule help and the tests,
+    so a ``check`` run does not pay for loading them.
+    """
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+    def __get__(self, obj: object, owner: type) -> Sequence[str]:
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.name)  # type: ignore[no-any-return]
+
+
 class Rule:
     code: ClassVar[str] = ""
     name: ClassVar[str] = ""

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
 from typing import Iterable, Optional
 
+from preflight._record import dataclass
 from preflight.analysis.bindings import MODULE, MODULE_CONTAINER, PARAMETER
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import CONTAINER, SCALAR, GradFact, GradFlow, grad_flow
@@ -18,7 +18,6 @@ from preflight.analysis.scopes import (
 )
 from preflight.diagnostics import Category, Evidence, Finding, Fix, Severity
 from preflight.registry import register
-from preflight.rules._pf101_examples import BAD_EXAMPLES, GOOD_EXAMPLES
 from preflight.rules._pf101_support import (
     assigned_before,
     float_safe_accumulator,
@@ -28,7 +27,7 @@ from preflight.rules._pf101_support import (
     reset_in_loop,
     text,
 )
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 # method -> index of the stored argument
 _STORE_METHODS = {"append": 0, "extend": 0, "insert": 1, "appendleft": 0, "extendleft": 0}
@@ -170,9 +169,8 @@ for a total that starts as a number literal and is only printed or logged, and
   the container is an `nn.ModuleList` / `nn.ParameterList`.
 * Where the analysis cannot tell where a value came from, it says nothing.
 """
-    bad_examples = BAD_EXAMPLES
-    good_examples = GOOD_EXAMPLES
-
+    bad_examples = examples("preflight.rules._pf101_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules._pf101_examples", "GOOD_EXAMPLES")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         # Where a store could outlive its step depends on scopes alone: files with no
         # such store (most model and pipeline files) never pay for the grad dataflow.

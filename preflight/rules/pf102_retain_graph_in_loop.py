@@ -10,8 +10,7 @@ from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
 from preflight.analysis.scopes import LoopInfo
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf102_examples import BAD_EXAMPLES, GOOD_EXAMPLES
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _DIFFERENTIATES = frozenset({"backward", "grad", "helper-backward"})
 
@@ -64,9 +63,8 @@ hidden.detach()`) instead of retaining the graph.
 * The backward is not in a loop.
 * The loss is handed to a function preflight cannot see after the backward.
 """
-    bad_examples = BAD_EXAMPLES
-    good_examples = GOOD_EXAMPLES
-
+    bad_examples = examples("preflight.rules._pf102_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules._pf102_examples", "GOOD_EXAMPLES")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         for event in steps.events:

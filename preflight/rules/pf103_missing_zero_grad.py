@@ -10,8 +10,7 @@ from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
 from preflight.analysis.scopes import FunctionInfo, LoopInfo
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf103_examples import BAD_EXAMPLES, GOOD_EXAMPLES
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 Context = Union[LoopInfo, FunctionInfo]
 
@@ -110,9 +109,8 @@ the accumulation boundary, after the step.
   `step()` clears the gradients); Lightning automatic optimization; HF `Trainer`.
 * No backward runs in the loop that steps.
 """
-    bad_examples = BAD_EXAMPLES
-    good_examples = GOOD_EXAMPLES
-
+    bad_examples = examples("preflight.rules._pf103_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules._pf103_examples", "GOOD_EXAMPLES")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         done: set[tuple[int, str]] = set()

@@ -10,8 +10,7 @@ from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
 from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf104_examples import BAD_EXAMPLES, GOOD_EXAMPLES
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _BLOCKS = ("body", "orelse", "finalbody")
 _STOP = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda, ast.For, ast.AsyncFor,
@@ -93,9 +92,8 @@ Move `zero_grad()` before the forward/backward, or after `optimizer.step()`.
   accumulation `if`, the `zero_grad()` outside it): preflight only reports an order
   it can prove, where the step always follows the `zero_grad()`.
 """
-    bad_examples = BAD_EXAMPLES
-    good_examples = GOOD_EXAMPLES
-
+    bad_examples = examples("preflight.rules._pf104_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules._pf104_examples", "GOOD_EXAMPLES")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         for zero in steps.events:

@@ -10,8 +10,7 @@ from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
 from preflight.analysis.scopes import ScopeIndex
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf105_examples import BAD_EXAMPLES, GOOD_EXAMPLES
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 # autocast entry points whose device is CUDA by construction
 _CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})
@@ -120,9 +119,8 @@ float32's range and needs no scaler (Ampere GPUs and newer).
   `no_grad`, or a one-off backward with no optimizer step next to it (a test of
   autocast itself).
 """
-    bad_examples = BAD_EXAMPLES
-    good_examples = GOOD_EXAMPLES
-
+    bad_examples = examples("preflight.rules._pf105_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules._pf105_examples", "GOOD_EXAMPLES")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         scopes = steps.scopes

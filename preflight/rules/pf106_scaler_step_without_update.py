@@ -9,8 +9,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.optimizers import grad_steps
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf106_examples import BAD_EXAMPLES, GOOD_EXAMPLES
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -51,9 +50,8 @@ Call `scaler.update()` once per iteration, right after `scaler.step(optimizer)`
   `GradScaler` class in the file or to scale a loss (`scaler.scale(loss).backward()`).
 * `scaler.step` is not inside a loop.
 """
-    bad_examples = BAD_EXAMPLES
-    good_examples = GOOD_EXAMPLES
-
+    bad_examples = examples("preflight.rules._pf106_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules._pf106_examples", "GOOD_EXAMPLES")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         updated = {e.scaler for e in steps.events if e.kind == "update"}

@@ -9,8 +9,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf107_examples import BAD_EXAMPLES, GOOD_EXAMPLES
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _BETWEEN_SILENCES = frozenset({"unscale", "opaque", "backward", "helper-backward"})
 
@@ -61,9 +60,8 @@ scaler.update()
 * Framework clipping (`accelerator.clip_grad_norm_`, Lightning's
   `gradient_clip_val`, `fabric.clip_gradients`) unscales by itself and is not checked.
 """
-    bad_examples = BAD_EXAMPLES
-    good_examples = GOOD_EXAMPLES
-
+    bad_examples = examples("preflight.rules._pf107_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules._pf107_examples", "GOOD_EXAMPLES")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         for clip in steps.events:

@@ -10,9 +10,8 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import ScopeIndex
 from preflight.diagnostics import Category, Evidence, Finding, Fix, Severity
 from preflight.registry import register
-from preflight.rules._pf108_examples import PF108_BAD, PF108_GOOD
 from preflight.rules._pf108_support import optimizer_severity, short, simple_divisor
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -72,9 +71,8 @@ no autofix.
 * Class, function and variable names never matter: a user class called
   `Trainer` is checked like any other.
 """
-    bad_examples = PF108_BAD
-    good_examples = PF108_GOOD
-
+    bad_examples = examples("preflight.rules._pf108_examples", "PF108_BAD")
+    good_examples = examples("preflight.rules._pf108_examples", "PF108_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = accumulation(ctx)
         for site in facts.sites:

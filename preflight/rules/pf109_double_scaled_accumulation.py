@@ -16,9 +16,8 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Applicability, Category, Finding, Fix, Severity
 from preflight.registry import register
-from preflight.rules._pf108_examples import PF109_BAD, PF109_GOOD
 from preflight.rules._pf108_support import short
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _LIGHTNING_GA = "self.trainer.accumulate_grad_batches"
 
@@ -69,9 +68,8 @@ divides anything.
 * A class that only happens to be called `Trainer`: only Lightning's
   `Trainer` (resolved through the imports) counts.
 """
-    bad_examples = PF109_BAD
-    good_examples = PF109_GOOD
-
+    bad_examples = examples("preflight.rules._pf108_examples", "PF109_BAD")
+    good_examples = examples("preflight.rules._pf108_examples", "PF109_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = accumulation(ctx)
         for site in facts.sites:

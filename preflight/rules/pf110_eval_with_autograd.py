@@ -13,8 +13,7 @@ from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Applicability, Category, Evidence, Finding, Fix, Severity
 from preflight.fix import register_operation
 from preflight.registry import register
-from preflight.rules._pf110_examples import PF110_BAD, PF110_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 # A name is corroborating evidence only, never enough on its own.
 _EVAL_NAME = re.compile(
@@ -85,9 +84,8 @@ callers that do not train, the fix is offered as unsafe.
 * The model is frozen or has no parameters; `model.train()` ran again before
   the forward.
 """
-    bad_examples = PF110_BAD
-    good_examples = PF110_GOOD
-
+    bad_examples = examples("preflight.rules._pf110_examples", "PF110_BAD")
+    good_examples = examples("preflight.rules._pf110_examples", "PF110_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = evaluation(ctx)
         if not facts.forwards:

@@ -19,8 +19,7 @@ from preflight.analysis.evaluation import (
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, TrainingCall
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf110_examples import PF111_BAD, PF111_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _MODE_LAYERS = ("Dropout", "BatchNorm", "dropout", "batch_norm", "AlphaDropout")
 
@@ -78,9 +77,8 @@ at the end of the evaluation helper.
   iteration, or is followed by `break` / `return`.
 * Lightning and the Hugging Face `Trainer` switch modes themselves.
 """
-    bad_examples = PF111_BAD
-    good_examples = PF111_GOOD
-
+    bad_examples = examples("preflight.rules._pf110_examples", "PF111_BAD")
+    good_examples = examples("preflight.rules._pf110_examples", "PF111_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = evaluation(ctx)
         for fn, events in facts.events.items():

@@ -17,8 +17,7 @@ from preflight.analysis.losses import (
 from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf112_examples import PF112_BAD, PF112_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _WHY = {
     (SOFTMAX, CE): ("it applies log_softmax itself, so it computes log(softmax(softmax(z))): the "
@@ -80,9 +79,8 @@ activation at prediction time.
 * `log_softmax` into cross-entropy is numerically harmless (see PF114), and
   `sigmoid` into `BCELoss` is that loss's intended input.
 """
-    bad_examples = PF112_BAD
-    good_examples = PF112_GOOD
-
+    bad_examples = examples("preflight.rules._pf112_examples", "PF112_BAD")
+    good_examples = examples("preflight.rules._pf112_examples", "PF112_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for site in loss_sites(ctx):
             act = site.act

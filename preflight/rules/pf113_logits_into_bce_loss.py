@@ -8,8 +8,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.losses import BCE, LOGITS, loss_sites, site_evidence, text
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf112_examples import PF113_BAD, PF113_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -52,9 +51,8 @@ apply `torch.sigmoid` before `BCELoss`.
   is more stable, but `BCELoss` clamps its log terms at -100, so the pairing
   trains fine in fp32; it is not reported.
 """
-    bad_examples = PF113_BAD
-    good_examples = PF113_GOOD
-
+    bad_examples = examples("preflight.rules._pf112_examples", "PF113_BAD")
+    good_examples = examples("preflight.rules._pf112_examples", "PF113_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for site in loss_sites(ctx):
             act = site.act

@@ -8,8 +8,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.losses import CE, LOG_SOFTMAX, loss_sites, site_evidence, text
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf112_examples import PF114_BAD, PF114_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -50,9 +49,8 @@ class dimension (1), the two are not equivalent; check which one you meant.
 * `log_softmax` into `nll_loss` / `kl_div` (the intended pairings).
 * A value that is `log_softmax` output only on some paths.
 """
-    bad_examples = PF114_BAD
-    good_examples = PF114_GOOD
-
+    bad_examples = examples("preflight.rules._pf112_examples", "PF114_BAD")
+    good_examples = examples("preflight.rules._pf112_examples", "PF114_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for site in loss_sites(ctx):
             act = site.act

@@ -11,8 +11,7 @@ from preflight.analysis.losses import text
 from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf201_examples import PF201_BAD, PF201_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -66,9 +65,8 @@ returns.
   names never change the verdict.
 * The loader is built differently on different paths and one of them shards.
 """
-    bad_examples = PF201_BAD
-    good_examples = PF201_GOOD
-
+    bad_examples = examples("preflight.rules._pf201_examples", "PF201_BAD")
+    good_examples = examples("preflight.rules._pf201_examples", "PF201_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
         done: set[int] = set()

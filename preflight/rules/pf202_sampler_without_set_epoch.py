@@ -10,8 +10,7 @@ from preflight.analysis.distributed import LoaderAnalysis, loader_analysis
 from preflight.analysis.losses import Leaf, text
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf201_examples import PF202_BAD, PF202_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -54,9 +53,8 @@ start of every epoch, before iterating the loader.
 * The loader went through `accelerator.prepare` (Accelerate calls `set_epoch`),
   or is handed to Lightning or the HF Trainer (they call it).
 """
-    bad_examples = PF202_BAD
-    good_examples = PF202_GOOD
-
+    bad_examples = examples("preflight.rules._pf201_examples", "PF202_BAD")
+    good_examples = examples("preflight.rules._pf201_examples", "PF202_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
         if not la.uses:

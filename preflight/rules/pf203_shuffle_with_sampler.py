@@ -10,8 +10,7 @@ from preflight.analysis.distributed import loader_analysis
 from preflight.analysis.losses import text
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf201_examples import PF203_BAD, PF203_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -49,9 +48,8 @@ by default). The common idiom is `shuffle=(sampler is None), sampler=sampler`.
 * The sampler is `None` on every path preflight can see (a parameter whose
   callers all leave it at `None`), or comes from somewhere it cannot follow.
 """
-    bad_examples = PF203_BAD
-    good_examples = PF203_GOOD
-
+    bad_examples = examples("preflight.rules._pf201_examples", "PF203_BAD")
+    good_examples = examples("preflight.rules._pf201_examples", "PF203_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
         for call in la.loader_calls:

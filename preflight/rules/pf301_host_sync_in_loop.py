@@ -10,8 +10,7 @@ from preflight.analysis.devices import DeviceFacts, StepPlace, device_facts
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, scope_index
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf30x_examples import PF301_BAD, PF301_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 SYNC_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 SYNC_BUILTINS = frozenset({"float", "int", "print"})
@@ -174,9 +173,8 @@ guard the logging with `if step % log_every == 0:`.
   `torch.device("cuda")`, `Accelerator()`, `Fabric()`, DeepSpeed): on the CPU
   these calls do not synchronise anything.
 """
-    bad_examples = PF301_BAD
-    good_examples = PF301_GOOD
-
+    bad_examples = examples("preflight.rules._pf30x_examples", "PF301_BAD")
+    good_examples = examples("preflight.rules._pf30x_examples", "PF301_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not any(loop.training for loop in scope_index(ctx).loops.values()):
             return

@@ -10,8 +10,7 @@ from preflight.analysis.devices import DeviceFacts, device_facts
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf30x_examples import PF302_BAD, PF302_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _MOVES = frozenset({"to", "cuda", "cpu"})
 
@@ -106,9 +105,8 @@ use `class_weights` inside the loop (or create it on the device:
 * The copy sits under an `if` (runs only on some steps), or outside training
   loops, or its result is discarded (that is PF303).
 """
-    bad_examples = PF302_BAD
-    good_examples = PF302_GOOD
-
+    bad_examples = examples("preflight.rules._pf30x_examples", "PF302_BAD")
+    good_examples = examples("preflight.rules._pf30x_examples", "PF302_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not any(loop.training for loop in scope_index(ctx).loops.values()):
             return

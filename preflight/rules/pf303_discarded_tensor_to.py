@@ -9,8 +9,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.devices import DeviceFacts, device_facts
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf30x_examples import PF303_BAD, PF303_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 # Tensor methods that return a new tensor and leave the receiver as it was
 # (on an nn.Module the same names work in place).
@@ -59,9 +58,8 @@ Rebind the result: `x = x.to(device)`.
 The rule is not limited to training loops: a dropped `.to()` is a dead line
 wherever it is, and the receiver must be proven to be a tensor.
 """
-    bad_examples = PF303_BAD
-    good_examples = PF303_GOOD
-
+    bad_examples = examples("preflight.rules._pf30x_examples", "PF303_BAD")
+    good_examples = examples("preflight.rules._pf30x_examples", "PF303_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts: Optional[DeviceFacts] = None
         for stmt in ctx.nodes(ast.Expr):

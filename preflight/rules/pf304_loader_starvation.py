@@ -10,8 +10,7 @@ from preflight.analysis.devices import DeviceFacts, device_facts
 from preflight.analysis.scopes import LoopInfo, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf30x_examples import PF304_BAD, PF304_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "tqdm.tqdm", "tqdm.auto.tqdm",
                        "tqdm.notebook.tqdm", "tqdm.rich.tqdm"})
@@ -76,9 +75,8 @@ restarting workers every epoch), and copy with
 * A loader built by a helper function or bound more than once (preflight cannot
   see its arguments).
 """
-    bad_examples = PF304_BAD
-    good_examples = PF304_GOOD
-
+    bad_examples = examples("preflight.rules._pf30x_examples", "PF304_BAD")
+    good_examples = examples("preflight.rules._pf30x_examples", "PF304_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
         loops = [loop for loop in scopes.loops.values() if loop.training and isinstance(

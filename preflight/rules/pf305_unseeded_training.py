@@ -10,8 +10,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import FunctionInfo, ScopeIndex, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf30x_examples import PF305_BAD, PF305_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _TORCH_DRAWS = frozenset({
     "torch.rand", "torch.randn", "torch.randint", "torch.randperm", "torch.normal",
@@ -187,9 +186,8 @@ At the start of the entry point: `torch.manual_seed(seed)`, `random.seed(seed)`,
 * No random draw is visible (e.g. a pretrained model fine-tuned on an
   unshuffled loader).
 """
-    bad_examples = PF305_BAD
-    good_examples = PF305_GOOD
-
+    bad_examples = examples("preflight.rules._pf30x_examples", "PF305_BAD")
+    good_examples = examples("preflight.rules._pf30x_examples", "PF305_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
         entry = training_entry(scopes)
