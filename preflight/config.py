@@ -195,6 +195,22 @@ def _convert(key: str, kind: str, value: Any, path: str, line: Optional[int]) ->
     raise AssertionError(kind)
 
 
+_LOOKALIKES = str.maketrans({"O": "0", "I": "1", "L": "1"})
+
+
+def _closest_code(selector: str, available: list[str]) -> Optional[str]:
+    """The rule code a mistyped selector most likely meant: a letter typed for a look-alike
+    digit first (``PF1O1`` -> ``PF101``), else the closest spelling."""
+    head, digits = selector[:2].upper(), selector[2:].upper().translate(_LOOKALIKES)
+    fixed = head + digits
+    if any(code.startswith(fixed) for code in available):
+        return fixed
+    import difflib
+
+    close = difflib.get_close_matches(selector, available, n=1)
+    return close[0] if close else None
+
+
 def resolve_codes(
     select: list[str], ignore: list[str], available: list[str], *, origin: str = "--select",
     ignore_origin: Optional[str] = None,
@@ -205,10 +221,8 @@ def resolve_codes(
             if sel == "ALL":
                 continue
             if not any(code.startswith(sel) for code in available):
-                import difflib
-
-                close = difflib.get_close_matches(sel, available, n=1)
-                hint = f" (did you mean {close[0]}?)" if close else ""
+                guess = _closest_code(sel, available)
+                hint = f" (did you mean {guess}?)" if guess else ""
                 raise SettingsError(f"unknown rule code or prefix '{sel}' in {what}{hint}; "
                                     "see 'preflight rules'")
 
