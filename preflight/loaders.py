@@ -220,8 +220,11 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
     class _Loader(yaml.SafeLoader):
         """Composes nodes only; preflight builds plain data from them itself."""
 
-    loader = _Loader(text)
     notes: list[str] = []
+    try:
+        loader = _Loader(text)  # checks every character: may raise ReaderError
+    except yaml.reader.ReaderError as exc:
+        return _yaml_reader_error(display, text, exc)
     try:
         try:
             root = loader.get_node() if loader.check_node() else None
@@ -233,6 +236,8 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
             loader.dispose()
     except yaml.MarkedYAMLError as exc:
         return _yaml_error(display, exc)
+    except yaml.reader.ReaderError as exc:
+        return _yaml_reader_error(display, text, exc)
     except yaml.YAMLError as exc:
         return FileError(display, f"invalid YAML: {exc}")
     except RecursionError:
@@ -250,6 +255,17 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
         return FileError(display, "YAML nested too deeply to read", line=1)
     builder.lines[()] = root.start_mark.line + 1
     return LoadedConfig(display, "yaml", data, builder.lines, notes)
+
+
+def _yaml_reader_error(display: str, text: str, exc: Any) -> FileError:
+    """A character YAML does not allow (control characters and the like)."""
+    position = max(0, min(int(getattr(exc, "position", 0) or 0), len(text)))
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    char = getattr(exc, "character", None)
+    what = f"U+{char:04X}" if isinstance(char, int) else "a character"
+    return FileError(display, f"invalid YAML: {what} is not allowed in YAML ({exc.reason})",
+                     line=line, column=column)
 
 
 def _yaml_error(display: str, exc: Any) -> FileError:

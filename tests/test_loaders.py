@@ -316,3 +316,10 @@ def test_broken_toml_has_a_line(text, line):
 def test_unknown_kind_is_an_error():
     err = load_config_text("x", "ini", "cfg.ini")
     assert isinstance(err, FileError) and "not a config file" in err.message
+
+
+def test_yaml_control_character_is_a_located_error():
+    # found by tests/test_properties.py: PyYAML's reader raised from the loader's constructor
+    err = _err("a: 1\nb: x\x1fy\n", "yaml")
+    assert (err.line, err.column) == (2, 5)
+    assert "U+001F is not allowed in YAML" in err.message
