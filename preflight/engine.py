@@ -48,6 +48,7 @@ class FileResult:
     errors: list[FileError] = field(default_factory=list)
     cached: bool = False
     skipped: bool = False  # '# preflight: skip-file'
+    digest: Optional[str] = None  # of the bytes analysed (fixes refuse a file that changed since)
 
 
 @dataclass
@@ -60,6 +61,7 @@ class RunResult:
     fixes_applied: int = 0
     elapsed: float = 0.0
     suppressed_by_baseline: int = 0
+    digests: dict[str, str] = field(default_factory=dict)  # display -> digest analysed
 
     def sort(self) -> None:
         self.findings.sort(key=lambda f: f.sort_key())
@@ -170,7 +172,9 @@ def check_one(item: Discovered, selection: Selection, cache_dir: Optional[str]) 
         hit = cache.load(cache_dir, key)
         if hit is not None:
             hit.cached = True
+            hit.digest = source.digest
             return hit
+    result.digest = source.digest
     parsed = parse_python(source)
     if isinstance(parsed, FileError):
         result.errors.append(parsed)
@@ -230,6 +234,8 @@ def check_files(
         run.files_skipped += int(res.skipped)
         run.findings.extend(res.findings)
         run.errors.extend(res.errors)
+        if res.digest is not None:
+            run.digests[res.display] = res.digest
     run.sort()
     run.elapsed = time.perf_counter() - start
     return run

@@ -153,12 +153,42 @@ def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = Fals
     return outcome
 
 
+class FileChangedError(Exception):
+    """The file on disk is no longer the one the fixes were computed for."""
+
+
+@contextlib.contextmanager
+def _locked(target: Path) -> Any:
+    """An exclusive advisory lock on ``target`` where the platform has ``flock``.
+
+    Two ``--fix`` runs on one tree serialise here; the second then sees, by re-reading
+    the path, that the file is no longer what it analysed, and leaves it alone.
+    """
+    try:
+        import fcntl
+    except ImportError:  # Windows: the re-check below still applies
+        yield
+        return
+    try:
+        fd = os.open(target, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
 def write_atomic(path: Path, source: SourceText, new_text: str) -> None:
     """Write ``new_text`` in the file's encoding (and BOM), atomically, keeping its mode.
 
     The bytes go to a temporary file in the same directory, which then replaces
     the original with ``os.replace``; a failure leaves the original untouched and
-    no temporary file behind. A symbolic link is followed, not replaced.
+    no temporary file behind. A symbolic link is followed, not replaced. Under a lock,
+    the file is re-read first: if it is no longer ``source`` (another process or an
+    editor changed it), nothing is written and :class:`FileChangedError` is raised.
     """
     data = new_text.encode(source.encoding)
     if source.bom and not data.startswith(codecs.BOM_UTF8):
@@ -170,19 +200,27 @@ def write_atomic(path: Path, source: SourceText, new_text: str) -> None:
         mode = None
     import tempfile
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".preflight-tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    with _locked(target):
+        try:
+            current: Optional[bytes] = target.read_bytes()
+        except FileNotFoundError:
+            current = None
+        if current is not None and current != source.raw:
+            raise FileChangedError(f"{source.display} changed since preflight read it")
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".preflight-tmp",
+                                   dir=target.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if mode is not None:
+                os.chmod(tmp, mode)
+            os.replace(tmp, target)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
 
 
 # -- helpers -------------------------------------------------------------------
