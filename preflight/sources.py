@@ -189,7 +189,10 @@ def parse_python(source: SourceText) -> Union[ParsedPython, FileError]:
     except SyntaxError as exc:
         return _syntax_error(source, exc, text, cell_map)
     except (ValueError, RecursionError, MemoryError) as exc:
-        reason = "nested too deeply to parse" if isinstance(exc, RecursionError) else str(exc)
+        # CPython's parser reports a too-deep expression as RecursionError or, when its own
+        # stack overflows, as a bare MemoryError
+        deep = isinstance(exc, (RecursionError, MemoryError)) or not str(exc)
+        reason = "expressions nested too deeply to parse" if deep else str(exc)
         return FileError(source.display, f"cannot parse: {reason}")
     parsed = ParsedPython(source=source, tree=tree, index=LineIndex.of(text), cell_map=cell_map)
     parsed.comment_lines = _comments(text)

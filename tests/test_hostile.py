@@ -1,0 +1,93 @@
+"""Hostile and pathological input: one clear error or a normal result, never a traceback,
+and nothing preflight reads is ever executed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import write
+
+CANARY_CODE = '''\
+import os
+open({canary!r}, "w").write("executed")
+os.system("touch {canary}.sh")
+__import__("subprocess").run(["touch", "{canary}.sub"])
+import torch
+losses = []
+for x in loader:
+    loss = model(x)
+    loss.backward()
+    losses.append(loss)
+'''
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("parens.py", "x = " + "(" * 300 + "1" + ")" * 300 + "\n", "too many nested parentheses"),
+    ("nots.py", "y = " + "not " * 20000 + "x\n", "nested too deeply to parse"),
+    ("chain.py", "loss = " + " + ".join(["m(x)"] * 30000) + "\n", "nested too deeply to parse"),
+    ("attrs.py", "loss = model" + ".a" * 30000 + "(x)\n", "nested too deeply to parse"),
+    ("nul.py", "x = 1\0\n", "binary file"),
+])
+def test_pathological_python_is_one_clear_error(cli, tmp_path: Path, name: str, text: str,
+                                                expected: str) -> None:
+    write(tmp_path / name, text)
+    write(tmp_path / "ok.py", "import torch\nlosses = []\nfor x in loader:\n    loss = model(x)\n"
+                              "    loss.backward()\n    losses.append(loss)\n")
+    r = cli("check", "--no-cache", ".")
+    assert "Traceback" not in r.err + r.out
+    assert expected in r.out + r.err
+    assert "ok.py:6:5: PF101" in r.out  # the rest of the run completes
+    assert r.code == 1
+
+
+def test_deep_but_legal_nesting_is_analysed(cli, tmp_path: Path) -> None:
+    write(tmp_path / "calls.py", "import torch\nlosses = []\nfor x in loader:\n    loss = "
+          + "f(" * 150 + "model(x)" + ")" * 150 + "\n    loss.backward()\n    losses.append(loss)\n")
+    r = cli("check", "--no-cache", "calls.py")
+    assert "Traceback" not in r.err
+    assert "calls.py:6:5: PF101" in r.out
+
+
+def test_notebook_with_megabytes_of_output_is_analysed(cli, tmp_path: Path) -> None:
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "execution_count": 1,
+                     "source": "import torch\nlosses = []\nfor x in loader:\n    loss = model(x)\n"
+                               "    loss.backward()\n    losses.append(loss)\n",
+                     "outputs": [{"output_type": "stream", "name": "stdout", "text": "x" * 4_000_000}]}],
+          "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    write(tmp_path / "big.ipynb", json.dumps(nb))
+    r = cli("check", "--no-cache", "big.ipynb")
+    assert "big.ipynb:cell 1:6:5: PF101" in r.out
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("deep.json", "[" * 100000 + "]" * 100000, "nested too deeply"),
+    ("deep.yaml", "a: " + "[" * 50000 + "]" * 50000 + "\n", "nested too deeply"),
+    ("tag.yaml", "a: !!python/object/apply:os.system ['touch CANARY']\n", "python/object"),
+])
+def test_hostile_configs_are_refused_clearly(cli, tmp_path: Path, name: str, text: str,
+                                             expected: str) -> None:
+    write(tmp_path / "train.py", "import torch\n")
+    write(tmp_path / name, text)
+    r = cli("audit", "train.py", "--config", name, "--no-cache")
+    assert "Traceback" not in r.err + r.out
+    assert expected in r.out + r.err
+    assert r.code == 3
+    assert not (tmp_path / "CANARY").exists()
+
+
+@pytest.mark.parametrize("command", [
+    ["check", "--no-cache", "train.py"],
+    ["check", "--no-cache", "--fix", "train.py"],
+    ["audit", "--no-cache", "train.py"],
+    ["audit", "train.py", "--emit-plan", "json"],
+])
+def test_nothing_preflight_reads_is_executed(cli, tmp_path: Path, command: list[str]) -> None:
+    canary = tmp_path / "CANARY"
+    write(tmp_path / "train.py", CANARY_CODE.format(canary=str(canary)))
+    write(tmp_path / "conftest.py", CANARY_CODE.format(canary=str(canary)))
+    write(tmp_path / "setup.py", CANARY_CODE.format(canary=str(canary)))
+    cli(*command)
+    leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("CANARY"))
+    assert leftovers == []
