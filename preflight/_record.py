@@ -7,7 +7,8 @@ that runs for a fraction of a second this is a large share of the run: measured 
 project's check path (46 classes), about 0.5-1 ms per class, plus the imports.
 
 This module builds ``__repr__``, ``__eq__``, ``__hash__`` and the frozen guards from closures
-and compiles ``__init__`` on a class's first instantiation, so importing compiles nothing.
+and a generic ``__init__`` that compiles a specialised one once the class is constructed
+often, so importing compiles nothing and a short run compiles little.
 It implements the subset preflight uses, with the standard library's semantics:
 
 * ``@dataclass``, ``@dataclass(frozen=..., eq=..., repr=..., unsafe_hash=...)``;
@@ -106,18 +107,56 @@ def _collect(cls: type) -> list[Field]:
     return list(fields.values())
 
 
+_COMPILE_AFTER = 64  # instantiations of one class before its __init__ is compiled
+
+
 def _make_init(cls: type, fields: list[Field]) -> Callable[..., None]:
-    """``__init__`` compiled on first use: a module's import compiles nothing, and only the
-    records a run actually creates pay for it (once), after which construction is as fast
-    as a standard dataclass."""
+    """``__init__`` that starts generic and compiles itself once the class is hot.
+
+    A one-file ``check`` creates most record classes a handful of times: compiling an
+    ``__init__`` for each (what dataclasses does at import) would cost more than all
+    those constructions. A class constructed more than ``_COMPILE_AFTER`` times gets a
+    compiled ``__init__``, as fast as a standard dataclass's, for the rest of the run.
+    """
     post_init = getattr(cls, "__post_init__", None) is not None
+    names = tuple(f.name for f in fields)
+    count = len(names)
+    known = frozenset(names)
+    tail = tuple((f.name, f.default, f.default_factory) for f in fields)
+    qualname = cls.__qualname__
+    calls = [0]
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        real = _compile_init(cls, fields, post_init)
-        cls.__init__ = real  # type: ignore[misc]
-        real(self, *args, **kwargs)
+        calls[0] += 1
+        if calls[0] > _COMPILE_AFTER and cls.__dict__.get("__init__") is __init__:
+            cls.__init__ = _compile_init(cls, fields, post_init)  # type: ignore[misc]
+        given = len(args)
+        if given > count:
+            raise TypeError(f"{qualname}.__init__() takes {count + 1} positional arguments "
+                            f"but {given + 1} were given")
+        values = self.__dict__  # empty: only fields go in before __post_init__
+        values.update(zip(names, args))
+        if kwargs:
+            for key, value in kwargs.items():
+                if key not in known:
+                    raise TypeError(f"{qualname}.__init__() got an unexpected keyword argument {key!r}")
+                if key in values:
+                    raise TypeError(f"{qualname}.__init__() got multiple values for argument {key!r}")
+                values[key] = value
+        if len(values) < count:
+            for name, default, factory in tail[given:]:
+                if name in values:
+                    continue
+                if default is not MISSING:
+                    values[name] = default
+                elif factory is not MISSING:
+                    values[name] = factory()
+                else:
+                    raise TypeError(f"{qualname}.__init__() missing required argument: {name!r}")
+        if post_init:
+            self.__post_init__()
 
-    __init__.__qualname__ = f"{cls.__qualname__}.__init__"
+    __init__.__qualname__ = f"{qualname}.__init__"
     return __init__
 
 

@@ -134,3 +134,23 @@ def test_check_path_does_not_import_dataclasses_or_inspect(tmp_path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert "PF101" in out.stdout
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout
+
+
+def test_hot_classes_switch_to_a_compiled_init_with_the_same_behaviour() -> None:
+    @_record._dataclass(frozen=True)
+    class Hot:
+        a: int
+        b: list = _record._field(default_factory=list)
+        c: str = "c"
+
+    generic = Hot.__init__
+    made = [Hot(i) for i in range(_record._COMPILE_AFTER + 5)]
+    assert Hot.__init__ is not generic  # compiled now
+    after = [Hot(1), Hot(a=2, c="x"), Hot(3, [1])]
+    assert [(h.a, h.b, h.c) for h in after] == [(1, [], "c"), (2, [], "x"), (3, [1], "c")]
+    assert made[0] == Hot(0) and made[0].b is not made[1].b
+    for bad in ((), (1, 2, 3, 4)):
+        with pytest.raises(TypeError):
+            Hot(*bad)
+    with pytest.raises(TypeError):
+        Hot(1, d=2)
