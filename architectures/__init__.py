@@ -24,7 +24,7 @@ _DIR = Path(__file__).resolve().parent
 _LOCK = threading.Lock()
 _ENTRIES: Optional[List[Dict[str, Any]]] = None
 _INDEX: Optional[Dict[str, int]] = None
-_CACHE: Dict[int, "Architecture"] = {}
+_CACHE: Dict[int, Architecture] = {}
 
 # Suffixes of fine-tuned variants that keep the base model's shapes: "Qwen2.5-7B-Instruct"
 # is looked up as "Qwen2.5-7B" when it is not an alias itself.
@@ -98,7 +98,7 @@ def _find(name: str) -> Optional[int]:
     return None
 
 
-def lookup(name_or_hub_id: str) -> Optional["Architecture"]:
+def lookup(name_or_hub_id: str) -> Optional[Architecture]:
     """The catalog architecture for a name, alias or Hub id (case-insensitive), else None.
 
     ``params_total`` is the published total when the entry has one (``params_source``

@@ -10,6 +10,7 @@ Nothing is read at import time: the JSON files are parsed on the first call.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -122,11 +123,11 @@ def _load() -> Tuple[List[GPU], List[Instance], Dict[str, Union[GPU, Instance]]]
         inst_items, where = _read("instances.json", "instances")
         inst_list: List[Instance] = []
         for raw in inst_items:
-            gpu = by_name.get(raw.get("gpu", ""))
-            if gpu is None:
+            model = by_name.get(raw.get("gpu", ""))
+            if model is None:
                 raise HardwareError(f"{where}: {raw.get('name')!r} names unknown GPU {raw.get('gpu')!r}")
             price = raw.get("hourly_usd")
-            inst = Instance(name=raw["name"], provider=raw["provider"], gpu=gpu,
+            inst = Instance(name=raw["name"], provider=raw["provider"], gpu=model,
                             count=int(raw["count"]),
                             hourly_usd=float(price) if price is not None else None,
                             source=raw.get("price_source", ""),
@@ -147,18 +148,38 @@ def instances() -> List[Instance]:
     return list(_load()[1])
 
 
-def find(name: str) -> Union[GPU, Instance, None]:
-    """A GPU or instance by name or alias, case-insensitive ("a100-80gb", "H100", "p4d.24xlarge").
+_COUNT_RE = re.compile(r"^(?P<count>\d{1,4})\s*[x\u00d7*]\s*(?P<gpu>\S.*)$", re.IGNORECASE)
 
-    ``_`` and ``-`` are interchangeable, and a GPU name may omit its memory suffix
-    ("rtx-4090" finds "RTX-4090-24GB") when that is unambiguous.
-    """
-    if not isinstance(name, str) or not name.strip():
-        return None
-    gpu_list, _, index = _load()
-    key = _key(name)
+
+def _find_gpu(key: str, gpu_list: List[GPU],
+              index: Dict[str, Union[GPU, Instance]]) -> Union[GPU, Instance, None]:
     found = index.get(key)
     if found is not None:
         return found
     stems = [g for g in gpu_list if _key(g.name).rsplit("-", 1)[0] == key]
     return stems[0] if len(stems) == 1 else None
+
+
+def find(name: str) -> Union[GPU, Instance, None]:
+    """A GPU or instance by name or alias, case-insensitive ("a100-80gb", "H100", "p4d.24xlarge").
+
+    ``_`` and ``-`` are interchangeable, and a GPU name may omit its memory suffix
+    ("rtx-4090" finds "RTX-4090-24GB") when that is unambiguous.  ``8xH100`` (or ``8 x h100``)
+    is an ad-hoc machine: an :class:`Instance` of provider "custom" with that many GPUs and no
+    price.
+    """
+    if not isinstance(name, str) or not name.strip():
+        return None
+    gpu_list, _, index = _load()
+    found = _find_gpu(_key(name), gpu_list, index)
+    if found is not None:
+        return found
+    m = _COUNT_RE.match(name.strip())
+    if m is None or int(m.group("count")) < 1:
+        return None
+    gpu = _find_gpu(_key(m.group("gpu")), gpu_list, index)
+    if not isinstance(gpu, GPU):
+        return None
+    count = int(m.group("count"))
+    return Instance(name=f"{count}x {gpu.name}", provider="custom", gpu=gpu, count=count,
+                    hourly_usd=None, source=f"{count} x {gpu.name} as given ({name.strip()!r})")

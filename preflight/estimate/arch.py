@@ -1,0 +1,920 @@
+"""Model architectures as numbers: read a Hugging Face ``config.json``, count parameters exactly.
+
+Pure Python (no torch, no transformers): the estimator, the Hub fit and the catalogs all read
+configs through :func:`from_hf_config` and count with :func:`count_params`.
+
+``count_params`` follows the module layout that ``transformers`` builds for the config (the
+``*Model`` plus the LM head of ``*ForCausalLM``/``*ForConditionalGeneration``, or the
+classifier of ``*ForImageClassification`` when the config's ``architectures`` names one), so
+its total equals what ``model.num_parameters()`` and the Hub's safetensors total report:
+
+* biases only where the architecture has them, every norm (RMSNorm: weight only, LayerNorm:
+  weight and bias), learned position embeddings, token-type embeddings, poolers;
+* tied input/output embeddings counted once;
+* MoE: ``total`` counts every routed and shared expert and the routers; ``active`` counts what
+  one token uses (shared experts, ``experts_per_token`` routed experts, everything else);
+* multimodal configs (``text_config`` + ``vision_config``): the language model, plus the vision
+  tower and projector when the vision config is one this module can read (CLIP, SigLIP, the
+  Qwen2-VL and Qwen2.5-VL towers).
+
+What each architecture-specific knob means is kept in ``Architecture.extra`` (see
+``_decoder_knobs``) so that ``count_params`` works on an ``Architecture`` alone; an
+``Architecture`` built by hand without ``extra`` is counted with the family's plain layout
+(decoder: Llama; encoder: BERT; encoder-decoder: T5; vision: ViT).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+__all__ = [
+    "Architecture",
+    "ArchitectureError",
+    "ParamCount",
+    "count_params",
+    "from_hf_config",
+    "supported_model_types",
+]
+
+
+class ArchitectureError(ValueError):
+    """A config this module cannot read (unknown ``model_type``, a missing or bad number)."""
+
+
+@dataclass(frozen=True)
+class Architecture:
+    name: str                 # catalog name or Hub id
+    model_type: str           # HF model_type: "llama", "mixtral", "qwen2_moe", "bert", "t5", ...
+    family: str               # "decoder" | "encoder" | "encoder-decoder" | "vision" | "cnn" | "multimodal"
+    hidden_size: int
+    num_layers: int           # decoder layers (encoder layers for encoder-only / vision)
+    num_heads: int
+    num_kv_heads: int
+    head_dim: int
+    intermediate_size: int    # dense MLP width
+    vocab_size: int
+    tie_embeddings: bool
+    gated_mlp: bool           # SwiGLU/GeGLU (3 matrices) vs plain (2)
+    num_encoder_layers: int = 0          # encoder-decoder: encoder depth (num_layers = decoder depth)
+    num_experts: int = 0                 # MoE routed experts per MoE layer (0 = dense)
+    experts_per_token: int = 0
+    shared_experts: int = 0
+    moe_intermediate_size: int = 0
+    moe_layers: int = 0                  # how many layers are MoE (others dense)
+    max_position: int = 0
+    sliding_window: Optional[int] = None
+    image_size: int = 0
+    patch_size: int = 0
+    num_channels: int = 0
+    params_total: int = 0                # best known total (exact from safetensors/catalog, else formula)
+    params_active: int = 0               # per token (MoE), = total for dense
+    params_source: str = "formula"       # "catalog" | "safetensors" | "formula"
+    published_params: Optional[int] = None
+    source: str = ""                     # where the numbers come from (URL / file)
+    extra: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def is_moe(self) -> bool:
+        return self.num_experts > 0
+
+
+@dataclass(frozen=True)
+class ParamCount:
+    total: int
+    active: int
+    by_part: Mapping[str, int] = field(default_factory=dict, hash=False, compare=False)
+
+
+# --------------------------------------------------------------------------------------------
+# Config defaults: HF configs on the Hub omit keys equal to the config class default (common in
+# the nested text_config/vision_config of multimodal models).  Values from the transformers
+# config classes (transformers 5.x, checked with AutoConfig.for_model(model_type).to_dict()).
+# --------------------------------------------------------------------------------------------
+_DEFAULTS: Dict[str, Dict[str, Any]] = {
+    "llama": {"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 11008,
+              "num_hidden_layers": 32, "num_attention_heads": 32, "max_position_embeddings": 2048,
+              "tie_word_embeddings": False},
+    "mistral": {"vocab_size": 32000, "hidden_size": 4096, "intermediate_size": 14336,
+                "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+                "max_position_embeddings": 131072, "tie_word_embeddings": False,
+                "sliding_window": 4096},
+    "qwen2": {"vocab_size": 151936, "hidden_size": 4096, "intermediate_size": 22016,
+              "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
+              "max_position_embeddings": 32768, "tie_word_embeddings": False},
+    "gemma": {"vocab_size": 256000, "hidden_size": 3072, "intermediate_size": 24576,
+              "num_hidden_layers": 28, "num_attention_heads": 16, "num_key_value_heads": 16,
+              "head_dim": 256, "max_position_embeddings": 8192, "tie_word_embeddings": True},
+    "gemma2": {"vocab_size": 256000, "hidden_size": 2304, "intermediate_size": 9216,
+               "num_hidden_layers": 26, "num_attention_heads": 8, "num_key_value_heads": 4,
+               "head_dim": 256, "max_position_embeddings": 8192, "tie_word_embeddings": True,
+               "sliding_window": 4096},
+    "gemma3_text": {"vocab_size": 262208, "hidden_size": 2304, "intermediate_size": 9216,
+                    "num_hidden_layers": 26, "num_attention_heads": 8, "num_key_value_heads": 4,
+                    "head_dim": 256, "max_position_embeddings": 131072,
+                    "tie_word_embeddings": True, "sliding_window": 4096},
+    "clip_vision_model": {"hidden_size": 768, "intermediate_size": 3072, "num_hidden_layers": 12,
+                          "num_attention_heads": 12, "image_size": 224, "patch_size": 32,
+                          "num_channels": 3},
+    "clip_text_model": {"vocab_size": 49408, "hidden_size": 512, "intermediate_size": 2048,
+                        "num_hidden_layers": 12, "num_attention_heads": 8,
+                        "max_position_embeddings": 77},
+    "siglip_vision_model": {"hidden_size": 768, "intermediate_size": 3072,
+                            "num_hidden_layers": 12, "num_attention_heads": 12,
+                            "image_size": 224, "patch_size": 16, "num_channels": 3,
+                            "vision_use_head": True},
+    "t5": {"vocab_size": 32128, "d_model": 512, "d_kv": 64, "d_ff": 2048, "num_layers": 6,
+           "num_heads": 8, "feed_forward_proj": "relu", "relative_attention_num_buckets": 32,
+           "tie_word_embeddings": True},
+    "bert": {"vocab_size": 30522, "hidden_size": 768, "intermediate_size": 3072,
+             "num_hidden_layers": 12, "num_attention_heads": 12, "max_position_embeddings": 512,
+             "type_vocab_size": 2},
+    "gpt2": {"vocab_size": 50257, "n_embd": 768, "n_layer": 12, "n_head": 12, "n_positions": 1024,
+             "tie_word_embeddings": True},
+}
+_DEFAULTS["mixtral"] = dict(_DEFAULTS["mistral"], num_local_experts=8, num_experts_per_tok=2)
+_DEFAULTS["vit"] = dict(_DEFAULTS["clip_vision_model"], patch_size=16, qkv_bias=True)
+_DEFAULTS["roberta"] = dict(_DEFAULTS["bert"])
+_DEFAULTS["xlm-roberta"] = dict(_DEFAULTS["bert"])
+
+
+class _Cfg:
+    """A config dict with the model type's defaults and HF-style key aliases."""
+
+    def __init__(self, data: Mapping[str, Any], model_type: str, where: str) -> None:
+        self.data = data
+        self.defaults = _DEFAULTS.get(model_type, {})
+        self.where = where
+
+    def has(self, key: str) -> bool:
+        return self.data.get(key) is not None or key in self.defaults
+
+    def raw(self, *keys: str, default: Any = None) -> Any:
+        for key in keys:
+            if self.data.get(key) is not None:
+                return self.data[key]
+        for key in keys:
+            if self.defaults.get(key) is not None:
+                return self.defaults[key]
+        return default
+
+    def integer(self, *keys: str, default: Optional[int] = None) -> int:
+        value = self.raw(*keys)
+        if value is None:
+            if default is not None:
+                return default
+            raise ArchitectureError(f"{self.where}: missing {keys[0]!r} in the config")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value):
+            raise ArchitectureError(f"{self.where}: {keys[0]!r} must be a whole number, got {value!r}")
+        if value < 0:
+            raise ArchitectureError(f"{self.where}: {keys[0]!r} must not be negative, got {value!r}")
+        return int(value)
+
+    def opt_integer(self, *keys: str) -> Optional[int]:
+        return self.integer(*keys) if self.raw(*keys) is not None else None
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.raw(key)
+        return default if value is None else bool(value)
+
+    def integers(self, key: str) -> List[int]:
+        value = self.raw(key)
+        if not isinstance(value, (list, tuple)) or not value or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+            raise ArchitectureError(f"{self.where}: {key!r} must be a list of positive integers")
+        return [int(v) for v in value]
+
+
+def _num_labels(cfg: _Cfg) -> int:
+    labels = cfg.raw("id2label")
+    if isinstance(labels, Mapping) and labels:
+        return len(labels)
+    n = cfg.raw("num_labels")
+    return int(n) if isinstance(n, int) and n > 0 else 2
+
+
+def _architectures(cfg: _Cfg) -> Sequence[str]:
+    value = cfg.raw("architectures")
+    return [str(v) for v in value] if isinstance(value, (list, tuple)) else []
+
+
+def _has_head(cfg: _Cfg, suffix: str) -> bool:
+    return any(a.endswith(suffix) for a in _architectures(cfg))
+
+
+# --------------------------------------------------------------------------------------------
+# Readers, one per layout
+# --------------------------------------------------------------------------------------------
+
+_DECODER_TYPES = {
+    "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
+    "gemma3_text", "phi3", "deepseek_v2", "deepseek_v3", "gpt2", "gpt_neox", "falcon",
+    "qwen2_vl_text", "qwen2_5_vl_text", "starcoder2", "olmo", "olmo2", "granite",
+}
+_ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert"}
+
+
+def supported_model_types() -> List[str]:
+    """Every ``model_type`` :func:`from_hf_config` reads (multimodal wrappers included)."""
+    return sorted(_DECODER_TYPES | _ENCODER_TYPES | {
+        "t5", "bart", "whisper", "vit", "clip", "resnet", "convnext",
+        "llava", "llava_next", "gemma3", "qwen2_vl", "qwen2_5_vl", "paligemma"})
+
+
+def _decoder_knobs(mt: str, cfg: _Cfg) -> Dict[str, Any]:
+    """The layout facts that change a decoder's parameter count, by model type.
+
+    Keys: ``qkv_bias``, ``o_bias``, ``mlp_bias`` (Linear biases), ``norm`` ("rms" weight-only or
+    "layer" weight+bias), ``norms_per_layer``, ``qk_norm`` (per-head-dim q/k RMSNorm),
+    ``learned_positions`` (rows of a learned position table), ``router_bias`` (per-expert
+    correction bias), ``shared_expert_intermediate`` and ``shared_expert_gate`` (Qwen-MoE),
+    ``mla`` (DeepSeek multi-head latent attention ranks).
+    """
+    k: Dict[str, Any] = {"layout": "decoder", "qkv_bias": False, "o_bias": False,
+                         "mlp_bias": False, "norm": "rms", "norms_per_layer": 2,
+                         "qk_norm": False, "learned_positions": 0}
+    if mt in ("llama", "mistral", "mixtral", "granite", "olmo"):
+        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
+        k["mlp_bias"] = cfg.flag("mlp_bias", False)
+    if mt in ("qwen2", "qwen2_moe", "qwen2_vl_text", "qwen2_5_vl_text"):
+        k["qkv_bias"] = True
+    if mt in ("qwen3", "qwen3_moe", "gemma3_text", "olmo2"):
+        k["qk_norm"] = True
+        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
+    if mt in ("gemma2", "gemma3_text"):
+        k["norms_per_layer"] = 4
+    if mt == "olmo2":
+        k["qk_norm"] = "full"  # q_norm over all heads, k_norm over all kv heads
+    if mt == "olmo":
+        k["norm"] = "none"  # non-parametric LayerNorm
+    if mt == "starcoder2":
+        k.update(norm="layer", qkv_bias=cfg.flag("use_bias", True), o_bias=cfg.flag("use_bias", True),
+                 mlp_bias=cfg.flag("use_bias", True))
+    if mt == "gpt2":
+        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
+                 learned_positions=cfg.integer("n_positions", "max_position_embeddings"))
+    if mt == "gpt_neox":
+        k.update(qkv_bias=cfg.flag("attention_bias", True), o_bias=cfg.flag("attention_bias", True),
+                 mlp_bias=True, norm="layer")
+    if mt == "falcon":
+        bias = cfg.flag("bias", False)
+        new = cfg.flag("new_decoder_architecture", False)
+        parallel = cfg.flag("parallel_attn", True)
+        two_norms = (new and cfg.integer("num_ln_in_parallel_attn", default=2) == 2) or not parallel
+        k.update(qkv_bias=bias, o_bias=bias, mlp_bias=bias, norm="layer",
+                 norms_per_layer=2 if two_norms else 1)
+    if mt in ("qwen2_moe",):
+        k["shared_expert_intermediate"] = cfg.integer("shared_expert_intermediate_size", default=0)
+        k["shared_expert_gate"] = k["shared_expert_intermediate"] > 0
+    if mt == "deepseek_v3":
+        k["router_bias"] = True
+    if mt in ("deepseek_v2", "deepseek_v3"):
+        k["mla"] = {
+            "q_lora_rank": cfg.opt_integer("q_lora_rank"),
+            "kv_lora_rank": cfg.integer("kv_lora_rank"),
+            "qk_rope_head_dim": cfg.integer("qk_rope_head_dim"),
+            "qk_nope_head_dim": cfg.integer("qk_nope_head_dim"),
+            "v_head_dim": cfg.integer("v_head_dim"),
+        }
+        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
+    return k
+
+
+def _moe_layer_count(mt: str, cfg: _Cfg, layers: int) -> int:
+    if mt in ("mixtral",):
+        return layers
+    if mt in ("qwen2_moe", "qwen3_moe"):
+        step = cfg.integer("decoder_sparse_step", default=1)
+        only_dense = set(cfg.raw("mlp_only_layers", default=[]) or [])
+        if step <= 0:
+            return 0
+        return sum(1 for i in range(layers) if i not in only_dense and (i + 1) % step == 0)
+    if mt in ("deepseek_v2", "deepseek_v3"):
+        first_dense = cfg.integer("first_k_dense_replace", default=0)
+        freq = cfg.integer("moe_layer_freq", default=1) or 1
+        return sum(1 for i in range(layers) if i >= first_dense and i % freq == 0)
+    return 0
+
+
+def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+    if mt == "gpt2":
+        hidden = cfg.integer("n_embd", "hidden_size")
+        layers = cfg.integer("n_layer", "num_hidden_layers")
+        heads = cfg.integer("n_head", "num_attention_heads")
+        inter = cfg.integer("n_inner", default=4 * hidden)
+        kv_heads = heads
+        max_pos = cfg.integer("n_positions", "max_position_embeddings")
+        tie = cfg.flag("tie_word_embeddings", True)
+        gated = False
+    else:
+        hidden = cfg.integer("hidden_size", "n_embd", "d_model")
+        layers = cfg.integer("num_hidden_layers", "n_layer", "num_layers")
+        heads = cfg.integer("num_attention_heads", "n_head")
+        if mt == "falcon":
+            if cfg.flag("new_decoder_architecture", False):
+                kv_heads = cfg.integer("num_kv_heads", default=heads)
+            else:
+                kv_heads = 1 if cfg.flag("multi_query", True) else heads
+            inter = cfg.integer("ffn_hidden_size", default=4 * hidden)
+        else:
+            kv_heads = cfg.integer("num_key_value_heads", default=heads)
+            inter = cfg.integer("intermediate_size", default=4 * hidden)
+        max_pos = cfg.integer("max_position_embeddings", "n_positions", "max_seq_len", default=0)
+        tie_default = mt in ("gemma", "gemma2", "gemma3_text", "falcon", "starcoder2")
+        tie = cfg.flag("tie_word_embeddings", tie_default)
+        gated = mt not in ("gpt_neox", "falcon", "starcoder2")
+    if heads == 0 or hidden == 0:
+        raise ArchitectureError(f"{name}: hidden size and head count must be positive")
+    if mt in ("deepseek_v2", "deepseek_v3"):
+        # MLA: the query/key head width (nope + rope part); values use v_head_dim (extra["mla"]).
+        head_dim = cfg.integer("qk_nope_head_dim") + cfg.integer("qk_rope_head_dim")
+    elif mt == "gpt2":
+        head_dim = hidden // heads
+    else:
+        head_dim = cfg.integer("head_dim", default=hidden // heads)
+    experts = per_token = shared = moe_inter = moe_layers = 0
+    if mt == "mixtral":
+        experts = cfg.integer("num_local_experts")
+        per_token = cfg.integer("num_experts_per_tok")
+        moe_inter = inter
+    elif mt in ("qwen2_moe", "qwen3_moe"):
+        experts = cfg.integer("num_experts")
+        per_token = cfg.integer("num_experts_per_tok")
+        moe_inter = cfg.integer("moe_intermediate_size")
+        shared = 1 if mt == "qwen2_moe" and cfg.integer("shared_expert_intermediate_size", default=0) else 0
+    elif mt in ("deepseek_v2", "deepseek_v3"):
+        experts = cfg.integer("n_routed_experts")
+        per_token = cfg.integer("num_experts_per_tok")
+        moe_inter = cfg.integer("moe_intermediate_size")
+        shared = cfg.integer("n_shared_experts", default=0)
+    if experts:
+        moe_layers = _moe_layer_count(mt, cfg, layers)
+    knobs = _decoder_knobs(mt, cfg)
+    # an explicit null (Mistral v0.2/v0.3, Mixtral) means no window: not the class default
+    window = cfg.data["sliding_window"] if "sliding_window" in cfg.data else cfg.raw("sliding_window")
+    if mt in ("mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe") and not cfg.flag(
+            "use_sliding_window", mt in ("mistral", "mixtral")):
+        window = None
+    return Architecture(
+        name=name, model_type=mt, family="decoder", hidden_size=hidden, num_layers=layers,
+        num_heads=heads, num_kv_heads=kv_heads, head_dim=head_dim, intermediate_size=inter,
+        vocab_size=cfg.integer("vocab_size"), tie_embeddings=tie, gated_mlp=gated,
+        num_experts=experts, experts_per_token=per_token, shared_experts=shared,
+        moe_intermediate_size=moe_inter, moe_layers=moe_layers, max_position=max_pos,
+        sliding_window=int(window) if isinstance(window, int) and window > 0 else None,
+        source=source, extra=knobs)
+
+
+def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+    if mt == "distilbert":
+        hidden = cfg.integer("dim", default=768)
+        layers = cfg.integer("n_layers", default=6)
+        heads = cfg.integer("n_heads", default=12)
+        inter = cfg.integer("hidden_dim", default=3072)
+        max_pos = cfg.integer("max_position_embeddings", default=512)
+        positions = 0 if cfg.flag("sinusoidal_pos_embds", False) else max_pos
+        type_vocab = 0
+        pooler = False
+        vocab = cfg.integer("vocab_size", default=30522)
+    else:
+        hidden = cfg.integer("hidden_size")
+        layers = cfg.integer("num_hidden_layers")
+        heads = cfg.integer("num_attention_heads")
+        inter = cfg.integer("intermediate_size")
+        max_pos = cfg.integer("max_position_embeddings")
+        positions = max_pos
+        type_vocab = cfg.integer("type_vocab_size", default=2)
+        # Counted as BertModel / RobertaModel with the pooler: the published totals (e.g.
+        # bert-base-uncased 109,482,240) are for that module, whatever head the checkpoint has.
+        pooler = True
+        vocab = cfg.integer("vocab_size")
+    return Architecture(
+        name=name, model_type=mt, family="encoder", hidden_size=hidden, num_layers=layers,
+        num_heads=heads, num_kv_heads=heads, head_dim=hidden // max(heads, 1),
+        intermediate_size=inter, vocab_size=vocab, tie_embeddings=True, gated_mlp=False,
+        max_position=max_pos, source=source,
+        extra={"layout": "encoder", "positions": positions, "type_vocab": type_vocab,
+               "pooler": pooler})
+
+
+def _read_t5(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+    d_model = cfg.integer("d_model")
+    d_kv = cfg.integer("d_kv")
+    heads = cfg.integer("num_heads")
+    ff_proj = str(cfg.raw("feed_forward_proj", default="relu"))
+    gated = ff_proj.startswith("gated-")
+    enc = cfg.integer("num_layers")
+    dec = cfg.integer("num_decoder_layers", default=enc)
+    return Architecture(
+        name=name, model_type=mt, family="encoder-decoder", hidden_size=d_model, num_layers=dec,
+        num_heads=heads, num_kv_heads=heads, head_dim=d_kv, intermediate_size=cfg.integer("d_ff"),
+        vocab_size=cfg.integer("vocab_size"), tie_embeddings=cfg.flag("tie_word_embeddings", True),
+        gated_mlp=gated, num_encoder_layers=enc, max_position=cfg.integer("n_positions", default=512),
+        source=source,
+        extra={"layout": "t5", "relative_buckets": cfg.integer("relative_attention_num_buckets", default=32)})
+
+
+def _read_bart(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+    d_model = cfg.integer("d_model")
+    heads = cfg.integer("decoder_attention_heads", "encoder_attention_heads")
+    max_pos = cfg.integer("max_position_embeddings")
+    return Architecture(
+        name=name, model_type=mt, family="encoder-decoder", hidden_size=d_model,
+        num_layers=cfg.integer("decoder_layers"), num_heads=heads, num_kv_heads=heads,
+        head_dim=d_model // max(heads, 1),
+        intermediate_size=cfg.integer("decoder_ffn_dim", "encoder_ffn_dim"),
+        vocab_size=cfg.integer("vocab_size"), tie_embeddings=cfg.flag("tie_word_embeddings", True),
+        gated_mlp=False, num_encoder_layers=cfg.integer("encoder_layers"), max_position=max_pos,
+        source=source,
+        extra={"layout": "bart", "encoder_ffn": cfg.integer("encoder_ffn_dim"),
+               "positions": max_pos + 2,
+               "final_norms": cfg.flag("add_final_layer_norm", False)})
+
+
+def _read_whisper(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+    d_model = cfg.integer("d_model")
+    heads = cfg.integer("decoder_attention_heads")
+    return Architecture(
+        name=name, model_type=mt, family="encoder-decoder", hidden_size=d_model,
+        num_layers=cfg.integer("decoder_layers"), num_heads=heads, num_kv_heads=heads,
+        head_dim=d_model // max(heads, 1), intermediate_size=cfg.integer("decoder_ffn_dim"),
+        vocab_size=cfg.integer("vocab_size"), tie_embeddings=True, gated_mlp=False,
+        num_encoder_layers=cfg.integer("encoder_layers"),
+        max_position=cfg.integer("max_target_positions", default=448), source=source,
+        extra={"layout": "whisper", "encoder_ffn": cfg.integer("encoder_ffn_dim"),
+               "mel_bins": cfg.integer("num_mel_bins", default=80),
+               "source_positions": cfg.integer("max_source_positions", default=1500),
+               "target_positions": cfg.integer("max_target_positions", default=448)})
+
+
+def _read_vit(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+    hidden = cfg.integer("hidden_size")
+    heads = cfg.integer("num_attention_heads")
+    classifier = _num_labels(cfg) if _has_head(cfg, "ForImageClassification") else 0
+    return Architecture(
+        name=name, model_type=mt, family="vision", hidden_size=hidden,
+        num_layers=cfg.integer("num_hidden_layers"), num_heads=heads, num_kv_heads=heads,
+        head_dim=hidden // max(heads, 1), intermediate_size=cfg.integer("intermediate_size"),
+        vocab_size=0, tie_embeddings=False, gated_mlp=False, image_size=cfg.integer("image_size"),
+        patch_size=cfg.integer("patch_size"), num_channels=cfg.integer("num_channels", default=3),
+        source=source,
+        extra={"layout": "vit", "qkv_bias": cfg.flag("qkv_bias", True),
+               "pooler": classifier == 0, "classifier": classifier})
+
+
+def _vision_tower(mt: str, cfg: _Cfg) -> Tuple[int, Dict[str, Any]]:
+    """Parameters of a CLIP or SigLIP vision tower; (0, {}) for a vision config we cannot read."""
+    if mt not in ("clip_vision_model", "siglip_vision_model"):
+        return 0, {}
+    d = cfg.integer("hidden_size")
+    inter = cfg.integer("intermediate_size")
+    layers = cfg.integer("num_hidden_layers")
+    image = cfg.integer("image_size")
+    patch = cfg.integer("patch_size")
+    channels = cfg.integer("num_channels", default=3)
+    patches = (image // patch) ** 2
+    layer = 4 * (d * d + d) + 2 * (2 * d) + (d * inter + inter) + (inter * d + d)
+    if mt == "clip_vision_model":
+        embed = d + channels * patch * patch * d + (patches + 1) * d  # class token, conv (no bias)
+        total = embed + 2 * d + layers * layer + 2 * d  # pre and post LayerNorm
+    else:
+        embed = channels * patch * patch * d + d + patches * d
+        total = embed + layers * layer + 2 * d  # post LayerNorm
+        if cfg.flag("vision_use_head", True):
+            heads = cfg.integer("num_attention_heads")
+            # MAP head: probe, MultiheadAttention (in_proj 3d*d+3d, out d*d+d), LayerNorm, MLP
+            total += d + (3 * d * d + 3 * d) + (d * d + d) + 2 * d + (d * inter + inter) + (inter * d + d)
+            del heads
+    info = {"hidden_size": d, "num_layers": layers, "image_size": image, "patch_size": patch,
+            "num_channels": channels}
+    return total, info
+
+
+def _qwen_vl_tower(mt: str, cfg: _Cfg, text_hidden: int) -> Tuple[int, int, Dict[str, Any]]:
+    """Qwen2-VL / Qwen2.5-VL vision tower: (tower params, patch-merger params, info)."""
+    channels = cfg.integer("in_channels", "in_chans", default=3)
+    patch = cfg.integer("patch_size", "spatial_patch_size", default=14)
+    temporal = cfg.integer("temporal_patch_size", default=2)
+    merge = cfg.integer("spatial_merge_size", default=2)
+    depth = cfg.integer("depth", "num_hidden_layers", default=32)
+    attn_of = lambda e: (e * 3 * e + 3 * e) + (e * e + e)  # noqa: E731 - qkv and proj, biased
+    if mt == "qwen2_vl":
+        e = cfg.integer("embed_dim", default=1280)
+        out = cfg.integer("hidden_size", default=text_hidden)
+        ratio = cfg.raw("mlp_ratio", default=4)
+        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) or not 0 < ratio < 1e4:
+            raise ArchitectureError(f"{cfg.where}: 'mlp_ratio' must be a positive number, got {ratio!r}")
+        m = int(e * ratio)
+        block = 2 * (2 * e) + attn_of(e) + (e * m + m) + (m * e + e)
+        merger_norm = 2 * e
+    else:
+        e = cfg.integer("hidden_size", default=1280)
+        out = cfg.integer("out_hidden_size", default=text_hidden)
+        inter = cfg.integer("intermediate_size", default=3420)
+        block = 2 * e + attn_of(e) + 2 * (e * inter + inter) + (inter * e + e)
+        merger_norm = e
+    wide = e * merge * merge
+    tower = channels * temporal * patch * patch * e + depth * block
+    merger = merger_norm + (wide * wide + wide) + (wide * out + out)
+    return tower, merger, {"hidden_size": e, "num_layers": depth, "patch_size": patch,
+                           "num_channels": channels, "image_size": 0}
+
+
+def _read_clip(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+    text = _Cfg(_mapping(cfg.raw("text_config", default={}), name, "text_config"),
+                "clip_text_model", f"{name} text_config")
+    vision = _Cfg(_mapping(cfg.raw("vision_config", default={}), name, "vision_config"),
+                  "clip_vision_model", f"{name} vision_config")
+    projection = cfg.integer("projection_dim", default=512)
+    vision_params, info = _vision_tower("clip_vision_model", vision)
+    hidden = text.integer("hidden_size")
+    heads = text.integer("num_attention_heads")
+    return Architecture(
+        name=name, model_type=mt, family="multimodal", hidden_size=hidden,
+        num_layers=text.integer("num_hidden_layers"), num_heads=heads, num_kv_heads=heads,
+        head_dim=hidden // max(heads, 1), intermediate_size=text.integer("intermediate_size"),
+        vocab_size=text.integer("vocab_size"), tie_embeddings=False, gated_mlp=False,
+        max_position=text.integer("max_position_embeddings"), image_size=info["image_size"],
+        patch_size=info["patch_size"], num_channels=info["num_channels"], source=source,
+        extra={"layout": "clip", "vision_params": vision_params,
+               "projector_params": projection * (hidden + info["hidden_size"]) + 1,
+               "vision": info})
+
+
+def _read_resnet(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
+    widths = cfg.integers("hidden_sizes")
+    depths = cfg.integers("depths")
+    if len(widths) != len(depths):
+        raise ArchitectureError(f"{name}: 'hidden_sizes' and 'depths' differ in length")
+    classifier = _num_labels(cfg) if _has_head(cfg, "ForImageClassification") else 0
+    extra: Dict[str, Any] = {"layout": mt, "hidden_sizes": widths, "depths": depths,
+                             "classifier": classifier}
+    if mt == "resnet":
+        extra["embedding_size"] = cfg.integer("embedding_size", default=64)
+        extra["layer_type"] = str(cfg.raw("layer_type", default="bottleneck"))
+    else:
+        extra["patch_size"] = cfg.integer("patch_size", default=4)
+        extra["layer_scale"] = float(cfg.raw("layer_scale_init_value", default=1e-6) or 0) > 0
+    return Architecture(
+        name=name, model_type=mt, family="cnn", hidden_size=widths[-1], num_layers=sum(depths),
+        num_heads=0, num_kv_heads=0, head_dim=0, intermediate_size=0, vocab_size=0,
+        tie_embeddings=False, gated_mlp=False, image_size=cfg.integer("image_size", default=224),
+        num_channels=cfg.integer("num_channels", default=3), source=source, extra=extra)
+
+
+def _mapping(value: Any, name: str, key: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ArchitectureError(f"{name}: {key!r} must be an object")
+    return value
+
+
+_TEXT_DEFAULT_TYPE = {"llava": "llama", "llava_next": "llama", "gemma3": "gemma3_text",
+                      "paligemma": "gemma", "qwen2_vl": "qwen2",
+                      "qwen2_5_vl": "qwen2"}
+_VISION_DEFAULT_TYPE = {"llava": "clip_vision_model", "llava_next": "clip_vision_model",
+                        "gemma3": "siglip_vision_model", "paligemma": "siglip_vision_model"}
+
+
+def _read_multimodal(mt: str, config: Mapping[str, Any], name: str, source: str) -> Architecture:
+    text_raw = _mapping(config.get("text_config"), name, "text_config")
+    text_mt = str(text_raw.get("model_type") or _TEXT_DEFAULT_TYPE.get(mt, "")).lower()
+    if mt in ("qwen2_vl", "qwen2_5_vl") and not text_raw.get("hidden_size"):
+        # Qwen2-VL keeps the language model's numbers at the top level.
+        text_raw = {**{k: v for k, v in config.items() if k not in ("vision_config", "text_config")},
+                    **text_raw}
+    if text_mt in ("qwen2_vl_text", "qwen2_5_vl_text"):
+        text_mt = "qwen2"
+    if not text_mt:
+        raise ArchitectureError(f"{name}: text_config has no model_type")
+    inner = _read_one(text_mt, dict(text_raw), name, source)
+    vision_raw = config.get("vision_config")
+    vision_params, projector = 0, 0
+    info: Dict[str, Any] = {}
+    vision_read = False
+    if isinstance(vision_raw, Mapping):
+        vision_mt = str(vision_raw.get("model_type") or _VISION_DEFAULT_TYPE.get(mt, "")).lower()
+        vcfg = _Cfg(vision_raw, vision_mt, f"{name} vision_config")
+        vision_params, info = _vision_tower(vision_mt, vcfg)
+        if mt in ("qwen2_vl", "qwen2_5_vl"):
+            vision_params, projector, info = _qwen_vl_tower(mt, vcfg, inner.hidden_size)
+        vision_read = vision_params > 0
+        if vision_read and mt not in ("qwen2_vl", "qwen2_5_vl"):
+            vd, td = info["hidden_size"], inner.hidden_size
+            if mt in ("llava", "llava_next"):
+                projector = (vd * td + td) + (td * td + td)
+                if mt == "llava_next":
+                    projector += td  # image_newline
+            elif mt == "gemma3":
+                projector = vd * td + vd  # mm_input_projection_weight, mm_soft_emb_norm
+            elif mt == "paligemma":
+                projector = vd * config.get("projection_dim", td) + config.get("projection_dim", td)
+    extra = dict(inner.extra)
+    extra.update({"text_layout": extra.get("layout"), "layout": "multimodal",
+                  "text_model_type": inner.model_type, "vision_params": vision_params,
+                  "projector_params": projector, "vision": info,
+                  "vision_counted": vision_read or not isinstance(vision_raw, Mapping)})
+    return replace(inner, model_type=mt, family="multimodal",
+                   image_size=int(info.get("image_size", 0)), patch_size=int(info.get("patch_size", 0)),
+                   num_channels=int(info.get("num_channels", 0)), extra=extra)
+
+
+def _read_one(mt: str, config: Mapping[str, Any], name: str, source: str) -> Architecture:
+    cfg = _Cfg(config, mt, name)
+    if mt in _DECODER_TYPES:
+        return _read_decoder(mt, cfg, name, source)
+    if mt in _ENCODER_TYPES:
+        return _read_encoder(mt, cfg, name, source)
+    if mt == "t5":
+        return _read_t5(mt, _Cfg(config, "t5", name), name, source)
+    if mt == "bart":
+        return _read_bart(mt, cfg, name, source)
+    if mt == "whisper":
+        return _read_whisper(mt, cfg, name, source)
+    if mt == "vit":
+        return _read_vit(mt, cfg, name, source)
+    if mt == "clip":
+        return _read_clip(mt, cfg, name, source)
+    if mt in ("resnet", "convnext"):
+        return _read_resnet(mt, cfg, name, source)
+    raise ArchitectureError(
+        f"{name}: model_type {mt!r} is not supported (supported: {', '.join(supported_model_types())})")
+
+
+def from_hf_config(config: Mapping[str, Any], *, name: str, source: str = "") -> Architecture:
+    """Read a Hugging Face ``config.json`` (as a dict) into an :class:`Architecture`.
+
+    ``params_total``/``params_active`` are filled from :func:`count_params` (``params_source``
+    "formula"); callers that know an exact total (catalog, safetensors) replace them.
+    Raises :class:`ArchitectureError` with one readable sentence on configs it cannot read.
+    """
+    if not isinstance(config, Mapping):
+        raise ArchitectureError(f"{name}: a config must be a JSON object, got {type(config).__name__}")
+    mt = str(config.get("model_type") or "").strip().lower()
+    if not mt:
+        raise ArchitectureError(f"{name}: the config has no 'model_type'")
+    try:
+        if mt != "clip" and (isinstance(config.get("text_config"), Mapping)
+                             or mt in _TEXT_DEFAULT_TYPE):
+            if not isinstance(config.get("text_config"), Mapping):
+                if mt in ("qwen2_vl", "qwen2_5_vl"):
+                    config = {**config, "text_config": {}}
+                else:
+                    raise ArchitectureError(f"{name}: model_type {mt!r} needs a 'text_config' object")
+            arch = _read_multimodal(mt, config, name, source)
+        else:
+            arch = _read_one(mt, config, name, source)
+        counted = count_params(arch)
+    except ArchitectureError:
+        raise
+    except (TypeError, ValueError, KeyError, AttributeError, ZeroDivisionError, OverflowError) as exc:
+        raise ArchitectureError(f"{name}: unreadable {mt} config ({type(exc).__name__}: {exc})") from exc
+    return replace(arch, params_total=counted.total, params_active=counted.active,
+                   params_source="formula")
+
+
+# --------------------------------------------------------------------------------------------
+# Counting
+# --------------------------------------------------------------------------------------------
+
+def _linear(n_in: int, n_out: int, bias: bool) -> int:
+    return n_in * n_out + (n_out if bias else 0)
+
+
+def _norm(width: int, kind: str) -> int:
+    return {"rms": width, "layer": 2 * width, "none": 0}.get(kind, width)
+
+
+def _count_decoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    h = a.hidden_size
+    norm = str(x.get("norm", "rms"))
+    qkv_bias, o_bias, mlp_bias = (bool(x.get("qkv_bias")), bool(x.get("o_bias")),
+                                  bool(x.get("mlp_bias")))
+    mla = x.get("mla")
+    if mla:
+        nope, rope, v_dim = mla["qk_nope_head_dim"], mla["qk_rope_head_dim"], mla["v_head_dim"]
+        q_head = nope + rope
+        if mla.get("q_lora_rank"):
+            r = mla["q_lora_rank"]
+            q = _linear(h, r, qkv_bias) + r + r * a.num_heads * q_head
+        else:
+            q = h * a.num_heads * q_head
+        kv_r = mla["kv_lora_rank"]
+        kv = _linear(h, kv_r + rope, qkv_bias) + kv_r + kv_r * a.num_heads * (nope + v_dim)
+        attn_layer = q + kv + _linear(a.num_heads * v_dim, h, o_bias)
+    else:
+        q_out = a.num_heads * a.head_dim
+        kv_out = a.num_kv_heads * a.head_dim
+        attn_layer = (_linear(h, q_out, qkv_bias) + 2 * _linear(h, kv_out, qkv_bias)
+                      + _linear(q_out, h, o_bias))
+        qk_norm = x.get("qk_norm")
+        if qk_norm == "full":
+            attn_layer += q_out + kv_out
+        elif qk_norm:
+            attn_layer += 2 * a.head_dim
+
+    def mlp(width: int) -> int:
+        if a.gated_mlp:
+            return 2 * _linear(h, width, mlp_bias) + _linear(width, h, mlp_bias)
+        return _linear(h, width, mlp_bias) + _linear(width, h, mlp_bias)
+
+    moe_layers = a.moe_layers if a.num_experts else 0
+    dense_layers = a.num_layers - moe_layers
+    parts: Dict[str, int] = {
+        "embeddings": a.vocab_size * h,
+        "positions": int(x.get("learned_positions", 0)) * h,
+        "attention": a.num_layers * attn_layer,
+        "mlp": dense_layers * mlp(a.intermediate_size),
+        "norms": (a.num_layers * int(x.get("norms_per_layer", 2)) + 1) * _norm(h, norm),
+        "lm_head": 0 if a.tie_embeddings else a.vocab_size * h,
+    }
+    if moe_layers:
+        expert = mlp(a.moe_intermediate_size)
+        router = h * a.num_experts + (a.num_experts if x.get("router_bias") else 0)
+        shared_width = int(x.get("shared_expert_intermediate", 0)) or (
+            a.shared_experts * a.moe_intermediate_size)
+        shared = mlp(shared_width) if shared_width else 0
+        if x.get("shared_expert_gate"):
+            shared += h
+        parts["experts"] = moe_layers * a.num_experts * expert
+        parts["shared_experts"] = moe_layers * shared
+        parts["router"] = moe_layers * router
+        parts["_inactive"] = moe_layers * (a.num_experts - a.experts_per_token) * expert
+    return parts
+
+
+def _count_encoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    h, inter = a.hidden_size, a.intermediate_size
+    layer_attn = 4 * _linear(h, h, True)
+    layer_mlp = _linear(h, inter, True) + _linear(inter, h, True)
+    return {
+        "embeddings": a.vocab_size * h + int(x.get("type_vocab", 2)) * h,
+        "positions": int(x.get("positions", a.max_position)) * h,
+        "attention": a.num_layers * layer_attn,
+        "mlp": a.num_layers * layer_mlp,
+        "norms": (2 * a.num_layers + 1) * 2 * h,
+        "pooler": _linear(h, h, True) if x.get("pooler", True) else 0,
+    }
+
+
+def _count_t5(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    d, inner, ff = a.hidden_size, a.num_heads * a.head_dim, a.intermediate_size
+    attn = 4 * d * inner
+    mlp = (3 if a.gated_mlp else 2) * d * ff
+    buckets = int(x.get("relative_buckets", 32)) * a.num_heads
+    enc, dec = a.num_encoder_layers, a.num_layers
+    return {
+        "embeddings": a.vocab_size * d,
+        "positions": 2 * buckets if dec else buckets,
+        "attention": enc * attn + dec * 2 * attn,
+        "mlp": (enc + dec) * mlp,
+        "norms": (2 * enc + 1 + (3 * dec + 1 if dec else 0)) * d,
+        "lm_head": 0 if a.tie_embeddings else a.vocab_size * d,
+    }
+
+
+def _count_bart(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    d = a.hidden_size
+    attn = 4 * _linear(d, d, True)
+    enc_ff, dec_ff = int(x.get("encoder_ffn", a.intermediate_size)), a.intermediate_size
+    enc, dec = a.num_encoder_layers, a.num_layers
+    final = 2 if x.get("final_norms") else 0
+    return {
+        "embeddings": a.vocab_size * d,
+        "positions": 2 * int(x.get("positions", a.max_position + 2)) * d,
+        "attention": enc * attn + dec * 2 * attn,
+        "mlp": enc * (_linear(d, enc_ff, True) + _linear(enc_ff, d, True))
+        + dec * (_linear(d, dec_ff, True) + _linear(dec_ff, d, True)),
+        "norms": (2 + final + 2 * enc + 3 * dec) * 2 * d,
+        "lm_head": 0 if a.tie_embeddings else a.vocab_size * d,
+    }
+
+
+def _count_whisper(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    d = a.hidden_size
+    attn = 4 * d * d + 3 * d  # k_proj has no bias
+    enc_ff, dec_ff = int(x.get("encoder_ffn", a.intermediate_size)), a.intermediate_size
+    enc, dec = a.num_encoder_layers, a.num_layers
+    mel = int(x.get("mel_bins", 80))
+    return {
+        "conv": (mel * d * 3 + d) + (d * d * 3 + d),
+        "embeddings": a.vocab_size * d,
+        "positions": (int(x.get("source_positions", 1500)) + int(x.get("target_positions", 448))) * d,
+        "attention": enc * attn + dec * 2 * attn,
+        "mlp": enc * (_linear(d, enc_ff, True) + _linear(enc_ff, d, True))
+        + dec * (_linear(d, dec_ff, True) + _linear(dec_ff, d, True)),
+        "norms": (2 + 2 * enc + 3 * dec) * 2 * d,
+    }
+
+
+def _count_vit(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    d, inter = a.hidden_size, a.intermediate_size
+    patches = (a.image_size // max(a.patch_size, 1)) ** 2
+    qkv_bias = bool(x.get("qkv_bias", True))
+    classifier = int(x.get("classifier", 0))
+    return {
+        "embeddings": d + a.num_channels * a.patch_size * a.patch_size * d + d,
+        "positions": (patches + 1) * d,
+        "attention": a.num_layers * (3 * _linear(d, d, qkv_bias) + _linear(d, d, True)),
+        "mlp": a.num_layers * (_linear(d, inter, True) + _linear(inter, d, True)),
+        "norms": (2 * a.num_layers + 1) * 2 * d,
+        "pooler": _linear(d, d, True) if x.get("pooler", True) else 0,
+        "head": _linear(d, classifier, True) if classifier else 0,
+    }
+
+
+def _count_clip_text(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    d, inter = a.hidden_size, a.intermediate_size
+    return {
+        "embeddings": a.vocab_size * d,
+        "positions": a.max_position * d,
+        "attention": a.num_layers * 4 * _linear(d, d, True),
+        "mlp": a.num_layers * (_linear(d, inter, True) + _linear(inter, d, True)),
+        "norms": (2 * a.num_layers + 1) * 2 * d,
+        "vision": int(x.get("vision_params", 0)),
+        "projector": int(x.get("projector_params", 0)),
+    }
+
+
+def _conv_bn(c_in: int, c_out: int, k: int) -> int:
+    return c_in * c_out * k * k + 2 * c_out  # conv without bias + BatchNorm weight/bias
+
+
+def _count_resnet(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    emb = int(x.get("embedding_size", 64))
+    stem = _conv_bn(a.num_channels, emb, 7)
+    body = 0
+    c_in = emb
+    bottleneck = x.get("layer_type", "bottleneck") == "bottleneck"
+    for i, (c_out, depth) in enumerate(zip(x["hidden_sizes"], x["depths"])):
+        for j in range(depth):
+            stride = 2 if (j == 0 and i > 0) else 1
+            src = c_in if j == 0 else c_out
+            if src != c_out or stride != 1:
+                body += _conv_bn(src, c_out, 1)
+            if bottleneck:
+                r = c_out // 4
+                body += _conv_bn(src, r, 1) + _conv_bn(r, r, 3) + _conv_bn(r, c_out, 1)
+            else:
+                body += _conv_bn(src, c_out, 3) + _conv_bn(c_out, c_out, 3)
+        c_in = c_out
+    classifier = int(x.get("classifier", 0))
+    return {"stem": stem, "stages": body,
+            "head": _linear(c_in, classifier, True) if classifier else 0}
+
+
+def _count_convnext(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
+    widths, depths = x["hidden_sizes"], x["depths"]
+    p = int(x.get("patch_size", 4))
+    stem = a.num_channels * p * p * widths[0] + widths[0] + 2 * widths[0]
+    body = 0
+    c_in = widths[0]
+    for i, (c, depth) in enumerate(zip(widths, depths)):
+        if i > 0:
+            body += 2 * c_in + c_in * c * 4 + c  # LayerNorm + 2x2 stride-2 conv with bias
+        block = (c * 49 + c) + 2 * c + _linear(c, 4 * c, True) + _linear(4 * c, c, True)
+        if x.get("layer_scale", True):
+            block += c
+        body += depth * block
+        c_in = c
+    classifier = int(x.get("classifier", 0))
+    return {"stem": stem, "stages": body, "norms": 2 * c_in,
+            "head": _linear(c_in, classifier, True) if classifier else 0}
+
+
+_FAMILY_LAYOUT = {"decoder": "decoder", "encoder": "encoder", "encoder-decoder": "t5",
+                  "vision": "vit", "multimodal": "decoder"}
+
+
+def count_params(arch: Architecture) -> ParamCount:
+    """Exact parameter count of ``arch`` (see the module docstring for what is counted)."""
+    x = arch.extra or {}
+    layout = str(x.get("layout") or _FAMILY_LAYOUT.get(arch.family, ""))
+    inactive = 0
+    if layout == "multimodal":
+        layout = str(x.get("text_layout") or "decoder")
+        parts = _COUNTERS[layout](arch, x)
+        parts["vision"] = int(x.get("vision_params", 0))
+        parts["projector"] = int(x.get("projector_params", 0))
+    elif layout in _COUNTERS:
+        parts = _COUNTERS[layout](arch, x)
+    elif arch.family == "cnn":
+        raise ArchitectureError(f"{arch.name}: a CNN needs its stage widths and depths (extra)")
+    else:
+        raise ArchitectureError(f"{arch.name}: no parameter layout for family {arch.family!r}")
+    inactive = parts.pop("_inactive", 0)
+    parts = {k: v for k, v in parts.items() if v}
+    total = sum(parts.values())
+    return ParamCount(total=total, active=total - inactive, by_part=parts)
+
+
+_COUNTERS = {
+    "decoder": _count_decoder,
+    "encoder": _count_encoder,
+    "t5": _count_t5,
+    "bart": _count_bart,
+    "whisper": _count_whisper,
+    "vit": _count_vit,
+    "clip": _count_clip_text,
+    "resnet": _count_resnet,
+    "convnext": _count_convnext,
+}
