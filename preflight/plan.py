@@ -150,6 +150,7 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               minimum=0),
     FieldSpec("dist.stage3_max_live_parameters", "int", "DeepSpeed stage3_max_live_parameters, in elements.",
               minimum=0),
+    FieldSpec("target.gpu", "str", "GPU or cloud instance the job must fit (audit --gpu, or target-gpu)."),
 )
 
 FIELDS: dict[str, FieldSpec] = {spec.name: spec for spec in _FIELD_LIST}

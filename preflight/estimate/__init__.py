@@ -34,7 +34,7 @@ def resolve_architecture(name: str, *, online: bool = False) -> Any:
     sentence the user can act on.
     """
     try:
-        from preflight import architectures
+        from preflight import architectures  # type: ignore[attr-defined]
         found = architectures.lookup(name)
     except (ImportError, AttributeError):
         found = None
@@ -63,7 +63,7 @@ def target_of(name: Optional[str]) -> Any:
     if not name:
         return None
     try:
-        from preflight import hardware
+        from preflight import hardware  # type: ignore[attr-defined]
         found = hardware.find(name)
     except (ImportError, AttributeError):
         raise InputError("the hardware catalog is not available") from None

@@ -1,0 +1,160 @@
+"""``preflight estimate``: peak VRAM per GPU, a verdict against a GPU, and what would fit.
+
+Exit codes: 0 fits (or estimated with no target), 1 does not fit (``tight`` too with
+``--strict``), 2 usage error, 3 could not estimate (0 with ``--allow-unknown``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+HELP = "estimate peak GPU memory of a job, a verdict against a GPU, and changes that fit"
+DESCRIPTION = (
+    "Estimate the peak GPU memory per GPU of a training or generation job, phase by phase, with "
+    "an interval; compare it with a GPU or cloud instance (--gpu, or target-gpu in "
+    "[tool.preflight]); list the changes that would make it fit. Reads the script and configs "
+    "like `audit` (nothing is run); flags override what the plan says. Exit 0 fits, 1 does "
+    "not fit, 3 could not estimate."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scripts", nargs="*", type=Path, metavar="SCRIPT", help="training script(s)")
+    p.add_argument("--config", action="append", type=Path, default=[], metavar="FILE",
+                   help="a training config (DeepSpeed JSON, YAML, TOML); repeatable")
+    m = p.add_argument_group("model")
+    m.add_argument("--model", metavar="NAME|HUB_ID", help="catalog name or Hugging Face id")
+    m.add_argument("--params", metavar="N", help="parameter count (7B, 350M); shape is guessed")
+    m.add_argument("--online", action="store_true", help="read a Hub model not in the catalog from the Hub")
+    j = p.add_argument_group("job (override the plan)")
+    j.add_argument("--mode", choices=("train", "infer", "generate"))
+    j.add_argument("--batch-size", type=int, metavar="N", help="micro-batch per GPU")
+    j.add_argument("--seq-len", type=int, metavar="N", help="tokens per sample (prompt for generate)")
+    j.add_argument("--image-size", type=int, metavar="PX")
+    j.add_argument("--precision", choices=("fp32", "amp-fp16", "amp-bf16", "fp16", "bf16"))
+    j.add_argument("--optimizer", choices=("adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit",
+                                           "adafactor", "sgd", "sgd-momentum", "lion"))
+    j.add_argument("--grad-ckpt", action="store_true", default=None, help="gradient checkpointing")
+    j.add_argument("--attention", choices=("eager", "sdpa", "flash"))
+    j.add_argument("--zero", type=int, choices=(0, 1, 2, 3), metavar="{0,1,2,3}", help="DeepSpeed ZeRO stage")
+    j.add_argument("--fsdp", choices=("full", "hybrid", "grad-op"))
+    j.add_argument("--offload-optimizer", choices=("cpu", "nvme"))
+    j.add_argument("--offload-params", choices=("cpu", "nvme"))
+    j.add_argument("--world-size", type=int, metavar="N", help="GPUs in total")
+    j.add_argument("--lora-r", type=int, metavar="N", help="LoRA rank (adapters only are trained)")
+    j.add_argument("--quant", choices=("4bit", "8bit"), help="quantized base weights (bitsandbytes)")
+    j.add_argument("--max-new-tokens", type=int, metavar="N")
+    j.add_argument("--num-beams", type=int, metavar="N")
+    t = p.add_argument_group("target and output")
+    t.add_argument("--gpu", metavar="NAME|INSTANCE", help="GPU or cloud instance to check against")
+    t.add_argument("--format", choices=("text", "json"), default="text")
+    t.add_argument("--strict", action="store_true", help="exit 1 on 'tight' too")
+    t.add_argument("--allow-unknown", action="store_true", help="exit 0 when it cannot estimate")
+    t.add_argument("--settings", metavar="FILE", type=Path, help="settings TOML (default: pyproject.toml)")
+
+
+_OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "image_size",
+              "precision": "precision", "optimizer": "optimizer", "grad_ckpt": "grad_ckpt",
+              "attention": "attention", "zero": "zero_stage", "fsdp": "fsdp",
+              "offload_optimizer": "offload_optimizer", "offload_params": "offload_params",
+              "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
+              "max_new_tokens": "max_new_tokens", "num_beams": "num_beams"}
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from preflight.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT, EXIT_USAGE
+    from preflight.estimate import (
+        InputError,
+        cheapest_targets,
+        estimate,
+        estimate_json,
+        estimate_text,
+        input_from_plan,
+        parse_count,
+        remediate,
+        resolve_architecture,
+        target_of,
+        verdict,
+    )
+
+    def fail(message: str, code: int) -> int:
+        sys.stderr.write(f"preflight: error: {message}\n")
+        return code
+
+    for flag in ("batch_size", "seq_len", "image_size", "world_size", "lora_r", "num_beams"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            return fail(f"--{flag.replace('_', '-')} must be at least 1", EXIT_USAGE)
+    if args.max_new_tokens is not None and args.max_new_tokens < 0:
+        return fail("--max-new-tokens must not be negative", EXIT_USAGE)
+    params = None
+    if args.params is not None:
+        try:
+            params = parse_count(args.params)
+        except InputError as exc:
+            return fail(str(exc), EXIT_USAGE)
+    plan = None
+    if args.scripts or args.config:
+        from preflight.audit import build_plan
+
+        plan, project = build_plan(args.scripts, args.config, root=Path.cwd(), argv=args.launch)
+        for err in project.errors:
+            sys.stderr.write(err.render() + "\n")
+    target_name = args.gpu
+    if target_name is None:
+        from preflight.config import SettingsError, load_settings
+
+        try:
+            target_name = load_settings(args.settings).target_gpu
+        except SettingsError as exc:
+            return fail(exc.render(), EXIT_USAGE)
+    try:
+        target = target_of(target_name)
+    except InputError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    overrides = {dest: getattr(args, flag) for flag, dest in _OVERRIDES.items()}
+    arch, arch_source, model_error = None, None, None
+    model_name = args.model or (plan.value("model.ref") if plan is not None else None)
+    if model_name:
+        try:
+            arch = resolve_architecture(str(model_name), online=args.online)
+            arch_source = "cli --model" if args.model else "plan model.ref"
+        except InputError as exc:
+            model_error = str(exc)
+    if params is not None:
+        overrides["params"] = params
+    from_instance = (target is not None and getattr(target, "count", None) is not None
+                     and args.world_size is None
+                     and (plan is None or plan.resolve("dist.world_size") is None))
+    if from_instance:
+        overrides["world_size"] = int(target.count)
+    try:
+        inp = input_from_plan(plan, overrides, arch=arch)
+    except InputError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    if arch_source:
+        inp.sources["arch"] = arch_source
+    if from_instance:
+        inp.sources["world_size"] = f"instance {target.name} ({target.count} GPUs)"
+    if arch is None and not inp.params and model_error:
+        sys.stderr.write(f"preflight: {model_error}\n")
+        return EXIT_CLEAN if args.allow_unknown else EXIT_INPUT
+    est = estimate(inp)
+    v = verdict(est, target)
+    rems = remediate(inp, target) if (est.ok and target is not None) else []
+    cheap_gpu, cheap_inst = cheapest_targets(inp) if est.ok else (None, None)
+    kw = dict(target=target, verdict=v, remediations=rems, cheapest_gpu=cheap_gpu,
+              cheapest_instance=cheap_inst)
+    if args.format == "json":
+        sys.stdout.write(json.dumps(estimate_json(inp, est, **kw), indent=2) + "\n")
+    else:
+        sys.stdout.write(estimate_text(inp, est, **kw))
+    if not est.ok:
+        return EXIT_CLEAN if args.allow_unknown else EXIT_INPUT
+    if v in ("oom", "likely-oom") or (v == "tight" and args.strict):
+        return EXIT_FINDINGS
+    return EXIT_CLEAN

@@ -1,0 +1,283 @@
+"""Activation memory: what autograd keeps for backward, per layer, by architecture.
+
+Each function returns bytes for one micro-batch on one GPU. The structure (which tensor
+is saved, in which dtype) follows the transformers modeling code; see docs/estimator.md
+("Activations") for the derivation of each term and constants.py for the coefficients.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from preflight.estimate import constants as C
+
+_LAYERNORM_TYPES = {"gpt2", "gpt_neox", "falcon", "starcoder2", "bert", "roberta", "xlm-roberta",
+                    "distilbert", "vit", "clip", "bart", "mbart", "whisper", "olmo"}
+
+
+@dataclass(frozen=True)
+class Dtypes:
+    """Element sizes: ``res`` the residual stream, ``comp`` matmul inputs/outputs (the
+    autocast dtype), ``weights`` stored weights of trainable layers; ``autocast`` whether
+    torch.autocast is on (each op casts its inputs, and the casts are what is saved)."""
+
+    res: int
+    comp: int
+    weights: float
+    autocast: bool = False
+    mask: int = 1   # dropout mask bytes: bool on CUDA; on CPU the noise tensor (input dtype)
+
+
+@dataclass(frozen=True)
+class LayerActs:
+    """Bytes one layer keeps for backward (``saved``) and the transient peak of its own
+    backward (``backward``); ``inputs`` what gradient checkpointing keeps per layer."""
+
+    saved: float
+    inputs: float
+    backward: float
+
+
+def _dropout(arch: Any, override: Optional[float]) -> float:
+    if override is not None:
+        return override
+    x = getattr(arch, "extra", {}) or {}
+    value = x.get("dropout")
+    if isinstance(value, (int, float)):
+        return float(value)
+    # transformers defaults: GPT-2 (resid/attn/embd 0.1), BERT/ViT-free (0.1 / 0.0), T5 0.1
+    return {"gpt2": 0.1, "bert": 0.1, "roberta": 0.1, "xlm-roberta": 0.1, "distilbert": 0.1,
+            "t5": 0.1, "mt5": 0.1, "bart": 0.1, "whisper": 0.0}.get(arch.model_type, 0.0)
+
+
+#: Models whose GELU is the tanh formula written out in Python (``gelu_new``): autograd
+#: keeps its input, tanh output, 0.5*x and 1+tanh besides the result.
+_PY_GELU = {"gpt2", "phi", "gptj", "codegen"}
+#: Models whose eager attention calls softmax in the scores' dtype (no explicit fp32 upcast;
+#: checked in transformers 5.x modeling files). The others (Llama family, T5, ViT, CLIP,
+#: GPT-NeoX, SigLIP, ...) upcast explicitly and keep a compute-dtype copy.
+_IMPLICIT_SOFTMAX = {"bert", "roberta", "xlm-roberta", "distilbert", "gpt2", "bart", "mbart",
+                     "whisper", "falcon"}
+#: Models without rotary embeddings (no cos/sin kept per layer).
+_NO_ROPE = {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "t5", "mt5", "umt5", "bart",
+            "mbart", "whisper", "vit", "clip", "opt", "bloom", "falcon"}
+
+
+def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int,
+                      attention: str, train_weights: bool, lora_targets: frozenset[str],
+                      lora_r: int, lora_dropout: float, dropout: float, cross_seq: int = 0,
+                      cross_tokens: int = 0, moe: bool = False, device: str = "cuda") -> LayerActs:
+    """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
+
+    Per token, what autograd saves (see docs/estimator.md, "Activations"):
+    norms keep their fp32 input and, when their weight trains, the normalised value;
+    a linear keeps its input when its weight trains (under autocast: its own cast copy);
+    a LoRA adapter keeps its (fp32-cast, dropped-out) input and the rank-r projection;
+    attention keeps q, k, v and its output (SDPA/flash: plus logsumexp; eager: the
+    repeated k/v of GQA, the fp32 softmax and its compute-dtype copy); a gated MLP keeps
+    gate, activation, up and (when the down projection trains) their product; dropout keeps
+    its mask (and its output when a matmul reads it).
+    """
+    h = arch.hidden_size
+    q_dim = arch.num_heads * arch.head_dim
+    kv_dim = arch.num_kv_heads * arch.head_dim
+    heads = arch.num_heads
+    rms = arch.model_type not in _LAYERNORM_TYPES
+    ec, er = d.comp, d.res
+    trains = train_weights
+    lora_elem = 2 if d.autocast else 4   # what lora_A saves: autocast cast, or the fp32 cast
+    mask = d.mask
+    # SDPA with attention dropout: CUDA's memory-efficient kernel applies it inside the
+    # kernel; on CPU the math fallback materialises the scores like eager attention
+    math_attention = attention == "eager" or (dropout > 0 and device == "cpu")
+
+    def lin_input(width: int, names: tuple[str, ...], shared: bool = False) -> float:
+        """Saved input of a group of linears reading the same tensor (``shared``: the
+        tensor is already counted, e.g. the SDPA output that o_proj reads)."""
+        out = 0.0
+        if trains and not shared:
+            # under autocast each linear saves its own cast copy of an fp32 input
+            copies = len(names) if (d.autocast and ec < er) else 1
+            out += copies * width * ec
+        n_lora = sum(1 for n in names if n in lora_targets)
+        if n_lora:
+            # dropout runs on the fp32-cast input: its CPU noise tensor is fp32 too
+            lora_mask = 4 if mask > 1 else 1
+            per = width * (lora_elem + (lora_mask if lora_dropout > 0 else 0))
+            out += n_lora * (per + lora_r * lora_elem)
+        return out
+
+    def norm() -> float:
+        if rms:
+            out = C.NORM_SAVED_FP32 * 4 * h
+            if trains:
+                out += C.NORM_SAVED_NORMED * h * er
+            return out
+        return h * max(er, 4 if d.autocast else er)  # LayerNorm keeps its input (fp32 under autocast)
+
+    def scores(keys: int) -> float:
+        """Bytes per query token of materialised attention probabilities: the softmax
+        output (fp32 when the model upcasts explicitly, as Llama and T5 do, or when CUDA
+        autocast runs softmax in fp32), then what the probability matmul keeps: the
+        dropout output (with the mask) or a compute-dtype copy."""
+        if ec == 4:
+            soft, copy = 4, 0
+        elif arch.model_type not in _IMPLICIT_SOFTMAX or (d.autocast and device != "cpu"):
+            soft, copy = 4, ec
+        else:                                          # softmax in the 16-bit dtype
+            soft, copy = ec, 0
+        if dropout > 0:
+            return heads * keys * (soft + mask + ec)
+        return heads * keys * (soft + copy)
+
+    per_token = 0.0
+    fixed = 0.0
+    # self-attention block
+    per_token += norm()
+    per_token += lin_input(h, _names(arch, "qkv"))
+    if math_attention:
+        per_token += ec * 3 * q_dim                       # q and k, v (repeated to q heads)
+        per_token += scores(seq)
+        per_token += lin_input(q_dim, _names(arch, "o"))  # contiguous copy of the output
+    else:
+        per_token += ec * (q_dim + 2 * kv_dim)            # q (after RoPE), k, v
+        per_token += heads * C.LSE_BYTES + ec * q_dim     # logsumexp + output (= o_proj input)
+        per_token += lin_input(q_dim, _names(arch, "o"), shared=True)
+    if dropout > 0:
+        per_token += h * mask                             # residual dropout
+    if cross_seq:
+        per_token += norm() + lin_input(h, ("q",)) + ec * q_dim
+        fixed += cross_tokens * 2 * q_dim * ec            # k, v of the encoder output
+        if math_attention:
+            per_token += scores(cross_seq) + lin_input(q_dim, ("o",))
+        else:
+            per_token += heads * C.LSE_BYTES + ec * q_dim + lin_input(q_dim, ("o",), shared=True)
+        if dropout > 0:
+            per_token += h * mask
+    # MLP block
+    per_token += norm()
+    if moe and arch.num_experts:
+        k = max(arch.experts_per_token, 1)
+        width = arch.moe_intermediate_size or arch.intermediate_size
+        # per routed row: the gathered input and the expert output (weighted by the router)
+        per_token += k * (_mlp(arch, width, ec, trains, lora_targets) + 2 * ec * h)
+        # router: fp32 softmax over experts, top-k weights and int64 indices
+        per_token += arch.num_experts * 4 + C.ROUTER_BYTES_PER_CHOICE * k + 4
+        shared = (getattr(arch, "extra", {}) or {}).get("shared_expert_intermediate", 0)
+        if shared:
+            per_token += _mlp(arch, shared, ec, trains, lora_targets) + ec * h
+    else:
+        per_token += _mlp(arch, arch.intermediate_size, ec, trains, lora_targets)
+        per_token += lin_input(arch.intermediate_size, _names(arch, "down"), shared=True)
+        if dropout > 0 and arch.model_type in ("t5", "mt5", "umt5"):
+            per_token += arch.intermediate_size * mask    # T5DenseActDense's own dropout
+    per_token += lin_input(h, _names(arch, "up"))
+    if dropout > 0:
+        per_token += h * mask
+    saved = per_token * tokens + fixed
+    if arch.model_type not in _NO_ROPE:  # RoPE cos/sin, one (seq x head_dim) pair per layer
+        saved += 2 * seq * arch.head_dim * er
+    width = (arch.moe_intermediate_size * max(arch.experts_per_token, 1)
+             if (moe and arch.num_experts) else arch.intermediate_size)
+    # net growth while the layer's backward runs: the gradient of its widest intermediate
+    # (its saved tensors are freed as fast as new gradients appear)
+    backward = tokens * ec * width * C.LAYER_BACKWARD_WIDTHS
+    if math_attention:
+        backward += batch * heads * seq * seq * 4
+    return LayerActs(saved=saved, inputs=tokens * h * er, backward=backward)
+
+
+def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[str]) -> float:
+    """Saved intermediates of one MLP per token (its input and a LoRA adapter on its down
+    projection are counted by the caller)."""
+    down_saved = trains
+    if arch.gated_mlp:
+        return width * ec * (C.GATED_MLP_SAVED - (0 if down_saved else 1))
+    plain = C.PY_GELU_MLP_SAVED if arch.model_type in _PY_GELU else C.PLAIN_MLP_SAVED
+    return width * ec * (plain - (0 if down_saved else 1))
+
+
+_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
+    "qkv": {"default": ("q_proj", "k_proj", "v_proj"), "gpt2": ("c_attn",),
+            "bert": ("query", "key", "value"), "t5": ("q", "k", "v"),
+            "gpt_neox": ("query_key_value",), "falcon": ("query_key_value",),
+            "vit": ("query", "key", "value")},
+    "o": {"default": ("o_proj",), "gpt2": ("c_proj",), "bert": ("dense",), "t5": ("o",),
+          "gpt_neox": ("dense",), "falcon": ("dense",), "vit": ("dense",)},
+    "up": {"default": ("gate_proj", "up_proj"), "gpt2": ("c_fc",), "bert": ("dense",),
+           "t5": ("wi",), "gpt_neox": ("dense_h_to_4h",), "vit": ("dense",)},
+    "down": {"default": ("down_proj",), "gpt2": ("c_proj",), "bert": ("dense",), "t5": ("wo",),
+             "gpt_neox": ("dense_4h_to_h",), "vit": ("dense",)},
+}
+
+
+def _names(arch: Any, group: str) -> tuple[str, ...]:
+    table = _NAMES[group]
+    mt = arch.model_type
+    key = {"roberta": "bert", "xlm-roberta": "bert", "mt5": "t5"}.get(mt, mt)
+    names = table.get(key, table["default"])
+    if group == "up" and not arch.gated_mlp and key == "default":
+        return ("up_proj", "fc1")
+    return names
+
+
+def cnn(arch: Any, d: Dtypes, *, batch: int, image: int) -> LayerActs:
+    """ResNet (bottleneck/basic) and ConvNeXt: saved feature maps per block."""
+    x = getattr(arch, "extra", {}) or {}
+    widths = list(x.get("hidden_sizes") or [arch.hidden_size])
+    depths = list(x.get("depths") or [max(arch.num_layers, 1)])
+    ec = d.comp
+    total = 0.0
+    if arch.model_type == "convnext":
+        side = image // int(x.get("patch_size", 4))
+        total += batch * side * side * widths[0] * (4 + ec)            # stem conv out + LayerNorm
+        for i, (c, depth) in enumerate(zip(widths, depths)):
+            if i > 0:
+                total += batch * side * side * widths[i - 1] * (4 + ec)  # LayerNorm + 2x2 conv in
+                side //= 2
+            # per channel: dwconv in, LayerNorm in, LayerNorm out (fc1 in), fc2 out (layer
+            # scale in); per 4x expanded channel: fc1 out (GELU in) and GELU out (fc2 in)
+            block = batch * side * side * c * (4 * ec + 2 * 4 * ec)
+            total += depth * block
+        last = widths[-1]
+        stage_params = depths[-1] * (49 * last + 8 * last * last)
+        return LayerActs(saved=total, inputs=0.0,
+                         backward=_cnn_backward(batch * side * side * last * ec, stage_params, d))
+    emb = int(x.get("embedding_size", 64))
+    side = image // 2
+    total += batch * arch.num_channels * image * image * ec          # conv1 input (cast)
+    total += batch * side * side * emb * (ec + ec)                   # BN in, ReLU out
+    side //= 2
+    total += batch * side * side * emb * 8                           # maxpool int64 indices
+    bottleneck = x.get("layer_type", "bottleneck") == "bottleneck"
+    for i, (c, depth) in enumerate(zip(widths, depths)):
+        before = side
+        if i > 0:
+            side //= 2
+        mid = c // 4 if bottleneck else c
+        for j in range(depth):
+            hw = batch * side * side
+            if bottleneck:
+                # conv1 out (BN in), ReLU out, conv2 out (BN in), ReLU out, conv3 out (BN in),
+                # block output ReLU; the first block of a stage runs conv1 before the stride
+                first = j == 0 and i > 0
+                block = hw * (2 * mid * ec + 2 * c * ec)
+                block += (batch * before * before if first else hw) * 2 * mid * ec
+                if j == 0:
+                    block += hw * c * ec                              # projection shortcut BN in
+            else:
+                block = hw * (4 * c * ec)
+            total += block
+    last = widths[-1]
+    mid = last // 4 if bottleneck else last
+    per_block = (2 * last * mid + 9 * mid * mid) if bottleneck else 18 * last * last
+    stage_params = depths[-1] * per_block + widths[-2 if len(widths) > 1 else -1] * last
+    return LayerActs(saved=total, inputs=0.0,
+                     backward=_cnn_backward(batch * side * side * last * ec, stage_params, d))
+
+
+def _cnn_backward(last_map: float, last_stage_params: int, d: Dtypes) -> float:
+    """A CNN's backward peaks early: the last stage's weight gradients and two feature-map
+    gradients at its resolution, while the saved maps are freed stage by stage."""
+    return 2 * last_map + last_stage_params * d.weights

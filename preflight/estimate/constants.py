@@ -1,0 +1,154 @@
+"""Every number the cost model uses, each with where it comes from.
+
+Three kinds of source, named on each constant:
+
+* ``format``: a storage format's definition (bytes per element, bitsandbytes block
+  layouts, framework defaults read from the framework's code). Exact by construction.
+* ``published``: a figure measured and published by someone else (URL given), used
+  where no GPU was available to measure it here; its interval is wide.
+* ``calibration``: fitted to the committed reference measurements under
+  ``calibration/data/`` (FakeTensorMode + MemTracker, two real training steps of a
+  transformers model built from its config). ``tests/test_estimate_calibration.py``
+  holds the estimator to that data.
+"""
+
+from __future__ import annotations
+
+GIB = 1024 ** 3
+MIB = 1024 ** 2
+
+# --------------------------------------------------------------------------- formats
+
+#: Bytes per element of each dtype (format).
+DTYPE_BYTES = {"fp32": 4, "bf16": 2, "fp16": 2, "int8": 1}
+
+#: bitsandbytes 4-bit (NF4/FP4): 4 bits per weight plus one fp32 absmax per block of 64
+#: (``bnb.functional.quantize_4bit(blocksize=64)``): 0.5 + 4/64 bytes per weight (format).
+NF4_BYTES_PER_PARAM = 0.5 + 4 / 64
+#: With ``bnb_4bit_use_double_quant=True`` the absmax values are themselves quantized to
+#: 8 bits in blocks of 256 with one fp32 constant per block: 0.5 + 1/64 + 4/(64*256)
+#: bytes per weight; QLoRA paper (Dettmers et al. 2023, sec. 3) gives the same 0.127
+#: bits of constants per parameter (format).
+NF4_DQ_BYTES_PER_PARAM = 0.5 + 1 / 64 + 4 / (64 * 256)
+#: LLM.int8 (``load_in_8bit``): one int8 per weight; the fp32 per-row scale (``SCB``) is
+#: counted per output row by the model (format).
+INT8_BYTES_PER_PARAM = 1.0
+
+#: bitsandbytes 8-bit optimizers: two uint8 states per element, one fp32 absmax per block
+#: of 2048 per state (``bnb.optim`` blockwise quantization) (format).
+ADAM8BIT_BYTES_PER_PARAM = 2 * (1 + 4 / 2048)
+#: bitsandbytes keeps tensors with fewer than 4096 elements in 32-bit state
+#: (``Optimizer8bit(min_8bit_size=4096)``) (format).
+BNB_MIN_8BIT_SIZE = 4096
+
+#: DDP: ``bucket_cap_mb=25`` default; with ``gradient_as_bucket_view=False`` (default)
+#: the buckets hold a second copy of every gradient (format: torch DDP; PR
+#: pytorch/pytorch#41954 measured ~1 GB less peak for a ~1 GB model with bucket views).
+DDP_BUCKET_BYTES = 25 * MIB
+
+#: DeepSpeed ``zero_optimization`` defaults, in elements (format: deepspeed
+#: ``runtime/zero/config.py`` v0.16: reduce/allgather 5e8, stage3 prefetch 5e7,
+#: stage3_max_live_parameters 1e9). ``overlap_comm`` defaults to True only for stage 3,
+#: which doubles the reduce bucket.
+DS_REDUCE_BUCKET = int(5e8)
+DS_ALLGATHER_BUCKET = int(5e8)
+DS_PREFETCH_BUCKET = int(5e7)
+DS_MAX_LIVE_PARAMETERS = int(1e9)
+
+#: FSDP keeps the unsharded parameters of the running unit plus the prefetched next unit
+#: (``BackwardPrefetch.BACKWARD_PRE``, forward prefetch of FSDP2) (format: torch FSDP).
+FSDP_UNSHARDED_UNITS = 2
+
+#: PEFT's default LoRA targets when ``target_modules`` is not given (format: peft
+#: ``utils/constants.py`` TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING).
+LORA_DEFAULT_TARGETS = {
+    "default": ("q_proj", "v_proj"),
+    "gpt2": ("c_attn",), "bert": ("query", "value"), "roberta": ("query", "value"),
+    "t5": ("q", "v"), "bart": ("q_proj", "v_proj"), "vit": ("query", "value"),
+    "gpt_neox": ("query_key_value",), "falcon": ("query_key_value",),
+    "phi": ("q_proj", "v_proj", "fc1", "fc2"),
+}
+
+# --------------------------------------------------------------------------- published
+
+#: CUDA context of a PyTorch process with lazy module loading (the default since
+#: PyTorch 1.13 / CUDA 11.7+): 287,047,680 bytes; with eager loading 666,632,192 bytes.
+#: Published: pytorch/pytorch#86509 (measured by the PR author). No GPU here to measure
+#: it, hence the wide interval (lazy .. eager).
+CUDA_CONTEXT_BYTES = 287_047_680
+CUDA_CONTEXT_RANGE = (128 * MIB, 666_632_192)
+#: cuBLAS workspace that PyTorch allocates through its caching allocator: default
+#: ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` on Hopper = 8 x 4 MiB (format: torch
+#: ``aten/src/ATen/cuda/CublasHandlePool.cpp``); older GPUs use less.
+CUBLAS_WORKSPACE_BYTES = 32 * MIB
+#: Caching-allocator fragmentation: reserved-but-unallocated memory at an OOM, as a
+#: fraction of allocated: 1.83 GiB / 75.31 GiB = 2.43% (published OOM message,
+#: vllm-project/compressed-tensors#587, Llama-3.3-70B); that project now reserves 5%,
+#: the top of our interval.
+FRAGMENTATION = 0.0243
+FRAGMENTATION_RANGE = (0.0, 0.05)
+
+# --------------------------------------------------------------------------- activations
+#
+# Saved-for-backward tensors, per token, in units of the tensor's element size. The
+# structure (which tensor autograd keeps, in which dtype) is read from the transformers
+# modeling code; every constant below was checked tensor by tensor against the saved
+# tensors of one layer, and the whole model against calibration/data/cpu_reference.json
+# (31 cases: Llama/Mistral/Qwen2/Mixtral/Qwen2-MoE/GPT-2/BERT/T5/ViT/ResNet/ConvNeXt x
+# fp32/autocast/bf16 x AdamW/SGD/Adafactor x eager/SDPA x checkpointing x LoRA:
+# mean 0.6%, worst 4.4%; tests/test_estimate_calibration.py pins it).
+
+#: RMSNorm keeps the fp32 upcast of its input (Llama's ``hidden.to(float32)``, or the fp32
+#: residual itself) and, when its weight trains, the normalised value in the input dtype
+#: (calibration/data/cpu_reference.json, llama-* cases).
+NORM_SAVED_FP32 = 1.0
+NORM_SAVED_NORMED = 1.0
+#: Gated MLP (SwiGLU/GeGLU): gate output, activation output, up output, product
+#: (llama-*, mistral-*, qwen2-* cases; MoE per routed row: mixtral-*, qwen2_moe-*).
+GATED_MLP_SAVED = 4.0
+#: Plain MLP (GELU/ReLU): fc1 output, activation output (bert-*, vit-*, t5-* cases).
+PLAIN_MLP_SAVED = 2.0
+#: GPT-2's ``gelu_new`` is the tanh formula in Python ops: input, tanh, 0.5*x, 1+tanh,
+#: output (gpt2-* cases).
+PY_GELU_MLP_SAVED = 5.0
+#: MoE routing per token and chosen expert: int64 indices (3 x 8), fp32 weights (3 x 4)
+#: and a 4-byte score, as transformers' grouped-experts Mixtral/Qwen-MoE keep them
+#: (mixtral-*, qwen2_moe-* cases).
+ROUTER_BYTES_PER_CHOICE = 40
+#: Eager attention with an explicit fp32 softmax (Llama, T5, ViT): the fp32 probabilities
+#: and their compute-dtype copy, per head per key: 4 + 2 bytes (4 in fp32)
+#: (llama-*-eager, qwen2-*-eager, vit-*-eager cases).
+EAGER_SCORE_BYTES_16 = 4 + 2
+EAGER_SCORE_BYTES_32 = 4
+#: SDPA/flash: logsumexp, fp32, per head per query token (llama-*-sdpa cases).
+LSE_BYTES = 4
+#: A layer's backward grows memory by about one gradient of its widest intermediate:
+#: its saved tensors are freed as fast as new gradients appear (vit-*, bert-*,
+#: *-ckpt cases, whose backward peaks are set by it).
+LAYER_BACKWARD_WIDTHS = 1.0
+
+#: Logits and loss, bytes per (token x vocab) beyond the compute-dtype logits:
+#: HF ``ForCausalLMLoss`` upcasts logits to fp32 (4) and ``log_softmax`` keeps its
+#: fp32 output (4) during forward; at the start of backward the saved output, the nll
+#: gradient and the log_softmax gradient coexist (4 + 4 + 4). The compute-dtype logits
+#: are not held during backward: the step keeps only the loss, as the Trainer's
+#: ``compute_loss`` does (llama-* cases, whose peak is that moment).
+LOGITS_FORWARD_FP32 = 4 + 4
+LOGITS_BACKWARD_FP32 = 4 + 4 + 4
+
+# --------------------------------------------------------------------------- intervals
+
+#: Relative uncertainty of each kind of term, by what we know (documented in
+#: docs/estimator.md, "Interval"). Exact counts: weights/grads/optimizer from a
+#: catalog or safetensors count; formula: parameters from a config by formula
+#: (a margin for configs the catalog has not checked against a published total);
+#: guessed: a shape guessed from ``--params`` alone.
+PARAMS_REL = {"catalog": 0.0, "safetensors": 0.0, "formula": 0.03, "params": 0.0, "guessed": 0.0}
+#: Activations: the calibration tolerance (10% worst case; measured worst 4.4% on the CPU
+#: reference, which cannot see CUDA kernels' own workspaces) for known shapes; a shape
+#: guessed from a parameter count is off by up to +-40% (hidden width and depth vary
+#: that much between published models of the same size, e.g. 7B Llama vs 7B Falcon).
+ACTIVATIONS_REL = {"known": 0.10, "guessed": 0.40}
+#: A batch size that was not found (assumed 1): activations could be any multiple; the
+#: upper end of the interval doubles them.
+ASSUMED_BATCH_HI = 2.0

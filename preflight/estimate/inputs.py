@@ -1,0 +1,318 @@
+"""What the estimator needs to know about a job, and how it is read from a TrainingPlan.
+
+:class:`EstimateInput` is the estimator's whole input: the cost model never looks at the
+plan itself, so ``bench/estimator_accuracy.py``, the gate and ``preflight fit`` can build
+one directly. :func:`input_from_plan` maps plan fields (and command-line overrides, which
+win) onto it and records, for every field, where the value came from.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Optional
+
+MODES = ("train", "infer", "generate")
+PRECISIONS = ("fp32", "amp-fp16", "amp-bf16", "fp16", "bf16")
+OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit", "paged-adamw",
+              "adafactor", "sgd", "sgd-momentum", "lion", "lion-8bit")
+ATTENTIONS = ("eager", "sdpa", "flash")
+FSDP_MODES = ("full", "hybrid", "grad-op")
+OFFLOAD = ("cpu", "nvme")
+QUANTS = ("4bit", "8bit")
+
+
+@dataclass
+class EstimateInput:
+    """One job as the cost model sees it (per-GPU memory is estimated from this alone).
+
+    ``arch`` is a :class:`preflight.estimate.arch.Architecture` (or anything with the same
+    attributes); ``params`` overrides its parameter count. ``sources`` maps an input
+    field name to where its value came from (``"cli --seq-len"``, ``"ds.json:3
+    [train_micro_batch_size_per_gpu]"``, ``"default"``, ``"assumed"``).
+    """
+
+    arch: Any = None
+    params: Optional[int] = None
+    mode: str = "train"
+    precision: str = "amp-bf16"
+    optimizer: str = "adamw"
+    micro_batch: int = 1
+    seq_len: Optional[int] = None
+    image_size: Optional[int] = None
+    grad_ckpt: bool = False
+    attention: str = "sdpa"
+    zero_stage: int = 0
+    fsdp: Optional[str] = None
+    offload_optimizer: Optional[str] = None
+    offload_params: Optional[str] = None
+    world_size: int = 1
+    lora_r: Optional[int] = None
+    quant: Optional[str] = None
+    max_new_tokens: int = 0
+    num_beams: int = 1
+    sources: dict[str, str] = field(default_factory=dict)
+    # Beyond the shared contract (all optional, with the frameworks' defaults):
+    grad_accum: int = 1
+    lora_targets: Optional[tuple[str, ...]] = None   # None: PEFT's default for the model type
+    quant_type: str = "nf4"                           # 4-bit: nf4 | fp4
+    double_quant: bool = False                        # bnb_4bit_use_double_quant
+    kbit_prepared: Optional[bool] = None              # prepare_model_for_kbit_training (None: yes for QLoRA)
+    dropout: Optional[float] = None                   # None: the architecture's own (0 for Llama-like)
+    devices_per_node: Optional[int] = None            # FSDP hybrid shards within a node
+    reduce_bucket_size: Optional[int] = None          # DeepSpeed, elements
+    allgather_bucket_size: Optional[int] = None       # DeepSpeed, elements
+    prefetch_bucket_size: Optional[int] = None        # DeepSpeed stage3_prefetch_bucket_size, elements
+    max_live_parameters: Optional[int] = None         # DeepSpeed stage3_max_live_parameters, elements
+    ddp_bucket_view: bool = False                     # DDP(gradient_as_bucket_view=...)
+    weights_bits: Optional[int] = None                # 16: weights loaded in bf16/fp16 (under autocast too)
+    foreach: bool = True                              # torch optimizers' foreach path (CUDA default)
+    target_len: Optional[int] = None                  # encoder-decoder: decoder tokens (None: seq_len)
+    lora_dropout: float = 0.0                         # LoraConfig(lora_dropout=0.0) default
+    device: str = "cuda"                              # "cpu": the calibration reference's kernels
+
+    def with_changes(self, **changes: Any) -> EstimateInput:
+        """A copy with some fields changed (sources of changed fields become ``"remedy"``)."""
+        sources = dict(self.sources)
+        for name in changes:
+            sources[name] = "remedy"
+        return replace(self, sources=sources, **changes)
+
+    @property
+    def lora(self) -> bool:
+        return self.lora_r is not None and self.lora_r > 0
+
+    @property
+    def sharding(self) -> str:
+        """``none`` | ``ddp`` | ``zero1..3`` | ``fsdp-full|hybrid|grad-op``."""
+        if self.fsdp:
+            return f"fsdp-{self.fsdp}"
+        if self.zero_stage:
+            return f"zero{self.zero_stage}"
+        return "ddp" if self.world_size > 1 else "none"
+
+
+class InputError(ValueError):
+    """An override or plan value the estimator cannot use (one clear message)."""
+
+
+# --------------------------------------------------------------------------- parsing
+
+_SUFFIX = {"k": 10 ** 3, "m": 10 ** 6, "b": 10 ** 9, "g": 10 ** 9, "t": 10 ** 12}
+
+
+def parse_count(text: str) -> int:
+    """``7B`` -> 7e9, ``1.5b``, ``350M``, ``8030261248`` -> ints; InputError otherwise."""
+    raw = str(text).strip().lower().replace("_", "").replace(",", "")
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)\s*([kmbgt]?)", raw)
+    if not m or float(m.group(1)) <= 0:
+        raise InputError(f"cannot read a parameter count from {text!r} (try 7B, 350M or 1.5e9)")
+    return round(float(m.group(1)) * _SUFFIX.get(m.group(2), 1))
+
+
+_OPTIMIZER_NAMES = {
+    # transformers OptimizerNames and torch/bnb class names, lower-cased, '-' and '_' removed
+    "adamw": "adamw", "adam": "adamw", "adamwtorch": "adamw", "adamwhf": "adamw",
+    "adamwtorchfused": "adamw-fused", "adamwfused": "adamw-fused", "fusedadam": "adamw-fused",
+    "adamwapexfused": "adamw-fused", "deepspeedcpuadam": "adamw", "cpuadam": "adamw",
+    "adamw8bit": "adamw-8bit", "adamwbnb8bit": "adamw-8bit", "adam8bit": "adamw-8bit",
+    "adamwtorch8bit": "adamw-8bit", "bnbadamw8bit": "adamw-8bit",
+    "pagedadamw8bit": "paged-adamw-8bit", "pagedadam8bit": "paged-adamw-8bit",
+    "pagedadamw": "paged-adamw", "pagedadamw32bit": "paged-adamw", "pagedadam": "paged-adamw",
+    "adafactor": "adafactor",
+    "sgd": "sgd", "sgdmomentum": "sgd-momentum",
+    "lion": "lion", "lion32bit": "lion", "pagedlion32bit": "lion",
+    "lion8bit": "lion-8bit", "pagedlion8bit": "lion-8bit",
+}
+
+
+def normalise_optimizer(name: str) -> Optional[str]:
+    key = re.sub(r"[^a-z0-9]", "", name.lower())
+    return _OPTIMIZER_NAMES.get(key)
+
+
+_PRECISION_FROM_PLAN = {"fp32": "fp32", "amp_fp16": "amp-fp16", "amp_bf16": "amp-bf16",
+                        "fp16": "fp16", "bf16": "bf16", "fp8": "amp-bf16"}
+_ATTN_FROM_PLAN = {"eager": "eager", "sdpa": "sdpa", "flash_attention_2": "flash",
+                   "flash_attention_3": "flash", "flex_attention": "sdpa"}
+_MODE_FROM_PLAN = {"train": "train", "finetune": "train", "lora": "train", "qlora": "train",
+                   "inference": "infer", "generation": "generate"}
+
+
+# --------------------------------------------------------------------------- from a plan
+
+
+def _where(fact: Any) -> str:
+    src = fact.source
+    where = src.location() if src.path is not None else src.kind
+    if src.key:
+        where = f"{where} [{src.key}]"
+    if src.kind in ("default", "derived", "cli", "env", "hub", "user") and src.path is not None:
+        where = f"{src.kind} {where}"
+    return where
+
+
+def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
+                    *, arch: Any = None) -> EstimateInput:
+    """The estimator's input from a TrainingPlan, then ``overrides`` (EstimateInput field
+    names, e.g. ``{"seq_len": 4096}``; a None value means "not given"). ``arch`` is the
+    resolved architecture (see :func:`preflight.estimate.resolve_architecture`).
+
+    Raises :class:`InputError` for an override value that cannot be used.
+    """
+    overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+    inp = EstimateInput(arch=arch)
+    src: dict[str, str] = {}
+
+    def take(field_name: str, plan_field: str, convert: Any = None) -> None:
+        if plan is None:
+            return
+        fact = plan.resolve(plan_field)
+        if fact is None:
+            return
+        value = convert(fact.value) if convert else fact.value
+        if value is None:
+            return
+        setattr(inp, field_name, value)
+        src[field_name] = _where(fact)
+
+    task = plan.value("task.mode") if plan is not None else None
+    take("mode", "task.mode", _MODE_FROM_PLAN.get)
+    take("precision", "precision.mode", _PRECISION_FROM_PLAN.get)
+    take("optimizer", "optimizer.name", normalise_optimizer)
+    take("micro_batch", "batch.micro")
+    take("grad_accum", "batch.grad_accum")
+    take("seq_len", "data.seq_len")
+    take("image_size", "data.image_size")
+    take("grad_ckpt", "memory.gradient_checkpointing")
+    take("attention", "model.attn_implementation", _ATTN_FROM_PLAN.get)
+    take("world_size", "dist.world_size")
+    take("devices_per_node", "dist.devices_per_node")
+    take("max_new_tokens", "generation.max_new_tokens")
+    take("num_beams", "generation.num_beams")
+    take("params", "model.num_parameters")
+    take("offload_optimizer", "dist.offload_optimizer", lambda v: None if v == "none" else v)
+    take("offload_params", "dist.offload_params", lambda v: None if v == "none" else v)
+    take("quant", "precision.weights_bits", lambda v: {4: "4bit", 8: "8bit"}.get(v))
+    if plan is not None:
+        bits = plan.value("precision.weights_bits")
+        if bits == 16:
+            inp.weights_bits = 16
+            src["weights_bits"] = _where(plan.resolve("precision.weights_bits"))
+        if bits == 16 and "precision" not in src:
+            # weights loaded in 16 bits with no autocast said: pure 16-bit
+            inp.precision = "bf16"
+            src["precision"] = _where(plan.resolve("precision.weights_bits"))
+        sharding = plan.resolve("dist.sharding")
+        if sharding is not None:
+            value = sharding.value
+            if value.startswith("zero"):
+                inp.zero_stage = int(value[4:])
+                src["zero_stage"] = _where(sharding)
+            elif value.startswith("fsdp_"):
+                inp.fsdp = {"fsdp_full": "full", "fsdp_hybrid": "hybrid",
+                            "fsdp_grad_op": "grad-op"}[value]
+                src["fsdp"] = _where(sharding)
+        if plan.value("peft.method") in ("lora", "dora") or task in ("lora", "qlora"):
+            fact = plan.resolve("peft.rank")
+            inp.lora_r = fact.value if fact is not None else 8
+            src["lora_r"] = _where(fact) if fact is not None else "default (peft LoraConfig r=8)"
+        targets = plan.value("peft.target_modules")
+        if targets:
+            inp.lora_targets = tuple(targets)
+            src["lora_targets"] = _where(plan.resolve("peft.target_modules"))
+        if task == "qlora" and inp.quant is None:
+            inp.quant = "4bit"
+            src["quant"] = _where(plan.resolve("task.mode"))
+        _extra_plan_fields(plan, inp, src)
+    for name, value in overrides.items():
+        if not hasattr(inp, name):
+            raise InputError(f"unknown estimate input {name!r}")
+        setattr(inp, name, value)
+        src[name] = "cli"
+    if inp.mode not in MODES:
+        raise InputError(f"unknown mode {inp.mode!r} (expected {', '.join(MODES)})")
+    if inp.precision not in PRECISIONS:
+        raise InputError(f"unknown precision {inp.precision!r} (expected {', '.join(PRECISIONS)})")
+    if inp.optimizer not in OPTIMIZERS:
+        norm = normalise_optimizer(str(inp.optimizer))
+        if norm is None:
+            raise InputError(f"unknown optimizer {inp.optimizer!r} (expected {', '.join(OPTIMIZERS)})")
+        inp.optimizer = norm
+    if inp.attention not in ATTENTIONS:
+        raise InputError(f"unknown attention {inp.attention!r} (expected {', '.join(ATTENTIONS)})")
+    if inp.zero_stage not in (0, 1, 2, 3):
+        raise InputError(f"ZeRO stage must be 0, 1, 2 or 3, got {inp.zero_stage!r}")
+    if inp.fsdp is not None and inp.fsdp not in FSDP_MODES:
+        raise InputError(f"unknown FSDP mode {inp.fsdp!r} (expected {', '.join(FSDP_MODES)})")
+    if inp.quant is not None and inp.quant not in QUANTS:
+        raise InputError(f"unknown quantization {inp.quant!r} (expected {', '.join(QUANTS)})")
+    for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
+        if getattr(inp, name) < 1:
+            raise InputError(f"{name.replace('_', ' ')} must be at least 1, got {getattr(inp, name)!r}")
+    if inp.quant == "4bit" and inp.lora and inp.kbit_prepared is None:
+        inp.kbit_prepared = True
+    if inp.quant and inp.mode == "train" and "grad_ckpt" not in src and inp.kbit_prepared:
+        # prepare_model_for_kbit_training(use_gradient_checkpointing=True) is the default
+        inp.grad_ckpt = True
+        src["grad_ckpt"] = "default (peft prepare_model_for_kbit_training)"
+    for name in ("mode", "precision", "optimizer", "micro_batch", "attention", "world_size"):
+        src.setdefault(name, "default")
+    if "micro_batch" not in overrides and (plan is None or plan.resolve("batch.micro") is None):
+        src["micro_batch"] = "assumed (no batch size found)"
+    inp.sources = src
+    return inp
+
+
+def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> None:
+    """Fields appended to the plan for the estimator (present only in newer plans)."""
+    from preflight.plan import FIELDS
+
+    pairs = (("quant_type", "precision.quant_type"), ("double_quant", "precision.double_quant"),
+             ("reduce_bucket_size", "dist.reduce_bucket_size"),
+             ("allgather_bucket_size", "dist.allgather_bucket_size"),
+             ("prefetch_bucket_size", "dist.stage3_prefetch_bucket_size"),
+             ("max_live_parameters", "dist.stage3_max_live_parameters"))
+    for name, plan_field in pairs:
+        if plan_field not in FIELDS:
+            continue
+        fact = plan.resolve(plan_field)
+        if fact is not None:
+            value = fact.value
+            if name == "quant_type" and value == "int8":
+                inp.quant = "8bit"
+                value = "nf4"
+            setattr(inp, name, value)
+            src[name] = _where(fact)
+
+
+def from_calibration_case(case: Mapping[str, Any], hf_config: Mapping[str, Any],
+                          model_class: Optional[str] = None) -> EstimateInput:
+    """The EstimateInput of one case of ``calibration/matrix.py`` (its ``describe()`` dict,
+    as stored under ``"case"`` in ``calibration/data/*.json``), the config dict and the
+    model class recorded beside it. Used by the calibration tests and ``bench/estimator_accuracy.py``."""
+    from preflight.estimate.arch import from_hf_config
+
+    config = dict(hf_config)
+    # the case's own config arguments (e.g. num_labels) win over the recorded dict, which
+    # leaves some of them out
+    config.update({k: v for k, v in (case.get("hf_config") or {}).items() if v is not None})
+    config.setdefault("model_type", case["model_type"])
+    if not config.get("architectures"):
+        # the task head counts (e.g. an image classifier); its class names the task
+        head = model_class or {"image-classification": "ForImageClassification",
+                               "masked-lm": "ForMaskedLM", "causal-lm": "ForCausalLM",
+                               "seq2seq": "ForConditionalGeneration"}.get(str(case.get("task")))
+        if head:
+            config["architectures"] = [head]
+    arch = from_hf_config(config, name=str(case["name"]))
+    targets = case.get("lora_targets")
+    return EstimateInput(
+        arch=arch, mode="train", precision=str(case["precision"]),
+        optimizer=str(case["optimizer"]), foreach=case.get("optimizer_impl", "foreach") == "foreach",
+        micro_batch=int(case["batch"]), seq_len=case.get("seq_len"), image_size=case.get("image_size"),
+        target_len=case.get("target_len"), grad_ckpt=bool(case.get("grad_ckpt")),
+        attention=str(case.get("attention") or "sdpa"), lora_r=case.get("lora_r"),
+        lora_targets=tuple(targets) if targets else None,
+        lora_dropout=float(case.get("lora_dropout") or 0.0),
+        device="cpu", sources={"micro_batch": "calibration case"})

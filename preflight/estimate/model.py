@@ -1,0 +1,602 @@
+"""The phase-aware cost model: peak memory per GPU of one training or generation step.
+
+A training step has three phases (forward, backward, optimizer step); generation has two
+(prefill, decode). Each phase lists the terms live in it; the peak is the largest phase
+total, not the sum of every term. See docs/estimator.md for the formulas.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Optional
+
+from preflight.estimate import activations as A
+from preflight.estimate import constants as C
+from preflight.estimate.inputs import EstimateInput
+
+#: Every term a phase may hold, in the order reports list them.
+TERMS = (
+    "weights", "lora_adapters", "gradients", "master_weights", "optimizer_states",
+    "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
+    "backward_transient", "logits_loss", "kv_cache", "prefill_transient", "ddp_buckets",
+    "zero_buckets", "gathered_params", "cuda_context", "cublas_workspace", "fragmentation",
+)
+
+#: Terms that are not tensors (absent from a tensor-level measurement).
+OVERHEAD_TERMS = ("cuda_context", "cublas_workspace", "fragmentation")
+
+
+@dataclass
+class Estimate:
+    """The result of :func:`estimate`. ``peak_bytes`` is None when the input misses what
+    an estimate needs (``missing`` names those fields)."""
+
+    peak_bytes: Optional[int]
+    interval_bytes: Optional[tuple[int, int]]
+    phase: Optional[str]
+    breakdown: dict[str, int]
+    phases: dict[str, dict[str, int]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    params_total: int = 0
+    params_trainable: int = 0
+    arch_name: str = ""
+    arch_source: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.peak_bytes is not None
+
+    def tensor_peak(self) -> tuple[int, str]:
+        """(bytes, phase) of the largest phase counting tensors only: without the CUDA
+        context, the cuBLAS workspace and fragmentation. This is what a tensor-level
+        reference (MemTracker, ``torch.cuda.max_memory_allocated``) measures."""
+        best, where = 0, ""
+        for phase, terms in self.phases.items():
+            total = sum(v for t, v in terms.items() if t not in OVERHEAD_TERMS)
+            if total > best:
+                best, where = total, phase
+        return best, where
+
+
+class _Phases:
+    """Terms per phase with their (low, high) multipliers."""
+
+    def __init__(self) -> None:
+        self.terms: dict[str, dict[str, float]] = {}
+        self.bounds: dict[str, tuple[float, float]] = {}
+
+    def add(self, phase: str, term: str, value: float, bounds: tuple[float, float]) -> None:
+        if value <= 0:
+            return
+        self.terms.setdefault(phase, {})
+        self.terms[phase][term] = self.terms[phase].get(term, 0.0) + value
+        self.bounds[term] = bounds
+
+    def every(self, phases: tuple[str, ...], term: str, value: float,
+              bounds: tuple[float, float]) -> None:
+        for phase in phases:
+            self.add(phase, term, value, bounds)
+
+    def total(self, phase: str, which: int) -> float:
+        out = 0.0
+        for term, value in self.terms[phase].items():
+            mult = 1.0 if which < 0 else self.bounds[term][which]
+            out += value * mult
+        return out
+
+
+# --------------------------------------------------------------------------- geometry
+
+
+@dataclass(frozen=True)
+class _Params:
+    total: int
+    quantizable: int   # linear weights inside the blocks (what bitsandbytes quantizes)
+    embeddings: int
+    lm_head: int
+    norms: int
+    layer: int         # parameters of the largest block (ZeRO-3/FSDP gather unit)
+    source: str
+    largest: int = 0   # the largest single parameter tensor (embedding, head or a matrix)
+
+
+def _params(arch: Any, override: Optional[int]) -> _Params:
+    from preflight.estimate.arch import ArchitectureError, count_params
+
+    try:
+        parts = dict(count_params(arch).by_part)
+    except (ArchitectureError, KeyError, TypeError, AttributeError):
+        parts = {}
+    counted = sum(parts.values())
+    total = override or getattr(arch, "params_total", 0) or counted
+    scale = total / counted if counted else 1.0
+    emb = int((parts.get("embeddings", 0) + parts.get("positions", 0)) * scale)
+    head = int((parts.get("lm_head", 0) + parts.get("head", 0)) * scale)
+    norms = int(parts.get("norms", 0) * scale)
+    quantizable = max(total - emb - head - norms, 0)
+    if arch.family == "cnn":
+        quantizable = 0
+    layers = max(arch.num_layers + arch.num_encoder_layers, 1)
+    layer = max((total - emb - head) // layers, 1)
+    if getattr(arch, "num_experts", 0) and arch.moe_layers:
+        moe_part = parts.get("experts", 0) * scale / max(arch.moe_layers, 1)
+        layer = max(layer, int(moe_part + parts.get("attention", 0) * scale / layers))
+    source = "params" if override else getattr(arch, "params_source", "formula")
+    if str(getattr(arch, "source", "")).startswith("guessed"):
+        source = "guessed"
+    width = max(arch.intermediate_size, arch.moe_intermediate_size or 0, arch.hidden_size)
+    largest = max(arch.vocab_size * arch.hidden_size, width * arch.hidden_size)
+    return _Params(total, quantizable, emb, head, norms, layer, source, largest)
+
+
+_LLAMA_SHAPES = (  # (hidden, intermediate, heads, kv_heads) of published Llama sizes
+    (2048, 5632, 32, 4), (3072, 8192, 24, 8), (4096, 11008, 32, 32), (5120, 13824, 40, 40),
+    (6656, 17920, 52, 52), (8192, 28672, 64, 8), (16384, 53248, 128, 8),
+)
+
+
+def guessed_architecture(params: int) -> Any:
+    """A Llama-shaped architecture of about ``params`` parameters (for ``--params`` alone):
+    the published Llama width closest in size, with the depth that matches the count."""
+    from preflight.estimate.arch import from_hf_config
+
+    vocab = 32000
+    best = None
+    for h, inter, heads, kv in _LLAMA_SHAPES:
+        per_layer = 2 * h * h + 2 * h * (h // heads) * kv + 3 * h * inter
+        layers = max(1, round((params - 2 * vocab * h) / per_layer))
+        err = abs(math.log(max(layers, 1) / (h / 128)))  # depth/width ratio of Llama models
+        if best is None or err < best[0]:
+            best = (err, h, inter, heads, kv, layers)
+    assert best is not None
+    _, h, inter, heads, kv, layers = best
+    config = {"model_type": "llama", "hidden_size": h, "intermediate_size": inter,
+              "num_hidden_layers": layers, "num_attention_heads": heads,
+              "num_key_value_heads": kv, "vocab_size": vocab, "tie_word_embeddings": False,
+              "max_position_embeddings": 4096}
+    return from_hf_config(config, name=f"~{params / 1e9:.3g}B (guessed shape)",
+                          source="guessed: Llama shape from the parameter count")
+
+
+# --------------------------------------------------------------------------- LoRA
+
+_TARGET_DIMS = {
+    "q_proj": ("h", "q"), "k_proj": ("h", "kv"), "v_proj": ("h", "kv"), "o_proj": ("q", "h"),
+    "gate_proj": ("h", "i"), "up_proj": ("h", "i"), "down_proj": ("i", "h"),
+    "query": ("h", "q"), "key": ("h", "kv"), "value": ("h", "kv"),
+    "q": ("h", "q"), "k": ("h", "kv"), "v": ("h", "kv"), "o": ("q", "h"),
+    "wi": ("h", "i"), "wo": ("i", "h"), "c_attn": ("h", "3h"), "c_proj": ("h", "h"),
+    "c_fc": ("h", "i"), "fc1": ("h", "i"), "fc2": ("i", "h"), "dense": ("h", "h"),
+    "query_key_value": ("h", "qkv"), "dense_h_to_4h": ("h", "i"), "dense_4h_to_h": ("i", "h"),
+}
+_ALL_LINEAR = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+def lora_targets(inp: EstimateInput, arch: Any) -> tuple[str, ...]:
+    targets = inp.lora_targets
+    if not targets:
+        targets = C.LORA_DEFAULT_TARGETS.get(arch.model_type, C.LORA_DEFAULT_TARGETS["default"])
+    if "all-linear" in targets or "all_linear" in targets:
+        targets = _ALL_LINEAR if arch.gated_mlp else ("q_proj", "k_proj", "v_proj", "o_proj",
+                                                      "fc1", "fc2")
+    return tuple(targets)
+
+
+def lora_params(arch: Any, r: int, targets: tuple[str, ...]) -> int:
+    q = arch.num_heads * arch.head_dim
+    kv = arch.num_kv_heads * arch.head_dim
+    width = arch.moe_intermediate_size if (arch.num_experts and arch.moe_intermediate_size) \
+        else arch.intermediate_size
+    dims = {"h": arch.hidden_size, "q": q, "kv": kv, "i": width, "3h": 3 * arch.hidden_size,
+            "qkv": q + 2 * kv}
+    per_layer = 0
+    for name in targets:
+        pair = _TARGET_DIMS.get(name)
+        if pair is None:
+            continue
+        per_layer += r * (dims[pair[0]] + dims[pair[1]])
+    return per_layer * (arch.num_layers + arch.num_encoder_layers)
+
+
+# --------------------------------------------------------------------------- the estimate
+
+
+def missing_fields(inp: EstimateInput) -> list[str]:
+    out = []
+    if inp.arch is None and not inp.params:
+        out.append("model (--model NAME|HUB_ID, or --params 7B)")
+        return out
+    arch = inp.arch
+    family = getattr(arch, "family", "decoder") if arch is not None else "decoder"
+    if family in ("vision", "cnn"):
+        if not (inp.image_size or getattr(arch, "image_size", 0)):
+            out.append("data.image_size (--image-size)")
+    elif not inp.seq_len:
+        out.append("data.seq_len (--seq-len)")
+    return out
+
+
+def estimate(inp: EstimateInput) -> Estimate:
+    """Peak memory per GPU of ``inp``, with the phase it happens in and its breakdown."""
+    missing = missing_fields(inp)
+    if missing:
+        return Estimate(None, None, None, {}, missing=missing,
+                        notes=["cannot estimate without: " + "; ".join(missing)])
+    arch = inp.arch if inp.arch is not None else guessed_architecture(int(inp.params or 0))
+    prm = _params(arch, inp.params)
+    notes: list[str] = []
+    if prm.source == "guessed":
+        notes.append(f"architecture guessed from {prm.total / 1e9:.3g}B parameters (Llama shape, "
+                     f"{arch.num_layers} layers x {arch.hidden_size}); pass --model for a narrower interval")
+    rel_p = C.PARAMS_REL.get(prm.source, 0.03)
+    rel_a = C.ACTIVATIONS_REL["guessed" if prm.source == "guessed" else "known"]
+    pb = (1 - rel_p, 1 + rel_p)
+    ab_hi = 1 + rel_a
+    if str(inp.sources.get("micro_batch", "")).startswith("assumed"):
+        ab_hi *= C.ASSUMED_BATCH_HI
+        notes.append("no micro-batch size found: assumed 1 (the interval's upper end allows 2)")
+    ab = (1 - rel_a, ab_hi)
+    ph = _Phases()
+    if inp.mode == "train":
+        trainable = _train(inp, arch, prm, ph, pb, ab, notes)
+        phases: tuple[str, ...] = ("forward", "backward", "optimizer")
+    else:
+        trainable = 0
+        phases = _inference(inp, arch, prm, ph, pb, ab, notes)
+    ctx = (C.CUDA_CONTEXT_RANGE[0] / C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE[1] / C.CUDA_CONTEXT_BYTES)
+    ph.every(phases, "cuda_context", C.CUDA_CONTEXT_BYTES, ctx)
+    ph.every(phases, "cublas_workspace", C.CUBLAS_WORKSPACE_BYTES, (0.25, 1.0))
+    result: dict[str, dict[str, int]] = {}
+    lo_best = hi_best = 0.0
+    for phase in phases:
+        allocated = {which: sum(v * (1.0 if which < 0 else ph.bounds[t][which])
+                                for t, v in ph.terms[phase].items()
+                                if t not in ("cuda_context",)) for which in (-1, 0, 1)}
+        frag = allocated[-1] * C.FRAGMENTATION
+        frag_hi = allocated[1] * C.FRAGMENTATION_RANGE[1]
+        ph.add(phase, "fragmentation", frag, (0.0, frag_hi / frag if frag else 1.0))
+        result[phase] = {t: round(ph.terms[phase][t]) for t in TERMS if t in ph.terms[phase]}
+        lo_best = max(lo_best, ph.total(phase, 0))
+        hi_best = max(hi_best, ph.total(phase, 1))
+    peak_phase = max(phases, key=lambda p: sum(result[p].values()))
+    peak = sum(result[peak_phase].values())
+    lo, hi = int(min(lo_best, peak)), int(max(hi_best, peak))
+    return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
+                    breakdown=dict(result[peak_phase]), phases=result, notes=notes,
+                    params_total=prm.total, params_trainable=trainable,
+                    arch_name=str(getattr(arch, "name", "")), arch_source=prm.source)
+
+
+# --------------------------------------------------------------------------- training
+
+
+def _dtypes(inp: EstimateInput) -> tuple[A.Dtypes, float, float]:
+    """(activation dtypes, bytes per stored base weight, bytes of non-quantized parts)."""
+    comp = 4 if inp.precision == "fp32" else 2
+    weights_16 = inp.precision in ("bf16", "fp16") or inp.weights_bits == 16
+    base = 2.0 if weights_16 else 4.0
+    if inp.quant:
+        other = 4.0 if inp.kbit_prepared else float(comp)
+        base = (C.INT8_BYTES_PER_PARAM if inp.quant == "8bit"
+                else C.NF4_DQ_BYTES_PER_PARAM if inp.double_quant else C.NF4_BYTES_PER_PARAM)
+        res = 4 if inp.kbit_prepared or comp == 4 else 2
+        return A.Dtypes(res=res, comp=comp, weights=base, autocast=False,
+                        mask=comp if inp.device == "cpu" else 1), base, other
+    res = 4 if base == 4 else 2
+    autocast = inp.precision.startswith("amp")
+    mask = comp if inp.device == "cpu" else 1
+    return A.Dtypes(res=res, comp=comp, weights=base, autocast=autocast, mask=mask), base, base
+
+
+def _shard_count(inp: EstimateInput) -> int:
+    if inp.fsdp == "hybrid":
+        return max(1, min(inp.world_size, inp.devices_per_node or 8))
+    return max(inp.world_size, 1)
+
+
+def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[float, float],
+           ab: tuple[float, float], notes: list[str]) -> int:
+    if inp.zero_stage and inp.precision.startswith("amp") and not inp.quant:
+        # DeepSpeed's bf16/fp16 modes are not autocast: the engine holds 16-bit weights and
+        # the optimizer an fp32 master copy (2 + 2 + 12 bytes per parameter)
+        inp = replace(inp, precision=inp.precision[4:])
+        notes.append("DeepSpeed mixed precision: 16-bit weights and gradients, fp32 master "
+                     "weights and optimizer states in the (sharded) optimizer")
+    d, base_bytes, other_bytes = _dtypes(inp)
+    lora = inp.lora
+    targets = lora_targets(inp, arch) if lora else ()
+    n_lora = lora_params(arch, int(inp.lora_r or 0), targets) if lora else 0
+    if inp.quant and not lora:
+        notes.append("quantized weights cannot be trained without adapters: estimating as if "
+                     "the quantized base were frozen (add --lora-r)")
+    full = not lora and not inp.quant
+    trainable = prm.total if full else n_lora
+    weights = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
+               if inp.quant else prm.total * base_bytes)
+    if inp.quant == "8bit":
+        weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
+    grad_bytes = base_bytes if full else 4.0
+    master = full and base_bytes == 2 and inp.zero_stage > 0
+    state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
+    states = trainable * _state_bytes(inp.optimizer, state_dtype, arch, full)
+    temps = _optimizer_temporaries(inp, trainable, state_dtype, prm)
+    grads = trainable * grad_bytes
+    master_b = trainable * 4.0 if master else 0.0
+    # sharding
+    n = _shard_count(inp)
+    sharded = inp.world_size > 1 and (inp.zero_stage > 0 or inp.fsdp is not None)
+    w_div = g_div = s_div = 1
+    if inp.zero_stage >= 1 and sharded:
+        s_div = n
+    if inp.zero_stage >= 2 and sharded:
+        g_div = n
+    if inp.zero_stage >= 3 and sharded:
+        w_div = n
+    if inp.fsdp and sharded:
+        s_div = g_div = n
+        w_div = 1 if inp.fsdp == "grad-op" else n
+    weights_gpu = weights / w_div
+    if inp.offload_params and (inp.zero_stage >= 3 or inp.fsdp):
+        weights_gpu = 0.0
+        if inp.fsdp:
+            grads, states, master_b, temps = 0.0, 0.0, 0.0, 0.0
+    if inp.offload_optimizer or inp.offload_params:
+        host = (trainable * (_state_bytes(inp.optimizer, 4.0, arch, full) + 8.0)
+                if inp.offload_optimizer else 0.0) + (weights if inp.offload_params else 0.0)
+        notes.append(f"offload keeps about {host / 1024 ** 3:.0f} GiB in host memory over all "
+                     f"ranks ({inp.offload_optimizer or inp.offload_params}); host memory is not "
+                     "checked against the target")
+    if inp.offload_optimizer:
+        states, master_b, temps = 0.0, 0.0, 0.0
+        if inp.zero_stage >= 2:
+            grads = 0.0  # partitions go to host memory; only the reduce buckets stay
+        if inp.zero_stage == 0 and not inp.fsdp:
+            notes.append("optimizer offload needs ZeRO (DeepSpeed) or FSDP; estimated as asked")
+    if inp.optimizer.startswith("paged"):
+        notes.append("paged optimizer: its states can spill to host memory under pressure; "
+                     "the interval's lower end leaves them out")
+    train_phases = ("forward", "backward", "optimizer")
+    ph.every(train_phases, "weights", weights_gpu, pb)
+    ph.every(train_phases, "lora_adapters", n_lora * 4.0, pb)
+    state_bounds = (0.0, pb[1]) if inp.optimizer.startswith("paged") else pb
+    ph.every(train_phases, "optimizer_states", states / s_div, state_bounds)
+    ph.every(train_phases, "master_weights", master_b / s_div, pb)
+    ph.add("optimizer", "gradients", grads / g_div, pb)
+    ph.add("optimizer", "optimizer_temporaries", temps / s_div, pb)
+    # gathered / unsharded parameters and communication buffers
+    comp = d.comp
+    if inp.zero_stage >= 3 and sharded:
+        live = min(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS,
+                   prm.layer + (inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
+        ph.every(("forward", "backward"), "gathered_params", min(live, prm.total) * comp, pb)
+    if inp.fsdp and sharded:
+        if inp.fsdp == "grad-op":
+            ph.every(("forward", "backward"), "gathered_params", prm.total * comp, pb)
+        else:
+            unit = prm.layer * comp * C.FSDP_UNSHARDED_UNITS
+            ph.every(("forward", "backward"), "gathered_params", unit, pb)
+            ph.add("backward", "gathered_params", prm.layer * grad_bytes, pb)
+    if inp.zero_stage >= 1 and sharded and trainable:
+        rb = min(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET, trainable)
+        overlap = 2 if inp.zero_stage == 3 else 1
+        ph.add("backward", "zero_buckets", rb * grad_bytes * overlap, pb)
+        if inp.zero_stage < 3:
+            ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
+            ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
+        if not inp.offload_optimizer:
+            ph.add("optimizer", "zero_buckets", trainable * 4.0 / n, pb)  # fp32 grad partition
+    if inp.world_size > 1 and not inp.zero_stage and not inp.fsdp and trainable:
+        if not inp.ddp_bucket_view:
+            ph.every(train_phases, "ddp_buckets", grads, pb)
+        else:
+            ph.every(train_phases, "ddp_buckets", min(grads, C.DDP_BUCKET_BYTES), pb)
+    # autocast keeps a compute-dtype copy of every fp32 matmul weight until its backward
+    if d.autocast and d.comp < base_bytes and not inp.quant:
+        # (with checkpointing the layers' copies are dropped with their activations and
+        # made again one layer at a time during recomputation)
+        # an LM head tied to the embeddings is cast too (the embedding lookup is not)
+        head = prm.lm_head or (arch.vocab_size * arch.hidden_size
+                               if arch.vocab_size and arch.family not in ("vision", "cnn") else 0)
+        matmul = prm.total if arch.family == "cnn" else prm.quantizable   # every conv weight
+        forward = head + (0 if inp.grad_ckpt else matmul)
+        backward = forward + (prm.layer if inp.grad_ckpt else 0)
+        ph.add("forward", "autocast_weight_cache", forward * d.comp / w_div, pb)
+        ph.add("backward", "autocast_weight_cache", backward * d.comp / w_div, pb)
+    # activations
+    acts = _train_activations(inp, arch, d, full, targets, notes)
+    ph.add("forward", "activations", acts["saved"], ab)
+    ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
+    # Backward starts with every activation saved, the loss gradients over the vocabulary
+    # (or, later, one recomputed layer and its own gradients); it ends with every gradient
+    # and little else. The backward phase is the larger of the two moments.
+    # (The compute-dtype logits are not held: a training step keeps only the loss, as
+    # the Trainer's compute_loss does; see calibration/data.)
+    start: dict[str, float] = {"activations": acts["saved"]}
+    if acts["logits_bwd"] >= acts["recompute"] + acts["layer_bwd"]:
+        start["logits_loss"] = acts["logits_bwd"]
+    else:
+        start["activation_recompute"] = acts["recompute"]
+        start["backward_transient"] = acts["layer_bwd"]
+    end_transient = acts["recompute"] + acts["layer_bwd"]
+    if grads / g_div + end_transient > sum(start.values()):
+        ph.add("backward", "gradients", grads / g_div, pb)
+        ph.add("backward", "backward_transient", end_transient, ab)
+        ph.terms["backward"].pop("autocast_weight_cache", None)
+    else:
+        for term, value in start.items():
+            ph.add("backward", term, value, ab)
+    return trainable
+
+
+def _state_bytes(optimizer: str, state_dtype: float, arch: Any, full: bool) -> float:
+    """Optimizer state bytes per trainable parameter."""
+    if optimizer in ("adamw", "adamw-fused", "paged-adamw"):
+        return 2 * state_dtype
+    if optimizer in ("adamw-8bit", "paged-adamw-8bit"):
+        return C.ADAM8BIT_BYTES_PER_PARAM
+    if optimizer == "lion-8bit":
+        return C.ADAM8BIT_BYTES_PER_PARAM / 2
+    if optimizer in ("lion", "sgd-momentum"):
+        return state_dtype
+    if optimizer == "sgd":
+        return 0.0
+    if optimizer == "adafactor":
+        # factored second moment: a row and a column vector per matrix, no first moment
+        # (torch.optim.Adafactor; transformers' Adafactor with beta1=None): per parameter,
+        # (rows + cols) / (rows x cols) of a typical matrix of the model
+        h, i = arch.hidden_size, max(arch.intermediate_size, arch.hidden_size, 1)
+        per_param = (h + i) / (h * i) if full else 0.05   # LoRA: r x in matrices, r small
+        return state_dtype * per_param
+    return 2 * state_dtype
+
+
+def _optimizer_temporaries(inp: EstimateInput, trainable: int, state_dtype: float,
+                           prm: _Params) -> float:
+    """Transient buffers of the optimizer step: torch's foreach AdamW materialises
+    ``sqrt(exp_avg_sq)`` for the whole parameter list; fused and for-loop do not."""
+    if inp.optimizer in ("adamw", "adafactor") and inp.foreach and not inp.zero_stage:
+        # AdamW: sqrt(exp_avg_sq); Adafactor: the variance estimates, for every parameter
+        return trainable * state_dtype
+    if inp.optimizer in ("adamw", "adafactor") and not inp.zero_stage:
+        # for-loop: two temporaries the size of the parameter being updated (sqrt and the
+        # bias-corrected denominator), the largest parameter sets the peak
+        return 2 * min(prm.largest, trainable) * state_dtype
+    return 0.0
+
+
+def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
+                       targets: tuple[str, ...], notes: list[str]) -> dict[str, float]:
+    b = inp.micro_batch
+    family = arch.family
+    out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
+           "logits_bwd": 0.0, "logits_held": 0.0}
+    if family == "cnn":
+        image = inp.image_size or arch.image_size
+        acts = A.cnn(arch, d, batch=b, image=image)
+        if inp.grad_ckpt:
+            notes.append("gradient checkpointing of CNNs is not modelled; estimated without it")
+        out["saved"], out["layer_bwd"] = acts.saved, acts.backward
+        return out
+    if family == "vision":
+        image = inp.image_size or arch.image_size
+        seq = (image // max(arch.patch_size, 1)) ** 2 + 1
+    else:
+        seq = int(inp.seq_len or 0)
+    tokens = b * seq
+    dropout = A._dropout(arch, inp.dropout)
+    common: dict[str, Any] = dict(attention=inp.attention, train_weights=full, lora_targets=frozenset(targets),
+                  lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
+                  dropout=dropout, device=inp.device)
+    layers: list[A.LayerActs] = []
+    if family == "encoder-decoder":
+        target = int(inp.target_len or seq)
+        enc = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, **common)
+        dec = A.transformer_layer(arch, d, tokens=b * target, seq=target, batch=b,
+                                  cross_seq=seq, cross_tokens=tokens, **common)
+        layers = [enc] * arch.num_encoder_layers + [dec] * arch.num_layers
+        logit_tokens = b * target
+    else:
+        moe_layers = arch.moe_layers if arch.num_experts else 0
+        dense = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, **common)
+        layers = [dense] * (arch.num_layers - moe_layers)
+        if moe_layers:
+            moe = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, moe=True, **common)
+            layers += [moe] * moe_layers
+        logit_tokens = tokens
+        if family == "multimodal":
+            notes.append("multimodal: vision-tower activations are not counted; --seq-len should "
+                         "include the image tokens")
+    if inp.grad_ckpt:
+        out["saved"] = sum(layer.inputs for layer in layers)
+        biggest = max(layers, key=lambda layer: layer.saved)
+        out["recompute"] = biggest.saved
+        out["layer_bwd"] = biggest.backward
+    else:
+        out["saved"] = sum(layer.saved for layer in layers)
+        out["layer_bwd"] = max(layer.backward for layer in layers)
+    # final norm: fp32 input; when it and the head train, the normalised value and the
+    # head's input (an autocast copy under amp)
+    out["saved"] += tokens * arch.hidden_size * (4 + ((d.res + d.comp) if full else 0))
+    if inp.lora and not inp.grad_ckpt and family != "encoder-decoder":
+        # frozen embeddings: the first norm's input does not require grad, nothing is saved
+        # there (with checkpointing PEFT's enable_input_require_grads changes that)
+        # nor the noise of LoRA dropout on that input (q, k, v adapters of the first layer)
+        qkv = sum(1 for n in A._names(arch, "qkv") if n in targets)
+        noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
+        out["saved"] -= tokens * arch.hidden_size * (4 + noise)
+    if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
+        tv = logit_tokens * arch.vocab_size
+        # prepare_model_for_kbit_training leaves the LM head in fp32: fp32 logits
+        elem = 4 if (inp.quant and inp.kbit_prepared) else d.comp
+        out["logits_held"] = tv * elem
+        # the fp32 upcast is a copy only when the logits are 16-bit
+        upcast = C.LOGITS_FORWARD_FP32 - (4 if elem == 4 else 0)
+        out["logits_fwd"] = tv * (elem + upcast)
+        out["logits_bwd"] = tv * C.LOGITS_BACKWARD_FP32
+    return out
+
+
+# --------------------------------------------------------------------------- inference
+
+
+def _inference(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
+               pb: tuple[float, float], ab: tuple[float, float], notes: list[str]) -> tuple[str, ...]:
+    d, base_bytes, other_bytes = _dtypes(inp)
+    if not inp.quant and inp.precision.startswith("amp"):
+        base_bytes = 2.0 if inp.weights_bits == 16 else 4.0
+    weights = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
+               if inp.quant else prm.total * base_bytes)
+    n = max(inp.world_size, 1)
+    if n > 1:
+        notes.append(f"inference over {n} GPUs: weights and KV cache split across them "
+                     "(device_map / tensor parallel)")
+    b = inp.micro_batch * (inp.num_beams if inp.mode == "generate" else 1)
+    family = arch.family
+    if family in ("vision", "cnn"):
+        image = inp.image_size or arch.image_size
+        seq = (image // max(arch.patch_size, 1)) ** 2 + 1 if family == "vision" else 1
+    else:
+        seq = int(inp.seq_len or 0)
+    h = arch.hidden_size
+    width = max(arch.intermediate_size, (arch.moe_intermediate_size or 0) * max(arch.experts_per_token, 1))
+    ec = d.comp
+
+    def transient(tokens: int, keys: int) -> float:
+        out = tokens * (3 * width * ec + 2 * h * d.res + ec * (arch.num_heads * arch.head_dim))
+        if inp.attention == "eager":
+            out += (tokens // max(keys, 1) if family != "cnn" else 0) * arch.num_heads * keys * keys * 6
+        return out
+
+    if family == "cnn":
+        acts = A.cnn(arch, d, batch=inp.micro_batch, image=inp.image_size or arch.image_size)
+        ph.add("forward", "weights", weights, pb)
+        ph.add("forward", "prefill_transient", acts.backward, ab)
+        return ("forward",)
+    if inp.mode == "infer":
+        ph.add("forward", "weights", weights / n, pb)
+        ph.add("forward", "prefill_transient", transient(b * seq, seq), ab)
+        if arch.vocab_size and family != "vision":
+            ph.add("forward", "logits_loss", b * seq * arch.vocab_size * ec, ab)
+        return ("forward",)
+    context = seq + inp.max_new_tokens
+    window = getattr(arch, "sliding_window", None)
+    if window and arch.model_type in ("mistral",):
+        context = min(context, window)
+        notes.append(f"sliding window {window}: the KV cache keeps at most {window} positions")
+    kv_per_pos = (arch.num_layers * 2 * arch.num_kv_heads * arch.head_dim * ec)
+    kv_prompt = kv_per_pos * min(seq, context) * b
+    kv_full = kv_per_pos * context * b
+    last_logits = b * arch.vocab_size * (ec + 4)
+    kvb = pb if prm.source != "guessed" else ab
+    ph.add("prefill", "weights", weights / n, pb)
+    ph.add("prefill", "kv_cache", kv_prompt / n, kvb)
+    ph.add("prefill", "prefill_transient", transient(b * seq, seq), ab)
+    ph.add("prefill", "logits_loss", last_logits, ab)
+    ph.add("decode", "weights", weights / n, pb)
+    ph.add("decode", "kv_cache", kv_full / n, kvb)
+    # DynamicCache grows by torch.cat: one layer's cache exists twice during the copy
+    ph.add("decode", "prefill_transient", kv_full / max(arch.num_layers, 1) / n, kvb)
+    ph.add("decode", "logits_loss", last_logits, ab)
+    return ("prefill", "decode")

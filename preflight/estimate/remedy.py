@@ -1,0 +1,274 @@
+"""What would make a job fit: single changes with the GiB each saves, the cheapest
+combination that fits, and the cheapest catalog GPU or cloud instance that holds the job
+as configured."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.model import Estimate, estimate
+
+VERDICTS = ("fits", "tight", "likely-oom", "oom", "unknown")
+
+
+def target_memory(target: Any) -> int:
+    """Memory of ONE GPU of ``target`` (a hardware GPU or Instance)."""
+    gpu = getattr(target, "gpu", None) or target
+    return int(gpu.memory_bytes)
+
+
+def verdict(est: Estimate, target: Any, usable_fraction: float = 1.0) -> str:
+    """``fits`` when the whole interval fits, ``tight`` when the point estimate fits but
+    the interval's top does not, ``likely-oom`` when only the interval's bottom fits,
+    ``oom`` when even the bottom does not; ``unknown`` without an estimate or target."""
+    if not est.ok or est.interval_bytes is None or target is None:
+        return "unknown"
+    memory = target_memory(target) * usable_fraction
+    lo, hi = est.interval_bytes
+    assert est.peak_bytes is not None
+    if hi <= memory:
+        return "fits"
+    if est.peak_bytes <= memory:
+        return "tight"
+    if lo <= memory:
+        return "likely-oom"
+    return "oom"
+
+
+@dataclass
+class Remediation:
+    changes: list[str]
+    description: str
+    cost: str
+    saved_bytes: int
+    new_peak_bytes: int
+    fits: bool
+    verdict: str
+    rank: int = 0
+    flags: list[str] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"changes": list(self.changes), "description": self.description, "cost": self.cost,
+                "saved_bytes": self.saved_bytes, "new_peak_bytes": self.new_peak_bytes,
+                "fits": self.fits, "verdict": self.verdict}
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    key: str
+    rank: int                   # rising cost: 1 free .. 9 expensive
+    change: str                 # what the user does, in words
+    flags: tuple[str, ...]      # the CLI flags that express it
+    cost: str
+    apply: Callable[[EstimateInput], Optional[EstimateInput]]
+    conflicts: tuple[str, ...] = ()
+
+
+def _candidates(inp: EstimateInput) -> list[_Candidate]:
+    train = inp.mode == "train"
+    out: list[_Candidate] = []
+
+    def add(key: str, rank: int, change: str, flags: tuple[str, ...], cost: str,
+            apply: Callable[[EstimateInput], Optional[EstimateInput]], conflicts: tuple[str, ...] = ()) -> None:
+        out.append(_Candidate(key, rank, change, flags, cost, apply, conflicts))
+
+    if inp.attention == "eager":
+        add("sdpa", 1, "use SDPA attention (attn_implementation=\"sdpa\")", ("--attention sdpa",),
+            "none: same results up to rounding, usually faster",
+            lambda i: i.with_changes(attention="sdpa"))
+    if train and inp.precision == "fp32":
+        add("amp", 1, "train with bf16 autocast (bf16=True / mixed_precision=\"bf16\")",
+            ("--precision amp-bf16",), "needs a bf16 GPU (Ampere or newer); faster; "
+            "small numeric differences", lambda i: i.with_changes(precision="amp-bf16"))
+    if train and not inp.grad_ckpt:
+        add("ckpt", 2, "enable gradient checkpointing", ("--grad-ckpt",),
+            "about 20-35% slower steps (each layer's forward runs twice)",
+            lambda i: i.with_changes(grad_ckpt=True))
+    if train and inp.optimizer in ("adamw", "adamw-fused", "paged-adamw"):
+        add("adam8", 2, "use 8-bit AdamW (bitsandbytes, optim=\"adamw_bnb_8bit\")",
+            ("--optimizer adamw-8bit",), "needs bitsandbytes; final quality on par with 32-bit "
+            "AdamW in published fine-tuning results", lambda i: i.with_changes(optimizer="adamw-8bit"),
+            ("paged8",))
+        add("paged8", 3, "use paged 8-bit AdamW (optim=\"paged_adamw_8bit\")",
+            ("--optimizer paged-adamw-8bit",), "needs bitsandbytes; states may page to host memory "
+            "under pressure (slower steps when they do)",
+            lambda i: i.with_changes(optimizer="paged-adamw-8bit"), ("adam8",))
+    if inp.micro_batch > 1:
+        def smaller(i: EstimateInput) -> Optional[EstimateInput]:
+            mb = max(1, i.micro_batch // 2)
+            factor = i.micro_batch // mb
+            return i.with_changes(micro_batch=mb, grad_accum=i.grad_accum * factor)
+
+        mb = max(1, inp.micro_batch // 2)
+        add("microbatch", 2, f"halve the micro-batch to {mb} and double gradient accumulation "
+            "(same global batch)", (f"--batch-size {mb}",),
+            "same global batch and results; lower GPU utilisation, slower steps" if train
+            else "fewer sequences per call: lower throughput", smaller)
+    if train and inp.precision.startswith("amp") and not inp.quant and inp.weights_bits != 16:
+        add("bf16", 4, "load the weights in bf16 (pure bf16 training)", ("--precision bf16",),
+            "bf16 weights and optimizer states lose update precision on long runs "
+            "(use an fp32-master optimizer or ZeRO to keep it)",
+            lambda i: i.with_changes(precision="bf16"))
+    if train and inp.world_size > 1 and not inp.fsdp and inp.zero_stage < 3:
+        stage = inp.zero_stage + 1 if inp.zero_stage else 2
+        add("zero", 3, f"use DeepSpeed ZeRO stage {stage}", (f"--zero {stage}",),
+            "more communication per step (ZeRO-3 about 1.5x the traffic of DDP)",
+            lambda i: i.with_changes(zero_stage=stage), ("fsdp", "zero3"))
+        if stage < 3:
+            add("zero3", 4, "use DeepSpeed ZeRO stage 3", ("--zero 3",),
+                "parameters gathered every layer: about 1.5x the traffic of DDP",
+                lambda i: i.with_changes(zero_stage=3), ("fsdp", "zero"))
+        if inp.zero_stage == 0:
+            add("fsdp", 3, "use FSDP full sharding", ("--fsdp full",),
+                "about 1.5x the traffic of DDP; needs wrapping the model in FSDP",
+                lambda i: i.with_changes(fsdp="full"), ("zero", "zero3"))
+    if train and not inp.offload_optimizer and not inp.fsdp and not inp.quant:
+        def off(i: EstimateInput) -> Optional[EstimateInput]:
+            return i.with_changes(offload_optimizer="cpu", zero_stage=max(i.zero_stage, 2) if
+                                  i.zero_stage or i.world_size == 1 else i.zero_stage)
+
+        add("offload_opt", 5, "offload the optimizer to CPU (DeepSpeed ZeRO-Offload)",
+            ("--offload-optimizer cpu",) + (("--zero 2",) if not inp.zero_stage else ()),
+            "optimizer step on the CPU: often 1.5-3x slower steps; needs about 16 bytes of "
+            "host RAM per parameter", off)
+    if train and not inp.offload_params and not inp.fsdp and not inp.quant:
+        add("offload_params", 6, "offload parameters and optimizer to CPU (ZeRO-3 Infinity)",
+            ("--zero 3", "--offload-params cpu", "--offload-optimizer cpu"),
+            "parameters stream over PCIe every step: several times slower",
+            lambda i: i.with_changes(zero_stage=3, offload_params="cpu", offload_optimizer="cpu"),
+            ("zero", "zero3", "fsdp", "offload_opt"))
+    if train and not inp.lora:
+        add("lora", 4, "train LoRA adapters (r=16) instead of all weights", ("--lora-r 16",),
+            "trains about 0.1-1% of the weights; quality can trail a full fine-tune",
+            lambda i: i.with_changes(lora_r=16), ("qlora",))
+    if train and not inp.quant:
+        add("qlora", 5, "QLoRA: 4-bit NF4 base with LoRA adapters (r=16)", ("--quant 4bit",
+            "--lora-r 16"), "4-bit base: small quality loss; dequantizing makes steps slower",
+            lambda i: i.with_changes(quant="4bit", lora_r=i.lora_r or 16, kbit_prepared=True,
+                                     quant_type="nf4"), ("lora",))
+    if not train and not inp.quant:
+        add("quant8", 3, "load the weights in 8 bits (load_in_8bit)", ("--quant 8bit",),
+            "small quality loss; slower matmuls", lambda i: i.with_changes(quant="8bit"), ("quant4",))
+        add("quant4", 4, "load the weights in 4 bits (NF4)", ("--quant 4bit",),
+            "some quality loss; slower matmuls", lambda i: i.with_changes(quant="4bit"), ("quant8",))
+    if inp.mode == "generate" and inp.num_beams > 1:
+        add("beams", 3, "fewer beams (greedy or sampling)", ("--num-beams 1",),
+            "different (often slightly worse) outputs", lambda i: i.with_changes(num_beams=1))
+    more = inp.world_size * 2
+    if train:
+        def more_gpus(i: EstimateInput) -> Optional[EstimateInput]:
+            if i.zero_stage == 0 and not i.fsdp:
+                return i.with_changes(world_size=more, zero_stage=3)
+            return i.with_changes(world_size=more)
+
+        sharded = inp.zero_stage or inp.fsdp
+        add("more_gpus", 7, f"use {more} GPUs" + ("" if sharded else " with ZeRO-3"),
+            (f"--world-size {more}",) + (() if sharded else ("--zero 3",)),
+            f"{more} GPUs to rent instead of {inp.world_size}", more_gpus)
+    else:
+        add("more_gpus", 7, f"split the model over {more} GPUs (device_map / tensor parallel)",
+            (f"--world-size {more}",), f"{more} GPUs to rent instead of {inp.world_size}",
+            lambda i: i.with_changes(world_size=more))
+    return out
+
+
+def _peak(inp: EstimateInput) -> Optional[Estimate]:
+    est = estimate(inp)
+    return est if est.ok else None
+
+
+def remediate(inp: EstimateInput, target: Any, *, usable_fraction: float = 1.0,
+              max_changes: int = 3) -> list[Remediation]:
+    """Single changes (largest saving first), then the cheapest combination that fits.
+
+    The combination search walks combinations of up to ``max_changes`` candidates in
+    order of rising total cost (then fewer changes, then lower peak) and stops at the
+    first that fits; it is listed last, with ``"combination"`` in its description.
+    """
+    base = _peak(inp)
+    if base is None or target is None:
+        return []
+    assert base.peak_bytes is not None
+    cands = _candidates(inp)
+    singles: list[Remediation] = []
+    for cand in cands:
+        single = cand.apply(inp)
+        est = _peak(single) if single is not None else None
+        if est is None or est.peak_bytes is None:
+            continue
+        saved = base.peak_bytes - est.peak_bytes
+        if saved <= 0:
+            continue
+        v = verdict(est, target, usable_fraction)
+        singles.append(Remediation([cand.change], cand.change, cand.cost, saved, est.peak_bytes,
+                                   v == "fits", v, cand.rank, list(cand.flags)))
+    singles.sort(key=lambda r: (-r.saved_bytes, r.rank))
+    if verdict(base, target, usable_fraction) == "fits":
+        # it fits already: only the cheap changes are worth a line
+        return [r for r in singles if r.rank <= 3]
+    useful = [c for c in cands if any(r.changes == [c.change] for r in singles)]
+    combos: list[tuple[int, int, tuple[_Candidate, ...]]] = []
+    for k in range(1, max_changes + 1):
+        for combo in itertools.combinations(useful, k):
+            keys = {c.key for c in combo}
+            if any(set(c.conflicts) & keys for c in combo):
+                continue
+            combos.append((sum(c.rank for c in combo), k, combo))
+    combos.sort(key=lambda t: (t[0], t[1]))
+    for _, k, combo in combos:
+        new_inp: Optional[EstimateInput] = inp
+        for cand in combo:
+            new_inp = cand.apply(new_inp) if new_inp is not None else None
+        if new_inp is None:
+            continue
+        est = _peak(new_inp)
+        if est is None or est.peak_bytes is None:
+            continue
+        v = verdict(est, target, usable_fraction)
+        if v == "fits":
+            if k == 1:
+                break  # already listed as a single change that fits
+            changes = [c.change for c in combo]
+            singles.append(Remediation(
+                changes, "smallest combination that fits: " + " + ".join(changes),
+                "; ".join(c.cost for c in combo), base.peak_bytes - est.peak_bytes,
+                est.peak_bytes, True, v, sum(c.rank for c in combo),
+                [f for c in combo for f in c.flags]))
+            break
+    return singles
+
+
+def cheapest_targets(inp: EstimateInput, *, usable_fraction: float = 1.0
+                     ) -> tuple[Optional[Any], Optional[Any]]:
+    """The smallest catalog GPU and the cheapest cloud instance that hold the job as
+    configured (an instance's GPU count becomes the world size when the job shards
+    over GPUs). ``(None, None)`` when the catalog is missing or nothing fits."""
+    try:
+        from preflight import hardware  # type: ignore[attr-defined]
+        gpus = list(hardware.gpus())
+        instances = list(hardware.instances())
+    except (ImportError, AttributeError):
+        return None, None
+    est = _peak(inp)
+    if est is None:
+        return None, None
+    best_gpu = None
+    for gpu in sorted(gpus, key=lambda g: (g.memory_bytes, g.name)):
+        if verdict(est, gpu, usable_fraction) == "fits":
+            best_gpu = gpu
+            break
+    best_inst = None
+    priced = [i for i in instances if getattr(i, "hourly_usd", None) is not None]
+    for inst in sorted(priced, key=lambda i: (i.hourly_usd, i.name)):
+        candidate = inp
+        if inst.count != inp.world_size and (inp.zero_stage or inp.fsdp or inp.mode != "train"):
+            candidate = inp.with_changes(world_size=inst.count)
+        e = _peak(candidate)
+        if e is not None and verdict(e, inst, usable_fraction) == "fits":
+            best_inst = inst
+            break
+    return best_gpu, best_inst
+
