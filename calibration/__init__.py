@@ -1,0 +1,1 @@
+"""Calibration harnesses: measured peaks that pin the estimator constants."""
