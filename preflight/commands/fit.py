@@ -1,0 +1,625 @@
+"""``preflight fit MODEL_ID``: can this model be served or fine-tuned on these GPUs?
+
+One model, five standard jobs (inference, generation with a KV cache, LoRA, QLoRA, full
+fine-tune with AdamW) against GPUs or cloud instances: a table of projected peaks and verdicts,
+one answer with its remediations (``--mode M --gpu G``), or what fits, cheapest first
+(``--cheapest``). The model comes from the built-in catalog (no network) or from the Hugging
+Face Hub (config.json and safetensors headers through huggingface_hub, cache first; see
+``preflight.hub`` and docs/fit.md).
+
+Exit codes: 0 answered (the table; one answer that fits or is tight; ``--cheapest`` found a
+target), 1 the one answer does not fit or ``--cheapest`` found nothing, 2 usage error (a
+malformed model id, an unknown GPU, a bad number), 3 the model could not be read (missing,
+gated, private, Hub unreachable with an empty cache, a config we cannot read) or estimated.
+
+Only argparse is imported at module level; the estimator and huggingface_hub load in ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+HELP = "will a catalog or Hub model fit: inference, generation, LoRA, QLoRA, full fine-tune x GPUs"
+DESCRIPTION = (
+    "Project the peak GPU memory of one model for five standard jobs (inference, generation with "
+    "a KV cache, LoRA, QLoRA, full fine-tune with AdamW) and compare it with GPUs or cloud "
+    "instances. The model is a catalog name or a Hugging Face Hub id: its config.json and "
+    "safetensors headers are read (never executed) through huggingface_hub and its cache. "
+    "Exit 0 answered, 1 the asked job does not fit, 2 usage error, 3 model not readable."
+)
+
+MODES = ("infer", "generate", "lora", "qlora", "full")
+MODE_TITLES = {"infer": "inference", "generate": "generation", "lora": "LoRA", "qlora": "QLoRA",
+               "full": "full-AdamW"}
+
+# A representative spread of memory sizes when no --gpu is given (those the catalog has).
+DEFAULT_GPUS = ("t4", "l4", "a10g", "rtx-4090", "l40s", "a100-40gb", "a100-80gb", "h100", "h200",
+                "mi300x")
+
+_GIB = 1024 ** 3
+_FITTING = ("fits", "tight")
+_LEGEND = ("fits: the whole interval fits; tight: the estimate fits but not the interval's top; "
+           "likely-oom: only the interval's bottom fits; oom: even the bottom does not")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("model", metavar="MODEL_ID", help="catalog name or Hugging Face model id (org/name)")
+    j = p.add_argument_group("jobs")
+    j.add_argument("--mode", choices=MODES, help="one job instead of all five")
+    j.add_argument("--seq-len", type=int, default=2048, metavar="N",
+                   help="tokens per sequence for inference and training (default 2048)")
+    j.add_argument("--batch-size", type=int, default=1, metavar="N", help="sequences per GPU (default 1)")
+    j.add_argument("--context", type=int, default=4096, metavar="N",
+                   help="generation: tokens in the KV cache at the end, prompt + new (default 4096)")
+    j.add_argument("--new-tokens", type=int, default=512, metavar="N",
+                   help="generation: how many of the context's tokens are generated (default 512)")
+    j.add_argument("--lora-r", type=int, default=16, metavar="N", help="LoRA/QLoRA rank (default 16)")
+    t = p.add_argument_group("targets and output")
+    t.add_argument("--gpu", action="append", default=[], metavar="NAME|INSTANCE",
+                   help="GPU or cloud instance; repeatable (default: a representative set)")
+    t.add_argument("--cheapest", action="store_true",
+                   help="list the GPUs and instances that fit, cheapest first (the catalog, or the --gpu ones)")
+    t.add_argument("--format", choices=("text", "json"), default="text")
+    h = p.add_argument_group("Hugging Face Hub")
+    h.add_argument("--revision", metavar="REV", help="branch, tag or commit hash (default: main)")
+    h.add_argument("--offline", action="store_true", help="use the local cache only (like HF_HUB_OFFLINE=1)")
+    h.add_argument("--refresh", action="store_true", help="ask the Hub even if the cache has the revision")
+    h.add_argument("--timeout", type=float, default=10.0, metavar="S",
+                   help="seconds per Hub request (default 10)")
+
+
+# --------------------------------------------------------------------------- the model
+
+
+class FitError(Exception):
+    """A usage problem (exit 2)."""
+
+
+class ModelError(Exception):
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class Settings:
+    seq_len: int = 2048
+    batch: int = 1
+    context: int = 4096
+    new_tokens: int = 512
+    lora_r: int = 16
+
+
+@dataclass
+class Model:
+    arch: Any
+    origin: str                         # "catalog" | "hub"
+    hub: Optional[Dict[str, Any]] = None
+    quant: Optional[str] = None         # "4bit" | "8bit" for a pre-quantized checkpoint
+    notes: List[str] = field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return str(self.arch.name)
+
+    def info(self) -> Dict[str, Any]:
+        a = self.arch
+        out: Dict[str, Any] = {
+            "name": a.name, "origin": self.origin, "model_type": a.model_type, "family": a.family,
+            "params_total": a.params_total, "params_active": a.params_active,
+            "params_source": a.params_source, "sliding_window": a.sliding_window,
+            "quantized": self.quant,
+        }
+        if self.hub:
+            out["hub"] = {k: self.hub[k] for k in ("repo_id", "revision", "commit", "from_cache",
+                                                   "quantization", "weights_note", "remote_code")
+                          if k in self.hub}
+        out["notes"] = list(self.notes)
+        return out
+
+
+def _catalog(name: str) -> Any:
+    """``preflight.architectures`` / ``preflight.hardware`` (data packages mapped from the top-level
+    ``architectures/`` and ``hardware/`` directories at install time)."""
+    import importlib
+
+    return importlib.import_module(f"preflight.{name}")
+
+
+def load_model(name: str, *, revision: Optional[str] = None, online: bool = True,
+               timeout: float = 10.0, refresh: bool = False) -> Model:
+    """The catalog entry for ``name`` (no network), else the Hub model (cache first)."""
+    if revision is None and not refresh:
+        try:
+            found = _catalog("architectures").lookup(name)
+        except (ImportError, AttributeError):
+            found = None
+        if found is not None:
+            return Model(arch=found, origin="catalog")
+    from preflight import hub
+
+    try:
+        arch = hub.resolve_architecture(name, revision=revision, online=online, timeout=timeout,
+                                        refresh=refresh)
+    except hub.HubError as exc:
+        raise ModelError(exc.message, exc.exit_code) from None
+    info = dict(arch.extra.get("hub", {}))
+    model = Model(arch=arch, origin="hub", hub=info)
+    quant = info.get("quantization")
+    if quant:
+        bits = quant.get("bits")
+        model.quant = {4: "4bit", 8: "8bit"}.get(bits) if isinstance(bits, int) else None
+        if model.quant is None:
+            model.notes.append(f"pre-quantized checkpoint ({quant.get('method')}, {bits} bits): "
+                               "weights estimated at 16 bits")
+        elif quant.get("method") != "bitsandbytes":
+            model.notes.append(f"pre-quantized {quant.get('method')} checkpoint: its {bits}-bit "
+                               f"weights are estimated with the bitsandbytes {model.quant} layout")
+    if info.get("remote_code"):
+        model.notes.append("custom (remote-code) architecture: read from config.json only, no code run")
+    return model
+
+
+# --------------------------------------------------------------------------- targets
+
+
+def targets_of(names: Sequence[str]) -> List[Any]:
+    if not names:
+        return []
+    try:
+        find = _catalog("hardware").find
+    except (ImportError, AttributeError):
+        raise FitError("the hardware catalog is not available") from None
+    out = []
+    for name in names:
+        found = find(name)
+        if found is None:
+            raise FitError(f"unknown GPU or instance {name!r}; see 'preflight gpus --instances'")
+        out.append(found)
+    return out
+
+
+def default_targets() -> List[Any]:
+    try:
+        find = _catalog("hardware").find
+    except (ImportError, AttributeError):
+        return []
+    out: List[Any] = []
+    for name in DEFAULT_GPUS:
+        found = find(name)
+        if found is not None and all(found.name != t.name for t in out):
+            out.append(found)
+    return out
+
+
+def _count(target: Any) -> int:
+    return int(getattr(target, "count", 1) or 1) if target is not None else 1
+
+
+def _target_label(target: Any) -> str:
+    gpu = getattr(target, "gpu", None)
+    if gpu is not None:
+        return f"{target.name} ({target.count} x {gpu.name})"
+    return f"{target.name} ({target.memory_bytes / _GIB:.1f} GiB)"
+
+
+# --------------------------------------------------------------------------- estimates
+
+
+def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tuple[Any, str]:
+    """(EstimateInput or None, note) of one standard job on one target."""
+    from preflight.estimate import EstimateInput
+
+    arch = model.arch
+    family = arch.family
+    if mode == "generate" and family in ("encoder", "vision", "cnn"):
+        article = "an" if family[0] in "aeiou" else "a"
+        return None, f"{article} {family} model does not generate"
+    if mode == "full" and model.quant:
+        return None, "a pre-quantized checkpoint cannot be fine-tuned in full (use LoRA/QLoRA)"
+    where = "preflight fit"
+    sources = {"arch": f"{model.origin} {arch.name}", "micro_batch": f"{where} --batch-size",
+               "attention": f"{where} (SDPA)"}
+    inp = EstimateInput(arch=arch, micro_batch=s.batch, attention="sdpa", world_size=_count(target),
+                        sources=sources)
+    if family in ("vision", "cnn"):
+        inp.image_size = arch.image_size or 224
+        sources["image_size"] = "architecture"
+    else:
+        inp.seq_len = s.seq_len
+        sources["seq_len"] = f"{where} --seq-len"
+    if _count(target) > 1:
+        sources["world_size"] = f"instance {target.name} ({_count(target)} GPUs)"
+        if mode in ("lora", "qlora", "full"):
+            inp.zero_stage = 3  # training over several GPUs: shard (ZeRO-3 / FSDP full shard)
+            sources["zero_stage"] = f"{where}: training on {_count(target)} GPUs shards with ZeRO-3"
+    if mode in ("infer", "generate"):
+        inp.mode = mode
+        inp.precision = "bf16"
+        inp.quant = model.quant
+        if mode == "generate":
+            inp.seq_len = s.context - s.new_tokens
+            inp.max_new_tokens = s.new_tokens
+            sources["seq_len"] = f"{where} --context minus --new-tokens"
+            sources["max_new_tokens"] = f"{where} --new-tokens"
+    else:
+        inp.mode = "train"
+        inp.precision = "amp-bf16"
+        inp.optimizer = "adamw"
+        if mode in ("lora", "qlora"):
+            inp.lora_r = s.lora_r
+            sources["lora_r"] = f"{where} --lora-r"
+        if mode == "lora":
+            inp.weights_bits = 16  # the frozen base loaded in bf16
+            inp.quant = model.quant
+        if mode == "qlora":
+            inp.quant = model.quant or "4bit"
+            inp.quant_type = "nf4"
+            inp.double_quant = model.quant is None  # the QLoRA recipe: NF4 + double quantization
+            inp.kbit_prepared = True
+            inp.grad_ckpt = True  # prepare_model_for_kbit_training turns it on
+            sources["quant"] = f"{where} (QLoRA)" if model.quant is None else "checkpoint quantization_config"
+    job = f"{where} {mode}"
+    sources["mode"] = job
+    for name in ("precision", "optimizer", "weights_bits", "max_new_tokens", "grad_ckpt", "quant_type",
+                 "double_quant", "kbit_prepared"):
+        sources.setdefault(name, job)
+    if inp.quant:
+        sources.setdefault("quant", "checkpoint quantization_config" if model.quant else job)
+    tokens = s.context if mode == "generate" else inp.seq_len
+    limit = int(getattr(arch, "max_position", 0) or 0)
+    if arch.model_type in ("t5", "mt5", "umt5"):
+        limit = 0  # relative position buckets: n_positions is nominal, not a limit
+    if tokens and limit and tokens > limit:
+        what = "--context" if mode == "generate" else "--seq-len"
+        return inp, f"{what} {tokens} is beyond the model's {limit} positions (max_position_embeddings)"
+    return inp, ""
+
+
+@dataclass
+class Cell:
+    mode: str
+    target: Any
+    inp: Any = None
+    est: Any = None
+    verdict: str = "unknown"
+    note: str = ""
+
+    @property
+    def peak(self) -> Optional[int]:
+        return self.est.peak_bytes if self.est is not None else None
+
+
+def _cell(model: Model, s: Settings, mode: str, target: Any, cache: Dict[Tuple[str, int], Any]) -> Cell:
+    from preflight.estimate import estimate, verdict
+
+    key = (mode, _count(target))
+    if key not in cache:
+        inp, note = build_input(model, s, mode, target)
+        cache[key] = (inp, estimate(inp) if inp is not None else None, note)
+    inp, est, note = cache[key]
+    if est is None:
+        return Cell(mode, target, note=note)
+    if not est.ok:
+        return Cell(mode, target, inp, est, "unknown", "; ".join(est.notes))
+    return Cell(mode, target, inp, est, verdict(est, target) if target is not None else "unknown", note)
+
+
+@dataclass
+class Table:
+    modes: Tuple[str, ...]
+    targets: List[Any]
+    single: Dict[str, Cell]                        # mode -> the one-GPU estimate (no target)
+    cells: Dict[Tuple[str, int], Cell]             # (mode, target index) -> cell
+
+
+def fit_table(model: Model, s: Settings, modes: Sequence[str], targets: Sequence[Any]) -> Table:
+    cache: Dict[Tuple[str, int], Any] = {}
+    single = {m: _cell(model, s, m, None, cache) for m in modes}
+    cells = {(m, i): _cell(model, s, m, t, cache) for m in modes for i, t in enumerate(targets)}
+    return Table(tuple(modes), list(targets), single, cells)
+
+
+@dataclass
+class Answer:
+    verdict: str
+    document: Dict[str, Any]
+    text: str
+
+
+def one_answer(model: Model, s: Settings, mode: str, target: Any) -> Answer:
+    from preflight.estimate import cheapest_targets, estimate_json, estimate_text, remediate
+
+    cell = _cell(model, s, mode, target, {})
+    head = [*_model_lines(model), f"Asked: {_mode_words(mode, s, model)}"]
+    if cell.inp is None or cell.est is None:
+        text = "\n".join(head) + f"\nCannot estimate {MODE_TITLES[mode]}: {cell.note}\n"
+        doc = {"version": 1, "fit": {"mode": mode, "model": model.info()}, "verdict": "unknown",
+               "peak_bytes": None, "missing": [], "notes": [cell.note]}
+        return Answer("unknown", doc, text)
+    rems = remediate(cell.inp, target) if cell.est.ok else []
+    cheap_gpu, cheap_inst = cheapest_targets(cell.inp) if cell.est.ok else (None, None)
+    kw = dict(target=target, verdict=cell.verdict, remediations=rems, cheapest_gpu=cheap_gpu,
+              cheapest_instance=cheap_inst)
+    doc = estimate_json(cell.inp, cell.est, **kw)
+    doc["fit"] = {"mode": mode, "model": model.info(), "note": cell.note or None}
+    if cell.note:
+        head.append(f"Note:  {cell.note}")
+    body = estimate_text(cell.inp, cell.est, **kw)
+    if body.startswith("Model:"):  # the model lines above say more (origin, commit, active)
+        body = body.split("\n", 1)[1]
+    text = "\n".join(head) + "\n" + body
+    return Answer(cell.verdict, doc, text)
+
+
+@dataclass
+class Cheapest:
+    mode: str
+    peak: Optional[int]
+    gpus: List[Tuple[Any, str]]                  # (GPU, verdict), smallest memory first
+    instances: List[Tuple[Any, str, int]]        # (Instance, verdict, peak per GPU), cheapest first
+    note: str = ""
+
+    @property
+    def fitting(self) -> bool:
+        return bool(self.gpus or self.instances)
+
+
+def cheapest(model: Model, s: Settings, modes: Sequence[str],
+             among: Sequence[Any] = ()) -> List[Cheapest]:
+    """What fits each job, instances by hourly price then GPUs by memory: the whole catalog, or
+    only the targets in ``among`` when given."""
+    if among:
+        gpus = [t for t in among if getattr(t, "gpu", None) is None]
+        instances = [t for t in among if getattr(t, "gpu", None) is not None]
+    else:
+        try:
+            hardware = _catalog("hardware")
+            gpus, instances = list(hardware.gpus()), list(hardware.instances())
+        except (ImportError, AttributeError):
+            gpus, instances = [], []
+    out = []
+    for mode in modes:
+        cache: Dict[Tuple[str, int], Any] = {}
+        base = _cell(model, s, mode, None, cache)
+        if base.est is None or not base.est.ok:
+            out.append(Cheapest(mode, None, [], [], base.note or "cannot estimate"))
+            continue
+        fit_gpus = []
+        for gpu in sorted(gpus, key=lambda g: (g.memory_bytes, g.name)):
+            c = _cell(model, s, mode, gpu, cache)
+            if c.verdict in _FITTING:
+                fit_gpus.append((gpu, c.verdict))
+        fit_inst = []
+        priced = [i for i in instances if getattr(i, "hourly_usd", None) is not None]
+        for inst in sorted(priced, key=lambda i: (i.hourly_usd, i.name)):
+            c = _cell(model, s, mode, inst, cache)
+            if c.verdict in _FITTING and c.peak is not None:
+                fit_inst.append((inst, c.verdict, c.peak))
+        out.append(Cheapest(mode, base.peak, fit_gpus, fit_inst))
+    return out
+
+
+# --------------------------------------------------------------------------- text
+
+
+def _b(n: Optional[float]) -> str:
+    return "-" if n is None else f"{n / 1e9:.2f}B"
+
+
+def _model_lines(model: Model) -> List[str]:
+    a = model.arch
+    if model.origin == "hub" and model.hub:
+        h = model.hub
+        where = "the local cache" if h.get("from_cache") else "the Hub"
+        first = f"Model: {a.name} @ {h.get('revision')} (commit {str(h.get('commit'))[:7]}, read from {where})"
+    else:
+        first = f"Model: {a.name} (built-in catalog)"
+    source = {"safetensors": "exact, from the safetensors headers", "catalog": "catalog",
+              "formula": "counted from config.json"}.get(a.params_source, a.params_source)
+    second = f"       {a.model_type} {a.family}, {_b(a.params_total)} parameters ({source})"
+    if a.params_active and a.params_active != a.params_total:
+        second += f", {_b(a.params_active)} active per token"
+    if model.quant:
+        second += f", pre-quantized {model.quant}"
+    lines = [first, second]
+    lines.extend(f"       note: {n}" for n in model.notes)
+    return lines
+
+
+def _mode_words(mode: str, s: Settings, model: Model) -> str:
+    family = model.arch.family
+    shape = (f"{s.batch} x {model.arch.image_size or 224}px image" if family in ("vision", "cnn")
+             else f"{s.batch} x {s.seq_len} tokens")
+    weights = f"{model.quant} weights" if model.quant else "bf16 weights"
+    if mode == "infer":
+        return f"inference, {shape}, {weights}"
+    if mode == "generate":
+        return (f"generation, {s.batch} x {s.context}-token context ({s.context - s.new_tokens} prompt + "
+                f"{s.new_tokens} new), {weights}, KV cache in bf16")
+    if mode == "lora":
+        return f"LoRA r={s.lora_r}, {shape}, frozen {weights}, AdamW on the adapters, bf16 autocast"
+    if mode == "qlora":
+        base = f"{model.quant} checkpoint" if model.quant else "NF4 (double-quantized) base"
+        return f"QLoRA r={s.lora_r}, {shape}, {base}, gradient checkpointing, AdamW on the adapters"
+    return f"full fine-tune, {shape}, AdamW, bf16 autocast over fp32 weights"
+
+
+def _cell_text(cell: Cell, single: Cell) -> str:
+    if cell.peak is None:
+        return "n/a"
+    if single.peak is not None and cell.peak != single.peak:
+        return f"{cell.verdict} ({cell.peak / _GIB:.1f})"
+    return cell.verdict
+
+
+def table_text(model: Model, s: Settings, table: Table) -> str:
+    lines = _model_lines(model)
+    jobs = [_mode_words(m, s, model) for m in table.modes
+            if table.single[m].inp is not None or not table.single[m].note]
+    if jobs:
+        lines.append("Jobs:  " + "\n       ".join(jobs))
+    lines.append("")
+    rows: List[List[str]] = []
+    header = ["Peak per GPU (GiB)"] + [MODE_TITLES[m] for m in table.modes]
+    peak_row = ["  one GPU"]
+    for m in table.modes:
+        c = table.single[m]
+        peak_row.append("n/a" if c.peak is None else f"{c.peak / _GIB:.1f}")
+    rows.append(peak_row)
+    for i, t in enumerate(table.targets):
+        rows.append([_target_label(t)] + [_cell_text(table.cells[(m, i)], table.single[m])
+                                          for m in table.modes])
+    widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
+    for r in [header, *rows]:
+        lines.append("  ".join([r[0].ljust(widths[0])] + [v.rjust(widths[k]) for k, v in enumerate(r) if k])
+                     .rstrip())
+    notes = sorted({c.note for c in list(table.cells.values()) + list(table.single.values()) if c.note})
+    if not table.targets:
+        lines.append("(no GPU catalog: peaks only)")
+    lines.append("")
+    lines.append(f"Verdicts: {_LEGEND}.")
+    if any(_count(t) > 1 for t in table.targets):
+        lines.append("Instances with several GPUs (peak per GPU in parentheses): inference and generation "
+                     "split the weights over them; training shards with ZeRO-3.")
+    lines.extend(f"Note: {n}" for n in notes)
+    lines.append(f"One answer with remediations: preflight fit {model.name} --mode MODE --gpu NAME")
+    return "\n".join(lines) + "\n"
+
+
+def cheapest_text(model: Model, s: Settings, found: Sequence[Cheapest]) -> str:
+    lines = _model_lines(model)
+    for f in found:
+        lines.append("")
+        title = _mode_words(f.mode, s, model)
+        if f.peak is None:
+            lines.append(f"{title}: cannot estimate ({f.note})")
+            continue
+        lines.append(f"{title}: peak {f.peak / _GIB:.1f} GiB on one GPU")
+        if not f.fitting:
+            lines.append("  nothing in the catalog fits")
+            continue
+        if f.instances:
+            lines.append("  instances, cheapest first:")
+            for inst, v, peak in f.instances[:8]:
+                mark = "" if v == "fits" else " [tight]"
+                lines.append(f"    ${inst.hourly_usd:.2f}/h  {inst.name} ({inst.provider}, {inst.count} x "
+                             f"{inst.gpu.name}), {peak / _GIB:.1f} GiB per GPU{mark}")
+            if len(f.instances) > 8:
+                lines.append(f"    ... {len(f.instances) - 8} more")
+        if f.gpus:
+            lines.append("  GPUs, smallest first: " + ", ".join(
+                f"{g.name} ({g.memory_bytes / _GIB:.1f} GiB{'' if v == 'fits' else ', tight'})"
+                for g, v in f.gpus[:10]) + (f", ... {len(f.gpus) - 10} more" if len(f.gpus) > 10 else ""))
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _target_json(target: Any) -> Dict[str, Any]:
+    gpu = getattr(target, "gpu", None)
+    if gpu is not None:
+        return {"name": target.name, "instance": True, "gpu": gpu.name, "count": int(target.count),
+                "memory_bytes": int(gpu.memory_bytes), "provider": getattr(target, "provider", None),
+                "hourly_usd": getattr(target, "hourly_usd", None)}
+    return {"name": target.name, "instance": False, "gpu": target.name, "count": 1,
+            "memory_bytes": int(target.memory_bytes), "provider": None, "hourly_usd": None}
+
+
+def _settings_json(s: Settings) -> Dict[str, Any]:
+    return {"seq_len": s.seq_len, "batch_size": s.batch, "context": s.context,
+            "new_tokens": s.new_tokens, "lora_r": s.lora_r}
+
+
+def table_json(model: Model, s: Settings, table: Table) -> Dict[str, Any]:
+    """``{"version": 1, "model", "settings", "estimates": {mode: estimate document}, "cells"}``.
+
+    ``estimates`` are the estimator's JSON documents (one GPU, no target); each cell gives the
+    peak per GPU and verdict of one mode on one target.
+    """
+    from preflight.estimate import estimate_json
+
+    estimates: Dict[str, Any] = {}
+    for m in table.modes:
+        c = table.single[m]
+        estimates[m] = (estimate_json(c.inp, c.est) if c.est is not None else
+                        {"version": 1, "peak_bytes": None, "verdict": "unknown", "notes": [c.note]})
+    cells = []
+    for i, t in enumerate(table.targets):
+        for m in table.modes:
+            c = table.cells[(m, i)]
+            cells.append({"mode": m, "target": t.name, "peak_bytes": c.peak,
+                          "interval_bytes": list(c.est.interval_bytes) if c.est is not None
+                          and c.est.interval_bytes else None,
+                          "phase": c.est.phase if c.est is not None else None,
+                          "verdict": c.verdict, "note": c.note or None})
+    return {"version": 1, "model": model.info(), "settings": _settings_json(s),
+            "modes": list(table.modes), "targets": [_target_json(t) for t in table.targets],
+            "estimates": estimates, "cells": cells}
+
+
+def cheapest_json(model: Model, s: Settings, found: Sequence[Cheapest]) -> Dict[str, Any]:
+    return {"version": 1, "model": model.info(), "settings": _settings_json(s), "cheapest": [
+        {"mode": f.mode, "peak_bytes": f.peak, "note": f.note or None,
+         "instances": [dict(_target_json(i), verdict=v, peak_bytes=p) for i, v, p in f.instances],
+         "gpus": [dict(_target_json(g), verdict=v) for g, v in f.gpus]} for f in found]}
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def run(args: argparse.Namespace) -> int:
+    import json
+    import sys
+
+    from preflight.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT, EXIT_USAGE
+
+    def fail(message: str, code: int) -> int:
+        sys.stderr.write(f"preflight: error: {message}\n")
+        return code
+
+    for flag in ("seq_len", "batch_size", "context", "lora_r"):
+        if getattr(args, flag) < 1:
+            return fail(f"--{flag.replace('_', '-')} must be at least 1", EXIT_USAGE)
+    if not 0 <= args.new_tokens < args.context:
+        return fail("--new-tokens must be at least 0 and less than --context", EXIT_USAGE)
+    if not args.timeout > 0:
+        return fail("--timeout must be positive", EXIT_USAGE)
+    try:
+        targets = targets_of(args.gpu)
+    except FitError as exc:
+        return fail(str(exc), EXIT_USAGE)
+    try:
+        model = load_model(args.model, revision=args.revision, online=not args.offline,
+                           timeout=args.timeout, refresh=args.refresh)
+    except ModelError as exc:
+        return fail(exc.message, exc.exit_code)
+    settings = Settings(seq_len=args.seq_len, batch=args.batch_size, context=args.context,
+                        new_tokens=args.new_tokens, lora_r=args.lora_r)
+    modes = (args.mode,) if args.mode else MODES
+    if args.cheapest:
+        found = cheapest(model, settings, modes, targets)
+        if args.format == "json":
+            sys.stdout.write(json.dumps(cheapest_json(model, settings, found), indent=2) + "\n")
+        else:
+            sys.stdout.write(cheapest_text(model, settings, found))
+        return EXIT_CLEAN if any(f.fitting for f in found) else EXIT_FINDINGS
+    if args.mode and len(targets) == 1:
+        answer = one_answer(model, settings, args.mode, targets[0])
+        if args.format == "json":
+            sys.stdout.write(json.dumps(answer.document, indent=2) + "\n")
+        else:
+            sys.stdout.write(answer.text)
+        if answer.verdict == "unknown":
+            return EXIT_INPUT
+        return EXIT_FINDINGS if answer.verdict in ("oom", "likely-oom") else EXIT_CLEAN
+    table = fit_table(model, settings, modes, targets or default_targets())
+    if args.format == "json":
+        sys.stdout.write(json.dumps(table_json(model, settings, table), indent=2) + "\n")
+    else:
+        sys.stdout.write(table_text(model, settings, table))
+    return EXIT_CLEAN
