@@ -1,0 +1,95 @@
+"""What the gate knows about one submitted job, whatever the scheduler: the allocation
+(nodes, GPUs per node, the GPU model) and the launch lines that start the training."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+from preflight.adapters.launchers import LaunchInfo
+from preflight.diagnostics import FileError, Finding
+from preflight.gate.cluster import GpuChoice
+
+
+@dataclass
+class Launch:
+    """A command that starts training processes: its line in the job file and what it says."""
+
+    line: int
+    text: str
+    info: LaunchInfo
+    procs_per_node: Optional[int] = None  # processes this launch starts on each node
+    procs_how: str = ""
+    plan_argv: Optional[list[str]] = None  # the command as it runs (scheduler-set flags added)
+
+
+@dataclass
+class JobSpec:
+    kind: str  # "slurm", "Pod", "Job", "PyTorchJob"
+    path: str  # display path of the job file
+    name: str = ""
+    nodes: int = 1  # SLURM nodes, or pods
+    gpus_per_node: Optional[int] = None  # None: cannot tell
+    gpu_how: str = ""
+    gpu_line: Optional[int] = None
+    gpu_type_hint: Optional[str] = None
+    tasks_per_node: Optional[int] = None  # SLURM tasks per node
+    gpu: GpuChoice = field(default_factory=lambda: GpuChoice(None))
+    node_labels: list[tuple[str, list[str]]] = field(default_factory=list)  # Kubernetes node selection
+    launches: list[Launch] = field(default_factory=list)
+    workdir: Optional[str] = None
+    findings: list[Finding] = field(default_factory=list)  # job rules found while reading
+    notes: list[str] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    slurm: Any = None  # the SlurmJob, for SLURM jobs
+    manifest: Any = None  # the Kubernetes object (plain data)
+
+    @property
+    def launch(self) -> Optional[Launch]:
+        """The launch the audit follows: the first one that names a script."""
+        for item in self.launches:
+            if item.info.script is not None:
+                return item
+        return self.launches[0] if self.launches else None
+
+    def summary(self) -> dict[str, Any]:
+        launch = self.launch
+        return {
+            "kind": self.kind,
+            "path": self.path,
+            "name": self.name,
+            "nodes": self.nodes,
+            "gpus_per_node": self.gpus_per_node,
+            "gpus_from": self.gpu_how,
+            "gpu": self.gpu.name,
+            "gpu_from": self.gpu.how,
+            "tasks_per_node": self.tasks_per_node,
+            "launch": None if launch is None else {
+                "line": launch.line, "command": launch.text, "launcher": launch.info.launcher,
+                "wrapper": launch.info.wrapper, "script": launch.info.script,
+                "procs_per_node": launch.procs_per_node,
+            },
+        }
+
+
+def resolve_file(name: str, bases: Sequence[Path], given: Sequence[Path] = ()) -> Optional[Path]:
+    """Find the file a job names: a file given on the command line with the same path or
+    base name, else ``name`` under each base directory (absolute names too, re-rooted)."""
+    for g in given:
+        if os.path.normpath(str(g)) == os.path.normpath(name) or g.name == os.path.basename(name):
+            return g
+    candidates: list[Path] = []
+    p = Path(name)
+    if p.is_absolute():
+        candidates.append(p)
+    for base in bases:
+        if p.is_absolute():
+            candidates.append(base / str(p).lstrip("/"))
+        else:
+            candidates.append(base / p)
+    for c in candidates:
+        if c.is_file():
+            return c
+    return None

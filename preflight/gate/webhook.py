@@ -1,0 +1,182 @@
+"""A Kubernetes validating admission webhook: ``preflight serve --admission``.
+
+The API server POSTs an ``admission.k8s.io/v1`` AdmissionReview; the answer echoes the
+request's ``uid``, says ``allowed``, puts the gate's reasons in ``status.message`` (HTTP-like
+``code`` 403) and its warnings in ``warnings`` (kubectl prints them).
+
+- Only CREATE and UPDATE of Pod, Job and PyTorchJob are gated; anything else is allowed
+  unread. A Pod owned by a controller (``ownerReferences`` with ``controller: true``) is
+  allowed: its Job / PyTorchJob was gated when it was created.
+- Fail-closed by default: a gate that errors or does not answer within ``timeout`` seconds
+  denies (``--fail-open`` allows instead, with a warning). The API server's own
+  ``timeoutSeconds`` (at most 30, default 10) should be above ``timeout``.
+- HTTPS only, with the given certificate and key (TLS 1.2 or newer); bodies over
+  ``MAX_BODY`` bytes are refused; slow clients time out.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import ssl
+import sys
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.gate.cluster import Cluster
+
+MAX_BODY = 4 * 1024 * 1024  # the API server caps objects at ~1.5 MiB (etcd request limit)
+GATED_KINDS = ("Pod", "Job", "PyTorchJob")
+MAX_WARNING = 240
+
+
+@dataclass
+class WebhookConfig:
+    cluster: Optional[Cluster] = None
+    root: Optional[Path] = None  # where the scripts/configs a container names are looked up
+    configs: list[Path] = field(default_factory=list)
+    timeout: float = 8.0
+    fail_open: bool = False
+    allow_unknown: Optional[bool] = None
+
+
+def review(body: Any, config: WebhookConfig) -> dict[str, Any]:
+    """The AdmissionReview answer for a decoded request body."""
+    request = body.get("request") if isinstance(body, dict) else None
+    if not isinstance(request, dict) or not isinstance(request.get("uid"), str):
+        raise ValueError("not an admission.k8s.io/v1 AdmissionReview with request.uid")
+    uid = request["uid"]
+    kind = (request.get("kind") or {}).get("kind")
+    obj = request.get("object")
+    if request.get("operation") not in ("CREATE", "UPDATE") or kind not in GATED_KINDS \
+            or not isinstance(obj, dict):
+        return _answer(uid, True)
+    if kind == "Pod" and any(isinstance(o, dict) and o.get("controller")
+                             for o in (obj.get("metadata") or {}).get("ownerReferences") or []):
+        return _answer(uid, True)
+    if kind == "PyTorchJob" and request.get("operation") == "UPDATE":
+        return _answer(uid, True)  # status updates by the operator
+    return _gate_with_deadline(uid, obj, request, config)
+
+
+def _gate_with_deadline(uid: str, obj: dict[str, Any], request: dict[str, Any],
+                        config: WebhookConfig) -> dict[str, Any]:
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(_gate, obj, request, config)
+    try:
+        result = future.result(timeout=config.timeout)
+    except concurrent.futures.TimeoutError:
+        pool.shutdown(wait=False)
+        return _failure(uid, f"the preflight gate did not answer within {config.timeout:g} s", config)
+    except Exception as exc:  # fail closed on any bug: never admit what was not checked
+        pool.shutdown(wait=False)
+        return _failure(uid, f"the preflight gate failed ({type(exc).__name__}: {exc})", config)
+    pool.shutdown(wait=False)
+    from preflight.gate.verdict import ADMIT, ERROR
+
+    warnings = [_short(w) for w in result.warnings]
+    if result.decision == ADMIT:
+        return _answer(uid, True, warnings=warnings)
+    if result.decision == ERROR:
+        return _failure(uid, "the preflight gate could not read the job: " + "; ".join(result.reasons), config)
+    name = f"{obj.get('kind')} {(obj.get('metadata') or {}).get('name', '')}".strip()
+    message = f"preflight gate rejected {name}: " + "; ".join(result.reasons)
+    return _answer(uid, False, message=message, code=403, warnings=warnings)
+
+
+def _gate(obj: dict[str, Any], request: dict[str, Any], config: WebhookConfig) -> Any:
+    from preflight.gate.verdict import GateRequest, gate
+
+    meta = obj.get("metadata") or {}
+    display = f"{obj.get('kind')}/{request.get('namespace') or meta.get('namespace') or 'default'}/" \
+              f"{meta.get('name') or meta.get('generateName') or '?'}"
+    return gate(GateRequest(manifest=obj, display=display, kind="k8s", root=config.root,
+                            configs=list(config.configs), cluster=config.cluster,
+                            allow_unknown=config.allow_unknown))
+
+
+def _failure(uid: str, message: str, config: WebhookConfig) -> dict[str, Any]:
+    if config.fail_open:
+        return _answer(uid, True, warnings=[_short(message + "; admitted (fail-open)")])
+    return _answer(uid, False, message=message + " (fail-closed)", code=500)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_WARNING else text[:MAX_WARNING - 3] + "..."
+
+
+def _answer(uid: str, allowed: bool, *, message: str = "", code: int = 200,
+            warnings: Optional[list[str]] = None) -> dict[str, Any]:
+    response: dict[str, Any] = {"uid": uid, "allowed": allowed}
+    if not allowed:
+        response["status"] = {"code": code, "message": message}
+    if warnings:
+        response["warnings"] = warnings
+    return {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "response": response}
+
+
+# --------------------------------------------------------------------------- server
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server_version = "preflight-admission"
+    protocol_version = "HTTP/1.1"
+    timeout = 15  # seconds a client may take to send its request
+    config: WebhookConfig
+
+    def log_message(self, format: str, *args: Any) -> None:
+        sys.stderr.write(f"preflight serve: {self.address_string()} {format % args}\n")
+
+    def do_GET(self) -> None:
+        if self.path in ("/healthz", "/readyz"):
+            self._send(200, b"ok\n", "text/plain")
+        else:
+            self._send(404, b"not found\n", "text/plain")
+
+    def do_POST(self) -> None:
+        try:
+            length = int(self.headers.get("Content-Length") or "-1")
+        except ValueError:
+            length = -1
+        if length < 0 or length > MAX_BODY:
+            self._send(413 if length > MAX_BODY else 411, b"a body with Content-Length up to 4 MiB is required\n",
+                       "text/plain")
+            return
+        raw = self.rfile.read(length)
+        try:
+            body = json.loads(raw)
+            answer = review(body, self.config)
+        except (ValueError, UnicodeDecodeError) as exc:
+            self._send(400, f"bad AdmissionReview: {exc}\n".encode(), "text/plain")
+            return
+        self._send(200, json.dumps(answer).encode(), "application/json")
+
+    def _send(self, code: int, data: bytes, ctype: str) -> None:
+        self.send_response(code)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def make_server(host: str, port: int, cert: Path, key: Path, config: WebhookConfig) -> ThreadingHTTPServer:
+    """An HTTPS server bound to (host, port); ``port`` 0 picks a free one."""
+    handler = type("Handler", (_Handler,), {"config": config})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    context.load_cert_chain(str(cert), str(key))
+    # the handshake runs in the handler's thread, under its timeout: a client that never
+    # completes it cannot hold up accept()
+    server.socket = context.wrap_socket(server.socket, server_side=True, do_handshake_on_connect=False)
+    return server
+
+
+def serve_forever(server: ThreadingHTTPServer) -> None:
+    try:
+        server.serve_forever(poll_interval=0.2)
+    finally:
+        server.server_close()
