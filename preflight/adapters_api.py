@@ -503,6 +503,7 @@ class Project:
     # transformers version the user stated (--transformers-version / [tool.preflight]
     # transformers-version); used when the project's requirement files declare none
     transformers_version: Optional[str] = None
+    config_dirs: list[Path] = field(default_factory=list)  # directories given with --config (Hydra)
     _indexes: dict[int, ScriptIndex] = field(default_factory=dict, repr=False)
     # results adapters compute once per audit and share with rules (e.g. Hydra compositions)
     cache: dict[str, Any] = field(default_factory=dict, repr=False)

@@ -57,6 +57,9 @@ def build_plan(
         plan.add_input(source.display, source.kind, source.digest)
     for path in configs:
         path = Path(path)
+        if path.is_dir():  # a Hydra config directory (--config conf/), read by the Hydra adapter
+            project.config_dirs.append(path)
+            continue
         source = _read(path, root, CONFIG_KINDS, "a config file (.json, .yaml, .yml, .toml)", project, seen)
         if source is None:
             continue

@@ -1,0 +1,559 @@
+"""Hydra / OmegaConf: the composed config of a ``@hydra.main`` app, as plan facts.
+
+Found statically in the scripts: ``@hydra.main(config_path=..., config_name=...,
+version_base=...)`` (``config_path`` relative to the script), and the compose API
+(``initialize(config_path=...)`` / ``initialize_config_dir(config_dir=...)`` with
+``compose(config_name=..., overrides=[...])``). The primary config and its defaults list
+are composed with the launch arguments given after ``--`` (``trainer.devices=8
+model=llama +x=1 ~y``, ``--config-name``/``-cn``, ``--config-path``/``-cp``) by
+hydra-core when it is importable, else by preflight's own composer
+(:mod:`preflight.adapters.hydra_compose`); a plan note says which. Neither imports the
+user's code or instantiates a ``_target_``.
+
+Facts, each with the file and line the value came from (the last config of the defaults
+list that sets it, or ``cli`` for an override):
+
+* a Lightning ``Trainer`` node (``_target_`` naming it, or the top-level ``trainer:``):
+  ``devices``, ``num_nodes`` (and their product as the world size), ``precision``,
+  ``accumulate_grad_batches``, ``strategy`` (names and ``_target_`` strategy objects);
+* the data node (``data:`` / ``datamodule:``): ``batch_size`` (medium confidence: a
+  DataModule may divide it by the world size), ``num_workers``, ``pin_memory``;
+* an ``optimizer`` node whose ``_target_`` names an optimizer class;
+* a TrainingArguments/SFTConfig node (``_target_``, or a node with several
+  TrainingArguments keys): micro-batch, accumulation, bf16/fp16, ``optim``, gradient
+  checkpointing, ``torch_compile``, ``max_length``;
+* ``model_name_or_path`` / ``pretrained_model_name_or_path`` as the model reference.
+
+``???`` (mandatory, unset) on such a key is not a fact: it becomes a plan note and
+:func:`compositions` exposes it to rules. ``${oc.env:...}`` and Hydra runtime
+interpolations are unknown (the real environment is never read).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from preflight.adapters.hydra_compose import (
+    MISSING,
+    ComposeError,
+    Composition,
+    Item,
+    Unknown,
+    compose,
+    relative,
+    resolve,
+)
+from preflight.adapters.lightning import _PRECISION, _STRATEGY
+
+from preflight.adapters_api import Adapter, CallSite, Project
+from preflight.diagnostics import FileError
+from preflight.loaders import LoadedConfig, load_config
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+from preflight.sources import ParsedPython, read_source
+
+_OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.",
+                   "timm.optim.")
+_DATA_KEYS = ("data", "datamodule")
+_MODEL_REF_KEYS = ("model_name_or_path", "pretrained_model_name_or_path")
+_TA_KEYS = {"per_device_train_batch_size": "batch.micro", "gradient_accumulation_steps": "batch.grad_accum",
+            "optim": "optimizer.name", "gradient_checkpointing": "memory.gradient_checkpointing",
+            "activation_checkpointing": "memory.gradient_checkpointing", "torch_compile": "compile.enabled",
+            "max_length": "data.seq_len", "max_seq_length": "data.seq_len"}
+_TRAINER_HINTS = ("devices", "precision", "accelerator", "max_epochs", "num_nodes", "strategy",
+                  "accumulate_grad_batches", "max_steps")
+_FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+         "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
+_STAGE = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+
+
+@dataclass
+class HydraApp:
+    """One Hydra entry point found in a script."""
+
+    script: Optional[ParsedPython]  # None for a directory given with --config
+    line: Optional[int]
+    config_dir: Optional[Path]
+    config_name: Optional[str]
+    version_base: Optional[str]
+    how: str  # "@hydra.main" or "compose()"
+    overrides: list[str] = field(default_factory=list)  # compose(overrides=[...])
+
+
+@dataclass
+class Composed:
+    """A composed config with where each value came from."""
+
+    app: HydraApp
+    composition: Composition
+    origins: dict[tuple[str, ...], tuple[str, Optional[int], str]]  # key path -> (file, line, key in file)
+    cli: dict[tuple[str, ...], str]  # key path -> override text
+    files: dict[str, LoadedConfig]
+    missing: list[tuple[tuple[str, ...], Optional[str], Optional[int]]]  # ??? keys: path, file, line
+    item_configs: list[tuple[Item, LoadedConfig]] = field(default_factory=list)  # defaults list, loaded
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.composition.config
+
+    def source(self, path: tuple[str, ...], detail: str, kind: str = "config") -> Source:
+        key = ".".join(path)
+        if path in self.cli:
+            return Source("cli", None, None, self.cli[path], f"Hydra override; {detail}")
+        origin = self.origins.get(path)
+        if origin is None:
+            return Source(kind, None, None, key, detail)
+        file, line, _ = origin
+        return Source(kind, file, line, key, detail)
+
+
+# --------------------------------------------------------------------------- finding apps
+
+
+def _text(idx: Any, expr: Optional[ast.AST]) -> Optional[str]:
+    resolved = idx.resolve(expr)
+    if resolved is None or not isinstance(resolved.value, str):
+        return None
+    return resolved.value
+
+
+def find_apps(project: Project) -> list[HydraApp]:
+    """Hydra entry points of the scripts, then config directories given with ``--config``."""
+    apps: list[HydraApp] = []
+    for script in project.scripts:
+        idx = project.index(script)
+        if not idx.imports_any("hydra"):
+            continue
+        folder = Path(script.source.path).resolve().parent
+        for site in idx.find("hydra.main"):
+            apps.append(_app(idx, site, folder, "@hydra.main"))
+        inits = idx.find("hydra.initialize", "hydra.initialize_config_dir")
+        composes = idx.find("hydra.compose")
+        if inits and composes:
+            init = inits[0]
+            comp = composes[0]
+            app = _app(idx, init, folder, "compose()")
+            name = _text(idx, comp.arg(0, "config_name"))
+            app.config_name = name
+            app.line = comp.line
+            overrides = idx.resolve(comp.arg(1, "overrides"))
+            if overrides is not None and isinstance(overrides.value, list):
+                app.overrides = [str(v) for v in overrides.value]
+            apps.append(app)
+    seen = {a.config_dir for a in apps}
+    for directory in project.config_dirs:
+        resolved = directory.resolve()
+        if resolved not in seen:
+            seen.add(resolved)
+            apps.append(HydraApp(None, None, resolved, _primary_name(resolved), None, "--config directory"))
+    return apps
+
+
+def _primary_name(directory: Path) -> Optional[str]:
+    """``config.yaml`` when present, else the one top-level YAML file with a defaults list."""
+    for name in ("config.yaml", "config.yml"):
+        if (directory / name).is_file():
+            return name
+    found = []
+    for path in sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")]):
+        try:
+            head = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if any(line.startswith("defaults:") for line in head.splitlines()):
+            found.append(path.name)
+    return found[0] if len(found) == 1 else None
+
+
+def _app(idx: Any, site: CallSite, folder: Path, how: str) -> HydraApp:
+    if site.matches("hydra.initialize_config_dir"):
+        directory = _text(idx, site.arg(0, "config_dir"))
+        config_dir = Path(directory) if directory else None
+    else:
+        path = _text(idx, site.arg(0, "config_path"))
+        config_dir = (folder / path).resolve() if path is not None else None
+    version = site.kwarg("version_base")
+    # not given: Hydra >= 1.2 behaves as version_base="1.1" (with a warning)
+    version_base = _text(idx, version) if version is not None else "1.1"
+    name = _text(idx, site.arg(1, "config_name")) if how == "@hydra.main" else None
+    return HydraApp(idx.script, site.line, config_dir, name, version_base, how)
+
+
+# --------------------------------------------------------------------------- composing
+
+
+def compositions(project: Project, *, use_hydra: bool = True) -> list[Union[Composed, FileError]]:
+    """The composed config of every Hydra app of the project (cached on the project)."""
+    cache = project.cache.setdefault("hydra.compositions", {})
+    if use_hydra in cache:
+        return cache[use_hydra]
+    out: list[Union[Composed, FileError]] = []
+    for app in find_apps(project):
+        out.append(_compose_app(project, app, use_hydra))
+    cache[use_hydra] = out
+    return out
+
+
+def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Composed, FileError]:
+    display = app.script.source.display if app.script is not None else relative(app.config_dir or Path("."),
+                                                                                    project.root)
+    args = project.script_args(app.script) if app.script is not None else list(project.argv)
+    tokens = [*app.overrides, *args]
+    from preflight.adapters.hydra_compose import parse_overrides
+
+    _, flags, _ = parse_overrides(tokens)
+    config_dir = app.config_dir
+    if "config_path" in flags:
+        base = Path(app.script.source.path).resolve().parent if app.script is not None else project.root
+        config_dir = (base / flags["config_path"]).resolve()
+    name = flags.get("config_name", app.config_name)
+    if config_dir is None or name is None:
+        if app.script is None:
+            return FileError(display, "a Hydra config directory needs a primary config: config.yaml, one "
+                                      "top-level file with a defaults list, or --config-name after --")
+        return FileError(display, f"{app.how} without a config_path and config_name preflight can read "
+                                  "(a ConfigStore config?); Hydra config not composed", line=app.line)
+    if not config_dir.is_dir():
+        return FileError(display, f"{app.how}: config directory {relative(config_dir, project.root)} "
+                                  "does not exist", line=app.line)
+    try:
+        composition = compose(config_dir, name, tokens, app.version_base, use_hydra=use_hydra)
+    except ComposeError as exc:
+        return FileError(display, f"Hydra config {name!r} not composed: {exc}", line=app.line)
+    return _with_origins(project, app, composition)
+
+
+def _with_origins(project: Project, app: HydraApp, composition: Composition) -> Composed:
+    files: dict[str, LoadedConfig] = {}
+    origins: dict[tuple[str, ...], tuple[str, Optional[int], str]] = {}
+    item_configs: list[tuple[Item, LoadedConfig]] = []
+    for item in composition.items:
+        loaded = _load(project, item, files)
+        if loaded is None:
+            continue
+        item_configs.append((item, loaded))
+        data = loaded.data if isinstance(loaded.data, dict) else {}
+        prefix = tuple(p for p in item.package.split(".") if p)
+        for path, value in _leaves(data, ()):
+            if path[:1] == ("defaults",):
+                continue
+            full = (*prefix, *path)
+            if value == MISSING and full in origins:
+                continue  # OmegaConf keeps the earlier value over ???
+            for cut in range(len(prefix) + 1, len(full) + 1):
+                origins.setdefault(full[:cut], (loaded.path, loaded.line_of(path[: cut - len(prefix)],
+                                                                             nearest=True), ""))
+            origins[full] = (loaded.path, loaded.line_of(path, nearest=True), ".".join(map(str, path)))
+    cli: dict[tuple[str, ...], str] = {}
+    for ov in composition.overrides:
+        if ov.prefix != "~" and not ov.sweep and "@" not in ov.key:
+            cli[tuple(ov.key.split("."))] = ov.text
+    missing = []
+    for path, value in _leaves(composition.config, ()):
+        if value == MISSING:
+            origin = origins.get(path)
+            missing.append((path, origin[0] if origin else None, origin[1] if origin else None))
+    return Composed(app, composition, origins, cli, files, missing, item_configs)
+
+
+def targeted_nodes(config: dict[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
+    """Nodes of a composed config whose ``_target_`` names a kind preflight validates
+    (Lightning ``Trainer``, TrainingArguments, SFTConfig): (key path, kind, target)."""
+    from preflight.validate import target_kind
+
+    out = []
+    for path, node in _nodes(config, ()):
+        target = node.get("_target_")
+        kind = target_kind(target)
+        if kind is not None:
+            out.append((path, kind, str(target)))
+    return out
+
+
+def _load(project: Project, item: Item, files: dict[str, LoadedConfig]) -> Optional[LoadedConfig]:
+    if item.file is None:
+        return None
+    display = relative(item.file, project.root)
+    if display in files:
+        return files[display]
+    source = read_source(item.file, display, "yaml")
+    if isinstance(source, FileError):
+        return None
+    loaded = load_config(source)
+    if isinstance(loaded, FileError):
+        return None
+    files[display] = loaded
+    return loaded
+
+
+def _leaves(data: Any, path: tuple[str, ...]) -> list[tuple[tuple[str, ...], Any]]:
+    out: list[tuple[tuple[str, ...], Any]] = []
+    if isinstance(data, dict):
+        if not data and path:
+            out.append((path, data))
+        for key, value in data.items():
+            out.extend(_leaves(value, (*path, str(key))))
+    else:
+        out.append((path, data))
+    return out
+
+
+# --------------------------------------------------------------------------- the adapter
+
+
+@register_adapter
+class HydraAdapter(Adapter):
+    name = "hydra"
+    frameworks = ("hydra",)
+
+    def detect(self, project: Project) -> bool:
+        return bool(find_apps(project))
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for result in compositions(project):
+            if isinstance(result, FileError):
+                project.errors.append(result)
+                continue
+            _Facts(self, project, plan, result).run()
+
+
+class _Facts:
+    def __init__(self, adapter: HydraAdapter, project: Project, plan: TrainingPlan, composed: Composed) -> None:
+        self.adapter = adapter
+        self.project = project
+        self.plan = plan
+        self.composed = composed
+        self.cfg = composed.config
+        self.method = composed.composition.method
+
+    def note(self, text: str) -> None:
+        self.adapter.note(self.plan, text)
+
+    def value(self, path: tuple[str, ...]) -> Any:
+        node: Any = self.cfg
+        for part in path:
+            if not isinstance(node, dict) or part not in node:
+                return None
+            node = node[part]
+        if node == MISSING:
+            return Unknown("???")
+        return resolve(self.cfg, node, path[:-1])
+
+    def add(self, field: str, value: Any, path: tuple[str, ...], detail: str, confidence: str = "high") -> None:
+        raw = self.composed_raw(path)
+        if isinstance(raw, str) and "${" in raw:
+            detail = f"{detail}; {raw} = {value!r}"
+        source = self.composed.source(path, f"{detail} (Hydra, {self.method})")
+        self.adapter.add_checked(self.plan, field, value, source, confidence)
+
+    def composed_raw(self, path: tuple[str, ...]) -> Any:
+        node: Any = self.cfg
+        for part in path:
+            if not isinstance(node, dict):
+                return None
+            node = node.get(part)
+        return node
+
+    def known(self, path: tuple[str, ...]) -> Any:
+        """The value at ``path``, or None (with a note) when it is unset, ??? or unknown."""
+        value = self.value(path)
+        if isinstance(value, Unknown):
+            where = self.composed.source(path, "").location()
+            if value.why != "???":  # ??? keys are noted once, in run()
+                self.note(f"{where}: {'.'.join(path)} not known statically: {value.why}")
+            return None
+        return value
+
+    def run(self) -> None:
+        app = self.composed.app
+        comp = self.composed.composition
+        primary = relative(app.config_dir, self.project.root) if app.config_dir else "?"
+        origin = f"{app.script.source.display}:{app.line}: " if app.script is not None else ""
+        self.note(f"{origin}{app.how} config {primary}/{app.config_name} "
+                  f"composed by {self.method}")
+        for text in comp.notes:
+            self.note(text)
+        for display in sorted(self.composed.files):
+            self.plan.add_input(display, "yaml")
+        for path, file, line in self.composed.missing:
+            where = f"{file}:{line}" if file else "the composed config"
+            self.note(f"{where}: {'.'.join(path)} is ??? (mandatory, unset): the run fails unless "
+                      "it is given on the command line")
+        for path, node in _nodes(self.cfg, ()):
+            target = node.get("_target_") if isinstance(node, dict) else None
+            if _is_trainer(target) or (path == ("trainer",) and target is None and _trainer_like(node)):
+                self.trainer(path, node)
+            elif _is_args(target) or (target is None and _args_like(node)):
+                self.training_args(path, node)
+            if path and path[-1] == "optimizer" and isinstance(target, str):
+                self.optimizer(path, target)
+        for key in _DATA_KEYS:
+            node = self.cfg.get(key)
+            if isinstance(node, dict):
+                self.data((key,), node)
+        for path, node in _nodes(self.cfg, ()):
+            for key in _MODEL_REF_KEYS:
+                if isinstance(node, dict) and key in node:
+                    ref = self.known((*path, key))
+                    if isinstance(ref, str) and ref:
+                        self.add("model.ref", ref, (*path, key), f"{'.'.join((*path, key))}", "medium")
+
+    # -- Lightning -----------------------------------------------------------
+    def trainer(self, path: tuple[str, ...], node: dict[str, Any]) -> None:
+        def at(key: str) -> tuple[str, ...]:
+            return (*path, key)
+
+        devices = None
+        if "devices" in node:
+            value = self.known(at("devices"))
+            devices = _device_count(value)
+            if devices is not None:
+                self.add("dist.devices_per_node", devices, at("devices"), f"Trainer devices={value!r}")
+            elif value is not None:
+                self.note(f"{self.where(at('devices'))}: Trainer devices={value!r}: all visible devices, "
+                          "known only at launch")
+        nodes = None
+        if "num_nodes" in node:
+            value = self.known(at("num_nodes"))
+            if isinstance(value, int) and not isinstance(value, bool):
+                nodes = value
+                self.add("dist.nodes", value, at("num_nodes"), f"Trainer num_nodes={value}")
+        if devices is not None:
+            world = devices * (nodes or 1)
+            source = Source("derived", *self._loc(at("devices")), ".".join(at("devices")),
+                            f"Trainer devices x num_nodes = {devices} x {nodes or 1}"
+                            + ("" if nodes else " (num_nodes default 1)") + f" (Hydra, {self.method})")
+            self.adapter.add_checked(self.plan, "dist.world_size", world, source)
+        if "precision" in node:
+            value = self.known(at("precision"))
+            if value is not None and not isinstance(value, bool) and value in _PRECISION:
+                mode = _PRECISION[value]
+                if mode is not None:
+                    self.add("precision.mode", mode, at("precision"), f"Trainer precision={value!r}")
+        if "accumulate_grad_batches" in node:
+            value = self.known(at("accumulate_grad_batches"))
+            if isinstance(value, int) and not isinstance(value, bool):
+                self.add("batch.grad_accum", value, at("accumulate_grad_batches"),
+                         f"Trainer accumulate_grad_batches={value}")
+        if "strategy" in node:
+            self.strategy(at("strategy"))
+
+    def strategy(self, path: tuple[str, ...]) -> None:
+        raw = self.composed_raw(path)
+        if isinstance(raw, dict):
+            target = raw.get("_target_")
+            name = target.rsplit(".", 1)[-1] if isinstance(target, str) else ""
+            if name == "DDPStrategy":
+                self.add("dist.sharding", "ddp", path, f"strategy _target_ {target}")
+            elif name == "FSDPStrategy":
+                mode = self.known((*path, "sharding_strategy")) if "sharding_strategy" in raw else "FULL_SHARD"
+                if isinstance(mode, str) and mode.upper() in _FSDP:
+                    self.add("dist.sharding", _FSDP[mode.upper()], path, f"FSDPStrategy sharding_strategy={mode}")
+            elif name == "DeepSpeedStrategy":
+                stage = self.known((*path, "stage")) if "stage" in raw else 2
+                if stage in _STAGE:
+                    self.add("dist.sharding", _STAGE[stage], path, f"DeepSpeedStrategy stage={stage}")
+                for key, name in (("offload_optimizer", "dist.offload_optimizer"),
+                                  ("offload_parameters", "dist.offload_params")):
+                    if key in raw and self.known((*path, key)) is True:
+                        self.add(name, "cpu", (*path, key), f"DeepSpeedStrategy {key}=True")
+            return
+        value = self.known(path)
+        if isinstance(value, str) and value in _STRATEGY:
+            sharding, params, opt = _STRATEGY[value]
+            self.add("dist.sharding", sharding, path, f"Trainer strategy={value!r}")
+            if params:
+                self.add("dist.offload_params", params, path, f"Trainer strategy={value!r}")
+            if opt:
+                self.add("dist.offload_optimizer", opt, path, f"Trainer strategy={value!r}")
+
+    # -- data, optimizer, TrainingArguments -----------------------------------
+    def data(self, path: tuple[str, ...], node: dict[str, Any]) -> None:
+        if "batch_size" in node:
+            value = self.known((*path, "batch_size"))
+            if isinstance(value, int) and not isinstance(value, bool):
+                self.add("batch.micro", value, (*path, "batch_size"),
+                         f"{'.'.join(path)}.batch_size (per device unless the DataModule divides it by the "
+                         "world size)", "medium")
+        for key, name in (("num_workers", "data.num_workers"), ("pin_memory", "data.pin_memory")):
+            if key in node:
+                value = self.known((*path, key))
+                if value is not None:
+                    self.add(name, value, (*path, key), f"{'.'.join(path)}.{key}", "medium")
+
+    def optimizer(self, path: tuple[str, ...], target: str) -> None:
+        if target.startswith(_OPTIM_PREFIXES):
+            self.add("optimizer.name", target.rsplit(".", 1)[-1], (*path, "_target_"), f"_target_: {target}")
+
+    def training_args(self, path: tuple[str, ...], node: dict[str, Any]) -> None:
+        for key, name in _TA_KEYS.items():
+            if key not in node:
+                continue
+            value = self.known((*path, key))
+            if value is None:
+                continue
+            if name == "optimizer.name" and not isinstance(value, str):
+                continue
+            self.add(name, value, (*path, key), f"TrainingArguments {key}={value!r}")
+        for key, mode in (("bf16", "amp_bf16"), ("fp16", "amp_fp16")):
+            if key in node and self.known((*path, key)) is True:
+                self.add("precision.mode", mode, (*path, key), f"TrainingArguments {key}=True")
+
+    # -- helpers -------------------------------------------------------------
+    def where(self, path: tuple[str, ...]) -> str:
+        return self.composed.source(path, "").location()
+
+    def _loc(self, path: tuple[str, ...]) -> tuple[Optional[str], Optional[int]]:
+        origin = self.composed.origins.get(path)
+        return (origin[0], origin[1]) if origin and path not in self.composed.cli else (None, None)
+
+
+def _nodes(data: Any, path: tuple[str, ...], depth: int = 0) -> list[tuple[tuple[str, ...], dict[str, Any]]]:
+    out: list[tuple[tuple[str, ...], dict[str, Any]]] = []
+    if isinstance(data, dict) and depth <= 12:
+        out.append((path, data))
+        for key, value in data.items():
+            out.extend(_nodes(value, (*path, str(key)), depth + 1))
+    return out
+
+
+def _is_trainer(target: Any) -> bool:
+    from preflight.validate import target_kind
+
+    return target_kind(target) == "lightning-trainer"
+
+
+def _is_args(target: Any) -> bool:
+    from preflight.validate import target_kind
+
+    return target_kind(target) in ("training-args", "sft-config")
+
+
+def _trainer_like(node: dict[str, Any]) -> bool:
+    return sum(1 for k in _TRAINER_HINTS if k in node) >= 2
+
+
+def _args_like(node: dict[str, Any]) -> bool:
+    return sum(1 for k in ("per_device_train_batch_size", "gradient_accumulation_steps", "learning_rate",
+                           "num_train_epochs", "output_dir") if k in node) >= 2
+
+
+def _device_count(value: Any) -> Optional[int]:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if value > 0 else None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.isdigit():
+            return int(text) if int(text) > 0 else None
+        if "," in text:
+            ids = [p for p in text.split(",") if p.strip()]
+            return len(ids) if all(p.strip().isdigit() for p in ids) else None
+        return None
+    if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+        return len(value)
+    return None

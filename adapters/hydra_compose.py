@@ -1,0 +1,648 @@
+"""Composing a Hydra config without running the app (helper of the Hydra adapter).
+
+Two paths give the same :class:`Composition`:
+
+* **hydra-core** (the ``hydra`` extra): ``initialize_config_dir`` + ``compose`` for the
+  values and ``ConfigLoader.compute_defaults_list`` for which file each part came from.
+  Compose reads YAML files only: it never imports the user's code and never
+  instantiates ``_target_`` (only ``hydra.utils.instantiate`` does). Two cases would
+  import user code, so preflight's composer takes them: a primary config whose
+  ``hydra.searchpath`` names a ``pkg://`` package, and a ``hydra_plugins`` folder on
+  ``sys.path`` outside installed packages (hydra-core imports every plugin it finds).
+* **preflight's composer**, for the documented common subset (files read with OmegaConf's
+  YAML loader, merged with OmegaConf's merge rules on plain data): defaults
+  lists with config groups, ``_self_`` (appended last when absent), ``override``,
+  ``optional``, ``null`` options, ``group@package`` and ``# @package`` headers
+  (``_global_``), config (non-group) entries, and command-line overrides
+  ``group=option``, ``+group=option``, ``~group``, ``key=value``, ``+key=value``,
+  ``++key=value``, ``~key``. Not supported: ConfigStore (structured) configs, search
+  path plugins, defaults-list interpolation, sweeps.
+
+Interpolations are resolved by :func:`resolve` on plain data, never by OmegaConf:
+``${a.b}`` and ``${.b}`` are followed, ``${oc.select:key,default}`` too; ``${oc.env:...}``,
+``${hydra:...}``, ``${now:...}`` and other resolvers are *unknown* (the real environment
+is never read). ``???`` stays ``???`` (mandatory, unset).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Optional, Sequence
+
+MISSING = "???"
+MAX_ITERATIONS = 8
+MAX_DEPTH = 16
+_PACKAGE_HEADER = re.compile(r"^\s*#\s*@package\s+(\S+)\s*$")
+_INTERP = re.compile(r"\$\{([^${}]*)\}")
+
+
+class ComposeError(Exception):
+    """Composition failed; the message says why (as Hydra would)."""
+
+
+class Unknown:
+    """A value that cannot be known statically (an environment variable, a Hydra runtime value)."""
+
+    def __init__(self, why: str) -> None:
+        self.why = why
+
+    def __repr__(self) -> str:
+        return f"Unknown({self.why!r})"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One entry of the final defaults list: a config file merged at a package."""
+
+    config_path: str  # "trainer/gpu" (no extension)
+    package: str  # "trainer", "" for the top level
+    file: Optional[Path]  # None for configs outside the config directory (Hydra's own)
+
+
+@dataclass
+class Override:
+    """One command-line override, parsed."""
+
+    text: str
+    key: str
+    value: Any = None
+    prefix: str = ""  # "", "+", "++", "~"
+    sweep: bool = False
+
+
+@dataclass
+class Composition:
+    config: dict[str, Any]
+    items: list[Item]
+    overrides: list[Override]
+    method: str  # "hydra-core 1.3.8" or "preflight's composer"
+    notes: list[str] = field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- overrides
+
+
+def parse_value(text: str) -> Any:
+    """A Hydra override value: int, float, bool, null, quoted string, [list], {dict}, else string."""
+    raw = text.strip()
+    if len(raw) >= 2 and raw[0] == raw[-1] and raw[0] in "'\"":
+        return raw[1:-1]
+    low = raw.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low == "null":
+        return None
+    try:
+        return int(raw.replace("_", "")) if re.fullmatch(r"[-+]?\d[\d_]*", raw) else float(raw)
+    except ValueError:
+        pass
+    if raw.startswith(("[", "{")) and "${" not in raw:
+        import yaml
+
+        try:
+            return yaml.safe_load(raw)
+        except yaml.YAMLError:
+            return raw
+    return raw
+
+
+def parse_overrides(tokens: Sequence[str]) -> tuple[list[Override], dict[str, str], list[str]]:
+    """Overrides, Hydra flags (config-name, config-path, config-dir, multirun) and notes."""
+    overrides: list[Override] = []
+    flags: dict[str, str] = {}
+    notes: list[str] = []
+    names = {"--config-name": "config_name", "-cn": "config_name", "--config-path": "config_path",
+             "-cp": "config_path", "--config-dir": "config_dir", "-cd": "config_dir"}
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        i += 1
+        if tok.startswith("-") and not tok.startswith("--") and len(tok) > 1 and tok not in names \
+                and tok not in ("-m",):
+            continue
+        if tok in ("-m", "--multirun"):
+            flags["multirun"] = "1"
+            notes.append("--multirun: each job of the sweep composes its own config; the plan shows the "
+                         "overrides that are not sweeps")
+            continue
+        head, eq, val = tok.partition("=")
+        if head in names:
+            if eq:
+                flags[names[head]] = val
+            elif i < len(tokens):
+                flags[names[head]] = tokens[i]
+                i += 1
+            continue
+        if tok.startswith("--"):
+            continue  # --cfg, --resolve, --info ...: not composition
+        if tok.startswith("~"):
+            overrides.append(Override(tok, head[1:], parse_value(val) if eq else None, "~"))
+            continue
+        if not eq:
+            continue
+        prefix = "++" if head.startswith("++") else "+" if head.startswith("+") else ""
+        key = head[len(prefix):]
+        if key.startswith(("hydra.", "hydra/")) or key == "hydra":
+            continue  # Hydra's own settings (run dir, launcher, sweeper): not the job's config
+        sweep = ("," in val and not val.strip().startswith(("[", "{", "'", '"'))) or val.startswith(
+            ("range(", "choice(", "interval(", "glob("))
+        overrides.append(Override(tok, key, None if sweep else parse_value(val), prefix, sweep))
+        if sweep:
+            notes.append(f"override {tok!r} is a sweep (multirun); its value is not a fact")
+    return overrides, flags, notes
+
+
+# --------------------------------------------------------------------------- files
+
+
+@dataclass
+class ConfigFile:
+    path: Path
+    header: Optional[str]
+    defaults: list[Any]
+    body: dict[str, Any]
+
+
+def _header(text: str) -> Optional[str]:
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if not line.lstrip().startswith("#"):
+            return None
+        match = _PACKAGE_HEADER.match(line)
+        if match:
+            return match.group(1)
+    return None
+
+
+def read_config_file(path: Path) -> ConfigFile:
+    """A config file as OmegaConf reads it (``1e-4`` is a float), split into its header,
+    defaults list and body."""
+    from omegaconf import OmegaConf
+
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ComposeError(f"cannot read {path}: {exc}") from None
+    try:
+        data = _omegaconf_yaml(text) if text.strip() else {}
+    except Exception as exc:  # omegaconf / yaml errors
+        raise ComposeError(f"cannot parse {path}: {exc}") from None
+    if data is None:
+        data = OmegaConf.to_container(OmegaConf.create(text), resolve=False)
+    if not isinstance(data, dict):
+        raise ComposeError(f"{path}: a Hydra config must be a mapping")
+    defaults = data.pop("defaults", None)
+    if defaults is not None and not isinstance(defaults, list):
+        raise ComposeError(f"{path}: 'defaults' must be a list")
+    return ConfigFile(path, _header(text), list(defaults or []), data)
+
+
+def _omegaconf_yaml(text: str) -> Any:
+    """YAML as OmegaConf reads it (its loader: YAML 1.1 plus ``1e-4`` floats, duplicate keys
+    rejected), without building OmegaConf nodes; None when that loader is not available."""
+    import yaml
+
+    try:
+        from omegaconf._utils import get_yaml_loader
+    except ImportError:
+        return None
+    return yaml.load(text, Loader=get_yaml_loader())  # a SafeLoader subclass
+
+
+def merge(dest: dict[str, Any], src: dict[str, Any]) -> dict[str, Any]:
+    """``OmegaConf.merge`` on plain data: mappings merge key by key, anything else
+    (lists included) replaces, and ``???`` never replaces a value that is already set."""
+    out = dict(dest)
+    for key, value in src.items():
+        old = out.get(key, _ABSENT)
+        if isinstance(value, dict) and isinstance(old, dict):
+            out[key] = merge(old, value)
+        elif value == MISSING and old is not _ABSENT:
+            continue
+        else:
+            out[key] = _copy(value)
+    return out
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def find_file(config_dir: Path, config_path: str) -> Optional[Path]:
+    base = config_dir / config_path
+    for candidate in (base, base.with_name(base.name + ".yaml"), base.with_name(base.name + ".yml")):
+        if candidate.is_file() and candidate.suffix in (".yaml", ".yml"):
+            return candidate
+    return None
+
+
+def _strip_ext(name: str) -> str:
+    for ext in (".yaml", ".yml"):
+        if name.endswith(ext):
+            return name[: -len(ext)]
+    return name
+
+
+def _join(*parts: str) -> str:
+    return ".".join(p for p in parts if p)
+
+
+def _abs_package(pkg: str) -> Optional[str]:
+    if pkg == "_global_":
+        return ""
+    if pkg.startswith("_global_."):
+        return pkg[len("_global_."):]
+    return None
+
+
+# --------------------------------------------------------------------------- own composer
+
+
+class Composer:
+    """preflight's defaults-list composer (the common subset of Hydra >= 1.1)."""
+
+    def __init__(self, config_dir: Path, overrides: Sequence[Override]) -> None:
+        self.config_dir = config_dir
+        self.cli_groups: dict[str, Optional[str]] = {}  # group key -> option (None: deleted)
+        self.cli_added: list[tuple[str, str]] = []
+        self.values: list[Override] = []
+        self.cache: dict[Path, ConfigFile] = {}
+        for ov in overrides:
+            group = ov.key.split("@", 1)[0]
+            if (config_dir / group).is_dir():
+                if ov.prefix == "~":
+                    self.cli_groups[ov.key] = None
+                elif ov.prefix.startswith("+") and ov.key not in self.cli_groups:
+                    self.cli_added.append((ov.key, str(ov.value)))
+                else:
+                    self.cli_groups[ov.key] = None if ov.value is None else str(ov.value)
+            else:
+                self.values.append(ov)
+
+    def load(self, path: Path) -> ConfigFile:
+        found = self.cache.get(path)
+        if found is None:
+            found = self.cache[path] = read_config_file(path)
+        return found
+
+    def defaults_list(self, config_name: str) -> list[Item]:
+        primary = find_file(self.config_dir, _strip_ext(config_name))
+        if primary is None:
+            raise ComposeError(f"Cannot find primary config '{config_name}' in {self.config_dir}")
+        config_overrides: dict[str, Optional[str]] = {}
+        items: list[Item] = []
+        for _ in range(MAX_ITERATIONS):
+            found: dict[str, Optional[str]] = {}
+            used: set[str] = set()
+            items = []
+            header = self.load(primary).header
+            top = (_abs_package(header) if _abs_package(header) is not None else header) if header else ""
+            self._expand(_strip_ext(config_name), primary, top or "", None, True,
+                         {**config_overrides, **self.cli_groups}, found, used, items, 0)
+            if found == config_overrides:
+                break
+            config_overrides = found
+        missing = [k for k in self.cli_groups if k not in used]
+        for key in missing:
+            raise ComposeError(f"Could not override '{key}'. No match in the defaults list. "
+                               f"To append to your default list use +{key}={self.cli_groups[key]}")
+        return items
+
+    def _expand(self, config_path: str, file: Path, package: str, group: Optional[str], primary: bool,
+                choices: dict[str, Optional[str]], found: dict[str, Optional[str]], used: set[str],
+                items: list[Item], depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise ComposeError(f"defaults list nested deeper than {MAX_DEPTH} levels at {config_path}")
+        cfg = self.load(file)
+        own_group = config_path.rsplit("/", 1)[0] if "/" in config_path else ""
+        entries = list(cfg.defaults)
+        if primary:
+            entries.extend({f"{k}": v} for k, v in self.cli_added)
+        if "_self_" not in entries:
+            entries.append("_self_")
+        for entry in entries:
+            if entry == "_self_":
+                items.append(Item(_strip_ext(config_path), package, file))
+                continue
+            if isinstance(entry, str):
+                self._config_entry(entry, own_group, package, choices, found, used, items, depth)
+                continue
+            if not isinstance(entry, dict) or len(entry) != 1:
+                raise ComposeError(f"{file}: unsupported defaults list entry {entry!r}")
+            (key, option), = entry.items()
+            key = str(key).strip()
+            words = key.split()
+            is_override = "override" in words[:-1]
+            optional = "optional" in words[:-1]
+            key = words[-1]
+            group_key, _, pkg = key.partition("@")
+            absolute = group_key.startswith("/")
+            group_path = group_key.lstrip("/") if absolute else "/".join(p for p in (own_group, group_key) if p)
+            match_key = group_path + (f"@{pkg}" if pkg else "")
+            if is_override:
+                found[match_key] = None if option is None else str(option)
+                continue
+            if match_key in choices:
+                used.add(match_key)
+                option = choices[match_key]
+            if option is None:
+                continue
+            options = option if isinstance(option, list) else [option]
+            for opt in options:
+                opt_path = f"{group_path}/{_strip_ext(str(opt))}"
+                child = find_file(self.config_dir, opt_path)
+                if child is None:
+                    if optional:
+                        continue
+                    raise ComposeError(f"Could not find '{opt_path}' (in the defaults list of "
+                                       f"{config_path}); ConfigStore entries are registered by code "
+                                       "preflight does not run")
+                child_pkg = self._package(child, pkg, package, group_key.lstrip("/").replace("/", "."))
+                self._expand(opt_path, child, child_pkg, group_path, False, choices, found, used, items, depth + 1)
+
+    def _config_entry(self, entry: str, own_group: str, package: str, choices: dict[str, Optional[str]],
+                      found: dict[str, Optional[str]], used: set[str], items: list[Item], depth: int) -> None:
+        name, _, pkg = entry.partition("@")
+        optional = name.startswith("optional ")
+        name = name.split()[-1]
+        path = name.lstrip("/") if name.startswith("/") else "/".join(p for p in (own_group, name) if p)
+        path = _strip_ext(path)
+        child = find_file(self.config_dir, path)
+        if child is None:
+            if optional:
+                return
+            raise ComposeError(f"Could not find '{path}' in the config directory {self.config_dir}")
+        child_pkg = self._package(child, pkg, package, "")
+        self._expand(path, child, child_pkg, None, False, choices, found, used, items, depth + 1)
+
+    def _package(self, child: Path, entry_pkg: str, parent_pkg: str, default_rel: str) -> str:
+        if entry_pkg:
+            absolute = _abs_package(entry_pkg)
+            return absolute if absolute is not None else _join(parent_pkg, entry_pkg)
+        header = self.load(child).header
+        if header:
+            absolute = _abs_package(header)
+            return absolute if absolute is not None else header
+        return _join(parent_pkg, default_rel)
+
+    def compose(self, config_name: str) -> Composition:
+        items = self.defaults_list(config_name)
+        data: dict[str, Any] = {}
+        for item in items:
+            assert item.file is not None
+            data = merge(data, _wrap(item.package, self.load(item.file).body))
+        apply_values(data, self.values)
+        data.pop("hydra", None)  # Hydra's own settings (compose drops them too)
+        items = [i for i in items if i.package != "hydra" and not i.package.startswith("hydra.")]
+        return Composition(data, items, [], "preflight's composer (OmegaConf)")
+
+
+def _wrap(package: str, body: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = body
+    for part in reversed([p for p in package.split(".") if p]):
+        out = {part: out}
+    return out
+
+
+def apply_values(data: dict[str, Any], overrides: Sequence[Override]) -> None:
+    """Apply ``key=value`` overrides the way Hydra does (struct mode: a new key needs ``+``)."""
+    for ov in overrides:
+        if ov.sweep:
+            continue
+        parts = ov.key.split(".")
+        node: Any = data
+        for part in parts[:-1]:
+            if not isinstance(node, dict):
+                node = None
+                break
+            if part not in node and ov.prefix in ("+", "++"):
+                node[part] = {}
+            node = node.get(part)
+        last = parts[-1]
+        if not isinstance(node, dict):
+            raise ComposeError(f"Could not override '{ov.key}': its parent is not a mapping")
+        if ov.prefix == "~":
+            if last not in node:
+                raise ComposeError(f"Could not delete from config. '{ov.key}' does not exist.")
+            del node[last]
+        elif ov.prefix == "+" and last in node:
+            raise ComposeError(f"Could not append to config. An item is already at '{ov.key}'.")
+        elif ov.prefix == "" and last not in node:
+            raise ComposeError(f"Could not override '{ov.key}'. To append to your config use +{ov.text}")
+        else:
+            node[last] = ov.value
+
+
+# --------------------------------------------------------------------------- hydra-core
+
+
+def hydra_available() -> Optional[str]:
+    """The hydra-core version when it can be imported, else None."""
+    try:
+        import hydra
+    except ImportError:
+        return None
+    return str(getattr(hydra, "__version__", "?"))
+
+
+def compose_with_hydra(config_dir: Path, config_name: str, overrides: Sequence[Override],
+                       version_base: Optional[str]) -> Composition:
+    """Compose with hydra-core's compose API; the defaults list gives the file of each part."""
+    import warnings
+
+    import hydra
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+    from omegaconf import OmegaConf
+
+    texts = [ov.text for ov in overrides if not ov.sweep]
+    GlobalHydra.instance().clear()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with initialize_config_dir(config_dir=str(config_dir), version_base=version_base):
+                cfg = compose(config_name=config_name, overrides=texts)
+                items = _hydra_items(config_dir, config_name, texts)
+    except Exception as exc:  # hydra's own exceptions: missing configs, bad overrides, ...
+        raise ComposeError(f"{type(exc).__name__}: {exc}") from None
+    finally:
+        GlobalHydra.instance().clear()
+    data = OmegaConf.to_container(cfg, resolve=False)
+    assert isinstance(data, dict)
+    data.pop("hydra", None)
+    return Composition(data, items, list(overrides), f"hydra-core {hydra.__version__} (compose API)")
+
+
+def _hydra_items(config_dir: Path, config_name: str, overrides: list[str]) -> list[Item]:
+    from hydra.core.global_hydra import GlobalHydra
+    from hydra.types import RunMode
+
+    loader = GlobalHydra.instance().config_loader()
+    result = loader.compute_defaults_list(config_name, overrides, RunMode.RUN)  # type: ignore[attr-defined]
+    items = []
+    for d in result.defaults:
+        if d.config_path is None or d.package == "hydra" or (d.package or "").startswith("hydra."):
+            continue
+        items.append(Item(_strip_ext(d.config_path), d.package or "", find_file(config_dir, d.config_path)))
+    return items
+
+
+def searchpath_packages(config_dir: Path, config_name: str) -> list[str]:
+    """``pkg://`` entries of the primary config's ``hydra.searchpath`` (hydra-core would import them)."""
+    path = find_file(config_dir, _strip_ext(config_name))
+    if path is None:
+        return []
+    try:
+        body = read_config_file(path).body
+    except ComposeError:
+        return []
+    hydra_node = body.get("hydra")
+    entries = hydra_node.get("searchpath") if isinstance(hydra_node, dict) else None
+    return [e for e in entries or [] if isinstance(e, str) and e.startswith("pkg://")]
+
+
+def _about_hydra_settings(message: str) -> bool:
+    return "In 'hydra/" in message or "'hydra/" in message.split("\n", 1)[0]
+
+
+def _first_line(message: str) -> str:
+    return message.strip().splitlines()[0] if message.strip() else message
+
+
+def local_plugin_dirs() -> list[str]:
+    """``hydra_plugins`` folders on ``sys.path`` outside installed packages (the user's own
+    plugins, e.g. when preflight runs as ``python -m preflight`` from the project):
+    hydra-core imports every ``hydra_plugins`` module it finds when it starts."""
+    import sys
+
+    found = []
+    for entry in sys.path:
+        base = Path(entry or os.getcwd())
+        if "site-packages" in base.parts or "dist-packages" in base.parts:
+            continue
+        if (base / "hydra_plugins").is_dir():
+            found.append(str(base / "hydra_plugins"))
+    return found
+
+
+def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_base: Optional[str], *,
+            use_hydra: bool = True) -> Composition:
+    """Compose ``config_name`` from ``config_dir`` with the launch ``tokens``: with hydra-core
+    when it is importable (and ``use_hydra``), else with preflight's composer."""
+    overrides, _, notes = parse_overrides(tokens)
+    version = hydra_available() if use_hydra else None
+    packages = searchpath_packages(config_dir, config_name) if version else []
+    local_plugins = local_plugin_dirs() if version else []
+    if local_plugins:
+        notes.append(f"{', '.join(local_plugins)} would be imported by hydra-core's plugin discovery, so "
+                     "preflight's composer was used")
+        version = None
+    elif packages:
+        notes.append(f"hydra.searchpath names {', '.join(packages)}: hydra-core would import it, so "
+                     "preflight's composer was used (search path entries are not followed)")
+        version = None
+    result = None
+    if version is not None:
+        try:
+            result = compose_with_hydra(config_dir, config_name, overrides, version_base)
+        except ComposeError as exc:
+            if not _about_hydra_settings(str(exc)):
+                raise
+            # e.g. `override hydra/job_logging: colorlog` without the hydra-colorlog plugin:
+            # Hydra's own settings, not the job's config, so compose the job's config without them
+            notes.append(f"hydra-core could not compose Hydra's own settings ({_first_line(str(exc))}); "
+                         "the job's config was composed by preflight's composer")
+    if result is None:
+        composer = Composer(config_dir, overrides)
+        result = composer.compose(config_name)
+        result.overrides = list(overrides)
+        if use_hydra and hydra_available() is None:
+            notes.append("hydra-core is not installed (the 'hydra' extra): composed by preflight's composer")
+    result.notes = notes + result.notes
+    return result
+
+
+# --------------------------------------------------------------------------- interpolation
+
+
+def resolve(data: dict[str, Any], value: Any, here: Sequence[str] = (), depth: int = 0) -> Any:
+    """``value`` with its interpolations followed in ``data`` (an :class:`Unknown` when a
+    part cannot be known statically). ``here`` is the key path of the node holding it."""
+    if not isinstance(value, str) or "${" not in value:
+        return value
+    if depth > MAX_DEPTH:
+        return Unknown("interpolation nested too deeply")
+    whole = _INTERP.fullmatch(value.strip())
+    if whole:
+        return _resolve_one(data, whole.group(1), here, depth)
+    out = value
+    for match in _INTERP.finditer(value):
+        part = _resolve_one(data, match.group(1), here, depth)
+        if isinstance(part, Unknown):
+            return part
+        out = out.replace(match.group(0), str(part), 1)
+    return out
+
+
+def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: int) -> Any:
+    expr = expr.strip()
+    if ":" in expr:
+        name, _, args = expr.partition(":")
+        if name == "oc.select":
+            key, _, default = args.partition(",")
+            found = lookup(data, key.strip(), here)
+            if found is _ABSENT:
+                return parse_value(default) if default else None
+            return resolve(data, found, _parent(key.strip(), here), depth + 1)
+        if name == "oc.env":
+            return Unknown(f"${{{expr}}} reads an environment variable (not read by preflight)")
+        return Unknown(f"${{{expr}}} uses the resolver {name!r}, known only when the job runs")
+    found = lookup(data, expr, here)
+    if found is _ABSENT:
+        return Unknown(f"${{{expr}}} points at a key that does not exist")
+    if found == MISSING:
+        return Unknown(f"${{{expr}}} points at a mandatory value (???) that is not set")
+    return resolve(data, found, _parent(expr, here), depth + 1)
+
+
+_ABSENT = object()
+
+
+def _parent(expr: str, here: Sequence[str]) -> list[str]:
+    return key_path(expr, here)[:-1]
+
+
+def key_path(expr: str, here: Sequence[str] = ()) -> list[str]:
+    if expr.startswith("."):
+        stripped = expr.lstrip(".")
+        ups = len(expr) - len(stripped) - 1
+        base = list(here)[: max(len(here) - ups, 0)]
+        return base + [p for p in stripped.split(".") if p]
+    return [p for p in expr.split(".") if p]
+
+
+def lookup(data: Any, expr: str, here: Sequence[str] = ()) -> Any:
+    node = data
+    for part in key_path(expr, here):
+        if isinstance(node, dict) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.lstrip("-").isdigit() and -len(node) <= int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return _ABSENT
+    return node
+
+
+def relative(path: Path, root: Path) -> str:
+    try:
+        return Path(os.path.relpath(path, root)).as_posix()
+    except ValueError:
+        return path.as_posix()

@@ -1,0 +1,111 @@
+"""PF601-PF603: config validation problems (:mod:`preflight.validate`) as audit findings.
+
+The configs given with ``--config`` are validated as ``preflight validate`` does; the
+files of each composed Hydra config are validated where a node targets a Lightning
+``Trainer`` or TrainingArguments/SFTConfig (the node's part of each file of the defaults
+list, read as OmegaConf reads it). Problems are computed once per audit and shared by
+the three rules.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable
+
+from preflight.diagnostics import Finding, Severity
+
+if TYPE_CHECKING:
+    from preflight.plan_rules import PlanContext, PlanRule
+    from preflight.validate import Problem
+
+RULE_OF_PROBLEM = {"unknown-key": "PF601", "wrong-type": "PF602", "invalid-value": "PF602"}
+_SEVERITY = {"error": Severity.ERROR, "warning": Severity.WARNING, "note": Severity.NOTE}
+
+
+def rule_code(problem: Problem) -> str:
+    if problem.code.startswith("yaml11-"):
+        return "PF603"
+    return RULE_OF_PROBLEM.get(problem.code, "PF602")
+
+
+def config_problems(pctx: PlanContext) -> list[Problem]:
+    project = pctx.project
+    cached = project.cache.get("validate.problems")
+    if cached is not None:
+        return cached
+    from preflight.validate import dataclass_fields, validate_loaded
+
+    known: set[str] = set()
+    for script in project.scripts:
+        known |= dataclass_fields(script.tree)
+    problems: list[Problem] = []
+    hf_reader = _hf_reader(project)
+    for source, config in project.configs:
+        problems.extend(validate_loaded(config, source.text, known_extra=known, hf_reader=hf_reader).problems)
+    problems.extend(_hydra_problems(project))
+    seen: set[tuple[Any, ...]] = set()
+    unique = []
+    for p in sorted(problems, key=lambda p: p.sort_key()):
+        if (p.path, p.line, p.key, p.code) not in seen:
+            seen.add((p.path, p.line, p.key, p.code))
+            unique.append(p)
+    project.cache["validate.problems"] = unique
+    return unique
+
+
+def _hf_reader(project: Any) -> str:
+    """How the scripts read a TrainingArguments-style YAML file: ``pyyaml`` when they use
+    HfArgumentParser (``parse_yaml_file`` is ``yaml.safe_load``) or nothing says, ``omegaconf``
+    when they load configs with OmegaConf (``OmegaConf.load``) and never use HfArgumentParser."""
+    hf = omegaconf = False
+    for script in project.scripts:
+        idx = project.index(script)
+        hf = hf or bool(idx.find("transformers.HfArgumentParser", "HfArgumentParser"))
+        omegaconf = omegaconf or bool(idx.find("omegaconf.OmegaConf.load", "omegaconf.OmegaConf.create"))
+    return "omegaconf" if omegaconf and not hf else "pyyaml"
+
+
+def _hydra_problems(project: Any) -> list[Problem]:
+    from preflight.adapters.hydra import Composed, compositions, targeted_nodes
+    from preflight.validate import Target, validate_loaded
+
+    out: list[Problem] = []
+    done: set[tuple[str, tuple[str, ...]]] = set()
+    for composed in compositions(project):
+        if not isinstance(composed, Composed):
+            continue
+        nodes = targeted_nodes(composed.config)
+        for item, loaded in composed.item_configs:
+            if not isinstance(loaded.data, dict):
+                continue
+            package = tuple(p for p in item.package.split(".") if p)
+            targets = []
+            for path, kind, target in nodes:
+                if path[: len(package)] != package:
+                    continue
+                rel = path[len(package):]
+                node = loaded.get(rel)
+                if isinstance(node, dict) and (loaded.path, rel) not in done:
+                    done.add((loaded.path, rel))
+                    targets.append(Target(kind, rel, node, f"_target_: {target}"))
+            if targets:
+                text = _read(loaded.path, project.root)
+                out.extend(validate_loaded(loaded, text, targets=targets).problems)
+    return out
+
+
+def _read(display: str, root: Any) -> Any:
+    from pathlib import Path
+
+    try:
+        return (Path(root) / display).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def findings(rule: type[PlanRule], pctx: PlanContext) -> Iterable[Finding]:
+    for problem in config_problems(pctx):
+        if rule_code(problem) != rule.code:
+            continue
+        finding = pctx.location_finding(rule, problem.path, problem.line or 1, problem.message)
+        finding.severity = _SEVERITY[problem.severity]
+        yield finding

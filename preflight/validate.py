@@ -1,0 +1,693 @@
+"""Config validation: unknown keys, wrong types and invalid values, with ``file:line``.
+
+The schemas in ``preflight/schemas/config/`` are generated from the real libraries by
+``tools/gen_schemas.py`` (each records the library version it came from) and checked
+here with ``jsonschema``. What a library does with a key it does not know decides the
+severity: an error where it raises (accelerate config, Lightning ``Trainer``, DeepSpeed
+blocks with pydantic ``extra="forbid"``), a warning where the key is silently ignored
+(DeepSpeed top level, accelerate nested blocks). HfArgumentParser files may hold the keys
+of the script's own dataclasses too, so an unknown key there is reported only when it is
+close to a real field (a typo), and never when the script declares it.
+
+YAML 1.1 traps are reported by how the file is read: PyYAML (HfArgumentParser YAML,
+accelerate config) reads ``1e-4`` as a string, ``yes``/``no``/``on``/``off`` as booleans,
+``010`` as octal 8 and ``1:30`` as 90; OmegaConf (Hydra) reads ``1e-4`` as a float but
+keeps the other three.
+
+Nothing is imported from the libraries; validation never runs user code.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Iterable, Optional, Sequence
+
+from preflight.diagnostics import FileError
+from preflight.loaders import MAX_YAML_NODES, LoadedConfig, load_config
+from preflight.sources import SourceText
+
+SCHEMA_DIR = Path(__file__).resolve().parent / "schemas" / "config"
+VALIDATE_VERSION = 1
+
+SEVERITIES = ("error", "warning", "note")
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A config kind: its schema file, how its file is read, and how it is named."""
+
+    name: str
+    schema: str
+    label: str
+    reader: str  # "pyyaml" (yaml.safe_load), "omegaconf" (Hydra) or "yaml11" (another YAML 1.1 reader)
+    owner: str  # who reads the keys, for messages: "DeepSpeed", "Trainer()", ...
+    loader: str  # what reads a YAML file of this kind
+
+
+KINDS: dict[str, Kind] = {k.name: k for k in (
+    Kind("deepspeed", "deepspeed", "DeepSpeed config", "pyyaml", "DeepSpeed",
+         "PyYAML (HF Trainer / accelerate read YAML DeepSpeed blocks with yaml.safe_load)"),
+    Kind("accelerate", "accelerate_config", "accelerate config", "pyyaml", "accelerate launch",
+         "PyYAML (accelerate's ClusterConfig.from_yaml_file uses yaml.safe_load)"),
+    Kind("accelerate-sagemaker", "accelerate_sagemaker_config", "accelerate config (SageMaker)", "pyyaml",
+         "accelerate launch", "PyYAML (accelerate's SageMakerConfig.from_yaml_file uses yaml.safe_load)"),
+    Kind("training-args", "training_arguments", "TrainingArguments (HfArgumentParser file)", "pyyaml",
+         "TrainingArguments", "PyYAML (HfArgumentParser.parse_yaml_file uses yaml.safe_load)"),
+    Kind("sft-config", "sft_config", "TRL SFTConfig (HfArgumentParser file)", "pyyaml", "SFTConfig",
+         "PyYAML (HfArgumentParser.parse_yaml_file uses yaml.safe_load)"),
+    # LightningCLI files are read by jsonargparse: 1e-4 is not flagged there (only YAML 1.1
+    # booleans, octals and base-60 numbers, which every YAML 1.1 reader shares)
+    Kind("lightning-trainer", "lightning_trainer", "Lightning Trainer arguments", "yaml11", "Trainer()",
+         "its YAML reader"),
+)}
+
+HYDRA_META_KEYS = ("_target_", "_partial_", "_recursive_", "_convert_", "_args_")
+
+_TRAINER_TARGET = re.compile(r"^(lightning\.pytorch|lightning|pytorch_lightning)(\.trainer){0,2}\.Trainer$")
+_TARGETS: dict[str, re.Pattern[str]] = {
+    "lightning-trainer": _TRAINER_TARGET,
+    "training-args": re.compile(r"^transformers(\.training_args)?\.TrainingArguments$"),
+    "sft-config": re.compile(r"^trl(\.trainer)?(\.sft_config)?\.SFTConfig$"),
+}
+# keys only SFTConfig has (over TrainingArguments), used to tell an SFT file apart
+_SFT_HINTS = ("packing", "dataset_text_field", "max_length", "completion_only_loss", "assistant_only_loss",
+              "packing_strategy", "padding_free", "dataset_num_proc", "eos_token", "pad_token",
+              "dataset_kwargs", "model_init_kwargs", "max_seq_length")
+_TA_STRONG = ("per_device_train_batch_size", "per_device_eval_batch_size", "gradient_accumulation_steps",
+              "num_train_epochs", "learning_rate", "output_dir", "lr_scheduler_type", "warmup_steps",
+              "eval_strategy", "save_strategy", "logging_steps", "optim")
+_LIGHTNING_CLI_KEYS = ("seed_everything", "ckpt_path")
+
+_FLOAT_12 = re.compile(r"^[-+]?(?:\d[\d_]*)?(?:\.\d*)?[eE][-+]?\d+$")  # 1e-4, 5e8, 1.5E+3
+_OCTAL_11 = re.compile(r"^[-+]?0[0-7_]+$")
+_BOOL_WORDS = ("yes", "no", "on", "off")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong in a config, at ``path:line``."""
+
+    path: str
+    line: Optional[int]
+    key: str  # dotted key path in the file ("" for the whole file)
+    severity: str  # error, warning, note
+    code: str  # unknown-key, wrong-type, invalid-value, yaml11-float, yaml11-bool, yaml11-octal, ...
+    message: str
+    kind: str = ""
+
+    def sort_key(self) -> tuple[Any, ...]:
+        return (self.path, self.line or 0, self.key, self.code, self.message)
+
+    def render(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.severity}: {self.message} [{self.code}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "line": self.line, "key": self.key, "severity": self.severity,
+                "code": self.code, "message": self.message, "kind": self.kind}
+
+
+@dataclass
+class Target:
+    """A part of a config file validated as one kind (the whole file or a nested node)."""
+
+    kind: str
+    prefix: tuple[Any, ...]
+    data: Any
+    why: str
+    reader: Optional[str] = None  # how the file is read, when the file itself tells
+
+
+@dataclass
+class FileReport:
+    path: str
+    targets: list[Target] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    error: Optional[FileError] = None
+
+    @property
+    def kinds(self) -> list[str]:
+        return sorted({t.kind for t in self.targets})
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "path": self.path,
+            "kinds": [{"kind": t.kind, "key": ".".join(str(k) for k in t.prefix), "detected_by": t.why,
+                       "schema": schema_info(t.kind)} for t in self.targets],
+            "problems": [p.to_dict() for p in sorted(self.problems, key=Problem.sort_key)],
+        }
+        if self.error is not None:
+            out["error"] = self.error.to_dict()
+        return out
+
+
+@cache
+def load_schema(kind: str) -> dict[str, Any]:
+    info = KINDS[kind]
+    return json.loads((SCHEMA_DIR / f"{info.schema}.json").read_text(encoding="utf-8"))
+
+
+def schema_info(kind: str) -> dict[str, str]:
+    meta = load_schema(kind).get("x-preflight", {})
+    return {"library": meta.get("library", ""), "version": meta.get("version", ""),
+            "file": f"preflight/schemas/config/{KINDS[kind].schema}.json"}
+
+
+# --------------------------------------------------------------------------- detection
+
+
+def target_kind(target: Any) -> Optional[str]:
+    """The kind a Hydra ``_target_`` names, or None."""
+    if not isinstance(target, str):
+        return None
+    for kind, pattern in _TARGETS.items():
+        if pattern.match(target.strip()):
+            return kind
+    return None
+
+
+def _hf_kind(data: dict[str, Any]) -> Optional[str]:
+    keys = set(data)
+    if len(keys.intersection(_TA_STRONG)) < 2:
+        return None
+    return "sft-config" if keys.intersection(_SFT_HINTS) else "training-args"
+
+
+def detect(config: LoadedConfig) -> list[Target]:
+    """What in ``config`` preflight can validate, and as which kind."""
+    from preflight.adapters.accelerate import is_accelerate_config
+    from preflight.adapters.deepspeed import deepspeed_block
+
+    data = config.data
+    if not isinstance(data, dict):
+        return []
+    found = deepspeed_block(config)
+    if found is not None:
+        prefix, block = found
+        targets = [Target("deepspeed", tuple(prefix), block, "DeepSpeed keys")]
+        if prefix:
+            rest = {k: v for k, v in data.items() if k != prefix[0]}
+            kind = _hf_kind(rest)
+            if kind is not None:
+                targets.append(Target(kind, (), data, "TrainingArguments keys"))
+        return targets
+    if is_accelerate_config(data):
+        if data.get("compute_environment") == "AMAZON_SAGEMAKER":
+            return [Target("accelerate-sagemaker", (), data, "compute_environment: AMAZON_SAGEMAKER")]
+        return [Target("accelerate", (), data, "accelerate config keys")]
+    targets = _target_nodes(data, (), 0)
+    if targets:
+        return targets
+    kind = _hf_kind(data)
+    if kind is not None:
+        if _looks_hydra(data):
+            return [Target(kind, (), data, "TrainingArguments keys in a Hydra config", "omegaconf")]
+        return [Target(kind, (), data, "TrainingArguments keys")]
+    trainer = data.get("trainer")
+    if isinstance(trainer, dict) and (any(k in data for k in _LIGHTNING_CLI_KEYS)
+                                      or ("model" in data and "defaults" not in data)):
+        return [Target("lightning-trainer", ("trainer",), trainer, "LightningCLI config (trainer:)")]
+    return []
+
+
+def _looks_hydra(data: dict[str, Any]) -> bool:
+    """A defaults list or an interpolation: a file read by Hydra/OmegaConf."""
+    if isinstance(data.get("defaults"), list):
+        return True
+    stack: list[Any] = [data]
+    seen = 0
+    while stack and seen < 10_000:
+        value = stack.pop()
+        seen += 1
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and "${" in value:
+            return True
+    return False
+
+
+def _target_nodes(data: Any, prefix: tuple[Any, ...], depth: int) -> list[Target]:
+    out: list[Target] = []
+    if depth > 32 or not isinstance(data, dict):
+        return out
+    kind = target_kind(data.get("_target_"))
+    if kind is not None:
+        out.append(Target(kind, prefix, data, f"_target_: {data['_target_']}"))
+        return out
+    for key, value in data.items():
+        if isinstance(value, dict):
+            out.extend(_target_nodes(value, (*prefix, key), depth + 1))
+    return out
+
+
+# --------------------------------------------------------------------------- YAML scalars
+
+
+@dataclass(frozen=True)
+class Scalar:
+    text: str
+    tag: str  # PyYAML's resolved tag, short: str, int, float, bool, null
+    plain: bool
+    line: int
+
+
+def yaml_scalars(text: str) -> dict[tuple[Any, ...], Scalar]:
+    """Plain and quoted scalars of the first YAML document by key path (mapping keys as
+    PyYAML reads them), with PyYAML's tag. Composes nodes only; aliases are walked once."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return {}
+    out: dict[tuple[Any, ...], Scalar] = {}
+    seen: set[int] = set()
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(root, ())] if root is not None else []
+    count = 0
+    loader = yaml.SafeLoader("")
+    while stack and count < MAX_YAML_NODES:
+        node, path = stack.pop()
+        count += 1
+        if isinstance(node, yaml.ScalarNode):
+            tag = node.tag.rsplit(":", 1)[-1]
+            out[path] = Scalar(str(node.value), tag, node.style is None, node.start_mark.line + 1)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((child, (*path, i)) for i, child in enumerate(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    continue
+                try:
+                    key = loader.construct_object(key_node) if key_node.tag != "tag:yaml.org,2002:merge" else None
+                except Exception:
+                    key = key_node.value
+                if key is None:
+                    continue
+                stack.append((value_node, (*path, key)))
+    loader.dispose()
+    return out
+
+
+# --------------------------------------------------------------------------- schema walking
+
+
+def _subschema(schema: dict[str, Any], path: Sequence[Any]) -> Optional[dict[str, Any]]:
+    node: Optional[dict[str, Any]] = schema
+    for key in path:
+        if node is None:
+            return None
+        node = _object_part(node)
+        if node is None:
+            return None
+        if isinstance(key, int):
+            items = node.get("items")
+            node = items if isinstance(items, dict) else None
+        else:
+            props = node.get("properties", {})
+            node = props.get(key) if isinstance(props, dict) else None
+    return node
+
+
+def _object_part(schema: dict[str, Any]) -> Optional[dict[str, Any]]:
+    if "properties" in schema or "items" in schema:
+        return schema
+    for sub in schema.get("anyOf", ()):
+        if isinstance(sub, dict) and ("properties" in sub or "items" in sub):
+            return sub
+    return schema
+
+
+def _accepts(schema: Optional[dict[str, Any]]) -> set[str]:
+    """JSON types a schema accepts ("any" when unconstrained)."""
+    if schema is None or not schema:
+        return {"any"}
+    out: set[str] = set()
+    if "enum" in schema:
+        for v in schema["enum"]:
+            out.add(_json_type(v))
+    t = schema.get("type")
+    if isinstance(t, str):
+        out.add(t)
+    elif isinstance(t, list):
+        out.update(t)
+    for sub in schema.get("anyOf", ()):
+        out |= _accepts(sub)
+    if not out:
+        return {"any"}
+    if "number" in out:
+        out.add("integer")
+    return out
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+def _describe(schema: dict[str, Any]) -> str:
+    if "enum" in schema:
+        values = [v for v in schema["enum"]]
+        shown = ", ".join(json.dumps(v) for v in values[:12])
+        return f"one of {shown}" + (", ..." if len(values) > 12 else "")
+    types = sorted(_accepts(schema) - {"any"})
+    if "number" in types and "integer" in types:
+        types.remove("integer")
+    names = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
+             "null": "null", "array": "a list", "object": "a mapping"}
+    parts = [names.get(t, t) for t in types]
+    enums: list[Any] = []
+    for sub in schema.get("anyOf", ()):
+        enums.extend(sub.get("enum", ()))
+    if enums:
+        parts = [p for p in parts if p not in ("a string", "an integer")] + \
+                ["one of " + ", ".join(json.dumps(v) for v in enums[:12]) + (", ..." if len(enums) > 12 else "")]
+    return " or ".join(parts) if parts else "a different value"
+
+
+def _suggest(word: str, options: Iterable[Any], cutoff: float = 0.6) -> Optional[str]:
+    strings = [o for o in options if isinstance(o, str)]
+    close = difflib.get_close_matches(word, strings, n=1, cutoff=cutoff)
+    if close:
+        return close[0]
+    lowered = {o.lower(): o for o in strings}
+    return lowered.get(word.lower())
+
+
+def _dotted(path: Sequence[Any]) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _skipped(value: Any, kind: str, reader: str) -> bool:
+    if not isinstance(value, str):
+        return False
+    text = value.strip()
+    if reader == "omegaconf" and ("${" in text or text == "???"):
+        return True
+    return kind == "deepspeed" and text.lower() == "auto"
+
+
+class _Validation:
+    def __init__(self, config: LoadedConfig, target: Target, reader: str, scalars: dict[tuple[Any, ...], Scalar],
+                 known_extra: frozenset[str]) -> None:
+        self.config = config
+        self.target = target
+        self.kind = KINDS[target.kind]
+        self.reader = reader
+        self.scalars = scalars
+        self.known_extra = known_extra
+        self.schema = load_schema(target.kind)
+        self.problems: list[Problem] = []
+        self.trapped: set[tuple[Any, ...]] = set()
+
+    def add(self, rel: Sequence[Any], severity: str, code: str, message: str) -> None:
+        full = (*self.target.prefix, *rel)
+        self.problems.append(Problem(self.config.path, self.config.line_of(full, nearest=True), _dotted(full), severity, code,
+                                     message, self.target.kind))
+
+    def run(self) -> list[Problem]:
+        data = self._prepared(self.target.data, ())
+        self.traps()
+        from jsonschema import Draft202012Validator
+
+        validator = Draft202012Validator(self.schema)
+        for error in validator.iter_errors(data):
+            self.translate(error)
+        return self.problems
+
+    def _prepared(self, value: Any, rel: tuple[Any, ...]) -> Any:
+        """The data as the library reads it: Hydra meta keys out of the targeted node,
+        OmegaConf floats (``1e-4``) as floats."""
+        if isinstance(value, dict):
+            out = {}
+            for k, v in value.items():
+                if (not rel and k in HYDRA_META_KEYS and self.reader == "omegaconf") or \
+                        (not rel and k in HYDRA_META_KEYS and self.target.prefix):
+                    continue
+                if not rel and k in HYDRA_META_KEYS and "_target_" in value:
+                    continue
+                out[k] = self._prepared(v, (*rel, k))
+            return out
+        if isinstance(value, list):
+            return [self._prepared(v, (*rel, i)) for i, v in enumerate(value)]
+        if self.reader in ("omegaconf", "yaml11") and isinstance(value, str):
+            scalar = self.scalars.get((*self.target.prefix, *rel))
+            if scalar is not None and scalar.plain and _FLOAT_12.match(scalar.text):
+                try:
+                    return float(scalar.text.replace("_", ""))
+                except ValueError:
+                    return value
+        return value
+
+    def traps(self) -> None:
+        prefix = self.target.prefix
+        n = len(prefix)
+        for path, scalar in self.scalars.items():
+            if path[:n] != prefix or not scalar.plain:
+                continue
+            rel = path[n:]
+            expected = _accepts(_subschema(self.schema, rel))
+            text = scalar.text
+            if scalar.tag == "str" and _FLOAT_12.match(text) and self.reader == "pyyaml":
+                if "string" in expected and "any" not in expected:
+                    continue
+                severity = "error" if expected & {"number", "integer"} else "warning"
+                self.trapped.add(rel)
+                fixed = _yaml11_float(text)
+                self.add(rel, severity, "yaml11-float",
+                         f"{text} is read as the string {text!r}, not a number: YAML 1.1 floats need a "
+                         f"dot and this file is read by {self.kind.loader}; write {fixed}")
+            elif scalar.tag == "bool" and text.lower() in _BOOL_WORDS:
+                if expected & {"boolean", "any"}:
+                    continue
+                self.trapped.add(rel)
+                value = text.lower() in ("yes", "on")
+                self.add(rel, "error", "yaml11-bool",
+                         f"{text} is the boolean {str(value).lower()} in YAML 1.1 ({self._reader_name()}), "
+                         f"but {_dotted(path)} expects {_describe(_subschema(self.schema, rel) or {})}; "
+                         f"quote it: '{text}'")
+            elif scalar.tag == "int" and _OCTAL_11.match(text) and text.strip("+-0_"):
+                self.trapped.add(rel)
+                self.add(rel, "warning", "yaml11-octal",
+                         f"{text} is read as the octal number {int(text.replace('_', ''), 8)} in YAML 1.1 "
+                         f"({self._reader_name()}); drop the leading zero, or quote it for a string")
+            elif scalar.tag in ("int", "float") and ":" in text:
+                self.trapped.add(rel)
+                self.add(rel, "warning", "yaml11-sexagesimal",
+                         f"{text} is a base-60 number in YAML 1.1 ({self._reader_name()}); quote it for a string")
+
+    def _reader_name(self) -> str:
+        return {"omegaconf": "OmegaConf/Hydra", "pyyaml": "PyYAML"}.get(self.reader, "YAML 1.1")
+
+    def translate(self, error: Any) -> None:
+        rel = tuple(error.absolute_path)
+        if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+            self.unknown_keys(error, rel)
+            return
+        if rel in self.trapped or _skipped(error.instance, self.target.kind, self.reader):
+            return
+        sub = error.schema if isinstance(error.schema, dict) else {}
+        if error.validator == "anyOf":
+            branch = _matching_branch(sub, error.instance)
+            if branch is not None and error.context:
+                for inner in error.context:
+                    if inner.relative_schema_path and inner.relative_schema_path[0] == branch:
+                        self.translate(inner)
+                return
+        name = _dotted((*self.target.prefix, *rel)) or "the file"
+        value = error.instance
+        if error.validator == "type" and sub.get("x-lax") and _lax_converts(value, sub):
+            self.add(rel, "note", "converted-value",
+                     f"{name} is {_show(value)} ({_json_type(value)}); {self.kind.owner} converts it to "
+                     f"{_describe(sub)} (pydantic lax mode), but a plain JSON value is clearer")
+            return
+        wrong_type = error.validator == "type" or (
+            error.validator == "anyOf" and _json_type(value) not in _accepts(sub))
+        if wrong_type:
+            advisory = self.schema.get("x-types") == "advisory"
+            self.add(rel, "warning" if advisory else "error", "wrong-type",
+                     f"{name} is {_show(value)} ({_json_type(value)}), expected {_describe(sub)}"
+                     + self._source_note())
+            return
+        if error.validator in ("enum", "anyOf"):
+            options = list(sub.get("enum", ()))
+            for branch in sub.get("anyOf", ()):
+                options.extend(branch.get("enum", ()))
+            hint = _suggest(value, options) if isinstance(value, str) else None
+            extra = f" (did you mean {hint!r}?)" if hint else ""
+            self.add(rel, "error", "invalid-value",
+                     f"{name} is {_show(value)}, expected {_describe(sub)}{extra}" + self._source_note())
+            return
+        self.add(rel, "error", "invalid-value", f"{name}: {error.message}" + self._source_note())
+
+    def _source_note(self) -> str:
+        meta = self.schema.get("x-preflight", {})
+        return f" ({meta.get('library')} {meta.get('version')})" if meta else ""
+
+    def unknown_keys(self, error: Any, rel: tuple[Any, ...]) -> None:
+        schema = error.schema
+        known = schema.get("properties", {})
+        policy = schema.get("x-unknown-keys", "error")
+        meta = self.schema.get("x-preflight", {})
+        lib = f"{meta.get('library', '')} {meta.get('version', '')}".strip()
+        for key in error.instance:
+            if key in known:
+                continue
+            hint = _suggest(str(key), known)
+            where = _dotted((*self.target.prefix, *rel))
+            label = f"{where}.{key}" if where else str(key)
+            if policy == "other-dataclass":
+                if key in self.known_extra or hint is None or not _close(str(key), hint):
+                    continue
+                self.add((*rel, key), "warning", "unknown-key",
+                         f"unknown key {key!r}: not a {self.kind.owner} field "
+                         f"(did you mean {hint!r}?); HfArgumentParser rejects keys no dataclass of the "
+                         f"script declares ({lib})")
+                continue
+            extra = f" (did you mean {hint!r}?)" if hint else ""
+            if policy == "ignored":
+                self.add((*rel, key), "warning", "unknown-key",
+                         f"unknown key {label!r}{extra}; {self.kind.owner} ignores it ({lib})")
+            else:
+                self.add((*rel, key), "error", "unknown-key",
+                         f"unknown key {label!r}{extra}; {self.kind.owner} rejects it ({lib})")
+
+
+def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
+    """The ``anyOf`` branch a mapping or list should be checked against (to report the
+    real problem inside it rather than "not valid under any of the given schemas")."""
+    kind = _json_type(value)
+    if kind not in ("object", "array"):
+        return None
+    for i, branch in enumerate(schema.get("anyOf", ())):
+        if isinstance(branch, dict) and kind in _accepts(branch) and "any" not in _accepts(branch):
+            return i
+    return None
+
+
+_LAX_BOOL = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
+
+
+def _lax_converts(value: Any, schema: dict[str, Any]) -> bool:
+    """Whether pydantic's lax mode turns ``value`` into what ``schema`` expects."""
+    wanted = _accepts(schema)
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if "boolean" in wanted and text in _LAX_BOOL:
+            return True
+        try:
+            number = float(text)
+        except ValueError:
+            return False
+        return "number" in wanted or ("integer" in wanted and number.is_integer())
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "boolean" in wanted and value in (0, 1):
+            return True
+        return "integer" in wanted and float(value).is_integer()
+    return False
+
+
+def _close(word: str, hint: str) -> bool:
+    return difflib.SequenceMatcher(None, word, hint).ratio() >= 0.8 or word.lower() == hint.lower()
+
+
+def _yaml11_float(text: str) -> str:
+    mantissa, _, exponent = text.lower().partition("e")
+    if "." not in mantissa:
+        mantissa = (mantissa or "1") + ".0"
+    return f"{mantissa}e{exponent}"
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict)
+                                                                         else "a list")
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --------------------------------------------------------------------------- entry points
+
+
+def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: Optional[str] = None,
+                    reader: Optional[str] = None, known_extra: Iterable[str] = (),
+                    targets: Optional[list[Target]] = None, hf_reader: Optional[str] = None) -> FileReport:
+    """Validate one loaded config. ``kind`` forces a kind for the whole file; ``reader``
+    says how the file is read ("pyyaml" or "omegaconf"; default: the kind's reader, or
+    OmegaConf for a Hydra node found by ``_target_``); ``known_extra`` are keys the
+    script's own dataclasses declare (HfArgumentParser files); ``hf_reader`` is how a
+    TrainingArguments/SFTConfig file is read when the scripts say (``omegaconf`` when they
+    load it with OmegaConf rather than HfArgumentParser)."""
+    report = FileReport(config.path)
+    if targets is None:
+        targets = [Target(kind, (), config.data, "--kind")] if kind is not None else detect(config)
+    report.targets = targets
+    scalars = yaml_scalars(text) if text is not None and config.kind == "yaml" else {}
+    extra = frozenset(known_extra)
+    for target in targets:
+        how = reader or target.reader or ("omegaconf" if target.why.startswith("_target_")
+                                          else KINDS[target.kind].reader)
+        if hf_reader and reader is None and target.reader is None \
+                and target.kind in ("training-args", "sft-config") and not target.why.startswith("_target_"):
+            how = hf_reader
+        if config.kind == "json":
+            how = "json"
+        report.problems.extend(_Validation(config, target, how, scalars, extra).run())
+    report.problems.sort(key=Problem.sort_key)
+    return report
+
+
+def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileReport:
+    loaded = load_config(source)
+    if isinstance(loaded, FileError):
+        return FileReport(source.display, error=loaded)
+    return validate_loaded(loaded, source.text, kind=kind)
+
+
+def dataclass_fields(tree: Any) -> set[str]:
+    """Field names of the ``@dataclass`` classes of a script (HfArgumentParser's own
+    argument classes), read from its syntax tree."""
+    import ast
+
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.ClassDef):
+            continue
+        decorated = any((isinstance(d, ast.Name) and d.id == "dataclass")
+                        or (isinstance(d, ast.Attribute) and d.attr == "dataclass")
+                        or (isinstance(d, ast.Call) and getattr(d.func, "id", getattr(d.func, "attr", "")) == "dataclass")
+                        for d in node.decorator_list)
+        if not decorated:
+            continue
+        for stmt in node.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                out.add(stmt.target.id)
+    return out
