@@ -10,6 +10,7 @@ import pytest
 from preflight.diagnostics import FileError
 from preflight.docs import rules_reference
 from preflight.engine import Selection, analyse_parsed
+from preflight.plan_rules import PlanRule, example_findings
 from preflight.registry import all_rules
 from preflight.sources import SourceText, parse_python
 
@@ -18,6 +19,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def findings_for(code: str, text: str):
+    if issubclass(RULES[code], PlanRule):  # a small project: script and configs
+        return example_findings(code, text)
     text = textwrap.dedent(text)
     src = SourceText(path=Path("example.py"), display="example.py", kind="python",
                      raw=text.encode(), text=text)

@@ -1,0 +1,166 @@
+"""Shared helpers of the framework rules (PF4xx): what an Accelerator, a Hugging Face call
+or a TRL config looks like in one file, found through the file's imports."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING, Any, Iterator, Optional
+
+from preflight.analysis.accumulation import ACCELERATORS
+from preflight.analysis.scopes import scope_index
+
+if TYPE_CHECKING:
+    from preflight.adapters_api import CallSite, Resolved, ScriptIndex
+    from preflight.analysis.context import FileContext
+    from preflight.plan_rules import PlanContext
+    from preflight.sources import ParsedPython
+
+# calls that hand a loader on without changing what it is
+LOADER_WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "zip", "tqdm.tqdm", "tqdm.auto.tqdm", "len",
+                             "tqdm.notebook.tqdm", "rich.progress.track"})
+FLASH_PREFIXES = ("flash_attention", "flash-attention", "kernels-community/")
+
+
+def qualify(ctx: FileContext, node: ast.AST) -> str:
+    return scope_index(ctx).imports.qualify(node) or ""
+
+
+def calls(ctx: FileContext) -> Iterator[tuple[ast.Call, str]]:
+    """Every call of the file with its import-qualified callee name."""
+    imports = scope_index(ctx).imports
+    for call in ctx.nodes(ast.Call):
+        yield call, imports.qualify(call.func) or ""
+
+
+def is_from(qual: str, package: str, last: str) -> bool:
+    """``qual`` names ``last`` of ``package`` (``transformers.BitsAndBytesConfig``, any submodule)."""
+    return (qual == f"{package}.{last}" or qual.startswith(package + ".")) and qual.rsplit(".", 1)[-1] == last
+
+
+def kwarg(call: ast.Call, name: str) -> Optional[ast.expr]:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
+def has_unpacking(call: ast.Call) -> bool:
+    return any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
+
+
+def script_index(ctx: FileContext) -> ScriptIndex:
+    """The adapters' literal resolver over this file (argparse defaults included)."""
+    from preflight.adapters_api import ScriptIndex
+
+    return ctx.cached("pf4-script-index", lambda: ScriptIndex(ctx.parsed))  # type: ignore[no-any-return]
+
+
+def resolve(ctx: FileContext, expr: Optional[ast.AST]) -> Optional[Resolved]:
+    return script_index(ctx).resolve(expr) if expr is not None else None
+
+
+def literal(ctx: FileContext, expr: Optional[ast.AST]) -> Any:
+    """The statically known value of ``expr``, or ``_UNKNOWN``."""
+    found = resolve(ctx, expr)
+    return _UNKNOWN if found is None else found.value
+
+
+class _Unknown:
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+
+_UNKNOWN: Any = _Unknown()
+UNKNOWN: Any = _UNKNOWN
+
+
+def target_text(node: ast.AST) -> Optional[str]:
+    """``name`` or ``self.attr`` of an assignment target."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
+def accelerators(ctx: FileContext) -> list[ast.Call]:
+    """``Accelerator(...)`` constructor calls of the file."""
+    return [c for c, q in calls(ctx) if q in ACCELERATORS]
+
+
+def accelerator_names(ctx: FileContext) -> set[str]:
+    """Names (``accelerator``, ``self.accelerator``) an ``Accelerator(...)`` is assigned to."""
+    ctors = {id(c) for c in accelerators(ctx)}
+    out: set[str] = set()
+    for assign in ctx.nodes(ast.Assign):
+        if id(assign.value) in ctors:
+            for tgt in assign.targets:
+                text = target_text(tgt)
+                if text:
+                    out.add(text)
+    return out
+
+
+def is_accelerator_receiver(node: ast.AST, names: set[str]) -> bool:
+    text = target_text(node)
+    if text is None:
+        return False
+    return text in names or text.rsplit(".", 1)[-1] in ("accelerator", "accel")
+
+
+def accelerator_calls(ctx: FileContext, method: str) -> list[ast.Call]:
+    """``<accelerator>.<method>(...)`` calls of the file."""
+    names = accelerator_names(ctx)
+    out = []
+    for call in ctx.nodes(ast.Call):
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == method and is_accelerator_receiver(func.value, names):
+            out.append(call)
+    return out
+
+
+def unparse(node: Optional[ast.AST], limit: int = 60) -> str:
+    if node is None:
+        return ""
+    text = ast.unparse(node)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_flash(value: Any) -> bool:
+    return isinstance(value, str) and value.startswith(FLASH_PREFIXES)
+
+
+# --------------------------------------------------------------------------- project level
+
+MODEL_CLASS = re.compile(r"^(Auto\w*Model\w*|\w*Model|\w+For[A-Z]\w*|\w*LMHeadModel)$")
+NOT_MODEL = re.compile(r"Tokenizer|Processor|Config|FeatureExtractor|^Peft|^AutoPeft")
+
+
+def model_loads(pctx: PlanContext, script: ParsedPython) -> list[CallSite]:
+    """``<ModelClass>.from_pretrained(...)`` calls of a script on classes imported from
+    transformers (not tokenizers, configs, PEFT; not diffusers, whose defaults differ)."""
+    out = []
+    for site in pctx.index(script).calls:
+        name = site.name or ""
+        if not name.endswith(".from_pretrained") or not (site.qualified or "").startswith("transformers."):
+            continue
+        cls = name.rsplit(".", 2)[-2]
+        if MODEL_CLASS.match(cls) and not NOT_MODEL.search(cls):
+            out.append(site)
+    return out
+
+
+def version_gate(pctx: PlanContext, package: str, script: ParsedPython, major: tuple[int, ...],
+                 latest: str) -> Optional[tuple[str, bool]]:
+    """Whether a rule about ``package >= major`` applies: (how the version is known, declared?)
+    or None when the project declares an older version."""
+    found = pctx.version(package, script)
+    if found is None:
+        return f"no {package} version is declared in the project's requirements, so the latest ({latest}) " \
+               "is assumed", False
+    if not found.at_least(*major):
+        return None
+    if found.how == "stated by the user":
+        return f"{package} {found.text} as stated with --transformers-version", True
+    return f"the project declares {found.describe()}", True
