@@ -176,8 +176,10 @@ class ArgsPass:
 
     def parser_classes(self, site: CallSite) -> list[str]:
         expr = site.arg(0, "dataclass_types")
-        if isinstance(expr, ast.Name):
-            bound = self.o.idx.assigns.get(expr.id, [])
+        if isinstance(expr, ast.Name) and expr.id in self.o.idx.assigns:
+            # a variable holding the classes (``types = (ModelArgs, TrainingArguments)``);
+            # a bare class name (``HfArgumentParser(TrainingArguments)``) is kept as it is
+            bound = self.o.idx.assigns[expr.id]
             expr = bound[0] if len(bound) == 1 else None
         items = expr.elts if isinstance(expr, (ast.Tuple, ast.List)) else [expr] if expr is not None else []
         out = []

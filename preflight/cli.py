@@ -67,25 +67,7 @@ def _add_lint_options(p: argparse.ArgumentParser) -> None:
     r.add_argument("--no-cache", action="store_true", help="do not read or write .preflight_cache")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="preflight",
-        description="Static auditor for PyTorch training jobs: silent bugs and VRAM fit, "
-                    "without running anything.",
-    )
-    parser.add_argument("--version", action="version", version=f"preflight {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-
-    check = sub.add_parser("check", help="lint training code (Python files and notebooks)",
-                           description="Lint training code: Python files and notebooks under PATHS.")
-    check.add_argument("paths", nargs="*", type=Path, metavar="PATH", help="files or directories (default: .)")
-    _add_lint_options(check)
-
-    audit = sub.add_parser(
-        "audit", help="audit a whole job: code rules, configs, the TrainingPlan",
-        description="Audit a training job: the script's code rules plus the TrainingPlan built from "
-                    "the script, its configs and its launch arguments (given after --).",
-    )
+def _add_audit_arguments(audit: argparse.ArgumentParser) -> None:
     audit.add_argument("scripts", nargs="*", type=Path, metavar="SCRIPT", help="training script(s)")
     audit.add_argument("--config", action="append", type=Path, default=[], metavar="FILE",
                        help="a training config (DeepSpeed JSON, YAML, TOML); repeatable")
@@ -98,13 +80,53 @@ def build_parser() -> argparse.ArgumentParser:
                             "requirement files declare none (default: transformers-version in settings)")
     _add_lint_options(audit)
 
-    explain = sub.add_parser("explain", help="explain a rule", description="Explain a rule: what, why, how to fix.")
-    explain.add_argument("code", metavar="CODE")
-    explain.add_argument("--format", choices=("text", "json"), default="text")
 
-    rules = sub.add_parser("rules", help="list all rules", description="List every rule.")
-    rules.add_argument("--format", choices=("text", "json"), default="text")
-    for name, module in _command_modules().items():
+_BUILTIN = ("check", "audit", "explain", "rules")
+
+
+def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
+    """The command-line parser; with ``only``, just that command's sub-parser.
+
+    Building every sub-parser (and importing every command module) costs more than a
+    one-file ``check`` analysis, so a run that names its command builds only that one;
+    ``preflight --help`` and unknown commands get the full parser.
+    """
+    def wanted(name: str) -> bool:
+        return only is None or only == name
+
+    parser = _Parser(
+        prog="preflight",
+        description="Static auditor for PyTorch training jobs: silent bugs and VRAM fit, "
+                    "without running anything.",
+    )
+    parser.add_argument("--version", action="version", version=f"preflight {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    if wanted("check"):
+        check = sub.add_parser("check", help="lint training code (Python files and notebooks)",
+                               description="Lint training code: Python files and notebooks under PATHS.")
+        check.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                           help="files or directories (default: .)")
+        _add_lint_options(check)
+
+    if wanted("audit"):
+        audit = sub.add_parser(
+            "audit", help="audit a whole job: code rules, configs, the TrainingPlan",
+            description="Audit a training job: the script's code rules plus the TrainingPlan built "
+                        "from the script, its configs and its launch arguments (given after --).",
+        )
+        _add_audit_arguments(audit)
+
+    if wanted("explain"):
+        explain = sub.add_parser("explain", help="explain a rule",
+                                 description="Explain a rule: what, why, how to fix.")
+        explain.add_argument("code", metavar="CODE")
+        explain.add_argument("--format", choices=("text", "json"), default="text")
+
+    if wanted("rules"):
+        rules = sub.add_parser("rules", help="list all rules", description="List every rule.")
+        rules.add_argument("--format", choices=("text", "json"), default="text")
+    for name, module in _command_modules(None if only is None else (only,)).items():
         p = sub.add_parser(name, help=module.HELP, description=module.DESCRIPTION)
         module.add_arguments(p)
     return parser
@@ -116,11 +138,11 @@ def build_parser() -> argparse.ArgumentParser:
 _COMMANDS = ("estimate", "fit", "gpus", "validate", "gate", "sbatch", "serve", "lsp")
 
 
-def _command_modules() -> dict:
+def _command_modules(names: Optional[Sequence[str]] = None) -> dict:
     import importlib
 
     found = {}
-    for name in _COMMANDS:
+    for name in _COMMANDS if names is None else [n for n in names if n in _COMMANDS]:
         qualified = f"preflight.commands.{name}"
         try:
             found[name] = importlib.import_module(qualified)
@@ -136,7 +158,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if "--" in args_list:
         cut = args_list.index("--")
         args_list, launch = args_list[:cut], args_list[cut + 1:]
-    parser = build_parser()
+    first = next((a for a in args_list if not a.startswith("-")), None)
+    known = first in _BUILTIN or first in _COMMANDS
+    parser = build_parser(only=first if known and "-h" not in args_list[:1] else None)
     try:
         args = parser.parse_args(args_list)
     except SystemExit as exc:
@@ -157,7 +181,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.command == "audit":
             return runner.run_audit(args)
         if args.command in _COMMANDS:
-            return int(_command_modules()[args.command].run(args))
+            return int(_command_modules((args.command,))[args.command].run(args))
     except UsageError as exc:
         sys.stderr.write(f"preflight: error: {exc}\n")
         return EXIT_USAGE
@@ -183,9 +207,9 @@ def _explain(args: argparse.Namespace) -> int:
     import difflib
     import json
 
-    from preflight.registry import all_rules
+    from preflight.registry import documented_rules
 
-    rules = all_rules()
+    rules = documented_rules()
     code = args.code.strip().upper()
     by_name = {cls.name: c for c, cls in rules.items()}
     code = by_name.get(args.code.strip().lower(), code)
@@ -212,9 +236,9 @@ def _explain(args: argparse.Namespace) -> int:
 def _rules(args: argparse.Namespace) -> int:
     import json
 
-    from preflight.registry import all_rules, plugin_errors
+    from preflight.registry import documented_rules, plugin_errors
 
-    rules = all_rules()
+    rules = documented_rules()
     for err in plugin_errors():
         sys.stderr.write(f"preflight: warning: {err}\n")
     if args.format == "json":

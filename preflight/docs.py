@@ -39,9 +39,9 @@ def rule_markdown(cls: type[Rule], heading: str = "#") -> str:
 
 
 def rules_reference() -> str:
-    from preflight.registry import all_rules
+    from preflight.registry import documented_rules
 
-    rules = all_rules(plugins=False)
+    rules = documented_rules(plugins=False)
     out = [
         "# Rules reference",
         "",

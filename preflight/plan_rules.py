@@ -28,10 +28,7 @@ tests execute them.
 from __future__ import annotations
 
 import ast
-import shlex
 import sys
-import tempfile
-import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Optional, Sequence, Union
 
@@ -278,6 +275,8 @@ def check_plan_rule(code: str, plan: TrainingPlan, project: Optional[Project] = 
 
 def split_example(example: str) -> tuple[dict[str, str], list[str]]:
     """The files of an example project and its launch command (``# --- <path>`` sections)."""
+    import textwrap  # examples only: kept off the check path
+
     text = textwrap.dedent(example).strip("\n") + "\n"
     files: dict[str, list[str]] = {}
     current = "train.py"
@@ -289,6 +288,8 @@ def split_example(example: str) -> tuple[dict[str, str], list[str]]:
         files.setdefault(current, []).append(line)
     launch = "".join(files.pop(LAUNCH, [])).strip()
     out = {name: "".join(lines) for name, lines in files.items() if "".join(lines).strip()}
+    import shlex
+
     return out, shlex.split(launch) if launch else []
 
 
@@ -314,6 +315,8 @@ def build_example(example: str, root: Path) -> tuple[TrainingPlan, Project]:
 
 def example_findings(code: str, example: str) -> list[Finding]:
     """The findings of rule ``code`` on an example project (its files in a temporary folder)."""
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="preflight-example-") as tmp:
         plan, project = build_example(example, Path(tmp))
         bad = [e for e in project.errors if isinstance(e, FileError)]

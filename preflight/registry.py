@@ -196,3 +196,13 @@ def all_adapters(plugins: bool = True) -> dict[str, type[Adapter]]:
         if plugins:
             _load_plugins(ADAPTER_GROUP, register_adapter)
     return dict(sorted(_ADAPTERS.items()))
+
+
+def documented_rules(plugins: bool = True) -> dict[str, type[Rule]]:
+    """Every rule a user can see in ``rules``, ``explain`` and the docs, by code: the code and
+    plan rules of :func:`all_rules` plus the scheduler gate's job rules (a registry of their
+    own, since their examples are batch scripts, not Python)."""
+    from preflight.gate.rules import job_rules
+
+    merged = {**all_rules(plugins=plugins), **job_rules()}
+    return dict(sorted(merged.items()))

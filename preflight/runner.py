@@ -6,13 +6,16 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import TYPE_CHECKING, Optional, Sequence
 
 from preflight.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT, UsageError
 from preflight.config import Settings, SettingsError, load_settings, resolve_codes
 from preflight.diagnostics import FileError, Finding, Severity
 from preflight.engine import RunResult, Selection, check_files, default_jobs
 from preflight.workspace import Discovered, discover
+
+if TYPE_CHECKING:
+    from preflight.adapters_api import Project
 
 
 def _split(value: Optional[str]) -> list[str]:
@@ -110,6 +113,9 @@ def _check(files: Sequence[Discovered], selection: Selection, settings: Settings
     )
 
 
+_CHANGED = "not fixed: the file changed while preflight ran (another process or an editor); run again"
+
+
 def _apply_fixes(run: RunResult, files: Sequence[Discovered], selection: Selection,
                  settings: Settings, args: argparse.Namespace) -> tuple[RunResult, str]:
     """Apply (or, with --diff, show) the fixes; returns the updated run and a diff."""
@@ -134,6 +140,9 @@ def _apply_fixes(run: RunResult, files: Sequence[Discovered], selection: Selecti
         if isinstance(source, FileError):
             run.errors.append(source)
             continue
+        if run.digests.get(display, source.digest) != source.digest:
+            run.errors.append(FileError(display, _CHANGED))
+            continue
         outcome = fixer.apply_fixes(source, [f.fix for f in by_path[display] if f.fix],
                                     unsafe=args.unsafe_fixes)
         for fx, reason in outcome.skipped:
@@ -148,6 +157,9 @@ def _apply_fixes(run: RunResult, files: Sequence[Discovered], selection: Selecti
         else:
             try:
                 fixer.write_atomic(item.path, source, outcome.text)
+            except fixer.FileChangedError:
+                run.errors.append(FileError(display, _CHANGED))
+                continue
             except OSError as exc:
                 run.errors.append(FileError(display, f"cannot write fix: {exc.strerror or exc}"))
                 continue
@@ -225,8 +237,10 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Selection,
-            settings: Settings, args: argparse.Namespace, extra=None) -> int:
+            settings: Settings, args: argparse.Namespace, extra=None,
+            plan_findings: Sequence[Finding] = ()) -> int:
     run = _check(files, selection, settings, args)
+    run.findings.extend(plan_findings)
     run.errors.extend(errors)
     run.sort()
     diff = ""
@@ -257,8 +271,11 @@ def run_audit(args: argparse.Namespace) -> int:
             return EXIT_INPUT
         plan = loaded
         errors: list[FileError] = []
+        project: Optional[Project] = None
     else:
-        plan, project = audit.build_plan(args.scripts, args.config, root=root, argv=args.launch)
+        plan, project = audit.build_plan(
+            args.scripts, args.config, root=root, argv=args.launch,
+            transformers_version=getattr(args, "transformers_version", None) or settings.transformers_version)
         errors = list(project.errors)
     if args.emit_plan:
         text = plan.to_yaml() if args.emit_plan == "yaml" else plan.to_json()
@@ -270,6 +287,20 @@ def run_audit(args: argparse.Namespace) -> int:
     script_errors = [e for e in found.errors if e.path not in {x.path for x in errors}]
 
     def extra(fmt: str, text: str) -> str:
-        return audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet)
+        from preflight.estimate.audit_hook import attach_estimate
 
-    return _finish(found.files, errors + script_errors, selection, settings, args, extra)
+        text = audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet)
+        return attach_estimate(fmt, text, plan, getattr(args, "gpu", None) or settings.target_gpu,
+                               quiet=args.quiet)
+
+    from preflight.plan_rules import run_plan_rules
+
+    target_gpu = getattr(args, "gpu", None) or settings.target_gpu
+    if target_gpu:
+        from preflight.plan import Source
+
+        where = Source("cli", key="--gpu") if getattr(args, "gpu", None) else \
+            Source("config", path=settings.source, key="target-gpu")
+        plan.add("target.gpu", target_gpu, where, adapter="audit")
+    plan_findings = run_plan_rules(plan, project, selection)
+    return _finish(found.files, errors + script_errors, selection, settings, args, extra, plan_findings)

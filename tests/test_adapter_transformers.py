@@ -314,3 +314,17 @@ def test_unpacked_kwargs_record_no_defaults(tmp_path):
     """)
     assert "batch.micro" not in plan and "batch.grad_accum" not in plan
     assert any("unpacking" in n for n in plan.notes)
+
+
+@pytest.mark.parametrize("classes", ["TrainingArguments", "(TrainingArguments,)"])
+def test_hfparser_with_a_bare_class_reads_the_json_file(tmp_path: Path, classes: str) -> None:
+    (tmp_path / "args.json").write_text(json.dumps({"output_dir": "out", "per_device_train_batch_size": 3}))
+    (tmp_path / "train.py").write_text(textwrap.dedent(f"""\
+        import sys
+        from transformers import HfArgumentParser, TrainingArguments
+        parser = HfArgumentParser({classes})
+        (args,) = parser.parse_json_file(sys.argv[1])
+    """))
+    plan = audit(tmp_path, ["train.py"], ["args.json"])
+    micro = plan.resolve("batch.micro")
+    assert micro is not None and (micro.value, micro.source.path) == (3, "args.json")

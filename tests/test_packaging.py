@@ -10,7 +10,8 @@ from pathlib import Path
 
 from conftest import LEAKY, REPO, run_subprocess, write
 
-FRAMEWORKS = ("torch", "transformers", "lightning", "pytorch_lightning", "accelerate", "deepspeed")
+FRAMEWORKS = ("torch", "transformers", "lightning", "pytorch_lightning", "accelerate", "deepspeed",
+              "peft", "trl", "bitsandbytes")
 
 
 def _base_requirements(dist: str) -> list[str]:
@@ -95,6 +96,8 @@ def test_no_command_imports_a_framework_or_touches_the_network(tmp_path):
     proj = tmp_path / "proj"
     write(proj / "train.py", LEAKY)
     write(proj / "ds.json", '{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 3}}')
+    write(proj / "job.sbatch", "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:a100:2\n"
+                               "srun torchrun --nproc_per_node 2 train.py --deepspeed ds.json\n")
     canary = tmp_path / "canary.txt"
     script = textwrap.dedent(f"""
         import sys
@@ -108,6 +111,16 @@ def test_no_command_imports_a_framework_or_touches_the_network(tmp_path):
             ["audit", "train.py", "--config", "ds.json", "--emit-plan", "yaml"],
             ["rules"],
             ["explain", "PF101"],
+            ["explain", "PF705"],
+            ["estimate", "--model", "llama-2-7b", "--seq-len", "2048", "--batch-size", "1",
+             "--gpu", "a100-80gb"],
+            ["estimate", "train.py", "--config", "ds.json", "--params", "7B", "--seq-len", "512",
+             "--gpu", "l4", "--format", "json"],
+            ["gpus", "--instances"],
+            ["fit", "Llama-3-8B", "--gpu", "h100"],
+            ["fit", "Mixtral-8x7B", "--mode", "qlora", "--gpu", "l4"],
+            ["validate", "ds.json"],
+            ["gate", "job.sbatch", "--format", "json"],
         ]
         for args in runs:
             code = main(args)

@@ -14,8 +14,7 @@ from preflight.rules._pf4_support import (
     accelerator_calls,
     unparse,
 )
-from preflight.rules._pf40x_examples import PF401_BAD, PF401_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 def _prepared_by_scope(prepares: list[ast.Call], ctx: FileContext) -> dict[FunctionInfo, set[str]]:
@@ -83,9 +82,8 @@ quick tour: "Replace `loss.backward()` with `accelerator.backward(loss)`").
   baseline loop in the same file, which may use the accelerator for its device).
 * Lightning `manual_backward`, Fabric's `fabric.backward`, `torch.autograd.backward`.
 """
-    bad_examples = PF401_BAD
-    good_examples = PF401_GOOD
-
+    bad_examples = examples("preflight.rules._pf40x_examples", "PF401_BAD")
+    good_examples = examples("preflight.rules._pf40x_examples", "PF401_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         prepares = accelerator_calls(ctx, "prepare")
         if not prepares:

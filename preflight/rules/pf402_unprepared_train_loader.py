@@ -16,8 +16,7 @@ from preflight.rules._pf4_support import (
     qualify,
     target_text,
 )
-from preflight.rules._pf40x_examples import PF402_BAD, PF402_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _PREPARE = ("prepare", "prepare_data_loader")
 
@@ -71,9 +70,8 @@ Pass the loader with the model and optimizer:
   from `accelerator.num_processes` and `process_index` shards it by hand).
 * A file without an `Accelerator` that prepares something.
 """
-    bad_examples = PF402_BAD
-    good_examples = PF402_GOOD
-
+    bad_examples = examples("preflight.rules._pf40x_examples", "PF402_BAD")
+    good_examples = examples("preflight.rules._pf40x_examples", "PF402_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         prepares = [c for m in _PREPARE for c in accelerator_calls(ctx, m)]
         if not prepares:

@@ -18,8 +18,7 @@ from preflight.rules._pf4_support import (
     resolve,
     unparse,
 )
-from preflight.rules._pf40x_examples import PF403_BAD, PF403_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -61,9 +60,8 @@ Wrap each training step in `with accelerator.accumulate(model):` (the
   a plugin, `**kwargs`).
 * No `accelerator.backward` in the file (nothing trains here).
 """
-    bad_examples = PF403_BAD
-    good_examples = PF403_GOOD
-
+    bad_examples = examples("preflight.rules._pf40x_examples", "PF403_BAD")
+    good_examples = examples("preflight.rules._pf40x_examples", "PF403_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         backwards = accelerator_calls(ctx, "backward")
         if not backwards or accelerator_calls(ctx, "accumulate") or accelerator_calls(ctx, "no_sync"):

@@ -17,8 +17,7 @@ from preflight.analysis.scopes import (
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import unparse
-from preflight.rules._pf40x_examples import PF404_BAD, PF404_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 def _optimizer_names(fn: FunctionInfo) -> set[str]:
@@ -130,9 +129,8 @@ then use `self.manual_backward(loss)`, `opt.step()` and `opt.zero_grad()`.
   `self.optimizers()` (a scheduler, an EMA helper).
 * Plain `torch.nn.Module` classes and Lightning Fabric.
 """
-    bad_examples = PF404_BAD
-    good_examples = PF404_GOOD
-
+    bad_examples = examples("preflight.rules._pf40x_examples", "PF404_BAD")
+    good_examples = examples("preflight.rules._pf40x_examples", "PF404_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
         for fn in scopes.functions.values():

@@ -10,7 +10,7 @@ from preflight.analysis.scopes import ClassInfo, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_plan_examples import PF405_BAD, PF405_GOOD
+from preflight.rules.base import examples
 from preflight.sources import ParsedPython
 
 _FLAGS = ("accumulate_grad_batches", "gradient_clip_val")
@@ -63,9 +63,8 @@ before `opt.step()` for clipping.
 * Several LightningModules, some automatic, and the one passed to
   `trainer.fit(...)` is not a manual one (or preflight cannot tell which one it is).
 """
-    bad_examples = PF405_BAD
-    good_examples = PF405_GOOD
-
+    bad_examples = examples("preflight.rules._pf4_plan_examples", "PF405_BAD")
+    good_examples = examples("preflight.rules._pf4_plan_examples", "PF405_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         manual: list[tuple[ParsedPython, ClassInfo]] = []
         automatic: list[ClassInfo] = []

@@ -8,8 +8,8 @@ from typing import Iterable, Optional
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_plan_examples import PF406_BAD, PF406_GOOD
 from preflight.rules._pf4_support import is_from
+from preflight.rules.base import examples
 from preflight.sources import ParsedPython
 
 _TRAINERS = ("Trainer", "Seq2SeqTrainer")
@@ -100,9 +100,8 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
 * The class sets `model_accepts_loss_kwargs` or `loss_is_scaled_for_ga`.
 * Gradient accumulation is 1 or not known.
 """
-    bad_examples = PF406_BAD
-    good_examples = PF406_GOOD
-
+    bad_examples = examples("preflight.rules._pf4_plan_examples", "PF406_BAD")
+    good_examples = examples("preflight.rules._pf4_plan_examples", "PF406_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         ga = pctx.plan.resolve("batch.grad_accum")
         if ga is None or not isinstance(ga.value, int) or ga.value <= 1:

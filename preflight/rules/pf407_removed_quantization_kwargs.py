@@ -7,8 +7,8 @@ from typing import Iterable
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_plan_examples import PF407_BAD, PF407_GOOD
 from preflight.rules._pf4_support import model_loads, version_gate
+from preflight.rules.base import examples
 
 
 @register
@@ -51,9 +51,8 @@ model = AutoModelForCausalLM.from_pretrained(
 * `quantization_config=BitsAndBytesConfig(...)`; the keywords on a tokenizer or
   config class.
 """
-    bad_examples = PF407_BAD
-    good_examples = PF407_GOOD
-
+    bad_examples = examples("preflight.rules._pf4_plan_examples", "PF407_BAD")
+    good_examples = examples("preflight.rules._pf4_plan_examples", "PF407_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.scripts:
             loads = model_loads(pctx, script)

@@ -8,8 +8,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls, has_unpacking, is_from, kwarg, literal
-from preflight.rules._pf41x_examples import PF408_BAD, PF408_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 
 @register
@@ -50,9 +49,8 @@ BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4",
 * `load_in_8bit=True` (no 4-bit types involved) or `load_in_4bit` not known to be True.
 * Keys passed with `**kwargs`, or a `BitsAndBytesConfig` from another library.
 """
-    bad_examples = PF408_BAD
-    good_examples = PF408_GOOD
-
+    bad_examples = examples("preflight.rules._pf41x_examples", "PF408_BAD")
+    good_examples = examples("preflight.rules._pf41x_examples", "PF408_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call, qual in calls(ctx):
             if not is_from(qual, "transformers", "BitsAndBytesConfig") or has_unpacking(call):

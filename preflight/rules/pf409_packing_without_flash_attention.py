@@ -17,8 +17,7 @@ from preflight.rules._pf4_support import (
     kwarg,
     literal,
 )
-from preflight.rules._pf41x_examples import PF409_BAD, PF409_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _CONFIGS = ("SFTConfig",)
 
@@ -86,9 +85,8 @@ loads the model), or use `packing_strategy="wrapped"`, or turn packing off.
 * `packing_strategy="wrapped"`, packing not known to be on.
 * The script loads no model itself (the model comes from elsewhere).
 """
-    bad_examples = PF409_BAD
-    good_examples = PF409_GOOD
-
+    bad_examples = examples("preflight.rules._pf41x_examples", "PF409_BAD")
+    good_examples = examples("preflight.rules._pf41x_examples", "PF409_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         configs = [(c, q) for c, q in calls(ctx) if any(is_from(q, "trl", n) for n in _CONFIGS)]
         if not configs:

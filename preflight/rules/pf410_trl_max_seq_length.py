@@ -7,8 +7,8 @@ from typing import Iterable
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_plan_examples import PF410_BAD, PF410_GOOD
 from preflight.rules._pf4_support import version_gate
+from preflight.rules.base import examples
 
 _OWNERS = ("SFTConfig", "SFTTrainer")
 
@@ -44,9 +44,8 @@ Rename the keyword: `SFTConfig(max_length=2048, ...)`.
 * The project declares TRL older than 0.20 (the old name still works there).
 * `max_length=`; a `max_seq_length` of another library.
 """
-    bad_examples = PF410_BAD
-    good_examples = PF410_GOOD
-
+    bad_examples = examples("preflight.rules._pf4_plan_examples", "PF410_BAD")
+    good_examples = examples("preflight.rules._pf4_plan_examples", "PF410_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.scripts:
             idx = pctx.index(script)

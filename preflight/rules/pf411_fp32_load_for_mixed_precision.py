@@ -7,8 +7,8 @@ from typing import Iterable
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_plan_examples import PF411_BAD, PF411_GOOD
 from preflight.rules._pf4_support import has_unpacking, model_loads
+from preflight.rules.base import examples
 
 _DTYPE_KEYS = ("torch_dtype", "dtype", "quantization_config", "load_in_4bit", "load_in_8bit", "device_map")
 
@@ -50,9 +50,8 @@ master weights can be intended: then nothing needs to change.
 * `torch_dtype`/`dtype`, `quantization_config`, `load_in_*`, `device_map` or
   `**kwargs` on the call; precision not known to be mixed.
 """
-    bad_examples = PF411_BAD
-    good_examples = PF411_GOOD
-
+    bad_examples = examples("preflight.rules._pf4_plan_examples", "PF411_BAD")
+    good_examples = examples("preflight.rules._pf4_plan_examples", "PF411_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         precision = pctx.plan.resolve("precision.mode")
         if precision is None or precision.value not in ("amp_bf16", "amp_fp16"):

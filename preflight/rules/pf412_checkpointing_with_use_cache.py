@@ -9,8 +9,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls, is_from, kwarg, literal
-from preflight.rules._pf41x_examples import PF412_BAD, PF412_GOOD
-from preflight.rules.base import Rule
+from preflight.rules.base import Rule, examples
 
 _ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig")
 
@@ -51,9 +50,8 @@ Load the model with `use_cache=False` for training (set it back to True before
 * `use_cache=False`, or no explicit `use_cache` (the model's default).
 * Gradient checkpointing not known to be on.
 """
-    bad_examples = PF412_BAD
-    good_examples = PF412_GOOD
-
+    bad_examples = examples("preflight.rules._pf41x_examples", "PF412_BAD")
+    good_examples = examples("preflight.rules._pf41x_examples", "PF412_GOOD")
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         ckpt = self._checkpointing(ctx)
         if ckpt is None:

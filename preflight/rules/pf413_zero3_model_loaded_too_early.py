@@ -10,8 +10,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan import Fact
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_plan_examples import PF413_BAD, PF413_GOOD
 from preflight.rules._pf4_support import model_loads
+from preflight.rules.base import examples
 from preflight.sources import ParsedPython
 
 _ARG_CLASSES = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig",
@@ -66,9 +66,8 @@ in a variable) before `from_pretrained`.
 * The load runs inside `with deepspeed.zero.Init(...)`.
 * No ZeRO-3 in the plan (stage 0-2 keeps full weights per rank anyway).
 """
-    bad_examples = PF413_BAD
-    good_examples = PF413_GOOD
-
+    bad_examples = examples("preflight.rules._pf4_plan_examples", "PF413_BAD")
+    good_examples = examples("preflight.rules._pf4_plan_examples", "PF413_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         zero3 = next((f for f in pctx.plan.facts("dist.sharding") if f.value == "zero3"
                       and f.source.kind != "default"), None)

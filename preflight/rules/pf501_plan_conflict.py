@@ -8,7 +8,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan import Fact
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf50x_examples import PF501_BAD, PF501_GOOD
+from preflight.rules.base import examples
 
 # Fields the HF Trainer compares between TrainingArguments and a DeepSpeed config
 # (integrations/deepspeed.py trainer_config_process: batch triple, fp16/bf16).
@@ -62,9 +62,8 @@ Set the value in one place, or make the other place say the same thing (use
   as PF502 for the DeepSpeed batch triple).
 * None of the sources has a file and line to point at (two command-line flags).
 """
-    bad_examples = PF501_BAD
-    good_examples = PF501_GOOD
-
+    bad_examples = examples("preflight.rules._pf50x_examples", "PF501_BAD")
+    good_examples = examples("preflight.rules._pf50x_examples", "PF501_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         from preflight.audit import format_source, format_value
 

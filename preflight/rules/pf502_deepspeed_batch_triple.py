@@ -8,7 +8,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan import Fact
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf50x_examples import PF502_BAD, PF502_GOOD
+from preflight.rules.base import examples
 
 _T, _M, _G = "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps"
 
@@ -94,9 +94,8 @@ world size.
   `--tensor-model-parallel-size`/`--pipeline-model-parallel-size` on the launch): DeepSpeed
   then counts only the data-parallel ranks, so only the multiple check above is made.
 """
-    bad_examples = PF502_BAD
-    good_examples = PF502_GOOD
-
+    bad_examples = examples("preflight.rules._pf50x_examples", "PF502_BAD")
+    good_examples = examples("preflight.rules._pf50x_examples", "PF502_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         world = None if _model_parallel(pctx) else world_fact(pctx)
         w = world.value if world is not None else None

@@ -8,7 +8,7 @@ from preflight.adapters.transformers_args import ARG_CLASSES, TRAINING_KEYS
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf50x_examples import PF503_BAD, PF503_GOOD
+from preflight.rules.base import examples
 
 
 def _on(value: Any) -> bool:
@@ -46,9 +46,8 @@ Keep one: bf16 on Ampere or newer GPUs (no loss scaling needed), fp16 on older o
 * `"auto"` (filled from the TrainingArguments / Accelerate precision), one of
   the two false or absent, values preflight cannot read statically.
 """
-    bad_examples = PF503_BAD
-    good_examples = PF503_GOOD
-
+    bad_examples = examples("preflight.rules._pf50x_examples", "PF503_BAD")
+    good_examples = examples("preflight.rules._pf50x_examples", "PF503_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         ds_configs = set()
         for config, block, prefix in pctx.deepspeed_configs():

@@ -8,7 +8,7 @@ from preflight.adapters.accelerate import is_accelerate_config
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf50x_examples import PF504_BAD, PF504_GOOD
+from preflight.rules.base import examples
 
 
 def _stage(value: Any) -> Any:
@@ -49,9 +49,8 @@ Use `"stage": 3` if the parameters must leave the GPU, or remove
 
 * Stage 3; `"device": "none"`; a stage preflight cannot read (`"auto"`).
 """
-    bad_examples = PF504_BAD
-    good_examples = PF504_GOOD
-
+    bad_examples = examples("preflight.rules._pf50x_examples", "PF504_BAD")
+    good_examples = examples("preflight.rules._pf50x_examples", "PF504_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for config, block, prefix in pctx.deepspeed_configs():
             zo = block.get("zero_optimization")

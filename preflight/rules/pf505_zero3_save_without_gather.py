@@ -9,7 +9,7 @@ from preflight.adapters.accelerate import is_accelerate_config
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf50x_examples import PF505_BAD, PF505_GOOD
+from preflight.rules.base import examples
 
 _SAVES = ("save_model", "save_pretrained", "save_16bit_model")
 _NOT_MODEL = ("tokenizer", "processor", "config", "feature_extractor", "image_processor")
@@ -53,9 +53,8 @@ convert the checkpoint with `zero_to_fp32.py` after training.
 * The flag is true, or `"auto"`/unreadable; stage 0-2.
 * No script of the audit saves the model (saving a tokenizer or config does not count).
 """
-    bad_examples = PF505_BAD
-    good_examples = PF505_GOOD
-
+    bad_examples = examples("preflight.rules._pf50x_examples", "PF505_BAD")
+    good_examples = examples("preflight.rules._pf50x_examples", "PF505_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         save = self._save_call(pctx)
         if save is None:

@@ -9,7 +9,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan import Fact
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf50x_examples import PF506_BAD, PF506_GOOD
+from preflight.rules.base import examples
 
 _FULL = ("fsdp_full", "fsdp_hybrid")
 
@@ -79,9 +79,8 @@ Turn the model-level flag off and enable FSDP's:
   of one module (unrelated code paths: a helper that re-enables checkpointing, an
   evaluation-only FSDP wrap).
 """
-    bad_examples = PF506_BAD
-    good_examples = PF506_GOOD
-
+    bad_examples = examples("preflight.rules._pf50x_examples", "PF506_BAD")
+    good_examples = examples("preflight.rules._pf50x_examples", "PF506_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         plan = pctx.plan
         sharding = plan.resolve("dist.sharding")

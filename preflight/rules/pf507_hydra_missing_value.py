@@ -7,7 +7,7 @@ from typing import Iterable
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf50x_examples import PF507_BAD, PF507_GOOD
+from preflight.rules.base import examples
 
 
 @register
@@ -43,9 +43,8 @@ experiment config that the defaults list selects, or as a default in the file.
 * The config is not composed (the composition itself failed: that is reported as
   an error of the audit).
 """
-    bad_examples = PF507_BAD
-    good_examples = PF507_GOOD
-
+    bad_examples = examples("preflight.rules._pf50x_examples", "PF507_BAD")
+    good_examples = examples("preflight.rules._pf50x_examples", "PF507_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         try:
             from preflight.adapters.hydra import Composed, compositions

@@ -7,8 +7,8 @@ from typing import Iterable
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf60x_examples import PF601_BAD, PF601_GOOD
 from preflight.rules._pf60x_support import findings
+from preflight.rules.base import examples
 
 
 @register
@@ -44,8 +44,7 @@ the script, are reported.
 
 Use the key the message suggests, or remove the key.
 """
-    bad_examples = PF601_BAD
-    good_examples = PF601_GOOD
-
+    bad_examples = examples("preflight.rules._pf60x_examples", "PF601_BAD")
+    good_examples = examples("preflight.rules._pf60x_examples", "PF601_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         return findings(type(self), pctx)

@@ -7,8 +7,8 @@ from typing import Iterable
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf60x_examples import PF602_BAD, PF602_GOOD
 from preflight.rules._pf60x_support import findings
+from preflight.rules.base import examples
 
 
 @register
@@ -42,8 +42,7 @@ loaded), or the value is used as the wrong type later in training.
 
 Use a value of the type and range the message gives.
 """
-    bad_examples = PF602_BAD
-    good_examples = PF602_GOOD
-
+    bad_examples = examples("preflight.rules._pf60x_examples", "PF602_BAD")
+    good_examples = examples("preflight.rules._pf60x_examples", "PF602_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         return findings(type(self), pctx)

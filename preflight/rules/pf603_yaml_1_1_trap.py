@@ -7,8 +7,8 @@ from typing import Iterable
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf60x_examples import PF603_BAD, PF603_GOOD
 from preflight.rules._pf60x_support import findings
+from preflight.rules.base import examples
 
 
 @register
@@ -44,8 +44,7 @@ misbehaves in the optimizer; `mixed_precision: no` becomes `False`.
 
 Write `1.0e-4` (or `0.0001`), quote strings (`'no'`), drop leading zeros.
 """
-    bad_examples = PF603_BAD
-    good_examples = PF603_GOOD
-
+    bad_examples = examples("preflight.rules._pf60x_examples", "PF603_BAD")
+    good_examples = examples("preflight.rules._pf60x_examples", "PF603_GOOD")
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         return findings(type(self), pctx)
