@@ -14,6 +14,7 @@ replayed by ``tests/test_fuzz_regressions.py``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import tempfile
@@ -92,6 +93,42 @@ def target_plan(data: bytes) -> None:
         assert isinstance(result, (TrainingPlan, FileError)), result
 
 
+def target_sbatch(data: bytes) -> None:
+    from preflight.gate.slurm import parse_sbatch
+
+    parse_sbatch(_text(data), "job.sbatch")
+
+
+def target_k8s(data: bytes) -> None:
+    from preflight.gate.k8s import parse_manifest
+
+    parse_manifest(_text(data), "job.yaml")
+
+
+def target_cluster(data: bytes) -> None:
+    from preflight.gate.cluster import ClusterError, load_cluster
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "cluster.yaml"
+        path.write_bytes(data)
+        with contextlib.suppress(ClusterError):
+            load_cluster(path, "cluster.yaml")
+
+
+def target_hfconfig(data: bytes) -> None:
+    """A Hub config.json: read as data, counted, never executed."""
+    from preflight.estimate.arch import ArchitectureError, count_params, from_hf_config
+
+    try:
+        config = json.loads(_text(data))
+    except ValueError:
+        return
+    if not isinstance(config, dict):
+        return
+    with contextlib.suppress(ArchitectureError):
+        count_params(from_hf_config(config, name="fuzz/model"))
+
+
 TARGETS: dict[str, Callable[[bytes], None]] = {
     "python": target_python,
     "json": _config("json"),
@@ -100,6 +137,10 @@ TARGETS: dict[str, Callable[[bytes], None]] = {
     "notebook": target_notebook,
     "launch": target_launch,
     "plan": target_plan,
+    "sbatch": target_sbatch,
+    "k8s": target_k8s,
+    "cluster": target_cluster,
+    "hfconfig": target_hfconfig,
 }
 
 

@@ -198,6 +198,33 @@ def _holds_two_fp4(name: str, names: set, method: str) -> bool:
     return any(f"{name}{_BNB_QUANT_STATE}{kind}" in names for kind in ("nf4", "fp4"))
 
 
+class HeaderMismatch(ValueError):
+    """Safetensors headers whose shapes or totals cannot be true: not used for counting."""
+
+
+# More parameters than any checkpoint holds (10 trillion): a header claiming this lies.
+_MAX_PLAUSIBLE_PARAMS = 10 ** 13
+
+
+def _checked_triples(tensors: Iterable[Tuple[str, str, Any]]) -> list:
+    items = []
+    total = 0
+    for name, dtype, shape in tensors:
+        if not isinstance(name, str) or not isinstance(dtype, str) or not isinstance(shape, (list, tuple)):
+            raise HeaderMismatch(f"tensor {str(name)[:60]!r} has no readable dtype and shape")
+        dims = []
+        for d in shape:
+            if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+                raise HeaderMismatch(f"tensor {name[:60]!r} has the shape {str(shape)[:60]}")
+            dims.append(d)
+        numel = math.prod(dims)
+        total += numel
+        if total > _MAX_PLAUSIBLE_PARAMS:
+            raise HeaderMismatch(f"the shapes add up to more than {_MAX_PLAUSIBLE_PARAMS:.0e} values")
+        items.append((name, dtype, tuple(dims)))
+    return items
+
+
 def summarize_tensors(
     tensors: Iterable[Tuple[str, str, Iterable[int]]],
     quantization: Optional[Mapping[str, Any]] = None,
@@ -212,7 +239,7 @@ def summarize_tensors(
     Quantization side tensors (scales, zeros, indices, quant states) and known buffers are not
     parameters; every tensor counts toward ``weight_bytes``.
     """
-    items = [(name, dtype, tuple(int(d) for d in shape)) for name, dtype, shape in tensors]
+    items = _checked_triples(tensors)
     names = {name for name, _, _ in items}
     bits = quantization.get("bits") if quantization else None
     method = str(quantization.get("method", "")) if quantization else ""
@@ -551,7 +578,10 @@ def _local_safetensors(snapshot: Path, config: Mapping[str, Any]) -> Optional[We
             if tensor == "__metadata__" or not isinstance(info, Mapping):
                 continue
             triples.append((tensor, str(info.get("dtype", "")), info.get("shape") or []))
-    return summarize_tensors(triples, quantization_of(config), files=len(files))
+    try:
+        return summarize_tensors(triples, quantization_of(config), files=len(files))
+    except HeaderMismatch:
+        return None  # the Hub path reads them again and says why they are not used
 
 
 def _from_hub(repo_id: str, rev: str, endpoint: str, timeout: float) -> HubModel:
@@ -592,8 +622,12 @@ def _from_hub(repo_id: str, rev: str, endpoint: str, timeout: float) -> HubModel
         else:
             triples = ((name, info.dtype, info.shape)
                        for fm in st.files_metadata.values() for name, info in fm.tensors.items())
-            summary = summarize_tensors(triples, quantization_of(config), files=len(st.files_metadata))
-            _write_summary(repo_id, commit, summary)
+            try:
+                summary = summarize_tensors(triples, quantization_of(config), files=len(st.files_metadata))
+            except HeaderMismatch as exc:
+                note = f"the safetensors headers do not add up ({exc}); the count comes from config.json"
+            else:
+                _write_summary(repo_id, commit, summary)
     finally:
         if not bars_were_off:
             enable_progress_bars()

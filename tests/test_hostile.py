@@ -91,3 +91,23 @@ def test_nothing_preflight_reads_is_executed(cli, tmp_path: Path, command: list[
     cli(*command)
     leftovers = sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("CANARY"))
     assert leftovers == []
+
+
+@pytest.mark.parametrize("name", ["../secret.py", "{outside}/secret.py", "link.py"])
+def test_gate_does_not_read_files_outside_the_job(cli, tmp_path: Path, name: str) -> None:
+    """The gate may run with more rights than the submitting user (slurmctld's job_submit
+    plugin): a launch line naming a file outside the job's directories is not read."""
+    outside = tmp_path / "outside"
+    secret = write(outside / "secret.py", 'TOPSECRET = "hunter2" +\nlosses.append(model(x))\n')
+    job = tmp_path / "job"
+    job.mkdir()
+    (job / "link.py").symlink_to(secret)
+    name = name.format(outside=outside)
+    if name == "../secret.py":
+        write(tmp_path / "secret.py", secret.read_text())
+    write(job / "job.sbatch", f"#!/bin/bash\n#SBATCH --gres=gpu:a100:1\nsrun python {name}\n")
+    r = cli("gate", "job.sbatch", "--format", "json", cwd=job)
+    assert "TOPSECRET" not in r.out + r.err and "hunter2" not in r.out + r.err
+    assert "secret.py:" not in r.out  # no error or finding located in the file
+    assert "outside the job's directories and was not read" in r.out
+    assert r.code == 1  # fit unknown: fail closed

@@ -8,6 +8,7 @@ connection that is not to 127.0.0.1 (each refusal is logged and the log must sta
 from __future__ import annotations
 
 import json
+import struct
 import math
 import os
 import socket
@@ -560,3 +561,37 @@ def test_moe_with_unrecognised_expert_names_keeps_the_formula_active_ratio(hub, 
     (r,) = resolve(hf_env, "org/fused-moe")
     assert r["params_source"] == "safetensors" and r["weights"]["routed_expert_params"] == 0
     assert (r["params_total"], r["params_active"]) == (m.published, m.active)
+
+
+def _lying_header(header: dict, declared_len: Optional[int] = None, size: int = 4096):
+    from hubserver import VirtualFile
+
+    raw = json.dumps(header).encode()
+    raw += b" " * (-len(raw) % 8)
+    prefix = struct.pack("<Q", declared_len if declared_len is not None else len(raw)) + raw
+    return VirtualFile(prefix, max(size, len(prefix)))
+
+
+def test_hub_responses_that_lie_about_sizes_never_crash(hub, hf_env):
+    """Safetensors headers whose shapes, offsets or length do not add up: each repo gives
+    an answer or one clear error, never a traceback, and no absurd count is trusted."""
+    cfg = public("Qwen/Qwen2.5-0.5B").config
+    huge = {"__metadata__": {"format": "pt"},
+            "model.embed_tokens.weight": {"dtype": "BF16", "shape": [2 ** 40, 2 ** 40],
+                                          "data_offsets": [0, 2 ** 81]}}
+    negative = {"model.embed_tokens.weight": {"dtype": "BF16", "shape": [-5, 896],
+                                              "data_offsets": [0, 10]}}
+    junk = {"model.embed_tokens.weight": {"dtype": "NOPE", "shape": "many", "data_offsets": "x"}}
+    hub.add_model("liar/huge", cfg, files={"model.safetensors": _lying_header(huge)})
+    hub.add_model("liar/negative", cfg, files={"model.safetensors": _lying_header(negative)})
+    hub.add_model("liar/junk", cfg, files={"model.safetensors": _lying_header(junk)})
+    hub.add_model("liar/length", cfg, files={"model.safetensors": _lying_header(
+        {"a": {"dtype": "F32", "shape": [1], "data_offsets": [0, 4]}}, declared_len=2 ** 62)})
+    results = {r["model"]: r for r in resolve(hf_env, "liar/huge", "liar/negative", "liar/junk",
+                                               "liar/length")}
+    for model, r in results.items():
+        assert "Traceback" not in json.dumps(r), r
+        if "error" in r:
+            assert r["message"] and r["exit_code"] in (2, 3), r
+        else:  # a header that does not add up is not used: the config formula answers
+            assert 0 < r["params_total"] < 10 ** 12, r

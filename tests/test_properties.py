@@ -231,3 +231,36 @@ def test_any_notebook_structure_reads_or_fails_cleanly(tmp_path_factory, cells, 
     if not isinstance(result, FileError):
         text, cell_map = result
         assert len(cell_map) >= len(text.rstrip("\n").splitlines())
+
+
+# -- scheduler jobs: any manifest or batch script is read or refused cleanly -----------------
+
+_anything = st.recursive(_scalars, lambda inner: st.one_of(
+    st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(
+        ["spec", "template", "containers", "resources", "limits", "nvidia.com/gpu", "replicas",
+         "pytorchReplicaSpecs", "Master", "Worker", "command", "args", "nodeSelector",
+         "affinity", "metadata", "name", "parallelism"]), inner, max_size=4)), max_leaves=25)
+
+
+@SETTINGS
+@given(kind=st.sampled_from(["Pod", "Job", "PyTorchJob"]), body=_anything)
+def test_any_kubernetes_manifest_shape_is_read_or_refused(kind, body) -> None:
+    from preflight.gate.k8s import parse_manifest
+
+    doc = {"apiVersion": "v1", "kind": kind, "spec": body}
+    job = parse_manifest(json.dumps(doc), "job.yaml")  # JSON is YAML
+    assert job.path == "job.yaml"
+
+
+@SETTINGS
+@given(lines=st.lists(st.one_of(
+    st.sampled_from(["#!/bin/bash", "#SBATCH --gres=gpu:a100:2", "#SBATCH --nodes=2",
+                     "#SBATCH --gpus-per-node=4", "#SBATCH --ntasks-per-node=8", "#SBATCH -N",
+                     "srun torchrun --nproc_per_node 4 train.py", "python train.py \\",
+                     "#SBATCH --gres=gpu:", "deepspeed --num_gpus 8 t.py --deepspeed ds.json"]),
+    st.text(max_size=30)), max_size=8))
+def test_any_batch_script_is_read(lines) -> None:
+    from preflight.gate.slurm import parse_sbatch
+
+    job = parse_sbatch("\n".join(lines) + "\n", "job.sbatch")
+    assert job.path == "job.sbatch"

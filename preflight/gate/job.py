@@ -76,10 +76,21 @@ class JobSpec:
 
 def resolve_file(name: str, bases: Sequence[Path], given: Sequence[Path] = ()) -> Optional[Path]:
     """Find the file a job names: a file given on the command line with the same path or
-    base name, else ``name`` under each base directory (absolute names too, re-rooted)."""
+    base name, else ``name`` under each base directory (absolute names too, re-rooted).
+
+    A name that resolves outside every base directory (``../secret.py``, an absolute path
+    elsewhere, a symbolic link out) is not read: the gate may run with more rights than the
+    user who submits the job, and what it reads can show up in its messages.
+    """
     for g in given:
         if os.path.normpath(str(g)) == os.path.normpath(name) or g.name == os.path.basename(name):
             return g
+    roots = [os.path.realpath(b) for b in bases]
+
+    def inside(candidate: Path) -> bool:
+        real = os.path.realpath(candidate)
+        return any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots)
+
     candidates: list[Path] = []
     p = Path(name)
     if p.is_absolute():
@@ -90,6 +101,13 @@ def resolve_file(name: str, bases: Sequence[Path], given: Sequence[Path] = ()) -
         else:
             candidates.append(base / p)
     for c in candidates:
-        if c.is_file():
+        if c.is_file() and inside(c):
             return c
     return None
+
+
+def outside_bases(name: str, bases: Sequence[Path]) -> bool:
+    """``name`` names an existing file, but only outside every base directory."""
+    p = Path(name)
+    candidates = [p] if p.is_absolute() else [base / p for base in bases]
+    return any(c.is_file() for c in candidates) and resolve_file(name, bases) is None

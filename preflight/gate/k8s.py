@@ -45,6 +45,15 @@ def documents(text: str, display: str) -> list[tuple[Any, Any]]:
     return out
 
 
+def _map(value: Any) -> dict[str, Any]:
+    """``value`` when it is a mapping; a manifest with another shape there reads as empty."""
+    return value if isinstance(value, dict) else {}
+
+
+def _seq(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
 def _count(value: Any) -> Optional[int]:
     if isinstance(value, bool):
         return None
@@ -58,27 +67,27 @@ def _count(value: Any) -> Optional[int]:
 def _pod_specs(obj: dict[str, Any]) -> list[tuple[tuple[Any, ...], dict[str, Any], int]]:
     """(key path of the pod spec, pod spec, replicas) for each pod template."""
     kind = obj.get("kind")
-    spec = obj.get("spec") or {}
+    spec = _map(obj.get("spec"))
     if kind == "Pod":
         return [(("spec",), spec, 1)]
     if kind == "Job":
-        tmpl = (spec.get("template") or {}).get("spec") or {}
+        tmpl = _map(_map(spec.get("template")).get("spec"))
         par = _count(spec.get("parallelism"))
         return [(("spec", "template", "spec"), tmpl, par if par is not None else 1)]
     if kind == "PyTorchJob":
         out = []
-        replicas = spec.get("pytorchReplicaSpecs") or {}
-        for role in sorted(replicas, key=lambda r: (r != "Master", r)):
-            rs = replicas[role] or {}
+        replicas = _map(spec.get("pytorchReplicaSpecs"))
+        for role in sorted(replicas, key=lambda r: (r != "Master", str(r))):
+            rs = _map(replicas[role])
             n = _count(rs.get("replicas"))
-            tmpl = (rs.get("template") or {}).get("spec") or {}
+            tmpl = _map(_map(rs.get("template")).get("spec"))
             out.append((("spec", "pytorchReplicaSpecs", role, "template", "spec"), tmpl, n if n is not None else 1))
         return out
     return []
 
 
 def _training_container(pod: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    containers = [c for c in (pod.get("containers") or []) if isinstance(c, dict)]
+    containers = [c for c in _seq(pod.get("containers")) if isinstance(c, dict)]
     for i, c in enumerate(containers):
         if c.get("name") == "pytorch":  # the training operator's required name
             return i, c
@@ -89,9 +98,9 @@ def _training_container(pod: dict[str, Any]) -> tuple[int, dict[str, Any]]:
 
 
 def _gpu_limit(container: dict[str, Any]) -> Optional[int]:
-    res = container.get("resources") or {}
+    res = _map(container.get("resources"))
     for section in ("limits", "requests"):
-        value = (res.get(section) or {}).get(GPU_RESOURCE)
+        value = _map(res.get(section)).get(GPU_RESOURCE)
         if value is not None:
             return _count(value)
     return None
@@ -99,20 +108,20 @@ def _gpu_limit(container: dict[str, Any]) -> Optional[int]:
 
 def _node_labels(pod: dict[str, Any]) -> list[tuple[str, list[str]]]:
     out: list[tuple[str, list[str]]] = []
-    for key, value in (pod.get("nodeSelector") or {}).items():
+    for key, value in _map(pod.get("nodeSelector")).items():
         out.append((str(key), [str(value)]))
-    required = (((pod.get("affinity") or {}).get("nodeAffinity") or {})
-                .get("requiredDuringSchedulingIgnoredDuringExecution") or {})
-    for term in required.get("nodeSelectorTerms") or []:
-        for expr in (term or {}).get("matchExpressions") or []:
-            if (expr or {}).get("operator") == "In" and expr.get("key"):
-                out.append((str(expr["key"]), [str(v) for v in expr.get("values") or []]))
+    required = _map(_map(_map(pod.get("affinity")).get("nodeAffinity"))
+                    .get("requiredDuringSchedulingIgnoredDuringExecution"))
+    for term in _seq(required.get("nodeSelectorTerms")):
+        for expr in _seq(_map(term).get("matchExpressions")):
+            if _map(expr).get("operator") == "In" and expr.get("key"):
+                out.append((str(expr["key"]), [str(v) for v in _seq(expr.get("values"))]))
     return out
 
 
 def _command(container: dict[str, Any]) -> list[str]:
     """The container's argv; ``sh -c "..."`` is unwrapped to the command it runs."""
-    argv = [str(a) for a in (container.get("command") or []) + (container.get("args") or [])]
+    argv = [str(a) for a in _seq(container.get("command")) + _seq(container.get("args"))]
     if len(argv) >= 3 and argv[0] in _SHELLS and argv[1] in ("-c", "-lc", "-ec"):
         script = argv[2]
         for part in re.split(r"&&|;|\n", script):
@@ -153,7 +162,7 @@ def job_from_object(obj: dict[str, Any], display: str, line_of: Any = None) -> J
         return line_of(key, nearest=True) if line_of is not None else None
 
     kind = str(obj.get("kind"))
-    job = JobSpec(kind=kind, path=display, name=str((obj.get("metadata") or {}).get("name") or ""), manifest=obj)
+    job = JobSpec(kind=kind, path=display, name=str(_map(obj.get("metadata")).get("name") or ""), manifest=obj)
     pods = _pod_specs(obj)
     if not pods or not any(p for _, p, _ in pods):
         job.errors.append(FileError(display, f"{kind} has no pod template", line=line("spec")))
@@ -198,7 +207,7 @@ def _procs(job: JobSpec, launch: Launch, obj: dict[str, Any]) -> None:
         if info.procs_per_node is not None:
             launch.procs_per_node, launch.procs_how = info.procs_per_node, "torchrun --nproc_per_node"
             return
-        nproc = (obj.get("spec") or {}).get("nprocPerNode") if job.kind == "PyTorchJob" else None
+        nproc = _map(obj.get("spec")).get("nprocPerNode") if job.kind == "PyTorchJob" else None
         if _count(nproc) is not None:
             launch.procs_per_node = _count(nproc)
             launch.procs_how = f"spec.nprocPerNode {nproc} (PET_NPROC_PER_NODE read by torchrun)"

@@ -19,7 +19,7 @@ from typing import Any, Mapping, Optional, Sequence
 
 from preflight.diagnostics import FileError, Finding, Severity
 from preflight.gate.cluster import Cluster, GpuChoice, Policy
-from preflight.gate.job import JobSpec, resolve_file
+from preflight.gate.job import JobSpec, outside_bases, resolve_file
 
 GATE_VERSION = 1
 ADMIT, REJECT, ERROR = "admit", "reject", "error"
@@ -195,6 +195,9 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
             found = resolve_file(info.script, bases, req.scripts)
             if found is not None:
                 scripts.append(found)
+            elif outside_bases(info.script, bases):
+                job.notes.append(f"{info.script} (named by the launch line) is outside the job's "
+                                 "directories and was not read; give it with --script")
             elif job.kind == "slurm" and info.script.endswith(".py"):
                 where = str(bases[0]) if bases else "the submission directory"
                 extra["missing_scripts"].append((launch.line, info.script, where))
@@ -204,6 +207,9 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
             found = resolve_file(name, bases, req.configs)
             if found is not None and found not in configs:
                 configs.append(found)
+            elif found is None and outside_bases(name, bases):
+                job.notes.append(f"{name} (named by the launch line) is outside the job's "
+                                 "directories and was not read; give it with --config")
             elif found is None:
                 job.notes.append(f"{name} (named by the launch line) was not found; give it with --config")
     elif req.scripts:
