@@ -86,8 +86,10 @@ def run(args: argparse.Namespace) -> int:
         counts = {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "note")}
         summary = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items() if n) or "no problems"
         kinds = sorted({k for r in checked for k in r.kinds})
+        unread = len(reports) - len(checked)
+        tail = f"; {unread} file{'s' if unread != 1 else ''} could not be read" if unread else ""
         out.append(f"Validated {len(checked)} file{'s' if len(checked) != 1 else ''}"
-                   + (f" ({', '.join(kinds)})" if kinds else "") + f": {summary}")
+                   + (f" ({', '.join(kinds)})" if kinds else "") + f": {summary}{tail}")
         sys.stdout.write("\n".join(out) + "\n")
     if any(p.severity in failing for p in problems):
         return EXIT_FINDINGS
