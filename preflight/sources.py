@@ -194,9 +194,69 @@ def parse_python(source: SourceText) -> Union[ParsedPython, FileError]:
         deep = isinstance(exc, (RecursionError, MemoryError)) or not str(exc)
         reason = "expressions nested too deeply to parse" if deep else str(exc)
         return FileError(source.display, f"cannot parse: {reason}")
-    parsed = ParsedPython(source=source, tree=tree, index=LineIndex.of(text), cell_map=cell_map)
+    index = LineIndex.of(text)
+    depth = _deepest_expression(tree, index)
+    if depth > MAX_AST_DEPTH:
+        # Python 3.9/3.10 parse what 3.11+ refuse (a 30,000-term sum); the analyses recurse
+        # over expressions, so such a tree would cost minutes. The same answer everywhere.
+        return FileError(source.display, f"cannot parse: expressions nested too deeply to parse "
+                                         f"(depth over {MAX_AST_DEPTH})")
+    parsed = ParsedPython(source=source, tree=tree, index=index, cell_map=cell_map)
     parsed.comment_lines = _comments(text)
     return parsed
+
+
+# Deeper syntax trees than CPython 3.11+ can parse (its parser stops near 200 nested
+# parentheses and a few thousand chained operators) are refused on every version.
+MAX_AST_DEPTH = 1000
+
+
+def _depth(tree: ast.AST) -> int:
+    """The depth of ``tree``, or a number over the limit as soon as it is exceeded
+    (iterative: a recursive walk would overflow on what it measures)."""
+    deepest = 0
+    stack = [(tree, 1)]
+    while stack:
+        node, level = stack.pop()
+        if level > deepest:
+            deepest = level
+            if deepest > MAX_AST_DEPTH:
+                return deepest
+        stack.extend((child, level + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
+def _deepest_expression(tree: ast.Module, index: LineIndex) -> int:
+    """Depth of the deepest long expression directly under a statement.
+
+    Statements nest at most 100 deep (the indentation limit), so only expressions can be
+    deep, and an expression more than ``MAX_AST_DEPTH`` levels deep spans at least that many
+    characters: only those are measured, which keeps this check to the statements.
+    """
+    lines = index.lines
+    deepest = 0
+    stack: list[ast.AST] = list(tree.body)
+    while stack:
+        stmt = stack.pop()
+        for child in ast.iter_child_nodes(stmt):
+            if isinstance(child, (ast.stmt, ast.excepthandler)):
+                stack.append(child)
+                continue
+            if type(child).__name__ == "match_case":  # Python 3.10+
+                stack.extend(child.body)  # type: ignore[attr-defined]
+                continue
+            start, end = getattr(child, "lineno", None), getattr(child, "end_lineno", None)
+            if start is None or end is None:
+                continue
+            if end == start:
+                span = (getattr(child, "end_col_offset", 0) or 0) - (child.col_offset or 0)
+            else:
+                span = sum(len(line) + 1 for line in lines[start - 1:end])
+            if span > MAX_AST_DEPTH:
+                deepest = max(deepest, _depth(child))
+                if deepest > MAX_AST_DEPTH:
+                    return deepest
+    return deepest
 
 
 def _syntax_error(source: SourceText, exc: SyntaxError, text: str,
