@@ -106,3 +106,18 @@ def cpu_cost(run, repeat: int = 5) -> float:
         if enabled:
             gc.enable()
     return best
+
+
+# Hypothesis: CI runs the property tests derandomized (the same examples every run, so a
+# red CI is never a coin toss); elsewhere each run explores new examples, and
+# HYPOTHESIS_PROFILE=stress explores many more (a longer hunt for crashes).
+try:
+    from hypothesis import settings as _hypothesis_settings
+
+    _hypothesis_settings.register_profile("ci", derandomize=True, deadline=None)
+    _hypothesis_settings.register_profile("stress", max_examples=2000, deadline=None)
+    _profile = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else None)
+    if _profile:
+        _hypothesis_settings.load_profile(_profile)
+except ImportError:  # hypothesis is a dev dependency
+    pass

@@ -314,7 +314,7 @@ _KEYS = ["hidden_size", "intermediate_size", "num_hidden_layers", "num_attention
          "image_size", "patch_size", "id2label", "n_embd", "n_layer", "n_head"]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=max(300, settings.default.max_examples), deadline=None)
 @given(st.sampled_from(supported_model_types()),
        st.dictionaries(st.sampled_from(_KEYS), st.one_of(
            st.integers(-2, 5000), st.floats(allow_nan=True), st.text(max_size=3), st.none(),
@@ -473,3 +473,14 @@ def test_explicit_null_sliding_window_means_no_window() -> None:
     assert from_hf_config(cfg, name="m").sliding_window is None
     cfg["sliding_window"] = 4096
     assert from_hf_config(cfg, name="m").sliding_window == 4096
+
+
+def test_more_experts_per_token_than_experts_is_refused() -> None:
+    # found by the property test above on Python 3.13: the active count exceeded the total
+    import pytest
+
+    from preflight.estimate.arch import ArchitectureError, from_hf_config
+
+    with pytest.raises(ArchitectureError, match="9 experts per token but only 8 experts"):
+        from_hf_config({"model_type": "mixtral", "hidden_size": 64, "num_experts_per_tok": 9,
+                        "num_local_experts": 8}, name="junk.json")

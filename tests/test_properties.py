@@ -22,7 +22,9 @@ from preflight.loaders import LoadedConfig, load_config_text
 from preflight.registry import all_rules
 from preflight.sources import FileError, ParsedPython, SourceText, parse_python, read_source
 
-SETTINGS = settings(max_examples=60, deadline=None,
+# 60 examples per test in the suite; HYPOTHESIS_PROFILE=stress (tests/conftest.py) raises it
+_EXAMPLES = 60 if settings.default.max_examples <= 100 else settings.default.max_examples
+SETTINGS = settings(max_examples=_EXAMPLES, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 RULES = all_rules()

@@ -348,6 +348,9 @@ def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         moe_inter = cfg.integer("moe_intermediate_size")
         shared = cfg.integer("n_shared_experts", default=0)
     if experts:
+        if per_token > experts:
+            raise ArchitectureError(f"{cfg.where}: {per_token} experts per token but only {experts} "
+                                    "experts per layer")
         moe_layers = _moe_layer_count(mt, cfg, layers)
     knobs = _decoder_knobs(mt, cfg)
     # an explicit null (Mistral v0.2/v0.3, Mixtral) means no window: not the class default
