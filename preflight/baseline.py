@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Iterable
@@ -45,6 +44,8 @@ def write(path: Path, findings: list[Finding]) -> int:
         "findings": [{"code": c, "path": p, "fingerprint": h} for c, p, h in entries],
     }
     directory = path.parent if str(path.parent) else Path(".")
+    import tempfile  # only when writing a baseline
+
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=".baseline-", suffix=".tmp")
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump(doc, fh, indent=2)

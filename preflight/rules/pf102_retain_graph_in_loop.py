@@ -65,6 +65,7 @@ hidden.detach()`) instead of retaining the graph.
 """
     bad_examples = examples("preflight.rules._pf102_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules._pf102_examples", "GOOD_EXAMPLES")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         for event in steps.events:

@@ -111,6 +111,7 @@ the accumulation boundary, after the step.
 """
     bad_examples = examples("preflight.rules._pf103_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules._pf103_examples", "GOOD_EXAMPLES")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         done: set[tuple[int, str]] = set()

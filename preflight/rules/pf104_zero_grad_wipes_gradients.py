@@ -94,6 +94,7 @@ Move `zero_grad()` before the forward/backward, or after `optimizer.step()`.
 """
     bad_examples = examples("preflight.rules._pf104_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules._pf104_examples", "GOOD_EXAMPLES")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         for zero in steps.events:

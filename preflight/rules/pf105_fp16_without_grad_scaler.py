@@ -121,6 +121,7 @@ float32's range and needs no scaler (Ampere GPUs and newer).
 """
     bad_examples = examples("preflight.rules._pf105_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules._pf105_examples", "GOOD_EXAMPLES")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         scopes = steps.scopes

@@ -52,6 +52,7 @@ Call `scaler.update()` once per iteration, right after `scaler.step(optimizer)`
 """
     bad_examples = examples("preflight.rules._pf106_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules._pf106_examples", "GOOD_EXAMPLES")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         updated = {e.scaler for e in steps.events if e.kind == "update"}

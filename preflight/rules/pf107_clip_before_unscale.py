@@ -62,6 +62,7 @@ scaler.update()
 """
     bad_examples = examples("preflight.rules._pf107_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules._pf107_examples", "GOOD_EXAMPLES")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
         for clip in steps.events:

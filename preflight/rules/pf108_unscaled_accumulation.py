@@ -73,6 +73,7 @@ no autofix.
 """
     bad_examples = examples("preflight.rules._pf108_examples", "PF108_BAD")
     good_examples = examples("preflight.rules._pf108_examples", "PF108_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = accumulation(ctx)
         for site in facts.sites:

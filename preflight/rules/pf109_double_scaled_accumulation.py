@@ -70,6 +70,7 @@ divides anything.
 """
     bad_examples = examples("preflight.rules._pf108_examples", "PF109_BAD")
     good_examples = examples("preflight.rules._pf108_examples", "PF109_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = accumulation(ctx)
         for site in facts.sites:

@@ -79,6 +79,7 @@ at the end of the evaluation helper.
 """
     bad_examples = examples("preflight.rules._pf110_examples", "PF111_BAD")
     good_examples = examples("preflight.rules._pf110_examples", "PF111_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = evaluation(ctx)
         for fn, events in facts.events.items():

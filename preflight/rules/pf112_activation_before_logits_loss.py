@@ -81,6 +81,7 @@ activation at prediction time.
 """
     bad_examples = examples("preflight.rules._pf112_examples", "PF112_BAD")
     good_examples = examples("preflight.rules._pf112_examples", "PF112_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for site in loss_sites(ctx):
             act = site.act

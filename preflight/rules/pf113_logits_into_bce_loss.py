@@ -53,6 +53,7 @@ apply `torch.sigmoid` before `BCELoss`.
 """
     bad_examples = examples("preflight.rules._pf112_examples", "PF113_BAD")
     good_examples = examples("preflight.rules._pf112_examples", "PF113_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for site in loss_sites(ctx):
             act = site.act

@@ -51,6 +51,7 @@ class dimension (1), the two are not equivalent; check which one you meant.
 """
     bad_examples = examples("preflight.rules._pf112_examples", "PF114_BAD")
     good_examples = examples("preflight.rules._pf112_examples", "PF114_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for site in loss_sites(ctx):
             act = site.act

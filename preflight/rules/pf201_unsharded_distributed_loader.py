@@ -67,6 +67,7 @@ returns.
 """
     bad_examples = examples("preflight.rules._pf201_examples", "PF201_BAD")
     good_examples = examples("preflight.rules._pf201_examples", "PF201_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
         done: set[int] = set()

@@ -55,6 +55,7 @@ start of every epoch, before iterating the loader.
 """
     bad_examples = examples("preflight.rules._pf201_examples", "PF202_BAD")
     good_examples = examples("preflight.rules._pf201_examples", "PF202_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
         if not la.uses:

@@ -50,6 +50,7 @@ by default). The common idiom is `shuffle=(sampler is None), sampler=sampler`.
 """
     bad_examples = examples("preflight.rules._pf201_examples", "PF203_BAD")
     good_examples = examples("preflight.rules._pf201_examples", "PF203_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
         for call in la.loader_calls:

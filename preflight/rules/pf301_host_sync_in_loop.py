@@ -175,6 +175,7 @@ guard the logging with `if step % log_every == 0:`.
 """
     bad_examples = examples("preflight.rules._pf30x_examples", "PF301_BAD")
     good_examples = examples("preflight.rules._pf30x_examples", "PF301_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not any(loop.training for loop in scope_index(ctx).loops.values()):
             return

@@ -107,6 +107,7 @@ use `class_weights` inside the loop (or create it on the device:
 """
     bad_examples = examples("preflight.rules._pf30x_examples", "PF302_BAD")
     good_examples = examples("preflight.rules._pf30x_examples", "PF302_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not any(loop.training for loop in scope_index(ctx).loops.values()):
             return

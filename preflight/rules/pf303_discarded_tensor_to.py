@@ -60,6 +60,7 @@ wherever it is, and the receiver must be proven to be a tensor.
 """
     bad_examples = examples("preflight.rules._pf30x_examples", "PF303_BAD")
     good_examples = examples("preflight.rules._pf30x_examples", "PF303_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts: Optional[DeviceFacts] = None
         for stmt in ctx.nodes(ast.Expr):

@@ -77,6 +77,7 @@ restarting workers every epoch), and copy with
 """
     bad_examples = examples("preflight.rules._pf30x_examples", "PF304_BAD")
     good_examples = examples("preflight.rules._pf30x_examples", "PF304_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
         loops = [loop for loop in scopes.loops.values() if loop.training and isinstance(

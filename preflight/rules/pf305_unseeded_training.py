@@ -188,6 +188,7 @@ At the start of the entry point: `torch.manual_seed(seed)`, `random.seed(seed)`,
 """
     bad_examples = examples("preflight.rules._pf30x_examples", "PF305_BAD")
     good_examples = examples("preflight.rules._pf30x_examples", "PF305_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
         entry = training_entry(scopes)

@@ -84,6 +84,7 @@ quick tour: "Replace `loss.backward()` with `accelerator.backward(loss)`").
 """
     bad_examples = examples("preflight.rules._pf40x_examples", "PF401_BAD")
     good_examples = examples("preflight.rules._pf40x_examples", "PF401_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         prepares = accelerator_calls(ctx, "prepare")
         if not prepares:

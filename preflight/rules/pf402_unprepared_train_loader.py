@@ -72,6 +72,7 @@ Pass the loader with the model and optimizer:
 """
     bad_examples = examples("preflight.rules._pf40x_examples", "PF402_BAD")
     good_examples = examples("preflight.rules._pf40x_examples", "PF402_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         prepares = [c for m in _PREPARE for c in accelerator_calls(ctx, m)]
         if not prepares:

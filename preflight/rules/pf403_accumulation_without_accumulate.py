@@ -62,6 +62,7 @@ Wrap each training step in `with accelerator.accumulate(model):` (the
 """
     bad_examples = examples("preflight.rules._pf40x_examples", "PF403_BAD")
     good_examples = examples("preflight.rules._pf40x_examples", "PF403_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         backwards = accelerator_calls(ctx, "backward")
         if not backwards or accelerator_calls(ctx, "accumulate") or accelerator_calls(ctx, "no_sync"):

@@ -131,6 +131,7 @@ then use `self.manual_backward(loss)`, `opt.step()` and `opt.zero_grad()`.
 """
     bad_examples = examples("preflight.rules._pf40x_examples", "PF404_BAD")
     good_examples = examples("preflight.rules._pf40x_examples", "PF404_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
         for fn in scopes.functions.values():

@@ -65,6 +65,7 @@ before `opt.step()` for clipping.
 """
     bad_examples = examples("preflight.rules._pf4_plan_examples", "PF405_BAD")
     good_examples = examples("preflight.rules._pf4_plan_examples", "PF405_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         manual: list[tuple[ParsedPython, ClassInfo]] = []
         automatic: list[ClassInfo] = []

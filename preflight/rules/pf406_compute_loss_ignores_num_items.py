@@ -102,6 +102,7 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
 """
     bad_examples = examples("preflight.rules._pf4_plan_examples", "PF406_BAD")
     good_examples = examples("preflight.rules._pf4_plan_examples", "PF406_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         ga = pctx.plan.resolve("batch.grad_accum")
         if ga is None or not isinstance(ga.value, int) or ga.value <= 1:

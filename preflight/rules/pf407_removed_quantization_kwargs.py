@@ -53,6 +53,7 @@ model = AutoModelForCausalLM.from_pretrained(
 """
     bad_examples = examples("preflight.rules._pf4_plan_examples", "PF407_BAD")
     good_examples = examples("preflight.rules._pf4_plan_examples", "PF407_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.scripts:
             loads = model_loads(pctx, script)

@@ -51,6 +51,7 @@ BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4",
 """
     bad_examples = examples("preflight.rules._pf41x_examples", "PF408_BAD")
     good_examples = examples("preflight.rules._pf41x_examples", "PF408_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call, qual in calls(ctx):
             if not is_from(qual, "transformers", "BitsAndBytesConfig") or has_unpacking(call):

@@ -87,6 +87,7 @@ loads the model), or use `packing_strategy="wrapped"`, or turn packing off.
 """
     bad_examples = examples("preflight.rules._pf41x_examples", "PF409_BAD")
     good_examples = examples("preflight.rules._pf41x_examples", "PF409_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         configs = [(c, q) for c, q in calls(ctx) if any(is_from(q, "trl", n) for n in _CONFIGS)]
         if not configs:

@@ -46,6 +46,7 @@ Rename the keyword: `SFTConfig(max_length=2048, ...)`.
 """
     bad_examples = examples("preflight.rules._pf4_plan_examples", "PF410_BAD")
     good_examples = examples("preflight.rules._pf4_plan_examples", "PF410_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.scripts:
             idx = pctx.index(script)

@@ -52,6 +52,7 @@ master weights can be intended: then nothing needs to change.
 """
     bad_examples = examples("preflight.rules._pf4_plan_examples", "PF411_BAD")
     good_examples = examples("preflight.rules._pf4_plan_examples", "PF411_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         precision = pctx.plan.resolve("precision.mode")
         if precision is None or precision.value not in ("amp_bf16", "amp_fp16"):

@@ -52,6 +52,7 @@ Load the model with `use_cache=False` for training (set it back to True before
 """
     bad_examples = examples("preflight.rules._pf41x_examples", "PF412_BAD")
     good_examples = examples("preflight.rules._pf41x_examples", "PF412_GOOD")
+
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         ckpt = self._checkpointing(ctx)
         if ckpt is None:

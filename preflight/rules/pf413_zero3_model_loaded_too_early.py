@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-from preflight.adapters_api import CallSite
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.plan import Fact
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import model_loads
 from preflight.rules.base import examples
 from preflight.sources import ParsedPython
+
+if TYPE_CHECKING:
+    from preflight.adapters_api import CallSite
+    from preflight.plan import Fact
 
 _ARG_CLASSES = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig",
                 "ORPOConfig", "KTOConfig", "RewardConfig")
@@ -68,6 +70,7 @@ in a variable) before `from_pretrained`.
 """
     bad_examples = examples("preflight.rules._pf4_plan_examples", "PF413_BAD")
     good_examples = examples("preflight.rules._pf4_plan_examples", "PF413_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         zero3 = next((f for f in pctx.plan.facts("dist.sharding") if f.value == "zero3"
                       and f.source.kind != "default"), None)

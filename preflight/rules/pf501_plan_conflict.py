@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.plan import Fact
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+
+if TYPE_CHECKING:
+    from preflight.plan import Fact
 
 # Fields the HF Trainer compares between TrainingArguments and a DeepSpeed config
 # (integrations/deepspeed.py trainer_config_process: batch triple, fp16/bf16).
@@ -64,6 +66,7 @@ Set the value in one place, or make the other place say the same thing (use
 """
     bad_examples = examples("preflight.rules._pf50x_examples", "PF501_BAD")
     good_examples = examples("preflight.rules._pf50x_examples", "PF501_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         from preflight.audit import format_source, format_value
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.plan import Fact
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+
+if TYPE_CHECKING:
+    from preflight.plan import Fact
 
 _T, _M, _G = "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps"
 
@@ -96,6 +98,7 @@ world size.
 """
     bad_examples = examples("preflight.rules._pf50x_examples", "PF502_BAD")
     good_examples = examples("preflight.rules._pf50x_examples", "PF502_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         world = None if _model_parallel(pctx) else world_fact(pctx)
         w = world.value if world is not None else None

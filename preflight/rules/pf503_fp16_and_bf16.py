@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from preflight.adapters.transformers_args import ARG_CLASSES, TRAINING_KEYS
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -48,7 +47,13 @@ Keep one: bf16 on Ampere or newer GPUs (no loss scaling needed), fp16 on older o
 """
     bad_examples = examples("preflight.rules._pf50x_examples", "PF503_BAD")
     good_examples = examples("preflight.rules._pf50x_examples", "PF503_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        from preflight.adapters.transformers_args import (  # off the check path
+            ARG_CLASSES,
+            TRAINING_KEYS,
+        )
+
         ds_configs = set()
         for config, block, prefix in pctx.deepspeed_configs():
             ds_configs.add(config.path)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from preflight.adapters.accelerate import is_accelerate_config
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -51,7 +50,10 @@ Use `"stage": 3` if the parameters must leave the GPU, or remove
 """
     bad_examples = examples("preflight.rules._pf50x_examples", "PF504_BAD")
     good_examples = examples("preflight.rules._pf50x_examples", "PF504_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        from preflight.adapters.accelerate import is_accelerate_config  # off the check path
+
         for config, block, prefix in pctx.deepspeed_configs():
             zo = block.get("zero_optimization")
             if not isinstance(zo, dict):

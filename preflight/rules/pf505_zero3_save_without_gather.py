@@ -5,7 +5,6 @@ from __future__ import annotations
 import ast
 from typing import Any, Iterable, Optional
 
-from preflight.adapters.accelerate import is_accelerate_config
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -55,7 +54,10 @@ convert the checkpoint with `zero_to_fp32.py` after training.
 """
     bad_examples = examples("preflight.rules._pf50x_examples", "PF505_BAD")
     good_examples = examples("preflight.rules._pf50x_examples", "PF505_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        from preflight.adapters.accelerate import is_accelerate_config  # off the check path
+
         save = self._save_call(pctx)
         if save is None:
             return

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import TYPE_CHECKING, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.plan import Fact
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+
+if TYPE_CHECKING:
+    from preflight.plan import Fact
 
 _FULL = ("fsdp_full", "fsdp_hybrid")
 
@@ -81,6 +83,7 @@ Turn the model-level flag off and enable FSDP's:
 """
     bad_examples = examples("preflight.rules._pf50x_examples", "PF506_BAD")
     good_examples = examples("preflight.rules._pf50x_examples", "PF506_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         plan = pctx.plan
         sharding = plan.resolve("dist.sharding")

@@ -45,6 +45,7 @@ experiment config that the defaults list selects, or as a default in the file.
 """
     bad_examples = examples("preflight.rules._pf50x_examples", "PF507_BAD")
     good_examples = examples("preflight.rules._pf50x_examples", "PF507_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         try:
             from preflight.adapters.hydra import Composed, compositions

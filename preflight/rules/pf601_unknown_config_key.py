@@ -46,5 +46,6 @@ Use the key the message suggests, or remove the key.
 """
     bad_examples = examples("preflight.rules._pf60x_examples", "PF601_BAD")
     good_examples = examples("preflight.rules._pf60x_examples", "PF601_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         return findings(type(self), pctx)

@@ -44,5 +44,6 @@ Use a value of the type and range the message gives.
 """
     bad_examples = examples("preflight.rules._pf60x_examples", "PF602_BAD")
     good_examples = examples("preflight.rules._pf60x_examples", "PF602_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         return findings(type(self), pctx)

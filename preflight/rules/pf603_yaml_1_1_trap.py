@@ -46,5 +46,6 @@ Write `1.0e-4` (or `0.0001`), quote strings (`'no'`), drop leading zeros.
 """
     bad_examples = examples("preflight.rules._pf60x_examples", "PF603_BAD")
     good_examples = examples("preflight.rules._pf60x_examples", "PF603_GOOD")
+
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         return findings(type(self), pctx)
