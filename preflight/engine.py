@@ -125,10 +125,9 @@ _RULE_INSTANCES: dict[tuple[str, ...], list] = {}
 def _rules_for(codes: tuple[str, ...]) -> list:
     rules = _RULE_INSTANCES.get(codes)
     if rules is None:
-        from preflight.registry import all_rules
+        from preflight.registry import file_rules
 
-        registry = all_rules()
-        rules = [registry[c]() for c in codes if c in registry]
+        rules = [cls() for cls in file_rules(codes)]
         _RULE_INSTANCES[codes] = rules
     return rules
 
@@ -202,9 +201,9 @@ def parse_file(item: Discovered) -> Union[ParsedPython, FileError]:
 # -- many files ---------------------------------------------------------------
 
 def _worker_init() -> None:
-    from preflight.registry import all_rules
+    from preflight.registry import rule_codes
 
-    all_rules()
+    rule_codes()  # plugins register here too (a spawned worker starts empty)
 
 
 def _check_chunk(args: tuple[list[Discovered], Selection, Optional[str]]) -> list[FileResult]:

@@ -60,6 +60,8 @@ and `# --- launch` holds the launch command given after `--`.
 class PlanRule(Rule):
     """A rule over the plan, the configs and the scripts of one job (runs in ``audit``)."""
 
+    scope = "job"
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.explanation.strip() and "## Where it runs" not in cls.explanation:

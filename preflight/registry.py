@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import TYPE_CHECKING, Callable, Iterable, TypeVar
+from typing import TYPE_CHECKING, Callable, Iterable, Optional, TypeVar
 
 if TYPE_CHECKING:
     from preflight.adapters_api import Adapter
@@ -23,7 +23,7 @@ ADAPTER_GROUP = "preflight.adapters"
 
 _RULES: dict[str, type[Rule]] = {}
 _ADAPTERS: dict[str, type[Adapter]] = {}
-_loaded = {"rules": False, "adapters": False}
+_loaded = {"rules": False, "rule_plugins": False, "adapters": False}
 _plugin_errors: list[str] = []
 
 R = TypeVar("R")
@@ -40,6 +40,10 @@ def register(cls: type[R]) -> type[R]:
     if not (isinstance(cls, type) and issubclass(cls, Rule)):
         raise RegistryError(f"@register expects a Rule subclass, got {cls!r}")
     validate_metadata(cls)
+    builtin = _builtin_module(cls.code)
+    if builtin is not None and cls.__module__ != builtin:
+        raise RegistryError(f"rule code {cls.code} is registered twice: {builtin} (built in) "
+                            f"and {cls.__module__}.{cls.__qualname__}")
     existing = _RULES.get(cls.code)
     if existing is not None and existing is not cls:
         if existing.__qualname__ == cls.__qualname__ and existing.__module__ == cls.__module__:
@@ -179,14 +183,60 @@ def plugin_errors() -> list[str]:
     return list(_plugin_errors)
 
 
+def _builtin_index() -> dict[str, str]:
+    """Built-in rule code -> module, from the generated ``preflight.rules._index``."""
+    from preflight.rules import _index
+
+    return {**_index.FILE, **_index.JOB}
+
+
+def _builtin_module(code: str) -> Optional[str]:
+    name = _builtin_index().get(code)
+    return None if name is None else f"preflight.rules.{name}"
+
+
+def _ensure_rule_plugins() -> None:
+    if not _loaded["rule_plugins"]:
+        _loaded["rule_plugins"] = True
+        _load_plugins(RULE_GROUP, register)
+
+
 def all_rules(plugins: bool = True) -> dict[str, type[Rule]]:
     """Every registered rule by code (built-ins, then entry points), loaded once."""
     if not _loaded["rules"]:
         _loaded["rules"] = True
         _import_package_modules("preflight.rules")
-        if plugins:
-            _load_plugins(RULE_GROUP, register)
+    if plugins:
+        _ensure_rule_plugins()
     return dict(sorted(_RULES.items()))
+
+
+def rule_codes(plugins: bool = True) -> list[str]:
+    """Every rule code, sorted, without importing the built-in rules' modules (their codes
+    come from the generated index; a plugin's from its loaded module)."""
+    if plugins:
+        _ensure_rule_plugins()
+    return sorted(set(_builtin_index()) | set(_RULES))
+
+
+def file_rules(codes: Iterable[str]) -> list[type[Rule]]:
+    """The rules among ``codes`` that read one Python file, in the order given; only their
+    modules are imported (plugins are loaded by :func:`rule_codes`, which resolves codes)."""
+    from preflight.rules import _index
+
+    out = []
+    for code in codes:
+        module = _index.FILE.get(code)
+        if module is not None:
+            importlib.import_module(f"preflight.rules.{module}")
+        elif code in _index.JOB:
+            continue
+        elif code not in _RULES:
+            _ensure_rule_plugins()
+        cls = _RULES.get(code)
+        if cls is not None and cls.scope == "file":
+            out.append(cls)
+    return out
 
 
 def all_adapters(plugins: bool = True) -> dict[str, type[Adapter]]:

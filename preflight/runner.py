@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from pathlib import Path
@@ -15,6 +14,8 @@ from preflight.engine import RunResult, Selection, check_files, default_jobs
 from preflight.workspace import Discovered, discover
 
 if TYPE_CHECKING:
+    import argparse
+
     from preflight.adapters_api import Project
 
 
@@ -36,9 +37,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
-    from preflight.registry import all_rules, plugin_errors
+    from preflight.registry import plugin_errors, rule_codes
 
-    available = list(all_rules())
+    available = rule_codes()
     for err in plugin_errors():
         sys.stderr.write(f"preflight: warning: {err}\n")
     where = f" (in {settings.source})" if settings.source else ""
@@ -178,6 +179,8 @@ def _apply_fixes(run: RunResult, files: Sequence[Discovered], selection: Selecti
 
 
 def _baseline(run: RunResult, args: argparse.Namespace) -> None:
+    if args.write_baseline is None and args.baseline is None:
+        return
     from preflight import baseline
 
     if args.write_baseline is not None:

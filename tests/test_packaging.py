@@ -27,7 +27,7 @@ def _base_requirements(dist: str) -> list[str]:
 def test_console_scripts_share_one_entry_point():
     eps = {ep.name: ep.value for ep in md.distribution("preflight-audit").entry_points
            if ep.group == "console_scripts"}
-    assert eps == {"preflight": "preflight.cli:main", "preflight-audit": "preflight.cli:main"}
+    assert eps == {"preflight": "preflight.cli:entry", "preflight-audit": "preflight.cli:entry"}
 
 
 def test_only_import_name_is_preflight():

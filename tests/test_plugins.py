@@ -63,3 +63,16 @@ def test_broken_plugin_is_reported_and_run_goes_on(tmp_path):
                           cwd=tmp_path / "proj", env={"PYTHONPATH": str(site)})
     assert proc.returncode == 0
     assert textwrap.dedent("preflight: warning: plugin 'acme' (acme_rules) failed to load: boom") in proc.stderr
+
+
+def test_plugin_reusing_a_built_in_code_is_refused_and_the_built_in_still_runs(tmp_path):
+    site = make_plugin(tmp_path)
+    write(site / "acme_rules.py", PLUGIN.replace('"ACME001"', '"PF101"'))
+    write(tmp_path / "proj" / "train.py", "losses = []\nfor x in loader:\n    loss = model(x)\n"
+          "    loss.backward()\n    losses.append(loss)\n")
+    proc = run_subprocess("-m", "preflight", "check", "train.py", "--no-cache",
+                          cwd=tmp_path / "proj", env={"PYTHONPATH": str(site)})
+    assert proc.returncode == 1
+    assert "rule code PF101 is registered twice: preflight.rules.pf101_retained_graph (built in)" \
+        in proc.stderr
+    assert "PF101" in proc.stdout and "use the logger" not in proc.stdout

@@ -60,3 +60,19 @@ def test_metadata_is_complete(code):
 def test_rules_reference_is_generated_and_current():
     committed = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
     assert committed == rules_reference(), "docs/rules.md is stale: run `python -m preflight.docs`"
+
+
+def test_rules_index_is_generated_and_current():
+    from preflight.docs import INDEX_PATH, rules_index
+
+    assert INDEX_PATH.read_text(encoding="utf-8") == rules_index(), \
+        "preflight/rules/_index.py is stale: run `python -m preflight.docs`"
+
+
+def test_every_rule_is_in_the_index_under_its_scope():
+    from preflight.rules import _index
+
+    for code, cls in RULES.items():
+        table = _index.FILE if cls.scope == "file" else _index.JOB
+        assert f"preflight.rules.{table[code]}" == cls.__module__
+    assert set(_index.FILE) | set(_index.JOB) == set(RULES)

@@ -64,6 +64,8 @@ class Rule:
     explanation: ClassVar[str] = ""
     frameworks: ClassVar[Sequence[str]] = ("pytorch",)
     fixable: ClassVar[bool] = False
+    # "file": reads one Python file (`check`, `audit`); "job": reads a whole job (`audit` only)
+    scope: ClassVar[str] = "file"
     bad_examples: ClassVar[Sequence[str]] = ()
     good_examples: ClassVar[Sequence[str]] = ()
     # examples whose file name matters (e.g. a notebook); path -> code
@@ -86,6 +88,14 @@ class Rule:
         }
 
 
+def _raw_attribute(cls: type, name: str) -> object:
+    """``name`` as stored on ``cls`` or a base, without running a descriptor."""
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return vars(klass)[name]
+    return None
+
+
 def validate_metadata(cls: type[Rule]) -> None:
     from preflight.registry import RegistryError
 
@@ -102,7 +112,10 @@ def validate_metadata(cls: type[Rule]) -> None:
         problems.append("severity must be a Severity")
     if not isinstance(cls.category, Category):
         problems.append("category must be a Category")
-    if not cls.bad_examples or not cls.good_examples:
-        problems.append("bad_examples and good_examples must each hold at least one example")
+    for attr in ("bad_examples", "good_examples"):
+        value = _raw_attribute(cls, attr)
+        if not isinstance(value, examples) and not value:  # lazy examples are checked on use
+            problems.append("bad_examples and good_examples must each hold at least one example")
+            break
     if problems:
         raise RegistryError(f"rule {cls.__module__}.{cls.__qualname__}: " + "; ".join(problems))
