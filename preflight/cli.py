@@ -308,8 +308,14 @@ def entry() -> None:
     code = main()
     try:
         sys.stdout.flush()
-    except (BrokenPipeError, ValueError):
+    except BrokenPipeError:
         _silence_broken_pipe()
+    except OSError as exc:  # e.g. the disk holding a redirected stdout is full
+        sys.stderr.write(f"preflight: error: cannot write the output: {exc.strerror or exc}\n")
+        _silence_broken_pipe()  # the unwritten rest must not fail again at exit
+        code = EXIT_USAGE
+    except ValueError:  # stdout closed
+        pass
     import contextlib  # already loaded by typing
 
     with contextlib.suppress(OSError, ValueError):

@@ -202,8 +202,16 @@ def _emit(text: str, args: argparse.Namespace) -> None:
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:  # e.g. the disk holding a redirected stdout is full
+            from preflight.cli import _silence_broken_pipe
+
+            _silence_broken_pipe()  # what is still buffered must not fail again at exit
+            raise UsageError(f"cannot write the report: {exc.strerror or exc}") from None
 
 
 def _exit_code(run: RunResult, settings: Settings, args: argparse.Namespace, diff: str) -> int:

@@ -115,3 +115,17 @@ def test_the_console_entry_reports_usage_errors_with_exit_2() -> None:
                "from preflight.cli import entry\nentry()\n")
     assert out.returncode == 2
     assert "XX999" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_full_disk_under_stdout_is_one_clear_line_and_exit_2(tmp_path: Path, fmt: str) -> None:
+    target = tmp_path / "train.py"
+    target.write_text("losses = []\nfor x in loader:\n    loss = model(x)\n    loss.backward()\n"
+                      "    losses.append(loss)\n")
+    with open("/dev/full", "w") as full:
+        out = subprocess.run([sys.executable, "-m", "preflight", "check", "--no-cache", "--format", fmt,
+                              str(target)], stdout=full, stderr=subprocess.PIPE, text=True, check=False,
+                             env={**os.environ, "NO_COLOR": "1"})
+    assert out.returncode == 2
+    assert out.stderr == "preflight: error: cannot write the report: No space left on device\n"
