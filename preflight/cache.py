@@ -7,9 +7,9 @@ atomically; an unreadable or corrupt entry is a miss, never an error.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Optional
 
@@ -75,14 +75,21 @@ def store(cache_dir: str, k: str, result) -> None:
         "skipped": result.skipped,
     }
     path = _entry(cache_dir, k)
+    # a private temporary name beside the entry, then an atomic rename (``tempfile`` would
+    # cost a one-file check more than the write itself)
+    tmp = f"{path}.{os.getpid()}-{os.urandom(4).hex()}.tmp"
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(path), suffix=".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    except OSError:
+        return
+    try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(data, fh, separators=(",", ":"))
         os.replace(tmp, path)
     except OSError:
-        pass
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
 
 
 def _dump(f: Finding) -> dict:

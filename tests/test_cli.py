@@ -292,3 +292,15 @@ def test_progress_on_a_terminal_only(cli, tmp_path, monkeypatch):
     monkeypatch.setattr(sys, "stderr", tty2)
     cli("check", ".", "--no-cache", "-j", "1", "-q")
     assert tty2.getvalue() == ""
+
+
+def test_a_cache_entry_that_cannot_be_written_leaves_no_temporary_file(cli, tmp_path):
+    write(tmp_path / "train.py", LEAKY)
+    cold = json.loads(cli("check", ".", "--format", "json").out)
+    entries = list((tmp_path / ".preflight_cache").rglob("*.json"))
+    assert len(entries) == 1
+    entries[0].unlink()
+    entries[0].mkdir()  # the rename onto the entry now fails
+    again = json.loads(cli("check", ".", "--format", "json").out)
+    assert again["findings"] == cold["findings"] and again["summary"]["files_cached"] == 0
+    assert not list((tmp_path / ".preflight_cache").rglob("*.tmp"))
