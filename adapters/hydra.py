@@ -262,7 +262,7 @@ def _with_origins(project: Project, app: HydraApp, composition: Composition) -> 
 def targeted_nodes(config: dict[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
     """Nodes of a composed config whose ``_target_`` names a kind preflight validates
     (Lightning ``Trainer``, TrainingArguments, SFTConfig): (key path, kind, target)."""
-    from preflight.validate import target_kind
+    from preflight.validate_kinds import target_kind
 
     out = []
     for path, node in _nodes(config, ()):
@@ -521,13 +521,13 @@ def _nodes(data: Any, path: tuple[str, ...], depth: int = 0) -> list[tuple[tuple
 
 
 def _is_trainer(target: Any) -> bool:
-    from preflight.validate import target_kind
+    from preflight.validate_kinds import target_kind
 
     return target_kind(target) == "lightning-trainer"
 
 
 def _is_args(target: Any) -> bool:
-    from preflight.validate import target_kind
+    from preflight.validate_kinds import target_kind
 
     return target_kind(target) in ("training-args", "sft-config")
 

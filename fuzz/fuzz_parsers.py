@@ -117,7 +117,8 @@ def target_cluster(data: bytes) -> None:
 
 def target_hfconfig(data: bytes) -> None:
     """A Hub config.json: read as data, counted, never executed."""
-    from preflight.estimate.arch import ArchitectureError, count_params, from_hf_config
+    from preflight.estimate.arch import ArchitectureError, from_hf_config
+    from preflight.estimate.params import count_params
 
     try:
         config = json.loads(_text(data))

@@ -21,7 +21,7 @@ from typing import Dict, List, Mapping, Optional, Tuple
 import pytest
 from hubserver import HubServer
 
-from preflight.hub import WeightsSummary, quantization_of, summarize_tensors
+from preflight.safetensors_summary import WeightsSummary, quantization_of, summarize_tensors
 
 REPO = Path(__file__).resolve().parent.parent
 HUBSERVER = str(Path(__file__).resolve().parent / "hubserver.py")

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from preflight.validate import KINDS, load_schema
+from preflight.validate import load_schema
+from preflight.validate_kinds import KINDS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "validate"
 

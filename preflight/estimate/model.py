@@ -103,7 +103,8 @@ class _Params:
 
 
 def _params(arch: Any, override: Optional[int]) -> _Params:
-    from preflight.estimate.arch import ArchitectureError, count_params
+    from preflight.estimate.arch import ArchitectureError
+    from preflight.estimate.params import count_params
 
     try:
         parts = dict(count_params(arch).by_part)
