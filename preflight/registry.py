@@ -23,7 +23,7 @@ ADAPTER_GROUP = "preflight.adapters"
 
 _RULES: dict[str, type[Rule]] = {}
 _ADAPTERS: dict[str, type[Adapter]] = {}
-_loaded = {"rules": False, "rule_plugins": False, "adapters": False}
+_loaded = {"rules": False, "rule_plugins": False, "adapters": False, "adapter_plugins": False}
 _plugin_errors: list[str] = []
 
 R = TypeVar("R")
@@ -64,9 +64,15 @@ def register_adapter(cls: type[R]) -> type[R]:
     if not (isinstance(cls, type) and issubclass(cls, Adapter)):
         raise RegistryError(f"@register_adapter expects an Adapter subclass, got {cls!r}")
     name = cls.name
+    if not name or not isinstance(name, str):
+        raise RegistryError(f"adapter {cls.__module__}.{cls.__qualname__} has no name")
     existing = _ADAPTERS.get(name)
-    if existing is not None and existing is not cls and existing.__qualname__ != cls.__qualname__:
-        raise RegistryError(f"adapter {name!r} is registered twice")
+    if existing is not None and existing is not cls and (
+            existing.__qualname__ != cls.__qualname__ or existing.__module__ != cls.__module__):
+        # the same class imported twice (reload) replaces itself; any other class is refused,
+        # so a plugin cannot silently replace a built-in adapter that has the same class name
+        raise RegistryError(f"adapter {name!r} is registered twice: {existing.__module__}."
+                            f"{existing.__qualname__} and {cls.__module__}.{cls.__qualname__}")
     _ADAPTERS[name] = cls
     return cls
 
@@ -240,11 +246,20 @@ def file_rules(codes: Iterable[str]) -> list[type[Rule]]:
 
 
 def all_adapters(plugins: bool = True) -> dict[str, type[Adapter]]:
+    """Every registered adapter by name (built-ins, then entry points), loaded once.
+
+    An adapter plugin that fails to load is reported here, one warning line on stderr
+    each: ``check`` and ``audit`` report rule plugins before any adapter is loaded.
+    """
     if not _loaded["adapters"]:
         _loaded["adapters"] = True
         _import_package_modules("preflight.adapters")
-        if plugins:
-            _load_plugins(ADAPTER_GROUP, register_adapter)
+    if plugins and not _loaded["adapter_plugins"]:
+        _loaded["adapter_plugins"] = True
+        before = len(_plugin_errors)
+        _load_plugins(ADAPTER_GROUP, register_adapter)
+        for err in _plugin_errors[before:]:
+            sys.stderr.write(f"preflight: warning: {err}\n")
     return dict(sorted(_ADAPTERS.items()))
 
 
