@@ -113,9 +113,12 @@ def _run_adapters(project: Project, plan: TrainingPlan, strict: bool) -> None:
         except Exception as exc:
             if strict:
                 raise
+            module = cls.__module__
+            whom = "please report this to preflight" if module.startswith("preflight.") else \
+                f"report this to the authors of the plugin that provides it ({module})"
             project.errors.append(FileError(f"<adapter {name}>",
                                             f"internal error ({type(exc).__name__}: {exc}); "
-                                            "the plan may be incomplete; please report this"))
+                                            f"the plan may be incomplete; {whom}"))
             continue
         detected.append(name)
         frameworks.update(cls.frameworks)

@@ -32,12 +32,14 @@ class Selection:
     codes: tuple[str, ...]
     severity_overrides: tuple[tuple[str, str], ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    plugins: tuple[str, ...] = ()  # registry.plugin_fingerprint(): cached results follow plugin edits
 
     def fingerprint(self) -> str:
         from preflight import __version__
         from preflight._hash import blake2b
 
-        text = repr((__version__, self.codes, self.severity_overrides, self.per_file_ignores))
+        text = repr((__version__, self.codes, self.severity_overrides, self.per_file_ignores,
+                     self.plugins))
         return blake2b(text.encode(), digest_size=12).hexdigest()
 
 
@@ -132,8 +134,23 @@ def _rules_for(codes: tuple[str, ...]) -> list:
     return rules
 
 
-def analyse_parsed(parsed: ParsedPython, selection: Selection) -> list[Finding]:
-    """Run the selected rules over one parsed file; suppressions applied."""
+def rule_failure(code: str, module: str, exc: BaseException, where: str = "this file") -> str:
+    """The message for a rule that raised: which rule, what, and whom to tell."""
+    builtin = module.startswith("preflight.")
+    whom = "please report this to preflight" if builtin else \
+        f"report this to the authors of the plugin that provides it ({module})"
+    return (f"rule {code} failed on {where} ({type(exc).__name__}: {exc}); its findings are "
+            f"missing, the other rules ran; {whom}")
+
+
+def analyse_parsed(parsed: ParsedPython, selection: Selection,
+                   errors: Optional[list[FileError]] = None) -> list[Finding]:
+    """Run the selected rules over one parsed file; suppressions applied.
+
+    A rule that raises is one error in ``errors`` (the other rules still run), so neither
+    a bug in a built-in rule nor one in a plugin stops a run; without ``errors`` (the
+    tests) the exception propagates.
+    """
     from preflight.analysis.context import FileContext
 
     comments = parsed.comment_lines
@@ -147,6 +164,11 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection) -> list[Finding]:
             produced = list(rule.check(ctx))
         except RecursionError:
             continue  # pathological nesting: the rule gives up on this file, quietly
+        except Exception as exc:
+            if errors is None:
+                raise
+            errors.append(FileError(parsed.source.display, rule_failure(rule.code, type(rule).__module__, exc)))
+            continue
         for finding in produced:
             if is_suppressed(finding, comments):
                 continue
@@ -180,7 +202,7 @@ def check_one(item: Discovered, selection: Selection, cache_dir: Optional[str]) 
     else:
         if any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
             result.skipped = True
-        findings = analyse_parsed(parsed, selection)
+        findings = analyse_parsed(parsed, selection, result.errors)
         result.findings = [f for f in findings
                            if not _per_file_ignored(item.display, f.code, selection.per_file_ignores)]
     if key is not None and cache_dir is not None:

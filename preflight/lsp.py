@@ -90,7 +90,7 @@ def analyse_text(text: str, path: Optional[Path], fallback_root: Optional[Path] 
     if isinstance(parsed, FileError):
         analysis.errors.append(parsed)
         return analysis
-    analysis.findings = [f for f in analyse_parsed(parsed, selection)
+    analysis.findings = [f for f in analyse_parsed(parsed, selection, analysis.errors)
                          if not _per_file_ignored(display, f.code, selection.per_file_ignores)]
     return analysis
 

@@ -219,9 +219,9 @@ def _comments(project: Project) -> dict[str, dict[int, str]]:
 def run_plan_rules(plan: TrainingPlan, project: Optional[Project], selection: Selection) -> list[Finding]:
     """Run the selected plan rules; suppressions, per-file ignores and severity overrides applied.
 
-    A rule that raises is skipped with a warning on stderr (tests call
-    :func:`check_plan_rule`, which lets the exception through), so one rule's bug cannot
-    stop the audit.
+    A rule that raises is skipped with one error on stderr naming the rule and whom to tell
+    (tests call :func:`check_plan_rule`, which lets the exception through), so neither a bug
+    in a built-in rule nor one in a plugin stops the audit.
     """
     from preflight.engine import _per_file_ignored, is_suppressed
     from preflight.registry import all_rules
@@ -237,9 +237,10 @@ def run_plan_rules(plan: TrainingPlan, project: Optional[Project], selection: Se
             continue
         try:
             produced = list(cls().check_plan(pctx))
-        except (RecursionError, ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
-            sys.stderr.write(f"preflight: warning: rule {code} stopped with an internal error "
-                             f"({type(exc).__name__}: {exc}); its findings are missing; please report this\n")
+        except Exception as exc:
+            from preflight.engine import rule_failure
+
+            sys.stderr.write(f"preflight: warning: {rule_failure(code, cls.__module__, exc, 'this job')}\n")
             continue
         for finding in produced:
             if is_suppressed(finding, comments.get(finding.path, {})):

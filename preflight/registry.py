@@ -189,6 +189,26 @@ def plugin_errors() -> list[str]:
     return list(_plugin_errors)
 
 
+def plugin_fingerprint() -> tuple[str, ...]:
+    """What identifies the loaded rule plugins' code, for the check cache's key: each plugin
+    rule's code and module file with its size and modification time (a new version or an
+    edit of an editable install changes it)."""
+    builtin = _builtin_index()
+    out = []
+    for code, cls in sorted(_RULES.items()):
+        if code in builtin:
+            continue
+        module = sys.modules.get(cls.__module__)
+        path = getattr(module, "__file__", None) or ""
+        try:
+            st = os.stat(path)
+            stamp = f"{st.st_size}:{st.st_mtime_ns}"
+        except OSError:
+            stamp = "?"
+        out.append(f"{code}={cls.__module__}:{path}:{stamp}")
+    return tuple(out)
+
+
 def _builtin_index() -> dict[str, str]:
     """Built-in rule code -> module, from the generated ``preflight.rules._index``."""
     from preflight.rules import _index

@@ -37,7 +37,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
-    from preflight.registry import plugin_errors, rule_codes
+    from preflight.registry import plugin_errors, plugin_fingerprint, rule_codes
 
     available = rule_codes()
     for err in plugin_errors():
@@ -63,6 +63,7 @@ def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
         codes=tuple(codes),
         severity_overrides=tuple(sorted((c, s.label) for c, s in settings.severity.items())),
         per_file_ignores=tuple(sorted((p, tuple(c)) for p, c in settings.per_file_ignores.items())),
+        plugins=plugin_fingerprint(),
     )
 
 

@@ -216,8 +216,8 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
         scripts.extend(req.scripts)
     plan, project = build_plan(scripts, configs, root=Path(req.root) if req.root else Path.cwd(), argv=argv)
     _scheduler_facts(plan, job)
+    findings = _audit_findings(plan, project)  # a rule that fails adds to project.errors
     errors = list(project.errors)
-    findings = _audit_findings(plan, project)
     text = "\n".join(s.source.text for s in project.scripts)
     return plan, project, findings, errors, extra, text
 
@@ -240,7 +240,7 @@ def _audit_findings(plan: Any, project: Any) -> list[Finding]:
     selection = Selection(codes=tuple(all_rules()))
     out: list[Finding] = []
     for parsed in project.scripts:
-        out.extend(analyse_parsed(parsed, selection))
+        out.extend(analyse_parsed(parsed, selection, project.errors))
     try:
         from preflight.plan_rules import run_plan_rules
     except ImportError:
