@@ -32,6 +32,7 @@ interpolations are unknown (the real environment is never read).
 from __future__ import annotations
 
 import ast
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -45,6 +46,7 @@ from preflight.adapters.hydra_compose import (
     compose,
     relative,
     resolve,
+    within,
 )
 from preflight.adapters.lightning import _PRECISION, _STRATEGY
 
@@ -158,7 +160,10 @@ def _primary_name(directory: Path) -> Optional[str]:
         if (directory / name).is_file():
             return name
     found = []
+    root = os.path.realpath(directory)
     for path in sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")]):
+        if not path.is_file() or not within(root, os.path.realpath(path)):
+            continue  # a named pipe, or a symbolic link out of the directory: not read
         try:
             head = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
@@ -222,6 +227,9 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
     try:
         composition = compose(config_dir, name, tokens, app.version_base, use_hydra=use_hydra)
     except ComposeError as exc:
+        if exc.file is not None:  # a defaults entry of a config file: located there
+            return FileError(relative(exc.file, project.root), f"Hydra config {name!r} not composed: {exc}",
+                             line=exc.line)
         return FileError(display, f"Hydra config {name!r} not composed: {exc}", line=app.line)
     return _with_origins(project, app, composition)
 

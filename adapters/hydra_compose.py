@@ -28,19 +28,44 @@ from __future__ import annotations
 
 import os
 import re
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Iterator, Optional, Sequence
 
 MISSING = "???"
 MAX_ITERATIONS = 8
 MAX_DEPTH = 16
 _PACKAGE_HEADER = re.compile(r"^\s*#\s*@package\s+(\S+)\s*$")
 _INTERP = re.compile(r"\$\{([^${}]*)\}")
+# hydra-core's GlobalHydra and its config source registry are process-wide: one composition
+# at a time (the admission webhook gates requests in parallel threads)
+_HYDRA_LOCK = threading.Lock()
 
 
 class ComposeError(Exception):
-    """Composition failed; the message says why (as Hydra would)."""
+    """Composition failed; the message says why (as Hydra would). ``file`` and ``line``
+    locate the defaults entry at fault when it is in a config file."""
+
+    def __init__(self, message: str, file: Optional[Path] = None, line: Optional[int] = None) -> None:
+        super().__init__(message)
+        self.file = file
+        self.line = line
+
+
+class OutsideConfigDir(ComposeError):
+    """A config name that leaves the config directory (a ``..`` component, an absolute path,
+    a symbolic link out). Such a file is never read: the scheduler gate may run preflight
+    with more rights than the config's author, and what it reads can show up in its output."""
+
+    def __init__(self, config_path: str, symlink: bool = False) -> None:
+        self.config_path = config_path
+        self.symlink = symlink
+        super().__init__(f"'{config_path}' is outside the config directory")
+
+    def why(self) -> str:
+        return "through a symbolic link" if self.symlink else "a '..' component or an absolute path"
 
 
 class Unknown:
@@ -236,12 +261,53 @@ def _copy(value: Any) -> Any:
     return value
 
 
+def within(root: str, path: str) -> bool:
+    """``path`` is ``root`` or below it (both already normalised or resolved)."""
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def check_name(config_dir: Path, config_path: str) -> None:
+    """Raise :class:`OutsideConfigDir` when ``config_path`` leaves ``config_dir`` by its
+    spelling (a ``..`` component, an absolute path); nothing on disk is looked at."""
+    root = os.path.normpath(str(config_dir))
+    if not within(root, os.path.normpath(os.path.join(root, config_path))):
+        raise OutsideConfigDir(config_path)
+
+
 def find_file(config_dir: Path, config_path: str) -> Optional[Path]:
+    """The YAML file ``config_path`` names in ``config_dir``, or None. A name that leaves the
+    directory raises :class:`OutsideConfigDir` before anything outside is looked at; a file
+    inside that is a symbolic link out raises it too."""
+    check_name(config_dir, config_path)
     base = config_dir / config_path
     for candidate in (base, base.with_name(base.name + ".yaml"), base.with_name(base.name + ".yml")):
         if candidate.is_file() and candidate.suffix in (".yaml", ".yml"):
+            if not within(os.path.realpath(config_dir), os.path.realpath(candidate)):
+                raise OutsideConfigDir(config_path, symlink=True)
             return candidate
     return None
+
+
+def defaults_line(path: Path, index: int) -> Optional[int]:
+    """The line of entry ``index`` of the defaults list of ``path`` (None if not found)."""
+    import yaml
+
+    try:
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None
+    if isinstance(node, yaml.MappingNode):
+        for key, value in node.value:
+            if key.value == "defaults" and isinstance(value, yaml.SequenceNode) and index < len(value.value):
+                return int(value.value[index].start_mark.line) + 1
+    return None
+
+
+def _entry_text(entry: Any) -> str:
+    if isinstance(entry, dict) and len(entry) == 1:
+        (key, value), = entry.items()
+        return f"{key}: {value}"
+    return str(entry)
 
 
 def _strip_ext(name: str) -> str:
@@ -277,6 +343,13 @@ class Composer:
         self.cache: dict[Path, ConfigFile] = {}
         for ov in overrides:
             group = ov.key.split("@", 1)[0]
+            try:
+                check_name(config_dir, group)
+                if (config_dir / group).is_dir() and ov.prefix != "~" and ov.value is not None:
+                    check_name(config_dir, f"{group}/{_strip_ext(str(ov.value))}")
+            except OutsideConfigDir as exc:
+                raise ComposeError(f"the command-line override {ov.text} names '{exc.config_path}', outside "
+                                   f"the config directory ({exc.why()}); not read") from None
             if (config_dir / group).is_dir():
                 if ov.prefix == "~":
                     self.cli_groups[ov.key] = None
@@ -294,7 +367,11 @@ class Composer:
         return found
 
     def defaults_list(self, config_name: str) -> list[Item]:
-        primary = find_file(self.config_dir, _strip_ext(config_name))
+        try:
+            primary = find_file(self.config_dir, _strip_ext(config_name))
+        except OutsideConfigDir as exc:
+            raise ComposeError(f"the primary config '{config_name}' is outside the config directory "
+                               f"({exc.why()}); not read") from None
         if primary is None:
             raise ComposeError(f"Cannot find primary config '{config_name}' in {self.config_dir}")
         config_overrides: dict[str, Optional[str]] = {}
@@ -328,52 +405,69 @@ class Composer:
             entries.extend({f"{k}": v} for k, v in self.cli_added)
         if "_self_" not in entries:
             entries.append("_self_")
-        for entry in entries:
+        for index, entry in enumerate(entries):
             if entry == "_self_":
                 items.append(Item(_strip_ext(config_path), package, file))
                 continue
-            if isinstance(entry, str):
-                self._config_entry(entry, own_group, package, choices, found, used, items, depth)
-                continue
-            if not isinstance(entry, dict) or len(entry) != 1:
-                raise ComposeError(f"{file}: unsupported defaults list entry {entry!r}")
-            (key, option), = entry.items()
-            key = str(key).strip()
-            words = key.split()
-            is_override = "override" in words[:-1]
-            optional = "optional" in words[:-1]
-            key = words[-1]
-            group_key, _, pkg = key.partition("@")
-            absolute = group_key.startswith("/")
-            group_path = group_key.lstrip("/") if absolute else "/".join(p for p in (own_group, group_key) if p)
-            match_key = group_path + (f"@{pkg}" if pkg else "")
-            if is_override:
-                found[match_key] = None if option is None else str(option)
-                continue
-            if match_key in choices:
-                used.add(match_key)
-                option = choices[match_key]
-            if option is None:
-                continue
-            options = option if isinstance(option, list) else [option]
-            for opt in options:
-                opt_path = f"{group_path}/{_strip_ext(str(opt))}"
-                child = find_file(self.config_dir, opt_path)
-                if child is None:
-                    if optional:
-                        continue
-                    raise ComposeError(f"Could not find '{opt_path}' (in the defaults list of "
-                                       f"{config_path}); ConfigStore entries are registered by code "
-                                       "preflight does not run")
-                child_pkg = self._package(child, pkg, package, group_key.lstrip("/").replace("/", "."))
-                self._expand(opt_path, child, child_pkg, group_path, False, choices, found, used, items, depth + 1)
+            try:
+                self._entry(entry, config_path, file, own_group, package, choices, found, used, items, depth)
+            except OutsideConfigDir as exc:
+                if index >= len(cfg.defaults):  # an entry added by +group=option
+                    raise ComposeError(f"the command-line override +{_entry_text(entry).replace(': ', '=')} "
+                                       f"names '{exc.config_path}', outside the config directory "
+                                       f"({exc.why()}); not read") from None
+                raise ComposeError(f"defaults entry '{_entry_text(entry)}' names '{exc.config_path}', outside "
+                                   f"the config directory ({exc.why()}); not read", file,
+                                   defaults_line(file, index)) from None
+
+    def _entry(self, entry: Any, config_path: str, file: Path, own_group: str, package: str,
+               choices: dict[str, Optional[str]], found: dict[str, Optional[str]], used: set[str],
+               items: list[Item], depth: int) -> None:
+        """Expand one defaults list entry of ``file`` (not ``_self_``)."""
+        if isinstance(entry, str):
+            self._config_entry(entry, own_group, package, choices, found, used, items, depth)
+            return
+        if not isinstance(entry, dict) or len(entry) != 1:
+            raise ComposeError(f"{file}: unsupported defaults list entry {entry!r}")
+        (key, option), = entry.items()
+        key = str(key).strip()
+        words = key.split()
+        is_override = "override" in words[:-1]
+        optional = "optional" in words[:-1]
+        key = words[-1]
+        group_key, _, pkg = key.partition("@")
+        absolute = group_key.startswith("/")
+        group_path = group_key[1:] if absolute else "/".join(p for p in (own_group, group_key) if p)
+        match_key = group_path + (f"@{pkg}" if pkg else "")
+        if is_override:
+            for opt in option if isinstance(option, list) else [] if option is None else [option]:
+                check_name(self.config_dir, f"{group_path}/{_strip_ext(str(opt))}")
+            found[match_key] = None if option is None else str(option)
+            return
+        if match_key in choices:
+            used.add(match_key)
+            option = choices[match_key]
+        if option is None:
+            return
+        options = option if isinstance(option, list) else [option]
+        for opt in options:
+            opt_path = f"{group_path}/{_strip_ext(str(opt))}"
+            child = find_file(self.config_dir, opt_path)
+            if child is None:
+                if optional:
+                    continue
+                raise ComposeError(f"Could not find '{opt_path}' (in the defaults list of "
+                                   f"{config_path}); ConfigStore entries are registered by code "
+                                   "preflight does not run")
+            child_pkg = self._package(child, pkg, package, group_key.lstrip("/").replace("/", "."))
+            self._expand(opt_path, child, child_pkg, group_path, False, choices, found, used, items, depth + 1)
 
     def _config_entry(self, entry: str, own_group: str, package: str, choices: dict[str, Optional[str]],
                       found: dict[str, Optional[str]], used: set[str], items: list[Item], depth: int) -> None:
         name, _, pkg = entry.partition("@")
         optional = name.startswith("optional ")
         name = name.split()[-1]
-        path = name.lstrip("/") if name.startswith("/") else "/".join(p for p in (own_group, name) if p)
+        path = name[1:] if name.startswith("/") else "/".join(p for p in (own_group, name) if p)
         path = _strip_ext(path)
         child = find_file(self.config_dir, path)
         if child is None:
@@ -453,32 +547,125 @@ def hydra_available() -> Optional[str]:
     return str(getattr(hydra, "__version__", "?"))
 
 
+class HydraReadRefused(ComposeError):
+    """hydra-core asked for files outside the config directory (refused), or its file
+    source could not be confined: preflight's composer is used instead."""
+
+    def __init__(self, message: str, paths: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.paths = list(paths)
+
+
+@contextmanager
+def _confined_file_source(config_dir: Path) -> Iterator[list[str]]:
+    """hydra-core's config sources confined while preflight composes: hydra-core itself
+    follows ``..``, absolute names (even through its own ``pkg://hydra.conf`` source),
+    symbolic links and ``hydra.searchpath`` entries anywhere. ``file://`` sources read only
+    inside ``config_dir`` (symbolic links resolved), ``pkg://`` sources only names that stay
+    inside their package. Yields the list of refused paths (filled as hydra-core asks).
+    Raises :class:`HydraReadRefused` when this hydra-core version lacks the parts replaced."""
+    try:
+        from hydra._internal.core_plugins.file_config_source import FileConfigSource
+        from hydra._internal.core_plugins.importlib_resources_config_source import (
+            ImportlibResourcesConfigSource,
+        )
+        from hydra._internal.sources_registry import SourcesRegistry
+        from hydra.core.plugins import Plugins
+        from hydra.plugins.config_source import ConfigLoadError
+
+        registry = SourcesRegistry.instance()
+        Plugins.instance()  # registers the built-in sources now, never over the confined ones
+        originals = {scheme: registry.types[scheme] for scheme in ("file", "pkg")}
+    except (ImportError, AttributeError, KeyError) as exc:
+        raise HydraReadRefused(f"hydra-core's config sources could not be confined ({exc})") from None
+    root = os.path.realpath(config_dir)
+    refused: list[str] = []
+
+    def allowed(source: Any, config_path: str) -> bool:
+        name = os.path.normpath(config_path) if config_path else "."
+        inside = not os.path.isabs(name) and name != ".." and not name.startswith(".." + os.sep)
+        if inside and isinstance(source, FileConfigSource):
+            inside = within(root, os.path.realpath(os.path.join(source.path, config_path)))
+        if not inside:
+            refused.append(os.path.normpath(os.path.join(str(source.path), config_path)))
+        return inside
+
+    def confined(base: Any) -> Any:
+        class Confined(base):  # type: ignore[misc, valid-type]
+            def load_config(self, config_path: str) -> Any:
+                if not allowed(self, self._normalize_file_name(config_path)):
+                    raise ConfigLoadError(f"{config_path} is outside the config directory; not read")
+                return super().load_config(config_path)
+
+            def available(self) -> bool:
+                outside = isinstance(self, FileConfigSource) and not within(root, os.path.realpath(self.path))
+                return not outside and bool(super().available())
+
+            def is_group(self, config_path: str) -> bool:
+                return allowed(self, config_path) and bool(super().is_group(config_path))
+
+            def is_config(self, config_path: str) -> bool:
+                return allowed(self, self._normalize_file_name(config_path)) and bool(super().is_config(config_path))
+
+            def list(self, config_path: str, results_filter: Any) -> list[str]:
+                return list(super().list(config_path, results_filter)) if allowed(self, config_path) else []
+
+        Confined.__name__ = Confined.__qualname__ = f"Confined{base.__name__}"
+        return Confined
+
+    registry.types["file"] = confined(FileConfigSource)
+    registry.types["pkg"] = confined(ImportlibResourcesConfigSource)
+    try:
+        yield refused
+    finally:
+        registry.types.update(originals)
+
+
 def compose_with_hydra(config_dir: Path, config_name: str, overrides: Sequence[Override],
                        version_base: Optional[str]) -> Composition:
-    """Compose with hydra-core's compose API; the defaults list gives the file of each part."""
-    import warnings
-
+    """Compose with hydra-core's compose API; the defaults list gives the file of each part.
+    hydra-core reads files only inside ``config_dir`` (:func:`_confined_file_source`); when it
+    asks for one outside, :class:`HydraReadRefused` is raised whatever the outcome."""
     import hydra
-    from hydra import compose, initialize_config_dir
-    from hydra.core.global_hydra import GlobalHydra
     from omegaconf import OmegaConf
 
     texts = [ov.text for ov in overrides if not ov.sweep]
-    GlobalHydra.instance().clear()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with initialize_config_dir(config_dir=str(config_dir), version_base=version_base):
-                cfg = compose(config_name=config_name, overrides=texts)
-                items = _hydra_items(config_dir, config_name, texts)
-    except Exception as exc:  # hydra's own exceptions: missing configs, bad overrides, ...
-        raise ComposeError(f"{type(exc).__name__}: {exc}") from None
-    finally:
-        GlobalHydra.instance().clear()
+    with _HYDRA_LOCK:
+        refused, cfg, items, error = _compose_locked(config_dir, config_name, texts, version_base)
+    if refused:
+        shown = ", ".join(sorted(set(refused))[:3])
+        raise HydraReadRefused(f"hydra-core asked for {shown}, outside the config directory (not read)", refused)
+    if error is not None:
+        raise ComposeError(error)
     data = OmegaConf.to_container(cfg, resolve=False)
     assert isinstance(data, dict)
     data.pop("hydra", None)
     return Composition(data, items, list(overrides), f"hydra-core {hydra.__version__} (compose API)")
+
+
+def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
+                    version_base: Optional[str]) -> tuple[list[str], Any, list[Item], Optional[str]]:
+    import warnings
+
+    from hydra import compose, initialize_config_dir
+    from hydra.core.global_hydra import GlobalHydra
+
+    GlobalHydra.instance().clear()
+    cfg: Any = None
+    items: list[Item] = []
+    error: Optional[str] = None
+    try:
+        with _confined_file_source(config_dir) as refused, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                with initialize_config_dir(config_dir=str(config_dir), version_base=version_base):
+                    cfg = compose(config_name=config_name, overrides=texts)
+                    items = _hydra_items(config_dir, config_name, texts)
+            except Exception as exc:  # hydra's own exceptions: missing configs, bad overrides, ...
+                error = f"{type(exc).__name__}: {exc}"
+    finally:
+        GlobalHydra.instance().clear()
+    return refused, cfg, items, error
 
 
 def _hydra_items(config_dir: Path, config_name: str, overrides: list[str]) -> list[Item]:
@@ -497,7 +684,10 @@ def _hydra_items(config_dir: Path, config_name: str, overrides: list[str]) -> li
 
 def searchpath_packages(config_dir: Path, config_name: str) -> list[str]:
     """``pkg://`` entries of the primary config's ``hydra.searchpath`` (hydra-core would import them)."""
-    path = find_file(config_dir, _strip_ext(config_name))
+    try:
+        path = find_file(config_dir, _strip_ext(config_name))
+    except OutsideConfigDir:
+        return []
     if path is None:
         return []
     try:
@@ -550,9 +740,13 @@ def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_b
                      "preflight's composer was used (search path entries are not followed)")
         version = None
     result = None
+    refused: Optional[HydraReadRefused] = None
     if version is not None:
         try:
             result = compose_with_hydra(config_dir, config_name, overrides, version_base)
+        except HydraReadRefused as exc:
+            refused = exc
+            notes.append(f"{exc}: composed by preflight's composer")
         except ComposeError as exc:
             if not _about_hydra_settings(str(exc)):
                 raise
@@ -562,7 +756,12 @@ def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_b
                          "the job's config was composed by preflight's composer")
     if result is None:
         composer = Composer(config_dir, overrides)
-        result = composer.compose(config_name)
+        try:
+            result = composer.compose(config_name)
+        except ComposeError as exc:
+            if refused is None or "outside the config directory" in str(exc):
+                raise
+            raise ComposeError(f"{exc} ({refused})", exc.file, exc.line) from None
         result.overrides = list(overrides)
         if use_hydra and hydra_available() is None:
             notes.append("hydra-core is not installed (the 'hydra' extra): composed by preflight's composer")

@@ -12,12 +12,19 @@ request's ``uid``, says ``allowed``, puts the gate's reasons in ``status.message
   ``timeoutSeconds`` (at most 30, default 10) should be above ``timeout``.
 - HTTPS only, with the given certificate and key (TLS 1.2 or newer); bodies over
   ``MAX_BODY`` bytes are refused; slow clients time out.
+- Hostile HTTP gets a plain 4xx with a status line: no Content-Length or several that
+  disagree, one that is not a decimal number, ``Transfer-Encoding``, a body that is not JSON
+  or is nested too deeply. HTTP/0.9 requests too are answered as HTTP/1.0 (http.server would
+  answer with a bare body). The connection is closed when the body's end is unknown. An
+  AdmissionReview whose uid is readable but whose fields have the wrong shape is denied
+  (fail-closed). A connection that fails is one log line, never a traceback.
 """
 
 from __future__ import annotations
 
 import concurrent.futures
 import json
+import re
 import ssl
 import sys
 from dataclasses import dataclass, field
@@ -30,6 +37,7 @@ from preflight.gate.cluster import Cluster
 MAX_BODY = 4 * 1024 * 1024  # the API server caps objects at ~1.5 MiB (etcd request limit)
 GATED_KINDS = ("Pod", "Job", "PyTorchJob")
 MAX_WARNING = 240
+_DIGITS = re.compile(r"[0-9]{1,20}")
 
 
 @dataclass
@@ -48,17 +56,42 @@ def review(body: Any, config: WebhookConfig) -> dict[str, Any]:
     if not isinstance(request, dict) or not isinstance(request.get("uid"), str):
         raise ValueError("not an admission.k8s.io/v1 AdmissionReview with request.uid")
     uid = request["uid"]
+    wrong = _wrong_shape(request)
+    if wrong:
+        return _failure(uid, f"malformed AdmissionReview: {wrong}", config)
     kind = (request.get("kind") or {}).get("kind")
     obj = request.get("object")
     if request.get("operation") not in ("CREATE", "UPDATE") or kind not in GATED_KINDS \
             or not isinstance(obj, dict):
         return _answer(uid, True)
+    wrong = _wrong_object(obj)
+    if wrong:
+        return _failure(uid, f"malformed AdmissionReview: {wrong}", config)
     if kind == "Pod" and any(isinstance(o, dict) and o.get("controller")
                              for o in (obj.get("metadata") or {}).get("ownerReferences") or []):
         return _answer(uid, True)
     if kind == "PyTorchJob" and request.get("operation") == "UPDATE":
         return _answer(uid, True)  # status updates by the operator
     return _gate_with_deadline(uid, obj, request, config)
+
+
+def _wrong_shape(request: dict[str, Any]) -> str:
+    """What in a request has a shape the API server never sends ("" if nothing)."""
+    kind = request.get("kind")
+    if kind is not None and not isinstance(kind, dict):
+        return f"request.kind is a {type(kind).__name__}, not a mapping"
+    return ""
+
+
+def _wrong_object(obj: dict[str, Any]) -> str:
+    """The same for the object of a gated kind."""
+    meta = obj.get("metadata")
+    if meta is not None and not isinstance(meta, dict):
+        return f"request.object.metadata is a {type(meta).__name__}, not a mapping"
+    refs = (meta or {}).get("ownerReferences")
+    if refs is not None and not isinstance(refs, list):
+        return f"request.object.metadata.ownerReferences is a {type(refs).__name__}, not a list"
+    return ""
 
 
 def _gate_with_deadline(uid: str, obj: dict[str, Any], request: dict[str, Any],
@@ -129,6 +162,14 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         sys.stderr.write(f"preflight serve: {self.address_string()} {format % args}\n")
 
+    def send_response_only(self, code: int, message: Optional[str] = None) -> None:
+        # http.server answers HTTP/0.9 (a request line without a version, or "HTTP/0.9"), and
+        # errors found before the version is read (HTTP/2.0, a malformed version), with a bare
+        # body: no status line, no headers. Every answer here has them.
+        if self.request_version == "HTTP/0.9":
+            self.request_version = "HTTP/1.0"
+        super().send_response_only(code, message)
+
     def do_GET(self) -> None:
         if self.path in ("/healthz", "/readyz"):
             self._send(200, b"ok\n", "text/plain")
@@ -136,35 +177,72 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, b"not found\n", "text/plain")
 
     def do_POST(self) -> None:
-        try:
-            length = int(self.headers.get("Content-Length") or "-1")
-        except ValueError:
-            length = -1
-        if length < 0 or length > MAX_BODY:
-            self._send(413 if length > MAX_BODY else 411, b"a body with Content-Length up to 4 MiB is required\n",
-                       "text/plain")
+        length = self._length()
+        if length is None:
             return
         raw = self.rfile.read(length)
+        if len(raw) < length:  # the client went away before the end of its body
+            self.close_connection = True
+            return
         try:
             body = json.loads(raw)
+        except RecursionError:
+            self._send(400, b"bad AdmissionReview: JSON nested too deeply\n", "text/plain")
+            return
+        except ValueError as exc:  # UnicodeDecodeError included
+            self._send(400, f"bad AdmissionReview: {exc}\n".encode(), "text/plain")
+            return
+        try:
             answer = review(body, self.config)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except ValueError as exc:
             self._send(400, f"bad AdmissionReview: {exc}\n".encode(), "text/plain")
             return
         self._send(200, json.dumps(answer).encode(), "application/json")
+
+    def _length(self) -> Optional[int]:
+        """The body's length from its one Content-Length; None after an error answer (the
+        connection is then closed: where the body ends is not known)."""
+        problem, code = "", 400
+        values = {v.strip() for v in self.headers.get_all("Content-Length") or []}
+        if self.headers.get("Transfer-Encoding") is not None:
+            problem, code = "Transfer-Encoding is not supported; send a Content-Length", 411
+        elif not values:
+            problem, code = "a body with Content-Length up to 4 MiB is required", 411
+        elif len(values) > 1:
+            problem = "Content-Length headers that disagree"
+        elif not _DIGITS.fullmatch(next(iter(values))):
+            problem = "Content-Length is not a decimal number"
+        elif int(next(iter(values))) > MAX_BODY:
+            problem, code = "a body with Content-Length up to 4 MiB is required", 413
+        if problem:
+            self.close_connection = True
+            self._send(code, f"{problem}\n".encode(), "text/plain")
+            return None
+        return int(next(iter(values)))
 
     def _send(self, code: int, data: bytes, ctype: str) -> None:
         self.send_response(code)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data)))
+        if self.close_connection:
+            self.send_header("Connection", "close")
         self.end_headers()
         self.wfile.write(data)
+
+
+class _Server(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A connection that fails (a plain-HTTP client on the TLS port, a client that hangs
+        up mid-answer) is one log line; the server goes on."""
+        exc = sys.exc_info()[1]
+        host = client_address[0] if isinstance(client_address, tuple) and client_address else client_address
+        sys.stderr.write(f"preflight serve: {host} connection error: {type(exc).__name__}: {exc}\n")
 
 
 def make_server(host: str, port: int, cert: Path, key: Path, config: WebhookConfig) -> ThreadingHTTPServer:
     """An HTTPS server bound to (host, port); ``port`` 0 picks a free one."""
     handler = type("Handler", (_Handler,), {"config": config})
-    server = ThreadingHTTPServer((host, port), handler)
+    server = _Server((host, port), handler)
     server.daemon_threads = True
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
