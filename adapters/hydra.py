@@ -221,6 +221,9 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
                                       "top-level file with a defaults list, or --config-name after --")
         return FileError(display, f"{app.how} without a config_path and config_name preflight can read "
                                   "(a ConfigStore config?); Hydra config not composed", line=app.line)
+    if not project.may_read(config_dir):
+        return FileError(display, f"{app.how}: config directory {relative(config_dir, project.root)} is "
+                                  "outside the job's directories and was not read", line=app.line)
     if not config_dir.is_dir():
         return FileError(display, f"{app.how}: config directory {relative(config_dir, project.root)} "
                                   "does not exist", line=app.line)

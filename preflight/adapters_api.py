@@ -504,9 +504,25 @@ class Project:
     # transformers-version); used when the project's requirement files declare none
     transformers_version: Optional[str] = None
     config_dirs: list[Path] = field(default_factory=list)  # directories given with --config (Hydra)
+    # where files the inputs name may be read from (None: anywhere). The scheduler gate sets
+    # the job's directories: it may run with more rights than the job's author.
+    read_roots: Optional[list[Path]] = None
     _indexes: dict[int, ScriptIndex] = field(default_factory=dict, repr=False)
     # results adapters compute once per audit and share with rules (e.g. Hydra compositions)
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def may_read(self, path: Path) -> bool:
+        """Whether a file or directory that an input names (not one given on the command line)
+        may be read: always, unless ``read_roots`` is set and ``path`` resolves outside them
+        and outside the directories given with ``--config``."""
+        if self.read_roots is None:
+            return True
+        target = os.path.realpath(path)
+        for root in [*self.read_roots, *self.config_dirs]:
+            base = os.path.realpath(root)
+            if target == base or target.startswith(base.rstrip(os.sep) + os.sep):
+                return True
+        return False
 
     def script_args(self, script: ParsedPython) -> list[str]:
         """The part of ``argv`` meant for ``script``: what follows the script's name when

@@ -31,6 +31,7 @@ def build_plan(
     argv: Sequence[str] = (),
     strict: bool = False,
     transformers_version: Optional[str] = None,
+    read_roots: Optional[Sequence[Path]] = None,
 ) -> tuple[TrainingPlan, Project]:
     """Read and parse each script and config once, run every detecting adapter (in name
     order) and return the plan and the project (whose ``errors`` hold per-file problems).
@@ -40,8 +41,11 @@ def build_plan(
     (for tests); otherwise an adapter bug becomes an error entry, never a traceback.
     ``transformers_version`` is the version the user stated (``--transformers-version``,
     ``[tool.preflight] transformers-version``), used where the project declares none.
+    ``read_roots`` confines what the inputs name (a Hydra ``config_path``) to these
+    directories (the scheduler gate's job directories); None reads anywhere.
     """
-    project = Project(root=root, argv=[str(a) for a in argv], transformers_version=transformers_version)
+    project = Project(root=root, argv=[str(a) for a in argv], transformers_version=transformers_version,
+                      read_roots=None if read_roots is None else [Path(r) for r in read_roots])
     plan = TrainingPlan()
     seen: set[str] = set()
     for path in scripts:

@@ -131,3 +131,27 @@ def test_expressions_deeper_than_the_limit_are_refused_on_every_python(cli, tmp_
     assert "deep.py: error: cannot parse: expressions nested too deeply to parse" in r.out + r.err
     assert "fine.py" not in r.out + r.err
     assert r.code == 3
+
+
+@pytest.mark.parametrize("config_path", ["../secret/conf", "{outside}/conf", "linked_conf"])
+def test_gate_does_not_compose_a_hydra_config_directory_outside_the_job(cli, tmp_path: Path,
+                                                                        config_path: str) -> None:
+    """A script's ``@hydra.main(config_path=...)`` is a path the job's author chose: the gate
+    composes it only inside the job's directories."""
+    outside = tmp_path / "secret"
+    write(outside / "conf" / "config.yaml", "model_name_or_path: CANARY-OUTSIDE-DIR\n")
+    job = tmp_path / "job"
+    job.mkdir()
+    (job / "linked_conf").symlink_to(outside / "conf")
+    config_path = config_path.format(outside=outside)
+    write(job / "train.py", "import hydra\n\n\n"
+          f"@hydra.main(config_path={config_path!r}, config_name='config', version_base=None)\n"
+          "def main(cfg):\n    pass\n")
+    write(job / "job.sbatch", "#!/bin/bash\n#SBATCH --gres=gpu:a100:1\nsrun python train.py\n")
+    r = cli("gate", "job.sbatch", "--format", "json", cwd=job)
+    assert "CANARY-OUTSIDE-DIR" not in r.out + r.err
+    assert "is outside the job's directories and was not read" in r.out
+    assert r.code == 1  # fit unknown: fail closed
+    # the same script under `audit`, which reads what its user may read, composes it
+    a = cli("audit", "train.py", "--no-cache", "--emit-plan", "json", cwd=job)
+    assert "CANARY-OUTSIDE-DIR" in a.out

@@ -214,7 +214,8 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
                 job.notes.append(f"{name} (named by the launch line) was not found; give it with --config")
     elif req.scripts:
         scripts.extend(req.scripts)
-    plan, project = build_plan(scripts, configs, root=Path(req.root) if req.root else Path.cwd(), argv=argv)
+    plan, project = build_plan(scripts, configs, root=Path(req.root) if req.root else Path.cwd(), argv=argv,
+                               read_roots=[*bases, *(Path(s).resolve().parent for s in req.scripts)])
     _scheduler_facts(plan, job)
     findings = _audit_findings(plan, project)  # a rule that fails adds to project.errors
     errors = list(project.errors)
