@@ -32,16 +32,20 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _timed(cmd: list[str], cwd: Path) -> tuple[float, float, int]:
-    """(wall seconds, child CPU seconds, exit code) of one command."""
+def _timed(cmd: list[str], cwd: Path, timeout: float | None = None) -> tuple[float, float, int]:
+    """(wall seconds, child CPU seconds, exit code) of one command; exit code -1 when it was
+    stopped after ``timeout`` seconds (its CPU time is then not counted)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                          env={**os.environ, "NO_COLOR": "1"})
+    try:
+        code = subprocess.run(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                              env={**os.environ, "NO_COLOR": "1"}, timeout=timeout).returncode
+    except subprocess.TimeoutExpired:
+        code = -1
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, proc.returncode
+    return wall, cpu, code
 
 
 def _preflight_cmd() -> list[str]:
@@ -73,6 +77,8 @@ def main() -> int:
     ap.add_argument("--torch-preflight", metavar="EXE", default=shutil.which("torch-preflight"),
                     help="torch-preflight executable to compare with (default: from PATH)")
     ap.add_argument("--skip-torch-preflight", action="store_true")
+    ap.add_argument("--timeout", type=float, default=1800,
+                    help="stop torch-preflight's tree run after this many seconds (default: 1800)")
     args = ap.parse_args()
     # pip compiles bytecode at install time; do the same so start-up is measured as users see it
     import compileall
@@ -120,9 +126,13 @@ def main() -> int:
         print(f"  preflight warm (cached)       wall {warm[0]:7.2f} s  cpu {warm[1]:7.2f} s   "
               f"({warm[0] / cold[0]:.1%} of cold)")
         if theirs:
-            t = _timed([theirs_exe, "check", "--no-color", *jobs, str(tree)], cwd)
-            print(f"  torch-preflight (no cache)    wall {t[0]:7.2f} s  cpu {t[1]:7.2f} s   "
-                  f"(preflight cold is {t[0] / cold[0]:.1f}x faster, warm {t[0] / warm[0]:.1f}x)")
+            t = _timed([theirs_exe, "check", "--no-color", *jobs, str(tree)], cwd, timeout=args.timeout)
+            if t[2] == -1:
+                print(f"  torch-preflight (no cache)    did not finish in {args.timeout:.0f} s; stopped "
+                      f"(preflight cold is more than {t[0] / cold[0]:.0f}x faster)")
+            else:
+                print(f"  torch-preflight (no cache)    wall {t[0]:7.2f} s  cpu {t[1]:7.2f} s   "
+                      f"(preflight cold is {t[0] / cold[0]:.1f}x faster, warm {t[0] / warm[0]:.1f}x)")
     return 0
 
 
