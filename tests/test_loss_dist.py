@@ -504,8 +504,10 @@ def step_{i}(model, x, y, loader):
         return best
 
     cost(20)
-    small, large = cost(150), cost(300)
-    assert large < small * 3.0 + 0.02, (small, large)
+    # 4x the functions against an 8x bound, as the suite's other scaling checks: a quadratic
+    # pass costs 16x, while a 2x step at these sizes varied from 1.3x to 4.4x on a busy machine
+    small, large = cost(200), cost(800)
+    assert large < small * 8.0 + 0.02, (small, large)
 
 
 LIGHTNING_FIT = """
