@@ -117,12 +117,11 @@ def _run_adapters(project: Project, plan: TrainingPlan, strict: bool) -> None:
         except Exception as exc:
             if strict:
                 raise
-            module = cls.__module__
-            whom = "please report this to preflight" if module.startswith("preflight.") else \
-                f"report this to the authors of the plugin that provides it ({module})"
+            from preflight.engine import whom_to_tell
+
             project.errors.append(FileError(f"<adapter {name}>",
                                             f"internal error ({type(exc).__name__}: {exc}); "
-                                            f"the plan may be incomplete; {whom}"))
+                                            f"the plan may be incomplete; {whom_to_tell(cls.__module__)}"))
             continue
         detected.append(name)
         frameworks.update(cls.frameworks)

@@ -134,13 +134,17 @@ def _rules_for(codes: tuple[str, ...]) -> list:
     return rules
 
 
+def whom_to_tell(module: str) -> str:
+    """Where a bug in the rule or adapter defined in ``module`` should be reported."""
+    if module.startswith("preflight."):
+        return "please report this to preflight"
+    return f"report this to the authors of the plugin that provides it ({module})"
+
+
 def rule_failure(code: str, module: str, exc: BaseException, where: str = "this file") -> str:
     """The message for a rule that raised: which rule, what, and whom to tell."""
-    builtin = module.startswith("preflight.")
-    whom = "please report this to preflight" if builtin else \
-        f"report this to the authors of the plugin that provides it ({module})"
     return (f"rule {code} failed on {where} ({type(exc).__name__}: {exc}); its findings are "
-            f"missing, the other rules ran; {whom}")
+            f"missing, the other rules ran; {whom_to_tell(module)}")
 
 
 def analyse_parsed(parsed: ParsedPython, selection: Selection,
