@@ -183,6 +183,10 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
     from preflight.audit import build_plan
 
     extra: dict[str, Any] = {"missing_scripts": []}
+    # inputs the job names that the gate did not read: (line, name, why, option); any of
+    # them makes the fit unknown (fail closed), see gate()
+    unread: list[tuple[int, str, str, str]] = []
+    extra["unread"] = unread
     launch = job.launch
     bases = _bases(req, job)
     scripts: list[Path] = []
@@ -196,6 +200,7 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
             if found is not None:
                 scripts.append(found)
             elif outside_bases(info.script, bases):
+                unread.append((launch.line, info.script, "is outside the job's directories", "--script"))
                 job.notes.append(f"{info.script} (named by the launch line) is outside the job's "
                                  "directories and was not read; give it with --script")
             elif job.kind == "slurm" and info.script.endswith(".py"):
@@ -210,17 +215,45 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
             elif found is None and outside_bases(name, bases):
                 job.notes.append(f"{name} (named by the launch line) is outside the job's "
                                  "directories and was not read; give it with --config")
+                unread.append((launch.line, name, "is outside the job's directories", "--config"))
             elif found is None:
                 job.notes.append(f"{name} (named by the launch line) was not found; give it with --config")
+                why = "is not a regular file the gate may read" if _exists_unreadable(name, bases) else \
+                    "was not found"
+                unread.append((launch.line, name, why, "--config"))
     elif req.scripts:
         scripts.extend(req.scripts)
     plan, project = build_plan(scripts, configs, root=Path(req.root) if req.root else Path.cwd(), argv=argv,
                                read_roots=[*bases, *(Path(s).resolve().parent for s in req.scripts)])
     _scheduler_facts(plan, job)
+    # what could not be read while the plan was built (a config that is a FIFO, binary, not
+    # UTF-8, unparsable; a Hydra config directory outside the job; an adapter that failed):
+    # the plan may lack what decides the fit. Rule failures (added below) do not change the plan.
+    extra["plan_errors"] = list(project.errors)
     findings = _audit_findings(plan, project)  # a rule that fails adds to project.errors
     errors = list(project.errors)
     text = "\n".join(s.source.text for s in project.scripts)
     return plan, project, findings, errors, extra, text
+
+
+def _exists_unreadable(name: str, bases: Sequence[Path]) -> bool:
+    """Something exists at ``name`` under a base (a FIFO, a directory, a dangling link) but
+    it is not a regular file."""
+    p = Path(name)
+    for c in ([p] if p.is_absolute() else [b / p for b in bases]):
+        if os.path.lexists(c) and not c.is_file():
+            return True
+    return False
+
+
+def unread_reason(extra: Mapping[str, Any]) -> str:
+    """Why the fit cannot be trusted: inputs the job names that were not read ("" if none)."""
+    parts = [f"{name} (named by the launch line, line {line}) {why} and was not read; give it with {option}"
+             for line, name, why, option in extra.get("unread") or ()]
+    parts += [f"{e.render().replace(': error: ', ': ')}" for e in extra.get("plan_errors") or ()]
+    if not parts:
+        return ""
+    return "; ".join(parts) + "; an estimate without it cannot be trusted"
 
 
 def _launch_argv(text: str) -> list[str]:
@@ -351,6 +384,10 @@ def gate(req: GateRequest) -> GateResult:
     fit = estimate_fit(plan, job.gpu, usable) if job.gpus_per_node else None
     if fit is None and job.gpus_per_node == 0:
         fit = FitResult("fits", "the job requests no GPU: nothing to fit")
+    unread = unread_reason(extra)
+    if unread and fit is not None and job.gpus_per_node and fit.verdict != "unknown":
+        # fail closed: the estimate was made without an input the job names
+        fit = FitResult("unknown", f"{unread} (without it: {fit.verdict})", detail=fit.detail)
     result.fit = fit
     extra.update(allow_unknown=policy.allow_unknown, reject=policy.reject)
     ctx = JobContext(job=job, plan=plan, project=project, fit=fit, script_text=script_text, extra=extra)
