@@ -1,3 +1,19 @@
+# `python -m preflight` puts the current directory first on sys.path: a job's directory
+# (the Slurm gate runs there), a checkout under review in CI. Nothing preflight imports may
+# come from there (an `argparse.py` or `typing.py` beside the job would run as preflight), so
+# the entry is dropped before anything else is imported. `python -I -m preflight` (what
+# `preflight gate --write-lua` generates) never adds it; the console script adds its own
+# bin directory instead.
+import os
+import sys
+
+try:
+    _here = os.getcwd()
+except OSError:  # the current directory was removed
+    _here = None
+if sys.path and (sys.path[0] in ("", os.curdir) or os.path.realpath(sys.path[0]) == _here):
+    del sys.path[0]
+
 from preflight.cli import entry
 
 entry()

@@ -131,8 +131,16 @@ def _entry_points(group: str) -> list[_EntryPoint]:
     header = f"[{group}]"
     seen: set[str] = set()
     out: list[_EntryPoint] = []
+    try:
+        here: Optional[str] = os.getcwd()
+    except OSError:  # the current directory was removed
+        here = None
     for entry in sys.path:
-        directory = entry or "."
+        # never the current directory (a job's directory, a checkout under review): a
+        # ``*.dist-info`` there is not an installed plugin (docs/hardening.md)
+        if entry in ("", os.curdir) or (here is not None and os.path.realpath(entry) == here):
+            continue
+        directory = entry
         try:
             names = sorted(os.listdir(directory))
         except OSError:

@@ -295,7 +295,7 @@ def test_write_lua_fills_in_the_installation(tmp_path, monkeypatch, capsys):
     for name in ("job_submit.lua", "cli_filter.lua"):
         text = (tmp_path / name).read_text()
         assert "@" not in "".join(line for line in text.splitlines() if line.startswith("local "))
-        assert f'"{sys.executable} -m preflight"' in text
+        assert f'"{sys.executable} -I -m preflight"' in text  # isolated: nothing from the job dir
         assert str(SLURM / "cluster.yaml") in text
         assert "local FAIL_OPEN = false" in text
 

@@ -53,7 +53,14 @@ def run(args: argparse.Namespace) -> int:
 
         cluster = args.cluster or (Path(os.environ["PREFLIGHT_CLUSTER"]) if os.environ.get("PREFLIGHT_CLUSTER")
                                    else None)
-        for path in write_lua(args.write_lua, cluster=cluster):
+        from preflight.gate.cluster import ClusterError
+
+        try:
+            written = write_lua(args.write_lua, cluster=cluster)
+        except ClusterError as exc:
+            sys.stderr.write(f"preflight: error: {exc.error.render()}\n")
+            return EXIT_USAGE
+        for path in written:
             sys.stdout.write(f"wrote {path}\n")
         return 0
     if args.job is None:

@@ -56,8 +56,10 @@ def run(args: argparse.Namespace) -> int:
                               allow_unknown=True if args.allow_unknown else None))
     if result.decision != ADMIT:
         sys.stderr.write(result.text())
+        whom = cluster.whom() if cluster is not None else "the cluster's administrators"
         sys.stderr.write("preflight sbatch: not submitted\n" if result.decision != ERROR else
-                         "preflight sbatch: the gate could not check the job; not submitted\n")
+                         "preflight sbatch: the gate could not check the job; not submitted. "
+                         f"If this persists, tell {whom}.\n")
         return result.exit_code
     for warning in result.warnings:
         sys.stderr.write(f"preflight gate: warning: {warning}\n")

@@ -18,6 +18,8 @@ A YAML (or JSON/TOML) file, for example::
       allow_unknown: false # a job whose fit cannot be estimated is rejected
       reject: [oom, likely-oom]
       fail_on: error       # lowest finding severity that rejects: error, warning, note, never
+      on_failure: reject   # when the gate itself fails (crash, timeout): reject (default) or admit
+    contact: "#hpc-help or hpc-admins@example.com"  # named in a gate-failure message
 
 GPU names are looked up in the hardware catalog (``preflight.hardware.find``), aliases
 included; a name it does not know is an error with the file and line.
@@ -28,6 +30,7 @@ partition, then ``default_gpu``.
 from __future__ import annotations
 
 import contextlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence, Union
@@ -36,8 +39,9 @@ from preflight.diagnostics import FileError
 
 VERDICTS = ("fits", "tight", "likely-oom", "oom", "unknown")
 SEVERITIES = ("error", "warning", "note", "never")
-_TOP_KEYS = {"partitions", "gres_types", "constraints", "node_labels", "default_gpu", "policy", "version"}
-_POLICY_KEYS = {"usable_memory", "allow_unknown", "reject", "fail_on"}
+_TOP_KEYS = {"partitions", "gres_types", "constraints", "node_labels", "default_gpu", "policy", "version", "contact"}
+_POLICY_KEYS = {"usable_memory", "allow_unknown", "reject", "fail_on", "on_failure"}
+ON_FAILURE = ("reject", "admit")  # like Kubernetes' failurePolicy: Fail | Ignore
 
 
 @dataclass
@@ -46,6 +50,7 @@ class Policy:
     allow_unknown: bool = False
     reject: tuple[str, ...] = ("oom", "likely-oom")
     fail_on: str = "error"
+    on_failure: str = "reject"  # the gate itself failed (crash, timeout, unreadable input): reject | admit
     source: str = "built-in default"
 
 
@@ -68,6 +73,10 @@ class Cluster:
     node_labels: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
     default_gpu: Optional[tuple[str, int]] = None
     policy: Policy = field(default_factory=Policy)
+    contact: str = ""  # whom users ask when the gate fails (named in failure messages)
+
+    def whom(self) -> str:
+        return self.contact or "the cluster's administrators"
 
     # -- lookups -------------------------------------------------------------
     def _where(self, line: int) -> str:
@@ -185,7 +194,41 @@ def load_cluster(path: Union[str, Path], display: Optional[str] = None) -> Clust
     loaded = load_config(source)
     if isinstance(loaded, FileError):
         raise ClusterError(loaded)
+    if loaded.data is None or (loaded.data == {} and not source.text.strip()):
+        # an empty file (a truncated copy, a failed template) would gate with the defaults
+        raise ClusterError(FileError(shown, "the cluster file is empty (expected partitions, gres_types, "
+                                            "constraints, node_labels, default_gpu, policy)", line=1))
+    for note in loaded.notes:
+        # a key given twice: the admin meant one of the two, and the loader keeps the later
+        dup = _DUPLICATE.match(note)
+        if dup is not None:
+            raise ClusterError(FileError(shown, f"duplicate key {dup.group(2)} (also at line {dup.group(3)}); "
+                                                "give each key once", line=int(dup.group(1))))
+    if kind == "json":
+        _json_duplicates(source.text, shown)
     return cluster_from_data(loaded.data, shown, loaded.line_of)
+
+
+def _json_duplicates(text: str, shown: str) -> None:
+    """JSON objects keep the last of a repeated key without a word: refuse it, located."""
+    import json
+
+    def pairs(items: list[tuple[str, Any]]) -> dict[str, Any]:
+        seen: set[str] = set()
+        for key, _ in items:
+            if key in seen:
+                marks = [m.start() for m in re.finditer(re.escape(json.dumps(key)) + r"\s*:", text)]
+                lines = [text.count("\n", 0, m) + 1 for m in marks]
+                where = f" (also at line {lines[0]})" if len(lines) > 1 else ""
+                raise ClusterError(FileError(shown, f"duplicate key {key!r}{where}; give each key once",
+                                             line=lines[-1] if lines else 1))
+            seen.add(key)
+        return dict(items)
+
+    json.loads(text, object_pairs_hook=pairs)
+
+
+_DUPLICATE = re.compile(r"^.*:(\d+): duplicate key (.+) \(also at line (\d+)\)")
 
 
 def cluster_from_data(data: Any, display: str = "<cluster>", line_of: Any = None) -> Cluster:
@@ -241,6 +284,11 @@ def cluster_from_data(data: Any, display: str = "<cluster>", line_of: Any = None
     if data.get("default_gpu") is not None:
         cluster.default_gpu = (gpu_name(data["default_gpu"], "default_gpu"), line("default_gpu"))
     cluster.policy = _policy(data.get("policy"), fail, display)
+    contact = data.get("contact")
+    if contact is not None:
+        if not isinstance(contact, str) or not contact.strip() or any(c in contact for c in "\n\r\0"):
+            raise fail("contact: expected one line of text (a channel, an address)", "contact")
+        cluster.contact = contact.strip()
     return cluster
 
 
@@ -281,4 +329,8 @@ def _policy(raw: Any, fail: Any, display: str) -> Policy:
         if raw["fail_on"] not in SEVERITIES:
             raise fail(f"policy.fail_on: expected one of {', '.join(SEVERITIES)}", "policy", "fail_on")
         policy.fail_on = raw["fail_on"]
+    if "on_failure" in raw:
+        if raw["on_failure"] not in ON_FAILURE:
+            raise fail(f"policy.on_failure: expected one of {', '.join(ON_FAILURE)}", "policy", "on_failure")
+        policy.on_failure = raw["on_failure"]
     return policy

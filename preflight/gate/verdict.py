@@ -88,7 +88,8 @@ class GateResult:
             "fit": self.fit.to_dict() if self.fit else None,
             "policy": None if self.policy is None else {
                 "usable_memory": self.policy.usable_memory, "allow_unknown": self.policy.allow_unknown,
-                "reject": list(self.policy.reject), "fail_on": self.policy.fail_on, "source": self.policy.source},
+                "reject": list(self.policy.reject), "fail_on": self.policy.fail_on,
+                "on_failure": self.policy.on_failure, "source": self.policy.source},
             "findings": [f.to_dict() for f in self.findings],
             "errors": [e.to_dict() for e in self.errors],
             "notes": self.notes,

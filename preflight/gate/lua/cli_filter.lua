@@ -14,7 +14,8 @@ options (which win over the directives it reads again from the script).
 local PREFLIGHT = "@PREFLIGHT@"
 local CLUSTER = "@CLUSTER@"
 local TIMEOUT = @TIMEOUT@
-local FAIL_OPEN = @FAIL_OPEN@
+local FAIL_OPEN = @FAIL_OPEN@     -- the cluster file's policy.on_failure: admit
+local CONTACT = "@CONTACT@"       -- the cluster file's contact
 
 local OPTIONS = { "partition", "constraint", "nodes", "ntasks", "ntasks-per-node", "gres", "gpus",
                   "gpus-per-node", "gpus-per-task" }
@@ -45,7 +46,8 @@ function slurm_cli_pre_submit(options, pack_offset)
     end
   end
   local pipe = io.popen("(" .. cmd .. ") 2>&1; echo \"preflight-exit=$?\"")
-  local output = pipe:read("*a")
+  if pipe == nil then return slurm.SUCCESS end -- advisory: job_submit.lua decides
+  local output = pipe:read("*a") or ""
   pipe:close()
   local code = tonumber(output:match("preflight%-exit=(%d+)%s*$")) or 255
   output = output:gsub("preflight%-exit=%d+%s*$", "")
@@ -59,12 +61,15 @@ function slurm_cli_pre_submit(options, pack_offset)
     slurm.log_error("%s", output)
     return slurm.ERROR
   end
-  local why = (code == 124) and ("timed out after " .. TIMEOUT .. " s") or ("exit " .. code)
+  local why = (code == 124 or code == 137) and ("timed out after " .. TIMEOUT .. " s") or ("exit " .. code)
+  local whom = CONTACT ~= "" and CONTACT or "the cluster's administrators"
   if FAIL_OPEN then
-    slurm.log_error("preflight gate could not check this job (%s); submitting anyway", why)
+    slurm.log_error("preflight gate could not check this job (%s); submitting anyway (on_failure: admit). "
+                    .. "If this persists, tell %s.", why, whom)
     return slurm.SUCCESS
   end
-  slurm.log_error("preflight gate could not check this job (%s):\n%s", why, output)
+  slurm.log_error("preflight gate could not check this job (%s); not submitted (on_failure: reject). "
+                  .. "If this persists, tell %s.\n%s", why, whom, output)
   return slurm.ERROR
 end
 

@@ -7,15 +7,23 @@ file with the settings below filled in; copy it beside slurm.conf, set
 
 For each batch job it writes the script to a temporary file and runs
 `preflight gate` on it with the job's resolved options (partition, constraint, nodes,
-tasks, GPUs) and its working directory. Exit 0 admits; exit 1 rejects and the reasons
-reach the user through slurm.log_user (sbatch prints them on stderr); anything else (a
-crash, a timeout, exit 2) rejects too unless FAIL_OPEN is true.
+tasks, GPUs); the job's working directory is passed with --root (the gate reads the
+training script and configs there). The gate runs isolated from that directory: `python -I`
+(no current directory, PYTHONPATH or user site on sys.path) started from `/`, so nothing the
+submitter put beside the job (an `argparse.py`, a `*.dist-info` plugin) is imported.
+
+Exit 0 admits; exit 1 rejects and the reasons reach the user through slurm.log_user
+(sbatch prints them on stderr). Anything else (a crash, a timeout, exit 2, a temporary
+file that cannot be written) is a gate failure: FAIL_OPEN (the cluster file's
+`policy.on_failure`, filled in by --write-lua) decides; the default rejects, and the
+message names CONTACT (the cluster file's `contact`).
 --]]
 
 local PREFLIGHT = "@PREFLIGHT@"   -- the command that runs preflight
 local CLUSTER = "@CLUSTER@"       -- the cluster description file ("" = none)
 local TIMEOUT = @TIMEOUT@         -- seconds before the gate gives up (coreutils `timeout`)
-local FAIL_OPEN = @FAIL_OPEN@     -- admit when the gate itself fails (default: reject)
+local FAIL_OPEN = @FAIL_OPEN@     -- admit when the gate itself fails (policy.on_failure: admit); default reject
+local CONTACT = "@CONTACT@"       -- whom a user asks when the gate fails (the cluster file's `contact`)
 
 local NO_VAL = 4294967294
 local NO_VAL16 = 65534
@@ -64,29 +72,50 @@ end
 local function run_gate(script_path, work_dir, opts)
   local cmd = "timeout " .. TIMEOUT .. " " .. PREFLIGHT .. " gate --kind slurm"
   if CLUSTER ~= "" then cmd = cmd .. " --cluster " .. quote(CLUSTER) end
-  if work_dir ~= nil then cmd = cmd .. " --root " .. quote(work_dir) end
-  cmd = cmd .. " " .. quote(script_path) .. " --"
+  cmd = cmd .. " --root " .. quote(work_dir)
+  -- the script on standard input: its temporary directory is not one of the job's directories
+  cmd = cmd .. " - --"
   for _, o in ipairs(opts) do cmd = cmd .. " " .. quote(o) end
-  if work_dir ~= nil then cmd = "cd " .. quote(work_dir) .. " 2>/dev/null; " .. cmd end
+  -- never from the job's directory: nothing there may shadow what preflight imports
+  cmd = "cd / && " .. cmd .. " < " .. quote(script_path)
   local pipe = io.popen("(" .. cmd .. ") 2>&1; echo \"preflight-exit=$?\"")
-  local output = pipe:read("*a")
+  if pipe == nil then return 255, "cannot start the gate" end
+  local output = pipe:read("*a") or ""
   pipe:close()
   local code = tonumber(output:match("preflight%-exit=(%d+)%s*$")) or 255
   output = output:gsub("preflight%-exit=%d+%s*$", "")
   return code, output
 end
 
-function slurm_job_submit(job_desc, part_list, submit_uid)
-  if job_desc.script == nil or job_desc.script == "" then
-    return slurm.SUCCESS -- salloc / srun: no batch script to read
+-- The gate did not answer (crash, timeout, exit 2, no temporary file): the failure policy decides.
+local function gate_failed(why, output, submit_uid)
+  local whom = CONTACT ~= "" and CONTACT or "the cluster's administrators"
+  if FAIL_OPEN then
+    slurm.log_user("preflight gate could not check this job (%s); admitted by the cluster's failure policy "
+                   .. "(on_failure: admit). If this persists, tell %s.", why, whom)
+    slurm.log_info("preflight gate: failed (%s) for job of uid %u; admitted (on_failure: admit)",
+                   why, submit_uid or 0)
+    return slurm.SUCCESS
   end
+  slurm.log_user("preflight gate could not check this job (%s); rejected by the cluster's failure policy "
+                 .. "(on_failure: reject). Submit again later; if this persists, tell %s.\n%s",
+                 why, whom, output or "")
+  slurm.log_info("preflight gate: failed (%s) for job of uid %u; rejected (on_failure: reject)",
+                 why, submit_uid or 0)
+  return slurm.ERROR
+end
+
+local function check(job_desc, submit_uid)
   local path = os.tmpname()
   local f = io.open(path, "w")
+  if f == nil then
+    return gate_failed("cannot write the batch script to a temporary file", "", submit_uid)
+  end
   f:write(job_desc.script)
   f:close()
   local code, output = run_gate(path, job_desc.work_dir, options(job_desc))
   os.remove(path)
-  output = output:gsub(path:gsub("%p", "%%%0"), "batch script")
+  output = output:gsub("<stdin>", "batch script")
   if code == 0 then
     if output:find("warning: ", 1, true) then
       slurm.log_user("%s", output) -- admitted, with warnings the user should see
@@ -99,13 +128,21 @@ function slurm_job_submit(job_desc, part_list, submit_uid)
     slurm.log_info("preflight gate: rejected job of uid %u", submit_uid)
     return slurm.ERROR
   end
-  local why = (code == 124) and ("timed out after " .. TIMEOUT .. " s") or ("exit " .. code)
-  if FAIL_OPEN then
-    slurm.log_user("preflight gate could not check this job (%s); admitted", why)
-    return slurm.SUCCESS
+  local why = (code == 124 or code == 137) and ("timed out after " .. TIMEOUT .. " s") or ("exit " .. code)
+  return gate_failed(why, output, submit_uid)
+end
+
+function slurm_job_submit(job_desc, part_list, submit_uid)
+  if job_desc.script == nil or job_desc.script == "" then
+    return slurm.SUCCESS -- salloc / srun: no batch script to read
   end
-  slurm.log_user("preflight gate could not check this job (%s):\n%s", why, output)
-  return slurm.ERROR
+  if job_desc.work_dir == nil or job_desc.work_dir == "" then
+    -- sbatch always sends one; without it the gate would have no directory to confine reads to
+    return gate_failed("the job has no working directory", "", submit_uid)
+  end
+  local ok, result = pcall(check, job_desc, submit_uid)
+  if ok then return result end
+  return gate_failed("error in job_submit.lua: " .. tostring(result), "", submit_uid)
 end
 
 function slurm_job_modify(job_desc, job_rec, part_list, modify_uid)
