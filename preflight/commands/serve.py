@@ -30,7 +30,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a config file jobs mount (matched by base name); repeatable")
     p.add_argument("--timeout", type=float, default=8.0, metavar="SECONDS",
                    help="answer within this time (default 8; keep it below the webhook's timeoutSeconds)")
-    p.add_argument("--fail-open", action="store_true", help="admit when the gate fails or times out")
+    p.add_argument("--fail-open", action="store_true",
+                   help="admit when the gate fails or times out (default: the cluster file's policy.on_failure, "
+                        "else reject)")
+    p.add_argument("--max-checks", type=int, default=4, metavar="N",
+                   help="gate checks at once (default 4); a request that finds none free in time fails "
+                        "per the failure policy")
+    p.add_argument("--max-connections", type=int, default=64, metavar="N",
+                   help="open connections (default 64); more are closed at once")
     p.add_argument("--allow-unknown", action="store_true", help="admit jobs whose fit cannot be estimated")
 
 
@@ -51,8 +58,18 @@ def run(args: argparse.Namespace) -> int:
         except ClusterError as exc:
             sys.stderr.write(f"preflight: error: {exc.error.render()}\n")
             return EXIT_USAGE
-    config = WebhookConfig(cluster=cluster, root=args.root, configs=list(args.config), timeout=args.timeout,
-                           fail_open=args.fail_open, allow_unknown=True if args.allow_unknown else None)
+    fail_open = args.fail_open or (cluster is not None and cluster.policy.on_failure == "admit")
+    root = args.root
+    if root is None:
+        # no --root: the manifests' files are not on this machine, and the webhook's own file
+        # system (its service account token, its configs) is no job's directory: read nothing
+        import tempfile
+
+        root = Path(tempfile.mkdtemp(prefix="preflight-webhook-empty-"))
+    config = WebhookConfig(cluster=cluster, root=root, configs=list(args.config), timeout=args.timeout,
+                           fail_open=fail_open, allow_unknown=True if args.allow_unknown else None,
+                           max_checks=args.max_checks, max_connections=args.max_connections,
+                           contact=cluster.contact if cluster is not None else "")
     try:
         server = make_server(args.host, args.port, args.cert, args.key, config)
     except (OSError, ValueError) as exc:
@@ -61,6 +78,11 @@ def run(args: argparse.Namespace) -> int:
     host, port = str(server.server_address[0]), int(server.server_address[1])
     sys.stdout.write(f"preflight serve: admission webhook on https://{host}:{port}/validate\n")
     sys.stdout.flush()
-    with contextlib.suppress(KeyboardInterrupt):
-        serve_forever(server)
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            serve_forever(server)
+    finally:
+        if args.root is None:
+            with contextlib.suppress(OSError):
+                root.rmdir()
     return 0

@@ -5,13 +5,23 @@ request's ``uid``, says ``allowed``, puts the gate's reasons in ``status.message
 ``code`` 403) and its warnings in ``warnings`` (kubectl prints them).
 
 - Only CREATE and UPDATE of Pod, Job and PyTorchJob are gated; anything else is allowed
-  unread. A Pod owned by a controller (``ownerReferences`` with ``controller: true``) is
-  allowed: its Job / PyTorchJob was gated when it was created.
+  unread. An UPDATE passes unread only when it is a ``status`` subresource update or leaves
+  the object's ``spec`` as it was (``oldObject``); any other UPDATE is gated like a CREATE.
+  A CREATE or UPDATE of a gated kind without an ``object`` is denied (fail-closed). A Pod
+  owned by a controller (``ownerReferences`` with ``controller: true``) is allowed: its
+  Job / PyTorchJob was gated when it was created.
 - Fail-closed by default: a gate that errors or does not answer within ``timeout`` seconds
-  denies (``--fail-open`` allows instead, with a warning). The API server's own
-  ``timeoutSeconds`` (at most 30, default 10) should be above ``timeout``.
+  denies (the cluster file's ``policy.on_failure: admit`` or ``--fail-open`` allows
+  instead, with a warning); the message names the cluster file's ``contact``. The API
+  server's own ``timeoutSeconds`` (at most 30, default 10) should be above ``timeout``.
+- Bounded: at most ``max_checks`` gate computations run at once (a check that timed out
+  keeps its slot until it really ends, so runaway work cannot pile up); a request that
+  finds no free slot before its deadline fails per the failure policy. At most
+  ``max_connections`` connections are open; more are closed at once. A client has
+  ``read_timeout`` seconds (15) to send each whole request, TLS handshake included,
+  however slowly it trickles bytes; an idle keep-alive connection is closed after that.
 - HTTPS only, with the given certificate and key (TLS 1.2 or newer); bodies over
-  ``MAX_BODY`` bytes are refused; slow clients time out.
+  ``MAX_BODY`` bytes are refused.
 - Hostile HTTP gets a plain 4xx with a status line: no Content-Length or several that
   disagree, one that is not a decimal number, ``Transfer-Encoding``, a body that is not JSON
   or is nested too deeply. HTTP/0.9 requests too are answered as HTTP/1.0 (http.server would
@@ -22,11 +32,14 @@ request's ``uid``, says ``allowed``, puts the gate's reasons in ``status.message
 
 from __future__ import annotations
 
-import concurrent.futures
+import contextlib
 import json
 import re
+import socket
 import ssl
 import sys
+import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -48,6 +61,16 @@ class WebhookConfig:
     timeout: float = 8.0
     fail_open: bool = False
     allow_unknown: Optional[bool] = None
+    read_timeout: float = 15.0  # seconds a client has for one whole request (headers and body)
+    max_connections: int = 64  # open connections; more are closed at once
+    max_checks: int = 4  # gate computations at once (timed-out ones included until they end)
+    contact: str = ""  # whom to tell when the gate fails (the cluster file's contact)
+    _slots: Optional[threading.BoundedSemaphore] = field(default=None, repr=False)
+
+    def slots(self) -> threading.BoundedSemaphore:
+        if self._slots is None:
+            self._slots = threading.BoundedSemaphore(max(1, int(self.max_checks)))
+        return self._slots
 
 
 def review(body: Any, config: WebhookConfig) -> dict[str, Any]:
@@ -61,17 +84,22 @@ def review(body: Any, config: WebhookConfig) -> dict[str, Any]:
         return _failure(uid, f"malformed AdmissionReview: {wrong}", config)
     kind = (request.get("kind") or {}).get("kind")
     obj = request.get("object")
-    if request.get("operation") not in ("CREATE", "UPDATE") or kind not in GATED_KINDS \
-            or not isinstance(obj, dict):
+    operation = request.get("operation")
+    if operation not in ("CREATE", "UPDATE") or kind not in GATED_KINDS:
         return _answer(uid, True)
+    if operation == "UPDATE" and request.get("subResource") == "status":
+        return _answer(uid, True)  # status updates by the operator / the kubelet
+    if not isinstance(obj, dict):
+        return _failure(uid, f"malformed AdmissionReview: {operation} of a {kind} without request.object", config)
     wrong = _wrong_object(obj)
     if wrong:
         return _failure(uid, f"malformed AdmissionReview: {wrong}", config)
     if kind == "Pod" and any(isinstance(o, dict) and o.get("controller")
                              for o in (obj.get("metadata") or {}).get("ownerReferences") or []):
         return _answer(uid, True)
-    if kind == "PyTorchJob" and request.get("operation") == "UPDATE":
-        return _answer(uid, True)  # status updates by the operator
+    old = request.get("oldObject")
+    if operation == "UPDATE" and isinstance(old, dict) and "spec" in obj and old.get("spec") == obj.get("spec"):
+        return _answer(uid, True)  # labels, annotations, finalizers: nothing the gate reads changed
     return _gate_with_deadline(uid, obj, request, config)
 
 
@@ -96,17 +124,37 @@ def _wrong_object(obj: dict[str, Any]) -> str:
 
 def _gate_with_deadline(uid: str, obj: dict[str, Any], request: dict[str, Any],
                         config: WebhookConfig) -> dict[str, Any]:
-    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(_gate, obj, request, config)
+    """The gate in a worker thread, answered within ``config.timeout``. A slot of
+    ``config.slots()`` is held until the work really ends: Python cannot stop a thread, so
+    a check that timed out keeps running but counts against ``max_checks``."""
+    deadline = time.monotonic() + config.timeout
+    slots = config.slots()
+    if not slots.acquire(timeout=max(0.0, config.timeout)):
+        return _failure(uid, f"the preflight gate is busy ({config.max_checks} checks running) and did not "
+                             f"start within {config.timeout:g} s", config)
+    box: dict[str, Any] = {}
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box["result"] = _gate(obj, request, config)
+        except BaseException as exc:  # reported below; fail closed on any bug
+            box["error"] = exc
+        finally:
+            slots.release()
+            done.set()
+
     try:
-        result = future.result(timeout=config.timeout)
-    except concurrent.futures.TimeoutError:
-        pool.shutdown(wait=False)
+        threading.Thread(target=work, name=f"preflight-gate-{uid[:8]}", daemon=True).start()
+    except RuntimeError as exc:  # no thread could be started
+        slots.release()
+        return _failure(uid, f"the preflight gate could not start ({exc})", config)
+    if not done.wait(max(0.0, deadline - time.monotonic())):
         return _failure(uid, f"the preflight gate did not answer within {config.timeout:g} s", config)
-    except Exception as exc:  # fail closed on any bug: never admit what was not checked
-        pool.shutdown(wait=False)
+    if "error" in box:
+        exc = box["error"]
         return _failure(uid, f"the preflight gate failed ({type(exc).__name__}: {exc})", config)
-    pool.shutdown(wait=False)
+    result = box["result"]
     from preflight.gate.verdict import ADMIT, ERROR
 
     warnings = [_short(w) for w in result.warnings]
@@ -133,7 +181,8 @@ def _gate(obj: dict[str, Any], request: dict[str, Any], config: WebhookConfig) -
 def _failure(uid: str, message: str, config: WebhookConfig) -> dict[str, Any]:
     if config.fail_open:
         return _answer(uid, True, warnings=[_short(message + "; admitted (fail-open)")])
-    return _answer(uid, False, message=message + " (fail-closed)", code=500)
+    whom = config.contact or "the cluster's administrators"
+    return _answer(uid, False, message=f"{message} (fail-closed); if this persists, tell {whom}", code=500)
 
 
 def _short(text: str) -> str:
@@ -170,7 +219,34 @@ class _Handler(BaseHTTPRequestHandler):
             self.request_version = "HTTP/1.0"
         super().send_response_only(code, message)
 
+    def handle_one_request(self) -> None:
+        """One request under a deadline for reading all of it (the TLS handshake, the request
+        line, headers and body): the socket timeout alone restarts with every byte, so a
+        client trickling one byte every few seconds would hold the connection for ever.
+        When the deadline passes, the socket is shut down and the blocked read returns."""
+        timer = threading.Timer(self.config.read_timeout, self._expire)
+        timer.daemon = True
+        self._read_timer = timer
+        timer.start()
+        try:
+            super().handle_one_request()
+        finally:
+            timer.cancel()
+
+    def _expire(self) -> None:
+        self.close_connection = True
+        sys.stderr.write(f"preflight serve: {self.address_string()} did not send a whole request within "
+                         f"{self.config.read_timeout:g} s; connection closed\n")
+        with contextlib.suppress(OSError):
+            socket.socket.shutdown(self.connection, socket.SHUT_RDWR)  # the TCP socket, not a TLS close
+
+    def _request_read(self) -> None:
+        timer = getattr(self, "_read_timer", None)
+        if timer is not None:
+            timer.cancel()
+
     def do_GET(self) -> None:
+        self._request_read()
         if self.path in ("/healthz", "/readyz"):
             self._send(200, b"ok\n", "text/plain")
         else:
@@ -181,9 +257,10 @@ class _Handler(BaseHTTPRequestHandler):
         if length is None:
             return
         raw = self.rfile.read(length)
-        if len(raw) < length:  # the client went away before the end of its body
+        if len(raw) < length:  # the client went away before the end of its body (or its time ran out)
             self.close_connection = True
             return
+        self._request_read()
         try:
             body = json.loads(raw)
         except RecursionError:
@@ -231,6 +308,32 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _Server(ThreadingHTTPServer):
+    max_connections = 64
+    _open: Optional[threading.BoundedSemaphore] = None
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """A thread per connection, up to ``max_connections``; a connection over that is
+        closed at once (the API server retries; a flood cannot exhaust threads or memory)."""
+        if self._open is None:
+            self._open = threading.BoundedSemaphore(max(1, int(self.max_connections)))
+        if not self._open.acquire(blocking=False):
+            host = client_address[0] if isinstance(client_address, tuple) and client_address else client_address
+            sys.stderr.write(f"preflight serve: {host} refused: {self.max_connections} connections open\n")
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self._open.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            assert self._open is not None
+            self._open.release()
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A connection that fails (a plain-HTTP client on the TLS port, a client that hangs
         up mid-answer) is one log line; the server goes on."""
@@ -241,8 +344,9 @@ class _Server(ThreadingHTTPServer):
 
 def make_server(host: str, port: int, cert: Path, key: Path, config: WebhookConfig) -> ThreadingHTTPServer:
     """An HTTPS server bound to (host, port); ``port`` 0 picks a free one."""
-    handler = type("Handler", (_Handler,), {"config": config})
+    handler = type("Handler", (_Handler,), {"config": config, "timeout": config.read_timeout})
     server = _Server((host, port), handler)
+    server.max_connections = config.max_connections
     server.daemon_threads = True
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
