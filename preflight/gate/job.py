@@ -12,6 +12,17 @@ from preflight.adapters.launchers import LaunchInfo
 from preflight.diagnostics import FileError, Finding
 from preflight.gate.cluster import GpuChoice
 
+# The longest command line the gate reads (bytes). Linux refuses to start a command whose
+# arguments and environment exceed ARG_MAX (2 MiB) and one argument over MAX_ARG_STRLEN
+# (128 KiB); real launch lines are a few hundred bytes. Reading a 5 MB line took the gate
+# over 30 s (shlex tokenizes at ~30 us a token), past the plugin's timeout.
+MAX_COMMAND_LINE = 128 * 1024
+
+
+def too_long(size: int) -> str:
+    return (f"a command line of {size:,} bytes, over the {MAX_COMMAND_LINE // 1024} KiB the gate reads; "
+            "not read (put the arguments in a config file)")
+
 
 @dataclass
 class Launch:
@@ -43,6 +54,7 @@ class JobSpec:
     findings: list[Finding] = field(default_factory=list)  # job rules found while reading
     notes: list[str] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
+    rejections: list[str] = field(default_factory=list)  # "path:line: message": the job is refused
     slurm: Any = None  # the SlurmJob, for SLURM jobs
     manifest: Any = None  # the Kubernetes object (plain data)
 

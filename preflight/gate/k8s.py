@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from preflight.adapters.launchers import parse_launch
 from preflight.diagnostics import FileError
-from preflight.gate.job import JobSpec, Launch
+from preflight.gate.job import MAX_COMMAND_LINE, JobSpec, Launch, too_long
 from preflight.gate.slurm import is_launch
 
 GPU_RESOURCE = "nvidia.com/gpu"
@@ -187,7 +187,13 @@ def job_from_object(obj: dict[str, Any], display: str, line_of: Any = None) -> J
         if og != gpus:
             job.notes.append(f"{'.'.join(map(str, other_key[:3]))}: {og} GPU(s) per pod, not {gpus} as in "
                              f"{'.'.join(map(str, key[:3]))}; the first was used")
-    argv = _command(container)
+    size = sum(len(str(a)) + 1 for a in _seq(container.get("command")) + _seq(container.get("args")))
+    if size > MAX_COMMAND_LINE:
+        cline = line(*ckey, "command") or line(*ckey, "args") or line(*ckey) or 1
+        job.rejections.append(f"{display}:{cline}: {too_long(size)}")
+        argv = []
+    else:
+        argv = _command(container)
     if argv:
         info = parse_launch(argv)
         cline = line(*ckey, "command") or line(*ckey, "args") or line(*ckey) or 1

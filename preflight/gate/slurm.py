@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
 from preflight.adapters.launchers import LaunchInfo, parse_launch
+from preflight.gate.job import MAX_COMMAND_LINE, too_long
 
 if TYPE_CHECKING:
     from preflight.gate.job import JobSpec
@@ -101,6 +102,7 @@ class SlurmJob:
     launches: list[LaunchLine] = field(default_factory=list)
     script_args: list[str] = field(default_factory=list)
     problems: list[tuple[int, str]] = field(default_factory=list)  # (line, message): sbatch would refuse
+    too_long: list[tuple[int, str]] = field(default_factory=list)  # (line, message): command lines not read
 
     def get(self, name: str) -> Optional[SlurmOption]:
         """The option that wins (command line > environment > the last directive)."""
@@ -321,6 +323,9 @@ def parse_sbatch(text: str, path: str = "<script>", cli: Sequence[str] = (),
     directives: list[SlurmOption] = []
     for n, raw in enumerate(lines, 1):
         if raw.startswith("#SBATCH"):
+            if len(raw) > MAX_COMMAND_LINE:
+                job.too_long.append((n, too_long(len(raw.encode("utf-8", "replace")))))
+                continue
             tokens = _directive_tokens(raw[len("#SBATCH"):])
             if tokens is None:
                 job.problems.append((n, f"cannot read directive: {raw.strip()}"))
@@ -345,6 +350,11 @@ def parse_sbatch(text: str, path: str = "<script>", cli: Sequence[str] = (),
             continue
         stripped = logical.strip()
         if stripped.startswith("#") or _ASSIGN.match(stripped):
+            continue
+        if len(stripped) > MAX_COMMAND_LINE:
+            head = stripped[:200].split(None, 1)[0].rsplit("/", 1)[-1] if stripped[:200].split() else ""
+            if head in _LAUNCH_HEADS or head.startswith("python") or head.endswith(".py"):
+                job.too_long.append((n, too_long(len(stripped.encode("utf-8", "replace")))))
             continue
         tokens = _command_tokens(stripped)
         if not tokens:
@@ -374,6 +384,7 @@ def job_from_sbatch(sj: SlurmJob) -> JobSpec:
             job.gpu_how += f" ({req.option.where()})"
     job.tasks_per_node = sj.tasks_per_node()
     job.workdir = sj.value("chdir")
+    job.rejections.extend(f"{sj.path}:{line}: {message}" for line, message in sj.too_long)
     for item in sj.launches:
         launch = Launch(item.line, item.text, item.info)
         _procs(job, launch)

@@ -375,6 +375,7 @@ def gate(req: GateRequest) -> GateResult:
         result.elapsed = time.perf_counter() - start
         return result
     job.gpu = choose_gpu(job, cluster, req.gpu)
+    result.reasons.extend(job.rejections)
     if job.slurm is not None:
         for line, message in job.slurm.problems:
             target = result.reasons if "sbatch refuses" in message else result.warnings
