@@ -109,3 +109,17 @@ def test_a_job_without_gpus_is_not_rejected_for_an_unread_config(tmp_path, monke
     (job / "job.sh").write_text("#!/bin/bash\ndeepspeed train.py --deepspeed missing.json\n")
     _code, verdict = gate_json(job, monkeypatch, capsys)
     assert verdict["fit"]["verdict"] == "fits" and not any(r.startswith("PF704") for r in verdict["reasons"])
+
+
+@pytest.mark.parametrize("directives,how", [
+    ("#SBATCH --nodes=2\n#SBATCH --gpus=3\n", "--gpus=3 does not divide over 2 nodes"),
+    ("#SBATCH --gpus-per-task=1\n", "--gpus-per-task=1 with an unknown number of tasks per node"),
+])
+def test_gpus_per_node_that_cannot_be_told_make_the_fit_unknown(tmp_path, monkeypatch, capsys, directives, how):
+    """Before: no GPU count per node, so no estimate, so no PF704: admitted unread."""
+    job = job_dir(tmp_path, "ds.json")
+    (job / "ds.json").write_text(DS)
+    (job / "job.sh").write_text(f"#!/bin/bash\n#SBATCH --partition=a100\n{directives}srun python train.py\n")
+    code, verdict = gate_json(job, monkeypatch, capsys)
+    assert code == 1 and verdict["fit"]["verdict"] == "unknown"
+    assert any(r.startswith("PF704 ") and how in r for r in verdict["reasons"])

@@ -386,6 +386,8 @@ def gate(req: GateRequest) -> GateResult:
     fit = estimate_fit(plan, job.gpu, usable) if job.gpus_per_node else None
     if fit is None and job.gpus_per_node == 0:
         fit = FitResult("fits", "the job requests no GPU: nothing to fit")
+    elif fit is None:  # GPUs asked for, but how many per node cannot be told: fail closed
+        fit = FitResult("unknown", f"the GPUs per node cannot be told: {job.gpu_how}")
     unread = unread_reason(extra)
     if unread and fit is not None and job.gpus_per_node and fit.verdict != "unknown":
         # fail closed: the estimate was made without an input the job names
