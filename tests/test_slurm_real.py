@@ -53,12 +53,13 @@ class Slurm:
         self.env = {**os.environ, "SLURM_CONF": str(state / "slurm.conf")}
 
     def use(self, job_submit: str, cli_filter: str) -> None:
-        """Install the gate ("gate") or a pass-through ("pass") for each plugin."""
+        """Install the gate ("gate"), a pass-through ("pass") or the given plugin text for each plugin."""
         # slurmctld's job_submit/lua reloads a script whose mtime (in seconds) is newer than
         # its last load: never write twice within one second
         time.sleep(1.1)
         (self.state / "job_submit.lua").write_text(
-            (self.lua / "job_submit.lua").read_text() if job_submit == "gate" else PASS_JOB_SUBMIT)
+            (self.lua / "job_submit.lua").read_text() if job_submit == "gate" else
+            PASS_JOB_SUBMIT if job_submit == "pass" else job_submit)
         (self.state / "cli_filter.lua").write_text(
             (self.lua / "cli_filter.lua").read_text() if cli_filter == "gate" else PASS_CLI_FILTER)
         self.run("scontrol", "reconfigure")
@@ -162,3 +163,46 @@ def test_preflight_sbatch_wrapper_gates_then_submits(slurm):
     job_id = good.stdout.strip().splitlines()[-1].split(";")[0]
     assert job_id.isdigit(), good.stdout
     assert slurm.job_state(job_id) == "COMPLETED"
+
+
+def test_job_submit_imports_nothing_from_the_job_directory(slurm, tmp_path):
+    """An ``argparse.py`` or ``typing.py`` and a ``*.dist-info`` plugin beside the job: the gate
+    (run by slurmctld, as its user) imports none of them (issue 14, item 1)."""
+    sys.path.insert(0, str(REPO / "tests"))
+    from test_gate_isolation import imported, plant
+
+    sys.path.remove(str(REPO / "tests"))
+    work = tmp_path / "planted"
+    work.mkdir()
+    for name in ("job_good.sh", "job_oom.sh", "finetune_small.py", "finetune.py", "cluster.yaml"):
+        shutil.copy(FIXTURES / name, work / name)
+    canaries = plant(work)
+    slurm.use(job_submit="gate", cli_filter="pass")
+    bad = subprocess.run(["sbatch", "job_oom.sh"], cwd=work, env=slurm.env, capture_output=True, text=True,
+                         timeout=120)
+    assert bad.returncode != 0 and "PF705" in bad.stderr, bad.stderr
+    good = subprocess.run(["sbatch", "--parsable", "--hold", "job_good.sh"], cwd=work, env=slurm.env,
+                          capture_output=True, text=True, timeout=120)  # held: the job's own python never runs
+    assert good.returncode == 0, good.stderr
+    slurm.run("scancel", good.stdout.strip().split(";")[0])
+    assert imported(canaries) == []
+
+
+def test_a_failing_gate_rejects_and_names_the_contact(slurm, tmp_path):
+    """The gate crashes (here: a command that exits 70): the cluster's failure policy
+    (default reject) decides and the message says whom to tell (issue 14, item 3)."""
+    from preflight.gate.lua_install import render
+
+    cluster = tmp_path / "cluster.yaml"
+    cluster.write_text((FIXTURES / "cluster.yaml").read_text() + 'contact: "#hpc-help, hpc-admins@example.com"\n')
+    crash = f"{sys.executable} -c 'import sys; sys.exit(70)'"
+    slurm.use(job_submit=render("job_submit.lua", cluster=cluster, command=crash), cli_filter="pass")
+    proc = slurm.run("sbatch", "job_good.sh", check=False)
+    assert proc.returncode != 0 and "Batch job submission failed" in proc.stderr
+    assert "could not check this job (exit 70)" in proc.stderr and "on_failure: reject" in proc.stderr
+    assert "#hpc-help, hpc-admins@example.com" in proc.stderr, proc.stderr
+    admit = render("job_submit.lua", cluster=cluster, command=crash, fail_open=True)
+    slurm.use(job_submit=admit, cli_filter="pass")
+    proc = slurm.run("sbatch", "--parsable", "--hold", "job_good.sh")
+    assert "on_failure: admit" in proc.stderr, proc.stderr
+    slurm.run("scancel", proc.stdout.strip().split(";")[0])
