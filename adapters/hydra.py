@@ -55,7 +55,7 @@ from preflight.diagnostics import FileError
 from preflight.loaders import LoadedConfig, load_config
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import ParsedPython, read_source
+from preflight.sources import ParsedPython, read_source, read_text_limited
 
 _OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.",
                    "timm.optim.")
@@ -165,7 +165,7 @@ def _primary_name(directory: Path) -> Optional[str]:
         if not path.is_file() or not within(root, os.path.realpath(path)):
             continue  # a named pipe, or a symbolic link out of the directory: not read
         try:
-            head = path.read_text(encoding="utf-8", errors="replace")
+            head = read_text_limited(path, errors="replace")
         except OSError:
             continue
         if any(line.startswith("defaults:") for line in head.splitlines()):

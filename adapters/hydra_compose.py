@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from preflight.sources import read_text_limited
+
 MISSING = "???"
 MAX_ITERATIONS = 8
 MAX_DEPTH = 16
@@ -204,7 +206,7 @@ def read_config_file(path: Path) -> ConfigFile:
     from omegaconf import OmegaConf
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_limited(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise ComposeError(f"cannot read {path}: {exc}") from None
     try:
@@ -288,7 +290,7 @@ def defaults_line(path: Path, index: int) -> Optional[int]:
     import yaml
 
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        node = yaml.compose(read_text_limited(path), Loader=yaml.SafeLoader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     if isinstance(node, yaml.MappingNode):

@@ -19,6 +19,7 @@ from preflight.adapters.deepspeed import deepspeed_block
 from preflight.adapters_api import CallSite
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source
+from preflight.sources import read_text_limited
 
 if TYPE_CHECKING:
     from preflight.adapters.transformers import _ScriptPass
@@ -213,7 +214,7 @@ class ArgsPass:
         if not path.is_file():
             return set()
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = read_text_limited(path, errors="replace")
         except OSError:
             return set()
         shown = self.o.script.source.display.rsplit(".", 1)[0] + ".args"

@@ -98,7 +98,9 @@ def find_settings(start: Path) -> Optional[Path]:
         candidate = directory / "pyproject.toml"
         if candidate.is_file():
             try:
-                text = candidate.read_text(encoding="utf-8")
+                from preflight.sources import read_text_limited
+
+                text = read_text_limited(candidate)
             except (OSError, UnicodeDecodeError):
                 continue
             if "[tool.preflight" in text:
@@ -113,7 +115,9 @@ def load_settings(explicit: Optional[Path] = None, cwd: Optional[Path] = None) -
         return Settings(root=cwd)
     shown = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        from preflight.sources import read_text_limited
+
+        text = read_text_limited(path)
     except FileNotFoundError:
         raise SettingsError("settings file not found", shown) from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -58,7 +58,19 @@ def register_operation(name: str) -> Callable[[Operation], Operation]:
 
 
 def operations() -> list[str]:
+    _load_operations()
     return sorted(_OPERATIONS)
+
+
+def _load_operations() -> None:
+    """Import every rule module (built-in and plugin), which registers their operations.
+
+    Findings can come from a worker process or the cache, where the rule that made the fix
+    ran in another process or never ran at all: its operation must be here all the same.
+    """
+    from preflight.registry import all_rules
+
+    all_rules()
 
 
 def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = False) -> FixOutcome:
@@ -75,6 +87,8 @@ def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = Fals
     if source.kind != "python":
         outcome.skipped = [(f, "fixes are applied to Python files only") for f in fixes]
         return outcome
+    if any(f.operation not in _OPERATIONS for f in fixes):
+        _load_operations()
     selected: list[Fix] = []
     for fix in fixes:
         reason = _precheck(fix, selected, unsafe)

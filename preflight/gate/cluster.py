@@ -174,7 +174,7 @@ def load_cluster(path: Union[str, Path], display: Optional[str] = None) -> Clust
 
     p = Path(path)
     shown = display or str(path)
-    if not p.is_file():
+    if not p.exists():  # anything else (a FIFO, a device, a directory) read_source refuses by name
         raise ClusterError(FileError(shown, "no such cluster file"))
     kind = kind_of(p)
     if kind not in ("yaml", "json", "toml"):

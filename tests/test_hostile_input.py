@@ -1,0 +1,230 @@
+"""Hostile input, part two (issue 14, items 5, 9-12, and Ctrl-C of issue 20): what preflight
+reads is bounded and regular, its cache is untrusted, its output always valid, fixes found
+anywhere are applied, and Ctrl-C stops a pooled run at once.
+
+The hanging cases run in a subprocess with a timeout: before the fixes they blocked forever
+or read without end, and a test must fail, not hang.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import LEAKY, run_subprocess, write
+
+from preflight.sources import MAX_FILE_BYTES, InputRefused, read_bytes_limited, read_source
+
+posix_only = pytest.mark.skipif(os.name != "posix", reason="FIFOs and /dev/zero are POSIX")
+
+DS_CONFIG = '{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 2}}\n'
+
+
+def preflight(*args: str, cwd: Path, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
+    """``python -m preflight ...`` bounded in time (a hang fails the test instead of hanging it)."""
+    env = dict(os.environ, NO_COLOR="1", PREFLIGHT_NO_CACHE="1")
+    env.pop("PREFLIGHT_OUTPUT_FORMAT", None)
+    return subprocess.run([sys.executable, "-m", "preflight", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=timeout, **kwargs)
+
+
+# -- item 5: only regular files, and never more than the limit ---------------------------------
+
+@posix_only
+def test_a_fifo_script_is_refused_without_blocking(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "train.py")  # no writer: a plain open() blocks forever
+    write(tmp_path / "ok.py", LEAKY)
+    r = preflight("check", ".", "train.py", cwd=tmp_path, timeout=30)
+    assert "Traceback" not in r.stderr
+    assert "train.py: error: not a regular file (a named pipe (FIFO)); skipped" in r.stdout
+    assert "ok.py:10:9: PF101" in r.stdout  # the rest of the run completes
+    assert r.returncode == 1
+
+
+@posix_only
+@pytest.mark.parametrize("config", ["fifo", "zero"])
+def test_a_fifo_or_dev_zero_config_is_one_clear_error(tmp_path: Path, config: str) -> None:
+    write(tmp_path / "train.py", LEAKY)
+    if config == "fifo":
+        os.mkfifo(tmp_path / "ds_config.json")
+    else:
+        os.symlink("/dev/zero", tmp_path / "ds_config.json")
+    r = preflight("audit", "train.py", "--config", "ds_config.json", cwd=tmp_path, timeout=30)
+    assert "Traceback" not in r.stderr
+    expected = "a named pipe (FIFO)" if config == "fifo" else "a character device"
+    assert f"ds_config.json: error: not a regular file ({expected}); skipped" in r.stdout + r.stderr
+    assert r.returncode in (1, 3)
+
+
+@posix_only
+def test_dev_zero_as_a_script_reads_nothing(tmp_path: Path) -> None:
+    os.symlink("/dev/zero", tmp_path / "train.py")
+    r = preflight("check", "train.py", cwd=tmp_path, timeout=30)
+    assert "train.py: error: not a regular file (a character device); skipped" in r.stdout
+    assert r.returncode == 3
+
+
+@posix_only
+def test_gate_reads_a_bounded_standard_input(tmp_path: Path) -> None:
+    # before: 7-12 GB read in 15-30 s, then killed
+    with open("/dev/zero", "rb") as zero:
+        r = preflight("gate", "-", cwd=tmp_path, timeout=60, stdin=zero)
+    assert "Traceback" not in r.stderr
+    assert "preflight: error: <stdin>: input is 16.0 MiB, over the 16 MiB limit" in r.stderr
+    assert r.returncode == 2
+
+
+@posix_only
+def test_a_fifo_cluster_file_is_an_error_not_a_hang(tmp_path: Path) -> None:
+    write(tmp_path / "job.sh", "#!/bin/bash\n#SBATCH --gres=gpu:1\npython train.py\n")
+    os.mkfifo(tmp_path / "cluster.yaml")
+    r = preflight("gate", "job.sh", "--cluster", "cluster.yaml", cwd=tmp_path, timeout=30)
+    assert "cluster.yaml: error: not a regular file (a named pipe (FIFO))" in r.stderr
+    assert r.returncode == 2
+
+
+def test_a_file_larger_than_its_size_claims_is_cut_at_the_limit(tmp_path: Path) -> None:
+    path = write(tmp_path / "big.py", "x = 1\n" * 40)
+    assert read_bytes_limited(path, 1000) == b"x = 1\n" * 40
+    with pytest.raises(InputRefused, match="over the 100 byte limit"):
+        read_bytes_limited(path, 100)
+    write(tmp_path / "huge.py", b"#" * (MAX_FILE_BYTES + 1))
+    err = read_source(tmp_path / "huge.py", "huge.py", "python")
+    assert err.message == "file is 16.0 MiB, over the 16 MiB limit; skipped"  # type: ignore[union-attr]
+
+
+def test_a_directory_named_like_a_script_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "d.py").mkdir()
+    err = read_source(tmp_path / "d.py", "d.py", "python")
+    assert err.message == "is a directory"  # type: ignore[union-attr]
+
+
+# -- item 12: fixes from the pool and the cache are applied --------------------------------------
+
+def _pf110_tree(root: Path, n: int) -> None:
+    from preflight.rules._pf110_examples import PF110_BAD
+
+    for i in range(n):
+        write(root / f"eval{i:02d}.py", PF110_BAD[0])
+
+
+def test_fixes_registered_by_rule_modules_apply_through_the_process_pool(tmp_path: Path) -> None:
+    # 30 files and -j 2: the findings come from worker processes; the parent never ran PF110
+    _pf110_tree(tmp_path, 30)
+    r = run_subprocess("-m", "preflight", "check", "-j", "2", "--no-cache", "--fix", ".", cwd=tmp_path)
+    assert "unknown fix operation" not in r.stderr
+    assert "@torch.no_grad()\n    def run(self, loader):" in (tmp_path / "eval07.py").read_text()
+    again = run_subprocess("-m", "preflight", "check", "--no-cache", ".", cwd=tmp_path)
+    assert "PF110" not in again.stdout
+    assert again.returncode == 0, again.stdout
+
+
+def test_fixes_registered_by_rule_modules_apply_from_a_warm_cache(tmp_path: Path) -> None:
+    _pf110_tree(tmp_path, 2)
+    cold = run_subprocess("-m", "preflight", "check", "-j", "1", ".", cwd=tmp_path)
+    assert "4 fixable with --fix" in cold.stdout
+    # every finding now comes from the cache: no rule module is imported by this run
+    r = run_subprocess("-m", "preflight", "check", "-j", "1", "--fix", ".", cwd=tmp_path)
+    assert "unknown fix operation" not in r.stderr
+    assert "Applied 2 fixes. All checks passed (2 files, 2 cached)" in r.stdout
+    assert "@torch.no_grad()" in (tmp_path / "eval01.py").read_text()
+
+
+def test_a_fix_refused_because_the_file_changed_is_not_counted(cli, tmp_path: Path, monkeypatch) -> None:
+    from preflight import fix as fixer
+
+    write(tmp_path / "train.py", LEAKY)
+
+    def another_run_wrote_first(path, source, new_text):
+        raise fixer.FileChangedError("changed")
+
+    monkeypatch.setattr(fixer, "write_atomic", another_run_wrote_first)
+    r = cli("check", "--no-cache", "--fix", "train.py")
+    assert "not fixed: the file changed while preflight ran" in r.out
+    assert "Applied" not in r.out
+    assert (tmp_path / "train.py").read_text() == LEAKY
+
+
+# -- issue 20: Ctrl-C stops a pooled run at once --------------------------------------------------
+
+SLOW_RULE = '''\
+import os
+import time
+
+from preflight.diagnostics import Category, Severity
+from preflight.registry import register
+from preflight.rules.base import Rule
+
+
+@register
+class Slow(Rule):
+    code = "SLOW001"
+    name = "slow"
+    severity = Severity.NOTE
+    category = Category.PERFORMANCE
+    summary = "takes a second per file"
+    explanation = "A test rule."
+    bad_examples = ["x = 1\\n"]
+    good_examples = ["y = 2\\n"]
+
+    def check(self, ctx):
+        with open(os.path.join(os.environ["SLOW_PIDS"], str(os.getpid())), "w"):
+            pass
+        time.sleep(1.0)
+        return []
+'''
+
+
+@posix_only
+def test_ctrl_c_stops_a_pooled_run_within_seconds_and_leaves_no_worker(tmp_path: Path) -> None:
+    site, pids, proj = tmp_path / "site", tmp_path / "pids", tmp_path / "proj"
+    write(site / "slow_rule" / "__init__.py", SLOW_RULE)
+    write(site / "slow_rule-1.0.dist-info" / "METADATA", "Metadata-Version: 2.1\nName: slow-rule\nVersion: 1.0\n")
+    write(site / "slow_rule-1.0.dist-info" / "entry_points.txt", "[preflight.rules]\nslow = slow_rule\n")
+    pids.mkdir()
+    for i in range(60):  # 60 s of work over 2 workers
+        write(proj / f"f{i:02d}.py", "x = 1\n")
+    env = dict(os.environ, PYTHONPATH=str(site), SLOW_PIDS=str(pids), NO_COLOR="1")
+    proc = subprocess.Popen([sys.executable, "-m", "preflight", "check", "-j", "2", "--no-cache", "."],
+                            cwd=proj, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(os.listdir(pids)) < 2 and time.monotonic() < deadline:  # both workers busy
+            time.sleep(0.05)
+        assert len(os.listdir(pids)) >= 2, "the pool never started"
+        # a terminal sends SIGINT to the whole foreground process group
+        os.kill(proc.pid, signal.SIGINT)
+        for pid in map(int, os.listdir(pids)):
+            if pid != proc.pid:
+                os.kill(pid, signal.SIGINT)
+        sent = time.monotonic()
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert "preflight: interrupted" in err
+    assert "Traceback" not in err  # neither the parent's nor a worker's
+    assert took < 5, f"took {took:.1f} s to stop"  # before: every queued chunk ran (about 30 s)
+    time.sleep(0.2)
+    alive = [pid for pid in map(int, os.listdir(pids)) if _alive(pid)]
+    assert not alive, f"workers left behind: {alive}"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+
