@@ -228,3 +228,79 @@ def _alive(pid: int) -> bool:
             return False
         return True
 
+
+
+# -- item 11: the cache is untrusted input ---------------------------------------------------------
+
+def _entries(root: Path) -> list[Path]:
+    return sorted((root / ".preflight_cache").glob("??/*.json"))
+
+
+def _edit_entries(root: Path, edit) -> None:
+    """Rewrite each entry's JSON with ``edit`` and keep whatever header the entry has."""
+    import json
+
+    for path in _entries(root):
+        text = path.read_text(encoding="utf-8")
+        head, body = ("", text) if text.startswith("{") else text.split("\n", 1)
+        data = json.loads(body)
+        path.write_text((head + "\n" if head else "") + json.dumps(edit(data)), encoding="utf-8")
+
+
+def test_a_cache_entry_edited_to_drop_findings_is_not_trusted(cli, tmp_path: Path) -> None:
+    write(tmp_path / "train.py", LEAKY)
+    cold = cli("check", "train.py")
+    assert "train.py:10:9: PF101" in cold.out and cold.code == 1
+    assert _entries(tmp_path)
+
+    def drop_findings(data: dict) -> dict:
+        return {**data, "findings": []}
+
+    _edit_entries(tmp_path, drop_findings)
+    warm = cli("check", "train.py")
+    assert "train.py:10:9: PF101" in warm.out  # before: "All checks passed (1 file, 1 cached)"
+    assert warm.code == 1
+    assert _cached(cli) == 1  # the entry written again is trusted
+
+
+def _cached(cli) -> int:
+    import json
+
+    return json.loads(cli("check", "--format", "json", "train.py").out)["summary"]["files_cached"]
+
+
+def test_a_deeply_nested_cache_entry_is_a_miss_not_a_crash(cli, tmp_path: Path) -> None:
+    write(tmp_path / "train.py", LEAKY)
+    cli("check", "train.py")
+    for path in _entries(tmp_path):
+        path.write_text("[" * 200_000 + "]" * 200_000, encoding="utf-8")  # before: RecursionError
+    warm = cli("check", "train.py")
+    assert "train.py:10:9: PF101" in warm.out and warm.code == 1
+
+
+def test_an_entry_with_a_valid_hash_under_a_deeply_nested_payload_is_a_miss(tmp_path: Path) -> None:
+    from preflight import cache
+
+    d = str(tmp_path)
+    key = cache.secret(d)
+    assert key is not None
+    payload = b"[" * 200_000 + b"]" * 200_000
+    entry = Path(cache._entry(d, "ab" * 16))
+    entry.parent.mkdir(parents=True)
+    entry.write_bytes(cache._MAGIC + cache._mac(key, "ab" * 16, payload) + b"\n" + payload)
+    assert cache.load(d, "ab" * 16) is None
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX file modes")
+def test_the_cache_key_is_private_and_a_shared_one_is_not_used(cli, tmp_path: Path) -> None:
+    from preflight import cache
+
+    write(tmp_path / "train.py", LEAKY)
+    cli("check", "train.py")
+    key_file = tmp_path / ".preflight_cache" / cache.KEY_NAME
+    assert os.stat(key_file).st_mode & 0o777 == 0o600
+    assert _cached(cli) == 1
+    os.chmod(key_file, 0o644)  # anyone may read it, so anyone could forge entries
+    assert _cached(cli) == 0
+    r = cli("check", "train.py")
+    assert "train.py:10:9: PF101" in r.out
