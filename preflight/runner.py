@@ -200,7 +200,8 @@ def _baseline(run: RunResult, args: argparse.Namespace) -> None:
 def _emit(text: str, args: argparse.Namespace) -> None:
     if args.output is not None:
         try:
-            args.output.write_text(text, encoding="utf-8")
+            # a file name that is not UTF-8 is written back as its own bytes
+            args.output.write_text(text, encoding="utf-8", errors="surrogateescape")
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:

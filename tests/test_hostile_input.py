@@ -304,3 +304,31 @@ def test_the_cache_key_is_private_and_a_shared_one_is_not_used(cli, tmp_path: Pa
     assert _cached(cli) == 0
     r = cli("check", "train.py")
     assert "train.py:10:9: PF101" in r.out
+
+
+# -- item 10: a file name that is not UTF-8 --------------------------------------------------------
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the file system must accept any bytes")
+@pytest.mark.parametrize("fmt", ["sarif", "json"])
+def test_a_file_name_that_is_not_utf8_gives_valid_output(cli, tmp_path: Path, fmt: str) -> None:
+    import json
+
+    name = os.fsdecode(b"tr\xe9in.py")  # Latin-1 'é': a lone surrogate in Python
+    write(tmp_path / name, LEAKY)
+    r = cli("check", "--no-cache", "--format", fmt, ".")
+    assert r.code == 1, r.err  # before (SARIF): UnicodeEncodeError in the fingerprint
+    doc = json.loads(r.out)
+    json.dumps(doc, ensure_ascii=False).encode("utf-8")  # before (JSON): "\udce9", not Unicode
+    if fmt == "sarif":
+        location = doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+        assert location["uri"] == "tr%E9in.py"  # the name's own byte, percent-encoded
+    else:
+        assert doc["findings"][0]["path"] == "tr\\xe9in.py"
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the file system must accept any bytes")
+def test_a_file_name_that_is_not_utf8_is_written_back_as_its_bytes(cli, tmp_path: Path) -> None:
+    write(tmp_path / os.fsdecode(b"tr\xe9in.py"), LEAKY)
+    r = cli("check", "--no-cache", "--output", "report.txt", ".")
+    assert r.code == 1, r.err
+    assert (tmp_path / "report.txt").read_bytes().startswith(b"tr\xe9in.py:10:9: PF101")
