@@ -157,12 +157,12 @@ def find_apps(project: Project) -> list[HydraApp]:
 def _primary_name(directory: Path) -> Optional[str]:
     """``config.yaml`` when present, else the one top-level YAML file with a defaults list."""
     for name in ("config.yaml", "config.yml"):
-        if (directory / name).is_file():
+        if os.path.isfile(directory / name):
             return name
     found = []
     root = os.path.realpath(directory)
     for path in sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")]):
-        if not path.is_file() or not within(root, os.path.realpath(path)):
+        if not os.path.isfile(path) or not within(root, os.path.realpath(path)):
             continue  # a named pipe, or a symbolic link out of the directory: not read
         try:
             head = read_text_limited(path, errors="replace")
@@ -215,6 +215,14 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
         base = Path(app.script.source.path).resolve().parent if app.script is not None else project.root
         config_dir = (base / flags["config_path"]).resolve()
     name = flags.get("config_name", app.config_name)
+    if config_dir is not None and project.may_read(config_dir):
+        try:
+            os.listdir(config_dir)
+        except PermissionError:
+            return FileError(relative(config_dir, project.root),
+                             "cannot list the Hydra config directory: permission denied; skipped")
+        except OSError:
+            pass  # missing: said below
     if config_dir is None or name is None:
         if app.script is None:
             return FileError(display, "a Hydra config directory needs a primary config: config.yaml, one "
@@ -224,7 +232,7 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
     if not project.may_read(config_dir):
         return FileError(display, f"{app.how}: config directory {relative(config_dir, project.root)} is "
                                   "outside the job's directories and was not read", line=app.line)
-    if not config_dir.is_dir():
+    if not os.path.isdir(config_dir):
         return FileError(display, f"{app.how}: config directory {relative(config_dir, project.root)} "
                                   "does not exist", line=app.line)
     try:

@@ -278,7 +278,7 @@ def find_file(config_dir: Path, config_path: str) -> Optional[Path]:
     check_name(config_dir, config_path)
     base = config_dir / config_path
     for candidate in (base, base.with_name(base.name + ".yaml"), base.with_name(base.name + ".yml")):
-        if candidate.is_file() and candidate.suffix in (".yaml", ".yml"):
+        if os.path.isfile(candidate) and candidate.suffix in (".yaml", ".yml"):
             if not within(os.path.realpath(config_dir), os.path.realpath(candidate)):
                 raise OutsideConfigDir(config_path, symlink=True)
             return candidate
@@ -342,12 +342,12 @@ class Composer:
             group = ov.key.split("@", 1)[0]
             try:
                 check_name(config_dir, group)
-                if (config_dir / group).is_dir() and ov.prefix != "~" and ov.value is not None:
+                if os.path.isdir(config_dir / group) and ov.prefix != "~" and ov.value is not None:
                     check_name(config_dir, f"{group}/{_strip_ext(str(ov.value))}")
             except OutsideConfigDir as exc:
                 raise ComposeError(f"the command-line override {ov.text} names '{exc.config_path}', outside "
                                    f"the config directory ({exc.why()}); not read") from None
-            if (config_dir / group).is_dir():
+            if os.path.isdir(config_dir / group):
                 if ov.prefix == "~":
                     self.cli_groups[ov.key] = None
                 elif ov.prefix.startswith("+") and ov.key not in self.cli_groups:

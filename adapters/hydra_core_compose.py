@@ -213,6 +213,6 @@ def local_plugin_dirs() -> list[str]:
         base = Path(entry or os.getcwd())
         if "site-packages" in base.parts or "dist-packages" in base.parts:
             continue
-        if (base / "hydra_plugins").is_dir():
+        if os.path.isdir(base / "hydra_plugins"):
             found.append(str(base / "hydra_plugins"))
     return found

@@ -10,6 +10,7 @@ the version range they hold for.
 from __future__ import annotations
 
 import ast
+import os
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -211,7 +212,7 @@ class ArgsPass:
                 if flag is not None and flag.value is False:
                     return set()
         path = Path(self.o.script.source.path).with_suffix(".args")
-        if not path.is_file():
+        if not os.path.isfile(path):
             return set()
         try:
             text = read_text_limited(path, errors="replace")

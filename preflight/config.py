@@ -7,6 +7,7 @@ and exit code 2.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -96,7 +97,7 @@ def find_settings(start: Path) -> Optional[Path]:
     """The nearest pyproject.toml with a [tool.preflight] table, from ``start`` up."""
     for directory in [start, *start.parents]:
         candidate = directory / "pyproject.toml"
-        if candidate.is_file():
+        if os.path.isfile(candidate):
             try:
                 from preflight.sources import read_text_limited
 

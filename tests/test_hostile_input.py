@@ -332,3 +332,83 @@ def test_a_file_name_that_is_not_utf8_is_written_back_as_its_bytes(cli, tmp_path
     r = cli("check", "--no-cache", "--output", "report.txt", ".")
     assert r.code == 1, r.err
     assert (tmp_path / "report.txt").read_bytes().startswith(b"tr\xe9in.py:10:9: PF101")
+
+
+# -- item 9: a directory preflight may not enter ---------------------------------------------------
+
+def _locked_tree(root: Path) -> None:
+    write(root / "ok.py", LEAKY)
+    write(root / "locked" / "b.py", "x = 1\n")
+    write(root / "conf" / "config.yaml", "lr: 1\n")
+
+
+def test_a_directory_that_cannot_be_entered_is_one_message_and_the_run_goes_on(
+        cli, tmp_path: Path, monkeypatch) -> None:
+    # what a mode-000 directory does to a normal user, simulated so that it holds as root too
+    _locked_tree(tmp_path)
+    locked = str(tmp_path / "locked")
+    real_scandir, real_stat = os.scandir, os.stat
+
+    def scandir(path="."):
+        if os.path.abspath(path) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_scandir(path)
+
+    def stat_(path, *args, **kwargs):
+        if os.path.dirname(os.path.abspath(path)) == locked:
+            raise PermissionError(13, "Permission denied", str(path))
+        return real_stat(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+    monkeypatch.setattr(os, "stat", stat_)
+    r = cli("check", "--no-cache", ".")  # before: PermissionError traceback from pyvenv.cfg's is_file
+    assert "locked: error: cannot list directory: permission denied; skipped" in r.out
+    assert "ok.py:10:9: PF101" in r.out
+    assert r.code == 1
+    r = cli("check", "--no-cache", "locked/b.py")
+    assert "locked/b.py: error: permission denied; skipped" in r.out and r.code == 3
+
+
+def _drop_root_powers() -> list[str]:
+    """A command prefix that runs as this user without the powers that let root ignore file
+    modes; [] when not root; skips the test when root cannot drop them here."""
+    if os.name != "posix":
+        pytest.skip("POSIX file modes")
+    if os.geteuid() != 0:
+        return []
+    import shutil
+
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: file modes do not apply to root")
+    caps = "-dac_override,-dac_read_search"
+    prefix = [setpriv, "--bounding-set", caps, "--inh-caps", caps]
+    probe = subprocess.run([*prefix, "true"], capture_output=True)
+    if probe.returncode != 0:
+        pytest.skip("cannot drop root's file-mode powers here")
+    return prefix
+
+
+@pytest.mark.parametrize("command", [["check", "."], ["audit", "ok.py", "--config", "locked/c.yaml"],
+                                     ["audit", "ok.py", "--config", "conf"]],
+                         ids=["check-tree", "audit-config-inside", "audit-hydra-dir"])
+def test_a_mode_000_directory_for_real(tmp_path: Path, command: list[str]) -> None:
+    prefix = _drop_root_powers()
+    _locked_tree(tmp_path)
+    write(tmp_path / "locked" / "c.yaml", "a: 1\n")
+    os.chmod(tmp_path / "locked", 0)
+    os.chmod(tmp_path / "conf", 0)
+    try:
+        env = dict(os.environ, NO_COLOR="1", PREFLIGHT_NO_CACHE="1")
+        r = subprocess.run([*prefix, sys.executable, "-m", "preflight", *command], cwd=tmp_path, env=env,
+                           capture_output=True, text=True, timeout=120)
+    finally:
+        os.chmod(tmp_path / "locked", 0o755)
+        os.chmod(tmp_path / "conf", 0o755)
+    out = r.stdout + r.stderr
+    assert "Traceback" not in out
+    expected = {"check": "locked: error: cannot list directory: permission denied; skipped",
+                "locked/c.yaml": "locked/c.yaml: error: permission denied; skipped",
+                "conf": "conf: error: cannot list the Hydra config directory: permission denied; skipped"}
+    assert expected[command[-1] if command[0] == "audit" else "check"] in out
+    assert r.returncode in (1, 3)
