@@ -37,6 +37,11 @@ from preflight.sources import read_text_limited
 MISSING = "???"
 MAX_ITERATIONS = 8
 MAX_DEPTH = 16
+# Interpolation is bounded like YAML aliases (loaders.MAX_YAML_NODES): a value that takes more
+# lookups than this, or grows longer than this, is not followed (an interpolation bomb: ten
+# copies of the previous key per level is 10**n characters after n levels)
+MAX_INTERPOLATION_STEPS = 10_000
+MAX_INTERPOLATED_CHARS = 100_000
 _PACKAGE_HEADER = re.compile(r"^\s*#\s*@package\s+(\S+)\s*$")
 _INTERP = re.compile(r"\$\{([^${}]*)\}")
 
@@ -591,26 +596,55 @@ def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_b
 # --------------------------------------------------------------------------- interpolation
 
 
+class _TooMuch(Exception):
+    pass
+
+
+_BOMB = (f"interpolation expands beyond {MAX_INTERPOLATION_STEPS:,} lookups or "
+         f"{MAX_INTERPOLATED_CHARS:,} characters (an interpolation bomb?); not followed")
+
+
 def resolve(data: dict[str, Any], value: Any, here: Sequence[str] = (), depth: int = 0) -> Any:
     """``value`` with its interpolations followed in ``data`` (an :class:`Unknown` when a
-    part cannot be known statically). ``here`` is the key path of the node holding it."""
+    part cannot be known statically, or when following it would take more than
+    :data:`MAX_INTERPOLATION_STEPS` lookups or give more than :data:`MAX_INTERPOLATED_CHARS`
+    characters). ``here`` is the key path of the node holding it."""
+    try:
+        return _resolve(data, value, here, depth, [MAX_INTERPOLATION_STEPS])
+    except _TooMuch:
+        return Unknown(_BOMB)
+
+
+def _resolve(data: dict[str, Any], value: Any, here: Sequence[str], depth: int, budget: list[int]) -> Any:
     if not isinstance(value, str) or "${" not in value:
         return value
     if depth > MAX_DEPTH:
         return Unknown("interpolation nested too deeply")
     whole = _INTERP.fullmatch(value.strip())
     if whole:
-        return _resolve_one(data, whole.group(1), here, depth)
-    out = value
+        return _resolve_one(data, whole.group(1), here, depth, budget)
+    pieces: list[str] = []
+    size = 0
+    end = 0
     for match in _INTERP.finditer(value):
-        part = _resolve_one(data, match.group(1), here, depth)
+        part = _resolve_one(data, match.group(1), here, depth, budget)
         if isinstance(part, Unknown):
             return part
-        out = out.replace(match.group(0), str(part), 1)
-    return out
+        text = str(part)
+        size += match.start() - end + len(text)
+        if size > MAX_INTERPOLATED_CHARS:
+            raise _TooMuch
+        pieces.append(value[end:match.start()])
+        pieces.append(text)
+        end = match.end()
+    pieces.append(value[end:])
+    return "".join(pieces)
 
 
-def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: int) -> Any:
+def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: int, budget: list[int]) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooMuch
     expr = expr.strip()
     if ":" in expr:
         name, _, args = expr.partition(":")
@@ -619,7 +653,7 @@ def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: in
             found = lookup(data, key.strip(), here)
             if found is _ABSENT:
                 return parse_value(default) if default else None
-            return resolve(data, found, _parent(key.strip(), here), depth + 1)
+            return _resolve(data, found, _parent(key.strip(), here), depth + 1, budget)
         if name == "oc.env":
             return Unknown(f"${{{expr}}} reads an environment variable (not read by preflight)")
         return Unknown(f"${{{expr}}} uses the resolver {name!r}, known only when the job runs")
@@ -628,7 +662,7 @@ def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: in
         return Unknown(f"${{{expr}}} points at a key that does not exist")
     if found == MISSING:
         return Unknown(f"${{{expr}}} points at a mandatory value (???) that is not set")
-    return resolve(data, found, _parent(expr, here), depth + 1)
+    return _resolve(data, found, _parent(expr, here), depth + 1, budget)
 
 
 _ABSENT = object()

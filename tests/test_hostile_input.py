@@ -412,3 +412,41 @@ def test_a_mode_000_directory_for_real(tmp_path: Path, command: list[str]) -> No
                 "conf": "conf: error: cannot list the Hydra config directory: permission denied; skipped"}
     assert expected[command[-1] if command[0] == "audit" else "check"] in out
     assert r.returncode in (1, 3)
+
+
+# -- item 6: a Hydra interpolation bomb --------------------------------------------------------------
+
+def _interpolation_bomb(root: Path, levels: int = 9) -> None:
+    lines = ["trainer:", "  _target_: lightning.Trainer", f"  devices: ${{a{levels}}}", "  num_nodes: 2", "a0: x"]
+    lines += [f"a{i}: " + f"${{a{i - 1}}}" * 10 for i in range(1, levels + 1)]  # 10**9 characters
+    write(root / "conf" / "config.yaml", "\n".join(lines) + "\n")
+    write(root / "run.py", 'import hydra\n\n@hydra.main(config_path="conf", config_name="config", '
+                           'version_base=None)\ndef main(cfg):\n    pass\n')
+
+
+@pytest.mark.parametrize("composer", ["hydra-core", "own"])
+def test_a_hydra_interpolation_bomb_is_not_followed(tmp_path: Path, composer: str) -> None:
+    import json
+
+    _interpolation_bomb(tmp_path)
+    hide = "import sys; sys.modules['hydra'] = None; " if composer == "own" else ""
+    code = (f"{hide}from preflight.cli import main; "
+            "raise SystemExit(main(['audit', 'run.py', '--no-cache', '--emit-plan', 'json']))")
+    # before: never finished (and grew about 5 MB/s)
+    r = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    plan = json.loads(r.stdout)
+    assert plan["fields"]["dist.nodes"][0]["value"] == 2  # the rest of the config is read
+    assert "dist.devices_per_node" not in plan["fields"]
+    assert any("conf/config.yaml:3: trainer.devices not known statically: interpolation expands beyond"
+               in n and "an interpolation bomb?" in n for n in plan["notes"]), plan["notes"]
+    method = "hydra-core" if composer == "hydra-core" else "preflight's composer"
+    assert any(method in n for n in plan["notes"])
+
+
+def test_interpolation_within_the_bounds_is_still_followed() -> None:
+    from preflight.adapters.hydra_compose import resolve
+
+    data = {"a0": "ab", "a1": "${a0}" * 10, "a2": "${a1}-${a1}", "b": "${a2}"}
+    assert resolve(data, "${b}") == "-".join(["ab" * 10] * 2)
+    assert resolve(data, "x ${a0} y ${a0}") == "x ab y ab"
