@@ -240,7 +240,7 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
     except ComposeError as exc:
         if exc.file is not None:  # a defaults entry of a config file: located there
             return FileError(relative(exc.file, project.root), f"Hydra config {name!r} not composed: {exc}",
-                             line=exc.line)
+                             line=exc.line, column=exc.column)
         return FileError(display, f"Hydra config {name!r} not composed: {exc}", line=app.line)
     return _with_origins(project, app, composition)
 

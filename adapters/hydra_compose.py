@@ -50,10 +50,12 @@ class ComposeError(Exception):
     """Composition failed; the message says why (as Hydra would). ``file`` and ``line``
     locate the defaults entry at fault when it is in a config file."""
 
-    def __init__(self, message: str, file: Optional[Path] = None, line: Optional[int] = None) -> None:
+    def __init__(self, message: str, file: Optional[Path] = None, line: Optional[int] = None,
+                 column: Optional[int] = None) -> None:
         super().__init__(message)
         self.file = file
         self.line = line
+        self.column = column
 
 
 class OutsideConfigDir(ComposeError):
@@ -217,6 +219,9 @@ def read_config_file(path: Path) -> ConfigFile:
     try:
         data = _omegaconf_yaml(text) if text.strip() else {}
     except Exception as exc:  # omegaconf / yaml errors
+        located = yaml_error(exc, path)
+        if located is not None:
+            raise located from None
         raise ComposeError(f"cannot parse {path}: {exc}") from None
     if data is None:
         data = OmegaConf.to_container(OmegaConf.create(text), resolve=False)
@@ -226,6 +231,33 @@ def read_config_file(path: Path) -> ConfigFile:
     if defaults is not None and not isinstance(defaults, list):
         raise ComposeError(f"{path}: 'defaults' must be a list")
     return ConfigFile(path, _header(text), list(defaults or []), data)
+
+
+def yaml_error(exc: Optional[BaseException], path: Optional[Path] = None,
+               config_dir: Optional[Path] = None) -> Optional[ComposeError]:
+    """A YAML syntax error in ``exc`` (or what it was raised from) as one located
+    :class:`ComposeError`: the file (``path``, else the one the error names when it is inside
+    ``config_dir``) and line, and the problem in one line; None when there is none."""
+    import yaml
+
+    from preflight.loaders import _yaml_error
+
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, yaml.MarkedYAMLError):
+            mark = exc.problem_mark or exc.context_mark
+            file = path
+            if file is None and mark is not None and config_dir is not None and mark.name:
+                named = os.path.realpath(mark.name)
+                if within(os.path.realpath(config_dir), named):
+                    file = Path(named)
+            located = _yaml_error("", exc)  # the words `validate` and `audit --config` use
+            if file is None:
+                return ComposeError(located.message)
+            return ComposeError(located.message, file, located.line, located.column)
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _omegaconf_yaml(text: str) -> Any:

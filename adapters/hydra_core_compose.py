@@ -26,6 +26,7 @@ from preflight.adapters.hydra_compose import (
     find_file,
     read_config_file,
     within,
+    yaml_error,
 )
 
 # hydra-core's GlobalHydra and its config source registry are process-wide: one composition
@@ -131,7 +132,10 @@ def compose_with_hydra(config_dir: Path, config_name: str, overrides: Sequence[O
         shown = ", ".join(sorted(set(refused))[:3])
         raise HydraReadRefused(f"hydra-core asked for {shown}, outside the config directory (not read)", refused)
     if error is not None:
-        raise ComposeError(error)
+        located = yaml_error(error, config_dir=config_dir)
+        if located is not None and located.file is not None:
+            raise located
+        raise ComposeError(f"{type(error).__name__}: {error}")
     data = OmegaConf.to_container(cfg, resolve=False)
     assert isinstance(data, dict)
     data.pop("hydra", None)
@@ -139,7 +143,7 @@ def compose_with_hydra(config_dir: Path, config_name: str, overrides: Sequence[O
 
 
 def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
-                    version_base: Optional[str]) -> tuple[list[str], Any, list[Item], Optional[str]]:
+                    version_base: Optional[str]) -> tuple[list[str], Any, list[Item], Optional[Exception]]:
     import warnings
 
     from hydra import compose, initialize_config_dir
@@ -148,7 +152,7 @@ def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
     GlobalHydra.instance().clear()
     cfg: Any = None
     items: list[Item] = []
-    error: Optional[str] = None
+    error: Optional[Exception] = None
     try:
         with _confined_file_source(config_dir) as refused, warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -157,7 +161,7 @@ def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
                     cfg = compose(config_name=config_name, overrides=texts)
                     items = _hydra_items(config_dir, config_name, texts)
             except Exception as exc:  # hydra's own exceptions: missing configs, bad overrides, ...
-                error = f"{type(exc).__name__}: {exc}"
+                error = exc
     finally:
         GlobalHydra.instance().clear()
     return refused, cfg, items, error

@@ -450,3 +450,28 @@ def test_interpolation_within_the_bounds_is_still_followed() -> None:
     data = {"a0": "ab", "a1": "${a0}" * 10, "a2": "${a1}-${a1}", "b": "${a2}"}
     assert resolve(data, "${b}") == "-".join(["ab" * 10] * 2)
     assert resolve(data, "x ${a0} y ${a0}") == "x ab y ab"
+
+
+# -- smaller: a Hydra config with a YAML syntax error ---------------------------------------------
+
+@pytest.mark.parametrize("composer", ["hydra-core", "own"])
+def test_a_hydra_yaml_syntax_error_is_one_located_error(cli, tmp_path: Path, monkeypatch, composer: str) -> None:
+    import json
+
+    if composer == "own":
+        for name in [m for m in sys.modules if m == "hydra" or m.startswith("hydra.")]:
+            monkeypatch.delitem(sys.modules, name)
+        monkeypatch.setitem(sys.modules, "hydra", None)
+    write(tmp_path / "conf" / "config.yaml", "defaults:\n  - trainer: gpu\n  - _self_\nlr: 0.1\n")
+    write(tmp_path / "conf" / "trainer" / "gpu.yaml", "_target_: lightning.Trainer\ndevices: [1, 2\nnum_nodes: 2\n")
+    write(tmp_path / "run.py", 'import hydra\n\n@hydra.main(config_path="conf", config_name="config", '
+                               'version_base=None)\ndef main(cfg):\n    pass\n')
+    r = cli("audit", "run.py", "--no-cache", "--format", "json")
+    assert "internal error" not in r.out + r.err and "failed on" not in r.out + r.err
+    errors = json.loads(r.out)["errors"]
+    assert [(e["path"], e["line"]) for e in errors] == [("conf/trainer/gpu.yaml", 3)], errors
+    assert "conf/trainer/gpu.yaml:3:10: error: Hydra config 'config' not composed: invalid YAML" in cli(
+        "audit", "run.py", "--no-cache").out
+    assert errors[0]["message"] == ("Hydra config 'config' not composed: invalid YAML: expected ',' or ']', "
+                                    "but got ':' (while parsing a flow sequence at line 2)")
+    assert r.code == 3
