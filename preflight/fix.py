@@ -184,7 +184,7 @@ def _locked(target: Path) -> Any:
         yield
         return
     try:
-        fd = os.open(target, os.O_RDONLY)
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
     except OSError:
         yield
         return
@@ -214,11 +214,15 @@ def write_atomic(path: Path, source: SourceText, new_text: str) -> None:
         mode = None
     import tempfile
 
+    from preflight.sources import InputRefused, read_bytes_limited
+
     with _locked(target):
         try:
-            current: Optional[bytes] = target.read_bytes()
+            current: Optional[bytes] = read_bytes_limited(target)
         except FileNotFoundError:
             current = None
+        except InputRefused as exc:  # replaced by a FIFO, a device or a huge file meanwhile
+            raise FileChangedError(f"{source.display} changed since preflight read it ({exc})") from None
         if current is not None and current != source.raw:
             raise FileChangedError(f"{source.display} changed since preflight read it")
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".preflight-tmp",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -102,6 +103,32 @@ def test_a_directory_named_like_a_script_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "d.py").mkdir()
     err = read_source(tmp_path / "d.py", "d.py", "python")
     assert err.message == "is a directory"  # type: ignore[union-attr]
+
+
+@posix_only
+def test_a_fix_target_swapped_for_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    import threading
+
+    from preflight import fix as fixer
+
+    path = write(tmp_path / "train.py", LEAKY)
+    source = read_source(path, "train.py", "python")
+    path.unlink()
+    os.mkfifo(path)  # swapped between the analysis and the write: opening it would block
+    outcome: list[BaseException] = []
+
+    def attempt() -> None:
+        try:
+            fixer.write_atomic(path, source, LEAKY.replace("losses.append(loss)", "losses.append(loss.item())"))
+        except BaseException as exc:
+            outcome.append(exc)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(timeout=20)
+    assert not worker.is_alive(), "write_atomic blocked on a FIFO"
+    assert len(outcome) == 1 and isinstance(outcome[0], fixer.FileChangedError), outcome
+    assert stat.S_ISFIFO(os.stat(path).st_mode)  # left alone
 
 
 # -- item 12: fixes from the pool and the cache are applied --------------------------------------
