@@ -91,6 +91,10 @@ def _confined_file_source(config_dir: Path) -> Iterator[list[str]]:
             def load_config(self, config_path: str) -> Any:
                 if not allowed(self, self._normalize_file_name(config_path)):
                     raise ConfigLoadError(f"{config_path} is outside the config directory; not read")
+                if isinstance(self, FileConfigSource):  # what preflight reads, hydra-core reads too
+                    refusal = _unreadable(os.path.join(self.path, self._normalize_file_name(config_path)))
+                    if refusal is not None:
+                        raise ConfigLoadError(f"{config_path}: {refusal}")
                 return super().load_config(config_path)
 
             def available(self) -> bool:
@@ -196,6 +200,24 @@ def searchpath_packages(config_dir: Path, config_name: str) -> list[str]:
     hydra_node = body.get("hydra")
     entries = hydra_node.get("searchpath") if isinstance(hydra_node, dict) else None
     return [e for e in entries or [] if isinstance(e, str) and e.startswith("pkg://")]
+
+
+def _unreadable(path: str) -> Optional[str]:
+    """Why preflight's reader would refuse ``path`` (not a regular file, over the size limit),
+    or None."""
+    import stat
+
+    from preflight.sources import MAX_FILE_BYTES, _too_large
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None  # hydra-core says it is missing
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file; not read"
+    if st.st_size > MAX_FILE_BYTES:
+        return _too_large(st.st_size, MAX_FILE_BYTES)
+    return None
 
 
 def _about_hydra_settings(message: str) -> bool:

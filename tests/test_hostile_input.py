@@ -502,3 +502,22 @@ def test_a_hydra_yaml_syntax_error_is_one_located_error(cli, tmp_path: Path, mon
     assert errors[0]["message"] == ("Hydra config 'config' not composed: invalid YAML: expected ',' or ']', "
                                     "but got ':' (while parsing a flow sequence at line 2)")
     assert r.code == 3
+
+
+@pytest.mark.parametrize("composer", ["hydra-core", "own"])
+def test_an_oversized_hydra_config_is_not_read_by_either_composer(cli, tmp_path: Path, monkeypatch,
+                                                                  composer: str) -> None:
+    import preflight.sources as sources
+
+    if composer == "own":
+        for name in [m for m in sys.modules if m == "hydra" or m.startswith("hydra.")]:
+            monkeypatch.delitem(sys.modules, name)
+        monkeypatch.setitem(sys.modules, "hydra", None)
+    monkeypatch.setattr(sources, "MAX_FILE_BYTES", 4096)
+    write(tmp_path / "conf" / "config.yaml", "lr: 0.1\n" + "# padding\n" * 1000)
+    write(tmp_path / "run.py", 'import hydra\n\n@hydra.main(config_path="conf", config_name="config", '
+                               'version_base=None)\ndef main(cfg):\n    pass\n')
+    r = cli("audit", "run.py", "--no-cache")
+    assert "Hydra config 'config' not composed" in r.out
+    assert "over the 4096 byte limit" in r.out, r.out
+    assert r.code == 3
