@@ -346,10 +346,16 @@ def _from_cache(repo_id: str, rev: str, endpoint: str) -> Optional[HubModel]:
 
 def _read_header(path: Path) -> Optional[Mapping[str, Any]]:
     """The JSON header of a local safetensors file (8-byte little-endian length, then JSON)."""
+    import os
+    import stat
     import struct
 
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO would block, a device never end
+            os.close(fd)
+            return None
+        with os.fdopen(fd, "rb") as fh:
             head = fh.read(8)
             if len(head) < 8:
                 return None
