@@ -55,7 +55,7 @@ from preflight.diagnostics import FileError
 from preflight.loaders import LoadedConfig, load_config
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import ParsedPython, read_source
+from preflight.sources import ParsedPython, read_source, read_text_limited
 
 _OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.",
                    "timm.optim.")
@@ -157,15 +157,15 @@ def find_apps(project: Project) -> list[HydraApp]:
 def _primary_name(directory: Path) -> Optional[str]:
     """``config.yaml`` when present, else the one top-level YAML file with a defaults list."""
     for name in ("config.yaml", "config.yml"):
-        if (directory / name).is_file():
+        if os.path.isfile(directory / name):
             return name
     found = []
     root = os.path.realpath(directory)
     for path in sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")]):
-        if not path.is_file() or not within(root, os.path.realpath(path)):
+        if not os.path.isfile(path) or not within(root, os.path.realpath(path)):
             continue  # a named pipe, or a symbolic link out of the directory: not read
         try:
-            head = path.read_text(encoding="utf-8", errors="replace")
+            head = read_text_limited(path, errors="replace")
         except OSError:
             continue
         if any(line.startswith("defaults:") for line in head.splitlines()):
@@ -215,6 +215,14 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
         base = Path(app.script.source.path).resolve().parent if app.script is not None else project.root
         config_dir = (base / flags["config_path"]).resolve()
     name = flags.get("config_name", app.config_name)
+    if config_dir is not None and project.may_read(config_dir):
+        try:
+            os.listdir(config_dir)
+        except PermissionError:
+            return FileError(relative(config_dir, project.root),
+                             "cannot list the Hydra config directory: permission denied; skipped")
+        except OSError:
+            pass  # missing: said below
     if config_dir is None or name is None:
         if app.script is None:
             return FileError(display, "a Hydra config directory needs a primary config: config.yaml, one "
@@ -224,7 +232,7 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
     if not project.may_read(config_dir):
         return FileError(display, f"{app.how}: config directory {relative(config_dir, project.root)} is "
                                   "outside the job's directories and was not read", line=app.line)
-    if not config_dir.is_dir():
+    if not os.path.isdir(config_dir):
         return FileError(display, f"{app.how}: config directory {relative(config_dir, project.root)} "
                                   "does not exist", line=app.line)
     try:
@@ -232,7 +240,7 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
     except ComposeError as exc:
         if exc.file is not None:  # a defaults entry of a config file: located there
             return FileError(relative(exc.file, project.root), f"Hydra config {name!r} not composed: {exc}",
-                             line=exc.line)
+                             line=exc.line, column=exc.column)
         return FileError(display, f"Hydra config {name!r} not composed: {exc}", line=app.line)
     return _with_origins(project, app, composition)
 

@@ -32,9 +32,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
+from preflight.sources import read_text_limited
+
 MISSING = "???"
 MAX_ITERATIONS = 8
 MAX_DEPTH = 16
+# Interpolation is bounded like YAML aliases (loaders.MAX_YAML_NODES): a value that takes more
+# lookups than this, or grows longer than this, is not followed (an interpolation bomb: ten
+# copies of the previous key per level is 10**n characters after n levels)
+MAX_INTERPOLATION_STEPS = 10_000
+MAX_INTERPOLATED_CHARS = 100_000
 _PACKAGE_HEADER = re.compile(r"^\s*#\s*@package\s+(\S+)\s*$")
 _INTERP = re.compile(r"\$\{([^${}]*)\}")
 
@@ -43,10 +50,12 @@ class ComposeError(Exception):
     """Composition failed; the message says why (as Hydra would). ``file`` and ``line``
     locate the defaults entry at fault when it is in a config file."""
 
-    def __init__(self, message: str, file: Optional[Path] = None, line: Optional[int] = None) -> None:
+    def __init__(self, message: str, file: Optional[Path] = None, line: Optional[int] = None,
+                 column: Optional[int] = None) -> None:
         super().__init__(message)
         self.file = file
         self.line = line
+        self.column = column
 
 
 class OutsideConfigDir(ComposeError):
@@ -204,12 +213,15 @@ def read_config_file(path: Path) -> ConfigFile:
     from omegaconf import OmegaConf
 
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text_limited(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise ComposeError(f"cannot read {path}: {exc}") from None
     try:
         data = _omegaconf_yaml(text) if text.strip() else {}
     except Exception as exc:  # omegaconf / yaml errors
+        located = yaml_error(exc, path)
+        if located is not None:
+            raise located from None
         raise ComposeError(f"cannot parse {path}: {exc}") from None
     if data is None:
         data = OmegaConf.to_container(OmegaConf.create(text), resolve=False)
@@ -219,6 +231,33 @@ def read_config_file(path: Path) -> ConfigFile:
     if defaults is not None and not isinstance(defaults, list):
         raise ComposeError(f"{path}: 'defaults' must be a list")
     return ConfigFile(path, _header(text), list(defaults or []), data)
+
+
+def yaml_error(exc: Optional[BaseException], path: Optional[Path] = None,
+               config_dir: Optional[Path] = None) -> Optional[ComposeError]:
+    """A YAML syntax error in ``exc`` (or what it was raised from) as one located
+    :class:`ComposeError`: the file (``path``, else the one the error names when it is inside
+    ``config_dir``) and line, and the problem in one line; None when there is none."""
+    import yaml
+
+    from preflight.loaders import _yaml_error
+
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, yaml.MarkedYAMLError):
+            mark = exc.problem_mark or exc.context_mark
+            file = path
+            if file is None and mark is not None and config_dir is not None and mark.name:
+                named = os.path.realpath(mark.name)
+                if within(os.path.realpath(config_dir), named):
+                    file = Path(named)
+            located = _yaml_error("", exc)  # the words `validate` and `audit --config` use
+            if file is None:
+                return ComposeError(located.message)
+            return ComposeError(located.message, file, located.line, located.column)
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def _omegaconf_yaml(text: str) -> Any:
@@ -276,7 +315,7 @@ def find_file(config_dir: Path, config_path: str) -> Optional[Path]:
     check_name(config_dir, config_path)
     base = config_dir / config_path
     for candidate in (base, base.with_name(base.name + ".yaml"), base.with_name(base.name + ".yml")):
-        if candidate.is_file() and candidate.suffix in (".yaml", ".yml"):
+        if os.path.isfile(candidate) and candidate.suffix in (".yaml", ".yml"):
             if not within(os.path.realpath(config_dir), os.path.realpath(candidate)):
                 raise OutsideConfigDir(config_path, symlink=True)
             return candidate
@@ -288,7 +327,7 @@ def defaults_line(path: Path, index: int) -> Optional[int]:
     import yaml
 
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        node = yaml.compose(read_text_limited(path), Loader=yaml.SafeLoader)
     except (OSError, UnicodeDecodeError, yaml.YAMLError):
         return None
     if isinstance(node, yaml.MappingNode):
@@ -340,12 +379,12 @@ class Composer:
             group = ov.key.split("@", 1)[0]
             try:
                 check_name(config_dir, group)
-                if (config_dir / group).is_dir() and ov.prefix != "~" and ov.value is not None:
+                if os.path.isdir(config_dir / group) and ov.prefix != "~" and ov.value is not None:
                     check_name(config_dir, f"{group}/{_strip_ext(str(ov.value))}")
             except OutsideConfigDir as exc:
                 raise ComposeError(f"the command-line override {ov.text} names '{exc.config_path}', outside "
                                    f"the config directory ({exc.why()}); not read") from None
-            if (config_dir / group).is_dir():
+            if os.path.isdir(config_dir / group):
                 if ov.prefix == "~":
                     self.cli_groups[ov.key] = None
                 elif ov.prefix.startswith("+") and ov.key not in self.cli_groups:
@@ -589,26 +628,55 @@ def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_b
 # --------------------------------------------------------------------------- interpolation
 
 
+class _TooMuch(Exception):
+    pass
+
+
+_BOMB = (f"interpolation expands beyond {MAX_INTERPOLATION_STEPS:,} lookups or "
+         f"{MAX_INTERPOLATED_CHARS:,} characters (an interpolation bomb?); not followed")
+
+
 def resolve(data: dict[str, Any], value: Any, here: Sequence[str] = (), depth: int = 0) -> Any:
     """``value`` with its interpolations followed in ``data`` (an :class:`Unknown` when a
-    part cannot be known statically). ``here`` is the key path of the node holding it."""
+    part cannot be known statically, or when following it would take more than
+    :data:`MAX_INTERPOLATION_STEPS` lookups or give more than :data:`MAX_INTERPOLATED_CHARS`
+    characters). ``here`` is the key path of the node holding it."""
+    try:
+        return _resolve(data, value, here, depth, [MAX_INTERPOLATION_STEPS])
+    except _TooMuch:
+        return Unknown(_BOMB)
+
+
+def _resolve(data: dict[str, Any], value: Any, here: Sequence[str], depth: int, budget: list[int]) -> Any:
     if not isinstance(value, str) or "${" not in value:
         return value
     if depth > MAX_DEPTH:
         return Unknown("interpolation nested too deeply")
     whole = _INTERP.fullmatch(value.strip())
     if whole:
-        return _resolve_one(data, whole.group(1), here, depth)
-    out = value
+        return _resolve_one(data, whole.group(1), here, depth, budget)
+    pieces: list[str] = []
+    size = 0
+    end = 0
     for match in _INTERP.finditer(value):
-        part = _resolve_one(data, match.group(1), here, depth)
+        part = _resolve_one(data, match.group(1), here, depth, budget)
         if isinstance(part, Unknown):
             return part
-        out = out.replace(match.group(0), str(part), 1)
-    return out
+        text = str(part)
+        size += match.start() - end + len(text)
+        if size > MAX_INTERPOLATED_CHARS:
+            raise _TooMuch
+        pieces.append(value[end:match.start()])
+        pieces.append(text)
+        end = match.end()
+    pieces.append(value[end:])
+    return "".join(pieces)
 
 
-def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: int) -> Any:
+def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: int, budget: list[int]) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooMuch
     expr = expr.strip()
     if ":" in expr:
         name, _, args = expr.partition(":")
@@ -617,7 +685,7 @@ def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: in
             found = lookup(data, key.strip(), here)
             if found is _ABSENT:
                 return parse_value(default) if default else None
-            return resolve(data, found, _parent(key.strip(), here), depth + 1)
+            return _resolve(data, found, _parent(key.strip(), here), depth + 1, budget)
         if name == "oc.env":
             return Unknown(f"${{{expr}}} reads an environment variable (not read by preflight)")
         return Unknown(f"${{{expr}}} uses the resolver {name!r}, known only when the job runs")
@@ -626,7 +694,7 @@ def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: in
         return Unknown(f"${{{expr}}} points at a key that does not exist")
     if found == MISSING:
         return Unknown(f"${{{expr}}} points at a mandatory value (???) that is not set")
-    return resolve(data, found, _parent(expr, here), depth + 1)
+    return _resolve(data, found, _parent(expr, here), depth + 1, budget)
 
 
 _ABSENT = object()

@@ -26,6 +26,7 @@ from preflight.adapters.hydra_compose import (
     find_file,
     read_config_file,
     within,
+    yaml_error,
 )
 
 # hydra-core's GlobalHydra and its config source registry are process-wide: one composition
@@ -90,6 +91,10 @@ def _confined_file_source(config_dir: Path) -> Iterator[list[str]]:
             def load_config(self, config_path: str) -> Any:
                 if not allowed(self, self._normalize_file_name(config_path)):
                     raise ConfigLoadError(f"{config_path} is outside the config directory; not read")
+                if isinstance(self, FileConfigSource):  # what preflight reads, hydra-core reads too
+                    refusal = _unreadable(os.path.join(self.path, self._normalize_file_name(config_path)))
+                    if refusal is not None:
+                        raise ConfigLoadError(f"{config_path}: {refusal}")
                 return super().load_config(config_path)
 
             def available(self) -> bool:
@@ -131,7 +136,10 @@ def compose_with_hydra(config_dir: Path, config_name: str, overrides: Sequence[O
         shown = ", ".join(sorted(set(refused))[:3])
         raise HydraReadRefused(f"hydra-core asked for {shown}, outside the config directory (not read)", refused)
     if error is not None:
-        raise ComposeError(error)
+        located = yaml_error(error, config_dir=config_dir)
+        if located is not None and located.file is not None:
+            raise located
+        raise ComposeError(f"{type(error).__name__}: {error}")
     data = OmegaConf.to_container(cfg, resolve=False)
     assert isinstance(data, dict)
     data.pop("hydra", None)
@@ -139,7 +147,7 @@ def compose_with_hydra(config_dir: Path, config_name: str, overrides: Sequence[O
 
 
 def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
-                    version_base: Optional[str]) -> tuple[list[str], Any, list[Item], Optional[str]]:
+                    version_base: Optional[str]) -> tuple[list[str], Any, list[Item], Optional[Exception]]:
     import warnings
 
     from hydra import compose, initialize_config_dir
@@ -148,7 +156,7 @@ def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
     GlobalHydra.instance().clear()
     cfg: Any = None
     items: list[Item] = []
-    error: Optional[str] = None
+    error: Optional[Exception] = None
     try:
         with _confined_file_source(config_dir) as refused, warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -157,7 +165,7 @@ def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
                     cfg = compose(config_name=config_name, overrides=texts)
                     items = _hydra_items(config_dir, config_name, texts)
             except Exception as exc:  # hydra's own exceptions: missing configs, bad overrides, ...
-                error = f"{type(exc).__name__}: {exc}"
+                error = exc
     finally:
         GlobalHydra.instance().clear()
     return refused, cfg, items, error
@@ -194,6 +202,24 @@ def searchpath_packages(config_dir: Path, config_name: str) -> list[str]:
     return [e for e in entries or [] if isinstance(e, str) and e.startswith("pkg://")]
 
 
+def _unreadable(path: str) -> Optional[str]:
+    """Why preflight's reader would refuse ``path`` (not a regular file, over the size limit),
+    or None."""
+    import stat
+
+    from preflight.sources import MAX_FILE_BYTES, _too_large
+
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None  # hydra-core says it is missing
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file; not read"
+    if st.st_size > MAX_FILE_BYTES:
+        return _too_large(st.st_size, MAX_FILE_BYTES)
+    return None
+
+
 def _about_hydra_settings(message: str) -> bool:
     return "In 'hydra/" in message or "'hydra/" in message.split("\n", 1)[0]
 
@@ -213,6 +239,6 @@ def local_plugin_dirs() -> list[str]:
         base = Path(entry or os.getcwd())
         if "site-packages" in base.parts or "dist-packages" in base.parts:
             continue
-        if (base / "hydra_plugins").is_dir():
+        if os.path.isdir(base / "hydra_plugins"):
             found.append(str(base / "hydra_plugins"))
     return found

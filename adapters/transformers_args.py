@@ -10,6 +10,7 @@ the version range they hold for.
 from __future__ import annotations
 
 import ast
+import os
 import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -19,6 +20,7 @@ from preflight.adapters.deepspeed import deepspeed_block
 from preflight.adapters_api import CallSite
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source
+from preflight.sources import read_text_limited
 
 if TYPE_CHECKING:
     from preflight.adapters.transformers import _ScriptPass
@@ -210,10 +212,10 @@ class ArgsPass:
                 if flag is not None and flag.value is False:
                     return set()
         path = Path(self.o.script.source.path).with_suffix(".args")
-        if not path.is_file():
+        if not os.path.isfile(path):
             return set()
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = read_text_limited(path, errors="replace")
         except OSError:
             return set()
         shown = self.o.script.source.display.rsplit(".", 1)[0] + ".args"

@@ -62,7 +62,9 @@ def _read(path: Path) -> Optional[str]:
     try:
         if path.stat().st_size > _MAX_BYTES:
             return None
-        return path.read_text(encoding="utf-8", errors="replace")
+        from preflight.sources import read_text_limited
+
+        return read_text_limited(path, _MAX_BYTES, errors="replace")
     except OSError:
         return None
 

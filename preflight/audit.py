@@ -61,7 +61,7 @@ def build_plan(
         plan.add_input(source.display, source.kind, source.digest)
     for path in configs:
         path = Path(path)
-        if path.is_dir():  # a Hydra config directory (--config conf/), read by the Hydra adapter
+        if os.path.isdir(path):  # a Hydra config directory (--config conf/), read by the Hydra adapter
             project.config_dirs.append(path)
             continue
         source = _read(path, root, CONFIG_KINDS, "a config file (.json, .yaml, .yml, .toml)", project, seen)
@@ -89,9 +89,13 @@ def _read(path: Path, root: Path, kinds: Sequence[str], expected: str, project: 
     if key in seen:
         return None
     seen.add(key)
-    if not path.exists() and not path.is_symlink():
+    try:
+        os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
         project.errors.append(FileError(display, "no such file"))
         return None
+    except OSError:
+        pass  # e.g. inside a directory preflight may not enter: reading it says so
     kind = kind_of(path)
     if kind not in kinds:
         project.errors.append(FileError(display, f"not {expected}"))

@@ -56,7 +56,9 @@ def write(path: Path, findings: list[Finding]) -> int:
 
 def load(path: Path) -> set[tuple[str, str, str]]:
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        from preflight.sources import read_text_limited
+
+        doc = json.loads(read_text_limited(path))
     except FileNotFoundError:
         raise BaselineError(f"{path}: error: baseline file not found") from None
     except (OSError, UnicodeDecodeError) as exc:

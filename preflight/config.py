@@ -7,6 +7,7 @@ and exit code 2.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
@@ -96,9 +97,11 @@ def find_settings(start: Path) -> Optional[Path]:
     """The nearest pyproject.toml with a [tool.preflight] table, from ``start`` up."""
     for directory in [start, *start.parents]:
         candidate = directory / "pyproject.toml"
-        if candidate.is_file():
+        if os.path.isfile(candidate):
             try:
-                text = candidate.read_text(encoding="utf-8")
+                from preflight.sources import read_text_limited
+
+                text = read_text_limited(candidate)
             except (OSError, UnicodeDecodeError):
                 continue
             if "[tool.preflight" in text:
@@ -113,7 +116,9 @@ def load_settings(explicit: Optional[Path] = None, cwd: Optional[Path] = None) -
         return Settings(root=cwd)
     shown = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        from preflight.sources import read_text_limited
+
+        text = read_text_limited(path)
     except FileNotFoundError:
         raise SettingsError("settings file not found", shown) from None
     except (OSError, UnicodeDecodeError) as exc:

@@ -227,6 +227,11 @@ def parse_file(item: Discovered) -> Union[ParsedPython, FileError]:
 # -- many files ---------------------------------------------------------------
 
 def _worker_init() -> None:
+    import contextlib
+    import signal
+
+    with contextlib.suppress(ValueError, OSError):  # Ctrl-C reaches the whole process group:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone stops the pool
     from preflight.registry import rule_codes
 
     rule_codes()  # plugins register here too (a spawned worker starts empty)
@@ -299,7 +304,8 @@ def _pooled(files: list[Discovered], selection: Selection, jobs: int, cache_dir,
         return
     done = 0
     pending = set(range(len(chunks)))
-    with executor:
+    finished = False
+    try:
         futures = {executor.submit(_check_chunk, (chunk, selection, cache_dir)): i
                    for i, chunk in enumerate(chunks)}
         try:
@@ -313,8 +319,30 @@ def _pooled(files: list[Discovered], selection: Selection, jobs: int, cache_dir,
                     progress(done, len(files))
         except cf.process.BrokenProcessPool:
             pass  # a worker died (memory, signal): finish what is left in-process
+        finished = True
+    finally:
+        if finished:
+            executor.shutdown(wait=True)
+        else:  # Ctrl-C, or the caller stopped early: do not wait for the queued chunks
+            _stop_pool(executor)
     for i in sorted(pending):
         yield from _serial(chunks[i], selection, cache_dir, None)
+
+
+def _stop_pool(executor) -> None:
+    """Cancel what is queued and end the workers now, leaving none behind."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())
+    try:
+        executor.shutdown(wait=False, cancel_futures=True)
+    except TypeError:  # pragma: no cover - Python 3.8 had no cancel_futures
+        executor.shutdown(wait=False)
+    for proc in processes:
+        proc.terminate()
+    for proc in processes:
+        proc.join(timeout=1.0)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(timeout=1.0)
 
 
 def default_jobs() -> int:

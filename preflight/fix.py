@@ -58,7 +58,19 @@ def register_operation(name: str) -> Callable[[Operation], Operation]:
 
 
 def operations() -> list[str]:
+    _load_operations()
     return sorted(_OPERATIONS)
+
+
+def _load_operations() -> None:
+    """Import every rule module (built-in and plugin), which registers their operations.
+
+    Findings can come from a worker process or the cache, where the rule that made the fix
+    ran in another process or never ran at all: its operation must be here all the same.
+    """
+    from preflight.registry import all_rules
+
+    all_rules()
 
 
 def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = False) -> FixOutcome:
@@ -75,6 +87,8 @@ def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = Fals
     if source.kind != "python":
         outcome.skipped = [(f, "fixes are applied to Python files only") for f in fixes]
         return outcome
+    if any(f.operation not in _OPERATIONS for f in fixes):
+        _load_operations()
     selected: list[Fix] = []
     for fix in fixes:
         reason = _precheck(fix, selected, unsafe)
@@ -170,7 +184,7 @@ def _locked(target: Path) -> Any:
         yield
         return
     try:
-        fd = os.open(target, os.O_RDONLY)
+        fd = os.open(target, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO must not block
     except OSError:
         yield
         return
@@ -200,11 +214,15 @@ def write_atomic(path: Path, source: SourceText, new_text: str) -> None:
         mode = None
     import tempfile
 
+    from preflight.sources import InputRefused, read_bytes_limited
+
     with _locked(target):
         try:
-            current: Optional[bytes] = target.read_bytes()
+            current: Optional[bytes] = read_bytes_limited(target)
         except FileNotFoundError:
             current = None
+        except InputRefused as exc:  # replaced by a FIFO, a device or a huge file meanwhile
+            raise FileChangedError(f"{source.display} changed since preflight read it ({exc})") from None
         if current is not None and current != source.raw:
             raise FileChangedError(f"{source.display} changed since preflight read it")
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".preflight-tmp",

@@ -32,6 +32,7 @@ from preflight.safetensors_summary import (
     quantization_of,
     summarize_tensors,
 )
+from preflight.sources import read_text_limited
 
 if TYPE_CHECKING:
     from preflight.estimate.arch import Architecture
@@ -265,13 +266,13 @@ def _read_summary(repo_id: str, commit: str) -> Tuple[Optional[WeightsSummary], 
     if path is None or not path.is_file():
         return None, "", False
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text_limited(path))
         if data.get("version") != _SUMMARY_VERSION:
             return None, "", False
         if data.get("format") == "none":
             return None, _NO_SAFETENSORS, True
         return WeightsSummary.from_json(data["summary"]), "", True
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None, "", False
 
 
@@ -295,9 +296,8 @@ def _write_summary(repo_id: str, commit: str, summary: Optional[WeightsSummary])
 
 def _load_config(path: str, repo_id: str) -> Mapping[str, Any]:
     try:
-        with open(path, encoding="utf-8") as fh:
-            config = json.load(fh)
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
+        config = json.loads(read_text_limited(path))
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise ConfigError(f"{repo_id}: config.json is not readable JSON ({type(exc).__name__}: {exc})") from None
     if not isinstance(config, dict):
         raise ConfigError(f"{repo_id}: config.json is not a JSON object")
@@ -318,7 +318,7 @@ def _cached_config(repo_id: str, rev: str) -> Optional[Tuple[Path, str]]:
     ref = folder / "refs" / rev
     try:
         if ref.is_file():
-            commit = ref.read_text(encoding="utf-8").strip()
+            commit = read_text_limited(ref, 4096, errors="replace").strip()
     except OSError:
         return None
     if not _COMMIT_RE.match(commit):
@@ -346,10 +346,16 @@ def _from_cache(repo_id: str, rev: str, endpoint: str) -> Optional[HubModel]:
 
 def _read_header(path: Path) -> Optional[Mapping[str, Any]]:
     """The JSON header of a local safetensors file (8-byte little-endian length, then JSON)."""
+    import os
+    import stat
     import struct
 
     try:
-        with open(path, "rb") as fh:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # a FIFO would block, a device never end
+            os.close(fd)
+            return None
+        with os.fdopen(fd, "rb") as fh:
             head = fh.read(8)
             if len(head) < 8:
                 return None
@@ -357,7 +363,7 @@ def _read_header(path: Path) -> Optional[Mapping[str, Any]]:
             if size > 100_000_000:
                 return None
             data = json.loads(fh.read(size).decode("utf-8", errors="replace"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -369,9 +375,9 @@ def _local_safetensors(snapshot: Path, config: Mapping[str, Any]) -> Optional[We
     files: list = []
     if index.is_file():
         try:
-            weight_map = json.loads(index.read_text(encoding="utf-8")).get("weight_map", {})
+            weight_map = json.loads(read_text_limited(index)).get("weight_map", {})
             files = sorted(set(weight_map.values()))
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, AttributeError, RecursionError):
             return None
     elif (snapshot / "model.safetensors").is_file():
         files = ["model.safetensors"]

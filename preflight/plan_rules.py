@@ -206,7 +206,9 @@ def _disk_line(path: Path, line: int) -> str:
     try:
         if path.stat().st_size > 2_000_000:
             return ""
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        from preflight.sources import read_text_limited
+
+        lines = read_text_limited(path, 2_000_000, errors="replace").splitlines()
     except OSError:
         return ""
     return lines[line - 1] if 0 < line <= len(lines) else ""

@@ -153,8 +153,10 @@ def _entry_points(group: str) -> list[_EntryPoint]:
                 continue
             seen.add(dist)
             try:
-                with open(os.path.join(directory, name, "entry_points.txt"), encoding="utf-8") as fh:
-                    text = fh.read()
+                from preflight.sources import read_text_limited
+
+                text = read_text_limited(os.path.join(directory, name, "entry_points.txt"), 1 << 20,
+                                         errors="replace")
             except OSError:
                 continue
             if header not in text:

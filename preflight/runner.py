@@ -151,8 +151,8 @@ def _apply_fixes(run: RunResult, files: Sequence[Discovered], selection: Selecti
             sys.stderr.write(f"preflight: {display}:{fx.target.line}: fix not applied: {reason}\n")
         if not outcome.applied or outcome.text == source.text:
             continue
-        applied += len(outcome.applied)
         if args.diff:
+            applied += len(outcome.applied)
             diffs.extend(difflib.unified_diff(
                 source.text.splitlines(keepends=True), outcome.text.splitlines(keepends=True),
                 fromfile=f"a/{display}", tofile=f"b/{display}"))
@@ -165,6 +165,7 @@ def _apply_fixes(run: RunResult, files: Sequence[Discovered], selection: Selecti
             except OSError as exc:
                 run.errors.append(FileError(display, f"cannot write fix: {exc.strerror or exc}"))
                 continue
+            applied += len(outcome.applied)  # only what reached the disk counts as applied
             changed.append(item)
     if args.diff:
         run.fixes_applied = 0
@@ -199,7 +200,8 @@ def _baseline(run: RunResult, args: argparse.Namespace) -> None:
 def _emit(text: str, args: argparse.Namespace) -> None:
     if args.output is not None:
         try:
-            args.output.write_text(text, encoding="utf-8")
+            # a file name that is not UTF-8 is written back as its own bytes
+            args.output.write_text(text, encoding="utf-8", errors="surrogateescape")
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     else:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import ast
 import codecs
+import errno
 import io
+import os
 import re
+import stat
 import warnings
 from pathlib import Path
 from typing import Optional, Union
@@ -18,6 +21,8 @@ from preflight._hash import blake2b
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
 
+# The most preflight reads of any one input (script, config, notebook, cluster file, job,
+# standard input, cache entry): a larger one is refused with a message, never read whole.
 MAX_FILE_BYTES = 16 * 1024 * 1024
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -110,19 +115,88 @@ class ParsedPython:
         return None, line
 
 
+class InputRefused(OSError):
+    """An input preflight will not read: not a regular file, or over the size limit.
+
+    An ``OSError``, so every caller that already handles an unreadable file handles it;
+    ``str()`` is the whole reason, ready for the user.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(errno.EINVAL, reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason
+
+
+_FILE_TYPES = ((stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def _too_large(size: int, limit: int) -> str:
+    if size >= 1048576:
+        return f"file is {size / 1048576:.1f} MiB, over the {limit / 1048576:g} MiB limit; skipped"
+    return f"file is over the {limit} byte limit; skipped"
+
+
+def read_bytes_limited(path: Union[str, Path], limit: Optional[int] = None) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, or :class:`InputRefused`.
+
+    Opened without blocking (a FIFO with no writer would block ``open`` forever), then
+    checked on the open descriptor, so a path swapped between the check and the read
+    cannot slip past: FIFOs, devices (``/dev/zero``) and sockets are refused, a directory
+    is ``EISDIR``, and at most ``limit + 1`` bytes are ever read whatever the size claims.
+    ``limit`` defaults to :data:`MAX_FILE_BYTES`.
+    """
+    if limit is None:
+        limit = MAX_FILE_BYTES
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    try:
+        st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError(errno.EISDIR, "is a directory", str(path))
+        if not stat.S_ISREG(st.st_mode):
+            what = next((name for test, name in _FILE_TYPES if test(st.st_mode)), "not a regular file")
+            raise InputRefused(f"not a regular file ({what}); skipped")
+        if st.st_size > limit:
+            raise InputRefused(_too_large(st.st_size, limit))
+        chunks: list[bytes] = []
+        total = 0
+        while total <= limit:
+            chunk = os.read(fd, min(limit + 1 - total, 1 << 20))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:  # the file grew while read (or its size lied)
+            raise InputRefused(_too_large(total, limit))
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_text_limited(path: Union[str, Path], limit: Optional[int] = None, *,
+                      errors: str = "strict") -> str:
+    """:func:`read_bytes_limited` decoded as UTF-8 (``UnicodeDecodeError`` as ``decode``)."""
+    return read_bytes_limited(path, limit).decode("utf-8", errors)
+
+
+def read_stream_limited(stream, limit: Optional[int] = None) -> bytes:
+    """At most ``limit`` bytes of a binary stream (standard input), or :class:`InputRefused`."""
+    if limit is None:
+        limit = MAX_FILE_BYTES
+    data = stream.read(limit + 1)
+    if len(data) > limit:
+        raise InputRefused(_too_large(len(data), limit).replace("file is", "input is"))
+    return data
+
+
 def read_source(path: Path, display: str, kind: str) -> Union[SourceText, FileError]:
     """Read and decode one file, or say clearly why it cannot be read."""
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        return FileError(display, _os_reason(exc))
-    if size > MAX_FILE_BYTES:
-        return FileError(
-            display,
-            f"file is {size / 1048576:.1f} MiB, over the {MAX_FILE_BYTES // 1048576} MiB limit; skipped",
-        )
-    try:
-        raw = path.read_bytes()
+        raw = read_bytes_limited(path)
     except OSError as exc:
         return FileError(display, _os_reason(exc))
     if b"\0" in raw[:8192]:
@@ -151,8 +225,8 @@ def read_source(path: Path, display: str, kind: str) -> Union[SourceText, FileEr
 
 
 def _os_reason(exc: OSError) -> str:
-    import errno
-
+    if isinstance(exc, InputRefused):
+        return exc.reason
     if exc.errno == errno.ELOOP:
         return "symbolic link loop; skipped"
     if exc.errno in (errno.EACCES, errno.EPERM):

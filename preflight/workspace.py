@@ -109,7 +109,9 @@ def discover(
             elif exc.errno == errno.ENOENT:
                 out.errors.append(FileError(disp, "no such file or directory"))
             else:
-                out.errors.append(FileError(disp, f"cannot read: {exc.strerror or exc}"))
+                from preflight.sources import _os_reason
+
+                out.errors.append(FileError(disp, _os_reason(exc)))
             continue
         import stat as _stat
 
@@ -123,6 +125,15 @@ def discover(
     out.files.sort(key=lambda f: f.display)
     out.errors.sort(key=lambda e: e.sort_key())
     return out
+
+
+def _is_venv(directory: Path) -> bool:
+    """Whether ``directory`` holds a virtual environment; False when it cannot be looked into
+    (a mode-000 directory: listing it then says so, once, and the walk goes on)."""
+    try:
+        return (directory / "pyvenv.cfg").is_file()
+    except OSError:  # Path.is_file raises PermissionError before Python 3.14
+        return False
 
 
 def _walk(top: Path, root: Path, exclude: Sequence[str], add, out: Discovery) -> None:
@@ -161,7 +172,7 @@ def _walk(top: Path, root: Path, exclude: Sequence[str], add, out: Discovery) ->
                     continue
                 if _matches(rel, exclude):
                     continue
-                if (path / "pyvenv.cfg").is_file():
+                if _is_venv(path):
                     continue
                 subdirs.append(path)
                 continue

@@ -101,10 +101,14 @@ def read(tmp_path: Path, name: str, data: bytes, kind: str = "python"):
 def test_unreadable_file(tmp_path, monkeypatch):
     path = write(tmp_path / "a.py", "x = 1\n")
 
-    def deny(self):
-        raise PermissionError(13, "Permission denied")
+    real_open = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", deny)
+    def deny(name, *args, **kwargs):
+        if str(name) == str(path):
+            raise PermissionError(13, "Permission denied")
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", deny)
     err = read_source(path, "a.py", "python")
     assert err == FileError("a.py", "permission denied; skipped")
 

@@ -81,7 +81,15 @@ def run(args: argparse.Namespace) -> int:
     job_path = args.job
     display = str(args.job)
     if str(args.job) == "-":
-        text, job_path, display = sys.stdin.read(), None, "<stdin>"
+        from preflight.sources import read_stream_limited
+
+        try:
+            raw = read_stream_limited(getattr(sys.stdin, "buffer", None) or sys.stdin)
+        except OSError as exc:
+            sys.stderr.write(f"preflight: error: <stdin>: {exc}\n")
+            return EXIT_USAGE
+        text = raw if isinstance(raw, str) else raw.decode("utf-8", errors="replace")
+        job_path, display = None, "<stdin>"
     req = GateRequest(job_path=job_path, job_text=text, display=display, kind=args.kind,
                       sbatch_args=list(args.launch), env=request_from_env(), configs=list(args.config),
                       scripts=list(args.script), root=args.root, cluster=cluster, gpu=args.gpu,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 
 HELP = "validate config files (DeepSpeed, accelerate, TrainingArguments/SFTConfig, Lightning, Hydra)"
@@ -42,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     unrecognised: list[str] = []
     for path, explicit in _expand(args.paths):
         display = display_path(path, root)
-        if not path.exists():
+        if not os.path.lexists(path):
             reports.append(FileReport(display, error=FileError(display, "no such file")))
             continue
         kind = kind_of(path)
@@ -102,7 +103,7 @@ def _expand(paths: list[Path]) -> list[tuple[Path, bool]]:
     """Files to validate, and whether each was named explicitly (not found in a folder)."""
     out: list[tuple[Path, bool]] = []
     for path in paths:
-        if path.is_dir():
+        if os.path.isdir(path):
             for suffix in ("*.json", "*.yaml", "*.yml"):
                 out.extend((p, False) for p in sorted(path.rglob(suffix))
                            if not any(part.startswith(".") for part in p.relative_to(path).parts))

@@ -30,6 +30,7 @@ partition, then ``default_gpu``.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,7 +184,7 @@ def load_cluster(path: Union[str, Path], display: Optional[str] = None) -> Clust
 
     p = Path(path)
     shown = display or str(path)
-    if not p.is_file():
+    if not os.path.lexists(p):  # anything else (a FIFO, a device, a directory) read_source refuses by name
         raise ClusterError(FileError(shown, "no such cluster file"))
     kind = kind_of(p)
     if kind not in ("yaml", "json", "toml"):

@@ -113,7 +113,7 @@ def resolve_file(name: str, bases: Sequence[Path], given: Sequence[Path] = ()) -
         else:
             candidates.append(base / p)
     for c in candidates:
-        if c.is_file() and inside(c):
+        if os.path.isfile(c) and inside(c):
             return c
     return None
 
@@ -122,4 +122,4 @@ def outside_bases(name: str, bases: Sequence[Path]) -> bool:
     """``name`` names an existing file, but only outside every base directory."""
     p = Path(name)
     candidates = [p] if p.is_absolute() else [base / p for base in bases]
-    return any(c.is_file() for c in candidates) and resolve_file(name, bases) is None
+    return any(os.path.isfile(c) for c in candidates) and resolve_file(name, bases) is None

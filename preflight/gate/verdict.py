@@ -133,7 +133,9 @@ def read_job(req: GateRequest) -> JobSpec:
     if text is None:
         assert req.job_path is not None
         try:
-            text = Path(req.job_path).read_text(encoding="utf-8")
+            from preflight.sources import read_text_limited
+
+            text = read_text_limited(req.job_path)
         except (OSError, UnicodeDecodeError) as exc:
             job = JobSpec(kind="unknown", path=display)
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

@@ -69,6 +69,34 @@ def render(
     raise ValueError(f"unknown output format {fmt!r} (expected one of: {', '.join(FORMATS)})")
 
 
+_SURROGATE_RE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogate(m: re.Match) -> str:
+    code = ord(m.group())
+    # an undecodable byte of a file name (Python's surrogateescape): shown as the byte
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` without lone surrogates: the bytes of a file name that is not UTF-8 become
+    ``\\xNN`` (four characters), so JSON and SARIF stay valid Unicode for strict readers."""
+    if text.isascii() or not _SURROGATE_RE.search(text):
+        return text
+    return _SURROGATE_RE.sub(_escape_surrogate, text)
+
+
+def json_safe(value):
+    """``value`` (the dicts, lists and strings a reporter dumps) with :func:`printable` strings."""
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, dict):
+        return {json_safe(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_safe(v) for v in value]
+    return value
+
+
 def load_rules(rules: Optional[dict[str, type[Rule]]]) -> dict[str, type[Rule]]:
     """The given rule table, or the registry's (loaded on first use)."""
     if rules is not None:

@@ -47,4 +47,6 @@ def render_json(result: RunResult) -> str:
         "errors": [e.to_dict() for e in result.errors],
         "summary": summary(result),
     }
-    return json.dumps(doc, indent=2, sort_keys=False) + "\n"
+    from preflight.report import json_safe
+
+    return json.dumps(json_safe(doc), indent=2, sort_keys=False) + "\n"

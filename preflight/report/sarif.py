@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import quote
 
-from preflight.report import fix_note, load_rules, split_cell_path, split_cell_prefix
+from preflight.report import fix_note, json_safe, load_rules, split_cell_path, split_cell_prefix
 from preflight.report.text import Sources
 
 if TYPE_CHECKING:
@@ -99,7 +99,12 @@ def artifact_location(path: str) -> dict[str, Any]:
             pass
     while posix.startswith("./"):
         posix = posix[2:]
-    return {"uri": quote(posix, safe="/"), "uriBaseId": SRCROOT}
+    # the file name's own bytes, percent-encoded (a name that is not UTF-8 keeps its bytes)
+    try:
+        raw = posix.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        raw = posix.encode("utf-8", "surrogatepass")
+    return {"uri": quote(raw, safe="/"), "uriBaseId": SRCROOT}
 
 
 def _region(line: int, column: int, end_line: Optional[int] = None,
@@ -137,7 +142,7 @@ def _related(index: int, ev: Evidence, f: Finding) -> dict[str, Any]:
 def line_hash(code: str, path: str, line_text: str, occurrence: int) -> str:
     """``primaryLocationLineHash``: stable across line moves and re-indentation."""
     normalised = "".join(line_text.split())
-    digest = hashlib.sha256(f"{code}\0{path}\0{normalised}".encode()).hexdigest()[:16]
+    digest = hashlib.sha256(f"{code}\0{path}\0{normalised}".encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"{digest}:{occurrence}"
 
 
@@ -257,4 +262,4 @@ def render_sarif(
         "results": results,
     }
     log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return json.dumps(log, indent=2) + "\n"
+    return json.dumps(json_safe(log), indent=2) + "\n"

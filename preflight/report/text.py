@@ -132,7 +132,9 @@ class Sources:
         try:
             if full.stat().st_size > MAX_READ_BYTES:
                 return None
-            return full.read_bytes()
+            from preflight.sources import read_bytes_limited
+
+            return read_bytes_limited(full, MAX_READ_BYTES)
         except OSError:
             return None
 

@@ -97,7 +97,9 @@ def _read(display: str, root: Any) -> Any:
     from pathlib import Path
 
     try:
-        return (Path(root) / display).read_text(encoding="utf-8")
+        from preflight.sources import read_text_limited
+
+        return read_text_limited(Path(root) / display)
     except (OSError, UnicodeDecodeError):
         return None
 
