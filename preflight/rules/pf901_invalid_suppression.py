@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity, Span
@@ -82,22 +83,19 @@ def suppression_findings(ctx: FileContext, selected: Iterable[str], used: set[tu
         cell, uspan = ctx.user_span(span)
         directive = "`# preflight: ignore[...]`" if found.kind == "ignore" else "`# noqa`"
 
-        def make(code: str, severity: Severity, message: str) -> Finding:
-            return Finding(code=code, severity=severity, category=Category.CONFIG,
-                           path=ctx.path, span=uspan, message=message, cell=cell,
-                           source_line=text, analysed_lines=(line, line))
-
+        make = functools.partial(Finding, category=Category.CONFIG, path=ctx.path, span=uspan,
+                                 cell=cell, source_line=text, analysed_lines=(line, line))
         if "PF901" in selected:
             for bad in found.invalid:
-                out.append(make("PF901", InvalidSuppression.severity,
+                out.append(make(code="PF901", severity=InvalidSuppression.severity, message=(
                                 f"{directive} names `{bad}`, which is no preflight rule code or "
-                                f"prefix: it silences nothing (see `preflight rules`)"))
+                                f"prefix: it silences nothing (see `preflight rules`)")))
         if "PF902" in selected and found.codes:
             for code in sorted(found.codes):
                 named = [k for k in known if k.startswith(code)]
                 if (line, code) in used or not named or not all(k in ran for k in named):
                     continue
-                out.append(make("PF902", Severity.NOTE,
+                out.append(make(code="PF902", severity=Severity.NOTE, message=(
                                 f"{directive} silences `{code}`, but no {code} finding is on this "
-                                f"line: remove `{code}` from the comment"))
+                                f"line: remove `{code}` from the comment")))
     return out
