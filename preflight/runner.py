@@ -311,8 +311,22 @@ def run_audit(args: argparse.Namespace) -> int:
     if target_gpu:
         from preflight.plan import Source
 
+        _check_gpu_name(target_gpu, "--gpu" if getattr(args, "gpu", None) else
+                        f"target-gpu in {settings.source or 'the settings'}")
+
         where = Source("cli", key="--gpu") if getattr(args, "gpu", None) else \
             Source("config", path=settings.source, key="target-gpu")
         plan.add("target.gpu", target_gpu, where, adapter="audit")
     plan_findings = run_plan_rules(plan, project, selection)
     return _finish(found.files, errors + script_errors, selection, settings, args, extra, plan_findings)
+
+
+def _check_gpu_name(name: str, where: str) -> None:
+    """A GPU name the catalog lacks is a usage error (exit 2) with close names, as in
+    ``estimate`` and ``fit``; it is not silently an audit without an estimate."""
+    try:
+        from preflight import hardware  # type: ignore[attr-defined]
+    except ImportError:
+        return
+    if hardware.find(name) is None:
+        raise UsageError(f"{where}: {hardware.unknown_message(name)}")

@@ -46,3 +46,41 @@ def test_an_unused_suppression_is_a_note(cli, tmp_path):
     # the warnings themselves can be switched off
     r = cli("check", "train.py", "--format", "json", "--ignore", "PF902")
     assert "PF902" not in r.out
+
+
+# -- defect 3: audit without an estimate, unknown GPU names ----------------------------------
+
+BIG = '''\
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, bf16=True)
+Trainer(model=model, args=args, train_dataset=data).train()
+'''
+
+
+def test_audit_says_why_there_is_no_estimate_and_reports_the_lower_bound(cli, tmp_path):
+    write(tmp_path / "train.py", BIG)
+    r = cli("audit", "train.py", "--gpu", "l4")
+    assert "All checks passed" not in r.out
+    assert "No memory estimate: the plan lacks `data.seq_len`" in r.out
+    assert "train.py:2:1: PF801" in r.out and "at least 97.4 GiB" in r.out
+    assert r.code == 1
+    # a GPU that holds weights, gradients and optimizer states: no finding, still the reason
+    r = cli("audit", "train.py", "--gpu", "h200")
+    assert "PF801" not in r.out.split("Training plan")[0] and r.code == 0
+    assert "No memory estimate: the plan lacks `data.seq_len`; missing: the sequence length" in r.out
+
+
+def test_audit_with_an_unknown_gpu_fails_like_estimate(cli, tmp_path):
+    write(tmp_path / "train.py", BIG)
+    for command in (("audit", "train.py"), ("estimate", "train.py"), ("fit", "gpt2")):
+        r = cli(*command, "--gpu", "rtx4900")
+        assert r.code == 2, (command, r.err)
+        assert "unknown GPU or instance 'rtx4900' (did you mean 'rtx4090'" in r.err, command
+    r = cli("audit", "train.py", "--gpu", "totally-bogus")
+    assert r.code == 2 and r.out == ""
+    assert r.err == ("preflight: error: --gpu: unknown GPU or instance 'totally-bogus'; "
+                     "see 'preflight gpus --instances'\n")
+    write(tmp_path / "pyproject.toml", '[tool.preflight]\ntarget-gpu = "a100-80"\n')
+    r = cli("audit", "train.py")
+    assert r.code == 2 and "target-gpu in" in r.err and "did you mean 'a100-80g'" in r.err

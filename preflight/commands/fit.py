@@ -177,7 +177,7 @@ def targets_of(names: Sequence[str]) -> List[Any]:
     for name in names:
         found = find(name)
         if found is None:
-            raise FitError(f"unknown GPU or instance {name!r}; see 'preflight gpus --instances'")
+            raise FitError(_catalog("hardware").unknown_message(name))
         out.append(found)
     return out
 

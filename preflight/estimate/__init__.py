@@ -68,5 +68,5 @@ def target_of(name: Optional[str]) -> Any:
     except (ImportError, AttributeError):
         raise InputError("the hardware catalog is not available") from None
     if found is None:
-        raise InputError(f"unknown GPU or instance {name!r}; see 'preflight gpus --instances'")
+        raise InputError(hardware.unknown_message(name))
     return found

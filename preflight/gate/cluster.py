@@ -154,6 +154,15 @@ def find_gpu(name: str) -> Any:
     return getattr(hit, "gpu", hit) if not hasattr(hit, "memory_bytes") else hit
 
 
+def _did_you_mean(name: str) -> str:
+    try:
+        from preflight.hardware import suggest
+    except ImportError:
+        return ""
+    close = suggest(name)
+    return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+
+
 def _choice(name: str, how: str) -> GpuChoice:
     return GpuChoice(name, find_gpu(name), how)
 
@@ -210,8 +219,8 @@ def cluster_from_data(data: Any, display: str = "<cluster>", line_of: Any = None
         if not isinstance(value, str) or not value.strip():
             raise fail(f"{'.'.join(map(str, key))}: expected a GPU name, got {value!r}", *key)
         if find_gpu(value) is None:
-            raise fail(f"{'.'.join(map(str, key))}: {value!r} is not a GPU of the hardware catalog "
-                       "(see `preflight gpus`)", *key)
+            raise fail(f"{'.'.join(map(str, key))}: {value!r} is not a GPU of the hardware catalog"
+                       f"{_did_you_mean(value)} (see `preflight gpus`)", *key)
         return value.strip()
 
     for section in ("gres_types", "constraints"):
