@@ -245,6 +245,10 @@ def run_check(args: argparse.Namespace) -> int:
     selection = _selection(settings, args)
     paths = args.paths or [Path(".")]
     found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
+    if not found.files and not found.errors and not args.quiet:
+        named = ", ".join(str(p) for p in paths)
+        sys.stderr.write(f"preflight: warning: no Python files found under {named} "
+                         "(nothing was checked)\n")
     return _finish(found.files, found.errors, selection, settings, args)
 
 

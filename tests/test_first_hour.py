@@ -84,3 +84,25 @@ def test_audit_with_an_unknown_gpu_fails_like_estimate(cli, tmp_path):
     write(tmp_path / "pyproject.toml", '[tool.preflight]\ntarget-gpu = "a100-80"\n')
     r = cli("audit", "train.py")
     assert r.code == 2 and "target-gpu in" in r.err and "did you mean 'a100-80g'" in r.err
+
+
+# -- defect 4: empty runs --------------------------------------------------------------------
+
+def test_check_on_a_folder_without_python_says_so(cli, tmp_path):
+    write(tmp_path / "docs" / "README.md", "# nothing to lint\n")
+    r = cli("check", "docs")
+    assert "All checks passed" not in r.out
+    assert r.out.strip() == "No Python files found: nothing was checked."
+    assert r.err == "preflight: warning: no Python files found under docs (nothing was checked)\n"
+    assert r.code == 0  # as ruff: documented in docs/exit-codes.md
+
+
+def test_validate_counts_what_it_skipped(cli, tmp_path):
+    write(tmp_path / "conf" / "ds.json", '{"train_micro_batch_size_per_gpu": 4}\n')
+    write(tmp_path / "conf" / "data.yaml", "path: /data\n")
+    write(tmp_path / "conf" / "labels.json", '{"cat": 0}\n')
+    r = cli("validate", "conf")
+    assert r.out.startswith("Validated 1 of 3 files (deepspeed): no problems; 2 skipped: ")
+    assert r.code == 0
+    r = cli("validate", "conf", "--format", "json")
+    assert json.loads(r.out)["skipped"] == ["conf/data.yaml", "conf/labels.json"]

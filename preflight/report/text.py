@@ -292,6 +292,9 @@ def summary(result: RunResult, show_fixes: bool, style: Style) -> str:
         sentences.append(style(text + ".", "1"))
     elif result.errors:
         sentences.append(style(f"No findings in {files}{cached}.", "1"))
+    elif not result.files_checked and not result.files_skipped:
+        # an empty run is not a green one: nothing was checked (exit 0, as ruff does)
+        sentences.append(style("No Python files found: nothing was checked.", "1", "33"))
     else:
         sentences.append(style(f"All checks passed ({files}{cached}).", "1", "32"))
     if result.suppressed_by_baseline:
