@@ -61,6 +61,7 @@ class RunResult:
     fixes_applied: int = 0
     elapsed: float = 0.0
     suppressed_by_baseline: int = 0
+    no_python_files: bool = False  # `check` found no Python file or notebook to check
     digests: dict[str, str] = field(default_factory=dict)  # display -> digest analysed
 
     def sort(self) -> None:

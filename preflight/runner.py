@@ -75,6 +75,20 @@ def _color(args: argparse.Namespace, stream) -> bool:
     return args.output is None and hasattr(stream, "isatty") and stream.isatty()
 
 
+def terminal_width(args: argparse.Namespace) -> Optional[int]:
+    """Columns the text output should fit: ``COLUMNS`` when set, else the terminal's width
+    when writing to one; None (no limit) for a file or a pipe."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if getattr(args, "output", None) is None and sys.stdout.isatty():
+        try:
+            return os.get_terminal_size(sys.stdout.fileno()).columns
+        except (OSError, ValueError):
+            return None
+    return None
+
+
 def _progress(args: argparse.Namespace, total: int):
     if args.quiet or total < 200 or not sys.stderr.isatty():
         return None
@@ -256,6 +270,7 @@ def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Sel
             settings: Settings, args: argparse.Namespace, extra=None,
             plan_findings: Sequence[Finding] = ()) -> int:
     run = _check(files, selection, settings, args)
+    run.no_python_files = args.command == "check" and not files and not errors
     run.findings.extend(plan_findings)
     run.errors.extend(errors)
     run.sort()
@@ -305,7 +320,8 @@ def run_audit(args: argparse.Namespace) -> int:
     def extra(fmt: str, text: str) -> str:
         from preflight.estimate.audit_hook import attach_estimate
 
-        text = audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet)
+        text = audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet,
+                                 width=terminal_width(args))
         return attach_estimate(fmt, text, plan, getattr(args, "gpu", None) or settings.target_gpu,
                                quiet=args.quiet)
 

@@ -106,3 +106,26 @@ def test_validate_counts_what_it_skipped(cli, tmp_path):
     assert r.code == 0
     r = cli("validate", "conf", "--format", "json")
     assert json.loads(r.out)["skipped"] == ["conf/data.yaml", "conf/labels.json"]
+
+
+# -- defect 5: the plan table and the terminal's width ---------------------------------------
+
+def test_plan_table_fits_a_narrow_terminal(cli, tmp_path, monkeypatch):
+    write(tmp_path / "train.py", BIG)
+    wide = cli("audit", "train.py").out
+    assert max(len(line) for line in wide.splitlines()) > 150  # the table, for a file or pipe
+    assert "\nFIELD  " in wide
+    monkeypatch.setenv("COLUMNS", "100")
+    narrow = cli("audit", "train.py").out
+    plan = narrow[narrow.index("Training plan"):narrow.index("No memory estimate")]
+    assert max(len(line) for line in plan.splitlines()) <= 100
+    assert "model.ref = meta-llama/Llama-2-7b-hf\n    from train.py:2 (high, pytorch)\n" in plan
+
+
+def test_one_field_is_not_fields():
+    from preflight.audit import format_plan_text
+    from preflight.plan import Source, TrainingPlan
+
+    plan = TrainingPlan()
+    plan.add("batch.micro", 4, Source("cli", key="--batch_size"), adapter="pytorch")
+    assert format_plan_text(plan).startswith("Training plan: 1 field, 0 with conflicting values\n")

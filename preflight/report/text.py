@@ -292,7 +292,7 @@ def summary(result: RunResult, show_fixes: bool, style: Style) -> str:
         sentences.append(style(text + ".", "1"))
     elif result.errors:
         sentences.append(style(f"No findings in {files}{cached}.", "1"))
-    elif not result.files_checked and not result.files_skipped:
+    elif result.no_python_files:
         # an empty run is not a green one: nothing was checked (exit 0, as ruff does)
         sentences.append(style("No Python files found: nothing was checked.", "1", "33"))
     else:
