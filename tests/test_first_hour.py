@@ -129,3 +129,31 @@ def test_one_field_is_not_fields():
     plan = TrainingPlan()
     plan.add("batch.micro", 4, Source("cli", key="--batch_size"), adapter="pytorch")
     assert format_plan_text(plan).startswith("Training plan: 1 field, 0 with conflicting values\n")
+
+
+# -- defect 6: messages of several lines -----------------------------------------------------
+
+def test_a_hydra_error_is_shown_as_lines(cli, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    import pytest
+
+    pytest.importorskip("hydra")
+    fixture = Path(__file__).parent / "fixtures" / "hydra" / "broken"
+    shutil.copytree(fixture, tmp_path / "job", ignore=shutil.ignore_patterns(".preflight_cache"))
+    r = cli("audit", "train.py", "--no-cache", "--", "data=nope", cwd=tmp_path / "job")
+    assert "\u240a" not in r.out
+    lines = r.out.splitlines()
+    first = next(i for i, line in enumerate(lines) if ": error: Hydra config" in line)
+    assert lines[first].endswith("Could not find 'data/nope'")
+    assert lines[first + 1] == "    Available options in 'data':"
+    assert lines[first + 2] == "        text"
+
+
+def test_a_message_of_several_lines_keeps_other_control_characters_visible():
+    from preflight.diagnostics import FileError
+    from preflight.report.text import Style, render_error
+
+    rendered = render_error(FileError("c.yaml", "bad\r\nline 2\x1b[31m\n"), Style(False))
+    assert rendered == "c.yaml: error: bad\n    line 2\u241b[31m"
