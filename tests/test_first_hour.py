@@ -157,3 +157,20 @@ def test_a_message_of_several_lines_keeps_other_control_characters_visible():
 
     rendered = render_error(FileError("c.yaml", "bad\r\nline 2\x1b[31m\n"), Style(False))
     assert rendered == "c.yaml: error: bad\n    line 2\u241b[31m"
+
+
+# -- defect 7: fit and the model's maximum positions -----------------------------------------
+
+def test_fit_does_not_compute_contexts_beyond_the_model_positions(cli, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # gpt2 is in the catalog: no network
+    r = cli("fit", "gpt2")
+    assert r.code == 0
+    assert "2048" not in r.out and "4096" not in r.out  # GPT-2 has 1024 positions
+    assert "inference, 1 x 1024 tokens" in r.out
+    assert "generation, 1 x 1024-token context (512 prompt + 512 new)" in r.out
+    assert "the defaults are capped at the model's 1024 positions" in r.out
+    # a flag named in the output is one the user can pass, with the id the user typed
+    assert "preflight fit gpt2 --mode infer|generate|lora|qlora|full --gpu NAME" in r.out
+    # a length the user asks for beyond the positions is estimated, and marked
+    r = cli("fit", "gpt2", "--seq-len", "4096")
+    assert "inference, 1 x 4096 tokens (beyond the model's 1024 positions)" in r.out
