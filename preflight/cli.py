@@ -269,6 +269,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             parser.print_help()
             return EXIT_USAGE
     args.launch = launch
+    if args.command not in ("check", "explain", "rules") and not _installed():
+        return EXIT_USAGE
     try:
         if args.command == "explain":
             return _explain(args)
@@ -293,6 +295,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     sys.stderr.write(f"preflight: error: unknown command {args.command!r}\n")
     return EXIT_USAGE
+
+
+def _installed() -> bool:
+    """Whether the top-level folders ``adapters/``, ``hardware/`` and ``architectures/`` of the
+    source tree are importable as ``preflight.adapters`` ... (the install maps them; running a
+    checkout with ``PYTHONPATH=.`` does not). When they are not, one line says to install."""
+    import importlib.util
+
+    missing = []
+    for name in ("adapters", "hardware", "architectures"):
+        try:
+            found = importlib.util.find_spec(f"preflight.{name}") is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    if missing:
+        sys.stderr.write(
+            f"preflight: error: preflight is not installed in this Python ({sys.executable}): "
+            f"{', '.join(f'preflight.{m}' for m in missing)} cannot be imported (the source tree's "
+            "top-level folders become preflight.* only when installed); run `pip install -e .` "
+            "in the checkout, then `preflight ...`\n")
+        return False
+    return True
 
 
 def entry() -> None:

@@ -174,3 +174,54 @@ def test_fit_does_not_compute_contexts_beyond_the_model_positions(cli, monkeypat
     # a length the user asks for beyond the positions is estimated, and marked
     r = cli("fit", "gpt2", "--seq-len", "4096")
     assert "inference, 1 x 4096 tokens (beyond the model's 1024 positions)" in r.out
+
+
+# -- defect 8: running a checkout without installing it --------------------------------------
+
+def test_running_an_uninstalled_checkout_says_to_install(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    # -S: no site-packages, so no editable install maps adapters/ to preflight.adapters
+    r = subprocess.run([sys.executable, "-S", "-m", "preflight", "audit", "train.py"],
+                       cwd=tmp_path, env={"PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin"},
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2
+    assert "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("preflight: error: preflight is not installed")
+    assert "pip install -e ." in lines[0]
+
+
+def test_the_pre_commit_example_names_a_commit_that_exists():
+    import re
+    import subprocess
+    from pathlib import Path
+
+    import pytest
+
+    repo = Path(__file__).resolve().parent.parent
+    text = (repo / "docs" / "integrations.md").read_text(encoding="utf-8")
+    revs = re.findall(r"^\s*rev:\s*(\S+)", text, re.M)
+    assert revs and all(re.fullmatch(r"[0-9a-f]{40}", rev) for rev in revs), revs
+    if not (repo / ".git").exists():
+        pytest.skip("not a git checkout")
+    for rev in revs:
+        found = subprocess.run(["git", "-C", str(repo), "cat-file", "-e", f"{rev}^{{commit}}"],
+                               capture_output=True)
+        if found.returncode != 0 and subprocess.run(
+                ["git", "-C", str(repo), "rev-parse", "--is-shallow-repository"],
+                capture_output=True, text=True).stdout.strip() == "true":
+            pytest.skip("a shallow clone lacks the history")
+        assert found.returncode == 0, f"rev {rev} is not a commit of this repository"
+
+
+def test_the_install_docs_do_not_promise_pypi():
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    for page in ("README.md", "docs/getting-started.md"):
+        text = (repo / page).read_text(encoding="utf-8")
+        assert "not on PyPI yet" in text or "not on PyPI" in text, page
