@@ -64,6 +64,9 @@ _LINT_OPTIONS: tuple[tuple[str, tuple[tuple[tuple[str, ...], dict], ...]], ...] 
         (("--output", "-o"), dict(metavar="FILE", type=Path, help="write the report to FILE")),
         (("--statistics",), dict(action="store_true", help="print counts per rule instead of findings")),
         (("--no-color",), dict(action="store_true", help="never colour the output (NO_COLOR is honoured too)")),
+        (("--color",), dict(choices=("auto", "always", "never"), default=None,
+                            help="colour: auto (on a terminal; NO_COLOR, FORCE_COLOR honoured), "
+                                 "always or never")),
         (("-q", "--quiet"), dict(action="store_true", help="print findings only: no summary, no progress")),
     )),
     ("exit status", (

@@ -25,6 +25,27 @@ def _split(value: Optional[str]) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _selectors(value: Optional[str]) -> list[str]:
+    """``--select``/``--ignore`` items as codes: ``PF101``, ``pf1``, ``ALL``, or a rule's name
+    as ``preflight explain`` takes it (``retained-graph``). Names load the rules' metadata;
+    codes do not. An unknown name is left as written, for the usual error."""
+    import re
+
+    out = []
+    names: Optional[dict[str, str]] = None
+    for item in _split(value):
+        if re.fullmatch(r"[A-Za-z]{1,4}[0-9]*", item) and (item.isupper() or item[-1].isdigit()
+                                                           or item.lower() in ("pf", "all")):
+            out.append(item.upper())
+            continue
+        if names is None:
+            from preflight.registry import all_rules
+
+            names = {cls.name: code for code, cls in all_rules().items()}
+        out.append(names.get(item.strip().lower(), item))
+    return out
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     try:
         settings = load_settings(args.settings)
@@ -45,11 +66,11 @@ def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
     where = f" (in {settings.source})" if settings.source else ""
     try:
         if args.select:
-            select, origin = [c.upper() for c in _split(args.select)], "--select"
+            select, origin = _selectors(args.select), "--select"
         else:
             select, origin = settings.select, f"select{where}"
-        select = select + settings.extend_select + [c.upper() for c in _split(args.extend_select)]
-        cli_ignore = [c.upper() for c in _split(args.ignore)]
+        select = select + settings.extend_select + _selectors(args.extend_select)
+        cli_ignore = _selectors(args.ignore)
         resolve_codes([], settings.ignore, available, ignore_origin=f"ignore{where}")
         codes = resolve_codes(select, settings.ignore + cli_ignore, available, origin=origin,
                               ignore_origin="--ignore")
@@ -68,11 +89,10 @@ def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
 
 
 def _color(args: argparse.Namespace, stream) -> bool:
-    if args.no_color or os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return args.output is None and hasattr(stream, "isatty") and stream.isatty()
+    from preflight.report.color import use_color
+
+    choice = "never" if args.no_color else getattr(args, "color", None)
+    return use_color(choice, stream, to_file=args.output is not None)
 
 
 def terminal_width(args: argparse.Namespace) -> Optional[int]:
@@ -323,7 +343,7 @@ def run_audit(args: argparse.Namespace) -> int:
         text = audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet,
                                  width=terminal_width(args))
         return attach_estimate(fmt, text, plan, getattr(args, "gpu", None) or settings.target_gpu,
-                               quiet=args.quiet)
+                               quiet=args.quiet, color=_color(args, sys.stdout))
 
     from preflight.plan_rules import run_plan_rules
 

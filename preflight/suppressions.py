@@ -74,3 +74,22 @@ def silences(suppression: Optional[Suppression], code: str) -> Optional[str]:
         return ""
     return next((c for c in sorted(suppression.codes, key=len, reverse=True) if code.startswith(c)),
                 None)
+
+
+def with_code_disabled(line: str, code: str) -> Optional[str]:
+    """``line`` with ``code`` added to its ``# noqa`` comment, or a ``# noqa: CODE`` comment
+    appended; None when the line already silences it. For the editor's "disable CODE for
+    this line" action. (A ``#`` inside a string on the line only makes the comment longer:
+    the appended one is still the last comment.)"""
+    body = line.rstrip("\r\n")
+    ending = line[len(body):]
+    m = _NOQA_RE.search(body)
+    if m is not None and "#" in body[:m.start() + 1]:
+        codes = m.group("codes")
+        if codes is None:
+            return None  # a bare noqa silences every rule already
+        if any(code.startswith(c.upper()) for c in re.split(r"[\s,]+", codes) if c):
+            return None
+        end = m.end("codes")
+        return body[:end] + f", {code}" + body[end:] + ending
+    return body.rstrip() + f"  # noqa: {code}" + ending

@@ -225,3 +225,91 @@ def test_the_install_docs_do_not_promise_pypi():
     for page in ("README.md", "docs/getting-started.md"):
         text = (repo / page).read_text(encoding="utf-8")
         assert "not on PyPI yet" in text or "not on PyPI" in text, page
+
+
+# -- comforts --------------------------------------------------------------------------------
+
+def test_select_and_ignore_accept_rule_names(cli, tmp_path):
+    write(tmp_path / "train.py", LEAKY)
+    by_name = cli("check", "train.py", "--select", "retained-graph", "--format", "json", "--no-cache")
+    by_code = cli("check", "train.py", "--select", "PF101", "--format", "json", "--no-cache")
+    assert by_name.code == by_code.code == 1 and by_name.out == by_code.out
+    assert cli("check", "train.py", "--ignore", "retained-graph").code == 0
+    r = cli("check", "train.py", "--select", "retained-grap")
+    assert r.code == 2 and "unknown rule code or prefix 'retained-grap'" in r.err
+
+
+def test_color_auto_always_never(cli, tmp_path, monkeypatch):
+    import io
+
+    from preflight.report.color import use_color
+
+    write(tmp_path / "train.py", LEAKY)
+    assert "\x1b[" in cli("check", "train.py", "--color", "always").out  # over NO_COLOR
+    assert "\x1b[" not in cli("check", "train.py", "--color", "never").out
+    assert "\x1b[" not in cli("check", "train.py").out  # auto: not a terminal (and NO_COLOR)
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    assert use_color(None, Tty()) and use_color("auto", Tty())
+    assert not use_color("auto", io.StringIO()) and not use_color("auto", Tty(), to_file=True)
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert use_color("auto", io.StringIO()) and not use_color("never", io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")  # NO_COLOR wins over FORCE_COLOR, --color over both
+    assert not use_color("auto", Tty()) and use_color("always", io.StringIO())
+
+
+def test_estimate_and_audit_draw_the_peak_against_the_gpu(cli, tmp_path):
+    r = cli("estimate", "--model", "meta-llama/Llama-2-7b-hf", "--seq-len", "2048", "--gpu", "h200")
+    lines = r.out.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Peak on H200-141GB"))
+    assert lines[at] == ("Peak on H200-141GB, optimizer phase: 128.86 of 139.80 GiB, "
+                         "headroom 10.94 GiB (8%)")
+    assert lines[at + 1] == "  [WWWWWWWGGGGGGGOOOOOOOOOOOOOOOOOOOOOOX...]"
+    assert lines[at + 2].startswith("  W weights  G gradients  O optimizer")
+    over = cli("estimate", "--model", "meta-llama/Llama-2-7b-hf", "--seq-len", "2048", "--gpu", "l4")
+    bar = next(line for line in over.out.splitlines() if line.startswith("  ["))
+    assert "|" in bar and bar.endswith("!]") and "over by" in over.out
+    write(tmp_path / "train.py", BIG.replace("bf16=True)", "bf16=True)\n").replace(
+        "import AutoModelForCausalLM,", "import AutoModelForCausalLM, AutoTokenizer,") + (
+        'tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")\n'
+        'def encode(batch):\n'
+        '    return tokenizer(batch["text"], max_length=1024, padding="max_length", truncation=True)\n'))
+    r = cli("audit", "train.py", "--gpu", "h200")
+    assert "Peak on H200-141GB" in r.out and "\n  [WWW" in r.out
+
+
+def test_fit_shows_the_headroom(cli, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    r = cli("fit", "meta-llama/Meta-Llama-3-8B", "--gpu", "t4", "--gpu", "a100-80gb")
+    lines = r.out.splitlines()
+    at = lines.index(next(line for line in lines if line.startswith("Headroom per GPU (GiB)")))
+    assert lines[at].split()[-5:] == ["inference", "generation", "LoRA", "QLoRA", "full-AdamW"]
+    t4 = lines[at + 1].split()
+    assert t4[0] == "T4-16GB" and t4[4] == "+2.9" and t4[1].startswith("-")  # QLoRA fits a T4
+
+
+def test_sarif_links_every_rule_to_its_documentation(tmp_path, monkeypatch):
+    import test_report
+    from conftest import LEAKY as leaky
+
+    from preflight import docs
+    from preflight.engine import Selection, analyse_parsed
+    from preflight.report import render
+    from preflight.sources import SourceText, parse_python
+
+    monkeypatch.setattr(docs, "project_urls", lambda: {
+        "documentation": "https://preflight.example/docs", "repository": "https://preflight.example/src"})
+    src = SourceText(path=tmp_path / "t.py", display="t.py", kind="python", raw=leaky.encode(),
+                     text=leaky)
+    findings = analyse_parsed(parse_python(src), Selection(codes=("PF101", "PF902")))
+    doc = test_report.validate_sarif(render(test_report.run_of(findings), "sarif", root=tmp_path,
+                                            color=False))
+    driver = doc["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://preflight.example/src"
+    assert [(r["id"], r["helpUri"]) for r in driver["rules"]] == [
+        ("PF101", "https://preflight.example/docs/rules.md#pf101-retained-graph")]

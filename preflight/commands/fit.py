@@ -494,6 +494,29 @@ def _cell_text(cell: Cell, single: Cell) -> str:
     return cell.verdict
 
 
+def _headroom_lines(table: Table) -> List[str]:
+    """The memory left on each GPU at the peak, per job (negative: how much is missing), as
+    a second table aligned like the verdicts."""
+    from preflight.estimate.remedy import target_memory
+
+    if not table.targets:
+        return []
+    header = ["Headroom per GPU (GiB)"] + [MODE_TITLES[m] for m in table.modes]
+    rows: List[List[str]] = []
+    for i, t in enumerate(table.targets):
+        row = ["  " + _target_label(t).split(" (", 1)[0]]
+        for m in table.modes:
+            peak = table.cells[(m, i)].peak
+            row.append("n/a" if peak is None else f"{(target_memory(t) - peak) / _GIB:+.1f}")
+        rows.append(row)
+    widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
+    out = [""]
+    for r in [header, *rows]:
+        out.append("  ".join([r[0].ljust(widths[0])] + [v.rjust(widths[k]) for k, v in enumerate(r) if k])
+                   .rstrip())
+    return out
+
+
 def table_text(model: Model, s: Settings, table: Table) -> str:
     lines = _model_lines(model)
     jobs = [_mode_words(m, s, model) for m in table.modes
@@ -515,6 +538,7 @@ def table_text(model: Model, s: Settings, table: Table) -> str:
     for r in [header, *rows]:
         lines.append("  ".join([r[0].ljust(widths[0])] + [v.rjust(widths[k]) for k, v in enumerate(r) if k])
                      .rstrip())
+    lines.extend(_headroom_lines(table))
     notes = sorted({c.note for c in list(table.cells.values()) + list(table.single.values()) if c.note})
     if not table.targets:
         lines.append("(no GPU catalog: peaks only)")

@@ -105,17 +105,23 @@ def audit_estimate(plan: Any, target_name: Optional[str]) -> Optional[dict[str, 
     text = (f"Memory estimate: {est.peak_bytes / g:.2f} GiB per GPU "
             f"(interval {lo / g:.2f} .. {hi / g:.2f} GiB) during the {est.phase} phase "
             f"[{est.arch_name}]")
+    bar: list[str] = []
     if target is not None:
+        from preflight.estimate.remedy import target_memory
+        from preflight.estimate.report import memory_bar
+
         name = getattr(target, "name", str(target_name))
         text += f"; on {name}: {v}"
         if v in ("oom", "likely-oom", "tight"):
             text += " (run 'preflight estimate' with the same inputs for the changes that fit)"
+        gpu = getattr(getattr(target, "gpu", None), "name", None) or name
+        bar = memory_bar(est.breakdown, est.phase, target_memory(target), gpu)
     doc = estimate_json(inp, est, target=target, verdict=v)
-    return {"text": text + "\n", "json": doc, "verdict": v, "target": target_name}
+    return {"text": text + "\n", "json": doc, "verdict": v, "target": target_name, "bar": bar}
 
 
 def attach_estimate(fmt: str, report: str, plan: Any, target_name: Optional[str], *,
-                    quiet: bool = False) -> str:
+                    quiet: bool = False, color: bool = False) -> str:
     """Add the estimate to an audit report: a line in text, an ``estimate`` key in JSON,
     a run property in SARIF. The report is returned unchanged when there is no estimate."""
     found = audit_estimate(plan, target_name)
@@ -125,7 +131,15 @@ def attach_estimate(fmt: str, report: str, plan: Any, target_name: Optional[str]
         if quiet:
             return report
         sep = "" if report.endswith("\n") or not report else "\n"
-        return report + sep + "\n" + found["text"]
+        text = found["text"]
+        if found.get("bar"):
+            from preflight.estimate.report import memory_bar
+
+            est = found["json"]
+            bar = memory_bar(est["breakdown"], est["phase"], est["gpu"]["memory_bytes"],
+                             est["gpu"]["name"], color=color) if color else found["bar"]
+            text += "\n".join(bar) + "\n"
+        return report + sep + "\n" + text
     if fmt in ("json", "sarif") and found["json"] is not None:
         import json
 
