@@ -186,7 +186,7 @@ def _compile_init(cls: type, fields: list[Field], post_init: bool) -> Callable[.
     exec("\n".join(lines), namespace)  # the same technique as dataclasses, deferred
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init  # type: ignore[no-any-return]
+    return init
 
 
 _repr_running: set[int] = set()  # ids of records whose repr is being built (cycles print "...")

@@ -259,8 +259,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if "--" in args_list:
         cut = args_list.index("--")
         args_list, launch = args_list[:cut], args_list[cut + 1:]
-    args = _fast_check_args(args_list) if not launch else None
-    if args is None:
+    fast = _fast_check_args(args_list) if not launch else None
+    # a SimpleNamespace from the fast path reads like argparse's Namespace
+    args: argparse.Namespace = fast  # type: ignore[assignment]
+    if fast is None:
         first = next((a for a in args_list if not a.startswith("-")), None)
         known = first in _BUILTIN or first in _COMMANDS
         parser = build_parser(only=first if known and "-h" not in args_list[:1] else None)

@@ -341,7 +341,7 @@ def _pooled(files: list[Discovered], selection: Selection, jobs: int, cache_dir,
 
 def default_jobs() -> int:
     try:
-        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return max(1, os.cpu_count() or 1)
 

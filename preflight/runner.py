@@ -365,7 +365,7 @@ def _check_gpu_name(name: str, where: str) -> None:
     """A GPU name the catalog lacks is a usage error (exit 2) with close names, as in
     ``estimate`` and ``fit``; it is not silently an audit without an estimate."""
     try:
-        from preflight import hardware  # type: ignore[attr-defined]
+        from preflight import hardware
     except ImportError:
         return
     if hardware.find(name) is None:

@@ -148,7 +148,7 @@ def text(node: Optional[ast.AST]) -> str:
 def is_number(node: ast.AST, value: Optional[float] = None) -> bool:
     ok = isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(
         node.value, bool)
-    return ok and (value is None or node.value == value)  # type: ignore[union-attr]
+    return ok and (value is None or node.value == value)
 
 
 class _Analysis:

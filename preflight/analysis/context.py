@@ -68,7 +68,7 @@ class FileContext:
     def enclosing(self, node: ast.AST, *types: type[N]) -> Optional[N]:
         for anc in self.ancestors(node):
             if isinstance(anc, types):
-                return anc  # type: ignore[return-value]
+                return anc
         return None
 
     def enclosing_function(self, node: ast.AST) -> Optional[ast.AST]:

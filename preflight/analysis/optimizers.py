@@ -353,4 +353,4 @@ def statement_contains(stmt: ast.AST, node: ast.AST) -> bool:
     start = (stmt.lineno, stmt.col_offset)  # type: ignore[attr-defined]
     end = (stmt.end_lineno, stmt.end_col_offset)  # type: ignore[attr-defined]
     pos = _position(node)
-    return start <= pos and pos < end  # type: ignore[operator]
+    return start <= pos and pos < end

@@ -63,7 +63,7 @@ def target_of(name: Optional[str]) -> Any:
     if not name:
         return None
     try:
-        from preflight import hardware  # type: ignore[attr-defined]
+        from preflight import hardware
         found = hardware.find(name)
     except (ImportError, AttributeError):
         raise InputError("the hardware catalog is not available") from None

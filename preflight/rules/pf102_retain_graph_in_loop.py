@@ -100,7 +100,7 @@ hidden.detach()`) instead of retaining the graph.
                     return True
             fn = event.function
             for call, caller in steps.scopes.bindings.call_functions:
-                if caller is not fn or not call.lineno > event.node.lineno:  # type: ignore[attr-defined]
+                if caller is not fn or not call.lineno > event.node.lineno:
                     continue
                 if steps.scopes.loop_of(call) is None or not _inside(steps, call, loop):
                     continue
