@@ -93,7 +93,7 @@ def _read(path: Path, root: Path, kinds: Sequence[str], expected: str, project: 
         project.errors.append(FileError(display, "no such file"))
         return None
     kind = kind_of(path)
-    if kind not in kinds:
+    if kind is None or kind not in kinds:
         project.errors.append(FileError(display, f"not {expected}"))
         return None
     source = read_source(path, display, kind)
