@@ -313,3 +313,16 @@ def test_sarif_links_every_rule_to_its_documentation(tmp_path, monkeypatch):
     assert driver["informationUri"] == "https://preflight.example/src"
     assert [(r["id"], r["helpUri"]) for r in driver["rules"]] == [
         ("PF101", "https://preflight.example/docs/rules.md#pf101-retained-graph")]
+
+
+def test_evidence_names_a_long_binding_that_is_not_a_call():
+    # found by the type checker: short_call() read `.func` of any long expression
+    import ast
+
+    from preflight.analysis.binding_syntax import short_call
+
+    expr = ast.parse("model = registry.models.transformers.decoder_only.llama.variants.small")
+    value = expr.body[0].value
+    assert short_call(value) == "registry.models.transformers.decoder_only.ll..."
+    call = ast.parse("f(" + "x, " * 30 + ")").body[0].value
+    assert short_call(call) == "f(...)"
