@@ -326,3 +326,13 @@ def test_evidence_names_a_long_binding_that_is_not_a_call():
     assert short_call(value) == "registry.models.transformers.decoder_only.ll..."
     call = ast.parse("f(" + "x, " * 30 + ")").body[0].value
     assert short_call(call) == "f(...)"
+
+
+def test_gate_and_sbatch_refuse_an_unknown_gpu_flag(cli):
+    from pathlib import Path
+
+    job = Path(__file__).parent / "fixtures" / "gate" / "slurm" / "job_good.sh"
+    for command in ("gate", "sbatch"):
+        r = cli(command, "--gpu", "rtx4900", str(job))
+        assert r.code == 2, (command, r.out, r.err)
+        assert "'rtx4900' is not a GPU of the hardware catalog (did you mean 'rtx4090'" in r.err

@@ -154,6 +154,16 @@ def find_gpu(name: str) -> Any:
     return getattr(hit, "gpu", hit) if not hasattr(hit, "memory_bytes") else hit
 
 
+def check_gpu_flag(name: Optional[str]) -> None:
+    """``--gpu NAME`` of ``gate``/``sbatch``: a name the catalog lacks is a usage error (exit
+    2) with the closest names, as in ``audit``, ``estimate`` and ``fit``."""
+    if name and find_gpu(name) is None:
+        from preflight.cli import UsageError
+
+        raise UsageError(f"--gpu: {name!r} is not a GPU of the hardware catalog"
+                         f"{_did_you_mean(name)} (see `preflight gpus`)")
+
+
 def _did_you_mean(name: str) -> str:
     try:
         from preflight.hardware import suggest
