@@ -410,9 +410,9 @@ class _Facts:
             if path and path[-1] == "optimizer" and isinstance(target, str):
                 self.optimizer(path, target)
         for key in _DATA_KEYS:
-            node = self.cfg.get(key)
-            if isinstance(node, dict):
-                self.data((key,), node)
+            section = self.cfg.get(key)
+            if isinstance(section, dict):
+                self.data((key,), section)
         for path, node in _nodes(self.cfg, ()):
             for key in _MODEL_REF_KEYS:
                 if isinstance(node, dict) and key in node:

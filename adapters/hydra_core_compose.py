@@ -87,7 +87,7 @@ def _confined_file_source(config_dir: Path) -> Iterator[list[str]]:
         return inside
 
     def confined(base: Any) -> Any:
-        class Confined(base):  # type: ignore[misc, valid-type]
+        class Confined(base):
             def load_config(self, config_path: str) -> Any:
                 if not allowed(self, self._normalize_file_name(config_path)):
                     raise ConfigLoadError(f"{config_path} is outside the config directory; not read")
@@ -176,7 +176,7 @@ def _hydra_items(config_dir: Path, config_name: str, overrides: list[str]) -> li
     from hydra.types import RunMode
 
     loader = GlobalHydra.instance().config_loader()
-    result = loader.compute_defaults_list(config_name, overrides, RunMode.RUN)  # type: ignore[attr-defined]
+    result = loader.compute_defaults_list(config_name, overrides, RunMode.RUN)
     items = []
     for d in result.defaults:
         if d.config_path is None or d.package == "hydra" or (d.package or "").startswith("hydra."):

@@ -152,10 +152,10 @@ class _ScriptPass:
             call = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Call) else None
         if call is None or not (dotted_name(call.func) or "").endswith("BitsAndBytesConfig"):
             return 0
-        for kw in call.keywords:
-            value = self.idx.resolve(kw.value)
-            if kw.arg in ("load_in_4bit", "load_in_8bit") and value is not None and value.value is True:
-                return 4 if kw.arg == "load_in_4bit" else 8
+        for keyword in call.keywords:
+            value = self.idx.resolve(keyword.value)
+            if keyword.arg in ("load_in_4bit", "load_in_8bit") and value is not None and value.value is True:
+                return 4 if keyword.arg == "load_in_4bit" else 8
         return 0
 
     def model_defaults(self, site: CallSite, cls: str) -> None:
@@ -200,7 +200,7 @@ class _ScriptPass:
                 continue
             if self.quantized(site) is not None:
                 return True
-            exprs = [site.kwarg(kw) for kw in ("dtype", "torch_dtype") if site.kwarg(kw) is not None]
+            exprs = [e for e in (site.kwarg(kw) for kw in ("dtype", "torch_dtype")) if e is not None]
             if not exprs and self.major >= 5:
                 return True
             for expr in exprs:

@@ -183,3 +183,38 @@ def find(name: str) -> Union[GPU, Instance, None]:
     count = int(m.group("count"))
     return Instance(name=f"{count}x {gpu.name}", provider="custom", gpu=gpu, count=count,
                     hourly_usd=None, source=f"{count} x {gpu.name} as given ({name.strip()!r})")
+
+
+def suggest(name: str, n: int = 3) -> List[str]:
+    """Catalog names close to ``name`` (a typo: ``rtx4900`` -> ``rtx4090``), best first, spelt
+    as the catalog spells them (a GPU's alias or an instance's name)."""
+    import difflib
+
+    if not isinstance(name, str) or not name.strip():
+        return []
+    _, _, index = _load()
+    m = _COUNT_RE.match(name.strip())
+    prefix = f"{m.group('count')}x" if m else ""
+    key = _key(m.group("gpu") if m else name)
+    spelt: Dict[str, str] = {}
+    for item in {id(v): v for v in index.values()}.values():
+        labels = [item.name, *item.aliases]
+        for label in labels:
+            spelt.setdefault(_key(label), label)
+    close = difflib.get_close_matches(key, list(spelt), n=4 * n, cutoff=0.6)
+    out: List[str] = []
+    seen: List[int] = []
+    for k in close:
+        item = index[k]
+        if id(item) in seen or (prefix and not isinstance(item, GPU)):
+            continue
+        seen.append(id(item))
+        out.append(f"{prefix}{spelt[k]}")
+    return out[:n]
+
+
+def unknown_message(name: str) -> str:
+    """The one line for a GPU or instance name the catalog lacks, with close names."""
+    close = suggest(name)
+    hint = f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+    return f"unknown GPU or instance {name!r}{hint}; see 'preflight gpus --instances'"

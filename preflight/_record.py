@@ -186,7 +186,7 @@ def _compile_init(cls: type, fields: list[Field], post_init: bool) -> Callable[.
     exec("\n".join(lines), namespace)  # the same technique as dataclasses, deferred
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init  # type: ignore[no-any-return]
+    return init
 
 
 _repr_running: set[int] = set()  # ids of records whose repr is being built (cycles print "...")
@@ -238,12 +238,12 @@ def _make_frozen(cls: type, fields: list[Field]) -> tuple[Callable[..., None], C
     def __setattr__(self: Any, name: str, value: Any) -> None:
         if type(self) is cls or name in names:
             raise FrozenInstanceError(f"cannot assign to field {name!r}")
-        super(cls, self).__setattr__(name, value)
+        super(cls, self).__setattr__(name, value)  # type: ignore[arg-type]  # mypy: cls is a type
 
     def __delattr__(self: Any, name: str) -> None:
         if type(self) is cls or name in names:
             raise FrozenInstanceError(f"cannot delete field {name!r}")
-        super(cls, self).__delattr__(name)
+        super(cls, self).__delattr__(name)  # type: ignore[arg-type]  # mypy: cls is a type
 
     return __setattr__, __delattr__
 
@@ -254,17 +254,18 @@ def _process(cls: type, *, frozen: bool, eq: bool, repr: bool, unsafe_hash: bool
     own = cls.__dict__
     if "__init__" not in own:
         cls.__init__ = _make_init(cls, fields)  # type: ignore[misc]
+    # setattr: methods made at run time, which a type checker cannot follow
     if repr and "__repr__" not in own:
-        cls.__repr__ = _make_repr(fields)  # type: ignore[method-assign]
+        setattr(cls, "__repr__", _make_repr(fields))  # noqa: B010
     if eq and "__eq__" not in own:
-        cls.__eq__ = _make_eq(fields)  # type: ignore[method-assign]
+        setattr(cls, "__eq__", _make_eq(fields))  # noqa: B010
     if frozen:
         setattr_, delattr_ = _make_frozen(cls, fields)
-        cls.__setattr__ = setattr_  # type: ignore[method-assign]
-        cls.__delattr__ = delattr_  # type: ignore[method-assign]
+        setattr(cls, "__setattr__", setattr_)  # noqa: B010
+        setattr(cls, "__delattr__", delattr_)  # noqa: B010
     explicit_hash = "__hash__" in own and own["__hash__"] is not None
     if unsafe_hash or (eq and frozen and not explicit_hash):
-        cls.__hash__ = _make_hash(fields)  # type: ignore[method-assign]
+        setattr(cls, "__hash__", _make_hash(fields))  # noqa: B010
     elif eq and not frozen and not explicit_hash:
         cls.__hash__ = None  # type: ignore[assignment]
     return cls

@@ -208,6 +208,7 @@ class ScriptIndex:
                     self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
 
     def _assign(self, node: ast.AST, targets: dict[int, str]) -> None:
+        value: Optional[ast.expr]
         if isinstance(node, ast.Assign):
             tgts, value = node.targets, node.value
         elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):

@@ -97,7 +97,7 @@ def _read(path: Path, root: Path, kinds: Sequence[str], expected: str, project: 
     except OSError:
         pass  # e.g. inside a directory preflight may not enter: reading it says so
     kind = kind_of(path)
-    if kind not in kinds:
+    if kind is None or kind not in kinds:
         project.errors.append(FileError(display, f"not {expected}"))
         return None
     source = read_source(path, display, kind)
@@ -155,9 +155,16 @@ def format_source(source: Source) -> str:
     return f"{source.kind} {where}".strip()
 
 
-def format_plan_text(plan: TrainingPlan) -> str:
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def format_plan_text(plan: TrainingPlan, width: Optional[int] = None) -> str:
     """The plan as a table: field, value, source, confidence, adapter, detail; the fact
-    that wins first, then the others (``!`` a conflicting value, ``=`` the same value)."""
+    that wins first, then the others (``!`` a conflicting value, ``=`` the same value).
+
+    With ``width`` (the terminal's columns), a table wider than that is printed as one
+    block per fact instead, its detail wrapped to the width."""
     conflicts = plan.conflicts()
     rows: list[tuple[str, str, str, str, str, str]] = []
     for field in plan.fields():
@@ -175,15 +182,20 @@ def format_plan_text(plan: TrainingPlan) -> str:
                 mark = "  - overridden"
             rows.append(_row(mark, fact))
     header = ("FIELD", "VALUE", "SOURCE", "CONFIDENCE", "ADAPTER", "DETAIL")
-    lines = [f"Training plan: {len(plan.fields())} fields, {len(conflicts)} with conflicting values"]
+    lines = [f"Training plan: {_plural(len(plan.fields()), 'field')}, {len(conflicts)} with "
+             f"conflicting values"]
     if plan.inputs:
         lines.append("Inputs: " + ", ".join(i.path for i in plan.inputs))
     if rows:
         widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
+        total = sum(widths) + 2 * 5 + max(len(r[5]) for r in [header, *rows])
         lines.append("")
-        for row in [header, *rows]:
-            cells = [row[i].ljust(widths[i]) for i in range(5)]
-            lines.append("  ".join([*cells, row[5]]).rstrip())
+        if width is not None and total > width:
+            lines.extend(_vertical(rows, width))
+        else:
+            for row in [header, *rows]:
+                cells = [row[i].ljust(widths[i]) for i in range(5)]
+                lines.append("  ".join([*cells, row[5]]).rstrip())
     else:
         lines.append("")
         lines.append("(no facts: no adapter recognised the inputs)")
@@ -196,8 +208,32 @@ def format_plan_text(plan: TrainingPlan) -> str:
     if plan.notes:
         lines.append("")
         lines.append("Notes:")
-        lines.extend(f"  - {note}" for note in plan.notes)
+        if width is None:
+            lines.extend(f"  - {note}" for note in plan.notes)
+        else:
+            import textwrap
+
+            for note in plan.notes:
+                lines.extend(textwrap.wrap(note, max(width - 4, 20), initial_indent="  - ",
+                                           subsequent_indent="    "))
     return "\n".join(lines) + "\n"
+
+
+def _vertical(rows: list[tuple[str, str, str, str, str, str]], width: int) -> list[str]:
+    """One block per fact, for a terminal narrower than the table: ``field = value``, then
+    where it came from, then the detail, wrapped to ``width``."""
+    import textwrap
+
+    out: list[str] = []
+    wrap = max(width - 4, 20)
+    for label, value, source, confidence, adapter, detail in rows:
+        head = f"{label} = {value}" if not label.startswith(" ") else f"  {label.strip()}: {value}"
+        out.append(head)
+        out.extend(textwrap.wrap(f"from {source} ({confidence}, {adapter})", wrap,
+                                 initial_indent="    ", subsequent_indent="      "))
+        if detail:
+            out.extend(textwrap.wrap(detail, wrap, initial_indent="    ", subsequent_indent="    "))
+    return out
 
 
 def _row(label: str, fact: Fact) -> tuple[str, str, str, str, str, str]:
@@ -206,14 +242,14 @@ def _row(label: str, fact: Fact) -> tuple[str, str, str, str, str, str]:
 
 
 def attach_plan(fmt: str, report: str, plan: TrainingPlan, *, color: bool = False,
-                quiet: bool = False) -> str:
+                quiet: bool = False, width: Optional[int] = None) -> str:
     """Add the plan to an audit report: a table after the text report, a ``plan`` key in
     JSON, run properties in SARIF; GitHub annotations carry findings only."""
     if fmt == "text":
         if quiet:
             return report
         sep = "\n" if report and not report.endswith("\n\n") else ""
-        return report + sep + format_plan_text(plan)
+        return report + sep + format_plan_text(plan, width)
     if fmt == "json":
         import json
 

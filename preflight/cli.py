@@ -64,6 +64,9 @@ _LINT_OPTIONS: tuple[tuple[str, tuple[tuple[tuple[str, ...], dict], ...]], ...] 
         (("--output", "-o"), dict(metavar="FILE", type=Path, help="write the report to FILE")),
         (("--statistics",), dict(action="store_true", help="print counts per rule instead of findings")),
         (("--no-color",), dict(action="store_true", help="never colour the output (NO_COLOR is honoured too)")),
+        (("--color",), dict(choices=("auto", "always", "never"), default=None,
+                            help="colour: auto (on a terminal; NO_COLOR, FORCE_COLOR honoured), "
+                                 "always or never")),
         (("-q", "--quiet"), dict(action="store_true", help="print findings only: no summary, no progress")),
     )),
     ("exit status", (
@@ -256,8 +259,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if "--" in args_list:
         cut = args_list.index("--")
         args_list, launch = args_list[:cut], args_list[cut + 1:]
-    args = _fast_check_args(args_list) if not launch else None
-    if args is None:
+    fast = _fast_check_args(args_list) if not launch else None
+    # a SimpleNamespace from the fast path reads like argparse's Namespace
+    args: argparse.Namespace = fast  # type: ignore[assignment]
+    if fast is None:
         first = next((a for a in args_list if not a.startswith("-")), None)
         known = first in _BUILTIN or first in _COMMANDS
         parser = build_parser(only=first if known and "-h" not in args_list[:1] else None)
@@ -269,6 +274,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             parser.print_help()
             return EXIT_USAGE
     args.launch = launch
+    if args.command not in ("check", "explain", "rules") and not _installed():
+        return EXIT_USAGE
     try:
         if args.command == "explain":
             return _explain(args)
@@ -293,6 +300,30 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     sys.stderr.write(f"preflight: error: unknown command {args.command!r}\n")
     return EXIT_USAGE
+
+
+def _installed() -> bool:
+    """Whether the top-level folders ``adapters/``, ``hardware/`` and ``architectures/`` of the
+    source tree are importable as ``preflight.adapters`` ... (the install maps them; running a
+    checkout with ``PYTHONPATH=.`` does not). When they are not, one line says to install."""
+    import importlib.util
+
+    missing = []
+    for name in ("adapters", "hardware", "architectures"):
+        try:
+            found = importlib.util.find_spec(f"preflight.{name}") is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            missing.append(name)
+    if missing:
+        sys.stderr.write(
+            f"preflight: error: preflight is not installed in this Python ({sys.executable}): "
+            f"{', '.join(f'preflight.{m}' for m in missing)} cannot be imported (the source tree's "
+            "top-level folders become preflight.* only when installed); run `pip install -e .` "
+            "in the checkout, then `preflight ...`\n")
+        return False
+    return True
 
 
 def entry() -> None:

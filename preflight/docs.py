@@ -9,10 +9,52 @@ from __future__ import annotations
 import sys
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
     from preflight.rules.base import Rule
+
+
+def project_urls() -> dict[str, str]:
+    """``[project.urls]`` of the installed distribution, by lower-cased label (empty when
+    the metadata has none or preflight is not installed)."""
+    try:
+        from importlib import metadata
+
+        entries = metadata.metadata("preflight-audit").get_all("Project-URL") or []
+    except Exception:
+        return {}
+    out: dict[str, str] = {}
+    for entry in entries:
+        label, _, url = entry.partition(",")
+        if url.strip():
+            out[label.strip().lower()] = url.strip()
+    return out
+
+
+def rule_anchor(code: str, name: str) -> str:
+    """The anchor of a rule's section in docs/rules.md: ``pf101-retained-graph``."""
+    return f"{code.lower()}-{name}"
+
+
+def rule_help_uri(cls: type[Rule], *, local: bool = False) -> Optional[str]:
+    """Where a rule is documented: its own ``url`` (a plugin's), else, for a built-in rule,
+    its section of ``rules.md`` under the ``Documentation`` URL of ``[project.urls]``; with
+    ``local``, the ``docs/rules.md`` of a checkout (a ``file:`` URI, for an editor). None
+    when none is known: preflight does not make up an address."""
+    if cls.url:
+        return cls.url
+    if not cls.__module__.startswith("preflight."):
+        return None
+    anchor = rule_anchor(cls.code, cls.name)
+    base = project_urls().get("documentation")
+    if base:
+        return f"{base.rstrip('/')}/rules.md#{anchor}"
+    if local:
+        page = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
+        if page.is_file():
+            return f"{page.as_uri()}#{anchor}"
+    return None
 
 
 def rule_markdown(cls: type[Rule], heading: str = "#") -> str:

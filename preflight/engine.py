@@ -20,8 +20,6 @@ from preflight.workspace import Discovered
 
 POOL_THRESHOLD = 24  # fewer files than this are checked in-process
 
-_NOQA_RE = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*))?", re.I)
-_IGNORE_RE = re.compile(r"#\s*preflight:\s*ignore(?:\[(?P<codes>[^\]]*)\])?", re.I)
 _SKIP_FILE_RE = re.compile(r"#\s*preflight:\s*skip-file\b", re.I)
 
 
@@ -63,6 +61,7 @@ class RunResult:
     fixes_applied: int = 0
     elapsed: float = 0.0
     suppressed_by_baseline: int = 0
+    no_python_files: bool = False  # `check` found no Python file or notebook to check
     digests: dict[str, str] = field(default_factory=dict)  # display -> digest analysed
 
     def sort(self) -> None:
@@ -78,38 +77,50 @@ class RunResult:
 
 # -- suppressions -------------------------------------------------------------
 
+_KNOWN_CODES: list[tuple[str, ...]] = []
+
+
+def _known_codes() -> tuple[str, ...]:
+    if not _KNOWN_CODES:
+        from preflight.registry import rule_codes
+
+        _KNOWN_CODES.append(tuple(rule_codes()))
+    return _KNOWN_CODES[0]
+
+
 def suppressed_codes(comment: str) -> Optional[set[str]]:
-    """Codes a comment suppresses: None for none, empty set for all."""
-    m = _IGNORE_RE.search(comment)
-    if m:
-        codes = m.group("codes")
-        if codes is None or not codes.strip():
-            return set()
-        return {c.strip().upper() for c in re.split(r"[\s,]+", codes) if c.strip()}
-    m = _NOQA_RE.search(comment)
-    if m:
-        codes = m.group("codes")
-        if not codes:
-            return set()
-        return {c.upper() for c in re.split(r"[\s,]+", codes) if c}
-    return None
+    """Codes a comment suppresses: None for none, empty set for all (see
+    :mod:`preflight.suppressions`; an invalid code silences nothing)."""
+    from preflight.suppressions import interpret
+
+    found = interpret(comment, _known_codes())
+    if found is None:
+        return None
+    if found.codes is None:
+        return set()
+    return set(found.codes) if found.codes else None
 
 
-def is_suppressed(finding: Finding, comments: dict[int, str]) -> bool:
+def _suppressing(finding: Finding, comments: dict[int, str]) -> Optional[tuple[int, str]]:
+    """The (line, code or prefix; '' for a bare comment) that silences ``finding``, or None."""
     if not comments:
-        return False
+        return None
+    from preflight.suppressions import interpret, silences
+
     first, last = finding.analysed_lines if finding.analysed_lines != (0, 0) else (
         finding.span.line, finding.span.end_line)
     for line in range(first, last + 1):
         comment = comments.get(line)
         if comment is None:
             continue
-        codes = suppressed_codes(comment)
-        if codes is None:
-            continue
-        if not codes or any(finding.code.startswith(c) for c in codes):
-            return True
-    return False
+        by = silences(interpret(comment, _known_codes()), finding.code)
+        if by is not None:
+            return line, by
+    return None
+
+
+def is_suppressed(finding: Finding, comments: dict[int, str]) -> bool:
+    return _suppressing(finding, comments) is not None
 
 
 def _per_file_ignored(display: str, code: str, per_file: Sequence[tuple[str, tuple[str, ...]]]) -> bool:
@@ -163,6 +174,7 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
     ctx = FileContext(parsed)
     overrides = dict(selection.severity_overrides)
     out: list[Finding] = []
+    used: set[tuple[int, str]] = set()
     for rule in _rules_for(selection.codes):
         try:
             produced = list(rule.check(ctx))
@@ -174,11 +186,21 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
             errors.append(FileError(parsed.source.display, rule_failure(rule.code, type(rule).__module__, exc)))
             continue
         for finding in produced:
-            if is_suppressed(finding, comments):
+            by = _suppressing(finding, comments)
+            if by is not None:
+                used.add(by)
                 continue
             if finding.code in overrides:
                 finding.severity = Severity.parse(overrides[finding.code])
             out.append(finding)
+    if comments and ({"PF901", "PF902"} & set(selection.codes)):
+        from preflight.rules.pf901_invalid_suppression import suppression_findings
+
+        for finding in suppression_findings(ctx, selection.codes, used, _known_codes()):
+            if not is_suppressed(finding, comments):
+                if finding.code in overrides:
+                    finding.severity = Severity.parse(overrides[finding.code])
+                out.append(finding)
     out.sort(key=lambda f: f.sort_key())
     return out
 
@@ -347,7 +369,7 @@ def _stop_pool(executor) -> None:
 
 def default_jobs() -> int:
     try:
-        return max(1, len(os.sched_getaffinity(0)))  # type: ignore[attr-defined]
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return max(1, os.cpu_count() or 1)
 

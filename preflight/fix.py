@@ -128,12 +128,12 @@ def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = Fals
     replacements: dict[libcst.CSTNode, Fix] = {}
     applied: list[Fix] = []
     for fix in selected:
-        node = found.get(_key(fix.target))
-        if node is None:
+        hit = found.get(_key(fix.target))
+        if hit is None:
             outcome.skipped.append((fix, "the expression to rewrite is not at the recorded position "
                                          "(was the file edited?)"))
             continue
-        replacements[node] = fix
+        replacements[hit] = fix
         applied.append(fix)
     if not applied:
         outcome.skipped.sort(key=lambda item: _order(fixes, item[0]))

@@ -158,7 +158,7 @@ def _json_lines(text: str) -> dict[KeyPath, int]:
                 key = tok[1:-1]
             top.key = key
             top.expect_key = False
-            lines[(*top.path, key)] = line
+            lines[tuple([*top.path, key])] = line
             continue
         if c == ",":
             if top is not None:
@@ -318,7 +318,7 @@ class _YamlBuilder:
                 self._check_tag(node, _SEQ_TAGS)
                 out = []
                 for i, child in enumerate(node.value):
-                    self.lines[(*path, i)] = child.start_mark.line + 1
+                    self.lines[tuple([*path, i])] = child.start_mark.line + 1
                     out.append(self.build(child, (*path, i)))
                 return out
             self._check_tag(node, _MAP_TAGS)
@@ -380,7 +380,7 @@ class _YamlBuilder:
                     self.notes.append(f"{self.display}:{line}: duplicate key {key!r} (also at line "
                                       f"{seen[key]}); the later value wins")
             seen[key] = line
-            self.lines[(*path, key)] = line
+            self.lines[tuple([*path, key])] = line
             out[key] = self.build(value_node, (*path, key))
         return out
 
@@ -397,7 +397,7 @@ def _toml_module() -> Any:
 
         return tomllib
     try:
-        import tomli  # type: ignore[import-not-found]
+        import tomli
     except ImportError:
         return None
     return tomli
@@ -562,6 +562,6 @@ def _toml_lines(text: str) -> dict[KeyPath, int]:
             continue
         for k in range(1, len(parts)):
             lines.setdefault((*table, *parts[:k]), number)
-        lines[(*table, *parts)] = number
+        lines[tuple([*table, *parts])] = number
         scan.feed(line, end + 1)
     return lines

@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import logging
 import re
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Sequence
@@ -174,10 +175,11 @@ def create_server() -> LanguageServer:
     shown_errors: set[str] = set()  # settings errors already shown to the user
 
     def rule_url(code: str) -> Optional[str]:
+        from preflight.docs import rule_help_uri
         from preflight.registry import all_rules
 
         cls = all_rules().get(code)
-        return (cls.url or None) if cls is not None else None
+        return rule_help_uri(cls, local=True) if cls is not None else None
 
     def analyse(uri: str, text: str) -> Analysis:
         folder = server.workspace.root_path
@@ -287,6 +289,61 @@ def create_server() -> LanguageServer:
         server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=params.text_document.uri, diagnostics=[]))
 
+    def disable_actions(uri: str, version: Optional[int], analysis: Analysis, lines: list[str],
+                        wanted: Any) -> list[types.CodeAction]:
+        """"preflight: disable PF101 for this line": a ``# noqa: PF101`` on the finding's
+        first line (added to a ``# noqa: ...`` already there)."""
+        from preflight.suppressions import with_code_disabled
+
+        out: list[types.CodeAction] = []
+        done: set[tuple[int, str]] = set()
+        source_lines = analysis.text.splitlines(keepends=True)
+        for f in analysis.findings:
+            r = span_range(lines, f.span)
+            key = (f.span.line, f.code)
+            if key in done or not _overlaps(r, wanted) or f.span.line > len(source_lines):
+                continue
+            done.add(key)
+            old_line = source_lines[f.span.line - 1]
+            new_line = with_code_disabled(old_line, f.code)
+            if new_line is None:
+                continue
+            new_text = "".join(source_lines[:f.span.line - 1]) + new_line + \
+                "".join(source_lines[f.span.line:])
+            out.append(types.CodeAction(
+                title=f"preflight: disable {f.code} for this line",
+                kind=types.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic(uri, lines, f, analysis.root)],
+                edit=edit_for(uri, version, analysis.text, new_text)))
+        return out
+
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: LanguageServer, params: types.HoverParams) -> Optional[types.Hover]:
+        """The explanation of the rules whose findings are under the cursor."""
+        from preflight.registry import all_rules
+
+        analysis = current(params.text_document.uri)
+        if analysis is None:
+            return None
+        lines = lines_of(analysis.text)
+        here = types.Range(start=params.position, end=params.position)
+        parts: list[str] = []
+        for f in analysis.findings:
+            if not _overlaps(span_range(lines, f.span), here):
+                continue
+            cls = all_rules().get(f.code)
+            if cls is None or any(p.startswith(f"**{f.code}") for p in parts):
+                continue
+            text = f"**{f.code} `{cls.name}`**: {cls.summary}\n\n{textwrap.dedent(cls.explanation).strip()}"
+            url = rule_url(f.code)
+            if url:
+                text += f"\n\n[{f.code} in the rules reference]({url})"
+            parts.append(text)
+        if not parts:
+            return None
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                        value="\n\n---\n\n".join(parts)))
+
     @server.feature(
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, FIX_ALL_KIND],
@@ -322,6 +379,8 @@ def create_server() -> LanguageServer:
                     diagnostics=[diagnostic(uri, lines, f, analysis.root)],
                     is_preferred=True,
                     edit=edit_for(uri, document.version, analysis.text, new_text)))
+        if want_quickfix:
+            actions.extend(disable_actions(uri, document.version, analysis, lines, params.range))
         if want_fix_all:
             new_text = fixed_text(analysis.text, analysis.findings)
             if new_text is not None:

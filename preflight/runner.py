@@ -25,6 +25,27 @@ def _split(value: Optional[str]) -> list[str]:
     return [v.strip() for v in value.split(",") if v.strip()]
 
 
+def _selectors(value: Optional[str]) -> list[str]:
+    """``--select``/``--ignore`` items as codes: ``PF101``, ``pf1``, ``ALL``, or a rule's name
+    as ``preflight explain`` takes it (``retained-graph``). Names load the rules' metadata;
+    codes do not. An unknown name is left as written, for the usual error."""
+    import re
+
+    out = []
+    names: Optional[dict[str, str]] = None
+    for item in _split(value):
+        if re.fullmatch(r"[A-Za-z]{1,4}[0-9]*", item) and (item.isupper() or item[-1].isdigit()
+                                                           or item.lower() in ("pf", "all")):
+            out.append(item.upper())
+            continue
+        if names is None:
+            from preflight.registry import all_rules
+
+            names = {cls.name: code for code, cls in all_rules().items()}
+        out.append(names.get(item.strip().lower(), item))
+    return out
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     try:
         settings = load_settings(args.settings)
@@ -45,11 +66,11 @@ def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
     where = f" (in {settings.source})" if settings.source else ""
     try:
         if args.select:
-            select, origin = [c.upper() for c in _split(args.select)], "--select"
+            select, origin = _selectors(args.select), "--select"
         else:
             select, origin = settings.select, f"select{where}"
-        select = select + settings.extend_select + [c.upper() for c in _split(args.extend_select)]
-        cli_ignore = [c.upper() for c in _split(args.ignore)]
+        select = select + settings.extend_select + _selectors(args.extend_select)
+        cli_ignore = _selectors(args.ignore)
         resolve_codes([], settings.ignore, available, ignore_origin=f"ignore{where}")
         codes = resolve_codes(select, settings.ignore + cli_ignore, available, origin=origin,
                               ignore_origin="--ignore")
@@ -68,11 +89,24 @@ def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
 
 
 def _color(args: argparse.Namespace, stream) -> bool:
-    if args.no_color or os.environ.get("NO_COLOR"):
-        return False
-    if os.environ.get("FORCE_COLOR"):
-        return True
-    return args.output is None and hasattr(stream, "isatty") and stream.isatty()
+    from preflight.report.color import use_color
+
+    choice = "never" if args.no_color else getattr(args, "color", None)
+    return use_color(choice, stream, to_file=args.output is not None)
+
+
+def terminal_width(args: argparse.Namespace) -> Optional[int]:
+    """Columns the text output should fit: ``COLUMNS`` when set, else the terminal's width
+    when writing to one; None (no limit) for a file or a pipe."""
+    columns = os.environ.get("COLUMNS", "")
+    if columns.isdigit() and int(columns) > 0:
+        return int(columns)
+    if getattr(args, "output", None) is None and sys.stdout.isatty():
+        try:
+            return os.get_terminal_size(sys.stdout.fileno()).columns
+        except (OSError, ValueError):
+            return None
+    return None
 
 
 def _progress(args: argparse.Namespace, total: int):
@@ -247,6 +281,10 @@ def run_check(args: argparse.Namespace) -> int:
     selection = _selection(settings, args)
     paths = args.paths or [Path(".")]
     found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
+    if not found.files and not found.errors and not args.quiet:
+        named = ", ".join(str(p) for p in paths)
+        sys.stderr.write(f"preflight: warning: no Python files found under {named} "
+                         "(nothing was checked)\n")
     return _finish(found.files, found.errors, selection, settings, args)
 
 
@@ -254,6 +292,7 @@ def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Sel
             settings: Settings, args: argparse.Namespace, extra=None,
             plan_findings: Sequence[Finding] = ()) -> int:
     run = _check(files, selection, settings, args)
+    run.no_python_files = args.command == "check" and not files and not errors
     run.findings.extend(plan_findings)
     run.errors.extend(errors)
     run.sort()
@@ -303,9 +342,10 @@ def run_audit(args: argparse.Namespace) -> int:
     def extra(fmt: str, text: str) -> str:
         from preflight.estimate.audit_hook import attach_estimate
 
-        text = audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet)
+        text = audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet,
+                                 width=terminal_width(args))
         return attach_estimate(fmt, text, plan, getattr(args, "gpu", None) or settings.target_gpu,
-                               quiet=args.quiet)
+                               quiet=args.quiet, color=_color(args, sys.stdout))
 
     from preflight.plan_rules import run_plan_rules
 
@@ -313,8 +353,22 @@ def run_audit(args: argparse.Namespace) -> int:
     if target_gpu:
         from preflight.plan import Source
 
+        _check_gpu_name(target_gpu, "--gpu" if getattr(args, "gpu", None) else
+                        f"target-gpu in {settings.source or 'the settings'}")
+
         where = Source("cli", key="--gpu") if getattr(args, "gpu", None) else \
             Source("config", path=settings.source, key="target-gpu")
         plan.add("target.gpu", target_gpu, where, adapter="audit")
     plan_findings = run_plan_rules(plan, project, selection)
     return _finish(found.files, errors + script_errors, selection, settings, args, extra, plan_findings)
+
+
+def _check_gpu_name(name: str, where: str) -> None:
+    """A GPU name the catalog lacks is a usage error (exit 2) with close names, as in
+    ``estimate`` and ``fit``; it is not silently an audit without an estimate."""
+    try:
+        from preflight import hardware
+    except ImportError:
+        return
+    if hardware.find(name) is None:
+        raise UsageError(f"{where}: {hardware.unknown_message(name)}")

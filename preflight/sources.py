@@ -323,7 +323,7 @@ def _deepest_expression(tree: ast.Module, index: LineIndex) -> int:
             if start is None or end is None:
                 continue
             if end == start:
-                span = (getattr(child, "end_col_offset", 0) or 0) - (child.col_offset or 0)
+                span = (getattr(child, "end_col_offset", 0) or 0) - (getattr(child, "col_offset", 0) or 0)
             else:
                 span = sum(len(line) + 1 for line in lines[start - 1:end])
             if span > MAX_AST_DEPTH:

@@ -18,9 +18,43 @@ class CliResult:
     err: str
 
 
+# Tests that take seconds each and do not depend on the Python version: the linear-time
+# checks (they time large inputs), the ones that build virtualenvs, git repositories or a
+# Slurm cluster, start a Language Server, or fuzz with hypothesis. They carry the `slow`
+# marker: `.ci/run` runs them once, on its main Python, and the suite on the oldest and
+# newest Pythons with `-m "not slow"`. A file name marks the whole file. Measured with
+# `pytest --durations=30` (.ci/run prints it); add a test here when it joins the top.
+# Not here, though slow: tests whose outcome can depend on the Python version (the
+# no-framework-import guarantee, recursion limits on deep input, fixes over `ast`).
+SLOW = frozenset({
+    "test_precommit.py", "test_slurm_real.py", "test_lsp.py", "test_webhook_fuzz.py",
+    "test_loss_dist.py::test_speed_is_linear_in_the_number_of_functions",
+    "test_optim_steps.py::test_linear_in_the_number_of_steps",
+    "test_loaders.py::test_json_scanner_is_linear",
+    "test_pf101.py::test_large_file_scales_linearly",
+    "test_perf_hygiene.py::test_linear_time",
+    "test_accum_eval.py::test_the_four_rules_scale_linearly",
+    "test_arch.py::test_any_config_reads_or_raises_one_architecture_error",
+    "test_plugins.py::test_plan_rule_plugin_runs_in_audit_and_not_in_check",
+    "test_plugins.py::test_entry_point_rule_is_listed_and_runs",
+    "test_plugins.py::test_the_check_cache_follows_an_edited_plugin",
+    "test_hub.py::test_revision_pinning_reads_the_commit_asked_for",
+    "test_fix_safety.py::test_concurrent_fix_runs_fix_each_file_once",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = item.nodeid.split("/")[-1]
+        file, _, rest = name.partition("::")
+        if file in SLOW or f"{file}::{rest.split('[')[0]}" in SLOW:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture
 def cli(capsys, monkeypatch, tmp_path):
     """Run the CLI in-process (fast) from a working directory, default tmp_path."""
+    monkeypatch.delenv("COLUMNS", raising=False)  # a test that wants a width sets it
 
     def run(*args: str, cwd: Path | None = None) -> CliResult:
         from preflight.cli import main
@@ -39,6 +73,7 @@ def run_subprocess(*args: str, cwd: Path, env: dict[str, str] | None = None,
                    timeout: float = 120) -> subprocess.CompletedProcess:
     full_env = dict(os.environ)
     full_env.pop("PREFLIGHT_OUTPUT_FORMAT", None)
+    full_env.pop("COLUMNS", None)  # the text output's layout must not follow the developer's shell
     full_env["NO_COLOR"] = "1"
     if env:
         full_env.update(env)

@@ -319,6 +319,9 @@ def test_lengths_beyond_the_model_positions_are_noted(cli, no_network):
     r = cli("fit", "GPT-2", "--gpu", "t4", "--context", "8192", "--format", "json")
     notes = {c["mode"]: c["note"] for c in json.loads(r.out)["cells"]}
     assert "--context 8192 is beyond the model's 1024 positions" in notes["generate"]
-    assert "--seq-len 2048 is beyond" in notes["infer"]
+    assert notes["infer"] is None  # the default --seq-len is capped at the 1024 positions (issue 20)
+    given = cli("fit", "GPT-2", "--gpu", "t4", "--seq-len", "2048", "--format", "json")
+    notes = {c["mode"]: c["note"] for c in json.loads(given.out)["cells"]}
+    assert "--seq-len 2048 is beyond" in notes["infer"]  # a value the user gave is kept, and noted
     ok = cli("fit", "GPT-2", "--gpu", "t4", "--seq-len", "1024", "--context", "1024", "--format", "json")
     assert all(c["note"] is None for c in json.loads(ok.out)["cells"])

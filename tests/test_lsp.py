@@ -209,7 +209,8 @@ def test_code_action_round_trip(tmp_path):
                 context=types.CodeActionContext(diagnostics=[diag],
                                                 only=[types.CodeActionKind.QuickFix]))), TIMEOUT)
         assert actions
-        [action] = [a for a in actions if isinstance(a, types.CodeAction)]
+        [action] = [a for a in actions if isinstance(a, types.CodeAction)
+                    and not a.title.startswith("preflight: disable")]
         assert action.kind == types.CodeActionKind.QuickFix
         assert action.diagnostics and action.diagnostics[0].code == "PF101"
         assert action.edit is not None
@@ -232,6 +233,44 @@ def test_code_action_round_trip(tmp_path):
     proc = run_subprocess("-m", "preflight", "check", "--fix", "--no-cache", "train.py", cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert path.read_text(encoding="utf-8") == fixed
+
+
+def test_rule_link_hover_and_disable_for_this_line(tmp_path):
+    path = write(tmp_path / "train.py", LEAKY)
+    uri = path.as_uri()
+    line = LEAKY.splitlines().index("        " + BUG)
+
+    async def body(s: Session):
+        s.open(uri, LEAKY)
+        [diag] = await s.next_diagnostics(uri)
+        hover = await asyncio.wait_for(s.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=10))), TIMEOUT)
+        nothing = await asyncio.wait_for(s.client.text_document_hover_async(types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=0, character=0))), TIMEOUT)
+        actions = await asyncio.wait_for(s.client.text_document_code_action_async(
+            types.CodeActionParams(
+                text_document=types.TextDocumentIdentifier(uri=uri), range=diag.range,
+                context=types.CodeActionContext(diagnostics=[diag]))), TIMEOUT)
+        [disable] = [a for a in actions if isinstance(a, types.CodeAction)
+                     and a.title == "preflight: disable PF101 for this line"]
+        silenced = apply_workspace_edit(LEAKY, uri, disable.edit)
+        s.replace_all(uri, silenced)
+        after = await s.next_diagnostics(uri)
+        return diag, hover, nothing, silenced, after
+
+    diag, hover, nothing, silenced, after = run_session(tmp_path, body)
+    # a link to the rule's documentation (the checkout's docs/rules.md here; the
+    # Documentation URL of [project.urls] when the metadata has one)
+    assert diag.code_description is not None
+    assert diag.code_description.href.endswith("rules.md#pf101-retained-graph")
+    assert hover is not None and hover.contents.kind == types.MarkupKind.Markdown
+    assert hover.contents.value.startswith("**PF101 `retained-graph`**")
+    assert "## Why it matters" in hover.contents.value
+    assert nothing is None
+    assert silenced == LEAKY.replace(BUG, BUG + "  # noqa: PF101")
+    assert after == []
 
 
 def test_fix_all_source_action_and_utf16_positions(tmp_path):

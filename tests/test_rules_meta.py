@@ -26,7 +26,8 @@ def findings_for(code: str, text: str):
                      raw=text.encode(), text=text)
     parsed = parse_python(src)
     assert not isinstance(parsed, FileError), parsed
-    return [f for f in analyse_parsed(parsed, Selection(codes=(code,))) if f.code == code]
+    codes = (code, *getattr(RULES[code], "example_codes", ()))  # PF902 needs the rules it names
+    return [f for f in analyse_parsed(parsed, Selection(codes=codes)) if f.code == code]
 
 
 CASES = [(code, i, ex) for code, cls in RULES.items() for i, ex in enumerate(cls.bad_examples)]

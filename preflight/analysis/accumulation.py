@@ -146,9 +146,10 @@ def text(node: Optional[ast.AST]) -> str:
 
 
 def is_number(node: ast.AST, value: Optional[float] = None) -> bool:
-    ok = isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(
-        node.value, bool)
-    return ok and (value is None or node.value == value)  # type: ignore[union-attr]
+    if not (isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
+            and not isinstance(node.value, bool)):
+        return False
+    return value is None or node.value == value
 
 
 class _Analysis:
@@ -467,7 +468,7 @@ def _modulus(test: ast.expr) -> Optional[ast.expr]:
 
 
 def _in_body(ctx: FileContext, node: ast.AST, branch: ast.If) -> bool:
-    cur = node
+    cur: Optional[ast.AST] = node
     while cur is not None and ctx.parent(cur) is not branch:
         cur = ctx.parent(cur)
     return cur is not None and cur in branch.body
@@ -543,7 +544,7 @@ def _build(ctx: FileContext) -> Accumulation:
         for ret in ctx.nodes(ast.Return):
             if ret.value is None or scopes.function_of(ret) is not fn:
                 continue
-            value = ret.value
+            value: Optional[ast.expr] = ret.value
             if isinstance(value, ast.Dict):
                 value = next((v for k, v in zip(value.keys, value.values)
                               if isinstance(k, ast.Constant) and k.value == "loss"), None)

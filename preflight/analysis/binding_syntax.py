@@ -67,12 +67,16 @@ def sets_requires_grad_false(body: list[ast.stmt]) -> bool:
     return False
 
 
-def short_call(call: ast.Call) -> str:
+def short_call(call: ast.AST) -> str:
+    """A call as evidence names it: its text, or ``func(...)`` when that is long. Any other
+    expression (a binding may come from one) is its text, cut when long."""
     try:
         text = ast.unparse(call)
     except Exception:  # pragma: no cover - unparse handles every parsed tree
         return "call"
     if len(text) > 48:
+        if not isinstance(call, ast.Call):
+            return text[:44] + "..."
         func = ast.unparse(call.func)
         text = f"{func}(...)" if len(func) < 44 else "call"
     return text

@@ -490,9 +490,9 @@ class Bindings:
             if found is not None:
                 return found, False
             if not self._shadowed(func.id, fn):
-                cls = self.scopes.classes_by_name.get(func.id)
-                if cls is not None:
-                    init = cls.method("__init__")
+                called = self.scopes.classes_by_name.get(func.id)
+                if called is not None:
+                    init = called.method("__init__")
                     return (init, True) if init is not None else None
             return None
         if not isinstance(func, ast.Attribute):
@@ -513,9 +513,9 @@ class Bindings:
                 self._shadowed(base.id, fn)):
             cls = self.scopes.classes_by_name[base.id]
         else:
-            found = self.lookup(base, fn)
-            if found is not None and found.kind in (MODULE, INSTANCE):
-                cls = found.cls
+            bound = self.lookup(base, fn)
+            if bound is not None and bound.kind in (MODULE, INSTANCE):
+                cls = bound.cls
         if cls is None:
             return None
         method = cls.method(func.attr)

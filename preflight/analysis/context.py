@@ -9,7 +9,7 @@ is done at most once per file however many rules read it.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union, overload
 
 from preflight.diagnostics import Evidence, Finding, Fix, Severity, Span
 from preflight.sources import ParsedPython
@@ -18,6 +18,10 @@ if TYPE_CHECKING:
     from preflight.rules.base import Rule
 
 N = TypeVar("N", bound=ast.AST)
+N2 = TypeVar("N2", bound=ast.AST)
+N3 = TypeVar("N3", bound=ast.AST)
+N4 = TypeVar("N4", bound=ast.AST)
+N5 = TypeVar("N5", bound=ast.AST)
 
 _PARENT = "_pf_parent"
 
@@ -45,15 +49,32 @@ class FileContext:
         for nodes in by_type.values():
             nodes.sort(key=_position)
 
-    def nodes(self, *types: type[N]) -> list[N]:
+    # The overloads give mypy the union of the types asked for (`nodes(ast.Assign,
+    # ast.AnnAssign)` holds only those two), so an `isinstance` on one leaves the other.
+    @overload
+    def nodes(self, t1: type[N], /) -> list[N]: ...
+    @overload
+    def nodes(self, t1: type[N], t2: type[N2], /) -> list[Union[N, N2]]: ...
+    @overload
+    def nodes(self, t1: type[N], t2: type[N2], t3: type[N3], /) -> list[Union[N, N2, N3]]: ...
+    @overload
+    def nodes(self, t1: type[N], t2: type[N2], t3: type[N3],
+              t4: type[N4], /) -> list[Union[N, N2, N3, N4]]: ...
+    @overload
+    def nodes(self, t1: type[N], t2: type[N2], t3: type[N3], t4: type[N4],
+              t5: type[N5], /) -> list[Union[N, N2, N3, N4, N5]]: ...
+    @overload
+    def nodes(self, *types: type[ast.AST]) -> list[Any]: ...
+
+    def nodes(self, *types: type[ast.AST]) -> list[Any]:
         """All nodes of the given types, in source order."""
         if len(types) == 1:
-            return list(self._by_type.get(types[0], ()))  # type: ignore[arg-type]
+            return list(self._by_type.get(types[0], ()))
         out: list[ast.AST] = []
         for t in types:
             out.extend(self._by_type.get(t, ()))
         out.sort(key=_position)
-        return out  # type: ignore[return-value]
+        return out
 
     @staticmethod
     def parent(node: ast.AST) -> Optional[ast.AST]:
@@ -68,7 +89,7 @@ class FileContext:
     def enclosing(self, node: ast.AST, *types: type[N]) -> Optional[N]:
         for anc in self.ancestors(node):
             if isinstance(anc, types):
-                return anc  # type: ignore[return-value]
+                return anc
         return None
 
     def enclosing_function(self, node: ast.AST) -> Optional[ast.AST]:

@@ -134,21 +134,21 @@ class DeviceFacts:
                 self._add(node.target, node, node, fn)  # a tensor if ``target op value`` is
             elif node.value is not None:
                 self._add(node.target, node.value, node, fn)
-        for node in ctx.nodes(ast.For, ast.AsyncFor, ast.comprehension, ast.withitem):
-            fn = self.scopes.function_of(node)
-            if isinstance(node, ast.withitem):
-                if node.optional_vars is not None:
-                    self._add(node.optional_vars, None, node, fn)
+        for loop in ctx.nodes(ast.For, ast.AsyncFor, ast.comprehension, ast.withitem):
+            fn = self.scopes.function_of(loop)
+            if isinstance(loop, ast.withitem):
+                if loop.optional_vars is not None:
+                    self._add(loop.optional_vars, None, loop, fn)
                 continue
-            fields = self._batch_targets(node.target, node.iter, fn)
-            for target in fields:
-                self._batch_fields.add(id(target))
-            self._add(node.target, None, node, fn)
+            fields = self._batch_targets(loop.target, loop.iter, fn)
+            for field_node in fields:
+                self._batch_fields.add(id(field_node))
+            self._add(loop.target, None, loop, fn)
         for fn in self.scopes.functions.values():
-            node = fn.node
-            if isinstance(node, ast.Module):
+            defn = fn.node
+            if isinstance(defn, ast.Module):
                 continue
-            args = node.args
+            args = defn.args
             for arg in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs,
                         *([args.vararg] if args.vararg else []),
                         *([args.kwarg] if args.kwarg else [])]:
@@ -156,14 +156,14 @@ class DeviceFacts:
                 tensor = ann is not None and self.imports.qualify(ann) == "torch.Tensor"
                 self.binds.setdefault((fn, arg.arg), []).append(
                     (arg, ast.Name(id="<tensor>") if tensor else None))
-        for node in ctx.nodes(ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef,
-                              ast.AsyncFunctionDef):
-            fn = self.scopes.function_of(node)
-            names = [a.asname or a.name.split(".")[0] for a in node.names] if isinstance(
-                node, (ast.Import, ast.ImportFrom)) else [node.name]
+        for named in ctx.nodes(ast.Import, ast.ImportFrom, ast.FunctionDef, ast.ClassDef,
+                               ast.AsyncFunctionDef):
+            fn = self.scopes.function_of(named)
+            names = [a.asname or a.name.split(".")[0] for a in named.names] if isinstance(
+                named, (ast.Import, ast.ImportFrom)) else [named.name]
             for name in names:
                 key = (self.scopes.scope_of_name(name, fn), name)
-                self.binds.setdefault(key, []).append((node, None))
+                self.binds.setdefault(key, []).append((named, None))
 
     def _batch_targets(self, target: ast.AST, it: ast.AST, fn: FunctionInfo) -> list[ast.AST]:
         """Names a ``for`` target unpacks from a default-collated DataLoader batch."""

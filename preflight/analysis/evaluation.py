@@ -207,18 +207,18 @@ def _build(ctx: FileContext) -> Evaluation:
     # forwards
     for call, fn in bindings.call_functions:
         func = call.func
-        target = func
+        module = func
         if isinstance(func, ast.Attribute) and func.attr == "forward":
-            target = func.value
-        if not isinstance(target, (ast.Name, ast.Attribute)):
+            module = func.value
+        if not isinstance(module, (ast.Name, ast.Attribute)):
             continue
-        binding = bindings.lookup(target, fn)
+        binding = bindings.lookup(module, fn)
         if binding is not None:
             if binding.kind != MODULE or binding.input_dependent() or binding.steps:
                 continue
-        elif _strip_wrapper(dotted_name(target)) not in eval_texts.get(fn, ()):
+        elif _strip_wrapper(dotted_name(module)) not in eval_texts.get(fn, ()):
             continue
-        key = _key(scopes, target, fn)
+        key = _key(scopes, module, fn)
         if key is not None and key not in out.frozen:
             out.forwards.setdefault(fn, []).append((call, key))
     # mode summaries, callees first (memoised, cycles cut)

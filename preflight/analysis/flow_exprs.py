@@ -200,7 +200,7 @@ class ExprEvaluator:
     def _call(self, e: ast.Call) -> Optional[GradFact]:
         from preflight.analysis.flow_calls import evaluate_call
 
-        return evaluate_call(self, e)
+        return evaluate_call(self, e)  # type: ignore[arg-type]  # self is always a FunctionFlow
 
     # helpers used by flow_calls
     def forward(self, e: ast.Call, binding: Binding, args: Optional[GradFact]) -> Optional[GradFact]:

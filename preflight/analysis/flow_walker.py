@@ -419,9 +419,9 @@ class FunctionFlow(ExprEvaluator):
         self._return_elements(node, value)
         if fact is not None and fact.real and self.return_node is None:
             self.return_node = node
-        if self.fn.hook == "lightning-train" and value is not None:
+        if self.fn.hook == "lightning-train" and isinstance(value, ast.expr):
             # Lightning (automatic optimization) runs backward on the returned loss.
-            loss = value
+            loss: ast.expr = value
             if isinstance(value, ast.Dict):
                 for k, v in zip(value.keys, value.values):
                     if isinstance(k, ast.Constant) and k.value == "loss":

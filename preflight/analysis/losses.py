@@ -159,8 +159,8 @@ class ValueResolver:
         if stmt is None:
             return None
         where = _pos(stmt)
-        loops = {id(lp.node) for lp in (self.scopes.loop_of(name).chain()
-                                        if self.scopes.loop_of(name) else ())}
+        loop = self.scopes.loop_of(name)
+        loops = {id(lp.node) for lp in (loop.chain() if loop else ())}
         before: list[Def] = []
         for d in defs:
             if d.param is not None or _pos(d.stmt) < where:
@@ -375,6 +375,7 @@ class LossAnalysis:
             fn = self.scopes.function_of(call)
             qual = self.qualify(func) or ""
             kind = _LOSS_FUNCS.get(qual)
+            node: ast.AST
             if kind is not None:
                 loss, node = f"`{qual.replace('torch.nn.functional.', 'F.')}`", call
             elif isinstance(func, ast.Call) and self._loss_class(func) is not None:
@@ -389,7 +390,7 @@ class LossAnalysis:
                 continue
             arg = call.args[0] if call.args else next(
                 (k.value for k in call.keywords if k.arg == "input"), None)
-            if arg is None or isinstance(arg, ast.Starred):
+            if arg is None or isinstance(arg, ast.Starred) or kind is None:
                 continue
             self.sites.append(LossSite(call, kind, loss, node, arg, self.value(arg, fn)))
 

@@ -253,11 +253,11 @@ def _build(ctx: FileContext) -> GradSteps:
         if target is None:
             _opaque(out, call, fn, loop, bindings, add)
 
-    for node in ctx.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
-        targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+    for stmt in ctx.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete):
+        targets = stmt.targets if isinstance(stmt, (ast.Assign, ast.Delete)) else [stmt.target]
         if any(_receiver_is_grad(t) for t in targets):
-            fn = scopes.function_of(node)
-            add(GradEvent("reset", node, fn, scopes.loop_of(node)))
+            fn = scopes.function_of(stmt)
+            add(GradEvent("reset", stmt, fn, scopes.loop_of(stmt)))
     scaler_aliases = {name for name, target in imports.aliases.items() if is_scaler_class(target)}
     for name_node in ctx.nodes(ast.Name):
         if name_node.id in scaler_aliases and isinstance(name_node.ctx, ast.Load):
@@ -353,4 +353,4 @@ def statement_contains(stmt: ast.AST, node: ast.AST) -> bool:
     start = (stmt.lineno, stmt.col_offset)  # type: ignore[attr-defined]
     end = (stmt.end_lineno, stmt.end_col_offset)  # type: ignore[attr-defined]
     pos = _position(node)
-    return start <= pos and pos < end  # type: ignore[operator]
+    return start <= pos and pos < end

@@ -91,12 +91,12 @@ class ImportTable:
                 else:
                     root = alias.name.split(".")[0]
                     aliases[root] = root
-        for node in ctx.nodes(ast.ImportFrom):
-            if node.level or not node.module:
+        for imp in ctx.nodes(ast.ImportFrom):
+            if imp.level or not imp.module:
                 continue
-            for alias in node.names:
+            for alias in imp.names:
                 if alias.name != "*":
-                    aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+                    aliases[alias.asname or alias.name] = f"{imp.module}.{alias.name}"
         stored = {n.id for n in ctx.nodes(ast.Name) if not isinstance(n.ctx, ast.Load)}
         return cls(aliases, stored - set(aliases))
 
@@ -323,10 +323,10 @@ class ScopeIndex:
             fn = self.function_of(node)
             for alias in node.names:
                 fn.bound.add((alias.asname or alias.name).split(".")[0])
-        for node in self.ctx.nodes(ast.Global, ast.Nonlocal):
-            fn = self.function_of(node)
-            target = fn.declared_global if isinstance(node, ast.Global) else fn.declared_nonlocal
-            target.update(node.names)
+        for decl in self.ctx.nodes(ast.Global, ast.Nonlocal):
+            fn = self.function_of(decl)
+            target = fn.declared_global if isinstance(decl, ast.Global) else fn.declared_nonlocal
+            target.update(decl.names)
         for info in self.functions.values():
             if info.cls is None and info.parent is not None:
                 info.parent.bound.add(info.name)

@@ -49,6 +49,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     t = p.add_argument_group("target and output")
     t.add_argument("--gpu", metavar="NAME|INSTANCE", help="GPU or cloud instance to check against")
     t.add_argument("--format", choices=("text", "json"), default="text")
+    t.add_argument("--color", choices=("auto", "always", "never"), default=None,
+                   help="colour the memory bar: auto (on a terminal; NO_COLOR, FORCE_COLOR), "
+                        "always or never")
     t.add_argument("--strict", action="store_true", help="exit 1 on 'tight' too")
     t.add_argument("--allow-unknown", action="store_true", help="exit 0 when it cannot estimate")
     t.add_argument("--settings", metavar="FILE", type=Path, help="settings TOML (default: pyproject.toml)")
@@ -152,7 +155,9 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         sys.stdout.write(json.dumps(estimate_json(inp, est, **kw), indent=2) + "\n")
     else:
-        sys.stdout.write(estimate_text(inp, est, **kw))
+        from preflight.report.color import use_color
+
+        sys.stdout.write(estimate_text(inp, est, **kw, color=use_color(args.color, sys.stdout)))
     if not est.ok:
         return EXIT_CLEAN if args.allow_unknown else EXIT_INPUT
     if v in ("oom", "likely-oom") or (v == "tight" and args.strict):

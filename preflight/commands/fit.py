@@ -48,13 +48,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("model", metavar="MODEL_ID", help="catalog name or Hugging Face model id (org/name)")
     j = p.add_argument_group("jobs")
     j.add_argument("--mode", choices=MODES, help="one job instead of all five")
-    j.add_argument("--seq-len", type=int, default=2048, metavar="N",
-                   help="tokens per sequence for inference and training (default 2048)")
+    j.add_argument("--seq-len", type=int, default=None, metavar="N",
+                   help="tokens per sequence for inference and training (default 2048, or the "
+                        "model's maximum positions when fewer)")
     j.add_argument("--batch-size", type=int, default=1, metavar="N", help="sequences per GPU (default 1)")
-    j.add_argument("--context", type=int, default=4096, metavar="N",
-                   help="generation: tokens in the KV cache at the end, prompt + new (default 4096)")
-    j.add_argument("--new-tokens", type=int, default=512, metavar="N",
-                   help="generation: how many of the context's tokens are generated (default 512)")
+    j.add_argument("--context", type=int, default=None, metavar="N",
+                   help="generation: tokens in the KV cache at the end, prompt + new (default "
+                        "4096, or the model's maximum positions when fewer)")
+    j.add_argument("--new-tokens", type=int, default=None, metavar="N",
+                   help="generation: how many of the context's tokens are generated (default "
+                        "512, at most half the default context)")
     j.add_argument("--lora-r", type=int, default=16, metavar="N", help="LoRA/QLoRA rank (default 16)")
     t = p.add_argument_group("targets and output")
     t.add_argument("--gpu", action="append", default=[], metavar="NAME|INSTANCE",
@@ -100,6 +103,7 @@ class Model:
     hub: Optional[Dict[str, Any]] = None
     quant: Optional[str] = None         # "4bit" | "8bit" for a pre-quantized checkpoint
     notes: List[str] = field(default_factory=list)
+    cli_name: str = ""                  # the MODEL_ID as the user typed it (for suggested commands)
 
     @property
     def name(self) -> str:
@@ -177,7 +181,7 @@ def targets_of(names: Sequence[str]) -> List[Any]:
     for name in names:
         found = find(name)
         if found is None:
-            raise FitError(f"unknown GPU or instance {name!r}; see 'preflight gpus --instances'")
+            raise FitError(_catalog("hardware").unknown_message(name))
         out.append(found)
     return out
 
@@ -270,13 +274,44 @@ def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tup
     if inp.quant:
         sources.setdefault("quant", "checkpoint quantization_config" if model.quant else job)
     tokens = s.context if mode == "generate" else inp.seq_len
-    limit = int(getattr(arch, "max_position", 0) or 0)
-    if arch.model_type in ("t5", "mt5", "umt5"):
-        limit = 0  # relative position buckets: n_positions is nominal, not a limit
-    if tokens and limit and tokens > limit:
+    limit = position_limit(arch)
+    if tokens and limit and tokens > limit and family not in ("vision", "cnn"):
         what = "--context" if mode == "generate" else "--seq-len"
         return inp, f"{what} {tokens} is beyond the model's {limit} positions (max_position_embeddings)"
     return inp, ""
+
+
+def position_limit(arch: Any) -> int:
+    """The model's maximum positions (``max_position_embeddings``), 0 when it has none."""
+    if getattr(arch, "model_type", "") in ("t5", "mt5", "umt5"):
+        return 0  # relative position buckets: n_positions is nominal, not a limit
+    return int(getattr(arch, "max_position", 0) or 0)
+
+
+def settings_for(arch: Any, seq_len: Optional[int], batch: int, context: Optional[int],
+                 new_tokens: Optional[int], lora_r: int) -> Tuple[Settings, List[str]]:
+    """The jobs' settings: what the user gave, and defaults capped at the model's maximum
+    positions (a 1024-position GPT-2 is not estimated at 2048 tokens), with a note saying so.
+    A value the user gave beyond the positions is kept (and marked by :func:`job_input`)."""
+    d = Settings()
+    limit = position_limit(arch)
+    notes: List[str] = []
+    capped = []
+    if seq_len is None:
+        seq_len = d.seq_len if not limit else min(d.seq_len, limit)
+        if seq_len != d.seq_len:
+            capped.append(f"--seq-len {seq_len}")
+    if context is None:
+        context = d.context if not limit else min(d.context, limit)
+        if context != d.context:
+            capped.append(f"--context {context}")
+    if new_tokens is None:
+        new_tokens = min(d.new_tokens, max(context // 2, 0))
+    if capped:
+        notes.append(f"the defaults are capped at the model's {limit} positions "
+                     f"(max_position_embeddings): {', '.join(capped)}")
+    return Settings(seq_len=seq_len, batch=batch, context=context, new_tokens=new_tokens,
+                    lora_r=lora_r), notes
 
 
 @dataclass
@@ -432,14 +467,17 @@ def _model_lines(model: Model) -> List[str]:
 
 def _mode_words(mode: str, s: Settings, model: Model) -> str:
     family = model.arch.family
+    limit = position_limit(model.arch)
+    beyond = f" (beyond the model's {limit} positions)"
     shape = (f"{s.batch} x {model.arch.image_size or 224}px image" if family in ("vision", "cnn")
-             else f"{s.batch} x {s.seq_len} tokens")
+             else f"{s.batch} x {s.seq_len} tokens" + (beyond if limit and s.seq_len > limit else ""))
     weights = f"{model.quant} weights" if model.quant else "bf16 weights"
     if mode == "infer":
         return f"inference, {shape}, {weights}"
     if mode == "generate":
         return (f"generation, {s.batch} x {s.context}-token context ({s.context - s.new_tokens} prompt + "
-                f"{s.new_tokens} new), {weights}, KV cache in bf16")
+                f"{s.new_tokens} new){beyond if limit and s.context > limit else ''}, {weights}, "
+                "KV cache in bf16")
     if mode == "lora":
         return f"LoRA r={s.lora_r}, {shape}, frozen {weights}, AdamW on the adapters, bf16 autocast"
     if mode == "qlora":
@@ -454,6 +492,29 @@ def _cell_text(cell: Cell, single: Cell) -> str:
     if single.peak is not None and cell.peak != single.peak:
         return f"{cell.verdict} ({cell.peak / _GIB:.1f})"
     return cell.verdict
+
+
+def _headroom_lines(table: Table) -> List[str]:
+    """The memory left on each GPU at the peak, per job (negative: how much is missing), as
+    a second table aligned like the verdicts."""
+    from preflight.estimate.remedy import target_memory
+
+    if not table.targets:
+        return []
+    header = ["Headroom per GPU (GiB)"] + [MODE_TITLES[m] for m in table.modes]
+    rows: List[List[str]] = []
+    for i, t in enumerate(table.targets):
+        row = ["  " + _target_label(t).split(" (", 1)[0]]
+        for m in table.modes:
+            peak = table.cells[(m, i)].peak
+            row.append("n/a" if peak is None else f"{(target_memory(t) - peak) / _GIB:+.1f}")
+        rows.append(row)
+    widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
+    out = [""]
+    for r in [header, *rows]:
+        out.append("  ".join([r[0].ljust(widths[0])] + [v.rjust(widths[k]) for k, v in enumerate(r) if k])
+                   .rstrip())
+    return out
 
 
 def table_text(model: Model, s: Settings, table: Table) -> str:
@@ -477,6 +538,7 @@ def table_text(model: Model, s: Settings, table: Table) -> str:
     for r in [header, *rows]:
         lines.append("  ".join([r[0].ljust(widths[0])] + [v.rjust(widths[k]) for k, v in enumerate(r) if k])
                      .rstrip())
+    lines.extend(_headroom_lines(table))
     notes = sorted({c.note for c in list(table.cells.values()) + list(table.single.values()) if c.note})
     if not table.targets:
         lines.append("(no GPU catalog: peaks only)")
@@ -486,7 +548,8 @@ def table_text(model: Model, s: Settings, table: Table) -> str:
         lines.append("Instances with several GPUs (peak per GPU in parentheses): inference and generation "
                      "split the weights over them; training shards with ZeRO-3.")
     lines.extend(f"Note: {n}" for n in notes)
-    lines.append(f"One answer with remediations: preflight fit {model.name} --mode MODE --gpu NAME")
+    lines.append(f"One answer with remediations: preflight fit {model.cli_name or model.name} "
+                 f"--mode {'|'.join(MODES)} --gpu NAME")
     return "\n".join(lines) + "\n"
 
 
@@ -583,9 +646,11 @@ def run(args: argparse.Namespace) -> int:
         return code
 
     for flag in ("seq_len", "batch_size", "context", "lora_r"):
-        if getattr(args, flag) < 1:
+        value = getattr(args, flag)
+        if value is not None and value < 1:
             return fail(f"--{flag.replace('_', '-')} must be at least 1", EXIT_USAGE)
-    if not 0 <= args.new_tokens < args.context:
+    given_context = args.context if args.context is not None else Settings().context
+    if args.new_tokens is not None and not 0 <= args.new_tokens < given_context:
         return fail("--new-tokens must be at least 0 and less than --context", EXIT_USAGE)
     if not args.timeout > 0:
         return fail("--timeout must be positive", EXIT_USAGE)
@@ -598,8 +663,12 @@ def run(args: argparse.Namespace) -> int:
                            timeout=args.timeout, refresh=args.refresh)
     except ModelError as exc:
         return fail(exc.message, exc.exit_code)
-    settings = Settings(seq_len=args.seq_len, batch=args.batch_size, context=args.context,
-                        new_tokens=args.new_tokens, lora_r=args.lora_r)
+    settings, capped = settings_for(model.arch, args.seq_len, args.batch_size, args.context,
+                                    args.new_tokens, args.lora_r)
+    if args.new_tokens is not None and args.new_tokens >= settings.context:
+        return fail("--new-tokens must be at least 0 and less than --context", EXIT_USAGE)
+    model.notes.extend(capped)
+    model.cli_name = args.model
     modes = (args.mode,) if args.mode else MODES
     if args.cheapest:
         found = cheapest(model, settings, modes, targets)

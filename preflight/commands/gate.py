@@ -65,9 +65,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.job is None:
         raise UsageError("gate needs a job file (a batch script or a manifest), or --explain / --write-lua")
-    from preflight.gate.cluster import ClusterError, load_cluster
+    from preflight.gate.cluster import ClusterError, check_gpu_flag, load_cluster
     from preflight.gate.verdict import GateRequest, gate, request_from_env
 
+    check_gpu_flag(args.gpu)
     cluster_path = args.cluster or (Path(os.environ["PREFLIGHT_CLUSTER"]) if os.environ.get("PREFLIGHT_CLUSTER")
                                     else None)
     cluster = None

@@ -41,6 +41,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("preflight sbatch needs a batch script (sbatch --wrap and standard input are not gated)")
     script = Path(rest[0])
     cut = len(argv) - len(rest)
+    from preflight.gate.cluster import check_gpu_flag
+
+    check_gpu_flag(args.gpu)
     cluster_path = args.cluster or (Path(os.environ["PREFLIGHT_CLUSTER"]) if os.environ.get("PREFLIGHT_CLUSTER")
                                     else None)
     cluster = None

@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
     root = Path.cwd()
     reports: list[FileReport] = []
     unrecognised: list[str] = []
+    skipped: list[str] = []
     for path, explicit in _expand(args.paths):
         display = display_path(path, root)
         if not os.path.lexists(path):
@@ -60,6 +61,8 @@ def run(args: argparse.Namespace) -> int:
         if report.error is None and not report.targets:
             if explicit:
                 unrecognised.append(display)
+            else:
+                skipped.append(display)  # found in a folder: counted in the summary
             continue
         reports.append(report)
 
@@ -71,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
             "version": VALIDATE_VERSION,
             "files": [r.to_dict() for r in reports],
             "unrecognised": unrecognised,
+            "skipped": skipped,
             "summary": {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "note")},
         }
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
@@ -89,14 +93,28 @@ def run(args: argparse.Namespace) -> int:
         kinds = sorted({k for r in checked for k in r.kinds})
         unread = len(reports) - len(checked)
         tail = f"; {unread} file{'s' if unread != 1 else ''} could not be read" if unread else ""
-        out.append(f"Validated {len(checked)} file{'s' if len(checked) != 1 else ''}"
-                   + (f" ({', '.join(kinds)})" if kinds else "") + f": {summary}{tail}")
+        out.append(_summary(len(checked), len(skipped), kinds, summary, tail))
         sys.stdout.write("\n".join(out) + "\n")
     if any(p.severity in failing for p in problems):
         return EXIT_FINDINGS
     if errors or unrecognised:
         return EXIT_INPUT
     return EXIT_CLEAN
+
+
+def _summary(checked: int, skipped: int, kinds: list[str], problems: str, tail: str) -> str:
+    """``Validated 1 of 34 files (deepspeed): no problems; 33 skipped: ...``: a folder's
+    files that hold no recognised settings are counted, so a run that checked one file of
+    many does not read as a clean bill for all of them."""
+    files = f"{checked} file{'s' if checked != 1 else ''}"
+    if skipped:
+        total = checked + skipped
+        files = f"{checked} of {total} file{'s' if total != 1 else ''}"
+    line = f"Validated {files}" + (f" ({', '.join(kinds)})" if kinds else "") + f": {problems}{tail}"
+    if skipped:
+        line += (f"; {skipped} skipped: no DeepSpeed, accelerate, TrainingArguments/SFTConfig or "
+                 "Lightning Trainer settings recognised (name a file, with --kind, to validate it)")
+    return line
 
 
 def _expand(paths: list[Path]) -> list[tuple[Path, bool]]:

@@ -63,10 +63,10 @@ def target_of(name: Optional[str]) -> Any:
     if not name:
         return None
     try:
-        from preflight import hardware  # type: ignore[attr-defined]
+        from preflight import hardware
         found = hardware.find(name)
     except (ImportError, AttributeError):
         raise InputError("the hardware catalog is not available") from None
     if found is None:
-        raise InputError(f"unknown GPU or instance {name!r}; see 'preflight gpus --instances'")
+        raise InputError(hardware.unknown_message(name))
     return found

@@ -247,7 +247,7 @@ def cheapest_targets(inp: EstimateInput, *, usable_fraction: float = 1.0
     configured (an instance's GPU count becomes the world size when the job shards
     over GPUs). ``(None, None)`` when the catalog is missing or nothing fits."""
     try:
-        from preflight import hardware  # type: ignore[attr-defined]
+        from preflight import hardware
         gpus = list(hardware.gpus())
         instances = list(hardware.instances())
     except (ImportError, AttributeError):

@@ -164,6 +164,25 @@ def find_gpu(name: str) -> Any:
     return getattr(hit, "gpu", hit) if not hasattr(hit, "memory_bytes") else hit
 
 
+def check_gpu_flag(name: Optional[str]) -> None:
+    """``--gpu NAME`` of ``gate``/``sbatch``: a name the catalog lacks is a usage error (exit
+    2) with the closest names, as in ``audit``, ``estimate`` and ``fit``."""
+    if name and find_gpu(name) is None:
+        from preflight.cli import UsageError
+
+        raise UsageError(f"--gpu: {name!r} is not a GPU of the hardware catalog"
+                         f"{_did_you_mean(name)} (see `preflight gpus`)")
+
+
+def _did_you_mean(name: str) -> str:
+    try:
+        from preflight.hardware import suggest
+    except ImportError:
+        return ""
+    close = suggest(name)
+    return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""
+
+
 def _choice(name: str, how: str) -> GpuChoice:
     return GpuChoice(name, find_gpu(name), how)
 
@@ -254,8 +273,8 @@ def cluster_from_data(data: Any, display: str = "<cluster>", line_of: Any = None
         if not isinstance(value, str) or not value.strip():
             raise fail(f"{'.'.join(map(str, key))}: expected a GPU name, got {value!r}", *key)
         if find_gpu(value) is None:
-            raise fail(f"{'.'.join(map(str, key))}: {value!r} is not a GPU of the hardware catalog "
-                       "(see `preflight gpus`)", *key)
+            raise fail(f"{'.'.join(map(str, key))}: {value!r} is not a GPU of the hardware catalog"
+                       f"{_did_you_mean(value)} (see `preflight gpus`)", *key)
         return value.strip()
 
     for section in ("gres_types", "constraints"):

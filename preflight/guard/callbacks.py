@@ -21,7 +21,7 @@ def _lightning_base() -> type:
     try:
         from lightning.pytorch import Callback
     except ImportError:
-        from pytorch_lightning import Callback  # type: ignore[no-redef, assignment]
+        from pytorch_lightning import Callback  # type: ignore[assignment]
     return Callback
 
 
@@ -77,7 +77,7 @@ def trainer_callback(*, batch_shape: Optional[Sequence[int]] = None, batch: Any 
     """
     from transformers import TrainerCallback
 
-    class VRAMGuardTrainerCallback(TrainerCallback):  # type: ignore[misc]
+    class VRAMGuardTrainerCallback(TrainerCallback):
         def __init__(self) -> None:
             self.guard: Optional[VRAMGuard] = None
 

@@ -73,7 +73,7 @@ def resolve_target(target: Any, device: Optional[torch.device]) -> Any:
             return DeviceTarget(target.strip(),
                                 int(float(m.group(1)) * _UNITS[m.group(2).lower()]))
         try:
-            from preflight import hardware  # type: ignore[attr-defined]
+            from preflight import hardware
             found = hardware.find(target)
         except ImportError:
             found = None
@@ -432,7 +432,7 @@ class VRAMGuard:
 
     def check(self) -> GuardReport:
         """Project, then raise or warn according to ``raise_on``; the report either way."""
-        self.report = project(self.model, self.optimizer, **self.kwargs)  # type: ignore[arg-type]
+        self.report = project(self.model, self.optimizer, **self.kwargs)
         return apply_policy(self.report, self.raise_on)
 
     def __enter__(self) -> VRAMGuard:

@@ -54,7 +54,7 @@ class ScalarStub(TorchDispatchMode):
     Ops whose output SIZE depends on values (``nonzero``, boolean masks) still fail.
     """
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         if func is torch.ops.aten._local_scalar_dense.default:
             dtype = args[0].dtype
             if dtype == torch.bool:

@@ -82,8 +82,11 @@ def rule_descriptor(code: str, cls: Optional[type[Rule]], level: str) -> dict[st
             "problem.severity": _PROBLEM_SEVERITY[cls.severity.label],
         },
     }
-    if cls.url:
-        descriptor["helpUri"] = cls.url
+    from preflight.docs import rule_help_uri
+
+    uri = rule_help_uri(cls)
+    if uri:
+        descriptor["helpUri"] = uri
     return descriptor
 
 
@@ -189,19 +192,15 @@ def notification(e: FileError) -> dict[str, Any]:
 # -- the log -------------------------------------------------------------------------
 
 def _information_uri() -> Optional[str]:
-    """The project's home page from the installed distribution's metadata, if it has one."""
-    try:
-        from importlib import metadata
+    """The project's home page from the installed distribution's ``[project.urls]``
+    (Homepage, else Repository, Source or Documentation), if it has one."""
+    from preflight.docs import project_urls
 
-        meta = metadata.metadata("preflight-audit")
-    except Exception:  # not installed, or broken metadata: the field is optional
-        return None
-    for entry in meta.get_all("Project-URL") or []:
-        label, _, url = entry.partition(",")
-        if label.strip().lower() in ("homepage", "home", "repository", "source", "documentation"):
-            return url.strip() or None
-    home = meta.get("Home-page")
-    return home if home and home.upper() != "UNKNOWN" else None
+    urls = project_urls()
+    for label in ("homepage", "home", "repository", "source", "documentation"):
+        if urls.get(label):
+            return urls[label]
+    return None
 
 
 def _line_from_file(f: Finding, sources: Sources) -> str:

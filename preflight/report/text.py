@@ -263,10 +263,14 @@ def render_finding(f: Finding, sources: Sources, style: Style, show_fixes: bool)
 # -- the whole run ----------------------------------------------------------------
 
 def render_error(e: FileError, style: Style) -> str:
+    """``path:line: error: message``; a message of several lines (a YAML parser's, Hydra's)
+    continues on indented lines instead of showing its line breaks as control pictures."""
+    first, *more = e.render().replace("\r\n", "\n").rstrip("\n").split("\n")
+    rest_lines = "".join(f"\n    {display(line)}".rstrip() for line in more)
     if not style.color:
-        return display(e.render())
-    where, _, rest = e.render().partition(": error: ")
-    return f"{style(display(where), '1')}: {style('error', '1', '31')}: {display(rest)}"
+        return display(first) + rest_lines
+    where, _, rest = first.partition(": error: ")
+    return f"{style(display(where), '1')}: {style('error', '1', '31')}: {display(rest)}{rest_lines}"
 
 
 def summary(result: RunResult, show_fixes: bool, style: Style) -> str:
@@ -294,6 +298,9 @@ def summary(result: RunResult, show_fixes: bool, style: Style) -> str:
         sentences.append(style(text + ".", "1"))
     elif result.errors:
         sentences.append(style(f"No findings in {files}{cached}.", "1"))
+    elif result.no_python_files:
+        # an empty run is not a green one: nothing was checked (exit 0, as ruff does)
+        sentences.append(style("No Python files found: nothing was checked.", "1", "33"))
     else:
         sentences.append(style(f"All checks passed ({files}{cached}).", "1", "32"))
     if result.suppressed_by_baseline:

@@ -34,6 +34,8 @@ FILE = {
     "PF408": "pf408_qlora_bnb_defaults",
     "PF409": "pf409_packing_without_flash_attention",
     "PF412": "pf412_checkpointing_with_use_cache",
+    "PF901": "pf901_invalid_suppression",
+    "PF902": "pf902_unused_suppression",
 }
 
 JOB = {

@@ -53,7 +53,7 @@ def script_index(ctx: FileContext) -> ScriptIndex:
     """The adapters' literal resolver over this file (argparse defaults included)."""
     from preflight.adapters_api import ScriptIndex
 
-    return ctx.cached("pf4-script-index", lambda: ScriptIndex(ctx.parsed))  # type: ignore[no-any-return]
+    return ctx.cached("pf4-script-index", lambda: ScriptIndex(ctx.parsed))
 
 
 def resolve(ctx: FileContext, expr: Optional[ast.AST]) -> Optional[Resolved]:

@@ -52,7 +52,7 @@ class examples:
     def __get__(self, obj: object, owner: type) -> Sequence[str]:
         import importlib
 
-        return getattr(importlib.import_module(self.module), self.name)  # type: ignore[no-any-return]
+        return getattr(importlib.import_module(self.module), self.name)
 
 
 class Rule:

@@ -83,7 +83,7 @@ hidden.detach()`) instead of retaining the graph.
             yield self._report(ctx, event, keyword, loop)
 
     def _used_again(self, steps: GradSteps, event: GradEvent, loop: LoopInfo) -> bool:
-        scope = loop
+        scope: Optional[LoopInfo] = loop
         # a second differentiation anywhere in the enclosing loops of this function
         while scope is not None:
             for e in steps.in_loop(scope):
@@ -100,7 +100,7 @@ hidden.detach()`) instead of retaining the graph.
                     return True
             fn = event.function
             for call, caller in steps.scopes.bindings.call_functions:
-                if caller is not fn or not call.lineno > event.node.lineno:  # type: ignore[attr-defined]
+                if caller is not fn or not call.lineno > getattr(event.node, "lineno", 0):
                     continue
                 if steps.scopes.loop_of(call) is None or not _inside(steps, call, loop):
                     continue

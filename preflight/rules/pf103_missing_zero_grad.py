@@ -162,7 +162,7 @@ the accumulation boundary, after the step.
                         f"gradients, not `{key}`'s")
         evidence = []
         b = step.binding
-        if b is not None and getattr(b.node, "lineno", 0):
+        if b is not None and getattr(b.node, "lineno", None):
             evidence.append(ctx.evidence(b.node, f"`{key}` is bound to {b.description}"))
         if isinstance(where, LoopInfo):
             evidence.append(ctx.evidence(where.node, "the loop that runs backward and steps"))

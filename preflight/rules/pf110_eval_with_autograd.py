@@ -24,7 +24,7 @@ _EVAL_NAME = re.compile(
 
 
 @register_operation("add-no-grad-decorator")
-def _add_no_grad(node, params: dict[str, str]):  # type: ignore[no-untyped-def]
+def _add_no_grad(node, params: dict[str, str]):
     """``def f(...)`` -> ``@torch.no_grad()`` closest to the ``def`` (below other decorators)."""
     import libcst
 

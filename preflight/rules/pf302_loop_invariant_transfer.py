@@ -45,8 +45,9 @@ def _only_moved(ctx: FileContext, uses: list[ast.Name]) -> bool:
     """Each read is the receiver of ``.to``/``.cuda``/``.cpu`` and nothing else."""
     for use in uses:
         attr = ctx.parent(use)
+        call = ctx.parent(attr) if attr is not None else None
         if not (isinstance(attr, ast.Attribute) and attr.attr in _MOVES and isinstance(
-                ctx.parent(attr), ast.Call) and ctx.parent(attr).func is attr):
+                call, ast.Call) and call.func is attr):
             return False
     return True
 

@@ -30,14 +30,19 @@ Trainer(model=model, args=args, train_dataset=data).train()
 PF801_BAD = [
     # a full fine-tune of a 7B model: 16 bytes per parameter before any activation
     _TRAIN.format(gpu="a100-80gb", load="", batch=4),
+    # the sequence length is not known, but weights, gradients and optimizer states alone
+    # (16 bytes per parameter, about 100 GiB) exceed the GPU: a lower bound
+    _TRAIN.format(gpu="l4", load="", batch=4).replace(
+        'max_length=2048, padding="max_length", ', ""),
 ]
 PF801_GOOD = [
     # the same job on a GPU that holds it
     _TRAIN.format(gpu="h200", load="", batch=1),
     # no target GPU: nothing to compare with
     _TRAIN.replace('target-gpu = "{gpu}"', "").format(load="", batch=4),
-    # the sequence length is not known: no estimate, no finding
-    _TRAIN.format(gpu="a100-80gb", load="", batch=4).replace(
+    # the sequence length is not known and the weights, gradients and optimizer states
+    # fit: no estimate, no finding
+    _TRAIN.format(gpu="h200", load="", batch=4).replace(
         'max_length=2048, padding="max_length", ', ""),
 ]
 
@@ -88,7 +93,10 @@ larger GPUs.
 
 * no target GPU is configured;
 * the plan does not allow an estimate: the model is not in the catalog (and no
-  parameter count is known), or the sequence length / image size is unknown;
+  parameter count is known), or the sequence length / image size is unknown and the
+  weights, gradients and optimizer states alone fit (when they alone exceed the GPU,
+  PF801 fires with that lower bound; `audit` always says why there is no estimate and
+  which facts are missing);
 * the verdict is `fits` or `tight` (`preflight estimate --strict` treats tight as
   a failure).
 """
@@ -104,8 +112,26 @@ larger GPUs.
         found = audit_estimate(pctx.plan, target)
         if found is None or found["verdict"] not in ("oom", "likely-oom"):
             return
-        doc: dict[str, Any] = found["json"]
         gib = 1024 ** 3
+        bound = found.get("lower_bound")
+        if found["json"] is None and bound is not None:
+            # no full estimate (a fact is missing), but the parts that do not depend on it
+            # already exceed the GPU: report the lower bound, saying so
+            message = (f"{pctx.plan.value('model.ref')}: the weights, gradients and optimizer "
+                       f"states alone need at least {bound['bytes'] / gib:.1f} GiB per GPU and "
+                       f"{bound['gpu']} has {bound['memory'] / gib:.1f} GiB: oom whatever "
+                       f"the missing facts are ({'; '.join(found['missing'])}). Run `preflight "
+                       "estimate` with the same inputs for the changes that would fit")
+            for field in ("model.ref", "batch.micro"):
+                fact = pctx.plan.resolve(field)
+                finding = None if fact is None else pctx.fact_finding(self, fact, message)
+                if finding is not None:
+                    yield finding
+                    return
+            return
+        if found["json"] is None:
+            return
+        doc: dict[str, Any] = found["json"]
         lo, hi = doc["interval_bytes"]
         message = (f"{doc['model']['name']} needs about {doc['peak_bytes'] / gib:.1f} GiB per GPU "
                    f"(interval {lo / gib:.1f} .. {hi / gib:.1f} GiB, during the {doc['phase']} "
