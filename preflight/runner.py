@@ -245,7 +245,20 @@ def run_check(args: argparse.Namespace) -> int:
     selection = _selection(settings, args)
     paths = args.paths or [Path(".")]
     found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
-    return _finish(found.files, found.errors, selection, settings, args)
+    # the config files of the tree: each recognised one gets the per-file config rules
+    from preflight.config_check import check_configs
+
+    configs = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"json", "yaml"}))
+    checked = check_configs(configs.files, selection, Path.cwd())
+    line = checked.summary()
+
+    def extra(fmt: str, text: str) -> str:
+        if fmt != "text" or not line or args.quiet:
+            return text
+        return text.rstrip("\n") + "\n" + line + "\n"
+
+    return _finish(found.files, found.errors + checked.errors, selection, settings, args, extra,
+                   checked.findings)
 
 
 def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Selection,
