@@ -360,9 +360,7 @@ class _Validation:
             return True
         # accelerate's BaseConfig.process_config rewrites the legacy keys before checking the rest:
         # `fp16` is dropped (it set mixed_precision), `dynamo_backend` becomes dynamo_config
-        if self.target.kind in ("accelerate", "accelerate-sagemaker") and key in ("fp16", "dynamo_backend"):
-            return True
-        return False
+        return self.target.kind in ("accelerate", "accelerate-sagemaker") and key in ("fp16", "dynamo_backend")
 
     def _tuning_list(self, rel: tuple[Any, ...]) -> bool:
         """A DeepSpeed autotuning config lists the values to try (``"stage": [2, 3]``, documented
