@@ -73,15 +73,11 @@ _LIGHTNING_CLI_KEYS = ("seed_everything", "ckpt_path")
 _PREFERENCE_HINTS = ("beta", "max_prompt_length", "rpo_alpha", "precompute_ref_log_probs", "ref_adapter_name",
                      "generate_during_eval", "desirable_weight", "undesirable_weight", "cpo_alpha", "simpo_gamma",
                      "ref_model_init_kwargs", "sync_ref_model", "max_completion_length")
-# fields that widely used scripts declare in their own dataclasses next to TrainingArguments/SFTConfig
-# (alignment-handbook's SFTConfig/DPOConfig/ORPOConfig subclasses add `chat_template`): not typos
-SCRIPT_FIELDS = frozenset(("chat_template",))
 # keys only an axolotl config has (its AxolotlInputConfig fields; a TrainingArguments file has none)
 _AXOLOTL_HINTS = ("base_model", "base_model_config", "datasets", "sequence_len", "micro_batch_size", "adapter",
-                  "lora_r", "lora_alpha", "lora_target_modules", "lora_target_linear", "sample_packing",
-                  "val_set_size", "pad_to_sequence_len", "load_in_8bit", "load_in_4bit", "num_epochs",
+                  "lora_target_linear", "sample_packing", "val_set_size", "pad_to_sequence_len", "num_epochs",
                   "dataset_prepared_path", "special_tokens", "flash_attention", "wandb_project", "strict",
-                  "tokenizer_type", "model_type", "plugins", "eval_sample_packing", "train_on_inputs")
+                  "plugins", "eval_sample_packing", "train_on_inputs", "rl", "chat_template_jinja")
 # keys HfArgumentParser files usually hold besides TrainingArguments: the script's own dataclasses
 # (transformers examples' ModelArguments / DataTrainingArguments, TRL's ModelConfig / ScriptArguments)
 _HF_SCRIPT_KEYS = frozenset((
@@ -96,6 +92,11 @@ _HF_SCRIPT_KEYS = frozenset((
     "gradient_checkpointing_use_reentrant", "hub_model_revision", "model_init_kwargs", "use_liger",
     "tokenizer_name_or_path", "system_prompt", "eval_split", "text_column", "label_column",
 ))
+# fields that widely used scripts declare in their own dataclasses next to TrainingArguments/SFTConfig
+# (TRL's ModelConfig/ScriptArguments, transformers examples' ModelArguments/DataTrainingArguments,
+# alignment-handbook's SFTConfig subclass adds `chat_template`): not typos. Left out: `max_seq_length`
+# (TRL renamed it, reported as such) and `hub_model_revision` (old recipes; no dataclass declares it)
+SCRIPT_FIELDS = _HF_SCRIPT_KEYS - {"max_seq_length", "hub_model_revision"}
 # what decides that a file is not one of the kinds: a torchtune recipe config instantiates
 # `_component_` nodes (torchtune.config.instantiate), never TrainingArguments
 _FOREIGN_MARKERS = ("_component_",)
@@ -174,8 +175,8 @@ def _neox(data: dict[str, Any]) -> bool:
 
 
 def _axolotl(data: dict[str, Any]) -> bool:
-    hints = sum(k in data for k in _AXOLOTL_HINTS)
-    return hints >= 3 or ("base_model" in data and hints >= 2)
+    """``base_model`` (AxolotlInputConfig requires it) and at least two keys only axolotl has."""
+    return isinstance(data.get("base_model"), str) and sum(k in data for k in _AXOLOTL_HINTS) >= 3
 
 
 def _deepspeed_fits(block: dict[str, Any]) -> bool:

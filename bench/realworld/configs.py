@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     problems_out = []
-    totals = {"files": 0, "checked": 0, "not_recognised": 0, "templates": 0, "unreadable": 0,
+    totals = {"files": 0, "checked": 0, "not_recognised": 0, "skipped": 0, "templates": 0, "unreadable": 0,
               "problems": 0, "true": 0, "false": 0, "untriaged": 0}
     for entry in manifest["repos"]:
         repo, commit = entry["repo"], entry["commit"]
@@ -130,6 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         counts = doc.get("counts", {})
         row = {"repo": repo, "commit": commit, "files": n_files,
                "checked": counts.get("checked", 0), "not_recognised": counts.get("not_recognised", 0),
+               "skipped": counts.get("skipped", 0),
                "templates": counts.get("templates", 0), "unreadable": counts.get("unreadable", 0),
                "kinds": {}, "problems": 0, "true": 0, "false": 0, "untriaged": 0}
         for report in doc.get("files", []):
@@ -147,19 +148,16 @@ def main(argv: list[str] | None = None) -> int:
                                      "code": key[3], "key": key[4], "severity": problem["severity"],
                                      "message": problem["message"], "verdict": verdict,
                                      "why": label.get("why", "") if label else ""})
-        for name in ("files", "checked", "not_recognised", "templates", "unreadable", "problems",
+        for name in ("files", "checked", "not_recognised", "skipped", "templates", "unreadable", "problems",
                      "true", "false", "untriaged"):
             totals[name] += row[name]
         rows.append(row)
 
-    print(f"{'repository':40} {'files':>5} {'checked':>7} {'not rec':>7} {'templ':>5} {'problems':>8} "
-          f"{'true':>4} {'false':>5} {'untriaged':>9}")
-    for row in rows:
-        print(f"{row['repo']:40} {row['files']:5} {row['checked']:7} {row['not_recognised']:7} "
-              f"{row['templates']:5} {row['problems']:8} {row['true']:4} {row['false']:5} {row['untriaged']:9}")
-    print(f"{'total':40} {totals['files']:5} {totals['checked']:7} {totals['not_recognised']:7} "
-          f"{totals['templates']:5} {totals['problems']:8} {totals['true']:4} {totals['false']:5} "
-          f"{totals['untriaged']:9}")
+    head = ("files", "checked", "not_recognised", "skipped", "templates", "unreadable", "problems", "true", "false",
+            "untriaged")
+    print(f"{'repository':34} " + " ".join(f"{h[:9]:>9}" for h in head))
+    for row in [*rows, {"repo": "total", **totals}]:
+        print(f"{row['repo']:34} " + " ".join(f"{row[h]:9}" for h in head))
     configs = max(totals["checked"], 1)
     per100 = 100.0 * totals["false"] / configs
     print(f"false problems per 100 checked configs: {per100:.2f} ({totals['false']} / {totals['checked']})")
@@ -167,12 +165,16 @@ def main(argv: list[str] | None = None) -> int:
     missing = [m for m in must_find if m not in found and (not args.only or m[0] == args.only)]
     for m in missing:
         print(f"MISSED known real problem: {m}")
+    lost = [k for k, x in labels.items() if x["verdict"] == "true" and k not in found
+            and (not args.only or k[0] == args.only)]
+    for k in lost:
+        print(f"no longer reported (labelled true): {k}")
     for p in problems_out:
         if p["verdict"] == "untriaged":
             print(f"untriaged: {p['repo']} {p['path']}:{p['line']} {p['severity']} [{p['code']}] {p['message']}")
     if args.json is not None:
         args.json.write_text(json.dumps({"repos": rows, "totals": totals, "problems": problems_out}, indent=1) + "\n")
-    ok = per100 <= 1.0 and not missing and totals["untriaged"] == 0
+    ok = per100 <= 1.0 and not missing and not lost and totals["untriaged"] == 0
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 
