@@ -503,6 +503,8 @@ class _Validation:
                          f"script declares ({lib})")
                 continue
             extra = f" (did you mean {hint!r}?)" if hint else ""
+            if self.target.kind == "deepspeed" and not rel and _comment_key(str(key)):
+                continue  # `"_comment": "..."`: a note for readers, which DeepSpeed ignores as intended
             if policy == "ignored" and self.target.kind == "deepspeed" and not rel:
                 self.add((*rel, key), "warning", "unknown-key",
                          f"unknown key {label!r}{extra}: DeepSpeed ignores top-level keys it does not know, "
@@ -517,6 +519,10 @@ class _Validation:
             else:
                 self.add((*rel, key), "error", "unknown-key",
                          f"unknown key {label!r}{extra}; {self.kind.owner} rejects it ({lib})")
+
+
+def _comment_key(key: str) -> bool:
+    return key.startswith("_") or "comment" in key.lower()
 
 
 def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
@@ -638,7 +644,13 @@ def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileRe
         if placeholders:
             return FileReport(source.display, template=placeholders)
         return FileReport(source.display, error=loaded)
-    return validate_loaded(loaded, source.text, kind=kind)
+    targets = [Target(kind, (), loaded.data, "--kind")] if kind is not None else detect(loaded)
+    known: frozenset[str] = frozenset()
+    if any(t.kind in ("training-args", "sft-config") for t in targets):
+        from preflight.validate_project import declared_fields
+
+        known = declared_fields(Path(source.path))
+    return validate_loaded(loaded, source.text, known_extra=known, targets=targets)
 
 
 def dataclass_fields(tree: Any) -> set[str]:

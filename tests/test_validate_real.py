@@ -404,3 +404,49 @@ def test_check_reports_a_config_schema_problem(cli, tmp_path):
     result = cli("check", "accelerate.yaml", "--no-cache", cwd=tmp_path)
     assert result.code == 1
     assert "accelerate.yaml:3:1: PF601 unknown key 'num_machine'" in result.out
+
+
+# --------------------------------------------------------------------------- the project's own fields
+
+
+LLAMA_FACTORY = """\
+    model_name_or_path: Qwen/Qwen3-4B-Instruct-2507
+    stage: sft
+    do_train: true
+    finetuning_type: lora
+    lora_rank: 8
+    output_dir: saves/qwen3-4b/lora/sft
+    per_device_train_batch_size: 1
+    gradient_accumulation_steps: 8
+    learning_rate: 1.0e-4
+"""
+
+
+def test_fields_the_projects_own_dataclasses_declare_are_not_typos(cli, tmp_path):
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'x'\n")
+    write(tmp_path, "src/hparams.py", """\
+        from dataclasses import dataclass, field
+
+        @dataclass
+        class FinetuningArguments:
+            lora_rank: int = field(default=8)
+    """)
+    write(tmp_path, "examples/lora_sft.yaml", LLAMA_FACTORY)
+    code, doc = validate(cli, tmp_path, "examples")
+    assert (code, found(doc), doc["counts"]["checked"]) == (0, [], 1)
+
+
+def test_without_a_declaring_dataclass_a_near_miss_is_still_reported(cli, tmp_path):
+    write(tmp_path, "pyproject.toml", "[project]\nname = 'x'\n")
+    write(tmp_path, "examples/lora_sft.yaml", LLAMA_FACTORY)
+    code, doc = validate(cli, tmp_path, "examples")
+    assert code == 1 and [p["key"] for p in found(doc)] == ["lora_rank"]
+
+
+def test_a_deepspeed_comment_key_is_quiet_and_an_unread_block_is_not(cli, tmp_path):
+    base = {"train_batch_size": "auto", "zero_optimization": {"stage": 3}}
+    (tmp_path / "a.json").write_text(json.dumps({"_comment": "supported models: ...", **base}, indent=1))
+    assert found(validate(cli, tmp_path, "a.json")[1]) == []
+    (tmp_path / "b.json").write_text(json.dumps({**base, "monitor_config": {"enabled": True}}, indent=1))
+    code, doc = validate(cli, tmp_path, "b.json")
+    assert code == 1 and [p["key"] for p in found(doc)] == ["monitor_config"]

@@ -31,6 +31,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SUFFIXES = (".json", ".yaml", ".yml")
+# the project's Python files and markers come too: `validate` reads the @dataclass fields of the
+# config's project (HfArgumentParser files hold the project's own argument fields)
+CONTEXT = (".py",)
+MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
 MAX_BYTES = 1 << 20
 
 
@@ -64,7 +68,8 @@ def recreate(repo: str, commit: str, git_dir: Path, out: Path) -> int:
             continue
         meta, _, path = entry.partition("\t")
         parts = meta.split()
-        if len(parts) < 4 or parts[1] != "blob" or not path.lower().endswith(SUFFIXES):
+        config = path.lower().endswith(SUFFIXES)
+        if len(parts) < 4 or parts[1] != "blob" or not (config or path.endswith(CONTEXT) or path in MARKERS):
             continue
         if any(p.startswith(".") for p in path.split("/")):
             continue
@@ -78,7 +83,8 @@ def recreate(repo: str, commit: str, git_dir: Path, out: Path) -> int:
         target = out / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(blob)
-        count += 1
+        count += config
+    (out / ".git").mkdir(exist_ok=True)  # a checkout's root, as validate finds a project
     return count
 
 
