@@ -30,9 +30,13 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from preflight.diagnostics import FileError
-from preflight.loaders import MAX_YAML_NODES, LoadedConfig, load_config
+from preflight.loaders import LoadedConfig, load_config
 from preflight.sources import SourceText
 from preflight.validate_kinds import KINDS, Target, detect
+from preflight.validate_yaml import Scalar, template_placeholders, yaml_scalars
+
+__all__ = ["FileReport", "Problem", "Scalar", "Target", "dataclass_fields", "load_schema", "schema_fields",
+           "template_placeholders", "validate_loaded", "validate_source", "yaml_scalars"]
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas" / "config"
 VALIDATE_VERSION = 1
@@ -128,58 +132,6 @@ def schema_info(kind: str) -> dict[str, str]:
     meta = load_schema(kind).get("x-preflight", {})
     return {"library": meta.get("library", ""), "version": meta.get("version", ""),
             "file": f"preflight/schemas/config/{KINDS[kind].schema}.json"}
-
-
-# --------------------------------------------------------------------------- YAML scalars
-
-
-@dataclass(frozen=True)
-class Scalar:
-    text: str
-    tag: str  # PyYAML's resolved tag, short: str, int, float, bool, null
-    plain: bool
-    line: int
-
-
-def yaml_scalars(text: str) -> dict[tuple[Any, ...], Scalar]:
-    """Plain and quoted scalars of the first YAML document by key path (mapping keys as
-    PyYAML reads them), with PyYAML's tag. Composes nodes only; aliases are walked once."""
-    import yaml
-
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return {}
-    out: dict[tuple[Any, ...], Scalar] = {}
-    seen: set[int] = set()
-    stack: list[tuple[Any, tuple[Any, ...]]] = [(root, ())] if root is not None else []
-    count = 0
-    loader = yaml.SafeLoader("")
-    while stack and count < MAX_YAML_NODES:
-        node, path = stack.pop()
-        count += 1
-        if isinstance(node, yaml.ScalarNode):
-            tag = node.tag.rsplit(":", 1)[-1]
-            out[path] = Scalar(str(node.value), tag, node.style is None, node.start_mark.line + 1)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
-            stack.extend((child, (*path, i)) for i, child in enumerate(node.value))
-        elif isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                if not isinstance(key_node, yaml.ScalarNode):
-                    continue
-                try:
-                    key = loader.construct_object(key_node) if key_node.tag != "tag:yaml.org,2002:merge" else None
-                except Exception:
-                    key = key_node.value
-                if key is None:
-                    continue
-                stack.append((value_node, (*path, key)))
-    loader.dispose()
-    return out
 
 
 # --------------------------------------------------------------------------- schema walking
@@ -621,20 +573,6 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
         report.problems.extend(_Validation(config, target, how, scalars, extra).run())
     report.problems.sort(key=Problem.sort_key)
     return report
-
-
-# a bare upper-case name where a JSON/YAML value goes: `"train_micro_batch_size_per_gpu": BATCH_SIZE,`
-# (DeepSpeedExamples' *_TEMPLATE.json files, filled by `sed` in their launch scripts)
-_PLACEHOLDER = re.compile(r"""[:\[,]\s*([A-Z][A-Z0-9_]{2,})\s*(?=[,}\]\n]|$)""", re.M)
-_JINJA = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
-
-
-def template_placeholders(text: str) -> tuple[str, ...]:
-    """The placeholders of a template config (a file a script fills before use), or ()."""
-    names = [m.group(1) for m in _PLACEHOLDER.finditer(text)]
-    names += [m.group(1) for m in _JINJA.finditer(text)]
-    names = [n for n in names if n not in ("NO", "YES", "ON", "OFF", "TRUE", "FALSE", "NULL", "NAN", "INF")]
-    return tuple(dict.fromkeys(names))
 
 
 def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileReport:
