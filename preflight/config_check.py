@@ -11,7 +11,6 @@ whole job (the script, the launch line, several files) stay in ``preflight audit
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
@@ -25,14 +24,16 @@ CONFIG_RULES = ("PF502", "PF503", "PF504", "PF601", "PF602", "PF603")
 _CONFLICT_KINDS = ("deepspeed", "accelerate", "training-args", "sft-config")
 
 
-@dataclass
 class ConfigCheck:
-    findings: list[Finding] = field(default_factory=list)
-    errors: list[FileError] = field(default_factory=list)
-    checked: int = 0
-    not_recognised: int = 0
-    skipped: int = 0  # recognised, not validated (a kind without a schema, a template)
-    kinds: dict[str, int] = field(default_factory=dict)
+    """What checking the config files found, and how many were checked / not recognised."""
+
+    def __init__(self) -> None:
+        self.findings: list[Finding] = []
+        self.errors: list[FileError] = []
+        self.checked = 0
+        self.not_recognised = 0
+        self.skipped = 0  # recognised, not validated (a kind without a schema, a template)
+        self.kinds: dict[str, int] = {}
 
     def summary(self) -> str:
         if not (self.checked or self.not_recognised or self.skipped):

@@ -246,19 +246,23 @@ def run_check(args: argparse.Namespace) -> int:
     paths = args.paths or [Path(".")]
     found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
     # the config files of the tree: each recognised one gets the per-file config rules
-    from preflight.config_check import check_configs
-
     configs = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"json", "yaml"}))
-    checked = check_configs(configs.files, selection, Path.cwd())
-    line = checked.summary()
+    line = ""
+    config_findings: list[Finding] = []
+    config_errors: list[FileError] = []
+    if configs.files:  # imported only when there are configs (a Python-only check starts faster)
+        from preflight.config_check import check_configs
+
+        checked = check_configs(configs.files, selection, Path.cwd())
+        line, config_findings, config_errors = checked.summary(), checked.findings, checked.errors
 
     def extra(fmt: str, text: str) -> str:
         if fmt != "text" or not line or args.quiet:
             return text
         return text.rstrip("\n") + "\n" + line + "\n"
 
-    return _finish(found.files, found.errors + checked.errors, selection, settings, args, extra,
-                   checked.findings)
+    return _finish(found.files, found.errors + config_errors, selection, settings, args, extra,
+                   config_findings)
 
 
 def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Selection,

@@ -250,7 +250,11 @@ def detect(config: LoadedConfig) -> list[Target]:
     trainer = data.get("trainer")
     if isinstance(trainer, dict) and (any(k in data for k in _LIGHTNING_CLI_KEYS)
                                       or ("model" in data and "defaults" not in data)):
-        return [Target("lightning-trainer", ("trainer",), trainer, "LightningCLI config (trainer:)")]
+        from preflight.validate import schema_fields
+
+        # a `trainer:` block of another framework (an RL trainer's settings) is not Trainer()'s
+        if 2 * sum(k in schema_fields("lightning-trainer") for k in trainer) >= len(trainer):
+            return [Target("lightning-trainer", ("trainer",), trainer, "LightningCLI config (trainer:)")]
     return []
 
 

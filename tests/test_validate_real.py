@@ -450,3 +450,11 @@ def test_a_deepspeed_comment_key_is_quiet_and_an_unread_block_is_not(cli, tmp_pa
     (tmp_path / "b.json").write_text(json.dumps({**base, "monitor_config": {"enabled": True}}, indent=1))
     code, doc = validate(cli, tmp_path, "b.json")
     assert code == 1 and [p["key"] for p in found(doc)] == ["monitor_config"]
+
+
+def test_a_trainer_block_of_another_framework_is_not_a_lightning_trainer(cli, tmp_path):
+    write(tmp_path, "cfg/ppo.yaml", "model:\n  name: gpt2\ntrainer:\n  type: ppo\n  rollouts: 4\n  kl_coef: 0.1\n")
+    assert validate(cli, tmp_path, "cfg")[1]["counts"]["not_recognised"] == 1
+    write(tmp_path, "cfg/cli.yaml", "seed_everything: 1\nmodel:\n  lr: 0.1\ntrainer:\n  max_epoch: 3\n  devices: 2\n")
+    code, doc = validate(cli, tmp_path, "cfg/cli.yaml")
+    assert code == 1 and [p["key"] for p in found(doc)] == ["trainer.max_epoch"]
