@@ -434,6 +434,10 @@ def test_fields_the_projects_own_dataclasses_declare_are_not_typos(cli, tmp_path
     write(tmp_path, "examples/lora_sft.yaml", LLAMA_FACTORY)
     code, doc = validate(cli, tmp_path, "examples")
     assert (code, found(doc), doc["counts"]["checked"]) == (0, [], 1)
+    checked = cli("check", "examples", "--no-cache", cwd=tmp_path)  # check and audit read them too
+    assert checked.code == 0 and "PF601" not in checked.out
+    assert cli("audit", "--config", "examples/lora_sft.yaml", "--select", "PF601", "--no-cache",
+               cwd=tmp_path).code == 0
 
 
 def test_without_a_declaring_dataclass_a_near_miss_is_still_reported(cli, tmp_path):

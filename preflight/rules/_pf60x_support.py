@@ -32,7 +32,11 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
     cached = project.cache.get("validate.problems")
     if cached is not None:
         return cached
+    from pathlib import Path
+
     from preflight.validate import dataclass_fields, validate_loaded
+    from preflight.validate_kinds import detect
+    from preflight.validate_project import declared_fields
 
     known: set[str] = set()
     for script in project.scripts:
@@ -40,7 +44,11 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
     problems: list[Problem] = []
     hf_reader = _hf_reader(project)
     for source, config in project.configs:
-        problems.extend(validate_loaded(config, source.text, known_extra=known, hf_reader=hf_reader).problems)
+        extra = known
+        if any(t.kind in ("training-args", "sft-config") for t in detect(config)):
+            # the fields the config's own project declares (LLaMA-Factory's hparams dataclasses)
+            extra = known | declared_fields(Path(source.path))
+        problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=hf_reader).problems)
     problems.extend(_hydra_problems(project))
     seen: set[tuple[Any, ...]] = set()
     unique = []
