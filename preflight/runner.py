@@ -281,18 +281,35 @@ def run_check(args: argparse.Namespace) -> int:
     selection = _selection(settings, args)
     paths = args.paths or [Path(".")]
     found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
-    if not found.files and not found.errors and not args.quiet:
+    # the config files of the tree: each recognised one gets the per-file config rules
+    configs = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"json", "yaml"}))
+    line = ""
+    config_findings: list[Finding] = []
+    config_errors: list[FileError] = []
+    if configs.files:  # imported only when there are configs (a Python-only check starts faster)
+        from preflight.config_check import check_configs
+
+        checked = check_configs(configs.files, selection, Path.cwd())
+        line, config_findings, config_errors = checked.summary(), checked.findings, checked.errors
+
+    def extra(fmt: str, text: str) -> str:
+        if fmt != "text" or not line or args.quiet:
+            return text
+        return text.rstrip("\n") + "\n" + line + "\n"
+
+    if not found.files and not found.errors and not configs.files and not args.quiet:
         named = ", ".join(str(p) for p in paths)
         sys.stderr.write(f"preflight: warning: no Python files found under {named} "
                          "(nothing was checked)\n")
-    return _finish(found.files, found.errors, selection, settings, args)
+    return _finish(found.files, found.errors + config_errors, selection, settings, args, extra,
+                   config_findings, configs_seen=bool(configs.files))
 
 
 def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Selection,
             settings: Settings, args: argparse.Namespace, extra=None,
-            plan_findings: Sequence[Finding] = ()) -> int:
+            plan_findings: Sequence[Finding] = (), configs_seen: bool = False) -> int:
     run = _check(files, selection, settings, args)
-    run.no_python_files = args.command == "check" and not files and not errors
+    run.no_python_files = args.command == "check" and not files and not errors and not configs_seen
     run.findings.extend(plan_findings)
     run.errors.extend(errors)
     run.sort()

@@ -30,9 +30,13 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from preflight.diagnostics import FileError
-from preflight.loaders import MAX_YAML_NODES, LoadedConfig, load_config
+from preflight.loaders import LoadedConfig, load_config
 from preflight.sources import SourceText
 from preflight.validate_kinds import KINDS, Target, detect
+from preflight.validate_yaml import Scalar, template_placeholders, yaml_scalars
+
+__all__ = ["FileReport", "Problem", "Scalar", "Target", "dataclass_fields", "load_schema", "schema_fields",
+           "template_placeholders", "validate_loaded", "validate_source", "yaml_scalars"]
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schemas" / "config"
 VALIDATE_VERSION = 1
@@ -79,10 +83,17 @@ class FileReport:
     targets: list[Target] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     error: Optional[FileError] = None
+    skipped: str = ""  # why a recognised file was not validated (a kind without a schema)
+    template: tuple[str, ...] = ()  # the placeholders of a template file (filled by a script before use)
 
     @property
     def kinds(self) -> list[str]:
         return sorted({t.kind for t in self.targets})
+
+    @property
+    def checked(self) -> bool:
+        """Recognised and validated against a schema."""
+        return self.error is None and not self.template and not self.skipped and bool(self.targets)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -93,71 +104,34 @@ class FileReport:
         }
         if self.error is not None:
             out["error"] = self.error.to_dict()
+        if self.skipped:
+            out["skipped"] = self.skipped
+        if self.template:
+            out["template"] = list(self.template)
         return out
 
 
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
     info = KINDS[kind]
+    if not info.schema:
+        return {}
     return json.loads((SCHEMA_DIR / f"{info.schema}.json").read_text(encoding="utf-8"))
 
 
+@cache
+def schema_fields(kind: str) -> frozenset[str]:
+    """The top-level keys a kind's schema knows."""
+    props = load_schema(kind).get("properties", {})
+    return frozenset(props) if isinstance(props, dict) else frozenset()
+
+
 def schema_info(kind: str) -> dict[str, str]:
+    if not KINDS[kind].schema:
+        return {"library": KINDS[kind].owner, "version": "", "file": ""}
     meta = load_schema(kind).get("x-preflight", {})
     return {"library": meta.get("library", ""), "version": meta.get("version", ""),
             "file": f"preflight/schemas/config/{KINDS[kind].schema}.json"}
-
-
-# --------------------------------------------------------------------------- YAML scalars
-
-
-@dataclass(frozen=True)
-class Scalar:
-    text: str
-    tag: str  # PyYAML's resolved tag, short: str, int, float, bool, null
-    plain: bool
-    line: int
-
-
-def yaml_scalars(text: str) -> dict[tuple[Any, ...], Scalar]:
-    """Plain and quoted scalars of the first YAML document by key path (mapping keys as
-    PyYAML reads them), with PyYAML's tag. Composes nodes only; aliases are walked once."""
-    import yaml
-
-    try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
-        return {}
-    out: dict[tuple[Any, ...], Scalar] = {}
-    seen: set[int] = set()
-    stack: list[tuple[Any, tuple[Any, ...]]] = [(root, ())] if root is not None else []
-    count = 0
-    loader = yaml.SafeLoader("")
-    while stack and count < MAX_YAML_NODES:
-        node, path = stack.pop()
-        count += 1
-        if isinstance(node, yaml.ScalarNode):
-            tag = node.tag.rsplit(":", 1)[-1]
-            out[path] = Scalar(str(node.value), tag, node.style is None, node.start_mark.line + 1)
-            continue
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        if isinstance(node, yaml.SequenceNode):
-            stack.extend((child, (*path, i)) for i, child in enumerate(node.value))
-        elif isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                if not isinstance(key_node, yaml.ScalarNode):
-                    continue
-                try:
-                    key = loader.construct_object(key_node) if key_node.tag != "tag:yaml.org,2002:merge" else None
-                except Exception:
-                    key = key_node.value
-                if key is None:
-                    continue
-                stack.append((value_node, (*path, key)))
-    loader.dispose()
-    return out
 
 
 # --------------------------------------------------------------------------- schema walking
@@ -272,7 +246,7 @@ def _skipped(value: Any, kind: str, reader: str) -> bool:
     text = value.strip()
     if reader == "omegaconf" and ("${" in text or text == "???"):
         return True
-    return kind == "deepspeed" and text.lower() == "auto"
+    return kind in ("deepspeed", "gpt-neox") and text.lower() == "auto"
 
 
 class _Validation:
@@ -305,18 +279,18 @@ class _Validation:
 
     def _prepared(self, value: Any, rel: tuple[Any, ...]) -> Any:
         """The data as the library reads it: Hydra meta keys out of the targeted node,
-        OmegaConf floats (``1e-4``) as floats."""
+        OmegaConf floats (``1e-4``) as floats, accelerate's legacy keys rewritten, DeepSpeed
+        autotuning lists checked value by value."""
         if isinstance(value, dict):
             out = {}
             for k, v in value.items():
-                if (not rel and k in HYDRA_META_KEYS and self.reader == "omegaconf") or \
-                        (not rel and k in HYDRA_META_KEYS and self.target.prefix):
-                    continue
-                if not rel and k in HYDRA_META_KEYS and "_target_" in value:
+                if not rel and self._dropped(k, v, value):
                     continue
                 out[k] = self._prepared(v, (*rel, k))
             return out
         if isinstance(value, list):
+            if self._tuning_list(rel):
+                return self._tuned(value, rel)
             return [self._prepared(v, (*rel, i)) for i, v in enumerate(value)]
         if self.reader in ("omegaconf", "yaml11") and isinstance(value, str):
             scalar = self.scalars.get((*self.target.prefix, *rel))
@@ -326,6 +300,40 @@ class _Validation:
                 except ValueError:
                     return value
         return value
+
+    def _dropped(self, key: Any, value: Any, node: dict[str, Any]) -> bool:
+        """Top-level keys of the node that the library itself consumes before reading the rest."""
+        if key in HYDRA_META_KEYS and (self.reader == "omegaconf" or self.target.prefix or "_target_" in node):
+            return True
+        # a Hydra config file's own defaults list (the node is the file's root): Hydra reads it,
+        # the Trainer never sees it; nested deeper it would be a Trainer argument
+        if key == "defaults" and not self.target.prefix and isinstance(value, list) \
+                and self.target.why.startswith("_target_"):
+            return True
+        # accelerate's BaseConfig.process_config rewrites the legacy keys before checking the rest:
+        # `fp16` is dropped (it set mixed_precision), `dynamo_backend` becomes dynamo_config
+        return self.target.kind in ("accelerate", "accelerate-sagemaker") and key in ("fp16", "dynamo_backend")
+
+    def _tuning_list(self, rel: tuple[Any, ...]) -> bool:
+        """A DeepSpeed autotuning config lists the values to try (``"stage": [2, 3]``, documented
+        in DeepSpeed's autotuning tutorial): the autotuner reads ``zero_optimization`` lists."""
+        data = self.target.data
+        return (self.target.kind == "deepspeed" and len(rel) == 2 and rel[0] == "zero_optimization"
+                and isinstance(data, dict) and isinstance(data.get("autotuning"), dict))
+
+    def _tuned(self, values: list[Any], rel: tuple[Any, ...]) -> Any:
+        from jsonschema import Draft202012Validator
+
+        sub = _subschema(self.schema, rel)
+        if sub is None or "array" in _accepts(sub) or not values:
+            return values
+        checker = Draft202012Validator(sub)
+        for i, v in enumerate(values):
+            if not _skipped(v, "deepspeed", self.reader) and not checker.is_valid(v):
+                self.add((*rel, i), "error", "invalid-value",
+                         f"{_dotted((*self.target.prefix, *rel))}[{i}] is {_show(v)}, expected {_describe(sub)}; "
+                         f"the autotuner tries each listed value" + self._source_note())
+        return values[0] if checker.is_valid(values[0]) else sub.get("default")
 
     def traps(self) -> None:
         prefix = self.target.prefix
@@ -350,6 +358,11 @@ class _Validation:
                     continue
                 self.trapped.add(rel)
                 value = text.lower() in ("yes", "on")
+                if self.target.kind.startswith("accelerate") and rel == ("distributed_type",) and not value:
+                    self.add(rel, "note", "yaml11-bool",
+                             f"{text} is the boolean false in YAML 1.1 (PyYAML), not the string 'NO'; accelerate "
+                             "launch treats it the same (no distributed launcher is chosen), but quote it: 'NO'")
+                    continue
                 self.add(rel, "error", "yaml11-bool",
                          f"{text} is the boolean {str(value).lower()} in YAML 1.1 ({self._reader_name()}), "
                          f"but {_dotted(path)} expects {_describe(_subschema(self.schema, rel) or {})}; "
@@ -397,6 +410,9 @@ class _Validation:
                      f"{name} is {_show(value)} ({_json_type(value)}), expected {_describe(sub)}"
                      + self._source_note())
             return
+        if error.validator in ("enum", "anyOf") and sub.get("x-case-insensitive") and isinstance(value, str) \
+                and value.lower() in {str(o).lower() for o in sub.get("enum", ())}:
+            return
         if error.validator in ("enum", "anyOf"):
             options = list(sub.get("enum", ()))
             for branch in sub.get("anyOf", ()):
@@ -424,6 +440,12 @@ class _Validation:
             hint = _suggest(str(key), known)
             where = _dotted((*self.target.prefix, *rel))
             label = f"{where}.{key}" if where else str(key)
+            renamed = _RENAMED.get((self.target.kind, str(key)))
+            if renamed is not None and key not in self.known_extra:
+                self.add((*rel, key), "warning" if policy == "other-dataclass" else "error", "unknown-key",
+                         f"unknown key {key!r}: {renamed}; HfArgumentParser/TrlParser reject keys no dataclass "
+                         f"of the script declares ({lib})")
+                continue
             if policy == "other-dataclass":
                 if key in self.known_extra or hint is None or not _close(str(key), hint):
                     continue
@@ -433,12 +455,26 @@ class _Validation:
                          f"script declares ({lib})")
                 continue
             extra = f" (did you mean {hint!r}?)" if hint else ""
-            if policy == "ignored":
+            if self.target.kind == "deepspeed" and not rel and _comment_key(str(key)):
+                continue  # `"_comment": "..."`: a note for readers, which DeepSpeed ignores as intended
+            if policy == "ignored" and self.target.kind == "deepspeed" and not rel:
+                self.add((*rel, key), "warning", "unknown-key",
+                         f"unknown key {label!r}{extra}: DeepSpeed ignores top-level keys it does not know, "
+                         f"so this setting does nothing ({lib})")
+            elif policy == "ignored":
                 self.add((*rel, key), "warning", "unknown-key",
                          f"unknown key {label!r}{extra}; {self.kind.owner} ignores it ({lib})")
+            elif self.target.kind == "gpt-neox" and not rel:
+                self.add((*rel, key), "error", "unknown-key",
+                         f"unknown key {label!r}{extra}: not a NeoXArgs field; GPT-NeoX fails at start-up "
+                         f"(NeoXArgs(**config) raises TypeError) ({lib})")
             else:
                 self.add((*rel, key), "error", "unknown-key",
                          f"unknown key {label!r}{extra}; {self.kind.owner} rejects it ({lib})")
+
+
+def _comment_key(key: str) -> bool:
+    return key.startswith("_") or "comment" in key.lower()
 
 
 def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
@@ -452,6 +488,15 @@ def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
             return i
     return None
 
+
+# fields a library renamed: what the old name does now
+_RENAMED = {
+    ("sft-config", "max_seq_length"): "SFTConfig renamed it to `max_length` (TRL 0.20 removed the old name)",
+    ("training-args", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
+                                              "removed the old name)",
+    ("sft-config", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
+                                           "removed the old name)",
+}
 
 _LAX_BOOL = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
 
@@ -509,8 +554,15 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
         targets = [Target(kind, (), config.data, "--kind")] if kind is not None else detect(config)
     report.targets = targets
     scalars = yaml_scalars(text) if text is not None and config.kind == "yaml" else {}
-    extra = frozenset(known_extra)
+    from preflight.validate_kinds import SCRIPT_FIELDS
+
+    extra = frozenset(known_extra) | SCRIPT_FIELDS
     for target in targets:
+        if not KINDS[target.kind].schema:
+            from preflight.validate_kinds import SKIPPED_WHY
+
+            report.skipped = f"{KINDS[target.kind].label} recognised, not validated: {SKIPPED_WHY[target.kind]}"
+            continue
         how = reader or target.reader or ("omegaconf" if target.why.startswith("_target_")
                                           else KINDS[target.kind].reader)
         if hf_reader and reader is None and target.reader is None \
@@ -526,8 +578,17 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
 def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileReport:
     loaded = load_config(source)
     if isinstance(loaded, FileError):
+        placeholders = template_placeholders(source.text) if source.text else ()
+        if placeholders:
+            return FileReport(source.display, template=placeholders)
         return FileReport(source.display, error=loaded)
-    return validate_loaded(loaded, source.text, kind=kind)
+    targets = [Target(kind, (), loaded.data, "--kind")] if kind is not None else detect(loaded)
+    known: frozenset[str] = frozenset()
+    if any(t.kind in ("training-args", "sft-config") for t in targets):
+        from preflight.validate_project import declared_fields
+
+        known = declared_fields(Path(source.path))
+    return validate_loaded(loaded, source.text, known_extra=known, targets=targets)
 
 
 def dataclass_fields(tree: Any) -> set[str]:

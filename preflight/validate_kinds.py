@@ -33,6 +33,11 @@ class Kind:
 
 
 KINDS: dict[str, Kind] = {k.name: k for k in (
+    # GPT-NeoX reads its YAML with yaml.load(FullLoader): YAML 1.1 like PyYAML's safe_load
+    Kind("gpt-neox", "gpt_neox", "GPT-NeoX config (NeoXArgs)", "pyyaml", "GPT-NeoX",
+         "PyYAML (NeoXArgs.from_ymls uses yaml.load)"),
+    # no schema: recognised, counted, not validated (see SKIPPED_WHY)
+    Kind("axolotl", "", "axolotl config", "pyyaml", "axolotl", "PyYAML (axolotl's load_cfg uses yaml.safe_load)"),
     Kind("deepspeed", "deepspeed", "DeepSpeed config", "pyyaml", "DeepSpeed",
          "PyYAML (HF Trainer / accelerate read YAML DeepSpeed blocks with yaml.safe_load)"),
     Kind("accelerate", "accelerate_config", "accelerate config", "pyyaml", "accelerate launch",
@@ -63,6 +68,43 @@ _TA_STRONG = ("per_device_train_batch_size", "per_device_eval_batch_size", "grad
               "num_train_epochs", "learning_rate", "output_dir", "lr_scheduler_type", "warmup_steps",
               "eval_strategy", "save_strategy", "logging_steps", "optim")
 _LIGHTNING_CLI_KEYS = ("seed_everything", "ckpt_path")
+# keys of TRL's preference trainers (DPOConfig, ORPOConfig, KTOConfig, CPOConfig): such a file is not an
+# SFTConfig file; its TrainingArguments part is still checked
+_PREFERENCE_HINTS = ("beta", "max_prompt_length", "rpo_alpha", "precompute_ref_log_probs", "ref_adapter_name",
+                     "generate_during_eval", "desirable_weight", "undesirable_weight", "cpo_alpha", "simpo_gamma",
+                     "ref_model_init_kwargs", "sync_ref_model", "max_completion_length")
+# keys only an axolotl config has (its AxolotlInputConfig fields; a TrainingArguments file has none)
+_AXOLOTL_HINTS = ("base_model", "base_model_config", "datasets", "sequence_len", "micro_batch_size", "adapter",
+                  "lora_target_linear", "sample_packing", "val_set_size", "pad_to_sequence_len", "num_epochs",
+                  "dataset_prepared_path", "special_tokens", "flash_attention", "wandb_project", "strict",
+                  "plugins", "eval_sample_packing", "train_on_inputs", "rl", "chat_template_jinja")
+# keys HfArgumentParser files usually hold besides TrainingArguments: the script's own dataclasses
+# (transformers examples' ModelArguments / DataTrainingArguments, TRL's ModelConfig / ScriptArguments)
+_HF_SCRIPT_KEYS = frozenset((
+    "model_name_or_path", "model_revision", "config_name", "tokenizer_name", "cache_dir", "use_fast_tokenizer",
+    "torch_dtype", "dtype", "attn_implementation", "trust_remote_code", "use_peft", "lora_r", "lora_alpha",
+    "lora_dropout", "lora_target_modules", "lora_modules_to_save", "lora_task_type", "use_rslora", "use_dora",
+    "load_in_8bit", "load_in_4bit", "bnb_4bit_quant_type", "use_bnb_nested_quant", "dataset_name",
+    "dataset_config", "dataset_config_name", "dataset_train_split", "dataset_test_split", "dataset_mixer",
+    "dataset_splits", "dataset_mixture", "datasets", "train_file", "validation_file", "test_file",
+    "max_train_samples", "max_eval_samples", "preprocessing_num_workers", "overwrite_cache", "block_size",
+    "max_seq_length", "pad_to_max_length", "validation_split_percentage", "streaming", "chat_template",
+    "gradient_checkpointing_use_reentrant", "hub_model_revision", "model_init_kwargs", "use_liger",
+    "tokenizer_name_or_path", "system_prompt", "eval_split", "text_column", "label_column",
+))
+# fields that widely used scripts declare in their own dataclasses next to TrainingArguments/SFTConfig
+# (TRL's ModelConfig/ScriptArguments, transformers examples' ModelArguments/DataTrainingArguments,
+# alignment-handbook's SFTConfig subclass adds `chat_template`): not typos. Left out: `max_seq_length`
+# (TRL renamed it, reported as such) and `hub_model_revision` (old recipes; no dataclass declares it)
+SCRIPT_FIELDS = _HF_SCRIPT_KEYS - {"max_seq_length", "hub_model_revision"}
+# what decides that a file is not one of the kinds: a torchtune recipe config instantiates
+# `_component_` nodes (torchtune.config.instantiate), never TrainingArguments
+_FOREIGN_MARKERS = ("_component_",)
+
+SKIPPED_WHY = {
+    "axolotl": "axolotl validates its config with its own pydantic models (AxolotlInputConfig and its "
+               "plugins' arguments); preflight has no schema generated from them, so the file is not checked",
+}
 
 
 @dataclass
@@ -90,37 +132,116 @@ def target_kind(target: Any) -> Optional[str]:
 
 
 def _hf_kind(data: dict[str, Any]) -> Optional[str]:
+    """TrainingArguments/SFTConfig: at least two strong TrainingArguments keys, and at least half
+    of the keys are TrainingArguments/SFTConfig fields or the usual script dataclass fields."""
     keys = set(data)
     if len(keys.intersection(_TA_STRONG)) < 2:
         return None
+    from preflight.validate import schema_fields
+
+    known = schema_fields("training-args") | schema_fields("sft-config") | _HF_SCRIPT_KEYS
+    if 2 * len(keys & known) < len(keys):
+        return None
+    if keys.intersection(_PREFERENCE_HINTS):
+        return "training-args"
     return "sft-config" if keys.intersection(_SFT_HINTS) else "training-args"
 
 
+def _has_marker(data: Any, depth: int = 0) -> bool:
+    if depth > 8:
+        return False
+    if isinstance(data, dict):
+        return any(m in data for m in _FOREIGN_MARKERS) or any(_has_marker(v, depth + 1) for v in data.values())
+    if isinstance(data, list):
+        return any(_has_marker(v, depth + 1) for v in data[:64])
+    return False
+
+
+def _neox(data: dict[str, Any]) -> bool:
+    """A GPT-NeoX config: most keys are NeoXArgs fields (``-`` read as ``_``) and at least two are
+    model/training fields DeepSpeed does not have (a NeoX config may hold only some keys: NeoX
+    merges several YAML files)."""
+    from preflight.validate import schema_fields
+
+    neox = schema_fields("gpt-neox")
+    deepspeed = schema_fields("deepspeed")
+    keys = [str(k) for k in data]
+    if not keys:
+        return False
+    known = [k for k in keys if k in neox]
+    own = [k for k in known if k.replace("-", "_") not in deepspeed]
+    hyphen = [k for k in own if "-" in k]
+    return 10 * len(known) >= 7 * len(keys) and (len(own) >= 3 or len(hyphen) >= 2)
+
+
+def _axolotl(data: dict[str, Any]) -> bool:
+    """``base_model`` (AxolotlInputConfig requires it) and at least two keys only axolotl has."""
+    return isinstance(data.get("base_model"), str) and sum(k in data for k in _AXOLOTL_HINTS) >= 3
+
+
+def _deepspeed_fits(block: dict[str, Any]) -> bool:
+    """At least half of the keys are DeepSpeed keys, and its blocks are mappings."""
+    from preflight.validate import schema_fields
+
+    fields = schema_fields("deepspeed")
+    keys = [k for k in block if k != "_target_"]
+    if 2 * sum(k in fields for k in keys) < len(keys):
+        return False
+    return all(isinstance(block.get(k), (dict, type(None))) for k in ("zero_optimization", "fp16", "bf16")
+               if k in block)
+
+
+def _accelerate_fits(data: dict[str, Any]) -> bool:
+    from preflight.validate import schema_fields
+
+    fields = schema_fields("accelerate") | schema_fields("accelerate-sagemaker") | {"fp16", "dynamo_backend"}
+    return 2 * sum(k in fields for k in data) >= len(data)
+
+
+def _accelerate_blocks(data: dict[str, Any]) -> bool:
+    """``distributed_type`` with one of accelerate's nested blocks (``fsdp_config:``, ...)."""
+    return isinstance(data.get("distributed_type"), str) and any(
+        isinstance(data.get(k), dict) for k in ("fsdp_config", "deepspeed_config", "megatron_lm_config",
+                                                "dynamo_config", "fp8_config", "parallelism_config"))
+
+
 def detect(config: LoadedConfig) -> list[Target]:
-    """What in ``config`` preflight can validate, and as which kind."""
+    """What in ``config`` preflight can validate, and as which kind: decided on evidence
+    (enough of the file's keys are that library's keys and its shape fits); an empty list
+    when nothing is recognised."""
     from preflight.adapters.accelerate import is_accelerate_config
     from preflight.adapters.deepspeed import deepspeed_block
 
     data = config.data
-    if not isinstance(data, dict):
+    if not isinstance(data, dict) or not data:
         return []
+    if _neox(data):
+        return [Target("gpt-neox", (), data, "NeoXArgs keys")]
+    if _axolotl(data):
+        return [Target("axolotl", (), data, "axolotl keys (base_model, datasets, ...)")]
     found = deepspeed_block(config)
+    if found is not None:
+        prefix, block = found
+        if not _deepspeed_fits(block):
+            found = None
     if found is not None:
         prefix, block = found
         targets = [Target("deepspeed", tuple(prefix), block, "DeepSpeed keys")]
         if prefix:
             rest = {k: v for k, v in data.items() if k != prefix[0]}
             kind = _hf_kind(rest)
-            if kind is not None:
+            if kind is not None and not _has_marker(data):
                 targets.append(Target(kind, (), data, "TrainingArguments keys"))
         return targets
-    if is_accelerate_config(data):
+    if (is_accelerate_config(data) or _accelerate_blocks(data)) and _accelerate_fits(data):
         if data.get("compute_environment") == "AMAZON_SAGEMAKER":
             return [Target("accelerate-sagemaker", (), data, "compute_environment: AMAZON_SAGEMAKER")]
         return [Target("accelerate", (), data, "accelerate config keys")]
     targets = _target_nodes(data, (), 0)
     if targets:
         return targets
+    if _has_marker(data):
+        return []
     kind = _hf_kind(data)
     if kind is not None:
         if _looks_hydra(data):
@@ -129,7 +250,11 @@ def detect(config: LoadedConfig) -> list[Target]:
     trainer = data.get("trainer")
     if isinstance(trainer, dict) and (any(k in data for k in _LIGHTNING_CLI_KEYS)
                                       or ("model" in data and "defaults" not in data)):
-        return [Target("lightning-trainer", ("trainer",), trainer, "LightningCLI config (trainer:)")]
+        from preflight.validate import schema_fields
+
+        # a `trainer:` block of another framework (an RL trainer's settings) is not Trainer()'s
+        if 2 * sum(k in schema_fields("lightning-trainer") for k in trainer) >= len(trainer):
+            return [Target("lightning-trainer", ("trainer",), trainer, "LightningCLI config (trainer:)")]
     return []
 
 

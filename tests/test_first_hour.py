@@ -102,10 +102,13 @@ def test_validate_counts_what_it_skipped(cli, tmp_path):
     write(tmp_path / "conf" / "data.yaml", "path: /data\n")
     write(tmp_path / "conf" / "labels.json", '{"cat": 0}\n')
     r = cli("validate", "conf")
-    assert r.out.startswith("Validated 1 of 3 files (deepspeed): no problems; 2 skipped: ")
+    assert r.out.strip() == ("Validated 1 file (deepspeed): no problems; "
+                             "2 files not recognised as a config")
     assert r.code == 0
     r = cli("validate", "conf", "--format", "json")
-    assert json.loads(r.out)["skipped"] == ["conf/data.yaml", "conf/labels.json"]
+    doc = json.loads(r.out)
+    assert doc["not_recognised"] == ["conf/data.yaml", "conf/labels.json"]
+    assert doc["counts"]["not_recognised"] == 2
 
 
 # -- defect 5: the plan table and the terminal's width ---------------------------------------

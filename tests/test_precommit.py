@@ -133,7 +133,9 @@ def test_manifest_declares_check_and_fix_hooks_for_python_and_notebooks():
     assert hooks["preflight-fix"]["entry"] == "preflight check --fix"
     for hook in hooks.values():
         assert hook["language"] == "python"  # users get an isolated install from the repo
-        assert hook["types_or"] == ["python", "jupyter"]
+        # the check hook also sees config files (DeepSpeed JSON, accelerate YAML, ...); fixes are Python-only
+        expected = ["python", "jupyter", "json", "yaml"] if hook["entry"] == "preflight check" else ["python", "jupyter"]
+        assert hook["types_or"] == expected
 
 
 def test_check_hook_fails_on_a_bug_and_fix_hook_repairs_it(tmp_path, hook_repo):

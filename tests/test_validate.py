@@ -103,7 +103,12 @@ def test_exit_codes(cli, tmp_path):
 
 def test_schemas_record_their_library_versions():
     for kind in KINDS:
+        if not KINDS[kind].schema:  # recognised, not validated (axolotl)
+            continue
         meta = load_schema(kind)["x-preflight"]
+        if kind == "gpt-neox":  # not a package: the field list of a pinned commit
+            assert len(meta["commit"]) == 40 and meta["generator"] == "tools/gen_neox_fields.py"
+            continue
         assert meta["library"] and meta["version"][0].isdigit() and meta["generator"] == "tools/gen_schemas.py"
     assert "overlap_comm" in load_schema("deepspeed")["properties"]["zero_optimization"]["anyOf"][0]["properties"]
     assert "adamw_torch" in load_schema("training-args")["properties"]["optim"]["enum"]

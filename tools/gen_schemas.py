@@ -208,8 +208,20 @@ def _document(title: str, library: str, version: str, method: str, body: dict[st
 # --------------------------------------------------------------------------- dataclasses
 
 
+# fields whose type hint is narrower than what the class accepts at run time:
+# TrainingArguments.fsdp is hinted `str | None`, but __post_init__ takes a string, a list of
+# FSDP options (`isinstance(self.fsdp, (str, list))`) or `True`
+RUNTIME_TYPES: dict[str, dict[str, Any]] = {
+    "fsdp": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}},
+                       {"type": "boolean"}, {"type": "null"}]},
+}
+
+
 def dataclass_schema(cls: type, unknown: str) -> dict[str, Any]:
     hints = typing.get_type_hints(cls)
+    import transformers
+
+    runtime = RUNTIME_TYPES if issubclass(cls, transformers.TrainingArguments) else {}
     props: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if not f.init:
@@ -223,6 +235,9 @@ def dataclass_schema(cls: type, unknown: str) -> dict[str, Any]:
         choices = f.metadata.get("choices") if f.metadata else None
         props[f.name] = _field_entry(hints.get(f.name, Any), default,
                                      choices=list(choices) if choices is not None else None)
+        if f.name in runtime:
+            props[f.name] = {**runtime[f.name], **({"default": props[f.name]["default"]}
+                                                   if "default" in props[f.name] else {})}
     return _object(props, unknown)
 
 

@@ -16,7 +16,7 @@ DESCRIPTION = (
 )
 
 KIND_CHOICES = ("deepspeed", "accelerate", "accelerate-sagemaker", "training-args", "sft-config",
-                "lightning-trainer")
+                "lightning-trainer", "gpt-neox")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     root = Path.cwd()
     reports: list[FileReport] = []
     unrecognised: list[str] = []
-    skipped: list[str] = []
+    not_recognised_files: list[str] = []  # found in a folder, kind not recognised
+    not_recognised = 0  # files of a folder whose kind was not recognised (counted, never an error)
     for path, explicit in _expand(args.paths):
         display = display_path(path, root)
         if not os.path.lexists(path):
@@ -58,42 +59,70 @@ def run(args: argparse.Namespace) -> int:
             reports.append(FileReport(display, error=source))
             continue
         report = validate_source(source, kind=args.kind)
-        if report.error is None and not report.targets:
+        if report.error is None and not report.targets and not report.template:
             if explicit:
                 unrecognised.append(display)
             else:
-                skipped.append(display)  # found in a folder: counted in the summary
+                not_recognised += 1
+                not_recognised_files.append(display)
             continue
         reports.append(report)
 
     problems = [p for r in reports for p in r.problems]
     failing = ("error", "warning", "note") if args.strict else ("error", "warning")
     errors = [r.error for r in reports if r.error is not None]
+    counts = {
+        "checked": sum(1 for r in reports if r.checked),
+        "not_recognised": not_recognised + len(unrecognised),
+        "skipped": sum(1 for r in reports if r.skipped and r.error is None),
+        "templates": sum(1 for r in reports if r.template),
+        "unreadable": len(errors),
+    }
     if args.format == "json":
         doc = {
             "version": VALIDATE_VERSION,
             "files": [r.to_dict() for r in reports],
             "unrecognised": unrecognised,
-            "skipped": skipped,
+            "not_recognised": not_recognised_files,
             "summary": {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "note")},
+            "counts": counts,
         }
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
         out = []
+        skipped_kinds: dict[str, int] = {}
         for report in reports:
             if report.error is not None:
                 out.append(report.error.render())
+            if report.template:
+                out.append(f"{report.path}: note: a template, not validated: its placeholders "
+                           f"({', '.join(report.template[:6])}{', ...' if len(report.template) > 6 else ''}) "
+                           "are filled in by a script before use [template]")
+            if report.skipped:
+                for kind in report.kinds:
+                    skipped_kinds[kind] = skipped_kinds.get(kind, 0) + 1
+                if len(args.paths) == 1 and not args.paths[0].is_dir():
+                    out.append(f"{report.path}: note: {report.skipped} [not-validated]")
             out.extend(p.render() for p in report.problems)
         for display in unrecognised:
-            out.append(f"{display}: not validated: no DeepSpeed, accelerate, TrainingArguments/SFTConfig "
-                       "or Lightning Trainer settings recognised (use --kind to say which it is)")
-        checked = [r for r in reports if r.error is None]
-        counts = {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "note")}
-        summary = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in counts.items() if n) or "no problems"
+            out.append(f"{display}: not validated: no DeepSpeed, accelerate, TrainingArguments/SFTConfig, "
+                       "Lightning Trainer or GPT-NeoX settings recognised (use --kind to say which it is)")
+        checked = [r for r in reports if r.checked]
+        sev = {s: sum(1 for p in problems if p.severity == s) for s in ("error", "warning", "note")}
+        summary = ", ".join(f"{n} {s}{'s' if n != 1 else ''}" for s, n in sev.items() if n) or "no problems"
         kinds = sorted({k for r in checked for k in r.kinds})
-        unread = len(reports) - len(checked)
-        tail = f"; {unread} file{'s' if unread != 1 else ''} could not be read" if unread else ""
-        out.append(_summary(len(checked), len(skipped), kinds, summary, tail))
+        tail = []
+        if counts["unreadable"]:
+            tail.append(_plural(counts["unreadable"], "file") + " could not be read")
+        for kind, n in sorted(skipped_kinds.items()):
+            tail.append(f"{_plural(n, kind + ' config')} recognised, not validated (no schema)")
+        if counts["templates"]:
+            tail.append(_plural(counts["templates"], "template") + " not validated")
+        if counts["not_recognised"]:
+            tail.append(_plural(counts["not_recognised"], "file") + " not recognised as a config")
+        out.append(f"Validated {_plural(len(checked), 'file')}"
+                   + (f" ({', '.join(kinds)})" if kinds else "") + f": {summary}"
+                   + "".join("; " + t for t in tail))
         sys.stdout.write("\n".join(out) + "\n")
     if any(p.severity in failing for p in problems):
         return EXIT_FINDINGS
@@ -102,19 +131,8 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
-def _summary(checked: int, skipped: int, kinds: list[str], problems: str, tail: str) -> str:
-    """``Validated 1 of 34 files (deepspeed): no problems; 33 skipped: ...``: a folder's
-    files that hold no recognised settings are counted, so a run that checked one file of
-    many does not read as a clean bill for all of them."""
-    files = f"{checked} file{'s' if checked != 1 else ''}"
-    if skipped:
-        total = checked + skipped
-        files = f"{checked} of {total} file{'s' if total != 1 else ''}"
-    line = f"Validated {files}" + (f" ({', '.join(kinds)})" if kinds else "") + f": {problems}{tail}"
-    if skipped:
-        line += (f"; {skipped} skipped: no DeepSpeed, accelerate, TrainingArguments/SFTConfig or "
-                 "Lightning Trainer settings recognised (name a file, with --kind, to validate it)")
-    return line
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _expand(paths: list[Path]) -> list[tuple[Path, bool]]:

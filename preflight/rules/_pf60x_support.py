@@ -32,7 +32,11 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
     cached = project.cache.get("validate.problems")
     if cached is not None:
         return cached
+    from pathlib import Path
+
     from preflight.validate import dataclass_fields, validate_loaded
+    from preflight.validate_kinds import detect
+    from preflight.validate_project import declared_fields
 
     known: set[str] = set()
     for script in project.scripts:
@@ -40,7 +44,11 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
     problems: list[Problem] = []
     hf_reader = _hf_reader(project)
     for source, config in project.configs:
-        problems.extend(validate_loaded(config, source.text, known_extra=known, hf_reader=hf_reader).problems)
+        extra = known
+        if any(t.kind in ("training-args", "sft-config") for t in detect(config)):
+            # the fields the config's own project declares (LLaMA-Factory's hparams dataclasses)
+            extra = known | declared_fields(Path(source.path))
+        problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=hf_reader).problems)
     problems.extend(_hydra_problems(project))
     seen: set[tuple[Any, ...]] = set()
     unique = []
@@ -90,6 +98,39 @@ def _hydra_problems(project: Any) -> list[Problem]:
             if targets:
                 text = _read(loaded.path, project.root)
                 out.extend(validate_loaded(loaded, text, targets=targets).problems)
+        out.extend(_override_problems(composed, nodes))
+    return out
+
+
+def _override_problems(composed: Any, nodes: list[tuple[tuple[str, ...], str, str]]) -> list[Problem]:
+    """Hydra command-line overrides (``+trainer.max_epoch=5``) validated like file values: each
+    override that lands in a targeted node is checked against that node's schema, and reported
+    at the Hydra entry point (the ``@hydra.main`` line) with the override's own text."""
+    from preflight.loaders import LoadedConfig
+    from preflight.validate import Target, validate_loaded
+
+    app = composed.app
+    where = app.script.source.display if app.script is not None else None
+    out: list[Problem] = []
+    for path, text in sorted(composed.cli.items()):
+        for node_path, kind, target in nodes:
+            n = len(node_path)
+            if len(path) <= n or tuple(path[:n]) != tuple(node_path):
+                continue
+            value = composed.config
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            rel = tuple(path[n:])
+            data: Any = value
+            for key in reversed(rel):
+                data = {key: data}
+            loaded = LoadedConfig(where or "<command line>", "yaml", data, {})
+            report = validate_loaded(loaded, None, targets=[Target(kind, (), data, f"_target_: {target}",
+                                                                    "omegaconf")])
+            for problem in report.problems:
+                out.append(type(problem)(where or "<command line>", app.line if where else None,
+                                         ".".join(path), problem.severity, problem.code,
+                                         f"Hydra override `{text}`: {problem.message}", problem.kind))
     return out
 
 

@@ -1,0 +1,74 @@
+"""YAML as the libraries' readers see it, for :mod:`preflight.validate`: each scalar with the tag
+PyYAML resolves for it (``1e-4`` is a string, ``no`` a boolean, ``010`` octal 8), and template
+files (placeholders that a script fills in before the file is a valid config)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from preflight.loaders import MAX_YAML_NODES
+
+
+@dataclass(frozen=True)
+class Scalar:
+    text: str
+    tag: str  # PyYAML's resolved tag, short: str, int, float, bool, null
+    plain: bool
+    line: int
+
+
+def yaml_scalars(text: str) -> dict[tuple[Any, ...], Scalar]:
+    """Plain and quoted scalars of the first YAML document by key path (mapping keys as
+    PyYAML reads them), with PyYAML's tag. Composes nodes only; aliases are walked once."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        return {}
+    out: dict[tuple[Any, ...], Scalar] = {}
+    seen: set[int] = set()
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(root, ())] if root is not None else []
+    count = 0
+    loader = yaml.SafeLoader("")
+    while stack and count < MAX_YAML_NODES:
+        node, path = stack.pop()
+        count += 1
+        if isinstance(node, yaml.ScalarNode):
+            tag = node.tag.rsplit(":", 1)[-1]
+            out[path] = Scalar(str(node.value), tag, node.style is None, node.start_mark.line + 1)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((child, (*path, i)) for i, child in enumerate(node.value))
+        elif isinstance(node, yaml.MappingNode):
+            for key_node, value_node in node.value:
+                if not isinstance(key_node, yaml.ScalarNode):
+                    continue
+                try:
+                    key = loader.construct_object(key_node) if key_node.tag != "tag:yaml.org,2002:merge" else None
+                except Exception:
+                    key = key_node.value
+                if key is None:
+                    continue
+                stack.append((value_node, (*path, key)))
+    loader.dispose()
+    return out
+
+
+# a bare upper-case name where a JSON/YAML value goes: `"train_micro_batch_size_per_gpu": BATCH_SIZE,`
+# (DeepSpeedExamples' *_TEMPLATE.json files, filled by `sed` in their launch scripts)
+_PLACEHOLDER = re.compile(r"""[:\[,]\s*([A-Z][A-Z0-9_]{2,})\s*(?=[,}\]\n]|$)""", re.M)
+_JINJA = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
+
+
+def template_placeholders(text: str) -> tuple[str, ...]:
+    """The placeholders of a template config (a file a script fills before use), or ()."""
+    names = [m.group(1) for m in _PLACEHOLDER.finditer(text)]
+    names += [m.group(1) for m in _JINJA.finditer(text)]
+    names = [n for n in names if n not in ("NO", "YES", "ON", "OFF", "TRUE", "FALSE", "NULL", "NAN", "INF")]
+    return tuple(dict.fromkeys(names))
