@@ -4,9 +4,12 @@
 # the entry is dropped before anything else is imported. `python -I -m preflight` (what
 # `preflight gate --write-lua` generates) never adds it; the console script adds its own
 # bin directory instead.
+from __future__ import annotations
+
 import os
 import sys
 
+_here: str | None
 try:
     _here = os.getcwd()
 except OSError:  # the current directory was removed

@@ -152,8 +152,8 @@ def _gate_with_deadline(uid: str, obj: dict[str, Any], request: dict[str, Any],
     if not done.wait(max(0.0, deadline - time.monotonic())):
         return _failure(uid, f"the preflight gate did not answer within {config.timeout:g} s", config)
     if "error" in box:
-        exc = box["error"]
-        return _failure(uid, f"the preflight gate failed ({type(exc).__name__}: {exc})", config)
+        error = box["error"]
+        return _failure(uid, f"the preflight gate failed ({type(error).__name__}: {error})", config)
     result = box["result"]
     from preflight.gate.verdict import ADMIT, ERROR
 
