@@ -201,14 +201,17 @@ _DECODER_TYPES = {
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
     "gemma3_text", "phi3", "deepseek_v2", "deepseek_v3", "gpt2", "gpt_neox", "falcon",
     "qwen2_vl_text", "qwen2_5_vl_text", "starcoder2", "olmo", "olmo2", "granite",
+    "phi", "bloom", "opt", "gptj", "codegen", "gpt_bigcode", "mpt", "stablelm",
 }
+#: decoders whose config uses GPT-2 style keys (n_embd / n_layer / n_head, n_inner, n_positions)
+_GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode")
 _ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert"}
 
 
 def supported_model_types() -> List[str]:
     """Every ``model_type`` :func:`from_hf_config` reads (multimodal wrappers included)."""
     return sorted(_DECODER_TYPES | _ENCODER_TYPES | {
-        "t5", "bart", "whisper", "vit", "clip", "resnet", "convnext",
+        "t5", "mt5", "umt5", "bart", "whisper", "vit", "clip", "resnet", "convnext",
         "llava", "llava_next", "gemma3", "qwen2_vl", "qwen2_5_vl", "paligemma"})
 
 
@@ -244,6 +247,33 @@ def _decoder_knobs(mt: str, cfg: _Cfg) -> Dict[str, Any]:
     if mt == "gpt2":
         k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
                  learned_positions=cfg.integer("n_positions", "max_position_embeddings"))
+    if mt == "bloom":
+        # fused query_key_value and every Linear with bias, two LayerNorms per block and one
+        # after the word embeddings (word_embeddings_layernorm)
+        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer", embed_norm=True)
+    if mt == "phi":
+        # Phi-1/1.5/2: parallel attention + MLP after one LayerNorm, biased q/k/v/dense,
+        # fc1/fc2 and LM head
+        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer", norms_per_layer=1,
+                 lm_head_bias=True)
+    if mt in ("gptj", "codegen"):
+        # parallel block with one LayerNorm; attention projections without bias, MLP and
+        # LM head with bias
+        k.update(mlp_bias=True, norm="layer", norms_per_layer=1, lm_head_bias=True)
+    if mt == "opt":
+        bias = cfg.flag("enable_bias", True)
+        # learned positions with OPT's offset of 2 rows
+        k.update(qkv_bias=bias, o_bias=bias, mlp_bias=bias, norm="layer",
+                 learned_positions=cfg.integer("max_position_embeddings") + 2)
+    if mt == "gpt_bigcode":
+        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
+                 learned_positions=cfg.integer("n_positions", "max_position_embeddings"))
+    if mt == "mpt":
+        bias = not cfg.flag("no_bias", True)
+        # no_bias also drops the LayerNorm bias: a weight per channel
+        k.update(qkv_bias=bias, o_bias=bias, mlp_bias=bias, norm="layer" if bias else "rms")
+    if mt == "stablelm":
+        k.update(qkv_bias=cfg.flag("use_qkv_bias", False), norm="layer")
     if mt == "gpt_neox":
         k.update(qkv_bias=cfg.flag("attention_bias", True), o_bias=cfg.flag("attention_bias", True),
                  mlp_bias=True, norm="layer")
@@ -288,13 +318,25 @@ def _moe_layer_count(mt: str, cfg: _Cfg, layers: int) -> int:
 
 
 def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
-    if mt == "gpt2":
+    if mt in _GPT2_KEYS:
         hidden = cfg.integer("n_embd", "hidden_size")
         layers = cfg.integer("n_layer", "num_hidden_layers")
         heads = cfg.integer("n_head", "num_attention_heads")
         inter = cfg.integer("n_inner", default=4 * hidden)
+        kv_heads = 1 if mt == "gpt_bigcode" and cfg.flag("multi_query", True) else heads
+        max_pos = cfg.integer("n_positions", "max_position_embeddings", default=0)
+        tie = cfg.flag("tie_word_embeddings", mt in ("gpt2", "gpt_bigcode"))
+        gated = False
+    elif mt in ("bloom", "mpt"):
+        # BLOOM: hidden_size / n_layer / n_head, MLP 4 x hidden; MPT: d_model / n_layers /
+        # n_heads, MLP expansion_ratio x d_model; both ALiBi (no position table), tied
+        hidden = cfg.integer("hidden_size", "n_embed", "d_model")
+        layers = cfg.integer("n_layer", "num_hidden_layers", "n_layers")
+        heads = cfg.integer("n_head", "num_attention_heads", "n_heads")
+        ratio = cfg.integer("expansion_ratio", default=4) if mt == "mpt" else 4
+        inter = ratio * hidden
         kv_heads = heads
-        max_pos = cfg.integer("n_positions", "max_position_embeddings")
+        max_pos = cfg.integer("max_seq_len", default=0)
         tie = cfg.flag("tie_word_embeddings", True)
         gated = False
     else:
@@ -309,17 +351,17 @@ def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
             inter = cfg.integer("ffn_hidden_size", default=4 * hidden)
         else:
             kv_heads = cfg.integer("num_key_value_heads", default=heads)
-            inter = cfg.integer("intermediate_size", default=4 * hidden)
+            inter = cfg.integer("intermediate_size", "ffn_dim", default=4 * hidden)
         max_pos = cfg.integer("max_position_embeddings", "n_positions", "max_seq_len", default=0)
-        tie_default = mt in ("gemma", "gemma2", "gemma3_text", "falcon", "starcoder2")
+        tie_default = mt in ("gemma", "gemma2", "gemma3_text", "falcon", "starcoder2", "opt")
         tie = cfg.flag("tie_word_embeddings", tie_default)
-        gated = mt not in ("gpt_neox", "falcon", "starcoder2")
+        gated = mt not in ("gpt_neox", "falcon", "starcoder2", "phi", "opt")
     if heads == 0 or hidden == 0:
         raise ArchitectureError(f"{name}: hidden size and head count must be positive")
     if mt in ("deepseek_v2", "deepseek_v3"):
         # MLA: the query/key head width (nope + rope part); values use v_head_dim (extra["mla"]).
         head_dim = cfg.integer("qk_nope_head_dim") + cfg.integer("qk_rope_head_dim")
-    elif mt == "gpt2":
+    elif mt in _GPT2_KEYS or mt in ("bloom", "mpt", "opt"):
         head_dim = hidden // heads
     else:
         head_dim = cfg.integer("head_dim", default=hidden // heads)
@@ -620,6 +662,12 @@ def _read_one(mt: str, config: Mapping[str, Any], name: str, source: str) -> Arc
         return _read_encoder(mt, cfg, name, source)
     if mt == "t5":
         return _read_t5(mt, _Cfg(config, "t5", name), name, source)
+    if mt in ("mt5", "umt5"):
+        # mT5 / umT5: the T5 v1.1 layout (gated-gelu, untied head) with a 250k vocabulary
+        data = dict(config)
+        data.setdefault("tie_word_embeddings", False)
+        data.setdefault("feed_forward_proj", "gated-gelu")
+        return _read_t5(mt, _Cfg(data, "t5", name), name, source)
     if mt == "bart":
         return _read_bart(mt, cfg, name, source)
     if mt == "whisper":

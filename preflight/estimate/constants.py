@@ -67,6 +67,10 @@ LORA_DEFAULT_TARGETS = {
     "t5": ("q", "v"), "bart": ("q_proj", "v_proj"), "vit": ("query", "value"),
     "gpt_neox": ("query_key_value",), "falcon": ("query_key_value",),
     "phi": ("q_proj", "v_proj", "fc1", "fc2"),
+    # PEFT's TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING for the types read since
+    "mt5": ("q", "v"), "umt5": ("q", "v"), "bloom": ("query_key_value",),
+    "gpt_bigcode": ("c_attn",), "mpt": ("Wqkv",), "gptj": ("q_proj", "v_proj"),
+    "codegen": ("qkv_proj",), "opt": ("q_proj", "v_proj"), "stablelm": ("q_proj", "v_proj"),
 }
 
 # --------------------------------------------------------------------------- published

@@ -171,6 +171,7 @@ _TARGET_DIMS = {
     "wi": ("h", "i"), "wo": ("i", "h"), "c_attn": ("h", "3h"), "c_proj": ("h", "h"),
     "c_fc": ("h", "i"), "fc1": ("h", "i"), "fc2": ("i", "h"), "dense": ("h", "h"),
     "query_key_value": ("h", "qkv"), "dense_h_to_4h": ("h", "i"), "dense_4h_to_h": ("i", "h"),
+    "Wqkv": ("h", "qkv"), "qkv_proj": ("h", "qkv"), "fc_in": ("h", "i"), "fc_out": ("i", "h"),
 }
 _ALL_LINEAR = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 

@@ -81,8 +81,10 @@ def _count_decoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
         "positions": int(x.get("learned_positions", 0)) * h,
         "attention": a.num_layers * attn_layer,
         "mlp": dense_layers * mlp(a.intermediate_size),
-        "norms": (a.num_layers * int(x.get("norms_per_layer", 2)) + 1) * _norm(h, norm),
-        "lm_head": 0 if a.tie_embeddings else a.vocab_size * h,
+        "norms": ((a.num_layers * int(x.get("norms_per_layer", 2)) + 1) * _norm(h, norm)
+                  + (_norm(h, "layer") if x.get("embed_norm") else 0)),
+        "lm_head": (0 if a.tie_embeddings else a.vocab_size * h)
+                   + (a.vocab_size if x.get("lm_head_bias") else 0),
     }
     if moe_layers:
         expert = mlp(a.moe_intermediate_size)
