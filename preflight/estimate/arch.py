@@ -430,7 +430,21 @@ def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         intermediate_size=inter, vocab_size=vocab, tie_embeddings=True, gated_mlp=False,
         max_position=max_pos, source=source,
         extra={"layout": "encoder", "positions": positions, "type_vocab": type_vocab,
-               "pooler": pooler})
+               "pooler": pooler, "task_head": _encoder_head(cfg)})
+
+
+#: encoder heads whose output is not over the vocabulary: (class-name suffix, head kind)
+_ENCODER_HEADS = (("ForSequenceClassification", "sequence"), ("ForMultipleChoice", "sequence"),
+                  ("ForTokenClassification", "token"), ("ForQuestionAnswering", "token"))
+
+
+def _encoder_head(cfg: _Cfg) -> str:
+    """``lm`` (masked-LM logits over the vocabulary, the default), ``sequence`` (one row of
+    labels per sample) or ``token`` (a few labels per token), from ``architectures``."""
+    for suffix, kind in _ENCODER_HEADS:
+        if _has_head(cfg, suffix):
+            return kind
+    return "lm"
 
 
 def _read_t5(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:

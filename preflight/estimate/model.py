@@ -247,8 +247,15 @@ def estimate(inp: EstimateInput) -> Estimate:
     else:
         trainable = 0
         phases = _inference(inp, arch, prm, ph, pb, ab, notes)
-    ctx = (C.CUDA_CONTEXT_RANGE[0] / C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE[1] / C.CUDA_CONTEXT_BYTES)
-    ph.every(phases, "cuda_context", C.CUDA_CONTEXT_BYTES, ctx)
+    ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
+    version = inp.torch_before
+    if version is not None and version < (1, 13):
+        # no lazy module loading before torch 1.13: every kernel is loaded at start-up
+        ctx_bytes, ctx_range = C.CUDA_CONTEXT_EAGER_BYTES, C.CUDA_CONTEXT_EAGER_RANGE
+        notes.append(f"torch {inp.torch_version}: CUDA kernels loaded eagerly (no lazy loading "
+                     f"before 1.13), context about {ctx_bytes / 2 ** 30:.1f} GiB")
+    ctx = (ctx_range[0] / ctx_bytes, ctx_range[1] / ctx_bytes)
+    ph.every(phases, "cuda_context", ctx_bytes, ctx)
     ph.every(phases, "cublas_workspace", C.CUBLAS_WORKSPACE_BYTES, (0.25, 1.0))
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
@@ -369,7 +376,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     ph.add("optimizer", "optimizer_temporaries", temps / s_div, pb)
     # gathered / unsharded parameters and communication buffers
     comp = d.comp
-    if inp.zero_stage >= 3 and sharded:
+    if inp.zero_stage >= 3 and (sharded or inp.offload_params):
+        # (with parameter offload ZeRO-3 gathers each module's parameters from host memory
+        # into GPU buffers even on one GPU: the same live set as when sharded)
         live = min(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS,
                    prm.layer + (inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
         ph.every(("forward", "backward"), "gathered_params", min(live, prm.total) * comp, pb)
@@ -415,6 +424,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # and little else. The backward phase is the larger of the two moments.
     # (The compute-dtype logits are not held: a training step keeps only the loss, as
     # the Trainer's compute_loss does; see calibration/data.)
+    kept = grads / g_div if inp.zero_grad_keeps else 0.0
+    if kept:
+        # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
+        # model.zero_grad() then): zeroed gradients stay allocated through every phase
+        ph.add("forward", "gradients", kept, pb)
     start: dict[str, float] = {"activations": acts["saved"]}
     if acts["logits_bwd"] >= acts["recompute"] + acts["layer_bwd"]:
         start["logits_loss"] = acts["logits_bwd"]
@@ -422,7 +436,13 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         start["activation_recompute"] = acts["recompute"]
         start["backward_transient"] = acts["layer_bwd"]
     end_transient = acts["recompute"] + acts["layer_bwd"]
-    if grads / g_div + end_transient > sum(start.values()):
+    if kept:
+        ph.add("backward", "gradients", kept, pb)
+        if end_transient > sum(start.values()):
+            start = {"backward_transient": end_transient}
+        for term, value in start.items():
+            ph.add("backward", term, value, ab)
+    elif grads / g_div + end_transient > sum(start.values()):
         ph.add("backward", "gradients", grads / g_div, pb)
         ph.add("backward", "backward_transient", end_transient, ab)
         ph.terms["backward"].pop("autocast_weight_cache", None)
@@ -528,8 +548,16 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         qkv = sum(1 for n in A._names(arch, "qkv") if n in targets)
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
         out["saved"] -= tokens * arch.hidden_size * (4 + noise)
+    head = str((arch.extra or {}).get("task_head", "lm"))
+    if family == "encoder" and head != "lm":
+        # classification heads: (batch x labels) or (tokens x labels) logits, negligible
+        # next to the activations; no vocabulary-sized term
+        return out
     if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
         tv = logit_tokens * arch.vocab_size
+        if inp.loss != "standard":
+            out.update(_chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
+            return out
         # prepare_model_for_kbit_training leaves the LM head in fp32: fp32 logits
         elem = 4 if (inp.quant and inp.kbit_prepared) else d.comp
         out["logits_held"] = tv * elem
@@ -538,6 +566,27 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_fwd"] = tv * (elem + upcast)
         out["logits_bwd"] = tv * C.LOGITS_BACKWARD_FP32
     return out
+
+
+def _chunked_or_fused_logits(inp: EstimateInput, arch: Any, d: A.Dtypes, tv: float,
+                             tokens: float) -> dict[str, float]:
+    """Logit and loss memory of a chunked or fused cross-entropy (``tv`` = tokens x vocab).
+
+    chunked (torchtune ``CEWithChunkedOutputLoss``, litgpt ``chunked_cross_entropy``): the
+    head's output exists once in the compute dtype, each chunk's log-probabilities (fp32)
+    are saved for backward; no full-size fp32 copy or gradient exists at once: the
+    backward of each chunk runs on its own. Forward holds ``tv x (comp + 4)``, backward
+    starts with the saved ``tv x 4``.
+
+    fused (Liger ``LigerFusedLinearCrossEntropy``, Unsloth, Cut Cross-Entropy, torchtune
+    ``LinearCrossEntropyLoss``): the head and the loss run chunk by chunk and the
+    gradient of the head's input is computed in the forward; the full logits never
+    exist. What remains is that input gradient, ``tokens x hidden`` in the compute dtype.
+    """
+    if inp.loss == "chunked":
+        return {"logits_held": tv * d.comp, "logits_fwd": tv * (d.comp + 4), "logits_bwd": tv * 4}
+    grad_in = tokens * arch.hidden_size * d.comp
+    return {"logits_held": 0.0, "logits_fwd": grad_in, "logits_bwd": grad_in}
 
 
 # --------------------------------------------------------------------------- inference

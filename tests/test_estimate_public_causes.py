@@ -1,0 +1,126 @@
+"""The cost-model terms fixed against public measurements (calibration/public/devset.json),
+each recomputed here by hand from its first principles."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from preflight.audit import build_plan
+from preflight.cli import main
+from preflight.estimate import EstimateInput, InputError, estimate, input_from_plan
+from preflight.estimate import constants as C
+from preflight.estimate.arch import from_hf_config
+from preflight.estimate.params import count_params
+
+LLAMA3_8B = {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336,
+             "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+             "vocab_size": 128256, "max_position_embeddings": 8192, "tie_word_embeddings": False}
+BERT_LARGE = {"model_type": "bert", "hidden_size": 1024, "intermediate_size": 4096,
+              "num_hidden_layers": 24, "num_attention_heads": 16, "vocab_size": 30522,
+              "max_position_embeddings": 512}
+
+
+def _llama(**kw):
+    base = dict(arch=from_hf_config(LLAMA3_8B, name="llama3-8b"), precision="bf16", micro_batch=1,
+                seq_len=4096, lora_r=8, grad_ckpt=True)
+    base.update(kw)
+    return EstimateInput(**base)
+
+
+# -- 1. loss implementation -------------------------------------------------------------------
+
+def test_standard_loss_holds_logits_and_an_fp32_copy():
+    est = estimate(_llama())
+    tv = 4096 * 128256
+    # bf16 logits (2 bytes) + fp32 upcast (4) + fp32 log-softmax output (4)
+    assert est.phases["forward"]["logits_loss"] == round(tv * (2 + 4 + 4))
+
+
+def test_chunked_loss_holds_logits_once_and_fp32_log_probs():
+    est = estimate(_llama(loss="chunked"))
+    tv = 4096 * 128256
+    assert est.phases["forward"]["logits_loss"] == round(tv * (2 + 4))
+    std = estimate(_llama())
+    assert std.peak_bytes - est.peak_bytes >= tv * 4  # at least the full-size fp32 copy saved
+
+
+def test_fused_loss_never_holds_the_logits():
+    est = estimate(_llama(loss="fused"))
+    # only the head input's gradient, computed in the forward: tokens x hidden x 2 bytes
+    assert est.phases["forward"]["logits_loss"] == 4096 * 4096 * 2
+
+
+def test_loss_flag_and_bad_value(capsys):
+    assert main(["estimate", "--model", "Llama-3-8B", "--seq-len", "4096", "--lora-r", "8",
+                 "--loss", "fused", "--format", "json"]) == 0
+    with pytest.raises(InputError, match="unknown loss implementation"):
+        input_from_plan(None, {"loss": "tiled", "seq_len": 8})
+
+
+def test_use_liger_kernel_makes_the_loss_fused(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        from transformers import TrainingArguments
+        args = TrainingArguments(output_dir="o", use_liger_kernel=True)
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("loss.implementation") == "fused"
+    assert input_from_plan(plan, {"seq_len": 8}).loss == "fused"
+
+
+def test_without_liger_the_loss_stays_standard(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        from transformers import TrainingArguments
+        args = TrainingArguments(output_dir="o", use_liger_kernel=False)
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("loss.implementation") is None
+    assert input_from_plan(plan, {"seq_len": 8}).loss == "standard"
+
+
+# -- 4. ZeRO-3 parameter offload on one GPU -----------------------------------------------------
+
+def test_zero3_param_offload_on_one_gpu_gathers_the_live_parameters():
+    arch = from_hf_config(LLAMA3_8B, name="llama3-8b")
+    inp = EstimateInput(arch=arch, precision="bf16", micro_batch=1, seq_len=512, lora_r=8,
+                        zero_stage=3, offload_params="cpu", offload_optimizer="cpu", world_size=1)
+    est = estimate(inp)
+    total = count_params(arch).total
+    emb = arch.vocab_size * arch.hidden_size
+    layer = (total - 2 * emb) // arch.num_layers
+    live = min(C.DS_MAX_LIVE_PARAMETERS, layer + C.DS_PREFETCH_BUCKET)
+    assert est.phases["forward"]["gathered_params"] == round(min(live, total) * 2)
+    assert "weights" not in est.phases["forward"]
+
+
+# -- 6. heads: a classification encoder has no vocabulary logits ----------------------------------
+
+def test_sequence_classification_encoder_has_no_lm_logits():
+    cls = from_hf_config(dict(BERT_LARGE, architectures=["BertForSequenceClassification"]), name="b")
+    mlm = from_hf_config(dict(BERT_LARGE, architectures=["BertForMaskedLM"]), name="b")
+    kw = dict(precision="fp32", micro_batch=4, seq_len=512, attention="eager")
+    assert "logits_loss" not in estimate(EstimateInput(arch=cls, **kw)).phases["forward"]
+    assert estimate(EstimateInput(arch=mlm, **kw)).phases["forward"]["logits_loss"] == \
+        4 * 512 * 30522 * (4 + 4)   # fp32 logits + fp32 log-softmax (no upcast copy)
+
+
+# -- 7. versions: zero_grad before torch 2.0, eager CUDA context before 1.13 ----------------------
+
+def test_kept_zeroed_gradients_are_live_in_forward_and_backward():
+    arch = from_hf_config(dict(BERT_LARGE, architectures=["BertForSequenceClassification"]), name="b")
+    kw = dict(arch=arch, precision="fp32", micro_batch=1, seq_len=512, attention="eager")
+    kept = estimate(EstimateInput(zero_grad_keeps=True, **kw))
+    none = estimate(EstimateInput(**kw))
+    grads = count_params(arch).total * 4   # fp32 gradients of every parameter
+    assert kept.phases["forward"]["gradients"] == pytest.approx(grads, rel=1e-6)
+    assert kept.phases["backward"]["gradients"] == pytest.approx(grads, rel=1e-6)
+    assert "gradients" not in none.phases["forward"]
+
+
+def test_torch_before_1_13_loads_every_kernel():
+    arch = from_hf_config(BERT_LARGE, name="b")
+    old = estimate(EstimateInput(arch=arch, seq_len=128, torch_version="1.11.0"))
+    new = estimate(EstimateInput(arch=arch, seq_len=128, torch_version="2.3.1"))
+    assert old.phases["forward"]["cuda_context"] == 1343 * 2 ** 20
+    assert new.phases["forward"]["cuda_context"] == 287_047_680
