@@ -28,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import site
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -163,9 +162,10 @@ def summary(results: List[Result], label: str) -> Dict[str, Any]:
 def format_summary(s: Dict[str, Any]) -> str:
     if "mae" not in s:
         return f"{s['label']}: {s['rows']} rows, none measured and estimated"
+    inside = "n/a (no interval)" if s.get("inside") is None else f"{s['inside']:.0%}"
     return (f"{s['label']}: {s['measured']} measured peaks ({s['rows']} rows) | mean |error| "
             f"{s['mae']:.1%} | mean signed {s['mse']:+.1%} | worst {s['worst'][1]:+.1%} "
-            f"({s['worst'][0]}) | inside interval {s['inside']:.0%} | false fits "
+            f"({s['worst'][0]}) | inside interval {inside} | false fits "
             f"{len(s['false_fits'])} | false OOMs {len(s['false_ooms'])}"
             + (f" | not estimated {len(s['unestimated'])}" if s["unestimated"] else ""))
 
@@ -184,29 +184,6 @@ def tp_expressible(setup: Dict[str, Any]) -> bool:
                 or setup.get("offload_params") or setup.get("offload_optimizer"))
 
 
-def torch_preflight_model(row: str) -> Any:
-    """Entry point for torch-preflight: the row's model on the meta device (transformers)."""
-    import torch
-    import transformers
-
-    doc = load()
-    setup = next(r for r in doc["rows"] if r["id"] == row)["setup"]
-    config, _ = _config(setup)
-    mt = config.pop("model_type")
-    head = _TASK_HEAD.get(str(setup.get("task")))
-    if head:
-        config["num_labels"] = int(setup.get("num_labels", 2))
-    cfg = transformers.AutoConfig.for_model(mt, **config)
-    if head:
-        auto = transformers.AutoModelForSequenceClassification
-    elif cfg.is_encoder_decoder:
-        auto = transformers.AutoModelForSeq2SeqLM
-    else:
-        auto = transformers.AutoModelForCausalLM
-    with torch.device("meta"):
-        return auto.from_config(cfg)
-
-
 def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]:
     """(comparable bytes, fits on the row's GPU) from torch-preflight, None if it cannot."""
     s = row["setup"]
@@ -218,7 +195,7 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]
     from preflight import hardware  # type: ignore[attr-defined]
 
     gpu = hardware.find(row["gpu"])
-    cmd = [exe, "estimate", "--model", f"{Path(__file__).resolve()}:torch_preflight_model",
+    cmd = [exe, "estimate", "--model", f"{Path(__file__).resolve().parent / 'tp_models.py'}:devset_model",
            "--model-args", f"row={row['id']}", "--batch-size", str(s.get("micro_batch", 1)),
            "--dtype", _TP_DTYPE[s["precision"]], "--seq-len", str(s["seq_len"]),
            "--gpu-memory", f"{gpu.memory_bytes // 2 ** 20}MiB", "-f", "json"]
@@ -239,7 +216,8 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]
             cmd += ["--sharding", f"zero-{s['zero_stage']}"]
         else:
             cmd += ["--sharding", "ddp"]
-    paths = [str(REPO), *site.getsitepackages()]
+    # this interpreter's torch and transformers (some arrive through a .pth file)
+    paths = [str(REPO), *[p for p in sys.path if p.endswith("site-packages")]]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
     try:
@@ -331,7 +309,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         theirs = tp_summary([p for p in tp_pairs if p[0]["id"] in ids],
                             f"torch-preflight on the same {len(ids)} rows")
         print(format_summary(mine))
-        print(format_summary(theirs).replace("inside interval None", "inside interval n/a"))
+        print(format_summary(theirs))
         out.update(preflight_common=mine, torch_preflight=theirs)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1, default=str), encoding="utf-8")

@@ -124,3 +124,42 @@ def test_torch_before_1_13_loads_every_kernel():
     new = estimate(EstimateInput(arch=arch, seq_len=128, torch_version="2.3.1"))
     assert old.phases["forward"]["cuda_context"] == 1343 * 2 ** 20
     assert new.phases["forward"]["cuda_context"] == 287_047_680
+
+
+# -- remediations ----------------------------------------------------------------------------------
+
+def _remedies(inp, gpu="RTX-4090-24GB"):
+    from preflight import hardware
+    from preflight.estimate import remediate
+
+    return remediate(inp, hardware.find(gpu))
+
+
+def test_fused_loss_is_offered_when_the_logits_weigh_and_not_when_already_fused():
+    inp = _llama(seq_len=8192)
+    offered = [r for r in _remedies(inp) if r.flags == ["--loss fused"]]
+    assert offered and offered[0].saved_bytes > 8192 * 128256 * 8   # the fp32 copies go
+    assert not [r for r in _remedies(_llama(loss="fused", seq_len=8192)) if "--loss fused" in r.flags]
+
+
+def test_no_change_saving_under_one_percent_of_the_peak():
+    inp = _llama(lora_r=None, seq_len=32, attention="eager")
+    base = estimate(inp).peak_bytes
+    for r in _remedies(inp, "T4-16GB"):
+        assert r.saved_bytes >= 0.01 * base, r
+    assert not [r for r in _remedies(inp, "T4-16GB") if r.flags == ["--attention sdpa"]]
+
+
+def test_qlora_suggestion_does_not_offer_lora_to_a_lora_job():
+    inp = _llama(precision="bf16", seq_len=2048)
+    texts = [r.description for r in _remedies(inp, "T4-16GB")]
+    assert any("quantize the frozen base" in t for t in texts)
+    assert not any("LoRA adapters (r=16)" in t for t in texts)
+
+
+def test_cheapest_instance_as_configured_keeps_the_world_size():
+    from preflight.estimate import cheapest_targets
+
+    inp = _llama(lora_r=None, world_size=8, zero_stage=3, seq_len=2048)
+    _, inst = cheapest_targets(inp)
+    assert inst is None or inst.count >= 8
