@@ -163,3 +163,50 @@ def test_cheapest_instance_as_configured_keeps_the_world_size():
     inp = _llama(lora_r=None, world_size=8, zero_stage=3, seq_len=2048)
     _, inst = cheapest_targets(inp)
     assert inst is None or inst.count >= 8
+
+
+# -- 2. QLoRA: kbit preparation only when the job does it --------------------------------------------
+
+_QLORA = """
+    import torch
+    from transformers import AutoModelForCausalLM, BitsAndBytesConfig, Trainer, TrainingArguments
+    from peft import LoraConfig, get_peft_model{extra_import}
+    bnb = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_compute_dtype=torch.bfloat16)
+    model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", quantization_config=bnb)
+    {prepare}model = get_peft_model(model, LoraConfig(r=16))
+    trainer = Trainer(model=model, args=TrainingArguments(output_dir="o"))
+    trainer.train()
+"""
+
+
+def _qlora_plan(tmp_path, prepare):
+    code = _QLORA.format(extra_import=", prepare_model_for_kbit_training" if prepare else "",
+                         prepare="model = prepare_model_for_kbit_training(model)\n    " if prepare else "")
+    (tmp_path / "train.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    return plan
+
+
+def test_kbit_preparation_read_from_the_call(tmp_path):
+    plan = _qlora_plan(tmp_path, prepare=True)
+    assert plan.value("peft.kbit_prepared") is True
+    inp = input_from_plan(plan, {"seq_len": 512})
+    assert inp.quant == "4bit" and inp.kbit_prepared is True and inp.grad_ckpt is True
+
+
+def test_no_kbit_preparation_without_the_call(tmp_path):
+    plan = _qlora_plan(tmp_path, prepare=False)
+    assert plan.value("peft.kbit_prepared") is None
+    inp = input_from_plan(plan, {"seq_len": 512})
+    assert inp.quant == "4bit" and inp.kbit_prepared is False and inp.grad_ckpt is False
+
+
+def test_kbit_preparation_keeps_non_quantized_parts_in_fp32():
+    arch = from_hf_config(LLAMA3_8B, name="llama3-8b")
+    kw = dict(arch=arch, precision="bf16", micro_batch=1, seq_len=512, lora_r=16, quant="4bit",
+              grad_ckpt=True)
+    prepared = estimate(EstimateInput(kbit_prepared=True, **kw)).phases["forward"]["weights"]
+    plain = estimate(EstimateInput(kbit_prepared=False, **kw)).phases["forward"]["weights"]
+    parts = count_params(arch).by_part
+    not_quantized = parts["embeddings"] + parts["lm_head"] + parts["norms"]
+    assert prepared - plain == pytest.approx(not_quantized * (4 - 2), rel=1e-6)

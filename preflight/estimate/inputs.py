@@ -263,7 +263,10 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         if getattr(inp, name) < 1:
             raise InputError(f"{name.replace('_', ' ')} must be at least 1, got {getattr(inp, name)!r}")
     if inp.quant == "4bit" and inp.lora and inp.kbit_prepared is None:
-        inp.kbit_prepared = True
+        # prepare_model_for_kbit_training only when the job calls it (or TRL does): the
+        # plan says so (peft.kbit_prepared); without a plan fact, bitsandbytes' own layout
+        inp.kbit_prepared = False
+        src.setdefault("kbit_prepared", "default (no prepare_model_for_kbit_training found)")
     if inp.quant and inp.mode == "train" and "grad_ckpt" not in src and inp.kbit_prepared:
         # prepare_model_for_kbit_training(use_gradient_checkpointing=True) is the default
         inp.grad_ckpt = True
@@ -285,7 +288,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("allgather_bucket_size", "dist.allgather_bucket_size"),
              ("prefetch_bucket_size", "dist.stage3_prefetch_bucket_size"),
              ("max_live_parameters", "dist.stage3_max_live_parameters"),
-             ("loss", "loss.implementation"))
+             ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue
