@@ -224,8 +224,8 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]
         doc = json.loads(proc.stdout)
     except json.JSONDecodeError:
         return None
-    if "total_bytes" not in doc:
-        return None
+    if not doc.get("resolved") or not doc.get("total_bytes"):
+        return None   # it could not build or size the model: not expressible
     total = int(doc["total_bytes"])
     bd = doc.get("breakdown", {})
     ctx = int(bd.get("CUDA_context", 0))

@@ -20,12 +20,10 @@ def devset_model(row: str) -> Any:
     if "hf_config" in setup:
         config = dict(setup["hf_config"])
     else:
-        import sys
-
-        sys.path.insert(0, str(REPO))
-        from preflight import architectures  # type: ignore[attr-defined]
-
-        config = dict(next(e for e in architectures.entries() if e["name"] == setup["model"])["config"])
+        # the catalog files themselves (this runs in torch-preflight's interpreter)
+        entries = [e for f in sorted((REPO / "architectures").glob("*.json"))
+                   for e in json.loads(f.read_text(encoding="utf-8"))["entries"]]
+        config = dict(next(e for e in entries if e["name"] == setup["model"])["config"])
     mt = config.pop("model_type")
     config.pop("architectures", None)
     classify = setup.get("task") == "sequence-classification"
