@@ -71,7 +71,7 @@ def architecture(setup: Dict[str, Any]) -> Any:
     return from_hf_config(config, name=name, source="devset")
 
 
-def estimate_input(setup: Dict[str, Any]) -> Any:
+def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
     from preflight.estimate.inputs import EstimateInput
 
     fields = {k: v for k, v in setup.items() if k not in SETUP_ONLY}
@@ -82,6 +82,8 @@ def estimate_input(setup: Dict[str, Any]) -> Any:
     fields = {k: v for k, v in fields.items() if k in known}
     inp = EstimateInput(arch=architecture(setup), **fields)
     inp.sources = {name: "devset" for name in fields}
+    if gpu is not None and inp.gpu_bf16 is None:
+        inp.gpu_bf16 = bool(gpu.bf16)   # what `preflight estimate --gpu` knows of the target
     return inp, unknown
 
 
@@ -124,7 +126,7 @@ def evaluate(row: Dict[str, Any]) -> Result:
 
     res = Result(row)
     try:
-        inp, unknown = estimate_input(row["setup"])
+        inp, unknown = estimate_input(row["setup"], hardware.find(row["gpu"]))
     except Exception as exc:
         res.problem = f"cannot build the input: {exc}"
         return res

@@ -210,3 +210,34 @@ def test_kbit_preparation_keeps_non_quantized_parts_in_fp32():
     parts = count_params(arch).by_part
     not_quantized = parts["embeddings"] + parts["lm_head"] + parts["norms"]
     assert prepared - plain == pytest.approx(not_quantized * (4 - 2), rel=1e-6)
+
+
+# -- 5. attention kernel by GPU: bf16 before Ampere takes SDPA's math path ---------------------------
+
+def test_bf16_sdpa_on_a_pre_ampere_gpu_stores_the_scores():
+    base = dict(precision="bf16", seq_len=2048, lora_r=8, grad_ckpt=False)
+    v100 = estimate(_llama(gpu_bf16=False, **base)).phases["forward"]["activations"]
+    a100 = estimate(_llama(gpu_bf16=True, **base)).phases["forward"]["activations"]
+    eager = estimate(_llama(gpu_bf16=True, attention="eager", **base)).phases["forward"]["activations"]
+    assert v100 == eager and v100 > a100
+    # the difference is at least the bf16 scores and probabilities, per layer
+    assert v100 - a100 >= 32 * 32 * 2048 * 2048 * 2
+
+
+def test_fp16_sdpa_on_a_pre_ampere_gpu_keeps_the_memory_efficient_kernel():
+    fp16 = estimate(_llama(precision="fp16", gpu_bf16=False, seq_len=2048)).phases["forward"]
+    fp16_a100 = estimate(_llama(precision="fp16", gpu_bf16=True, seq_len=2048)).phases["forward"]
+    assert fp16["activations"] == fp16_a100["activations"]
+
+
+def test_estimate_command_takes_the_kernel_from_the_target(capsys):
+    import json
+
+    args = ["estimate", "--model", "Llama-3-8B", "--seq-len", "2048", "--lora-r", "8",
+            "--precision", "bf16", "--format", "json", "--gpu"]
+    main([*args, "T4-16GB"])
+    t4 = json.loads(capsys.readouterr().out)
+    main([*args, "A100-SXM-80GB"])
+    a100 = json.loads(capsys.readouterr().out)
+    assert any("math path" in n for n in t4["notes"])
+    assert not any("math path" in n for n in a100["notes"])

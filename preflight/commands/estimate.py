@@ -141,6 +141,11 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc), EXIT_USAGE)
     if arch_source:
         inp.sources["arch"] = arch_source
+    gpu = (getattr(target, "gpu", None) or target) if target is not None else None
+    if gpu is not None and inp.gpu_bf16 is None:
+        # the kernels the target runs (bf16 attention kernels need Ampere or newer)
+        inp.gpu_bf16 = bool(getattr(gpu, "bf16", True))
+        inp.sources["gpu_bf16"] = f"target {gpu.name}"
     if from_instance:
         inp.sources["world_size"] = f"instance {target.name} ({target.count} GPUs)"
     if arch is None and not inp.params and model_error:

@@ -74,6 +74,7 @@ class EstimateInput:
     loss: str = "standard"                            # LM loss: standard | chunked | fused
     zero_grad_keeps: bool = False                     # zero_grad() keeps zeroed gradients (set_to_none=False)
     torch_version: Optional[str] = None               # "2.3.1": CUDA context and zero_grad defaults by version
+    gpu_bf16: Optional[bool] = None                   # target GPU runs bf16 kernels (Ampere+); None: unknown
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:

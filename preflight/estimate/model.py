@@ -281,6 +281,17 @@ def estimate(inp: EstimateInput) -> Estimate:
 # --------------------------------------------------------------------------- training
 
 
+def attention_kernel(inp: EstimateInput) -> str:
+    """The attention path that actually runs: SDPA's flash and memory-efficient kernels
+    need bf16 support in hardware for bf16 inputs (compute capability 8.0+); on a T4 or
+    V100 a bf16 job falls back to the math path, which materialises the scores like eager
+    attention (flash-attn 2 does not run there at all)."""
+    bf16 = inp.precision in ("bf16", "amp-bf16")
+    if inp.attention in ("sdpa", "flash") and bf16 and inp.gpu_bf16 is False:
+        return "eager"
+    return inp.attention
+
+
 def _dtypes(inp: EstimateInput) -> tuple[A.Dtypes, float, float]:
     """(activation dtypes, bytes per stored base weight, bytes of non-quantized parts)."""
     comp = 4 if inp.precision == "fp32" else 2
@@ -508,7 +519,11 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         seq = int(inp.seq_len or 0)
     tokens = b * seq
     dropout = A._dropout(arch, inp.dropout)
-    common: dict[str, Any] = dict(attention=inp.attention, train_weights=full, lora_targets=frozenset(targets),
+    kernel = attention_kernel(inp)
+    if kernel != inp.attention:
+        notes.append("bf16 on a GPU without bf16 kernels (before Ampere): SDPA runs its math "
+                     "path and stores the attention scores, as eager attention does")
+    common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
                   dropout=dropout, device=inp.device)
     layers: list[A.LayerActs] = []
@@ -616,7 +631,7 @@ def _inference(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
 
     def transient(tokens: int, keys: int) -> float:
         out = tokens * (3 * width * ec + 2 * h * d.res + ec * (arch.num_heads * arch.head_dim))
-        if inp.attention == "eager":
+        if attention_kernel(inp) == "eager":
             out += (tokens // max(keys, 1) if family != "cnn" else 0) * arch.num_heads * keys * keys * 6
         return out
 
