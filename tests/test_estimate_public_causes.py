@@ -241,3 +241,27 @@ def test_estimate_command_takes_the_kernel_from_the_target(capsys):
     a100 = json.loads(capsys.readouterr().out)
     assert any("math path" in n for n in t4["notes"])
     assert not any("math path" in n for n in a100["notes"])
+
+
+# -- 3. FSDP with a frozen or quantized base --------------------------------------------------------
+
+def test_fsdp_qlora_gathers_stored_4bit_units_and_the_root_unit_without_frozen_gradients():
+    arch = from_hf_config(LLAMA3_8B, name="llama3-8b")
+    inp = EstimateInput(arch=arch, precision="bf16", micro_batch=1, seq_len=2048, lora_r=16,
+                        quant="4bit", kbit_prepared=False, grad_ckpt=True, fsdp="full", world_size=8)
+    est = estimate(inp)
+    parts = count_params(arch).by_part
+    total = sum(parts.values())
+    emb, head, norms = parts["embeddings"], parts["lm_head"], parts["norms"]
+    layers = arch.num_layers
+    layer = (total - emb - head) // layers
+    layer_q = (total - emb - head - norms) / layers          # the linear weights bnb quantizes
+    unit = (layer_q * C.NF4_BYTES_PER_PARAM + (layer - layer_q) * 2) * C.FSDP_UNSHARDED_UNITS
+    root = (emb + head) * 2 * (1 - 1 / 8)
+    assert est.phases["forward"]["gathered_params"] == round(unit + root)
+    # backward adds the LoRA gradients of one layer, not a layer of frozen-weight gradients
+    from preflight.estimate.model import lora_params, lora_targets
+
+    lora_layer = lora_params(arch, 16, lora_targets(inp, arch)) / layers
+    assert est.phases["backward"]["gathered_params"] == round(unit + root + lora_layer * 4)
+    assert est.phases["backward"]["gathered_params"] < est.phases["forward"]["gathered_params"] + layer

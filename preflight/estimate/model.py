@@ -397,9 +397,21 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         if inp.fsdp == "grad-op":
             ph.every(("forward", "backward"), "gathered_params", prm.total * comp, pb)
         else:
-            unit = prm.layer * comp * C.FSDP_UNSHARDED_UNITS
+            # FSDP all-gathers what each rank stores: a quantized base (bnb 4-bit with a
+            # quant_storage dtype) travels as packed 4-bit values; the rest in the compute
+            # dtype (MixedPrecision param_dtype)
+            layer_q = prm.quantizable / max(arch.num_layers + arch.num_encoder_layers, 1)
+            layer_bytes = ((layer_q * base_bytes + (prm.layer - layer_q) * comp) if inp.quant
+                           else prm.layer * comp)
+            unit = layer_bytes * C.FSDP_UNSHARDED_UNITS
             ph.every(("forward", "backward"), "gathered_params", unit, pb)
-            ph.add("backward", "gathered_params", prm.layer * grad_bytes, pb)
+            # the unit's unsharded gradients exist only for weights that train
+            layer_trainable = prm.layer if full else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1)
+            ph.add("backward", "gathered_params", layer_trainable * grad_bytes, pb)
+            # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
+            # gathered at the start of forward and kept until backward ends
+            root = (prm.embeddings + prm.lm_head) * comp
+            ph.every(("forward", "backward"), "gathered_params", root * (1 - 1 / n), pb)
     if inp.zero_stage >= 1 and sharded and trainable:
         rb = min(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET, trainable)
         overlap = 2 if inp.zero_stage == 3 else 1
