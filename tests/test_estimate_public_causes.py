@@ -265,3 +265,16 @@ def test_fsdp_qlora_gathers_stored_4bit_units_and_the_root_unit_without_frozen_g
     lora_layer = lora_params(arch, 16, lora_targets(inp, arch)) / layers
     assert est.phases["backward"]["gathered_params"] == round(unit + root + lora_layer * 4)
     assert est.phases["backward"]["gathered_params"] < est.phases["forward"]["gathered_params"] + layer
+
+
+def test_a_cached_model_whose_type_has_no_reader_says_so(monkeypatch):
+    from preflight import hub
+    from preflight.estimate import resolve_architecture
+
+    def unreadable(name, online=False, **_):
+        raise hub.ConfigError(f"{name}: cannot read its config.json: {name}: model_type 'xglm' "
+                              "is not supported (supported: bart, bert, ...)")
+
+    monkeypatch.setattr(hub, "resolve_architecture", unreadable)
+    with pytest.raises(InputError, match=r"model_type 'xglm' is not supported.*--params N"):
+        resolve_architecture("facebook/xglm-564M", online=False)
