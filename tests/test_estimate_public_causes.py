@@ -278,3 +278,14 @@ def test_a_cached_model_whose_type_has_no_reader_says_so(monkeypatch):
     monkeypatch.setattr(hub, "resolve_architecture", unreadable)
     with pytest.raises(InputError, match=r"model_type 'xglm' is not supported.*--params N"):
         resolve_architecture("facebook/xglm-564M", online=False)
+
+
+def test_zero_grad_default_follows_the_torch_version():
+    arch = from_hf_config(dict(BERT_LARGE, architectures=["BertForSequenceClassification"]), name="b")
+    kw = dict(arch=arch, precision="fp32", micro_batch=1, seq_len=512, attention="eager")
+    old = estimate(EstimateInput(torch_version="1.13.1", **kw)).phases["forward"]
+    new = estimate(EstimateInput(torch_version="2.1.0", **kw)).phases["forward"]
+    told = estimate(EstimateInput(torch_version="1.13.1", zero_grad_keeps=False,
+                                  sources={"zero_grad_keeps": "train.py:9"}, **kw)).phases["forward"]
+    assert old["gradients"] == pytest.approx(count_params(arch).total * 4, rel=1e-6)
+    assert "gradients" not in new and "gradients" not in told

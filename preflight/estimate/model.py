@@ -447,7 +447,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # and little else. The backward phase is the larger of the two moments.
     # (The compute-dtype logits are not held: a training step keeps only the loss, as
     # the Trainer's compute_loss does; see calibration/data.)
-    kept = grads / g_div if inp.zero_grad_keeps else 0.0
+    version = inp.torch_before
+    keeps = inp.zero_grad_keeps or (version is not None and version < (2, 0)
+                                    and "zero_grad_keeps" not in inp.sources)
+    kept = grads / g_div if keeps else 0.0
     if kept:
         # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
         # model.zero_grad() then): zeroed gradients stay allocated through every phase
