@@ -289,3 +289,26 @@ def test_zero_grad_default_follows_the_torch_version():
                                   sources={"zero_grad_keeps": "train.py:9"}, **kw)).phases["forward"]
     assert old["gradients"] == pytest.approx(count_params(arch).total * 4, rel=1e-6)
     assert "gradients" not in new and "gradients" not in told
+
+
+# -- torchtune memory levers ---------------------------------------------------------------------------
+
+def test_optimizer_in_backward_keeps_one_gradient_at_a_time():
+    arch = from_hf_config(LLAMA3_8B, name="llama3-8b")
+    kw = dict(arch=arch, precision="bf16", micro_batch=1, seq_len=2048, grad_ckpt=True,
+              optimizer="adamw")
+    fused = estimate(EstimateInput(optimizer_in_backward=True, **kw)).phases["optimizer"]
+    plain = estimate(EstimateInput(**kw)).phases["optimizer"]
+    largest = arch.vocab_size * arch.hidden_size          # the embedding / LM head matrix
+    assert fused["gradients"] == largest * 2             # one bf16 gradient
+    assert plain["gradients"] == count_params(arch).total * 2
+
+
+def test_activation_offload_keeps_two_layers_of_checkpoints():
+    arch = from_hf_config(LLAMA3_8B, name="llama3-8b")
+    kw = dict(arch=arch, precision="bf16", micro_batch=2, seq_len=4096, grad_ckpt=True, lora_r=8,
+              loss="fused")
+    on = estimate(EstimateInput(activation_offload=True, **kw)).phases["forward"]["activations"]
+    off = estimate(EstimateInput(**kw)).phases["forward"]["activations"]
+    per_layer_input = 2 * 4096 * 4096 * 2                 # one layer's bf16 input, batch 2
+    assert off - on == pytest.approx(30 * per_layer_input, rel=1e-6)

@@ -383,6 +383,13 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     state_bounds = (0.0, pb[1]) if inp.optimizer.startswith("paged") else pb
     ph.every(train_phases, "optimizer_states", states / s_div, state_bounds)
     ph.every(train_phases, "master_weights", master_b / s_div, pb)
+    if inp.optimizer_in_backward and trainable:
+        # the step runs inside backward, one parameter at a time, and frees that gradient:
+        # at most the largest parameter's gradient (and its step temporaries) is ever live
+        one = min(prm.largest, trainable)
+        grads = one * grad_bytes
+        temps = min(temps, 2 * one * state_dtype)
+        g_div = 1
     ph.add("optimizer", "gradients", grads / g_div, pb)
     ph.add("optimizer", "optimizer_temporaries", temps / s_div, pb)
     # gathered / unsharded parameters and communication buffers
@@ -562,11 +569,15 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                          "include the image tokens")
     if inp.grad_ckpt:
         out["saved"] = sum(layer.inputs for layer in layers)
+        if inp.activation_offload:
+            # the checkpointed layer inputs go to host memory as they are saved and come
+            # back one layer ahead of backward: two layers' inputs stay on the GPU
+            out["saved"] = sum(layer.inputs for layer in layers[:2])
         biggest = max(layers, key=lambda layer: layer.saved)
         out["recompute"] = biggest.saved
         out["layer_bwd"] = biggest.backward
     else:
-        out["saved"] = sum(layer.saved for layer in layers)
+        out["saved"] = sum(layer.saved for layer in (layers[:2] if inp.activation_offload else layers))
         out["layer_bwd"] = max(layer.backward for layer in layers)
     # final norm: fp32 input; when it and the head train, the normalised value and the
     # head's input (an autocast copy under amp)
