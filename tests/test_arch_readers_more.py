@@ -87,3 +87,40 @@ def test_gpt_bigcode_multi_query_has_one_kv_head_and_phi_no_gate():
 def test_a_type_without_reader_says_so():
     with pytest.raises(ArchitectureError, match="model_type 'xglm' is not supported"):
         from_hf_config({"model_type": "xglm", "d_model": 1024}, name="x")
+
+
+# (config, transformers 5.24 module count on the meta device: the class named in the case)
+MODULE_COUNTS = {
+    "facebook/mbart-large-50": ({"model_type": "mbart", "d_model": 1024, "encoder_layers": 12,
+                                 "decoder_layers": 12, "encoder_attention_heads": 16,
+                                 "decoder_attention_heads": 16, "encoder_ffn_dim": 4096,
+                                 "decoder_ffn_dim": 4096, "vocab_size": 250054,
+                                 "max_position_embeddings": 1024}, 610_879_488),
+    "Helsinki-NLP/opus-mt-en-de": ({"model_type": "marian", "d_model": 512, "encoder_layers": 6,
+                                    "decoder_layers": 6, "encoder_attention_heads": 8,
+                                    "decoder_attention_heads": 8, "encoder_ffn_dim": 2048,
+                                    "decoder_ffn_dim": 2048, "vocab_size": 58101,
+                                    "max_position_embeddings": 512}, 74_410_496),
+    "google/pegasus-large": ({"model_type": "pegasus", "d_model": 1024, "encoder_layers": 16,
+                              "decoder_layers": 16, "encoder_attention_heads": 16,
+                              "decoder_attention_heads": 16, "encoder_ffn_dim": 4096,
+                              "decoder_ffn_dim": 4096, "vocab_size": 96103,
+                              "max_position_embeddings": 1024}, 570_797_056),
+    "facebook/deit-base-distilled-patch16-224": (
+        {"model_type": "deit", "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
+         "intermediate_size": 3072, "image_size": 224, "patch_size": 16, "num_labels": 1000,
+         "architectures": ["DeiTForImageClassificationWithTeacher"]}, 87_338_192),
+    "facebook/deit-base-patch16-224": (
+        {"model_type": "deit", "hidden_size": 768, "num_hidden_layers": 12, "num_attention_heads": 12,
+         "intermediate_size": 3072, "image_size": 224, "patch_size": 16, "num_labels": 1000,
+         "architectures": ["DeiTForImageClassification"]}, 86_569_192),
+    "facebook/dinov2-base": ({"model_type": "dinov2", "hidden_size": 768, "num_hidden_layers": 12,
+                              "num_attention_heads": 12, "intermediate_size": 3072,
+                              "image_size": 518, "patch_size": 14}, 86_580_480),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MODULE_COUNTS))
+def test_reader_counts_what_transformers_builds(name):
+    config, module_count = MODULE_COUNTS[name]
+    assert count_params(from_hf_config(config, name=name)).total == module_count

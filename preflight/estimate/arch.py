@@ -211,7 +211,8 @@ _ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert"}
 def supported_model_types() -> List[str]:
     """Every ``model_type`` :func:`from_hf_config` reads (multimodal wrappers included)."""
     return sorted(_DECODER_TYPES | _ENCODER_TYPES | {
-        "t5", "mt5", "umt5", "bart", "whisper", "vit", "clip", "resnet", "convnext",
+        "t5", "mt5", "umt5", "bart", "mbart", "marian", "pegasus", "whisper", "vit", "deit",
+        "dinov2", "clip", "resnet", "convnext",
         "llava", "llava_next", "gemma3", "qwen2_vl", "qwen2_5_vl", "paligemma"})
 
 
@@ -477,8 +478,13 @@ def _read_bart(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         gated_mlp=False, num_encoder_layers=cfg.integer("encoder_layers"), max_position=max_pos,
         source=source,
         extra={"layout": "bart", "encoder_ffn": cfg.integer("encoder_ffn_dim"),
-               "positions": max_pos + 2,
-               "final_norms": cfg.flag("add_final_layer_norm", False)})
+               # BART/mBART: learned positions with an offset of 2; Marian/Pegasus: a
+               # sinusoidal table of max_position rows (a frozen parameter in transformers)
+               "positions": max_pos + 2 if mt in ("bart", "mbart") else max_pos,
+               # layernorm_embedding (BART, mBART) and the encoder/decoder final LayerNorms
+               # (mBART, Pegasus; BART only with add_final_layer_norm)
+               "embed_norms": mt in ("bart", "mbart"),
+               "final_norms": mt in ("mbart", "pegasus") or cfg.flag("add_final_layer_norm", False)})
 
 
 def _read_whisper(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
@@ -500,7 +506,8 @@ def _read_whisper(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
 def _read_vit(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
     hidden = cfg.integer("hidden_size")
     heads = cfg.integer("num_attention_heads")
-    classifier = _num_labels(cfg) if _has_head(cfg, "ForImageClassification") else 0
+    teacher = _has_head(cfg, "ForImageClassificationWithTeacher")
+    classifier = _num_labels(cfg) if (_has_head(cfg, "ForImageClassification") or teacher) else 0
     return Architecture(
         name=name, model_type=mt, family="vision", hidden_size=hidden,
         num_layers=cfg.integer("num_hidden_layers"), num_heads=heads, num_kv_heads=heads,
@@ -509,7 +516,14 @@ def _read_vit(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         patch_size=cfg.integer("patch_size"), num_channels=cfg.integer("num_channels", default=3),
         source=source,
         extra={"layout": "vit", "qkv_bias": cfg.flag("qkv_bias", True),
-               "pooler": classifier == 0, "classifier": classifier})
+               # DeiT adds a distillation token (and its own head when distilled), DINOv2 a
+               # mask token and two LayerScale vectors per layer, no pooler
+               "pooler": classifier == 0 and mt in ("vit", "deit"), "classifier": classifier,
+               "extra_tokens": 1 if mt == "deit" else 0,
+               "mask_token": mt == "dinov2",
+               "layerscale": mt == "dinov2",
+               "distilled_head": classifier if teacher else 0,
+               "cls_on_patch_mean": mt == "dinov2"})
 
 
 def _vision_tower(mt: str, cfg: _Cfg) -> Tuple[int, Dict[str, Any]]:
@@ -682,11 +696,11 @@ def _read_one(mt: str, config: Mapping[str, Any], name: str, source: str) -> Arc
         data.setdefault("tie_word_embeddings", False)
         data.setdefault("feed_forward_proj", "gated-gelu")
         return _read_t5(mt, _Cfg(data, "t5", name), name, source)
-    if mt == "bart":
+    if mt in ("bart", "mbart", "marian", "pegasus"):
         return _read_bart(mt, cfg, name, source)
     if mt == "whisper":
         return _read_whisper(mt, cfg, name, source)
-    if mt == "vit":
+    if mt in ("vit", "deit", "dinov2"):
         return _read_vit(mt, cfg, name, source)
     if mt == "clip":
         return _read_clip(mt, cfg, name, source)

@@ -143,7 +143,7 @@ def _count_bart(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
         "attention": enc * attn + dec * 2 * attn,
         "mlp": enc * (_linear(d, enc_ff, True) + _linear(enc_ff, d, True))
         + dec * (_linear(d, dec_ff, True) + _linear(dec_ff, d, True)),
-        "norms": (2 + final + 2 * enc + 3 * dec) * 2 * d,
+        "norms": ((2 if x.get("embed_norms", True) else 0) + final + 2 * enc + 3 * dec) * 2 * d,
         "lm_head": 0 if a.tie_embeddings else a.vocab_size * d,
     }
 
@@ -170,14 +170,19 @@ def _count_vit(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
     patches = (a.image_size // max(a.patch_size, 1)) ** 2
     qkv_bias = bool(x.get("qkv_bias", True))
     classifier = int(x.get("classifier", 0))
+    extra_tokens = int(x.get("extra_tokens", 0))
+    head_in = 2 * d if x.get("cls_on_patch_mean") else d   # DINOv2: [CLS, mean of patches]
     return {
-        "embeddings": d + a.num_channels * a.patch_size * a.patch_size * d + d,
-        "positions": (patches + 1) * d,
+        # CLS token (+ DeiT's distillation token, + a mask token), patch projection
+        "embeddings": d * (1 + extra_tokens + (1 if x.get("mask_token") else 0))
+        + a.num_channels * a.patch_size * a.patch_size * d + d,
+        "positions": (patches + 1 + extra_tokens) * d,
         "attention": a.num_layers * (3 * _linear(d, d, qkv_bias) + _linear(d, d, True)),
         "mlp": a.num_layers * (_linear(d, inter, True) + _linear(inter, d, True)),
-        "norms": (2 * a.num_layers + 1) * 2 * d,
+        "norms": (2 * a.num_layers + 1) * 2 * d + (2 * a.num_layers * d if x.get("layerscale") else 0),
         "pooler": _linear(d, d, True) if x.get("pooler", True) else 0,
-        "head": _linear(d, classifier, True) if classifier else 0,
+        "head": (_linear(head_in, classifier, True) if classifier else 0)
+        + (_linear(d, int(x.get("distilled_head", 0)), True) if x.get("distilled_head") else 0),
     }
 
 
