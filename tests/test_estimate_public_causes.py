@@ -312,3 +312,15 @@ def test_activation_offload_keeps_two_layers_of_checkpoints():
     off = estimate(EstimateInput(**kw)).phases["forward"]["activations"]
     per_layer_input = 2 * 4096 * 4096 * 2                 # one layer's bf16 input, batch 2
     assert off - on == pytest.approx(30 * per_layer_input, rel=1e-6)
+
+
+def test_fsdp_mixed_precision_computes_in_16_bits():
+    arch = from_hf_config(LLAMA3_8B, name="llama3-8b")
+    kw = dict(arch=arch, precision="amp-bf16", micro_batch=1, seq_len=2048, grad_ckpt=True,
+              lora_r=8, loss="fused", world_size=8)
+    fsdp = estimate(EstimateInput(fsdp="full", **kw)).phases["forward"]
+    ddp = estimate(EstimateInput(**kw)).phases["forward"]
+    # checkpointed layer inputs: bf16 under FSDP's param_dtype, fp32 under plain autocast
+    tokens = 2048
+    assert ddp["activations"] - fsdp["activations"] == pytest.approx(32 * tokens * 4096 * (4 - 2), rel=0.02)
+    assert "autocast_weight_cache" not in fsdp and "autocast_weight_cache" in ddp

@@ -325,6 +325,14 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         notes.append("DeepSpeed mixed precision: 16-bit weights and gradients, fp32 master "
                      "weights and optimizer states in the (sharded) optimizer")
     d, base_bytes, other_bytes = _dtypes(inp)
+    if inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant:
+        # FSDP's MixedPrecision(param_dtype=bf16/fp16) (accelerate's mixed_precision with
+        # FSDP): the gathered parameters are cast to 16 bits before forward, so the model
+        # computes in 16 bits: 16-bit residual stream, no autocast weight copies; the
+        # sharded fp32 parameters, gradients reduced to fp32 and the optimizer stay as they are
+        d = replace(d, res=2, autocast=False)
+        notes.append("FSDP mixed precision: parameters cast to 16 bits for compute (activations "
+                     "in 16 bits); fp32 sharded weights and optimizer states")
     lora = inp.lora
     targets = lora_targets(inp, arch) if lora else ()
     n_lora = lora_params(arch, int(inp.lora_r or 0), targets) if lora else 0
