@@ -324,3 +324,15 @@ def test_fsdp_mixed_precision_computes_in_16_bits():
     tokens = 2048
     assert ddp["activations"] - fsdp["activations"] == pytest.approx(32 * tokens * 4096 * (4 - 2), rel=0.02)
     assert "autocast_weight_cache" not in fsdp and "autocast_weight_cache" in ddp
+
+
+def test_adamw_temporaries_follow_the_torch_version():
+    arch = from_hf_config(LLAMA3_8B, name="llama3-8b")
+    kw = dict(arch=arch, precision="bf16", micro_batch=1, seq_len=256, grad_ckpt=True,
+              optimizer="adamw")
+    new = estimate(EstimateInput(torch_version="2.4.0", **kw)).phases["optimizer"]
+    old = estimate(EstimateInput(torch_version="1.12.1", **kw)).phases["optimizer"]
+    total = count_params(arch).total
+    largest = arch.vocab_size * arch.hidden_size
+    assert new["optimizer_temporaries"] == total * 2          # foreach: one sqrt(exp_avg_sq) for all
+    assert old["optimizer_temporaries"] == 2 * largest * 2    # for-loop: two of the largest tensor

@@ -519,7 +519,13 @@ def _optimizer_temporaries(inp: EstimateInput, trainable: int, state_dtype: floa
                            prm: _Params) -> float:
     """Transient buffers of the optimizer step: torch's foreach AdamW materialises
     ``sqrt(exp_avg_sq)`` for the whole parameter list; fused and for-loop do not."""
-    if inp.optimizer in ("adamw", "adafactor") and inp.foreach and not inp.zero_stage:
+    foreach = inp.foreach
+    version = inp.torch_before
+    if version is not None and version < (2, 0) and "foreach" not in inp.sources:
+        # torch.optim picks the foreach implementation by default on CUDA from 2.0; before,
+        # the for-loop one (foreach=None meant False)
+        foreach = False
+    if inp.optimizer in ("adamw", "adafactor") and foreach and not inp.zero_stage:
         # AdamW: sqrt(exp_avg_sq); Adafactor: the variance estimates, for every parameter
         return trainable * state_dtype
     if inp.optimizer in ("adamw", "adafactor") and not inp.zero_stage:
