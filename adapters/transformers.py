@@ -113,6 +113,13 @@ class _ScriptPass:
 
     def versions(self) -> None:
         name = self.script.source.display
+        if self.torch is not None and "framework.torch_version" in FIELDS:
+            path, _, line = self.torch.where.rpartition(":")
+            where = Source("config", path=path or self.torch.where,
+                           line=int(line) if line.isdigit() and int(line) > 0 else None,
+                           detail=f"torch {self.torch.text} ({self.torch.how})")
+            self.add("framework.torch_version", self.torch.text, where,
+                     "high" if self.torch.how == "pinned" else "medium")
         for package, found in (("transformers", self.transformers), ("trl", self.trl)):
             if found is not None:
                 self.note(f"{name}: {found.describe()}; version-dependent defaults follow it")

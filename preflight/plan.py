@@ -156,6 +156,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "(logits in chunks: torchtune CEWithChunkedOutputLoss, litgpt), fused (linear + "
               "cross-entropy never hold the logits: Liger, Unsloth, Cut Cross-Entropy).",
               enum=("standard", "chunked", "fused")),
+    FieldSpec("framework.torch_version", "str",
+              "The torch version the project declares (requirements, pyproject, lock files): "
+              "version-dependent defaults (zero_grad, foreach, CUDA lazy loading) follow it."),
     FieldSpec("peft.kbit_prepared", "bool",
               "prepare_model_for_kbit_training runs (called in the script, or by TRL's SFTTrainer "
               "for a quantized model with a peft_config): fp32 embeddings, norms and LM head."),

@@ -336,3 +336,17 @@ def test_adamw_temporaries_follow_the_torch_version():
     largest = arch.vocab_size * arch.hidden_size
     assert new["optimizer_temporaries"] == total * 2          # foreach: one sqrt(exp_avg_sq) for all
     assert old["optimizer_temporaries"] == 2 * largest * 2    # for-loop: two of the largest tensor
+
+
+def test_declared_torch_version_reaches_the_estimate(tmp_path):
+    (tmp_path / "requirements.txt").write_text("torch==1.12.1\ntransformers==4.21.0\n", encoding="utf-8")
+    (tmp_path / "train.py").write_text(textwrap.dedent("""
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+        model = AutoModelForCausalLM.from_pretrained("gpt2")
+        Trainer(model=model, args=TrainingArguments(output_dir="o")).train()
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    fact = plan.resolve("framework.torch_version")
+    assert fact.value == "1.12.1" and fact.source.path.endswith("requirements.txt") and fact.source.line == 1
+    inp = input_from_plan(plan, {"seq_len": 128})
+    assert inp.torch_version == "1.12.1" and inp.torch_before == (1, 12)

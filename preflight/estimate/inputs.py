@@ -291,7 +291,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("allgather_bucket_size", "dist.allgather_bucket_size"),
              ("prefetch_bucket_size", "dist.stage3_prefetch_bucket_size"),
              ("max_live_parameters", "dist.stage3_max_live_parameters"),
-             ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"))
+             ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"),
+             ("torch_version", "framework.torch_version"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue
