@@ -19,7 +19,7 @@ its total equals what ``model.num_parameters()`` and the Hub's safetensors total
   Qwen2-VL and Qwen2.5-VL towers).
 
 What each architecture-specific knob means is kept in ``Architecture.extra`` (see
-``preflight.estimate.arch._decoder_knobs``) so that ``count_params`` works on an
+``preflight.estimate.arch_knobs.decoder_knobs``) so that ``count_params`` works on an
 ``Architecture`` alone; an ``Architecture`` built by hand without ``extra`` is counted with the
 family's plain layout (decoder: Llama; encoder: BERT; encoder-decoder: T5; vision: ViT).
 """
