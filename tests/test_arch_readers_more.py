@@ -124,3 +124,43 @@ MODULE_COUNTS = {
 def test_reader_counts_what_transformers_builds(name):
     config, module_count = MODULE_COUNTS[name]
     assert count_params(from_hf_config(config, name=name)).total == module_count
+
+
+ENCODER_MODULE_COUNTS = {   # ElectraModel / AlbertModel built by transformers 5.24 on meta
+    "google/electra-small-discriminator": ({"model_type": "electra", "embedding_size": 128,
+                                            "hidden_size": 256, "intermediate_size": 1024,
+                                            "num_hidden_layers": 12, "num_attention_heads": 4,
+                                            "vocab_size": 30522, "max_position_embeddings": 512},
+                                           13_483_008),
+    "google/electra-base-discriminator": ({"model_type": "electra", "embedding_size": 768,
+                                           "hidden_size": 768, "intermediate_size": 3072,
+                                           "num_hidden_layers": 12, "num_attention_heads": 12,
+                                           "vocab_size": 30522, "max_position_embeddings": 512},
+                                          108_891_648),
+    "albert/albert-base-v2": ({"model_type": "albert", "embedding_size": 128, "hidden_size": 768,
+                               "intermediate_size": 3072, "num_hidden_layers": 12,
+                               "num_attention_heads": 12, "vocab_size": 30000,
+                               "max_position_embeddings": 512}, 11_683_584),
+    "albert/albert-xxlarge-v2": ({"model_type": "albert", "embedding_size": 128, "hidden_size": 4096,
+                                  "intermediate_size": 16384, "num_hidden_layers": 12,
+                                  "num_attention_heads": 64, "vocab_size": 30000,
+                                  "max_position_embeddings": 512}, 222_595_584),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENCODER_MODULE_COUNTS))
+def test_electra_and_albert_count_what_transformers_builds(name):
+    config, module_count = ENCODER_MODULE_COUNTS[name]
+    assert count_params(from_hf_config(config, name=name)).total == module_count
+
+
+def test_albert_shares_weights_but_not_activations():
+    from preflight.estimate import EstimateInput, estimate
+
+    config = ENCODER_MODULE_COUNTS["albert/albert-base-v2"][0]
+    one = estimate(EstimateInput(arch=from_hf_config(dict(config, num_hidden_layers=1), name="a1"),
+                                 precision="fp32", seq_len=128, attention="eager"))
+    twelve = estimate(EstimateInput(arch=from_hf_config(config, name="a12"), precision="fp32",
+                                    seq_len=128, attention="eager"))
+    assert one.params_total == twelve.params_total                      # one shared layer
+    assert twelve.phases["forward"]["activations"] > 8 * one.phases["forward"]["activations"]

@@ -207,7 +207,7 @@ _DECODER_TYPES = {
 }
 #: decoders whose config uses GPT-2 style keys (n_embd / n_layer / n_head, n_inner, n_positions)
 _GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode")
-_ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert"}
+_ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert", "electra", "albert"}
 
 
 def supported_model_types() -> List[str]:
@@ -339,7 +339,7 @@ def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         type_vocab = cfg.integer("type_vocab_size", default=2)
         # Counted as BertModel / RobertaModel with the pooler: the published totals (e.g.
         # bert-base-uncased 109,482,240) are for that module, whatever head the checkpoint has.
-        pooler = True
+        pooler = mt != "electra"   # ElectraModel has no pooler
         vocab = cfg.integer("vocab_size")
     return Architecture(
         name=name, model_type=mt, family="encoder", hidden_size=hidden, num_layers=layers,
@@ -347,7 +347,12 @@ def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         intermediate_size=inter, vocab_size=vocab, tie_embeddings=True, gated_mlp=False,
         max_position=max_pos, source=source,
         extra={"layout": "encoder", "positions": positions, "type_vocab": type_vocab,
-               "pooler": pooler, "task_head": _encoder_head(cfg)})
+               "pooler": pooler, "task_head": _encoder_head(cfg),
+               # ELECTRA / ALBERT: embeddings of embedding_size, projected to hidden_size;
+               # ALBERT shares one layer's weights across num_hidden_groups groups
+               "embedding_size": cfg.integer("embedding_size", default=hidden)
+               if mt in ("electra", "albert") else hidden,
+               "weight_groups": cfg.integer("num_hidden_groups", default=1) if mt == "albert" else 0})
 
 
 #: encoder heads whose output is not over the vocabulary: (class-name suffix, head kind)

@@ -71,6 +71,7 @@ LORA_DEFAULT_TARGETS = {
     "mt5": ("q", "v"), "umt5": ("q", "v"), "bloom": ("query_key_value",),
     "gpt_bigcode": ("c_attn",), "mpt": ("Wqkv",), "gptj": ("q_proj", "v_proj"),
     "codegen": ("qkv_proj",), "opt": ("q_proj", "v_proj"), "stablelm": ("q_proj", "v_proj"),
+    "electra": ("query", "value"), "albert": ("query", "value"),
 }
 
 # --------------------------------------------------------------------------- published

@@ -103,14 +103,18 @@ def _count_decoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
 
 def _count_encoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
     h, inter = a.hidden_size, a.intermediate_size
+    e = int(x.get("embedding_size", h) or h)
     layer_attn = 4 * _linear(h, h, True)
     layer_mlp = _linear(h, inter, True) + _linear(inter, h, True)
+    # ALBERT: the weights of one layer per group, shared by every layer of the group
+    weight_layers = int(x.get("weight_groups", 0)) or a.num_layers
     return {
-        "embeddings": a.vocab_size * h + int(x.get("type_vocab", 2)) * h,
-        "positions": int(x.get("positions", a.max_position)) * h,
-        "attention": a.num_layers * layer_attn,
-        "mlp": a.num_layers * layer_mlp,
-        "norms": (2 * a.num_layers + 1) * 2 * h,
+        "embeddings": a.vocab_size * e + int(x.get("type_vocab", 2)) * e
+        + (_linear(e, h, True) if e != h else 0),
+        "positions": int(x.get("positions", a.max_position)) * e,
+        "attention": weight_layers * layer_attn,
+        "mlp": weight_layers * layer_mlp,
+        "norms": 2 * weight_layers * 2 * h + 2 * e,
         "pooler": _linear(h, h, True) if x.get("pooler", True) else 0,
     }
 
