@@ -34,7 +34,7 @@ from preflight.adapters.transformers_version import Version, find_version
 
 from preflight.adapters_api import Adapter, CallSite, Project, ScriptIndex
 from preflight.analysis.syntax import dotted_name
-from preflight.plan import Source, TrainingPlan
+from preflight.plan import FIELDS, Source, TrainingPlan
 from preflight.registry import register_adapter
 
 _MODEL_CLASS = re.compile(r"^(Auto\w*Model\w*|\w*Model|\w+For[A-Z]\w*|\w*LMHeadModel)$")
@@ -113,6 +113,13 @@ class _ScriptPass:
 
     def versions(self) -> None:
         name = self.script.source.display
+        if self.torch is not None and "framework.torch_version" in FIELDS:
+            path, _, line = self.torch.where.rpartition(":")
+            where = Source("config", path=path or self.torch.where,
+                           line=int(line) if line.isdigit() and int(line) > 0 else None,
+                           detail=f"torch {self.torch.text} ({self.torch.how})")
+            self.add("framework.torch_version", self.torch.text, where,
+                     "high" if self.torch.how == "pinned" else "medium")
         for package, found in (("transformers", self.transformers), ("trl", self.trl)):
             if found is not None:
                 self.note(f"{name}: {found.describe()}; version-dependent defaults follow it")
@@ -210,6 +217,13 @@ class _ScriptPass:
         return False
 
     def peft(self) -> None:
+        if "peft.kbit_prepared" in FIELDS:
+            for site in self.calls:
+                if site.last == "prepare_model_for_kbit_training":
+                    self.add("peft.kbit_prepared", True, self.src(
+                        site.call, f"{site.label}(): fp32 embeddings, norms and LM head"),
+                        self.conf(site))
+                    break
         for site in self.calls:
             if site.last != "LoraConfig" or not _is_hf(site):
                 continue
@@ -256,6 +270,12 @@ class _ScriptPass:
             if owner is None:
                 continue
             mode = ("qlora" if self.weights_4bit() else "lora") if peft else "finetune"
+            if (mode == "qlora" and owner.last == "SFTTrainer" and owner.kwarg("peft_config") is not None
+                    and "peft.kbit_prepared" in FIELDS):
+                # TRL's SFTTrainer prepares a quantized model itself before wrapping it
+                self.add("peft.kbit_prepared", True, self.src(
+                    owner.call, f"{owner.label}(peft_config=...): TRL calls "
+                    "prepare_model_for_kbit_training for a quantized model"), self.conf(owner))
             detail = f"{site.label}(): the {owner.last} owns the training loop"
             if peft:
                 detail += " (with a PEFT adapter)"

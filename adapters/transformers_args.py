@@ -19,7 +19,7 @@ from preflight.adapters.deepspeed import deepspeed_block
 
 from preflight.adapters_api import CallSite
 from preflight.analysis.syntax import dotted_name
-from preflight.plan import Source
+from preflight.plan import FIELDS, Source
 from preflight.sources import read_text_limited
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ TRAINING_KEYS: dict[str, str] = {
     "per_device_train_batch_size": "int", "gradient_accumulation_steps": "int", "bf16": "bool", "fp16": "bool",
     "optim": "str", "gradient_checkpointing": "bool", "activation_checkpointing": "bool", "deepspeed": "any",
     "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
+    "use_liger_kernel": "bool",
 }
 _FSDP = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
          "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
@@ -255,6 +256,9 @@ class ArgsPass:
                 add("memory.gradient_checkpointing", values[key][0], values[key][1], conf)
         if "torch_compile" in values:
             add("compile.enabled", values["torch_compile"][0], values["torch_compile"][1], conf)
+        if values.get("use_liger_kernel", (False,))[0] is True and "loss.implementation" in FIELDS:
+            # Liger's fused linear cross-entropy replaces the LM head + loss (never full logits)
+            add("loss.implementation", "fused", values["use_liger_kernel"][1], conf)
         if "optim" in values:
             add("optimizer.name", values["optim"][0], values["optim"][1], conf)
         if trl or label in TRL_CONFIGS:

@@ -17,6 +17,10 @@ LoRA), and its CUDA context and fragmentation terms are left out the same way.
 Usage::
 
     python bench/estimator_accuracy.py [--torch-preflight /tmp/tpvenv/bin/torch-preflight]
+    python bench/estimator_accuracy.py --public [--split held-out|fit|all] [--rows] [--torch-preflight PATH]
+
+``--public`` runs ``bench/public_accuracy.py``: the same estimator against published GPU
+measurements (``calibration/public/devset.json``), per half of its split.
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import site
 import subprocess
 import sys
 from pathlib import Path
@@ -88,7 +91,7 @@ def torch_preflight_estimate(exe: str, rec: Dict[str, Any]) -> Optional[int]:
         cmd.append("--checkpointing")
     if case.get("attention") == "sdpa":
         cmd.append("--flash")
-    paths = [str(REPO), *site.getsitepackages()]
+    paths = [str(REPO), *[p for p in sys.path if p.endswith("site-packages")]]
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
     proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
     try:
@@ -113,6 +116,13 @@ def _summary(label: str, errors: List[float]) -> str:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    if args_in[:1] == ["--public"]:
+        # the public GPU measurements (held-out half by default): bench/public_accuracy.py
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import public_accuracy
+
+        return public_accuracy.main(args_in[1:])
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")

@@ -151,6 +151,17 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("dist.stage3_max_live_parameters", "int", "DeepSpeed stage3_max_live_parameters, in elements.",
               minimum=0),
     FieldSpec("target.gpu", "str", "GPU or cloud instance the job must fit (audit --gpu, or target-gpu)."),
+    FieldSpec("loss.implementation", "str",
+              "How the LM loss is computed: standard (full logits and an fp32 copy), chunked "
+              "(logits in chunks: torchtune CEWithChunkedOutputLoss, litgpt), fused (linear + "
+              "cross-entropy never hold the logits: Liger, Unsloth, Cut Cross-Entropy).",
+              enum=("standard", "chunked", "fused")),
+    FieldSpec("framework.torch_version", "str",
+              "The torch version the project declares (requirements, pyproject, lock files): "
+              "version-dependent defaults (zero_grad, foreach, CUDA lazy loading) follow it."),
+    FieldSpec("peft.kbit_prepared", "bool",
+              "prepare_model_for_kbit_training runs (called in the script, or by TRL's SFTTrainer "
+              "for a quantized model with a peft_config): fp32 embeddings, norms and LM head."),
 )
 
 FIELDS: dict[str, FieldSpec] = {spec.name: spec for spec in _FIELD_LIST}

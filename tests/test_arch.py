@@ -290,7 +290,7 @@ def test_hand_built_architecture_is_counted_with_the_family_layout():
 @pytest.mark.parametrize("config, fragment", [
     ({}, "no 'model_type'"),
     ({"model_type": "mamba2", "hidden_size": 8}, "'mamba2' is not supported"),
-    ({"model_type": "mbart", "d_model": 8}, "'mbart' is not supported"),
+    ({"model_type": "xglm", "d_model": 8}, "'xglm' is not supported"),
     ({"model_type": "llama", "hidden_size": "big"}, "'hidden_size' must be a whole number"),
     ({"model_type": "llama", "hidden_size": -4}, "must not be negative"),
     ({"model_type": "deepseek_v3", "hidden_size": 64, "num_attention_heads": 4,

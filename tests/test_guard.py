@@ -171,11 +171,22 @@ def test_fits_on_a_large_target_silently(llama_report):
 
 def test_raises_with_remediations_when_it_cannot_fit(llama):
     model, opt = llama
+    # long enough that the tensors, not the CUDA context, make the peak (a remediation must
+    # save at least 1% of the peak to be listed)
     with pytest.raises(VRAMGuardError) as info:
-        check_fit(model, opt, batch_shape=(2, 64), target="1MiB")
+        check_fit(model, opt, batch_shape=(2, 1024), target="1MiB")
     assert "does not fit" in str(info.value) and "oom" in str(info.value)
     assert info.value.report.verdict == "oom"
     assert info.value.report.remediations, "the estimator's remediations come with the error"
+
+
+def test_no_remediation_saving_under_one_percent(llama):
+    model, opt = llama
+    # 64 tokens of a one-layer toy model: the CUDA context is nearly all of the peak
+    with pytest.raises(VRAMGuardError) as info:
+        check_fit(model, opt, batch_shape=(2, 64), target="1MiB")
+    report = info.value.report
+    assert all(r.saved_bytes >= 0.01 * report.peak_bytes for r in report.remediations)
 
 
 def test_tight_warns_and_raises_only_when_asked(llama_report):

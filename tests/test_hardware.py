@@ -167,3 +167,17 @@ def test_cli_json_is_the_catalog(cli):
 def test_cli_rejects_bad_format(cli):
     result = cli("gpus", "--format", "yaml")
     assert result.code == 2 and "invalid choice" in result.err
+
+
+@pytest.mark.parametrize("name,gib,bf16", [
+    ("TITAN RTX", 24, False), ("TITAN V", 12, False), ("RTX 2080 Ti", 11, False), ("RTX 2080", 8, False),
+    ("GTX 1080 Ti", 11, False), ("Quadro RTX 6000", 24, False), ("Quadro RTX 8000", 48, False),
+    ("RTX A4000", 16, True), ("RTX A4500", 20, True), ("RTX 4070", 12, True), ("RTX 4060", 8, True),
+    ("RTX 4000 Ada", 20, True), ("RTX 5000 Ada", 32, True), ("A30", 24, True), ("A2", 16, True),
+    ("L20", 48, True), ("H20", 96, True), ("H800", 80, True), ("A800", 80, True), ("P40", 24, False),
+    ("MI210", 64, True), ("MI100", 32, True)])
+def test_older_and_regional_gpus_are_catalogued(name, gib, bf16):
+    gpu = hardware.find(name) or hardware.find(name.replace(" ", "-"))
+    assert isinstance(gpu, hardware.GPU), name
+    assert gpu.advertised_gib == gib and gpu.bf16 is bf16
+    assert gpu.memory_source == "derived" and "vendor specification" in gpu.source

@@ -44,6 +44,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--world-size", type=int, metavar="N", help="GPUs in total")
     j.add_argument("--lora-r", type=int, metavar="N", help="LoRA rank (adapters only are trained)")
     j.add_argument("--quant", choices=("4bit", "8bit"), help="quantized base weights (bitsandbytes)")
+    j.add_argument("--loss", choices=("standard", "chunked", "fused"),
+                   help="LM loss: standard (full logits + fp32 copy), chunked (torchtune, litgpt), "
+                        "fused (Liger, Unsloth, Cut Cross-Entropy)")
     j.add_argument("--max-new-tokens", type=int, metavar="N")
     j.add_argument("--num-beams", type=int, metavar="N")
     t = p.add_argument_group("target and output")
@@ -62,7 +65,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "attention": "attention", "zero": "zero_stage", "fsdp": "fsdp",
               "offload_optimizer": "offload_optimizer", "offload_params": "offload_params",
               "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
-              "max_new_tokens": "max_new_tokens", "num_beams": "num_beams"}
+              "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss"}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -141,6 +144,11 @@ def run(args: argparse.Namespace) -> int:
         return fail(str(exc), EXIT_USAGE)
     if arch_source:
         inp.sources["arch"] = arch_source
+    gpu = (getattr(target, "gpu", None) or target) if target is not None else None
+    if gpu is not None and inp.gpu_bf16 is None:
+        # the kernels the target runs (bf16 attention kernels need Ampere or newer)
+        inp.gpu_bf16 = bool(getattr(gpu, "bf16", True))
+        inp.sources["gpu_bf16"] = f"target {gpu.name}"
     if from_instance:
         inp.sources["world_size"] = f"instance {target.name} ({target.count} GPUs)"
     if arch is None and not inp.params and model_error:

@@ -53,6 +53,11 @@ def resolve_architecture(name: str, *, online: bool = False) -> Any:
         except hub.HubError as exc:
             if online:
                 raise InputError(str(exc)) from None
+            if isinstance(exc, getattr(hub, "ConfigError", ())):
+                # the config was found (cache) but its model type has no reader: say that,
+                # not "use --online", which would read the same config again
+                raise InputError(f"{exc}; pass --params N to estimate from a parameter count "
+                                 "with a guessed Llama shape") from None
         except ImportError:
             pass
     raise InputError(f"model {name!r} is not in the catalog; pass --params or --online")

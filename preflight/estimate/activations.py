@@ -215,7 +215,8 @@ _NAMES: dict[str, dict[str, tuple[str, ...]]] = {
 def _names(arch: Any, group: str) -> tuple[str, ...]:
     table = _NAMES[group]
     mt = arch.model_type
-    key = {"roberta": "bert", "xlm-roberta": "bert", "mt5": "t5"}.get(mt, mt)
+    key = {"roberta": "bert", "xlm-roberta": "bert", "electra": "bert", "albert": "bert",
+           "mt5": "t5", "umt5": "t5"}.get(mt, mt)
     names = table.get(key, table["default"])
     if group == "up" and not arch.gated_mlp and key == "default":
         return ("up_proj", "fc1")

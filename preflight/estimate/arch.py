@@ -6,7 +6,7 @@ configs through :func:`from_hf_config` and count with :func:`count_params`, whic
 here.
 
 What each architecture-specific knob means is kept in ``Architecture.extra`` (see
-``_decoder_knobs``) so that ``count_params`` works on an ``Architecture`` alone; an
+``arch_knobs.decoder_knobs``) so that ``count_params`` works on an ``Architecture`` alone; an
 ``Architecture`` built by hand without ``extra`` is counted with the family's plain layout
 (decoder: Llama; encoder: BERT; encoder-decoder: T5; vision: ViT).
 """
@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from preflight.estimate.arch_knobs import decoder_knobs
 
 if TYPE_CHECKING:
     from preflight.estimate.params import count_params
@@ -201,74 +203,19 @@ _DECODER_TYPES = {
     "llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
     "gemma3_text", "phi3", "deepseek_v2", "deepseek_v3", "gpt2", "gpt_neox", "falcon",
     "qwen2_vl_text", "qwen2_5_vl_text", "starcoder2", "olmo", "olmo2", "granite",
+    "phi", "bloom", "opt", "gptj", "codegen", "gpt_bigcode", "mpt", "stablelm",
 }
-_ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert"}
+#: decoders whose config uses GPT-2 style keys (n_embd / n_layer / n_head, n_inner, n_positions)
+_GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode")
+_ENCODER_TYPES = {"bert", "roberta", "xlm-roberta", "distilbert", "electra", "albert"}
 
 
 def supported_model_types() -> List[str]:
     """Every ``model_type`` :func:`from_hf_config` reads (multimodal wrappers included)."""
     return sorted(_DECODER_TYPES | _ENCODER_TYPES | {
-        "t5", "bart", "whisper", "vit", "clip", "resnet", "convnext",
+        "t5", "mt5", "umt5", "bart", "mbart", "marian", "pegasus", "whisper", "vit", "deit",
+        "dinov2", "clip", "resnet", "convnext",
         "llava", "llava_next", "gemma3", "qwen2_vl", "qwen2_5_vl", "paligemma"})
-
-
-def _decoder_knobs(mt: str, cfg: _Cfg) -> Dict[str, Any]:
-    """The layout facts that change a decoder's parameter count, by model type.
-
-    Keys: ``qkv_bias``, ``o_bias``, ``mlp_bias`` (Linear biases), ``norm`` ("rms" weight-only or
-    "layer" weight+bias), ``norms_per_layer``, ``qk_norm`` (per-head-dim q/k RMSNorm),
-    ``learned_positions`` (rows of a learned position table), ``router_bias`` (per-expert
-    correction bias), ``shared_expert_intermediate`` and ``shared_expert_gate`` (Qwen-MoE),
-    ``mla`` (DeepSeek multi-head latent attention ranks).
-    """
-    k: Dict[str, Any] = {"layout": "decoder", "qkv_bias": False, "o_bias": False,
-                         "mlp_bias": False, "norm": "rms", "norms_per_layer": 2,
-                         "qk_norm": False, "learned_positions": 0}
-    if mt in ("llama", "mistral", "mixtral", "granite", "olmo"):
-        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
-        k["mlp_bias"] = cfg.flag("mlp_bias", False)
-    if mt in ("qwen2", "qwen2_moe", "qwen2_vl_text", "qwen2_5_vl_text"):
-        k["qkv_bias"] = True
-    if mt in ("qwen3", "qwen3_moe", "gemma3_text", "olmo2"):
-        k["qk_norm"] = True
-        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
-    if mt in ("gemma2", "gemma3_text"):
-        k["norms_per_layer"] = 4
-    if mt == "olmo2":
-        k["qk_norm"] = "full"  # q_norm over all heads, k_norm over all kv heads
-    if mt == "olmo":
-        k["norm"] = "none"  # non-parametric LayerNorm
-    if mt == "starcoder2":
-        k.update(norm="layer", qkv_bias=cfg.flag("use_bias", True), o_bias=cfg.flag("use_bias", True),
-                 mlp_bias=cfg.flag("use_bias", True))
-    if mt == "gpt2":
-        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
-                 learned_positions=cfg.integer("n_positions", "max_position_embeddings"))
-    if mt == "gpt_neox":
-        k.update(qkv_bias=cfg.flag("attention_bias", True), o_bias=cfg.flag("attention_bias", True),
-                 mlp_bias=True, norm="layer")
-    if mt == "falcon":
-        bias = cfg.flag("bias", False)
-        new = cfg.flag("new_decoder_architecture", False)
-        parallel = cfg.flag("parallel_attn", True)
-        two_norms = (new and cfg.integer("num_ln_in_parallel_attn", default=2) == 2) or not parallel
-        k.update(qkv_bias=bias, o_bias=bias, mlp_bias=bias, norm="layer",
-                 norms_per_layer=2 if two_norms else 1)
-    if mt in ("qwen2_moe",):
-        k["shared_expert_intermediate"] = cfg.integer("shared_expert_intermediate_size", default=0)
-        k["shared_expert_gate"] = k["shared_expert_intermediate"] > 0
-    if mt == "deepseek_v3":
-        k["router_bias"] = True
-    if mt in ("deepseek_v2", "deepseek_v3"):
-        k["mla"] = {
-            "q_lora_rank": cfg.opt_integer("q_lora_rank"),
-            "kv_lora_rank": cfg.integer("kv_lora_rank"),
-            "qk_rope_head_dim": cfg.integer("qk_rope_head_dim"),
-            "qk_nope_head_dim": cfg.integer("qk_nope_head_dim"),
-            "v_head_dim": cfg.integer("v_head_dim"),
-        }
-        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
-    return k
 
 
 def _moe_layer_count(mt: str, cfg: _Cfg, layers: int) -> int:
@@ -288,13 +235,25 @@ def _moe_layer_count(mt: str, cfg: _Cfg, layers: int) -> int:
 
 
 def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
-    if mt == "gpt2":
+    if mt in _GPT2_KEYS:
         hidden = cfg.integer("n_embd", "hidden_size")
         layers = cfg.integer("n_layer", "num_hidden_layers")
         heads = cfg.integer("n_head", "num_attention_heads")
         inter = cfg.integer("n_inner", default=4 * hidden)
+        kv_heads = 1 if mt == "gpt_bigcode" and cfg.flag("multi_query", True) else heads
+        max_pos = cfg.integer("n_positions", "max_position_embeddings", default=0)
+        tie = cfg.flag("tie_word_embeddings", mt in ("gpt2", "gpt_bigcode"))
+        gated = False
+    elif mt in ("bloom", "mpt"):
+        # BLOOM: hidden_size / n_layer / n_head, MLP 4 x hidden; MPT: d_model / n_layers /
+        # n_heads, MLP expansion_ratio x d_model; both ALiBi (no position table), tied
+        hidden = cfg.integer("hidden_size", "n_embed", "d_model")
+        layers = cfg.integer("n_layer", "num_hidden_layers", "n_layers")
+        heads = cfg.integer("n_head", "num_attention_heads", "n_heads")
+        ratio = cfg.integer("expansion_ratio", default=4) if mt == "mpt" else 4
+        inter = ratio * hidden
         kv_heads = heads
-        max_pos = cfg.integer("n_positions", "max_position_embeddings")
+        max_pos = cfg.integer("max_seq_len", default=0)
         tie = cfg.flag("tie_word_embeddings", True)
         gated = False
     else:
@@ -309,17 +268,17 @@ def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
             inter = cfg.integer("ffn_hidden_size", default=4 * hidden)
         else:
             kv_heads = cfg.integer("num_key_value_heads", default=heads)
-            inter = cfg.integer("intermediate_size", default=4 * hidden)
+            inter = cfg.integer("intermediate_size", "ffn_dim", default=4 * hidden)
         max_pos = cfg.integer("max_position_embeddings", "n_positions", "max_seq_len", default=0)
-        tie_default = mt in ("gemma", "gemma2", "gemma3_text", "falcon", "starcoder2")
+        tie_default = mt in ("gemma", "gemma2", "gemma3_text", "falcon", "starcoder2", "opt")
         tie = cfg.flag("tie_word_embeddings", tie_default)
-        gated = mt not in ("gpt_neox", "falcon", "starcoder2")
+        gated = mt not in ("gpt_neox", "falcon", "starcoder2", "phi", "opt")
     if heads == 0 or hidden == 0:
         raise ArchitectureError(f"{name}: hidden size and head count must be positive")
     if mt in ("deepseek_v2", "deepseek_v3"):
         # MLA: the query/key head width (nope + rope part); values use v_head_dim (extra["mla"]).
         head_dim = cfg.integer("qk_nope_head_dim") + cfg.integer("qk_rope_head_dim")
-    elif mt == "gpt2":
+    elif mt in _GPT2_KEYS or mt in ("bloom", "mpt", "opt"):
         head_dim = hidden // heads
     else:
         head_dim = cfg.integer("head_dim", default=hidden // heads)
@@ -343,7 +302,7 @@ def _read_decoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
             raise ArchitectureError(f"{cfg.where}: {per_token} experts per token but only {experts} "
                                     "experts per layer")
         moe_layers = _moe_layer_count(mt, cfg, layers)
-    knobs = _decoder_knobs(mt, cfg)
+    knobs = decoder_knobs(mt, cfg)
     # an explicit null (Mistral v0.2/v0.3, Mixtral) means no window: not the class default
     window = cfg.data["sliding_window"] if "sliding_window" in cfg.data else cfg.raw("sliding_window")
     if mt in ("mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe") and not cfg.flag(
@@ -380,7 +339,7 @@ def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         type_vocab = cfg.integer("type_vocab_size", default=2)
         # Counted as BertModel / RobertaModel with the pooler: the published totals (e.g.
         # bert-base-uncased 109,482,240) are for that module, whatever head the checkpoint has.
-        pooler = True
+        pooler = mt != "electra"   # ElectraModel has no pooler
         vocab = cfg.integer("vocab_size")
     return Architecture(
         name=name, model_type=mt, family="encoder", hidden_size=hidden, num_layers=layers,
@@ -388,7 +347,26 @@ def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         intermediate_size=inter, vocab_size=vocab, tie_embeddings=True, gated_mlp=False,
         max_position=max_pos, source=source,
         extra={"layout": "encoder", "positions": positions, "type_vocab": type_vocab,
-               "pooler": pooler})
+               "pooler": pooler, "task_head": _encoder_head(cfg),
+               # ELECTRA / ALBERT: embeddings of embedding_size, projected to hidden_size;
+               # ALBERT shares one layer's weights across num_hidden_groups groups
+               "embedding_size": cfg.integer("embedding_size", default=hidden)
+               if mt in ("electra", "albert") else hidden,
+               "weight_groups": cfg.integer("num_hidden_groups", default=1) if mt == "albert" else 0})
+
+
+#: encoder heads whose output is not over the vocabulary: (class-name suffix, head kind)
+_ENCODER_HEADS = (("ForSequenceClassification", "sequence"), ("ForMultipleChoice", "sequence"),
+                  ("ForTokenClassification", "token"), ("ForQuestionAnswering", "token"))
+
+
+def _encoder_head(cfg: _Cfg) -> str:
+    """``lm`` (masked-LM logits over the vocabulary, the default), ``sequence`` (one row of
+    labels per sample) or ``token`` (a few labels per token), from ``architectures``."""
+    for suffix, kind in _ENCODER_HEADS:
+        if _has_head(cfg, suffix):
+            return kind
+    return "lm"
 
 
 def _read_t5(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
@@ -421,8 +399,13 @@ def _read_bart(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         gated_mlp=False, num_encoder_layers=cfg.integer("encoder_layers"), max_position=max_pos,
         source=source,
         extra={"layout": "bart", "encoder_ffn": cfg.integer("encoder_ffn_dim"),
-               "positions": max_pos + 2,
-               "final_norms": cfg.flag("add_final_layer_norm", False)})
+               # BART/mBART: learned positions with an offset of 2; Marian/Pegasus: a
+               # sinusoidal table of max_position rows (a frozen parameter in transformers)
+               "positions": max_pos + 2 if mt in ("bart", "mbart") else max_pos,
+               # layernorm_embedding (BART, mBART) and the encoder/decoder final LayerNorms
+               # (mBART, Pegasus; BART only with add_final_layer_norm)
+               "embed_norms": mt in ("bart", "mbart"),
+               "final_norms": mt in ("mbart", "pegasus") or cfg.flag("add_final_layer_norm", False)})
 
 
 def _read_whisper(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
@@ -444,7 +427,8 @@ def _read_whisper(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
 def _read_vit(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
     hidden = cfg.integer("hidden_size")
     heads = cfg.integer("num_attention_heads")
-    classifier = _num_labels(cfg) if _has_head(cfg, "ForImageClassification") else 0
+    teacher = _has_head(cfg, "ForImageClassificationWithTeacher")
+    classifier = _num_labels(cfg) if (_has_head(cfg, "ForImageClassification") or teacher) else 0
     return Architecture(
         name=name, model_type=mt, family="vision", hidden_size=hidden,
         num_layers=cfg.integer("num_hidden_layers"), num_heads=heads, num_kv_heads=heads,
@@ -453,7 +437,14 @@ def _read_vit(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
         patch_size=cfg.integer("patch_size"), num_channels=cfg.integer("num_channels", default=3),
         source=source,
         extra={"layout": "vit", "qkv_bias": cfg.flag("qkv_bias", True),
-               "pooler": classifier == 0, "classifier": classifier})
+               # DeiT adds a distillation token (and its own head when distilled), DINOv2 a
+               # mask token and two LayerScale vectors per layer, no pooler
+               "pooler": classifier == 0 and mt in ("vit", "deit"), "classifier": classifier,
+               "extra_tokens": 1 if mt == "deit" else 0,
+               "mask_token": mt == "dinov2",
+               "layerscale": mt == "dinov2",
+               "distilled_head": classifier if teacher else 0,
+               "cls_on_patch_mean": mt == "dinov2"})
 
 
 def _vision_tower(mt: str, cfg: _Cfg) -> Tuple[int, Dict[str, Any]]:
@@ -620,11 +611,17 @@ def _read_one(mt: str, config: Mapping[str, Any], name: str, source: str) -> Arc
         return _read_encoder(mt, cfg, name, source)
     if mt == "t5":
         return _read_t5(mt, _Cfg(config, "t5", name), name, source)
-    if mt == "bart":
+    if mt in ("mt5", "umt5"):
+        # mT5 / umT5: the T5 v1.1 layout (gated-gelu, untied head) with a 250k vocabulary
+        data = dict(config)
+        data.setdefault("tie_word_embeddings", False)
+        data.setdefault("feed_forward_proj", "gated-gelu")
+        return _read_t5(mt, _Cfg(data, "t5", name), name, source)
+    if mt in ("bart", "mbart", "marian", "pegasus"):
         return _read_bart(mt, cfg, name, source)
     if mt == "whisper":
         return _read_whisper(mt, cfg, name, source)
-    if mt == "vit":
+    if mt in ("vit", "deit", "dinov2"):
         return _read_vit(mt, cfg, name, source)
     if mt == "clip":
         return _read_clip(mt, cfg, name, source)

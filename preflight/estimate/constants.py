@@ -67,6 +67,11 @@ LORA_DEFAULT_TARGETS = {
     "t5": ("q", "v"), "bart": ("q_proj", "v_proj"), "vit": ("query", "value"),
     "gpt_neox": ("query_key_value",), "falcon": ("query_key_value",),
     "phi": ("q_proj", "v_proj", "fc1", "fc2"),
+    # PEFT's TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING for the types read since
+    "mt5": ("q", "v"), "umt5": ("q", "v"), "bloom": ("query_key_value",),
+    "gpt_bigcode": ("c_attn",), "mpt": ("Wqkv",), "gptj": ("q_proj", "v_proj"),
+    "codegen": ("qkv_proj",), "opt": ("q_proj", "v_proj"), "stablelm": ("q_proj", "v_proj"),
+    "electra": ("query", "value"), "albert": ("query", "value"),
 }
 
 # --------------------------------------------------------------------------- published
@@ -77,6 +82,13 @@ LORA_DEFAULT_TARGETS = {
 #: it, hence the wide interval (lazy .. eager).
 CUDA_CONTEXT_BYTES = 287_047_680
 CUDA_CONTEXT_RANGE = (128 * MIB, 666_632_192)
+#: Before PyTorch 1.13 every CUDA kernel is loaded at start-up (no lazy loading): the
+#: transformers guide "Efficient training on a single GPU" (v4.18-v4.21) measured 1343 MB
+#: (nvidia-smi, MiB) after ``torch.ones((1, 1)).to("cuda")`` on a V100 with torch 1.10/1.11
+#: (a source of the fitting half of calibration/public/devset.json). Range: the eager
+#: figure of pytorch/pytorch#86509 .. 1.2 x the V100 figure (more kernels on newer builds).
+CUDA_CONTEXT_EAGER_BYTES = 1343 * MIB
+CUDA_CONTEXT_EAGER_RANGE = (666_632_192, int(1.2 * 1343 * MIB))
 #: cuBLAS workspace that PyTorch allocates through its caching allocator: default
 #: ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` on Hopper = 8 x 4 MiB (format: torch
 #: ``aten/src/ATen/cuda/CublasHandlePool.cpp``); older GPUs use less.

@@ -19,6 +19,7 @@ OPTIMIZERS = ("adamw", "adamw-fused", "adamw-8bit", "paged-adamw-8bit", "paged-a
 ATTENTIONS = ("eager", "sdpa", "flash")
 FSDP_MODES = ("full", "hybrid", "grad-op")
 OFFLOAD = ("cpu", "nvme")
+LOSSES = ("standard", "chunked", "fused")
 QUANTS = ("4bit", "8bit")
 
 
@@ -70,6 +71,18 @@ class EstimateInput:
     target_len: Optional[int] = None                  # encoder-decoder: decoder tokens (None: seq_len)
     lora_dropout: float = 0.0                         # LoraConfig(lora_dropout=0.0) default
     device: str = "cuda"                              # "cpu": the calibration reference's kernels
+    loss: str = "standard"                            # LM loss: standard | chunked | fused
+    zero_grad_keeps: bool = False                     # zero_grad() keeps zeroed gradients (set_to_none=False)
+    torch_version: Optional[str] = None               # "2.3.1": CUDA context and zero_grad defaults by version
+    gpu_bf16: Optional[bool] = None                   # target GPU runs bf16 kernels (Ampere+); None: unknown
+    optimizer_in_backward: bool = False               # step each parameter as its gradient is ready (torchtune)
+    activation_offload: bool = False                  # saved activations moved to host memory (torchtune)
+
+    @property
+    def torch_before(self) -> Optional[tuple[int, int]]:
+        """(major, minor) of ``torch_version`` when known, else None."""
+        m = re.match(r"\s*(\d+)\.(\d+)", str(self.torch_version or ""))
+        return (int(m.group(1)), int(m.group(2))) if m else None
 
     def with_changes(self, **changes: Any) -> EstimateInput:
         """A copy with some fields changed (sources of changed fields become ``"remedy"``)."""
@@ -245,13 +258,18 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         raise InputError(f"ZeRO stage must be 0, 1, 2 or 3, got {inp.zero_stage!r}")
     if inp.fsdp is not None and inp.fsdp not in FSDP_MODES:
         raise InputError(f"unknown FSDP mode {inp.fsdp!r} (expected {', '.join(FSDP_MODES)})")
+    if inp.loss not in LOSSES:
+        raise InputError(f"unknown loss implementation {inp.loss!r} (expected {', '.join(LOSSES)})")
     if inp.quant is not None and inp.quant not in QUANTS:
         raise InputError(f"unknown quantization {inp.quant!r} (expected {', '.join(QUANTS)})")
     for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
         if getattr(inp, name) < 1:
             raise InputError(f"{name.replace('_', ' ')} must be at least 1, got {getattr(inp, name)!r}")
     if inp.quant == "4bit" and inp.lora and inp.kbit_prepared is None:
-        inp.kbit_prepared = True
+        # prepare_model_for_kbit_training only when the job calls it (or TRL does): the
+        # plan says so (peft.kbit_prepared); without a plan fact, bitsandbytes' own layout
+        inp.kbit_prepared = False
+        src.setdefault("kbit_prepared", "default (no prepare_model_for_kbit_training found)")
     if inp.quant and inp.mode == "train" and "grad_ckpt" not in src and inp.kbit_prepared:
         # prepare_model_for_kbit_training(use_gradient_checkpointing=True) is the default
         inp.grad_ckpt = True
@@ -272,7 +290,9 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("reduce_bucket_size", "dist.reduce_bucket_size"),
              ("allgather_bucket_size", "dist.allgather_bucket_size"),
              ("prefetch_bucket_size", "dist.stage3_prefetch_bucket_size"),
-             ("max_live_parameters", "dist.stage3_max_live_parameters"))
+             ("max_live_parameters", "dist.stage3_max_live_parameters"),
+             ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"),
+             ("torch_version", "framework.torch_version"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

@@ -14,6 +14,12 @@ from typing import Any, Optional
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.terms import (
+    attention_kernel,
+    chunked_or_fused_logits,
+    optimizer_temporaries,
+    state_bytes,
+)
 
 #: Every term a phase may hold, in the order reports list them.
 TERMS = (
@@ -171,6 +177,7 @@ _TARGET_DIMS = {
     "wi": ("h", "i"), "wo": ("i", "h"), "c_attn": ("h", "3h"), "c_proj": ("h", "h"),
     "c_fc": ("h", "i"), "fc1": ("h", "i"), "fc2": ("i", "h"), "dense": ("h", "h"),
     "query_key_value": ("h", "qkv"), "dense_h_to_4h": ("h", "i"), "dense_4h_to_h": ("i", "h"),
+    "Wqkv": ("h", "qkv"), "qkv_proj": ("h", "qkv"), "fc_in": ("h", "i"), "fc_out": ("i", "h"),
 }
 _ALL_LINEAR = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
 
@@ -246,8 +253,15 @@ def estimate(inp: EstimateInput) -> Estimate:
     else:
         trainable = 0
         phases = _inference(inp, arch, prm, ph, pb, ab, notes)
-    ctx = (C.CUDA_CONTEXT_RANGE[0] / C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE[1] / C.CUDA_CONTEXT_BYTES)
-    ph.every(phases, "cuda_context", C.CUDA_CONTEXT_BYTES, ctx)
+    ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
+    version = inp.torch_before
+    if version is not None and version < (1, 13):
+        # no lazy module loading before torch 1.13: every kernel is loaded at start-up
+        ctx_bytes, ctx_range = C.CUDA_CONTEXT_EAGER_BYTES, C.CUDA_CONTEXT_EAGER_RANGE
+        notes.append(f"torch {inp.torch_version}: CUDA kernels loaded eagerly (no lazy loading "
+                     f"before 1.13), context about {ctx_bytes / 2 ** 30:.1f} GiB")
+    ctx = (ctx_range[0] / ctx_bytes, ctx_range[1] / ctx_bytes)
+    ph.every(phases, "cuda_context", ctx_bytes, ctx)
     ph.every(phases, "cublas_workspace", C.CUBLAS_WORKSPACE_BYTES, (0.25, 1.0))
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
@@ -306,6 +320,14 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         notes.append("DeepSpeed mixed precision: 16-bit weights and gradients, fp32 master "
                      "weights and optimizer states in the (sharded) optimizer")
     d, base_bytes, other_bytes = _dtypes(inp)
+    if inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant:
+        # FSDP's MixedPrecision(param_dtype=bf16/fp16) (accelerate's mixed_precision with
+        # FSDP): the gathered parameters are cast to 16 bits before forward, so the model
+        # computes in 16 bits: 16-bit residual stream, no autocast weight copies; the
+        # sharded fp32 parameters, gradients reduced to fp32 and the optimizer stay as they are
+        d = replace(d, res=2, autocast=False)
+        notes.append("FSDP mixed precision: parameters cast to 16 bits for compute (activations "
+                     "in 16 bits); fp32 sharded weights and optimizer states")
     lora = inp.lora
     targets = lora_targets(inp, arch) if lora else ()
     n_lora = lora_params(arch, int(inp.lora_r or 0), targets) if lora else 0
@@ -321,8 +343,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     grad_bytes = base_bytes if full else 4.0
     master = full and base_bytes == 2 and inp.zero_stage > 0
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
-    states = trainable * _state_bytes(inp.optimizer, state_dtype, arch, full)
-    temps = _optimizer_temporaries(inp, trainable, state_dtype, prm)
+    states = trainable * state_bytes(inp.optimizer, state_dtype, arch, full)
+    temps = optimizer_temporaries(inp, trainable, state_dtype, prm)
     grads = trainable * grad_bytes
     master_b = trainable * 4.0 if master else 0.0
     # sharding
@@ -344,7 +366,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         if inp.fsdp:
             grads, states, master_b, temps = 0.0, 0.0, 0.0, 0.0
     if inp.offload_optimizer or inp.offload_params:
-        host = (trainable * (_state_bytes(inp.optimizer, 4.0, arch, full) + 8.0)
+        host = (trainable * (state_bytes(inp.optimizer, 4.0, arch, full) + 8.0)
                 if inp.offload_optimizer else 0.0) + (weights if inp.offload_params else 0.0)
         notes.append(f"offload keeps about {host / 1024 ** 3:.0f} GiB in host memory over all "
                      f"ranks ({inp.offload_optimizer or inp.offload_params}); host memory is not "
@@ -364,11 +386,20 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     state_bounds = (0.0, pb[1]) if inp.optimizer.startswith("paged") else pb
     ph.every(train_phases, "optimizer_states", states / s_div, state_bounds)
     ph.every(train_phases, "master_weights", master_b / s_div, pb)
+    if inp.optimizer_in_backward and trainable:
+        # the step runs inside backward, one parameter at a time, and frees that gradient:
+        # at most the largest parameter's gradient (and its step temporaries) is ever live
+        one = min(prm.largest, trainable)
+        grads = one * grad_bytes
+        temps = min(temps, 2 * one * state_dtype)
+        g_div = 1
     ph.add("optimizer", "gradients", grads / g_div, pb)
     ph.add("optimizer", "optimizer_temporaries", temps / s_div, pb)
     # gathered / unsharded parameters and communication buffers
     comp = d.comp
-    if inp.zero_stage >= 3 and sharded:
+    if inp.zero_stage >= 3 and (sharded or inp.offload_params):
+        # (with parameter offload ZeRO-3 gathers each module's parameters from host memory
+        # into GPU buffers even on one GPU: the same live set as when sharded)
         live = min(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS,
                    prm.layer + (inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
         ph.every(("forward", "backward"), "gathered_params", min(live, prm.total) * comp, pb)
@@ -376,9 +407,21 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         if inp.fsdp == "grad-op":
             ph.every(("forward", "backward"), "gathered_params", prm.total * comp, pb)
         else:
-            unit = prm.layer * comp * C.FSDP_UNSHARDED_UNITS
+            # FSDP all-gathers what each rank stores: a quantized base (bnb 4-bit with a
+            # quant_storage dtype) travels as packed 4-bit values; the rest in the compute
+            # dtype (MixedPrecision param_dtype)
+            layer_q = prm.quantizable / max(arch.num_layers + arch.num_encoder_layers, 1)
+            layer_bytes = ((layer_q * base_bytes + (prm.layer - layer_q) * comp) if inp.quant
+                           else prm.layer * comp)
+            unit = layer_bytes * C.FSDP_UNSHARDED_UNITS
             ph.every(("forward", "backward"), "gathered_params", unit, pb)
-            ph.add("backward", "gathered_params", prm.layer * grad_bytes, pb)
+            # the unit's unsharded gradients exist only for weights that train
+            layer_trainable = prm.layer if full else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1)
+            ph.add("backward", "gathered_params", layer_trainable * grad_bytes, pb)
+            # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
+            # gathered at the start of forward and kept until backward ends
+            root = (prm.embeddings + prm.lm_head) * comp
+            ph.every(("forward", "backward"), "gathered_params", root * (1 - 1 / n), pb)
     if inp.zero_stage >= 1 and sharded and trainable:
         rb = min(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET, trainable)
         overlap = 2 if inp.zero_stage == 3 else 1
@@ -414,6 +457,14 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # and little else. The backward phase is the larger of the two moments.
     # (The compute-dtype logits are not held: a training step keeps only the loss, as
     # the Trainer's compute_loss does; see calibration/data.)
+    version = inp.torch_before
+    keeps = inp.zero_grad_keeps or (version is not None and version < (2, 0)
+                                    and "zero_grad_keeps" not in inp.sources)
+    kept = grads / g_div if keeps else 0.0
+    if kept:
+        # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
+        # model.zero_grad() then): zeroed gradients stay allocated through every phase
+        ph.add("forward", "gradients", kept, pb)
     start: dict[str, float] = {"activations": acts["saved"]}
     if acts["logits_bwd"] >= acts["recompute"] + acts["layer_bwd"]:
         start["logits_loss"] = acts["logits_bwd"]
@@ -421,7 +472,13 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         start["activation_recompute"] = acts["recompute"]
         start["backward_transient"] = acts["layer_bwd"]
     end_transient = acts["recompute"] + acts["layer_bwd"]
-    if grads / g_div + end_transient > sum(start.values()):
+    if kept:
+        ph.add("backward", "gradients", kept, pb)
+        if end_transient > sum(start.values()):
+            start = {"backward_transient": end_transient}
+        for term, value in start.items():
+            ph.add("backward", term, value, ab)
+    elif grads / g_div + end_transient > sum(start.values()):
         ph.add("backward", "gradients", grads / g_div, pb)
         ph.add("backward", "backward_transient", end_transient, ab)
         ph.terms["backward"].pop("autocast_weight_cache", None)
@@ -429,42 +486,6 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         for term, value in start.items():
             ph.add("backward", term, value, ab)
     return trainable
-
-
-def _state_bytes(optimizer: str, state_dtype: float, arch: Any, full: bool) -> float:
-    """Optimizer state bytes per trainable parameter."""
-    if optimizer in ("adamw", "adamw-fused", "paged-adamw"):
-        return 2 * state_dtype
-    if optimizer in ("adamw-8bit", "paged-adamw-8bit"):
-        return C.ADAM8BIT_BYTES_PER_PARAM
-    if optimizer == "lion-8bit":
-        return C.ADAM8BIT_BYTES_PER_PARAM / 2
-    if optimizer in ("lion", "sgd-momentum"):
-        return state_dtype
-    if optimizer == "sgd":
-        return 0.0
-    if optimizer == "adafactor":
-        # factored second moment: a row and a column vector per matrix, no first moment
-        # (torch.optim.Adafactor; transformers' Adafactor with beta1=None): per parameter,
-        # (rows + cols) / (rows x cols) of a typical matrix of the model
-        h, i = arch.hidden_size, max(arch.intermediate_size, arch.hidden_size, 1)
-        per_param = (h + i) / (h * i) if full else 0.05   # LoRA: r x in matrices, r small
-        return state_dtype * per_param
-    return 2 * state_dtype
-
-
-def _optimizer_temporaries(inp: EstimateInput, trainable: int, state_dtype: float,
-                           prm: _Params) -> float:
-    """Transient buffers of the optimizer step: torch's foreach AdamW materialises
-    ``sqrt(exp_avg_sq)`` for the whole parameter list; fused and for-loop do not."""
-    if inp.optimizer in ("adamw", "adafactor") and inp.foreach and not inp.zero_stage:
-        # AdamW: sqrt(exp_avg_sq); Adafactor: the variance estimates, for every parameter
-        return trainable * state_dtype
-    if inp.optimizer in ("adamw", "adafactor") and not inp.zero_stage:
-        # for-loop: two temporaries the size of the parameter being updated (sqrt and the
-        # bias-corrected denominator), the largest parameter sets the peak
-        return 2 * min(prm.largest, trainable) * state_dtype
-    return 0.0
 
 
 def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
@@ -487,7 +508,11 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         seq = int(inp.seq_len or 0)
     tokens = b * seq
     dropout = A._dropout(arch, inp.dropout)
-    common: dict[str, Any] = dict(attention=inp.attention, train_weights=full, lora_targets=frozenset(targets),
+    kernel = attention_kernel(inp)
+    if kernel != inp.attention:
+        notes.append("bf16 on a GPU without bf16 kernels (before Ampere): SDPA runs its math "
+                     "path and stores the attention scores, as eager attention does")
+    common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
                   dropout=dropout, device=inp.device)
     layers: list[A.LayerActs] = []
@@ -511,11 +536,15 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                          "include the image tokens")
     if inp.grad_ckpt:
         out["saved"] = sum(layer.inputs for layer in layers)
+        if inp.activation_offload:
+            # the checkpointed layer inputs go to host memory as they are saved and come
+            # back one layer ahead of backward: two layers' inputs stay on the GPU
+            out["saved"] = sum(layer.inputs for layer in layers[:2])
         biggest = max(layers, key=lambda layer: layer.saved)
         out["recompute"] = biggest.saved
         out["layer_bwd"] = biggest.backward
     else:
-        out["saved"] = sum(layer.saved for layer in layers)
+        out["saved"] = sum(layer.saved for layer in (layers[:2] if inp.activation_offload else layers))
         out["layer_bwd"] = max(layer.backward for layer in layers)
     # final norm: fp32 input; when it and the head train, the normalised value and the
     # head's input (an autocast copy under amp)
@@ -527,8 +556,16 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         qkv = sum(1 for n in A._names(arch, "qkv") if n in targets)
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
         out["saved"] -= tokens * arch.hidden_size * (4 + noise)
+    head = str((arch.extra or {}).get("task_head", "lm"))
+    if family == "encoder" and head != "lm":
+        # classification heads: (batch x labels) or (tokens x labels) logits, negligible
+        # next to the activations; no vocabulary-sized term
+        return out
     if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
         tv = logit_tokens * arch.vocab_size
+        if inp.loss != "standard":
+            out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
+            return out
         # prepare_model_for_kbit_training leaves the LM head in fp32: fp32 logits
         elem = 4 if (inp.quant and inp.kbit_prepared) else d.comp
         out["logits_held"] = tv * elem
@@ -566,7 +603,7 @@ def _inference(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
 
     def transient(tokens: int, keys: int) -> float:
         out = tokens * (3 * width * ec + 2 * h * d.res + ec * (arch.num_heads * arch.head_dim))
-        if inp.attention == "eager":
+        if attention_kernel(inp) == "eager":
             out += (tokens // max(keys, 1) if family != "cnn" else 0) * arch.num_heads * keys * keys * 6
         return out
 

@@ -19,7 +19,7 @@ its total equals what ``model.num_parameters()`` and the Hub's safetensors total
   Qwen2-VL and Qwen2.5-VL towers).
 
 What each architecture-specific knob means is kept in ``Architecture.extra`` (see
-``preflight.estimate.arch._decoder_knobs``) so that ``count_params`` works on an
+``preflight.estimate.arch_knobs.decoder_knobs``) so that ``count_params`` works on an
 ``Architecture`` alone; an ``Architecture`` built by hand without ``extra`` is counted with the
 family's plain layout (decoder: Llama; encoder: BERT; encoder-decoder: T5; vision: ViT).
 """
@@ -81,8 +81,10 @@ def _count_decoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
         "positions": int(x.get("learned_positions", 0)) * h,
         "attention": a.num_layers * attn_layer,
         "mlp": dense_layers * mlp(a.intermediate_size),
-        "norms": (a.num_layers * int(x.get("norms_per_layer", 2)) + 1) * _norm(h, norm),
-        "lm_head": 0 if a.tie_embeddings else a.vocab_size * h,
+        "norms": ((a.num_layers * int(x.get("norms_per_layer", 2)) + 1) * _norm(h, norm)
+                  + (_norm(h, "layer") if x.get("embed_norm") else 0)),
+        "lm_head": (0 if a.tie_embeddings else a.vocab_size * h)
+                   + (a.vocab_size if x.get("lm_head_bias") else 0),
     }
     if moe_layers:
         expert = mlp(a.moe_intermediate_size)
@@ -101,14 +103,18 @@ def _count_decoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
 
 def _count_encoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
     h, inter = a.hidden_size, a.intermediate_size
+    e = int(x.get("embedding_size", h) or h)
     layer_attn = 4 * _linear(h, h, True)
     layer_mlp = _linear(h, inter, True) + _linear(inter, h, True)
+    # ALBERT: the weights of one layer per group, shared by every layer of the group
+    weight_layers = int(x.get("weight_groups", 0)) or a.num_layers
     return {
-        "embeddings": a.vocab_size * h + int(x.get("type_vocab", 2)) * h,
-        "positions": int(x.get("positions", a.max_position)) * h,
-        "attention": a.num_layers * layer_attn,
-        "mlp": a.num_layers * layer_mlp,
-        "norms": (2 * a.num_layers + 1) * 2 * h,
+        "embeddings": a.vocab_size * e + int(x.get("type_vocab", 2)) * e
+        + (_linear(e, h, True) if e != h else 0),
+        "positions": int(x.get("positions", a.max_position)) * e,
+        "attention": weight_layers * layer_attn,
+        "mlp": weight_layers * layer_mlp,
+        "norms": 2 * weight_layers * 2 * h + 2 * e,
         "pooler": _linear(h, h, True) if x.get("pooler", True) else 0,
     }
 
@@ -141,7 +147,7 @@ def _count_bart(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
         "attention": enc * attn + dec * 2 * attn,
         "mlp": enc * (_linear(d, enc_ff, True) + _linear(enc_ff, d, True))
         + dec * (_linear(d, dec_ff, True) + _linear(dec_ff, d, True)),
-        "norms": (2 + final + 2 * enc + 3 * dec) * 2 * d,
+        "norms": ((2 if x.get("embed_norms", True) else 0) + final + 2 * enc + 3 * dec) * 2 * d,
         "lm_head": 0 if a.tie_embeddings else a.vocab_size * d,
     }
 
@@ -168,14 +174,19 @@ def _count_vit(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
     patches = (a.image_size // max(a.patch_size, 1)) ** 2
     qkv_bias = bool(x.get("qkv_bias", True))
     classifier = int(x.get("classifier", 0))
+    extra_tokens = int(x.get("extra_tokens", 0))
+    head_in = 2 * d if x.get("cls_on_patch_mean") else d   # DINOv2: [CLS, mean of patches]
     return {
-        "embeddings": d + a.num_channels * a.patch_size * a.patch_size * d + d,
-        "positions": (patches + 1) * d,
+        # CLS token (+ DeiT's distillation token, + a mask token), patch projection
+        "embeddings": d * (1 + extra_tokens + (1 if x.get("mask_token") else 0))
+        + a.num_channels * a.patch_size * a.patch_size * d + d,
+        "positions": (patches + 1 + extra_tokens) * d,
         "attention": a.num_layers * (3 * _linear(d, d, qkv_bias) + _linear(d, d, True)),
         "mlp": a.num_layers * (_linear(d, inter, True) + _linear(inter, d, True)),
-        "norms": (2 * a.num_layers + 1) * 2 * d,
+        "norms": (2 * a.num_layers + 1) * 2 * d + (2 * a.num_layers * d if x.get("layerscale") else 0),
         "pooler": _linear(d, d, True) if x.get("pooler", True) else 0,
-        "head": _linear(d, classifier, True) if classifier else 0,
+        "head": (_linear(head_in, classifier, True) if classifier else 0)
+        + (_linear(d, int(x.get("distilled_head", 0)), True) if x.get("distilled_head") else 0),
     }
 
 

@@ -96,6 +96,11 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             ("--optimizer paged-adamw-8bit",), "needs bitsandbytes; states may page to host memory "
             "under pressure (slower steps when they do)",
             lambda i: i.with_changes(optimizer="paged-adamw-8bit"), ("adam8",))
+    if train and inp.loss != "fused" and _has_lm_logits(inp):
+        add("fused_loss", 2, "compute the loss with a fused linear cross-entropy (Liger "
+            "use_liger_kernel=True, torchtune LinearCrossEntropyLoss, Unsloth): no full logits",
+            ("--loss fused",), "needs liger-kernel (or the framework's fused loss); same loss "
+            "values", lambda i: i.with_changes(loss="fused"))
     if inp.micro_batch > 1:
         def smaller(i: EstimateInput) -> Optional[EstimateInput]:
             mb = max(1, i.micro_batch // 2)
@@ -145,8 +150,9 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "trains about 0.1-1% of the weights; quality can trail a full fine-tune",
             lambda i: i.with_changes(lora_r=16), ("qlora",))
     if train and not inp.quant:
-        add("qlora", 5, "QLoRA: 4-bit NF4 base with LoRA adapters (r=16)", ("--quant 4bit",
-            "--lora-r 16"), "4-bit base: small quality loss; dequantizing makes steps slower",
+        qlora = ("quantize the frozen base to 4-bit NF4 (QLoRA)" if inp.lora
+                 else "QLoRA: 4-bit NF4 base with LoRA adapters (r=16)")
+        add("qlora", 5, qlora, ("--quant 4bit",) + (() if inp.lora else ("--lora-r 16",)), "4-bit base: small quality loss; dequantizing makes steps slower",
             lambda i: i.with_changes(quant="4bit", lora_r=i.lora_r or 16, kbit_prepared=True,
                                      quant_type="nf4"), ("lora",))
     if not train and not inp.quant:
@@ -175,6 +181,20 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
     return out
 
 
+def _has_lm_logits(inp: EstimateInput) -> bool:
+    """Whether the job computes a loss over a vocabulary (an LM or masked-LM head)."""
+    arch = inp.arch
+    if arch is None:
+        return bool(inp.params)   # a guessed Llama shape
+    if getattr(arch, "family", "") in ("vision", "cnn") or not getattr(arch, "vocab_size", 0):
+        return False
+    return str((getattr(arch, "extra", None) or {}).get("task_head", "lm")) == "lm"
+
+
+#: a change that saves less than this share of the peak is not worth a line
+MIN_SAVING = 0.01
+
+
 def _peak(inp: EstimateInput) -> Optional[Estimate]:
     est = estimate(inp)
     return est if est.ok else None
@@ -200,7 +220,7 @@ def remediate(inp: EstimateInput, target: Any, *, usable_fraction: float = 1.0,
         if est is None or est.peak_bytes is None:
             continue
         saved = base.peak_bytes - est.peak_bytes
-        if saved <= 0:
+        if saved <= 0 or saved < MIN_SAVING * base.peak_bytes:
             continue
         v = verdict(est, target, usable_fraction)
         singles.append(Remediation([cand.change], cand.change, cand.cost, saved, est.peak_bytes,
@@ -263,11 +283,11 @@ def cheapest_targets(inp: EstimateInput, *, usable_fraction: float = 1.0
     best_inst = None
     priced = [i for i in instances if getattr(i, "hourly_usd", None) is not None]
     for inst in sorted(priced, key=lambda i: (i.hourly_usd, i.name)):
-        candidate = inp
-        if inst.count != inp.world_size and (inp.zero_stage or inp.fsdp or inp.mode != "train"):
-            candidate = inp.with_changes(world_size=inst.count)
-        e = _peak(candidate)
-        if e is not None and verdict(e, inst, usable_fraction) == "fits":
+        # as configured: the job keeps its world size, so an instance needs at least that
+        # many GPUs, each holding one rank's peak
+        if inst.count < inp.world_size:
+            continue
+        if verdict(est, inst, usable_fraction) == "fits":
             best_inst = inst
             break
     return best_gpu, best_inst

@@ -1,0 +1,322 @@
+"""The estimator against public GPU measurements (``calibration/public/devset.json``).
+
+Every row is a job as a paper, README or doc published it, with the peak it measured and
+how (``max_memory_allocated``, torch's ``peak_memory_active``, ``memory_reserved`` or
+``nvidia-smi``). The estimate is compared with the same quantity:
+
+- ``max_memory_allocated`` / ``peak_memory_active``: tensors only (``Estimate.tensor_peak``);
+- ``memory_reserved``: tensors plus the allocator's rounding and cached blocks (no context);
+- ``nvidia-smi``: the whole per-process figure (context included).
+
+Rows whose job ran out of memory have no peak; they count for the verdicts only. For each
+half of the split (``fit`` / ``held-out``, by source, see the file's ``split_rule``) it prints
+mean absolute error, mean signed error, the worst row, the share of measured peaks inside
+the estimate's interval, false fits (said fits, the job ran out of memory) and false OOMs
+(said it does not fit, the job ran on that GPU). With ``--torch-preflight PATH`` the rows
+torch-preflight can express (no LoRA, quantization, FSDP or offload) are estimated by it
+too (the model given as an entry point built on the meta device from the same config) and
+both tools' figures are printed side by side on those rows.
+
+Usage::
+
+    python bench/public_accuracy.py [--split held-out|fit|all] [--rows] \\
+        [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+REPO = Path(__file__).resolve().parent.parent
+DEVSET = REPO / "calibration" / "public" / "devset.json"
+GIB = 2 ** 30
+TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
+SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
+_TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
+
+
+def load(path: Path = DEVSET) -> Dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _config(setup: Dict[str, Any]) -> Tuple[Dict[str, Any], str]:
+    """(HF config dict, name) of a row's model: its inline config or the catalog's."""
+    if "hf_config" in setup:
+        return dict(setup["hf_config"]), str(setup.get("model_name", "inline"))
+    from preflight import architectures  # type: ignore[attr-defined]
+
+    for entry in architectures.entries():
+        if entry["name"] == setup["model"]:
+            return dict(entry["config"]), entry["name"]
+    raise KeyError(setup["model"])
+
+
+def architecture(setup: Dict[str, Any]) -> Any:
+    from preflight.estimate.arch import from_hf_config
+
+    config, name = _config(setup)
+    head = _TASK_HEAD.get(str(setup.get("task")))
+    if head:
+        base = str((config.get("architectures") or ["Model"])[0])
+        stem = base.split("For")[0] if "For" in base else base
+        config["architectures"] = [stem + head]
+        config["num_labels"] = int(setup.get("num_labels", 2))
+    return from_hf_config(config, name=name, source="devset")
+
+
+def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
+    from preflight.estimate.inputs import EstimateInput
+
+    fields = {k: v for k, v in setup.items() if k not in SETUP_ONLY}
+    if "lora_targets" in fields:
+        fields["lora_targets"] = tuple(fields["lora_targets"])
+    known = set(EstimateInput.__dataclass_fields__)
+    unknown = sorted(set(fields) - known)
+    fields = {k: v for k, v in fields.items() if k in known}
+    inp = EstimateInput(arch=architecture(setup), **fields)
+    inp.sources = {name: "devset" for name in fields}
+    if gpu is not None and inp.gpu_bf16 is None:
+        inp.gpu_bf16 = bool(gpu.bf16)   # what `preflight estimate --gpu` knows of the target
+    return inp, unknown
+
+
+def comparable(est: Any, kind: str) -> Tuple[int, int, int]:
+    """(estimate, low, high) of the quantity ``kind`` measures."""
+    from preflight.estimate.model import OVERHEAD_TERMS
+
+    peak = est.peak_bytes
+    lo, hi = est.interval_bytes
+    phase = est.phases[est.phase]
+    if kind in TENSOR_KINDS:
+        value, where = est.tensor_peak()
+        drop = sum(v for t, v in est.phases[where].items() if t in OVERHEAD_TERMS)
+        return value, max(lo - drop, 0), max(hi - drop, value)
+    if kind == "memory_reserved":
+        drop = phase.get("cuda_context", 0)
+        return peak - drop, max(lo - drop, 0), hi - drop
+    return peak, lo, hi
+
+
+@dataclass
+class Result:
+    row: Dict[str, Any]
+    estimate: Optional[int] = None
+    low: Optional[int] = None
+    high: Optional[int] = None
+    verdict: Optional[str] = None
+    error: Optional[float] = None
+    problem: str = ""
+
+    @property
+    def inside(self) -> bool:
+        m = self.row.get("peak_bytes")
+        return m is not None and self.low is not None and self.low <= m <= (self.high or 0)
+
+
+def evaluate(row: Dict[str, Any]) -> Result:
+    from preflight import hardware  # type: ignore[attr-defined]
+    from preflight.estimate import estimate, verdict
+
+    res = Result(row)
+    try:
+        inp, unknown = estimate_input(row["setup"], hardware.find(row["gpu"]))
+    except Exception as exc:
+        res.problem = f"cannot build the input: {exc}"
+        return res
+    est = estimate(inp)
+    if not est.ok:
+        res.problem = "; ".join(est.missing)
+        return res
+    res.estimate, res.low, res.high = comparable(est, row["measured"])
+    gpu = hardware.find(row["gpu"])
+    res.verdict = verdict(est, gpu) if gpu is not None else None
+    if row.get("peak_bytes"):
+        res.error = (res.estimate - row["peak_bytes"]) / row["peak_bytes"]
+    if unknown:
+        res.problem = "not read: " + ", ".join(unknown)
+    return res
+
+
+def summary(results: List[Result], label: str) -> Dict[str, Any]:
+    measured = [r for r in results if r.error is not None]
+    errs = [r.error for r in measured]
+    out: Dict[str, Any] = {"label": label, "rows": len(results), "measured": len(measured)}
+    if errs:
+        worst = max(measured, key=lambda r: abs(r.error or 0))
+        out.update(mae=sum(abs(e) for e in errs) / len(errs), mse=sum(errs) / len(errs),
+                   worst=(worst.row["id"], worst.error),
+                   inside=sum(1 for r in measured if r.inside) / len(measured))
+    out["false_fits"] = [r.row["id"] for r in results
+                         if r.row.get("outcome") == "oom" and r.verdict == "fits"]
+    out["false_ooms"] = [r.row["id"] for r in results
+                         if r.row.get("outcome") == "ran" and r.verdict in ("oom", "likely-oom")]
+    out["unestimated"] = [r.row["id"] for r in results if r.estimate is None]
+    return out
+
+
+def format_summary(s: Dict[str, Any]) -> str:
+    if "mae" not in s:
+        return f"{s['label']}: {s['rows']} rows, none measured and estimated"
+    inside = "n/a (no interval)" if s.get("inside") is None else f"{s['inside']:.0%}"
+    return (f"{s['label']}: {s['measured']} measured peaks ({s['rows']} rows) | mean |error| "
+            f"{s['mae']:.1%} | mean signed {s['mse']:+.1%} | worst {s['worst'][1]:+.1%} "
+            f"({s['worst'][0]}) | inside interval {inside} | false fits "
+            f"{len(s['false_fits'])} | false OOMs {len(s['false_ooms'])}"
+            + (f" | not estimated {len(s['unestimated'])}" if s["unestimated"] else ""))
+
+
+# --------------------------------------------------------------------------- torch-preflight
+
+_TP_DTYPE = {"fp32": "fp32", "amp-bf16": "amp", "amp-fp16": "amp", "bf16": "pure-bf16",
+             "fp16": "pure-fp16"}
+_TP_OPT = {"adamw": "adamw", "adamw-fused": "adamw", "adamw-8bit": "adamw-8bit",
+           "paged-adamw-8bit": "adamw-8bit", "adafactor": "adafactor", "sgd": "sgd",
+           "sgd-momentum": "sgd-momentum", "lion": "lion"}
+
+
+def tp_expressible(setup: Dict[str, Any]) -> bool:
+    return not (setup.get("lora_r") or setup.get("quant") or setup.get("fsdp")
+                or setup.get("offload_params") or setup.get("offload_optimizer"))
+
+
+def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]:
+    """(comparable bytes, fits on the row's GPU) from torch-preflight, None if it cannot."""
+    s = row["setup"]
+    if not tp_expressible(s) or s.get("precision") not in _TP_DTYPE:
+        return None
+    mode = s.get("mode", "train")
+    if mode == "train" and s.get("optimizer", "adamw") not in _TP_OPT:
+        return None
+    from preflight import hardware  # type: ignore[attr-defined]
+
+    gpu = hardware.find(row["gpu"])
+    cmd = [exe, "estimate", "--model", f"{Path(__file__).resolve().parent / 'tp_models.py'}:devset_model",
+           "--model-args", f"row={row['id']}", "--batch-size", str(s.get("micro_batch", 1)),
+           "--dtype", _TP_DTYPE[s["precision"]], "--seq-len", str(s["seq_len"]),
+           "--gpu-memory", f"{gpu.memory_bytes // 2 ** 20}MiB", "-f", "json"]
+    if mode == "train":
+        cmd += ["--optimizer", _TP_OPT[s.get("optimizer", "adamw")]]
+        if s.get("grad_ckpt"):
+            cmd.append("--checkpointing")
+    elif mode == "generate":
+        cmd += ["--generate", "--max-context", str(s["seq_len"] + s.get("max_new_tokens", 0))]
+    else:
+        cmd.append("--inference")
+    if s.get("attention", "sdpa") in ("sdpa", "flash"):
+        cmd.append("--flash")
+    ws = int(s.get("world_size", 1))
+    if ws > 1:
+        cmd += ["--world-size", str(ws)]
+        if s.get("zero_stage"):
+            cmd += ["--sharding", f"zero-{s['zero_stage']}"]
+        else:
+            cmd += ["--sharding", "ddp"]
+    # this interpreter's torch and transformers (some arrive through a .pth file)
+    paths = [str(REPO), *[p for p in sys.path if p.endswith("site-packages")]]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(paths))
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
+    try:
+        doc = json.loads(proc.stdout)
+    except json.JSONDecodeError:
+        return None
+    if not doc.get("resolved") or not doc.get("total_bytes"):
+        return None   # it could not build or size the model: not expressible
+    total = int(doc["total_bytes"])
+    bd = doc.get("breakdown", {})
+    ctx = int(bd.get("CUDA_context", 0))
+    frag = int(bd.get("fragmentation", 0))
+    if row["measured"] in TENSOR_KINDS:
+        value = total - ctx - frag
+    elif row["measured"] == "memory_reserved":
+        value = total - ctx
+    else:
+        value = total
+    return value, total <= gpu.memory_bytes
+
+
+def tp_summary(pairs: List[Tuple[Dict[str, Any], int, bool]], label: str) -> Dict[str, Any]:
+    out: Dict[str, Any] = {"label": label, "rows": len(pairs)}
+    measured = [(r, (v - r["peak_bytes"]) / r["peak_bytes"]) for r, v, _ in pairs if r.get("peak_bytes")]
+    if measured:
+        errs = [e for _, e in measured]
+        worst = max(measured, key=lambda x: abs(x[1]))
+        out.update(measured=len(measured), mae=sum(abs(e) for e in errs) / len(errs),
+                   mse=sum(errs) / len(errs), worst=(worst[0]["id"], worst[1]), inside=None)
+    out["false_fits"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "oom" and fits]
+    out["false_ooms"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "ran" and not fits]
+    out["unestimated"] = []
+    return out
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--split", default="held-out", choices=("held-out", "fit", "all"))
+    parser.add_argument("--rows", action="store_true", help="print every row")
+    parser.add_argument("--torch-preflight", metavar="PATH",
+                        help="torch-preflight console script (a separate venv) to compare")
+    parser.add_argument("--json", metavar="FILE", help="write the summaries as JSON")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(REPO))
+    doc = load()
+    rows = [r for r in doc["rows"] if args.split == "all" or r["split"] == args.split]
+    results = [evaluate(r) for r in rows]
+    tp_pairs: List[Tuple[Dict[str, Any], int, bool]] = []
+    tp_by_id: Dict[str, Tuple[int, bool]] = {}
+    if args.torch_preflight:
+        for r in rows:
+            got = torch_preflight(args.torch_preflight, r)
+            if got is not None:
+                tp_by_id[r["id"]] = got
+                tp_pairs.append((r, got[0], got[1]))
+    if args.rows:
+        print(f"{'row':58s} {'kind':>10s} {'GiB':>7s} {'est':>7s} {'err':>7s} in {'verdict':10s}"
+              + (f" {'tp':>7s} {'err':>7s}" if args.torch_preflight else ""))
+        for res in results:
+            r = res.row
+            m = r.get("peak_bytes")
+            line = (f"{r['id'][:58]:58s} {r['measured'][:10]:>10s} "
+                    f"{(m / GIB if m else 0):7.2f} "
+                    + (f"{res.estimate / GIB:7.2f} " if res.estimate else f"{'-':>7s} ")
+                    + (f"{res.error:+7.1%} " if res.error is not None else f"{r['outcome']:>7s} ")
+                    + ("y " if res.inside else "n " if m and res.estimate else "- ")
+                    + f"{res.verdict!s:10s}")
+            if args.torch_preflight:
+                tp = tp_by_id.get(r["id"])
+                if tp is None:
+                    line += f" {'-':>7s} {'-':>7s}"
+                else:
+                    err = (tp[0] - m) / m if m else None
+                    line += f" {tp[0] / GIB:7.2f} " + (f"{err:+7.1%}" if err is not None else
+                                                       ("fits" if tp[1] else "oom"))
+            if res.problem:
+                line += f"  [{res.problem}]"
+            print(line)
+        print()
+    label = {"held-out": "held-out", "fit": "fitting half (in-sample)", "all": "all rows (includes the fitting half)"}[args.split]
+    ours = summary(results, f"preflight, {label}")
+    print(format_summary(ours))
+    out = {"split": args.split, "preflight": ours}
+    if args.torch_preflight:
+        ids = set(tp_by_id)
+        both = [res for res in results if res.row["id"] in ids and res.estimate is not None]
+        ids &= {res.row["id"] for res in both}
+        mine = summary(both, f"preflight on the {len(both)} rows torch-preflight expresses")
+        theirs = tp_summary([p for p in tp_pairs if p[0]["id"] in ids],
+                            f"torch-preflight on the same {len(ids)} rows")
+        print(format_summary(mine))
+        print(format_summary(theirs))
+        out.update(preflight_common=mine, torch_preflight=theirs)
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1, default=str), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

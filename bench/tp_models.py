@@ -1,0 +1,40 @@
+"""Entry point for torch-preflight (``--model bench/tp_models.py:devset_model``): the model
+of one row of ``calibration/public/devset.json`` built by transformers on the meta device
+from the same config the estimator reads (so both tools see the same architecture)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def devset_model(row: str) -> Any:
+    import torch
+    import transformers
+
+    doc = json.loads((REPO / "calibration" / "public" / "devset.json").read_text(encoding="utf-8"))
+    setup = next(r for r in doc["rows"] if r["id"] == row)["setup"]
+    if "hf_config" in setup:
+        config = dict(setup["hf_config"])
+    else:
+        # the catalog files themselves (this runs in torch-preflight's interpreter)
+        entries = [e for f in sorted((REPO / "architectures").glob("*.json"))
+                   for e in json.loads(f.read_text(encoding="utf-8"))["entries"]]
+        config = dict(next(e for e in entries if e["name"] == setup["model"])["config"])
+    mt = config.pop("model_type")
+    config.pop("architectures", None)
+    classify = setup.get("task") == "sequence-classification"
+    if classify:
+        config["num_labels"] = int(setup.get("num_labels", 2))
+    cfg = transformers.AutoConfig.for_model(mt, **config)
+    if classify:
+        auto = transformers.AutoModelForSequenceClassification
+    elif cfg.is_encoder_decoder:
+        auto = transformers.AutoModelForSeq2SeqLM
+    else:
+        auto = transformers.AutoModelForCausalLM
+    with torch.device("meta"):
+        return auto.from_config(cfg)

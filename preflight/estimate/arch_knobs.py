@@ -1,0 +1,92 @@
+"""The layout facts that change a decoder's parameter count, by model type (split from
+:mod:`preflight.estimate.arch`, whose readers call :func:`decoder_knobs`)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+
+def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
+    """The layout facts that change a decoder's parameter count, by model type.
+
+    Keys: ``qkv_bias``, ``o_bias``, ``mlp_bias`` (Linear biases), ``norm`` ("rms" weight-only or
+    "layer" weight+bias), ``norms_per_layer``, ``qk_norm`` (per-head-dim q/k RMSNorm),
+    ``learned_positions`` (rows of a learned position table), ``router_bias`` (per-expert
+    correction bias), ``shared_expert_intermediate`` and ``shared_expert_gate`` (Qwen-MoE),
+    ``mla`` (DeepSeek multi-head latent attention ranks).
+    """
+    k: Dict[str, Any] = {"layout": "decoder", "qkv_bias": False, "o_bias": False,
+                         "mlp_bias": False, "norm": "rms", "norms_per_layer": 2,
+                         "qk_norm": False, "learned_positions": 0}
+    if mt in ("llama", "mistral", "mixtral", "granite", "olmo"):
+        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
+        k["mlp_bias"] = cfg.flag("mlp_bias", False)
+    if mt in ("qwen2", "qwen2_moe", "qwen2_vl_text", "qwen2_5_vl_text"):
+        k["qkv_bias"] = True
+    if mt in ("qwen3", "qwen3_moe", "gemma3_text", "olmo2"):
+        k["qk_norm"] = True
+        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
+    if mt in ("gemma2", "gemma3_text"):
+        k["norms_per_layer"] = 4
+    if mt == "olmo2":
+        k["qk_norm"] = "full"  # q_norm over all heads, k_norm over all kv heads
+    if mt == "olmo":
+        k["norm"] = "none"  # non-parametric LayerNorm
+    if mt == "starcoder2":
+        k.update(norm="layer", qkv_bias=cfg.flag("use_bias", True), o_bias=cfg.flag("use_bias", True),
+                 mlp_bias=cfg.flag("use_bias", True))
+    if mt == "gpt2":
+        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
+                 learned_positions=cfg.integer("n_positions", "max_position_embeddings"))
+    if mt == "bloom":
+        # fused query_key_value and every Linear with bias, two LayerNorms per block and one
+        # after the word embeddings (word_embeddings_layernorm)
+        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer", embed_norm=True)
+    if mt == "phi":
+        # Phi-1/1.5/2: parallel attention + MLP after one LayerNorm, biased q/k/v/dense,
+        # fc1/fc2 and LM head
+        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer", norms_per_layer=1,
+                 lm_head_bias=True)
+    if mt in ("gptj", "codegen"):
+        # parallel block with one LayerNorm; attention projections without bias, MLP and
+        # LM head with bias
+        k.update(mlp_bias=True, norm="layer", norms_per_layer=1, lm_head_bias=True)
+    if mt == "opt":
+        bias = cfg.flag("enable_bias", True)
+        # learned positions with OPT's offset of 2 rows
+        k.update(qkv_bias=bias, o_bias=bias, mlp_bias=bias, norm="layer",
+                 learned_positions=cfg.integer("max_position_embeddings") + 2)
+    if mt == "gpt_bigcode":
+        k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
+                 learned_positions=cfg.integer("n_positions", "max_position_embeddings"))
+    if mt == "mpt":
+        bias = not cfg.flag("no_bias", True)
+        # no_bias also drops the LayerNorm bias: a weight per channel
+        k.update(qkv_bias=bias, o_bias=bias, mlp_bias=bias, norm="layer" if bias else "rms")
+    if mt == "stablelm":
+        k.update(qkv_bias=cfg.flag("use_qkv_bias", False), norm="layer")
+    if mt == "gpt_neox":
+        k.update(qkv_bias=cfg.flag("attention_bias", True), o_bias=cfg.flag("attention_bias", True),
+                 mlp_bias=True, norm="layer")
+    if mt == "falcon":
+        bias = cfg.flag("bias", False)
+        new = cfg.flag("new_decoder_architecture", False)
+        parallel = cfg.flag("parallel_attn", True)
+        two_norms = (new and cfg.integer("num_ln_in_parallel_attn", default=2) == 2) or not parallel
+        k.update(qkv_bias=bias, o_bias=bias, mlp_bias=bias, norm="layer",
+                 norms_per_layer=2 if two_norms else 1)
+    if mt in ("qwen2_moe",):
+        k["shared_expert_intermediate"] = cfg.integer("shared_expert_intermediate_size", default=0)
+        k["shared_expert_gate"] = k["shared_expert_intermediate"] > 0
+    if mt == "deepseek_v3":
+        k["router_bias"] = True
+    if mt in ("deepseek_v2", "deepseek_v3"):
+        k["mla"] = {
+            "q_lora_rank": cfg.opt_integer("q_lora_rank"),
+            "kv_lora_rank": cfg.integer("kv_lora_rank"),
+            "qk_rope_head_dim": cfg.integer("qk_rope_head_dim"),
+            "qk_nope_head_dim": cfg.integer("qk_nope_head_dim"),
+            "v_head_dim": cfg.integer("v_head_dim"),
+        }
+        k["qkv_bias"] = k["o_bias"] = cfg.flag("attention_bias", False)
+    return k
