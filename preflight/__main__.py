@@ -17,6 +17,6 @@ except OSError:  # the current directory was removed
 if sys.path and (sys.path[0] in ("", os.curdir) or os.path.realpath(sys.path[0]) == _here):
     del sys.path[0]
 
-from preflight.cli import entry
+from preflight.cli import entry  # noqa: E402 (after the sys.path clean-up above)
 
 entry()
