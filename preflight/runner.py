@@ -244,8 +244,28 @@ def run_check(args: argparse.Namespace) -> int:
     settings = _settings(args)
     selection = _selection(settings, args)
     paths = args.paths or [Path(".")]
-    found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
-    return _finish(found.files, found.errors, selection, settings, args)
+    job_errors: list[FileError] = []
+    if any(p.is_file() and _is_launch_script(p) for p in paths):
+        from preflight.jobs import resolve_job
+
+        resolved: list[Path] = []
+        for p in paths:
+            if p.is_file() and _is_launch_script(p):
+                job = resolve_job([p], [], [], Path.cwd())
+                resolved.extend(job.scripts)
+                job_errors.extend(job.errors)
+            else:
+                resolved.append(p)
+        paths = resolved
+    found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"})) if paths else None
+    files = found.files if found is not None else []
+    return _finish(files, (found.errors if found is not None else []) + job_errors, selection, settings, args)
+
+
+def _is_launch_script(path: Path) -> bool:
+    from preflight.jobs import is_shell_script
+
+    return is_shell_script(path)
 
 
 def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Selection,
@@ -269,8 +289,9 @@ def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Sel
 def run_audit(args: argparse.Namespace) -> int:
     settings = _settings(args)
     selection = _selection(settings, args)
-    if not args.scripts and not args.config and args.plan is None:
-        raise UsageError("audit needs a training script, a --config file or a --plan")
+    if not args.scripts and not args.config and args.plan is None and not args.launch:
+        raise UsageError("audit needs a training script, a launch script, a directory, a --config file, "
+                         "a launch line after -- or a --plan")
     from preflight import audit
 
     root = Path.cwd()
@@ -285,10 +306,16 @@ def run_audit(args: argparse.Namespace) -> int:
         errors: list[FileError] = []
         project: Optional[Project] = None
     else:
+        from preflight.jobs import resolve_job
+
+        job = resolve_job(args.scripts, args.config, args.launch, root)
+        args.scripts = job.scripts
         plan, project = audit.build_plan(
-            args.scripts, args.config, root=root, argv=args.launch,
+            job.scripts, job.configs, root=root, argv=job.argv,
             transformers_version=getattr(args, "transformers_version", None) or settings.transformers_version)
-        errors = list(project.errors)
+        for note in job.notes:
+            plan.note(note)
+        errors = sorted(list(project.errors) + job.errors, key=lambda e: e.sort_key())
     if args.emit_plan:
         text = plan.to_yaml() if args.emit_plan == "yaml" else plan.to_json()
         _emit(text, args)
