@@ -214,7 +214,11 @@ def slurm_environment(text: str, path: str = "<script>") -> dict[str, str]:
         return {}
     from preflight.gate.slurm import parse_sbatch
 
-    job = parse_sbatch(text, path)
+    return slurm_env_of(parse_sbatch(text, path))
+
+
+def slurm_env_of(job) -> dict[str, str]:
+    """The ``SLURM_*`` variables a :class:`~preflight.gate.slurm.SlurmJob`'s options fix."""
     env: dict[str, str] = {}
     nodes, _ = job.nodes()
     if job.get("nodes") is not None:
@@ -255,14 +259,16 @@ def is_launch_tokens(tokens: Sequence[str]) -> bool:
 
 
 def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
-               env: Optional[Mapping[str, str]] = None, start: int = 1) -> ShellScript:
+               env: Optional[Mapping[str, str]] = None, start: int = 1,
+               slurm: Optional[Mapping[str, str]] = None) -> ShellScript:
     """Read a launch script: variables in order, and every launch line with its tokens
     expanded. ``args`` are the script's positional arguments (``bash run.sh out 3``);
     ``env`` the variables known before it starts; lines before ``start`` are skipped
-    (the gate starts at the first command after the ``#SBATCH`` block)."""
+    (the gate starts at the first command after the ``#SBATCH`` block); ``slurm`` the
+    ``SLURM_*`` values when the caller has read the directives already."""
     script = ShellScript(path=path)
     lines = text.splitlines()[:_MAX_LINES]
-    slurm = slurm_environment(text, path)
+    slurm = dict(slurm) if slurm is not None else slurm_environment(text, path)
     script.slurm_env = dict(slurm)
     vars_: dict[str, str] = {**slurm, **dict(env or {})}
     positional = {str(k): str(v) for k, v in enumerate(args, 1)}

@@ -229,3 +229,17 @@ def test_read_shell_assignments_inside_blocks_are_defaults():
 def test_read_shell_never_raises_on_odd_text():
     for text in ("", "\\", "'unterminated", "$((1/0))", "if\nfi\nfi\n", "X=$(", "python 'a"):
         read_shell(text, "x.sh")
+
+
+def test_gate_reads_launch_lines_with_the_same_reader():
+    from preflight.gate.slurm import parse_sbatch
+
+    text = ("#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --gres=gpu:4\nNPROC=${NPROC:-4}\n"
+            "srun torchrun --nnodes $SLURM_NNODES --nproc_per_node $NPROC train.py\n")
+    job = parse_sbatch(text, "job.sh")
+    (launch,) = job.launches
+    assert launch.line == 5
+    assert launch.info.nodes == 2 and launch.info.procs_per_node == 4
+    # the command line wins over the directive, as sbatch does
+    job = parse_sbatch(text, "job.sh", cli=["--nodes=3"])
+    assert job.launches[0].info.nodes == 3
