@@ -285,7 +285,7 @@ J("axolotl-fft-8b-zero3",*AX,["examples/llama-3","deepspeed_configs"],".",["--",
 })
 NX=("EleutherAI/gpt-neox","ea7aefd8f8e183256992d9fede4d7c71a46d67a5")
 J("neox-125m",*NX,["."],".",["--","python3","deepy.py","train.py","configs/125M.yml","configs/local_setup.yml"],{
- "model.num_parameters":T(125000000,"configs/125M.yml:9-10 12 layers x 768 (+50k vocab embeddings)",rel_tol=0.1),
+ "model.num_parameters":T(162000000,"configs/125M.yml:9-10,16 12 layers x 768: 12*L*h^2 = 85M + untied (no_weight_tying) embeddings 2 x 50304 x 768 = 77M (the Pythia-160M shape)",rel_tol=0.1),
  "data.seq_len":T(2048,"configs/125M.yml:12"),
  "dist.sharding":T("zero1","configs/125M.yml:44"),
  "batch.micro":T(4,"configs/125M.yml:54"),
@@ -293,7 +293,7 @@ J("neox-125m",*NX,["."],".",["--","python3","deepy.py","train.py","configs/125M.
  "precision.mode":T("fp16","configs/125M.yml:70-71 fp16 enabled (DeepSpeed fp16)"),
 })
 J("neox-1.3b",*NX,["."],".",["--","python3","deepy.py","train.py","configs/1-3B.yml","configs/local_setup.yml"],{
- "model.num_parameters":T(1310000000,"configs/1-3B.yml:9-10 24 layers x 2048",rel_tol=0.1),
+ "model.num_parameters":T(1414000000,"configs/1-3B.yml:9-10,16 24 layers x 2048: 1.208B + untied embeddings 2 x 50304 x 2048 = 0.206B",rel_tol=0.1),
  "data.seq_len":T(2048,"configs/1-3B.yml:12"),
  "dist.sharding":T("zero1","configs/1-3B.yml:43"),
  "batch.micro":T(4,"configs/1-3B.yml:53"),
