@@ -27,6 +27,10 @@ _WEAK_COMPANIONS = ("fp16", "bf16", "optimizer", "scheduler", "gradient_accumula
 _NESTED_KEYS = ("deepspeed", "deepspeed_config", "ds_config")
 _STAGE = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
 _DEVICES = ("none", "cpu", "nvme")
+_BUCKETS = (("dist.reduce_bucket_size", ("reduce_bucket_size",)),
+            ("dist.allgather_bucket_size", ("allgather_bucket_size",)),
+            ("dist.stage3_prefetch_bucket_size", ("stage3_prefetch_bucket_size", "prefetch_bucket_size")),
+            ("dist.stage3_max_live_parameters", ("stage3_max_live_parameters", "max_live_parameters")))
 _TRIPLE = (("train_micro_batch_size_per_gpu", "batch.micro"),
            ("gradient_accumulation_steps", "batch.grad_accum"),
            ("train_batch_size", "batch.global"))
@@ -106,9 +110,27 @@ class _ConfigPass:
 
     def run(self) -> None:
         self.zero()
+        self.buckets()
         self.batch()
         self.precision()
         self.optimizer()
+
+    def buckets(self) -> None:
+        """Bucket and live-parameter sizes, in elements (DeepSpeed also accepts the names
+        without ``stage3_`` and floats such as ``5e8``)."""
+        zo = self.block.get("zero_optimization")
+        if not isinstance(zo, dict):
+            return
+        for field, names in _BUCKETS:
+            for name in names:
+                if name not in zo or self.auto("zero_optimization", name):
+                    continue
+                value = zo[name]
+                if isinstance(value, float) and value.is_integer():
+                    value = int(value)
+                if _is_int(value) and value >= 1:
+                    self.add(field, value, self.src("zero_optimization", name))
+                break
 
     def zero(self) -> None:
         zo = self.block.get("zero_optimization")

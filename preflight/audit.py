@@ -125,6 +125,9 @@ def _run_adapters(project: Project, plan: TrainingPlan, strict: bool) -> None:
             continue
         detected.append(name)
         frameworks.update(cls.frameworks)
+    from preflight.adapters.derive import derive
+
+    derive(plan)
     if frameworks:
         plan.add("framework.names", sorted(frameworks),
                  Source("derived", detail="detected by adapters: " + ", ".join(detected)), adapter="audit")
