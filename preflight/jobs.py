@@ -102,8 +102,13 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
     """Configs the launch line names: the launcher's and the script's."""
     names: list[tuple[str, str]] = [(c, "the launcher") for c in info.config_files]
     args = list(info.script_args)
-    if args and not args[0].startswith("-") and args[0].lower().endswith(CONFIG_SUFFIXES):
-        names.append((args[0], "the script's first argument (HfArgumentParser reads a JSON/YAML file given alone)"))
+    for k, tok in enumerate(args):
+        after_flag = k > 0 and args[k - 1].startswith("-") and "=" not in args[k - 1]
+        if tok.startswith("-") or after_flag or not tok.lower().endswith(CONFIG_SUFFIXES):
+            continue
+        why = ("the script's first argument (HfArgumentParser reads a JSON/YAML file given alone)" if k == 0
+               else "a config file argument of the script")
+        names.append((tok, why))
     for k, tok in enumerate(args):
         flag, eq, value = tok.partition("=")
         if flag not in _CONFIG_FLAGS:
@@ -159,6 +164,38 @@ def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: 
     out.argv = list(argv)
     _configs_named(info, bases, root, out)
     return True
+
+
+_TOOLS = {"axolotl": "axolotl", "axolotl.cli.train": "axolotl", "axolotl.cli.main": "axolotl", "litgpt": "litgpt",
+          "litgpt.__main__": "litgpt", "tune": "torchtune"}
+
+
+def _tool(tokens: Sequence[str], info) -> Optional[str]:
+    """A training tool run from its own command (its recipe is a config file, no script of the job)."""
+    k = 0
+    while k < len(tokens) and "=" in tokens[k] and not tokens[k].startswith("-"):
+        k += 1
+    head = os.path.basename(tokens[k]) if k < len(tokens) else ""
+    if head in _TOOLS:
+        return _TOOLS[head]
+    if info.module and info.script in _TOOLS:
+        return _TOOLS[info.script]
+    return None
+
+
+def _from_tool(tool: str, tokens: Sequence[str], bases: Sequence[Path], root: Path, out: JobInputs) -> None:
+    from types import SimpleNamespace
+
+    args = list(tokens)
+    out.argv = args
+    before = len(out.configs)
+    _configs_named(SimpleNamespace(config_files=[], script_args=[a for a in args if a != tool]), bases, root, out)
+    if len(out.configs) == before:
+        out.errors.append(FileError("<launch line>", f"{tool}: no recipe file (.yaml/.yml/.json) found on the "
+                                                     "launch line"))
+    else:
+        out.notes.append(f"{tool} runs the recipe {', '.join(_display(c, root) for c in out.configs[before:])}; "
+                         "no Python script of the job to read")
 
 
 def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInputs) -> None:
@@ -275,7 +312,10 @@ def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence
         from preflight.adapters.launchers import parse_launch
 
         info = parse_launch(launch)
-        if info.script is not None:
+        tool = _tool(launch, info)
+        if tool is not None:
+            _from_tool(tool, launch, bases, root, out)
+        elif info.script is not None:
             _from_launch(info, launch, bases, root, out, "the launch line")
     elif out.scripts and launch and not out.launch_script:
         from preflight.adapters.launchers import parse_launch
