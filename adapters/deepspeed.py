@@ -200,6 +200,8 @@ class _ConfigPass:
                 continue
             if self.auto(key, "enabled"):
                 auto = True
+            elif "enabled" in sub and not isinstance(sub["enabled"], bool):
+                auto = True  # not known statically (a value built at run time)
             elif sub.get("enabled") is True:
                 enabled.append(mode)
                 self.add("precision.mode", mode, self.src(key, "enabled", detail=f"{key}.enabled: true"))

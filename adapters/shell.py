@@ -315,6 +315,9 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
         # an unquoted "$ARGS" holding several words splits again
         final: list[str] = []
         for raw_tok, tok in zip(tokens, expanded):
+            if raw_tok in ("$@", "${@}", "$*", "${*}"):
+                final.extend(str(a) for a in args)  # the script's own arguments, passed on
+                continue
             if raw_tok != tok and " " in tok.strip():
                 final.extend(tok.split())
             elif tok == "" and raw_tok.startswith("$"):

@@ -243,3 +243,10 @@ def test_gate_reads_launch_lines_with_the_same_reader():
     # the command line wins over the directive, as sbatch does
     job = parse_sbatch(text, "job.sh", cli=["--nodes=3"])
     assert job.launches[0].info.nodes == 3
+
+
+def test_dollar_at_passes_the_script_arguments_on():
+    sh = read_shell("#!/bin/bash\ndeepspeed t.py --deepspeed $@\n", "r.sh", args=["--stage", "3"])
+    assert sh.launches[0].tokens == ["deepspeed", "t.py", "--deepspeed", "--stage", "3"]
+    sh = read_shell("#!/bin/bash\ndeepspeed t.py --deepspeed $@\n", "r.sh")
+    assert sh.launches[0].tokens == ["deepspeed", "t.py", "--deepspeed"]
