@@ -321,8 +321,14 @@ def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence
         from preflight.adapters.launchers import parse_launch
 
         info = parse_launch(launch)
-        if info.script is not None:
+        from preflight.adapters.shell import LAUNCH_HEADS
+
+        head = next((t for t in launch if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", t)), "")
+        is_line = os.path.basename(head) in LAUNCH_HEADS or os.path.basename(head).startswith("python")
+        if info.script is not None and is_line:
             _configs_named(info, bases, root, out)
         else:
-            _configs_named(parse_launch(["python", str(out.scripts[0]), *launch]), bases, root, out)
+            # the script's own arguments: the job is `python SCRIPT ARGS`
+            out.argv = ["python", _display(out.scripts[0], root), *launch]
+            _configs_named(parse_launch(out.argv), bases, root, out)
     return out
