@@ -46,6 +46,8 @@ _RANK = ("lora_r", "lora_rank", "lora_dim")
 _CKPT = ("gradient_checkpointing",)
 _ATTN = ("attn_implementation",)
 _ARCH = ("arch", "a", "architecture")
+_FSDP_WORDS = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
+               "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 _ATTN_VALUES = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex_attention")
 
@@ -89,6 +91,8 @@ class Declared:
     options: dict[str, Option] = field(default_factory=dict)
     parsers: list[str] = field(default_factory=list)  # HfArgumentParser, TrlParser, argparse, fire
     aliases: dict[str, str] = field(default_factory=dict)  # "a" (from -a) -> "arch"
+    fire_functions: list = field(default_factory=list)  # the FunctionDef nodes given to fire.Fire
+    texts: list = field(default_factory=list)  # the text of each local module read
     arch_lookup: bool = False  # models.__dict__[args.arch] / getattr(models, args.arch)
 
     def add(self, opt: Option) -> None:
@@ -160,6 +164,10 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 decl.parsers.append("fire")
                 fire_targets.append(node.args[0].id)
     for cls in dataclasses_:
+        if any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases):
+            for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
+                decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
+                                library="TrainingArguments"))
         for stmt in cls.body:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = stmt.value
@@ -173,6 +181,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
         fn = funcs.get(name)
         if fn is None:
             continue
+        decl.fire_functions.append(fn)
         args = fn.args.args + fn.args.kwonlyargs
         defaults = [None] * (len(fn.args.args) - len(fn.args.defaults)) + list(fn.args.defaults) + \
             list(fn.args.kw_defaults)
@@ -243,9 +252,11 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
         try:
             if found.stat().st_size > _MAX_BYTES:
                 continue
-            tree = ast.parse(found.read_text(encoding="utf-8", errors="replace"))
+            text = found.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
+        decl.texts.append(text)
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
         queue.extend(_collect(tree, shown, decl))
@@ -376,6 +387,8 @@ class _Pass:
         self.adapter.add_checked(self.plan, field, value, source, confidence)
 
     def run(self) -> None:
+        self.side_effects()
+        self.single_process()
         if not self.decl.options:
             return
         self.model()
@@ -398,6 +411,73 @@ class _Pass:
             self.add("model.attn_implementation", found[1], found[2], found[3])
         self.peft()
         self.precision()
+        self.trainer_flags()
+        self.computed()
+
+    def trainer_flags(self) -> None:
+        """``--fsdp``/``--bf16``/``--fp16`` of a TrainingArguments subclass the script declares
+        (the transformers adapter reads TrainingArguments itself)."""
+        if not any(o.library == "TrainingArguments" and o.origin == "library" and ":" in o.where
+                   for o in self.decl.options.values()):
+            return
+        fsdp = self.cli.get("fsdp") or (self.file_values.get("fsdp") and (self.file_values["fsdp"][0], ""))
+        found = self.value("fsdp")
+        if fsdp and found is not None and isinstance(found[1], str) and found[1].strip():
+            words = found[1].lower().split()
+            mode = next((_FSDP_WORDS[w] for w in words if w in _FSDP_WORDS), "fsdp_full")
+            self.add("dist.sharding", mode, found[2], found[3])
+            if "offload" in words:
+                self.add("dist.offload_params", "cpu", found[2], found[3])
+        for key, mode in (("bf16", "amp_bf16"), ("fp16", "amp_fp16")):
+            if key in self.cli and _as_bool(self.cli[key][0]):
+                found = self.value(key)
+                self.add("precision.mode", mode, found[2], found[3])
+
+    def computed(self) -> None:
+        """``gradient_accumulation_steps = batch_size // micro_batch_size`` at the top of a
+        ``fire.Fire`` function, from the options' values (one process: not divided)."""
+        for fn in self.decl.fire_functions:
+            for stmt in fn.body:
+                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in _ACCUM
+                        and isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.op, ast.FloorDiv)
+                        and isinstance(stmt.value.left, ast.Name) and isinstance(stmt.value.right, ast.Name)):
+                    continue
+                left, right = self.value(stmt.value.left.id), self.value(stmt.value.right.id)
+                a = _as_int(left[1]) if left else None
+                b = _as_int(right[1]) if right else None
+                if a and b:
+                    self.add("batch.grad_accum", a // b,
+                             Source("derived", str(self.script.source.display), stmt.lineno, stmt.targets[0].id,
+                                    f"{stmt.value.left.id} {a} // {stmt.value.right.id} {b}"), "medium")
+
+    def side_effects(self) -> None:
+        """``prepare_model_for_kbit_training``/``prepare_model_for_int8_training`` turn
+        gradient checkpointing on unless ``use_gradient_checkpointing=False``."""
+        for node in ast.walk(self.script.tree):
+            if isinstance(node, ast.Call) and _name_of(node.func) in ("prepare_model_for_kbit_training",
+                                                                        "prepare_model_for_int8_training"):
+                kw = {k.arg: k.value for k in node.keywords}
+                ok, on = _literal(kw.get("use_gradient_checkpointing"))
+                value = on if ok and isinstance(on, bool) else True
+                self.add("memory.gradient_checkpointing", value,
+                         Source("code", str(self.script.source.display), node.lineno, _name_of(node.func),
+                                f"{_name_of(node.func)}(...) enables gradient checkpointing by default "
+                                "(use_gradient_checkpointing=True)"), "high")
+
+    def single_process(self) -> None:
+        """``python script.py`` starts one process; unless the script spawns more itself."""
+        from preflight.adapters.launchers import parse_launch
+
+        info = parse_launch(self.project.argv) if self.project.argv else None
+        if info is None or info.launcher != "python" or info.wrapper is not None:
+            return
+        texts = [self.script.source.text, *self.decl.texts]
+        if any(word in t for t in texts for word in ("spawn(", "lightning", "Process(", "notebook_launcher",
+                                                     "init_process_group", "hydra")):
+            return
+        self.add("dist.world_size", 1, Source("derived", None, None, "python",
+                                              f"one process: {info.line}; the script starts no others"), "medium")
 
     def _trl(self) -> bool:
         return any(o.library in ("SFTConfig", "DPOConfig") for o in self.decl.options.values())

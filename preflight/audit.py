@@ -127,7 +127,7 @@ def _run_adapters(project: Project, plan: TrainingPlan, strict: bool) -> None:
         frameworks.update(cls.frameworks)
     from preflight.adapters.derive import derive
 
-    derive(plan)
+    derive(plan, project)
     if frameworks:
         plan.add("framework.names", sorted(frameworks),
                  Source("derived", detail="detected by adapters: " + ", ".join(detected)), adapter="audit")

@@ -101,3 +101,73 @@ def test_trl_parser_reads_library_defaults_and_use_peft(cli, tmp_path):
     assert winner(plan, "memory.gradient_checkpointing")[0] is True
     plan = plan_of(cli, "sft.py", "--", "--model_name_or_path", "Qwen/Qwen2-0.5B", cwd=tmp_path)
     assert winner(plan, "peft.method")[0] == "none"
+
+
+FIRE = textwrap.dedent("""\
+    import fire
+    from peft import prepare_model_for_int8_training
+    from transformers import AutoModelForCausalLM, TrainingArguments
+
+    def train(base_model: str = "", batch_size: int = 128, micro_batch_size: int = 4, cutoff_len: int = 256):
+        gradient_accumulation_steps = batch_size // micro_batch_size
+        model = AutoModelForCausalLM.from_pretrained(base_model, load_in_8bit=True)
+        model = prepare_model_for_int8_training(model)
+        args = TrainingArguments(per_device_train_batch_size=micro_batch_size, fp16=True,
+                                 gradient_accumulation_steps=gradient_accumulation_steps)
+
+    if __name__ == "__main__":
+        fire.Fire(train)
+    """)
+
+
+def test_fire_kwargs_computed_accumulation_and_kbit_side_effect(cli, tmp_path):
+    (tmp_path / "finetune.py").write_text(FIRE)
+    plan = plan_of(cli, "finetune.py", "--", "--base_model=huggyllama/llama-7b", "--micro_batch_size=8",
+                   "--cutoff_len=512", cwd=tmp_path)
+    assert winner(plan, "model.ref")[0] == "huggyllama/llama-7b"
+    assert winner(plan, "batch.grad_accum")[0] == 16  # 128 // 8
+    assert winner(plan, "data.seq_len")[0] == 512
+    assert winner(plan, "memory.gradient_checkpointing")[0] is True
+    assert winner(plan, "dist.world_size") == (1, "medium", "derived")
+
+
+def test_side_effect_off_when_asked(cli, tmp_path):
+    (tmp_path / "finetune.py").write_text(FIRE.replace("prepare_model_for_int8_training(model)",
+                                                       "prepare_model_for_int8_training(model, "
+                                                       "use_gradient_checkpointing=False)"))
+    plan = plan_of(cli, "finetune.py", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing")[0] is False
+
+
+def test_training_arguments_subclass_in_an_imported_module(cli, tmp_path):
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "train.py").write_text(textwrap.dedent("""\
+        from dataclasses import dataclass, field
+        import transformers
+
+        @dataclass
+        class TrainingArguments(transformers.TrainingArguments):
+            model_max_length: int = field(default=512)
+
+        def train():
+            parser = transformers.HfArgumentParser((TrainingArguments,))
+            (args,) = parser.parse_args_into_dataclasses()
+        """))
+    (tmp_path / "train_mem.py").write_text("from pkg.train import train\n\ntrain()\n")
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=4", "train_mem.py", "--fsdp", "full_shard auto_wrap",
+                   "--bf16", "True", "--model_max_length", "2048", cwd=tmp_path)
+    assert winner(plan, "dist.sharding")[0] == "fsdp_full"
+    assert winner(plan, "precision.mode")[0] == "amp_bf16"
+    assert winner(plan, "data.seq_len")[0] == 2048
+
+
+def test_fp32_when_no_precision_anywhere_and_silent_otherwise(cli, tmp_path):
+    (tmp_path / "main.py").write_text("import torch\nmodel = torch.nn.Linear(2, 2)\nloss = model(x).sum()\n"
+                                      "loss.backward()\n")
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert winner(plan, "precision.mode") == ("fp32", "medium", "derived")
+    (tmp_path / "main.py").write_text("import torch\nmodel = torch.nn.Linear(2, 2)\n"
+                                      "with torch.autocast('cuda', dtype=opts.dtype):\n    loss = model(x).sum()\n"
+                                      "loss.backward()\n")
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert winner(plan, "precision.mode") is None or winner(plan, "precision.mode")[2] != "derived"
