@@ -25,7 +25,10 @@ _STRONG_KEYS = ("zero_optimization", "train_micro_batch_size_per_gpu", "zero_all
 _WEAK_COMPANIONS = ("fp16", "bf16", "optimizer", "scheduler", "gradient_accumulation_steps",
                     "gradient_clipping")
 _NESTED_KEYS = ("deepspeed", "deepspeed_config", "ds_config")
-_STAGE = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+# The one map from a ZeRO stage to the plan's sharding value (stage 0 = plain data
+# parallelism); every adapter that reads a stage (accelerate, Lightning, Hydra, launchers) uses it.
+ZERO_STAGE_SHARDING = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+_STAGE = ZERO_STAGE_SHARDING
 _DEVICES = ("none", "cpu", "nvme")
 _BUCKETS = (("dist.reduce_bucket_size", ("reduce_bucket_size",)),
             ("dist.allgather_bucket_size", ("allgather_bucket_size",)),
