@@ -204,6 +204,15 @@ def _row(label: str, fact: Fact) -> tuple[str, str, str, str, str, str]:
             fact.source.detail or "")
 
 
+def add_plan(fmt: str, doc: dict, plan: TrainingPlan) -> None:
+    """Put the plan into a JSON report (a ``plan`` key) or a SARIF log (run properties)."""
+    if fmt == "json":
+        doc["plan"] = plan.to_dict()
+    elif fmt == "sarif":
+        for run in doc.get("runs", []):
+            run.setdefault("properties", {})["trainingPlan"] = plan.to_dict()
+
+
 def attach_plan(fmt: str, report: str, plan: TrainingPlan, *, color: bool = False,
                 quiet: bool = False) -> str:
     """Add the plan to an audit report: a table after the text report, a ``plan`` key in

@@ -233,6 +233,14 @@ def _report(run: RunResult, settings: Settings, args: argparse.Namespace, extra=
     fmt = args.format or os.environ.get("PREFLIGHT_OUTPUT_FORMAT") or "text"
     if fmt not in ("text", "json", "sarif", "github"):
         raise UsageError(f"unknown output format {fmt!r} (PREFLIGHT_OUTPUT_FORMAT)")
+    if extra is not None and fmt in ("json", "sarif") and hasattr(extra, "document"):
+        import json
+
+        from preflight.report import render_document
+
+        doc = render_document(run, fmt, root=Path.cwd())
+        extra.document(fmt, doc)
+        return json.dumps(doc, indent=2) + "\n"
     text = render(run, fmt, root=Path.cwd(), color=_color(args, sys.stdout),
                   statistics=args.statistics, show_summary=not args.quiet)
     if extra is not None:
@@ -331,6 +339,15 @@ def run_audit(args: argparse.Namespace) -> int:
         text = audit.attach_plan(fmt, text, plan, color=_color(args, sys.stdout), quiet=args.quiet)
         return attach_estimate(fmt, text, plan, getattr(args, "gpu", None) or settings.target_gpu,
                                quiet=args.quiet)
+
+    def document(fmt: str, doc: dict) -> None:
+        """JSON/SARIF: the plan and the (one) estimate go into the report's data, dumped once."""
+        from preflight.estimate.audit_hook import add_estimate, audit_estimate
+
+        audit.add_plan(fmt, doc, plan)
+        add_estimate(fmt, doc, audit_estimate(plan, getattr(args, "gpu", None) or settings.target_gpu))
+
+    extra.document = document  # type: ignore[attr-defined]
 
     from preflight.plan_rules import run_plan_rules
 

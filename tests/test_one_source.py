@@ -30,3 +30,54 @@ def test_plan_to_estimate_and_back():
         assert sharding_value(fsdp=mode) == value
     with pytest.raises(ValueError):
         sharding_value(fsdp="fsdp-full")
+
+
+TRAIN = """\
+import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+tok = AutoTokenizer.from_pretrained("gpt2")
+opt = torch.optim.AdamW(model.parameters())
+for batch in loader:
+    out = model(**tok(batch, max_length=512, truncation=True, return_tensors="pt"))
+    out.loss.backward()
+    opt.step()
+    opt.zero_grad()
+"""
+
+
+@pytest.mark.parametrize("fmt", ["json", "sarif", "text"])
+def test_audit_computes_one_estimate_and_renders_each_format_from_it(cli, tmp_path, monkeypatch, fmt):
+    import json
+
+    from preflight.estimate import audit_hook
+
+    calls = []
+    real = audit_hook._audit_estimate
+    monkeypatch.setattr(audit_hook, "_audit_estimate", lambda *a: calls.append(a) or real(*a))
+    if fmt != "text":  # the rendered report is never parsed back to add the plan or the estimate
+        monkeypatch.setattr("preflight.audit.attach_plan", lambda *a, **k: pytest.fail("re-parsed the report"))
+        monkeypatch.setattr(audit_hook, "attach_estimate", lambda *a, **k: pytest.fail("re-parsed the report"))
+    (tmp_path / "train.py").write_text(TRAIN)
+    res = cli("audit", "train.py", "--gpu", "a100-80gb", "--format", fmt, cwd=tmp_path)
+    assert res.code in (0, 1), res.err
+    assert len(calls) == 1  # PF801 and the report share it
+    if fmt == "json":
+        doc = json.loads(res.out)
+        assert "plan" in doc and "estimate" in doc
+    elif fmt == "sarif":
+        props = json.loads(res.out)["runs"][0]["properties"]
+        assert "trainingPlan" in props and "memoryEstimate" in props
+    else:
+        assert "Memory estimate:" in res.out
+
+
+@pytest.mark.parametrize("name", ["tokenizer", "tok", "t", "enc"])
+def test_sequence_length_does_not_depend_on_the_tokenizers_name(cli, tmp_path, name):
+    import json
+
+    code = TRAIN.replace("tok = ", f"{name} = ").replace("**tok(", f"**{name}(")
+    (tmp_path / "train.py").write_text(code)
+    res = cli("audit", "train.py", "--emit-plan", "json", cwd=tmp_path)
+    plan = json.loads(res.out)
+    assert [f["value"] for f in plan["fields"]["data.seq_len"]][:1] == [512], name
