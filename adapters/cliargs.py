@@ -71,6 +71,10 @@ _LIBRARY_DOC = {"SFTConfig": "trl SFTConfig (trl/trainer/sft_config.py: max_leng
                 "TrainingArguments": "transformers TrainingArguments",
                 "ModelConfig": "trl ModelConfig (trl/trainer/model_config.py)"}
 _MAX_MODULES = 12
+# a script that may declare options or have side effects this adapter reads (cheap text check;
+# with a launch line, the options may be declared in a module the script imports)
+_DECLARES = re.compile(r"add_argument|dataclass|Fire\(|HfArgumentParser|TrlParser|"
+                       r"prepare_model_for_(kbit|int8)_training|__dict__\[")
 _MAX_BYTES = 1_000_000
 
 
@@ -322,7 +326,8 @@ class CliArgsAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return bool(project.scripts)
+        return bool(project.scripts) and (bool(project.argv)
+                                          or any(_DECLARES.search(s.source.text) for s in project.scripts))
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:

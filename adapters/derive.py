@@ -64,9 +64,14 @@ def _texts(project: Any) -> Optional[list[str]]:
     return texts
 
 
+_TORCH = re.compile(r"^\s*(import|from)\s+(torch|lightning|pytorch_lightning|transformers|accelerate|trl)\b", re.M)
+
+
 def _fp32_by_absence(plan: TrainingPlan, project: Any) -> None:
     if plan.resolve("precision.mode") is not None or not project.scripts:
         return
+    if not any(_TORCH.search(s.source.text) for s in project.scripts):
+        return  # not a PyTorch job as far as its scripts say: nothing to claim
     texts = _texts(project)
     if texts is None:
         return

@@ -81,6 +81,21 @@ def _find(name: str, bases: Sequence[Path]) -> Optional[Path]:
     return None
 
 
+def _find_by_tail(name: str, bases: Sequence[Path]) -> Optional[Path]:
+    """``/shared/examples/mingpt/main.py`` on the cluster: the job's file with the longest
+    same path ending (at least the directory and the file name) under the bases."""
+    parts = Path(name).parts
+    if len(parts) < 3 or "$" in name:
+        return None
+    for k in range(1, len(parts) - 1):
+        tail = Path(*parts[k:])
+        for base in bases:
+            cand = base / tail
+            if cand.is_file():
+                return cand
+    return None
+
+
 def _find_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
     rel = module.replace(".", "/")
     for base in bases:
@@ -156,6 +171,11 @@ def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: 
     if info.script is None:
         return False
     script = _find_module(info.script, bases) if info.module else _find(info.script, bases)
+    if script is None and not info.module:
+        script = _find_by_tail(info.script, bases)
+        if script is not None:
+            out.notes.append(f"{where} runs {info.script}, which is not here (a path on the machine that runs it); "
+                             f"audited {_display(script, root)}, the file with the same path ending")
     if script is None:
         out.notes.append(f"{where} runs {'module ' if info.module else ''}{info.script}, which was not found")
         return False

@@ -250,3 +250,18 @@ def test_dollar_at_passes_the_script_arguments_on():
     assert sh.launches[0].tokens == ["deepspeed", "t.py", "--deepspeed", "--stage", "3"]
     sh = read_shell("#!/bin/bash\ndeepspeed t.py --deepspeed $@\n", "r.sh")
     assert sh.launches[0].tokens == ["deepspeed", "t.py", "--deepspeed"]
+
+
+def test_script_named_by_a_cluster_path_is_found_by_its_path_ending(cli, tmp_path):
+    (tmp_path / "mingpt").mkdir()
+    (tmp_path / "mingpt" / "main.py").write_text(TRAIN)
+    (tmp_path / "mingpt" / "slurm").mkdir()
+    (tmp_path / "mingpt" / "slurm" / "run.sbatch").write_text(
+        "#!/bin/bash\n#SBATCH --nodes=2\nsrun torchrun --nnodes 2 --nproc_per_node 1 /shared/examples/mingpt/main.py\n")
+    plan = plan_of(cli, "mingpt/slurm/run.sbatch", cwd=tmp_path)
+    assert value(plan, "dist.world_size") == 2
+    assert any("same path ending" in n for n in plan["notes"])
+    # a bare name elsewhere is not guessed
+    (tmp_path / "mingpt" / "slurm" / "run.sbatch").write_text("#!/bin/bash\nsrun torchrun /shared/other.py\n")
+    res = cli("audit", "mingpt/slurm/run.sbatch", cwd=tmp_path)
+    assert res.code == 3 and "not found" in res.out + res.err
