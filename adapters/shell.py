@@ -38,6 +38,7 @@ _PREFIXES = ("nohup", "exec", "time", "command")
 _BLOCK_OPEN = re.compile(r"^(if|elif|case|while|until|for)\b")
 _BLOCK_CLOSE = re.compile(r"^(fi|esac|done)\b")
 _MAX_LINES = 20000
+_MAX_VALUE = 8192
 
 
 @dataclass
@@ -302,6 +303,9 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 if len(words) > 1 and not raw.strip().startswith(("'", '"')):
                     continue  # `A=1 python train.py` is an environment prefix, handled below
                 value = expand(words[0] if words else "", vars_, empty)
+                if len(value) > _MAX_VALUE:  # X=$X$X... doubling: not followed (bounded memory)
+                    vars_.pop(name, None)
+                    continue
                 if depth and vars_.get(name):
                     continue  # a default set inside a block: only when still unset/empty
                 vars_[name] = value

@@ -265,3 +265,10 @@ def test_script_named_by_a_cluster_path_is_found_by_its_path_ending(cli, tmp_pat
     (tmp_path / "mingpt" / "slurm" / "run.sbatch").write_text("#!/bin/bash\nsrun torchrun /shared/other.py\n")
     res = cli("audit", "mingpt/slurm/run.sbatch", cwd=tmp_path)
     assert res.code == 3 and "not found" in res.out + res.err
+
+
+def test_doubling_variables_stay_bounded():
+    text = "#!/bin/bash\nX=ab\n" + "X=$X$X\n" * 60 + "torchrun --nproc_per_node 2 t.py --tag $X\n"
+    sh = read_shell(text, "r.sh")
+    assert sh.launches[0].info.procs_per_node == 2
+    assert all(len(t) < 10000 for t in sh.launches[0].tokens)
