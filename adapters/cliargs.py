@@ -375,8 +375,7 @@ class _Pass:
             if name in self.cli:
                 value, tok = self.cli[name]
                 return name, value, Source("cli", None, None, f"--{name}",
-                                           f"{tok} (declared {self.decl.options[name].where}; launch line: "
-                                           f"{self.line})"), "medium"
+                                           f"{tok} (declared {self.decl.options[name].where})"), "medium"
             if name in self.file_values:
                 value, source = self.file_values[name]
                 return name, value, source, "medium"

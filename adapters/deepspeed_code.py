@@ -246,8 +246,11 @@ class DeepSpeedCodeAdapter(Adapter):
             if isinstance(assign.value, ast.Call):
                 # cfg["key"] = value after the helper returned it
                 env[cfg.id] = data
+                before = dict(lines.get(id(data), {}))
                 ev.body([s for s in stmts if isinstance(s, ast.Assign) and assign.lineno < s.lineno < node.lineno
                          and isinstance(s.targets[0], ast.Subscript)], env)
+                # keys set in the caller: their lines are not lines of the helper's file
+                lines[id(data)] = {k: v for k, v in lines.get(id(data), {}).items() if before.get(k) == v}
             clean = self.clean(data, lines, (), {})
             loaded = LoadedConfig(path=str(source_path), kind="python", data=clean[0], lines=clean[1])
             self.note(plan, f"{script.source.display}:{node.lineno}: the DeepSpeed config is built in Python "
