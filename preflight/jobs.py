@@ -250,6 +250,21 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
                                          f"{runnable[0].info.script}, which was not found", line=runnable[0].line))
 
 
+_NOT_TRAINING = ("test", "eval", "prepare", "data", "convert", "tool", "bench", "download", "serve", "infer",
+                 "export", "demo", "docker", "install", "setup", "lint", "doc")
+_TRAINING = ("train", "finetune", "fine_tune", "pretrain", "sft", "dpo", "rlhf", "lora")
+_DISTRIBUTED = ("torchrun", "torch.distributed.launch", "deepspeed", "accelerate")
+
+
+def _launch_rank(rel: Path, info) -> tuple:
+    words = str(rel).lower()
+    script = os.path.basename(str(info.script or "")).lower()
+    return (any(w in words for w in _NOT_TRAINING),
+            not (info.launcher in _DISTRIBUTED or info.wrapper == "srun"),
+            not any(w in script or w in rel.name.lower() for w in _TRAINING),
+            len(rel.parts), str(rel))
+
+
 def _pick_in_directory(path: Path, root: Path, out: JobInputs) -> Optional[Path]:
     """A directory: its launch scripts first (top level, then scripts/), else an entry point."""
     shells: list[Path] = []
@@ -280,12 +295,18 @@ def _pick_in_directory(path: Path, root: Path, out: JobInputs) -> Optional[Path]
             text = s.read_text(encoding="utf-8", errors="replace")[:500_000]
         except OSError:
             continue
-        if any(ln.info.script for ln in read_shell(text, str(s)).launches):
-            launching.append(s)
+        lines = [ln for ln in read_shell(text, str(s)).launches if ln.info.script]
+        if lines:
+            launching.append((_launch_rank(s.relative_to(path), lines[0].info), s))
+    launching.sort(key=lambda item: item[0])
+    if launching and launching[0][0][0] and entries:
+        launching = []  # only helper scripts (data, tools, tests) launch anything: take the entry point
+    launching = [s for _, s in launching]
     if launching:
         chosen = launching[0]
         rest = launching[1:]
-        why = "the first launch script (fewest directories deep, then by name)"
+        why = ("the launch script most like a training job (a distributed launcher running a train/finetune "
+               "script, not under test/data/tools/eval; then fewest directories deep, then by name)")
         if rest:
             why += f"; {len(rest)} other(s): " + ", ".join(_display(r, root) for r in rest[:8]) + \
                    (" ..." if len(rest) > 8 else "") + " (audit each by naming it)"

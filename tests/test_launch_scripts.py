@@ -272,3 +272,18 @@ def test_doubling_variables_stay_bounded():
     sh = read_shell(text, "r.sh")
     assert sh.launches[0].info.procs_per_node == 2
     assert all(len(t) < 10000 for t in sh.launches[0].tokens)
+
+
+def test_directory_prefers_a_training_launch_over_helper_scripts(cli, tmp_path):
+    job(tmp_path, "#!/bin/bash\npython main.py --prepare\n", name="tools/prepare_data.sh")
+    job(tmp_path, "#!/bin/bash\ndeepspeed --num_gpus 8 main.py\n", name="scripts/deep/train_big.sh")
+    plan = plan_of(cli, ".", cwd=tmp_path)
+    assert any("chose scripts/deep/train_big.sh" in n for n in plan["notes"])
+
+
+def test_directory_with_only_helper_scripts_takes_the_entry_point(cli, tmp_path):
+    job(tmp_path, "#!/bin/bash\npython prep.py\n", name="tools/prepare_data.sh")
+    (tmp_path / "prep.py").write_text("print(1)\n")
+    (tmp_path / "train.py").write_text(TRAIN)
+    plan = plan_of(cli, ".", cwd=tmp_path)
+    assert any("chose entry point train.py" in n for n in plan["notes"])
