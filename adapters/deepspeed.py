@@ -92,7 +92,8 @@ class _ConfigPass:
         path = self.prefix + keys
         if kind == "config":
             return self.project.config_source(self.config, path, detail=detail)
-        return Source(kind, self.config.path, None, ".".join(str(k) for k in path), detail)
+        return Source(kind, self.config.path, self.config.line_of(path, nearest=True),
+                      ".".join(str(k) for k in path), detail)
 
     def add(self, field: str, value: Any, source: Source, confidence: str = "high") -> bool:
         return self.adapter.add_checked(self.plan, field, value, source, confidence)

@@ -81,3 +81,26 @@ def test_sequence_length_does_not_depend_on_the_tokenizers_name(cli, tmp_path, n
     res = cli("audit", "train.py", "--emit-plan", "json", cwd=tmp_path)
     plan = json.loads(res.out)
     assert [f["value"] for f in plan["fields"]["data.seq_len"]][:1] == [512], name
+
+
+def test_pf504_reads_only_the_plan():
+    """PF504 no longer opens a config: it reads the offload and stage facts the adapters wrote."""
+    import inspect
+
+    from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+
+    from preflight.rules import pf504_offload_param_below_stage3 as pf504
+
+    src = inspect.getsource(pf504.OffloadParamBelowStage3.check_plan)
+    assert "deepspeed_configs" not in src and "pctx.configs" not in src and ".data" not in src
+    assert {v: k for k, v in ZERO_STAGE_SHARDING.items()} == pf504._STAGE_NUMBER
+
+
+def test_pf504_fires_on_a_python_dict_config(cli, tmp_path):
+    (tmp_path / "train.py").write_text(
+        "import deepspeed\n"
+        "ds_config = {\"train_batch_size\": 8,\n"
+        "             \"zero_optimization\": {\"stage\": 2, \"offload_param\": {\"device\": \"cpu\"}}}\n"
+        "engine, opt, _, _ = deepspeed.initialize(model=model, config=ds_config)\n")
+    res = cli("audit", "train.py", "--select", "PF504", cwd=tmp_path)
+    assert "train.py:3" in res.out and "PF504" in res.out
