@@ -364,6 +364,14 @@ class _ConfigPass:
             self.add("dist.sharding", "zero2", self.src(key, "zero_stage", kind="default",
                                                         detail=f"ACCELERATE_DEEPSPEED_ZERO_STAGE default 2 ({_VERSION})"),
                      "medium")
+        if stage == 3 and "deepspeed_config_file" not in block:
+            save = block.get("zero3_save_16bit_model")
+            if isinstance(save, bool):
+                self.add("dist.save_16bit_weights", save, self.src(key, "zero3_save_16bit_model"))
+            elif save is None:
+                self.add("dist.save_16bit_weights", False,
+                         Source("default", self.config.path, self.config.line_of((key, "zero_stage")),
+                                f"{key}.zero3_save_16bit_model", "accelerate default: zero3_save_16bit_model false"))
         for name, field in (("offload_optimizer_device", "dist.offload_optimizer"),
                             ("offload_param_device", "dist.offload_params")):
             value = block.get(name)

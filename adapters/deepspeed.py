@@ -30,6 +30,8 @@ _NESTED_KEYS = ("deepspeed", "deepspeed_config", "ds_config")
 ZERO_STAGE_SHARDING = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
 _STAGE = ZERO_STAGE_SHARDING
 _DEVICES = ("none", "cpu", "nvme")
+_GATHER = ("stage3_gather_16bit_weights_on_model_save", "gather_16bit_weights_on_model_save",
+           "stage3_gather_fp16_weights_on_model_save")
 _BUCKETS = (("dist.reduce_bucket_size", ("reduce_bucket_size",)),
             ("dist.allgather_bucket_size", ("allgather_bucket_size",)),
             ("dist.stage3_prefetch_bucket_size", ("stage3_prefetch_bucket_size", "prefetch_bucket_size")),
@@ -114,10 +116,29 @@ class _ConfigPass:
 
     def run(self) -> None:
         self.zero()
+        self.save_gather()
         self.buckets()
         self.batch()
         self.precision()
         self.optimizer()
+
+    def save_gather(self) -> None:
+        """ZeRO-3 only: whether saving gathers the 16-bit weights (default false; the fact of
+        an unset flag sits on the stage's line)."""
+        zo = self.block.get("zero_optimization")
+        if not isinstance(zo, dict) or zo.get("stage") != 3:
+            return
+        for name in _GATHER:
+            if name in zo:
+                if self.auto("zero_optimization", name):
+                    return
+                if isinstance(zo[name], bool):
+                    self.add("dist.save_16bit_weights", zo[name], self.src("zero_optimization", name))
+                return
+        path = (*self.prefix, "zero_optimization", _GATHER[0])
+        self.add("dist.save_16bit_weights", False,
+                 Source("default", self.config.path, self.config.line_of((*self.prefix, "zero_optimization", "stage")),
+                        ".".join(path), f"DeepSpeed default: {_GATHER[0]} false"))
 
     def buckets(self) -> None:
         """Bucket and live-parameter sizes, in elements (DeepSpeed also accepts the names

@@ -165,6 +165,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               minimum=0),
     FieldSpec("dist.stage3_max_live_parameters", "int", "DeepSpeed stage3_max_live_parameters, in elements.",
               minimum=0),
+    FieldSpec("dist.save_16bit_weights", "bool",
+              "ZeRO-3: saving gathers the full 16-bit weights (stage3_gather_16bit_weights_on_model_save, "
+              "accelerate zero3_save_16bit_model)."),
     FieldSpec("target.gpu", "str", "GPU or cloud instance the job must fit (audit --gpu, or target-gpu)."),
 )
 

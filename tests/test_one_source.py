@@ -83,16 +83,27 @@ def test_sequence_length_does_not_depend_on_the_tokenizers_name(cli, tmp_path, n
     assert [f["value"] for f in plan["fields"]["data.seq_len"]][:1] == [512], name
 
 
-def test_pf504_reads_only_the_plan():
-    """PF504 no longer opens a config: it reads the offload and stage facts the adapters wrote."""
+@pytest.mark.parametrize("module", ["pf502_deepspeed_batch_triple", "pf503_fp16_and_bf16",
+                                    "pf504_offload_param_below_stage3", "pf505_zero3_save_without_gather"])
+def test_deepspeed_plan_rules_read_only_the_plan(module):
+    """PF502-PF505 open no DeepSpeed or accelerate config: they read the facts the adapters that
+    own DeepSpeed semantics wrote (PF503 still reads TrainingArguments args files)."""
+    import importlib
     import inspect
 
+    src = inspect.getsource(importlib.import_module(f"preflight.rules.{module}"))
+    for raw in ("deepspeed_configs", "deepspeed_block", "is_accelerate_config", "zero_optimization\")",
+                "block.get", "zo.get"):
+        assert raw not in src, (module, raw)
+    if module != "pf503_fp16_and_bf16":
+        assert "pctx.configs" not in src and ".data" not in src
+
+
+def test_pf504_stage_numbers_follow_the_owner():
     from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 
     from preflight.rules import pf504_offload_param_below_stage3 as pf504
 
-    src = inspect.getsource(pf504.OffloadParamBelowStage3.check_plan)
-    assert "deepspeed_configs" not in src and "pctx.configs" not in src and ".data" not in src
     assert {v: k for k, v in ZERO_STAGE_SHARDING.items()} == pf504._STAGE_NUMBER
 
 
