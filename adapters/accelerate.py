@@ -26,6 +26,8 @@ import ast
 import re
 from typing import Any, Optional
 
+from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+
 from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
 from preflight.analysis.syntax import dotted_name
 from preflight.loaders import LoadedConfig
@@ -36,7 +38,7 @@ _VERSION = "accelerate <= 1.14.0 (frameworks.md §1.2)"
 _EXPLICIT = 1  # priority of explicit Accelerator(...) arguments over the config file
 _WHY = "explicit Accelerator argument beats the accelerate config (frameworks.md §1.2 \"Explicit arg beats config\")"
 _PRECISION = {"no": "fp32", "fp16": "amp_fp16", "bf16": "amp_bf16", "fp8": "fp8"}
-_STAGE = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+_STAGE = ZERO_STAGE_SHARDING  # preflight.adapters.deepspeed owns the stage semantics
 _DEVICES = ("none", "cpu", "nvme")
 _FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "NO_SHARD": "ddp",
          "HYBRID_SHARD": "fsdp_hybrid", "HYBRID_SHARD_ZERO2": "fsdp_hybrid", "_HYBRID_SHARD_ZERO2": "fsdp_hybrid"}
@@ -362,6 +364,14 @@ class _ConfigPass:
             self.add("dist.sharding", "zero2", self.src(key, "zero_stage", kind="default",
                                                         detail=f"ACCELERATE_DEEPSPEED_ZERO_STAGE default 2 ({_VERSION})"),
                      "medium")
+        if stage == 3 and "deepspeed_config_file" not in block:
+            save = block.get("zero3_save_16bit_model")
+            if isinstance(save, bool):
+                self.add("dist.save_16bit_weights", save, self.src(key, "zero3_save_16bit_model"))
+            elif save is None:
+                self.add("dist.save_16bit_weights", False,
+                         Source("default", self.config.path, self.config.line_of((key, "zero_stage")),
+                                f"{key}.zero3_save_16bit_model", "accelerate default: zero3_save_16bit_model false"))
         for name, field in (("offload_optimizer_device", "dist.offload_optimizer"),
                             ("offload_param_device", "dist.offload_params")):
             value = block.get(name)

@@ -25,8 +25,17 @@ _STRONG_KEYS = ("zero_optimization", "train_micro_batch_size_per_gpu", "zero_all
 _WEAK_COMPANIONS = ("fp16", "bf16", "optimizer", "scheduler", "gradient_accumulation_steps",
                     "gradient_clipping")
 _NESTED_KEYS = ("deepspeed", "deepspeed_config", "ds_config")
-_STAGE = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+# The one map from a ZeRO stage to the plan's sharding value (stage 0 = plain data
+# parallelism); every adapter that reads a stage (accelerate, Lightning, Hydra, launchers) uses it.
+ZERO_STAGE_SHARDING = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+_STAGE = ZERO_STAGE_SHARDING
 _DEVICES = ("none", "cpu", "nvme")
+_GATHER = ("stage3_gather_16bit_weights_on_model_save", "gather_16bit_weights_on_model_save",
+           "stage3_gather_fp16_weights_on_model_save")
+_BUCKETS = (("dist.reduce_bucket_size", ("reduce_bucket_size",)),
+            ("dist.allgather_bucket_size", ("allgather_bucket_size",)),
+            ("dist.stage3_prefetch_bucket_size", ("stage3_prefetch_bucket_size", "prefetch_bucket_size")),
+            ("dist.stage3_max_live_parameters", ("stage3_max_live_parameters", "max_live_parameters")))
 _TRIPLE = (("train_micro_batch_size_per_gpu", "batch.micro"),
            ("gradient_accumulation_steps", "batch.grad_accum"),
            ("train_batch_size", "batch.global"))
@@ -85,7 +94,8 @@ class _ConfigPass:
         path = self.prefix + keys
         if kind == "config":
             return self.project.config_source(self.config, path, detail=detail)
-        return Source(kind, self.config.path, None, ".".join(str(k) for k in path), detail)
+        return Source(kind, self.config.path, self.config.line_of(path, nearest=True),
+                      ".".join(str(k) for k in path), detail)
 
     def add(self, field: str, value: Any, source: Source, confidence: str = "high") -> bool:
         return self.adapter.add_checked(self.plan, field, value, source, confidence)
@@ -106,9 +116,46 @@ class _ConfigPass:
 
     def run(self) -> None:
         self.zero()
+        self.save_gather()
+        self.buckets()
         self.batch()
         self.precision()
         self.optimizer()
+
+    def save_gather(self) -> None:
+        """ZeRO-3 only: whether saving gathers the 16-bit weights (default false; the fact of
+        an unset flag sits on the stage's line)."""
+        zo = self.block.get("zero_optimization")
+        if not isinstance(zo, dict) or zo.get("stage") != 3:
+            return
+        for name in _GATHER:
+            if name in zo:
+                if self.auto("zero_optimization", name):
+                    return
+                if isinstance(zo[name], bool):
+                    self.add("dist.save_16bit_weights", zo[name], self.src("zero_optimization", name))
+                return
+        path = (*self.prefix, "zero_optimization", _GATHER[0])
+        self.add("dist.save_16bit_weights", False,
+                 Source("default", self.config.path, self.config.line_of((*self.prefix, "zero_optimization", "stage")),
+                        ".".join(path), f"DeepSpeed default: {_GATHER[0]} false"))
+
+    def buckets(self) -> None:
+        """Bucket and live-parameter sizes, in elements (DeepSpeed also accepts the names
+        without ``stage3_`` and floats such as ``5e8``)."""
+        zo = self.block.get("zero_optimization")
+        if not isinstance(zo, dict):
+            return
+        for field, names in _BUCKETS:
+            for name in names:
+                if name not in zo or self.auto("zero_optimization", name):
+                    continue
+                value = zo[name]
+                if isinstance(value, float) and value.is_integer():
+                    value = int(value)
+                if _is_int(value) and value >= 1:
+                    self.add(field, value, self.src("zero_optimization", name))
+                break
 
     def zero(self) -> None:
         zo = self.block.get("zero_optimization")
@@ -178,6 +225,8 @@ class _ConfigPass:
                 continue
             if self.auto(key, "enabled"):
                 auto = True
+            elif "enabled" in sub and not isinstance(sub["enabled"], bool):
+                auto = True  # not known statically (a value built at run time)
             elif sub.get("enabled") is True:
                 enabled.append(mode)
                 self.add("precision.mode", mode, self.src(key, "enabled", detail=f"{key}.enabled: true"))

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 from preflight.adapters.hydra_compose import (
     MISSING,
     ComposeError,
@@ -69,7 +70,7 @@ _TRAINER_HINTS = ("devices", "precision", "accelerator", "max_epochs", "num_node
                   "accumulate_grad_batches", "max_steps")
 _FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
          "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
-_STAGE = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+_STAGE = ZERO_STAGE_SHARDING  # preflight.adapters.deepspeed owns the stage semantics
 
 
 @dataclass

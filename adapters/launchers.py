@@ -29,6 +29,8 @@ import re
 import shlex
 from typing import Any, Optional, Sequence
 
+from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+
 from preflight._record import dataclass, field
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
@@ -54,7 +56,7 @@ _SRUN_BOOL = {"-l", "--label", "-u", "--unbuffered", "--pty", "--exclusive", "-K
               "--multi-prog", "-s", "--oversubscribe", "--disable-status"}
 _DS_CONFIG_ARGS = ("--deepspeed_config", "--deepspeed", "--ds_config", "--deepspeed-config")
 _ACCEL_PRECISION = {"no": "fp32", "fp16": "amp_fp16", "bf16": "amp_bf16", "fp8": "fp8"}
-_ZERO = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+_ZERO = ZERO_STAGE_SHARDING  # preflight.adapters.deepspeed owns the stage semantics
 _FSDP = {"FULL_SHARD": "fsdp_full", "1": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "2": "fsdp_grad_op",
          "NO_SHARD": "ddp", "3": "ddp", "HYBRID_SHARD": "fsdp_hybrid", "4": "fsdp_hybrid",
          "HYBRID_SHARD_ZERO2": "fsdp_hybrid", "5": "fsdp_hybrid"}

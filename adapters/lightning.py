@@ -26,6 +26,8 @@ import ast
 import os
 from typing import Any, Optional
 
+from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+
 from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source, TrainingPlan
@@ -67,7 +69,7 @@ for _base in ("ddp", "ddp_spawn", "ddp_fork", "ddp_notebook"):
 
 _FSDP_SHARDING = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
                   "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
-_STAGE = {0: "ddp", 1: "zero1", 2: "zero2", 3: "zero3"}
+_STAGE = ZERO_STAGE_SHARDING  # preflight.adapters.deepspeed owns the stage semantics
 _MODULE_BASES = ("LightningModule", "LightningDataModule")
 _OPTIM_PREFIXES = ("torch.optim.", "bitsandbytes.", "torchao.", "apex.", "deepspeed.ops.", "transformers.")
 

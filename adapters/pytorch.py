@@ -491,11 +491,28 @@ class _ScriptPass:
             self.add("task.mode", "inference", self.src(site.call, "no backward pass; model run under no_grad/eval"),
                      "medium")
 
+    def tokenizer_names(self) -> set[str]:
+        """Names bound to a tokenizer by how it is built (``AutoTokenizer.from_pretrained``, a
+        ``*Tokenizer*``/``*Processor`` class), whatever the variable is called."""
+        names: set[str] = set()
+        for name, values in self.idx.assigns.items():
+            for value in values:
+                call = value if isinstance(value, ast.Call) else None
+                func = dotted_name(call.func) if call is not None else None
+                if func and any(part.endswith(("Tokenizer", "TokenizerFast", "Processor"))
+                                for part in func.split(".")):
+                    names.add(name)
+        return names
+
     def shapes(self) -> None:
         seq_found = False
+        tokenizers = self.tokenizer_names()
         for site in self.calls:
             name = site.name or ""
-            if "tokenizer" in name.lower() and not name.endswith("from_pretrained"):
+            owner, _, method = name.rpartition(".")
+            built = name in tokenizers or (owner in tokenizers and method in (
+                "encode", "encode_plus", "batch_encode_plus", "__call__", "apply_chat_template"))
+            if (built or "tokenizer" in name.lower()) and not name.endswith("from_pretrained"):
                 resolved = self.value(site.kwarg("max_length"))
                 if resolved is None or not isinstance(resolved.value, int):
                     continue

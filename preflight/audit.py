@@ -129,6 +129,9 @@ def _run_adapters(project: Project, plan: TrainingPlan, strict: bool) -> None:
             continue
         detected.append(name)
         frameworks.update(cls.frameworks)
+    from preflight.adapters.derive import derive
+
+    derive(plan, project)
     if frameworks:
         plan.add("framework.names", sorted(frameworks),
                  Source("derived", detail="detected by adapters: " + ", ".join(detected)), adapter="audit")
@@ -239,6 +242,15 @@ def _vertical(rows: list[tuple[str, str, str, str, str, str]], width: int) -> li
 def _row(label: str, fact: Fact) -> tuple[str, str, str, str, str, str]:
     return (label, format_value(fact.value), format_source(fact.source), fact.confidence, fact.adapter,
             fact.source.detail or "")
+
+
+def add_plan(fmt: str, doc: dict, plan: TrainingPlan) -> None:
+    """Put the plan into a JSON report (a ``plan`` key) or a SARIF log (run properties)."""
+    if fmt == "json":
+        doc["plan"] = plan.to_dict()
+    elif fmt == "sarif":
+        for run in doc.get("runs", []):
+            run.setdefault("properties", {})["trainingPlan"] = plan.to_dict()
 
 
 def attach_plan(fmt: str, report: str, plan: TrainingPlan, *, color: bool = False,

@@ -99,6 +99,21 @@ def _is_type(value: Any, type_name: str) -> bool:
 
 
 _SHARDING = ("none", "ddp", "fsdp_full", "fsdp_hybrid", "fsdp_grad_op", "zero1", "zero2", "zero3")
+SHARDING_VALUES = _SHARDING  # the one spelling, shared by the plan and the estimator
+# FSDP sharding values and the estimator's FSDP mode for each
+FSDP_MODES = {"fsdp_full": "full", "fsdp_hybrid": "hybrid", "fsdp_grad_op": "grad-op"}
+
+
+def sharding_value(zero_stage: int = 0, fsdp: Optional[str] = None, world_size: int = 1) -> str:
+    """The plan's sharding value for a ZeRO stage or an FSDP mode (``full``/``hybrid``/``grad-op``)."""
+    if fsdp:
+        for value, mode in FSDP_MODES.items():
+            if mode == fsdp:
+                return value
+        raise ValueError(f"unknown FSDP mode {fsdp!r}")
+    if zero_stage:
+        return f"zero{zero_stage}"
+    return "ddp" if world_size > 1 else "none"
 _OFFLOAD = ("none", "cpu", "nvme")
 
 _FIELD_LIST: tuple[FieldSpec, ...] = (
@@ -150,6 +165,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               minimum=0),
     FieldSpec("dist.stage3_max_live_parameters", "int", "DeepSpeed stage3_max_live_parameters, in elements.",
               minimum=0),
+    FieldSpec("dist.save_16bit_weights", "bool",
+              "ZeRO-3: saving gathers the full 16-bit weights (stage3_gather_16bit_weights_on_model_save, "
+              "accelerate zero3_save_16bit_model)."),
     FieldSpec("target.gpu", "str", "GPU or cloud instance the job must fit (audit --gpu, or target-gpu)."),
     FieldSpec("loss.implementation", "str",
               "How the LM loss is computed: standard (full logits and an fp32 copy), chunked "

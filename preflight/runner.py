@@ -269,6 +269,14 @@ def _report(run: RunResult, settings: Settings, args: argparse.Namespace, extra=
     fmt = args.format or os.environ.get("PREFLIGHT_OUTPUT_FORMAT") or "text"
     if fmt not in ("text", "json", "sarif", "github"):
         raise UsageError(f"unknown output format {fmt!r} (PREFLIGHT_OUTPUT_FORMAT)")
+    if extra is not None and fmt in ("json", "sarif") and hasattr(extra, "document"):
+        import json
+
+        from preflight.report import json_safe, render_document
+
+        doc = render_document(run, fmt, root=Path.cwd())
+        extra.document(fmt, doc)
+        return json.dumps(json_safe(doc), indent=2) + "\n"
     text = render(run, fmt, root=Path.cwd(), color=_color(args, sys.stdout),
                   statistics=args.statistics, show_summary=not args.quiet)
     if extra is not None:
@@ -280,6 +288,21 @@ def run_check(args: argparse.Namespace) -> int:
     settings = _settings(args)
     selection = _selection(settings, args)
     paths = args.paths or [Path(".")]
+    job_errors: list[FileError] = []
+    if any(os.path.isfile(p) and _is_launch_script(p) for p in paths):
+        from preflight.jobs import resolve_job
+
+        resolved: list[Path] = []
+        for p in paths:
+            if os.path.isfile(p) and _is_launch_script(p):
+                job = resolve_job([p], [], [], Path.cwd())
+                resolved.extend(job.scripts)
+                job_errors.extend(job.errors)
+            else:
+                resolved.append(p)
+        if not resolved:  # a launch script that names no Python script: nothing to walk
+            return _finish([], job_errors, selection, settings, args)
+        paths = resolved
     found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
     # the config files of the tree: each recognised one gets the per-file config rules
     configs = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"json", "yaml"}))
@@ -297,12 +320,18 @@ def run_check(args: argparse.Namespace) -> int:
             return text
         return text.rstrip("\n") + "\n" + line + "\n"
 
-    if not found.files and not found.errors and not configs.files and not args.quiet:
+    if not found.files and not found.errors and not configs.files and not job_errors and not args.quiet:
         named = ", ".join(str(p) for p in paths)
         sys.stderr.write(f"preflight: warning: no Python files found under {named} "
                          "(nothing was checked)\n")
-    return _finish(found.files, found.errors + config_errors, selection, settings, args, extra,
-                   config_findings, configs_seen=bool(configs.files))
+    return _finish(found.files, found.errors + config_errors + job_errors, selection, settings,
+                   args, extra, config_findings, configs_seen=bool(configs.files))
+
+
+def _is_launch_script(path: Path) -> bool:
+    from preflight.jobs import is_shell_script
+
+    return is_shell_script(path)
 
 
 def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Selection,
@@ -327,8 +356,9 @@ def _finish(files: Sequence[Discovered], errors: list[FileError], selection: Sel
 def run_audit(args: argparse.Namespace) -> int:
     settings = _settings(args)
     selection = _selection(settings, args)
-    if not args.scripts and not args.config and args.plan is None:
-        raise UsageError("audit needs a training script, a --config file or a --plan")
+    if not args.scripts and not args.config and args.plan is None and not args.launch:
+        raise UsageError("audit needs a training script, a launch script, a directory, a --config file, "
+                         "a launch line after -- or a --plan")
     from preflight import audit
 
     root = Path.cwd()
@@ -343,10 +373,16 @@ def run_audit(args: argparse.Namespace) -> int:
         errors: list[FileError] = []
         project: Optional[Project] = None
     else:
+        from preflight.jobs import resolve_job
+
+        job = resolve_job(args.scripts, args.config, args.launch, root)
+        args.scripts = job.scripts
         plan, project = audit.build_plan(
-            args.scripts, args.config, root=root, argv=args.launch,
+            job.scripts, job.configs, root=root, argv=job.argv,
             transformers_version=getattr(args, "transformers_version", None) or settings.transformers_version)
-        errors = list(project.errors)
+        for note in job.notes:
+            plan.note(note)
+        errors = sorted(list(project.errors) + job.errors, key=lambda e: e.sort_key())
     if args.emit_plan:
         text = plan.to_yaml() if args.emit_plan == "yaml" else plan.to_json()
         _emit(text, args)
@@ -363,6 +399,15 @@ def run_audit(args: argparse.Namespace) -> int:
                                  width=terminal_width(args))
         return attach_estimate(fmt, text, plan, getattr(args, "gpu", None) or settings.target_gpu,
                                quiet=args.quiet, color=_color(args, sys.stdout))
+
+    def document(fmt: str, doc: dict) -> None:
+        """JSON/SARIF: the plan and the (one) estimate go into the report's data, dumped once."""
+        from preflight.estimate.audit_hook import add_estimate, audit_estimate
+
+        audit.add_plan(fmt, doc, plan)
+        add_estimate(fmt, doc, audit_estimate(plan, getattr(args, "gpu", None) or settings.target_gpu))
+
+    extra.document = document  # type: ignore[attr-defined]
 
     from preflight.plan_rules import run_plan_rules
 

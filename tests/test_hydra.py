@@ -57,7 +57,8 @@ def test_defaults_compose_with_sources():
     assert one(plan, "data.pin_memory").value is False
     assert "hydra" in plan.value("framework.names")
     assert any("composed by hydra-core" in n for n in plan.notes)
-    assert "precision.mode" not in plan  # Lightning's default is not a Hydra fact
+    # Lightning's default is not a Hydra fact; with no precision anywhere the derived pass says fp32
+    assert all(f.adapter == "derive" and f.value == "fp32" for f in plan.facts("precision.mode"))
 
 
 def test_group_override_from_the_launch_command():

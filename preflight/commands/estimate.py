@@ -104,10 +104,16 @@ def run(args: argparse.Namespace) -> int:
         except InputError as exc:
             return fail(str(exc), EXIT_USAGE)
     plan = None
-    if args.scripts or args.config:
+    if args.scripts or args.config or args.launch:
         from preflight.audit import build_plan
+        from preflight.jobs import resolve_job
 
-        plan, project = build_plan(args.scripts, args.config, root=Path.cwd(), argv=args.launch)
+        job = resolve_job(args.scripts, args.config, args.launch, Path.cwd())
+        plan, project = build_plan(job.scripts, job.configs, root=Path.cwd(), argv=job.argv)
+        for note in job.notes:
+            plan.note(note)
+        for err in job.errors:
+            sys.stderr.write(err.render() + "\n")
         for err in project.errors:
             sys.stderr.write(err.render() + "\n")
     target_name = args.gpu

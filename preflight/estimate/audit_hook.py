@@ -53,12 +53,27 @@ def _lower_bound(inp: Any, target: Any) -> Optional[dict[str, Any]]:
     return {"bytes": low, "memory": memory, "gpu": getattr(target, "name", str(target))}
 
 
+_MEMO: dict[int, tuple[Any, tuple, Optional[dict[str, Any]]]] = {}
+
+
 def audit_estimate(plan: Any, target_name: Optional[str]) -> Optional[dict[str, Any]]:
     """``{"text": str, "json": dict, "verdict": str, "target": name}``, or, when the plan does
     not allow an estimate, the same keys with ``json`` None and ``text`` saying why and which
     facts are missing (``verdict`` ``oom`` when weights, gradients and optimizer states alone
     exceed the target, with ``lower_bound``). None only when the plan names no model at all
-    and no target GPU was asked for (nothing to say)."""
+    and no target GPU was asked for (nothing to say). Computed once
+    per plan state and target: PF801 and the report share one estimate."""
+    key = (target_name, sum(len(plan.facts(f)) for f in plan.fields()), len(plan.notes))
+    held = _MEMO.get(id(plan))
+    if held is not None and held[0] is plan and held[1] == key:
+        return held[2]
+    found = _audit_estimate(plan, target_name)
+    _MEMO.clear()  # one audit at a time: keep only the latest plan
+    _MEMO[id(plan)] = (plan, key, found)
+    return found
+
+
+def _audit_estimate(plan: Any, target_name: Optional[str]) -> Optional[dict[str, Any]]:
     from preflight.estimate import (
         InputError,
         estimate,
@@ -151,3 +166,14 @@ def attach_estimate(fmt: str, report: str, plan: Any, target_name: Optional[str]
                 run.setdefault("properties", {})["memoryEstimate"] = found["json"]
         return json.dumps(doc, indent=2) + "\n"
     return report
+
+
+def add_estimate(fmt: str, doc: dict, found: Optional[dict[str, Any]]) -> None:
+    """Put an estimate into a JSON report or a SARIF log (as data, dumped once by the caller)."""
+    if found is None:
+        return
+    if fmt == "json":
+        doc["estimate"] = found["json"]
+    elif fmt == "sarif":
+        for run in doc.get("runs", []):
+            run.setdefault("properties", {})["memoryEstimate"] = found["json"]

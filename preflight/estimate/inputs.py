@@ -97,12 +97,11 @@ class EstimateInput:
 
     @property
     def sharding(self) -> str:
-        """``none`` | ``ddp`` | ``zero1..3`` | ``fsdp-full|hybrid|grad-op``."""
-        if self.fsdp:
-            return f"fsdp-{self.fsdp}"
-        if self.zero_stage:
-            return f"zero{self.zero_stage}"
-        return "ddp" if self.world_size > 1 else "none"
+        """The plan's spelling (:data:`preflight.plan.SHARDING_VALUES`): ``none`` | ``ddp`` |
+        ``zero1..3`` | ``fsdp_full`` | ``fsdp_hybrid`` | ``fsdp_grad_op``."""
+        from preflight.plan import sharding_value
+
+        return sharding_value(self.zero_stage or 0, self.fsdp, self.world_size)
 
 
 class InputError(ValueError):
@@ -223,8 +222,9 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
                 inp.zero_stage = int(value[4:])
                 src["zero_stage"] = _where(sharding)
             elif value.startswith("fsdp_"):
-                inp.fsdp = {"fsdp_full": "full", "fsdp_hybrid": "hybrid",
-                            "fsdp_grad_op": "grad-op"}[value]
+                from preflight.plan import FSDP_MODES
+
+                inp.fsdp = FSDP_MODES[value]
                 src["fsdp"] = _where(sharding)
         if plan.value("peft.method") in ("lora", "dora") or task in ("lora", "qlora"):
             fact = plan.resolve("peft.rank")

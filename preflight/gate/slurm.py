@@ -25,7 +25,8 @@ import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Mapping, Optional, Sequence
 
-from preflight.adapters.launchers import LaunchInfo, parse_launch
+from preflight.adapters.launchers import LaunchInfo
+from preflight.adapters.shell import logical_lines, read_shell, slurm_env_of
 from preflight.gate.job import MAX_COMMAND_LINE, too_long
 
 if TYPE_CHECKING:
@@ -48,7 +49,8 @@ _SHORT_FLAGS = {"-H": "hold", "-W": "wait", "-Q": "quiet", "-v": "verbose", "-O"
 ENV_OPTIONS = {"SBATCH_PARTITION": "partition", "SBATCH_CONSTRAINT": "constraint", "SBATCH_GRES": "gres",
                "SBATCH_GPUS": "gpus", "SBATCH_GPUS_PER_NODE": "gpus-per-node",
                "SBATCH_GPUS_PER_TASK": "gpus-per-task", "SBATCH_JOB_NAME": "job-name"}
-_ASSIGN = re.compile(r"^(export\s+)?[A-Za-z_][A-Za-z0-9_]*=")
+
+
 _LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun",
                  "python", "python3")
 
@@ -266,47 +268,6 @@ def _directive_tokens(body: str) -> Optional[list[str]]:
         return None
 
 
-def _logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
-    """Join backslash-continued lines: (first line number, joined text)."""
-    out: list[tuple[int, str]] = []
-    buf: list[str] = []
-    start = 0
-    for n, raw in enumerate(lines, 1):
-        if not buf:
-            start = n
-        stripped = raw.rstrip()
-        if stripped.endswith("\\") and not stripped.lstrip().startswith("#"):
-            buf.append(stripped[:-1])
-            continue
-        buf.append(raw)
-        out.append((start, " ".join(b.strip() for b in buf)))
-        buf = []
-    if buf:
-        out.append((start, " ".join(b.strip() for b in buf)))
-    return out
-
-
-def _command_tokens(text: str) -> Optional[list[str]]:
-    """The tokens of a shell command line, or None when it is not a simple command."""
-    text = re.sub(r"(^|\s)#.*$", "", text).strip()
-    if not text:
-        return None
-    for sep in ("&&", "||", ";", "|"):
-        if sep in text:
-            # the launch is usually the first command of such a line: `srun ... || exit 1`
-            text = text.split(sep, 1)[0].strip()
-    for redirect in (" >", " 2>", " <", " &>"):
-        if redirect in text:
-            text = text.split(redirect, 1)[0]
-    text = text.rstrip("&").strip()
-    if text.startswith("exec "):
-        text = text[5:]
-    try:
-        return shlex.split(text)
-    except ValueError:
-        return None
-
-
 def is_launch(info: LaunchInfo) -> bool:
     return info.launcher is not None and (info.script is not None or info.wrapper is not None)
 
@@ -345,26 +306,27 @@ def parse_sbatch(text: str, path: str = "<script>", cli: Sequence[str] = (),
     cli_opts, rest = parse_options(list(cli), "cli")
     job.script_args = rest[1:] if rest else []
     job.options = directives + envs + cli_opts
-    for n, logical in _logical_lines(lines):
-        if n < (job.first_command or len(lines) + 1):
+    # the launch lines, read by the one launch reader audit uses too (variables set earlier,
+    # ${VAR:-x} defaults and the $SLURM_* values of the directives expanded); a logical line
+    # over MAX_COMMAND_LINE is not read (blanked, line numbers kept) and, when it looks like
+    # a launch, rejects the job with its line
+    start = job.first_command or len(lines) + 1
+    kept = list(lines)
+    groups = logical_lines(lines)
+    for k, (n, logical) in enumerate(groups):
+        if n < start or len(logical) <= MAX_COMMAND_LINE:
             continue
-        stripped = logical.strip()
-        if stripped.startswith("#") or _ASSIGN.match(stripped):
-            continue
-        if len(stripped) > MAX_COMMAND_LINE:
-            head = stripped[:200].split(None, 1)[0].rsplit("/", 1)[-1] if stripped[:200].split() else ""
-            if head in _LAUNCH_HEADS or head.startswith("python") or head.endswith(".py"):
-                job.too_long.append((n, too_long(len(stripped.encode("utf-8", "replace")))))
-            continue
-        tokens = _command_tokens(stripped)
-        if not tokens:
-            continue
-        head = tokens[0].rsplit("/", 1)[-1]
-        if not (head in _LAUNCH_HEADS or head.startswith("python") or tokens[0].endswith(".py")):
-            continue
-        info = parse_launch(tokens)
-        if is_launch(info):
-            job.launches.append(LaunchLine(n, stripped, info))
+        words = logical.strip()[:200].split()
+        head = words[0].rsplit("/", 1)[-1] if words else ""
+        if head in _LAUNCH_HEADS or head.startswith("python") or head.endswith(".py"):
+            job.too_long.append((n, too_long(len(logical.strip().encode("utf-8", "replace")))))
+        end = groups[k + 1][0] - 1 if k + 1 < len(groups) else len(lines)
+        for i in range(n - 1, end):
+            kept[i] = ""
+    for item in read_shell("\n".join(kept), path, args=job.script_args, start=start,
+                           slurm=slurm_env_of(job)).launches:
+        if is_launch(item.info):
+            job.launches.append(LaunchLine(item.line, item.text, item.info))
     return job
 
 

@@ -97,6 +97,20 @@ def json_safe(value):
     return value
 
 
+def render_document(result: RunResult, fmt: str, *, root: Path, rules: Optional[dict[str, type[Rule]]] = None,
+                    tool_version: str = __version__) -> dict:
+    """The JSON or SARIF report as data, for callers that add to it before dumping it once."""
+    if fmt == "json":
+        from preflight.report import json_format
+
+        return json_format.json_document(result)
+    if fmt == "sarif":
+        from preflight.report import sarif
+
+        return sarif.sarif_document(result, root=root, rules=rules, tool_version=tool_version)
+    raise ValueError(f"{fmt!r} is not a document format (json, sarif)")
+
+
 def load_rules(rules: Optional[dict[str, type[Rule]]]) -> dict[str, type[Rule]]:
     """The given rule table, or the registry's (loaded on first use)."""
     if rules is not None:

@@ -40,13 +40,18 @@ def summary(result: RunResult) -> dict[str, int]:
     }
 
 
-def render_json(result: RunResult) -> str:
-    doc: dict[str, Any] = {
+def json_document(result: RunResult) -> dict[str, Any]:
+    """The JSON report as data (``audit`` adds its plan and estimate before dumping it once)."""
+    return {
         "version": JSON_VERSION,
         "findings": [f.to_dict() for f in result.findings],
         "errors": [e.to_dict() for e in result.errors],
         "summary": summary(result),
     }
+    return doc
+
+
+def render_json(result: RunResult) -> str:
     from preflight.report import json_safe
 
-    return json.dumps(json_safe(doc), indent=2, sort_keys=False) + "\n"
+    return json.dumps(json_safe(json_document(result)), indent=2, sort_keys=False) + "\n"

@@ -221,6 +221,17 @@ def render_sarif(
     rules: Optional[dict[str, type[Rule]]],
     tool_version: str,
 ) -> str:
+    return json.dumps(json_safe(sarif_document(result, root=root, rules=rules, tool_version=tool_version)), indent=2) + "\n"
+
+
+def sarif_document(
+    result: RunResult,
+    *,
+    root: Path,
+    rules: Optional[dict[str, type[Rule]]],
+    tool_version: str,
+) -> dict[str, Any]:
+    """The SARIF log as data (``audit`` adds run properties before dumping it once)."""
     table = load_rules(rules) if result.findings else {}
     levels: dict[str, str] = {}
     for f in result.findings:
@@ -260,5 +271,4 @@ def render_sarif(
         "columnKind": "unicodeCodePoints",
         "results": results,
     }
-    log = {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}
-    return json.dumps(json_safe(log), indent=2) + "\n"
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}

@@ -100,10 +100,17 @@ world size.
     good_examples = examples("preflight.rules._pf50x_examples", "PF502_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        """Reads the plan only: the batch numbers each DeepSpeed config (JSON, YAML block or a
+        dict built in Python) states, as the deepspeed adapter recorded them."""
         world = None if _model_parallel(pctx) else world_fact(pctx)
         w = world.value if world is not None else None
-        for config, block, prefix in pctx.deepspeed_configs():
-            t, m, g = (_int(block.get(k)) for k in (_T, _M, _G))
+        groups: dict[str, dict[str, Fact]] = {}
+        for field, key in (("batch.global", _T), ("batch.micro", _M), ("batch.grad_accum", _G)):
+            for fact in pctx.plan.facts(field):
+                if fact.adapter == "deepspeed" and fact.source.kind == "config" and fact.source.path:
+                    groups.setdefault(fact.source.path, {}).setdefault(key, fact)
+        for facts in groups.values():
+            t, m, g = (_int(facts[k].value) if k in facts else None for k in (_T, _M, _G))
             problem = self._problem(t, m, g, w)
             if problem is None:
                 continue
@@ -112,14 +119,16 @@ world size.
 
                 how = world.source.detail or format_source(world.source)
                 problem += f" (world size {w}: {how})"
-            anchor = next(k for k in (_T, _M, _G) if k in block)
-            evidence = [pctx.config_evidence(config, (*prefix, k), f"{k} = {block[k]}")
-                        for k in (_T, _M, _G) if k in block]
+            anchor = next(facts[k] for k in (_T, _M, _G) if k in facts)
+            evidence = [e for e in (pctx.fact_evidence(facts[k], f"{k} = {facts[k].value}")
+                                    for k in (_T, _M, _G) if k in facts) if e is not None]
             if world is not None:
                 ev = pctx.fact_evidence(world, f"world size {w}")
                 if ev is not None:
                     evidence.append(ev)
-            yield pctx.config_finding(self, config, (*prefix, anchor), problem, evidence=evidence)
+            finding = pctx.fact_finding(self, anchor, problem, evidence=evidence)
+            if finding is not None:
+                yield finding
 
     @staticmethod
     def _problem(t: Optional[int], m: Optional[int], g: Optional[int], w: Optional[int]) -> Optional[str]:

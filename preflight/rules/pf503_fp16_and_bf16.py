@@ -54,19 +54,28 @@ Keep one: bf16 on Ampere or newer GPUs (no loss scaling needed), fp16 on older o
             TRAINING_KEYS,
         )
 
+        # DeepSpeed configs (JSON, YAML block, dict built in Python): the precision facts the
+        # deepspeed adapter recorded, one per enabled mode, read from the plan
         ds_configs = set()
-        for config, block, prefix in pctx.deepspeed_configs():
-            ds_configs.add(config.path)
-            fp16, bf16 = block.get("fp16"), block.get("bf16")
-            if isinstance(fp16, dict) and isinstance(bf16, dict) and _on(fp16.get("enabled")) \
-                    and _on(bf16.get("enabled")):
-                yield pctx.config_finding(
-                    self, config, (*prefix, "bf16", "enabled"),
+        by_path: dict[str, dict[str, Any]] = {}
+        for fact in pctx.plan.facts("precision.mode"):
+            if fact.adapter == "deepspeed" and fact.source.path:
+                ds_configs.add(fact.source.path)
+                if fact.source.kind == "config" and fact.value in ("fp16", "bf16"):
+                    by_path.setdefault(fact.source.path, {}).setdefault(fact.value, fact)
+        for facts in by_path.values():
+            if "fp16" in facts and "bf16" in facts:
+                evidence = [e for e in (pctx.fact_evidence(facts["fp16"], "fp16 enabled"),
+                                        pctx.fact_evidence(facts["bf16"], "bf16 enabled")) if e is not None]
+                finding = pctx.fact_finding(
+                    self, facts["bf16"],
                     "`fp16.enabled` and `bf16.enabled` are both true: DeepSpeed asserts \"bfloat16 and fp16 "
                     "modes cannot be simultaneously enabled\" at `deepspeed.initialize`. Keep one (bf16 on "
-                    "Ampere or newer)",
-                    evidence=[pctx.config_evidence(config, (*prefix, "fp16", "enabled"), "fp16 enabled"),
-                              pctx.config_evidence(config, (*prefix, "bf16", "enabled"), "bf16 enabled")])
+                    "Ampere or newer)", evidence=evidence)
+                if finding is not None:
+                    yield finding
+        ds_configs.update(f.source.path for name in pctx.plan.fields() for f in pctx.plan.facts(name)
+                          if f.adapter == "deepspeed" and f.source.path)
         for config in pctx.configs:
             data = config.data
             if config.path in ds_configs or not isinstance(data, dict):

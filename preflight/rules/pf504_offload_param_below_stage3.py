@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Iterable
 
+from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 
-
-def _stage(value: Any) -> Any:
-    if value is True:
-        return 1  # legacy "zero_optimization": true
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+_STAGE_NUMBER = {value: stage for stage, value in ZERO_STAGE_SHARDING.items()}
 
 
 @register
@@ -52,37 +49,24 @@ Use `"stage": 3` if the parameters must leave the GPU, or remove
     good_examples = examples("preflight.rules._pf50x_examples", "PF504_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        from preflight.adapters.accelerate import is_accelerate_config  # off the check path
-
-        for config, block, prefix in pctx.deepspeed_configs():
-            zo = block.get("zero_optimization")
-            if not isinstance(zo, dict):
+        """Reads the plan only: the offload and the stage that one config (DeepSpeed JSON or
+        dict, accelerate YAML) states, as the adapters that own their semantics recorded them."""
+        plan = pctx.plan
+        for off in plan.facts("dist.offload_params"):
+            if off.value not in ("cpu", "nvme") or off.source.kind != "config" \
+                    or off.adapter not in ("deepspeed", "accelerate"):
                 continue
-            off = zo.get("offload_param")
-            device = off.get("device") if isinstance(off, dict) else None
-            stage = _stage(zo.get("stage", 0))
-            if device in ("cpu", "nvme") and stage is not None and stage < 3:
-                yield self._report(pctx, config, (*prefix, "zero_optimization", "offload_param", "device"),
-                                   (*prefix, "zero_optimization", "stage"), device, stage,
-                                   "stage" in zo)
-        for config in pctx.configs:
-            if not is_accelerate_config(config.data):
-                continue
-            ds = config.data.get("deepspeed_config")
-            if not isinstance(ds, dict) or "deepspeed_config_file" in ds:
-                continue
-            device = ds.get("offload_param_device")
-            stage = _stage(ds.get("zero_stage", 2))
-            if device in ("cpu", "nvme") and stage is not None and stage < 3:
-                yield self._report(pctx, config, ("deepspeed_config", "offload_param_device"),
-                                   ("deepspeed_config", "zero_stage"), device, stage, "zero_stage" in ds)
-
-    def _report(self, pctx: PlanContext, config: Any, device_key: tuple, stage_key: tuple, device: str,
-                stage: int, explicit: bool) -> Finding:
-        said = f"stage {stage}" if explicit else f"stage {stage} (the default)"
-        message = (f"Parameters are offloaded to {device} but ZeRO runs at {said}: DeepSpeed offloads "
-                   "parameters only at stage 3 (\"valid only with stage 3\"), so every GPU still holds all "
-                   "parameters. Use stage 3, or drop `offload_param` (offload the optimizer instead)")
-        evidence = [pctx.config_evidence(config, device_key, f"offload_param device {device}"),
-                    pctx.config_evidence(config, stage_key, said)]
-        return pctx.config_finding(self, config, device_key, message, evidence=evidence)
+            stages = [f for f in plan.facts("dist.sharding")
+                      if f.source.path == off.source.path and f.adapter == off.adapter]
+            stage = _STAGE_NUMBER.get(stages[0].value) if stages else None
+            if stage is None or stage >= 3:
+                continue  # stage 3, or a stage preflight cannot read ("auto")
+            said = f"stage {stage}" if stages[0].source.kind != "default" else f"stage {stage} (the default)"
+            message = (f"Parameters are offloaded to {off.value} but ZeRO runs at {said}: DeepSpeed offloads "
+                       "parameters only at stage 3 (\"valid only with stage 3\"), so every GPU still holds all "
+                       "parameters. Use stage 3, or drop `offload_param` (offload the optimizer instead)")
+            evidence = [e for e in (pctx.fact_evidence(off, f"offload_param device {off.value}"),
+                                    pctx.fact_evidence(stages[0], said)) if e is not None]
+            finding = pctx.fact_finding(self, off, message, evidence=evidence)
+            if finding is not None:
+                yield finding

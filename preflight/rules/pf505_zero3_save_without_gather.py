@@ -56,32 +56,23 @@ convert the checkpoint with `zero_to_fp32.py` after training.
     good_examples = examples("preflight.rules._pf50x_examples", "PF505_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        from preflight.adapters.accelerate import is_accelerate_config  # off the check path
-
+        """Reads the plan for the config side: a ZeRO-3 stage and the save-gather flag that one
+        config's adapter recorded (DeepSpeed JSON or dict, accelerate YAML)."""
         save = self._save_call(pctx)
         if save is None:
             return
-        for config, block, prefix in pctx.deepspeed_configs():
-            zo = block.get("zero_optimization")
-            if not isinstance(zo, dict) or zo.get("stage") != 3:
+        plan = pctx.plan
+        for stage in plan.facts("dist.sharding"):
+            if stage.value != "zero3" or stage.source.kind != "config" \
+                    or stage.adapter not in ("deepspeed", "accelerate"):
                 continue
-            flag = zo.get(_FLAG, False)
-            if flag is False:
-                key = (*prefix, "zero_optimization", _FLAG) if _FLAG in zo else (*prefix, "zero_optimization",
-                                                                                   "stage")
-                yield self._report(pctx, config, key, _FLAG, save, _FLAG in zo)
-        for config in pctx.configs:
-            if not is_accelerate_config(config.data):
-                continue
-            ds = config.data.get("deepspeed_config")
-            if not isinstance(ds, dict) or ds.get("zero_stage") != 3 or "deepspeed_config_file" in ds:
-                continue
-            flag = ds.get("zero3_save_16bit_model", False)
-            if flag is False:
-                key = ("deepspeed_config", "zero3_save_16bit_model") if "zero3_save_16bit_model" in ds else (
-                    "deepspeed_config", "zero_stage")
-                yield self._report(pctx, config, key, "zero3_save_16bit_model", save,
-                                   "zero3_save_16bit_model" in ds)
+            flags = [f for f in plan.facts("dist.save_16bit_weights")
+                     if f.source.path == stage.source.path and f.adapter == stage.adapter]
+            if not flags or flags[0].value is not False:
+                continue  # true, "auto" or unreadable
+            flag = flags[0]
+            name = (flag.source.key or _FLAG).rsplit(".", 1)[-1]
+            yield from self._report(pctx, flag, name, save, flag.source.kind != "default")
 
     @staticmethod
     def _save_call(pctx: PlanContext) -> Optional[Evidence]:
@@ -98,11 +89,13 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 return pctx.code_evidence(script, node, f"the model is saved here (`{node.func.attr}`)")
         return None
 
-    def _report(self, pctx: PlanContext, config: Any, key: tuple, flag: str, save: Evidence,
-                explicit: bool) -> Finding:
-        said = f"`{flag}` is false" if explicit else f"`{flag}` is not set (default false)"
+    def _report(self, pctx: PlanContext, flag: Any, name: str, save: Evidence,
+                explicit: bool) -> Iterable[Finding]:
+        said = f"`{name}` is false" if explicit else f"`{name}` is not set (default false)"
         message = (f"ZeRO stage 3 with {said}, and the script saves the model: each rank holds only a shard, so "
                    "the saved model has no usable weights (only DeepSpeed checkpoint shards that need "
-                   f"`zero_to_fp32.py`). Set `{flag}` to true")
-        return pctx.config_finding(self, config, key, message,
-                                   evidence=[pctx.config_evidence(config, key, said), save])
+                   f"`zero_to_fp32.py`). Set `{name}` to true")
+        evidence = [e for e in (pctx.fact_evidence(flag, said), save) if e is not None]
+        finding = pctx.fact_finding(self, flag, message, evidence=evidence)
+        if finding is not None:
+            yield finding

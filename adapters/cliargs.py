@@ -1,0 +1,554 @@
+"""What a job's command line says, read through the options its script declares.
+
+A real launch line carries the model and the batch (``--model_name_or_path facebook/opt-1.3b
+--per_device_train_batch_size 8``), but the script often hands them to a helper, a
+dataclass or a library parser where the other adapters lose them. This adapter reads the
+options the script declares, wherever it declares them:
+
+- ``argparse`` ``add_argument`` calls (flags, ``default=``, ``store_true``),
+- dataclass fields (``HfArgumentParser``/``TrlParser`` argument classes) with their defaults,
+- the keyword parameters of the function given to ``fire.Fire``,
+- the library argument classes a parser names (``TrainingArguments``, TRL's ``SFTConfig``,
+  ``DPOConfig``, ``ModelConfig``), with the defaults they document,
+
+in the script and in the local modules it imports (one level, found beside the script or in
+its parent directories; read, never executed). Values come from the command line, else from a
+JSON/YAML file the parser reads (the first argument, or ``--config`` for ``TrlParser``), else
+the declared default. An option counts only when the script declares it: the name alone is
+never enough. Facts are ``medium`` (the value is the user's; that it reaches the model is
+inferred from the option's name) or ``low`` for declared defaults.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight._record import dataclass, field
+from preflight.adapters_api import Adapter, Project
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+from preflight.sources import ParsedPython
+
+# option name -> plan field (and how to read it)
+_MODEL = ("model_name_or_path", "base_model", "model_name", "pretrained_model_name_or_path", "model_id", "model",
+          "model_path", "base_model_name_or_path")
+_MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu", "per_gpu_train_batch_size",
+          "train_micro_batch_size_per_gpu")
+_ACCUM = ("gradient_accumulation_steps",)
+_SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
+        "max_length", "block_size")
+_IMAGE = ("resolution", "image_size", "img_size", "input_size")
+_RANK = ("lora_r", "lora_rank", "lora_dim")
+_CKPT = ("gradient_checkpointing",)
+_ATTN = ("attn_implementation",)
+_ARCH = ("arch", "a", "architecture")
+_FSDP_WORDS = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
+               "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_ATTN_VALUES = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex_attention")
+
+# Library argument classes: the options they declare that matter here, with their defaults.
+_TRL = "trl library"
+_LIBRARY: dict[str, dict[str, Any]] = {
+    "SFTConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
+    "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
+    "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
+                          "gradient_checkpointing": False, "bf16": False},
+    "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
+                    "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
+                    "use_bnb_nested_quant": False},
+}
+_LIBRARY_DOC = {"SFTConfig": "trl SFTConfig (trl/trainer/sft_config.py: max_length 1024, gradient_checkpointing "
+                             "and bf16 default to True)",
+                "DPOConfig": "trl DPOConfig (trl/trainer/dpo_config.py: max_length 1024, gradient_checkpointing "
+                             "and bf16 default to True)",
+                "TrainingArguments": "transformers TrainingArguments",
+                "ModelConfig": "trl ModelConfig (trl/trainer/model_config.py)"}
+_MAX_MODULES = 12
+# a script that may declare options or have side effects this adapter reads (cheap text check;
+# with a launch line, the options may be declared in a module the script imports)
+_DECLARES = re.compile(r"add_argument|dataclass|Fire\(|HfArgumentParser|TrlParser|"
+                       r"prepare_model_for_(kbit|int8)_training|__dict__\[")
+_MAX_BYTES = 1_000_000
+
+
+@dataclass
+class Option:
+    name: str
+    default: Any = None
+    has_default: bool = False
+    flag_only: bool = False  # store_true / bool field: given alone means True
+    where: str = ""  # file:line of the declaration
+    origin: str = ""  # argparse, dataclass, fire, library
+    help: str = ""
+    library: str = ""
+
+
+@dataclass
+class Declared:
+    options: dict[str, Option] = field(default_factory=dict)
+    parsers: list[str] = field(default_factory=list)  # HfArgumentParser, TrlParser, argparse, fire
+    aliases: dict[str, str] = field(default_factory=dict)  # "a" (from -a) -> "arch"
+    fire_functions: list = field(default_factory=list)  # the FunctionDef nodes given to fire.Fire
+    texts: list = field(default_factory=list)  # the text of each local module read
+    arch_lookup: bool = False  # models.__dict__[args.arch] / getattr(models, args.arch)
+
+    def add(self, opt: Option) -> None:
+        self.options.setdefault(opt.name, opt)
+
+
+def _literal(node: Optional[ast.AST]) -> tuple[bool, Any]:
+    if node is None:
+        return False, None
+    try:
+        return True, ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return False, None
+
+
+def _name_of(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, str]]:
+    """Declarations of one module; returns its local imports (module, name)."""
+    imports: list[tuple[str, str]] = []
+    dataclasses_: list[ast.ClassDef] = []
+    fire_targets: list[str] = []
+    funcs: dict[str, ast.FunctionDef] = {}
+    tuples: dict[str, ast.AST] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, (ast.Tuple, ast.List)):
+            tuples[node.targets[0].id] = node.value
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            imports.extend((node.module, a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            imports.extend(((node.module or ""), a.name) for a in node.names)
+        elif isinstance(node, ast.ClassDef):
+            dataclasses_.append(node)
+        elif isinstance(node, ast.FunctionDef):
+            funcs.setdefault(node.name, node)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+                and node.value.attr == "__dict__" and isinstance(node.slice, ast.Attribute) \
+                and node.slice.attr in _ARCH:
+            decl.arch_lookup = True
+        elif isinstance(node, ast.Call):
+            fname = _name_of(node.func)
+            if fname == "getattr" and len(node.args) == 2 and isinstance(node.args[1], ast.Attribute) \
+                    and node.args[1].attr in _ARCH:
+                decl.arch_lookup = True
+            if fname == "add_argument":
+                _argparse(node, display, decl)
+            elif (fname in ("HfArgumentParser", "TrlParser") and node.args) or (
+                    fname == "add_parser" and any(k.arg == "dataclass_types" for k in node.keywords)):
+                decl.parsers.append("TrlParser" if fname == "add_parser" else fname)
+                arg = node.args[0] if fname != "add_parser" else \
+                    next(k.value for k in node.keywords if k.arg == "dataclass_types")
+                if isinstance(arg, ast.Name) and arg.id in tuples:
+                    arg = tuples[arg.id]
+                classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
+                for c in classes:
+                    lib = _name_of(c)
+                    for key, value in _LIBRARY.get(lib, {}).items():
+                        decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library",
+                                        library=lib))
+            elif fname == "Fire" and node.args and isinstance(node.args[0], ast.Name):
+                decl.parsers.append("fire")
+                fire_targets.append(node.args[0].id)
+    for cls in dataclasses_:
+        if any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases):
+            for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
+                decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
+                                library="TrainingArguments"))
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                value = stmt.value
+                if isinstance(value, ast.Call) and _name_of(value.func) == "field":
+                    kw = {k.arg: k.value for k in value.keywords}
+                    value = kw.get("default")
+                ok, default = _literal(value)
+                ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
+                decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass"))
+    for name in fire_targets:
+        fn = funcs.get(name)
+        if fn is None:
+            continue
+        decl.fire_functions.append(fn)
+        args = fn.args.args + fn.args.kwonlyargs
+        defaults = [None] * (len(fn.args.args) - len(fn.args.defaults)) + list(fn.args.defaults) + \
+            list(fn.args.kw_defaults)
+        for a, d in zip(args, defaults):
+            ok, default = _literal(d)
+            decl.add(Option(a.arg, default, ok, isinstance(default, bool), f"{display}:{a.lineno}", "fire"))
+    return imports
+
+
+def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    longs = [f for f in flags if f.startswith("--")]
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    dest_ok, dest = _literal(kw.get("dest"))
+    names = [f[2:].replace("-", "_") for f in longs] or [f[1:] for f in flags if f.startswith("-")]
+    if dest_ok and isinstance(dest, str):
+        names.append(dest)
+    ok, default = _literal(kw.get("default"))
+    action_ok, action = _literal(kw.get("action"))
+    flag_only = action_ok and action in ("store_true", "store_false")
+    if flag_only and not ok:
+        ok, default = True, action == "store_false"
+    help_ok, help_text = _literal(kw.get("help"))
+    for flag in flags:
+        short = flag.lstrip("-").replace("-", "_")
+        if names and short != names[0]:
+            decl.aliases.setdefault(short, names[0])
+    names = names[:1] + [n for n in names[1:] if n != names[0]]
+    for name in names:
+        decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
+                        help=help_text if help_ok and isinstance(help_text, str) else ""))
+    decl.parsers.append("argparse")
+
+
+def _local_module(module: str, bases: list[Path]) -> Optional[Path]:
+    rel = module.replace(".", "/")
+    for base in bases:
+        for cand in (base / f"{rel}.py", base / rel / "__init__.py"):
+            if cand.is_file():
+                return cand
+    return None
+
+
+def declared_options(script: ParsedPython, project: Project) -> Declared:
+    decl = Declared()
+    display = str(script.source.display)
+    imports = _collect(script.tree, display, decl)
+    path = Path(str(script.source.path))
+    bases: list[Path] = []
+    d = path.resolve().parent
+    for _ in range(5):
+        bases.append(d)
+        if (d / ".git").exists() or d.parent == d:
+            break
+        d = d.parent
+    seen: set[str] = set()
+    queue = list(imports)
+    count = 0
+    while queue and count < _MAX_MODULES:
+        module, name = queue.pop(0)
+        if not module or module.split(".")[0] in ("torch", "transformers", "trl", "peft", "accelerate",
+                                                  "deepspeed", "datasets", "numpy", "os", "sys"):
+            continue
+        found = _local_module(module, bases) or _local_module(f"{module}.{name}", bases)
+        if found is None or str(found) in seen or not project.may_read(found):
+            continue
+        seen.add(str(found))
+        try:
+            if found.stat().st_size > _MAX_BYTES:
+                continue
+            text = found.read_text(encoding="utf-8", errors="replace")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        decl.texts.append(text)
+        count += 1
+        shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
+        queue.extend(_collect(tree, shown, decl))
+    return decl
+
+
+def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
+    """``--name value``/``--name=value``/``--flag``/``--no_flag`` for declared names."""
+    out: dict[str, tuple[Any, str]] = {}
+    i = 0
+    while i < len(args):
+        tok = args[i]
+        i += 1
+        if not tok.startswith("-") or tok == "--":
+            continue
+        raw, eq, value = tok.lstrip("-").partition("=")
+        name = raw.replace("-", "_")
+        name = decl.aliases.get(name, name) if name not in decl.options else name
+        negated = False
+        if name not in decl.options and name.startswith("no_") and name[3:] in decl.options:
+            name, negated = name[3:], True
+        opt = decl.options.get(name)
+        if opt is None:
+            continue
+        if eq:
+            out[name] = (value, tok)
+        elif negated:
+            out[name] = (False, tok)
+        elif opt.flag_only and (i >= len(args) or args[i].startswith("-")
+                                or args[i].lower() not in ("true", "false", "1", "0")):
+            out[name] = (True, tok)
+        elif i < len(args) and not args[i].startswith("--"):
+            out[name] = (args[i], f"{tok} {args[i]}")
+            i += 1
+        else:
+            out[name] = (True, tok)
+    return out
+
+
+def _as_int(value: Any) -> Optional[int]:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.fullmatch(r"\d+", value.strip()):
+        return int(value)
+    return None
+
+
+def _as_bool(value: Any) -> Optional[bool]:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
+        return value.lower() in ("true", "1", "yes")
+    return None
+
+
+@register_adapter
+class CliArgsAdapter(Adapter):
+    name = "cliargs"
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        return bool(project.scripts) and (bool(project.argv)
+                                          or any(_DECLARES.search(s.source.text) for s in project.scripts))
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            _Pass(self, project, plan, script).run()
+
+
+class _Pass:
+    def __init__(self, adapter: CliArgsAdapter, project: Project, plan: TrainingPlan, script: ParsedPython) -> None:
+        self.adapter, self.project, self.plan, self.script = adapter, project, plan, script
+        self.decl = declared_options(script, project)
+        self.args = project.script_args(script)
+        self.cli = _cli_values(self.args, self.decl)
+        self.file_values = self._parser_file()
+        self.line = " ".join(project.argv)
+
+    def _parser_file(self) -> dict[str, tuple[Any, Source]]:
+        """Values of the JSON/YAML file an HfArgumentParser/TrlParser reads."""
+        if not any(p in ("HfArgumentParser", "TrlParser") for p in self.decl.parsers):
+            return {}
+        names: list[str] = []
+        if self.args and self.args[0].lower().endswith((".json", ".yaml", ".yml")):
+            names.append(self.args[0])
+        if "TrlParser" in self.decl.parsers:
+            for k, tok in enumerate(self.args):
+                if tok == "--config" and k + 1 < len(self.args):
+                    names.append(self.args[k + 1])
+                elif tok.startswith("--config="):
+                    names.append(tok.split("=", 1)[1])
+        out: dict[str, tuple[Any, Source]] = {}
+        for name in names:
+            for _, cfg in self.project.configs:
+                if os.path.normpath(cfg.path).endswith(os.path.normpath(name).lstrip("./")) \
+                        and isinstance(cfg.data, dict):
+                    for key, value in cfg.data.items():
+                        if isinstance(key, str):
+                            out.setdefault(key, (value, self.project.config_source(cfg, (key,))))
+        return out
+
+    def value(self, *names: str) -> Optional[tuple[str, Any, Source, str]]:
+        """(name, value, source, confidence) of the first declared option among ``names`` that
+        has a value: command line, then the parser's file, then the declared default."""
+        for name in names:
+            if name not in self.decl.options:
+                continue
+            if name in self.cli:
+                value, tok = self.cli[name]
+                return name, value, Source("cli", None, None, f"--{name}",
+                                           f"{tok} (declared {self.decl.options[name].where})"), "medium"
+            if name in self.file_values:
+                value, source = self.file_values[name]
+                return name, value, source, "medium"
+        for name in names:
+            opt = self.decl.options.get(name)
+            if opt is not None and opt.has_default and opt.default is not None:
+                conf = "medium" if opt.origin == "library" else "low"
+                return name, opt.default, Source("default", None, None, name,
+                                                 f"default of {name} ({opt.where})"), conf
+        return None
+
+    def add(self, field: str, value: Any, source: Source, confidence: str) -> None:
+        self.adapter.add_checked(self.plan, field, value, source, confidence)
+
+    def run(self) -> None:
+        self.side_effects()
+        self.single_process()
+        if not self.decl.options:
+            return
+        self.model()
+        for names, target in ((_MICRO, "batch.micro"), (_ACCUM, "batch.grad_accum"), (_SEQ, "data.seq_len"),
+                              (_IMAGE, "data.image_size")):
+            found = self.value(*names)
+            if found is None:
+                continue
+            name, value, source, conf = found
+            number = _as_int(value)
+            if target == "data.seq_len" and name in ("max_length",) and not self._trl():
+                continue
+            if number is not None and number >= 1:
+                self.add(target, number, source, conf)
+        found = self.value(*_CKPT)
+        if found is not None and _as_bool(found[1]) is not None:
+            self.add("memory.gradient_checkpointing", _as_bool(found[1]), found[2], found[3])
+        found = self.value(*_ATTN)
+        if found is not None and found[1] in _ATTN_VALUES:
+            self.add("model.attn_implementation", found[1], found[2], found[3])
+        self.peft()
+        self.precision()
+        self.trainer_flags()
+        self.computed()
+
+    def trainer_flags(self) -> None:
+        """``--fsdp``/``--bf16``/``--fp16`` of a TrainingArguments subclass the script declares
+        (the transformers adapter reads TrainingArguments itself)."""
+        if not any(o.library == "TrainingArguments" and o.origin == "library" and ":" in o.where
+                   for o in self.decl.options.values()):
+            return
+        fsdp = self.cli.get("fsdp") or (self.file_values.get("fsdp") and (self.file_values["fsdp"][0], ""))
+        found = self.value("fsdp")
+        if fsdp and found is not None and isinstance(found[1], str) and found[1].strip():
+            words = found[1].lower().split()
+            mode = next((_FSDP_WORDS[w] for w in words if w in _FSDP_WORDS), "fsdp_full")
+            self.add("dist.sharding", mode, found[2], found[3])
+            if "offload" in words:
+                self.add("dist.offload_params", "cpu", found[2], found[3])
+        for key, mode in (("bf16", "amp_bf16"), ("fp16", "amp_fp16")):
+            if key in self.cli and _as_bool(self.cli[key][0]):
+                found = self.value(key)
+                self.add("precision.mode", mode, found[2], found[3])
+
+    def computed(self) -> None:
+        """``gradient_accumulation_steps = batch_size // micro_batch_size`` at the top of a
+        ``fire.Fire`` function, from the options' values (one process: not divided)."""
+        for fn in self.decl.fire_functions:
+            for stmt in fn.body:
+                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in _ACCUM
+                        and isinstance(stmt.value, ast.BinOp) and isinstance(stmt.value.op, ast.FloorDiv)
+                        and isinstance(stmt.value.left, ast.Name) and isinstance(stmt.value.right, ast.Name)):
+                    continue
+                left, right = self.value(stmt.value.left.id), self.value(stmt.value.right.id)
+                a = _as_int(left[1]) if left else None
+                b = _as_int(right[1]) if right else None
+                if a and b:
+                    self.add("batch.grad_accum", a // b,
+                             Source("derived", str(self.script.source.display), stmt.lineno, stmt.targets[0].id,
+                                    f"{stmt.value.left.id} {a} // {stmt.value.right.id} {b}"), "medium")
+
+    def side_effects(self) -> None:
+        """``prepare_model_for_kbit_training``/``prepare_model_for_int8_training`` turn
+        gradient checkpointing on unless ``use_gradient_checkpointing=False``."""
+        for node in ast.walk(self.script.tree):
+            if isinstance(node, ast.Call) and _name_of(node.func) in ("prepare_model_for_kbit_training",
+                                                                        "prepare_model_for_int8_training"):
+                kw = {k.arg: k.value for k in node.keywords}
+                ok, on = _literal(kw.get("use_gradient_checkpointing"))
+                value = on if ok and isinstance(on, bool) else True
+                self.add("memory.gradient_checkpointing", value,
+                         Source("code", str(self.script.source.display), node.lineno, _name_of(node.func),
+                                f"{_name_of(node.func)}(...) enables gradient checkpointing by default "
+                                "(use_gradient_checkpointing=True)"), "high")
+
+    def single_process(self) -> None:
+        """``python script.py`` starts one process; unless the script spawns more itself."""
+        from preflight.adapters.launchers import parse_launch
+
+        info = parse_launch(self.project.argv) if self.project.argv else None
+        if info is None or info.launcher != "python" or info.wrapper is not None:
+            return
+        texts = [self.script.source.text, *self.decl.texts]
+        if any(word in t for t in texts for word in ("spawn(", "lightning", "Process(", "notebook_launcher",
+                                                     "init_process_group", "hydra")):
+            return
+        self.add("dist.world_size", 1, Source("derived", None, None, "python",
+                                              f"one process: {info.line}; the script starts no others"), "medium")
+
+    def _trl(self) -> bool:
+        return any(o.library in ("SFTConfig", "DPOConfig") for o in self.decl.options.values())
+
+    def model(self) -> None:
+        found = self.value(*_MODEL)
+        if found is not None:
+            name, value, source, conf = found
+            if isinstance(value, str) and _HUB_ID.match(value.strip()) and not value.startswith((".", "~", "/")):
+                self.add("model.ref", value.strip(), source, conf)
+            elif isinstance(value, str) and value:
+                self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
+                                             "without its config.json")
+        if self.decl.arch_lookup:
+            found = self.value(*_ARCH)
+            if found is not None and isinstance(found[1], str) and re.fullmatch(r"[A-Za-z_]\w*", found[1]):
+                self.add("model.ref", found[1], found[2], found[3])
+
+    def peft(self) -> None:
+        use = self.value("use_peft")
+        rank = self.value(*_RANK)
+        four = self.value("load_in_4bit")
+        eight = self.value("load_in_8bit")
+        bits = None
+        if four is not None and _as_bool(four[1]):
+            bits = 4
+            self.add("precision.weights_bits", 4, four[2], four[3])
+        elif eight is not None and _as_bool(eight[1]):
+            bits = 8
+            self.add("precision.weights_bits", 8, eight[2], eight[3])
+        if use is not None:
+            on = _as_bool(use[1])
+            if on is False:
+                self.add("peft.method", "none", use[2], use[3])
+                return
+            if on:
+                self.add("peft.method", "lora", use[2], use[3])
+                self.add("task.mode", "qlora" if bits == 4 else "lora", use[2], use[3])
+                if rank is not None and _as_int(rank[1]):
+                    self.add("peft.rank", _as_int(rank[1]), rank[2], rank[3])
+                qt = self.value("bnb_4bit_quant_type")
+                dq = self.value("use_bnb_nested_quant")
+                if bits == 4 and qt is not None and qt[1] in ("nf4", "fp4"):
+                    self.add("precision.quant_type", qt[1], qt[2], qt[3])
+                if bits == 4 and dq is not None and _as_bool(dq[1]) is not None:
+                    self.add("precision.double_quant", _as_bool(dq[1]), dq[2], dq[3])
+                return
+        if rank is not None and rank[0] == "lora_dim":
+            r = _as_int(rank[1])
+            if r == 0:
+                self.add("peft.method", "none", rank[2], rank[3])
+            elif r:
+                self.add("peft.rank", r, rank[2], rank[3])
+                only = self.value("only_optimize_lora")
+                if only is not None and _as_bool(only[1]):
+                    self.add("peft.method", "lora", rank[2], rank[3])
+                    self.add("task.mode", "lora", only[2], only[3])
+        elif rank is not None and rank[2].kind != "default" and _as_int(rank[1]):
+            self.add("peft.rank", _as_int(rank[1]), rank[2], rank[3])
+
+    def precision(self) -> None:
+        """TRL configs default bf16 on (unless fp16): autocast bf16 when no other fact says."""
+        if not self._trl():
+            return
+        bf16 = self.value("bf16")
+        fp16 = self.cli.get("fp16")
+        if fp16 is not None and _as_bool(fp16[0]):
+            return
+        if bf16 is not None and _as_bool(bf16[1]):
+            self.add("precision.mode", "amp_bf16", bf16[2], bf16[3])

@@ -1,0 +1,100 @@
+"""Facts derived from other facts once every adapter has run: the semantics that no single
+adapter can see because they combine a framework with a config another adapter read.
+
+- DeepSpeed precision: under DeepSpeed, ``bf16``/``fp16`` (the DeepSpeed config's, or the
+  Trainer's ``--bf16``/``--fp16`` and accelerate's ``mixed_precision`` that fill its
+  ``"auto"``) means 16-bit weights with fp32 master copies in the optimizer, not autocast
+  (DeepSpeed ``bf16``/``fp16`` engine; frameworks.md §1.4). An ``amp_bf16``/``amp_fp16``
+  fact is turned into ``bf16``/``fp16`` with the reason.
+- No precision anywhere: when no adapter found a precision and neither the scripts, the
+  local modules they import nor any config the job reads mention autocast, a 16-bit dtype,
+  a grad scaler or a precision setting, PyTorch computes in fp32 (``medium``: a precision
+  set where preflight does not look would change it).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.plan import Source, TrainingPlan
+
+_ZERO = ("zero1", "zero2", "zero3")
+_AMP_TO_DS = {"amp_bf16": "bf16", "amp_fp16": "fp16"}
+
+
+def uses_deepspeed(plan: TrainingPlan) -> bool:
+    sharding = plan.resolve("dist.sharding")
+    if sharding is not None and sharding.value in _ZERO:
+        return True
+    return any(f.adapter == "deepspeed" for name in plan.fields() for f in plan.facts(name))
+
+
+_PRECISION_WORDS = re.compile(r"autocast|GradScaler|\.half\(|bfloat16|float16|\bbf16|\bfp16|precision|"
+                              r"\bamp\b|mixed|\bhalf\b|fp8|float8|to\(torch\.bfloat|dtype\s*=\s*torch\.(b?float16)")
+_MAX_FILES = 300
+
+
+def derive(plan: TrainingPlan, project: Any = None) -> None:
+    _deepspeed_precision(plan)
+    if project is not None:
+        _fp32_by_absence(plan, project)
+
+
+def _texts(project: Any) -> Optional[list[str]]:
+    from preflight.adapters.cliargs import declared_options
+
+    texts: list[str] = []
+    for script in project.scripts:
+        texts.append(script.source.text)
+        texts.extend(declared_options(script, project).texts)
+    for source, _cfg in project.configs:
+        texts.append(source.text)
+    count = 0
+    for base in project.config_dirs:
+        for path in sorted(Path(base).rglob("*.y*ml")):
+            count += 1
+            if count > _MAX_FILES:
+                return None
+            try:
+                texts.append(path.read_text(encoding="utf-8", errors="replace"))
+            except OSError:
+                return None
+    return texts
+
+
+_TORCH = re.compile(r"^\s*(import|from)\s+(torch|lightning|pytorch_lightning|transformers|accelerate|trl)\b", re.M)
+
+
+def _fp32_by_absence(plan: TrainingPlan, project: Any) -> None:
+    if plan.resolve("precision.mode") is not None or not project.scripts:
+        return
+    if not any(_TORCH.search(s.source.text) for s in project.scripts):
+        return  # not a PyTorch job as far as its scripts say: nothing to claim
+    texts = _texts(project)
+    if texts is None:
+        return
+    for text in texts:
+        code = "\n".join(line.split("#", 1)[0] for line in text.splitlines())
+        if _PRECISION_WORDS.search(code):
+            return
+    shown = str(project.scripts[0].source.display)
+    plan.add("precision.mode", "fp32",
+             Source("derived", shown, None, None,
+                    "no autocast, 16-bit dtype, grad scaler or precision setting in the scripts, the local modules "
+                    "they import or the configs read: PyTorch computes in fp32"),
+             "medium", adapter="derive")
+
+
+def _deepspeed_precision(plan: TrainingPlan) -> None:
+    winner = plan.resolve("precision.mode")
+    if winner is None or winner.value not in _AMP_TO_DS or not uses_deepspeed(plan):
+        return
+    mode = _AMP_TO_DS[winner.value]
+    where = winner.source.location() if winner.source.path else f"{winner.source.kind} {winner.source.key or ''}"
+    plan.add("precision.mode", mode,
+             Source("derived", winner.source.path, winner.source.line, winner.source.key,
+                    f"{winner.value} ({where.strip()}) under DeepSpeed: the engine keeps {mode} weights with fp32 "
+                    "master copies (not autocast)"),
+             winner.confidence, adapter="derive", priority=max(1, winner.priority + 1))

@@ -1,0 +1,375 @@
+"""The job as users launch it: from what ``preflight audit|estimate|check`` is given (a launch
+script, a Python script or notebook, ``python -m pkg.module``, a directory, a launch line after
+``--``) to the scripts, configs and launch command the plan is built from.
+
+Nothing is executed. A launch script is read by :mod:`preflight.adapters.shell`; the launch
+line it runs gives the training script and the configs it names (``--deepspeed ds.json``,
+``--deepspeed_config``, ``accelerate launch --config_file`` and that file's
+``deepspeed_config_file``, a JSON/YAML file given as the script's first argument as
+``HfArgumentParser`` reads it, ``--config``/``--config_file``/``--cfg`` YAML/JSON values).
+Each choice is said in a note.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Optional, Sequence
+
+from preflight._record import dataclass, field
+from preflight.diagnostics import FileError
+
+SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
+CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml")
+_CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed-config", "--ds_config", "--config",
+                 "--config_file", "--config-file", "--cfg", "--config_path", "--args_file", "-c")
+_ENTRY_NAMES = ("train.py", "main.py", "finetune.py", "run_train.py", "pretrain.py", "train_net.py")
+_MAX_PARENTS = 5
+_DIR_SCAN_LIMIT = 400
+
+
+@dataclass
+class JobInputs:
+    scripts: list[Path] = field(default_factory=list)
+    configs: list[Path] = field(default_factory=list)
+    argv: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    errors: list[FileError] = field(default_factory=list)
+    launch_script: Optional[str] = None  # the shell script read, if any
+    launch_line: Optional[int] = None
+
+
+def is_shell_script(path: Path) -> bool:
+    if path.suffix.lower() in SHELL_SUFFIXES:
+        return True
+    if path.suffix or not path.is_file():
+        return False
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64)
+    except OSError:
+        return False
+    return head.startswith(b"#!") and (b"sh" in head.split(b"\n", 1)[0])
+
+
+def _bases(start: Optional[Path], root: Path) -> list[Path]:
+    """Where a launch line's relative names are looked up: the current directory, then the
+    launch script's directory and its parents (the directory the README says to run from)."""
+    out = [root]
+    if start is not None:
+        d = start.resolve()
+        for _ in range(_MAX_PARENTS + 1):
+            if d not in out:
+                out.append(d)
+            if (d / ".git").exists() or d.parent == d:
+                break
+            d = d.parent
+    return out
+
+
+def _find(name: str, bases: Sequence[Path]) -> Optional[Path]:
+    if not name or "$" in name or "`" in name:
+        return None
+    p = Path(os.path.expanduser(name))
+    if p.is_absolute():
+        return p if p.is_file() else None
+    for base in bases:
+        c = base / p
+        if c.is_file():
+            return c
+    return None
+
+
+def _find_by_tail(name: str, bases: Sequence[Path]) -> Optional[Path]:
+    """``/shared/examples/mingpt/main.py`` on the cluster: the job's file with the longest
+    same path ending (at least the directory and the file name) under the bases."""
+    parts = Path(name).parts
+    if len(parts) < 3 or "$" in name:
+        return None
+    for k in range(1, len(parts) - 1):
+        tail = Path(*parts[k:])
+        for base in bases:
+            cand = base / tail
+            if cand.is_file():
+                return cand
+    return None
+
+
+def _find_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
+    rel = module.replace(".", "/")
+    for base in bases:
+        for cand in (base / f"{rel}.py", base / rel / "__main__.py", base / "src" / f"{rel}.py",
+                     base / "src" / rel / "__main__.py"):
+            if cand.is_file():
+                return cand
+    return None
+
+
+def _display(path: Path, root: Path) -> str:
+    try:
+        return os.path.relpath(path, root)
+    except ValueError:
+        return str(path)
+
+
+def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> None:
+    """Configs the launch line names: the launcher's and the script's."""
+    names: list[tuple[str, str]] = [(c, "the launcher") for c in info.config_files]
+    args = list(info.script_args)
+    for k, tok in enumerate(args):
+        after_flag = k > 0 and args[k - 1].startswith("-") and "=" not in args[k - 1]
+        if tok.startswith("-") or after_flag or not tok.lower().endswith(CONFIG_SUFFIXES):
+            continue
+        why = ("the script's first argument (HfArgumentParser reads a JSON/YAML file given alone)" if k == 0
+               else "a config file argument of the script")
+        names.append((tok, why))
+    for k, tok in enumerate(args):
+        flag, eq, value = tok.partition("=")
+        if flag not in _CONFIG_FLAGS:
+            continue
+        if not eq:
+            value = args[k + 1] if k + 1 < len(args) else ""
+        if value.lower().endswith(CONFIG_SUFFIXES):
+            names.append((value, f"{flag} on the launch line"))
+    seen = {os.path.abspath(c) for c in out.configs}
+    for name, why in names:
+        found = _find(name, bases)
+        if found is None:
+            out.notes.append(f"the launch line names {name} ({why}); not found, not read")
+            continue
+        key = os.path.abspath(found)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.configs.append(found)
+        out.notes.append(f"read {_display(found, root)}: named by {why}")
+        if found.suffix.lower() in (".yaml", ".yml"):
+            _nested_deepspeed(found, [*bases, found.parent], root, out, seen)
+
+
+def _nested_deepspeed(path: Path, bases: Sequence[Path], root: Path, out: JobInputs, seen: set) -> None:
+    """An accelerate config's ``deepspeed_config_file`` (and a YAML's ``deepspeed:``) is read too."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+    except OSError:
+        return
+    for m in re.finditer(r"^\s*(deepspeed_config_file|deepspeed)\s*:\s*['\"]?([^'\"#\s]+\.json)", text, re.M):
+        found = _find(m.group(2), bases)
+        if found is None:
+            out.notes.append(f"{_display(path, root)} names {m.group(2)} ({m.group(1)}); not found, not read")
+            continue
+        if os.path.abspath(found) in seen:
+            continue
+        seen.add(os.path.abspath(found))
+        out.configs.append(found)
+        out.notes.append(f"read {_display(found, root)}: named by {m.group(1)} in {_display(path, root)}")
+
+
+def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: JobInputs, where: str) -> bool:
+    """Take the script and configs of a parsed launch command; False when its script is not found."""
+    if info.script is None:
+        return False
+    script = _find_module(info.script, bases) if info.module else _find(info.script, bases)
+    if script is None and not info.module:
+        script = _find_by_tail(info.script, bases)
+        if script is not None:
+            out.notes.append(f"{where} runs {info.script}, which is not here (a path on the machine that runs it); "
+                             f"audited {_display(script, root)}, the file with the same path ending")
+    if script is None:
+        out.notes.append(f"{where} runs {'module ' if info.module else ''}{info.script}, which was not found")
+        return False
+    if script not in out.scripts:
+        out.scripts.append(script)
+    out.argv = list(argv)
+    _configs_named(info, bases, root, out)
+    return True
+
+
+_TOOLS = {"axolotl": "axolotl", "axolotl.cli.train": "axolotl", "axolotl.cli.main": "axolotl", "litgpt": "litgpt",
+          "litgpt.__main__": "litgpt", "tune": "torchtune"}
+
+
+def _tool(tokens: Sequence[str], info) -> Optional[str]:
+    """A training tool run from its own command (its recipe is a config file, no script of the job)."""
+    k = 0
+    while k < len(tokens) and "=" in tokens[k] and not tokens[k].startswith("-"):
+        k += 1
+    head = os.path.basename(tokens[k]) if k < len(tokens) else ""
+    if head in _TOOLS:
+        return _TOOLS[head]
+    if info.module and info.script in _TOOLS:
+        return _TOOLS[info.script]
+    return None
+
+
+def _from_tool(tool: str, tokens: Sequence[str], bases: Sequence[Path], root: Path, out: JobInputs) -> None:
+    from types import SimpleNamespace
+
+    args = list(tokens)
+    out.argv = args
+    before = len(out.configs)
+    _configs_named(SimpleNamespace(config_files=[], script_args=[a for a in args if a != tool]), bases, root, out)
+    if len(out.configs) == before:
+        out.errors.append(FileError("<launch line>", f"{tool}: no recipe file (.yaml/.yml/.json) found on the "
+                                                     "launch line"))
+    else:
+        out.notes.append(f"{tool} runs the recipe {', '.join(_display(c, root) for c in out.configs[before:])}; "
+                         "no Python script of the job to read")
+
+
+def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInputs) -> None:
+    from preflight.adapters.shell import read_shell
+
+    display = _display(path, root)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        out.errors.append(FileError(display, f"cannot read: {exc.strerror or exc}"))
+        return
+    if len(text) > 2_000_000:
+        out.errors.append(FileError(display, "launch script larger than 2 MB; not read"))
+        return
+    shell = read_shell(text, display, args)
+    bases = _bases(path.parent, root)
+    runnable = [ln for ln in shell.launches if ln.info.script is not None]
+    if not runnable:
+        out.errors.append(FileError(display, "no launch line found (torchrun, deepspeed, accelerate launch, "
+                                             "srun, python ...)", line=1))
+        return
+    for ln in runnable:
+        if _from_launch(ln.info, ln.tokens, bases, root, out, f"{display}:{ln.line}"):
+            out.launch_script, out.launch_line = display, ln.line
+            others = [f"{x.line}" for x in runnable if x is not ln]
+            extra = f" (other launch lines at line(s) {', '.join(others)} not followed)" if others else ""
+            out.notes.append(f"job from {display}:{ln.line}: {' '.join(ln.tokens)}{extra}")
+            if shell.slurm_env:
+                out.notes.append("from #SBATCH: " + ", ".join(f"{k}={v}" for k, v in sorted(shell.slurm_env.items())))
+            return
+    out.errors.append(FileError(display, f"the launch line at line {runnable[0].line} runs "
+                                         f"{runnable[0].info.script}, which was not found", line=runnable[0].line))
+
+
+_NOT_TRAINING = ("test", "eval", "prepare", "data", "convert", "tool", "bench", "download", "serve", "infer",
+                 "export", "demo", "docker", "install", "setup", "lint", "doc")
+_TRAINING = ("train", "finetune", "fine_tune", "pretrain", "sft", "dpo", "rlhf", "lora")
+_DISTRIBUTED = ("torchrun", "torch.distributed.launch", "deepspeed", "accelerate")
+
+
+def _launch_rank(rel: Path, info) -> tuple:
+    words = str(rel).lower()
+    script = os.path.basename(str(info.script or "")).lower()
+    return (any(w in words for w in _NOT_TRAINING),
+            not (info.launcher in _DISTRIBUTED or info.wrapper == "srun"),
+            not any(w in script or w in rel.name.lower() for w in _TRAINING),
+            len(rel.parts), str(rel))
+
+
+def _pick_in_directory(path: Path, root: Path, out: JobInputs) -> Optional[Path]:
+    """A directory: its launch scripts first (top level, then scripts/), else an entry point."""
+    shells: list[Path] = []
+    entries: list[Path] = []
+    count = 0
+    for dirpath, dirnames, filenames in os.walk(path):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in ("node_modules", "__pycache__",
+                                                                                         "tests", "test", "docs"))
+        depth = len(Path(dirpath).relative_to(path).parts)
+        if depth > 3:
+            dirnames[:] = []
+        for name in sorted(filenames):
+            count += 1
+            if count > _DIR_SCAN_LIMIT * 10:
+                break
+            p = Path(dirpath) / name
+            if p.suffix.lower() in SHELL_SUFFIXES:
+                shells.append(p)
+            elif name in _ENTRY_NAMES:
+                entries.append(p)
+    shells.sort(key=lambda p: (len(p.relative_to(path).parts), str(p)))
+    entries.sort(key=lambda p: (len(p.relative_to(path).parts), _ENTRY_NAMES.index(p.name), str(p)))
+    from preflight.adapters.shell import read_shell
+
+    launching = []
+    for s in shells[:_DIR_SCAN_LIMIT]:
+        try:
+            text = s.read_text(encoding="utf-8", errors="replace")[:500_000]
+        except OSError:
+            continue
+        lines = [ln for ln in read_shell(text, str(s)).launches if ln.info.script]
+        if lines:
+            launching.append((_launch_rank(s.relative_to(path), lines[0].info), s))
+    launching.sort(key=lambda item: item[0])
+    if launching and launching[0][0][0] and entries:
+        launching = []  # only helper scripts (data, tools, tests) launch anything: take the entry point
+    launching = [s for _, s in launching]
+    if launching:
+        chosen = launching[0]
+        rest = launching[1:]
+        why = ("the launch script most like a training job (a distributed launcher running a train/finetune "
+               "script, not under test/data/tools/eval; then fewest directories deep, then by name)")
+        if rest:
+            why += f"; {len(rest)} other(s): " + ", ".join(_display(r, root) for r in rest[:8]) + \
+                   (" ..." if len(rest) > 8 else "") + " (audit each by naming it)"
+        out.notes.append(f"directory {_display(path, root)}: chose {_display(chosen, root)}, {why}")
+        return chosen
+    if entries:
+        chosen = entries[0]
+        out.notes.append(f"directory {_display(path, root)}: no launch script; chose entry point "
+                         f"{_display(chosen, root)} (named {chosen.name}, fewest directories deep)")
+        return chosen
+    out.errors.append(FileError(_display(path, root), "no launch script (.sh/.sbatch/.slurm) or entry point "
+                                                      f"({', '.join(_ENTRY_NAMES)}) found"))
+    return None
+
+
+def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence[str], root: Path) -> JobInputs:
+    """What to audit. ``launch`` (after ``--``) is a whole launch command, or the script's
+    arguments, or a launch script's positional arguments when the job is a launch script."""
+    out = JobInputs(configs=[Path(c) for c in configs], argv=list(launch))
+    launch = list(launch)
+    bases = _bases(None, root)
+    for given in paths:
+        p = Path(given)
+        if p.is_dir():
+            picked = _pick_in_directory(p, root, out)
+            if picked is None:
+                continue
+            p = picked
+        if p.is_file() and is_shell_script(p):
+            out.argv = []
+            _read_launch_script(p, launch, root, out)
+            continue
+        if not p.exists() and re.fullmatch(r"[A-Za-z_][\w]*(\.[A-Za-z_]\w*)+", str(given)) \
+                and not str(given).endswith((".py", ".ipynb", *CONFIG_SUFFIXES)):
+            module = _find_module(str(given), bases)
+            if module is not None:
+                out.scripts.append(module)
+                out.notes.append(f"module {given} is {_display(module, root)}")
+                if launch and launch[0] != "-m":
+                    out.argv = ["python", "-m", str(given), *launch]
+                continue
+        out.scripts.append(p)
+    if not paths and launch:
+        from preflight.adapters.launchers import parse_launch
+
+        info = parse_launch(launch)
+        tool = _tool(launch, info)
+        if tool is not None:
+            _from_tool(tool, launch, bases, root, out)
+        elif info.script is not None:
+            _from_launch(info, launch, bases, root, out, "the launch line")
+    elif out.scripts and launch and not out.launch_script:
+        from preflight.adapters.launchers import parse_launch
+
+        info = parse_launch(launch)
+        from preflight.adapters.shell import LAUNCH_HEADS
+
+        head = next((t for t in launch if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", t)), "")
+        is_line = os.path.basename(head) in LAUNCH_HEADS or os.path.basename(head).startswith("python")
+        if info.script is not None and is_line:
+            _configs_named(info, bases, root, out)
+        else:
+            # the script's own arguments: the job is `python SCRIPT ARGS`
+            out.argv = ["python", _display(out.scripts[0], root), *launch]
+            _configs_named(parse_launch(out.argv), bases, root, out)
+    return out

@@ -1,0 +1,109 @@
+"""Tool-run recipes (axolotl, LitGPT, GPT-NeoX) audited from the command a user types."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+
+def plan_of(cli, *launch: str, cwd) -> dict:
+    res = cli("audit", "--emit-plan", "json", "--", *launch, cwd=cwd)
+    assert res.code == 0, res.out + res.err
+    return json.loads(res.out)
+
+
+def winner(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    fact = TrainingPlan.from_dict(plan).resolve(field)
+    return None if fact is None else fact.value
+
+
+AXOLOTL = textwrap.dedent("""\
+    base_model: NousResearch/Llama-3.2-1B
+    load_in_4bit: true
+    adapter: qlora
+    sequence_len: 2048
+    lora_r: 32
+    gradient_accumulation_steps: 4
+    micro_batch_size: 2
+    optimizer: adamw_bnb_8bit
+    bf16: auto
+    gradient_checkpointing: true
+    attn_implementation: flash_attention_2
+    deepspeed: ds/zero3.json
+    """)
+
+
+def test_axolotl_recipe_with_its_deepspeed_file(cli, tmp_path):
+    (tmp_path / "qlora.yml").write_text(AXOLOTL)
+    (tmp_path / "ds").mkdir()
+    (tmp_path / "ds" / "zero3.json").write_text(json.dumps({"zero_optimization": {"stage": 3},
+                                                            "bf16": {"enabled": "auto"}}))
+    plan = plan_of(cli, "axolotl", "train", "qlora.yml", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "NousResearch/Llama-3.2-1B"
+    assert winner(plan, "task.mode") == "qlora" and winner(plan, "precision.weights_bits") == 4
+    assert winner(plan, "peft.rank") == 32 and winner(plan, "data.seq_len") == 2048
+    assert winner(plan, "batch.micro") == 2 and winner(plan, "batch.grad_accum") == 4
+    assert winner(plan, "dist.sharding") == "zero3"
+    # bf16: auto under DeepSpeed: bf16 weights with fp32 master, not autocast
+    assert winner(plan, "precision.mode") == "bf16"
+    facts = plan["fields"]["model.ref"]
+    assert facts[0]["source"]["path"] == "qlora.yml" and facts[0]["source"]["line"] == 1
+
+
+def test_axolotl_full_finetune_says_no_adapter(cli, tmp_path):
+    (tmp_path / "fft.yaml").write_text("base_model: org/m\nsequence_len: 4096\nmicro_batch_size: 1\n")
+    plan = plan_of(cli, "axolotl", "train", "fft.yaml", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "none"
+    assert plan["fields"]["peft.method"][0]["confidence"] != "high"
+
+
+def test_litgpt_recipe_and_command_line_override(cli, tmp_path):
+    (tmp_path / "lora.yaml").write_text(textwrap.dedent("""\
+        checkpoint_dir: checkpoints/meta-llama/Llama-2-7b-hf
+        precision: bf16-true
+        quantize: bnb.nf4
+        devices: 1
+        num_nodes: 1
+        lora_r: 32
+        data:
+          class_path: litgpt.data.Alpaca2k
+          init_args:
+            num_workers: 4
+        train:
+          global_batch_size: 16
+          micro_batch_size: 2
+          max_seq_length: 512
+        """))
+    plan = plan_of(cli, "litgpt", "finetune", "lora", "--config", "lora.yaml", "--devices", "2", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "meta-llama/Llama-2-7b-hf"
+    assert winner(plan, "precision.mode") == "bf16"
+    assert winner(plan, "task.mode") == "qlora" and winner(plan, "precision.quant_type") == "nf4"
+    assert winner(plan, "dist.world_size") == 2
+    assert winner(plan, "batch.grad_accum") == 4  # 16 / (2 x 2 devices)
+    assert winner(plan, "data.num_workers") == 4
+
+
+def test_neox_configs_merge_and_count_parameters(cli, tmp_path):
+    (tmp_path / "deepy.py").write_text("import sys\nprint(sys.argv)\n")
+    (tmp_path / "train.py").write_text("print('train')\n")
+    (tmp_path / "125M.yml").write_text(textwrap.dedent("""\
+        {
+          "num_layers": 12, "hidden_size": 768, "seq_length": 2048, "no_weight_tying": true,
+          "zero_optimization": {"stage": 1}, "train_micro_batch_size_per_gpu": 4,
+          "checkpoint_activations": true, "fp16": {"enabled": true}
+        }
+        """))
+    (tmp_path / "local.yml").write_text('{"vocab_file": "data/gpt2-vocab.json"}\n')
+    plan = plan_of(cli, "python3", "deepy.py", "train.py", "125M.yml", "local.yml", cwd=tmp_path)
+    assert abs(winner(plan, "model.num_parameters") - 162_000_000) < 0.02 * 162_000_000
+    assert winner(plan, "dist.sharding") == "zero1" and winner(plan, "precision.mode") == "fp16"
+    assert winner(plan, "memory.gradient_checkpointing") is True
+
+
+def test_plain_yaml_is_not_a_recipe(cli, tmp_path):
+    (tmp_path / "train.py").write_text("print(1)\n")
+    (tmp_path / "cfg.yaml").write_text("lr: 0.1\nbase: x\n")
+    plan = plan_of(cli, "python", "train.py", "cfg.yaml", cwd=tmp_path)
+    assert not any(f["adapter"] == "recipes" for facts in plan["fields"].values() for f in facts)
