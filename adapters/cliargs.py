@@ -126,7 +126,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
     dataclasses_: list[ast.ClassDef] = []
     fire_targets: list[str] = []
     funcs: dict[str, ast.FunctionDef] = {}
-    tuples: dict[str, ast.AST] = {}
+    tuples: dict[str, ast.expr] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and isinstance(node.value, (ast.Tuple, ast.List)):
@@ -434,8 +434,9 @@ class _Pass:
                 self.add("dist.offload_params", "cpu", found[2], found[3])
         for key, mode in (("bf16", "amp_bf16"), ("fp16", "amp_fp16")):
             if key in self.cli and _as_bool(self.cli[key][0]):
-                found = self.value(key)
-                self.add("precision.mode", mode, found[2], found[3])
+                given = self.value(key)
+                if given is not None:
+                    self.add("precision.mode", mode, given[2], given[3])
 
     def computed(self) -> None:
         """``gradient_accumulation_steps = batch_size // micro_batch_size`` at the top of a

@@ -265,9 +265,10 @@ class DeepSpeedCodeAdapter(Adapter):
             for k, v in data.items():
                 if v is UNKNOWN:
                     v = RUNTIME  # present but not known: never read as absent (no default applies)
+                sub = (*path, k)
                 if k in keys:
-                    out_lines[(*path, k)] = keys[k]
-                out[k], _ = self.clean(v, lines, (*path, k), out_lines)
+                    out_lines[sub] = keys[k]
+                out[k], _ = self.clean(v, lines, sub, out_lines)
             return out, out_lines
         if isinstance(data, list):
             return [RUNTIME if x is UNKNOWN else x for x in data], out_lines

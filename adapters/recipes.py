@@ -99,8 +99,10 @@ class _Pass:
     def cli_src(self, flag: str, detail: str = "") -> Source:
         return Source("cli", None, None, f"--{flag}", (detail + " " if detail else "") + f"(launch line: {self.line})")
 
-    def add(self, field: str, value: Any, source: Source, confidence: str = "high") -> None:
-        self.adapter.add_checked(self.plan, field, value, source, confidence)
+    def add(self, field: str, value: Any, source: Optional[Source], confidence: str = "high") -> None:
+        """``source`` is None only with a value that was not found (``value()``'s pair)."""
+        if source is not None:
+            self.adapter.add_checked(self.plan, field, value, source, confidence)
 
     def value(self, *keys: str) -> tuple[Any, Optional[Source]]:
         """The value at ``keys``: the command line's ``--a.b`` first, else the file's."""
@@ -171,7 +173,7 @@ class _Axolotl(_Pass):
     def precision(self, d: dict) -> None:
         bf16, bsrc = self.value("bf16")
         fp16, fsrc = self.value("fp16")
-        if isinstance(bf16, str) and bf16.lower() == "auto":
+        if isinstance(bf16, str) and bf16.lower() == "auto" and bsrc is not None:
             self.add("precision.mode", "amp_bf16",
                      Source(bsrc.kind, bsrc.path, bsrc.line, bsrc.key,
                             "bf16: auto -> bf16 autocast on a GPU with bf16 (Ampere or newer), else fp16"), "medium")
@@ -189,7 +191,7 @@ class _LitGPT(_Pass):
         positional = self.positional_model()
         if positional:
             self.add("model.ref", positional, Source("cli", None, None, "model", f"launch line: {self.line}"))
-        elif isinstance(ckpt, str) and ckpt.strip("/").startswith("checkpoints/"):
+        elif isinstance(ckpt, str) and ckpt.strip("/").startswith("checkpoints/") and csrc is not None:
             ref = ckpt.strip("/")[len("checkpoints/"):]
             if ref.count("/") == 1:
                 self.add("model.ref", ref, Source(csrc.kind, csrc.path, csrc.line, csrc.key,
@@ -212,7 +214,7 @@ class _LitGPT(_Pass):
             self.add("dist.devices_per_node", devices, dsrc)
         if nodes is not None:
             self.add("dist.nodes", nodes, nsrc)
-        if devices is not None:
+        if devices is not None and dsrc is not None:
             world = devices * (nodes or 1)
             self.add("dist.world_size", world, Source("derived", self.cfg.path, dsrc.line, "devices",
                                                       f"devices {devices} x num_nodes {nodes or 1}"))
@@ -228,7 +230,7 @@ class _LitGPT(_Pass):
         glob, gsrc = self.int_value("train", "global_batch_size")
         if micro is not None:
             self.add("batch.micro", micro, msrc)
-        if micro and glob and devices:
+        if micro and glob and devices and gsrc is not None:
             per = micro * devices * (nodes or 1)
             if glob % per == 0:
                 self.add("batch.grad_accum", glob // per,
@@ -283,14 +285,14 @@ class _NeoX(_Pass):
 
     def run(self) -> None:
         seq, scfg = self.get("seq_length")
-        if _is_int(seq):
+        if _is_int(seq) and scfg is not None:
             self.add("data.seq_len", seq, self.project.config_source(scfg, ("seq_length",)))
         ckpt, ccfg = self.get("checkpoint_activations")
-        if isinstance(ckpt, bool):
+        if isinstance(ckpt, bool) and ccfg is not None:
             self.add("memory.gradient_checkpointing", ckpt, self.project.config_source(ccfg, ("checkpoint_activations",)))
         layers, lcfg = self.get("num_layers")
         hidden, _ = self.get("hidden_size")
-        if _is_int(layers) and _is_int(hidden):
+        if _is_int(layers) and _is_int(hidden) and lcfg is not None:
             untied = self.get("no_weight_tying")[0] is True
             vocab = 50304  # GPT-2 BPE (50257) padded to make_vocab_size_divisible_by 128
             divisible, _ = self.get("make_vocab_size_divisible_by")

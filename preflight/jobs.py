@@ -301,10 +301,10 @@ def _pick_in_directory(path: Path, root: Path, out: JobInputs) -> Optional[Path]
     launching.sort(key=lambda item: item[0])
     if launching and launching[0][0][0] and entries:
         launching = []  # only helper scripts (data, tools, tests) launch anything: take the entry point
-    launching = [s for _, s in launching]
-    if launching:
-        chosen = launching[0]
-        rest = launching[1:]
+    ranked = [s for _, s in launching]
+    if ranked:
+        chosen = ranked[0]
+        rest = ranked[1:]
         why = ("the launch script most like a training job (a distributed launcher running a train/finetune "
                "script, not under test/data/tools/eval; then fewest directories deep, then by name)")
         if rest:

@@ -48,7 +48,6 @@ def json_document(result: RunResult) -> dict[str, Any]:
         "errors": [e.to_dict() for e in result.errors],
         "summary": summary(result),
     }
-    return doc
 
 
 def render_json(result: RunResult) -> str:
