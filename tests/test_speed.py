@@ -1,0 +1,74 @@
+"""What the speed work must not change: parents, freed trees, and the findings of shapes
+whose analyses were made linear (no timing here; bench/bench_limits.py prints the growth)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from preflight.engine import Selection, analyse_parsed
+from preflight.registry import rule_codes
+from preflight.sources import FileError, ParsedPython, SourceText, parse_python
+
+
+def parse(src: str, name: str = "t.py") -> ParsedPython:
+    src = textwrap.dedent(src)
+    parsed = parse_python(SourceText(path=Path(name), display=name, kind="python",
+                                     raw=src.encode(), text=src))
+    assert not isinstance(parsed, FileError), parsed
+    return parsed
+
+
+def findings(src: str, codes: tuple[str, ...] = ()) -> list[tuple[str, int]]:
+    selection = Selection(codes=codes or tuple(rule_codes()))
+    return [(f.code, f.span.line) for f in analyse_parsed(parse(src), selection)]
+
+
+FLAT_UNIT = """\
+for step, (x, y) in enumerate(loader):
+    loss = F.cross_entropy(model(x), y)
+    loss.backward()
+    if step % 4 == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+HEAD = """\
+import torch
+import torch.nn.functional as F
+model = torch.nn.Linear(4, 4)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+"""
+
+
+def test_each_of_many_top_level_loops_is_reported_once_at_its_backward() -> None:
+    # one name bound in every loop of a flat script: its trace is shared, its findings are not
+    n = 30
+    src = HEAD + FLAT_UNIT * n
+    head = HEAD.count("\n")
+    lines = [head + 3 + 6 * i for i in range(n)]
+    assert [line for code, line in findings(src, ("PF108",))] == lines
+
+
+def test_a_scaling_in_any_loop_silences_the_shared_trace_as_before() -> None:
+    # flow-insensitive: one `loss = loss / 4` anywhere scales every backward of `loss`
+    src = HEAD + FLAT_UNIT * 5 + "for x, y in loader:\n    loss = loss / 4\n"
+    assert findings(src, ("PF108",)) == []
+
+
+def test_rebinding_under_many_ifs_keeps_the_finding() -> None:
+    body = "".join(f"    if flags[{i}]:\n        loss = loss + model(x).sum()\n"
+                   for i in range(200))
+    src = (HEAD + "for step, (x, y) in enumerate(loader):\n"
+           "    loss = F.cross_entropy(model(x), y)\n" + body
+           + "    loss.backward()\n    if step % 8 == 0:\n        optimizer.step()\n"
+             "        optimizer.zero_grad()\n")
+    backward = src.splitlines().index("    loss.backward()") + 1
+    assert findings(src, ("PF108",)) == [("PF108", backward)]
+
+
+def test_many_loops_in_one_function_each_missing_zero_grad() -> None:
+    unit = ("    for x, y in loader:\n        loss = F.cross_entropy(model(x), y)\n"
+            "        loss.backward()\n        optimizer.step()\n")
+    src = HEAD + "def train():\n" + unit * 20
+    found = findings(src, ("PF103",))
+    assert len(found) == 20 and len({line for _, line in found}) == 20
