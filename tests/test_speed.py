@@ -3,9 +3,11 @@ whose analyses were made linear (no timing here; bench/bench_limits.py prints th
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
 
+from preflight.analysis.context import FileContext
 from preflight.engine import Selection, analyse_parsed
 from preflight.registry import rule_codes
 from preflight.sources import FileError, ParsedPython, SourceText, parse_python
@@ -22,6 +24,36 @@ def parse(src: str, name: str = "t.py") -> ParsedPython:
 def findings(src: str, codes: tuple[str, ...] = ()) -> list[tuple[str, int]]:
     selection = Selection(codes=codes or tuple(rule_codes()))
     return [(f.code, f.span.line) for f in analyse_parsed(parse(src), selection)]
+
+
+def test_shared_context_and_operator_nodes_get_no_parent() -> None:
+    # ast.Load(), ast.Store(), ast.Add() ... are one object shared by every parsed tree:
+    # a parent recorded on them would point into whichever file was indexed last
+    a = FileContext(parse("x = y + 1\n"))
+    b = FileContext(parse("z = w - 2\n"))
+    load = a.tree.body[0].value.left.ctx  # type: ignore[attr-defined]
+    assert load is b.tree.body[0].value.left.ctx  # type: ignore[attr-defined]
+    assert a.parent(load) is None and b.parent(load) is None
+    assert not [k for k in vars(load) if not k.startswith("__")]
+    assert a.nodes(ast.Load) == [] and a.nodes(ast.Add) == []
+
+
+def test_parents_ancestors_and_source_order_are_kept() -> None:
+    ctx = FileContext(parse("""\
+        def f(a):
+            for x in a:
+                g(x)(h(x))
+        b = {k: v for k, v in c}
+    """))
+    inner = next(c for c in ctx.nodes(ast.Call) if isinstance(c.func, ast.Name) and c.func.id == "g")
+    assert [type(n).__name__ for n in ctx.ancestors(inner)] == [
+        "Call", "Expr", "For", "FunctionDef", "Module"]
+    assert ctx.parent(ctx.tree) is None
+    calls = ctx.nodes(ast.Call)
+    assert [(c.lineno, c.col_offset) for c in calls] == sorted((c.lineno, c.col_offset) for c in calls)
+    names = ctx.nodes(ast.Name, ast.arg)
+    assert [(n.lineno, n.col_offset) for n in names] == sorted((n.lineno, n.col_offset) for n in names)
+    assert not hasattr(inner, "_pf_parent")
 
 
 FLAT_UNIT = """\
