@@ -4,13 +4,15 @@ whose analyses were made linear (no timing here; bench/bench_limits.py prints th
 from __future__ import annotations
 
 import ast
+import gc
 import textwrap
 from pathlib import Path
 
 from preflight.analysis.context import FileContext
-from preflight.engine import Selection, analyse_parsed
+from preflight.engine import Selection, analyse_parsed, check_files
 from preflight.registry import rule_codes
 from preflight.sources import FileError, ParsedPython, SourceText, parse_python
+from preflight.workspace import discover
 
 
 def parse(src: str, name: str = "t.py") -> ParsedPython:
@@ -54,6 +56,24 @@ def test_parents_ancestors_and_source_order_are_kept() -> None:
     names = ctx.nodes(ast.Name, ast.arg)
     assert [(n.lineno, n.col_offset) for n in names] == sorted((n.lineno, n.col_offset) for n in names)
     assert not hasattr(inner, "_pf_parent")
+
+
+def test_no_syntax_tree_outlives_its_check(tmp_path: Path) -> None:
+    for i in range(3):
+        (tmp_path / f"m{i}.py").write_text(textwrap.dedent(f"""\
+            import torch
+            def train_{i}(model, loader, optimizer):
+                for x, y in loader:
+                    loss = torch.nn.functional.cross_entropy(model(x), y)
+                    loss.backward()
+                    optimizer.step()
+                    optimizer.zero_grad()
+        """))
+    found = discover([tmp_path], tmp_path, [], kinds=frozenset({"python"}))
+    check_files(found.files, Selection(codes=tuple(rule_codes())), jobs=1)
+    assert gc.isenabled()  # the collector is handed back as it was found
+    alive = [o for o in gc.get_objects() if isinstance(o, ast.FunctionDef) and o.name.startswith("train_")]
+    assert alive == []
 
 
 FLAT_UNIT = """\
