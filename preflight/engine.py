@@ -157,8 +157,7 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
     """
     from preflight.analysis.context import FileContext
 
-    comments = parsed.comment_lines
-    if any(_SKIP_FILE_RE.search(c) for c in comments.values()):
+    if parsed.may_skip_file() and any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
         return []
     ctx = FileContext(parsed)
     overrides = dict(selection.severity_overrides)
@@ -174,7 +173,7 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
             errors.append(FileError(parsed.source.display, rule_failure(rule.code, type(rule).__module__, exc)))
             continue
         for finding in produced:
-            if is_suppressed(finding, comments):
+            if is_suppressed(finding, parsed.comment_lines):
                 continue
             if finding.code in overrides:
                 finding.severity = Severity.parse(overrides[finding.code])
@@ -204,7 +203,7 @@ def check_one(item: Discovered, selection: Selection, cache_dir: Optional[str]) 
     if isinstance(parsed, FileError):
         result.errors.append(parsed)
     else:
-        if any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
+        if parsed.may_skip_file() and any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
             result.skipped = True
         findings = analyse_parsed(parsed, selection, result.errors)
         result.findings = [f for f in findings

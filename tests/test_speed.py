@@ -124,3 +124,22 @@ def test_many_loops_in_one_function_each_missing_zero_grad() -> None:
     src = HEAD + "def train():\n" + unit * 20
     found = findings(src, ("PF103",))
     assert len(found) == 20 and len({line for _, line in found}) == 20
+
+
+def test_comments_are_tokenized_only_for_files_with_findings(monkeypatch) -> None:
+    from preflight import sources
+
+    calls: list[int] = []
+    real = sources._comments
+    monkeypatch.setattr(sources, "_comments", lambda text: calls.append(1) or real(text))
+    clean = "import torch  # noqa: F401\nx = torch.zeros(3)\n"
+    assert findings(clean) == [] and calls == []
+    unscaled = HEAD + FLAT_UNIT.replace("    loss.backward()\n", "    loss.backward()  # noqa: PF108\n")
+    assert findings(unscaled, ("PF108",)) == [] and calls == [1]  # still suppressed
+    assert findings(HEAD + FLAT_UNIT, ("PF108",)) == [("PF108", HEAD.count("\n") + 3)]
+
+
+def test_skip_file_directive_is_still_a_comment_only() -> None:
+    body = HEAD + FLAT_UNIT
+    assert findings("# preflight: skip-file\n" + body, ("PF108",)) == []
+    assert findings('s = "# preflight: skip-file"\n' + body, ("PF108",)) == [("PF108", HEAD.count("\n") + 4)]
