@@ -250,18 +250,22 @@ class _Analysis:
             if not bound_to:
                 out.opaque = out.opaque or node  # a parameter, loop variable, import...
                 return
-            # A name read again in one trace: once every value bound to it was traced, another
-            # pass adds only what the bindings themselves say (their scalings are already in
-            # the trace; an opaque binding still marks this part of the trace). Without this a
-            # name bound n times and read n times costs n * n.
-            summary = self._expanded.get((scope, node.id, fn))
+            # A name read again in one trace (also while its own values are being traced, as in
+            # ``loss = loss + ...``): another pass adds only what the bindings themselves say
+            # (their scalings are in the trace already; an opaque binding still marks this part
+            # of the trace), and the values are traced once, by the first pass. Without this a
+            # name bound n times and read n times costs n * n. A first pass cut short by the
+            # depth limit is forgotten, so a later read nearer the root may go further.
+            key = (scope, node.id, fn)
+            summary = self._expanded.get(key)
             if summary is not None:
                 out.opaque = out.opaque or summary[0]
                 return
+            self._expanded[key] = (self._binding_opaque(bound_to, fn),)
             for bound in bound_to:
                 self._trace_binding(bound, fn, out, seen, depth)
-            if all(v is None or id(v) in seen for v in map(_bound_value, bound_to)):
-                self._expanded[(scope, node.id, fn)] = (self._binding_opaque(bound_to, fn),)
+            if not all(v is None or id(v) in seen for v in map(_bound_value, bound_to)):
+                del self._expanded[key]
             return
         if isinstance(node, ast.Subscript):
             self._trace(node.value, fn, out, seen, depth + 1, inline)
