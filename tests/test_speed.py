@@ -143,3 +143,17 @@ def test_skip_file_directive_is_still_a_comment_only() -> None:
     body = HEAD + FLAT_UNIT
     assert findings("# preflight: skip-file\n" + body, ("PF108",)) == []
     assert findings('s = "# preflight: skip-file"\n' + body, ("PF108",)) == [("PF108", HEAD.count("\n") + 4)]
+
+
+def test_each_use_sees_the_definition_of_its_own_loop() -> None:
+    # `probs` is defined in every loop of a flat script; only the loops whose definition is a
+    # softmax feed probabilities to cross_entropy (reaching definitions by bisection)
+    good = ("for x, y in loader:\n    out = model(x)\n    probs = out\n"
+            "    loss = F.cross_entropy(probs, y)\n    loss.backward()\n    optimizer.step()\n"
+            "    optimizer.zero_grad()\n")
+    bad = good.replace("probs = out\n", "probs = out.softmax(-1)\n")
+    units = [bad if i % 3 == 0 else good for i in range(12)]
+    src = HEAD + "".join(units)
+    head = HEAD.count("\n")
+    expected = [head + 7 * i + 4 for i in range(12) if i % 3 == 0]
+    assert [line for code, line in findings(src, ("PF112",))] == expected
