@@ -62,7 +62,7 @@ def test_no_syntax_tree_outlives_its_check(tmp_path: Path) -> None:
     for i in range(3):
         (tmp_path / f"m{i}.py").write_text(textwrap.dedent(f"""\
             import torch
-            def train_{i}(model, loader, optimizer):
+            def speedprobe_{i}(model, loader, optimizer):
                 for x, y in loader:
                     loss = torch.nn.functional.cross_entropy(model(x), y)
                     loss.backward()
@@ -72,7 +72,7 @@ def test_no_syntax_tree_outlives_its_check(tmp_path: Path) -> None:
     found = discover([tmp_path], tmp_path, [], kinds=frozenset({"python"}))
     check_files(found.files, Selection(codes=tuple(rule_codes())), jobs=1)
     assert gc.isenabled()  # the collector is handed back as it was found
-    alive = [o for o in gc.get_objects() if isinstance(o, ast.FunctionDef) and o.name.startswith("train_")]
+    alive = [o for o in gc.get_objects() if isinstance(o, ast.FunctionDef) and o.name.startswith("speedprobe_")]
     assert alive == []
 
 
