@@ -189,16 +189,17 @@ def check_one(item: Discovered, selection: Selection, cache_dir: Optional[str]) 
         result.errors.append(source)
         return result
     key = None
+    digest = source.digest  # a hash of the whole file: computed once
     if cache_dir is not None:
         from preflight import cache
 
-        key = cache.key(selection.fingerprint(), item.display, source.digest)
+        key = cache.key(selection.fingerprint(), item.display, digest)
         hit = cache.load(cache_dir, key)
         if hit is not None:
             hit.cached = True
-            hit.digest = source.digest
+            hit.digest = digest
             return hit
-    result.digest = source.digest
+    result.digest = digest
     parsed = parse_python(source)
     if isinstance(parsed, FileError):
         result.errors.append(parsed)
