@@ -4,14 +4,27 @@ Prints, from one run on one machine (machines are noisy; compare within a run):
   1. single-file `check` wall time, interpreter start-up included (median of N runs):
      with --no-cache, as typed in a new project (cache on, empty), and as typed again
      on the unchanged file (cached);
-  2. over a large real tree: cold (empty cache) and warm (cached) wall and CPU time;
-  3. the same for torch-preflight, and the ratios.
+  2. over a large real tree, for 10% of its files (every tenth, in path order) and for all
+     of them: the CPU seconds of a cold `check --no-cache -j 1`, of the parse floor (a
+     child process that reads and `ast.parse`s the same files, notebooks' code cells
+     included) measured beside it, and their ratio;
+  3. the tree with the cache, `-j 1`: first run (empty cache) and unchanged re-run, and
+     the re-run's share of the first;
+  4. the same for torch-preflight, and the ratios.
 
-The large tree is not vendored. The reference tree used in the closing notes is
-the GitHub repository huggingface/diffusers (the commit is printed by the closing note
-that quotes the figures); clone it yourself and pass its path:
+CPU seconds (the child's user + system time from getrusage) are used for the ratios:
+the machine may be shared, and wall time follows the neighbours' load.
 
-    python bench/bench_check.py --tree path/to/diffusers
+The reference tree is huggingface/diffusers at commit
+58eb52c0803ea9af3abec60841c2a093bdf1f951 (2,089 .py files, 1.03M lines, 3 notebooks),
+the commit of docs/corpus.md. It is not vendored; re-create it with
+
+    git clone --bare https://github.com/huggingface/diffusers /tmp/mirrors/huggingface+diffusers
+    python bench/corpus_trees.py --mirrors /tmp/mirrors --out /tmp/speed \
+        --only huggingface/diffusers
+    python bench/bench_check.py --tree /tmp/speed/diffusers --skip-torch-preflight
+
+(or `git archive 58eb52c0803ea9af3abec60841c2a093bdf1f951 | tar -x -C DIR` of any clone).
 
 Usage: python bench/bench_check.py [--file F] [--tree DIR] [--runs N] [--jobs J]
 """
@@ -68,6 +81,43 @@ def single_file_first_run(cmd: list[str], file: Path, runs: int, parent: Path) -
     return statistics.median(walls[1:])
 
 
+_FLOOR = r"""
+import ast, json, sys, warnings
+warnings.simplefilter("ignore")
+for path in sys.argv[1:]:
+    with open(path, "rb") as fh:
+        raw = fh.read()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        continue
+    if path.endswith(".ipynb"):
+        try:
+            cells = json.loads(text).get("cells", [])
+        except (ValueError, AttributeError):
+            continue
+        text = "\n".join("".join(c.get("source", "")) for c in cells
+                          if isinstance(c, dict) and c.get("cell_type") == "code")
+    try:
+        ast.parse(text, filename=path)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        pass
+"""
+
+
+def tree_files(tree: Path) -> list[Path]:
+    """The files `check` reads in ``tree`` (.py and .ipynb), in path order."""
+    return sorted(p for p in tree.rglob("*") if p.suffix in (".py", ".ipynb") and p.is_file())
+
+
+def floor_and_check(files: list[Path], cwd: Path) -> tuple[float, float]:
+    """CPU seconds of the parse floor and of a cold `check -j 1` over ``files``."""
+    floor = _timed([sys.executable, "-c", _FLOOR, *map(str, files)], cwd)[1]
+    check = _timed([*_preflight_cmd(), "check", "--no-cache", "-q", "-j", "1", "--exit-zero",
+                    *map(str, files)], cwd)[1]
+    return floor, check
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--file", type=Path, default=REPO / "examples" / "quickstart" / "train.py")
@@ -112,19 +162,24 @@ def main() -> int:
             print("tree: none given (--tree DIR or PREFLIGHT_BENCH_TREE); skipped")
             return 0
         tree = args.tree.resolve()
-        n_files = sum(1 for _ in tree.rglob("*.py"))
-        print(f"tree: {tree} ({n_files} .py files)")
-        jobs = ["-j", str(args.jobs)] if args.jobs else []
-        base = [*_preflight_cmd(), "check", "-q", *jobs, str(tree)]
+        files = tree_files(tree)
+        n_lines = sum(f.read_bytes().count(b"\n") for f in files if f.suffix == ".py")
+        print(f"tree: {tree} ({len(files)} files, {n_lines:,} lines of .py)")
         cwd = cwd / "tree"
         cwd.mkdir()
+        for label, part in (("10%", files[::10]), ("100%", files)):
+            floor, check = floor_and_check(part, cwd)
+            print(f"  {label:>4} ({len(part):5d} files) check -j 1 cold  cpu {check:7.2f} s   "
+                  f"parse floor cpu {floor:6.2f} s   ratio {check / floor:4.2f}x")
+        jobs = ["-j", str(args.jobs or 1)]
+        base = [*_preflight_cmd(), "check", "-q", "--exit-zero", *jobs, str(tree)]
         cache = cwd / ".preflight_cache"
         shutil.rmtree(cache, ignore_errors=True)
         cold = _timed(base, cwd)
         warm = _timed(base, cwd)
-        print(f"  preflight cold (empty cache)  wall {cold[0]:7.2f} s  cpu {cold[1]:7.2f} s")
-        print(f"  preflight warm (cached)       wall {warm[0]:7.2f} s  cpu {warm[1]:7.2f} s   "
-              f"({warm[0] / cold[0]:.1%} of cold)")
+        print(f"  preflight {' '.join(jobs)} cold (empty cache)  wall {cold[0]:7.2f} s  cpu {cold[1]:7.2f} s")
+        print(f"  preflight {' '.join(jobs)} warm (cached)       wall {warm[0]:7.2f} s  cpu {warm[1]:7.2f} s   "
+              f"({warm[0] / cold[0]:.1%} of cold wall, {warm[1] / cold[1]:.1%} of cold cpu)")
         if theirs:
             t = _timed([theirs_exe, "check", "--no-color", *jobs, str(tree)], cwd, timeout=args.timeout)
             if t[2] == -1:

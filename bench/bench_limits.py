@@ -1,17 +1,25 @@
-"""Time and peak memory of `preflight check` on a 100k-line file and a 20k-file tree.
+"""Growth of `preflight check` on input shapes, and time and memory at the limits.
 
-    python bench/bench_limits.py [--lines 100000] [--files 20000] [--jobs N]
+    python bench/bench_limits.py [--scale 1.0] [--shapes-only] [--lines 100000] [--files 20000] [--jobs N]
 
-Generates both inputs in a temporary directory (training-loop code: loops, optimizers,
-losses kept correctly and a few real bugs, so every analysis does work), runs
-`preflight check --no-cache` on each in a child process and prints wall time, CPU time
-and the child's peak RSS. Run on an otherwise idle machine; the figures in
-docs/hardening.md come from this script.
+1. Shapes (each generated at size n and 2n; a child process checks it in-process with
+   `-j 1` semantics and reports the CPU seconds of `check_files` alone, start-up excluded):
+   a flat top-level training script, many training loops in one function, one loop that
+   rebinds the loss under many `if`s, and a notebook of thousands of cells. Printed: lines,
+   CPU at n and 2n, and their ratio; linear growth means a ratio near 2 (the target is
+   <= 2.2). ``--scale`` multiplies every n.
+2. Limits: a 100k-line file and a 20k-file tree (training-loop code: loops, optimizers,
+   losses kept correctly and a few real bugs, so every analysis does work), each checked
+   by `preflight check --no-cache` in a child process: wall time, CPU time and the child's
+   peak RSS.
+
+Run on an otherwise idle machine; the figures in docs/hardening.md come from this script.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import subprocess
@@ -46,6 +54,103 @@ def train_{i}(model, loader, optimizer, scheduler, scaler, device):
 HEAD = "import torch\nimport torch.nn.functional as F\n"
 
 
+FLAT_HEAD = """import torch
+import torch.nn.functional as F
+model = torch.nn.Linear(10, 10).cuda()
+optimizer = torch.optim.AdamW(model.parameters())
+loader = torch.utils.data.DataLoader(dataset, batch_size=32, num_workers=4, pin_memory=True)
+history = []
+"""
+FLAT_UNIT = """for step, (x, y) in enumerate(loader):
+    x, y = x.to(device), y.to(device)
+    optimizer.zero_grad(set_to_none=True)
+    with torch.autocast("cuda", dtype=torch.bfloat16):
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+    loss.backward()
+    optimizer.step()
+    history.append(loss.item())
+    if step % 100 == 0:
+        print(step, sum(history[-100:]) / 100)
+"""
+BRANCH_UNIT = """    if flags[{i}]:
+        loss = loss + {i} * model.penalty(x)
+"""
+
+
+def _indent(text: str) -> str:
+    return "".join("    " + line if line.strip() else line for line in text.splitlines(True))
+
+
+def shape_flat(n: int) -> tuple[str, str]:
+    """A top-level script: n training loops one after another, no function."""
+    return "flat.py", FLAT_HEAD + FLAT_UNIT * n
+
+
+def shape_loops(n: int) -> tuple[str, str]:
+    """One function holding n training loops."""
+    return "loops.py", (HEAD + "\n\ndef train(model, loader, optimizer, device, history):\n"
+                        + _indent(FLAT_UNIT) * n)
+
+
+def shape_branches(n: int) -> tuple[str, str]:
+    """One training loop whose loss is rebound under n ``if``s."""
+    body = "".join(BRANCH_UNIT.format(i=i) for i in range(n))
+    return "branches.py", (FLAT_HEAD + "for step, (x, y) in enumerate(loader):\n"
+                           "    loss = F.cross_entropy(model(x), y)\n" + body
+                           + "    loss.backward()\n    optimizer.step()\n    optimizer.zero_grad()\n")
+
+
+def shape_notebook(n: int) -> tuple[str, str]:
+    """A notebook of n code cells, one training loop each (after a set-up cell)."""
+    cells = [FLAT_HEAD] + [FLAT_UNIT] * (n - 1)
+    doc = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                      "source": c.splitlines(True)} for c in cells],
+           "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    return "notebook.ipynb", json.dumps(doc)
+
+
+# name, generator, n at --scale 1 (the notebook's 2n is the 10,000 cells of the campaign)
+SHAPES = (
+    ("flat script", shape_flat, 1500),
+    ("loops in one function", shape_loops, 1500),
+    ("rebinding under ifs", shape_branches, 4000),
+    ("notebook cells", shape_notebook, 5000),
+)
+
+_TIMER = """
+import sys, time
+from pathlib import Path
+from preflight.engine import Selection, check_files
+from preflight.registry import rule_codes
+from preflight.workspace import discover
+found = discover([Path(sys.argv[1])], Path.cwd(), [], kinds=frozenset({"python", "notebook"}))
+selection = Selection(codes=tuple(rule_codes()))
+start = time.process_time()
+run = check_files(found.files, selection, jobs=1)
+print(time.process_time() - start, len(run.findings), len(run.errors))
+"""
+
+
+def _shape_cpu(root: Path, name: str, text: str) -> tuple[float, int, int]:
+    path = root / name
+    path.write_text(text)
+    out = subprocess.run([sys.executable, "-c", _TIMER, str(path)], cwd=root, check=True,
+                         capture_output=True, text=True).stdout.split()
+    lines = text.count("\n") if not name.endswith(".ipynb") else text.count("\\n")
+    return float(out[0]), lines, int(out[1])
+
+
+def shapes(root: Path, scale: float) -> None:
+    print("shape                      lines(n)    cpu n     cpu 2n   ratio (2x input; linear <= 2.2)")
+    for label, make, n in SHAPES:
+        n = max(2, int(n * scale))
+        cpu1, lines1, found1 = _shape_cpu(root, *make(n))
+        cpu2, _, found2 = _shape_cpu(root, *make(2 * n))
+        print(f"  {label:24s} {lines1:8,d} {cpu1:8.2f} s {cpu2:8.2f} s   {cpu2 / cpu1:5.2f}x"
+              f"   (n={n}; findings {found1} -> {found2})")
+
+
 def _file(units: int, start: int = 0) -> str:
     return HEAD + "".join(UNIT.format(i=start + i) for i in range(units))
 
@@ -68,11 +173,16 @@ def main() -> int:
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--files", type=int, default=20_000)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--scale", type=float, default=1.0, help="multiplies the n of every shape")
+    parser.add_argument("--shapes-only", action="store_true", help="skip the 100k-line file and the tree")
     args = parser.parse_args()
     exe = [sys.executable, "-m", "preflight"]
     unit_lines = UNIT.count("\n")
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
+        shapes(root, args.scale)
+        if args.shapes_only:
+            return 0
         big = root / "big"
         big.mkdir()
         (big / "train.py").write_text(_file(max(1, args.lines // unit_lines)))

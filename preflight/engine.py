@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from typing import Iterable, Optional, Sequence, Union
+from typing import Iterable, Iterator, Optional, Sequence, Union
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError, Finding, Severity
@@ -168,8 +168,7 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
     """
     from preflight.analysis.context import FileContext
 
-    comments = parsed.comment_lines
-    if any(_SKIP_FILE_RE.search(c) for c in comments.values()):
+    if parsed.may_skip_file() and any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
         return []
     ctx = FileContext(parsed)
     overrides = dict(selection.severity_overrides)
@@ -186,18 +185,19 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
             errors.append(FileError(parsed.source.display, rule_failure(rule.code, type(rule).__module__, exc)))
             continue
         for finding in produced:
-            by = _suppressing(finding, comments)
+            by = _suppressing(finding, parsed.comment_lines)
             if by is not None:
                 used.add(by)
                 continue
             if finding.code in overrides:
                 finding.severity = Severity.parse(overrides[finding.code])
             out.append(finding)
-    if comments and ({"PF901", "PF902"} & set(selection.codes)):
+    # invalid and unused suppression codes: only a file that mentions one is tokenized
+    if ({"PF901", "PF902"} & set(selection.codes)) and parsed.may_suppress() and parsed.comment_lines:
         from preflight.rules.pf901_invalid_suppression import suppression_findings
 
         for finding in suppression_findings(ctx, selection.codes, used, _known_codes()):
-            if not is_suppressed(finding, comments):
+            if not is_suppressed(finding, parsed.comment_lines):
                 if finding.code in overrides:
                     finding.severity = Severity.parse(overrides[finding.code])
                 out.append(finding)
@@ -212,21 +212,22 @@ def check_one(item: Discovered, selection: Selection, cache_dir: Optional[str]) 
         result.errors.append(source)
         return result
     key = None
+    digest = source.digest  # a hash of the whole file: computed once
     if cache_dir is not None:
         from preflight import cache
 
-        key = cache.key(selection.fingerprint(), item.display, source.digest)
+        key = cache.key(selection.fingerprint(), item.display, digest)
         hit = cache.load(cache_dir, key)
         if hit is not None:
             hit.cached = True
-            hit.digest = source.digest
+            hit.digest = digest
             return hit
-    result.digest = source.digest
+    result.digest = digest
     parsed = parse_python(source)
     if isinstance(parsed, FileError):
         result.errors.append(parsed)
     else:
-        if any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
+        if parsed.may_skip_file() and any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
             result.skipped = True
         findings = analyse_parsed(parsed, selection, result.errors)
         result.findings = [f for f in findings
@@ -261,7 +262,29 @@ def _worker_init() -> None:
 
 def _check_chunk(args: tuple[list[Discovered], Selection, Optional[str]]) -> list[FileResult]:
     items, selection, cache_dir = args
-    return [check_one(item, selection, cache_dir) for item in items]
+    return list(_check_each(items, selection, cache_dir))
+
+
+def _check_each(items: Iterable[Discovered], selection: Selection,
+                cache_dir: Optional[str]) -> Iterator[FileResult]:
+    """``check_one`` over ``items`` with the garbage collector run by hand: off while a file
+    is analysed, and its youngest generation collected after each file. A file's syntax tree
+    and analyses are freed together then, in time proportional to that file; the automatic
+    collector would instead move them to older generations and rescan the whole heap in full
+    collections, whose cost grows with the tree being checked."""
+    import gc
+
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for i, item in enumerate(items, start=1):
+            result = check_one(item, selection, cache_dir)
+            # what a file left reachable for a moment moved on to generation 1: swept now and then
+            gc.collect(1 if i % 100 == 0 else 0)
+            yield result
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def check_files(
@@ -294,8 +317,8 @@ def check_files(
 
 
 def _serial(files, selection, cache_dir, progress):
-    for i, item in enumerate(files, start=1):
-        yield check_one(item, selection, cache_dir)
+    for i, result in enumerate(_check_each(files, selection, cache_dir), start=1):
+        yield result
         if progress is not None:
             progress(i, len(files))
 

@@ -103,8 +103,27 @@ class ParsedPython:
     index: LineIndex
     # notebooks: virtual line -> (cell number, line in cell); None for .py files
     cell_map: Optional[list[tuple[int, int]]] = None
-    # 1-based lines of the virtual source that hold comments (for suppressions)
-    comment_lines: dict[int, str] = field(default_factory=dict)
+    # the analysed text (a notebook's code cells joined; None: the source's text)
+    text: Optional[str] = field(default=None, repr=False)
+    comments_found: Optional[dict[int, str]] = field(default=None, repr=False)
+
+    @property
+    def comment_lines(self) -> dict[int, str]:
+        """1-based lines of the analysed text that hold suppression comments, found on first
+        use: most files are never asked (no finding, no skip-file directive)."""
+        if self.comments_found is None:
+            self.comments_found = _comments(self.text if self.text is not None else self.source.text)
+        return self.comments_found
+
+    def may_suppress(self) -> bool:
+        """Whether the text holds ``noqa`` or ``preflight:`` anywhere (a comment or not): the
+        only files whose comments are worth tokenizing when no finding asks for them."""
+        text = self.text if self.text is not None else self.source.text
+        return "#" in text and _DIRECTIVE.search(text) is not None
+
+    def may_skip_file(self) -> bool:
+        """Whether the text holds a ``# preflight: skip-file`` anywhere (a comment or not)."""
+        return _SKIP_FILE_TEXT.search(self.text if self.text is not None else self.source.text) is not None
 
     def locate(self, line: int) -> tuple[Optional[int], int]:
         """(cell, line) as the user sees it for a line of the analysed source."""
@@ -275,9 +294,8 @@ def parse_python(source: SourceText) -> Union[ParsedPython, FileError]:
         # over expressions, so such a tree would cost minutes. The same answer everywhere.
         return FileError(source.display, f"cannot parse: expressions nested too deeply to parse "
                                          f"(depth over {MAX_AST_DEPTH})")
-    parsed = ParsedPython(source=source, tree=tree, index=index, cell_map=cell_map)
-    parsed.comment_lines = _comments(text)
-    return parsed
+    return ParsedPython(source=source, tree=tree, index=index, cell_map=cell_map,
+                        text=None if text is source.text else text)
 
 
 # Deeper syntax trees than CPython 3.11+ can parse (its parser stops near 200 nested
@@ -360,6 +378,7 @@ def _looks_like_python2(msg: str, text: str) -> bool:
 
 
 _DIRECTIVE = re.compile(r"noqa|preflight\s*:", re.I)
+_SKIP_FILE_TEXT = re.compile(r"#\s*preflight:\s*skip-file\b", re.I)  # engine._SKIP_FILE_RE
 
 
 def _comments(text: str) -> dict[int, str]:

@@ -87,7 +87,7 @@ def test_a_plain_check_loads_no_argparse_no_rule_examples_and_no_plan_machinery(
         import sys
         from preflight.cli import main
         rc = main(['check', '--no-cache', {str(target)!r}])
-        heavy = ['argparse', 'dataclasses', 'inspect', 'json', 'preflight.baseline',
+        heavy = ['argparse', 'dataclasses', 'inspect', 'json', 'tokenize', 'preflight.baseline',
                  'preflight.plan', 'preflight.plan_rules', 'preflight.adapters_api']
         print(rc, sorted(m for m in sys.modules if m in heavy or m.endswith('_examples')))
     """))

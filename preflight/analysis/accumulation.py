@@ -186,6 +186,8 @@ class _Analysis:
             if ret.value is not None:
                 self.returns.setdefault(self.scopes.function_of(ret), []).append(ret.value)
         self.grad_scalings: dict[FunctionInfo, Scaling] = {}
+        self._traces: dict[tuple[str, str, FunctionInfo], Trace] = {}
+        self._expanded: dict[tuple[FunctionInfo, str, FunctionInfo], tuple[Optional[ast.AST]]] = {}
         for node in ctx.nodes(ast.AugAssign):
             if isinstance(node.op, (ast.Div, ast.Mult)) and ".grad" in text(node.target):
                 self.grad_scalings.setdefault(self.scopes.function_of(node),
@@ -199,10 +201,18 @@ class _Analysis:
 
     # -- tracing the loss --------------------------------------------------
     def trace(self, value: ast.expr, fn: FunctionInfo) -> Trace:
-        out = Trace()
-        seen: set[int] = set()
-        self._trace(value, fn, out, seen, 0, True)
-        return out
+        # The trace of a name depends on the name and its function only (flow-insensitive),
+        # so every backward of ``loss`` in one function shares it: a script of n training
+        # loops costs n bindings, not n traces of n bindings each.
+        key = ("name", value.id, fn) if isinstance(value, ast.Name) else None
+        done = self._traces.get(key) if key is not None else None
+        if done is None:
+            done = Trace()
+            self._expanded = {}
+            self._trace(value, fn, done, set(), 0, True)
+            if key is not None:
+                self._traces[key] = done
+        return Trace(list(done.scalings), done.opaque, list(done.helpers))
 
     def _trace(self, node: ast.AST, fn: FunctionInfo, out: Trace, seen: set[int], depth: int,
                inline: bool) -> None:
@@ -236,11 +246,27 @@ class _Analysis:
             self._trace(node.operand, fn, out, seen, depth + 1, inline)
             return
         if isinstance(node, ast.Name):
-            bound_to = self.assigned.get((self.scopes.scope_of_name(node.id, fn), node.id), ())
-            for bound in bound_to:
-                self._trace_binding(bound, fn, out, seen, depth)
+            scope = self.scopes.scope_of_name(node.id, fn)
+            bound_to = self.assigned.get((scope, node.id), ())
             if not bound_to:
                 out.opaque = out.opaque or node  # a parameter, loop variable, import...
+                return
+            # A name read again in one trace (also while its own values are being traced, as in
+            # ``loss = loss + ...``): another pass adds only what the bindings themselves say
+            # (their scalings are in the trace already; an opaque binding still marks this part
+            # of the trace), and the values are traced once, by the first pass. Without this a
+            # name bound n times and read n times costs n * n. A first pass cut short by the
+            # depth limit is forgotten, so a later read nearer the root may go further.
+            key = (scope, node.id, fn)
+            summary = self._expanded.get(key)
+            if summary is not None:
+                out.opaque = out.opaque or summary[0]
+                return
+            self._expanded[key] = (self._binding_opaque(bound_to, fn),)
+            for bound in bound_to:
+                self._trace_binding(bound, fn, out, seen, depth)
+            if not all(v is None or id(v) in seen for v in map(_bound_value, bound_to)):
+                del self._expanded[key]
             return
         if isinstance(node, ast.Subscript):
             self._trace(node.value, fn, out, seen, depth + 1, inline)
@@ -260,6 +286,22 @@ class _Analysis:
         out.scalings.extend(side.scalings)
         if side.opaque is not None and not isinstance(side.opaque, ast.Name):
             out.opaque = out.opaque or side.opaque
+
+    def _binding_opaque(self, bound_to: list[ast.AST], fn: FunctionInfo) -> Optional[ast.AST]:
+        """The first binding that makes a trace opaque by itself (what `_trace_binding` marks
+        before it follows the bound value)."""
+        for bound in bound_to:
+            if isinstance(bound, ast.AugAssign):
+                if isinstance(bound.op, ast.Mult) and self._reciprocal(bound.value, fn) is None and (
+                        not self._tensorish(bound.value, fn)):
+                    return bound
+            elif isinstance(bound, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and bound.value is not None:
+                if isinstance(bound, ast.Assign) and any(
+                        isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets):
+                    return bound
+            elif not isinstance(bound, ast.withitem):
+                return bound
+        return None
 
     def _trace_binding(self, bound: ast.AST, fn: FunctionInfo, out: Trace, seen: set[int],
                        depth: int) -> None:
@@ -447,6 +489,15 @@ class _Analysis:
             if binding is not None and binding.kind == OPTIMIZER:
                 return binding.node
         return None
+
+
+def _bound_value(bound: ast.AST) -> Optional[ast.AST]:
+    """The expression `_trace_binding` follows for a binding (None: it follows nothing)."""
+    if isinstance(bound, (ast.AugAssign, ast.Assign, ast.AnnAssign, ast.NamedExpr)):
+        return bound.value
+    if isinstance(bound, ast.withitem):
+        return bound.context_expr
+    return None
 
 
 def _key(node: ast.AST) -> Optional[str]:

@@ -23,7 +23,9 @@ N3 = TypeVar("N3", bound=ast.AST)
 N4 = TypeVar("N4", bound=ast.AST)
 N5 = TypeVar("N5", bound=ast.AST)
 
-_PARENT = "_pf_parent"
+# fields holding shared singleton nodes (expression contexts, operators): not walked
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 class FileContext:
@@ -33,21 +35,55 @@ class FileContext:
         self.path = parsed.source.display
         self.options = options or {}
         self._by_type: dict[type, list[ast.AST]] = {}
+        self._sorted: set[type] = set()
+        # Parents live here, not on the nodes: a pointer from child to parent on the node would
+        # make every tree a reference cycle that only the garbage collector's full passes free,
+        # and the expression-context and operator nodes (``ast.Load``, ``ast.Add``) are shared by
+        # every tree the interpreter parses, so a parent set on them points into another file.
+        self._parents: dict[ast.AST, ast.AST] = {}
         self._cache: dict[str, Any] = {}
         self._index()
 
     # -- structure ---------------------------------------------------------
     def _index(self) -> None:
+        """One walk: nodes by type and each node's parent. The ``ctx``/``op``/``ops`` fields
+        (shared singletons, a third of all nodes) are neither indexed nor given a parent."""
         by_type = self._by_type
+        parents = self._parents
+        fields_of = _CHILD_FIELDS
+        ast_type = ast.AST
         stack: list[ast.AST] = [self.tree]
+        pop, push = stack.pop, stack.append
         while stack:
-            node = stack.pop()
-            by_type.setdefault(type(node), []).append(node)
-            for child in ast.iter_child_nodes(node):
-                setattr(child, _PARENT, node)
-                stack.append(child)
-        for nodes in by_type.values():
-            nodes.sort(key=_position)
+            node = pop()
+            kind = type(node)
+            found = by_type.get(kind)
+            if found is None:
+                by_type[kind] = [node]
+            else:
+                found.append(node)
+            fields = fields_of.get(kind)
+            if fields is None:
+                fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+            for name in fields:
+                value = getattr(node, name, None)
+                if isinstance(value, ast_type):
+                    parents[value] = node
+                    push(value)
+                elif isinstance(value, list):
+                    for item in value:
+                        if isinstance(item, ast_type):
+                            parents[item] = node
+                            push(item)
+
+    def _of_type(self, kind: type) -> list[ast.AST]:
+        found = self._by_type.get(kind)
+        if found is None:
+            return []
+        if kind not in self._sorted:
+            found.sort(key=_position)  # in walk order until first asked for: sorted lazily
+            self._sorted.add(kind)
+        return found
 
     # The overloads give mypy the union of the types asked for (`nodes(ast.Assign,
     # ast.AnnAssign)` holds only those two), so an `isinstance` on one leaves the other.
@@ -69,22 +105,22 @@ class FileContext:
     def nodes(self, *types: type[ast.AST]) -> list[Any]:
         """All nodes of the given types, in source order."""
         if len(types) == 1:
-            return list(self._by_type.get(types[0], ()))
+            return list(self._of_type(types[0]))
         out: list[ast.AST] = []
         for t in types:
-            out.extend(self._by_type.get(t, ()))
+            out.extend(self._of_type(t))
         out.sort(key=_position)
         return out
 
-    @staticmethod
-    def parent(node: ast.AST) -> Optional[ast.AST]:
-        return getattr(node, _PARENT, None)
+    def parent(self, node: ast.AST) -> Optional[ast.AST]:
+        return self._parents.get(node)
 
     def ancestors(self, node: ast.AST):
-        cur = getattr(node, _PARENT, None)
+        parents = self._parents
+        cur = parents.get(node)
         while cur is not None:
             yield cur
-            cur = getattr(cur, _PARENT, None)
+            cur = parents.get(cur)
 
     def enclosing(self, node: ast.AST, *types: type[N]) -> Optional[N]:
         for anc in self.ancestors(node):

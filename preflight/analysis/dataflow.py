@@ -145,6 +145,7 @@ class GradFlow:
         self.backward_sites: list[BackwardSite] = []
         self._backward_seen: dict[ast.AST, int] = {}
         self._sites_by_function: dict[FunctionInfo, list[int]] = {}
+        self._sites_by_loop: Optional[tuple[int, dict[LoopInfo, list[int]]]] = None
         self.summaries: dict[FunctionInfo, Summary] = {}
         self.bind_sites: dict[ast.Name, ast.AST] = {}
         self._loop_sources: dict[LoopInfo, set[int]] = {}
@@ -270,14 +271,19 @@ class GradFlow:
         return frozenset(self._fn_sources.get(fn, ()))
 
     def backward_sites_in(self, loop: Optional[LoopInfo], fn: FunctionInfo) -> list[BackwardSite]:
-        out = []
-        for site in self.backward_sites:
-            if loop is None:
-                if site.function is fn:
-                    out.append(site)
-            elif site.loop is not None and any(lp is loop for lp in site.loop.chain()):
-                out.append(site)
-        return out
+        """Backward sites of ``fn`` (``loop`` None) or inside ``loop``, in order; the sites
+        are indexed by loop once (rebuilt when a site is added), so a query costs its answer."""
+        sites = self.backward_sites
+        if loop is None:
+            return [sites[i] for i in self._sites_by_function.get(fn, ())]
+        index = self._sites_by_loop
+        if index is None or index[0] != len(sites):
+            by_loop: dict[LoopInfo, list[int]] = {}
+            for i, site in enumerate(sites):
+                for lp in site.loop.chain() if site.loop is not None else ():
+                    by_loop.setdefault(lp, []).append(i)
+            index = self._sites_by_loop = (len(sites), by_loop)
+        return [sites[i] for i in index[1].get(loop, ())]
 
     @property
     def consumers(self) -> Consumers:

@@ -9,6 +9,7 @@ return summary. See the dataflow module for the semantics.
 from __future__ import annotations
 
 import ast
+import bisect
 from typing import Callable, Optional
 
 from preflight.analysis import tensor_ops as ops
@@ -60,6 +61,7 @@ class FunctionFlow(ExprEvaluator):
         self.budget = max(400, 6 * lines)
         self.backward_calls: dict[ast.AST, TrainingCall] = {}
         self.backward_names: dict[str, list[TrainingCall]] = {}
+        self._backward_keys: dict[int, Optional[list[tuple[int, int]]]] = {}
         for tc in flow.backward_calls_in(fn):
             self.backward_calls[tc.call] = tc
             root = _leftmost_name(tc.value) if tc.value is not None else None
@@ -386,7 +388,17 @@ class FunctionFlow(ExprEvaluator):
         while loop is not None:
             loops.add(loop)
             loop = loop.parent
-        for tc in calls:
+        if id(calls) in self._backward_keys:
+            keys = self._backward_keys[id(calls)]
+        else:
+            keys = [(tc.call.lineno, tc.call.col_offset) for tc in calls]
+            if any(a > b for a, b in zip(keys, keys[1:])):
+                keys = None  # not in source order: scan them all
+            self._backward_keys[id(calls)] = keys
+        # the calls come in source order (training calls are sorted): skip the earlier ones by
+        # bisection, so n bindings of a name backwarded n times cost n log n, not n * n
+        start = bisect.bisect_right(keys, where) if keys else 0
+        for tc in calls[start:]:
             if (tc.call.lineno, tc.call.col_offset) <= where:
                 continue
             target_loop = self.scopes.loop_of(tc.call)

@@ -25,6 +25,7 @@ of an ``nn.Sequential`` and in what local ``forward`` methods and helpers return
 from __future__ import annotations
 
 import ast
+import bisect
 from typing import TYPE_CHECKING, Optional, Union
 
 from preflight._record import dataclass
@@ -77,6 +78,9 @@ class ValueResolver:
         self.attr_defs: dict[tuple[ClassInfo, str], list[tuple[Def, FunctionInfo]]] = {}
         self.returns: dict[FunctionInfo, list[ast.Return]] = {}
         self._block: dict[int, int] = {}
+        self._lists: dict[int, dict[int, int]] = {}
+        self._def_indexes: dict[tuple[FunctionInfo, str],
+                                tuple[list[tuple[int, int]], dict[int, list[int]], int]] = {}
         self._index()
 
     def _index(self) -> None:
@@ -134,19 +138,26 @@ class ValueResolver:
         cur = stmt
         while True:
             parent = self.ctx.parent(cur)
-            if isinstance(parent, (ast.With, ast.AsyncWith)) and any(s is cur for s in parent.body):
+            if isinstance(parent, (ast.With, ast.AsyncWith)) and self._list_of(parent, cur) == id(parent.body):
                 cur = parent
                 continue
             break
-        out = 0
-        if parent is not None:
-            for field in ("body", "orelse", "finalbody"):
-                lst = getattr(parent, field, None)
-                if isinstance(lst, list) and any(s is cur for s in lst):
-                    out = id(lst)
-                    break
+        out = self._list_of(parent, cur) if parent is not None else 0
         self._block[key] = out
         return out
+
+    def _list_of(self, parent: ast.AST, stmt: ast.AST) -> int:
+        """Identity of ``parent``'s body, orelse or finalbody list holding ``stmt`` (0: none);
+        each parent's lists are mapped once, not scanned per statement."""
+        lists = self._lists.get(id(parent))
+        if lists is None:
+            lists = self._lists[id(parent)] = {}
+            for field in ("body", "orelse", "finalbody"):
+                lst = getattr(parent, field, None)
+                if isinstance(lst, list):
+                    for item in lst:
+                        lists.setdefault(id(item), id(lst))
+        return lists.get(id(stmt), 0)
 
     def reaching(self, name: ast.Name, fn: FunctionInfo) -> Optional[list[Def]]:
         scope = self.scopes.scope_of_name(name.id, fn)
@@ -161,20 +172,45 @@ class ValueResolver:
         where = _pos(stmt)
         loop = self.scopes.loop_of(name)
         loops = {id(lp.node) for lp in (loop.chain() if loop else ())}
-        before: list[Def] = []
-        for d in defs:
-            if d.param is not None or _pos(d.stmt) < where:
-                before.append(d)
-            elif loops and any(id(a) in loops for a in self.ctx.ancestors(d.stmt)):
-                return None  # redefined later in a loop around the use
+        # defs are sorted (parameters first): those before the use are a prefix, found by
+        # bisection, and only the defs up to the end of the outermost loop around the use can
+        # redefine it later in that loop, so a name defined n times costs log n per use
+        keys, by_block, params = self._def_index(scope, name.id, defs)
+        cut = bisect.bisect_left(keys, where)
+        if loops:
+            outer = next(lp for lp in loop.chain() if lp.parent is None).node  # type: ignore[union-attr]
+            end = bisect.bisect_right(keys, (outer.end_lineno or 0, outer.end_col_offset or 0))
+            for d in defs[cut:end]:
+                if any(id(a) in loops for a in self.ctx.ancestors(d.stmt)):
+                    return None  # redefined later in a loop around the use
+        if cut == 0:
+            return None
         chain = [stmt, *[a for a in self.ctx.ancestors(stmt) if isinstance(a, ast.stmt)]]
         blocks = {self._block_of(s) for s in chain}
-        out: list[Def] = []
-        for d in reversed(before):
-            out.append(d)
-            if d.param is not None or self._block_of(d.stmt) in blocks:
-                return out
-        return out or None
+        # the nearest def before the use that is a parameter or sits in a block around the use
+        first = max(params - 1, 0)
+        for block in blocks:
+            at = by_block.get(block)
+            if at:
+                i = bisect.bisect_left(at, cut) - 1
+                if i >= 0 and at[i] > first:
+                    first = at[i]
+        return defs[first:cut][::-1]
+
+    def _def_index(self, scope: FunctionInfo, name: str,
+                   defs: list[Def]) -> tuple[list[tuple[int, int]], dict[int, list[int]], int]:
+        """Sort keys of ``defs``, the indexes of the defs in each block, and the number of
+        parameters (first in ``defs``), built once per name."""
+        found = self._def_indexes.get((scope, name))
+        if found is None:
+            keys = [_pos(d.stmt) if d.param is None else (0, 0) for d in defs]
+            by_block: dict[int, list[int]] = {}
+            for i, d in enumerate(defs):
+                if d.param is None:
+                    by_block.setdefault(self._block_of(d.stmt), []).append(i)
+            params = sum(1 for d in defs if d.param is not None)
+            found = self._def_indexes[(scope, name)] = (keys, by_block, params)
+        return found
 
     # -- sources -----------------------------------------------------------
     def sources(self, expr: ast.AST, fn: FunctionInfo, depth: int = 0,

@@ -89,6 +89,7 @@ class GradSteps:
     optimizer_names: set[str] = field(default_factory=set)
     _positions: dict[FunctionInfo, tuple[list[tuple[int, int]], list[GradEvent]]] = field(
         default_factory=dict, repr=False)
+    _by_loop: Optional[dict[LoopInfo, list[GradEvent]]] = field(default=None, repr=False)
 
     def of(self, fn: FunctionInfo) -> list[GradEvent]:
         return self.by_function.get(fn, [])
@@ -106,7 +107,19 @@ class GradSteps:
         return ordered[bisect.bisect_left(keys, start):bisect.bisect_left(keys, end)]
 
     def in_loop(self, loop: LoopInfo) -> Iterable[GradEvent]:
-        return (e for e in self.of(loop.function) if e.in_loop(loop))
+        """The events of ``loop.function`` inside ``loop`` (nested loops included), in order;
+        indexed once per file, so n loops in one function cost n, not n * n."""
+        index = self._by_loop
+        if index is None:
+            index = self._by_loop = {}
+            for fn, events in self.by_function.items():
+                for e in events:
+                    cur = e.loop
+                    while cur is not None:
+                        if cur.function is fn:
+                            index.setdefault(cur, []).append(e)
+                        cur = cur.parent
+        return iter(index.get(loop, ()))
 
     def same_optimizer(self, a: GradEvent, b: GradEvent) -> bool:
         if a.key is not None and a.key == b.key:

@@ -77,6 +77,7 @@ class ImportTable:
 
     def __init__(self, aliases: dict[str, str], stored: set[str]) -> None:
         self.aliases = aliases
+        self._qualified: dict[ast.AST, Optional[str]] = {}  # every rule qualifies the same calls
         for name, target in _DEFAULT_ALIASES.items():
             if name not in aliases and name not in stored:
                 aliases[name] = target
@@ -102,6 +103,13 @@ class ImportTable:
 
     def qualify(self, node: ast.AST) -> Optional[str]:
         """Dotted name of a Name/Attribute chain with its root alias resolved."""
+        memo = self._qualified
+        if node in memo:
+            return memo[node]
+        found = memo[node] = self._qualify(node)
+        return found
+
+    def _qualify(self, node: ast.AST) -> Optional[str]:
         name = dotted_name(node)
         if name is None:
             return None

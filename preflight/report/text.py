@@ -104,15 +104,19 @@ def split_lines(text: str) -> list[str]:
 
 
 def _decode_python(raw: bytes) -> str:
-    import io
-    import tokenize
-
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
-    except SyntaxError:
-        encoding = "utf-8"
+    encoding = "utf-8"
+    if b"coding" in b"\n".join(raw.split(b"\n", 2)[:2]):
+        # only a PEP 263 cookie in the first two lines names another encoding: tokenize (a
+        # measurable import for a one-file check) is loaded for those files alone
+        import io
+        import tokenize
+
+        try:
+            encoding, _ = tokenize.detect_encoding(io.BytesIO(raw).readline)
+        except SyntaxError:
+            encoding = "utf-8"
     try:
         return raw.decode("utf-8" if encoding == "utf-8-sig" else encoding, errors="replace")
     except LookupError:

@@ -27,10 +27,12 @@ def qualify(ctx: FileContext, node: ast.AST) -> str:
 
 
 def calls(ctx: FileContext) -> Iterator[tuple[ast.Call, str]]:
-    """Every call of the file with its import-qualified callee name."""
-    imports = scope_index(ctx).imports
-    for call in ctx.nodes(ast.Call):
-        yield call, imports.qualify(call.func) or ""
+    """Every call of the file with its import-qualified callee name (listed once per file)."""
+    def build() -> list[tuple[ast.Call, str]]:
+        qualify = scope_index(ctx).imports.qualify
+        return [(call, qualify(call.func) or "") for call in ctx.nodes(ast.Call)]
+
+    return iter(ctx.cached("pf4-calls", build))
 
 
 def is_from(qual: str, package: str, last: str) -> bool:
@@ -91,6 +93,10 @@ def accelerators(ctx: FileContext) -> list[ast.Call]:
 
 def accelerator_names(ctx: FileContext) -> set[str]:
     """Names (``accelerator``, ``self.accelerator``) an ``Accelerator(...)`` is assigned to."""
+    return set(ctx.cached("pf4-accelerator-names", lambda: _accelerator_names(ctx)))
+
+
+def _accelerator_names(ctx: FileContext) -> set[str]:
     ctors = {id(c) for c in accelerators(ctx)}
     out: set[str] = set()
     for assign in ctx.nodes(ast.Assign):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
+import bisect
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.devices import DeviceFacts, device_facts
-from preflight.analysis.scopes import LoopInfo, scope_index
+from preflight.analysis.scopes import FunctionInfo, LoopInfo, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
@@ -87,25 +88,37 @@ restarting workers every epoch), and copy with
         facts = device_facts(ctx)
         if facts.cuda_evidence is None:
             return
-        moves = [(c, f) for c, f in scopes.bindings.call_functions if facts.device_target(c)]
+        # the device moves of each function, in source order, looked up by line per loop
+        moves: dict[FunctionInfo, tuple[list[int], list[ast.Call]]] = {}
+        for c, f in scopes.bindings.call_functions:
+            if facts.device_target(c):
+                lines, found = moves.setdefault(f, ([], []))
+                lines.append(getattr(c, "lineno", 0))
+                found.append(c)
         reported: set[int] = set()
         for loop in loops:
             it = _iterated(facts, loop.node.iter)  # type: ignore[union-attr]
             call = facts.loader_call(it, loop.function)
             if call is None or id(call) in reported:
                 continue
-            move = next((c for c, f in moves if f is loop.function and self._inside(c, loop)), None)
+            move = self._first_move(moves.get(loop.function), loop)
             if move is None:
                 continue
-            found = self._check(ctx, facts, call, loop, move)
-            if found is not None:
+            finding = self._check(ctx, facts, call, loop, move)
+            if finding is not None:
                 reported.add(id(call))
-                yield found
+                yield finding
 
     @staticmethod
-    def _inside(node: ast.AST, loop: LoopInfo) -> bool:
-        line = getattr(node, "lineno", 0)
-        return loop.node.lineno < line <= (loop.node.end_lineno or loop.node.lineno)
+    def _first_move(moves: Optional[tuple[list[int], list[ast.Call]]], loop: LoopInfo) -> Optional[ast.Call]:
+        """The first move (in source order) on a line inside ``loop``'s body."""
+        if not moves:
+            return None
+        lines, calls = moves
+        i = bisect.bisect_right(lines, loop.node.lineno)
+        if i < len(lines) and lines[i] <= (loop.node.end_lineno or loop.node.lineno):
+            return calls[i]
+        return None
 
     def _check(self, ctx: FileContext, facts: DeviceFacts, call: ast.Call, loop: LoopInfo,
                move: ast.Call) -> Optional[Finding]:

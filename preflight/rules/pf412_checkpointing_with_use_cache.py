@@ -74,7 +74,8 @@ Load the model with `use_cache=False` for training (set it back to True before
             if isinstance(func, ast.Attribute) and func.attr in ("gradient_checkpointing_enable",
                                                                  "activation_checkpointing_enable"):
                 return call
-            if any(is_from(qual, pkg, name) for pkg in ("transformers", "trl") for name in _ARGS):
+            if qual.rsplit(".", 1)[-1] in _ARGS and any(  # the last name first: most calls are not
+                    is_from(qual, pkg, name) for pkg in ("transformers", "trl") for name in _ARGS):
                 for key in ("gradient_checkpointing", "activation_checkpointing"):
                     if literal(ctx, kwarg(call, key)) is True:
                         return kwarg(call, key)
