@@ -116,10 +116,12 @@ class ParsedPython:
         return self.comments_found
 
     def may_suppress(self) -> bool:
-        """Whether the text holds ``noqa`` or ``preflight:`` anywhere (a comment or not): the
-        only files whose comments are worth tokenizing when no finding asks for them."""
+        """Whether the text holds a ``noqa`` naming a PF code or a ``preflight:`` directive
+        anywhere (a comment or not): the only files whose comments are worth tokenizing for
+        invalid or unused suppression codes when no finding asks for them (another tool's
+        ``# noqa: F401`` is not ours to judge)."""
         text = self.text if self.text is not None else self.source.text
-        return "#" in text and _DIRECTIVE.search(text) is not None
+        return "#" in text and _OWN_DIRECTIVE.search(text) is not None
 
     def may_skip_file(self) -> bool:
         """Whether the text holds a ``# preflight: skip-file`` anywhere (a comment or not)."""
@@ -378,6 +380,7 @@ def _looks_like_python2(msg: str, text: str) -> bool:
 
 
 _DIRECTIVE = re.compile(r"noqa|preflight\s*:", re.I)
+_OWN_DIRECTIVE = re.compile(r"noqa\s*:[^\n]*?PF|preflight\s*:", re.I)
 _SKIP_FILE_TEXT = re.compile(r"#\s*preflight:\s*skip-file\b", re.I)  # engine._SKIP_FILE_RE
 
 
