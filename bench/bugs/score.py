@@ -24,7 +24,7 @@ The case format (one ``.cases`` file per family)::
     source: <URL of the public report>
     title: <one line>
     kind: bug | correct            (correct: a tricky-correct program, files under fix/)
-    launch: torchrun --nproc_per_node 4 train.py     (optional)
+    launch: torchrun --nproc_per_node 4 train.py     (optional; a variant's launch.sh wins)
     --- bug/train.py
     ...
     --- fix/train.py
@@ -133,6 +133,11 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
     scripts = sorted(n for n in files if n.endswith((".py", ".ipynb")))
+    if "launch.sh" in files:  # the variant's own launch line: the last command that names a script
+        for line in reversed(files["launch.sh"].splitlines()):
+            if any(s in line for s in scripts):
+                launch = line.strip().rstrip("\\").strip()
+                break
     configs = sorted(n for n in files if Path(n).suffix in CONFIG_SUFFIXES)
     found: List[tuple] = []
     check = _run(exe + ["check", ".", "--format", "json", "--no-cache", "-j", "1", "--exit-zero"], root)
@@ -141,7 +146,13 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
                       f["line"], f["severity"], f["message"]))
     if scripts:
         argv = exe + ["audit", *scripts]
+        # top-level configs are passed one by one; a config folder (Hydra's conf/) is passed as a folder
+        given = []
         for c in configs:
+            top = Path(c).parts[0] if len(Path(c).parts) > 1 else c
+            if top not in given:
+                given.append(top)
+        for c in given:
             argv += ["--config", c]
         argv += ["--format", "json", "--no-cache", "-j", "1", "--exit-zero"]
         if launch:
