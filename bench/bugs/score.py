@@ -140,12 +140,12 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
                 break
     configs = sorted(n for n in files if Path(n).suffix in CONFIG_SUFFIXES)
     found: List[tuple] = []
-    check = _run(exe + ["check", ".", "--format", "json", "--no-cache", "-j", "1", "--exit-zero"], root)
+    check = _run([*exe, "check", ".", "--format", "json", "--no-cache", "-j", "1", "--exit-zero"], root)
     for f in check.get("findings", []):
         found.append((f["code"], os.path.relpath(f["path"], root) if os.path.isabs(f["path"]) else f["path"],
                       f["line"], f["severity"], f["message"]))
     if scripts:
-        argv = exe + ["audit", *scripts]
+        argv = [*exe, "audit", *scripts]
         # top-level configs are passed one by one; a config folder (Hydra's conf/) is passed as a folder
         given = []
         for c in configs:
@@ -161,7 +161,7 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
         for f in audit.get("findings", []):
             found.append((f["code"], f.get("path") or "", f.get("line") or 0, f["severity"], f["message"]))
     if configs:
-        val = _run(exe + ["validate", *configs, "--format", "json"], root)
+        val = _run([*exe, "validate", *configs, "--format", "json"], root)
         for entry in val.get("files", []):
             for p in entry.get("problems", []):
                 found.append(("validate:" + p.get("code", "?"), os.path.relpath(p["path"], root)

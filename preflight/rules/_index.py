@@ -34,6 +34,17 @@ FILE = {
     "PF408": "pf408_qlora_bnb_defaults",
     "PF409": "pf409_packing_without_flash_attention",
     "PF412": "pf412_checkpointing_with_use_cache",
+    "PF414": "pf414_gather_for_metrics",
+    "PF415": "pf415_save_wrapped_model",
+    "PF416": "pf416_accumulate_without_steps",
+    "PF417": "pf417_backward_under_manual_optimization",
+    "PF418": "pf418_epoch_outputs_never_cleared",
+    "PF419": "pf419_step_scheduler_per_epoch",
+    "PF420": "pf420_peft_checkpointing_without_input_grads",
+    "PF421": "pf421_pad_is_eos_with_masking_collator",
+    "PF422": "pf422_fp16_weights_with_grad_scaling",
+    "PF423": "pf423_fp16_on_bf16_pretrained",
+    "PF424": "pf424_backward_bypasses_deepspeed_engine",
 }
 
 JOB = {
