@@ -106,6 +106,7 @@ from accelerate import Accelerator
 
 accelerator = Accelerator(mixed_precision="bf16")  # warning: PF416
 model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+total_batch_size = args.train_batch_size * accelerator.num_processes * args.gradient_accumulation_steps
 for batch in loader:
     with accelerator.accumulate(model):
         accelerator.backward(model(**batch).loss)

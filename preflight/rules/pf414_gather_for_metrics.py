@@ -22,6 +22,9 @@ def _manual_truncation(ctx: FileContext) -> bool:
     return any(isinstance(n, ast.Name) and n.id == "samples_seen" for n in ctx.nodes(ast.Name))
 
 
+_DATA_WORDS = ("loader", "eval", "test", "valid", "val_", "dataset", "batches")
+
+
 @register
 class GatherForMetrics(Rule):
     code = "PF414"
@@ -63,11 +66,13 @@ Use `accelerator.gather_for_metrics((predictions, labels))`.
             return
         for call in gathers:
             loop = ctx.enclosing(call, ast.For, ast.AsyncFor)
-            if loop is None:
-                continue
-            if any(isinstance(n, ast.Attribute) and n.attr in ("backward", "manual_backward")
-                   for n in ast.walk(loop)):
-                continue
+            if loop is None or not any(w in ast.unparse(loop.iter).lower() for w in _DATA_WORDS):
+                continue  # not a loop over batches of data (metric names, ranks, a range)
+            if any(isinstance(n, ast.Attribute) and n.attr in ("backward", "manual_backward", "step")
+                   for n in ast.walk(loop)) or any(
+                    isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and ("step" in n.func.id or "train" in n.func.id)
+                    for n in ast.walk(loop)):
+                continue  # a training loop (a backward, a step, or a helper that trains)
             yield ctx.finding(
                 self, call,
                 "`accelerator.gather` in an evaluation loop: the prepared loader pads the last batch with "

@@ -9,7 +9,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import accelerator_calls, target_text
-from preflight.rules._pf414_support import assigned_names
+from preflight.rules._pf414_support import assigned_names, call_last
 from preflight.rules.base import Rule, examples
 
 
@@ -60,9 +60,10 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
         if not prepared:
             return
         unwrapped = {}
-        for call in accelerator_calls(ctx, "unwrap_model"):
-            for name in assigned_names(ctx, call):
-                unwrapped.setdefault(name, call.lineno)
+        for call in ctx.nodes(ast.Call):  # accelerator.unwrap_model(...) or a local unwrap_model helper
+            if call_last(call) in ("unwrap_model", "unwrap", "extract_model_from_parallel"):
+                for name in assigned_names(ctx, call):
+                    unwrapped.setdefault(name, call.lineno)
         for call in ctx.nodes(ast.Call):
             saved = self._saved_model(call)
             if saved is None:

@@ -47,6 +47,8 @@ not passed when creating the `Accelerator`").
   or a DeepSpeed plugin is configured in the file (DeepSpeed's own config sets it).
 * The file builds no Accelerator (it comes from elsewhere; `accelerate launch
   --gradient_accumulation_steps` can set it).
+* Nothing in the file mentions `gradient_accumulation_steps` (no window was
+  asked for: `accumulate` with a window of 1 is harmless).
 """
     bad_examples = examples("preflight.rules._pf414_examples", "PF416_BAD")
     good_examples = examples("preflight.rules._pf414_examples", "PF416_GOOD")
@@ -63,9 +65,14 @@ not passed when creating the `Accelerator`").
                 return
         if names_called(ctx) & {"DeepSpeedPlugin", "GradientAccumulationPlugin"}:
             return
+        mentioned = False
         for node in ctx.nodes(ast.Attribute):
-            if node.attr == "gradient_accumulation_steps" and isinstance(node.ctx, ast.Store):
-                return
+            if node.attr == "gradient_accumulation_steps":
+                if isinstance(node.ctx, ast.Store):
+                    return
+                mentioned = True
+        if not mentioned and "gradient_accumulation_steps" not in ctx.parsed.source.text:
+            return  # nothing asks for a window: accumulate() with a window of 1 is harmless
         yield ctx.finding(
             self, ctors[0],
             "`Accelerator(...)` is built without `gradient_accumulation_steps`, so "
