@@ -45,6 +45,8 @@ FILE = {
     "PF422": "pf422_fp16_weights_with_grad_scaling",
     "PF423": "pf423_fp16_on_bf16_pretrained",
     "PF424": "pf424_backward_bypasses_deepspeed_engine",
+    "PF425": "pf425_gradients_unscaled_twice",
+    "PF426": "pf426_manual_clip_under_deepspeed",
 }
 
 JOB = {

@@ -506,3 +506,92 @@ for x, y in loader:
     optimizer.step()
 """,
 ]
+
+PF425_BAD = [
+    """
+import torch
+
+scaler = torch.cuda.amp.GradScaler()
+for x, y in loader:
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(x, y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt.optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    scaler.step(opt)  # error: PF425
+    scaler.update()
+    opt.zero_grad()
+""",
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.unscale_gradients()
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)  # error: PF425
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+]
+
+PF425_GOOD = [
+    """
+import torch
+
+scaler = torch.cuda.amp.GradScaler()
+for x, y in loader:
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(x, y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt.optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    scaler.step(opt.optimizer)
+    scaler.update()
+    opt.zero_grad()
+""",
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+]
+
+PF426_BAD = [
+    """
+import deepspeed
+import torch
+
+engine, optimizer, loader, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), training_data=ds)
+for batch in loader:
+    engine.backward(engine(batch))
+    torch.nn.utils.clip_grad_norm_(engine.parameters(), 1.0)  # warning: PF426
+    engine.step()
+""",
+]
+
+PF426_GOOD = [
+    """
+import deepspeed
+
+engine, optimizer, loader, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), training_data=ds)
+for batch in loader:
+    engine.backward(engine(batch))
+    engine.step()
+""",
+    # no DeepSpeed engine: clipping by hand is how it is done
+    """
+import torch
+
+for x, y in loader:
+    optimizer.zero_grad()
+    model(x, y).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+""",
+]
