@@ -215,3 +215,144 @@ train_loader:
   sampler: distributed
 """,
 ]
+
+PF514_BAD = [
+    """
+# --- train.py
+from transformers import AutoModelForSeq2SeqLM, HfArgumentParser, Seq2SeqTrainingArguments
+
+(args,) = HfArgumentParser(Seq2SeqTrainingArguments).parse_args_into_dataclasses()
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")
+# --- launch
+python train.py --output_dir out --fp16
+""",
+    """
+# --- train.py
+import hydra
+
+model_name = cfg.model_name
+# --- config.yaml
+model_name: google/flan-t5-large
+trainer:
+  _target_: lightning.Trainer
+  precision: 16-mixed
+""",
+]
+
+PF514_GOOD = [
+    """
+# --- train.py
+from transformers import AutoModelForSeq2SeqLM, HfArgumentParser, Seq2SeqTrainingArguments
+
+(args,) = HfArgumentParser(Seq2SeqTrainingArguments).parse_args_into_dataclasses()
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")
+# --- launch
+python train.py --output_dir out --bf16
+""",
+    """
+# --- train.py
+from transformers import AutoModel
+
+model = AutoModel.from_pretrained("bert-base-uncased")
+# --- launch
+python train.py --fp16
+""",
+]
+
+PF515_BAD = [
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+model, loss_fn = instantiate(cfg.model), instantiate(cfg.loss)
+# --- config.yaml
+loss:
+  _target_: torch.nn.CrossEntropyLoss
+model:
+  _target_: torch.nn.Sequential
+  _args_:
+    - _target_: torch.nn.Linear
+      in_features: 64
+      out_features: 10
+    - _target_: torch.nn.Softmax
+      dim: 1
+""",
+]
+
+PF515_GOOD = [
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+model, loss_fn = instantiate(cfg.model), instantiate(cfg.loss)
+# --- config.yaml
+loss:
+  _target_: torch.nn.CrossEntropyLoss
+model:
+  _target_: torch.nn.Sequential
+  _args_:
+    - _target_: torch.nn.Linear
+      in_features: 64
+      out_features: 10
+""",
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+model, loss_fn = instantiate(cfg.model), instantiate(cfg.loss)
+# --- config.yaml
+loss:
+  _target_: torch.nn.NLLLoss
+model:
+  _target_: torch.nn.Sequential
+  _args_:
+    - _target_: torch.nn.Linear
+      in_features: 64
+      out_features: 10
+    - _target_: torch.nn.LogSoftmax
+      dim: 1
+""",
+]
+
+PF516_BAD = [
+    """
+# --- train.py
+import hydra
+
+trainer = hydra.utils.instantiate(cfg.trainer)
+# --- config.yaml
+trainer:
+  _target_: lightning.Trainer
+  devices: 4
+  strategy: ddp
+  use_distributed_sampler: false
+""",
+]
+
+PF516_GOOD = [
+    """
+# --- train.py
+import hydra
+
+trainer = hydra.utils.instantiate(cfg.trainer)
+# --- config.yaml
+trainer:
+  _target_: lightning.Trainer
+  devices: 4
+  strategy: ddp
+""",
+    """
+# --- train.py
+import hydra
+from torch.utils.data.distributed import DistributedSampler
+
+trainer = hydra.utils.instantiate(cfg.trainer)
+sampler = DistributedSampler(dataset)
+# --- config.yaml
+trainer:
+  _target_: lightning.Trainer
+  devices: 4
+  strategy: ddp
+  use_distributed_sampler: false
+""",
+]
