@@ -79,3 +79,64 @@ def test_instantiate_of_a_scheduler_node_is_not_an_optimizer():
             sched.step()
     """
     assert findings(text, ("PF103", "PF104")) == []
+
+
+# Lightning-AI/pytorch-lightning issue 21428 (LightningMNISTClassifier): `forward` ends in
+# torch.softmax and `training_step` feeds `self(x)` to cross_entropy.
+LIT_MNIST = """
+import torch
+import pytorch_lightning as pl
+
+
+class LightningMNISTClassifier(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.layer_1 = torch.nn.Linear(28 * 28, 10)
+
+    def forward(self, x):
+        x = self.layer_1(x.view(x.size(0), -1))
+        x = torch.softmax(x, dim=1)
+        return x
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        logits = self(x)
+        loss = torch.nn.functional.cross_entropy(logits, y)
+        return loss
+"""
+
+
+def test_self_call_resolves_to_forward():
+    assert findings(LIT_MNIST, ("PF112",)) == [("PF112", 19)]
+    fixed = LIT_MNIST.replace("        x = torch.softmax(x, dim=1)\n", "")
+    assert findings(fixed, ("PF112",)) == []
+
+
+# A public LightningModule binds the loss as an attribute alias:
+# `self.loss_fn = F.binary_cross_entropy_with_logits` then `self.loss_fn(out.squeeze(), y)`.
+LOSS_ALIAS = """
+import torch
+import torch.nn.functional as F
+import lightning as L
+
+
+class Tagger(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.encoder = torch.nn.Linear(300, 20)
+        self.loss_fn = F.binary_cross_entropy_with_logits
+
+    def forward(self, x):
+        return torch.sigmoid(self.encoder(x))
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        loss = self.loss_fn(self(x), y.float())
+        return loss
+"""
+
+
+def test_loss_bound_as_an_attribute_alias_is_a_loss():
+    assert findings(LOSS_ALIAS, ("PF112",)) == [("PF112", 18)]
+    fixed = LOSS_ALIAS.replace("return torch.sigmoid(self.encoder(x))", "return self.encoder(x)")
+    assert findings(fixed, ("PF112",)) == []
