@@ -4,6 +4,7 @@ runs preflight on every variant: `python bench/bugs/score.py`)."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -13,6 +14,7 @@ def load():
     spec = importlib.util.spec_from_file_location("bugs_score", REPO / "bench" / "bugs" / "score.py")
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
+    sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
     return module
 
