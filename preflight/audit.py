@@ -57,6 +57,7 @@ def build_plan(
         if isinstance(parsed, FileError):
             project.errors.append(parsed)
             continue
+        project.errors.extend(parsed.cell_errors)  # notebook cells that could not be parsed
         project.scripts.append(parsed)
         plan.add_input(source.display, source.kind, source.digest)
     for path in configs:

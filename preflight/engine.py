@@ -227,6 +227,7 @@ def check_one(item: Discovered, selection: Selection, cache_dir: Optional[str]) 
     if isinstance(parsed, FileError):
         result.errors.append(parsed)
     else:
+        result.errors.extend(parsed.cell_errors)  # notebook cells that could not be parsed
         if parsed.may_skip_file() and any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
             result.skipped = True
         findings = analyse_parsed(parsed, selection, result.errors)

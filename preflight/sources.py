@@ -106,6 +106,8 @@ class ParsedPython:
     # the analysed text (a notebook's code cells joined; None: the source's text)
     text: Optional[str] = field(default=None, repr=False)
     comments_found: Optional[dict[int, str]] = field(default=None, repr=False)
+    # notebooks: cells that could not be parsed (analysed as empty; the other cells are analysed)
+    cell_errors: list[FileError] = field(default_factory=list)
 
     @property
     def comment_lines(self) -> dict[int, str]:
@@ -270,8 +272,9 @@ def _decode_reason(body: bytes, encoding: str, exc: Exception) -> tuple[str, Opt
 
 def parse_python(source: SourceText) -> Union[ParsedPython, FileError]:
     """Parse a ``.py`` file (or a notebook's code cells) with the stdlib parser."""
+    cell_errors: list[FileError] = []
     if source.kind == "notebook":
-        built = notebook_to_python(source)
+        built = notebook_to_python(source, cell_errors)
         if isinstance(built, FileError):
             return built
         text, cell_map = built
@@ -297,7 +300,7 @@ def parse_python(source: SourceText) -> Union[ParsedPython, FileError]:
         return FileError(source.display, f"cannot parse: expressions nested too deeply to parse "
                                          f"(depth over {MAX_AST_DEPTH})")
     return ParsedPython(source=source, tree=tree, index=index, cell_map=cell_map,
-                        text=None if text is source.text else text)
+                        text=None if text is source.text else text, cell_errors=cell_errors)
 
 
 # Deeper syntax trees than CPython 3.11+ can parse (its parser stops near 200 nested
@@ -404,7 +407,8 @@ def _comments(text: str) -> dict[int, str]:
     return out
 
 
-def notebook_to_python(source: SourceText) -> Union[tuple[str, list[tuple[int, int]]], FileError]:
+def notebook_to_python(source: SourceText, cell_errors: Optional[list[FileError]] = None,
+                       ) -> Union[tuple[str, list[tuple[int, int]]], FileError]:
     """Concatenate a notebook's code cells into one program.
 
     Returns the text and, for every line, the (cell number, line within cell) it
@@ -433,16 +437,76 @@ def notebook_to_python(source: SourceText) -> Union[tuple[str, list[tuple[int, i
             src = "".join(s for s in src if isinstance(s, str))
         if not isinstance(src, str):
             continue
-        lines = src.splitlines()
-        cell_magic = bool(lines) and lines[0].lstrip().startswith("%%")
-        for i, line in enumerate(lines, start=1):
-            stripped = line.lstrip()
-            if cell_magic:
-                line = "pass" if i == 1 else ""
-            elif stripped.startswith(("%", "!")) or (
-                stripped.endswith("?") and not stripped.startswith("#")
-            ):
-                line = line[: len(line) - len(stripped)] + "pass"
+        converted = _cell_to_python(src.splitlines())
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                ast.parse("\n".join(converted) + "\n")
+        except SyntaxError as exc:
+            # one cell that cannot be parsed must not cost the others: it is analysed as empty
+            # and reported on its own (file:cell N:line)
+            if cell_errors is not None:
+                cell_errors.append(_syntax_error(source, exc, "\n".join(converted),
+                                                 [(number, i) for i in range(1, len(converted) + 1)]))
+            converted = ["" for _ in converted]
+        except ValueError:
+            converted = ["" for _ in converted]
+        except (RecursionError, MemoryError):
+            pass  # parse_python reports a too-deep expression for the whole file
+        for i, line in enumerate(converted, start=1):
             out.append(line)
             cell_map.append((number, i))
     return "\n".join(out) + "\n", cell_map
+
+
+# cell magics whose body is Python: the body is analysed, the magic line becomes `pass`
+_PYTHON_CELL_MAGICS = ("time", "timeit", "capture", "prun", "debug", "memit", "snakeviz", "scalene")
+_SHELL_ASSIGN = re.compile(r"^(\s*[A-Za-z_][\w.]*(?:\s*,\s*[A-Za-z_][\w.]*)*\s*=\s*)[!%]")
+_TIME_MAGIC = re.compile(r"^%(?:time|timeit|prun|memit)\s+((?:-\w+(?:\s+\d+)?\s+)*)(.+)$")
+
+
+def _cell_to_python(lines: list[str]) -> list[str]:
+    """One code cell as Python, line for line: IPython magics and shell escapes become
+    `pass` (or `x = None` for `x = !cmd`), a `\\` continuation of a magic is blanked,
+    `%time stmt` keeps its statement and a `%%time` / `%%capture` cell keeps its body."""
+    out: list[str] = []
+    if lines and lines[0].lstrip().startswith("%%"):
+        name = lines[0].lstrip()[2:].split(None, 1)[0] if lines[0].lstrip()[2:].strip() else ""
+        body = lines[1:] if name in _PYTHON_CELL_MAGICS else ["" for _ in lines[1:]]
+        return ["pass", *(_cell_to_python(body) if body and name in _PYTHON_CELL_MAGICS else body)]
+    continuing = False
+    for line in lines:
+        stripped = line.lstrip()
+        indent = line[: len(line) - len(stripped)]
+        if continuing:
+            continuing = stripped.endswith("\\")
+            out.append("")
+            continue
+        assign = _SHELL_ASSIGN.match(line)
+        if assign is not None:
+            out.append(assign.group(1) + "None")
+            continuing = stripped.endswith("\\")
+            continue
+        if stripped.startswith(("%", "!")):
+            timed = _TIME_MAGIC.match(stripped)
+            if timed is not None and _parses(timed.group(2)):
+                out.append(indent + timed.group(2))
+            else:
+                out.append(indent + "pass")
+                continuing = stripped.endswith("\\")
+            continue
+        if stripped.endswith("?") and not stripped.startswith("#"):
+            out.append(indent + "pass")
+            continue
+        out.append(line)
+    return out
+
+
+def _parses(text: str) -> bool:
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True

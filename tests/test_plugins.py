@@ -79,12 +79,13 @@ FP16 = '''\
 import torch
 
 
-def train(model, loader, optimizer):
+def train(model, loader, optimizer, scaler):
     for x in loader:
         with torch.autocast("cuda", dtype=torch.float16):
             loss = model(x)
-        loss.backward()
-        optimizer.step()
+        scaler.scale(loss).backward()
+        scaler.step(optimizer)
+        scaler.update()
         optimizer.zero_grad()
 '''
 

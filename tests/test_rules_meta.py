@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -34,9 +35,28 @@ CASES = [(code, i, ex) for code, cls in RULES.items() for i, ex in enumerate(cls
 GOOD = [(code, i, ex) for code, cls in RULES.items() for i, ex in enumerate(cls.good_examples)]
 
 
+PIN = re.compile(r"#\s*(error|warning|note):\s*(PF[0-9]{3,4})\b")
+
+
+def pinned(code: str, example: str) -> list[tuple[int, str]]:
+    """The (line, severity) a bad example pins with trailing ``# error: PFxxx`` comments."""
+    text = textwrap.dedent(example)
+    out = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        for sev, pin_code in PIN.findall(line):
+            if pin_code == code:
+                out.append((number, sev))
+    return out
+
+
 @pytest.mark.parametrize("code,index,example", CASES, ids=[f"{c}-bad{i}" for c, i, _ in CASES])
 def test_bad_example_is_flagged(code, index, example):
-    assert findings_for(code, example), f"{code} bad example {index} produced no finding"
+    found = findings_for(code, example)
+    assert found, f"{code} bad example {index} produced no finding"
+    pins = pinned(code, example)
+    if pins:  # the example pins its findings: exactly these lines and severities, nothing else
+        got = sorted((f.span.line, f.severity.name.lower()) for f in found)
+        assert got == sorted(pins), f"{code} bad example {index}: findings {got} != pinned {sorted(pins)}"
 
 
 @pytest.mark.parametrize("code,index,example", GOOD, ids=[f"{c}-good{i}" for c, i, _ in GOOD])
@@ -77,3 +97,16 @@ def test_every_rule_is_in_the_index_under_its_scope():
         table = _index.FILE if cls.scope == "file" else _index.JOB
         assert f"preflight.rules.{table[code]}" == cls.__module__
     assert set(_index.FILE) | set(_index.JOB) == set(RULES)
+
+
+def test_pins_catch_a_finding_that_moves():
+    """A pinned example whose finding is reported on another line fails the meta-test."""
+    from preflight.rules._pf414_examples import PF417_BAD
+
+    example = PF417_BAD[0]
+    moved = example.replace("        loss.backward()  # error: PF417", "        loss.backward()").replace(
+        "        opt.zero_grad()\n", "        opt.zero_grad()  # error: PF417\n")
+    assert pinned("PF417", moved) != sorted((f.span.line, f.severity.name.lower())
+                                            for f in findings_for("PF417", moved))
+    assert pinned("PF417", example) == sorted((f.span.line, f.severity.name.lower())
+                                              for f in findings_for("PF417", example))

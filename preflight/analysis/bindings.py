@@ -44,6 +44,20 @@ MODULE_CONTAINER = "module-container"  # nn.ModuleList / ModuleDict / ParameterL
 PARAMETER = "parameter"
 
 
+OPTIMIZER_PARAM_NAMES = frozenset({"optimizer", "optim", "opt"})
+
+
+def _hydra_optimizer(call: ast.Call) -> bool:
+    """``instantiate(cfg.optimizer, params=...)`` / ``instantiate(cfg.optim, model.parameters())``:
+    an optimizer node built with the parameters (a scheduler node gets an optimizer instead)."""
+    node = call.args[0]
+    last = node.attr if isinstance(node, ast.Attribute) else (
+        node.slice.value if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) else "")
+    name = str(last).lower()
+    with_params = any(k.arg == "params" for k in call.keywords) or len(call.args) > 1
+    return with_params and "optim" in name and "sched" not in name
+
+
 @dataclass(eq=False)
 class Binding:
     kind: str
@@ -151,6 +165,9 @@ class Bindings:
             args = node.args
             for arg in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs]:
                 if arg.annotation is None:
+                    # `def train(model, loader, optimizer)`: a parameter named as an optimizer is one
+                    if arg.arg in OPTIMIZER_PARAM_NAMES:
+                        self.names.setdefault((fn, arg.arg), Binding(OPTIMIZER, arg, f"the parameter `{arg.arg}`"))
                     continue
                 qual = self.imports.qualify(arg.annotation) or ""
                 last = qual.rsplit(".", 1)[-1]
@@ -432,6 +449,9 @@ class Bindings:
             return Binding(MODULE, call, None)
         if qual in ("timm.create_model", "torch.hub.load"):
             return Binding(MODULE, call, None)
+        if last == "instantiate" and (qual.startswith("hydra.") or qual == "instantiate") and call.args \
+                and _hydra_optimizer(call):
+            return Binding(OPTIMIZER, call, "`instantiate(...)` of an optimizer config")
         if last in tables.OPTIMIZERS or (qual.startswith("torch.optim.") and last[:1].isupper()
                                    and ".lr_scheduler." not in qual and last != "Optimizer"):
             return Binding(OPTIMIZER, call, None)

@@ -399,6 +399,17 @@ class LossAnalysis:
     def _find_sites(self) -> None:
         words = _LOSS_WORDS | {alias for alias, target in self.scopes.imports.aliases.items()
                                if target.rsplit(".", 1)[-1] in _LOSS_WORDS}
+        # `self.loss_fn = F.binary_cross_entropy_with_logits`: a loss function bound to a name or attribute
+        fn_aliases: dict[str, tuple[str, str]] = {}
+        for assign in self.ctx.nodes(ast.Assign):
+            if isinstance(assign.value, (ast.Name, ast.Attribute)):
+                qual = self.qualify(assign.value) or ""
+                if qual in _LOSS_FUNCS:
+                    for tgt in assign.targets:
+                        name = _last_name(tgt)
+                        if name:
+                            fn_aliases[name] = (_LOSS_FUNCS[qual], qual)
+        words = words | set(fn_aliases)
         calls = [c for c in self.ctx.nodes(ast.Call) if _last_name(c.func) in words]
         if not calls:
             return
@@ -414,6 +425,9 @@ class LossAnalysis:
             node: ast.AST
             if kind is not None:
                 loss, node = f"`{qual.replace('torch.nn.functional.', 'F.')}`", call
+            elif _last_name(func) in fn_aliases:
+                kind, target = fn_aliases[_last_name(func)]
+                loss, node = f"`{text(func)}` (bound to `{target.replace('torch.nn.functional.', 'F.')}`)", call
             elif isinstance(func, ast.Call) and self._loss_class(func) is not None:
                 kind, loss, node = self._loss_class(func), f"`{text(func)}`", func
             elif (isinstance(func, ast.Name) and func.id in names) or (
@@ -501,6 +515,8 @@ class LossAnalysis:
                     self.scopes.bindings.classify(receiver, fn) is None):
                 kind = _METHODS[func.attr]
                 return Act(kind, ((call, f"`{text(call)}` applies {kind}"),))
+        if isinstance(func, ast.Name) and func.id == "self" and fn.cls is not None and fn.cls.is_module:
+            return self._forward(fn.cls, call)  # `self(x)` in a module's method runs its `forward`
         return self._module_out(func, fn, depth)
 
     def _module_out(self, module: ast.expr, fn: FunctionInfo, depth: int) -> Optional[Act]:

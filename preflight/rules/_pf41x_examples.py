@@ -102,6 +102,18 @@ args = TrainingArguments(output_dir="out", gradient_checkpointing=True)
 ]
 
 PF412_GOOD = [
+    # the cache is switched back on after training, for generation
+    """
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+model.config.use_cache = False
+args = TrainingArguments(output_dir="out", gradient_checkpointing=True)
+trainer = Trainer(model=model, args=args, train_dataset=ds)
+trainer.train()
+model.config.use_cache = True
+model.save_pretrained("out")
+""",
     """
 from transformers import AutoModelForCausalLM
 

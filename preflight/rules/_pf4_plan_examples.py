@@ -144,6 +144,31 @@ MyTrainer(model=model, args=args).train()
 ]
 
 PF406_GOOD = [
+    # the model's forward takes no loss keyword arguments: Trainer divides by the window itself
+    """
+# --- train.py
+import torch
+from transformers import Trainer, TrainingArguments
+
+class Classifier(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(16, 2)
+
+    def forward(self, input_ids, labels=None):
+        return {"logits": self.head(input_ids)}
+
+class WeightedTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        labels = inputs.pop("labels")
+        outputs = model(**inputs)
+        loss = torch.nn.functional.cross_entropy(outputs["logits"], labels)
+        return (loss, outputs) if return_outputs else loss
+
+model = Classifier()
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, gradient_accumulation_steps=8)
+WeightedTrainer(model=model, args=args, train_dataset=ds).train()
+""",
     """
 # --- train.py
 import torch

@@ -34,6 +34,17 @@ num_processes: 4
 """)
 
 PF501_GOOD = [
+    # DeepSpeed bf16 and TrainingArguments(bf16=True), a bfloat16 load: all bf16, no conflict
+    """
+# --- train.py
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", bf16=True, deepspeed="ds.json", per_device_train_batch_size=2)
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", torch_dtype=torch.bfloat16)
+# --- ds.json
+{"train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}
+""",
     # "auto": the Trainer fills the DeepSpeed value from its own argument
     """
 # --- train.py

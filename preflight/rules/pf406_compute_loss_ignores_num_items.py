@@ -43,6 +43,38 @@ def _opts_out(cls: ast.ClassDef) -> bool:
     return False
 
 
+def _model_takes_no_loss_kwargs(script: ParsedPython, cls: ast.ClassDef) -> bool:
+    """Every model handed to this Trainer is a class of the file whose ``forward`` takes neither
+    ``num_items_in_batch`` nor ``**kwargs``: Trainer then sees ``model_accepts_loss_kwargs`` false
+    and divides by the accumulation window itself, so ignoring the count is right."""
+    classes = {n.name: n for n in ast.walk(script.tree) if isinstance(n, ast.ClassDef)}
+    built = {}
+    for node in ast.walk(script.tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
+            for tgt in node.targets:
+                if isinstance(tgt, ast.Name):
+                    built[tgt.id] = node.value.func.id
+    models = []
+    for node in ast.walk(script.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == cls.name:
+            expr = next((k.value for k in node.keywords if k.arg == "model"), node.args[0] if node.args else None)
+            if expr is None:
+                return False
+            name = expr.func.id if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) else \
+                built.get(expr.id) if isinstance(expr, ast.Name) else None
+            if name is None or name not in classes:
+                return False
+            models.append(classes[name])
+    if not models:
+        return False
+    for model in models:
+        forward = next((n for n in model.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+        if forward is None or forward.args.kwarg is not None or any(
+                a.arg == "num_items_in_batch" for a in [*forward.args.args, *forward.args.kwonlyargs]):
+            return False
+    return True
+
+
 def _ignores(fn: ast.FunctionDef) -> Optional[str]:
     """How ``compute_loss`` ignores ``num_items_in_batch``, or None when it uses it."""
     params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
@@ -98,6 +130,9 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
 
 * `num_items_in_batch` (or the `**kwargs` holding it) is used in the body.
 * The class sets `model_accepts_loss_kwargs` or `loss_is_scaled_for_ga`.
+* The model handed to the Trainer is a class of the same file whose `forward` takes
+  neither `num_items_in_batch` nor `**kwargs`: the Trainer then divides by the
+  accumulation window itself.
 * Gradient accumulation is 1 or not known.
 """
     bad_examples = examples("preflight.rules._pf4_plan_examples", "PF406_BAD")
@@ -114,7 +149,7 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
                 if method is None or not _hf_trainer_class(pctx, script, cls) or _opts_out(cls):
                     continue
                 how = _ignores(method)  # type: ignore[arg-type]
-                if how is None:
+                if how is None or _model_takes_no_loss_kwargs(script, cls):
                     continue
                 message = (
                     f"`{cls.name}.compute_loss` {how}, and this job accumulates gradients over "

@@ -48,6 +48,8 @@ Load the model with `use_cache=False` for training (set it back to True before
 ## When preflight stays silent
 
 * `use_cache=False`, or no explicit `use_cache` (the model's default).
+* `model.config.use_cache = True` set after the last training call (`trainer.train()`,
+  `.fit(...)`, a backward): the cache is restored for generation.
 * Gradient checkpointing not known to be on.
 """
     bad_examples = examples("preflight.rules._pf41x_examples", "PF412_BAD")
@@ -57,7 +59,10 @@ Load the model with `use_cache=False` for training (set it back to True before
         ckpt = self._checkpointing(ctx)
         if ckpt is None:
             return
+        last_training = self._last_training_line(ctx)
         for node in self._use_cache(ctx):
+            if last_training is not None and isinstance(node, ast.Assign) and node.lineno > last_training:
+                continue  # the cache is switched back on after training (for generation): fine
             message = (
                 "`use_cache=True` on a model trained with gradient checkpointing: the KV cache is for "
                 "generation and cannot work with re-run (checkpointed) layers; transformers switches it "
@@ -66,6 +71,19 @@ Load the model with `use_cache=False` for training (set it back to True before
             yield ctx.finding(self, node, message, evidence=[
                 ctx.evidence(ckpt, "gradient checkpointing is enabled here"),
                 ctx.evidence(node, "the KV cache is requested here")])
+
+    @staticmethod
+    def _last_training_line(ctx: FileContext) -> Optional[int]:
+        """The last line that trains: `trainer.train()`, `.fit(...)`, a `.backward()`."""
+        lines = []
+        for call in ctx.nodes(ast.Call):
+            func = call.func
+            if not isinstance(func, ast.Attribute):
+                continue
+            receiver = ast.unparse(func.value).lower()
+            if (func.attr == "train" and "trainer" in receiver) or func.attr in ("fit", "backward"):
+                lines.append(getattr(call, "end_lineno", None) or call.lineno)
+        return max(lines) if lines else None
 
     @staticmethod
     def _checkpointing(ctx: FileContext) -> Optional[ast.AST]:

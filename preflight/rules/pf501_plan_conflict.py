@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 _HF_CHECKED = frozenset({"batch.micro", "batch.grad_accum", "batch.global", "precision.mode"})
 
 
+# precision modes that agree on the 16-bit format (pure weights vs autocast are not a conflict)
+_PRECISION_FAMILY = {"amp_bf16": "bf16", "bf16": "bf16", "amp_fp16": "fp16", "fp16": "fp16"}
+
+
 def _origin(fact: Fact) -> tuple[str, str]:
     """The input a fact comes from: a file, or the command line / environment."""
     return (fact.source.kind if fact.source.path is None else "file", fact.source.path or "")
@@ -77,6 +81,11 @@ Set the value in one place, or make the other place say the same thing (use
                 continue  # one file contradicting itself has its own rules (PF503)
             if len({(type(f.value), f.json_value() if not isinstance(f.value, tuple) else f.value)
                     for f in facts}) < 2:
+                continue
+            if field == "precision.mode" and len({_PRECISION_FAMILY.get(str(f.value), str(f.value))
+                                                  for f in facts}) < 2:
+                # DeepSpeed `bf16.enabled` (bf16) and TrainingArguments(bf16=True) (amp_bf16), or a
+                # bfloat16 load trained with bf16: the same 16-bit format, no disagreement to report
                 continue
             winner = plan.resolve(field)
             if winner is None:

@@ -1,0 +1,273 @@
+"""Score preflight on programs rebuilt from public bug reports (bench/bugs/cases/*.cases).
+
+Each case is a bug with its corrected twin (or a tricky-correct program alone). For every
+variant the script writes the files into a scratch directory and runs preflight the way a
+user would: ``preflight check DIR``, ``preflight audit SCRIPT --config CONFIG... -- LAUNCH``
+and ``preflight validate CONFIG...``. A finding counts when its severity is warning or
+error.
+
+* A bug is **found** when some (code, file) pair at warning or above appears more often on
+  the bug variant than on its twin: a finding the fix removes.
+* A twin (or a tricky-correct program) is **flagged** when any finding at warning or above
+  appears on it.
+
+Usage::
+
+    python bench/bugs/score.py                 # the table, per family
+    python bench/bugs/score.py --verbose       # plus one line per case
+    python bench/bugs/score.py --case acc-gather-metrics --show
+    python bench/bugs/score.py --json out.json
+
+The case format (one ``.cases`` file per family)::
+
+    ### case: <id>
+    source: <URL of the public report>
+    title: <one line>
+    kind: bug | correct            (correct: a tricky-correct program, files under fix/)
+    launch: torchrun --nproc_per_node 4 train.py     (optional; a variant's launch.sh wins)
+    --- bug/train.py
+    ...
+    --- fix/train.py
+    ...
+    --- both/ds_config.json        (written into both variants)
+
+No case is derived from preflight's own rule examples; each is rebuilt from its report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+HERE = Path(__file__).resolve().parent
+CASES_DIR = HERE / "cases"
+FAMILIES = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed", "hydra")
+WARN = {"error", "warning"}
+CONFIG_SUFFIXES = {".json", ".yaml", ".yml", ".toml"}
+
+
+@dataclass
+class Case:
+    id: str
+    family: str
+    source: str = ""
+    title: str = ""
+    kind: str = "bug"
+    launch: str = ""
+    files: Dict[str, Dict[str, str]] = field(default_factory=lambda: {"bug": {}, "fix": {}})
+
+
+def parse_cases(path: Path) -> List[Case]:
+    family = path.stem
+    cases: List[Case] = []
+    current: Optional[Case] = None
+    target: Optional[tuple] = None
+    buf: List[str] = []
+
+    def flush() -> None:
+        nonlocal target, buf
+        if current is not None and target is not None:
+            variant, name = target
+            text = "\n".join(buf).strip("\n") + "\n"
+            for v in (("bug", "fix") if variant == "both" else (variant,)):
+                current.files.setdefault(v, {})[name] = text
+        target, buf = None, []
+
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("### case:"):
+            flush()
+            current = Case(id=line.split(":", 1)[1].strip(), family=family)
+            cases.append(current)
+            continue
+        if current is None:
+            continue
+        m = re.match(r"^--- (bug|fix|both)/(\S+)\s*$", line)
+        if m:
+            flush()
+            target = (m.group(1), m.group(2))
+            continue
+        if target is None:
+            m = re.match(r"^(source|title|kind|launch):\s*(.*)$", line)
+            if m:
+                setattr(current, m.group(1), m.group(2).strip())
+            continue
+        buf.append(line)
+    flush()
+    return cases
+
+
+def load_cases(selected: Optional[str] = None) -> List[Case]:
+    out: List[Case] = []
+    for fam in FAMILIES:
+        p = CASES_DIR / f"{fam}.cases"
+        if p.exists():
+            out.extend(parse_cases(p))
+    if selected:
+        out = [c for c in out if c.id == selected]
+    return out
+
+
+def _run(argv: List[str], cwd: Path) -> dict:
+    proc = subprocess.run(argv, cwd=str(cwd), capture_output=True, text=True, timeout=120)
+    try:
+        return json.loads(proc.stdout or "{}")
+    except json.JSONDecodeError:
+        sys.stderr.write(f"unreadable output of {' '.join(argv)} in {cwd}:\n{proc.stdout[:500]}{proc.stderr[:500]}\n")
+        return {}
+
+
+def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) -> List[tuple]:
+    """Write the files under root and run check, audit and validate; (code, file, line, sev, msg)."""
+    for name, text in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(text, encoding="utf-8")
+    scripts = sorted(n for n in files if n.endswith((".py", ".ipynb")))
+    if "launch.sh" in files:  # the variant's own launch line: the last command that names a script
+        for line in reversed(files["launch.sh"].splitlines()):
+            if any(s in line for s in scripts):
+                launch = line.strip().rstrip("\\").strip()
+                break
+    configs = sorted(n for n in files if Path(n).suffix in CONFIG_SUFFIXES)
+    found: List[tuple] = []
+    check = _run([*exe, "check", ".", "--format", "json", "--no-cache", "-j", "1", "--exit-zero"], root)
+    for f in check.get("findings", []):
+        found.append((f["code"], os.path.relpath(f["path"], root) if os.path.isabs(f["path"]) else f["path"],
+                      f["line"], f["severity"], f["message"]))
+    if scripts:
+        argv = [*exe, "audit", *scripts]
+        # top-level configs are passed one by one; a config folder (Hydra's conf/) is passed as a folder
+        given = []
+        for c in configs:
+            top = Path(c).parts[0] if len(Path(c).parts) > 1 else c
+            if top not in given:
+                given.append(top)
+        for c in given:
+            argv += ["--config", c]
+        argv += ["--format", "json", "--no-cache", "-j", "1", "--exit-zero"]
+        if launch:
+            argv += ["--", *shlex.split(launch)]
+        audit = _run(argv, root)
+        for f in audit.get("findings", []):
+            found.append((f["code"], f.get("path") or "", f.get("line") or 0, f["severity"], f["message"]))
+    if configs:
+        val = _run([*exe, "validate", *configs, "--format", "json"], root)
+        for entry in val.get("files", []):
+            for p in entry.get("problems", []):
+                found.append(("validate:" + p.get("code", "?"), os.path.relpath(p["path"], root)
+                              if os.path.isabs(p["path"]) else p["path"], p.get("line") or 0,
+                              p.get("severity", "error"), p.get("message", "")))
+    # check and audit both run the code rules: keep one copy of each identical finding
+    seen = set()
+    unique = []
+    for f in found:
+        key = (f[0], os.path.normpath(f[1]), f[2], f[4])
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique
+
+
+def counted(findings: List[tuple]) -> Counter:
+    return Counter((f[0], os.path.normpath(f[1])) for f in findings if f[3] in WARN)
+
+
+def score(cases: List[Case], exe: List[str], verbose: bool, show: bool) -> dict:
+    per: Dict[str, dict] = defaultdict(lambda: {"bugs": 0, "found": 0, "twins": 0, "flagged": 0,
+                                                "correct": 0, "correct_flagged": 0})
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="pf-bugs-") as tmp:
+        for case in cases:
+            base = Path(tmp) / case.id
+            fix_f = run_variant(exe, base / "fix", case.files.get("fix", {}), case.launch)
+            fix_c = counted(fix_f)
+            row = {"id": case.id, "family": case.family, "kind": case.kind, "source": case.source,
+                   "fix_flagged": sorted({k[0] for k in fix_c})}
+            stats = per[case.family]
+            if case.kind == "correct":
+                stats["correct"] += 1
+                stats["correct_flagged"] += bool(fix_c)
+            else:
+                bug_f = run_variant(exe, base / "bug", case.files.get("bug", {}), case.launch)
+                bug_c = counted(bug_f)
+                new = sorted({k[0] for k in bug_c if bug_c[k] > fix_c.get(k, 0)})
+                row["found_by"] = new
+                stats["bugs"] += 1
+                stats["found"] += bool(new)
+                stats["twins"] += 1
+                stats["flagged"] += bool(fix_c)
+                if show:
+                    print(f"== {case.id} bug")
+                    for f in bug_f:
+                        print("  ", f[3], f[0], f"{f[1]}:{f[2]}", f[4][:160])
+            if show:
+                print(f"== {case.id} fix")
+                for f in fix_f:
+                    print("  ", f[3], f[0], f"{f[1]}:{f[2]}", f[4][:160])
+            if verbose:
+                if case.kind == "correct":
+                    mark = "ok " if not fix_c else "FP "
+                    print(f"{mark} {case.family:12} {case.id:40} correct  flagged={row['fix_flagged']}")
+                else:
+                    mark = "hit" if row["found_by"] else "MISS"
+                    print(f"{mark:4} {case.family:12} {case.id:40} by={row['found_by']} twin={row['fix_flagged']}")
+            rows.append(row)
+    return {"families": dict(per), "cases": rows}
+
+
+def table(result: dict) -> str:
+    lines = ["| family | bugs | found | recall | twins flagged (warning+) | tricky-correct flagged |",
+             "|---|---|---|---|---|---|"]
+    tot = Counter()
+    for fam in FAMILIES:
+        s = result["families"].get(fam)
+        if not s:
+            continue
+        tot.update(s)
+        lines.append(_row(fam, s))
+    lines.append(_row("**all**", tot))
+    return "\n".join(lines)
+
+
+def _row(name: str, s) -> str:
+    recall = 100.0 * s["found"] / s["bugs"] if s["bugs"] else 0.0
+    checked = s["twins"] + s["correct"]
+    flagged = s["flagged"] + s["correct_flagged"]
+    fp = 100.0 * flagged / checked if checked else 0.0
+    return (f"| {name} | {s['bugs']} | {s['found']} | {recall:.0f}% | "
+            f"{s['flagged']}/{s['twins']} twins + {s['correct_flagged']}/{s['correct']} = {fp:.1f}% | "
+            f"{s['correct_flagged']}/{s['correct']} |")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--case", help="score one case")
+    ap.add_argument("--show", action="store_true", help="print every finding of each variant")
+    ap.add_argument("--verbose", "-v", action="store_true")
+    ap.add_argument("--json", type=Path, help="write the per-case result here")
+    ap.add_argument("--preflight", default=None, help="the preflight command (default: this Python's module)")
+    args = ap.parse_args(argv)
+    exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
+    cases = load_cases(args.case)
+    if not cases:
+        print("no case selected", file=sys.stderr)
+        return 2
+    result = score(cases, exe, args.verbose, args.show)
+    print(table(result))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,597 @@
+"""PF414-PF424 examples: executable documentation. A bad example marks each line it must be
+reported on with a trailing ``# error: PFxxx`` / ``# warning: PFxxx`` comment; the meta-test
+asserts exactly those findings. Good examples must stay silent."""
+
+from __future__ import annotations
+
+PF414_BAD = [
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, loader = accelerator.prepare(model, loader)
+model.eval()
+preds, labels = [], []
+for x, y in loader:
+    with torch.no_grad():
+        p = model(x).argmax(-1)
+    preds.append(accelerator.gather(p))  # warning: PF414
+    labels.append(accelerator.gather(y))  # warning: PF414
+""",
+]
+
+PF414_GOOD = [
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, loader = accelerator.prepare(model, loader)
+for x, y in loader:
+    with torch.no_grad():
+        p = model(x).argmax(-1)
+    p, y = accelerator.gather_for_metrics((p, y))
+    metric.add_batch(predictions=p, references=y)
+""",
+    # the manual truncation of the last batch (the recipe before gather_for_metrics)
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+samples_seen = 0
+for step, batch in enumerate(eval_dataloader):
+    preds, refs = accelerator.gather((model(**batch).logits.argmax(-1), batch["labels"]))
+    if step == len(eval_dataloader) - 1:
+        preds = preds[: len(eval_dataloader.dataset) - samples_seen]
+        refs = refs[: len(eval_dataloader.dataset) - samples_seen]
+    else:
+        samples_seen += refs.shape[0]
+    metric.add_batch(predictions=preds, references=refs)
+""",
+    # gather in the training loop (a logged loss), not an evaluation
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+for batch in loader:
+    loss = model(**batch).loss
+    accelerator.backward(loss)
+    optimizer.step()
+    optimizer.zero_grad()
+    logged = accelerator.gather(loss.detach()).mean()
+""",
+]
+
+PF415_BAD = [
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+train(model, optimizer, loader)
+accelerator.wait_for_everyone()
+torch.save(model.state_dict(), "model.pt")  # warning: PF415
+model.save_pretrained("out")  # warning: PF415
+""",
+]
+
+PF415_GOOD = [
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+train(model, optimizer, loader)
+unwrapped = accelerator.unwrap_model(model)
+unwrapped.save_pretrained("out", state_dict=accelerator.get_state_dict(model))
+accelerator.save(unwrapped.state_dict(), "model.pt")
+""",
+    # the name is re-bound to the unwrapped model before it is saved
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, optimizer = accelerator.prepare(model, optimizer)
+train(model, optimizer)
+model = accelerator.unwrap_model(model)
+model.save_pretrained("out")
+""",
+]
+
+PF416_BAD = [
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="bf16")  # warning: PF416
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+total_batch_size = args.train_batch_size * accelerator.num_processes * args.gradient_accumulation_steps
+for batch in loader:
+    with accelerator.accumulate(model):
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+""",
+]
+
+PF416_GOOD = [
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    with accelerator.accumulate(model):
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+""",
+    # the Accelerator comes from elsewhere: `accelerate launch --gradient_accumulation_steps` may set it
+    """
+def train(accelerator, model, optimizer, loader):
+    for batch in loader:
+        with accelerator.accumulate(model):
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+""",
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(**accelerator_kwargs)
+with accelerator.accumulate(model):
+    accelerator.backward(loss)
+""",
+]
+
+PF417_BAD = [
+    """
+import lightning as L
+
+
+class GAN(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        loss = self.compute(batch)
+        opt.zero_grad()
+        loss.backward()  # error: PF417
+        opt.step()
+""",
+]
+
+PF417_GOOD = [
+    """
+import lightning as L
+
+
+class GAN(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        loss = self.compute(batch)
+        opt.zero_grad()
+        self.manual_backward(loss)
+        opt.step()
+""",
+    # automatic optimization: Lightning runs backward itself; a backward elsewhere is not this rule's
+    """
+import lightning as L
+
+
+class Net(L.LightningModule):
+    def training_step(self, batch, batch_idx):
+        return self.compute(batch)
+
+
+def probe(model, x):
+    model(x).sum().backward()
+""",
+]
+
+PF418_BAD = [
+    """
+import torch
+import lightning as L
+
+
+class Net(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.validation_step_outputs = []
+
+    def validation_step(self, batch, batch_idx):
+        loss = self.loss(batch)
+        self.validation_step_outputs.append(loss)  # warning: PF418
+        return loss
+
+    def on_validation_epoch_end(self):
+        self.log("val_loss", torch.stack(self.validation_step_outputs).mean())
+""",
+]
+
+PF418_GOOD = [
+    """
+import torch
+import lightning as L
+
+
+class Net(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.validation_step_outputs = []
+
+    def validation_step(self, batch, batch_idx):
+        loss = self.loss(batch)
+        self.validation_step_outputs.append(loss)
+        return loss
+
+    def on_validation_epoch_end(self):
+        self.log("val_loss", torch.stack(self.validation_step_outputs).mean())
+        self.validation_step_outputs.clear()
+""",
+    # re-assigned at the start of each epoch
+    """
+import lightning as L
+
+
+class Net(L.LightningModule):
+    def on_train_epoch_start(self):
+        self.losses = []
+
+    def training_step(self, batch, batch_idx):
+        loss = self.loss(batch)
+        self.losses.append(loss.detach())
+        return loss
+""",
+]
+
+PF419_BAD = [
+    """
+import torch
+import lightning as L
+
+
+class Net(L.LightningModule):
+    def configure_optimizers(self):
+        opt = torch.optim.AdamW(self.parameters(), lr=1e-3)
+        sched = torch.optim.lr_scheduler.OneCycleLR(  # warning: PF419
+            opt, max_lr=1e-3, total_steps=self.trainer.estimated_stepping_batches)
+        return [opt], [sched]
+""",
+    # "interval" beside "optimizer": Lightning ignores it there
+    """
+import torch
+import lightning as L
+
+
+class Net(L.LightningModule):
+    def configure_optimizers(self):
+        opt = torch.optim.SGD(self.parameters(), lr=0.1)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, 0.1, total_steps=10000)  # warning: PF419
+        return {"optimizer": opt, "lr_scheduler": sched, "interval": "step"}
+""",
+]
+
+PF419_GOOD = [
+    """
+import torch
+import lightning as L
+
+
+class Net(L.LightningModule):
+    def configure_optimizers(self):
+        opt = torch.optim.AdamW(self.parameters(), lr=1e-3)
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=1e-3, total_steps=self.trainer.estimated_stepping_batches)
+        return {"optimizer": opt, "lr_scheduler": {"scheduler": sched, "interval": "step"}}
+""",
+    # an epoch schedule needs no interval
+    """
+import torch
+import lightning as L
+
+
+class Net(L.LightningModule):
+    def configure_optimizers(self):
+        opt = torch.optim.SGD(self.parameters(), lr=0.1)
+        return [opt], [torch.optim.lr_scheduler.StepLR(opt, step_size=30)]
+""",
+    # the module steps the schedule itself
+    """
+import torch
+import lightning as L
+from transformers import get_linear_schedule_with_warmup
+
+
+class Net(L.LightningModule):
+    def training_step(self, batch, batch_idx):
+        loss = self.loss(batch)
+        self.lr_schedulers().step()
+        return loss
+
+    def configure_optimizers(self):
+        opt = torch.optim.AdamW(self.parameters())
+        return [opt], [get_linear_schedule_with_warmup(opt, 100, 10000)]
+""",
+]
+
+PF420_BAD = [
+    """
+import torch
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+model = get_peft_model(model, LoraConfig(r=8, task_type="CAUSAL_LM"))
+model.gradient_checkpointing_enable()  # error: PF420
+opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+for batch in loader:
+    model(**batch).loss.backward()
+    opt.step()
+    opt.zero_grad()
+""",
+]
+
+PF420_GOOD = [
+    """
+import torch
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+model = get_peft_model(model, LoraConfig(r=8, task_type="CAUSAL_LM"))
+model.gradient_checkpointing_enable()
+model.enable_input_require_grads()
+opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+""",
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+
+model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+""",
+    # the Trainer makes the inputs require grad itself
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+model.gradient_checkpointing_enable()
+Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
+""",
+]
+
+PF421_BAD = [
+    """
+from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")
+tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
+""",
+]
+
+PF421_GOOD = [
+    """
+from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")
+tokenizer.add_special_tokens({"pad_token": "<|pad|>"})
+collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
+""",
+    # a collator that pads the labels with -100 itself
+    """
+from transformers import AutoTokenizer, DataCollatorForSeq2Seq
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")
+tokenizer.pad_token = tokenizer.eos_token
+collator = DataCollatorForSeq2Seq(tokenizer, label_pad_token_id=-100)
+""",
+]
+
+PF422_BAD = [
+    """
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)  # error: PF422
+args = TrainingArguments(output_dir="out", fp16=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+    """
+import torch
+
+model = Net().cuda().half()  # error: PF422
+scaler = torch.cuda.amp.GradScaler()
+""",
+]
+
+PF422_GOOD = [
+    """
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+args = TrainingArguments(output_dir="out", fp16=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+    # QLoRA: 4-bit base, float32 adapters
+    """
+import torch
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.float16,
+                                             quantization_config=BitsAndBytesConfig(load_in_4bit=True))
+args = TrainingArguments(output_dir="out", fp16=True)
+""",
+    # inference in float16: nothing is trained with a scaler
+    """
+import torch
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)
+print(model.generate(**inputs))
+""",
+]
+
+PF423_BAD = [
+    """
+from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainingArguments
+
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")
+args = Seq2SeqTrainingArguments(output_dir="out", fp16=True)  # warning: PF423
+""",
+    """
+import lightning as L
+from transformers import T5ForConditionalGeneration
+
+model = T5ForConditionalGeneration.from_pretrained("t5-large")
+trainer = L.Trainer(precision="16-mixed")  # warning: PF423
+""",
+]
+
+PF423_GOOD = [
+    """
+from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainingArguments
+
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")
+args = Seq2SeqTrainingArguments(output_dir="out", bf16=True)
+""",
+    # another family in fp16
+    """
+from transformers import AutoModelForSequenceClassification, TrainingArguments
+
+model = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased")
+args = TrainingArguments(output_dir="out", fp16=True)
+""",
+]
+
+PF424_BAD = [
+    """
+import deepspeed
+
+engine, optimizer, loader, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), training_data=ds)
+for batch in loader:
+    loss = engine(batch)
+    loss.backward()  # error: PF424
+    engine.step()
+""",
+]
+
+PF424_GOOD = [
+    """
+import deepspeed
+
+engine, optimizer, loader, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), training_data=ds)
+for batch in loader:
+    loss = engine(batch)
+    engine.backward(loss)
+    engine.step()
+""",
+    # no DeepSpeed engine in this file
+    """
+import torch
+
+for x, y in loader:
+    optimizer.zero_grad()
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    optimizer.step()
+""",
+]
+
+PF425_BAD = [
+    """
+import torch
+
+scaler = torch.cuda.amp.GradScaler()
+for x, y in loader:
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(x, y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt.optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    scaler.step(opt)  # error: PF425
+    scaler.update()
+    opt.zero_grad()
+""",
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.unscale_gradients()
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)  # error: PF425
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+]
+
+PF425_GOOD = [
+    """
+import torch
+
+scaler = torch.cuda.amp.GradScaler()
+for x, y in loader:
+    with torch.autocast("cuda", dtype=torch.float16):
+        loss = model(x, y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt.optimizer)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    scaler.step(opt.optimizer)
+    scaler.update()
+    opt.zero_grad()
+""",
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+]
+
+PF426_BAD = [
+    """
+import deepspeed
+import torch
+
+engine, optimizer, loader, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), training_data=ds)
+for batch in loader:
+    engine.backward(engine(batch))
+    torch.nn.utils.clip_grad_norm_(engine.parameters(), 1.0)  # warning: PF426
+    engine.step()
+""",
+]
+
+PF426_GOOD = [
+    """
+import deepspeed
+
+engine, optimizer, loader, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), training_data=ds)
+for batch in loader:
+    engine.backward(engine(batch))
+    engine.step()
+""",
+    # no DeepSpeed engine: clipping by hand is how it is done
+    """
+import torch
+
+for x, y in loader:
+    optimizer.zero_grad()
+    model(x, y).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+""",
+]

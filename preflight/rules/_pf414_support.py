@@ -1,0 +1,128 @@
+"""Helpers of the code rules PF414-PF424 (issue 18: the bug classes users report)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Iterator, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.rules._pf4_support import UNKNOWN, calls, kwarg, literal, target_text
+
+STEP_SCHEDULERS = frozenset({
+    "OneCycleLR", "CyclicLR", "get_linear_schedule_with_warmup", "get_cosine_schedule_with_warmup",
+    "get_constant_schedule_with_warmup", "get_polynomial_decay_schedule_with_warmup",
+    "get_cosine_with_hard_restarts_schedule_with_warmup", "get_inverse_sqrt_schedule", "get_wsd_schedule",
+})
+# families pretrained in bfloat16 whose activations overflow in float16 (T5 v1.0/v1.1, mT5, Flan-T5, UL2)
+BF16_PRETRAINED = re.compile(r"(^|[/_-])(flan-)?(m|by|long)?t5([-_.]|$)|t5-v1_1|(^|/)(flan-)?ul2", re.IGNORECASE)
+FP16_PRECISIONS = frozenset({16, "16", "16-mixed", "fp16", "fp16-mixed"})
+
+
+def last_name(node: ast.AST) -> str:
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def call_last(call: ast.Call) -> str:
+    return last_name(call.func)
+
+
+def const_str(node: Optional[ast.AST]) -> Optional[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def method_calls(root: ast.AST, attr: str) -> Iterator[ast.Call]:
+    for node in ast.walk(root):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == attr:
+            yield node
+
+
+def names_called(ctx: FileContext) -> set[str]:
+    """The last name of every callee of the file (``get_peft_model``, ``enable_input_require_grads``)."""
+    return ctx.cached("pf414-names-called", lambda: {call_last(c) for c in ctx.nodes(ast.Call)})
+
+
+def is_fp16_dtype(node: Optional[ast.AST]) -> bool:
+    if node is None:
+        return False
+    if const_str(node) in ("float16", "fp16", "half"):
+        return True
+    return isinstance(node, ast.Attribute) and node.attr in ("float16", "half") and \
+        isinstance(node.value, ast.Name) and node.value.id == "torch"
+
+
+def fp16_training_signals(ctx: FileContext) -> list[tuple[ast.AST, str]]:
+    """Places where this file asks for fp16 mixed precision (loss scaling): (node, what)."""
+    out: list[tuple[ast.AST, str]] = []
+    for call, qual in calls(ctx):
+        last = call_last(call)
+        if last in ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig"):
+            expr = kwarg(call, "fp16")
+            if expr is not None and literal(ctx, expr) is True:
+                out.append((expr, f"`{last}(fp16=True)`"))
+        elif last == "Accelerator":
+            expr = kwarg(call, "mixed_precision")
+            if expr is not None and literal(ctx, expr) == "fp16":
+                out.append((expr, "`Accelerator(mixed_precision=\"fp16\")`"))
+        elif last == "Trainer" and (qual.startswith(("lightning", "pytorch_lightning")) or "." not in qual):
+            expr = kwarg(call, "precision")
+            value = literal(ctx, expr) if expr is not None else UNKNOWN
+            if expr is not None and value in FP16_PRECISIONS:
+                out.append((expr, f"Lightning `Trainer(precision={value!r})`"))
+        elif last == "GradScaler":
+            out.append((call, "`GradScaler()` (fp16 loss scaling)"))
+    return out
+
+
+def assigned_names(ctx: FileContext, value: ast.AST) -> list[str]:
+    """Names bound by the assignment whose value is ``value`` (tuple targets unpacked)."""
+    parent = ctx.parent(value)
+    if not isinstance(parent, ast.Assign) or parent.value is not value:
+        return []
+    out: list[str] = []
+    for tgt in parent.targets:
+        elts = tgt.elts if isinstance(tgt, (ast.Tuple, ast.List)) else [tgt]
+        for elt in elts:
+            text = target_text(elt)
+            if text:
+                out.append(text)
+    return out
+
+
+def classes_with_method(ctx: FileContext, *names: str) -> list[ast.ClassDef]:
+    out = []
+    for cls in ctx.nodes(ast.ClassDef):
+        methods = {n.name for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))}
+        if methods & set(names):
+            out.append(cls)
+    return out
+
+
+def manual_optimization(cls: ast.ClassDef) -> Optional[ast.AST]:
+    """The ``self.automatic_optimization = False`` (or property returning False) of a class."""
+    for node in ast.walk(cls):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is False:
+            for tgt in node.targets:
+                if isinstance(tgt, ast.Attribute) and tgt.attr == "automatic_optimization":
+                    return node
+        if isinstance(node, ast.FunctionDef) and node.name == "automatic_optimization":
+            for ret in ast.walk(node):
+                if isinstance(ret, ast.Return) and isinstance(ret.value, ast.Constant) and ret.value.value is False:
+                    return node
+    return None
+
+
+def self_attr(node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self":
+        return node.attr
+    return None
+
+
+def literal_value(ctx: FileContext, expr: Optional[ast.AST]) -> Any:
+    return literal(ctx, expr) if expr is not None else UNKNOWN

@@ -1,0 +1,115 @@
+"""Helpers of the plan rules PF508-PF513 (issue 18): TrainingArguments values from scripts and
+argument files, the YAML files of Hydra config folders, walks over config trees."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+from preflight.loaders import LoadedConfig
+from preflight.plan_rules import PlanContext
+
+ARG_CLASSES = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig",
+               "ORPOConfig", "RewardConfig", "KTOConfig")
+ARG_FILE_KEYS = frozenset({"output_dir", "per_device_train_batch_size", "learning_rate", "num_train_epochs",
+                           "gradient_accumulation_steps", "save_strategy", "eval_strategy", "evaluation_strategy",
+                           "logging_steps", "save_steps", "eval_steps", "load_best_model_at_end", "fp16", "bf16",
+                           "max_grad_norm", "deepspeed", "warmup_ratio", "lr_scheduler_type"})
+
+
+class ArgsSite:
+    """One TrainingArguments-like set of values: a call in a script or an arguments file."""
+
+    def __init__(self, values: dict[str, Any], where: Any, script: Any = None, call: Any = None,
+                 config: Optional[LoadedConfig] = None) -> None:
+        self.values = values
+        self.where = where
+        self.script = script
+        self.call = call
+        self.config = config
+
+    def finding(self, pctx: PlanContext, rule: Any, key: str, message: str, evidence: Any = None) -> Any:
+        if self.config is not None:
+            return pctx.config_finding(rule, self.config, (key,), message, evidence=evidence)
+        expr = self.call.kwarg(key) if self.call is not None else None
+        node = expr if expr is not None else self.call.call
+        return pctx.code_finding(rule, self.script, node, message, evidence=evidence)
+
+
+_UNSET = object()
+
+
+def args_sites(pctx: PlanContext) -> Iterator[ArgsSite]:
+    """Every TrainingArguments-like call with literal keyword values, and every arguments file."""
+    for script in pctx.scripts:
+        idx = pctx.index(script)
+        for site in idx.calls:
+            if site.last not in ARG_CLASSES:
+                continue
+            values: dict[str, Any] = {}
+            for kw in site.call.keywords:
+                if kw.arg is None:
+                    continue
+                found = idx.resolve(kw.value)
+                values[kw.arg] = found.value if found is not None else _UNSET
+            if values:
+                yield ArgsSite(values, site.line, script=script, call=site)
+    for config in pctx.configs:
+        data = config.data
+        if isinstance(data, dict) and len(ARG_FILE_KEYS & set(data)) >= 3:
+            yield ArgsSite(dict(data), config.path, config=config)
+
+
+def known(value: Any) -> bool:
+    return value is not _UNSET
+
+
+def hydra_yaml_configs(pctx: PlanContext) -> list[LoadedConfig]:
+    """The YAML configs given with --config, plus every YAML file under the Hydra config folders
+    of the job (``--config conf/`` and each ``@hydra.main(config_path=...)`` folder)."""
+    from preflight.loaders import load_config
+    from preflight.sources import read_source
+    from preflight.workspace import display_path
+
+    out = [c for c in pctx.configs if c.kind == "yaml"]
+    seen = {c.path for c in out}
+    folders: list[Path] = list(pctx.project.config_dirs)
+    try:
+        from preflight.adapters.hydra import find_apps
+
+        folders += [a.config_dir for a in find_apps(pctx.project) if a.config_dir is not None]
+    except Exception:
+        pass
+    done: set[str] = set()
+    for folder in folders:
+        real = os.path.realpath(folder)
+        if real in done or not os.path.isdir(real):
+            continue
+        done.add(real)
+        count = 0
+        for path in sorted(Path(folder).rglob("*.y*ml")):
+            count += 1
+            if count > 500 or not path.is_file():
+                break
+            display = display_path(path, pctx.project.root)
+            if display in seen:
+                continue
+            seen.add(display)
+            source = read_source(path, display, "yaml")
+            if hasattr(source, "text"):
+                loaded = load_config(source)
+                if isinstance(loaded, LoadedConfig):
+                    out.append(loaded)
+    return out
+
+
+def walk(data: Any, prefix: tuple = ()) -> Iterator[tuple[tuple, dict]]:
+    """Every mapping of a config tree with its key path."""
+    if isinstance(data, dict):
+        yield prefix, data
+        for key, value in data.items():
+            yield from walk(value, (*prefix, key))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from walk(value, (*prefix, i))

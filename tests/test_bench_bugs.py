@@ -1,0 +1,34 @@
+"""bench/bugs/: the cases rebuilt from public bug reports are well formed (the scoring itself
+runs preflight on every variant: `python bench/bugs/score.py`)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("bugs_score", REPO / "bench" / "bugs" / "score.py")
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_cases_cover_six_families_with_sources_and_twins():
+    score = load()
+    cases = score.load_cases()
+    assert len(cases) >= 80
+    assert {c.family for c in cases} == set(score.FAMILIES)
+    assert len({c.id for c in cases}) == len(cases)
+    for case in cases:
+        assert case.source.startswith(("https://", "http://")), case.id
+        assert case.kind in ("bug", "correct"), case.id
+        assert case.files.get("fix"), case.id
+        if case.kind == "bug":
+            assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
+    assert sum(c.kind == "correct" for c in cases) >= 6

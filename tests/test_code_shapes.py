@@ -1,0 +1,142 @@
+"""Code shapes real projects use (issue 18, section 2), each from a cited real-code example.
+
+The programs are short rewrites of the cited code (no third-party code is copied in); the
+test states what a user sees: the finding, on the line it names, or silence."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from preflight.engine import Selection, analyse_parsed
+from preflight.sources import SourceText, parse_python
+
+
+def findings(text: str, codes: tuple[str, ...]):
+    text = textwrap.dedent(text)
+    src = SourceText(path=Path("train.py"), display="train.py", kind="python", raw=text.encode(), text=text)
+    return [(f.code, f.span.line) for f in analyse_parsed(parse_python(src), Selection(codes=codes))
+            if f.code in codes]
+
+
+# pytorch/examples@77f55b9 mnist/main.py: `def train(args, model, device, train_loader, optimizer, epoch)`
+MNIST_TRAIN = """
+import torch.nn.functional as F
+
+
+def train(args, model, device, train_loader, optimizer, epoch):
+    model.train()
+    for batch_idx, (data, target) in enumerate(train_loader):
+        data, target = data.to(device), target.to(device)
+        optimizer.zero_grad()
+        output = model(data)
+        loss = F.nll_loss(output, target)
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_optimizer_passed_in_as_a_parameter_is_followed():
+    assert findings(MNIST_TRAIN, ("PF103", "PF104")) == []
+    without = MNIST_TRAIN.replace("        optimizer.zero_grad()\n", "")
+    assert findings(without, ("PF103",)) == [("PF103", 12)]
+    moved = MNIST_TRAIN.replace("        optimizer.zero_grad()\n", "").replace(
+        "        loss.backward()\n", "        loss.backward()\n        optimizer.zero_grad()\n")
+    assert [c for c, _ in findings(moved, ("PF104",))] == ["PF104"]
+
+
+# hydra-ecosystem/hydra issue 2028: `hydra.utils.instantiate(self.config.optimizers, params)`
+HYDRA_OPTIMIZER = """
+import hydra
+import torch
+
+
+class Runner:
+    def fit(self, loader):
+        params = [p for p in self.model.parameters() if p.requires_grad]
+        optimizer = hydra.utils.instantiate(self.config.optimizers, params=params)
+        for x, y in loader:
+            optimizer.zero_grad()
+            loss = torch.nn.functional.mse_loss(self.model(x), y)
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def test_optimizer_built_by_hydra_instantiate_is_an_optimizer():
+    assert findings(HYDRA_OPTIMIZER, ("PF103",)) == []
+    without = HYDRA_OPTIMIZER.replace("            optimizer.zero_grad()\n", "")
+    assert findings(without, ("PF103",)) == [("PF103", 13)]
+
+
+def test_instantiate_of_a_scheduler_node_is_not_an_optimizer():
+    text = """
+    import hydra
+
+    def build(cfg, optimizer):
+        sched = hydra.utils.instantiate(cfg.scheduler, optimizer=optimizer)
+        for x in range(10):
+            sched.step()
+    """
+    assert findings(text, ("PF103", "PF104")) == []
+
+
+# Lightning-AI/pytorch-lightning issue 21428 (LightningMNISTClassifier): `forward` ends in
+# torch.softmax and `training_step` feeds `self(x)` to cross_entropy.
+LIT_MNIST = """
+import torch
+import pytorch_lightning as pl
+
+
+class LightningMNISTClassifier(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.layer_1 = torch.nn.Linear(28 * 28, 10)
+
+    def forward(self, x):
+        x = self.layer_1(x.view(x.size(0), -1))
+        x = torch.softmax(x, dim=1)
+        return x
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        logits = self(x)
+        loss = torch.nn.functional.cross_entropy(logits, y)
+        return loss
+"""
+
+
+def test_self_call_resolves_to_forward():
+    assert findings(LIT_MNIST, ("PF112",)) == [("PF112", 19)]
+    fixed = LIT_MNIST.replace("        x = torch.softmax(x, dim=1)\n", "")
+    assert findings(fixed, ("PF112",)) == []
+
+
+# A public LightningModule binds the loss as an attribute alias:
+# `self.loss_fn = F.binary_cross_entropy_with_logits` then `self.loss_fn(out.squeeze(), y)`.
+LOSS_ALIAS = """
+import torch
+import torch.nn.functional as F
+import lightning as L
+
+
+class Tagger(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.encoder = torch.nn.Linear(300, 20)
+        self.loss_fn = F.binary_cross_entropy_with_logits
+
+    def forward(self, x):
+        return torch.sigmoid(self.encoder(x))
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        loss = self.loss_fn(self(x), y.float())
+        return loss
+"""
+
+
+def test_loss_bound_as_an_attribute_alias_is_a_loss():
+    assert findings(LOSS_ALIAS, ("PF112",)) == [("PF112", 18)]
+    fixed = LOSS_ALIAS.replace("return torch.sigmoid(self.encoder(x))", "return self.encoder(x)")
+    assert findings(fixed, ("PF112",)) == []
