@@ -69,7 +69,7 @@ def hydra_yaml_configs(pctx: PlanContext) -> list[LoadedConfig]:
     """The YAML configs given with --config, plus every YAML file under the Hydra config folders
     of the job (``--config conf/`` and each ``@hydra.main(config_path=...)`` folder)."""
     from preflight.loaders import load_config
-    from preflight.sources import read_source
+    from preflight.sources import SourceText, read_source
     from preflight.workspace import display_path
 
     out = [c for c in pctx.configs if c.kind == "yaml"]
@@ -97,7 +97,7 @@ def hydra_yaml_configs(pctx: PlanContext) -> list[LoadedConfig]:
                 continue
             seen.add(display)
             source = read_source(path, display, "yaml")
-            if hasattr(source, "text"):
+            if isinstance(source, SourceText):
                 loaded = load_config(source)
                 if isinstance(loaded, LoadedConfig):
                     out.append(loaded)

@@ -66,7 +66,7 @@ Use `accelerator.gather_for_metrics((predictions, labels))`.
             return
         for call in gathers:
             loop = ctx.enclosing(call, ast.For, ast.AsyncFor)
-            if loop is None or not any(w in ast.unparse(loop.iter).lower() for w in _DATA_WORDS):
+            if not isinstance(loop, (ast.For, ast.AsyncFor)) or not any(w in ast.unparse(loop.iter).lower() for w in _DATA_WORDS):
                 continue  # not a loop over batches of data (metric names, ranks, a range)
             if any(isinstance(n, ast.Attribute) and n.attr in ("backward", "manual_backward", "step")
                    for n in ast.walk(loop)) or any(

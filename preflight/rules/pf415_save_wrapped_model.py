@@ -59,7 +59,7 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
                 prepared.setdefault(name, call)
         if not prepared:
             return
-        unwrapped = {}
+        unwrapped: dict[str, int] = {}
         for call in ctx.nodes(ast.Call):  # accelerator.unwrap_model(...) or a local unwrap_model helper
             if call_last(call) in ("unwrap_model", "unwrap", "extract_model_from_parallel"):
                 for name in assigned_names(ctx, call):
@@ -68,18 +68,18 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
             saved = self._saved_model(call)
             if saved is None:
                 continue
-            name = target_text(saved)
-            if name not in prepared or call.lineno <= prepared[name].lineno:
+            saved_name = target_text(saved)
+            if saved_name not in prepared or call.lineno <= prepared[saved_name].lineno:
                 continue
-            if name in unwrapped and unwrapped[name] < call.lineno:
+            if saved_name in unwrapped and unwrapped[saved_name] < call.lineno:
                 continue
             yield ctx.finding(
                 self, call,
-                f"`{name}` is the wrapped model `accelerator.prepare` returned: its checkpoint carries the "
+                f"`{saved_name}` is the wrapped model `accelerator.prepare` returned: its checkpoint carries the "
                 "wrapper's `module.` key prefix (and only this rank's shard under FSDP/ZeRO-3), so it will not "
-                f"load into the plain model. Save `accelerator.unwrap_model({name})` (with "
-                f"`state_dict=accelerator.get_state_dict({name})` when sharded)",
-                evidence=[ctx.evidence(prepared[name], f"`{name}` comes from `accelerator.prepare`")])
+                f"load into the plain model. Save `accelerator.unwrap_model({saved_name})` (with "
+                f"`state_dict=accelerator.get_state_dict({saved_name})` when sharded)",
+                evidence=[ctx.evidence(prepared[saved_name], f"`{saved_name}` comes from `accelerator.prepare`")])
 
     @staticmethod
     def _saved_model(call: ast.Call) -> Optional[ast.AST]:

@@ -61,7 +61,7 @@ object has no attribute 'ipg_index'", issue 6995).
         if not engines:
             return
         backwards = [c for c in ctx.nodes(ast.Call) if isinstance(c.func, ast.Attribute) and c.func.attr == "backward"]
-        if any(target_text(c.func.value) in engines for c in backwards):  # type: ignore[attr-defined]
+        if any(target_text(c.func.value) in engines for c in backwards if isinstance(c.func, ast.Attribute)):
             return
         for call in backwards:
             recv = call.func.value  # type: ignore[attr-defined]

@@ -79,9 +79,9 @@ Unscale and step the same object; with Accelerate, call `clip_grad_norm_` alone.
             return
         clips = accelerator_calls(ctx, "clip_grad_norm_") + accelerator_calls(ctx, "clip_grad_value_")
         for unscale in unscale_calls:
-            loop = ctx.enclosing(unscale, ast.For, ast.While)
+            around = ctx.enclosing(unscale, ast.For, ast.While)
             for clip in clips:
-                if clip.lineno > unscale.lineno and ctx.enclosing(clip, ast.For, ast.While) is loop:
+                if clip.lineno > unscale.lineno and ctx.enclosing(clip, ast.For, ast.While) is around:
                     yield ctx.finding(
                         self, clip,
                         "`accelerator.clip_grad_norm_` unscales the gradients itself, and "

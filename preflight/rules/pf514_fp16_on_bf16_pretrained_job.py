@@ -90,8 +90,8 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
     def _model(self, pctx: PlanContext) -> Optional[tuple[str, Any]]:
         for script in pctx.scripts:
             for node in ast.walk(script.tree):
-                if isinstance(node, ast.Constant) and _model_id(node.value) and ("/" in node.value or
-                                                                                 node.value.startswith("t5")):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and _model_id(node.value) \
+                        and ("/" in node.value or node.value.startswith("t5")):
                     return node.value, lambda m, s=script, n=node: pctx.code_finding(self, s, n, m)
         argv = list(pctx.project.argv)
         for tok in argv:
@@ -101,8 +101,8 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
                     return None
                 return tok, lambda m, s=first: pctx.code_finding(self, s, s.tree.body[0] if s.tree.body else s.tree, m)
         for config in hydra_yaml_configs(pctx):
-            for path, node in walk(config.data):
-                for key, value in node.items():
+            for path, mapping in walk(config.data):
+                for key, value in mapping.items():
                     if _model_id(value) and ("/" in value or value.startswith("t5")):
                         return value, lambda m, c=config, p=(*path, key): pctx.config_finding(self, c, p, m)
         return None
