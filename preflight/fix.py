@@ -15,17 +15,16 @@ and analysing never pays for LibCST (about 0.5 s to import).
 
 from __future__ import annotations
 
-import ast
 import codecs
 import contextlib
 import os
 import stat
-import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import Applicability, Fix, Span
+from preflight.sources import parses
 
 if TYPE_CHECKING:
     import libcst
@@ -104,7 +103,7 @@ def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = Fals
         outcome.skipped.sort(key=lambda item: _order(fixes, item[0]))
         return outcome
 
-    if not _parses(text):
+    if not parses(text):
         return give_up("the file does not parse; nothing was changed")
     import libcst
     from libcst.metadata import MetadataWrapper, PositionProvider
@@ -156,7 +155,7 @@ def apply_fixes(source: SourceText, fixes: Sequence[Fix], *, unsafe: bool = Fals
     new_text = new_module.code
     applied = [f for f in applied if all(f is not g for g, _ in failed)]
     outcome.skipped.extend(failed)
-    if applied and not (_parses(new_text) and _cst_parses(new_text)):
+    if applied and not (parses(new_text) and _cst_parses(new_text)):
         selected_failed = [(f, "the rewritten file would not parse; nothing was changed") for f in applied]
         outcome.skipped.extend(selected_failed)
         outcome.skipped.sort(key=lambda item: _order(fixes, item[0]))
@@ -273,16 +272,6 @@ def _order(fixes: Sequence[Fix], fix: Fix) -> int:
         if f is fix:
             return i
     return len(fixes)
-
-
-def _parses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return True
 
 
 def _cst_parses(text: str) -> bool:

@@ -489,7 +489,7 @@ def _cell_to_python(lines: list[str]) -> list[str]:
             continue
         if stripped.startswith(("%", "!")):
             timed = _TIME_MAGIC.match(stripped)
-            if timed is not None and _parses(timed.group(2)):
+            if timed is not None and parses(timed.group(2)):
                 out.append(indent + timed.group(2))
             else:
                 out.append(indent + "pass")
@@ -502,7 +502,8 @@ def _cell_to_python(lines: list[str]) -> list[str]:
     return out
 
 
-def _parses(text: str) -> bool:
+def parses(text: str) -> bool:
+    """Whether ``text`` is Python that ``ast`` parses (warnings silenced, every failure False)."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
