@@ -100,7 +100,7 @@ def discover(
     for given in paths:
         disp = display_path(given, root)
         try:
-            st = given.stat()
+            st = os.stat(given)  # os.stat, as the rest of the walk (pathlib binds its own on 3.9)
         except OSError as exc:
             import errno
 
