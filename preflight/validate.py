@@ -404,6 +404,13 @@ class _Validation:
             return
         wrong_type = error.validator == "type" or (
             error.validator == "anyOf" and _json_type(value) not in _accepts(sub))
+        if wrong_type and value is None and self.target.kind.startswith("accelerate") and len(rel) == 1:
+            # ClusterConfig(**yaml) keeps None and `accelerate launch` fills an unset value from the
+            # command line (`--num_processes`), the way its own default -1 asks to (config_args.py)
+            self.add(rel, "note", "unset-value",
+                     f"{name} is null: accelerate treats it as not set here, so `accelerate launch` must get "
+                     f"--{rel[-1]} on the command line (or its default applies)")
+            return
         if wrong_type:
             advisory = self.schema.get("x-types") == "advisory"
             self.add(rel, "warning" if advisory else "error", "wrong-type",
@@ -442,6 +449,14 @@ class _Validation:
             label = f"{where}.{key}" if where else str(key)
             renamed = _RENAMED.get((self.target.kind, str(key)))
             if renamed is not None and key not in self.known_extra:
+                from preflight.validate_project import pinned_before_removal
+
+                pinned = pinned_before_removal(Path(self.config.path), self.target.kind, str(key))
+                if pinned:
+                    self.add((*rel, key), "note", "unknown-key",
+                             f"{key!r}: {renamed}; the project pins {pinned}, which still accepts it: "
+                             "rename it before upgrading")
+                    continue
                 self.add((*rel, key), "warning" if policy == "other-dataclass" else "error", "unknown-key",
                          f"unknown key {key!r}: {renamed}; HfArgumentParser/TrlParser reject keys no dataclass "
                          f"of the script declares ({lib})")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
@@ -70,3 +71,85 @@ def _fields_under(root: str) -> frozenset[str]:
                 continue
             out |= dataclass_fields(tree)
     return frozenset(out)
+
+
+# --------------------------------------------------------------------------- pinned library versions
+
+_PIN_NAMES = ("requirements.txt", "environment.yml", "environment.yaml", "pyproject.toml", "setup.py", "setup.cfg")
+_PIN = re.compile(r"(?<![\w.\-])(transformers|trl|accelerate|deepspeed|peft)\s*==\s*([0-9][0-9A-Za-z.+\-]*)", re.I)
+# conda's own spec (`- transformers=4.44.2=pyhd8ed1ab_0`) pins too, in environment files only
+_CONDA_PIN = re.compile(r"^\s*-\s*(transformers|trl|accelerate|deepspeed|peft)\s*=\s*([0-9][0-9A-Za-z.+\-]*)", re.I | re.M)
+
+
+def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]:
+    """The exact version (``==``) the config's project pins ``library`` at, with the file that
+    says so: ``requirements*.txt``, ``environment.y(a)ml``, ``pyproject.toml``, ``setup.py`` or
+    ``setup.cfg`` in the project's root. None when nothing pins it exactly (a lower bound such
+    as ``>=4.39`` lets a fresh install take the newest release) or when two files disagree."""
+    if not config_path.is_file():
+        return None
+    root = project_root(config_path)
+    if root is None:
+        return None
+    return _pins_under(str(root)).get(library.lower())
+
+
+@lru_cache(maxsize=8)
+def _pins_under(root: str) -> dict[str, tuple[str, str]]:
+    names = set(_PIN_NAMES)
+    try:
+        names |= {n for n in os.listdir(root) if n.startswith("requirements") and n.endswith(".txt")}
+    except OSError:
+        return {}
+    found: dict[str, set[tuple[str, str]]] = {}
+    for name in sorted(names):
+        path = os.path.join(root, name)
+        try:
+            if not os.path.isfile(path) or os.path.getsize(path) > MAX_BYTES:
+                continue
+            with open(path, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+        except OSError:
+            continue
+        lines = [line.split("#", 1)[0] for line in text.splitlines()]
+        body = "\n".join(lines)
+        matches = list(_PIN.finditer(body))
+        if name.startswith("environment"):
+            matches += list(_CONDA_PIN.finditer(body))
+        for m in matches:
+            found.setdefault(m.group(1).lower(), set()).add((m.group(2), name))
+    out = {}
+    for lib, pins in found.items():
+        versions = {v for v, _ in pins}
+        if len(versions) == 1:
+            out[lib] = sorted(pins)[0]
+    return out
+
+
+# the release that removed each renamed field (validate's _RENAMED): a project that pins an older
+# release exactly still has the old name
+REMOVED_IN = {
+    ("sft-config", "max_seq_length"): ("trl", "0.20"),
+    ("training-args", "evaluation_strategy"): ("transformers", "4.46"),
+    ("sft-config", "evaluation_strategy"): ("transformers", "4.46"),
+}
+
+
+def pinned_before_removal(config_path: Path, kind: str, key: str) -> str:
+    """``lib==X (file)`` when the config's project pins the library exactly at a release that
+    still has the renamed ``key``; empty otherwise."""
+    removed = REMOVED_IN.get((kind, key))
+    if removed is None:
+        return ""
+    pin = pinned_version(config_path, removed[0])
+    if pin is None or not older_than(pin[0], removed[1]):
+        return ""
+    return f"{removed[0]}=={pin[0]} ({pin[1]})"
+
+
+def older_than(version: str, removed_in: str) -> bool:
+    """Whether ``version`` is a release before ``removed_in`` (numeric parts only)."""
+    def parts(text: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in re.findall(r"\d+", text.split("+")[0])[:3])
+
+    return parts(version) < parts(removed_in)

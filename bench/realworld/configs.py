@@ -15,6 +15,11 @@ script prints the counts per repository, false problems per 100 configs, the pro
 triaged yet, and whether the known real problems (``must_find`` in the labels) are found.
 
     python bench/realworld/configs.py --mirror /work/.mirror [--work /tmp/rw-configs] [--json OUT]
+        [--set tuning|held-out|held-out-2]
+
+Each repository belongs to a set (``"set"`` in the manifest; ``tuning`` when absent, ``held-out``
+for the older ``held_out: true``); ``--set`` runs one set alone, and the totals are also
+printed per set.
 
 Exit status: 0 when every problem is triaged, false problems <= 1 per 100 configs and every
 ``must_find`` problem is reported; 1 otherwise; 2 when a repository cannot be re-created.
@@ -104,6 +109,11 @@ def _key(repo: str, problem: dict, root: Path) -> tuple[str, str, int, str, str]
     return (repo, path, problem.get("line") or 0, problem["code"], problem.get("key", ""))
 
 
+def set_of(entry: dict) -> str:
+    """The benchmark set of a manifest entry: ``set``, else held-out / tuning."""
+    return entry.get("set") or ("held-out" if entry.get("held_out") else "tuning")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--mirror", type=Path, default=None, help="folder of bare git snapshots")
@@ -111,6 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--work", type=Path, default=Path("/tmp/rw-configs"), help="where the files are written")
     parser.add_argument("--json", type=Path, default=None, help="write every problem with its verdict here")
     parser.add_argument("--only", default=None, help="only this repository (owner/name)")
+    parser.add_argument("--set", dest="set_name", default=None,
+                        help="only the repositories of this set (tuning, held-out, held-out-2)")
     args = parser.parse_args(argv)
 
     manifest = json.loads((HERE / "configs_manifest.json").read_text())
@@ -126,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         repo, commit = entry["repo"], entry["commit"]
         if args.only and repo != args.only:
             continue
+        if args.set_name and set_of(entry) != args.set_name:
+            continue
         git_dir = _snapshot(repo, commit, args.mirror, args.clone, args.work)
         folder = args.work / repo.replace("/", "+")
         if folder.exists():
@@ -134,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
         n_files = recreate(repo, commit, git_dir, folder)
         doc = validate(folder) if n_files else {"files": [], "counts": {}}
         counts = doc.get("counts", {})
-        row = {"repo": repo, "commit": commit, "files": n_files,
+        row = {"repo": repo, "commit": commit, "set": set_of(entry), "files": n_files,
                "checked": counts.get("checked", 0), "not_recognised": counts.get("not_recognised", 0),
                "skipped": counts.get("skipped", 0),
                "templates": counts.get("templates", 0), "unreadable": counts.get("unreadable", 0),
@@ -164,15 +178,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'repository':34} " + " ".join(f"{h[:9]:>9}" for h in head))
     for row in [*rows, {"repo": "total", **totals}]:
         print(f"{row['repo']:34} " + " ".join(f"{row[h]:9}" for h in head))
+    sets = sorted({row["set"] for row in rows})
+    if len(sets) > 1:
+        for name in sets:
+            sub = {h: sum(row[h] for row in rows if row["set"] == name) for h in head}
+            print(f"{'set ' + name:34} " + " ".join(f"{sub[h]:9}" for h in head))
+            print(f"  false problems per 100 checked configs in set {name}: "
+                  f"{100.0 * sub['false'] / max(sub['checked'], 1):.2f} ({sub['false']} / {sub['checked']})")
     configs = max(totals["checked"], 1)
     per100 = 100.0 * totals["false"] / configs
     print(f"false problems per 100 checked configs: {per100:.2f} ({totals['false']} / {totals['checked']})")
     found = {(p["repo"], p["path"], p["line"], p["code"], p["key"]) for p in problems_out}
-    missing = [m for m in must_find if m not in found and (not args.only or m[0] == args.only)]
+    ran = {row["repo"] for row in rows}
+    missing = [m for m in must_find if m not in found and m[0] in ran]
     for m in missing:
         print(f"MISSED known real problem: {m}")
-    lost = [k for k, x in labels.items() if x["verdict"] == "true" and k not in found
-            and (not args.only or k[0] == args.only)]
+    lost = [k for k, x in labels.items() if x["verdict"] == "true" and k not in found and k[0] in ran]
     for k in lost:
         print(f"no longer reported (labelled true): {k}")
     for p in problems_out:
