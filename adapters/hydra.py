@@ -421,6 +421,11 @@ class _Facts:
                     if isinstance(ref, str) and ref:
                         self.add("model.ref", ref, (*path, key), f"{'.'.join((*path, key))}", "medium")
         self.local_modules()
+        if app.script is not None and app.script.tree is not None:
+            from preflight.adapters.hydra_sections import section_facts
+
+            section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,
+                          self.known, self.add)
 
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its

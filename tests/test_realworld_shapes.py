@@ -130,3 +130,131 @@ def test_compile_key_read_by_the_module_and_batch_divided_by_world(cli, tmp_path
     assert "src/data.py:10" in micro["source"]["detail"]
     single = plan_of(cli, "src/train.py", cwd=tmp_path)
     assert winner(single, "batch.micro")["value"] == 128
+
+
+# -- nanoGPT: a character-level dataset whose prepare.py writes meta.pkl ----------------------
+NANO = """\
+    import os, pickle
+    import torch
+    batch_size = 12
+    block_size = 1024
+    n_layer = 12
+    n_embd = 768
+    init_from = 'scratch'
+    dataset = 'openwebtext'
+    exec(open('configurator.py').read())
+    meta_vocab_size = None
+    meta_path = os.path.join('data', dataset, 'meta.pkl')
+    if os.path.exists(meta_path):
+        with open(meta_path, 'rb') as f:
+            meta_vocab_size = pickle.load(f)['vocab_size']
+    vocab_size = meta_vocab_size if meta_vocab_size is not None else 50304
+    """
+PREPARE = """\
+    import pickle
+    data = open('input.txt').read()
+    chars = sorted(list(set(data)))
+    meta = {'vocab_size': len(chars)}
+    with open('meta.pkl', 'wb') as f:
+        pickle.dump(meta, f)
+    """
+
+
+def test_vocabulary_from_meta_pkl_is_left_out_of_the_count_and_said(cli, tmp_path):
+    write(tmp_path, {"train.py": NANO, "configurator.py": "", "data/chars/prepare.py": PREPARE,
+                     "config/char.py": "dataset = 'chars'\nn_layer = 6\nn_embd = 384\nblock_size = 256\n"})
+    plan = plan_of(cli, "train.py", "--", "config/char.py", cwd=tmp_path)
+    fact = winner(plan, "model.num_parameters")
+    assert fact["value"] == 12 * 6 * 384 ** 2 + 256 * 384  # no 50304-token embedding
+    assert fact["confidence"] == "low"
+    assert "meta.pkl" in fact["source"]["detail"] and "not counted" in fact["source"]["detail"]
+
+
+def test_without_meta_pkl_the_script_default_vocabulary_counts(cli, tmp_path):
+    write(tmp_path, {"train.py": NANO, "configurator.py": "",
+                     "config/char.py": "dataset = 'chars'\nn_layer = 6\nn_embd = 384\nblock_size = 256\n"})
+    plan = plan_of(cli, "train.py", "--", "config/char.py", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters")["value"] == 12 * 6 * 384 ** 2 + 50304 * 384 + 256 * 384
+
+
+# -- minGPT-DDP: Hydra sections handed to the script's dataclasses, DDP in a local module ------
+MIN_MAIN = """\
+    import hydra
+    import torch
+    from omegaconf import DictConfig
+    from trainer import DataConfig, Trainer, TrainerConfig
+    from model import GPT, GPTConfig
+
+
+    @hydra.main(version_base=None, config_path=".", config_name="cfg")
+    def main(cfg: DictConfig):
+        gpt_cfg = GPTConfig(**cfg['gpt_config'])
+        trainer_cfg = TrainerConfig(**cfg['trainer_config'])
+        data_cfg = DataConfig(**cfg['data_config'])
+        Trainer(trainer_cfg, GPT(gpt_cfg)).train()
+
+
+    if __name__ == "__main__":
+        main()
+    """
+MIN_TRAINER = """\
+    from dataclasses import dataclass
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+    @dataclass
+    class TrainerConfig:
+        batch_size: int = None
+        data_loader_workers: int = None
+        use_amp: bool = None
+
+
+    class Trainer:
+        def __init__(self, config, model):
+            self.config = config
+            self.model = DDP(model, device_ids=[0])
+
+        def step(self, x):
+            with torch.amp.autocast(device_type="cuda", dtype=torch.float16, enabled=(self.config.use_amp)):
+                return self.model(x)
+    """
+MIN_CFG = """\
+    data_config:
+      block_size: 128
+    gpt_config:
+      n_layer: 8
+      n_head: 8
+      n_embd: 512
+    trainer_config:
+      batch_size: 216
+      data_loader_workers: 4
+      use_amp: True
+    """
+
+
+def test_hydra_sections_handed_to_dataclasses_and_ddp_in_a_local_module(cli, tmp_path):
+    write(tmp_path, {"main.py": MIN_MAIN, "trainer.py": MIN_TRAINER, "model.py": "import torch\n",
+                     "cfg.yaml": MIN_CFG})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "2", "main.py", cwd=tmp_path)
+    assert winner(plan, "batch.micro")["value"] == 216
+    assert "TrainerConfig(**cfg['trainer_config'])" in winner(plan, "batch.micro")["source"]["detail"]
+    assert winner(plan, "data.num_workers")["value"] == 4
+    assert winner(plan, "data.seq_len")["value"] == 128
+    prec = winner(plan, "precision.mode")
+    assert prec["value"] == "amp_fp16" and "trainer.py:19" in prec["source"]["detail"]
+    ddp = winner(plan, "dist.sharding")
+    assert ddp["value"] == "ddp" and ddp["source"]["path"] == "trainer.py" and ddp["source"]["line"] == 16
+    params = winner(plan, "model.num_parameters")
+    assert params["value"] == 12 * 8 * 512 ** 2 + 128 * 512 and params["confidence"] == "low"
+
+
+def test_sections_not_handed_to_a_class_say_nothing(cli, tmp_path):
+    write(tmp_path, {"main.py": MIN_MAIN.replace("GPTConfig(**cfg['gpt_config'])", "GPTConfig()")
+                     .replace("TrainerConfig(**cfg['trainer_config'])", "TrainerConfig()"),
+                     "trainer.py": MIN_TRAINER.replace("DDP(model, device_ids=[0])", "model"),
+                     "model.py": "import torch\n", "cfg.yaml": MIN_CFG.replace("block_size", "window")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "2", "main.py", cwd=tmp_path)
+    assert winner(plan, "batch.micro") is None
+    assert winner(plan, "model.num_parameters") is None
+    assert (winner(plan, "dist.sharding") or {}).get("value") != "ddp"
