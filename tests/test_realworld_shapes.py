@@ -258,3 +258,31 @@ def test_sections_not_handed_to_a_class_say_nothing(cli, tmp_path):
     assert winner(plan, "batch.micro") is None
     assert winner(plan, "model.num_parameters") is None
     assert (winner(plan, "dist.sharding") or {}).get("value") != "ddp"
+
+
+# -- nanoGPT under plain python: DDP only when a launcher sets RANK ----------------------------
+DDP_BY_ENV = """\
+    import os
+    import argparse
+    import torch
+    from torch.distributed import init_process_group
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch_size", type=int, default=8)
+    args = parser.parse_args()
+    ddp = int(os.environ.get('RANK', -1)) != -1
+    if ddp:
+        init_process_group(backend='nccl')
+    """
+
+
+def test_plain_python_with_env_guarded_process_group_is_one_process(cli, tmp_path):
+    write(tmp_path, {"train.py": DDP_BY_ENV})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    fact = winner(plan, "dist.world_size")
+    assert fact["value"] == 1 and "RANK" in fact["source"]["detail"]
+
+
+def test_process_group_without_launcher_variables_claims_no_world_size(cli, tmp_path):
+    write(tmp_path, {"train.py": DDP_BY_ENV.replace("int(os.environ.get('RANK', -1)) != -1", "True")})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert winner(plan, "dist.world_size") is None
