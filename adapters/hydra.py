@@ -50,6 +50,7 @@ from preflight.adapters.hydra_compose import (
     within,
 )
 from preflight.adapters.lightning import _PRECISION, _STRATEGY
+from preflight.adapters.module_params import COMPILES, DIVIDES, count_target, source_says
 
 from preflight.adapters_api import Adapter, CallSite, Project
 from preflight.diagnostics import FileError
@@ -430,8 +431,6 @@ class _Facts:
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its
         parameter count (adapters/module_params.py; read, never imported)."""
-        from preflight.adapters.module_params import count_target
-
         counted = []
         for path, node in _nodes(self.cfg, ()):
             target = node.get("_target_") if isinstance(node, dict) else None
@@ -441,9 +440,11 @@ class _Facts:
             got = count_target(Path(self.project.root), target, kwargs)
             if got is not None:
                 counted.append((path, target, got))
-            if isinstance(node.get("compile"), bool) and self.compiles(target):
+            where = source_says(Path(self.project.root), target, COMPILES) if isinstance(node.get("compile"), bool) \
+                else ""
+            if where:
                 self.add("compile.enabled", node["compile"], (*path, "compile"),
-                         f"{'.'.join((*path, 'compile'))} read by {target} ({self.compiles(target)})", "medium")
+                         f"{'.'.join((*path, 'compile'))} read by {target} ({where})", "medium")
         if len(counted) > 1:
             counted = [c for c in counted if c[0][:1] == ("model",)]
         if len(counted) != 1:
@@ -527,11 +528,12 @@ class _Facts:
         if "batch_size" in node:
             value = self.known((*path, "batch_size"))
             if isinstance(value, int) and not isinstance(value, bool):
-                divided = self.divided_by_world(node)
+                divided = source_says(Path(self.project.root), node.get("_target_"), DIVIDES)
                 world = self.plan.value("dist.world_size")
                 if divided and isinstance(world, int) and world > 1 and value % world == 0:
                     self.add("batch.micro", value // world, (*path, "batch_size"),
-                             f"{'.'.join(path)}.batch_size {value} // world size {world}: {divided}", "medium")
+                             f"{'.'.join(path)}.batch_size {value} // world size {world}: {divided} divides it "
+                             "by trainer.world_size", "medium")
                 elif not divided or world == 1:
                     self.add("batch.micro", value, (*path, "batch_size"),
                              f"{'.'.join(path)}.batch_size (per device unless the DataModule divides it by the "
@@ -541,44 +543,6 @@ class _Facts:
                 value = self.known((*path, key))
                 if value is not None:
                     self.add(name, value, (*path, key), f"{'.'.join(path)}.{key}", "medium")
-
-    def compiles(self, target: str) -> str:
-        """``file:line`` where the local ``_target_`` class calls ``torch.compile`` under its
-        ``compile`` argument (``if self.hparams.compile ...: torch.compile``); else ''."""
-        import re
-
-        from preflight.adapters.module_params import local_file
-
-        file = local_file(Path(self.project.root), target)
-        if file is None:
-            return ""
-        try:
-            text = read_text_limited(file, errors="replace")
-        except (OSError, ValueError):
-            return ""
-        m = re.search(r"if\s+(self\.hparams\.|self\.)?compile\b[^\n]*:\s*\n[^\n]*torch\.compile\(", text)
-        return f"{relative(file, self.project.root)}:{text.count(chr(10), 0, m.start()) + 1}" if m else ""
-
-    def divided_by_world(self, node: dict[str, Any]) -> str:
-        """Where the node's local ``_target_`` class divides ``batch_size`` by the trainer's world
-        size (lightning-hydra-template's DataModule), as ``file:line``; else ''."""
-        import re
-
-        from preflight.adapters.module_params import local_file
-
-        target = node.get("_target_")
-        file = local_file(Path(self.project.root), target) if isinstance(target, str) else None
-        if file is None:
-            return ""
-        try:
-            text = read_text_limited(file, errors="replace")
-        except (OSError, ValueError):
-            return ""
-        m = re.search(r"batch_size\s*//\s*self\.trainer\.world_size", text)
-        if not m:
-            return ""
-        line = text.count("\n", 0, m.start()) + 1
-        return f"{relative(file, self.project.root)}:{line} divides it by trainer.world_size"
 
     def optimizer(self, path: tuple[str, ...], target: str) -> None:
         if target.startswith(_OPTIM_PREFIXES):

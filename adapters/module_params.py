@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -185,6 +186,32 @@ def local_file(root: Path, target: str) -> Optional[Path]:
             if path.is_file() and path.stat().st_size <= _MAX_BYTES:
                 return path
     return None
+
+
+#: a class that compiles its network under its ``compile`` argument (lightning-hydra-template)
+COMPILES = re.compile(r"if\s+(self\.hparams\.|self\.)?compile\b[^\n]*:\s*\n[^\n]*torch\.compile\(")
+#: a DataModule that divides the configured batch by the trainer's world size
+DIVIDES = re.compile(r"batch_size\s*//\s*self\.trainer\.world_size")
+
+
+def source_says(root: Path, target: object, pattern: re.Pattern) -> str:
+    """``file:line`` (relative to ``root``) where the source of the local ``_target_`` class
+    matches ``pattern``; '' when not local or no match."""
+    file = local_file(root, target) if isinstance(target, str) else None
+    if file is None:
+        return ""
+    try:
+        text = file.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    m = pattern.search(text)
+    if not m:
+        return ""
+    try:
+        shown = file.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        shown = file.name
+    return f"{shown}:{text.count(chr(10), 0, m.start()) + 1}"
 
 
 def count_target(root: Path, target: str, kwargs: dict[str, Any]) -> Optional[tuple[int, str, int, list[str]]]:
