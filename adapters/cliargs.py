@@ -300,6 +300,9 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
     return out
 
 
+_LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
+
+
 def _as_int(value: Any) -> Optional[int]:
     if isinstance(value, bool):
         return None
@@ -479,10 +482,17 @@ class _Pass:
             return
         texts = [self.script.source.text, *self.decl.texts]
         if any(word in t for t in texts for word in ("spawn(", "lightning", "Process(", "notebook_launcher",
-                                                     "init_process_group", "hydra")):
+                                                     "hydra")):
             return
-        self.add("dist.world_size", 1, Source("derived", None, None, "python",
-                                              f"one process: {info.line}; the script starts no others"), "medium")
+        detail = f"one process: {info.line}; the script starts no others"
+        if any("init_process_group" in t for t in texts):
+            # a process group joins processes a launcher started; plain python sets none of its
+            # variables, so a script that decides on DDP from them runs one process
+            if not any(_LAUNCHER_ENV.search(t) for t in texts):
+                return
+            detail += ("; its init_process_group runs only when a launcher sets RANK/WORLD_SIZE/LOCAL_RANK, "
+                       "which plain python does not")
+        self.add("dist.world_size", 1, Source("derived", None, None, "python", detail), "medium")
 
     def _trl(self) -> bool:
         return any(o.library in ("SFTConfig", "DPOConfig") for o in self.decl.options.values())

@@ -50,6 +50,7 @@ from preflight.adapters.hydra_compose import (
     within,
 )
 from preflight.adapters.lightning import _PRECISION, _STRATEGY
+from preflight.adapters.module_params import COMPILES, DIVIDES, count_target, source_says
 
 from preflight.adapters_api import Adapter, CallSite, Project
 from preflight.diagnostics import FileError
@@ -420,6 +421,38 @@ class _Facts:
                     ref = self.known((*path, key))
                     if isinstance(ref, str) and ref:
                         self.add("model.ref", ref, (*path, key), f"{'.'.join((*path, key))}", "medium")
+        self.local_modules()
+        if app.script is not None and app.script.tree is not None:
+            from preflight.adapters.hydra_sections import section_facts
+
+            section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,
+                          self.known, self.add)
+
+    def local_modules(self) -> None:
+        """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its
+        parameter count (adapters/module_params.py; read, never imported)."""
+        counted = []
+        for path, node in _nodes(self.cfg, ()):
+            target = node.get("_target_") if isinstance(node, dict) else None
+            if not isinstance(target, str) or target.startswith(("torch.", "lightning.", "pytorch_lightning.")):
+                continue
+            kwargs = {k: self.value((*path, k)) for k in node if not k.startswith("_")}
+            got = count_target(Path(self.project.root), target, kwargs)
+            if got is not None:
+                counted.append((path, target, got))
+            where = source_says(Path(self.project.root), target, COMPILES) if isinstance(node.get("compile"), bool) \
+                else ""
+            if where:
+                self.add("compile.enabled", node["compile"], (*path, "compile"),
+                         f"{'.'.join((*path, 'compile'))} read by {target} ({where})", "medium")
+        if len(counted) > 1:
+            counted = [c for c in counted if c[0][:1] == ("model",)]
+        if len(counted) != 1:
+            return
+        path, target, (count, file, line, layers) = counted[0]
+        self.add("model.num_parameters", count, (*path, "_target_"),
+                 f"{target} ({relative(Path(file), self.project.root)}:{line}) built with the config's sizes: "
+                 f"{', '.join(layers)}", "medium")
 
     # -- Lightning -----------------------------------------------------------
     def trainer(self, path: tuple[str, ...], node: dict[str, Any]) -> None:
@@ -495,9 +528,16 @@ class _Facts:
         if "batch_size" in node:
             value = self.known((*path, "batch_size"))
             if isinstance(value, int) and not isinstance(value, bool):
-                self.add("batch.micro", value, (*path, "batch_size"),
-                         f"{'.'.join(path)}.batch_size (per device unless the DataModule divides it by the "
-                         "world size)", "medium")
+                divided = source_says(Path(self.project.root), node.get("_target_"), DIVIDES)
+                world = self.plan.value("dist.world_size")
+                if divided and isinstance(world, int) and world > 1 and value % world == 0:
+                    self.add("batch.micro", value // world, (*path, "batch_size"),
+                             f"{'.'.join(path)}.batch_size {value} // world size {world}: {divided} divides it "
+                             "by trainer.world_size", "medium")
+                elif not divided or world == 1:
+                    self.add("batch.micro", value, (*path, "batch_size"),
+                             f"{'.'.join(path)}.batch_size (per device unless the DataModule divides it by the "
+                             "world size)", "medium")
         for key, name in (("num_workers", "data.num_workers"), ("pin_memory", "data.pin_memory")):
             if key in node:
                 value = self.known((*path, key))

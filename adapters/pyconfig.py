@@ -7,10 +7,11 @@ Nothing is executed: the script's module-level literal assignments are the defau
 order), then ``--key=value`` arguments (``literal_eval`` or the text). The resulting
 globals give ``batch_size``, ``gradient_accumulation_steps`` (divided by the world size when
 the script does ``gradient_accumulation_steps //= ...`` under DDP), ``block_size``,
-``init_from`` (a GPT-2 checkpoint name) or ``n_layer``/``n_embd`` (a parameter count from a
-vocabulary of 50304 unless the data says otherwise), ``dtype`` with the autocast context, and
-``compile``. Facts are ``medium``; the parameter count is ``low`` (the vocabulary may come
-from the data).
+``init_from`` (a GPT-2 checkpoint name) or ``n_layer``/``n_embd`` (a parameter count with the
+script's fallback vocabulary of 50304; where the dataset's ``prepare.py`` writes ``meta.pkl``,
+the vocabulary comes from the data, is not knowable statically, and its embedding is left out
+of the count, said in the detail), ``dtype`` with the autocast context, and ``compile``. Facts
+are ``medium``; the parameter count is ``low``.
 """
 
 from __future__ import annotations
@@ -154,17 +155,22 @@ class PyConfigAdapter(Adapter):
             dataset = get("dataset", str)
             prepare = Path(str(script.source.path)).resolve().parent / "data" / (dataset[0] if dataset else "") / \
                 "prepare.py"
-            if dataset and prepare.is_file() and "meta.pkl" in prepare.read_text(encoding="utf-8", errors="replace"):
+            from_data = bool(dataset and prepare.is_file()
+                             and "meta.pkl" in prepare.read_text(encoding="utf-8", errors="replace"))
+            if from_data:
                 self.note(plan, f"dataset {dataset[0]}: its prepare.py writes meta.pkl with the vocabulary size, "
-                                "so the parameter count depends on the data (not counted)")
-                layers = None
+                                "so the vocabulary embedding depends on the data (not counted; the 50304 "
+                                "fallback applies only when meta.pkl is absent)")
             if layers and embd:
-                vocab = 50304
+                vocab = 0 if from_data else 50304
                 params = 12 * layers[0] * embd[0] ** 2 + vocab * embd[0] + (block[0] if block else 1024) * embd[0]
+                why = (f"the vocabulary embedding is not counted: data/{dataset[0]}/prepare.py writes meta.pkl, "
+                       "whose vocab_size the script reads (known only from the data)" if from_data else
+                       "vocab 50304 (the script's default; a dataset meta.pkl changes it)")
                 add("model.num_parameters", params,
                     Source("derived", layers[1].path, layers[1].line, "n_layer",
                            f"12*n_layer*n_embd^2 + vocab*n_embd + block_size*n_embd with n_layer={layers[0]}, "
-                           f"n_embd={embd[0]}, vocab 50304 (the script's default; a dataset meta.pkl changes it)"),
+                           f"n_embd={embd[0]}; {why}"),
                     "low")
         dtype = values.get("dtype")
         if dtype is not None and "autocast" in script.source.text:

@@ -11,7 +11,9 @@ quantized loading, DDP/FSDP wrapping, gradient checkpointing, ``torch.compile``,
 from __future__ import annotations
 
 import ast
+import os
 import re
+from pathlib import Path
 from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
@@ -55,6 +57,25 @@ class PyTorchAdapter(Adapter):
             idx = project.index(script)
             if idx.imports_any(*FRAMEWORK_MODULES):
                 _ScriptPass(self, project, plan, idx).run()
+        if plan.value("dist.sharding") is None:
+            self.local_ddp(project, plan)
+
+    def local_ddp(self, project: Project, plan: TrainingPlan) -> None:
+        """DDP constructed in a local module the entry script imports (adapters/pytorch_local.py)."""
+        from preflight.adapters.pytorch_local import ddp_in_local_modules
+
+        for script in project.scripts:
+            if script.tree is None or script.source.path is None:
+                continue
+            found = ddp_in_local_modules(Path(str(script.source.path)), script.tree)
+            if found is not None:
+                path, line = found
+                shown = os.path.relpath(path, project.root) if project.root else path.name
+                self.add_checked(plan, "dist.sharding", "ddp",
+                                 Source("code", shown, line, "DistributedDataParallel",
+                                        f"DistributedDataParallel(...) in {shown}, a local module "
+                                        f"{script.source.display} imports"), "medium")
+                return
 
 
 def _method(site: CallSite) -> Optional[str]:
