@@ -31,7 +31,7 @@ from preflight._record import dataclass, field
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import ParsedPython
+from preflight.sources import ParsedPython, read_text_limited
 
 # option name -> plan field (and how to read it)
 _MODEL = ("model_name_or_path", "base_model", "model_name", "pretrained_model_name_or_path", "model_id", "model",
@@ -256,7 +256,7 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
         try:
             if found.stat().st_size > _MAX_BYTES:
                 continue
-            text = found.read_text(encoding="utf-8", errors="replace")
+            text = read_text_limited(found, errors="replace")
             tree = ast.parse(text)
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue

@@ -26,7 +26,7 @@ from preflight.adapters_api import Adapter, Project
 from preflight.loaders import LoadedConfig
 from preflight.plan import TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import ParsedPython
+from preflight.sources import ParsedPython, read_text_limited
 
 
 class _Unknown:
@@ -308,7 +308,7 @@ class DeepSpeedCodeAdapter(Adapter):
         if found is None or not project.may_read(found):
             return None
         try:
-            tree = ast.parse(found.read_text(encoding="utf-8", errors="replace"))
+            tree = ast.parse(read_text_limited(found, errors="replace"))
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         fn = _functions(tree).get(name)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from preflight.plan import Source, TrainingPlan
+from preflight.sources import read_text_limited
 
 _ZERO = ("zero1", "zero2", "zero3")
 _AMP_TO_DS = {"amp_bf16": "bf16", "amp_fp16": "fp16"}
@@ -58,7 +59,7 @@ def _texts(project: Any) -> Optional[list[str]]:
             if count > _MAX_FILES:
                 return None
             try:
-                texts.append(path.read_text(encoding="utf-8", errors="replace"))
+                texts.append(read_text_limited(path, errors="replace"))
             except OSError:
                 return None
     return texts

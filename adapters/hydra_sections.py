@@ -17,6 +17,8 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from preflight.sources import read_text_limited
+
 _BATCH = ("batch_size",)
 _SEQ = ("block_size", "seq_len", "max_seq_len", "seq_length", "max_seq_length")
 _WORKERS = ("num_workers", "data_loader_workers", "dataloader_workers")
@@ -50,7 +52,7 @@ def _amp_dtype(root: Path, key: str) -> Optional[tuple[str, str]]:
     pattern = re.compile(r"autocast\([^\n]*\b" + re.escape(key) + r"\b")
     for path in sorted(root.glob("*.py"))[:200]:
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = read_text_limited(path, errors="replace")
         except OSError:
             continue
         for m in pattern.finditer(text):

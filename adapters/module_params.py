@@ -18,6 +18,8 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.sources import read_text_limited
+
 _FREE = {"ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "Softmax", "LogSoftmax", "Dropout",
          "Dropout1d", "Dropout2d", "Dropout3d", "Identity", "Flatten", "MaxPool1d", "MaxPool2d", "MaxPool3d",
          "AvgPool1d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d",
@@ -128,10 +130,10 @@ def _init_env(init: ast.FunctionDef, kwargs: dict[str, Any]) -> dict[str, Any]:
     for name, default in zip(positional[len(positional) - len(args.defaults):], args.defaults):
         with contextlib.suppress(_Unknown):
             env[name] = _eval(default, {})
-    for arg, default in zip(args.kwonlyargs, args.kw_defaults):
-        if default is not None:
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults):
+        if kw_default is not None:
             with contextlib.suppress(_Unknown):
-                env[arg.arg] = _eval(default, {})
+                env[arg.arg] = _eval(kw_default, {})
     for key, value in kwargs.items():
         if isinstance(value, (int, float, bool, tuple)) or value is None:
             env[key] = value
@@ -201,7 +203,7 @@ def source_says(root: Path, target: object, pattern: re.Pattern) -> str:
     if file is None:
         return ""
     try:
-        text = file.read_text(encoding="utf-8", errors="replace")
+        text = read_text_limited(file, errors="replace")
     except OSError:
         return ""
     m = pattern.search(text)
@@ -225,7 +227,7 @@ def count_target(root: Path, target: str, kwargs: dict[str, Any]) -> Optional[tu
             if not path.is_file() or path.stat().st_size > _MAX_BYTES:
                 continue
             try:
-                tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+                tree = ast.parse(read_text_limited(path, errors="replace"))
             except (SyntaxError, ValueError):
                 return None
             got = count_class(tree, name, kwargs)

@@ -24,7 +24,7 @@ from typing import Any, Optional
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import ParsedPython
+from preflight.sources import ParsedPython, read_text_limited
 
 _DTYPES = {"bfloat16": "amp_bf16", "float16": "amp_fp16", "float32": "fp32"}
 _MAX_BYTES = 500_000
@@ -101,7 +101,7 @@ class PyConfigAdapter(Adapter):
                     self.note(plan, f"override file {arg} not found; not read")
                     continue
                 try:
-                    tree = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+                    tree = ast.parse(read_text_limited(path, errors="replace"))
                 except (SyntaxError, ValueError, RecursionError, MemoryError):
                     self.note(plan, f"override file {arg} does not parse; not read")
                     continue
@@ -153,18 +153,18 @@ class PyConfigAdapter(Adapter):
         elif init and init[0] == "scratch":
             layers, embd = get("n_layer", int), get("n_embd", int)
             dataset = get("dataset", str)
-            prepare = Path(str(script.source.path)).resolve().parent / "data" / (dataset[0] if dataset else "") / \
-                "prepare.py"
-            from_data = bool(dataset and prepare.is_file()
-                             and "meta.pkl" in prepare.read_text(encoding="utf-8", errors="replace"))
+            data_name = dataset[0] if dataset else ""
+            prepare = Path(str(script.source.path)).resolve().parent / "data" / data_name / "prepare.py"
+            from_data = bool(dataset and os.path.isfile(prepare)
+                             and "meta.pkl" in read_text_limited(prepare, errors="replace"))
             if from_data:
-                self.note(plan, f"dataset {dataset[0]}: its prepare.py writes meta.pkl with the vocabulary size, "
+                self.note(plan, f"dataset {data_name}: its prepare.py writes meta.pkl with the vocabulary size, "
                                 "so the vocabulary embedding depends on the data (not counted; the 50304 "
                                 "fallback applies only when meta.pkl is absent)")
             if layers and embd:
                 vocab = 0 if from_data else 50304
                 params = 12 * layers[0] * embd[0] ** 2 + vocab * embd[0] + (block[0] if block else 1024) * embd[0]
-                why = (f"the vocabulary embedding is not counted: data/{dataset[0]}/prepare.py writes meta.pkl, "
+                why = (f"the vocabulary embedding is not counted: data/{data_name}/prepare.py writes meta.pkl, "
                        "whose vocab_size the script reads (known only from the data)" if from_data else
                        "vocab 50304 (the script's default; a dataset meta.pkl changes it)")
                 add("model.num_parameters", params,

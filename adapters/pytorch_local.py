@@ -13,6 +13,8 @@ import ast
 from pathlib import Path
 from typing import Optional
 
+from preflight.sources import read_text_limited
+
 _DDP = "torch.nn.parallel.DistributedDataParallel"
 _MAX_BYTES = 500_000
 
@@ -67,7 +69,7 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST) -> Optional[tuple[Pat
         try:
             if path.stat().st_size > _MAX_BYTES:
                 continue
-            sub = ast.parse(path.read_text(encoding="utf-8", errors="replace"))
+            sub = ast.parse(read_text_limited(path, errors="replace"))
         except (OSError, SyntaxError, ValueError):
             continue
         line = _ddp_call(sub)

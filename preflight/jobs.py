@@ -19,6 +19,7 @@ from typing import Optional, Sequence
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
+from preflight.sources import read_text_limited
 
 SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml")
@@ -43,10 +44,10 @@ class JobInputs:
 def is_shell_script(path: Path) -> bool:
     if path.suffix.lower() in SHELL_SUFFIXES:
         return True
-    if path.suffix or not path.is_file():
+    if path.suffix or not os.path.isfile(path):
         return False
     try:
-        with open(path, "rb") as fh:
+        with open(path, "rb") as fh:  # a regular file (checked above): 64 bytes
             head = fh.read(64)
     except OSError:
         return False
@@ -151,7 +152,7 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
 def _nested_deepspeed(path: Path, bases: Sequence[Path], root: Path, out: JobInputs, seen: set) -> None:
     """An accelerate config's ``deepspeed_config_file`` (and a YAML's ``deepspeed:``) is read too."""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")[:200_000]
+        text = read_text_limited(path, errors="replace")[:200_000]
     except OSError:
         return
     for m in re.finditer(r"^\s*(deepspeed_config_file|deepspeed)\s*:\s*['\"]?([^'\"#\s]+\.json)", text, re.M):
@@ -223,7 +224,7 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
 
     display = _display(path, root)
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        text = read_text_limited(path, errors="replace")
     except OSError as exc:
         out.errors.append(FileError(display, f"cannot read: {exc.strerror or exc}"))
         return
@@ -292,7 +293,7 @@ def _pick_in_directory(path: Path, root: Path, out: JobInputs) -> Optional[Path]
     launching = []
     for s in shells[:_DIR_SCAN_LIMIT]:
         try:
-            text = s.read_text(encoding="utf-8", errors="replace")[:500_000]
+            text = read_text_limited(s, errors="replace")[:500_000]
         except OSError:
             continue
         lines = [ln for ln in read_shell(text, str(s)).launches if ln.info.script]

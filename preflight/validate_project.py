@@ -18,6 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from preflight.sources import read_text_limited
+
 MAX_FILES = 4000
 MAX_BYTES = 1 << 20
 _MARKERS = ("pyproject.toml", "setup.py", "setup.cfg", ".git")
@@ -59,8 +61,7 @@ def _fields_under(root: str) -> frozenset[str]:
             try:
                 if os.path.getsize(path) > MAX_BYTES:
                     continue
-                with open(path, encoding="utf-8", errors="replace") as handle:
-                    text = handle.read()
+                text = read_text_limited(path, MAX_BYTES, errors="replace")
             except OSError:
                 continue
             if "dataclass" not in text:
@@ -107,8 +108,7 @@ def _pins_under(root: str) -> dict[str, tuple[str, str]]:
         try:
             if not os.path.isfile(path) or os.path.getsize(path) > MAX_BYTES:
                 continue
-            with open(path, encoding="utf-8", errors="replace") as handle:
-                text = handle.read()
+            text = read_text_limited(path, MAX_BYTES, errors="replace")
         except OSError:
             continue
         lines = [line.split("#", 1)[0] for line in text.splitlines()]
