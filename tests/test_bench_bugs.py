@@ -32,3 +32,20 @@ def test_cases_cover_six_families_with_sources_and_twins():
         if case.kind == "bug":
             assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
     assert sum(c.kind == "correct" for c in cases) >= 6
+
+
+def test_held_out_set_loads_alone_and_shares_no_report_with_the_in_sample_set():
+    score = load()
+    held = score.load_cases(which="held-out")
+    ins = score.load_cases()
+    assert {c.family for c in held} == set(score.FAMILIES)
+    assert sum(c.kind == "bug" for c in held) >= 24
+    assert sum(c.kind == "correct" for c in held) >= 6
+    assert not {c.id for c in held} & {c.id for c in ins}
+    assert not {c.source for c in held} & {c.source for c in ins}
+    for case in held:
+        assert case.source.startswith("https://"), case.id
+        assert case.files.get("fix"), case.id
+        if case.kind == "bug":
+            assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
+    assert len(score.load_cases(which="all")) == len(held) + len(ins)

@@ -17,6 +17,7 @@ Usage::
     python bench/bugs/score.py --verbose       # plus one line per case
     python bench/bugs/score.py --case acc-gather-metrics --show
     python bench/bugs/score.py --json out.json
+    python bench/bugs/score.py --set held-out  # the held-out cases (bench/bugs/heldout/) alone
 
 The case format (one ``.cases`` file per family)::
 
@@ -51,6 +52,8 @@ from typing import Dict, List, Optional
 
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
+HELDOUT_DIR = HERE / "heldout"  # written after the rules, never used to write or tune one
+SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "all": (CASES_DIR, HELDOUT_DIR)}
 FAMILIES = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed", "hydra")
 WARN = {"error", "warning"}
 CONFIG_SUFFIXES = {".json", ".yaml", ".yml", ".toml"}
@@ -106,12 +109,14 @@ def parse_cases(path: Path) -> List[Case]:
     return cases
 
 
-def load_cases(selected: Optional[str] = None) -> List[Case]:
+def load_cases(selected: Optional[str] = None, which: str = "in-sample") -> List[Case]:
+    """The cases of one set: ``in-sample`` (cases/), ``held-out`` (heldout/) or ``all``."""
     out: List[Case] = []
-    for fam in FAMILIES:
-        p = CASES_DIR / f"{fam}.cases"
-        if p.exists():
-            out.extend(parse_cases(p))
+    for folder in SETS[which]:
+        for fam in FAMILIES:
+            p = folder / f"{fam}.cases"
+            if p.exists():
+                out.extend(parse_cases(p))
     if selected:
         out = [c for c in out if c.id == selected]
     return out
@@ -252,13 +257,16 @@ def _row(name: str, s) -> str:
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--case", help="score one case")
+    ap.add_argument("--set", dest="which", choices=sorted(SETS), default="in-sample",
+                    help="in-sample: cases/ (the rules were written with them in view); "
+                         "held-out: heldout/ (written afterwards, from other reports); all: both")
     ap.add_argument("--show", action="store_true", help="print every finding of each variant")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--json", type=Path, help="write the per-case result here")
     ap.add_argument("--preflight", default=None, help="the preflight command (default: this Python's module)")
     args = ap.parse_args(argv)
     exe = shlex.split(args.preflight) if args.preflight else [sys.executable, "-m", "preflight"]
-    cases = load_cases(args.case)
+    cases = load_cases(args.case, args.which)
     if not cases:
         print("no case selected", file=sys.stderr)
         return 2
