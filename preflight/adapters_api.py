@@ -136,6 +136,28 @@ _ARITH: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
+# fields holding shared singletons (expression contexts, operators), which no branch of the
+# walk below reads: skipped, as the per-file index of preflight.analysis.context does
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)`` in the same order, less the shared singletons."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+    out: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
+
+
 class ScriptIndex:
     """Calls, assignments, imports and argparse arguments of one script, found in one walk."""
 
@@ -187,7 +209,7 @@ class ScriptIndex:
                 func = node.name
             elif isinstance(node, ast.ClassDef):
                 klass, func = node.name, None
-            stack.extend((child, guards, func, klass) for child in reversed(list(ast.iter_child_nodes(node))))
+            stack.extend((child, guards, func, klass) for child in reversed(_children(node)))
         for call, guards, func, klass in pending:
             name = dotted_name(call.func)
             self.calls.append(CallSite(self.script, call, name, self.qualify(name), targets.get(id(call)),
