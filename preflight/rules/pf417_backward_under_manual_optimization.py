@@ -15,6 +15,7 @@ from preflight.rules.base import Rule, examples
 @register
 class BackwardUnderManualOptimization(Rule):
     code = "PF417"
+    needs_text = ('automatic_optimization',)
     name = "backward-under-manual-optimization"
     severity = Severity.ERROR
     category = Category.CORRECTNESS

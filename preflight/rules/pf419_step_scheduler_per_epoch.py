@@ -25,6 +25,7 @@ def _dict_keys(d: ast.Dict) -> dict[str, ast.expr]:
 @register
 class StepSchedulerPerEpoch(Rule):
     code = "PF419"
+    needs_text = ('configure_optimizers',)
     name = "step-scheduler-per-epoch"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -35,6 +35,7 @@ def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
 @register
 class Fp16OnBf16Pretrained(Rule):
     code = "PF423"
+    needs_text = ('from_pretrained',)
     name = "fp16-on-bf16-pretrained"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -15,6 +15,7 @@ from preflight.rules.base import Rule, examples
 @register
 class GradientsUnscaledTwice(Rule):
     code = "PF425"
+    needs_text = ('unscale_',)
     name = "gradients-unscaled-twice"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
