@@ -88,6 +88,7 @@ NEEDS = {
     "PF404": ('training_step',),
     "PF408": ('BitsAndBytesConfig',),
     "PF409": ('SFTConfig',),
+    "PF412": ('checkpointing',),
     "PF414": ('gather',),
     "PF415": ('prepare',),
     "PF416": ('accumulate',),
