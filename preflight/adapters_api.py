@@ -136,6 +136,12 @@ _ARITH: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
+# the node types the walk of ScriptIndex does more with than walk into (ast.parse makes no subclasses)
+_SPECIAL_NODES = frozenset({
+    ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For,
+    ast.AsyncFor, ast.comprehension, ast.withitem, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+    ast.ClassDef, ast.Call, ast.If,
+})
 # fields holding shared singletons (expression contexts, operators), which no branch of the
 # walk below reads: skipped, as the per-file index of preflight.analysis.context does
 _SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
@@ -179,8 +185,27 @@ class ScriptIndex:
         pending: list[tuple[ast.Call, tuple[Guard, ...], Optional[str], Optional[str]]] = []
         stack: list[tuple[ast.AST, tuple[Guard, ...], Optional[str], Optional[str]]] = [
             (self.script.tree, (), None, None)]
+        pop, push, special, fields_of, ast_type = stack.pop, stack.append, _SPECIAL_NODES, _CHILD_FIELDS, ast.AST
         while stack:
-            node, guards, func, klass = stack.pop()
+            item = pop()
+            node = item[0]
+            kind = type(node)
+            if kind not in special:  # most nodes (names, attributes, constants): only walked into
+                fields = fields_of.get(kind)
+                if fields is None:
+                    _children(node)  # fills the fields of this type
+                    fields = fields_of[kind]
+                guards, func, klass = item[1], item[2], item[3]
+                for name in reversed(fields):  # children pushed last first: popped in source order
+                    value = getattr(node, name, None)
+                    if isinstance(value, list):
+                        for child in reversed(value):
+                            if isinstance(child, ast_type):
+                                push((child, guards, func, klass))
+                    elif isinstance(value, ast_type):
+                        push((value, guards, func, klass))
+                continue
+            node, guards, func, klass = item
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self._import(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
