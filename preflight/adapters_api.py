@@ -136,6 +136,34 @@ _ARITH: dict[type, Callable[[Any, Any], Any]] = {
 }
 
 
+# the node types the walk of ScriptIndex does more with than walk into (ast.parse makes no subclasses)
+_SPECIAL_NODES = frozenset({
+    ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For,
+    ast.AsyncFor, ast.comprehension, ast.withitem, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+    ast.ClassDef, ast.Call, ast.If,
+})
+# fields holding shared singletons (expression contexts, operators), which no branch of the
+# walk below reads: skipped, as the per-file index of preflight.analysis.context does
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)`` in the same order, less the shared singletons."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+    out: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
+
+
 class ScriptIndex:
     """Calls, assignments, imports and argparse arguments of one script, found in one walk."""
 
@@ -157,8 +185,27 @@ class ScriptIndex:
         pending: list[tuple[ast.Call, tuple[Guard, ...], Optional[str], Optional[str]]] = []
         stack: list[tuple[ast.AST, tuple[Guard, ...], Optional[str], Optional[str]]] = [
             (self.script.tree, (), None, None)]
+        pop, push, special, fields_of, ast_type = stack.pop, stack.append, _SPECIAL_NODES, _CHILD_FIELDS, ast.AST
         while stack:
-            node, guards, func, klass = stack.pop()
+            item = pop()
+            node = item[0]
+            kind = type(node)
+            if kind not in special:  # most nodes (names, attributes, constants): only walked into
+                fields = fields_of.get(kind)
+                if fields is None:
+                    _children(node)  # fills the fields of this type
+                    fields = fields_of[kind]
+                guards, func, klass = item[1], item[2], item[3]
+                for name in reversed(fields):  # children pushed last first: popped in source order
+                    value = getattr(node, name, None)
+                    if isinstance(value, list):
+                        for child in reversed(value):
+                            if isinstance(child, ast_type):
+                                push((child, guards, func, klass))
+                    elif isinstance(value, ast_type):
+                        push((value, guards, func, klass))
+                continue
+            node, guards, func, klass = item
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self._import(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
@@ -187,7 +234,7 @@ class ScriptIndex:
                 func = node.name
             elif isinstance(node, ast.ClassDef):
                 klass, func = node.name, None
-            stack.extend((child, guards, func, klass) for child in reversed(list(ast.iter_child_nodes(node))))
+            stack.extend((child, guards, func, klass) for child in reversed(_children(node)))
         for call, guards, func, klass in pending:
             name = dotted_name(call.func)
             self.calls.append(CallSite(self.script, call, name, self.qualify(name), targets.get(id(call)),

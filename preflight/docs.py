@@ -112,10 +112,13 @@ def rules_index() -> str:
     from preflight.registry import all_rules
 
     by_scope: dict[str, list[str]] = {"file": [], "job": []}
+    needs: list[str] = []
     for code, cls in all_rules(plugins=False).items():
         module = cls.__module__
         if module.startswith("preflight.rules."):
             by_scope[cls.scope].append(f'    "{code}": "{module.rsplit(".", 1)[1]}",')
+            if cls.scope == "file" and cls.needs_text:
+                needs.append(f'    "{code}": {tuple(cls.needs_text)!r},')
     return "\n".join([
         '"""Built-in rules: code -> module in ``preflight.rules``, by scope.',
         "",
@@ -126,6 +129,9 @@ def rules_index() -> str:
         "FILE = {", *by_scope["file"], "}",
         "",
         "JOB = {", *by_scope["job"], "}",
+        "",
+        "# FILE rules that can only fire on a file whose text holds one of these strings",
+        "NEEDS = {", *needs, "}",
         "",
     ])
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from typing import Iterable, Iterator, Optional, Sequence, Union
+from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError, Finding, Severity
@@ -133,6 +133,7 @@ def _per_file_ignored(display: str, code: str, per_file: Sequence[tuple[str, tup
 # -- one file -----------------------------------------------------------------
 
 _RULE_INSTANCES: dict[tuple[str, ...], list] = {}
+_INSTANCE_OF: dict[type, Any] = {}
 
 
 def _rules_for(codes: tuple[str, ...]) -> list:
@@ -140,9 +141,31 @@ def _rules_for(codes: tuple[str, ...]) -> list:
     if rules is None:
         from preflight.registry import file_rules
 
-        rules = [cls() for cls in file_rules(codes)]
+        rules = []
+        for cls in file_rules(codes):  # one instance per rule class, whatever the subset
+            rule = _INSTANCE_OF.get(cls)
+            if rule is None:
+                rule = _INSTANCE_OF[cls] = cls()
+            rules.append(rule)
         _RULE_INSTANCES[codes] = rules
     return rules
+
+
+def _codes_for_text(codes: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """The codes among ``codes`` whose rule can fire on ``text``: a built-in rule whose
+    ``needs_text`` (from the generated index) holds no string found in the text is left out,
+    so its module is not even imported. A non-ASCII text keeps every code (an identifier may
+    be spelled with characters that normalise to the name)."""
+    from preflight.rules._index import NEEDS
+
+    if not text.isascii():
+        return codes
+    kept = []
+    for code in codes:
+        needs = NEEDS.get(code)
+        if needs is None or any(n in text for n in needs):
+            kept.append(code)
+    return codes if len(kept) == len(codes) else tuple(kept)
 
 
 def whom_to_tell(module: str) -> str:
@@ -174,7 +197,8 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
     overrides = dict(selection.severity_overrides)
     out: list[Finding] = []
     used: set[tuple[int, str]] = set()
-    for rule in _rules_for(selection.codes):
+    text = parsed.text if parsed.text is not None else parsed.source.text
+    for rule in _rules_for(_codes_for_text(selection.codes, text)):
         try:
             produced = list(rule.check(ctx))
         except RecursionError:

@@ -214,6 +214,22 @@ def _short_tag(tag: str) -> str:
     return "!!" + tag[len(_YAML_STD):] if tag.startswith(_YAML_STD) else tag
 
 
+# the text and node tree of the last single-document YAML file composed by _load_yaml: the
+# validator reads the same file's scalars next (validate_yaml), and composing is most of the cost
+_COMPOSED: list[tuple[str, Any]] = []
+
+
+def composed_yaml(text: str) -> Any:
+    """``yaml.compose(text, Loader=yaml.SafeLoader)``, reusing the tree of the last load of the
+    same text (nodes are only read, never changed, by the loader and the validator)."""
+    entry = _COMPOSED[0] if _COMPOSED else None  # one read: another thread may replace it
+    if entry is not None and entry[0] == text:
+        return entry[1]
+    import yaml
+
+    return yaml.compose(text, Loader=yaml.SafeLoader)
+
+
 def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
     import yaml
 
@@ -244,6 +260,8 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
         return FileError(display, "YAML nested too deeply to read", line=1)
     if more:
         notes.append(f"{display} holds more than one YAML document; preflight reads the first")
+    else:  # one document (or none): what yaml.compose(text) gives, kept for composed_yaml
+        _COMPOSED[:] = [(text, root)]
     if root is None:
         return LoadedConfig(display, "yaml", None, {(): 1}, notes)
     builder = _YamlBuilder(loader, display, notes)

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from preflight.loaders import MAX_YAML_NODES
+from preflight.loaders import MAX_YAML_NODES, composed_yaml
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ def yaml_scalars(text: str) -> dict[tuple[Any, ...], Scalar]:
     import yaml
 
     try:
-        root = yaml.compose(text, Loader=yaml.SafeLoader)
+        root = composed_yaml(text)
     except yaml.YAMLError:
         return {}
     out: dict[tuple[Any, ...], Scalar] = {}

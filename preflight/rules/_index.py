@@ -79,3 +79,27 @@ JOB = {
     "PF603": "pf603_yaml_1_1_trap",
     "PF801": "pf801_does_not_fit",
 }
+
+# FILE rules that can only fire on a file whose text holds one of these strings
+NEEDS = {
+    "PF401": ('prepare',),
+    "PF402": ('prepare',),
+    "PF403": ('backward',),
+    "PF404": ('training_step',),
+    "PF408": ('BitsAndBytesConfig',),
+    "PF409": ('SFTConfig',),
+    "PF412": ('checkpointing',),
+    "PF414": ('gather',),
+    "PF415": ('prepare',),
+    "PF416": ('accumulate',),
+    "PF417": ('automatic_optimization',),
+    "PF418": ('training_step', 'validation_step', 'test_step', 'predict_step'),
+    "PF419": ('configure_optimizers',),
+    "PF420": ('get_peft_model',),
+    "PF421": ('DataCollatorForLanguageModeling', 'DataCollatorForCompletionOnlyLM'),
+    "PF422": ('TrainingArguments', 'SFTConfig', 'DPOConfig', 'GRPOConfig', 'Accelerator', 'Trainer', 'GradScaler'),
+    "PF423": ('from_pretrained',),
+    "PF424": ('initialize',),
+    "PF425": ('unscale_',),
+    "PF426": ('initialize',),
+}

@@ -57,6 +57,28 @@ def is_fp16_dtype(node: Optional[ast.AST]) -> bool:
         isinstance(node.value, ast.Name) and node.value.id == "torch"
 
 
+_FP16_ARGUMENTS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig"})
+
+
+def may_signal_fp16(ctx: FileContext) -> bool:
+    """Whether :func:`fp16_training_signals` can find anything: a call it looks at, with the
+    keyword it reads (no value resolved, so no literal resolver is built for the file)."""
+    for call, qual in calls(ctx):
+        last = call_last(call)
+        if last in _FP16_ARGUMENTS:
+            if kwarg(call, "fp16") is not None:
+                return True
+        elif last == "Accelerator":
+            if kwarg(call, "mixed_precision") is not None:
+                return True
+        elif last == "Trainer" and (qual.startswith(("lightning", "pytorch_lightning")) or "." not in qual):
+            if kwarg(call, "precision") is not None:
+                return True
+        elif last == "GradScaler":
+            return True
+    return False
+
+
 def fp16_training_signals(ctx: FileContext) -> list[tuple[ast.AST, str]]:
     """Places where this file asks for fp16 mixed precision (loss scaling): (node, what)."""
     out: list[tuple[ast.AST, str]] = []
@@ -102,6 +124,21 @@ def classes_with_method(ctx: FileContext, *names: str) -> list[ast.ClassDef]:
         if methods & set(names):
             out.append(cls)
     return out
+
+
+def may_optimize_manually(ctx: FileContext) -> bool:
+    """Whether any node of the file could be what :func:`manual_optimization` returns (an
+    ``X.automatic_optimization = False`` or a function of that name): when not, it returns None
+    for every class of the file, and the rules skip walking them (large model files)."""
+    def find() -> bool:
+        if any(f.name == "automatic_optimization" for f in ctx.nodes(ast.FunctionDef)):
+            return True
+        for node in ctx.nodes(ast.Assign):
+            if isinstance(node.value, ast.Constant) and node.value.value is False and any(
+                    isinstance(t, ast.Attribute) and t.attr == "automatic_optimization" for t in node.targets):
+                return True
+        return False
+    return bool(ctx.cached("pf414-may-optimize-manually", find))
 
 
 def manual_optimization(cls: ast.ClassDef) -> Optional[ast.AST]:

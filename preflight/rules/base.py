@@ -70,6 +70,11 @@ class Rule:
     good_examples: ClassVar[Sequence[str]] = ()
     # examples whose file name matters (e.g. a notebook); path -> code
     url: ClassVar[str] = ""
+    # A file rule that can only fire on a file whose text holds one of these strings (the names
+    # its findings need, e.g. ``("configure_optimizers",)``): ``check`` neither imports nor runs it
+    # on any other file (an ASCII text; a non-ASCII one may spell a name another way, so every
+    # rule runs). Empty: every file. Each string must be a necessary condition, not a heuristic.
+    needs_text: ClassVar[tuple[str, ...]] = ()
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         raise NotImplementedError

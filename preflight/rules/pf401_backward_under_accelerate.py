@@ -45,6 +45,7 @@ def _driven_by_accelerate(fn: FunctionInfo, prepared: dict[FunctionInfo, set[str
 @register
 class BackwardUnderAccelerate(Rule):
     code = "PF401"
+    needs_text = ('prepare',)
     name = "backward-under-accelerate"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -34,6 +34,7 @@ def _loop_source(ctx: FileContext, it: ast.expr) -> Optional[ast.expr]:
 @register
 class UnpreparedTrainLoader(Rule):
     code = "PF402"
+    needs_text = ('prepare',)
     name = "unprepared-train-loader"
     severity = Severity.ERROR
     category = Category.DISTRIBUTED

@@ -24,6 +24,7 @@ from preflight.rules.base import Rule, examples
 @register
 class AccumulationWithoutAccumulate(Rule):
     code = "PF403"
+    needs_text = ('backward',)
     name = "accumulation-without-accumulate"
     severity = Severity.ERROR
     category = Category.CORRECTNESS

@@ -90,6 +90,7 @@ def _instance_manual(ctx: FileContext, cls: ClassInfo) -> bool:
 @register
 class OptimizerCallsInTrainingStep(Rule):
     code = "PF404"
+    needs_text = ('training_step',)
     name = "optimizer-calls-in-training-step"
     severity = Severity.ERROR
     category = Category.CORRECTNESS

@@ -14,6 +14,7 @@ from preflight.rules.base import Rule, examples
 @register
 class QloraBnbDefaults(Rule):
     code = "PF408"
+    needs_text = ('BitsAndBytesConfig',)
     name = "qlora-bnb-defaults"
     severity = Severity.WARNING
     category = Category.PERFORMANCE

@@ -51,6 +51,7 @@ def _attn_values(ctx: FileContext) -> tuple[list[object], bool]:
 @register
 class PackingWithoutFlashAttention(Rule):
     code = "PF409"
+    needs_text = ('SFTConfig',)
     name = "packing-without-flash-attention"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -17,6 +17,7 @@ _ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfi
 @register
 class CheckpointingWithUseCache(Rule):
     code = "PF412"
+    needs_text = ('checkpointing',)
     name = "checkpointing-with-use-cache"
     severity = Severity.NOTE
     category = Category.MEMORY

@@ -28,6 +28,7 @@ _DATA_WORDS = ("loader", "eval", "test", "valid", "val_", "dataset", "batches")
 @register
 class GatherForMetrics(Rule):
     code = "PF414"
+    needs_text = ('gather',)
     name = "gather-for-metrics"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -16,6 +16,7 @@ from preflight.rules.base import Rule, examples
 @register
 class SaveWrappedModel(Rule):
     code = "PF415"
+    needs_text = ('prepare',)
     name = "save-wrapped-model"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -16,6 +16,7 @@ from preflight.rules.base import Rule, examples
 @register
 class AccumulateWithoutSteps(Rule):
     code = "PF416"
+    needs_text = ('accumulate',)
     name = "accumulate-without-steps"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -8,13 +8,14 @@ from typing import Iterable
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf414_support import manual_optimization, method_calls
+from preflight.rules._pf414_support import manual_optimization, may_optimize_manually, method_calls
 from preflight.rules.base import Rule, examples
 
 
 @register
 class BackwardUnderManualOptimization(Rule):
     code = "PF417"
+    needs_text = ('automatic_optimization',)
     name = "backward-under-manual-optimization"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
@@ -49,6 +50,8 @@ Call `self.manual_backward(loss)`.
     good_examples = examples("preflight.rules._pf414_examples", "PF417_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not may_optimize_manually(ctx):
+            return
         for cls in ctx.nodes(ast.ClassDef):
             flag = manual_optimization(cls)
             if flag is None:

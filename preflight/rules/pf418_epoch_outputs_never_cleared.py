@@ -39,6 +39,7 @@ def _cleared(cls: ast.ClassDef, attr: str) -> bool:
 @register
 class EpochOutputsNeverCleared(Rule):
     code = "PF418"
+    needs_text = ('training_step', 'validation_step', 'test_step', 'predict_step')
     name = "epoch-outputs-never-cleared"
     severity = Severity.WARNING
     category = Category.MEMORY

@@ -13,6 +13,7 @@ from preflight.rules._pf414_support import (
     call_last,
     const_str,
     manual_optimization,
+    may_optimize_manually,
 )
 from preflight.rules.base import Rule, examples
 
@@ -24,6 +25,7 @@ def _dict_keys(d: ast.Dict) -> dict[str, ast.expr]:
 @register
 class StepSchedulerPerEpoch(Rule):
     code = "PF419"
+    needs_text = ('configure_optimizers',)
     name = "step-scheduler-per-epoch"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -59,13 +61,16 @@ warmup never ends (Lightning issues 3869, 6948; the docs example fixed in PR 197
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for cls in ctx.nodes(ast.ClassDef):
-            if manual_optimization(cls) is not None:
+            # the cheap test first: most classes (large models) have no configure_optimizers
+            methods = [fn for fn in cls.body if isinstance(fn, ast.FunctionDef) and fn.name == "configure_optimizers"]
+            if not methods:
+                continue
+            if may_optimize_manually(ctx) and manual_optimization(cls) is not None:
                 continue
             if any(isinstance(n, ast.Attribute) and n.attr == "lr_schedulers" for n in ast.walk(cls)):
                 continue
-            for fn in cls.body:
-                if isinstance(fn, ast.FunctionDef) and fn.name == "configure_optimizers":
-                    yield from self._check(ctx, fn)
+            for fn in methods:
+                yield from self._check(ctx, fn)
 
     def _check(self, ctx: FileContext, fn: ast.FunctionDef) -> Iterable[Finding]:
         scheds = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and call_last(n) in STEP_SCHEDULERS]

@@ -26,6 +26,7 @@ def _non_reentrant(call: ast.Call) -> bool:
 @register
 class PeftCheckpointingWithoutInputGrads(Rule):
     code = "PF420"
+    needs_text = ('get_peft_model',)
     name = "peft-checkpointing-without-input-grads"
     severity = Severity.ERROR
     category = Category.CORRECTNESS

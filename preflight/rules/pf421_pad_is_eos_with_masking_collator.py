@@ -28,6 +28,7 @@ def _pad_is_eos(node: ast.Assign) -> Optional[str]:
 @register
 class PadIsEosWithMaskingCollator(Rule):
     code = "PF421"
+    needs_text = ('DataCollatorForLanguageModeling', 'DataCollatorForCompletionOnlyLM')
     name = "pad-is-eos-with-masking-collator"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -37,6 +37,7 @@ def _fp16_weights(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
 @register
 class Fp16WeightsWithGradScaling(Rule):
     code = "PF422"
+    needs_text = ('TrainingArguments', 'SFTConfig', 'DPOConfig', 'GRPOConfig', 'Accelerator', 'Trainer', 'GradScaler')
     name = "fp16-weights-with-grad-scaling"
     severity = Severity.ERROR
     category = Category.CORRECTNESS

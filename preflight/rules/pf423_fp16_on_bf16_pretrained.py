@@ -14,6 +14,7 @@ from preflight.rules._pf414_support import (
     call_last,
     const_str,
     fp16_training_signals,
+    may_signal_fp16,
 )
 from preflight.rules.base import Rule, examples
 
@@ -34,6 +35,7 @@ def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
 @register
 class Fp16OnBf16Pretrained(Rule):
     code = "PF423"
+    needs_text = ('from_pretrained',)
     name = "fp16-on-bf16-pretrained"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -67,6 +69,8 @@ Train in bf16 (`bf16=True`, `precision="bf16-mixed"`) on Ampere or newer, or in 
     good_examples = examples("preflight.rules._pf414_examples", "PF423_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not may_signal_fp16(ctx):  # a finding needs both: the cheap test first
+            return
         load = _bf16_family_load(ctx)
         if load is None:
             return

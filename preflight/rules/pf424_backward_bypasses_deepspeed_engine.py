@@ -16,6 +16,7 @@ from preflight.rules.base import Rule, examples
 @register
 class BackwardBypassesDeepspeedEngine(Rule):
     code = "PF424"
+    needs_text = ('initialize',)
     name = "backward-bypasses-deepspeed-engine"
     severity = Severity.ERROR
     category = Category.CORRECTNESS

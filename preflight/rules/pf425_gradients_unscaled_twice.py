@@ -15,6 +15,7 @@ from preflight.rules.base import Rule, examples
 @register
 class GradientsUnscaledTwice(Rule):
     code = "PF425"
+    needs_text = ('unscale_',)
     name = "gradients-unscaled-twice"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
@@ -50,7 +51,10 @@ Unscale and step the same object; with Accelerate, call `clip_grad_norm_` alone.
     good_examples = examples("preflight.rules._pf414_examples", "PF425_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        for loop in ctx.nodes(ast.For, ast.While):
+        # a finding needs a `scaler.unscale_(x)` call: without one, no loop is walked
+        any_unscale = any(isinstance(c.func, ast.Attribute) and c.func.attr == "unscale_" and len(c.args) == 1
+                          for c in ctx.nodes(ast.Call))
+        for loop in ctx.nodes(ast.For, ast.While) if any_unscale else ():
             unscales = {}
             steps = []
             for node in ast.walk(loop):

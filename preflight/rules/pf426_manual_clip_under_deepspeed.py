@@ -16,6 +16,7 @@ from preflight.rules.base import Rule, examples
 @register
 class ManualClipUnderDeepspeed(Rule):
     code = "PF426"
+    needs_text = ('initialize',)
     name = "manual-clip-under-deepspeed"
     severity = Severity.WARNING
     category = Category.CORRECTNESS

@@ -1,0 +1,68 @@
+"""Rules with ``needs_text``: not imported, not run, on a file that cannot hold their findings."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from preflight.engine import Selection, analyse_parsed
+from preflight.registry import all_rules
+from preflight.rules import _index
+from preflight.sources import SourceText, parse_python
+
+REPO = Path(__file__).resolve().parents[1]
+NEEDING = [(code, cls) for code, cls in all_rules(plugins=False).items() if cls.needs_text]
+
+
+def _parse(src: str, name: str = "train.py"):
+    src = textwrap.dedent(src)
+    return parse_python(SourceText(path=Path(name), display=name, kind="python", raw=src.encode(), text=src))
+
+
+def _loaded_rule_modules(target: Path) -> list[str]:
+    code = textwrap.dedent(f"""
+        import sys
+        from preflight.cli import main
+        main(['check', '--no-cache', '-q', {str(target)!r}])
+        print(sorted(m.rsplit('.', 1)[1][:5] for m in sys.modules if m.startswith('preflight.rules.pf')))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=REPO,
+                         env={**os.environ, "NO_COLOR": "1"})
+    return eval(out.stdout.strip().splitlines()[-1])  # a list of module-name prefixes
+
+
+def test_a_plain_pytorch_check_imports_no_framework_rule_that_cannot_fire(tmp_path: Path) -> None:
+    target = tmp_path / "train.py"
+    target.write_text("import torch\nfor x in loader:\n    loss = model(x)\n    loss.backward()\n    opt.step()\n")
+    loaded = _loaded_rule_modules(target)
+    assert "pf101" in loaded and "pf103" in loaded  # the torch rules still run
+    for skipped in ("pf417", "pf419", "pf421", "pf424", "pf425"):
+        assert skipped not in loaded
+
+
+def test_a_file_naming_the_hook_loads_and_runs_its_rule(tmp_path: Path) -> None:
+    target = tmp_path / "module.py"
+    target.write_text("class M(LightningModule):\n    def configure_optimizers(self):\n"
+                      "        return torch.optim.SGD(self.parameters())\n")
+    assert "pf419" in _loaded_rule_modules(target)
+
+
+@pytest.mark.parametrize("code,cls", NEEDING, ids=[c for c, _ in NEEDING])
+def test_every_must_fire_example_holds_one_of_the_needed_strings(code, cls) -> None:
+    assert _index.NEEDS[code] == tuple(cls.needs_text)
+    for example in cls.bad_examples:
+        assert any(n in example for n in cls.needs_text), (code, example[:80])
+
+
+def test_a_non_ascii_file_runs_every_rule() -> None:
+    # `ｃｏｎｆｉｇｕｒｅ_optimizers` (full-width letters) is the identifier configure_optimizers once
+    # Python normalises it: the text holds no ASCII "configure_optimizers", the rule must still run
+    src = all_rules()["PF419"].bad_examples[0]
+    wide = src.replace("configure_optimizers", "\uff43\uff4f\uff4e\uff46\uff49\uff47\uff55\uff52\uff45_optimizers")
+    assert "configure_optimizers" not in wide
+    assert [f.code for f in analyse_parsed(_parse(wide), Selection(codes=("PF419",)))] == ["PF419"]
