@@ -236,8 +236,8 @@ class ScriptIndex:
                 klass, func = node.name, None
             stack.extend((child, guards, func, klass) for child in reversed(_children(node)))
         for call, guards, func, klass in pending:
-            name = dotted_name(call.func)
-            self.calls.append(CallSite(self.script, call, name, self.qualify(name), targets.get(id(call)),
+            called = dotted_name(call.func)
+            self.calls.append(CallSite(self.script, call, called, self.qualify(called), targets.get(id(call)),
                                        guards, func, klass))
         self.calls.sort(key=lambda s: (s.call.lineno, s.call.col_offset))
 
