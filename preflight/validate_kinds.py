@@ -252,8 +252,13 @@ def detect(config: LoadedConfig) -> list[Target]:
                                       or ("model" in data and "defaults" not in data)):
         from preflight.validate import schema_fields
 
-        # a `trainer:` block of another framework (an RL trainer's settings) is not Trainer()'s
-        if 2 * sum(k in schema_fields("lightning-trainer") for k in trainer) >= len(trainer):
+        # a `trainer:` block of another framework (an RL trainer's settings, a project's own
+        # trainer with nested `optim:` sections) is not Trainer()'s: Trainer() takes no mapping
+        # under a name it does not know (its own mappings are LightningCLI `class_path` nodes)
+        fields = schema_fields("lightning-trainer")
+        foreign = any(k not in fields and isinstance(v, dict) and "class_path" not in v
+                      for k, v in trainer.items())
+        if not foreign and 2 * sum(k in fields for k in trainer) >= len(trainer):
             return [Target("lightning-trainer", ("trainer",), trainer, "LightningCLI config (trainer:)")]
     return []
 

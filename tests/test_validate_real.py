@@ -462,3 +462,20 @@ def test_a_trainer_block_of_another_framework_is_not_a_lightning_trainer(cli, tm
     write(tmp_path, "cfg/cli.yaml", "seed_everything: 1\nmodel:\n  lr: 0.1\ntrainer:\n  max_epoch: 3\n  devices: 2\n")
     code, doc = validate(cli, tmp_path, "cfg/cli.yaml")
     assert code == 1 and [p["key"] for p in found(doc)] == ["trainer.max_epoch"]
+
+
+def test_a_projects_own_trainer_with_nested_sections_is_not_a_lightning_trainer(cli, tmp_path):
+    # facebookresearch/sam2 issue 420's shape: `trainer:` holds the project's own settings,
+    # `optim:` a mapping Trainer() has no argument for (held-out bench case
+    # ho-hy-sam2-optimizer-without-params flagged it as an unknown Trainer key)
+    write(tmp_path, "conf/config.yaml",
+          "trainer:\n  max_epochs: 40\n  optim:\n    optimizer:\n      _target_: torch.optim.AdamW\n"
+          "      lr: 5.0e-6\nmodel:\n  _target_: torch.nn.Linear\n  in_features: 256\n")
+    code, doc = validate(cli, tmp_path, "conf")
+    assert (code, found(doc), doc["counts"]["not_recognised"]) == (0, [], 1)
+    # a LightningCLI trainer whose mapping is a class_path node is still Trainer()'s: its typo is found
+    write(tmp_path, "cli/cli.yaml",
+          "model:\n  lr: 0.1\ntrainer:\n  max_epoch: 3\n  devices: 2\n"
+          "  logger:\n    class_path: lightning.pytorch.loggers.CSVLogger\n    init_args:\n      save_dir: logs\n")
+    code, doc = validate(cli, tmp_path, "cli/cli.yaml")
+    assert code == 1 and [p["key"] for p in found(doc)] == ["trainer.max_epoch"]
