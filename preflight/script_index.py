@@ -1,0 +1,524 @@
+"""The per-script index every adapter shares (:class:`ScriptIndex`).
+
+Built once per script on first use: every call with its import-resolved name, the ``if``
+tests around it and the name it is assigned to; simple assignments for literal resolution;
+and argparse arguments, so ``DataLoader(batch_size=args.batch_size)`` resolves to the
+``add_argument`` default or to the value on the launch command (``--batch_size 64``).
+Moved out of :mod:`preflight.adapters_api`, which re-exports its names.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from typing import Any, Callable, Optional, Sequence, Union
+
+from preflight._record import dataclass
+from preflight.analysis.syntax import dotted_name, target_names
+from preflight.sources import ParsedPython
+
+MAX_RESOLVE_DEPTH = 8
+Guard = tuple[ast.expr, bool]  # an if-test and whether the node is in its body (True) or else
+
+
+@dataclass(frozen=True, eq=False)
+class CallSite:
+    """One call in a script, with what is known about its context."""
+
+    script: ParsedPython
+    call: ast.Call
+    name: Optional[str]  # dotted name as written: "nn.DataLoader"
+    qualified: Optional[str]  # with imports resolved: "torch.utils.data.DataLoader"
+    target: Optional[str]  # dotted name the call's result is assigned to: "train_loader"
+    guards: tuple[Guard, ...] = ()
+    function: Optional[str] = None  # enclosing function
+    klass: Optional[str] = None  # enclosing class
+
+    @property
+    def line(self) -> int:
+        return self.call.lineno
+
+    @property
+    def label(self) -> str:
+        """How the callee reads in a message: ``torch.compile`` or ``scaler.scale(loss).backward``."""
+        if self.name is not None:
+            return self.name
+        text = ast.unparse(self.call.func)
+        return text if len(text) <= 60 else "..." + text[-57:]
+
+    @property
+    def last(self) -> Optional[str]:
+        return self.qualified.rsplit(".", 1)[-1] if self.qualified else None
+
+    def matches(self, pattern: str) -> bool:
+        """``pattern`` is the qualified name or a dotted suffix of it (``DataLoader``,
+        ``data.DataLoader``, ``torch.utils.data.DataLoader``)."""
+        q = self.qualified
+        return q is not None and (q == pattern or q.endswith("." + pattern))
+
+    def kwarg(self, name: str) -> Optional[ast.expr]:
+        for kw in self.call.keywords:
+            if kw.arg == name:
+                return kw.value
+        return None
+
+    def arg(self, position: int, name: Optional[str] = None) -> Optional[ast.expr]:
+        """Keyword ``name`` if given, else the positional argument at ``position``."""
+        if name is not None:
+            value = self.kwarg(name)
+            if value is not None:
+                return value
+        args = self.call.args
+        if position < len(args) and not any(isinstance(a, ast.Starred) for a in args[: position + 1]):
+            return args[position]
+        return None
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """A value found statically, and where: the code, or the launch command."""
+
+    value: Any
+    kind: str  # "code" or "cli"
+    line: Optional[int] = None
+    key: Optional[str] = None  # the CLI flag
+    detail: Optional[str] = None
+
+
+@dataclass
+class ArgSpec:
+    """One ``add_argument`` call."""
+
+    dest: str
+    options: tuple[str, ...]
+    type_name: Optional[str]  # "int", "float", "str", "bool" or None
+    action: Optional[str]  # store_true, store_false, BooleanOptionalAction, ...
+    default: Optional[ast.expr]
+    line: int
+
+    @property
+    def flag(self) -> str:
+        longs = [o for o in self.options if o.startswith("--")]
+        return (longs or list(self.options) or [self.dest])[0]
+
+    @property
+    def takes_value(self) -> bool:
+        return self.action not in ("store_true", "store_false", "store_const", "count",
+                                   "BooleanOptionalAction", "help", "version")
+
+
+def _bool_op(values: list[Any], is_and: bool) -> Any:
+    result: Any = values[0]
+    for v in values[1:]:
+        result = (result and v) if is_and else (result or v)
+    return result
+
+
+_COMPARE: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
+    ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
+    ast.In: lambda a, b: a in b, ast.NotIn: lambda a, b: a not in b,
+}
+_ARITH: dict[type, Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+}
+
+
+# the node types the walk of ScriptIndex does more with than walk into (ast.parse makes no subclasses)
+_SPECIAL_NODES = frozenset({
+    ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For,
+    ast.AsyncFor, ast.comprehension, ast.withitem, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+    ast.ClassDef, ast.Call, ast.If,
+})
+# fields holding shared singletons (expression contexts, operators), which no branch of the
+# walk below reads: skipped, as the per-file index of preflight.analysis.context does
+_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """``ast.iter_child_nodes(node)`` in the same order, less the shared singletons."""
+    kind = type(node)
+    fields = _CHILD_FIELDS.get(kind)
+    if fields is None:
+        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+    out: list[ast.AST] = []
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(item for item in value if isinstance(item, ast.AST))
+    return out
+
+
+class ScriptIndex:
+    """Calls, assignments, imports and argparse arguments of one script, found in one walk."""
+
+    def __init__(self, script: ParsedPython, args: Sequence[str] = ()) -> None:
+        self.script = script
+        self.args = list(args)
+        self.calls: list[CallSite] = []
+        self.imports: dict[str, str] = {}  # local name -> qualified name
+        self.assigns: dict[str, list[Optional[ast.expr]]] = {}  # None: bound some other way
+        self.arguments: dict[str, list[ArgSpec]] = {}
+        self.parsed_args: set[str] = set()  # names bound to parser.parse_args()
+        self.classes: dict[str, ast.ClassDef] = {}
+        self._walk()
+        self._collect_argparse()
+
+    # -- building ----------------------------------------------------------
+    def _walk(self) -> None:
+        targets: dict[int, str] = {}
+        pending: list[tuple[ast.Call, tuple[Guard, ...], Optional[str], Optional[str]]] = []
+        stack: list[tuple[ast.AST, tuple[Guard, ...], Optional[str], Optional[str]]] = [
+            (self.script.tree, (), None, None)]
+        pop, push, special, fields_of, ast_type = stack.pop, stack.append, _SPECIAL_NODES, _CHILD_FIELDS, ast.AST
+        while stack:
+            item = pop()
+            node = item[0]
+            kind = type(node)
+            if kind not in special:  # most nodes (names, attributes, constants): only walked into
+                fields = fields_of.get(kind)
+                if fields is None:
+                    _children(node)  # fills the fields of this type
+                    fields = fields_of[kind]
+                guards, func, klass = item[1], item[2], item[3]
+                for name in reversed(fields):  # children pushed last first: popped in source order
+                    value = getattr(node, name, None)
+                    if isinstance(value, list):
+                        for child in reversed(value):
+                            if isinstance(child, ast_type):
+                                push((child, guards, func, klass))
+                    elif isinstance(value, ast_type):
+                        push((value, guards, func, klass))
+                continue
+            node, guards, func, klass = item
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                self._import(node)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
+                self._assign(node, targets)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
+                self._bind_other(node.target)
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                self._bind_other(node.optional_vars)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                for a in ast.walk(node.args):
+                    if isinstance(a, ast.arg):
+                        self.assigns.setdefault(a.arg, []).append(None)
+            elif isinstance(node, ast.ClassDef):
+                self.classes.setdefault(node.name, node)
+            elif isinstance(node, ast.Call):
+                pending.append((node, guards, func, klass))
+            if isinstance(node, ast.If):
+                test_guards = guards
+                for child in reversed(node.orelse):
+                    stack.append((child, (*guards, (node.test, False)), func, klass))
+                for child in reversed(node.body):
+                    stack.append((child, (*guards, (node.test, True)), func, klass))
+                stack.append((node.test, test_guards, func, klass))
+                continue
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                func = node.name
+            elif isinstance(node, ast.ClassDef):
+                klass, func = node.name, None
+            stack.extend((child, guards, func, klass) for child in reversed(_children(node)))
+        for call, guards, func, klass in pending:
+            called = dotted_name(call.func)
+            self.calls.append(CallSite(self.script, call, called, self.qualify(called), targets.get(id(call)),
+                                       guards, func, klass))
+        self.calls.sort(key=lambda s: (s.call.lineno, s.call.col_offset))
+
+    def _import(self, node: Union[ast.Import, ast.ImportFrom]) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.imports[alias.asname] = alias.name
+                else:
+                    top = alias.name.split(".")[0]
+                    self.imports.setdefault(top, top)
+        elif node.module and not node.level:
+            for alias in node.names:
+                if alias.name != "*":
+                    self.imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+
+    def _assign(self, node: ast.AST, targets: dict[int, str]) -> None:
+        value: Optional[ast.expr]
+        if isinstance(node, ast.Assign):
+            tgts, value = node.targets, node.value
+        elif isinstance(node, (ast.AnnAssign, ast.NamedExpr)):
+            tgts, value = [node.target], node.value
+        else:  # AugAssign: the name no longer has one known value
+            self._bind_other(node.target)  # type: ignore[attr-defined]
+            return
+        if value is None:
+            return
+        for tgt in tgts:
+            if isinstance(tgt, ast.Name) and len(tgts) == 1:
+                self.assigns.setdefault(tgt.id, []).append(value)
+            else:
+                self._bind_other(tgt)
+        if isinstance(value, ast.Call) and len(tgts) == 1:
+            name = dotted_name(tgts[0])
+            if name is not None:
+                targets[id(value)] = name
+            elif isinstance(tgts[0], (ast.Tuple, ast.List)) and tgts[0].elts:
+                first = dotted_name(tgts[0].elts[0])  # args, unknown = parser.parse_known_args()
+                if first is not None:
+                    targets[id(value)] = first
+
+    def _bind_other(self, target: ast.AST) -> None:
+        for name in target_names(target):
+            self.assigns.setdefault(name, []).append(None)
+
+    def qualify(self, name: Optional[str]) -> Optional[str]:
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        base = self.imports.get(head)
+        if base is None:
+            return name
+        return f"{base}.{rest}" if rest else base
+
+    def _collect_argparse(self) -> None:
+        for site in self.calls:
+            last = site.name.rsplit(".", 1)[-1] if site.name else None
+            if last in ("parse_args", "parse_known_args") and site.target and "." not in site.target:
+                self.parsed_args.add(site.target)
+            if last != "add_argument":
+                continue
+            spec = _arg_spec(site.call)
+            if spec is not None:
+                self.arguments.setdefault(spec.dest, []).append(spec)
+
+    # -- queries -------------------------------------------------------------
+    def find(self, *patterns: str) -> list[CallSite]:
+        return [s for s in self.calls if any(s.matches(p) for p in patterns)]
+
+    def imports_any(self, *prefixes: str) -> bool:
+        return any(q == p or q.startswith(p + ".") for q in self.imports.values() for p in prefixes)
+
+    def resolve(self, expr: Optional[ast.AST], depth: int = 0) -> Optional[Resolved]:
+        """The value of ``expr`` when it is statically known, else None."""
+        if expr is None or depth > MAX_RESOLVE_DEPTH:
+            return None
+        line = getattr(expr, "lineno", None)
+        if isinstance(expr, ast.Constant):
+            if isinstance(expr.value, (bytes, type(Ellipsis))):
+                return None
+            return Resolved(expr.value, "code", line)
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd, ast.Not)):
+            inner = self.resolve(expr.operand, depth + 1)
+            if inner is None:
+                return None
+            if isinstance(expr.op, ast.Not):
+                return Resolved(not inner.value, inner.kind, line, inner.key, inner.detail)
+            if isinstance(inner.value, (int, float)) and not isinstance(inner.value, bool):
+                value = -inner.value if isinstance(expr.op, ast.USub) else inner.value
+                return Resolved(value, inner.kind, line, inner.key, inner.detail)
+            return None
+        if isinstance(expr, ast.Name):
+            bound = self.assigns.get(expr.id, [])
+            if len(bound) == 1 and bound[0] is not None:
+                return self.resolve(bound[0], depth + 1)
+            return None
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
+                and expr.value.id in self.parsed_args:
+            return self.argument(expr.attr)
+        if isinstance(expr, (ast.List, ast.Tuple)):
+            items = [self.resolve(e, depth + 1) for e in expr.elts]
+            if any(i is None for i in items):
+                return None
+            kind = "cli" if any(i.kind == "cli" for i in items if i) else "code"
+            return Resolved([i.value for i in items if i], kind, line)
+        if isinstance(expr, ast.BinOp) and type(expr.op) in _ARITH:
+            left, right = self.resolve(expr.left, depth + 1), self.resolve(expr.right, depth + 1)
+            if left is None or right is None:
+                return None
+            if not all(isinstance(v, int) and not isinstance(v, bool) for v in (left.value, right.value)):
+                return None
+            if isinstance(expr.op, ast.FloorDiv) and right.value == 0:
+                return None
+            kind = "cli" if "cli" in (left.kind, right.kind) else "code"
+            cli = left if left.kind == "cli" else right
+            return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
+                            cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
+        return None
+
+    def truth(self, test: ast.expr) -> Optional[bool]:
+        """Whether an ``if`` test is statically true, false, or unknown (None)."""
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+                and test.left.id == "__name__":
+            return True  # if __name__ == "__main__":
+        if isinstance(test, ast.BoolOp):
+            values = [self.truth(v) for v in test.values]
+            is_and = isinstance(test.op, ast.And)
+            if is_and and False in values:
+                return False
+            if not is_and and True in values:
+                return True
+            return None if None in values else _bool_op(values, is_and)
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _COMPARE:
+            left, right = self.resolve(test.left), self.resolve(test.comparators[0])
+            if left is None or right is None:
+                return None
+            try:
+                return bool(_COMPARE[type(test.ops[0])](left.value, right.value))
+            except TypeError:
+                return None
+        resolved = self.resolve(test)
+        return None if resolved is None else bool(resolved.value)
+
+    def runs(self, site: CallSite) -> Optional[bool]:
+        """True: every ``if`` around the call is statically taken; False: one is not; None: unknown."""
+        state: Optional[bool] = True
+        for test, in_body in site.guards:
+            value = self.truth(test)
+            if value is None:
+                state = None
+            elif value != in_body:
+                return False
+        return state
+
+    # -- argparse ------------------------------------------------------------
+    def argument(self, dest: str) -> Optional[Resolved]:
+        """``args.<dest>``: the launch-command value if given, else the argparse default."""
+        specs = self.arguments.get(dest, [])
+        if len(specs) != 1:
+            return None
+        spec = specs[0]
+        default = self._default(spec)
+        given = self._from_argv(spec)
+        if given is not None:
+            value, text = given
+            converted = _convert(value, spec)
+            if converted is None:
+                return None
+            detail = text
+            if default is not None:
+                detail += f" (overrides the argparse default {default.value!r})"
+            return Resolved(converted, "cli", None, spec.flag, detail)
+        return default
+
+    def _default(self, spec: ArgSpec) -> Optional[Resolved]:
+        detail = f"argparse default of {spec.flag}"
+        if spec.default is None:
+            if spec.action in ("store_true", "store_false"):
+                return Resolved(spec.action == "store_false", "code", spec.line, spec.flag, detail)
+            return None
+        resolved = self.resolve(spec.default)
+        if resolved is None:
+            return None
+        value = resolved.value
+        if isinstance(value, str) and spec.type_name in ("int", "float"):
+            value = _convert(value, spec)  # argparse applies type= to string defaults
+            if value is None:
+                return None
+        return Resolved(value, "code", spec.line, spec.flag, detail)
+
+    def _from_argv(self, spec: ArgSpec) -> Optional[tuple[Optional[str], str]]:
+        options: dict[str, ArgSpec] = {}
+        for specs in self.arguments.values():
+            for s in specs:
+                for o in s.options:
+                    options[o] = s
+                if s.action == "BooleanOptionalAction":
+                    options.update({"--no-" + o[2:]: s for o in s.options if o.startswith("--")})
+        found: Optional[tuple[Optional[str], str]] = None
+        args = self.args
+        i = 0
+        while i < len(args):
+            tok = args[i]
+            if tok == "--":
+                break
+            name, eq, val = tok.partition("=") if tok.startswith("--") else (tok, "", "")
+            match = _match_option(name, options)
+            if match is None and tok.startswith("-") and not tok.startswith("--") and len(tok) > 2:
+                short = options.get(tok[:2])
+                if short is not None and short.takes_value:
+                    match, name, eq, val = short, tok[:2], "=", tok[2:]
+            if match is None:
+                i += 1
+                continue
+            owner = match
+            value: Optional[str] = None
+            text = tok
+            if not owner.takes_value:
+                if owner.action == "BooleanOptionalAction":
+                    value = "false" if name.startswith("--no-") else "true"
+                else:
+                    value = None
+            elif eq:
+                value = val
+            elif i + 1 < len(args):
+                value, text = args[i + 1], f"{tok} {args[i + 1]}"
+                i += 1
+            else:
+                i += 1
+                continue
+            if owner is spec:
+                found = (value, text)
+            i += 1
+        return found
+
+
+def _match_option(name: str, options: dict[str, ArgSpec]) -> Optional[ArgSpec]:
+    if name in options:
+        return options[name]
+    if name.startswith("--") and len(name) > 2:
+        owners = {id(s): s for o, s in options.items() if o.startswith(name)}
+        if len(owners) == 1:
+            return next(iter(owners.values()))  # argparse accepts unique prefixes
+    return None
+
+
+def _convert(value: Optional[str], spec: ArgSpec) -> Any:
+    if spec.action == "store_true":
+        return True
+    if spec.action == "store_false":
+        return False
+    if spec.action == "BooleanOptionalAction":
+        return value == "true"
+    if value is None or not isinstance(value, str):
+        return value
+    try:
+        if spec.type_name == "int":
+            return int(value)
+        if spec.type_name == "float":
+            return float(value)
+        if spec.type_name == "bool":
+            return bool(value)  # what argparse does with type=bool: any non-empty string is True
+    except ValueError:
+        return None
+    if spec.type_name in (None, "str"):
+        return value
+    return None
+
+
+def _arg_spec(call: ast.Call) -> Optional[ArgSpec]:
+    options = tuple(a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str))
+    if not options or len(options) != len(call.args):
+        return None
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    if "dest" in kw and isinstance(kw["dest"], ast.Constant) and isinstance(kw["dest"].value, str):
+        dest = kw["dest"].value
+    elif options[0].startswith("-"):
+        longs = [o for o in options if o.startswith("--")]
+        dest = (longs[0][2:] if longs else options[0].lstrip("-")).replace("-", "_")
+    else:
+        dest = options[0]  # a positional argument
+    type_name = None
+    type_expr = kw.get("type")
+    if isinstance(type_expr, ast.Name):
+        type_name = type_expr.id
+    elif type_expr is not None:
+        type_name = "?"
+    action = None
+    action_expr = kw.get("action")
+    if isinstance(action_expr, ast.Constant) and isinstance(action_expr.value, str):
+        action = action_expr.value
+    elif action_expr is not None:
+        action = (dotted_name(action_expr) or "?").rsplit(".", 1)[-1]
+    if kw.get("nargs") is not None:
+        return None  # lists and optional values are not followed
+    return ArgSpec(dest, options, type_name, action, kw.get("default"), call.lineno)
