@@ -48,4 +48,39 @@ def test_held_out_set_loads_alone_and_shares_no_report_with_the_in_sample_set():
         assert case.files.get("fix"), case.id
         if case.kind == "bug":
             assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
-    assert len(score.load_cases(which="all")) == len(held) + len(ins)
+    held2 = score.load_cases(which="held-out-2")
+    assert len(score.load_cases(which="all")) == len(held) + len(ins) + len(held2)
+
+
+def test_held_out_2_set_is_labelled_and_shares_no_report_with_the_other_sets():
+    """bench/bugs/heldout2/: every case has its public source, a family, a corrected twin (or is a
+    tricky-correct program), and every bug names the file:line of the finding it needs."""
+    import re
+
+    score = load()
+    held2 = score.load_cases(which="held-out-2")
+    others = score.load_cases() + score.load_cases(which="held-out")
+    bugs = [c for c in held2 if c.kind == "bug"]
+    assert len(bugs) >= 36
+    assert sum(c.kind == "correct" for c in held2) >= 9
+    for fam in score.FAMILIES:
+        assert sum(c.family == fam for c in bugs) >= 5, fam
+    assert len({c.id for c in held2}) == len(held2)
+    assert len({c.source for c in held2}) == len(held2)  # one public report per case
+    assert not {c.id for c in held2} & {c.id for c in others}
+    assert not {c.source for c in held2} & {c.source for c in others}
+    for case in held2:
+        assert case.family in score.FAMILIES, case.id
+        assert case.source.startswith("https://"), case.id
+        assert case.kind in ("bug", "correct"), case.id
+        assert case.files.get("fix"), case.id
+        if case.kind == "correct":
+            assert not case.files.get("bug"), case.id
+            continue
+        assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
+        m = re.match(r"^(\S+):(\d+) \S", case.expect)
+        assert m, (case.id, case.expect)
+        name, line = m.group(1), int(m.group(2))
+        text = case.files["bug"].get(name)
+        assert text is not None, (case.id, name)
+        assert 1 <= line <= len(text.splitlines()), (case.id, line)

@@ -18,6 +18,7 @@ Usage::
     python bench/bugs/score.py --case acc-gather-metrics --show
     python bench/bugs/score.py --json out.json
     python bench/bugs/score.py --set held-out  # the held-out cases (bench/bugs/heldout/) alone
+    python bench/bugs/score.py --set held-out-2  # the second held-out set (bench/bugs/heldout2/)
 
 The case format (one ``.cases`` file per family)::
 
@@ -26,6 +27,7 @@ The case format (one ``.cases`` file per family)::
     title: <one line>
     kind: bug | correct            (correct: a tricky-correct program, files under fix/)
     launch: torchrun --nproc_per_node 4 train.py     (optional; a variant's launch.sh wins)
+    expect: train.py:22 what the finding must say     (optional; held-out-2 labels every bug with it)
     --- bug/train.py
     ...
     --- fix/train.py
@@ -53,7 +55,9 @@ from typing import Dict, List, Optional
 HERE = Path(__file__).resolve().parent
 CASES_DIR = HERE / "cases"
 HELDOUT_DIR = HERE / "heldout"  # written after the rules, never used to write or tune one
-SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "all": (CASES_DIR, HELDOUT_DIR)}
+HELDOUT2_DIR = HERE / "heldout2"  # a second held-out set, written after the first was scored
+SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HELDOUT2_DIR,),
+        "all": (CASES_DIR, HELDOUT_DIR, HELDOUT2_DIR)}
 FAMILIES = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed", "hydra")
 WARN = {"error", "warning"}
 CONFIG_SUFFIXES = {".json", ".yaml", ".yml", ".toml"}
@@ -67,6 +71,7 @@ class Case:
     title: str = ""
     kind: str = "bug"
     launch: str = ""
+    expect: str = ""  # file:line and meaning of the finding the bug needs (labeler's reading)
     files: Dict[str, Dict[str, str]] = field(default_factory=lambda: {"bug": {}, "fix": {}})
 
 
@@ -100,7 +105,7 @@ def parse_cases(path: Path) -> List[Case]:
             target = (m.group(1), m.group(2))
             continue
         if target is None:
-            m = re.match(r"^(source|title|kind|launch):\s*(.*)$", line)
+            m = re.match(r"^(source|title|kind|launch|expect):\s*(.*)$", line)
             if m:
                 setattr(current, m.group(1), m.group(2).strip())
             continue
@@ -110,7 +115,8 @@ def parse_cases(path: Path) -> List[Case]:
 
 
 def load_cases(selected: Optional[str] = None, which: str = "in-sample") -> List[Case]:
-    """The cases of one set: ``in-sample`` (cases/), ``held-out`` (heldout/) or ``all``."""
+    """The cases of one set: ``in-sample`` (cases/), ``held-out`` (heldout/), ``held-out-2``
+    (heldout2/) or ``all``."""
     out: List[Case] = []
     for folder in SETS[which]:
         for fam in FAMILIES:
@@ -198,6 +204,8 @@ def score(cases: List[Case], exe: List[str], verbose: bool, show: bool) -> dict:
             fix_c = counted(fix_f)
             row = {"id": case.id, "family": case.family, "kind": case.kind, "source": case.source,
                    "fix_flagged": sorted({k[0] for k in fix_c})}
+            if case.expect:
+                row["expect"] = case.expect
             stats = per[case.family]
             if case.kind == "correct":
                 stats["correct"] += 1
@@ -259,7 +267,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--case", help="score one case")
     ap.add_argument("--set", dest="which", choices=sorted(SETS), default="in-sample",
                     help="in-sample: cases/ (the rules were written with them in view); "
-                         "held-out: heldout/ (written afterwards, from other reports); all: both")
+                         "held-out: heldout/ (written afterwards, from other reports); "
+                         "held-out-2: heldout2/ (a second held-out set); all: every set")
     ap.add_argument("--show", action="store_true", help="print every finding of each variant")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--json", type=Path, help="write the per-case result here")
