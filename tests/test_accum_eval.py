@@ -11,10 +11,10 @@ import pytest
 from preflight.diagnostics import Applicability, Finding, Severity
 from preflight.engine import Selection, analyse_parsed
 from preflight.fix import apply_fixes
-from preflight.rules.pf108_unscaled_accumulation import UnscaledAccumulation
-from preflight.rules.pf109_double_scaled_accumulation import DoubleScaledAccumulation
-from preflight.rules.pf110_eval_with_autograd import EvalWithAutograd
-from preflight.rules.pf111_model_stuck_in_eval import ModelStuckInEval
+from preflight.rules.code.pf108_unscaled_accumulation import UnscaledAccumulation
+from preflight.rules.code.pf109_double_scaled_accumulation import DoubleScaledAccumulation
+from preflight.rules.code.pf110_eval_with_autograd import EvalWithAutograd
+from preflight.rules.code.pf111_model_stuck_in_eval import ModelStuckInEval
 from preflight.sources import FileError, ParsedPython, SourceText, parse_python
 
 RULES = {r.code: r for r in (UnscaledAccumulation, DoubleScaledAccumulation, EvalWithAutograd,

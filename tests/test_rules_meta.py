@@ -101,7 +101,7 @@ def test_every_rule_is_in_the_index_under_its_scope():
 
 def test_pins_catch_a_finding_that_moves():
     """A pinned example whose finding is reported on another line fails the meta-test."""
-    from preflight.rules._pf414_examples import PF417_BAD
+    from preflight.rules.code._pf414_examples import PF417_BAD
 
     example = PF417_BAD[0]
     moved = example.replace("        loss.backward()  # error: PF417", "        loss.backward()").replace(

@@ -40,7 +40,7 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 class examples:
     """Examples kept in another module, imported on first use.
 
-    ``bad_examples = examples("preflight.rules._pf101_examples", "BAD_EXAMPLES")``: the
+    ``bad_examples = examples("preflight.rules.code._pf101_examples", "BAD_EXAMPLES")``: the
     example programs are only needed by ``explain``, the docs, SARIF rule help and the tests,
     so a ``check`` run does not pay for loading them.
     """
