@@ -61,6 +61,7 @@ class PlanRule(Rule):
     """A rule over the plan, the configs and the scripts of one job (runs in ``audit``)."""
 
     scope = "job"
+    kind = "plan"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -72,6 +73,13 @@ class PlanRule(Rule):
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         raise NotImplementedError
+
+
+class ConfigRule(PlanRule):
+    """A plan rule that checks one config file at a time against the schema of the library
+    that reads it (the problems ``preflight validate`` reports, as audit findings)."""
+
+    kind = "config"
 
 
 class PlanContext:

@@ -66,6 +66,11 @@ class Rule:
     fixable: ClassVar[bool] = False
     # "file": reads one Python file (`check`, `audit`); "job": reads a whole job (`audit` only)
     scope: ClassVar[str] = "file"
+    # what the rule reads, set by its base class; a built-in rule lives in the folder of its kind
+    # (preflight/rules/code/, plan/, config/, meta/): "code" (one Python file), "plan" (a whole
+    # job, PlanRule), "config" (one config file, ConfigRule), "meta" (suppression comments,
+    # MetaRule), "job" (a submitted scheduler job, the gate's JobRule)
+    kind: ClassVar[str] = "code"
     bad_examples: ClassVar[Sequence[str]] = ()
     good_examples: ClassVar[Sequence[str]] = ()
     # examples whose file name matters (e.g. a notebook); path -> code
@@ -91,6 +96,13 @@ class Rule:
             "frameworks": list(cls.frameworks),
             "fixable": cls.fixable,
         }
+
+
+class MetaRule(Rule):
+    """A rule about preflight's own input in a file (its suppression comments), not about
+    the training code; it runs with the code rules."""
+
+    kind = "meta"
 
 
 def _raw_attribute(cls: type, name: str) -> object:

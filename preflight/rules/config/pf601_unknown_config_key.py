@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.plan_rules import PlanContext, PlanRule
+from preflight.plan_rules import ConfigRule, PlanContext
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.config._pf60x_support import findings
 
 
 @register
-class UnknownConfigKey(PlanRule):
+class UnknownConfigKey(ConfigRule):
     code = "PF601"
     name = "unknown-config-key"
     severity = Severity.ERROR

@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
-from preflight.plan_rules import PlanContext, PlanRule
+from preflight.plan_rules import ConfigRule, PlanContext
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.config._pf60x_support import findings
 
 
 @register
-class InvalidConfigValue(PlanRule):
+class InvalidConfigValue(ConfigRule):
     code = "PF602"
     name = "invalid-config-value"
     severity = Severity.ERROR

@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity, Span
 from preflight.registry import register
-from preflight.rules.base import Rule, examples
+from preflight.rules.base import MetaRule, examples
 
 if TYPE_CHECKING:
     from preflight.analysis.context import FileContext
 
 
 @register
-class InvalidSuppression(Rule):
+class InvalidSuppression(MetaRule):
     code = "PF901"
     name = "invalid-suppression"
     severity = Severity.WARNING

@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules.base import Rule, examples
+from preflight.rules.base import MetaRule, examples
 
 if TYPE_CHECKING:
     from preflight.analysis.context import FileContext
 
 
 @register
-class UnusedSuppression(Rule):
+class UnusedSuppression(MetaRule):
     code = "PF902"
     name = "unused-suppression"
     severity = Severity.NOTE
