@@ -69,7 +69,11 @@ def rule_markdown(cls: type[Rule], heading: str = "#") -> str:
         textwrap.dedent(cls.explanation).strip(),
         "",
     ]
-    for title, examples in (("Flagged", cls.bad_examples), ("Not flagged", cls.good_examples)):
+    fixed = [example for example in cls.fixed_examples if example is not None]
+    for title, examples in (("Flagged", cls.bad_examples), ("Not flagged", cls.good_examples),
+                            ("Fixed (`preflight check --fix --unsafe-fixes`)", fixed)):
+        if not examples:
+            continue
         lines.append(f"{heading}# {title}")
         lines.append("")
         for example in examples:

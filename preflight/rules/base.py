@@ -26,7 +26,7 @@ the way Fixit rules carry VALID/INVALID cases.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Iterable, Optional, Sequence
 
 from preflight.diagnostics import Category, Finding, Severity
 
@@ -73,6 +73,9 @@ class Rule:
     kind: ClassVar[str] = "code"
     bad_examples: ClassVar[Sequence[str]] = ()
     good_examples: ClassVar[Sequence[str]] = ()
+    # a fixable rule: what `--fix --unsafe-fixes` makes of each bad example, in their order, pin
+    # comments removed (None: that example offers no fix); the meta-test compares them
+    fixed_examples: ClassVar[Sequence[Optional[str]]] = ()
     # examples whose file name matters (e.g. a notebook); path -> code
     url: ClassVar[str] = ""
     # A file rule that can only fire on a file whose text holds one of these strings (the names

@@ -17,7 +17,7 @@ for x, y in loader:
     loss = criterion(model(x), y)
     loss.backward()
     optimizer.step()
-    losses.append(loss)
+    losses.append(loss)  # warning: PF101
 """,
     # 2. A running total in a training function; the model is a local nn.Module.
     """\
@@ -42,7 +42,7 @@ def train_epoch(model, loader, optimizer):
         loss = F.cross_entropy(model(images), labels)
         loss.backward()
         optimizer.step()
-        total_loss += loss
+        total_loss += loss  # warning: PF101
     print(f"loss {total_loss / len(loader):.4f}")
 
 
@@ -63,7 +63,7 @@ for epoch in range(10):
         criterion(model(x), y).backward()
         optimizer.step()
     for x, y in val_loader:
-        val_losses.append(criterion(model(x), y))
+        val_losses.append(criterion(model(x), y))  # error: PF101
 """,
     # 4. A helper returns a loss; a second helper result is stored and never backwarded.
     """\
@@ -86,7 +86,7 @@ for batch in loader:
     loss.backward()
     optimizer.step()
     optimizer.zero_grad()
-    eval_losses.append(compute_loss(model, next(iter(eval_loader))))
+    eval_losses.append(compute_loss(model, next(iter(eval_loader))))  # error: PF101
 """,
     # 5. An RL agent keeps every Q-value tensor on the object (attributes bound in __init__).
     """\
@@ -110,7 +110,7 @@ class Agent:
 
     def act(self, state):
         q = self.q_net(state)
-        self.q_history.append(q)
+        self.q_history.append(q)  # error: PF101
         return int(q.argmax())
 """,
     # 6. Predictions kept through self.model, a module passed to the constructor.
@@ -126,7 +126,7 @@ class Predictor:
     def predict(self, x):
         self.model.eval()
         preds = self.model(x)
-        self.all_preds.append(preds)
+        self.all_preds.append(preds)  # error: PF101
         return preds
 
 
@@ -149,7 +149,7 @@ class LitModel(L.LightningModule):
         x, y = batch
         logits = self.net(x)
         loss = F.cross_entropy(logits, y)
-        self.training_step_outputs.append(logits)
+        self.training_step_outputs.append(logits)  # warning: PF101  # warning: PF418
         return loss
 """,
     # 8. Per-step dictionary entries and comprehension results kept across steps.
@@ -167,8 +167,8 @@ for step, batch in enumerate(loader):
     loss.backward()
     opt.step()
     opt.zero_grad()
-    history[step] = loss
-    features += outs
+    history[step] = loss  # warning: PF101
+    features += outs  # warning: PF101
 """,
     # 9. The epoch's losses are kept whole although only numbers leave the function.
     """\
@@ -183,7 +183,7 @@ def train_epoch(model, loader, optimizer):
         loss = F.cross_entropy(model(inputs), targets)
         loss.backward()
         optimizer.step()
-        step_losses.append(loss)
+        step_losses.append(loss)  # warning: PF101
     return sum(v.item() for v in step_losses) / len(step_losses)
 """,
 )

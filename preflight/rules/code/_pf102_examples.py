@@ -11,7 +11,7 @@ opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for x, y in loader:
     opt.zero_grad()
     loss = torch.nn.functional.mse_loss(model(x), y)
-    loss.backward(retain_graph=True)
+    loss.backward(retain_graph=True)  # warning: PF102
     opt.step()
 """,
     # the classic: silencing "backward through the graph a second time" in an RNN
@@ -26,7 +26,7 @@ for x, y in loader:
     opt.zero_grad()
     out, hidden = rnn(x, hidden)
     loss = torch.nn.functional.mse_loss(head(out), y)
-    loss.backward(retain_graph=True)
+    loss.backward(retain_graph=True)  # warning: PF102
     opt.step()
 """,
 ]

@@ -13,7 +13,7 @@ opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for x, y in loader:
     loss = nn.functional.mse_loss(model(x), y)
     loss.backward()
-    opt.step()
+    opt.step()  # error: PF103
 """,
     # 2. a GAN zeroing one of its two optimizers (FN-9)
     """
@@ -27,7 +27,7 @@ for real in loader:
     fake = G(torch.randn(4, 8))
     d_loss = D(real).mean() - D(fake.detach()).mean()
     d_loss.backward()
-    opt_d.step()
+    opt_d.step()  # error: PF103
     opt_g.zero_grad()
     g_loss = -D(fake).mean()
     g_loss.backward()
@@ -45,7 +45,7 @@ model, optimizer = fabric.setup(model, optimizer)
 for x, y in loader:
     loss = torch.nn.functional.mse_loss(model(x), y)
     fabric.backward(loss)
-    optimizer.step()
+    optimizer.step()  # error: PF103
 """,
     # 4. Lightning manual optimization without zero_grad (FN-7)
     """
@@ -63,7 +63,7 @@ class GAN(L.LightningModule):
         opt_g, opt_d = self.optimizers()
         d_loss = self.d(batch).mean()
         self.manual_backward(d_loss)
-        opt_d.step()
+        opt_d.step()  # error: PF103
 
     def configure_optimizers(self):
         return torch.optim.Adam(self.g.parameters()), torch.optim.Adam(self.d.parameters())
@@ -79,7 +79,7 @@ for epoch in range(10):
     for x, y in loader:
         loss = ((model(x) - y) ** 2).mean()
         loss.backward()
-        optimizer.step()
+        optimizer.step()  # error: PF103
 """,
 ]
 

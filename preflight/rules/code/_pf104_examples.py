@@ -12,7 +12,7 @@ opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for x, y in loader:
     loss = torch.nn.functional.mse_loss(model(x), y)
     loss.backward()
-    opt.zero_grad()
+    opt.zero_grad()  # error: PF104
     opt.step()
 """,
     # 2. model.zero_grad() on the model the optimizer trains, inside the accumulation boundary
@@ -26,7 +26,7 @@ for i, (x, y) in enumerate(loader):
         loss = torch.nn.functional.mse_loss(model(x), y) / 4
     loss.backward()
     if (i + 1) % 4 == 0:
-        model.zero_grad(set_to_none=True)
+        model.zero_grad(set_to_none=True)  # error: PF104
         opt.step()
 """,
     # 3. with a GradScaler
@@ -40,7 +40,7 @@ for x, y in loader:
     with torch.autocast("cuda"):
         loss = torch.nn.functional.mse_loss(model(x), y)
     scaler.scale(loss).backward()
-    optimizer.zero_grad()
+    optimizer.zero_grad()  # error: PF104
     scaler.step(optimizer)
     scaler.update()
 """,

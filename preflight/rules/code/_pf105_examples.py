@@ -11,7 +11,7 @@ model = torch.nn.Linear(10, 1).cuda()
 opt = torch.optim.AdamW(model.parameters())
 for x, y in loader:
     opt.zero_grad()
-    with torch.autocast("cuda"):
+    with torch.autocast("cuda"):  # warning: PF105
         loss = torch.nn.functional.mse_loss(model(x), y)
     loss.backward()
     opt.step()
@@ -25,7 +25,7 @@ model = torch.nn.Linear(10, 1).cuda()
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for x, y in loader:
     opt.zero_grad()
-    with autocast():
+    with autocast():  # warning: PF105
         loss = torch.nn.functional.mse_loss(model(x), y)
     loss.backward()
     opt.step()
@@ -37,7 +37,7 @@ import torch
 def train(model, opt, loader):
     for x, y in loader:
         opt.zero_grad()
-        with torch.autocast(device_type="cuda", dtype=torch.float16):
+        with torch.autocast(device_type="cuda", dtype=torch.float16):  # warning: PF105
             loss = model(x).float().pow(2).mean()
         loss.backward()
         opt.step()

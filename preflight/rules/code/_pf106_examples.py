@@ -14,7 +14,7 @@ for x, y in loader:
     with torch.autocast("cuda"):
         loss = torch.nn.functional.mse_loss(model(x), y)
     scaler.scale(loss).backward()
-    scaler.step(opt)
+    scaler.step(opt)  # error: PF106
 """,
     """
 import torch
@@ -32,7 +32,7 @@ class Trainer:
             with autocast():
                 loss = self.model(x).pow(2).mean()
             self.scaler.scale(loss).backward()
-            self.scaler.step(self.optimizer)
+            self.scaler.step(self.optimizer)  # error: PF106
 """,
 ]
 

@@ -14,7 +14,7 @@ for x, y in loader:
     with torch.autocast("cuda"):
         loss = torch.nn.functional.mse_loss(model(x), y)
     scaler.scale(loss).backward()
-    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # error: PF107
     scaler.step(opt)
     scaler.update()
 """,
@@ -28,7 +28,7 @@ def train(model, opt, scaler: torch.amp.GradScaler, loader):
         with torch.autocast("cuda"):
             loss = model(x).pow(2).mean()
         scaler.scale(loss).backward()
-        clip_grad_value_(model.parameters(), 0.5)
+        clip_grad_value_(model.parameters(), 0.5)  # error: PF107
         scaler.step(opt)
         scaler.update()
 

@@ -13,7 +13,7 @@ optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 accum_steps = 4
 for i, (x, y) in enumerate(loader):
     loss = nn.functional.mse_loss(model(x), y)
-    loss.backward()
+    loss.backward()  # error: PF108
     if (i + 1) % accum_steps == 0:
         optimizer.step()
         optimizer.zero_grad()
@@ -35,7 +35,7 @@ class Trainer:
         for step, (x, y) in enumerate(loader):
             with torch.autocast("cuda"):
                 loss = nn.functional.cross_entropy(self.model(x), y)
-            self.scaler.scale(loss).backward()
+            self.scaler.scale(loss).backward()  # warning: PF108
             if (step + 1) % self.accum == 0:
                 self.scaler.step(self.opt)
                 self.scaler.update()
@@ -56,7 +56,7 @@ opt = torch.optim.SGD(model.parameters(), lr=0.1)
 model, opt = fabric.setup(model, opt)
 for i, (x, y) in enumerate(loader):
     loss = (model(x) - y).pow(2).mean()
-    fabric.backward(loss)
+    fabric.backward(loss)  # error: PF108
     if i % 8 == 0:
         opt.step()
         opt.zero_grad()
@@ -209,7 +209,7 @@ opt = torch.optim.AdamW(model.parameters())
 model, opt, loader = accelerator.prepare(model, opt, loader)
 for x, y in loader:
     with accelerator.accumulate(model):
-        loss = nn.functional.mse_loss(model(x), y) / 8
+        loss = nn.functional.mse_loss(model(x), y) / 8  # warning: PF109
         accelerator.backward(loss)
         opt.step()
         opt.zero_grad()
@@ -224,7 +224,7 @@ from accelerate import Accelerator
 def train(accelerator, model, opt, loader, args):
     for x, y in loader:
         with accelerator.accumulate(model):
-            loss = model(x).sum().div(args.gradient_accumulation_steps)
+            loss = model(x).sum().div(args.gradient_accumulation_steps)  # warning: PF109
             accelerator.backward(loss)
             opt.step()
             opt.zero_grad()
@@ -250,7 +250,7 @@ class Model(L.LightningModule):
     def training_step(self, batch, batch_idx):
         x, y = batch
         loss = nn.functional.mse_loss(self.net(x), y)
-        return loss / self.trainer.accumulate_grad_batches
+        return loss / self.trainer.accumulate_grad_batches  # warning: PF109
 """,
 )
 

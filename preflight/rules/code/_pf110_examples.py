@@ -17,8 +17,8 @@ class Predictor:
     def run(self, loader):
         self.model.eval()
         for x in loader:
-            preds = self.model(x)
-            self.all_preds.append(preds)
+            preds = self.model(x)  # error: PF110
+            self.all_preds.append(preds)  # error: PF101
         return len(self.all_preds)
 
 
@@ -33,7 +33,7 @@ import torch.nn as nn
 def accuracy(model, loader):
     correct = 0
     for x, y in loader:
-        logits = model(x)
+        logits = model(x)  # warning: PF110
         correct += (logits.argmax(1) == y).sum().item()
     return correct / len(loader.dataset)
 
@@ -64,7 +64,7 @@ for epoch in range(10):
     model.eval()
     val_loss = 0
     for x, y in val_loader:
-        val_loss += nn.functional.cross_entropy(model(x), y)
+        val_loss += nn.functional.cross_entropy(model(x), y)  # error: PF110
     print(val_loss)
 """,
 )
@@ -201,7 +201,7 @@ for epoch in range(10):
         opt.zero_grad()
         (model(x) - y).pow(2).mean().backward()
         opt.step()
-    print(evaluate(model, val_loader))
+    print(evaluate(model, val_loader))  # error: PF111
 """,
     # 2. eval() inline in the batch loop every 100 steps.
     """\
@@ -226,7 +226,7 @@ for step, (x, y) in enumerate(loader):
     (net(x) - y).pow(2).mean().backward()
     opt.step()
     if step % 100 == 0:
-        net.eval()
+        net.eval()  # error: PF111
         with torch.no_grad():
             print(net(x).mean().item())
 """,

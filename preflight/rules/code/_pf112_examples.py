@@ -10,7 +10,7 @@ import torch.nn.functional as F
 
 def train(model, loader, opt):
     for x, y in loader:
-        loss = F.cross_entropy(F.softmax(model(x), dim=1), y)
+        loss = F.cross_entropy(F.softmax(model(x), dim=1), y)  # error: PF112
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -31,7 +31,7 @@ class Net(nn.Module):
 model = Net()
 criterion = nn.CrossEntropyLoss()
 for x, y in loader:
-    loss = criterion(model(x), y)
+    loss = criterion(model(x), y)  # error: PF112
     loss.backward()
 """,
     # nn.Sequential ending in nn.Sigmoid into BCEWithLogitsLoss, import alias
@@ -43,7 +43,7 @@ model = nn.Sequential(nn.Linear(16, 1), nn.Sigmoid())
 loss_fn = BCEL()
 for x, y in loader:
     out = model(x)
-    loss = loss_fn(out.squeeze(1), y)
+    loss = loss_fn(out.squeeze(1), y)  # error: PF112
     loss.backward()
 """,
     # sigmoid through a name into F.binary_cross_entropy_with_logits
@@ -53,7 +53,7 @@ import torch.nn.functional as F
 
 def step(model, x, y):
     probs = torch.sigmoid(model(x))
-    return F.binary_cross_entropy_with_logits(probs, y)
+    return F.binary_cross_entropy_with_logits(probs, y)  # error: PF112
 """,
 ]
 
@@ -157,7 +157,7 @@ class Classifier(nn.Module):
 model = Classifier()
 criterion = nn.BCELoss()
 for x, y in loader:
-    loss = criterion(model(x).squeeze(-1), y)
+    loss = criterion(model(x).squeeze(-1), y)  # error: PF113
     loss.backward()
 """,
     # Hugging Face logits into F.binary_cross_entropy
@@ -168,7 +168,7 @@ from transformers import AutoModelForSequenceClassification
 model = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased", num_labels=4)
 for batch in loader:
     outputs = model(input_ids=batch["input_ids"])
-    loss = F.binary_cross_entropy(outputs.logits, batch["labels"])
+    loss = F.binary_cross_entropy(outputs.logits, batch["labels"])  # error: PF113
     loss.backward()
 """,
 ]
@@ -235,7 +235,7 @@ PF114_BAD = [
 import torch.nn.functional as F
 
 def step(model, x, y):
-    return F.cross_entropy(F.log_softmax(model(x), dim=-1), y)
+    return F.cross_entropy(F.log_softmax(model(x), dim=-1), y)  # note: PF114
 """,
     """
 import torch.nn as nn
@@ -243,7 +243,7 @@ import torch.nn as nn
 model = nn.Sequential(nn.Linear(16, 10), nn.LogSoftmax(dim=1))
 criterion = nn.CrossEntropyLoss()
 for x, y in loader:
-    criterion(model(x), y).backward()
+    criterion(model(x), y).backward()  # note: PF114
 """,
 ]
 

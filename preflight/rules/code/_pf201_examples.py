@@ -17,7 +17,7 @@ def main():
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
     # TODO: move this into the trainer later
     ds = TensorDataset(torch.load("features.pt"), torch.load("targets.pt"))
-    loader = DataLoader(ds, batch_size=32, shuffle=True)
+    loader = DataLoader(ds, batch_size=32, shuffle=True)  # error: PF201
     for epoch in range(10):
         for x, y in loader:
             loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
@@ -34,7 +34,7 @@ from torchvision import datasets, transforms
 
 def build_loader(batch_size):
     ds = datasets.CIFAR10("data", train=True, transform=transforms.ToTensor())
-    return DataLoader(ds, batch_size=batch_size, num_workers=4)
+    return DataLoader(ds, batch_size=batch_size, num_workers=4)  # error: PF201
 
 def main(rank):
     torch.distributed.init_process_group("nccl", rank=rank, world_size=4)
@@ -57,7 +57,7 @@ from torch.utils.data import DataLoader
 model = Net()
 engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
                                                config="ds_config.json")
-loader = DataLoader(train_set, batch_size=8, shuffle=True)
+loader = DataLoader(train_set, batch_size=8, shuffle=True)  # error: PF201
 for step, batch in enumerate(loader):
     loss = engine(batch)
     engine.backward(loss)
@@ -71,7 +71,7 @@ from torchvision.datasets import MNIST
 
 class Data(L.LightningDataModule):
     def train_dataloader(self):
-        return DataLoader(MNIST("data", train=True), batch_size=64)
+        return DataLoader(MNIST("data", train=True), batch_size=64)  # error: PF201
 
 trainer = L.Trainer(devices=4, strategy="ddp", use_distributed_sampler=False)
 trainer.fit(Model(), datamodule=Data())
@@ -232,7 +232,7 @@ from torch.utils.data.distributed import DistributedSampler
 
 model = DDP(Net().cuda())
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
-sampler = DistributedSampler(train_set)
+sampler = DistributedSampler(train_set)  # warning: PF202
 loader = DataLoader(train_set, batch_size=32, sampler=sampler)
 for epoch in range(10):
     for x, y in loader:
@@ -256,7 +256,7 @@ def train_one_epoch(model, loader, opt):
 def main():
     model = torch.nn.parallel.DistributedDataParallel(Net().cuda())
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))  # warning: PF202
     for epoch in range(10):
         train_one_epoch(model, loader, opt)
 """,
@@ -269,7 +269,7 @@ def main(args, model, train_dataset):
     if args.local_rank == -1:
         train_sampler = RandomSampler(train_dataset)
     else:
-        train_sampler = DistributedSampler(train_dataset)
+        train_sampler = DistributedSampler(train_dataset)  # warning: PF202
     train_dataloader = DataLoader(train_dataset, sampler=train_sampler, batch_size=8)
     model, optimizer, _, _ = deepspeed.initialize(model=model, args=args)
     for epoch in range(args.num_train_epochs):
@@ -366,21 +366,21 @@ PF203_BAD = [
 from torch.utils.data import DataLoader, DistributedSampler
 
 sampler = DistributedSampler(train_set)
-loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)
+loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)  # error: PF203
 """,
     # the sampler is None on the single-GPU path only: the distributed run raises
     """
 from torch.utils.data import DataLoader, DistributedSampler
 
 sampler = DistributedSampler(train_set) if distributed else None
-loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)
+loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)  # error: PF203
 """,
     """
 import torch.utils.data as tud
 
 def make_loader(ds, batch_size):
     batches = tud.BatchSampler(tud.RandomSampler(ds), batch_size, drop_last=True)
-    return tud.DataLoader(ds, batch_sampler=batches, shuffle=True)
+    return tud.DataLoader(ds, batch_sampler=batches, shuffle=True)  # error: PF203
 """,
 ]
 

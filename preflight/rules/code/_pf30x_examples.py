@@ -29,7 +29,7 @@ for x, y in loader:
     preds = out.argmax(dim=1)
     correct = 0
     for i in range(len(preds)):
-        if preds[i].item() == y[i].item():
+        if preds[i].item() == y[i].item():  # warning: PF301
             correct += 1
 """,
     # a comprehension over the batch, every step
@@ -42,7 +42,7 @@ for x, y in loader:
     loss.backward()
     optimizer.step()
     probs = out.softmax(dim=1)
-    history = [p.max().item() for p in probs]
+    history = [p.max().item() for p in probs]  # warning: PF301
 """,
     # three unguarded syncs per step (note)
     _SETUP + """
@@ -53,7 +53,7 @@ for x, y in loader:
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
-    running = loss.item()
+    running = loss.item()  # note: PF301
     acc = (out.argmax(1) == y).float().mean().item()
     print(loss)
 """,
@@ -142,7 +142,7 @@ PF302_BAD = (
 class_weights = torch.tensor([1.0, 2.0, 0.5])
 for x, y in loader:
     x, y = x.to(device), y.to(device)
-    loss = F.cross_entropy(model(x), y, weight=class_weights.to(device))
+    loss = F.cross_entropy(model(x), y, weight=class_weights.to(device))  # warning: PF302
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
@@ -152,7 +152,7 @@ def train(model, loader, optimizer):
     mask = torch.ones(10)
     for epoch in range(3):
         for x, y in loader:
-            x = x.cuda() * mask.cuda()
+            x = x.cuda() * mask.cuda()  # warning: PF302
             loss = F.cross_entropy(model(x), y.cuda())
             optimizer.zero_grad()
             loss.backward()
@@ -236,8 +236,8 @@ for x, y in loader:
 PF303_BAD = (
     _SETUP + """
 for x, y in loader:
-    x.to(device)
-    y.to(device)
+    x.to(device)  # warning: PF303
+    y.to(device)  # warning: PF303
     loss = F.cross_entropy(model(x), y)
     optimizer.zero_grad()
     loss.backward()
@@ -246,7 +246,7 @@ for x, y in loader:
     _SETUP + """
 def train():
     weights = torch.tensor([1.0, 2.0, 0.5])
-    weights.cuda()
+    weights.cuda()  # warning: PF303
     for x, y in loader:
         x, y = x.to(device), y.to(device)
         loss = F.cross_entropy(model(x), y, weight=weights)
@@ -344,10 +344,10 @@ for x, y in train_loader:
 """
 
 PF304_BAD = (
-    _PF304_MODEL + "train_loader = DataLoader(dataset, batch_size=64, shuffle=True)\n"
+    _PF304_MODEL + "train_loader = DataLoader(dataset, batch_size=64, shuffle=True)  # note: PF304\n"
     + _PF304_LOOP,
     _PF304_MODEL + "train_loader = DataLoader(dataset, batch_size=64, num_workers=0, "
-                   "pin_memory=True)\n" + _PF304_LOOP,
+                   "pin_memory=True)  # note: PF304\n" + _PF304_LOOP,
 )
 
 PF304_GOOD = (
@@ -431,7 +431,7 @@ if __name__ == "__main__":
 """
 
 PF305_BAD = (
-    _PF305_MAIN.format(seed=""),
+    _PF305_MAIN.format(seed="").replace("    main()\n", "    main()  # note: PF305\n"),
     # a module-level loop with torch.randn data
     """\
 import torch
@@ -439,7 +439,7 @@ import torch.nn as nn
 
 model = nn.Linear(4, 1)
 opt = torch.optim.Adam(model.parameters())
-for step in range(100):
+for step in range(100):  # note: PF305
     x = torch.randn(16, 4)
     loss = model(x).pow(2).mean()
     opt.zero_grad()

@@ -13,7 +13,7 @@ optimizer = torch.optim.AdamW(model.parameters())
 model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
 for x, y in loader:
     loss = torch.nn.functional.mse_loss(model(x), y)
-    loss.backward()
+    loss.backward()  # warning: PF401
     optimizer.step()
     optimizer.zero_grad()
 """,
@@ -25,7 +25,7 @@ def train(accelerator, model, optimizer, loader):
     for batch in loader:
         with accelerator.accumulate(model):
             loss = model(**batch).loss
-            loss.backward()
+            loss.backward()  # warning: PF401
             optimizer.step()
             optimizer.zero_grad()
 
@@ -120,7 +120,7 @@ accelerator = Accelerator()
 train_loader = DataLoader(train_set, batch_size=32, shuffle=True)
 model, optimizer = accelerator.prepare(model, optimizer)
 for epoch in range(3):
-    for batch in train_loader:
+    for batch in train_loader:  # error: PF402
         loss = model(**batch).loss
         accelerator.backward(loss)
         optimizer.step()
@@ -136,7 +136,7 @@ def main():
     loader = DataLoader(ds, batch_size=8)
     eval_loader = DataLoader(val, batch_size=8)
     model, optimizer, eval_loader = accelerator.prepare(model, optimizer, eval_loader)
-    for step, batch in enumerate(tqdm(loader)):
+    for step, batch in enumerate(tqdm(loader)):  # error: PF402
         accelerator.backward(model(batch).mean())
         optimizer.step()
         optimizer.zero_grad()
@@ -211,7 +211,7 @@ PF403_BAD = [
     """
 from accelerate import Accelerator
 
-accelerator = Accelerator(gradient_accumulation_steps=8)
+accelerator = Accelerator(gradient_accumulation_steps=8)  # error: PF403
 model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
 for batch in loader:
     loss = model(**batch).loss
@@ -226,7 +226,7 @@ from accelerate import Accelerator
 parser = argparse.ArgumentParser()
 parser.add_argument("--grad_accum", type=int, default=4)
 args = parser.parse_args()
-accelerator = Accelerator(gradient_accumulation_steps=args.grad_accum, mixed_precision="bf16")
+accelerator = Accelerator(gradient_accumulation_steps=args.grad_accum, mixed_precision="bf16")  # error: PF403
 model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
 for batch in loader:
     accelerator.backward(model(**batch).loss)
@@ -283,7 +283,7 @@ class Classifier(L.LightningModule):
     def training_step(self, batch, batch_idx):
         x, y = batch
         loss = torch.nn.functional.cross_entropy(self(x), y)
-        loss.backward()
+        loss.backward()  # error: PF404
         return loss
 
     def configure_optimizers(self):
@@ -296,7 +296,7 @@ import pytorch_lightning as pl
 class Model(pl.LightningModule):
     def training_step(self, batch, batch_idx):
         opt = self.optimizers()
-        opt.zero_grad()
+        opt.zero_grad()  # error: PF404
         loss = self(batch).mean()
         self.manual_backward(loss)
         opt.step()

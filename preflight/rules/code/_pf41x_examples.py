@@ -7,7 +7,7 @@ PF408_BAD = [
 import torch
 from transformers import AutoModelForCausalLM, BitsAndBytesConfig
 
-bnb = BitsAndBytesConfig(load_in_4bit=True)
+bnb = BitsAndBytesConfig(load_in_4bit=True)  # warning: PF408
 model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", quantization_config=bnb)
 """,
     """
@@ -16,7 +16,7 @@ from transformers import AutoModelForCausalLM, BitsAndBytesConfig
 
 model = AutoModelForCausalLM.from_pretrained(
     "mistralai/Mistral-7B-v0.1",
-    quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4"),
+    quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4"),  # warning: PF408
 )
 """,
 ]
@@ -45,13 +45,13 @@ from transformers import AutoModelForCausalLM
 from trl import SFTConfig, SFTTrainer
 
 model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-0.5B")
-args = SFTConfig(output_dir="out", packing=True)
+args = SFTConfig(output_dir="out", packing=True)  # warning: PF409
 SFTTrainer(model=model, args=args, train_dataset=ds).train()
 """,
     """
 from trl import SFTConfig, SFTTrainer
 
-args = SFTConfig(output_dir="out", padding_free=True,
+args = SFTConfig(output_dir="out", padding_free=True,  # warning: PF409
                  model_init_kwargs={"attn_implementation": "sdpa"})
 SFTTrainer(model="Qwen/Qwen2.5-0.5B", args=args, train_dataset=ds).train()
 """,
@@ -89,14 +89,14 @@ PF412_BAD = [
     """
 from transformers import AutoModelForCausalLM
 
-model = AutoModelForCausalLM.from_pretrained("gpt2", use_cache=True)
+model = AutoModelForCausalLM.from_pretrained("gpt2", use_cache=True)  # note: PF412
 model.gradient_checkpointing_enable()
 """,
     """
 from transformers import AutoModelForCausalLM, TrainingArguments
 
 model = AutoModelForCausalLM.from_pretrained("gpt2")
-model.config.use_cache = True
+model.config.use_cache = True  # note: PF412
 args = TrainingArguments(output_dir="out", gradient_checkpointing=True)
 """,
 ]

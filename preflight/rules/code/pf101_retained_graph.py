@@ -171,6 +171,7 @@ for a total that starts as a number literal and is only printed or logged, and
 """
     bad_examples = examples("preflight.rules.code._pf101_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf101_examples", "GOOD_EXAMPLES")
+    fixed_examples = examples("preflight.rules.code._pf101_fixes", "FIXED_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         # Where a store could outlive its step depends on scopes alone: files with no

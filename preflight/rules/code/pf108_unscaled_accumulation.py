@@ -73,6 +73,7 @@ no autofix.
 """
     bad_examples = examples("preflight.rules.code._pf108_examples", "PF108_BAD")
     good_examples = examples("preflight.rules.code._pf108_examples", "PF108_GOOD")
+    fixed_examples = examples("preflight.rules.code._pf108_fixes", "PF108_FIXED")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = accumulation(ctx)

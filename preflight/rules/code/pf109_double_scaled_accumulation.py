@@ -70,6 +70,7 @@ divides anything.
 """
     bad_examples = examples("preflight.rules.code._pf108_examples", "PF109_BAD")
     good_examples = examples("preflight.rules.code._pf108_examples", "PF109_GOOD")
+    fixed_examples = examples("preflight.rules.code._pf108_fixes", "PF109_FIXED")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = accumulation(ctx)

@@ -86,6 +86,7 @@ callers that do not train, the fix is offered as unsafe.
 """
     bad_examples = examples("preflight.rules.code._pf110_examples", "PF110_BAD")
     good_examples = examples("preflight.rules.code._pf110_examples", "PF110_GOOD")
+    fixed_examples = examples("preflight.rules.code._pf110_fixes", "PF110_FIXED")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         facts = evaluation(ctx)

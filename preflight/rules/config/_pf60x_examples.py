@@ -11,13 +11,15 @@ PF601_BAD = [
   "train_micro_batch_size_per_gpu": 4,
   "zero_optimization": {"stage": 3, "overlap_com": true}
 }
+# --- expect
+ds_config.json:3: error: PF601
 """,
     # an unknown top-level key of an accelerate config: ClusterConfig.from_yaml_file raises
     """
 # --- accelerate.yaml
 compute_environment: LOCAL_MACHINE
 distributed_type: MULTI_GPU
-num_machine: 1
+num_machine: 1  # error: PF601
 num_processes: 8
 mixed_precision: bf16
 """,
@@ -55,12 +57,14 @@ PF602_BAD = [
     """
 # --- ds_config.json
 {"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 4}}
+# --- expect
+ds_config.json:1: error: PF602
 """,
     """
 # --- args.yaml
 output_dir: out
 per_device_train_batch_size: 4
-optim: adamw_torh
+optim: adamw_torh  # error: PF602
 """,
 ]
 
@@ -84,7 +88,7 @@ PF603_BAD = [
 # --- args.yaml
 output_dir: out
 per_device_train_batch_size: 4
-learning_rate: 1e-4
+learning_rate: 1e-4  # error: PF603
 """,
     # `no` is the boolean false in YAML 1.1; accelerate expects the string "no"
     """
@@ -92,7 +96,7 @@ learning_rate: 1e-4
 compute_environment: LOCAL_MACHINE
 distributed_type: MULTI_GPU
 num_processes: 2
-mixed_precision: no
+mixed_precision: no  # error: PF603
 """,
 ]
 

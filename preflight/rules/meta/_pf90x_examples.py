@@ -9,9 +9,9 @@ x = torch.randn(4)
 """
 
 PF901_BAD = (
-    _SETUP + "x.to('cuda')  # noqa: PF3O3\n",  # a letter O for a zero
-    _SETUP + "x.to('cuda')  # preflight: ignore[PF999]\n",
-    _SETUP + "x.to('cuda')  # noqa: PF303, PF1O1\n",  # one valid, one invalid
+    _SETUP + "x.to('cuda')  # noqa: PF3O3  # warning: PF901  # warning: PF303\n",  # a letter O for a zero
+    _SETUP + "x.to('cuda')  # preflight: ignore[PF999]  # warning: PF901  # warning: PF303\n",
+    _SETUP + "x.to('cuda')  # noqa: PF303, PF1O1  # warning: PF901\n",  # one valid, one invalid
 )
 
 PF901_GOOD = (
@@ -22,8 +22,8 @@ PF901_GOOD = (
 )
 
 PF902_BAD = (
-    _SETUP + "y = x + 1  # noqa: PF303\n",  # nothing to silence on this line
-    _SETUP + "y = x.to('cuda')  # preflight: ignore[PF303]\n",
+    _SETUP + "y = x + 1  # noqa: PF303  # note: PF902\n",  # nothing to silence on this line
+    _SETUP + "y = x.to('cuda')  # preflight: ignore[PF303]  # note: PF902\n",
 )
 
 PF902_GOOD = (

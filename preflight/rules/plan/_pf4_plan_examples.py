@@ -24,7 +24,7 @@ class GAN(L.LightningModule):
         opt.step()
         opt.zero_grad()
 
-trainer = L.Trainer(devices=2, accumulate_grad_batches=4)
+trainer = L.Trainer(devices=2, accumulate_grad_batches=4)  # error: PF405
 trainer.fit(GAN())
 """,
     # the module and the Trainer in two files, the clip value in a Hydra config
@@ -45,7 +45,7 @@ class Module(L.LightningModule):
 # --- configs/trainer/default.yaml
 _target_: lightning.pytorch.trainer.Trainer
 max_epochs: 10
-gradient_clip_val: 0.5
+gradient_clip_val: 0.5  # error: PF405
 """,
 ]
 
@@ -115,7 +115,7 @@ import torch
 from transformers import Trainer, TrainingArguments
 
 class WeightedTrainer(Trainer):
-    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):  # error: PF406
         labels = inputs.pop("labels")
         outputs = model(**inputs)
         loss = torch.nn.functional.cross_entropy(outputs.logits.flatten(0, 1), labels.flatten(),
@@ -131,7 +131,7 @@ WeightedTrainer(model=model, args=args, train_dataset=ds).train()
 from transformers import HfArgumentParser, Trainer, TrainingArguments
 
 class MyTrainer(Trainer):
-    def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
+    def compute_loss(self, model, inputs, return_outputs=False, **kwargs):  # error: PF406
         outputs = model(**inputs)
         return outputs.loss
 
@@ -213,14 +213,14 @@ peft>=0.15
 # --- train.py
 from transformers import AutoModelForCausalLM
 
-model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", load_in_4bit=True)
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", load_in_4bit=True)  # error: PF407
 """,
     # no version declared: the latest (5.x) is assumed, reported as a warning
     """
 # --- finetune.py
 from transformers import AutoModelForSeq2SeqLM
 
-model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-xl", load_in_8bit=True, device_map="auto")
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-xl", load_in_8bit=True, device_map="auto")  # warning: PF407
 """,
 ]
 
@@ -252,7 +252,7 @@ dependencies = ["trl>=0.21", "transformers>=4.56"]
 # --- sft.py
 from trl import SFTConfig, SFTTrainer
 
-args = SFTConfig(output_dir="out", max_seq_length=2048, packing=False)
+args = SFTConfig(output_dir="out", max_seq_length=2048, packing=False)  # error: PF410
 SFTTrainer(model="Qwen/Qwen2.5-0.5B", args=args, train_dataset=ds).train()
 """,
 ]
@@ -285,7 +285,7 @@ transformers==4.46.3
 # --- train.py
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
-model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B")
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B")  # warning: PF411
 args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=4)
 Trainer(model=model, args=args, train_dataset=ds).train()
 """,
@@ -332,7 +332,7 @@ PF413_BAD = [
 # --- train.py
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
-model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-70B")
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-70B")  # error: PF413
 args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json", bf16=True)
 Trainer(model=model, args=args, train_dataset=ds).train()
 # --- ds_zero3.json

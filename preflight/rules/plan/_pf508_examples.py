@@ -8,7 +8,7 @@ PF508_BAD = [
 # --- train.py
 from transformers import Trainer, TrainingArguments
 
-args = TrainingArguments(output_dir="out", eval_strategy="no", save_strategy="epoch", load_best_model_at_end=True)
+args = TrainingArguments(output_dir="out", eval_strategy="no", save_strategy="epoch", load_best_model_at_end=True)  # error: PF508
 """,
     """
 # --- train.py
@@ -21,7 +21,7 @@ output_dir: out
 eval_strategy: steps
 save_strategy: steps
 eval_steps: 30
-save_steps: 100
+save_steps: 100  # error: PF508
 load_best_model_at_end: true
 """,
 ]
@@ -50,6 +50,8 @@ import deepspeed
 engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
 # --- ds.json
 {"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}}
+# --- expect
+ds.json:1: error: PF509
 """,
 ]
 
@@ -81,6 +83,8 @@ import deepspeed
 engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
 # --- ds.json
 {"train_micro_batch_size_per_gpu": "auto", "gradient_clipping": "auto", "zero_optimization": {"stage": 2}}
+# --- expect
+ds.json:1: error: PF510
 """,
 ]
 
@@ -109,7 +113,7 @@ PF511_BAD = [
 # --- train.py
 from transformers import Trainer, TrainingArguments
 
-args = TrainingArguments(output_dir="out", deepspeed="ds.json", max_grad_norm=1.0)
+args = TrainingArguments(output_dir="out", deepspeed="ds.json", max_grad_norm=1.0)  # warning: PF511
 # --- ds.json
 {"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
 """,
@@ -143,7 +147,7 @@ from hydra.utils import instantiate
 optimizer = instantiate(cfg.optimizer)(params=model.parameters())
 # --- config.yaml
 optimizer:
-  _target_: torch.optim.Adam
+  _target_: torch.optim.Adam  # error: PF512
   lr: 0.001
 """,
 ]
@@ -183,7 +187,7 @@ loader = instantiate(cfg.train_loader)
 train_loader:
   _target_: torch.utils.data.DataLoader
   batch_size: 32
-  shuffle: false
+  shuffle: false  # warning: PF513
 """,
 ]
 
@@ -222,7 +226,7 @@ PF514_BAD = [
 from transformers import AutoModelForSeq2SeqLM, HfArgumentParser, Seq2SeqTrainingArguments
 
 (args,) = HfArgumentParser(Seq2SeqTrainingArguments).parse_args_into_dataclasses()
-model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")  # warning: PF514
 # --- launch
 python train.py --output_dir out --fp16
 """,
@@ -235,7 +239,7 @@ model_name = cfg.model_name
 model_name: google/flan-t5-large
 trainer:
   _target_: lightning.Trainer
-  precision: 16-mixed
+  precision: 16-mixed  # warning: PF514
 """,
 ]
 
@@ -274,7 +278,7 @@ model:
     - _target_: torch.nn.Linear
       in_features: 64
       out_features: 10
-    - _target_: torch.nn.Softmax
+    - _target_: torch.nn.Softmax  # error: PF515
       dim: 1
 """,
 ]
@@ -325,7 +329,7 @@ trainer:
   _target_: lightning.Trainer
   devices: 4
   strategy: ddp
-  use_distributed_sampler: false
+  use_distributed_sampler: false  # error: PF516
 """,
 ]
 

@@ -15,6 +15,8 @@ Trainer(model=model, args=args, train_dataset=ds).train()
   "train_micro_batch_size_per_gpu": 4,
   "zero_optimization": {"stage": 2}
 }
+# --- expect
+ds.json:2: error: PF501
 """,
 ]
 
@@ -24,7 +26,7 @@ PF501_BAD.append(
 # --- train.py
 from accelerate import Accelerator
 
-accelerator = Accelerator(mixed_precision="fp16")
+accelerator = Accelerator(mixed_precision="fp16")  # warning: PF501
 model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
 # --- accelerate.yaml
 compute_environment: LOCAL_MACHINE
@@ -79,12 +81,16 @@ engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.js
 }
 # --- launch
 torchrun --nnodes 1 --nproc_per_node 8 train.py
+# --- expect
+ds_config.json:2: error: PF502
 """,
     # no launch command: 30 is not a multiple of 4 x 2 for any world size
     """
 # --- ds_config.json
 {"train_batch_size": 30, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,
  "zero_optimization": {"stage": 1}}
+# --- expect
+ds_config.json:1: error: PF502
 """,
 ]
 
@@ -136,12 +142,14 @@ PF503_BAD = [
   "bf16": {"enabled": true},
   "zero_optimization": {"stage": 2}
 }
+# --- expect
+ds_config.json:4: error: PF503
 """,
     """
 # --- train.py
 from transformers import TrainingArguments
 
-args = TrainingArguments(output_dir="out", fp16=True, bf16=True)
+args = TrainingArguments(output_dir="out", fp16=True, bf16=True)  # error: PF503
 """,
 ]
 
@@ -179,6 +187,8 @@ PF504_BAD = [
     "offload_param": {"device": "cpu"}
   }
 }
+# --- expect
+ds_config.json:6: warning: PF504
 """,
     """
 # --- accelerate.yaml
@@ -188,7 +198,7 @@ num_processes: 8
 deepspeed_config:
   zero_stage: 2
   offload_optimizer_device: cpu
-  offload_param_device: cpu
+  offload_param_device: cpu  # warning: PF504
 """,
 ]
 
@@ -223,6 +233,8 @@ trainer.save_model("final")
   "train_micro_batch_size_per_gpu": "auto",
   "zero_optimization": {"stage": 3, "overlap_comm": true}
 }
+# --- expect
+ds_zero3.json:3: warning: PF505
 """,
 ]
 
@@ -262,7 +274,7 @@ PF506_BAD = [
 # --- train.py
 from transformers import Trainer, TrainingArguments
 
-args = TrainingArguments(output_dir="out", fsdp="full_shard auto_wrap", gradient_checkpointing=True,
+args = TrainingArguments(output_dir="out", fsdp="full_shard auto_wrap", gradient_checkpointing=True,  # warning: PF506
                          bf16=True)
 Trainer(model=model, args=args, train_dataset=ds).train()
 """,
@@ -320,7 +332,7 @@ seed: 0
 # --- configs/model/mlp.yaml
 _target_: mypkg.MLP
 hidden: 256
-lr: ???
+lr: ???  # warning: PF507
 """,
 ]
 

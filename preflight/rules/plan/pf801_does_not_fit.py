@@ -15,7 +15,7 @@ target-gpu = "{gpu}"
 # --- train.py
 from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
 
-model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf"{load})
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf"{load}){pin}
 tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")
 args = TrainingArguments(output_dir="out", per_device_train_batch_size={batch}, bf16=True)
 
@@ -29,20 +29,20 @@ Trainer(model=model, args=args, train_dataset=data).train()
 
 PF801_BAD = [
     # a full fine-tune of a 7B model: 16 bytes per parameter before any activation
-    _TRAIN.format(gpu="a100-80gb", load="", batch=4),
+    _TRAIN.format(gpu="a100-80gb", load="", batch=4, pin="  # error: PF801"),
     # the sequence length is not known, but weights, gradients and optimizer states alone
     # (16 bytes per parameter, about 100 GiB) exceed the GPU: a lower bound
-    _TRAIN.format(gpu="l4", load="", batch=4).replace(
+    _TRAIN.format(gpu="l4", load="", batch=4, pin="  # error: PF801").replace(
         'max_length=2048, padding="max_length", ', ""),
 ]
 PF801_GOOD = [
     # the same job on a GPU that holds it
-    _TRAIN.format(gpu="h200", load="", batch=1),
+    _TRAIN.format(gpu="h200", load="", batch=1, pin=""),
     # no target GPU: nothing to compare with
-    _TRAIN.replace('target-gpu = "{gpu}"', "").format(load="", batch=4),
+    _TRAIN.replace('target-gpu = "{gpu}"', "").format(load="", batch=4, pin=""),
     # the sequence length is not known and the weights, gradients and optimizer states
     # fit: no estimate, no finding
-    _TRAIN.format(gpu="h200", load="", batch=4).replace(
+    _TRAIN.format(gpu="h200", load="", batch=4, pin="").replace(
         'max_length=2048, padding="max_length", ', ""),
 ]
 
