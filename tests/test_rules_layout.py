@@ -25,7 +25,7 @@ def test_each_rule_sits_in_the_folder_of_its_kind(code):
     where = "/".join(parts[:-1]).replace(".", "/") + f"/{parts[-1]}.py"
     assert cls.kind in KINDS, f"{code}: unknown kind {cls.kind!r}"
     assert parts[:2] == ["preflight", "rules"] and len(parts) == 4 and parts[2] == cls.kind, (
-        f"{code} ({type(cls).__name__} kind {cls.kind!r}) is in {where}: "
+        f"{code} ({cls.__name__}, kind {cls.kind!r}) is in {where}: "
         f"`git mv` it to preflight/rules/{cls.kind}/ and run `python -m preflight.docs`")
 
 

@@ -71,6 +71,35 @@ def test_good_example_is_silent(code, index, example):
     assert not found, [f"{f.span.line}: {f.message}" for f in found]
 
 
+# Good examples on which ANOTHER built-in rule reports at warning or above: (code, index) ->
+# the (code, line) it reports, and why. Any other warning on a good example fails the test below,
+# and so does an entry here that no longer happens (remove it when the rule is fixed).
+OTHER_RULES_ON_GOOD = {
+    # FALSE POSITIVE of PF403: the loop steps every 4th batch itself and accelerator.backward
+    # divides by 4, which is correct accumulation; PF403 says the optimizer steps every batch
+    ("PF108", 4): [("PF403", 5)],
+    # real: manual_backward of the undivided loss on every batch, opt.step() every 4th (PF108)
+    ("PF405", 0): [("PF108", 10)],
+    # real: BitsAndBytesConfig(load_in_4bit=True) keeps the fp4 / float32 defaults (PF408)
+    ("PF407", 1): [("PF408", 4)],
+    ("PF422", 1): [("PF408", 6)],
+    # questionable: two alternative DeepSpeed configs in one project, neither named by a
+    # script, are read as one job whose ZeRO stage is set twice (PF501)
+    ("PF502", 2): [("PF501", 1)],
+}
+
+
+@pytest.mark.parametrize("code,index,example", GOOD, ids=[f"{c}-good{i}" for c, i, _ in GOOD])
+def test_good_example_draws_no_other_warning(code, index, example):
+    from preflight.diagnostics import Severity
+    from preflight.rule_examples import example_findings
+
+    other = sorted((f.code, f.span.line) for f in example_findings(RULES[code], example)
+                   if f.code != code and f.severity >= Severity.WARNING)
+    assert other == OTHER_RULES_ON_GOOD.get((code, index), []), \
+        f"{code} good example {index}: other rules report {other} (see OTHER_RULES_ON_GOOD)"
+
+
 def test_at_least_the_retained_graph_rule_exists():
     assert "PF101" in RULES
 
