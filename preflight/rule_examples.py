@@ -106,7 +106,7 @@ def example_findings(rule: type[Rule], example: str, codes: Optional[tuple[str, 
     import tempfile
 
     from preflight.diagnostics import FileError
-    from preflight.plan_rules import PlanContext, build_example
+    from preflight.plan_rules import PlanContext, PlanRule, build_example
 
     with tempfile.TemporaryDirectory(prefix="preflight-example-") as tmp:
         plan, project = build_example(example, Path(tmp))
@@ -117,7 +117,7 @@ def example_findings(rule: type[Rule], example: str, codes: Optional[tuple[str, 
         out: list[Finding] = []
         for code in codes:
             cls = registry.get(code)
-            if cls is not None and _is_plan_rule(cls):
+            if cls is not None and issubclass(cls, PlanRule):
                 out.extend(cls().check_plan(pctx))
         for script in project.scripts:
             out.extend(analyse_parsed(script, Selection(codes=file_codes)))

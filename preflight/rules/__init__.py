@@ -21,7 +21,7 @@ import importlib.machinery
 import os
 import sys
 from types import ModuleType
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 KINDS = ("code", "plan", "config", "meta")
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -52,7 +52,8 @@ class _MovedModuleFinder:  # an importlib MetaPathFinder
         name = fullname[len(prefix):]
         for kind in KINDS:
             if os.path.isfile(os.path.join(_HERE, kind, name + ".py")):
-                return importlib.machinery.ModuleSpec(fullname, _AliasLoader(f"{prefix}{kind}.{name}"))
+                loader: Any = _AliasLoader(f"{prefix}{kind}.{name}")
+                return importlib.machinery.ModuleSpec(fullname, loader)
         return None
 
 
