@@ -218,7 +218,7 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
             out.append(finding)
     # invalid and unused suppression codes: only a file that mentions one is tokenized
     if ({"PF901", "PF902"} & set(selection.codes)) and parsed.may_suppress() and parsed.comment_lines:
-        from preflight.rules.pf901_invalid_suppression import suppression_findings
+        from preflight.rules.meta.pf901_invalid_suppression import suppression_findings
 
         for finding in suppression_findings(ctx, selection.codes, used, _known_codes()):
             if not is_suppressed(finding, parsed.comment_lines):

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 EXAMPLE_MARK = "# --- "
 LAUNCH = "launch"
+EXPECT = "expect"
 
 
 PLAN_RULE_NOTE = """
@@ -53,7 +54,9 @@ PLAN_RULE_NOTE = """
 This rule reads the whole job (scripts, config files, the launch command), so
 `preflight audit` runs it and `preflight check` (one file at a time) does not. The
 examples below are small projects: their files are separated by `# --- <path>` lines,
-and `# --- launch` holds the launch command given after `--`.
+and `# --- launch` holds the launch command given after `--`. A trailing `# error: PFxxx`
+comment marks the line a finding is reported on; `# --- expect` lists the findings on lines
+that cannot hold a comment (JSON, the launch command) as `path:line: severity: code`.
 """
 
 
@@ -61,6 +64,7 @@ class PlanRule(Rule):
     """A rule over the plan, the configs and the scripts of one job (runs in ``audit``)."""
 
     scope = "job"
+    kind = "plan"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -72,6 +76,13 @@ class PlanRule(Rule):
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         raise NotImplementedError
+
+
+class ConfigRule(PlanRule):
+    """A plan rule that checks one config file at a time against the schema of the library
+    that reads it (the problems ``preflight validate`` reports, as audit findings)."""
+
+    kind = "config"
 
 
 class PlanContext:
@@ -279,7 +290,9 @@ def check_plan_rule(code: str, plan: TrainingPlan, project: Optional[Project] = 
 
 
 def split_example(example: str) -> tuple[dict[str, str], list[str]]:
-    """The files of an example project and its launch command (``# --- <path>`` sections)."""
+    """The files of an example project and its launch command (``# --- <path>`` sections; the
+    ``# --- expect`` section, the findings the example pins on lines that cannot hold a comment,
+    is no file: see :func:`example_sections`)."""
     import textwrap  # examples only: kept off the check path
 
     text = textwrap.dedent(example).strip("\n") + "\n"
@@ -292,10 +305,28 @@ def split_example(example: str) -> tuple[dict[str, str], list[str]]:
             continue
         files.setdefault(current, []).append(line)
     launch = "".join(files.pop(LAUNCH, [])).strip()
+    files.pop(EXPECT, None)
     out = {name: "".join(lines) for name, lines in files.items() if "".join(lines).strip()}
     import shlex
 
     return out, shlex.split(launch) if launch else []
+
+
+def example_sections(example: str) -> list[tuple[str, int, str]]:
+    """Each line of an example project as (file, line in that file, text), in order: what
+    ``split_example`` writes, with the ``launch`` and ``expect`` sections as pseudo-files."""
+    import textwrap
+
+    text = textwrap.dedent(example).strip("\n") + "\n"
+    current, number = "train.py", 0
+    out = []
+    for line in text.splitlines():
+        if line.startswith(EXAMPLE_MARK):
+            current, number = line[len(EXAMPLE_MARK):].strip(), 0
+            continue
+        number += 1
+        out.append((current, number, line))
+    return out
 
 
 def build_example(example: str, root: Path) -> tuple[TrainingPlan, Project]:

@@ -77,9 +77,10 @@ def register_adapter(cls: type[R]) -> type[R]:
     return cls
 
 
-def _module_names(paths: Iterable[str]) -> list[str]:
+def _module_names(paths: Iterable[str], folders: bool = False) -> list[str]:
     """Modules and sub-packages in ``paths`` (``pkgutil.iter_modules`` imports ``inspect``,
-    a measurable share of a one-file ``check``)."""
+    a measurable share of a one-file ``check``); with ``folders``, every folder whose name is
+    an identifier counts as a sub-package, ``__init__.py`` or not."""
     names: set[str] = set()
     for path in paths:
         try:
@@ -90,17 +91,22 @@ def _module_names(paths: Iterable[str]) -> list[str]:
             name = entry.name
             if name.endswith(".py") and name != "__init__.py":
                 names.add(name[:-3])
-            elif entry.is_dir() and os.path.isfile(os.path.join(entry.path, "__init__.py")):
+            elif entry.is_dir() and (folders or os.path.isfile(os.path.join(entry.path, "__init__.py"))):
                 names.add(name)
     return sorted(n for n in names if n.isidentifier())
 
 
-def _import_package_modules(package: str) -> None:
+def _import_package_modules(package: str, recursive: bool = False) -> None:
+    """Import every public module of ``package``; with ``recursive``, of its sub-packages too
+    (the built-in rules sit one folder per kind: ``preflight/rules/code/``, ``plan/``, ...;
+    a rule module dropped at the top level or in any sub-folder is found as well)."""
     pkg = importlib.import_module(package)
-    for name in _module_names(pkg.__path__):
+    for name in _module_names(pkg.__path__, folders=recursive):
         if name.startswith("_") or name in {"base"}:
             continue
-        importlib.import_module(f"{package}.{name}")
+        module = importlib.import_module(f"{package}.{name}")
+        if recursive and hasattr(module, "__path__"):
+            _import_package_modules(module.__name__, recursive=True)
 
 
 class _EntryPoint:
@@ -220,7 +226,8 @@ def plugin_fingerprint() -> tuple[str, ...]:
 
 
 def _builtin_index() -> dict[str, str]:
-    """Built-in rule code -> module, from the generated ``preflight.rules._index``."""
+    """Built-in rule code -> module under ``preflight.rules`` (``code.pf101_retained_graph``),
+    from the generated ``preflight.rules._index``."""
     from preflight.rules import _index
 
     return {**_index.FILE, **_index.JOB}
@@ -241,7 +248,7 @@ def all_rules(plugins: bool = True) -> dict[str, type[Rule]]:
     """Every registered rule by code (built-ins, then entry points), loaded once."""
     if not _loaded["rules"]:
         _loaded["rules"] = True
-        _import_package_modules("preflight.rules")
+        _import_package_modules("preflight.rules", recursive=True)
     if plugins:
         _ensure_rule_plugins()
     return dict(sorted(_RULES.items()))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import textwrap
 from pathlib import Path
 
@@ -11,10 +12,10 @@ import pytest
 from preflight.diagnostics import Applicability, Finding, Severity
 from preflight.engine import Selection, analyse_parsed
 from preflight.fix import apply_fixes
-from preflight.rules.pf108_unscaled_accumulation import UnscaledAccumulation
-from preflight.rules.pf109_double_scaled_accumulation import DoubleScaledAccumulation
-from preflight.rules.pf110_eval_with_autograd import EvalWithAutograd
-from preflight.rules.pf111_model_stuck_in_eval import ModelStuckInEval
+from preflight.rules.code.pf108_unscaled_accumulation import UnscaledAccumulation
+from preflight.rules.code.pf109_double_scaled_accumulation import DoubleScaledAccumulation
+from preflight.rules.code.pf110_eval_with_autograd import EvalWithAutograd
+from preflight.rules.code.pf111_model_stuck_in_eval import ModelStuckInEval
 from preflight.sources import FileError, ParsedPython, SourceText, parse_python
 
 RULES = {r.code: r for r in (UnscaledAccumulation, DoubleScaledAccumulation, EvalWithAutograd,
@@ -40,6 +41,11 @@ def fix_text(code: str, src: str, unsafe: bool = False) -> str:
     assert outcome.applied, outcome.skipped
     ast.parse(outcome.text)
     return outcome.text
+
+
+def _bare(src: str) -> str:
+    """An example without its pin comments (``# error: PF111``), to edit its lines."""
+    return re.sub(r"  # (?:error|warning|note): PF[0-9]+", "", src)
 
 
 # -- executable documentation and metadata ----------------------------------------
@@ -221,7 +227,7 @@ def test_pf109_fn8_evidence_and_unsafe_fix() -> None:
     assert [e.line for e in found.evidence] == [11, 5, 12]
     assert found.fix is not None and found.fix.applicability == Applicability.UNSAFE
     fixed = fix_text("PF109", DoubleScaledAccumulation.bad_examples[0], unsafe=True)
-    assert "loss = nn.functional.mse_loss(model(x), y)\n" in fixed
+    assert "loss = nn.functional.mse_loss(model(x), y)\n" in _bare(fixed)
     assert check("PF109", fixed) == [] and check("PF108", fixed) == []
 
 
@@ -402,7 +408,7 @@ def test_pf111_fn10_evidence_points_at_the_helper_and_its_eval() -> None:
 
 
 def test_pf111_severity_is_warning_when_the_model_has_no_mode_dependent_layers() -> None:
-    src = ModelStuckInEval.bad_examples[0].replace(
+    src = _bare(ModelStuckInEval.bad_examples[0]).replace(
         "nn.Sequential(nn.Linear(10, 10), nn.Dropout(0.5), nn.Linear(10, 1))", "nn.Linear(10, 1)")
     (found,) = check("PF111", src)
     assert found.severity == Severity.WARNING
@@ -411,21 +417,21 @@ def test_pf111_severity_is_warning_when_the_model_has_no_mode_dependent_layers()
 @pytest.mark.parametrize("reset", ["model.train()", "model.train(True)", "model.train(mode=flag)",
                                    "model.to(device).train()"])
 def test_pf111_any_train_call_after_evaluation_resets(reset: str) -> None:
-    src = ModelStuckInEval.bad_examples[0].replace(
+    src = _bare(ModelStuckInEval.bad_examples[0]).replace(
         "    print(evaluate(model, val_loader))\n",
         f"    print(evaluate(model, val_loader))\n    {reset}\n")
     assert check("PF111", src) == []
 
 
 def test_pf111_train_before_the_training_step_but_after_it_does_not_reset() -> None:
-    src = ModelStuckInEval.bad_examples[0].replace(
+    src = _bare(ModelStuckInEval.bad_examples[0]).replace(
         "    print(evaluate(model, val_loader))\n",
         "    model.train()\n    print(evaluate(model, val_loader))\n")
     assert [f.span.line for f in check("PF111", src)] == [20]
 
 
 def test_pf111_per_model_object() -> None:
-    src = ModelStuckInEval.bad_examples[0].replace(
+    src = _bare(ModelStuckInEval.bad_examples[0]).replace(
         "    print(evaluate(model, val_loader))\n",
         "    print(evaluate(model, val_loader))\n    other.train()\n")
     assert len(check("PF111", src)) == 1
@@ -436,7 +442,7 @@ def test_pf111_per_model_object() -> None:
     "    if loss_is_low:\n        print(evaluate(model, val_loader))\n        break\n",
 ])
 def test_pf111_evaluation_only_at_the_end(tail: str) -> None:
-    src = ModelStuckInEval.bad_examples[0].replace("    print(evaluate(model, val_loader))\n", tail)
+    src = _bare(ModelStuckInEval.bad_examples[0]).replace("    print(evaluate(model, val_loader))\n", tail)
     assert check("PF111", src) == []
 
 

@@ -222,7 +222,7 @@ def test_estimate_imports_no_framework_and_touches_no_network(tmp_path):
 
 
 def test_audit_reports_pf801_when_the_target_gpu_cannot_hold_the_job(cli, tmp_path):
-    from preflight.rules.pf801_does_not_fit import PF801_BAD
+    from preflight.rules.plan.pf801_does_not_fit import PF801_BAD
 
     files = PF801_BAD[0].split("# --- ")
     for chunk in files[1:]:

@@ -264,7 +264,7 @@ def test_importing_fix_does_not_import_libcst() -> None:
     code = (
         "import sys\n"
         "import preflight.fix\n"
-        "import preflight.rules.pf101_retained_graph\n"
+        "import preflight.rules.code.pf101_retained_graph\n"
         "from preflight.analysis import dataflow, scopes\n"
         "assert 'libcst' not in sys.modules, 'libcst imported'\n"
         "from pathlib import Path\n"

@@ -135,7 +135,7 @@ def test_a_fix_target_swapped_for_a_fifo_is_refused_without_blocking(tmp_path: P
 # -- item 12: fixes from the pool and the cache are applied --------------------------------------
 
 def _pf110_tree(root: Path, n: int) -> None:
-    from preflight.rules._pf110_examples import PF110_BAD
+    from preflight.rules.code._pf110_examples import PF110_BAD
 
     for i in range(n):
         write(root / f"eval{i:02d}.py", PF110_BAD[0])

@@ -91,7 +91,7 @@ def test_deepspeed_plan_rules_read_only_the_plan(module):
     import importlib
     import inspect
 
-    src = inspect.getsource(importlib.import_module(f"preflight.rules.{module}"))
+    src = inspect.getsource(importlib.import_module(f"preflight.rules.plan.{module}"))
     for raw in ("deepspeed_configs", "deepspeed_block", "is_accelerate_config", "zero_optimization\")",
                 "block.get", "zo.get"):
         assert raw not in src, (module, raw)
@@ -102,7 +102,7 @@ def test_deepspeed_plan_rules_read_only_the_plan(module):
 def test_pf504_stage_numbers_follow_the_owner():
     from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 
-    from preflight.rules import pf504_offload_param_below_stage3 as pf504
+    from preflight.rules.plan import pf504_offload_param_below_stage3 as pf504
 
     assert {v: k for k, v in ZERO_STAGE_SHARDING.items()} == pf504._STAGE_NUMBER
 

@@ -12,7 +12,7 @@ import pytest
 from preflight.diagnostics import Finding, Severity
 from preflight.engine import Selection, analyse_parsed
 from preflight.registry import all_rules
-from preflight.rules.pf101_retained_graph import RetainedGraph
+from preflight.rules.code.pf101_retained_graph import RetainedGraph
 from preflight.sources import FileError, ParsedPython, SourceText, parse_python
 
 
@@ -1196,7 +1196,7 @@ def test_container_or_a_graph_computed_from_it_escapes(tail: str) -> None:
 
 def test_files_without_a_store_that_outlives_its_step_skip_the_dataflow(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import preflight.rules.pf101_retained_graph as pf101
+    import preflight.rules.code.pf101_retained_graph as pf101
 
     def boom(ctx: object) -> None:
         raise AssertionError("grad_flow computed for a file with no candidate store")

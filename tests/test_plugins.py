@@ -187,7 +187,7 @@ def test_plugin_reusing_a_built_in_code_is_refused_and_the_built_in_still_runs(t
           "    loss.backward()\n    losses.append(loss)\n")
     proc = preflight(tmp_path, "check", "leak.py", "save.py")
     assert proc.returncode == 1
-    assert "rule code PF101 is registered twice: preflight.rules.pf101_retained_graph (built in)" \
+    assert "rule code PF101 is registered twice: preflight.rules.code.pf101_retained_graph (built in)" \
         in proc.stderr
     assert "leak.py:5:5: PF101" in proc.stdout and "acme.ckpt" not in proc.stdout
 
@@ -335,7 +335,7 @@ def test_a_built_in_rule_that_raises_is_one_error_and_the_other_rules_still_repo
     write(tmp_path / "proj" / "train.py", "losses = []\nfor x in loader:\n    loss = model(x)\n"
           "    loss.backward()\n    losses.append(loss)\n")
     write(tmp_path / "site" / "sitecustomize.py",
-          "from preflight.rules import pf110_eval_with_autograd as m\n"
+          "from preflight.rules.code import pf110_eval_with_autograd as m\n"
           "def boom(self, ctx):\n    raise ZeroDivisionError('bug')\n"
           "for v in vars(m).values():\n"
           "    if getattr(v, 'code', None) == 'PF110':\n        v.check = boom\n")

@@ -29,7 +29,8 @@ def _loaded_rule_modules(target: Path) -> list[str]:
         import sys
         from preflight.cli import main
         main(['check', '--no-cache', '-q', {str(target)!r}])
-        print(sorted(m.rsplit('.', 1)[1][:5] for m in sys.modules if m.startswith('preflight.rules.pf')))
+        print(sorted(m.rsplit('.', 1)[1][:5] for m in sys.modules
+                     if m.startswith('preflight.rules.') and m.rsplit('.', 1)[1].startswith('pf')))
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=REPO,
                          env={**os.environ, "NO_COLOR": "1"})

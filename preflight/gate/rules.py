@@ -42,6 +42,7 @@ class JobContext:
 class JobRule(Rule):
     frameworks: ClassVar[tuple[str, ...]] = ("slurm", "kubernetes")
     target: ClassVar[str] = "job"
+    kind: ClassVar[str] = "job"
 
     def check(self, ctx: Any) -> Iterable[Finding]:
         return ()  # job rules read jobs, not Python files

@@ -26,7 +26,7 @@ the way Fixit rules carry VALID/INVALID cases.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, ClassVar, Iterable, Sequence
+from typing import TYPE_CHECKING, ClassVar, Iterable, Optional, Sequence
 
 from preflight.diagnostics import Category, Finding, Severity
 
@@ -40,7 +40,7 @@ NAME_RE = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 class examples:
     """Examples kept in another module, imported on first use.
 
-    ``bad_examples = examples("preflight.rules._pf101_examples", "BAD_EXAMPLES")``: the
+    ``bad_examples = examples("preflight.rules.code._pf101_examples", "BAD_EXAMPLES")``: the
     example programs are only needed by ``explain``, the docs, SARIF rule help and the tests,
     so a ``check`` run does not pay for loading them.
     """
@@ -66,8 +66,16 @@ class Rule:
     fixable: ClassVar[bool] = False
     # "file": reads one Python file (`check`, `audit`); "job": reads a whole job (`audit` only)
     scope: ClassVar[str] = "file"
+    # what the rule reads, set by its base class; a built-in rule lives in the folder of its kind
+    # (preflight/rules/code/, plan/, config/, meta/): "code" (one Python file), "plan" (a whole
+    # job, PlanRule), "config" (one config file, ConfigRule), "meta" (suppression comments,
+    # MetaRule), "job" (a submitted scheduler job, the gate's JobRule)
+    kind: ClassVar[str] = "code"
     bad_examples: ClassVar[Sequence[str]] = ()
     good_examples: ClassVar[Sequence[str]] = ()
+    # a fixable rule: what `--fix --unsafe-fixes` makes of each bad example, in their order, pin
+    # comments removed (None: that example offers no fix); the meta-test compares them
+    fixed_examples: ClassVar[Sequence[Optional[str]]] = ()
     # examples whose file name matters (e.g. a notebook); path -> code
     url: ClassVar[str] = ""
     # A file rule that can only fire on a file whose text holds one of these strings (the names
@@ -91,6 +99,13 @@ class Rule:
             "frameworks": list(cls.frameworks),
             "fixable": cls.fixable,
         }
+
+
+class MetaRule(Rule):
+    """A rule about preflight's own input in a file (its suppression comments), not about
+    the training code; it runs with the code rules."""
+
+    kind = "meta"
 
 
 def _raw_attribute(cls: type, name: str) -> object:

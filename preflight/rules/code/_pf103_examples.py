@@ -1,0 +1,231 @@
+"""PF103 examples: executable documentation (bad ones must fire, good ones stay silent)."""
+
+from __future__ import annotations
+
+BAD_EXAMPLES = [
+    # 1. the classic: no zero_grad at all
+    """
+import torch
+import torch.nn as nn
+
+model = nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    loss = nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    opt.step()  # error: PF103
+""",
+    # 2. a GAN zeroing one of its two optimizers (FN-9)
+    """
+import torch
+import torch.nn as nn
+
+G, D = nn.Linear(8, 8), nn.Linear(8, 1)
+opt_g = torch.optim.Adam(G.parameters())
+opt_d = torch.optim.Adam(D.parameters())
+for real in loader:
+    fake = G(torch.randn(4, 8))
+    d_loss = D(real).mean() - D(fake.detach()).mean()
+    d_loss.backward()
+    opt_d.step()  # error: PF103
+    opt_g.zero_grad()
+    g_loss = -D(fake).mean()
+    g_loss.backward()
+    opt_g.step()
+""",
+    # 3. Fabric leaves zero_grad to the user (FN-6)
+    """
+import torch
+from lightning.fabric import Fabric
+
+fabric = Fabric()
+model = torch.nn.Linear(10, 1)
+optimizer = torch.optim.AdamW(model.parameters())
+model, optimizer = fabric.setup(model, optimizer)
+for x, y in loader:
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    fabric.backward(loss)
+    optimizer.step()  # error: PF103
+""",
+    # 4. Lightning manual optimization without zero_grad (FN-7)
+    """
+import torch
+import lightning as L
+
+class GAN(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+        self.g = torch.nn.Linear(8, 8)
+        self.d = torch.nn.Linear(8, 1)
+
+    def training_step(self, batch, batch_idx):
+        opt_g, opt_d = self.optimizers()
+        d_loss = self.d(batch).mean()
+        self.manual_backward(d_loss)
+        opt_d.step()  # error: PF103
+
+    def configure_optimizers(self):
+        return torch.optim.Adam(self.g.parameters()), torch.optim.Adam(self.d.parameters())
+""",
+    # 5. zeroed once per epoch, stepped every batch
+    """
+import torch
+
+model = torch.nn.Linear(4, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(10):
+    optimizer.zero_grad()
+    for x, y in loader:
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        optimizer.step()  # error: PF103
+""",
+]
+
+GOOD_EXAMPLES = [
+    # 1. zero_grad before backward
+    """
+import torch
+
+model = torch.nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    opt.zero_grad(set_to_none=True)
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    opt.step()
+""",
+    # 2. p.grad = None loop (FP-3)
+    """
+import torch
+
+model = torch.nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    for p in model.parameters():
+        p.grad = None
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    opt.step()
+""",
+    # 3. model.zero_grad()
+    """
+import torch
+
+model = torch.nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    model.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x), y)
+    loss.backward()
+    opt.step()
+""",
+    # 4. gradient accumulation: cleared at the boundary
+    """
+import torch
+
+model = torch.nn.Linear(10, 1)
+opt = torch.optim.AdamW(model.parameters())
+for i, (x, y) in enumerate(loader):
+    loss = torch.nn.functional.mse_loss(model(x), y) / 4
+    loss.backward()
+    if (i + 1) % 4 == 0:
+        opt.step()
+        opt.zero_grad()
+""",
+    # 5. fresh leaf and fresh optimizer per iteration (diffusers pix2pix-zero)
+    """
+import torch
+
+for t in timesteps:
+    x_in = latents.detach().clone()
+    x_in.requires_grad = True
+    opt = torch.optim.SGD([x_in], lr=0.1)
+    with torch.enable_grad():
+        loss = unet(x_in, t).pow(2).mean()
+        loss.backward()
+        opt.step()
+    latents = x_in.detach()
+""",
+    # 6. a GAN zeroing each optimizer
+    """
+import torch
+import torch.nn as nn
+
+G, D = nn.Linear(8, 8), nn.Linear(8, 1)
+opt_g = torch.optim.Adam(G.parameters())
+opt_d = torch.optim.Adam(D.parameters())
+for real in loader:
+    fake = G(torch.randn(4, 8))
+    opt_d.zero_grad()
+    (D(real).mean() - D(fake.detach()).mean()).backward()
+    opt_d.step()
+    opt_g.zero_grad()
+    (-D(fake).mean()).backward()
+    opt_g.step()
+""",
+    # 7. Lightning manual optimization with zero_grad
+    """
+import torch
+import lightning as L
+
+class Model(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+        self.net = torch.nn.Linear(8, 1)
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        opt.zero_grad()
+        self.manual_backward(self.net(batch).mean())
+        opt.step()
+""",
+    # 8. LBFGS: the closure clears the gradients
+    """
+import torch
+
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.LBFGS(model.parameters())
+for x, y in loader:
+    def closure():
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        return loss
+    opt.step(closure)
+""",
+    # 9. a helper clears the gradients
+    """
+import torch
+
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+def reset(m):
+    for p in m.parameters():
+        p.grad = None
+
+for x, y in loader:
+    reset(model)
+    ((model(x) - y) ** 2).mean().backward()
+    opt.step()
+""",
+    # 10. Accelerate: zero_grad under accelerator.accumulate
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=4)
+model = torch.nn.Linear(4, 1)
+optimizer = torch.optim.AdamW(model.parameters())
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for x, y in loader:
+    with accelerator.accumulate(model):
+        loss = ((model(x) - y) ** 2).mean()
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+""",
+]

@@ -1,0 +1,117 @@
+"""PF107 examples: executable documentation (bad ones must fire, good ones stay silent)."""
+
+from __future__ import annotations
+
+BAD_EXAMPLES = [
+    """
+import torch
+
+model = torch.nn.Linear(10, 1).cuda()
+opt = torch.optim.AdamW(model.parameters())
+scaler = torch.amp.GradScaler("cuda")
+for x, y in loader:
+    opt.zero_grad()
+    with torch.autocast("cuda"):
+        loss = torch.nn.functional.mse_loss(model(x), y)
+    scaler.scale(loss).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # error: PF107
+    scaler.step(opt)
+    scaler.update()
+""",
+    """
+import torch
+from torch.nn.utils import clip_grad_value_
+
+def train(model, opt, scaler: torch.amp.GradScaler, loader):
+    for x, y in loader:
+        opt.zero_grad()
+        with torch.autocast("cuda"):
+            loss = model(x).pow(2).mean()
+        scaler.scale(loss).backward()
+        clip_grad_value_(model.parameters(), 0.5)  # error: PF107
+        scaler.step(opt)
+        scaler.update()
+
+model = torch.nn.Linear(4, 1)
+train(model, torch.optim.SGD(model.parameters(), lr=0.1), torch.amp.GradScaler("cuda"), [])
+""",
+]
+
+GOOD_EXAMPLES = [
+    # 1. unscale_ before clipping
+    """
+import torch
+
+model = torch.nn.Linear(10, 1).cuda()
+opt = torch.optim.AdamW(model.parameters())
+scaler = torch.amp.GradScaler("cuda")
+for x, y in loader:
+    opt.zero_grad()
+    with torch.autocast("cuda"):
+        loss = torch.nn.functional.mse_loss(model(x), y)
+    scaler.scale(loss).backward()
+    scaler.unscale_(opt)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    scaler.step(opt)
+    scaler.update()
+""",
+    # 2. no scaler: plain backward
+    """
+import torch
+
+model = torch.nn.Linear(10, 1)
+opt = torch.optim.AdamW(model.parameters())
+for x, y in loader:
+    opt.zero_grad()
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+""",
+    # 3. a disabled scaler
+    """
+import torch
+
+model = torch.nn.Linear(10, 1)
+opt = torch.optim.AdamW(model.parameters())
+scaler = torch.amp.GradScaler("cuda", enabled=False)
+for x, y in loader:
+    opt.zero_grad()
+    scaler.scale(model(x).pow(2).mean()).backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    scaler.step(opt)
+    scaler.update()
+""",
+    # 4. accumulation: unscale_ at the boundary, inside the if
+    """
+import torch
+
+model = torch.nn.Linear(10, 1).cuda()
+opt = torch.optim.AdamW(model.parameters())
+scaler = torch.amp.GradScaler("cuda")
+for i, (x, y) in enumerate(loader):
+    with torch.autocast("cuda"):
+        loss = model(x).pow(2).mean() / 4
+    scaler.scale(loss).backward()
+    if (i + 1) % 4 == 0:
+        scaler.unscale_(opt)
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        scaler.step(opt)
+        scaler.update()
+        opt.zero_grad()
+""",
+    # 5. Accelerate clips after unscaling by itself
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")
+model = torch.nn.Linear(10, 1)
+opt = torch.optim.AdamW(model.parameters())
+model, opt = accelerator.prepare(model, opt)
+for x, y in loader:
+    accelerator.backward(model(x).pow(2).mean())
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    opt.zero_grad()
+""",
+]

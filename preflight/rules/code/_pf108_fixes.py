@@ -1,0 +1,125 @@
+"""What `preflight check --fix --unsafe-fixes` makes of each bad example of PF108 and PF109, in the
+order of the bad examples, pin comments removed (None: that example offers no fix). The
+meta-test applies every fix the rule offers to the example and compares the result with this
+text, character for character."""
+
+from __future__ import annotations
+
+PF108_FIXED = [
+    # bad example 0 (safe fix)
+    """\
+import torch
+import torch.nn as nn
+
+model = nn.Linear(10, 1)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+accum_steps = 4
+for i, (x, y) in enumerate(loader):
+    loss = nn.functional.mse_loss(model(x), y)
+    (loss / accum_steps).backward()
+    if (i + 1) % accum_steps == 0:
+        optimizer.step()
+        optimizer.zero_grad()
+""",
+    # bad example 1 (safe fix)
+    """\
+import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, model, accum):
+        self.model = model
+        self.accum = accum
+        self.opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        self.scaler = torch.cuda.amp.GradScaler()
+
+    def fit(self, loader):
+        for step, (x, y) in enumerate(loader):
+            with torch.autocast("cuda"):
+                loss = nn.functional.cross_entropy(self.model(x), y)
+            self.scaler.scale(loss / self.accum).backward()
+            if (step + 1) % self.accum == 0:
+                self.scaler.step(self.opt)
+                self.scaler.update()
+                self.opt.zero_grad()
+
+
+Trainer(nn.Linear(8, 2), 8).fit(loader)
+""",
+    # bad example 2 (safe fix)
+    """\
+import torch
+import torch.nn as nn
+from lightning.fabric import Fabric
+
+fabric = Fabric()
+model = nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model, opt = fabric.setup(model, opt)
+for i, (x, y) in enumerate(loader):
+    loss = (model(x) - y).pow(2).mean()
+    fabric.backward(loss / 8)
+    if i % 8 == 0:
+        opt.step()
+        opt.zero_grad()
+""",
+]
+
+PF109_FIXED = [
+    # bad example 0 (unsafe fix)
+    """\
+import torch
+import torch.nn as nn
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=8)
+model = nn.Linear(10, 1)
+opt = torch.optim.AdamW(model.parameters())
+model, opt, loader = accelerator.prepare(model, opt, loader)
+for x, y in loader:
+    with accelerator.accumulate(model):
+        loss = nn.functional.mse_loss(model(x), y)
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+""",
+    # bad example 1 (unsafe fix)
+    """\
+import torch
+import torch.nn as nn
+from accelerate import Accelerator
+
+
+def train(accelerator, model, opt, loader, args):
+    for x, y in loader:
+        with accelerator.accumulate(model):
+            loss = model(x).sum()
+            accelerator.backward(loss)
+            opt.step()
+            opt.zero_grad()
+
+
+def main(args):
+    accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps)
+    model = nn.Linear(10, 1)
+    opt = torch.optim.AdamW(model.parameters())
+    train(accelerator, model, opt, loader, args)
+""",
+    # bad example 2 (safe fix)
+    """\
+import lightning as L
+import torch.nn as nn
+
+
+class Model(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(10, 1)
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        loss = nn.functional.mse_loss(self.net(x), y)
+        return loss
+""",
+]

@@ -1,0 +1,343 @@
+"""PF110 / PF111 executable documentation: programs that must (and must not) fire."""
+
+from __future__ import annotations
+
+PF110_BAD = (
+    # 1. FN-14: self.model.eval(), then self.model(x) without no_grad, predictions collected.
+    """\
+import torch
+import torch.nn as nn
+
+
+class Predictor:
+    def __init__(self, model):
+        self.model = model
+        self.all_preds = []
+
+    def run(self, loader):
+        self.model.eval()
+        for x in loader:
+            preds = self.model(x)  # error: PF110
+            self.all_preds.append(preds)  # error: PF101
+        return len(self.all_preds)
+
+
+Predictor(nn.Linear(4, 2)).run(loader)
+""",
+    # 2. FN-15: an accuracy helper the training script calls after each epoch; no eval(), no no_grad.
+    """\
+import torch
+import torch.nn as nn
+
+
+def accuracy(model, loader):
+    correct = 0
+    for x, y in loader:
+        logits = model(x)  # warning: PF110
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct / len(loader.dataset)
+
+
+model = nn.Linear(10, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(3):
+    for x, y in train_loader:
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    print(accuracy(model, val_loader))
+""",
+    # 3. The validation loop inside the epoch loop, after model.eval(), accumulating the loss tensor.
+    """\
+import torch
+import torch.nn as nn
+
+model = nn.Linear(10, 2)
+opt = torch.optim.Adam(model.parameters())
+for epoch in range(10):
+    model.train()
+    for x, y in train_loader:
+        opt.zero_grad()
+        loss = nn.functional.cross_entropy(model(x), y)
+        loss.backward()
+        opt.step()
+    model.eval()
+    val_loss = 0
+    for x, y in val_loader:
+        val_loss += nn.functional.cross_entropy(model(x), y)  # error: PF110
+    print(val_loss)
+""",
+)
+
+PF110_GOOD = (
+    # 1. The same validation under no_grad.
+    """\
+import torch
+import torch.nn as nn
+
+model = nn.Linear(10, 2)
+opt = torch.optim.Adam(model.parameters())
+for epoch in range(10):
+    model.train()
+    for x, y in train_loader:
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    model.eval()
+    with torch.no_grad():
+        for x, y in val_loader:
+            print(nn.functional.cross_entropy(model(x), y).item())
+""",
+    # 2. FP-6: a saliency map needs autograd after model.eval().
+    """\
+import torch
+import torch.nn as nn
+
+
+def evaluate_saliency(model, x):
+    model.eval()
+    x = x.clone().requires_grad_(True)
+    score = model(x).max()
+    (grad,) = torch.autograd.grad(score, x)
+    return grad.abs()
+
+
+print(evaluate_saliency(nn.Linear(4, 2), torch.randn(1, 4)))
+""",
+    # 3. An eval-sounding name that is part of training: its output is backwarded by the caller.
+    """\
+import torch
+import torch.nn as nn
+
+gen = nn.Linear(8, 8)
+disc = nn.Linear(8, 1)
+opt = torch.optim.Adam(gen.parameters())
+
+
+def sample(z):
+    return gen(z)
+
+
+for z in noise:
+    opt.zero_grad()
+    disc(sample(z)).mean().backward()
+    opt.step()
+""",
+    # 4. Lightning runs validation_step without gradients.
+    """\
+import lightning as L
+import torch.nn as nn
+
+
+class Model(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(4, 2)
+
+    def validation_step(self, batch, batch_idx):
+        self.net.eval()
+        x, y = batch
+        self.log("val_loss", nn.functional.cross_entropy(self.net(x), y))
+""",
+    # 5. A name alone proves nothing: `test_forward` is never called by training code.
+    """\
+import torch.nn as nn
+
+
+def test_forward():
+    model = nn.Linear(4, 2)
+    assert model(torch.randn(1, 4)).shape == (1, 2)
+""",
+    # 6. eval() for frozen BatchNorm statistics during fine-tuning: the function trains.
+    """\
+import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Linear(4, 4), nn.BatchNorm1d(4))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+def train_step(x, y):
+    model.eval()
+    loss = (model(x) - y).pow(2).mean()
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+
+
+for x, y in loader:
+    train_step(x, y)
+""",
+    # 7. Decorated with inference_mode.
+    """\
+import torch
+
+
+@torch.inference_mode()
+def evaluate(model, loader):
+    model.eval()
+    return sum(model(x).sum().item() for x in loader)
+""",
+)
+
+PF111_BAD = (
+    # 1. FN-10: evaluate() switches the model to eval; the epoch loop never calls train() again.
+    """\
+import torch
+import torch.nn as nn
+
+
+def evaluate(model, loader):
+    model.eval()
+    with torch.no_grad():
+        return sum(model(x).sum().item() for x in loader)
+
+
+model = nn.Sequential(nn.Linear(10, 10), nn.Dropout(0.5), nn.Linear(10, 1))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model.train()
+for epoch in range(10):
+    for x, y in train_loader:
+        opt.zero_grad()
+        (model(x) - y).pow(2).mean().backward()
+        opt.step()
+    print(evaluate(model, val_loader))  # error: PF111
+""",
+    # 2. eval() inline in the batch loop every 100 steps.
+    """\
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(10, 1)
+        self.bn = nn.BatchNorm1d(10)
+
+    def forward(self, x):
+        return self.fc(self.bn(x))
+
+
+net = Net()
+opt = torch.optim.Adam(net.parameters())
+for step, (x, y) in enumerate(loader):
+    opt.zero_grad()
+    (net(x) - y).pow(2).mean().backward()
+    opt.step()
+    if step % 100 == 0:
+        net.eval()  # error: PF111
+        with torch.no_grad():
+            print(net(x).mean().item())
+""",
+)
+
+PF111_GOOD = (
+    # 1. model.train() at the top of every epoch resets the mode.
+    """\
+import torch
+import torch.nn as nn
+
+
+def evaluate(model, loader):
+    model.eval()
+    with torch.no_grad():
+        return sum(model(x).sum().item() for x in loader)
+
+
+model = nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    model.train()
+    for x, y in train_loader:
+        opt.zero_grad()
+        (model(x) - y).pow(2).mean().backward()
+        opt.step()
+    print(evaluate(model, val_loader))
+""",
+    # 2. The helper switches back itself: eval() followed by train().
+    """\
+import torch
+import torch.nn as nn
+
+
+def evaluate(model, loader):
+    model.eval()
+    with torch.no_grad():
+        total = sum(model(x).sum().item() for x in loader)
+    model.train()
+    return total
+
+
+model = nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    for x, y in train_loader:
+        opt.zero_grad()
+        (model(x) - y).pow(2).mean().backward()
+        opt.step()
+    print(evaluate(model, val_loader))
+""",
+    # 3. train(True) after evaluation, and a different (EMA) model stays in eval on purpose.
+    """\
+import copy
+import torch
+import torch.nn as nn
+
+model = nn.Linear(10, 1)
+ema = copy.deepcopy(model)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    for x, y in train_loader:
+        opt.zero_grad()
+        (model(x) - y).pow(2).mean().backward()
+        opt.step()
+    ema.eval()
+    model.eval()
+    with torch.no_grad():
+        print(model(x).sum().item(), ema(x).sum().item())
+    model.train(True)
+""",
+    # 4. Evaluation after the training loop ends.
+    """\
+import torch
+import torch.nn as nn
+
+model = nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    for x, y in train_loader:
+        opt.zero_grad()
+        (model(x) - y).pow(2).mean().backward()
+        opt.step()
+model.eval()
+with torch.no_grad():
+    print(model(x))
+""",
+    # 5. A train() through a helper that the epoch loop calls before training.
+    """\
+import torch
+import torch.nn as nn
+
+
+def train_one_epoch(model, opt, loader):
+    model.train()
+    for x, y in loader:
+        opt.zero_grad()
+        (model(x) - y).pow(2).mean().backward()
+        opt.step()
+
+
+def validate(model, loader):
+    model.eval()
+    with torch.no_grad():
+        return [model(x).sum().item() for x in loader]
+
+
+model = nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(5):
+    train_one_epoch(model, opt, train_loader)
+    validate(model, val_loader)
+""",
+)

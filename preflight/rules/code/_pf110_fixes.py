@@ -1,0 +1,56 @@
+"""What `preflight check --fix --unsafe-fixes` makes of each bad example of PF110, in the
+order of the bad examples, pin comments removed (None: that example offers no fix). The
+meta-test applies every fix the rule offers to the example and compares the result with this
+text, character for character."""
+
+from __future__ import annotations
+
+PF110_FIXED = [
+    # bad example 0 (safe fix)
+    """\
+import torch
+import torch.nn as nn
+
+
+class Predictor:
+    def __init__(self, model):
+        self.model = model
+        self.all_preds = []
+
+    @torch.no_grad()
+    def run(self, loader):
+        self.model.eval()
+        for x in loader:
+            preds = self.model(x)
+            self.all_preds.append(preds)
+        return len(self.all_preds)
+
+
+Predictor(nn.Linear(4, 2)).run(loader)
+""",
+    # bad example 1 (safe fix)
+    """\
+import torch
+import torch.nn as nn
+
+
+@torch.no_grad()
+def accuracy(model, loader):
+    correct = 0
+    for x, y in loader:
+        logits = model(x)
+        correct += (logits.argmax(1) == y).sum().item()
+    return correct / len(loader.dataset)
+
+
+model = nn.Linear(10, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(3):
+    for x, y in train_loader:
+        opt.zero_grad()
+        nn.functional.cross_entropy(model(x), y).backward()
+        opt.step()
+    print(accuracy(model, val_loader))
+""",
+    None,  # bad example 2: no fix offered
+]

@@ -1,0 +1,420 @@
+"""Examples for PF201 unsharded-distributed-loader, PF202 sampler-without-set-epoch and
+PF203 shuffle-with-sampler (executable documentation, see tests/test_rules_meta.py)."""
+
+from __future__ import annotations
+
+PF201_BAD = [
+    # DDP with a shuffled loader and no sampler; a comment mentioning the trainer (FN-2)
+    """
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, TensorDataset
+
+def main():
+    dist.init_process_group("nccl")
+    model = DDP(torch.nn.Linear(8, 1).cuda())
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    # TODO: move this into the trainer later
+    ds = TensorDataset(torch.load("features.pt"), torch.load("targets.pt"))
+    loader = DataLoader(ds, batch_size=32, shuffle=True)  # error: PF201
+    for epoch in range(10):
+        for x, y in loader:
+            loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+""",
+    # the loader is built in a helper (FN-3)
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader
+from torchvision import datasets, transforms
+
+def build_loader(batch_size):
+    ds = datasets.CIFAR10("data", train=True, transform=transforms.ToTensor())
+    return DataLoader(ds, batch_size=batch_size, num_workers=4)  # error: PF201
+
+def main(rank):
+    torch.distributed.init_process_group("nccl", rank=rank, world_size=4)
+    model = DistributedDataParallel(Net().to(rank), device_ids=[rank])
+    opt = torch.optim.AdamW(model.parameters())
+    train_loader = build_loader(64)
+    for epoch in range(5):
+        for images, labels in train_loader:
+            loss = torch.nn.functional.cross_entropy(model(images), labels)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+""",
+    # deepspeed.initialize with the script's own DataLoader (FN-4)
+    """
+import deepspeed
+import torch
+from torch.utils.data import DataLoader
+
+model = Net()
+engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                               config="ds_config.json")
+loader = DataLoader(train_set, batch_size=8, shuffle=True)  # error: PF201
+for step, batch in enumerate(loader):
+    loss = engine(batch)
+    engine.backward(loss)
+    engine.step()
+""",
+    # Lightning told not to inject its DistributedSampler on 4 GPUs
+    """
+import lightning as L
+from torch.utils.data import DataLoader
+from torchvision.datasets import MNIST
+
+class Data(L.LightningDataModule):
+    def train_dataloader(self):
+        return DataLoader(MNIST("data", train=True), batch_size=64)  # error: PF201
+
+trainer = L.Trainer(devices=4, strategy="ddp", use_distributed_sampler=False)
+trainer.fit(Model(), datamodule=Data())
+""",
+]
+
+PF201_GOOD = [
+    # Lightning injects the DistributedSampler itself (default use_distributed_sampler=True)
+    """
+import lightning as L
+from torch.utils.data import DataLoader
+from torchvision.datasets import MNIST
+
+class Data(L.LightningDataModule):
+    def train_dataloader(self):
+        return DataLoader(MNIST("data", train=True), batch_size=64, shuffle=True)
+
+trainer = L.Trainer(devices=4, strategy="ddp")
+trainer.fit(Model(), datamodule=Data())
+""",
+    # DistributedSampler
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, DistributedSampler
+
+model = DDP(Net().cuda())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sampler = DistributedSampler(train_set)
+loader = DataLoader(train_set, batch_size=32, sampler=sampler)
+for epoch in range(10):
+    sampler.set_epoch(epoch)
+    for x, y in loader:
+        loss = model(x).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""",
+    # streaming dataset split per node (competitor FP-4)
+    """
+import torch
+from datasets import load_dataset
+from datasets.distributed import split_dataset_by_node
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader
+
+ds = load_dataset("c4", "en", split="train", streaming=True)
+ds = split_dataset_by_node(ds, rank=rank, world_size=world_size)
+model = DDP(Net().cuda())
+opt = torch.optim.AdamW(model.parameters())
+for batch in DataLoader(ds, batch_size=16):
+    loss = model(**batch).loss
+    loss.backward()
+    opt.step()
+    opt.zero_grad()
+""",
+    # an IterableDataset subclass shards itself
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, IterableDataset
+
+class Shards(IterableDataset):
+    def __iter__(self):
+        yield from read_my_shard()
+
+model = DDP(Net().cuda())
+opt = torch.optim.AdamW(model.parameters())
+for batch in DataLoader(Shards(), batch_size=16):
+    model(batch).mean().backward()
+    opt.step()
+    opt.zero_grad()
+""",
+    # accelerate shards what it prepares
+    """
+import torch
+from accelerate import Accelerator
+from torch.utils.data import DataLoader
+
+accelerator = Accelerator()
+loader = DataLoader(train_set, batch_size=16, shuffle=True)
+model, opt, loader = accelerator.prepare(Net(), torch.optim.AdamW(params), loader)
+for batch in loader:
+    loss = model(batch).mean()
+    accelerator.backward(loss)
+    opt.step()
+    opt.zero_grad()
+""",
+    # synthetic random data generated on each rank (benchmarks, tests)
+    """
+import torch
+import deepspeed
+
+engine, _, _, _ = deepspeed.initialize(model=Net(), config=cfg)
+data = torch.randn(256, 32, device=engine.device)
+labels = torch.empty(256, dtype=torch.long, device=engine.device).random_(8)
+loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(data, labels), batch_size=8)
+for x, y in loader:
+    engine.backward(engine(x, y))
+    engine.step()
+""",
+    # no data-parallel wrapper: a single-process job
+    """
+import torch
+from torch.utils.data import DataLoader
+
+model = Net().cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(train_set, batch_size=32, shuffle=True)
+for x, y in loader:
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""",
+    # DDP only on one path; the loader gets a sampler on that path
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, DistributedSampler
+
+model = Net().cuda()
+sampler = None
+if distributed:
+    model = DDP(model)
+    sampler = DistributedSampler(train_set)
+loader = DataLoader(train_set, batch_size=32, shuffle=(sampler is None), sampler=sampler)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""",
+    # a dataset of unknown style without shuffle: cannot tell that it is not sharded
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader
+from mydata import ShardedTokens
+
+model = DDP(Net().cuda())
+opt = torch.optim.AdamW(model.parameters())
+for batch in DataLoader(ShardedTokens("train"), batch_size=16):
+    opt.zero_grad()
+    model(batch).mean().backward()
+    opt.step()
+""",
+]
+
+PF202_BAD = [
+    # competitor FN-5
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+model = DDP(Net().cuda())
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+sampler = DistributedSampler(train_set)  # warning: PF202
+loader = DataLoader(train_set, batch_size=32, sampler=sampler)
+for epoch in range(10):
+    for x, y in loader:
+        loss = model(x).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""",
+    # the epoch loop calls a helper that iterates the loader
+    """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+
+def train_one_epoch(model, loader, opt):
+    for x, y in loader:
+        loss = model(x).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+def main():
+    model = torch.nn.parallel.DistributedDataParallel(Net().cuda())
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))  # warning: PF202
+    for epoch in range(10):
+        train_one_epoch(model, loader, opt)
+""",
+    # DistributedSampler on the multi-GPU path only (DeepSpeed-Chat style)
+    """
+import deepspeed
+from torch.utils.data import DataLoader, DistributedSampler, RandomSampler
+
+def main(args, model, train_dataset):
+    if args.local_rank == -1:
+        train_sampler = RandomSampler(train_dataset)
+    else:
+        train_sampler = DistributedSampler(train_dataset)  # warning: PF202
+    train_dataloader = DataLoader(train_dataset, sampler=train_sampler, batch_size=8)
+    model, optimizer, _, _ = deepspeed.initialize(model=model, args=args)
+    for epoch in range(args.num_train_epochs):
+        model.train()
+        for step, batch in enumerate(train_dataloader):
+            loss = model(**batch).loss
+            model.backward(loss)
+            model.step()
+""",
+]
+
+PF202_GOOD = [
+    """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+
+sampler = DistributedSampler(train_set)
+loader = DataLoader(train_set, batch_size=32, sampler=sampler)
+for epoch in range(10):
+    sampler.set_epoch(epoch)
+    for x, y in loader:
+        loss = model(x).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""",
+    # set_epoch through the loader
+    """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+
+loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+for epoch in range(10):
+    loader.sampler.set_epoch(epoch)
+    for x, y in loader:
+        loss = model(x).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""",
+    # shuffle=False: the order is meant to be fixed
+    """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+
+loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set, shuffle=False))
+for epoch in range(10):
+    for x, y in loader:
+        loss = model(x).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""",
+    # one pass over the data: no epoch loop
+    """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+
+loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+for x, y in loader:
+    loss = model(x).sum()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+""",
+    # an evaluation loop (no training): the order does not matter
+    """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+
+val_loader = DataLoader(val_set, batch_size=32, sampler=DistributedSampler(val_set))
+for epoch in range(10):
+    with torch.no_grad():
+        for x, y in val_loader:
+            metric.update(model(x), y)
+""",
+    # accelerate calls set_epoch on prepared loaders
+    """
+from accelerate import Accelerator
+from torch.utils.data import DataLoader, DistributedSampler
+
+accelerator = Accelerator()
+loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+model, opt, loader = accelerator.prepare(model, opt, loader)
+for epoch in range(10):
+    for batch in loader:
+        accelerator.backward(model(batch).mean())
+        opt.step()
+""",
+]
+
+PF203_BAD = [
+    """
+from torch.utils.data import DataLoader, DistributedSampler
+
+sampler = DistributedSampler(train_set)
+loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)  # error: PF203
+""",
+    # the sampler is None on the single-GPU path only: the distributed run raises
+    """
+from torch.utils.data import DataLoader, DistributedSampler
+
+sampler = DistributedSampler(train_set) if distributed else None
+loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)  # error: PF203
+""",
+    """
+import torch.utils.data as tud
+
+def make_loader(ds, batch_size):
+    batches = tud.BatchSampler(tud.RandomSampler(ds), batch_size, drop_last=True)
+    return tud.DataLoader(ds, batch_sampler=batches, shuffle=True)  # error: PF203
+""",
+]
+
+PF203_GOOD = [
+    # the usual idiom
+    """
+from torch.utils.data import DataLoader, DistributedSampler
+
+sampler = DistributedSampler(train_set) if distributed else None
+loader = DataLoader(train_set, batch_size=32, shuffle=(sampler is None), sampler=sampler)
+""",
+    """
+from torch.utils.data import DataLoader, DistributedSampler
+
+loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set, shuffle=True))
+""",
+    """
+from torch.utils.data import DataLoader
+
+loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=None)
+""",
+    # a sampler parameter that every caller leaves at None
+    """
+from torch.utils.data import DataLoader
+
+def make_loader(ds, sampler=None):
+    return DataLoader(ds, batch_size=32, shuffle=True, sampler=sampler)
+
+loader = make_loader(train_set)
+""",
+    # shuffle from a variable preflight cannot evaluate
+    """
+from torch.utils.data import DataLoader, DistributedSampler
+
+loader = DataLoader(train_set, batch_size=32, shuffle=args.shuffle, sampler=DistributedSampler(train_set))
+""",
+]

@@ -1,0 +1,169 @@
+"""PF105 fp16-without-grad-scaler: fp16 autocast training with no GradScaler."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
+from preflight.analysis.scopes import ScopeIndex
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules.base import Rule, examples
+
+# autocast entry points whose device is CUDA by construction
+_CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})
+# autocast entry points taking a device_type first
+_DEVICE_AUTOCAST = frozenset({"torch.autocast", "torch.amp.autocast",
+                              "torch.amp.autocast_mode.autocast"})
+_FP16 = frozenset({"torch.float16", "torch.half"})
+
+
+def _kw(call: ast.Call, name: str, index: Optional[int]) -> Optional[ast.expr]:
+    for k in call.keywords:
+        if k.arg == name:
+            return k.value
+    if index is not None and len(call.args) > index and not any(
+            isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+        return call.args[index]
+    return None
+
+
+def fp16_autocast(scopes: ScopeIndex, call: ast.Call) -> Optional[str]:
+    """How ``call`` is an fp16 CUDA autocast ("default" or "explicit"), else None."""
+    qual = scopes.imports.qualify(call.func)
+    if qual in _CUDA_AUTOCAST:
+        dtype = _kw(call, "dtype", 1)  # torch.cuda.amp.autocast(enabled, dtype, ...)
+        enabled = _kw(call, "enabled", 0)
+    elif qual in _DEVICE_AUTOCAST:
+        device = _kw(call, "device_type", 0)
+        if not (isinstance(device, ast.Constant) and device.value == "cuda"):
+            return None
+        dtype = _kw(call, "dtype", 1)
+        enabled = _kw(call, "enabled", 2)
+    else:
+        return None
+    if isinstance(enabled, ast.Constant) and not enabled.value:
+        return None
+    if any(k.arg is None for k in call.keywords):
+        return None  # **kwargs: the dtype may be in there
+    if dtype is None:
+        return "default"
+    if scopes.imports.qualify(dtype) in _FP16:
+        return "explicit"
+    return None
+
+
+def _raw_backward(event: GradEvent) -> bool:
+    """``loss.backward()``: no framework backward that could apply loss scaling."""
+    call = event.node
+    if event.kind != "backward" or event.scaler is not None or not isinstance(call, ast.Call):
+        return False
+    func = call.func
+    return isinstance(func, ast.Attribute) and func.attr == "backward" and not call.args
+
+
+def _scaled(steps: GradSteps) -> bool:
+    if steps.scaler_mentions or steps.scalers:
+        return True
+    return any(e.kind == "backward" and e.scaler is not None for e in steps.events)
+
+
+@register
+class Fp16WithoutGradScaler(Rule):
+    code = "PF105"
+    name = "fp16-without-grad-scaler"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    summary = "Training under fp16 autocast without a GradScaler"
+    frameworks = ("pytorch",)
+    explanation = """
+## What it finds
+
+A training step runs its forward under CUDA autocast in float16, calls
+`loss.backward()` directly and steps an optimizer, and the file never creates a `GradScaler`. On CUDA,
+`torch.autocast("cuda")` and `torch.cuda.amp.autocast()` default to float16.
+
+## Why it matters
+
+float16 cannot represent magnitudes below about 6e-8 (and loses precision below
+6e-5). Many gradients are that small: without loss scaling they flush to zero in
+the backward, and the affected layers silently stop learning or train worse. The
+PyTorch AMP recipe pairs fp16 autocast with `torch.amp.GradScaler`.
+
+## How to fix it
+
+Either scale the loss:
+
+```python
+scaler = torch.amp.GradScaler("cuda")
+scaler.scale(loss).backward()
+scaler.step(optimizer)
+scaler.update()
+```
+
+or autocast to bfloat16 (`torch.autocast("cuda", dtype=torch.bfloat16)`), which has
+float32's range and needs no scaler (Ampere GPUs and newer).
+
+## When preflight stays silent
+
+* The autocast dtype is bfloat16, a variable or an expression; the device is not a
+  literal `"cuda"`; `enabled=False`.
+* The file creates or mentions a `GradScaler` / `ShardedGradScaler`, or scales a loss
+  with `scaler.scale(loss).backward()`.
+* The backward is a framework's: `accelerator.backward(loss)`, `fabric.backward(loss)`,
+  a DeepSpeed engine's `backward`, Lightning's `manual_backward` or automatic
+  optimization: these apply the configured loss scaling themselves.
+* The autocast region is not part of a training step: inference, evaluation under
+  `no_grad`, or a one-off backward with no optimizer step next to it (a test of
+  autocast itself).
+"""
+    bad_examples = examples("preflight.rules.code._pf105_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf105_examples", "GOOD_EXAMPLES")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        steps = grad_steps(ctx)
+        scopes = steps.scopes
+        if _scaled(steps):
+            return
+        for item in ctx.nodes(ast.withitem):
+            call = item.context_expr
+            if not isinstance(call, ast.Call):
+                continue
+            how = fp16_autocast(scopes, call)
+            if how is None or not scopes.grad_enabled(call):
+                continue
+            fn = scopes.function_of(call)
+            backward = self._backward(steps, fn, call)
+            if backward is None:
+                continue
+            yield self._report(ctx, call, how, backward)
+
+    def _backward(self, steps: GradSteps, fn, call: ast.Call) -> Optional[GradEvent]:
+        events = steps.of(fn)
+        if any(e.kind == "backward" and not _raw_backward(e) for e in events):
+            return None  # a framework backward in the same function
+        loop = steps.scopes.loop_of(call)
+        # a training step: an optimizer steps where the backward runs
+        here = [e for e in events if loop is None or e.in_loop(loop)]
+        if not any(e.kind == "step" for e in here):
+            return None
+        return next((e for e in here if _raw_backward(e)), None)
+
+    def _report(self, ctx: FileContext, call: ast.Call, how: str,
+                backward: GradEvent) -> Finding:
+        text = ast.unparse(call)
+        why = ("autocast on CUDA defaults to float16" if how == "default"
+               else "this autocast runs in float16")
+        message = (
+            f"`{text}`: {why}, and `{ast.unparse(backward.node)}` runs without a GradScaler; "
+            f"gradients below float16's range flush to zero and the affected layers silently "
+            f"stop learning. Scale the loss with `torch.amp.GradScaler` (`scaler.scale(loss)"
+            f".backward()`, `scaler.step(opt)`, `scaler.update()`) or autocast to "
+            f"`torch.bfloat16`")
+        evidence = [
+            ctx.evidence(call, f"forward under fp16 autocast ({why})"),
+            ctx.evidence(backward.node, "unscaled backward"),
+        ]
+        return ctx.finding(self, call, message, evidence=evidence)

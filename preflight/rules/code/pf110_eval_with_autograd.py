@@ -1,0 +1,266 @@
+"""PF110 eval-with-autograd: evaluation forwards that build autograd graphs nobody uses."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.dataflow import GradFlow, grad_flow
+from preflight.analysis.evaluation import EVAL, Evaluation, Key, ModeEvent, evaluation
+from preflight.analysis.scopes import FunctionInfo
+from preflight.diagnostics import Applicability, Category, Evidence, Finding, Fix, Severity
+from preflight.fix import register_operation
+from preflight.registry import register
+from preflight.rules.base import Rule, examples
+
+# A name is corroborating evidence only, never enough on its own.
+_EVAL_NAME = re.compile(
+    r"^_*(val|valid|validate|validation|eval|evaluate|evaluation|test|testing|predict|prediction|"
+    r"infer|inference|generate|sample|score|accuracy|metrics?|compute_metrics)(_[a-z0-9_]*)?$|"
+    r"_(val|valid|validate|validation|eval|evaluate|evaluation|test|accuracy|predict|inference|"
+    r"metrics?)$")
+
+
+@register_operation("add-no-grad-decorator")
+def _add_no_grad(node, params: dict[str, str]):
+    """``def f(...)`` -> ``@torch.no_grad()`` closest to the ``def`` (below other decorators)."""
+    import libcst
+
+    if not isinstance(node, libcst.FunctionDef):
+        raise TypeError(f"cannot decorate a {type(node).__name__}")
+    deco = libcst.Decorator(decorator=libcst.parse_expression(params.get("decorator",
+                                                                         "torch.no_grad()")))
+    return node.with_changes(decorators=[*node.decorators, deco])
+
+
+@register
+class EvalWithAutograd(Rule):
+    code = "PF110"
+    name = "eval-with-autograd"
+    severity = Severity.WARNING
+    category = Category.MEMORY
+    frameworks = ("pytorch", "lightning", "accelerate")
+    fixable = True
+    summary = "An evaluation forward pass runs with autograd on and builds a graph nobody uses"
+    explanation = """
+## What it finds
+
+A forward pass in evaluation code that runs without `torch.no_grad()` /
+`torch.inference_mode()`: after `model.eval()` (also `self.model.eval()`), or in
+a function that never differentiates and that the training loop calls besides
+training (`val_loss = evaluate(model, val_loader)` inside the epoch loop). A
+function name such as `evaluate` or `accuracy` only corroborates that dataflow;
+it is never enough on its own.
+
+## Why it matters
+
+With autograd on, every evaluation forward records a graph and keeps the
+activations it would need for a backward that never comes: evaluation needs as
+much memory as a training forward and runs slower (warning). When the outputs
+or losses are collected across the evaluation loop (`preds.append(logits)`,
+`total += loss`), every batch's graph stays alive until the loop ends and memory
+grows with the size of the evaluation set until it runs out (error).
+
+## How to fix it
+
+Wrap the evaluation in `with torch.no_grad():` (or `torch.inference_mode()`), or
+decorate the function with `@torch.no_grad()`. The autofix adds the decorator
+only when that is provably safe: the function never differentiates (no
+`backward`, `torch.autograd.grad`, `.grad`, `requires_grad`, `enable_grad`) and
+nothing it returns carries a graph to a caller; when it returns a graph to
+callers that do not train, the fix is offered as unsafe.
+
+## When preflight stays silent
+
+* The forward runs under `no_grad` / `inference_mode` (lexically, by decorator,
+  or because every in-file caller runs it so), or in Lightning's
+  `validation_step` / `test_step` / `predict_step` (already no-grad).
+* The function needs gradients: saliency maps, adversarial examples,
+  `torch.autograd.grad`, gradient penalties, `requires_grad_` on inputs (FP-6).
+* The function trains, or returns a graph that a training caller may use, or
+  is never called in the file and has no `eval()` evidence.
+* The model is frozen or has no parameters; `model.train()` ran again before
+  the forward.
+"""
+    bad_examples = examples("preflight.rules.code._pf110_examples", "PF110_BAD")
+    good_examples = examples("preflight.rules.code._pf110_examples", "PF110_GOOD")
+    fixed_examples = examples("preflight.rules.code._pf110_fixes", "PF110_FIXED")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        facts = evaluation(ctx)
+        if not facts.forwards:
+            return
+        flow: Optional[GradFlow] = None
+        for fn, forwards in facts.forwards.items():
+            reported = False
+            for call, key in forwards:
+                if reported:
+                    break
+                evidence = self._eval_evidence(facts, fn, call, key)
+                if evidence is None:
+                    continue
+                if flow is None:
+                    flow = grad_flow(ctx)
+                finding = self._check(ctx, facts, flow, fn, call, evidence)
+                if finding is not None:
+                    reported = True  # one finding per function
+                    yield finding
+
+    # -- evidence ----------------------------------------------------------
+    def _eval_evidence(self, facts: Evaluation, fn: FunctionInfo, call: ast.Call,
+                       key: Key) -> Optional[tuple[str, Optional[ModeEvent]]]:
+        if fn.hook is not None:
+            return None
+        latest = facts.latest_before(fn, key, call)
+        if latest is not None and latest.last == EVAL:
+            return "eval", latest
+        if latest is not None or fn.trains or fn.is_module_scope:
+            return None
+        if _EVAL_NAME.search(fn.name) and fn.call_sites and any(
+                _beside_training(facts, site.call, site.caller) for site in fn.call_sites):
+            return "called", None
+        return None
+
+    def _check(self, ctx: FileContext, facts: Evaluation, flow: GradFlow, fn: FunctionInfo,
+               call: ast.Call, evidence: tuple[str, Optional[ModeEvent]]) -> Optional[Finding]:
+        scopes = facts.scopes
+        if not flow.grad_enabled_at(call):
+            return None
+        kind, event = evidence
+        fact = flow.fact(call)
+        sources = fact.real_sources() if fact is not None else frozenset()
+        if fn.trains:
+            loop = scopes.loop_of(call)
+            if loop is not None and loop.training:
+                return None
+            if sources & flow.backward_sources(None, fn):
+                return None
+            if fn in facts.input_grads:
+                return None  # gradients with respect to inputs (saliency, gradient penalty)
+        elif fn in facts.needs_grad:
+            return None
+        summary = flow.summaries.get(fn)
+        returns_graph = bool(summary is not None and summary.fact is not None and summary.fact.real)
+        unsafe = False
+        if returns_graph and not fn.trains:
+            if kind != "eval" or not fn.call_sites or any(
+                    _in_training(facts, s.call, s.caller) for s in fn.call_sites):
+                return None
+            unsafe = True
+        stored = self._stored(ctx, flow, fn, sources)
+        if kind == "eval" and stored is None and scopes.loop_of(call) is None and not any(
+                scopes.loop_of(s.call) is not None for s in fn.call_sites):
+            return None  # one forward (a unit test, a single prediction): bounded and transient
+        severity = Severity.ERROR if stored is not None else Severity.WARNING
+        model = ast.unparse(call.func)
+        if len(model) > 40:
+            model = "the model"
+        if kind == "eval":
+            why = f"after `{ast.unparse(event.origin.func)}()` switched it to evaluation" if (
+                event is not None) else "in evaluation"
+        else:
+            why = (f"in `{fn.name}()`, which never differentiates and which the training loop "
+                   f"calls besides training")
+        message = (f"`{model}(...)` runs {why} with autograd on: it records a graph and keeps "
+                   f"activations for a backward that never comes")
+        if stored is not None:
+            message += (f", and `{ast.unparse(stored)[:60]}` keeps every batch's graph alive until "
+                        f"the loop ends, so memory grows with the evaluation set")
+        message += ". Run it under `torch.no_grad()` or `torch.inference_mode()`"
+        ev = self._evidence(ctx, fn, call, event, kind, stored)
+        return ctx.finding(self, call, message, evidence=ev, severity=severity,
+                           fix=self._fix(ctx, facts, fn, unsafe))
+
+    def _stored(self, ctx: FileContext, flow: GradFlow, fn: FunctionInfo,
+                sources: frozenset[int]) -> Optional[ast.AST]:
+        if not sources:
+            return None
+        for node, value, container in _stores(ctx, flow).get(fn, ()):
+            fact = flow.fact(value)
+            if fact is None or not (fact.real_sources() & sources) or fact.leaf:
+                continue
+            loop = flow.scopes.loop_of(node)
+            if loop is not None and ast.unparse(container) not in loop.rebinds:
+                return node
+        return None
+
+    def _evidence(self, ctx: FileContext, fn: FunctionInfo, call: ast.Call,
+                  event: Optional[ModeEvent], kind: str, stored: Optional[ast.AST]) -> list[Evidence]:
+        out: list[Evidence] = []
+        if event is not None:
+            out.append(ctx.evidence(event.node, "the model is switched to evaluation here" if (
+                event.helper is None) else f"`{event.helper.name}()` switches the model to evaluation"))
+        if kind == "called":
+            for site in fn.call_sites[:2]:
+                out.append(ctx.evidence(site.call, f"the training code calls `{fn.name}()` here"))
+        if not fn.is_module_scope:
+            out.append(ctx.evidence(fn.node, f"`{fn.name}()` has no backward, no `torch.autograd.grad` "
+                                             "and no `no_grad`" if not fn.trains else
+                                    f"`{fn.name}()` trains elsewhere, but not with this forward"))
+        out.append(ctx.evidence(call, "forward with autograd on"))
+        if stored is not None:
+            out.append(ctx.evidence(stored, "graph-bearing output kept across iterations"))
+        return out
+
+    def _fix(self, ctx: FileContext, facts: Evaluation, fn: FunctionInfo, unsafe: bool) -> Optional[Fix]:
+        node = fn.node
+        if not isinstance(node, ast.FunctionDef) or fn.trains or fn in facts.needs_grad:
+            return None
+        if not any(a.name == "torch" and a.asname is None for imp in ctx.nodes(ast.Import)
+                   for a in imp.names):
+            return None
+        fix = ctx.fix(node, f"Decorate `{fn.name}` with `@torch.no_grad()`", "add-no-grad-decorator",
+                      decorator="torch.no_grad()")
+        if unsafe:
+            return Fix(description=fix.description + " (it returns a graph to its callers)",
+                       operation=fix.operation, target=fix.target,
+                       applicability=Applicability.UNSAFE, params=fix.params)
+        return fix
+
+
+def _in_training(facts: Evaluation, call: ast.Call, caller: FunctionInfo) -> bool:
+    """The call runs in a training loop, or in a function that trains."""
+    loop = facts.scopes.loop_of(call)
+    while loop is not None:
+        if loop.training:
+            return True
+        loop = loop.parent
+    return caller.trains
+
+
+def _beside_training(facts: Evaluation, call: ast.Call, caller: FunctionInfo) -> bool:
+    """The call runs in a training loop, or after one in the same function (the epoch loop
+    evaluates; the script tests after training)."""
+    loop = facts.scopes.loop_of(call)
+    while loop is not None:
+        if loop.training:
+            return True
+        loop = loop.parent
+    end = facts.first_training_loop_end(caller)
+    return end is not None and end < call.lineno
+
+
+Store = tuple[ast.AST, ast.expr, ast.expr]
+
+
+def _stores(ctx: FileContext, flow: GradFlow) -> dict[FunctionInfo, list[Store]]:
+    """``c.append(v)`` / ``c.extend(v)`` / ``c += v`` by function, computed once per file."""
+
+    def build() -> dict[FunctionInfo, list[Store]]:
+        out: dict[FunctionInfo, list[Store]] = {}
+        for node in ctx.nodes(ast.Call, ast.AugAssign):
+            if isinstance(node, ast.Call):
+                if not (isinstance(node.func, ast.Attribute) and node.func.attr in (
+                        "append", "extend") and len(node.args) == 1):
+                    continue
+                store: Store = (node, node.args[0], node.func.value)
+            elif isinstance(node.op, ast.Add):
+                store = (node, node.value, node.target)
+            else:
+                continue
+            out.setdefault(flow.scopes.function_of(node), []).append(store)
+        return out
+
+    return ctx.cached("pf110-stores", build)

@@ -1,0 +1,103 @@
+"""PF112 activation-before-logits-loss: softmax/sigmoid output fed to a loss that expects logits."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.losses import (
+    BCE_LOGITS,
+    CE,
+    SIGMOID,
+    SOFTMAX,
+    loss_sites,
+    site_evidence,
+    text,
+)
+from preflight.analysis.scopes import scope_index
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules.base import Rule, examples
+
+_WHY = {
+    (SOFTMAX, CE): ("it applies log_softmax itself, so it computes log(softmax(softmax(z))): the "
+                    "probabilities it sees are squeezed into a narrow band, the loss cannot get "
+                    "near zero and gradients shrink, so training stalls or converges worse"),
+    (SIGMOID, CE): ("it applies log_softmax itself to values that all lie in (0, 1), so no "
+                    "class can ever get a confident probability and gradients are squashed"),
+    (SIGMOID, BCE_LOGITS): ("it applies a sigmoid itself, so it sees sigmoid(sigmoid(z)), which "
+                            "always lies in (0.5, 0.73): the loss cannot approach zero and the "
+                            "gradients are tiny and biased"),
+    (SOFTMAX, BCE_LOGITS): ("it applies a sigmoid itself, so it sees sigmoid(softmax(z)), which "
+                            "always lies in (0.5, 0.73): the loss cannot approach zero"),
+}
+
+
+@register
+class ActivationBeforeLogitsLoss(Rule):
+    code = "PF112"
+    name = "activation-before-logits-loss"
+    severity = Severity.ERROR
+    category = Category.CORRECTNESS
+    summary = "A softmax or sigmoid output is passed to a loss that expects raw logits"
+    frameworks = ("pytorch", "lightning", "accelerate", "transformers")
+    explanation = """
+## What it finds
+
+A value that already went through `softmax` or `sigmoid` is passed to a loss that
+applies that activation itself: `F.cross_entropy` / `nn.CrossEntropyLoss` (which
+applies `log_softmax`) or `F.binary_cross_entropy_with_logits` /
+`nn.BCEWithLogitsLoss` (which applies `sigmoid`). The activation is found inline
+(`F.softmax(x)`, `x.sigmoid()`), through names, as an `nn.Softmax` /
+`nn.Sigmoid` layer, as the last layer of an `nn.Sequential`, and in the value a
+model's `forward` (or a helper) returns.
+
+## Why it matters
+
+The activation runs twice. Cross-entropy on softmax probabilities computes
+`log(softmax(p))` with every `p` in (0, 1): the loss cannot approach zero,
+gradients shrink and training stalls or ends at a worse model. With
+`BCEWithLogitsLoss`, `sigmoid(sigmoid(z))` always lies in (0.5, 0.73). Nothing
+crashes; the numbers are just wrong. Where the loss runs with gradients off
+(`torch.no_grad()`, Lightning `validation_step`), only the reported loss is wrong,
+so the finding is a warning there.
+
+## How to fix it
+
+Pass the logits (the value before the activation) to the loss, and apply
+`softmax` / `sigmoid` only where probabilities are needed (metrics, inference).
+If `forward` returns probabilities, return logits from it and apply the
+activation at prediction time.
+
+## When preflight stays silent
+
+* The value is a softmax only on some paths (a `forward` that returns logits
+  while training and probabilities in eval, a softmax under an `if`): every
+  path must agree.
+* The name was re-bound to logits before the loss call (per value, not per name).
+* The model or value comes from code it cannot see.
+* `log_softmax` into cross-entropy is numerically harmless (see PF114), and
+  `sigmoid` into `BCELoss` is that loss's intended input.
+"""
+    bad_examples = examples("preflight.rules.code._pf112_examples", "PF112_BAD")
+    good_examples = examples("preflight.rules.code._pf112_examples", "PF112_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        for site in loss_sites(ctx):
+            act = site.act
+            if act is None or (act.kind, site.kind) not in _WHY:
+                continue
+            loss_name = "cross-entropy" if site.kind == CE else "BCE-with-logits"
+            fix_hint = ("pass the logits and use softmax only for predictions" if site.kind == CE
+                        else "pass the logits and use sigmoid only for predictions")
+            message = (f"`{text(site.input)}` holds {act.kind} output, but {site.loss} is a "
+                       f"{loss_name} loss that expects raw logits: {_WHY[(act.kind, site.kind)]}. "
+                       f"Fix: {fix_hint}")
+            severity = None
+            scopes = scope_index(ctx)
+            if not scopes.grad_enabled(site.call):
+                severity = Severity.WARNING
+                message += (". Here gradients are off (evaluation), so only the reported loss is "
+                            "wrong, not the training")
+            yield ctx.finding(self, site.call, message, evidence=site_evidence(ctx, site),
+                              severity=severity)

@@ -1,0 +1,149 @@
+"""PF201 unsharded-distributed-loader: a data-parallel training loop over a loader with no sharding."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.distributed import MAP, SHARDED, LoaderAnalysis, loader_analysis
+from preflight.analysis.losses import text
+from preflight.analysis.scopes import FunctionInfo
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules.base import Rule, examples
+
+
+@register
+class UnshardedDistributedLoader(Rule):
+    code = "PF201"
+    name = "unsharded-distributed-loader"
+    severity = Severity.ERROR
+    category = Category.DISTRIBUTED
+    summary = "A DDP/FSDP/DeepSpeed training loop iterates a DataLoader that does not shard the data"
+    frameworks = ("pytorch", "deepspeed")
+    explanation = """
+## What it finds
+
+A script wraps its model for data-parallel training (`DistributedDataParallel`,
+`FullyShardedDataParallel` / `fully_shard`, or `deepspeed.initialize`) and its
+training loop iterates a `DataLoader(...)` that has no sampler and whose dataset
+is map-style (`shuffle=True`, a torchvision dataset, `TensorDataset`, a local
+`Dataset` with `__getitem__`, a non-streaming `load_dataset`). The loader may be
+built in the same function or in a helper that returns it.
+
+## Why it matters
+
+Every rank iterates the whole dataset. An epoch does `world_size` times the work
+it should, each sample is seen `world_size` times per epoch, and when the ranks
+share a seed (the usual `seed_everything`) they draw identical batches, so the
+extra GPUs average identical gradients and add nothing. Nothing fails; the job
+just costs N times more and learning-rate schedules measured in epochs are off.
+
+## How to fix it
+
+Give the loader a `DistributedSampler(dataset)` (and call
+`sampler.set_epoch(epoch)` each epoch, see PF202), or shard the dataset itself
+(`split_dataset_by_node`, a rank-aware `IterableDataset`). With DeepSpeed you can
+pass `training_data=dataset` to `deepspeed.initialize` and use the loader it
+returns.
+
+## When preflight stays silent
+
+* The loader has any `sampler=` / `batch_sampler=` other than a plain
+  `RandomSampler`/`SequentialSampler`, or the dataset is an `IterableDataset`,
+  streaming, split by node, `.shard()`-ed, or given the rank.
+* The dataset's style is unknown and the loader does not shuffle.
+* The loader went through `accelerator.prepare`, `fabric.setup_dataloaders` or
+  came from `deepspeed.initialize` (they shard it), or is handed to Lightning or
+  the HF Trainer (they inject the sampler). The one Lightning case reported is a
+  `Trainer(use_distributed_sampler=False)` (or the old `replace_sampler_ddp=False`)
+  with several devices, nodes or a ddp/fsdp/deepspeed strategy, whose
+  `train_dataloader()` or `fit(..., loader)` loader does not shard.
+* No data-parallel wrapper is connected to the loop (same function, same class,
+  module level, or a caller/callee of the loop's function). Words in comments or
+  names never change the verdict.
+* The loader is built differently on different paths and one of them shards.
+"""
+    bad_examples = examples("preflight.rules.code._pf201_examples", "PF201_BAD")
+    good_examples = examples("preflight.rules.code._pf201_examples", "PF201_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        la = loader_analysis(ctx)
+        done: set[int] = set()
+        for trainer, leaf in la.lightning_loaders():
+            reason = self._unsharded(la, leaf.node, leaf.fn)  # type: ignore[arg-type]
+            if reason is not None and id(leaf.node) not in done:
+                done.add(id(leaf.node))
+                yield self._report_lightning(ctx, trainer, leaf.node, reason)
+        if not la.markers or not la.uses:
+            return
+        for use in la.uses:
+            if not use.loop.training:
+                continue
+            markers = la.related(use.fn)
+            if not markers:
+                continue
+            reasons = []
+            for leaf in use.loaders:
+                loader = leaf.node
+                assert isinstance(loader, ast.Call)
+                reason = self._unsharded(la, loader, leaf.fn)
+                if reason is None:
+                    break
+                reasons.append(reason)
+            else:
+                first = use.loaders[0].node
+                if id(first) in done:
+                    continue
+                done.add(id(first))
+                yield self._report(ctx, use, markers[0], reasons[0])
+
+    @staticmethod
+    def _unsharded(la: LoaderAnalysis, loader: ast.Call, fn: FunctionInfo) -> Optional[tuple[ast.AST, str]]:
+        if any(k.arg is None for k in loader.keywords) or len(loader.args) > 3:
+            return None
+        sampler = la.sampler_expr(loader)
+        if sampler is not None and not la.plain_sampler(sampler, fn):
+            return None
+        styles = la.dataset_style(loader, fn)
+        if any(s.kind == SHARDED for s in styles):
+            return None
+        shuffle = la.kwarg(loader, "shuffle")
+        if isinstance(shuffle, ast.Constant) and shuffle.value is True:
+            return loader, "`shuffle=True`: a map-style dataset, loaded whole by every rank"
+        if all(s.kind == MAP for s in styles) and styles[0].node is not None:
+            return styles[0].node, styles[0].reason
+        return None
+
+    def _report_lightning(self, ctx: FileContext, trainer: ast.Call, loader: ast.AST,
+                          reason: tuple[ast.AST, str]) -> Finding:
+        node, why = reason
+        evidence = [ctx.evidence(trainer, "`use_distributed_sampler=False` on a multi-device "
+                                          "Trainer: Lightning does not add a DistributedSampler")]
+        if node is not loader:
+            evidence.append(ctx.evidence(node, why))
+        evidence.append(ctx.evidence(loader, "the training loader has no sampler that shards"))
+        message = (f"`{text(loader)}` has no distributed sampler and the Trainer is told not to "
+                   "inject one (`use_distributed_sampler=False` with several devices): every rank "
+                   "iterates the whole dataset. Pass `sampler=DistributedSampler(dataset)` or "
+                   "drop `use_distributed_sampler=False`")
+        return ctx.finding(self, loader, message, evidence=evidence)
+
+    def _report(self, ctx: FileContext, use, marker, reason) -> Finding:
+        loader = use.loaders[0].node
+        node, why = reason
+        evidence = [ctx.evidence(marker.call, marker.label)]
+        if node is not loader:
+            evidence.append(ctx.evidence(node, why))
+        evidence.append(ctx.evidence(loader, "built without a sampler that shards the data"
+                                     if node is not loader else f"built without a sampler; {why}"))
+        tc = use.loop.evidence
+        evidence.append(ctx.evidence(use.loop.node, "the training loop iterates it" + (
+            f" ({tc.describe()})" if tc is not None else "")))
+        message = (f"`{text(loader)}` has no distributed sampler, yet it feeds a data-parallel "
+                   "training loop: every rank iterates the whole dataset, so an epoch does "
+                   "world_size times the work and ranks with the same seed train on identical "
+                   "batches. Pass `sampler=DistributedSampler(dataset)` (and call "
+                   "`sampler.set_epoch(epoch)` each epoch) or shard the dataset per rank")
+        return ctx.finding(self, loader, message, evidence=evidence)

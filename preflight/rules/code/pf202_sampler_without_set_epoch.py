@@ -1,0 +1,125 @@
+"""PF202 sampler-without-set-epoch: a shuffling DistributedSampler never gets set_epoch."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.distributed import LoaderAnalysis, loader_analysis
+from preflight.analysis.losses import Leaf, text
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules.base import Rule, examples
+
+
+@register
+class SamplerWithoutSetEpoch(Rule):
+    code = "PF202"
+    name = "sampler-without-set-epoch"
+    severity = Severity.WARNING
+    category = Category.DISTRIBUTED
+    summary = "A shuffling DistributedSampler is used across epochs without set_epoch"
+    frameworks = ("pytorch",)
+    explanation = """
+## What it finds
+
+A training loop that runs once per epoch iterates a `DataLoader` whose sampler is
+a `DistributedSampler` (with its default `shuffle=True`), and nothing in the file
+calls `set_epoch` on that sampler (directly, or as `loader.sampler.set_epoch`).
+The epoch loop may be around the batch loop or around a call of the helper that
+holds it.
+
+## Why it matters
+
+`DistributedSampler` seeds its shuffle with `seed + epoch`, and the epoch only
+changes through `set_epoch`. Without it every epoch visits the samples in exactly
+the same order on every rank: the shuffle happens once. The torch documentation
+says calling `set_epoch()` at the beginning of each epoch "is necessary to make
+shuffling work properly across multiple epochs". Training runs, but with less
+randomness than intended, which can hurt convergence and generalisation.
+
+## How to fix it
+
+Call `sampler.set_epoch(epoch)` (or `loader.sampler.set_epoch(epoch)`) at the
+start of every epoch, before iterating the loader.
+
+## When preflight stays silent
+
+* The sampler is built with `shuffle=False`, there is no epoch loop, or the
+  loop is not a training loop (evaluation order does not matter).
+* Any `set_epoch` call in the file could reach this sampler (a call on an
+  object preflight cannot follow counts).
+* The loader went through `accelerator.prepare` (Accelerate calls `set_epoch`),
+  or is handed to Lightning or the HF Trainer (they call it).
+"""
+    bad_examples = examples("preflight.rules.code._pf201_examples", "PF202_BAD")
+    good_examples = examples("preflight.rules.code._pf201_examples", "PF202_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        la = loader_analysis(ctx)
+        if not la.uses:
+            return
+        calls = [c for c in ctx.nodes(ast.Call)
+                 if isinstance(c.func, ast.Attribute) and c.func.attr == "set_epoch"]
+        done: set[int] = set()
+        for use in la.uses:
+            if not use.loop.training:
+                continue
+            epoch = la.epoch_loop(use)
+            if epoch is None:
+                continue
+            for leaf, sampler in [(lf, s) for lf in use.loaders
+                                  for s in self._distributed_samplers(la, lf)]:
+                if id(sampler.node) in done:
+                    continue
+                if self._covered(la, calls, sampler):
+                    continue
+                done.add(id(sampler.node))
+                node = sampler.node
+                evidence = [ctx.evidence(node, "a DistributedSampler that shuffles (the default)"),
+                            ctx.evidence(leaf.node, "the loader uses it"),
+                            ctx.evidence(epoch, "this loop repeats the epochs"),
+                            ctx.evidence(use.loop.node, "the training loop iterates the loader")]
+                message = (f"`{text(node)}` shuffles with `seed + epoch`, but nothing calls "
+                           "`set_epoch` on it, so every epoch visits the data in the same order "
+                           "on every rank. Call `sampler.set_epoch(epoch)` at the start of each "
+                           "epoch")
+                yield ctx.finding(self, node, message, evidence=evidence)
+
+    @staticmethod
+    def _distributed_samplers(la: LoaderAnalysis, leaf: Leaf) -> list[Leaf]:
+        """The shuffling DistributedSamplers the loader may get (any path)."""
+        loader = leaf.node
+        assert isinstance(loader, ast.Call)
+        expr = la.kwarg(loader, "sampler")
+        leaves = la.follow(expr, leaf.fn) if expr is not None else None
+        out = []
+        for found in leaves or ():
+            call = found.node
+            if isinstance(call, ast.Call) and _is_distributed_sampler(la, call):
+                shuffle = la.kwarg(call, "shuffle")
+                if shuffle is None or (isinstance(shuffle, ast.Constant) and shuffle.value is True):
+                    out.append(found)
+        return out
+
+    @staticmethod
+    def _covered(la: LoaderAnalysis, calls: list[ast.Call], sampler: Leaf) -> bool:
+        """True when some set_epoch call may reach ``sampler``."""
+        for call in calls:
+            receiver = call.func.value  # type: ignore[attr-defined]
+            fn = la.scopes.function_of(call)
+            leaves = la.follow(receiver, fn)
+            if leaves is None or any(leaf.node is sampler.node for leaf in leaves):
+                return True
+            if not all(_is_distributed_sampler(la, leaf.node) for leaf in leaves):
+                return True  # e.g. loader.sampler.set_epoch(...): cannot tell which
+        return False
+
+
+def _is_distributed_sampler(la: LoaderAnalysis, node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    qual = la.qualify(node.func) or ""
+    return qual.rsplit(".", 1)[-1] == "DistributedSampler" and (
+        qual.startswith("torch.utils.data") or qual == "DistributedSampler")

@@ -1,0 +1,159 @@
+"""PF302 loop-invariant-transfer: the same host tensor is copied to the device every step."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.devices import DeviceFacts, device_facts
+from preflight.analysis.scopes import FunctionInfo, LoopInfo, scope_index
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules.base import Rule, examples
+
+_MOVES = frozenset({"to", "cuda", "cpu"})
+
+
+def _inside(node: ast.AST, loop: LoopInfo) -> bool:
+    line = getattr(node, "lineno", 0)
+    return loop.node.lineno <= line <= (loop.node.end_lineno or loop.node.lineno)
+
+
+def _uses_in(ctx: FileContext, facts: DeviceFacts, name: str, fn: FunctionInfo,
+             loop: LoopInfo) -> list[ast.Name]:
+    """Every read of ``name`` (as ``fn`` sees it) inside ``loop``."""
+    scopes = facts.scopes
+    scope = scopes.scope_of_name(name, fn)
+    index = ctx.cached("pf302-loads", lambda: _loads_by_name(ctx))
+    out = []
+    for node in index.get(name, ()):
+        if _inside(node, loop) and scopes.scope_of_name(name, scopes.function_of(node)) is scope:
+            out.append(node)
+    return out
+
+
+def _loads_by_name(ctx: FileContext) -> dict[str, list[ast.Name]]:
+    out: dict[str, list[ast.Name]] = {}
+    for node in ctx.nodes(ast.Name):
+        if isinstance(node.ctx, ast.Load):
+            out.setdefault(node.id, []).append(node)
+    return out
+
+
+def _only_moved(ctx: FileContext, uses: list[ast.Name]) -> bool:
+    """Each read is the receiver of ``.to``/``.cuda``/``.cpu`` and nothing else."""
+    for use in uses:
+        attr = ctx.parent(use)
+        call = ctx.parent(attr) if attr is not None else None
+        if not (isinstance(attr, ast.Attribute) and attr.attr in _MOVES and isinstance(
+                call, ast.Call) and call.func is attr):
+            return False
+    return True
+
+
+def _offloads(ctx: FileContext, facts: DeviceFacts, uses: list[ast.Name]) -> bool:
+    """The loop also moves the value back to the CPU (a deliberate offload)."""
+    for use in uses:
+        attr = ctx.parent(use)
+        call = ctx.parent(attr) if attr is not None else None
+        if isinstance(attr, ast.Attribute) and isinstance(call, ast.Call):
+            if attr.attr == "cpu":
+                return True
+            if attr.attr == "to" and facts.device_target(call) is None:
+                return True
+    return False
+
+
+@register
+class LoopInvariantTransfer(Rule):
+    code = "PF302"
+    name = "loop-invariant-transfer"
+    severity = Severity.WARNING
+    category = Category.PERFORMANCE
+    summary = "A tensor built once on the host is copied to the device again in every training step"
+    explanation = """
+## What it finds
+
+`w.to(device)` or `w.cuda()` inside a training loop, where `w` is a tensor that
+was built on the host *before* the loop (`torch.tensor(...)`, a
+`torch.<factory>()` without `device=`, `torch.from_numpy(...)`, `.cpu()`) and
+is never rebound or touched in the loop except by these copies. For example
+class weights for a loss: `F.cross_entropy(out, y, weight=class_weights.to(device))`.
+
+## Why it matters
+
+`w` stays on the host, so every step allocates a device buffer and copies the
+same bytes over PCIe again (pageable memory: the copy also synchronises with
+the host). Nothing changes between steps; the work is pure overhead that grows
+with the tensor's size and the number of steps.
+
+## How to fix it
+
+Move it once, before the loop: `class_weights = class_weights.to(device)`, and
+use `class_weights` inside the loop (or create it on the device:
+`torch.tensor(..., device=device)`).
+
+## When preflight stays silent
+
+* The receiver is rebound in the loop (`x = x.to(device)` on a fresh batch), or
+  read in the loop in any other way (it may be refilled in place), or created
+  with `device=...`.
+* The loop also moves it back with `.cpu()` / `.to("cpu")`: a deliberate
+  offload (e.g. an EMA copy kept on the CPU between uses).
+* Modules (`model.to(device)` is in place and a no-op once moved), dtype casts
+  (`.to(torch.float16)`), `.to("cpu")`.
+* The copy sits under an `if` (runs only on some steps), or outside training
+  loops, or its result is discarded (that is PF303).
+"""
+    bad_examples = examples("preflight.rules.code._pf30x_examples", "PF302_BAD")
+    good_examples = examples("preflight.rules.code._pf30x_examples", "PF302_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not any(loop.training for loop in scope_index(ctx).loops.values()):
+            return
+        facts = device_facts(ctx)
+        seen: set[tuple[int, str]] = set()
+        for call, fn in facts.scopes.bindings.call_functions:
+            found = self._check(ctx, facts, call, fn, seen)
+            if found is not None:
+                yield found
+
+    def _check(self, ctx: FileContext, facts: DeviceFacts, call: ast.Call, fn: FunctionInfo,
+               seen: set[tuple[int, str]]) -> Optional[Finding]:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name)):
+            return None
+        if facts.device_target(call) is None or isinstance(ctx.parent(call), ast.Expr):
+            return None
+        name = func.value
+        place = facts.step_place(call)
+        if place is None or place.guard is not None:
+            return None
+        loop = place.loop
+        if (id(loop), name.id) in seen:
+            return None
+        host = facts.host_tensor(name, fn)
+        if host is None:
+            return None
+        binds = facts.name_bindings(name.id, fn)
+        if any(_inside(target, loop) for target, _ in binds):
+            return None
+        uses = _uses_in(ctx, facts, name.id, fn, loop)
+        if not _only_moved(ctx, uses) or _offloads(ctx, facts, uses):
+            return None
+        seen.add((id(loop), name.id))
+        where = facts.flow.where
+        move = ast.unparse(call)
+        message = (
+            f"`{name.id}` is built on the host once ({where(host)}) and never changes in this "
+            f"loop, but `{move}` copies it to the device again in every training step. Move it "
+            f"once before the loop (`{name.id} = {move}`) or create it with `device=`")
+        tc = loop.evidence
+        what = f": it {tc.describe()} at {where(tc.call)}" if tc is not None else ""
+        evidence = [
+            ctx.evidence(host, f"`{name.id}` is created on the host here, outside the loop"),
+            ctx.evidence(loop.node, f"training loop{what}; `{name.id}` is not rebound in it"),
+            ctx.evidence(call, "copied to the device here, every step"),
+        ]
+        return ctx.finding(self, call, message, evidence=evidence)

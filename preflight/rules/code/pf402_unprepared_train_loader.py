@@ -1,0 +1,134 @@
+"""PF402 unprepared-train-loader: a training DataLoader that never goes through ``accelerator.prepare``."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.scopes import scope_index
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import (
+    LOADER_WRAPPERS,
+    accelerator_calls,
+    calls,
+    qualify,
+    target_text,
+)
+from preflight.rules.base import Rule, examples
+
+_PREPARE = ("prepare", "prepare_data_loader")
+
+
+def _loop_source(ctx: FileContext, it: ast.expr) -> Optional[ast.expr]:
+    """The loader a ``for`` iterates: ``loader``, ``enumerate(loader)``, ``tqdm(loader)``."""
+    for _ in range(4):
+        if isinstance(it, ast.Call) and it.args and qualify(ctx, it.func) in LOADER_WRAPPERS:
+            it = it.args[0]
+            continue
+        break
+    return it if target_text(it) is not None else None
+
+
+@register
+class UnpreparedTrainLoader(Rule):
+    code = "PF402"
+    needs_text = ('prepare',)
+    name = "unprepared-train-loader"
+    severity = Severity.ERROR
+    category = Category.DISTRIBUTED
+    frameworks = ("accelerate",)
+    summary = "A training DataLoader is never passed to `accelerator.prepare`"
+    explanation = """
+## What it finds
+
+A script that prepares its model and optimizer with `accelerator.prepare(...)`
+and trains on a `DataLoader` that never goes through `accelerator.prepare` (or
+`accelerator.prepare_data_loader`).
+
+## Why it matters
+
+`prepare` is what shards a loader over the processes (each rank gets its own
+slice of every batch), moves batches to the right device, calls `set_epoch` on
+the sampler every epoch and tells gradient accumulation where the loader ends.
+An unprepared loader gives every process the whole dataset in the same order:
+with N GPUs each sample is seen N times per "epoch", the effective batch is N
+copies of the same batch, and the data-parallel speed-up is lost. Nothing fails.
+
+## How to fix it
+
+Pass the loader with the model and optimizer:
+`model, optimizer, train_loader = accelerator.prepare(model, optimizer, train_loader)`.
+
+## When preflight stays silent
+
+* The loader is passed to `prepare`/`prepare_data_loader` anywhere in the file, or
+  reassigned from its result.
+* The loader is handed to a function preflight does not follow (it might prepare
+  it there), or the loop does not train (no backward).
+* The loader has a `sampler=`/`batch_sampler=` of its own (a `DistributedSampler` built
+  from `accelerator.num_processes` and `process_index` shards it by hand).
+* A file without an `Accelerator` that prepares something.
+"""
+    bad_examples = examples("preflight.rules.code._pf40x_examples", "PF402_BAD")
+    good_examples = examples("preflight.rules.code._pf40x_examples", "PF402_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        prepares = [c for m in _PREPARE for c in accelerator_calls(ctx, m)]
+        if not prepares:
+            return
+        scopes = scope_index(ctx)
+        loaders: dict[str, list[ast.Call]] = {}
+        for assign in ctx.nodes(ast.Assign):
+            if isinstance(assign.value, ast.Call) and qualify(ctx, assign.value.func).endswith("DataLoader"):
+                for tgt in assign.targets:
+                    text = target_text(tgt)
+                    if text:
+                        loaders.setdefault(text, []).append(assign.value)
+        if not loaders:
+            return
+        handed: set[str] = set()
+        for call, qual in calls(ctx):
+            if qual in LOADER_WRAPPERS or qual.endswith("DataLoader"):
+                continue
+            for arg in [*call.args, *(k.value for k in call.keywords)]:
+                for node in ast.walk(arg):
+                    text = target_text(node)
+                    if text in loaders:
+                        handed.add(text)
+        for assign in ctx.nodes(ast.Assign):
+            if isinstance(assign.value, ast.Call) and any(assign.value is c for c in prepares):
+                for tgt in assign.targets:
+                    for node in ast.walk(tgt):
+                        text = target_text(node)
+                        if text:
+                            handed.add(text)
+        training_loops: set[int] = set()
+        for tc in scopes.training_calls:
+            info = scopes.loop_of(tc.call)
+            if tc.kind in ("backward", "helper") and info is not None:
+                training_loops.add(id(info.node))
+        reported: set[str] = set()
+        for loop in ctx.nodes(ast.For):
+            if id(loop) not in training_loops:
+                continue
+            src = _loop_source(ctx, loop.iter)
+            name = target_text(src) if src is not None else None
+            if name is None or name not in loaders or name in handed or name in reported:
+                continue
+            if len(loaders[name]) != 1 or any(kw.arg in ("sampler", "batch_sampler") or kw.arg is None
+                                               for kw in loaders[name][0].keywords):
+                continue  # a sampler of its own may shard by rank already
+            reported.add(name)
+            ctor = loaders[name][0]
+            message = (
+                f"`{name}` feeds this training loop but never goes through `accelerator.prepare`: every "
+                "process iterates the whole dataset in the same order (no sharding, no per-epoch "
+                "`set_epoch`, no device placement), so with N processes each sample is trained on N times "
+                f"per epoch. Prepare it with the model: `model, optimizer, {name} = "
+                f"accelerator.prepare(model, optimizer, {name})`")
+            evidence = [ctx.evidence(ctor, f"`{name}` is built here"),
+                        ctx.evidence(prepares[0], f"`accelerator.prepare` does not receive `{name}`"),
+                        ctx.evidence(loop.iter, "the training loop iterates it")]
+            yield ctx.finding(self, loop.iter, message, evidence=evidence)

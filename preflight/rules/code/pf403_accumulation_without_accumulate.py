@@ -1,0 +1,94 @@
+"""PF403 accumulation-without-accumulate: ``gradient_accumulation_steps > 1`` without ``accelerator.accumulate``."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import (
+    accelerator_calls,
+    accelerator_names,
+    accelerators,
+    has_unpacking,
+    is_accelerator_receiver,
+    kwarg,
+    resolve,
+    unparse,
+)
+from preflight.rules.base import Rule, examples
+
+
+@register
+class AccumulationWithoutAccumulate(Rule):
+    code = "PF403"
+    needs_text = ('backward',)
+    name = "accumulation-without-accumulate"
+    severity = Severity.ERROR
+    category = Category.CORRECTNESS
+    frameworks = ("accelerate",)
+    summary = "`Accelerator(gradient_accumulation_steps>1)` is used without `accelerator.accumulate`"
+    explanation = """
+## What it finds
+
+An `Accelerator(gradient_accumulation_steps=N)` with N > 1 (a literal, a constant
+or an argparse default) in a script that trains with `accelerator.backward(...)`
+but never enters `with accelerator.accumulate(model):` and never looks at
+`accelerator.sync_gradients`.
+
+## Why it matters
+
+`accelerator.backward` divides the loss by N, but it is
+`accelerator.accumulate` that tells the prepared optimizer to skip the steps in
+between: the Accelerate docstring says a number > 1 "should be combined with
+`Accelerator.accumulate`". Without it the optimizer steps after every
+micro-batch on a loss divided by N: training runs with an N-times smaller
+learning rate and no accumulation at all, silently.
+
+## How to fix it
+
+Wrap each training step in `with accelerator.accumulate(model):` (the
+`optimizer.step()` / `zero_grad()` inside it stay as they are), or drop
+`gradient_accumulation_steps` and accumulate by hand.
+
+## When preflight stays silent
+
+* `accelerator.accumulate(...)` anywhere in the file, or a loop that steps on
+  `accelerator.sync_gradients` / uses `accelerator.no_sync(...)` (manual handling).
+* The value is 1, or not known statically (a value from the launch command only,
+  a plugin, `**kwargs`).
+* No `accelerator.backward` in the file (nothing trains here).
+"""
+    bad_examples = examples("preflight.rules.code._pf40x_examples", "PF403_BAD")
+    good_examples = examples("preflight.rules.code._pf40x_examples", "PF403_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        backwards = accelerator_calls(ctx, "backward")
+        if not backwards or accelerator_calls(ctx, "accumulate") or accelerator_calls(ctx, "no_sync"):
+            return
+        names = accelerator_names(ctx)
+        for node in ctx.nodes(ast.Attribute):
+            if node.attr in ("sync_gradients", "gradient_accumulation_steps") and isinstance(
+                    node.ctx, ast.Load) and is_accelerator_receiver(node.value, names):
+                return  # the loop handles the window itself
+        for ctor in accelerators(ctx):
+            expr = kwarg(ctor, "gradient_accumulation_steps")
+            if expr is None or has_unpacking(ctor):
+                continue
+            found = resolve(ctx, expr)
+            if found is None or not isinstance(found.value, int) or isinstance(found.value, bool):
+                continue
+            if found.value <= 1:
+                continue
+            how = "" if isinstance(expr, ast.Constant) else f" (`{unparse(expr, 40)}` = {found.value})"
+            message = (
+                f"`gradient_accumulation_steps={found.value}`{how} but no step runs inside "
+                "`with accelerator.accumulate(model):`: `accelerator.backward` divides every loss by "
+                f"{found.value} while the optimizer still steps after every micro-batch, so training runs "
+                f"with a {found.value}x smaller learning rate and no accumulation. Wrap the training step in "
+                "`with accelerator.accumulate(model):`")
+            evidence = [ctx.evidence(expr, f"accumulation window {found.value}"),
+                        ctx.evidence(backwards[0], f"`accelerator.backward` divides the loss by {found.value}")]
+            yield ctx.finding(self, expr, message, evidence=evidence)

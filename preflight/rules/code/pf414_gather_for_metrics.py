@@ -1,0 +1,82 @@
+"""PF414 gather-for-metrics: ``accelerator.gather`` of evaluation outputs (duplicated last-batch samples)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import accelerator_calls
+from preflight.rules.base import Rule, examples
+
+
+def _manual_truncation(ctx: FileContext) -> bool:
+    """The pre-``gather_for_metrics`` recipe: the last batch sliced to ``len(loader.dataset)``."""
+    for node in ctx.nodes(ast.Subscript):
+        if isinstance(node.slice, ast.Slice) and node.slice.upper is not None:
+            for sub in ast.walk(node.slice.upper):
+                if isinstance(sub, ast.Attribute) and sub.attr == "dataset":
+                    return True
+    return any(isinstance(n, ast.Name) and n.id == "samples_seen" for n in ctx.nodes(ast.Name))
+
+
+_DATA_WORDS = ("loader", "eval", "test", "valid", "val_", "dataset", "batches")
+
+
+@register
+class GatherForMetrics(Rule):
+    code = "PF414"
+    needs_text = ('gather',)
+    name = "gather-for-metrics"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("accelerate",)
+    summary = "Evaluation outputs are collected with `accelerator.gather` instead of `gather_for_metrics`"
+    explanation = """
+## What it finds
+
+`accelerator.gather(...)` called in a loop that runs no backward pass (an
+evaluation loop), where the gathered predictions or labels feed a metric.
+
+## Why it matters
+
+A prepared evaluation loader pads the last batch on every process so that all
+ranks see the same number of batches: it repeats samples from the start of the
+dataset. `gather` returns those duplicates too, so accuracy, F1 and the number
+of samples counted are wrong (10,167 samples for a 10,000-image test set in
+accelerate issue 226). `gather_for_metrics` drops the duplicates of the last batch.
+
+## How to fix it
+
+Use `accelerator.gather_for_metrics((predictions, labels))`.
+
+## When preflight stays silent
+
+* The file truncates the last batch by hand (a slice bounded by
+  `len(loader.dataset)`, the `samples_seen` recipe from before `gather_for_metrics`).
+* The gather runs in a training loop (a loop with a backward pass).
+"""
+    bad_examples = examples("preflight.rules.code._pf414_examples", "PF414_BAD")
+    good_examples = examples("preflight.rules.code._pf414_examples", "PF414_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        gathers = accelerator_calls(ctx, "gather")
+        if not gathers or _manual_truncation(ctx):
+            return
+        for call in gathers:
+            loop = ctx.enclosing(call, ast.For, ast.AsyncFor)
+            if not isinstance(loop, (ast.For, ast.AsyncFor)) or not any(w in ast.unparse(loop.iter).lower() for w in _DATA_WORDS):
+                continue  # not a loop over batches of data (metric names, ranks, a range)
+            if any(isinstance(n, ast.Attribute) and n.attr in ("backward", "manual_backward", "step")
+                   for n in ast.walk(loop)) or any(
+                    isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and ("step" in n.func.id or "train" in n.func.id)
+                    for n in ast.walk(loop)):
+                continue  # a training loop (a backward, a step, or a helper that trains)
+            yield ctx.finding(
+                self, call,
+                "`accelerator.gather` in an evaluation loop: the prepared loader pads the last batch with "
+                "repeated samples on every process and `gather` keeps them, so the metric counts some samples "
+                "twice. Use `accelerator.gather_for_metrics(...)`, which drops them",
+                evidence=[ctx.evidence(loop, "the evaluation loop (no backward pass)")])

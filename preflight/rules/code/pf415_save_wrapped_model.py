@@ -1,0 +1,95 @@
+"""PF415 save-wrapped-model: saving the model ``accelerator.prepare`` returned, without unwrapping it."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import accelerator_calls, target_text
+from preflight.rules._pf414_support import assigned_names, call_last
+from preflight.rules.base import Rule, examples
+
+
+@register
+class SaveWrappedModel(Rule):
+    code = "PF415"
+    needs_text = ('prepare',)
+    name = "save-wrapped-model"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("accelerate",)
+    summary = "The model returned by `accelerator.prepare` is saved without `accelerator.unwrap_model`"
+    explanation = """
+## What it finds
+
+`model.save_pretrained(...)`, or `torch.save(model.state_dict(), ...)` /
+`accelerator.save(model.state_dict(), ...)`, where `model` is the object
+`accelerator.prepare(...)` returned and was not replaced by
+`accelerator.unwrap_model(model)` first.
+
+## Why it matters
+
+Under multi-GPU training `prepare` wraps the model (DDP, FSDP, DeepSpeed, a
+compiled module): its `state_dict` keys start with `module.` (or `_orig_mod.`),
+so the checkpoint does not load into the plain model ("Unexpected key(s) in
+state_dict: module."), and the wrapper has no `save_pretrained` at all.
+Under FSDP or ZeRO-3 the parameters are sharded as well: save through
+`accelerator.get_state_dict(model)`.
+
+## How to fix it
+
+`unwrapped = accelerator.unwrap_model(model)` and save `unwrapped`
+(`unwrapped.save_pretrained(dir, state_dict=accelerator.get_state_dict(model))`
+when the model is sharded), or `accelerator.save_model(model, dir)`.
+
+## When preflight stays silent
+
+* The name saved was re-bound by `accelerator.unwrap_model(...)` before the save.
+* The saved object was never returned by `accelerator.prepare` in this file.
+"""
+    bad_examples = examples("preflight.rules.code._pf414_examples", "PF415_BAD")
+    good_examples = examples("preflight.rules.code._pf414_examples", "PF415_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        prepared: dict[str, ast.Call] = {}
+        for call in accelerator_calls(ctx, "prepare"):
+            for name in assigned_names(ctx, call):
+                prepared.setdefault(name, call)
+        if not prepared:
+            return
+        unwrapped: dict[str, int] = {}
+        for call in ctx.nodes(ast.Call):  # accelerator.unwrap_model(...) or a local unwrap_model helper
+            if call_last(call) in ("unwrap_model", "unwrap", "extract_model_from_parallel"):
+                for name in assigned_names(ctx, call):
+                    unwrapped.setdefault(name, call.lineno)
+        for call in ctx.nodes(ast.Call):
+            saved = self._saved_model(call)
+            if saved is None:
+                continue
+            saved_name = target_text(saved)
+            if saved_name not in prepared or call.lineno <= prepared[saved_name].lineno:
+                continue
+            if saved_name in unwrapped and unwrapped[saved_name] < call.lineno:
+                continue
+            yield ctx.finding(
+                self, call,
+                f"`{saved_name}` is the wrapped model `accelerator.prepare` returned: its checkpoint carries the "
+                "wrapper's `module.` key prefix (and only this rank's shard under FSDP/ZeRO-3), so it will not "
+                f"load into the plain model. Save `accelerator.unwrap_model({saved_name})` (with "
+                f"`state_dict=accelerator.get_state_dict({saved_name})` when sharded)",
+                evidence=[ctx.evidence(prepared[saved_name], f"`{saved_name}` comes from `accelerator.prepare`")])
+
+    @staticmethod
+    def _saved_model(call: ast.Call) -> Optional[ast.AST]:
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "save_pretrained":
+            return func.value
+        if isinstance(func, ast.Attribute) and func.attr == "save" and call.args:
+            first = call.args[0]
+            if isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) \
+                    and first.func.attr == "state_dict" and not first.args:
+                return first.func.value
+        return None

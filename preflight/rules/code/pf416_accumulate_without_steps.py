@@ -1,0 +1,82 @@
+"""PF416 accumulate-without-steps: ``accelerator.accumulate`` while the Accelerator never gets a window."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import accelerator_calls, accelerators, has_unpacking, kwarg
+from preflight.rules._pf414_support import names_called
+from preflight.rules.base import Rule, examples
+
+
+@register
+class AccumulateWithoutSteps(Rule):
+    code = "PF416"
+    needs_text = ('accumulate',)
+    name = "accumulate-without-steps"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("accelerate",)
+    summary = "`accelerator.accumulate` is used but the Accelerator is built without `gradient_accumulation_steps`"
+    explanation = """
+## What it finds
+
+A training step wrapped in `with accelerator.accumulate(model):` in a file whose
+`Accelerator(...)` is built without `gradient_accumulation_steps=` (nor a
+`gradient_accumulation_plugin=`, nor `**kwargs`).
+
+## Why it matters
+
+`accumulate` only skips the optimizer steps in between when the Accelerator
+knows the window; left at its default of 1 every micro-batch steps the
+optimizer, and a `--gradient_accumulation_steps 4` argument the script parses is
+silently ignored (diffusers PR 308: "the `gradient_accumulation_steps` arg is
+not passed when creating the `Accelerator`").
+
+## How to fix it
+
+`Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps, ...)`.
+
+## When preflight stays silent
+
+* Some `Accelerator(...)` of the file receives the window (or a plugin, or `**kwargs`).
+* The window is assigned later (`accelerator.gradient_accumulation_steps = n`),
+  or a DeepSpeed plugin is configured in the file (DeepSpeed's own config sets it).
+* The file builds no Accelerator (it comes from elsewhere; `accelerate launch
+  --gradient_accumulation_steps` can set it).
+* Nothing in the file mentions `gradient_accumulation_steps` (no window was
+  asked for: `accumulate` with a window of 1 is harmless).
+"""
+    bad_examples = examples("preflight.rules.code._pf414_examples", "PF416_BAD")
+    good_examples = examples("preflight.rules.code._pf414_examples", "PF416_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        uses = accelerator_calls(ctx, "accumulate")
+        ctors = accelerators(ctx)
+        if not uses or not ctors:
+            return
+        for ctor in ctors:
+            if has_unpacking(ctor) or kwarg(ctor, "gradient_accumulation_steps") is not None \
+                    or kwarg(ctor, "gradient_accumulation_plugin") is not None \
+                    or kwarg(ctor, "deepspeed_plugin") is not None:
+                return
+        if names_called(ctx) & {"DeepSpeedPlugin", "GradientAccumulationPlugin"}:
+            return
+        mentioned = False
+        for node in ctx.nodes(ast.Attribute):
+            if node.attr == "gradient_accumulation_steps":
+                if isinstance(node.ctx, ast.Store):
+                    return
+                mentioned = True
+        if not mentioned and "gradient_accumulation_steps" not in ctx.parsed.source.text:
+            return  # nothing asks for a window: accumulate() with a window of 1 is harmless
+        yield ctx.finding(
+            self, ctors[0],
+            "`Accelerator(...)` is built without `gradient_accumulation_steps`, so "
+            "`with accelerator.accumulate(...)` has a window of 1: the optimizer steps after every "
+            "micro-batch and no gradients are accumulated. Pass `gradient_accumulation_steps=...`",
+            evidence=[ctx.evidence(uses[0], "`accelerator.accumulate` expects a window")])

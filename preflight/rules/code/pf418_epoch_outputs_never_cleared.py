@@ -1,0 +1,96 @@
+"""PF418 epoch-outputs-never-cleared: step outputs appended to a list that is never emptied."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf414_support import self_attr
+from preflight.rules.base import Rule, examples
+
+_STEPS = ("training_step", "validation_step", "test_step", "predict_step")
+
+
+def _cleared(cls: ast.ClassDef, attr: str) -> bool:
+    for fn in cls.body:
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name == "__init__":
+            continue
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr in ("clear", "pop") and self_attr(node.func.value) == attr:
+                return True
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for tgt in targets:
+                    base = tgt.value if isinstance(tgt, ast.Subscript) else tgt
+                    if self_attr(base) == attr and not isinstance(node, ast.AugAssign):
+                        return True
+            if isinstance(node, ast.Delete):
+                for tgt in node.targets:
+                    base = tgt.value if isinstance(tgt, ast.Subscript) else tgt
+                    if self_attr(base) == attr:
+                        return True
+    return False
+
+
+@register
+class EpochOutputsNeverCleared(Rule):
+    code = "PF418"
+    needs_text = ('training_step', 'validation_step', 'test_step', 'predict_step')
+    name = "epoch-outputs-never-cleared"
+    severity = Severity.WARNING
+    category = Category.MEMORY
+    frameworks = ("lightning",)
+    summary = "Step outputs are appended to a list attribute that is never cleared at epoch end"
+    explanation = """
+## What it finds
+
+A LightningModule whose `training_step` / `validation_step` / `test_step`
+appends to a list attribute (`self.validation_step_outputs.append(out)`) that no
+hook ever empties (`.clear()`, re-assignment, `del x[:]`).
+
+## Why it matters
+
+Lightning 2.0 removed `*_epoch_end(outputs)` and asks modules to keep their own
+list and free it in `on_*_epoch_end`. Without the `clear()` the list grows over
+the whole run: the epoch-end metric averages every epoch so far, and the stored
+tensors (with their autograd graphs, for training losses) stay on the GPU until
+it runs out of memory (Lightning PR 16520, ray PR 38039 review: "clear the
+validation outputs at the end of validation epoch").
+
+## How to fix it
+
+Call `self.<list>.clear()` at the end of the matching `on_*_epoch_end` hook (and
+append `loss.detach()` rather than the loss).
+
+## When preflight stays silent
+
+* Any method other than `__init__` clears or re-assigns the list.
+"""
+    bad_examples = examples("preflight.rules.code._pf414_examples", "PF418_BAD")
+    good_examples = examples("preflight.rules.code._pf414_examples", "PF418_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        for cls in ctx.nodes(ast.ClassDef):
+            steps = [fn for fn in cls.body if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and fn.name in _STEPS]
+            if not steps:
+                continue
+            reported = set()
+            for fn in steps:
+                for node in ast.walk(fn):
+                    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                            and node.func.attr in ("append", "extend")):
+                        continue
+                    attr = self_attr(node.func.value)
+                    if attr is None or attr in reported or _cleared(cls, attr):
+                        continue
+                    reported.add(attr)
+                    yield ctx.finding(
+                        self, node,
+                        f"`{fn.name}` appends to `self.{attr}` on every step but no hook ever clears it: the list "
+                        "(and the tensors it holds) grows for the whole run and each epoch-end metric mixes all "
+                        f"epochs so far. Call `self.{attr}.clear()` at the end of the epoch-end hook")

@@ -1,0 +1,86 @@
+"""PF423 fp16-on-bf16-pretrained: fp16 mixed precision for a model family pretrained in bfloat16 (T5)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import literal
+from preflight.rules._pf414_support import (
+    BF16_PRETRAINED,
+    call_last,
+    const_str,
+    fp16_training_signals,
+    may_signal_fp16,
+)
+from preflight.rules.base import Rule, examples
+
+
+def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
+    for call in ctx.nodes(ast.Call):
+        if call_last(call) != "from_pretrained" or not call.args:
+            continue
+        name = const_str(call.args[0])
+        if name is None:
+            value = literal(ctx, call.args[0])
+            name = value if isinstance(value, str) else None
+        if name and BF16_PRETRAINED.search(name):
+            return call.args[0], name
+    return None
+
+
+@register
+class Fp16OnBf16Pretrained(Rule):
+    code = "PF423"
+    needs_text = ('from_pretrained',)
+    name = "fp16-on-bf16-pretrained"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("transformers", "lightning", "accelerate")
+    summary = "A T5-family model (pretrained in bfloat16) is fine-tuned with fp16 mixed precision"
+    explanation = """
+## What it finds
+
+`from_pretrained("t5-large")`, `google/flan-t5-*`, `google/t5-v1_1-*`, `mt5`,
+`byt5`, `ul2` (families pretrained in bfloat16) in a file that trains with fp16:
+`TrainingArguments(fp16=True)`, Lightning `precision="16-mixed"`,
+`Accelerator(mixed_precision="fp16")` or a `GradScaler`.
+
+## Why it matters
+
+These models were trained in bfloat16, whose range float16 does not have: some
+feed-forward activations overflow to inf in float16 and the loss becomes NaN
+(transformers issues 14189 and 23918; "It is a well known problem that one
+cannot train T5 models using fp16").
+
+## How to fix it
+
+Train in bf16 (`bf16=True`, `precision="bf16-mixed"`) on Ampere or newer, or in fp32.
+
+## When preflight stays silent
+
+* The model name is not a literal or a statically known value, or no fp16 signal
+  appears in the same file.
+"""
+    bad_examples = examples("preflight.rules.code._pf414_examples", "PF423_BAD")
+    good_examples = examples("preflight.rules.code._pf414_examples", "PF423_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not may_signal_fp16(ctx):  # a finding needs both: the cheap test first
+            return
+        load = _bf16_family_load(ctx)
+        if load is None:
+            return
+        signals = fp16_training_signals(ctx)
+        if not signals:
+            return
+        node, name = load
+        signal, what = signals[0]
+        yield ctx.finding(
+            self, signal,
+            f"{what} for `{name}`, a family pretrained in bfloat16: its activations overflow float16 and the "
+            "loss turns NaN. Train in bf16 (`bf16=True` / `precision=\"bf16-mixed\"`) or fp32",
+            evidence=[ctx.evidence(node, f"`{name}` is loaded here")])

@@ -1,0 +1,371 @@
+"""Examples of the project-level framework rules (PF405-PF407, PF410, PF411, PF413).
+
+Each example is a small project: files separated by ``# --- <path>`` lines, run the
+way ``preflight audit`` runs (bad ones must fire, good ones stay silent).
+"""
+
+from __future__ import annotations
+
+PF405_BAD = [
+    """
+# --- train.py
+import torch
+import lightning as L
+
+class GAN(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        loss = self(batch).mean()
+        self.manual_backward(loss)
+        opt.step()
+        opt.zero_grad()
+
+trainer = L.Trainer(devices=2, accumulate_grad_batches=4)  # error: PF405
+trainer.fit(GAN())
+""",
+    # the module and the Trainer in two files, the clip value in a Hydra config
+    """
+# --- model.py
+import lightning as L
+
+class Module(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        self.manual_backward(self(batch).mean())
+        opt.step()
+        opt.zero_grad()
+# --- configs/trainer/default.yaml
+_target_: lightning.pytorch.trainer.Trainer
+max_epochs: 10
+gradient_clip_val: 0.5  # error: PF405
+""",
+]
+
+PF405_GOOD = [
+    """
+# --- train.py
+import lightning as L
+
+class GAN(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        self.manual_backward(self(batch).mean())
+        self.clip_gradients(opt, gradient_clip_val=0.5)
+        if (batch_idx + 1) % 4 == 0:
+            opt.step()
+            opt.zero_grad()
+
+trainer = L.Trainer(devices=2, accumulate_grad_batches=1)
+trainer.fit(GAN())
+""",
+    # automatic optimization: the flags are Lightning's job
+    """
+# --- train.py
+import lightning as L
+
+class Classifier(L.LightningModule):
+    def training_step(self, batch, batch_idx):
+        return self(batch).mean()
+
+trainer = L.Trainer(accumulate_grad_batches=8, gradient_clip_val=1.0)
+trainer.fit(Classifier())
+""",
+    # two modules: the Trainer with flags fits the automatic one
+    """
+# --- train.py
+import lightning as L
+
+class Manual(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        self.manual_backward(self(batch).mean())
+        opt.step()
+        opt.zero_grad()
+
+class Auto(L.LightningModule):
+    def training_step(self, batch, batch_idx):
+        return self(batch).mean()
+
+model = Auto()
+trainer = L.Trainer(accumulate_grad_batches=8)
+trainer.fit(model)
+""",
+]
+
+PF406_BAD = [
+    """
+# --- train.py
+import torch
+from transformers import Trainer, TrainingArguments
+
+class WeightedTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):  # error: PF406
+        labels = inputs.pop("labels")
+        outputs = model(**inputs)
+        loss = torch.nn.functional.cross_entropy(outputs.logits.flatten(0, 1), labels.flatten(),
+                                                 weight=self.class_weights)
+        return (loss, outputs) if return_outputs else loss
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, gradient_accumulation_steps=8)
+WeightedTrainer(model=model, args=args, train_dataset=ds).train()
+""",
+    # the accumulation comes from an arguments file read by HfArgumentParser
+    """
+# --- train.py
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+class MyTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, **kwargs):  # error: PF406
+        outputs = model(**inputs)
+        return outputs.loss
+
+parser = HfArgumentParser((TrainingArguments,))
+(args,) = parser.parse_json_file("args.json")
+MyTrainer(model=model, args=args).train()
+# --- args.json
+{"output_dir": "out", "gradient_accumulation_steps": 16, "per_device_train_batch_size": 2}
+""",
+]
+
+PF406_GOOD = [
+    # the model's forward takes no loss keyword arguments: Trainer divides by the window itself
+    """
+# --- train.py
+import torch
+from transformers import Trainer, TrainingArguments
+
+class Classifier(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.head = torch.nn.Linear(16, 2)
+
+    def forward(self, input_ids, labels=None):
+        return {"logits": self.head(input_ids)}
+
+class WeightedTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        labels = inputs.pop("labels")
+        outputs = model(**inputs)
+        loss = torch.nn.functional.cross_entropy(outputs["logits"], labels)
+        return (loss, outputs) if return_outputs else loss
+
+model = Classifier()
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, gradient_accumulation_steps=8)
+WeightedTrainer(model=model, args=args, train_dataset=ds).train()
+""",
+    """
+# --- train.py
+import torch
+from transformers import Trainer, TrainingArguments
+
+class WeightedTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        labels = inputs.pop("labels")
+        outputs = model(**inputs)
+        loss = torch.nn.functional.cross_entropy(outputs.logits.flatten(0, 1), labels.flatten(),
+                                                 reduction="sum") / num_items_in_batch
+        return (loss, outputs) if return_outputs else loss
+
+args = TrainingArguments(output_dir="out", gradient_accumulation_steps=8)
+""",
+    # the class says its loss is a plain mean; and a job without accumulation
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+class MeanLossTrainer(Trainer):
+    loss_is_scaled_for_ga = False
+
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        return model(**inputs).loss
+
+args = TrainingArguments(output_dir="out", gradient_accumulation_steps=8)
+# --- other/train.py
+from transformers import Trainer, TrainingArguments
+
+class PlainTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
+        return super().compute_loss(model, inputs, return_outputs, **kwargs)
+""",
+]
+
+PF407_BAD = [
+    """
+# --- requirements.txt
+transformers==5.2.0
+peft>=0.15
+# --- train.py
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", load_in_4bit=True)  # error: PF407
+""",
+    # no version declared: the latest (5.x) is assumed, reported as a warning
+    """
+# --- finetune.py
+from transformers import AutoModelForSeq2SeqLM
+
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-xl", load_in_8bit=True, device_map="auto")  # warning: PF407
+""",
+]
+
+PF407_GOOD = [
+    """
+# --- requirements.txt
+transformers==4.44.2
+# --- train.py
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", load_in_4bit=True)
+""",
+    """
+# --- requirements.txt
+transformers>=5.0
+# --- train.py
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+model = AutoModelForCausalLM.from_pretrained(
+    "meta-llama/Llama-3.1-8B", quantization_config=BitsAndBytesConfig(load_in_4bit=True))
+""",
+]
+
+PF410_BAD = [
+    """
+# --- pyproject.toml
+[project]
+dependencies = ["trl>=0.21", "transformers>=4.56"]
+# --- sft.py
+from trl import SFTConfig, SFTTrainer
+
+args = SFTConfig(output_dir="out", max_seq_length=2048, packing=False)  # error: PF410
+SFTTrainer(model="Qwen/Qwen2.5-0.5B", args=args, train_dataset=ds).train()
+""",
+]
+
+PF410_GOOD = [
+    """
+# --- pyproject.toml
+[project]
+dependencies = ["trl>=0.21"]
+# --- sft.py
+from trl import SFTConfig
+
+args = SFTConfig(output_dir="out", max_length=2048)
+""",
+    # an old TRL still takes the old name
+    """
+# --- requirements.txt
+trl==0.12.1
+# --- sft.py
+from trl import SFTConfig
+
+args = SFTConfig(output_dir="out", max_seq_length=2048)
+""",
+]
+
+PF411_BAD = [
+    """
+# --- requirements.txt
+transformers==4.46.3
+# --- train.py
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B")  # warning: PF411
+args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=4)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+]
+
+PF411_GOOD = [
+    """
+# --- requirements.txt
+transformers==4.46.3
+# --- train.py
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B", torch_dtype=torch.bfloat16)
+args = TrainingArguments(output_dir="out", bf16=True)
+""",
+    # a diffusers model: its loading defaults are not transformers', and the trainable
+    # UNet is kept in float32 on purpose as the master copy for fp16 autocast
+    """
+# --- requirements.txt
+transformers==4.46.3
+diffusers==0.31.0
+# --- train.py
+from accelerate import Accelerator
+from diffusers import UNet2DConditionModel
+
+accelerator = Accelerator(mixed_precision="fp16")
+unet = UNet2DConditionModel.from_pretrained("stabilityai/stable-diffusion-2-1", subfolder="unet")
+""",
+    # transformers 5 loads with dtype="auto"
+    """
+# --- requirements.txt
+transformers==5.3.0
+# --- train.py
+from transformers import AutoModelForCausalLM, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B")
+args = TrainingArguments(output_dir="out", bf16=True)
+""",
+]
+
+PF413_BAD = [
+    """
+# --- train.py
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-70B")  # error: PF413
+args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json", bf16=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+# --- ds_zero3.json
+{
+  "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}},
+  "bf16": {"enabled": "auto"},
+  "train_micro_batch_size_per_gpu": "auto"
+}
+""",
+]
+
+PF413_GOOD = [
+    """
+# --- train.py
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json", bf16=True)
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-70B")
+Trainer(model=model, args=args, train_dataset=ds).train()
+# --- ds_zero3.json
+{"zero_optimization": {"stage": 3}, "train_micro_batch_size_per_gpu": "auto"}
+""",
+    # ZeRO-2 keeps full weights per rank anyway; a model built in a helper
+    """
+# --- train.py
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+def build():
+    return AutoModelForCausalLM.from_pretrained("gpt2")
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+args = TrainingArguments(output_dir="out", deepspeed="ds.json")
+# --- ds.json
+{"zero_optimization": {"stage": 2}, "train_micro_batch_size_per_gpu": 4}
+""",
+]

@@ -1,0 +1,362 @@
+"""PF508-PF513 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the
+launch command); bad ones must fire, good ones stay silent."""
+
+from __future__ import annotations
+
+PF508_BAD = [
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", eval_strategy="no", save_strategy="epoch", load_best_model_at_end=True)  # error: PF508
+""",
+    """
+# --- train.py
+import yaml
+from transformers import TrainingArguments
+
+args = TrainingArguments(**yaml.safe_load(open("args.yaml")))
+# --- args.yaml
+output_dir: out
+eval_strategy: steps
+save_strategy: steps
+eval_steps: 30
+save_steps: 100  # error: PF508
+load_best_model_at_end: true
+""",
+]
+
+PF508_GOOD = [
+    """
+# --- train.py
+from transformers import TrainingArguments
+
+args = TrainingArguments(output_dir="out", eval_strategy="epoch", save_strategy="epoch", load_best_model_at_end=True)
+""",
+    """
+# --- train.py
+from transformers import TrainingArguments
+
+args = TrainingArguments(output_dir="out", eval_strategy="steps", eval_steps=50, save_steps=100,
+                         load_best_model_at_end=True)
+""",
+]
+
+PF509_BAD = [
+    """
+# --- train.py
+import deepspeed
+
+engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
+# --- ds.json
+{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}}
+# --- expect
+ds.json:1: error: PF509
+""",
+]
+
+PF509_GOOD = [
+    """
+# --- train.py
+import deepspeed
+
+engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
+# --- ds.json
+{"train_micro_batch_size_per_gpu": 1,
+ "zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}}}
+""",
+    """
+# --- train.py
+import deepspeed
+
+engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
+# --- ds.json
+{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}}
+""",
+]
+
+PF510_BAD = [
+    """
+# --- train.py
+import deepspeed
+
+engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
+# --- ds.json
+{"train_micro_batch_size_per_gpu": "auto", "gradient_clipping": "auto", "zero_optimization": {"stage": 2}}
+# --- expect
+ds.json:1: error: PF510
+""",
+]
+
+PF510_GOOD = [
+    # the HF Trainer fills the "auto" values
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", deepspeed="ds.json", per_device_train_batch_size=4)
+# --- ds.json
+{"train_micro_batch_size_per_gpu": "auto", "gradient_clipping": "auto", "zero_optimization": {"stage": 2}}
+""",
+    """
+# --- train.py
+import deepspeed
+
+engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
+# --- ds.json
+{"train_micro_batch_size_per_gpu": 4, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}}
+""",
+]
+
+PF511_BAD = [
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", deepspeed="ds.json", max_grad_norm=1.0)  # warning: PF511
+# --- ds.json
+{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
+""",
+]
+
+PF511_GOOD = [
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", deepspeed="ds.json", max_grad_norm=1.0)
+# --- ds.json
+{"train_micro_batch_size_per_gpu": "auto", "gradient_clipping": "auto", "zero_optimization": {"stage": 2}}
+""",
+    # max_grad_norm left at its default
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", deepspeed="ds.json")
+# --- ds.json
+{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
+""",
+]
+
+PF512_BAD = [
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+optimizer = instantiate(cfg.optimizer)(params=model.parameters())
+# --- config.yaml
+optimizer:
+  _target_: torch.optim.Adam  # error: PF512
+  lr: 0.001
+""",
+]
+
+PF512_GOOD = [
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+optimizer = instantiate(cfg.optimizer)(params=model.parameters())
+# --- config.yaml
+optimizer:
+  _target_: torch.optim.Adam
+  _partial_: true
+  lr: 0.001
+""",
+    # the parameters are passed when the node is instantiated
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+optimizer = instantiate(cfg.optimizer, params=model.parameters())
+# --- config.yaml
+optimizer:
+  _target_: torch.optim.Adam
+  lr: 0.001
+""",
+]
+
+PF513_BAD = [
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+loader = instantiate(cfg.train_loader)
+# --- config.yaml
+train_loader:
+  _target_: torch.utils.data.DataLoader
+  batch_size: 32
+  shuffle: false  # warning: PF513
+""",
+]
+
+PF513_GOOD = [
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+loader = instantiate(cfg.train_loader)
+# --- config.yaml
+train_loader:
+  _target_: torch.utils.data.DataLoader
+  batch_size: 32
+  shuffle: true
+val_loader:
+  _target_: torch.utils.data.DataLoader
+  batch_size: 64
+  shuffle: false
+""",
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+loader = instantiate(cfg.train_loader)
+# --- config.yaml
+train_loader:
+  batch_size: 32
+  shuffle: false
+  sampler: distributed
+""",
+]
+
+PF514_BAD = [
+    """
+# --- train.py
+from transformers import AutoModelForSeq2SeqLM, HfArgumentParser, Seq2SeqTrainingArguments
+
+(args,) = HfArgumentParser(Seq2SeqTrainingArguments).parse_args_into_dataclasses()
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")  # warning: PF514
+# --- launch
+python train.py --output_dir out --fp16
+""",
+    """
+# --- train.py
+import hydra
+
+model_name = cfg.model_name
+# --- config.yaml
+model_name: google/flan-t5-large
+trainer:
+  _target_: lightning.Trainer
+  precision: 16-mixed  # warning: PF514
+""",
+]
+
+PF514_GOOD = [
+    """
+# --- train.py
+from transformers import AutoModelForSeq2SeqLM, HfArgumentParser, Seq2SeqTrainingArguments
+
+(args,) = HfArgumentParser(Seq2SeqTrainingArguments).parse_args_into_dataclasses()
+model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")
+# --- launch
+python train.py --output_dir out --bf16
+""",
+    """
+# --- train.py
+from transformers import AutoModel
+
+model = AutoModel.from_pretrained("bert-base-uncased")
+# --- launch
+python train.py --fp16
+""",
+]
+
+PF515_BAD = [
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+model, loss_fn = instantiate(cfg.model), instantiate(cfg.loss)
+# --- config.yaml
+loss:
+  _target_: torch.nn.CrossEntropyLoss
+model:
+  _target_: torch.nn.Sequential
+  _args_:
+    - _target_: torch.nn.Linear
+      in_features: 64
+      out_features: 10
+    - _target_: torch.nn.Softmax  # error: PF515
+      dim: 1
+""",
+]
+
+PF515_GOOD = [
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+model, loss_fn = instantiate(cfg.model), instantiate(cfg.loss)
+# --- config.yaml
+loss:
+  _target_: torch.nn.CrossEntropyLoss
+model:
+  _target_: torch.nn.Sequential
+  _args_:
+    - _target_: torch.nn.Linear
+      in_features: 64
+      out_features: 10
+""",
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+model, loss_fn = instantiate(cfg.model), instantiate(cfg.loss)
+# --- config.yaml
+loss:
+  _target_: torch.nn.NLLLoss
+model:
+  _target_: torch.nn.Sequential
+  _args_:
+    - _target_: torch.nn.Linear
+      in_features: 64
+      out_features: 10
+    - _target_: torch.nn.LogSoftmax
+      dim: 1
+""",
+]
+
+PF516_BAD = [
+    """
+# --- train.py
+import hydra
+
+trainer = hydra.utils.instantiate(cfg.trainer)
+# --- config.yaml
+trainer:
+  _target_: lightning.Trainer
+  devices: 4
+  strategy: ddp
+  use_distributed_sampler: false  # error: PF516
+""",
+]
+
+PF516_GOOD = [
+    """
+# --- train.py
+import hydra
+
+trainer = hydra.utils.instantiate(cfg.trainer)
+# --- config.yaml
+trainer:
+  _target_: lightning.Trainer
+  devices: 4
+  strategy: ddp
+""",
+    """
+# --- train.py
+import hydra
+from torch.utils.data.distributed import DistributedSampler
+
+trainer = hydra.utils.instantiate(cfg.trainer)
+sampler = DistributedSampler(dataset)
+# --- config.yaml
+trainer:
+  _target_: lightning.Trainer
+  devices: 4
+  strategy: ddp
+  use_distributed_sampler: false
+""",
+]

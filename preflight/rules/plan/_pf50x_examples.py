@@ -1,0 +1,368 @@
+"""PF501-PF506 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the
+launch command); bad ones must fire, good ones stay silent."""
+
+from __future__ import annotations
+
+PF501_BAD = [
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=8, deepspeed="ds.json")
+Trainer(model=model, args=args, train_dataset=ds).train()
+# --- ds.json
+{
+  "train_micro_batch_size_per_gpu": 4,
+  "zero_optimization": {"stage": 2}
+}
+# --- expect
+ds.json:2: error: PF501
+""",
+]
+
+PF501_BAD.append(
+    # the explicit Accelerator argument beats the accelerate config: the config's bf16 is ignored
+    """
+# --- train.py
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")  # warning: PF501
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+# --- accelerate.yaml
+compute_environment: LOCAL_MACHINE
+distributed_type: MULTI_GPU
+mixed_precision: bf16
+num_processes: 4
+""")
+
+PF501_GOOD = [
+    # DeepSpeed bf16 and TrainingArguments(bf16=True), a bfloat16 load: all bf16, no conflict
+    """
+# --- train.py
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", bf16=True, deepspeed="ds.json", per_device_train_batch_size=2)
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B", torch_dtype=torch.bfloat16)
+# --- ds.json
+{"train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}
+""",
+    # "auto": the Trainer fills the DeepSpeed value from its own argument
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=8, deepspeed="ds.json")
+# --- ds.json
+{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
+""",
+    # the same value in both places
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, deepspeed="ds.json")
+# --- ds.json
+{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 2}}
+""",
+]
+
+PF502_BAD = [
+    """
+# --- train.py
+import deepspeed
+engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+# --- ds_config.json
+{
+  "train_batch_size": 32,
+  "train_micro_batch_size_per_gpu": 4,
+  "gradient_accumulation_steps": 2,
+  "zero_optimization": {"stage": 2}
+}
+# --- launch
+torchrun --nnodes 1 --nproc_per_node 8 train.py
+# --- expect
+ds_config.json:2: error: PF502
+""",
+    # no launch command: 30 is not a multiple of 4 x 2 for any world size
+    """
+# --- ds_config.json
+{"train_batch_size": 30, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,
+ "zero_optimization": {"stage": 1}}
+# --- expect
+ds_config.json:1: error: PF502
+""",
+]
+
+PF502_GOOD = [
+    """
+# --- train.py
+import deepspeed
+engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+# --- ds_config.json
+{
+  "train_batch_size": 64,
+  "train_micro_batch_size_per_gpu": 4,
+  "gradient_accumulation_steps": 2,
+  "zero_optimization": {"stage": 2}
+}
+# --- launch
+torchrun --nnodes 1 --nproc_per_node 8 train.py
+""",
+    # pipeline parallelism: 8 processes in 2 stages are 4 data-parallel ranks, 32 = 4 x 2 x 4
+    """
+# --- train.py
+import deepspeed
+from deepspeed.pipe import PipelineModule
+
+net = PipelineModule(layers=layers, num_stages=2)
+engine, _, _, _ = deepspeed.initialize(model=net, config="ds_config.json")
+# --- ds_config.json
+{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,
+ "zero_optimization": {"stage": 1}}
+# --- launch
+torchrun --nproc_per_node 8 train.py
+""",
+    # two of three given, the third derived; "auto" filled by the HF Trainer
+    """
+# --- ds_a.json
+{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 2}}
+# --- ds_b.json
+{"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",
+ "zero_optimization": {"stage": 3}}
+""",
+]
+
+PF503_BAD = [
+    """
+# --- ds_config.json
+{
+  "train_micro_batch_size_per_gpu": 2,
+  "fp16": {"enabled": true},
+  "bf16": {"enabled": true},
+  "zero_optimization": {"stage": 2}
+}
+# --- expect
+ds_config.json:4: error: PF503
+""",
+    """
+# --- train.py
+from transformers import TrainingArguments
+
+args = TrainingArguments(output_dir="out", fp16=True, bf16=True)  # error: PF503
+""",
+]
+
+PF503_GOOD = [
+    """
+# --- ds_config.json
+{
+  "train_micro_batch_size_per_gpu": 2,
+  "fp16": {"enabled": "auto"},
+  "bf16": {"enabled": "auto"},
+  "zero_optimization": {"stage": 2}
+}
+""",
+    """
+# --- train.py
+from transformers import TrainingArguments
+
+args = TrainingArguments(output_dir="out", fp16=False, bf16=True)
+# --- args.yaml
+output_dir: out
+per_device_train_batch_size: 4
+bf16: true
+fp16: false
+""",
+]
+
+PF504_BAD = [
+    """
+# --- ds_config.json
+{
+  "train_micro_batch_size_per_gpu": 4,
+  "zero_optimization": {
+    "stage": 2,
+    "offload_optimizer": {"device": "cpu"},
+    "offload_param": {"device": "cpu"}
+  }
+}
+# --- expect
+ds_config.json:6: warning: PF504
+""",
+    """
+# --- accelerate.yaml
+compute_environment: LOCAL_MACHINE
+distributed_type: DEEPSPEED
+num_processes: 8
+deepspeed_config:
+  zero_stage: 2
+  offload_optimizer_device: cpu
+  offload_param_device: cpu  # warning: PF504
+""",
+]
+
+PF504_GOOD = [
+    """
+# --- ds_config.json
+{
+  "train_micro_batch_size_per_gpu": 4,
+  "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}
+}
+""",
+    """
+# --- ds_config.json
+{
+  "train_micro_batch_size_per_gpu": 4,
+  "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}, "offload_param": {"device": "none"}}
+}
+""",
+]
+
+PF505_BAD = [
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json")
+trainer = Trainer(model=model, args=args, train_dataset=ds)
+trainer.train()
+trainer.save_model("final")
+# --- ds_zero3.json
+{
+  "train_micro_batch_size_per_gpu": "auto",
+  "zero_optimization": {"stage": 3, "overlap_comm": true}
+}
+# --- expect
+ds_zero3.json:3: warning: PF505
+""",
+]
+
+PF505_GOOD = [
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json")
+trainer = Trainer(model=model, args=args, train_dataset=ds)
+trainer.train()
+trainer.save_model("final")
+# --- ds_zero3.json
+{
+  "train_micro_batch_size_per_gpu": "auto",
+  "zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}
+}
+""",
+    # ZeRO-3 but only the tokenizer is saved
+    """
+# --- train.py
+tokenizer.save_pretrained("out")
+# --- ds_zero3.json
+{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3}}
+""",
+    # ZeRO-2 keeps whole parameters on every rank
+    """
+# --- train.py
+model.save_pretrained("out")
+# --- ds_zero2.json
+{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2}}
+""",
+]
+
+PF506_BAD = [
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", fsdp="full_shard auto_wrap", gradient_checkpointing=True,  # warning: PF506
+                         bf16=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+]
+
+PF506_GOOD = [
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", fsdp="full_shard auto_wrap",
+                         fsdp_config={"activation_checkpointing": True}, bf16=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+    # a library module: checkpointing re-enabled in one helper, a frozen reference model
+    # wrapped in FSDP by another
+    """
+# --- helpers.py
+import torch
+from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+
+def restore_checkpointing(model, was_on):
+    if was_on:
+        model.gradient_checkpointing_enable()
+
+def wrap_reference(ref_model, device):
+    ref_model.eval()
+    return FSDP(ref_model, device_id=device)
+""",
+    # SHARD_GRAD_OP keeps parameters gathered between forward and backward
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="out", fsdp="shard_grad_op", gradient_checkpointing=True)
+""",
+]
+
+PF507_BAD = [
+    """
+# --- train.py
+import hydra
+
+@hydra.main(config_path="configs", config_name="train", version_base=None)
+def main(cfg):
+    model = hydra.utils.instantiate(cfg.model)
+
+if __name__ == "__main__":
+    main()
+# --- configs/train.yaml
+defaults:
+  - model: mlp
+  - _self_
+seed: 0
+# --- configs/model/mlp.yaml
+_target_: mypkg.MLP
+hidden: 256
+lr: ???  # warning: PF507
+""",
+]
+
+PF507_GOOD = [
+    # the launch command gives the mandatory value
+    """
+# --- train.py
+import hydra
+
+@hydra.main(config_path="configs", config_name="train", version_base=None)
+def main(cfg):
+    model = hydra.utils.instantiate(cfg.model)
+# --- configs/train.yaml
+defaults:
+  - model: mlp
+  - _self_
+# --- configs/model/mlp.yaml
+_target_: mypkg.MLP
+lr: ???
+# --- launch
+python train.py model.lr=3e-4
+""",
+    """
+# --- train.py
+import hydra
+
+@hydra.main(config_path="configs", config_name="train", version_base=None)
+def main(cfg):
+    print(cfg.lr)
+# --- configs/train.yaml
+lr: 0.001
+""",
+]

@@ -1,0 +1,165 @@
+"""PF405 manual-optimization-with-trainer-flags: manual optimization with Trainer accumulation or clipping."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Iterable, Optional
+
+from preflight.analysis.accumulation import LIGHTNING_TRAINERS, _manual_optimization
+from preflight.analysis.scopes import ClassInfo, scope_index
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.sources import ParsedPython
+
+_FLAGS = ("accumulate_grad_batches", "gradient_clip_val")
+
+
+def _active(key: str, value: Any) -> bool:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    return value > 1 if key == "accumulate_grad_batches" else value > 0
+
+
+def _lightning_target(value: Any) -> bool:
+    return isinstance(value, str) and value in LIGHTNING_TRAINERS
+
+
+@register
+class ManualOptimizationWithTrainerFlags(PlanRule):
+    code = "PF405"
+    name = "manual-optimization-with-trainer-flags"
+    severity = Severity.ERROR
+    category = Category.CONFIG
+    frameworks = ("lightning",)
+    summary = "A manual-optimization LightningModule is trained with `accumulate_grad_batches` or `gradient_clip_val`"
+    explanation = """
+## What it finds
+
+A `LightningModule` with `self.automatic_optimization = False` and a Lightning
+`Trainer` built with `accumulate_grad_batches` > 1 or `gradient_clip_val` > 0:
+in the same script, in another script of the audit, or in a Hydra/YAML config
+whose `_target_` is Lightning's `Trainer`.
+
+## Why it matters
+
+Both flags belong to automatic optimization: under manual optimization
+Lightning does not accumulate or clip for you, and its configuration validator
+raises `MisconfigurationException` when `fit` starts ("Automatic gradient
+accumulation/clipping is not supported for manual optimization"). The job
+fails after it was queued and started, not when it was written.
+
+## How to fix it
+
+Remove the flag from the Trainer and do the work in `training_step`: step every
+N batches for accumulation, `self.clip_gradients(opt, gradient_clip_val=...)`
+before `opt.step()` for clipping.
+
+## When preflight stays silent
+
+* The module uses automatic optimization; the flag is 1 / 0 / None or not known
+  statically.
+* Several LightningModules, some automatic, and the one passed to
+  `trainer.fit(...)` is not a manual one (or preflight cannot tell which one it is).
+"""
+    bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF405_BAD")
+    good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF405_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        manual: list[tuple[ParsedPython, ClassInfo]] = []
+        automatic: list[ClassInfo] = []
+        for script in pctx.scripts:
+            fctx = pctx.file_context(script)
+            scopes = scope_index(fctx)
+            for cls in scopes.classes.values():
+                if not cls.is_lightning or cls.method("training_step") is None:
+                    continue
+                if _manual_optimization(fctx, scopes, cls):
+                    manual.append((script, cls))
+                else:
+                    automatic.append(cls)
+        if not manual:
+            return
+        manual_names = {cls.name for _, cls in manual}
+        for script in pctx.scripts:
+            idx = pctx.index(script)
+            for site in idx.calls:
+                if site.qualified not in LIGHTNING_TRAINERS:
+                    continue
+                if automatic and not self._fits_manual(pctx, script, site.target, manual_names):
+                    continue
+                for key in _FLAGS:
+                    expr = site.kwarg(key)
+                    if expr is None:
+                        continue
+                    found = idx.resolve(expr)
+                    if found is None or not _active(key, found.value):
+                        continue
+                    evidence = [pctx.code_evidence(s, _switch(c), f"`{c.name}` sets `automatic_optimization = False`")
+                                for s, c in manual[:2]]
+                    yield pctx.code_finding(self, script, expr, self._message(key, found.value),
+                                            evidence=evidence)
+        if automatic:
+            return
+        for config in pctx.configs:
+            for prefix, block in _trainer_blocks(config.data):
+                for key in _FLAGS:
+                    value = block.get(key)
+                    if not _active(key, value):
+                        continue
+                    evidence = [pctx.code_evidence(s, _switch(c), f"`{c.name}` sets `automatic_optimization = False`")
+                                for s, c in manual[:2]]
+                    yield pctx.config_finding(self, config, (*prefix, key), self._message(key, value),
+                                              evidence=evidence)
+
+    @staticmethod
+    def _fits_manual(pctx: PlanContext, script: ParsedPython, trainer: Optional[str],
+                     manual: set[str]) -> bool:
+        """``trainer.fit(Module(...))`` / ``trainer.fit(model)`` with ``model = Module(...)``."""
+        if trainer is None:
+            return False
+        idx = pctx.index(script)
+        for site in idx.calls:
+            func = site.call.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "fit"
+                    and ast.unparse(func.value) == trainer and site.call.args):
+                continue
+            arg = site.call.args[0]
+            if isinstance(arg, ast.Name):
+                bound = idx.assigns.get(arg.id, [])
+                arg = bound[0] if len(bound) == 1 and bound[0] is not None else arg
+            if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in manual:
+                return True
+        return False
+
+    @staticmethod
+    def _message(key: str, value: Any) -> str:
+        what = "accumulation" if key == "accumulate_grad_batches" else "clipping"
+        return (f"`{key}={value}` with manual optimization: Lightning does no automatic gradient {what} "
+                "for a module with `automatic_optimization = False`, and `fit` fails with "
+                "MisconfigurationException before the first step. Drop the flag and "
+                + ("step every N batches in `training_step`" if what == "accumulation"
+                   else "call `self.clip_gradients(...)` before `opt.step()`"))
+
+
+def _switch(cls: ClassInfo) -> ast.AST:
+    """Where a class turns automatic optimization off (the class itself when not found)."""
+    for node in ast.walk(cls.node):
+        if isinstance(node, ast.Assign) and any(ast.unparse(t) == "self.automatic_optimization"
+                                                for t in node.targets):
+            return node
+    return cls.node
+
+
+def _trainer_blocks(data: Any, prefix: tuple[str, ...] = (), depth: int = 0) -> list[tuple[tuple[str, ...], dict]]:
+    """Mappings of a config whose ``_target_`` is Lightning's Trainer (at any depth up to 4)."""
+    out: list[tuple[tuple[str, ...], dict]] = []
+    if not isinstance(data, dict) or depth > 4:
+        return out
+    if _lightning_target(data.get("_target_")):
+        out.append((prefix, data))
+    for key, value in data.items():
+        if isinstance(value, dict):
+            out.extend(_trainer_blocks(value, (*prefix, str(key)), depth + 1))
+    return out

@@ -1,0 +1,165 @@
+"""PF406 compute-loss-ignores-num-items: a Trainer's own compute_loss under gradient accumulation."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules._pf4_support import is_from
+from preflight.rules.base import examples
+from preflight.sources import ParsedPython
+
+_TRAINERS = ("Trainer", "Seq2SeqTrainer")
+_OPT_OUT = ("model_accepts_loss_kwargs", "loss_is_scaled_for_ga")
+
+
+def _hf_trainer_class(pctx: PlanContext, script: ParsedPython, cls: ast.ClassDef, depth: int = 0) -> bool:
+    idx = pctx.index(script)
+    for base in cls.bases:
+        qual = idx.qualify(ast.unparse(base)) or ""
+        if any(is_from(qual, "transformers", t) for t in _TRAINERS) or (
+                qual.startswith("trl.") and qual.endswith("Trainer")):
+            return True
+        local = idx.classes.get(ast.unparse(base))
+        if local is not None and local is not cls and depth < 4 and _hf_trainer_class(pctx, script, local, depth + 1):
+            return True
+    return False
+
+
+def _opts_out(cls: ast.ClassDef) -> bool:
+    for node in ast.walk(cls):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        for t in targets:
+            name = t.attr if isinstance(t, ast.Attribute) else t.id if isinstance(t, ast.Name) else None
+            if name in _OPT_OUT:
+                return True
+    return False
+
+
+def _model_takes_no_loss_kwargs(script: ParsedPython, cls: ast.ClassDef) -> bool:
+    """Every model handed to this Trainer is a class of the file whose ``forward`` takes neither
+    ``num_items_in_batch`` nor ``**kwargs``: Trainer then sees ``model_accepts_loss_kwargs`` false
+    and divides by the accumulation window itself, so ignoring the count is right."""
+    classes = {n.name: n for n in ast.walk(script.tree) if isinstance(n, ast.ClassDef)}
+    built = {}
+    for node in ast.walk(script.tree):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
+            for tgt in node.targets:
+                if isinstance(tgt, ast.Name):
+                    built[tgt.id] = node.value.func.id
+    models = []
+    for node in ast.walk(script.tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == cls.name:
+            expr = next((k.value for k in node.keywords if k.arg == "model"), node.args[0] if node.args else None)
+            if expr is None:
+                return False
+            name = expr.func.id if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) else \
+                built.get(expr.id) if isinstance(expr, ast.Name) else None
+            if name is None or name not in classes:
+                return False
+            models.append(classes[name])
+    if not models:
+        return False
+    for model in models:
+        forward = next((n for n in model.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+        if forward is None or forward.args.kwarg is not None or any(
+                a.arg == "num_items_in_batch" for a in [*forward.args.args, *forward.args.kwonlyargs]):
+            return False
+    return True
+
+
+def _ignores(fn: ast.FunctionDef) -> Optional[str]:
+    """How ``compute_loss`` ignores ``num_items_in_batch``, or None when it uses it."""
+    params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
+    loads = {n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    kwargs = fn.args.kwarg.arg if fn.args.kwarg is not None else None
+    if "num_items_in_batch" in params:
+        if "num_items_in_batch" in loads or (kwargs is not None and kwargs in loads):
+            return None
+        return "accepts `num_items_in_batch` but never uses it"
+    if kwargs is not None:
+        if kwargs in loads:
+            return None
+        return f"receives `num_items_in_batch` in `**{kwargs}` but never uses it"
+    return "does not accept `num_items_in_batch`"
+
+
+@register
+class ComputeLossIgnoresNumItems(PlanRule):
+    code = "PF406"
+    name = "compute-loss-ignores-num-items"
+    severity = Severity.ERROR
+    category = Category.CORRECTNESS
+    frameworks = ("transformers", "trl")
+    summary = "A Trainer subclass's `compute_loss` ignores `num_items_in_batch` under gradient accumulation"
+    explanation = """
+## What it finds
+
+A subclass of the Hugging Face `Trainer` (or a TRL trainer) that overrides
+`compute_loss` without using its `num_items_in_batch` argument, in a job whose
+`gradient_accumulation_steps` is greater than 1 (from `TrainingArguments`, an
+arguments file or the launch command).
+
+## Why it matters
+
+Since the gradient-accumulation loss fix (transformers 4.46), `Trainer` counts
+the target tokens of the whole accumulation window and passes that count to
+`compute_loss` as `num_items_in_batch`. When the model accepts loss keyword
+arguments (every causal LM of the library does), `training_step` then treats the
+loss as already normalised over the window and does **not** divide it by
+`gradient_accumulation_steps`. A custom `compute_loss` that returns an ordinary
+mean loss is therefore summed over the window: gradients
+`gradient_accumulation_steps` times too large, silently. (In transformers 5,
+an override without the parameter fails with a TypeError.)
+
+## How to fix it
+
+Normalise by the count: `loss = loss_sum / num_items_in_batch` (or pass
+`num_items_in_batch` on to the model / `super().compute_loss`); or tell the
+Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
+(transformers 5) / `model_accepts_loss_kwargs = False` (4.46-4.x) on the class.
+
+## When preflight stays silent
+
+* `num_items_in_batch` (or the `**kwargs` holding it) is used in the body.
+* The class sets `model_accepts_loss_kwargs` or `loss_is_scaled_for_ga`.
+* The model handed to the Trainer is a class of the same file whose `forward` takes
+  neither `num_items_in_batch` nor `**kwargs`: the Trainer then divides by the
+  accumulation window itself.
+* Gradient accumulation is 1 or not known.
+"""
+    bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF406_BAD")
+    good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF406_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        ga = pctx.plan.resolve("batch.grad_accum")
+        if ga is None or not isinstance(ga.value, int) or ga.value <= 1:
+            return
+        for script in pctx.scripts:
+            for cls in pctx.index(script).classes.values():
+                method = next((n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                               and n.name == "compute_loss"), None)
+                if method is None or not _hf_trainer_class(pctx, script, cls) or _opts_out(cls):
+                    continue
+                how = _ignores(method)  # type: ignore[arg-type]
+                if how is None or _model_takes_no_loss_kwargs(script, cls):
+                    continue
+                message = (
+                    f"`{cls.name}.compute_loss` {how}, and this job accumulates gradients over "
+                    f"{ga.value} micro-batches: Trainer then treats the loss as already normalised over the "
+                    f"window and skips its division by {ga.value}, so a mean loss gives gradients "
+                    f"{ga.value}x too large. Divide the summed loss by `num_items_in_batch`, or set "
+                    "`loss_is_scaled_for_ga = False` (transformers 5) / `model_accepts_loss_kwargs = False` "
+                    "(4.x) on the class")
+                evidence = [pctx.code_evidence(script, method, "custom compute_loss", same_file=True)]
+                ev = pctx.fact_evidence(ga, f"gradient_accumulation_steps = {ga.value}")
+                if ev is not None:
+                    evidence.append(ev)
+                yield pctx.code_finding(self, script, method, message, evidence=evidence)

@@ -1,0 +1,118 @@
+"""PF501 plan-conflict: two inputs of the job disagree on a value the framework uses."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+
+if TYPE_CHECKING:
+    from preflight.plan import Fact
+
+# Fields the HF Trainer compares between TrainingArguments and a DeepSpeed config
+# (integrations/deepspeed.py trainer_config_process: batch triple, fp16/bf16).
+_HF_CHECKED = frozenset({"batch.micro", "batch.grad_accum", "batch.global", "precision.mode"})
+
+
+# precision modes that agree on the 16-bit format (pure weights vs autocast are not a conflict)
+_PRECISION_FAMILY = {"amp_bf16": "bf16", "bf16": "bf16", "amp_fp16": "fp16", "fp16": "fp16"}
+
+
+def _origin(fact: Fact) -> tuple[str, str]:
+    """The input a fact comes from: a file, or the command line / environment."""
+    return (fact.source.kind if fact.source.path is None else "file", fact.source.path or "")
+
+
+@register
+class PlanConflict(PlanRule):
+    code = "PF501"
+    name = "plan-conflict"
+    severity = Severity.WARNING
+    category = Category.CONFIG
+    frameworks = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed")
+    summary = "Two inputs of the job set the same setting to different values"
+    explanation = """
+## What it finds
+
+A setting of the training plan (micro-batch, accumulation, precision, world
+size, ZeRO stage, ...) that two inputs state differently: the script says
+batch 8 and the DeepSpeed JSON says 4; the accelerate config says bf16 and the
+`Accelerator(...)` call says fp16; the launch command says 8 processes and the
+config 4. The finding names every source with its file and line, and which one
+the framework actually uses (the plan's precedence: an explicit framework rule
+first, then user > command line > environment > config file > code > defaults).
+
+## Why it matters
+
+Only one of the values is used; the other is a statement about the job that is
+not true. Whoever reads the losing file (or tunes it) is changing nothing, and
+memory or throughput estimates made from it are wrong.
+
+Under the HF Trainer a DeepSpeed config value that is not `"auto"` and differs from
+`TrainingArguments` (micro-batch, accumulation, global batch, fp16/bf16) is worse: the
+Trainer stops with a ValueError listing the mismatches, so that case is reported as an
+error.
+
+## How to fix it
+
+Set the value in one place, or make the other place say the same thing (use
+`"auto"` in a DeepSpeed JSON that the HF Trainer or Accelerate fills in).
+
+## When preflight stays silent
+
+* The sources agree; one of them is a framework default that an explicit value
+  overrides; a value preflight derived itself (those have dedicated rules, such
+  as PF502 for the DeepSpeed batch triple).
+* None of the sources has a file and line to point at (two command-line flags).
+"""
+    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF501_BAD")
+    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF501_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        from preflight.audit import format_source, format_value
+
+        plan = pctx.plan
+        for field, facts in plan.conflicts().items():
+            facts = [f for f in facts if f.source.kind != "derived"]
+            if len({_origin(f) for f in facts}) < 2:
+                continue  # one file contradicting itself has its own rules (PF503)
+            if len({(type(f.value), f.json_value() if not isinstance(f.value, tuple) else f.value)
+                    for f in facts}) < 2:
+                continue
+            if field == "precision.mode" and len({_PRECISION_FAMILY.get(str(f.value), str(f.value))
+                                                  for f in facts}) < 2:
+                # DeepSpeed `bf16.enabled` (bf16) and TrainingArguments(bf16=True) (amp_bf16), or a
+                # bfloat16 load trained with bf16: the same 16-bit format, no disagreement to report
+                continue
+            winner = plan.resolve(field)
+            if winner is None:
+                continue
+            anchor = winner if pctx.fact_evidence(winner, "") is not None else next(
+                (f for f in facts if pctx.fact_evidence(f, "") is not None), None)
+            if anchor is None:
+                continue
+            values = "; ".join(f"{format_value(f.value)} from {format_source(f.source)}" for f in facts)
+            hf_check = field in _HF_CHECKED and {"transformers", "deepspeed"} <= {f.adapter for f in facts}
+            if hf_check:
+                message = (f"`{field}` is set to different values: {values}. The HF Trainer fills only "
+                           "\"auto\" DeepSpeed values and stops with a ValueError (\"Please correct the "
+                           "following DeepSpeed config values that mismatch TrainingArguments values\") "
+                           "when an explicit one differs. Use \"auto\" in the DeepSpeed config")
+            else:
+                message = (f"`{field}` is set to different values: {values}. The framework uses "
+                           f"{format_value(winner.value)} ({format_source(winner.source)}); the other "
+                           "value is ignored. Set it in one place")
+            evidence = []
+            for f in facts:
+                ev = pctx.fact_evidence(f, f"{field} = {format_value(f.value)}"
+                                           + (" (used)" if f is winner else " (ignored)"))
+                if ev is not None:
+                    evidence.append(ev)
+            finding = pctx.fact_finding(self, anchor, message, evidence=evidence)
+            if finding is not None:
+                if hf_check:
+                    finding.severity = Severity.ERROR
+                yield finding

@@ -1,0 +1,158 @@
+"""PF502 deepspeed-batch-triple: train_batch_size != micro x accumulation x world size."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+
+if TYPE_CHECKING:
+    from preflight.plan import Fact
+
+_T, _M, _G = "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps"
+
+
+def _int(value: Any) -> Optional[int]:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+def world_fact(pctx: PlanContext) -> Optional[Fact]:
+    """The launch's world size, from anything but the DeepSpeed JSON itself or a default."""
+    facts = [f for f in pctx.plan.facts("dist.world_size")
+             if f.adapter != "deepspeed" and f.source.kind not in ("default",)]
+    if not facts:
+        return None
+    best = facts[0]
+    for f in facts[1:]:
+        if f.rank() < best.rank():
+            best = f
+    return best
+
+
+_MP_FLAGS = ("--tensor-model-parallel-size", "--tensor_model_parallel_size", "--pipeline-model-parallel-size",
+             "--pipeline_model_parallel_size", "--tp", "--pp", "--tp_size", "--pp_size", "--num_stages")
+
+
+def _model_parallel(pctx: PlanContext) -> bool:
+    """Tensor or pipeline parallelism: DeepSpeed's world size is then the data-parallel group,
+    smaller than the process count, and preflight does not derive it."""
+    if any(tok.split("=", 1)[0] in _MP_FLAGS for tok in pctx.project.argv):
+        return True
+    for script in pctx.scripts:
+        for site in pctx.index(script).calls:
+            q = site.qualified or ""
+            if q.startswith("deepspeed.") and site.last == "initialize" and site.kwarg("mpu") is not None:
+                return True
+            if q.startswith("deepspeed.pipe") or site.last == "PipelineModule":
+                return True
+    return False
+
+
+@register
+class DeepSpeedBatchTriple(PlanRule):
+    code = "PF502"
+    name = "deepspeed-batch-triple"
+    severity = Severity.ERROR
+    category = Category.CONFIG
+    frameworks = ("deepspeed",)
+    summary = "The DeepSpeed batch triple cannot hold for the launch's world size"
+    explanation = """
+## What it finds
+
+A DeepSpeed config whose explicit `train_batch_size`,
+`train_micro_batch_size_per_gpu` and `gradient_accumulation_steps` cannot satisfy
+DeepSpeed's check `train_batch_size == micro x accumulation x world size` for
+the data-parallel world size of the launch (torchrun, `deepspeed`, `accelerate
+launch`, SLURM, Lightning devices x nodes): all three given and the product is
+off, or two given and the third cannot be derived (DeepSpeed derives it with
+integer division and then asserts).
+
+Without a known world size the rule checks what holds for every world size:
+`train_batch_size` must be a multiple of micro x accumulation (all three given)
+or of the micro-batch (accumulation derived).
+
+## Why it matters
+
+`deepspeed.initialize` fails with an AssertionError ("Check batch related
+parameters. train_batch_size is not equal to micro_batch_per_gpu *
+gradient_acc_step * world_size") after the job got its nodes and loaded the
+model.
+
+## How to fix it
+
+Give two of the three and let DeepSpeed derive the third, or use `"auto"` under
+the HF Trainer / Accelerate, which fill all three from the arguments and the
+world size.
+
+## When preflight stays silent
+
+* `"auto"` or missing values that DeepSpeed can derive; a world size known only
+  from the DeepSpeed JSON itself.
+* The world size is unknown and some world size would make the numbers hold.
+* Tensor or pipeline parallelism (`deepspeed.initialize(mpu=...)`, a `PipelineModule`,
+  `--tensor-model-parallel-size`/`--pipeline-model-parallel-size` on the launch): DeepSpeed
+  then counts only the data-parallel ranks, so only the multiple check above is made.
+"""
+    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF502_BAD")
+    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF502_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        """Reads the plan only: the batch numbers each DeepSpeed config (JSON, YAML block or a
+        dict built in Python) states, as the deepspeed adapter recorded them."""
+        world = None if _model_parallel(pctx) else world_fact(pctx)
+        w = world.value if world is not None else None
+        groups: dict[str, dict[str, Fact]] = {}
+        for field, key in (("batch.global", _T), ("batch.micro", _M), ("batch.grad_accum", _G)):
+            for fact in pctx.plan.facts(field):
+                if fact.adapter == "deepspeed" and fact.source.kind == "config" and fact.source.path:
+                    groups.setdefault(fact.source.path, {}).setdefault(key, fact)
+        for facts in groups.values():
+            t, m, g = (_int(facts[k].value) if k in facts else None for k in (_T, _M, _G))
+            problem = self._problem(t, m, g, w)
+            if problem is None:
+                continue
+            if world is not None:
+                from preflight.audit import format_source
+
+                how = world.source.detail or format_source(world.source)
+                problem += f" (world size {w}: {how})"
+            anchor = next(facts[k] for k in (_T, _M, _G) if k in facts)
+            evidence = [e for e in (pctx.fact_evidence(facts[k], f"{k} = {facts[k].value}")
+                                    for k in (_T, _M, _G) if k in facts) if e is not None]
+            if world is not None:
+                ev = pctx.fact_evidence(world, f"world size {w}")
+                if ev is not None:
+                    evidence.append(ev)
+            finding = pctx.fact_finding(self, anchor, problem, evidence=evidence)
+            if finding is not None:
+                yield finding
+
+    @staticmethod
+    def _problem(t: Optional[int], m: Optional[int], g: Optional[int], w: Optional[int]) -> Optional[str]:
+        tail = ("; `deepspeed.initialize` asserts train_batch_size == micro x accumulation x world size. "
+                "Give two of the three (or \"auto\") and let the third be derived")
+        if t is not None and m is not None and g is not None:
+            if w is not None and t != m * g * w:
+                return (f"train_batch_size {t} != {m} (micro) x {g} (accumulation) x {w} (world size) = "
+                        f"{m * g * w}" + tail)
+            if w is None and t % (m * g):
+                return (f"train_batch_size {t} is not a multiple of {m} (micro) x {g} (accumulation) = "
+                        f"{m * g}, so no world size satisfies it" + tail)
+            return None
+        if t is not None and (m is not None or g is not None):
+            known, name = (m, "micro") if m is not None else (g, "accumulation")
+            assert known is not None
+            other = "accumulation" if m is not None else "micro-batch"
+            if w is not None:
+                derived = t // (known * w)
+                if derived < 1 or derived * known * w != t:
+                    return (f"train_batch_size {t} with {name} {known} on {w} processes: DeepSpeed derives the "
+                            f"{other} as {t} // ({known} x {w}) = {derived}, and {derived} x {known} x {w} != {t}"
+                            + tail)
+            elif t % known:
+                return (f"train_batch_size {t} is not a multiple of the {name} {known}, so DeepSpeed cannot "
+                        f"derive the {other} for any world size" + tail)
+        return None

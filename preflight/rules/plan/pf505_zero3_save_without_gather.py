@@ -1,0 +1,101 @@
+"""PF505 zero3-save-without-gather: a ZeRO-3 job that saves the model without 16-bit gathering."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Iterable, Optional
+
+from preflight.diagnostics import Category, Evidence, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+
+_SAVES = ("save_model", "save_pretrained", "save_16bit_model")
+_NOT_MODEL = ("tokenizer", "processor", "config", "feature_extractor", "image_processor")
+_FLAG = "stage3_gather_16bit_weights_on_model_save"
+
+
+@register
+class Zero3SaveWithoutGather(PlanRule):
+    code = "PF505"
+    name = "zero3-save-without-gather"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("deepspeed", "transformers", "accelerate")
+    summary = "A ZeRO-3 job saves the model without `stage3_gather_16bit_weights_on_model_save`"
+    explanation = """
+## What it finds
+
+A DeepSpeed config at ZeRO stage 3 without
+`"stage3_gather_16bit_weights_on_model_save": true` (or an accelerate config
+with `zero_stage: 3` and without `zero3_save_16bit_model: true`), in a job whose
+script saves the model: `trainer.save_model()`, `model.save_pretrained(...)`,
+`accelerator.save_model(...)`, `engine.save_16bit_model(...)`.
+
+## Why it matters
+
+Under ZeRO-3 each rank holds only a shard of every parameter. Without the
+flag, the HF Trainer's `save_model` writes no usable weights (only the
+DeepSpeed checkpoint shards, which need `zero_to_fp32.py` to become a model),
+`save_16bit_model` saves nothing, and Accelerate's `get_state_dict` refuses.
+The job trains for hours and the final model is missing, or is the
+placeholder of empty partitioned tensors.
+
+## How to fix it
+
+Add `"stage3_gather_16bit_weights_on_model_save": true` to
+`zero_optimization` (accelerate config: `zero3_save_16bit_model: true`), or
+convert the checkpoint with `zero_to_fp32.py` after training.
+
+## When preflight stays silent
+
+* The flag is true, or `"auto"`/unreadable; stage 0-2.
+* No script of the audit saves the model (saving a tokenizer or config does not count).
+"""
+    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_BAD")
+    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        """Reads the plan for the config side: a ZeRO-3 stage and the save-gather flag that one
+        config's adapter recorded (DeepSpeed JSON or dict, accelerate YAML)."""
+        save = self._save_call(pctx)
+        if save is None:
+            return
+        plan = pctx.plan
+        for stage in plan.facts("dist.sharding"):
+            if stage.value != "zero3" or stage.source.kind != "config" \
+                    or stage.adapter not in ("deepspeed", "accelerate"):
+                continue
+            flags = [f for f in plan.facts("dist.save_16bit_weights")
+                     if f.source.path == stage.source.path and f.adapter == stage.adapter]
+            if not flags or flags[0].value is not False:
+                continue  # true, "auto" or unreadable
+            flag = flags[0]
+            name = (flag.source.key or _FLAG).rsplit(".", 1)[-1]
+            yield from self._report(pctx, flag, name, save, flag.source.kind != "default")
+
+    @staticmethod
+    def _save_call(pctx: PlanContext) -> Optional[Evidence]:
+        for script in pctx.scripts:
+            if pctx.index(script).imports_any("lightning", "pytorch_lightning"):
+                continue
+            for node in ast.walk(script.tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in _SAVES):
+                    continue
+                receiver = ast.unparse(node.func.value).lower()
+                if any(word in receiver for word in _NOT_MODEL):
+                    continue
+                return pctx.code_evidence(script, node, f"the model is saved here (`{node.func.attr}`)")
+        return None
+
+    def _report(self, pctx: PlanContext, flag: Any, name: str, save: Evidence,
+                explicit: bool) -> Iterable[Finding]:
+        said = f"`{name}` is false" if explicit else f"`{name}` is not set (default false)"
+        message = (f"ZeRO stage 3 with {said}, and the script saves the model: each rank holds only a shard, so "
+                   "the saved model has no usable weights (only DeepSpeed checkpoint shards that need "
+                   f"`zero_to_fp32.py`). Set `{name}` to true")
+        evidence = [e for e in (pctx.fact_evidence(flag, said), save) if e is not None]
+        finding = pctx.fact_finding(self, flag, message, evidence=evidence)
+        if finding is not None:
+            yield finding

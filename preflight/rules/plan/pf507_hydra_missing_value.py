@@ -1,0 +1,71 @@
+"""PF507 hydra-missing-value: a ``???`` (mandatory) value that the launch leaves unset."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from preflight.diagnostics import Category, Evidence, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+
+
+@register
+class HydraMissingValue(PlanRule):
+    code = "PF507"
+    name = "hydra-missing-value"
+    severity = Severity.WARNING
+    category = Category.CONFIG
+    frameworks = ("hydra",)
+    summary = "A Hydra config value is `???` (mandatory) and the launch command does not set it"
+    explanation = """
+## What it finds
+
+A key of the composed Hydra config of a `@hydra.main` app (its primary config, the
+defaults list and the launch's overrides after `--`, composed the way Hydra does)
+whose value is still `???`, OmegaConf's marker for a mandatory value.
+
+## Why it matters
+
+`???` means "must be given": OmegaConf raises `MissingMandatoryValue` the moment
+the app reads the key or instantiates the node that holds it. The job starts,
+maybe builds its data and model, and stops there, after it waited in the queue
+for its GPUs.
+
+## How to fix it
+
+Give the value on the command line (`python train.py model.lr=3e-4`), in an
+experiment config that the defaults list selects, or as a default in the file.
+
+## When preflight stays silent
+
+* An override after `--` (`key=value`, `+key=value`) or a later config sets it.
+* The config is not composed (the composition itself failed: that is reported as
+  an error of the audit).
+"""
+    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF507_BAD")
+    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF507_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        try:
+            from preflight.adapters.hydra import Composed, compositions
+        except ImportError:  # pragma: no cover - the adapter ships with preflight
+            return
+        for comp in compositions(pctx.project):
+            if not isinstance(comp, Composed):
+                continue
+            app = comp.app
+            for path, file, line in comp.missing:
+                key = ".".join(path)
+                message = (f"`{key}` is `???` (mandatory) in the composed Hydra config and the launch does not "
+                           "set it: OmegaConf raises MissingMandatoryValue as soon as the app reads it. Give it "
+                           f"on the command line (`{key}=...`) or in the config")
+                evidence = []
+                if app.script is not None and app.line is not None:
+                    evidence.append(Evidence(line=app.line, path=app.script.source.display,
+                                             message=f"{app.how} composes this config"))
+                if file is not None and line is not None:
+                    yield pctx.location_finding(self, file, line, message, evidence=evidence)
+                elif app.script is not None and app.line is not None:
+                    yield pctx.location_finding(self, app.script.source.display, app.line, message,
+                                                evidence=evidence)

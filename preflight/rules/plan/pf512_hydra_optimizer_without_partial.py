@@ -1,0 +1,89 @@
+"""PF512 hydra-optimizer-without-partial: an optimizer node that Hydra cannot build without parameters."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
+
+
+def _params_passed(pctx: PlanContext, key: str) -> bool:
+    """Some script instantiates the node ``...<key>`` with extra arguments (the parameters)."""
+    for script in pctx.scripts:
+        for node in ast.walk(script.tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name not in ("instantiate", "call"):
+                continue
+            first = node.args[0]
+            last = first.attr if isinstance(first, ast.Attribute) else (
+                first.slice.value if isinstance(first, ast.Subscript) and isinstance(first.slice, ast.Constant)
+                else None)
+            if last == key and (len(node.args) > 1 or any(kw.arg not in ("_partial_", "_convert_")
+                                                          for kw in node.keywords)):
+                return True
+    return False
+
+
+@register
+class HydraOptimizerWithoutPartial(PlanRule):
+    code = "PF512"
+    name = "hydra-optimizer-without-partial"
+    severity = Severity.ERROR
+    category = Category.CONFIG
+    frameworks = ("hydra",)
+    summary = "A Hydra optimizer node has no `_partial_: true` and no parameters to be built with"
+    explanation = """
+## What it finds
+
+A Hydra/OmegaConf YAML node `_target_: torch.optim.<Optimizer>` (or an
+`lr_scheduler`) without `_partial_: true` and without `params`, when no script
+instantiates that node with the parameters (`instantiate(cfg.optimizer,
+params=model.parameters())`).
+
+## Why it matters
+
+`instantiate` then calls the optimizer class with no parameters, at the moment
+the node is built (often as a child of a model or module node): `TypeError:
+__init__() missing 1 required positional argument: 'params'` (Hydra issues 982
+and 2028). The code that meant to call the result later with
+`self.hparams.optimizer(params=self.parameters())` needs a partial object
+(lightning-hydra-template PR 334).
+
+## How to fix it
+
+Add `_partial_: true` to the node (Hydra >= 1.2) and call the result with the
+parameters, or pass them when instantiating.
+
+## When preflight stays silent
+
+* `_partial_: true`, a `params` key, or a script that instantiates the node
+  with extra arguments.
+"""
+    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF512_BAD")
+    good_examples = examples("preflight.rules.plan._pf508_examples", "PF512_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        for config in hydra_yaml_configs(pctx):
+            for path, node in walk(config.data):
+                target = node.get("_target_")
+                if not isinstance(target, str) or not target.startswith("torch.optim."):
+                    continue
+                if node.get("_partial_") is True or "params" in node or "optimizer" in node:
+                    continue
+                key = str(path[-1]) if path else ""
+                if key and _params_passed(pctx, key):
+                    continue
+                yield pctx.config_finding(
+                    self, config, (*path, "_target_"),
+                    f"`{target}` needs the model's parameters, but this node has no `_partial_: true` and no "
+                    "script passes them when instantiating it: Hydra builds it with none and raises \"missing 1 "
+                    "required positional argument: 'params'\". Add `_partial_: true` and call the result with the "
+                    "parameters")

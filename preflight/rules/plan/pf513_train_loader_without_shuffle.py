@@ -1,0 +1,69 @@
+"""PF513 train-loader-without-shuffle: a training loader config that turns shuffling off."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
+
+_LOADER_KEYS = ("batch_size", "num_workers", "drop_last", "pin_memory")
+
+
+@register
+class TrainLoaderWithoutShuffle(PlanRule):
+    code = "PF513"
+    name = "train-loader-without-shuffle"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("hydra",)
+    summary = "A training DataLoader config sets `shuffle: false`"
+    explanation = """
+## What it finds
+
+A YAML node whose key path names the training split (`train_loader`,
+`train_dataloader_opts`, `data.train`) and that configures a loader
+(`batch_size`, `num_workers`, a `DataLoader` target) with `shuffle: false` and
+no `sampler`.
+
+## Why it matters
+
+The training set is then read in the same order every epoch: batches are not
+i.i.d. (sorted or grouped data gives whole batches of one class or length) and
+every epoch repeats the same sequence of updates, which hurts convergence and
+generalisation (EasyTemporalPointProcess issue 54: "you not only disable
+shuffling for the validation set but also for the training set").
+
+## How to fix it
+
+`shuffle: true` for the training loader (a `DistributedSampler(shuffle=True)`
+under DDP); keep `false` for validation and test.
+
+## When preflight stays silent
+
+* Nodes of validation/test loaders; a node that sets a `sampler`.
+"""
+    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF513_BAD")
+    good_examples = examples("preflight.rules.plan._pf508_examples", "PF513_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        for config in hydra_yaml_configs(pctx):
+            for path, node in walk(config.data):
+                if node.get("shuffle") is not False or "sampler" in node or "batch_sampler" in node:
+                    continue
+                words = [str(p).lower() for p in path]
+                if not any("train" in w for w in words) or any(w in ("val", "valid", "validation", "test", "eval")
+                                                                or w.startswith(("val_", "valid", "test", "eval"))
+                                                                for w in words):
+                    continue
+                target = str(node.get("_target_", ""))
+                if not (any(k in node for k in _LOADER_KEYS) or target.endswith("DataLoader")):
+                    continue
+                yield pctx.config_finding(
+                    self, config, (*path, "shuffle"),
+                    "the training loader is configured with `shuffle: false`: every epoch reads the data in the "
+                    "same order, so batches are not i.i.d. and each epoch repeats the same updates. Set "
+                    "`shuffle: true` for training (keep it off for validation)")

@@ -1,0 +1,108 @@
+"""PF514 fp16-on-bf16-pretrained-job: the launch command or a config asks fp16 for a T5-family model."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Iterable, Optional
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules._pf414_support import BF16_PRETRAINED, FP16_PRECISIONS
+from preflight.rules.base import examples
+from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
+
+
+def _model_id(text: Any) -> bool:
+    return isinstance(text, str) and len(text) < 120 and " " not in text and bool(BF16_PRETRAINED.search(text))
+
+
+def _argv_fp16(argv: list[str]) -> Optional[str]:
+    for i, tok in enumerate(argv):
+        nxt = argv[i + 1] if i + 1 < len(argv) else ""
+        if tok in ("--fp16", "--fp16=true", "--fp16=True") and nxt.lower() not in ("false", "0"):
+            return tok
+        if tok in ("--precision", "--mixed_precision") and nxt in {str(p) for p in FP16_PRECISIONS}:
+            return f"{tok} {nxt}"
+        if tok.startswith(("--precision=", "--mixed_precision=")) and tok.split("=", 1)[1] in {
+                str(p) for p in FP16_PRECISIONS}:
+            return tok
+    return None
+
+
+@register
+class Fp16OnBf16PretrainedJob(PlanRule):
+    code = "PF514"
+    name = "fp16-on-bf16-pretrained-job"
+    severity = Severity.WARNING
+    category = Category.CONFIG
+    frameworks = ("transformers", "lightning", "hydra")
+    summary = "The launch command or a config trains a T5-family model (pretrained in bfloat16) in fp16"
+    explanation = """
+## What it finds
+
+A job whose model is a T5-family checkpoint (`t5-*`, `google/flan-t5-*`,
+`google/t5-v1_1-*`, `mt5`, `byt5`, `ul2`), named in a script, a config or the
+launch command, and whose fp16 switch is in the launch command (`--fp16`,
+`--mixed_precision fp16`, `--precision 16`) or a config (`precision: 16-mixed`,
+`fp16: true`, `mixed_precision: fp16`). PF423 covers the same bug when both sit
+in one script.
+
+## Why it matters
+
+These models were pretrained in bfloat16; float16 cannot hold some of their
+activations, which overflow to inf and turn the loss into NaN (transformers
+issues 14189 and 23918; dialogsum issue 14).
+
+## How to fix it
+
+Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
+
+## When preflight stays silent
+
+* No T5-family name is found, or fp16 is only requested inside a script (PF423).
+"""
+    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF514_BAD")
+    good_examples = examples("preflight.rules.plan._pf508_examples", "PF514_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        model = self._model(pctx)
+        if model is None:
+            return
+        name, where = model
+        argv = list(pctx.project.argv)
+        flag = _argv_fp16(argv)
+        message = (f"`{name}` belongs to a family pretrained in bfloat16, and the job trains it in fp16 ({{how}}): "
+                   "its activations overflow float16 and the loss turns NaN. Use bf16 (`--bf16`, "
+                   "`precision: bf16-mixed`) or fp32")
+        if flag is not None:
+            yield where(message.format(how=f"`{flag}` on the launch command"))
+            return
+        for config in hydra_yaml_configs(pctx) + [c for c in pctx.configs if c.kind != "yaml"]:
+            for path, node in walk(config.data):
+                for key in ("precision", "mixed_precision", "fp16"):
+                    value = node.get(key)
+                    if (key == "fp16" and value is True) or (key != "fp16" and value in FP16_PRECISIONS):
+                        yield pctx.config_finding(self, config, (*path, key),
+                                                  message.format(how=f"`{key}: {value}` in {config.path}"))
+                        return
+
+    def _model(self, pctx: PlanContext) -> Optional[tuple[str, Any]]:
+        for script in pctx.scripts:
+            for node in ast.walk(script.tree):
+                if isinstance(node, ast.Constant) and isinstance(node.value, str) and _model_id(node.value) \
+                        and ("/" in node.value or node.value.startswith("t5")):
+                    return node.value, lambda m, s=script, n=node: pctx.code_finding(self, s, n, m)
+        argv = list(pctx.project.argv)
+        for tok in argv:
+            if _model_id(tok) and not tok.startswith("-") and not tok.endswith(".py"):
+                first = pctx.scripts[0] if pctx.scripts else None
+                if first is None:
+                    return None
+                return tok, lambda m, s=first: pctx.code_finding(self, s, s.tree.body[0] if s.tree.body else s.tree, m)
+        for config in hydra_yaml_configs(pctx):
+            for path, mapping in walk(config.data):
+                for key, value in mapping.items():
+                    if _model_id(value) and ("/" in value or value.startswith("t5")):
+                        return value, lambda m, c=config, p=(*path, key): pctx.config_finding(self, c, p, m)
+        return None

@@ -1,0 +1,79 @@
+"""PF516 trainer-without-distributed-sampler: a DDP Lightning Trainer config that turns the sampler off."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
+
+
+def _scripts_shard(pctx: PlanContext) -> bool:
+    for script in pctx.scripts:
+        for node in ast.walk(script.tree):
+            name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+            if name in ("DistributedSampler", "DistributedBatchSampler") or ("Distributed" in name and "Sampler" in name):
+                return True
+    return False
+
+
+@register
+class TrainerWithoutDistributedSampler(PlanRule):
+    code = "PF516"
+    name = "trainer-without-distributed-sampler"
+    severity = Severity.ERROR
+    category = Category.DISTRIBUTED
+    frameworks = ("lightning", "hydra")
+    summary = "A multi-GPU Lightning Trainer config sets `use_distributed_sampler: false` and nothing shards the data"
+    explanation = """
+## What it finds
+
+A Lightning `Trainer` node in a config (`_target_: lightning.Trainer`, or a
+`trainer:` section) with `use_distributed_sampler: false` (or the older
+`replace_sampler_ddp: false`), a DDP-like strategy or more than one device, in a
+job whose scripts never build a `DistributedSampler`.
+
+## Why it matters
+
+Lightning only shards a plain `DataLoader` across ranks by inserting a
+`DistributedSampler`; with that switched off, every GPU iterates the whole
+dataset: an N-GPU run does the work of one GPU N times (Lightning issue 7813).
+
+## How to fix it
+
+Remove `use_distributed_sampler: false`, or give the loaders a
+`DistributedSampler` yourself.
+
+## When preflight stays silent
+
+* Some script builds a distributed sampler; one device; a non-DDP strategy.
+"""
+    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF516_BAD")
+    good_examples = examples("preflight.rules.plan._pf508_examples", "PF516_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        sharded = None
+        for config in hydra_yaml_configs(pctx):
+            for path, node in walk(config.data):
+                key = next((k for k in ("use_distributed_sampler", "replace_sampler_ddp") if node.get(k) is False), None)
+                if key is None:
+                    continue
+                strategy = str(node.get("strategy", ""))
+                devices = node.get("devices", node.get("gpus", 1))
+                multi = "ddp" in strategy or "fsdp" in strategy or "deepspeed" in strategy or (
+                    isinstance(devices, int) and not isinstance(devices, bool) and devices > 1) or devices in (-1, "auto")
+                if not multi:
+                    continue
+                if sharded is None:
+                    sharded = _scripts_shard(pctx)
+                if sharded:
+                    return
+                yield pctx.config_finding(
+                    self, config, (*path, key),
+                    f"`{key}: false` on a multi-GPU Trainer and no script builds a DistributedSampler: Lightning "
+                    "no longer shards the loaders, so every rank trains on the whole dataset. Remove the switch or "
+                    "shard the loaders yourself")
