@@ -259,7 +259,39 @@ def test_an_uncatalogued_model_whose_type_has_no_reader_says_exactly_that(tmp_pa
 
 
 def test_an_uncatalogued_deberta_v3_is_read_from_the_cache(tmp_path):
-    _cached_hub_model(tmp_path, "microsoft/deberta-v3-base", DEBERTA_V3_BASE)
-    proc = _estimate_cli(tmp_path, "microsoft/deberta-v3-base")
+    _cached_hub_model(tmp_path, "acme/encoder-x", DEBERTA_V3_BASE)
+    proc = _estimate_cli(tmp_path, "acme/encoder-x")
     assert proc.returncode == 0, proc.stderr
-    assert "microsoft/deberta-v3-base (184M parameters" in proc.stdout
+    assert "acme/encoder-x (184M parameters" in proc.stdout
+
+
+@pytest.mark.parametrize("hub_id, name", [
+    ("bigscience/T0_3B", "T0-3B"), ("bigscience/T0pp", "T0pp"), ("bigscience/mt0-small", "mT0-small"),
+    ("bigscience/mt0-xxl", "mT0-xxl"), ("bigscience/bloomz-7b1", "BLOOM-7B1"),
+    ("bigscience/bloom-3b", "BLOOM-3B"), ("bigcode/starcoder", "StarCoder"),
+    ("bigcode/starcoderbase-1b", "StarCoderBase-1B"), ("bigcode/starcoder2-15b", "StarCoder2-15B"),
+    ("facebook/opt-125m", "OPT-125M"), ("facebook/opt-66b", "OPT-66B"),
+    ("EleutherAI/gpt-j-6b", "GPT-J-6B"), ("microsoft/phi-2", "Phi-2"),
+    ("allenai/OLMo-7B", "OLMo-7B"), ("allenai/OLMo-1B-hf", "OLMo-1B"),
+    ("microsoft/deberta-v3-base", "DeBERTa-v3-base"),
+    ("microsoft/swin-base-patch4-window7-224", "Swin-base-patch4-window7-224"),
+    ("facebook/wav2vec2-base-960h", "wav2vec2-base-960h"),
+    ("meta-llama/Llama-3.2-11B-Vision-Instruct", "Llama-3.2-11B-Vision"),
+])
+def test_the_issue_catalog_names_are_found_by_hub_id(hub_id, name):
+    from preflight import architectures
+
+    found = architectures.lookup(hub_id)
+    assert found is not None and found.name == name
+
+
+@pytest.mark.parametrize("written", [
+    "TITAN RTX", "TITAN V", "RTX 2080 Ti", "RTX 2080", "GTX 1080 Ti", "Quadro RTX 6000",
+    "Quadro RTX 8000", "RTX A4000", "RTX A4500", "RTX 4070", "RTX 4060", "RTX 4000 Ada",
+    "RTX 5000 Ada", "A30", "A2", "L20", "H20", "H800", "A800", "P40", "MI210", "MI100",
+])
+def test_the_issue_gpus_are_found_as_people_write_them(written):
+    from preflight import hardware
+
+    gpu = hardware.find(written)
+    assert gpu is not None and written.replace(" ", "-").lower() in gpu.name.lower()
