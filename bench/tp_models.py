@@ -1,6 +1,7 @@
 """Entry point for torch-preflight (``--model bench/tp_models.py:devset_model``): the model
-of one row of ``calibration/public/devset.json`` built by transformers on the meta device
-from the same config the estimator reads (so both tools see the same architecture)."""
+of one row of ``calibration/public/devset.json`` (or ``heldout2.json``) built by transformers
+on the meta device from the same config the estimator reads (so both tools see the same
+architecture)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ def devset_model(row: str) -> Any:
     import torch
     import transformers
 
-    doc = json.loads((REPO / "calibration" / "public" / "devset.json").read_text(encoding="utf-8"))
-    setup = next(r for r in doc["rows"] if r["id"] == row)["setup"]
+    rows = [r for name in ("devset.json", "heldout2.json")
+            for r in json.loads((REPO / "calibration" / "public" / name).read_text(encoding="utf-8"))["rows"]]
+    setup = next(r for r in rows if r["id"] == row)["setup"]
     if "hf_config" in setup:
         config = dict(setup["hf_config"])
     else:
@@ -25,12 +27,14 @@ def devset_model(row: str) -> Any:
                    for e in json.loads(f.read_text(encoding="utf-8"))["entries"]]
         config = dict(next(e for e in entries if e["name"] == setup["model"])["config"])
     mt = config.pop("model_type")
-    config.pop("architectures", None)
+    image = any(str(a).endswith("ForImageClassification") for a in config.pop("architectures", None) or [])
     classify = setup.get("task") == "sequence-classification"
     if classify:
         config["num_labels"] = int(setup.get("num_labels", 2))
     cfg = transformers.AutoConfig.for_model(mt, **config)
-    if classify:
+    if image:
+        auto = transformers.AutoModelForImageClassification
+    elif classify:
         auto = transformers.AutoModelForSequenceClassification
     elif cfg.is_encoder_decoder:
         auto = transformers.AutoModelForSeq2SeqLM

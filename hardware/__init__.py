@@ -153,17 +153,21 @@ _COUNT_RE = re.compile(r"^(?P<count>\d{1,4})\s*[x\u00d7*]\s*(?P<gpu>\S.*)$", re.
 
 def _find_gpu(key: str, gpu_list: List[GPU],
               index: Dict[str, Union[GPU, Instance]]) -> Union[GPU, Instance, None]:
-    found = index.get(key)
-    if found is not None:
-        return found
-    stems = [g for g in gpu_list if _key(g.name).rsplit("-", 1)[0] == key]
-    return stems[0] if len(stems) == 1 else None
+    # as written, then with spaces as dashes ("RTX 4090", "RTX A4000", "Quadro RTX 6000")
+    for k in dict.fromkeys((key, key.replace(" ", "-"))):
+        found = index.get(k)
+        if found is not None:
+            return found
+        stems = [g for g in gpu_list if _key(g.name).rsplit("-", 1)[0] == k]
+        if len(stems) == 1:
+            return stems[0]
+    return None
 
 
 def find(name: str) -> Union[GPU, Instance, None]:
     """A GPU or instance by name or alias, case-insensitive ("a100-80gb", "H100", "p4d.24xlarge").
 
-    ``_`` and ``-`` are interchangeable, and a GPU name may omit its memory suffix
+    ``_``, ``-`` and spaces are interchangeable, and a GPU name may omit its memory suffix
     ("rtx-4090" finds "RTX-4090-24GB") when that is unambiguous.  ``8xH100`` (or ``8 x h100``)
     is an ad-hoc machine: an :class:`Instance` of provider "custom" with that many GPUs and no
     price.

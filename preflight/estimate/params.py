@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Mapping
 
+from preflight.estimate import arch_more
 from preflight.estimate.arch import Architecture, ArchitectureError, ParamCount
 
 __all__ = ["count_params"]
@@ -182,7 +183,8 @@ def _count_vit(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
         + a.num_channels * a.patch_size * a.patch_size * d + d,
         "positions": (patches + 1 + extra_tokens) * d,
         "attention": a.num_layers * (3 * _linear(d, d, qkv_bias) + _linear(d, d, True)),
-        "mlp": a.num_layers * (_linear(d, inter, True) + _linear(inter, d, True)),
+        # DINOv2-giant's SwiGLU: weights_in d -> 2 x inter, weights_out inter -> d
+        "mlp": a.num_layers * (_linear(d, (2 if a.gated_mlp else 1) * inter, True) + _linear(inter, d, True)),
         "norms": (2 * a.num_layers + 1) * 2 * d + (2 * a.num_layers * d if x.get("layerscale") else 0),
         "pooler": _linear(d, d, True) if x.get("pooler", True) else 0,
         "head": (_linear(head_in, classifier, True) if classifier else 0)
@@ -263,6 +265,8 @@ def count_params(arch: Architecture) -> ParamCount:
         parts = _COUNTERS[layout](arch, x)
         parts["vision"] = int(x.get("vision_params", 0))
         parts["projector"] = int(x.get("projector_params", 0))
+        if x.get("cross_layers") or x.get("extra_embed_rows"):
+            parts.update(arch_more.count_mllama_extra(arch, x))
     elif layout in _COUNTERS:
         parts = _COUNTERS[layout](arch, x)
     elif arch.family == "cnn":
@@ -285,4 +289,5 @@ _COUNTERS = {
     "clip": _count_clip_text,
     "resnet": _count_resnet,
     "convnext": _count_convnext,
+    **arch_more.COUNTERS,
 }
