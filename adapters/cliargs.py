@@ -25,12 +25,13 @@ import ast
 import os
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from preflight._record import dataclass, field
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
+from preflight.script_index import Resolved
 from preflight.sources import ParsedPython, read_text_limited
 
 # option name -> plan field (and how to read it)
@@ -323,6 +324,41 @@ def _as_bool(value: Any) -> Optional[bool]:
     return None
 
 
+def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], Optional[Resolved]]:
+    """``name`` -> the value of the option the job declares under that name (launch line, the
+    parser's JSON/YAML file, else the declared default), typed like the declaration; None when
+    the job declares no such option. Built on first use; read by :class:`ScriptIndex` for
+    ``owner.name`` attributes of objects the script did not build (``lora_args.q_lora``)."""
+    state: dict[str, Any] = {}
+
+    def lookup(name: str) -> Optional[Resolved]:
+        if name in state:
+            return state[name]
+        if "pass" not in state:
+            state["pass"] = _Pass(None, project, None, script)
+        p = state["pass"]
+        found = p.value(name)
+        out: Optional[Resolved] = None
+        if found is not None:
+            _, value, source, _conf = found
+            opt = p.decl.options.get(name)
+            default = opt.default if opt is not None else None
+            if isinstance(value, str):
+                if _as_bool(value) is not None and (isinstance(default, bool) or (opt is not None and opt.flag_only)):
+                    value = _as_bool(value)
+                elif _as_int(value) is not None and isinstance(default, int) and not isinstance(default, bool):
+                    value = _as_int(value)
+            if source.kind == "code" or source.kind == "default":
+                out = Resolved(value, "code", None, name, source.detail)
+            else:
+                where = f" ({source.path}:{source.line})" if source.path else ""
+                out = Resolved(value, "cli", None, source.key or f"--{name}", (source.detail or name) + where)
+        state[name] = out
+        return out
+
+    return lookup
+
+
 @register_adapter
 class CliArgsAdapter(Adapter):
     name = "cliargs"
@@ -338,7 +374,7 @@ class CliArgsAdapter(Adapter):
 
 
 class _Pass:
-    def __init__(self, adapter: CliArgsAdapter, project: Project, plan: TrainingPlan, script: ParsedPython) -> None:
+    def __init__(self, adapter: Optional[CliArgsAdapter], project: Project, plan: Optional[TrainingPlan], script: ParsedPython) -> None:
         self.adapter, self.project, self.plan, self.script = adapter, project, plan, script
         self.decl = declared_options(script, project)
         self.args = project.script_args(script)
