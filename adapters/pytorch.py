@@ -476,6 +476,8 @@ class _ScriptPass:
 
     def task(self, peft_found: bool) -> None:
         trainers = {s.target for s in self.calls if s.target and s.last and s.last.endswith("Trainer")}
+        hf_trainers = {s.target for s in self.calls if s.target in trainers
+                       and (s.qualified or "").startswith(("transformers.", "trl."))}
         train_site: Optional[CallSite] = None
         generate: list[CallSite] = []
         for site in self.calls:
@@ -494,7 +496,11 @@ class _ScriptPass:
                 resolved = self.value(site.kwarg(kw))
                 if resolved is not None:
                     self.put(field, resolved, site, f"{site.label}({kw}=...)", conf)
-        if train_site is not None:
+        owner = dotted_name(train_site.call.func.value) if train_site is not None \
+            and isinstance(train_site.call.func, ast.Attribute) else None
+        if train_site is not None and owner in hf_trainers and not peft_found:
+            pass  # a transformers/TRL Trainer's loop: the transformers adapter says what it trains
+        elif train_site is not None:
             if peft_found:
                 mode = "qlora" if self.weights_bits == 4 else "lora"
             else:

@@ -35,7 +35,7 @@ TRAINING_KEYS: dict[str, str] = {
     "per_device_train_batch_size": "int", "gradient_accumulation_steps": "int", "bf16": "bool", "fp16": "bool",
     "optim": "str", "gradient_checkpointing": "bool", "activation_checkpointing": "bool", "deepspeed": "any",
     "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
-    "use_liger_kernel": "bool",
+    "use_liger_kernel": "bool", "fsdp_config": "any",
 }
 _FSDP = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
          "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
@@ -268,6 +268,8 @@ class ArgsPass:
         self.precision(values, conf, trl, complete)
         if "fsdp" in values:
             self.fsdp(*values["fsdp"], conf)
+        if "fsdp_config" in values:
+            self.fsdp_config(*values["fsdp_config"], conf)
         if "deepspeed" in values:
             self.deepspeed(*values["deepspeed"])
 
@@ -292,6 +294,30 @@ class ArgsPass:
             self.o.add("precision.mode", "fp32",
                        Source(source.kind, source.path, source.line, source.key,
                               (source.detail or "") + ": neither bf16 nor fp16, the Trainer computes in fp32"), conf)
+
+    def fsdp_config(self, value: Any, source: Source, conf: str) -> None:
+        """``fsdp_config``: a dict, or a JSON file named on the line (relative to the working
+        directory or the script): its ``activation_checkpointing`` turns checkpointing on."""
+        data, where = value, source
+        if isinstance(value, str) and value.endswith(".json"):
+            import json
+
+            for base in (Path(self.o.project.root), Path(str(self.o.script.source.path)).parent):
+                path = base / value
+                if os.path.isfile(path) and self.o.project.may_read(path):
+                    try:
+                        data = json.loads(read_text_limited(path, errors="replace"))
+                    except (OSError, ValueError):
+                        return
+                    where = Source("config", value, None, "activation_checkpointing",
+                                   f"{value} (fsdp_config named by {source.location()})")
+                    break
+        if not isinstance(data, dict):
+            return
+        for key in ("activation_checkpointing", "fsdp_activation_checkpointing"):
+            if isinstance(data.get(key), bool):
+                self.o.add("memory.gradient_checkpointing", data[key], where, conf)
+                return
 
     def fsdp(self, value: Any, source: Source, conf: str) -> None:
         words = value.split() if isinstance(value, str) else value if isinstance(value, list) else []

@@ -26,9 +26,11 @@ def plan_of(cli, *args: str, cwd: Path) -> dict:
 
 
 def winner(plan: dict, field: str):
-    facts = plan["fields"].get(field) or []
-    best = facts[0] if facts else None
-    return None if best is None else best["value"]
+    """The value preflight uses: the plan's winning fact."""
+    from preflight.plan import TrainingPlan
+
+    best = TrainingPlan.from_dict(plan).resolve(field)
+    return None if best is None else best.value
 
 
 FASTCHAT_LORA = """\
@@ -85,3 +87,126 @@ def test_without_the_flag_the_declared_default_decides(cli, tmp_path):
     plan = plan_of(cli, "train_lora.py", "--", "--output_dir", "out", cwd=tmp_path)
     assert winner(plan, "task.mode") == "lora"  # q_lora: bool = False
     assert winner(plan, "precision.weights_bits") is None
+
+
+PEFT_TRAIN = """\
+    import sys
+    from dataclasses import dataclass, field
+
+    from transformers import HfArgumentParser
+    from trl import SFTConfig, SFTTrainer
+    from utils import create_and_prepare_model
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: str = field(default="facebook/opt-125m")
+        lora_r: int = field(default=64)
+        use_peft_lora: bool = field(default=False)
+        use_4bit_quantization: bool = field(default=False)
+        use_nested_quant: bool = field(default=False)
+        bnb_4bit_quant_type: str = field(default="nf4")
+        use_flash_attn: bool = field(default=False)
+
+
+    def main(model_args, training_args):
+        model, peft_config, tokenizer = create_and_prepare_model(model_args, training_args)
+        trainer = SFTTrainer(model=model, args=training_args, peft_config=peft_config)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        parser = HfArgumentParser((ModelArguments, SFTConfig))
+        model_args, training_args = parser.parse_args_into_dataclasses()
+        main(model_args, training_args)
+    """
+PEFT_UTILS = """\
+    import torch
+    from peft import LoraConfig
+    from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+
+    def create_and_prepare_model(args, training_args):
+        bnb_config = None
+        if args.use_4bit_quantization:
+            bnb_config = BitsAndBytesConfig(
+                load_in_4bit=args.use_4bit_quantization,
+                bnb_4bit_quant_type=args.bnb_4bit_quant_type,
+                bnb_4bit_use_double_quant=args.use_nested_quant,
+            )
+        model_kwargs = {"quantization_config": bnb_config}
+        if args.use_flash_attn:
+            if torch.xpu.is_available():
+                model_kwargs["attn_implementation"] = "eager"
+            else:
+                model_kwargs["attn_implementation"] = "flash_attention_2"
+        model = AutoModelForCausalLM.from_pretrained(args.model_name_or_path, **model_kwargs)
+        peft_config = None
+        if args.use_peft_lora:
+            peft_config = LoraConfig(r=args.lora_r, lora_alpha=16)
+        return model, peft_config, None
+    """
+
+
+def test_a_helper_module_builds_lora_and_4bit_under_options_of_the_launch_line(cli, tmp_path):
+    write(tmp_path, {"train.py": PEFT_TRAIN, "utils.py": PEFT_UTILS})
+    plan = plan_of(cli, "train.py", "--", "--output_dir", "o", "--use_peft_lora", "True", "--lora_r", "8",
+                   "--use_4bit_quantization", "True", "--use_nested_quant", "True", "--use_flash_attn", "True",
+                   cwd=tmp_path)
+    assert winner(plan, "peft.method") == "lora"
+    assert winner(plan, "peft.rank") == 8
+    assert winner(plan, "task.mode") == "qlora"
+    assert winner(plan, "precision.weights_bits") == 4
+    assert winner(plan, "precision.quant_type") == "nf4"
+    assert winner(plan, "precision.double_quant") is True
+    assert winner(plan, "model.attn_implementation") == "flash_attention_2"  # a CUDA target: no xpu
+    fact = plan["fields"]["peft.method"][0]
+    assert fact["source"]["path"] == "utils.py" and fact["source"]["line"] == 23
+
+
+def test_the_same_helper_with_its_options_off_says_so(cli, tmp_path):
+    write(tmp_path, {"train.py": PEFT_TRAIN, "utils.py": PEFT_UTILS})
+    plan = plan_of(cli, "train.py", "--", "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "none"  # use_peft_lora defaults to False
+    assert winner(plan, "task.mode") in ("train", "finetune")
+    for field in ("precision.weights_bits", "model.attn_implementation", "peft.rank"):
+        assert winner(plan, field) is None, field
+
+
+LIGER = """\
+    from dataclasses import dataclass
+
+    import torch
+    import transformers
+    from liger_kernel.transformers import AutoLigerKernelForCausalLM
+
+
+    @dataclass
+    class CustomArguments:
+        model_name: str = "meta-llama/Meta-Llama-3-8B"
+        use_liger: bool = False
+
+
+    def train():
+        parser = transformers.HfArgumentParser((transformers.TrainingArguments, CustomArguments))
+        training_args, custom_args = parser.parse_args_into_dataclasses()
+        if custom_args.use_liger:
+            model = AutoLigerKernelForCausalLM.from_pretrained(custom_args.model_name, dtype=torch.bfloat16)
+        else:
+            model = transformers.AutoModelForCausalLM.from_pretrained(custom_args.model_name)
+        trainer = transformers.Trainer(model=model, args=training_args)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        train()
+    """
+
+
+@pytest.mark.parametrize("flag,loss", [("True", "fused"), ("False", None)])
+def test_liger_under_an_option_and_activation_checkpointing_from_the_fsdp_config_file(cli, tmp_path, flag, loss):
+    write(tmp_path, {"training.py": LIGER, "config/fsdp_config.json": '{"activation_checkpointing": true}'})
+    plan = plan_of(cli, "training.py", "--", "--output_dir", "o", "--fsdp", "full_shard auto_wrap",
+                   "--fsdp_config", "config/fsdp_config.json", "--use_liger", flag, cwd=tmp_path)
+    assert winner(plan, "loss.implementation") == loss
+    assert winner(plan, "memory.gradient_checkpointing") is True
