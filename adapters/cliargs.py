@@ -56,11 +56,11 @@ _ATTN_VALUES = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex
 _TRL = "trl library"
 _LIBRARY: dict[str, dict[str, Any]] = {
     "SFTConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
-                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None},
     "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
-                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None},
     "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
-                          "gradient_checkpointing": False, "bf16": False},
+                          "gradient_checkpointing": False, "bf16": False, "optim": None},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
                     "use_bnb_nested_quant": False},
@@ -99,6 +99,8 @@ class Declared:
     fire_functions: list = field(default_factory=list)  # the FunctionDef nodes given to fire.Fire
     texts: list = field(default_factory=list)  # the text of each local module read
     arch_lookup: bool = False  # models.__dict__[args.arch] / getattr(models, args.arch)
+    parser_classes: list = field(default_factory=list)  # local subclasses of HfArgumentParser/TrlParser
+    maybe_parsers: list = field(default_factory=list)  # (name, tuple) calls: a parser if the class is one
 
     def add(self, opt: Option) -> None:
         self.options.setdefault(opt.name, opt)
@@ -136,9 +138,12 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             imports.extend((node.module, a.name) for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level:
-            imports.extend(((node.module or ""), a.name) for a in node.names)
+            # relative: resolved against the importing module's folder
+            imports.extend(("." * node.level + (node.module or ""), a.name) for a in node.names)
         elif isinstance(node, ast.ClassDef):
             dataclasses_.append(node)
+            if any(_name_of(b) in ("HfArgumentParser", "TrlParser") for b in node.bases):
+                decl.parser_classes.append(node.name)  # a project's own parser (alignment's H4ArgumentParser)
         elif isinstance(node, ast.FunctionDef):
             funcs.setdefault(node.name, node)
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
@@ -159,12 +164,9 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                     next(k.value for k in node.keywords if k.arg == "dataclass_types")
                 if isinstance(arg, ast.Name) and arg.id in tuples:
                     arg = tuples[arg.id]
-                classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
-                for c in classes:
-                    lib = _name_of(c)
-                    for key, value in _LIBRARY.get(lib, {}).items():
-                        decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library",
-                                        library=lib))
+                _library_classes(arg, decl)
+            elif node.args and isinstance(node.args[0], (ast.Tuple, ast.List)) and fname[:1].isupper():
+                decl.maybe_parsers.append((fname, node.args[0]))  # a parser class defined elsewhere?
             elif fname == "Fire" and node.args and isinstance(node.args[0], ast.Name):
                 decl.parsers.append("fire")
                 fire_targets.append(node.args[0].id)
@@ -181,7 +183,9 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                     value = kw.get("default")
                 ok, default = _literal(value)
                 ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
-                decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass"))
+                trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
+                decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
+                                library="TrainingArguments" if trainer else ""))
     for name in fire_targets:
         fn = funcs.get(name)
         if fn is None:
@@ -194,6 +198,14 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
             ok, default = _literal(d)
             decl.add(Option(a.arg, default, ok, isinstance(default, bool), f"{display}:{a.lineno}", "fire"))
     return imports
+
+
+def _library_classes(arg: ast.expr, decl: Declared) -> None:
+    classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
+    for c in classes:
+        lib = _name_of(c)
+        for key, value in _LIBRARY.get(lib, {}).items():
+            decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))
 
 
 def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
@@ -243,14 +255,23 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
             break
         d = d.parent
     seen: set[str] = set()
-    queue = list(imports)
+    queue = [(m, n, path.resolve().parent) for m, n in imports]
     count = 0
     while queue and count < _MAX_MODULES:
-        module, name = queue.pop(0)
+        module, name, here = queue.pop(0)
+        search = bases
+        if module.startswith("."):
+            level = len(module) - len(module.lstrip("."))
+            folder = here
+            for _ in range(level - 1):
+                folder = folder.parent
+            module, search = module.lstrip("."), [folder]
+            if not module:
+                module, name = name, ""
         if not module or module.split(".")[0] in ("torch", "transformers", "trl", "peft", "accelerate",
                                                   "deepspeed", "datasets", "numpy", "os", "sys"):
             continue
-        found = _local_module(module, bases) or _local_module(f"{module}.{name}", bases)
+        found = _local_module(module, search) or (_local_module(f"{module}.{name}", search) if name else None)
         if found is None or str(found) in seen or not project.may_read(found):
             continue
         seen.add(str(found))
@@ -264,7 +285,11 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
         decl.texts.append(text)
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
-        queue.extend(_collect(tree, shown, decl))
+        queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl))
+    for fname, arg in decl.maybe_parsers:
+        if fname in decl.parser_classes:
+            decl.parsers.append("HfArgumentParser")
+            _library_classes(arg, decl)
     return decl
 
 
@@ -442,13 +467,17 @@ class _Pass:
                 continue
             name, value, source, conf = found
             number = _as_int(value)
-            if target == "data.seq_len" and name in ("max_length",) and not self._trl():
-                continue
+            if target == "data.seq_len" and name in ("max_length",) and not self._trl() \
+                    and self.decl.options[name].library != "TrainingArguments":
+                continue  # max_length of a TrainingArguments subclass (SimPOConfig) is the training length
             if number is not None and number >= 1:
                 self.add(target, number, source, conf)
         found = self.value(*_CKPT)
         if found is not None and _as_bool(found[1]) is not None:
             self.add("memory.gradient_checkpointing", _as_bool(found[1]), found[2], found[3])
+        found = self.value("optim")
+        if found is not None and isinstance(found[1], str) and found[1] and found[2].kind != "default":
+            self.add("optimizer.name", found[1], found[2], found[3])
         found = self.value(*_ATTN)
         if found is not None and found[1] in _ATTN_VALUES:
             self.add("model.attn_implementation", found[1], found[2], found[3])

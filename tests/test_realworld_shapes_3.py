@@ -210,3 +210,86 @@ def test_liger_under_an_option_and_activation_checkpointing_from_the_fsdp_config
                    "--fsdp_config", "config/fsdp_config.json", "--use_liger", flag, cwd=tmp_path)
     assert winner(plan, "loss.implementation") == loss
     assert winner(plan, "memory.gradient_checkpointing") is True
+
+
+SIMPO = {
+    "alignment/__init__.py": """\
+        from .configs import H4ArgumentParser, ModelArguments
+        """,
+    "alignment/configs.py": """\
+        import sys
+        from dataclasses import dataclass, field
+
+        from transformers import HfArgumentParser
+
+
+        class H4ArgumentParser(HfArgumentParser):
+            def parse(self):
+                if len(sys.argv) == 2 and sys.argv[1].endswith(".yaml"):
+                    return self.parse_yaml_file(sys.argv[1])
+                return self.parse_args_into_dataclasses()
+
+
+        @dataclass
+        class ModelArguments:
+            model_name_or_path: str = field(default=None)
+            use_peft: bool = field(default=False)
+        """,
+    "scripts/simpo_config.py": """\
+        from dataclasses import dataclass
+        from typing import Optional
+
+        from transformers import TrainingArguments
+
+
+        @dataclass
+        class SimPOConfig(TrainingArguments):
+            max_length: Optional[int] = None
+            beta: float = 2.0
+        """,
+    "scripts/run_simpo.py": """\
+        from alignment import H4ArgumentParser, ModelArguments
+        from simpo_config import SimPOConfig
+        from transformers import AutoModelForCausalLM, Trainer
+
+
+        def main():
+            parser = H4ArgumentParser((ModelArguments, SimPOConfig))
+            model_args, training_args = parser.parse()
+            model = AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+            Trainer(model=model, args=training_args).train()
+
+
+        if __name__ == "__main__":
+            main()
+        """,
+    "training_configs/simpo.yaml": """\
+        model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct
+        per_device_train_batch_size: 2
+        gradient_accumulation_steps: 16
+        max_length: 2048
+        optim: adamw_torch
+        """,
+}
+
+
+def test_a_projects_own_argument_parser_reads_its_yaml_file(cli, tmp_path):
+    """alignment-handbook's H4ArgumentParser (a local HfArgumentParser subclass, imported through
+    a package's relative import) with a TrainingArguments subclass declaring max_length."""
+    write(tmp_path, SIMPO)
+    plan = plan_of(cli, "scripts/run_simpo.py", "--", "training_configs/simpo.yaml", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "meta-llama/Meta-Llama-3-8B-Instruct"
+    assert winner(plan, "batch.micro") == 2
+    assert winner(plan, "batch.grad_accum") == 16
+    assert winner(plan, "data.seq_len") == 2048
+    assert winner(plan, "optimizer.name") == "adamw_torch"
+    assert winner(plan, "peft.method") == "none"
+
+
+def test_a_class_that_is_not_a_parser_declares_nothing(cli, tmp_path):
+    files = dict(SIMPO)
+    files["alignment/configs.py"] = files["alignment/configs.py"].replace(
+        "class H4ArgumentParser(HfArgumentParser):", "class H4ArgumentParser:")
+    write(tmp_path, files)
+    plan = plan_of(cli, "scripts/run_simpo.py", "--", "training_configs/simpo.yaml", cwd=tmp_path)
+    assert winner(plan, "batch.micro") != 2
