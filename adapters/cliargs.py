@@ -41,10 +41,10 @@ _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu
           "train_micro_batch_size_per_gpu")
 _ACCUM = ("gradient_accumulation_steps",)
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
-        "max_length", "block_size")
+        "max_length", "block_size", "max_len")
 _IMAGE = ("resolution", "image_size", "img_size", "input_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
-_CKPT = ("gradient_checkpointing",)
+_CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")
 _ATTN = ("attn_implementation",)
 _ARCH = ("arch", "a", "architecture")
 _FSDP_WORDS = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
@@ -100,6 +100,7 @@ class Declared:
     texts: list = field(default_factory=list)  # the text of each local module read
     arch_lookup: bool = False  # models.__dict__[args.arch] / getattr(models, args.arch)
     parser_classes: list = field(default_factory=list)  # local subclasses of HfArgumentParser/TrlParser
+    dotted: dict = field(default_factory=dict)  # "micro_batch_size" -> "train.micro_batch_size" (None: ambiguous)
     maybe_parsers: list = field(default_factory=list)  # (name, tuple) calls: a parser if the class is one
 
     def add(self, opt: Option) -> None:
@@ -227,6 +228,11 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
         if names and short != names[0]:
             decl.aliases.setdefault(short, names[0])
     names = names[:1] + [n for n in names[1:] if n != names[0]]
+    if names and "." in names[0]:
+        # grouped options (OpenRLHF's --train.micro_batch_size): known by their last part too,
+        # when no other option of the job ends the same way
+        short = names[0].rsplit(".", 1)[-1]
+        decl.dotted[short] = None if short in decl.dotted else names[0]
     for name in names:
         decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
                         help=help_text if help_ok and isinstance(help_text, str) else ""))
@@ -290,6 +296,11 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
         if fname in decl.parser_classes:
             decl.parsers.append("HfArgumentParser")
             _library_classes(arg, decl)
+    for short, full in decl.dotted.items():
+        if full is not None and short not in decl.options:
+            opt = decl.options[full]
+            decl.options[short] = Option(short, opt.default, opt.has_default, opt.flag_only, opt.where, opt.origin,
+                                         opt.help, opt.library)
     return decl
 
 
@@ -323,6 +334,9 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
             i += 1
         else:
             out[name] = (True, tok)
+    for short, full in decl.dotted.items():
+        if full is not None and full in out:
+            out.setdefault(short, out[full])
     return out
 
 

@@ -293,3 +293,133 @@ def test_a_class_that_is_not_a_parser_declares_nothing(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "scripts/run_simpo.py", "--", "training_configs/simpo.yaml", cwd=tmp_path)
     assert winner(plan, "batch.micro") != 2
+
+
+OPENRLHF = {
+    "examples/scripts/train_sft.sh": """\
+        set -x
+
+        read -r -d '' training_commands <<EOF
+        pkg.cli.train_sft \\
+           --data.max_len 2048 \\
+           --train.micro_batch_size 2 \\
+           --model.model_name_or_path meta-llama/Meta-Llama-3-8B \\
+           --model.gradient_checkpointing_enable
+        EOF
+
+        if [[ ${1} != "slurm" ]]; then
+            deepspeed --module $training_commands
+        fi
+        """,
+    "pkg/__init__.py": "",
+    "pkg/cli/__init__.py": "",
+    "pkg/cli/train_sft.py": """\
+        import argparse
+
+        import torch
+
+
+        def train(args):
+            model = load(args.model.model_name_or_path)
+            loss = model(args.train.micro_batch_size)
+            loss.backward()
+
+
+        if __name__ == "__main__":
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--train.micro_batch_size", type=int, default=8)
+            parser.add_argument("--data.max_len", type=int, default=512)
+            parser.add_argument("--eval.max_samples", type=int, default=10)
+            parser.add_argument("--data.max_samples", type=int, default=10)
+            parser.add_argument("--model.model_name_or_path", type=str, default=None)
+            parser.add_argument("--model.gradient_checkpointing_enable", action="store_true", default=False)
+            train(parser.parse_args())
+        """,
+}
+
+
+def test_a_command_held_in_a_heredoc_with_grouped_options(cli, tmp_path):
+    """OpenRLHF's launch scripts: `read -r -d '' cmds <<EOF ... EOF; deepspeed --module $cmds`,
+    options named --group.option."""
+    write(tmp_path, OPENRLHF)
+    plan = plan_of(cli, "examples/scripts/train_sft.sh", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "meta-llama/Meta-Llama-3-8B"
+    assert winner(plan, "batch.micro") == 2
+    assert winner(plan, "data.seq_len") == 2048
+    assert winner(plan, "memory.gradient_checkpointing") is True
+
+
+def test_an_ambiguous_group_suffix_is_not_guessed():
+    from preflight.adapters.cliargs import Declared, _argparse, _cli_values
+
+    decl = Declared()
+    for text in ('p.add_argument("--data.max_samples", type=int, default=1)',
+                 'p.add_argument("--eval.max_samples", type=int, default=2)',
+                 'p.add_argument("--train.micro_batch_size", type=int, default=8)'):
+        import ast
+
+        _argparse(ast.parse(text).body[0].value, "x.py", decl)
+    assert decl.dotted == {"max_samples": None, "micro_batch_size": "train.micro_batch_size"}
+    values = _cli_values(["--train.micro_batch_size", "4"], decl)
+    assert values["micro_batch_size"][0] == "4"
+
+
+OPEN_INSTRUCT = {
+    "scripts/train/sft.sh": """\
+        #!/bin/bash
+        set -e
+        cd "$(dirname "$0")/../.."
+        uv run python -m accelerate.commands.launch \\
+            --mixed_precision bf16 \\
+            --num_processes 1 \\
+            finetune.py \\
+            --model_name_or_path Qwen/Qwen3-0.6B \\
+            --per_device_train_batch_size 32 {lora}
+        """,
+    "finetune.py": """\
+        from dataclasses import dataclass
+
+        import torch
+        from accelerate import Accelerator
+        from peft import LoraConfig, get_peft_model
+        from transformers import AutoModelForCausalLM, HfArgumentParser
+
+
+        @dataclass
+        class FlatArguments:
+            model_name_or_path: str = None
+            per_device_train_batch_size: int = 8
+            use_lora: bool = False
+
+
+        def main(args):
+            accelerator = Accelerator()
+            model = AutoModelForCausalLM.from_pretrained(args.model_name_or_path, dtype=torch.bfloat16)
+            if args.use_lora:
+                model = get_peft_model(model, LoraConfig(r=8))
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+            model, optimizer = accelerator.prepare(model, optimizer)
+            for batch in loader:
+                loss = model(**batch).loss
+                accelerator.backward(loss)
+                optimizer.step()
+
+
+        if __name__ == "__main__":
+            (args,) = HfArgumentParser((FlatArguments,)).parse_args_into_dataclasses()
+            main(args)
+        """,
+}
+
+
+@pytest.mark.parametrize("lora,mode", [("", "bf16"), ("--use_lora", "amp_bf16")])
+def test_autocast_over_weights_loaded_in_bf16_trains_bf16_weights(cli, tmp_path, lora, mode):
+    """open-instruct's finetune.py under `uv run python -m accelerate.commands.launch
+    --mixed_precision bf16`: weights loaded in bf16 and optimized as they are; LoRA adapters stay fp32."""
+    files = dict(OPEN_INSTRUCT)
+    files["scripts/train/sft.sh"] = files["scripts/train/sft.sh"].replace("{lora}", lora)
+    write(tmp_path, files)
+    plan = plan_of(cli, "scripts/train/sft.sh", cwd=tmp_path)
+    assert winner(plan, "dist.world_size") == 1
+    assert winner(plan, "batch.micro") == 32
+    assert winner(plan, "precision.mode") == mode
