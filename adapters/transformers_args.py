@@ -85,6 +85,17 @@ def convert(key: str, value: Any) -> Any:
     return value
 
 
+def record_fp16_and_bf16(add: Any, fp16: Source, bf16: Source, conf: str) -> None:
+    """The pair of ``precision.fp16_and_bf16`` facts of one setting (PF503 reads them): the
+    fp16 key's source, then the bf16 key's. Only settings with a file line (a call, a file)."""
+    if "precision.fp16_and_bf16" not in FIELDS or not (fp16.path and fp16.line and bf16.path and bf16.line):
+        return
+    for src, other in ((fp16, bf16), (bf16, fp16)):
+        add("precision.fp16_and_bf16", True,
+            Source(src.kind, src.path, src.line, src.key,
+                   f"{src.detail or src.key}; the other 16-bit mode is on at {other.location()}"), conf)
+
+
 class ArgsPass:
     """The TrainingArguments values of one script, from every place they can be set."""
 
@@ -283,6 +294,7 @@ class ArgsPass:
         if len(on) == 2:
             self.o.note(f"{on[0][1].location()}: bf16=True and fp16=True together: TrainingArguments raises "
                         "ValueError (\"At most one of fp16 and bf16 can be True\")")
+            record_fp16_and_bf16(self.o.add, fp16[1], bf16[1], conf)  # type: ignore[index]
         off = [item for item in (bf16, fp16) if item is not None and item[0] is False]
         # All explicit False, or (in a call) the missing one defaults to False too.
         if not on and off and (len(off) == 2 or (complete and not (trl and bf16 is None))):

@@ -165,6 +165,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               minimum=0),
     FieldSpec("dist.stage3_max_live_parameters", "int", "DeepSpeed stage3_max_live_parameters, in elements.",
               minimum=0),
+    FieldSpec("precision.fp16_and_bf16", "bool",
+              "fp16 and bf16 both switched on in one setting (one TrainingArguments/SFTConfig call, one "
+              "arguments file): the framework refuses to start. Recorded as a pair of facts, the fp16 key's "
+              "then the bf16 key's, each at its own line."),
     FieldSpec("dist.save_16bit_weights", "bool",
               "ZeRO-3: saving gathers the full 16-bit weights (stage3_gather_16bit_weights_on_model_save, "
               "accelerate zero3_save_16bit_model)."),
