@@ -366,7 +366,7 @@ class TrainingPlan:
             if len(facts) < 2:
                 continue
             first = facts[0].value
-            if any(not _same(f.value, first) for f in facts[1:]):
+            if any(not agree(name, f.value, first) for f in facts[1:]):
                 out[name] = facts
         return out
 
@@ -423,6 +423,18 @@ class TrainingPlan:
 def _same(a: Any, b: Any) -> bool:
     """Equal values of the same type (so True != 1 and 1 != 1.0 for facts)."""
     return type(a) is type(b) and a == b
+
+
+# precision modes that name the same 16-bit format: TrainingArguments(bf16=True) (amp_bf16) and
+# the DeepSpeed engine's bf16 it turns into (bf16 weights, fp32 master copies) say the same thing
+PRECISION_FAMILY = {"amp_bf16": "bf16", "bf16": "bf16", "amp_fp16": "fp16", "fp16": "fp16"}
+
+
+def agree(field: str, a: Any, b: Any) -> bool:
+    """Whether two values of ``field`` say the same thing (no conflict between them)."""
+    if field == "precision.mode" and isinstance(a, str) and isinstance(b, str):
+        return PRECISION_FAMILY.get(a, a) == PRECISION_FAMILY.get(b, b)
+    return _same(a, b)
 
 
 def check_version(data: dict[str, Any]) -> None:
