@@ -249,6 +249,27 @@ class _ScriptPass:
             detail = f"{cls}(...): a local nn.Module"
             self.add("model.ref", cls, self.src(site.call, detail), "medium")
             self.add("model.class_name", cls, self.src(site.call, detail), "medium")
+            self.local_count(cls, site)
+
+    def local_count(self, cls: str, site: CallSite) -> None:
+        """Its parameter count when its layers' sizes are known (module_params), with
+        literal keyword arguments at the call."""
+        from preflight.adapters.module_params import count_class
+
+        if site.call.args:
+            return
+        kwargs = {}
+        for kw in site.call.keywords:
+            value = self.value(kw.value)
+            if kw.arg is None or value is None:
+                return
+            kwargs[kw.arg] = value.value
+        counted = count_class(self.script.tree, cls, kwargs)
+        if counted is not None:
+            total, layers = counted
+            self.add("model.num_parameters", total,
+                     self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers, counted from "
+                                         "their sizes"), "medium")
 
     def quantization(self) -> None:
         for site in self.calls:
