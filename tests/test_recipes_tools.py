@@ -204,3 +204,54 @@ def test_fabric_run_options_after_the_script(cli, tmp_path, extra, precision):
     assert winner(plan, "precision.mode") == precision
     assert winner(plan, "batch.micro") == 64
     assert winner(plan, "model.num_parameters") == 32 * 9 + 32 + 9216 * 128 + 128
+
+
+CIFAR = """\
+    import torch
+    import torchvision
+    import torchvision.transforms as transforms
+
+    transform = transforms.Compose([transforms.ToTensor(){extra}])
+    trainset = torchvision.datasets.CIFAR10(root="./data", train=True, download=True, transform=transform)
+    loader = torch.utils.data.DataLoader(trainset, batch_size=16)
+    """
+
+
+@pytest.mark.parametrize("extra,size", [("", 32), (", transforms.Resize(224)", 224)])
+def test_a_torchvision_dataset_keeps_its_native_image_size_unless_resized(cli, tmp_path, extra, size):
+    write(tmp_path, {"train.py": CIFAR.format(extra=extra)})
+    res = cli("audit", "train.py", "--emit-plan", "json", cwd=tmp_path)
+    assert winner(json.loads(res.out), "data.image_size") == size
+
+
+SYNTHETIC = """\
+    import torch
+
+    batch_size = 32
+    seq_len = 64
+    model = Transformer(vocab_size=1024)
+    other = Probe()
+    optim = torch.optim.Adam(model.parameters(), lr=1e-2)
+    for _ in range(10):
+        probe = torch.randn(8, seq_len)
+        other(probe)
+        x = torch.randint(0, 1024, (batch_size, seq_len))
+        loss = model(x).sum()
+        loss.backward()
+        optim.step()
+    """
+
+
+def test_a_synthetic_batch_fed_to_the_trained_model(cli, tmp_path):
+    write(tmp_path, {"example.py": SYNTHETIC})
+    res = cli("audit", "example.py", "--emit-plan", "json", cwd=tmp_path)
+    assert winner(json.loads(res.out), "batch.micro") == 32  # not the probe's 8: not the trained model
+
+
+def test_litgpt_finetune_full_has_no_adapter(cli, tmp_path):
+    write(tmp_path, {"full.yaml": "checkpoint_dir: checkpoints/meta-llama/Llama-3.2-1B\nprecision: bf16-true\n"
+                                  "devices: 1\nnum_nodes: 1\ntrain:\n  micro_batch_size: 4\n"})
+    plan, _ = plan_of(cli, "litgpt", "finetune_full", "--config", "full.yaml", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "none"
+    plan, _ = plan_of(cli, "litgpt", "finetune_lora", "--config", "full.yaml", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "lora"
