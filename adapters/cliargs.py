@@ -340,6 +340,7 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
     return out
 
 
+_NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
 
 
@@ -499,6 +500,22 @@ class _Pass:
         self.precision()
         self.trainer_flags()
         self.computed()
+        self.nodes_by_help()
+
+    def nodes_by_help(self) -> None:
+        """An option the script documents as the number of nodes (pytorch/examples ImageNet:
+        ``--world-size``, "number of nodes for distributed training"): ``dist.nodes``."""
+        for name, opt in self.decl.options.items():
+            if not _NODES_HELP.search(opt.help or "") or "." in name:
+                continue
+            found = self.value(name)
+            if found is not None and found[2].kind != "default":
+                nodes = _as_int(found[1])
+                if nodes is not None and nodes >= 1:
+                    self.add("dist.nodes", nodes, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                                         f"{found[2].detail}: documented as \"{opt.help}\""),
+                             "medium")
+                return
 
     def trainer_flags(self) -> None:
         """``--fsdp``/``--bf16``/``--fp16`` of a TrainingArguments subclass the script declares

@@ -423,3 +423,28 @@ def test_autocast_over_weights_loaded_in_bf16_trains_bf16_weights(cli, tmp_path,
     assert winner(plan, "dist.world_size") == 1
     assert winner(plan, "batch.micro") == 32
     assert winner(plan, "precision.mode") == mode
+
+
+IMAGENET = """\
+    import argparse
+
+    import torch.multiprocessing as mp
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--world-size', default=-1, type=int,
+                        help='number of nodes for distributed training')
+    parser.add_argument('--workers', default=4, type=int, help='number of data loading workers')
+
+
+    def main():
+        args = parser.parse_args()
+        mp.spawn(main_worker, nprocs=8, args=(args,))
+    """
+
+
+@pytest.mark.parametrize("args,nodes", [(("--world-size", "2"), 2), ((), None)])
+def test_an_option_documented_as_the_number_of_nodes(cli, tmp_path, args, nodes):
+    """pytorch/examples ImageNet's --world-size (its help says nodes); the -1 default says nothing."""
+    write(tmp_path, {"main.py": IMAGENET})
+    plan = plan_of(cli, "main.py", "--", *args, "/data", cwd=tmp_path)
+    assert winner(plan, "dist.nodes") == nodes
