@@ -335,7 +335,8 @@ class ScriptIndex:
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and expr.value.id in self.parsed_args:
             return self.argument(expr.attr)
-        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self.options is not None:
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self.options is not None \
+                and expr.value.id not in ("self", "cls"):
             bound = self.assigns.get(expr.value.id)
             # only an object bound some other way than a plain assignment (a parameter, a
             # tuple unpacked from parse_args_into_dataclasses()): never one the script built
