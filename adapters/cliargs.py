@@ -233,6 +233,8 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
         # when no other option of the job ends the same way
         short = names[0].rsplit(".", 1)[-1]
         decl.dotted[short] = None if short in decl.dotted else names[0]
+        if "lora" in names[0].split(".")[:-1] and short in ("rank", "r", "dim"):
+            decl.dotted["lora_rank"] = None if "lora_rank" in decl.dotted else names[0]  # --ds.lora.rank
     for name in names:
         decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
                         help=help_text if help_ok and isinstance(help_text, str) else ""))
@@ -648,6 +650,9 @@ class _Pass:
                     self.add("task.mode", "lora", only[2], only[3])
         elif rank is not None and rank[2].kind != "default" and _as_int(rank[1]):
             self.add("peft.rank", _as_int(rank[1]), rank[2], rank[3])
+        elif rank is not None and _as_int(rank[1]) == 0 and use is None:
+            # a LoRA rank of 0 is no LoRA (the option enables it when positive)
+            self.add("peft.method", "none", rank[2], rank[3])
 
     def precision(self) -> None:
         """TRL configs default bf16 on (unless fp16): autocast bf16 when no other fact says."""

@@ -333,6 +333,7 @@ OPENRLHF = {
             parser.add_argument("--data.max_samples", type=int, default=10)
             parser.add_argument("--model.model_name_or_path", type=str, default=None)
             parser.add_argument("--model.gradient_checkpointing_enable", action="store_true", default=False)
+            parser.add_argument("--ds.lora.rank", type=int, default=0)
             train(parser.parse_args())
         """,
 }
@@ -347,6 +348,17 @@ def test_a_command_held_in_a_heredoc_with_grouped_options(cli, tmp_path):
     assert winner(plan, "batch.micro") == 2
     assert winner(plan, "data.seq_len") == 2048
     assert winner(plan, "memory.gradient_checkpointing") is True
+    assert winner(plan, "peft.method") == "none"  # --ds.lora.rank defaults to 0: no LoRA
+
+
+def test_a_grouped_lora_rank_given_on_the_line(cli, tmp_path):
+    files = dict(OPENRLHF)
+    files["examples/scripts/train_sft.sh"] = files["examples/scripts/train_sft.sh"].replace(
+        "--model.gradient_checkpointing_enable", "--model.gradient_checkpointing_enable \\\n   --ds.lora.rank 16")
+    write(tmp_path, files)
+    plan = plan_of(cli, "examples/scripts/train_sft.sh", cwd=tmp_path)
+    assert winner(plan, "peft.rank") == 16
+    assert winner(plan, "peft.method") != "none"
 
 
 def test_an_ambiguous_group_suffix_is_not_guessed():
