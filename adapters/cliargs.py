@@ -377,7 +377,7 @@ def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], O
         if name in state:
             return state[name]
         if "pass" not in state:
-            state["pass"] = _Pass(None, project, None, script)
+            state["pass"] = _Pass(None, project, None, script)  # type: ignore[arg-type]  # values only
         p = state["pass"]
         found = p.value(name)
         out: Optional[Resolved] = None
@@ -416,7 +416,7 @@ class CliArgsAdapter(Adapter):
 
 
 class _Pass:
-    def __init__(self, adapter: Optional[CliArgsAdapter], project: Project, plan: Optional[TrainingPlan], script: ParsedPython) -> None:
+    def __init__(self, adapter: CliArgsAdapter, project: Project, plan: TrainingPlan, script: ParsedPython) -> None:
         self.adapter, self.project, self.plan, self.script = adapter, project, plan, script
         self.decl = declared_options(script, project)
         self.args = project.script_args(script)

@@ -258,7 +258,7 @@ class _ScriptPass:
 
         if site.call.args:
             return
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         for kw in site.call.keywords:
             value = self.value(kw.value)
             if kw.arg is None or value is None:
