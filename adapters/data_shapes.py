@@ -74,8 +74,8 @@ class DataShapesAdapter(Adapter):
             q = site.qualified or ""
             if not (q.startswith("torch.") and site.last in _RANDOM) or site.target not in fed:
                 continue
-            first = self._first_dim(site.call, site.last or "")
-            value = idx.resolve(first) if first is not None else None
+            dim = self._first_dim(site.call, site.last or "")
+            value = idx.resolve(dim) if dim is not None else None
             if value is None or not isinstance(value.value, int) or isinstance(value.value, bool) or value.value < 1:
                 continue
             self.add_checked(plan, "batch.micro", value.value,

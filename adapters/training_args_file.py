@@ -29,7 +29,7 @@ class TrainingArgsFileAdapter(Adapter):
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         owned = {f.source.path for name in plan.fields() for f in plan.facts(name)
                  if f.adapter == "deepspeed" and f.source.path}
-        owned |= {f.source.path for f in plan.facts("precision.fp16_and_bf16")}
+        owned |= {f.source.path for f in plan.facts("precision.fp16_and_bf16") if f.source.path}
         for _, cfg in project.configs:
             data = cfg.data
             if cfg.path in owned or not isinstance(data, dict):

@@ -337,10 +337,10 @@ class ScriptIndex:
             return self.argument(expr.attr)
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self.options is not None \
                 and expr.value.id not in ("self", "cls"):
-            bound = self.assigns.get(expr.value.id)
+            owners = self.assigns.get(expr.value.id)
             # only an object bound some other way than a plain assignment (a parameter, a
             # tuple unpacked from parse_args_into_dataclasses()): never one the script built
-            if bound and all(b is None for b in bound):
+            if owners and all(b is None for b in owners):
                 return self.options(expr.attr)
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]

@@ -69,12 +69,12 @@ Keep one: bf16 on Ampere or newer GPUs (no loss scaling needed), fp16 on older o
                     yield finding
         # TrainingArguments / SFTConfig calls and arguments files: the adapters record both keys of
         # one setting as a pair of precision.fp16_and_bf16 facts (the fp16 key's, then the bf16 key's)
-        facts = [f for f in pctx.plan.facts("precision.fp16_and_bf16") if f.value is True]
-        for fp16, bf16 in zip(facts[0::2], facts[1::2]):
+        pairs = [f for f in pctx.plan.facts("precision.fp16_and_bf16") if f.value is True]
+        for fp16, bf16 in zip(pairs[0::2], pairs[1::2]):
             where = "this arguments file" if bf16.source.kind == "config" else "this `TrainingArguments(...)` call"
-            evidence = [e for e in (pctx.fact_evidence(fp16, "fp16: true"), pctx.fact_evidence(bf16, "bf16: true"))
-                        if e is not None] if bf16.source.kind == "config" else None
-            finding = pctx.fact_finding(self, bf16, self._args_message(where), evidence=evidence)
+            both = [e for e in (pctx.fact_evidence(fp16, "fp16: true"), pctx.fact_evidence(bf16, "bf16: true"))
+                    if e is not None] if bf16.source.kind == "config" else None
+            finding = pctx.fact_finding(self, bf16, self._args_message(where), evidence=both)
             if finding is not None:
                 yield finding
 
