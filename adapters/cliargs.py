@@ -25,12 +25,13 @@ import ast
 import os
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from preflight._record import dataclass, field
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
+from preflight.script_index import Resolved
 from preflight.sources import ParsedPython, read_text_limited
 
 # option name -> plan field (and how to read it)
@@ -40,10 +41,10 @@ _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu
           "train_micro_batch_size_per_gpu")
 _ACCUM = ("gradient_accumulation_steps",)
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
-        "max_length", "block_size")
+        "max_length", "block_size", "max_len")
 _IMAGE = ("resolution", "image_size", "img_size", "input_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
-_CKPT = ("gradient_checkpointing",)
+_CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")
 _ATTN = ("attn_implementation",)
 _ARCH = ("arch", "a", "architecture")
 _FSDP_WORDS = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
@@ -55,11 +56,11 @@ _ATTN_VALUES = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex
 _TRL = "trl library"
 _LIBRARY: dict[str, dict[str, Any]] = {
     "SFTConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
-                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None},
     "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
-                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1},
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None},
     "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
-                          "gradient_checkpointing": False, "bf16": False},
+                          "gradient_checkpointing": False, "bf16": False, "optim": None},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
                     "use_bnb_nested_quant": False},
@@ -98,6 +99,9 @@ class Declared:
     fire_functions: list = field(default_factory=list)  # the FunctionDef nodes given to fire.Fire
     texts: list = field(default_factory=list)  # the text of each local module read
     arch_lookup: bool = False  # models.__dict__[args.arch] / getattr(models, args.arch)
+    parser_classes: list = field(default_factory=list)  # local subclasses of HfArgumentParser/TrlParser
+    dotted: dict = field(default_factory=dict)  # "micro_batch_size" -> "train.micro_batch_size" (None: ambiguous)
+    maybe_parsers: list = field(default_factory=list)  # (name, tuple) calls: a parser if the class is one
 
     def add(self, opt: Option) -> None:
         self.options.setdefault(opt.name, opt)
@@ -135,9 +139,12 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             imports.extend((node.module, a.name) for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level:
-            imports.extend(((node.module or ""), a.name) for a in node.names)
+            # relative: resolved against the importing module's folder
+            imports.extend(("." * node.level + (node.module or ""), a.name) for a in node.names)
         elif isinstance(node, ast.ClassDef):
             dataclasses_.append(node)
+            if any(_name_of(b) in ("HfArgumentParser", "TrlParser") for b in node.bases):
+                decl.parser_classes.append(node.name)  # a project's own parser (alignment's H4ArgumentParser)
         elif isinstance(node, ast.FunctionDef):
             funcs.setdefault(node.name, node)
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
@@ -158,12 +165,9 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                     next(k.value for k in node.keywords if k.arg == "dataclass_types")
                 if isinstance(arg, ast.Name) and arg.id in tuples:
                     arg = tuples[arg.id]
-                classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
-                for c in classes:
-                    lib = _name_of(c)
-                    for key, value in _LIBRARY.get(lib, {}).items():
-                        decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library",
-                                        library=lib))
+                _library_classes(arg, decl)
+            elif node.args and isinstance(node.args[0], (ast.Tuple, ast.List)) and fname[:1].isupper():
+                decl.maybe_parsers.append((fname, node.args[0]))  # a parser class defined elsewhere?
             elif fname == "Fire" and node.args and isinstance(node.args[0], ast.Name):
                 decl.parsers.append("fire")
                 fire_targets.append(node.args[0].id)
@@ -180,7 +184,9 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                     value = kw.get("default")
                 ok, default = _literal(value)
                 ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
-                decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass"))
+                trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
+                decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
+                                library="TrainingArguments" if trainer else ""))
     for name in fire_targets:
         fn = funcs.get(name)
         if fn is None:
@@ -193,6 +199,14 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
             ok, default = _literal(d)
             decl.add(Option(a.arg, default, ok, isinstance(default, bool), f"{display}:{a.lineno}", "fire"))
     return imports
+
+
+def _library_classes(arg: ast.expr, decl: Declared) -> None:
+    classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
+    for c in classes:
+        lib = _name_of(c)
+        for key, value in _LIBRARY.get(lib, {}).items():
+            decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))
 
 
 def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
@@ -214,6 +228,13 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
         if names and short != names[0]:
             decl.aliases.setdefault(short, names[0])
     names = names[:1] + [n for n in names[1:] if n != names[0]]
+    if names and "." in names[0]:
+        # grouped options (OpenRLHF's --train.micro_batch_size): known by their last part too,
+        # when no other option of the job ends the same way
+        short = names[0].rsplit(".", 1)[-1]
+        decl.dotted[short] = None if short in decl.dotted else names[0]
+        if "lora" in names[0].split(".")[:-1] and short in ("rank", "r", "dim"):
+            decl.dotted["lora_rank"] = None if "lora_rank" in decl.dotted else names[0]  # --ds.lora.rank
     for name in names:
         decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
                         help=help_text if help_ok and isinstance(help_text, str) else ""))
@@ -242,14 +263,23 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
             break
         d = d.parent
     seen: set[str] = set()
-    queue = list(imports)
+    queue = [(m, n, path.resolve().parent) for m, n in imports]
     count = 0
     while queue and count < _MAX_MODULES:
-        module, name = queue.pop(0)
+        module, name, here = queue.pop(0)
+        search = bases
+        if module.startswith("."):
+            level = len(module) - len(module.lstrip("."))
+            folder = here
+            for _ in range(level - 1):
+                folder = folder.parent
+            module, search = module.lstrip("."), [folder]
+            if not module:
+                module, name = name, ""
         if not module or module.split(".")[0] in ("torch", "transformers", "trl", "peft", "accelerate",
                                                   "deepspeed", "datasets", "numpy", "os", "sys"):
             continue
-        found = _local_module(module, bases) or _local_module(f"{module}.{name}", bases)
+        found = _local_module(module, search) or (_local_module(f"{module}.{name}", search) if name else None)
         if found is None or str(found) in seen or not project.may_read(found):
             continue
         seen.add(str(found))
@@ -263,7 +293,16 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
         decl.texts.append(text)
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
-        queue.extend(_collect(tree, shown, decl))
+        queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl))
+    for fname, arg in decl.maybe_parsers:
+        if fname in decl.parser_classes:
+            decl.parsers.append("HfArgumentParser")
+            _library_classes(arg, decl)
+    for short, full in decl.dotted.items():
+        if full is not None and short not in decl.options:
+            opt = decl.options[full]
+            decl.options[short] = Option(short, opt.default, opt.has_default, opt.flag_only, opt.where, opt.origin,
+                                         opt.help, opt.library)
     return decl
 
 
@@ -297,9 +336,13 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
             i += 1
         else:
             out[name] = (True, tok)
+    for short, full in decl.dotted.items():
+        if full is not None and full in out:
+            out.setdefault(short, out[full])
     return out
 
 
+_NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
 
 
@@ -321,6 +364,41 @@ def _as_bool(value: Any) -> Optional[bool]:
     if isinstance(value, str) and value.lower() in ("true", "false", "1", "0", "yes", "no"):
         return value.lower() in ("true", "1", "yes")
     return None
+
+
+def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], Optional[Resolved]]:
+    """``name`` -> the value of the option the job declares under that name (launch line, the
+    parser's JSON/YAML file, else the declared default), typed like the declaration; None when
+    the job declares no such option. Built on first use; read by :class:`ScriptIndex` for
+    ``owner.name`` attributes of objects the script did not build (``lora_args.q_lora``)."""
+    state: dict[str, Any] = {}
+
+    def lookup(name: str) -> Optional[Resolved]:
+        if name in state:
+            return state[name]
+        if "pass" not in state:
+            state["pass"] = _Pass(None, project, None, script)  # type: ignore[arg-type]  # values only
+        p = state["pass"]
+        found = p.value(name)
+        out: Optional[Resolved] = None
+        if found is not None:
+            _, value, source, _conf = found
+            opt = p.decl.options.get(name)
+            default = opt.default if opt is not None else None
+            if isinstance(value, str):
+                if _as_bool(value) is not None and (isinstance(default, bool) or (opt is not None and opt.flag_only)):
+                    value = _as_bool(value)
+                elif _as_int(value) is not None and isinstance(default, int) and not isinstance(default, bool):
+                    value = _as_int(value)
+            if source.kind == "code" or source.kind == "default":
+                out = Resolved(value, "code", None, name, source.detail)
+            else:
+                where = f" ({source.path}:{source.line})" if source.path else ""
+                out = Resolved(value, "cli", None, source.key or f"--{name}", (source.detail or name) + where)
+        state[name] = out
+        return out
+
+    return lookup
 
 
 @register_adapter
@@ -406,13 +484,17 @@ class _Pass:
                 continue
             name, value, source, conf = found
             number = _as_int(value)
-            if target == "data.seq_len" and name in ("max_length",) and not self._trl():
-                continue
+            if target == "data.seq_len" and name in ("max_length",) and not self._trl() \
+                    and self.decl.options[name].library != "TrainingArguments":
+                continue  # max_length of a TrainingArguments subclass (SimPOConfig) is the training length
             if number is not None and number >= 1:
                 self.add(target, number, source, conf)
         found = self.value(*_CKPT)
         if found is not None and _as_bool(found[1]) is not None:
             self.add("memory.gradient_checkpointing", _as_bool(found[1]), found[2], found[3])
+        found = self.value("optim")
+        if found is not None and isinstance(found[1], str) and found[1] and found[2].kind != "default":
+            self.add("optimizer.name", found[1], found[2], found[3])
         found = self.value(*_ATTN)
         if found is not None and found[1] in _ATTN_VALUES:
             self.add("model.attn_implementation", found[1], found[2], found[3])
@@ -420,6 +502,22 @@ class _Pass:
         self.precision()
         self.trainer_flags()
         self.computed()
+        self.nodes_by_help()
+
+    def nodes_by_help(self) -> None:
+        """An option the script documents as the number of nodes (pytorch/examples ImageNet:
+        ``--world-size``, "number of nodes for distributed training"): ``dist.nodes``."""
+        for name, opt in self.decl.options.items():
+            if not _NODES_HELP.search(opt.help or "") or "." in name:
+                continue
+            found = self.value(name)
+            if found is not None and found[2].kind != "default":
+                nodes = _as_int(found[1])
+                if nodes is not None and nodes >= 1:
+                    self.add("dist.nodes", nodes, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                                         f"{found[2].detail}: documented as \"{opt.help}\""),
+                             "medium")
+                return
 
     def trainer_flags(self) -> None:
         """``--fsdp``/``--bf16``/``--fp16`` of a TrainingArguments subclass the script declares
@@ -552,6 +650,9 @@ class _Pass:
                     self.add("task.mode", "lora", only[2], only[3])
         elif rank is not None and rank[2].kind != "default" and _as_int(rank[1]):
             self.add("peft.rank", _as_int(rank[1]), rank[2], rank[3])
+        elif rank is not None and _as_int(rank[1]) == 0 and use is None:
+            # a LoRA rank of 0 is no LoRA (the option enables it when positive)
+            self.add("peft.method", "none", rank[2], rank[3])
 
     def precision(self) -> None:
         """TRL configs default bf16 on (unless fp16): autocast bf16 when no other fact says."""

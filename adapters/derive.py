@@ -6,6 +6,11 @@ adapter can see because they combine a framework with a config another adapter r
   ``"auto"``) means 16-bit weights with fp32 master copies in the optimizer, not autocast
   (DeepSpeed ``bf16``/``fp16`` engine; frameworks.md §1.4). An ``amp_bf16``/``amp_fp16``
   fact is turned into ``bf16``/``fp16`` with the reason.
+- Autocast over bf16 weights: ``amp_bf16`` (``--mixed_precision bf16``, ``--bf16``) while the
+  code loads the weights in bf16 (``from_pretrained(dtype=torch.bfloat16)``: a 16-bit weights
+  fact from code) and trains them itself: no DeepSpeed (fp32 master copies), no FSDP
+  (accelerate upcasts low-precision FSDP parameters under mixed precision), no LoRA (PEFT keeps
+  the adapters in fp32). The optimizer then holds bf16 weights: ``bf16``, said why.
 - No precision anywhere: when no adapter found a precision and neither the scripts, the
   local modules they import nor any config the job reads mention autocast, a 16-bit dtype,
   a grad scaler or a precision setting, PyTorch computes in fp32 (``medium``: a precision
@@ -39,6 +44,7 @@ _MAX_FILES = 300
 
 def derive(plan: TrainingPlan, project: Any = None) -> None:
     _deepspeed_precision(plan)
+    _autocast_over_bf16_weights(plan)
     if project is not None:
         _fp32_by_absence(plan, project)
 
@@ -99,3 +105,23 @@ def _deepspeed_precision(plan: TrainingPlan) -> None:
                     f"{winner.value} ({where.strip()}) under DeepSpeed: the engine keeps {mode} weights with fp32 "
                     "master copies (not autocast)"),
              winner.confidence, adapter="derive", priority=max(1, winner.priority + 1))
+
+
+def _autocast_over_bf16_weights(plan: TrainingPlan) -> None:
+    winner = plan.resolve("precision.mode")
+    if winner is None or winner.value != "amp_bf16" or uses_deepspeed(plan):
+        return
+    sharding = plan.value("dist.sharding")
+    if (isinstance(sharding, str) and sharding.startswith("fsdp")) or plan.value("peft.method") == "lora":
+        return
+    bits = plan.resolve("precision.weights_bits")
+    if bits is None or bits.value != 16 or bits.source.kind != "code":
+        return
+    if not any(f.value == "bf16" and f.source.kind == "code" for f in plan.facts("precision.mode")):
+        return  # the 16-bit weights are not known to be bf16
+    plan.add("precision.mode", "bf16",
+             Source("derived", bits.source.path, bits.source.line, None,
+                    f"{winner.value} ({winner.source.location() if winner.source.path else winner.source.kind}) "
+                    f"over weights loaded in bf16 ({bits.source.location()}) and trained as they are: no fp32 master "
+                    "copy, the optimizer updates bf16 weights"),
+             "medium", adapter="derive", priority=max(1, winner.priority + 1))

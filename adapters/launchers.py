@@ -30,6 +30,7 @@ import shlex
 from typing import Any, Optional, Sequence
 
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
+from preflight.adapters.launchers_fabric import fabric_facts, is_fabric, parse_fabric
 
 from preflight._record import dataclass, field
 from preflight.adapters_api import Adapter, Project
@@ -194,7 +195,9 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
     if i >= len(tokens):
         return info
     head = os.path.basename(tokens[i])
-    if head in ("torchrun", "torch.distributed.run"):
+    if is_fabric(tokens, i) >= 0:
+        parse_fabric(info, tokens, is_fabric(tokens, i))
+    elif head in ("torchrun", "torch.distributed.run"):
         info.launcher = "torchrun"
         _torchrun(info, tokens, i + 1)
     elif head == "accelerate" and i + 1 < len(tokens) and tokens[i + 1] == "launch":
@@ -389,6 +392,8 @@ class LaunchersAdapter(Adapter):
             self._accelerate(project, plan, info, line)
         elif info.launcher == "deepspeed":
             self._deepspeed(plan, info, line)
+        elif info.launcher == "fabric":
+            fabric_facts(self, project, plan, info, line)
         if info.wrapper == "srun":
             self._srun(plan, info, line)
 

@@ -98,11 +98,12 @@ def _kernel(size: Any, dims: int) -> int:
 
 def _layer_params(name: str, call: ast.Call, env: dict[str, Any]) -> int:
     if name == "Linear":
-        a = _bind(call, ["in_features", "out_features"], {"bias": True}, env)
+        a = _bind(call, ["in_features", "out_features", "bias"], {"bias": True}, env)
         return _prod(a["in_features"]) * _prod(a["out_features"]) + (_prod(a["out_features"]) if a["bias"] else 0)
     if name in ("Conv1d", "Conv2d", "Conv3d"):
         dims = int(name[4])
-        a = _bind(call, ["in_channels", "out_channels", "kernel_size"], {"bias": True, "groups": 1}, env)
+        a = _bind(call, ["in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups",
+                         "bias"], {"bias": True, "groups": 1, "stride": 1, "padding": 0, "dilation": 1}, env)
         cin, cout, groups = _prod(a["in_channels"]), _prod(a["out_channels"]), _prod(a["groups"])
         return cout * (cin // groups) * _kernel(a["kernel_size"], dims) + (cout if a["bias"] else 0)
     if name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d"):

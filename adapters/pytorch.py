@@ -249,6 +249,27 @@ class _ScriptPass:
             detail = f"{cls}(...): a local nn.Module"
             self.add("model.ref", cls, self.src(site.call, detail), "medium")
             self.add("model.class_name", cls, self.src(site.call, detail), "medium")
+            self.local_count(cls, site)
+
+    def local_count(self, cls: str, site: CallSite) -> None:
+        """Its parameter count when its layers' sizes are known (module_params), with
+        literal keyword arguments at the call."""
+        from preflight.adapters.module_params import count_class
+
+        if site.call.args:
+            return
+        kwargs: dict[str, Any] = {}
+        for kw in site.call.keywords:
+            value = self.value(kw.value)
+            if kw.arg is None or value is None:
+                return
+            kwargs[kw.arg] = value.value
+        counted = count_class(self.script.tree, cls, kwargs)
+        if counted is not None:
+            total, layers = counted
+            self.add("model.num_parameters", total,
+                     self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers, counted from "
+                                         "their sizes"), "medium")
 
     def quantization(self) -> None:
         for site in self.calls:
@@ -476,6 +497,8 @@ class _ScriptPass:
 
     def task(self, peft_found: bool) -> None:
         trainers = {s.target for s in self.calls if s.target and s.last and s.last.endswith("Trainer")}
+        hf_trainers = {s.target for s in self.calls if s.target in trainers
+                       and (s.qualified or "").startswith(("transformers.", "trl."))}
         train_site: Optional[CallSite] = None
         generate: list[CallSite] = []
         for site in self.calls:
@@ -494,7 +517,11 @@ class _ScriptPass:
                 resolved = self.value(site.kwarg(kw))
                 if resolved is not None:
                     self.put(field, resolved, site, f"{site.label}({kw}=...)", conf)
-        if train_site is not None:
+        owner = dotted_name(train_site.call.func.value) if train_site is not None \
+            and isinstance(train_site.call.func, ast.Attribute) else None
+        if train_site is not None and owner in hf_trainers and not peft_found:
+            pass  # a transformers/TRL Trainer's loop: the transformers adapter says what it trains
+        elif train_site is not None:
             if peft_found:
                 mode = "qlora" if self.weights_bits == 4 else "lora"
             else:

@@ -226,6 +226,9 @@ class _LitGPT(_Pass):
                 self.add("peft.rank", rank, rsrc)
             self.add("task.mode", "qlora" if q is not None and q[0] == 4 else "lora",
                      Source("cli", None, None, "finetune lora", f"launch line: {self.line}"))
+        elif self.full():
+            self.add("peft.method", "none", Source("cli", None, None, "finetune_full",
+                                                   f"full fine-tuning (launch line: {self.line})"))
         micro, msrc = self.int_value("train", "micro_batch_size")
         glob, gsrc = self.int_value("train", "global_batch_size")
         if micro is not None:
@@ -255,6 +258,10 @@ class _LitGPT(_Pass):
         words = [w for w in self._command() if not w.startswith("-")]
         return bool(words) and (words[0] in ("finetune_lora", "finetune_qlora")
                                 or words[:2] in (["finetune", "lora"], ["finetune", "qlora"]))
+
+    def full(self) -> bool:
+        words = [w for w in self._command() if not w.startswith("-")]
+        return bool(words) and (words[0] in ("finetune_full", "pretrain") or words[:2] == ["finetune", "full"])
 
     def positional_model(self) -> Optional[str]:
         words = []

@@ -31,10 +31,12 @@ from preflight.adapters.launchers import LaunchInfo, parse_launch
 from preflight._record import dataclass, field
 
 SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
-LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun",
+LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun", "fabric",
                 "python", "python3")
 _ASSIGN = re.compile(r"^(?:(?:export|declare|local|readonly|typeset)\s+(?:-\w+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _PREFIXES = ("nohup", "exec", "time", "command")
+_RUNNERS = ("uv", "poetry", "pipenv", "pdm", "rye", "hatch", "pixi")
+_HEREDOC = re.compile(r"""^read\s+(?:-[A-Za-z]+\s+(?:''\s+|""\s+)?)*([A-Za-z_][A-Za-z0-9_]*)\s*<<-?\s*['"]?(\w+)['"]?\s*$""")
 _BLOCK_OPEN = re.compile(r"^(if|elif|case|while|until|for)\b")
 _BLOCK_CLOSE = re.compile(r"^(fi|esac|done)\b")
 _MAX_LINES = 20000
@@ -124,6 +126,10 @@ def command_tokens(text: str) -> Optional[list[str]]:
         head = text.split(None, 1)
         if head and head[0] in _PREFIXES and len(head) > 1:
             text = head[1]
+            continue
+        two = text.split(None, 2)
+        if len(two) == 3 and two[0] in _RUNNERS and two[1] == "run":
+            text = two[2]  # `uv run python train.py`: the environment manager runs the command
             continue
         break
     try:
@@ -278,11 +284,25 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
     vars_["#"] = str(len(args))
     vars_["0"] = path
     depth = 0
+    heredoc: Optional[tuple[str, str, list[str]]] = None  # (variable, delimiter, body so far)
     for n, logical in logical_lines(lines):
         if n < start:
             continue
+        if heredoc is not None:  # `read -r -d '' CMD <<EOF ... EOF`: the body is the variable's value
+            if logical.strip() == heredoc[1]:
+                body = " ".join(heredoc[2])
+                if len(body) <= _MAX_VALUE:
+                    vars_[heredoc[0]] = expand(body, vars_, empty)
+                heredoc = None
+            else:
+                heredoc[2].append(logical.strip())
+            continue
         stripped = _strip_comment(logical.strip())
         if not stripped:
+            continue
+        doc = _HEREDOC.match(stripped)
+        if doc:
+            heredoc = (doc.group(1), doc.group(2), [])
             continue
         # a block's first line may carry a command: `if [ .. ]; then X=1; fi`
         parts = [p.strip() for p in re.split(r";\s*|\bthen\b|\bdo\b|\belse\b", stripped) if p.strip()]

@@ -245,7 +245,7 @@ class _ScriptPass:
 
     def trainers(self, trl_used: bool) -> None:
         trainers: dict[str, CallSite] = {}
-        peft = any(s.last in ("LoraConfig", "get_peft_model") and _is_hf(s) for s in self.calls)
+        peft = peft_here = any(s.last in ("LoraConfig", "get_peft_model") and _is_hf(s) for s in self.calls)
         for site in self.calls:
             if not (site.last or "").endswith("Trainer") or not _is_hf(site):
                 continue
@@ -269,7 +269,10 @@ class _ScriptPass:
                               and (s.last or "").endswith("Trainer")), None)
             if owner is None:
                 continue
-            mode = ("qlora" if self.weights_4bit() else "lora") if peft else "finetune"
+            if peft and not peft_here and self.plan.value("peft.method") == "none":
+                peft = False  # the peft_config handed over is None: its LoraConfig is decided dead
+            four = self.weights_4bit() or self.plan.value("precision.weights_bits") == 4
+            mode = ("qlora" if four else "lora") if peft else "finetune"
             if (mode == "qlora" and owner.last == "SFTTrainer" and owner.kwarg("peft_config") is not None
                     and "peft.kbit_prepared" in FIELDS):
                 # TRL's SFTTrainer prepares a quantized model itself before wrapping it

@@ -35,7 +35,7 @@ TRAINING_KEYS: dict[str, str] = {
     "per_device_train_batch_size": "int", "gradient_accumulation_steps": "int", "bf16": "bool", "fp16": "bool",
     "optim": "str", "gradient_checkpointing": "bool", "activation_checkpointing": "bool", "deepspeed": "any",
     "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
-    "use_liger_kernel": "bool",
+    "use_liger_kernel": "bool", "fsdp_config": "any",
 }
 _FSDP = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
          "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
@@ -83,6 +83,17 @@ def convert(key: str, value: Any) -> Any:
     if kind == "str":
         return value if isinstance(value, str) else None
     return value
+
+
+def record_fp16_and_bf16(add: Any, fp16: Source, bf16: Source, conf: str) -> None:
+    """The pair of ``precision.fp16_and_bf16`` facts of one setting (PF503 reads them): the
+    fp16 key's source, then the bf16 key's. Only settings with a file line (a call, a file)."""
+    if "precision.fp16_and_bf16" not in FIELDS or not (fp16.path and fp16.line and bf16.path and bf16.line):
+        return
+    for src, other in ((fp16, bf16), (bf16, fp16)):
+        add("precision.fp16_and_bf16", True,
+            Source(src.kind, src.path, src.line, src.key,
+                   f"{src.detail or src.key}; the other 16-bit mode is on at {other.location()}"), conf)
 
 
 class ArgsPass:
@@ -268,6 +279,8 @@ class ArgsPass:
         self.precision(values, conf, trl, complete)
         if "fsdp" in values:
             self.fsdp(*values["fsdp"], conf)
+        if "fsdp_config" in values:
+            self.fsdp_config(*values["fsdp_config"], conf)
         if "deepspeed" in values:
             self.deepspeed(*values["deepspeed"])
 
@@ -281,6 +294,7 @@ class ArgsPass:
         if len(on) == 2:
             self.o.note(f"{on[0][1].location()}: bf16=True and fp16=True together: TrainingArguments raises "
                         "ValueError (\"At most one of fp16 and bf16 can be True\")")
+            record_fp16_and_bf16(self.o.add, fp16[1], bf16[1], conf)  # type: ignore[index]
         off = [item for item in (bf16, fp16) if item is not None and item[0] is False]
         # All explicit False, or (in a call) the missing one defaults to False too.
         if not on and off and (len(off) == 2 or (complete and not (trl and bf16 is None))):
@@ -292,6 +306,30 @@ class ArgsPass:
             self.o.add("precision.mode", "fp32",
                        Source(source.kind, source.path, source.line, source.key,
                               (source.detail or "") + ": neither bf16 nor fp16, the Trainer computes in fp32"), conf)
+
+    def fsdp_config(self, value: Any, source: Source, conf: str) -> None:
+        """``fsdp_config``: a dict, or a JSON file named on the line (relative to the working
+        directory or the script): its ``activation_checkpointing`` turns checkpointing on."""
+        data, where = value, source
+        if isinstance(value, str) and value.endswith(".json"):
+            import json
+
+            for base in (Path(self.o.project.root), Path(str(self.o.script.source.path)).parent):
+                path = base / value
+                if os.path.isfile(path) and self.o.project.may_read(path):
+                    try:
+                        data = json.loads(read_text_limited(path, errors="replace"))
+                    except (OSError, ValueError):
+                        return
+                    where = Source("config", value, None, "activation_checkpointing",
+                                   f"{value} (fsdp_config named by {source.location()})")
+                    break
+        if not isinstance(data, dict):
+            return
+        for key in ("activation_checkpointing", "fsdp_activation_checkpointing"):
+            if isinstance(data.get(key), bool):
+                self.o.add("memory.gradient_checkpointing", data[key], where, conf)
+                return
 
     def fsdp(self, value: Any, source: Source, conf: str) -> None:
         words = value.split() if isinstance(value, str) else value if isinstance(value, list) else []

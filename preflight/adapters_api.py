@@ -101,6 +101,9 @@ class Project:
         found = self._indexes.get(key)
         if found is None:
             found = self._indexes[key] = ScriptIndex(script, self.script_args(script))
+            from preflight.adapters.cliargs import option_resolver
+
+            found.options = option_resolver(self, script)
         return found
 
     def calls(self, *patterns: str) -> list[CallSite]:

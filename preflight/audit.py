@@ -15,7 +15,7 @@ from typing import Any, Optional, Sequence
 from preflight.adapters_api import Project
 from preflight.diagnostics import FileError
 from preflight.loaders import load_config
-from preflight.plan import Fact, Source, TrainingPlan
+from preflight.plan import Fact, Source, TrainingPlan, agree
 from preflight.sources import kind_of, parse_python, read_source
 from preflight.workspace import display_path
 
@@ -180,6 +180,8 @@ def format_plan_text(plan: TrainingPlan, width: Optional[int] = None) -> str:
                 continue
             if fact.value == winner.value:
                 mark = "  = same"
+            elif agree(field, fact.value, winner.value):
+                mark = "  = same format"
             elif field in conflicts and fact in conflicts[field]:
                 mark = "  ! conflict"
             else:

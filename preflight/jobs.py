@@ -188,7 +188,7 @@ def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: 
 
 
 _TOOLS = {"axolotl": "axolotl", "axolotl.cli.train": "axolotl", "axolotl.cli.main": "axolotl", "litgpt": "litgpt",
-          "litgpt.__main__": "litgpt", "tune": "torchtune"}
+          "litgpt.__main__": "litgpt", "tune": "torchtune", "llamafactory-cli": "llamafactory", "lmf": "llamafactory"}
 
 
 def _tool(tokens: Sequence[str], info) -> Optional[str]:
@@ -211,12 +211,32 @@ def _from_tool(tool: str, tokens: Sequence[str], bases: Sequence[Path], root: Pa
     out.argv = args
     before = len(out.configs)
     _configs_named(SimpleNamespace(config_files=[], script_args=[a for a in args if a != tool]), bases, root, out)
+    if len(out.configs) == before and tool == "torchtune":
+        _torchtune_config(args, bases, root, out)
     if len(out.configs) == before:
         out.errors.append(FileError("<launch line>", f"{tool}: no recipe file (.yaml/.yml/.json) found on the "
                                                      "launch line"))
     else:
         out.notes.append(f"{tool} runs the recipe {', '.join(_display(c, root) for c in out.configs[before:])}; "
                          "no Python script of the job to read")
+
+
+def _torchtune_config(args: Sequence[str], bases: Sequence[Path], root: Path, out: JobInputs) -> None:
+    """``tune run RECIPE --config NAME``: NAME is one of torchtune's own configs
+    (``recipes/configs/NAME.yaml`` in a torchtune checkout) when it is not a file."""
+    for k, tok in enumerate(args):
+        flag, eq, value = tok.partition("=")
+        if flag != "--config":
+            continue
+        if not eq:
+            value = args[k + 1] if k + 1 < len(args) else ""
+        if not value or value.lower().endswith(CONFIG_SUFFIXES):
+            return
+        found = _find(f"recipes/configs/{value}.yaml", bases) or _find(f"{value}.yaml", bases)
+        if found is not None:
+            out.configs.append(found)
+            out.notes.append(f"read {_display(found, root)}: torchtune's config {value} (--config on the launch line)")
+        return
 
 
 def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInputs) -> None:

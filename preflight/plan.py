@@ -165,6 +165,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               minimum=0),
     FieldSpec("dist.stage3_max_live_parameters", "int", "DeepSpeed stage3_max_live_parameters, in elements.",
               minimum=0),
+    FieldSpec("precision.fp16_and_bf16", "bool",
+              "fp16 and bf16 both switched on in one setting (one TrainingArguments/SFTConfig call, one "
+              "arguments file): the framework refuses to start. Recorded as a pair of facts, the fp16 key's "
+              "then the bf16 key's, each at its own line."),
     FieldSpec("dist.save_16bit_weights", "bool",
               "ZeRO-3: saving gathers the full 16-bit weights (stage3_gather_16bit_weights_on_model_save, "
               "accelerate zero3_save_16bit_model)."),
@@ -362,7 +366,7 @@ class TrainingPlan:
             if len(facts) < 2:
                 continue
             first = facts[0].value
-            if any(not _same(f.value, first) for f in facts[1:]):
+            if any(not agree(name, f.value, first) for f in facts[1:]):
                 out[name] = facts
         return out
 
@@ -419,6 +423,18 @@ class TrainingPlan:
 def _same(a: Any, b: Any) -> bool:
     """Equal values of the same type (so True != 1 and 1 != 1.0 for facts)."""
     return type(a) is type(b) and a == b
+
+
+# precision modes that name the same 16-bit format: TrainingArguments(bf16=True) (amp_bf16) and
+# the DeepSpeed engine's bf16 it turns into (bf16 weights, fp32 master copies) say the same thing
+PRECISION_FAMILY = {"amp_bf16": "bf16", "bf16": "bf16", "amp_fp16": "fp16", "fp16": "fp16"}
+
+
+def agree(field: str, a: Any, b: Any) -> bool:
+    """Whether two values of ``field`` say the same thing (no conflict between them)."""
+    if field == "precision.mode" and isinstance(a, str) and isinstance(b, str):
+        return PRECISION_FAMILY.get(a, a) == PRECISION_FAMILY.get(b, b)
+    return _same(a, b)
 
 
 def check_version(data: dict[str, Any]) -> None:

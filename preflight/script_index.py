@@ -128,7 +128,7 @@ _ARITH: dict[type, Callable[[Any, Any], Any]] = {
 _SPECIAL_NODES = frozenset({
     ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr, ast.For,
     ast.AsyncFor, ast.comprehension, ast.withitem, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
-    ast.ClassDef, ast.Call, ast.If,
+    ast.ClassDef, ast.Call, ast.If, ast.IfExp,
 })
 # fields holding shared singletons (expression contexts, operators), which no branch of the
 # walk below reads: skipped, as the per-file index of preflight.analysis.context does
@@ -164,6 +164,11 @@ class ScriptIndex:
         self.arguments: dict[str, list[ArgSpec]] = {}
         self.parsed_args: set[str] = set()  # names bound to parser.parse_args()
         self.classes: dict[str, ast.ClassDef] = {}
+        # ``owner.name`` for an object the script did not build itself (a parameter, or one of
+        # the dataclasses ``HfArgumentParser`` returns): the value of the option ``name`` the
+        # job declares, from the launch line or its default. Set by the project (cliargs knows
+        # the declared options); None: such attributes stay unknown.
+        self.options: Optional[Callable[[str], Optional[Resolved]]] = None
         self._walk()
         self._collect_argparse()
 
@@ -217,6 +222,11 @@ class ScriptIndex:
                 for child in reversed(node.body):
                     stack.append((child, (*guards, (node.test, True)), func, klass))
                 stack.append((node.test, test_guards, func, klass))
+                continue
+            if isinstance(node, ast.IfExp):  # ``X if test else Y``: a guard like an ``if`` statement
+                stack.append((node.orelse, (*guards, (node.test, False)), func, klass))
+                stack.append((node.body, (*guards, (node.test, True)), func, klass))
+                stack.append((node.test, guards, func, klass))
                 continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 func = node.name
@@ -325,6 +335,13 @@ class ScriptIndex:
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and expr.value.id in self.parsed_args:
             return self.argument(expr.attr)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self.options is not None \
+                and expr.value.id not in ("self", "cls"):
+            owners = self.assigns.get(expr.value.id)
+            # only an object bound some other way than a plain assignment (a parameter, a
+            # tuple unpacked from parse_args_into_dataclasses()): never one the script built
+            if owners and all(b is None for b in owners):
+                return self.options(expr.attr)
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]
             if any(i is None for i in items):

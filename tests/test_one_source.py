@@ -86,8 +86,8 @@ def test_sequence_length_does_not_depend_on_the_tokenizers_name(cli, tmp_path, n
 @pytest.mark.parametrize("module", ["pf502_deepspeed_batch_triple", "pf503_fp16_and_bf16",
                                     "pf504_offload_param_below_stage3", "pf505_zero3_save_without_gather"])
 def test_deepspeed_plan_rules_read_only_the_plan(module):
-    """PF502-PF505 open no DeepSpeed or accelerate config: they read the facts the adapters that
-    own DeepSpeed semantics wrote (PF503 still reads TrainingArguments args files)."""
+    """PF502-PF505 open no DeepSpeed, accelerate or TrainingArguments config: they read the facts
+    the adapters that own those semantics wrote."""
     import importlib
     import inspect
 
@@ -95,8 +95,18 @@ def test_deepspeed_plan_rules_read_only_the_plan(module):
     for raw in ("deepspeed_configs", "deepspeed_block", "is_accelerate_config", "zero_optimization\")",
                 "block.get", "zo.get"):
         assert raw not in src, (module, raw)
-    if module != "pf503_fp16_and_bf16":
-        assert "pctx.configs" not in src and ".data" not in src
+    assert "pctx.configs" not in src and ".data" not in src
+
+
+def test_pf503_reads_no_script_call_either():
+    """Its TrainingArguments half reads the precision.fp16_and_bf16 facts, not the calls."""
+    import inspect
+
+    from preflight.rules import pf503_fp16_and_bf16 as pf503
+
+    src = inspect.getsource(pf503)
+    for raw in ("pctx.scripts", "pctx.index", ".calls", "kwarg(", "TRAINING_KEYS", "ARG_CLASSES"):
+        assert raw not in src, raw
 
 
 def test_pf504_stage_numbers_follow_the_owner():
@@ -115,3 +125,29 @@ def test_pf504_fires_on_a_python_dict_config(cli, tmp_path):
         "engine, opt, _, _ = deepspeed.initialize(model=model, config=ds_config)\n")
     res = cli("audit", "train.py", "--select", "PF504", cwd=tmp_path)
     assert "train.py:3" in res.out and "PF504" in res.out
+
+
+ARGS_FILE = "output_dir: out\nper_device_train_batch_size: 4\nlearning_rate: 0.0001\nfp16: {fp16}\nbf16: true\n"
+
+
+@pytest.mark.parametrize("fp16,fires", [("true", True), ("false", False)])
+def test_pf503_on_one_arguments_file_from_the_plan(cli, tmp_path, fp16, fires):
+    """`preflight check args.yaml`: the file alone carries the precision.fp16_and_bf16 pair."""
+    (tmp_path / "args.yaml").write_text(ARGS_FILE.format(fp16=fp16))
+    res = cli("check", "args.yaml", cwd=tmp_path)
+    assert ("args.yaml:5:1: PF503" in res.out) is fires, res.out
+    assert res.code == (1 if fires else 0)
+
+
+def test_pf503_once_for_a_file_a_scripts_parser_reads(cli, tmp_path):
+    (tmp_path / "args.json").write_text('{"output_dir": "out", "per_device_train_batch_size": 4,\n'
+                                        ' "fp16": true,\n "bf16": true}\n')
+    (tmp_path / "train.py").write_text(
+        "import sys\n"
+        "from transformers import HfArgumentParser, TrainingArguments\n"
+        "parser = HfArgumentParser((TrainingArguments,))\n"
+        "if len(sys.argv) == 2 and sys.argv[1].endswith('.json'):\n"
+        "    (args,) = parser.parse_json_file(json_file=sys.argv[1])\n")
+    res = cli("audit", "train.py", "--config", "args.json", "--select", "PF503", cwd=tmp_path)
+    assert res.out.count("PF503") == 1, res.out
+    assert "args.json:3" in res.out

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan import PRECISION_FAMILY
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
@@ -18,7 +19,7 @@ _HF_CHECKED = frozenset({"batch.micro", "batch.grad_accum", "batch.global", "pre
 
 
 # precision modes that agree on the 16-bit format (pure weights vs autocast are not a conflict)
-_PRECISION_FAMILY = {"amp_bf16": "bf16", "bf16": "bf16", "amp_fp16": "fp16", "fp16": "fp16"}
+_PRECISION_FAMILY = PRECISION_FAMILY
 
 
 def _origin(fact: Fact) -> tuple[str, str]:

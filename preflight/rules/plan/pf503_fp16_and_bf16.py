@@ -49,20 +49,13 @@ Keep one: bf16 on Ampere or newer GPUs (no loss scaling needed), fp16 on older o
     good_examples = examples("preflight.rules.plan._pf50x_examples", "PF503_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        from preflight.adapters.transformers_args import (  # off the check path
-            ARG_CLASSES,
-            TRAINING_KEYS,
-        )
-
         # DeepSpeed configs (JSON, YAML block, dict built in Python): the precision facts the
-        # deepspeed adapter recorded, one per enabled mode, read from the plan
-        ds_configs = set()
+        # deepspeed adapter recorded, one per enabled mode and config file
         by_path: dict[str, dict[str, Any]] = {}
         for fact in pctx.plan.facts("precision.mode"):
-            if fact.adapter == "deepspeed" and fact.source.path:
-                ds_configs.add(fact.source.path)
-                if fact.source.kind == "config" and fact.value in ("fp16", "bf16"):
-                    by_path.setdefault(fact.source.path, {}).setdefault(fact.value, fact)
+            if fact.adapter == "deepspeed" and fact.source.path and fact.source.kind == "config" \
+                    and fact.value in ("fp16", "bf16"):
+                by_path.setdefault(fact.source.path, {}).setdefault(fact.value, fact)
         for facts in by_path.values():
             if "fp16" in facts and "bf16" in facts:
                 evidence = [e for e in (pctx.fact_evidence(facts["fp16"], "fp16 enabled"),
@@ -74,32 +67,16 @@ Keep one: bf16 on Ampere or newer GPUs (no loss scaling needed), fp16 on older o
                     "Ampere or newer)", evidence=evidence)
                 if finding is not None:
                     yield finding
-        ds_configs.update(f.source.path for name in pctx.plan.fields() for f in pctx.plan.facts(name)
-                          if f.adapter == "deepspeed" and f.source.path)
-        for config in pctx.configs:
-            data = config.data
-            if config.path in ds_configs or not isinstance(data, dict):
-                continue
-            if _on(data.get("fp16")) and _on(data.get("bf16")) and sum(k in data for k in TRAINING_KEYS) > 2:
-                yield pctx.config_finding(
-                    self, config, ("bf16",), self._args_message("this arguments file"),
-                    evidence=[pctx.config_evidence(config, ("fp16",), "fp16: true"),
-                              pctx.config_evidence(config, ("bf16",), "bf16: true")])
-        for script in pctx.scripts:
-            idx = pctx.index(script)
-            for site in idx.calls:
-                q = site.qualified or ""
-                if site.last not in ARG_CLASSES or not (q.startswith(("transformers.", "trl.")) or "." not in q):
-                    continue
-                values = {}
-                for key in ("fp16", "bf16"):
-                    expr = site.kwarg(key)
-                    found = idx.resolve(expr) if expr is not None else None
-                    values[key] = found.value if found is not None else None
-                if _on(values["fp16"]) and _on(values["bf16"]):
-                    expr = site.kwarg("bf16")
-                    assert expr is not None
-                    yield pctx.code_finding(self, script, expr, self._args_message(f"`{site.last}(...)`"))
+        # TrainingArguments / SFTConfig calls and arguments files: the adapters record both keys of
+        # one setting as a pair of precision.fp16_and_bf16 facts (the fp16 key's, then the bf16 key's)
+        pairs = [f for f in pctx.plan.facts("precision.fp16_and_bf16") if f.value is True]
+        for fp16, bf16 in zip(pairs[0::2], pairs[1::2]):
+            where = "this arguments file" if bf16.source.kind == "config" else "this `TrainingArguments(...)` call"
+            both = [e for e in (pctx.fact_evidence(fp16, "fp16: true"), pctx.fact_evidence(bf16, "bf16: true"))
+                    if e is not None] if bf16.source.kind == "config" else None
+            finding = pctx.fact_finding(self, bf16, self._args_message(where), evidence=both)
+            if finding is not None:
+                yield finding
 
     @staticmethod
     def _args_message(where: str) -> str:

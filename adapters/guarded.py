@@ -1,0 +1,257 @@
+"""What a job builds under options its launch line decides, in the entry script and in the
+local modules it imports.
+
+Real training scripts hand the model set-up to a helper in a module beside them (PEFT's
+``examples/sft/utils.py``: ``if args.use_peft_lora: LoraConfig(r=args.lora_r, ...)``,
+``elif args.use_4bit_quantization: BitsAndBytesConfig(load_in_4bit=...)``,
+``if args.use_flash_attn: model_kwargs["attn_implementation"] = "flash_attention_2"``), or
+guard a construct by an option (Liger's ``if custom_args.use_liger:
+AutoLigerKernelForCausalLM.from_pretrained(...)``). This reads, never imports, the entry
+script and the local modules it imports (one level, beside the script, ``project.may_read``
+respected), and keeps a construct only when every ``if`` and conditional expression around it
+is decided: ``owner.option`` takes the value of the option the job declares under that name
+(launch line, the parser's file, else the declared default: :func:`cliargs.option_resolver`),
+and on the target (a CUDA GPU) ``torch.cuda.is_available()`` is true and ``torch.xpu``/``mps``/
+``npu`` are not. An undecided guard keeps nothing.
+
+Facts (``medium``: the construct's effect is the library's documented one, its guard is
+decided by option values):
+
+- ``LoraConfig(...)``/``get_peft_model`` from ``peft``: ``peft.method`` lora, ``peft.rank``
+  from ``r=``; every such construct decided dead: ``peft.method`` none;
+- ``BitsAndBytesConfig(load_in_4bit=/load_in_8bit=)``: ``precision.weights_bits``, with
+  ``bnb_4bit_quant_type`` and ``bnb_4bit_use_double_quant``;
+- ``attn_implementation`` given as a keyword or stored as ``kwargs["attn_implementation"]``;
+- Liger's ``AutoLigerKernelForCausalLM``/``apply_liger_kernel_to_*``: ``loss.implementation``
+  fused (unless ``fused_linear_cross_entropy=False``);
+- ``task.mode`` lora/qlora when a LoRA construct is live and the job trains.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+from preflight.adapters.pytorch_local import _imported_local
+
+from preflight.adapters_api import Adapter, Project
+from preflight.analysis.syntax import dotted_name
+from preflight.plan import FIELDS, Source, TrainingPlan
+from preflight.registry import register_adapter
+from preflight.script_index import Guard, Resolved, ScriptIndex
+from preflight.sources import ParsedPython, SourceText, parse_python, read_source, read_text_limited
+
+_MAX_BYTES = 500_000
+_ATTN = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex_attention")
+_WORDS = re.compile(r"LoraConfig|get_peft_model|BitsAndBytesConfig|attn_implementation|[Ll]iger")
+_NOT_HERE = ("xpu.is_available", "mps.is_available", "npu.is_available", "is_torch_xpu_available",
+             "is_torch_npu_available", "is_torch_mps_available")
+
+
+def _device(test: ast.expr) -> Optional[bool]:
+    """``torch.cuda.is_available()`` and friends on a CUDA target."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _device(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Call) and not test.args:
+        name = dotted_name(test.func) or ""
+        if name.endswith("cuda.is_available"):
+            return True
+        if name.endswith(_NOT_HERE):
+            return False
+    return None
+
+
+def _walk(node: ast.AST, guards: tuple[Guard, ...] = ()) -> Iterator[tuple[ast.AST, tuple[Guard, ...]]]:
+    """Every node with the ``if``/conditional-expression tests around it (iterative)."""
+    stack: list[tuple[ast.AST, tuple[Guard, ...]]] = [(node, guards)]
+    while stack:
+        cur, gs = stack.pop()
+        yield cur, gs
+        if isinstance(cur, (ast.If, ast.IfExp)):
+            body = cur.body if isinstance(cur.body, list) else [cur.body]
+            orelse = cur.orelse if isinstance(cur.orelse, list) else [cur.orelse]
+            stack.extend((c, (*gs, (cur.test, False))) for c in reversed(orelse))
+            stack.extend((c, (*gs, (cur.test, True))) for c in reversed(body))
+            stack.append((cur.test, gs))
+            continue
+        stack.extend((c, gs) for c in reversed(list(ast.iter_child_nodes(cur))))
+
+
+class _Module:
+    def __init__(self, parsed: ParsedPython, idx: ScriptIndex, display: str) -> None:
+        self.parsed, self.idx, self.display = parsed, idx, display
+
+    def live(self, guards: tuple[Guard, ...]) -> Optional[bool]:
+        state: Optional[bool] = True
+        for test, in_body in guards:
+            value = _device(test)
+            if value is None:
+                value = self.idx.truth(test)
+            if value is None:
+                state = None
+            elif value != in_body:
+                return False
+        return state
+
+
+@register_adapter
+class GuardedAdapter(Adapter):
+    name = "guarded"
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        for script in project.scripts:
+            if _WORDS.search(script.source.text):
+                return True
+            path = Path(str(script.source.path))
+            if path.is_file():
+                for local in _imported_local(script.tree, path.resolve().parent)[:12]:
+                    try:
+                        if local.stat().st_size <= _MAX_BYTES and project.may_read(local) \
+                                and _WORDS.search(read_text_limited(local, errors="replace")):
+                            return True
+                    except (OSError, ValueError):
+                        continue
+        return False
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            _Pass(self, project, plan, script).run()
+
+
+class _Pass:
+    def __init__(self, adapter: GuardedAdapter, project: Project, plan: TrainingPlan, script: ParsedPython) -> None:
+        self.adapter, self.project, self.plan, self.script = adapter, project, plan, script
+        entry = project.index(script)
+        self.modules = [_Module(script, entry, str(script.source.display))]
+        path = Path(str(script.source.path))
+        if path.is_file():
+            for local in _imported_local(script.tree, path.resolve().parent)[:12]:
+                mod = self._load(local, entry)
+                if mod is not None:
+                    self.modules.append(mod)
+
+    def _load(self, path: Path, entry: ScriptIndex) -> Optional[_Module]:
+        if not self.project.may_read(path):
+            return None
+        try:
+            if path.stat().st_size > _MAX_BYTES:
+                return None
+        except OSError:
+            return None
+        root = str(Path(self.project.root).resolve())
+        shown = os.path.relpath(path, root) if str(path).startswith(root) else str(path)
+        source = read_source(path, shown, "python")
+        if not isinstance(source, SourceText):
+            return None
+        parsed = parse_python(source)
+        if not isinstance(parsed, ParsedPython):
+            return None
+        idx = ScriptIndex(parsed)
+        idx.options = entry.options  # the options the entry script's parser declares
+        return _Module(parsed, idx, shown)
+
+    def add(self, field: str, value: Any, source: Source) -> None:
+        if field in FIELDS:
+            self.adapter.add_checked(self.plan, field, value, source, "medium")
+
+    def src(self, mod: _Module, node: ast.AST, detail: str, resolved: Optional[Resolved] = None) -> Source:
+        if resolved is not None and resolved.kind == "cli":
+            return Source("cli", None, None, resolved.key, f"{detail}: {resolved.detail}")
+        return Source("code", mod.display, getattr(node, "lineno", None), None, detail)
+
+    def run(self) -> None:
+        lora_live: list[tuple[_Module, ast.Call]] = []
+        lora_dead = 0
+        bits: Optional[int] = None
+        trains = False
+        for mod in self.modules:
+            for node, guards in _walk(mod.parsed.tree):
+                if isinstance(node, ast.Call):
+                    name = dotted_name(node.func) or ""
+                    last = name.rsplit(".", 1)[-1]
+                    if last in ("train", "backward", "fit") and isinstance(node.func, ast.Attribute):
+                        trains = True
+                    liger = "AutoLigerKernelForCausalLM" in name.split(".") or last.startswith("apply_liger_kernel_to_")
+                    attn = next((k for k in node.keywords if k.arg == "attn_implementation"), None)
+                    if last not in ("LoraConfig", "get_peft_model", "BitsAndBytesConfig") and not liger \
+                            and attn is None:
+                        continue
+                    state = mod.live(guards)
+                    if last in ("LoraConfig", "get_peft_model") and self._peft(mod, last):
+                        if state is True:
+                            lora_live.append((mod, node))
+                        elif state is False:
+                            lora_dead += 1
+                        continue
+                    if state is not True:
+                        continue
+                    if last == "BitsAndBytesConfig":
+                        bits = self._bnb(mod, node) or bits
+                    if liger:
+                        self._liger(mod, node)
+                    if attn is not None:
+                        self._attn(mod, attn.value, node)
+                elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0], ast.Subscript):
+                    key = node.targets[0].slice
+                    if isinstance(key, ast.Constant) and key.value == "attn_implementation" \
+                            and mod.live(guards) is True:
+                        self._attn(mod, node.value, node)
+        for mod, call in lora_live:
+            kw = {k.arg: k.value for k in call.keywords if k.arg}
+            detail = f"{dotted_name(call.func)}(...) (every guard around it decided)"
+            self.add("peft.method", "lora", self.src(mod, call, detail))
+            rank = mod.idx.resolve(kw.get("r"))
+            if rank is not None and isinstance(rank.value, int) and not isinstance(rank.value, bool) \
+                    and rank.value >= 1:
+                self.add("peft.rank", rank.value, self.src(mod, call, f"{dotted_name(call.func)}(r=...)", rank))
+            if trains:
+                self.add("task.mode", "qlora" if bits == 4 else "lora",
+                         self.src(mod, call, detail + (" on 4-bit weights" if bits == 4 else "")))
+        if not lora_live and lora_dead:
+            self.add("peft.method", "none", Source("derived", None, None, None,
+                                                   "every LoraConfig/get_peft_model of the job sits under a guard "
+                                                   "the launch line decides false"))
+
+    def _peft(self, mod: _Module, last: str) -> bool:
+        return any(q == "peft" or q.startswith("peft.") for q in mod.idx.imports.values())
+
+    def _bnb(self, mod: _Module, call: ast.Call) -> Optional[int]:
+        kw = {k.arg: k.value for k in call.keywords if k.arg}
+        for key, bits in (("load_in_4bit", 4), ("load_in_8bit", 8)):
+            flag = mod.idx.resolve(kw.get(key))
+            if flag is None or flag.value is not True:
+                continue
+            self.add("precision.weights_bits", bits, self.src(mod, call, f"BitsAndBytesConfig({key}=True)", flag))
+            if bits == 4:
+                qt = mod.idx.resolve(kw.get("bnb_4bit_quant_type"))
+                if qt is not None and qt.value in ("nf4", "fp4"):
+                    self.add("precision.quant_type", qt.value,
+                             self.src(mod, call, "BitsAndBytesConfig(bnb_4bit_quant_type=...)", qt))
+                dq = mod.idx.resolve(kw.get("bnb_4bit_use_double_quant"))
+                if dq is not None and isinstance(dq.value, bool):
+                    self.add("precision.double_quant", dq.value,
+                             self.src(mod, call, "BitsAndBytesConfig(bnb_4bit_use_double_quant=...)", dq))
+            return bits
+        return None
+
+    def _attn(self, mod: _Module, expr: ast.expr, node: ast.AST) -> None:
+        value = mod.idx.resolve(expr)
+        if value is not None and value.value in _ATTN:
+            self.add("model.attn_implementation", value.value,
+                     self.src(mod, node, "attn_implementation (every guard around it decided)", value))
+
+    def _liger(self, mod: _Module, call: ast.Call) -> None:
+        for k in call.keywords:
+            if k.arg == "fused_linear_cross_entropy":
+                flag = mod.idx.resolve(k.value)
+                if flag is None or flag.value is not True:
+                    return
+        self.add("loss.implementation", "fused",
+                 self.src(mod, call, f"{dotted_name(call.func)}(...): Liger's fused linear cross-entropy "
+                                     "(the default) never holds the full logits"))

@@ -1,0 +1,267 @@
+"""More training recipes run by a tool, recognised by their keys (see :mod:`recipes` for
+axolotl, LitGPT and GPT-NeoX):
+
+- torchtune (``tune run RECIPE --config NAME``): ``model._component_`` (``lora_``/``qlora_``
+  builders are LoRA, ``qlora_`` on 4-bit NF4 weights; the model size from the architecture
+  catalog, by the builder's name), ``model.lora_rank``, ``batch_size``,
+  ``gradient_accumulation_steps``, ``dtype`` (the recipe builds the model in it: ``bf16`` is
+  bf16 weights), ``enable_activation_checkpointing``, ``compile``, ``optimizer._component_``,
+  ``loss._component_`` (``LinearCrossEntropyLoss``/``CEWithChunkedOutputLoss``: logits in
+  chunks), ``tokenizer.max_seq_len``; a ``*_single_device`` recipe is one process, a
+  ``*_distributed`` one shards with FSDP (``fsdp_cpu_offload``). ``key=value`` overrides on
+  the command line win.
+- LLaMA-Factory (``llamafactory-cli train cfg.yaml``): ``model_name_or_path``,
+  ``finetuning_type`` (lora / full / freeze), ``lora_rank`` (default 8), ``quantization_bit``
+  (bitsandbytes by default, ``quantization_type`` nf4 and ``double_quantization`` on by
+  default: hparams/model_args.py), ``cutoff_len`` (default 2048), the TrainingArguments keys,
+  ``disable_gradient_checkpointing`` (checkpointing is on by default), ``bf16``/``fp16``
+  (autocast; ``pure_bf16`` keeps bf16 weights). ``deepspeed:`` names a JSON read as a config.
+- nanotron (``run_train.py --config-file cfg.yaml``): ``tokens.micro_batch_size``,
+  ``tokens.batch_accumulation_per_replica``, ``tokens.sequence_length``, ``model.dtype`` with
+  ``optimizer.accumulate_grad_in_fp32`` (16-bit weights, fp32 master copies),
+  ``optimizer.zero_stage`` over ``parallelism.dp``, ``optimizer.optimizer_factory.name``,
+  ``data_stages[0].data.num_loading_workers`` and a Llama ``model.model_config`` parameter count.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from preflight.adapters.recipes import _bool, _is_int, _Pass
+
+from preflight.adapters_api import Adapter, Project
+from preflight.loaders import LoadedConfig
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+
+_TUNE_DTYPE = {"bf16": "bf16", "fp32": "fp32", "fp16": "fp16"}
+_CHUNKED = ("LinearCrossEntropyLoss", "CEWithChunkedOutputLoss")
+
+
+def _component(d: Any) -> str:
+    return d.get("_component_", "") if isinstance(d, dict) and isinstance(d.get("_component_"), str) else ""
+
+
+def _is_torchtune(cfg: LoadedConfig) -> bool:
+    d = cfg.data
+    return isinstance(d, dict) and _component(d.get("model")).startswith("torchtune.") and (
+        "checkpointer" in d or "tokenizer" in d)
+
+
+def _is_llamafactory(cfg: LoadedConfig) -> bool:
+    d = cfg.data
+    return isinstance(d, dict) and isinstance(d.get("model_name_or_path"), str) and "finetuning_type" in d \
+        and ("stage" in d or "template" in d)
+
+
+def _is_nanotron(cfg: LoadedConfig) -> bool:
+    d = cfg.data
+    return isinstance(d, dict) and isinstance(d.get("tokens"), dict) and isinstance(d.get("parallelism"), dict) \
+        and isinstance(d.get("model"), dict)
+
+
+def catalog_params(name: str) -> Optional[tuple[str, int]]:
+    """(catalog name, total parameters) of an architecture the catalog knows by ``name``."""
+    try:
+        from preflight import architectures  # type: ignore[attr-defined]
+
+        arch = architectures.lookup(name)
+    except (ImportError, AttributeError, ValueError):
+        return None
+    total = getattr(arch, "params_total", 0) if arch is not None else 0
+    return (arch.name, int(total)) if total else None
+
+
+@register_adapter
+class ToolRecipesAdapter(Adapter):
+    name = "recipes_tools"
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        return any(f(cfg) for _, cfg in project.configs for f in (_is_torchtune, _is_llamafactory, _is_nanotron))
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for _, cfg in project.configs:
+            if _is_torchtune(cfg):
+                _Torchtune(self, project, plan, cfg).run()
+            elif _is_llamafactory(cfg):
+                _LlamaFactory(self, project, plan, cfg).run()
+            elif _is_nanotron(cfg):
+                _Nanotron(self, project, plan, cfg).run()
+
+
+class _Torchtune(_Pass):
+    def __init__(self, *a: Any) -> None:
+        super().__init__(*a)
+        # overrides: `tune run R --config C key=value model.lora_rank=16`
+        for tok in self.project.argv:
+            key, eq, value = tok.partition("=")
+            if eq and not key.startswith("-") and re.fullmatch(r"[A-Za-z_][\w.]*", key):
+                self.cli[key] = value
+
+    def run(self) -> None:
+        argv = list(self.project.argv)
+        recipe = argv[argv.index("run") + 1] if "run" in argv[:-1] else ""
+        builder, bsrc = self.value("model", "_component_")
+        short = builder.rsplit(".", 1)[-1] if isinstance(builder, str) else ""
+        base = re.sub(r"^q?lora_", "", short)
+        if short.startswith(("lora_", "qlora_")):
+            self.add("peft.method", "lora", bsrc)
+            four = short.startswith("qlora_")
+            self.add("task.mode", "qlora" if four else "lora", bsrc)
+            if four:
+                self.add("precision.weights_bits", 4, bsrc)
+                self.add("precision.quant_type", "nf4", bsrc)
+            rank, rsrc = self.int_value("model", "lora_rank")
+            if rank:
+                self.add("peft.rank", rank, rsrc)
+        elif short:
+            self.add("peft.method", "none", bsrc, "medium")
+        if base:
+            name = re.sub(r"(\d)_(\d)", r"\1.\2", base).replace("_", "-")
+            found = catalog_params(name)
+            if found is not None:
+                self.add("model.ref", found[0], self.src("model", "_component_", detail=f"{short}: {found[0]}"),
+                         "medium")
+                self.add("model.num_parameters", found[1],
+                         self.src("model", "_component_", detail=f"{short}: {found[0]} in the architecture catalog"),
+                         "medium")
+        for keys, field in ((("batch_size",), "batch.micro"), (("gradient_accumulation_steps",), "batch.grad_accum"),
+                            (("tokenizer", "max_seq_len"), "data.seq_len")):
+            value, src = self.int_value(*keys)
+            if value:
+                self.add(field, value, src)
+        dtype, dsrc = self.value("dtype")
+        if isinstance(dtype, str) and dtype in _TUNE_DTYPE:
+            self.add("precision.mode", _TUNE_DTYPE[dtype],
+                     dsrc if dsrc is not None and dsrc.kind == "cli" else
+                     self.src("dtype", detail=f"dtype {dtype}: the recipe builds the model in it"))
+        for keys, field in ((("enable_activation_checkpointing",), "memory.gradient_checkpointing"),
+                            (("compile",), "compile.enabled")):
+            value, src = self.value(*keys)
+            if _bool(value) is not None:
+                self.add(field, _bool(value), src)
+        opt, osrc = self.value("optimizer", "_component_")
+        if isinstance(opt, str) and opt:
+            self.add("optimizer.name", opt.rsplit(".", 1)[-1], osrc)
+        loss, lsrc = self.value("loss", "_component_")
+        if isinstance(loss, str) and loss.rsplit(".", 1)[-1] in _CHUNKED:
+            self.add("loss.implementation", "chunked", lsrc)
+        if recipe.endswith("_single_device"):
+            self.add("dist.world_size", 1, Source("cli", None, None, recipe,
+                                                  f"{recipe}: a single-device recipe (launch line: {self.line})"))
+        elif recipe.endswith("_distributed"):
+            self.add("dist.sharding", "fsdp_full", Source("cli", None, None, recipe,
+                                                          f"{recipe}: torchtune shards with FSDP (fully_shard)"),
+                     "medium")
+            off, osrc2 = self.value("fsdp_cpu_offload")
+            if _bool(off) is not None:
+                self.add("dist.offload_params", "cpu" if _bool(off) else "none", osrc2)
+
+
+class _LlamaFactory(_Pass):
+    def default(self, key: str, detail: str) -> Source:
+        return Source("default", self.cfg.path, None, key, f"LLaMA-Factory default: {detail}")
+
+    def run(self) -> None:
+        model, src = self.value("model_name_or_path")
+        if isinstance(model, str) and re.fullmatch(r"[\w.-]+/[\w.-]+", model):
+            self.add("model.ref", model, src)
+        kind, ksrc = self.value("finetuning_type")
+        bits, qsrc = self.int_value("quantization_bit")
+        method, _ = self.value("quantization_method")
+        bnb = method in (None, "bnb", "bitsandbytes")
+        if bits in (4, 8) and bnb:
+            self.add("precision.weights_bits", bits, qsrc)
+            if bits == 4:
+                qt, qtsrc = self.value("quantization_type")
+                self.add("precision.quant_type", qt if qt in ("nf4", "fp4") else "nf4",
+                         qtsrc or self.default("quantization_type", "nf4 (hparams/model_args.py)"), "medium")
+                dq, dqsrc = self.value("double_quantization")
+                self.add("precision.double_quant", _bool(dq) if _bool(dq) is not None else True,
+                         dqsrc or self.default("double_quantization", "true (hparams/model_args.py)"), "medium")
+        if kind == "lora":
+            self.add("peft.method", "lora", ksrc)
+            self.add("task.mode", "qlora" if bits == 4 and bnb else "lora", ksrc)
+            rank, rsrc = self.int_value("lora_rank")
+            self.add("peft.rank", rank or 8, rsrc or self.default("lora_rank", "8"), "high" if rank else "medium")
+        elif kind in ("full", "freeze"):
+            self.add("peft.method", "none", ksrc)
+        for key, field in (("per_device_train_batch_size", "batch.micro"),
+                           ("gradient_accumulation_steps", "batch.grad_accum"),
+                           ("dataloader_num_workers", "data.num_workers")):
+            value, vsrc = self.int_value(key)
+            if value is not None and (value or field == "data.num_workers"):
+                self.add(field, value, vsrc)
+        cutoff, csrc = self.int_value("cutoff_len")
+        self.add("data.seq_len", cutoff or 2048, csrc or self.default("cutoff_len", "2048"),
+                 "high" if cutoff else "medium")
+        off, osrc = self.value("disable_gradient_checkpointing")
+        if _bool(off) is not None:
+            self.add("memory.gradient_checkpointing", not _bool(off), osrc)
+        else:
+            self.add("memory.gradient_checkpointing", True,
+                     self.default("disable_gradient_checkpointing", "false: checkpointing is on "
+                                                                    "(model_utils/checkpointing.py)"), "medium")
+        pure, _ = self.value("pure_bf16")
+        for key, mode in (("bf16", "amp_bf16"), ("fp16", "amp_fp16")):
+            on, psrc = self.value(key)
+            if _bool(on):
+                self.add("precision.mode", "bf16" if key == "bf16" and _bool(pure) else mode, psrc)
+                break
+        optim, opsrc = self.value("optim")
+        if isinstance(optim, str) and optim:
+            self.add("optimizer.name", optim, opsrc)
+
+
+class _Nanotron(_Pass):
+    def run(self) -> None:
+        for keys, field in ((("tokens", "micro_batch_size"), "batch.micro"),
+                            (("tokens", "batch_accumulation_per_replica"), "batch.grad_accum"),
+                            (("tokens", "sequence_length"), "data.seq_len")):
+            value, src = self.int_value(*keys)
+            if value:
+                self.add(field, value, src)
+        stages = self.cfg.data.get("data_stages")
+        if isinstance(stages, list) and stages and isinstance(stages[0], dict):
+            data = stages[0].get("data")
+            workers = data.get("num_loading_workers") if isinstance(data, dict) else None
+            if _is_int(workers):
+                self.add("data.num_workers", workers, self.src("data_stages", 0, "data", "num_loading_workers"))
+        dtype, dsrc = self.value("model", "dtype")
+        fp32_grads, _ = self.value("optimizer", "accumulate_grad_in_fp32")
+        if dtype in ("bfloat16", "float16"):
+            mode = "bf16" if dtype == "bfloat16" else "fp16"
+            master = " with fp32 master copies (accumulate_grad_in_fp32)" if _bool(fp32_grads) else ""
+            self.add("precision.mode", mode, self.src("model", "dtype", detail=f"{dtype} weights{master}"))
+        elif dtype == "float32":
+            self.add("precision.mode", "fp32", dsrc)
+        zero, zsrc = self.int_value("optimizer", "zero_stage")
+        dp, _ = self.int_value("parallelism", "dp")
+        if zero is not None and dp:
+            value = f"zero{zero}" if zero else ("ddp" if dp > 1 else "none")
+            self.add("dist.sharding", value, zsrc)
+        name, nsrc = self.value("optimizer", "optimizer_factory", "name")
+        if isinstance(name, str) and name:
+            self.add("optimizer.name", name, nsrc)
+        self.params()
+
+    def params(self) -> None:
+        mc = self.cfg.get(("model", "model_config")) if self.cfg.has(("model", "model_config")) else None
+        if not isinstance(mc, dict) or not (mc.get("is_llama_config") or "intermediate_size" in mc):
+            return
+        keys = ("hidden_size", "num_hidden_layers", "intermediate_size", "num_attention_heads", "vocab_size")
+        if not all(_is_int(mc.get(k)) for k in keys):
+            return
+        h, layers, inter, heads, vocab = (mc[k] for k in keys)
+        kv = mc.get("num_key_value_heads") if _is_int(mc.get("num_key_value_heads")) else heads
+        head_dim = h // heads
+        per_layer = 2 * h * h + 2 * h * kv * head_dim + 3 * h * inter + 2 * h
+        embed = vocab * h * (1 if mc.get("tie_word_embeddings") else 2)
+        total = layers * per_layer + embed + h
+        self.add("model.num_parameters", total,
+                 self.src("model", "model_config", detail=f"Llama shape: {layers} layers x {h}, MLP {inter}, "
+                                                          f"{heads}/{kv} heads, vocabulary {vocab}"
+                                                          f"{' tied' if mc.get('tie_word_embeddings') else ''}"),
+                 "medium")
