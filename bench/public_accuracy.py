@@ -153,6 +153,10 @@ def summary(results: List[Result], label: str) -> Dict[str, Any]:
         out.update(mae=sum(abs(e) for e in errs) / len(errs), mse=sum(errs) / len(errs),
                    worst=(worst.row["id"], worst.error),
                    inside=sum(1 for r in measured if r.inside) / len(measured))
+        widths = sorted((r.high - r.low) / r.estimate for r in measured
+                        if r.estimate and r.low is not None and r.high is not None)
+        if widths:
+            out["median_width"] = widths[len(widths) // 2]
     out["false_fits"] = [r.row["id"] for r in results
                          if r.row.get("outcome") == "oom" and r.verdict == "fits"]
     out["false_ooms"] = [r.row["id"] for r in results
@@ -165,6 +169,8 @@ def format_summary(s: Dict[str, Any]) -> str:
     if "mae" not in s:
         return f"{s['label']}: {s['rows']} rows, none measured and estimated"
     inside = "n/a (no interval)" if s.get("inside") is None else f"{s['inside']:.0%}"
+    if s.get("median_width") is not None:
+        inside += f" (median width {s['median_width']:.0%} of the estimate)"
     return (f"{s['label']}: {s['measured']} measured peaks ({s['rows']} rows) | mean |error| "
             f"{s['mae']:.1%} | mean signed {s['mse']:+.1%} | worst {s['worst'][1]:+.1%} "
             f"({s['worst'][0]}) | inside interval {inside} | false fits "

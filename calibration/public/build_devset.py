@@ -140,8 +140,14 @@ def lit_lora(m, q, mb, val, gpu="A100-SXM-40GB", ws=1, rid=None, outcome="ran"):
         world_size=ws,
         grad_ckpt=ws > 1,
     )
+    # finetune/lora.py at 8641822: batch_size 128, gradient_accumulation_iters = 128 // mb
+    s["grad_accum"] = 128 // mb
     if ws > 1:
         s["fsdp"] = "full"
+        # accumulation under fabric.no_backward_sync (FSDP no_sync); Fabric 2.1 FSDPStrategy
+        # defaults use_orig_params=True, and auto_wrap_policy={Block} puts the LoRA adapters
+        # and the frozen weights of a block in one FlatParameter
+        s.update(fsdp_unsharded_accum=True, fsdp_frozen_grads=True)
     if q:
         s.update(quant="4bit", quant_type="nf4", double_quant=(q == "nf4-dq"), kbit_prepared=False)
     src = S + ("-lora-1gpu" if ws == 1 else "-lora-multigpu")
@@ -155,7 +161,9 @@ def lit_lora(m, q, mb, val, gpu="A100-SXM-40GB", ws=1, rid=None, outcome="ran"):
         s,
         outcome=outcome,
         notes="litgpt finetune_lora (Oct 2023, commit 8641822), Alpaca; seq_len = the longest training example for the model's tokenizer; LoRA on the fused qkv projection's query and value parts (trainable count matches the table)"
-        + ("; FSDP with activation checkpointing per Block" if ws > 1 else ""),
+        + ("; FSDP with activation checkpointing per Block; gradient accumulation under "
+           "fabric.no_backward_sync (FSDP no_sync), use_orig_params=True (Lightning 71aed751 default)"
+           if ws > 1 else ""),
     )
 
 

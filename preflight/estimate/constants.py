@@ -54,6 +54,9 @@ DS_REDUCE_BUCKET = int(5e8)
 DS_ALLGATHER_BUCKET = int(5e8)
 DS_PREFETCH_BUCKET = int(5e7)
 DS_MAX_LIVE_PARAMETERS = int(1e9)
+#: ``stage3_max_reuse_distance`` default: 1e9 elements (format: deepspeed
+#: ``runtime/zero/config.py``; used by ``partitioned_param_coordinator.__params_to_release``).
+DS_MAX_REUSE_DISTANCE = int(1e9)
 
 #: FSDP keeps the unsharded parameters of the running unit plus the prefetched next unit
 #: (``BackwardPrefetch.BACKWARD_PRE``, forward prefetch of FSDP2) (format: torch FSDP).

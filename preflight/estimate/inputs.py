@@ -77,6 +77,14 @@ class EstimateInput:
     gpu_bf16: Optional[bool] = None                   # target GPU runs bf16 kernels (Ampere+); None: unknown
     optimizer_in_backward: bool = False               # step each parameter as its gradient is ready (torchtune)
     activation_offload: bool = False                  # saved activations moved to host memory (torchtune)
+    # FSDP gradient accumulation: no_sync()/Fabric no_backward_sync keeps the accumulated
+    # gradients unsharded between syncs (None: unknown, the interval covers both)
+    fsdp_unsharded_accum: Optional[bool] = None
+    # FSDP1 use_orig_params=True with frozen and trainable weights in one unit (LoRA inside a
+    # block wrapped whole): gradients exist for the frozen weights too (None: unknown)
+    fsdp_frozen_grads: Optional[bool] = None
+    max_reuse_distance: Optional[int] = None          # DeepSpeed stage3_max_reuse_distance, elements
+    contiguous_gradients: bool = True                 # DeepSpeed zero_optimization.contiguous_gradients
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -292,7 +300,10 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("prefetch_bucket_size", "dist.stage3_prefetch_bucket_size"),
              ("max_live_parameters", "dist.stage3_max_live_parameters"),
              ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"),
-             ("torch_version", "framework.torch_version"))
+             ("torch_version", "framework.torch_version"),
+             ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
+             ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
+             ("max_reuse_distance", "dist.stage3_max_reuse_distance"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

@@ -17,8 +17,11 @@ from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
+    fsdp_accumulated_grads,
     optimizer_temporaries,
     state_bytes,
+    zero3_ipg_buffer,
+    zero3_live_params,
 )
 
 #: Every term a phase may hold, in the order reports list them.
@@ -227,7 +230,34 @@ def missing_fields(inp: EstimateInput) -> list[str]:
 
 
 def estimate(inp: EstimateInput) -> Estimate:
-    """Peak memory per GPU of ``inp``, with the phase it happens in and its breakdown."""
+    """Peak memory per GPU of ``inp``, with the phase it happens in and its breakdown.
+
+    The interval covers the cost model's own uncertainty and every fact the input does not
+    know that changes the peak (:func:`preflight.estimate.terms.unknown_alternatives`): the
+    job is estimated once more with each such fact set the other way and the interval
+    stretched to hold that estimate too."""
+    from preflight.estimate.terms import unknown_alternatives
+
+    est = _estimate(inp)
+    if not est.ok or est.interval_bytes is None:
+        return est
+    lo, hi = est.interval_bytes
+    for changes, why in unknown_alternatives(inp):
+        alt = _estimate(replace(inp, **changes))
+        if alt.interval_bytes is None:
+            continue
+        if alt.interval_bytes[0] < lo or alt.interval_bytes[1] > hi:
+            est.notes.append(f"{why}: the interval covers both ({_gib(alt.peak_bytes)} the other way)")
+        lo, hi = min(lo, alt.interval_bytes[0]), max(hi, alt.interval_bytes[1])
+    est.interval_bytes = (lo, hi)
+    return est
+
+
+def _gib(value: Optional[int]) -> str:
+    return f"{(value or 0) / 2 ** 30:.2f} GiB"
+
+
+def _estimate(inp: EstimateInput) -> Estimate:
     missing = missing_fields(inp)
     if missing:
         return Estimate(None, None, None, {}, missing=missing,
@@ -399,10 +429,12 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     comp = d.comp
     if inp.zero_stage >= 3 and (sharded or inp.offload_params):
         # (with parameter offload ZeRO-3 gathers each module's parameters from host memory
-        # into GPU buffers even on one GPU: the same live set as when sharded)
-        live = min(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS,
-                   prm.layer + (inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
-        ph.every(("forward", "backward"), "gathered_params", min(live, prm.total) * comp, pb)
+        # into GPU buffers even on one GPU: the same live set as when sharded); what is
+        # reused soon is kept (terms.zero3_live_params)
+        ph.every(("forward", "backward"), "gathered_params", zero3_live_params(inp, prm) * comp, pb)
+    if inp.zero_stage >= 3 and trainable:
+        # the contiguous gradient bucket exists from the optimizer's construction on, full size
+        ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
     if inp.fsdp and sharded:
         if inp.fsdp == "grad-op":
             ph.every(("forward", "backward"), "gathered_params", prm.total * comp, pb)
@@ -415,17 +447,29 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                            else prm.layer * comp)
             unit = layer_bytes * C.FSDP_UNSHARDED_UNITS
             ph.every(("forward", "backward"), "gathered_params", unit, pb)
-            # the unit's unsharded gradients exist only for weights that train
-            layer_trainable = prm.layer if full else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1)
-            ph.add("backward", "gathered_params", layer_trainable * grad_bytes, pb)
+            # the unit's unsharded gradients exist only for weights that train (all of the
+            # unit's weights when FSDP1 mixes frozen and trainable ones in a FlatParameter)
+            frozen_grads = bool(inp.fsdp_frozen_grads) and not full
+            layer_trainable = (prm.layer if full or frozen_grads
+                               else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1))
+            accum = fsdp_accumulated_grads(inp, prm, trainable, full, grad_bytes, comp)
+            if accum:
+                # no_sync: every unit's unsharded gradient is kept between syncs (forward of
+                # the next micro-batch and its backward), the running unit's among them
+                ph.every(("forward", "backward"), "gradients", accum, pb)
+            else:
+                ph.add("backward", "gathered_params", layer_trainable * (comp if frozen_grads else grad_bytes), pb)
+            if frozen_grads:
+                # the sharded gradient covers the frozen weights too until zero_grad
+                ph.add("optimizer", "gradients", prm.total * comp / n, pb)
             # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
             # gathered at the start of forward and kept until backward ends
             root = (prm.embeddings + prm.lm_head) * comp
             ph.every(("forward", "backward"), "gathered_params", root * (1 - 1 / n), pb)
     if inp.zero_stage >= 1 and sharded and trainable:
-        rb = min(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET, trainable)
-        overlap = 2 if inp.zero_stage == 3 else 1
-        ph.add("backward", "zero_buckets", rb * grad_bytes * overlap, pb)
+        if inp.zero_stage < 3:
+            rb = min(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET, trainable)
+            ph.add("backward", "zero_buckets", rb * grad_bytes, pb)
         if inp.zero_stage < 3:
             ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
             ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)

@@ -1,0 +1,123 @@
+"""Distributed-training terms read from the frameworks' source, each recomputed by hand:
+FSDP's unsharded gradient accumulation under ``no_sync`` (with FSDP1's gradients for frozen
+weights in a mixed unit), and ZeRO-3's reuse-distance live set and contiguous gradient bucket.
+(The public dev set rows these explain: litgpt's FSDP LoRA table, fitting half; PEFT's
+ZeRO-3 offload rows, held out.)"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+from preflight.audit import build_plan
+from preflight.estimate import EstimateInput, estimate, input_from_plan
+from preflight.estimate import constants as C
+from preflight.estimate.arch import from_hf_config
+from preflight.estimate.params import count_params
+from preflight.estimate.model import lora_params
+
+LLAMA2_7B = {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
+             "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
+             "vocab_size": 32000, "tie_word_embeddings": False}
+
+
+def _litgpt_like(**changes):
+    arch = from_hf_config(LLAMA2_7B, name="llama2-7b")
+    base = dict(arch=arch, precision="bf16", micro_batch=1, seq_len=1304, lora_r=8,
+                lora_targets=("q_proj", "v_proj"), grad_ckpt=True, fsdp="full", world_size=2,
+                loss="chunked", grad_accum=128, fsdp_unsharded_accum=True, fsdp_frozen_grads=True)
+    base.update(changes)
+    return arch, EstimateInput(**base)
+
+
+# -- FSDP: no_sync accumulation ----------------------------------------------------------------
+
+def test_fsdp_no_sync_with_frozen_weights_in_the_unit_keeps_the_whole_model_gradient():
+    arch, inp = _litgpt_like()
+    est = estimate(inp)
+    total = count_params(arch).total
+    # every unit's unsharded gradient, frozen weights included, in the parameter dtype (bf16)
+    for phase in ("forward", "backward"):
+        assert est.phases[phase]["gradients"] == total * 2
+    # the sharded gradient of the sync step covers the frozen weights too: 1/2 of them
+    assert est.phases["optimizer"]["gradients"] >= total * 2 // 2
+    # Llama-2-7B: 13.5 GB of gradients for a 4.2M-parameter LoRA: the peak is above 20 GiB
+    assert est.tensor_peak()[0] > 20 * 2 ** 30
+
+
+def test_fsdp_no_sync_without_frozen_gradients_keeps_only_the_adapters():
+    arch, inp = _litgpt_like(fsdp_frozen_grads=False)
+    est = estimate(inp)
+    n_lora = lora_params(arch, 8, ("q_proj", "v_proj"))
+    assert n_lora == 32 * 8 * (4096 + 4096) * 2
+    # PEFT's adapters train in fp32: 4 bytes each, unsharded
+    assert est.phases["forward"]["gradients"] == n_lora * 4
+
+
+def test_fsdp_syncing_every_step_holds_no_accumulated_gradient():
+    # twins: accumulation with a reduce-scatter every micro-batch, or no accumulation
+    for changes in ({"fsdp_unsharded_accum": False}, {"grad_accum": 1}, {"fsdp_unsharded_accum": None}):
+        arch, inp = _litgpt_like(**changes)
+        est = estimate(inp)
+        assert "gradients" not in est.phases["forward"], changes
+        # one unit's unsharded gradient in backward: all of the layer's weights (bf16)
+        total = count_params(arch).total
+        layer = (total - 2 * 32000 * 4096) // 32
+        with_lora = lora_params(arch, 8, ("q_proj", "v_proj")) // 32
+        assert est.phases["backward"]["gathered_params"] >= (layer + with_lora) * 2
+
+
+def test_unknown_fsdp_accumulation_widens_the_interval_to_cover_it():
+    _, unknown = _litgpt_like(fsdp_unsharded_accum=None)
+    _, known = _litgpt_like(fsdp_unsharded_accum=True)
+    lo, hi = estimate(unknown).interval_bytes
+    assert hi >= estimate(known).peak_bytes
+    assert lo <= estimate(unknown).peak_bytes
+
+
+def test_plan_fields_reach_the_estimator(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import deepspeed
+        deepspeed.initialize(model=model, config="ds.json")
+    """), encoding="utf-8")
+    (tmp_path / "ds.json").write_text(json.dumps({
+        "train_micro_batch_size_per_gpu": 1,
+        "zero_optimization": {"stage": 3, "stage3_max_reuse_distance": 12345}}), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [tmp_path / "ds.json"], root=tmp_path)
+    assert plan.value("dist.stage3_max_reuse_distance") == 12345
+    assert input_from_plan(plan, {"seq_len": 8}).max_reuse_distance == 12345
+
+
+# -- ZeRO-3 ------------------------------------------------------------------------------------
+
+def _zero3(**changes):
+    arch = from_hf_config(LLAMA2_7B, name="llama2-7b")
+    base = dict(arch=arch, precision="fp32", micro_batch=8, seq_len=64, lora_r=8, zero_stage=3,
+                offload_params="cpu", offload_optimizer="cpu", world_size=1)
+    base.update(changes)
+    return arch, estimate(EstimateInput(**base))
+
+
+def test_zero3_keeps_the_head_and_the_blocks_within_half_the_reuse_distance():
+    arch, est = _zero3()
+    total = count_params(arch).total
+    head = 32000 * 4096                               # 131M elements
+    layer = (total - 2 * head) // 32                  # 202M elements
+    kept = head + int((1e9 / 2 - head) // layer) * layer   # the head and one block
+    assert int((1e9 / 2 - head) // layer) == 1
+    live = kept + layer + C.DS_PREFETCH_BUCKET
+    assert est.phases["forward"]["gathered_params"] == live * 4   # fp32
+    # reuse distance 0: everything is released after use
+    _, none_kept = _zero3(max_reuse_distance=0)
+    assert none_kept.phases["forward"]["gathered_params"] == (layer + C.DS_PREFETCH_BUCKET) * 4
+
+
+def test_zero3_contiguous_gradient_bucket_is_full_size_even_for_lora():
+    _, est = _zero3()
+    # 5e8 fp32 elements from the optimizer's construction, though LoRA trains 4M parameters
+    for phase in ("forward", "backward", "optimizer"):
+        assert est.phases[phase]["zero_buckets"] == 500_000_000 * 4
+    _, off = _zero3(contiguous_gradients=False)
+    assert "zero_buckets" not in off.phases["forward"]
+    _, small = _zero3(reduce_bucket_size=4096 * 4096)   # accelerate's "auto": hidden^2
+    assert small.phases["backward"]["zero_buckets"] == 4096 * 4096 * 4
