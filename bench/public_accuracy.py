@@ -268,9 +268,23 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
     parser.add_argument("--json", metavar="FILE", help="write the summaries as JSON")
+    parser.add_argument("--fit-interval", action="store_true",
+                        help="print the fitting half's measured/interval-top 90th percentile "
+                             "(preflight.estimate.constants.UNMODELLED_HI is fitted from it)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))
     doc = load()
+    if args.fit_interval:
+        from preflight.estimate import constants as C
+
+        fit = [evaluate(r) for r in doc["rows"] if r["split"] == "fit"]
+        ratios = sorted(r.row["peak_bytes"] / (r.high / (1 + C.UNMODELLED_HI)) for r in fit
+                        if r.row.get("peak_bytes") and r.high)
+        below = sum(1 for r in fit if r.row.get("peak_bytes") and r.low and r.row["peak_bytes"] < r.low)
+        q90 = ratios[int(0.9 * len(ratios) + 0.999999) - 1]
+        print(f"fitting half: {len(ratios)} measured peaks, {below} below the interval's bottom; "
+              f"measured / top (without the band), 90th percentile {q90:.3f}")
+        return 0
     rows = [r for r in doc["rows"] if args.split == "all" or r["split"] == args.split]
     results = [evaluate(r) for r in rows]
     tp_pairs: List[Tuple[Dict[str, Any], int, bool]] = []

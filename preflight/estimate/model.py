@@ -249,7 +249,7 @@ def estimate(inp: EstimateInput) -> Estimate:
         if alt.interval_bytes[0] < lo or alt.interval_bytes[1] > hi:
             est.notes.append(f"{why}: the interval covers both ({_gib(alt.peak_bytes)} the other way)")
         lo, hi = min(lo, alt.interval_bytes[0]), max(hi, alt.interval_bytes[1])
-    est.interval_bytes = (lo, hi)
+    est.interval_bytes = (lo, int(hi * (1 + C.UNMODELLED_HI)))
     return est
 
 
