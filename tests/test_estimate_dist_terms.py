@@ -121,3 +121,23 @@ def test_zero3_contiguous_gradient_bucket_is_full_size_even_for_lora():
     assert "zero_buckets" not in off.phases["forward"]
     _, small = _zero3(reduce_bucket_size=4096 * 4096)   # accelerate's "auto": hidden^2
     assert small.phases["backward"]["zero_buckets"] == 4096 * 4096 * 4
+
+
+# -- preflight fit: the attention kernel of each target GPU ----------------------------------
+
+def test_fit_estimates_bf16_sdpa_on_a_t4_with_the_math_path_and_on_an_a100_without():
+    from preflight import hardware
+    from preflight.commands.fit import Model, Settings, build_input
+
+    arch = from_hf_config(LLAMA2_7B, name="llama2-7b")
+    t4, a100 = hardware.find("t4"), hardware.find("a100-80gb")
+    s = Settings(seq_len=4096)
+    on_t4, _ = build_input(Model(arch, "catalog"), s, "lora", t4)
+    on_a100, _ = build_input(Model(arch, "catalog"), s, "lora", a100)
+    assert on_t4.gpu_bf16 is False and on_a100.gpu_bf16 is True
+    t4_est, a100_est = estimate(on_t4), estimate(on_a100)
+    # the math path stores (batch x heads x seq x seq) scores per layer: fp32 softmax + bf16 copy
+    scores = 32 * 32 * 4096 * 4096 * (4 + 2)
+    diff = t4_est.phases["forward"]["activations"] - a100_est.phases["forward"]["activations"]
+    assert diff >= 0.95 * scores   # (SDPA's own saved output and logsumexp go)
+    assert any("without bf16 kernels" in n for n in t4_est.notes)
