@@ -13,8 +13,8 @@ from preflight.audit import build_plan
 from preflight.estimate import EstimateInput, estimate, input_from_plan
 from preflight.estimate import constants as C
 from preflight.estimate.arch import from_hf_config
-from preflight.estimate.params import count_params
 from preflight.estimate.model import lora_params
+from preflight.estimate.params import count_params
 
 LLAMA2_7B = {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 11008,
              "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 32,
