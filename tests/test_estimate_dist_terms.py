@@ -141,3 +141,28 @@ def test_fit_estimates_bf16_sdpa_on_a_t4_with_the_math_path_and_on_an_a100_witho
     diff = t4_est.phases["forward"]["activations"] - a100_est.phases["forward"]["activations"]
     assert diff >= 0.95 * scores   # (SDPA's own saved output and logsumexp go)
     assert any("without bf16 kernels" in n for n in t4_est.notes)
+
+
+# -- bitsandbytes 4-bit: the matmul saves its input ------------------------------------------
+
+def test_bnb_4bit_linears_save_their_inputs_which_frozen_torch_linears_do_not():
+    from preflight.estimate import activations as A
+
+    arch = from_hf_config(LLAMA2_7B, name="llama2-7b")
+    common = dict(tokens=1304, seq=1304, batch=1, attention="sdpa", train_weights=False,
+                  lora_targets=frozenset(("q_proj", "v_proj")), lora_r=8, lora_dropout=0.05,
+                  dropout=0.0)
+    bf16 = A.transformer_layer(arch, A.Dtypes(res=2, comp=2, weights=2.0, autocast=False, mask=1), **common)
+    nf4 = A.transformer_layer(arch, A.Dtypes(res=2, comp=2, weights=0.5625, autocast=False, mask=1), **common)
+    # MatMul4Bit keeps A for: q/k/v (one shared input), gate/up (one shared input) and
+    # down_proj (the gated product); o_proj reads SDPA's output, already kept
+    per_token = (4096 + 4096 + 11008) * 2
+    assert nf4.saved - bf16.saved == 1304 * per_token
+    # a QLoRA job without checkpointing: 32 layers of it, less the first layer's q/k/v input,
+    # which does not require grad (frozen embeddings)
+    q = estimate(EstimateInput(arch=arch, precision="bf16", seq_len=1304, lora_r=8,
+                               lora_targets=("q_proj", "v_proj"), quant="4bit", kbit_prepared=False))
+    b = estimate(EstimateInput(arch=arch, precision="bf16", seq_len=1304, lora_r=8,
+                               lora_targets=("q_proj", "v_proj")))
+    assert (q.phases["forward"]["activations"] - b.phases["forward"]["activations"]
+            == 32 * 1304 * per_token - 1304 * 4096 * 2)

@@ -92,10 +92,17 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     # kernel; on CPU the math fallback materialises the scores like eager attention
     math_attention = attention == "eager" or (dropout > 0 and device == "cpu")
 
+    # bitsandbytes' 4-bit matmul (``MatMul4Bit.forward``: ``if any(ctx.needs_input_grad[:2]):
+    # ctx.tensors = (A, B)``) saves its input whenever the input requires grad, though the
+    # frozen weight needs no gradient: a torch linear with a frozen weight saves none
+    quant_saves = not trains and d.weights < 1.0
+
     def lin_input(width: int, names: tuple[str, ...], shared: bool = False) -> float:
         """Saved input of a group of linears reading the same tensor (``shared``: the
         tensor is already counted, e.g. the SDPA output that o_proj reads)."""
         out = 0.0
+        if quant_saves and not shared:
+            out += width * ec
         if trains and not shared:
             # under autocast each linear saves its own cast copy of an fp32 input
             copies = len(names) if (d.autocast and ec < er) else 1
@@ -168,7 +175,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         if shared:
             per_token += _mlp(arch, shared, ec, trains, lora_targets) + ec * h
     else:
-        per_token += _mlp(arch, arch.intermediate_size, ec, trains, lora_targets)
+        per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets)
         per_token += lin_input(arch.intermediate_size, _names(arch, "down"), shared=True)
         if dropout > 0 and arch.model_type in ("t5", "mt5", "umt5"):
             per_token += arch.intermediate_size * mask    # T5DenseActDense's own dropout

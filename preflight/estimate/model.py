@@ -599,7 +599,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         # nor the noise of LoRA dropout on that input (q, k, v adapters of the first layer)
         qkv = sum(1 for n in A._names(arch, "qkv") if n in targets)
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
-        out["saved"] -= tokens * arch.hidden_size * (4 + noise)
+        # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input)
+        quant_in = d.comp if (inp.quant == "4bit" and d.weights < 1.0) else 0
+        out["saved"] -= tokens * arch.hidden_size * (4 + noise + quant_in)
     head = str((arch.extra or {}).get("task_head", "lm"))
     if family == "encoder" and head != "lm":
         # classification heads: (batch x labels) or (tokens x labels) logits, negligible
