@@ -188,6 +188,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "FSDP1 with use_orig_params=True wraps frozen and trainable weights in one unit "
               "(LoRA adapters inside a block wrapped whole): gradient memory is allocated for the "
               "frozen weights too, as if they trained."),
+    FieldSpec("model.load_placement", "str",
+              "Where each rank materialises the weights before ZeRO-3/FSDP shards them: gpu (the "
+              "whole model on every GPU: ZeRO-3 without zero.Init, device_map or .to('cuda') before "
+              "wrapping), host (CPU, moved unit by unit), sharded (zero.Init, meta-device init, "
+              "cpu_ram_efficient_loading).", enum=("gpu", "host", "sharded")),
     FieldSpec("dist.stage3_max_reuse_distance", "int",
               "DeepSpeed zero_optimization.stage3_max_reuse_distance (elements): a gathered "
               "parameter reused within this distance is not released."),

@@ -166,3 +166,50 @@ def test_bnb_4bit_linears_save_their_inputs_which_frozen_torch_linears_do_not():
                                lora_targets=("q_proj", "v_proj")))
     assert (q.phases["forward"]["activations"] - b.phases["forward"]["activations"]
             == 32 * 1304 * per_token - 1304 * 4096 * 2)
+
+
+# -- the load phase -----------------------------------------------------------------------------
+
+LLAMA3_70B = {"model_type": "llama", "hidden_size": 8192, "intermediate_size": 28672,
+              "num_hidden_layers": 80, "num_attention_heads": 64, "num_key_value_heads": 8,
+              "vocab_size": 128256, "tie_word_embeddings": False}
+
+
+def test_zero3_without_zero_init_holds_the_whole_model_on_every_gpu_at_load():
+    from preflight import hardware
+    from preflight.estimate import verdict
+
+    arch = from_hf_config(LLAMA3_70B, name="llama3-70b")
+    common = dict(arch=arch, precision="amp-bf16", seq_len=4096, grad_ckpt=True, zero_stage=3,
+                  world_size=8, lora_r=16)
+    late = estimate(EstimateInput(load_placement="gpu", **common))
+    total = count_params(arch).total
+    # DeepSpeed casts the module to bf16, moves it whole to the GPU, then copies this rank's
+    # partition out of it: 2 bytes x P + 2 bytes x P / 8
+    assert late.phases["load"]["weights"] == total * 2
+    assert late.phases["load"]["load_transient"] == total * 2 // 8
+    assert late.phase == "load"
+    h100 = hardware.find("h100-80gb")
+    assert verdict(late, h100) == "oom"
+    # twins: partitioned while loading (zero.Init), or unknown: no load phase, the step fits
+    for placement in ("sharded", None):
+        ok = estimate(EstimateInput(load_placement=placement, **common))
+        assert "load" not in ok.phases and verdict(ok, h100) != "oom"
+
+
+def test_quantized_load_holds_one_16bit_matrix_beside_the_quantized_weights():
+    arch = from_hf_config(dict(LLAMA2_7B, intermediate_size=14336), name="x")
+    est = estimate(EstimateInput(arch=arch, precision="bf16", seq_len=512, lora_r=8, quant="4bit",
+                                 kbit_prepared=False))
+    # the largest matrix (4096 x 14336) arrives in bf16 before bitsandbytes quantizes it
+    assert est.phases["load"]["load_transient"] == 4096 * 14336 * 2
+    assert est.phases["load"]["weights"] == est.phases["forward"]["weights"]
+
+
+def test_load_placement_flag_and_plan_field(cli, tmp_path):
+    r = cli("estimate", "--model", "llama-2-7b", "--seq-len", "512", "--zero", "3",
+            "--world-size", "8", "--load-placement", "gpu", "--format", "json")
+    doc = json.loads(r.out)
+    assert "load" in doc["phases"] and doc["plan"]["load_placement"]["source"] == "cli"
+    bad = cli("estimate", "--model", "llama-2-7b", "--seq-len", "512", "--load-placement", "disk")
+    assert bad.code == 2

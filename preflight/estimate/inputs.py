@@ -21,6 +21,7 @@ FSDP_MODES = ("full", "hybrid", "grad-op")
 OFFLOAD = ("cpu", "nvme")
 LOSSES = ("standard", "chunked", "fused")
 QUANTS = ("4bit", "8bit")
+LOAD_PLACEMENTS = ("gpu", "host", "sharded")
 
 
 @dataclass
@@ -85,6 +86,11 @@ class EstimateInput:
     fsdp_frozen_grads: Optional[bool] = None
     max_reuse_distance: Optional[int] = None          # DeepSpeed stage3_max_reuse_distance, elements
     contiguous_gradients: bool = True                 # DeepSpeed zero_optimization.contiguous_gradients
+    # where each rank materialises the weights before ZeRO-3/FSDP shards them: "gpu" (the
+    # whole model on every GPU first: ZeRO-3 without zero.Init, a device_map or .to("cuda")
+    # before wrapping), "host" (CPU, moved unit by unit), "sharded" (zero.Init, meta-device
+    # init, FSDP cpu_ram_efficient_loading); None: unknown (estimated as host)
+    load_placement: Optional[str] = None
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -268,6 +274,9 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         raise InputError(f"unknown FSDP mode {inp.fsdp!r} (expected {', '.join(FSDP_MODES)})")
     if inp.loss not in LOSSES:
         raise InputError(f"unknown loss implementation {inp.loss!r} (expected {', '.join(LOSSES)})")
+    if inp.load_placement is not None and inp.load_placement not in LOAD_PLACEMENTS:
+        raise InputError(f"unknown load placement {inp.load_placement!r} (expected "
+                         f"{', '.join(LOAD_PLACEMENTS)})")
     if inp.quant is not None and inp.quant not in QUANTS:
         raise InputError(f"unknown quantization {inp.quant!r} (expected {', '.join(QUANTS)})")
     for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
@@ -303,7 +312,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("torch_version", "framework.torch_version"),
              ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
-             ("max_reuse_distance", "dist.stage3_max_reuse_distance"))
+             ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
+             ("load_placement", "model.load_placement"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

@@ -29,7 +29,7 @@ TERMS = (
     "weights", "lora_adapters", "gradients", "master_weights", "optimizer_states",
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "logits_loss", "kv_cache", "prefill_transient", "ddp_buckets",
-    "zero_buckets", "gathered_params", "cuda_context", "cublas_workspace", "fragmentation",
+    "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
@@ -283,6 +283,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     else:
         trainable = 0
         phases = _inference(inp, arch, prm, ph, pb, ab, notes)
+    if _loading(inp, arch, prm, ph, pb):
+        phases = ("load",) + phases
     ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
     version = inp.torch_before
     if version is not None and version < (1, 13):
@@ -312,6 +314,55 @@ def _estimate(inp: EstimateInput) -> Estimate:
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
                     arch_name=str(getattr(arch, "name", "")), arch_source=prm.source)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
+             pb: tuple[float, float]) -> bool:
+    """The load phase, when loading can hold more than the step does (True if added).
+
+    * The whole model on every GPU before it is sharded (``load_placement="gpu"``):
+      DeepSpeed's engine runs ``self.module.to(self.device)`` for a ZeRO-3 model not built
+      under ``zero.Init`` (``_configure_distributed_model``: "zero.Init() handles device
+      placement of model"), then the optimizer copies each rank's partition out of it; a
+      model placed with ``device_map`` or ``.to("cuda")`` before FSDP wraps it is flattened
+      unit by unit next to itself. Peak: the whole model in its loaded dtype plus this
+      rank's shard (ZeRO-3) or one unit (FSDP).
+    * A quantized base (bitsandbytes through transformers or Lightning): each weight
+      arrives in 16 bits and is quantized on the GPU one tensor at a time
+      (``Params4bit._quantize``: ``w = self.data.contiguous().to(device)``): the quantized
+      weights so far plus the largest matrix in 16 bits.
+    """
+    if inp.mode != "train" and not inp.quant:
+        return False
+    if inp.zero_stage and inp.precision.startswith("amp") and not inp.quant:
+        # DeepSpeed casts the module to its 16-bit dtype before moving it to the GPU
+        inp = replace(inp, precision=inp.precision[4:])
+    d, base_bytes, other_bytes = _dtypes(inp)
+    sharded = inp.world_size > 1 and (inp.zero_stage >= 3 or inp.fsdp in ("full", "hybrid"))
+    n = _shard_count(inp)
+    whole = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
+             if inp.quant else prm.total * base_bytes)
+    if inp.quant == "8bit":
+        whole += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4
+    if inp.load_placement == "gpu" and sharded:
+        extra = whole / n if inp.zero_stage >= 3 else prm.layer * base_bytes
+        ph.add("load", "weights", whole, pb)
+        ph.add("load", "load_transient", extra, pb)
+        return True
+    if inp.quant and not (sharded and inp.load_placement == "sharded"):
+        largest = max(arch.hidden_size * max(arch.intermediate_size, arch.moe_intermediate_size or 0),
+                      arch.hidden_size * arch.num_heads * arch.head_dim)
+        # (FSDP with parameter offload moves each unit's shard to host memory once it is
+        # flattened: only the running unit is on the GPU)
+        held = (prm.layer * base_bytes if (sharded and inp.offload_params)
+                else whole / (n if sharded else 1))
+        ph.add("load", "weights", held, pb)
+        ph.add("load", "load_transient", largest * 2.0, pb)
+        return True
+    return False
 
 
 # --------------------------------------------------------------------------- training
