@@ -284,7 +284,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
         trainable = 0
         phases = _inference(inp, arch, prm, ph, pb, ab, notes)
     if _loading(inp, arch, prm, ph, pb):
-        phases = ("load",) + phases
+        phases = ("load", *phases)
     ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
     version = inp.torch_before
     if version is not None and version < (1, 13):
@@ -340,7 +340,7 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
     if inp.zero_stage and inp.precision.startswith("amp") and not inp.quant:
         # DeepSpeed casts the module to its 16-bit dtype before moving it to the GPU
         inp = replace(inp, precision=inp.precision[4:])
-    d, base_bytes, other_bytes = _dtypes(inp)
+    _, base_bytes, other_bytes = _dtypes(inp)
     sharded = inp.world_size > 1 and (inp.zero_stage >= 3 or inp.fsdp in ("full", "hybrid"))
     n = _shard_count(inp)
     whole = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
