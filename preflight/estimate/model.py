@@ -7,13 +7,21 @@ total, not the sum of every term. See docs/estimator.md for the formulas.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
+from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
+    _ALL_LINEAR,
+    _LLAMA_SHAPES,
+    _TARGET_DIMS,
+    guessed_architecture,
+    lora_params,
+    lora_targets,
+)
 from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
@@ -141,76 +149,6 @@ def _params(arch: Any, override: Optional[int]) -> _Params:
     return _Params(total, quantizable, emb, head, norms, layer, source, largest)
 
 
-_LLAMA_SHAPES = (  # (hidden, intermediate, heads, kv_heads) of published Llama sizes
-    (2048, 5632, 32, 4), (3072, 8192, 24, 8), (4096, 11008, 32, 32), (5120, 13824, 40, 40),
-    (6656, 17920, 52, 52), (8192, 28672, 64, 8), (16384, 53248, 128, 8),
-)
-
-
-def guessed_architecture(params: int) -> Any:
-    """A Llama-shaped architecture of about ``params`` parameters (for ``--params`` alone):
-    the published Llama width closest in size, with the depth that matches the count."""
-    from preflight.estimate.arch import from_hf_config
-
-    vocab = 32000
-    best = None
-    for h, inter, heads, kv in _LLAMA_SHAPES:
-        per_layer = 2 * h * h + 2 * h * (h // heads) * kv + 3 * h * inter
-        layers = max(1, round((params - 2 * vocab * h) / per_layer))
-        err = abs(math.log(max(layers, 1) / (h / 128)))  # depth/width ratio of Llama models
-        if best is None or err < best[0]:
-            best = (err, h, inter, heads, kv, layers)
-    assert best is not None
-    _, h, inter, heads, kv, layers = best
-    config = {"model_type": "llama", "hidden_size": h, "intermediate_size": inter,
-              "num_hidden_layers": layers, "num_attention_heads": heads,
-              "num_key_value_heads": kv, "vocab_size": vocab, "tie_word_embeddings": False,
-              "max_position_embeddings": 4096}
-    return from_hf_config(config, name=f"~{params / 1e9:.3g}B (guessed shape)",
-                          source="guessed: Llama shape from the parameter count")
-
-
-# --------------------------------------------------------------------------- LoRA
-
-_TARGET_DIMS = {
-    "q_proj": ("h", "q"), "k_proj": ("h", "kv"), "v_proj": ("h", "kv"), "o_proj": ("q", "h"),
-    "gate_proj": ("h", "i"), "up_proj": ("h", "i"), "down_proj": ("i", "h"),
-    "query": ("h", "q"), "key": ("h", "kv"), "value": ("h", "kv"),
-    "q": ("h", "q"), "k": ("h", "kv"), "v": ("h", "kv"), "o": ("q", "h"),
-    "wi": ("h", "i"), "wo": ("i", "h"), "c_attn": ("h", "3h"), "c_proj": ("h", "h"),
-    "c_fc": ("h", "i"), "fc1": ("h", "i"), "fc2": ("i", "h"), "dense": ("h", "h"),
-    "query_key_value": ("h", "qkv"), "dense_h_to_4h": ("h", "i"), "dense_4h_to_h": ("i", "h"),
-    "Wqkv": ("h", "qkv"), "qkv_proj": ("h", "qkv"), "fc_in": ("h", "i"), "fc_out": ("i", "h"),
-}
-_ALL_LINEAR = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
-
-
-def lora_targets(inp: EstimateInput, arch: Any) -> tuple[str, ...]:
-    targets = inp.lora_targets
-    if not targets:
-        targets = C.LORA_DEFAULT_TARGETS.get(arch.model_type, C.LORA_DEFAULT_TARGETS["default"])
-    if "all-linear" in targets or "all_linear" in targets:
-        targets = _ALL_LINEAR if arch.gated_mlp else ("q_proj", "k_proj", "v_proj", "o_proj",
-                                                      "fc1", "fc2")
-    return tuple(targets)
-
-
-def lora_params(arch: Any, r: int, targets: tuple[str, ...]) -> int:
-    q = arch.num_heads * arch.head_dim
-    kv = arch.num_kv_heads * arch.head_dim
-    width = arch.moe_intermediate_size if (arch.num_experts and arch.moe_intermediate_size) \
-        else arch.intermediate_size
-    dims = {"h": arch.hidden_size, "q": q, "kv": kv, "i": width, "3h": 3 * arch.hidden_size,
-            "qkv": q + 2 * kv}
-    per_layer = 0
-    for name in targets:
-        pair = _TARGET_DIMS.get(name)
-        if pair is None:
-            continue
-        per_layer += r * (dims[pair[0]] + dims[pair[1]])
-    return per_layer * (arch.num_layers + arch.num_encoder_layers)
-
-
 # --------------------------------------------------------------------------- the estimate
 
 
@@ -282,7 +220,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
         phases: tuple[str, ...] = ("forward", "backward", "optimizer")
     else:
         trainable = 0
-        phases = _inference(inp, arch, prm, ph, pb, ab, notes)
+        phases = inference_phases(inp, arch, prm, ph, pb, ab, notes)
     if _loading(inp, arch, prm, ph, pb):
         phases = ("load", *phases)
     ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
@@ -671,67 +609,3 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_fwd"] = tv * (elem + upcast)
         out["logits_bwd"] = tv * C.LOGITS_BACKWARD_FP32
     return out
-
-
-# --------------------------------------------------------------------------- inference
-
-
-def _inference(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
-               pb: tuple[float, float], ab: tuple[float, float], notes: list[str]) -> tuple[str, ...]:
-    d, base_bytes, other_bytes = _dtypes(inp)
-    if not inp.quant and inp.precision.startswith("amp"):
-        base_bytes = 2.0 if inp.weights_bits == 16 else 4.0
-    weights = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
-               if inp.quant else prm.total * base_bytes)
-    n = max(inp.world_size, 1)
-    if n > 1:
-        notes.append(f"inference over {n} GPUs: weights and KV cache split across them "
-                     "(device_map / tensor parallel)")
-    b = inp.micro_batch * (inp.num_beams if inp.mode == "generate" else 1)
-    family = arch.family
-    if family in ("vision", "cnn"):
-        image = inp.image_size or arch.image_size
-        seq = (image // max(arch.patch_size, 1)) ** 2 + 1 if family == "vision" else 1
-    else:
-        seq = int(inp.seq_len or 0)
-    h = arch.hidden_size
-    width = max(arch.intermediate_size, (arch.moe_intermediate_size or 0) * max(arch.experts_per_token, 1))
-    ec = d.comp
-
-    def transient(tokens: int, keys: int) -> float:
-        out = tokens * (3 * width * ec + 2 * h * d.res + ec * (arch.num_heads * arch.head_dim))
-        if attention_kernel(inp) == "eager":
-            out += (tokens // max(keys, 1) if family != "cnn" else 0) * arch.num_heads * keys * keys * 6
-        return out
-
-    if family == "cnn":
-        acts = A.cnn(arch, d, batch=inp.micro_batch, image=inp.image_size or arch.image_size)
-        ph.add("forward", "weights", weights, pb)
-        ph.add("forward", "prefill_transient", acts.backward, ab)
-        return ("forward",)
-    if inp.mode == "infer":
-        ph.add("forward", "weights", weights / n, pb)
-        ph.add("forward", "prefill_transient", transient(b * seq, seq), ab)
-        if arch.vocab_size and family != "vision":
-            ph.add("forward", "logits_loss", b * seq * arch.vocab_size * ec, ab)
-        return ("forward",)
-    context = seq + inp.max_new_tokens
-    window = getattr(arch, "sliding_window", None)
-    if window and arch.model_type in ("mistral",):
-        context = min(context, window)
-        notes.append(f"sliding window {window}: the KV cache keeps at most {window} positions")
-    kv_per_pos = (arch.num_layers * 2 * arch.num_kv_heads * arch.head_dim * ec)
-    kv_prompt = kv_per_pos * min(seq, context) * b
-    kv_full = kv_per_pos * context * b
-    last_logits = b * arch.vocab_size * (ec + 4)
-    kvb = pb if prm.source != "guessed" else ab
-    ph.add("prefill", "weights", weights / n, pb)
-    ph.add("prefill", "kv_cache", kv_prompt / n, kvb)
-    ph.add("prefill", "prefill_transient", transient(b * seq, seq), ab)
-    ph.add("prefill", "logits_loss", last_logits, ab)
-    ph.add("decode", "weights", weights / n, pb)
-    ph.add("decode", "kv_cache", kv_full / n, kvb)
-    # DynamicCache grows by torch.cat: one layer's cache exists twice during the copy
-    ph.add("decode", "prefill_transient", kv_full / max(arch.num_layers, 1) / n, kvb)
-    ph.add("decode", "logits_loss", last_logits, ab)
-    return ("prefill", "decode")
