@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import textwrap
 
+import pytest
+
 from preflight.audit import build_plan
 from preflight.estimate import EstimateInput, estimate, input_from_plan
 from preflight.estimate import constants as C
@@ -213,3 +215,22 @@ def test_load_placement_flag_and_plan_field(cli, tmp_path):
     assert "load" in doc["phases"] and doc["plan"]["load_placement"]["source"] == "cli"
     bad = cli("estimate", "--model", "llama-2-7b", "--seq-len", "512", "--load-placement", "disk")
     assert bad.code == 2
+
+
+# -- torch.compile ------------------------------------------------------------------------------
+
+def test_compile_lowers_only_the_interval_bottom_by_the_recomputable_share(tmp_path):
+    arch = from_hf_config(LLAMA2_7B, name="llama2-7b")
+    common = dict(arch=arch, precision="bf16", seq_len=2048, micro_batch=2, lora_r=8)
+    eager, compiled = estimate(EstimateInput(**common)), estimate(EstimateInput(compiled=True, **common))
+    assert compiled.peak_bytes == eager.peak_bytes and compiled.phase == eager.phase == "backward"
+    # the low end: activation-like terms at 0.9 (the calibration tolerance), then half of
+    # that under compile; weights, adapters, states at 1.0; fragmentation at 0
+    bwd = eager.phases["backward"]
+    acts = sum(bwd.get(t, 0) for t in ("activations", "logits_loss", "backward_transient",
+                                        "activation_recompute"))
+    assert eager.interval_bytes[0] - compiled.interval_bytes[0] == pytest.approx(acts * 0.9 * 0.5, rel=1e-6)
+    (tmp_path / "train.py").write_text("import torch\nmodel = torch.compile(model)\n", encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("compile.enabled") is True
+    assert input_from_plan(plan, {"seq_len": 8}).compiled is True

@@ -755,6 +755,10 @@ SOURCES = {
         "date": "2026-07",
     },
 }
+for r in rows:
+    # a job the source says was compiled: the estimator's interval allows for it
+    if "torch.compile" in r.get("unmodelled", ()):
+        r["setup"]["compiled"] = True
 counts = Counter(r["source"] for r in rows)
 order = sorted(counts, key=lambda k: (-counts[k], hashlib.sha256(k.encode()).hexdigest()))
 half = {"held-out": 0, "fit": 0}

@@ -91,6 +91,7 @@ class EstimateInput:
     # before wrapping), "host" (CPU, moved unit by unit), "sharded" (zero.Init, meta-device
     # init, FSDP cpu_ram_efficient_loading); None: unknown (estimated as host)
     load_placement: Optional[str] = None
+    compiled: Optional[bool] = None                   # torch.compile on the model (plan compile.enabled)
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -313,7 +314,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
-             ("load_placement", "model.load_placement"))
+             ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

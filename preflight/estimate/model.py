@@ -214,6 +214,11 @@ def _estimate(inp: EstimateInput) -> Estimate:
         ab_hi *= C.ASSUMED_BATCH_HI
         notes.append("no micro-batch size found: assumed 1 (the interval's upper end allows 2)")
     ab = (1 - rel_a, ab_hi)
+    if inp.compiled:
+        ab = (ab[0] * (1 - C.COMPILE_ACTIVATIONS_LOW), ab_hi)
+        notes.append("torch.compile: estimated as eager; compiled graphs may recompute pointwise "
+                     f"tensors instead of saving them (the interval's low end allows "
+                     f"{C.COMPILE_ACTIVATIONS_LOW:.0%} fewer activations)")
     ph = _Phases()
     if inp.mode == "train":
         trainable = _train(inp, arch, prm, ph, pb, ab, notes)
