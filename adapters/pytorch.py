@@ -449,6 +449,16 @@ class _ScriptPass:
                                       "defaults to True"), self.conf(site))
             elif q == "torch.compile" or (name.endswith(".compile") and self.is_model_receiver(site)):
                 self.add("compile.enabled", True, self.src(site.call, f"{site.label}(...)"), self.conf(site))
+            elif _method(site) in ("no_sync", "no_backward_sync"):
+                # gradient accumulation without the sync: under FSDP every unit keeps its
+                # unsharded gradient until the sync step (Fabric: no_backward_sync(model,
+                # enabled=...); an explicit enabled=False turns it off)
+                enabled = self.value(site.kwarg("enabled"))
+                if enabled is not None and enabled.value is False:
+                    continue
+                self.add("dist.fsdp_unsharded_grad_accum", True,
+                         self.src(site.call, f"{site.label}(...): gradients accumulate without the sync"),
+                         self.conf(site))
 
     def peft_and_task(self) -> None:
         peft_found = False

@@ -234,3 +234,32 @@ def test_compile_lowers_only_the_interval_bottom_by_the_recomputable_share(tmp_p
     plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
     assert plan.value("compile.enabled") is True
     assert input_from_plan(plan, {"seq_len": 8}).compiled is True
+
+
+def test_no_backward_sync_in_the_script_is_a_plan_fact(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        import lightning as L
+        fabric = L.Fabric(devices=2, strategy="fsdp")
+        model = torch.nn.Linear(4, 4)
+        for step in range(10):
+            is_accumulating = (step + 1) % 4 != 0
+            with fabric.no_backward_sync(model, enabled=is_accumulating):
+                fabric.backward(model(torch.ones(4)).sum())
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("dist.fsdp_unsharded_grad_accum") is True
+    fact = plan.resolve("dist.fsdp_unsharded_grad_accum")
+    assert fact.source.line == 7
+    assert input_from_plan(plan, {"seq_len": 8}).fsdp_unsharded_accum is True
+    # twin: enabled=False never skips the sync
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        import lightning as L
+        fabric = L.Fabric(devices=2, strategy="fsdp")
+        model = torch.nn.Linear(4, 4)
+        with fabric.no_backward_sync(model, enabled=False):
+            fabric.backward(model(torch.ones(4)).sum())
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("dist.fsdp_unsharded_grad_accum") is None
