@@ -193,6 +193,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "whole model on every GPU: ZeRO-3 without zero.Init, device_map or .to('cuda') before "
               "wrapping), host (CPU, moved unit by unit), sharded (zero.Init, meta-device init, "
               "cpu_ram_efficient_loading).", enum=("gpu", "host", "sharded")),
+    FieldSpec("model.implementation", "str",
+              "Whose modeling code runs the model: transformers (the default) or litgpt (its own "
+              "GPT class: torch's fused gelu, fused qkv).", enum=("transformers", "litgpt")),
     FieldSpec("dist.stage3_max_reuse_distance", "int",
               "DeepSpeed zero_optimization.stage3_max_reuse_distance (elements): a gathered "
               "parameter reused within this distance is not released."),

@@ -263,3 +263,20 @@ def test_no_backward_sync_in_the_script_is_a_plan_fact(tmp_path):
     """), encoding="utf-8")
     plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
     assert plan.value("dist.fsdp_unsharded_grad_accum") is None
+
+
+# -- whose modeling code: litgpt's fused gelu ---------------------------------------------------
+
+def test_litgpt_phi_mlp_keeps_two_widths_where_transformers_gelu_new_keeps_five():
+    from preflight import architectures
+
+    entry = next(e for e in architectures.entries() if e["name"] == "Phi-1.5")
+    arch = from_hf_config(dict(entry["config"]), name="phi-1_5")
+    common = dict(arch=arch, precision="bf16", seq_len=1044, lora_r=8,
+                  lora_targets=("q_proj", "v_proj"))
+    hf = estimate(EstimateInput(**common))
+    lit = estimate(EstimateInput(model_impl="litgpt", **common))
+    # frozen fc2: gelu_new keeps 5 - 1 intermediate-width tensors, torch's gelu 2 - 1
+    width = arch.intermediate_size * 2 * 1044
+    assert (hf.phases["forward"]["activations"] - lit.phases["forward"]["activations"]
+            == arch.num_layers * 3 * width)

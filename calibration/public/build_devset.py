@@ -140,8 +140,10 @@ def lit_lora(m, q, mb, val, gpu="A100-SXM-40GB", ws=1, rid=None, outcome="ran"):
         world_size=ws,
         grad_ckpt=ws > 1,
     )
-    # finetune/lora.py at 8641822: batch_size 128, gradient_accumulation_iters = 128 // mb
+    # finetune/lora.py at 8641822: batch_size 128, gradient_accumulation_iters = 128 // mb;
+    # the model is litgpt's own GPT class (lit_gpt/model.py), not transformers'
     s["grad_accum"] = 128 // mb
+    s["model_impl"] = "litgpt"
     if ws > 1:
         s["fsdp"] = "full"
         # accumulation under fabric.no_backward_sync (FSDP no_sync); Fabric 2.1 FSDPStrategy
@@ -238,6 +240,7 @@ def lit_gen(m, q, val, outcome="ran"):
         seq_len=16,
         max_new_tokens=50,
         attention="sdpa",
+        model_impl="litgpt",
     )
     if q:
         s.update(quant="4bit", quant_type="nf4", double_quant=(q == "nf4-dq"), kbit_prepared=False)

@@ -67,7 +67,8 @@ _NO_ROPE = {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "t5", "mt5",
 def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int,
                       attention: str, train_weights: bool, lora_targets: frozenset[str],
                       lora_r: int, lora_dropout: float, dropout: float, cross_seq: int = 0,
-                      cross_tokens: int = 0, moe: bool = False, device: str = "cuda") -> LayerActs:
+                      cross_tokens: int = 0, moe: bool = False, device: str = "cuda",
+                      fused_gelu: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -175,7 +176,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         if shared:
             per_token += _mlp(arch, shared, ec, trains, lora_targets) + ec * h
     else:
-        per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets)
+        per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets,
+                          fused_gelu)
         per_token += lin_input(arch.intermediate_size, _names(arch, "down"), shared=True)
         if dropout > 0 and arch.model_type in ("t5", "mt5", "umt5"):
             per_token += arch.intermediate_size * mask    # T5DenseActDense's own dropout
@@ -195,13 +197,18 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     return LayerActs(saved=saved, inputs=tokens * h * er, backward=backward)
 
 
-def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[str]) -> float:
+def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[str],
+         fused_gelu: bool = False) -> float:
     """Saved intermediates of one MLP per token (its input and a LoRA adapter on its down
     projection are counted by the caller)."""
     down_saved = trains
     if arch.gated_mlp:
         return width * ec * (C.GATED_MLP_SAVED - (0 if down_saved else 1))
-    plain = C.PY_GELU_MLP_SAVED if arch.model_type in _PY_GELU else C.PLAIN_MLP_SAVED
+    # (an implementation that calls torch's gelu(approximate="tanh"), as litgpt's GptNeoxMLP
+    # does for every model, keeps fc's output and the gelu output, where transformers'
+    # Python-level gelu_new keeps five tensors)
+    py_gelu = arch.model_type in _PY_GELU and not fused_gelu
+    plain = C.PY_GELU_MLP_SAVED if py_gelu else C.PLAIN_MLP_SAVED
     return width * ec * (plain - (0 if down_saved else 1))
 
 

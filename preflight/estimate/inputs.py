@@ -92,6 +92,7 @@ class EstimateInput:
     # init, FSDP cpu_ram_efficient_loading); None: unknown (estimated as host)
     load_placement: Optional[str] = None
     compiled: Optional[bool] = None                   # torch.compile on the model (plan compile.enabled)
+    model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -314,7 +315,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
-             ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"))
+             ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
+             ("model_impl", "model.implementation"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

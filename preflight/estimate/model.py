@@ -552,7 +552,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                      "path and stores the attention scores, as eager attention does")
     common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
-                  dropout=dropout, device=inp.device)
+                  dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt")
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":
         target = int(inp.target_len or seq)
