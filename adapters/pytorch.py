@@ -430,7 +430,22 @@ class _ScriptPass:
         self.add("dist.offload_params", "cpu", source, self.conf(site))
         self.add("dist.offload_optimizer", "cpu", source, self.conf(site))
 
+    def implementation(self) -> None:
+        """litgpt's own GPT class runs the model when the script imports it (``lit_gpt`` /
+        ``litgpt``): its modeling code, not transformers', decides what is saved."""
+        tree = self.script.tree
+        if tree is None:
+            return
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.split(".")[0] in ("lit_gpt", "litgpt") for n in names):
+                self.add("model.implementation", "litgpt",
+                         self.src(node, "imports litgpt: its GPT class runs the model"), "medium")
+                return
+
     def features(self) -> None:
+        self.implementation()
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""

@@ -280,3 +280,19 @@ def test_litgpt_phi_mlp_keeps_two_widths_where_transformers_gelu_new_keeps_five(
     width = arch.intermediate_size * 2 * 1044
     assert (hf.phases["forward"]["activations"] - lit.phases["forward"]["activations"]
             == arch.num_layers * 3 * width)
+
+
+def test_a_script_importing_litgpt_runs_litgpt_modeling_code(tmp_path):
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        from lit_gpt.lora import GPT, Config
+        model = GPT(Config.from_name("phi-1_5"))
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("model.implementation") == "litgpt"
+    assert plan.resolve("model.implementation").source.line == 2
+    assert input_from_plan(plan, {"seq_len": 8}).model_impl == "litgpt"
+    # twin: a transformers script
+    (tmp_path / "train.py").write_text("import torch\nfrom transformers import AutoModel\n", encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("model.implementation") is None
