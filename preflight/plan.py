@@ -194,8 +194,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "wrapping), host (CPU, moved unit by unit), sharded (zero.Init, meta-device init, "
               "cpu_ram_efficient_loading).", enum=("gpu", "host", "sharded")),
     FieldSpec("model.implementation", "str",
-              "Whose modeling code runs the model: transformers (the default) or litgpt (its own "
-              "GPT class: torch's fused gelu, fused qkv).", enum=("transformers", "litgpt")),
+              "Whose modeling code runs the model: transformers (the default, PEFT adapters in "
+              "fp32), litgpt (its own GPT class: torch's gelu, fused qkv, adapters in the model "
+              "dtype) or torchtune (its modules, adapters in the model dtype, torchao NF4).",
+              enum=("transformers", "litgpt", "torchtune")),
     FieldSpec("dist.stage3_max_reuse_distance", "int",
               "DeepSpeed zero_optimization.stage3_max_reuse_distance (elements): a gathered "
               "parameter reused within this distance is not released."),

@@ -269,17 +269,22 @@ def test_no_backward_sync_in_the_script_is_a_plan_fact(tmp_path):
 
 def test_litgpt_phi_mlp_keeps_two_widths_where_transformers_gelu_new_keeps_five():
     from preflight import architectures
+    from preflight.estimate import activations as A
 
     entry = next(e for e in architectures.entries() if e["name"] == "Phi-1.5")
     arch = from_hf_config(dict(entry["config"]), name="phi-1_5")
-    common = dict(arch=arch, precision="bf16", seq_len=1044, lora_r=8,
-                  lora_targets=("q_proj", "v_proj"))
-    hf = estimate(EstimateInput(**common))
-    lit = estimate(EstimateInput(model_impl="litgpt", **common))
+    d16 = A.Dtypes(res=2, comp=2, weights=2.0, autocast=False, mask=1)
+    common = dict(tokens=1044, seq=1044, batch=1, attention="sdpa", train_weights=False,
+                  lora_targets=frozenset(("q_proj", "v_proj")), lora_r=8, lora_dropout=0.0,
+                  dropout=0.0)
+    py = A.transformer_layer(arch, d16, **common)
+    fused = A.transformer_layer(arch, d16, fused_gelu=True, **common)
     # frozen fc2: gelu_new keeps 5 - 1 intermediate-width tensors, torch's gelu 2 - 1
-    width = arch.intermediate_size * 2 * 1044
-    assert (hf.phases["forward"]["activations"] - lit.phases["forward"]["activations"]
-            == arch.num_layers * 3 * width)
+    assert py.saved - fused.saved == 3 * arch.intermediate_size * 2 * 1044
+    # the estimate follows the implementation
+    job = dict(arch=arch, precision="bf16", seq_len=1044, lora_r=8, lora_targets=("q_proj", "v_proj"))
+    assert (estimate(EstimateInput(model_impl="litgpt", **job)).phases["forward"]["activations"]
+            < estimate(EstimateInput(**job)).phases["forward"]["activations"])
 
 
 def test_a_script_importing_litgpt_runs_litgpt_modeling_code(tmp_path):
@@ -296,3 +301,23 @@ def test_a_script_importing_litgpt_runs_litgpt_modeling_code(tmp_path):
     (tmp_path / "train.py").write_text("import torch\nfrom transformers import AutoModel\n", encoding="utf-8")
     plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
     assert plan.value("model.implementation") is None
+
+
+def test_torchtune_adapters_keep_their_shared_bf16_input_once_and_torchao_nf4_keeps_none():
+    from preflight.estimate import activations as A
+
+    arch = from_hf_config(LLAMA2_7B, name="llama2-7b")
+    d16 = A.Dtypes(res=2, comp=2, weights=2.0, autocast=False, mask=1)
+    common = dict(tokens=1, seq=1, batch=1, attention="sdpa", train_weights=False,
+                  lora_targets=frozenset(("q_proj", "v_proj")), lora_r=8, lora_dropout=0.0,
+                  dropout=0.0)
+    peft = A.transformer_layer(arch, d16, **common)
+    tt = A.transformer_layer(arch, d16, impl="torchtune", **common)
+    # PEFT: each adapter keeps its own fp32 cast of x (4 h) and its rank-r output (4 r);
+    # torchtune: x itself once (2 h, nn.Identity dropout), and each rank-r output in bf16
+    h, r = 4096, 8
+    assert peft.saved - tt.saved == 2 * (4 * h + 4 * r) - (2 * h + 2 * 2 * r)
+    # torchao's LinearNF4 saves only its weight: a 4-bit base adds no saved input
+    nf4 = A.Dtypes(res=2, comp=2, weights=0.5625, autocast=False, mask=1)
+    assert A.transformer_layer(arch, nf4, impl="torchtune", **common).saved == tt.saved
+    assert A.transformer_layer(arch, nf4, **common).saved > peft.saved   # bitsandbytes does

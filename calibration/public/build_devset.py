@@ -324,7 +324,8 @@ TT = "torchtune README 'Memory and training speed' (batch 2, packed to 2048 toke
 
 def tt(rid, m, val, unit, gpu, s, notes=TT, unm=("torch.compile",)):
     base = dict(
-        model(m), mode="train", precision="bf16", attention="sdpa", loss="chunked", grad_ckpt=True
+        model(m), mode="train", precision="bf16", attention="sdpa", loss="chunked", grad_ckpt=True,
+        model_impl="torchtune",
     )
     base.update(s)
     add(S, rid, val, unit, "peak_memory_active", gpu, base, notes=notes, unmodelled=unm)
@@ -442,6 +443,7 @@ def t3(rid, val, s, unm=()):
         seq_len=4096,
         optimizer="adamw",
         loss="standard",
+        model_impl="torchtune",
     )
     base.update(s)
     add(S, rid, val, "GiB", "peak_memory_active", "A100-SXM-80GB", base, notes=TT3, unmodelled=unm)

@@ -68,7 +68,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       attention: str, train_weights: bool, lora_targets: frozenset[str],
                       lora_r: int, lora_dropout: float, dropout: float, cross_seq: int = 0,
                       cross_tokens: int = 0, moe: bool = False, device: str = "cuda",
-                      fused_gelu: bool = False) -> LayerActs:
+                      fused_gelu: bool = False, impl: str = "transformers") -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -88,6 +88,12 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     ec, er = d.comp, d.res
     trains = train_weights
     lora_elem = 2 if d.autocast else 4   # what lora_A saves: autocast cast, or the fp32 cast
+    if impl != "transformers":
+        # litgpt and torchtune adapters run in the model's dtype on x itself (no fp32 cast)
+        lora_elem = ec
+    # adapters reading one input keep it once: litgpt's fused qkv applies one dropout for
+    # all its adapters; torchtune's LoRALinear uses nn.Identity when lora_dropout is 0
+    shared_adapter_input = impl == "litgpt" or (impl == "torchtune" and lora_dropout == 0)
     mask = d.mask
     # SDPA with attention dropout: CUDA's memory-efficient kernel applies it inside the
     # kernel; on CPU the math fallback materialises the scores like eager attention
@@ -96,7 +102,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     # bitsandbytes' 4-bit matmul (``MatMul4Bit.forward``: ``if any(ctx.needs_input_grad[:2]):
     # ctx.tensors = (A, B)``) saves its input whenever the input requires grad, though the
     # frozen weight needs no gradient: a torch linear with a frozen weight saves none
-    quant_saves = not trains and d.weights < 1.0
+    quant_saves = not trains and d.weights < 1.0 and impl != "torchtune"
+    # (torchtune's 4-bit base is torchao's NF4: ``LinearNF4.forward`` saves only the weight)
 
     def lin_input(width: int, names: tuple[str, ...], shared: bool = False) -> float:
         """Saved input of a group of linears reading the same tensor (``shared``: the
@@ -109,7 +116,11 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             copies = len(names) if (d.autocast and ec < er) else 1
             out += copies * width * ec
         n_lora = sum(1 for n in names if n in lora_targets)
-        if n_lora:
+        if n_lora and shared_adapter_input:
+            lora_mask = 4 if mask > 1 else 1
+            out += width * (lora_elem + (lora_mask if lora_dropout > 0 else 0))
+            out += n_lora * lora_r * lora_elem
+        elif n_lora:
             # dropout runs on the fp32-cast input: its CPU noise tensor is fp32 too
             lora_mask = 4 if mask > 1 else 1
             per = width * (lora_elem + (lora_mask if lora_dropout > 0 else 0))

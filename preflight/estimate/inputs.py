@@ -22,6 +22,7 @@ OFFLOAD = ("cpu", "nvme")
 LOSSES = ("standard", "chunked", "fused")
 QUANTS = ("4bit", "8bit")
 LOAD_PLACEMENTS = ("gpu", "host", "sharded")
+MODEL_IMPLS = ("transformers", "litgpt", "torchtune")
 
 
 @dataclass
@@ -92,7 +93,7 @@ class EstimateInput:
     # init, FSDP cpu_ram_efficient_loading); None: unknown (estimated as host)
     load_placement: Optional[str] = None
     compiled: Optional[bool] = None                   # torch.compile on the model (plan compile.enabled)
-    model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt
+    model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -276,6 +277,9 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         raise InputError(f"unknown FSDP mode {inp.fsdp!r} (expected {', '.join(FSDP_MODES)})")
     if inp.loss not in LOSSES:
         raise InputError(f"unknown loss implementation {inp.loss!r} (expected {', '.join(LOSSES)})")
+    if inp.model_impl not in MODEL_IMPLS:
+        raise InputError(f"unknown model implementation {inp.model_impl!r} (expected "
+                         f"{', '.join(MODEL_IMPLS)})")
     if inp.load_placement is not None and inp.load_placement not in LOAD_PLACEMENTS:
         raise InputError(f"unknown load placement {inp.load_placement!r} (expected "
                          f"{', '.join(LOAD_PLACEMENTS)})")

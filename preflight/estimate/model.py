@@ -364,7 +364,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                if inp.quant else prm.total * base_bytes)
     if inp.quant == "8bit":
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
-    grad_bytes = base_bytes if full else 4.0
+    # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
+    # model's dtype (Lightning's bf16-true, torchtune's dtype: bf16)
+    adapter_bytes = 4.0 if inp.model_impl == "transformers" else float(d.comp)
+    grad_bytes = base_bytes if full else adapter_bytes
     master = full and base_bytes == 2 and inp.zero_stage > 0
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
     states = trainable * state_bytes(inp.optimizer, state_dtype, arch, full)
@@ -406,7 +409,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                      "the interval's lower end leaves them out")
     train_phases = ("forward", "backward", "optimizer")
     ph.every(train_phases, "weights", weights_gpu, pb)
-    ph.every(train_phases, "lora_adapters", n_lora * 4.0, pb)
+    ph.every(train_phases, "lora_adapters", n_lora * adapter_bytes, pb)
     state_bounds = (0.0, pb[1]) if inp.optimizer.startswith("paged") else pb
     ph.every(train_phases, "optimizer_states", states / s_div, state_bounds)
     ph.every(train_phases, "master_weights", master_b / s_div, pb)
@@ -552,7 +555,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                      "path and stores the attention scores, as eager attention does")
     common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
-                  dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt")
+                  dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
+                  impl=inp.model_impl)
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":
         target = int(inp.target_len or seq)
