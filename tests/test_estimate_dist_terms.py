@@ -221,7 +221,8 @@ def test_load_placement_flag_and_plan_field(cli, tmp_path):
 
 def test_compile_lowers_only_the_interval_bottom_by_the_recomputable_share(tmp_path):
     arch = from_hf_config(LLAMA2_7B, name="llama2-7b")
-    common = dict(arch=arch, precision="bf16", seq_len=2048, micro_batch=2, lora_r=8)
+    # (a fused loss, which compiling does not change, isolates the activations' bound)
+    common = dict(arch=arch, precision="bf16", seq_len=2048, micro_batch=2, lora_r=8, loss="fused")
     eager, compiled = estimate(EstimateInput(**common)), estimate(EstimateInput(compiled=True, **common))
     assert compiled.peak_bytes == eager.peak_bytes and compiled.phase == eager.phase == "backward"
     # the low end: activation-like terms at 0.9 (the calibration tolerance), then half of
@@ -321,3 +322,23 @@ def test_torchtune_adapters_keep_their_shared_bf16_input_once_and_torchao_nf4_ke
     nf4 = A.Dtypes(res=2, comp=2, weights=0.5625, autocast=False, mask=1)
     assert A.transformer_layer(arch, nf4, impl="torchtune", **common).saved == tt.saved
     assert A.transformer_layer(arch, nf4, **common).saved > peft.saved   # bitsandbytes does
+
+
+def test_a_compiled_loss_keeps_16bit_logits_and_a_logsumexp_not_fp32_copies():
+    arch = from_hf_config(dict(LLAMA2_7B, vocab_size=128256), name="x")
+    common = dict(arch=arch, precision="bf16", seq_len=4096, micro_batch=2, grad_ckpt=True,
+                  lora_r=8, compiled=True)
+    tokens, tv = 2 * 4096, 2 * 4096 * 128256
+    std = estimate(EstimateInput(**common)).phases
+    chunked = estimate(EstimateInput(loss="chunked", **common)).phases
+    eager = estimate(EstimateInput(**dict(common, compiled=False))).phases
+    # forward: the bf16 logits and an fp32 logsumexp per token
+    assert std["forward"]["logits_loss"] == tv * 2 + tokens * 4
+    # eager HF loss: bf16 logits + fp32 copy + fp32 log-softmax
+    assert eager["forward"]["logits_loss"] == tv * (2 + 4 + 4)
+    # backward start: what forward saved plus the logits' gradient (bf16), or one of the
+    # 8 chunks' fp32 gradient under torchtune's chunked loss
+    assert std["backward"].get("logits_loss", 0) in (0, tv * 2 + tokens * 4 + tv * 2)
+    assert chunked["forward"]["logits_loss"] == tv * 2 + tokens * 4
+    peak_logits = max(v for p in chunked.values() for t, v in p.items() if t == "logits_loss")
+    assert peak_logits == tv * 2 + tokens * 4 + tv * 4 // 8

@@ -25,6 +25,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
 from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
+    compiled_loss_logits,
     fsdp_accumulated_grads,
     optimizer_temporaries,
     state_bytes,
@@ -607,8 +608,13 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         return out
     if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
         tv = logit_tokens * arch.vocab_size
-        if inp.loss != "standard":
+        if inp.loss == "fused" or (inp.loss == "chunked" and not inp.compiled):
             out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
+            return out
+        if inp.compiled:
+            out.update(compiled_loss_logits(inp, d, tv, logit_tokens))
+            notes.append("torch.compile: the loss's fp32 upcast and log-softmax fuse into one "
+                         "kernel; its backward keeps the 16-bit logits and a logsumexp per token")
             return out
         # prepare_model_for_kbit_training leaves the LM head in fp32: fp32 logits
         elem = 4 if (inp.quant and inp.kbit_prepared) else d.comp

@@ -161,3 +161,16 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
     return out
+
+
+def compiled_loss_logits(inp: EstimateInput, d: Any, tv: float, tokens: float) -> dict[str, float]:
+    """Logit and loss memory of a cross-entropy inside a compiled region (``torch.compile``
+    of the model with its loss, or torchtune's ``compile_loss``): inductor fuses the fp32
+    upcast, log-softmax and NLL into one kernel, and AOTAutograd's partitioner saves the
+    kernel's 16-bit input and a logsumexp per token rather than the fp32 intermediates
+    (recomputed in backward). Forward holds the 16-bit logits; backward their gradient next
+    to them: the whole of it for a standard loss, one chunk's (torchtune
+    ``CEWithChunkedOutputLoss``: 8 chunks) for a chunked one."""
+    held = tv * d.comp + tokens * 4
+    grad = tv * d.comp if inp.loss == "standard" else tv * 4 / C.CHUNKED_LOSS_CHUNKS
+    return {"logits_held": tv * d.comp, "logits_fwd": held, "logits_bwd": held + grad}
