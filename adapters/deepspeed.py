@@ -35,7 +35,8 @@ _GATHER = ("stage3_gather_16bit_weights_on_model_save", "gather_16bit_weights_on
 _BUCKETS = (("dist.reduce_bucket_size", ("reduce_bucket_size",)),
             ("dist.allgather_bucket_size", ("allgather_bucket_size",)),
             ("dist.stage3_prefetch_bucket_size", ("stage3_prefetch_bucket_size", "prefetch_bucket_size")),
-            ("dist.stage3_max_live_parameters", ("stage3_max_live_parameters", "max_live_parameters")))
+            ("dist.stage3_max_live_parameters", ("stage3_max_live_parameters", "max_live_parameters")),
+            ("dist.stage3_max_reuse_distance", ("stage3_max_reuse_distance", "max_reuse_distance")))
 _TRIPLE = (("train_micro_batch_size_per_gpu", "batch.micro"),
            ("gradient_accumulation_steps", "batch.grad_accum"),
            ("train_batch_size", "batch.global"))

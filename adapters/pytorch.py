@@ -451,7 +451,22 @@ class _ScriptPass:
         self.add("dist.offload_params", "cpu", source, self.conf(site))
         self.add("dist.offload_optimizer", "cpu", source, self.conf(site))
 
+    def implementation(self) -> None:
+        """litgpt's own GPT class runs the model when the script imports it (``lit_gpt`` /
+        ``litgpt``): its modeling code, not transformers', decides what is saved."""
+        tree = self.script.tree
+        if tree is None:
+            return
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.split(".")[0] in ("lit_gpt", "litgpt") for n in names):
+                self.add("model.implementation", "litgpt",
+                         self.src(node, "imports litgpt: its GPT class runs the model"), "medium")
+                return
+
     def features(self) -> None:
+        self.implementation()
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""
@@ -470,6 +485,16 @@ class _ScriptPass:
                                       "defaults to True"), self.conf(site))
             elif q == "torch.compile" or (name.endswith(".compile") and self.is_model_receiver(site)):
                 self.add("compile.enabled", True, self.src(site.call, f"{site.label}(...)"), self.conf(site))
+            elif _method(site) in ("no_sync", "no_backward_sync"):
+                # gradient accumulation without the sync: under FSDP every unit keeps its
+                # unsharded gradient until the sync step (Fabric: no_backward_sync(model,
+                # enabled=...); an explicit enabled=False turns it off)
+                enabled = self.value(site.kwarg("enabled"))
+                if enabled is not None and enabled.value is False:
+                    continue
+                self.add("dist.fsdp_unsharded_grad_accum", True,
+                         self.src(site.call, f"{site.label}(...): gradients accumulate without the sync"),
+                         self.conf(site))
 
     def peft_and_task(self) -> None:
         peft_found = False

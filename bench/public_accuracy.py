@@ -158,6 +158,10 @@ def summary(results: List[Result], label: str) -> Dict[str, Any]:
         out.update(mae=sum(abs(e) for e in errs) / len(errs), mse=sum(errs) / len(errs),
                    worst=(worst.row["id"], worst.error),
                    inside=sum(1 for r in measured if r.inside) / len(measured))
+        widths = sorted((r.high - r.low) / r.estimate for r in measured
+                        if r.estimate and r.low is not None and r.high is not None)
+        if widths:
+            out["median_width"] = widths[len(widths) // 2]
     out["false_fits"] = [r.row["id"] for r in results
                          if r.row.get("outcome") == "oom" and r.verdict == "fits"]
     out["false_ooms"] = [r.row["id"] for r in results
@@ -170,6 +174,8 @@ def format_summary(s: Dict[str, Any]) -> str:
     if "mae" not in s:
         return f"{s['label']}: {s['rows']} rows, none measured and estimated"
     inside = "n/a (no interval)" if s.get("inside") is None else f"{s['inside']:.0%}"
+    if s.get("median_width") is not None:
+        inside += f" (median width {s['median_width']:.0%} of the estimate)"
     return (f"{s['label']}: {s['measured']} measured peaks ({s['rows']} rows) | mean |error| "
             f"{s['mae']:.1%} | mean signed {s['mse']:+.1%} | worst {s['worst'][1]:+.1%} "
             f"({s['worst'][0]}) | inside interval {inside} | false fits "
@@ -273,9 +279,24 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
     parser.add_argument("--json", metavar="FILE", help="write the summaries as JSON")
+    parser.add_argument("--fit-interval", action="store_true",
+                        help="print the fitting half's measured/interval-top 90th percentile "
+                             "(preflight.estimate.constants.UNMODELLED_HI is fitted from it)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))
     doc = load(SPLIT_FILES.get(args.split, DEVSET))
+    if args.fit_interval:
+        doc = load(DEVSET)
+        from preflight.estimate import constants as C
+
+        fit = [evaluate(r) for r in doc["rows"] if r["split"] == "fit"]
+        ratios = sorted(r.row["peak_bytes"] / (r.high / (1 + C.UNMODELLED_HI)) for r in fit
+                        if r.row.get("peak_bytes") and r.high)
+        below = sum(1 for r in fit if r.row.get("peak_bytes") and r.low and r.row["peak_bytes"] < r.low)
+        q90 = ratios[int(0.9 * len(ratios) + 0.999999) - 1]
+        print(f"fitting half: {len(ratios)} measured peaks, {below} below the interval's bottom; "
+              f"measured / top (without the band), 90th percentile {q90:.3f}")
+        return 0
     rows = [r for r in doc["rows"] if args.split == "all" or r["split"] == args.split]
     results = [evaluate(r) for r in rows]
     tp_pairs: List[Tuple[Dict[str, Any], int, bool]] = []

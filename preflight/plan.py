@@ -184,6 +184,27 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("peft.kbit_prepared", "bool",
               "prepare_model_for_kbit_training runs (called in the script, or by TRL's SFTTrainer "
               "for a quantized model with a peft_config): fp32 embeddings, norms and LM head."),
+    FieldSpec("dist.fsdp_unsharded_grad_accum", "bool",
+              "Gradient accumulation under FSDP skips the reduce-scatter between syncs "
+              "(model.no_sync(), Fabric no_backward_sync): every unit keeps its full unsharded "
+              "gradient until the sync step."),
+    FieldSpec("dist.fsdp_frozen_grads", "bool",
+              "FSDP1 with use_orig_params=True wraps frozen and trainable weights in one unit "
+              "(LoRA adapters inside a block wrapped whole): gradient memory is allocated for the "
+              "frozen weights too, as if they trained."),
+    FieldSpec("model.load_placement", "str",
+              "Where each rank materialises the weights before ZeRO-3/FSDP shards them: gpu (the "
+              "whole model on every GPU: ZeRO-3 without zero.Init, device_map or .to('cuda') before "
+              "wrapping), host (CPU, moved unit by unit), sharded (zero.Init, meta-device init, "
+              "cpu_ram_efficient_loading).", enum=("gpu", "host", "sharded")),
+    FieldSpec("model.implementation", "str",
+              "Whose modeling code runs the model: transformers (the default, PEFT adapters in "
+              "fp32), litgpt (its own GPT class: torch's gelu, fused qkv, adapters in the model "
+              "dtype) or torchtune (its modules, adapters in the model dtype, torchao NF4).",
+              enum=("transformers", "litgpt", "torchtune")),
+    FieldSpec("dist.stage3_max_reuse_distance", "int",
+              "DeepSpeed zero_optimization.stage3_max_reuse_distance (elements): a gathered "
+              "parameter reused within this distance is not released."),
 )
 
 FIELDS: dict[str, FieldSpec] = {spec.name: spec for spec in _FIELD_LIST}

@@ -141,12 +141,16 @@ def test_zero3_with_cpu_offload_on_8_gpus():
     # parameters and optimizer live in host memory: no weights, states or master copy on GPU
     for term in ("weights", "optimizer_states", "master_weights"):
         assert term not in fwd
-    # gathered: one layer plus the prefetch bucket (5e7 elements), in bf16
+    # gathered: one layer plus the prefetch bucket (5e7 elements), in bf16, plus what is
+    # kept for reuse at the turn to backward: the LM head (128256 x 8192 = 1.05e9 elements,
+    # more than half the 1e9 reuse distance, so no block is kept with it)
     p = llama_params(8192, 28672, 80, 64, 8, 128256)
     layer = (est.params_total - p["embed"] - p["head"]) // 80
-    assert fwd["gathered_params"] == (layer + C.DS_PREFETCH_BUCKET) * 2
-    # backward: reduce bucket 5e8 elements of bf16 gradients, doubled by overlap_comm
-    assert est.phases["backward"]["zero_buckets"] == C.DS_REDUCE_BUCKET * 2 * 2
+    assert p["head"] == 128256 * 8192 > C.DS_MAX_REUSE_DISTANCE / 2
+    assert fwd["gathered_params"] == (p["head"] + layer + C.DS_PREFETCH_BUCKET) * 2
+    # the contiguous gradient bucket: 5e8 elements of bf16, allocated once, in every phase
+    for phase in ("forward", "backward", "optimizer"):
+        assert est.phases[phase]["zero_buckets"] == C.DS_REDUCE_BUCKET * 2
     # checkpointed activations: one bf16 hidden state per layer
     assert fwd["activations"] >= 80 * 4096 * 8192 * 2
     assert verdict(est, A100_80) == "fits"

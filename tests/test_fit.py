@@ -43,7 +43,10 @@ def test_catalog_model_table_without_network(cli, no_network):
     lines = r.out.splitlines()
     header = next(line for line in lines if line.startswith("Peak per GPU"))
     assert header.split()[-5:] == ["inference", "generation", "LoRA", "QLoRA", "full-AdamW"]
-    rows = {line.split()[0]: line.split()[-5:] for line in lines if line.startswith(("T4", "A100", "H200"))}
+    # (a cell whose peak differs from the one-GPU row shows it in parentheses: on a T4, bf16
+    # SDPA runs its math path)
+    rows = {line.split()[0]: [w for w in line.split() if not w.startswith("(")][-5:]
+            for line in lines if line.startswith(("T4", "A100", "H200"))}
     # 8B in bf16 (16 GB of weights) does not fit a 16 GB T4, QLoRA does; AdamW in full needs
     # 16 bytes per parameter (128 GB) plus temporaries: more than one A100-80GB or H200.
     assert rows["T4-16GB"] == ["oom", "oom", "oom", "fits", "oom"]
@@ -86,8 +89,9 @@ def test_table_json_cells_agree_with_the_estimates(cli, no_network):
     for cell in doc["cells"]:
         assert cell["verdict"] in VERDICTS
         single = doc["estimates"][cell["mode"]]["peak_bytes"]
-        if cell["target"] == "T4-16GB":
-            assert cell["peak_bytes"] == single
+        if cell["target"] == "T4-16GB" and single is not None:
+            # a T4 has no bf16 kernels: bf16 SDPA takes the math path, never less memory
+            assert cell["peak_bytes"] >= single
     # A 4-GPU instance splits inference weights over its GPUs: less per GPU than one GPU.
     infer = {c["target"]: c["peak_bytes"] for c in doc["cells"] if c["mode"] == "infer"}
     assert infer["g4dn.12xlarge"] < infer["T4-16GB"]

@@ -47,6 +47,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--loss", choices=("standard", "chunked", "fused"),
                    help="LM loss: standard (full logits + fp32 copy), chunked (torchtune, litgpt), "
                         "fused (Liger, Unsloth, Cut Cross-Entropy)")
+    j.add_argument("--load-placement", choices=("gpu", "host", "sharded"),
+                   help="where each rank materialises the weights before ZeRO-3/FSDP shards them: "
+                        "gpu (ZeRO-3 without zero.Init, device_map/.to('cuda') before wrapping), "
+                        "host, sharded (zero.Init, meta-device init)")
     j.add_argument("--max-new-tokens", type=int, metavar="N")
     j.add_argument("--num-beams", type=int, metavar="N")
     t = p.add_argument_group("target and output")
@@ -65,7 +69,8 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "attention": "attention", "zero": "zero_stage", "fsdp": "fsdp",
               "offload_optimizer": "offload_optimizer", "offload_params": "offload_params",
               "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
-              "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss"}
+              "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss",
+              "load_placement": "load_placement"}
 
 
 def run(args: argparse.Namespace) -> int:

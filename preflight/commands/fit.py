@@ -213,6 +213,13 @@ def _target_label(target: Any) -> str:
 # --------------------------------------------------------------------------- estimates
 
 
+def _gpu_bf16(target: Any) -> Optional[bool]:
+    """Whether the target's GPU runs bf16 kernels (an instance: its GPU); None if unknown."""
+    gpu = getattr(target, "gpu", target)
+    value = getattr(gpu, "bf16", None)
+    return None if value is None else bool(value)
+
+
 def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tuple[Any, str]:
     """(EstimateInput or None, note) of one standard job on one target."""
     from preflight.estimate import EstimateInput
@@ -229,6 +236,11 @@ def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tup
                "attention": f"{where} (SDPA)"}
     inp = EstimateInput(arch=arch, micro_batch=s.batch, attention="sdpa", world_size=_count(target),
                         sources=sources)
+    bf16 = _gpu_bf16(target)
+    if bf16 is not None:
+        # the attention kernel the target runs: bf16 SDPA takes the math path before Ampere
+        inp.gpu_bf16 = bf16
+        sources["gpu_bf16"] = f"{where} target {getattr(target, 'name', '')}"
     if family in ("vision", "cnn"):
         inp.image_size = arch.image_size or 224
         sources["image_size"] = "architecture"
@@ -328,10 +340,10 @@ class Cell:
         return self.est.peak_bytes if self.est is not None else None
 
 
-def _cell(model: Model, s: Settings, mode: str, target: Any, cache: Dict[Tuple[str, int], Any]) -> Cell:
+def _cell(model: Model, s: Settings, mode: str, target: Any, cache: Dict[Tuple[str, int, Optional[bool]], Any]) -> Cell:
     from preflight.estimate import estimate, verdict
 
-    key = (mode, _count(target))
+    key = (mode, _count(target), _gpu_bf16(target))
     if key not in cache:
         inp, note = build_input(model, s, mode, target)
         cache[key] = (inp, estimate(inp) if inp is not None else None, note)
@@ -352,7 +364,7 @@ class Table:
 
 
 def fit_table(model: Model, s: Settings, modes: Sequence[str], targets: Sequence[Any]) -> Table:
-    cache: Dict[Tuple[str, int], Any] = {}
+    cache: Dict[Tuple[str, int, Optional[bool]], Any] = {}
     single = {m: _cell(model, s, m, None, cache) for m in modes}
     cells = {(m, i): _cell(model, s, m, t, cache) for m in modes for i, t in enumerate(targets)}
     return Table(tuple(modes), list(targets), single, cells)
@@ -418,7 +430,7 @@ def cheapest(model: Model, s: Settings, modes: Sequence[str],
             gpus, instances = [], []
     out = []
     for mode in modes:
-        cache: Dict[Tuple[str, int], Any] = {}
+        cache: Dict[Tuple[str, int, Optional[bool]], Any] = {}
         base = _cell(model, s, mode, None, cache)
         if base.est is None or not base.est.ok:
             out.append(Cheapest(mode, None, [], [], base.note or "cannot estimate"))

@@ -67,7 +67,8 @@ _NO_ROPE = {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "t5", "mt5",
 def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int,
                       attention: str, train_weights: bool, lora_targets: frozenset[str],
                       lora_r: int, lora_dropout: float, dropout: float, cross_seq: int = 0,
-                      cross_tokens: int = 0, moe: bool = False, device: str = "cuda") -> LayerActs:
+                      cross_tokens: int = 0, moe: bool = False, device: str = "cuda",
+                      fused_gelu: bool = False, impl: str = "transformers") -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -87,21 +88,39 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     ec, er = d.comp, d.res
     trains = train_weights
     lora_elem = 2 if d.autocast else 4   # what lora_A saves: autocast cast, or the fp32 cast
+    if impl != "transformers":
+        # litgpt and torchtune adapters run in the model's dtype on x itself (no fp32 cast)
+        lora_elem = ec
+    # adapters reading one input keep it once: litgpt's fused qkv applies one dropout for
+    # all its adapters; torchtune's LoRALinear uses nn.Identity when lora_dropout is 0
+    shared_adapter_input = impl == "litgpt" or (impl == "torchtune" and lora_dropout == 0)
     mask = d.mask
     # SDPA with attention dropout: CUDA's memory-efficient kernel applies it inside the
     # kernel; on CPU the math fallback materialises the scores like eager attention
     math_attention = attention == "eager" or (dropout > 0 and device == "cpu")
 
+    # bitsandbytes' 4-bit matmul (``MatMul4Bit.forward``: ``if any(ctx.needs_input_grad[:2]):
+    # ctx.tensors = (A, B)``) saves its input whenever the input requires grad, though the
+    # frozen weight needs no gradient: a torch linear with a frozen weight saves none
+    quant_saves = not trains and d.weights < 1.0 and impl != "torchtune"
+    # (torchtune's 4-bit base is torchao's NF4: ``LinearNF4.forward`` saves only the weight)
+
     def lin_input(width: int, names: tuple[str, ...], shared: bool = False) -> float:
         """Saved input of a group of linears reading the same tensor (``shared``: the
         tensor is already counted, e.g. the SDPA output that o_proj reads)."""
         out = 0.0
+        if quant_saves and not shared:
+            out += width * ec
         if trains and not shared:
             # under autocast each linear saves its own cast copy of an fp32 input
             copies = len(names) if (d.autocast and ec < er) else 1
             out += copies * width * ec
         n_lora = sum(1 for n in names if n in lora_targets)
-        if n_lora:
+        if n_lora and shared_adapter_input:
+            lora_mask = 4 if mask > 1 else 1
+            out += width * (lora_elem + (lora_mask if lora_dropout > 0 else 0))
+            out += n_lora * lora_r * lora_elem
+        elif n_lora:
             # dropout runs on the fp32-cast input: its CPU noise tensor is fp32 too
             lora_mask = 4 if mask > 1 else 1
             per = width * (lora_elem + (lora_mask if lora_dropout > 0 else 0))
@@ -168,7 +187,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         if shared:
             per_token += _mlp(arch, shared, ec, trains, lora_targets) + ec * h
     else:
-        per_token += _mlp(arch, arch.intermediate_size, ec, trains, lora_targets)
+        per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets,
+                          fused_gelu)
         per_token += lin_input(arch.intermediate_size, _names(arch, "down"), shared=True)
         if dropout > 0 and arch.model_type in ("t5", "mt5", "umt5"):
             per_token += arch.intermediate_size * mask    # T5DenseActDense's own dropout
@@ -188,13 +208,18 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     return LayerActs(saved=saved, inputs=tokens * h * er, backward=backward)
 
 
-def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[str]) -> float:
+def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[str],
+         fused_gelu: bool = False) -> float:
     """Saved intermediates of one MLP per token (its input and a LoRA adapter on its down
     projection are counted by the caller)."""
     down_saved = trains
     if arch.gated_mlp:
         return width * ec * (C.GATED_MLP_SAVED - (0 if down_saved else 1))
-    plain = C.PY_GELU_MLP_SAVED if arch.model_type in _PY_GELU else C.PLAIN_MLP_SAVED
+    # (an implementation that calls torch's gelu(approximate="tanh"), as litgpt's GptNeoxMLP
+    # does for every model, keeps fc's output and the gelu output, where transformers'
+    # Python-level gelu_new keeps five tensors)
+    py_gelu = arch.model_type in _PY_GELU and not fused_gelu
+    plain = C.PY_GELU_MLP_SAVED if py_gelu else C.PLAIN_MLP_SAVED
     return width * ec * (plain - (0 if down_saved else 1))
 
 

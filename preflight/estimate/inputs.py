@@ -21,6 +21,8 @@ FSDP_MODES = ("full", "hybrid", "grad-op")
 OFFLOAD = ("cpu", "nvme")
 LOSSES = ("standard", "chunked", "fused")
 QUANTS = ("4bit", "8bit")
+LOAD_PLACEMENTS = ("gpu", "host", "sharded")
+MODEL_IMPLS = ("transformers", "litgpt", "torchtune")
 
 
 @dataclass
@@ -77,6 +79,21 @@ class EstimateInput:
     gpu_bf16: Optional[bool] = None                   # target GPU runs bf16 kernels (Ampere+); None: unknown
     optimizer_in_backward: bool = False               # step each parameter as its gradient is ready (torchtune)
     activation_offload: bool = False                  # saved activations moved to host memory (torchtune)
+    # FSDP gradient accumulation: no_sync()/Fabric no_backward_sync keeps the accumulated
+    # gradients unsharded between syncs (None: unknown, the interval covers both)
+    fsdp_unsharded_accum: Optional[bool] = None
+    # FSDP1 use_orig_params=True with frozen and trainable weights in one unit (LoRA inside a
+    # block wrapped whole): gradients exist for the frozen weights too (None: unknown)
+    fsdp_frozen_grads: Optional[bool] = None
+    max_reuse_distance: Optional[int] = None          # DeepSpeed stage3_max_reuse_distance, elements
+    contiguous_gradients: bool = True                 # DeepSpeed zero_optimization.contiguous_gradients
+    # where each rank materialises the weights before ZeRO-3/FSDP shards them: "gpu" (the
+    # whole model on every GPU first: ZeRO-3 without zero.Init, a device_map or .to("cuda")
+    # before wrapping), "host" (CPU, moved unit by unit), "sharded" (zero.Init, meta-device
+    # init, FSDP cpu_ram_efficient_loading); None: unknown (estimated as host)
+    load_placement: Optional[str] = None
+    compiled: Optional[bool] = None                   # torch.compile on the model (plan compile.enabled)
+    model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -260,6 +277,12 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         raise InputError(f"unknown FSDP mode {inp.fsdp!r} (expected {', '.join(FSDP_MODES)})")
     if inp.loss not in LOSSES:
         raise InputError(f"unknown loss implementation {inp.loss!r} (expected {', '.join(LOSSES)})")
+    if inp.model_impl not in MODEL_IMPLS:
+        raise InputError(f"unknown model implementation {inp.model_impl!r} (expected "
+                         f"{', '.join(MODEL_IMPLS)})")
+    if inp.load_placement is not None and inp.load_placement not in LOAD_PLACEMENTS:
+        raise InputError(f"unknown load placement {inp.load_placement!r} (expected "
+                         f"{', '.join(LOAD_PLACEMENTS)})")
     if inp.quant is not None and inp.quant not in QUANTS:
         raise InputError(f"unknown quantization {inp.quant!r} (expected {', '.join(QUANTS)})")
     for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
@@ -292,7 +315,12 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("prefetch_bucket_size", "dist.stage3_prefetch_bucket_size"),
              ("max_live_parameters", "dist.stage3_max_live_parameters"),
              ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"),
-             ("torch_version", "framework.torch_version"))
+             ("torch_version", "framework.torch_version"),
+             ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
+             ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
+             ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
+             ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
+             ("model_impl", "model.implementation"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

@@ -7,18 +7,30 @@ total, not the sum of every term. See docs/estimator.md for the formulas.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
+from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
+    _ALL_LINEAR,
+    _LLAMA_SHAPES,
+    _TARGET_DIMS,
+    guessed_architecture,
+    lora_params,
+    lora_targets,
+)
 from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
+    compiled_loss_logits,
+    fsdp_accumulated_grads,
     optimizer_temporaries,
     state_bytes,
+    zero3_ipg_buffer,
+    zero3_live_params,
 )
 
 #: Every term a phase may hold, in the order reports list them.
@@ -26,7 +38,7 @@ TERMS = (
     "weights", "lora_adapters", "gradients", "master_weights", "optimizer_states",
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "logits_loss", "kv_cache", "prefill_transient", "ddp_buckets",
-    "zero_buckets", "gathered_params", "cuda_context", "cublas_workspace", "fragmentation",
+    "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
@@ -138,76 +150,6 @@ def _params(arch: Any, override: Optional[int]) -> _Params:
     return _Params(total, quantizable, emb, head, norms, layer, source, largest)
 
 
-_LLAMA_SHAPES = (  # (hidden, intermediate, heads, kv_heads) of published Llama sizes
-    (2048, 5632, 32, 4), (3072, 8192, 24, 8), (4096, 11008, 32, 32), (5120, 13824, 40, 40),
-    (6656, 17920, 52, 52), (8192, 28672, 64, 8), (16384, 53248, 128, 8),
-)
-
-
-def guessed_architecture(params: int) -> Any:
-    """A Llama-shaped architecture of about ``params`` parameters (for ``--params`` alone):
-    the published Llama width closest in size, with the depth that matches the count."""
-    from preflight.estimate.arch import from_hf_config
-
-    vocab = 32000
-    best = None
-    for h, inter, heads, kv in _LLAMA_SHAPES:
-        per_layer = 2 * h * h + 2 * h * (h // heads) * kv + 3 * h * inter
-        layers = max(1, round((params - 2 * vocab * h) / per_layer))
-        err = abs(math.log(max(layers, 1) / (h / 128)))  # depth/width ratio of Llama models
-        if best is None or err < best[0]:
-            best = (err, h, inter, heads, kv, layers)
-    assert best is not None
-    _, h, inter, heads, kv, layers = best
-    config = {"model_type": "llama", "hidden_size": h, "intermediate_size": inter,
-              "num_hidden_layers": layers, "num_attention_heads": heads,
-              "num_key_value_heads": kv, "vocab_size": vocab, "tie_word_embeddings": False,
-              "max_position_embeddings": 4096}
-    return from_hf_config(config, name=f"~{params / 1e9:.3g}B (guessed shape)",
-                          source="guessed: Llama shape from the parameter count")
-
-
-# --------------------------------------------------------------------------- LoRA
-
-_TARGET_DIMS = {
-    "q_proj": ("h", "q"), "k_proj": ("h", "kv"), "v_proj": ("h", "kv"), "o_proj": ("q", "h"),
-    "gate_proj": ("h", "i"), "up_proj": ("h", "i"), "down_proj": ("i", "h"),
-    "query": ("h", "q"), "key": ("h", "kv"), "value": ("h", "kv"),
-    "q": ("h", "q"), "k": ("h", "kv"), "v": ("h", "kv"), "o": ("q", "h"),
-    "wi": ("h", "i"), "wo": ("i", "h"), "c_attn": ("h", "3h"), "c_proj": ("h", "h"),
-    "c_fc": ("h", "i"), "fc1": ("h", "i"), "fc2": ("i", "h"), "dense": ("h", "h"),
-    "query_key_value": ("h", "qkv"), "dense_h_to_4h": ("h", "i"), "dense_4h_to_h": ("i", "h"),
-    "Wqkv": ("h", "qkv"), "qkv_proj": ("h", "qkv"), "fc_in": ("h", "i"), "fc_out": ("i", "h"),
-}
-_ALL_LINEAR = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
-
-
-def lora_targets(inp: EstimateInput, arch: Any) -> tuple[str, ...]:
-    targets = inp.lora_targets
-    if not targets:
-        targets = C.LORA_DEFAULT_TARGETS.get(arch.model_type, C.LORA_DEFAULT_TARGETS["default"])
-    if "all-linear" in targets or "all_linear" in targets:
-        targets = _ALL_LINEAR if arch.gated_mlp else ("q_proj", "k_proj", "v_proj", "o_proj",
-                                                      "fc1", "fc2")
-    return tuple(targets)
-
-
-def lora_params(arch: Any, r: int, targets: tuple[str, ...]) -> int:
-    q = arch.num_heads * arch.head_dim
-    kv = arch.num_kv_heads * arch.head_dim
-    width = arch.moe_intermediate_size if (arch.num_experts and arch.moe_intermediate_size) \
-        else arch.intermediate_size
-    dims = {"h": arch.hidden_size, "q": q, "kv": kv, "i": width, "3h": 3 * arch.hidden_size,
-            "qkv": q + 2 * kv}
-    per_layer = 0
-    for name in targets:
-        pair = _TARGET_DIMS.get(name)
-        if pair is None:
-            continue
-        per_layer += r * (dims[pair[0]] + dims[pair[1]])
-    return per_layer * (arch.num_layers + arch.num_encoder_layers)
-
-
 # --------------------------------------------------------------------------- the estimate
 
 
@@ -227,7 +169,34 @@ def missing_fields(inp: EstimateInput) -> list[str]:
 
 
 def estimate(inp: EstimateInput) -> Estimate:
-    """Peak memory per GPU of ``inp``, with the phase it happens in and its breakdown."""
+    """Peak memory per GPU of ``inp``, with the phase it happens in and its breakdown.
+
+    The interval covers the cost model's own uncertainty and every fact the input does not
+    know that changes the peak (:func:`preflight.estimate.terms.unknown_alternatives`): the
+    job is estimated once more with each such fact set the other way and the interval
+    stretched to hold that estimate too."""
+    from preflight.estimate.terms import unknown_alternatives
+
+    est = _estimate(inp)
+    if not est.ok or est.interval_bytes is None:
+        return est
+    lo, hi = est.interval_bytes
+    for changes, why in unknown_alternatives(inp):
+        alt = _estimate(replace(inp, **changes))
+        if alt.interval_bytes is None:
+            continue
+        if alt.interval_bytes[0] < lo or alt.interval_bytes[1] > hi:
+            est.notes.append(f"{why}: the interval covers both ({_gib(alt.peak_bytes)} the other way)")
+        lo, hi = min(lo, alt.interval_bytes[0]), max(hi, alt.interval_bytes[1])
+    est.interval_bytes = (lo, int(hi * (1 + C.UNMODELLED_HI)))
+    return est
+
+
+def _gib(value: Optional[int]) -> str:
+    return f"{(value or 0) / 2 ** 30:.2f} GiB"
+
+
+def _estimate(inp: EstimateInput) -> Estimate:
     missing = missing_fields(inp)
     if missing:
         return Estimate(None, None, None, {}, missing=missing,
@@ -246,13 +215,20 @@ def estimate(inp: EstimateInput) -> Estimate:
         ab_hi *= C.ASSUMED_BATCH_HI
         notes.append("no micro-batch size found: assumed 1 (the interval's upper end allows 2)")
     ab = (1 - rel_a, ab_hi)
+    if inp.compiled:
+        ab = (ab[0] * (1 - C.COMPILE_ACTIVATIONS_LOW), ab_hi)
+        notes.append("torch.compile: estimated as eager; compiled graphs may recompute pointwise "
+                     f"tensors instead of saving them (the interval's low end allows "
+                     f"{C.COMPILE_ACTIVATIONS_LOW:.0%} fewer activations)")
     ph = _Phases()
     if inp.mode == "train":
         trainable = _train(inp, arch, prm, ph, pb, ab, notes)
         phases: tuple[str, ...] = ("forward", "backward", "optimizer")
     else:
         trainable = 0
-        phases = _inference(inp, arch, prm, ph, pb, ab, notes)
+        phases = inference_phases(inp, arch, prm, ph, pb, ab, notes)
+    if _loading(inp, arch, prm, ph, pb):
+        phases = ("load", *phases)
     ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
     version = inp.torch_before
     if version is not None and version < (1, 13):
@@ -282,6 +258,55 @@ def estimate(inp: EstimateInput) -> Estimate:
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
                     arch_name=str(getattr(arch, "name", "")), arch_source=prm.source)
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
+             pb: tuple[float, float]) -> bool:
+    """The load phase, when loading can hold more than the step does (True if added).
+
+    * The whole model on every GPU before it is sharded (``load_placement="gpu"``):
+      DeepSpeed's engine runs ``self.module.to(self.device)`` for a ZeRO-3 model not built
+      under ``zero.Init`` (``_configure_distributed_model``: "zero.Init() handles device
+      placement of model"), then the optimizer copies each rank's partition out of it; a
+      model placed with ``device_map`` or ``.to("cuda")`` before FSDP wraps it is flattened
+      unit by unit next to itself. Peak: the whole model in its loaded dtype plus this
+      rank's shard (ZeRO-3) or one unit (FSDP).
+    * A quantized base (bitsandbytes through transformers or Lightning): each weight
+      arrives in 16 bits and is quantized on the GPU one tensor at a time
+      (``Params4bit._quantize``: ``w = self.data.contiguous().to(device)``): the quantized
+      weights so far plus the largest matrix in 16 bits.
+    """
+    if inp.mode != "train" and not inp.quant:
+        return False
+    if inp.zero_stage and inp.precision.startswith("amp") and not inp.quant:
+        # DeepSpeed casts the module to its 16-bit dtype before moving it to the GPU
+        inp = replace(inp, precision=inp.precision[4:])
+    _, base_bytes, other_bytes = _dtypes(inp)
+    sharded = inp.world_size > 1 and (inp.zero_stage >= 3 or inp.fsdp in ("full", "hybrid"))
+    n = _shard_count(inp)
+    whole = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
+             if inp.quant else prm.total * base_bytes)
+    if inp.quant == "8bit":
+        whole += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4
+    if inp.load_placement == "gpu" and sharded:
+        extra = whole / n if inp.zero_stage >= 3 else prm.layer * base_bytes
+        ph.add("load", "weights", whole, pb)
+        ph.add("load", "load_transient", extra, pb)
+        return True
+    if inp.quant and not (sharded and inp.load_placement == "sharded"):
+        largest = max(arch.hidden_size * max(arch.intermediate_size, arch.moe_intermediate_size or 0),
+                      arch.hidden_size * arch.num_heads * arch.head_dim)
+        # (FSDP with parameter offload moves each unit's shard to host memory once it is
+        # flattened: only the running unit is on the GPU)
+        held = (prm.layer * base_bytes if (sharded and inp.offload_params)
+                else whole / (n if sharded else 1))
+        ph.add("load", "weights", held, pb)
+        ph.add("load", "load_transient", largest * 2.0, pb)
+        return True
+    return False
 
 
 # --------------------------------------------------------------------------- training
@@ -340,7 +365,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                if inp.quant else prm.total * base_bytes)
     if inp.quant == "8bit":
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
-    grad_bytes = base_bytes if full else 4.0
+    # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
+    # model's dtype (Lightning's bf16-true, torchtune's dtype: bf16)
+    adapter_bytes = 4.0 if inp.model_impl == "transformers" else float(d.comp)
+    grad_bytes = base_bytes if full else adapter_bytes
     master = full and base_bytes == 2 and inp.zero_stage > 0
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
     states = trainable * state_bytes(inp.optimizer, state_dtype, arch, full)
@@ -382,7 +410,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                      "the interval's lower end leaves them out")
     train_phases = ("forward", "backward", "optimizer")
     ph.every(train_phases, "weights", weights_gpu, pb)
-    ph.every(train_phases, "lora_adapters", n_lora * 4.0, pb)
+    ph.every(train_phases, "lora_adapters", n_lora * adapter_bytes, pb)
     state_bounds = (0.0, pb[1]) if inp.optimizer.startswith("paged") else pb
     ph.every(train_phases, "optimizer_states", states / s_div, state_bounds)
     ph.every(train_phases, "master_weights", master_b / s_div, pb)
@@ -399,10 +427,12 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     comp = d.comp
     if inp.zero_stage >= 3 and (sharded or inp.offload_params):
         # (with parameter offload ZeRO-3 gathers each module's parameters from host memory
-        # into GPU buffers even on one GPU: the same live set as when sharded)
-        live = min(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS,
-                   prm.layer + (inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
-        ph.every(("forward", "backward"), "gathered_params", min(live, prm.total) * comp, pb)
+        # into GPU buffers even on one GPU: the same live set as when sharded); what is
+        # reused soon is kept (terms.zero3_live_params)
+        ph.every(("forward", "backward"), "gathered_params", zero3_live_params(inp, prm) * comp, pb)
+    if inp.zero_stage >= 3 and trainable:
+        # the contiguous gradient bucket exists from the optimizer's construction on, full size
+        ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
     if inp.fsdp and sharded:
         if inp.fsdp == "grad-op":
             ph.every(("forward", "backward"), "gathered_params", prm.total * comp, pb)
@@ -415,17 +445,29 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                            else prm.layer * comp)
             unit = layer_bytes * C.FSDP_UNSHARDED_UNITS
             ph.every(("forward", "backward"), "gathered_params", unit, pb)
-            # the unit's unsharded gradients exist only for weights that train
-            layer_trainable = prm.layer if full else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1)
-            ph.add("backward", "gathered_params", layer_trainable * grad_bytes, pb)
+            # the unit's unsharded gradients exist only for weights that train (all of the
+            # unit's weights when FSDP1 mixes frozen and trainable ones in a FlatParameter)
+            frozen_grads = bool(inp.fsdp_frozen_grads) and not full
+            layer_trainable = (prm.layer if full or frozen_grads
+                               else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1))
+            accum = fsdp_accumulated_grads(inp, prm, trainable, full, grad_bytes, comp)
+            if accum:
+                # no_sync: every unit's unsharded gradient is kept between syncs (forward of
+                # the next micro-batch and its backward), the running unit's among them
+                ph.every(("forward", "backward"), "gradients", accum, pb)
+            else:
+                ph.add("backward", "gathered_params", layer_trainable * (comp if frozen_grads else grad_bytes), pb)
+            if frozen_grads:
+                # the sharded gradient covers the frozen weights too until zero_grad
+                ph.add("optimizer", "gradients", prm.total * comp / n, pb)
             # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
             # gathered at the start of forward and kept until backward ends
             root = (prm.embeddings + prm.lm_head) * comp
             ph.every(("forward", "backward"), "gathered_params", root * (1 - 1 / n), pb)
     if inp.zero_stage >= 1 and sharded and trainable:
-        rb = min(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET, trainable)
-        overlap = 2 if inp.zero_stage == 3 else 1
-        ph.add("backward", "zero_buckets", rb * grad_bytes * overlap, pb)
+        if inp.zero_stage < 3:
+            rb = min(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET, trainable)
+            ph.add("backward", "zero_buckets", rb * grad_bytes, pb)
         if inp.zero_stage < 3:
             ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
             ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
@@ -514,7 +556,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                      "path and stores the attention scores, as eager attention does")
     common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
-                  dropout=dropout, device=inp.device)
+                  dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
+                  impl=inp.model_impl)
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":
         target = int(inp.target_len or seq)
@@ -555,7 +598,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         # nor the noise of LoRA dropout on that input (q, k, v adapters of the first layer)
         qkv = sum(1 for n in A._names(arch, "qkv") if n in targets)
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
-        out["saved"] -= tokens * arch.hidden_size * (4 + noise)
+        # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input)
+        quant_in = d.comp if (inp.quant == "4bit" and d.weights < 1.0) else 0
+        out["saved"] -= tokens * arch.hidden_size * (4 + noise + quant_in)
     head = str((arch.extra or {}).get("task_head", "lm"))
     if family == "encoder" and head != "lm":
         # classification heads: (batch x labels) or (tokens x labels) logits, negligible
@@ -563,8 +608,13 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         return out
     if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
         tv = logit_tokens * arch.vocab_size
-        if inp.loss != "standard":
+        if inp.loss == "fused" or (inp.loss == "chunked" and not inp.compiled):
             out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
+            return out
+        if inp.compiled:
+            out.update(compiled_loss_logits(inp, d, tv, logit_tokens))
+            notes.append("torch.compile: the loss's fp32 upcast and log-softmax fuse into one "
+                         "kernel; its backward keeps the 16-bit logits and a logsumexp per token")
             return out
         # prepare_model_for_kbit_training leaves the LM head in fp32: fp32 logits
         elem = 4 if (inp.quant and inp.kbit_prepared) else d.comp
@@ -574,67 +624,3 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_fwd"] = tv * (elem + upcast)
         out["logits_bwd"] = tv * C.LOGITS_BACKWARD_FP32
     return out
-
-
-# --------------------------------------------------------------------------- inference
-
-
-def _inference(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
-               pb: tuple[float, float], ab: tuple[float, float], notes: list[str]) -> tuple[str, ...]:
-    d, base_bytes, other_bytes = _dtypes(inp)
-    if not inp.quant and inp.precision.startswith("amp"):
-        base_bytes = 2.0 if inp.weights_bits == 16 else 4.0
-    weights = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
-               if inp.quant else prm.total * base_bytes)
-    n = max(inp.world_size, 1)
-    if n > 1:
-        notes.append(f"inference over {n} GPUs: weights and KV cache split across them "
-                     "(device_map / tensor parallel)")
-    b = inp.micro_batch * (inp.num_beams if inp.mode == "generate" else 1)
-    family = arch.family
-    if family in ("vision", "cnn"):
-        image = inp.image_size or arch.image_size
-        seq = (image // max(arch.patch_size, 1)) ** 2 + 1 if family == "vision" else 1
-    else:
-        seq = int(inp.seq_len or 0)
-    h = arch.hidden_size
-    width = max(arch.intermediate_size, (arch.moe_intermediate_size or 0) * max(arch.experts_per_token, 1))
-    ec = d.comp
-
-    def transient(tokens: int, keys: int) -> float:
-        out = tokens * (3 * width * ec + 2 * h * d.res + ec * (arch.num_heads * arch.head_dim))
-        if attention_kernel(inp) == "eager":
-            out += (tokens // max(keys, 1) if family != "cnn" else 0) * arch.num_heads * keys * keys * 6
-        return out
-
-    if family == "cnn":
-        acts = A.cnn(arch, d, batch=inp.micro_batch, image=inp.image_size or arch.image_size)
-        ph.add("forward", "weights", weights, pb)
-        ph.add("forward", "prefill_transient", acts.backward, ab)
-        return ("forward",)
-    if inp.mode == "infer":
-        ph.add("forward", "weights", weights / n, pb)
-        ph.add("forward", "prefill_transient", transient(b * seq, seq), ab)
-        if arch.vocab_size and family != "vision":
-            ph.add("forward", "logits_loss", b * seq * arch.vocab_size * ec, ab)
-        return ("forward",)
-    context = seq + inp.max_new_tokens
-    window = getattr(arch, "sliding_window", None)
-    if window and arch.model_type in ("mistral",):
-        context = min(context, window)
-        notes.append(f"sliding window {window}: the KV cache keeps at most {window} positions")
-    kv_per_pos = (arch.num_layers * 2 * arch.num_kv_heads * arch.head_dim * ec)
-    kv_prompt = kv_per_pos * min(seq, context) * b
-    kv_full = kv_per_pos * context * b
-    last_logits = b * arch.vocab_size * (ec + 4)
-    kvb = pb if prm.source != "guessed" else ab
-    ph.add("prefill", "weights", weights / n, pb)
-    ph.add("prefill", "kv_cache", kv_prompt / n, kvb)
-    ph.add("prefill", "prefill_transient", transient(b * seq, seq), ab)
-    ph.add("prefill", "logits_loss", last_logits, ab)
-    ph.add("decode", "weights", weights / n, pb)
-    ph.add("decode", "kv_cache", kv_full / n, kvb)
-    # DynamicCache grows by torch.cat: one layer's cache exists twice during the copy
-    ph.add("decode", "prefill_transient", kv_full / max(arch.num_layers, 1) / n, kvb)
-    ph.add("decode", "logits_loss", last_logits, ab)
-    return ("prefill", "decode")

@@ -21,9 +21,10 @@ JSON_VERSION = 1
 _PLAN_FIELDS = ("mode", "precision", "weights_bits", "optimizer", "micro_batch", "grad_accum",
                 "seq_len", "image_size", "grad_ckpt", "attention", "zero_stage", "fsdp",
                 "offload_optimizer", "offload_params", "world_size", "lora_r", "lora_targets",
-                "quant", "max_new_tokens", "num_beams")
+                "quant", "max_new_tokens", "num_beams", "load_placement")
 _PHASE_WORDS = {"forward": "the forward pass", "backward": "the backward pass",
-                "optimizer": "the optimizer step", "prefill": "prefill", "decode": "decoding"}
+                "optimizer": "the optimizer step", "prefill": "prefill", "decode": "decoding",
+                "load": "loading (before the first step)"}
 
 
 def gib(n: float) -> str:
@@ -123,7 +124,7 @@ def _job_line(inp: EstimateInput) -> str:
 # The bar's groups of terms: letter, legend, terms.
 _BAR_GROUPS = (
     ("W", "weights", ("weights", "lora_adapters", "master_weights", "autocast_weight_cache",
-                      "gathered_params")),
+                      "gathered_params", "load_transient")),
     ("G", "gradients", ("gradients", "ddp_buckets", "zero_buckets")),
     ("O", "optimizer", ("optimizer_states", "optimizer_temporaries")),
     ("A", "activations", ("activations", "activation_recompute", "backward_transient",

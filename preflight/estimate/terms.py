@@ -83,3 +83,94 @@ def chunked_or_fused_logits(inp: EstimateInput, arch: Any, d: A.Dtypes, tv: floa
         return {"logits_held": tv * d.comp, "logits_fwd": tv * (d.comp + 4), "logits_bwd": tv * 4}
     grad_in = tokens * arch.hidden_size * d.comp
     return {"logits_held": 0.0, "logits_fwd": grad_in, "logits_bwd": grad_in}
+
+
+def zero3_live_params(inp: EstimateInput, prm: Any) -> float:
+    """Parameters (elements) ZeRO-3 holds gathered at once in the steady state: the running
+    module, the prefetch bucket (capped by ``stage3_max_live_parameters``) and what is kept
+    for reuse.
+
+    DeepSpeed's ``PartitionedParameterCoordinator.__params_to_release`` (stage 3, once the
+    first step has recorded the module trace) does not release a parameter whose next use
+    lies within ``stage3_max_reuse_distance`` elements (default 1e9) of the trace. At the
+    turn from forward to backward the last modules of forward are the first of backward: a
+    module ``S`` elements before the end of forward is next used after about ``2 S``
+    elements, so the LM head (always: distance 0) and the blocks within ``reuse / 2`` of
+    it stay gathered into backward.
+    """
+    reuse = float(inp.max_reuse_distance if inp.max_reuse_distance is not None else C.DS_MAX_REUSE_DISTANCE)
+    head = float(prm.lm_head or prm.embeddings)   # tied: the embedding matrix is the head
+    kept = head if reuse > 0 else 0.0
+    if reuse / 2 > head:
+        layers = max(int((reuse / 2 - head) // max(prm.layer, 1)), 0)
+        kept += layers * prm.layer
+    prefetch = min(float(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS),
+                   float(inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
+    return min(float(prm.total), kept + prm.layer + prefetch)
+
+
+def zero3_ipg_buffer(inp: EstimateInput, grad_bytes: float) -> float:
+    """ZeRO-3's contiguous gradient bucket: ``DeepSpeedZeroOptimizer_Stage3.
+    _setup_for_real_optimizer`` allocates ``torch.empty(reduce_bucket_size)`` per gradient
+    communication dtype on the GPU when ``contiguous_gradients`` is on (the default),
+    whatever the number of trainable parameters, for the whole run (bytes)."""
+    if not inp.contiguous_gradients:
+        return 0.0
+    return float(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET) * grad_bytes
+
+
+def fsdp_accumulated_grads(inp: EstimateInput, prm: Any, trainable: int, full: bool,
+                           grad_bytes: float, comp: int) -> float:
+    """Unsharded gradients FSDP keeps between gradient syncs (bytes; 0 when it does not).
+
+    ``FullyShardedDataParallel.no_sync()`` (what Lightning Fabric's ``no_backward_sync``
+    and a hand-written accumulation loop call): "FSDP will accumulate the full model
+    gradients (instead of gradient shards) until the eventual sync" (torch docstring). With
+    ``use_orig_params=True`` and frozen weights in a trainable unit (LoRA inside a block
+    wrapped whole), the unit's FlatParameter requires grad as a whole: "higher than
+    expected gradient memory usage" (torch FSDP docstring), the frozen weights' gradients
+    exist in the parameter dtype.
+    """
+    if not (inp.fsdp and inp.world_size > 1 and inp.grad_accum > 1 and inp.fsdp_unsharded_accum):
+        return 0.0
+    if full:
+        return trainable * grad_bytes
+    if inp.fsdp_frozen_grads:
+        return prm.total * float(comp)
+    return trainable * grad_bytes
+
+
+def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]:
+    """Facts the input does not know that change the peak, each as (the other value, why).
+
+    Only facts left unset (None) count; a value from the plan, the command line or a dev-set
+    row is known. Each one is a setup detail published jobs leave unstated and that moved
+    measured peaks of the public dev set's fitting half (docs/calibration.md)."""
+    out: list[tuple[dict[str, Any], str]] = []
+    train = inp.mode == "train"
+    fsdp = bool(inp.fsdp) and inp.world_size > 1
+    if train and fsdp and inp.grad_accum > 1 and inp.fsdp_unsharded_accum is None:
+        out.append(({"fsdp_unsharded_accum": True, "fsdp_frozen_grads":
+                     True if inp.fsdp_frozen_grads is None else inp.fsdp_frozen_grads},
+                    "not known whether FSDP accumulates gradients unsharded (no_sync)"))
+    if train and fsdp and inp.lora and inp.fsdp_frozen_grads is None:
+        out.append(({"fsdp_frozen_grads": True},
+                    "not known whether FSDP keeps gradients for frozen weights (use_orig_params, "
+                    "adapters and base in one unit)"))
+    if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
+        out.append(({"kbit_prepared": not inp.kbit_prepared},
+                     "not known whether prepare_model_for_kbit_training runs"))
+    return out
+
+
+def compiled_loss_logits(inp: EstimateInput, d: Any, tv: float, tokens: float) -> dict[str, float]:
+    """Logit and loss memory of a cross-entropy inside a compiled region (``torch.compile``
+    of the model with its loss, or torchtune's ``compile_loss``): inductor fuses the fp32
+    upcast, log-softmax and NLL into one kernel, and AOTAutograd's partitioner saves the
+    kernel's 16-bit input and a logsumexp per token rather than the fp32 intermediates
+    (recomputed in backward). Forward holds the 16-bit logits; backward their gradient next
+    to them: the whole of it for a standard loss, one chunk's (torchtune
+    ``CEWithChunkedOutputLoss``: 8 chunks) for a chunked one."""
+    held = tv * d.comp + tokens * 4
+    grad = tv * d.comp if inp.loss == "standard" else tv * 4 / C.CHUNKED_LOSS_CHUNKS
+    return {"logits_held": tv * d.comp, "logits_fwd": held, "logits_bwd": held + grad}

@@ -1,0 +1,80 @@
+"""Shapes the cost model derives without a config: a Llama shape guessed from a parameter
+count, and the LoRA adapters' sizes per target module. (Split from
+:mod:`preflight.estimate.model`, which re-exports them.)"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from preflight.estimate import constants as C
+from preflight.estimate.inputs import EstimateInput
+
+_LLAMA_SHAPES = (  # (hidden, intermediate, heads, kv_heads) of published Llama sizes
+    (2048, 5632, 32, 4), (3072, 8192, 24, 8), (4096, 11008, 32, 32), (5120, 13824, 40, 40),
+    (6656, 17920, 52, 52), (8192, 28672, 64, 8), (16384, 53248, 128, 8),
+)
+
+
+def guessed_architecture(params: int) -> Any:
+    """A Llama-shaped architecture of about ``params`` parameters (for ``--params`` alone):
+    the published Llama width closest in size, with the depth that matches the count."""
+    from preflight.estimate.arch import from_hf_config
+
+    vocab = 32000
+    best = None
+    for h, inter, heads, kv in _LLAMA_SHAPES:
+        per_layer = 2 * h * h + 2 * h * (h // heads) * kv + 3 * h * inter
+        layers = max(1, round((params - 2 * vocab * h) / per_layer))
+        err = abs(math.log(max(layers, 1) / (h / 128)))  # depth/width ratio of Llama models
+        if best is None or err < best[0]:
+            best = (err, h, inter, heads, kv, layers)
+    assert best is not None
+    _, h, inter, heads, kv, layers = best
+    config = {"model_type": "llama", "hidden_size": h, "intermediate_size": inter,
+              "num_hidden_layers": layers, "num_attention_heads": heads,
+              "num_key_value_heads": kv, "vocab_size": vocab, "tie_word_embeddings": False,
+              "max_position_embeddings": 4096}
+    return from_hf_config(config, name=f"~{params / 1e9:.3g}B (guessed shape)",
+                          source="guessed: Llama shape from the parameter count")
+
+
+# --------------------------------------------------------------------------- LoRA
+
+_TARGET_DIMS = {
+    "q_proj": ("h", "q"), "k_proj": ("h", "kv"), "v_proj": ("h", "kv"), "o_proj": ("q", "h"),
+    "gate_proj": ("h", "i"), "up_proj": ("h", "i"), "down_proj": ("i", "h"),
+    "query": ("h", "q"), "key": ("h", "kv"), "value": ("h", "kv"),
+    "q": ("h", "q"), "k": ("h", "kv"), "v": ("h", "kv"), "o": ("q", "h"),
+    "wi": ("h", "i"), "wo": ("i", "h"), "c_attn": ("h", "3h"), "c_proj": ("h", "h"),
+    "c_fc": ("h", "i"), "fc1": ("h", "i"), "fc2": ("i", "h"), "dense": ("h", "h"),
+    "query_key_value": ("h", "qkv"), "dense_h_to_4h": ("h", "i"), "dense_4h_to_h": ("i", "h"),
+    "Wqkv": ("h", "qkv"), "qkv_proj": ("h", "qkv"), "fc_in": ("h", "i"), "fc_out": ("i", "h"),
+}
+_ALL_LINEAR = ("q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj")
+
+
+def lora_targets(inp: EstimateInput, arch: Any) -> tuple[str, ...]:
+    targets = inp.lora_targets
+    if not targets:
+        targets = C.LORA_DEFAULT_TARGETS.get(arch.model_type, C.LORA_DEFAULT_TARGETS["default"])
+    if "all-linear" in targets or "all_linear" in targets:
+        targets = _ALL_LINEAR if arch.gated_mlp else ("q_proj", "k_proj", "v_proj", "o_proj",
+                                                      "fc1", "fc2")
+    return tuple(targets)
+
+
+def lora_params(arch: Any, r: int, targets: tuple[str, ...]) -> int:
+    q = arch.num_heads * arch.head_dim
+    kv = arch.num_kv_heads * arch.head_dim
+    width = arch.moe_intermediate_size if (arch.num_experts and arch.moe_intermediate_size) \
+        else arch.intermediate_size
+    dims = {"h": arch.hidden_size, "q": q, "kv": kv, "i": width, "3h": 3 * arch.hidden_size,
+            "qkv": q + 2 * kv}
+    per_layer = 0
+    for name in targets:
+        pair = _TARGET_DIMS.get(name)
+        if pair is None:
+            continue
+        per_layer += r * (dims[pair[0]] + dims[pair[1]])
+    return per_layer * (arch.num_layers + arch.num_encoder_layers)
