@@ -426,6 +426,17 @@ class _Validation:
                 options.extend(branch.get("enum", ()))
             hint = _suggest(value, options) if isinstance(value, str) else None
             extra = f" (did you mean {hint!r}?)" if hint else ""
+            removed = _REMOVED_VALUES.get((self.target.kind, name, value)) if isinstance(value, str) else None
+            if removed is not None:
+                from preflight.validate_project import pinned_before_removal
+
+                pinned = pinned_before_removal(Path(self.config.path), self.target.kind, name, value)
+                if pinned:
+                    self.add(rel, "note", "invalid-value",
+                             f"{name} is {_show(value)}: {removed}; the project pins {pinned}, which still "
+                             "accepts it: change it before upgrading")
+                    return
+                extra = f": {removed}"
             self.add(rel, "error", "invalid-value",
                      f"{name} is {_show(value)}, expected {_describe(sub)}{extra}" + self._source_note())
             return
@@ -434,6 +445,18 @@ class _Validation:
     def _source_note(self) -> str:
         meta = self.schema.get("x-preflight", {})
         return f" ({meta.get('library')} {meta.get('version')})" if meta else ""
+
+    def _neox_release_field(self, key: str) -> bool:
+        """Whether a tagged GPT-NeoX release declared ``key`` (``gas`` until v2.0) and the config
+        lives outside a GPT-NeoX checkout: a config written for that release (Pythia's README
+        trains with ``git checkout v1.0``). Inside GPT-NeoX's own tree the config goes with that
+        tree's code, where the key fails."""
+        if key not in self.schema.get("x-removed", {}):
+            return False
+        from preflight.validate_project import project_root
+
+        root = project_root(Path(self.config.path))
+        return root is None or not (root / "megatron" / "neox_arguments").is_dir()
 
     def unknown_keys(self, error: Any, rel: tuple[Any, ...]) -> None:
         schema = error.schema
@@ -447,15 +470,19 @@ class _Validation:
             hint = _suggest(str(key), known)
             where = _dotted((*self.target.prefix, *rel))
             label = f"{where}.{key}" if where else str(key)
-            renamed = _RENAMED.get((self.target.kind, str(key)))
+            renamed = _RENAMED.get((self.target.kind, label))
             if renamed is not None and key not in self.known_extra:
                 from preflight.validate_project import pinned_before_removal
 
-                pinned = pinned_before_removal(Path(self.config.path), self.target.kind, str(key))
+                pinned = pinned_before_removal(Path(self.config.path), self.target.kind, label)
                 if pinned:
                     self.add((*rel, key), "note", "unknown-key",
-                             f"{key!r}: {renamed}; the project pins {pinned}, which still accepts it: "
+                             f"{label!r}: {renamed}; the project pins {pinned}, which still accepts it: "
                              "rename it before upgrading")
+                    continue
+                if policy == "ignored":
+                    self.add((*rel, key), "warning", "unknown-key",
+                             f"unknown key {label!r}: {renamed}; {self.kind.owner} ignores it ({lib})")
                     continue
                 self.add((*rel, key), "warning" if policy == "other-dataclass" else "error", "unknown-key",
                          f"unknown key {key!r}: {renamed}; HfArgumentParser/TrlParser reject keys no dataclass "
@@ -479,6 +506,12 @@ class _Validation:
             elif policy == "ignored":
                 self.add((*rel, key), "warning", "unknown-key",
                          f"unknown key {label!r}{extra}; {self.kind.owner} ignores it ({lib})")
+            elif self.target.kind == "gpt-neox" and not rel and self._neox_release_field(str(key)):
+                releases = ", ".join(self.schema["x-removed"][str(key)])
+                self.add((*rel, key), "note", "unknown-key",
+                         f"{label!r} is not a NeoXArgs field at gpt-neox {meta.get('version', '')}, where "
+                         f"NeoXArgs(**config) raises TypeError; gpt-neox {releases} declared it, so this config "
+                         f"runs on that release: drop or rename the key before moving to a newer GPT-NeoX")
             elif self.target.kind == "gpt-neox" and not rel:
                 self.add((*rel, key), "error", "unknown-key",
                          f"unknown key {label!r}{extra}: not a NeoXArgs field; GPT-NeoX fails at start-up "
@@ -511,6 +544,16 @@ _RENAMED = {
                                               "removed the old name)",
     ("sft-config", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
                                            "removed the old name)",
+    ("accelerate", "fsdp_config.fsdp_backward_prefetch_policy"): "accelerate renamed it to "
+                                                                 "`fsdp_backward_prefetch` (1.0.0 removed the old "
+                                                                 "name)",
+}
+
+# values a library removed from a choice: what happened to them (the release is in validate_project.REMOVED_IN)
+_REMOVED_VALUES = {
+    (kind, "optim", "adamw_hf"): "transformers 4.50 removed its own AdamW (`adamw_hf`); `adamw_torch` is the "
+                                 "same optimizer from PyTorch"
+    for kind in ("training-args", "sft-config")
 }
 
 _LAX_BOOL = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}

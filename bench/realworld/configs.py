@@ -36,8 +36,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SUFFIXES = (".json", ".yaml", ".yml")
-# the project's Python files and markers come too: `validate` reads the @dataclass fields of the
-# config's project (HfArgumentParser files hold the project's own argument fields)
+# the project's Python files, markers and pin files come too: `validate` reads the @dataclass fields
+# of the config's project (HfArgumentParser files hold the project's own argument fields) and the
+# library releases it pins (requirements*.txt; environment.yml is a config file already)
 CONTEXT = (".py",)
 MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
 MAX_BYTES = 1 << 20
@@ -64,6 +65,13 @@ def _snapshot(repo: str, commit: str, mirror: Path | None, clone: bool, work: Pa
     return git_dir
 
 
+def _context_file(path: str) -> bool:
+    """Project markers anywhere, and the pin files (``requirements*.txt``) that say which library
+    release a config is for: ``validate`` reads them the way a user's checkout has them."""
+    name = path.rsplit("/", 1)[-1]
+    return name in MARKERS or (name.startswith("requirements") and name.endswith(".txt"))
+
+
 def recreate(repo: str, commit: str, git_dir: Path, out: Path) -> int:
     """Write the config files of ``repo`` at ``commit`` under ``out``; returns how many."""
     listing = _git(git_dir, "ls-tree", "-r", "-l", "-z", commit).decode("utf-8", "replace")
@@ -74,7 +82,7 @@ def recreate(repo: str, commit: str, git_dir: Path, out: Path) -> int:
         meta, _, path = entry.partition("\t")
         parts = meta.split()
         config = path.lower().endswith(SUFFIXES)
-        if len(parts) < 4 or parts[1] != "blob" or not (config or path.endswith(CONTEXT) or path in MARKERS):
+        if len(parts) < 4 or parts[1] != "blob" or not (config or path.endswith(CONTEXT) or _context_file(path)):
             continue
         if any(p.startswith(".") for p in path.split("/")):
             continue
