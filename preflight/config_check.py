@@ -35,6 +35,12 @@ class ConfigCheck:
         self.skipped = 0  # recognised, not validated (a kind without a schema, a template)
         self.kinds: dict[str, int] = {}
 
+    def counts(self) -> dict:
+        """The same counts as :meth:`summary`, for ``--format json`` (``configs``) and SARIF (run
+        property ``configs``)."""
+        return {"checked": self.checked, "kinds": dict(sorted(self.kinds.items())),
+                "skipped": self.skipped, "not_recognised": self.not_recognised}
+
     def summary(self) -> str:
         if not (self.checked or self.not_recognised or self.skipped):
             return ""

@@ -399,6 +399,39 @@ def test_check_dir_with_a_valid_deepspeed_config_is_quiet(cli, tmp_path):
     assert "Configs: 1 checked (deepspeed), 1 recognised but not validated" in result.out
 
 
+def test_check_json_and_sarif_carry_the_config_counts_of_the_text_summary(cli, tmp_path):
+    import json
+
+    write(tmp_path, "train.py", "print('hi')\n")
+    write(tmp_path, "configs/ds_config.json", """\
+        {
+          "train_batch_size": 30,
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4
+        }
+    """)
+    write(tmp_path, "configs/llama_lora.yaml", TORCHTUNE)
+    write(tmp_path, "configs/ds_config_TEMPLATE.json", TEMPLATE)
+    counts = {"checked": 1, "kinds": {"deepspeed": 1}, "skipped": 1, "not_recognised": 1}
+    text = cli("check", ".", "--no-cache", cwd=tmp_path)
+    assert text.out.rstrip().endswith(
+        "Configs: 1 checked (deepspeed), 1 recognised but not validated, 1 not recognised as a config")
+    result = cli("check", ".", "--no-cache", "--format", "json", cwd=tmp_path)
+    doc = json.loads(result.out)
+    assert result.code == 1 and doc["configs"] == counts
+    assert [f["code"] for f in doc["findings"]] == ["PF502"]
+    sarif = json.loads(cli("check", ".", "--no-cache", "--format", "sarif", cwd=tmp_path).out)
+    assert sarif["runs"][0]["properties"]["configs"] == counts
+
+
+def test_check_json_without_config_files_has_no_config_counts(cli, tmp_path):
+    import json
+
+    write(tmp_path, "train.py", "print('hi')\n")
+    doc = json.loads(cli("check", ".", "--no-cache", "--format", "json", cwd=tmp_path).out)
+    assert "configs" not in doc and doc["summary"]["files_checked"] == 1
+
+
 def test_check_reports_a_config_schema_problem(cli, tmp_path):
     write(tmp_path, "accelerate.yaml", ACCELERATE.format(dt="MULTI_GPU", legacy="num_machine: 2"))
     result = cli("check", "accelerate.yaml", "--no-cache", cwd=tmp_path)
