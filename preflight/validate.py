@@ -350,6 +350,13 @@ class _Validation:
                 severity = "error" if expected & {"number", "integer"} else "warning"
                 self.trapped.add(rel)
                 fixed = _yaml11_float(text)
+                if self.target.kind == "axolotl":
+                    # axolotl's pydantic models turn the string into a float where the field is a
+                    # number (lax mode; `learning_rate: str | float` has its own float() validator)
+                    self.add(rel, "note", "yaml11-float",
+                             f"{text} is read as the string {text!r} by {self.kind.loader}; axolotl's pydantic "
+                             f"models convert it to a number where the field is one, but {fixed} is clearer")
+                    continue
                 self.add(rel, severity, "yaml11-float",
                          f"{text} is read as the string {text!r}, not a number: YAML 1.1 floats need a "
                          f"dot and this file is read by {self.kind.loader}; write {fixed}")
@@ -446,6 +453,38 @@ class _Validation:
         meta = self.schema.get("x-preflight", {})
         return f" ({meta.get('library')} {meta.get('version')})" if meta else ""
 
+    def _axolotl_unknown(self, key: str, hint: Optional[str], lib: str) -> None:
+        """An axolotl key no config model declares: axolotl's ``validate_config`` returns only the
+        declared fields (pydantic's default ``extra='ignore'``), so the key does nothing; the
+        fields of the plugins the config lists (``plugins:``) are declared too."""
+        plugins = self.target.data.get("plugins") if isinstance(self.target.data, dict) else None
+        listed = [p for p in plugins if isinstance(p, str)] if isinstance(plugins, list) else []
+        known: dict[str, list[str]] = self.schema.get("x-plugins", {})
+
+        def package(plugin: str) -> Optional[str]:
+            return next((pkg for pkg in known if plugin.startswith(pkg + ".")), None)
+
+        mine = {package(p) for p in listed}
+        if any(key in known[pkg] for pkg in mine if pkg):
+            return
+        if None in mine:
+            outside = next(p for p in listed if package(p) is None)
+            self.add((key,), "note", "unknown-key",
+                     f"unknown key {key!r}: not a field of axolotl's config models; the plugin {outside!r}, "
+                     f"whose arguments preflight does not know, may declare it ({lib})")
+            return
+        owner = next((pkg for pkg, fields in sorted(known.items()) if key in fields), None)
+        if owner is not None:
+            self.add((key,), "warning", "unknown-key",
+                     f"unknown key {key!r}: an argument of the {owner} plugin, which `plugins:` does not list; "
+                     f"without the plugin axolotl's validate_config drops the key, so this setting does "
+                     f"nothing ({lib})")
+            return
+        extra = f" (did you mean {hint!r}?)" if hint else ""
+        self.add((key,), "warning", "unknown-key",
+                 f"unknown key {key!r}{extra}: not a field of axolotl's config models; validate_config keeps "
+                 f"only the fields they declare (pydantic ignores other keys), so this setting does nothing ({lib})")
+
     def _neox_release_field(self, key: str) -> bool:
         """Whether a tagged GPT-NeoX release declared ``key`` (``gas`` until v2.0) and the config
         lives outside a GPT-NeoX checkout: a config written for that release (Pythia's README
@@ -499,6 +538,9 @@ class _Validation:
             extra = f" (did you mean {hint!r}?)" if hint else ""
             if self.target.kind == "deepspeed" and not rel and _comment_key(str(key)):
                 continue  # `"_comment": "..."`: a note for readers, which DeepSpeed ignores as intended
+            if self.target.kind == "axolotl" and not rel:
+                self._axolotl_unknown(str(key), hint, lib)
+                continue
             if policy == "ignored" and self.target.kind == "deepspeed" and not rel:
                 self.add((*rel, key), "warning", "unknown-key",
                          f"unknown key {label!r}{extra}: DeepSpeed ignores top-level keys it does not know, "
