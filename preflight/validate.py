@@ -113,10 +113,21 @@ class FileReport:
 
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
-    info = KINDS[kind]
-    if not info.schema:
-        return {}
-    return json.loads((SCHEMA_DIR / f"{info.schema}.json").read_text(encoding="utf-8"))
+    """The schema of a kind, or with ``file:NAME`` another data file of the package's schema
+    folder (``file:lightning_removed``)."""
+    if kind.startswith("file:"):
+        stem = kind[len("file:"):]
+    else:
+        stem = KINDS[kind].schema
+        if not stem:
+            return {}
+    return json.loads((SCHEMA_DIR / f"{stem}.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _lightning_removed() -> dict[str, dict[str, Any]]:
+    """Trainer arguments of older Lightning releases (tools/gen_lightning_removed.py)."""
+    return load_schema("file:lightning_removed").get("removed", {})
 
 
 @cache
@@ -485,6 +496,24 @@ class _Validation:
                  f"unknown key {key!r}{extra}: not a field of axolotl's config models; validate_config keeps "
                  f"only the fields they declare (pydantic ignores other keys), so this setting does nothing ({lib})")
 
+    def _lightning_release_arg(self, key: str, label: str, extra: str, lib: str) -> None:
+        """A Trainer argument an older Lightning release took (``gpus`` up to 1.9): a note when the
+        config's project pins such a release (``pytorch-lightning==1.8.6``), else an error saying
+        which release still took it."""
+        from preflight.validate_project import pinned_at_most
+
+        info = _lightning_removed()[key]
+        last, gone = info.get("last") or "", info.get("gone_by") or ""
+        pinned = pinned_at_most(Path(self.config.path), ("pytorch-lightning", "lightning"), last, gone)
+        if pinned:
+            self.add((key,), "note", "unknown-key",
+                     f"{label!r}: a Trainer() argument up to Lightning {last} (gone by {gone}); the project pins "
+                     f"{pinned}, whose Trainer() takes it: rename or drop it before upgrading")
+            return
+        self.add((key,), "error", "unknown-key",
+                 f"unknown key {label!r}{extra}; {self.kind.owner} rejects it ({lib}); Lightning {last} still "
+                 f"took it (gone by {gone})")
+
     def _neox_release_field(self, key: str) -> bool:
         """Whether a tagged GPT-NeoX release declared ``key`` (``gas`` until v2.0) and the config
         lives outside a GPT-NeoX checkout: a config written for that release (Pythia's README
@@ -558,6 +587,8 @@ class _Validation:
                 self.add((*rel, key), "error", "unknown-key",
                          f"unknown key {label!r}{extra}: not a NeoXArgs field; GPT-NeoX fails at start-up "
                          f"(NeoXArgs(**config) raises TypeError) ({lib})")
+            elif self.target.kind == "lightning-trainer" and not rel and str(key) in _lightning_removed():
+                self._lightning_release_arg(str(key), label, extra, lib)
             else:
                 self.add((*rel, key), "error", "unknown-key",
                          f"unknown key {label!r}{extra}; {self.kind.owner} rejects it ({lib})")
@@ -670,7 +701,12 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
             how = hf_reader
         if config.kind == "json":
             how = "json"
-        report.problems.extend(_Validation(config, target, how, scalars, extra).run())
+        known = extra
+        if target.kind == "training-args":
+            from preflight.validate_kinds import preference_fields
+
+            known = extra | preference_fields(target.data)
+        report.problems.extend(_Validation(config, target, how, scalars, known).run())
     report.problems.sort(key=Problem.sort_key)
     return report
 

@@ -76,8 +76,10 @@ def _fields_under(root: str) -> frozenset[str]:
 
 # --------------------------------------------------------------------------- pinned library versions
 
-_PIN_NAMES = ("requirements.txt", "environment.yml", "environment.yaml", "pyproject.toml", "setup.py", "setup.cfg")
-_LIBS = r"transformers|trl|accelerate|deepspeed|peft"
+# Dockerfiles pin too (`RUN pip install pytorch-lightning==1.8.6`: flash-attention's training/Dockerfile)
+_PIN_NAMES = ("requirements.txt", "environment.yml", "environment.yaml", "pyproject.toml", "setup.py", "setup.cfg",
+              "Dockerfile")
+_LIBS = r"transformers|trl|accelerate|deepspeed|peft|pytorch[-_]lightning|lightning"
 # `lib` followed by its specifiers (`==4.34`, `>=0.18.0,<=0.20.0`), in any pin file
 _SPEC = re.compile(r"(?<![\w.\-])(" + _LIBS + r")(?:\[[^\]]*\])?\s*((?:(?:==|<=|>=|~=|!=|<|>)\s*[0-9][0-9A-Za-z.*+\-]*\s*,?\s*)+)",
                    re.I)
@@ -109,8 +111,8 @@ def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]
         return None
     for here in (folder, *folder.parents):
         pins = _pins_under(str(here))
-        if library.lower() in pins:
-            return pins[library.lower()]
+        if _norm(library) in pins:
+            return pins[_norm(library)]
         if here == root:
             break
     return None
@@ -137,19 +139,24 @@ def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
         lines = [line.split("#", 1)[0] for line in text.splitlines()]
         body = "\n".join(lines)
         for m in _SPEC.finditer(body):
-            found.setdefault(m.group(1).lower(), set()).add(_upper(m.group(1).lower(), m.group(2), name))
+            lib = _norm(m.group(1))
+            found.setdefault(lib, set()).add(_upper(lib, m.group(2), name))
         if name.startswith("requirements"):
             for m in _BARE.finditer(body):
-                found.setdefault(m.group(1).lower(), set()).add(None)
+                found.setdefault(_norm(m.group(1)), set()).add(None)
         if name.startswith("environment"):
             for m in _CONDA_PIN.finditer(body):
-                lib = m.group(1).lower()
+                lib = _norm(m.group(1))
                 found.setdefault(lib, set()).add((m.group(2), f"{lib}=={m.group(2)} ({name})"))
     out: dict[str, Optional[tuple[str, str]]] = {}
     for lib, pins in found.items():
         versions = {p[0] if p else None for p in pins}
         out[lib] = sorted(pins)[0] if len(versions) == 1 and None not in versions else None  # type: ignore[type-var]
     return out
+
+
+def _norm(name: str) -> str:
+    return name.lower().replace("_", "-")
 
 
 def _upper(lib: str, spec: str, name: str) -> Optional[tuple[str, str]]:
@@ -198,6 +205,24 @@ def pinned_before_removal(config_path: Path, kind: str, key: str, value: Optiona
     else:
         ok = older_than(version, removed[1])
     return pin[1] if ok else ""
+
+
+def pinned_at_most(config_path: Path, libraries: tuple[str, ...], last: str, gone_by: str) -> str:
+    """``lib==X (file)`` when the config's project allows only releases that still have a removed
+    argument: up to ``last`` (the newest release known to have it), or below the minor release
+    ``gone_by`` names (``<2.0`` when 1.9.5 has it and 2.0.0 does not); empty otherwise."""
+    for library in libraries:
+        pin = pinned_version(config_path, library)
+        if pin is None:
+            continue
+        version = pin[0]
+        if version.startswith("<"):
+            nums = re.findall(r"\d+", gone_by)[:2]
+            ok = len(nums) == 2 and not older_than(f"{nums[0]}.{nums[1]}", version[1:])
+        else:
+            ok = not older_than(last, version)
+        return pin[1] if ok else ""
+    return ""
 
 
 def older_than(version: str, removed_in: str) -> bool:

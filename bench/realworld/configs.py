@@ -66,10 +66,10 @@ def _snapshot(repo: str, commit: str, mirror: Path | None, clone: bool, work: Pa
 
 
 def _context_file(path: str) -> bool:
-    """Project markers anywhere, and the pin files (``requirements*.txt``) that say which library
+    """Project markers anywhere, and the pin files (``requirements*.txt``, ``Dockerfile``) that say which library
     release a config is for: ``validate`` reads them the way a user's checkout has them."""
     name = path.rsplit("/", 1)[-1]
-    return name in MARKERS or (name.startswith("requirements") and name.endswith(".txt"))
+    return name in MARKERS or name == "Dockerfile" or (name.startswith("requirements") and name.endswith(".txt"))
 
 
 def recreate(repo: str, commit: str, git_dir: Path, out: Path) -> int:
