@@ -16,7 +16,7 @@ DESCRIPTION = (
 )
 
 KIND_CHOICES = ("deepspeed", "accelerate", "accelerate-sagemaker", "training-args", "sft-config",
-                "lightning-trainer", "gpt-neox")
+                "lightning-trainer", "gpt-neox", "axolotl")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
