@@ -444,7 +444,9 @@ class _Validation:
                 options.extend(branch.get("enum", ()))
             hint = _suggest(value, options) if isinstance(value, str) else None
             extra = f" (did you mean {hint!r}?)" if hint else ""
-            removed = _REMOVED_VALUES.get((self.target.kind, name, value)) if isinstance(value, str) else None
+            from preflight.validate_unknown import REMOVED_VALUES
+
+            removed = REMOVED_VALUES.get((self.target.kind, name, value)) if isinstance(value, str) else None
             if removed is not None:
                 from preflight.validate_project import pinned_before_removal
 
@@ -464,139 +466,10 @@ class _Validation:
         meta = self.schema.get("x-preflight", {})
         return f" ({meta.get('library')} {meta.get('version')})" if meta else ""
 
-    def _axolotl_unknown(self, key: str, hint: Optional[str], lib: str) -> None:
-        """An axolotl key no config model declares: axolotl's ``validate_config`` returns only the
-        declared fields (pydantic's default ``extra='ignore'``), so the key does nothing; the
-        fields of the plugins the config lists (``plugins:``) are declared too."""
-        plugins = self.target.data.get("plugins") if isinstance(self.target.data, dict) else None
-        listed = [p for p in plugins if isinstance(p, str)] if isinstance(plugins, list) else []
-        known: dict[str, list[str]] = self.schema.get("x-plugins", {})
-
-        def package(plugin: str) -> Optional[str]:
-            return next((pkg for pkg in known if plugin.startswith(pkg + ".")), None)
-
-        mine = {package(p) for p in listed}
-        if any(key in known[pkg] for pkg in mine if pkg):
-            return
-        if None in mine:
-            outside = next(p for p in listed if package(p) is None)
-            self.add((key,), "note", "unknown-key",
-                     f"unknown key {key!r}: not a field of axolotl's config models; the plugin {outside!r}, "
-                     f"whose arguments preflight does not know, may declare it ({lib})")
-            return
-        owner = next((pkg for pkg, fields in sorted(known.items()) if key in fields), None)
-        if owner is not None:
-            self.add((key,), "warning", "unknown-key",
-                     f"unknown key {key!r}: an argument of the {owner} plugin, which `plugins:` does not list; "
-                     f"without the plugin axolotl's validate_config drops the key, so this setting does "
-                     f"nothing ({lib})")
-            return
-        extra = f" (did you mean {hint!r}?)" if hint else ""
-        self.add((key,), "warning", "unknown-key",
-                 f"unknown key {key!r}{extra}: not a field of axolotl's config models; validate_config keeps "
-                 f"only the fields they declare (pydantic ignores other keys), so this setting does nothing ({lib})")
-
-    def _lightning_release_arg(self, key: str, label: str, extra: str, lib: str) -> None:
-        """A Trainer argument an older Lightning release took (``gpus`` up to 1.9): a note when the
-        config's project pins such a release (``pytorch-lightning==1.8.6``), else an error saying
-        which release still took it."""
-        from preflight.validate_project import pinned_at_most
-
-        info = _lightning_removed()[key]
-        last, gone = info.get("last") or "", info.get("gone_by") or ""
-        pinned = pinned_at_most(Path(self.config.path), ("pytorch-lightning", "lightning"), last, gone)
-        if pinned:
-            self.add((key,), "note", "unknown-key",
-                     f"{label!r}: a Trainer() argument up to Lightning {last} (gone by {gone}); the project pins "
-                     f"{pinned}, whose Trainer() takes it: rename or drop it before upgrading")
-            return
-        self.add((key,), "error", "unknown-key",
-                 f"unknown key {label!r}{extra}; {self.kind.owner} rejects it ({lib}); Lightning {last} still "
-                 f"took it (gone by {gone})")
-
-    def _neox_release_field(self, key: str) -> bool:
-        """Whether a tagged GPT-NeoX release declared ``key`` (``gas`` until v2.0) and the config
-        lives outside a GPT-NeoX checkout: a config written for that release (Pythia's README
-        trains with ``git checkout v1.0``). Inside GPT-NeoX's own tree the config goes with that
-        tree's code, where the key fails."""
-        if key not in self.schema.get("x-removed", {}):
-            return False
-        from preflight.validate_project import project_root
-
-        root = project_root(Path(self.config.path))
-        return root is None or not (root / "megatron" / "neox_arguments").is_dir()
-
     def unknown_keys(self, error: Any, rel: tuple[Any, ...]) -> None:
-        schema = error.schema
-        known = schema.get("properties", {})
-        policy = schema.get("x-unknown-keys", "error")
-        meta = self.schema.get("x-preflight", {})
-        lib = f"{meta.get('library', '')} {meta.get('version', '')}".strip()
-        for key in error.instance:
-            if key in known:
-                continue
-            hint = _suggest(str(key), known)
-            where = _dotted((*self.target.prefix, *rel))
-            label = f"{where}.{key}" if where else str(key)
-            renamed = _RENAMED.get((self.target.kind, label))
-            if renamed is not None and key not in self.known_extra:
-                from preflight.validate_project import pinned_before_removal
+        from preflight.validate_unknown import unknown_keys
 
-                pinned = pinned_before_removal(Path(self.config.path), self.target.kind, label)
-                if pinned:
-                    self.add((*rel, key), "note", "unknown-key",
-                             f"{label!r}: {renamed}; the project pins {pinned}, which still accepts it: "
-                             "rename it before upgrading")
-                    continue
-                if policy == "ignored":
-                    self.add((*rel, key), "warning", "unknown-key",
-                             f"unknown key {label!r}: {renamed}; {self.kind.owner} ignores it ({lib})")
-                    continue
-                self.add((*rel, key), "warning" if policy == "other-dataclass" else "error", "unknown-key",
-                         f"unknown key {key!r}: {renamed}; HfArgumentParser/TrlParser reject keys no dataclass "
-                         f"of the script declares ({lib})")
-                continue
-            if policy == "other-dataclass":
-                if key in self.known_extra or hint is None or not _close(str(key), hint):
-                    continue
-                self.add((*rel, key), "warning", "unknown-key",
-                         f"unknown key {key!r}: not a {self.kind.owner} field "
-                         f"(did you mean {hint!r}?); HfArgumentParser rejects keys no dataclass of the "
-                         f"script declares ({lib})")
-                continue
-            extra = f" (did you mean {hint!r}?)" if hint else ""
-            if self.target.kind == "deepspeed" and not rel and _comment_key(str(key)):
-                continue  # `"_comment": "..."`: a note for readers, which DeepSpeed ignores as intended
-            if self.target.kind == "axolotl" and not rel:
-                self._axolotl_unknown(str(key), hint, lib)
-                continue
-            if policy == "ignored" and self.target.kind == "deepspeed" and not rel:
-                self.add((*rel, key), "warning", "unknown-key",
-                         f"unknown key {label!r}{extra}: DeepSpeed ignores top-level keys it does not know, "
-                         f"so this setting does nothing ({lib})")
-            elif policy == "ignored":
-                self.add((*rel, key), "warning", "unknown-key",
-                         f"unknown key {label!r}{extra}; {self.kind.owner} ignores it ({lib})")
-            elif self.target.kind == "gpt-neox" and not rel and self._neox_release_field(str(key)):
-                releases = ", ".join(self.schema["x-removed"][str(key)])
-                self.add((*rel, key), "note", "unknown-key",
-                         f"{label!r} is not a NeoXArgs field at gpt-neox {meta.get('version', '')}, where "
-                         f"NeoXArgs(**config) raises TypeError; gpt-neox {releases} declared it, so this config "
-                         f"runs on that release: drop or rename the key before moving to a newer GPT-NeoX")
-            elif self.target.kind == "gpt-neox" and not rel:
-                self.add((*rel, key), "error", "unknown-key",
-                         f"unknown key {label!r}{extra}: not a NeoXArgs field; GPT-NeoX fails at start-up "
-                         f"(NeoXArgs(**config) raises TypeError) ({lib})")
-            elif self.target.kind == "lightning-trainer" and not rel and str(key) in _lightning_removed():
-                self._lightning_release_arg(str(key), label, extra, lib)
-            else:
-                self.add((*rel, key), "error", "unknown-key",
-                         f"unknown key {label!r}{extra}; {self.kind.owner} rejects it ({lib})")
-
-
-def _comment_key(key: str) -> bool:
-    return key.startswith("_") or "comment" in key.lower()
-
+        unknown_keys(self, error, rel)
 
 def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
     """The ``anyOf`` branch a mapping or list should be checked against (to report the
@@ -609,25 +482,6 @@ def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
             return i
     return None
 
-
-# fields a library renamed: what the old name does now
-_RENAMED = {
-    ("sft-config", "max_seq_length"): "SFTConfig renamed it to `max_length` (TRL 0.20 removed the old name)",
-    ("training-args", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
-                                              "removed the old name)",
-    ("sft-config", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
-                                           "removed the old name)",
-    ("accelerate", "fsdp_config.fsdp_backward_prefetch_policy"): "accelerate renamed it to "
-                                                                 "`fsdp_backward_prefetch` (1.0.0 removed the old "
-                                                                 "name)",
-}
-
-# values a library removed from a choice: what happened to them (the release is in validate_project.REMOVED_IN)
-_REMOVED_VALUES = {
-    (kind, "optim", "adamw_hf"): "transformers 4.50 removed its own AdamW (`adamw_hf`); `adamw_torch` is the "
-                                 "same optimizer from PyTorch"
-    for kind in ("training-args", "sft-config")
-}
 
 _LAX_BOOL = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
 
