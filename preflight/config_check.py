@@ -35,6 +35,12 @@ class ConfigCheck:
         self.skipped = 0  # recognised, not validated (a kind without a schema, a template)
         self.kinds: dict[str, int] = {}
 
+    def counts(self) -> dict:
+        """The same counts as :meth:`summary`, for ``--format json`` (``configs``) and SARIF (run
+        property ``configs``)."""
+        return {"checked": self.checked, "kinds": dict(sorted(self.kinds.items())),
+                "skipped": self.skipped, "not_recognised": self.not_recognised}
+
     def summary(self) -> str:
         if not (self.checked or self.not_recognised or self.skipped):
             return ""
@@ -52,6 +58,7 @@ def check_configs(files: Sequence[Discovered], selection: Selection, root: Path)
     from preflight.plan_rules import run_plan_rules
     from preflight.sources import read_source
     from preflight.validate import validate_source
+    from preflight.validate_kinds import looks_like_config
 
     out = ConfigCheck()
     wanted = tuple(c for c in selection.codes if c in CONFIG_RULES)
@@ -63,10 +70,13 @@ def check_configs(files: Sequence[Discovered], selection: Selection, root: Path)
         report = validate_source(source)
         if report.error is not None:
             # a file that does not parse: reported only when it was named or looks like a config
-            if _config_named(item.path):
+            if looks_like_config(item.path.name, source.text or ""):
                 out.errors.append(report.error)
             else:
                 out.not_recognised += 1
+            continue
+        if report.template and not looks_like_config(item.path.name, source.text or ""):
+            out.not_recognised += 1  # placeholders in something else (a JSON Lines data file)
             continue
         if report.template or report.skipped:
             out.skipped += 1
@@ -85,9 +95,3 @@ def check_configs(files: Sequence[Discovered], selection: Selection, root: Path)
         sub = Selection(codes, selection.severity_overrides, selection.per_file_ignores, selection.plugins)
         out.findings.extend(run_plan_rules(plan, project, sub))
     return out
-
-
-def _config_named(path: Path) -> bool:
-    """A name that says the file is a training config (``ds_config.json``, ``accelerate.yaml``)."""
-    name = path.name.lower()
-    return any(word in name for word in ("deepspeed", "ds_config", "accelerate", "zero", "fsdp"))

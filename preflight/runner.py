@@ -309,16 +309,31 @@ def run_check(args: argparse.Namespace) -> int:
     line = ""
     config_findings: list[Finding] = []
     config_errors: list[FileError] = []
+    config_counts: Optional[dict] = None
     if configs.files:  # imported only when there are configs (a Python-only check starts faster)
         from preflight.config_check import check_configs
 
         checked = check_configs(configs.files, selection, Path.cwd())
         line, config_findings, config_errors = checked.summary(), checked.findings, checked.errors
+        config_counts = checked.counts()
 
     def extra(fmt: str, text: str) -> str:
         if fmt != "text" or not line or args.quiet:
             return text
         return text.rstrip("\n") + "\n" + line + "\n"
+
+    def document(fmt: str, doc: dict) -> None:
+        """JSON: a ``configs`` key with the counts of the text's ``Configs:`` line; SARIF: the
+        run property ``configs``. Absent when the tree has no JSON/YAML file (as the line is)."""
+        if config_counts is None:
+            return
+        if fmt == "json":
+            doc["configs"] = config_counts
+        elif fmt == "sarif":
+            for run in doc.get("runs", []):
+                run.setdefault("properties", {})["configs"] = config_counts
+
+    extra.document = document  # type: ignore[attr-defined]
 
     if not found.files and not found.errors and not configs.files and not job_errors and not args.quiet:
         named = ", ".join(str(p) for p in paths)

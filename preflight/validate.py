@@ -113,10 +113,21 @@ class FileReport:
 
 @cache
 def load_schema(kind: str) -> dict[str, Any]:
-    info = KINDS[kind]
-    if not info.schema:
-        return {}
-    return json.loads((SCHEMA_DIR / f"{info.schema}.json").read_text(encoding="utf-8"))
+    """The schema of a kind, or with ``file:NAME`` another data file of the package's schema
+    folder (``file:lightning_removed``)."""
+    if kind.startswith("file:"):
+        stem = kind[len("file:"):]
+    else:
+        stem = KINDS[kind].schema
+        if not stem:
+            return {}
+    return json.loads((SCHEMA_DIR / f"{stem}.json").read_text(encoding="utf-8"))
+
+
+@cache
+def _lightning_removed() -> dict[str, dict[str, Any]]:
+    """Trainer arguments of older Lightning releases (tools/gen_lightning_removed.py)."""
+    return load_schema("file:lightning_removed").get("removed", {})
 
 
 @cache
@@ -350,6 +361,13 @@ class _Validation:
                 severity = "error" if expected & {"number", "integer"} else "warning"
                 self.trapped.add(rel)
                 fixed = _yaml11_float(text)
+                if self.target.kind == "axolotl":
+                    # axolotl's pydantic models turn the string into a float where the field is a
+                    # number (lax mode; `learning_rate: str | float` has its own float() validator)
+                    self.add(rel, "note", "yaml11-float",
+                             f"{text} is read as the string {text!r} by {self.kind.loader}; axolotl's pydantic "
+                             f"models convert it to a number where the field is one, but {fixed} is clearer")
+                    continue
                 self.add(rel, severity, "yaml11-float",
                          f"{text} is read as the string {text!r}, not a number: YAML 1.1 floats need a "
                          f"dot and this file is read by {self.kind.loader}; write {fixed}")
@@ -426,6 +444,19 @@ class _Validation:
                 options.extend(branch.get("enum", ()))
             hint = _suggest(value, options) if isinstance(value, str) else None
             extra = f" (did you mean {hint!r}?)" if hint else ""
+            from preflight.validate_unknown import REMOVED_VALUES
+
+            removed = REMOVED_VALUES.get((self.target.kind, name, value)) if isinstance(value, str) else None
+            if removed is not None:
+                from preflight.validate_project import pinned_before_removal
+
+                pinned = pinned_before_removal(Path(self.config.path), self.target.kind, name, value)
+                if pinned:
+                    self.add(rel, "note", "invalid-value",
+                             f"{name} is {_show(value)}: {removed}; the project pins {pinned}, which still "
+                             "accepts it: change it before upgrading")
+                    return
+                extra = f": {removed}"
             self.add(rel, "error", "invalid-value",
                      f"{name} is {_show(value)}, expected {_describe(sub)}{extra}" + self._source_note())
             return
@@ -436,61 +467,9 @@ class _Validation:
         return f" ({meta.get('library')} {meta.get('version')})" if meta else ""
 
     def unknown_keys(self, error: Any, rel: tuple[Any, ...]) -> None:
-        schema = error.schema
-        known = schema.get("properties", {})
-        policy = schema.get("x-unknown-keys", "error")
-        meta = self.schema.get("x-preflight", {})
-        lib = f"{meta.get('library', '')} {meta.get('version', '')}".strip()
-        for key in error.instance:
-            if key in known:
-                continue
-            hint = _suggest(str(key), known)
-            where = _dotted((*self.target.prefix, *rel))
-            label = f"{where}.{key}" if where else str(key)
-            renamed = _RENAMED.get((self.target.kind, str(key)))
-            if renamed is not None and key not in self.known_extra:
-                from preflight.validate_project import pinned_before_removal
+        from preflight.validate_unknown import unknown_keys
 
-                pinned = pinned_before_removal(Path(self.config.path), self.target.kind, str(key))
-                if pinned:
-                    self.add((*rel, key), "note", "unknown-key",
-                             f"{key!r}: {renamed}; the project pins {pinned}, which still accepts it: "
-                             "rename it before upgrading")
-                    continue
-                self.add((*rel, key), "warning" if policy == "other-dataclass" else "error", "unknown-key",
-                         f"unknown key {key!r}: {renamed}; HfArgumentParser/TrlParser reject keys no dataclass "
-                         f"of the script declares ({lib})")
-                continue
-            if policy == "other-dataclass":
-                if key in self.known_extra or hint is None or not _close(str(key), hint):
-                    continue
-                self.add((*rel, key), "warning", "unknown-key",
-                         f"unknown key {key!r}: not a {self.kind.owner} field "
-                         f"(did you mean {hint!r}?); HfArgumentParser rejects keys no dataclass of the "
-                         f"script declares ({lib})")
-                continue
-            extra = f" (did you mean {hint!r}?)" if hint else ""
-            if self.target.kind == "deepspeed" and not rel and _comment_key(str(key)):
-                continue  # `"_comment": "..."`: a note for readers, which DeepSpeed ignores as intended
-            if policy == "ignored" and self.target.kind == "deepspeed" and not rel:
-                self.add((*rel, key), "warning", "unknown-key",
-                         f"unknown key {label!r}{extra}: DeepSpeed ignores top-level keys it does not know, "
-                         f"so this setting does nothing ({lib})")
-            elif policy == "ignored":
-                self.add((*rel, key), "warning", "unknown-key",
-                         f"unknown key {label!r}{extra}; {self.kind.owner} ignores it ({lib})")
-            elif self.target.kind == "gpt-neox" and not rel:
-                self.add((*rel, key), "error", "unknown-key",
-                         f"unknown key {label!r}{extra}: not a NeoXArgs field; GPT-NeoX fails at start-up "
-                         f"(NeoXArgs(**config) raises TypeError) ({lib})")
-            else:
-                self.add((*rel, key), "error", "unknown-key",
-                         f"unknown key {label!r}{extra}; {self.kind.owner} rejects it ({lib})")
-
-
-def _comment_key(key: str) -> bool:
-    return key.startswith("_") or "comment" in key.lower()
-
+        unknown_keys(self, error, rel)
 
 def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
     """The ``anyOf`` branch a mapping or list should be checked against (to report the
@@ -503,15 +482,6 @@ def _matching_branch(schema: dict[str, Any], value: Any) -> Optional[int]:
             return i
     return None
 
-
-# fields a library renamed: what the old name does now
-_RENAMED = {
-    ("sft-config", "max_seq_length"): "SFTConfig renamed it to `max_length` (TRL 0.20 removed the old name)",
-    ("training-args", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
-                                              "removed the old name)",
-    ("sft-config", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
-                                           "removed the old name)",
-}
 
 _LAX_BOOL = {"true", "false", "yes", "no", "on", "off", "1", "0", "t", "f", "y", "n"}
 
@@ -585,7 +555,12 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
             how = hf_reader
         if config.kind == "json":
             how = "json"
-        report.problems.extend(_Validation(config, target, how, scalars, extra).run())
+        known = extra
+        if target.kind == "training-args":
+            from preflight.validate_kinds import preference_fields
+
+            known = extra | preference_fields(target.data)
+        report.problems.extend(_Validation(config, target, how, scalars, known).run())
     report.problems.sort(key=Problem.sort_key)
     return report
 

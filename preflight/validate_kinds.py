@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
@@ -36,8 +37,10 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     # GPT-NeoX reads its YAML with yaml.load(FullLoader): YAML 1.1 like PyYAML's safe_load
     Kind("gpt-neox", "gpt_neox", "GPT-NeoX config (NeoXArgs)", "pyyaml", "GPT-NeoX",
          "PyYAML (NeoXArgs.from_ymls uses yaml.load)"),
-    # no schema: recognised, counted, not validated (see SKIPPED_WHY)
-    Kind("axolotl", "", "axolotl config", "pyyaml", "axolotl", "PyYAML (axolotl's load_cfg uses yaml.safe_load)"),
+    # top-level field names only (tools/gen_axolotl_fields.py); a kind with no schema file would be
+    # recognised, counted and not validated (see SKIPPED_WHY)
+    Kind("axolotl", "axolotl", "axolotl config", "pyyaml", "axolotl",
+         "PyYAML (axolotl's load_cfg uses yaml.safe_load)"),
     Kind("deepspeed", "deepspeed", "DeepSpeed config", "pyyaml", "DeepSpeed",
          "PyYAML (HF Trainer / accelerate read YAML DeepSpeed blocks with yaml.safe_load)"),
     Kind("accelerate", "accelerate_config", "accelerate config", "pyyaml", "accelerate launch",
@@ -73,6 +76,25 @@ _LIGHTNING_CLI_KEYS = ("seed_everything", "ckpt_path")
 _PREFERENCE_HINTS = ("beta", "max_prompt_length", "rpo_alpha", "precompute_ref_log_probs", "ref_adapter_name",
                      "generate_during_eval", "desirable_weight", "undesirable_weight", "cpo_alpha", "simpo_gamma",
                      "ref_model_init_kwargs", "sync_ref_model", "max_completion_length")
+
+
+def preference_fields(data: Any) -> frozenset[str]:
+    """The own fields of TRL's preference configs (DPOConfig, KTOConfig, ORPOConfig, CPOConfig,
+    BCOConfig; ``tools/gen_trl_preference_fields.py``) when ``data`` has preference-trainer keys: the
+    script reads such a file with one of them, so ``label_smoothing`` or ``loss_type`` is not a typo."""
+    if not (isinstance(data, dict) and any(k in data for k in _PREFERENCE_HINTS)):
+        return frozenset()
+    return _preference_fields()
+
+
+@lru_cache(maxsize=1)
+def _preference_fields() -> frozenset[str]:
+    from preflight.validate import load_schema
+
+    classes = load_schema("file:trl_preference_fields").get("classes", {})
+    return frozenset(f for fields in classes.values() for f in fields)
+
+
 # keys only an axolotl config has (its AxolotlInputConfig fields; a TrainingArguments file has none)
 _AXOLOTL_HINTS = ("base_model", "base_model_config", "datasets", "sequence_len", "micro_batch_size", "adapter",
                   "lora_target_linear", "sample_packing", "val_set_size", "pad_to_sequence_len", "num_epochs",
@@ -101,10 +123,9 @@ SCRIPT_FIELDS = _HF_SCRIPT_KEYS - {"max_seq_length", "hub_model_revision"}
 # `_component_` nodes (torchtune.config.instantiate), never TrainingArguments
 _FOREIGN_MARKERS = ("_component_",)
 
-SKIPPED_WHY = {
-    "axolotl": "axolotl validates its config with its own pydantic models (AxolotlInputConfig and its "
-               "plugins' arguments); preflight has no schema generated from them, so the file is not checked",
-}
+# why a recognised kind is not validated, for kinds without a schema file (none at present: axolotl has
+# its field list since issue 16's third held-out round)
+SKIPPED_WHY: dict[str, str] = {}
 
 
 @dataclass
@@ -293,3 +314,31 @@ def _target_nodes(data: Any, prefix: tuple[Any, ...], depth: int) -> list[Target
         if isinstance(value, dict):
             out.extend(_target_nodes(value, (*prefix, key), depth + 1))
     return out
+
+
+# --------------------------------------------------------------------------- files that do not parse
+
+# keys that say a file is a training config of a kind preflight validates, read from its text when
+# the file does not parse (a broken NeoX YAML, a DeepSpeed JSON with a trailing comma)
+_CONFIG_MARKERS = ("zero_optimization", "train_micro_batch_size_per_gpu", "train_batch_size",
+                   "gradient_accumulation_steps", "distributed_type", "compute_environment", "mixed_precision",
+                   "num_processes", "per_device_train_batch_size", "learning_rate", "num_train_epochs",
+                   "lr_scheduler_type", "num-layers", "hidden-size", "seq-length", "model-parallel-size",
+                   "pipe-parallel-size", "train-iters", "base_model", "sequence_len", "micro_batch_size",
+                   "max_epochs", "accumulate_grad_batches")
+_MARKER_KEY = re.compile(r"""(?:^|[\s{,])["']?(""" + "|".join(re.escape(k) for k in _CONFIG_MARKERS)
+                         + r""")["']?\s*:""", re.M)
+_CONFIG_NAME_WORDS = ("deepspeed", "ds_config", "accelerate", "zero", "fsdp")
+
+
+def looks_like_config(name: str, text: str) -> bool:
+    """Whether a JSON/YAML file that does not parse (or parses only as a template) is a training
+    config worth reporting: its name says so (``ds_config*.json``, ``*accelerate*``), or its text
+    has at least two keys of the kinds preflight validates. A ``tsconfig.json`` with comments, a
+    JSON Lines data file named ``.json`` or a Helm template is none of these: counted as not
+    recognised, never an error, when it is found in a folder."""
+    lowered = name.lower()
+    if any(word in lowered for word in _CONFIG_NAME_WORDS):
+        return True
+    found = {m.group(1) for m in _MARKER_KEY.finditer(text[:200_000])}
+    return len(found) >= 2

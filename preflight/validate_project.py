@@ -76,33 +76,58 @@ def _fields_under(root: str) -> frozenset[str]:
 
 # --------------------------------------------------------------------------- pinned library versions
 
-_PIN_NAMES = ("requirements.txt", "environment.yml", "environment.yaml", "pyproject.toml", "setup.py", "setup.cfg")
-_PIN = re.compile(r"(?<![\w.\-])(transformers|trl|accelerate|deepspeed|peft)\s*==\s*([0-9][0-9A-Za-z.+\-]*)", re.I)
+# Dockerfiles pin too (`RUN pip install pytorch-lightning==1.8.6`: flash-attention's training/Dockerfile)
+_PIN_NAMES = ("requirements.txt", "environment.yml", "environment.yaml", "pyproject.toml", "setup.py", "setup.cfg",
+              "Dockerfile")
+_LIBS = r"transformers|trl|accelerate|deepspeed|peft|pytorch[-_]lightning|lightning"
+# `lib` followed by its specifiers (`==4.34`, `>=0.18.0,<=0.20.0`), in any pin file
+_SPEC = re.compile(r"(?<![\w.\-])(" + _LIBS + r")(?:\[[^\]]*\])?\s*((?:(?:==|<=|>=|~=|!=|<|>)\s*[0-9][0-9A-Za-z.*+\-]*\s*,?\s*)+)",
+                   re.I)
+# a bare requirement line (`transformers`): mentioned, any release
+_BARE = re.compile(r"^\s*(" + _LIBS + r")(?:\[[^\]]*\])?\s*(?:;.*)?$", re.I | re.M)
 # conda's own spec (`- transformers=4.44.2=pyhd8ed1ab_0`) pins too, in environment files only
-_CONDA_PIN = re.compile(r"^\s*-\s*(transformers|trl|accelerate|deepspeed|peft)\s*=\s*([0-9][0-9A-Za-z.+\-]*)", re.I | re.M)
+_CONDA_PIN = re.compile(r"^\s*-\s*(" + _LIBS + r")\s*=\s*([0-9][0-9A-Za-z.+\-]*)", re.I | re.M)
+_CLAUSE = re.compile(r"(==|<=|<|~=|>=|>|!=)\s*([0-9][0-9A-Za-z.*+\-]*)")
 
 
 def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]:
-    """The exact version (``==``) the config's project pins ``library`` at, with the file that
-    says so: ``requirements*.txt``, ``environment.y(a)ml``, ``pyproject.toml``, ``setup.py`` or
-    ``setup.cfg`` in the project's root. None when nothing pins it exactly (a lower bound such
-    as ``>=4.39`` lets a fresh install take the newest release) or when two files disagree."""
+    """The newest release the config's project allows for ``library``, with what says so:
+    ``(version, "lib==4.34 (requirements.txt)")``. The pin files (``requirements*.txt``,
+    ``environment.y(a)ml``, ``pyproject.toml``, ``setup.py``, ``setup.cfg``) are read in the
+    config's folder and each folder above it up to the project's root; the nearest folder that
+    names the library decides (a sub-project's ``requirements.txt`` over the root's). Only an
+    upper bound pins: ``==X``, ``<=X`` (the version is X), ``<X`` (the version is written
+    ``<X``: every allowed release is older than X), conda's ``=X``. None when the nearest
+    mention has no upper bound (``>=4.39``: a fresh install takes the newest release), when
+    two files of that folder disagree, or when nothing names the library."""
     if not config_path.is_file():
         return None
     root = project_root(config_path)
     if root is None:
         return None
-    return _pins_under(str(root)).get(library.lower())
+    try:
+        folder = config_path.resolve().parent
+    except OSError:
+        return None
+    for here in (folder, *folder.parents):
+        pins = _pins_under(str(here))
+        if _norm(library) in pins:
+            return pins[_norm(library)]
+        if here == root:
+            break
+    return None
 
 
-@lru_cache(maxsize=8)
-def _pins_under(root: str) -> dict[str, tuple[str, str]]:
+@lru_cache(maxsize=64)
+def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
+    """For each library a pin file of ``root`` names: its upper bound ``(version, description)``,
+    or None when it has none (or the files disagree)."""
     names = set(_PIN_NAMES)
     try:
         names |= {n for n in os.listdir(root) if n.startswith("requirements") and n.endswith(".txt")}
     except OSError:
         return {}
-    found: dict[str, set[tuple[str, str]]] = {}
+    found: dict[str, set[Optional[tuple[str, str]]]] = {}
     for name in sorted(names):
         path = os.path.join(root, name)
         try:
@@ -113,43 +138,97 @@ def _pins_under(root: str) -> dict[str, tuple[str, str]]:
             continue
         lines = [line.split("#", 1)[0] for line in text.splitlines()]
         body = "\n".join(lines)
-        matches = list(_PIN.finditer(body))
+        for m in _SPEC.finditer(body):
+            lib = _norm(m.group(1))
+            found.setdefault(lib, set()).add(_upper(lib, m.group(2), name))
+        if name.startswith("requirements"):
+            for m in _BARE.finditer(body):
+                found.setdefault(_norm(m.group(1)), set()).add(None)
         if name.startswith("environment"):
-            matches += list(_CONDA_PIN.finditer(body))
-        for m in matches:
-            found.setdefault(m.group(1).lower(), set()).add((m.group(2), name))
-    out = {}
+            for m in _CONDA_PIN.finditer(body):
+                lib = _norm(m.group(1))
+                found.setdefault(lib, set()).add((m.group(2), f"{lib}=={m.group(2)} ({name})"))
+    out: dict[str, Optional[tuple[str, str]]] = {}
     for lib, pins in found.items():
-        versions = {v for v, _ in pins}
-        if len(versions) == 1:
-            out[lib] = sorted(pins)[0]
+        versions = {p[0] if p else None for p in pins}
+        out[lib] = sorted(pins)[0] if len(versions) == 1 and None not in versions else None  # type: ignore[type-var]
     return out
 
 
-# the release that removed each renamed field (validate's _RENAMED): a project that pins an older
-# release exactly still has the old name
+def _norm(name: str) -> str:
+    return name.lower().replace("_", "-")
+
+
+def _upper(lib: str, spec: str, name: str) -> Optional[tuple[str, str]]:
+    """The upper bound of one requirement's specifiers, or None."""
+    bound: Optional[str] = None
+    for op, version in _CLAUSE.findall(spec):
+        if "*" in version:
+            continue
+        if op in ("==", "<="):
+            bound = version
+        elif op == "<":
+            bound = "<" + version
+    if bound is None:
+        return None
+    text = " ".join(spec.split()).rstrip(",")
+    return (bound, f"{lib}{text} ({name})")
+
+
+# what a library removed, and in which release: a project that pins an older release still has it.
+# (kind, dotted key, value or None for the key itself) -> (library, the release that removed it)
 REMOVED_IN = {
-    ("sft-config", "max_seq_length"): ("trl", "0.20"),
-    ("training-args", "evaluation_strategy"): ("transformers", "4.46"),
-    ("sft-config", "evaluation_strategy"): ("transformers", "4.46"),
+    ("sft-config", "max_seq_length", None): ("trl", "0.20"),
+    ("training-args", "evaluation_strategy", None): ("transformers", "4.46"),
+    ("sft-config", "evaluation_strategy", None): ("transformers", "4.46"),
+    # OptimizerNames.ADAMW_HF (transformers' own AdamW): in 4.49.0, gone in 4.50.0
+    ("training-args", "optim", "adamw_hf"): ("transformers", "4.50"),
+    ("sft-config", "optim", "adamw_hf"): ("transformers", "4.50"),
+    # `accelerate launch --fsdp_backward_prefetch_policy`: deprecated, removed in 1.0.0 (#3098)
+    ("accelerate", "fsdp_config.fsdp_backward_prefetch_policy", None): ("accelerate", "1.0.0"),
 }
 
 
-def pinned_before_removal(config_path: Path, kind: str, key: str) -> str:
-    """``lib==X (file)`` when the config's project pins the library exactly at a release that
-    still has the renamed ``key``; empty otherwise."""
-    removed = REMOVED_IN.get((kind, key))
+def pinned_before_removal(config_path: Path, kind: str, key: str, value: Optional[str] = None) -> str:
+    """``lib==X (file)`` (the project's own spelling) when the config's project pins the library
+    at releases that all still have ``key`` (or the ``value`` of ``key``); empty otherwise."""
+    removed = REMOVED_IN.get((kind, key, value))
     if removed is None:
         return ""
     pin = pinned_version(config_path, removed[0])
-    if pin is None or not older_than(pin[0], removed[1]):
+    if pin is None:
         return ""
-    return f"{removed[0]}=={pin[0]} ({pin[1]})"
+    version = pin[0]
+    below = version[1:] if version.startswith("<") else None
+    if below is not None:
+        ok = not older_than(removed[1], below)  # every allowed release is older than `below` <= removal
+    else:
+        ok = older_than(version, removed[1])
+    return pin[1] if ok else ""
+
+
+def pinned_at_most(config_path: Path, libraries: tuple[str, ...], last: str, gone_by: str) -> str:
+    """``lib==X (file)`` when the config's project allows only releases that still have a removed
+    argument: up to ``last`` (the newest release known to have it), or below the minor release
+    ``gone_by`` names (``<2.0`` when 1.9.5 has it and 2.0.0 does not); empty otherwise."""
+    for library in libraries:
+        pin = pinned_version(config_path, library)
+        if pin is None:
+            continue
+        version = pin[0]
+        if version.startswith("<"):
+            nums = re.findall(r"\d+", gone_by)[:2]
+            ok = len(nums) == 2 and not older_than(f"{nums[0]}.{nums[1]}", version[1:])
+        else:
+            ok = not older_than(last, version)
+        return pin[1] if ok else ""
+    return ""
 
 
 def older_than(version: str, removed_in: str) -> bool:
     """Whether ``version`` is a release before ``removed_in`` (numeric parts only)."""
     def parts(text: str) -> tuple[int, ...]:
-        return tuple(int(p) for p in re.findall(r"\d+", text.split("+")[0])[:3])
+        nums = [int(p) for p in re.findall(r"\d+", text.split("+")[0])[:3]]
+        return tuple(nums + [0] * (3 - len(nums)))
 
     return parts(version) < parts(removed_in)

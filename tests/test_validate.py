@@ -109,6 +109,11 @@ def test_schemas_record_their_library_versions():
         if kind == "gpt-neox":  # not a package: the field list of a pinned commit
             assert len(meta["commit"]) == 40 and meta["generator"] == "tools/gen_neox_fields.py"
             continue
+        if kind == "axolotl":  # the field names of axolotl's pydantic models at a pinned commit
+            assert len(meta["commit"]) == 40 and meta["generator"] == "tools/gen_axolotl_fields.py"
+            assert {"base_model", "datasets", "context_parallel_size"} <= set(load_schema(kind)["properties"])
+            assert "liger_rope" in load_schema(kind)["x-plugins"]["axolotl.integrations.liger"]
+            continue
         assert meta["library"] and meta["version"][0].isdigit() and meta["generator"] == "tools/gen_schemas.py"
     assert "overlap_comm" in load_schema("deepspeed")["properties"]["zero_optimization"]["anyOf"][0]["properties"]
     assert "adamw_torch" in load_schema("training-args")["properties"]["optim"]["enum"]

@@ -163,18 +163,56 @@ AXOLOTL = """\
 """
 
 
-def test_an_axolotl_config_is_recognised_and_not_validated_with_a_note(cli, tmp_path):
+def test_an_axolotl_config_is_checked_against_axolotls_own_fields(cli, tmp_path):
     write(tmp_path, "lora.yml", AXOLOTL)
     result = cli("validate", "lora.yml", cwd=tmp_path)
-    assert result.code == 0
-    assert "lora.yml: note: axolotl config recognised, not validated" in result.out
-    assert "Validated 0 files: no problems; 1 axolotl config recognised, not validated (no schema)" in result.out
+    assert result.code == 0, result.out
+    assert "Validated 1 file (axolotl): 1 note" in result.out
+    # learning_rate: 2e-4 is the string '2e-4' for PyYAML; axolotl's pydantic models convert it
+    assert "lora.yml:12: note: 2e-4 is read as the string '2e-4'" in result.out
 
 
 def test_an_axolotl_file_is_not_read_as_training_arguments(cli, tmp_path):
     write(tmp_path, "cfg/lora.yml", AXOLOTL)
     code, doc = validate(cli, tmp_path, "cfg")
-    assert (code, found(doc), doc["counts"]["skipped"]) == (0, [], 1)
+    assert (code, [p["severity"] for p in found(doc)], doc["counts"]["checked"]) == (0, ["note"], 1)
+    assert [k["kind"] for f in doc["files"] for k in f["kinds"]] == ["axolotl"]
+
+
+def axolotl_with(extra: str) -> str:
+    """AXOLOTL with more top-level lines (indented like it, for write()'s dedent)."""
+    return AXOLOTL + textwrap.indent(extra, "    ")
+
+
+def test_an_unknown_axolotl_key_is_flagged_because_axolotl_drops_it(cli, tmp_path):
+    # the shape of axolotl's examples/falcon-h1/falcon-h1-1b-qlora-cp.yaml (a typo) and an old GPTQ key
+    write(tmp_path, "cp.yml", axolotl_with("context_parapllel_size: 2\ngptq_groupsize: 128\n"))
+    code, doc = validate(cli, tmp_path, "cp.yml")
+    problems = [p for p in found(doc) if p["severity"] != "note"]
+    assert code == 1
+    assert [(p["severity"], p["key"], p["line"]) for p in problems] == [
+        ("warning", "context_parapllel_size", 17), ("warning", "gptq_groupsize", 18)]
+    assert "did you mean 'context_parallel_size'?" in problems[0]["message"]
+    assert "validate_config keeps only the fields they declare" in problems[0]["message"]
+    write(tmp_path, "cp.yml", axolotl_with("context_parallel_size: 2\n"))
+    code, doc = validate(cli, tmp_path, "cp.yml")
+    assert (code, [p["severity"] for p in found(doc)]) == (0, ["note"])
+
+
+def test_axolotl_plugin_arguments_count_only_when_the_plugin_is_listed(cli, tmp_path):
+    liger = "liger_rope: true\nliger_rms_norm: true\n"
+    write(tmp_path, "with.yml", axolotl_with("plugins:\n  - axolotl.integrations.liger.LigerPlugin\n" + liger))
+    code, doc = validate(cli, tmp_path, "with.yml")
+    assert (code, [p["severity"] for p in found(doc)]) == (0, ["note"])
+    write(tmp_path, "without.yml", axolotl_with(liger))
+    code, doc = validate(cli, tmp_path, "without.yml")
+    problems = [p for p in found(doc) if p["severity"] != "note"]
+    assert code == 1 and [p["key"] for p in problems] == ["liger_rope", "liger_rms_norm"]
+    assert "the axolotl.integrations.liger plugin, which `plugins:` does not list" in problems[0]["message"]
+    # a plugin from outside axolotl may declare any key: a note, not a problem
+    write(tmp_path, "third.yml", axolotl_with("plugins:\n  - my_pkg.MyPlugin\nmy_plugin_knob: 3\n"))
+    code, doc = validate(cli, tmp_path, "third.yml")
+    assert (code, [(p["severity"], p["key"]) for p in found(doc)][-1]) == (0, ("note", "my_plugin_knob"))
 
 
 # --------------------------------------------------------------------------- DeepSpeed
@@ -397,6 +435,39 @@ def test_check_dir_with_a_valid_deepspeed_config_is_quiet(cli, tmp_path):
     result = cli("check", ".", "--no-cache", cwd=tmp_path)
     assert result.code == 0, result.out
     assert "Configs: 1 checked (deepspeed), 1 recognised but not validated" in result.out
+
+
+def test_check_json_and_sarif_carry_the_config_counts_of_the_text_summary(cli, tmp_path):
+    import json
+
+    write(tmp_path, "train.py", "print('hi')\n")
+    write(tmp_path, "configs/ds_config.json", """\
+        {
+          "train_batch_size": 30,
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4
+        }
+    """)
+    write(tmp_path, "configs/llama_lora.yaml", TORCHTUNE)
+    write(tmp_path, "configs/ds_config_TEMPLATE.json", TEMPLATE)
+    counts = {"checked": 1, "kinds": {"deepspeed": 1}, "skipped": 1, "not_recognised": 1}
+    text = cli("check", ".", "--no-cache", cwd=tmp_path)
+    assert text.out.rstrip().endswith(
+        "Configs: 1 checked (deepspeed), 1 recognised but not validated, 1 not recognised as a config")
+    result = cli("check", ".", "--no-cache", "--format", "json", cwd=tmp_path)
+    doc = json.loads(result.out)
+    assert result.code == 1 and doc["configs"] == counts
+    assert [f["code"] for f in doc["findings"]] == ["PF502"]
+    sarif = json.loads(cli("check", ".", "--no-cache", "--format", "sarif", cwd=tmp_path).out)
+    assert sarif["runs"][0]["properties"]["configs"] == counts
+
+
+def test_check_json_without_config_files_has_no_config_counts(cli, tmp_path):
+    import json
+
+    write(tmp_path, "train.py", "print('hi')\n")
+    doc = json.loads(cli("check", ".", "--no-cache", "--format", "json", cwd=tmp_path).out)
+    assert "configs" not in doc and doc["summary"]["files_checked"] == 1
 
 
 def test_check_reports_a_config_schema_problem(cli, tmp_path):

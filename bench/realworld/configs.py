@@ -15,7 +15,7 @@ script prints the counts per repository, false problems per 100 configs, the pro
 triaged yet, and whether the known real problems (``must_find`` in the labels) are found.
 
     python bench/realworld/configs.py --mirror /work/.mirror [--work /tmp/rw-configs] [--json OUT]
-        [--set tuning|held-out|held-out-2]
+        [--set tuning|held-out|held-out-2|held-out-3|held-out-4]
 
 Each repository belongs to a set (``"set"`` in the manifest; ``tuning`` when absent, ``held-out``
 for the older ``held_out: true``); ``--set`` runs one set alone, and the totals are also
@@ -36,8 +36,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 SUFFIXES = (".json", ".yaml", ".yml")
-# the project's Python files and markers come too: `validate` reads the @dataclass fields of the
-# config's project (HfArgumentParser files hold the project's own argument fields)
+# the project's Python files, markers and pin files come too: `validate` reads the @dataclass fields
+# of the config's project (HfArgumentParser files hold the project's own argument fields) and the
+# library releases it pins (requirements*.txt; environment.yml is a config file already)
 CONTEXT = (".py",)
 MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
 MAX_BYTES = 1 << 20
@@ -64,6 +65,13 @@ def _snapshot(repo: str, commit: str, mirror: Path | None, clone: bool, work: Pa
     return git_dir
 
 
+def _context_file(path: str) -> bool:
+    """Project markers anywhere, and the pin files (``requirements*.txt``, ``Dockerfile``) that say which library
+    release a config is for: ``validate`` reads them the way a user's checkout has them."""
+    name = path.rsplit("/", 1)[-1]
+    return name in MARKERS or name == "Dockerfile" or (name.startswith("requirements") and name.endswith(".txt"))
+
+
 def recreate(repo: str, commit: str, git_dir: Path, out: Path) -> int:
     """Write the config files of ``repo`` at ``commit`` under ``out``; returns how many."""
     listing = _git(git_dir, "ls-tree", "-r", "-l", "-z", commit).decode("utf-8", "replace")
@@ -74,7 +82,7 @@ def recreate(repo: str, commit: str, git_dir: Path, out: Path) -> int:
         meta, _, path = entry.partition("\t")
         parts = meta.split()
         config = path.lower().endswith(SUFFIXES)
-        if len(parts) < 4 or parts[1] != "blob" or not (config or path.endswith(CONTEXT) or path in MARKERS):
+        if len(parts) < 4 or parts[1] != "blob" or not (config or path.endswith(CONTEXT) or _context_file(path)):
             continue
         if any(p.startswith(".") for p in path.split("/")):
             continue
@@ -122,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="write every problem with its verdict here")
     parser.add_argument("--only", default=None, help="only this repository (owner/name)")
     parser.add_argument("--set", dest="set_name", default=None,
-                        help="only the repositories of this set (tuning, held-out, held-out-2)")
+                        help="only the repositories of this set (tuning, held-out, held-out-2, held-out-3, held-out-4)")
     args = parser.parse_args(argv)
 
     manifest = json.loads((HERE / "configs_manifest.json").read_text())

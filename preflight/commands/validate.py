@@ -16,7 +16,7 @@ DESCRIPTION = (
 )
 
 KIND_CHOICES = ("deepspeed", "accelerate", "accelerate-sagemaker", "training-args", "sft-config",
-                "lightning-trainer", "gpt-neox")
+                "lightning-trainer", "gpt-neox", "axolotl")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from preflight.diagnostics import FileError
     from preflight.sources import kind_of, read_source
     from preflight.validate import VALIDATE_VERSION, FileReport, validate_source
+    from preflight.validate_kinds import looks_like_config
     from preflight.workspace import display_path
 
     root = Path.cwd()
@@ -59,6 +60,13 @@ def run(args: argparse.Namespace) -> int:
             reports.append(FileReport(display, error=source))
             continue
         report = validate_source(source, kind=args.kind)
+        if not explicit and args.kind is None and (report.error is not None or report.template) \
+                and not looks_like_config(path.name, source.text or ""):
+            # found in a folder, does not parse (or only as a template) and is no training config by its
+            # name or keys: a tsconfig.json with comments, JSON Lines data, a Helm template
+            not_recognised += 1
+            not_recognised_files.append(display)
+            continue
         if report.error is None and not report.targets and not report.template:
             if explicit:
                 unrecognised.append(display)
