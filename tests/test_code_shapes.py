@@ -140,3 +140,50 @@ def test_loss_bound_as_an_attribute_alias_is_a_loss():
     assert findings(LOSS_ALIAS, ("PF112",)) == [("PF112", 18)]
     fixed = LOSS_ALIAS.replace("return torch.sigmoid(self.encoder(x))", "return self.encoder(x)")
     assert findings(fixed, ("PF112",)) == []
+
+
+# ray-project/ray PR 40940 (the fine-tuning template before the fix; the same loop is in
+# dominodatalab/reference-project-domino-ray-llama2@0d5df8e24429d01aac660c366d5b8a0735c531a4
+# doc/source/templates/04_finetuning_llms_with_deepspeed/finetune_hf_llm.py):
+# `loss = outputs.loss; loss_sum += loss` then backward, and the epoch returns the average.
+RAY_TRAIN_EPOCH = """
+import torch
+
+
+def train_epoch(model, optimizer, lr_scheduler, train_dataloader, device):
+    model.train()
+    loss_sum = 0.0
+    for step, batch in enumerate(train_dataloader):
+        batch = {k: v.to(device) for k, v in batch.items()}
+        outputs = model(**batch)
+        loss = outputs.loss
+        loss_sum += loss
+        loss.backward()
+        optimizer.step()
+        lr_scheduler.step()
+        optimizer.zero_grad()
+    return loss_sum / (step + 1)
+"""
+
+
+def test_returning_a_total_of_losses_backward_already_freed_still_leaks():
+    assert findings(RAY_TRAIN_EPOCH, ("PF101",)) == [("PF101", 12)]
+    fixed = RAY_TRAIN_EPOCH.replace("loss_sum += loss\n", "loss_sum += loss.item()\n")
+    assert findings(fixed, ("PF101",)) == []
+
+
+def test_a_list_of_losses_stacked_and_averaged_after_the_loop_still_leaks():
+    stacked = RAY_TRAIN_EPOCH.replace("loss_sum = 0.0", "losses = []").replace(
+        "loss_sum += loss\n", "losses.append(loss)\n").replace(
+        "return loss_sum / (step + 1)", "return torch.stack(losses).mean()")
+    assert findings(stacked, ("PF101",)) == [("PF101", 12)]
+    detached = stacked.replace("losses.append(loss)", "losses.append(loss.detach())")
+    assert findings(detached, ("PF101",)) == []
+
+
+def test_losses_returned_for_a_caller_to_differentiate_stay_silent():
+    # a forward-only loop (micro-batches summed for one backward by the caller) is not a leak
+    forward_only = RAY_TRAIN_EPOCH.replace("        loss.backward()\n", "").replace(
+        "        optimizer.step()\n", "").replace("        lr_scheduler.step()\n", "").replace(
+        "        optimizer.zero_grad()\n", "")
+    assert findings(forward_only, ("PF101",)) == []
