@@ -187,3 +187,103 @@ def test_losses_returned_for_a_caller_to_differentiate_stay_silent():
         "        optimizer.step()\n", "").replace("        lr_scheduler.step()\n", "").replace(
         "        optimizer.zero_grad()\n", "")
     assert findings(forward_only, ("PF101",)) == []
+
+
+# IBM/pytorch-seq2seq@10d294ab090277061bd6007508391bb1c39daff9 seq2seq/evaluator/evaluator.py
+# (`Evaluator.evaluate(self, model, data)`, whose `model.eval()` PR 38 is about) and
+# seq2seq/trainer/supervised_trainer.py (`model.train(True)` each epoch, then
+# `self.evaluator.evaluate(model, dev_data)`). Rewritten: eval() set in the callee, or by the
+# caller, or nowhere.
+SEQ2SEQ = """
+import torch
+
+
+class Evaluator:
+    def __init__(self, loss, batch_size=64):
+        self.loss = loss
+        self.batch_size = batch_size
+
+    def evaluate(self, model, data):
+        model.eval()
+        total = 0.0
+        for batch in data:
+            src, tgt = batch
+            decoder_outputs = model(src, tgt)
+            total += self.loss(decoder_outputs, tgt).item()
+        return total
+
+
+class SupervisedTrainer:
+    def __init__(self, loss):
+        self.loss = loss
+        self.evaluator = Evaluator(loss)
+
+    def train_epochs(self, model, data, dev_data, optimizer, n_epochs):
+        for epoch in range(n_epochs):
+            model.train(True)
+            for src, tgt in data:
+                optimizer.zero_grad()
+                self.loss(model(src, tgt), tgt).backward()
+                optimizer.step()
+            dev_loss = self.evaluator.evaluate(model, dev_data)
+"""
+
+
+def test_evaluation_helper_without_eval_after_the_caller_trained_is_reported():
+    assert findings(SEQ2SEQ, ("PF115",)) == []
+    without = SEQ2SEQ.replace("        model.eval()\n", "")
+    assert findings(without, ("PF115",)) == [("PF115", 14)]
+    # eval() set by the caller, forward in the callee: silent
+    by_caller = without.replace("            dev_loss = self.evaluator",
+                                "            model.eval()\n            dev_loss = self.evaluator")
+    assert findings(by_caller, ("PF115",)) == []
+
+
+# udacity/deep-learning-v2-pytorch issue 3 (the MNIST MLP notebook with nn.Dropout(0.2)):
+# the validation loop follows the training loop in the epoch and nothing calls model.eval().
+UDACITY_MLP = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(28 * 28, 512)
+        self.fc2 = nn.Linear(512, 10)
+        self.dropout = nn.Dropout(0.2)
+
+    def forward(self, x):
+        x = self.dropout(F.relu(self.fc1(x.view(-1, 28 * 28))))
+        return self.fc2(x)
+
+
+model = Net()
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+
+
+def run(train_loader, valid_loader, n_epochs):
+    for epoch in range(n_epochs):
+        model.train()
+        for data, target in train_loader:
+            optimizer.zero_grad()
+            loss = criterion(model(data), target)
+            loss.backward()
+            optimizer.step()
+        MODE
+        for data, target in valid_loader:
+            output = model(data)
+            valid_loss = criterion(output, target).item()
+"""
+
+
+def test_validation_loop_in_training_mode_is_reported():
+    bug = UDACITY_MLP.replace("        MODE\n", "")
+    assert findings(bug, ("PF115",)) == [("PF115", 33)]
+    assert findings(UDACITY_MLP.replace("MODE", "model.eval()"), ("PF115",)) == []
+    # no dropout or BatchNorm in the model: the mode changes nothing
+    plain = bug.replace("        self.dropout = nn.Dropout(0.2)\n", "").replace(
+        "self.dropout(F.relu(self.fc1(x.view(-1, 28 * 28))))", "F.relu(self.fc1(x.view(-1, 28 * 28)))")
+    assert findings(plain, ("PF115",)) == []

@@ -19,6 +19,7 @@ FILE = {
     "PF112": "pf112_activation_before_logits_loss",
     "PF113": "pf113_logits_into_bce_loss",
     "PF114": "pf114_redundant_log_softmax",
+    "PF115": "pf115_evaluation_in_training_mode",
     "PF201": "pf201_unsharded_distributed_loader",
     "PF202": "pf202_sampler_without_set_epoch",
     "PF203": "pf203_shuffle_with_sampler",
