@@ -287,3 +287,34 @@ def test_validation_loop_in_training_mode_is_reported():
     plain = bug.replace("        self.dropout = nn.Dropout(0.2)\n", "").replace(
         "self.dropout(F.relu(self.fc1(x.view(-1, 28 * 28))))", "F.relu(self.fc1(x.view(-1, 28 * 28)))")
     assert findings(plain, ("PF115",)) == []
+
+
+# The launch line of microsoft/DeepSpeedExamples@83757d9c937daabd1089a08051061706cb73900d
+# applications/DeepSpeed-Chat/training/step1_supervised_finetuning/training_scripts/opt/single_gpu/
+# run_1.3b.sh (`deepspeed --num_gpus 1 main.py ... --gradient_accumulation_steps 8`) with the
+# explicit batch triple of bigcode-project/starcoder issue 77 (64 != 4 x 8 x 1).
+DS_NUM_GPUS = """
+# --- main.py
+import deepspeed
+engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+# --- ds_config.json
+{"train_batch_size": TOTAL, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8,
+ "zero_optimization": {"stage": 3}}
+# --- launch
+deepspeed LAUNCH main.py --model_name_or_path facebook/opt-1.3b --gradient_accumulation_steps 8
+"""
+
+
+def test_world_size_known_as_a_multiple_still_decides_the_batch_triple():
+    from preflight.plan_rules import example_findings
+
+    def run(total: int, launch: str):
+        text = DS_NUM_GPUS.replace("TOTAL", str(total)).replace("LAUNCH", launch)
+        return [(f.code, f.severity.name.lower()) for f in example_findings("PF502", text)]
+
+    assert run(64, "--num_gpus 1") == [("PF502", "warning")]  # holds only on 2 nodes
+    assert run(48, "--num_gpus 2") == [("PF502", "error")]  # 48 is no multiple of 4 x 8 x 2
+    assert run(32, "--num_gpus 1") == []
+    assert run(64, "--num_gpus 2") == []
+    assert run(64, "--hostfile hosts --num_gpus 1") == []  # two hosts of the hostfile
+    assert run(64, "--num_nodes 2 --num_gpus 1") == []
