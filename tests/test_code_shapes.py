@@ -318,3 +318,68 @@ def test_world_size_known_as_a_multiple_still_decides_the_batch_triple():
     assert run(64, "--num_gpus 2") == []
     assert run(64, "--hostfile hosts --num_gpus 1") == []  # two hosts of the hostfile
     assert run(64, "--num_nodes 2 --num_gpus 1") == []
+
+
+# ashleve/lightning-hydra-template@bddbc24b82ab6ccfa6243e815a49dc5bfe8d4144: configs/model/mnist.yaml
+# (an `optimizer:` node with `_partial_: true` inside the model node) and src/train.py
+# (`hydra.utils.instantiate(cfg.model)`, recursive by default); issue 216 is the node
+# without `_partial_`, built with no parameters when the model is instantiated.
+HYDRA_TEMPLATE = """
+# --- src/train.py
+import hydra
+
+
+@hydra.main(version_base="1.3", config_path="../configs", config_name="train.yaml")
+def main(cfg):
+    model = hydra.utils.instantiate(cfg.model)
+    trainer = hydra.utils.instantiate(cfg.trainer)
+    trainer.fit(model=model)
+# --- src/models/mnist_module.py
+from lightning import LightningModule
+
+
+class MNISTLitModule(LightningModule):
+    def __init__(self, net, optimizer, compile):
+        super().__init__()
+        self.save_hyperparameters(logger=False)
+        self.net = net
+
+    def configure_optimizers(self):
+        return self.hparams.optimizer(params=self.trainer.model.parameters())
+# --- configs/train.yaml
+defaults:
+  - model: mnist
+  - _self_
+# --- configs/model/mnist.yaml
+_target_: src.models.mnist_module.MNISTLitModule
+
+optimizer:
+  _target_: torch.optim.Adam
+  _partial_: true
+  lr: 0.001
+
+net:
+  _target_: torch.nn.Linear
+  in_features: 784
+  out_features: 10
+
+compile: false
+"""
+
+
+def test_optimizer_node_nested_in_a_recursively_instantiated_model_node():
+    from preflight.plan_rules import example_findings
+
+    def run(text: str):
+        return [(f.code, f.path, f.span.line) for f in example_findings("PF512", text)]
+
+    assert run(HYDRA_TEMPLATE) == []
+    bug = HYDRA_TEMPLATE.replace("  _partial_: true\n", "")
+    assert run(bug) == [("PF512", "configs/model/mnist.yaml", 4)]
+    # the parent is built with `_recursive_=False` and instantiates the node itself with the
+    # parameters: silent
+    own = bug.replace("instantiate(cfg.model)", "instantiate(cfg.model, _recursive_=False)").replace(
+        "return self.hparams.optimizer(params=self.trainer.model.parameters())",
+        "return hydra.utils.instantiate(self.hparams.optimizer, params=self.parameters())")
+    assert run(own) == []
+    assert run(own.replace(", _recursive_=False", "")) == [("PF512", "configs/model/mnist.yaml", 4)]
