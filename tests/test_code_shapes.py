@@ -383,3 +383,39 @@ def test_optimizer_node_nested_in_a_recursively_instantiated_model_node():
         "return hydra.utils.instantiate(self.hparams.optimizer, params=self.parameters())")
     assert run(own) == []
     assert run(own.replace(", _recursive_=False", "")) == [("PF512", "configs/model/mnist.yaml", 4)]
+
+
+# Lightning-AI/pytorch-lightning@7f0c3436cd3f6ad3753125672024fc415cbcb414
+# src/lightning/pytorch/core/hooks.py (the `on_train_epoch_end` docstring): `training_step`
+# appends its loss to `self.training_step_outputs`, the epoch hook stacks and clears them.
+LIT_OUTPUTS = """
+import torch
+import lightning as L
+
+
+class MyLightningModule(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.layer = torch.nn.Linear(32, 2)
+        self.training_step_outputs = []
+
+    def training_step(self, batch, batch_idx):
+        loss = self.layer(batch).sum()
+        self.training_step_outputs.append(loss)
+        return loss
+
+    def on_train_epoch_end(self):
+        epoch_mean = torch.stack(self.training_step_outputs).mean()
+        self.log("training_epoch_mean", epoch_mean)
+        self.training_step_outputs.clear()
+
+    def configure_optimizers(self):
+        return torch.optim.SGD(self.parameters(), lr=0.1)
+"""
+
+
+def test_lightning_module_keeping_its_losses_in_self_outputs_is_reported():
+    # the list lives until the epoch ends; the graph of every step's loss with it
+    assert findings(LIT_OUTPUTS, ("PF101",)) == [("PF101", 14)]
+    fixed = LIT_OUTPUTS.replace("append(loss)", "append(loss.detach())")
+    assert findings(fixed, ("PF101",)) == []

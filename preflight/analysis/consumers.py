@@ -197,8 +197,10 @@ class Consumers:
                 if own is not None:
                     self.edges[own].add(pkey)
             return
-        if isinstance(func, ast.Attribute):
-            # c.append(v), c.update(v), writer.put(v): the receiver now holds v.
+        if isinstance(func, ast.Attribute) and not self._module_alias(func.value, fn):
+            # c.append(v), c.update(v), writer.put(v): the receiver now holds v (a module
+            # such as ``torch`` in ``torch.stack(c)`` holds nothing: it would link every
+            # name that reads ``torch.`` to every container passed to a torch function)
             root = self.key(func.value, fn)
             if root is not None and call.args:
                 for arg in call.args:
@@ -214,6 +216,15 @@ class Consumers:
                     self.seeds.add(key)
             elif isinstance(arg, _COMPREHENSIONS):  # f(x for x in c): c's elements go in
                 self.seeds.update(self.reads(arg, fn))
+
+    def _module_alias(self, node: ast.AST, fn: FunctionInfo) -> bool:
+        """``torch`` / ``np`` / ``F`` (an imported name, not rebound by the code)."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        name = node.id
+        return name in self.scopes.imports.aliases and self.scopes.scope_of_name(name, fn).is_module_scope
 
     def _harmless(self, call: ast.Call, qual: str) -> bool:
         func = call.func
