@@ -419,3 +419,37 @@ def test_lightning_module_keeping_its_losses_in_self_outputs_is_reported():
     assert findings(LIT_OUTPUTS, ("PF101",)) == [("PF101", 14)]
     fixed = LIT_OUTPUTS.replace("append(loss)", "append(loss.detach())")
     assert findings(fixed, ("PF101",)) == []
+
+
+# dvgodoy/PyTorchStepByStep@1bef4140dc07e6e1ac4a479264ea89b6a0a0c98e model_training/v2.py: the
+# epoch loop calls a train-step function per mini-batch and collects what it reports. Here
+# the step fills a dict of losses the loop hands in (the book's step returns `loss.item()`).
+STEP_FN = """
+import torch
+
+
+def train_step(model, loss_fn, optimizer, x_batch, y_batch, logs):
+    model.train()
+    yhat = model(x_batch)
+    loss = loss_fn(yhat, y_batch)
+    loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+    logs["loss"].append(loss)
+
+
+def fit(model, loss_fn, optimizer, train_loader, device, n_epochs):
+    logs = {"loss": []}
+    for epoch in range(n_epochs):
+        for x_batch, y_batch in train_loader:
+            x_batch, y_batch = x_batch.to(device), y_batch.to(device)
+            train_step(model, loss_fn, optimizer, x_batch, y_batch, logs)
+    return logs
+"""
+
+
+def test_a_dict_of_losses_handed_in_and_filled_is_reported():
+    assert findings(STEP_FN, ("PF101",)) == [("PF101", 12)]
+    assert findings(STEP_FN.replace('append(loss)', 'append(loss.item())'), ("PF101",)) == []
+    fresh = STEP_FN.replace("            train_step(", "            logs = {'loss': []}\n            train_step(")
+    assert findings(fresh, ("PF101",)) == []

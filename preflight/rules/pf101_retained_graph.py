@@ -260,11 +260,29 @@ for a total that starts as a number literal and is only printed or logged, and
                 return None
             return _Where(None, fn)
         name = root_text
+        if name in fn.params and (fn.trains or fn.in_training) and self._filled_for_a_loop(
+                scopes, fn, name):
+            return _Where(None, fn)  # a container handed in by a training loop and filled here
         is_global = name not in fn.bound or name in fn.declared_global
         if scopes.scope_of_name(name, fn).is_module_scope and is_global and (
                 fn.trains or fn.in_training):
             return _Where(None, fn)
         return None
+
+    @staticmethod
+    def _filled_for_a_loop(scopes: ScopeIndex, fn: FunctionInfo, param: str) -> bool:
+        """Some caller hands ``param`` a container from outside its training loop
+        (``history`` in ``for b in loader: train_step(model, b, history)``)."""
+        for site in fn.call_sites:
+            arg = dict(scopes.bindings.iter_arg_params(site.call, fn)).get(param)
+            if not isinstance(arg, ast.Name):
+                continue
+            loop = scopes.loop_of(site.call)
+            while loop is not None and arg.id not in loop.rebinds:
+                if loop.training:
+                    return True
+                loop = loop.parent
+        return False
 
     # -- reporting ---------------------------------------------------------
     def _report(self, ctx: FileContext, flow: GradFlow, store: _Store, fact: GradFact,
