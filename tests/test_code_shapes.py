@@ -453,3 +453,48 @@ def test_a_dict_of_losses_handed_in_and_filled_is_reported():
     assert findings(STEP_FN.replace('append(loss)', 'append(loss.item())'), ("PF101",)) == []
     fresh = STEP_FN.replace("            train_step(", "            logs = {'loss': []}\n            train_step(")
     assert findings(fresh, ("PF101",)) == []
+
+
+# Lightning-AI/pytorch-lightning@7f0c3436cd3f6ad3753125672024fc415cbcb414
+# examples/pytorch/domain_templates/generative_adversarial_net.py: manual optimization with
+# `self.toggle_optimizer(opt)` around each update; toggling only sets requires_grad.
+LIT_GAN = """
+import torch
+import lightning as L
+
+
+class GAN(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+        self.generator = torch.nn.Linear(8, 16)
+        self.discriminator = torch.nn.Linear(16, 1)
+
+    def training_step(self, batch):
+        imgs, _ = batch
+        opt_g, opt_d = self.optimizers()
+        z = torch.randn(imgs.shape[0], 8).type_as(imgs)
+        self.toggle_optimizer(opt_g)
+        g_loss = self.discriminator(self.generator(z)).mean()
+        opt_g.zero_grad()
+        self.manual_backward(g_loss)
+        opt_g.step()
+        self.untoggle_optimizer(opt_g)
+        with self.toggled_optimizer(opt_d):
+            d_loss = self.discriminator(imgs).mean() - self.discriminator(self.generator(z).detach()).mean()
+            opt_d.zero_grad()
+            self.manual_backward(d_loss)
+            opt_d.step()
+
+    def configure_optimizers(self):
+        return (torch.optim.Adam(self.generator.parameters()),
+                torch.optim.Adam(self.discriminator.parameters()))
+"""
+
+
+def test_toggle_optimizer_does_not_clear_gradients():
+    assert findings(LIT_GAN, ("PF103",)) == []
+    without_g = LIT_GAN.replace("        opt_g.zero_grad()\n", "")
+    assert findings(without_g, ("PF103",)) == [("PF103", 20)]
+    without_d = LIT_GAN.replace("            opt_d.zero_grad()\n", "")
+    assert findings(without_d, ("PF103",)) == [("PF103", 26)]
