@@ -498,3 +498,35 @@ def test_toggle_optimizer_does_not_clear_gradients():
     assert findings(without_g, ("PF103",)) == [("PF103", 20)]
     without_d = LIT_GAN.replace("            opt_d.zero_grad()\n", "")
     assert findings(without_d, ("PF103",)) == [("PF103", 26)]
+
+
+# hughplay/memo@9cd8cd89977d7d21d4ff530031f8eeef9674cab1 code/snippet/pytorch.py ("Backward
+# through the graph a second time"): `out_1.backward(retain_graph=True)` then
+# `out_2.backward()` on the same graph; here inside the training loop.
+TWO_HEADS = """
+def train(model, f, g, opt_1, opt_2, loader):
+    for x in loader:
+        y = model(x)
+        model.zero_grad()
+        out_1 = f(y)
+        out_1.backward(retain_graph=True)
+        opt_1.step()
+        model.zero_grad()
+        out_2 = g(y)
+        out_2.backward()
+        opt_2.step()
+"""
+
+
+def test_a_second_backward_does_not_excuse_retain_graph_on_the_last_one():
+    assert findings(TWO_HEADS, ("PF102",)) == []
+    both = TWO_HEADS.replace("out_2.backward()", "out_2.backward(retain_graph=True)")
+    assert findings(both, ("PF102",)) == [("PF102", 11)]
+    # a graph built before the loop is differentiated again by the next iteration
+    outside = """
+def probe(w, loss_fn, steps):
+    loss = loss_fn(w)
+    for _ in range(steps):
+        loss.backward(retain_graph=True)
+"""
+    assert findings(outside, ("PF102",)) == []
