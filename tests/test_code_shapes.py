@@ -530,3 +530,54 @@ def probe(w, loss_fn, steps):
         loss.backward(retain_graph=True)
 """
     assert findings(outside, ("PF102",)) == []
+
+
+# pytorch/examples@77f55b9 mnist/main.py: `Net.forward` ends in `F.log_softmax(x, dim=1)` and
+# `train()` calls `F.nll_loss(output, target)`; the bug is `F.softmax` in its place. The gather
+# `-F.nll_loss(F.softmax(logits, -1), targets, reduction="none")` is from public code found with
+# find_string (id 5876922591; repository not given by the index).
+MNIST_NET = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(9216, 128)
+        self.fc2 = nn.Linear(128, 10)
+
+    def forward(self, x):
+        x = F.relu(self.fc1(x))
+        x = self.fc2(x)
+        output = F.log_softmax(x, dim=1)
+        return output
+
+
+def train(model, device, train_loader, optimizer):
+    model.train()
+    for data, target in train_loader:
+        data, target = data.to(device), target.to(device)
+        optimizer.zero_grad()
+        output = model(data)
+        loss = F.nll_loss(output, target)
+        loss.backward()
+        optimizer.step()
+
+
+def main(train_loader, device):
+    model = Net().to(device)
+    optimizer = torch.optim.Adadelta(model.parameters(), lr=1.0)
+    for epoch in range(1, 15):
+        train(model, device, train_loader, optimizer)
+"""
+
+
+def test_softmax_fed_to_nll_loss_is_reported():
+    assert findings(MNIST_NET, ("PF112",)) == []
+    bug = MNIST_NET.replace("F.log_softmax(x, dim=1)", "F.softmax(x, dim=1)")
+    assert findings(bug, ("PF112",)) == [("PF112", 26)]
+    gather = bug.replace("loss = F.nll_loss(output, target)",
+                         "loss = -F.nll_loss(output, target, reduction='none').mean()")
+    assert findings(gather, ("PF112",)) == []
