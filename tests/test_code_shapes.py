@@ -581,3 +581,39 @@ def test_softmax_fed_to_nll_loss_is_reported():
     gather = bug.replace("loss = F.nll_loss(output, target)",
                          "loss = -F.nll_loss(output, target, reduction='none').mean()")
     assert findings(gather, ("PF112",)) == []
+
+
+# pytorch/examples@77f55b912142e11fcfdf5b530231fb9c52f181e8
+# distributed/tensor_parallelism/fsdp_tp_example.py seeds with `torch.manual_seed(i + dp_rank)`
+# so every data-parallel rank draws its own random batch; PatrickHua/SimSiam issue 16 is a DDP
+# loader without a sampler. Random data is a per-rank shard only when the seed differs per rank.
+DDP_RANDOM = """
+import os
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def main(seed):
+    dist.init_process_group("nccl")
+    dp_rank = int(os.environ["RANK"])
+    SEED
+    dataset = TensorDataset(torch.randn(10000, 64), torch.randint(0, 10, (10000,)))
+    loader = DataLoader(dataset, batch_size=64, shuffle=True)
+    model = DDP(torch.nn.Linear(64, 10).cuda(), device_ids=[int(os.environ["LOCAL_RANK"])])
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda()).backward()
+        opt.step()
+"""
+
+
+def test_random_data_is_a_per_rank_shard_only_when_the_seed_differs_per_rank():
+    same = DDP_RANDOM.replace("SEED", "torch.manual_seed(seed)")
+    assert findings(same, ("PF201",)) == [("PF201", 14)]
+    per_rank = DDP_RANDOM.replace("SEED", "torch.manual_seed(seed + dp_rank)")
+    assert findings(per_rank, ("PF201",)) == []
+    unseeded = DDP_RANDOM.replace("    SEED\n", "")
+    assert findings(unseeded, ("PF201",)) == []

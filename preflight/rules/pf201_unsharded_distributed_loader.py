@@ -53,6 +53,10 @@ returns.
 * The loader has any `sampler=` / `batch_sampler=` other than a plain
   `RandomSampler`/`SequentialSampler`, or the dataset is an `IterableDataset`,
   streaming, split by node, `.shard()`-ed, or given the rank.
+* The dataset is random tensors each rank draws itself (`TensorDataset(torch.randn(...))`),
+  unless every rank seeded its generator with the same constant first
+  (`torch.manual_seed(0)`, `seed_everything(42)`): then the "random" data is identical
+  on every rank. A seed that involves the rank (`manual_seed(seed + rank)`) keeps it a shard.
 * The dataset's style is unknown and the loader does not shuffle.
 * The loader went through `accelerator.prepare`, `fabric.setup_dataloaders` or
   came from `deepspeed.initialize` (they shard it), or is handed to Lightning or
