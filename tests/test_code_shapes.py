@@ -617,3 +617,38 @@ def test_random_data_is_a_per_rank_shard_only_when_the_seed_differs_per_rank():
     assert findings(per_rank, ("PF201",)) == []
     unseeded = DDP_RANDOM.replace("    SEED\n", "")
     assert findings(unseeded, ("PF201",)) == []
+
+
+# huggingface/diffusers@58eb52c0803ea9af3abec60841c2a093bdf1f951
+# examples/research_projects/colossalai/train_dreambooth_colossalai.py: the step loop calls
+# `torch.cuda.synchronize()` only under `if global_step % args.save_steps == 0:` (before saving).
+DREAMBOOTH = """
+import time
+import torch
+import torch.nn.functional as F
+
+
+def train(unet, optimizer, lr_scheduler, train_dataloader, args):
+    global_step = 0
+    for epoch in range(args.num_train_epochs):
+        for step, batch in enumerate(train_dataloader):
+            model_pred = unet(batch["latents"].cuda())
+            loss = F.mse_loss(model_pred.float(), batch["target"].cuda().float(), reduction="mean")
+            optimizer.backward(loss)
+            optimizer.step()
+            lr_scheduler.step()
+            global_step += 1
+            if global_step % args.save_steps == 0:
+                torch.cuda.synchronize()
+                torch.save(unet.state_dict(), "unet.pt")
+"""
+
+
+def test_device_synchronize_every_step_is_reported():
+    assert findings(DREAMBOOTH, ("PF301",)) == []
+    every = DREAMBOOTH.replace("            global_step += 1\n",
+                               "            global_step += 1\n            torch.cuda.synchronize()\n")
+    assert findings(every, ("PF301",)) == [("PF301", 17)]
+    timed = every.replace("            torch.cuda.synchronize()\n            if",
+                          "            torch.cuda.synchronize()\n            print(time.time())\n            if")
+    assert findings(timed, ("PF301",)) == []
