@@ -17,6 +17,19 @@ loader = DataLoader(dataset, batch_size=32, shuffle=True, num_workers=4, pin_mem
 # -- PF301 host-sync-in-loop ----------------------------------------------------
 
 PF301_BAD = (
+    # a full device synchronisation on every step
+    """
+import torch
+
+model = torch.nn.Linear(8, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    opt.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+    loss.backward()
+    opt.step()
+    torch.cuda.synchronize()
+""",
     # per-element .item() in an inner loop over the batch
     _SETUP + """
 for x, y in loader:
@@ -60,6 +73,22 @@ for x, y in loader:
 )
 
 PF301_GOOD = (
+    # synchronising to time the step
+    """
+import time
+import torch
+
+model = torch.nn.Linear(8, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    t0 = time.perf_counter()
+    opt.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+    loss.backward()
+    opt.step()
+    torch.cuda.synchronize()
+    step_time = time.perf_counter() - t0
+""",
     # the idiom: one loss.item() per step and an accuracy count
     _SETUP + """
 total, correct = 0.0, 0
