@@ -652,3 +652,54 @@ def test_device_synchronize_every_step_is_reported():
     timed = every.replace("            torch.cuda.synchronize()\n            if",
                           "            torch.cuda.synchronize()\n            print(time.time())\n            if")
     assert findings(timed, ("PF301",)) == []
+
+
+# pytorch/examples@77f55b912142e11fcfdf5b530231fb9c52f181e8 siamese_network/main.py: `main()`
+# calls `torch.manual_seed(args.seed)`, and `APP_MATCHER.__getitem__` picks its image pairs
+# with `random.randint(...)`, which nothing seeds.
+SIAMESE = """
+import argparse
+import random
+
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class APP_MATCHER(Dataset):
+    def __init__(self, images, grouped):
+        self.images, self.grouped = images, grouped
+
+    def __len__(self):
+        return len(self.images)
+
+    def __getitem__(self, index):
+        selected_class = random.randint(0, 9)
+        j = random.randint(0, len(self.grouped[selected_class]) - 1)
+        return self.images[index], self.images[self.grouped[selected_class][j]]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    torch.manual_seed(args.seed)
+    model = torch.nn.Linear(784, 1)
+    optimizer = torch.optim.Adadelta(model.parameters())
+    loader = DataLoader(APP_MATCHER([], {}), batch_size=64, shuffle=True)
+    for a, b in loader:
+        optimizer.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(a), model(b))
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+
+def test_seeding_torch_but_not_random_where_both_draw_is_reported():
+    assert findings(SIAMESE, ("PF305",)) == [("PF305", 38)]
+    both = SIAMESE.replace("    torch.manual_seed(args.seed)\n",
+                           "    torch.manual_seed(args.seed)\n    random.seed(args.seed)\n")
+    assert findings(both, ("PF305",)) == []

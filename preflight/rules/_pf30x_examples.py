@@ -460,6 +460,21 @@ if __name__ == "__main__":
 """
 
 PF305_BAD = (
+    # torch is seeded, Python's random (which also draws) is not
+    """
+import random
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    if random.random() < 0.5:
+        x = x.flip(-1)
+    opt.zero_grad()
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    opt.step()
+""",
     _PF305_MAIN.format(seed=""),
     # a module-level loop with torch.randn data
     """\
@@ -478,6 +493,22 @@ for step in range(100):
 )
 
 PF305_GOOD = (
+    # every generator that draws is seeded
+    """
+import random
+import torch
+
+torch.manual_seed(0)
+random.seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    if random.random() < 0.5:
+        x = x.flip(-1)
+    opt.zero_grad()
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    opt.step()
+""",
     _PF305_MAIN.format(seed="    torch.manual_seed(0)\n"),
     _PF305_MAIN.format(seed="    transformers.set_seed(42)\n"),
     _PF305_MAIN.format(seed="    L.seed_everything(42)\n"),
