@@ -703,3 +703,38 @@ def test_seeding_torch_but_not_random_where_both_draw_is_reported():
     both = SIAMESE.replace("    torch.manual_seed(args.seed)\n",
                            "    torch.manual_seed(args.seed)\n    random.seed(args.seed)\n")
     assert findings(both, ("PF305",)) == []
+
+
+# Public training code found with find_string (id 71551376913; the index names no repository)
+# builds its class weights once, before the epoch loop:
+# `loss_fn = nn.CrossEntropyLoss(weight=torch.tensor([0.6, 3.0], device=device))`. The shape
+# reported is the same constant built on the host inside the step and moved there.
+CLASS_WEIGHTS = """
+import numpy as np
+import torch
+import torch.nn as nn
+
+
+def run(model, opt, tr_x, tr_y, args, device):
+    loss_fn = nn.CrossEntropyLoss(weight=torch.tensor([0.6, 3.0], device=device))
+    for ep in range(args.epochs):
+        model.train()
+        perm = np.random.permutation(len(tr_x))
+        for i in range(0, len(perm), args.batch_size):
+            idx = perm[i:i + args.batch_size]
+            x = torch.from_numpy(tr_x[idx]).to(device)
+            y = torch.from_numpy(tr_y[idx]).to(device)
+            loss = loss_fn(model(x), y)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""
+
+
+def test_constant_tensor_built_on_the_host_inside_the_step_then_moved():
+    assert findings(CLASS_WEIGHTS, ("PF302",)) == []
+    inside = CLASS_WEIGHTS.replace(
+        "            loss = loss_fn(model(x), y)\n",
+        "            w = torch.tensor([0.6, 3.0]).to(device)\n"
+        "            loss = nn.functional.cross_entropy(model(x), y, weight=w)\n")
+    assert findings(inside, ("PF302",)) == [("PF302", 16)]

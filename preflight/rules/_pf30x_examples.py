@@ -167,6 +167,19 @@ for x, y in loader:
 # -- PF302 loop-invariant-transfer ---------------------------------------------
 
 PF302_BAD = (
+    # a constant built on the host inside the step and moved there
+    """
+import torch
+
+model = torch.nn.Linear(8, 3).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    opt.zero_grad()
+    w = torch.tensor([1.0, 2.0, 4.0]).cuda()
+    loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda(), weight=w)
+    loss.backward()
+    opt.step()
+""",
     _SETUP + """
 class_weights = torch.tensor([1.0, 2.0, 0.5])
 for x, y in loader:
@@ -192,6 +205,20 @@ train(model, loader, optimizer)
 )
 
 PF302_GOOD = (
+    # the constant built once, on the device; a batch-sized tensor built per step
+    """
+import torch
+
+model = torch.nn.Linear(8, 3).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+w = torch.tensor([1.0, 2.0, 4.0], device="cuda")
+for x, y in loader:
+    opt.zero_grad()
+    ones = torch.ones(x.size(0), 1).cuda()
+    loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda(), weight=w) + ones.mean()
+    loss.backward()
+    opt.step()
+""",
     # moved once before the loop
     _SETUP + """
 class_weights = torch.tensor([1.0, 2.0, 0.5]).to(device)
