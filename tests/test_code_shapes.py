@@ -738,3 +738,47 @@ def test_constant_tensor_built_on_the_host_inside_the_step_then_moved():
         "            w = torch.tensor([0.6, 3.0]).to(device)\n"
         "            loss = nn.functional.cross_entropy(model(x), y, weight=w)\n")
     assert findings(inside, ("PF302",)) == [("PF302", 16)]
+
+
+# pytorch/examples@77f55b912142e11fcfdf5b530231fb9c52f181e8
+# distributed/ddp-tutorial-series/multigpu_torchrun.py: `ddp_setup()` and
+# `prepare_dataloader(dataset, batch_size)` returning `DataLoader(..., shuffle=False,
+# sampler=DistributedSampler(dataset))`. Here the setup helpers live in a module that never
+# iterates the loader (the training loop is in another file).
+DDP_SETUP = """
+import os
+import torch
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.distributed import init_process_group
+
+
+def prepare_dataloader(dataset, batch_size):
+    return DataLoader(
+        dataset,
+        batch_size=batch_size,
+        pin_memory=True,
+        shuffle=False,
+        sampler=DistributedSampler(dataset)
+    )
+
+
+def setup(model, dataset, batch_size):
+    torch.cuda.set_device(int(os.environ["LOCAL_RANK"]))
+    init_process_group(backend="nccl")
+    model = DDP(model.to(int(os.environ["LOCAL_RANK"])), device_ids=[int(os.environ["LOCAL_RANK"])])
+    return model, prepare_dataloader(dataset, batch_size)
+"""
+
+
+def test_ddp_loader_without_sampler_in_a_file_that_does_not_iterate_it():
+    assert findings(DDP_SETUP, ("PF201",)) == []
+    bug = DDP_SETUP.replace("        shuffle=False,\n        sampler=DistributedSampler(dataset)\n",
+                            "        shuffle=True,\n")
+    assert findings(bug, ("PF201",)) == [("PF201", 11)]
+    # handed to something in the file (accelerate's prepare, a Trainer): not reported here
+    handed = bug.replace("    return model, prepare_dataloader(dataset, batch_size)",
+                         "    loader = prepare_dataloader(dataset, batch_size)\n"
+                         "    return accelerator.prepare(model, loader)")
+    assert findings(handed, ("PF201",)) == []
