@@ -782,3 +782,36 @@ def test_ddp_loader_without_sampler_in_a_file_that_does_not_iterate_it():
                          "    loader = prepare_dataloader(dataset, batch_size)\n"
                          "    return accelerator.prepare(model, loader)")
     assert findings(handed, ("PF201",)) == []
+
+
+# LeeJeongWoon-Workout/Deep_Learning_Pytorch@a9c70930cd11fa963cec0f1d6165d0067a2e9c42
+# Iris_Softmax_Regression/train_eval.py: a script-level epoch loop that trains, and evaluates
+# `model(X_test)` under `torch.no_grad()`. Here the final evaluation after the loop, once after
+# `model.eval()` without `no_grad`.
+IRIS = """
+import torch
+import torch.nn as nn
+
+model = nn.Sequential(nn.Linear(4, 50), nn.ReLU(), nn.Dropout(0.2), nn.Linear(50, 3))
+loss_fn = nn.CrossEntropyLoss()
+optimizer = torch.optim.Adam(model.parameters(), lr=0.001)
+X_train, y_train, X_test, y_test = load()
+for epoch in range(100):
+    y_pred = model(X_train)
+    loss = loss_fn(y_pred, y_train)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+model.eval()
+y_pred = model(X_test)
+correct = (torch.argmax(y_pred, dim=1) == y_test).float().mean()
+"""
+
+
+def test_forward_with_autograd_after_eval_outside_loops():
+    assert findings(IRIS, ("PF110",)) == [("PF110", 16)]
+    fixed = IRIS.replace("y_pred = model(X_test)", "with torch.no_grad():\n    y_pred = model(X_test)")
+    assert findings(fixed, ("PF110",)) == []
+    # a single prediction with no training before it (a unit test, an inference script)
+    alone = "import torch\nmodel = torch.nn.Linear(4, 3)\nmodel.eval()\nprint(model(torch.ones(1, 4)))\n"
+    assert findings(alone, ("PF110",)) == []
