@@ -815,3 +815,41 @@ def test_forward_with_autograd_after_eval_outside_loops():
     # a single prediction with no training before it (a unit test, an inference script)
     alone = "import torch\nmodel = torch.nn.Linear(4, 3)\nmodel.eval()\nprint(model(torch.ones(1, 4)))\n"
     assert findings(alone, ("PF110",)) == []
+
+
+# arcee-ai/DistillKit@4b42daaf533873ec9ccce919bd1ff57fd0c7573d distil_logits.py:
+# `training_arguments = TrainingArguments(**config["training"])`; the same call is common with
+# the mapping in a YAML file (`config = yaml.safe_load(f)`), as here.
+TA_FROM_YAML = """
+# --- train.py
+import yaml
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+with open("config.yaml") as f:
+    config = yaml.safe_load(f)
+student_model = AutoModelForCausalLM.from_pretrained(config["models"]["student"])
+training_arguments = TrainingArguments(**config["training"])
+trainer = Trainer(model=student_model, args=training_arguments, train_dataset=None)
+trainer.train()
+# --- config.yaml
+models:
+  student: Qwen/Qwen2-1.5B
+training:
+  output_dir: ./results
+  num_train_epochs: 3
+  per_device_train_batch_size: 1
+  gradient_accumulation_steps: 8
+  save_steps: 1000
+  logging_steps: 1
+  load_best_model_at_end: true
+  eval_strategy: steps
+  save_strategy: STRATEGY
+"""
+
+
+def test_training_arguments_unpacked_from_a_yaml_mapping_are_followed():
+    from preflight.plan_rules import example_findings
+
+    bad = example_findings("PF508", TA_FROM_YAML.replace("STRATEGY", "epoch"))
+    assert [(f.code, f.path, f.span.line) for f in bad] == [("PF508", "config.yaml", 11)]
+    assert example_findings("PF508", TA_FROM_YAML.replace("STRATEGY", "steps")) == []
