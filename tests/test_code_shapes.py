@@ -853,3 +853,34 @@ def test_training_arguments_unpacked_from_a_yaml_mapping_are_followed():
     bad = example_findings("PF508", TA_FROM_YAML.replace("STRATEGY", "epoch"))
     assert [(f.code, f.path, f.span.line) for f in bad] == [("PF508", "config.yaml", 11)]
     assert example_findings("PF508", TA_FROM_YAML.replace("STRATEGY", "steps")) == []
+
+
+# huggingface/peft@5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40
+# examples/dora_finetuning/QDoRA_finetuning.ipynb: `gradient_checkpointing_enable()`, then
+# `model.config.use_cache = False` before `trainer.train()`, and `model.config.use_cache = True`
+# restored for inference after training (cells 7, 14, 16).
+QDORA = """
+import transformers
+from transformers import AutoModelForCausalLM
+from peft import prepare_model_for_kbit_training
+
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+model.gradient_checkpointing_enable()
+model = prepare_model_for_kbit_training(model)
+trainer = transformers.Trainer(
+    model=model,
+    train_dataset=data["train"],
+    args=transformers.TrainingArguments(per_device_train_batch_size=1, max_steps=10, output_dir="out"),
+)
+model.config.use_cache = False  # silence the warnings. Please re-enable for inference!
+trainer.train()
+model.config.use_cache = True
+model.eval()
+"""
+
+
+def test_use_cache_restored_after_training_is_fine():
+    assert findings(QDORA, ("PF412",)) == []
+    before = QDORA.replace("model.config.use_cache = False  # silence the warnings. Please re-enable for inference!\n",
+                           "model.config.use_cache = True\n")
+    assert [c for c, _ in findings(before, ("PF412",))] == ["PF412"]
