@@ -884,3 +884,50 @@ def test_use_cache_restored_after_training_is_fine():
     before = QDORA.replace("model.config.use_cache = False  # silence the warnings. Please re-enable for inference!\n",
                            "model.config.use_cache = True\n")
     assert [c for c, _ in findings(before, ("PF412",))] == ["PF412"]
+
+
+# A local factory builds the model (`def build_model(args): ...; return net` then
+# `model = build_model(args)`), the shape of public code found with `search` (a
+# `build_model(args)` returning the wrapped net; the index gave no repository for it), so no
+# repository is cited. The model the factory returns is a module for every rule.
+FACTORY = """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.fc = nn.Linear(n, 10)
+        self.drop = nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.fc(self.drop(x))
+
+
+def build_model(args):
+    if args.arch != "net":
+        raise ValueError(args.arch)
+    net = Net(args.n)
+    return net
+
+
+def main(args, loader, val_loader):
+    model = build_model(args)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(3):
+        for x, y in loader:
+            opt.zero_grad()
+            F.cross_entropy(model(x), y).backward()
+            opt.step()
+        with torch.no_grad():
+            for x, y in val_loader:
+                print(F.cross_entropy(model(x), y).item())
+"""
+
+
+def test_model_built_by_a_local_factory_is_a_model():
+    assert findings(FACTORY, ("PF115",)) == [("PF115", 34)]
+    assert findings(FACTORY.replace("        with torch.no_grad():\n",
+                                    "        model.eval()\n        with torch.no_grad():\n"), ("PF115",)) == []
