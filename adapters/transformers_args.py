@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from preflight.adapters.deepspeed import deepspeed_block
 
 from preflight.adapters_api import CallSite
-from preflight.analysis.syntax import dotted_name
+from preflight.analysis.syntax import config_at, dotted_name, unpacked_key_path
 from preflight.plan import FIELDS, Source
 from preflight.sources import read_text_limited
 
@@ -134,8 +134,13 @@ class ArgsPass:
                 detail = f"{what}; {resolved.detail}" if resolved.detail else what
                 source = self.o.src(resolved.line or site.line, detail, key=resolved.key)
             values[kw.arg] = (resolved.value, source)
+        unpacked = [kw for kw in site.call.keywords if kw.arg is None]
+        from_config = self.from_unpacked(site, unpacked) if unpacked else None
+        if from_config is not None:
+            for key, value in from_config.items():
+                values.setdefault(key, value)
         self.apply(values, conf, trl, complete=True, label=site.last or "TrainingArguments")
-        if any(kw.arg is None for kw in site.call.keywords) or any(isinstance(a, ast.Starred) for a in site.call.args):
+        if (unpacked and from_config is None) or any(isinstance(a, ast.Starred) for a in site.call.args):
             self.o.note(f"{self.where(site.line)}: {site.label}(**...): keys passed by unpacking are not read, "
                         "so no framework defaults are recorded for this call")
             return
@@ -143,6 +148,31 @@ class ArgsPass:
         written = {kw.arg for kw in site.call.keywords if kw.arg}
         fp16_on = (fp16[0] is True) if fp16 is not None else (None if "fp16" in written else False)
         self.defaults(site, trl, set(values) | written, conf, fp16_on=fp16_on)
+
+    def from_unpacked(self, site: CallSite, unpacked: list[ast.keyword]) -> Optional[dict[str, tuple[Any, Source]]]:
+        """``TrainingArguments(**cfg["training"])``: the mapping at that key path of a YAML/JSON
+        config given to the audit (``--config``), when exactly one holds it. None when any
+        unpacked mapping cannot be found."""
+        out: dict[str, tuple[Any, Source]] = {}
+        for kw in unpacked:
+            path = unpacked_key_path(kw.value)
+            if path is None:
+                return None
+            found = [(config, config_at(config.data, path)) for _, config in self.o.project.configs
+                     if deepspeed_block(config) is None]
+            found = [(c, d) for c, d in found if d is not None and set(d) & set(TRAINING_KEYS)]
+            if len(found) != 1:
+                return None
+            config, data = found[0]
+            text = ast.unparse(kw.value)
+            for key, value in data.items():
+                if key not in TRAINING_KEYS:
+                    continue
+                converted = convert(key, value)
+                if converted is not None:
+                    out[key] = (converted, self.o.project.config_source(
+                        config, (*path, key), detail=f"{site.last}(**{text}) field {key}"))
+        return out
 
     # -- HfArgumentParser ------------------------------------------------------
     def from_parser(self, site: CallSite, have_call: bool) -> None:

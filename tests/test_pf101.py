@@ -1186,12 +1186,33 @@ def test_container_that_only_yields_numbers_does_not_escape(tail: str) -> None:
     "return {i: e for i, e in enumerate(batch_errs)}",
     "return sum(e for e in batch_errs if e.item() > 0)",
     "return [v for row in [batch_errs] for v in row]",
+])
+def test_returning_losses_whose_graph_backward_freed_still_leaks(tail: str) -> None:
+    # issue 18: every step already ran backward on its loss, so no caller can differentiate
+    # what is returned; the stored tensors (stacked, averaged or not) still live until return.
+    (finding,) = check(EPOCH.replace("TAIL", tail))
+    assert finding.span.line == 13 and finding.severity == Severity.WARNING
+
+
+@pytest.mark.parametrize("tail", [
     "return summarize(batch_errs)",
     "summarize(e for e in batch_errs)",
     "return summarize(e for e in batch_errs)",
 ])
-def test_container_or_a_graph_computed_from_it_escapes(tail: str) -> None:
+def test_container_passed_to_an_unseen_function_escapes(tail: str) -> None:
     assert check(EPOCH.replace("TAIL", tail)) == []
+
+
+def test_returned_losses_of_a_forward_only_loop_may_be_differentiated_by_the_caller() -> None:
+    text = EPOCH.replace("TAIL", "return torch.stack(batch_errs).mean()").replace(
+        "        err.backward()\n", "")
+    assert check(text) == []
+
+
+def test_retain_graph_keeps_the_returned_graph_usable_by_a_caller() -> None:
+    text = EPOCH.replace("TAIL", "return torch.stack(batch_errs).mean()").replace(
+        "err.backward()", "err.backward(retain_graph=True)")
+    assert check(text) == []
 
 
 def test_files_without_a_store_that_outlives_its_step_skip_the_dataflow(

@@ -85,7 +85,7 @@ OTHER_RULES_ON_GOOD = {
     ("PF422", 1): [("PF408", 6)],
     # questionable: two alternative DeepSpeed configs in one project, neither named by a
     # script, are read as one job whose ZeRO stage is set twice (PF501)
-    ("PF502", 2): [("PF501", 1)],
+    ("PF502", 4): [("PF501", 1)],
 }
 
 

@@ -412,6 +412,9 @@ class Bindings:
             if cls is not None:
                 kind = MODULE if cls.is_module else INSTANCE
                 return Binding(kind, call, cls=cls)
+            factory = self._factory(func.id, fn)
+            if factory is not None:
+                return factory
         if qual.startswith("torch.nn.") and not qual.startswith(
                 ("torch.nn.functional.", "torch.nn.init.", "torch.nn.utils.")):
             if last.endswith("Loss"):
@@ -456,6 +459,37 @@ class Bindings:
                                    and ".lr_scheduler." not in qual and last != "Optimizer"):
             return Binding(OPTIMIZER, call, None)
         return None
+
+    def _factory(self, name: str, fn: FunctionInfo) -> Optional[Binding]:
+        """``model = build_model(cfg)``: a local function whose every ``return`` builds a
+        module (``return Net(n)``, ``model = Net(n); return model``) makes a module too."""
+        target = self.scopes.resolve_function(name, fn)
+        if target is None or target.is_module_scope or target.cls is not None:
+            return None
+        active = self.__dict__.setdefault("_factories_active", set())
+        if id(target) in active:
+            return None
+        active.add(id(target))
+        try:
+            found: Optional[Binding] = None
+            for node in ast.walk(target.node):
+                if not isinstance(node, ast.Return) or self.scopes.function_of(node) is not target:
+                    continue
+                if node.value is None:
+                    return None
+                value = node.value
+                if isinstance(value, ast.Name):
+                    binding = self.lookup(value, target)
+                elif isinstance(value, ast.Call):
+                    binding = self._classify_call(value, target)
+                else:
+                    return None
+                if binding is None or binding.kind != MODULE:
+                    return None
+                found = found or binding
+            return found
+        finally:
+            active.discard(id(target))
 
     def _wrap(self, call: ast.Call, fn: FunctionInfo) -> Optional[Binding]:
         arg = call.args[0] if call.args else next(

@@ -62,7 +62,10 @@ class Consumers:
         self.bindings = scopes.bindings
         self.edges: dict[Key, set[Key]] = defaultdict(set)
         self.seeds: set[Key] = set()
+        # seeds that stand for a caller outside the file (``return`` of an uncalled function)
+        self.unknown_seeds: set[Key] = set()
         self._reached: Optional[set[Key]] = None
+        self._reached_known: Optional[set[Key]] = None
         self._build()
 
     # -- keys --------------------------------------------------------------
@@ -166,8 +169,11 @@ class Consumers:
         for fn in scopes.functions.values():
             if fn.is_module_scope:
                 continue
-            if not fn.call_sites or fn.hook == "lightning-train":
+            if fn.hook == "lightning-train":
                 self.seeds.add(("r", fn, ""))
+            elif not fn.call_sites:
+                self.seeds.add(("r", fn, ""))
+                self.unknown_seeds.add(("r", fn, ""))
 
     def _call(self, call: ast.Call, fn: FunctionInfo) -> None:
         func = call.func
@@ -191,8 +197,10 @@ class Consumers:
                 if own is not None:
                     self.edges[own].add(pkey)
             return
-        if isinstance(func, ast.Attribute):
-            # c.append(v), c.update(v), writer.put(v): the receiver now holds v.
+        if isinstance(func, ast.Attribute) and not self._module_alias(func.value, fn):
+            # c.append(v), c.update(v), writer.put(v): the receiver now holds v (a module
+            # such as ``torch`` in ``torch.stack(c)`` holds nothing: it would link every
+            # name that reads ``torch.`` to every container passed to a torch function)
             root = self.key(func.value, fn)
             if root is not None and call.args:
                 for arg in call.args:
@@ -209,6 +217,15 @@ class Consumers:
             elif isinstance(arg, _COMPREHENSIONS):  # f(x for x in c): c's elements go in
                 self.seeds.update(self.reads(arg, fn))
 
+    def _module_alias(self, node: ast.AST, fn: FunctionInfo) -> bool:
+        """``torch`` / ``np`` / ``F`` (an imported name, not rebound by the code)."""
+        while isinstance(node, ast.Attribute):
+            node = node.value
+        if not isinstance(node, ast.Name):
+            return False
+        name = node.id
+        return name in self.scopes.imports.aliases and self.scopes.scope_of_name(name, fn).is_module_scope
+
     def _harmless(self, call: ast.Call, qual: str) -> bool:
         func = call.func
         if isinstance(func, ast.Name):
@@ -224,19 +241,32 @@ class Consumers:
         return True
 
     # -- query -------------------------------------------------------------
+    def _reach(self, seeds: set[Key]) -> set[Key]:
+        seen: set[Key] = set()
+        stack = list(seeds)
+        while stack:
+            key = stack.pop()
+            if key in seen:
+                continue
+            seen.add(key)
+            stack.extend(self.edges.get(key, ()))
+        return seen
+
     def reached(self) -> set[Key]:
         if self._reached is None:
-            seen: set[Key] = set()
-            stack = list(self.seeds)
-            while stack:
-                key = stack.pop()
-                if key in seen:
-                    continue
-                seen.add(key)
-                stack.extend(self.edges.get(key, ()))
-            self._reached = seen
+            self._reached = self._reach(self.seeds)
         return self._reached
 
-    def consumed(self, key: Optional[Key]) -> bool:
-        """True if ``key`` may flow into something that differentiates (or is unknown)."""
-        return key is not None and key in self.reached()
+    def consumed(self, key: Optional[Key], unknown_callers: bool = True) -> bool:
+        """True if ``key`` may flow into something that differentiates (or is unknown).
+
+        ``unknown_callers=False`` leaves out what only reaches the return value of a
+        function no in-file code calls: for a graph backward already freed, a caller
+        elsewhere cannot differentiate it again, so returning it consumes nothing."""
+        if key is None:
+            return False
+        if unknown_callers:
+            return key in self.reached()
+        if self._reached_known is None:
+            self._reached_known = self._reach(self.seeds - self.unknown_seeds)
+        return key in self._reached_known

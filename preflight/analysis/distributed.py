@@ -60,6 +60,7 @@ _MAP_TORCH = frozenset({"TensorDataset", "Subset", "ConcatDataset", "StackDatase
 
 _RANDOM = frozenset({"torch.randn", "torch.rand", "torch.randint", "torch.empty", "torch.normal",
                      "torch.randn_like", "torch.rand_like", "torch.randint_like"})
+_SEEDS = frozenset({"manual_seed", "manual_seed_all", "seed_everything", "set_seed"})
 
 SHARDED, MAP, UNKNOWN = "sharded", "map", "unknown"
 
@@ -290,7 +291,7 @@ class LoaderAnalysis:
             return [Style(SHARDED if isinstance(streaming, ast.Constant) else UNKNOWN, node)]
         if qual.startswith("torchvision.datasets.") and last[:1].isupper():
             return [Style(MAP, node, f"`{last}` is a map-style dataset")]
-        if last == "TensorDataset" and self._synthetic(node, fn):
+        if last == "TensorDataset" and self._synthetic(node, fn) and not self._seeded_alike(node, fn):
             return [Style(SHARDED, node, "random tensors generated on each rank")]
         if last in _MAP_TORCH and (qual.startswith("torch.utils.data") or qual == last):
             return [Style(MAP, node, f"`{last}` is a map-style dataset")]
@@ -313,6 +314,25 @@ class LoaderAnalysis:
                         if qual in _RANDOM or (isinstance(sub.func, ast.Attribute) and sub.func.attr in (
                                 "random_", "normal_", "uniform_")):
                             return True
+        return False
+
+    def _seeded_alike(self, node: ast.Call, fn: FunctionInfo) -> bool:
+        """Every rank seeded its generator with the same constant before drawing the data
+        (``torch.manual_seed(0)``, ``seed_everything(42)``): the "random" tensors are then
+        identical on every rank, not a per-rank shard."""
+        where = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+        for call, caller in self.scopes.bindings.call_functions:
+            if caller is not fn and not caller.is_module_scope:
+                continue
+            if caller is fn and (call.lineno, call.col_offset) >= where:
+                continue
+            name = (self.qualify(call.func) or "").rsplit(".", 1)[-1]
+            if name not in _SEEDS or not call.args:
+                continue
+            words = {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(call.args[0])
+                     if isinstance(n, (ast.Name, ast.Attribute))}
+            if not any("rank" in w.lower() or w in ("process_index", "local_process_index") for w in words):
+                return True
         return False
 
     def _class_style(self, cls: ClassInfo, node: ast.Call) -> Style:

@@ -296,6 +296,13 @@ def _map_key(scopes: ScopeIndex, key: Key, callee: FunctionInfo, args: dict[str,
     return key if key[0] == "t" and key[1] == id(scopes.module) else None
 
 
+def map_key(scopes: ScopeIndex, key: Key, callee: FunctionInfo, args: dict[str, ast.expr],
+            call: ast.Call, caller: FunctionInfo) -> Optional[Key]:
+    """The caller's key for an object a callee knows by ``key`` (a parameter, ``self.x``,
+    a global), through the arguments of one call; None when the caller cannot see it."""
+    return _map_key(scopes, key, callee, args, call, caller)
+
+
 def _text_key(scopes: ScopeIndex, expr: ast.AST, fn: FunctionInfo) -> Optional[Key]:
     name = dotted_name(expr)
     if name is None:

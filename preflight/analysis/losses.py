@@ -326,6 +326,7 @@ def value_resolver(ctx: FileContext) -> ValueResolver:
 
 SOFTMAX, LOG_SOFTMAX, SIGMOID, LOGITS = "softmax", "log_softmax", "sigmoid", "logits"
 CE, BCE_LOGITS, BCE = "cross-entropy", "bce-with-logits", "bce"
+NLL = "nll"  # expects log-probabilities (log_softmax output)
 
 _FUNCS = {
     "torch.softmax": SOFTMAX, "torch.nn.functional.softmax": SOFTMAX,
@@ -346,8 +347,10 @@ _KEEP_FUNCS = frozenset({"torch.squeeze", "torch.unsqueeze", "torch.flatten", "t
                          "torch.permute", "torch.transpose"})
 _CLAMPS = frozenset({"clamp", "clip", "clamp_"})
 _LOSS_FUNCS = {"torch.nn.functional.cross_entropy": CE, "torch.nn.functional.binary_cross_entropy":
-               BCE, "torch.nn.functional.binary_cross_entropy_with_logits": BCE_LOGITS}
-_LOSS_CLASSES = {"CrossEntropyLoss": CE, "BCEWithLogitsLoss": BCE_LOGITS, "BCELoss": BCE}
+               BCE, "torch.nn.functional.binary_cross_entropy_with_logits": BCE_LOGITS,
+               "torch.nn.functional.nll_loss": NLL}
+_LOSS_CLASSES = {"CrossEntropyLoss": CE, "BCEWithLogitsLoss": BCE_LOGITS, "BCELoss": BCE,
+                 "NLLLoss": NLL}
 DESCRIBE = {SOFTMAX: "softmax probabilities", LOG_SOFTMAX: "log-probabilities (log_softmax)",
             SIGMOID: "sigmoid probabilities", LOGITS: "raw, unbounded logits"}
 

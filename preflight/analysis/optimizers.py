@@ -289,11 +289,22 @@ def _build(ctx: FileContext) -> GradSteps:
     return out
 
 
+# LightningModule methods handed an optimizer that neither clear its gradients nor step it:
+# ``toggle_optimizer`` only sets ``requires_grad`` (it does not zero), ``untoggle_optimizer``
+# restores it, ``clip_gradients`` clips.
+_NEITHER_ZERO_NOR_STEP = frozenset({"toggle_optimizer", "untoggle_optimizer", "toggled_optimizer", "clip_gradients",
+                                    "lr_schedulers"})
+
+
 def _opaque(out: GradSteps, call: ast.Call, fn: FunctionInfo, loop: Optional[LoopInfo],
             bindings: object, add, scalers_only: bool = False) -> None:
     """A call preflight cannot see into that is handed an optimizer or a scaler (a local
     helper handed a scaler: it may unscale or update it under another name)."""
     lookup = bindings.lookup  # type: ignore[attr-defined]
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _NEITHER_ZERO_NOR_STEP and isinstance(
+            func.value, ast.Name) and func.value.id == "self":
+        return
     for arg in [*call.args, *(k.value for k in call.keywords)]:
         if isinstance(arg, ast.Starred):
             arg = arg.value

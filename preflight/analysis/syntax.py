@@ -76,3 +76,31 @@ def root_name(node: ast.AST) -> Optional[str]:
     if isinstance(node, ast.Name):
         return node.id
     return None
+
+
+def unpacked_key_path(expr: ast.AST) -> Optional[tuple[str, ...]]:
+    """The key path of a config mapping unpacked into a call: ``cfg["training"]`` ->
+    ``("training",)``, ``cfg.train.args`` -> ``("train", "args")``, ``cfg`` -> ``()``; None
+    for anything else (a call, a computed key)."""
+    keys: list[str] = []
+    while True:
+        if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(
+                expr.slice.value, str):
+            keys.append(expr.slice.value)
+            expr = expr.value
+        elif isinstance(expr, ast.Attribute):
+            keys.append(expr.attr)
+            expr = expr.value
+        elif isinstance(expr, ast.Name):
+            return tuple(reversed(keys))
+        else:
+            return None
+
+
+def config_at(data: object, path: tuple[str, ...]) -> Optional[dict]:
+    """The mapping at ``path`` in a loaded config, or None."""
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            return None
+        data = data[key]
+    return data if isinstance(data, dict) else None

@@ -19,6 +19,7 @@ FILE = {
     "PF112": "code.pf112_activation_before_logits_loss",
     "PF113": "code.pf113_logits_into_bce_loss",
     "PF114": "code.pf114_redundant_log_softmax",
+    "PF115": "code.pf115_evaluation_in_training_mode",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",

@@ -4,6 +4,30 @@ PF114 redundant-log-softmax (executable documentation, see tests/test_rules_meta
 from __future__ import annotations
 
 PF112_BAD = [
+    # softmax probabilities into nn.NLLLoss (it expects log_softmax)
+    """
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(10, 3)
+
+    def forward(self, x):
+        return torch.softmax(self.fc(x), dim=1)
+
+
+model = Net()
+criterion = nn.NLLLoss()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    opt.zero_grad()
+    loss = criterion(model(x), y)  # error: PF112
+    loss.backward()
+    opt.step()
+""",
     # softmax inline into F.cross_entropy
     """
 import torch.nn.functional as F
@@ -58,6 +82,20 @@ def step(model, x, y):
 ]
 
 PF112_GOOD = [
+    # log_softmax into NLLLoss, and nll_loss used to gather the target's probability
+    """
+import torch
+import torch.nn.functional as F
+
+
+def step(model, x, y, opt):
+    opt.zero_grad()
+    loss = F.nll_loss(F.log_softmax(model(x), dim=1), y)
+    loss.backward()
+    opt.step()
+    probs = -F.nll_loss(F.softmax(model(x), -1), y, reduction="none")
+    return probs
+""",
     # logits into CE; softmax only for the accuracy
     """
 import torch.nn.functional as F

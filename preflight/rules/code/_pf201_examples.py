@@ -220,6 +220,20 @@ for batch in DataLoader(ShardedTokens("train"), batch_size=16):
     model(batch).mean().backward()
     opt.step()
 """,
+    # the same helper with a DistributedSampler
+    """
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+
+def setup(model, dataset, rank):
+    dist.init_process_group("nccl")
+    model = DDP(model.cuda(rank), device_ids=[rank])
+    loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset))
+    return model, loader
+""",
 ]
 
 PF202_BAD = [

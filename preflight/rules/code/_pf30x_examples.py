@@ -17,6 +17,19 @@ loader = DataLoader(dataset, batch_size=32, shuffle=True, num_workers=4, pin_mem
 # -- PF301 host-sync-in-loop ----------------------------------------------------
 
 PF301_BAD = (
+    # a full device synchronisation on every step
+    """
+import torch
+
+model = torch.nn.Linear(8, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    opt.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+    loss.backward()
+    opt.step()
+    torch.cuda.synchronize()  # warning: PF301
+""",
     # per-element .item() in an inner loop over the batch
     _SETUP + """
 for x, y in loader:
@@ -60,6 +73,22 @@ for x, y in loader:
 )
 
 PF301_GOOD = (
+    # synchronising to time the step
+    """
+import time
+import torch
+
+model = torch.nn.Linear(8, 1).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    t0 = time.perf_counter()
+    opt.zero_grad()
+    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+    loss.backward()
+    opt.step()
+    torch.cuda.synchronize()
+    step_time = time.perf_counter() - t0
+""",
     # the idiom: one loss.item() per step and an accuracy count
     _SETUP + """
 total, correct = 0.0, 0
@@ -138,6 +167,19 @@ for x, y in loader:
 # -- PF302 loop-invariant-transfer ---------------------------------------------
 
 PF302_BAD = (
+    # a constant built on the host inside the step and moved there
+    """
+import torch
+
+model = torch.nn.Linear(8, 3).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    opt.zero_grad()
+    w = torch.tensor([1.0, 2.0, 4.0]).cuda()  # warning: PF302
+    loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda(), weight=w)
+    loss.backward()
+    opt.step()
+""",
     _SETUP + """
 class_weights = torch.tensor([1.0, 2.0, 0.5])
 for x, y in loader:
@@ -163,6 +205,20 @@ train(model, loader, optimizer)
 )
 
 PF302_GOOD = (
+    # the constant built once, on the device; a batch-sized tensor built per step
+    """
+import torch
+
+model = torch.nn.Linear(8, 3).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+w = torch.tensor([1.0, 2.0, 4.0], device="cuda")
+for x, y in loader:
+    opt.zero_grad()
+    ones = torch.ones(x.size(0), 1).cuda()
+    loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda(), weight=w) + ones.mean()
+    loss.backward()
+    opt.step()
+""",
     # moved once before the loop
     _SETUP + """
 class_weights = torch.tensor([1.0, 2.0, 0.5]).to(device)
@@ -431,6 +487,21 @@ if __name__ == "__main__":
 """
 
 PF305_BAD = (
+    # torch is seeded, Python's random (which also draws) is not
+    """
+import random
+import torch
+
+torch.manual_seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:  # note: PF305
+    if random.random() < 0.5:
+        x = x.flip(-1)
+    opt.zero_grad()
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    opt.step()
+""",
     _PF305_MAIN.format(seed="").replace("    main()\n", "    main()  # note: PF305\n"),
     # a module-level loop with torch.randn data
     """\
@@ -449,6 +520,22 @@ for step in range(100):  # note: PF305
 )
 
 PF305_GOOD = (
+    # every generator that draws is seeded
+    """
+import random
+import torch
+
+torch.manual_seed(0)
+random.seed(0)
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    if random.random() < 0.5:
+        x = x.flip(-1)
+    opt.zero_grad()
+    torch.nn.functional.mse_loss(model(x), y).backward()
+    opt.step()
+""",
     _PF305_MAIN.format(seed="    torch.manual_seed(0)\n"),
     _PF305_MAIN.format(seed="    transformers.set_seed(42)\n"),
     _PF305_MAIN.format(seed="    L.seed_everything(42)\n"),

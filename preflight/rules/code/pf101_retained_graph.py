@@ -72,6 +72,17 @@ def _arith_leaves(node: ast.expr) -> list[ast.expr]:
     return out
 
 
+def _retains(flow: GradFlow, where: _Where) -> bool:
+    """A backward of the loop (or function) keeps its graph (``retain_graph=True``)."""
+    for site in flow.backward_sites_in(where.loop, where.function):
+        call = site.call
+        if isinstance(call, ast.Call) and any(
+                k.arg in ("retain_graph", "create_graph") and not (
+                    isinstance(k.value, ast.Constant) and not k.value.value) for k in call.keywords):
+            return True
+    return False
+
+
 def _same(a: ast.AST, b: ast.AST) -> bool:
     return container_key_text(a) is not None and container_key_text(a) == container_key_text(b)
 
@@ -209,16 +220,19 @@ for a total that starts as a number literal and is only printed or logged, and
         bound = scopes.bindings.lookup(root, fn)
         if bound is not None and bound.kind in (MODULE, MODULE_CONTAINER, PARAMETER):
             return None
-        if flow.consumers.consumed(flow.consumers.key(root, fn)):
+        done = flow.backward_sources(where.loop, fn if where.loop is None else where.function)
+        real = fact.real_sources()
+        freed = all(s in done or flow.origin(s).backwarded for s in real)
+        # A graph backward already freed (no ``retain_graph``) cannot be differentiated
+        # again by a caller: returning the total (``return loss_sum / n``) is no excuse.
+        final = freed and not _retains(flow, where)
+        if flow.consumers.consumed(flow.consumers.key(root, fn), unknown_callers=not final):
             return None
         if store.kind == "subscript":
             if where.loop is None or is_tensor_buffer(ctx, flow, root_text, fn):
                 return None
             if store.key is None or not grows_with_loop(ctx, store.key, where.loop):
                 return None
-        done = flow.backward_sources(where.loop, fn if where.loop is None else where.function)
-        real = fact.real_sources()
-        freed = all(s in done or flow.origin(s).backwarded for s in real)
         return self._report(ctx, flow, store, fact, where, root_text, freed)
 
     def _where(self, ctx: FileContext, scopes: ScopeIndex, store: _Store, root_text: str,
@@ -247,11 +261,29 @@ for a total that starts as a number literal and is only printed or logged, and
                 return None
             return _Where(None, fn)
         name = root_text
+        if name in fn.params and (fn.trains or fn.in_training) and self._filled_for_a_loop(
+                scopes, fn, name):
+            return _Where(None, fn)  # a container handed in by a training loop and filled here
         is_global = name not in fn.bound or name in fn.declared_global
         if scopes.scope_of_name(name, fn).is_module_scope and is_global and (
                 fn.trains or fn.in_training):
             return _Where(None, fn)
         return None
+
+    @staticmethod
+    def _filled_for_a_loop(scopes: ScopeIndex, fn: FunctionInfo, param: str) -> bool:
+        """Some caller hands ``param`` a container from outside its training loop
+        (``history`` in ``for b in loader: train_step(model, b, history)``)."""
+        for site in fn.call_sites:
+            arg = dict(scopes.bindings.iter_arg_params(site.call, fn)).get(param)
+            if not isinstance(arg, ast.Name):
+                continue
+            loop = scopes.loop_of(site.call)
+            while loop is not None and arg.id not in loop.rebinds:
+                if loop.training:
+                    return True
+                loop = loop.parent
+        return False
 
     # -- reporting ---------------------------------------------------------
     def _report(self, ctx: FileContext, flow: GradFlow, store: _Store, fact: GradFact,

@@ -56,8 +56,11 @@ hidden.detach()`) instead of retaining the graph.
 
 ## When preflight stays silent
 
-* Another `backward()`, `torch.autograd.grad(...)` or a local helper that runs one is
-  in the same loop (multi-loss training, gradient penalties, GAN steps).
+* Another `backward()`, `torch.autograd.grad(...)` or a local helper that runs one
+  comes after it in the same loop (multi-loss training, gradient penalties, GAN
+  steps). One that comes before does not count: when every backward retains, the
+  last one keeps the graph for nothing.
+* The graph is built before the loop, so the next iteration differentiates it again.
 * `retain_graph` is not the literal `True` (`retain_graph=not last`,
   `retain_graph=i < n - 1`).
 * The backward is not in a loop.
@@ -84,16 +87,20 @@ hidden.detach()`) instead of retaining the graph.
 
     def _used_again(self, steps: GradSteps, event: GradEvent, loop: LoopInfo) -> bool:
         scope: Optional[LoopInfo] = loop
-        # a second differentiation anywhere in the enclosing loops of this function
+        # a second differentiation after this one in the enclosing loops of this function: an
+        # earlier one does not need the graph this backward keeps (both retaining, the last
+        # one keeps the graph for nothing)
         while scope is not None:
             for e in steps.in_loop(scope):
-                if e is not event and e.kind in _DIFFERENTIATES:
+                if e is not event and e.kind in _DIFFERENTIATES and e.pos > event.pos:
                     return True
             scope = scope.parent
         value = event.value
         root = value
         while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
             root = root.value if not isinstance(root, ast.Call) else root.func
+        if isinstance(value, ast.Name) and not _bound_in(loop, value.id):
+            return True  # a graph built before the loop: the next iteration differentiates it again
         if isinstance(root, ast.Name):
             for e in steps.in_loop(loop):
                 if e.kind == "opaque" and e.pos > event.pos:
@@ -129,6 +136,11 @@ hidden.detach()`) instead of retaining the graph.
             ctx.evidence(call, "the only differentiation of this graph in the loop"),
         ]
         return ctx.finding(self, call, message, evidence=evidence)
+
+
+def _bound_in(loop: LoopInfo, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+               for n in ast.walk(loop.node))
 
 
 def _inside(steps: GradSteps, node: ast.AST, loop: LoopInfo) -> bool:

@@ -83,6 +83,9 @@ callers that do not train, the fix is offered as unsafe.
   is never called in the file and has no `eval()` evidence.
 * The model is frozen or has no parameters; `model.train()` ran again before
   the forward.
+* A single forward after `eval()` outside any loop (a unit test, one prediction),
+  unless it follows the training loop of the same function or script (the final
+  evaluation of the trained model).
 """
     bad_examples = examples("preflight.rules.code._pf110_examples", "PF110_BAD")
     good_examples = examples("preflight.rules.code._pf110_examples", "PF110_GOOD")
@@ -152,7 +155,12 @@ callers that do not train, the fix is offered as unsafe.
         stored = self._stored(ctx, flow, fn, sources)
         if kind == "eval" and stored is None and scopes.loop_of(call) is None and not any(
                 scopes.loop_of(s.call) is not None for s in fn.call_sites):
-            return None  # one forward (a unit test, a single prediction): bounded and transient
+            end = facts.first_training_loop_end(fn)
+            if end is None or end >= call.lineno:
+                # one forward (a unit test, a single prediction): bounded and transient
+                return None
+            # after the training loop of the same function: the final evaluation of a trained
+            # model, at full size, keeping a graph nobody uses
         severity = Severity.ERROR if stored is not None else Severity.WARNING
         model = ast.unparse(call.func)
         if len(model) > 40:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Iterable
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.losses import (
     BCE_LOGITS,
     CE,
+    NLL,
     SIGMOID,
     SOFTMAX,
     loss_sites,
@@ -28,9 +30,26 @@ _WHY = {
     (SIGMOID, BCE_LOGITS): ("it applies a sigmoid itself, so it sees sigmoid(sigmoid(z)), which "
                             "always lies in (0.5, 0.73): the loss cannot approach zero and the "
                             "gradients are tiny and biased"),
+    (SOFTMAX, NLL): ("it expects log-probabilities (log_softmax output) and returns -input[y], so "
+                     "on probabilities the loss is -p(y), bounded in (-1, 0): it never measures how "
+                     "wrong a confident prediction is, and the gradient (-1 per sample) is blind to "
+                     "the predicted probability, so training converges slowly or not at all"),
     (SOFTMAX, BCE_LOGITS): ("it applies a sigmoid itself, so it sees sigmoid(softmax(z)), which "
                             "always lies in (0.5, 0.73): the loss cannot approach zero"),
 }
+
+
+def _gathers_probabilities(ctx: FileContext, call: ast.Call) -> bool:
+    """``-F.nll_loss(F.softmax(z), y, reduction="none")``: nll_loss used as a gather of the
+    target's probability (negated, or per element), not as a training loss."""
+    if any(k.arg == "reduction" and isinstance(k.value, ast.Constant) and k.value.value == "none"
+           for k in call.keywords):
+        return True
+    parent = ctx.parent(call)
+    if isinstance(parent, ast.UnaryOp) and isinstance(parent.op, ast.USub):
+        return True
+    return isinstance(parent, ast.BinOp) and isinstance(parent.op, ast.Mult) and any(
+        isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.USub) for side in (parent.left, parent.right))
 
 
 @register
@@ -45,7 +64,8 @@ class ActivationBeforeLogitsLoss(Rule):
 ## What it finds
 
 A value that already went through `softmax` or `sigmoid` is passed to a loss that
-applies that activation itself: `F.cross_entropy` / `nn.CrossEntropyLoss` (which
+applies that activation itself, or `softmax` probabilities are passed to
+`F.nll_loss` / `nn.NLLLoss`, which expects log-probabilities (`log_softmax`): `F.cross_entropy` / `nn.CrossEntropyLoss` (which
 applies `log_softmax`) or `F.binary_cross_entropy_with_logits` /
 `nn.BCEWithLogitsLoss` (which applies `sigmoid`). The activation is found inline
 (`F.softmax(x)`, `x.sigmoid()`), through names, as an `nn.Softmax` /
@@ -78,6 +98,8 @@ activation at prediction time.
 * The model or value comes from code it cannot see.
 * `log_softmax` into cross-entropy is numerically harmless (see PF114), and
   `sigmoid` into `BCELoss` is that loss's intended input.
+* `nll_loss` used to pick the target's probability rather than as a loss:
+  negated (`-F.nll_loss(F.softmax(z), y)`) or with `reduction="none"`.
 """
     bad_examples = examples("preflight.rules.code._pf112_examples", "PF112_BAD")
     good_examples = examples("preflight.rules.code._pf112_examples", "PF112_GOOD")
@@ -87,12 +109,20 @@ activation at prediction time.
             act = site.act
             if act is None or (act.kind, site.kind) not in _WHY:
                 continue
-            loss_name = "cross-entropy" if site.kind == CE else "BCE-with-logits"
-            fix_hint = ("pass the logits and use softmax only for predictions" if site.kind == CE
-                        else "pass the logits and use sigmoid only for predictions")
-            message = (f"`{text(site.input)}` holds {act.kind} output, but {site.loss} is a "
-                       f"{loss_name} loss that expects raw logits: {_WHY[(act.kind, site.kind)]}. "
-                       f"Fix: {fix_hint}")
+            if site.kind == NLL and _gathers_probabilities(ctx, site.call):
+                continue
+            if site.kind == NLL:
+                message = (f"`{text(site.input)}` holds softmax output, but {site.loss} is a "
+                           f"negative log-likelihood loss: {_WHY[(act.kind, site.kind)]}. Fix: "
+                           f"use `log_softmax` instead of `softmax` (or pass the logits to "
+                           f"`cross_entropy`)")
+            else:
+                loss_name = "cross-entropy" if site.kind == CE else "BCE-with-logits"
+                fix_hint = ("pass the logits and use softmax only for predictions" if site.kind == CE
+                            else "pass the logits and use sigmoid only for predictions")
+                message = (f"`{text(site.input)}` holds {act.kind} output, but {site.loss} is a "
+                           f"{loss_name} loss that expects raw logits: "
+                           f"{_WHY[(act.kind, site.kind)]}. Fix: {fix_hint}")
             severity = None
             scopes = scope_index(ctx)
             if not scopes.grad_enabled(site.call):

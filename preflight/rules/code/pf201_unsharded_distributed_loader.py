@@ -14,6 +14,46 @@ from preflight.registry import register
 from preflight.rules.base import Rule, examples
 
 
+def _only_returned(ctx: FileContext, loader: ast.Call, fn: FunctionInfo, depth: int = 0) -> bool:
+    """The loader leaves ``fn`` only through its return value: returned directly (alone or in a
+    tuple), or bound to a name that is returned and never handed to a call in ``fn``
+    (``accelerator.prepare(loader)``, ``Trainer(..., loader)`` shard or take it over); the
+    same holds for the in-file callers of ``fn`` that receive it."""
+    if not _leaves_by_return(ctx, loader, fn):
+        return False
+    if depth > 3:
+        return True
+    return all(_only_returned(ctx, site.call, site.caller, depth + 1) or _dropped(ctx, site.call)
+               for site in fn.call_sites)
+
+
+def _dropped(ctx: FileContext, call: ast.Call) -> bool:
+    """``build(...)`` as a statement of its own: its result goes nowhere."""
+    return isinstance(ctx.parent(call), ast.Expr)
+
+
+def _leaves_by_return(ctx: FileContext, loader: ast.Call, fn: FunctionInfo) -> bool:
+    parent = ctx.parent(loader)
+    if isinstance(parent, ast.Tuple):
+        parent = ctx.parent(parent)
+    if isinstance(parent, ast.Return):
+        return True
+    if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(
+            parent.targets[0], ast.Name)):
+        return False
+    name = parent.targets[0].id
+    returned = False
+    for node in ast.walk(fn.node):
+        if isinstance(node, ast.Return) and node.value is not None and any(
+                isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.value)):
+            returned = True
+        if isinstance(node, ast.Call) and any(
+                isinstance(a, ast.Name) and a.id == name
+                for a in [*node.args, *(k.value for k in node.keywords)]):
+            return False
+    return returned
+
+
 @register
 class UnshardedDistributedLoader(Rule):
     code = "PF201"
@@ -31,6 +71,11 @@ training loop iterates a `DataLoader(...)` that has no sampler and whose dataset
 is map-style (`shuffle=True`, a torchvision dataset, `TensorDataset`, a local
 `Dataset` with `__getitem__`, a non-streaming `load_dataset`). The loader may be
 built in the same function or in a helper that returns it.
+
+A helper that sets up data-parallel training and returns a loader built with
+`shuffle=True` and no sampler, for a training loop in another file (`return model,
+loader`), is reported too (warning), unless the loader is handed to a call in the
+file first (`accelerator.prepare`, a `Trainer`).
 
 ## Why it matters
 
@@ -53,6 +98,10 @@ returns.
 * The loader has any `sampler=` / `batch_sampler=` other than a plain
   `RandomSampler`/`SequentialSampler`, or the dataset is an `IterableDataset`,
   streaming, split by node, `.shard()`-ed, or given the rank.
+* The dataset is random tensors each rank draws itself (`TensorDataset(torch.randn(...))`),
+  unless every rank seeded its generator with the same constant first
+  (`torch.manual_seed(0)`, `seed_everything(42)`): then the "random" data is identical
+  on every rank. A seed that involves the rank (`manual_seed(seed + rank)`) keeps it a shard.
 * The dataset's style is unknown and the loader does not shuffle.
 * The loader went through `accelerator.prepare`, `fabric.setup_dataloaders` or
   came from `deepspeed.initialize` (they shard it), or is handed to Lightning or
@@ -76,8 +125,9 @@ returns.
             if reason is not None and id(leaf.node) not in done:
                 done.add(id(leaf.node))
                 yield self._report_lightning(ctx, trainer, leaf.node, reason)
-        if not la.markers or not la.uses:
+        if not la.markers:
             return
+        yield from self._returned_loaders(ctx, la, done)
         for use in la.uses:
             if not use.loop.training:
                 continue
@@ -98,6 +148,35 @@ returns.
                     continue
                 done.add(id(first))
                 yield self._report(ctx, use, markers[0], reasons[0])
+
+    def _returned_loaders(self, ctx: FileContext, la: LoaderAnalysis, done: set[int]) -> Iterable[Finding]:
+        """A builder that wraps the model in DDP and returns a shuffling loader without a
+        sampler, for a training loop in another file (``return model, loader``)."""
+        iterated = {id(leaf.node) for use in la.uses for leaf in use.loaders}
+        scopes = la.scopes
+        for loader in la.loader_calls:
+            if id(loader) in iterated or id(loader) in done:
+                continue
+            fn = scopes.function_of(loader)
+            if fn.is_module_scope:
+                continue
+            markers = la.related(fn)
+            if not markers or not _only_returned(ctx, loader, fn):
+                continue
+            shuffle = la.kwarg(loader, "shuffle")
+            if not (isinstance(shuffle, ast.Constant) and shuffle.value is True):
+                continue
+            if self._unsharded(la, loader, fn) is None:
+                continue
+            done.add(id(loader))
+            message = (f"`{text(loader)}` shuffles without a distributed sampler and is returned "
+                       f"by `{fn.name}()` in a file that sets up data-parallel training: "
+                       "every rank will iterate the whole dataset. Pass "
+                       "`sampler=DistributedSampler(dataset)` (and call `sampler.set_epoch(epoch)` "
+                       "each epoch) instead of `shuffle=True`")
+            evidence = [ctx.evidence(markers[0].call, markers[0].label),
+                        ctx.evidence(loader, "built with `shuffle=True` and no sampler, then returned")]
+            yield ctx.finding(self, loader, message, evidence=evidence, severity=Severity.WARNING)
 
     @staticmethod
     def _unsharded(la: LoaderAnalysis, loader: ast.Call, fn: FunctionInfo) -> Optional[tuple[ast.AST, str]]:

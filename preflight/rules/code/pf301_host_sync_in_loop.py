@@ -20,6 +20,23 @@ MANY = 3
 _ACCELERATOR_CLASSES = ("Accelerator", "Fabric")
 
 
+_DEVICE_SYNCS = frozenset({"torch.cuda.synchronize", "torch.xpu.synchronize", "torch.mps.synchronize",
+                           "torch.accelerator.synchronize", "torch.npu.synchronize"})
+_CLOCKS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.perf_counter_ns",
+                     "time.time_ns", "time.monotonic_ns", "timeit.default_timer"})
+
+
+def _times_the_step(facts: DeviceFacts, loop: LoopInfo) -> bool:
+    """The loop reads a clock or CUDA events: the synchronisation is there to time the step."""
+    for node in ast.walk(loop.node):
+        if isinstance(node, ast.Call):
+            qual = facts.imports.qualify(node.func) or ""
+            if qual in _CLOCKS or (isinstance(node.func, ast.Attribute) and node.func.attr in (
+                    "elapsed_time", "record")):
+                return True
+    return False
+
+
 def _short(node: ast.AST, limit: int = 50) -> str:
     text = ast.unparse(node)
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -154,6 +171,9 @@ the step several times slower (PyTorch performance tuning guide: "avoid
 unnecessary CPU-GPU synchronization", listing `print`, `.item()`, `.cpu()`,
 `.numpy()` and Python control flow on tensors).
 
+A `torch.cuda.synchronize()` on every step (not under a condition and not
+timing the step with a clock or CUDA events) stalls the same way (warning).
+
 ## How to fix it
 
 Compute on the GPU and copy once: `(preds == labels).sum().item()` instead of
@@ -207,6 +227,30 @@ guard the logging with `if step % log_every == 0:`.
             stmts = {id(facts.scopes.statement_of(c)) for c, _, _ in sites}
             if len(stmts) >= MANY:
                 yield self._many(ctx, facts, loop, sites, accel)
+        yield from self._device_syncs(ctx, facts, outer)
+
+    def _device_syncs(self, ctx: FileContext, facts: DeviceFacts, outer: set[LoopInfo]) -> Iterable[Finding]:
+        """``torch.cuda.synchronize()`` on every training step, not for timing it."""
+        seen: set[int] = set()
+        for call, _fn in facts.scopes.bindings.call_functions:
+            qual = facts.imports.qualify(call.func) or ""
+            if qual not in _DEVICE_SYNCS:
+                continue
+            place = facts.step_place(call)
+            if place is None or place.guard is not None or place.inner or place.loop in outer:
+                continue
+            if id(place.loop) in seen or _times_the_step(facts, place.loop):
+                continue
+            seen.add(id(place.loop))
+            message = (
+                f"`{_short(call)}` runs on every training step: it blocks the CPU until every "
+                "queued GPU kernel has finished, so the CPU cannot queue the next step while the "
+                "GPU works and the GPU idles while Python catches up. The `.item()` / `.cpu()` a "
+                "step needs synchronise by themselves; drop it, or run it only when timing or "
+                "logging (`if step % log_every == 0:`)")
+            evidence = [self._loop_evidence(ctx, facts, place.loop),
+                        ctx.evidence(call, "a full device synchronisation, every step")]
+            yield ctx.finding(self, call, message, evidence=evidence, severity=Severity.WARNING)
 
     def _inner(self, ctx: FileContext, facts: DeviceFacts, call: ast.Call, tensor: ast.expr,
                place: StepPlace, accel: ast.AST) -> Finding:

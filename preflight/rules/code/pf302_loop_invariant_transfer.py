@@ -13,6 +13,19 @@ from preflight.registry import register
 from preflight.rules.base import Rule, examples
 
 _MOVES = frozenset({"to", "cuda", "cpu"})
+_LITERAL_BUILDERS = frozenset({"torch.tensor", "torch.as_tensor", "torch.FloatTensor", "torch.LongTensor",
+                               "torch.Tensor"})
+
+
+def _literal(node: ast.AST) -> bool:
+    """A number, or a (nested) list/tuple of numbers."""
+    if isinstance(node, ast.Constant):
+        return isinstance(node.value, (int, float)) and not isinstance(node.value, bool)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        return _literal(node.operand)
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return bool(node.elts) and all(_literal(e) for e in node.elts)
+    return False
 
 
 def _inside(node: ast.AST, loop: LoopInfo) -> bool:
@@ -81,6 +94,9 @@ was built on the host *before* the loop (`torch.tensor(...)`, a
 is never rebound or touched in the loop except by these copies. For example
 class weights for a loss: `F.cross_entropy(out, y, weight=class_weights.to(device))`.
 
+The same holds for a constant built inside the step and moved at once:
+`F.cross_entropy(out, y, weight=torch.tensor([1.0, 2.0]).to(device))`.
+
 ## Why it matters
 
 `w` stays on the host, so every step allocates a device buffer and copies the
@@ -115,9 +131,37 @@ use `class_weights` inside the loop (or create it on the device:
         facts = device_facts(ctx)
         seen: set[tuple[int, str]] = set()
         for call, fn in facts.scopes.bindings.call_functions:
-            found = self._check(ctx, facts, call, fn, seen)
+            found = self._check(ctx, facts, call, fn, seen) or self._constant(ctx, facts, call)
             if found is not None:
                 yield found
+
+    def _constant(self, ctx: FileContext, facts: DeviceFacts, call: ast.Call) -> Optional[Finding]:
+        """``torch.tensor([1.0, 2.0, 3.0]).to(device)`` inside the step: a constant built on
+        the host and copied again on every step."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in _MOVES and isinstance(func.value, ast.Call)):
+            return None
+        built = func.value
+        qual = facts.imports.qualify(built.func) or ""
+        if qual not in _LITERAL_BUILDERS or not built.args or not all(_literal(a) for a in built.args):
+            return None
+        if any(k.arg == "device" for k in built.keywords) or facts.device_target(call) is None:
+            return None
+        place = facts.step_place(call)
+        if place is None or place.guard is not None:
+            return None
+        text = ast.unparse(built)
+        if len(text) > 50:
+            text = text[:47] + "..."
+        message = (
+            f"`{text}` is a constant, but this training step builds it on the host and copies it "
+            f"to the device with `.{func.attr}()` on every step (an allocation and a host-to-device "
+            f"copy each time). Build it once before the loop with `device=` and reuse it")
+        tc = place.loop.evidence
+        what = f": it {tc.describe()} at {facts.flow.where(tc.call)}" if tc is not None else ""
+        evidence = [ctx.evidence(place.loop.node, f"training loop{what}"),
+                    ctx.evidence(call, "built on the host and copied to the device here, every step")]
+        return ctx.finding(self, call, message, evidence=evidence)
 
     def _check(self, ctx: FileContext, facts: DeviceFacts, call: ast.Call, fn: FunctionInfo,
                seen: set[tuple[int, str]]) -> Optional[Finding]:

@@ -174,7 +174,9 @@ At the start of the entry point: `torch.manual_seed(seed)`, `random.seed(seed)`,
 
 ## When preflight stays silent
 
-* Any seeding call: `torch.manual_seed`, `torch.cuda.manual_seed_all`,
+* A seeding call of every generator the script draws from: seeding only
+  `torch.manual_seed` while `random.*` or `numpy.random.*` also draw is reported
+  (the unseeded generators are named). Any of: `torch.manual_seed`, `torch.cuda.manual_seed_all`,
   `np.random.seed`, `random.seed`, `set_seed`, `seed_everything`, a project
   helper whose name contains `seed` (`init_seeds(...)`), a seeded generator
   (`np.random.default_rng(seed)`, `torch.Generator().manual_seed(seed)`), or a
@@ -195,13 +197,21 @@ At the start of the entry point: `torch.manual_seed(seed)`, `random.seed(seed)`,
         if entry is None:
             return
         draw: Optional[tuple[ast.AST, str]] = None
+        seeded: set[str] = set()
+        draws: dict[str, tuple[ast.AST, str]] = {}
         for call, _fn in scopes.bindings.call_functions:
             if _seed_call(scopes, call):
-                return
-            if draw is None:
-                what = _draw(scopes, call)
-                if what is not None:
+                seeded.add(_seed_family(scopes, call))
+                continue
+            what = _draw(scopes, call)
+            if what is not None:
+                draws.setdefault(_draw_family(scopes, call), (call, what))
+                if draw is None:
                     draw = (call, f"random draw: {what}")
+        if seeded:
+            if "all" not in seeded:
+                yield from self._partly_seeded(ctx, entry, seeded, draws)
+            return
         init = _random_init(scopes)
         if draw is None and init is None:
             return
@@ -216,6 +226,48 @@ At the start of the entry point: `torch.manual_seed(seed)`, `random.seed(seed)`,
         evidence = [ctx.evidence(entry, "training starts here")]
         evidence += [ctx.evidence(d[0], d[1]) for d in sources]
         yield ctx.finding(self, entry, message, evidence=evidence)
+
+    def _partly_seeded(self, ctx: FileContext, entry: ast.AST, seeded: set[str],
+                       draws: dict[str, tuple[ast.AST, str]]) -> Iterable[Finding]:
+        """Some generators are seeded, but the script also draws from one that is not
+        (``torch.manual_seed(0)`` with ``random.random()`` / ``np.random.*`` augmentation)."""
+        missing = [(family, draws[family]) for family in ("numpy", "random") if family in draws
+                   and family not in seeded]
+        if not missing:
+            return
+        names = {"numpy": "`np.random.seed(seed)`", "random": "`random.seed(seed)`"}
+        message = (
+            f"This script seeds {', '.join(sorted(seeded))} but also draws from "
+            + " and ".join(f"{fam} ({what} at {_where(ctx, node)})" for fam, (node, what) in missing)
+            + ", which is never seeded: data order or augmentation still differ between runs. Add "
+            + " and ".join(names[fam] for fam, _ in missing)
+            + ", or seed everything at once with `transformers.set_seed` / `L.seed_everything`")
+        evidence = [ctx.evidence(entry, "training starts here")]
+        evidence += [ctx.evidence(node, f"unseeded {fam} draw") for fam, (node, _) in missing]
+        yield ctx.finding(self, entry, message, evidence=evidence)
+
+
+def _seed_family(scopes: ScopeIndex, call: ast.Call) -> str:
+    """Which generator a seeding call seeds: "torch", "numpy", "random" or "all" (a helper
+    such as ``set_seed`` / ``seed_everything`` / a project's ``init_seeds``, or a seed handed
+    to something)."""
+    qual = _qual(scopes, call)
+    if qual.startswith(("torch.manual_seed", "torch.cuda.manual_seed", "torch.random.manual_seed")):
+        return "torch"
+    if qual == "numpy.random.seed":
+        return "numpy"
+    if qual == "random.seed":
+        return "random"
+    return "all"
+
+
+def _draw_family(scopes: ScopeIndex, call: ast.Call) -> str:
+    qual = _qual(scopes, call)
+    if qual.startswith("numpy.random."):
+        return "numpy"
+    if qual.startswith("random."):
+        return "random"
+    return "torch"
 
 
 def _where(ctx: FileContext, node: ast.AST) -> str:

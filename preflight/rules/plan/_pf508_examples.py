@@ -150,9 +150,50 @@ optimizer:
   _target_: torch.optim.Adam  # error: PF512
   lr: 0.001
 """,
+    # nested in a model node that is instantiated recursively: built before the module can
+    # pass its parameters (the module's own instantiate call does not help)
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+model = instantiate(cfg.model)
+# --- model.py
+from hydra.utils import instantiate
+
+
+class Lit:
+    def configure_optimizers(self):
+        return instantiate(self.hparams.optimizer, params=self.parameters())
+# --- config.yaml
+model:
+  _target_: model.Lit
+  optimizer:
+    _target_: torch.optim.Adam  # error: PF512
+    lr: 0.001
+""",
 ]
 
 PF512_GOOD = [
+    # the same with `_recursive_=False`: the module builds the node itself with its parameters
+    """
+# --- train.py
+from hydra.utils import instantiate
+
+model = instantiate(cfg.model, _recursive_=False)
+# --- model.py
+from hydra.utils import instantiate
+
+
+class Lit:
+    def configure_optimizers(self):
+        return instantiate(self.hparams.optimizer, params=self.parameters())
+# --- config.yaml
+model:
+  _target_: model.Lit
+  optimizer:
+    _target_: torch.optim.Adam
+    lr: 0.001
+""",
     """
 # --- train.py
 from hydra.utils import instantiate

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
+from preflight.analysis.syntax import config_at, unpacked_key_path
 from preflight.loaders import LoadedConfig
 from preflight.plan_rules import PlanContext
 
@@ -22,16 +23,17 @@ class ArgsSite:
     """One TrainingArguments-like set of values: a call in a script or an arguments file."""
 
     def __init__(self, values: dict[str, Any], where: Any, script: Any = None, call: Any = None,
-                 config: Optional[LoadedConfig] = None) -> None:
+                 config: Optional[LoadedConfig] = None, prefix: tuple = ()) -> None:
         self.values = values
         self.where = where
         self.script = script
         self.call = call
         self.config = config
+        self.prefix = prefix  # the key path of the values in ``config`` (``TrainingArguments(**cfg["training"])``)
 
     def finding(self, pctx: PlanContext, rule: Any, key: str, message: str, evidence: Any = None) -> Any:
         if self.config is not None:
-            return pctx.config_finding(rule, self.config, (key,), message, evidence=evidence)
+            return pctx.config_finding(rule, self.config, (*self.prefix, key), message, evidence=evidence)
         expr = self.call.kwarg(key) if self.call is not None else None
         node = expr if expr is not None else self.call.call
         return pctx.code_finding(rule, self.script, node, message, evidence=evidence)
@@ -50,6 +52,7 @@ def args_sites(pctx: PlanContext) -> Iterator[ArgsSite]:
             values: dict[str, Any] = {}
             for kw in site.call.keywords:
                 if kw.arg is None:
+                    yield from _unpacked_sites(pctx, kw.value)
                     continue
                 found = idx.resolve(kw.value)
                 values[kw.arg] = found.value if found is not None else _UNSET
@@ -59,6 +62,21 @@ def args_sites(pctx: PlanContext) -> Iterator[ArgsSite]:
         data = config.data
         if isinstance(data, dict) and len(ARG_FILE_KEYS & set(data)) >= 3:
             yield ArgsSite(dict(data), config.path, config=config)
+
+
+def _unpacked_sites(pctx: PlanContext, expr: Any) -> Iterator[ArgsSite]:
+    """``TrainingArguments(**cfg["training"])``: the mapping at that key path of the one
+    config given to the audit that holds it."""
+    path = unpacked_key_path(expr)
+    if path is None:
+        return
+    found = [(c, config_at(c.data, path)) for c in pctx.configs]
+    found = [(c, d) for c, d in found if d is not None and len(ARG_FILE_KEYS & set(d)) >= 2]
+    if len(found) == 1:
+        config, data = found[0]
+        if not path and len(ARG_FILE_KEYS & set(data)) >= 3:
+            return  # the whole file is an arguments file: already a site of its own
+        yield ArgsSite(dict(data), config.path, config=config, prefix=path)
 
 
 def known(value: Any) -> bool:

@@ -84,6 +84,34 @@ torchrun --nnodes 1 --nproc_per_node 8 train.py
 # --- expect
 ds_config.json:2: error: PF502
 """,
+    # deepspeed --num_gpus 4 without --num_nodes: the world size is a multiple of 4, and
+    # 40 is not a multiple of 4 x 2 x 4 = 32 for any node count
+    """
+# --- train.py
+import deepspeed
+engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+# --- ds_config.json
+{"train_batch_size": 40, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,
+ "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 4 train.py --deepspeed_config ds_config.json
+# --- expect
+ds_config.json:1: error: PF502
+""",
+    # bigcode-project/starcoder issue 77: one GPU, no hostfile: 64 != 4 x 8 x 1 (warning:
+    # it would hold on two nodes of a hostfile)
+    """
+# --- train.py
+import deepspeed
+engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+# --- ds_config.json
+{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8,
+ "zero_optimization": {"stage": 3}}
+# --- launch
+deepspeed --num_gpus 1 train.py --deepspeed_config ds_config.json
+# --- expect
+ds_config.json:1: warning: PF502
+""",
     # no launch command: 30 is not a multiple of 4 x 2 for any world size
     """
 # --- ds_config.json
@@ -108,6 +136,28 @@ engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.js
 }
 # --- launch
 torchrun --nnodes 1 --nproc_per_node 8 train.py
+""",
+    # deepspeed --num_gpus 4: 32 = 4 x 2 x 4 on one node
+    """
+# --- train.py
+import deepspeed
+engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+# --- ds_config.json
+{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,
+ "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 4 train.py --deepspeed_config ds_config.json
+""",
+    # a hostfile names the nodes: 64 = 4 x 2 x 4 x 2 holds on two of them
+    """
+# --- train.py
+import deepspeed
+engine, optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+# --- ds_config.json
+{"train_batch_size": 64, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 2,
+ "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --hostfile hosts.txt --num_gpus 4 train.py --deepspeed_config ds_config.json
 """,
     # pipeline parallelism: 8 processes in 2 stages are 4 data-parallel ranks, 32 = 4 x 2 x 4
     """

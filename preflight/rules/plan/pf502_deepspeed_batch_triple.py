@@ -32,6 +32,22 @@ def world_fact(pctx: PlanContext) -> Optional[Fact]:
     return best
 
 
+def per_node_fact(pctx: PlanContext) -> Optional[Fact]:
+    """Processes per node from a deepspeed launch that does not give the node count: the
+    world size is then a multiple of it."""
+    if any(f.source.kind not in ("default",) for f in pctx.plan.facts("dist.nodes")):
+        return None
+    for f in pctx.plan.facts("dist.devices_per_node"):
+        if f.adapter != "deepspeed" and f.source.kind == "cli" and "deepspeed" in (
+                f.source.detail or ""):
+            return f
+    return None
+
+
+def _hostfile(pctx: PlanContext) -> bool:
+    return any(tok.split("=", 1)[0] in ("--hostfile", "-H") for tok in pctx.project.argv)
+
+
 _MP_FLAGS = ("--tensor-model-parallel-size", "--tensor_model_parallel_size", "--pipeline-model-parallel-size",
              "--pipeline_model_parallel_size", "--tp", "--pp", "--tp_size", "--pp_size", "--num_stages")
 
@@ -70,6 +86,11 @@ launch`, SLURM, Lightning devices x nodes): all three given and the product is
 off, or two given and the third cannot be derived (DeepSpeed derives it with
 integer division and then asserts).
 
+When the launch gives only the processes per node (`deepspeed --num_gpus 4` without
+`--num_nodes`), the world size is a multiple of it: the triple must hold for some node
+count (error otherwise), and when it holds only on more than one node while neither
+`--num_nodes` nor `--hostfile` is given (the launcher then runs on this machine alone
+unless `/job/hostfile` exists) the rule warns.
 Without a known world size the rule checks what holds for every world size:
 `train_batch_size` must be a multiple of micro x accumulation (all three given)
 or of the micro-batch (accumulation derived).
@@ -102,8 +123,10 @@ world size.
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         """Reads the plan only: the batch numbers each DeepSpeed config (JSON, YAML block or a
         dict built in Python) states, as the deepspeed adapter recorded them."""
-        world = None if _model_parallel(pctx) else world_fact(pctx)
+        parallel = _model_parallel(pctx)
+        world = None if parallel else world_fact(pctx)
         w = world.value if world is not None else None
+        per_node = None if parallel or world is not None else per_node_fact(pctx)
         groups: dict[str, dict[str, Fact]] = {}
         for field, key in (("batch.global", _T), ("batch.micro", _M), ("batch.grad_accum", _G)):
             for fact in pctx.plan.facts(field):
@@ -112,6 +135,9 @@ world size.
         for facts in groups.values():
             t, m, g = (_int(facts[k].value) if k in facts else None for k in (_T, _M, _G))
             problem = self._problem(t, m, g, w)
+            severity = None
+            if problem is None and per_node is not None:
+                problem, severity = self._per_node_problem(t, m, g, per_node, _hostfile(pctx))
             if problem is None:
                 continue
             if world is not None:
@@ -126,9 +152,50 @@ world size.
                 ev = pctx.fact_evidence(world, f"world size {w}")
                 if ev is not None:
                     evidence.append(ev)
+            if per_node is not None:
+                ev = pctx.fact_evidence(per_node, f"{per_node.value} processes per node, node count not given")
+                if ev is not None:
+                    evidence.append(ev)
             finding = pctx.fact_finding(self, anchor, problem, evidence=evidence)
             if finding is not None:
+                if severity is not None:
+                    finding.severity = severity
                 yield finding
+
+    @classmethod
+    def _per_node_problem(cls, t: Optional[int], m: Optional[int], g: Optional[int], per_node: Fact,
+                          hostfile: bool) -> tuple[Optional[str], Optional[Severity]]:
+        """The world size is a multiple of the processes per node (``deepspeed --num_gpus K``
+        without ``--num_nodes``): no node count may satisfy the triple (error), or only more
+        nodes than this machine when no hostfile is named (warning: the launcher then runs on
+        this machine alone unless /job/hostfile exists)."""
+        k = per_node.value
+        if not isinstance(k, int) or k < 1:
+            return None, None
+        how = f"deepspeed {per_node.source.key or '--num_gpus'} {k} without --num_nodes"
+        if t is not None and m is not None and g is not None:
+            unit = m * g * k
+            if t % unit:
+                return (f"train_batch_size {t} is not a multiple of {m} (micro) x {g} (accumulation) x "
+                        f"{k} (processes per node, {how}) = {unit}, so no node count satisfies it; "
+                        "`deepspeed.initialize` asserts train_batch_size == micro x accumulation x world "
+                        "size. Give two of the three (or \"auto\") and let the third be derived"), None
+            if t != unit and not hostfile:
+                return (f"train_batch_size {t} != {m} (micro) x {g} (accumulation) x {k} (processes per "
+                        f"node, {how}) = {unit} on one node: without --num_nodes or --hostfile the "
+                        f"deepspeed launcher runs on this machine alone (unless /job/hostfile exists), and "
+                        f"the numbers hold only on {t // unit} nodes; `deepspeed.initialize` asserts "
+                        "train_batch_size == micro x accumulation x world size"), Severity.WARNING
+            return None, None
+        if t is not None and (m is not None or g is not None):
+            known = m if m is not None else g
+            assert known is not None
+            if t % (known * k):
+                name = "micro" if m is not None else "accumulation"
+                return (f"train_batch_size {t} is not a multiple of the {name} {known} x {k} (processes per "
+                        f"node, {how}) = {known * k}, so DeepSpeed cannot derive the third value for any "
+                        "node count; give two of the three (or \"auto\")"), None
+        return None, None
 
     @staticmethod
     def _problem(t: Optional[int], m: Optional[int], g: Optional[int], w: Optional[int]) -> Optional[str]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -30,6 +30,54 @@ def _params_passed(pctx: PlanContext, key: str) -> bool:
                                                           for kw in node.keywords)):
                 return True
     return False
+
+
+def _instantiate_calls(pctx: PlanContext, key: str) -> Iterable[ast.Call]:
+    """``instantiate(cfg.<key>, ...)`` / ``instantiate(cfg["<key>"])`` calls of the scripts."""
+    for script in pctx.scripts:
+        for node in ast.walk(script.tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name != "instantiate":
+                continue
+            first = node.args[0]
+            last = first.attr if isinstance(first, ast.Attribute) else (
+                first.slice.value if isinstance(first, ast.Subscript) and isinstance(first.slice, ast.Constant)
+                else None)
+            if last == key:
+                yield node
+
+
+def _recursive_parent(pctx: PlanContext, data: object, path: tuple,
+                      group: str) -> Optional[tuple[str, ast.Call]]:
+    """An enclosing node with a ``_target_`` that a script instantiates recursively (Hydra's
+    default): the nested optimizer is then built with it, before any code can pass parameters.
+    The root of a config-group file (``conf/model/mnist.yaml``) is the node of its group."""
+    node = data
+    parents = [(group, data)] if group else []
+    for part in path[:-1]:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+        parents.append((str(part), node))
+    for key, parent in parents:
+        if not isinstance(parent, dict) or not isinstance(parent.get("_target_"), str):
+            continue
+        if parent.get("_recursive_") is False:
+            return None  # the parent builds its children itself
+        for call in _instantiate_calls(pctx, key):
+            if not any(kw.arg == "_recursive_" and not (isinstance(kw.value, ast.Constant) and kw.value.value)
+                       for kw in call.keywords):
+                return key, call
+    return None
+
+
+def _group(path: object) -> str:
+    """The config group a YAML file of a Hydra config folder belongs to (its folder name)."""
+    parts = str(path).replace("\\", "/").split("/")
+    return parts[-2] if len(parts) >= 3 else ""
 
 
 @register
@@ -65,7 +113,10 @@ parameters, or pass them when instantiating.
 ## When preflight stays silent
 
 * `_partial_: true`, a `params` key, or a script that instantiates the node
-  with extra arguments.
+  with extra arguments, unless the node sits inside a node with a `_target_`
+  (also the root of a config-group file such as `conf/model/mnist.yaml`) that a
+  script instantiates recursively (Hydra's default, no `_recursive_=False`): the
+  nested optimizer is then built with its parent, before any code passes parameters.
 """
     bad_examples = examples("preflight.rules.plan._pf508_examples", "PF512_BAD")
     good_examples = examples("preflight.rules.plan._pf508_examples", "PF512_GOOD")
@@ -79,6 +130,16 @@ parameters, or pass them when instantiating.
                 if node.get("_partial_") is True or "params" in node or "optimizer" in node:
                     continue
                 key = str(path[-1]) if path else ""
+                parent = _recursive_parent(pctx, config.data, path, _group(config.path))
+                if parent is not None:
+                    yield pctx.config_finding(
+                        self, config, (*path, "_target_"),
+                        f"`{target}` sits inside the `{parent[0]}` node, which `{ast.unparse(parent[1])[:60]}` "
+                        "instantiates recursively (Hydra's default): the optimizer is built then, with no "
+                        "parameters, and raises \"missing 1 required positional argument: 'params'\" before "
+                        "the code that passes them runs. Add `_partial_: true` to this node, or pass "
+                        "`_recursive_=False` when instantiating the parent")
+                    continue
                 if key and _params_passed(pctx, key):
                     continue
                 yield pctx.config_finding(

@@ -1,0 +1,151 @@
+"""PF115 examples: executable documentation. A bad example marks each line it must be
+reported on with a trailing ``# warning: PF115`` comment; the meta-test asserts exactly
+those findings. Good examples must stay silent."""
+
+from __future__ import annotations
+
+PF115_BAD = [
+    # the validation loop follows the training loop; nothing calls model.eval()
+    """
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(784, 10)
+        self.drop = nn.Dropout(0.2)
+
+    def forward(self, x):
+        return self.fc(self.drop(x))
+
+
+def fit(train_loader, valid_loader, epochs):
+    model = Net()
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    for epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            loss = criterion(model(x), y)
+            loss.backward()
+            optimizer.step()
+        with torch.no_grad():
+            for x, y in valid_loader:
+                val_loss = criterion(model(x), y).item()  # warning: PF115
+""",
+    # an evaluation helper, called after the caller put the model in training mode
+    """
+import torch
+
+
+def evaluate(model, data, loss_fn):
+    total = 0.0
+    with torch.no_grad():
+        for src, tgt in data:
+            total += loss_fn(model(src), tgt).item()  # warning: PF115
+    return total
+
+
+def train(model, train_data, dev_data, loss_fn, epochs):
+    optimizer = torch.optim.Adam(model.parameters())
+    for epoch in range(epochs):
+        model.train()
+        for src, tgt in train_data:
+            optimizer.zero_grad()
+            loss_fn(model(src), tgt).backward()
+            optimizer.step()
+        print(evaluate(model, dev_data, loss_fn))
+""",
+]
+
+PF115_GOOD = [
+    # eval() in the helper, train() at the top of each epoch
+    """
+import torch
+
+
+def evaluate(model, data, loss_fn):
+    model.eval()
+    total = 0.0
+    with torch.no_grad():
+        for src, tgt in data:
+            total += loss_fn(model(src), tgt).item()
+    return total
+
+
+def train(model, train_data, dev_data, loss_fn, epochs):
+    optimizer = torch.optim.Adam(model.parameters())
+    for epoch in range(epochs):
+        model.train()
+        for src, tgt in train_data:
+            optimizer.zero_grad()
+            loss_fn(model(src), tgt).backward()
+            optimizer.step()
+        print(evaluate(model, dev_data, loss_fn))
+""",
+    # eval() set by the caller, forward in the callee
+    """
+import torch
+
+
+def evaluate(model, data, loss_fn):
+    total = 0.0
+    with torch.no_grad():
+        for src, tgt in data:
+            total += loss_fn(model(src), tgt).item()
+    return total
+
+
+def train(model, train_data, dev_data, loss_fn, epochs):
+    optimizer = torch.optim.Adam(model.parameters())
+    for epoch in range(epochs):
+        model.train()
+        for src, tgt in train_data:
+            optimizer.zero_grad()
+            loss_fn(model(src), tgt).backward()
+            optimizer.step()
+        model.eval()
+        print(evaluate(model, dev_data, loss_fn))
+""",
+    # a model of the file without dropout or BatchNorm: the mode changes nothing
+    """
+import torch
+import torch.nn as nn
+
+
+class Linear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(784, 10)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+def fit(train_loader, valid_loader, epochs):
+    model = Linear()
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    for epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()
+        with torch.no_grad():
+            for x, y in valid_loader:
+                val_loss = criterion(model(x), y).item()
+""",
+    # BatchNorm recalibration in training mode on purpose (not an evaluation)
+    """
+import torch
+
+
+def update_bn(loader, model):
+    model.train()
+    with torch.no_grad():
+        for x, _ in loader:
+            model(x)
+""",
+]

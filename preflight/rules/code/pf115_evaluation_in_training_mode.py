@@ -1,0 +1,183 @@
+"""PF115 evaluation-in-training-mode: validation forwards with dropout and BatchNorm in training mode."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.evaluation import TRAIN, Evaluation, Key, evaluation, map_key
+from preflight.analysis.scopes import FunctionInfo, LoopInfo
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules.base import Rule, examples
+from preflight.rules.code.pf111_model_stuck_in_eval import ModelStuckInEval
+
+# Evidence that a loop evaluates: what it iterates, or the function it sits in.
+_EVAL_WORD = re.compile(r"(^|_)(val|valid|validate|validation|dev|eval|evaluate|evaluation|test|"
+                        r"testing)(_|$|loader|set|data)", re.IGNORECASE)
+# A parameter that is handed a model (it is bound to nothing preflight can see).
+_MODEL_PARAM = re.compile(r"^(model|net|network|classifier|encoder_decoder|seq2seq|"
+                          r"[a-z_]*_model|model_[a-z_]*)$")
+
+
+def _pos(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+@register
+class EvaluationInTrainingMode(Rule):
+    code = "PF115"
+    name = "evaluation-in-training-mode"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("pytorch", "accelerate", "fabric")
+    summary = "A validation loop runs the model while it is still in training mode (dropout on, BatchNorm updating)"
+    explanation = """
+## What it finds
+
+A loop that evaluates (it iterates a validation/dev/test loader, or sits in an
+`evaluate`-like function) and runs forward passes only, while the model is
+still in training mode: the training loop before it (or the caller, for an
+evaluation helper such as `evaluator.evaluate(model, dev_data)`) left the model
+in `train()` mode, and nothing calls `model.eval()` before the forward.
+
+## Why it matters
+
+In training mode dropout still drops activations and BatchNorm normalises with
+the batch's statistics and **updates its running statistics with the validation
+data**. The validation loss is noisy and too high, checkpoint selection on it
+picks the wrong epoch, and BatchNorm statistics drift towards the validation set.
+`torch.no_grad()` does not change any of this: it turns off autograd, not the mode.
+
+## How to fix it
+
+Call `model.eval()` before the validation loop (in the evaluation helper itself,
+so every caller is covered) and `model.train()` before training resumes.
+
+## When preflight stays silent
+
+* `model.eval()` / `model.train(False)` runs before the forward: in the function,
+  or in the caller before it calls the evaluation helper (the caller's mode is
+  followed into the callee), or a `train(flag)` whose flag preflight cannot read.
+* The model is a class of the file with no dropout or BatchNorm layer (the mode
+  changes nothing).
+* The loop differentiates or steps an optimizer (it trains), or nothing names it
+  as an evaluation (a BatchNorm recalibration pass such as SWA's `update_bn`
+  runs in training mode on purpose).
+* Lightning and the Hugging Face `Trainer` switch modes themselves.
+"""
+    bad_examples = examples("preflight.rules.code._pf115_examples", "PF115_BAD")
+    good_examples = examples("preflight.rules.code._pf115_examples", "PF115_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        facts = evaluation(ctx)
+        scopes = facts.scopes
+        reported: set[int] = set()
+        for call, fn in scopes.bindings.call_functions:
+            if fn.is_module_scope or fn.hook is not None or id(fn) in reported:
+                continue
+            cls = fn.method_class()
+            if cls is not None and (cls.is_lightning or cls.is_module):
+                continue
+            key = self._model_key(facts, call, fn)
+            if key is None:
+                continue
+            loop = self._evaluation_loop(ctx, facts, call, fn)
+            if loop is None:
+                continue
+            why = self._train_mode(ctx, facts, fn, call, key)
+            if why is None or not self._may_change(ctx, facts, key):
+                continue
+            reported.add(id(fn))
+            yield self._report(ctx, call, loop, why)
+
+    # -- the forward -------------------------------------------------------
+    @staticmethod
+    def _model_key(facts: Evaluation, call: ast.Call, fn: FunctionInfo) -> Optional[Key]:
+        for fcall, key in facts.forwards.get(fn, ()):
+            if fcall is call:
+                return key
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "forward":
+            func = func.value
+        if isinstance(func, ast.Name) and func.id in fn.params and _MODEL_PARAM.match(func.id) and (
+                facts.scopes.bindings.lookup(func, fn) is None):
+            return facts.key_of(func, fn)
+        return None
+
+    @staticmethod
+    def _evaluation_loop(ctx: FileContext, facts: Evaluation, call: ast.Call,
+                         fn: FunctionInfo) -> Optional[LoopInfo]:
+        loop = facts.scopes.loop_of(call)
+        if loop is None or loop.training:
+            return None
+        node = loop.node
+        if not isinstance(node, (ast.For, ast.AsyncFor)):
+            return None
+        names = [n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node.iter)
+                 if isinstance(n, (ast.Name, ast.Attribute))]
+        if any(_EVAL_WORD.search(n) for n in names) or _EVAL_WORD.search(fn.name):
+            return loop
+        return None
+
+    # -- the mode at the forward -------------------------------------------
+    def _train_mode(self, ctx: FileContext, facts: Evaluation, fn: FunctionInfo, call: ast.Call,
+                    key: Key) -> Optional[str]:
+        latest = facts.latest_before(fn, key, call)
+        if latest is not None:
+            if latest.last != TRAIN:
+                return None
+            return f"`{ast.unparse(latest.origin)}` at line {latest.node.lineno} put it in training mode"
+        if self._trained_before(ctx, facts, fn, call, key):
+            return "the training loop before it leaves it in training mode"
+        if key[0] != "p" or not fn.call_sites:
+            return None
+        found: Optional[str] = None
+        for site in fn.call_sites:
+            args = dict(facts.scopes.bindings.iter_arg_params(site.call, fn))
+            mapped = map_key(facts.scopes, key, fn, args, site.call, site.caller)
+            if mapped is None:
+                return None
+            before = facts.latest_before(site.caller, mapped, site.call)
+            if before is None or before.last != TRAIN:
+                return None  # the caller switched it (eval() set by the caller), or cannot tell
+            found = found or (f"`{site.caller.name}()` calls `{fn.name}()` at line "
+                              f"{site.call.lineno} after `{ast.unparse(before.origin)}`")
+        return found
+
+    @staticmethod
+    def _trained_before(ctx: FileContext, facts: Evaluation, fn: FunctionInfo, call: ast.Call,
+                        key: Key) -> bool:
+        for fcall, fkey in facts.forwards.get(fn, ()):
+            if fkey != key or _pos(fcall) >= _pos(call):
+                continue
+            loop = facts.scopes.loop_of(fcall)
+            if loop is not None and loop.training and facts.scopes.grad_enabled(fcall):
+                return True
+        return False
+
+    @staticmethod
+    def _may_change(ctx: FileContext, facts: Evaluation, key: Key) -> bool:
+        """False when the model is a class of this file without a mode-dependent layer."""
+        if key[0] != "b":
+            return True
+        if ModelStuckInEval._mode_sensitive(ctx, facts, key):
+            return True
+        bindings = facts.scopes.bindings
+        binding = next((b for b in [*bindings.names.values(), *bindings.attrs.values()]
+                        if id(b) == key[1]), None)
+        return binding is None or binding.cls is None
+
+    def _report(self, ctx: FileContext, call: ast.Call, loop: LoopInfo, why: str) -> Finding:
+        model = ast.unparse(call.func)
+        if len(model) > 40:
+            model = "the model"
+        message = (f"`{model}(...)` evaluates while the model is in training mode ({why}): dropout "
+                   f"stays on and BatchNorm normalises with batch statistics and updates its running "
+                   f"statistics with evaluation data, so the validation loss is noisy and biased. "
+                   f"Call `.eval()` before evaluating (and `.train()` before training resumes)")
+        evidence = [ctx.evidence(loop.node, "the evaluation loop")]
+        return ctx.finding(self, call, message, evidence=evidence)
+
