@@ -522,12 +522,14 @@ class _ScriptPass:
         if train_site is not None and owner in hf_trainers and not peft_found:
             pass  # a transformers/TRL Trainer's loop: the transformers adapter says what it trains
         elif train_site is not None:
+            conf = self.conf(train_site)
             if peft_found:
                 mode = "qlora" if self.weights_bits == 4 else "lora"
+                # lora/qlora is no surer than the facts it rests on
+                conf = self.plan.capped(conf, "peft.method", *(("precision.weights_bits",) if mode == "qlora" else ()))
             else:
                 mode = "finetune" if self.pretrained else "train"
-            self.add("task.mode", mode, self.src(train_site.call, f"{train_site.label}(...): the script trains"),
-                     self.conf(train_site))
+            self.add("task.mode", mode, self.src(train_site.call, f"{train_site.label}(...): the script trains"), conf)
         elif generate:
             site = generate[0]
             self.add("task.mode", "generation", self.src(site.call, f"{site.label}(...) and no backward pass"),

@@ -164,6 +164,8 @@ class ScriptIndex:
         self.arguments: dict[str, list[ArgSpec]] = {}
         self.parsed_args: set[str] = set()  # names bound to parser.parse_args()
         self.classes: dict[str, ast.ClassDef] = {}
+        self.functions: dict[str, list[ast.AST]] = {}  # name -> its def(s) (any nesting)
+        self.class_level: dict[str, int] = {}  # name -> how many of its bindings are class attributes
         # ``owner.name`` for an object the script did not build itself (a parameter, or one of
         # the dataclasses ``HfArgumentParser`` returns): the value of the option ``name`` the
         # job declares, from the launch line or its default. Set by the project (cliargs knows
@@ -203,11 +205,17 @@ class ScriptIndex:
                 self._import(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
                 self._assign(node, targets)
+                if item[3] is not None and item[2] is None:  # a class attribute, not a module name
+                    for tgt in getattr(node, "targets", None) or [getattr(node, "target", None)]:
+                        if isinstance(tgt, ast.Name):
+                            self.class_level[tgt.id] = self.class_level.get(tgt.id, 0) + 1
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 self._bind_other(node.target)
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 self._bind_other(node.optional_vars)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if not isinstance(node, ast.Lambda):
+                    self.functions.setdefault(node.name, []).append(node)
                 for a in ast.walk(node.args):
                     if isinstance(a, ast.arg):
                         self.assigns.setdefault(a.arg, []).append(None)
@@ -331,6 +339,8 @@ class ScriptIndex:
             bound = self.assigns.get(expr.id, [])
             if len(bound) == 1 and bound[0] is not None:
                 return self.resolve(bound[0], depth + 1)
+            if bound.count(None) == 1 and len(bound) - 1 == self.class_level.get(expr.id, 0):
+                return self._parameter(expr.id, depth)
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and expr.value.id in self.parsed_args:
@@ -361,6 +371,48 @@ class ScriptIndex:
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
         return None
+
+    def _parameter(self, name: str, depth: int) -> Optional[Resolved]:
+        """A function parameter bound nowhere else: the value every call of its function in
+        this file passes (by keyword or position, else the parameter's default), when they
+        agree (MiniCPM ``finetune.py``: ``def load_model(..., qlora: bool = False)`` called
+        once as ``load_model(..., qlora=training_args.qlora)``). No call, a ``*args``/``**kw``
+        call, or calls that disagree: unknown."""
+        defs = [f for fs in self.functions.values() for f in fs
+                if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and any(a.arg == name for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs))]
+        if len(defs) != 1:
+            return None
+        fn = defs[0]
+        assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        positional = [*fn.args.posonlyargs, *fn.args.args]
+        if positional and positional[0].arg in ("self", "cls"):
+            return None
+        index = next((i for i, a in enumerate(positional) if a.arg == name), None)
+        default: Optional[ast.expr] = None
+        if index is not None:
+            first_default = len(positional) - len(fn.args.defaults)
+            if index >= first_default:
+                default = fn.args.defaults[index - first_default]
+        else:
+            k = next(i for i, a in enumerate(fn.args.kwonlyargs) if a.arg == name)
+            default = fn.args.kw_defaults[k]
+        sites = [c for c in self.calls if c.name == fn.name]
+        if not sites:
+            return None
+        found: Optional[Resolved] = None
+        for site in sites:
+            call = site.call
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+                return None
+            given = next((k.value for k in call.keywords if k.arg == name), None)
+            if given is None and index is not None and index < len(call.args):
+                given = call.args[index]
+            value = self.resolve(given if given is not None else default, depth + 1)
+            if value is None or (found is not None and value.value != found.value):
+                return None
+            found = found or value
+        return found
 
     def truth(self, test: ast.expr) -> Optional[bool]:
         """Whether an ``if`` test is statically true, false, or unknown (None)."""
