@@ -139,3 +139,143 @@ def test_qlora_resting_on_an_undecided_4bit_config_is_not_high(cli, tmp_path: Pa
     assert best is not None
     if best.value == "qlora":
         assert best.confidence != "high"
+
+
+# haotian-liu/LLaVA @ c121f0432da27facab705978f83c4ada465e46fd: scripts/v1_5/finetune_task_lora.sh
+# runs ``deepspeed llava/train/train_mem.py ...``; train_mem.py only imports ``train`` from the
+# package and calls it; the parser, the LoRA and the Trainer are in llava/train/train.py.
+LLAVA_TRAIN = """\
+    from dataclasses import dataclass, field
+
+    import transformers
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: str = field(default="facebook/opt-125m")
+
+
+    @dataclass
+    class TrainingArguments(transformers.TrainingArguments):
+        optim: str = field(default="adamw_torch")
+        lora_enable: bool = False
+        lora_r: int = 64
+
+
+    def train(attn_implementation=None):
+        parser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+        model_args, training_args = parser.parse_args_into_dataclasses()
+        model = transformers.LlamaForCausalLM.from_pretrained(model_args.model_name_or_path)
+        if training_args.lora_enable:
+            from peft import LoraConfig, get_peft_model
+            lora_config = LoraConfig(r=training_args.lora_r)
+            model = get_peft_model(model, lora_config)
+        trainer = transformers.Trainer(model=model, args=training_args)
+        trainer.train()
+"""
+LLAVA_FILES = {
+    "llava/__init__.py": "",
+    "llava/train/__init__.py": "",
+    "llava/train/train.py": LLAVA_TRAIN,
+    "llava/train/train_mem.py": """\
+        from llava.train.train import train
+
+        if __name__ == "__main__":
+            train(attn_implementation="flash_attention_2")
+    """,
+    "scripts/finetune_task_lora.sh": """\
+        #!/bin/bash
+        deepspeed llava/train/train_mem.py \\
+            --lora_enable True --lora_r 128 \\
+            --model_name_or_path liuhaotian/llava-v1.5-13b \\
+            --per_device_train_batch_size 16 \\
+            --dataloader_num_workers 4 \\
+            --output_dir ./checkpoints
+    """,
+}
+
+
+def test_thin_entry_audits_the_module_it_calls_with_the_launch_arguments(cli, tmp_path: Path) -> None:
+    write(tmp_path, LLAVA_FILES)
+    plan = plan_of(cli, "scripts/finetune_task_lora.sh", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "lora"
+    assert winner(plan, "peft.rank") == 128
+    assert winner(plan, "task.mode") == "lora"
+    assert winner(plan, "optimizer.name") == "adamw_torch"  # the subclass's redeclared default
+    assert winner(plan, "data.num_workers") == 4
+
+
+def test_thin_entry_without_the_flag_has_no_lora(cli, tmp_path: Path) -> None:
+    files = dict(LLAVA_FILES)
+    files["scripts/finetune_task_lora.sh"] = files["scripts/finetune_task_lora.sh"].replace(
+        "--lora_enable True --lora_r 128 \\\n", "")
+    assert "lora_enable" not in files["scripts/finetune_task_lora.sh"]
+    write(tmp_path, files)
+    plan = plan_of(cli, "scripts/finetune_task_lora.sh", cwd=tmp_path)
+    assert winner(plan, "peft.method") != "lora"
+    assert winner(plan, "task.mode") != "lora"
+
+
+def test_delegate_found_only_for_a_thin_file(tmp_path: Path) -> None:
+    import ast
+
+    from preflight.delegate import delegate_of
+
+    write(tmp_path, LLAVA_FILES)
+    entry = tmp_path / "llava/train/train_mem.py"
+    assert delegate_of(ast.parse(entry.read_text()), entry) == tmp_path / "llava/train/train.py"
+    # a file that does work of its own is not thin
+    busy = tmp_path / "busy.py"
+    busy.write_text("from llava.train.train import train\n\ndef main():\n    train()\n\nmain()\n")
+    assert delegate_of(ast.parse(busy.read_text()), busy) is None
+    # a library function is not the project's
+    lib = tmp_path / "lib.py"
+    lib.write_text("from transformers import train\ntrain()\n")
+    assert delegate_of(ast.parse(lib.read_text()), lib) is None
+
+
+# meta-llama/llama-cookbook @ 0e0033518623d03ac5c1654bf04b7e480f7d5e5a:
+# getting-started/finetuning/finetuning.py is ``fire.Fire(main)`` with ``main`` from the package
+# under src/ (src/llama_cookbook/finetuning.py); its DataLoader takes ``**train_dl_kwargs``.
+COOKBOOK = {
+    "getting-started/finetuning/finetuning.py": """\
+        import fire
+        from llama_cookbook.finetuning import main
+
+        if __name__ == "__main__":
+            fire.Fire(main)
+    """,
+    "src/llama_cookbook/__init__.py": "",
+    "src/llama_cookbook/finetuning.py": """\
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def get_dataloader_kwargs(batch_size):
+            return {"batch_size": batch_size, "drop_last": True}
+
+
+        def main(**kwargs):
+            model = torch.nn.Linear(4, 4)
+            model.gradient_checkpointing_enable()
+            train_dl_kwargs = get_dataloader_kwargs(kwargs.get("batch_size", 4))
+            loader = DataLoader([], num_workers=1, pin_memory=True, **train_dl_kwargs)
+            optimizer = torch.optim.AdamW(model.parameters())
+            for batch in loader:
+                model(batch).sum().backward()
+                optimizer.step()
+    """,
+}
+
+
+def test_src_layout_delegate_and_no_default_batch_through_kwargs(cli, tmp_path: Path) -> None:
+    write(tmp_path, COOKBOOK)
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "finetuning.py", "--enable_fsdp",
+                   cwd=tmp_path / "getting-started/finetuning")
+    assert winner(plan, "memory.gradient_checkpointing") is True
+    assert winner(plan, "optimizer.name") == "AdamW"
+    assert winner(plan, "data.num_workers") == 1
+    best = fact(plan, "batch.micro")
+    assert best is None or best.value != 1  # not DataLoader's default: the dict may set it
+    ins = [i["path"] for i in plan.get("inputs", [])] if isinstance(plan.get("inputs"), list) else []
+    assert not ins or any(p.endswith("src/llama_cookbook/finetuning.py") for p in ins)
