@@ -437,6 +437,18 @@ class _Pass:
                     names.append(self.args[k + 1])
                 elif tok.startswith("--config="):
                     names.append(tok.split("=", 1)[1])
+        if "parse_json_file" in self._texts() or "parse_yaml_file" in self._texts():
+            # the file the script hands to parse_json_file, named by one of its own options
+            # (Firefly ``--train_args_file train_args/sft/qlora/x.json``)
+            from preflight.jobs import _CONFIG_FLAG_WORDS
+
+            for k, tok in enumerate(self.args):
+                flag, eq, value = tok.partition("=")
+                if "deepspeed" in flag or not _CONFIG_FLAG_WORDS.match(flag):
+                    continue
+                value = value if eq else (self.args[k + 1] if k + 1 < len(self.args) else "")
+                if value.lower().endswith((".json", ".yaml", ".yml")):
+                    names.append(value)
         out: dict[str, tuple[Any, Source]] = {}
         for name in names:
             for _, cfg in self.project.configs:
@@ -446,6 +458,9 @@ class _Pass:
                         if isinstance(key, str):
                             out.setdefault(key, (value, self.project.config_source(cfg, (key,))))
         return out
+
+    def _texts(self) -> str:
+        return "\n".join([self.script.source.text, *self.decl.texts])
 
     def value(self, *names: str) -> Optional[tuple[str, Any, Source, str]]:
         """(name, value, source, confidence) of the first declared option among ``names`` that

@@ -279,3 +279,92 @@ def test_src_layout_delegate_and_no_default_batch_through_kwargs(cli, tmp_path: 
     assert best is None or best.value != 1  # not DataLoader's default: the dict may set it
     ins = [i["path"] for i in plan.get("inputs", [])] if isinstance(plan.get("inputs"), list) else []
     assert not ins or any(p.endswith("src/llama_cookbook/finetuning.py") for p in ins)
+
+
+# yangjianxin1/Firefly @ e22b406ee440fda0b18a073c6325853de17741cb: ``python train.py
+# --train_args_file train_args/sft/qlora/qwen1.5-7b-sft-qlora.json``; train.py reads the path
+# with argparse and hands it to ``HfArgumentParser(...).parse_json_file(json_file=...)``.
+FIREFLY = {
+    "component/__init__.py": "",
+    "component/argument.py": """\
+        from dataclasses import dataclass, field
+        from typing import Optional
+
+
+        @dataclass
+        class CustomizedArguments:
+            max_seq_length: int = field(metadata={"help": "max length"})
+            model_name_or_path: str = field(metadata={"help": "model"})
+            train_mode: str = field(default="qlora")
+            lora_rank: Optional[int] = field(default=64)
+    """,
+    "train.py": """\
+        import argparse
+
+        import torch
+        from transformers import AutoModelForCausalLM, BitsAndBytesConfig, HfArgumentParser, Trainer, \\
+            TrainingArguments
+
+        from component.argument import CustomizedArguments
+
+
+        def setup_everything():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--train_args_file", type=str, default="train_args/sft/qlora/qwen-7b-sft-qlora.json")
+            args = parser.parse_args()
+            train_args_file = args.train_args_file
+            parser = HfArgumentParser((CustomizedArguments, TrainingArguments))
+            args, training_args = parser.parse_json_file(json_file=train_args_file)
+            return args, training_args
+
+
+        def load_model(args, training_args):
+            quantization_config = BitsAndBytesConfig(load_in_4bit=True) if args.train_mode == "qlora" else None
+            return AutoModelForCausalLM.from_pretrained(args.model_name_or_path, quantization_config=quantization_config)
+
+
+        def main():
+            args, training_args = setup_everything()
+            model = load_model(args, training_args)
+            trainer = Trainer(model=model, args=training_args)
+            trainer.train()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "train_args/sft/qlora/qwen1.5-7b-sft-qlora.json": """\
+        {
+            "output_dir": "output/firefly-qwen1.5-7b-sft-qlora",
+            "model_name_or_path": "Qwen/Qwen1.5-7B-Chat",
+            "per_device_train_batch_size": 1,
+            "gradient_accumulation_steps": 16,
+            "max_seq_length": 1024,
+            "gradient_checkpointing": true,
+            "optim": "paged_adamw_32bit",
+            "fp16": true,
+            "dataloader_num_workers": 0
+        }
+    """,
+}
+
+
+def test_args_file_named_by_the_scripts_own_option_is_read(cli, tmp_path: Path) -> None:
+    write(tmp_path, FIREFLY)
+    plan = plan_of(cli, "train.py", "--", "--train_args_file", "train_args/sft/qlora/qwen1.5-7b-sft-qlora.json",
+                   cwd=tmp_path)
+    assert winner(plan, "model.ref") == "Qwen/Qwen1.5-7B-Chat"
+    assert winner(plan, "batch.micro") == 1  # not TrainingArguments' default 8
+    assert winner(plan, "batch.grad_accum") == 16
+    assert winner(plan, "optimizer.name") == "paged_adamw_32bit"
+    assert winner(plan, "precision.mode") == "amp_fp16"
+    assert winner(plan, "data.num_workers") == 0
+
+
+def test_a_data_file_option_is_not_read_as_arguments(cli, tmp_path: Path) -> None:
+    files = dict(FIREFLY)
+    files["data/train.json"] = '{"per_device_train_batch_size": 99}\n'
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", "--", "--train_args_file", "train_args/sft/qlora/qwen1.5-7b-sft-qlora.json",
+                   "--data_path", "data/train.json", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 1
