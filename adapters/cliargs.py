@@ -158,6 +158,8 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 decl.arch_lookup = True
             if fname == "add_argument":
                 _argparse(node, display, decl)
+            elif fname == "option" and isinstance(node.func, ast.Attribute) and _name_of(node.func.value) == "click":
+                _click(node, display, decl)
             elif (fname in ("HfArgumentParser", "TrlParser") and node.args) or (
                     fname == "add_parser" and any(k.arg == "dataclass_types" for k in node.keywords)):
                 decl.parsers.append("TrlParser" if fname == "add_parser" else fname)
@@ -207,6 +209,35 @@ def _library_classes(arg: ast.expr, decl: Declared) -> None:
         lib = _name_of(c)
         for key, value in _LIBRARY.get(lib, {}).items():
             decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))
+
+
+def _click(call: ast.Call, display: str, decl: Declared) -> None:
+    """``@click.option("--per-device-train-batch-size", type=int, default=8)`` and boolean pairs
+    (``"--gradient-checkpointing/--no-gradient-checkpointing", is_flag=True, default=True``):
+    the decorated function receives the option as the keyword of that name (Dolly
+    ``training/trainer.py``)."""
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    first = next((f for f in flags if f.startswith("--")), None)
+    if first is None:
+        return
+    pair = first.split("/")
+    name = pair[0].strip().lstrip("-").replace("-", "_")
+    if not name.isidentifier():
+        return
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    ok, default = _literal(kw.get("default"))
+    flag_ok, is_flag = _literal(kw.get("is_flag"))
+    # a boolean pair or is_flag; ``type=bool`` takes true/false, read as a bool the same way
+    flag_only = (flag_ok and is_flag is True) or len(pair) == 2 or _name_of(kw.get("type", ast.Pass())) == "bool"
+    help_ok, help_text = _literal(kw.get("help"))
+    for short in flags[1:] + pair[1:]:
+        alias = short.strip().lstrip("-").replace("-", "_")
+        if alias and alias != name and not alias.startswith("no_"):
+            decl.aliases.setdefault(alias, name)
+    decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "click",
+                    help=help_text if help_ok and isinstance(help_text, str) else ""))
+    if "click" not in decl.parsers:
+        decl.parsers.append("click")
 
 
 def _argparse(call: ast.Call, display: str, decl: Declared) -> None:

@@ -231,6 +231,26 @@ class _ScriptPass:
                 self.note(f"{self.script.source.display}:{site.line}: LoraConfig(target_modules=None): PEFT picks "
                           "per-model defaults (llama/mistral/qwen2/gemma: q_proj, v_proj; gpt2: c_attn)")
 
+    def mentions_peft(self) -> bool:
+        """Whether the script or a local module it imports (beside it) names PEFT/LoRA at all."""
+        from preflight.adapters.pytorch_local import _imported_local
+
+        from preflight.sources import read_text_limited
+
+        words = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
+        if words.search(self.script.source.text):
+            return True
+        path = Path(str(self.script.source.path))
+        if not path.is_file():
+            return True  # cannot look further: do not claim
+        for local in _imported_local(self.script.tree, path.resolve().parent)[:12]:
+            try:
+                if words.search(read_text_limited(local, errors="replace")):
+                    return True
+            except (OSError, ValueError):
+                return True
+        return False
+
     def weights_4bit(self, sure: bool = False) -> bool:
         """A 4-bit load in this file that may run (``sure``: one whose every guard is decided
         taken); a load under a guard decided false is not one."""
@@ -284,6 +304,9 @@ class _ScriptPass:
             detail = f"{site.label}(): the {owner.last} owns the training loop"
             if peft:
                 detail += " (with a PEFT adapter)"
+            elif "peft.method" not in self.plan and not self.mentions_peft():
+                self.add("peft.method", "none", self.src(site.call, f"{detail}; the job's code never imports peft "
+                                                                    "nor builds an adapter"), "medium")
             conf = self.conf(site)
             if peft and not peft_here:  # the adapter is known from other adapters' facts
                 conf = self.plan.capped(conf, "peft.method")

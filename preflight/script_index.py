@@ -165,6 +165,7 @@ class ScriptIndex:
         self.parsed_args: set[str] = set()  # names bound to parser.parse_args()
         self.classes: dict[str, ast.ClassDef] = {}
         self.functions: dict[str, list[ast.AST]] = {}  # name -> its def(s) (any nesting)
+        self.param_count: dict[str, int] = {}  # name -> how many def statements take it as a parameter
         self.class_level: dict[str, int] = {}  # name -> how many of its bindings are class attributes
         # ``owner.name`` for an object the script did not build itself (a parameter, or one of
         # the dataclasses ``HfArgumentParser`` returns): the value of the option ``name`` the
@@ -216,6 +217,8 @@ class ScriptIndex:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 if not isinstance(node, ast.Lambda):
                     self.functions.setdefault(node.name, []).append(node)
+                    for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                        self.param_count[a.arg] = self.param_count.get(a.arg, 0) + 1
                 for a in ast.walk(node.args):
                     if isinstance(a, ast.arg):
                         self.assigns.setdefault(a.arg, []).append(None)
@@ -339,8 +342,9 @@ class ScriptIndex:
             bound = self.assigns.get(expr.id, [])
             if len(bound) == 1 and bound[0] is not None:
                 return self.resolve(bound[0], depth + 1)
-            if bound.count(None) == 1 and len(bound) - 1 == self.class_level.get(expr.id, 0):
-                return self._parameter(expr.id, depth)
+            params = self.param_count.get(expr.id, 0)
+            if params and bound.count(None) == params and len(bound) - params == self.class_level.get(expr.id, 0):
+                return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and expr.value.id in self.parsed_args:
@@ -372,15 +376,21 @@ class ScriptIndex:
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
         return None
 
-    def _parameter(self, name: str, depth: int) -> Optional[Resolved]:
+    def _parameter(self, name: str, depth: int, line: Optional[int] = None) -> Optional[Resolved]:
         """A function parameter bound nowhere else: the value every call of its function in
         this file passes (by keyword or position, else the parameter's default), when they
         agree (MiniCPM ``finetune.py``: ``def load_model(..., qlora: bool = False)`` called
-        once as ``load_model(..., qlora=training_args.qlora)``). No call, a ``*args``/``**kw``
-        call, or calls that disagree: unknown."""
+        once as ``load_model(..., qlora=training_args.qlora)``). Several functions with that
+        parameter: the one around ``line``. A call ``f(**kwargs)`` from a command-line entry
+        function (``@click.option`` decorated, or given to ``fire.Fire``) passes the job's
+        option of that name (Dolly ``main(**kwargs): train(**kwargs)``). No call, another
+        ``*args``/``**kw`` call, or calls that disagree: unknown."""
         defs = [f for fs in self.functions.values() for f in fs
                 if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
                 and any(a.arg == name for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs))]
+        if len(defs) > 1 and line is not None:
+            around = [f for f in defs if f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+            defs = sorted(around, key=lambda f: -f.lineno)[:1]  # the innermost
         if len(defs) != 1:
             return None
         fn = defs[0]
@@ -403,16 +413,36 @@ class ScriptIndex:
         found: Optional[Resolved] = None
         for site in sites:
             call = site.call
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
-                return None
+            spread = [k.value for k in call.keywords if k.arg is None]
             given = next((k.value for k in call.keywords if k.arg == name), None)
-            if given is None and index is not None and index < len(call.args):
-                given = call.args[index]
-            value = self.resolve(given if given is not None else default, depth + 1)
+            if given is None and spread:
+                value = self._entry_kwargs(site, spread, name)
+            elif any(isinstance(a, ast.Starred) for a in call.args):
+                return None
+            else:
+                if given is None and index is not None and index < len(call.args):
+                    given = call.args[index]
+                value = self.resolve(given if given is not None else default, depth + 1)
             if value is None or (found is not None and value.value != found.value):
                 return None
             found = found or value
         return found
+
+    def _entry_kwargs(self, site: CallSite, spread: list[ast.expr], name: str) -> Optional[Resolved]:
+        """``f(**kwargs)`` inside ``def main(**kwargs)`` that the command line fills (click
+        options on it, or ``fire.Fire(main)``): the job's option ``name``."""
+        if self.options is None or len(spread) != 1 or not isinstance(spread[0], ast.Name) or not site.function:
+            return None
+        outer = [f for f in self.functions.get(site.function, [])
+                 if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if len(outer) != 1 or outer[0].args.kwarg is None or outer[0].args.kwarg.arg != spread[0].id:
+            return None
+        decorated = any(isinstance(d, ast.Call) and (dotted_name(d.func) or "").rsplit(".", 1)[-1]
+                        in ("option", "command", "argument") for d in outer[0].decorator_list)
+        fired = any((c.name or "").rsplit(".", 1)[-1] == "Fire" and c.call.args
+                    and isinstance(c.call.args[0], ast.Name) and c.call.args[0].id == site.function
+                    for c in self.calls)
+        return self.options(name) if decorated or fired else None
 
     def truth(self, test: ast.expr) -> Optional[bool]:
         """Whether an ``if`` test is statically true, false, or unknown (None)."""

@@ -368,3 +368,101 @@ def test_a_data_file_option_is_not_read_as_arguments(cli, tmp_path: Path) -> Non
     plan = plan_of(cli, "train.py", "--", "--train_args_file", "train_args/sft/qlora/qwen1.5-7b-sft-qlora.json",
                    "--data_path", "data/train.json", cwd=tmp_path)
     assert winner(plan, "batch.micro") == 1
+
+
+# OpenBMB/MiniCPM @ 0fcc3d08330ee612d59d58e312a778ae78165d97 finetune/lora_finetune.sh:
+# ``deepspeed --include localhost:1 finetune.py ...``: one device of one host.
+def test_deepspeed_include_gives_the_world_size(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune.py": MINICPM,
+                     "run.sh": "deepspeed --include localhost:1 finetune.py --output_dir o --use_lora\n",
+                     "run2.sh": "deepspeed --include h1:0,1,2,3@h2:0,1,2,3 finetune.py --output_dir o\n",
+                     "run3.sh": "deepspeed --include h1@h2 finetune.py --output_dir o\n"})
+    assert winner(plan_of(cli, "run.sh", cwd=tmp_path), "dist.world_size") == 1
+    two = plan_of(cli, "run2.sh", cwd=tmp_path)
+    assert winner(two, "dist.world_size") == 8
+    assert winner(two, "dist.nodes") == 2
+    assert winner(plan_of(cli, "run3.sh", cwd=tmp_path), "dist.world_size") is None  # all devices of each host
+
+
+# databrickslabs/dolly @ e2d664ddf06e0723d818dc56d6c522ead4bd881d training/trainer.py: click options
+# on ``main(**kwargs)`` which calls ``train(**kwargs)``; the model id flows through two helpers
+# that share a parameter name; launched as ``deepspeed --num_gpus=8 --module training.trainer``.
+DOLLY = {
+    "training/__init__.py": "",
+    "training/consts.py": 'DEFAULT_INPUT_MODEL = "EleutherAI/pythia-6.9b"\n',
+    "training/trainer.py": """\
+        import click
+        from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+
+        from .consts import DEFAULT_INPUT_MODEL
+
+
+        def load_tokenizer(pretrained_model_name_or_path: str = DEFAULT_INPUT_MODEL):
+            return AutoTokenizer.from_pretrained(pretrained_model_name_or_path)
+
+
+        def load_model(pretrained_model_name_or_path: str = DEFAULT_INPUT_MODEL, *, gradient_checkpointing=False):
+            return AutoModelForCausalLM.from_pretrained(
+                pretrained_model_name_or_path, use_cache=False if gradient_checkpointing else True)
+
+
+        def get_model_tokenizer(pretrained_model_name_or_path: str = DEFAULT_INPUT_MODEL, *,
+                                gradient_checkpointing: bool = False):
+            tokenizer = load_tokenizer(pretrained_model_name_or_path)
+            model = load_model(pretrained_model_name_or_path, gradient_checkpointing=gradient_checkpointing)
+            return model, tokenizer
+
+
+        def train(*, input_model, per_device_train_batch_size, gradient_checkpointing, bf16, deepspeed):
+            model, tokenizer = get_model_tokenizer(pretrained_model_name_or_path=input_model,
+                                                   gradient_checkpointing=gradient_checkpointing)
+            args = TrainingArguments(output_dir="o", per_device_train_batch_size=per_device_train_batch_size,
+                                     fp16=not bf16, bf16=bf16, deepspeed=deepspeed,
+                                     gradient_checkpointing=gradient_checkpointing)
+            Trainer(model=model, tokenizer=tokenizer, args=args).train()
+
+
+        @click.command()
+        @click.option("--input-model", type=str, help="Input model to fine tune", default=DEFAULT_INPUT_MODEL)
+        @click.option("--per-device-train-batch-size", type=int, default=8, help="Batch size")
+        @click.option("--deepspeed", type=str, default=None, help="Path to deepspeed config file.")
+        @click.option("--gradient-checkpointing/--no-gradient-checkpointing", is_flag=True, default=True)
+        @click.option("--bf16", type=bool, default=None, help="Whether to use bf16.")
+        def main(**kwargs):
+            train(**kwargs)
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+DOLLY_LINE = ["--", "deepspeed", "--num_gpus=8", "--module", "training.trainer", "--input-model",
+              "EleutherAI/pythia-2.8b", "--per-device-train-batch-size", "6", "--bf16", "true"]
+
+
+def test_click_options_reach_the_trainer_through_kwargs(cli, tmp_path: Path) -> None:
+    write(tmp_path, DOLLY)
+    plan = plan_of(cli, *DOLLY_LINE, cwd=tmp_path)
+    assert winner(plan, "model.ref") == "EleutherAI/pythia-2.8b"
+    assert winner(plan, "batch.micro") == 6
+    assert winner(plan, "memory.gradient_checkpointing") is True  # the flag pair's default
+    assert winner(plan, "precision.mode") == "amp_bf16"
+    assert winner(plan, "peft.method") == "none"  # no PEFT anywhere in the job's code
+    world = fact(plan, "dist.world_size")
+    assert world is not None and world.value == 8 and world.confidence == "low"  # one machine assumed
+
+
+def test_click_negated_flag_turns_checkpointing_off(cli, tmp_path: Path) -> None:
+    write(tmp_path, DOLLY)
+    plan = plan_of(cli, *DOLLY_LINE, "--no-gradient-checkpointing", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is False
+
+
+def test_peft_none_is_not_claimed_when_a_local_module_builds_an_adapter(cli, tmp_path: Path) -> None:
+    files = dict(DOLLY)
+    files["training/trainer.py"] = files["training/trainer.py"].replace(
+        "from .consts import DEFAULT_INPUT_MODEL", "from .consts import DEFAULT_INPUT_MODEL\n        from model_utils import wrap")
+    files["training/model_utils.py"] = "from peft import get_peft_model\n\ndef wrap(m):\n    return get_peft_model(m, None)\n"
+    write(tmp_path, files)
+    plan = plan_of(cli, *DOLLY_LINE, cwd=tmp_path)
+    assert winner(plan, "peft.method") != "none"
