@@ -167,6 +167,7 @@ class ScriptIndex:
         self.functions: dict[str, list[ast.AST]] = {}  # name -> its def(s) (any nesting)
         self.param_count: dict[str, int] = {}  # name -> how many def statements take it as a parameter
         self.class_level: dict[str, int] = {}  # name -> how many of its bindings are class attributes
+        self._parse_functions: Optional[set[str]] = None
         # ``owner.name`` for an object the script did not build itself (a parameter, or one of
         # the dataclasses ``HfArgumentParser`` returns): the value of the option ``name`` the
         # job declares, from the launch line or its default. Set by the project (cliargs knows
@@ -347,7 +348,7 @@ class ScriptIndex:
                 return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
-                and expr.value.id in self.parsed_args:
+                and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
             return self.argument(expr.attr)
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self.options is not None \
                 and expr.value.id not in ("self", "cls"):
@@ -375,6 +376,33 @@ class ScriptIndex:
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
         return None
+
+    def _namespace(self, name: str) -> bool:
+        """``name`` only ever holds this file's argparse result: every binding is a parameter
+        or a call of a local function that returns ``parser.parse_args()`` (StarCoder
+        ``finetune.py``: ``args = get_args()``, then ``run_training(args, ...)``)."""
+        bound = self.assigns.get(name)
+        parsers = self.parsed_args_functions()
+        if not bound or not parsers:
+            return False
+        calls = [b for b in bound if b is not None]
+        return bool(calls) and all(isinstance(b, ast.Call) and isinstance(b.func, ast.Name)
+                                   and b.func.id in parsers for b in calls)
+
+    def parsed_args_functions(self) -> set[str]:
+        """Local functions that return ``<parser>.parse_args()``."""
+        if self._parse_functions is None:
+            found: set[str] = set()
+            for fname, defs in self.functions.items():
+                if len(defs) != 1:
+                    continue
+                for node in ast.walk(defs[0]):
+                    if isinstance(node, ast.Return) and isinstance(node.value, ast.Call) \
+                            and isinstance(node.value.func, ast.Attribute) \
+                            and node.value.func.attr == "parse_args":
+                        found.add(fname)
+            self._parse_functions = found
+        return self._parse_functions
 
     def _parameter(self, name: str, depth: int, line: Optional[int] = None) -> Optional[Resolved]:
         """A function parameter bound nowhere else: the value every call of its function in

@@ -466,3 +466,80 @@ def test_peft_none_is_not_claimed_when_a_local_module_builds_an_adapter(cli, tmp
     write(tmp_path, files)
     plan = plan_of(cli, *DOLLY_LINE, cwd=tmp_path)
     assert winner(plan, "peft.method") != "none"
+
+
+# bigcode-project/starcoder @ d72c7fe3dda81d47ad9b851f9567393fb6b551b9 finetune/finetune.py:
+# ``args = get_args()`` (a function returning parser.parse_args()), handed to run_training(args, ...);
+# ``--no_fp16`` is store_false (default True) read as ``fp16=not args.no_fp16``; ``--bf16``
+# store_true with default=True.
+STARCODER = """\
+    import argparse
+
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+
+    def get_args():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--model_path", type=str, default="bigcode/large-model")
+        parser.add_argument("--batch_size", type=int, default=1)
+        parser.add_argument("--lora_r", type=int, default=16)
+        parser.add_argument("--no_fp16", action="store_false")
+        parser.add_argument("--bf16", action="store_true", default=True)
+        parser.add_argument("--no_gradient_checkpointing", action="store_false", default=False)
+        return parser.parse_args()
+
+
+    def run_training(args, train_data):
+        model = AutoModelForCausalLM.from_pretrained(args.model_path, load_in_8bit=True)
+        model = get_peft_model(model, LoraConfig(r=args.lora_r))
+        training_args = TrainingArguments(
+            output_dir="o",
+            per_device_train_batch_size=args.batch_size,
+            gradient_checkpointing=not args.no_gradient_checkpointing,
+            fp16=not args.no_fp16,
+            bf16=args.bf16,
+        )
+        Trainer(model=model, args=training_args, train_dataset=train_data).train()
+
+
+    def main(args):
+        run_training(args, [])
+
+
+    if __name__ == "__main__":
+        args = get_args()
+        main(args)
+"""
+
+
+def test_namespace_returned_by_a_local_function_resolves_its_options(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune/finetune.py": STARCODER})
+    plan = plan_of(cli, "finetune/finetune.py", "--", "--model_path=bigcode/starcoder", "--batch_size", "4",
+                   cwd=tmp_path)
+    assert winner(plan, "model.ref") == "bigcode/starcoder"
+    assert winner(plan, "batch.micro") == 4
+    assert winner(plan, "peft.rank") == 16
+    assert winner(plan, "precision.mode") == "amp_bf16"  # fp16 = not True = False; bf16 True
+    assert winner(plan, "memory.gradient_checkpointing") is True
+
+
+def test_parse_known_args_tuple_is_not_a_namespace() -> None:
+    import ast
+
+    from preflight.script_index import ScriptIndex
+    from preflight.sources import SourceText, parse_python
+
+    text = textwrap.dedent("""\
+        import argparse
+        def get_args():
+            p = argparse.ArgumentParser()
+            p.add_argument("--bs", type=int, default=3)
+            return p.parse_known_args()
+        args = get_args()
+        x = args.bs
+    """)
+    parsed = parse_python(SourceText(path=Path("x.py"), display="x.py", kind="python", raw=text.encode(), text=text))
+    idx = ScriptIndex(parsed)
+    attr = next(n for n in ast.walk(parsed.tree) if isinstance(n, ast.Attribute) and n.attr == "bs")
+    assert idx.resolve(attr) is None
