@@ -648,6 +648,17 @@ class _Pass:
             if isinstance(value, str) and _HUB_ID.match(value.strip()) and not value.startswith((".", "~", "/")):
                 self.add("model.ref", value.strip(), source, conf)
             elif isinstance(value, str) and value:
+                opt = self.decl.options.get(name)
+                default = opt.default if opt is not None else None
+                folder = value.strip().rstrip("/").rsplit("/", 1)[-1]
+                if isinstance(default, str) and _HUB_ID.match(default) and folder \
+                        and default.rsplit("/", 1)[-1] == folder:
+                    # a local download named like the declared default's repository (MiniCPM
+                    # --model_name_or_path MiniCPM-2B-sft-bf16, default openbmb/MiniCPM-2B-sft-bf16)
+                    self.add("model.ref", default, Source(source.kind, source.path, source.line, source.key,
+                                                          f"{source.detail}: a local folder named like the declared "
+                                                          f"default {default} ({opt.where if opt else ''}), taken "
+                                                          "as a download of it"), "low")
                 self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
                                              "without its config.json")
         if self.decl.arch_lookup:

@@ -543,3 +543,16 @@ def test_parse_known_args_tuple_is_not_a_namespace() -> None:
     idx = ScriptIndex(parsed)
     attr = next(n for n in ast.walk(parsed.tree) if isinstance(n, ast.Attribute) and n.attr == "bs")
     assert idx.resolve(attr) is None
+
+
+def test_local_folder_named_like_the_default_model_is_that_model_at_low_confidence(cli, tmp_path: Path) -> None:
+    # MiniCPM lora_finetune.sh: --model_name_or_path MiniCPM-2B-sft-bf16 (a local download);
+    # finetune.py declares the default openbmb/MiniCPM-2B-sft-bf16
+    write(tmp_path, {"finetune.py": MINICPM})
+    plan = plan_of(cli, "finetune.py", "--", "--model_name_or_path", "MiniCPM-2B-sft-bf16", "--output_dir", "o",
+                   cwd=tmp_path)
+    refs = [(f["value"], f["confidence"]) for f in plan["fields"]["model.ref"] if f["adapter"] == "cliargs"]
+    assert refs == [("openbmb/MiniCPM-2B-sft-bf16", "low")]
+    other = plan_of(cli, "finetune.py", "--", "--model_name_or_path", "/models/my-llama", "--output_dir", "o",
+                    cwd=tmp_path)
+    assert "openbmb/MiniCPM-2B-sft-bf16" not in [f["value"] for f in other["fields"].get("model.ref", [])]
