@@ -582,7 +582,7 @@ class LaunchersAdapter(Adapter):
         gpu_flag = self._flag(info, "__num_gpus", "__num_accelerators")
         if info.procs_per_node is not None:
             self._put(plan, "dist.devices_per_node", info.procs_per_node, self._src(gpu_flag, line))
-        if opts.get("__include") and _include_slots(opts["__include"]) is not None:
+        if opts.get("__include") and _include_slots(opts["__include"]) is not None and info.total_procs is not None:
             self._world(plan, info.total_procs, f"--include {opts['__include']}: {info.total_procs} processes",
                         line, "--include")
         elif info.total_procs is not None:

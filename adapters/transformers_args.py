@@ -215,7 +215,7 @@ class ArgsPass:
                 key = stmt.target.id
                 if key not in _SUBCLASS_KEYS or key in given or key in values:
                     continue
-                value = stmt.value
+                value: Optional[ast.expr] = stmt.value
                 if isinstance(value, ast.Call) and (dotted_name(value.func) or "").endswith("field"):
                     value = next((k.value for k in value.keywords if k.arg == "default"), None)
                 if not isinstance(value, ast.Constant):

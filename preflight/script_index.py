@@ -218,8 +218,8 @@ class ScriptIndex:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 if not isinstance(node, ast.Lambda):
                     self.functions.setdefault(node.name, []).append(node)
-                    for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
-                        self.param_count[a.arg] = self.param_count.get(a.arg, 0) + 1
+                    for param in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                        self.param_count[param.arg] = self.param_count.get(param.arg, 0) + 1
                 for a in ast.walk(node.args):
                     if isinstance(a, ast.arg):
                         self.assigns.setdefault(a.arg, []).append(None)
