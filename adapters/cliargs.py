@@ -158,6 +158,8 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 decl.arch_lookup = True
             if fname == "add_argument":
                 _argparse(node, display, decl)
+            elif fname == "option" and isinstance(node.func, ast.Attribute) and _name_of(node.func.value) == "click":
+                _click(node, display, decl)
             elif (fname in ("HfArgumentParser", "TrlParser") and node.args) or (
                     fname == "add_parser" and any(k.arg == "dataclass_types" for k in node.keywords)):
                 decl.parsers.append("TrlParser" if fname == "add_parser" else fname)
@@ -207,6 +209,35 @@ def _library_classes(arg: ast.expr, decl: Declared) -> None:
         lib = _name_of(c)
         for key, value in _LIBRARY.get(lib, {}).items():
             decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))
+
+
+def _click(call: ast.Call, display: str, decl: Declared) -> None:
+    """``@click.option("--per-device-train-batch-size", type=int, default=8)`` and boolean pairs
+    (``"--gradient-checkpointing/--no-gradient-checkpointing", is_flag=True, default=True``):
+    the decorated function receives the option as the keyword of that name (Dolly
+    ``training/trainer.py``)."""
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    first = next((f for f in flags if f.startswith("--")), None)
+    if first is None:
+        return
+    pair = first.split("/")
+    name = pair[0].strip().lstrip("-").replace("-", "_")
+    if not name.isidentifier():
+        return
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    ok, default = _literal(kw.get("default"))
+    flag_ok, is_flag = _literal(kw.get("is_flag"))
+    # a boolean pair or is_flag; ``type=bool`` takes true/false, read as a bool the same way
+    flag_only = (flag_ok and is_flag is True) or len(pair) == 2 or _name_of(kw.get("type", ast.Pass())) == "bool"
+    help_ok, help_text = _literal(kw.get("help"))
+    for short in flags[1:] + pair[1:]:
+        alias = short.strip().lstrip("-").replace("-", "_")
+        if alias and alias != name and not alias.startswith("no_"):
+            decl.aliases.setdefault(alias, name)
+    decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "click",
+                    help=help_text if help_ok and isinstance(help_text, str) else ""))
+    if "click" not in decl.parsers:
+        decl.parsers.append("click")
 
 
 def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
@@ -342,6 +373,7 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
     return out
 
 
+_GLOBAL_HELP = re.compile(r"\b(global|total|effective)\b[\w\s]{0,20}\bbatch[ _-]?size\b", re.I)
 _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
 
@@ -437,6 +469,18 @@ class _Pass:
                     names.append(self.args[k + 1])
                 elif tok.startswith("--config="):
                     names.append(tok.split("=", 1)[1])
+        if "parse_json_file" in self._texts() or "parse_yaml_file" in self._texts():
+            # the file the script hands to parse_json_file, named by one of its own options
+            # (Firefly ``--train_args_file train_args/sft/qlora/x.json``)
+            from preflight.jobs import _CONFIG_FLAG_WORDS
+
+            for k, tok in enumerate(self.args):
+                flag, eq, value = tok.partition("=")
+                if "deepspeed" in flag or not _CONFIG_FLAG_WORDS.match(flag):
+                    continue
+                value = value if eq else (self.args[k + 1] if k + 1 < len(self.args) else "")
+                if value.lower().endswith((".json", ".yaml", ".yml")):
+                    names.append(value)
         out: dict[str, tuple[Any, Source]] = {}
         for name in names:
             for _, cfg in self.project.configs:
@@ -446,6 +490,9 @@ class _Pass:
                         if isinstance(key, str):
                             out.setdefault(key, (value, self.project.config_source(cfg, (key,))))
         return out
+
+    def _texts(self) -> str:
+        return "\n".join([self.script.source.text, *self.decl.texts])
 
     def value(self, *names: str) -> Optional[tuple[str, Any, Source, str]]:
         """(name, value, source, confidence) of the first declared option among ``names`` that
@@ -503,6 +550,26 @@ class _Pass:
         self.trainer_flags()
         self.computed()
         self.nodes_by_help()
+        self.global_batch_by_help()
+
+    def global_batch_by_help(self) -> None:
+        """An option the script documents as the global batch size (OpenRLHF
+        ``--train.batch_size``, "Global training batch size"): ``batch.global``; only one such
+        option, and not one documented per device/GPU."""
+        names = [n for n, o in self.decl.options.items() if _GLOBAL_HELP.search(o.help or "")
+                 and not re.search(r"per (gpu|device|rank|process)", o.help or "", re.I)
+                 and self.decl.dotted.get(n) is None]  # the short name of a grouped option: the same option
+        if len(names) != 1:
+            return
+        found = self.value(names[0])
+        if found is None:
+            return
+        number = _as_int(found[1])
+        if number is not None and number >= 1:
+            help_text = self.decl.options[names[0]].help
+            self.add("batch.global", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                                    f"{found[2].detail}: documented as \"{help_text}\""),
+                     "medium" if found[2].kind != "default" else "low")
 
     def nodes_by_help(self) -> None:
         """An option the script documents as the number of nodes (pytorch/examples ImageNet:
@@ -602,6 +669,17 @@ class _Pass:
             if isinstance(value, str) and _HUB_ID.match(value.strip()) and not value.startswith((".", "~", "/")):
                 self.add("model.ref", value.strip(), source, conf)
             elif isinstance(value, str) and value:
+                opt = self.decl.options.get(name)
+                default = opt.default if opt is not None else None
+                folder = value.strip().rstrip("/").rsplit("/", 1)[-1]
+                if isinstance(default, str) and _HUB_ID.match(default) and folder \
+                        and default.rsplit("/", 1)[-1] == folder:
+                    # a local download named like the declared default's repository (MiniCPM
+                    # --model_name_or_path MiniCPM-2B-sft-bf16, default openbmb/MiniCPM-2B-sft-bf16)
+                    self.add("model.ref", default, Source(source.kind, source.path, source.line, source.key,
+                                                          f"{source.detail}: a local folder named like the declared "
+                                                          f"default {default} ({opt.where if opt else ''}), taken "
+                                                          "as a download of it"), "low")
                 self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
                                              "without its config.json")
         if self.decl.arch_lookup:

@@ -308,14 +308,38 @@ def _deepspeed(info: LaunchInfo, tokens: list[str], i: int) -> None:
     info.procs_per_node = gpus if gpus is not None and gpus > 0 else None
     if info.nodes is not None and info.procs_per_node is not None:
         info.total_procs = info.nodes * info.procs_per_node
+    included = _include_slots(opts.get("__include") or "")
+    if included is not None:  # --include localhost:1 / host1:0,1@host2:0,1: exactly these devices
+        info.nodes, per_host = len(included), set(included)
+        info.procs_per_node = per_host.pop() if len(per_host) == 1 else None
+        info.total_procs = sum(included)
+        info.notes.append(f"deepspeed --include {opts['__include']}: {info.total_procs} device(s) on "
+                          f"{info.nodes} host(s)")
     for flag in ("__include", "__exclude"):
-        if opts.get(flag):
+        if opts.get(flag) and not (flag == "__include" and included is not None):
             info.notes.append(f"deepspeed {flag.replace('__', '--')} {opts[flag]} restricts the hosts/devices used")
     if opts.get("__hostfile"):
         info.notes.append(f"deepspeed --hostfile {opts['__hostfile']}: nodes and slots come from that file")
     elif info.nodes is None:
         info.notes.append("deepspeed without --num_nodes: every host of the hostfile (default /job/hostfile) "
                           "is used, or this machine alone when there is none")
+
+
+def _include_slots(text: str) -> Optional[list[int]]:
+    """Devices per host of a deepspeed ``--include`` (``localhost:1``, ``h1:0,1@h2:0,1``); None
+    when a host names no slots (all of its devices) or the text is not of that form."""
+    if not text:
+        return None
+    out: list[int] = []
+    for part in text.split("@"):
+        host, sep, slots = part.partition(":")
+        if not host or not sep or not slots:
+            return None
+        ids = slots.split(",")
+        if not all(i.strip().isdigit() for i in ids):
+            return None
+        out.append(len(set(i.strip() for i in ids)))
+    return out
 
 
 def _srun(info: LaunchInfo) -> None:
@@ -558,9 +582,19 @@ class LaunchersAdapter(Adapter):
         gpu_flag = self._flag(info, "__num_gpus", "__num_accelerators")
         if info.procs_per_node is not None:
             self._put(plan, "dist.devices_per_node", info.procs_per_node, self._src(gpu_flag, line))
-        if info.total_procs is not None:
+        if opts.get("__include") and _include_slots(opts["__include"]) is not None and info.total_procs is not None:
+            self._world(plan, info.total_procs, f"--include {opts['__include']}: {info.total_procs} processes",
+                        line, "--include")
+        elif info.total_procs is not None:
             self._world(plan, info.total_procs, f"--num_nodes {info.nodes} x {gpu_flag} {info.procs_per_node} = "
                                                 f"{info.total_procs} processes", line, gpu_flag)
+        elif info.procs_per_node is not None and not opts.get("__hostfile") and not opts.get("__include"):
+            # no --num_nodes and no hostfile named: one machine unless /job/hostfile exists where
+            # the job runs, which a static reading cannot see (a guess: low)
+            self._put(plan, "dist.world_size", info.procs_per_node,
+                      Source("derived", None, None, gpu_flag,
+                             f"{gpu_flag} {info.procs_per_node} on one machine (assumed: no --num_nodes and no "
+                             f"/job/hostfile; launch line: {line})"), "low")
         if "__num_gpus" in opts and "__num_accelerators" in opts:
             self.note(plan, "both --num_gpus and --num_accelerators given; --num_gpus was read")
 

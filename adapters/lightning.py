@@ -431,6 +431,8 @@ class _ScriptPass:
             return
         expr = site.arg(1, "batch_size")
         what = f"{site.label}(batch_size=...) in {site.klass}.train_dataloader(), per process"
+        if expr is None and any(k.arg is None for k in site.call.keywords):
+            return  # DataLoader(ds, **kwargs): the batch size may be in the dict
         if expr is None:
             self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1", "default"),
                      "medium", priority=1)

@@ -311,9 +311,14 @@ class _ScriptPass:
         for site in chosen:
             conf = self.conf(site)
             what = f"{site.label}(...)"
+            # ``DataLoader(ds, **kwargs)`` (llama-cookbook's train_dl_kwargs): any keyword may be
+            # in the dict, so no default is the job's value
+            spread = any(k.arg is None for k in site.call.keywords)
             if site.kwarg("batch_sampler") is None:
                 expr = site.arg(1, "batch_size")
-                if expr is None:
+                if expr is None and spread:
+                    pass
+                elif expr is None:
                     self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1",
                                                         "default"), "medium")
                 else:
@@ -322,6 +327,8 @@ class _ScriptPass:
                         self.put("batch.micro", resolved, site, f"{site.label}(batch_size=...)", conf)
             for kw, field, default in (("num_workers", "data.num_workers", 0), ("pin_memory", "data.pin_memory", False)):
                 expr = site.kwarg(kw)
+                if expr is None and spread:
+                    continue
                 if expr is None:
                     self.add(field, default, self.src(site.call, f"{what}: DataLoader default {kw}={default}",
                                                       "default"), conf)
@@ -547,12 +554,14 @@ class _ScriptPass:
         if train_site is not None and owner in hf_trainers and not peft_found:
             pass  # a transformers/TRL Trainer's loop: the transformers adapter says what it trains
         elif train_site is not None:
+            conf = self.conf(train_site)
             if peft_found:
                 mode = "qlora" if self.weights_bits == 4 else "lora"
+                # lora/qlora is no surer than the facts it rests on
+                conf = self.plan.capped(conf, "peft.method", *(("precision.weights_bits",) if mode == "qlora" else ()))
             else:
                 mode = "finetune" if self.pretrained else "train"
-            self.add("task.mode", mode, self.src(train_site.call, f"{train_site.label}(...): the script trains"),
-                     self.conf(train_site))
+            self.add("task.mode", mode, self.src(train_site.call, f"{train_site.label}(...): the script trains"), conf)
         elif generate:
             site = generate[0]
             self.add("task.mode", "generation", self.src(site.call, f"{site.label}(...) and no backward pass"),

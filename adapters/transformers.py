@@ -231,16 +231,38 @@ class _ScriptPass:
                 self.note(f"{self.script.source.display}:{site.line}: LoraConfig(target_modules=None): PEFT picks "
                           "per-model defaults (llama/mistral/qwen2/gemma: q_proj, v_proj; gpt2: c_attn)")
 
-    def weights_4bit(self) -> bool:
+    def mentions_peft(self) -> bool:
+        """Whether the script or a local module it imports (beside it) names PEFT/LoRA at all."""
+        from preflight.adapters.pytorch_local import _imported_local
+
+        from preflight.sources import read_text_limited
+
+        words = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
+        if words.search(self.script.source.text):
+            return True
+        path = Path(str(self.script.source.path))
+        if not path.is_file():
+            return True  # cannot look further: do not claim
+        for local in _imported_local(self.script.tree, path.resolve().parent)[:12]:
+            try:
+                if words.search(read_text_limited(local, errors="replace")):
+                    return True
+            except (OSError, ValueError):
+                return True
+        return False
+
+    def weights_4bit(self, sure: bool = False) -> bool:
+        """A 4-bit load in this file that may run (``sure``: one whose every guard is decided
+        taken); a load under a guard decided false is not one."""
         for site in self.calls:
-            if site.last == "BitsAndBytesConfig":
-                flag = self.idx.resolve(site.kwarg("load_in_4bit"))
-                if flag is not None and flag.value is True:
-                    return True
-            if (site.name or "").endswith(".from_pretrained"):
-                flag = self.idx.resolve(site.kwarg("load_in_4bit"))
-                if flag is not None and flag.value is True:
-                    return True
+            if site.last != "BitsAndBytesConfig" and not (site.name or "").endswith(".from_pretrained"):
+                continue
+            runs = self.idx.runs(site)
+            if runs is False or (sure and runs is not True):
+                continue
+            flag = self.idx.resolve(site.kwarg("load_in_4bit"))
+            if flag is not None and flag.value is True:
+                return True
         return False
 
     def trainers(self, trl_used: bool) -> None:
@@ -282,7 +304,15 @@ class _ScriptPass:
             detail = f"{site.label}(): the {owner.last} owns the training loop"
             if peft:
                 detail += " (with a PEFT adapter)"
-            self.add("task.mode", mode, self.src(site.call, detail), self.conf(site))
+            elif "peft.method" not in self.plan and not self.mentions_peft():
+                self.add("peft.method", "none", self.src(site.call, f"{detail}; the job's code never imports peft "
+                                                                    "nor builds an adapter"), "medium")
+            conf = self.conf(site)
+            if peft and not peft_here:  # the adapter is known from other adapters' facts
+                conf = self.plan.capped(conf, "peft.method")
+            if mode == "qlora" and not self.weights_4bit(sure=True):  # the 4-bit load may not run
+                conf = self.plan.capped("medium" if conf == "high" else conf, "precision.weights_bits")
+            self.add("task.mode", mode, self.src(site.call, detail), conf)
             break
 
     def generation(self) -> None:

@@ -35,11 +35,14 @@ TRAINING_KEYS: dict[str, str] = {
     "per_device_train_batch_size": "int", "gradient_accumulation_steps": "int", "bf16": "bool", "fp16": "bool",
     "optim": "str", "gradient_checkpointing": "bool", "activation_checkpointing": "bool", "deepspeed": "any",
     "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
-    "use_liger_kernel": "bool", "fsdp_config": "any",
+    "use_liger_kernel": "bool", "fsdp_config": "any", "dataloader_num_workers": "int",
 }
 _FSDP = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
          "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
 _SEQ_KEYS = ("max_length", "max_seq_length")
+# keys whose redeclared default in a local TrainingArguments subclass is read
+_SUBCLASS_KEYS = ("per_device_train_batch_size", "gradient_accumulation_steps", "optim", "gradient_checkpointing",
+                  "torch_compile")
 
 
 def parse_flags(tokens: list[str]) -> dict[str, tuple[Optional[str], str]]:
@@ -215,8 +218,46 @@ class ArgsPass:
                                                      f"{written}: {label} field read by HfArgumentParser"))
             found |= set(values)
             self.apply(values, "high", trl, complete=False, label=label)
+        found |= self.subclass_defaults(site, trl, label, found)
         if not have_call:
             self.defaults(site, trl, set(), "medium", label=label)
+
+    def subclass_defaults(self, site: CallSite, trl: bool, label: str, given: set[str]) -> set[str]:
+        """Defaults a local TrainingArguments subclass the parser builds redeclares
+        (``class TrainingArguments(transformers.TrainingArguments): optim: str =
+        field(default="adamw_torch")``, as Qwen, LLaVA, alpaca_farm and MiniCPM write it): the
+        job's value of that key unless the line or a file gives it."""
+        expr = site.arg(0, "dataclass_types")
+        if isinstance(expr, ast.Name) and len(self.o.idx.assigns.get(expr.id, [])) == 1:
+            expr = self.o.idx.assigns[expr.id][0]
+        items = expr.elts if isinstance(expr, (ast.Tuple, ast.List)) else [expr] if expr is not None else []
+        values: dict[str, tuple[Any, Source]] = {}
+        for item in items:
+            name = dotted_name(item) if item is not None else None
+            local = self.o.idx.classes.get(name or "")
+            if local is None or not any((dotted_name(b) or "").rsplit(".", 1)[-1] in ARG_CLASSES
+                                        for b in local.bases):
+                continue
+            for stmt in local.body:
+                if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                        and stmt.value is not None):
+                    continue
+                key = stmt.target.id
+                if key not in _SUBCLASS_KEYS or key in given or key in values:
+                    continue
+                value: Optional[ast.expr] = stmt.value
+                if isinstance(value, ast.Call) and (dotted_name(value.func) or "").endswith("field"):
+                    value = next((k.value for k in value.keywords if k.arg == "default"), None)
+                if not isinstance(value, ast.Constant):
+                    continue
+                converted = convert(key, value.value)
+                if converted is not None:
+                    values[key] = (converted, Source("code", self.o.script.source.display, stmt.lineno, key,
+                                                     f"{local.name}.{key} default {value.value!r} (a "
+                                                     f"{label} subclass; not given on the line)"))
+        if values:
+            self.apply(values, "high", trl, complete=False, label=label)
+        return set(values)
 
     def parser_classes(self, site: CallSite) -> list[str]:
         expr = site.arg(0, "dataclass_types")
@@ -302,6 +343,8 @@ class ArgsPass:
             add("loss.implementation", "fused", values["use_liger_kernel"][1], conf)
         if "optim" in values:
             add("optimizer.name", values["optim"][0], values["optim"][1], conf)
+        if "dataloader_num_workers" in values:
+            add("data.num_workers", values["dataloader_num_workers"][0], values["dataloader_num_workers"][1], conf)
         if trl or label in TRL_CONFIGS:
             for key in _SEQ_KEYS:
                 if key in values:

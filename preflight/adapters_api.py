@@ -59,6 +59,9 @@ class Project:
     # the job's directories: it may run with more rights than the job's author.
     read_roots: Optional[list[Path]] = None
     _indexes: dict[int, ScriptIndex] = field(default_factory=dict, repr=False)
+    # a project module a thin entry script hands its work to (id of the module's parse ->
+    # the entry's parse): it takes the entry's launch arguments (:mod:`preflight.delegate`)
+    delegates: dict[int, ParsedPython] = field(default_factory=dict, repr=False)
     # results adapters compute once per audit and share with rules (e.g. Hydra compositions)
     cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -79,6 +82,9 @@ class Project:
         """The part of ``argv`` meant for ``script``: what follows the script's name when
         ``argv`` is a whole launch command (``torchrun ... train.py --lr 1``), else all of it;
         nothing when ``argv`` launches a different script."""
+        entry = self.delegates.get(id(script))
+        if entry is not None:
+            return self.script_args(entry)
         name = os.path.basename(str(script.source.path))
         for i, tok in enumerate(self.argv):
             if os.path.basename(tok) == name:

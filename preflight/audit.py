@@ -60,6 +60,7 @@ def build_plan(
         project.errors.extend(parsed.cell_errors)  # notebook cells that could not be parsed
         project.scripts.append(parsed)
         plan.add_input(source.display, source.kind, source.digest)
+        _add_delegate(parsed, path, root, project, plan, seen)
     for path in configs:
         path = Path(path)
         if os.path.isdir(path):  # a Hydra config directory (--config conf/), read by the Hydra adapter
@@ -81,6 +82,37 @@ def build_plan(
     _run_adapters(project, plan, strict)
     project.errors.sort(key=lambda e: e.sort_key())
     return plan, project
+
+
+def _add_delegate(entry: Any, path: Path, root: Path, project: Project, plan: TrainingPlan, seen: set[str]) -> None:
+    """A thin entry script's work is in a project module: audit that module too, with the
+    entry's launch arguments (:mod:`preflight.delegate`)."""
+    from preflight.delegate import delegate_of
+
+    if entry.source.kind != "python" or not os.path.isfile(path):
+        return
+    found = delegate_of(entry.tree, path)
+    if found is None or not project.may_read(found):
+        return
+    key = os.path.abspath(found)
+    if key in seen:
+        return
+    seen.add(key)
+    try:
+        shown = os.path.relpath(found, root)  # ../../src/pkg/train.py: where it is from the job
+    except ValueError:
+        shown = str(found)
+    source = read_source(found, shown.replace(os.sep, "/"), "python")
+    if isinstance(source, FileError):
+        return
+    parsed = parse_python(source)
+    if isinstance(parsed, FileError):
+        return
+    project.scripts.append(parsed)
+    project.delegates[id(parsed)] = entry
+    plan.add_input(source.display, source.kind, source.digest)
+    plan.note(f"{entry.source.display}: only calls {source.display}'s code, which is audited with its launch "
+              "arguments")
 
 
 def _read(path: Path, root: Path, kinds: Sequence[str], expected: str, project: Project,

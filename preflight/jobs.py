@@ -25,6 +25,8 @@ SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml")
 _CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed-config", "--ds_config", "--config",
                  "--config_file", "--config-file", "--cfg", "--config_path", "--args_file", "-c")
+# a script's own option naming an arguments/config file (Firefly ``--train_args_file x.json``)
+_CONFIG_FLAG_WORDS = re.compile(r"^--?(?![\w-]*data)[\w-]*(config|args|cfg|recipe)[\w-]*$", re.I)
 _ENTRY_NAMES = ("train.py", "main.py", "finetune.py", "run_train.py", "pretrain.py", "train_net.py")
 _MAX_PARENTS = 5
 _DIR_SCAN_LIMIT = 400
@@ -127,7 +129,7 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
         names.append((tok, why))
     for k, tok in enumerate(args):
         flag, eq, value = tok.partition("=")
-        if flag not in _CONFIG_FLAGS:
+        if flag not in _CONFIG_FLAGS and not _CONFIG_FLAG_WORDS.match(flag):
             continue
         if not eq:
             value = args[k + 1] if k + 1 < len(args) else ""

@@ -375,6 +375,17 @@ class TrainingPlan:
         fact = self.resolve(field)
         return default if fact is None else fact.value
 
+    def capped(self, confidence: str, *fields: str) -> str:
+        """``confidence`` lowered to that of the weakest winning fact of ``fields``: a value
+        derived from a guess is never more certain than the guess (a field with no fact leaves
+        it as it is)."""
+        rank = _CONF_RANK[confidence]
+        for field in fields:
+            fact = self.resolve(field)
+            if fact is not None and _CONF_RANK.get(fact.confidence, rank) > rank:
+                rank = _CONF_RANK[fact.confidence]
+        return CONFIDENCES[rank]
+
     def conflicts(self, include_defaults: bool = False) -> dict[str, list[Fact]]:
         """Fields whose facts disagree on the value, with those facts.
 

@@ -164,6 +164,10 @@ class ScriptIndex:
         self.arguments: dict[str, list[ArgSpec]] = {}
         self.parsed_args: set[str] = set()  # names bound to parser.parse_args()
         self.classes: dict[str, ast.ClassDef] = {}
+        self.functions: dict[str, list[ast.AST]] = {}  # name -> its def(s) (any nesting)
+        self.param_count: dict[str, int] = {}  # name -> how many def statements take it as a parameter
+        self.class_level: dict[str, int] = {}  # name -> how many of its bindings are class attributes
+        self._parse_functions: Optional[set[str]] = None
         # ``owner.name`` for an object the script did not build itself (a parameter, or one of
         # the dataclasses ``HfArgumentParser`` returns): the value of the option ``name`` the
         # job declares, from the launch line or its default. Set by the project (cliargs knows
@@ -203,11 +207,19 @@ class ScriptIndex:
                 self._import(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
                 self._assign(node, targets)
+                if item[3] is not None and item[2] is None:  # a class attribute, not a module name
+                    for tgt in getattr(node, "targets", None) or [getattr(node, "target", None)]:
+                        if isinstance(tgt, ast.Name):
+                            self.class_level[tgt.id] = self.class_level.get(tgt.id, 0) + 1
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 self._bind_other(node.target)
             elif isinstance(node, ast.withitem) and node.optional_vars is not None:
                 self._bind_other(node.optional_vars)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if not isinstance(node, ast.Lambda):
+                    self.functions.setdefault(node.name, []).append(node)
+                    for param in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
+                        self.param_count[param.arg] = self.param_count.get(param.arg, 0) + 1
                 for a in ast.walk(node.args):
                     if isinstance(a, ast.arg):
                         self.assigns.setdefault(a.arg, []).append(None)
@@ -331,9 +343,12 @@ class ScriptIndex:
             bound = self.assigns.get(expr.id, [])
             if len(bound) == 1 and bound[0] is not None:
                 return self.resolve(bound[0], depth + 1)
+            params = self.param_count.get(expr.id, 0)
+            if params and bound.count(None) == params and len(bound) - params == self.class_level.get(expr.id, 0):
+                return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
-                and expr.value.id in self.parsed_args:
+                and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
             return self.argument(expr.attr)
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self.options is not None \
                 and expr.value.id not in ("self", "cls"):
@@ -361,6 +376,101 @@ class ScriptIndex:
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
         return None
+
+    def _namespace(self, name: str) -> bool:
+        """``name`` only ever holds this file's argparse result: every binding is a parameter
+        or a call of a local function that returns ``parser.parse_args()`` (StarCoder
+        ``finetune.py``: ``args = get_args()``, then ``run_training(args, ...)``)."""
+        bound = self.assigns.get(name)
+        parsers = self.parsed_args_functions()
+        if not bound or not parsers:
+            return False
+        calls = [b for b in bound if b is not None]
+        return bool(calls) and all(isinstance(b, ast.Call) and isinstance(b.func, ast.Name)
+                                   and b.func.id in parsers for b in calls)
+
+    def parsed_args_functions(self) -> set[str]:
+        """Local functions that return ``<parser>.parse_args()``."""
+        if self._parse_functions is None:
+            found: set[str] = set()
+            for fname, defs in self.functions.items():
+                if len(defs) != 1:
+                    continue
+                for node in ast.walk(defs[0]):
+                    if isinstance(node, ast.Return) and isinstance(node.value, ast.Call) \
+                            and isinstance(node.value.func, ast.Attribute) \
+                            and node.value.func.attr == "parse_args":
+                        found.add(fname)
+            self._parse_functions = found
+        return self._parse_functions
+
+    def _parameter(self, name: str, depth: int, line: Optional[int] = None) -> Optional[Resolved]:
+        """A function parameter bound nowhere else: the value every call of its function in
+        this file passes (by keyword or position, else the parameter's default), when they
+        agree (MiniCPM ``finetune.py``: ``def load_model(..., qlora: bool = False)`` called
+        once as ``load_model(..., qlora=training_args.qlora)``). Several functions with that
+        parameter: the one around ``line``. A call ``f(**kwargs)`` from a command-line entry
+        function (``@click.option`` decorated, or given to ``fire.Fire``) passes the job's
+        option of that name (Dolly ``main(**kwargs): train(**kwargs)``). No call, another
+        ``*args``/``**kw`` call, or calls that disagree: unknown."""
+        defs = [f for fs in self.functions.values() for f in fs
+                if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                and any(a.arg == name for a in (*f.args.posonlyargs, *f.args.args, *f.args.kwonlyargs))]
+        if len(defs) > 1 and line is not None:
+            around = [f for f in defs if f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+            defs = sorted(around, key=lambda f: -f.lineno)[:1]  # the innermost
+        if len(defs) != 1:
+            return None
+        fn = defs[0]
+        assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        positional = [*fn.args.posonlyargs, *fn.args.args]
+        if positional and positional[0].arg in ("self", "cls"):
+            return None
+        index = next((i for i, a in enumerate(positional) if a.arg == name), None)
+        default: Optional[ast.expr] = None
+        if index is not None:
+            first_default = len(positional) - len(fn.args.defaults)
+            if index >= first_default:
+                default = fn.args.defaults[index - first_default]
+        else:
+            k = next(i for i, a in enumerate(fn.args.kwonlyargs) if a.arg == name)
+            default = fn.args.kw_defaults[k]
+        sites = [c for c in self.calls if c.name == fn.name]
+        if not sites:
+            return None
+        found: Optional[Resolved] = None
+        for site in sites:
+            call = site.call
+            spread = [k.value for k in call.keywords if k.arg is None]
+            given = next((k.value for k in call.keywords if k.arg == name), None)
+            if given is None and spread:
+                value = self._entry_kwargs(site, spread, name)
+            elif any(isinstance(a, ast.Starred) for a in call.args):
+                return None
+            else:
+                if given is None and index is not None and index < len(call.args):
+                    given = call.args[index]
+                value = self.resolve(given if given is not None else default, depth + 1)
+            if value is None or (found is not None and value.value != found.value):
+                return None
+            found = found or value
+        return found
+
+    def _entry_kwargs(self, site: CallSite, spread: list[ast.expr], name: str) -> Optional[Resolved]:
+        """``f(**kwargs)`` inside ``def main(**kwargs)`` that the command line fills (click
+        options on it, or ``fire.Fire(main)``): the job's option ``name``."""
+        if self.options is None or len(spread) != 1 or not isinstance(spread[0], ast.Name) or not site.function:
+            return None
+        outer = [f for f in self.functions.get(site.function, [])
+                 if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if len(outer) != 1 or outer[0].args.kwarg is None or outer[0].args.kwarg.arg != spread[0].id:
+            return None
+        decorated = any(isinstance(d, ast.Call) and (dotted_name(d.func) or "").rsplit(".", 1)[-1]
+                        in ("option", "command", "argument") for d in outer[0].decorator_list)
+        fired = any((c.name or "").rsplit(".", 1)[-1] == "Fire" and c.call.args
+                    and isinstance(c.call.args[0], ast.Name) and c.call.args[0].id == site.function
+                    for c in self.calls)
+        return self.options(name) if decorated or fired else None
 
     def truth(self, test: ast.expr) -> Optional[bool]:
         """Whether an ``if`` test is statically true, false, or unknown (None)."""

@@ -116,8 +116,11 @@ def test_deepspeed_with_hostfile():
 
 def test_deepspeed_include_and_defaults():
     info = p('deepspeed -i "localhost:0,1" train.py --deepspeed ds.json')
-    assert info.nodes is None and info.total_procs is None
+    # --include names exactly the devices used: 2 on one host (deepspeed/launcher/runner.py
+    # parse_inclusion_exclusion)
+    assert (info.nodes, info.procs_per_node, info.total_procs) == (1, 2, 2)
     assert any("--include localhost:0,1" in n for n in info.notes)
+    assert p('deepspeed -i "h1@h2" train.py').total_procs is None  # every device of each host
     assert info.config_files == ["ds.json"]
     assert p("deepspeed --num_accelerators 2 train.py").procs_per_node == 2
 

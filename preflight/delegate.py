@@ -1,0 +1,99 @@
+"""Thin entry scripts: the job's code is the local module the launched file hands over to.
+
+Real launch scripts often run a file that only imports a function from the project's own
+package and calls it: LLaVA ``llava/train/train_mem.py`` is ``from llava.train.train import
+train`` then ``train(attn_implementation="flash_attention_2")``; llama-cookbook
+``getting-started/finetuning/finetuning.py`` is ``from llama_cookbook.finetuning import main``
+then ``fire.Fire(main)`` (the package under ``src/``). Everything the plan needs (the
+argument parser, the model load, the LoRA, the Trainer) is in that module. This finds it,
+without importing anything, so that it is audited with the launch line's arguments.
+
+A file is thin when, outside ``if __name__ == "__main__":``, it holds only imports, docstrings
+and plain assignments, defines no function or class, and calls an imported name (directly,
+or through ``fire.Fire(name)``) whose module is a file of the project: searched from the
+script's folder up to the repository root (a ``.git`` folder, at most 5 levels), and in
+``src/`` of each of those folders (the src layout).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+from typing import Optional
+
+from preflight.analysis.syntax import dotted_name
+
+_MAX_BYTES = 1_000_000
+_LIBRARIES = ("torch", "transformers", "trl", "peft", "accelerate", "deepspeed", "datasets", "lightning",
+              "pytorch_lightning", "fire", "click", "hydra", "os", "sys")
+
+
+def _main_block(node: ast.stmt) -> bool:
+    return isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
+        and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__"
+
+
+def _called(tree: ast.Module) -> list[str]:
+    """Names the file calls as its work: ``f(...)`` or ``fire.Fire(f)`` at the top level or
+    in its ``__main__`` block; empty when the file is not thin."""
+    out: list[str] = []
+    body: list[ast.stmt] = []
+    for node in tree.body:
+        if _main_block(node):
+            body.extend(node.body)  # type: ignore[attr-defined]
+        elif isinstance(node, (ast.Import, ast.ImportFrom, ast.Assign, ast.AnnAssign)):
+            continue
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # docstring
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            body.append(node)
+        else:
+            return []  # a function, a class, a loop...: the file does its own work
+    for stmt in body:
+        if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
+            continue
+        call = stmt.value
+        name = dotted_name(call.func) or ""
+        if name.rsplit(".", 1)[-1] == "Fire" and call.args and isinstance(call.args[0], ast.Name):
+            out.append(call.args[0].id)
+        elif isinstance(call.func, ast.Name):
+            out.append(call.func.id)
+    return out
+
+
+def _bases(script: Path) -> list[Path]:
+    bases: list[Path] = []
+    d = script.resolve().parent
+    for _ in range(5):
+        bases.append(d)
+        if (d / ".git").exists() or d.parent == d:
+            break
+        d = d.parent
+    return bases + [b / "src" for b in bases if (b / "src").is_dir()]
+
+
+def delegate_of(tree: ast.Module, script: Path) -> Optional[Path]:
+    """The project file a thin ``script`` hands its work to, or None."""
+    called = _called(tree)
+    if not called:
+        return None
+    imported: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                imported[alias.asname or alias.name] = node.module
+    for name in called:
+        module = imported.get(name)
+        if module is None or module.split(".")[0] in _LIBRARIES:
+            continue
+        rel = module.replace(".", "/")
+        for base in _bases(script):
+            for cand in (base / f"{rel}.py", base / rel / "__init__.py"):
+                try:
+                    if cand.is_file() and os.path.getsize(cand) <= _MAX_BYTES \
+                            and cand.resolve() != script.resolve():
+                        return cand
+                except OSError:
+                    continue
+    return None
