@@ -47,6 +47,7 @@ FILE = {
     "PF424": "pf424_backward_bypasses_deepspeed_engine",
     "PF425": "pf425_gradients_unscaled_twice",
     "PF426": "pf426_manual_clip_under_deepspeed",
+    "PF427": "pf427_collective_save_on_rank_zero",
     "PF901": "pf901_invalid_suppression",
     "PF902": "pf902_unused_suppression",
 }
@@ -74,6 +75,7 @@ JOB = {
     "PF514": "pf514_fp16_on_bf16_pretrained_job",
     "PF515": "pf515_config_softmax_into_cross_entropy",
     "PF516": "pf516_trainer_without_distributed_sampler",
+    "PF517": "pf517_save_state_on_main_process_sharded",
     "PF601": "pf601_unknown_config_key",
     "PF602": "pf602_invalid_config_value",
     "PF603": "pf603_yaml_1_1_trap",
@@ -102,4 +104,5 @@ NEEDS = {
     "PF424": ('initialize',),
     "PF425": ('unscale_',),
     "PF426": ('initialize',),
+    "PF427": ('save_checkpoint', 'save_16bit_model', 'GatheredParameters', '_zero3_consolidated'),
 }
