@@ -48,6 +48,7 @@ FILE = {
     "PF425": "pf425_gradients_unscaled_twice",
     "PF426": "pf426_manual_clip_under_deepspeed",
     "PF427": "pf427_collective_save_on_rank_zero",
+    "PF428": "pf428_training_step_returns_nothing",
     "PF901": "pf901_invalid_suppression",
     "PF902": "pf902_unused_suppression",
 }
@@ -105,4 +106,5 @@ NEEDS = {
     "PF425": ('unscale_',),
     "PF426": ('initialize',),
     "PF427": ('save_checkpoint', 'save_16bit_model', 'GatheredParameters', '_zero3_consolidated'),
+    "PF428": ('training_step',),
 }
