@@ -262,9 +262,9 @@ import lightning as L
 class Net(L.LightningModule):
     def configure_optimizers(self):
         opt = torch.optim.AdamW(self.parameters(), lr=1e-3)
-        sched = torch.optim.lr_scheduler.OneCycleLR(  # warning: PF419
+        sched = torch.optim.lr_scheduler.OneCycleLR(
             opt, max_lr=1e-3, total_steps=self.trainer.estimated_stepping_batches)
-        return [opt], [sched]
+        return [opt], [sched]  # warning: PF419
 """,
     # "interval" beside "optimizer": Lightning ignores it there
     """
@@ -275,8 +275,8 @@ import lightning as L
 class Net(L.LightningModule):
     def configure_optimizers(self):
         opt = torch.optim.SGD(self.parameters(), lr=0.1)
-        sched = torch.optim.lr_scheduler.OneCycleLR(opt, 0.1, total_steps=10000)  # warning: PF419
-        return {"optimizer": opt, "lr_scheduler": sched, "interval": "step"}
+        sched = torch.optim.lr_scheduler.OneCycleLR(opt, 0.1, total_steps=10000)
+        return {"optimizer": opt, "lr_scheduler": sched, "interval": "step"}  # warning: PF419
 """,
 ]
 
