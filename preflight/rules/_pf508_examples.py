@@ -171,6 +171,36 @@ optimizer:
   _target_: torch.optim.Adam
   lr: 0.001
 """,
+    # the nodes reach the module's __init__ and are instantiated with params=/optimizer= from there
+    """
+# --- train.py
+import hydra
+import lightning as L
+
+
+class LitModel(L.LightningModule):
+    def __init__(self, optimizer_conf, scheduler_conf):
+        super().__init__()
+        self.optimizer_conf = optimizer_conf
+        self.scheduler_conf = scheduler_conf
+
+    def configure_optimizers(self):
+        optimizer = hydra.utils.instantiate(self.optimizer_conf, params=self.parameters())
+        scheduler = hydra.utils.instantiate(self.scheduler_conf, optimizer=optimizer)
+        return [optimizer], [scheduler]
+
+
+@hydra.main(config_path=".", config_name="config", version_base="1.2")
+def main(cfg):
+    L.Trainer().fit(LitModel(cfg.optimizer, scheduler_conf=cfg.scheduler))
+# --- config.yaml
+optimizer:
+  _target_: torch.optim.AdamW
+  lr: 0.0003
+scheduler:
+  _target_: torch.optim.lr_scheduler.CosineAnnealingLR
+  T_max: 50
+""",
 ]
 
 PF513_BAD = [
