@@ -49,6 +49,7 @@ FILE = {
     "PF426": "pf426_manual_clip_under_deepspeed",
     "PF427": "pf427_collective_save_on_rank_zero",
     "PF428": "pf428_training_step_returns_nothing",
+    "PF429": "pf429_train_loader_not_shuffled",
     "PF901": "pf901_invalid_suppression",
     "PF902": "pf902_unused_suppression",
 }
@@ -107,4 +108,5 @@ NEEDS = {
     "PF426": ('initialize',),
     "PF427": ('save_checkpoint', 'save_16bit_model', 'GatheredParameters', '_zero3_consolidated'),
     "PF428": ('training_step',),
+    "PF429": ('shuffle',),
 }
