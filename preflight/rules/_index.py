@@ -50,6 +50,7 @@ FILE = {
     "PF427": "pf427_collective_save_on_rank_zero",
     "PF428": "pf428_training_step_returns_nothing",
     "PF429": "pf429_train_loader_not_shuffled",
+    "PF430": "pf430_prepared_epoch_scheduler",
     "PF901": "pf901_invalid_suppression",
     "PF902": "pf902_unused_suppression",
 }
@@ -109,4 +110,5 @@ NEEDS = {
     "PF427": ('save_checkpoint', 'save_16bit_model', 'GatheredParameters', '_zero3_consolidated'),
     "PF428": ('training_step',),
     "PF429": ('shuffle',),
+    "PF430": ('prepare',),
 }
