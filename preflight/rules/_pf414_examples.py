@@ -398,6 +398,21 @@ collator = DataCollatorForSeq2Seq(tokenizer, label_pad_token_id=-100)
 ]
 
 PF422_BAD = [
+    # d3po: the trained UNet cast to fp16 through a dtype variable
+    """
+import torch
+from accelerate import Accelerator
+
+
+def main(config, pipeline):
+    accelerator = Accelerator(mixed_precision="fp16")
+    inference_dtype = torch.float16
+    pipeline.vae.to(accelerator.device, dtype=inference_dtype)
+    pipeline.unet.to(accelerator.device, dtype=inference_dtype)  # error: PF422
+    unet = pipeline.unet
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
     """
 import torch
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
@@ -415,6 +430,24 @@ scaler = torch.cuda.amp.GradScaler()
 ]
 
 PF422_GOOD = [
+    # diffusers: only the frozen VAE / text encoder are cast to weight_dtype; the trained UNet stays fp32
+    """
+import torch
+from accelerate import Accelerator
+
+
+def main(args, vae, text_encoder, unet):
+    accelerator = Accelerator(mixed_precision=args.mixed_precision)
+    weight_dtype = torch.float32
+    if accelerator.mixed_precision == "fp16":
+        weight_dtype = torch.float16
+    vae.requires_grad_(False)
+    text_encoder.requires_grad_(False)
+    vae.to(accelerator.device, dtype=weight_dtype)
+    text_encoder.to(accelerator.device, dtype=weight_dtype)
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
     """
 import torch
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
