@@ -51,6 +51,7 @@ FILE = {
     "PF428": "pf428_training_step_returns_nothing",
     "PF429": "pf429_train_loader_not_shuffled",
     "PF430": "pf430_prepared_epoch_scheduler",
+    "PF431": "pf431_epoch_zero_grad_drops_accumulation",
     "PF901": "pf901_invalid_suppression",
     "PF902": "pf902_unused_suppression",
 }
@@ -111,4 +112,5 @@ NEEDS = {
     "PF428": ('training_step',),
     "PF429": ('shuffle',),
     "PF430": ('prepare',),
+    "PF431": ('zero_grad',),
 }
