@@ -197,6 +197,21 @@ def probe(model, x):
 ]
 
 PF418_BAD = [
+    # Lightning issue 15514 (1.x): the batch input is returned and kept for training_epoch_end
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class BigInput(pl.LightningModule):
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        loss = torch.nn.functional.cross_entropy(self(x), y)
+        return {"loss": loss, "x": x}  # warning: PF418
+
+    def training_epoch_end(self, outputs):
+        self.log("epoch_loss", torch.stack([o["loss"] for o in outputs]).mean())
+""",
     """
 import torch
 import lightning as L
@@ -218,6 +233,25 @@ class Net(L.LightningModule):
 ]
 
 PF418_GOOD = [
+    # 1.x: the hook reads what the step returns; a step without an epoch-end hook may return its input
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Kept(pl.LightningModule):
+    def validation_step(self, batch, batch_idx):
+        x, y = batch
+        return {"preds": self(x).argmax(1), "y": y}
+
+    def validation_epoch_end(self, outputs):
+        preds = torch.cat([o["preds"] for o in outputs])
+        self.log("acc", (preds == torch.cat([o["y"] for o in outputs])).float().mean())
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        return {"loss": torch.nn.functional.cross_entropy(self(x), y), "x": x}
+""",
     """
 import torch
 import lightning as L
