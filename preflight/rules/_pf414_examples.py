@@ -404,6 +404,16 @@ Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
 ]
 
 PF421_BAD = [
+    # mlabonne/llm-course issue 33: old-API SFTTrainer with no collator builds the masking one itself
+    """
+from transformers import AutoTokenizer
+from trl import SFTTrainer
+
+tokenizer = AutoTokenizer.from_pretrained("NousResearch/Llama-2-7b-chat-hf")
+tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+trainer = SFTTrainer(model=model, train_dataset=dataset, dataset_text_field="text", max_seq_length=None,
+                     tokenizer=tokenizer, args=training_arguments, packing=False)
+""",
     """
 from transformers import AutoTokenizer, DataCollatorForLanguageModeling
 
@@ -414,6 +424,17 @@ collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
 ]
 
 PF421_GOOD = [
+    # new-API SFTTrainer (its own collator keeps the EOS label); old API with an explicit collator or packing
+    """
+from transformers import AutoTokenizer, DataCollatorForSeq2Seq
+from trl import SFTConfig, SFTTrainer
+
+tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-0.5B")
+tokenizer.pad_token = tokenizer.eos_token
+SFTTrainer(model=model, train_dataset=ds, args=SFTConfig(output_dir="out"), processing_class=tokenizer)
+SFTTrainer(model=model, train_dataset=ds, tokenizer=tokenizer, data_collator=DataCollatorForSeq2Seq(tokenizer))
+SFTTrainer(model=model, train_dataset=ds, dataset_text_field="text", tokenizer=tokenizer, packing=True)
+""",
     """
 from transformers import AutoTokenizer, DataCollatorForLanguageModeling
 
