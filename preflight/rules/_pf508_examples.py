@@ -4,6 +4,16 @@ launch command); bad ones must fire, good ones stay silent."""
 from __future__ import annotations
 
 PF508_BAD = [
+    # the TrainingArguments come from the launch line, which leaves the evaluation strategy out ("no")
+    """
+# --- train.py
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)
+Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).train()
+# --- launch
+python train.py --do_train --output_dir out --load_best_model_at_end True --save_steps 2000
+""",
     """
 # --- train.py
 from transformers import Trainer, TrainingArguments
@@ -27,6 +37,16 @@ load_best_model_at_end: true
 ]
 
 PF508_GOOD = [
+    # the launch line gives both strategies
+    """
+# --- train.py
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)
+Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).train()
+# --- launch
+python train.py --output_dir out --load_best_model_at_end True --eval_strategy steps --eval_steps 500 --save_steps 1000
+""",
     """
 # --- train.py
 from transformers import TrainingArguments
