@@ -50,7 +50,7 @@ It also reports a DeepSpeed config with `fp16`/`bf16` `"enabled": true` run by a
 HF Trainer whose TrainingArguments all come from the launch line
 (`HfArgumentParser(...).parse_args_into_dataclasses()`, `--deepspeed ds.json`) when
 that line leaves `--fp16`/`--bf16` out: the flag defaults to False, which the
-Trainer's DeepSpeed check rejects (MedicalGPT issue: "ds fp16.enabled=True vs hf
+Trainer's DeepSpeed check rejects (MedicalGPT issue 191: "ds fp16.enabled=True vs hf
 fp16|fp16_full_eval+fp16_backend(amp)=False").
 
 ## Why it matters
