@@ -52,6 +52,7 @@ FILE = {
     "PF429": "pf429_train_loader_not_shuffled",
     "PF430": "pf430_prepared_epoch_scheduler",
     "PF431": "pf431_epoch_zero_grad_drops_accumulation",
+    "PF432": "pf432_configured_lr_not_used",
     "PF901": "pf901_invalid_suppression",
     "PF902": "pf902_unused_suppression",
 }
@@ -113,4 +114,5 @@ NEEDS = {
     "PF429": ('shuffle',),
     "PF430": ('prepare',),
     "PF431": ('zero_grad',),
+    "PF432": ('lr',),
 }
