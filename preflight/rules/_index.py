@@ -81,6 +81,7 @@ JOB = {
     "PF515": "pf515_config_softmax_into_cross_entropy",
     "PF516": "pf516_trainer_without_distributed_sampler",
     "PF517": "pf517_save_state_on_main_process_sharded",
+    "PF518": "pf518_config_value_never_passed",
     "PF601": "pf601_unknown_config_key",
     "PF602": "pf602_invalid_config_value",
     "PF603": "pf603_yaml_1_1_trap",

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import last_name
+from preflight.rules._pf432_support import config_key
 from preflight.rules.base import Rule, examples
 
 _LR_KEYS = frozenset({"lr", "learning_rate", "base_lr", "initial_lr"})
@@ -16,19 +17,6 @@ _OPTIMIZERS = frozenset({"SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adadelta
                          "LBFGS", "Lion", "Adafactor", "AdamW8bit", "SparseAdam"})
 _REPORTING = frozenset({"print", "info", "debug", "warning", "log", "write", "format", "add_scalar", "log_metrics",
                         "set_description", "set_postfix"})
-
-
-def _config_key(expr: ast.AST) -> Optional[str]:
-    """``learning_rate`` for ``cfg["training"]["learning_rate"]``, ``cfg.train.lr``, ``cfg.get("lr")``."""
-    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str):
-        return expr.slice.value
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and expr.func.attr == "get" \
-            and expr.args and isinstance(expr.args[0], ast.Constant) and isinstance(expr.args[0].value, str):
-        return expr.args[0].value
-    if isinstance(expr, ast.Attribute) and isinstance(expr.value, (ast.Attribute, ast.Name, ast.Subscript)) \
-            and not (isinstance(expr.value, ast.Name) and expr.value.id == "self"):
-        return expr.attr
-    return None
 
 
 def _only_reported(fn: ast.AST, name: str, parents: dict) -> bool:
@@ -85,7 +73,7 @@ Pass the variable: `torch.optim.Adam(model.parameters(), lr=lr)`.
             read: dict[str, ast.Assign] = {}
             for node in ast.walk(fn):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                        and _config_key(node.value) in _LR_KEYS:
+                        and config_key(node.value) in _LR_KEYS:
                     read[node.targets[0].id] = node
             if not read:
                 continue
