@@ -197,21 +197,6 @@ def probe(model, x):
 ]
 
 PF418_BAD = [
-    # Lightning issue 15514 (1.x): the batch input is returned and kept for training_epoch_end
-    """
-import pytorch_lightning as pl
-import torch
-
-
-class BigInput(pl.LightningModule):
-    def training_step(self, batch, batch_idx):
-        x, y = batch
-        loss = torch.nn.functional.cross_entropy(self(x), y)
-        return {"loss": loss, "x": x}  # warning: PF418
-
-    def training_epoch_end(self, outputs):
-        self.log("epoch_loss", torch.stack([o["loss"] for o in outputs]).mean())
-""",
     """
 import torch
 import lightning as L
@@ -230,28 +215,24 @@ class Net(L.LightningModule):
     def on_validation_epoch_end(self):
         self.log("val_loss", torch.stack(self.validation_step_outputs).mean())
 """,
-]
-
-PF418_GOOD = [
-    # 1.x: the hook reads what the step returns; a step without an epoch-end hook may return its input
+    # Lightning issue 15514 (1.x): the batch input is returned and kept for training_epoch_end
     """
 import pytorch_lightning as pl
 import torch
 
 
-class Kept(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        x, y = batch
-        return {"preds": self(x).argmax(1), "y": y}
-
-    def validation_epoch_end(self, outputs):
-        preds = torch.cat([o["preds"] for o in outputs])
-        self.log("acc", (preds == torch.cat([o["y"] for o in outputs])).float().mean())
-
+class BigInput(pl.LightningModule):
     def training_step(self, batch, batch_idx):
         x, y = batch
-        return {"loss": torch.nn.functional.cross_entropy(self(x), y), "x": x}
+        loss = torch.nn.functional.cross_entropy(self(x), y)
+        return {"loss": loss, "x": x}  # warning: PF418
+
+    def training_epoch_end(self, outputs):
+        self.log("epoch_loss", torch.stack([o["loss"] for o in outputs]).mean())
 """,
+]
+
+PF418_GOOD = [
     """
 import torch
 import lightning as L
@@ -284,6 +265,25 @@ class Net(L.LightningModule):
         loss = self.loss(batch)
         self.losses.append(loss.detach())
         return loss
+""",
+    # 1.x: the hook reads what the step returns; a step without an epoch-end hook may return its input
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Kept(pl.LightningModule):
+    def validation_step(self, batch, batch_idx):
+        x, y = batch
+        return {"preds": self(x).argmax(1), "y": y}
+
+    def validation_epoch_end(self, outputs):
+        preds = torch.cat([o["preds"] for o in outputs])
+        self.log("acc", (preds == torch.cat([o["y"] for o in outputs])).float().mean())
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        return {"loss": torch.nn.functional.cross_entropy(self(x), y), "x": x}
 """,
 ]
 
@@ -404,6 +404,13 @@ Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
 ]
 
 PF421_BAD = [
+    """
+from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")
+tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
+""",
     # mlabonne/llm-course issue 33: old-API SFTTrainer with no collator builds the masking one itself
     """
 from transformers import AutoTokenizer
@@ -414,27 +421,9 @@ tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
 trainer = SFTTrainer(model=model, train_dataset=dataset, dataset_text_field="text", max_seq_length=None,
                      tokenizer=tokenizer, args=training_arguments, packing=False)
 """,
-    """
-from transformers import AutoTokenizer, DataCollatorForLanguageModeling
-
-tokenizer = AutoTokenizer.from_pretrained("gpt2")
-tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
-collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
-""",
 ]
 
 PF421_GOOD = [
-    # new-API SFTTrainer (its own collator keeps the EOS label); old API with an explicit collator or packing
-    """
-from transformers import AutoTokenizer, DataCollatorForSeq2Seq
-from trl import SFTConfig, SFTTrainer
-
-tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-0.5B")
-tokenizer.pad_token = tokenizer.eos_token
-SFTTrainer(model=model, train_dataset=ds, args=SFTConfig(output_dir="out"), processing_class=tokenizer)
-SFTTrainer(model=model, train_dataset=ds, tokenizer=tokenizer, data_collator=DataCollatorForSeq2Seq(tokenizer))
-SFTTrainer(model=model, train_dataset=ds, dataset_text_field="text", tokenizer=tokenizer, packing=True)
-""",
     """
 from transformers import AutoTokenizer, DataCollatorForLanguageModeling
 
@@ -450,9 +439,34 @@ tokenizer = AutoTokenizer.from_pretrained("gpt2")
 tokenizer.pad_token = tokenizer.eos_token
 collator = DataCollatorForSeq2Seq(tokenizer, label_pad_token_id=-100)
 """,
+    # new-API SFTTrainer (its own collator keeps the EOS label); old API with an explicit collator or packing
+    """
+from transformers import AutoTokenizer, DataCollatorForSeq2Seq
+from trl import SFTConfig, SFTTrainer
+
+tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-0.5B")
+tokenizer.pad_token = tokenizer.eos_token
+SFTTrainer(model=model, train_dataset=ds, args=SFTConfig(output_dir="out"), processing_class=tokenizer)
+SFTTrainer(model=model, train_dataset=ds, tokenizer=tokenizer, data_collator=DataCollatorForSeq2Seq(tokenizer))
+SFTTrainer(model=model, train_dataset=ds, dataset_text_field="text", tokenizer=tokenizer, packing=True)
+""",
 ]
 
 PF422_BAD = [
+    """
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)  # error: PF422
+args = TrainingArguments(output_dir="out", fp16=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+    """
+import torch
+
+model = Net().cuda().half()  # error: PF422
+scaler = torch.cuda.amp.GradScaler()
+""",
     # d3po: the trained UNet cast to fp16 through a dtype variable
     """
 import torch
@@ -468,41 +482,9 @@ def main(config, pipeline):
     optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
     unet, optimizer = accelerator.prepare(unet, optimizer)
 """,
-    """
-import torch
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
-
-model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)  # error: PF422
-args = TrainingArguments(output_dir="out", fp16=True)
-Trainer(model=model, args=args, train_dataset=ds).train()
-""",
-    """
-import torch
-
-model = Net().cuda().half()  # error: PF422
-scaler = torch.cuda.amp.GradScaler()
-""",
 ]
 
 PF422_GOOD = [
-    # diffusers: only the frozen VAE / text encoder are cast to weight_dtype; the trained UNet stays fp32
-    """
-import torch
-from accelerate import Accelerator
-
-
-def main(args, vae, text_encoder, unet):
-    accelerator = Accelerator(mixed_precision=args.mixed_precision)
-    weight_dtype = torch.float32
-    if accelerator.mixed_precision == "fp16":
-        weight_dtype = torch.float16
-    vae.requires_grad_(False)
-    text_encoder.requires_grad_(False)
-    vae.to(accelerator.device, dtype=weight_dtype)
-    text_encoder.to(accelerator.device, dtype=weight_dtype)
-    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
-    unet, optimizer = accelerator.prepare(unet, optimizer)
-""",
     """
 import torch
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
@@ -527,6 +509,24 @@ from transformers import AutoModelForCausalLM
 
 model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)
 print(model.generate(**inputs))
+""",
+    # diffusers: only the frozen VAE / text encoder are cast to weight_dtype; the trained UNet stays fp32
+    """
+import torch
+from accelerate import Accelerator
+
+
+def main(args, vae, text_encoder, unet):
+    accelerator = Accelerator(mixed_precision=args.mixed_precision)
+    weight_dtype = torch.float32
+    if accelerator.mixed_precision == "fp16":
+        weight_dtype = torch.float16
+    vae.requires_grad_(False)
+    text_encoder.requires_grad_(False)
+    vae.to(accelerator.device, dtype=weight_dtype)
+    text_encoder.to(accelerator.device, dtype=weight_dtype)
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
 """,
 ]
 

@@ -4,16 +4,6 @@ launch command); bad ones must fire, good ones stay silent."""
 from __future__ import annotations
 
 PF508_BAD = [
-    # the TrainingArguments come from the launch line, which leaves the evaluation strategy out ("no")
-    """
-# --- train.py
-from transformers import HfArgumentParser, Trainer, TrainingArguments
-
-training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)
-Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).train()
-# --- launch
-python train.py --do_train --output_dir out --load_best_model_at_end True --save_steps 2000
-""",
     """
 # --- train.py
 from transformers import Trainer, TrainingArguments
@@ -34,10 +24,7 @@ eval_steps: 30
 save_steps: 100
 load_best_model_at_end: true
 """,
-]
-
-PF508_GOOD = [
-    # the launch line gives both strategies
+    # the TrainingArguments come from the launch line, which leaves the evaluation strategy out ("no")
     """
 # --- train.py
 from transformers import HfArgumentParser, Trainer, TrainingArguments
@@ -45,8 +32,11 @@ from transformers import HfArgumentParser, Trainer, TrainingArguments
 training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)
 Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).train()
 # --- launch
-python train.py --output_dir out --load_best_model_at_end True --eval_strategy steps --eval_steps 500 --save_steps 1000
+python train.py --do_train --output_dir out --load_best_model_at_end True --save_steps 2000
 """,
+]
+
+PF508_GOOD = [
     """
 # --- train.py
 from transformers import TrainingArguments
@@ -59,6 +49,16 @@ from transformers import TrainingArguments
 
 args = TrainingArguments(output_dir="out", eval_strategy="steps", eval_steps=50, save_steps=100,
                          load_best_model_at_end=True)
+""",
+    # the launch line gives both strategies
+    """
+# --- train.py
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)
+Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).train()
+# --- launch
+python train.py --output_dir out --load_best_model_at_end True --eval_strategy steps --eval_steps 500 --save_steps 1000
 """,
 ]
 
@@ -260,28 +260,6 @@ val_dataloader_params:
 ]
 
 PF513_GOOD = [
-    # the unpacked training settings shuffle; the validation ones may omit it
-    """
-# --- train.py
-import hydra
-from torch.utils.data import DataLoader
-
-
-@hydra.main(config_path="conf", config_name="config", version_base="1.2")
-def main(cfg):
-    train_loader = DataLoader(train_set, **cfg.data.train)
-    val_loader = DataLoader(val_set, **cfg.data.val)
-    sampled = DataLoader(train_set, sampler=sampler, **cfg.data.train_sampled)
-# --- conf/config.yaml
-data:
-  train:
-    batch_size: 64
-    shuffle: true
-  val:
-    batch_size: 128
-  train_sampled:
-    batch_size: 64
-""",
     """
 # --- train.py
 from hydra.utils import instantiate
@@ -307,6 +285,28 @@ train_loader:
   batch_size: 32
   shuffle: false
   sampler: distributed
+""",
+    # the unpacked training settings shuffle; the validation ones may omit it
+    """
+# --- train.py
+import hydra
+from torch.utils.data import DataLoader
+
+
+@hydra.main(config_path="conf", config_name="config", version_base="1.2")
+def main(cfg):
+    train_loader = DataLoader(train_set, **cfg.data.train)
+    val_loader = DataLoader(val_set, **cfg.data.val)
+    sampled = DataLoader(train_set, sampler=sampler, **cfg.data.train_sampled)
+# --- conf/config.yaml
+data:
+  train:
+    batch_size: 64
+    shuffle: true
+  val:
+    batch_size: 128
+  train_sampled:
+    batch_size: 64
 """,
 ]
 

@@ -4,18 +4,6 @@ launch command); bad ones must fire, good ones stay silent."""
 from __future__ import annotations
 
 PF501_BAD = [
-    # MedicalGPT: fp16 on in the DeepSpeed config, --fp16 left off the launch line
-    """
-# --- sft.py
-from transformers import HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
-
-model_args, training_args = HfArgumentParser((ModelArguments, Seq2SeqTrainingArguments)).parse_args_into_dataclasses()
-Seq2SeqTrainer(model=model, args=training_args).train()
-# --- ds_config.json
-{"fp16": {"enabled": true}, "zero_optimization": {"stage": 2}, "train_micro_batch_size_per_gpu": "auto"}
-# --- launch
-deepspeed --num_gpus 2 sft.py --do_train --output_dir out --deepspeed ds_config.json
-""",
     """
 # --- train.py
 from transformers import Trainer, TrainingArguments
@@ -45,8 +33,8 @@ mixed_precision: bf16
 num_processes: 4
 """)
 
-PF501_GOOD = [
-    # "auto" is filled from TrainingArguments; or the launch line passes --fp16
+PF501_BAD.append(
+    # MedicalGPT: fp16 on in the DeepSpeed config, --fp16 left off the launch line
     """
 # --- sft.py
 from transformers import HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
@@ -54,10 +42,12 @@ from transformers import HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArgume
 model_args, training_args = HfArgumentParser((ModelArguments, Seq2SeqTrainingArguments)).parse_args_into_dataclasses()
 Seq2SeqTrainer(model=model, args=training_args).train()
 # --- ds_config.json
-{"fp16": {"enabled": "auto"}, "bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}
+{"fp16": {"enabled": true}, "zero_optimization": {"stage": 2}, "train_micro_batch_size_per_gpu": "auto"}
 # --- launch
-deepspeed --num_gpus 2 sft.py --do_train --output_dir out --bf16 --deepspeed ds_config.json
-""",
+deepspeed --num_gpus 2 sft.py --do_train --output_dir out --deepspeed ds_config.json
+""")
+
+PF501_GOOD = [
     # DeepSpeed bf16 and TrainingArguments(bf16=True), a bfloat16 load: all bf16, no conflict
     """
 # --- train.py
@@ -86,6 +76,18 @@ from transformers import Trainer, TrainingArguments
 args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, deepspeed="ds.json")
 # --- ds.json
 {"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 2}}
+""",
+    # "auto" is filled from TrainingArguments; or the launch line passes --fp16
+    """
+# --- sft.py
+from transformers import HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+model_args, training_args = HfArgumentParser((ModelArguments, Seq2SeqTrainingArguments)).parse_args_into_dataclasses()
+Seq2SeqTrainer(model=model, args=training_args).train()
+# --- ds_config.json
+{"fp16": {"enabled": "auto"}, "bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 2 sft.py --do_train --output_dir out --bf16 --deepspeed ds_config.json
 """,
 ]
 
