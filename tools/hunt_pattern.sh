@@ -12,9 +12,10 @@ while read -r repo commit; do
   [ -z "$repo" ] && continue
   d=/work/.mirror/$repo/repo
   [ -d "$d" ] || { echo "missing mirror $repo" >&2; continue; }
-  git --git-dir="$d" grep -l -E "$pat" "$commit" -- '*.py' 2>/dev/null | sed "s/^$commit://" | while read -r f; do
-    mkdir -p "$out/$repo/$(dirname "$f")"
-    git --git-dir="$d" show "$commit:$f" > "$out/$repo/$f"
-  done
+  { git --git-dir="$d" grep -l -E "$pat" "$commit" -- '*.py' 2>/dev/null || true; } | sed "s/^$commit://" |
+    while read -r f; do
+      mkdir -p "$out/$repo/$(dirname "$f")"
+      git --git-dir="$d" show "$commit:$f" > "$out/$repo/$f" </dev/null
+    done
 done < "$manifest"
 find "$out" -name '*.py' | wc -l
