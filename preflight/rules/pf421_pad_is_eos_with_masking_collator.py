@@ -93,8 +93,8 @@ the labels yourself with a collator that masks only the padding positions.
   `data_collator` and no packing: newer TRL pads the labels separately and keeps
   the EOS label.
 """
-    bad_examples = examples("preflight.rules._pf414_examples", "PF421_BAD")
-    good_examples = examples("preflight.rules._pf414_examples", "PF421_GOOD")
+    bad_examples = examples("preflight.rules._pf421_examples", "PF421_BAD")
+    good_examples = examples("preflight.rules._pf421_examples", "PF421_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         collators = [c for c in ctx.nodes(ast.Call) if call_last(c) in _MASKING] + _old_sft_default(ctx)

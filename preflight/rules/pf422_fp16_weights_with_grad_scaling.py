@@ -124,8 +124,8 @@ out) and let autocast run the forward in fp16; or train in bf16.
 * A PEFT model whose adapters are created in float32 and no module is trained in
   full (`modules_to_save` copies a float16 layer, so it is flagged).
 """
-    bad_examples = examples("preflight.rules._pf414_examples", "PF422_BAD")
-    good_examples = examples("preflight.rules._pf414_examples", "PF422_GOOD")
+    bad_examples = examples("preflight.rules._pf421_examples", "PF422_BAD")
+    good_examples = examples("preflight.rules._pf421_examples", "PF422_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         found = _fp16_weights(ctx)
