@@ -610,6 +610,13 @@ def _build(ctx: FileContext) -> Accumulation:
 
 
 def _manual_optimization(ctx: FileContext, scopes: ScopeIndex, cls: object) -> bool:
+    for klass in cls.mro():  # type: ignore[attr-defined]
+        for stmt in klass.node.body:  # ``automatic_optimization = False`` as a class attribute
+            target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else (
+                stmt.target if isinstance(stmt, ast.AnnAssign) else None)
+            if isinstance(target, ast.Name) and target.id == "automatic_optimization" and \
+                    isinstance(stmt.value, ast.Constant) and stmt.value.value is False:
+                return True
     for assign in ctx.nodes(ast.Assign):
         if any(text(t) == "self.automatic_optimization" for t in assign.targets) and not (
                 isinstance(assign.value, ast.Constant) and assign.value.value is True):

@@ -246,9 +246,9 @@ from torch.utils.data.distributed import DistributedSampler
 
 model = DDP(Net().cuda())
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
-sampler = DistributedSampler(train_set)  # warning: PF202
+sampler = DistributedSampler(train_set)
 loader = DataLoader(train_set, batch_size=32, sampler=sampler)
-for epoch in range(10):
+for epoch in range(10):  # warning: PF202
     for x, y in loader:
         loss = model(x).sum()
         opt.zero_grad()
@@ -270,8 +270,8 @@ def train_one_epoch(model, loader, opt):
 def main():
     model = torch.nn.parallel.DistributedDataParallel(Net().cuda())
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))  # warning: PF202
-    for epoch in range(10):
+    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+    for epoch in range(10):  # warning: PF202
         train_one_epoch(model, loader, opt)
 """,
     # DistributedSampler on the multi-GPU path only (DeepSpeed-Chat style)
@@ -283,10 +283,10 @@ def main(args, model, train_dataset):
     if args.local_rank == -1:
         train_sampler = RandomSampler(train_dataset)
     else:
-        train_sampler = DistributedSampler(train_dataset)  # warning: PF202
+        train_sampler = DistributedSampler(train_dataset)
     train_dataloader = DataLoader(train_dataset, sampler=train_sampler, batch_size=8)
     model, optimizer, _, _ = deepspeed.initialize(model=model, args=args)
-    for epoch in range(args.num_train_epochs):
+    for epoch in range(args.num_train_epochs):  # warning: PF202
         model.train()
         for step, batch in enumerate(train_dataloader):
             loss = model(**batch).loss

@@ -7,7 +7,7 @@ from typing import Iterable
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.distributed import LoaderAnalysis, loader_analysis
-from preflight.analysis.losses import Leaf, text
+from preflight.analysis.losses import Leaf
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
@@ -28,7 +28,8 @@ A training loop that runs once per epoch iterates a `DataLoader` whose sampler i
 a `DistributedSampler` (with its default `shuffle=True`), and nothing in the file
 calls `set_epoch` on that sampler (directly, or as `loader.sampler.set_epoch`).
 The epoch loop may be around the batch loop or around a call of the helper that
-holds it.
+holds it. The finding is on the epoch loop, where the `set_epoch` call belongs; the
+sampler is in its evidence.
 
 ## Why it matters
 
@@ -81,11 +82,14 @@ start of every epoch, before iterating the loader.
                             ctx.evidence(leaf.node, "the loader uses it"),
                             ctx.evidence(epoch, "this loop repeats the epochs"),
                             ctx.evidence(use.loop.node, "the training loop iterates the loader")]
-                message = (f"`{text(node)}` shuffles with `seed + epoch`, but nothing calls "
-                           "`set_epoch` on it, so every epoch visits the data in the same order "
-                           "on every rank. Call `sampler.set_epoch(epoch)` at the start of each "
-                           "epoch")
-                yield ctx.finding(self, node, message, evidence=evidence)
+                name = _sampler_name(ctx, node)
+                loop_var = _loop_var(epoch)
+                message = (f"this epoch loop iterates a loader whose sampler `{name}` (a DistributedSampler, "
+                           f"line {node.lineno}) shuffles with `seed + epoch`, but nothing calls `set_epoch` on it, "
+                           "so every epoch visits the data in the same order on every rank. Call "
+                           f"`{name if name.isidentifier() else 'sampler'}.set_epoch({loop_var})` at the start of "
+                           "each epoch")
+                yield ctx.finding(self, epoch, message, evidence=evidence)
 
     @staticmethod
     def _distributed_samplers(la: LoaderAnalysis, leaf: Leaf) -> list[Leaf]:
@@ -115,6 +119,24 @@ start of every epoch, before iterating the loader.
             if not all(_is_distributed_sampler(la, leaf.node) for leaf in leaves):
                 return True  # e.g. loader.sampler.set_epoch(...): cannot tell which
         return False
+
+
+def _sampler_name(ctx: FileContext, node: ast.AST) -> str:
+    """``train_sampler`` for ``train_sampler = DistributedSampler(...)``, else the call's callee."""
+    parent = ctx.parent(node)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+        return parent.targets[0].id
+    func = node.func if isinstance(node, ast.Call) else node
+    return ast.unparse(func)
+
+
+def _loop_var(loop: ast.AST) -> str:
+    target = getattr(loop, "target", None)
+    if isinstance(target, ast.Name):
+        return target.id
+    if isinstance(target, ast.Tuple) and target.elts and isinstance(target.elts[0], ast.Name):
+        return target.elts[0].id
+    return "epoch"
 
 
 def _is_distributed_sampler(la: LoaderAnalysis, node: ast.AST) -> bool:

@@ -66,9 +66,17 @@ validation outputs at the end of validation epoch").
 Call `self.<list>.clear()` at the end of the matching `on_*_epoch_end` hook (and
 append `loss.detach()` rather than the loss).
 
+Lightning 1.x keeps the outputs itself: when a class defines
+`training_epoch_end(self, outputs)` (or the validation/test one), every value
+`*_step` returns is stored for the epoch. A step that returns its batch input
+(`return {"loss": loss, "x": x}`) that the hook never reads holds a whole epoch of
+inputs on the GPU (Lightning issue 15514: out of memory partway through the epoch).
+
 ## When preflight stays silent
 
 * Any method other than `__init__` clears or re-assigns the list.
+* A returned batch input that the epoch-end hook reads (its key appears there),
+  or no `*_epoch_end(outputs)` hook.
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF418_BAD")
     good_examples = examples("preflight.rules.code._pf414_examples", "PF418_GOOD")
@@ -79,6 +87,7 @@ append `loss.detach()` rather than the loss).
                      and fn.name in _STEPS]
             if not steps:
                 continue
+            yield from self._kept_inputs(ctx, cls, steps)
             reported = set()
             for fn in steps:
                 for node in ast.walk(fn):
@@ -94,3 +103,33 @@ append `loss.detach()` rather than the loss).
                         f"`{fn.name}` appends to `self.{attr}` on every step but no hook ever clears it: the list "
                         "(and the tensors it holds) grows for the whole run and each epoch-end metric mixes all "
                         f"epochs so far. Call `self.{attr}.clear()` at the end of the epoch-end hook")
+
+    def _kept_inputs(self, ctx: FileContext, cls: ast.ClassDef, steps: list) -> Iterable[Finding]:
+        """Lightning 1.x: a ``*_epoch_end(outputs)`` hook makes Lightning keep every step's return value
+        for the epoch; a returned batch input that the hook never reads is held for nothing."""
+        hooks = {fn.name: fn for fn in cls.body if isinstance(fn, ast.FunctionDef) and fn.name.endswith("_epoch_end")
+                 and len(fn.args.args) >= 2}
+        for fn in steps:
+            hook = hooks.get(fn.name.replace("_step", "_epoch_end"))
+            if hook is None or len(fn.args.args) < 2:
+                continue
+            batch = fn.args.args[1].arg
+            inputs = {batch} | {n.id for node in ast.walk(fn) if isinstance(node, ast.Assign)
+                                and isinstance(node.value, ast.Name) and node.value.id == batch
+                                for t in node.targets if isinstance(t, (ast.Tuple, ast.List))
+                                for n in t.elts if isinstance(n, ast.Name)}
+            read = {n.value for n in ast.walk(hook) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            for ret in ast.walk(fn):
+                if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Dict)):
+                    continue
+                for key, value in zip(ret.value.keys, ret.value.values):
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value not in read \
+                            and isinstance(value, ast.Name) and value.id in inputs:
+                        yield ctx.finding(
+                            self, ret,
+                            f"`{fn.name}` returns the batch input `{value.id}` under \"{key.value}\", and because the "
+                            f"class defines `{hook.name}(outputs)` Lightning 1.x keeps every step's return value until "
+                            f"the epoch ends: the whole epoch's inputs stay in GPU memory, yet `{hook.name}` never "
+                            f"reads \"{key.value}\". Return only what the hook uses",
+                            evidence=[ctx.evidence(hook, "this hook makes Lightning keep the step outputs")])
+                        break

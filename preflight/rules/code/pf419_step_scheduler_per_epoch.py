@@ -91,9 +91,24 @@ warmup never ends (Lightning issues 3869, 6948; the docs example fixed in PR 197
         sched = scheds[0]
         where = (" (`\"interval\": \"step\"` sits beside `\"optimizer\"`, where Lightning ignores it: it belongs "
                  "in the `\"lr_scheduler\"` dict)") if misplaced is not None else ""
+        at = _returned_at(ctx, fn, sched)
+        evidence = [ctx.evidence(sched, f"the per-step `{call_last(sched)}` is built here")] if at is not sched else []
+        if misplaced is not None:
+            evidence.append(ctx.evidence(misplaced, "ignored here"))
         yield ctx.finding(
-            self, sched,
+            self, at,
             f"`{call_last(sched)}` is a per-step schedule but Lightning steps it once per epoch{where}: the "
             "learning rate barely moves over the run. Return "
             "`{\"optimizer\": opt, \"lr_scheduler\": {\"scheduler\": sched, \"interval\": \"step\"}}`",
-            evidence=[ctx.evidence(misplaced, "ignored here")] if misplaced is not None else None)
+            evidence=evidence or None)
+
+
+def _returned_at(ctx: FileContext, fn: ast.FunctionDef, sched: ast.Call) -> ast.AST:
+    """The ``return`` that hands the scheduler to Lightning (the line to change), else the scheduler."""
+    parent = ctx.parent(sched)
+    names = {t.id for t in parent.targets if isinstance(t, ast.Name)} if isinstance(parent, ast.Assign) else set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Return) and node.value is not None and any(
+                n is sched or (isinstance(n, ast.Name) and n.id in names) for n in ast.walk(node.value)):
+            return node
+    return sched

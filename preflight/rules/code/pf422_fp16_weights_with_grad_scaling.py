@@ -31,6 +31,60 @@ def _fp16_weights(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
                     return expr, "loaded in float16"  # type: ignore[return-value]
         elif last == "half" and isinstance(call.func, ast.Attribute) and not call.args:
             return call, "cast with `.half()`"
+        elif last == "to" and isinstance(call.func, ast.Attribute):
+            found = _trained_cast(ctx, call)
+            if found is not None:
+                return found
+    return None
+
+
+_OPTIMIZERS = frozenset({"AdamW", "Adam", "SGD", "Adafactor", "Lion", "AdamW8bit", "RMSprop"})
+
+
+def _fp16_name(ctx: FileContext, expr: Optional[ast.AST], scope: ast.AST) -> bool:
+    """``expr`` is float16, or a name the function binds to float16 (``weight_dtype = torch.float16``)."""
+    if is_fp16_dtype(expr):
+        return True
+    if not isinstance(expr, ast.Name):
+        return False
+    return any(isinstance(n, ast.Assign) and is_fp16_dtype(n.value)
+               and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets) for n in ast.walk(scope))
+
+
+def _trained_cast(ctx: FileContext, call: ast.Call) -> Optional[tuple[ast.AST, str]]:
+    """``module.to(device, dtype=<fp16>)`` on a module whose parameters the optimizer trains:
+    ``unet = pipeline.unet``, ``layers = unet``, ``AdamW(layers.parameters())``, and no
+    ``requires_grad_(False)`` on it (the frozen VAE / text encoder cast to fp16 is correct)."""
+    scope = ctx.enclosing_function(call)
+    if scope is None:
+        return None
+    dtype = kwarg(call, "dtype")
+    if dtype is None:
+        dtype = next((a for a in call.args if not isinstance(a, ast.Constant)), None) if call.args else None
+    if not _fp16_name(ctx, dtype, scope):
+        return None
+    module = ast.unparse(call.func.value)  # type: ignore[attr-defined]
+    aliases = {module}
+    for _ in range(3):
+        for n in ast.walk(scope):
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
+                    and ast.unparse(n.value) in aliases:
+                aliases.add(n.targets[0].id)
+    trained = frozen = False
+    for n in ast.walk(scope):
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
+            continue
+        owner = ast.unparse(n.func.value)
+        if n.func.attr == "parameters" and owner in aliases:
+            parent = ctx.parent(n)
+            if isinstance(parent, ast.Call) and ("optim" in ast.unparse(parent.func).lower()
+                                                 or call_last(parent) in _OPTIMIZERS):
+                trained = True
+        if n.func.attr == "requires_grad_" and owner in aliases and n.args \
+                and isinstance(n.args[0], ast.Constant) and n.args[0].value is False:
+            frozen = True
+    if trained and not frozen:
+        return call, f"cast to float16 (`{module}.to(..., dtype=...)`)"
     return None
 
 
@@ -70,8 +124,8 @@ out) and let autocast run the forward in fp16; or train in bf16.
 * A PEFT model whose adapters are created in float32 and no module is trained in
   full (`modules_to_save` copies a float16 layer, so it is flagged).
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF422_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF422_GOOD")
+    bad_examples = examples("preflight.rules.code._pf421_examples", "PF422_BAD")
+    good_examples = examples("preflight.rules.code._pf421_examples", "PF422_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         found = _fp16_weights(ctx)

@@ -24,6 +24,16 @@ eval_steps: 30
 save_steps: 100  # error: PF508
 load_best_model_at_end: true
 """,
+    # the TrainingArguments come from the launch line, which leaves the evaluation strategy out ("no")
+    """
+# --- train.py
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)  # error: PF508
+Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).train()
+# --- launch
+python train.py --do_train --output_dir out --load_best_model_at_end True --save_steps 2000
+""",
 ]
 
 PF508_GOOD = [
@@ -39,6 +49,16 @@ from transformers import TrainingArguments
 
 args = TrainingArguments(output_dir="out", eval_strategy="steps", eval_steps=50, save_steps=100,
                          load_best_model_at_end=True)
+""",
+    # the launch line gives both strategies
+    """
+# --- train.py
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)
+Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).train()
+# --- launch
+python train.py --output_dir out --load_best_model_at_end True --eval_strategy steps --eval_steps 500 --save_steps 1000
 """,
 ]
 
@@ -216,6 +236,36 @@ optimizer:
   _target_: torch.optim.Adam
   lr: 0.001
 """,
+    # the nodes reach the module's __init__ and are instantiated with params=/optimizer= from there
+    """
+# --- train.py
+import hydra
+import lightning as L
+
+
+class LitModel(L.LightningModule):
+    def __init__(self, optimizer_conf, scheduler_conf):
+        super().__init__()
+        self.optimizer_conf = optimizer_conf
+        self.scheduler_conf = scheduler_conf
+
+    def configure_optimizers(self):
+        optimizer = hydra.utils.instantiate(self.optimizer_conf, params=self.parameters())
+        scheduler = hydra.utils.instantiate(self.scheduler_conf, optimizer=optimizer)
+        return [optimizer], [scheduler]
+
+
+@hydra.main(config_path=".", config_name="config", version_base="1.2")
+def main(cfg):
+    L.Trainer().fit(LitModel(cfg.optimizer, scheduler_conf=cfg.scheduler))
+# --- config.yaml
+optimizer:
+  _target_: torch.optim.AdamW
+  lr: 0.0003
+scheduler:
+  _target_: torch.optim.lr_scheduler.CosineAnnealingLR
+  T_max: 50
+""",
 ]
 
 PF513_BAD = [
@@ -229,6 +279,28 @@ train_loader:
   _target_: torch.utils.data.DataLoader
   batch_size: 32
   shuffle: false  # warning: PF513
+""",
+    # super-gradients issue 416: a config group's loader settings omit shuffle (DataLoader's default is False)
+    """
+# --- train.py
+import hydra
+from torch.utils.data import DataLoader
+
+
+@hydra.main(config_path="conf", config_name="config", version_base="1.2")
+def main(cfg):
+    train_loader = DataLoader(train_set, **cfg.dataset_params.train_dataloader_params)
+    val_loader = DataLoader(val_set, **cfg.dataset_params.val_dataloader_params)
+# --- conf/config.yaml
+defaults:
+  - dataset_params: imagenet
+  - _self_
+# --- conf/dataset_params/imagenet.yaml
+train_dataloader_params:  # warning: PF513
+  batch_size: 196
+  drop_last: true
+val_dataloader_params:
+  batch_size: 196
 """,
 ]
 
@@ -258,6 +330,28 @@ train_loader:
   batch_size: 32
   shuffle: false
   sampler: distributed
+""",
+    # the unpacked training settings shuffle; the validation ones may omit it
+    """
+# --- train.py
+import hydra
+from torch.utils.data import DataLoader
+
+
+@hydra.main(config_path="conf", config_name="config", version_base="1.2")
+def main(cfg):
+    train_loader = DataLoader(train_set, **cfg.data.train)
+    val_loader = DataLoader(val_set, **cfg.data.val)
+    sampled = DataLoader(train_set, sampler=sampler, **cfg.data.train_sampled)
+# --- conf/config.yaml
+data:
+  train:
+    batch_size: 64
+    shuffle: true
+  val:
+    batch_size: 128
+  train_sampled:
+    batch_size: 64
 """,
 ]
 

@@ -23,17 +23,20 @@ class ArgsSite:
     """One TrainingArguments-like set of values: a call in a script or an arguments file."""
 
     def __init__(self, values: dict[str, Any], where: Any, script: Any = None, call: Any = None,
-                 config: Optional[LoadedConfig] = None, prefix: tuple = ()) -> None:
+                 config: Optional[LoadedConfig] = None, prefix: tuple = (), anchor: Any = None) -> None:
         self.values = values
         self.where = where
         self.script = script
         self.call = call
         self.config = config
         self.prefix = prefix  # the key path of the values in ``config`` (``TrainingArguments(**cfg["training"])``)
+        self.anchor = anchor  # the launch line's values: the HfArgumentParser call that reads them
 
     def finding(self, pctx: PlanContext, rule: Any, key: str, message: str, evidence: Any = None) -> Any:
         if self.config is not None:
             return pctx.config_finding(rule, self.config, (*self.prefix, key), message, evidence=evidence)
+        if self.anchor is not None:
+            return pctx.code_finding(rule, self.script, self.anchor, message, evidence=evidence)
         expr = self.call.kwarg(key) if self.call is not None else None
         node = expr if expr is not None else self.call.call
         return pctx.code_finding(rule, self.script, node, message, evidence=evidence)
@@ -77,6 +80,57 @@ def _unpacked_sites(pctx: PlanContext, expr: Any) -> Iterator[ArgsSite]:
         if not path and len(ARG_FILE_KEYS & set(data)) >= 3:
             return  # the whole file is an arguments file: already a site of its own
         yield ArgsSite(dict(data), config.path, config=config, prefix=path)
+
+
+def launch_site(pctx: PlanContext) -> Optional[ArgsSite]:
+    """The TrainingArguments of a script that reads them all from the launch line:
+    ``HfArgumentParser((..., TrainingArguments)).parse_args_into_dataclasses()``, no JSON/YAML file,
+    no ``<script>.args`` file, and a launch command that runs the script. Every key the line leaves
+    out has its default."""
+    import ast
+
+    for script in pctx.scripts:
+        parser = None
+        methods = set()
+        for node in ast.walk(script.tree):
+            if isinstance(node, ast.Call):
+                func = node.func
+                name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if name == "HfArgumentParser" and any(c in ast.unparse(node) for c in ARG_CLASSES):
+                    parser = node
+                if isinstance(func, ast.Attribute):
+                    methods.add(func.attr)
+        if parser is None or "parse_args_into_dataclasses" not in methods or methods & {
+                "parse_json_file", "parse_yaml_file", "parse_dict"}:
+            continue
+        if "sys.argv" in script.source.text or Path(str(script.source.path)).with_suffix(".args").exists():
+            continue
+        tokens = pctx.project.script_args(script)
+        if not tokens:
+            continue
+        return ArgsSite(_flags(tokens), "launch", script=script, anchor=parser)
+    return None
+
+
+def _flags(tokens: list[str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        i += 1
+        if not tok.startswith("--"):
+            continue
+        name, eq, text = tok[2:].partition("=")
+        if not eq:
+            if i < len(tokens) and not tokens[i].startswith("--"):
+                text = tokens[i]
+                i += 1
+            else:
+                text = "true"
+        low = text.lower()
+        out[name.replace("-", "_")] = True if low == "true" else False if low == "false" else (
+            int(text) if text.lstrip("-").isdigit() else text)
+    return out
 
 
 def known(value: Any) -> bool:

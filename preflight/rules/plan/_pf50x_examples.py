@@ -35,6 +35,22 @@ mixed_precision: bf16
 num_processes: 4
 """)
 
+PF501_BAD.append(
+    # MedicalGPT: fp16 on in the DeepSpeed config, --fp16 left off the launch line
+    """
+# --- sft.py
+from transformers import HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+model_args, training_args = HfArgumentParser((ModelArguments, Seq2SeqTrainingArguments)).parse_args_into_dataclasses()
+Seq2SeqTrainer(model=model, args=training_args).train()
+# --- ds_config.json
+{"fp16": {"enabled": true}, "zero_optimization": {"stage": 2}, "train_micro_batch_size_per_gpu": "auto"}
+# --- launch
+deepspeed --num_gpus 2 sft.py --do_train --output_dir out --deepspeed ds_config.json
+# --- expect
+ds_config.json:1: error: PF501
+""")
+
 PF501_GOOD = [
     # DeepSpeed bf16 and TrainingArguments(bf16=True), a bfloat16 load: all bf16, no conflict
     """
@@ -64,6 +80,18 @@ from transformers import Trainer, TrainingArguments
 args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, deepspeed="ds.json")
 # --- ds.json
 {"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 2}}
+""",
+    # "auto" is filled from TrainingArguments; or the launch line passes --fp16
+    """
+# --- sft.py
+from transformers import HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+model_args, training_args = HfArgumentParser((ModelArguments, Seq2SeqTrainingArguments)).parse_args_into_dataclasses()
+Seq2SeqTrainer(model=model, args=training_args).train()
+# --- ds_config.json
+{"fp16": {"enabled": "auto"}, "bf16": {"enabled": true}, "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 2 sft.py --do_train --output_dir out --bf16 --deepspeed ds_config.json
 """,
 ]
 

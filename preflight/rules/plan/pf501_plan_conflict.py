@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -45,6 +46,13 @@ batch 8 and the DeepSpeed JSON says 4; the accelerate config says bf16 and the
 config 4. The finding names every source with its file and line, and which one
 the framework actually uses (the plan's precedence: an explicit framework rule
 first, then user > command line > environment > config file > code > defaults).
+
+It also reports a DeepSpeed config with `fp16`/`bf16` `"enabled": true` run by an
+HF Trainer whose TrainingArguments all come from the launch line
+(`HfArgumentParser(...).parse_args_into_dataclasses()`, `--deepspeed ds.json`) when
+that line leaves `--fp16`/`--bf16` out: the flag defaults to False, which the
+Trainer's DeepSpeed check rejects (MedicalGPT issue 191: "ds fp16.enabled=True vs hf
+fp16|fp16_full_eval+fp16_backend(amp)=False").
 
 ## Why it matters
 
@@ -116,4 +124,36 @@ Set the value in one place, or make the other place say the same thing (use
             if finding is not None:
                 if hf_check:
                     finding.severity = Severity.ERROR
+                yield finding
+        yield from self._left_out_precision(pctx)
+
+    def _left_out_precision(self, pctx: PlanContext) -> Iterable[Finding]:
+        """A DeepSpeed config with ``fp16``/``bf16`` ``enabled: true`` run by an HF Trainer whose
+        TrainingArguments come wholly from the launch line, which leaves ``--fp16``/``--bf16`` out
+        (default False): the Trainer's DeepSpeed check raises the mismatch ValueError."""
+        from preflight.rules.plan._pf508_support import launch_site
+
+        site = launch_site(pctx)
+        if site is None or not isinstance(site.values.get("deepspeed"), str):
+            return
+        named = os.path.basename(site.values["deepspeed"])
+        for config, block, prefix in pctx.deepspeed_configs():
+            if os.path.basename(str(config.path)) != named:
+                continue
+            for key in ("fp16", "bf16"):
+                section = block.get(key)
+                if not (isinstance(section, dict) and section.get("enabled") is True):
+                    continue
+                if site.values.get(key) is True or site.values.get(f"{key}_full_eval") is True:
+                    continue
+                said = "is given as false" if key in site.values else "is left out (default False)"
+                finding = pctx.config_finding(
+                    self, config, (*prefix, key, "enabled"),
+                    f"`{key}.enabled: true` in the DeepSpeed config, but the TrainingArguments come from the launch "
+                    f"line, where `--{key}` {said}: the HF Trainer fills only \"auto\" DeepSpeed values and stops "
+                    "with a ValueError (\"Please correct the following DeepSpeed config values that mismatch "
+                    f"TrainingArguments values\"). Use `\"enabled\": \"auto\"` or pass `--{key}`",
+                    evidence=[pctx.code_evidence(site.script, site.anchor, "TrainingArguments parsed from the "
+                                                 "launch line here")])
+                finding.severity = Severity.ERROR
                 yield finding

@@ -125,6 +125,8 @@ world size.
         dict built in Python) states, as the deepspeed adapter recorded them."""
         parallel = _model_parallel(pctx)
         world = None if parallel else world_fact(pctx)
+        if world is not None and world.confidence == "low" and per_node_fact(pctx) is not None:
+            world = None  # ``--num_gpus K`` alone: K on this machine, or a multiple through a hostfile
         w = world.value if world is not None else None
         per_node = None if parallel or world is not None else per_node_fact(pctx)
         groups: dict[str, dict[str, Fact]] = {}

@@ -8,7 +8,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._pf508_support import args_sites, known
+from preflight.rules.plan._pf508_support import ArgsSite, args_sites, known, launch_site
 
 
 @register
@@ -47,7 +47,8 @@ Use the same strategy for both, and a `save_steps` that is a multiple of `eval_s
     good_examples = examples("preflight.rules.plan._pf508_examples", "PF508_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        for site in args_sites(pctx):
+        launch = launch_site(pctx)
+        for site in [*args_sites(pctx), *([launch] if launch is not None else [])]:
             v = site.values
             if v.get("load_best_model_at_end") is not True:
                 continue
@@ -62,8 +63,9 @@ Use the same strategy for both, and a `save_steps` that is a multiple of `eval_s
                 yield site.finding(
                     pctx, self, eval_key if eval_key in v else "load_best_model_at_end",
                     f"`load_best_model_at_end=True` with evaluation strategy {evals!r} and save strategy "
-                    f"{saves!r}: TrainingArguments raises \"--load_best_model_at_end requires the save and eval "
-                    "strategy to match\" when the job starts. Use the same strategy for both")
+                    f"{saves!r}{_from_launch(site, eval_key)}: TrainingArguments raises \"--load_best_model_at_end "
+                    "requires the save and eval strategy to match\" when the job starts. Use the same strategy for "
+                    "both")
                 continue
             if evals == "steps":
                 save_steps = v.get("save_steps", 500)
@@ -76,3 +78,12 @@ Use the same strategy for both, and a `save_steps` that is a multiple of `eval_s
                         f"`eval_steps={eval_steps}`: saves must fall on evaluations, so TrainingArguments raises "
                         "\"requires the saving steps to be a round multiple of the evaluation steps\". Make "
                         "`save_steps` a multiple of `eval_steps`")
+
+
+def _from_launch(site: ArgsSite, eval_key: str) -> str:
+    if site.anchor is None:
+        return ""
+    left = [] if eval_key in site.values else [f"`--{eval_key}`"]
+    left += [] if "save_strategy" in site.values else ["`--save_strategy`"]
+    said = f", which leaves {' and '.join(left)} out (defaults)" if left else ""
+    return f" (the TrainingArguments this parser reads from the launch line{said})"

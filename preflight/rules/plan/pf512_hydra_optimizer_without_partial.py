@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
+from preflight.rules._pf427_support import parent_walker
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 
@@ -15,6 +16,7 @@ from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 def _params_passed(pctx: PlanContext, key: str) -> bool:
     """Some script instantiates the node ``...<key>`` with extra arguments (the parameters)."""
     for script in pctx.scripts:
+        ancestors = None
         for node in ast.walk(script.tree):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
@@ -22,12 +24,14 @@ def _params_passed(pctx: PlanContext, key: str) -> bool:
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name not in ("instantiate", "call"):
                 continue
+            if not (len(node.args) > 1 or any(kw.arg not in ("_partial_", "_convert_") for kw in node.keywords)):
+                continue
             first = node.args[0]
-            last = first.attr if isinstance(first, ast.Attribute) else (
-                first.slice.value if isinstance(first, ast.Subscript) and isinstance(first.slice, ast.Constant)
-                else None)
-            if last == key and (len(node.args) > 1 or any(kw.arg not in ("_partial_", "_convert_")
-                                                          for kw in node.keywords)):
+            last = _key_of(first)
+            if last is None and _self_attr(first) is not None:
+                ancestors = ancestors or parent_walker(script.tree)
+                last = _key_through_init(script.tree, ancestors, node, _self_attr(first))
+            if last == key:
                 return True
     return False
 
@@ -78,6 +82,47 @@ def _group(path: object) -> str:
     """The config group a YAML file of a Hydra config folder belongs to (its folder name)."""
     parts = str(path).replace("\\", "/").split("/")
     return parts[-2] if len(parts) >= 3 else ""
+
+
+def _key_of(expr: ast.AST) -> Optional[str]:
+    """``optimizer`` for ``cfg.optimizer`` / ``cfg["optimizer"]``."""
+    if isinstance(expr, ast.Attribute) and _self_attr(expr) is None:
+        return expr.attr
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str):
+        return expr.slice.value
+    return None
+
+
+def _self_attr(expr: ast.AST) -> Optional[str]:
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and expr.value.id == "self":
+        return expr.attr
+    return None
+
+
+def _key_through_init(tree: ast.AST, ancestors: Any, call: ast.Call, attr: str) -> Optional[str]:
+    """``self.optimizer_conf`` set in ``__init__(self, optimizer_conf)`` from ``LitModel(cfg.optimizer)``:
+    the config key the class is built with (one level, same script)."""
+    cls = next((a for a in ancestors(call) if isinstance(a, ast.ClassDef)), None)
+    init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None) \
+        if cls is not None else None
+    if init is None:
+        return None
+    params = [a.arg for a in init.args.args[1:]]
+    param = None
+    for node in ast.walk(init):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in params \
+                and any(_self_attr(t) == attr for t in node.targets):
+            param = node.value.id
+    if param is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == cls.name:
+            index = params.index(param)
+            arg = node.args[index] if index < len(node.args) else next(
+                (kw.value for kw in node.keywords if kw.arg == param), None)
+            if arg is not None and _key_of(arg) is not None:
+                return _key_of(arg)
+    return None
 
 
 @register
@@ -142,9 +187,11 @@ parameters, or pass them when instantiating.
                     continue
                 if key and _params_passed(pctx, key):
                     continue
+                scheduler = target.startswith("torch.optim.lr_scheduler.")
+                needs, arg = ("an optimizer", "optimizer") if scheduler else ("the model's parameters", "params")
                 yield pctx.config_finding(
                     self, config, (*path, "_target_"),
-                    f"`{target}` needs the model's parameters, but this node has no `_partial_: true` and no "
+                    f"`{target}` needs {needs}, but this node has no `_partial_: true` and no "
                     "script passes them when instantiating it: Hydra builds it with none and raises \"missing 1 "
-                    "required positional argument: 'params'\". Add `_partial_: true` and call the result with the "
-                    "parameters")
+                    f"required positional argument: '{arg}'\". Add `_partial_: true` and call the result with the "
+                    f"{'optimizer' if scheduler else 'parameters'}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -11,6 +12,23 @@ from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 
 _LOADER_KEYS = ("batch_size", "num_workers", "drop_last", "pin_memory")
+
+
+def _unpacked_into_loader(pctx: PlanContext) -> dict[str, str]:
+    """Config keys unpacked into a DataLoader call: ``DataLoader(ds, **cfg.data.train_loader_params)``
+    -> {"train_loader_params": "train.py:11"}."""
+    out: dict[str, str] = {}
+    for script in pctx.scripts:
+        for node in ast.walk(script.tree):
+            if not (isinstance(node, ast.Call) and (getattr(node.func, "attr", None)
+                                                    or getattr(node.func, "id", "")) == "DataLoader"):
+                continue
+            if any(kw.arg in ("shuffle", "sampler", "batch_sampler") for kw in node.keywords):
+                continue
+            for kw in node.keywords:
+                if kw.arg is None and isinstance(kw.value, ast.Attribute):
+                    out.setdefault(kw.value.attr, f"{script.source.display}:{node.lineno}")
+    return out
 
 
 @register
@@ -27,7 +45,8 @@ class TrainLoaderWithoutShuffle(PlanRule):
 A YAML node whose key path names the training split (`train_loader`,
 `train_dataloader_opts`, `data.train`) and that configures a loader
 (`batch_size`, `num_workers`, a `DataLoader` target) with `shuffle: false` and
-no `sampler`.
+no `sampler`, or without any `shuffle` key when a script unpacks it into a
+`DataLoader(ds, **cfg.<...>.<node>)` (the DataLoader default is `shuffle=False`).
 
 ## Why it matters
 
@@ -45,14 +64,21 @@ under DDP); keep `false` for validation and test.
 ## When preflight stays silent
 
 * Nodes of validation/test loaders; a node that sets a `sampler`.
+* A node without `shuffle` is reported only when a script unpacks it into a
+  `DataLoader(..., **cfg....<node>)` call that passes no `shuffle`/`sampler` itself
+  (then the DataLoader default `shuffle=False` applies).
 """
     bad_examples = examples("preflight.rules.plan._pf508_examples", "PF513_BAD")
     good_examples = examples("preflight.rules.plan._pf508_examples", "PF513_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        unpacked = _unpacked_into_loader(pctx)
         for config in hydra_yaml_configs(pctx):
             for path, node in walk(config.data):
-                if node.get("shuffle") is not False or "sampler" in node or "batch_sampler" in node:
+                if "sampler" in node or "batch_sampler" in node:
+                    continue
+                omitted = "shuffle" not in node and bool(path) and str(path[-1]) in unpacked
+                if node.get("shuffle") is not False and not omitted:
                     continue
                 words = [str(p).lower() for p in path]
                 if not any("train" in w for w in words) or any(w in ("val", "valid", "validation", "test", "eval")
@@ -61,6 +87,13 @@ under DDP); keep `false` for validation and test.
                     continue
                 target = str(node.get("_target_", ""))
                 if not (any(k in node for k in _LOADER_KEYS) or target.endswith("DataLoader")):
+                    continue
+                if omitted:
+                    yield pctx.config_finding(
+                        self, config, path,
+                        f"the training loader's settings `{path[-1]}` have no `shuffle`, and they are unpacked "
+                        f"into `DataLoader(..., **...{path[-1]})` ({unpacked[str(path[-1])]}), whose default is "
+                        "`shuffle=False`: every epoch reads the data in the same order. Add `shuffle: true`")
                     continue
                 yield pctx.config_finding(
                     self, config, (*path, "shuffle"),

@@ -99,10 +99,23 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
                 first = pctx.scripts[0] if pctx.scripts else None
                 if first is None:
                     return None
-                return tok, lambda m, s=first: pctx.code_finding(self, s, s.tree.body[0] if s.tree.body else s.tree, m)
+                script, node = _load_site(pctx.scripts) or (first, first.tree.body[0] if first.tree.body else first.tree)
+                return tok, lambda m, s=script, n=node: pctx.code_finding(self, s, n, m)
         for config in hydra_yaml_configs(pctx):
             for path, mapping in walk(config.data):
                 for key, value in mapping.items():
                     if _model_id(value) and ("/" in value or value.startswith("t5")):
                         return value, lambda m, c=config, p=(*path, key): pctx.config_finding(self, c, p, m)
         return None
+
+
+def _load_site(scripts: list) -> Optional[tuple[Any, ast.AST]]:
+    """Where a script loads the model named on the launch line (``from_pretrained(model_name_or_path)``):
+    the launch line has no file of its own, so the finding goes to the load it configures."""
+    for script in scripts:
+        for node in ast.walk(script.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "from_pretrained" and "Tokenizer" not in ast.unparse(node.func) \
+                    and "Processor" not in ast.unparse(node.func):
+                return script, node
+    return None

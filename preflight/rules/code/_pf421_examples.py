@@ -1,0 +1,131 @@
+"""PF421 and PF422 examples (moved out of _pf414_examples.py to keep it under 600 lines):
+bad ones must fire on their pinned lines, good ones stay silent."""
+
+from __future__ import annotations
+
+PF421_BAD = [
+    """
+from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")
+tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
+""",
+    # mlabonne/llm-course issue 33: old-API SFTTrainer with no collator builds the masking one itself
+    """
+from transformers import AutoTokenizer
+from trl import SFTTrainer
+
+tokenizer = AutoTokenizer.from_pretrained("NousResearch/Llama-2-7b-chat-hf")
+tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+trainer = SFTTrainer(model=model, train_dataset=dataset, dataset_text_field="text", max_seq_length=None,
+                     tokenizer=tokenizer, args=training_arguments, packing=False)
+""",
+]
+
+PF421_GOOD = [
+    """
+from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")
+tokenizer.add_special_tokens({"pad_token": "<|pad|>"})
+collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
+""",
+    # a collator that pads the labels with -100 itself
+    """
+from transformers import AutoTokenizer, DataCollatorForSeq2Seq
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")
+tokenizer.pad_token = tokenizer.eos_token
+collator = DataCollatorForSeq2Seq(tokenizer, label_pad_token_id=-100)
+""",
+    # new-API SFTTrainer (its own collator keeps the EOS label); old API with an explicit collator or packing
+    """
+from transformers import AutoTokenizer, DataCollatorForSeq2Seq
+from trl import SFTConfig, SFTTrainer
+
+tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-0.5B")
+tokenizer.pad_token = tokenizer.eos_token
+SFTTrainer(model=model, train_dataset=ds, args=SFTConfig(output_dir="out"), processing_class=tokenizer)
+SFTTrainer(model=model, train_dataset=ds, tokenizer=tokenizer, data_collator=DataCollatorForSeq2Seq(tokenizer))
+SFTTrainer(model=model, train_dataset=ds, dataset_text_field="text", tokenizer=tokenizer, packing=True)
+""",
+]
+
+PF422_BAD = [
+    """
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)  # error: PF422
+args = TrainingArguments(output_dir="out", fp16=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+    """
+import torch
+
+model = Net().cuda().half()  # error: PF422
+scaler = torch.cuda.amp.GradScaler()
+""",
+    # d3po: the trained UNet cast to fp16 through a dtype variable
+    """
+import torch
+from accelerate import Accelerator
+
+
+def main(config, pipeline):
+    accelerator = Accelerator(mixed_precision="fp16")
+    inference_dtype = torch.float16
+    pipeline.vae.to(accelerator.device, dtype=inference_dtype)
+    pipeline.unet.to(accelerator.device, dtype=inference_dtype)  # error: PF422
+    unet = pipeline.unet
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
+]
+
+PF422_GOOD = [
+    """
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+args = TrainingArguments(output_dir="out", fp16=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+    # QLoRA: 4-bit base, float32 adapters
+    """
+import torch
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.float16,
+                                             quantization_config=BitsAndBytesConfig(load_in_4bit=True))
+args = TrainingArguments(output_dir="out", fp16=True)
+""",
+    # inference in float16: nothing is trained with a scaler
+    """
+import torch
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)
+print(model.generate(**inputs))
+""",
+    # diffusers: only the frozen VAE / text encoder are cast to weight_dtype; the trained UNet stays fp32
+    """
+import torch
+from accelerate import Accelerator
+
+
+def main(args, vae, text_encoder, unet):
+    accelerator = Accelerator(mixed_precision=args.mixed_precision)
+    weight_dtype = torch.float32
+    if accelerator.mixed_precision == "fp16":
+        weight_dtype = torch.float16
+    vae.requires_grad_(False)
+    text_encoder.requires_grad_(False)
+    vae.to(accelerator.device, dtype=weight_dtype)
+    text_encoder.to(accelerator.device, dtype=weight_dtype)
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
+]

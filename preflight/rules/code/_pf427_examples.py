@@ -1,0 +1,131 @@
+"""PF427 examples: bad ones pin their finding's line, good ones stay silent."""
+
+from __future__ import annotations
+
+PF427_BAD = [
+    # DeepSpeed issue 2327: the engine's checkpoint saved by rank 0 alone
+    """
+import deepspeed
+import torch
+
+
+def main(args, model, train_set):
+    engine, _, loader, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters(),
+                                                training_data=train_set)
+    for step, (x, y) in enumerate(loader):
+        engine.backward(torch.nn.functional.cross_entropy(engine(x), y))
+        engine.step()
+        if torch.distributed.get_rank() == 0:
+            engine.save_checkpoint(args.save_dir, tag=f"step{step}")  # error: PF427
+""",
+    # DeepSpeed-Chat: a helper that gathers ZeRO-3 parameters, called under a rank-0 condition
+    """
+import os
+
+import deepspeed
+import torch
+
+
+def save_zero_three_model(model, global_rank, save_dir):
+    state = {}
+    for k, v in model.named_parameters():
+        with deepspeed.zero.GatheredParameters([v], enabled=True):
+            state[k] = v.data.cpu()
+    if global_rank == 0:
+        torch.save(state, os.path.join(save_dir, "pytorch_model.bin"))
+
+
+def train(model, loader, args):
+    for step, batch in enumerate(loader):
+        model.backward(model(**batch).loss)
+        model.step()
+        if (step + 1) % args.save_steps == 0 and args.global_rank == 0:
+            save_zero_three_model(model, args.global_rank, args.output_dir)  # error: PF427
+""",
+    # an engine passed in and saved by a helper called from a rank_zero_only hook
+    """
+from lightning.pytorch.utilities import rank_zero_only
+
+
+def save(engine, path):
+    engine.save_checkpoint(path)
+
+
+@rank_zero_only
+def on_end(engine):
+    save(engine, "final")  # error: PF427
+""",
+]
+
+PF427_GOOD = [
+    # every rank saves the engine; rank 0 alone writes its own metadata
+    """
+import json
+
+import deepspeed
+import torch
+
+
+def main(args, model, train_set, epochs=2):
+    engine, _, loader, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters(),
+                                                training_data=train_set)
+    for epoch in range(epochs):
+        for x, y in loader:
+            engine.backward(torch.nn.functional.cross_entropy(engine(x), y))
+            engine.step()
+        engine.save_checkpoint(args.output_dir, tag=f"epoch{epoch}")
+        if engine.global_rank == 0:
+            with open("meta.json", "w") as f:
+                json.dump({"epoch": epoch}, f)
+""",
+    # DeepSpeed-Chat main.py: the gather helper called on every rank under a ZeRO-stage test;
+    # a project's own save_checkpoint function and torch.save on rank 0 are no collectives
+    """
+import deepspeed
+import torch
+
+
+def save_zero_three_model(model, global_rank, save_dir):
+    for k, v in model.named_parameters():
+        with deepspeed.zero.GatheredParameters([v], enabled=True):
+            pass
+
+
+def save_checkpoint(model, path):
+    torch.save(model.state_dict(), path)
+
+
+def end(model, args):
+    if args.zero_stage == 3:
+        save_zero_three_model(model, args.global_rank, args.output_dir)
+    if args.local_rank in [-1, 0]:
+        save_checkpoint(model, "last.pt")
+        torch.save(model.state_dict(), "model.pt")
+        model.save_pretrained(args.output_dir)
+""",
+    # both branches call it; the gather inside the guard of rank 0 (DeepSpeed's modifier_rank idiom)
+    """
+import deepspeed
+import torch.distributed as dist
+
+
+def end(engine, model, path):
+    if dist.get_rank() == 0:
+        engine.save_checkpoint(path, tag="rank0")
+    else:
+        engine.save_checkpoint(path, tag="rank0")
+    with deepspeed.zero.GatheredParameters(model.weight, modifier_rank=0):
+        if dist.get_rank() == 0:
+            model.weight.zero_()
+""",
+    # Lightning's trainer.save_checkpoint (a barrier only since 2.1) is not judged
+    """
+import lightning as L
+
+
+class SaveEvery(L.Callback):
+    def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
+        if trainer.is_global_zero and batch_idx % 1000 == 0:
+            trainer.save_checkpoint(f"step{batch_idx}.ckpt")
+""",
+]
