@@ -312,7 +312,7 @@ def run_check(args: argparse.Namespace) -> int:
     if configs.files:  # imported only when there are configs (a Python-only check starts faster)
         from preflight.config_check import check_configs
 
-        checked = check_configs(configs.files, selection, Path.cwd())
+        checked = check_configs(configs.files, selection, Path.cwd(), cache_dir=_cache_dir(settings, args))
         line, config_findings, config_errors = checked.summary(), checked.findings, checked.errors
 
     def extra(fmt: str, text: str) -> str:
