@@ -9,6 +9,7 @@ is done at most once per file however many rules read it.
 from __future__ import annotations
 
 import ast
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union, overload
 
 from preflight.diagnostics import Evidence, Finding, Fix, Severity, Span
@@ -26,6 +27,17 @@ N5 = TypeVar("N5", bound=ast.AST)
 # fields holding shared singleton nodes (expression contexts, operators): not walked
 _SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+# fields that hold a name, a number or a flag in every node type that has them, never a node
+_SCALAR_FIELDS = frozenset({"id", "attr", "arg", "name", "asname", "module", "level", "kind",
+                            "type_comment", "conversion", "is_async", "simple", "tag"})
+
+
+def _child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of ``kind`` that may hold child nodes (``Constant.value`` never does)."""
+    skipped = _SKIPPED_FIELDS | _SCALAR_FIELDS
+    if kind is ast.Constant:
+        skipped = skipped | {"value"}
+    return tuple(f for f in kind._fields if f not in skipped)
 
 
 class FileContext:
@@ -47,7 +59,8 @@ class FileContext:
     # -- structure ---------------------------------------------------------
     def _index(self) -> None:
         """One walk: nodes by type and each node's parent. The ``ctx``/``op``/``ops`` fields
-        (shared singletons, a third of all nodes) are neither indexed nor given a parent."""
+        (shared singletons, a third of all nodes) are neither indexed nor given a parent, and
+        fields that never hold a node (names, constants' values) are not read."""
         by_type = self._by_type
         parents = self._parents
         fields_of = _CHILD_FIELDS
@@ -64,24 +77,24 @@ class FileContext:
                 found.append(node)
             fields = fields_of.get(kind)
             if fields is None:
-                fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+                fields = fields_of[kind] = _child_fields(kind)
             for name in fields:
                 value = getattr(node, name, None)
-                if isinstance(value, ast_type):
-                    parents[value] = node
-                    push(value)
-                elif isinstance(value, list):
+                if isinstance(value, list):
                     for item in value:
                         if isinstance(item, ast_type):
                             parents[item] = node
                             push(item)
+                elif isinstance(value, ast_type):
+                    parents[value] = node
+                    push(value)
 
     def _of_type(self, kind: type) -> list[ast.AST]:
         found = self._by_type.get(kind)
         if found is None:
             return []
         if kind not in self._sorted:
-            found.sort(key=_position)  # in walk order until first asked for: sorted lazily
+            _sort(found)  # in walk order until first asked for: sorted lazily
             self._sorted.add(kind)
         return found
 
@@ -109,7 +122,7 @@ class FileContext:
         out: list[ast.AST] = []
         for t in types:
             out.extend(self._of_type(t))
-        out.sort(key=_position)
+        _sort(out)
         return out
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
@@ -203,3 +216,15 @@ class FileContext:
 
 def _position(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+_LINE_COLUMN = attrgetter("lineno", "col_offset")
+
+
+def _sort(nodes: list[Any]) -> None:
+    """Sort by position, stably, as ``key=_position`` does: by ``(lineno, col_offset)`` read in
+    C when every node has them (a node without them, e.g. ``ast.arguments``, counts as 0)."""
+    try:
+        nodes.sort(key=_LINE_COLUMN)
+    except AttributeError:  # the keys are computed before the list is touched: it is unchanged
+        nodes.sort(key=_position)
