@@ -12,6 +12,7 @@ import ast
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union, overload
 
+from preflight.analysis.syntax import child_fields
 from preflight.diagnostics import Evidence, Finding, Fix, Severity, Span
 from preflight.sources import ParsedPython
 
@@ -24,20 +25,8 @@ N3 = TypeVar("N3", bound=ast.AST)
 N4 = TypeVar("N4", bound=ast.AST)
 N5 = TypeVar("N5", bound=ast.AST)
 
-# fields holding shared singleton nodes (expression contexts, operators): not walked
-_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
+# the fields walked per node type (analysis.syntax.child_fields: no shared singletons, no names)
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-# fields that hold a name, a number or a flag in every node type that has them, never a node
-_SCALAR_FIELDS = frozenset({"id", "attr", "arg", "name", "asname", "module", "level", "kind",
-                            "type_comment", "conversion", "is_async", "simple", "tag"})
-
-
-def _child_fields(kind: type) -> tuple[str, ...]:
-    """The fields of ``kind`` that may hold child nodes (``Constant.value`` never does)."""
-    skipped = _SKIPPED_FIELDS | _SCALAR_FIELDS
-    if kind is ast.Constant:
-        skipped = skipped | {"value"}
-    return tuple(f for f in kind._fields if f not in skipped)
 
 
 class FileContext:
@@ -77,7 +66,7 @@ class FileContext:
                 found.append(node)
             fields = fields_of.get(kind)
             if fields is None:
-                fields = fields_of[kind] = _child_fields(kind)
+                fields = fields_of[kind] = child_fields(kind)
             for name in fields:
                 value = getattr(node, name, None)
                 if isinstance(value, list):
