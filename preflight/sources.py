@@ -124,7 +124,16 @@ class ParsedPython:
         invalid or unused suppression codes when no finding asks for them (another tool's
         ``# noqa: F401`` is not ours to judge)."""
         text = self.text if self.text is not None else self.source.text
-        return "#" in text and _OWN_DIRECTIVE.search(text) is not None
+        if "#" not in text:
+            return False
+        if "\u0130" in text or "\u0131" in text:  # the only non-ASCII letters it folds (to 'i')
+            return _OWN_DIRECTIVE.search(text) is not None
+        # the case-blind pattern is slow over a whole file; matching its lowercase form in the
+        # lowercased text finds the same (lower() keeps each other character one character, and
+        # maps no other non-ASCII character to a letter of the pattern)
+        low = text.lower()
+        return ("noqa" in low and _OWN_NOQA.search(low) is not None) or \
+            ("preflight" in low and _OWN_PREFLIGHT.search(low) is not None)
 
     def may_skip_file(self) -> bool:
         """Whether the text holds a ``# preflight: skip-file`` anywhere (a comment or not)."""
@@ -435,6 +444,8 @@ def _looks_like_python2(msg: str, text: str) -> bool:
 
 _DIRECTIVE = re.compile(r"noqa|preflight\s*:", re.I)
 _OWN_DIRECTIVE = re.compile(r"noqa\s*:[^\n]*?PF|preflight\s*:", re.I)
+_OWN_NOQA = re.compile(r"noqa\s*:[^\n]*?pf")  # _OWN_DIRECTIVE's two halves, over lowercased text
+_OWN_PREFLIGHT = re.compile(r"preflight\s*:")
 _SKIP_FILE_TEXT = re.compile(r"#\s*preflight:\s*skip-file\b", re.I)  # engine._SKIP_FILE_RE
 
 
