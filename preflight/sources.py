@@ -79,7 +79,7 @@ class LineIndex:
     def of(cls, text: str) -> LineIndex:
         # Only \n, \r\n and \r end a line for the parser; str.splitlines() also
         # breaks at form feeds and other separators and would shift line numbers.
-        lines = _LINE_BREAK.split(text)
+        lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
         if lines and lines[-1] == "":
             lines.pop()
         return cls(lines)
