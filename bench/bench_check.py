@@ -26,7 +26,10 @@ the commit of docs/corpus.md. It is not vendored; re-create it with
 
 (or `git archive 58eb52c0803ea9af3abec60841c2a093bdf1f951 | tar -x -C DIR` of any clone).
 
-Usage: python bench/bench_check.py [--file F] [--tree DIR] [--runs N] [--jobs J]
+Usage: python bench/bench_check.py [--file F] [--tree DIR] [--runs N] [--jobs J] [--repeats R]
+
+On a shared machine use ``--repeats 5``: each pair's ratio is measured under the same
+neighbours, and the median with its spread (and the load average) is printed.
 """
 
 from __future__ import annotations
@@ -118,12 +121,35 @@ def floor_and_check(files: list[Path], cwd: Path) -> tuple[float, float]:
     return floor, check
 
 
+def _load() -> str:
+    try:
+        one, five, fifteen = os.getloadavg()
+        return f"load {one:.1f}/{five:.1f}/{fifteen:.1f}"
+    except OSError:
+        return "load n/a"
+
+
+def ratio_runs(files: list[Path], cwd: Path, repeats: int) -> tuple[list[float], list[float], list[float]]:
+    """``repeats`` interleaved (floor, check) pairs: CPU seconds of each, and each pair's ratio
+    (a neighbour's load then weighs on both sides of a ratio alike)."""
+    floors, checks, ratios = [], [], []
+    for _ in range(repeats):
+        floor, check = floor_and_check(files, cwd)
+        floors.append(floor)
+        checks.append(check)
+        ratios.append(check / floor)
+    return floors, checks, ratios
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--file", type=Path, default=REPO / "examples" / "quickstart" / "train.py")
     ap.add_argument("--tree", type=Path, default=os.environ.get("PREFLIGHT_BENCH_TREE"))
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--repeats", type=int, default=1,
+                    help="interleaved (parse floor, check) pairs per part of the tree; the median "
+                         "ratio and the spread are printed (default: 1)")
     ap.add_argument("--torch-preflight", metavar="EXE", default=shutil.which("torch-preflight"),
                     help="torch-preflight executable to compare with (default: from PATH)")
     ap.add_argument("--skip-torch-preflight", action="store_true")
@@ -168,9 +194,13 @@ def main() -> int:
         cwd = cwd / "tree"
         cwd.mkdir()
         for label, part in (("10%", files[::10]), ("100%", files)):
-            floor, check = floor_and_check(part, cwd)
-            print(f"  {label:>4} ({len(part):5d} files) check -j 1 cold  cpu {check:7.2f} s   "
-                  f"parse floor cpu {floor:6.2f} s   ratio {check / floor:4.2f}x")
+            before = _load()
+            floors, checks, ratios = ratio_runs(part, cwd, args.repeats)
+            med = statistics.median
+            print(f"  {label:>4} ({len(part):5d} files) check -j 1 cold  cpu {med(checks):7.2f} s   "
+                  f"parse floor cpu {med(floors):6.2f} s   ratio {med(ratios):4.2f}x"
+                  + (f" (median of {len(ratios)} interleaved pairs; spread {min(ratios):.2f}-"
+                     f"{max(ratios):.2f}x; {before} before, {_load()} after)" if len(ratios) > 1 else ""))
         jobs = ["-j", str(args.jobs or 1)]
         base = [*_preflight_cmd(), "check", "-q", "--exit-zero", *jobs, str(tree)]
         cache = cwd / ".preflight_cache"

@@ -130,10 +130,10 @@ def _mac(key: bytes, k: str, payload: bytes) -> bytes:
     return blake2b(k.encode() + b"\0" + payload, key=key, digest_size=32).hexdigest().encode()
 
 
-def load(cache_dir: str, k: str):
+def load_payload(cache_dir: str, k: str):
+    """The JSON value stored under ``k`` when its hash holds, else None."""
     import hmac
 
-    from preflight.engine import FileResult
     from preflight.sources import read_bytes_limited
 
     key = secret(cache_dir)
@@ -144,14 +144,25 @@ def load(cache_dir: str, k: str):
         head, _, payload = raw.partition(b"\n")
         if not head.startswith(_MAGIC) or not hmac.compare_digest(head[len(_MAGIC):], _mac(key, k, payload)):
             return None  # edited, moved, or not written by this cache: check the file again
-        data = json.loads(payload.decode("utf-8"))
+        return json.loads(payload.decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+
+
+def load(cache_dir: str, k: str):
+    from preflight.engine import FileResult
+
+    data = load_payload(cache_dir, k)
+    if data is None:
+        return None
+    try:
         return FileResult(
             display=data["display"],
             findings=[_finding(d) for d in data["findings"]],
             errors=[FileError(**e) for e in data["errors"]],
             skipped=bool(data.get("skipped")),
         )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError):
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError, RecursionError):
         return None
 
 
@@ -163,6 +174,11 @@ def store(cache_dir: str, k: str, result) -> None:
                    for e in result.errors],
         "skipped": result.skipped,
     }
+    store_payload(cache_dir, k, data)
+
+
+def store_payload(cache_dir: str, k: str, data) -> None:
+    """Store a JSON value under ``k``, with its keyed hash."""
     key = secret(cache_dir)
     if key is None:
         return
@@ -212,3 +228,7 @@ def _finding(d: dict) -> Finding:
             params=tuple((p[0], p[1]) for p in fix["params"])),
         cell=d["cell"], source_line=d["source_line"], analysed_lines=tuple(d["analysed_lines"]),
     )
+
+
+finding_dump = _dump
+finding_from = _finding

@@ -12,7 +12,7 @@ whole job (the script, the launch line, several files) stay in ``preflight audit
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Optional, Sequence
 
 from preflight.diagnostics import FileError, Finding
 from preflight.engine import Selection
@@ -53,45 +53,101 @@ class ConfigCheck:
         return "Configs: " + ", ".join(parts)
 
 
-def check_configs(files: Sequence[Discovered], selection: Selection, root: Path) -> ConfigCheck:
-    from preflight.audit import build_plan
-    from preflight.plan_rules import run_plan_rules
+def check_configs(files: Sequence[Discovered], selection: Selection, root: Path,
+                  cache_dir: Optional[str] = None) -> ConfigCheck:
+    """``cache_dir``: keep each config's outcome there, reused while the config and every file
+    its check read are unchanged (:mod:`preflight.config_cache`)."""
     from preflight.sources import read_source
-    from preflight.validate import validate_source
-    from preflight.validate_kinds import looks_like_config
 
     out = ConfigCheck()
     wanted = tuple(c for c in selection.codes if c in CONFIG_RULES)
+    stamps = None
     for item in files:
         source = read_source(item.path, item.display, item.kind)
         if isinstance(source, FileError):
             out.errors.append(source)
             continue
-        report = validate_source(source)
-        if report.error is not None:
-            # a file that does not parse: reported only when it was named or looks like a config
-            if looks_like_config(item.path.name, source.text or ""):
-                out.errors.append(report.error)
-            else:
-                out.not_recognised += 1
-            continue
-        if report.template and not looks_like_config(item.path.name, source.text or ""):
-            out.not_recognised += 1  # placeholders in something else (a JSON Lines data file)
-            continue
-        if report.template or report.skipped:
-            out.skipped += 1
-            continue
-        if not report.targets:
-            out.not_recognised += 1
-            continue
+        if cache_dir is None:
+            outcome = _check_one(item, source, selection, wanted, root)
+        else:
+            from preflight import config_cache
+
+            if stamps is None:
+                stamps = config_cache.Stamps()
+            outcome = _cached_one(item, source, selection, wanted, root, cache_dir, stamps)
+        _add(out, outcome)
+    return out
+
+
+def _add(out: ConfigCheck, outcome: dict) -> None:
+    state = outcome["state"]
+    if state == "error":
+        out.errors.append(FileError(**outcome["error"]))
+    elif state == "not_recognised":
+        out.not_recognised += 1
+    elif state == "skipped":
+        out.skipped += 1
+    else:
         out.checked += 1
-        for kind in report.kinds:
+        for kind in outcome["kinds"]:
             out.kinds[kind] = out.kinds.get(kind, 0) + 1
-        if not wanted:
-            continue
+        out.findings.extend(outcome["findings"])
+
+
+def _check_one(item: Discovered, source, selection: Selection, wanted: tuple[str, ...],
+               root: Path) -> dict:
+    """What checking one config found: its state ("error", "not_recognised", "skipped",
+    "checked"), and for a checked one its kinds and findings."""
+    from preflight.audit import build_plan
+    from preflight.plan_rules import run_plan_rules
+    from preflight.validate import validate_source
+    from preflight.validate_kinds import looks_like_config
+
+    report = validate_source(source)
+    if report.error is not None:
+        # a file that does not parse: reported only when it was named or looks like a config
+        if looks_like_config(item.path.name, source.text or ""):
+            e = report.error
+            return {"state": "error",
+                    "error": {"path": e.path, "message": e.message, "line": e.line, "column": e.column}}
+        return {"state": "not_recognised"}
+    if report.template and not looks_like_config(item.path.name, source.text or ""):
+        return {"state": "not_recognised"}  # placeholders in something else (a JSON Lines data file)
+    if report.template or report.skipped:
+        return {"state": "skipped"}
+    if not report.targets:
+        return {"state": "not_recognised"}
+    findings: list[Finding] = []
+    if wanted:
         codes = wanted if any(k in _CONFLICT_KINDS for k in report.kinds) else \
             tuple(c for c in wanted if c.startswith("PF60"))
         plan, project = build_plan([], [item.path], root=root)
         sub = Selection(codes, selection.severity_overrides, selection.per_file_ignores, selection.plugins)
-        out.findings.extend(run_plan_rules(plan, project, sub))
-    return out
+        findings = list(run_plan_rules(plan, project, sub))
+    return {"state": "checked", "kinds": list(report.kinds), "findings": findings}
+
+
+def _cached_one(item: Discovered, source, selection: Selection, wanted: tuple[str, ...], root: Path,
+                cache_dir: str, stamps) -> dict:
+    from preflight import cache, config_cache
+
+    k = cache.key(f"config {config_cache.FORMAT}\0{selection.fingerprint()}\0{root}", item.display,
+                  source.digest)
+    held = cache.load_payload(cache_dir, k)
+    if isinstance(held, dict) and stamps.unchanged(held.get("deps")):
+        try:
+            outcome = dict(held["outcome"])
+            if outcome.get("state") == "checked":
+                outcome["findings"] = [cache.finding_from(d) for d in outcome["findings"]]
+            return outcome
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            pass  # a malformed entry: check the file again
+    with config_cache.recording() as rec:
+        outcome = _check_one(item, source, selection, wanted, root)
+    deps = config_cache.dependencies(rec, str(item.path), str(root))
+    if deps is not None:
+        saved = dict(outcome)
+        if saved["state"] == "checked":
+            saved["findings"] = [cache.finding_dump(f) for f in outcome["findings"]]
+        cache.store_payload(cache_dir, k, {"outcome": saved, "deps": deps})
+    return outcome

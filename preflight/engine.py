@@ -33,12 +33,22 @@ class Selection:
     plugins: tuple[str, ...] = ()  # registry.plugin_fingerprint(): cached results follow plugin edits
 
     def fingerprint(self) -> str:
+        known = _FINGERPRINTS.get(self)  # asked once per file of a cached run: computed once
+        if known is not None:
+            return known
         from preflight import __version__
         from preflight._hash import blake2b
 
         text = repr((__version__, self.codes, self.severity_overrides, self.per_file_ignores,
                      self.plugins))
-        return blake2b(text.encode(), digest_size=12).hexdigest()
+        value = blake2b(text.encode(), digest_size=12).hexdigest()
+        if len(_FINGERPRINTS) > 64:
+            _FINGERPRINTS.clear()
+        _FINGERPRINTS[self] = value
+        return value
+
+
+_FINGERPRINTS: dict[Selection, str] = {}
 
 
 @dataclass

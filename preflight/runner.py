@@ -11,7 +11,7 @@ from preflight.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT, UsageError
 from preflight.config import Settings, SettingsError, load_settings, resolve_codes
 from preflight.diagnostics import FileError, Finding, Severity
 from preflight.engine import RunResult, Selection, check_files, default_jobs
-from preflight.workspace import Discovered, discover
+from preflight.workspace import Discovered, Discovery, discover
 
 if TYPE_CHECKING:
     import argparse
@@ -303,9 +303,12 @@ def run_check(args: argparse.Namespace) -> int:
         if not resolved:  # a launch script that names no Python script: nothing to walk
             return _finish([], job_errors, selection, settings, args)
         paths = resolved
-    found = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"python", "notebook"}))
-    # the config files of the tree: each recognised one gets the per-file config rules
-    configs = discover(paths, Path.cwd(), settings.exclude, kinds=frozenset({"json", "yaml"}))
+    # one walk: the Python files, and the config files of the tree (each recognised one gets
+    # the per-file config rules)
+    walked = discover(paths, Path.cwd(), settings.exclude,
+                      kinds=frozenset({"python", "notebook", "json", "yaml"}))
+    found = Discovery(walked.of_kind("python", "notebook"), walked.errors)
+    configs = Discovery(walked.of_kind("json", "yaml"), [])
     line = ""
     config_findings: list[Finding] = []
     config_errors: list[FileError] = []
@@ -313,7 +316,7 @@ def run_check(args: argparse.Namespace) -> int:
     if configs.files:  # imported only when there are configs (a Python-only check starts faster)
         from preflight.config_check import check_configs
 
-        checked = check_configs(configs.files, selection, Path.cwd())
+        checked = check_configs(configs.files, selection, Path.cwd(), cache_dir=_cache_dir(settings, args))
         line, config_findings, config_errors = checked.summary(), checked.findings, checked.errors
         config_counts = checked.counts()
 

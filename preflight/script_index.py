@@ -14,7 +14,7 @@ import operator
 from typing import Any, Callable, Optional, Sequence, Union
 
 from preflight._record import dataclass
-from preflight.analysis.syntax import dotted_name, target_names
+from preflight.analysis.syntax import child_fields, dotted_name, target_names
 from preflight.sources import ParsedPython
 
 MAX_RESOLVE_DEPTH = 8
@@ -130,9 +130,8 @@ _SPECIAL_NODES = frozenset({
     ast.AsyncFor, ast.comprehension, ast.withitem, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
     ast.ClassDef, ast.Call, ast.If, ast.IfExp,
 })
-# fields holding shared singletons (expression contexts, operators), which no branch of the
-# walk below reads: skipped, as the per-file index of preflight.analysis.context does
-_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
+# fields walked into: not the shared singletons (expression contexts, operators), which no
+# branch of the walk below reads, nor names and flags (child_fields, as the per-file index does)
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -141,7 +140,7 @@ def _children(node: ast.AST) -> list[ast.AST]:
     kind = type(node)
     fields = _CHILD_FIELDS.get(kind)
     if fields is None:
-        fields = _CHILD_FIELDS[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+        fields = _CHILD_FIELDS[kind] = child_fields(kind)
     out: list[ast.AST] = []
     for name in fields:
         value = getattr(node, name, None)

@@ -14,6 +14,7 @@ import os
 import re
 import stat
 import warnings
+from itertools import accumulate
 from pathlib import Path
 from typing import Optional, Union
 
@@ -78,7 +79,7 @@ class LineIndex:
     def of(cls, text: str) -> LineIndex:
         # Only \n, \r\n and \r end a line for the parser; str.splitlines() also
         # breaks at form feeds and other separators and would shift line numbers.
-        lines = _LINE_BREAK.split(text)
+        lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
         if lines and lines[-1] == "":
             lines.pop()
         return cls(lines)
@@ -123,7 +124,16 @@ class ParsedPython:
         invalid or unused suppression codes when no finding asks for them (another tool's
         ``# noqa: F401`` is not ours to judge)."""
         text = self.text if self.text is not None else self.source.text
-        return "#" in text and _OWN_DIRECTIVE.search(text) is not None
+        if "#" not in text:
+            return False
+        if "\u0130" in text or "\u0131" in text:  # the only non-ASCII letters it folds (to 'i')
+            return _OWN_DIRECTIVE.search(text) is not None
+        # the case-blind pattern is slow over a whole file; matching its lowercase form in the
+        # lowercased text finds the same (lower() keeps each other character one character, and
+        # maps no other non-ASCII character to a letter of the pattern)
+        low = text.lower()
+        return ("noqa" in low and _OWN_NOQA.search(low) is not None) or \
+            ("preflight" in low and _OWN_PREFLIGHT.search(low) is not None)
 
     def may_skip_file(self) -> bool:
         """Whether the text holds a ``# preflight: skip-file`` anywhere (a comment or not)."""
@@ -323,6 +333,33 @@ def _depth(tree: ast.AST) -> int:
     return deepest
 
 
+_BLOCK_FIELDS = ("body", "orelse", "finalbody", "handlers", "cases")
+_FIELDS_OF: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+_DECORATED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)  # decorators precede the def line
+
+
+def _statement_fields(kind: type) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A statement type's fields holding statements, and its other fields."""
+    known = _FIELDS_OF.get(kind)
+    if known is None:
+        fields = getattr(kind, "_fields", ())
+        known = _FIELDS_OF[kind] = (tuple(f for f in fields if f in _BLOCK_FIELDS),
+                                    tuple(f for f in fields if f not in _BLOCK_FIELDS))
+    return known
+
+
+def _children(node: ast.AST, fields: tuple[str, ...]):
+    """The nodes in ``fields`` of ``node``, as ``ast.iter_child_nodes`` gives them."""
+    for name in fields:
+        value = getattr(node, name, None)
+        if isinstance(value, ast.AST):
+            yield value
+        elif isinstance(value, list):
+            for item in value:
+                if isinstance(item, ast.AST):
+                    yield item
+
+
 def _deepest_expression(tree: ast.Module, index: LineIndex) -> int:
     """Depth of the deepest long expression directly under a statement.
 
@@ -331,24 +368,47 @@ def _deepest_expression(tree: ast.Module, index: LineIndex) -> int:
     characters: only those are measured, which keeps this check to the statements.
     """
     lines = index.lines
+    sums: list[int] = []  # characters before each line (line ends excluded), on first need
+
+    def chars(start: int, end: int) -> int:
+        """Characters of lines ``start`` to ``end``, each line's end counted as one."""
+        if not 1 <= start <= end <= len(lines):
+            return sum(len(line) + 1 for line in lines[start - 1:end])
+        if not sums:
+            sums.append(0)
+            sums.extend(accumulate(map(len, lines)))
+        return sums[end] - sums[start - 1] + end - start + 1
+
     deepest = 0
     stack: list[ast.AST] = list(tree.body)
     while stack:
         stmt = stack.pop()
-        for child in ast.iter_child_nodes(stmt):
-            if isinstance(child, (ast.stmt, ast.excepthandler)):
-                stack.append(child)
+        # A statement too short for any of its parts to be measured is skipped whole: its parts
+        # lie within it (all but a definition's decorators), and a part on one line is measured
+        # in UTF-8 bytes, at most 4 per character.
+        start, end = stmt.lineno, stmt.end_lineno  # type: ignore[attr-defined]
+        if end is not None and type(stmt) not in _DECORATED:
+            if start == end:
+                size = (stmt.end_col_offset or 0) - stmt.col_offset  # type: ignore[attr-defined]
+            else:
+                size = 4 * chars(start, end)
+            if size <= MAX_AST_DEPTH:
                 continue
-            if type(child).__name__ == "match_case":  # Python 3.10+
-                stack.extend(child.body)  # type: ignore[attr-defined]
-                continue
+        blocks, parts = _statement_fields(type(stmt))
+        for name in blocks:  # statements (and except handlers) under this one
+            for child in getattr(stmt, name, None) or ():
+                if type(child).__name__ == "match_case":  # Python 3.10+
+                    stack.extend(child.body)  # type: ignore[attr-defined]
+                else:
+                    stack.append(child)
+        for child in _children(stmt, parts):
             start, end = getattr(child, "lineno", None), getattr(child, "end_lineno", None)
             if start is None or end is None:
                 continue
             if end == start:
                 span = (getattr(child, "end_col_offset", 0) or 0) - (getattr(child, "col_offset", 0) or 0)
             else:
-                span = sum(len(line) + 1 for line in lines[start - 1:end])
+                span = chars(start, end)
             if span > MAX_AST_DEPTH:
                 deepest = max(deepest, _depth(child))
                 if deepest > MAX_AST_DEPTH:
@@ -384,6 +444,8 @@ def _looks_like_python2(msg: str, text: str) -> bool:
 
 _DIRECTIVE = re.compile(r"noqa|preflight\s*:", re.I)
 _OWN_DIRECTIVE = re.compile(r"noqa\s*:[^\n]*?PF|preflight\s*:", re.I)
+_OWN_NOQA = re.compile(r"noqa\s*:[^\n]*?pf")  # _OWN_DIRECTIVE's two halves, over lowercased text
+_OWN_PREFLIGHT = re.compile(r"preflight\s*:")
 _SKIP_FILE_TEXT = re.compile(r"#\s*preflight:\s*skip-file\b", re.I)  # engine._SKIP_FILE_RE
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import ast
 import os
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from preflight.config_cache import note, recorded_memo
 from preflight.sources import read_text_limited
 
 MAX_FILES = 4000
@@ -32,6 +32,7 @@ def project_root(path: Path) -> Optional[Path]:
     except OSError:
         return None
     for folder in (here, *here.parents):
+        note(str(folder))  # a marker created here later moves the root: a cached config result is stale
         if any((folder / m).exists() for m in _MARKERS):
             return folder
     return None
@@ -43,7 +44,7 @@ def declared_fields(config_path: Path) -> frozenset[str]:
     return _fields_under(str(root)) if root is not None else frozenset()
 
 
-@lru_cache(maxsize=8)
+@recorded_memo
 def _fields_under(root: str) -> frozenset[str]:
     from preflight.validate import dataclass_fields
 
@@ -118,7 +119,7 @@ def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]
     return None
 
 
-@lru_cache(maxsize=64)
+@recorded_memo
 def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
     """For each library a pin file of ``root`` names: its upper bound ``(version, description)``,
     or None when it has none (or the files disagree)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from pathlib import Path, PurePosixPath
-from typing import Iterable, Sequence
+from typing import Iterable, Optional, Sequence
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
@@ -56,6 +56,23 @@ def display_path(path: Path, root: Path) -> str:
     return rel.replace(os.sep, "/")
 
 
+def _prefix(directory: Path, root: Path) -> Optional[str]:
+    """What :func:`display_path` gives for an entry of ``directory``, less the entry's name:
+    its path relative to ``root`` when it is ``root`` or below it, its absolute path when
+    nothing below it is in ``root``; None when not known without asking per entry."""
+    try:
+        folder = os.path.abspath(directory)
+        rel = os.path.relpath(folder, root)
+    except ValueError:  # another drive on Windows
+        return None
+    if not rel.startswith(".."):
+        return "" if rel == "." else rel.replace(os.sep, "/") + "/"
+    top = os.path.abspath(root)
+    if (rel != ".." and not rel.startswith(".." + os.sep)) or top.startswith(os.path.join(folder, "")):
+        return None  # a folder named "..x", or root lies below this folder
+    return os.path.join(folder, "").replace(os.sep, "/")
+
+
 def _matches(rel: str, patterns: Sequence[str]) -> bool:
     if not patterns:
         return False
@@ -87,7 +104,7 @@ def discover(
     out = Discovery()
     seen: set[str] = set()
 
-    def add(path: Path) -> None:
+    def add(path: Path, display: Optional[str] = None) -> None:
         kind = kind_of(path)
         if kind is None or kind not in kinds:
             return
@@ -95,7 +112,7 @@ def discover(
         if key in seen:
             return
         seen.add(key)
-        out.files.append(Discovered(path, display_path(path, root), kind))
+        out.files.append(Discovered(path, display_path(path, root) if display is None else display, kind))
 
     for given in paths:
         disp = display_path(given, root)
@@ -160,9 +177,13 @@ def _walk(top: Path, root: Path, exclude: Sequence[str], add, out: Discovery) ->
             out.errors.append(FileError(display_path(directory, root), f"cannot list directory: {reason}; skipped"))
             continue
         subdirs: list[Path] = []
+        prefix = _prefix(directory, root)
         for entry in entries:
             path = Path(entry.path)
-            rel = display_path(path, root)
+            if prefix is None or (not prefix and entry.name.startswith("..")):
+                rel = display_path(path, root)
+            else:
+                rel = prefix + entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=True)
             except OSError:
@@ -191,5 +212,5 @@ def _walk(top: Path, root: Path, exclude: Sequence[str], add, out: Discovery) ->
                     else:
                         out.errors.append(FileError(rel, "broken symbolic link; skipped"))
                 continue
-            add(path)
+            add(path, rel)
         stack.extend(reversed(subdirs))

@@ -9,8 +9,10 @@ is done at most once per file however many rules read it.
 from __future__ import annotations
 
 import ast
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union, overload
 
+from preflight.analysis.syntax import child_fields
 from preflight.diagnostics import Evidence, Finding, Fix, Severity, Span
 from preflight.sources import ParsedPython
 
@@ -23,8 +25,7 @@ N3 = TypeVar("N3", bound=ast.AST)
 N4 = TypeVar("N4", bound=ast.AST)
 N5 = TypeVar("N5", bound=ast.AST)
 
-# fields holding shared singleton nodes (expression contexts, operators): not walked
-_SKIPPED_FIELDS = frozenset({"ctx", "op", "ops"})
+# the fields walked per node type (analysis.syntax.child_fields: no shared singletons, no names)
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
@@ -47,7 +48,8 @@ class FileContext:
     # -- structure ---------------------------------------------------------
     def _index(self) -> None:
         """One walk: nodes by type and each node's parent. The ``ctx``/``op``/``ops`` fields
-        (shared singletons, a third of all nodes) are neither indexed nor given a parent."""
+        (shared singletons, a third of all nodes) are neither indexed nor given a parent, and
+        fields that never hold a node (names, constants' values) are not read."""
         by_type = self._by_type
         parents = self._parents
         fields_of = _CHILD_FIELDS
@@ -64,24 +66,24 @@ class FileContext:
                 found.append(node)
             fields = fields_of.get(kind)
             if fields is None:
-                fields = fields_of[kind] = tuple(f for f in kind._fields if f not in _SKIPPED_FIELDS)
+                fields = fields_of[kind] = child_fields(kind)
             for name in fields:
                 value = getattr(node, name, None)
-                if isinstance(value, ast_type):
-                    parents[value] = node
-                    push(value)
-                elif isinstance(value, list):
+                if isinstance(value, list):
                     for item in value:
                         if isinstance(item, ast_type):
                             parents[item] = node
                             push(item)
+                elif isinstance(value, ast_type):
+                    parents[value] = node
+                    push(value)
 
     def _of_type(self, kind: type) -> list[ast.AST]:
         found = self._by_type.get(kind)
         if found is None:
             return []
         if kind not in self._sorted:
-            found.sort(key=_position)  # in walk order until first asked for: sorted lazily
+            _sort(found)  # in walk order until first asked for: sorted lazily
             self._sorted.add(kind)
         return found
 
@@ -109,7 +111,7 @@ class FileContext:
         out: list[ast.AST] = []
         for t in types:
             out.extend(self._of_type(t))
-        out.sort(key=_position)
+        _sort(out)
         return out
 
     def parent(self, node: ast.AST) -> Optional[ast.AST]:
@@ -203,3 +205,15 @@ class FileContext:
 
 def _position(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+_LINE_COLUMN = attrgetter("lineno", "col_offset")
+
+
+def _sort(nodes: list[Any]) -> None:
+    """Sort by position, stably, as ``key=_position`` does: by ``(lineno, col_offset)`` read in
+    C when every node has them (a node without them, e.g. ``ast.arguments``, counts as 0)."""
+    try:
+        nodes.sort(key=_LINE_COLUMN)
+    except AttributeError:  # the keys are computed before the list is touched: it is unchanged
+        nodes.sort(key=_position)

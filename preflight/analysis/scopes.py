@@ -234,6 +234,13 @@ class LoopInfo:
             loop = loop.parent
 
 
+# statements that hold no statements (the most common ones: nothing under them to walk)
+_LEAF_STATEMENTS = frozenset({
+    ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Import, ast.ImportFrom,
+    ast.Pass, ast.Break, ast.Continue, ast.Raise, ast.Assert, ast.Delete, ast.Global, ast.Nonlocal,
+})
+
+
 @dataclass
 class _StmtInfo:
     function: FunctionInfo
@@ -264,8 +271,12 @@ class ScopeIndex:
     def _walk_block(self, body: list[ast.stmt], fn: FunctionInfo, cls: Optional[ClassInfo],
                     loop: Optional[LoopInfo], grad: Optional[bool],
                     grad_node: Optional[ast.AST]) -> None:
+        shared = _StmtInfo(fn, loop, grad, grad_node)  # one per block: never changed once made
+        stmts = self._stmts
         for stmt in body:
-            self._stmts[stmt] = _StmtInfo(fn, loop, grad, grad_node)
+            stmts[stmt] = shared
+            if type(stmt) in _LEAF_STATEMENTS:
+                continue
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self._function(stmt, fn, cls)
             elif isinstance(stmt, ast.ClassDef):

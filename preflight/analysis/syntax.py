@@ -5,6 +5,21 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+# fields that hold shared singleton nodes (expression contexts, operators), and fields that hold
+# a name, a number or a flag in every node type that has them (never a node)
+_SINGLETON_FIELDS = frozenset({"ctx", "op", "ops"})
+_SCALAR_FIELDS = frozenset({"id", "attr", "arg", "name", "asname", "module", "level", "kind",
+                            "type_comment", "conversion", "is_async", "simple", "tag"})
+
+
+def child_fields(kind: type) -> tuple[str, ...]:
+    """The fields of an ``ast`` node type that may hold nodes of the file's own tree, in order:
+    not the shared singletons, not names or flags, not ``Constant.value``."""
+    skipped = _SINGLETON_FIELDS | _SCALAR_FIELDS
+    if kind is ast.Constant:
+        skipped = skipped | {"value"}
+    return tuple(f for f in getattr(kind, "_fields", ()) if f not in skipped)
+
 
 def dotted_name(node: ast.AST) -> Optional[str]:
     """``a.b.c`` for Name/Attribute chains, else None."""
