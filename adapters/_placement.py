@@ -71,7 +71,8 @@ def _registers_ds_config(site: CallSite) -> bool:
     if site.last == "HfDeepSpeedConfig":
         return True
     args = (site.last or "").endswith("TrainingArguments") or site.last in ("SFTConfig", "DPOConfig", "GRPOConfig")
-    return args and site.kwarg("deepspeed") is not None
+    ds = site.kwarg("deepspeed")
+    return args and ds is not None and not (isinstance(ds, ast.Constant) and ds.value in (None, False, ""))
 
 
 def placements(tree: ast.AST, calls: list[CallSite], is_model: Callable[[CallSite], bool],
