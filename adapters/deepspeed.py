@@ -157,6 +157,11 @@ class _ConfigPass:
                 if _is_int(value) and value >= 1:
                     self.add(field, value, self.src("zero_optimization", name))
                 break
+        for field, name in (("dist.overlap_comm", "overlap_comm"),
+                            ("dist.contiguous_gradients", "contiguous_gradients")):
+            # buffer sizes follow these switches (runtime/zero/stage_1_and_2.py setup_buckets)
+            if isinstance(zo.get(name), bool) and not self.auto("zero_optimization", name):
+                self.add(field, zo[name], self.src("zero_optimization", name))
 
     def zero(self) -> None:
         zo = self.block.get("zero_optimization")

@@ -458,6 +458,20 @@ class _ScriptPass:
         self.add("dist.offload_params", "cpu", source, self.conf(site))
         self.add("dist.offload_optimizer", "cpu", source, self.conf(site))
 
+    def load_placement(self) -> None:
+        """``model.load_placement`` from the order of load, move and wrap calls
+        (:mod:`adapters._placement`); the first decisive shape wins."""
+        from preflight.adapters._placement import placements
+
+        if self.script.tree is None:
+            return
+        loads = [s for s in self.calls if (s.name or "").endswith(".from_pretrained")
+                 and _MODEL_CLASS.match((s.name or "").rsplit(".", 2)[-2])
+                 and not _NOT_MODEL.search((s.name or "").rsplit(".", 2)[-2])]
+        for value, site, why in placements(self.script.tree, self.calls, self.is_model_receiver, loads):
+            self.add("model.load_placement", value, self.src(site.call, why), self.conf(site, "medium"))
+            return
+
     def implementation(self) -> None:
         """litgpt's own GPT class runs the model when the script imports it (``lit_gpt`` /
         ``litgpt``): its modeling code, not transformers', decides what is saved."""
@@ -474,6 +488,7 @@ class _ScriptPass:
 
     def features(self) -> None:
         self.implementation()
+        self.load_placement()
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""

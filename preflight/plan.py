@@ -205,6 +205,12 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("dist.stage3_max_reuse_distance", "int",
               "DeepSpeed zero_optimization.stage3_max_reuse_distance (elements): a gathered "
               "parameter reused within this distance is not released."),
+    FieldSpec("dist.overlap_comm", "bool",
+              "DeepSpeed zero_optimization.overlap_comm: ZeRO-1/2 keep two reduce buckets during "
+              "backward instead of one (unset: DeepSpeed's default, on for stage 3 only)."),
+    FieldSpec("dist.contiguous_gradients", "bool",
+              "DeepSpeed zero_optimization.contiguous_gradients (default true): gradients are "
+              "copied into reduce_bucket_size buffers on the GPU."),
 )
 
 FIELDS: dict[str, FieldSpec] = {spec.name: spec for spec in _FIELD_LIST}

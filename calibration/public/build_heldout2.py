@@ -126,7 +126,7 @@ def dino(rid, val, precision, *, optimizer="adamw-fused", extra=None, unm=(), ou
 OFF = {"offload_optimizer": "cpu"}
 dino("dinov2-g-bf16-none", 9.82, "bf16", note="; full BF16, eager, torch AdamW(fused=True)")
 dino("dinov2-g-bf16-deepspeed-zero-offload", 6.85, "bf16", optimizer="adamw",
-     extra=dict(OFF, zero_stage=2),
+     extra=dict(OFF, zero_stage=2, overlap_comm=True),
      note="; DeepSpeed ZeRO-2 with offload_optimizer cpu (pin_memory), overlap_comm, "
           "fp32_optimizer_states False (DeepSpeed's CPU Adam), untuned buckets")
 dino("dinov2-g-bf16-ao-offload", 5.24, "bf16", extra=OFF,

@@ -87,6 +87,7 @@ class EstimateInput:
     fsdp_frozen_grads: Optional[bool] = None
     max_reuse_distance: Optional[int] = None          # DeepSpeed stage3_max_reuse_distance, elements
     contiguous_gradients: bool = True                 # DeepSpeed zero_optimization.contiguous_gradients
+    overlap_comm: Optional[bool] = None               # DeepSpeed zero_optimization.overlap_comm (None: its default, on for stage 3 only)
     # where each rank materialises the weights before ZeRO-3/FSDP shards them: "gpu" (the
     # whole model on every GPU first: ZeRO-3 without zero.Init, a device_map or .to("cuda")
     # before wrapping), "host" (CPU, moved unit by unit), "sharded" (zero.Init, meta-device
@@ -320,7 +321,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
-             ("model_impl", "model.implementation"))
+             ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
+             ("contiguous_gradients", "dist.contiguous_gradients"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

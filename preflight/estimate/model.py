@@ -31,6 +31,8 @@ from preflight.estimate.terms import (
     state_bytes,
     zero3_ipg_buffer,
     zero3_live_params,
+    zero12_ipg_buffers,
+    zero12_offload_grad_buffer,
 )
 
 #: Every term a phase may hold, in the order reports list them.
@@ -464,10 +466,14 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             # gathered at the start of forward and kept until backward ends
             root = (prm.embeddings + prm.lm_head) * comp
             ph.every(("forward", "backward"), "gathered_params", root * (1 - 1 / n), pb)
+    if inp.zero_stage in (1, 2) and trainable:
+        # the contiguous gradient buckets (full size, one or two) live through backward, and
+        # under optimizer offload a largest-parameter staging buffer for the whole run; both
+        # on one GPU too (terms.zero12_ipg_buffers, terms.zero12_offload_grad_buffer)
+        ph.add("backward", "zero_buckets", zero12_ipg_buffers(inp, grad_bytes), pb)
+        one = min(prm.largest, trainable)
+        ph.every(train_phases, "zero_buckets", zero12_offload_grad_buffer(inp, one, grad_bytes), pb)
     if inp.zero_stage >= 1 and sharded and trainable:
-        if inp.zero_stage < 3:
-            rb = min(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET, trainable)
-            ph.add("backward", "zero_buckets", rb * grad_bytes, pb)
         if inp.zero_stage < 3:
             ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
             ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)

@@ -119,6 +119,37 @@ def zero3_ipg_buffer(inp: EstimateInput, grad_bytes: float) -> float:
     return float(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET) * grad_bytes
 
 
+def zero12_ipg_buffers(inp: EstimateInput, grad_bytes: float) -> float:
+    """ZeRO-1/2's contiguous gradient buckets during backward (bytes), at any world size.
+
+    ``DeepSpeedZeroOptimizer.setup_buckets`` (deepspeed ``runtime/zero/stage_1_and_2.py``
+    edaa722, lines 2493-2515), called from the first gradient hook of each backward
+    (``process_gradients``, line 1761), allocates ``torch.empty(reduce_bucket_size)`` in the
+    optimizer's parameter dtype on the GPU when ``contiguous_gradients`` is on (the
+    default), and a second one of the same size when ``overlap_comm`` is on ("double
+    buffers", line 2508); the hooks exist whenever ``contiguous_gradients`` is set (line
+    639-641). ``_release_ipg_buffers`` (line 828) frees them at the end of backward
+    (``independent_gradient_partition_epilogue``, lines 919-960). Full size whatever the number
+    of trainable parameters; the same code runs on one GPU. ``overlap_comm`` unset is
+    DeepSpeed's default: off below stage 3 (``runtime/zero/config.py overlap_comm_valid``)."""
+    if not inp.contiguous_gradients or inp.zero_stage not in (1, 2):
+        return 0.0
+    buffers = 2 if inp.overlap_comm else 1
+    return float(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET) * grad_bytes * buffers
+
+
+def zero12_offload_grad_buffer(inp: EstimateInput, largest_trainable: int, grad_bytes: float) -> float:
+    """ZeRO-1/2 with ``offload_optimizer``: ``temp_grad_buffer_for_gpu_offload``, a GPU
+    buffer of the largest trainable parameter's size in the parameter dtype, allocated when
+    the optimizer is built and kept for the run (``stage_1_and_2.py`` edaa722, line 591;
+    its twin ``temp_grad_buffer_for_cpu_offload`` at line 585 is host memory). The fp32
+    partition, its gradient and the 16-bit copy for the step are host memory (lines
+    488-507, 840-844). Bytes."""
+    if inp.zero_stage not in (1, 2) or not inp.offload_optimizer:
+        return 0.0
+    return float(largest_trainable) * grad_bytes
+
+
 def fsdp_accumulated_grads(inp: EstimateInput, prm: Any, trainable: int, full: bool,
                            grad_bytes: float, comp: int) -> float:
     """Unsharded gradients FSDP keeps between gradient syncs (bytes; 0 when it does not).
