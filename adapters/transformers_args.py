@@ -167,6 +167,7 @@ class ArgsPass:
             if len(found) != 1:
                 return None
             config, data = found[0]
+            assert data is not None
             text = ast.unparse(kw.value)
             for key, value in data.items():
                 if key not in TRAINING_KEYS:

@@ -113,10 +113,10 @@ def recorded_memo(fn: Callable[[str], T]) -> Callable[[str], T]:
                     memo.clear()
                 memo[arg] = held
         else:
-            rec = getattr(_local, "rec", None)
-            if rec is not None:
-                rec.paths |= held[1]
-                rec.opened |= held[2]
+            active = getattr(_local, "rec", None)
+            if active is not None:
+                active.paths |= held[1]
+                active.opened |= held[2]
         return held[0]
 
     wrapper.cache_clear = memo.clear  # type: ignore[attr-defined]

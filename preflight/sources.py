@@ -398,7 +398,7 @@ def _deepest_expression(tree: ast.Module, index: LineIndex) -> int:
         for name in blocks:  # statements (and except handlers) under this one
             for child in getattr(stmt, name, None) or ():
                 if type(child).__name__ == "match_case":  # Python 3.10+
-                    stack.extend(child.body)  # type: ignore[attr-defined]
+                    stack.extend(child.body)
                 else:
                     stack.append(child)
         for child in _children(stmt, parts):

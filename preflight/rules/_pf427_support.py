@@ -33,7 +33,7 @@ def _zero_set(node: ast.AST) -> bool:
     values = []
     for elt in node.elts:
         if isinstance(elt, ast.UnaryOp) and isinstance(elt.op, ast.USub) and isinstance(elt.operand, ast.Constant):
-            values.append(-elt.operand.value)
+            values.append(-elt.operand.value)  # type: ignore[operator]
         elif isinstance(elt, ast.Constant):
             values.append(elt.value)
         else:

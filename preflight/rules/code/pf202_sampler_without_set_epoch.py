@@ -85,7 +85,7 @@ start of every epoch, before iterating the loader.
                 name = _sampler_name(ctx, node)
                 loop_var = _loop_var(epoch)
                 message = (f"this epoch loop iterates a loader whose sampler `{name}` (a DistributedSampler, "
-                           f"line {node.lineno}) shuffles with `seed + epoch`, but nothing calls `set_epoch` on it, "
+                           f"line {getattr(node, 'lineno', '?')}) shuffles with `seed + epoch`, but nothing calls `set_epoch` on it, "
                            "so every epoch visits the data in the same order on every rank. Call "
                            f"`{name if name.isidentifier() else 'sampler'}.set_epoch({loop_var})` at the start of "
                            "each epoch")

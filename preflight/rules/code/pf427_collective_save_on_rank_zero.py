@@ -44,9 +44,9 @@ def _collective(ctx: FileContext, call: ast.Call, engines: set[str]) -> Optional
     return None
 
 
-def _helpers(ctx: FileContext, engines: set[str]) -> dict[tuple[ast.AST, str], tuple[ast.AST, str]]:
+def _helpers(ctx: FileContext, engines: set[str]) -> dict[tuple[Optional[ast.AST], str], tuple[ast.AST, str]]:
     """Functions of this file whose body makes a collective call: (defining scope, name) -> (that call, why)."""
-    out: dict[tuple[ast.AST, str], tuple[ast.AST, str]] = {}
+    out: dict[tuple[Optional[ast.AST], str], tuple[ast.AST, str]] = {}
     for fn in ctx.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
         for node in ast.walk(fn):
             if isinstance(node, ast.Call):

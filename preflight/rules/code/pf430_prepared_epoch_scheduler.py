@@ -50,7 +50,7 @@ def _bound_call(fn: ast.AST, name: str, before: int) -> Optional[ast.Call]:
                 and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
                 and (found is None or node.lineno > found.lineno):
             found = node
-    return found.value if found is not None else None
+    return found.value if found is not None and isinstance(found.value, ast.Call) else None
 
 
 def _own(node: ast.AST) -> Iterable[ast.AST]:
@@ -151,8 +151,9 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
                 built = _bound_call(fn, arg.id, call.lineno)
                 if built is None or not _is_scheduler(built):
                     continue
-                if isinstance(targets, ast.Tuple) and i < len(targets.elts) and isinstance(targets.elts[i], ast.Name):
-                    name = targets.elts[i].id
+                elt = targets.elts[i] if isinstance(targets, ast.Tuple) and i < len(targets.elts) else None
+                if isinstance(elt, ast.Name):
+                    name = elt.id
                 elif isinstance(targets, ast.Name) and len(call.args) == 1:
                     name = targets.id
                 else:

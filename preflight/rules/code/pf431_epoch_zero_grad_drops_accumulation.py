@@ -42,7 +42,7 @@ def _assigned(nodes: Iterable[ast.AST]) -> set[str]:
     return out
 
 
-def _carried(fn_body: list[ast.stmt], epoch: ast.AST, batch: ast.AST, opt: str) -> Optional[tuple[ast.If, str]]:
+def _carried(fn_body: list[ast.stmt], epoch: ast.stmt, batch: ast.AST, opt: str) -> Optional[tuple[ast.If, str]]:
     """The ``if`` of the batch loop that steps ``opt`` on a counter kept across epochs: its test reads a
     name set before the epoch loop and re-set only inside that ``if`` (``last_opt_step = ni``)."""
     before = _assigned(s for s in fn_body if s.lineno < epoch.lineno)

@@ -73,8 +73,8 @@ def _unpacked_sites(pctx: PlanContext, expr: Any) -> Iterator[ArgsSite]:
     path = unpacked_key_path(expr)
     if path is None:
         return
-    found = [(c, config_at(c.data, path)) for c in pctx.configs]
-    found = [(c, d) for c, d in found if d is not None and len(ARG_FILE_KEYS & set(d)) >= 2]
+    at = [(c, config_at(c.data, path)) for c in pctx.configs]
+    found = [(c, d) for c, d in at if d is not None and len(ARG_FILE_KEYS & set(d)) >= 2]
     if len(found) == 1:
         config, data = found[0]
         if not path and len(ARG_FILE_KEYS & set(data)) >= 3:

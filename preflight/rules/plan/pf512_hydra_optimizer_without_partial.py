@@ -28,9 +28,10 @@ def _params_passed(pctx: PlanContext, key: str) -> bool:
                 continue
             first = node.args[0]
             last = _key_of(first)
-            if last is None and _self_attr(first) is not None:
+            attr = _self_attr(first)
+            if last is None and attr is not None:
                 ancestors = ancestors or parent_walker(script.tree)
-                last = _key_through_init(script.tree, ancestors, node, _self_attr(first))
+                last = _key_through_init(script.tree, ancestors, node, attr)
             if last == key:
                 return True
     return False
@@ -113,7 +114,7 @@ def _key_through_init(tree: ast.AST, ancestors: Any, call: ast.Call, attr: str) 
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in params \
                 and any(_self_attr(t) == attr for t in node.targets):
             param = node.value.id
-    if param is None:
+    if param is None or cls is None:
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == cls.name:

@@ -9,8 +9,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf432_support import config_key
-from preflight.rules.plan._pf508_support import walk
 from preflight.rules.base import examples
+from preflight.rules.plan._pf508_support import walk
 
 
 def _read_keys(pctx: PlanContext) -> set[str]:
