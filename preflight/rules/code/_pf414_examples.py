@@ -505,6 +505,25 @@ for x, y in loader:
     torch.nn.functional.mse_loss(model(x), y).backward()
     optimizer.step()
 """,
+    # one layer trained by hand with its own optimizer after initialize (layer-wise
+    # distillation; shape of microsoft/DeepSpeedExamples compression/bert/run_glue_lkd.py:473-527
+    # at 83757d9c937daabd1089a08051061706cb73900d)
+    """
+import deepspeed
+import torch
+from torch.optim import AdamW
+
+model, optimizer, _, lr_scheduler = deepspeed.initialize(args=args, model=model, optimizer=optimizer)
+for layer in model.module.bert.encoder.layer:
+    optimizer = AdamW(layer.parameters(), lr=5e-6)
+    for batch in loader:
+        with torch.no_grad():
+            teacher_out = teacher(**batch, output_hidden_states=True)
+        loss = torch.nn.functional.mse_loss(layer(teacher_out.hidden_states[0])[0], teacher_out.hidden_states[1])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+""",
 ]
 
 PF425_BAD = [
