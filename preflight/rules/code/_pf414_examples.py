@@ -330,7 +330,7 @@ from transformers import AutoModelForCausalLM
 
 model = AutoModelForCausalLM.from_pretrained("gpt2")
 model = get_peft_model(model, LoraConfig(r=8, task_type="CAUSAL_LM"))
-model.gradient_checkpointing_enable()  # error: PF420
+model.gradient_checkpointing_enable()  # warning: PF420
 opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
 for batch in loader:
     model(**batch).loss.backward()
@@ -366,6 +366,60 @@ from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
 model.gradient_checkpointing_enable()
 Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
+""",
+    # checkpointing only on the path without LoRA (shape of huggingface/peft
+    # examples/lora_dreambooth/train_dreambooth.py:719-758 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import CLIPTextModel
+
+text_encoder = CLIPTextModel.from_pretrained(args.model, subfolder="text_encoder")
+if not args.train_text_encoder:
+    text_encoder.requires_grad_(False)
+elif args.train_text_encoder and args.use_lora:
+    text_encoder = get_peft_model(text_encoder, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))
+if args.gradient_checkpointing:
+    unet.enable_gradient_checkpointing()
+    if args.train_text_encoder and not args.use_lora:
+        text_encoder.gradient_checkpointing_enable()
+""",
+    # the same with `adapter != "full"` / `adapter == "full"` (shape of huggingface/peft
+    # examples/stable_diffusion/train_dreambooth.py:902-920 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import CLIPTextModel
+
+text_encoder = CLIPTextModel.from_pretrained(args.model, subfolder="text_encoder")
+if args.train_text_encoder and args.adapter != "full":
+    text_encoder = get_peft_model(text_encoder, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))
+if args.gradient_checkpointing:
+    if args.train_text_encoder and args.adapter == "full":
+        text_encoder.gradient_checkpointing_enable()
+""",
+    # checkpointing on the base model of another test, before this test wraps its own
+    # (shape of huggingface/peft tests/test_cartridge.py:249 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)
+    """
+from peft import LoraConfig, get_peft_model
+
+
+def test_wrap(base):
+    model = get_peft_model(base, LoraConfig(r=8))
+    model.enable_adapters()
+
+
+def test_checkpointing(base):
+    base.gradient_checkpointing_enable()
+    model = get_peft_model(base, LoraConfig(r=8))
+""",
+    # PEFT's own preparation makes the embeddings' output require grad (shape of
+    # huggingface/peft tests/test_lora_variants.py:431 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+
+lora_model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+lora_model.prepare_model_for_gradient_checkpointing(lora_model)
+lora_model.gradient_checkpointing_enable()
 """,
 ]
 
