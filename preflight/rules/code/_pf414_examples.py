@@ -75,6 +75,26 @@ accelerator.wait_for_everyone()
 torch.save(model.state_dict(), "model.pt")  # warning: PF415
 model.save_pretrained("out")  # warning: PF415
 """,
+    # a save helper handed the prepared model (a shape found by searching public training
+    # code: `def save_model(save_name, model, accelerator, mode="last")` + `accelerator.save(model.state_dict(), ...)`)
+    """
+import os
+from accelerate import Accelerator
+
+
+def save_model(save_name, model, accelerator, mode="last"):
+    path = os.path.join(os.environ["CHECKPOINT_DIR"], save_name, f"{mode}.pth")
+    accelerator.save(model.state_dict(), path)  # warning: PF415
+
+
+def train(accelerator, model, optimizer, loader):
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(model(batch))
+        optimizer.step()
+        optimizer.zero_grad()
+    save_model("run", model, accelerator)
+""",
 ]
 
 PF415_GOOD = [
@@ -87,6 +107,24 @@ train(model, optimizer, loader)
 unwrapped = accelerator.unwrap_model(model)
 unwrapped.save_pretrained("out", state_dict=accelerator.get_state_dict(model))
 accelerator.save(unwrapped.state_dict(), "model.pt")
+""",
+    # the helper is handed the unwrapped model
+    """
+import os
+from accelerate import Accelerator
+
+
+def save_model(save_name, model, accelerator):
+    accelerator.save(model.state_dict(), os.path.join("ckpt", save_name))
+
+
+def train(accelerator, model, optimizer, loader):
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(model(batch))
+        optimizer.step()
+        optimizer.zero_grad()
+    save_model("run", accelerator.unwrap_model(model), accelerator)
 """,
     # the name is re-bound to the unwrapped model before it is saved
     """

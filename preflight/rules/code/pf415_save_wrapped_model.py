@@ -48,7 +48,8 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
 ## When preflight stays silent
 
 * The name saved was re-bound by `accelerator.unwrap_model(...)` before the save.
-* The saved object was never returned by `accelerator.prepare` in this file.
+* The saved object was never returned by `accelerator.prepare` in this file (a helper's
+  parameter counts when an in-file call hands it a prepared model).
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF415_BAD")
     good_examples = examples("preflight.rules.code._pf414_examples", "PF415_GOOD")
@@ -71,6 +72,16 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
                 continue
             saved_name = target_text(saved)
             if saved_name not in prepared or call.lineno <= prepared[saved_name].lineno:
+                passed = self._prepared_argument(ctx, call, saved_name, prepared, unwrapped)
+                if passed is not None:
+                    yield ctx.finding(
+                        self, call,
+                        f"`{saved_name}` is the wrapped model `accelerator.prepare` returned (passed in at line "
+                        f"{passed.lineno}): its checkpoint carries the wrapper's `module.` key prefix (and only this "
+                        "rank's shard under FSDP/ZeRO-3), so it will not load into the plain model. Save "
+                        f"`accelerator.unwrap_model({saved_name})` (with `state_dict=accelerator.get_state_dict("
+                        f"{saved_name})` when sharded)",
+                        evidence=[ctx.evidence(passed, f"the prepared model is passed as `{saved_name}` here")])
                 continue
             if saved_name in unwrapped and unwrapped[saved_name] < call.lineno:
                 continue
@@ -81,6 +92,33 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
                 f"load into the plain model. Save `accelerator.unwrap_model({saved_name})` (with "
                 f"`state_dict=accelerator.get_state_dict({saved_name})` when sharded)",
                 evidence=[ctx.evidence(prepared[saved_name], f"`{saved_name}` comes from `accelerator.prepare`")])
+
+    @staticmethod
+    def _prepared_argument(ctx: FileContext, save: ast.Call, saved_name: str, prepared: dict[str, ast.Call],
+                           unwrapped: dict[str, int]) -> Optional[ast.Call]:
+        """A save of a parameter of a helper (``def save_model(name, model, accelerator)``) that an
+        in-file call hands a prepared model, after ``prepare`` and not unwrapped: that call."""
+        fn = ctx.enclosing_function(save)
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            return None
+        params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+        rebound = any(isinstance(t, ast.Name) and t.id == saved_name for n in ast.walk(fn)
+                      for t in (n.targets if isinstance(n, ast.Assign) else
+                                [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []))
+        if saved_name not in params or rebound:
+            return None  # not a parameter, or re-bound (``model = accelerator.unwrap_model(model)``)
+        index = params.index(saved_name)
+        for call in ctx.nodes(ast.Call):
+            if not (isinstance(call.func, ast.Name) and call.func.id == fn.name):
+                continue
+            args = {k.arg: k.value for k in call.keywords if k.arg}
+            arg = args.get(saved_name) if saved_name in args else (
+                call.args[index] if index < len(call.args) else None)
+            name = target_text(arg) if arg is not None else ""
+            if name in prepared and prepared[name].lineno < call.lineno and not (
+                    name in unwrapped and unwrapped[name] < call.lineno):
+                return call
+        return None
 
     @staticmethod
     def _saved_model(call: ast.Call) -> Optional[ast.AST]:
