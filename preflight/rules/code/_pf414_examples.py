@@ -576,6 +576,24 @@ for batch in loader:
     loss.backward()  # error: PF424
     engine.step()
 """,
+    # the training function sits above main() and is handed the engine (a common layout of
+    # DeepSpeed tutorials; found while hunting the rule's pattern)
+    """
+import deepspeed
+
+
+def train(engine, optimizer, loader):
+    for batch in loader:
+        loss = engine(**batch).loss
+        loss.backward()  # error: PF424
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+def main():
+    engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters())
+    train(engine, optimizer, loader)
+""",
 ]
 
 PF424_GOOD = [

@@ -46,6 +46,8 @@ object has no attribute 'ipg_index'", issue 6995).
 ## When preflight stays silent
 
 * The file calls `engine.backward(...)` (another model may be trained by hand beside it).
+* The backward comes before `initialize` in the file, unless it sits in a function that
+  an in-file call hands the engine (`def train(engine, optimizer, loader)` above `main()`).
 * The loop steps an optimizer it built itself (`optimizer = AdamW(layer.parameters())`
   rebound after `initialize`): a part of the model is trained by hand with an optimizer
   the engine does not own (DeepSpeedExamples' layer-wise distillation), so pointing at
@@ -71,7 +73,9 @@ object has no attribute 'ipg_index'", issue 6995).
             return
         for call in backwards:
             recv = call.func.value  # type: ignore[attr-defined]
-            if (isinstance(recv, ast.Name) and recv.id in ("torch", "self", "accelerator")) or call.lineno < inits[0].lineno:
+            if isinstance(recv, ast.Name) and recv.id in ("torch", "self", "accelerator"):
+                continue
+            if call.lineno < inits[0].lineno and not _handed_an_engine(ctx, call, engines):
                 continue
             if _steps_own_optimizer(ctx, call):
                 continue
@@ -110,3 +114,15 @@ def _steps_own_optimizer(ctx: FileContext, backward: ast.Call) -> bool:
                 and _OPTIMIZER_CLASS.match(call_last(value) or "")):
             return False
     return True
+
+
+def _handed_an_engine(ctx: FileContext, backward: ast.Call, engines: set[str]) -> bool:
+    """The backward's function is called in this file with an engine as an argument."""
+    fn = ctx.enclosing_function(backward)
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for call in ctx.nodes(ast.Call):
+        if isinstance(call.func, ast.Name) and call.func.id == fn.name and any(
+                isinstance(a, ast.Name) and a.id in engines for a in [*call.args, *(k.value for k in call.keywords)]):
+            return True
+    return False
