@@ -576,8 +576,8 @@ for batch in loader:
     loss.backward()  # error: PF424
     engine.step()
 """,
-    # the training function sits above main() and is handed the engine (a common layout of
-    # DeepSpeed tutorials; found while hunting the rule's pattern)
+    # the training function sits above main() and is handed the engine (the usual layout of a
+    # script; a shape the rule missed when probed while hunting, not a real repository's code)
     """
 import deepspeed
 
