@@ -662,6 +662,20 @@ for batch in loader:
     optimizer.step()
     optimizer.zero_grad()
 """,
+    # the Accelerator's own scaler unscaled by hand, then Accelerate's clip unscales again
+    # (a shape the rule missed when probed while hunting)
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.scaler.unscale_(optimizer)
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)  # error: PF425
+    optimizer.step()
+    optimizer.zero_grad()
+""",
 ]
 
 PF425_GOOD = [
@@ -701,6 +715,23 @@ for batch in loader:
     engine.backward(engine(batch))
     torch.nn.utils.clip_grad_norm_(engine.parameters(), 1.0)  # warning: PF426
     engine.step()
+""",
+    # a per-step method that a harness calls (no loop in the file), with the bare import
+    """
+import deepspeed
+from torch.nn.utils import clip_grad_norm_
+
+
+class Runner:
+    def setup(self):
+        self.model, self.optimizer, _, _ = deepspeed.initialize(args=self.args, model=self.net,
+                                                                model_parameters=self.net.parameters())
+
+    def train_step(self, batch):
+        loss = self.model(batch)
+        self.model.backward(loss)
+        clip_grad_norm_(self.model.parameters(), self.args.max_norm)  # warning: PF426
+        self.model.step()
 """,
 ]
 
