@@ -117,6 +117,23 @@ args = TrainingArguments(output_dir="out", deepspeed="ds.json", max_grad_norm=1.
 # --- ds.json
 {"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
 """,
+    # `--max_grad_norm` on the launch command, parsed by HfArgumentParser (a shape the rule
+    # missed when probed while hunting)
+    """
+# --- train.py
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+(args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
+Trainer(model=model, args=args, train_dataset=ds).train()
+# --- ds.json
+{"train_micro_batch_size_per_gpu": "auto",
+ "gradient_clipping": 1.0,
+ "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 2 train.py --output_dir out --deepspeed ds.json --max_grad_norm 0.3
+# --- expect
+ds.json:2: warning: PF511
+""",
 ]
 
 PF511_GOOD = [
