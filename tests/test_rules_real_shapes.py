@@ -34,3 +34,14 @@ def test_pf511_named_config_that_agrees_stays_silent(tmp_path):
                     'args = TrainingArguments("out", max_grad_norm=1.0, deepspeed="ds_config.json")\n',
         "ds_config.json": DS_CLIP_1})
     assert found == []
+
+
+def test_pf516_config_alone_cannot_say_who_builds_the_loaders(tmp_path):
+    # `preflight audit --config trainer.yaml` (no script): NeMo-style configs switch Lightning's
+    # sampler off because the library's own samplers shard by rank
+    (tmp_path / "trainer.yaml").write_text("trainer:\n  devices: 8\n  use_distributed_sampler: false\n")
+    plan, project = build_plan([], [tmp_path / "trainer.yaml"], root=tmp_path)
+    assert check_plan_rule("PF516", plan, project) == []
+    (tmp_path / "train.py").write_text("import hydra\ntrainer = hydra.utils.instantiate(cfg.trainer)\n")
+    plan, project = build_plan([tmp_path / "train.py"], [tmp_path / "trainer.yaml"], root=tmp_path)
+    assert [f.span.line for f in check_plan_rule("PF516", plan, project)] == [3]
