@@ -108,6 +108,19 @@ unwrapped = accelerator.unwrap_model(model)
 unwrapped.save_pretrained("out", state_dict=accelerator.get_state_dict(model))
 accelerator.save(unwrapped.state_dict(), "model.pt")
 """,
+    # FSDP2 keeps the class and every rank's save_pretrained gathers the shards (shape of
+    # huggingface/accelerate examples/torch_native_parallelism/nd_parallel.py:94-158 at
+    # 16cb6eb80dd9aa8b4df1a63ef57863e455d53b83)
+    """
+from accelerate import Accelerator
+from accelerate.utils import FullyShardedDataParallelPlugin
+
+plugin = FullyShardedDataParallelPlugin(fsdp_version=2, auto_wrap_policy="transformer_based_wrap")
+accelerator = Accelerator(mixed_precision="bf16", fsdp_plugin=plugin)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+train(model, optimizer, loader)
+model.save_pretrained("out/model")
+""",
     # the helper is handed the unwrapped model
     """
 import os

@@ -48,6 +48,9 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
 ## When preflight stays silent
 
 * The name saved was re-bound by `accelerator.unwrap_model(...)` before the save.
+* `save_pretrained` called by every rank in a file that asks for FSDP2 (`fsdp_version=2`):
+  `fully_shard` keeps the model's class and transformers' `save_pretrained` gathers the
+  sharded weights itself (accelerate's `nd_parallel.py` example).
 * The saved object was never returned by `accelerator.prepare` in this file (a helper's
   parameter counts when an in-file call hands it a prepared model).
 """
@@ -66,10 +69,15 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
             if call_last(call) in ("unwrap_model", "unwrap", "extract_model_from_parallel"):
                 for name in assigned_names(ctx, call):
                     unwrapped.setdefault(name, call.lineno)
+        fsdp2 = any(k.arg == "fsdp_version" and isinstance(k.value, ast.Constant) and k.value.value == 2
+                    for c in ctx.nodes(ast.Call) for k in c.keywords)
         for call in ctx.nodes(ast.Call):
             saved = self._saved_model(call)
             if saved is None:
                 continue
+            if fsdp2 and isinstance(call.func, ast.Attribute) and call.func.attr == "save_pretrained" \
+                    and not _main_process_only(ctx, call):
+                continue  # FSDP2 keeps the model's class; every rank's save_pretrained gathers the shards
             saved_name = target_text(saved)
             if saved_name not in prepared or call.lineno <= prepared[saved_name].lineno:
                 passed = self._prepared_argument(ctx, call, saved_name, prepared, unwrapped)
@@ -131,3 +139,13 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
                     and first.func.attr == "state_dict" and not first.args:
                 return first.func.value
         return None
+
+
+def _main_process_only(ctx: FileContext, node: ast.AST) -> bool:
+    """Under an ``if ...is_main_process...:`` / ``if ...rank == 0:`` body."""
+    for anc in ctx.ancestors(node):
+        if isinstance(anc, ast.If):
+            test = ast.unparse(anc.test)
+            if "main_process" in test or "rank" in test:
+                return True
+    return False
