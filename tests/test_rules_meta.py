@@ -75,9 +75,6 @@ def test_good_example_is_silent(code, index, example):
 # the (code, line) it reports, and why. Any other warning on a good example fails the test below,
 # and so does an entry here that no longer happens (remove it when the rule is fixed).
 OTHER_RULES_ON_GOOD = {
-    # FALSE POSITIVE of PF403: the loop steps every 4th batch itself and accelerator.backward
-    # divides by 4, which is correct accumulation; PF403 says the optimizer steps every batch
-    ("PF108", 4): [("PF403", 5)],
     # real: manual_backward of the undivided loss on every batch, opt.step() every 4th (PF108)
     ("PF405", 0): [("PF108", 10)],
     # real: BitsAndBytesConfig(load_in_4bit=True) keeps the fp4 / float32 defaults (PF408)

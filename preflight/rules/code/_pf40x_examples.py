@@ -260,6 +260,24 @@ for batch in loader:
         optimizer.step()
         optimizer.zero_grad()
 """,
+    # the loop steps every 4th batch itself; accelerator.backward divides by 4: the prepared
+    # optimizer steps whenever called outside accumulate(), so this accumulates correctly
+    """
+import torch
+import torch.nn as nn
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=4)
+model = nn.Linear(10, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model, opt, loader = accelerator.prepare(model, opt, loader)
+for i, (x, y) in enumerate(loader):
+    loss = (model(x) - y).pow(2).mean()
+    accelerator.backward(loss)
+    if (i + 1) % 4 == 0:
+        opt.step()
+        opt.zero_grad()
+""",
     # one step per micro-batch, and the value comes from the command line only
     """
 from accelerate import Accelerator

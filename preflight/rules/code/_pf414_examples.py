@@ -75,6 +75,26 @@ accelerator.wait_for_everyone()
 torch.save(model.state_dict(), "model.pt")  # warning: PF415
 model.save_pretrained("out")  # warning: PF415
 """,
+    # a save helper handed the prepared model (a shape found by searching public training
+    # code: `def save_model(save_name, model, accelerator, mode="last")` + `accelerator.save(model.state_dict(), ...)`)
+    """
+import os
+from accelerate import Accelerator
+
+
+def save_model(save_name, model, accelerator, mode="last"):
+    path = os.path.join(os.environ["CHECKPOINT_DIR"], save_name, f"{mode}.pth")
+    accelerator.save(model.state_dict(), path)  # warning: PF415
+
+
+def train(accelerator, model, optimizer, loader):
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(model(batch))
+        optimizer.step()
+        optimizer.zero_grad()
+    save_model("run", model, accelerator)
+""",
 ]
 
 PF415_GOOD = [
@@ -87,6 +107,37 @@ train(model, optimizer, loader)
 unwrapped = accelerator.unwrap_model(model)
 unwrapped.save_pretrained("out", state_dict=accelerator.get_state_dict(model))
 accelerator.save(unwrapped.state_dict(), "model.pt")
+""",
+    # FSDP2 keeps the class and every rank's save_pretrained gathers the shards (shape of
+    # huggingface/accelerate examples/torch_native_parallelism/nd_parallel.py:94-158 at
+    # 16cb6eb80dd9aa8b4df1a63ef57863e455d53b83)
+    """
+from accelerate import Accelerator
+from accelerate.utils import FullyShardedDataParallelPlugin
+
+plugin = FullyShardedDataParallelPlugin(fsdp_version=2, auto_wrap_policy="transformer_based_wrap")
+accelerator = Accelerator(mixed_precision="bf16", fsdp_plugin=plugin)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+train(model, optimizer, loader)
+model.save_pretrained("out/model")
+""",
+    # the helper is handed the unwrapped model
+    """
+import os
+from accelerate import Accelerator
+
+
+def save_model(save_name, model, accelerator):
+    accelerator.save(model.state_dict(), os.path.join("ckpt", save_name))
+
+
+def train(accelerator, model, optimizer, loader):
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(model(batch))
+        optimizer.step()
+        optimizer.zero_grad()
+    save_model("run", accelerator.unwrap_model(model), accelerator)
 """,
     # the name is re-bound to the unwrapped model before it is saved
     """
@@ -364,7 +415,7 @@ from transformers import AutoModelForCausalLM
 
 model = AutoModelForCausalLM.from_pretrained("gpt2")
 model = get_peft_model(model, LoraConfig(r=8, task_type="CAUSAL_LM"))
-model.gradient_checkpointing_enable()  # error: PF420
+model.gradient_checkpointing_enable()  # warning: PF420
 opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
 for batch in loader:
     model(**batch).loss.backward()
@@ -400,6 +451,60 @@ from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
 model.gradient_checkpointing_enable()
 Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
+""",
+    # checkpointing only on the path without LoRA (shape of huggingface/peft
+    # examples/lora_dreambooth/train_dreambooth.py:719-758 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import CLIPTextModel
+
+text_encoder = CLIPTextModel.from_pretrained(args.model, subfolder="text_encoder")
+if not args.train_text_encoder:
+    text_encoder.requires_grad_(False)
+elif args.train_text_encoder and args.use_lora:
+    text_encoder = get_peft_model(text_encoder, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))
+if args.gradient_checkpointing:
+    unet.enable_gradient_checkpointing()
+    if args.train_text_encoder and not args.use_lora:
+        text_encoder.gradient_checkpointing_enable()
+""",
+    # the same with `adapter != "full"` / `adapter == "full"` (shape of huggingface/peft
+    # examples/stable_diffusion/train_dreambooth.py:902-920 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import CLIPTextModel
+
+text_encoder = CLIPTextModel.from_pretrained(args.model, subfolder="text_encoder")
+if args.train_text_encoder and args.adapter != "full":
+    text_encoder = get_peft_model(text_encoder, LoraConfig(r=8, target_modules=["q_proj", "v_proj"]))
+if args.gradient_checkpointing:
+    if args.train_text_encoder and args.adapter == "full":
+        text_encoder.gradient_checkpointing_enable()
+""",
+    # checkpointing on the base model of another test, before this test wraps its own
+    # (shape of huggingface/peft tests/test_cartridge.py:249 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)
+    """
+from peft import LoraConfig, get_peft_model
+
+
+def test_wrap(base):
+    model = get_peft_model(base, LoraConfig(r=8))
+    model.enable_adapters()
+
+
+def test_checkpointing(base):
+    base.gradient_checkpointing_enable()
+    model = get_peft_model(base, LoraConfig(r=8))
+""",
+    # PEFT's own preparation makes the embeddings' output require grad (shape of
+    # huggingface/peft tests/test_lora_variants.py:431 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+
+lora_model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+lora_model.prepare_model_for_gradient_checkpointing(lora_model)
+lora_model.gradient_checkpointing_enable()
 """,
 ]
 
@@ -448,6 +553,24 @@ for batch in loader:
     loss.backward()  # error: PF424
     engine.step()
 """,
+    # the training function sits above main() and is handed the engine (the usual layout of a
+    # script; a shape the rule missed when probed while hunting, not a real repository's code)
+    """
+import deepspeed
+
+
+def train(engine, optimizer, loader):
+    for batch in loader:
+        loss = engine(**batch).loss
+        loss.backward()  # error: PF424
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+def main():
+    engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters())
+    train(engine, optimizer, loader)
+""",
 ]
 
 PF424_GOOD = [
@@ -468,6 +591,25 @@ for x, y in loader:
     optimizer.zero_grad()
     torch.nn.functional.mse_loss(model(x), y).backward()
     optimizer.step()
+""",
+    # one layer trained by hand with its own optimizer after initialize (layer-wise
+    # distillation; shape of microsoft/DeepSpeedExamples compression/bert/run_glue_lkd.py:473-527
+    # at 83757d9c937daabd1089a08051061706cb73900d)
+    """
+import deepspeed
+import torch
+from torch.optim import AdamW
+
+model, optimizer, _, lr_scheduler = deepspeed.initialize(args=args, model=model, optimizer=optimizer)
+for layer in model.module.bert.encoder.layer:
+    optimizer = AdamW(layer.parameters(), lr=5e-6)
+    for batch in loader:
+        with torch.no_grad():
+            teacher_out = teacher(**batch, output_hidden_states=True)
+        loss = torch.nn.functional.mse_loss(layer(teacher_out.hidden_states[0])[0], teacher_out.hidden_states[1])
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
 """,
 ]
 
@@ -493,6 +635,20 @@ accelerator = Accelerator(mixed_precision="fp16")
 for batch in loader:
     accelerator.backward(model(**batch).loss)
     accelerator.unscale_gradients()
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)  # error: PF425
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+    # the Accelerator's own scaler unscaled by hand, then Accelerate's clip unscales again
+    # (a shape the rule missed when probed while hunting)
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.scaler.unscale_(optimizer)
     accelerator.clip_grad_norm_(model.parameters(), 1.0)  # error: PF425
     optimizer.step()
     optimizer.zero_grad()
@@ -536,6 +692,23 @@ for batch in loader:
     engine.backward(engine(batch))
     torch.nn.utils.clip_grad_norm_(engine.parameters(), 1.0)  # warning: PF426
     engine.step()
+""",
+    # a per-step method that a harness calls (no loop in the file), with the bare import
+    """
+import deepspeed
+from torch.nn.utils import clip_grad_norm_
+
+
+class Runner:
+    def setup(self):
+        self.model, self.optimizer, _, _ = deepspeed.initialize(args=self.args, model=self.net,
+                                                                model_parameters=self.net.parameters())
+
+    def train_step(self, batch):
+        loss = self.model(batch)
+        self.model.backward(loss)
+        clip_grad_norm_(self.model.parameters(), self.args.max_norm)  # warning: PF426
+        self.model.step()
 """,
 ]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
+from preflight.analysis.accumulation import accumulation
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
@@ -57,6 +58,10 @@ Wrap each training step in `with accelerator.accumulate(model):` (the
 
 * `accelerator.accumulate(...)` anywhere in the file, or a loop that steps on
   `accelerator.sync_gradients` / uses `accelerator.no_sync(...)` (manual handling).
+* Every `accelerator.backward` belongs to a loop whose `optimizer.step()` runs under
+  its own window (`if (i + 1) % N == 0:`): the prepared optimizer steps whenever it
+  is called outside `accumulate` (`sync_gradients` stays True), so the loop
+  accumulates N micro-batches of a loss divided by `gradient_accumulation_steps`.
 * The value is 1, or not known statically (a value from the launch command only,
   a plugin, `**kwargs`).
 * No `accelerator.backward` in the file (nothing trains here).
@@ -68,6 +73,9 @@ Wrap each training step in `with accelerator.accumulate(model):` (the
         backwards = accelerator_calls(ctx, "backward")
         if not backwards or accelerator_calls(ctx, "accumulate") or accelerator_calls(ctx, "no_sync"):
             return
+        windowed = {id(site.backward) for site in accumulation(ctx).sites if site.guard is not None}
+        if all(id(call) in windowed for call in backwards):
+            return  # the loop steps on its own window: the optimizer does not step every batch
         names = accelerator_names(ctx)
         for node in ctx.nodes(ast.Attribute):
             if node.attr in ("sync_gradients", "gradient_accumulation_steps") and isinstance(

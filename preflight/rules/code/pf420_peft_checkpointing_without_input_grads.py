@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -12,7 +12,8 @@ from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last, names_called
 from preflight.rules.base import Rule, examples
 
-_HANDLED = frozenset({"enable_input_require_grads", "prepare_model_for_kbit_training", "prepare_model_for_int8_training"})
+_HANDLED = frozenset({"enable_input_require_grads", "prepare_model_for_kbit_training", "prepare_model_for_int8_training",
+                      "prepare_model_for_gradient_checkpointing"})
 _TRAINERS = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer"})
 
 
@@ -23,12 +24,77 @@ def _non_reentrant(call: ast.Call) -> bool:
     return "use_reentrant" in ast.unparse(kwargs) and "False" in ast.unparse(kwargs)
 
 
+def _receiver(call: ast.Call) -> str:
+    func = call.func
+    return ast.unparse(func.value) if isinstance(func, ast.Attribute) else ""
+
+
+def _wrapped_names(wrap: ast.Call, ctx: FileContext) -> set[str]:
+    """The names the PEFT model goes by: the target of ``x = get_peft_model(y, ...)`` and ``y``."""
+    out = {ast.unparse(wrap.args[0])} if wrap.args else set()
+    parent = ctx.parent(wrap)
+    if isinstance(parent, ast.Assign):
+        out.update(ast.unparse(t) for t in parent.targets)
+    return out
+
+
+def _guards(ctx: FileContext, node: ast.AST) -> set[str]:
+    """The conditions (and their ``and`` parts) of the ``if`` bodies that hold ``node``."""
+    out: set[str] = set()
+    child = node
+    for anc in ctx.ancestors(node):
+        if isinstance(anc, ast.If) and child in anc.body:
+            tests = anc.test.values if isinstance(anc.test, ast.BoolOp) and isinstance(anc.test.op, ast.And) else []
+            out.update(ast.unparse(t) for t in [anc.test, *tests])
+        child = anc
+    return out
+
+
+def _negated(ctx: FileContext, node: ast.AST) -> set[str]:
+    """What the ``if`` bodies holding ``node`` require to be false: ``not X``, ``not (A or B)``,
+    and ``A != B`` for a test ``A == B``."""
+    out: set[str] = set()
+    child = node
+    for anc in ctx.ancestors(node):
+        if isinstance(anc, ast.If) and child in anc.body:
+            for part in ast.walk(anc.test):
+                if isinstance(part, ast.UnaryOp) and isinstance(part.op, ast.Not):
+                    inner = part.operand
+                    values = inner.values if isinstance(inner, ast.BoolOp) and isinstance(inner.op, ast.Or) else [inner]
+                    out.update(ast.unparse(v) for v in values)
+                elif isinstance(part, ast.Compare) and len(part.ops) == 1 and type(part.ops[0]) in _OPPOSITE:
+                    flipped = ast.Compare(part.left, [_OPPOSITE[type(part.ops[0])]()], part.comparators)
+                    out.add(ast.unparse(flipped))  # `adapter == "full"` excludes `adapter != "full"`
+        child = anc
+    return out
+
+
+_OPPOSITE: dict = {ast.Eq: ast.NotEq, ast.NotEq: ast.Eq, ast.Is: ast.IsNot, ast.IsNot: ast.Is}
+
+
+def _wrapped_before(ctx: FileContext, call: ast.Call, wraps: list[ast.Call]) -> Optional[ast.Call]:
+    """The ``get_peft_model`` that wrapped this receiver earlier in the same function, on a path
+    the call can follow (not one the call's own ``if not X`` excludes)."""
+    scope = ctx.enclosing_function(call)
+    receiver = _receiver(call)
+    negated = _negated(ctx, call)
+    for wrap in wraps:
+        if wrap.lineno > call.lineno or ctx.enclosing_function(wrap) is not scope:
+            continue
+        if receiver not in _wrapped_names(wrap, ctx):
+            continue
+        if negated & _guards(ctx, wrap):
+            continue  # `if args.use_lora: wrap` ... `if not args.use_lora: checkpointing`
+        return wrap
+    return None
+
+
 @register
 class PeftCheckpointingWithoutInputGrads(Rule):
     code = "PF420"
     needs_text = ('get_peft_model',)
     name = "peft-checkpointing-without-input-grads"
-    severity = Severity.ERROR
+    severity = Severity.WARNING
     category = Category.CORRECTNESS
     frameworks = ("transformers",)
     summary = "Gradient checkpointing is enabled on a PEFT model without `enable_input_require_grads`"
@@ -48,6 +114,13 @@ tensors does not require grad", or, worse, a run that trains nothing: peft issue
 137, transformers issue 26334). `get_peft_model` prepares the model for this
 only when checkpointing was already on when it wrapped it.
 
+Whether it bites depends on the transformers release: the 4.x releases from 4.35
+call reentrant checkpointing by default (`use_reentrant=True`) and make the inputs
+require grad only for adapters loaded through transformers itself; transformers 5
+(5.24 read) defaults to `use_reentrant=False` and calls `enable_input_require_grads()`
+itself for `input_ids` models. A code rule cannot see the installed release, so this is
+a warning.
+
 ## How to fix it
 
 Call `model.enable_input_require_grads()`, or pass
@@ -58,7 +131,11 @@ checkpointing before `get_peft_model`.
 
 * The file calls `enable_input_require_grads` or `prepare_model_for_kbit_training`,
   uses non-reentrant checkpointing, or trains through a `Trainer` (which does it).
-* Checkpointing is enabled before the model is wrapped.
+* Checkpointing is enabled before the model is wrapped, on another model than the
+  wrapped one, in another function, or under `if not X:` where the wrap happens
+  under `if X:` (peft's dreambooth examples: `if args.train_text_encoder and not
+  args.use_lora:`).
+* `prepare_model_for_gradient_checkpointing(...)` (PEFT's own preparation) is called.
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF420_BAD")
     good_examples = examples("preflight.rules.code._pf414_examples", "PF420_GOOD")
@@ -68,16 +145,17 @@ checkpointing before `get_peft_model`.
         if "get_peft_model" not in called or called & _HANDLED or called & _TRAINERS:
             return
         wraps = [c for c in ctx.nodes(ast.Call) if call_last(c) == "get_peft_model"]
-        first_wrap = min(c.lineno for c in wraps)
         for call in ctx.nodes(ast.Call):
             if call_last(call) != "gradient_checkpointing_enable" or _non_reentrant(call):
                 continue
-            if call.lineno < first_wrap:
+            wrap = _wrapped_before(ctx, call, wraps)
+            if wrap is None:
                 continue
             yield ctx.finding(
                 self, call,
                 "gradient checkpointing is switched on after `get_peft_model` wrapped the model and nothing "
                 "makes the embeddings' output require grad: reentrant checkpointing then drops the graph and the "
-                "adapters get no gradient. Call `model.enable_input_require_grads()` (or use "
+                "adapters get no gradient (on transformers releases whose checkpointing is reentrant by default, the 4.x "
+                "line). Call `model.enable_input_require_grads()` (or use "
                 "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`)",
-                evidence=[ctx.evidence(wraps[0], "the model is wrapped in PEFT here (base weights frozen)")])
+                evidence=[ctx.evidence(wrap, "the model is wrapped in PEFT here (base weights frozen)")])

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+import re
+from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -45,6 +46,12 @@ object has no attribute 'ipg_index'", issue 6995).
 ## When preflight stays silent
 
 * The file calls `engine.backward(...)` (another model may be trained by hand beside it).
+* The backward comes before `initialize` in the file, unless it sits in a function that
+  an in-file call hands the engine (`def train(engine, optimizer, loader)` above `main()`).
+* The loop steps an optimizer it built itself (`optimizer = AdamW(layer.parameters())`
+  rebound after `initialize`): a part of the model is trained by hand with an optimizer
+  the engine does not own (DeepSpeedExamples' layer-wise distillation), so pointing at
+  `engine.step()` would step a different optimizer.
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF424_BAD")
     good_examples = examples("preflight.rules.code._pf414_examples", "PF424_GOOD")
@@ -66,7 +73,11 @@ object has no attribute 'ipg_index'", issue 6995).
             return
         for call in backwards:
             recv = call.func.value  # type: ignore[attr-defined]
-            if (isinstance(recv, ast.Name) and recv.id in ("torch", "self", "accelerator")) or call.lineno < inits[0].lineno:
+            if isinstance(recv, ast.Name) and recv.id in ("torch", "self", "accelerator"):
+                continue
+            if call.lineno < inits[0].lineno and not _handed_an_engine(ctx, call, engines):
+                continue
+            if _steps_own_optimizer(ctx, call):
                 continue
             engine = sorted(engines)[0]
             yield ctx.finding(
@@ -76,3 +87,42 @@ object has no attribute 'ipg_index'", issue 6995).
                 f"`{engine}.backward(loss)` and `{engine}.step()`",
                 evidence=[ctx.evidence(inits[0], f"`{engine}` is the engine `deepspeed.initialize` returned")])
             return
+
+
+_OPTIMIZER_CLASS = re.compile(r"(Adam\w*|SGD|RMSprop|Adagrad|Adadelta|Adafactor|Lion|Lamb|LAMB|\w*Optimizer)$")
+
+
+def _steps_own_optimizer(ctx: FileContext, backward: ast.Call) -> bool:
+    """Every ``X.step()`` of the backward's loop steps a name last bound, before the backward
+    in the same function, to an optimizer constructor (not to what ``initialize`` returned)."""
+    scope = ctx.enclosing_function(backward) or ctx.tree
+    body = ctx.enclosing(backward, ast.For, ast.While, ast.AsyncFor) or scope
+    stepped = {c.func.value.id for c in ast.walk(body) if isinstance(c, ast.Call)
+               and isinstance(c.func, ast.Attribute) and c.func.attr == "step"
+               and isinstance(c.func.value, ast.Name)}
+    if not stepped:
+        return False
+    for name in stepped:
+        latest: Optional[ast.Assign] = None
+        for node in ast.walk(scope):
+            if (isinstance(node, ast.Assign) and node.lineno < backward.lineno
+                    and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+                    and (latest is None or node.lineno > latest.lineno)):
+                latest = node
+        value = latest.value if latest is not None else None
+        if not (isinstance(value, ast.Call) and call_last(value) != "initialize"
+                and _OPTIMIZER_CLASS.match(call_last(value) or "")):
+            return False
+    return True
+
+
+def _handed_an_engine(ctx: FileContext, backward: ast.Call, engines: set[str]) -> bool:
+    """The backward's function is called in this file with an engine as an argument."""
+    fn = ctx.enclosing_function(backward)
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    for call in ctx.nodes(ast.Call):
+        if isinstance(call.func, ast.Name) and call.func.id == fn.name and any(
+                isinstance(a, ast.Name) and a.id in engines for a in [*call.args, *(k.value for k in call.keywords)]):
+            return True
+    return False

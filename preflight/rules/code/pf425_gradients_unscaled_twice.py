@@ -8,7 +8,12 @@ from typing import Iterable
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerator_calls, target_text
+from preflight.rules._pf4_support import (
+    accelerator_calls,
+    accelerator_names,
+    is_accelerator_receiver,
+    target_text,
+)
 from preflight.rules.base import Rule, examples
 
 
@@ -28,7 +33,8 @@ class GradientsUnscaledTwice(Rule):
   loop: the scaler records the inner optimizer as unscaled, `step(opt)` looks up
   the wrapper, finds it not unscaled and divides its gradients (the same
   tensors) by the scale again.
-* `accelerator.unscale_gradients(...)` followed by `accelerator.clip_grad_norm_`
+* `accelerator.unscale_gradients(...)` (or `accelerator.scaler.unscale_(optimizer)`)
+  followed by `accelerator.clip_grad_norm_`
   / `clip_grad_value_` in the same loop: Accelerate's clip unscales itself.
 
 ## Why it matters
@@ -78,7 +84,11 @@ Unscale and step the same object; with Accelerate, call `clip_grad_norm_` alone.
                             f"by object, so `step` finds `{arg}` not yet unscaled and divides the same gradients by "
                             f"the scale again. Unscale and step the same object (`{scaler}.step({inner})`)",
                             evidence=[ctx.evidence(unscale, "first unscale")])
-        unscale_calls = accelerator_calls(ctx, "unscale_gradients")
+        names = accelerator_names(ctx)
+        unscale_calls = accelerator_calls(ctx, "unscale_gradients") + [  # or its scaler by hand
+            c for c in ctx.nodes(ast.Call) if isinstance(c.func, ast.Attribute) and c.func.attr == "unscale_"
+            and isinstance(c.func.value, ast.Attribute) and c.func.value.attr == "scaler"
+            and is_accelerator_receiver(c.func.value.value, names)]
         if not unscale_calls:
             return
         clips = accelerator_calls(ctx, "clip_grad_norm_") + accelerator_calls(ctx, "clip_grad_value_")

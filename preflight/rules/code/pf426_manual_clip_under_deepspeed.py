@@ -58,7 +58,8 @@ Remove the call and set `"gradient_clipping": 1.0` in the DeepSpeed config.
                     engines.add(names[0])
         if not engines:
             return
-        for loop in ctx.nodes(ast.For, ast.While):
+        # a loop, or a per-step method (``def training_step(self, batch)``) that a harness calls
+        for loop in ctx.nodes(ast.For, ast.While, ast.FunctionDef, ast.AsyncFunctionDef):
             calls = [n for n in ast.walk(loop) if isinstance(n, ast.Call)]
             trains = any(isinstance(c.func, ast.Attribute) and c.func.attr in ("backward", "step")
                          and target_text(c.func.value) in engines for c in calls)

@@ -137,6 +137,23 @@ args = TrainingArguments(output_dir="out", deepspeed="ds.json", max_grad_norm=1.
 # --- ds.json
 {"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
 """,
+    # `--max_grad_norm` on the launch command, parsed by HfArgumentParser (a shape the rule
+    # missed when probed while hunting)
+    """
+# --- train.py
+from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+(args,) = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses()
+Trainer(model=model, args=args, train_dataset=ds).train()
+# --- ds.json
+{"train_micro_batch_size_per_gpu": "auto",
+ "gradient_clipping": 1.0,
+ "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 2 train.py --output_dir out --deepspeed ds.json --max_grad_norm 0.3
+# --- expect
+ds.json:2: warning: PF511
+""",
 ]
 
 PF511_GOOD = [
@@ -493,5 +510,29 @@ trainer:
   devices: 4
   strategy: ddp
   use_distributed_sampler: false
+""",
+    # NeMo's Megatron models build rank-aware data samplers themselves and its configs switch
+    # Lightning's off (the shape of NeMo's megatron_gpt_config.yaml trainer section, seen in
+    # public configs found by searching for `use_distributed_sampler: false`)
+    """
+# --- megatron_gpt_pretraining.py
+from nemo.collections.nlp.models.language_modeling.megatron_gpt_model import MegatronGPTModel
+from nemo.collections.nlp.parts.megatron_trainer_builder import MegatronTrainerBuilder
+from nemo.core.config import hydra_runner
+
+
+@hydra_runner(config_path="conf", config_name="megatron_gpt_config")
+def main(cfg):
+    trainer = MegatronTrainerBuilder(cfg).create_trainer()
+    trainer.fit(MegatronGPTModel(cfg.model, trainer))
+# --- conf/megatron_gpt_config.yaml
+trainer:
+  devices: 8
+  accelerator: gpu
+  precision: bf16
+  use_distributed_sampler: False
+model:
+  micro_batch_size: 4
+  global_batch_size: 256
 """,
 ]

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from pathlib import Path
+from typing import Any, Iterable, Optional
 
-from preflight.diagnostics import Category, Finding, Severity
+from preflight.diagnostics import Category, FileError, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
@@ -42,19 +43,36 @@ DeepSpeed"), and a different number stops the run with a mismatch error.
 
 * `gradient_clipping` is `"auto"` or equals `max_grad_norm`; `max_grad_norm` is
   left at its default or not known statically.
+
+The DeepSpeed config is the one given with `--config` or named by the launch command,
+else the file `TrainingArguments(deepspeed="ds.json")` names (read beside the script);
+`max_grad_norm` comes from the code, an arguments file or `--max_grad_norm` on the
+launch command.
 """
     bad_examples = examples("preflight.rules.plan._pf508_examples", "PF511_BAD")
     good_examples = examples("preflight.rules.plan._pf508_examples", "PF511_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        ds = pctx.deepspeed_configs()
-        if not ds:
-            return
+        given = pctx.deepspeed_configs()
+        flag = _argv_norm(list(pctx.project.argv))
+        if flag is not None and given:
+            for config, block, prefix in given:  # `--max_grad_norm 0.3` on the launch line
+                clip = block.get("gradient_clipping")
+                if clip == "auto" or (isinstance(clip, (int, float)) and float(clip) == flag):
+                    continue
+                msg = (f"`--max_grad_norm {flag:g}` on the launch command but `{config.path}` "
+                       + ("has no `gradient_clipping`: under DeepSpeed the engine clips, with the config's value "
+                          "(default 0), so no clipping happens. Add `\"gradient_clipping\": \"auto\"`" if clip is None
+                          else f"says `gradient_clipping: {clip}`: the Trainer stops with a DeepSpeed/TrainingArguments "
+                               "mismatch. Use `\"auto\"` or the same value"))
+                yield pctx.config_finding(self, config, (*prefix, "gradient_clipping") if clip is not None
+                                          else tuple(prefix), msg)
         for site in args_sites(pctx):
             norm = site.values.get("max_grad_norm")
             if norm is None or not known(norm) or isinstance(norm, bool) or not isinstance(norm, (int, float)) \
                     or norm <= 0:
                 continue
+            ds = given or _named_config(pctx, site)
             for config, block, prefix in ds:
                 clip = block.get("gradient_clipping")
                 if clip == "auto" or (isinstance(clip, (int, float)) and float(clip) == float(norm)):
@@ -68,3 +86,44 @@ DeepSpeed"), and a different number stops the run with a mismatch error.
                            "stops with a DeepSpeed/TrainingArguments mismatch. Use `\"auto\"` or the same value")
                 yield site.finding(pctx, self, "max_grad_norm", msg,
                                    evidence=[pctx.config_evidence(config, (*prefix,), "the DeepSpeed config")])
+
+
+def _argv_norm(argv: list[str]) -> Optional[float]:
+    """``--max_grad_norm X`` / ``--max_grad_norm=X`` on the launch command, when positive."""
+    for i, tok in enumerate(argv):
+        value = None
+        if tok == "--max_grad_norm" and i + 1 < len(argv):
+            value = argv[i + 1]
+        elif tok.startswith("--max_grad_norm="):
+            value = tok.split("=", 1)[1]
+        if value is not None:
+            try:
+                number = float(value)
+            except ValueError:
+                return None
+            return number if number > 0 else None
+    return None
+
+
+def _named_config(pctx: PlanContext, site: Any) -> list[tuple[Any, dict[str, Any], tuple[str, ...]]]:
+    """The DeepSpeed config a ``TrainingArguments(deepspeed="ds.json")`` call names, read from
+    the script's folder (or the project root) when no config was given."""
+    from preflight.adapters.deepspeed import deepspeed_block
+    from preflight.loaders import LoadedConfig, load_config
+    from preflight.sources import read_source
+
+    name = site.values.get("deepspeed")
+    if not isinstance(name, str) or not name.endswith(".json") or site.script is None:
+        return []
+    for folder in (Path(site.script.source.path).parent, Path(pctx.project.root)):
+        path = folder / name
+        if not path.is_file():
+            continue
+        source = read_source(path, name, "json")
+        loaded = load_config(source) if not isinstance(source, FileError) else None
+        if isinstance(loaded, LoadedConfig):
+            found = deepspeed_block(loaded)
+            if found is not None:
+                return [(loaded, found[1], found[0])]
+        return []
+    return []

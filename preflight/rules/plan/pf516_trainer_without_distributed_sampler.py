@@ -11,13 +11,34 @@ from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 
+_SHARDING_LIBRARIES = ("nemo", "megatron", "lhotse")
+
 
 def _scripts_shard(pctx: PlanContext) -> bool:
+    """Something other than Lightning may shard the loaders: a script builds a distributed
+    sampler, imports a library whose loaders shard by rank themselves (NeMo/Megatron data
+    samplers, Lhotse), or there is no script at all (a config alone cannot say who builds
+    the loaders)."""
+    if not pctx.scripts:
+        return True
     for script in pctx.scripts:
         for node in ast.walk(script.tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+                if any(m.split(".")[0] in _SHARDING_LIBRARIES for m in modules):
+                    return True
             name = node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
             if name in ("DistributedSampler", "DistributedBatchSampler") or ("Distributed" in name and "Sampler" in name):
                 return True
+    return False
+
+
+def _config_shards(data: object) -> bool:
+    """The config hands the loaders a sampler of its own, or switches on Lhotse."""
+    for _path, node in walk(data):
+        if node.get("use_lhotse") is True or any(
+                isinstance(k, str) and k.endswith("sampler") and isinstance(v, dict) for k, v in node.items()):
+            return True
     return False
 
 
@@ -51,6 +72,9 @@ Remove `use_distributed_sampler: false`, or give the loaders a
 ## When preflight stays silent
 
 * Some script builds a distributed sampler; one device; a non-DDP strategy.
+* A script imports NeMo, Megatron or Lhotse (their samplers shard by rank themselves),
+  the config gives the loaders a sampler node of its own or sets `use_lhotse: true`,
+  or the job has no script (a config alone cannot say who builds the loaders).
 """
     bad_examples = examples("preflight.rules.plan._pf508_examples", "PF516_BAD")
     good_examples = examples("preflight.rules.plan._pf508_examples", "PF516_GOOD")
@@ -70,7 +94,7 @@ Remove `use_distributed_sampler: false`, or give the loaders a
                     continue
                 if sharded is None:
                     sharded = _scripts_shard(pctx)
-                if sharded:
+                if sharded or _config_shards(config.data):
                     return
                 yield pctx.config_finding(
                     self, config, (*path, key),
