@@ -80,7 +80,8 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
                 continue  # FSDP2 keeps the model's class; every rank's save_pretrained gathers the shards
             saved_name = target_text(saved)
             if saved_name not in prepared or call.lineno <= prepared[saved_name].lineno:
-                passed = self._prepared_argument(ctx, call, saved_name, prepared, unwrapped)
+                passed = self._prepared_argument(ctx, call, saved_name, prepared, unwrapped) \
+                    if saved_name is not None else None
                 if passed is not None:
                     yield ctx.finding(
                         self, call,
