@@ -79,7 +79,7 @@ OTHER_RULES_ON_GOOD = {
     ("PF405", 0): [("PF108", 10)],
     # real: BitsAndBytesConfig(load_in_4bit=True) keeps the fp4 / float32 defaults (PF408)
     ("PF407", 1): [("PF408", 4)],
-    ("PF422", 1): [("PF408", 6)],
+    ("PF422", 2): [("PF408", 6)],
     # questionable: two alternative DeepSpeed configs in one project, neither named by a
     # script, are read as one job whose ZeRO stage is set twice (PF501)
     ("PF502", 4): [("PF501", 1)],

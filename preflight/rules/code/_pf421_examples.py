@@ -85,6 +85,22 @@ def main(config, pipeline):
 ]
 
 PF422_GOOD = [
+    # Lightning's DeepSpeed tests (pytorch-lightning 7f0c343,
+    # tests/tests_pytorch/strategies/test_deepspeed.py): a loaded parameter cast to compare it
+    """
+import torch
+import lightning as L
+
+
+def test_deepspeed(tmp_path):
+    trainer = L.Trainer(precision="16-mixed", strategy="deepspeed")
+    model = BoringModel()
+    trainer.fit(model)
+    saved_model = torch.load(tmp_path / "model.pt")
+    for saved_model_param, current_model_param in zip(saved_model.parameters(), model.parameters()):
+        assert torch.equal(saved_model_param.half(), current_model_param)
+    scaler = torch.cuda.amp.GradScaler()
+""",
     """
 import torch
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments

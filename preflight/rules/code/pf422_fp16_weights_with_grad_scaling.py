@@ -30,12 +30,48 @@ def _fp16_weights(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
                         return None
                     return expr, "loaded in float16"  # type: ignore[return-value]
         elif last == "half" and isinstance(call.func, ast.Attribute) and not call.args:
-            return call, "cast with `.half()`"
+            if _module_receiver(ctx, call.func.value):
+                return call, "cast with `.half()`"
         elif last == "to" and isinstance(call.func, ast.Attribute):
             found = _trained_cast(ctx, call)
             if found is not None:
                 return found
     return None
+
+
+def _chain_root(expr: ast.AST) -> ast.AST:
+    """``Net().cuda().to(device)`` -> ``Net()``: strip device moves and casts."""
+    while isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) \
+            and expr.func.attr in ("cuda", "to", "half", "float", "train"):
+        expr = expr.func.value
+    return expr
+
+
+def _builds_module(expr: ast.AST) -> bool:
+    """A model constructor (``Net(...)``) or a ``from_pretrained`` load."""
+    if not isinstance(expr, ast.Call):
+        return False
+    name = call_last(expr) or ""
+    return name == "from_pretrained" or name[:1].isupper()
+
+
+def _module_receiver(ctx: FileContext, receiver: ast.AST) -> bool:
+    """``.half()`` on a module, not on a tensor: a constructor or ``from_pretrained`` chain, a name
+    bound to one, or an object whose ``.parameters()`` the file reads (Lightning tests cast loaded
+    parameters with ``saved_param.half()`` to compare them: that is a tensor)."""
+    root = _chain_root(receiver)
+    if _builds_module(root):
+        return True
+    text = ast.unparse(root)
+    for n in ctx.nodes(ast.Call):
+        if isinstance(n.func, ast.Attribute) and n.func.attr == "parameters" and ast.unparse(n.func.value) == text:
+            return True
+    if isinstance(root, ast.Name):
+        for n in ctx.nodes(ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id == root.id for t in n.targets) \
+                    and _builds_module(_chain_root(n.value)):
+                return True
+    return False
 
 
 _OPTIMIZERS = frozenset({"AdamW", "Adam", "SGD", "Adafactor", "Lion", "AdamW8bit", "RMSprop"})
