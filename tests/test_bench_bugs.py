@@ -49,7 +49,8 @@ def test_held_out_set_loads_alone_and_shares_no_report_with_the_in_sample_set():
         if case.kind == "bug":
             assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
     held2 = score.load_cases(which="held-out-2")
-    assert len(score.load_cases(which="all")) == len(held) + len(ins) + len(held2)
+    held3 = score.load_cases(which="held-out-3")
+    assert len(score.load_cases(which="all")) == len(held) + len(ins) + len(held2) + len(held3)
 
 
 def test_held_out_2_set_is_labelled_and_shares_no_report_with_the_other_sets():
@@ -84,3 +85,46 @@ def test_held_out_2_set_is_labelled_and_shares_no_report_with_the_other_sets():
         text = case.files["bug"].get(name)
         assert text is not None, (case.id, name)
         assert 1 <= line <= len(text.splitlines()), (case.id, line)
+
+
+def test_held_out_3_set_is_labelled_and_shares_no_report_with_the_other_sets():
+    """bench/bugs/heldout3/: at least 30 cases, at least 5 per family, about a quarter
+    tricky-correct; every source is a public report used nowhere else in bench/bugs; every bug has
+    a corrected twin and names a file:line that exists in its bug variant."""
+    import re
+
+    score = load()
+    held3 = score.load_cases(which="held-out-3")
+    others = score.load_cases() + score.load_cases(which="held-out") + score.load_cases(which="held-out-2")
+    assert len(held3) >= 30
+    for fam in score.FAMILIES:
+        assert sum(c.family == fam for c in held3) >= 5, fam
+        assert any(c.family == fam and c.kind == "bug" for c in held3), fam
+    assert sum(c.kind == "correct" for c in held3) >= 7
+    assert len({c.id for c in held3}) == len(held3)
+    assert len({c.source for c in held3}) == len(held3)  # one public report per case
+    assert not {c.id for c in held3} & {c.id for c in others}
+
+    def norm(url: str) -> str:
+        return url.strip().rstrip("/").lower()
+
+    assert not {norm(c.source) for c in held3} & {norm(c.source) for c in others}
+    for case in held3:
+        assert case.family in score.FAMILIES, case.id
+        assert case.source.startswith("https://"), case.id
+        assert case.title, case.id
+        assert case.kind in ("bug", "correct"), case.id
+        assert case.files.get("fix"), case.id
+        if case.kind == "correct":
+            assert not case.files.get("bug"), case.id
+            assert not case.expect, case.id
+            continue
+        assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
+        assert set(case.files["bug"]) == set(case.files["fix"]), case.id  # twins hold the same files
+        m = re.match(r"^(\S+):(\d+) \S", case.expect)
+        assert m, (case.id, case.expect)
+        name, line = m.group(1), int(m.group(2))
+        text = case.files["bug"].get(name)
+        assert text is not None, (case.id, name)
+        lines = text.splitlines()
+        assert 1 <= line <= len(lines) and lines[line - 1].strip(), (case.id, line)
