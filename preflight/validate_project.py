@@ -226,8 +226,31 @@ def pinned_older_than(config_path: Path, library: str, release: str) -> str:
     return pin[1] if older_than(version, release) else ""
 
 
-_FLAG_RE = re.compile(r"""f["']--\{|["']--["']\s*\+|["']--\{\}["']\s*\.format""")
-_YAML_LOAD_RE = re.compile(r"\byaml\.(?:safe_load|load|full_load|unsafe_load)\s*\(")
+_YAML_LOADS = ("safe_load", "load", "full_load", "unsafe_load")
+
+
+def _flag_line(tree: ast.AST) -> int:
+    """The line of a ``--key`` flag built from a value (``f"--{k}"``, ``"--" + k``,
+    ``"--{}".format(k)``) in a module that calls ``yaml.safe_load``/``yaml.load``; 0 when either
+    is missing. Read from the syntax tree: text inside strings does not count."""
+    loads = flag = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _YAML_LOADS \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "yaml":
+            loads = loads or node.lineno
+        elif not flag and _builds_flag(node):
+            flag = getattr(node, "lineno", 0)
+    return flag if loads else 0
+
+
+def _builds_flag(node: ast.AST) -> bool:
+    if isinstance(node, ast.JoinedStr) and len(node.values) >= 2:
+        head = node.values[0]
+        return isinstance(head, ast.Constant) and head.value == "--" and isinstance(node.values[1], ast.FormattedValue)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return isinstance(node.left, ast.Constant) and node.left.value == "--"
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+            and isinstance(node.func.value, ast.Constant) and node.func.value.value == "--{}")
 
 
 def yaml_to_flags(config_path: Path) -> str:
@@ -242,7 +265,6 @@ def yaml_to_flags(config_path: Path) -> str:
 
 @recorded_memo
 def _flags_under(root: str) -> str:
-    found = ""
     seen = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
@@ -251,7 +273,7 @@ def _flags_under(root: str) -> str:
                 continue
             seen += 1
             if seen > MAX_FILES:
-                return found
+                return ""
             path = os.path.join(folder, name)
             try:
                 if os.path.getsize(path) > MAX_BYTES:
@@ -259,16 +281,16 @@ def _flags_under(root: str) -> str:
                 text = read_text_limited(path, MAX_BYTES, errors="replace")
             except OSError:
                 continue
-            if "yaml" not in text:
+            if "yaml" not in text or "--" not in text:
                 continue
-            load = _YAML_LOAD_RE.search(text)
-            if found or load is None:
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
                 continue
-            flag = _FLAG_RE.search(text)
-            if flag is not None:
-                line = text.count("\n", 0, flag.start()) + 1
-                found = f"{os.path.relpath(path, root)}:{line}"
-    return found
+            line = _flag_line(tree)
+            if line:
+                return f"{os.path.relpath(path, root)}:{line}"
+    return ""
 
 
 def pinned_at_most(config_path: Path, libraries: tuple[str, ...], last: str, gone_by: str) -> str:

@@ -160,3 +160,12 @@ def test_a_yaml11_float_stays_an_error_without_such_a_loader(cli, tmp_path):
     code, found = problems(cli, tmp_path, "examples/sft.yaml")
     (error,) = [p for p in found if p["code"] == "yaml11-float"]
     assert (code, error["severity"], error["line"]) == (1, "error", 5)
+
+
+def test_a_loader_that_only_appears_inside_a_string_does_not_count(cli, tmp_path):
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    write(tmp_path, "tests/test_loader.py", f"LOADER = {textwrap.dedent(LOADER)!r}\n")
+    write(tmp_path, "examples/sft.yaml", SWIFT_YAML)
+    code, found = problems(cli, tmp_path, "examples/sft.yaml")
+    (error,) = [p for p in found if p["code"] == "yaml11-float"]
+    assert (code, error["severity"]) == (1, "error")
