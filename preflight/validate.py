@@ -262,8 +262,9 @@ def _skipped(value: Any, kind: str, reader: str) -> bool:
 
 class _Validation:
     def __init__(self, config: LoadedConfig, target: Target, reader: str, scalars: dict[tuple[Any, ...], Scalar],
-                 known_extra: frozenset[str]) -> None:
+                 known_extra: frozenset[str], flags_from: str = "") -> None:
         self.config = config
+        self.flags_from = flags_from  # the project's loader that turns YAML keys into --flags (path:line)
         self.target = target
         self.kind = KINDS[target.kind]
         self.reader = reader
@@ -368,6 +369,13 @@ class _Validation:
                              f"{text} is read as the string {text!r} by {self.kind.loader}; axolotl's pydantic "
                              f"models convert it to a number where the field is one, but {fixed} is clearer")
                     continue
+                if self.flags_from and self.target.kind in ("training-args", "sft-config"):
+                    self.add(rel, "note", "yaml11-float",
+                             f"{text} is the string {text!r} in YAML 1.1, but the project's loader "
+                             f"({self.flags_from}) passes each key as a --flag, where argparse reads it as a "
+                             f"number; a script that hands the file to HfArgumentParser.parse_yaml_file would "
+                             f"get the string: {fixed} is safe either way")
+                    continue
                 self.add(rel, severity, "yaml11-float",
                          f"{text} is read as the string {text!r}, not a number: YAML 1.1 floats need a "
                          f"dot and this file is read by {self.kind.loader}; write {fixed}")
@@ -400,6 +408,11 @@ class _Validation:
 
     def translate(self, error: Any) -> None:
         rel = tuple(error.absolute_path)
+        if self.target.kind == "deepspeed" and not self.target.prefix and rel:
+            from preflight.validate_unknown import legacy_deepspeed_section
+
+            if legacy_deepspeed_section(self, error, rel):
+                return
         if error.validator == "additionalProperties" and isinstance(error.instance, dict):
             self.unknown_keys(error, rel)
             return
@@ -527,7 +540,8 @@ def _show(value: Any) -> str:
 
 def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: Optional[str] = None,
                     reader: Optional[str] = None, known_extra: Iterable[str] = (),
-                    targets: Optional[list[Target]] = None, hf_reader: Optional[str] = None) -> FileReport:
+                    targets: Optional[list[Target]] = None, hf_reader: Optional[str] = None,
+                    flags_from: str = "") -> FileReport:
     """Validate one loaded config. ``kind`` forces a kind for the whole file; ``reader``
     says how the file is read ("pyyaml" or "omegaconf"; default: the kind's reader, or
     OmegaConf for a Hydra node found by ``_target_``); ``known_extra`` are keys the
@@ -560,7 +574,7 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
             from preflight.validate_kinds import preference_fields
 
             known = extra | preference_fields(target.data)
-        report.problems.extend(_Validation(config, target, how, scalars, known).run())
+        report.problems.extend(_Validation(config, target, how, scalars, known, flags_from).run())
     report.problems.sort(key=Problem.sort_key)
     return report
 
@@ -574,11 +588,13 @@ def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileRe
         return FileReport(source.display, error=loaded)
     targets = [Target(kind, (), loaded.data, "--kind")] if kind is not None else detect(loaded)
     known: frozenset[str] = frozenset()
+    flags_from = ""
     if any(t.kind in ("training-args", "sft-config") for t in targets):
-        from preflight.validate_project import declared_fields
+        from preflight.validate_project import declared_fields, yaml_to_flags
 
         known = declared_fields(Path(source.path))
-    return validate_loaded(loaded, source.text, known_extra=known, targets=targets)
+        flags_from = yaml_to_flags(Path(source.path)) if loaded.kind == "yaml" else ""
+    return validate_loaded(loaded, source.text, known_extra=known, targets=targets, flags_from=flags_from)
 
 
 def dataclass_fields(tree: Any) -> set[str]:

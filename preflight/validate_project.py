@@ -208,6 +208,91 @@ def pinned_before_removal(config_path: Path, kind: str, key: str, value: Optiona
     return pin[1] if ok else ""
 
 
+# DeepSpeed sections that became strict pydantic models (unknown keys and wrong types rejected) in a
+# release: before it, DeepSpeed read them key by key (``get_scalar_param``), ignoring other keys and
+# taking any value as given. fp16/bf16: ``runtime/precision_config.py`` (e440506be, first in 0.17.1).
+DEEPSPEED_STRICT_SINCE = {"fp16": "0.17.1", "bf16": "0.17.1", "bfloat16": "0.17.1"}
+
+
+def pinned_older_than(config_path: Path, library: str, release: str) -> str:
+    """``lib==X (file)`` when every release of ``library`` the config's project allows is older
+    than ``release``; empty otherwise (no pin, no upper bound, or a pin at or after it)."""
+    pin = pinned_version(config_path, library)
+    if pin is None:
+        return ""
+    version = pin[0]
+    if version.startswith("<"):
+        return pin[1] if not older_than(release, version[1:]) else ""
+    return pin[1] if older_than(version, release) else ""
+
+
+_YAML_LOADS = ("safe_load", "load", "full_load", "unsafe_load")
+
+
+def _flag_line(tree: ast.AST) -> int:
+    """The line of a ``--key`` flag built from a value (``f"--{k}"``, ``"--" + k``,
+    ``"--{}".format(k)``) in a module that calls ``yaml.safe_load``/``yaml.load``; 0 when either
+    is missing. Read from the syntax tree: text inside strings does not count."""
+    loads = flag = 0
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _YAML_LOADS \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "yaml":
+            loads = loads or node.lineno
+        elif not flag and _builds_flag(node):
+            flag = getattr(node, "lineno", 0)
+    return flag if loads else 0
+
+
+def _builds_flag(node: ast.AST) -> bool:
+    if isinstance(node, ast.JoinedStr) and len(node.values) >= 2:
+        head = node.values[0]
+        return isinstance(head, ast.Constant) and head.value == "--" and isinstance(node.values[1], ast.FormattedValue)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return isinstance(node.left, ast.Constant) and node.left.value == "--"
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+            and isinstance(node.func.value, ast.Constant) and node.func.value.value == "--{}")
+
+
+def yaml_to_flags(config_path: Path) -> str:
+    """``path:line`` of a Python file of the config's project that loads YAML and writes each key
+    as a ``--key`` command-line flag (ms-swift's ``parse_yaml_args``, open-instruct's job
+    submitter): such a loader passes ``str(value)`` to argparse, so a YAML 1.1 string float
+    (``1e-4``) still arrives as a number. Empty when there is none. The first such file (in
+    sorted walk order) is named."""
+    root = project_root(config_path)
+    return _flags_under(str(root)) if root is not None else ""
+
+
+@recorded_memo
+def _flags_under(root: str) -> str:
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            seen += 1
+            if seen > MAX_FILES:
+                return ""
+            path = os.path.join(folder, name)
+            try:
+                if os.path.getsize(path) > MAX_BYTES:
+                    continue
+                text = read_text_limited(path, MAX_BYTES, errors="replace")
+            except OSError:
+                continue
+            if "yaml" not in text or "--" not in text:
+                continue
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+            line = _flag_line(tree)
+            if line:
+                return f"{os.path.relpath(path, root)}:{line}"
+    return ""
+
+
 def pinned_at_most(config_path: Path, libraries: tuple[str, ...], last: str, gone_by: str) -> str:
     """``lib==X (file)`` when the config's project allows only releases that still have a removed
     argument: up to ``last`` (the newest release known to have it), or below the minor release

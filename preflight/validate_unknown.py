@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from preflight.validate import _close, _dotted, _lightning_removed, _suggest
+from preflight.validate import _close, _describe, _dotted, _lightning_removed, _show, _suggest
 
 if TYPE_CHECKING:
     from preflight.validate import _Validation
@@ -62,9 +62,61 @@ def _lightning_release_arg(v: _Validation, key: str, label: str, extra: str, lib
               f"{label!r}: a Trainer() argument up to Lightning {last} (gone by {gone}); the project pins "
               f"{pinned}, whose Trainer() takes it: rename or drop it before upgrading")
         return
+    if _nemo_config(v):
+        v.add((key,), "note", "unknown-key",
+              f"{label!r}: a Trainer() argument up to Lightning {last} (gone by {gone}); this is a NeMo config "
+              f"(`exp_manager:` beside `trainer:`), and NeMo builds pl.Trainer(**cfg.trainer) with the Lightning "
+              f"it pins: NeMo 1.x before NVIDIA/NeMo#6433 (Lightning 2.0) takes it, later NeMo rejects it; "
+              f"check which NeMo release runs it")
+        return
     v.add((key,), "error", "unknown-key",
           f"unknown key {label!r}{extra}; {v.kind.owner} rejects it ({lib}); Lightning {last} still "
           f"took it (gone by {gone})")
+
+def legacy_deepspeed_section(v: _Validation, error: Any, rel: tuple[Any, ...]) -> bool:
+    """A problem inside a DeepSpeed section (``fp16``, ``bf16``) that DeepSpeed checks only since
+    the release that made it a strict pydantic model (0.17.1), in a project that pins an older
+    DeepSpeed (trlx: ``deepspeed==0.10.1``): that release reads the section key by key, so an
+    unknown key does nothing (a warning) and a value of another type is taken as given (a
+    note). Returns whether the problem was reported here."""
+    from preflight.validate_project import DEEPSPEED_STRICT_SINCE, pinned_older_than
+
+    section = str(rel[0])
+    since = DEEPSPEED_STRICT_SINCE.get(section)
+    if since is None:
+        return False
+    pinned = pinned_older_than(Path(v.config.path), "deepspeed", since)
+    if not pinned:
+        return False
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        if len(rel) != 1:
+            return False
+        known = error.schema.get("properties", {})
+        for key in error.instance:
+            if key in known:
+                continue
+            hint = _suggest(str(key), known)
+            extra = f" (did you mean {hint!r}?)" if hint else ""
+            v.add((*rel, key), "warning", "unknown-key",
+                  f"unknown key '{section}.{key}'{extra}: the project pins {pinned}, whose DeepSpeed reads "
+                  f"{section} key by key and ignores other keys, so this setting does nothing (DeepSpeed "
+                  f"{since} and later reject it)")
+        return True
+    if len(rel) < 2:
+        return False
+    sub = error.schema if isinstance(error.schema, dict) else {}
+    v.add(rel, "note", "wrong-type",
+          f"{_dotted(rel)} is {_show(error.instance)}, and DeepSpeed {since} and later expect {_describe(sub)}; "
+          f"the project pins {pinned}, which reads the value as given: change it before upgrading")
+    return True
+
+def _nemo_config(v: _Validation) -> bool:
+    """A NeMo experiment config: the Trainer node is ``trainer:`` at the top of a file that also has
+    NeMo's ``exp_manager:`` mapping (NeMo's scripts build the Trainer themselves, with the Lightning
+    release their NeMo pins)."""
+    data = v.config.data
+    return (v.target.prefix == ("trainer",) and isinstance(data, dict)
+            and isinstance(data.get("exp_manager"), dict))
 
 def _neox_release_field(v: _Validation, key: str) -> bool:
     """Whether a tagged GPT-NeoX release declared ``key`` (``gas`` until v2.0) and the config
