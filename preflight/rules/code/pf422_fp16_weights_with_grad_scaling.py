@@ -67,9 +67,9 @@ def _module_receiver(ctx: FileContext, receiver: ast.AST) -> bool:
         if isinstance(n.func, ast.Attribute) and n.func.attr == "parameters" and ast.unparse(n.func.value) == text:
             return True
     if isinstance(root, ast.Name):
-        for n in ctx.nodes(ast.Assign):
-            if any(isinstance(t, ast.Name) and t.id == root.id for t in n.targets) \
-                    and _builds_module(_chain_root(n.value)):
+        for assign in ctx.nodes(ast.Assign):
+            if any(isinstance(t, ast.Name) and t.id == root.id for t in assign.targets) \
+                    and _builds_module(_chain_root(assign.value)):
                 return True
     return False
 
