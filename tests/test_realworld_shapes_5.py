@@ -1,0 +1,116 @@
+"""Shapes of the fifth held-out set's real jobs (issue 15), reproduced in minimal fixtures of
+our own, each citing the repository, path and commit it copies the shape of."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+
+
+def plan_of(cli, *args: str, cwd: Path) -> dict:
+    args = list(args)
+    cut = args.index("--") if "--" in args else len(args)
+    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
+    assert res.code in (0, 1), res.err
+    return json.loads(res.out)
+
+
+def winner(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    best = TrainingPlan.from_dict(plan).resolve(field)
+    return None if best is None else best.value
+
+
+TRAIN = """\
+    from dataclasses import dataclass, field
+    from typing import Optional
+
+    import transformers
+    from transformers import AutoModelForCausalLM, Trainer
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: Optional[str] = field(default="Qwen/Qwen-7B")
+
+
+    def train():
+        parser = transformers.HfArgumentParser((ModelArguments, transformers.TrainingArguments))
+        model_args, training_args = parser.parse_args_into_dataclasses()
+        model = AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+        Trainer(model=model, args=training_args).train()
+
+
+    if __name__ == "__main__":
+        train()
+    """
+
+# QwenLM/Qwen-VL finetune/finetune_lora_ds.sh:16-24 @ aa00ed04091eea5fcdd32985e7915f1c53e7d599
+# (and OpenBMB/MiniCPM-V finetune/finetune_lora.sh:20-28 @ 0dbb566de090067266abb76e702fb289f09934c5):
+# the torchrun options are a double-quoted value spanning lines, expanded unquoted.
+QWEN_VL_SH = """\
+    #!/bin/bash
+    GPUS_PER_NODE=8
+    NNODES=1
+    MODEL="Qwen/Qwen-VL-Chat" #"Qwen/Qwen-VL-Chat"/"Qwen/Qwen-VL"  it's the chat model
+
+    DISTRIBUTED_ARGS="
+        --nproc_per_node $GPUS_PER_NODE \\
+        --nnodes $NNODES \\
+        --master_port 6001
+    "
+
+    torchrun $DISTRIBUTED_ARGS finetune.py \\
+        --model_name_or_path $MODEL \\
+        --per_device_train_batch_size 2 \\
+        --output_dir out
+    """
+
+
+def test_multiline_quoted_launcher_options_are_read(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune.py": TRAIN, "finetune/finetune_lora_ds.sh": QWEN_VL_SH})
+    plan = plan_of(cli, "finetune/finetune_lora_ds.sh", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "Qwen/Qwen-VL-Chat"
+    assert winner(plan, "dist.world_size") == 8
+    assert winner(plan, "batch.micro") == 2
+
+
+def test_unclosed_quote_elsewhere_does_not_swallow_the_launch_line() -> None:
+    from preflight.adapters.shell import read_shell
+
+    text = "echo don't stop\nMSG=it's\ntorchrun --nproc_per_node 2 train.py --x 1\n"
+    script = read_shell(text)
+    assert [ln.tokens[:3] for ln in script.launches] == [["torchrun", "--nproc_per_node", "2"]]
+
+
+# OpenGVLab/InternVL internvl_chat/shell/internvl2.5/2nd_finetune/
+# internvl2_5_8b_dynamic_res_2nd_finetune_lora.sh:3-6,51 @ 2410d1dbf208f0e799459aff9376e5747dbf41a2:
+# the accumulation is an unquoted arithmetic expansion with spaces.
+INTERNVL_SH = """\
+    GPUS=${GPUS:-2}
+    BATCH_SIZE=${BATCH_SIZE:-16}
+    PER_DEVICE_BATCH_SIZE=${PER_DEVICE_BATCH_SIZE:-4}
+    GRADIENT_ACC=$((BATCH_SIZE / PER_DEVICE_BATCH_SIZE / GPUS))
+
+    torchrun --nnodes=1 --nproc_per_node=${GPUS} finetune.py \\
+      --model_name_or_path "OpenGVLab/InternVL2_5-8B" \\
+      --per_device_train_batch_size ${PER_DEVICE_BATCH_SIZE} \\
+      --gradient_accumulation_steps ${GRADIENT_ACC} \\
+      --output_dir out
+    """
+
+
+def test_unquoted_arithmetic_assignment_with_spaces(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune.py": TRAIN, "run.sh": INTERNVL_SH})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") == 2
+    assert winner(plan, "batch.micro") == 4
+    assert winner(plan, "dist.world_size") == 2
