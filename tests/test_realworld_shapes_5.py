@@ -114,3 +114,80 @@ def test_unquoted_arithmetic_assignment_with_spaces(cli, tmp_path: Path) -> None
     assert winner(plan, "batch.grad_accum") == 2
     assert winner(plan, "batch.micro") == 4
     assert winner(plan, "dist.world_size") == 2
+
+
+# THUDM/ChatGLM3 finetune_demo/finetune_hf.py:160-204,443-459 @ 732294f42e2625509000daa87a9c3748d0bbb957:
+# the Seq2SeqTrainingArguments come from the ``training_args`` section of the YAML named on the
+# command line (``Seq2SeqTrainingArguments(**training_args)`` with ``training_args =
+# kwargs.get('training_args')``); the dataclass field's ``default_factory`` builds a fallback.
+CHATGLM3 = """\
+    import dataclasses as dc
+    from typing import Annotated, Optional
+
+    import typer
+    from transformers import AutoModelForCausalLM, Seq2SeqTrainer, Seq2SeqTrainingArguments
+    from ruamel.yaml import YAML
+
+    app = typer.Typer(pretty_exceptions_show_locals=False)
+
+
+    @dc.dataclass
+    class FinetuningConfig(object):
+        max_input_length: int
+        max_output_length: int
+        training_args: Seq2SeqTrainingArguments = dc.field(
+            default_factory=lambda: Seq2SeqTrainingArguments(output_dir='./output')
+        )
+
+        @classmethod
+        def from_dict(cls, **kwargs) -> 'FinetuningConfig':
+            training_args = kwargs.get('training_args', None)
+            if training_args is not None and not isinstance(training_args, Seq2SeqTrainingArguments):
+                kwargs['training_args'] = Seq2SeqTrainingArguments(**training_args)
+            return cls(**kwargs)
+
+        @classmethod
+        def from_file(cls, path) -> 'FinetuningConfig':
+            kwargs = YAML(typ='safe').load(open(path))
+            return cls.from_dict(**kwargs)
+
+
+    def load_model(model_dir: str):
+        return AutoModelForCausalLM.from_pretrained(model_dir, trust_remote_code=True)
+
+
+    @app.command()
+    def main(
+            data_dir: Annotated[str, typer.Argument(help='')],
+            model_dir: Annotated[str, typer.Argument(help='model id or path')],
+            config_file: Annotated[str, typer.Argument(help='')],
+    ):
+        ft_config = FinetuningConfig.from_file(config_file)
+        model = load_model(model_dir)
+        trainer = Seq2SeqTrainer(model=model, args=ft_config.training_args)
+        trainer.train()
+
+
+    if __name__ == '__main__':
+        app()
+    """
+CHATGLM3_YAML = """\
+    max_input_length: 256
+    max_output_length: 512
+    training_args:
+      output_dir: ./output
+      per_device_train_batch_size: 4
+      dataloader_num_workers: 16
+    peft_config:
+      peft_type: LORA
+      task_type: CAUSAL_LM
+      r: 8
+    """
+
+
+def test_training_args_section_unpacked_through_a_get_and_no_fallback_defaults(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune_hf.py": CHATGLM3, "configs/lora.yaml": CHATGLM3_YAML})
+    plan = plan_of(cli, "--", "torchrun", "--standalone", "--nnodes=1", "--nproc_per_node=8", "finetune_hf.py",
+                   "data/AdvertiseGen/", "THUDM/chatglm3-6b", "configs/lora.yaml", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 4  # not the fallback's default 8
+    assert winner(plan, "data.num_workers") == 16
