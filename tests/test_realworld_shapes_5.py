@@ -191,3 +191,85 @@ def test_training_args_section_unpacked_through_a_get_and_no_fallback_defaults(c
                    "data/AdvertiseGen/", "THUDM/chatglm3-6b", "configs/lora.yaml", cwd=tmp_path)
     assert winner(plan, "batch.micro") == 4  # not the fallback's default 8
     assert winner(plan, "data.num_workers") == 16
+
+
+def test_typer_positional_argument_gives_the_model(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune_hf.py": CHATGLM3, "configs/lora.yaml": CHATGLM3_YAML})
+    plan = plan_of(cli, "--", "torchrun", "--standalone", "--nnodes=1", "--nproc_per_node=8", "finetune_hf.py",
+                   "data/AdvertiseGen/", "THUDM/chatglm3-6b", "configs/lora.yaml", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "THUDM/chatglm3-6b"
+
+
+def test_typer_without_the_argument_claims_no_model(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune_hf.py": CHATGLM3, "configs/lora.yaml": CHATGLM3_YAML})
+    plan = plan_of(cli, "--", "python", "finetune_hf.py", "data/AdvertiseGen/", cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
+
+
+# mosaicml/llm-foundry scripts/train/train.py and yamls/finetune/mpt-7b_dolly_sft.yaml
+# @ 8c8dd48f72168c5d51e2f7b151595892a8fba43d, launched as scripts/train/README.md:110 shows.
+FOUNDRY_TRAIN = """\
+    import sys
+
+    from llmfoundry.command_utils import train_from_yaml
+
+    if __name__ == '__main__':
+        yaml_path, args_list = sys.argv[1], sys.argv[2:]
+        train_from_yaml(yaml_path, args_list)
+    """
+FOUNDRY_YAML = """\
+    variables:
+      max_seq_len: 2048
+    max_seq_len: ${variables.max_seq_len}
+    model:
+      name: hf_causal_lm
+      pretrained: true
+      pretrained_model_name_or_path: mosaicml/mpt-7b
+    train_loader:
+      name: finetuning
+      num_workers: 8
+      pin_memory: false
+    optimizer:
+      name: decoupled_adamw
+      lr: 5.0e-6
+    max_duration: 2ep
+    global_train_batch_size: 48
+    device_train_microbatch_size: 8
+    precision: amp_bf16
+    fsdp_config:
+      sharding_strategy: FULL_SHARD
+      mixed_precision: PURE
+      activation_checkpointing: true
+    """
+
+
+def test_llm_foundry_recipe_under_composer(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"scripts/train/train.py": FOUNDRY_TRAIN, "scripts/train/yamls/ft.yaml": FOUNDRY_YAML})
+    plan = plan_of(cli, "--", "composer", "train.py", "yamls/ft.yaml", "device_train_microbatch_size=4",
+                   cwd=tmp_path / "scripts/train")
+    assert winner(plan, "model.ref") == "mosaicml/mpt-7b"
+    assert winner(plan, "batch.micro") == 4  # the override after the YAML wins
+    assert winner(plan, "batch.global") == 48
+    assert winner(plan, "data.seq_len") == 2048  # through ${variables.max_seq_len}
+    assert winner(plan, "dist.sharding") == "fsdp_full"
+    assert winner(plan, "precision.mode") == "amp_bf16"
+    assert winner(plan, "memory.gradient_checkpointing") is True
+    assert winner(plan, "optimizer.name") == "decoupled_adamw"
+    assert winner(plan, "peft.method") == "none"
+    assert winner(plan, "dist.world_size") is None  # composer: every GPU of the node, known at run time
+
+
+def test_composer_nproc_gives_the_world_size() -> None:
+    from preflight.adapters.launchers import parse_launch
+
+    info = parse_launch(["composer", "-n", "4", "train.py", "y.yaml"])
+    assert (info.launcher, info.script, info.total_procs, info.script_args) == ("composer", "train.py", 4, ["y.yaml"])
+    info = parse_launch(["composer", "--world_size", "16", "--node_rank", "0", "train.py", "y.yaml"])
+    assert info.total_procs == 16
+
+
+def test_a_yaml_without_foundry_keys_is_not_a_foundry_recipe(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": FOUNDRY_TRAIN, "cfg.yaml": "model:\n  name: resnet\nprecision: amp_bf16\n"})
+    plan = plan_of(cli, "--", "python", "train.py", "cfg.yaml", cwd=tmp_path)
+    assert winner(plan, "precision.mode") != "amp_bf16" or all(
+        f["adapter"] != "recipes_foundry" for f in plan["fields"].get("precision.mode", []))
