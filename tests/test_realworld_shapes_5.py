@@ -273,3 +273,118 @@ def test_a_yaml_without_foundry_keys_is_not_a_foundry_recipe(cli, tmp_path: Path
     plan = plan_of(cli, "--", "python", "train.py", "cfg.yaml", cwd=tmp_path)
     assert winner(plan, "precision.mode") != "amp_bf16" or all(
         f["adapter"] != "recipes_foundry" for f in plan["fields"].get("precision.mode", []))
+
+
+# OpenGVLab/InternVL internvl_chat/internvl/train/internvl_chat_finetune.py:132-140,978-1008 and
+# internvl/model/internvl_chat/modeling_internvl_chat.py:121-141 @ 2410d1dbf208f0e799459aff9376e5747dbf41a2:
+# LoRA is applied by a method of the project's model class, under an option of the line; the
+# language model's checkpointing is switched on by transformers' `_set_gradient_checkpointing()`.
+INTERNVL_TRAIN = """\
+    from dataclasses import dataclass, field
+
+    from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+    from internvl.model.internvl_chat import InternVLChatModel
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: str = field(default=None)
+        use_llm_lora: int = field(default=0)
+        grad_checkpoint: bool = field(default=True)
+
+
+    def main():
+        parser = HfArgumentParser((ModelArguments, TrainingArguments))
+        model_args, training_args = parser.parse_args_into_dataclasses()
+        model = InternVLChatModel.from_pretrained(model_args.model_name_or_path)
+        if model_args.grad_checkpoint:
+            model.language_model._set_gradient_checkpointing()
+        if model_args.use_llm_lora:
+            model.wrap_llm_lora(r=model_args.use_llm_lora, lora_alpha=2 * model_args.use_llm_lora)
+        trainer = Trainer(model=model, args=training_args)
+        trainer.train()
+
+
+    if __name__ == '__main__':
+        main()
+    """
+INTERNVL_INIT = """\
+    from .modeling_internvl_chat import InternVLChatModel
+    """
+INTERNVL_MODEL = """\
+    from peft import LoraConfig, get_peft_model
+    from transformers import PreTrainedModel
+
+
+    class InternVLChatModel(PreTrainedModel):
+        def wrap_llm_lora(self, r=128, lora_alpha=256, lora_dropout=0.05):
+            lora_config = LoraConfig(r=r, lora_alpha=lora_alpha, lora_dropout=lora_dropout, task_type='CAUSAL_LM')
+            self.language_model = get_peft_model(self.language_model, lora_config)
+    """
+
+
+def _internvl(tmp_path: Path) -> None:
+    write(tmp_path, {"internvl/train/internvl_chat_finetune.py": INTERNVL_TRAIN,
+                     "internvl/__init__.py": "", "internvl/model/__init__.py": "",
+                     "internvl/model/internvl_chat/__init__.py": INTERNVL_INIT,
+                     "internvl/model/internvl_chat/modeling_internvl_chat.py": INTERNVL_MODEL})
+
+
+def test_lora_applied_by_a_project_model_method(cli, tmp_path: Path) -> None:
+    _internvl(tmp_path)
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=2", "internvl/train/internvl_chat_finetune.py",
+                   "--model_name_or_path", "OpenGVLab/InternVL2_5-8B", "--use_llm_lora", "16",
+                   "--grad_checkpoint", "True", "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "lora"
+    assert winner(plan, "peft.rank") == 16
+    assert winner(plan, "task.mode") == "lora"
+    assert winner(plan, "memory.gradient_checkpointing") is True
+
+
+def test_lora_method_not_called_when_the_option_is_zero(cli, tmp_path: Path) -> None:
+    _internvl(tmp_path)
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=2", "internvl/train/internvl_chat_finetune.py",
+                   "--model_name_or_path", "OpenGVLab/InternVL2_5-8B", "--grad_checkpoint", "False",
+                   "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "peft.method") != "lora"
+    assert winner(plan, "task.mode") != "lora"
+    assert winner(plan, "memory.gradient_checkpointing") is not True
+
+
+# THUDM/ChatGLM-6B ptuning/main.py:176-177,188 @ 401bf3a8a7dd8a26fba189551dccfc61a7079b4e: source
+# and target are tokenized with their own max_length; the sequence is their sum.
+CHATGLM6B = """\
+    import argparse
+
+    from transformers import AutoModel, AutoTokenizer, Seq2SeqTrainer
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--max_source_length", type=int, default=1024)
+    p.add_argument("--max_target_length", type=int, default=128)
+    args = p.parse_args()
+    tokenizer = AutoTokenizer.from_pretrained("THUDM/chatglm-6b", trust_remote_code=True)
+    model = AutoModel.from_pretrained("THUDM/chatglm-6b", trust_remote_code=True)
+
+
+    def preprocess(inputs, targets):
+        model_inputs = tokenizer(inputs, max_length=args.max_source_length, truncation=True, padding=True)
+        labels = tokenizer(text_target=targets, max_length=args.max_target_length, truncation=True)
+        return model_inputs, labels
+
+
+    Seq2SeqTrainer(model=model).train()
+    """
+
+
+def test_source_and_target_tokenized_apart_give_no_sequence_length(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": CHATGLM6B})
+    plan = plan_of(cli, "main.py", "--", "--max_source_length", "64", "--max_target_length", "64", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") != 64
+
+
+def test_one_tokenizer_call_still_gives_the_sequence_length(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": CHATGLM6B.replace(
+        "    labels = tokenizer(text_target=targets, max_length=args.max_target_length, truncation=True)\n", "    labels = None\n")})
+    plan = plan_of(cli, "main.py", "--", "--max_source_length", "64", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") == 64
