@@ -388,3 +388,29 @@ def test_one_tokenizer_call_still_gives_the_sequence_length(cli, tmp_path: Path)
         "    labels = tokenizer(text_target=targets, max_length=args.max_target_length, truncation=True)\n", "    labels = None\n")})
     plan = plan_of(cli, "main.py", "--", "--max_source_length", "64", cwd=tmp_path)
     assert winner(plan, "data.seq_len") == 64
+
+
+CHATGLM3_PEFT = CHATGLM3.replace(
+    "    def load_model(model_dir: str):\n        return AutoModelForCausalLM.from_pretrained(model_dir, trust_remote_code=True)\n",
+    "    from peft import get_peft_config, get_peft_model\n\n\n"
+    "    def load_model(model_dir: str, peft_config=None):\n"
+    "        model = AutoModelForCausalLM.from_pretrained(model_dir, trust_remote_code=True)\n"
+    "        return get_peft_model(model, get_peft_config(peft_config)) if peft_config else model\n")
+
+
+def test_peft_section_of_the_yaml_and_trainer_ddp_under_torchrun(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune_hf.py": CHATGLM3_PEFT, "configs/lora.yaml": CHATGLM3_YAML})
+    plan = plan_of(cli, "--", "torchrun", "--standalone", "--nnodes=1", "--nproc_per_node=8", "finetune_hf.py",
+                   "data/AdvertiseGen/", "THUDM/chatglm3-6b", "configs/lora.yaml", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "lora"
+    assert winner(plan, "peft.rank") == 8
+    assert winner(plan, "dist.sharding") == "ddp"
+
+
+def test_prefix_tuning_section_is_not_lora_and_one_process_is_not_ddp(cli, tmp_path: Path) -> None:
+    yaml = CHATGLM3_YAML.replace("peft_type: LORA", "peft_type: PREFIX_TUNING")
+    write(tmp_path, {"finetune_hf.py": CHATGLM3_PEFT, "configs/ptuning.yaml": yaml})
+    plan = plan_of(cli, "--", "python", "finetune_hf.py", "data/AdvertiseGen/", "THUDM/chatglm3-6b",
+                   "configs/ptuning.yaml", cwd=tmp_path)
+    assert winner(plan, "peft.method") != "lora"
+    assert winner(plan, "dist.sharding") is None
