@@ -765,7 +765,7 @@ J("dolly-pythia-2.8b-zero3",*DL,["training","config"],".",["--","deepspeed","--n
 # was run on it.
 H5="fifth held-out set"
 CG=("THUDM/ChatGLM-6B","401bf3a8a7dd8a26fba189551dccfc61a7079b4e")
-J("chatglm-6b-ds-finetune",*CG,["ptuning"],"ptuning",["ds_train_finetune.sh"],{
+J("chatglm-6b-ds-finetune",*CG,["ptuning","requirements.txt"],"ptuning",["ds_train_finetune.sh"],{
  "model.ref":T("THUDM/chatglm-6b","ptuning/ds_train_finetune.sh:14"),
  "dist.world_size":T(4,"ds_train_finetune.sh:6 deepspeed --num_gpus=4"),
  "batch.micro":T(4,"ds_train_finetune.sh:19"),
