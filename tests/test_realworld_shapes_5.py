@@ -294,9 +294,14 @@ INTERNVL_TRAIN = """\
         grad_checkpoint: bool = field(default=True)
 
 
+    @dataclass
+    class DataTrainingArguments:
+        force_image_size: int = field(default=None)
+
+
     def main():
-        parser = HfArgumentParser((ModelArguments, TrainingArguments))
-        model_args, training_args = parser.parse_args_into_dataclasses()
+        parser = HfArgumentParser((ModelArguments, DataTrainingArguments, TrainingArguments))
+        model_args, data_args, training_args = parser.parse_args_into_dataclasses()
         model = InternVLChatModel.from_pretrained(model_args.model_name_or_path)
         if model_args.grad_checkpoint:
             model.language_model._set_gradient_checkpointing()
@@ -335,7 +340,8 @@ def test_lora_applied_by_a_project_model_method(cli, tmp_path: Path) -> None:
     _internvl(tmp_path)
     plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=2", "internvl/train/internvl_chat_finetune.py",
                    "--model_name_or_path", "OpenGVLab/InternVL2_5-8B", "--use_llm_lora", "16",
-                   "--grad_checkpoint", "True", "--output_dir", "o", cwd=tmp_path)
+                   "--grad_checkpoint", "True", "--force_image_size", "448", "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "data.image_size") == 448
     assert winner(plan, "peft.method") == "lora"
     assert winner(plan, "peft.rank") == 16
     assert winner(plan, "task.mode") == "lora"
