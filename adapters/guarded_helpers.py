@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Optional
 
 from preflight.delegate import _bases
+from preflight.sources import read_text_limited
 
 _MAX_BYTES = 500_000
 _MAX_FILES = 24
@@ -54,7 +55,7 @@ def project_modules(tree: ast.Module, script: Path) -> list[Path]:
         out.append(found)
         if found.name == "__init__.py":
             try:
-                init = ast.parse(found.read_text(errors="replace"))
+                init = ast.parse(read_text_limited(found, _MAX_BYTES, errors="replace"))
             except (SyntaxError, ValueError, OSError, RecursionError):
                 continue
             for sub in init.body:
@@ -108,8 +109,8 @@ def lora_helpers(paths: list[Path]) -> dict[str, LoraHelper]:
     dropped: set[str] = set()
     for path in paths:
         try:
-            text = path.read_text(errors="replace")
-        except OSError:
+            text = read_text_limited(path, _MAX_BYTES, errors="replace")
+        except (OSError, ValueError):
             continue
         if "LoraConfig" not in text or "get_peft_model" not in text:
             continue
