@@ -191,8 +191,8 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
                 decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
                                 library="TrainingArguments" if trainer else ""))
-    for fn in funcs.values():
-        _typer(fn, display, decl)
+    for typer_fn in funcs.values():
+        _typer(typer_fn, display, decl)
     for name in fire_targets:
         fn = funcs.get(name)
         if fn is None:

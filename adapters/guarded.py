@@ -247,14 +247,14 @@ class _Pass:
                 continue
             helper = helpers[node.func.attr]
             arg = helper.rank_arg(node)
-            rank = None
+            rank: Optional[tuple[int, Optional[Resolved]]] = None
             if arg is not None:
                 resolved = entry.idx.resolve(arg)
                 if resolved is not None and isinstance(resolved.value, int) and not isinstance(resolved.value, bool) \
                         and resolved.value >= 1:
                     rank = (resolved.value, resolved)
             elif helper.rank_default() is not None:
-                rank = (helper.rank_default(), None)
+                rank = (int(helper.rank_default() or 0), None)
             out.append((entry, node, helper, rank))
         return out
 
