@@ -29,6 +29,7 @@ from typing import Any, Callable, Optional
 
 from preflight._record import dataclass, field
 from preflight.adapters_api import Adapter, Project
+from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 from preflight.script_index import Resolved
@@ -36,13 +37,13 @@ from preflight.sources import ParsedPython, read_text_limited
 
 # option name -> plan field (and how to read it)
 _MODEL = ("model_name_or_path", "base_model", "model_name", "pretrained_model_name_or_path", "model_id", "model",
-          "model_path", "base_model_name_or_path")
+          "model_path", "base_model_name_or_path", "model_dir")
 _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu", "per_gpu_train_batch_size",
           "train_micro_batch_size_per_gpu")
 _ACCUM = ("gradient_accumulation_steps",)
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
         "max_length", "block_size", "max_len")
-_IMAGE = ("resolution", "image_size", "img_size", "input_size")
+_IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
 _CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")
 _ATTN = ("attn_implementation",)
@@ -102,6 +103,7 @@ class Declared:
     parser_classes: list = field(default_factory=list)  # local subclasses of HfArgumentParser/TrlParser
     dotted: dict = field(default_factory=dict)  # "micro_batch_size" -> "train.micro_batch_size" (None: ambiguous)
     maybe_parsers: list = field(default_factory=list)  # (name, tuple) calls: a parser if the class is one
+    positionals: list = field(default_factory=list)  # typer.Argument parameters, in order
 
     def add(self, opt: Option) -> None:
         self.options.setdefault(opt.name, opt)
@@ -189,6 +191,8 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
                 decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
                                 library="TrainingArguments" if trainer else ""))
+    for typer_fn in funcs.values():
+        _typer(typer_fn, display, decl)
     for name in fire_targets:
         fn = funcs.get(name)
         if fn is None:
@@ -201,6 +205,52 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
             ok, default = _literal(d)
             decl.add(Option(a.arg, default, ok, isinstance(default, bool), f"{display}:{a.lineno}", "fire"))
     return imports
+
+
+def _typer_kind(node: Optional[ast.AST]) -> str:
+    """"Argument"/"Option" for ``typer.Argument(...)``/``typer.Option(...)``, else ""."""
+    if isinstance(node, ast.Call):
+        name = dotted_name(node.func) or ""
+        if name in ("typer.Argument", "typer.Option", "Argument", "Option"):
+            return name.rsplit(".", 1)[-1]
+    return ""
+
+
+def _typer(fn: ast.FunctionDef, display: str, decl: Declared) -> None:
+    """A typer command (``@app.command()`` over parameters annotated ``Annotated[str,
+    typer.Argument(...)]`` or defaulting to ``typer.Argument(...)``/``typer.Option(...)``):
+    arguments are positional in order, options are ``--name`` (THUDM/ChatGLM3
+    finetune_demo/finetune_hf.py:443-457: ``data_dir``, ``model_dir``, ``config_file``)."""
+    if not any(isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "command"
+               for d in fn.decorator_list):
+        return
+    args = fn.args.args
+    defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
+    found = []
+    for a, d in zip(args, defaults):
+        kind = _typer_kind(d)
+        ann = a.annotation
+        if not kind and isinstance(ann, ast.Subscript) and (dotted_name(ann.value) or "").endswith("Annotated") \
+                and isinstance(ann.slice, ast.Tuple):
+            kind = next((k for k in map(_typer_kind, ann.slice.elts[1:]) if k), "")
+        if kind:
+            found.append((a, d, kind))
+    if not found:
+        return
+    for a, d, kind in found:
+        default_node = None
+        if isinstance(d, ast.Call) and _typer_kind(d):
+            default_node = d.args[0] if d.args else next((k.value for k in d.keywords if k.arg == "default"), None)
+        elif d is not None:
+            default_node = d
+        ok, default = _literal(default_node)
+        ok = ok and default is not Ellipsis
+        decl.add(Option(a.arg, default if ok else None, ok, isinstance(default, bool), f"{display}:{a.lineno}",
+                        "typer"))
+        if kind == "Argument":
+            decl.positionals.append(a.arg)
+    if "typer" not in decl.parsers:
+        decl.parsers.append("typer")
 
 
 def _library_classes(arg: ast.expr, decl: Declared) -> None:
@@ -341,10 +391,13 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
     """``--name value``/``--name=value``/``--flag``/``--no_flag`` for declared names."""
     out: dict[str, tuple[Any, str]] = {}
     i = 0
+    positional: list[str] = []
     while i < len(args):
         tok = args[i]
         i += 1
         if not tok.startswith("-") or tok == "--":
+            if tok != "--":
+                positional.append(tok)
             continue
         raw, eq, value = tok.lstrip("-").partition("=")
         name = raw.replace("-", "_")
@@ -370,6 +423,8 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
     for short, full in decl.dotted.items():
         if full is not None and full in out:
             out.setdefault(short, out[full])
+    for name, tok in zip(decl.positionals, positional):  # typer arguments, in order
+        out.setdefault(name, (tok, f"{tok} (positional argument {name})"))
     return out
 
 

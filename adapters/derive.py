@@ -45,6 +45,7 @@ _MAX_FILES = 300
 def derive(plan: TrainingPlan, project: Any = None) -> None:
     _deepspeed_precision(plan)
     _autocast_over_bf16_weights(plan)
+    _trainer_ddp(plan)
     if project is not None:
         _fp32_by_absence(plan, project)
 
@@ -91,6 +92,27 @@ def _fp32_by_absence(plan: TrainingPlan, project: Any) -> None:
              Source("derived", shown, None, None,
                     "no autocast, 16-bit dtype, grad scaler or precision setting in the scripts, the local modules "
                     "they import or the configs read: PyTorch computes in fp32"),
+             "medium", adapter="derive")
+
+
+def _trainer_ddp(plan: TrainingPlan) -> None:
+    """A Hugging Face Trainer that owns the loop, started as several processes (torchrun
+    ``--nproc_per_node 8``), with no DeepSpeed, FSDP or other sharding found: the Trainer wraps
+    the model in DistributedDataParallel (transformers Trainer._wrap_model; THUDM/ChatGLM3
+    finetune_demo/README.md:194 with configs/lora.yaml's deepspeed line commented out)."""
+    if plan.resolve("dist.sharding") is not None or uses_deepspeed(plan):
+        return
+    world = plan.resolve("dist.world_size")
+    if world is None or not isinstance(world.value, int) or world.value <= 1 or world.confidence == "low":
+        return
+    owner = next((f for name in plan.fields() for f in plan.facts(name) if f.adapter == "transformers"
+                  and re.search(r"Trainer\b|TrainingArguments|SFTConfig|DPOConfig", f.source.detail or "")), None)
+    if owner is None or not any(f.source.kind != "default" for f in plan.facts("task.mode")):
+        return
+    plan.add("dist.sharding", "ddp",
+             Source("derived", owner.source.path, owner.source.line, None,
+                    f"{world.value} processes and a Trainer with no DeepSpeed, FSDP or other sharding found: "
+                    "the Trainer wraps the model in DistributedDataParallel"),
              "medium", adapter="derive")
 
 

@@ -35,6 +35,7 @@ import re
 from pathlib import Path
 from typing import Any, Iterator, Optional
 
+from preflight.adapters.guarded_helpers import lora_helpers, project_modules
 from preflight.adapters.pytorch_local import _imported_local
 
 from preflight.adapters_api import Adapter, Project
@@ -46,7 +47,7 @@ from preflight.sources import ParsedPython, SourceText, parse_python, read_sourc
 
 _MAX_BYTES = 500_000
 _ATTN = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex_attention")
-_WORDS = re.compile(r"LoraConfig|get_peft_model|BitsAndBytesConfig|attn_implementation|[Ll]iger")
+_WORDS = re.compile(r"LoraConfig|get_peft_model|BitsAndBytesConfig|attn_implementation|[Ll]iger|_lora\b")
 _NOT_HERE = ("xpu.is_available", "mps.is_available", "npu.is_available", "is_torch_xpu_available",
              "is_torch_npu_available", "is_torch_mps_available")
 
@@ -202,6 +203,18 @@ class _Pass:
                     if isinstance(key, ast.Constant) and key.value == "attn_implementation" \
                             and mod.live(guards) is True:
                         self._attn(mod, node.value, node)
+        helper_live = self._lora_helpers()
+        for mod, call, helper, rank in helper_live:
+            detail = f"{dotted_name(call.func)}(...): {helper.fn.name} builds LoraConfig and calls get_peft_model " \
+                     f"({os.path.relpath(helper.path, self.project.root)}:{helper.fn.lineno}; every guard around " \
+                     "the call decided)"
+            self.add("peft.method", "lora", self.src(mod, call, detail))
+            if rank is not None:
+                self.add("peft.rank", rank[0], self.src(mod, call, f"{helper.fn.name}({helper.rank_param or 'r'}=...)",
+                                                        rank[1]))
+            if trains:
+                self.add("task.mode", "qlora" if bits == 4 else "lora", self.src(mod, call, detail))
+        lora_live_any = bool(lora_live or helper_live)
         for mod, call in lora_live:
             kw = {k.arg: k.value for k in call.keywords if k.arg}
             detail = f"{dotted_name(call.func)}(...) (every guard around it decided)"
@@ -213,10 +226,37 @@ class _Pass:
             if trains:
                 self.add("task.mode", "qlora" if bits == 4 else "lora",
                          self.src(mod, call, detail + (" on 4-bit weights" if bits == 4 else "")))
-        if not lora_live and lora_dead:
+        if not lora_live_any and lora_dead:
             self.add("peft.method", "none", Source("derived", None, None, None,
                                                    "every LoraConfig/get_peft_model of the job sits under a guard "
                                                    "the launch line decides false"))
+
+    def _lora_helpers(self) -> list:
+        """Calls in the entry script of a project method that applies LoRA, live under their
+        guards: (module, call, helper, (rank, resolved) or None)."""
+        entry = self.modules[0]
+        path = Path(str(self.script.source.path))
+        if not path.is_file():
+            return []
+        paths = [p for p in project_modules(self.script.tree, path) if self.project.may_read(p)]
+        helpers = lora_helpers(paths) if paths else {}
+        out = []
+        for node, guards in _walk(entry.parsed.tree) if helpers else ():
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in helpers) or entry.live(guards) is not True:
+                continue
+            helper = helpers[node.func.attr]
+            arg = helper.rank_arg(node)
+            rank: Optional[tuple[int, Optional[Resolved]]] = None
+            if arg is not None:
+                resolved = entry.idx.resolve(arg)
+                if resolved is not None and isinstance(resolved.value, int) and not isinstance(resolved.value, bool) \
+                        and resolved.value >= 1:
+                    rank = (resolved.value, resolved)
+            elif helper.rank_default() is not None:
+                rank = (int(helper.rank_default() or 0), None)
+            out.append((entry, node, helper, rank))
+        return out
 
     def _peft(self, mod: _Module, last: str) -> bool:
         return any(q == "peft" or q.startswith("peft.") for q in mod.idx.imports.values())

@@ -209,6 +209,9 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
     elif head == "deepspeed":
         info.launcher = "deepspeed"
         _deepspeed(info, tokens, i + 1)
+    elif head == "composer":
+        info.launcher = "composer"
+        _composer(info, tokens, i + 1)
     elif _PYTHON.match(head):
         target, module, j = _python_target(tokens, i + 1)
         if module and target in ("torch.distributed.run", "torch.distributed.launch"):
@@ -267,6 +270,29 @@ def _torchrun(info: LaunchInfo, tokens: list[str], i: int) -> None:
         info.total_procs = info.nodes * info.procs_per_node
     elif nnodes is None and "__standalone" not in opts and info.procs_per_node is not None:
         info.total_procs = info.procs_per_node  # --nnodes defaults to 1:1
+
+
+_COMPOSER_BOOL = {"-v", "--verbose", "-m", "--module_mode", "-c", "--command_mode"}
+
+
+def _composer(info: LaunchInfo, tokens: list[str], i: int) -> None:
+    """MosaicML's ``composer [-n N] [--world_size W] [--node_rank R] train.py args``
+    (composer/cli/launcher.py): ``-n/--nproc`` processes on this node (default: every GPU of
+    the node), ``--world_size`` processes over all nodes (default: ``--nproc``)."""
+    i = _options(tokens, i, _COMPOSER_BOOL, info.options)
+    opts = info.options
+    _set_script(info, tokens, i, module="-m" in opts or "__module_mode" in opts)
+    nproc = _int(opts.get("-n", opts.get("__nproc")))
+    world = _int(opts.get("__world_size"))
+    info.procs_per_node = nproc
+    info.total_procs = world if world is not None else nproc
+    if world is not None and nproc:
+        info.nodes = world // nproc if world % nproc == 0 else None
+    elif world is None and nproc is not None:
+        info.nodes = 1
+    if nproc is None and world is None:
+        info.notes.append("composer without -n/--nproc starts one process per GPU of the node "
+                          "(the count is known at run time)")
 
 
 def _accelerate(info: LaunchInfo, tokens: list[str], i: int) -> None:
@@ -418,6 +444,9 @@ class LaunchersAdapter(Adapter):
             self._deepspeed(plan, info, line)
         elif info.launcher == "fabric":
             fabric_facts(self, project, plan, info, line)
+        elif info.launcher == "composer" and info.total_procs is not None:
+            flag = "--world_size" if "__world_size" in info.options else "-n"
+            self._world(plan, info.total_procs, f"composer {flag} {info.total_procs}", line, flag)
         if info.wrapper == "srun":
             self._srun(plan, info, line)
 

@@ -492,7 +492,9 @@ class _ScriptPass:
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""
-            if _method(site) == "gradient_checkpointing_enable":
+            if _method(site) in ("gradient_checkpointing_enable", "_set_gradient_checkpointing"):
+                # `_set_gradient_checkpointing()`: transformers' own switch, which
+                # gradient_checkpointing_enable() calls (OpenGVLab/InternVL internvl_chat_finetune.py:979)
                 self.add("memory.gradient_checkpointing", True,
                          self.src(site.call, f"{site.label}()"), self.conf(site))
             elif q in ("torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"):
@@ -604,7 +606,17 @@ class _ScriptPass:
     def shapes(self) -> None:
         seq_found = False
         tokenizers = self.tokenizer_names()
+        split = next((s for s in self.calls if s.kwarg("text_target") is not None), None)
+        if split is not None:
+            # source and target truncated separately (THUDM/ChatGLM-6B ptuning/main.py:176-177,
+            # max_source_length and max_target_length): no one tokenizer call bounds the sequence
+            self.adapter.note(self.plan, f"{self.script.source.display}:{split.line}: {split.label}(text_target=...): "
+                                         "source and target are truncated separately; no one tokenizer max_length "
+                                         "is the sequence length")
+            tokenizers = set()
         for site in self.calls:
+            if split is not None:
+                break
             name = site.name or ""
             owner, _, method = name.rpartition(".")
             built = name in tokenizers or (owner in tokenizers and method in (

@@ -31,7 +31,7 @@ from preflight.adapters.launchers import LaunchInfo, parse_launch
 from preflight._record import dataclass, field
 
 SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
-LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun", "fabric",
+LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun", "fabric", "composer",
                 "python", "python3")
 _ASSIGN = re.compile(r"^(?:(?:export|declare|local|readonly|typeset)\s+(?:-\w+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _PREFIXES = ("nohup", "exec", "time", "command")
@@ -63,11 +63,39 @@ class ShellScript:
     slurm_env: dict[str, str] = field(default_factory=dict)
 
 
+_QUOTED_ASSIGN = re.compile(r"""^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=["']""")
+_MAX_QUOTED_LINES = 100
+
+
+def _open_quote(text: str) -> str:
+    """The quote character still open at the end of ``text`` ("" when none): backslash
+    escapes outside single quotes, and a ``#`` comment outside quotes ends the scan."""
+    quote = ""
+    k = 0
+    while k < len(text):
+        ch = text[k]
+        if ch == "\\" and quote != "'":
+            k += 2
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "#" and (k == 0 or text[k - 1].isspace()):
+            break
+        k += 1
+    return quote
+
+
 def logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
-    """Join backslash-continued lines: (first line number, joined text)."""
+    """Join backslash-continued lines: (first line number, joined text). An assignment whose
+    quoted value spans lines (``ARGS="`` newline ``--nproc_per_node 8 \\`` ... ``"``, as in
+    Qwen's and MiniCPM's launch scripts) is one logical line too (at most 100 lines)."""
     out: list[tuple[int, str]] = []
     buf: list[str] = []
     start = 0
+    quoted = 0  # lines joined because a quoted assignment value is still open
     for n, raw in enumerate(lines, 1):
         if not buf:
             start = n
@@ -76,8 +104,14 @@ def logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
             buf.append(stripped[:-1])
             continue
         buf.append(raw)
-        out.append((start, " ".join(b.strip() for b in buf)))
+        joined = " ".join(b.strip() for b in buf)
+        if (_QUOTED_ASSIGN.match(buf[0]) and quoted < _MAX_QUOTED_LINES and n < len(lines)
+                and _open_quote(joined)):
+            quoted += 1
+            continue
+        out.append((start, joined))
         buf = []
+        quoted = 0
     if buf:
         out.append((start, " ".join(b.strip() for b in buf)))
     return out
@@ -320,6 +354,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                     words = shlex.split(raw) if raw.strip() else [""]
                 except ValueError:
                     words = [raw]
+                if _ARITH.fullmatch(raw.strip()):
+                    words = [raw.strip()]  # `ACC=$((BATCH / PER_DEVICE / GPUS))`: one word
                 if len(words) > 1 and not raw.strip().startswith(("'", '"')):
                     continue  # `A=1 python train.py` is an environment prefix, handled below
                 value = expand(words[0] if words else "", vars_, empty)

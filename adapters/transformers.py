@@ -308,6 +308,10 @@ class _ScriptPass:
                 self.add("peft.method", "none", self.src(site.call, f"{detail}; the job's code never imports peft "
                                                                     "nor builds an adapter"), "medium")
             conf = self.conf(site)
+            if not peft and self.plan.value("peft.method") != "none" and self.mentions_peft():
+                # the job names LoRA/PEFT where this file builds none: a project method may apply
+                # it (InternVL `model.wrap_llm_lora(...)`), so full fine-tuning is a guess
+                conf = "low"
             if peft and not peft_here:  # the adapter is known from other adapters' facts
                 conf = self.plan.capped(conf, "peft.method")
             if mode == "qlora" and not self.weights_4bit(sure=True):  # the 4-bit load may not run

@@ -147,6 +147,12 @@ class ArgsPass:
             self.o.note(f"{self.where(site.line)}: {site.label}(**...): keys passed by unpacking are not read, "
                         "so no framework defaults are recorded for this call")
             return
+        if _default_factory_call(site):
+            # `training_args: Seq2SeqTrainingArguments = field(default_factory=lambda: Seq2SeqTrainingArguments(...))`
+            # is the fallback when the job's config gives none (THUDM/ChatGLM3 finetune_demo/finetune_hf.py:165-167)
+            self.o.note(f"{self.where(site.line)}: {site.label}(...) is a dataclass field's default_factory, "
+                        "used only when no value is given; its defaults are not recorded")
+            return
         fp16 = values.get("fp16")
         written = {kw.arg for kw in site.call.keywords if kw.arg}
         fp16_on = (fp16[0] is True) if fp16 is not None else (None if "fp16" in written else False)
@@ -159,6 +165,8 @@ class ArgsPass:
         out: dict[str, tuple[Any, Source]] = {}
         for kw in unpacked:
             path = unpacked_key_path(kw.value)
+            if path == () and isinstance(kw.value, ast.Name):
+                path = _key_bound_to(site, kw.value.id) or ()
             if path is None:
                 return None
             found = [(config, config_at(config.data, path)) for _, config in self.o.project.configs
@@ -486,6 +494,40 @@ class ArgsPass:
             name, detail = "adamw_torch", f"optim=adamw_torch ({version}, torch {torch.text} < 2.8)"
         self.o.add("optimizer.name", name, self.o.src(site.call, f"{label} default: {detail}", "default", "optim"),
                    conf)
+
+
+def _default_factory_call(site: CallSite) -> bool:
+    """The call is the body of a ``default_factory=lambda: ...`` (a dataclass field's fallback)."""
+    for node in ast.walk(site.script.tree):
+        if (isinstance(node, ast.keyword) and node.arg == "default_factory" and isinstance(node.value, ast.Lambda)
+                and node.value.body is site.call):
+            return True
+    return False
+
+
+def _key_bound_to(site: CallSite, name: str) -> Optional[tuple[str, ...]]:
+    """``training_args = kwargs.get('training_args')`` (or ``kwargs['training_args']``), the one
+    assignment of ``name`` in the function around the call: the config key it takes
+    (THUDM/ChatGLM3 finetune_demo/finetune_hf.py:184-194 builds Seq2SeqTrainingArguments from
+    the ``training_args`` section of its YAML). None when it is not exactly that."""
+    line = getattr(site.call, "lineno", 0)
+    for node in ast.walk(site.script.tree):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) or node.name != site.function:
+            continue
+        if not (node.lineno <= line <= (node.end_lineno or node.lineno)):
+            continue
+        values = [a.value for a in ast.walk(node) if isinstance(a, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == name for t in a.targets)]
+        if len(values) != 1:
+            return None
+        value = values[0]
+        if (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "get"
+                and value.args and isinstance(value.args[0], ast.Constant) and isinstance(value.args[0].value, str)):
+            base = unpacked_key_path(value.func.value)
+            return None if base is None else (*base, value.args[0].value)
+        path = unpacked_key_path(value)
+        return path if path else None
+    return None
 
 
 def _hf(site: CallSite) -> bool:

@@ -436,7 +436,9 @@ class ScriptIndex:
             default = fn.args.kw_defaults[k]
         sites = [c for c in self.calls if c.name == fn.name]
         if not sites:
-            return None
+            # a command-line entry (typer/click ``@app.command()``, ``typer.run(main)``,
+            # ``fire.Fire(main)``): the parameter is the job's option of that name
+            return self.options(name) if self.options is not None and self._cli_entry(fn) else None
         found: Optional[Resolved] = None
         for site in sites:
             call = site.call
@@ -454,6 +456,16 @@ class ScriptIndex:
                 return None
             found = found or value
         return found
+
+    def _cli_entry(self, fn: ast.AST) -> bool:
+        name = getattr(fn, "name", "")
+        decorated = any(isinstance(d, ast.Call) and (dotted_name(d.func) or "").rsplit(".", 1)[-1]
+                        in ("option", "command", "argument") for d in getattr(fn, "decorator_list", []))
+        given = any((c.name or "").rsplit(".", 1)[-1] in ("Fire", "run") and c.call.args
+                    and isinstance(c.call.args[0], ast.Name) and c.call.args[0].id == name
+                    and (c.name or "").split(".", 1)[0] in ("fire", "typer", "Fire", "run")
+                    for c in self.calls)
+        return decorated or given
 
     def _entry_kwargs(self, site: CallSite, spread: list[ast.expr], name: str) -> Optional[Resolved]:
         """``f(**kwargs)`` inside ``def main(**kwargs)`` that the command line fills (click

@@ -6,6 +6,7 @@ launches it, and compare the TrainingPlan with the expert truth.
     python bench/realworld/jobs/run.py --set held-out-2  # the second held-out set (labelled later)
     python bench/realworld/jobs/run.py --set held-out-3  # the third: repositories new to the benchmark
     python bench/realworld/jobs/run.py --set held-out-4  # the fourth: eight more new repositories
+    python bench/realworld/jobs/run.py --set held-out-5  # the fifth: eight more new repositories
     python bench/realworld/jobs/run.py --set all --json results.json
     python bench/realworld/jobs/run.py --job nanogpt-gpt2-ddp -v
 
@@ -147,11 +148,16 @@ def _fourth(job: dict) -> bool:
     return job.get("note", "").startswith("fourth held-out set")
 
 
+def _fifth(job: dict) -> bool:
+    return job.get("note", "").startswith("fifth held-out set")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--set", choices=("dev", "held-out", "held-out-2", "held-out-3", "held-out-4", "all"), default="dev",
+    ap.add_argument("--set", choices=("dev", "held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "all"), default="dev",
                     help="held-out: the first held-out set; held-out-2: the second, labelled later; "
-                         "held-out-3: the third (repositories new to the benchmark); held-out-4: the fourth (eight more new repositories)")
+                         "held-out-3: the third (repositories new to the benchmark); held-out-4: the fourth (eight more new repositories); "
+                         "held-out-5: the fifth (eight more)")
     ap.add_argument("--job", action="append", default=[], help="only this job id (repeatable)")
     ap.add_argument("--gpu", default=None)
     ap.add_argument("--timeout", type=float, default=120)
@@ -169,13 +175,16 @@ def main(argv: list[str] | None = None) -> int:
     elif args.set == "dev":
         jobs = [j for j in jobs if not j["held_out"]]
     elif args.set == "held-out":
-        jobs = [j for j in jobs if j["held_out"] and not _second(j) and not _third(j) and not _fourth(j)]
+        jobs = [j for j in jobs if j["held_out"] and not _second(j) and not _third(j) and not _fourth(j)
+                and not _fifth(j)]
     elif args.set == "held-out-2":
         jobs = [j for j in jobs if _second(j)]
     elif args.set == "held-out-3":
         jobs = [j for j in jobs if _third(j)]
     elif args.set == "held-out-4":
         jobs = [j for j in jobs if _fourth(j)]
+    elif args.set == "held-out-5":
+        jobs = [j for j in jobs if _fifth(j)]
     if not args.no_fetch:
         fetch.fetch_all(jobs)
     preflight = args.preflight.split() if args.preflight else [sys.executable, "-m", "preflight"]

@@ -1,0 +1,138 @@
+"""LoRA applied by a method of the project's own model class, called from the entry script
+under options the launch line decides (OpenGVLab/InternVL internvl_chat_finetune.py:1007-1008
+``if model_args.use_llm_lora: model.wrap_llm_lora(r=model_args.use_llm_lora, ...)``, with
+``def wrap_llm_lora(self, r=128, ...)`` building ``LoraConfig(r=r, ...)`` and
+``get_peft_model`` in ``internvl/model/internvl_chat/modeling_internvl_chat.py``).
+
+The defining module is found by the entry's absolute imports of project packages (searched
+from the script's folder up to the repository root, and ``src/``), following a package
+``__init__``'s relative imports one level; nothing is imported or run. A method counts as a LoRA
+helper when its body builds ``LoraConfig`` and calls ``get_peft_model``; its rank is the
+``r=`` given to ``LoraConfig`` when that is one of the method's parameters (then the call's
+argument, else the parameter's default) or a literal.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+from typing import Optional
+
+from preflight.delegate import _bases
+from preflight.sources import read_text_limited
+
+_MAX_BYTES = 500_000
+_MAX_FILES = 24
+_LIBRARIES = ("torch", "transformers", "peft", "trl", "accelerate", "deepspeed", "datasets", "numpy")
+
+
+def _resolve(module: str, bases: list[Path]) -> Optional[Path]:
+    rel = module.replace(".", "/")
+    for base in bases:
+        for cand in (base / f"{rel}.py", base / rel / "__init__.py"):
+            try:
+                if cand.is_file() and os.path.getsize(cand) <= _MAX_BYTES:
+                    return cand
+            except OSError:
+                continue
+    return None
+
+
+def project_modules(tree: ast.Module, script: Path) -> list[Path]:
+    """Files of the project's own packages that ``tree`` imports (and, for a package, the
+    modules its ``__init__`` imports relatively)."""
+    bases = _bases(script)
+    out: list[Path] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.ImportFrom) and node.module and not node.level):
+            continue
+        if node.module.split(".")[0] in _LIBRARIES:
+            continue
+        found = _resolve(node.module, bases)
+        if found is None or found in out or found.resolve() == script.resolve():
+            continue
+        out.append(found)
+        if found.name == "__init__.py":
+            try:
+                init = ast.parse(read_text_limited(found, _MAX_BYTES, errors="replace"))
+            except (SyntaxError, ValueError, OSError, RecursionError):
+                continue
+            for sub in init.body:
+                if isinstance(sub, ast.ImportFrom) and sub.level == 1 and sub.module:
+                    cand = found.parent / f"{sub.module.replace('.', '/')}.py"
+                    if cand.is_file() and cand not in out:
+                        out.append(cand)
+        if len(out) >= _MAX_FILES:
+            break
+    return out[:_MAX_FILES]
+
+
+class LoraHelper:
+    """A method that applies LoRA: its parameters and where ``r`` comes from."""
+
+    def __init__(self, fn: ast.FunctionDef, path: Path, lora: ast.Call) -> None:
+        self.fn, self.path, self.lora = fn, path, lora
+        r = next((k.value for k in lora.keywords if k.arg == "r"), None)
+        self.rank_param = r.id if isinstance(r, ast.Name) else None
+        self.rank_literal = r.value if isinstance(r, ast.Constant) and isinstance(r.value, int) else None
+
+    def rank_default(self) -> Optional[int]:
+        if self.rank_param is None:
+            return self.rank_literal
+        args = self.fn.args.args
+        defaults = [None] * (len(args) - len(self.fn.args.defaults)) + list(self.fn.args.defaults)
+        for a, d in zip(args, defaults):
+            if a.arg == self.rank_param and isinstance(d, ast.Constant) and isinstance(d.value, int):
+                return d.value
+        return None
+
+    def rank_arg(self, call: ast.Call) -> Optional[ast.expr]:
+        """The expression the call passes for the rank parameter (None: the default applies)."""
+        if self.rank_param is None:
+            return None
+        given = next((k.value for k in call.keywords if k.arg == self.rank_param), None)
+        if given is not None:
+            return given
+        names = [a.arg for a in self.fn.args.args]
+        if names and names[0] == "self":
+            names = names[1:]
+        if self.rank_param in names and names.index(self.rank_param) < len(call.args):
+            return call.args[names.index(self.rank_param)]
+        return None
+
+
+def lora_helpers(paths: list[Path]) -> dict[str, LoraHelper]:
+    """Method name -> helper, for methods (of classes) that build a LoraConfig and call
+    get_peft_model; a name defined twice differently is dropped."""
+    out: dict[str, LoraHelper] = {}
+    dropped: set[str] = set()
+    for path in paths:
+        try:
+            text = read_text_limited(path, _MAX_BYTES, errors="replace")
+        except (OSError, ValueError):
+            continue
+        if "LoraConfig" not in text or "get_peft_model" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        for cls in ast.walk(tree):
+            if not isinstance(cls, ast.ClassDef):
+                continue
+            for fn in cls.body:
+                if not isinstance(fn, ast.FunctionDef):
+                    continue
+                calls = [c for c in ast.walk(fn) if isinstance(c, ast.Call)]
+                names = {(c.func.id if isinstance(c.func, ast.Name) else
+                          c.func.attr if isinstance(c.func, ast.Attribute) else "") for c in calls}
+                lora = next((c for c in calls if isinstance(c.func, ast.Name) and c.func.id == "LoraConfig"), None)
+                if lora is None or "get_peft_model" not in names:
+                    continue
+                if fn.name in out:
+                    dropped.add(fn.name)
+                out[fn.name] = LoraHelper(fn, path, lora)
+    for name in dropped:
+        out.pop(name, None)
+    return out
