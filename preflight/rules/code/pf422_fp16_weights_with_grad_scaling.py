@@ -6,6 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
@@ -51,7 +52,7 @@ class _Scope:
         self.fp16_names: set[str] = set()
         self._assigns: list[ast.Assign] = []
         self._calls: list[ast.Call] = []
-        for n in ast.walk(scope):
+        for n in walk(scope):
             if isinstance(n, ast.Assign):
                 if is_fp16_dtype(n.value):
                     self.fp16_names.update(t.id for t in n.targets if isinstance(t, ast.Name))
