@@ -43,10 +43,10 @@ def _unlinked(ctx: FileContext) -> bool:
     return False
 
 
-def _bound_call(fn: ast.AST, name: str, before: int) -> Optional[ast.Call]:
-    """The last ``name = <call>`` of ``fn`` before line ``before``."""
+def _bound_call(nodes: list[ast.AST], name: str, before: int) -> Optional[ast.Call]:
+    """The last ``name = <call>`` of ``nodes`` (a function walked) before line ``before``."""
     found = None
-    for node in walk(fn):
+    for node in nodes:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.lineno < before \
                 and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
                 and (found is None or node.lineno > found.lineno):
@@ -139,6 +139,7 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if _unlinked(ctx):
             return
+        walked: dict[ast.AST, list[ast.AST]] = {}  # each function walked once, not once per argument
         for call in ctx.nodes(ast.Call):
             if not (isinstance(call.func, ast.Attribute) and call.func.attr == "prepare"
                     and "accelerator" in last_name(call.func.value).lower()):
@@ -149,7 +150,10 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
             for i, arg in enumerate(call.args):
                 if not isinstance(arg, ast.Name):
                     continue
-                built = _bound_call(fn, arg.id, call.lineno)
+                nodes = walked.get(fn)
+                if nodes is None:
+                    nodes = walked[fn] = walk(fn)
+                built = _bound_call(nodes, arg.id, call.lineno)
                 if built is None or not _is_scheduler(built):
                     continue
                 elt = targets.elts[i] if isinstance(targets, ast.Tuple) and i < len(targets.elts) else None
@@ -159,7 +163,7 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
                     name = targets.id
                 else:
                     continue
-                for step in walk(fn):
+                for step in nodes:
                     if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute)
                             and step.func.attr == "step" and isinstance(step.func.value, ast.Name)
                             and step.func.value.id == name and step.lineno > call.lineno):

@@ -70,6 +70,9 @@ Pass the variable: `torch.optim.Adam(model.parameters(), lr=lr)`.
     good_examples = examples("preflight.rules.code._pf432_examples", "PF432_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not any(len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and config_key(node.value) in _LR_KEYS
+                   for node in ctx.nodes(ast.Assign)):
+            return  # no function reads a learning rate from a config: none needs walking
         for fn in ctx.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
             read: dict[str, ast.Assign] = {}
             for node in walk(fn):
