@@ -85,12 +85,14 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
     node = ctx.enclosing_function(call)
     if node is None:
         return None
-    scope = scopes.get(node)
-    if scope is None:
-        scope = scopes[node] = _Scope(node)
     dtype = kwarg(call, "dtype")
     if dtype is None:
         dtype = next((a for a in call.args if not isinstance(a, ast.Constant)), None) if call.args else None
+    if not (isinstance(dtype, ast.Name) or is_fp16_dtype(dtype)):
+        return None  # neither float16 nor a name that could be bound to it: the function is not walked
+    scope = scopes.get(node)
+    if scope is None:
+        scope = scopes[node] = _Scope(node)
     if not _fp16_name(ctx, dtype, scope):
         return None
     module = ast.unparse(call.func.value)  # type: ignore[attr-defined]
