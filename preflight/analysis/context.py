@@ -139,6 +139,25 @@ class FileContext:
             self._cache[key] = compute()
         return self._cache[key]
 
+    def release(self) -> None:
+        """Break the reference cycles of this file's analyses once every rule has run.
+
+        The analyses point back at the context (``ScopeIndex.ctx``) and at each other
+        (``ScopeIndex`` and ``Bindings``, functions and their parents), so a file's tree would
+        otherwise outlive the file until the garbage collector traced the whole of it. Freed
+        here, it goes by reference counting, and the engine's per-file collection has almost
+        nothing left to trace. The context is unusable afterwards."""
+        cache, self._cache = self._cache, {}
+        for value in cache.values():
+            release = getattr(value, "release", None)
+            if release is not None:
+                release()
+            state = getattr(value, "__dict__", None)
+            if isinstance(state, dict) and not isinstance(value, type):
+                state.clear()
+        self._by_type.clear()
+        self._parents.clear()
+
     # -- positions ---------------------------------------------------------
     def span(self, node: ast.AST) -> Span:
         index = self.parsed.index

@@ -267,6 +267,21 @@ class ScopeIndex:
         self._bound_names()
         self._resolve_classes()
 
+    def release(self) -> None:
+        """Break the cycles among functions, classes, loops and call sites (see
+        ``FileContext.release``); the index is unusable afterwards."""
+        for fn in self.functions.values():
+            fn.parent = fn.cls = None
+            fn.defs.clear()
+            fn.call_sites.clear()
+        for cls in self.classes.values():
+            cls.methods.clear()
+            cls.local_bases.clear()
+        for loop in self.loops.values():
+            loop.parent = loop.evidence = None
+        self.training_calls.clear()
+        self._stmts.clear()
+
     # -- construction ------------------------------------------------------
     def _walk_block(self, body: list[ast.stmt], fn: FunctionInfo, cls: Optional[ClassInfo],
                     loop: Optional[LoopInfo], grad: Optional[bool],

@@ -21,6 +21,39 @@ def child_fields(kind: type) -> tuple[str, ...]:
     return tuple(f for f in getattr(kind, "_fields", ()) if f not in skipped)
 
 
+# fields that hold an identifier or a number in every node type that has them (``name`` is not
+# here: ``TypeAlias.name`` is a node)
+_NEVER_NODE_FIELDS = frozenset({"id", "attr", "arg", "asname", "module", "level", "conversion",
+                                "is_async", "simple", "type_comment"})
+_WALK_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def walk(node: ast.AST) -> list[ast.AST]:
+    """``list(ast.walk(node))``: the same nodes in the same order (breadth first, each node's
+    fields in order), several times faster, without a generator per node; fields that never hold
+    a node are not read."""
+    out = [node]
+    append = out.append
+    fields_of = _WALK_FIELDS
+    ast_type = ast.AST
+    for cur in out:  # grows while it is read: breadth first, as ast.walk's queue
+        kind = type(cur)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = tuple(
+                f for f in getattr(kind, "_fields", ())
+                if f not in _NEVER_NODE_FIELDS and not (kind is ast.Constant and f in ("value", "kind")))
+        for name in fields:
+            value = getattr(cur, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, ast_type):
+                        append(item)
+            elif isinstance(value, ast_type):
+                append(value)
+    return out
+
+
 def dotted_name(node: ast.AST) -> Optional[str]:
     """``a.b.c`` for Name/Attribute chains, else None."""
     parts: list[str] = []

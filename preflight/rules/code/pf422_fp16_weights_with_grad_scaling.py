@@ -6,6 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
@@ -19,6 +20,7 @@ from preflight.rules.base import Rule, examples
 
 
 def _fp16_weights(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
+    scopes: dict[ast.AST, _Scope] = {}  # what each function binds and calls: read once per file
     for call in ctx.nodes(ast.Call):
         last = call_last(call)
         if last == "from_pretrained":
@@ -33,7 +35,7 @@ def _fp16_weights(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
             if _module_receiver(ctx, call.func.value):
                 return call, "cast with `.half()`"
         elif last == "to" and isinstance(call.func, ast.Attribute):
-            found = _trained_cast(ctx, call)
+            found = _trained_cast(ctx, call, scopes)
             if found is not None:
                 return found
     return None
@@ -77,40 +79,68 @@ def _module_receiver(ctx: FileContext, receiver: ast.AST) -> bool:
 _OPTIMIZERS = frozenset({"AdamW", "Adam", "SGD", "Adafactor", "Lion", "AdamW8bit", "RMSprop"})
 
 
-def _fp16_name(ctx: FileContext, expr: Optional[ast.AST], scope: ast.AST) -> bool:
+class _Scope:
+    """One walk of a function for ``_trained_cast``, instead of four per ``.to(...)`` call
+    (quadratic in a long training ``main``): names bound to float16, single-name assignments
+    as (name, value text) and the ``.parameters()`` / ``.requires_grad_`` calls, in walk order."""
+
+    def __init__(self, scope: ast.AST) -> None:
+        self.fp16_names: set[str] = set()
+        self._assigns: list[ast.Assign] = []
+        self._calls: list[ast.Call] = []
+        for n in walk(scope):
+            if isinstance(n, ast.Assign):
+                if is_fp16_dtype(n.value):
+                    self.fp16_names.update(t.id for t in n.targets if isinstance(t, ast.Name))
+                if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                    self._assigns.append(n)
+            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
+                    and n.func.attr in ("parameters", "requires_grad_"):
+                self._calls.append(n)
+        self._texts: Optional[tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]] = None
+
+    def texts(self) -> tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]:
+        """The assignments and calls with their source text, unparsed on the first float16 cast."""
+        if self._texts is None:
+            self._texts = ([(n.targets[0].id, ast.unparse(n.value)) for n in self._assigns],  # type: ignore[attr-defined]
+                           [(n, ast.unparse(n.func.value)) for n in self._calls])  # type: ignore[attr-defined]
+        return self._texts
+
+
+def _fp16_name(ctx: FileContext, expr: Optional[ast.AST], scope: _Scope) -> bool:
     """``expr`` is float16, or a name the function binds to float16 (``weight_dtype = torch.float16``)."""
     if is_fp16_dtype(expr):
         return True
-    if not isinstance(expr, ast.Name):
-        return False
-    return any(isinstance(n, ast.Assign) and is_fp16_dtype(n.value)
-               and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets) for n in ast.walk(scope))
+    return isinstance(expr, ast.Name) and expr.id in scope.fp16_names
 
 
-def _trained_cast(ctx: FileContext, call: ast.Call) -> Optional[tuple[ast.AST, str]]:
+def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope]) -> Optional[tuple[ast.AST, str]]:
     """``module.to(device, dtype=<fp16>)`` on a module whose parameters the optimizer trains:
     ``unet = pipeline.unet``, ``layers = unet``, ``AdamW(layers.parameters())``, and no
     ``requires_grad_(False)`` on it (the frozen VAE / text encoder cast to fp16 is correct)."""
-    scope = ctx.enclosing_function(call)
-    if scope is None:
+    node = ctx.enclosing_function(call)
+    if node is None:
         return None
     dtype = kwarg(call, "dtype")
     if dtype is None:
         dtype = next((a for a in call.args if not isinstance(a, ast.Constant)), None) if call.args else None
+    if not (isinstance(dtype, ast.Name) or is_fp16_dtype(dtype)):
+        return None  # neither float16 nor a name that could be bound to it: the function is not walked
+    scope = scopes.get(node)
+    if scope is None:
+        scope = scopes[node] = _Scope(node)
     if not _fp16_name(ctx, dtype, scope):
         return None
     module = ast.unparse(call.func.value)  # type: ignore[attr-defined]
     aliases = {module}
+    assigns, calls = scope.texts()
     for _ in range(3):
-        for n in ast.walk(scope):
-            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name) \
-                    and ast.unparse(n.value) in aliases:
-                aliases.add(n.targets[0].id)
+        for target, value in assigns:
+            if value in aliases:
+                aliases.add(target)
     trained = frozen = False
-    for n in ast.walk(scope):
-        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)):
-            continue
-        owner = ast.unparse(n.func.value)
+    for n, owner in calls:
+        assert isinstance(n.func, ast.Attribute)
         if n.func.attr == "parameters" and owner in aliases:
             parent = ctx.parent(n)
             if isinstance(parent, ast.Call) and ("optim" in ast.unparse(parent.func).lower()

@@ -6,6 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import last_name
@@ -47,8 +48,12 @@ def _collective(ctx: FileContext, call: ast.Call, engines: set[str]) -> Optional
 def _helpers(ctx: FileContext, engines: set[str]) -> dict[tuple[Optional[ast.AST], str], tuple[ast.AST, str]]:
     """Functions of this file whose body makes a collective call: (defining scope, name) -> (that call, why)."""
     out: dict[tuple[Optional[ast.AST], str], tuple[ast.AST, str]] = {}
+    if not any((isinstance(node.func, ast.Attribute) and node.func.attr in _ENGINE_SAVES
+               and isinstance(node.func.value, ast.Name)) or _collective(ctx, node, engines) is not None
+               for node in ctx.nodes(ast.Call)):
+        return out  # no call of the file can make a function a collective helper: none walked
     for fn in ctx.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
-        for node in ast.walk(fn):
+        for node in walk(fn):
             if isinstance(node, ast.Call):
                 why = _collective(ctx, node, engines)
                 if why is None and isinstance(node.func, ast.Attribute) and node.func.attr in _ENGINE_SAVES \

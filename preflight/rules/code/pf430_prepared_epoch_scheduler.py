@@ -6,6 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import last_name
@@ -42,10 +43,10 @@ def _unlinked(ctx: FileContext) -> bool:
     return False
 
 
-def _bound_call(fn: ast.AST, name: str, before: int) -> Optional[ast.Call]:
-    """The last ``name = <call>`` of ``fn`` before line ``before``."""
+def _bound_call(nodes: list[ast.AST], name: str, before: int) -> Optional[ast.Call]:
+    """The last ``name = <call>`` of ``nodes`` (a function walked) before line ``before``."""
     found = None
-    for node in ast.walk(fn):
+    for node in nodes:
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.lineno < before \
                 and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
                 and (found is None or node.lineno > found.lineno):
@@ -69,7 +70,7 @@ def _epoch_level(ctx: FileContext, step: ast.Call) -> Optional[ast.AST]:
     if not isinstance(loop, _LOOPS):
         return None
     inner = [n for n in _own(loop) if isinstance(n, _LOOPS) and _trains(n)]
-    if not inner or any(step in set(ast.walk(n)) for n in inner):
+    if not inner or any(step in set(walk(n)) for n in inner):
         return None
     # an optimizer stepped at the scheduler's level (manual accumulation: micro-batches in an inner loop)
     for node in _level(loop):
@@ -92,7 +93,7 @@ def _level(loop: ast.AST) -> Iterable[ast.AST]:
 def _trains(loop: ast.AST) -> bool:
     """The loop runs backward (the batch loop): ``backward(...)`` / ``accelerator.backward(...)``."""
     return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
-               for n in ast.walk(loop))
+               for n in walk(loop))
 
 
 @register
@@ -138,6 +139,7 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if _unlinked(ctx):
             return
+        walked: dict[ast.AST, list[ast.AST]] = {}  # each function walked once, not once per argument
         for call in ctx.nodes(ast.Call):
             if not (isinstance(call.func, ast.Attribute) and call.func.attr == "prepare"
                     and "accelerator" in last_name(call.func.value).lower()):
@@ -148,7 +150,10 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
             for i, arg in enumerate(call.args):
                 if not isinstance(arg, ast.Name):
                     continue
-                built = _bound_call(fn, arg.id, call.lineno)
+                nodes = walked.get(fn)
+                if nodes is None:
+                    nodes = walked[fn] = walk(fn)
+                built = _bound_call(nodes, arg.id, call.lineno)
                 if built is None or not _is_scheduler(built):
                     continue
                 elt = targets.elts[i] if isinstance(targets, ast.Tuple) and i < len(targets.elts) else None
@@ -158,7 +163,7 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
                     name = targets.id
                 else:
                     continue
-                for step in ast.walk(fn):
+                for step in nodes:
                     if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute)
                             and step.func.attr == "step" and isinstance(step.func.value, ast.Name)
                             and step.func.value.id == name and step.lineno > call.lineno):

@@ -6,6 +6,7 @@ import ast
 from typing import Iterable
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import last_name
@@ -21,7 +22,7 @@ _REPORTING = frozenset({"print", "info", "debug", "warning", "log", "write", "fo
 
 def _only_reported(fn: ast.AST, name: str, parents: dict) -> bool:
     """Every read of ``name`` in ``fn`` is an argument of print/logging (or there is none)."""
-    for node in ast.walk(fn):
+    for node in walk(fn):
         if not (isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Load)):
             continue
         cur = parents.get(node)
@@ -69,16 +70,19 @@ Pass the variable: `torch.optim.Adam(model.parameters(), lr=lr)`.
     good_examples = examples("preflight.rules.code._pf432_examples", "PF432_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not any(len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and config_key(node.value) in _LR_KEYS
+                   for node in ctx.nodes(ast.Assign)):
+            return  # no function reads a learning rate from a config: none needs walking
         for fn in ctx.nodes(ast.FunctionDef, ast.AsyncFunctionDef):
             read: dict[str, ast.Assign] = {}
-            for node in ast.walk(fn):
+            for node in walk(fn):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                         and config_key(node.value) in _LR_KEYS:
                     read[node.targets[0].id] = node
             if not read:
                 continue
-            parents = {c: p for p in ast.walk(fn) for c in ast.iter_child_nodes(p)}
-            for call in ast.walk(fn):
+            parents = {c: p for p in walk(fn) for c in ast.iter_child_nodes(p)}
+            for call in walk(fn):
                 if not (isinstance(call, ast.Call) and last_name(call.func) in _OPTIMIZERS):
                     continue
                 lit = next((kw for kw in call.keywords if kw.arg == "lr" and isinstance(kw.value, ast.Constant)
