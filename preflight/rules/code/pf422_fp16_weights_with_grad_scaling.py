@@ -57,6 +57,12 @@ def _builds_module(expr: ast.AST) -> bool:
     return name == "from_pretrained" or name[:1].isupper()
 
 
+def _parameter_owners(ctx: FileContext) -> frozenset[str]:
+    """The text of every object whose ``.parameters()`` the file reads, once per file."""
+    return frozenset(ast.unparse(n.func.value) for n in ctx.nodes(ast.Call)
+                     if isinstance(n.func, ast.Attribute) and n.func.attr == "parameters")
+
+
 def _module_receiver(ctx: FileContext, receiver: ast.AST) -> bool:
     """``.half()`` on a module, not on a tensor: a constructor or ``from_pretrained`` chain, a name
     bound to one, or an object whose ``.parameters()`` the file reads (Lightning tests cast loaded
@@ -64,10 +70,8 @@ def _module_receiver(ctx: FileContext, receiver: ast.AST) -> bool:
     root = _chain_root(receiver)
     if _builds_module(root):
         return True
-    text = ast.unparse(root)
-    for n in ctx.nodes(ast.Call):
-        if isinstance(n.func, ast.Attribute) and n.func.attr == "parameters" and ast.unparse(n.func.value) == text:
-            return True
+    if ast.unparse(root) in ctx.cached("pf422_parameter_owners", lambda: _parameter_owners(ctx)):
+        return True
     if isinstance(root, ast.Name):
         for assign in ctx.nodes(ast.Assign):
             if any(isinstance(t, ast.Name) and t.id == root.id for t in assign.targets) \
