@@ -19,8 +19,9 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.adapters.cliargs import _as_int, _local_module, declared_options
+from preflight.adapters.cliargs import _as_int
 from preflight.adapters.cliargs import _Pass as _CliPass
+from preflight.adapters.cliargs_options import _local_module, declared_options
 
 from preflight.adapters_api import Adapter, Project
 from preflight.loaders import LoadedConfig

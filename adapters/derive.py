@@ -51,7 +51,7 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
 
 
 def _texts(project: Any) -> Optional[list[str]]:
-    from preflight.adapters.cliargs import declared_options
+    from preflight.adapters.cliargs_options import declared_options
 
     texts: list[str] = []
     for script in project.scripts:

@@ -362,7 +362,7 @@ def test_a_grouped_lora_rank_given_on_the_line(cli, tmp_path):
 
 
 def test_an_ambiguous_group_suffix_is_not_guessed():
-    from preflight.adapters.cliargs import Declared, _argparse, _cli_values
+    from preflight.adapters.cliargs_options import Declared, _argparse, _cli_values
 
     decl = Declared()
     for text in ('p.add_argument("--data.max_samples", type=int, default=1)',

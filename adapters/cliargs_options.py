@@ -1,0 +1,392 @@
+"""The options a job's script declares, read without running it (argparse, dataclasses with
+``HfArgumentParser``/``TrlParser``, ``fire.Fire``, click, typer, the library argument classes),
+and the values a launch line gives them. Used by :mod:`preflight.adapters.cliargs`."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight._record import dataclass, field
+from preflight.adapters_api import Project
+from preflight.analysis.syntax import dotted_name
+from preflight.sources import ParsedPython, read_text_limited
+
+_ARCH = ("arch", "a", "architecture")
+
+# Library argument classes: the options they declare that matter here, with their defaults.
+_TRL = "trl library"
+_LIBRARY: dict[str, dict[str, Any]] = {
+    "SFTConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None},
+    "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None},
+    "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
+                          "gradient_checkpointing": False, "bf16": False, "optim": None},
+    "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
+                    "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
+                    "use_bnb_nested_quant": False},
+}
+_LIBRARY_DOC = {"SFTConfig": "trl SFTConfig (trl/trainer/sft_config.py: max_length 1024, gradient_checkpointing "
+                             "and bf16 default to True)",
+                "DPOConfig": "trl DPOConfig (trl/trainer/dpo_config.py: max_length 1024, gradient_checkpointing "
+                             "and bf16 default to True)",
+                "TrainingArguments": "transformers TrainingArguments",
+                "ModelConfig": "trl ModelConfig (trl/trainer/model_config.py)"}
+_MAX_MODULES = 12
+# a script that may declare options or have side effects this adapter reads (cheap text check;
+# with a launch line, the options may be declared in a module the script imports)
+_DECLARES = re.compile(r"add_argument|dataclass|Fire\(|HfArgumentParser|TrlParser|"
+                       r"prepare_model_for_(kbit|int8)_training|__dict__\[")
+_MAX_BYTES = 1_000_000
+
+
+@dataclass
+class Option:
+    name: str
+    default: Any = None
+    has_default: bool = False
+    flag_only: bool = False  # store_true / bool field: given alone means True
+    where: str = ""  # file:line of the declaration
+    origin: str = ""  # argparse, dataclass, fire, library
+    help: str = ""
+    library: str = ""
+
+
+@dataclass
+class Declared:
+    options: dict[str, Option] = field(default_factory=dict)
+    parsers: list[str] = field(default_factory=list)  # HfArgumentParser, TrlParser, argparse, fire
+    aliases: dict[str, str] = field(default_factory=dict)  # "a" (from -a) -> "arch"
+    fire_functions: list = field(default_factory=list)  # the FunctionDef nodes given to fire.Fire
+    texts: list = field(default_factory=list)  # the text of each local module read
+    arch_lookup: bool = False  # models.__dict__[args.arch] / getattr(models, args.arch)
+    parser_classes: list = field(default_factory=list)  # local subclasses of HfArgumentParser/TrlParser
+    dotted: dict = field(default_factory=dict)  # "micro_batch_size" -> "train.micro_batch_size" (None: ambiguous)
+    maybe_parsers: list = field(default_factory=list)  # (name, tuple) calls: a parser if the class is one
+    positionals: list = field(default_factory=list)  # typer.Argument parameters, in order
+
+    def add(self, opt: Option) -> None:
+        self.options.setdefault(opt.name, opt)
+
+
+def _literal(node: Optional[ast.AST]) -> tuple[bool, Any]:
+    if node is None:
+        return False, None
+    try:
+        return True, ast.literal_eval(node)
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return False, None
+
+
+def _name_of(node: ast.AST) -> str:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, str]]:
+    """Declarations of one module; returns its local imports (module, name)."""
+    imports: list[tuple[str, str]] = []
+    dataclasses_: list[ast.ClassDef] = []
+    fire_targets: list[str] = []
+    funcs: dict[str, ast.FunctionDef] = {}
+    tuples: dict[str, ast.expr] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, (ast.Tuple, ast.List)):
+            tuples[node.targets[0].id] = node.value
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            imports.extend((node.module, a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level:
+            # relative: resolved against the importing module's folder
+            imports.extend(("." * node.level + (node.module or ""), a.name) for a in node.names)
+        elif isinstance(node, ast.ClassDef):
+            dataclasses_.append(node)
+            if any(_name_of(b) in ("HfArgumentParser", "TrlParser") for b in node.bases):
+                decl.parser_classes.append(node.name)  # a project's own parser (alignment's H4ArgumentParser)
+        elif isinstance(node, ast.FunctionDef):
+            funcs.setdefault(node.name, node)
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+                and node.value.attr == "__dict__" and isinstance(node.slice, ast.Attribute) \
+                and node.slice.attr in _ARCH:
+            decl.arch_lookup = True
+        elif isinstance(node, ast.Call):
+            fname = _name_of(node.func)
+            if fname == "getattr" and len(node.args) == 2 and isinstance(node.args[1], ast.Attribute) \
+                    and node.args[1].attr in _ARCH:
+                decl.arch_lookup = True
+            if fname == "add_argument":
+                _argparse(node, display, decl)
+            elif fname == "option" and isinstance(node.func, ast.Attribute) and _name_of(node.func.value) == "click":
+                _click(node, display, decl)
+            elif (fname in ("HfArgumentParser", "TrlParser") and node.args) or (
+                    fname == "add_parser" and any(k.arg == "dataclass_types" for k in node.keywords)):
+                decl.parsers.append("TrlParser" if fname == "add_parser" else fname)
+                arg = node.args[0] if fname != "add_parser" else \
+                    next(k.value for k in node.keywords if k.arg == "dataclass_types")
+                if isinstance(arg, ast.Name) and arg.id in tuples:
+                    arg = tuples[arg.id]
+                _library_classes(arg, decl)
+            elif node.args and isinstance(node.args[0], (ast.Tuple, ast.List)) and fname[:1].isupper():
+                decl.maybe_parsers.append((fname, node.args[0]))  # a parser class defined elsewhere?
+            elif fname == "Fire" and node.args and isinstance(node.args[0], ast.Name):
+                decl.parsers.append("fire")
+                fire_targets.append(node.args[0].id)
+    for cls in dataclasses_:
+        if any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases):
+            for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
+                decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
+                                library="TrainingArguments"))
+        for stmt in cls.body:
+            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+                value = stmt.value
+                if isinstance(value, ast.Call) and _name_of(value.func) == "field":
+                    kw = {k.arg: k.value for k in value.keywords}
+                    value = kw.get("default")
+                ok, default = _literal(value)
+                ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
+                trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
+                decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
+                                library="TrainingArguments" if trainer else ""))
+    for typer_fn in funcs.values():
+        _typer(typer_fn, display, decl)
+    for name in fire_targets:
+        fn = funcs.get(name)
+        if fn is None:
+            continue
+        decl.fire_functions.append(fn)
+        args = fn.args.args + fn.args.kwonlyargs
+        defaults = [None] * (len(fn.args.args) - len(fn.args.defaults)) + list(fn.args.defaults) + \
+            list(fn.args.kw_defaults)
+        for a, d in zip(args, defaults):
+            ok, default = _literal(d)
+            decl.add(Option(a.arg, default, ok, isinstance(default, bool), f"{display}:{a.lineno}", "fire"))
+    return imports
+
+
+def _typer_kind(node: Optional[ast.AST]) -> str:
+    """"Argument"/"Option" for ``typer.Argument(...)``/``typer.Option(...)``, else ""."""
+    if isinstance(node, ast.Call):
+        name = dotted_name(node.func) or ""
+        if name in ("typer.Argument", "typer.Option", "Argument", "Option"):
+            return name.rsplit(".", 1)[-1]
+    return ""
+
+
+def _typer(fn: ast.FunctionDef, display: str, decl: Declared) -> None:
+    """A typer command (``@app.command()`` over parameters annotated ``Annotated[str,
+    typer.Argument(...)]`` or defaulting to ``typer.Argument(...)``/``typer.Option(...)``):
+    arguments are positional in order, options are ``--name`` (THUDM/ChatGLM3
+    finetune_demo/finetune_hf.py:443-457: ``data_dir``, ``model_dir``, ``config_file``)."""
+    if not any(isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute) and d.func.attr == "command"
+               for d in fn.decorator_list):
+        return
+    args = fn.args.args
+    defaults = [None] * (len(args) - len(fn.args.defaults)) + list(fn.args.defaults)
+    found = []
+    for a, d in zip(args, defaults):
+        kind = _typer_kind(d)
+        ann = a.annotation
+        if not kind and isinstance(ann, ast.Subscript) and (dotted_name(ann.value) or "").endswith("Annotated") \
+                and isinstance(ann.slice, ast.Tuple):
+            kind = next((k for k in map(_typer_kind, ann.slice.elts[1:]) if k), "")
+        if kind:
+            found.append((a, d, kind))
+    if not found:
+        return
+    for a, d, kind in found:
+        default_node = None
+        if isinstance(d, ast.Call) and _typer_kind(d):
+            default_node = d.args[0] if d.args else next((k.value for k in d.keywords if k.arg == "default"), None)
+        elif d is not None:
+            default_node = d
+        ok, default = _literal(default_node)
+        ok = ok and default is not Ellipsis
+        decl.add(Option(a.arg, default if ok else None, ok, isinstance(default, bool), f"{display}:{a.lineno}",
+                        "typer"))
+        if kind == "Argument":
+            decl.positionals.append(a.arg)
+    if "typer" not in decl.parsers:
+        decl.parsers.append("typer")
+
+
+def _library_classes(arg: ast.expr, decl: Declared) -> None:
+    classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
+    for c in classes:
+        lib = _name_of(c)
+        for key, value in _LIBRARY.get(lib, {}).items():
+            decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))
+
+
+def _click(call: ast.Call, display: str, decl: Declared) -> None:
+    """``@click.option("--per-device-train-batch-size", type=int, default=8)`` and boolean pairs
+    (``"--gradient-checkpointing/--no-gradient-checkpointing", is_flag=True, default=True``):
+    the decorated function receives the option as the keyword of that name (Dolly
+    ``training/trainer.py``)."""
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    first = next((f for f in flags if f.startswith("--")), None)
+    if first is None:
+        return
+    pair = first.split("/")
+    name = pair[0].strip().lstrip("-").replace("-", "_")
+    if not name.isidentifier():
+        return
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    ok, default = _literal(kw.get("default"))
+    flag_ok, is_flag = _literal(kw.get("is_flag"))
+    # a boolean pair or is_flag; ``type=bool`` takes true/false, read as a bool the same way
+    flag_only = (flag_ok and is_flag is True) or len(pair) == 2 or _name_of(kw.get("type", ast.Pass())) == "bool"
+    help_ok, help_text = _literal(kw.get("help"))
+    for short in flags[1:] + pair[1:]:
+        alias = short.strip().lstrip("-").replace("-", "_")
+        if alias and alias != name and not alias.startswith("no_"):
+            decl.aliases.setdefault(alias, name)
+    decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "click",
+                    help=help_text if help_ok and isinstance(help_text, str) else ""))
+    if "click" not in decl.parsers:
+        decl.parsers.append("click")
+
+
+def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
+    flags = [a.value for a in call.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+    longs = [f for f in flags if f.startswith("--")]
+    kw = {k.arg: k.value for k in call.keywords if k.arg}
+    dest_ok, dest = _literal(kw.get("dest"))
+    names = [f[2:].replace("-", "_") for f in longs] or [f[1:] for f in flags if f.startswith("-")]
+    if dest_ok and isinstance(dest, str):
+        names.append(dest)
+    ok, default = _literal(kw.get("default"))
+    action_ok, action = _literal(kw.get("action"))
+    flag_only = action_ok and action in ("store_true", "store_false")
+    if flag_only and not ok:
+        ok, default = True, action == "store_false"
+    help_ok, help_text = _literal(kw.get("help"))
+    for flag in flags:
+        short = flag.lstrip("-").replace("-", "_")
+        if names and short != names[0]:
+            decl.aliases.setdefault(short, names[0])
+    names = names[:1] + [n for n in names[1:] if n != names[0]]
+    if names and "." in names[0]:
+        # grouped options (OpenRLHF's --train.micro_batch_size): known by their last part too,
+        # when no other option of the job ends the same way
+        short = names[0].rsplit(".", 1)[-1]
+        decl.dotted[short] = None if short in decl.dotted else names[0]
+        if "lora" in names[0].split(".")[:-1] and short in ("rank", "r", "dim"):
+            decl.dotted["lora_rank"] = None if "lora_rank" in decl.dotted else names[0]  # --ds.lora.rank
+    for name in names:
+        decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
+                        help=help_text if help_ok and isinstance(help_text, str) else ""))
+    decl.parsers.append("argparse")
+
+
+def _local_module(module: str, bases: list[Path]) -> Optional[Path]:
+    rel = module.replace(".", "/")
+    for base in bases:
+        for cand in (base / f"{rel}.py", base / rel / "__init__.py"):
+            if cand.is_file():
+                return cand
+    return None
+
+
+def declared_options(script: ParsedPython, project: Project) -> Declared:
+    decl = Declared()
+    display = str(script.source.display)
+    imports = _collect(script.tree, display, decl)
+    path = Path(str(script.source.path))
+    bases: list[Path] = []
+    d = path.resolve().parent
+    for _ in range(5):
+        bases.append(d)
+        if (d / ".git").exists() or d.parent == d:
+            break
+        d = d.parent
+    seen: set[str] = set()
+    queue = [(m, n, path.resolve().parent) for m, n in imports]
+    count = 0
+    while queue and count < _MAX_MODULES:
+        module, name, here = queue.pop(0)
+        search = bases
+        if module.startswith("."):
+            level = len(module) - len(module.lstrip("."))
+            folder = here
+            for _ in range(level - 1):
+                folder = folder.parent
+            module, search = module.lstrip("."), [folder]
+            if not module:
+                module, name = name, ""
+        if not module or module.split(".")[0] in ("torch", "transformers", "trl", "peft", "accelerate",
+                                                  "deepspeed", "datasets", "numpy", "os", "sys"):
+            continue
+        found = _local_module(module, search) or (_local_module(f"{module}.{name}", search) if name else None)
+        if found is None or str(found) in seen or not project.may_read(found):
+            continue
+        seen.add(str(found))
+        try:
+            if found.stat().st_size > _MAX_BYTES:
+                continue
+            text = read_text_limited(found, errors="replace")
+            tree = ast.parse(text)
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        decl.texts.append(text)
+        count += 1
+        shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
+        queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl))
+    for fname, arg in decl.maybe_parsers:
+        if fname in decl.parser_classes:
+            decl.parsers.append("HfArgumentParser")
+            _library_classes(arg, decl)
+    for short, full in decl.dotted.items():
+        if full is not None and short not in decl.options:
+            opt = decl.options[full]
+            decl.options[short] = Option(short, opt.default, opt.has_default, opt.flag_only, opt.where, opt.origin,
+                                         opt.help, opt.library)
+    return decl
+
+
+def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
+    """``--name value``/``--name=value``/``--flag``/``--no_flag`` for declared names."""
+    out: dict[str, tuple[Any, str]] = {}
+    i = 0
+    positional: list[str] = []
+    while i < len(args):
+        tok = args[i]
+        i += 1
+        if not tok.startswith("-") or tok == "--":
+            if tok != "--":
+                positional.append(tok)
+            continue
+        raw, eq, value = tok.lstrip("-").partition("=")
+        name = raw.replace("-", "_")
+        name = decl.aliases.get(name, name) if name not in decl.options else name
+        negated = False
+        if name not in decl.options and name.startswith("no_") and name[3:] in decl.options:
+            name, negated = name[3:], True
+        opt = decl.options.get(name)
+        if opt is None:
+            continue
+        if eq:
+            out[name] = (value, tok)
+        elif negated:
+            out[name] = (False, tok)
+        elif opt.flag_only and (i >= len(args) or args[i].startswith("-")
+                                or args[i].lower() not in ("true", "false", "1", "0")):
+            out[name] = (True, tok)
+        elif i < len(args) and not args[i].startswith("--"):
+            out[name] = (args[i], f"{tok} {args[i]}")
+            i += 1
+        else:
+            out[name] = (True, tok)
+    for short, full in decl.dotted.items():
+        if full is not None and full in out:
+            out.setdefault(short, out[full])
+    for name, tok in zip(decl.positionals, positional):  # typer arguments, in order
+        out.setdefault(name, (tok, f"{tok} (positional argument {name})"))
+    return out
