@@ -50,7 +50,8 @@ def test_held_out_set_loads_alone_and_shares_no_report_with_the_in_sample_set():
             assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
     held2 = score.load_cases(which="held-out-2")
     held3 = score.load_cases(which="held-out-3")
-    assert len(score.load_cases(which="all")) == len(held) + len(ins) + len(held2) + len(held3)
+    held4 = score.load_cases(which="held-out-4")
+    assert len(score.load_cases(which="all")) == len(held) + len(ins) + len(held2) + len(held3) + len(held4)
 
 
 def test_held_out_2_set_is_labelled_and_shares_no_report_with_the_other_sets():
@@ -112,6 +113,51 @@ def test_held_out_3_set_is_labelled_and_shares_no_report_with_the_other_sets():
     for case in held3:
         assert case.family in score.FAMILIES, case.id
         assert case.source.startswith("https://"), case.id
+        assert case.title, case.id
+        assert case.kind in ("bug", "correct"), case.id
+        assert case.files.get("fix"), case.id
+        if case.kind == "correct":
+            assert not case.files.get("bug"), case.id
+            assert not case.expect, case.id
+            continue
+        assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
+        assert set(case.files["bug"]) == set(case.files["fix"]), case.id  # twins hold the same files
+        m = re.match(r"^(\S+):(\d+) \S", case.expect)
+        assert m, (case.id, case.expect)
+        name, line = m.group(1), int(m.group(2))
+        text = case.files["bug"].get(name)
+        assert text is not None, (case.id, name)
+        lines = text.splitlines()
+        assert 1 <= line <= len(lines) and lines[line - 1].strip(), (case.id, line)
+
+
+def test_held_out_4_set_is_labelled_and_shares_no_report_with_the_other_sets():
+    """bench/bugs/heldout4/: at least 6 bugs with corrected twins and 1-2 tricky-correct programs per
+    family; every source is a public report used nowhere else in bench/bugs (cases/, heldout/,
+    heldout2/, heldout3/); every bug names a non-empty file:line of its bug variant."""
+    import re
+
+    score = load()
+    held4 = score.load_cases(which="held-out-4")
+    others = (score.load_cases() + score.load_cases(which="held-out") + score.load_cases(which="held-out-2")
+              + score.load_cases(which="held-out-3"))
+    bugs = [c for c in held4 if c.kind == "bug"]
+    assert len(bugs) >= 36
+    for fam in score.FAMILIES:
+        assert sum(c.family == fam for c in bugs) >= 6, fam
+        assert 1 <= sum(c.family == fam and c.kind == "correct" for c in held4) <= 2, fam
+    assert len({c.id for c in held4}) == len(held4)
+    assert not {c.id for c in held4} & {c.id for c in others}
+
+    def norm(url: str) -> str:
+        return url.strip().rstrip("/").lower()
+
+    assert len({norm(c.source) for c in held4}) == len(held4)  # one public report per case
+    assert not {norm(c.source) for c in held4} & {norm(c.source) for c in others}
+    for case in held4:
+        assert case.id.startswith("h4-"), case.id
+        assert case.family in score.FAMILIES, case.id
+        assert case.source.startswith("https://github.com/"), case.id
         assert case.title, case.id
         assert case.kind in ("bug", "correct"), case.id
         assert case.files.get("fix"), case.id

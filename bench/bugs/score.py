@@ -20,6 +20,7 @@ Usage::
     python bench/bugs/score.py --set held-out  # the held-out cases (bench/bugs/heldout/) alone
     python bench/bugs/score.py --set held-out-2  # the second held-out set (bench/bugs/heldout2/)
     python bench/bugs/score.py --set held-out-3  # the third held-out set (bench/bugs/heldout3/)
+    python bench/bugs/score.py --set held-out-4  # the fourth held-out set (bench/bugs/heldout4/)
 
 The case format (one ``.cases`` file per family)::
 
@@ -58,9 +59,10 @@ CASES_DIR = HERE / "cases"
 HELDOUT_DIR = HERE / "heldout"  # written after the rules, never used to write or tune one
 HELDOUT2_DIR = HERE / "heldout2"  # a second held-out set, written after the first was scored
 HELDOUT3_DIR = HERE / "heldout3"  # a third held-out set, written after the second was scored
+HELDOUT4_DIR = HERE / "heldout4"  # a fourth held-out set, written after the third was scored
 SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HELDOUT2_DIR,),
-        "held-out-3": (HELDOUT3_DIR,),
-        "all": (CASES_DIR, HELDOUT_DIR, HELDOUT2_DIR, HELDOUT3_DIR)}
+        "held-out-3": (HELDOUT3_DIR,), "held-out-4": (HELDOUT4_DIR,),
+        "all": (CASES_DIR, HELDOUT_DIR, HELDOUT2_DIR, HELDOUT3_DIR, HELDOUT4_DIR)}
 FAMILIES = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed", "hydra")
 WARN = {"error", "warning"}
 CONFIG_SUFFIXES = {".json", ".yaml", ".yml", ".toml"}
@@ -119,7 +121,7 @@ def parse_cases(path: Path) -> List[Case]:
 
 def load_cases(selected: Optional[str] = None, which: str = "in-sample") -> List[Case]:
     """The cases of one set: ``in-sample`` (cases/), ``held-out`` (heldout/), ``held-out-2``
-    (heldout2/), ``held-out-3`` (heldout3/) or ``all``."""
+    (heldout2/), ``held-out-3`` (heldout3/), ``held-out-4`` (heldout4/) or ``all``."""
     out: List[Case] = []
     for folder in SETS[which]:
         for fam in FAMILIES:
@@ -271,7 +273,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--set", dest="which", choices=sorted(SETS), default="in-sample",
                     help="in-sample: cases/ (the rules were written with them in view); "
                          "held-out: heldout/ (written afterwards, from other reports); "
-                         "held-out-2: heldout2/ (a second held-out set); held-out-3: heldout3/ (a third); all: every set")
+                         "held-out-2: heldout2/ (a second held-out set); held-out-3: heldout3/ (a third); "
+                         "held-out-4: heldout4/ (a fourth); all: every set")
     ap.add_argument("--show", action="store_true", help="print every finding of each variant")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--json", type=Path, help="write the per-case result here")
