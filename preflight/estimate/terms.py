@@ -188,6 +188,10 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"fsdp_frozen_grads": True},
                     "not known whether FSDP keeps gradients for frozen weights (use_orig_params, "
                     "adapters and base in one unit)"))
+    if inp.mode == "generate" and inp.legacy_kv_cache is None:
+        out.append(({"transformers_version": "4.41"},
+                    "transformers version not known: before 4.42 generate keeps the previous "
+                    "step's whole KV cache while building the next"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
