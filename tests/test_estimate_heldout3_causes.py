@@ -89,3 +89,60 @@ def test_the_plan_carries_the_declared_transformers_version(tmp_path):
     assert "requirements.txt" in str(fact.source)
     inp = input_from_plan(plan, {"params": "13B"})
     assert inp.transformers_version == "4.33.2" and inp.legacy_kv_cache is True
+
+
+# -- the causal-LM loss by transformers version ---------------------------------------------------
+
+MISTRAL_7B = {"model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336,
+              "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,
+              "vocab_size": 32000, "max_position_embeddings": 32768, "tie_word_embeddings": False}
+
+
+def _mistral_lora(**kw):
+    base = dict(arch=from_hf_config(MISTRAL_7B, name="mistral-7b"), precision="bf16", micro_batch=4,
+                seq_len=4096, lora_r=16, lora_targets=("q_proj", "k_proj", "v_proj", "o_proj"),
+                grad_ckpt=True, attention="flash")
+    base.update(kw)
+    return EstimateInput(**base)
+
+
+TV = 4 * 4096 * 32000   # tokens x vocabulary
+
+
+def test_4_46_to_4_48_keep_the_shifted_fp32_logits_beside_the_16bit_ones():
+    est = estimate(_mistral_lora(transformers_version="4.48.1"))
+    # bf16 logits (kept by the model for its output) + fp32 upcast + the shifted contiguous
+    # fp32 copy + log_softmax's fp32 output, all alive while the loss runs
+    assert est.phases["forward"]["logits_loss"] == round(TV * (2 + 4 + 4 + 4))
+    # that moment is the peak: 2 bytes x tokens x vocab above the backward's 12
+    assert est.phase == "forward"
+
+
+def test_4_49_pads_the_labels_instead_of_copying_the_logits():
+    est = estimate(_mistral_lora(transformers_version="4.49.0"))
+    assert est.phases["forward"]["logits_loss"] == round(TV * (2 + 4 + 4))
+
+
+def test_4_45_upcasts_in_place_of_the_16bit_logits():
+    est = estimate(_mistral_lora(transformers_version="4.45.2"))
+    # logits = self.lm_head(...).float(): the bf16 output is dropped; fp32 + shifted + log_softmax
+    assert est.phases["forward"]["logits_loss"] == round(TV * (4 + 4 + 4))
+
+
+def test_unknown_version_keeps_the_latest_layout_and_widens_the_interval():
+    unknown = estimate(_mistral_lora())
+    assert unknown.phases["forward"]["logits_loss"] == round(TV * (2 + 4 + 4))
+    old = estimate(_mistral_lora(transformers_version="4.47.0"))
+    assert unknown.interval_bytes[1] >= old.peak_bytes
+    assert any("4.46 to 4.48" in n for n in unknown.notes)
+
+
+def test_kbit_prepared_head_under_autocast_returns_16bit_logits():
+    kw = dict(quant="4bit", kbit_prepared=True, transformers_version="4.49.0",
+              sources={"kbit_prepared": "test"})
+    amp = estimate(_mistral_lora(precision="amp-bf16", **kw))
+    # the fp32 LM head's matmul runs in bf16 under autocast: bf16 logits + fp32 copy + log_softmax
+    assert amp.phases["forward"]["logits_loss"] == round(TV * (2 + 4 + 4))
+    plain = estimate(_mistral_lora(precision="bf16", **kw))
+    # without autocast the fp32 head's logits are fp32 (no upcast copy) + log_softmax's output
+    assert plain.phases["forward"]["logits_loss"] == round(TV * (4 + 4))

@@ -82,8 +82,11 @@ FMS_NOTE = (
 
 def fms(rid, val, *, model="Mistral-7B-v0.1", hf=None, gpus, batch, seq=4096, lora=False,
         qlora=False, note="", outcome="ran", unm=()):
+    # transformers_version: from refs/requirements.txt, added AFTER the first scoring (an input
+    # fact the estimator could not take then; figures scored with it are not blind)
     s = dict(mode="train", optimizer="adamw", micro_batch=batch, seq_len=seq, grad_ckpt=True,
-             attention="flash", loss="standard", world_size=gpus, torch_version="2.4.1")
+             attention="flash", loss="standard", world_size=gpus, torch_version="2.4.1",
+             transformers_version="4.48.1")
     if hf:
         s.update(hf_config=hf, model_name=model)
     else:

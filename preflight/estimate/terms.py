@@ -4,7 +4,8 @@ GPU runs, the loss implementation's logits, and the optimizer's state and step t
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
@@ -192,6 +193,11 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"transformers_version": "4.41"},
                     "transformers version not known: before 4.42 generate keeps the previous "
                     "step's whole KV cache while building the next"))
+    if (train and inp.transformers_version is None and inp.model_impl == "transformers"
+            and inp.loss == "standard" and not inp.compiled):
+        out.append(({"transformers_version": "4.48"},
+                    "transformers version not known: 4.46 to 4.48 keep one more fp32 copy of the "
+                    "logits (the shifted logits) during the loss"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
@@ -209,3 +215,44 @@ def compiled_loss_logits(inp: EstimateInput, d: Any, tv: float, tokens: float) -
     held = tv * d.comp + tokens * 4
     grad = tv * d.comp if inp.loss == "standard" else tv * 4 / C.CHUNKED_LOSS_CHUNKS
     return {"logits_held": tv * d.comp, "logits_fwd": held, "logits_bwd": held + grad}
+
+
+def hf_logits_bytes(inp: EstimateInput, d: Any) -> int:
+    """Bytes per (token x vocab) of the logits the LM head returns.
+
+    prepare_model_for_kbit_training leaves the LM head in fp32: without autocast its logits
+    are fp32; under autocast (``amp-*``) the head's matmul runs in the autocast dtype
+    whatever its weight's dtype, and the logits are 16-bit."""
+    if inp.quant and inp.kbit_prepared and not inp.precision.startswith("amp"):
+        return 4
+    return int(d.comp)
+
+
+def _transformers_minor(inp: EstimateInput) -> Optional[tuple[int, int]]:
+    m = re.match(r"\s*(\d+)\.(\d+)", str(inp.transformers_version or ""))
+    return (int(m.group(1)), int(m.group(2))) if m and inp.model_impl == "transformers" else None
+
+
+def hf_loss_forward_bytes(inp: EstimateInput, elem: int) -> int:
+    """Bytes per (token x vocab) alive while transformers' causal-LM loss runs (forward),
+    ``elem`` being the logits' own bytes (:func:`hf_logits_bytes`).
+
+    - 4.49 and later (``ForCausalLMLoss`` pads the labels instead of shifting the logits):
+      the logits, their fp32 upcast (a copy only for 16-bit logits) and log_softmax's fp32
+      output: ``elem + 4 + 4`` (``elem + 4`` for fp32 logits);
+    - 4.46 to 4.48 (the loss moved to ``ForCausalLMLoss``, which still takes
+      ``logits[..., :-1, :].contiguous()``): one more fp32 copy, the shifted logits, while
+      the model's forward keeps its 16-bit logits for the output: ``elem + 4 + 4 + 4``;
+    - 4.45 and earlier (the model upcasts in place of its 16-bit logits, ``logits =
+      logits.float()``, then shifts): the fp32 logits, the shifted copy and log_softmax's
+      output: ``4 + 4 + 4``.
+
+    Unknown version: the latest layout (the interval covers 4.46-4.48,
+    :func:`unknown_alternatives`)."""
+    latest = elem + C.LOGITS_FORWARD_FP32 - (0 if elem < 4 else 4)
+    version = _transformers_minor(inp)
+    if version is not None and version < (4, 46):
+        return 4 + C.HF_SHIFTED_LOGITS_FP32 + 4
+    if version is not None and version < (4, 49):
+        return latest + C.HF_SHIFTED_LOGITS_FP32
+    return latest
