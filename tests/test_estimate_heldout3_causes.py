@@ -146,3 +146,40 @@ def test_kbit_prepared_head_under_autocast_returns_16bit_logits():
     plain = estimate(_mistral_lora(precision="bf16", **kw))
     # without autocast the fp32 head's logits are fp32 (no upcast copy) + log_softmax's output
     assert plain.phases["forward"]["logits_loss"] == round(TV * (4 + 4))
+
+
+# -- heads that computed their loss in the logits' dtype before 4.49 ------------------------------
+
+SANTACODER = {"model_type": "gpt_bigcode", "n_embd": 2048, "n_layer": 24, "n_head": 16, "n_inner": 8192,
+              "n_positions": 2048, "vocab_size": 49280, "multi_query": True,
+              "activation_function": "gelu_pytorch_tanh", "architectures": ["GPTBigCodeForCausalLM"]}
+
+
+def _santacoder(**kw):
+    base = dict(arch=from_hf_config(SANTACODER, name="santacoder"), precision="bf16", micro_batch=4,
+                seq_len=2048, grad_ckpt=True, attention="flash")
+    base.update(kw)
+    return EstimateInput(**base)
+
+
+def test_gpt_bigcode_before_4_49_takes_its_loss_in_bf16_without_autocast():
+    est = estimate(_santacoder(transformers_version="4.48.1"))
+    tv = 4 * 2048 * 49280
+    # CrossEntropyLoss()(lm_logits[..., :-1, :].contiguous()): bf16 logits, the shifted bf16
+    # copy and log_softmax's bf16 output; backward: saved output, nll and log_softmax grads
+    assert est.phases["forward"]["logits_loss"] == round(tv * (2 + 2 + 2))
+    assert est.phases["backward"].get("logits_loss", 0) in (0, round(tv * (2 + 2 + 2)))
+
+
+def test_gpt_bigcode_under_autocast_upcasts_inside_cross_entropy():
+    est = estimate(_santacoder(transformers_version="4.48.1", precision="amp-bf16"))
+    tv = 4 * 2048 * 49280
+    # bf16 logits + shifted bf16 copy + autocast's fp32 copy + fp32 log_softmax output
+    assert est.phases["forward"]["logits_loss"] == round(tv * (2 + 2 + 4 + 4))
+
+
+def test_gpt_bigcode_from_4_49_uses_the_shared_loss_function():
+    est = estimate(_santacoder(transformers_version="4.49.0"))
+    assert est.phases["forward"]["logits_loss"] == (4 * 2048 * 49280 * (2 + 4 + 4))
+    llama_like = estimate(_mistral_lora(transformers_version="4.44.0"))
+    assert llama_like.phases["forward"]["logits_loss"] == round(TV * 12)

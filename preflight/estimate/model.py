@@ -28,6 +28,7 @@ from preflight.estimate.terms import (
     compiled_loss_logits,
     fsdp_accumulated_grads,
     hf_logits_bytes,
+    hf_loss_backward_bytes,
     hf_loss_forward_bytes,
     optimizer_temporaries,
     state_bytes,
@@ -626,6 +627,6 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
             return out
         elem = hf_logits_bytes(inp, d)
         out["logits_held"] = tv * elem
-        out["logits_fwd"] = tv * hf_loss_forward_bytes(inp, elem)
-        out["logits_bwd"] = tv * C.LOGITS_BACKWARD_FP32
+        out["logits_fwd"] = tv * hf_loss_forward_bytes(inp, elem, arch)
+        out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch)
     return out

@@ -233,7 +233,29 @@ def _transformers_minor(inp: EstimateInput) -> Optional[tuple[int, int]]:
     return (int(m.group(1)), int(m.group(2))) if m and inp.model_impl == "transformers" else None
 
 
-def hf_loss_forward_bytes(inp: EstimateInput, elem: int) -> int:
+#: Model types whose causal-LM head computed its loss itself before transformers 4.49
+#: (``CrossEntropyLoss()(lm_logits[..., :-1, :].contiguous(), ...)``: no fp32 upcast) and
+#: moved to ``self.loss_function`` in 4.49 (read in the 4.41-4.49 wheels).
+LOSS_IN_LOGITS_DTYPE = ("gpt2", "gpt_bigcode")
+
+
+def _loss_in_logits_dtype(inp: EstimateInput, arch: Any) -> bool:
+    version = _transformers_minor(inp)
+    return (version is not None and version < (4, 49)
+            and str(getattr(arch, "model_type", "")) in LOSS_IN_LOGITS_DTYPE)
+
+
+def hf_loss_backward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> int:
+    """Bytes per (token x vocab) at the start of the loss's backward: log_softmax's saved
+    output, the nll gradient and log_softmax's gradient, fp32 each
+    (:data:`constants.LOGITS_BACKWARD_FP32`); in the logits' own dtype for a head that
+    computes its loss without upcasting (:data:`LOSS_IN_LOGITS_DTYPE`) outside autocast."""
+    if _loss_in_logits_dtype(inp, arch) and not inp.precision.startswith("amp"):
+        return 3 * elem
+    return C.LOGITS_BACKWARD_FP32
+
+
+def hf_loss_forward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> int:
     """Bytes per (token x vocab) alive while transformers' causal-LM loss runs (forward),
     ``elem`` being the logits' own bytes (:func:`hf_logits_bytes`).
 
@@ -248,7 +270,13 @@ def hf_loss_forward_bytes(inp: EstimateInput, elem: int) -> int:
       output: ``4 + 4 + 4``.
 
     Unknown version: the latest layout (the interval covers 4.46-4.48,
-    :func:`unknown_alternatives`)."""
+    :func:`unknown_alternatives`).
+
+    A head of :data:`LOSS_IN_LOGITS_DTYPE` before 4.49 keeps its logits for the output and
+    shifts them in their own dtype: ``elem + elem`` and log_softmax's output, ``elem``
+    without autocast, or autocast's fp32 copy and an fp32 output (``4 + 4``) under it."""
+    if _loss_in_logits_dtype(inp, arch):
+        return elem + elem + (4 + 4 if inp.precision.startswith("amp") else elem)
     latest = elem + C.LOGITS_FORWARD_FP32 - (0 if elem < 4 else 4)
     version = _transformers_minor(inp)
     if version is not None and version < (4, 46):
