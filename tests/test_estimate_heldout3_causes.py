@@ -183,3 +183,45 @@ def test_gpt_bigcode_from_4_49_uses_the_shared_loss_function():
     assert est.phases["forward"]["logits_loss"] == (4 * 2048 * 49280 * (2 + 4 + 4))
     llama_like = estimate(_mistral_lora(transformers_version="4.44.0"))
     assert llama_like.phases["forward"]["logits_loss"] == round(TV * 12)
+
+
+# -- what the user sees: remediations and the command line ----------------------------------------
+
+def test_upgrading_transformers_is_offered_where_the_old_layout_costs_memory():
+    from preflight import hardware
+    from preflight.estimate import remediate
+
+    a100_40 = hardware.find("A100-40GB")
+    old = remediate(_generate(transformers_version="4.33.2"), a100_40)
+    upgrade = [r for r in old if "4.42 or later" in r.description]
+    assert upgrade and upgrade[0].flags == ["--transformers-version 4.42"]
+    # the saving is the copied cache: 16 x 1022 positions x 39/40 layers' worth (+ fragmentation)
+    assert upgrade[0].saved_bytes >= 16 * KV_PER_TOKEN * 1022 * 39 / 40
+    # never suggested to a job that already has the new cache
+    assert not any("4.42 or later" in r.description for r in remediate(_generate(transformers_version="4.46"), a100_40))
+    train = remediate(_mistral_lora(transformers_version="4.48.1", micro_batch=16), hardware.find("A100-40GB"))
+    assert any("4.49 or later" in r.description for r in train)
+    assert not any("4.49 or later" in r.description
+                   for r in remediate(_mistral_lora(transformers_version="4.49.0", micro_batch=16), a100_40))
+
+
+def test_estimate_reads_the_version_from_the_requirements_and_the_flag(tmp_path, monkeypatch, capsys):
+    import json
+
+    from preflight.cli import main
+
+    (tmp_path / "requirements.txt").write_text("transformers==4.33.2\n")
+    script = tmp_path / "gen.py"
+    script.write_text("from transformers import AutoModelForCausalLM\n"
+                      "model = AutoModelForCausalLM.from_pretrained('meta-llama/Llama-2-13b-hf')\n"
+                      "out = model.generate(max_new_tokens=512)\n")
+    monkeypatch.chdir(tmp_path)
+    args = ["estimate", str(script), "--params", "13B", "--mode", "generate", "--batch-size", "16",
+            "--seq-len", "512", "--max-new-tokens", "512", "--precision", "fp16", "--format", "json"]
+    main(args)
+    legacy = json.loads(capsys.readouterr().out)
+    main([*args, "--transformers-version", "4.44.0"])
+    dynamic = json.loads(capsys.readouterr().out)
+    assert legacy["peak_bytes"] - dynamic["peak_bytes"] >= 16 * KV_PER_TOKEN * 1022 * 39 / 40
+    assert main([*args, "--transformers-version", "latest"]) == 2
+    assert "--transformers-version 'latest' is not a version" in capsys.readouterr().err
