@@ -225,3 +225,18 @@ def test_estimate_reads_the_version_from_the_requirements_and_the_flag(tmp_path,
     assert legacy["peak_bytes"] - dynamic["peak_bytes"] >= 16 * KV_PER_TOKEN * 1022 * 39 / 40
     assert main([*args, "--transformers-version", "latest"]) == 2
     assert "--transformers-version 'latest' is not a version" in capsys.readouterr().err
+
+
+def test_bloom_before_4_49_shares_the_16bit_loss_and_llama_likes_do_not():
+    bloom = from_hf_config({"model_type": "bloom", "hidden_size": 1024, "n_layer": 4, "n_head": 16,
+                            "vocab_size": 250880}, name="bloom-560m-like")
+    tv = 2 * 512 * 250880
+    old = estimate(EstimateInput(arch=bloom, precision="fp16", micro_batch=2, seq_len=512,
+                                 transformers_version="4.40.0"))
+    assert old.phases["forward"]["logits_loss"] == tv * (2 + 2 + 2)
+    new = estimate(EstimateInput(arch=bloom, precision="fp16", micro_batch=2, seq_len=512,
+                                 transformers_version="4.49.0"))
+    assert new.phases["forward"]["logits_loss"] == tv * (2 + 4 + 4)
+    # a Llama-like head of the same version upcasts (12 bytes: fp32 logits, shifted, log_softmax)
+    llama = estimate(_mistral_lora(precision="fp16", transformers_version="4.40.0"))
+    assert llama.phases["forward"]["logits_loss"] == round(TV * 12)

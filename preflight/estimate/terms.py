@@ -235,8 +235,10 @@ def _transformers_minor(inp: EstimateInput) -> Optional[tuple[int, int]]:
 
 #: Model types whose causal-LM head computed its loss itself before transformers 4.49
 #: (``CrossEntropyLoss()(lm_logits[..., :-1, :].contiguous(), ...)``: no fp32 upcast) and
-#: moved to ``self.loss_function`` in 4.49 (read in the 4.41-4.49 wheels).
-LOSS_IN_LOGITS_DTYPE = ("gpt2", "gpt_bigcode")
+#: moved to ``self.loss_function`` in 4.49 (read in the 4.41.2, 4.45.2, 4.48.1, 4.49.0 and
+#: 4.50.0 wheels). gpt_neo, gptj and codegen also shifted in-model but upcast first
+#: (``.to(torch.float32)``): 12 bytes, as charged for every head before 4.46.
+LOSS_IN_LOGITS_DTYPE = ("gpt2", "gpt_bigcode", "bloom", "opt", "gpt_neox", "falcon", "mpt")
 
 
 def _loss_in_logits_dtype(inp: EstimateInput, arch: Any) -> bool:
