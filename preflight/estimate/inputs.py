@@ -95,7 +95,7 @@ class EstimateInput:
     load_placement: Optional[str] = None
     compiled: Optional[bool] = None                   # torch.compile on the model (plan compile.enabled)
     model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
-    # "4.41.2": generate's KV cache (legacy tuples before 4.42, DynamicCache since); None: unknown
+    # "4.41.2": generate's KV cache (legacy tuples before 4.42) and the LM loss's logits copies; None: unknown
     transformers_version: Optional[str] = None
 
     @property
