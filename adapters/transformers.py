@@ -120,6 +120,13 @@ class _ScriptPass:
                            detail=f"torch {self.torch.text} ({self.torch.how})")
             self.add("framework.torch_version", self.torch.text, where,
                      "high" if self.torch.how == "pinned" else "medium")
+        if self.transformers is not None and "framework.transformers_version" in FIELDS:
+            path, _, line = self.transformers.where.rpartition(":")
+            where = Source("config", path=path or self.transformers.where,
+                           line=int(line) if line.isdigit() and int(line) > 0 else None,
+                           detail=f"transformers {self.transformers.text} ({self.transformers.how})")
+            self.add("framework.transformers_version", self.transformers.text, where,
+                     "high" if self.transformers.how == "pinned" else "medium")
         for package, found in (("transformers", self.transformers), ("trl", self.trl)):
             if found is not None:
                 self.note(f"{name}: {found.describe()}; version-dependent defaults follow it")

@@ -181,6 +181,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("framework.torch_version", "str",
               "The torch version the project declares (requirements, pyproject, lock files): "
               "version-dependent defaults (zero_grad, foreach, CUDA lazy loading) follow it."),
+    FieldSpec("framework.transformers_version", "str",
+              "The transformers version the project declares (or --transformers-version): "
+              "generate's KV cache format (legacy tuples before 4.42) and the causal-LM loss's "
+              "logits copies (4.46-4.48 shift an fp32 copy) follow it."),
     FieldSpec("peft.kbit_prepared", "bool",
               "prepare_model_for_kbit_training runs (called in the script, or by TRL's SFTTrainer "
               "for a quantized model with a peft_config): fp32 embeddings, norms and LM head."),

@@ -51,6 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where each rank materialises the weights before ZeRO-3/FSDP shards them: "
                         "gpu (ZeRO-3 without zero.Init, device_map/.to('cuda') before wrapping), "
                         "host, sharded (zero.Init, meta-device init)")
+    j.add_argument("--transformers-version", metavar="VERSION",
+                   help="transformers version (e.g. 4.41.2): generate's KV cache before 4.42, the "
+                        "LM loss's logits copies (default: what the requirement files declare)")
     j.add_argument("--max-new-tokens", type=int, metavar="N")
     j.add_argument("--num-beams", type=int, metavar="N")
     t = p.add_argument_group("target and output")
@@ -70,11 +73,12 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "offload_optimizer": "offload_optimizer", "offload_params": "offload_params",
               "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
               "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss",
-              "load_placement": "load_placement"}
+              "load_placement": "load_placement", "transformers_version": "transformers_version"}
 
 
 def run(args: argparse.Namespace) -> int:
     import json
+    import re
     import sys
 
     from preflight.cli import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT, EXIT_USAGE
@@ -102,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
             return fail(f"--{flag.replace('_', '-')} must be at least 1", EXIT_USAGE)
     if args.max_new_tokens is not None and args.max_new_tokens < 0:
         return fail("--max-new-tokens must not be negative", EXIT_USAGE)
+    if args.transformers_version is not None and not re.match(r"\s*\d+\.\d+", args.transformers_version):
+        return fail(f"--transformers-version {args.transformers_version!r} is not a version "
+                    "(expected major.minor[.patch], e.g. 4.41.2)", EXIT_USAGE)
     params = None
     if args.params is not None:
         try:

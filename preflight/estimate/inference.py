@@ -71,7 +71,31 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     ph.add("prefill", "logits_loss", last_logits, ab)
     ph.add("decode", "weights", weights / n, pb)
     ph.add("decode", "kv_cache", kv_full / n, kvb)
-    # DynamicCache grows by torch.cat: one layer's cache exists twice during the copy
-    ph.add("decode", "prefill_transient", kv_full / max(arch.num_layers, 1) / n, kvb)
+    ph.add("decode", "prefill_transient", decode_cache_copy(inp, kv_per_pos * b, context, arch.num_layers) / n, kvb)
     ph.add("decode", "logits_loss", last_logits, ab)
+    if inp.legacy_kv_cache:
+        notes.append(f"transformers {inp.transformers_version}: generate keeps the previous step's "
+                     "KV cache (legacy tuples, before 4.42) while each step builds the next")
     return ("prefill", "decode")
+
+
+def decode_cache_copy(inp: EstimateInput, kv_per_token: float, context: int, layers: int) -> float:
+    """Bytes of KV cache that exist twice during the last decoding forward.
+
+    Each step grows every layer's keys and values by ``torch.cat`` (a new tensor, the old one
+    freed once nothing references it). Since transformers 4.42 ``generate`` holds the cache
+    in one ``DynamicCache`` whose list entry is replaced layer by layer: one layer's cache
+    (``context - 1`` positions) exists twice at a time. Before 4.42 the cache travels as
+    legacy tuples: ``model_kwargs["past_key_values"]`` (and the step's ``model_inputs``)
+    keep the previous step's tuple, all layers of it, until the forward returns with the
+    new one, so the whole previous cache (``context - 1`` positions) is held beside it
+    (transformers' own comment on the change: the "back and forth from legacy format ...
+    keeps copying the cache thus using much more memory").
+
+    With ``P`` prompt tokens and ``N`` new ones, the prefill makes the first token and
+    ``N - 1`` decoding forwards follow; the last one reads ``P + N - 2`` cached positions
+    (``context - 2``). With ``N = 1`` no decoding forward runs and nothing is copied."""
+    if inp.max_new_tokens < 2:
+        return 0.0
+    previous = kv_per_token * max(context - 2, 0)
+    return previous if inp.legacy_kv_cache else previous / max(layers, 1)

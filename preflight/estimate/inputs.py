@@ -95,12 +95,27 @@ class EstimateInput:
     load_placement: Optional[str] = None
     compiled: Optional[bool] = None                   # torch.compile on the model (plan compile.enabled)
     model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
+    # "4.41.2": generate's KV cache (legacy tuples before 4.42) and the LM loss's logits copies; None: unknown
+    transformers_version: Optional[str] = None
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
         """(major, minor) of ``torch_version`` when known, else None."""
         m = re.match(r"\s*(\d+)\.(\d+)", str(self.torch_version or ""))
         return (int(m.group(1)), int(m.group(2))) if m else None
+
+    @property
+    def legacy_kv_cache(self) -> Optional[bool]:
+        """Whether transformers' ``generate`` passes the KV cache as legacy tuples (before
+        4.42, which made ``DynamicCache()`` the default), so that the previous step's whole
+        cache stays referenced while the model builds the next one; None when the version
+        is unknown. Only transformers' own modeling code (``model_impl``) has this cache."""
+        if self.model_impl != "transformers":
+            return False
+        m = re.match(r"\s*(\d+)\.(\d+)", str(self.transformers_version or ""))
+        if not m:
+            return None
+        return (int(m.group(1)), int(m.group(2))) < (4, 42)
 
     def with_changes(self, **changes: Any) -> EstimateInput:
         """A copy with some fields changed (sources of changed fields become ``"remedy"``)."""
@@ -317,6 +332,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("max_live_parameters", "dist.stage3_max_live_parameters"),
              ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"),
              ("torch_version", "framework.torch_version"),
+             ("transformers_version", "framework.transformers_version"),
              ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),

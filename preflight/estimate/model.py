@@ -27,6 +27,9 @@ from preflight.estimate.terms import (
     chunked_or_fused_logits,
     compiled_loss_logits,
     fsdp_accumulated_grads,
+    hf_logits_bytes,
+    hf_loss_backward_bytes,
+    hf_loss_forward_bytes,
     optimizer_temporaries,
     state_bytes,
     zero3_ipg_buffer,
@@ -622,11 +625,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
             notes.append("torch.compile: the loss's fp32 upcast and log-softmax fuse into one "
                          "kernel; its backward keeps the 16-bit logits and a logsumexp per token")
             return out
-        # prepare_model_for_kbit_training leaves the LM head in fp32: fp32 logits
-        elem = 4 if (inp.quant and inp.kbit_prepared) else d.comp
+        elem = hf_logits_bytes(inp, d)
         out["logits_held"] = tv * elem
-        # the fp32 upcast is a copy only when the logits are 16-bit
-        upcast = C.LOGITS_FORWARD_FP32 - (4 if elem == 4 else 0)
-        out["logits_fwd"] = tv * (elem + upcast)
-        out["logits_bwd"] = tv * C.LOGITS_BACKWARD_FP32
+        out["logits_fwd"] = tv * hf_loss_forward_bytes(inp, elem, arch)
+        out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch)
     return out

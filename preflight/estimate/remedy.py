@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional
 
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.model import Estimate, estimate
+from preflight.estimate.terms import _transformers_minor
 
 VERDICTS = ("fits", "tight", "likely-oom", "oom", "unknown")
 
@@ -79,6 +80,18 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
         add("sdpa", 1, "use SDPA attention (attn_implementation=\"sdpa\")", ("--attention sdpa",),
             "none: same results up to rounding, usually faster",
             lambda i: i.with_changes(attention="sdpa"))
+    if inp.mode == "generate" and inp.legacy_kv_cache:
+        add("dyncache", 1, "upgrade transformers to 4.42 or later (generate holds the KV cache in "
+            "one DynamicCache instead of copying legacy tuples each step)",
+            ("--transformers-version 4.42",), "a library upgrade: check the job's other pins",
+            lambda i: i.with_changes(transformers_version="4.42"))
+    version = _transformers_minor(inp)
+    if (train and version is not None and (4, 46) <= version < (4, 49) and inp.loss == "standard"
+            and not inp.compiled and _has_lm_logits(inp)):
+        add("loss449", 1, "upgrade transformers to 4.49 or later (the causal-LM loss no longer "
+            "copies the shifted fp32 logits)", ("--transformers-version 4.49",),
+            "a library upgrade: check the job's other pins",
+            lambda i: i.with_changes(transformers_version="4.49"))
     if train and inp.precision == "fp32":
         add("amp", 1, "train with bf16 autocast (bf16=True / mixed_precision=\"bf16\")",
             ("--precision amp-bf16",), "needs a bf16 GPU (Ampere or newer); faster; "

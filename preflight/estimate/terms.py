@@ -4,7 +4,8 @@ GPU runs, the loss implementation's logits, and the optimizer's state and step t
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
@@ -188,6 +189,15 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"fsdp_frozen_grads": True},
                     "not known whether FSDP keeps gradients for frozen weights (use_orig_params, "
                     "adapters and base in one unit)"))
+    if inp.mode == "generate" and inp.legacy_kv_cache is None:
+        out.append(({"transformers_version": "4.41"},
+                    "transformers version not known: before 4.42 generate keeps the previous "
+                    "step's whole KV cache while building the next"))
+    if (train and inp.transformers_version is None and inp.model_impl == "transformers"
+            and inp.loss == "standard" and not inp.compiled):
+        out.append(({"transformers_version": "4.48"},
+                    "transformers version not known: 4.46 to 4.48 keep one more fp32 copy of the "
+                    "logits (the shifted logits) during the loss"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
@@ -205,3 +215,74 @@ def compiled_loss_logits(inp: EstimateInput, d: Any, tv: float, tokens: float) -
     held = tv * d.comp + tokens * 4
     grad = tv * d.comp if inp.loss == "standard" else tv * 4 / C.CHUNKED_LOSS_CHUNKS
     return {"logits_held": tv * d.comp, "logits_fwd": held, "logits_bwd": held + grad}
+
+
+def hf_logits_bytes(inp: EstimateInput, d: Any) -> int:
+    """Bytes per (token x vocab) of the logits the LM head returns.
+
+    prepare_model_for_kbit_training leaves the LM head in fp32: without autocast its logits
+    are fp32; under autocast (``amp-*``) the head's matmul runs in the autocast dtype
+    whatever its weight's dtype, and the logits are 16-bit."""
+    if inp.quant and inp.kbit_prepared and not inp.precision.startswith("amp"):
+        return 4
+    return int(d.comp)
+
+
+def _transformers_minor(inp: EstimateInput) -> Optional[tuple[int, int]]:
+    m = re.match(r"\s*(\d+)\.(\d+)", str(inp.transformers_version or ""))
+    return (int(m.group(1)), int(m.group(2))) if m and inp.model_impl == "transformers" else None
+
+
+#: Model types whose causal-LM head computed its loss itself before transformers 4.49
+#: (``CrossEntropyLoss()(lm_logits[..., :-1, :].contiguous(), ...)``: no fp32 upcast) and
+#: moved to ``self.loss_function`` in 4.49 (read in the 4.41.2, 4.45.2, 4.48.1, 4.49.0 and
+#: 4.50.0 wheels). gpt_neo, gptj and codegen also shifted in-model but upcast first
+#: (``.to(torch.float32)``): 12 bytes, as charged for every head before 4.46.
+LOSS_IN_LOGITS_DTYPE = ("gpt2", "gpt_bigcode", "bloom", "opt", "gpt_neox", "falcon", "mpt")
+
+
+def _loss_in_logits_dtype(inp: EstimateInput, arch: Any) -> bool:
+    version = _transformers_minor(inp)
+    return (version is not None and version < (4, 49)
+            and str(getattr(arch, "model_type", "")) in LOSS_IN_LOGITS_DTYPE)
+
+
+def hf_loss_backward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> int:
+    """Bytes per (token x vocab) at the start of the loss's backward: log_softmax's saved
+    output, the nll gradient and log_softmax's gradient, fp32 each
+    (:data:`constants.LOGITS_BACKWARD_FP32`); in the logits' own dtype for a head that
+    computes its loss without upcasting (:data:`LOSS_IN_LOGITS_DTYPE`) outside autocast."""
+    if _loss_in_logits_dtype(inp, arch) and not inp.precision.startswith("amp"):
+        return 3 * elem
+    return C.LOGITS_BACKWARD_FP32
+
+
+def hf_loss_forward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> int:
+    """Bytes per (token x vocab) alive while transformers' causal-LM loss runs (forward),
+    ``elem`` being the logits' own bytes (:func:`hf_logits_bytes`).
+
+    - 4.49 and later (``ForCausalLMLoss`` pads the labels instead of shifting the logits):
+      the logits, their fp32 upcast (a copy only for 16-bit logits) and log_softmax's fp32
+      output: ``elem + 4 + 4`` (``elem + 4`` for fp32 logits);
+    - 4.46 to 4.48 (the loss moved to ``ForCausalLMLoss``, which still takes
+      ``logits[..., :-1, :].contiguous()``): one more fp32 copy, the shifted logits, while
+      the model's forward keeps its 16-bit logits for the output: ``elem + 4 + 4 + 4``;
+    - 4.45 and earlier (the model upcasts in place of its 16-bit logits, ``logits =
+      logits.float()``, then shifts): the fp32 logits, the shifted copy and log_softmax's
+      output: ``4 + 4 + 4``.
+
+    Unknown version: the latest layout (the interval covers 4.46-4.48,
+    :func:`unknown_alternatives`).
+
+    A head of :data:`LOSS_IN_LOGITS_DTYPE` before 4.49 keeps its logits for the output and
+    shifts them in their own dtype: ``elem + elem`` and log_softmax's output, ``elem``
+    without autocast, or autocast's fp32 copy and an fp32 output (``4 + 4``) under it."""
+    if _loss_in_logits_dtype(inp, arch):
+        return elem + elem + (4 + 4 if inp.precision.startswith("amp") else elem)
+    latest = elem + C.LOGITS_FORWARD_FP32 - (0 if elem < 4 else 4)
+    version = _transformers_minor(inp)
+    if version is not None and version < (4, 46):
+        return 4 + C.HF_SHIFTED_LOGITS_FP32 + 4
+    if version is not None and version < (4, 49):
+        return latest + C.HF_SHIFTED_LOGITS_FP32
+    return latest
