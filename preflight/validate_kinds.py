@@ -280,12 +280,19 @@ def detect(config: LoadedConfig) -> list[Target]:
         foreign = any(k not in fields and isinstance(v, dict) and "class_path" not in v
                       for k, v in trainer.items())
         if not foreign and 2 * sum(k in fields for k in trainer) >= len(trainer):
+            if _looks_hydra(data) or isinstance(data.get("exp_manager"), dict):
+                # a Hydra/OmegaConf experiment config (NeMo's `exp_manager:` beside `trainer:`, a
+                # defaults list, `${...}`, `???`): the script resolves the node before Trainer(**cfg)
+                # sees it, so an interpolation or a mandatory `???` is no literal value
+                return [Target("lightning-trainer", ("trainer",), trainer,
+                               "Trainer node of a Hydra/OmegaConf config (trainer:)", "omegaconf")]
             return [Target("lightning-trainer", ("trainer",), trainer, "LightningCLI config (trainer:)")]
     return []
 
 
 def _looks_hydra(data: dict[str, Any]) -> bool:
-    """A defaults list or an interpolation: a file read by Hydra/OmegaConf."""
+    """A defaults list, an interpolation or OmegaConf's mandatory-value marker ``???``: a file
+    read by Hydra/OmegaConf."""
     if isinstance(data.get("defaults"), list):
         return True
     stack: list[Any] = [data]
@@ -297,7 +304,7 @@ def _looks_hydra(data: dict[str, Any]) -> bool:
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)
-        elif isinstance(value, str) and "${" in value:
+        elif isinstance(value, str) and ("${" in value or value.strip() == "???"):
             return True
     return False
 

@@ -38,8 +38,9 @@ REPO = HERE.parent.parent
 SUFFIXES = (".json", ".yaml", ".yml")
 # the project's Python files, markers and pin files come too: `validate` reads the @dataclass fields
 # of the config's project (HfArgumentParser files hold the project's own argument fields) and the
-# library releases it pins (requirements*.txt; environment.yml is a config file already)
-CONTEXT = (".py",)
+# library releases it pins (requirements*.txt; environment.yml is a config file already; the `pip install`
+# lines of shell scripts such as install.sh, read since held-out-7)
+CONTEXT = (".py", ".sh")
 MARKERS = ("pyproject.toml", "setup.py", "setup.cfg")
 MAX_BYTES = 1 << 20
 
