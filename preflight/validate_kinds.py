@@ -269,8 +269,12 @@ def detect(config: LoadedConfig) -> list[Target]:
             return [Target(kind, (), data, "TrainingArguments keys in a Hydra config", "omegaconf")]
         return [Target(kind, (), data, "TrainingArguments keys")]
     trainer = data.get("trainer")
+    # a LightningCLI file (`seed_everything`, `ckpt_path`), a `model:` beside it without a Hydra
+    # defaults list, or a NeMo experiment config (`exp_manager:` beside it, with or without defaults:
+    # NeMo's scripts build pl.Trainer(**cfg.trainer) from it)
     if isinstance(trainer, dict) and (any(k in data for k in _LIGHTNING_CLI_KEYS)
-                                      or ("model" in data and "defaults" not in data)):
+                                      or ("model" in data and "defaults" not in data)
+                                      or isinstance(data.get("exp_manager"), dict)):
         from preflight.validate import schema_fields
 
         # a `trainer:` block of another framework (an RL trainer's settings, a project's own

@@ -284,3 +284,54 @@ def test_a_literal_of_another_type_under_an_old_deepspeed_pin_is_still_a_note(cl
     (note,) = found
     assert (code, note["severity"], note["key"], note["line"]) == (0, "note", "fp16.enabled", 3)
     assert "deepspeed==0.9.5 (pyproject.toml), which reads the value as given" in note["message"]
+
+
+# --------------------------------------------------------------------------- NeMo configs with a defaults list
+
+NEMO_DEFAULTS = """\
+    defaults:
+      - _self_
+      - optional tp_overlap@model.ub_tp_comm_overlap_cfg:
+    name: megatron_gpt
+    trainer:
+      devices: 1
+      num_nodes: 1
+      accelerator: gpu
+      precision: bf16
+      logger: False
+      enable_checkpointing: False
+      use_distributed_sampler: False
+      max_steps: 100000
+      %s
+    exp_manager:
+      explicit_log_dir: null
+      create_wandb_logger: False
+    model:
+      micro_batch_size: 4
+"""
+
+
+def test_a_nemo_config_with_a_defaults_list_is_recognised_and_its_trainer_checked(cli, tmp_path):
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    write(tmp_path, "conf/megatron_gpt_config.yaml", NEMO_DEFAULTS % "log_every_n_step: 10")
+    code, found = problems(cli, tmp_path, "conf")
+    (error,) = loud(found)
+    assert (code, error["code"], error["key"], error["line"]) == (1, "unknown-key", "trainer.log_every_n_step", 14)
+    assert "did you mean 'log_every_n_steps'?" in error["message"]
+
+
+def test_the_same_nemo_config_spelled_right_is_quiet(cli, tmp_path):
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    write(tmp_path, "conf/megatron_gpt_config.yaml", NEMO_DEFAULTS % "log_every_n_steps: ${log_steps}")
+    result = cli("validate", "conf", cwd=tmp_path)
+    assert result.code == 0 and "Validated 1 file (lightning-trainer): no problems" in result.out
+
+
+def test_a_hydra_file_with_a_trainer_node_but_no_exp_manager_is_not_taken_for_lightning(cli, tmp_path):
+    # a project's own trainer settings under a Hydra defaults list: no evidence that Trainer() reads them
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    text = NEMO_DEFAULTS % "log_every_n_step: 10"
+    write(tmp_path, "conf/own.yaml", text.replace("exp_manager:", "logging:"))
+    result = cli("validate", "--format", "json", "conf", cwd=tmp_path)
+    doc = json.loads(result.out)
+    assert (result.code, doc["counts"]["checked"], doc["counts"]["not_recognised"]) == (0, 0, 1)
