@@ -408,6 +408,8 @@ class _Validation:
 
     def translate(self, error: Any) -> None:
         rel = tuple(error.absolute_path)
+        if _skipped(error.instance, self.target.kind, self.reader):
+            return  # `"auto"` (filled in by the HF integration), `${...}`: no literal value to judge
         if self.target.kind == "deepspeed" and not self.target.prefix and rel:
             from preflight.validate_unknown import legacy_deepspeed_section
 

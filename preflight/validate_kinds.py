@@ -269,8 +269,12 @@ def detect(config: LoadedConfig) -> list[Target]:
             return [Target(kind, (), data, "TrainingArguments keys in a Hydra config", "omegaconf")]
         return [Target(kind, (), data, "TrainingArguments keys")]
     trainer = data.get("trainer")
+    # a LightningCLI file (`seed_everything`, `ckpt_path`), a `model:` beside it without a Hydra
+    # defaults list, or a NeMo experiment config (`exp_manager:` beside it, with or without defaults:
+    # NeMo's scripts build pl.Trainer(**cfg.trainer) from it)
     if isinstance(trainer, dict) and (any(k in data for k in _LIGHTNING_CLI_KEYS)
-                                      or ("model" in data and "defaults" not in data)):
+                                      or ("model" in data and "defaults" not in data)
+                                      or isinstance(data.get("exp_manager"), dict)):
         from preflight.validate import schema_fields
 
         # a `trainer:` block of another framework (an RL trainer's settings, a project's own
@@ -280,12 +284,19 @@ def detect(config: LoadedConfig) -> list[Target]:
         foreign = any(k not in fields and isinstance(v, dict) and "class_path" not in v
                       for k, v in trainer.items())
         if not foreign and 2 * sum(k in fields for k in trainer) >= len(trainer):
+            if _looks_hydra(data) or isinstance(data.get("exp_manager"), dict):
+                # a Hydra/OmegaConf experiment config (NeMo's `exp_manager:` beside `trainer:`, a
+                # defaults list, `${...}`, `???`): the script resolves the node before Trainer(**cfg)
+                # sees it, so an interpolation or a mandatory `???` is no literal value
+                return [Target("lightning-trainer", ("trainer",), trainer,
+                               "Trainer node of a Hydra/OmegaConf config (trainer:)", "omegaconf")]
             return [Target("lightning-trainer", ("trainer",), trainer, "LightningCLI config (trainer:)")]
     return []
 
 
 def _looks_hydra(data: dict[str, Any]) -> bool:
-    """A defaults list or an interpolation: a file read by Hydra/OmegaConf."""
+    """A defaults list, an interpolation or OmegaConf's mandatory-value marker ``???``: a file
+    read by Hydra/OmegaConf."""
     if isinstance(data.get("defaults"), list):
         return True
     stack: list[Any] = [data]
@@ -297,7 +308,7 @@ def _looks_hydra(data: dict[str, Any]) -> bool:
             stack.extend(value.values())
         elif isinstance(value, list):
             stack.extend(value)
-        elif isinstance(value, str) and "${" in value:
+        elif isinstance(value, str) and ("${" in value or value.strip() == "???"):
             return True
     return False
 

@@ -95,7 +95,8 @@ def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]
     """The newest release the config's project allows for ``library``, with what says so:
     ``(version, "lib==4.34 (requirements.txt)")``. The pin files (``requirements*.txt``,
     ``environment.y(a)ml``, ``pyproject.toml``, ``setup.py``, ``setup.cfg``) are read in the
-    config's folder and each folder above it up to the project's root; the nearest folder that
+    config's folder and each folder above it up to the project's root (and the ``pip install`` /
+    ``conda install`` lines of its shell scripts: ``install.sh``); the nearest folder that
     names the library decides (a sub-project's ``requirements.txt`` over the root's). Only an
     upper bound pins: ``==X``, ``<=X`` (the version is X), ``<X`` (the version is written
     ``<X``: every allowed release is older than X), conda's ``=X``. None when the nearest
@@ -125,9 +126,13 @@ def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
     or None when it has none (or the files disagree)."""
     names = set(_PIN_NAMES)
     try:
-        names |= {n for n in os.listdir(root) if n.startswith("requirements") and n.endswith(".txt")}
+        listing = os.listdir(root)
     except OSError:
         return {}
+    names |= {n for n in listing if n.startswith("requirements") and n.endswith(".txt")}
+    # install scripts pin too (`pip install accelerate==0.33.0` in HALOs' install.sh), on their
+    # `pip install` / `conda install` lines only; a bounded number of scripts per folder
+    names |= set(sorted(n for n in listing if n.endswith(".sh"))[:_MAX_SCRIPTS])
     found: dict[str, set[Optional[tuple[str, str]]]] = {}
     for name in sorted(names):
         path = os.path.join(root, name)
@@ -136,6 +141,10 @@ def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
                 continue
             text = read_text_limited(path, MAX_BYTES, errors="replace")
         except OSError:
+            continue
+        if name.endswith(".sh"):
+            for lib, pin in _shell_pins(text, name):
+                found.setdefault(lib, set()).add(pin)
             continue
         lines = [line.split("#", 1)[0] for line in text.splitlines()]
         body = "\n".join(lines)
@@ -153,6 +162,41 @@ def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
     for lib, pins in found.items():
         versions = {p[0] if p else None for p in pins}
         out[lib] = sorted(pins)[0] if len(versions) == 1 and None not in versions else None  # type: ignore[type-var]
+    return out
+
+
+_MAX_SCRIPTS = 64
+_INSTALL = re.compile(r"\b(?:pip3?|conda|mamba|micromamba)\s+install\b(.*)")
+_LIB_ONLY = re.compile(r"^(" + _LIBS + r")(?:\[[^\]]*\])?$", re.I)
+
+
+def _shell_pins(text: str, name: str) -> list[tuple[str, Optional[tuple[str, str]]]]:
+    """What the ``pip install`` / ``conda install`` lines of a shell script say of each library:
+    its upper bound (``accelerate==0.33.0``, conda's ``accelerate=0.33.0``), or None for a bare
+    ``pip install deepspeed`` (any release)."""
+    out: list[tuple[str, Optional[tuple[str, str]]]] = []
+    joined = re.sub(r"\\\n", " ", text)  # continued lines
+    for line in joined.splitlines():
+        m = _INSTALL.search(line.split("#", 1)[0])
+        if m is None:
+            continue
+        for token in m.group(1).split():
+            token = token.strip("'\"")
+            if token in (";", "&&", "||", "|"):
+                break
+            spec = _SPEC.fullmatch(token)
+            if spec is not None:
+                lib = _norm(spec.group(1))
+                out.append((lib, _upper(lib, spec.group(2), name)))
+                continue
+            conda = re.fullmatch(r"(" + _LIBS + r")=([0-9][0-9A-Za-z.+\-]*)", token, re.I)
+            if conda is not None:
+                lib = _norm(conda.group(1))
+                out.append((lib, (conda.group(2), f"{lib}=={conda.group(2)} ({name})")))
+                continue
+            bare = _LIB_ONLY.match(token)
+            if bare is not None:
+                out.append((_norm(bare.group(1)), None))
     return out
 
 
@@ -187,6 +231,11 @@ REMOVED_IN = {
     ("sft-config", "optim", "adamw_hf"): ("transformers", "4.50"),
     # `accelerate launch --fsdp_backward_prefetch_policy`: deprecated, removed in 1.0.0 (#3098)
     ("accelerate", "fsdp_config.fsdp_backward_prefetch_policy", None): ("accelerate", "1.0.0"),
+    # DeepSpeed's MiCS keys: declared by ZeroConfig from 0.9.0 through 0.19.5 (read at those tags);
+    # 0.19.8 rejects them (runtime/config.py _REMOVED_ZERO_CONFIG_KEYS). 0.19.6/0.19.7 were not read:
+    # only a pin older than 0.19.7 counts, so an unread release keeps the error
+    ("deepspeed", "zero_optimization.mics_shard_size", None): ("deepspeed", "0.19.7"),
+    ("deepspeed", "zero_optimization.mics_hierarchical_params_gather", None): ("deepspeed", "0.19.7"),
 }
 
 

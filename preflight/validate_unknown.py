@@ -119,10 +119,11 @@ def _nemo_config(v: _Validation) -> bool:
             and isinstance(data.get("exp_manager"), dict))
 
 def _neox_release_field(v: _Validation, key: str) -> bool:
-    """Whether a tagged GPT-NeoX release declared ``key`` (``gas`` until v2.0) and the config
-    lives outside a GPT-NeoX checkout: a config written for that release (Pythia's README
-    trains with ``git checkout v1.0``). Inside GPT-NeoX's own tree the config goes with that
-    tree's code, where the key fails."""
+    """Whether a tagged GPT-NeoX release (``gas`` until v2.0) or a public fork's branch
+    (Stability AI's ``attention_head_type``) declared ``key`` and the config lives outside a
+    GPT-NeoX checkout: a config written for that release or fork (Pythia's README trains with
+    ``git checkout v1.0``; StableLM's configs use the fork's fields). Inside GPT-NeoX's own tree
+    the config goes with that tree's code, where the key fails."""
     if key not in v.schema.get("x-removed", {}):
         return False
     from preflight.validate_project import project_root
@@ -182,20 +183,44 @@ def unknown_keys(v: _Validation, error: Any, rel: tuple[Any, ...]) -> None:
             v.add((*rel, key), "warning", "unknown-key",
                   f"unknown key {label!r}{extra}; {v.kind.owner} ignores it ({lib})")
         elif v.target.kind == "gpt-neox" and not rel and _neox_release_field(v, str(key)):
-            releases = ", ".join(v.schema["x-removed"][str(key)])
+            owners = v.schema["x-removed"][str(key)]
+            tags = [r for r in owners if "/" not in r]
+            # tagged releases (`gpt-neox v1.0`) first; else the public fork's branch that declared it
+            # (`Stability-AI/gpt-neox@stable`)
+            releases = (f"gpt-neox {', '.join(tags)}" if tags
+                        else " and ".join(f"the fork {r}" for r in owners))
             v.add((*rel, key), "note", "unknown-key",
                   f"{label!r} is not a NeoXArgs field at gpt-neox {meta.get('version', '')}, where "
-                  f"NeoXArgs(**config) raises TypeError; gpt-neox {releases} declared it, so this config "
-                  f"runs on that release: drop or rename the key before moving to a newer GPT-NeoX")
+                  f"NeoXArgs(**config) raises TypeError; {releases} declared it, so this config "
+                  f"runs there: drop or rename the key before moving to upstream's current GPT-NeoX")
         elif v.target.kind == "gpt-neox" and not rel:
             v.add((*rel, key), "error", "unknown-key",
                   f"unknown key {label!r}{extra}: not a NeoXArgs field; GPT-NeoX fails at start-up "
                   f"(NeoXArgs(**config) raises TypeError) ({lib})")
         elif v.target.kind == "lightning-trainer" and not rel and str(key) in _lightning_removed():
             _lightning_release_arg(v, str(key), label, extra, lib)
+        elif (v.target.kind, label) in REMOVED:
+            _removed_key(v, (*rel, key), label, lib)
         else:
             v.add((*rel, key), "error", "unknown-key",
                   f"unknown key {label!r}{extra}; {v.kind.owner} rejects it ({lib})")
+
+
+def _removed_key(v: _Validation, rel: tuple[Any, ...], label: str, lib: str) -> None:
+    """A key the library removed in a release (``validate_project.REMOVED_IN``): a note when the
+    config's project pins a release that still has it, else an error naming the removal."""
+    from preflight.validate_project import REMOVED_IN, pinned_before_removal
+
+    what = REMOVED[(v.target.kind, label)]
+    pinned = pinned_before_removal(Path(v.config.path), v.target.kind, label)
+    if pinned:
+        v.add(rel, "note", "unknown-key",
+              f"{label!r}: {what}; the project pins {pinned}, which still accepts it: drop it before upgrading")
+        return
+    removed = REMOVED_IN[(v.target.kind, label, None)]
+    v.add(rel, "error", "unknown-key",
+          f"unknown key {label!r}; {v.kind.owner} rejects it ({lib}): {what}, and the project pins no "
+          f"{removed[0]} older than {removed[1]}")
 
 
 def _comment_key(key: str) -> bool:
@@ -219,4 +244,11 @@ REMOVED_VALUES = {
     (kind, "optim", "adamw_hf"): "transformers 4.50 removed its own AdamW (`adamw_hf`); `adamw_torch` is the "
                                  "same optimizer from PyTorch"
     for kind in ("training-args", "sft-config")
+}
+
+# keys a library removed (the release is in validate_project.REMOVED_IN): what happened to them
+REMOVED = {
+    ("deepspeed", "zero_optimization.mics_shard_size"): "DeepSpeed removed MiCS (its ZeRO-3 sub-group sharding)",
+    ("deepspeed", "zero_optimization.mics_hierarchical_params_gather"): "DeepSpeed removed MiCS (its ZeRO-3 "
+                                                                        "sub-group sharding)",
 }

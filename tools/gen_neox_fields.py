@@ -17,11 +17,18 @@ compare case-insensitively).
 declared that the pinned commit no longer has (``gas``): configs written for a release (Pythia's
 README trains with ``git checkout v1.0``) use them, and ``validate`` says which release has them.
 
+``--fork GIT_DIR REF NAME`` does the same for a public fork's branch (Stability AI's
+``Stability-AI/gpt-neox`` branch ``stable``, whose fields StableLM's configs use:
+``attention_head_type``, ``rotary_interleaved``, ``eval_batch_size``): its fields that the pinned
+commit lacks are recorded under ``x-removed`` with the fork's NAME and commit, so ``validate`` says
+which GPT-NeoX declares them instead of calling them typos.
+
 Recipe (the commit is recorded in the output):
 
     git clone https://github.com/EleutherAI/gpt-neox /tmp/gpt-neox   # or any bare snapshot
     python tools/gen_neox_fields.py --git-dir /tmp/gpt-neox/.git --commit ea7aefd8f8e183256992d9fede4d7c71a46d67a5 \
-        --release v1.0 --release v2.0
+        --release v1.0 --release v2.0 \
+        --fork /tmp/stability-gpt-neox.git stable Stability-AI/gpt-neox@stable
     python tools/gen_neox_fields.py --git-dir ... --commit ... --check   # exit 1 when the file would change
 """
 
@@ -96,7 +103,8 @@ def _resolve(git_dir: str, ref: str) -> str:
                           capture_output=True, text=True).stdout.strip()
 
 
-def build(git_dir: str, commit: str, releases: tuple[str, ...] = ()) -> dict[str, Any]:
+def build(git_dir: str, commit: str, releases: tuple[str, ...] = (),
+          forks: tuple[tuple[str, str, str], ...] = ()) -> dict[str, Any]:
     props = fields(_sources(git_dir, commit))
     # fields a tagged release declared and this commit no longer does (`gas`, removed after v2.0):
     # a config written for that release runs there and fails here
@@ -107,6 +115,13 @@ def build(git_dir: str, commit: str, releases: tuple[str, ...] = ()) -> dict[str
         for name in fields(_sources(git_dir, release_commits[tag]), skip_broken=True):
             if name not in props:
                 removed.setdefault(name, []).append(tag)
+    # a public fork's branch (git dir, ref, name): its fields the commit lacks, under the fork's name
+    fork_commits = {}
+    for fork_dir, ref, name in forks:
+        fork_commits[name] = _resolve(fork_dir, ref)
+        for field in fields(_sources(fork_dir, fork_commits[name]), skip_broken=True):
+            if field not in props and name not in removed.get(field, []):
+                removed.setdefault(field, []).append(name)
     for name in list(removed):
         if "_" in name:
             removed.setdefault(name.replace("_", "-"), removed[name])
@@ -125,6 +140,7 @@ def build(git_dir: str, commit: str, releases: tuple[str, ...] = ()) -> dict[str
         "x-preflight": {"library": "gpt-neox", "version": commit[:12], "commit": commit,
                         "repository": "EleutherAI/gpt-neox", "generator": "tools/gen_neox_fields.py",
                         "releases": release_commits,
+                        **({"forks": fork_commits} if fork_commits else {}),
                         "method": "ast of the NeoXArgs* dataclasses in " + ", ".join(FILES)},
     }
 
@@ -135,9 +151,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--commit", required=True)
     parser.add_argument("--release", action="append", default=[],
                         help="a tagged release whose fields the commit no longer has are recorded (x-removed)")
+    parser.add_argument("--fork", nargs=3, action="append", default=[], metavar=("GIT_DIR", "REF", "NAME"),
+                        help="a public fork's branch whose fields the commit lacks are recorded (x-removed) under NAME")
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args(argv)
-    text = json.dumps(build(args.git_dir, args.commit, tuple(args.release)), indent=1, sort_keys=False) + "\n"
+    text = json.dumps(build(args.git_dir, args.commit, tuple(args.release),
+                            tuple(tuple(f) for f in args.fork)), indent=1, sort_keys=False) + "\n"
     if args.check:
         same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
         print("up to date" if same else f"{OUT} would change")
