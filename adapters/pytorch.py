@@ -578,7 +578,13 @@ class _ScriptPass:
                 conf = self.plan.capped(conf, "peft.method", *(("precision.weights_bits",) if mode == "qlora" else ()))
             else:
                 mode = "finetune" if self.pretrained else "train"
-            self.add("task.mode", mode, self.src(train_site.call, f"{train_site.label}(...): the script trains"), conf)
+            detail = f"{train_site.label}(...): the script trains"
+            if not peft_found and self.names_peft():
+                # LoRA named here or in a local module, but not built where it can be read: it may
+                # train adapters only, so a full-training mode is a guess
+                conf = "low"
+                detail += "; LoRA/PEFT is named in the script or a local module it imports, not read"
+            self.add("task.mode", mode, self.src(train_site.call, detail), conf)
         elif generate:
             site = generate[0]
             self.add("task.mode", "generation", self.src(site.call, f"{site.label}(...) and no backward pass"),
@@ -589,6 +595,12 @@ class _ScriptPass:
                         or (s.name or "").endswith(".eval"))
             self.add("task.mode", "inference", self.src(site.call, "no backward pass; model run under no_grad/eval"),
                      "medium")
+
+    def names_peft(self) -> bool:
+        from preflight.adapters.pytorch_local import names_peft
+
+        path = self.script.source.path
+        return names_peft(self.script.source.text, self.script.tree, Path(str(path)) if path else None)
 
     def tokenizer_names(self) -> set[str]:
         """Names bound to a tokenizer by how it is built (``AutoTokenizer.from_pretrained``, a

@@ -10,6 +10,7 @@ in the module). FSDP or DeepSpeed anywhere in the job take precedence through th
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Optional
 
@@ -76,3 +77,22 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST) -> Optional[tuple[Pat
         if line is not None:
             return path, line
     return None
+
+
+_PEFT_WORDS = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
+
+
+def names_peft(text: str, tree: ast.AST, script_path: Optional[Path]) -> bool:
+    """Whether a script (its ``text``) or a local module it imports (beside it, one level) names
+    PEFT/LoRA at all. A path that is not a file cannot be looked into further: True (claim nothing)."""
+    if _PEFT_WORDS.search(text):
+        return True
+    if script_path is None or not script_path.is_file():
+        return True
+    for local in _imported_local(tree, script_path.resolve().parent)[:12]:
+        try:
+            if _PEFT_WORDS.search(read_text_limited(local, errors="replace")):
+                return True
+        except (OSError, ValueError):
+            return True
+    return False

@@ -151,6 +151,16 @@ def _children(node: ast.AST) -> list[ast.AST]:
     return out
 
 
+def _merged_namespace(node: ast.AST) -> bool:
+    """``argparse.Namespace(**vars(a), **vars(b))`` (or ``Namespace(**a.__dict__)``): a namespace
+    built only from other objects' attributes, so its attributes are theirs."""
+    if not isinstance(node, ast.Call) or node.args or not node.keywords:
+        return False
+    if (dotted_name(node.func) or "").rsplit(".", 1)[-1] != "Namespace":
+        return False
+    return all(k.arg is None for k in node.keywords)
+
+
 class ScriptIndex:
     """Calls, assignments, imports and argparse arguments of one script, found in one walk."""
 
@@ -353,8 +363,10 @@ class ScriptIndex:
                 and expr.value.id not in ("self", "cls"):
             owners = self.assigns.get(expr.value.id)
             # only an object bound some other way than a plain assignment (a parameter, a
-            # tuple unpacked from parse_args_into_dataclasses()): never one the script built
-            if owners and all(b is None for b in owners):
+            # tuple unpacked from parse_args_into_dataclasses()), or a namespace merging such
+            # objects (qlora ``args = argparse.Namespace(**vars(model_args), ...)``): never one
+            # the script built
+            if owners and all(b is None or _merged_namespace(b) for b in owners):
                 return self.options(expr.attr)
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]
@@ -362,6 +374,19 @@ class ScriptIndex:
                 return None
             kind = "cli" if any(i.kind == "cli" for i in items if i) else "code"
             return Resolved([i.value for i in items if i], kind, line)
+        if isinstance(expr, ast.Compare) and len(expr.ops) == 1 and type(expr.ops[0]) in _COMPARE:
+            # ``load_in_4bit=args.bits == 4``: a comparison of known values is a known bool
+            left, right = self.resolve(expr.left, depth + 1), self.resolve(expr.comparators[0], depth + 1)
+            if left is None or right is None:
+                return None
+            try:
+                value = bool(_COMPARE[type(expr.ops[0])](left.value, right.value))
+            except TypeError:
+                return None
+            cli = left if left.kind == "cli" else right
+            kind = "cli" if cli.kind == "cli" else "code"
+            return Resolved(value, kind, line, cli.key if kind == "cli" else None,
+                            cli.detail if kind == "cli" else None)
         if isinstance(expr, ast.BinOp) and type(expr.op) in _ARITH:
             left, right = self.resolve(expr.left, depth + 1), self.resolve(expr.right, depth + 1)
             if left is None or right is None:

@@ -1,0 +1,155 @@
+"""Shapes of the sixth held-out set's real jobs (issue 15), reproduced in minimal fixtures of
+our own, each citing the repository, path and commit it copies the shape of."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+
+
+def plan_of(cli, *args: str, cwd: Path) -> dict:
+    args = list(args)
+    cut = args.index("--") if "--" in args else len(args)
+    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
+    assert res.code in (0, 1), res.err
+    return json.loads(res.out)
+
+
+def fact(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    return TrainingPlan.from_dict(plan).resolve(field)
+
+
+def winner(plan: dict, field: str):
+    best = fact(plan, field)
+    return None if best is None else best.value
+
+
+# artidoro/qlora qlora.py:129-206,289-330,689-704 @ 7f4e95a68dc076bea9b3a413d2b512eca6d004e5:
+# the dataclasses are merged into one argparse.Namespace handed to a helper, and the 4-bit load
+# is a comparison with the option (load_in_4bit=args.bits == 4).
+QLORA = """\
+    import argparse
+    from dataclasses import dataclass, field
+    from typing import Optional
+
+    import torch
+    import transformers
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: Optional[str] = field(default="EleutherAI/pythia-12b")
+
+
+    @dataclass
+    class TrainingArguments(transformers.Seq2SeqTrainingArguments):
+        double_quant: bool = field(default=True)
+        quant_type: str = field(default="nf4")
+        bits: int = field(default=4)
+        lora_r: int = field(default=64)
+
+
+    def get_accelerate_model(args):
+        model = AutoModelForCausalLM.from_pretrained(
+            args.model_name_or_path,
+            load_in_4bit=args.bits == 4,
+            load_in_8bit=args.bits == 8,
+            quantization_config=BitsAndBytesConfig(
+                load_in_4bit=args.bits == 4,
+                load_in_8bit=args.bits == 8,
+                bnb_4bit_use_double_quant=args.double_quant,
+                bnb_4bit_quant_type=args.quant_type,
+            ),
+        )
+        model = get_peft_model(model, LoraConfig(r=args.lora_r))
+        return model
+
+
+    def train():
+        hfparser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+        model_args, training_args = hfparser.parse_args_into_dataclasses()
+        args = argparse.Namespace(**vars(model_args), **vars(training_args))
+        model = get_accelerate_model(args)
+        transformers.Seq2SeqTrainer(model=model, args=training_args).train()
+
+
+    if __name__ == "__main__":
+        train()
+    """
+
+
+def test_comparison_with_an_option_through_a_merged_namespace(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"qlora.py": QLORA})
+    plan = plan_of(cli, "qlora.py", "--", "--model_name_or_path", "huggyllama/llama-7b", "--bits", "4",
+                   "--quant_type", "fp4", "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "precision.weights_bits") == 4
+    assert winner(plan, "precision.quant_type") == "fp4"
+    assert winner(plan, "task.mode") == "qlora"
+
+
+def test_comparison_false_from_the_line_is_no_4bit_load(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"qlora.py": QLORA})
+    plan = plan_of(cli, "qlora.py", "--", "--model_name_or_path", "huggyllama/llama-7b", "--bits", "16",
+                   "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "precision.weights_bits") != 4
+    assert winner(plan, "task.mode") == "lora"
+
+
+# mistralai/mistral-finetune train.py:175-188,231-250 @ 1943535d8e6d46b2eb47de8b81df07fec3ca5c15:
+# a plain PyTorch loop whose LoRA is built inside the project's own model package
+# (finetune/wrapped_model.py, model/lora.py), never with peft.
+MISTRAL_TRAIN = """\
+    import torch
+    from torch.optim import AdamW
+
+    from finetune.wrapped_model import load_model
+
+
+    def train(args):
+        model = load_model(folder=args.model_id_or_path, lora=args.lora, checkpoint=True)
+        optimizer = AdamW(model.parameters(), lr=1e-4)
+        for batch in range(10):
+            loss = model(batch)
+            loss.backward()
+            optimizer.step()
+    """
+MISTRAL_WRAPPED = """\
+    import torch
+
+
+    def load_model(folder, lora, checkpoint):
+        model = torch.nn.Linear(8, 8)
+        if lora.enable:
+            for name, param in model.named_parameters():
+                param.requires_grad = "lora" in name
+        return model
+    """
+
+
+def test_full_training_is_a_guess_when_lora_lives_in_a_local_module(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": MISTRAL_TRAIN, "finetune/__init__.py": "", "finetune/wrapped_model.py": MISTRAL_WRAPPED})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    mode = fact(plan, "task.mode")
+    assert mode is None or mode.confidence == "low"
+
+
+def test_full_training_stays_sure_without_lora_anywhere(cli, tmp_path: Path) -> None:
+    wrapped = MISTRAL_WRAPPED.replace('        if lora.enable:\n            for name, param in model.named_parameters():\n'
+                                      '                param.requires_grad = "lora" in name\n', "")
+    train = MISTRAL_TRAIN.replace("lora=args.lora, ", "").replace("def load_model(folder, lora,", "def load_model(folder,")
+    write(tmp_path, {"train.py": train, "finetune/__init__.py": "",
+                     "finetune/wrapped_model.py": wrapped.replace("folder, lora, checkpoint", "folder, checkpoint")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    mode = fact(plan, "task.mode")
+    assert mode is not None and mode.value == "train" and mode.confidence == "high"
