@@ -478,8 +478,11 @@ class ArgsPass:
         tv, torch = self.o.transformers, self.o.torch
         where = self.where(site.line)
         version = self.o.version_text()
-        if tv is not None and not tv.at_least(4, 46):
-            name, detail = "adamw_torch", f"optim=adamw_torch (transformers <= 4.45; {version})"
+        if tv is not None and not tv.at_least(4, 32):
+            # the default became adamw_torch in 4.32 (huggingface/transformers#25109)
+            name, detail = "adamw_hf", f"optim=adamw_hf (transformers < 4.32; {version})"
+        elif tv is not None and not tv.at_least(4, 46):
+            name, detail = "adamw_torch", f"optim=adamw_torch (transformers 4.32 to <= 4.45; {version})"
         elif tv is not None and not tv.at_least(4, 57):
             self.o.note(f"{where}: {label} default optim for {version} (between 4.45 and 4.57) not verified: "
                         "adamw_torch, or adamw_torch_fused with recent torch")

@@ -153,3 +153,39 @@ def test_full_training_stays_sure_without_lora_anywhere(cli, tmp_path: Path) -> 
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     mode = fact(plan, "task.mode")
     assert mode is not None and mode.value == "train" and mode.confidence == "high"
+
+
+# THUDM/ChatGLM-6B ptuning/main.py @ 401bf3a8a7dd8a26fba189551dccfc61a7079b4e (requirements.txt:2
+# transformers==4.27.1 at the repository root) and ymcui/Chinese-LLaMA-Alpaca-2
+# scripts/training/run_clm_sft_with_peft.py @ 2a334d1634c857a7f02f885026d02ac4b469479d
+# (requirements.txt:3 transformers==4.35.0): the job is audited from a sub-folder.
+HF_TRAIN = """\
+    from transformers import AutoModelForCausalLM, HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    parser = HfArgumentParser((Seq2SeqTrainingArguments,))
+    (training_args,) = parser.parse_args_into_dataclasses()
+    model = AutoModelForCausalLM.from_pretrained("THUDM/chatglm-6b")
+    Seq2SeqTrainer(model=model, args=training_args).train()
+    """
+
+
+def test_version_pinned_at_the_repository_root_above_the_audited_folder(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"repo/requirements.txt": "protobuf\ntransformers==4.27.1\n", "repo/ptuning/main.py": HF_TRAIN})
+    plan = plan_of(cli, "main.py", "--", "--output_dir", "o", cwd=tmp_path / "repo" / "ptuning")
+    optim = fact(plan, "optimizer.name")
+    assert optim is not None and optim.value == "adamw_hf"  # the default before transformers 4.32
+    assert any("requirements.txt:2" in n for n in plan["notes"])
+
+
+def test_version_between_4_32_and_4_45_defaults_to_adamw_torch(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"repo/requirements.txt": "transformers==4.35.0\n", "repo/scripts/training/main.py": HF_TRAIN})
+    plan = plan_of(cli, "main.py", "--", "--output_dir", "o", cwd=tmp_path / "repo" / "scripts" / "training")
+    assert winner(plan, "optimizer.name") == "adamw_torch"
+
+
+def test_no_version_search_past_a_repository_root(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"requirements.txt": "transformers==4.27.1\n", "repo/main.py": HF_TRAIN})
+    (tmp_path / "repo" / ".git").mkdir()
+    plan = plan_of(cli, "main.py", "--", "--output_dir", "o", cwd=tmp_path / "repo")
+    assert winner(plan, "optimizer.name") != "adamw_hf"
+    assert not any("4.27.1" in n for n in plan["notes"])
