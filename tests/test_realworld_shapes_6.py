@@ -189,3 +189,129 @@ def test_no_version_search_past_a_repository_root(cli, tmp_path: Path) -> None:
     plan = plan_of(cli, "main.py", "--", "--output_dir", "o", cwd=tmp_path / "repo")
     assert winner(plan, "optimizer.name") != "adamw_hf"
     assert not any("4.27.1" in n for n in plan["notes"])
+
+
+# jzhang38/TinyLlama pretrain/tinyllama.py:26-34,78-104,110-125 and lit_gpt/config.py:8-40,248-265
+# @ bf122247c486b6b897050e98cbb7bedae8eeba73, launched by PRETRAIN.md:62-69
+# (lightning run model --devices=8 --num-nodes=2 pretrain/tinyllama.py --devices 8).
+TINY_PRETRAIN = """\
+    from pathlib import Path
+
+    import lightning as L
+    import torch
+    from lightning.fabric.strategies import FSDPStrategy, XLAStrategy
+
+    from lit_gpt.model import GPT, Block, Config
+
+    model_name = "tiny_LLaMA_1b"
+    micro_batch_size = 8
+
+
+    def setup(devices: int = 8, tpu: bool = False) -> None:
+        if devices > 1:
+            if tpu:
+                strategy = XLAStrategy(sync_module_states=False)
+            else:
+                strategy = FSDPStrategy(auto_wrap_policy={Block}, activation_checkpointing_policy=None)
+        else:
+            strategy = "auto"
+        fabric = L.Fabric(devices=devices, strategy=strategy, precision="bf16-mixed")
+        main(fabric)
+
+
+    def main(fabric):
+        config = Config.from_name(model_name)
+        loader = make_loader(block_size=config.block_size)
+        model = fabric.setup(GPT(config))
+        optimizer = torch.optim.AdamW(model.parameters(), lr=4e-4)
+
+
+    if __name__ == "__main__":
+        from jsonargparse import CLI
+
+        CLI(setup)
+    """
+LIT_CONFIG = """\
+    from dataclasses import dataclass
+    from typing import Optional
+
+
+    @dataclass
+    class Config:
+        org: str = "Lightning-AI"
+        name: str = "lit-GPT"
+        block_size: int = 4096
+        vocab_size: int = 50254
+        padding_multiple: int = 512
+        padded_vocab_size: Optional[int] = None
+        n_layer: int = 16
+        n_head: int = 32
+        n_embd: int = 4096
+        n_query_groups: Optional[int] = None
+        bias: bool = True
+        _norm_class: str = "LayerNorm"
+        _mlp_class: str = "GptNeoxMLP"
+        intermediate_size: Optional[int] = None
+
+        @classmethod
+        def from_name(cls, name, **kwargs):
+            conf_dict = name_to_config[name].copy()
+            return cls(**conf_dict)
+
+
+    configs = [
+        dict(
+            org="StatNLP-research",
+            name="tiny_LLaMA_1b",
+            block_size=2048,
+            vocab_size=32000,
+            padding_multiple=64,
+            n_layer=22,
+            n_head=32,
+            n_embd=2048,
+            bias=False,
+            _norm_class="FusedRMSNorm",
+            _mlp_class="LLaMAMLP",
+            intermediate_size=5632,
+            n_query_groups=4,
+        ),
+        dict(org="StatNLP-research", name="tiny_LLaMA_120M", block_size=2048, vocab_size=32000, n_layer=12,
+             n_head=12, n_embd=768, _mlp_class="LLaMAMLP", intermediate_size=2048, n_query_groups=1),
+    ]
+    name_to_config = {config["name"]: config for config in configs}
+    """
+TINY_LINE = ["--", "lightning", "run", "model", "--node-rank=0", "--main-address=172.16.101.5", "--accelerator=cuda",
+             "--devices=8", "--num-nodes=2", "pretrain/tinyllama.py", "--devices", "8"]
+
+
+def tiny(tmp_path: Path, script: str = TINY_PRETRAIN) -> None:
+    write(tmp_path, {"pretrain/tinyllama.py": script, "lit_gpt/__init__.py": "",
+                     "lit_gpt/model.py": "from lit_gpt.config import Config\n", "lit_gpt/config.py": LIT_CONFIG})
+
+
+def test_model_from_a_config_catalog_of_the_project(cli, tmp_path: Path) -> None:
+    tiny(tmp_path)
+    plan = plan_of(cli, *TINY_LINE, cwd=tmp_path)
+    params = fact(plan, "model.num_parameters")
+    # 22 x (qkv 2048*(32+8)*64 + proj 2048^2 + MLP 3*2048*5632 + 2 RMSNorm) + 2*32000*2048 + 2048
+    assert params is not None and params.value == 1_100_048_384 and params.source.path == "lit_gpt/config.py"
+    assert winner(plan, "data.seq_len") == 2048  # not the class default 4096
+
+
+def test_catalog_entry_not_found_claims_no_model(cli, tmp_path: Path) -> None:
+    tiny(tmp_path, TINY_PRETRAIN.replace('"tiny_LLaMA_1b"', '"tiny_LLaMA_7b"'))
+    plan = plan_of(cli, *TINY_LINE, cwd=tmp_path)
+    assert fact(plan, "model.num_parameters") is None
+
+
+def test_fabric_strategy_object_in_code_beats_the_launchers_auto(cli, tmp_path: Path) -> None:
+    tiny(tmp_path)
+    plan = plan_of(cli, *TINY_LINE, cwd=tmp_path)
+    assert winner(plan, "dist.sharding") == "fsdp_full"  # not DDP from lightning run model's --strategy auto
+    assert winner(plan, "dist.world_size") == 16
+
+
+def test_fabric_without_a_strategy_in_code_is_ddp_from_the_launcher(cli, tmp_path: Path) -> None:
+    tiny(tmp_path, TINY_PRETRAIN.replace("strategy=strategy, ", ""))
+    plan = plan_of(cli, *TINY_LINE, cwd=tmp_path)
+    assert winner(plan, "dist.sharding") == "ddp"
