@@ -53,6 +53,27 @@ class Version:
         return f"{self.package} {self.text} ({self.how}, {self.where})"
 
 
+def default_optim(tv: Optional[Version], torch: Optional[Version]) -> tuple[Optional[str], str]:
+    """The ``TrainingArguments.optim`` default for the declared versions: (name, detail), or
+    (None, why not) when it cannot be said. ``adamw_hf`` before 4.32 (huggingface/transformers
+    #25109), then ``adamw_torch``; the fused default of later releases needs torch >= 2.8, so a
+    torch pinned below 2.8 keeps ``adamw_torch`` whatever the transformers version."""
+    version = tv.describe() if tv is not None else "transformers 5.x (assumed)"
+    if tv is not None and not tv.at_least(4, 32):
+        return "adamw_hf", f"optim=adamw_hf (transformers < 4.32; {version})"
+    if tv is not None and not tv.at_least(4, 46):
+        return "adamw_torch", f"optim=adamw_torch (transformers 4.32 to <= 4.45; {version})"
+    if torch is not None and not torch.at_least(2, 8):
+        return "adamw_torch", f"optim=adamw_torch ({version}, torch {torch.text} < 2.8)"
+    if tv is not None and not tv.at_least(4, 57):
+        return None, (f"default optim for {version} (between 4.45 and 4.57) not verified: adamw_torch, or "
+                      "adamw_torch_fused with recent torch")
+    if torch is None:
+        return None, (f"default optim in {version}: adamw_torch_fused with torch >= 2.8, else adamw_torch; torch "
+                      "version not found, so not recorded")
+    return "adamw_torch_fused", f"optim=adamw_torch_fused ({version}, torch {torch.text} >= 2.8)"
+
+
 def _spec_regex(package: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.-]){re.escape(package)}(?:\[[^\]]*\])?\s*(==|>=|~=|===)\s*v?(\d+(?:\.\d+)*)",
                       re.IGNORECASE)

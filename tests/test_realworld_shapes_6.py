@@ -315,3 +315,55 @@ def test_fabric_without_a_strategy_in_code_is_ddp_from_the_launcher(cli, tmp_pat
     tiny(tmp_path, TINY_PRETRAIN.replace("strategy=strategy, ", ""))
     plan = plan_of(cli, *TINY_LINE, cwd=tmp_path)
     assert winner(plan, "dist.sharding") == "ddp"
+
+
+# huggingface/open-r1 src/open_r1/sft.py:49,101-108,167-168, setup.py:70-72 and
+# recipes/OpenR1-Distill-7B/sft/config_distill.yaml:34-47 @ 1416fa0cf21595d2083b399a2a0bbddd7f6e9563:
+# TrlParser with SFTConfig, the values in a --config YAML, versions pinned in setup.py.
+OPEN_R1 = """\
+    from dataclasses import dataclass
+
+    from trl import ModelConfig, ScriptArguments, SFTConfig, SFTTrainer, TrlParser, get_peft_config
+
+
+    def main(script_args, training_args, model_args):
+        trainer = SFTTrainer(model=model_args.model_name_or_path, args=training_args,
+                             peft_config=get_peft_config(model_args))
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        parser = TrlParser((ScriptArguments, SFTConfig, ModelConfig))
+        script_args, training_args, model_args = parser.parse_args_and_config()
+        main(script_args, training_args, model_args)
+    """
+OPEN_R1_YAML = """\
+    model_name_or_path: open-r1/Qwen2.5-Math-7B-RoPE-300k
+    per_device_train_batch_size: 2
+    max_length: 32768
+    use_liger_kernel: true
+    """
+OPEN_R1_SETUP = """\
+    _deps = [
+        "torch==2.6.0",
+        "transformers==4.52.3",
+        "trl[vllm]==0.18.0",
+    ]
+    """
+
+
+def test_liger_and_the_default_optim_of_an_sft_config_read_by_trlparser(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"src/open_r1/sft.py": OPEN_R1, "recipes/sft.yaml": OPEN_R1_YAML, "setup.py": OPEN_R1_SETUP})
+    plan = plan_of(cli, "src/open_r1/sft.py", "--", "--config", "recipes/sft.yaml", cwd=tmp_path)
+    assert winner(plan, "loss.implementation") == "fused"
+    optim = fact(plan, "optimizer.name")
+    # transformers 4.52 with torch 2.6: the fused default needs torch >= 2.8
+    assert optim is not None and optim.value == "adamw_torch" and optim.source.kind == "default"
+
+
+def test_no_liger_and_no_optim_claim_without_versions(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"src/open_r1/sft.py": OPEN_R1,
+                     "recipes/sft.yaml": OPEN_R1_YAML.replace("use_liger_kernel: true", "use_liger_kernel: false")})
+    plan = plan_of(cli, "src/open_r1/sft.py", "--", "--config", "recipes/sft.yaml", cwd=tmp_path)
+    assert winner(plan, "loss.implementation") != "fused"
+    assert winner(plan, "optimizer.name") is None  # transformers 5.x assumed, torch unknown: not said
