@@ -585,6 +585,10 @@ class _ScriptPass:
                 conf = "low"
                 detail += "; LoRA/PEFT is named in the script or a local module it imports, not read"
             self.add("task.mode", mode, self.src(train_site.call, detail), conf)
+            if not peft_found and owner not in hf_trainers:
+                from preflight.adapters.pytorch_local import absent_in_loop
+
+                absent_in_loop(self.adapter, self.plan, self.project, self.script, train_site.call)
         elif generate:
             site = generate[0]
             self.add("task.mode", "generation", self.src(site.call, f"{site.label}(...) and no backward pass"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from preflight.sources import read_text_limited
 
@@ -80,19 +80,99 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST) -> Optional[tuple[Pat
 
 
 _PEFT_WORDS = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
+# activation checkpointing by any of its spellings (never a saved model "checkpoint")
+_CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
+                         r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|recompute|"
+                         r"grad_checkpoint|\bSelectiveAC\b|\bFullAC\b", re.I)
 
 
-def names_peft(text: str, tree: ast.AST, script_path: Optional[Path]) -> bool:
-    """Whether a script (its ``text``) or a local module it imports (beside it, one level) names
-    PEFT/LoRA at all. A path that is not a file cannot be looked into further: True (claim nothing)."""
-    if _PEFT_WORDS.search(text):
+def _relative(tree: ast.AST, here: Path) -> list[Path]:
+    out: list[Path] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = here
+            for _ in range(node.level - 1):
+                base = base.parent
+            rel = (node.module or "").replace(".", "/")
+            names = [rel] if rel else [a.name for a in node.names]
+            for name in names:
+                for cand in (base / f"{name}.py", base / name / "__init__.py"):
+                    if cand.is_file() and cand not in out:
+                        out.append(cand)
+    return out
+
+
+def _imported_up(tree: ast.AST, here: Path, root: Optional[Path], depth: int = 3, limit: int = 24) -> list[Path]:
+    """Local modules the script imports, and those they import (``depth`` levels, at most
+    ``limit`` files): each import looked up beside the importing file, then (a package imported by
+    its dotted name from the project root, TinyLlama ``pretrain/tinyllama.py`` -> ``lit_gpt/``;
+    mistral-finetune ``finetune/wrapped_model.py`` -> ``model/transformer.py``) in each parent
+    folder up to ``root``."""
+    top = root.resolve() if root is not None else None
+    out: list[Path] = []
+    frontier: list[tuple[ast.AST, Path]] = [(tree, here.resolve())]
+    for _ in range(depth):
+        found: list[Path] = []
+        for node, folder in frontier:
+            cands = _imported_local(node, folder) + _relative(node, folder)
+            up = folder
+            while top is not None and up != top and top in up.parents:
+                up = up.parent
+                cands += _imported_local(node, up)
+            found.extend(c for c in cands if c not in out and c not in found)
+        out.extend(found)
+        if len(out) >= limit:
+            return out[:limit]
+        frontier = []
+        for path in found:
+            try:
+                if path.stat().st_size <= _MAX_BYTES:
+                    frontier.append((ast.parse(read_text_limited(path, errors="replace")), path.parent))
+            except (OSError, SyntaxError, ValueError):
+                continue
+    return out
+
+
+def _names(words: re.Pattern[str], text: str, tree: ast.AST, script_path: Optional[Path],
+           root: Optional[Path] = None) -> bool:
+    if words.search(text):
         return True
     if script_path is None or not script_path.is_file():
         return True
-    for local in _imported_local(tree, script_path.resolve().parent)[:12]:
+    for local in _imported_up(tree, script_path.resolve().parent, root):
         try:
-            if _PEFT_WORDS.search(read_text_limited(local, errors="replace")):
+            if words.search(read_text_limited(local, errors="replace")):
                 return True
         except (OSError, ValueError):
             return True
     return False
+
+
+def names_peft(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:
+    """Whether a script (its ``text``) or a local module it imports names PEFT/LoRA at all. A path
+    that is not a file cannot be looked into further: True (claim nothing)."""
+    return _names(_PEFT_WORDS, text, tree, script_path, root)
+
+
+def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:
+    """Whether a script or a local module it imports names activation checkpointing at all."""
+    return _names(_CKPT_WORDS, text, tree, script_path, root)
+
+
+def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node: ast.AST) -> None:
+    """A plain PyTorch training loop whose script and local modules never name PEFT/LoRA or
+    activation checkpointing (DiT ``train.py`` + ``models.py``): ``peft.method`` none and
+    ``memory.gradient_checkpointing`` False, medium (a construct preflight does not read could
+    still add either)."""
+    path = Path(str(script.source.path)) if script.source.path else None
+    root = Path(str(project.root)) if project.root else None
+    what = "in the script or the local modules it imports"
+    if not names_peft(script.source.text, script.tree, path, root):
+        adapter.add_checked(plan, "peft.method", "none",
+                            project.source(script, site_node, "code", detail=f"a training loop; no PEFT/LoRA named {what}"),
+                            "medium")
+    if not names_checkpointing(script.source.text, script.tree, path, root):
+        adapter.add_checked(plan, "memory.gradient_checkpointing", False,
+                            project.source(script, site_node, "code",
+                                           detail=f"a training loop; no activation checkpointing named {what}"),
+                            "medium")

@@ -367,3 +367,97 @@ def test_no_liger_and_no_optim_claim_without_versions(cli, tmp_path: Path) -> No
     plan = plan_of(cli, "src/open_r1/sft.py", "--", "--config", "recipes/sft.yaml", cwd=tmp_path)
     assert winner(plan, "loss.implementation") != "fused"
     assert winner(plan, "optimizer.name") is None  # transformers 5.x assumed, torch unknown: not said
+
+
+# facebookresearch/DiT train.py:15,139-155,174,262-265 and models.py:145-160,328-329
+# @ ed81ce2229091fd4ecc9a223645f95cf379d582b: a plain PyTorch DDP loop over a model from a local
+# module; neither file names PEFT/LoRA or activation checkpointing.
+DIT_TRAIN = """\
+    import argparse
+
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader
+
+    from models import DiT_models
+
+
+    def main(args):
+        dist.init_process_group("nccl")
+        model = DiT_models[args.model](input_size=args.image_size // 8)
+        model = DDP(model.cuda(), device_ids=[dist.get_rank()])
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4, weight_decay=0)
+        loader = DataLoader(range(10), batch_size=int(args.global_batch_size // dist.get_world_size()),
+                            num_workers=args.num_workers)
+        checkpoint_dir = "results/checkpoints"
+        for x in loader:
+            loss = model(x).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            checkpoint = {"model": model.module.state_dict()}
+            torch.save(checkpoint, f"{checkpoint_dir}/last.pt")
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--model", type=str, default="DiT-XL/2")
+        parser.add_argument("--image-size", type=int, choices=[256, 512], default=256)
+        parser.add_argument("--global-batch-size", type=int, default=256)
+        parser.add_argument("--num-workers", type=int, default=4)
+        main(parser.parse_args())
+    """
+DIT_MODELS = """\
+    import torch.nn as nn
+
+
+    class DiT(nn.Module):
+        def __init__(self, input_size=32, depth=28, hidden_size=1152):
+            super().__init__()
+            self.blocks = nn.ModuleList([nn.Linear(hidden_size, hidden_size) for _ in range(depth)])
+
+        def forward(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+
+    def DiT_XL_2(**kwargs):
+        return DiT(depth=28, hidden_size=1152, **kwargs)
+
+
+    DiT_models = {"DiT-XL/2": DiT_XL_2}
+    """
+DIT_LINE = ["--", "torchrun", "--nnodes=1", "--nproc_per_node=8", "train.py", "--model", "DiT-XL/2"]
+
+
+def test_plain_loop_with_no_peft_or_checkpointing_named_anywhere(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": DIT_TRAIN, "models.py": DIT_MODELS})
+    plan = plan_of(cli, *DIT_LINE, cwd=tmp_path)
+    peft, ckpt = fact(plan, "peft.method"), fact(plan, "memory.gradient_checkpointing")
+    assert peft is not None and peft.value == "none" and peft.confidence == "medium"
+    assert ckpt is not None and ckpt.value is False and ckpt.confidence == "medium"
+
+
+def test_checkpointing_in_the_model_module_is_not_called_absent(cli, tmp_path: Path) -> None:
+    models = DIT_MODELS.replace("import torch.nn as nn\n", "import torch.nn as nn\nfrom torch.utils.checkpoint import checkpoint\n")
+    write(tmp_path, {"train.py": DIT_TRAIN, "models.py": models})
+    plan = plan_of(cli, *DIT_LINE, cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is not False
+    assert winner(plan, "peft.method") == "none"
+
+
+# mistralai/mistral-finetune: train.py -> finetune/wrapped_model.py -> model/transformer.py:6,166-169
+# (torch_ckpt.checkpoint_wrapper) and model/lora.py: found two imports away.
+def test_checkpointing_and_lora_two_imports_away_are_not_called_absent(cli, tmp_path: Path) -> None:
+    wrapped = "import torch\nfrom model.transformer import Transformer\n\n\ndef load_model(folder):\n    return Transformer()\n"
+    transformer = ("import torch\nimport torch.distributed.algorithms._checkpoint.checkpoint_wrapper as torch_ckpt\n"
+                   "from model.lora import LoRALinear\n\n\nclass Transformer(torch.nn.Module):\n    pass\n")
+    train = MISTRAL_TRAIN.replace("lora=args.lora, checkpoint=True", "")
+    write(tmp_path, {"train.py": train, "finetune/__init__.py": "", "finetune/wrapped_model.py": wrapped,
+                     "model/__init__.py": "", "model/transformer.py": transformer,
+                     "model/lora.py": "import torch\n\n\nclass LoRALinear(torch.nn.Module):\n    pass\n"})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is not False
+    assert winner(plan, "peft.method") != "none"
