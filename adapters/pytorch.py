@@ -325,6 +325,10 @@ class _ScriptPass:
                     resolved = self.value(expr)
                     if resolved is not None:
                         self.put("batch.micro", resolved, site, f"{site.label}(batch_size=...)", conf)
+                    else:
+                        from preflight.adapters.pytorch_local import per_rank_batch
+
+                        per_rank_batch(self, site, expr, conf)
             for kw, field, default in (("num_workers", "data.num_workers", 0), ("pin_memory", "data.pin_memory", False)):
                 expr = site.kwarg(kw)
                 if expr is None and spread:

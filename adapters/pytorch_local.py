@@ -176,3 +176,34 @@ def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node
                             project.source(script, site_node, "code",
                                            detail=f"a training loop; no activation checkpointing named {what}"),
                             "medium")
+
+
+_WORLD_CALLS = ("get_world_size",)
+
+
+def per_rank_batch(pass_: Any, site: Any, expr: ast.AST, conf: str) -> None:
+    """``DataLoader(batch_size=int(args.global_batch_size // dist.get_world_size()))`` (DiT
+    ``train.py:174``): the numerator is the global batch, and with the launch line's process
+    count the per-rank batch is their quotient (medium: the launch line's count is the world)."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "int" and len(expr.args) == 1:
+        expr = expr.args[0]
+    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.FloorDiv, ast.Div))
+            and isinstance(expr.right, ast.Call)):
+        return
+    func = expr.right.func
+    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if last not in _WORLD_CALLS:
+        return
+    total = pass_.value(expr.left)
+    if total is None or not isinstance(total.value, int) or isinstance(total.value, bool) or total.value < 1:
+        return
+    what = f"{site.label}(batch_size={ast.unparse(expr) if hasattr(ast, 'unparse') else '...'})"
+    pass_.put("batch.global", total, site, f"{what}: the batch over all ranks", conf)
+    from preflight.adapters.launchers import parse_launch
+
+    argv = pass_.project.argv
+    procs = parse_launch(argv).total_procs if argv else None
+    if procs and total.value % procs == 0:
+        pass_.add("batch.micro", total.value // procs,
+                  pass_.src(site.call, f"{what}: {total.value} // {procs} processes of the launch line", "derived"),
+                  "medium")

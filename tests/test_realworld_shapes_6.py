@@ -461,3 +461,21 @@ def test_checkpointing_and_lora_two_imports_away_are_not_called_absent(cli, tmp_
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert winner(plan, "memory.gradient_checkpointing") is not False
     assert winner(plan, "peft.method") != "none"
+
+
+def test_batch_divided_by_the_world_size_in_the_loader(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": DIT_TRAIN, "models.py": DIT_MODELS})
+    plan = plan_of(cli, *DIT_LINE, "--global-batch-size", "512", cwd=tmp_path)
+    assert winner(plan, "batch.global") == 512
+    assert winner(plan, "batch.micro") == 64  # 512 // 8 processes
+
+
+def test_a_variable_named_half_is_no_precision_setting(cli, tmp_path: Path) -> None:
+    # DiT models.py:51-53 ``half = dim // 2`` in the timestep embedder
+    models = DIT_MODELS.replace("for block in self.blocks:", "half = x.shape[-1] // 2\n"
+                                "            for block in self.blocks:")
+    write(tmp_path / "a", {"train.py": DIT_TRAIN, "models.py": models})
+    assert winner(plan_of(cli, *DIT_LINE, cwd=tmp_path / "a"), "precision.mode") == "fp32"
+    write(tmp_path / "b", {"train.py": DIT_TRAIN, "models.py": models.replace("half = x.shape[-1] // 2",
+                                                                               "x = x.to(torch.half)")})
+    assert winner(plan_of(cli, *DIT_LINE, cwd=tmp_path / "b"), "precision.mode") != "fp32"
