@@ -166,12 +166,15 @@ def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node
     still add either)."""
     path = Path(str(script.source.path)) if script.source.path else None
     root = Path(str(project.root)) if project.root else None
-    what = "in the script or the local modules it imports"
-    if not names_peft(script.source.text, script.tree, path, root):
+    what = "in the script, the local modules it imports, the configs read or the launch line"
+    # the configs the job reads (an accelerate FSDP YAML's fsdp_activation_checkpointing) and the
+    # launch line count as much as the code
+    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or []))])
+    if _PEFT_WORDS.search(extra) is None and not names_peft(script.source.text, script.tree, path, root):
         adapter.add_checked(plan, "peft.method", "none",
                             project.source(script, site_node, "code", detail=f"a training loop; no PEFT/LoRA named {what}"),
                             "medium")
-    if not names_checkpointing(script.source.text, script.tree, path, root):
+    if _CKPT_WORDS.search(extra) is None and not names_checkpointing(script.source.text, script.tree, path, root):
         adapter.add_checked(plan, "memory.gradient_checkpointing", False,
                             project.source(script, site_node, "code",
                                            detail=f"a training loop; no activation checkpointing named {what}"),
