@@ -479,3 +479,110 @@ def test_a_variable_named_half_is_no_precision_setting(cli, tmp_path: Path) -> N
     write(tmp_path / "b", {"train.py": DIT_TRAIN, "models.py": models.replace("half = x.shape[-1] // 2",
                                                                                "x = x.to(torch.half)")})
     assert winner(plan_of(cli, *DIT_LINE, cwd=tmp_path / "b"), "precision.mode") != "fp32"
+
+
+# THUDM/ChatGLM-6B ptuning/main.py:176-177,186-225,384-387 @ 401bf3a8a7dd8a26fba189551dccfc61a7079b4e:
+# source and target truncated separately, the sum pads the sequence; another sum (+1) is only a
+# generation length for evaluate().
+CHATGLM = """\
+    from dataclasses import dataclass, field
+
+    from transformers import AutoModel, AutoTokenizer, HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+
+    @dataclass
+    class DataTrainingArguments:
+        max_source_length: int = field(default=1024)
+        max_target_length: int = field(default=128)
+
+
+    def main():
+        parser = HfArgumentParser((DataTrainingArguments, Seq2SeqTrainingArguments))
+        data_args, training_args = parser.parse_args_into_dataclasses()
+        tokenizer = AutoTokenizer.from_pretrained("THUDM/chatglm-6b")
+        model = AutoModel.from_pretrained("THUDM/chatglm-6b")
+
+        def preprocess_function_eval(examples):
+            return tokenizer(examples, max_length=data_args.max_source_length, truncation=True, padding=True)
+
+        def preprocess_function_train(examples):
+            max_seq_length = data_args.max_source_length + data_args.max_target_length
+            out = []
+            for a_ids, b_ids in examples:
+                if len(a_ids) > data_args.max_source_length - 1:
+                    a_ids = a_ids[: data_args.max_source_length - 1]
+                input_ids = a_ids + b_ids
+                pad_len = max_seq_length - len(input_ids)
+                out.append(input_ids + [tokenizer.pad_token_id] * pad_len)
+            return out
+
+        trainer = Seq2SeqTrainer(model=model, args=training_args)
+        trainer.train()
+        max_seq_length = data_args.max_source_length + data_args.max_target_length + 1
+        trainer.evaluate(max_length=max_seq_length)
+
+
+    if __name__ == "__main__":
+        main()
+    """
+
+
+def test_source_plus_target_sum_that_pads_the_sequence(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": CHATGLM})
+    plan = plan_of(cli, "main.py", "--", "--max_source_length", "64", "--max_target_length", "64",
+                   "--output_dir", "o", cwd=tmp_path)
+    seq = fact(plan, "data.seq_len")
+    assert seq is not None and seq.value == 128 and seq.source.line == 22  # not the evaluate() length 129
+
+
+def test_a_sum_only_given_to_evaluate_is_not_the_sequence_length(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": CHATGLM.replace("pad_len = max_seq_length - len(input_ids)", "pad_len = 0")})
+    plan = plan_of(cli, "main.py", "--", "--max_source_length", "64", "--max_target_length", "64",
+                   "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") not in (128, 129)
+
+
+# artidoro/qlora qlora.py:447-480,655-665 @ 7f4e95a68dc076bea9b3a413d2b512eca6d004e5: the collator
+# tokenizes source and target separately and concatenates them.
+QLORA_COLLATOR = QLORA.replace("""    def train():""", """    @dataclass
+    class DataCollatorForCausalLM(object):
+        tokenizer: object
+        source_max_len: int
+        target_max_len: int
+
+        def __call__(self, instances):
+            sources = [example["input"] for example in instances]
+            targets = [example["output"] for example in instances]
+            tokenized_sources_with_prompt = self.tokenizer(sources, max_length=self.source_max_len, truncation=True)
+            tokenized_targets = self.tokenizer(targets, max_length=self.target_max_len, truncation=True)
+            input_ids = []
+            for tokenized_source, tokenized_target in zip(
+                tokenized_sources_with_prompt["input_ids"], tokenized_targets["input_ids"]
+            ):
+                input_ids.append(torch.tensor(tokenized_source + tokenized_target))
+            return input_ids
+
+
+    def train():""").replace("""        model = get_accelerate_model(args)
+""", """        model = get_accelerate_model(args)
+        collator = DataCollatorForCausalLM(tokenizer=None, source_max_len=args.source_max_len,
+                                           target_max_len=args.target_max_len)
+""").replace("""        lora_r: int = field(default=64)
+""", """        lora_r: int = field(default=64)
+        source_max_len: int = field(default=1024)
+        target_max_len: int = field(default=256)
+""")
+
+
+def test_two_tokenizer_calls_concatenated_sum_their_bounds(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"qlora.py": QLORA_COLLATOR})
+    plan = plan_of(cli, "qlora.py", "--", "--model_name_or_path", "huggyllama/llama-7b", "--source_max_len", "16",
+                   "--target_max_len", "512", "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") == 528
+
+
+def test_two_tokenizer_calls_not_concatenated_are_not_summed(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"qlora.py": QLORA_COLLATOR.replace("tokenized_source + tokenized_target", "tokenized_source")})
+    plan = plan_of(cli, "qlora.py", "--", "--model_name_or_path", "huggyllama/llama-7b", "--source_max_len", "16",
+                   "--target_max_len", "512", "--output_dir", "o", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") != 528
