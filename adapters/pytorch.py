@@ -61,20 +61,21 @@ class PyTorchAdapter(Adapter):
             self.local_ddp(project, plan)
 
     def local_ddp(self, project: Project, plan: TrainingPlan) -> None:
-        """DDP constructed in a local module the entry script imports (adapters/pytorch_local.py)."""
+        """DDP or FSDP constructed in a local module the entry script imports (adapters/pytorch_local.py)."""
         from preflight.adapters.pytorch_local import ddp_in_local_modules
 
         for script in project.scripts:
             if script.tree is None or script.source.path is None:
                 continue
-            found = ddp_in_local_modules(Path(str(script.source.path)), script.tree)
+            root = Path(str(project.root)) if project.root else None
+            found = ddp_in_local_modules(Path(str(script.source.path)), script.tree, root)
             if found is not None:
-                path, line = found
+                path, line, mode, what = found
                 shown = os.path.relpath(path, project.root) if project.root else path.name
-                self.add_checked(plan, "dist.sharding", "ddp",
-                                 Source("code", shown, line, "DistributedDataParallel",
-                                        f"DistributedDataParallel(...) in {shown}, a local module "
-                                        f"{script.source.display} imports"), "medium")
+                self.add_checked(plan, "dist.sharding", mode,
+                                 Source("code", shown, line, what.split("(", 1)[0],
+                                        f"{what} in {shown}, a local module {script.source.display} imports"),
+                                 "medium")
                 return
 
 

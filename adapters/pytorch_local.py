@@ -17,6 +17,9 @@ from typing import Any, Optional
 from preflight.sources import read_text_limited
 
 _DDP = "torch.nn.parallel.DistributedDataParallel"
+_FSDP_MODULES = ("torch.distributed.fsdp", "torch.distributed.fsdp.fully_sharded_data_parallel")
+_FSDP_MODES = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+               "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
 _MAX_BYTES = 500_000
 
 
@@ -64,9 +67,36 @@ def _ddp_call(tree: ast.AST) -> Optional[int]:
     return None
 
 
-def ddp_in_local_modules(script_path: Path, tree: ast.AST) -> Optional[tuple[Path, int]]:
-    """(module, line) of a DDP wrapper in a local module the script imports, or None."""
-    for path in _imported_local(tree, script_path.resolve().parent):
+def _fsdp_call(tree: ast.AST) -> Optional[tuple[str, int, str]]:
+    """(mode, line, what) of a ``FullyShardedDataParallel(...)`` construction (by its imported
+    name or ``torch.distributed.fsdp.FullyShardedDataParallel``), its ``sharding_strategy``
+    read from the enum member's name (default FULL_SHARD)."""
+    aliases: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in _FSDP_MODULES:
+            aliases.update(a.asname or a.name for a in node.names if a.name == "FullyShardedDataParallel")
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        text = ast.unparse(f) if hasattr(ast, "unparse") else ""
+        if not ((isinstance(f, ast.Name) and f.id in aliases) or text.endswith("fsdp.FullyShardedDataParallel")):
+            continue
+        strategy = next((k.value for k in node.keywords if k.arg == "sharding_strategy"), None)
+        if strategy is None:
+            return "fsdp_full", node.lineno, "FullyShardedDataParallel(...): default FULL_SHARD"
+        last = (ast.unparse(strategy) if hasattr(ast, "unparse") else "").rsplit(".", 1)[-1]
+        if last in _FSDP_MODES:
+            return _FSDP_MODES[last], node.lineno, f"FullyShardedDataParallel(sharding_strategy={last})"
+        return None
+    return None
+
+
+def ddp_in_local_modules(script_path: Path, tree: ast.AST,
+                         root: Optional[Path] = None) -> Optional[tuple[Path, int, str, str]]:
+    """(module, line, mode, what) of a DDP or FSDP wrapper in a local module the script imports
+    (mistral-finetune ``train.py`` -> ``finetune/wrapped_model.py:188`` FSDP FULL_SHARD), or None."""
+    for path in _imported_up(tree, script_path.resolve().parent, root, depth=2):
         try:
             if path.stat().st_size > _MAX_BYTES:
                 continue
@@ -75,7 +105,10 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST) -> Optional[tuple[Pat
             continue
         line = _ddp_call(sub)
         if line is not None:
-            return path, line
+            return path, line, "ddp", "DistributedDataParallel(...)"
+        fsdp = _fsdp_call(sub)
+        if fsdp is not None:
+            return path, fsdp[1], fsdp[0], fsdp[2]
     return None
 
 

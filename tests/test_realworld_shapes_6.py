@@ -586,3 +586,37 @@ def test_two_tokenizer_calls_not_concatenated_are_not_summed(cli, tmp_path: Path
     plan = plan_of(cli, "qlora.py", "--", "--model_name_or_path", "huggyllama/llama-7b", "--source_max_len", "16",
                    "--target_max_len", "512", "--output_dir", "o", cwd=tmp_path)
     assert winner(plan, "data.seq_len") != 528
+
+
+# mistralai/mistral-finetune finetune/wrapped_model.py:12-13,186-196 @ 1943535d8e6d46b2eb47de8b81df07fec3ca5c15:
+# the FSDP wrapper is built in the project's package, not in train.py.
+FSDP_WRAPPED = """\
+    import torch
+    from torch.distributed.fsdp.api import ShardingStrategy
+    from torch.distributed.fsdp.fully_sharded_data_parallel import FullyShardedDataParallel
+
+
+    def load_model(folder):
+        model = torch.nn.Linear(8, 8)
+        return FullyShardedDataParallel(model, sharding_strategy=ShardingStrategy.FULL_SHARD, limit_all_gathers=True)
+    """
+
+
+def test_fsdp_wrapper_in_a_local_package_module(cli, tmp_path: Path) -> None:
+    train = MISTRAL_TRAIN.replace("lora=args.lora, checkpoint=True", "")
+    write(tmp_path, {"train.py": train, "finetune/__init__.py": "", "finetune/wrapped_model.py": FSDP_WRAPPED})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "train.py", cwd=tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is not None and sharding.value == "fsdp_full" and sharding.source.path == "finetune/wrapped_model.py"
+
+
+def test_fsdp_shard_grad_op_in_a_local_module_and_no_wrapper_says_nothing(cli, tmp_path: Path) -> None:
+    train = MISTRAL_TRAIN.replace("lora=args.lora, checkpoint=True", "")
+    write(tmp_path / "a", {"train.py": train, "finetune/__init__.py": "",
+                           "finetune/wrapped_model.py": FSDP_WRAPPED.replace("FULL_SHARD", "SHARD_GRAD_OP")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "train.py", cwd=tmp_path / "a")
+    assert winner(plan, "dist.sharding") == "fsdp_grad_op"
+    write(tmp_path / "b", {"train.py": train, "finetune/__init__.py": "", "finetune/wrapped_model.py":
+                           "import torch\n\n\ndef load_model(folder):\n    return torch.nn.Linear(8, 8)\n"})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "train.py", cwd=tmp_path / "b")
+    assert winner(plan, "dist.sharding") is None
