@@ -355,6 +355,10 @@ class ScriptIndex:
             params = self.param_count.get(expr.id, 0)
             if params and bound.count(None) == params and len(bound) - params == self.class_level.get(expr.id, 0):
                 return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
+            if params and self._shadowing_parameter(expr.id, getattr(expr, "lineno", None)):
+                # a parameter of the function around the use shadows a global of the same name
+                # (TinyLlama: module-level ``batch_size = 64`` and ``def create_dataloader(batch_size, ...)``)
+                return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
@@ -481,6 +485,30 @@ class ScriptIndex:
                 return None
             found = found or value
         return found
+
+    def _shadowing_parameter(self, name: str, line: Optional[int]) -> bool:
+        """``name`` at ``line`` is a parameter of the innermost function around it that the
+        function never rebinds."""
+        if line is None:
+            return False
+        around = [f for fs in self.functions.values() for f in fs
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+        if not around:
+            return False
+        fn = max(around, key=lambda f: f.lineno)
+        if not any(a.arg == name for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)):
+            return False
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+                targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+                if isinstance(node, ast.With):
+                    targets = [i.optional_vars for i in node.items]
+                if any(t is not None and name in target_names(t) for t in targets):
+                    return False
+            if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+                return False
+        return True
 
     def _cli_entry(self, fn: ast.AST) -> bool:
         name = getattr(fn, "name", "")

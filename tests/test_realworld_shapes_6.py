@@ -620,3 +620,50 @@ def test_fsdp_shard_grad_op_in_a_local_module_and_no_wrapper_says_nothing(cli, t
                            "import torch\n\n\ndef load_model(folder):\n    return torch.nn.Linear(8, 8)\n"})
     plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "train.py", cwd=tmp_path / "b")
     assert winner(plan, "dist.sharding") is None
+
+
+# jzhang38/TinyLlama pretrain/tinyllama.py:32-34,50,117-124,301-336: module-level batch sizes, and
+# helpers whose parameter ``batch_size`` shadows the global ``batch_size``.
+TINY_LOADERS = """\
+    import torch
+    from torch.utils.data import DataLoader
+
+    global_batch_size = 512
+    num_of_devices = 8
+    micro_batch_size = 8
+    batch_size = global_batch_size // num_of_devices
+
+
+    def create_dataloader(batch_size, block_size, data_dir):
+        dataset = list(range(block_size))
+        return DataLoader(dataset, batch_size=batch_size, shuffle=False, pin_memory=True)
+
+
+    def create_dataloaders(batch_size, block_size, train_data_dir):
+        effective_block_size = block_size + 1
+        return create_dataloader(batch_size=batch_size, block_size=effective_block_size, data_dir=train_data_dir)
+
+
+    def main():
+        model = torch.nn.Linear(8, 8)
+        loader = create_dataloaders(batch_size=micro_batch_size, block_size=2048, train_data_dir="data")
+        optimizer = torch.optim.AdamW(model.parameters(), lr=4e-4)
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    main()
+    """
+
+
+def test_a_helper_parameter_shadowing_a_global_takes_the_value_passed(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": TINY_LOADERS})
+    assert winner(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") == 8  # not the global 64
+
+
+def test_a_parameter_rebound_in_its_function_is_not_resolved_from_calls(cli, tmp_path: Path) -> None:
+    script = TINY_LOADERS.replace("        dataset = list(range(block_size))\n",
+                                  "        dataset = list(range(block_size))\n        batch_size = batch_size * 2\n")
+    write(tmp_path, {"train.py": script})
+    assert winner(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") != 8
