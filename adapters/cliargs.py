@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 from preflight.adapters.cliargs_options import (
@@ -227,6 +228,12 @@ class _Pass:
         found = self.value("optim")
         if found is not None and isinstance(found[1], str) and found[1] and found[2].kind != "default":
             self.add("optimizer.name", found[1], found[2], found[3])
+        elif found is None and "optim" in self.decl.options and self.decl.options["optim"].origin == "library":
+            self.library_optim()
+        found = self.value("use_liger_kernel")
+        if found is not None and found[2].kind != "default" and _as_bool(found[1]) is True:
+            # TrainingArguments(use_liger_kernel=True): Liger's fused linear cross-entropy
+            self.add("loss.implementation", "fused", found[2], found[3])
         found = self.value(*_ATTN)
         if found is not None and found[1] in _ATTN_VALUES:
             self.add("model.attn_implementation", found[1], found[2], found[3])
@@ -236,6 +243,23 @@ class _Pass:
         self.computed()
         self.nodes_by_help()
         self.global_batch_by_help()
+
+    def library_optim(self) -> None:
+        """The ``optim`` default of a library TrainingArguments class the parser declares (TrlParser
+        with SFTConfig), by the transformers and torch versions the project pins."""
+        from preflight.adapters.transformers_version import default_optim, find_version
+
+        path = self.script.source.path
+        if path is None:
+            return
+        folder = Path(str(path)).resolve().parent
+        tv = find_version("transformers", folder, self.project.root)
+        torch = find_version("torch", folder, self.project.root)
+        name, detail = default_optim(tv, torch)
+        if name is not None:
+            self.add("optimizer.name", name, Source("default", None, None, "optim",
+                                                    f"{self.decl.options['optim'].library or 'TrainingArguments'} "
+                                                    f"default: {detail}"), "medium")
 
     def global_batch_by_help(self) -> None:
         """An option the script documents as the global batch size (OpenRLHF

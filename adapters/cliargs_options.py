@@ -21,11 +21,14 @@ _ARCH = ("arch", "a", "architecture")
 _TRL = "trl library"
 _LIBRARY: dict[str, dict[str, Any]] = {
     "SFTConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
-                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None},
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
+                  "use_liger_kernel": False},
     "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
-                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None},
+                  "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
+                  "use_liger_kernel": False},
     "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
-                          "gradient_checkpointing": False, "bf16": False, "optim": None},
+                          "gradient_checkpointing": False, "bf16": False, "optim": None,
+                          "use_liger_kernel": False},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
                     "use_bnb_nested_quant": False},

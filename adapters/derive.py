@@ -38,7 +38,7 @@ def uses_deepspeed(plan: TrainingPlan) -> bool:
 
 
 _PRECISION_WORDS = re.compile(r"autocast|GradScaler|\.half\(|bfloat16|float16|\bbf16|\bfp16|precision|"
-                              r"\bamp\b|mixed|\bhalf\b|fp8|float8|to\(torch\.bfloat|dtype\s*=\s*torch\.(b?float16)")
+                              r"\bamp\b|mixed|torch\.half\b|fp8|float8|to\(torch\.bfloat|dtype\s*=\s*torch\.(b?float16)")
 _MAX_FILES = 300
 
 

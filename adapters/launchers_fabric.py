@@ -2,7 +2,13 @@
 ``lightning run model``): its options may follow the script (click parses them anywhere;
 unknown ones are the script's). ``--devices`` (per node, default 1) x ``--num-nodes`` processes;
 ``--strategy`` (auto: DDP when there are several); ``--precision`` (default ``32-true`` unless the
-script's ``Fabric(precision=...)`` says otherwise: lightning/fabric/connector.py)."""
+script's ``Fabric(precision=...)`` says otherwise: lightning/fabric/connector.py).
+
+The script's own ``Fabric(strategy=...)`` wins over the launcher's ``auto`` (TinyLlama
+``pretrain/tinyllama.py``: ``strategy = FSDPStrategy(...)`` under ``if devices > 1:``, then
+``L.Fabric(strategy=strategy)``): the strategy objects bound to the name, less those under a
+guard decided false and TPU-only ones (the target is a GPU), decide it when one is left; its
+confidence is medium when its guards are decided, low when not."""
 
 from __future__ import annotations
 
@@ -64,6 +70,74 @@ def _fabric_precision_in_code(project: Any) -> Optional[int]:
     return None
 
 
+_FSDP_MODES = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+               "NO_SHARD": "ddp"}
+_TPU_ONLY = ("XLAStrategy", "XLAFSDPStrategy")
+
+
+def _strategy_candidates(idx: Any, expr: ast.AST) -> list[tuple[Any, Optional[bool]]]:
+    """(call or constant, whether it runs) for each value ``expr`` may hold."""
+    if isinstance(expr, ast.Name):
+        values = [v for v in idx.assigns.get(expr.id, []) if v is not None]
+        if len(values) != len(idx.assigns.get(expr.id, [])):
+            return []  # also bound some other way (a parameter): unknown
+    else:
+        values = [expr]
+    out: list[tuple[Any, Optional[bool]]] = []
+    for value in values:
+        site = next((c for c in idx.calls if c.call is value), None) if isinstance(value, ast.Call) else None
+        if isinstance(value, ast.Call) and site is None:
+            return []
+        runs = idx.runs(site) if site is not None else True
+        if runs is False:
+            continue
+        out.append((site if site is not None else value, runs))
+    return out
+
+
+def fabric_strategy_in_code(project: Any) -> Optional[tuple[Optional[str], Optional[Source], str]]:
+    """The sharding the script's ``Fabric(strategy=...)`` gives: None when no script passes one (the
+    launcher decides), else (mode or None when not known, source, confidence)."""
+    for script in project.scripts:
+        idx = project.index(script)
+        for site in idx.calls:
+            if site.last != "Fabric" or site.kwarg("strategy") is None:
+                continue
+            expr = site.kwarg("strategy")
+            if isinstance(expr, ast.Constant) and expr.value == "auto":
+                return None
+            found: list[tuple[str, Source, Optional[bool]]] = []
+            for cand, runs in _strategy_candidates(idx, expr):
+                if isinstance(cand, ast.Constant):
+                    if cand.value != "auto":
+                        return (None, None, "low")
+                    continue
+                last = cand.last or ""
+                if last in _TPU_ONLY:
+                    continue
+                if last == "FSDPStrategy":
+                    kw = cand.kwarg("sharding_strategy")
+                    name = "FULL_SHARD"
+                    if kw is not None:
+                        resolved = idx.resolve(kw)
+                        name = str(resolved.value if resolved is not None else
+                                   (ast.unparse(kw) if hasattr(ast, "unparse") else "")).rsplit(".", 1)[-1].upper()
+                    mode = _FSDP_MODES.get(name)
+                elif last == "DDPStrategy":
+                    mode = "ddp"
+                else:
+                    return (None, None, "low")
+                if mode is None:
+                    return (None, None, "low")
+                found.append((mode, project.source(script, cand.call, "code", key="strategy",
+                                                   detail=f"{last}(...) given to Fabric(strategy=...)"), runs))
+            if len(found) != 1:
+                return (None, None, "low") if found else None
+            mode, source, runs = found[0]
+            return (mode, source, "medium" if runs else "low")
+    return None
+
+
 def fabric_facts(adapter: Any, project: Any, plan: TrainingPlan, info: Any, line: str) -> None:
     def src(flag: str, detail: str = "") -> Source:
         return Source("cli", None, None, flag, f"{detail} (launch line: {line})" if detail else f"launch line: {line}")
@@ -77,7 +151,12 @@ def fabric_facts(adapter: Any, project: Any, plan: TrainingPlan, info: Any, line
                                    f"--devices {info.procs_per_node} x --num-nodes {info.nodes} "
                                    f"(launch line: {line})"))
         strategy = info.options.get("__strategy", "auto")
-        if info.total_procs > 1 and strategy in ("auto", "ddp"):
+        in_code = fabric_strategy_in_code(project) if strategy == "auto" else None
+        if in_code is not None:
+            mode, source, conf = in_code
+            if mode is not None and source is not None:
+                adapter.add_checked(plan, "dist.sharding", mode, source, conf)
+        elif info.total_procs > 1 and strategy in ("auto", "ddp"):
             adapter.add_checked(plan, "dist.sharding", "ddp",
                                 src("--strategy", f"--strategy {strategy}: DDP over {info.total_procs} processes"),
                                 "medium" if strategy == "auto" else "high")

@@ -61,20 +61,21 @@ class PyTorchAdapter(Adapter):
             self.local_ddp(project, plan)
 
     def local_ddp(self, project: Project, plan: TrainingPlan) -> None:
-        """DDP constructed in a local module the entry script imports (adapters/pytorch_local.py)."""
+        """DDP or FSDP constructed in a local module the entry script imports (adapters/pytorch_local.py)."""
         from preflight.adapters.pytorch_local import ddp_in_local_modules
 
         for script in project.scripts:
             if script.tree is None or script.source.path is None:
                 continue
-            found = ddp_in_local_modules(Path(str(script.source.path)), script.tree)
+            root = Path(str(project.root)) if project.root else None
+            found = ddp_in_local_modules(Path(str(script.source.path)), script.tree, root)
             if found is not None:
-                path, line = found
+                path, line, mode, what = found
                 shown = os.path.relpath(path, project.root) if project.root else path.name
-                self.add_checked(plan, "dist.sharding", "ddp",
-                                 Source("code", shown, line, "DistributedDataParallel",
-                                        f"DistributedDataParallel(...) in {shown}, a local module "
-                                        f"{script.source.display} imports"), "medium")
+                self.add_checked(plan, "dist.sharding", mode,
+                                 Source("code", shown, line, what.split("(", 1)[0],
+                                        f"{what} in {shown}, a local module {script.source.display} imports"),
+                                 "medium")
                 return
 
 
@@ -325,6 +326,10 @@ class _ScriptPass:
                     resolved = self.value(expr)
                     if resolved is not None:
                         self.put("batch.micro", resolved, site, f"{site.label}(batch_size=...)", conf)
+                    else:
+                        from preflight.adapters.pytorch_local import per_rank_batch
+
+                        per_rank_batch(self, site, expr, conf)
             for kw, field, default in (("num_workers", "data.num_workers", 0), ("pin_memory", "data.pin_memory", False)):
                 expr = site.kwarg(kw)
                 if expr is None and spread:
@@ -578,7 +583,17 @@ class _ScriptPass:
                 conf = self.plan.capped(conf, "peft.method", *(("precision.weights_bits",) if mode == "qlora" else ()))
             else:
                 mode = "finetune" if self.pretrained else "train"
-            self.add("task.mode", mode, self.src(train_site.call, f"{train_site.label}(...): the script trains"), conf)
+            detail = f"{train_site.label}(...): the script trains"
+            if not peft_found and self.names_peft():
+                # LoRA named here or in a local module, but not built where it can be read: it may
+                # train adapters only, so a full-training mode is a guess
+                conf = "low"
+                detail += "; LoRA/PEFT is named in the script or a local module it imports, not read"
+            self.add("task.mode", mode, self.src(train_site.call, detail), conf)
+            if not peft_found and owner not in hf_trainers:
+                from preflight.adapters.pytorch_local import absent_in_loop
+
+                absent_in_loop(self.adapter, self.plan, self.project, self.script, train_site.call)
         elif generate:
             site = generate[0]
             self.add("task.mode", "generation", self.src(site.call, f"{site.label}(...) and no backward pass"),
@@ -589,6 +604,12 @@ class _ScriptPass:
                         or (s.name or "").endswith(".eval"))
             self.add("task.mode", "inference", self.src(site.call, "no backward pass; model run under no_grad/eval"),
                      "medium")
+
+    def names_peft(self) -> bool:
+        from preflight.adapters.pytorch_local import names_peft
+
+        path = self.script.source.path
+        return names_peft(self.script.source.text, self.script.tree, Path(str(path)) if path else None)
 
     def tokenizer_names(self) -> set[str]:
         """Names bound to a tokenizer by how it is built (``AutoTokenizer.from_pretrained``, a

@@ -10,12 +10,16 @@ in the module). FSDP or DeepSpeed anywhere in the job take precedence through th
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from preflight.sources import read_text_limited
 
 _DDP = "torch.nn.parallel.DistributedDataParallel"
+_FSDP_MODULES = ("torch.distributed.fsdp", "torch.distributed.fsdp.fully_sharded_data_parallel")
+_FSDP_MODES = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+               "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
 _MAX_BYTES = 500_000
 
 
@@ -63,9 +67,36 @@ def _ddp_call(tree: ast.AST) -> Optional[int]:
     return None
 
 
-def ddp_in_local_modules(script_path: Path, tree: ast.AST) -> Optional[tuple[Path, int]]:
-    """(module, line) of a DDP wrapper in a local module the script imports, or None."""
-    for path in _imported_local(tree, script_path.resolve().parent):
+def _fsdp_call(tree: ast.AST) -> Optional[tuple[str, int, str]]:
+    """(mode, line, what) of a ``FullyShardedDataParallel(...)`` construction (by its imported
+    name or ``torch.distributed.fsdp.FullyShardedDataParallel``), its ``sharding_strategy``
+    read from the enum member's name (default FULL_SHARD)."""
+    aliases: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in _FSDP_MODULES:
+            aliases.update(a.asname or a.name for a in node.names if a.name == "FullyShardedDataParallel")
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        f = node.func
+        text = ast.unparse(f) if hasattr(ast, "unparse") else ""
+        if not ((isinstance(f, ast.Name) and f.id in aliases) or text.endswith("fsdp.FullyShardedDataParallel")):
+            continue
+        strategy = next((k.value for k in node.keywords if k.arg == "sharding_strategy"), None)
+        if strategy is None:
+            return "fsdp_full", node.lineno, "FullyShardedDataParallel(...): default FULL_SHARD"
+        last = (ast.unparse(strategy) if hasattr(ast, "unparse") else "").rsplit(".", 1)[-1]
+        if last in _FSDP_MODES:
+            return _FSDP_MODES[last], node.lineno, f"FullyShardedDataParallel(sharding_strategy={last})"
+        return None
+    return None
+
+
+def ddp_in_local_modules(script_path: Path, tree: ast.AST,
+                         root: Optional[Path] = None) -> Optional[tuple[Path, int, str, str]]:
+    """(module, line, mode, what) of a DDP or FSDP wrapper in a local module the script imports
+    (mistral-finetune ``train.py`` -> ``finetune/wrapped_model.py:188`` FSDP FULL_SHARD), or None."""
+    for path in _imported_up(tree, script_path.resolve().parent, root, depth=2):
         try:
             if path.stat().st_size > _MAX_BYTES:
                 continue
@@ -74,5 +105,141 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST) -> Optional[tuple[Pat
             continue
         line = _ddp_call(sub)
         if line is not None:
-            return path, line
+            return path, line, "ddp", "DistributedDataParallel(...)"
+        fsdp = _fsdp_call(sub)
+        if fsdp is not None:
+            return path, fsdp[1], fsdp[0], fsdp[2]
     return None
+
+
+_PEFT_WORDS = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
+# activation checkpointing by any of its spellings (never a saved model "checkpoint")
+_CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
+                         r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|recompute|"
+                         r"grad_checkpoint|\bSelectiveAC\b|\bFullAC\b", re.I)
+
+
+def _relative(tree: ast.AST, here: Path) -> list[Path]:
+    out: list[Path] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = here
+            for _ in range(node.level - 1):
+                base = base.parent
+            rel = (node.module or "").replace(".", "/")
+            names = [rel] if rel else [a.name for a in node.names]
+            for name in names:
+                for cand in (base / f"{name}.py", base / name / "__init__.py"):
+                    if cand.is_file() and cand not in out:
+                        out.append(cand)
+    return out
+
+
+def _imported_up(tree: ast.AST, here: Path, root: Optional[Path], depth: int = 3, limit: int = 24) -> list[Path]:
+    """Local modules the script imports, and those they import (``depth`` levels, at most
+    ``limit`` files): each import looked up beside the importing file, then (a package imported by
+    its dotted name from the project root, TinyLlama ``pretrain/tinyllama.py`` -> ``lit_gpt/``;
+    mistral-finetune ``finetune/wrapped_model.py`` -> ``model/transformer.py``) in each parent
+    folder up to ``root``."""
+    top = root.resolve() if root is not None else None
+    out: list[Path] = []
+    frontier: list[tuple[ast.AST, Path]] = [(tree, here.resolve())]
+    for _ in range(depth):
+        found: list[Path] = []
+        for node, folder in frontier:
+            cands = _imported_local(node, folder) + _relative(node, folder)
+            up = folder
+            while top is not None and up != top and top in up.parents:
+                up = up.parent
+                cands += _imported_local(node, up)
+            found.extend(c for c in cands if c not in out and c not in found)
+        out.extend(found)
+        if len(out) >= limit:
+            return out[:limit]
+        frontier = []
+        for path in found:
+            try:
+                if path.stat().st_size <= _MAX_BYTES:
+                    frontier.append((ast.parse(read_text_limited(path, errors="replace")), path.parent))
+            except (OSError, SyntaxError, ValueError):
+                continue
+    return out
+
+
+def _names(words: re.Pattern[str], text: str, tree: ast.AST, script_path: Optional[Path],
+           root: Optional[Path] = None) -> bool:
+    if words.search(text):
+        return True
+    if script_path is None or not script_path.is_file():
+        return True
+    for local in _imported_up(tree, script_path.resolve().parent, root):
+        try:
+            if words.search(read_text_limited(local, errors="replace")):
+                return True
+        except (OSError, ValueError):
+            return True
+    return False
+
+
+def names_peft(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:
+    """Whether a script (its ``text``) or a local module it imports names PEFT/LoRA at all. A path
+    that is not a file cannot be looked into further: True (claim nothing)."""
+    return _names(_PEFT_WORDS, text, tree, script_path, root)
+
+
+def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:
+    """Whether a script or a local module it imports names activation checkpointing at all."""
+    return _names(_CKPT_WORDS, text, tree, script_path, root)
+
+
+def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node: ast.AST) -> None:
+    """A plain PyTorch training loop whose script and local modules never name PEFT/LoRA or
+    activation checkpointing (DiT ``train.py`` + ``models.py``): ``peft.method`` none and
+    ``memory.gradient_checkpointing`` False, medium (a construct preflight does not read could
+    still add either)."""
+    path = Path(str(script.source.path)) if script.source.path else None
+    root = Path(str(project.root)) if project.root else None
+    what = "in the script, the local modules it imports, the configs read or the launch line"
+    # the configs the job reads (an accelerate FSDP YAML's fsdp_activation_checkpointing) and the
+    # launch line count as much as the code
+    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or []))])
+    if _PEFT_WORDS.search(extra) is None and not names_peft(script.source.text, script.tree, path, root):
+        adapter.add_checked(plan, "peft.method", "none",
+                            project.source(script, site_node, "code", detail=f"a training loop; no PEFT/LoRA named {what}"),
+                            "medium")
+    if _CKPT_WORDS.search(extra) is None and not names_checkpointing(script.source.text, script.tree, path, root):
+        adapter.add_checked(plan, "memory.gradient_checkpointing", False,
+                            project.source(script, site_node, "code",
+                                           detail=f"a training loop; no activation checkpointing named {what}"),
+                            "medium")
+
+
+_WORLD_CALLS = ("get_world_size",)
+
+
+def per_rank_batch(pass_: Any, site: Any, expr: ast.AST, conf: str) -> None:
+    """``DataLoader(batch_size=int(args.global_batch_size // dist.get_world_size()))`` (DiT
+    ``train.py:174``): the numerator is the global batch, and with the launch line's process
+    count the per-rank batch is their quotient (medium: the launch line's count is the world)."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "int" and len(expr.args) == 1:
+        expr = expr.args[0]
+    if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.FloorDiv, ast.Div))
+            and isinstance(expr.right, ast.Call)):
+        return
+    func = expr.right.func
+    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if last not in _WORLD_CALLS:
+        return
+    total = pass_.value(expr.left)
+    if total is None or not isinstance(total.value, int) or isinstance(total.value, bool) or total.value < 1:
+        return
+    what = f"{site.label}(batch_size={ast.unparse(expr) if hasattr(ast, 'unparse') else '...'})"
+    pass_.put("batch.global", total, site, f"{what}: the batch over all ranks", conf)
+    from preflight.adapters.launchers import parse_launch
+
+    argv = pass_.project.argv
+    procs = parse_launch(argv).total_procs if argv else None
+    if procs and total.value % procs == 0:
+        pass_.add("batch.micro", total.value // procs,
+                  pass_.src(site.call, f"{what}: {total.value} // {procs} processes of the launch line", "derived"),
+                  "medium")

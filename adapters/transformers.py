@@ -240,23 +240,10 @@ class _ScriptPass:
 
     def mentions_peft(self) -> bool:
         """Whether the script or a local module it imports (beside it) names PEFT/LoRA at all."""
-        from preflight.adapters.pytorch_local import _imported_local
+        from preflight.adapters.pytorch_local import names_peft
 
-        from preflight.sources import read_text_limited
-
-        words = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
-        if words.search(self.script.source.text):
-            return True
-        path = Path(str(self.script.source.path))
-        if not path.is_file():
-            return True  # cannot look further: do not claim
-        for local in _imported_local(self.script.tree, path.resolve().parent)[:12]:
-            try:
-                if words.search(read_text_limited(local, errors="replace")):
-                    return True
-            except (OSError, ValueError):
-                return True
-        return False
+        path = self.script.source.path
+        return names_peft(self.script.source.text, self.script.tree, Path(str(path)) if path else None)
 
     def weights_4bit(self, sure: bool = False) -> bool:
         """A 4-bit load in this file that may run (``sure``: one whose every guard is decided

@@ -475,23 +475,12 @@ class ArgsPass:
             self.default_optim(site, label, conf)
 
     def default_optim(self, site: CallSite, label: str, conf: str) -> None:
-        tv, torch = self.o.transformers, self.o.torch
-        where = self.where(site.line)
-        version = self.o.version_text()
-        if tv is not None and not tv.at_least(4, 46):
-            name, detail = "adamw_torch", f"optim=adamw_torch (transformers <= 4.45; {version})"
-        elif tv is not None and not tv.at_least(4, 57):
-            self.o.note(f"{where}: {label} default optim for {version} (between 4.45 and 4.57) not verified: "
-                        "adamw_torch, or adamw_torch_fused with recent torch")
+        from preflight.adapters.transformers_version import default_optim
+
+        name, detail = default_optim(self.o.transformers, self.o.torch)
+        if name is None:
+            self.o.note(f"{self.where(site.line)}: {label} {detail}")
             return
-        elif torch is None:
-            self.o.note(f"{where}: {label} default optim in {version}: adamw_torch_fused with torch >= 2.8, else "
-                        "adamw_torch; torch version not found, so not recorded")
-            return
-        elif torch.at_least(2, 8):
-            name, detail = "adamw_torch_fused", f"optim=adamw_torch_fused ({version}, torch {torch.text} >= 2.8)"
-        else:
-            name, detail = "adamw_torch", f"optim=adamw_torch ({version}, torch {torch.text} < 2.8)"
         self.o.add("optimizer.name", name, self.o.src(site.call, f"{label} default: {detail}", "default", "optim"),
                    conf)
 

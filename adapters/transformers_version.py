@@ -4,6 +4,12 @@ Searched, without importing anything, in the script's folder and its parents up 
 project root: ``requirements*.txt``, ``pyproject.toml``, ``setup.py``, ``environment.yml``
 and lock files (``poetry.lock``, ``uv.lock``, ``Pipfile.lock``). A pin (``==``) is exact;
 a lower bound (``>=``, ``~=``) is used as the version and said to be a bound.
+
+A project audited from a sub-folder of its repository (ChatGLM-6B ``ptuning/``,
+Chinese-LLaMA-Alpaca-2 ``scripts/training/``) pins its versions in the repository root's
+``requirements.txt``: when nothing is found up to the project root, the search goes on up
+to ``_ABOVE_ROOT`` more folders, stopping at a repository root (a folder holding ``.git``)
+and never into the user's home folder or the filesystem root.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from preflight._record import dataclass
 _FILES = ("requirements*.txt", "pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml")
 _LOCKS = ("poetry.lock", "uv.lock")
 _MAX_BYTES = 2_000_000
+_ABOVE_ROOT = 2
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,27 @@ class Version:
 
     def describe(self) -> str:
         return f"{self.package} {self.text} ({self.how}, {self.where})"
+
+
+def default_optim(tv: Optional[Version], torch: Optional[Version]) -> tuple[Optional[str], str]:
+    """The ``TrainingArguments.optim`` default for the declared versions: (name, detail), or
+    (None, why not) when it cannot be said. ``adamw_hf`` before 4.32 (huggingface/transformers
+    #25109), then ``adamw_torch``; the fused default of later releases needs torch >= 2.8, so a
+    torch pinned below 2.8 keeps ``adamw_torch`` whatever the transformers version."""
+    version = tv.describe() if tv is not None else "transformers 5.x (assumed)"
+    if tv is not None and not tv.at_least(4, 32):
+        return "adamw_hf", f"optim=adamw_hf (transformers < 4.32; {version})"
+    if tv is not None and not tv.at_least(4, 46):
+        return "adamw_torch", f"optim=adamw_torch (transformers 4.32 to <= 4.45; {version})"
+    if torch is not None and not torch.at_least(2, 8):
+        return "adamw_torch", f"optim=adamw_torch ({version}, torch {torch.text} < 2.8)"
+    if tv is not None and not tv.at_least(4, 57):
+        return None, (f"default optim for {version} (between 4.45 and 4.57) not verified: adamw_torch, or "
+                      "adamw_torch_fused with recent torch")
+    if torch is None:
+        return None, (f"default optim in {version}: adamw_torch_fused with torch >= 2.8, else adamw_torch; torch "
+                      "version not found, so not recorded")
+    return "adamw_torch_fused", f"optim=adamw_torch_fused ({version}, torch {torch.text} >= 2.8)"
 
 
 def _spec_regex(package: str) -> re.Pattern[str]:
@@ -103,29 +131,55 @@ def _from_pipfile_lock(package: str, text: str, shown: str) -> Optional[Version]
     return None
 
 
+def _in_folder(package: str, folder: Path, top: Path) -> Optional[Version]:
+    for pattern in _FILES:
+        for path in sorted(folder.glob(pattern)):
+            text = _read(path)
+            if text is not None:
+                found = _from_text(package, text, _display(path, top))
+                if found is not None:
+                    return found
+    for name in _LOCKS:
+        text = _read(folder / name)
+        if text is not None:
+            found = _from_lock(package, text, _display(folder / name, top))
+            if found is not None:
+                return found
+    text = _read(folder / "Pipfile.lock")
+    if text is not None:
+        return _from_pipfile_lock(package, text, _display(folder / "Pipfile.lock", top))
+    return None
+
+
+def _display_above(path_where: str, folder: Path, top: Path) -> str:
+    import os
+
+    return os.path.relpath(folder, top).replace(os.sep, "/") + "/" + path_where.rsplit("/", 1)[-1]
+
+
 def find_version(package: str, start: Path, root: Path) -> Optional[Version]:
-    """The version of ``package`` declared nearest to ``start`` (a folder), up to ``root``."""
+    """The version of ``package`` declared nearest to ``start`` (a folder), up to ``root``,
+    then up to the repository root above it (at most ``_ABOVE_ROOT`` folders)."""
     folder = start.resolve()
     top = root.resolve()
     while True:
-        for pattern in _FILES:
-            for path in sorted(folder.glob(pattern)):
-                text = _read(path)
-                if text is not None:
-                    found = _from_text(package, text, _display(path, top))
-                    if found is not None:
-                        return found
-        for name in _LOCKS:
-            text = _read(folder / name)
-            if text is not None:
-                found = _from_lock(package, text, _display(folder / name, top))
-                if found is not None:
-                    return found
-        text = _read(folder / "Pipfile.lock")
-        if text is not None:
-            found = _from_pipfile_lock(package, text, _display(folder / "Pipfile.lock", top))
-            if found is not None:
-                return found
+        found = _in_folder(package, folder, top)
+        if found is not None:
+            return found
         if folder == top or folder.parent == folder or top not in folder.parents:
-            return None
+            break
         folder = folder.parent
+    if (top / ".git").exists():
+        return None  # the project root is the repository root
+    home = Path.home().resolve()
+    folder = top
+    for _ in range(_ABOVE_ROOT):
+        folder = folder.parent
+        if folder == folder.parent or folder == home:
+            return None
+        found = _in_folder(package, folder, top)
+        if found is not None:
+            return Version(found.package, found.text, found.how, _display_above(found.where, folder, top))
+        if (folder / ".git").exists():
+            return None
+    return None

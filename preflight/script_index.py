@@ -151,6 +151,16 @@ def _children(node: ast.AST) -> list[ast.AST]:
     return out
 
 
+def _merged_namespace(node: ast.AST) -> bool:
+    """``argparse.Namespace(**vars(a), **vars(b))`` (or ``Namespace(**a.__dict__)``): a namespace
+    built only from other objects' attributes, so its attributes are theirs."""
+    if not isinstance(node, ast.Call) or node.args or not node.keywords:
+        return False
+    if (dotted_name(node.func) or "").rsplit(".", 1)[-1] != "Namespace":
+        return False
+    return all(k.arg is None for k in node.keywords)
+
+
 class ScriptIndex:
     """Calls, assignments, imports and argparse arguments of one script, found in one walk."""
 
@@ -345,6 +355,10 @@ class ScriptIndex:
             params = self.param_count.get(expr.id, 0)
             if params and bound.count(None) == params and len(bound) - params == self.class_level.get(expr.id, 0):
                 return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
+            if params and self._shadowing_parameter(expr.id, getattr(expr, "lineno", None)):
+                # a parameter of the function around the use shadows a global of the same name
+                # (TinyLlama: module-level ``batch_size = 64`` and ``def create_dataloader(batch_size, ...)``)
+                return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
@@ -353,8 +367,10 @@ class ScriptIndex:
                 and expr.value.id not in ("self", "cls"):
             owners = self.assigns.get(expr.value.id)
             # only an object bound some other way than a plain assignment (a parameter, a
-            # tuple unpacked from parse_args_into_dataclasses()): never one the script built
-            if owners and all(b is None for b in owners):
+            # tuple unpacked from parse_args_into_dataclasses()), or a namespace merging such
+            # objects (qlora ``args = argparse.Namespace(**vars(model_args), ...)``): never one
+            # the script built
+            if owners and all(b is None or _merged_namespace(b) for b in owners):
                 return self.options(expr.attr)
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]
@@ -362,6 +378,19 @@ class ScriptIndex:
                 return None
             kind = "cli" if any(i.kind == "cli" for i in items if i) else "code"
             return Resolved([i.value for i in items if i], kind, line)
+        if isinstance(expr, ast.Compare) and len(expr.ops) == 1 and type(expr.ops[0]) in _COMPARE:
+            # ``load_in_4bit=args.bits == 4``: a comparison of known values is a known bool
+            left, right = self.resolve(expr.left, depth + 1), self.resolve(expr.comparators[0], depth + 1)
+            if left is None or right is None:
+                return None
+            try:
+                value = bool(_COMPARE[type(expr.ops[0])](left.value, right.value))
+            except TypeError:
+                return None
+            cli = left if left.kind == "cli" else right
+            kind = "cli" if cli.kind == "cli" else "code"
+            return Resolved(value, kind, line, cli.key if kind == "cli" else None,
+                            cli.detail if kind == "cli" else None)
         if isinstance(expr, ast.BinOp) and type(expr.op) in _ARITH:
             left, right = self.resolve(expr.left, depth + 1), self.resolve(expr.right, depth + 1)
             if left is None or right is None:
@@ -456,6 +485,30 @@ class ScriptIndex:
                 return None
             found = found or value
         return found
+
+    def _shadowing_parameter(self, name: str, line: Optional[int]) -> bool:
+        """``name`` at ``line`` is a parameter of the innermost function around it that the
+        function never rebinds."""
+        if line is None:
+            return False
+        around = [f for fs in self.functions.values() for f in fs
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+        if not around:
+            return False
+        fn = max(around, key=lambda f: f.lineno)
+        if not any(a.arg == name for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)):
+            return False
+        for node in ast.walk(fn):
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+                targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+                if isinstance(node, ast.With):
+                    targets = [i.optional_vars for i in node.items]
+                if any(t is not None and name in target_names(t) for t in targets):
+                    return False
+            if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+                return False
+        return True
 
     def _cli_entry(self, fn: ast.AST) -> bool:
         name = getattr(fn, "name", "")
