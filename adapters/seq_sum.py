@@ -133,7 +133,9 @@ class SeqSumAdapter(Adapter):
             for stmt in ast.walk(fn):
                 if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
                         and _tokenizer_call(stmt.value):
-                    bound = next((k.value for k in stmt.value.keywords if k.arg == "max_length"), None)
+                    call = stmt.value
+                    bound = next((k.value for k in call.keywords if k.arg == "max_length"), None) if isinstance(
+                        call, ast.Call) else None
                     if bound is not None:
                         calls[stmt.targets[0].id] = bound
             if len(calls) != 2:
@@ -154,10 +156,11 @@ class SeqSumAdapter(Adapter):
                              for n in ast.walk(loop))
                 if not joined:
                     continue
-                values = [self.bound(idx, calls[s], fn) for s in sources if s is not None]
-                if any(v is None for v in values):
+                found = [self.bound(idx, calls[s], fn) for s in sources if s is not None]
+                values = [v for v in found if v is not None]
+                if len(values) != len(found):
                     return None
-                total = sum(v.value for v in values if v is not None)
+                total = sum(v.value for v in values)
                 return total, loop.lineno, (f"two tokenizer calls (max_length {values[0].value} and "
                                             f"{values[1].value}) concatenated: {names[0]} + {names[1]} = {total}")
         return None
