@@ -83,6 +83,7 @@ JOB = {
     "PF516": "plan.pf516_trainer_without_distributed_sampler",
     "PF517": "plan.pf517_save_state_on_main_process_sharded",
     "PF518": "plan.pf518_config_value_never_passed",
+    "PF519": "plan.pf519_hydra_self_before_defaults",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
