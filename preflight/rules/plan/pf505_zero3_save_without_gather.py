@@ -10,7 +10,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 
-_SAVES = ("save_model", "save_pretrained", "save_16bit_model")
+_SAVES = ("save_model", "save_pretrained", "save_16bit_model", "_save")
 _NOT_MODEL = ("tokenizer", "processor", "config", "feature_extractor", "image_processor")
 _FLAG = "stage3_gather_16bit_weights_on_model_save"
 
@@ -29,8 +29,9 @@ class Zero3SaveWithoutGather(PlanRule):
 A DeepSpeed config at ZeRO stage 3 without
 `"stage3_gather_16bit_weights_on_model_save": true` (or an accelerate config
 with `zero_stage: 3` and without `zero3_save_16bit_model: true`), in a job whose
-script saves the model: `trainer.save_model()`, `model.save_pretrained(...)`,
-`accelerator.save_model(...)`, `engine.save_16bit_model(...)`.
+script saves the model: `trainer.save_model()`, `trainer._save(output_dir,
+state_dict=...)`, `model.save_pretrained(...)`, `accelerator.save_model(...)`,
+`engine.save_16bit_model(...)`.
 
 ## Why it matters
 
@@ -86,6 +87,8 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 receiver = ast.unparse(node.func.value).lower()
                 if any(word in receiver for word in _NOT_MODEL):
                     continue
+                if node.func.attr == "_save" and "trainer" not in receiver:
+                    continue  # Trainer._save(output_dir, state_dict=...): only on a trainer
                 return pctx.code_evidence(script, node, f"the model is saved here (`{node.func.attr}`)")
         return None
 
