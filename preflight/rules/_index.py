@@ -116,7 +116,7 @@ NEEDS = {
     "PF426": ('initialize',),
     "PF427": ('save_checkpoint', 'save_16bit_model', 'GatheredParameters', '_zero3_consolidated'),
     "PF428": ('training_step',),
-    "PF429": ('shuffle',),
+    "PF429": ('shuffle', 'DataLoader'),
     "PF430": ('prepare',),
     "PF431": ('zero_grad',),
     "PF432": ('lr',),
