@@ -84,6 +84,9 @@ built with `shuffle=False`).
 * Iterable or sharded datasets (they cannot be shuffled by the loader); with
   `shuffle` left out, also datasets whose kind the file does not show.
 * Loaders given positionally more than `(dataset, batch_size)`, or with `**kwargs`.
+* With `shuffle` left out, a file that wraps the model in DDP/FSDP or calls
+  `deepspeed.initialize`: a loader without a sampler there is PF201's finding, and
+  its fix (a `DistributedSampler`) shuffles.
 * The function that builds the loader shuffles, permutes or sorts its data itself
   (`ds.shuffle(seed)`, `np.random.permutation`, a length-sorted curriculum).
 """
@@ -181,6 +184,8 @@ built with `shuffle=False`).
         omitted = kw is None and _omitted(loader)
         if kw is None and not omitted:
             return None
+        if omitted and la.markers:
+            return None  # a data-parallel file: the missing sampler is the finding (PF201), which also shuffles
         if la.kwarg(loader, "sampler") is not None or la.kwarg(loader, "batch_sampler") is not None:
             return None
         styles = la.dataset_style(loader, leaf.fn)
