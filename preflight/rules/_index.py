@@ -54,6 +54,7 @@ FILE = {
     "PF430": "code.pf430_prepared_epoch_scheduler",
     "PF431": "code.pf431_epoch_zero_grad_drops_accumulation",
     "PF432": "code.pf432_configured_lr_not_used",
+    "PF433": "code.pf433_option_overwritten_by_random_draw",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -120,4 +121,5 @@ NEEDS = {
     "PF430": ('prepare',),
     "PF431": ('zero_grad',),
     "PF432": ('lr',),
+    "PF433": ('add_argument',),
 }
