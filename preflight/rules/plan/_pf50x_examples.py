@@ -357,6 +357,22 @@ trainer.save_model("final")
   "zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}
 }
 """,
+    # DeepSpeedExamples zero_inference: dummy weights saved with an explicit state_dict before the
+    # model is handed to DeepSpeed
+    """
+# --- run_model.py
+import deepspeed
+import torch
+from accelerate import init_empty_weights
+from transformers import OPTForCausalLM
+
+with init_empty_weights():
+    model = OPTForCausalLM(config)
+model.save_pretrained("dummy", state_dict={k: torch.empty_like(v, device="cpu") for k, v in model.state_dict().items()})
+engine = deepspeed.initialize(model=OPTForCausalLM.from_pretrained("dummy"), config="ds_zero3.json")[0]
+# --- ds_zero3.json
+{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3}}
+""",
     # ZeRO-3 but only the tokenizer is saved
     """
 # --- train.py

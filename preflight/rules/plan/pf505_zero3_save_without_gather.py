@@ -52,6 +52,9 @@ convert the checkpoint with `zero_to_fp32.py` after training.
 
 * The flag is true, or `"auto"`/unreadable; stage 0-2.
 * No script of the audit saves the model (saving a tokenizer or config does not count).
+* `save_pretrained(..., state_dict=...)`: the caller passes the weights (gathered
+  itself, or a model DeepSpeed never partitioned: DeepSpeedExamples' zero_inference
+  saves dummy weights before `deepspeed.initialize`); the flag plays no part.
 """
     bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_BAD")
     good_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_GOOD")
@@ -89,6 +92,8 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                     continue
                 if node.func.attr == "_save" and "trainer" not in receiver:
                     continue  # Trainer._save(output_dir, state_dict=...): only on a trainer
+                if node.func.attr == "save_pretrained" and any(kw.arg == "state_dict" for kw in node.keywords):
+                    continue  # the caller chose the weights (gathered, or never partitioned); PF521 judges it
                 return pctx.code_evidence(script, node, f"the model is saved here (`{node.func.attr}`)")
         return None
 
