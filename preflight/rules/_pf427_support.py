@@ -43,13 +43,18 @@ def _zero_set(node: ast.AST) -> bool:
 
 def rank_zero_flags(tree: ast.AST) -> frozenset[str]:
     """Names and attributes a file assigns a rank-0 test to (``self._master = self._rank == 0``,
-    ``is_main = dist.get_rank() == 0``), as their source text."""
-    out: set[str] = set()
+    ``is_main = dist.get_rank() == 0``), as their source text: only those whose every assignment
+    in the file is such a test (``is_rank_0 = not dist.is_initialized() or ...`` elsewhere drops it)."""
+    tests: dict[str, bool] = {}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
-                and isinstance(node.targets[0], (ast.Name, ast.Attribute)) and rank_zero_test(node.value):
-            out.add(ast.unparse(node.targets[0]))
-    return frozenset(out)
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+            if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            if isinstance(target, (ast.Name, ast.Attribute)):
+                text = ast.unparse(target)
+                ok = isinstance(node, ast.Assign) and len(node.targets) == 1 and rank_zero_test(node.value)
+                tests[text] = tests.get(text, True) and ok
+    return frozenset(text for text, ok in tests.items() if ok)
 
 
 def rank_zero_test(test: ast.AST, flags: frozenset[str] = frozenset()) -> bool:

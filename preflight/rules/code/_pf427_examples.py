@@ -195,4 +195,26 @@ class DeepspeedTrainer:
             if self._master:
                 print("saved", epoch)
 """,
+    # open-instruct vllm_utils: a flag that is also bound to "not distributed, or rank 0" (the
+    # single-GPU path) is not taken for a rank-0 guard
+    """
+import deepspeed
+import torch
+
+
+def gather_all(model):
+    with deepspeed.zero.GatheredParameters(list(model.parameters())):
+        return {k: v.cpu() for k, v in model.state_dict().items()}
+
+
+def sync(model, group):
+    is_rank_0 = torch.distributed.get_rank() == 0
+    return is_rank_0
+
+
+def broadcast(model, group):
+    is_rank_0 = not torch.distributed.is_initialized() or torch.distributed.get_rank() == 0
+    if group is None and is_rank_0:
+        return gather_all(model)
+""",
 ]
