@@ -218,4 +218,40 @@ def fit(model, x, y):
 def run(model, x, y):
     train(model, DataLoader(TensorDataset(x, y), batch_size=8, shuffle=True), 3)
 """,
+    # Lightning's bug-report template and tests: random or literal data, and a one-epoch fit
+    """
+import pytorch_lightning as pl
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class RandomDataset(Dataset):
+    def __init__(self, size, length):
+        self.len = length
+        self.data = torch.randn(length, size)
+
+    def __getitem__(self, index):
+        return self.data[index]
+
+    def __len__(self):
+        return self.len
+
+
+class ImagesDataset(Dataset):
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __getitem__(self, index):
+        return self.paths[index]
+
+    def __len__(self):
+        return len(self.paths)
+
+
+def run(model, paths):
+    train_data = DataLoader(RandomDataset(32, 64), batch_size=2)
+    pl.Trainer(max_epochs=5).fit(model, train_data)
+    pl.Trainer(max_epochs=3).fit(model, DataLoader([1 for _ in range(10)]))
+    pl.Trainer(max_epochs=1).fit(model, DataLoader(ImagesDataset(paths), batch_size=8))
+""",
 ]

@@ -30,6 +30,40 @@ def _split_subset(la, loader: ast.Call, fn) -> bool:
     return False
 
 
+_TORCH_DRAWS = frozenset({"randn", "rand", "randint", "randn_like", "rand_like", "normal"})
+
+
+def _is_draw(call: ast.Call) -> bool:
+    """``torch.randn(...)``, ``np.random.randint(...)``, ``random.random()``."""
+    text = ast.unparse(call.func)
+    return "random." in text or (text.startswith("torch.") and text.rsplit(".", 1)[-1] in _TORCH_DRAWS)
+
+
+def _toy_data(la, styles: list) -> bool:
+    """Data whose order cannot matter: a list written in the code (``[1 for _ in range(10)]``), or a
+    local Dataset class that draws its samples at random (Lightning's ``RandomDataset``)."""
+    for style in styles:
+        node = style.node
+        if isinstance(node, (ast.List, ast.ListComp, ast.Tuple)):
+            return True
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            cls = la.scopes.classes_by_name.get(node.func.id)
+            if cls is not None and any(isinstance(n, ast.Call) and _is_draw(n)
+                                       for method in cls.methods.values() for n in ast.walk(method.node)):
+                return True
+    return False
+
+
+def _one_epoch(la, fit: ast.Call, fn) -> bool:
+    """``Trainer(max_epochs=1)``: a single pass, the order is never repeated."""
+    for owner in la.follow(fit.func.value, fn) or []:
+        if isinstance(owner.node, ast.Call):
+            epochs = la.kwarg(owner.node, "max_epochs")
+            if isinstance(epochs, ast.Constant) and epochs.value == 1:
+                return True
+    return False
+
+
 def _omitted(loader: ast.Call) -> bool:
     """No ``shuffle``/``sampler``/``batch_sampler`` and no ``**kwargs``: the loader's default order."""
     return not any(kw.arg in (None, "shuffle", "sampler", "batch_sampler") for kw in loader.keywords) \
@@ -84,6 +118,9 @@ built with `shuffle=False`).
 * Iterable or sharded datasets (they cannot be shuffled by the loader); with
   `shuffle` left out, also datasets whose kind the file does not show.
 * Loaders given positionally more than `(dataset, batch_size)`, or with `**kwargs`.
+* With `shuffle` left out: data written in the code (a list literal) or drawn at
+  random by a local Dataset class (Lightning's `RandomDataset`), and a
+  `Trainer(max_epochs=1)` (one pass: no order is repeated).
 * With `shuffle` left out, a file that wraps the model in DDP/FSDP or calls
   `deepspeed.initialize`: a loader without a sampler there is PF201's finding, and
   its fix (a `DistributedSampler`) shuffles.
@@ -111,7 +148,9 @@ built with `shuffle=False`).
                 node, message = found
                 yield ctx.finding(self, node, message, evidence=[ctx.evidence(
                     loop.node, f"the training loop iterates `{loop.node.iter.id}`, the name the builder returns")])
-        for fit, leaf in self._fitted(ctx, la):
+        for fit, fit_fn, leaf in self._fitted(ctx, la):
+            if _one_epoch(la, fit, fit_fn):
+                continue
             found = self._judge(ctx, la, leaf, done, omitted_only=True)
             if found is not None:
                 node, message = found
@@ -173,7 +212,7 @@ built with `shuffle=False`).
                 continue
             arg = call.args[1] if len(call.args) > 1 else la.kwarg(call, "train_dataloaders")
             if arg is not None:
-                out.extend((call, leaf) for leaf in la.loader_leaves(arg, fn) or ())
+                out.extend((call, fn, leaf) for leaf in la.loader_leaves(arg, fn) or ())
         return out
 
     def _judge(self, ctx: FileContext, la, leaf, done: set, omitted_only: bool = False):
@@ -195,6 +234,8 @@ built with `shuffle=False`).
             return None
         if omitted and not all(s.kind == MAP for s in styles):
             return None  # the default order of a dataset that may be iterable: not judged
+        if omitted and _toy_data(la, styles):
+            return None
         scope = ctx.enclosing_function(loader) or ctx.tree
         if any(isinstance(n, ast.Call) and (getattr(n.func, "attr", None) or getattr(n.func, "id", ""))
                in _ORDERS for n in ast.walk(scope)):
