@@ -55,6 +55,7 @@ FILE = {
     "PF431": "code.pf431_epoch_zero_grad_drops_accumulation",
     "PF432": "code.pf432_configured_lr_not_used",
     "PF433": "code.pf433_option_overwritten_by_random_draw",
+    "PF434": "code.pf434_training_option_never_read",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -122,4 +123,5 @@ NEEDS = {
     "PF431": ('zero_grad',),
     "PF432": ('lr',),
     "PF433": ('add_argument',),
+    "PF434": ('add_argument',),
 }
