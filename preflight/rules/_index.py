@@ -20,6 +20,7 @@ FILE = {
     "PF113": "code.pf113_logits_into_bce_loss",
     "PF114": "code.pf114_redundant_log_softmax",
     "PF115": "code.pf115_evaluation_in_training_mode",
+    "PF116": "code.pf116_functional_dropout_always_on",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",
@@ -96,6 +97,7 @@ JOB = {
 
 # FILE rules that can only fire on a file whose text holds one of these strings
 NEEDS = {
+    "PF116": ('dropout',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
