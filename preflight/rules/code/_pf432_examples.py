@@ -91,4 +91,22 @@ def build(params, lr, cfg):
     sched3 = OneCycleLR(opt3, max_lr=0.1, total_steps=1000)
     return sched, sched2, sched3
 """,
+    # a LightningModule's own default under OneCycleLR: a nominal lr (torch's OneCycleLR example
+    # does the same), not a value the user configured for the run
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class LitModel(pl.LightningModule):
+    def __init__(self, learning_rate=1e-3):
+        super().__init__()
+        self.save_hyperparameters()
+        self.learning_rate = learning_rate
+
+    def configure_optimizers(self):
+        optimizer = torch.optim.AdamW(self.parameters(), lr=self.learning_rate, weight_decay=1e-2)
+        scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=1e-2, total_steps=1000)
+        return {"optimizer": optimizer, "lr_scheduler": {"scheduler": scheduler, "interval": "step"}}
+""",
 ]

@@ -72,7 +72,10 @@ optimizer at every step, so `--lr` does nothing (haca3 issue 9).
 * The optimizer's `lr` is not a literal.
 * For the scheduler shape: any bound that is not a literal (`max_lr=args.lr`), or an
   optimizer whose own `lr` is a literal (OpenPCDet's `adam_onecycle` placeholder lr
-  under a OneCycle schedule built from the config).
+  under a OneCycle schedule built from the config) or a module's own default
+  (`lr=self.hparams.lr` in a LightningModule: a nominal lr, as in torch's OneCycleLR
+  example). The optimizer's `lr` must be an option the file declares (`args.lr`), a
+  config read (`cfg["lr"]`), or a parameter every keyword call passes one of those.
 """
     bad_examples = examples("preflight.rules.code._pf432_examples", "PF432_BAD")
     good_examples = examples("preflight.rules.code._pf432_examples", "PF432_GOOD")
@@ -130,13 +133,8 @@ optimizer at every step, so `--lr` does nothing (haca3 issue 9).
                         and last_name(node.value.func) in _OPTIMIZERS and node.lineno < call.lineno):
                     continue
                 lr = next((kw.value for kw in node.value.keywords if kw.arg == "lr"), None)
-                if lr is None or isinstance(lr, ast.Constant) or not isinstance(lr, (ast.Name, ast.Attribute,
-                                                                                        ast.Subscript)):
-                    continue
-                if isinstance(lr, ast.Name) and any(
-                        isinstance(a, ast.Assign) and isinstance(a.value, ast.Constant)
-                        and any(isinstance(t, ast.Name) and t.id == lr.id for t in a.targets) for a in walk(fn)):
-                    continue  # `lr = 0.01` in the function: a literal under another name
+                if lr is None or not _configured(ctx, lr, fn):
+                    continue  # a module's own default (`self.hparams.lr`) is a nominal lr under these schedules
                 said = ", ".join(f"{kw.arg}={ast.unparse(kw.value)}" for kw in bounds)
                 yield ctx.finding(
                     self, call,
@@ -149,3 +147,32 @@ optimizer at every step, so `--lr` does nothing (haca3 issue 9).
 
 
 _OVERRIDING = {"CyclicLR": ("base_lr", "max_lr"), "OneCycleLR": ("max_lr",)}
+
+
+def _from_user(ctx: FileContext, expr: ast.AST) -> bool:
+    """``args.lr`` (an option this file declares with ``add_argument``) or ``cfg["lr"]`` /
+    ``cfg.optim.lr`` read from a config mapping: a value the user sets for the run."""
+    from preflight.rules._pf4_support import script_index
+
+    if isinstance(expr, ast.Attribute) and not ast.unparse(expr).startswith("self."):
+        return expr.attr in script_index(ctx).arguments
+    return isinstance(expr, ast.Subscript) and config_key(expr) in _LR_KEYS
+
+
+def _configured(ctx: FileContext, lr: ast.AST, fn: ast.AST) -> bool:
+    """The optimizer's ``lr`` comes from the command line or a config: directly, or through a
+    parameter of the function (or class) every keyword call of which passes such a value."""
+    if _from_user(ctx, lr):
+        return True
+    if not (isinstance(lr, ast.Name) and isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and lr.id in {a.arg for a in fn.args.args + fn.args.kwonlyargs}):
+        return False
+    callee = fn.name
+    if callee == "__init__":
+        cls = next((a for a in ctx.ancestors(fn) if isinstance(a, ast.ClassDef)), None)
+        if cls is None:
+            return False
+        callee = cls.name
+    values = [kw.value for call in ctx.nodes(ast.Call) if last_name(call.func) == callee
+              for kw in call.keywords if kw.arg == lr.id]
+    return bool(values) and all(_from_user(ctx, v) for v in values)
