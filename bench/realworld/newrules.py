@@ -151,7 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("what", choices=("corpus", "check", "audit", "launchers", "configs"))
     ap.add_argument("--work", type=Path, default=Path("/tmp/preflight-newrules"))
     ap.add_argument("--out", type=Path, help="JSON output (default WORK/<what>.json)")
+    ap.add_argument("--rules", help="comma-separated rule codes to select instead of the issue-18 set")
     args = ap.parse_args(argv)
+    if args.rules:
+        global RULES
+        RULES = args.rules
     args.work.mkdir(parents=True, exist_ok=True)
     out = args.out or args.work / f"{args.what}.json"
     if args.what == "corpus":

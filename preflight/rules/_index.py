@@ -20,6 +20,7 @@ FILE = {
     "PF113": "code.pf113_logits_into_bce_loss",
     "PF114": "code.pf114_redundant_log_softmax",
     "PF115": "code.pf115_evaluation_in_training_mode",
+    "PF116": "code.pf116_functional_dropout_always_on",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",
@@ -54,6 +55,8 @@ FILE = {
     "PF430": "code.pf430_prepared_epoch_scheduler",
     "PF431": "code.pf431_epoch_zero_grad_drops_accumulation",
     "PF432": "code.pf432_configured_lr_not_used",
+    "PF433": "code.pf433_option_overwritten_by_random_draw",
+    "PF434": "code.pf434_training_option_never_read",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -83,6 +86,9 @@ JOB = {
     "PF516": "plan.pf516_trainer_without_distributed_sampler",
     "PF517": "plan.pf517_save_state_on_main_process_sharded",
     "PF518": "plan.pf518_config_value_never_passed",
+    "PF519": "plan.pf519_hydra_self_before_defaults",
+    "PF520": "plan.pf520_launch_accumulation_without_accumulate",
+    "PF521": "plan.pf521_zero3_save_pretrained_partitioned",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
@@ -91,6 +97,7 @@ JOB = {
 
 # FILE rules that can only fire on a file whose text holds one of these strings
 NEEDS = {
+    "PF116": ('dropout',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
@@ -113,8 +120,10 @@ NEEDS = {
     "PF426": ('initialize',),
     "PF427": ('save_checkpoint', 'save_16bit_model', 'GatheredParameters', '_zero3_consolidated'),
     "PF428": ('training_step',),
-    "PF429": ('shuffle',),
+    "PF429": ('shuffle', 'DataLoader'),
     "PF430": ('prepare',),
     "PF431": ('zero_grad',),
     "PF432": ('lr',),
+    "PF433": ('add_argument',),
+    "PF434": ('add_argument',),
 }

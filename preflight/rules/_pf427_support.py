@@ -41,11 +41,30 @@ def _zero_set(node: ast.AST) -> bool:
     return 0 in values and set(values) <= {0, -1}
 
 
-def rank_zero_test(test: ast.AST) -> bool:
+def rank_zero_flags(tree: ast.AST) -> frozenset[str]:
+    """Names and attributes a file assigns a rank-0 test to (``self._master = self._rank == 0``,
+    ``is_main = dist.get_rank() == 0``), as their source text: only those whose every assignment
+    in the file is such a test (``is_rank_0 = not dist.is_initialized() or ...`` elsewhere drops it)."""
+    tests: dict[str, bool] = {}
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
+            if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            if isinstance(target, (ast.Name, ast.Attribute)):
+                text = ast.unparse(target)
+                ok = isinstance(node, ast.Assign) and len(node.targets) == 1 and rank_zero_test(node.value)
+                tests[text] = tests.get(text, True) and ok
+    return frozenset(text for text, ok in tests.items() if ok)
+
+
+def rank_zero_test(test: ast.AST, flags: frozenset[str] = frozenset()) -> bool:
     """True when ``test`` holds on rank 0 only: ``rank == 0``, ``local_rank in [-1, 0]``,
-    ``accelerator.is_main_process``, ``trainer.is_global_zero``, ``x and dist.get_rank() == 0``."""
+    ``accelerator.is_main_process``, ``trainer.is_global_zero``, ``x and dist.get_rank() == 0``,
+    or a name in ``flags`` (see ``rank_zero_flags``)."""
     if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        return any(rank_zero_test(v) for v in test.values)
+        return any(rank_zero_test(v, flags) for v in test.values)
+    if flags and isinstance(test, (ast.Name, ast.Attribute)) and ast.unparse(test) in flags:
+        return True
     if isinstance(test, ast.Compare) and len(test.ops) == 1:
         left, op, right = test.left, test.ops[0], test.comparators[0]
         if isinstance(op, ast.Eq):
@@ -76,13 +95,14 @@ def parent_walker(tree: ast.AST) -> Callable[[ast.AST], Iterator[ast.AST]]:
     return ancestors
 
 
-def rank_zero_guard(ancestors: Callable[[ast.AST], Iterator[ast.AST]], node: ast.AST) -> Optional[ast.AST]:
+def rank_zero_guard(ancestors: Callable[[ast.AST], Iterator[ast.AST]], node: ast.AST,
+                    flags: frozenset[str] = frozenset()) -> Optional[ast.AST]:
     """The ``if`` (or the decorator) that makes ``node`` run on rank 0 only, within its function.
 
     An ``if rank == 0: f() else: f()`` whose other branch makes the same call is no guard."""
     child = node
     for anc in ancestors(node):
-        if isinstance(anc, ast.If) and child in anc.body and rank_zero_test(anc.test):
+        if isinstance(anc, ast.If) and child in anc.body and rank_zero_test(anc.test, flags):
             if isinstance(node, ast.Call):
                 same = _callee_text(node)
                 if any(isinstance(n, ast.Call) and _callee_text(n) == same

@@ -293,6 +293,43 @@ def main(args, model, train_dataset):
             model.backward(loss)
             model.step()
 """,
+    # stylegan2-pytorch issue 319: a generator re-iterates the loader forever; the sampler comes
+    # from a helper asked to shuffle; nothing calls set_epoch
+    """
+import torch
+import torch.distributed as dist
+from torch.utils import data
+
+
+def data_sampler(dataset, shuffle, distributed):
+    if distributed:
+        return data.distributed.DistributedSampler(dataset, shuffle=shuffle)
+    return data.RandomSampler(dataset)
+
+
+def sample_data(loader):
+    while True:  # warning: PF202
+        for batch in loader:
+            yield batch
+
+
+def train(args, loader, generator, g_optim):
+    loader = sample_data(loader)
+    for idx in range(args.iter):
+        real = next(loader)
+        loss = generator(real).mean()
+        generator.zero_grad()
+        loss.backward()
+        g_optim.step()
+
+
+def main(args, dataset, generator, g_optim):
+    dist.init_process_group("nccl")
+    generator = torch.nn.parallel.DistributedDataParallel(generator)
+    loader = data.DataLoader(dataset, batch_size=args.batch,
+                             sampler=data_sampler(dataset, shuffle=True, distributed=True), drop_last=True)
+    train(args, loader, generator, g_optim)
+""",
 ]
 
 PF202_GOOD = [
@@ -372,6 +409,57 @@ for epoch in range(10):
     for batch in loader:
         accelerator.backward(model(batch).mean())
         opt.step()
+""",
+    # the fix: the generator calls set_epoch; a helper only ever asked not to shuffle; a generator
+    # whose caller does not train
+    """
+import torch
+import torch.distributed as dist
+from torch.utils import data
+
+
+def data_sampler(dataset, shuffle):
+    return data.distributed.DistributedSampler(dataset, shuffle=shuffle)
+
+
+def sample_data(loader, sampler):
+    epoch = 0
+    while True:
+        sampler.set_epoch(epoch)
+        for batch in loader:
+            yield batch
+        epoch += 1
+
+
+def endless(loader):
+    while True:
+        for batch in loader:
+            yield batch
+
+
+def train(args, loader, sampler, generator, g_optim):
+    loader = sample_data(loader, sampler)
+    for idx in range(args.iter):
+        loss = generator(next(loader)).mean()
+        generator.zero_grad()
+        loss.backward()
+        g_optim.step()
+
+
+def preview(loader, generator):
+    batches = endless(loader)
+    with torch.no_grad():
+        return [generator(next(batches)) for _ in range(4)]
+
+
+def main(args, dataset, generator, g_optim):
+    dist.init_process_group("nccl")
+    generator = torch.nn.parallel.DistributedDataParallel(generator)
+    sampler = data_sampler(dataset, shuffle=True)
+    loader = data.DataLoader(dataset, batch_size=args.batch, sampler=sampler)
+    train(args, loader, sampler, generator, g_optim)
+    fixed = data.DataLoader(dataset, batch_size=8, sampler=data_sampler(dataset, shuffle=False))
+    preview(fixed, generator)
 """,
 ]
 

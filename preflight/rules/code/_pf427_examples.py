@@ -55,6 +55,38 @@ def save(engine, path):
 def on_end(engine):
     save(engine, "final")  # error: PF427
 """,
+    # allennlp PR 4693: a checkpointer object whose method saves the trainer's engine, called only
+    # `if self._master` (a flag the trainer set from its rank)
+    """
+import deepspeed
+import torch
+
+
+class DeepspeedCheckpointer:
+    def __init__(self, serialization_dir):
+        self._serialization_dir = serialization_dir
+
+    def save_checkpoint(self, epoch, trainer):
+        trainer.model_engine.save_checkpoint(self._serialization_dir, f"epoch_{epoch}")
+
+
+class DeepspeedTrainer:
+    def __init__(self, model, loader, args, serialization_dir):
+        self.model_engine, self.optimizer, _, _ = deepspeed.initialize(
+            args=args, model=model, model_parameters=model.parameters())
+        self.loader = loader
+        self._rank = torch.distributed.get_rank()
+        self._master = self._rank == 0
+        self._checkpointer = DeepspeedCheckpointer(serialization_dir)
+
+    def train(self, epochs):
+        for epoch in range(epochs):
+            for batch in self.loader:
+                self.model_engine.backward(self.model_engine(**batch)["loss"])
+                self.model_engine.step()
+            if self._master and self._checkpointer is not None:
+                self._checkpointer.save_checkpoint(epoch, self)  # error: PF427
+""",
 ]
 
 PF427_GOOD = [
@@ -127,5 +159,62 @@ class SaveEvery(L.Callback):
     def on_train_batch_end(self, trainer, pl_module, outputs, batch, batch_idx):
         if trainer.is_global_zero and batch_idx % 1000 == 0:
             trainer.save_checkpoint(f"step{batch_idx}.ckpt")
+""",
+    # the fix: every rank calls the checkpointer; a flag that is not a rank test guards nothing
+    """
+import deepspeed
+import torch
+
+
+class DeepspeedCheckpointer:
+    def __init__(self, serialization_dir):
+        self._serialization_dir = serialization_dir
+
+    def save_checkpoint(self, epoch, trainer):
+        trainer.model_engine.save_checkpoint(self._serialization_dir, f"epoch_{epoch}")
+
+
+class DeepspeedTrainer:
+    def __init__(self, model, loader, args, serialization_dir):
+        self.model_engine, self.optimizer, _, _ = deepspeed.initialize(
+            args=args, model=model, model_parameters=model.parameters())
+        self.loader = loader
+        self._master = torch.distributed.get_rank() == 0
+        self._save_every = args.save_every > 0
+        self._checkpointer = DeepspeedCheckpointer(serialization_dir)
+
+    def train(self, epochs):
+        for epoch in range(epochs):
+            for batch in self.loader:
+                self.model_engine.backward(self.model_engine(**batch)["loss"])
+                self.model_engine.step()
+            if self._checkpointer is not None:
+                self._checkpointer.save_checkpoint(epoch, self)
+            if self._save_every:
+                self._checkpointer.save_checkpoint(epoch, self)
+            if self._master:
+                print("saved", epoch)
+""",
+    # open-instruct vllm_utils: a flag that is also bound to "not distributed, or rank 0" (the
+    # single-GPU path) is not taken for a rank-0 guard
+    """
+import deepspeed
+import torch
+
+
+def gather_all(model):
+    with deepspeed.zero.GatheredParameters(list(model.parameters())):
+        return {k: v.cpu() for k, v in model.state_dict().items()}
+
+
+def sync(model, group):
+    is_rank_0 = torch.distributed.get_rank() == 0
+    return is_rank_0
+
+
+def broadcast(model, group):
+    is_rank_0 = not torch.distributed.is_initialized() or torch.distributed.get_rank() == 0
+    if group is None and is_rank_0:
+        return gather_all(model)
 """,
 ]

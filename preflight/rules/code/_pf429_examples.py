@@ -40,6 +40,68 @@ def fit(model, opt, train_set, epochs):
             model(x, y).backward()
             opt.step()
 """,
+    # mpd-public issue 6: the builder returns the train loader (shuffle left out, a random_split
+    # subset), the training function takes it under the same name
+    """
+import torch
+from torch.utils.data import DataLoader, random_split
+
+
+def get_dataset(dataset_class, batch_size=32, val_set_size=0.05):
+    full_dataset = dataset_class()
+    train_subset, val_subset = random_split(full_dataset, [1 - val_set_size, val_set_size])
+    train_dataloader = DataLoader(train_subset, batch_size=batch_size)  # warning: PF429
+    val_dataloader = DataLoader(val_subset, batch_size=batch_size)
+    return train_subset, train_dataloader, val_subset, val_dataloader
+
+
+def train(model, train_dataloader, epochs, lr=3e-4):
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr)
+    for epoch in range(epochs):
+        for batch in train_dataloader:
+            loss = model.loss(batch)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+""",
+    # byol-pytorch issue 23: a map-style folder dataset, shuffle left out, given to trainer.fit
+    """
+import pytorch_lightning as pl
+from PIL import Image
+from torch.utils.data import DataLoader, Dataset
+
+
+class ImagesDataset(Dataset):
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, index):
+        return Image.open(self.paths[index])
+
+
+def main(paths, model):
+    train_loader = DataLoader(ImagesDataset(paths), batch_size=32, num_workers=4)  # warning: PF429
+    trainer = pl.Trainer(accelerator="gpu", devices=2, max_epochs=1000)
+    trainer.fit(model, train_loader)
+""",
+    # a torchvision dataset iterated by an epoch loop, shuffle left out
+    """
+import torch
+from torchvision import datasets, transforms
+
+
+def main(model, optimizer, epochs):
+    train_dataset = datasets.MNIST("data", train=True, download=True, transform=transforms.ToTensor())
+    train_loader = torch.utils.data.DataLoader(train_dataset, batch_size=64)  # warning: PF429
+    for epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            torch.nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+""",
 ]
 
 PF429_GOOD = [
@@ -92,5 +154,104 @@ def one_pass(model, opt, train_set):
         opt.zero_grad()
         model(x, y).backward()
         opt.step()
+""",
+    # shuffle left out, but the dataset may be iterable (its kind is not in this file), an
+    # IterableDataset, or the loader only evaluates
+    """
+import torch
+from torch.utils.data import DataLoader, IterableDataset
+
+from mypkg import make_dataset
+
+
+class Stream(IterableDataset):
+    def __iter__(self):
+        yield from range(10)
+
+
+def main(model, optimizer, epochs, val_set):
+    train_loader = DataLoader(make_dataset("train"), batch_size=64)
+    stream_loader = DataLoader(Stream(), batch_size=64)
+    val_loader = DataLoader(val_set, batch_size=64)
+    for epoch in range(epochs):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            model(x, y).backward()
+            optimizer.step()
+        for x, y in stream_loader:
+            optimizer.zero_grad()
+            model(x, y).backward()
+            optimizer.step()
+        with torch.no_grad():
+            for x, y in val_loader:
+                model(x, y)
+""",
+    # the fixes: shuffle=True in the builder; trainer.fit on a shuffled loader; a builder whose name
+    # the training function does not take; a training function this file calls with another loader
+    """
+import pytorch_lightning as pl
+import torch
+from torch.utils.data import DataLoader, TensorDataset, random_split
+
+
+def get_dataset(ds, batch_size=32):
+    train_subset, val_subset = random_split(ds, [0.9, 0.1])
+    train_dataloader = DataLoader(train_subset, batch_size=batch_size, shuffle=True)
+    eval_loader = DataLoader(val_subset, batch_size=batch_size)
+    return train_dataloader, eval_loader
+
+
+def train(model, eval_loader, epochs):
+    optimizer = torch.optim.Adam(model.parameters())
+    for epoch in range(epochs):
+        for batch in eval_loader:
+            optimizer.zero_grad()
+            model.loss(batch).backward()
+            optimizer.step()
+
+
+def fit(model, x, y):
+    loader = DataLoader(TensorDataset(x, y), batch_size=8, shuffle=True)
+    pl.Trainer(max_epochs=3).fit(model, loader)
+
+
+def run(model, x, y):
+    train(model, DataLoader(TensorDataset(x, y), batch_size=8, shuffle=True), 3)
+""",
+    # Lightning's bug-report template and tests: random or literal data, and a one-epoch fit
+    """
+import pytorch_lightning as pl
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class RandomDataset(Dataset):
+    def __init__(self, size, length):
+        self.len = length
+        self.data = torch.randn(length, size)
+
+    def __getitem__(self, index):
+        return self.data[index]
+
+    def __len__(self):
+        return self.len
+
+
+class ImagesDataset(Dataset):
+    def __init__(self, paths):
+        self.paths = paths
+
+    def __getitem__(self, index):
+        return self.paths[index]
+
+    def __len__(self):
+        return len(self.paths)
+
+
+def run(model, paths):
+    train_data = DataLoader(RandomDataset(32, 64), batch_size=2)
+    pl.Trainer(max_epochs=5).fit(model, train_data)
+    pl.Trainer(max_epochs=3).fit(model, DataLoader([1 for _ in range(10)]))
+    pl.Trainer(max_epochs=1).fit(model, DataLoader(ImagesDataset(paths), batch_size=8))
 """,
 ]

@@ -28,7 +28,10 @@ A training loop that runs once per epoch iterates a `DataLoader` whose sampler i
 a `DistributedSampler` (with its default `shuffle=True`), and nothing in the file
 calls `set_epoch` on that sampler (directly, or as `loader.sampler.set_epoch`).
 The epoch loop may be around the batch loop or around a call of the helper that
-holds it. The finding is on the epoch loop, where the `set_epoch` call belongs; the
+holds it, or be the `while True:` of a generator that re-iterates the loader forever
+for a training function (`def sample_data(loader): while True: for batch in loader:
+yield batch`, StyleGAN2). A sampler built by a helper counts when every call of the
+helper asks for shuffling (`data_sampler(dataset, shuffle=True, ...)`). The finding is on the epoch loop, where the `set_epoch` call belongs; the
 sampler is in its evidence.
 
 ## Why it matters
@@ -65,9 +68,11 @@ start of every epoch, before iterating the loader.
                  if isinstance(c.func, ast.Attribute) and c.func.attr == "set_epoch"]
         done: set[int] = set()
         for use in la.uses:
-            if not use.loop.training:
-                continue
-            epoch = la.epoch_loop(use)
+            epoch = _endless_generator(la, use)
+            if epoch is None:
+                if not use.loop.training:
+                    continue
+                epoch = la.epoch_loop(use)
             if epoch is None:
                 continue
             for leaf, sampler in [(lf, s) for lf in use.loaders
@@ -105,6 +110,10 @@ start of every epoch, before iterating the loader.
                 shuffle = la.kwarg(call, "shuffle")
                 if shuffle is None or (isinstance(shuffle, ast.Constant) and shuffle.value is True):
                     out.append(found)
+                elif isinstance(shuffle, ast.Name):  # a helper's parameter: every caller passes True
+                    values = la.follow(shuffle, found.fn)
+                    if values and all(isinstance(v.node, ast.Constant) and v.node.value is True for v in values):
+                        out.append(found)
         return out
 
     @staticmethod
@@ -119,6 +128,21 @@ start of every epoch, before iterating the loader.
             if not all(_is_distributed_sampler(la, leaf.node) for leaf in leaves):
                 return True  # e.g. loader.sampler.set_epoch(...): cannot tell which
         return False
+
+
+def _endless_generator(la: LoaderAnalysis, use) -> ast.AST | None:
+    """``while True: for batch in loader: yield batch`` (StyleGAN2's ``sample_data``): a generator
+    that re-iterates the loader forever for a caller that trains. The ``while`` repeats the epochs."""
+    loop = use.loop.node
+    parent = use.loop.parent
+    if parent is None or not isinstance(parent.node, ast.While) or not (
+            isinstance(parent.node.test, ast.Constant) and parent.node.test.value is True):
+        return None
+    if not any(isinstance(n, (ast.Yield, ast.YieldFrom)) for stmt in loop.body for n in ast.walk(stmt)):
+        return None
+    if not use.fn.call_sites or not any(site.caller.trains for site in use.fn.call_sites):
+        return None
+    return parent.node
 
 
 def _sampler_name(ctx: FileContext, node: ast.AST) -> str:

@@ -22,6 +22,33 @@ from preflight.rules._pf4_support import (
 from preflight.rules.base import Rule, examples
 
 
+def unhandled_backwards(ctx: FileContext) -> list[ast.Call]:
+    """The ``accelerator.backward`` calls of a file that nothing accumulates: no
+    ``accelerator.accumulate``/``no_sync``, no ``sync_gradients`` or
+    ``gradient_accumulation_steps`` read, and some backward outside a ``% N`` step window.
+    Empty when the file handles accumulation (or does not train with Accelerate)."""
+    backwards = accelerator_calls(ctx, "backward")
+    if not backwards or accelerator_calls(ctx, "accumulate") or accelerator_calls(ctx, "no_sync"):
+        return []
+    windowed = {id(site.backward) for site in accumulation(ctx).sites if site.guard is not None}
+    if all(id(call) in windowed for call in backwards):
+        return []  # the loop steps on its own window: the optimizer does not step every batch
+    names = accelerator_names(ctx)
+    for node in ctx.nodes(ast.Attribute):
+        if node.attr in ("sync_gradients", "gradient_accumulation_steps") and isinstance(
+                node.ctx, ast.Load) and is_accelerator_receiver(node.value, names):
+            return []  # the loop handles the window itself
+    return backwards
+
+
+def accumulation_message(value: int, how: str) -> str:
+    return (f"`gradient_accumulation_steps={value}`{how} but no step runs inside "
+            "`with accelerator.accumulate(model):`: `accelerator.backward` divides every loss by "
+            f"{value} while the optimizer still steps after every micro-batch, so training runs "
+            f"with a {value}x smaller learning rate and no accumulation. Wrap the training step in "
+            "`with accelerator.accumulate(model):`")
+
+
 @register
 class AccumulationWithoutAccumulate(Rule):
     code = "PF403"
@@ -62,25 +89,17 @@ Wrap each training step in `with accelerator.accumulate(model):` (the
   its own window (`if (i + 1) % N == 0:`): the prepared optimizer steps whenever it
   is called outside `accumulate` (`sync_gradients` stays True), so the loop
   accumulates N micro-batches of a loss divided by `gradient_accumulation_steps`.
-* The value is 1, or not known statically (a value from the launch command only,
-  a plugin, `**kwargs`).
+* The value is 1, or not known statically (a plugin, `**kwargs`, a value from the
+  launch command only: `audit` with the launch line reports that one as PF520).
 * No `accelerator.backward` in the file (nothing trains here).
 """
     bad_examples = examples("preflight.rules.code._pf40x_examples", "PF403_BAD")
     good_examples = examples("preflight.rules.code._pf40x_examples", "PF403_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        backwards = accelerator_calls(ctx, "backward")
-        if not backwards or accelerator_calls(ctx, "accumulate") or accelerator_calls(ctx, "no_sync"):
+        backwards = unhandled_backwards(ctx)
+        if not backwards:
             return
-        windowed = {id(site.backward) for site in accumulation(ctx).sites if site.guard is not None}
-        if all(id(call) in windowed for call in backwards):
-            return  # the loop steps on its own window: the optimizer does not step every batch
-        names = accelerator_names(ctx)
-        for node in ctx.nodes(ast.Attribute):
-            if node.attr in ("sync_gradients", "gradient_accumulation_steps") and isinstance(
-                    node.ctx, ast.Load) and is_accelerator_receiver(node.value, names):
-                return  # the loop handles the window itself
         for ctor in accelerators(ctx):
             expr = kwarg(ctor, "gradient_accumulation_steps")
             if expr is None or has_unpacking(ctor):
@@ -91,12 +110,6 @@ Wrap each training step in `with accelerator.accumulate(model):` (the
             if found.value <= 1:
                 continue
             how = "" if isinstance(expr, ast.Constant) else f" (`{unparse(expr, 40)}` = {found.value})"
-            message = (
-                f"`gradient_accumulation_steps={found.value}`{how} but no step runs inside "
-                "`with accelerator.accumulate(model):`: `accelerator.backward` divides every loss by "
-                f"{found.value} while the optimizer still steps after every micro-batch, so training runs "
-                f"with a {found.value}x smaller learning rate and no accumulation. Wrap the training step in "
-                "`with accelerator.accumulate(model):`")
             evidence = [ctx.evidence(expr, f"accumulation window {found.value}"),
                         ctx.evidence(backwards[0], f"`accelerator.backward` divides the loss by {found.value}")]
-            yield ctx.finding(self, expr, message, evidence=evidence)
+            yield ctx.finding(self, expr, accumulation_message(found.value, how), evidence=evidence)

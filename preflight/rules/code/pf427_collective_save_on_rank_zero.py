@@ -10,7 +10,7 @@ from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import last_name
-from preflight.rules._pf427_support import rank_zero_guard
+from preflight.rules._pf427_support import rank_zero_flags, rank_zero_guard
 from preflight.rules.base import Rule, examples
 
 _ENGINE_SAVES = ("save_checkpoint", "save_16bit_model")
@@ -38,7 +38,10 @@ def _collective(ctx: FileContext, call: ast.Call, engines: set[str]) -> Optional
     name = last_name(call.func)
     if isinstance(call.func, ast.Attribute) and name in _ENGINE_SAVES:
         recv = call.func.value
-        if ast.unparse(recv) in engines:
+        # the engine itself, or another object's attribute of the name a class stores its engine under
+        # (``trainer.model_engine`` where ``self.model_engine, ... = deepspeed.initialize(...)``)
+        if ast.unparse(recv) in engines or (isinstance(recv, ast.Attribute) and any(
+                e.startswith("self.") and e[5:] == recv.attr for e in engines)):
             return f"DeepSpeed's `{name}` is a collective (every rank saves its shard and they synchronise)"
     if name in _GATHERS:
         return f"`{name}` all-gathers the partitioned ZeRO-3 parameters from every rank"
@@ -64,6 +67,34 @@ def _helpers(ctx: FileContext, engines: set[str]) -> dict[tuple[Optional[ast.AST
                     out.setdefault((ctx.parent(fn), fn.name), (node, why))
                     break
     return out
+
+
+def _instances(ctx: FileContext) -> dict[str, ast.ClassDef]:
+    """``self._checkpointer = Checkpointer(...)``: the text of a name or attribute -> the class of
+    this file it is an instance of (only names bound to one class)."""
+    classes = {c.name: c for c in ctx.nodes(ast.ClassDef)}
+    out: dict[str, ast.ClassDef] = {}
+    bad: set[str] = set()
+    for node in ctx.nodes(ast.Assign):
+        if len(node.targets) != 1 or not isinstance(node.targets[0], (ast.Name, ast.Attribute)):
+            continue
+        text = ast.unparse(node.targets[0])
+        value = node.value
+        cls = classes.get(value.func.id) if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+            else None
+        if cls is None or (text in out and out[text] is not cls):
+            bad.add(text)
+        else:
+            out[text] = cls
+    return {k: v for k, v in out.items() if k not in bad}
+
+
+def _resolve_method(call: ast.Call, helpers: dict, instances: dict[str, ast.ClassDef]) -> Optional[tuple[ast.AST, str]]:
+    """The helper method ``obj.method(...)`` reaches when ``obj`` is an instance of a class of this file."""
+    if not isinstance(call.func, ast.Attribute):
+        return None
+    cls = instances.get(ast.unparse(call.func.value))
+    return helpers.get((cls, call.func.attr)) if cls is not None else None
 
 
 def _resolve(ctx: FileContext, call: ast.Call, helpers: dict) -> Optional[tuple[ast.AST, str]]:
@@ -130,18 +161,21 @@ as an argument and write on rank 0 themselves.
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         engines = _engines(ctx)
         helpers = _helpers(ctx, engines)
+        instances = _instances(ctx) if helpers else {}
+        flags = rank_zero_flags(ctx.tree)
         for call in ctx.nodes(ast.Call):
             why = _collective(ctx, call, engines)
             inner = None
-            if why is None and isinstance(call.func, ast.Name):
-                found = _resolve(ctx, call, helpers)
+            if why is None:
+                found = _resolve(ctx, call, helpers) if isinstance(call.func, ast.Name) \
+                    else _resolve_method(call, helpers, instances)
                 if found is not None:
                     inner, why = found
                     if ctx.enclosing_function(call) is ctx.enclosing_function(inner):
                         continue  # recursion
             if why is None:
                 continue
-            guard = rank_zero_guard(ctx.ancestors, call)
+            guard = rank_zero_guard(ctx.ancestors, call, flags)
             if guard is None:
                 continue
             what = ast.unparse(call.func)

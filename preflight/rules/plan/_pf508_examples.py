@@ -154,6 +154,29 @@ deepspeed --num_gpus 2 train.py --output_dir out --deepspeed ds.json --max_grad_
 # --- expect
 ds.json:2: warning: PF511
 """,
+    # accelerate issue 3807: accelerator.clip_grad_norm_ under DeepSpeed (from the accelerate config)
+    # is a no-op, and the DeepSpeed JSON it names sets no gradient_clipping
+    """
+# --- train.py
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)  # warning: PF511
+    optimizer.step()
+    optimizer.zero_grad()
+# --- accelerate_config.yaml
+distributed_type: DEEPSPEED
+num_processes: 8
+deepspeed_config:
+  deepspeed_config_file: ds_config.json
+# --- ds_config.json
+{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 2}}
+# --- launch
+accelerate launch --config_file accelerate_config.yaml train.py
+""",
 ]
 
 PF511_GOOD = [
@@ -173,6 +196,49 @@ from transformers import Trainer, TrainingArguments
 args = TrainingArguments(output_dir="out", deepspeed="ds.json")
 # --- ds.json
 {"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
+""",
+    # the fix: the DeepSpeed JSON clips; and DeepSpeed set up in the accelerate config itself, with its
+    # gradient_clipping
+    """
+# --- train.py
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    optimizer.zero_grad()
+# --- accelerate_config.yaml
+distributed_type: DEEPSPEED
+num_processes: 8
+deepspeed_config:
+  deepspeed_config_file: ds_config.json
+# --- ds_config.json
+{"train_micro_batch_size_per_gpu": 4, "gradient_clipping": 1.0, "zero_optimization": {"stage": 2}}
+# --- launch
+accelerate launch --config_file accelerate_config.yaml train.py
+""",
+    """
+# --- train.py
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    accelerator.backward(model(**batch).loss)
+    accelerator.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    optimizer.zero_grad()
+# --- accelerate_config.yaml
+distributed_type: DEEPSPEED
+num_processes: 8
+deepspeed_config:
+  zero_stage: 2
+  gradient_clipping: 1.0
+# --- launch
+accelerate launch --config_file accelerate_config.yaml train.py
 """,
 ]
 

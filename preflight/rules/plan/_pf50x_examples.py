@@ -314,6 +314,32 @@ trainer.save_model("final")
 # --- expect
 ds_zero3.json:3: warning: PF505
 """,
+    # FastChat issue 508: safe_save_model_for_hf_trainer saves trainer.model.state_dict() through
+    # Trainer._save with the gather flag false: a 400 MB "model" of placeholders
+    """
+# --- train.py
+from transformers import Trainer
+
+
+def safe_save_model_for_hf_trainer(trainer, output_dir):
+    state_dict = trainer.model.state_dict()
+    if trainer.args.should_save:
+        trainer._save(output_dir, state_dict={k: v.cpu() for k, v in state_dict.items()})
+
+
+trainer = Trainer(model=model, args=training_args, train_dataset=ds)
+trainer.train()
+safe_save_model_for_hf_trainer(trainer, "out")
+# --- ds_config.json
+{
+  "train_micro_batch_size_per_gpu": "auto",
+  "zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": false}
+}
+# --- launch
+deepspeed train.py --deepspeed ds_config.json
+# --- expect
+ds_config.json:3: warning: PF505
+""",
 ]
 
 PF505_GOOD = [
@@ -330,6 +356,22 @@ trainer.save_model("final")
   "train_micro_batch_size_per_gpu": "auto",
   "zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}
 }
+""",
+    # DeepSpeedExamples zero_inference: dummy weights saved with an explicit state_dict before the
+    # model is handed to DeepSpeed
+    """
+# --- run_model.py
+import deepspeed
+import torch
+from accelerate import init_empty_weights
+from transformers import OPTForCausalLM
+
+with init_empty_weights():
+    model = OPTForCausalLM(config)
+model.save_pretrained("dummy", state_dict={k: torch.empty_like(v, device="cpu") for k, v in model.state_dict().items()})
+engine = deepspeed.initialize(model=OPTForCausalLM.from_pretrained("dummy"), config="ds_zero3.json")[0]
+# --- ds_zero3.json
+{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3}}
 """,
     # ZeRO-3 but only the tokenizer is saved
     """

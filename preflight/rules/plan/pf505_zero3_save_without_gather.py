@@ -10,7 +10,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 
-_SAVES = ("save_model", "save_pretrained", "save_16bit_model")
+_SAVES = ("save_model", "save_pretrained", "save_16bit_model", "_save")
 _NOT_MODEL = ("tokenizer", "processor", "config", "feature_extractor", "image_processor")
 _FLAG = "stage3_gather_16bit_weights_on_model_save"
 
@@ -29,8 +29,9 @@ class Zero3SaveWithoutGather(PlanRule):
 A DeepSpeed config at ZeRO stage 3 without
 `"stage3_gather_16bit_weights_on_model_save": true` (or an accelerate config
 with `zero_stage: 3` and without `zero3_save_16bit_model: true`), in a job whose
-script saves the model: `trainer.save_model()`, `model.save_pretrained(...)`,
-`accelerator.save_model(...)`, `engine.save_16bit_model(...)`.
+script saves the model: `trainer.save_model()`, `trainer._save(output_dir,
+state_dict=...)`, `model.save_pretrained(...)`, `accelerator.save_model(...)`,
+`engine.save_16bit_model(...)`.
 
 ## Why it matters
 
@@ -51,6 +52,9 @@ convert the checkpoint with `zero_to_fp32.py` after training.
 
 * The flag is true, or `"auto"`/unreadable; stage 0-2.
 * No script of the audit saves the model (saving a tokenizer or config does not count).
+* `save_pretrained(..., state_dict=...)`: the caller passes the weights (gathered
+  itself, or a model DeepSpeed never partitioned: DeepSpeedExamples' zero_inference
+  saves dummy weights before `deepspeed.initialize`); the flag plays no part.
 """
     bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_BAD")
     good_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_GOOD")
@@ -86,6 +90,10 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 receiver = ast.unparse(node.func.value).lower()
                 if any(word in receiver for word in _NOT_MODEL):
                     continue
+                if node.func.attr == "_save" and "trainer" not in receiver:
+                    continue  # Trainer._save(output_dir, state_dict=...): only on a trainer
+                if node.func.attr == "save_pretrained" and any(kw.arg == "state_dict" for kw in node.keywords):
+                    continue  # the caller chose the weights (gathered, or never partitioned); PF521 judges it
                 return pctx.code_evidence(script, node, f"the model is saved here (`{node.func.attr}`)")
         return None
 

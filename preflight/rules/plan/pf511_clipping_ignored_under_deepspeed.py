@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any, Iterable, Optional
 
@@ -39,6 +40,12 @@ DeepSpeed"), and a different number stops the run with a mismatch error.
 
 `"gradient_clipping": "auto"` in the DeepSpeed config.
 
+The same holds for `accelerator.clip_grad_norm_(params, x)` when an accelerate
+config runs the job under DeepSpeed (`distributed_type: DEEPSPEED`) with a
+`deepspeed_config_file` that sets no `gradient_clipping`: Accelerate's
+`clip_grad_norm_` returns None under DeepSpeed and leaves the gradients alone
+(accelerate issue 3807).
+
 ## When preflight stays silent
 
 * `gradient_clipping` is `"auto"` or equals `max_grad_norm`; `max_grad_norm` is
@@ -53,6 +60,7 @@ launch command.
     good_examples = examples("preflight.rules.plan._pf508_examples", "PF511_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        yield from self._accelerate_clip(pctx)
         given = pctx.deepspeed_configs()
         flag = _argv_norm(list(pctx.project.argv))
         if flag is not None and given:
@@ -86,6 +94,51 @@ launch command.
                            "stops with a DeepSpeed/TrainingArguments mismatch. Use `\"auto\"` or the same value")
                 yield site.finding(pctx, self, "max_grad_norm", msg,
                                    evidence=[pctx.config_evidence(config, (*prefix,), "the DeepSpeed config")])
+
+
+    def _accelerate_clip(self, pctx: PlanContext) -> Iterable[Finding]:
+        """``accelerator.clip_grad_norm_(params, x)`` in a job that an accelerate config runs under
+        DeepSpeed with a DeepSpeed JSON (``deepspeed_config_file``) that sets no ``gradient_clipping``."""
+        named = _accelerate_deepspeed_files(pctx)
+        if not named:
+            return
+        files = [(cfg, block, prefix) for cfg, block, prefix in pctx.deepspeed_configs()
+                 if Path(cfg.path).name in named]
+        if not files or any(block.get("gradient_clipping") not in (None, 0, 0.0) for _, block, _ in files):
+            return
+        config = files[0][0]
+        for script in pctx.scripts:
+            for node in ast.walk(script.tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "clip_grad_norm_" and "accelerator" in ast.unparse(node.func.value)):
+                    continue
+                norm_expr = node.args[1] if len(node.args) > 1 else next(
+                    (kw.value for kw in node.keywords if kw.arg == "max_norm"), None)
+                norm = pctx.index(script).resolve(norm_expr) if norm_expr is not None else None
+                if norm is None or isinstance(norm.value, bool) or not isinstance(norm.value, (int, float)) \
+                        or norm.value <= 0:
+                    continue
+                msg = (f"`accelerator.clip_grad_norm_(..., {norm.value:g})` does nothing under DeepSpeed (Accelerate "
+                       f"returns None and leaves clipping to the engine), and `{config.path}` sets no "
+                       "`gradient_clipping` (DeepSpeed's default 0): no gradient is clipped. Add "
+                       f"`\"gradient_clipping\": {norm.value:g}` to the DeepSpeed config")
+                yield pctx.code_finding(self, script, node, msg,
+                                        evidence=[pctx.config_evidence(config, (), "the DeepSpeed config")])
+
+
+def _accelerate_deepspeed_files(pctx: PlanContext) -> set[str]:
+    """File names of the DeepSpeed JSONs that an accelerate config running DeepSpeed names
+    (``distributed_type: DEEPSPEED``, ``deepspeed_config.deepspeed_config_file``)."""
+    out: set[str] = set()
+    for cfg in pctx.configs:
+        data = cfg.data if isinstance(cfg.data, dict) else {}
+        block = data.get("deepspeed_config")
+        if str(data.get("distributed_type", "")).upper() != "DEEPSPEED" or not isinstance(block, dict):
+            continue
+        name = block.get("deepspeed_config_file")
+        if isinstance(name, str) and name.endswith(".json"):
+            out.add(Path(name).name)
+    return out
 
 
 def _argv_norm(argv: list[str]) -> Optional[float]:

@@ -1,0 +1,122 @@
+"""PF433 option-overwritten-by-random-draw: a parsed command-line option unconditionally replaced by a random draw."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.scopes import scope_index
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import script_index
+from preflight.rules.base import Rule, examples
+
+_RANDOM_ROOTS = ("random.", "np.random.", "numpy.random.")
+_TORCH_DRAWS = frozenset({"torch.rand", "torch.randn", "torch.randint", "torch.randperm"})
+
+
+def _draw(ctx: FileContext, expr: ast.AST) -> Optional[ast.Call]:
+    """A random draw inside ``expr``: ``random.random()``, ``np.random.uniform(...)``, ``torch.randint(...)``."""
+    qualify = scope_index(ctx).imports.qualify
+    for node in ast.walk(expr):
+        if not isinstance(node, ast.Call):
+            continue
+        name = ast.unparse(node.func)
+        qual = qualify(node.func) or name
+        if qual.startswith(_RANDOM_ROOTS) or name.startswith(_RANDOM_ROOTS) or qual in _TORCH_DRAWS:
+            return node
+    return None
+
+
+def _top_level(ctx: FileContext, node: ast.AST) -> bool:
+    """A statement of its function's (or the module's) own body: no ``if``/loop/``try`` around it."""
+    parent = ctx.parent(node)
+    return isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module))
+
+
+@register
+class OptionOverwrittenByRandomDraw(Rule):
+    code = "PF433"
+    needs_text = ("add_argument",)
+    name = "option-overwritten-by-random-draw"
+    severity = Severity.WARNING
+    category = Category.CONFIG
+    frameworks = ("pytorch",)
+    summary = "A command-line option is overwritten with a random draw on every run"
+    explanation = """
+## What it finds
+
+An assignment `config.lr = ...` to an option the file declares with
+`parser.add_argument("--lr", ...)`, whose value is a random draw
+(`random.random() * 5e-4`, `np.random.uniform(...)`, `random.choice([...])`,
+directly or through a local variable), made on every run: not under an `if`, a
+loop or a `try`.
+
+## Why it matters
+
+Leftover hyper-parameter search code: the run ignores the `--lr` given on the
+launch line and trains with a different random value each time, and the log
+shows a learning rate nobody asked for (Image_Segmentation issue 17: `--lr=0.001`
+trained at 0.000212).
+
+## How to fix it
+
+Put the search behind its own switch (`if config.random_search:`), or remove it.
+
+## When preflight stays silent
+
+* The assignment is under an `if` (a search switch, `if args.seed is None:`), a
+  loop or a `try`.
+* The value is not a random draw, or reads the option itself
+  (`args.lr = args.lr * random.uniform(0.9, 1.1)` keeps the user's value as a base).
+* The attribute is not an option the file declares.
+"""
+    bad_examples = examples("preflight.rules.code._pf433_examples", "PF433_BAD")
+    good_examples = examples("preflight.rules.code._pf433_examples", "PF433_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        options = script_index(ctx).arguments
+        if not options:
+            return
+        for node in ctx.nodes(ast.Assign):
+            if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Attribute):
+                continue
+            target = node.targets[0]
+            if not isinstance(target.value, ast.Name) or target.attr not in options:
+                continue
+            if not _top_level(ctx, node):
+                continue
+            text = ast.unparse(target)
+            if any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for n in ast.walk(node.value)):
+                continue  # derived from the user's own value
+            draw = _draw(ctx, node.value)
+            where = node.value
+            if draw is None:
+                draw, where = self._through_name(ctx, node)
+            if draw is None:
+                continue
+            flag = options[target.attr][0].flag
+            yield ctx.finding(
+                self, node,
+                f"`{text} = ...` replaces the `{flag}` option with a random draw on every run: the value given on "
+                f"the launch line never takes effect and each run trains with a different one. Put the search behind "
+                "its own switch (`if config.random_search:`) or remove it",
+                evidence=[ctx.evidence(draw, "the random draw")] if where is not node.value else [])
+
+    @staticmethod
+    def _through_name(ctx: FileContext, node: ast.Assign) -> tuple[Optional[ast.Call], ast.AST]:
+        """``lr = random.random() * 5e-4`` ... ``config.lr = lr`` in the same function body."""
+        value = node.value
+        if not isinstance(value, ast.Name):
+            return None, value
+        scope = ctx.parent(node)
+        body = getattr(scope, "body", [])
+        found: Optional[ast.Call] = None
+        for stmt in body:
+            if stmt is node:
+                break
+            if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == value.id
+                                                    for t in stmt.targets):
+                found = _draw(ctx, stmt.value)
+        return found, value

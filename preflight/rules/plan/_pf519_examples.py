@@ -1,0 +1,136 @@
+"""PF519 examples: small Hydra apps (``# --- <path>`` sections, ``# --- launch`` holds the launch
+command); bad ones must fire at the pinned line, good ones stay silent."""
+
+from __future__ import annotations
+
+_APP = """
+# --- train.py
+import hydra
+
+
+@hydra.main(config_path="conf", config_name="{name}", version_base=None)
+def main(cfg):
+    model = hydra.utils.instantiate(cfg.model)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+PF519_BAD = [
+    # sinusoidal-gradient-descent issue 4: an experiment config extends its base with _self_ first,
+    # so the base (composed after it) puts n_sinusoids back to 4
+    _APP.format(name="k2") + """\
+# --- conf/base.yaml
+model:
+  _target_: mypkg.Estimator
+  n_sinusoids: 4
+lr: 1e-3
+# --- conf/k2.yaml
+defaults:
+  - _self_  # warning: PF519
+  - base
+
+model:
+  n_sinusoids: 2
+""",
+    # a group option listed after _self_ overrides the file's own value of its package
+    _APP.format(name="train") + """\
+# --- conf/train.yaml
+defaults:
+  - _self_  # warning: PF519
+  - data: cifar
+data:
+  batch_size: 256
+# --- conf/data/cifar.yaml
+_target_: mypkg.CIFARDataModule
+batch_size: 64
+""",
+    # not the primary: a model option that extends a shared model base the same way
+    _APP.format(name="train") + """\
+# --- conf/train.yaml
+defaults:
+  - model: small
+  - _self_
+seed: 0
+# --- conf/model/small.yaml
+defaults:
+  - _self_  # warning: PF519
+  - big
+depth: 6
+# --- conf/model/big.yaml
+_target_: mypkg.Net
+depth: 24
+width: 1024
+""",
+]
+
+PF519_GOOD = [
+    # the fix: _self_ last, the file's own values win
+    _APP.format(name="k2") + """\
+# --- conf/base.yaml
+model:
+  _target_: mypkg.Estimator
+  n_sinusoids: 4
+# --- conf/k2.yaml
+defaults:
+  - base
+  - _self_
+
+model:
+  n_sinusoids: 2
+""",
+    # lightning-hydra-template's train.yaml: _self_ first, the groups after it live in their own
+    # packages, and the experiment (which does override top-level keys) is chosen on the launch line
+    _APP.format(name="train") + """\
+# --- conf/train.yaml
+defaults:
+  - _self_
+  - model: mnist
+  - experiment: null
+task_name: train
+seed: null
+model:
+  lr: 0.01
+# --- conf/model/mnist.yaml
+_target_: mypkg.MNISTModule
+# --- conf/experiment/example.yaml
+# @package _global_
+seed: 12345
+# --- launch
+python train.py experiment=example
+""",
+    # _self_ first, the base sets the same value: nothing is lost
+    _APP.format(name="k2") + """\
+# --- conf/base.yaml
+lr: 0.001
+epochs: 10
+# --- conf/k2.yaml
+defaults:
+  - _self_
+  - base
+lr: 0.001
+""",
+    # the launch line sets the key again: the file's value is not what the ordering lost
+    _APP.format(name="k2") + """\
+# --- conf/base.yaml
+lr: 0.001
+# --- conf/k2.yaml
+defaults:
+  - _self_
+  - base
+lr: 0.01
+# --- launch
+python train.py lr=0.05
+""",
+    # a ??? in the base does not replace a value (OmegaConf keeps the earlier value)
+    _APP.format(name="k2") + """\
+# --- conf/base.yaml
+lr: ???
+# --- conf/k2.yaml
+defaults:
+  - _self_
+  - base
+lr: 0.01
+""",
+]

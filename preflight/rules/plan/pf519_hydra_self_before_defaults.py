@@ -1,0 +1,184 @@
+"""PF519 hydra-self-overridden-by-defaults: ``_self_`` listed before a default that overrides the file's own values."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Optional
+
+from preflight.diagnostics import Category, Evidence, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+
+_MISSING = "???"
+
+
+def _leaves(data: Any, path: tuple[str, ...]) -> Iterable[tuple[tuple[str, ...], Any]]:
+    if isinstance(data, dict) and data:
+        for key, value in data.items():
+            yield from _leaves(value, (*path, str(key)))
+    elif not isinstance(data, dict):
+        yield path, data
+
+
+def _lookup(data: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        if not isinstance(data, dict) or part not in data:
+            return _lookup  # a sentinel: not there
+        data = data[part]
+    return data
+
+
+def _child_paths(entries: list[Any], own_group: str) -> list[tuple[int, str]]:
+    """(index in the defaults list, config path) of the entries a file lists, as Hydra names them."""
+    out: list[tuple[int, str]] = []
+    for index, entry in enumerate(entries):
+        if isinstance(entry, str) and entry != "_self_":
+            name = entry.partition("@")[0].split()[-1] if entry.strip() else ""
+            if not name:
+                continue
+            path = name[1:] if name.startswith("/") else "/".join(p for p in (own_group, name) if p)
+        elif isinstance(entry, dict) and len(entry) == 1:
+            (key, option), = entry.items()
+            words = str(key).split()
+            if not words or "override" in words[:-1] or not isinstance(option, str):
+                continue  # override entries and null / list options are not composed here
+            group = words[-1].partition("@")[0]
+            group_path = group[1:] if group.startswith("/") else "/".join(p for p in (own_group, group) if p)
+            path = f"{group_path}/{option}"
+        else:
+            continue
+        for ext in (".yaml", ".yml"):
+            if path.endswith(ext):
+                path = path[: -len(ext)]
+        out.append((index, path))
+    return out
+
+
+def _prefix(package: str) -> tuple[str, ...]:
+    return tuple(p for p in package.split(".") if p)
+
+
+@register
+class HydraSelfOverriddenByDefaults(PlanRule):
+    code = "PF519"
+    name = "hydra-self-overridden-by-defaults"
+    severity = Severity.WARNING
+    category = Category.CONFIG
+    frameworks = ("hydra",)
+    summary = "`_self_` comes before a default that sets the same keys: the file's own values never take effect"
+    explanation = """
+## What it finds
+
+A config of a composed `@hydra.main` app whose defaults list names `_self_` before
+another entry, when that entry's config (composed after the file itself) sets a key
+the file also sets, to a different value, and that value is the one the composed
+config ends with.
+
+## Why it matters
+
+Hydra merges the defaults list in order: whatever comes after `_self_` overrides the
+file's own values. A file that extends a base config (`defaults: [_self_, base]`) and
+then sets `n_components: 2` trains with the base's 4, silently - the run's log and
+the config on disk disagree (sinusoidal-gradient-descent issue 4: the |K|=2
+experiments trained K=4). Hydra 1.0 composed the primary config first, so configs
+written for 1.0 and moved to 1.1 with an explicit `_self_` first keep that order.
+
+## How to fix it
+
+Move `_self_` to the end of the defaults list (Hydra 1.1's default when `_self_` is
+not listed), or drop the keys from the file if the base is meant to win.
+
+## When preflight stays silent
+
+* `_self_` is last, or the entries after it set none of the file's keys, or set them
+  to the same value.
+* The overriding config was chosen on the launch line (`experiment=...`): choosing it
+  there is how a user asks for its values.
+* A later config or the launch line sets the key again (the file's value was not the
+  one lost to the ordering).
+* Configs the composition does not reach (not composed for this app), and the
+  children of the overriding entry (only the configs the file itself lists are compared).
+"""
+    bad_examples = examples("preflight.rules.plan._pf519_examples", "PF519_BAD")
+    good_examples = examples("preflight.rules.plan._pf519_examples", "PF519_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        try:
+            from preflight.adapters.hydra import Composed, compositions
+            from preflight.adapters.hydra_compose import (
+                ComposeError,
+                defaults_line,
+                read_config_file,
+            )
+        except ImportError:  # pragma: no cover - the adapter ships with preflight
+            return
+        seen: set[tuple[str, int]] = set()
+        for comp in compositions(pctx.project):
+            if not isinstance(comp, Composed):
+                continue
+            items = comp.item_configs
+            final = comp.config
+            for pos, (item, loaded) in enumerate(items):
+                if item.file is None:
+                    continue
+                try:
+                    cfg = read_config_file(item.file)
+                except ComposeError:
+                    continue
+                entries = list(cfg.defaults)
+                if "_self_" not in entries:
+                    continue
+                self_at = entries.index("_self_")
+                own_group = item.config_path.rsplit("/", 1)[0] if "/" in item.config_path else ""
+                children = [(i, p) for i, p in _child_paths(entries, own_group) if i > self_at]
+                if not children:
+                    continue
+                mine = {(*_prefix(item.package), *path): (path, value) for path, value in _leaves(cfg.body, ())}
+                lost: list[tuple[tuple[str, ...], tuple[str, ...], Any, Any, Any, Any]] = []
+                for _index, child_path in children:
+                    found = self._child(items, pos, child_path)
+                    if found is None:
+                        continue
+                    child_item, child_loaded = found
+                    try:
+                        child_cfg = read_config_file(child_item.file)
+                    except ComposeError:
+                        continue
+                    for path, value in _leaves(child_cfg.body, ()):
+                        full = (*_prefix(child_item.package), *path)
+                        if full not in mine or full[:1] == ("hydra",) or value == _MISSING:
+                            continue
+                        own_path, own_value = mine[full]
+                        if own_value == value or _lookup(final, full) != value:
+                            continue
+                        lost.append((full, own_path, own_value, value, child_loaded, path))
+                if not lost:
+                    continue
+                line = defaults_line(item.file, self_at)
+                if line is None or (loaded.path, line) in seen:
+                    continue
+                seen.add((loaded.path, line))
+                full, own_path, own_value, value, child_loaded, child_key = lost[0]
+                more = f" (and {len(lost) - 1} more key{'s' if len(lost) > 2 else ''})" if len(lost) > 1 else ""
+                message = (f"`_self_` comes first in this defaults list, so {child_loaded.path} (composed after "
+                           f"it) overrides this file's own values: `{'.'.join(own_path)}: {own_value!r}` becomes "
+                           f"{value!r}{more}. Move `_self_` to the end of the defaults list so this file's "
+                           "values win")
+                evidence: list[Evidence] = []
+                own_line = loaded.line_of(own_path, nearest=True)
+                if own_line is not None:
+                    evidence.append(Evidence(line=own_line, path=loaded.path,
+                                             message=f"this file sets {'.'.join(own_path)}: {own_value!r}"))
+                child_line = child_loaded.line_of(child_key, nearest=True)
+                if child_line is not None:
+                    evidence.append(Evidence(line=child_line, path=child_loaded.path,
+                                             message=f"composed after `_self_`: {'.'.join(child_key)}: {value!r}"))
+                yield pctx.location_finding(self, loaded.path, line, message, evidence=evidence)
+
+    @staticmethod
+    def _child(items: list, pos: int, config_path: str) -> Optional[tuple[Any, Any]]:
+        """The item a defaults entry became: the first one after ``pos`` with its config path."""
+        for item, loaded in items[pos + 1:]:
+            if item.config_path == config_path and item.file is not None:
+                return item, loaded
+        return None
