@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import unicodedata
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from preflight._record import dataclass, field
@@ -164,16 +165,16 @@ def _rules_for(codes: tuple[str, ...]) -> list:
 def _codes_for_text(codes: tuple[str, ...], text: str) -> tuple[str, ...]:
     """The codes among ``codes`` whose rule can fire on ``text``: a built-in rule whose
     ``needs_text`` (from the generated index) holds no string found in the text is left out,
-    so its module is not even imported. A non-ASCII text keeps every code (an identifier may
-    be spelled with characters that normalise to the name)."""
+    so its module is not even imported. Python reads identifiers NFKC-normalised (``ｌｒ`` is
+    ``lr``), so a non-ASCII text is also searched in its NFKC form: a string is looked for in
+    either form, never in fewer places than the text as written."""
     from preflight.rules._index import NEEDS
 
-    if not text.isascii():
-        return codes
+    forms = (text,) if text.isascii() else (text, unicodedata.normalize("NFKC", text))
     kept = []
     for code in codes:
         needs = NEEDS.get(code)
-        if needs is None or any(n in text for n in needs):
+        if needs is None or any(n in form for n in needs for form in forms):
             kept.append(code)
     return codes if len(kept) == len(codes) else tuple(kept)
 

@@ -119,7 +119,7 @@ class Bindings:
         # identifiers bound in this round (the next round revisits what reads them)
         self._touched: set[str] = set()
         self._deps_cache: dict[ast.AST, set[str]] = {}
-        self._resolved: list[tuple[ast.Call, FunctionInfo, FunctionInfo]] = []
+        self._resolved: list[tuple[ast.Call, FunctionInfo, FunctionInfo, list[tuple[str, ast.expr]]]] = []
         self._annotations()
         for _ in range(max_rounds):
             if not self._round():
@@ -192,7 +192,11 @@ class Bindings:
         touched, self._touched = self._touched, set()
         changed = False
         pending = []
-        for event in self._events:
+        # after the first round an event is looked at again only if it reads a newly bound name
+        events = self._events if first or touched else ()
+        if not events:
+            pending = self._events
+        for event in events:
             fn, class_body, target, value = event
             if not first and not (self._deps_of(value) & touched):
                 pending.append(event)
@@ -225,14 +229,20 @@ class Bindings:
                     self._waiting.setdefault(key, []).append((call, caller))
                 continue
             self.calls[call] = resolved
-            self._resolved.append((call, caller, resolved[0]))
+            # the (parameter, argument) pairs an argument's binding may flow through: fixed once
+            # the call is resolved, so mapped once, not once per round
+            pairs = [(param, arg) for param, arg in self._map_args(call, resolved[0]) if may_bind(arg)]
+            self._resolved.append((call, caller, resolved[0], pairs))
             new_calls.add(call)
             changed = True
-        for call, caller, callee in self._resolved:
-            for param, arg in self._map_args(call, callee):
-                if (callee, param) in self.names or not may_bind(arg):
+        for call, caller, callee, pairs in self._resolved:
+            fresh_call = call in new_calls
+            if not fresh_call and not touched:
+                continue
+            for param, arg in pairs:
+                if (callee, param) in self.names:
                     continue
-                if call not in new_calls and not (self._deps_of(arg) & touched):
+                if not fresh_call and not (self._deps_of(arg) & touched):
                     continue
                 found = self.classify(arg, caller)
                 if found is not None:
@@ -311,7 +321,7 @@ class Bindings:
             if b.kind == MODULE and b.cls is not None and b.inner is None and b.cls.is_module:
                 b.param_free = not self._class_has_params(b.cls)
         self._frozen()
-        for call, caller, callee in self._resolved:
+        for call, caller, callee, _pairs in self._resolved:
             callee.call_sites.append(CallSite(call, caller, self.calls[call][1]))
 
     def _class_has_params(self, cls: ClassInfo) -> bool:
