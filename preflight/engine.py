@@ -170,13 +170,26 @@ def _codes_for_text(codes: tuple[str, ...], text: str) -> tuple[str, ...]:
     either form, never in fewer places than the text as written."""
     from preflight.rules._index import NEEDS
 
-    forms = (text,) if text.isascii() else (text, unicodedata.normalize("NFKC", text))
+    normal = None if text.isascii() else unicodedata.normalize("NFKC", text)
+    found = {n for n in _needed_strings() if n in text or (normal is not None and n in normal)}
     kept = []
     for code in codes:
         needs = NEEDS.get(code)
-        if needs is None or any(n in form for n in needs for form in forms):
+        if needs is None or not found.isdisjoint(needs):
             kept.append(code)
     return codes if len(kept) == len(codes) else tuple(kept)
+
+
+_NEEDED: list[frozenset[str]] = []
+
+
+def _needed_strings() -> frozenset[str]:
+    """Every string some rule's ``needs_text`` names: each is looked for once per file."""
+    if not _NEEDED:
+        from preflight.rules._index import NEEDS
+
+        _NEEDED.append(frozenset(n for needs in NEEDS.values() for n in needs))
+    return _NEEDED[0]
 
 
 def whom_to_tell(module: str) -> str:

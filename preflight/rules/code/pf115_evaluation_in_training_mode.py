@@ -75,13 +75,15 @@ so every caller is covered) and `model.train()` before training resumes.
         facts = evaluation(ctx)
         scopes = facts.scopes
         reported: set[int] = set()
+        # each forward's model key, looked up per call (not a scan of the function's forwards)
+        forward_keys = {call: key for forwards in facts.forwards.values() for call, key in forwards}
         for call, fn in scopes.bindings.call_functions:
             if fn.is_module_scope or fn.hook is not None or id(fn) in reported:
                 continue
             cls = fn.method_class()
             if cls is not None and (cls.is_lightning or cls.is_module):
                 continue
-            key = self._model_key(facts, call, fn)
+            key = self._model_key(facts, forward_keys, call, fn)
             if key is None:
                 continue
             loop = self._evaluation_loop(ctx, facts, call, fn)
@@ -95,10 +97,11 @@ so every caller is covered) and `model.train()` before training resumes.
 
     # -- the forward -------------------------------------------------------
     @staticmethod
-    def _model_key(facts: Evaluation, call: ast.Call, fn: FunctionInfo) -> Optional[Key]:
-        for fcall, key in facts.forwards.get(fn, ()):
-            if fcall is call:
-                return key
+    def _model_key(facts: Evaluation, forward_keys: dict[ast.Call, Key], call: ast.Call,
+                   fn: FunctionInfo) -> Optional[Key]:
+        key = forward_keys.get(call)
+        if key is not None:
+            return key
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "forward":
             func = func.value
