@@ -120,6 +120,10 @@ class Bindings:
         self._touched: set[str] = set()
         self._deps_cache: dict[ast.AST, set[str]] = {}
         self._resolved: list[tuple[ast.Call, FunctionInfo, FunctionInfo, list[tuple[str, ast.expr]]]] = []
+        # what a call can resolve to at all: the file's own defs, classes and methods
+        self._local_names = {name for f in scopes.functions.values() for name in f.defs}
+        self._local_names.update(scopes.classes_by_name)
+        self._method_names = {name for c in scopes.classes.values() for name in c.methods}
         self._annotations()
         for _ in range(max_rounds):
             if not self._round():
@@ -550,6 +554,8 @@ class Bindings:
         """(local function, is-constructor) that ``call`` runs, if the file shows it."""
         func = call.func
         if isinstance(func, ast.Name):
+            if func.id not in self._local_names:
+                return None  # print(), torch.zeros(): neither a local def nor a local class
             found = self.scopes.resolve_function(func.id, fn)
             if found is not None:
                 return found, False
@@ -559,8 +565,8 @@ class Bindings:
                     init = called.method("__init__")
                     return (init, True) if init is not None else None
             return None
-        if not isinstance(func, ast.Attribute):
-            return None
+        if not isinstance(func, ast.Attribute) or func.attr not in self._method_names:
+            return None  # only a method of a class of the file can be resolved
         base = func.value
         cls: Optional[ClassInfo] = None
         if isinstance(base, ast.Name) and base.id in ("self", "cls"):

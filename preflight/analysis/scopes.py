@@ -23,7 +23,7 @@ import ast
 from typing import TYPE_CHECKING, Iterator, Optional, Union
 
 from preflight._record import dataclass, field
-from preflight.analysis.syntax import dotted_name, is_true
+from preflight.analysis.syntax import dotted_name, is_true, walk
 
 if TYPE_CHECKING:
     from preflight.analysis.bindings import Bindings
@@ -571,11 +571,17 @@ def _target_keys(target: ast.AST, out: set[str], reads: set[str]) -> None:
 
 
 def _read_keys(value: ast.AST) -> set[str]:
+    """``container_key_text`` of every node of ``value``."""
     out: set[str] = set()
-    for node in ast.walk(value):
-        key = container_key_text(node)
-        if key:
-            out.add(key)
+    name_t, attr_t = ast.Name, ast.Attribute
+    for node in walk(value):
+        kind = type(node)
+        if kind is name_t:
+            out.add(node.id)  # type: ignore[attr-defined]
+        elif kind is attr_t:
+            base = node.value  # type: ignore[attr-defined]
+            if type(base) is name_t and base.id in ("self", "cls"):
+                out.add(f"self.{node.attr}")  # type: ignore[attr-defined]
     return out
 
 
