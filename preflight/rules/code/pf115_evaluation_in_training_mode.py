@@ -7,7 +7,7 @@ import re
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.evaluation import TRAIN, Evaluation, Key, evaluation, map_key
+from preflight.analysis.evaluation import TRAIN, Evaluation, Key, evaluation, map_key, may_matter
 from preflight.analysis.scopes import FunctionInfo, LoopInfo
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
@@ -72,6 +72,8 @@ so every caller is covered) and `model.train()` before training resumes.
     good_examples = examples("preflight.rules.code._pf115_examples", "PF115_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not may_matter(ctx):
+            return  # no mode switch and no training call: nothing to report
         facts = evaluation(ctx)
         scopes = facts.scopes
         reported: set[int] = set()
