@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import time
+import unicodedata
 from typing import Any, Iterable, Iterator, Optional, Sequence, Union
 
 from preflight._record import dataclass, field
@@ -164,18 +165,31 @@ def _rules_for(codes: tuple[str, ...]) -> list:
 def _codes_for_text(codes: tuple[str, ...], text: str) -> tuple[str, ...]:
     """The codes among ``codes`` whose rule can fire on ``text``: a built-in rule whose
     ``needs_text`` (from the generated index) holds no string found in the text is left out,
-    so its module is not even imported. A non-ASCII text keeps every code (an identifier may
-    be spelled with characters that normalise to the name)."""
+    so its module is not even imported. Python reads identifiers NFKC-normalised (``ｌｒ`` is
+    ``lr``), so a non-ASCII text is also searched in its NFKC form: a string is looked for in
+    either form, never in fewer places than the text as written."""
     from preflight.rules._index import NEEDS
 
-    if not text.isascii():
-        return codes
+    normal = None if text.isascii() else unicodedata.normalize("NFKC", text)
+    found = {n for n in _needed_strings() if n in text or (normal is not None and n in normal)}
     kept = []
     for code in codes:
         needs = NEEDS.get(code)
-        if needs is None or any(n in text for n in needs):
+        if needs is None or not found.isdisjoint(needs):
             kept.append(code)
     return codes if len(kept) == len(codes) else tuple(kept)
+
+
+_NEEDED: list[frozenset[str]] = []
+
+
+def _needed_strings() -> frozenset[str]:
+    """Every string some rule's ``needs_text`` names: each is looked for once per file."""
+    if not _NEEDED:
+        from preflight.rules._index import NEEDS
+
+        _NEEDED.append(frozenset(n for needs in NEEDS.values() for n in needs))
+    return _NEEDED[0]
 
 
 def whom_to_tell(module: str) -> str:

@@ -67,3 +67,15 @@ def test_a_non_ascii_file_runs_every_rule() -> None:
     wide = src.replace("configure_optimizers", "\uff43\uff4f\uff4e\uff46\uff49\uff47\uff55\uff52\uff45_optimizers")
     assert "configure_optimizers" not in wide
     assert [f.code for f in analyse_parsed(_parse(wide), Selection(codes=("PF419",)))] == ["PF419"]
+
+
+def test_a_non_ascii_file_without_the_needed_strings_skips_those_rules(tmp_path: Path) -> None:
+    # an accented docstring used to make every framework rule run on the file; the NFKC form of
+    # the text holds none of their strings either, so they are not even imported
+    target = tmp_path / "train.py"
+    target.write_text('"""Entraînement du modèle."""\nimport torch\nfor x in loader:\n'
+                      "    loss = model(x)\n    loss.backward()\n    opt.step()\n", encoding="utf-8")
+    loaded = _loaded_rule_modules(target)
+    assert "pf101" in loaded and "pf103" in loaded
+    for skipped in ("pf417", "pf419", "pf421", "pf424", "pf425"):
+        assert skipped not in loaded

@@ -22,22 +22,26 @@ def binding_deps(value: ast.AST) -> set[str]:
     stack = [value]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.Name):
-            out.add(node.id)
-        elif isinstance(node, ast.Attribute):
-            out.add(node.attr)
-            stack.append(node.value)
-        elif isinstance(node, (ast.Subscript, ast.Await, ast.Starred)):
-            stack.append(node.value)
-        elif isinstance(node, ast.IfExp):
-            stack.extend((node.body, node.orelse))
-        elif isinstance(node, ast.Call):
-            stack.append(node.func)
-            stack.extend(node.args)
-            stack.extend(k.value for k in node.keywords)
-        elif isinstance(node, (ast.Tuple, ast.List)):
-            stack.extend(node.elts)
+        kind = type(node)  # syntax tree classes are never subclassed: compare types, not isinstance
+        if kind is ast.Name:
+            out.add(node.id)  # type: ignore[attr-defined]
+        elif kind is ast.Attribute:
+            out.add(node.attr)  # type: ignore[attr-defined]
+            stack.append(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.Call:
+            stack.append(node.func)  # type: ignore[attr-defined]
+            stack.extend(node.args)  # type: ignore[attr-defined]
+            stack.extend(k.value for k in node.keywords)  # type: ignore[attr-defined]
+        elif kind in _VALUE_HOLDERS:
+            stack.append(node.value)  # type: ignore[attr-defined]
+        elif kind is ast.IfExp:
+            stack.extend((node.body, node.orelse))  # type: ignore[attr-defined]
+        elif kind is ast.Tuple or kind is ast.List:
+            stack.extend(node.elts)  # type: ignore[attr-defined]
     return out
+
+
+_VALUE_HOLDERS = frozenset({ast.Subscript, ast.Await, ast.Starred})
 
 
 def may_unpack(value: ast.AST) -> bool:

@@ -119,7 +119,11 @@ class Bindings:
         # identifiers bound in this round (the next round revisits what reads them)
         self._touched: set[str] = set()
         self._deps_cache: dict[ast.AST, set[str]] = {}
-        self._resolved: list[tuple[ast.Call, FunctionInfo, FunctionInfo]] = []
+        self._resolved: list[tuple[ast.Call, FunctionInfo, FunctionInfo, list[tuple[str, ast.expr]]]] = []
+        # what a call can resolve to at all: the file's own defs, classes and methods
+        self._local_names = {name for f in scopes.functions.values() for name in f.defs}
+        self._local_names.update(scopes.classes_by_name)
+        self._method_names = {name for c in scopes.classes.values() for name in c.methods}
         self._annotations()
         for _ in range(max_rounds):
             if not self._round():
@@ -192,7 +196,11 @@ class Bindings:
         touched, self._touched = self._touched, set()
         changed = False
         pending = []
-        for event in self._events:
+        # after the first round an event is looked at again only if it reads a newly bound name
+        events = self._events if first or touched else ()
+        if not events:
+            pending = self._events
+        for event in events:
             fn, class_body, target, value = event
             if not first and not (self._deps_of(value) & touched):
                 pending.append(event)
@@ -225,14 +233,20 @@ class Bindings:
                     self._waiting.setdefault(key, []).append((call, caller))
                 continue
             self.calls[call] = resolved
-            self._resolved.append((call, caller, resolved[0]))
+            # the (parameter, argument) pairs an argument's binding may flow through: fixed once
+            # the call is resolved, so mapped once, not once per round
+            pairs = [(param, arg) for param, arg in self._map_args(call, resolved[0]) if may_bind(arg)]
+            self._resolved.append((call, caller, resolved[0], pairs))
             new_calls.add(call)
             changed = True
-        for call, caller, callee in self._resolved:
-            for param, arg in self._map_args(call, callee):
-                if (callee, param) in self.names or not may_bind(arg):
+        for call, caller, callee, pairs in self._resolved:
+            fresh_call = call in new_calls
+            if not fresh_call and not touched:
+                continue
+            for param, arg in pairs:
+                if (callee, param) in self.names:
                     continue
-                if call not in new_calls and not (self._deps_of(arg) & touched):
+                if not fresh_call and not (self._deps_of(arg) & touched):
                     continue
                 found = self.classify(arg, caller)
                 if found is not None:
@@ -311,7 +325,7 @@ class Bindings:
             if b.kind == MODULE and b.cls is not None and b.inner is None and b.cls.is_module:
                 b.param_free = not self._class_has_params(b.cls)
         self._frozen()
-        for call, caller, callee in self._resolved:
+        for call, caller, callee, _pairs in self._resolved:
             callee.call_sites.append(CallSite(call, caller, self.calls[call][1]))
 
     def _class_has_params(self, cls: ClassInfo) -> bool:
@@ -540,6 +554,8 @@ class Bindings:
         """(local function, is-constructor) that ``call`` runs, if the file shows it."""
         func = call.func
         if isinstance(func, ast.Name):
+            if func.id not in self._local_names:
+                return None  # print(), torch.zeros(): neither a local def nor a local class
             found = self.scopes.resolve_function(func.id, fn)
             if found is not None:
                 return found, False
@@ -549,8 +565,8 @@ class Bindings:
                     init = called.method("__init__")
                     return (init, True) if init is not None else None
             return None
-        if not isinstance(func, ast.Attribute):
-            return None
+        if not isinstance(func, ast.Attribute) or func.attr not in self._method_names:
+            return None  # only a method of a class of the file can be resolved
         base = func.value
         cls: Optional[ClassInfo] = None
         if isinstance(base, ast.Name) and base.id in ("self", "cls"):

@@ -332,3 +332,18 @@ def _is_false(node: ast.AST) -> bool:
 def evaluation(ctx: FileContext) -> Evaluation:
     """The file's evaluation facts, computed once per file."""
     return ctx.cached("evaluation", lambda: _build(ctx))
+
+
+def may_matter(ctx: FileContext) -> bool:
+    """Whether the evaluation facts can hold anything a rule reports: a mode switch
+    (``x.eval()``, ``x.train(...)``) or a training call somewhere in the file. Every mode
+    event comes from a switch, and every training loop from a training call; without
+    either, a model file or an inference pipeline skips building the facts."""
+
+    def compute() -> bool:
+        if scope_index(ctx).training_calls:
+            return True
+        return any(type(call.func) is ast.Attribute and call.func.attr in ("eval", "train")
+                   and mode_of(call) is not None for call in ctx.nodes(ast.Call))
+
+    return bool(ctx.cached("evaluation.may-matter", compute))

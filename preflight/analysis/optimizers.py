@@ -300,6 +300,8 @@ def _opaque(out: GradSteps, call: ast.Call, fn: FunctionInfo, loop: Optional[Loo
             bindings: object, add, scalers_only: bool = False) -> None:
     """A call preflight cannot see into that is handed an optimizer or a scaler (a local
     helper handed a scaler: it may unscale or update it under another name)."""
+    if not out.optimizer_names and not out.scalers:
+        return  # no argument can be an optimizer or a scaler (most model and pipeline files)
     lookup = bindings.lookup  # type: ignore[attr-defined]
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in _NEITHER_ZERO_NOR_STEP and isinstance(

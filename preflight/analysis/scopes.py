@@ -23,7 +23,7 @@ import ast
 from typing import TYPE_CHECKING, Iterator, Optional, Union
 
 from preflight._record import dataclass, field
-from preflight.analysis.syntax import dotted_name, is_true
+from preflight.analysis.syntax import dotted_name, is_true, walk
 
 if TYPE_CHECKING:
     from preflight.analysis.bindings import Bindings
@@ -254,6 +254,7 @@ class ScopeIndex:
 
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
+        self._parents = ctx._parents
         self.imports = ImportTable.build(ctx)
         self.module = FunctionInfo(node=ctx.tree, name="<module>", parent=None)
         self.functions: dict[ast.AST, FunctionInfo] = {ctx.tree: self.module}
@@ -430,18 +431,26 @@ class ScopeIndex:
 
     # -- queries -----------------------------------------------------------
     def statement_of(self, node: ast.AST) -> Optional[ast.stmt]:
+        parents = self._parents  # the context's parent map, read directly: this runs per node
         cur: Optional[ast.AST] = node
         while cur is not None and not isinstance(cur, ast.stmt):
-            cur = self.ctx.parent(cur)
+            cur = parents.get(cur)
         return cur
 
     def _info(self, node: ast.AST) -> Optional[_StmtInfo]:
-        stmt = self.statement_of(node)
-        return self._stmts.get(stmt) if stmt is not None else None
+        parents = self._parents
+        cur: Optional[ast.AST] = node
+        while cur is not None and not isinstance(cur, ast.stmt):
+            cur = parents.get(cur)
+        return self._stmts.get(cur) if cur is not None else None
 
     def function_of(self, node: ast.AST) -> FunctionInfo:
         """Innermost function holding ``node`` (the module pseudo-function at top level)."""
-        info = self._info(node)
+        parents = self._parents
+        cur: Optional[ast.AST] = node
+        while cur is not None and not isinstance(cur, ast.stmt):
+            cur = parents.get(cur)
+        info = self._stmts.get(cur) if cur is not None else None
         return info.function if info is not None else self.module
 
     def loop_of(self, node: ast.AST) -> Optional[LoopInfo]:
@@ -562,11 +571,17 @@ def _target_keys(target: ast.AST, out: set[str], reads: set[str]) -> None:
 
 
 def _read_keys(value: ast.AST) -> set[str]:
+    """``container_key_text`` of every node of ``value``."""
     out: set[str] = set()
-    for node in ast.walk(value):
-        key = container_key_text(node)
-        if key:
-            out.add(key)
+    name_t, attr_t = ast.Name, ast.Attribute
+    for node in walk(value):
+        kind = type(node)
+        if kind is name_t:
+            out.add(node.id)  # type: ignore[attr-defined]
+        elif kind is attr_t:
+            base = node.value  # type: ignore[attr-defined]
+            if type(base) is name_t and base.id in ("self", "cls"):
+                out.add(f"self.{node.attr}")  # type: ignore[attr-defined]
     return out
 
 

@@ -115,15 +115,31 @@ def is_accelerator_receiver(node: ast.AST, names: set[str]) -> bool:
     return text in names or text.rsplit(".", 1)[-1] in ("accelerator", "accel")
 
 
+def calls_by_attr(ctx: FileContext) -> dict[str, list[ast.Call]]:
+    """The file's ``x.<attr>(...)`` calls by attribute name, in source order (built once)."""
+
+    def build() -> dict[str, list[ast.Call]]:
+        out: dict[str, list[ast.Call]] = {}
+        for call in ctx.nodes(ast.Call):
+            func = call.func
+            if isinstance(func, ast.Attribute):
+                found = out.get(func.attr)
+                if found is None:
+                    out[func.attr] = [call]
+                else:
+                    found.append(call)
+        return out
+
+    return ctx.cached("pf4-calls-by-attr", build)
+
+
 def accelerator_calls(ctx: FileContext, method: str) -> list[ast.Call]:
     """``<accelerator>.<method>(...)`` calls of the file."""
+    named = calls_by_attr(ctx).get(method)
+    if not named:
+        return []  # the accelerator names are not even looked for
     names = accelerator_names(ctx)
-    out = []
-    for call in ctx.nodes(ast.Call):
-        func = call.func
-        if isinstance(func, ast.Attribute) and func.attr == method and is_accelerator_receiver(func.value, names):
-            out.append(call)
-    return out
+    return [call for call in named if is_accelerator_receiver(call.func.value, names)]  # type: ignore[attr-defined]
 
 
 def unparse(node: Optional[ast.AST], limit: int = 60) -> str:

@@ -8,7 +8,7 @@ from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import GradFlow, grad_flow
-from preflight.analysis.evaluation import EVAL, Evaluation, Key, ModeEvent, evaluation
+from preflight.analysis.evaluation import EVAL, Evaluation, Key, ModeEvent, evaluation, may_matter
 from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Applicability, Category, Evidence, Finding, Fix, Severity
 from preflight.fix import register_operation
@@ -92,6 +92,8 @@ callers that do not train, the fix is offered as unsafe.
     fixed_examples = examples("preflight.rules.code._pf110_fixes", "PF110_FIXED")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not may_matter(ctx):
+            return  # no mode switch and no training call: nothing to report
         facts = evaluation(ctx)
         if not facts.forwards:
             return

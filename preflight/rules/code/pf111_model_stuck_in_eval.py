@@ -15,6 +15,7 @@ from preflight.analysis.evaluation import (
     Key,
     ModeEvent,
     evaluation,
+    may_matter,
 )
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, TrainingCall
 from preflight.diagnostics import Category, Finding, Severity
@@ -81,6 +82,8 @@ at the end of the evaluation helper.
     good_examples = examples("preflight.rules.code._pf110_examples", "PF111_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not may_matter(ctx):
+            return  # no mode switch and no training call: nothing to report
         facts = evaluation(ctx)
         for fn, events in facts.events.items():
             cls = fn.method_class()

@@ -7,7 +7,7 @@ import re
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.evaluation import TRAIN, Evaluation, Key, evaluation, map_key
+from preflight.analysis.evaluation import TRAIN, Evaluation, Key, evaluation, map_key, may_matter
 from preflight.analysis.scopes import FunctionInfo, LoopInfo
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
@@ -72,16 +72,20 @@ so every caller is covered) and `model.train()` before training resumes.
     good_examples = examples("preflight.rules.code._pf115_examples", "PF115_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not may_matter(ctx):
+            return  # no mode switch and no training call: nothing to report
         facts = evaluation(ctx)
         scopes = facts.scopes
         reported: set[int] = set()
+        # each forward's model key, looked up per call (not a scan of the function's forwards)
+        forward_keys = {call: key for forwards in facts.forwards.values() for call, key in forwards}
         for call, fn in scopes.bindings.call_functions:
             if fn.is_module_scope or fn.hook is not None or id(fn) in reported:
                 continue
             cls = fn.method_class()
             if cls is not None and (cls.is_lightning or cls.is_module):
                 continue
-            key = self._model_key(facts, call, fn)
+            key = self._model_key(facts, forward_keys, call, fn)
             if key is None:
                 continue
             loop = self._evaluation_loop(ctx, facts, call, fn)
@@ -95,10 +99,11 @@ so every caller is covered) and `model.train()` before training resumes.
 
     # -- the forward -------------------------------------------------------
     @staticmethod
-    def _model_key(facts: Evaluation, call: ast.Call, fn: FunctionInfo) -> Optional[Key]:
-        for fcall, key in facts.forwards.get(fn, ()):
-            if fcall is call:
-                return key
+    def _model_key(facts: Evaluation, forward_keys: dict[ast.Call, Key], call: ast.Call,
+                   fn: FunctionInfo) -> Optional[Key]:
+        key = forward_keys.get(call)
+        if key is not None:
+            return key
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "forward":
             func = func.value

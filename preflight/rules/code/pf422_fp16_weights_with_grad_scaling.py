@@ -14,6 +14,7 @@ from preflight.rules._pf414_support import (
     call_last,
     fp16_training_signals,
     is_fp16_dtype,
+    may_signal_fp16,
     names_called,
 )
 from preflight.rules.base import Rule, examples
@@ -198,6 +199,8 @@ out) and let autocast run the forward in fp16; or train in bf16.
     good_examples = examples("preflight.rules.code._pf421_examples", "PF422_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if not may_signal_fp16(ctx):  # a finding needs fp16 training too: the cheap test first
+            return
         found = _fp16_weights(ctx)
         if found is None:
             return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
@@ -18,13 +19,26 @@ from preflight.rules._pf414_support import (
 )
 from preflight.rules.base import Rule, examples
 
+# A value the literal resolver computes is built from the file's own string constants, so a
+# family name it could yield has "t5" or "ul2" in one of them.
+_FAMILY_PART = re.compile(r"t5|ul2", re.IGNORECASE)
+
+
+def _may_name_family(ctx: FileContext) -> bool:
+    return any(isinstance(c.value, str) and _FAMILY_PART.search(c.value) for c in ctx.nodes(ast.Constant))
+
 
 def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
+    may_name: Optional[bool] = None  # looked at once, and only for a name that is not a literal
     for call in ctx.nodes(ast.Call):
         if call_last(call) != "from_pretrained" or not call.args:
             continue
         name = const_str(call.args[0])
         if name is None:
+            if may_name is None:
+                may_name = _may_name_family(ctx)
+            if not may_name:
+                continue  # no literal resolver built for the file: it could not find a family name
             value = literal(ctx, call.args[0])
             name = value if isinstance(value, str) else None
         if name and BF16_PRETRAINED.search(name):

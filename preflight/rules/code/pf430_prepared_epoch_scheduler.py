@@ -9,6 +9,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf4_support import calls_by_attr
 from preflight.rules._pf414_support import last_name
 from preflight.rules.base import Rule, examples
 
@@ -137,8 +138,8 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
     good_examples = examples("preflight.rules.code._pf430_examples", "PF430_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        if _unlinked(ctx):
-            return
+        if not calls_by_attr(ctx).get("prepare") or _unlinked(ctx):
+            return  # no `x.prepare(...)` call: nothing to look at (a pipeline's `prepare_latents` is not one)
         walked: dict[ast.AST, list[ast.AST]] = {}  # each function walked once, not once per argument
         for call in ctx.nodes(ast.Call):
             if not (isinstance(call.func, ast.Attribute) and call.func.attr == "prepare"
