@@ -56,6 +56,8 @@ def _toy_data(la, styles: list) -> bool:
 
 def _one_epoch(la, fit: ast.Call, fn) -> bool:
     """``Trainer(max_epochs=1)``: a single pass, the order is never repeated."""
+    if not isinstance(fit.func, ast.Attribute):
+        return False
     for owner in la.follow(fit.func.value, fn) or []:
         if isinstance(owner.node, ast.Call):
             epochs = la.kwarg(owner.node, "max_epochs")
@@ -170,7 +172,7 @@ built with `shuffle=False`).
         for fn in la.scopes.functions.values():
             if fn.is_module_scope:
                 continue
-            names = set()
+            names: set[str] = set()
             for node in ast.walk(fn.node):
                 if isinstance(node, ast.Return) and node.value is not None:
                     elts = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
@@ -199,7 +201,7 @@ built with `shuffle=False`).
     @staticmethod
     def _fitted(ctx: FileContext, la) -> list:
         """(``trainer.fit(...)`` call, DataLoader leaf) for the train loader given to a Lightning Trainer."""
-        out = []
+        out: list = []
         if not la.loader_calls:
             return out
         for call, fn in la.scopes.bindings.call_functions:

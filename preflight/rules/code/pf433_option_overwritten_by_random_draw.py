@@ -91,7 +91,7 @@ Put the search behind its own switch (`if config.random_search:`), or remove it.
             if any(isinstance(n, ast.Attribute) and ast.unparse(n) == text for n in ast.walk(node.value)):
                 continue  # derived from the user's own value
             draw = _draw(ctx, node.value)
-            where = node.value
+            where: ast.AST = node.value
             if draw is None:
                 draw, where = self._through_name(ctx, node)
             if draw is None:

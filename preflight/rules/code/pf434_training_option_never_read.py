@@ -37,10 +37,10 @@ def _namespaces(ctx: FileContext) -> Optional[set[str]]:
             names.add(first.id)
     if not names:
         return None
-    for node in ctx.nodes(ast.Name):
-        if node.id in names and isinstance(node.ctx, ast.Load):
-            parent = ctx.parent(node)
-            if not (isinstance(parent, ast.Attribute) and parent.value is node):
+    for name in ctx.nodes(ast.Name):
+        if name.id in names and isinstance(name.ctx, ast.Load):
+            parent = ctx.parent(name)
+            if not (isinstance(parent, ast.Attribute) and parent.value is name):
                 return None
     return names
 
