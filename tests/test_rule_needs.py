@@ -79,3 +79,16 @@ def test_a_non_ascii_file_without_the_needed_strings_skips_those_rules(tmp_path:
     assert "pf101" in loaded and "pf103" in loaded
     for skipped in ("pf417", "pf419", "pf421", "pf424", "pf425"):
         assert skipped not in loaded
+
+
+def test_a_rules_first_text_test_reads_identifiers_as_python_does() -> None:
+    # PF433 looks for "rand" before it builds the option index: `ｒａｎｄｏｍ` (full-width) is the
+    # module random once normalised, so the draw is still found
+    src = all_rules()["PF433"].bad_examples[0]
+    wide = src.replace("random", "\uff52\uff41\uff4e\uff44\uff4f\uff4d")
+    assert "rand" not in wide
+    assert [f.code for f in analyse_parsed(_parse(wide), Selection(codes=("PF433",)))] == ["PF433", "PF433"]
+    plain = src.replace("random.random() * 0.0005 + 0.0000005", "0.0005").replace(
+        "random.choice([100, 150, 200, 250])", "150").replace("import random\n", "")
+    assert "rand" not in plain
+    assert analyse_parsed(_parse(plain), Selection(codes=("PF433",))) == []

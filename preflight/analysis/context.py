@@ -9,6 +9,7 @@ is done at most once per file however many rules read it.
 from __future__ import annotations
 
 import ast
+import unicodedata
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union, overload
 
@@ -132,6 +133,16 @@ class FileContext:
 
     def enclosing_function(self, node: ast.AST) -> Optional[ast.AST]:
         return self.enclosing(node, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+    def mentions(self, text: str) -> bool:
+        """Whether the file's text holds ``text``: as written, or in the NFKC form in which
+        Python reads identifiers (``ｒａｎｄ`` is ``rand``). A rule's cheap first test."""
+        source = self.parsed.text if self.parsed.text is not None else self.parsed.source.text
+        if text in source:
+            return True
+        if source.isascii():
+            return False
+        return text in self.cached("text.nfkc", lambda: unicodedata.normalize("NFKC", source))
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:
         """A per-file analysis computed once and shared by every rule."""

@@ -169,19 +169,35 @@ built with `shuffle=False`).
         if not la.loader_calls:
             return out
         returned: dict[str, list] = {}
-        for fn in la.scopes.functions.values():
-            if fn.is_module_scope:
+        # loader calls assigned to one name; then the names each function returns (its nested
+        # functions' returns included), found from the returns up, not by walking every function
+        assigns = []
+        for call in la.loader_calls:
+            parent = ctx.parent(call)
+            if isinstance(parent, ast.Assign) and parent.value is call and len(parent.targets) == 1 \
+                    and isinstance(parent.targets[0], ast.Name):
+                assigns.append(parent)
+        if not assigns:
+            return out
+        defs = (ast.FunctionDef, ast.AsyncFunctionDef)
+        returned_names: dict[ast.AST, set[str]] = {}
+        for ret in ctx.nodes(ast.Return):
+            if ret.value is None:
                 continue
-            names: set[str] = set()
-            for node in ast.walk(fn.node):
-                if isinstance(node, ast.Return) and node.value is not None:
-                    elts = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
-                    names.update(e.id for e in elts if isinstance(e, ast.Name))
-            loaders = {id(c) for c in la.loader_calls}
-            for node in ast.walk(fn.node):
-                if isinstance(node, ast.Assign) and id(node.value) in loaders and len(node.targets) == 1 \
-                        and isinstance(node.targets[0], ast.Name) and node.targets[0].id in names:
-                    returned.setdefault(node.targets[0].id, []).append(Leaf(node.value, fn, ()))
+            elts = ret.value.elts if isinstance(ret.value, ast.Tuple) else [ret.value]
+            names = {e.id for e in elts if isinstance(e, ast.Name)}
+            if names:
+                for anc in ctx.ancestors(ret):
+                    if isinstance(anc, defs):
+                        returned_names.setdefault(anc, set()).update(names)
+        for assign in assigns:
+            target = assign.targets[0]
+            assert isinstance(target, ast.Name)  # the only assignments collected above
+            name = target.id
+            for anc in ctx.ancestors(assign):
+                fn = la.scopes.functions.get(anc) if isinstance(anc, defs) else None
+                if fn is not None and name in returned_names.get(anc, ()):
+                    returned.setdefault(name, []).append(Leaf(assign.value, fn, ()))
         if not returned:
             return out
         for node, loop in la.scopes.loops.items():
