@@ -87,13 +87,14 @@ or remove it.
     good_examples = examples("preflight.rules.code._pf434_examples", "PF434_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        options = script_index(ctx).arguments
-        hyper = {dest: specs for dest, specs in options.items() if dest in _HYPER and len(specs) == 1}
-        if not hyper:
-            return
+        # the cheap tests on the tree first; the option index (a walk of its own) last
         if not any(isinstance(c.func, ast.Attribute) and c.func.attr in _TRAINS for c in ctx.nodes(ast.Call)):
             return
         if _namespaces(ctx) is None:
+            return
+        options = script_index(ctx).arguments
+        hyper = {dest: specs for dest, specs in options.items() if dest in _HYPER and len(specs) == 1}
+        if not hyper:
             return
         attrs = {n.attr for n in ctx.nodes(ast.Attribute)}
         strings = {n.value for n in ctx.nodes(ast.Constant) if isinstance(n.value, str)}
