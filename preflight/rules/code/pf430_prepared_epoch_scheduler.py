@@ -138,13 +138,12 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
     good_examples = examples("preflight.rules.code._pf430_examples", "PF430_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        if not calls_by_attr(ctx).get("prepare") or _unlinked(ctx):
-            return  # no `x.prepare(...)` call: nothing to look at (a pipeline's `prepare_latents` is not one)
+        prepares = [call for call in calls_by_attr(ctx).get("prepare", ())
+                    if isinstance(call.func, ast.Attribute) and "accelerator" in last_name(call.func.value).lower()]
+        if not prepares or _unlinked(ctx):
+            return  # no `accelerator.prepare(...)` call: nothing to look at
         walked: dict[ast.AST, list[ast.AST]] = {}  # each function walked once, not once per argument
-        for call in ctx.nodes(ast.Call):
-            if not (isinstance(call.func, ast.Attribute) and call.func.attr == "prepare"
-                    and "accelerator" in last_name(call.func.value).lower()):
-                continue
+        for call in prepares:
             fn = ctx.enclosing_function(call) or ctx.tree
             parent = ctx.parent(call)
             targets = parent.targets[0] if isinstance(parent, ast.Assign) and len(parent.targets) == 1 else None
@@ -152,8 +151,8 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
                 if not isinstance(arg, ast.Name):
                     continue
                 nodes = walked.get(fn)
-                if nodes is None:
-                    nodes = walked[fn] = walk(fn)
+                if nodes is None:  # the function's assignments and calls, in walk order
+                    nodes = walked[fn] = [n for n in walk(fn) if isinstance(n, (ast.Assign, ast.Call))]
                 built = _bound_call(nodes, arg.id, call.lineno)
                 if built is None or not _is_scheduler(built):
                     continue

@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import scope_index
+from preflight.analysis.syntax import dotted_name
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import script_index
@@ -14,6 +15,34 @@ from preflight.rules.base import Rule, examples
 
 _RANDOM_ROOTS = ("random.", "np.random.", "numpy.random.")
 _TORCH_DRAWS = frozenset({"torch.rand", "torch.randn", "torch.randint", "torch.randperm"})
+
+
+def _leftmost_name(node: ast.AST) -> Optional[str]:
+    while True:
+        if isinstance(node, (ast.Attribute, ast.Subscript)):
+            node = node.value
+        elif isinstance(node, ast.Call):
+            node = node.func
+        else:
+            return node.id if isinstance(node, ast.Name) else None
+
+
+def _draw_statements(ctx: FileContext) -> set[ast.AST]:
+    """The statements that hold a random draw (the calls :func:`_draw` finds), from the draws up."""
+    qualify = scope_index(ctx).imports.qualify
+    out: set[ast.AST] = set()
+    for node in ctx.nodes(ast.Call):
+        name = dotted_name(node.func)  # a dotted chain unparses to itself
+        if name is None:  # `random.Random(0).random()`: its text starts with the leftmost name
+            if _leftmost_name(node.func) not in ("random", "np", "numpy"):
+                continue
+            name = ast.unparse(node.func)
+        qual = qualify(node.func) or name
+        if qual.startswith(_RANDOM_ROOTS) or name.startswith(_RANDOM_ROOTS) or qual in _TORCH_DRAWS:
+            stmt = next((a for a in ctx.ancestors(node) if isinstance(a, ast.stmt)), None)
+            if stmt is not None:
+                out.add(stmt)
+    return out
 
 
 def _draw(ctx: FileContext, expr: ast.AST) -> Optional[ast.Call]:
@@ -78,12 +107,18 @@ Put the search behind its own switch (`if config.random_search:`), or remove it.
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not ctx.mentions("rand"):
             return  # every draw names random, numpy.random or torch.rand*: no option parsing built
-        options = script_index(ctx).arguments
-        if not options:
+        holders = _draw_statements(ctx)  # an assignment can be reported only if it, or the
+        if not holders:  # assignment its value names, holds a draw: the option index only then
             return
+        options: Optional[dict] = None
         for node in ctx.nodes(ast.Assign):
             if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Attribute):
                 continue
+            if node not in holders and not (isinstance(node.value, ast.Name) and any(
+                    s in holders for s in getattr(ctx.parent(node), "body", ()))):
+                continue
+            if options is None:
+                options = script_index(ctx).arguments
             target = node.targets[0]
             if not isinstance(target.value, ast.Name) or target.attr not in options:
                 continue
