@@ -11,13 +11,15 @@ from __future__ import annotations
 import os
 import re
 import time
-import unicodedata
-from typing import Any, Iterable, Iterator, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Optional, Sequence, Union
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError, Finding, Severity
 from preflight.sources import ParsedPython, SourceText, parse_python, read_source
 from preflight.workspace import Discovered
+
+if TYPE_CHECKING:
+    from preflight.analysis.context import FileContext
 
 POOL_THRESHOLD = 24  # fewer files than this are checked in-process
 
@@ -162,16 +164,14 @@ def _rules_for(codes: tuple[str, ...]) -> list:
     return rules
 
 
-def _codes_for_text(codes: tuple[str, ...], text: str) -> tuple[str, ...]:
-    """The codes among ``codes`` whose rule can fire on ``text``: a built-in rule whose
-    ``needs_text`` (from the generated index) holds no string found in the text is left out,
-    so its module is not even imported. Python reads identifiers NFKC-normalised (``ｌｒ`` is
-    ``lr``), so a non-ASCII text is also searched in its NFKC form: a string is looked for in
-    either form, never in fewer places than the text as written."""
+def _codes_for_text(codes: tuple[str, ...], ctx: FileContext) -> tuple[str, ...]:
+    """The codes among ``codes`` whose rule can fire on the file: a built-in rule whose
+    ``needs_text`` (from the generated index) holds no string the file mentions is left out,
+    so its module is not even imported. ``FileContext.mentions`` reads the text as written
+    and in the NFKC form in which Python reads identifiers (``ｌｒ`` is ``lr``)."""
     from preflight.rules._index import NEEDS
 
-    normal = None if text.isascii() else unicodedata.normalize("NFKC", text)
-    found = {n for n in _needed_strings() if n in text or (normal is not None and n in normal)}
+    found = {n for n in _needed_strings() if ctx.mentions(n)}
     kept = []
     for code in codes:
         needs = NEEDS.get(code)
@@ -221,8 +221,7 @@ def analyse_parsed(parsed: ParsedPython, selection: Selection,
     overrides = dict(selection.severity_overrides)
     out: list[Finding] = []
     used: set[tuple[int, str]] = set()
-    text = parsed.text if parsed.text is not None else parsed.source.text
-    for rule in _rules_for(_codes_for_text(selection.codes, text)):
+    for rule in _rules_for(_codes_for_text(selection.codes, ctx)):
         try:
             produced = list(rule.check(ctx))
         except RecursionError:

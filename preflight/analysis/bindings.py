@@ -21,75 +21,29 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Optional
 
-from preflight._record import dataclass
 from preflight.analysis import tensor_ops as tables
+from preflight.analysis.binding_kinds import (
+    CRITERION,
+    INSTANCE,
+    MODULE,
+    MODULE_CONTAINER,
+    OPTIMIZER,
+    OPTIMIZER_PARAM_NAMES,
+    PARAMETER,
+    Binding,
+    hydra_optimizer,
+)
 from preflight.analysis.binding_syntax import (
     binding_deps,
     is_staticmethod,
     may_bind,
     may_unpack,
     sets_requires_grad_false,
-    short_call,
 )
 from preflight.analysis.scopes import CallSite, ClassInfo, FunctionInfo, ScopeIndex
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
-
-MODULE = "module"
-OPTIMIZER = "optimizer"
-CRITERION = "criterion"
-INSTANCE = "instance"  # an object of a local, non-module class
-MODULE_CONTAINER = "module-container"  # nn.ModuleList / ModuleDict / ParameterList
-PARAMETER = "parameter"
-
-
-OPTIMIZER_PARAM_NAMES = frozenset({"optimizer", "optim", "opt"})
-
-
-def _hydra_optimizer(call: ast.Call) -> bool:
-    """``instantiate(cfg.optimizer, params=...)`` / ``instantiate(cfg.optim, model.parameters())``:
-    an optimizer node built with the parameters (a scheduler node gets an optimizer instead)."""
-    node = call.args[0]
-    last = node.attr if isinstance(node, ast.Attribute) else (
-        node.slice.value if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) else "")
-    name = str(last).lower()
-    with_params = any(k.arg == "params" for k in call.keywords) or len(call.args) > 1
-    return with_params and "optim" in name and "sched" not in name
-
-
-@dataclass(eq=False)
-class Binding:
-    kind: str
-    node: ast.AST  # the expression that created the object
-    label: Optional[str] = None  # how to name it; default: the creating expression
-    cls: Optional[ClassInfo] = None
-    tensor_out: bool = False  # its forward returns one tensor
-    param_free: bool = False  # no parameters of its own
-    frozen: bool = False  # ``requires_grad_(False)`` was called on it
-    inner: Optional[Binding] = None  # the wrapped module (DDP, compile, prepare)
-    steps: bool = False  # ``.step()`` is an optimizer step (DeepSpeed engine)
-
-    @property
-    def line(self) -> int:
-        return getattr(self.node, "lineno", 0)
-
-    @property
-    def description(self) -> str:
-        """How evidence names it, e.g. "`Net()`"."""
-        if self.label is None:
-            self.label = f"`{short_call(self.node)}`"
-        return self.label
-
-    def input_dependent(self) -> bool:
-        """True when its forward carries a graph only if its inputs do."""
-        b: Optional[Binding] = self
-        while b is not None:
-            if b.frozen or b.param_free:
-                return True
-            b = b.inner
-        return False
-
 
 NameKey = tuple[FunctionInfo, str]
 AttrKey = tuple[ClassInfo, str]
@@ -467,7 +421,7 @@ class Bindings:
         if qual in ("timm.create_model", "torch.hub.load"):
             return Binding(MODULE, call, None)
         if last == "instantiate" and (qual.startswith("hydra.") or qual == "instantiate") and call.args \
-                and _hydra_optimizer(call):
+                and hydra_optimizer(call):
             return Binding(OPTIMIZER, call, "`instantiate(...)` of an optimizer config")
         if last in tables.OPTIMIZERS or (qual.startswith("torch.optim.") and last[:1].isupper()
                                    and ".lr_scheduler." not in qual and last != "Optimizer"):

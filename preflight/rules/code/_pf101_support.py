@@ -11,12 +11,8 @@ from typing import Optional, Union
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import GradFlow
-from preflight.analysis.scopes import (
-    FunctionInfo,
-    LoopInfo,
-    container_key_text,
-    unconditional_rebinds,
-)
+from preflight.analysis.rebinds import container_key_text, unconditional_rebinds
+from preflight.analysis.scopes import FunctionInfo, LoopInfo
 
 AssignNode = Union[ast.Assign, ast.AnnAssign]
 _SAFE_FUNCTIONS = frozenset({"print", "float", "int", "round", "str", "abs", "format", "repr"})

@@ -9,13 +9,8 @@ from preflight._record import dataclass
 from preflight.analysis.bindings import MODULE, MODULE_CONTAINER, PARAMETER
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import CONTAINER, SCALAR, GradFact, GradFlow, grad_flow
-from preflight.analysis.scopes import (
-    FunctionInfo,
-    LoopInfo,
-    ScopeIndex,
-    container_key_text,
-    scope_index,
-)
+from preflight.analysis.rebinds import container_key_text
+from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
 from preflight.diagnostics import Category, Evidence, Finding, Fix, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import scope_index
@@ -27,18 +27,24 @@ def _leftmost_name(node: ast.AST) -> Optional[str]:
             return node.id if isinstance(node, ast.Name) else None
 
 
+def _is_draw(qualify: Callable[[ast.AST], Optional[str]], call: ast.Call) -> bool:
+    """``random.random()``, ``np.random.uniform(...)``, ``torch.randint(...)``, by the text of
+    what is called or its import-qualified name."""
+    name = dotted_name(call.func)  # a dotted chain unparses to itself
+    if name is None:  # `random.Random(0).random()`: its text starts with the leftmost name
+        if _leftmost_name(call.func) not in ("random", "np", "numpy"):
+            return False
+        name = ast.unparse(call.func)
+    qual = qualify(call.func) or name
+    return qual.startswith(_RANDOM_ROOTS) or name.startswith(_RANDOM_ROOTS) or qual in _TORCH_DRAWS
+
+
 def _draw_statements(ctx: FileContext) -> set[ast.AST]:
-    """The statements that hold a random draw (the calls :func:`_draw` finds), from the draws up."""
+    """The statements that hold a random draw, found from the draws up."""
     qualify = scope_index(ctx).imports.qualify
     out: set[ast.AST] = set()
     for node in ctx.nodes(ast.Call):
-        name = dotted_name(node.func)  # a dotted chain unparses to itself
-        if name is None:  # `random.Random(0).random()`: its text starts with the leftmost name
-            if _leftmost_name(node.func) not in ("random", "np", "numpy"):
-                continue
-            name = ast.unparse(node.func)
-        qual = qualify(node.func) or name
-        if qual.startswith(_RANDOM_ROOTS) or name.startswith(_RANDOM_ROOTS) or qual in _TORCH_DRAWS:
+        if _is_draw(qualify, node):
             stmt = next((a for a in ctx.ancestors(node) if isinstance(a, ast.stmt)), None)
             if stmt is not None:
                 out.add(stmt)
@@ -46,14 +52,10 @@ def _draw_statements(ctx: FileContext) -> set[ast.AST]:
 
 
 def _draw(ctx: FileContext, expr: ast.AST) -> Optional[ast.Call]:
-    """A random draw inside ``expr``: ``random.random()``, ``np.random.uniform(...)``, ``torch.randint(...)``."""
+    """The first random draw inside ``expr``."""
     qualify = scope_index(ctx).imports.qualify
     for node in ast.walk(expr):
-        if not isinstance(node, ast.Call):
-            continue
-        name = ast.unparse(node.func)
-        qual = qualify(node.func) or name
-        if qual.startswith(_RANDOM_ROOTS) or name.startswith(_RANDOM_ROOTS) or qual in _TORCH_DRAWS:
+        if isinstance(node, ast.Call) and _is_draw(qualify, node):
             return node
     return None
 
