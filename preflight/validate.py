@@ -271,6 +271,11 @@ class _Validation:
         self.scalars = scalars
         self.known_extra = known_extra
         self.schema = load_schema(target.kind)
+        if target.kind == "gpt-neox":
+            # inside a GPT-NeoX checkout (or a fork's), the checkout's own NeoXArgs read the file
+            from preflight.validate_neox import checkout_schema
+
+            self.schema = checkout_schema(Path(config.path)) or self.schema
         self.problems: list[Problem] = []
         self.trapped: set[tuple[Any, ...]] = set()
 
@@ -443,6 +448,13 @@ class _Validation:
             self.add(rel, "note", "unset-value",
                      f"{name} is null: accelerate treats it as not set here, so `accelerate launch` must get "
                      f"--{rel[-1]} on the command line (or its default applies)")
+            return
+        if wrong_type and value is None and sub.get("x-null-is-unset"):
+            # DeepSpeedConfig reads the batch triple with get_scalar_param(config, key, None): null is the
+            # same as an absent key, derived from the other two (an unset triple is a batch-rule matter)
+            self.add(rel, "note", "unset-value",
+                     f"{name} is null: {self.kind.owner} reads it as not set (the same as leaving the key out) "
+                     f"and derives it from the other batch keys")
             return
         if wrong_type:
             advisory = self.schema.get("x-types") == "advisory"
