@@ -217,3 +217,46 @@ def test_the_old_prefetch_key_alone_or_disagreeing_with_the_new_one_is_a_warning
     (warning,) = loud(found)
     assert (warning["severity"], warning["key"], warning["line"]) == \
         ("warning", "fsdp_config.fsdp_backward_prefetch_policy", 6)
+
+
+# --------------------------------------------------------------------------- `check` reads a YAML-to-flags loader as `validate` does
+
+DEFAULTS = """\
+    num_train_epochs: 1
+    gradient_accumulation_steps: 1
+    gradient_checkpointing: true
+    save_strategy: "no"
+    adam_epsilon: 1e-4
+    per_device_train_batch_size: 4
+    learning_rate: 2.0e-5
+"""
+
+FLAGS_LOADER = """\
+    import yaml
+
+
+    def build_args(path):
+        with open(path) as f:
+            config = yaml.safe_load(f)
+        args = []
+        for k, v in config.items():
+            args.append(f"--{k}")
+            args.append(str(v))
+        return args
+"""
+
+
+def test_check_dir_reads_a_float_as_the_projects_flag_loader_passes_it(cli, tmp_path):
+    # fms-acceleration's benchmark.py turns defaults.yaml into --flags: argparse reads 1e-4 as a number
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    write(tmp_path, "scripts/benchmark.py", FLAGS_LOADER)
+    write(tmp_path, "scripts/defaults.yaml", DEFAULTS)
+    result = cli("check", ".", "--no-cache", cwd=tmp_path)
+    assert result.code == 0 and "PF603" in result.out and "passes each key as a --flag" in result.out
+
+
+def test_check_dir_keeps_the_float_error_without_such_a_loader(cli, tmp_path):
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    write(tmp_path, "scripts/defaults.yaml", DEFAULTS)
+    result = cli("check", ".", "--no-cache", cwd=tmp_path)
+    assert result.code == 1 and "scripts/defaults.yaml:5:1: PF603" in result.out
