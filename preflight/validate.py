@@ -21,10 +21,9 @@ user code.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
@@ -33,6 +32,17 @@ from preflight.diagnostics import FileError
 from preflight.loaders import LoadedConfig, load_config
 from preflight.sources import SourceText
 from preflight.validate_kinds import KINDS, Target, detect
+from preflight.validate_readers import MIXED, deepspeed_reader, mixed_float
+from preflight.validate_schema import (
+    _accepts,
+    _describe,
+    _dotted,
+    _json_type,
+    _show,
+    _subschema,
+    _suggest,
+    _yaml11_float,
+)
 from preflight.validate_yaml import Scalar, template_placeholders, yaml_scalars
 
 __all__ = ["FileReport", "Problem", "Scalar", "Target", "dataclass_fields", "load_schema", "schema_fields",
@@ -145,109 +155,6 @@ def schema_info(kind: str) -> dict[str, str]:
             "file": f"preflight/schemas/config/{KINDS[kind].schema}.json"}
 
 
-# --------------------------------------------------------------------------- schema walking
-
-
-def _subschema(schema: dict[str, Any], path: Sequence[Any]) -> Optional[dict[str, Any]]:
-    node: Optional[dict[str, Any]] = schema
-    for key in path:
-        if node is None:
-            return None
-        node = _object_part(node)
-        if node is None:
-            return None
-        if isinstance(key, int):
-            items = node.get("items")
-            node = items if isinstance(items, dict) else None
-        else:
-            props = node.get("properties", {})
-            node = props.get(key) if isinstance(props, dict) else None
-    return node
-
-
-def _object_part(schema: dict[str, Any]) -> Optional[dict[str, Any]]:
-    if "properties" in schema or "items" in schema:
-        return schema
-    for sub in schema.get("anyOf", ()):
-        if isinstance(sub, dict) and ("properties" in sub or "items" in sub):
-            return sub
-    return schema
-
-
-def _accepts(schema: Optional[dict[str, Any]]) -> set[str]:
-    """JSON types a schema accepts ("any" when unconstrained)."""
-    if schema is None or not schema:
-        return {"any"}
-    out: set[str] = set()
-    if "enum" in schema:
-        for v in schema["enum"]:
-            out.add(_json_type(v))
-    t = schema.get("type")
-    if isinstance(t, str):
-        out.add(t)
-    elif isinstance(t, list):
-        out.update(t)
-    for sub in schema.get("anyOf", ()):
-        out |= _accepts(sub)
-    if not out:
-        return {"any"}
-    if "number" in out:
-        out.add("integer")
-    return out
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
-
-
-def _describe(schema: dict[str, Any]) -> str:
-    if "enum" in schema:
-        values = [v for v in schema["enum"]]
-        shown = ", ".join(json.dumps(v) for v in values[:12])
-        return f"one of {shown}" + (", ..." if len(values) > 12 else "")
-    types = sorted(_accepts(schema) - {"any"})
-    if "number" in types and "integer" in types:
-        types.remove("integer")
-    names = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "a boolean",
-             "null": "null", "array": "a list", "object": "a mapping"}
-    parts = [names.get(t, t) for t in types]
-    enums: list[Any] = []
-    for sub in schema.get("anyOf", ()):
-        enums.extend(sub.get("enum", ()))
-    if enums:
-        parts = [p for p in parts if p not in ("a string", "an integer")] + \
-                ["one of " + ", ".join(json.dumps(v) for v in enums[:12]) + (", ..." if len(enums) > 12 else "")]
-    return " or ".join(parts) if parts else "a different value"
-
-
-def _suggest(word: str, options: Iterable[Any], cutoff: float = 0.6) -> Optional[str]:
-    strings = [o for o in options if isinstance(o, str)]
-    close = difflib.get_close_matches(word, strings, n=1, cutoff=cutoff)
-    if close:
-        return close[0]
-    lowered = {o.lower(): o for o in strings}
-    return lowered.get(word.lower())
-
-
-def _dotted(path: Sequence[Any]) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
-
-
 # --------------------------------------------------------------------------- validation
 
 
@@ -271,6 +178,11 @@ class _Validation:
         self.scalars = scalars
         self.known_extra = known_extra
         self.schema = load_schema(target.kind)
+        if target.kind == "gpt-neox":
+            # inside a GPT-NeoX checkout (or a fork's), the checkout's own NeoXArgs read the file
+            from preflight.validate_neox import checkout_schema
+
+            self.schema = checkout_schema(Path(config.path)) or self.schema
         self.problems: list[Problem] = []
         self.trapped: set[tuple[Any, ...]] = set()
 
@@ -348,6 +260,8 @@ class _Validation:
         return values[0] if checker.is_valid(values[0]) else sub.get("default")
 
     def traps(self) -> None:
+        if self.reader == "json":
+            return  # JSON text (a .yaml file written in JSON, opened with json.load): no YAML 1.1 reading
         prefix = self.target.prefix
         n = len(prefix)
         for path, scalar in self.scalars.items():
@@ -356,12 +270,15 @@ class _Validation:
             rel = path[n:]
             expected = _accepts(_subschema(self.schema, rel))
             text = scalar.text
-            if scalar.tag == "str" and _FLOAT_12.match(text) and self.reader == "pyyaml":
+            if scalar.tag == "str" and _FLOAT_12.match(text) and self.reader in ("pyyaml", MIXED):
                 if "string" in expected and "any" not in expected:
                     continue
                 severity = "error" if expected & {"number", "integer"} else "warning"
                 self.trapped.add(rel)
                 fixed = _yaml11_float(text)
+                if self.reader == MIXED:
+                    self.add(rel, "note", "yaml11-float", mixed_float(text, fixed, self.config.path))
+                    continue
                 if self.target.kind == "axolotl":
                     # axolotl's pydantic models turn the string into a float where the field is a
                     # number (lax mode; `learning_rate: str | float` has its own float() validator)
@@ -404,7 +321,8 @@ class _Validation:
                          f"{text} is a base-60 number in YAML 1.1 ({self._reader_name()}); quote it for a string")
 
     def _reader_name(self) -> str:
-        return {"omegaconf": "OmegaConf/Hydra", "pyyaml": "PyYAML"}.get(self.reader, "YAML 1.1")
+        return {"omegaconf": "OmegaConf/Hydra", "pyyaml": "PyYAML", MIXED: "PyYAML or OmegaConf"}.get(self.reader,
+                                                                                                 "YAML 1.1")
 
     def translate(self, error: Any) -> None:
         rel = tuple(error.absolute_path)
@@ -443,6 +361,13 @@ class _Validation:
             self.add(rel, "note", "unset-value",
                      f"{name} is null: accelerate treats it as not set here, so `accelerate launch` must get "
                      f"--{rel[-1]} on the command line (or its default applies)")
+            return
+        if wrong_type and value is None and sub.get("x-null-is-unset"):
+            # DeepSpeedConfig reads the batch triple with get_scalar_param(config, key, None): null is the
+            # same as an absent key, derived from the other two (an unset triple is a batch-rule matter)
+            self.add(rel, "note", "unset-value",
+                     f"{name} is null: {self.kind.owner} reads it as not set (the same as leaving the key out) "
+                     f"and derives it from the other batch keys")
             return
         if wrong_type:
             advisory = self.schema.get("x-types") == "advisory"
@@ -520,23 +445,6 @@ def _lax_converts(value: Any, schema: dict[str, Any]) -> bool:
     return False
 
 
-def _close(word: str, hint: str) -> bool:
-    return difflib.SequenceMatcher(None, word, hint).ratio() >= 0.8 or word.lower() == hint.lower()
-
-
-def _yaml11_float(text: str) -> str:
-    mantissa, _, exponent = text.lower().partition("e")
-    if "." not in mantissa:
-        mantissa = (mantissa or "1") + ".0"
-    return f"{mantissa}e{exponent}"
-
-
-def _show(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, (dict, list)) else ("a mapping" if isinstance(value, dict)
-                                                                         else "a list")
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 # --------------------------------------------------------------------------- entry points
 
 
@@ -571,6 +479,12 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
             how = hf_reader
         if config.kind == "json":
             how = "json"
+        elif target.kind == "deepspeed" and config.kind == "yaml" and reader is None and target.reader is None:
+            # a whole file written in JSON is opened with json.load; a nested block by the project's loader
+            how = deepspeed_reader(config.path, target.prefix, text,
+                                   any(t.kind in ("training-args", "sft-config") for t in targets)) or how
+            if how == "json" and text is not None:
+                target = replace(target, data=json.loads(text))  # the values json.load gives
         known = extra
         if target.kind == "training-args":
             from preflight.validate_kinds import preference_fields

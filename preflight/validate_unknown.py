@@ -10,7 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
-from preflight.validate import _close, _describe, _dotted, _lightning_removed, _show, _suggest
+from preflight.validate import _lightning_removed
+from preflight.validate_schema import _close, _describe, _dotted, _show, _suggest
 
 if TYPE_CHECKING:
     from preflight.validate import _Validation
@@ -154,6 +155,15 @@ def unknown_keys(v: _Validation, error: Any, rel: tuple[Any, ...]) -> None:
                       "rename it before upgrading")
                 continue
             if policy == "ignored":
+                new_name = RENAMED_TO.get((v.target.kind, label))
+                if new_name is not None and new_name in error.instance \
+                        and error.instance[new_name] == error.instance[key]:
+                    # kept beside the new name with the same value, for the older releases that read only
+                    # the old one: this release reads the new key, so the file does the same under both
+                    v.add((*rel, key), "note", "unknown-key",
+                          f"{label!r}: {renamed}; {v.kind.owner} ignores it ({lib}), and `{new_name}` beside it "
+                          "holds the same value, so this only serves older releases")
+                    continue
                 v.add((*rel, key), "warning", "unknown-key",
                       f"unknown key {label!r}: {renamed}; {v.kind.owner} ignores it ({lib})")
                 continue
@@ -237,6 +247,12 @@ RENAMED = {
     ("accelerate", "fsdp_config.fsdp_backward_prefetch_policy"): "accelerate renamed it to "
                                                                  "`fsdp_backward_prefetch` (1.0.0 removed the old "
                                                                  "name)",
+}
+
+# the new name of a renamed field (RENAMED), where the library ignores the old one: an old key kept beside
+# the new one with the same value is a compatibility copy, not a setting that does nothing
+RENAMED_TO = {
+    ("accelerate", "fsdp_config.fsdp_backward_prefetch_policy"): "fsdp_backward_prefetch",
 }
 
 # values a library removed from a choice: what happened to them (the release is in validate_project.REMOVED_IN)

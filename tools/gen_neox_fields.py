@@ -42,55 +42,25 @@ import sys
 from pathlib import Path
 from typing import Any, Optional
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from preflight.validate_neox import FILES, neox_fields, with_dashes
+
 OUT = Path(__file__).resolve().parent.parent / "preflight" / "schemas" / "config" / "gpt_neox.json"
-FILES = ("megatron/neox_arguments/neox_args.py", "megatron/neox_arguments/deepspeed_args.py")
-SIMPLE = {"int": "integer", "float": "number", "bool": "boolean", "str": "string", "dict": "object",
-          "list": "array"}
-
-
-def _type_of(node: ast.expr) -> Optional[dict[str, Any]]:
-    """The JSON schema of an annotation NeoX's ``validate_types`` enforces, or None (unchecked)."""
-    if isinstance(node, ast.Name) and node.id in SIMPLE:
-        kind = SIMPLE[node.id]
-        return {"type": ["number", "integer"] if kind == "number" else kind}
-    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
-        name = node.value.id
-        args = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if name == "Literal":
-            values = [a.value for a in args if isinstance(a, ast.Constant)]
-            return {"enum": values, "x-case-insensitive": True} if len(values) == len(args) else None
-        if name in ("Union", "Optional"):
-            subs = [_type_of(a) for a in args if not (isinstance(a, ast.Constant) and a.value is None)]
-            if any(s is None for s in subs):
-                return None
-            return {"anyOf": subs}
-    return None
 
 
 def fields(sources: dict[str, str], skip_broken: bool = False) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
+    """The NeoXArgs fields (``preflight.validate_neox.neox_fields``, also used for a config inside a
+    GPT-NeoX checkout); with ``skip_broken`` a file that does not parse is named and left out
+    (v2.0's deepspeed_args.py has an unclosed docstring in this snapshot: its fields are the
+    DeepSpeed/runner ones, which the pinned commit still has; only neox_args.py is read then)."""
     for path, text in sources.items():
         try:
-            tree = ast.parse(text, filename=path)
+            ast.parse(text, filename=path)
         except SyntaxError:
             if not skip_broken:
                 raise
-            # v2.0's deepspeed_args.py has an unclosed docstring in this snapshot: its fields are the
-            # DeepSpeed/runner ones, which the pinned commit still has; only neox_args.py is read then
             print(f"note: {path} does not parse at this release; its fields are not compared", file=sys.stderr)
-            continue
-        for cls in tree.body:
-            if not isinstance(cls, ast.ClassDef) or not cls.name.startswith("NeoXArgs"):
-                continue
-            for stmt in cls.body:
-                if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
-                    continue
-                schema: dict[str, Any] = dict(_type_of(stmt.annotation) or {})
-                if isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, (int, float, str, bool)):
-                    schema["default"] = stmt.value.value
-                schema["x-class"] = cls.name
-                out[stmt.target.id] = schema
-    return out
+    return neox_fields(sources, skip_broken=skip_broken)
 
 
 def _sources(git_dir: str, commit: str) -> dict[str, str]:
@@ -126,14 +96,12 @@ def build(git_dir: str, commit: str, releases: tuple[str, ...] = (),
         if "_" in name:
             removed.setdefault(name.replace("_", "-"), removed[name])
     # NeoX reads `a-b` as `a_b`: both spellings are the same field
-    for name in list(props):
-        if "_" in name:
-            props[name.replace("_", "-")] = {**props[name], "x-same-as": name}
+    props = with_dashes(props)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "GPT-NeoX NeoXArgs (YAML config)",
         "type": "object",
-        "properties": dict(sorted(props.items())),
+        "properties": props,
         "additionalProperties": False,
         "x-unknown-keys": "error",
         "x-removed": dict(sorted(removed.items())),

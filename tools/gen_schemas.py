@@ -494,8 +494,10 @@ def deepspeed_config() -> dict[str, Any]:
     props["timers"] = _object({"throughput": pydantic_model_schema(DeepSpeedThroughputTimerConfig)}, "ignored")
     for key in ("optimizer", "scheduler"):
         props[key] = _object({"type": {"type": "string"}, "params": {"type": "object"}}, "ignored")
+    # the batch triple is read with get_scalar_param(param_dict, KEY, None) (*_DEFAULT = None): a JSON null
+    # is the same as leaving the key out, and DeepSpeed derives it from the other two
     for key in ("train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps"):
-        props[key] = {"type": "integer", "minimum": 1}
+        props[key] = {"type": "integer", "minimum": 1, "x-null-is-unset": True}
     props["gradient_clipping"] = {"type": "number"}
     return _document("DeepSpeed config (ds_config.json)", "deepspeed", deepspeed.__version__,
                      "top-level keys: the lookups DeepSpeedConfig makes on a minimal config "

@@ -36,7 +36,7 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
 
     from preflight.validate import dataclass_fields, validate_loaded
     from preflight.validate_kinds import detect
-    from preflight.validate_project import declared_fields
+    from preflight.validate_project import declared_fields, yaml_to_flags
 
     known: set[str] = set()
     for script in project.scripts:
@@ -45,10 +45,14 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
     hf_reader = _hf_reader(project)
     for source, config in project.configs:
         extra = known
+        flags_from = ""
         if any(t.kind in ("training-args", "sft-config") for t in detect(config)):
-            # the fields the config's own project declares (LLaMA-Factory's hparams dataclasses)
+            # the fields the config's own project declares (LLaMA-Factory's hparams dataclasses), and a
+            # loader of the project that passes each YAML key as a --flag (as `validate` reads them)
             extra = known | declared_fields(Path(source.path))
-        problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=hf_reader).problems)
+            flags_from = yaml_to_flags(Path(source.path)) if config.kind == "yaml" else ""
+        problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=hf_reader,
+                                        flags_from=flags_from).problems)
     problems.extend(_hydra_problems(project))
     seen: set[tuple[Any, ...]] = set()
     unique = []
