@@ -67,7 +67,7 @@ def secret(cache_dir: str) -> Optional[bytes]:
     """The cache's secret key, created on first use; None when it cannot be trusted (another
     user owns it, others may read or write it, it is not a regular file) or made."""
     path = os.path.join(cache_dir, KEY_NAME)
-    memo = os.path.abspath(cache_dir)
+    memo = cache_dir if os.path.isabs(cache_dir) else os.path.abspath(cache_dir)  # no getcwd per entry
     stamp = _stamp(path)
     known = _KEYS.get(memo)
     if known is not None and stamp is not None and known[0] == stamp:

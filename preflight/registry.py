@@ -9,7 +9,6 @@ them. Third-party packages add rules or adapters through the entry-point groups
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 from typing import TYPE_CHECKING, Callable, Iterable, Optional, TypeVar
@@ -31,6 +30,13 @@ R = TypeVar("R")
 
 class RegistryError(Exception):
     pass
+
+
+def _import(name: str):
+    """``importlib.import_module`` for an absolute name, without importing ``importlib``
+    (a measurable share of a one-file ``check``)."""
+    __import__(name)
+    return sys.modules[name]
 
 
 def register(cls: type[R]) -> type[R]:
@@ -100,11 +106,11 @@ def _import_package_modules(package: str, recursive: bool = False) -> None:
     """Import every public module of ``package``; with ``recursive``, of its sub-packages too
     (the built-in rules sit one folder per kind: ``preflight/rules/code/``, ``plan/``, ...;
     a rule module dropped at the top level or in any sub-folder is found as well)."""
-    pkg = importlib.import_module(package)
+    pkg = _import(package)
     for name in _module_names(pkg.__path__, folders=recursive):
         if name.startswith("_") or name in {"base"}:
             continue
-        module = importlib.import_module(f"{package}.{name}")
+        module = _import(f"{package}.{name}")
         if recursive and hasattr(module, "__path__"):
             _import_package_modules(module.__name__, recursive=True)
 
@@ -118,7 +124,7 @@ class _EntryPoint:
 
     def load(self) -> object:
         module_name, _, attrs = self.value.partition(":")
-        obj: object = importlib.import_module(module_name.strip())
+        obj: object = _import(module_name.strip())
         for attr in filter(None, attrs.strip().split(".")):
             obj = getattr(obj, attr)
         return obj
@@ -271,7 +277,7 @@ def file_rules(codes: Iterable[str]) -> list[type[Rule]]:
     for code in codes:
         module = _index.FILE.get(code)
         if module is not None:
-            importlib.import_module(f"preflight.rules.{module}")
+            _import(f"preflight.rules.{module}")
         elif code in _index.JOB:
             continue
         elif code not in _RULES:

@@ -35,21 +35,27 @@ TOML_SUFFIXES = {".toml"}
 SHELL_SUFFIXES = {".sh", ".sbatch", ".slurm"}
 
 
+_KIND_BY_SUFFIX = {
+    **{s: "python" for s in PYTHON_SUFFIXES},
+    **{s: "notebook" for s in NOTEBOOK_SUFFIXES},
+    **{s: "json" for s in JSON_SUFFIXES},
+    **{s: "yaml" for s in YAML_SUFFIXES},
+    **{s: "toml" for s in TOML_SUFFIXES},
+    **{s: "shell" for s in SHELL_SUFFIXES},
+}
+
+
 def kind_of(path: Path) -> Optional[str]:
-    suffix = path.suffix.lower()
-    if suffix in PYTHON_SUFFIXES:
-        return "python"
-    if suffix in NOTEBOOK_SUFFIXES:
-        return "notebook"
-    if suffix in JSON_SUFFIXES:
-        return "json"
-    if suffix in YAML_SUFFIXES:
-        return "yaml"
-    if suffix in TOML_SUFFIXES:
-        return "toml"
-    if suffix in SHELL_SUFFIXES:
-        return "shell"
-    return None
+    return kind_of_name(path.name)
+
+
+def kind_of_name(name: str) -> Optional[str]:
+    """The kind of a file called ``name`` (its last component), from the suffix as
+    ``PurePath.suffix`` reads it: the last dot not at the start nor at the end."""
+    dot = name.rfind(".")
+    if not 0 < dot < len(name) - 1:
+        return None
+    return _KIND_BY_SUFFIX.get(name[dot:].lower())
 
 
 @dataclass

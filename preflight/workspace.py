@@ -15,7 +15,7 @@ from typing import Iterable, Optional, Sequence
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
-from preflight.sources import kind_of
+from preflight.sources import kind_of, kind_of_name
 
 # Directory names that never hold the user's own sources. A virtual environment is
 # recognised by its pyvenv.cfg whatever its name; bare names such as "env" or
@@ -104,11 +104,14 @@ def discover(
     out = Discovery()
     seen: set[str] = set()
 
-    def add(path: Path, display: Optional[str] = None) -> None:
-        kind = kind_of(path)
+    def add(path: Path, display: Optional[str] = None, kind: Optional[str] = None,
+            key: Optional[str] = None) -> None:
+        if kind is None:
+            kind = kind_of(path)
         if kind is None or kind not in kinds:
             return
-        key = os.path.abspath(path)
+        if key is None:
+            key = os.path.abspath(path)
         if key in seen:
             return
         seen.add(key)
@@ -178,28 +181,32 @@ def _walk(top: Path, root: Path, exclude: Sequence[str], add, out: Discovery) ->
             continue
         subdirs: list[Path] = []
         prefix = _prefix(directory, root)
+        folder = os.path.abspath(directory)
         for entry in entries:
-            path = Path(entry.path)
-            if prefix is None or (not prefix and entry.name.startswith("..")):
-                rel = display_path(path, root)
-            else:
-                rel = prefix + entry.name
+            # strings until an entry is kept: a Path per entry costs more than the rest of the walk
+            name = entry.name
             try:
                 is_dir = entry.is_dir(follow_symlinks=True)
             except OSError:
                 is_dir = False
             if is_dir:
-                if entry.name in DEFAULT_EXCLUDED_DIRS or entry.name.endswith(".egg-info"):
+                if name in DEFAULT_EXCLUDED_DIRS or name.endswith(".egg-info"):
                     continue
-                if _matches(rel, exclude):
+            else:
+                kind = kind_of_name(name)
+                if kind is None:
                     continue
+            if prefix is None or (not prefix and name.startswith("..")):
+                rel = display_path(Path(entry.path), root)
+            else:
+                rel = prefix + name
+            if _matches(rel, exclude):
+                continue
+            path = directory / name  # parses the name only, not the whole path again
+            if is_dir:
                 if _is_venv(path):
                     continue
                 subdirs.append(path)
-                continue
-            if kind_of(path) is None:
-                continue
-            if _matches(rel, exclude):
                 continue
             if entry.is_symlink() and not os.path.exists(path):
                 try:
@@ -212,5 +219,5 @@ def _walk(top: Path, root: Path, exclude: Sequence[str], add, out: Discovery) ->
                     else:
                         out.errors.append(FileError(rel, "broken symbolic link; skipped"))
                 continue
-            add(path, rel)
+            add(path, rel, kind, os.path.join(folder, name))
         stack.extend(reversed(subdirs))

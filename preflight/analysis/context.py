@@ -9,7 +9,6 @@ is done at most once per file however many rules read it.
 from __future__ import annotations
 
 import ast
-import unicodedata
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypeVar, Union, overload
 
@@ -142,6 +141,8 @@ class FileContext:
             return True
         if source.isascii():
             return False
+        import unicodedata  # only for a file with a non-ASCII character
+
         return text in self.cached("text.nfkc", lambda: unicodedata.normalize("NFKC", source))
 
     def cached(self, key: str, compute: Callable[[], Any]) -> Any:

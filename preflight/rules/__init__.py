@@ -16,12 +16,13 @@ rule written against the flat layout (a branch merged later) keeps working.
 
 from __future__ import annotations
 
-import importlib
-import importlib.machinery
 import os
 import sys
-from types import ModuleType
-from typing import Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+if TYPE_CHECKING:  # importlib is imported only when an alias is asked for (a one-file check never)
+    import importlib.machinery
+    from types import ModuleType
 
 KINDS = ("code", "plan", "config", "meta")
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -33,6 +34,8 @@ class _AliasLoader:  # an importlib Loader (importlib.abc costs a one-file check
         self.spec: Optional[importlib.machinery.ModuleSpec] = None
 
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType:
+        import importlib
+
         module = importlib.import_module(self.target)
         self.spec = module.__spec__
         return module
@@ -52,6 +55,8 @@ class _MovedModuleFinder:  # an importlib MetaPathFinder
         name = fullname[len(prefix):]
         for kind in KINDS:
             if os.path.isfile(os.path.join(_HERE, kind, name + ".py")):
+                import importlib.machinery
+
                 loader: Any = _AliasLoader(f"{prefix}{kind}.{name}")
                 return importlib.machinery.ModuleSpec(fullname, loader)
         return None

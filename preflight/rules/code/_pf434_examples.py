@@ -25,6 +25,26 @@ def main():
     engine, _, _, _ = deepspeed.initialize(model=load_model(), config=ds_config)
     return engine
 """,
+    # the destination spelt with dashes after a short flag (argparse's dest: weight_decay)
+    """
+import argparse
+
+import torch
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("-w", "--weight-decay", type=float, default=0.01)  # warning: PF434
+    parser.add_argument("--epochs", type=int, default=3)
+    args = parser.parse_args()
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    for _ in range(args.epochs):
+        for batch in loader:
+            model(batch).loss.backward()
+            opt.step()
+            opt.zero_grad()
+""",
 ]
 
 PF434_GOOD = [

@@ -92,6 +92,12 @@ or remove it.
             return
         if _namespaces(ctx) is None:
             return
+        # an option's destination is spelt in some string of the file (`"--max-grad-norm"`,
+        # `dest="lr"`, a name in a list the options are declared from): without one, the
+        # option index (the adapters' literal resolver) is not built
+        if not any(isinstance(c.value, str) and c.value.lstrip("-").replace("-", "_") in _HYPER
+                   for c in ctx.nodes(ast.Constant)):
+            return
         options = script_index(ctx).arguments
         hyper = {dest: specs for dest, specs in options.items() if dest in _HYPER and len(specs) == 1}
         if not hyper:
