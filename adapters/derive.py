@@ -46,6 +46,7 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     _deepspeed_precision(plan)
     _autocast_over_bf16_weights(plan)
     _trainer_ddp(plan)
+    _micro_from_global(plan)
     if project is not None:
         _fp32_by_absence(plan, project)
 
@@ -114,6 +115,27 @@ def _trainer_ddp(plan: TrainingPlan) -> None:
                     f"{world.value} processes and a Trainer with no DeepSpeed, FSDP or other sharding found: "
                     "the Trainer wraps the model in DistributedDataParallel"),
              "medium", adapter="derive")
+
+
+def _micro_from_global(plan: TrainingPlan) -> None:
+    """No per-process batch found, but the global batch, the accumulation steps and the process
+    count are: a data-parallel job's micro-batch is their quotient (when it divides exactly;
+    HALOs ``launch.py:65-66`` computes it so). The plan has no tensor/pipeline-parallel degree,
+    so every process is taken as a data-parallel rank; the confidence is capped by the inputs'."""
+    if plan.resolve("batch.micro") is not None:
+        return
+    facts = [plan.resolve(f) for f in ("batch.global", "batch.grad_accum", "dist.world_size")]
+    if any(f is None or not isinstance(f.value, int) or isinstance(f.value, bool) or f.value <= 0 for f in facts):
+        return
+    total, accum, world = (f.value for f in facts)  # type: ignore[union-attr]
+    if total % (accum * world):
+        return
+    g = facts[0]
+    assert g is not None
+    plan.add("batch.micro", total // (accum * world),
+             Source("derived", g.source.path, g.source.line, g.source.key,
+                    f"global batch {total} / ({world} processes x {accum} accumulation steps)"),
+             plan.capped("medium", "batch.global", "batch.grad_accum", "dist.world_size"), adapter="derive")
 
 
 def _deepspeed_precision(plan: TrainingPlan) -> None:

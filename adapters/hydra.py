@@ -378,6 +378,13 @@ class _Facts:
             node = node.get(part)
         return node
 
+    def is_null(self, path: tuple[str, ...]) -> bool:
+        """The key is in the composed config with the value null (set, to nothing)."""
+        node: Any = self.cfg
+        for part in path[:-1]:
+            node = node.get(part) if isinstance(node, dict) else None
+        return isinstance(node, dict) and path[-1] in node and node[path[-1]] is None
+
     def known(self, path: tuple[str, ...]) -> Any:
         """The value at ``path``, or None (with a note) when it is unset, ??? or unknown."""
         value = self.value(path)
@@ -427,6 +434,10 @@ class _Facts:
 
             section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,
                           self.known, self.add)
+            from preflight.adapters.hydra_reads import read_facts
+
+            read_facts(app.script.tree, Path(str(app.script.source.path)), app.script.source.display,
+                       self.known, self.add, self.is_null)
 
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its

@@ -1,0 +1,328 @@
+"""Shapes of the seventh held-out set's real jobs (issue 15), reproduced in minimal fixtures of
+our own, each citing the repository, path and commit it copies the shape of."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+
+
+def plan_of(cli, *args: str, cwd: Path) -> dict:
+    args = list(args)
+    cut = args.index("--") if "--" in args else len(args)
+    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
+    assert res.code in (0, 1), res.err
+    return json.loads(res.out)
+
+
+def fact(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    return TrainingPlan.from_dict(plan).resolve(field)
+
+
+def winner(plan: dict, field: str):
+    best = fact(plan, field)
+    return None if best is None else best.value
+
+
+# 01-ai/Yi finetune/scripts/run_sft_lora_Yi_6b.sh:3-5 @ f73194cc16e82df438bc01240b8e4b622209f3eb:
+# the script moves to the training code's folder before the launch line.
+YI_SH = """\
+    #/usr/bin/env bash
+
+    cd ../sft/
+
+    deepspeed main.py \\
+    \t--per_device_train_batch_size 4 \\
+    \t--max_seq_len 4096
+"""
+YI_MAIN = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--per_device_train_batch_size", type=int, default=16)
+    p.add_argument("--max_seq_len", type=int, default=512)
+    args = p.parse_args()
+    loader = DataLoader(range(10), batch_size=args.per_device_train_batch_size)
+    model = torch.nn.Linear(2, 2)
+    opt = torch.optim.AdamW(model.parameters())
+    for x in loader:
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+"""
+
+
+def test_launch_line_after_cd_finds_the_script_in_that_folder(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune/scripts/run.sh": YI_SH, "finetune/sft/main.py": YI_MAIN})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path / "finetune" / "scripts")
+    assert winner(plan, "batch.micro") == 4
+    assert any("runs in ../sft" in n for n in plan["notes"])
+
+
+def test_without_cd_the_script_beside_is_not_found(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune/scripts/run.sh": YI_SH.replace("cd ../sft/", "echo start"),
+                     "finetune/sft/main.py": YI_MAIN})
+    res = cli("audit", "run.sh", "--emit-plan", "json", cwd=tmp_path / "finetune" / "scripts")
+    assert res.code == 3 and "main.py, which was not found" in res.err
+
+
+def test_cd_to_an_unknown_place_is_said_and_lookup_stays_put(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run.sh": YI_SH.replace("cd ../sft/", "cd $(mktemp -d)"), "main.py": YI_MAIN})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 4
+    assert any("not known statically" in n for n in plan["notes"])
+
+
+def test_cd_into_the_scripts_own_folder() -> None:
+    from preflight.adapters.shell import SCRIPT_DIR, read_shell
+
+    got = read_shell('cd "$(dirname "$0")"\ntorchrun --nproc_per_node 2 train.py\n', "x.sh")
+    assert got.launches[0].cwd == SCRIPT_DIR
+    got = read_shell("cd a\ncd ../b\ntorchrun train.py\n", "x.sh")
+    assert got.launches[0].cwd == "b"
+    got = read_shell("if [ -d x ]; then\ncd x\nfi\ntorchrun train.py\n", "x.sh")
+    assert got.launches[0].cwd is None  # a conditional cd is not followed
+
+
+# eric-mitchell/direct-preference-optimization @ f8b8c0f49dc92a430bae41585f9d467d3618fe2f:
+# config/config.yaml:8,56,62,80,86; config/model/pythia28.yaml; train.py:48,82-84;
+# trainers.py:276,457-461: the project's own Hydra keys, read where the plan is decided.
+DPO_CONFIG = """\
+    batch_size: 4
+    gradient_accumulation_steps: 1
+    max_length: 512
+    max_prompt_length: 256
+    optimizer: RMSprop
+    activation_checkpointing: false
+    trainer: BasicTrainer
+    defaults:
+    - _self_
+    - model: blank_model
+"""
+DPO_MODEL = """\
+    name_or_path: EleutherAI/pythia-2.8b
+    tokenizer_name_or_path: null
+    policy_dtype: float32
+    fsdp_policy_mp: null
+"""
+DPO_TRAIN = """\
+    import hydra
+    import torch
+    import transformers
+    from omegaconf import DictConfig
+
+    import trainers
+
+
+    @hydra.main(version_base=None, config_path="config", config_name="config")
+    def main(config: DictConfig):
+        tokenizer_name_or_path = config.model.tokenizer_name_or_path or config.model.name_or_path
+        tokenizer = transformers.AutoTokenizer.from_pretrained(tokenizer_name_or_path)
+        policy_dtype = getattr(torch, config.model.policy_dtype)
+        policy = transformers.AutoModelForCausalLM.from_pretrained(
+            config.model.name_or_path, low_cpu_mem_usage=True, torch_dtype=policy_dtype)
+        trainer = trainers.FSDPTrainer(policy, config)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+DPO_TRAINERS = """\
+    import torch
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, MixedPrecision
+
+
+    class FSDPTrainer:
+        def __init__(self, policy, config):
+            self.config = config
+            mp_dtype = getattr(torch, config.model.fsdp_policy_mp) if config.model.fsdp_policy_mp is not None else None
+            policy_mp_policy = MixedPrecision(param_dtype=mp_dtype, reduce_dtype=mp_dtype, buffer_dtype=mp_dtype)
+            self.policy = FSDP(policy, mixed_precision=policy_mp_policy)
+            if config.activation_checkpointing:
+                from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import apply_activation_checkpointing
+                apply_activation_checkpointing(self.policy)
+
+        def train(self):
+            self.optimizer = getattr(torch.optim, self.config.optimizer)(self.policy.parameters(), lr=1e-6)
+            for batch in range(10):
+                for microbatch_idx in range(self.config.gradient_accumulation_steps):
+                    loss = self.policy(batch, max_length=self.config.max_length).sum()
+                    (loss / self.config.gradient_accumulation_steps).backward()
+                self.optimizer.step()
+                self.optimizer.zero_grad()
+"""
+
+
+def dpo(tmp_path: Path) -> None:
+    write(tmp_path, {"config/config.yaml": DPO_CONFIG, "config/model/blank_model.yaml": DPO_MODEL,
+                     "config/model/pythia28.yaml": DPO_MODEL, "train.py": DPO_TRAIN, "trainers.py": DPO_TRAINERS})
+
+
+def test_project_hydra_keys_read_where_the_plan_is_decided(cli, tmp_path: Path) -> None:
+    dpo(tmp_path)
+    plan = plan_of(cli, "--", "python", "-u", "train.py", "model=pythia28", "gradient_accumulation_steps=2",
+                   "batch_size=64", "model.fsdp_policy_mp=bfloat16", cwd=tmp_path)
+    ref = fact(plan, "model.ref")
+    assert ref.value == "EleutherAI/pythia-2.8b" and ref.confidence == "medium"
+    assert ref.source.path == "config/model/pythia28.yaml" and ref.source.line == 1
+    assert winner(plan, "optimizer.name") == "RMSprop"
+    assert winner(plan, "precision.mode") == "amp_bf16"
+    assert winner(plan, "memory.gradient_checkpointing") is False
+    assert winner(plan, "batch.grad_accum") == 2
+    assert winner(plan, "data.seq_len") == 512
+
+
+def test_project_hydra_keys_without_mixed_precision_stay_fp32(cli, tmp_path: Path) -> None:
+    dpo(tmp_path)
+    plan = plan_of(cli, "--", "python", "train.py", "model=pythia28", "activation_checkpointing=true", cwd=tmp_path)
+    assert winner(plan, "precision.mode") != "amp_bf16"  # fsdp_policy_mp null: no FSDP autocast
+    assert winner(plan, "memory.gradient_checkpointing") is True
+
+
+def test_a_tokenizer_path_is_not_the_model(cli, tmp_path: Path) -> None:
+    dpo(tmp_path)
+    (tmp_path / "config/model/pythia28.yaml").write_text(textwrap.dedent(DPO_MODEL).replace(
+        "name_or_path: EleutherAI/pythia-2.8b", "name_or_path: null").replace(
+        "tokenizer_name_or_path: null", "tokenizer_name_or_path: EleutherAI/pythia-2.8b"))
+    plan = plan_of(cli, "--", "python", "train.py", "model=pythia28", cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
+
+
+# ContextualAI/HALOs @ 4831988636b4cbc1c30c0bce78df568cf0f8103b: launch.py:65-66,173-179,212-219,
+# 224-260,264; config/model/base_model.yaml; accelerate_config/fsdp_4gpu.yaml.
+HALOS_CONFIG = """\
+    exp_name: x
+    optimizer: AdamW
+    defaults:
+    - _self_
+    - model: llama
+"""
+HALOS_MODEL = """\
+    name_or_path: meta-llama/Meta-Llama-3-8B
+    load_from: null
+    from_checkpoint: null
+    policy_dtype: bfloat16
+    max_length: 1250
+    activation_checkpointing: true
+    batch_size: 32
+    gradient_accumulation_steps: 1
+    attn_implementation: flash_attention_2
+    use_peft: false
+    peft:
+      lora_r: 64
+"""
+HALOS_LAUNCH = """\
+    import hydra
+    import torch
+    from accelerate import Accelerator
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+
+    def main(config):
+        accelerator = Accelerator()
+        config.model.microbatch_size = config.model.batch_size / (accelerator.num_processes * config.model.gradient_accumulation_steps)
+        policy_kwargs = {
+            'torch_dtype': getattr(torch, config.model.policy_dtype),
+            'attn_implementation': config.model.attn_implementation if config.model.policy_dtype in ["float16", "bfloat16"] else "eager",
+        }
+        policy_path = config.model.from_checkpoint or config.model.load_from or config.model.name_or_path
+        policy = AutoModelForCausalLM.from_pretrained(policy_path, **policy_kwargs)
+        if config.model.use_peft:
+            peft_config = LoraConfig(r=config.model.peft.lora_r)
+            policy = get_peft_model(policy, peft_config)
+        if config.model.activation_checkpointing:
+            policy.gradient_checkpointing_enable()
+        optimizer = getattr(torch.optim, config.optimizer)(policy.parameters(), lr=1e-6)
+        policy, optimizer = accelerator.prepare(policy, optimizer)
+        for batch in range(3):
+            loss = policy(batch, max_length=config.model.max_length).loss
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+    @hydra.main(version_base=None, config_path="config", config_name="config")
+    def hydra_main(config):
+        main(config)
+
+
+    if __name__ == "__main__":
+        hydra_main()
+"""
+ACC_FSDP = """\
+    distributed_type: FSDP
+    fsdp_config:
+      fsdp_sharding_strategy: FULL_SHARD
+      fsdp_offload_params: false
+    num_machines: 1
+    num_processes: 4
+"""
+
+
+def halos(tmp_path: Path) -> None:
+    write(tmp_path, {"config/config.yaml": HALOS_CONFIG, "config/model/llama.yaml": HALOS_MODEL,
+                     "launch.py": HALOS_LAUNCH, "fsdp_4gpu.yaml": ACC_FSDP})
+
+
+def test_hydra_model_keys_with_the_first_set_path_and_a_global_batch(cli, tmp_path: Path) -> None:
+    halos(tmp_path)
+    plan = plan_of(cli, "--", "accelerate", "launch", "--config_file", "fsdp_4gpu.yaml", "launch.py",
+                   "++model.batch_size=32", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "meta-llama/Meta-Llama-3-8B"  # from_checkpoint/load_from are null
+    assert winner(plan, "batch.global") == 32
+    micro = fact(plan, "batch.micro")
+    assert micro.value == 8 and micro.source.kind == "derived"  # 32 / (4 processes x 1)
+    assert winner(plan, "precision.mode") == "bf16"
+    assert winner(plan, "model.attn_implementation") == "flash_attention_2"
+    assert winner(plan, "peft.method") == "none"
+    assert winner(plan, "memory.gradient_checkpointing") is True
+    assert winner(plan, "optimizer.name") == "AdamW"
+    assert winner(plan, "data.seq_len") == 1250
+
+
+def test_hydra_use_peft_override_turns_lora_on_with_its_rank(cli, tmp_path: Path) -> None:
+    halos(tmp_path)
+    plan = plan_of(cli, "--", "accelerate", "launch", "--config_file", "fsdp_4gpu.yaml", "launch.py",
+                   "model.use_peft=true", "model.policy_dtype=float32", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "lora"
+    assert winner(plan, "peft.rank") == 64
+    assert winner(plan, "precision.mode") != "bf16"
+    assert winner(plan, "model.attn_implementation") != "flash_attention_2"  # eager under float32
+
+
+def test_hydra_first_set_path_of_an_or_chain_wins(cli, tmp_path: Path) -> None:
+    halos(tmp_path)
+    plan = plan_of(cli, "--", "accelerate", "launch", "--config_file", "fsdp_4gpu.yaml", "launch.py",
+                   "model.load_from=/ckpt/sft", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "/ckpt/sft"
+
+
+def test_no_micro_batch_derived_when_the_global_does_not_divide() -> None:
+    from preflight.adapters.derive import derive
+
+    from preflight.plan import Source, TrainingPlan
+
+    plan = TrainingPlan()
+    plan.add("batch.global", 30, Source("config", "c.yaml", 1, None, "x"), "medium", adapter="t")
+    plan.add("batch.grad_accum", 1, Source("config", "c.yaml", 2, None, "x"), "medium", adapter="t")
+    plan.add("dist.world_size", 4, Source("config", "a.yaml", 3, None, "x"), "high", adapter="t")
+    derive(plan)
+    assert plan.resolve("batch.micro") is None
+    plan.add("batch.global", 32, Source("config", "c.yaml", 1, None, "x"), "high", adapter="t", priority=1)
+    derive(plan)
+    assert plan.value("batch.micro") == 8 and plan.resolve("batch.micro").confidence == "medium"
