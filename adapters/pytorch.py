@@ -547,7 +547,27 @@ class _ScriptPass:
                 self.put("peft.target_modules", targets, site, "LoraConfig(target_modules=...)", conf)
         if any(s.last == "get_peft_model" for s in self.calls):
             peft_found = True
+        peft_found = self.loralib() or peft_found
         self.task(peft_found)
+
+    def loralib(self) -> bool:
+        """loralib's API, which projects copy (microsoft/LoRA ``loralib``, lit-llama
+        ``lit_llama/lora.py``): ``mark_only_lora_as_trainable(model)`` freezes all but the LoRA
+        matrices: LoRA (medium: the project's own layers, not peft's). The rank is the ``r=`` of a
+        ``lora(r=...)`` context call (lit-llama ``finetune/lora.py:76``) when one resolves."""
+        marks = [s for s in self.calls if s.last == "mark_only_lora_as_trainable" and self.idx.runs(s) is not False]
+        if not marks or any(s.last == "LoraConfig" for s in self.calls):
+            return False
+        site = marks[0]
+        self.add("peft.method", "lora", self.src(site.call, f"{site.label}(...): only the LoRA matrices train"),
+                 "medium")
+        for ctx in self.calls:
+            if ctx.last == "lora" and ctx.kwarg("r") is not None and self.idx.runs(ctx) is not False:
+                resolved = self.value(ctx.kwarg("r"))
+                if resolved is not None and isinstance(resolved.value, int) and resolved.value > 0:
+                    self.put("peft.rank", resolved, ctx, f"{ctx.label}(r=...)", "medium")
+                break
+        return True
 
     def task(self, peft_found: bool) -> None:
         trainers = {s.target for s in self.calls if s.target and s.last and s.last.endswith("Trainer")}
@@ -590,7 +610,7 @@ class _ScriptPass:
                 conf = "low"
                 detail += "; LoRA/PEFT is named in the script or a local module it imports, not read"
             self.add("task.mode", mode, self.src(train_site.call, detail), conf)
-            if not peft_found and owner not in hf_trainers:
+            if owner not in hf_trainers:  # LoRA found is named: only checkpointing can be absent
                 from preflight.adapters.pytorch_local import absent_in_loop
 
                 absent_in_loop(self.adapter, self.plan, self.project, self.script, train_site.call)

@@ -326,3 +326,184 @@ def test_no_micro_batch_derived_when_the_global_does_not_divide() -> None:
     plan.add("batch.global", 32, Source("config", "c.yaml", 1, None, "x"), "high", adapter="t", priority=1)
     derive(plan)
     assert plan.value("batch.micro") == 8 and plan.resolve("batch.micro").confidence == "medium"
+
+
+# Lightning-AI/lit-llama finetune/lora.py:32-85,121-124,196-251 @ 2a464de2a1d2f266614d15091d3d7f30330c3ede:
+# module-level hyperparameters, a parameter of the same name in a helper, Fabric built in the
+# script, loralib's mark_only_lora_as_trainable and the loss scaled for accumulation.
+LIT_LORA = """\
+    import lightning as L
+    import torch
+    from torch.utils.data import DataLoader
+
+    from lit_llama.lora import lora, mark_only_lora_as_trainable
+    from lit_llama.model import LLaMA, LLaMAConfig
+
+    batch_size = 128
+    micro_batch_size = 4
+    gradient_accumulation_iters = batch_size // micro_batch_size
+    lora_r = 8
+
+
+    def main(data_dir: str = "data/alpaca"):
+        fabric = L.Fabric(accelerator="cuda", devices=1, precision="bf16-true")
+        fabric.launch()
+        config = LLaMAConfig.from_name("7B")
+        with fabric.init_module(), lora(r=lora_r, alpha=16, dropout=0.05, enabled=True):
+            model = LLaMA(config)
+        mark_only_lora_as_trainable(model)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        model, optimizer = fabric.setup(model, optimizer)
+        train(fabric, model, optimizer, list(range(100)))
+
+
+    def train(fabric, model, optimizer, train_data):
+        loader = get_dataloader(fabric, train_data, micro_batch_size)
+        for iter_num, (input_ids, targets) in enumerate(loader):
+            logits = model(input_ids)
+            loss = torch.nn.functional.cross_entropy(logits, targets)
+            fabric.backward(loss / gradient_accumulation_iters)
+            if (iter_num + 1) % gradient_accumulation_iters == 0:
+                optimizer.step()
+                optimizer.zero_grad()
+
+
+    def get_dataloader(fabric, data, micro_batch_size):
+        loader = DataLoader(data, batch_size=micro_batch_size, shuffle=True, pin_memory=True)
+        return fabric.setup_dataloaders(loader)
+
+
+    if __name__ == "__main__":
+        from jsonargparse.cli import CLI
+
+        CLI(main)
+"""
+LIT_LORA_MOD = """\
+    import contextlib
+
+
+    @contextlib.contextmanager
+    def lora(r, alpha, dropout, enabled=True):
+        yield
+
+
+    def mark_only_lora_as_trainable(model):
+        for n, p in model.named_parameters():
+            p.requires_grad = "lora_" in n
+"""
+
+
+def lit(tmp_path: Path, script: str = LIT_LORA) -> None:
+    write(tmp_path, {"finetune/lora.py": script, "lit_llama/__init__.py": "", "lit_llama/lora.py": LIT_LORA_MOD,
+                     "lit_llama/model.py": "class LLaMAConfig:\n    pass\n\n\nclass LLaMA:\n    pass\n"})
+
+
+def test_loralib_fabric_in_code_and_loss_scaled_for_accumulation(cli, tmp_path: Path) -> None:
+    lit(tmp_path)
+    plan = plan_of(cli, "--", "python", "finetune/lora.py", cwd=tmp_path)
+    assert winner(plan, "peft.method") == "lora" and winner(plan, "task.mode") == "lora"
+    assert winner(plan, "peft.rank") == 8
+    assert winner(plan, "precision.mode") == "bf16"  # Fabric(precision="bf16-true")
+    assert winner(plan, "dist.world_size") == 1
+    accum = fact(plan, "batch.grad_accum")
+    assert accum.value == 32 and accum.confidence == "medium"  # 128 // 4, from the module level
+    assert winner(plan, "batch.micro") == 4  # the helper's parameter is the module-level value passed
+    assert winner(plan, "memory.gradient_checkpointing") is False
+
+
+def test_module_level_value_not_taken_where_a_function_rebinds_it(cli, tmp_path: Path) -> None:
+    lit(tmp_path, LIT_LORA.replace("        loader = get_dataloader(fabric, train_data, micro_batch_size)",
+                                   "        micro_batch_size = len(train_data) // 10\n"
+                                   "        loader = get_dataloader(fabric, train_data, micro_batch_size)"))
+    plan = plan_of(cli, "--", "python", "finetune/lora.py", cwd=tmp_path)
+    assert winner(plan, "batch.micro") is None
+
+
+def test_no_lora_when_the_mark_call_is_under_a_false_guard(cli, tmp_path: Path) -> None:
+    lit(tmp_path, LIT_LORA.replace("        mark_only_lora_as_trainable(model)",
+                                   "        if lora_r > 100:\n            mark_only_lora_as_trainable(model)"))
+    plan = plan_of(cli, "--", "python", "finetune/lora.py", cwd=tmp_path)
+    assert winner(plan, "peft.method") != "lora"
+    assert winner(plan, "task.mode") != "lora"
+
+
+def test_fabric_run_launch_options_win_over_fabric_in_code(cli, tmp_path: Path) -> None:
+    lit(tmp_path)
+    plan = plan_of(cli, "--", "fabric", "run", "--devices=4", "--precision=bf16-mixed", "finetune/lora.py",
+                   cwd=tmp_path)
+    assert winner(plan, "dist.world_size") == 4
+    assert winner(plan, "precision.mode") == "amp_bf16"
+
+
+# microsoft/LoRA examples/NLG/src/gpt2_ft.py:47-73,122-137,205-206,299-330 and src/model.py
+# GPT2Config.__init__ defaults @ c4593f060e6a368d7bb5af5273b8e42810cdef90.
+GPT2_FT = """\
+    import argparse
+
+    import torch
+    import loralib as lora
+
+    from model import GPT2Config, GPT2LMModel
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--grad_acc', type=int, default=1)
+    parser.add_argument('--model_card', default='gpt2.md', choices=['gpt2.sm', 'gpt2.md', 'gpt2.lg'])
+    parser.add_argument('--lora_dim', type=int, default=0)
+    args = parser.parse_args()
+
+
+    def optimizer_step(_loss, _optimizer, _model):
+        _loss.backward()
+        _optimizer.step()
+        _optimizer.zero_grad()
+
+
+    if args.model_card == 'gpt2.sm':
+        config = GPT2Config(n_embd=768, n_layer=12, n_head=12, lora_attn_dim=args.lora_dim)
+    elif args.model_card == 'gpt2.md':
+        config = GPT2Config(n_embd=1024, n_layer=24, n_head=16, lora_attn_dim=args.lora_dim)
+    elif args.model_card == 'gpt2.lg':
+        config = GPT2Config(n_embd=1280, n_layer=36, n_head=20, lora_attn_dim=args.lora_dim)
+    lm_net = GPT2LMModel(config)
+    if args.lora_dim > 0:
+        lora.mark_only_lora_as_trainable(lm_net)
+    optimizer = torch.optim.SGD(lm_net.parameters(), lr=0.1)
+    for batch in range(10):
+        _lm_loss = lm_net(batch).mean()
+        optimizer_step(_lm_loss / (args.grad_acc), optimizer, lm_net)
+"""
+GPT2_MODEL = """\
+    import torch.nn as nn
+
+
+    class GPT2Config(object):
+        def __init__(self, vocab_size_or_config_json_file=50257, n_positions=1024, n_ctx=1024, n_embd=768,
+                     n_layer=12, n_head=12, lora_attn_dim=0):
+            self.n_embd = n_embd
+
+
+    class GPT2LMModel(nn.Module):
+        pass
+"""
+
+
+def test_gpt_config_on_the_branch_that_runs_and_accumulation_through_a_helper(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"src/gpt2_ft.py": GPT2_FT, "src/model.py": GPT2_MODEL})
+    plan = plan_of(cli, "--", "python", "src/gpt2_ft.py", "--model_card", "gpt2.md", "--grad_acc", "4",
+                   "--lora_dim", "4", cwd=tmp_path)
+    params = fact(plan, "model.num_parameters")
+    assert params.value == 12 * 24 * 1024 ** 2 + (50257 + 1024) * 1024 and params.confidence == "medium"
+    assert winner(plan, "batch.grad_accum") == 4
+    assert winner(plan, "peft.method") == "lora"
+    small = plan_of(cli, "--", "python", "src/gpt2_ft.py", "--model_card", "gpt2.sm", cwd=tmp_path)
+    assert winner(small, "model.num_parameters") == 12 * 12 * 768 ** 2 + (50257 + 1024) * 768
+    assert winner(small, "peft.method") != "lora"  # --lora_dim 0: the mark call does not run
+
+
+def test_a_loss_divided_for_logging_is_no_accumulation(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"src/gpt2_ft.py": GPT2_FT.replace("optimizer_step(_lm_loss / (args.grad_acc), optimizer, lm_net)",
+                                                       "optimizer_step(_lm_loss, optimizer, lm_net)\n"
+                                                       "        print(_lm_loss / args.grad_acc)"),
+                     "src/model.py": GPT2_MODEL})
+    plan = plan_of(cli, "--", "python", "src/gpt2_ft.py", "--grad_acc", "4", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") is None
