@@ -438,6 +438,27 @@ class _Facts:
 
             read_facts(app.script.tree, Path(str(app.script.source.path)), app.script.source.display,
                        self.known, self.add, self.is_null)
+            self.no_peft()
+
+    def no_peft(self) -> None:
+        """Neither the composed config nor the app's script and the local modules it imports
+        name PEFT/LoRA (eric-mitchell/direct-preference-optimization): no PEFT, medium."""
+        import json
+
+        from preflight.adapters.pytorch_local import _PEFT_WORDS, names_peft
+
+        app = self.composed.app
+        script = app.script
+        if script is None or script.tree is None or script.source.path is None:
+            return
+        if _PEFT_WORDS.search(json.dumps(self.cfg, default=str)) is not None:
+            return
+        if names_peft(script.source.text, script.tree, Path(str(script.source.path)), Path(str(self.project.root))):
+            return
+        self.adapter.add_checked(self.plan, "peft.method", "none",
+                                 Source("code", script.source.display, app.line, None,
+                                        "no PEFT/LoRA named in the composed Hydra config, the script or the local "
+                                        "modules it imports"), "medium")
 
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its

@@ -14,7 +14,9 @@ not named like a framework's, so their meaning comes from where the code uses th
 * ``if E:`` around ``gradient_checkpointing_enable()``/``apply_activation_checkpointing`` or
   around ``LoraConfig``/``get_peft_model``: gradient checkpointing / LoRA on or off;
 * a key named like a sequence bound (``max_length``, ``max_seq_len``, ``block_size`` ...) or an
-  accumulation count (``gradient_accumulation_steps``) that the code reads;
+  accumulation count (``gradient_accumulation_steps``, ``num_microbatches``) that the code reads;
+* a bool given as ``checkpoint=``/``gradient_checkpointing=``/``activation_checkpointing=``, and a
+  ``batch_size=`` given to a data loader builder (per process);
 * ``M = B / (P * A)`` with ``B`` a ``batch_size`` key, ``A`` the accumulation key and ``P`` the
   process count (``accelerator.num_processes``/``world_size``): ``B`` is the global batch.
 
@@ -36,7 +38,8 @@ from preflight.sources import read_text_limited
 _ROOTS = ("config", "cfg", "conf", "args")
 _SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length")
 _ACCUM = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "accumulate_grad_batches",
-          "gradient_accumulation")
+          "gradient_accumulation", "num_microbatches")
+_CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations")
 _NOT_MODEL = ("Tokenizer", "Processor", "Config", "FeatureExtractor", "ImageProcessor")
 _CKPT_CALLS = ("gradient_checkpointing_enable", "apply_activation_checkpointing", "checkpoint_wrapper")
 _PEFT_CALLS = ("LoraConfig", "get_peft_model")
@@ -240,6 +243,7 @@ class _Found:
         self.ckpt: list[tuple[bool, tuple, int]] = []
         self.peft: list[tuple[bool, tuple, int, Optional[_Val]]] = []
         self.global_batch: list[tuple[int, tuple, int]] = []
+        self.loader_batch: list[tuple[int, tuple, int]] = []
         self.read: set[tuple] = set()
 
 
@@ -281,6 +285,15 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
         if attn is not None and attn.path is not None and isinstance(attn.value, str):
             found.attn.append((attn.value, attn.path, line))
         return
+    for kw in call.keywords:
+        if kw.arg in _CKPT_KWARGS:
+            got = reader.ev(kw.value)
+            if got is not None and got.path is not None and isinstance(got.value, bool):
+                found.ckpt.append((got.value, got.path, line))
+        elif kw.arg == "batch_size" and "loader" in name.lower():
+            got = reader.ev(kw.value)
+            if got is not None and got.path is not None and isinstance(got.value, int) and got.value > 0:
+                found.loader_batch.append((got.value, got.path, line))
     if name == "MixedPrecision":
         kwargs = reader.kwargs_of(call)
         dtype = reader.ev(kwargs.get("param_dtype"))
@@ -356,10 +369,17 @@ def read_facts(script_tree: ast.AST, script_path: Path, display: str, known: Kno
     """Write the facts of the composed values the script (and the local modules beside it that
     it imports) read where a plan field is decided; ``known(path)`` is the composed value (None
     when unset or unknown), ``null(path)`` says the key is set to null."""
-    from preflight.adapters.pytorch_local import _imported_local
-
     main = _main_param(script_tree)
     roots = tuple(dict.fromkeys(((main,) if main else ()) + _ROOTS))
+    read_object_facts(script_tree, script_path, display, roots, known, add, null)
+
+
+def read_object_facts(script_tree: ast.AST, script_path: Path, display: str, roots: tuple[str, ...], known: Known,
+                      add: Add, null: Callable[[tuple], bool]) -> None:
+    """The same reading for any config object the code holds under one of ``roots`` (a project
+    dataclass loaded from a YAML file: adapters/dataclass_config.py)."""
+    from preflight.adapters.pytorch_local import _imported_local
+
     found = _Found()
     trees = [(display, script_tree)]
     for local in _imported_local(script_tree, script_path.parent)[:12]:
@@ -410,6 +430,10 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         value, path, line = found.global_batch[0]
         add("batch.global", value, path, f"{'.'.join(path)} divided by the processes and accumulation steps "
             f"(line {line}): the batch over all processes", "medium")
+    if len({b[0] for b in found.loader_batch}) == 1:
+        value, path, line = found.loader_batch[0]
+        add("batch.micro", value, path, f"{'.'.join(path)} given to a data loader as batch_size (line {line}): "
+            "per process", "medium")
     for path in sorted(found.read):
         value = known(path)
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:

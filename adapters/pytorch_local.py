@@ -192,6 +192,25 @@ def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], r
     return _names(_CKPT_WORDS, text, tree, script_path, root)
 
 
+def _hydra_config_texts(project: Any, limit: int = 200) -> list[str]:
+    """The YAML files under the config folder of each ``@hydra.main`` app of the job: a group
+    option the launch line picks (``model=llama``) may hold the LoRA settings."""
+    if not any("hydra" in s.source.text for s in project.scripts):
+        return []
+    from preflight.adapters.hydra import find_apps
+
+    out: list[str] = []
+    for app in find_apps(project):
+        if app.config_dir is None or not app.config_dir.is_dir():
+            continue
+        for path in sorted(app.config_dir.rglob("*.y*ml"))[:limit]:
+            try:
+                out.append(read_text_limited(path, errors="replace")[:_MAX_BYTES])
+            except OSError:
+                continue
+    return out
+
+
 def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node: ast.AST) -> None:
     """A plain PyTorch training loop whose script and local modules never name PEFT/LoRA or
     activation checkpointing (DiT ``train.py`` + ``models.py``): ``peft.method`` none and
@@ -202,7 +221,8 @@ def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node
     what = "in the script, the local modules it imports, the configs read or the launch line"
     # the configs the job reads (an accelerate FSDP YAML's fsdp_activation_checkpointing) and the
     # launch line count as much as the code
-    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or []))])
+    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
+                       *_hydra_config_texts(project)])
     if _PEFT_WORDS.search(extra) is None and not names_peft(script.source.text, script.tree, path, root):
         adapter.add_checked(plan, "peft.method", "none",
                             project.source(script, site_node, "code", detail=f"a training loop; no PEFT/LoRA named {what}"),

@@ -507,3 +507,117 @@ def test_a_loss_divided_for_logging_is_no_accumulation(cli, tmp_path: Path) -> N
                      "src/model.py": GPT2_MODEL})
     plan = plan_of(cli, "--", "python", "src/gpt2_ft.py", "--grad_acc", "4", cwd=tmp_path)
     assert winner(plan, "batch.grad_accum") is None
+
+
+def test_no_peft_anywhere_in_a_hydra_app_is_no_peft(cli, tmp_path: Path) -> None:
+    dpo(tmp_path)
+    plan = plan_of(cli, "--", "python", "train.py", "model=pythia28", cwd=tmp_path)
+    none = fact(plan, "peft.method")
+    assert none.value == "none" and none.confidence == "medium"
+    (tmp_path / "config/model/pythia28.yaml").write_text(textwrap.dedent(DPO_MODEL) + "lora_rank: 8\n")
+    named = plan_of(cli, "--", "python", "train.py", "model=pythia28", cwd=tmp_path)
+    assert winner(named, "peft.method") is None  # LoRA named in the config: not claimed absent
+
+
+# mistralai/mistral-finetune @ 1943535d: train.py:59-60,145-183,231-261 (TrainArgs.load(config)),
+# finetune/args.py:15-95 (Serializable dataclasses with literal defaults), example/7B.yaml.
+MISTRAL_ARGS = """\
+    from dataclasses import dataclass, field
+
+
+    @dataclass
+    class OptimArgs:
+        lr: float = 1e-4
+        weight_decay: float = 0.1
+
+
+    @dataclass
+    class LoraArgs:
+        enable: bool = True
+        rank: int = 16
+
+
+    @dataclass
+    class TrainArgs:
+        model_id_or_path: str
+        run_dir: str
+        optim: OptimArgs = field(default_factory=OptimArgs)
+        num_microbatches: int = 1
+        seq_len: int = 2048
+        batch_size: int = 1
+        checkpoint: bool = True
+        lora: LoraArgs = field(default_factory=LoraArgs)
+
+        @classmethod
+        def load(cls, path, drop_extra_fields=False):
+            import yaml
+            return cls(**yaml.safe_load(open(path)))
+"""
+MISTRAL_TRAIN = """\
+    import fire
+    import torch
+
+    from finetune.args import TrainArgs
+    from finetune.data import build_data_loader
+
+
+    def train(config: str):
+        args: TrainArgs = TrainArgs.load(config, drop_extra_fields=False)
+        loader = build_data_loader(seq_len=args.seq_len, batch_size=args.batch_size)
+        model = torch.nn.Linear(2, 2)
+        model = wrap(model, checkpoint=args.checkpoint)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=args.optim.lr)
+        for batch in loader:
+            for i in range(args.num_microbatches):
+                loss = model(batch).sum()
+                loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+    def wrap(model, checkpoint):
+        return model
+
+
+    if __name__ == "__main__":
+        fire.Fire(train)
+"""
+MISTRAL_YAML = """\
+    model_id_or_path: ""
+    lora:
+      rank: 64
+    seq_len: 32768
+    batch_size: 1
+    max_steps: 300
+    run_dir: ""
+"""
+
+
+def mistral(tmp_path: Path, yaml_text: str = MISTRAL_YAML) -> None:
+    write(tmp_path, {"train.py": MISTRAL_TRAIN, "finetune/__init__.py": "", "finetune/args.py": MISTRAL_ARGS,
+                     "finetune/data.py": "def build_data_loader(seq_len, batch_size):\n    return []\n",
+                     "example/7B.yaml": yaml_text})
+
+
+def test_yaml_loaded_into_the_projects_dataclass(cli, tmp_path: Path) -> None:
+    mistral(tmp_path)
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "-m", "train", "example/7B.yaml", cwd=tmp_path)
+    seq = fact(plan, "data.seq_len")
+    assert seq.value == 32768 and seq.source.path == "example/7B.yaml" and seq.confidence == "medium"
+    accum = fact(plan, "batch.grad_accum")
+    assert accum.value == 1 and accum.source.path == "finetune/args.py"  # the class default
+    assert winner(plan, "memory.gradient_checkpointing") is True
+    assert winner(plan, "batch.micro") == 1
+
+
+def test_yaml_values_override_the_dataclass_defaults(cli, tmp_path: Path) -> None:
+    mistral(tmp_path, textwrap.dedent(MISTRAL_YAML) + "num_microbatches: 4\ncheckpoint: false\n")
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "-m", "train", "example/7B.yaml", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") == 4
+    assert winner(plan, "memory.gradient_checkpointing") is False
+
+
+def test_a_yaml_of_other_keys_is_not_taken_for_the_dataclass(cli, tmp_path: Path) -> None:
+    mistral(tmp_path, "data_path: x\ntokenizer: y\nseq_len: 99\nwandb: {}\n")
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "-m", "train", "example/7B.yaml", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") != 99
