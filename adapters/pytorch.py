@@ -284,6 +284,7 @@ class _ScriptPass:
                              self.src(site.call, f"BitsAndBytesConfig({kw}=True)"), self.conf(site))
 
     def optimizers(self) -> None:
+        found = False
         for site in self.calls:
             q = site.qualified or ""
             parts = q.split(".")
@@ -296,12 +297,26 @@ class _ScriptPass:
                     or (parts[0] == "transformers" and last == "Adafactor"):
                 source = self.src(site.call, f"{site.label}(...)")
                 self.add("optimizer.name", last, source, self.conf(site))
+                found = True
                 if site.target:
                     self.optimizer_names.add(site.target)
                 state = "int8" if "8bit" in last else "int4" if "4bit" in last else \
                     "fp32" if "32bit" in last else None
                 if state is not None:
                     self.add("optimizer.state_dtype", state, source, self.conf(site))
+        if not found and self.script.source.path is not None and self.script.tree is not None:
+            import os
+
+            from preflight.adapters.optimizer_local import local_optimizer
+
+            root = Path(str(self.project.root)) if self.project.root else None
+            got = local_optimizer(self.script.tree, Path(str(self.script.source.path)), root)
+            if got is not None:
+                name, path, line = got
+                shown = os.path.relpath(path, root) if root is not None else path.name
+                self.add("optimizer.name", name,
+                         Source("code", shown, line, None, f"{name}(...) in {shown}, a local module "
+                                f"{self.script.source.display} imports (the only optimizer built there)"), "medium")
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"

@@ -621,3 +621,43 @@ def test_a_yaml_of_other_keys_is_not_taken_for_the_dataclass(cli, tmp_path: Path
     mistral(tmp_path, "data_path: x\ntokenizer: y\nseq_len: 99\nwandb: {}\n")
     plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "-m", "train", "example/7B.yaml", cwd=tmp_path)
     assert winner(plan, "data.seq_len") != 99
+
+
+def test_optimizer_built_by_a_helper_of_a_local_module(cli, tmp_path: Path) -> None:
+    # microsoft/LoRA src/optimizer.py:42,296-320: the project's AdamW(Optimizer), built by the
+    # helper the script calls; the module's other helper (SGD) is never called
+    write(tmp_path, {"src/gpt2_ft.py": GPT2_FT.replace("    optimizer = torch.optim.SGD(lm_net.parameters(), lr=0.1)",
+                                                       "    optimizer = create_adam_optimizer_from_args(lm_net, args)")
+                     .replace("from model import GPT2Config, GPT2LMModel",
+                              "from model import GPT2Config, GPT2LMModel\n    from optimizer import "
+                              "create_adam_optimizer_from_args"),
+                     "src/model.py": GPT2_MODEL,
+                     "src/optimizer.py": """\
+                         import torch
+                         from torch.optim import Optimizer
+
+
+                         class AdamW(Optimizer):
+                             pass
+
+
+                         def create_optimizer(params, lr):
+                             return torch.optim.SGD(params, lr=lr)
+
+
+                         def create_adam_optimizer_from_args(model, args):
+                             return AdamW(model.parameters())
+                     """})
+    plan = plan_of(cli, "--", "python", "src/gpt2_ft.py", cwd=tmp_path)
+    opt = fact(plan, "optimizer.name")
+    assert opt.value == "AdamW" and opt.confidence == "medium" and opt.source.path == "src/optimizer.py"
+
+
+def test_two_optimizers_in_called_helpers_claim_none(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": "import torch\nfrom helpers import a, b\n\nm = torch.nn.Linear(2, 2)\n"
+                                 "opt = a(m) if m else b(m)\nfor x in range(3):\n    m(x).sum().backward()\n"
+                                 "    opt.step()\n",
+                     "helpers.py": "import torch\n\n\ndef a(m):\n    return torch.optim.AdamW(m.parameters())\n\n\n"
+                                   "def b(m):\n    return torch.optim.SGD(m.parameters(), lr=0.1)\n"})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert winner(plan, "optimizer.name") is None
