@@ -19,6 +19,7 @@ adapter can see because they combine a framework with a config another adapter r
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -51,12 +52,43 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         _fp32_by_absence(plan, project)
 
 
+def _live_text(script: Any, project: Any) -> str:
+    """The script's text less what cannot set a precision in this job: the branches of ``if``
+    tests decided false by the launch line (microsoft/LoRA ``gpt2_ft.py:123,266,337`` ``if
+    args.fp16:`` with ``--fp16`` not given) and ``add_argument`` declarations (an option is a
+    setting only where its value is used, which stays in the text)."""
+    text = script.source.text
+    tree = getattr(script, "tree", None)
+    if tree is None:
+        return text
+    idx = project.index(script)
+    lines = text.splitlines()
+    dead: set[int] = set()
+
+    def kill(nodes: list[ast.stmt]) -> None:
+        if nodes:
+            dead.update(range(nodes[0].lineno, (getattr(nodes[-1], "end_lineno", None) or nodes[-1].lineno) + 1))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            truth = idx.truth(node.test)
+            if truth is not None:  # the test itself sets nothing
+                dead.update(range(node.lineno, (getattr(node.test, "end_lineno", None) or node.lineno) + 1))
+            if truth is False:
+                kill(node.body)
+            elif truth is True:
+                kill(node.orelse)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+            dead.update(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
+    return "\n".join("" if n in dead else line for n, line in enumerate(lines, 1))
+
+
 def _texts(project: Any) -> Optional[list[str]]:
     from preflight.adapters.cliargs_options import declared_options
 
     texts: list[str] = []
     for script in project.scripts:
-        texts.append(script.source.text)
+        texts.append(_live_text(script, project))
         texts.extend(declared_options(script, project).texts)
     for source, _cfg in project.configs:
         texts.append(source.text)

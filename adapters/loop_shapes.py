@@ -5,8 +5,8 @@
   whose parameter is back-propagated (microsoft/LoRA ``examples/NLG/src/gpt2_ft.py:205``
   ``optimizer_step(_lm_loss/(args.grad_acc), ...)`` and ``:122-127`` ``_loss.backward()``;
   lit-llama ``finetune/lora.py:124`` ``fabric.backward(loss / gradient_accumulation_iters)``):
-  ``batch.grad_accum`` = K when K resolves to a positive int (medium: the loss is scaled for
-  K micro-batches; the step condition is not checked).
+  ``batch.grad_accum`` = K when K resolves to a positive int and the script also counts steps
+  by K (``step % K``, ``range(K)``): a loss divided by a batch size is not accumulation (medium).
 - **A GPT-shaped config built in the script**: ``SomeConfig(n_layer=L, n_embd=d, ...)`` (or
   ``num_layers``/``hidden_size``) on the branch that runs (microsoft/LoRA ``gpt2_ft.py:299-319``
   picks one of three by ``--model_card``): ``12*L*d^2 + (vocab + positions)*d`` parameters, the
@@ -67,6 +67,7 @@ class LoopShapesAdapter(Adapter):
     # -- backward(loss / K) --------------------------------------------------------
     def accumulation(self, project: Project, plan: TrainingPlan, script: Any, idx: Any) -> None:
         helpers = _backward_params(script.tree)
+        steps = _step_counts(script.tree)
         for site in idx.calls:
             divisor: Optional[ast.expr] = None
             what = ""
@@ -80,8 +81,8 @@ class LoopShapesAdapter(Adapter):
                 if pos < len(site.call.args):
                     divisor = _divisor(site.call.args[pos])
                     what = f"{site.call.func.id}(loss / K, ...), whose parameter is back-propagated"
-            if divisor is None or idx.runs(site) is False:
-                continue
+            if divisor is None or idx.runs(site) is False or ast.dump(divisor) not in steps:
+                continue  # a loss divided by what no step condition counts (a batch size) is no accumulation
             resolved = idx.resolve(divisor)
             if resolved is None or _int(resolved.value) is None:
                 continue
@@ -173,6 +174,19 @@ def _divisor(expr: Optional[ast.AST]) -> Optional[ast.expr]:
         if "loss" in text:
             return expr.right
     return None
+
+
+def _step_counts(tree: ast.AST) -> set[str]:
+    """Expressions the script counts steps by: right operands of ``%`` (``(i + 1) % K == 0``
+    before ``optimizer.step()``) and ``range(K)`` bounds of an inner micro-batch loop."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            out.add(ast.dump(node.right))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
+                and len(node.args) == 1:
+            out.add(ast.dump(node.args[0]))
+    return out
 
 
 def _backward_params(tree: ast.AST) -> dict[str, int]:

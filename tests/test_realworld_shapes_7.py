@@ -468,8 +468,9 @@ GPT2_FT = """\
     if args.lora_dim > 0:
         lora.mark_only_lora_as_trainable(lm_net)
     optimizer = torch.optim.SGD(lm_net.parameters(), lr=0.1)
-    for batch in range(10):
-        _lm_loss = lm_net(batch).mean()
+    for train_step in range(10):
+        _lm_loss = lm_net(train_step).mean()
+        is_update = True if train_step % args.grad_acc == 0 else False
         optimizer_step(_lm_loss / (args.grad_acc), optimizer, lm_net)
 """
 GPT2_MODEL = """\
@@ -661,3 +662,52 @@ def test_two_optimizers_in_called_helpers_claim_none(cli, tmp_path: Path) -> Non
                                    "def b(m):\n    return torch.optim.SGD(m.parameters(), lr=0.1)\n"})
     plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
     assert winner(plan, "optimizer.name") is None
+
+
+def test_a_loss_normalised_by_the_batch_size_is_no_accumulation(cli, tmp_path: Path) -> None:
+    lit(tmp_path, LIT_LORA.replace("            if (iter_num + 1) % gradient_accumulation_iters == 0:\n"
+                                   "                optimizer.step()\n                optimizer.zero_grad()",
+                                   "            optimizer.step()\n            optimizer.zero_grad()"))
+    plan = plan_of(cli, "--", "python", "finetune/lora.py", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") is None  # no step counts by it: not accumulation
+
+
+# microsoft/LoRA examples/NLG/src/gpt2_ft.py:62,122-137,266-270,337-338: apex amp only under
+# `if args.fp16:`, an option the README's line does not give.
+APEX_FT = """\
+    import argparse
+
+    import torch
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--fp16', action='store_true', help='train model with fp16')
+    args = parser.parse_args()
+
+
+    def optimizer_step(_loss, _optimizer):
+        if args.fp16:
+            with amp.scale_loss(_loss, _optimizer) as _scaled_loss:
+                _scaled_loss.backward()
+        else:
+            _loss.backward()
+        _optimizer.step()
+
+
+    if args.fp16:
+        from apex import amp
+    model = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.AdamW(model.parameters())
+    if args.fp16:
+        model, optimizer = amp.initialize(model, optimizer, opt_level="O1")
+    for x in range(3):
+        optimizer_step(model(x).sum(), optimizer)
+"""
+
+
+def test_precision_code_under_an_option_not_given_is_fp32(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"gpt2_ft.py": APEX_FT})
+    plan = plan_of(cli, "--", "python", "gpt2_ft.py", cwd=tmp_path)
+    fp32 = fact(plan, "precision.mode")
+    assert fp32.value == "fp32" and fp32.confidence == "medium"
+    given = plan_of(cli, "--", "python", "gpt2_ft.py", "--fp16", cwd=tmp_path)
+    assert winner(given, "precision.mode") != "fp32"
