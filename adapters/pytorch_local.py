@@ -113,6 +113,8 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST,
 
 
 _PEFT_WORDS = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
+# an argument switching activation checkpointing off, by keyword
+_CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|checkpoint_activations)\s*=\s*(None|False)\b")
 # activation checkpointing by any of its spellings (never a saved model "checkpoint")
 _CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
                          r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|recompute|"
@@ -167,14 +169,17 @@ def _imported_up(tree: ast.AST, here: Path, root: Optional[Path], depth: int = 3
 
 
 def _names(words: re.Pattern[str], text: str, tree: ast.AST, script_path: Optional[Path],
-           root: Optional[Path] = None) -> bool:
-    if words.search(text):
+           root: Optional[Path] = None, drop: Optional[re.Pattern[str]] = None) -> bool:
+    def says(t: str) -> bool:
+        return words.search(drop.sub("", t) if drop is not None else t) is not None
+
+    if says(text):
         return True
     if script_path is None or not script_path.is_file():
         return True
     for local in _imported_up(tree, script_path.resolve().parent, root):
         try:
-            if words.search(read_text_limited(local, errors="replace")):
+            if says(read_text_limited(local, errors="replace")):
                 return True
         except (OSError, ValueError):
             return True
@@ -188,8 +193,10 @@ def names_peft(text: str, tree: ast.AST, script_path: Optional[Path], root: Opti
 
 
 def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:
-    """Whether a script or a local module it imports names activation checkpointing at all."""
-    return _names(_CKPT_WORDS, text, tree, script_path, root)
+    """Whether a script or a local module it imports names activation checkpointing at all; an
+    argument that turns it off (TinyLlama ``pretrain/tinyllama.py:96``
+    ``FSDPStrategy(..., activation_checkpointing_policy=None)``) does not count."""
+    return _names(_CKPT_WORDS, text, tree, script_path, root, _CKPT_OFF)
 
 
 def _hydra_config_texts(project: Any, limit: int = 200) -> list[str]:

@@ -711,3 +711,41 @@ def test_precision_code_under_an_option_not_given_is_fp32(cli, tmp_path: Path) -
     assert fp32.value == "fp32" and fp32.confidence == "medium"
     given = plan_of(cli, "--", "python", "gpt2_ft.py", "--fp16", cwd=tmp_path)
     assert winner(given, "precision.mode") != "fp32"
+
+
+# jzhang38/TinyLlama pretrain/tinyllama.py:94-100 @ bf122247: checkpointing named only to be
+# switched off in the strategy.
+TINY_CKPT = """\
+    import lightning as L
+    import torch
+    from lightning.fabric.strategies import FSDPStrategy
+
+
+    def main(devices: int = 8):
+        strategy = FSDPStrategy(auto_wrap_policy={torch.nn.Linear}, activation_checkpointing_policy=None,
+                                state_dict_type="full")
+        fabric = L.Fabric(devices=devices, strategy=strategy, precision="bf16-mixed")
+        model = torch.nn.Linear(2, 2)
+        optimizer = torch.optim.AdamW(model.parameters())
+        model, optimizer = fabric.setup(model, optimizer)
+        for x in range(3):
+            loss = model(x).sum()
+            fabric.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_checkpointing_switched_off_by_keyword_is_off(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"pretrain.py": TINY_CKPT})
+    plan = plan_of(cli, "--", "python", "pretrain.py", cwd=tmp_path)
+    off = fact(plan, "memory.gradient_checkpointing")
+    assert off.value is False and off.confidence == "medium"
+    write(tmp_path, {"pretrain.py": TINY_CKPT.replace("activation_checkpointing_policy=None",
+                                                      "activation_checkpointing_policy={torch.nn.Linear}")})
+    on = plan_of(cli, "--", "python", "pretrain.py", cwd=tmp_path)
+    assert winner(on, "memory.gradient_checkpointing") is not False
