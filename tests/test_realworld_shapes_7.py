@@ -749,3 +749,60 @@ def test_checkpointing_switched_off_by_keyword_is_off(cli, tmp_path: Path) -> No
                                                       "activation_checkpointing_policy={torch.nn.Linear}")})
     on = plan_of(cli, "--", "python", "pretrain.py", cwd=tmp_path)
     assert winner(on, "memory.gradient_checkpointing") is not False
+
+
+# Lightning-AI/lit-llama lit_llama/model.py:25-48 @ 2a464de2: a dict catalog keyed by name, and
+# finetune/lora.py:71-72 setting block_size over the entry's.
+LIT_MODEL = """\
+    from dataclasses import dataclass
+    from typing import Optional
+
+
+    @dataclass
+    class LLaMAConfig:
+        block_size: int = 2048
+        vocab_size: int = 32000
+        padded_vocab_size: Optional[int] = None
+        n_layer: int = 32
+        n_head: int = 32
+        n_embd: int = 4096
+
+        @classmethod
+        def from_name(cls, name: str):
+            return cls(**llama_configs[name])
+
+
+    llama_configs = {
+        "7B": dict(n_layer=32, n_head=32, n_embd=4096),
+        "13B": dict(n_layer=40, n_head=40, n_embd=5120),
+    }
+
+
+    class LLaMA:
+        pass
+"""
+
+
+def test_a_dict_catalog_gives_an_approximate_size(cli, tmp_path: Path) -> None:
+    lit(tmp_path)
+    write(tmp_path, {"lit_llama/model.py": LIT_MODEL,
+                     "lit_llama/adapter.py": "from dataclasses import dataclass\nfrom lit_llama import model\n\n\n"
+                                             "@dataclass\nclass LLaMAConfig(model.LLaMAConfig):\n"
+                                             "    adapter_prompt_length: int = 10\n"})
+    script = (tmp_path / "finetune/lora.py").read_text().replace(
+        '    config = LLaMAConfig.from_name("7B")\n',
+        '    config = LLaMAConfig.from_name("7B")\n    config.block_size = max_seq_length\n').replace(
+        "lora_r = 8\n", "lora_r = 8\nmax_seq_length = 256\n")
+    (tmp_path / "finetune/lora.py").write_text(script)
+    plan = plan_of(cli, "--", "python", "finetune/lora.py", cwd=tmp_path)
+    size = fact(plan, "model.num_parameters")
+    assert size.value == 12 * 32 * 4096 ** 2 + 32000 * 4096 and size.confidence == "low"
+    assert size.source.path == "lit_llama/model.py"
+    assert winner(plan, "data.seq_len") == 256  # the script sets block_size itself: not the entry's 2048
+
+
+def test_a_name_not_in_the_dict_catalog_claims_no_size(cli, tmp_path: Path) -> None:
+    lit(tmp_path, LIT_LORA.replace('from_name("7B")', 'from_name("70B")'))
+    write(tmp_path, {"lit_llama/model.py": LIT_MODEL})
+    plan = plan_of(cli, "--", "python", "finetune/lora.py", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") is None
