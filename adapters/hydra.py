@@ -378,13 +378,6 @@ class _Facts:
             node = node.get(part)
         return node
 
-    def is_null(self, path: tuple[str, ...]) -> bool:
-        """The key is in the composed config with the value null (set, to nothing)."""
-        node: Any = self.cfg
-        for part in path[:-1]:
-            node = node.get(part) if isinstance(node, dict) else None
-        return isinstance(node, dict) and path[-1] in node and node[path[-1]] is None
-
     def known(self, path: tuple[str, ...]) -> Any:
         """The value at ``path``, or None (with a note) when it is unset, ??? or unknown."""
         value = self.value(path)
@@ -434,31 +427,11 @@ class _Facts:
 
             section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,
                           self.known, self.add)
-            from preflight.adapters.hydra_reads import read_facts
+            from preflight.adapters.hydra_reads import is_null, no_peft, read_facts
 
             read_facts(app.script.tree, Path(str(app.script.source.path)), app.script.source.display,
-                       self.known, self.add, self.is_null)
-            self.no_peft()
-
-    def no_peft(self) -> None:
-        """Neither the composed config nor the app's script and the local modules it imports
-        name PEFT/LoRA (eric-mitchell/direct-preference-optimization): no PEFT, medium."""
-        import json
-
-        from preflight.adapters.pytorch_local import _PEFT_WORDS, names_peft
-
-        app = self.composed.app
-        script = app.script
-        if script is None or script.tree is None or script.source.path is None:
-            return
-        if _PEFT_WORDS.search(json.dumps(self.cfg, default=str)) is not None:
-            return
-        if names_peft(script.source.text, script.tree, Path(str(script.source.path)), Path(str(self.project.root))):
-            return
-        self.adapter.add_checked(self.plan, "peft.method", "none",
-                                 Source("code", script.source.display, app.line, None,
-                                        "no PEFT/LoRA named in the composed Hydra config, the script or the local "
-                                        "modules it imports"), "medium")
+                       self.known, self.add, lambda path: is_null(self.cfg, path))
+            no_peft(self.adapter, self.plan, self.project, app, self.cfg)
 
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its

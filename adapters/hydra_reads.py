@@ -442,3 +442,33 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             add("data.seq_len", value, path, f"{'.'.join(path)} read by the code", "medium")
         elif path[-1] in _ACCUM:
             add("batch.grad_accum", value, path, f"{'.'.join(path)} read by the code", "medium")
+
+
+def is_null(cfg: Any, path: tuple) -> bool:
+    """The key is in the composed config with the value null (set, to nothing)."""
+    node: Any = cfg
+    for part in path[:-1]:
+        node = node.get(part) if isinstance(node, dict) else None
+    return isinstance(node, dict) and path[-1] in node and node[path[-1]] is None
+
+
+def no_peft(adapter: Any, plan: Any, project: Any, app: Any, cfg: Any) -> None:
+    """Neither the composed config nor the app's script and the local modules it imports name
+    PEFT/LoRA (eric-mitchell/direct-preference-optimization): no PEFT, medium."""
+    import json
+
+    from preflight.adapters.pytorch_local import _PEFT_WORDS, names_peft
+
+    from preflight.plan import Source
+
+    script = app.script
+    if script is None or script.tree is None or script.source.path is None:
+        return
+    if _PEFT_WORDS.search(json.dumps(cfg, default=str)) is not None:
+        return
+    if names_peft(script.source.text, script.tree, Path(str(script.source.path)), Path(str(project.root))):
+        return
+    adapter.add_checked(plan, "peft.method", "none",
+                        Source("code", script.source.display, app.line, None,
+                               "no PEFT/LoRA named in the composed Hydra config, the script or the local modules "
+                               "it imports"), "medium")

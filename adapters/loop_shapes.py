@@ -231,3 +231,23 @@ def _class_defaults(here: Optional[Path], tree: ast.AST, klass: str) -> dict[str
                             out[arg.arg] = default.value
                     return out
     return {}
+
+
+def loralib(pass_: Any) -> bool:
+    """loralib's API, which projects copy (microsoft/LoRA ``loralib``, lit-llama
+    ``lit_llama/lora.py``): ``mark_only_lora_as_trainable(model)`` freezes all but the LoRA
+    matrices: LoRA (medium: the project's own layers, not peft's). The rank is the ``r=`` of a
+    ``lora(r=...)`` context call (lit-llama ``finetune/lora.py:76``) when one resolves."""
+    marks = [s for s in pass_.calls if s.last == "mark_only_lora_as_trainable" and pass_.idx.runs(s) is not False]
+    if not marks or any(s.last == "LoraConfig" for s in pass_.calls):
+        return False
+    site = marks[0]
+    pass_.add("peft.method", "lora", pass_.src(site.call, f"{site.label}(...): only the LoRA matrices train"),
+             "medium")
+    for ctx in pass_.calls:
+        if ctx.last == "lora" and ctx.kwarg("r") is not None and pass_.idx.runs(ctx) is not False:
+            resolved = pass_.value(ctx.kwarg("r"))
+            if resolved is not None and isinstance(resolved.value, int) and resolved.value > 0:
+                pass_.put("peft.rank", resolved, ctx, f"{ctx.label}(r=...)", "medium")
+            break
+    return True

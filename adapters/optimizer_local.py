@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 from preflight.analysis.syntax import dotted_name
 from preflight.sources import read_text_limited
@@ -111,3 +111,24 @@ def local_optimizer(script_tree: ast.AST, script_path: Path, root: Optional[Path
     if len({f[0] for f in found}) != 1:
         return None
     return found[0]
+
+
+def optimizer_from_local_modules(pass_: Any) -> None:
+    """The pytorch adapter's script pass found no optimizer in the script: the one its local
+    modules build, as a medium fact pointing at that file and line."""
+    import os
+
+    from preflight.plan import Source
+
+    script = pass_.script
+    if script.source.path is None or script.tree is None:
+        return
+    root = Path(str(pass_.project.root)) if pass_.project.root else None
+    got = local_optimizer(script.tree, Path(str(script.source.path)), root)
+    if got is None:
+        return
+    name, path, line = got
+    shown = os.path.relpath(path, root) if root is not None else path.name
+    pass_.add("optimizer.name", name,
+              Source("code", shown, line, None, f"{name}(...) in {shown}, a local module "
+                     f"{script.source.display} imports (the only optimizer built there)"), "medium")

@@ -16,6 +16,9 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.loop_shapes import loralib
+from preflight.adapters.optimizer_local import optimizer_from_local_modules
+
 from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source, TrainingPlan
@@ -304,19 +307,8 @@ class _ScriptPass:
                     "fp32" if "32bit" in last else None
                 if state is not None:
                     self.add("optimizer.state_dtype", state, source, self.conf(site))
-        if not found and self.script.source.path is not None and self.script.tree is not None:
-            import os
-
-            from preflight.adapters.optimizer_local import local_optimizer
-
-            root = Path(str(self.project.root)) if self.project.root else None
-            got = local_optimizer(self.script.tree, Path(str(self.script.source.path)), root)
-            if got is not None:
-                name, path, line = got
-                shown = os.path.relpath(path, root) if root is not None else path.name
-                self.add("optimizer.name", name,
-                         Source("code", shown, line, None, f"{name}(...) in {shown}, a local module "
-                                f"{self.script.source.display} imports (the only optimizer built there)"), "medium")
+        if not found:
+            optimizer_from_local_modules(self)
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"
@@ -562,27 +554,8 @@ class _ScriptPass:
                 self.put("peft.target_modules", targets, site, "LoraConfig(target_modules=...)", conf)
         if any(s.last == "get_peft_model" for s in self.calls):
             peft_found = True
-        peft_found = self.loralib() or peft_found
+        peft_found = loralib(self) or peft_found
         self.task(peft_found)
-
-    def loralib(self) -> bool:
-        """loralib's API, which projects copy (microsoft/LoRA ``loralib``, lit-llama
-        ``lit_llama/lora.py``): ``mark_only_lora_as_trainable(model)`` freezes all but the LoRA
-        matrices: LoRA (medium: the project's own layers, not peft's). The rank is the ``r=`` of a
-        ``lora(r=...)`` context call (lit-llama ``finetune/lora.py:76``) when one resolves."""
-        marks = [s for s in self.calls if s.last == "mark_only_lora_as_trainable" and self.idx.runs(s) is not False]
-        if not marks or any(s.last == "LoraConfig" for s in self.calls):
-            return False
-        site = marks[0]
-        self.add("peft.method", "lora", self.src(site.call, f"{site.label}(...): only the LoRA matrices train"),
-                 "medium")
-        for ctx in self.calls:
-            if ctx.last == "lora" and ctx.kwarg("r") is not None and self.idx.runs(ctx) is not False:
-                resolved = self.value(ctx.kwarg("r"))
-                if resolved is not None and isinstance(resolved.value, int) and resolved.value > 0:
-                    self.put("peft.rank", resolved, ctx, f"{ctx.label}(r=...)", "medium")
-                break
-        return True
 
     def task(self, peft_found: bool) -> None:
         trainers = {s.target for s in self.calls if s.target and s.last and s.last.endswith("Trainer")}

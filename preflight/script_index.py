@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from preflight._record import dataclass
 from preflight.analysis.syntax import child_fields, dotted_name, target_names
+from preflight.script_bindings import module_binding
 from preflight.sources import ParsedPython
 
 MAX_RESOLVE_DEPTH = 8
@@ -133,21 +134,6 @@ _SPECIAL_NODES = frozenset({
 # fields walked into: not the shared singletons (expression contexts, operators), which no
 # branch of the walk below reads, nor names and flags (child_fields, as the per-file index does)
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _bound_targets(node: ast.AST) -> list[ast.AST]:
-    """The targets a statement binds (assignments, loops, with, imports, walrus)."""
-    if isinstance(node, ast.Assign):
-        return list(node.targets)
-    if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.comprehension)):
-        return [node.target]
-    if isinstance(node, (ast.With, ast.AsyncWith)):
-        return [i.optional_vars for i in node.items if i.optional_vars is not None]
-    if isinstance(node, (ast.Import, ast.ImportFrom)):
-        return [ast.Name(id=(a.asname or a.name).split(".")[0]) for a in node.names]
-    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-        return [ast.Name(id=node.name)]
-    return []
 
 
 def _children(node: ast.AST) -> list[ast.AST]:
@@ -374,7 +360,7 @@ class ScriptIndex:
                 # a parameter of the function around the use shadows a global of the same name
                 # (TinyLlama: module-level ``batch_size = 64`` and ``def create_dataloader(batch_size, ...)``)
                 return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
-            module_value = self._module_binding(expr.id, getattr(expr, "lineno", None))
+            module_value = module_binding(self.script.tree, self.functions, expr.id, getattr(expr, "lineno", None))
             if module_value is not None:
                 return self.resolve(module_value, depth + 1)
             return None
@@ -503,46 +489,6 @@ class ScriptIndex:
                 return None
             found = found or value
         return found
-
-    def _module_binding(self, name: str, line: Optional[int]) -> Optional[ast.expr]:
-        """The value of the one module-level ``name = value`` when ``name`` at ``line`` can only
-        mean it: used at module level, or in a function that neither takes nor binds ``name``,
-        and no ``global name`` anywhere (lit-llama ``finetune/lora.py:40-42``: module-level
-        ``micro_batch_size = 4`` while ``get_dataloader(..., micro_batch_size, ...)`` has a
-        parameter of that name)."""
-        tree = self.script.tree
-        if line is None or tree is None:
-            return None
-        around = [f for fs in self.functions.values() for f in fs
-                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
-                  and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
-        for fn in around:
-            args = fn.args
-            if any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) \
-                    or (args.vararg and args.vararg.arg == name) or (args.kwarg and args.kwarg.arg == name):
-                return None
-            if any(name in target_names(t) for node in ast.walk(fn) for t in _bound_targets(node)):
-                return None
-        values: list[ast.AST] = []
-        stack: list[ast.AST] = list(ast.iter_child_nodes(tree))
-        while stack:
-            node = stack.pop()
-            if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-                return None
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-                stack.extend(n for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal)))
-                continue
-            if any(name in target_names(t) for t in _bound_targets(node)):
-                values.append(node)
-            stack.extend(ast.iter_child_nodes(node))
-        if len(values) != 1:
-            return None
-        only = values[0]
-        if isinstance(only, ast.Assign) and len(only.targets) == 1 and isinstance(only.targets[0], ast.Name):
-            return only.value
-        if isinstance(only, ast.AnnAssign) and isinstance(only.target, ast.Name) and only.value is not None:
-            return only.value
-        return None
 
     def _shadowing_parameter(self, name: str, line: Optional[int]) -> bool:
         """``name`` at ``line`` is a parameter of the innermost function around it that the
