@@ -806,3 +806,40 @@ def test_a_name_not_in_the_dict_catalog_claims_no_size(cli, tmp_path: Path) -> N
     write(tmp_path, {"lit_llama/model.py": LIT_MODEL})
     plan = plan_of(cli, "--", "python", "finetune/lora.py", cwd=tmp_path)
     assert winner(plan, "model.num_parameters") is None
+
+
+def test_the_gate_follows_cd_before_the_launch_line(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The scheduler gate reads the same launch line: after `cd sft` the script is sft/main.py,
+    not a missing main.py beside the batch script (01-ai/Yi's `cd ../sft/` shape)."""
+    from preflight.cli import main
+
+    job = tmp_path / "job"
+    write(job, {"cluster.yaml": "partitions:\n  a100: a100-80gb\npolicy:\n  usable_memory: 0.95\n",
+                "sft/main.py": YI_MAIN})
+    (job / "run.sh").write_text("#!/bin/bash\n#SBATCH --partition=a100\n#SBATCH --gres=gpu:1\ncd sft\n"
+                                "deepspeed --num_gpus 1 main.py --per_device_train_batch_size 4\n")
+    monkeypatch.chdir(job)
+    main(["gate", "run.sh", "--cluster", "cluster.yaml", "--format", "json"])
+    verdict = json.loads(capsys.readouterr().out)
+    assert not any("does not exist" in r for r in verdict["reasons"])
+    assert "sft/main.py" in json.dumps(verdict)
+    (job / "run.sh").write_text("#!/bin/bash\n#SBATCH --partition=a100\n#SBATCH --gres=gpu:1\n"
+                                "deepspeed --num_gpus 1 main.py --per_device_train_batch_size 4\n")
+    main(["gate", "run.sh", "--cluster", "cluster.yaml", "--format", "json"])
+    without = json.loads(capsys.readouterr().out)
+    assert any("main.py does not exist" in r for r in without["reasons"])  # the twin: no cd, no file
+
+
+def test_the_gate_does_not_read_a_script_after_an_unknown_cd(tmp_path: Path, monkeypatch, capsys) -> None:
+    from preflight.cli import main
+
+    job = tmp_path / "job"
+    write(job, {"cluster.yaml": "partitions:\n  a100: a100-80gb\npolicy:\n  usable_memory: 0.95\n",
+                "main.py": YI_MAIN})
+    (job / "run.sh").write_text("#!/bin/bash\n#SBATCH --partition=a100\n#SBATCH --gres=gpu:1\ncd $(mktemp -d)\n"
+                                "deepspeed --num_gpus 1 main.py\n")
+    monkeypatch.chdir(job)
+    main(["gate", "run.sh", "--cluster", "cluster.yaml", "--format", "json"])
+    verdict = json.loads(capsys.readouterr().out)
+    assert not any("does not exist" in r for r in verdict["reasons"])
+    assert "not known statically" in json.dumps(verdict)
