@@ -123,6 +123,8 @@ def optimizer_from_local_modules(pass_: Any) -> None:
     script = pass_.script
     if script.source.path is None or script.tree is None:
         return
+    if "backward" not in script.source.text and ".step(" not in script.source.text:
+        return  # not a training loop of its own: the local modules are not parsed (cost)
     root = Path(str(pass_.project.root)) if pass_.project.root else None
     got = local_optimizer(script.tree, Path(str(script.source.path)), root)
     if got is None:
