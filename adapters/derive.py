@@ -55,13 +55,14 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
 def _live_text(script: Any, project: Any) -> str:
     """The script's text less what cannot set a precision in this job: the branches of ``if``
     tests decided false by the launch line (microsoft/LoRA ``gpt2_ft.py:123,266,337`` ``if
-    args.fp16:`` with ``--fp16`` not given) and ``add_argument`` declarations (an option is a
-    setting only where its value is used, which stays in the text)."""
+    args.fp16:`` with ``--fp16`` not given) and the ``add_argument`` declarations of options the
+    line does not give (an option is a setting only where its value is used, which stays)."""
     text = script.source.text
     tree = getattr(script, "tree", None)
     if tree is None:
         return text
     idx = project.index(script)
+    argv = [str(a) for a in (getattr(project, "argv", None) or [])]
     lines = text.splitlines()
     dead: set[int] = set()
 
@@ -79,6 +80,9 @@ def _live_text(script: Any, project: Any) -> str:
             elif truth is True:
                 kill(node.orelse)
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+            flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if any(t == f or t.startswith(f + "=") for f in flags for t in argv):
+                continue  # an option the launch line gives: its declaration stays a precision word
             dead.update(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
     return "\n".join("" if n in dead else line for n, line in enumerate(lines, 1))
 

@@ -843,3 +843,26 @@ def test_the_gate_does_not_read_a_script_after_an_unknown_cd(tmp_path: Path, mon
     verdict = json.loads(capsys.readouterr().out)
     assert not any("does not exist" in r for r in verdict["reasons"])
     assert "not known statically" in json.dumps(verdict)
+
+
+def test_a_precision_option_given_on_the_line_is_no_fp32(cli, tmp_path: Path) -> None:
+    # the option's value reaches the library through **vars(args): only its declaration names it
+    write(tmp_path, {"train.py": """\
+        import argparse
+
+        import torch
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--bf16', action='store_true')
+        args = parser.parse_args()
+        model = torch.nn.Linear(2, 2)
+        opt = torch.optim.AdamW(model.parameters())
+        setup(**vars(args))
+        for x in range(3):
+            model(x).sum().backward()
+            opt.step()
+    """})
+    plan = plan_of(cli, "--", "python", "train.py", "--bf16", cwd=tmp_path)
+    assert winner(plan, "precision.mode") != "fp32"
+    silent = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert winner(silent, "precision.mode") == "fp32"
