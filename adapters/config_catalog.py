@@ -15,12 +15,16 @@ n_layer=22, n_embd=2048, ...), ...]``; the lit-gpt layout of many projects forke
   (``LLaMAMLP``: three matrices; ``GptNeoxMLP``: two) and two norms; a final norm), medium.
   A key that is not a literal, or an MLP class not known, leaves it uncounted.
 - ``data.seq_len``: the entry's ``block_size`` when the script reads ``.block_size`` of the
-  config (medium).
+  config and does not set it (medium).
+- A dict catalog keyed by name (lit-llama ``lit_llama/model.py:43-48`` ``llama_configs =
+  {"7B": dict(n_layer=32, n_head=32, n_embd=4096), ...}``) is read the same way; where the
+  lit-gpt layout cannot be counted (no MLP width), ``12*n_layer*n_embd^2 + vocab*n_embd``, low.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -78,9 +82,14 @@ def _defaults(tree: ast.Module, klass: str) -> dict[str, Any]:
     return {}
 
 
-def find_entry(package: Path, name: str, klass: str) -> Optional[tuple[dict[str, Any], Path, int]]:
-    """(entry with the class defaults filled in, file, line) of ``name`` in ``package``'s catalogs."""
+def find_entry(package: Path, name: str, klass: str,
+               module_file: Optional[Path] = None) -> Optional[tuple[dict[str, Any], Path, int]]:
+    """(entry with the class defaults filled in, file, line) of ``name`` in ``package``'s catalogs;
+    the class defaults come first from ``module_file``, the module the class is imported from
+    (a subclass of the same name elsewhere in the package has other fields)."""
     files = sorted(package.glob("*.py"))[:_MAX_FILES]
+    if module_file is not None and module_file in files:
+        files = [module_file, *(f for f in files if f != module_file)]
     defaults: dict[str, Any] = {}
     found: Optional[tuple[dict[str, Any], Path, int]] = None
     for path in files:
@@ -92,10 +101,22 @@ def find_entry(package: Path, name: str, klass: str) -> Optional[tuple[dict[str,
             continue
         defaults = defaults or _defaults(tree, klass)
         for node in tree.body:
-            if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.List):
+            if not isinstance(node, ast.Assign):
                 continue
-            for item in node.value.elts:
-                entry = _entry(item)
+            items: list[tuple[Optional[dict[str, Any]], ast.expr]] = []
+            if isinstance(node.value, ast.List):
+                items = [(_entry(item), item) for item in node.value.elts]
+            elif isinstance(node.value, ast.Dict):
+                # lit-llama ``llama_configs = {"7B": dict(n_layer=32, ...)}``: the key is the name
+                for key, item in zip(node.value.keys, node.value.values):
+                    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                        entry = _entry(ast.Call(func=ast.Name(id="dict"), args=[], keywords=[
+                            ast.keyword(arg="name", value=ast.Constant(key.value)),
+                            *(item.keywords if isinstance(item, ast.Call) and not item.args else [])]))
+                        if entry is not None:
+                            entry["_dict_catalog"] = True  # not the lit-gpt layout: sizes only
+                        items.append((entry if isinstance(item, ast.Call) else None, item))
+            for entry, item in items:
                 if entry is not None and entry["name"] == name:
                     if found is not None:
                         return None  # two entries of that name: which one wins is not followed
@@ -175,7 +196,8 @@ class ConfigCatalogAdapter(Adapter):
                 package = _package_of(script, module, project.root)
                 if package is None:
                     continue
-                found = find_entry(package, name.value, klass.rsplit(".", 1)[-1])
+                found = find_entry(package, name.value, klass.rsplit(".", 1)[-1],
+                                   package / f"{module.rsplit('.', 1)[-1]}.py")
                 if found is None:
                     continue
                 self.facts(project, plan, script, site, name.value, *found)
@@ -188,7 +210,14 @@ class ConfigCatalogAdapter(Adapter):
         shown = os.path.relpath(path, project.root) if project.root else path.name
         where = f"{site.label}({name!r}) in {script.source.display}:{site.line} -> {shown}:{line}"
         conf = "medium" if project.index(script).runs(site) else "low"
-        count = gpt_params(cfg)
+        count = None if cfg.get("_dict_catalog") else gpt_params(cfg)
+        if count is None and _int(cfg, "n_layer") and _int(cfg, "n_embd") and _int(cfg, "vocab_size"):
+            layers, width, vocab = cfg["n_layer"], cfg["n_embd"], cfg["vocab_size"]
+            self.add_checked(plan, "model.num_parameters", 12 * layers * width ** 2 + vocab * width,
+                             Source("code", shown, line, "name",
+                                    f"{where}: about 12*n_layer*n_embd^2 + vocab*n_embd with n_layer={layers}, "
+                                    f"n_embd={width}, vocabulary {vocab} (transformer blocks with a 4x-equivalent "
+                                    "MLP; the MLP width and head tying are not in the catalog)"), "low")
         if count is not None:
             self.add_checked(plan, "model.num_parameters", count,
                              Source("code", shown, line, "name",
@@ -198,6 +227,7 @@ class ConfigCatalogAdapter(Adapter):
                                     f"({cfg.get('_mlp_class', 'GptNeoxMLP')}), vocabulary {cfg['vocab_size']}"),
                              conf)
         block = _int(cfg, "block_size")
-        if block is not None and ".block_size" in script.source.text:
+        if block is not None and ".block_size" in script.source.text \
+                and not re.search(r"\.block_size\s*=(?!=)", script.source.text):  # not set over by the script
             self.add_checked(plan, "data.seq_len", block,
                              Source("code", shown, line, "block_size", f"{where}: block_size {block}"), conf)

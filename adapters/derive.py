@@ -19,6 +19,7 @@ adapter can see because they combine a framework with a config another adapter r
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -46,8 +47,44 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     _deepspeed_precision(plan)
     _autocast_over_bf16_weights(plan)
     _trainer_ddp(plan)
+    _micro_from_global(plan)
     if project is not None:
         _fp32_by_absence(plan, project)
+
+
+def _live_text(script: Any, project: Any) -> str:
+    """The script's text less what cannot set a precision in this job: the branches of ``if``
+    tests decided false by the launch line (microsoft/LoRA ``gpt2_ft.py:123,266,337`` ``if
+    args.fp16:`` with ``--fp16`` not given) and the ``add_argument`` declarations of options the
+    line does not give (an option is a setting only where its value is used, which stays)."""
+    text = script.source.text
+    tree = getattr(script, "tree", None)
+    if tree is None:
+        return text
+    idx = project.index(script)
+    argv = [str(a) for a in (getattr(project, "argv", None) or [])]
+    lines = text.splitlines()
+    dead: set[int] = set()
+
+    def kill(nodes: list[ast.stmt]) -> None:
+        if nodes:
+            dead.update(range(nodes[0].lineno, (getattr(nodes[-1], "end_lineno", None) or nodes[-1].lineno) + 1))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If):
+            truth = idx.truth(node.test)
+            if truth is not None:  # the test itself sets nothing
+                dead.update(range(node.lineno, (getattr(node.test, "end_lineno", None) or node.lineno) + 1))
+            if truth is False:
+                kill(node.body)
+            elif truth is True:
+                kill(node.orelse)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument":
+            flags = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if any(t == f or t.startswith(f + "=") for f in flags for t in argv):
+                continue  # an option the launch line gives: its declaration stays a precision word
+            dead.update(range(node.lineno, (getattr(node, "end_lineno", None) or node.lineno) + 1))
+    return "\n".join("" if n in dead else line for n, line in enumerate(lines, 1))
 
 
 def _texts(project: Any) -> Optional[list[str]]:
@@ -55,7 +92,7 @@ def _texts(project: Any) -> Optional[list[str]]:
 
     texts: list[str] = []
     for script in project.scripts:
-        texts.append(script.source.text)
+        texts.append(_live_text(script, project))
         texts.extend(declared_options(script, project).texts)
     for source, _cfg in project.configs:
         texts.append(source.text)
@@ -114,6 +151,27 @@ def _trainer_ddp(plan: TrainingPlan) -> None:
                     f"{world.value} processes and a Trainer with no DeepSpeed, FSDP or other sharding found: "
                     "the Trainer wraps the model in DistributedDataParallel"),
              "medium", adapter="derive")
+
+
+def _micro_from_global(plan: TrainingPlan) -> None:
+    """No per-process batch found, but the global batch, the accumulation steps and the process
+    count are: a data-parallel job's micro-batch is their quotient (when it divides exactly;
+    HALOs ``launch.py:65-66`` computes it so). The plan has no tensor/pipeline-parallel degree,
+    so every process is taken as a data-parallel rank; the confidence is capped by the inputs'."""
+    if plan.resolve("batch.micro") is not None:
+        return
+    facts = [plan.resolve(f) for f in ("batch.global", "batch.grad_accum", "dist.world_size")]
+    if any(f is None or not isinstance(f.value, int) or isinstance(f.value, bool) or f.value <= 0 for f in facts):
+        return
+    total, accum, world = (f.value for f in facts)  # type: ignore[union-attr]
+    if total % (accum * world):
+        return
+    g = facts[0]
+    assert g is not None
+    plan.add("batch.micro", total // (accum * world),
+             Source("derived", g.source.path, g.source.line, g.source.key,
+                    f"global batch {total} / ({world} processes x {accum} accumulation steps)"),
+             plan.capped("medium", "batch.global", "batch.grad_accum", "dist.world_size"), adapter="derive")
 
 
 def _deepspeed_precision(plan: TrainingPlan) -> None:

@@ -427,6 +427,11 @@ class _Facts:
 
             section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,
                           self.known, self.add)
+            from preflight.adapters.hydra_reads import is_null, no_peft, read_facts
+
+            read_facts(app.script.tree, Path(str(app.script.source.path)), app.script.source.display,
+                       self.known, self.add, lambda path: is_null(self.cfg, path))
+            no_peft(self.adapter, self.plan, self.project, app, self.cfg)
 
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its

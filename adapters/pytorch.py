@@ -16,6 +16,9 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.loop_shapes import loralib
+from preflight.adapters.optimizer_local import optimizer_from_local_modules
+
 from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source, TrainingPlan
@@ -284,6 +287,7 @@ class _ScriptPass:
                              self.src(site.call, f"BitsAndBytesConfig({kw}=True)"), self.conf(site))
 
     def optimizers(self) -> None:
+        found = False
         for site in self.calls:
             q = site.qualified or ""
             parts = q.split(".")
@@ -296,12 +300,15 @@ class _ScriptPass:
                     or (parts[0] == "transformers" and last == "Adafactor"):
                 source = self.src(site.call, f"{site.label}(...)")
                 self.add("optimizer.name", last, source, self.conf(site))
+                found = True
                 if site.target:
                     self.optimizer_names.add(site.target)
                 state = "int8" if "8bit" in last else "int4" if "4bit" in last else \
                     "fp32" if "32bit" in last else None
                 if state is not None:
                     self.add("optimizer.state_dtype", state, source, self.conf(site))
+        if not found:
+            optimizer_from_local_modules(self)
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"
@@ -547,6 +554,7 @@ class _ScriptPass:
                 self.put("peft.target_modules", targets, site, "LoraConfig(target_modules=...)", conf)
         if any(s.last == "get_peft_model" for s in self.calls):
             peft_found = True
+        peft_found = loralib(self) or peft_found
         self.task(peft_found)
 
     def task(self, peft_found: bool) -> None:
@@ -590,7 +598,7 @@ class _ScriptPass:
                 conf = "low"
                 detail += "; LoRA/PEFT is named in the script or a local module it imports, not read"
             self.add("task.mode", mode, self.src(train_site.call, detail), conf)
-            if not peft_found and owner not in hf_trainers:
+            if owner not in hf_trainers:  # LoRA found is named: only checkpointing can be absent
                 from preflight.adapters.pytorch_local import absent_in_loop
 
                 absent_in_loop(self.adapter, self.plan, self.project, self.script, train_site.call)

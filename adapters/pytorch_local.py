@@ -113,6 +113,8 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST,
 
 
 _PEFT_WORDS = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
+# an argument switching activation checkpointing off, by keyword
+_CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|checkpoint_activations)\s*=\s*(None|False)\b")
 # activation checkpointing by any of its spellings (never a saved model "checkpoint")
 _CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
                          r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|recompute|"
@@ -167,14 +169,17 @@ def _imported_up(tree: ast.AST, here: Path, root: Optional[Path], depth: int = 3
 
 
 def _names(words: re.Pattern[str], text: str, tree: ast.AST, script_path: Optional[Path],
-           root: Optional[Path] = None) -> bool:
-    if words.search(text):
+           root: Optional[Path] = None, drop: Optional[re.Pattern[str]] = None) -> bool:
+    def says(t: str) -> bool:
+        return words.search(drop.sub("", t) if drop is not None else t) is not None
+
+    if says(text):
         return True
     if script_path is None or not script_path.is_file():
         return True
     for local in _imported_up(tree, script_path.resolve().parent, root):
         try:
-            if words.search(read_text_limited(local, errors="replace")):
+            if says(read_text_limited(local, errors="replace")):
                 return True
         except (OSError, ValueError):
             return True
@@ -188,8 +193,29 @@ def names_peft(text: str, tree: ast.AST, script_path: Optional[Path], root: Opti
 
 
 def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:
-    """Whether a script or a local module it imports names activation checkpointing at all."""
-    return _names(_CKPT_WORDS, text, tree, script_path, root)
+    """Whether a script or a local module it imports names activation checkpointing at all; an
+    argument that turns it off (TinyLlama ``pretrain/tinyllama.py:96``
+    ``FSDPStrategy(..., activation_checkpointing_policy=None)``) does not count."""
+    return _names(_CKPT_WORDS, text, tree, script_path, root, _CKPT_OFF)
+
+
+def _hydra_config_texts(project: Any, limit: int = 200) -> list[str]:
+    """The YAML files under the config folder of each ``@hydra.main`` app of the job: a group
+    option the launch line picks (``model=llama``) may hold the LoRA settings."""
+    if not any("hydra" in s.source.text for s in project.scripts):
+        return []
+    from preflight.adapters.hydra import find_apps
+
+    out: list[str] = []
+    for app in find_apps(project):
+        if app.config_dir is None or not app.config_dir.is_dir():
+            continue
+        for path in sorted(app.config_dir.rglob("*.y*ml"))[:limit]:
+            try:
+                out.append(read_text_limited(path, errors="replace")[:_MAX_BYTES])
+            except OSError:
+                continue
+    return out
 
 
 def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node: ast.AST) -> None:
@@ -202,7 +228,8 @@ def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node
     what = "in the script, the local modules it imports, the configs read or the launch line"
     # the configs the job reads (an accelerate FSDP YAML's fsdp_activation_checkpointing) and the
     # launch line count as much as the code
-    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or []))])
+    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
+                       *_hydra_config_texts(project)])
     if _PEFT_WORDS.search(extra) is None and not names_peft(script.source.text, script.tree, path, root):
         adapter.add_checked(plan, "peft.method", "none",
                             project.source(script, site_node, "code", detail=f"a training loop; no PEFT/LoRA named {what}"),

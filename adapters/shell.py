@@ -40,6 +40,9 @@ _HEREDOC = re.compile(r"""^read\s+(?:-[A-Za-z]+\s+(?:''\s+|""\s+)?)*([A-Za-z_][A
 _BLOCK_OPEN = re.compile(r"^(if|elif|case|while|until|for)\b")
 _BLOCK_CLOSE = re.compile(r"^(fi|esac|done)\b")
 _MAX_LINES = 20000
+SCRIPT_DIR = "<script-dir>"
+_CD = re.compile(r"^(?:cd|pushd)\s+(.+?)\s*$")
+_SCRIPT_DIR_CD = re.compile(r"dirname\s+[\"']?\$(?:0|\{?BASH_SOURCE)")
 _MAX_VALUE = 8192
 
 
@@ -52,6 +55,9 @@ class LaunchLine:
     text: str
     tokens: list[str]
     info: LaunchInfo
+    # the directory the line runs in after ``cd DIR`` lines before it (relative to where the
+    # script is started, or absolute; SCRIPT_DIR for ``cd "$(dirname "$0")"``); None: not moved
+    cwd: Optional[str] = None
 
 
 @dataclass
@@ -299,6 +305,30 @@ def is_launch_tokens(tokens: Sequence[str]) -> bool:
     return head in LAUNCH_HEADS or head.startswith("python") or tokens[k].endswith(".py")
 
 
+def _moved(cwd: Optional[str], arg: str, vars_: Mapping[str, str], empty: set[str]) -> Optional[str]:
+    """The directory after ``cd ARG`` from ``cwd`` (None: where the script was started);
+    an unknown target (``cd $(mktemp -d)``, ``cd -``, ``cd`` home) makes the directory unknown."""
+    import posixpath
+
+    if _SCRIPT_DIR_CD.search(arg):
+        return SCRIPT_DIR
+    try:
+        words = shlex.split(arg)
+    except ValueError:
+        return "?"
+    if len(words) != 1:
+        return "?"
+    target = expand(words[0], dict(vars_), empty)
+    if not target or target == "-" or "$" in target or "`" in target or target.startswith("~"):
+        return "?"
+    if cwd == "?":
+        return "?"
+    if target.startswith("/"):
+        return posixpath.normpath(target)
+    base = cwd or ""
+    return posixpath.normpath(posixpath.join(base, target)) if base else posixpath.normpath(target)
+
+
 def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                env: Optional[Mapping[str, str]] = None, start: int = 1,
                slurm: Optional[Mapping[str, str]] = None) -> ShellScript:
@@ -319,6 +349,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
     vars_["0"] = path
     depth = 0
     heredoc: Optional[tuple[str, str, list[str]]] = None  # (variable, delimiter, body so far)
+    cwd: Optional[str] = None  # after `cd DIR` at the top level
     for n, logical in logical_lines(lines):
         if n < start:
             continue
@@ -346,6 +377,10 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 continue
             if _BLOCK_CLOSE.match(part):
                 depth = max(0, depth - 1)
+                continue
+            cd = _CD.match(part)
+            if cd and not depth:
+                cwd = _moved(cwd, cd.group(1), vars_, empty)
                 continue
             m = _ASSIGN.match(part)
             if m and " " not in part.split("=", 1)[0].split()[-1]:
@@ -387,6 +422,6 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
         info = parse_launch(final)
         if info.launcher is None and info.wrapper is None:
             continue
-        script.launches.append(LaunchLine(n, stripped, final, info))
+        script.launches.append(LaunchLine(n, stripped, final, info, cwd))
     script.variables = {k: v for k, v in vars_.items() if not k.isdigit() and k != "#"}
     return script

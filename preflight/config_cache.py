@@ -98,16 +98,26 @@ def note(path: str) -> None:
 def recorded_memo(fn: Callable[[str], T]) -> Callable[[str], T]:
     """Memoise a one-argument helper that reads files (like ``functools.lru_cache``), and
     replay what it read into the active recording on every later call, so a cached config
-    result depends on those files whether or not this run computed the value."""
-    memo: dict[str, tuple[T, frozenset[str], frozenset[str]]] = {}
+    result depends on those files whether or not this run computed the value.
+
+    A held value is used only while everything it read keeps its stamp: a long-running
+    process (``preflight lsp``, ``serve``) that re-checks after a module of the project was
+    rewritten, added or removed computes it again instead of answering from the old files.
+    A value whose files were written within the last two seconds is recomputed on every call
+    (a write in the same timestamp tick as the read would not change the stamp)."""
+    memo: dict[str, tuple[T, frozenset[str], frozenset[str], Optional[dict[str, Optional[list[int]]]]]] = {}
     lock = threading.Lock()
+
+    def fresh(held: tuple[Any, frozenset[str], frozenset[str], Optional[dict[str, Optional[list[int]]]]]) -> bool:
+        stamps = held[3]
+        return stamps is not None and all(_stamp(path) == stamp for path, stamp in stamps.items())
 
     def wrapper(arg: str) -> T:
         held = memo.get(arg)
-        if held is None:
+        if held is None or not fresh(held):
             with recording() as rec:
                 value = fn(arg)
-            held = (value, frozenset(rec.paths), frozenset(rec.opened))
+            held = (value, frozenset(rec.paths), frozenset(rec.opened), _read_stamps(rec))
             with lock:
                 if len(memo) >= 8:
                     memo.clear()
@@ -123,6 +133,21 @@ def recorded_memo(fn: Callable[[str], T]) -> Callable[[str], T]:
     wrapper.__wrapped__ = fn  # type: ignore[attr-defined]
     wrapper.__doc__ = fn.__doc__
     return wrapper
+
+
+def _read_stamps(rec: _Recorder) -> Optional[dict[str, Optional[list[int]]]]:
+    """Stamp of each file and folder a memoised helper read (and the folders of the files it
+    opened: a file added beside them); None when one was written too recently to trust."""
+    paths = set(rec.paths)
+    paths.update(os.path.dirname(p) for p in rec.opened)
+    now = time.time_ns()
+    out: dict[str, Optional[list[int]]] = {}
+    for path in sorted(paths):
+        stamp = _stamp(path)
+        if stamp is not None and now - stamp[2] < _RECENT_NS:
+            return None
+        out[path] = stamp
+    return out
 
 
 def _stamp(path: str) -> Optional[list[int]]:

@@ -241,6 +241,31 @@ def _torchtune_config(args: Sequence[str], bases: Sequence[Path], root: Path, ou
         return
 
 
+def _moved_bases(cwd: Optional[str], path: Path, root: Path, bases: list[Path], out: JobInputs,
+                 where: str) -> list[Path]:
+    """After ``cd DIR`` in the script, the launch line's relative names are looked up in DIR
+    first (relative to where the script is started, else to the script's own directory)."""
+    from preflight.adapters.shell import SCRIPT_DIR
+
+    if cwd is None:
+        return bases
+    if cwd == "?":
+        out.notes.append(f"{where}: the script changes directory to a place not known statically; names are "
+                         "looked up from where it is started")
+        return bases
+    if cwd == SCRIPT_DIR:
+        first = [path.parent.resolve()]
+    else:
+        first = [d.resolve() for d in ((Path(cwd),) if os.path.isabs(cwd) else (root / cwd, path.parent / cwd))
+                 if d.is_dir()]
+    if not first:
+        out.notes.append(f"{where}: the script runs `cd {cwd}`, which is not here; names are looked up from where "
+                         "it is started")
+        return bases
+    out.notes.append(f"{where}: runs in {_display(first[0], root)} (cd earlier in the script)")
+    return [*first, *[b for b in bases if b not in first]]
+
+
 def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInputs) -> None:
     from preflight.adapters.shell import read_shell
 
@@ -261,7 +286,8 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
                                              "srun, python ...)", line=1))
         return
     for ln in runnable:
-        if _from_launch(ln.info, ln.tokens, bases, root, out, f"{display}:{ln.line}"):
+        line_bases = _moved_bases(ln.cwd, path, root, bases, out, f"{display}:{ln.line}")
+        if _from_launch(ln.info, ln.tokens, line_bases, root, out, f"{display}:{ln.line}"):
             out.launch_script, out.launch_line = display, ln.line
             others = [f"{x.line}" for x in runnable if x is not ln]
             extra = f" (other launch lines at line(s) {', '.join(others)} not followed)" if others else ""

@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from preflight._record import dataclass
 from preflight.analysis.syntax import child_fields, dotted_name, target_names
+from preflight.script_bindings import module_binding
 from preflight.sources import ParsedPython
 
 MAX_RESOLVE_DEPTH = 8
@@ -359,6 +360,9 @@ class ScriptIndex:
                 # a parameter of the function around the use shadows a global of the same name
                 # (TinyLlama: module-level ``batch_size = 64`` and ``def create_dataloader(batch_size, ...)``)
                 return self._parameter(expr.id, depth, getattr(expr, "lineno", None))
+            module_value = module_binding(self.script.tree, self.functions, expr.id, getattr(expr, "lineno", None))
+            if module_value is not None:
+                return self.resolve(module_value, depth + 1)
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):

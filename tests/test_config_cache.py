@@ -158,3 +158,43 @@ def test_a_config_written_just_now_is_checked_again_next_time(cli, project, vali
     assert first.code == 1 and validations[0] == 1
     second = check(cli, project)
     assert shown(second) == shown(first) and validations[0] == 2  # not stored: it might still change
+
+
+def test_one_process_rechecks_after_the_projects_module_is_rewritten(cli, project, validations):
+    """``preflight lsp``/``serve`` check again in the same process: the memoised project
+    dataclasses follow a rewrite of their module (no cache_clear between the two runs)."""
+    first = cli("check", "examples", "--select", "PF601", "--no-cache", cwd=project)
+    assert first.code == 0
+    write(project, "src/hparams.py", HPARAMS.format(field="lora_alpha"))  # lora_rank is gone
+    age(project)
+    second = cli("check", "examples", "--select", "PF601", "--no-cache", cwd=project)
+    assert second.code == 1
+    assert "examples/lora_sft.yaml:5:1: PF601 unknown key 'lora_rank'" in second.out
+    write(project, "src/extra/more.py", HPARAMS.format(field="lora_rank"))  # a new module restores it
+    age(project)
+    third = cli("check", "examples", "--select", "PF601", "--no-cache", cwd=project)
+    assert third.code == 0 and "PF601" not in third.out
+
+
+def test_an_unchanged_memo_is_reused_in_one_process(project, monkeypatch):
+    import preflight.validate as validate
+    from preflight.validate_project import _fields_under
+
+    calls = [0]
+    real = validate.dataclass_fields
+
+    def counted(*args, **kwargs):
+        calls[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(validate, "dataclass_fields", counted)
+    _fields_under.cache_clear()
+    try:
+        first = _fields_under(str(project))
+        n = calls[0]
+        assert "lora_rank" in first and n >= 1
+        assert _fields_under(str(project)) == first and calls[0] == n  # every stamp the same: reused
+        write(project, "src/hparams.py", HPARAMS.format(field="lora_alpha"))
+        assert "lora_alpha" in _fields_under(str(project))  # just written: not trusted, read again
+    finally:
+        _fields_under.cache_clear()

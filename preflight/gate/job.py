@@ -34,6 +34,7 @@ class Launch:
     procs_per_node: Optional[int] = None  # processes this launch starts on each node
     procs_how: str = ""
     plan_argv: Optional[list[str]] = None  # the command as it runs (scheduler-set flags added)
+    cwd: Optional[str] = None  # after `cd DIR` earlier in the script (adapters.shell.LaunchLine.cwd)
 
 
 @dataclass

@@ -82,6 +82,7 @@ class LaunchLine:
     line: int
     text: str
     info: LaunchInfo
+    cwd: Optional[str] = None  # after `cd DIR` earlier in the script (adapters.shell.LaunchLine.cwd)
 
 
 @dataclass
@@ -326,7 +327,7 @@ def parse_sbatch(text: str, path: str = "<script>", cli: Sequence[str] = (),
     for item in read_shell("\n".join(kept), path, args=job.script_args, start=start,
                            slurm=slurm_env_of(job)).launches:
         if is_launch(item.info):
-            job.launches.append(LaunchLine(item.line, item.text, item.info))
+            job.launches.append(LaunchLine(item.line, item.text, item.info, item.cwd))
     return job
 
 
@@ -348,7 +349,7 @@ def job_from_sbatch(sj: SlurmJob) -> JobSpec:
     job.workdir = sj.value("chdir")
     job.rejections.extend(f"{sj.path}:{line}: {message}" for line, message in sj.too_long)
     for item in sj.launches:
-        launch = Launch(item.line, item.text, item.info)
+        launch = Launch(item.line, item.text, item.info, cwd=item.cwd)
         _procs(job, launch)
         job.launches.append(launch)
     return job

@@ -198,8 +198,21 @@ def _audit(req: GateRequest, job: JobSpec) -> tuple[Any, Any, list[Finding], lis
     if launch is not None:
         info = launch.info
         argv = launch.plan_argv if launch.plan_argv is not None else _launch_argv(launch.text)
-        if info.script is not None and not info.module:
-            found = resolve_file(info.script, bases, req.scripts)
+        from preflight.adapters.shell import SCRIPT_DIR
+
+        cwd = launch.cwd
+        if info.script is not None and not info.module and cwd == "?":
+            # `cd $(...)` before the launch line: where the script is cannot be known
+            unread.append((launch.line, info.script, "is named after a cd to a place not known statically",
+                           "--script"))
+            job.notes.append(f"{info.script} (named by the launch line) follows a cd to a place not known "
+                             "statically and was not read; give it with --script")
+        elif info.script is not None and not info.module:
+            found = None
+            if cwd and not os.path.isabs(info.script) and cwd != SCRIPT_DIR:
+                # `cd ../sft` then `deepspeed main.py` (01-ai/Yi): main.py is looked up there first
+                found = resolve_file(os.path.normpath(os.path.join(cwd, info.script)), bases, req.scripts)
+            found = found or resolve_file(info.script, bases, req.scripts)
             if found is not None:
                 scripts.append(found)
             elif outside_bases(info.script, bases):

@@ -1,0 +1,474 @@
+"""Composed Hydra values the code reads where a plan field is decided: a project's own config
+keys (``config.model.name_or_path``, ``config.optimizer``, ``config.model.policy_dtype``) are
+not named like a framework's, so their meaning comes from where the code uses them
+(eric-mitchell/direct-preference-optimization ``train.py``/``trainers.py``, ContextualAI/HALOs
+``launch.py``):
+
+* ``X.from_pretrained(E, ...)`` (not a tokenizer, processor or config): ``E`` is the model
+  reference (``config.model.load_from or config.model.name_or_path``: the first set value);
+* ``getattr(torch.optim, E)(...)``: the optimizer's class name;
+* ``MixedPrecision(param_dtype=getattr(torch, E))``: FSDP autocast in that dtype
+  (``amp_bf16``/``amp_fp16``); else the trained model loaded with ``torch_dtype=getattr(torch, E)``
+  of a 16-bit dtype and no mixed-precision policy or autocast setting: 16-bit weights (``bf16``);
+* ``attn_implementation=E`` given to ``from_pretrained`` (directly or in a ``**kwargs`` dict);
+* ``if E:`` around ``gradient_checkpointing_enable()``/``apply_activation_checkpointing`` or
+  around ``LoraConfig``/``get_peft_model``: gradient checkpointing / LoRA on or off;
+* a key named like a sequence bound (``max_length``, ``max_seq_len``, ``block_size`` ...) or an
+  accumulation count (``gradient_accumulation_steps``, ``num_microbatches``) that the code reads;
+* a bool given as ``checkpoint=``/``gradient_checkpointing=``/``activation_checkpointing=``, and a
+  ``batch_size=`` given to a data loader builder (per process);
+* ``M = B / (P * A)`` with ``B`` a ``batch_size`` key, ``A`` the accumulation key and ``P`` the
+  process count (``accelerator.num_processes``/``world_size``): ``B`` is the global batch.
+
+The expressions understood are attribute chains on the config (the ``@hydra.main`` function's
+parameter, ``config``/``cfg`` and ``self.config``/``self.cfg``), constants, ``getattr(torch, E)``,
+``a or b``, ``x if c else y`` with ``is None``/``in``/``==`` tests, and a local name assigned once
+in the same function. Every fact is ``medium`` and points at the config line of the key; the
+code is read, never imported.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+from preflight.sources import read_text_limited
+
+_ROOTS = ("config", "cfg", "conf", "args")
+_SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length")
+_ACCUM = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "accumulate_grad_batches",
+          "gradient_accumulation", "num_microbatches")
+_CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations")
+_NOT_MODEL = ("Tokenizer", "Processor", "Config", "FeatureExtractor", "ImageProcessor")
+_CKPT_CALLS = ("gradient_checkpointing_enable", "apply_activation_checkpointing", "checkpoint_wrapper")
+_PEFT_CALLS = ("LoraConfig", "get_peft_model")
+_PROCS = ("num_processes", "world_size", "get_world_size", "num_gpus", "n_gpus")
+_HALF = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16"}
+_MAX_BYTES = 500_000
+
+Add = Callable[[str, Any, tuple, str, str], None]
+Known = Callable[[tuple], Any]
+
+
+class _Val:
+    """An evaluated expression: the value and the config key it came from (None: a literal)."""
+
+    __slots__ = ("path", "value")
+
+    def __init__(self, value: Any, path: Optional[tuple]) -> None:
+        self.value = value
+        self.path = path
+
+
+class _Torch:
+    """``getattr(torch, name)``/``getattr(torch.optim, name)``: a torch attribute by name."""
+
+    __slots__ = ("module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+
+def _dotted(node: ast.AST) -> Optional[str]:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _call_name(call: ast.Call) -> str:
+    f = call.func
+    return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+
+
+class _Reader:
+    def __init__(self, roots: tuple[str, ...], known: Known, add: Add, display: str,
+                 null: Callable[[tuple], bool]) -> None:
+        self.roots = roots
+        self.known = known
+        self.null = null
+        self.add = add
+        self.display = display
+        self.assigns: dict[str, list[ast.AST]] = {}
+        self.read_paths: set[tuple] = set()
+
+    # -- expressions -------------------------------------------------------------
+    def chain(self, node: ast.AST) -> Optional[tuple]:
+        parts: list[str] = []
+        while isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        if isinstance(node, ast.Name) and node.id in self.roots and parts:
+            return tuple(reversed(parts))
+        return None
+
+    def ev(self, node: Optional[ast.AST], depth: int = 0) -> Optional[_Val]:
+        if node is None or depth > 8:
+            return None
+        if isinstance(node, ast.Constant):
+            return _Val(node.value, None)
+        if isinstance(node, (ast.Attribute, ast.Name)):
+            path = self.chain(node)
+            if path is None and isinstance(node, ast.Attribute):
+                inner: ast.AST = node
+                parts = []
+                while isinstance(inner, ast.Attribute):
+                    parts.append(inner.attr)
+                    inner = inner.value
+                if isinstance(inner, ast.Name) and inner.id == "self" and len(parts) >= 2 and parts[-1] in self.roots:
+                    path = tuple(reversed(parts[:-1]))
+            if path is not None:
+                value = self.known(path)
+                if value is None:
+                    return _Val(None, path) if self.null(path) else None
+                self.read_paths.add(path)
+                return _Val(value, path)
+            if isinstance(node, ast.Name):
+                values = self.assigns.get(node.id, [])
+                if len(values) == 1:
+                    return self.ev(values[0], depth + 1)
+            return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
+                and len(node.args) >= 2:
+            mod = _dotted(node.args[0])
+            name = self.ev(node.args[1], depth + 1)
+            if mod in ("torch", "torch.optim") and name is not None and isinstance(name.value, str):
+                return _Val(_Torch(mod, name.value), name.path)
+            return None
+        if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
+            for value in node.values:
+                got = self.ev(value, depth + 1)
+                if got is None:
+                    return None  # unknown: the first set value is not known
+                if got.value:
+                    return got
+            return None
+        if isinstance(node, ast.IfExp):
+            test = self.test(node.test, depth)
+            if test is None:
+                return None
+            return self.ev(node.body if test else node.orelse, depth + 1)
+        if isinstance(node, ast.Dict):
+            out = {}
+            for k, v in zip(node.keys, node.values):
+                if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    out[k.value] = v
+            return _Val(out, None)
+        return None
+
+    def test(self, node: ast.AST, depth: int = 0) -> Optional[bool]:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = self.test(node.operand, depth + 1)
+            return None if inner is None else not inner
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            left = self.ev(node.left, depth + 1)
+            op, right_node = node.ops[0], node.comparators[0]
+            if left is None:
+                return None
+            if isinstance(op, (ast.Is, ast.IsNot)) and isinstance(right_node, ast.Constant) \
+                    and right_node.value is None:
+                is_none = left.value is None
+                return is_none if isinstance(op, ast.Is) else not is_none
+            if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right_node, (ast.List, ast.Tuple, ast.Set)):
+                items = [e.value for e in right_node.elts if isinstance(e, ast.Constant)]
+                if len(items) != len(right_node.elts):
+                    return None
+                inside = left.value in items
+                return inside if isinstance(op, ast.In) else not inside
+            right = self.ev(right_node, depth + 1)
+            if right is None:
+                return None
+            if isinstance(op, ast.Eq):
+                return left.value == right.value
+            if isinstance(op, ast.NotEq):
+                return left.value != right.value
+            return None
+        got = self.ev(node, depth + 1)
+        if got is None or got.path is None or isinstance(got.value, (dict, list)):
+            return None
+        return bool(got.value)
+
+    def kwargs_of(self, call: ast.Call) -> dict[str, ast.AST]:
+        out: dict[str, ast.AST] = {}
+        for kw in call.keywords:
+            if kw.arg is not None:
+                out[kw.arg] = kw.value
+                continue
+            got = self.ev(kw.value)
+            if got is not None and isinstance(got.value, dict):
+                out.update(got.value)
+        return out
+
+
+def _functions(tree: ast.AST) -> list[ast.AST]:
+    out: list[ast.AST] = [tree]
+    out.extend(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    return out
+
+
+def _own_nodes(fn: ast.AST) -> list[ast.AST]:
+    """The nodes of a function (or module) without those of functions nested in it."""
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        out.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    return out
+
+
+def _calls_in(stmts: list[ast.stmt], names: tuple[str, ...]) -> Optional[ast.Call]:
+    for stmt in stmts:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Call) and _call_name(node) in names:
+                return node
+    return None
+
+
+class _Found:
+    def __init__(self) -> None:
+        self.refs: list[tuple[Any, tuple, int]] = []
+        self.dtypes: list[tuple[str, tuple, int]] = []
+        self.attn: list[tuple[str, tuple, int]] = []
+        self.mixed: list[tuple[str, tuple, int]] = []
+        self.optim: list[tuple[str, tuple, int]] = []
+        self.ckpt: list[tuple[bool, tuple, int]] = []
+        self.peft: list[tuple[bool, tuple, int, Optional[_Val]]] = []
+        self.global_batch: list[tuple[int, tuple, int]] = []
+        self.loader_batch: list[tuple[int, tuple, int]] = []
+        self.read: set[tuple] = set()
+
+
+def _scan(tree: ast.AST, reader: _Reader, found: _Found) -> None:
+    for fn in _functions(tree):
+        nodes = _own_nodes(fn)
+        reader.assigns = {}
+        for node in nodes:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                reader.assigns.setdefault(node.targets[0].id, []).append(node.value)
+        for node in nodes:
+            if isinstance(node, ast.Call):
+                _call(node, reader, found)
+            elif isinstance(node, ast.If):
+                _guard(node, reader, found)
+            elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
+                _division(node.value, reader, found)
+            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
+                reader.ev(node)
+        found.read |= reader.read_paths
+
+
+def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
+    name = _call_name(call)
+    line = call.lineno
+    if name == "from_pretrained" and isinstance(call.func, ast.Attribute):
+        owner = _dotted(call.func.value) or ""
+        if any(word in owner for word in _NOT_MODEL) or not call.args:
+            return
+        ref = reader.ev(call.args[0])
+        if ref is None or ref.path is None or not isinstance(ref.value, str) or not ref.value:
+            return
+        found.refs.append((ref.value, ref.path, line))
+        kwargs = reader.kwargs_of(call)
+        dtype = reader.ev(kwargs.get("torch_dtype", kwargs.get("dtype")))
+        if dtype is not None and isinstance(dtype.value, _Torch) and dtype.path is not None:
+            found.dtypes.append((dtype.value.name, dtype.path, line))
+        attn = reader.ev(kwargs.get("attn_implementation"))
+        if attn is not None and attn.path is not None and isinstance(attn.value, str):
+            found.attn.append((attn.value, attn.path, line))
+        return
+    for kw in call.keywords:
+        if kw.arg in _CKPT_KWARGS:
+            got = reader.ev(kw.value)
+            if got is not None and got.path is not None and isinstance(got.value, bool):
+                found.ckpt.append((got.value, got.path, line))
+        elif kw.arg == "batch_size" and "loader" in name.lower():
+            got = reader.ev(kw.value)
+            if got is not None and got.path is not None and isinstance(got.value, int) and got.value > 0:
+                found.loader_batch.append((got.value, got.path, line))
+    if name == "MixedPrecision":
+        kwargs = reader.kwargs_of(call)
+        dtype = reader.ev(kwargs.get("param_dtype"))
+        if dtype is not None and dtype.path is not None:
+            value = dtype.value.name if isinstance(dtype.value, _Torch) else None if dtype.value is None else "?"
+            found.mixed.append((value or "none", dtype.path, line))
+        return
+    if isinstance(call.func, ast.Call):  # getattr(torch.optim, E)(...)
+        got = reader.ev(call.func)
+        if got is not None and isinstance(got.value, _Torch) and got.value.module == "torch.optim" and got.path:
+            found.optim.append((got.value.name, got.path, line))
+
+
+def _guard(node: ast.If, reader: _Reader, found: _Found) -> None:
+    decided = reader.test(node.test)
+    if decided is None:
+        return
+    path = None
+    for sub in ast.walk(node.test):
+        path = reader.chain(sub) or path
+    if path is None:
+        return
+    if _calls_in(node.body, _CKPT_CALLS) is not None and _calls_in(node.orelse, _CKPT_CALLS) is None:
+        found.ckpt.append((decided, path, node.lineno))
+    peft = _calls_in(node.body, _PEFT_CALLS)
+    if peft is not None and _calls_in(node.orelse, _PEFT_CALLS) is None:
+        rank = None
+        lora = _calls_in(node.body, ("LoraConfig",)) if decided else None
+        if lora is not None:
+            rank = reader.ev(reader.kwargs_of(lora).get("r"))
+        found.peft.append((decided, path, node.lineno, rank))
+
+
+def _division(expr: ast.BinOp, reader: _Reader, found: _Found) -> None:
+    """``B / (P * A)`` (or ``//``) with B a batch_size key, A an accumulation key, P a process count."""
+    if not isinstance(expr.op, (ast.Div, ast.FloorDiv)):
+        return
+    num = reader.ev(expr.left)
+    if num is None or num.path is None or num.path[-1] != "batch_size" or not isinstance(num.value, int):
+        return
+    words = [(_dotted(n) or "") for n in ast.walk(expr.right) if isinstance(n, (ast.Attribute, ast.Name))]
+    procs = any(w.rsplit(".", 1)[-1] in _PROCS for w in words)
+    accum = any(w.rsplit(".", 1)[-1] in _ACCUM for w in words)
+    if procs and accum:
+        found.global_batch.append((num.value, num.path, expr.lineno))
+
+
+def _read_tree(path: Path) -> Optional[ast.AST]:
+    try:
+        text = read_text_limited(path, errors="replace")
+    except OSError:
+        return None
+    if len(text) > _MAX_BYTES:
+        return None
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _main_param(tree: ast.AST) -> Optional[str]:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.args.args:
+            for dec in node.decorator_list:
+                target = dec.func if isinstance(dec, ast.Call) else dec
+                if (_dotted(target) or "").endswith("hydra.main"):
+                    return node.args.args[0].arg
+    return None
+
+
+def read_facts(script_tree: ast.AST, script_path: Path, display: str, known: Known, add: Add,
+               null: Callable[[tuple], bool]) -> None:
+    """Write the facts of the composed values the script (and the local modules beside it that
+    it imports) read where a plan field is decided; ``known(path)`` is the composed value (None
+    when unset or unknown), ``null(path)`` says the key is set to null."""
+    main = _main_param(script_tree)
+    roots = tuple(dict.fromkeys(((main,) if main else ()) + _ROOTS))
+    read_object_facts(script_tree, script_path, display, roots, known, add, null)
+
+
+def read_object_facts(script_tree: ast.AST, script_path: Path, display: str, roots: tuple[str, ...], known: Known,
+                      add: Add, null: Callable[[tuple], bool]) -> None:
+    """The same reading for any config object the code holds under one of ``roots`` (a project
+    dataclass loaded from a YAML file: adapters/dataclass_config.py)."""
+    from preflight.adapters.pytorch_local import _imported_local
+
+    found = _Found()
+    trees = [(display, script_tree)]
+    for local in _imported_local(script_tree, script_path.parent)[:12]:
+        tree = _read_tree(local)
+        if tree is not None:
+            trees.append((local.name, tree))
+    for name, tree in trees:
+        _scan(tree, _Reader(roots, known, add, name, null), found)
+    _emit(found, known, add, display)
+
+
+def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
+    refs = {r[0] for r in found.refs}
+    if len(refs) == 1:
+        value, path, line = found.refs[0]
+        add("model.ref", value, path, f"{'.'.join(path)} given to from_pretrained() at {display}:{line}", "medium")
+    if len({o[0] for o in found.optim}) == 1:
+        value, path, line = found.optim[0]
+        add("optimizer.name", value, path, f"getattr(torch.optim, {'.'.join(path)}) ({value})", "medium")
+    if len({a[0] for a in found.attn}) == 1:
+        value, path, line = found.attn[0]
+        add("model.attn_implementation", value, path, "attn_implementation given to from_pretrained()", "medium")
+    mixed = {m[0] for m in found.mixed}
+    if len(mixed) == 1 and next(iter(mixed)) in _HALF:
+        value, path, line = found.mixed[0]
+        add("precision.mode", "amp_" + _HALF[value], path,
+            f"MixedPrecision(param_dtype=torch.{value}) (FSDP autocast over the loaded weights)", "medium")
+    elif not found.mixed and found.dtypes:
+        value, path, line = found.dtypes[-1]
+        dtypes = {d[0] for d in found.dtypes}
+        if value in _HALF and len(dtypes) == 1:
+            add("precision.mode", _HALF[value], path,
+                f"the model is loaded in torch.{value} (from_pretrained at line {line}) and trained in it: no "
+                "mixed-precision policy in the code", "medium")
+    ckpt = {c[0] for c in found.ckpt}
+    if len(ckpt) == 1:
+        value, path, line = found.ckpt[0]
+        add("memory.gradient_checkpointing", value, path,
+            f"{'.'.join(path)} guards activation checkpointing (line {line})", "medium")
+    peft = {p[0] for p in found.peft}
+    if len(peft) == 1:
+        value, path, line, rank = found.peft[0]
+        add("peft.method", "lora" if value else "none", path, f"{'.'.join(path)} guards LoraConfig/get_peft_model "
+            f"(line {line})", "medium")
+        if value and rank is not None and isinstance(rank.value, int) and rank.path is not None:
+            add("peft.rank", rank.value, rank.path, "LoraConfig(r=...)", "medium")
+    if len({g[0] for g in found.global_batch}) == 1:
+        value, path, line = found.global_batch[0]
+        add("batch.global", value, path, f"{'.'.join(path)} divided by the processes and accumulation steps "
+            f"(line {line}): the batch over all processes", "medium")
+    if len({b[0] for b in found.loader_batch}) == 1:
+        value, path, line = found.loader_batch[0]
+        add("batch.micro", value, path, f"{'.'.join(path)} given to a data loader as batch_size (line {line}): "
+            "per process", "medium")
+    for path in sorted(found.read):
+        value = known(path)
+        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            continue
+        if path[-1] in _SEQ:
+            add("data.seq_len", value, path, f"{'.'.join(path)} read by the code", "medium")
+        elif path[-1] in _ACCUM:
+            add("batch.grad_accum", value, path, f"{'.'.join(path)} read by the code", "medium")
+
+
+def is_null(cfg: Any, path: tuple) -> bool:
+    """The key is in the composed config with the value null (set, to nothing)."""
+    node: Any = cfg
+    for part in path[:-1]:
+        node = node.get(part) if isinstance(node, dict) else None
+    return isinstance(node, dict) and path[-1] in node and node[path[-1]] is None
+
+
+def no_peft(adapter: Any, plan: Any, project: Any, app: Any, cfg: Any) -> None:
+    """Neither the composed config nor the app's script and the local modules it imports name
+    PEFT/LoRA (eric-mitchell/direct-preference-optimization): no PEFT, medium."""
+    import json
+
+    from preflight.adapters.pytorch_local import _PEFT_WORDS, names_peft
+
+    from preflight.plan import Source
+
+    script = app.script
+    if script is None or script.tree is None or script.source.path is None:
+        return
+    if _PEFT_WORDS.search(json.dumps(cfg, default=str)) is not None:
+        return
+    if names_peft(script.source.text, script.tree, Path(str(script.source.path)), Path(str(project.root))):
+        return
+    adapter.add_checked(plan, "peft.method", "none",
+                        Source("code", script.source.display, app.line, None,
+                               "no PEFT/LoRA named in the composed Hydra config, the script or the local modules "
+                               "it imports"), "medium")

@@ -1,0 +1,253 @@
+"""Plan facts a plain training script states in its own code, outside any framework's config:
+
+- **Gradient accumulation by loss scaling**: ``backward(loss / K)`` (``loss.backward()``,
+  ``fabric.backward``, ``accelerator.backward``), directly or through a helper of the script
+  whose parameter is back-propagated (microsoft/LoRA ``examples/NLG/src/gpt2_ft.py:205``
+  ``optimizer_step(_lm_loss/(args.grad_acc), ...)`` and ``:122-127`` ``_loss.backward()``;
+  lit-llama ``finetune/lora.py:124`` ``fabric.backward(loss / gradient_accumulation_iters)``):
+  ``batch.grad_accum`` = K when K resolves to a positive int and the script also counts steps
+  by K (``step % K``, ``range(K)``): a loss divided by a batch size is not accumulation (medium).
+- **A GPT-shaped config built in the script**: ``SomeConfig(n_layer=L, n_embd=d, ...)`` (or
+  ``num_layers``/``hidden_size``) on the branch that runs (microsoft/LoRA ``gpt2_ft.py:299-319``
+  picks one of three by ``--model_card``): ``12*L*d^2 + (vocab + positions)*d`` parameters, the
+  vocabulary and positions from the call or the class's ``__init__`` defaults in a local module
+  (``src/model.py`` ``vocab_size_or_config_json_file=50257, n_positions=1024``), medium.
+- **Lightning Fabric constructed in the script** (``L.Fabric(accelerator="cuda", devices=1,
+  precision="bf16-true")``, lit-llama ``finetune/lora.py:62``) and launched with plain
+  ``python``: ``precision`` (Fabric's names), ``devices``/``num_nodes`` when ints. Under ``fabric
+  run`` the launcher's facts stand alone (Fabric refuses a code argument that differs from the
+  command line's).
+
+Nothing is imported or executed.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.adapters.launchers_fabric import PRECISION, is_fabric
+
+from preflight.adapters_api import Adapter, Project
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+from preflight.sources import read_text_limited
+
+_BACKWARD = ("backward",)
+_LAYERS = ("n_layer", "num_layers", "num_hidden_layers")
+_WIDTH = ("n_embd", "hidden_size", "d_model")
+_VOCAB = ("vocab_size", "vocab_size_or_config_json_file", "n_vocab")
+_POS = ("n_positions", "n_ctx", "block_size", "max_position_embeddings")
+_MAX_BYTES = 500_000
+
+
+def _int(value: Any) -> Optional[int]:
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+
+
+@register_adapter
+class LoopShapesAdapter(Adapter):
+    name = "loop_shapes"
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        return any(s.tree is not None and ("backward" in s.source.text or "Fabric(" in s.source.text
+                                           or "n_layer" in s.source.text) for s in project.scripts)
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            if script.tree is None:
+                continue
+            idx = project.index(script)
+            self.accumulation(project, plan, script, idx)
+            self.gpt_config(project, plan, script, idx)
+            self.fabric(project, plan, script, idx)
+
+    # -- backward(loss / K) --------------------------------------------------------
+    def accumulation(self, project: Project, plan: TrainingPlan, script: Any, idx: Any) -> None:
+        helpers = _backward_params(script.tree)
+        steps = _step_counts(script.tree)
+        for site in idx.calls:
+            divisor: Optional[ast.expr] = None
+            what = ""
+            if site.call.func is not None and isinstance(site.call.func, ast.Attribute) \
+                    and site.call.func.attr in _BACKWARD:
+                args = list(site.call.args)
+                expr = args[0] if args else site.call.func.value
+                divisor, what = _divisor(expr), f"{site.label}(loss / K)"
+            elif isinstance(site.call.func, ast.Name) and site.call.func.id in helpers:
+                pos = helpers[site.call.func.id]
+                if pos < len(site.call.args):
+                    divisor = _divisor(site.call.args[pos])
+                    what = f"{site.call.func.id}(loss / K, ...), whose parameter is back-propagated"
+            if divisor is None or idx.runs(site) is False or ast.dump(divisor) not in steps:
+                continue  # a loss divided by what no step condition counts (a batch size) is no accumulation
+            resolved = idx.resolve(divisor)
+            if resolved is None or _int(resolved.value) is None:
+                continue
+            detail = f"{what}: the loss is scaled for {resolved.value} micro-batches per step"
+            if resolved.kind == "cli":
+                source = Source("cli", None, None, resolved.key, f"{detail}; {resolved.detail}")
+            else:
+                line = resolved.line or site.line
+                source = project.source(script, line, "code", key=resolved.key,
+                                        detail=f"{detail}; {resolved.detail}" if resolved.detail else detail)
+            self.add_checked(plan, "batch.grad_accum", resolved.value, source, "medium")
+            return
+
+    # -- SomeConfig(n_layer=L, n_embd=d) ---------------------------------------------
+    def gpt_config(self, project: Project, plan: TrainingPlan, script: Any, idx: Any) -> None:
+        found = []
+        for site in idx.calls:
+            name = site.last or (site.call.func.id if isinstance(site.call.func, ast.Name) else "")
+            if not name or not name.endswith("Config"):
+                continue
+            kw = {k.arg: k.value for k in site.call.keywords if k.arg}
+            layers = next((kw[k] for k in _LAYERS if k in kw), None)
+            width = next((kw[k] for k in _WIDTH if k in kw), None)
+            if layers is None or width is None:
+                continue
+            runs = idx.runs(site)
+            if runs is False:
+                continue
+            found.append((site, kw, runs))
+        decided = [f for f in found if f[2] is True]
+        pick = decided if len(decided) == 1 else found if len(found) == 1 else []
+        if not pick:
+            return
+        site, kw, _runs = pick[0]
+        values = {}
+        for keys in (_LAYERS, _WIDTH, _VOCAB, _POS):
+            expr = next((kw[k] for k in keys if k in kw), None)
+            got = idx.resolve(expr) if expr is not None else None
+            values[keys[0]] = _int(got.value) if got is not None else None
+        layers, width = values["n_layer"], values["n_embd"]
+        if layers is None or width is None:
+            return
+        name = site.last or ""
+        defaults = _class_defaults(Path(str(script.source.path)).parent if script.source.path else None,
+                                   script.tree, name)
+        vocab = values["vocab_size"] or next((_int(defaults.get(k)) for k in _VOCAB if _int(defaults.get(k))), None)
+        pos = values["n_positions"] or next((_int(defaults.get(k)) for k in _POS if _int(defaults.get(k))), None)
+        if vocab is None:
+            return
+        count = 12 * layers * width ** 2 + (vocab + (pos or 0)) * width
+        detail = (f"{site.label}(...) at line {site.line}: 12*{layers}*{width}^2 + ({vocab} vocabulary"
+                  f"{f' + {pos} positions' if pos else ''})*{width} (GPT blocks; biases and norms left out)")
+        self.add_checked(plan, "model.num_parameters", count, project.source(script, site.call, "code", detail=detail),
+                         "medium")
+
+    # -- Fabric(...) in code ---------------------------------------------------------
+    def fabric(self, project: Project, plan: TrainingPlan, script: Any, idx: Any) -> None:
+        sites = [s for s in idx.calls if (s.qualified or "").endswith(("lightning.Fabric", "fabric.Fabric"))
+                 and idx.runs(s) is not False]
+        argv = [str(a) for a in (project.argv or [])]
+        if len(sites) != 1 or any(is_fabric(argv, i) >= 0 for i in range(len(argv) - 1)):
+            return  # `fabric run`: its options are the launch facts (a differing Fabric(...) argument is an error)
+        site = sites[0]
+        conf = "high" if idx.runs(site) else "medium"
+        precision = idx.resolve(site.kwarg("precision"))
+        if precision is not None and str(precision.value) in PRECISION:
+            self.add_checked(plan, "precision.mode", PRECISION[str(precision.value)],
+                             project.source(script, site.call, "code",
+                                            detail=f"{site.label}(precision={precision.value!r})"), conf)
+        devices = idx.resolve(site.kwarg("devices"))
+        nodes_expr = site.kwarg("num_nodes")
+        nodes = idx.resolve(nodes_expr) if nodes_expr is not None else None
+        n_dev = _int(devices.value) if devices is not None else None
+        n_nodes = (_int(nodes.value) if nodes is not None else None) if nodes_expr is not None else 1
+        if n_dev is None:
+            return
+        self.add_checked(plan, "dist.devices_per_node", n_dev,
+                         project.source(script, site.call, "code", detail=f"{site.label}(devices={n_dev})"), conf)
+        if n_nodes is not None:
+            self.add_checked(plan, "dist.world_size", n_dev * n_nodes,
+                             project.source(script, site.call, "code",
+                                            detail=f"{site.label}(devices={n_dev}, num_nodes={n_nodes})"), conf)
+
+
+def _divisor(expr: Optional[ast.AST]) -> Optional[ast.expr]:
+    """K of ``loss / K`` (the numerator must name a loss)."""
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Div):
+        text = ast.unparse(expr.left).lower()
+        if "loss" in text:
+            return expr.right
+    return None
+
+
+def _step_counts(tree: ast.AST) -> set[str]:
+    """Expressions the script counts steps by: right operands of ``%`` (``(i + 1) % K == 0``
+    before ``optimizer.step()``) and ``range(K)`` bounds of an inner micro-batch loop."""
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+            out.add(ast.dump(node.right))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
+                and len(node.args) == 1:
+            out.add(ast.dump(node.args[0]))
+    return out
+
+
+def _backward_params(tree: ast.AST) -> dict[str, int]:
+    """Functions of the script whose parameter (by position) is back-propagated in their body
+    (``p.backward()``, or ``amp.scale_loss(p, ...)``)."""
+    out: dict[str, int] = {}
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        params = [a.arg for a in fn.args.args]
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "backward" \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id in params:
+                out[fn.name] = params.index(node.func.value.id)
+                break
+    return out
+
+
+def _class_defaults(here: Optional[Path], tree: ast.AST, klass: str) -> dict[str, Any]:
+    """Literal ``__init__`` defaults of ``klass`` in the script or a local module it imports."""
+    from preflight.adapters.pytorch_local import _imported_local
+
+    trees = [tree]
+    if here is not None:
+        for path in _imported_local(tree, here)[:12]:
+            try:
+                text = read_text_limited(path, errors="replace")
+                if len(text) <= _MAX_BYTES:
+                    trees.append(ast.parse(text))
+            except (OSError, SyntaxError, ValueError):
+                continue
+    for t in trees:
+        for node in ast.walk(t):
+            if not (isinstance(node, ast.ClassDef) and node.name == klass):
+                continue
+            for item in node.body:
+                if isinstance(item, ast.FunctionDef) and item.name == "__init__":
+                    args = item.args.args[-len(item.args.defaults):] if item.args.defaults else []
+                    out: dict[str, Any] = {}
+                    for arg, default in zip(args, item.args.defaults):
+                        if isinstance(default, ast.Constant):
+                            out[arg.arg] = default.value
+                    return out
+    return {}
+
+
+def loralib(pass_: Any) -> bool:
+    """loralib's API, which projects copy (microsoft/LoRA ``loralib``, lit-llama
+    ``lit_llama/lora.py``): ``mark_only_lora_as_trainable(model)`` freezes all but the LoRA
+    matrices: LoRA (medium: the project's own layers, not peft's). The rank is the ``r=`` of a
+    ``lora(r=...)`` context call (lit-llama ``finetune/lora.py:76``) when one resolves."""
+    marks = [s for s in pass_.calls if s.last == "mark_only_lora_as_trainable" and pass_.idx.runs(s) is not False]
+    if not marks or any(s.last == "LoraConfig" for s in pass_.calls):
+        return False
+    site = marks[0]
+    pass_.add("peft.method", "lora", pass_.src(site.call, f"{site.label}(...): only the LoRA matrices train"),
+             "medium")
+    for ctx in pass_.calls:
+        if ctx.last == "lora" and ctx.kwarg("r") is not None and pass_.idx.runs(ctx) is not False:
+            resolved = pass_.value(ctx.kwarg("r"))
+            if resolved is not None and isinstance(resolved.value, int) and resolved.value > 0:
+                pass_.put("peft.rank", resolved, ctx, f"{ctx.label}(r=...)", "medium")
+            break
+    return True

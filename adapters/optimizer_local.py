@@ -1,0 +1,136 @@
+"""The optimizer a training script gets from the project's own code: karpathy/minGPT
+``mingpt/trainer.py:65`` ``model.configure_optimizers(config)`` -> ``mingpt/model.py:257``
+``torch.optim.AdamW(...)``; microsoft/LoRA ``examples/NLG/src/gpt2_ft.py:329``
+``create_adam_optimizer_from_args(lm_net, args)`` -> ``src/optimizer.py:316-320`` the project's
+``class AdamW(Optimizer)``.
+
+Read (never imported): the local modules the script imports, three imports deep
+(:func:`preflight.adapters.pytorch_local._imported_up`). When the script builds no optimizer
+itself and those modules construct exactly one optimizer class (a ``torch.optim`` class, a
+bitsandbytes/apex/DeepSpeed optimizer, or a local class deriving from ``Optimizer``),
+that class is the optimizer (medium). Optimizers built in functions that no file of the job
+calls (a module's other helper) are left out.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.analysis.syntax import dotted_name
+from preflight.sources import read_text_limited
+
+_MAX_BYTES = 500_000
+_LIBS = ("bitsandbytes", "apex", "deepspeed", "torchao")
+
+
+def _imports(tree: ast.AST) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                out[a.asname or a.name] = f"{node.module}.{a.name}"
+    return out
+
+
+def _local_optimizer_classes(tree: ast.AST) -> set[str]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and any((dotted_name(b) or "").rsplit(".", 1)[-1] == "Optimizer"
+                                                  for b in node.bases):
+            out.add(node.name)
+    return out
+
+
+def _enclosing(tree: ast.AST) -> dict[int, str]:
+    """id(call) -> name of the innermost function around it."""
+    out: dict[int, str] = {}
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Call):
+                    out[id(node)] = fn.name  # inner functions are walked later and overwrite
+    return out
+
+
+def _called(tree: ast.AST) -> set[str]:
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            names.add(f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "")
+    return names
+
+
+def optimizers_in(tree: ast.AST) -> list[tuple[str, int, Optional[str]]]:
+    """(class name, line, enclosing function) of each optimizer constructed in a module."""
+    imports = _imports(tree)
+    local = _local_optimizer_classes(tree)
+    enclosing = _enclosing(tree)
+    out: list[tuple[str, int, Optional[str]]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        name = dotted_name(node.func)
+        if not name:
+            continue
+        head, _, rest = name.partition(".")
+        qualified = imports.get(head, head) + (f".{rest}" if rest else "")
+        parts = qualified.split(".")
+        last = parts[-1]
+        if not last[:1].isupper() or last == "Optimizer":
+            continue
+        if (parts[:2] == ["torch", "optim"] and len(parts) == 3) or (parts[0] in _LIBS and "optim" in qualified.lower()) \
+                or (len(parts) == 1 and last in local):
+            out.append((last, node.lineno, enclosing.get(id(node))))
+    return out
+
+
+def local_optimizer(script_tree: ast.AST, script_path: Path, root: Optional[Path]) -> Optional[tuple[str, Path, int]]:
+    """(class, file, line) of the one optimizer class the script's local modules construct."""
+    from preflight.adapters.pytorch_local import _imported_up
+
+    trees: list[tuple[Path, ast.AST]] = []
+    for path in _imported_up(script_tree, script_path.resolve().parent, root):
+        try:
+            text = read_text_limited(path, errors="replace")
+            if len(text) > _MAX_BYTES:
+                continue
+            trees.append((path, ast.parse(text)))
+        except (OSError, SyntaxError, ValueError):
+            continue
+    called = _called(script_tree).union(*(_called(t) for _p, t in trees))
+    found: list[tuple[str, Path, int]] = []
+    for path, tree in trees:
+        # an optimizer built in a function nobody calls (another helper of the module) is not the job's
+        found.extend((name, path, line) for name, line, fn in optimizers_in(tree) if fn is None or fn in called)
+    if len({f[0] for f in found}) != 1:
+        return None
+    return found[0]
+
+
+def optimizer_from_local_modules(pass_: Any) -> None:
+    """The pytorch adapter's script pass found no optimizer in the script: the one its local
+    modules build, as a medium fact pointing at that file and line."""
+    import os
+
+    from preflight.plan import Source
+
+    script = pass_.script
+    if script.source.path is None or script.tree is None:
+        return
+    if "backward" not in script.source.text and ".step(" not in script.source.text:
+        return  # not a training loop of its own: the local modules are not parsed (cost)
+    root = Path(str(pass_.project.root)) if pass_.project.root else None
+    got = local_optimizer(script.tree, Path(str(script.source.path)), root)
+    if got is None:
+        return
+    name, path, line = got
+    shown = os.path.relpath(path, root) if root is not None else path.name
+    pass_.add("optimizer.name", name,
+              Source("code", shown, line, None, f"{name}(...) in {shown}, a local module "
+                     f"{script.source.display} imports (the only optimizer built there)"), "medium")

@@ -1,0 +1,65 @@
+"""Which binding a name means where it is used: the one module-level ``name = value`` when
+nothing closer can bind it (the script index's resolver asks, :mod:`preflight.script_index`)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Mapping, Optional, Sequence
+
+from preflight.analysis.syntax import target_names
+
+
+def _bound_targets(node: ast.AST) -> list[ast.AST]:
+    """The targets a statement binds (assignments, loops, with, imports, walrus)."""
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.NamedExpr, ast.comprehension)):
+        return [node.target]
+    if isinstance(node, (ast.With, ast.AsyncWith)):
+        return [i.optional_vars for i in node.items if i.optional_vars is not None]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [ast.Name(id=(a.asname or a.name).split(".")[0]) for a in node.names]
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [ast.Name(id=node.name)]
+    return []
+
+
+def module_binding(tree: Optional[ast.AST], functions: Mapping[str, Sequence[ast.AST]], name: str,
+                   line: Optional[int]) -> Optional[ast.expr]:
+    """The value of the one module-level ``name = value`` when ``name`` at ``line`` can only
+    mean it: used at module level, or in a function that neither takes nor binds ``name``,
+    and no ``global name`` anywhere (lit-llama ``finetune/lora.py:40-42``: module-level
+    ``micro_batch_size = 4`` while ``get_dataloader(..., micro_batch_size, ...)`` has a
+    parameter of that name)."""
+    if line is None or tree is None:
+        return None
+    around = [f for fs in functions.values() for f in fs
+              if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda))
+              and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+    for fn in around:
+        args = fn.args
+        if any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) \
+                or (args.vararg and args.vararg.arg == name) or (args.kwarg and args.kwarg.arg == name):
+            return None
+        if any(name in target_names(t) for node in ast.walk(fn) for t in _bound_targets(node)):
+            return None
+    values: list[ast.AST] = []
+    stack: list[ast.AST] = list(ast.iter_child_nodes(tree))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(n for n in ast.walk(node) if isinstance(n, (ast.Global, ast.Nonlocal)))
+            continue
+        if any(name in target_names(t) for t in _bound_targets(node)):
+            values.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    if len(values) != 1:
+        return None
+    only = values[0]
+    if isinstance(only, ast.Assign) and len(only.targets) == 1 and isinstance(only.targets[0], ast.Name):
+        return only.value
+    if isinstance(only, ast.AnnAssign) and isinstance(only.target, ast.Name) and only.value is not None:
+        return only.value
+    return None
