@@ -23,10 +23,12 @@ both tools' figures are printed side by side on those rows.
 neither earlier set uses, committed before it was first scored). Its optimum rows measure
 ``allocated+context``: peak allocated tensors plus the process's non-PyTorch memory (the CUDA
 context), compared with the tensor peak plus the estimate's context term.
+``--split held-out-4`` the fourth, ``calibration/public/heldout4.json`` (rows from the training
+benchmarks of transformers' "add SDPA" pull requests, committed before it was first scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|held-out-3] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|held-out-3|held-out-4] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -45,10 +47,11 @@ REPO = Path(__file__).resolve().parent.parent
 DEVSET = REPO / "calibration" / "public" / "devset.json"
 HELDOUT2 = REPO / "calibration" / "public" / "heldout2.json"
 HELDOUT3 = REPO / "calibration" / "public" / "heldout3.json"
+HELDOUT4 = REPO / "calibration" / "public" / "heldout4.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
-SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3}
+SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4}
 WITH_CONTEXT = "allocated+context"
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
 
@@ -287,7 +290,8 @@ def tp_summary(pairs: List[Tuple[Dict[str, Any], int, bool]], label: str) -> Dic
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", default="held-out", choices=("held-out", "fit", "all", "held-out-2", "held-out-3"))
+    parser.add_argument("--split", default="held-out",
+                        choices=("held-out", "fit", "all", "held-out-2", "held-out-3", "held-out-4"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -347,7 +351,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     label = {"held-out": "held-out", "fit": "fitting half (in-sample)",
              "all": "all rows (includes the fitting half)",
              "held-out-2": "held-out-2 (second held-out set)",
-             "held-out-3": "held-out-3 (third held-out set)"}[args.split]
+             "held-out-3": "held-out-3 (third held-out set)",
+             "held-out-4": "held-out-4 (fourth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
