@@ -211,7 +211,7 @@ def tp_expressible(setup: Dict[str, Any]) -> bool:
                 or setup.get("offload_params") or setup.get("offload_optimizer"))
 
 
-def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]:
+def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, Optional[bool]]]:
     """(comparable bytes, fits on the row's GPU) from torch-preflight, None if it cannot."""
     s = row["setup"]
     if not tp_expressible(s) or s.get("precision") not in _TP_DTYPE:
@@ -228,10 +228,11 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]
         shape = ["--seq-len", str(s["seq_len"])]
     else:
         return None
+    # a GPU the catalog lacks: no --gpu-memory, and no fits/does-not-fit verdict
+    memory = ["--gpu-memory", f"{gpu.memory_bytes // 2 ** 20}MiB"] if gpu is not None else []
     cmd = [exe, "estimate", "--model", f"{Path(__file__).resolve().parent / 'tp_models.py'}:devset_model",
            "--model-args", f"row={row['id']}", "--batch-size", str(s.get("micro_batch", 1)),
-           "--dtype", _TP_DTYPE[s["precision"]], *shape,
-           "--gpu-memory", f"{gpu.memory_bytes // 2 ** 20}MiB", "-f", "json"]
+           "--dtype", _TP_DTYPE[s["precision"]], *shape, *memory, "-f", "json"]
     if mode == "train":
         cmd += ["--optimizer", _TP_OPT[s.get("optimizer", "adamw")]]
         if s.get("grad_ckpt"):
@@ -271,10 +272,10 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]
         value = total - ctx
     else:
         value = total
-    return value, total <= gpu.memory_bytes
+    return value, (total <= gpu.memory_bytes if gpu is not None else None)
 
 
-def tp_summary(pairs: List[Tuple[Dict[str, Any], int, bool]], label: str) -> Dict[str, Any]:
+def tp_summary(pairs: List[Tuple[Dict[str, Any], int, Optional[bool]]], label: str) -> Dict[str, Any]:
     out: Dict[str, Any] = {"label": label, "rows": len(pairs)}
     measured = [(r, (v - r["peak_bytes"]) / r["peak_bytes"]) for r, v, _ in pairs if r.get("peak_bytes")]
     if measured:
@@ -282,8 +283,8 @@ def tp_summary(pairs: List[Tuple[Dict[str, Any], int, bool]], label: str) -> Dic
         worst = max(measured, key=lambda x: abs(x[1]))
         out.update(measured=len(measured), mae=sum(abs(e) for e in errs) / len(errs),
                    mse=sum(errs) / len(errs), worst=(worst[0]["id"], worst[1]), inside=None)
-    out["false_fits"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "oom" and fits]
-    out["false_ooms"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "ran" and not fits]
+    out["false_fits"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "oom" and fits is True]
+    out["false_ooms"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "ran" and fits is False]
     out["unestimated"] = []
     return out
 
@@ -316,8 +317,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     rows = [r for r in doc["rows"] if args.split == "all" or r["split"] == args.split]
     results = [evaluate(r) for r in rows]
-    tp_pairs: List[Tuple[Dict[str, Any], int, bool]] = []
-    tp_by_id: Dict[str, Tuple[int, bool]] = {}
+    tp_pairs: List[Tuple[Dict[str, Any], int, Optional[bool]]] = []
+    tp_by_id: Dict[str, Tuple[int, Optional[bool]]] = {}
     if args.torch_preflight:
         for r in rows:
             got = torch_preflight(args.torch_preflight, r)
@@ -343,7 +344,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 else:
                     err = (tp[0] - m) / m if m else None
                     line += f" {tp[0] / GIB:7.2f} " + (f"{err:+7.1%}" if err is not None else
-                                                       ("fits" if tp[1] else "oom"))
+                                                       ("fits" if tp[1] else "-" if tp[1] is None else "oom"))
             if res.problem:
                 line += f"  [{res.problem}]"
             print(line)
