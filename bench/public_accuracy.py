@@ -326,12 +326,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                 tp_by_id[r["id"]] = got
                 tp_pairs.append((r, got[0], got[1]))
     if args.rows:
-        print(f"{'row':58s} {'kind':>10s} {'GiB':>7s} {'est':>7s} {'err':>7s} in {'verdict':10s}"
+        print(f"{'row':72s} {'kind':>10s} {'GiB':>7s} {'est':>7s} {'err':>7s} in {'verdict':10s}"
               + (f" {'tp':>7s} {'err':>7s}" if args.torch_preflight else ""))
         for res in results:
             r = res.row
             m = r.get("peak_bytes")
-            line = (f"{r['id'][:58]:58s} {r['measured'][:10]:>10s} "
+            line = (f"{r['id'][:72]:72s} {r['measured'][:10]:>10s} "
                     f"{(m / GIB if m else 0):7.2f} "
                     + (f"{res.estimate / GIB:7.2f} " if res.estimate else f"{'-':>7s} ")
                     + (f"{res.error:+7.1%} " if res.error is not None else f"{r['outcome']:>7s} ")
