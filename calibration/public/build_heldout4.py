@@ -108,10 +108,22 @@ DISTILBERT = {  # distilbert-base-uncased config.json
 
 
 def setup(hf, name, batch, seq, attention, torch_v, tf_v):
+    # loss="logits": added AFTER the first scoring (heldout4_first_scoring.txt), when the
+    # estimator gained that loss kind; it states the script's logits.sum() (kept in loss_fn),
+    # an input fact, not a fitted value. Figures scored with it are not blind.
     return dict(hf_config=hf, model_name=name, mode="train", precision="fp16", optimizer="sgd",
-                optimizer_step="none", loss_fn="logits.sum()", micro_batch=batch, seq_len=seq,
-                grad_ckpt=False, attention=attention, world_size=1, torch_version=torch_v,
-                transformers_version=tf_v)
+                optimizer_step="none", loss_fn="logits.sum()", loss="logits", micro_batch=batch,
+                seq_len=seq, grad_ckpt=False, attention=attention, world_size=1,
+                torch_version=torch_v, transformers_version=tf_v)
+
+
+#: Rows whose published figure is the PREVIOUS configuration's (found after the first scoring,
+#: from the table itself, not from the estimate): OPT's SDPA column at 2048 tokens for batch 4
+#: and 8 repeats batch 4 x 1024 and batch 8 x 1024 to the last digit, time per batch included
+#: (0.062 s, 0.122 s), though the run holds twice the tokens; the eager run of the same row
+#: ran out of memory, and the script wrote the last values it had. Their peak is dropped;
+#: the run did complete, so the row still counts for the verdicts.
+STALE = {("opt-350m", 4, 2048, "sdpa"), ("opt-350m", 8, 2048, "sdpa")}
 
 
 def table(src, hf, name, gpu, torch_v, tf_v, note, data):
@@ -120,7 +132,10 @@ def table(src, hf, name, gpu, torch_v, tf_v, note, data):
         for attn, val in (("eager", eager), ("sdpa", sdpa)):
             rid = f"{name}-{attn}-b{batch}-s{seq}"
             s = setup(hf, name, batch, seq, attn, torch_v, tf_v)
-            if val == "OOM":
+            if (name, batch, seq, attn) in STALE:
+                add(src, rid, None, gpu, s, notes=COMMON + note + f"; the table reads {val} MB, "
+                    "the previous row's figure (see STALE): peak dropped after the first scoring")
+            elif val == "OOM":
                 add(src, rid, None, gpu, s, outcome="oom",
                     notes=COMMON + note + "; the table reads OOM for this run")
             else:

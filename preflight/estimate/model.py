@@ -30,6 +30,7 @@ from preflight.estimate.terms import (
     hf_logits_bytes,
     hf_loss_backward_bytes,
     hf_loss_forward_bytes,
+    logits_reduction_loss,
     optimizer_temporaries,
     state_bytes,
     zero3_ipg_buffer,
@@ -617,6 +618,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         return out
     if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
         tv = logit_tokens * arch.vocab_size
+        if inp.loss == "logits":
+            out.update(logits_reduction_loss(hf_logits_bytes(inp, d), tv))
+            return out
         if inp.loss == "fused" or (inp.loss == "chunked" and not inp.compiled):
             out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
             return out
