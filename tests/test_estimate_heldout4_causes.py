@@ -100,3 +100,24 @@ def test_estimate_cli_takes_loss_logits():
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "logits" in proc.stdout
+
+
+# -- a tied LM head: the embedding's gradient is added in place at the end of backward --------
+
+def test_tied_embedding_gradient_is_a_transient_at_the_end_of_backward():
+    est = estimate(_train(_opt(), loss="logits", micro_batch=1, seq_len=128))
+    # at 128 tokens the end of backward is the peak: every fp16 gradient (331M) and the
+    # embedding's new dense gradient (50272 x 512 x 2 bytes) before AccumulateGrad adds it
+    assert est.phase == "backward"
+    back = est.phases["backward"]
+    assert back["gradients"] == 331_196_416 * 2
+    assert back["backward_transient"] == 50272 * 512 * 2
+
+
+def test_untied_or_sharded_embeddings_have_no_such_transient():
+    untied = estimate(_train(_opt(tie_word_embeddings=False), loss="logits", micro_batch=1,
+                             seq_len=128))
+    assert untied.phases["backward"].get("backward_transient", 0) < 50272 * 512 * 2 / 10
+    sharded = estimate(_train(_opt(), loss="logits", micro_batch=1, seq_len=128, world_size=8,
+                              fsdp="full"))
+    assert sharded.phases["backward"].get("backward_transient", 0) < 50272 * 512 * 2 / 10

@@ -33,6 +33,7 @@ from preflight.estimate.terms import (
     logits_reduction_loss,
     optimizer_temporaries,
     state_bytes,
+    tied_embedding_grad,
     zero3_ipg_buffer,
     zero3_live_params,
     zero12_ipg_buffers,
@@ -523,7 +524,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     else:
         start["activation_recompute"] = acts["recompute"]
         start["backward_transient"] = acts["layer_bwd"]
-    end_transient = acts["recompute"] + acts["layer_bwd"]
+    end_transient = max(acts["recompute"] + acts["layer_bwd"],
+                        tied_embedding_grad(arch, full and not sharded, grad_bytes))
     if kept:
         ph.add("backward", "gradients", kept, pb)
         if end_transient > sum(start.values()):
