@@ -34,6 +34,7 @@ def devset_model(row: str) -> Any:
     if classify:
         config["num_labels"] = int(setup.get("num_labels", 2))
     cfg = transformers.AutoConfig.for_model(mt, **config)
+    auto: Any
     if image:
         auto = transformers.AutoModelForImageClassification
     elif classify:
