@@ -23,10 +23,12 @@ both tools' figures are printed side by side on those rows.
 neither earlier set uses, committed before it was first scored). Its optimum rows measure
 ``allocated+context``: peak allocated tensors plus the process's non-PyTorch memory (the CUDA
 context), compared with the tensor peak plus the estimate's context term.
+``--split held-out-4`` the fourth, ``calibration/public/heldout4.json`` (rows from the training
+benchmarks of transformers' "add SDPA" pull requests, committed before it was first scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|held-out-3] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|held-out-3|held-out-4] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -45,10 +47,11 @@ REPO = Path(__file__).resolve().parent.parent
 DEVSET = REPO / "calibration" / "public" / "devset.json"
 HELDOUT2 = REPO / "calibration" / "public" / "heldout2.json"
 HELDOUT3 = REPO / "calibration" / "public" / "heldout3.json"
+HELDOUT4 = REPO / "calibration" / "public" / "heldout4.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
-SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3}
+SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4}
 WITH_CONTEXT = "allocated+context"
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
 
@@ -208,7 +211,7 @@ def tp_expressible(setup: Dict[str, Any]) -> bool:
                 or setup.get("offload_params") or setup.get("offload_optimizer"))
 
 
-def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]:
+def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, Optional[bool]]]:
     """(comparable bytes, fits on the row's GPU) from torch-preflight, None if it cannot."""
     s = row["setup"]
     if not tp_expressible(s) or s.get("precision") not in _TP_DTYPE:
@@ -225,10 +228,11 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]
         shape = ["--seq-len", str(s["seq_len"])]
     else:
         return None
+    # a GPU the catalog lacks: no --gpu-memory, and no fits/does-not-fit verdict
+    memory = ["--gpu-memory", f"{gpu.memory_bytes // 2 ** 20}MiB"] if gpu is not None else []
     cmd = [exe, "estimate", "--model", f"{Path(__file__).resolve().parent / 'tp_models.py'}:devset_model",
            "--model-args", f"row={row['id']}", "--batch-size", str(s.get("micro_batch", 1)),
-           "--dtype", _TP_DTYPE[s["precision"]], *shape,
-           "--gpu-memory", f"{gpu.memory_bytes // 2 ** 20}MiB", "-f", "json"]
+           "--dtype", _TP_DTYPE[s["precision"]], *shape, *memory, "-f", "json"]
     if mode == "train":
         cmd += ["--optimizer", _TP_OPT[s.get("optimizer", "adamw")]]
         if s.get("grad_ckpt"):
@@ -268,10 +272,10 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, bool]]
         value = total - ctx
     else:
         value = total
-    return value, total <= gpu.memory_bytes
+    return value, (total <= gpu.memory_bytes if gpu is not None else None)
 
 
-def tp_summary(pairs: List[Tuple[Dict[str, Any], int, bool]], label: str) -> Dict[str, Any]:
+def tp_summary(pairs: List[Tuple[Dict[str, Any], int, Optional[bool]]], label: str) -> Dict[str, Any]:
     out: Dict[str, Any] = {"label": label, "rows": len(pairs)}
     measured = [(r, (v - r["peak_bytes"]) / r["peak_bytes"]) for r, v, _ in pairs if r.get("peak_bytes")]
     if measured:
@@ -279,15 +283,16 @@ def tp_summary(pairs: List[Tuple[Dict[str, Any], int, bool]], label: str) -> Dic
         worst = max(measured, key=lambda x: abs(x[1]))
         out.update(measured=len(measured), mae=sum(abs(e) for e in errs) / len(errs),
                    mse=sum(errs) / len(errs), worst=(worst[0]["id"], worst[1]), inside=None)
-    out["false_fits"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "oom" and fits]
-    out["false_ooms"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "ran" and not fits]
+    out["false_fits"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "oom" and fits is True]
+    out["false_ooms"] = [r["id"] for r, _, fits in pairs if r.get("outcome") == "ran" and fits is False]
     out["unestimated"] = []
     return out
 
 
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--split", default="held-out", choices=("held-out", "fit", "all", "held-out-2", "held-out-3"))
+    parser.add_argument("--split", default="held-out",
+                        choices=("held-out", "fit", "all", "held-out-2", "held-out-3", "held-out-4"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -312,8 +317,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     rows = [r for r in doc["rows"] if args.split == "all" or r["split"] == args.split]
     results = [evaluate(r) for r in rows]
-    tp_pairs: List[Tuple[Dict[str, Any], int, bool]] = []
-    tp_by_id: Dict[str, Tuple[int, bool]] = {}
+    tp_pairs: List[Tuple[Dict[str, Any], int, Optional[bool]]] = []
+    tp_by_id: Dict[str, Tuple[int, Optional[bool]]] = {}
     if args.torch_preflight:
         for r in rows:
             got = torch_preflight(args.torch_preflight, r)
@@ -321,12 +326,12 @@ def main(argv: Optional[List[str]] = None) -> int:
                 tp_by_id[r["id"]] = got
                 tp_pairs.append((r, got[0], got[1]))
     if args.rows:
-        print(f"{'row':58s} {'kind':>10s} {'GiB':>7s} {'est':>7s} {'err':>7s} in {'verdict':10s}"
+        print(f"{'row':72s} {'kind':>10s} {'GiB':>7s} {'est':>7s} {'err':>7s} in {'verdict':10s}"
               + (f" {'tp':>7s} {'err':>7s}" if args.torch_preflight else ""))
         for res in results:
             r = res.row
             m = r.get("peak_bytes")
-            line = (f"{r['id'][:58]:58s} {r['measured'][:10]:>10s} "
+            line = (f"{r['id'][:72]:72s} {r['measured'][:10]:>10s} "
                     f"{(m / GIB if m else 0):7.2f} "
                     + (f"{res.estimate / GIB:7.2f} " if res.estimate else f"{'-':>7s} ")
                     + (f"{res.error:+7.1%} " if res.error is not None else f"{r['outcome']:>7s} ")
@@ -339,7 +344,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                 else:
                     err = (tp[0] - m) / m if m else None
                     line += f" {tp[0] / GIB:7.2f} " + (f"{err:+7.1%}" if err is not None else
-                                                       ("fits" if tp[1] else "oom"))
+                                                       ("fits" if tp[1] else "-" if tp[1] is None else "oom"))
             if res.problem:
                 line += f"  [{res.problem}]"
             print(line)
@@ -347,7 +352,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     label = {"held-out": "held-out", "fit": "fitting half (in-sample)",
              "all": "all rows (includes the fitting half)",
              "held-out-2": "held-out-2 (second held-out set)",
-             "held-out-3": "held-out-3 (third held-out set)"}[args.split]
+             "held-out-3": "held-out-3 (third held-out set)",
+             "held-out-4": "held-out-4 (fourth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}

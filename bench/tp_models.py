@@ -1,5 +1,5 @@
 """Entry point for torch-preflight (``--model bench/tp_models.py:devset_model``): the model
-of one row of ``calibration/public/devset.json`` (or ``heldout2.json``, ``heldout3.json``) built by transformers
+of one row of ``calibration/public/devset.json`` (or ``heldout2.json``, ``heldout3.json``, ``heldout4.json``) built by transformers
 on the meta device from the same config the estimator reads (so both tools see the same
 architecture)."""
 
@@ -16,7 +16,7 @@ def devset_model(row: str) -> Any:
     import torch
     import transformers
 
-    rows = [r for name in ("devset.json", "heldout2.json", "heldout3.json")
+    rows = [r for name in ("devset.json", "heldout2.json", "heldout3.json", "heldout4.json")
             for r in json.loads((REPO / "calibration" / "public" / name).read_text(encoding="utf-8"))["rows"]]
     setup = next(r for r in rows if r["id"] == row)["setup"]
     if "hf_config" in setup:
@@ -27,15 +27,20 @@ def devset_model(row: str) -> Any:
                    for e in json.loads(f.read_text(encoding="utf-8"))["entries"]]
         config = dict(next(e for e in entries if e["name"] == setup["model"])["config"])
     mt = config.pop("model_type")
-    image = any(str(a).endswith("ForImageClassification") for a in config.pop("architectures", None) or [])
+    archs = [str(a) for a in config.pop("architectures", None) or []]
+    image = any(a.endswith("ForImageClassification") for a in archs)
+    masked = any(a.endswith("ForMaskedLM") for a in archs)
     classify = setup.get("task") == "sequence-classification"
     if classify:
         config["num_labels"] = int(setup.get("num_labels", 2))
     cfg = transformers.AutoConfig.for_model(mt, **config)
+    auto: Any
     if image:
         auto = transformers.AutoModelForImageClassification
     elif classify:
         auto = transformers.AutoModelForSequenceClassification
+    elif masked:
+        auto = transformers.AutoModelForMaskedLM
     elif cfg.is_encoder_decoder:
         auto = transformers.AutoModelForSeq2SeqLM
     else:

@@ -176,8 +176,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("loss.implementation", "str",
               "How the LM loss is computed: standard (full logits and an fp32 copy), chunked "
               "(logits in chunks: torchtune CEWithChunkedOutputLoss, litgpt), fused (linear + "
-              "cross-entropy never hold the logits: Liger, Unsloth, Cut Cross-Entropy).",
-              enum=("standard", "chunked", "fused")),
+              "cross-entropy never hold the logits: Liger, Unsloth, Cut Cross-Entropy), logits "
+              "(a reduction of the logits themselves, no cross-entropy: logits.sum() in benchmarks).",
+              enum=("standard", "chunked", "fused", "logits")),
     FieldSpec("framework.torch_version", "str",
               "The torch version the project declares (requirements, pyproject, lock files): "
               "version-dependent defaults (zero_grad, foreach, CUDA lazy loading) follow it."),

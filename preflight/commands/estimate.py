@@ -44,9 +44,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--world-size", type=int, metavar="N", help="GPUs in total")
     j.add_argument("--lora-r", type=int, metavar="N", help="LoRA rank (adapters only are trained)")
     j.add_argument("--quant", choices=("4bit", "8bit"), help="quantized base weights (bitsandbytes)")
-    j.add_argument("--loss", choices=("standard", "chunked", "fused"),
+    j.add_argument("--loss", choices=("standard", "chunked", "fused", "logits"),
                    help="LM loss: standard (full logits + fp32 copy), chunked (torchtune, litgpt), "
-                        "fused (Liger, Unsloth, Cut Cross-Entropy)")
+                        "fused (Liger, Unsloth, Cut Cross-Entropy), logits (a reduction of the "
+                        "logits, no cross-entropy: logits.sum() benchmarks)")
     j.add_argument("--load-placement", choices=("gpu", "host", "sharded"),
                    help="where each rank materialises the weights before ZeRO-3/FSDP shards them: "
                         "gpu (ZeRO-3 without zero.Init, device_map/.to('cuda') before wrapping), "

@@ -215,12 +215,28 @@ def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[s
     down_saved = trains
     if arch.gated_mlp:
         return width * ec * (C.GATED_MLP_SAVED - (0 if down_saved else 1))
+    if relu_saves_once(arch):
+        # ReLU's backward reads its OUTPUT (threshold_backward(grad, result, 0)), and that
+        # output is the down projection's input: one tensor of the MLP width is saved,
+        # whether the down projection trains or not (fc1's output is freed after ReLU)
+        return width * ec * C.RELU_MLP_SAVED
     # (an implementation that calls torch's gelu(approximate="tanh"), as litgpt's GptNeoxMLP
     # does for every model, keeps fc's output and the gelu output, where transformers'
     # Python-level gelu_new keeps five tensors)
     py_gelu = arch.model_type in _PY_GELU and not fused_gelu
     plain = C.PY_GELU_MLP_SAVED if py_gelu else C.PLAIN_MLP_SAVED
     return width * ec * (plain - (0 if down_saved else 1))
+
+
+def relu_saves_once(arch: Any) -> bool:
+    """A plain MLP whose activation is ReLU with no dropout between it and the down
+    projection (OPT: ``activation_function="relu"``, ``activation_dropout=0.0``; a dropout
+    with p=0 returns its input, ``at::native::dropout``): ReLU and the down projection save
+    the same tensor."""
+    x = getattr(arch, "extra", {}) or {}
+    if arch.gated_mlp or x.get("mlp_act") != "relu":
+        return False
+    return not float(x.get("mlp_act_dropout") or 0.0) > 0
 
 
 _NAMES: dict[str, dict[str, tuple[str, ...]]] = {

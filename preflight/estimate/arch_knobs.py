@@ -56,6 +56,15 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
         # learned positions with OPT's offset of 2 rows
         k.update(qkv_bias=bias, o_bias=bias, mlp_bias=bias, norm="layer",
                  learned_positions=cfg.integer("max_position_embeddings") + 2)
+        # OPT-350m embeds tokens in 512 dimensions and projects in/out of the 1024-wide
+        # blocks (project_in/project_out, no bias); the tied LM head reads 512 dimensions
+        k["embed_dim"] = cfg.integer("word_embed_proj_dim", default=cfg.integer("hidden_size"))
+        # post-LN OPT (do_layer_norm_before=False: OPT-350m) has no final LayerNorm
+        k["final_norm"] = cfg.flag("do_layer_norm_before", True)
+        # fc1 -> activation -> dropout(activation_dropout) -> fc2 (what the MLP saves)
+        k["mlp_act"] = str(cfg.raw("activation_function", default="relu") or "relu").lower()
+        act_drop = cfg.raw("activation_dropout", default=0.0)
+        k["mlp_act_dropout"] = float(act_drop) if isinstance(act_drop, (int, float)) else 0.0
     if mt == "gpt_bigcode":
         k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
                  learned_positions=cfg.integer("n_positions", "max_position_embeddings"))

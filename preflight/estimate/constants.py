@@ -123,6 +123,10 @@ NORM_SAVED_NORMED = 1.0
 GATED_MLP_SAVED = 4.0
 #: Plain MLP (GELU/ReLU): fc1 output, activation output (bert-*, vit-*, t5-* cases).
 PLAIN_MLP_SAVED = 2.0
+#: A ReLU MLP (OPT) saves one tensor of the MLP width: ReLU keeps its output, which is the
+#: down projection's input (torch ``threshold_backward(grad, result, 0)``; OPT's
+#: ``fc2(dropout(relu(fc1(x)), p=activation_dropout=0.0))``). From the code, not fitted.
+RELU_MLP_SAVED = 1.0
 #: GPT-2's ``gelu_new`` is the tanh formula in Python ops: input, tanh, 0.5*x, 1+tanh,
 #: output (gpt2-* cases).
 PY_GELU_MLP_SAVED = 5.0

@@ -30,8 +30,10 @@ from preflight.estimate.terms import (
     hf_logits_bytes,
     hf_loss_backward_bytes,
     hf_loss_forward_bytes,
+    logits_reduction_loss,
     optimizer_temporaries,
     state_bytes,
+    tied_embedding_grad,
     zero3_ipg_buffer,
     zero3_live_params,
     zero12_ipg_buffers,
@@ -522,7 +524,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     else:
         start["activation_recompute"] = acts["recompute"]
         start["backward_transient"] = acts["layer_bwd"]
-    end_transient = acts["recompute"] + acts["layer_bwd"]
+    end_transient = max(acts["recompute"] + acts["layer_bwd"],
+                        tied_embedding_grad(arch, full and not sharded, grad_bytes))
     if kept:
         ph.add("backward", "gradients", kept, pb)
         if end_transient > sum(start.values()):
@@ -617,6 +620,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         return out
     if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
         tv = logit_tokens * arch.vocab_size
+        if inp.loss == "logits":
+            out.update(logits_reduction_loss(hf_logits_bytes(inp, d), tv))
+            return out
         if inp.loss == "fused" or (inp.loss == "chunked" and not inp.compiled):
             out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
             return out

@@ -77,14 +77,16 @@ def _count_decoder(a: Architecture, x: Mapping[str, Any]) -> Dict[str, int]:
 
     moe_layers = a.moe_layers if a.num_experts else 0
     dense_layers = a.num_layers - moe_layers
+    e = int(x.get("embed_dim") or h)   # OPT's word_embed_proj_dim (project_in/out when != h)
     parts: Dict[str, int] = {
-        "embeddings": a.vocab_size * h,
+        "embeddings": a.vocab_size * e + (2 * e * h if e != h else 0),
         "positions": int(x.get("learned_positions", 0)) * h,
         "attention": a.num_layers * attn_layer,
         "mlp": dense_layers * mlp(a.intermediate_size),
-        "norms": ((a.num_layers * int(x.get("norms_per_layer", 2)) + 1) * _norm(h, norm)
+        "norms": ((a.num_layers * int(x.get("norms_per_layer", 2)) + int(x.get("final_norm", True)))
+                  * _norm(h, norm)
                   + (_norm(h, "layer") if x.get("embed_norm") else 0)),
-        "lm_head": (0 if a.tie_embeddings else a.vocab_size * h)
+        "lm_head": (0 if a.tie_embeddings else a.vocab_size * e)
                    + (a.vocab_size if x.get("lm_head_bias") else 0),
     }
     if moe_layers:

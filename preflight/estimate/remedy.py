@@ -109,7 +109,7 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             ("--optimizer paged-adamw-8bit",), "needs bitsandbytes; states may page to host memory "
             "under pressure (slower steps when they do)",
             lambda i: i.with_changes(optimizer="paged-adamw-8bit"), ("adam8",))
-    if train and inp.loss != "fused" and _has_lm_logits(inp):
+    if train and inp.loss in ("standard", "chunked") and _has_lm_logits(inp):
         add("fused_loss", 2, "compute the loss with a fused linear cross-entropy (Liger "
             "use_liger_kernel=True, torchtune LinearCrossEntropyLoss, Unsloth): no full logits",
             ("--loss fused",), "needs liger-kernel (or the framework's fused loss); same loss "

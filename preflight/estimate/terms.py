@@ -86,6 +86,37 @@ def chunked_or_fused_logits(inp: EstimateInput, arch: Any, d: A.Dtypes, tv: floa
     return {"logits_held": 0.0, "logits_fwd": grad_in, "logits_bwd": grad_in}
 
 
+def logits_reduction_loss(elem: int, tv: float) -> dict[str, float]:
+    """Logit memory of a "loss" that reduces the logits themselves, no cross-entropy
+    (``outputs.logits.sum().backward()``: benchmarks, gradient probes): ``tv`` = tokens x
+    vocab, ``elem`` the logits' bytes (:func:`hf_logits_bytes`).
+
+    Forward holds the logits once (no upcast, no log-softmax). ``sum``'s backward is the
+    scalar gradient expanded to the logits' shape (a stride-0 view, no storage), but the LM
+    head's matmul backward cannot hand a stride-0 matrix to cuBLAS and makes it contiguous:
+    backward starts with the logits and one dense gradient of their size,
+    ``2 x tv x elem``."""
+    return {"logits_held": tv * elem, "logits_fwd": tv * elem, "logits_bwd": 2 * tv * elem}
+
+
+def tied_embedding_grad(arch: Any, applies: bool, grad_bytes: float) -> float:
+    """The transient at the very end of backward of a model whose LM head is tied to its
+    input embeddings, when the embeddings train and nothing shards the gradients.
+
+    The head's matmul runs first in backward and its gradient becomes ``weight.grad``; the
+    embedding's backward runs last and returns a new dense gradient of the whole table
+    (``embedding_dense_backward``: ``at::zeros({num_weights, dim})``), which AccumulateGrad
+    adds in place into the existing ``.grad``: for that moment every gradient exists plus
+    one more ``vocab x embedding dim`` gradient. Untied, the embedding's gradient is simply
+    stored as its ``.grad`` (no copy)."""
+    if not applies or not getattr(arch, "tie_embeddings", False) or not arch.vocab_size:
+        return 0.0
+    if arch.family not in ("decoder", "encoder", "multimodal"):
+        return 0.0
+    dim = int((getattr(arch, "extra", {}) or {}).get("embed_dim") or arch.hidden_size)
+    return float(arch.vocab_size * dim * grad_bytes)
+
+
 def zero3_live_params(inp: EstimateInput, prm: Any) -> float:
     """Parameters (elements) ZeRO-3 holds gathered at once in the steady state: the running
     module, the prefetch bucket (capped by ``stage3_max_live_parameters``) and what is kept
