@@ -77,6 +77,9 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     if mt == "gpt_neox":
         k.update(qkv_bias=cfg.flag("attention_bias", True), o_bias=cfg.flag("attention_bias", True),
                  mlp_bias=True, norm="layer")
+        # share of each head rotated (sizes the per-layer rotary tables of transformers < 4.45)
+        pct = cfg.raw("rotary_pct", default=0.25)
+        k["rotary_pct"] = float(pct) if isinstance(pct, (int, float)) else 0.25
     if mt == "falcon":
         bias = cfg.flag("bias", False)
         new = cfg.flag("new_decoder_architecture", False)

@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
+from preflight.estimate.buffers import model_buffer_bytes
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
@@ -42,7 +43,7 @@ from preflight.estimate.terms import (
 
 #: Every term a phase may hold, in the order reports list them.
 TERMS = (
-    "weights", "lora_adapters", "gradients", "master_weights", "optimizer_states",
+    "weights", "buffers", "lora_adapters", "gradients", "master_weights", "optimizer_states",
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "logits_loss", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
@@ -236,6 +237,11 @@ def _estimate(inp: EstimateInput) -> Estimate:
         phases = inference_phases(inp, arch, prm, ph, pb, ab, notes)
     if _loading(inp, arch, prm, ph, pb):
         phases = ("load", *phases)
+    buffers = model_buffer_bytes(inp, arch)
+    if buffers:
+        ph.every(phases, "buffers", buffers, (1.0, 1.0))
+        notes.append(f"transformers {inp.transformers_version} GPT-NeoX: per-layer causal-mask "
+                     f"(and rotary) buffers, {buffers / 1e6:.0f} MB")
     ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
     version = inp.torch_before
     if version is not None and version < (1, 13):
