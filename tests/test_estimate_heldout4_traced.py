@@ -123,3 +123,21 @@ def test_opt_eager_scores_keep_the_clamped_copy():
     # eager: q, k, v + (clamped fp16, fp32 softmax, fp16 copy) per score + out_proj's own input
     # sdpa: q, k, v + logsumexp + output (shared with out_proj)
     assert eager.saved - sdpa.saved == seq * (heads * seq * (2 + 4 + 2) - heads * 4)
+
+
+def test_estimate_cli_takes_keeps_outputs():
+    import json
+    import subprocess
+    import sys
+
+    def peak(*extra):
+        proc = subprocess.run([sys.executable, "-m", "preflight", "estimate", "--params", "350M",
+                               "--batch-size", "4", "--seq-len", "1024", "--precision", "fp16",
+                               "--loss", "logits", "--format", "json", *extra],
+                              capture_output=True, text=True, timeout=120)
+        assert proc.returncode in (0, 1), proc.stderr
+        return json.loads(proc.stdout)
+
+    plain, kept = peak(), peak("--keeps-outputs")
+    assert "held_outputs" not in json.dumps(plain)
+    assert "held_outputs" in json.dumps(kept)
