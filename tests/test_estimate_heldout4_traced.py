@@ -141,3 +141,17 @@ def test_estimate_cli_takes_keeps_outputs():
     plain, kept = peak(), peak("--keeps-outputs")
     assert "held_outputs" not in json.dumps(plain)
     assert "held_outputs" in json.dumps(kept)
+
+
+def test_a_remediation_drops_kept_outputs_only_when_the_loop_keeps_them():
+    from preflight.estimate import remediate, target_of
+
+    opt = from_hf_config(OPT_350M, name="opt-350m")
+    target = target_of("L4-24GB")
+    kept = _inp(opt, keeps_outputs=True, micro_batch=8)
+    drop = [r for r in remediate(kept, target) if "outputs" in r.description]
+    assert len(drop) == 1
+    tokens = 8 * 1024
+    # the forward's held outputs: previous logits + cache; the peak drops by at most that
+    assert 0 < drop[0].saved_bytes <= tokens * 50272 * 2 + tokens * 24 * 2 * 1024 * 2
+    assert not [r for r in remediate(_inp(opt, micro_batch=8), target) if "outputs" in r.description]
