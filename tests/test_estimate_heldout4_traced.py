@@ -155,3 +155,22 @@ def test_a_remediation_drops_kept_outputs_only_when_the_loop_keeps_them():
     # the forward's held outputs: previous logits + cache; the peak drops by at most that
     assert 0 < drop[0].saved_bytes <= tokens * 50272 * 2 + tokens * 24 * 2 * 1024 * 2
     assert not [r for r in remediate(_inp(opt, micro_batch=8), target) if "outputs" in r.description]
+
+
+def test_the_cache_terms_match_the_wheels_own_models():
+    """calibration/saved_per_layer.py ran the wheels' models (CPU, saved-tensor hooks):
+    the cache per layer and token and its part autograd does not save."""
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[1] / "calibration" / "data" / "saved_per_layer.json"
+    archs = {"gpt_neox": from_hf_config(PYTHIA_410M, name="pythia-410m"),
+             "opt": from_hf_config(OPT_350M, name="opt-350m")}
+    for row in json.loads(data.read_text(encoding="utf-8"))["rows"]:
+        arch = archs[row["model_type"]]
+        version = ".".join(row["transformers"].split(".")[:2])
+        inp = _inp(arch, transformers_version=version, attention=row["attention"])
+        whole, unsaved = returned_cache(inp, arch, 2, 1.0)
+        layers = arch.num_layers
+        assert whole / layers == row["cache_per_layer_token"], row["model_type"]
+        assert unsaved / layers == row["cache_unsaved_per_layer_token"], row["model_type"]
