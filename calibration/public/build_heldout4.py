@@ -111,8 +111,13 @@ def setup(hf, name, batch, seq, attention, torch_v, tf_v):
     # loss="logits": added AFTER the first scoring (heldout4_first_scoring.txt), when the
     # estimator gained that loss kind; it states the script's logits.sum() (kept in loss_fn),
     # an input fact, not a fitted value. Figures scored with it are not blind.
+    # keeps_outputs=True: added AFTER the first scoring too (est7): the script's loop binds
+    # ``outputs = model(**inputs)`` at loop level, so each step's outputs (logits and the
+    # past_key_values a decoder returns with use_cache) live until the next forward returns
+    # (preflight/estimate/held_outputs.py). An input fact read in the script, not fitted.
     return dict(hf_config=hf, model_name=name, mode="train", precision="fp16", optimizer="sgd",
-                optimizer_step="none", loss_fn="logits.sum()", loss="logits", micro_batch=batch,
+                optimizer_step="none", loss_fn="logits.sum()", loss="logits", keeps_outputs=True,
+                micro_batch=batch,
                 seq_len=seq, grad_ckpt=False, attention=attention, world_size=1,
                 torch_version=torch_v, transformers_version=tf_v)
 

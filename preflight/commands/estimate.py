@@ -55,6 +55,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--transformers-version", metavar="VERSION",
                    help="transformers version (e.g. 4.41.2): generate's KV cache before 4.42, the "
                         "LM loss's logits copies (default: what the requirement files declare)")
+    j.add_argument("--keeps-outputs", action="store_true", default=None,
+                   help="the training loop keeps the model's outputs across steps (outputs = "
+                        "model(...) at loop level): the previous step's logits and returned "
+                        "cache live through the next forward")
     j.add_argument("--max-new-tokens", type=int, metavar="N")
     j.add_argument("--num-beams", type=int, metavar="N")
     t = p.add_argument_group("target and output")
@@ -74,7 +78,8 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "offload_optimizer": "offload_optimizer", "offload_params": "offload_params",
               "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
               "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss",
-              "load_placement": "load_placement", "transformers_version": "transformers_version"}
+              "load_placement": "load_placement", "transformers_version": "transformers_version",
+              "keeps_outputs": "keeps_outputs"}
 
 
 def run(args: argparse.Namespace) -> int:

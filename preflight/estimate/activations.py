@@ -39,6 +39,16 @@ class LayerActs:
     backward: float
 
 
+def resid_dropout(arch: Any, override: Optional[float]) -> Optional[float]:
+    """The residual stream's dropout p when the model sets it apart from the attention
+    probabilities' (OPT: ``dropout`` vs ``attention_dropout``); None: the same p as
+    :func:`_dropout` (also when the job overrides the dropout)."""
+    if override is not None:
+        return None
+    value = (getattr(arch, "extra", {}) or {}).get("resid_dropout")
+    return float(value) if isinstance(value, (int, float)) else None
+
+
 def _dropout(arch: Any, override: Optional[float]) -> float:
     if override is not None:
         return override
@@ -59,6 +69,11 @@ _PY_GELU = {"gpt2", "phi", "gptj", "codegen"}
 #: GPT-NeoX, SigLIP, ...) upcast explicitly and keep a compute-dtype copy.
 _IMPLICIT_SOFTMAX = {"bert", "roberta", "xlm-roberta", "distilbert", "gpt2", "bart", "mbart",
                      "whisper", "falcon"}
+#: Models whose eager attention clamps the masked scores with a binary max before softmax
+#: (OPT: ``torch.max(attn_weights, torch.tensor(finfo.min))``, read in transformers 4.45 and
+#: 4.48; the causal mask is always passed): ``maximum``'s backward keeps both inputs, one
+#: more compute-dtype copy of the scores.
+_CLAMPED_SCORES = {"opt"}
 #: Models without rotary embeddings (no cos/sin kept per layer).
 _NO_ROPE = {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "t5", "mt5", "umt5", "bart",
             "mbart", "whisper", "vit", "clip", "opt", "bloom", "falcon"}
@@ -68,7 +83,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       attention: str, train_weights: bool, lora_targets: frozenset[str],
                       lora_r: int, lora_dropout: float, dropout: float, cross_seq: int = 0,
                       cross_tokens: int = 0, moe: bool = False, device: str = "cuda",
-                      fused_gelu: bool = False, impl: str = "transformers") -> LayerActs:
+                      fused_gelu: bool = False, impl: str = "transformers",
+                      resid_dropout: Optional[float] = None) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -84,7 +100,11 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     q_dim = arch.num_heads * arch.head_dim
     kv_dim = arch.num_kv_heads * arch.head_dim
     heads = arch.num_heads
-    rms = arch.model_type not in _LAYERNORM_TYPES
+    # a decoder whose config reader found LayerNorm (OPT, BLOOM, GPTBigCode, StableLM, MPT
+    # with biases, ...): nn.LayerNorm saves its input (and a per-token mean/rstd), not the
+    # fp32 upcast and normalised value of transformers' Python RMSNorm
+    rms = (arch.model_type not in _LAYERNORM_TYPES
+           and (getattr(arch, "extra", {}) or {}).get("norm") != "layer")
     ec, er = d.comp, d.res
     trains = train_weights
     lora_elem = 2 if d.autocast else 4   # what lora_A saves: autocast cast, or the fp32 cast
@@ -95,6 +115,9 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     # all its adapters; torchtune's LoRALinear uses nn.Identity when lora_dropout is 0
     shared_adapter_input = impl == "litgpt" or (impl == "torchtune" and lora_dropout == 0)
     mask = d.mask
+    # residual dropout: the attention dropout's p unless the model has its own (OPT:
+    # config.dropout on the residual stream, attention_dropout on the probabilities)
+    resid = dropout if resid_dropout is None else resid_dropout
     # SDPA with attention dropout: CUDA's memory-efficient kernel applies it inside the
     # kernel; on CPU the math fallback materialises the scores like eager attention
     math_attention = attention == "eager" or (dropout > 0 and device == "cpu")
@@ -146,9 +169,10 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             soft, copy = 4, ec
         else:                                          # softmax in the 16-bit dtype
             soft, copy = ec, 0
+        clamp = ec if arch.model_type in _CLAMPED_SCORES else 0
         if dropout > 0:
-            return heads * keys * (soft + mask + ec)
-        return heads * keys * (soft + copy)
+            return heads * keys * (soft + mask + ec + clamp)
+        return heads * keys * (soft + copy + clamp)
 
     per_token = 0.0
     fixed = 0.0
@@ -163,7 +187,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         per_token += ec * (q_dim + 2 * kv_dim)            # q (after RoPE), k, v
         per_token += heads * C.LSE_BYTES + ec * q_dim     # logsumexp + output (= o_proj input)
         per_token += lin_input(q_dim, _names(arch, "o"), shared=True)
-    if dropout > 0:
+    if resid > 0:
         per_token += h * mask                             # residual dropout
     if cross_seq:
         per_token += norm() + lin_input(h, ("q",)) + ec * q_dim
@@ -193,7 +217,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         if dropout > 0 and arch.model_type in ("t5", "mt5", "umt5"):
             per_token += arch.intermediate_size * mask    # T5DenseActDense's own dropout
     per_token += lin_input(h, _names(arch, "up"))
-    if dropout > 0:
+    if resid > 0:
         per_token += h * mask
     saved = per_token * tokens + fixed
     if arch.model_type not in _NO_ROPE:  # RoPE cos/sin, one (seq x head_dim) pair per layer

@@ -65,6 +65,12 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
         k["mlp_act"] = str(cfg.raw("activation_function", default="relu") or "relu").lower()
         act_drop = cfg.raw("activation_dropout", default=0.0)
         k["mlp_act_dropout"] = float(act_drop) if isinstance(act_drop, (int, float)) else 0.0
+        # two dropouts on the residual stream per layer (p = config.dropout, OPTConfig's
+        # default 0.1), apart from the probabilities' (attention_dropout, default 0.0)
+        for key, name, default in (("resid_dropout", "dropout", 0.1),
+                                   ("dropout", "attention_dropout", 0.0)):
+            value = cfg.raw(name, default=default)
+            k[key] = float(value) if isinstance(value, (int, float)) else default
     if mt == "gpt_bigcode":
         k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
                  learned_positions=cfg.integer("n_positions", "max_position_embeddings"))
@@ -77,6 +83,9 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     if mt == "gpt_neox":
         k.update(qkv_bias=cfg.flag("attention_bias", True), o_bias=cfg.flag("attention_bias", True),
                  mlp_bias=True, norm="layer")
+        # share of each head rotated (sizes the per-layer rotary tables of transformers < 4.45)
+        pct = cfg.raw("rotary_pct", default=0.25)
+        k["rotary_pct"] = float(pct) if isinstance(pct, (int, float)) else 0.25
     if mt == "falcon":
         bias = cfg.flag("bias", False)
         new = cfg.flag("new_decoder_architecture", False)

@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 # The terms that do not depend on the sequence length or the batch: with these alone over
 # the GPU, the job cannot fit whatever the missing facts are (PF801 as a lower bound).
-_STATIC_TERMS = ("weights", "lora_adapters", "gradients", "master_weights", "optimizer_states")
+_STATIC_TERMS = ("weights", "buffers", "lora_adapters", "gradients", "master_weights", "optimizer_states")
 _HOW_TO_GIVE = {
     "data.seq_len": "the sequence length (`max_length=`/`max_seq_length=` in the script or "
                     "config, or `preflight estimate --seq-len N`)",

@@ -97,6 +97,9 @@ class EstimateInput:
     model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
     # "4.41.2": generate's KV cache (legacy tuples before 4.42) and the LM loss's logits copies; None: unknown
     transformers_version: Optional[str] = None
+    # the training loop keeps the model's output object across steps (``outputs = model(...)``
+    # at loop level): previous step's logits and returned cache live through the next forward
+    keeps_outputs: bool = False
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:

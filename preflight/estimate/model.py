@@ -12,6 +12,8 @@ from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
+from preflight.estimate.buffers import model_buffer_bytes
+from preflight.estimate.held_outputs import held_outputs
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
@@ -42,9 +44,9 @@ from preflight.estimate.terms import (
 
 #: Every term a phase may hold, in the order reports list them.
 TERMS = (
-    "weights", "lora_adapters", "gradients", "master_weights", "optimizer_states",
+    "weights", "buffers", "lora_adapters", "gradients", "master_weights", "optimizer_states",
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
-    "backward_transient", "logits_loss", "kv_cache", "prefill_transient", "ddp_buckets",
+    "backward_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
 )
 
@@ -236,6 +238,11 @@ def _estimate(inp: EstimateInput) -> Estimate:
         phases = inference_phases(inp, arch, prm, ph, pb, ab, notes)
     if _loading(inp, arch, prm, ph, pb):
         phases = ("load", *phases)
+    buffers = model_buffer_bytes(inp, arch)
+    if buffers:
+        ph.every(phases, "buffers", buffers, (1.0, 1.0))
+        notes.append(f"transformers {inp.transformers_version} GPT-NeoX: per-layer causal-mask "
+                     f"(and rotary) buffers, {buffers / 1e6:.0f} MB")
     ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
     version = inp.torch_before
     if version is not None and version < (1, 13):
@@ -505,6 +512,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     acts = _train_activations(inp, arch, d, full, targets, notes)
     ph.add("forward", "activations", acts["saved"], ab)
     ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
+    # a loop that keeps its outputs object (held_outputs.py): previous step's logits and cache
+    held = held_outputs(inp, arch, d.comp, float(inp.micro_batch * (inp.seq_len or 0)),
+                        acts["logits_held"])
+    ph.add("forward", "held_outputs", held["forward"], ab)
     # Backward starts with every activation saved, the loss gradients over the vocabulary
     # (or, later, one recomputed layer and its own gradients); it ends with every gradient
     # and little else. The backward phase is the larger of the two moments.
@@ -524,17 +535,20 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     else:
         start["activation_recompute"] = acts["recompute"]
         start["backward_transient"] = acts["layer_bwd"]
+    if held["backward_start"]:
+        start["held_outputs"] = held["backward_start"]
     end_transient = max(acts["recompute"] + acts["layer_bwd"],
                         tied_embedding_grad(arch, full and not sharded, grad_bytes))
     if kept:
         ph.add("backward", "gradients", kept, pb)
-        if end_transient > sum(start.values()):
-            start = {"backward_transient": end_transient}
+        if end_transient + held["backward_end"] > sum(start.values()):
+            start = {"backward_transient": end_transient, "held_outputs": held["backward_end"]}
         for term, value in start.items():
             ph.add("backward", term, value, ab)
-    elif grads / g_div + end_transient > sum(start.values()):
+    elif grads / g_div + end_transient + held["backward_end"] > sum(start.values()):
         ph.add("backward", "gradients", grads / g_div, pb)
         ph.add("backward", "backward_transient", end_transient, ab)
+        ph.add("backward", "held_outputs", held["backward_end"], ab)
         ph.terms["backward"].pop("autocast_weight_cache", None)
     else:
         for term, value in start.items():
@@ -569,7 +583,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
                   dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
-                  impl=inp.model_impl)
+                  impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout))
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":
         target = int(inp.target_len or seq)

@@ -92,6 +92,11 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "copies the shifted fp32 logits)", ("--transformers-version 4.49",),
             "a library upgrade: check the job's other pins",
             lambda i: i.with_changes(transformers_version="4.49"))
+    if train and inp.keeps_outputs:
+        add("drop_outputs", 1, "do not keep the model's outputs across steps (keep only the "
+            "loss, or `del outputs` after backward): the previous step's logits and cache are "
+            "freed before the next forward", (), "none: same results",
+            lambda i: i.with_changes(keeps_outputs=False))
     if train and inp.precision == "fp32":
         add("amp", 1, "train with bf16 autocast (bf16=True / mixed_precision=\"bf16\")",
             ("--precision amp-bf16",), "needs a bf16 GPU (Ampere or newer); faster; "

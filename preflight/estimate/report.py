@@ -123,12 +123,12 @@ def _job_line(inp: EstimateInput) -> str:
 
 # The bar's groups of terms: letter, legend, terms.
 _BAR_GROUPS = (
-    ("W", "weights", ("weights", "lora_adapters", "master_weights", "autocast_weight_cache",
+    ("W", "weights", ("weights", "buffers", "lora_adapters", "master_weights", "autocast_weight_cache",
                       "gathered_params", "load_transient")),
     ("G", "gradients", ("gradients", "ddp_buckets", "zero_buckets")),
     ("O", "optimizer", ("optimizer_states", "optimizer_temporaries")),
     ("A", "activations", ("activations", "activation_recompute", "backward_transient",
-                          "logits_loss", "kv_cache", "prefill_transient")),
+                          "logits_loss", "held_outputs", "kv_cache", "prefill_transient")),
     ("X", "CUDA context, workspace, fragmentation", ()),
 )
 BAR_WIDTH = 40

@@ -229,6 +229,11 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"transformers_version": "4.48"},
                     "transformers version not known: 4.46 to 4.48 keep one more fp32 copy of the "
                     "logits (the shifted logits) during the loss"))
+    if (inp.transformers_version is None and inp.model_impl == "transformers"
+            and str(getattr(inp.arch, "model_type", "")) == "gpt_neox"):
+        out.append(({"transformers_version": "4.44"},
+                    "transformers version not known: GPT-NeoX before 4.49 keeps a causal-mask "
+                    "buffer per layer (before 4.45 also fp32 rotary tables)"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))

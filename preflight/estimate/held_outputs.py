@@ -1,0 +1,65 @@
+"""Model outputs that the training loop keeps alive across steps.
+
+A loop that binds the model's output at loop level (``outputs = model(**batch)``, then
+``outputs.loss.backward()`` or ``outputs.logits.sum().backward()``, no ``del``) keeps each
+step's output object until the next step's forward returns and replaces it. So:
+
+- during the next forward, the PREVIOUS step's logits and the cache its model returned
+  (``past_key_values``) are alive next to the new activations (the end of the forward is the
+  moment both exist in full);
+- through the step's own backward, its outputs stay referenced: at the end of backward, when
+  every gradient exists and the saved activations are gone, its logits and its cache are
+  still there; at the start, the part of the cache autograd does not save is extra.
+
+What a cache holds in training (transformers' decoders return one whenever
+``config.use_cache`` is true, the default, and gradient checkpointing is off: the
+checkpointing branch sets ``use_cache = False``): per layer and token, the key after rotary
+embeddings and the value. Read in transformers 4.42.0/4.44.0 (``modeling_gpt_neox.py``):
+
+- GPT-NeoX builds ``key = torch.cat((key_rot, key_pass))`` where ``key_rot`` was multiplied by
+  the fp32 ``cos_cached`` tables: before 4.45 the cached key is fp32 (4 bytes x hidden), which
+  SDPA does not save (it saves ``key.to(value.dtype)``); the value is a view of the fused
+  ``query_key_value`` output and keeps that whole tensor (3 x hidden) alive. From 4.45 the
+  rotary tables come in the input's dtype: a 16-bit key, the one SDPA saves.
+- Other decoders: key and value of the key/value heads in the compute dtype.
+
+The Trainer (``compute_loss`` returns the loss and drops the outputs) and loops that only keep
+the loss do not hold any of this: ``EstimateInput.keeps_outputs`` is False by default.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from preflight.estimate.buffers import _minor, gpt_neox_legacy
+
+
+def returned_cache(inp: Any, arch: Any, comp: float, tokens: float) -> tuple[float, float]:
+    """(bytes of the cache one training step returns, the part of it autograd does not save)."""
+    if (inp.model_impl != "transformers" or arch.family != "decoder" or inp.grad_ckpt
+            or not (arch.extra or {}).get("use_cache", True)):
+        return 0.0, 0.0
+    per_layer = tokens * float(arch.num_layers)
+    if gpt_neox_legacy(inp, arch):
+        h = arch.num_heads * arch.head_dim
+        version = _minor(inp.transformers_version)
+        fp32_key = version is not None and version < (4, 45)
+        key = h * (4 if fp32_key else comp)
+        qkv = 3 * h * comp
+        unsaved = key if (fp32_key and inp.attention != "eager") else 0.0
+        return per_layer * (key + qkv), per_layer * unsaved
+    kv = arch.num_kv_heads * arch.head_dim
+    return per_layer * 2 * kv * comp, 0.0
+
+
+def held_outputs(inp: Any, arch: Any, comp: float, tokens: float,
+                 logits_held: float) -> dict[str, float]:
+    """Extra bytes per moment when the loop keeps its outputs (0 each when it does not):
+    ``forward`` (end of forward: previous step's logits and cache, this step's unsaved cache
+    part), ``backward_start`` (this step's unsaved cache part) and ``backward_end`` (this
+    step's logits and whole cache)."""
+    if not getattr(inp, "keeps_outputs", False) or inp.mode != "train":
+        return {"forward": 0.0, "backward_start": 0.0, "backward_end": 0.0}
+    cache, unsaved = returned_cache(inp, arch, comp, tokens)
+    return {"forward": logits_held + cache + unsaved, "backward_start": unsaved,
+            "backward_end": logits_held + cache}
