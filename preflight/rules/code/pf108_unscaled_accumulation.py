@@ -54,8 +54,11 @@ autofix), or `loss = loss / N`. With Accelerate, pass
 `Accelerator(gradient_accumulation_steps=N)` and let `accelerator.backward` divide.
 When the backward is `accelerator.backward` on an `Accelerator` built without
 `gradient_accumulation_steps` (default 1; the `ACCELERATE_GRADIENT_ACCUMULATION_STEPS`
-environment variable can change it at launch), the finding is a warning and has
-no autofix.
+environment variable can change it at launch), the finding is a note and has
+no autofix: under a DeepSpeed plugin (an accelerate config with
+`distributed_type: DEEPSPEED`) the engine divides the loss by its config's
+`gradient_accumulation_steps`, so the undivided loop is right there and a manual
+division is the bug (PF522, with the config).
 
 ## When preflight stays silent
 
@@ -96,7 +99,10 @@ no autofix.
         n = short(site.modulus, 40)
         severity, why = optimizer_severity(scopes, site.optimizer)
         if owner.kind == "accelerate":
-            severity = Severity.WARNING
+            # the window `accelerator.backward` divides by is not in the code: the launch config
+            # decides it, and under a DeepSpeed plugin the engine divides by its config's
+            # `gradient_accumulation_steps` (then this loop is right and dividing is the bug, PF522)
+            severity = Severity.NOTE
         step = short(site.step.func if site.step is not None else None, 40)
         message = (
             f"The optimizer steps once every `{n}` micro-batches (`{step}()` under "
@@ -106,7 +112,9 @@ no autofix.
             f"`{n}` before backward")
         if owner.kind == "accelerate":
             message += (" (or pass `Accelerator(gradient_accumulation_steps=...)` and let "
-                        "`accelerator.backward` divide; its default is 1)")
+                        "`accelerator.backward` divide; its default is 1). Unless the job runs under "
+                        "DeepSpeed: its engine divides the loss by the DeepSpeed config's "
+                        "`gradient_accumulation_steps` itself, and this loop is then right")
         evidence = self._evidence(ctx, site, n)
         return ctx.finding(self, site.backward, message, evidence=evidence,
                            fix=self._fix(ctx, site), severity=severity)
