@@ -28,11 +28,10 @@ from preflight.analysis.binding_kinds import (
     MODULE,
     MODULE_CONTAINER,
     OPTIMIZER,
-    OPTIMIZER_PARAM_NAMES,
-    optimizer_param_name,
     PARAMETER,
     Binding,
     hydra_optimizer,
+    optimizer_param_name,
 )
 from preflight.analysis.binding_syntax import (
     binding_deps,
