@@ -110,6 +110,9 @@ class AccumSite:
     step: Optional[ast.Call] = None
     zeroed_every_micro_batch: bool = False
     optimizer: Optional[ast.AST] = None  # the optimizer constructor, when known
+    # nanoGPT's shape: ``for micro_step in range(N):`` holds the backward and the step follows
+    # it in the enclosing loop (then ``guard`` is None and ``modulus`` is N)
+    window: Optional[ast.For] = None
 
 
 @dataclass
@@ -171,6 +174,10 @@ class _Analysis:
                 targets = node.targets
             else:
                 targets = [node.target]
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                # ``logits, loss = model(X, Y)``: each plain name unpacked from a call
+                targets = [*targets, *(e for t in node.targets if isinstance(t, (ast.Tuple, ast.List))
+                                       for e in t.elts if isinstance(e, ast.Name))]
             for target in targets:
                 key = _key(target)
                 if key is None:
@@ -287,6 +294,15 @@ class _Analysis:
         if side.opaque is not None and not isinstance(side.opaque, ast.Name):
             out.opaque = out.opaque or side.opaque
 
+    def _foreign_call(self, value: ast.AST, fn: FunctionInfo) -> bool:
+        """A call of something the file does not define (``model(X, Y)`` of an imported model):
+        unpacking its result hides no division by the window unless it is handed the window,
+        which the trace's helpers check; a local function's tuple stays opaque."""
+        if not isinstance(value, ast.Call):
+            return False
+        found = self.scopes.bindings.resolve_call(value, fn)
+        return found is None
+
     def _binding_opaque(self, bound_to: list[ast.AST], fn: FunctionInfo) -> Optional[ast.AST]:
         """The first binding that makes a trace opaque by itself (what `_trace_binding` marks
         before it follows the bound value)."""
@@ -297,7 +313,8 @@ class _Analysis:
                     return bound
             elif isinstance(bound, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and bound.value is not None:
                 if isinstance(bound, ast.Assign) and any(
-                        isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets):
+                        isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets) and not self._foreign_call(
+                        bound.value, fn):
                     return bound
             elif not isinstance(bound, ast.withitem):
                 return bound
@@ -317,7 +334,8 @@ class _Analysis:
             self._trace(bound.value, fn, out, seen, depth + 1, False)
         elif isinstance(bound, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and bound.value is not None:
             if isinstance(bound, ast.Assign) and any(
-                    isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets):
+                    isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets) and not self._foreign_call(
+                    bound.value, fn):
                 out.opaque = out.opaque or bound  # unpacked from something: cannot follow one part
             self._trace(bound.value, fn, out, seen, depth + 1, False)
         elif isinstance(bound, ast.withitem):
@@ -565,7 +583,7 @@ def _build(ctx: FileContext) -> Accumulation:
     guards: dict[FunctionInfo, list[tuple[ast.Call, ast.If, ast.expr]]] = {}
     for step_call, guard_if, modulus_expr, step_fn in an.guards():
         guards.setdefault(step_fn, []).append((step_call, guard_if, modulus_expr))
-    resets = _resets(ctx, scopes) if guards else {}
+    resets: Optional[dict[FunctionInfo, list[ast.AST]]] = _resets(ctx, scopes) if guards else None
     for tc in scopes.training_calls:
         if tc.kind != "backward" or tc.value is None:
             continue
@@ -584,9 +602,14 @@ def _build(ctx: FileContext) -> Accumulation:
                                                                 for lp in loop.chain())):
                 continue
             site.loop, site.guard, site.modulus, site.step = guard_loop, guard, modulus, step
-            site.zeroed_every_micro_batch = _zeroes_outside(ctx, guard_loop, fn, guard, resets)
+            site.zeroed_every_micro_batch = _zeroes_outside(ctx, guard_loop, fn, guard, resets or {})
             site.optimizer = an.optimizer_of(step, fn)
             break
+        if site.guard is None and loop is not None and isinstance(loop.node, ast.For) and _range_count(
+                loop.node.iter) is not None:
+            if resets is None:
+                resets = _resets(ctx, scopes)
+            _micro_step_window(ctx, scopes, an, site, loop, resets)
         result.sites.append(site)
     for fn in lightning:
         cls = fn.method_class()
@@ -607,6 +630,60 @@ def _build(ctx: FileContext) -> Accumulation:
                 if kw.arg == "accumulate_grad_batches":
                     result.trainer_accumulation.append(kw.value)
     return result
+
+
+def _range_count(node: ast.AST) -> Optional[ast.expr]:
+    """``N`` of ``range(N)`` (a name, attribute or number other than 0 and 1)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
+            and len(node.args) == 1 and not node.keywords):
+        return None
+    count = node.args[0]
+    if is_number(count) and count.value in (0, 1):  # type: ignore[attr-defined]
+        return None
+    return count if isinstance(count, (ast.Name, ast.Attribute, ast.Constant, ast.Subscript)) else None
+
+
+def _fresh_loss_per_micro_step(ctx: FileContext, an: _Analysis, site: AccumSite, inner: ast.For) -> bool:
+    """The backward's loss is computed anew in each pass of ``inner`` (a forward inside it) and
+    does not depend on the loop counter: micro-batches, not the heads of one output
+    (``for k in range(3): out[:, k].mean().backward()`` sums losses of one forward on purpose)."""
+    counter = {n.id for n in ast.walk(inner.target) if isinstance(n, ast.Name)}
+    names = {n.id for n in ast.walk(site.value) if isinstance(n, ast.Name)}
+    if names & counter:
+        return False
+    fresh = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) for n in ast.walk(site.value))
+    for name in names:
+        for bound in an.assigned.get((an.scopes.scope_of_name(name, site.function), name), ()):
+            if not _inside(ctx, bound, inner):
+                continue
+            value = _bound_value(bound)
+            if value is not None and counter & {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}:
+                return False
+            fresh = fresh or isinstance(value, ast.Call)
+    return fresh
+
+
+def _micro_step_window(ctx: FileContext, scopes: ScopeIndex, an: _Analysis, site: AccumSite,
+                       loop: LoopInfo, resets: dict[FunctionInfo, list[ast.AST]]) -> None:
+    """``for micro_step in range(N): ... backward()`` directly inside a loop whose body steps the
+    optimizer after it: one step every N backward passes."""
+    inner = loop.node
+    outer = loop.parent
+    if not isinstance(inner, ast.For) or outer is None or inner.orelse:
+        return
+    count = _range_count(inner.iter)
+    if count is None or not _fresh_loss_per_micro_step(ctx, an, site, inner):
+        return
+    end = inner.end_lineno or inner.lineno
+    for tc in scopes.training_calls:
+        if tc.kind != "step" or tc.function is not site.function or scopes.loop_of(tc.call) is not outer:
+            continue
+        if tc.call.lineno <= end:
+            continue
+        site.loop, site.window, site.modulus, site.step = outer, inner, count, tc.call
+        site.zeroed_every_micro_batch = any(_inside(ctx, node, inner) for node in resets.get(site.function, ()))
+        site.optimizer = an.optimizer_of(tc.call, site.function)
+        return
 
 
 def _manual_optimization(ctx: FileContext, scopes: ScopeIndex, cls: object) -> bool:

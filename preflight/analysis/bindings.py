@@ -416,6 +416,10 @@ class Bindings:
                 return self.classify(call.args[0], fn)
             if attr == "optimizers" and isinstance(func.value, ast.Name) and func.value.id == "self":
                 return Binding(OPTIMIZER, call, "`self.optimizers()`")
+            if attr == "configure_optimizers" and not (isinstance(func.value, ast.Name) and func.value.id in (
+                    "self", "super")) and not isinstance(func.value, ast.Call):
+                # nanoGPT / minGPT: `optimizer = model.configure_optimizers(...)` returns the optimizer
+                return Binding(OPTIMIZER, call, None)
         if qual.startswith("torchvision.models.") and last[:1].islower() and last != "get_weight":
             return Binding(MODULE, call, None)
         if qual in ("timm.create_model", "torch.hub.load"):

@@ -14,6 +14,13 @@ from preflight.rules.base import Rule, examples
 from preflight.rules.code._pf108_support import optimizer_severity, short, simple_divisor
 
 
+def _where(site: AccumSite) -> str:
+    if site.guard is not None:
+        return f"under `if {short(site.guard.test, 50)}`"
+    assert site.window is not None
+    return f"after the `for {short(site.window.target, 20)} in {short(site.window.iter, 40)}` loop of backward passes"
+
+
 @register
 class UnscaledAccumulation(Rule):
     code = "PF108"
@@ -37,6 +44,9 @@ for i, (x, y) in enumerate(loader):
         optimizer.step()            # ... and the sum of N gradients is applied
         optimizer.zero_grad()
 ```
+
+The same holds for nanoGPT's shape: an inner `for micro_step in range(N):` loop of
+backward passes, with the step after it in the enclosing loop.
 
 ## Why it matters
 
@@ -86,7 +96,7 @@ division is the bug (PF522, with the config).
                 yield finding
 
     def _check_site(self, ctx: FileContext, scopes: ScopeIndex, site: AccumSite) -> Optional[Finding]:
-        if site.guard is None or site.modulus is None or site.zeroed_every_micro_batch:
+        if (site.guard is None and site.window is None) or site.modulus is None or site.zeroed_every_micro_batch:
             return None
         if site.trace.scalings or site.trace.hidden_scaling(site.modulus) is not None:
             return None
@@ -105,8 +115,8 @@ division is the bug (PF522, with the config).
             severity = Severity.NOTE
         step = short(site.step.func if site.step is not None else None, 40)
         message = (
-            f"The optimizer steps once every `{n}` micro-batches (`{step}()` under "
-            f"`if {short(site.guard.test, 50)}`), but backward runs on every micro-batch and the "
+            f"The optimizer steps once every `{n}` micro-batches (`{step}()` {_where(site)}), "
+            f"but backward runs on every micro-batch and the "
             f"loss is never divided by the window: each step applies the sum of the window's "
             f"gradients instead of their mean, `{n}` times too large; {why}. Divide the loss by "
             f"`{n}` before backward")
@@ -121,7 +131,6 @@ division is the bug (PF522, with the config).
 
     def _evidence(self, ctx: FileContext, site: AccumSite, n: str) -> list[Evidence]:
         out = []
-        assert site.guard is not None
         if site.loop is not None:
             out.append(ctx.evidence(site.loop.node, "the loop over micro-batches"))
         out.append(ctx.evidence(site.backward, "backward runs on every micro-batch; gradients "
@@ -134,8 +143,12 @@ division is the bug (PF522, with the config).
                     out.append(ctx.evidence(node, f"`{site.value.id}` is bound here, "
                                                   "without a division by the window"))
                     break
-        out.append(ctx.evidence(site.guard, f"the optimizer steps only when `{short(site.guard.test, 50)}`"
-                                            f": once every `{n}` micro-batches"))
+        if site.guard is not None:
+            out.append(ctx.evidence(site.guard, f"the optimizer steps only when `{short(site.guard.test, 50)}`"
+                                                f": once every `{n}` micro-batches"))
+        elif site.window is not None and site.step is not None:
+            out.append(ctx.evidence(site.step, f"the optimizer steps after the `{short(site.window.iter, 50)}` "
+                                               f"loop: once every `{n}` micro-batches"))
         if site.optimizer is not None:
             out.append(ctx.evidence(site.optimizer, "the optimizer"))
         return out
