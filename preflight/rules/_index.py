@@ -57,6 +57,7 @@ FILE = {
     "PF432": "code.pf432_configured_lr_not_used",
     "PF433": "code.pf433_option_overwritten_by_random_draw",
     "PF434": "code.pf434_training_option_never_read",
+    "PF435": "code.pf435_plateau_without_monitor",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -127,4 +128,5 @@ NEEDS = {
     "PF432": ('lr',),
     "PF433": ('add_argument',),
     "PF434": ('add_argument',),
+    "PF435": ('ReduceLROnPlateau',),
 }
