@@ -58,6 +58,7 @@ FILE = {
     "PF433": "code.pf433_option_overwritten_by_random_draw",
     "PF434": "code.pf434_training_option_never_read",
     "PF435": "code.pf435_plateau_without_monitor",
+    "PF436": "code.pf436_collective_on_rank_zero",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -129,4 +130,5 @@ NEEDS = {
     "PF433": ('add_argument',),
     "PF434": ('add_argument',),
     "PF435": ('ReduceLROnPlateau',),
+    "PF436": ('is_main_process', 'rank', 'is_global_zero', 'master', 'is_main'),
 }
