@@ -59,6 +59,7 @@ FILE = {
     "PF434": "code.pf434_training_option_never_read",
     "PF435": "code.pf435_plateau_without_monitor",
     "PF436": "code.pf436_collective_on_rank_zero",
+    "PF437": "code.pf437_sampler_seed_per_rank",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -131,4 +132,5 @@ NEEDS = {
     "PF434": ('add_argument',),
     "PF435": ('ReduceLROnPlateau',),
     "PF436": ('is_main_process', 'rank', 'is_global_zero', 'master', 'is_main'),
+    "PF437": ('DistributedSampler',),
 }
