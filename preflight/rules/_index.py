@@ -60,6 +60,7 @@ FILE = {
     "PF435": "code.pf435_plateau_without_monitor",
     "PF436": "code.pf436_collective_on_rank_zero",
     "PF437": "code.pf437_sampler_seed_per_rank",
+    "PF438": "code.pf438_monitored_metric_not_synced",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -133,4 +134,5 @@ NEEDS = {
     "PF435": ('ReduceLROnPlateau',),
     "PF436": ('is_main_process', 'rank', 'is_global_zero', 'master', 'is_main'),
     "PF437": ('DistributedSampler',),
+    "PF438": ('sync_dist', 'self.log'),
 }
