@@ -72,4 +72,18 @@ def evaluate(total, rank, metric):
         metric.gather(total)
         all_reduce(total)
 """,
+    # DeepSpeedExamples cifar10_deepspeed.py: "rank 0 downloads first"; every rank reaches one barrier
+    """
+import torch
+import torchvision
+
+
+def load():
+    if torch.distributed.get_rank() != 0:
+        torch.distributed.barrier()
+    trainset = torchvision.datasets.CIFAR10(root="./data", train=True, download=True)
+    if torch.distributed.get_rank() == 0:
+        torch.distributed.barrier()
+    return trainset
+""",
 ]

@@ -67,7 +67,10 @@ main process does with the result (printing, logging, writing files).
 
 ## When preflight stays silent
 
-* Both branches of the `if` make the same call.
+* Both branches of the `if` make the same call, or the function makes it outside
+  the rank-0 guard too: the "main process first" pattern
+  (`if rank != 0: dist.barrier()` ... `if rank == 0: dist.barrier()`), where every
+  rank reaches the barrier once.
 * The receiver is not an `Accelerator` built in the file (a metrics object's own
   `gather`), or the call is not `torch.distributed`'s (a project's `all_reduce`).
 * Saves that are collectives are PF427's.
@@ -85,7 +88,7 @@ main process does with the result (printing, logging, writing files).
             if flags is None:
                 flags = rank_zero_flags(ctx.tree)
             guard = rank_zero_guard(ctx.ancestors, call, flags)
-            if guard is None:
+            if guard is None or self._matched(ctx, call, flags):
                 continue
             what = ast.unparse(call.func)
             yield ctx.finding(
@@ -94,3 +97,17 @@ main process does with the result (printing, logging, writing files).
                 "and the job hangs until the NCCL timeout. Call it on every rank and guard only what rank 0 "
                 "does with the result",
                 evidence=[ctx.evidence(guard, "only rank 0 runs this")])
+
+    @staticmethod
+    def _matched(ctx: FileContext, call: ast.Call, flags: frozenset[str]) -> bool:
+        """The same call is made elsewhere in the function outside a rank-0 guard: the "main
+        process first" pattern (``if rank != 0: dist.barrier()`` ... ``if rank == 0: dist.barrier()``)
+        where every rank reaches the collective once."""
+        fn = ctx.enclosing_function(call)
+        same = ast.unparse(call.func)
+        for other in ctx.nodes(ast.Call):
+            if other is call or ctx.enclosing_function(other) is not fn or ast.unparse(other.func) != same:
+                continue
+            if rank_zero_guard(ctx.ancestors, other, flags) is None:
+                return True
+        return False

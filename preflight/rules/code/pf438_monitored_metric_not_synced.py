@@ -87,20 +87,21 @@ object (Lightning synchronises those itself).
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         monitored: dict[str, ast.Call] = {}
         distributed: Optional[ast.AST] = None
-        for call, qual in calls(ctx):
+        for built, qual in calls(ctx):
             last = qual.rsplit(".", 1)[-1]
             if last in _MONITORS and _lightning(qual):
-                name = const_str(kwarg(call, "monitor"))
+                name = const_str(kwarg(built, "monitor"))
                 if name is not None:
-                    monitored.setdefault(name, call)
+                    monitored.setdefault(name, built)
             elif last == "Trainer" and _lightning(qual) and distributed is None:
-                distributed = _multi_process(ctx, call)
+                distributed = _multi_process(ctx, built)
         if not monitored or distributed is None:
             return
         for fn in ctx.nodes(ast.FunctionDef):
             if fn.name not in _VALIDATION_HOOKS:
                 continue
-            for call in ast.walk(fn):
+            for node in ast.walk(fn):
+                call = node
                 if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
                         and call.func.attr == "log" and isinstance(call.func.value, ast.Name)
                         and call.func.value.id == "self" and len(call.args) >= 2):
