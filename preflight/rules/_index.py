@@ -61,6 +61,7 @@ FILE = {
     "PF436": "code.pf436_collective_on_rank_zero",
     "PF437": "code.pf437_sampler_seed_per_rank",
     "PF438": "code.pf438_monitored_metric_not_synced",
+    "PF439": "code.pf439_eval_in_init_undone",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -135,4 +136,5 @@ NEEDS = {
     "PF436": ('is_main_process', 'rank', 'is_global_zero', 'master', 'is_main'),
     "PF437": ('DistributedSampler',),
     "PF438": ('sync_dist', 'self.log'),
+    "PF439": ('LightningModule',),
 }
