@@ -19,10 +19,8 @@ def _self_attr_eval(node: ast.AST) -> Optional[str]:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
         return None
     func = node.func
-    if func.attr == "eval" and not node.args and not node.keywords:
-        pass
-    elif func.attr == "train" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and (
-            node.args[0].value is False):
+    if (func.attr == "eval" and not node.args and not node.keywords) or (func.attr == "train" and len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and (
+            node.args[0].value is False)):
         pass
     else:
         return None
