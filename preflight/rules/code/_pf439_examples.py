@@ -55,4 +55,25 @@ class Frozen(nn.Module):
         self.backbone = torchvision.models.resnet50()
         self.backbone.eval()
 """,
+    # Latte train_pl.py: an EMA copy put in eval() in __init__ is only updated and saved, never run
+    """
+from copy import deepcopy
+
+import pytorch_lightning as pl
+
+
+class LatteTrainer(pl.LightningModule):
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+        self.ema = deepcopy(model)
+        self.ema.requires_grad_(False)
+        self.ema.eval()
+
+    def training_step(self, batch, batch_idx):
+        return self.model(batch).mean()
+
+    def on_train_batch_end(self, *args):
+        update_ema(self.ema, self.model)
+""",
 ]

@@ -72,6 +72,8 @@ eval.
 
 * Another method of the class (a hook, `train()`, `forward`) calls `eval()` on the
   same submodule, or the class overrides `train`.
+* The submodule is never called by another method of the class (an EMA copy that is
+  only updated and saved: its mode does not matter).
 * The class is not a `LightningModule` subclass (a plain `nn.Module` in a hand-written
   loop keeps the mode it is given).
 """
@@ -95,9 +97,12 @@ eval.
                 continue
             elsewhere = {attr for name, m in methods.items() if name != "__init__"
                          for node in ast.walk(m) for attr in [_self_attr_eval(node)] if attr is not None}
+            called = {node.func.attr for name, m in methods.items() if name != "__init__" for node in ast.walk(m)
+                      if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                      and isinstance(node.func.value, ast.Name) and node.func.value.id == "self"}
             for attr, call in in_init.items():
-                if attr in elsewhere:
-                    continue
+                if attr in elsewhere or attr not in called:
+                    continue  # re-set elsewhere, or never run (an EMA copy that is only saved)
                 yield ctx.finding(
                     self, call,
                     f"`self.{attr}` is put in eval mode only in `__init__`: the Lightning Trainer calls `.train()` "
