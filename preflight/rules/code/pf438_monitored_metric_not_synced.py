@@ -79,23 +79,28 @@ object (Lightning synchronises those itself).
 * The logged value is an attribute of the module (`self.val_loss`, a torchmetrics
   metric that syncs itself), or `sync_dist` is given.
 * The Trainer runs one process, or its device count is not known in the file.
-* The metric is not monitored by a callback built in the same file.
+* The metric is not monitored by a callback built in the same file, or the file
+  builds several Trainers (a test file: which module each one fits is not followed).
 """
     bad_examples = examples("preflight.rules.code._pf438_examples", "PF438_BAD")
     good_examples = examples("preflight.rules.code._pf438_examples", "PF438_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         monitored: dict[str, ast.Call] = {}
-        distributed: Optional[ast.AST] = None
+        trainers: list[ast.Call] = []
         for built, qual in calls(ctx):
             last = qual.rsplit(".", 1)[-1]
             if last in _MONITORS and _lightning(qual):
                 name = const_str(kwarg(built, "monitor"))
                 if name is not None:
                     monitored.setdefault(name, built)
-            elif last == "Trainer" and _lightning(qual) and distributed is None:
-                distributed = _multi_process(ctx, built)
-        if not monitored or distributed is None:
+            elif last == "Trainer" and _lightning(qual):
+                trainers.append(built)
+        # one Trainer: the job of the file (a test file builds many, each with its own modules)
+        if not monitored or len(trainers) != 1:
+            return
+        distributed = _multi_process(ctx, trainers[0])
+        if distributed is None:
             return
         for fn in ctx.nodes(ast.FunctionDef):
             if fn.name not in _VALIDATION_HOOKS:
