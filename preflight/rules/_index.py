@@ -95,6 +95,7 @@ JOB = {
     "PF520": "plan.pf520_launch_accumulation_without_accumulate",
     "PF521": "plan.pf521_zero3_save_pretrained_partitioned",
     "PF522": "plan.pf522_loss_divided_under_deepspeed",
+    "PF523": "plan.pf523_engine_accumulation_without_boundary",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
