@@ -82,7 +82,7 @@ def main(config, pipeline):
     optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
     unet, optimizer = accelerator.prepare(unet, optimizer)
 """,
-    # held-out-4 (diffusers issue): the trained UNet is cast to `weight_dtype`, float16 exactly when
+    # held-out-4 (accelerate issue 1778): the trained UNet is cast to `weight_dtype`, float16 exactly when
     # the launch asks for fp16 mixed precision
     """
 import torch

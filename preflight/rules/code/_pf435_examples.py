@@ -20,7 +20,7 @@ class Forecaster(pl.LightningModule):
 """
 
 PF435_BAD = [
-    # spacetimeformer issue 34: a scheduler dict without "monitor"
+    # spacetimeformer issue 79: a scheduler dict without "monitor"
     _MODULE.format(ret='        return {"optimizer": optimizer, "lr_scheduler": {"scheduler": scheduler}}'
                        "  # error: PF435"),
     # the list form cannot carry a monitor at all

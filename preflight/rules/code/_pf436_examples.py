@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 PF436_BAD = [
-    # accelerate issue 2223: the evaluation loop (and its gather) runs on the main process only
+    # accelerate issue 2785: the evaluation loop (and its gather) runs on the main process only
     """
 import torch
 from accelerate import Accelerator

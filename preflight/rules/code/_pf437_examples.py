@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 PF437_BAD = [
-    # LongLive issue 35: the clock times the rank
+    # LongLive issue 71: the clock times the rank
     """
 import time
 

@@ -22,7 +22,7 @@ if __name__ == "__main__":
 """
 
 PF438_BAD = [
-    # lightning-bolts issue 434
+    # lightning-bolts PR 371
     _TEMPLATE.format(log='        self.log("val_loss", loss)  # warning: PF438', devices='devices=4, strategy="ddp"'),
 ]
 

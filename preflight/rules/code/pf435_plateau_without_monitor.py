@@ -46,7 +46,7 @@ scheduler and no `"monitor"` key says which logged metric it watches:
 `ReduceLROnPlateau.step(metric)` needs a value, and Lightning takes it from the
 metric named by `"monitor"`. Without one, `trainer.fit` stops before the first
 step with `MisconfigurationException: The lr scheduler dict must include a
-monitor when a ReduceLROnPlateau scheduler is used` (spacetimeformer issue 34;
+monitor when a ReduceLROnPlateau scheduler is used` (spacetimeformer issue 79;
 Lightning's own tests `test_reducelronplateau_with_no_monitor_raises`).
 
 ## How to fix it

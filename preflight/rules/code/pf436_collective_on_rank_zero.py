@@ -57,7 +57,7 @@ Inside `if accelerator.is_main_process:` / `if rank == 0:` / `if dist.get_rank()
 
 A collective completes only when every rank of the group calls it. On rank 0
 alone it waits for the other ranks, which have gone on (or wait at another
-collective), and the job hangs until the NCCL timeout (accelerate issue 2223:
+collective), and the job hangs until the NCCL timeout (accelerate issue 2785:
 `gather_for_metrics` in an evaluation loop run under `is_main_process`).
 
 ## How to fix it

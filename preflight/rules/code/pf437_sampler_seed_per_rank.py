@@ -67,7 +67,7 @@ Every rank shuffles the whole dataset with `seed + epoch` and takes every
 world-size-th index of that permutation. The shards are disjoint only when every
 rank draws the same permutation: with a seed per rank each rank cuts its shard
 from a different permutation, so ranks train on overlapping samples and some
-samples are never seen in the epoch (LongLive issue 35). Seeding the model's
+samples are never seen in the epoch (LongLive issue 71). Seeding the model's
 randomness per rank is fine; the sampler's seed must be shared.
 
 ## How to fix it

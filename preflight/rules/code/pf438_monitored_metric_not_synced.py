@@ -67,7 +67,7 @@ Each process logs the mean over its own shard of the validation set. Without
 on each rank compares a different number: the "best" checkpoint is chosen from
 rank 0's shard only, and ranks can disagree about saving or stopping (Lightning
 warns "It is recommended to use `self.log(..., sync_dist=True)` when logging on
-epoch level in distributed setting"; lightning-bolts issue 434).
+epoch level in distributed setting"; lightning-bolts PR 371).
 
 ## How to fix it
 

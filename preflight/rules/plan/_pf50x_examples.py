@@ -340,7 +340,7 @@ deepspeed train.py --deepspeed ds_config.json
 # --- expect
 ds_config.json:3: warning: PF505
 """,
-    # held-out-4 (SVD fine-tuning report): the unwrapped UNet saved on the main process under ZeRO-3,
+    # held-out-4 (accelerate issue 2294): the unwrapped UNet saved on the main process under ZeRO-3,
     # with the 16-bit save flag on (it applies to get_state_dict only)
     """
 # --- train.py

@@ -71,9 +71,8 @@ and the engine's `step()` once after the loop, in a job whose DeepSpeed config
 The engine decides from its config where an accumulation window ends. With 1,
 every `backward` is a boundary: ZeRO reduces and partitions the gradients after
 each micro-batch, and the gradients of the earlier micro-batches of the window
-are not the ones the step applies (open-instruct's GRPO learner: the policy
-trained on the last micro-batch only until it called
-`set_gradient_accumulation_boundary`).
+are not the ones the step applies (open-instruct PR 1498: its GRPO learner now
+calls `set_gradient_accumulation_boundary`).
 
 ## How to fix it
 
