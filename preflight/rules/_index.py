@@ -98,6 +98,7 @@ JOB = {
     "PF523": "plan.pf523_engine_accumulation_without_boundary",
     "PF524": "plan.pf524_prepared_step_scheduler_per_process",
     "PF525": "plan.pf525_hydra_interpolation_relative",
+    "PF526": "plan.pf526_hydra_override_not_in_config",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
