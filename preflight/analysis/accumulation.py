@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Optional
 
 from preflight._record import dataclass, field
 from preflight.analysis.bindings import MODULE, OPTIMIZER
+from preflight.analysis.micro_steps import micro_step_window, range_count
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
 
 if TYPE_CHECKING:
@@ -605,11 +606,11 @@ def _build(ctx: FileContext) -> Accumulation:
             site.zeroed_every_micro_batch = _zeroes_outside(ctx, guard_loop, fn, guard, resets or {})
             site.optimizer = an.optimizer_of(step, fn)
             break
-        if site.guard is None and loop is not None and isinstance(loop.node, ast.For) and _range_count(
+        if site.guard is None and loop is not None and isinstance(loop.node, ast.For) and range_count(
                 loop.node.iter) is not None:
             if resets is None:
                 resets = _resets(ctx, scopes)
-            _micro_step_window(ctx, scopes, an, site, loop, resets)
+            micro_step_window(ctx, scopes, an, site, loop, resets)
         result.sites.append(site)
     for fn in lightning:
         cls = fn.method_class()
@@ -630,60 +631,6 @@ def _build(ctx: FileContext) -> Accumulation:
                 if kw.arg == "accumulate_grad_batches":
                     result.trainer_accumulation.append(kw.value)
     return result
-
-
-def _range_count(node: ast.AST) -> Optional[ast.expr]:
-    """``N`` of ``range(N)`` (a name, attribute or number other than 0 and 1)."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range"
-            and len(node.args) == 1 and not node.keywords):
-        return None
-    count = node.args[0]
-    if is_number(count) and count.value in (0, 1):  # type: ignore[attr-defined]
-        return None
-    return count if isinstance(count, (ast.Name, ast.Attribute, ast.Constant, ast.Subscript)) else None
-
-
-def _fresh_loss_per_micro_step(ctx: FileContext, an: _Analysis, site: AccumSite, inner: ast.For) -> bool:
-    """The backward's loss is computed anew in each pass of ``inner`` (a forward inside it) and
-    does not depend on the loop counter: micro-batches, not the heads of one output
-    (``for k in range(3): out[:, k].mean().backward()`` sums losses of one forward on purpose)."""
-    counter = {n.id for n in ast.walk(inner.target) if isinstance(n, ast.Name)}
-    names = {n.id for n in ast.walk(site.value) if isinstance(n, ast.Name)}
-    if names & counter:
-        return False
-    fresh = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) for n in ast.walk(site.value))
-    for name in names:
-        for bound in an.assigned.get((an.scopes.scope_of_name(name, site.function), name), ()):
-            if not _inside(ctx, bound, inner):
-                continue
-            value = _bound_value(bound)
-            if value is not None and counter & {n.id for n in ast.walk(value) if isinstance(n, ast.Name)}:
-                return False
-            fresh = fresh or isinstance(value, ast.Call)
-    return fresh
-
-
-def _micro_step_window(ctx: FileContext, scopes: ScopeIndex, an: _Analysis, site: AccumSite,
-                       loop: LoopInfo, resets: dict[FunctionInfo, list[ast.AST]]) -> None:
-    """``for micro_step in range(N): ... backward()`` directly inside a loop whose body steps the
-    optimizer after it: one step every N backward passes."""
-    inner = loop.node
-    outer = loop.parent
-    if not isinstance(inner, ast.For) or outer is None or inner.orelse:
-        return
-    count = _range_count(inner.iter)
-    if count is None or not _fresh_loss_per_micro_step(ctx, an, site, inner):
-        return
-    end = inner.end_lineno or inner.lineno
-    for tc in scopes.training_calls:
-        if tc.kind != "step" or tc.function is not site.function or scopes.loop_of(tc.call) is not outer:
-            continue
-        if tc.call.lineno <= end:
-            continue
-        site.loop, site.window, site.modulus, site.step = outer, inner, count, tc.call
-        site.zeroed_every_micro_batch = any(_inside(ctx, node, inner) for node in resets.get(site.function, ()))
-        site.optimizer = an.optimizer_of(tc.call, site.function)
-        return
 
 
 def _manual_optimization(ctx: FileContext, scopes: ScopeIndex, cls: object) -> bool:
