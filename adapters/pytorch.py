@@ -606,12 +606,20 @@ class _ScriptPass:
             site = generate[0]
             self.add("task.mode", "generation", self.src(site.call, f"{site.label}(...) and no backward pass"),
                      self.conf(site))
-        elif self.model_names and any(s.qualified in ("torch.no_grad", "torch.inference_mode")
-                                      or (s.name or "").endswith(".eval") for s in self.calls):
-            site = next(s for s in self.calls if s.qualified in ("torch.no_grad", "torch.inference_mode")
-                        or (s.name or "").endswith(".eval"))
+        elif self.model_names and "training_step" not in self.idx.functions and any(
+                self._inference_site(s) for s in self.calls):
+            # a file that defines ``training_step`` is a module trained by a Trainer elsewhere; and
+            # ``self.backbone.eval()`` freezes a submodule of a model being built, it does not make
+            # the job an inference job
+            site = next(s for s in self.calls if self._inference_site(s))
             self.add("task.mode", "inference", self.src(site.call, "no backward pass; model run under no_grad/eval"),
                      "medium")
+
+    @staticmethod
+    def _inference_site(site: CallSite) -> bool:
+        if site.qualified in ("torch.no_grad", "torch.inference_mode"):
+            return True
+        return (site.name or "").endswith(".eval") and not (site.name or "").startswith("self.")
 
     def names_peft(self) -> bool:
         from preflight.adapters.pytorch_local import names_peft

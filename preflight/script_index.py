@@ -395,6 +395,27 @@ class ScriptIndex:
             kind = "cli" if cli.kind == "cli" else "code"
             return Resolved(value, kind, line, cli.key if kind == "cli" else None,
                             cli.detail if kind == "cli" else None)
+        if isinstance(expr, ast.IfExp):
+            # ``"steps" if args.save_steps is not None else "epoch"``: the branch a known test takes
+            test = self.resolve(expr.test, depth + 1)
+            if test is None:
+                return None
+            chosen = self.resolve(expr.body if test.value else expr.orelse, depth + 1)
+            if chosen is None:
+                return None
+            if test.kind == "cli" and chosen.kind != "cli":
+                return Resolved(chosen.value, "cli", line, test.key, test.detail)
+            return chosen
+        if isinstance(expr, ast.BoolOp):
+            # ``args.save_steps or 500``: the first truthy operand (``and``: the first falsy one)
+            found: Optional[Resolved] = None
+            for operand in expr.values:
+                found = self.resolve(operand, depth + 1)
+                if found is None:
+                    return None
+                if bool(found.value) == isinstance(expr.op, ast.Or):
+                    break
+            return found
         if isinstance(expr, ast.BinOp) and type(expr.op) in _ARITH:
             left, right = self.resolve(expr.left, depth + 1), self.resolve(expr.right, depth + 1)
             if left is None or right is None:

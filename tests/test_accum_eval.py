@@ -181,7 +181,10 @@ def test_pf108_loss_from_a_local_helper_that_divides() -> None:
     assert check("PF108", src) == []
 
 
-def test_pf108_accelerate_without_accumulation_configured_is_a_warning_without_fix() -> None:
+def test_pf108_accelerate_without_accumulation_configured_is_a_note_without_fix() -> None:
+    # a note, not a warning: under a DeepSpeed plugin (set in the accelerate config, not the
+    # code) the engine divides by its config's steps and this loop is right (held-out-4
+    # h4-ds-accelerate-example-loss-divided-again: the warning recommended the bug)
     src = """\
     import torch
     import torch.nn as nn
@@ -198,8 +201,8 @@ def test_pf108_accelerate_without_accumulation_configured_is_a_warning_without_f
             opt.zero_grad()
     """
     (found,) = check("PF108", src)
-    assert found.severity == Severity.WARNING and found.fix is None
-    assert "gradient_accumulation_steps" in found.message
+    assert found.severity == Severity.NOTE and found.fix is None
+    assert "gradient_accumulation_steps" in found.message and "DeepSpeed" in found.message
 
 
 def test_pf108_untraceable_backward_owner_is_silent() -> None:

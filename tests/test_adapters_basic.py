@@ -423,3 +423,39 @@ def test_plain_fp32_training_gets_the_pytorch_default(tmp_path):
     mode = plan.resolve("precision.mode")
     assert mode is not None and mode.value == "fp32" and mode.source.kind == "default"
     assert plan.value("task.mode") == "train"
+
+
+def test_submodule_eval_in_a_lightning_module_is_not_an_inference_job(tmp_path):
+    # held-out-4 h4-pl-frozen-backbone-eval-undone-by-trainer: a frozen backbone's eval() in
+    # __init__ and a no_grad forward made PF501 report "inference" against the Trainer's fit
+    plan = snippet(tmp_path, """
+        import pytorch_lightning as pl
+        import torch
+        import torchvision
+
+        class Frozen(pl.LightningModule):
+            def __init__(self):
+                super().__init__()
+                self.backbone = torchvision.models.resnet50(weights="IMAGENET1K_V2")
+                self.backbone.eval()
+
+            def forward(self, x):
+                with torch.no_grad():
+                    return self.backbone(x)
+
+            def training_step(self, batch, batch_idx):
+                return self(batch).sum()
+    """)
+    assert plan.value("task.mode") != "inference"
+
+
+def test_submodule_eval_alone_is_not_an_inference_job(tmp_path):
+    plan = snippet(tmp_path, """
+        import torchvision
+
+        class Wrapper:
+            def __init__(self):
+                self.model = torchvision.models.resnet50(weights="IMAGENET1K_V2")
+                self.model.eval()
+    """)
+    assert plan.value("task.mode") != "inference"

@@ -581,3 +581,28 @@ def test_option_documented_as_the_global_batch_is_batch_global(cli, tmp_path: Pa
     write(tmp_path, {"train_sft.py": per_gpu})
     plan = plan_of(cli, "train_sft.py", "--", "--train.batch_size", "256", cwd=tmp_path)
     assert winner(plan, "batch.global") is None  # documented per GPU: not the global batch
+
+
+def test_resolve_follows_conditional_expressions_and_or() -> None:
+    # held-out-4 h4-tf-save-steps-not-multiple-of-eval-steps: `save_steps=cli_args.save_steps or 500`,
+    # `"steps" if cli_args.save_steps is not None else "epoch"`
+    import ast
+
+    from preflight.script_index import ScriptIndex
+    from preflight.sources import SourceText, parse_python
+
+    text = textwrap.dedent("""\
+        a = None
+        b = 300
+        x = "steps" if b is not None else "epoch"
+        y = "steps" if a is not None else "epoch"
+        z = a or 500
+        w = b or 500
+        v = b and a
+    """)
+    parsed = parse_python(SourceText(path=Path("x.py"), display="x.py", kind="python", raw=text.encode(), text=text))
+    idx = ScriptIndex(parsed)
+    values = {n.targets[0].id: n.value for n in ast.walk(parsed.tree) if isinstance(n, ast.Assign)}
+    got = {k: idx.resolve(v) for k, v in values.items() if k in "xyzwv"}
+    assert {k: (r.value if r is not None else "?") for k, r in got.items()} == {
+        "x": "steps", "y": "epoch", "z": 500, "w": 300, "v": None}

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Optional
 
 from preflight._record import dataclass, field
 from preflight.analysis.bindings import MODULE, OPTIMIZER
+from preflight.analysis.micro_steps import micro_step_window, range_count
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
 
 if TYPE_CHECKING:
@@ -110,6 +111,9 @@ class AccumSite:
     step: Optional[ast.Call] = None
     zeroed_every_micro_batch: bool = False
     optimizer: Optional[ast.AST] = None  # the optimizer constructor, when known
+    # nanoGPT's shape: ``for micro_step in range(N):`` holds the backward and the step follows
+    # it in the enclosing loop (then ``guard`` is None and ``modulus`` is N)
+    window: Optional[ast.For] = None
 
 
 @dataclass
@@ -171,6 +175,10 @@ class _Analysis:
                 targets = node.targets
             else:
                 targets = [node.target]
+            if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+                # ``logits, loss = model(X, Y)``: each plain name unpacked from a call
+                targets = [*targets, *(e for t in node.targets if isinstance(t, (ast.Tuple, ast.List))
+                                       for e in t.elts if isinstance(e, ast.Name))]
             for target in targets:
                 key = _key(target)
                 if key is None:
@@ -287,6 +295,15 @@ class _Analysis:
         if side.opaque is not None and not isinstance(side.opaque, ast.Name):
             out.opaque = out.opaque or side.opaque
 
+    def _foreign_call(self, value: ast.AST, fn: FunctionInfo) -> bool:
+        """A call of something the file does not define (``model(X, Y)`` of an imported model):
+        unpacking its result hides no division by the window unless it is handed the window,
+        which the trace's helpers check; a local function's tuple stays opaque."""
+        if not isinstance(value, ast.Call):
+            return False
+        found = self.scopes.bindings.resolve_call(value, fn)
+        return found is None
+
     def _binding_opaque(self, bound_to: list[ast.AST], fn: FunctionInfo) -> Optional[ast.AST]:
         """The first binding that makes a trace opaque by itself (what `_trace_binding` marks
         before it follows the bound value)."""
@@ -297,7 +314,8 @@ class _Analysis:
                     return bound
             elif isinstance(bound, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and bound.value is not None:
                 if isinstance(bound, ast.Assign) and any(
-                        isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets):
+                        isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets) and not self._foreign_call(
+                        bound.value, fn):
                     return bound
             elif not isinstance(bound, ast.withitem):
                 return bound
@@ -317,7 +335,8 @@ class _Analysis:
             self._trace(bound.value, fn, out, seen, depth + 1, False)
         elif isinstance(bound, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and bound.value is not None:
             if isinstance(bound, ast.Assign) and any(
-                    isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets):
+                    isinstance(t, (ast.Tuple, ast.List)) for t in bound.targets) and not self._foreign_call(
+                    bound.value, fn):
                 out.opaque = out.opaque or bound  # unpacked from something: cannot follow one part
             self._trace(bound.value, fn, out, seen, depth + 1, False)
         elif isinstance(bound, ast.withitem):
@@ -565,7 +584,7 @@ def _build(ctx: FileContext) -> Accumulation:
     guards: dict[FunctionInfo, list[tuple[ast.Call, ast.If, ast.expr]]] = {}
     for step_call, guard_if, modulus_expr, step_fn in an.guards():
         guards.setdefault(step_fn, []).append((step_call, guard_if, modulus_expr))
-    resets = _resets(ctx, scopes) if guards else {}
+    resets: Optional[dict[FunctionInfo, list[ast.AST]]] = _resets(ctx, scopes) if guards else None
     for tc in scopes.training_calls:
         if tc.kind != "backward" or tc.value is None:
             continue
@@ -584,9 +603,14 @@ def _build(ctx: FileContext) -> Accumulation:
                                                                 for lp in loop.chain())):
                 continue
             site.loop, site.guard, site.modulus, site.step = guard_loop, guard, modulus, step
-            site.zeroed_every_micro_batch = _zeroes_outside(ctx, guard_loop, fn, guard, resets)
+            site.zeroed_every_micro_batch = _zeroes_outside(ctx, guard_loop, fn, guard, resets or {})
             site.optimizer = an.optimizer_of(step, fn)
             break
+        if site.guard is None and loop is not None and isinstance(loop.node, ast.For) and range_count(
+                loop.node.iter) is not None:
+            if resets is None:
+                resets = _resets(ctx, scopes)
+            micro_step_window(ctx, scopes, an, site, loop, resets)
         result.sites.append(site)
     for fn in lightning:
         cls = fn.method_class()

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from typing import Optional
 
 from preflight._record import dataclass
@@ -19,6 +20,28 @@ PARAMETER = "parameter"
 
 
 OPTIMIZER_PARAM_NAMES = frozenset({"optimizer", "optim", "opt"})
+_OPTIMIZER_NAME = re.compile(r"^(?:optimizer|optim|opt)(?:_([A-Za-z0-9]{1,6})|([A-Z0-9][A-Za-z0-9]{0,5}))$|"
+                             r"^([A-Za-z0-9]{1,6})_(?:optimizer|optim|opt)$")
+# words that make the name a setting or a factory, not an optimizer object
+_NOT_A_ROLE = frozenset({"cfg", "config", "conf", "level", "name", "type", "kwargs", "args", "params",
+                         "state", "class", "cls", "fn", "func", "steps", "kw", "dict", "list", "spec",
+                         "get", "build", "make", "create", "init", "use", "no", "with", "is", "has", "sched",
+                         "lr",
+                         "Config", "Cfg", "Level", "Name", "Type", "Kwargs", "Args", "Params", "State",
+                         "Class", "Fn", "Func", "Steps", "Dict", "List", "Spec"})
+
+
+def optimizer_param_name(name: str) -> bool:
+    """A parameter named as an optimizer: ``optimizer``, ``optim``, ``opt``, or one of several
+    (``optimizer_D``, ``optimizerG``, ``opt_g``, ``d_optimizer``, ``gen_opt``); not ``options``,
+    ``opts``, ``optimize``, ``optimizer_cfg`` or ``opt_level``."""
+    if name in OPTIMIZER_PARAM_NAMES:
+        return True
+    found = _OPTIMIZER_NAME.match(name)
+    if found is None:
+        return False
+    role = next(g for g in found.groups() if g is not None)
+    return role not in _NOT_A_ROLE and role.lower() not in _NOT_A_ROLE
 
 
 def hydra_optimizer(call: ast.Call) -> bool:

@@ -28,10 +28,10 @@ from preflight.analysis.binding_kinds import (
     MODULE,
     MODULE_CONTAINER,
     OPTIMIZER,
-    OPTIMIZER_PARAM_NAMES,
     PARAMETER,
     Binding,
     hydra_optimizer,
+    optimizer_param_name,
 )
 from preflight.analysis.binding_syntax import (
     binding_deps,
@@ -124,7 +124,7 @@ class Bindings:
             for arg in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs]:
                 if arg.annotation is None:
                     # `def train(model, loader, optimizer)`: a parameter named as an optimizer is one
-                    if arg.arg in OPTIMIZER_PARAM_NAMES:
+                    if optimizer_param_name(arg.arg):
                         self.names.setdefault((fn, arg.arg), Binding(OPTIMIZER, arg, f"the parameter `{arg.arg}`"))
                     continue
                 qual = self.imports.qualify(arg.annotation) or ""
@@ -416,6 +416,10 @@ class Bindings:
                 return self.classify(call.args[0], fn)
             if attr == "optimizers" and isinstance(func.value, ast.Name) and func.value.id == "self":
                 return Binding(OPTIMIZER, call, "`self.optimizers()`")
+            if attr == "configure_optimizers" and not (isinstance(func.value, ast.Name) and func.value.id in (
+                    "self", "super")) and not isinstance(func.value, ast.Call):
+                # nanoGPT / minGPT: `optimizer = model.configure_optimizers(...)` returns the optimizer
+                return Binding(OPTIMIZER, call, None)
         if qual.startswith("torchvision.models.") and last[:1].islower() and last != "get_weight":
             return Binding(MODULE, call, None)
         if qual in ("timm.create_model", "torch.hub.load"):
@@ -425,6 +429,10 @@ class Bindings:
             return Binding(OPTIMIZER, call, "`instantiate(...)` of an optimizer config")
         if last in tables.OPTIMIZERS or (qual.startswith("torch.optim.") and last[:1].isupper()
                                    and ".lr_scheduler." not in qual and last != "Optimizer"):
+            return Binding(OPTIMIZER, call, None)
+        if _optimizer_over_parameters(last, call):
+            # a third-party optimizer named after a torch one (aihwkit's `AnalogSGD`, `Adam8bit`
+            # variants) built over a module's parameters
             return Binding(OPTIMIZER, call, None)
         return None
 
@@ -569,3 +577,18 @@ class Bindings:
     def target_of(self, call: ast.Call) -> Optional[FunctionInfo]:
         found = self.calls.get(call)
         return found[0] if found is not None else None
+
+
+_OPTIMIZER_SUFFIXES = ("SGD", "Adam", "AdamW", "Adagrad", "Adadelta", "RMSprop", "Lamb", "LAMB", "Lion",
+                       "Optimizer")
+
+
+def _optimizer_over_parameters(last: str, call: ast.Call) -> bool:
+    """``AnalogSGD(model.parameters(), lr=0.1)``: a class whose name ends with a torch optimizer's
+    (``SGD``, ``AdamW``, ... or ``Optimizer``), given ``<x>.parameters()`` (or
+    ``named_parameters()``) as its first argument or ``params=``."""
+    if not last[:1].isupper() or not last.endswith(_OPTIMIZER_SUFFIXES) or last == "Optimizer":
+        return False
+    params = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
+    return isinstance(params, ast.Call) and isinstance(params.func, ast.Attribute) and (
+        params.func.attr in ("parameters", "named_parameters"))

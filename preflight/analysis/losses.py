@@ -526,6 +526,11 @@ class LossAnalysis:
         """What calling ``module`` returns, when every way it was built agrees."""
         leaves = self.values.sources(module, fn, depth + 1)
         if not leaves:
+            only = self._only_model(module, fn)
+            if only is not None:
+                return self._via(self._forward(only, module), (
+                    (only.node, f"`{text(module)}` is a parameter of `{fn.name}()`, which this file never "
+                                f"calls; `{only.name}` is the one model class the file defines"),))
             found = self.scopes.bindings.lookup(module, fn) if isinstance(
                 module, ast.Attribute) and not (
                 isinstance(module.value, ast.Name) and module.value.id == "self") else None
@@ -538,6 +543,27 @@ class LossAnalysis:
             return None
         return _agree([self._via(self._constructed(leaf.node, leaf.fn, depth), leaf.chain)
                        for leaf in leaves])
+
+    def _only_model(self, module: ast.expr, fn: FunctionInfo) -> Optional[ClassInfo]:
+        """``def train(model, loader, ...)``, never called in the file, in a file that defines one
+        ``nn.Module`` class with a ``forward`` (used nowhere as a layer of another class): that
+        class is the model the parameter receives (the shape of single-file training scripts
+        whose entry point is in another file)."""
+        node = fn.node
+        if not isinstance(module, ast.Name) or isinstance(node, ast.Module) or fn.call_sites or (
+                fn.cls is not None) or module.id not in fn.params:
+            return None
+        args = node.args
+        every = [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs]
+        arg = next((a for a in every if a.arg == module.id), None)
+        if arg is None or arg.annotation is not None or _default_of(node, module.id) is not None:
+            return None
+        if self.scopes.scope_of_name(module.id, fn) is not fn:
+            return None
+        models = [c for c in self.scopes.classes.values() if c.is_module and "forward" in c.methods]
+        if len(models) != 1:
+            return None
+        return models[0]
 
     def _constructed(self, node: ast.AST, fn: FunctionInfo, depth: int) -> Optional[Act]:
         if not isinstance(node, ast.Call) or depth > MAX_DEPTH:

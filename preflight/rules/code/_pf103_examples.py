@@ -81,6 +81,38 @@ for epoch in range(10):
         loss.backward()
         optimizer.step()  # error: PF103
 """,
+    # held-out-4 (aihwkit examples/01_simple_layer.py): a module-level example loop; the optimizer
+    # is a third-party class named after SGD, built over the model's parameters
+    """
+from torch import Tensor
+from torch.nn.functional import mse_loss
+from aihwkit.nn import AnalogLinear
+from aihwkit.optim import AnalogSGD
+
+model = AnalogLinear(4, 2, bias=True)
+opt = AnalogSGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    loss = mse_loss(model(x), y)
+    loss.backward()
+    opt.step()  # error: PF103
+""",
+    # held-out-4 (idinvert training_loop): two optimizers passed in as parameters, one of them
+    # never zeroed
+    """
+import torch.nn.functional as F
+
+
+def training_loop(E, D, loader, optimizer_E, optimizer_D, epochs):
+    for epoch in range(epochs):
+        for x in loader:
+            loss_d = F.softplus(D(E(x).detach())).mean()
+            loss_d.backward()
+            optimizer_D.step()  # error: PF103
+            optimizer_E.zero_grad()
+            loss_e = F.softplus(-D(E(x))).mean()
+            loss_e.backward()
+            optimizer_E.step()
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -227,5 +259,43 @@ for x, y in loader:
         accelerator.backward(loss)
         optimizer.step()
         optimizer.zero_grad()
+""",
+    # the fixes of the two held-out-4 shapes, and names that are settings, not optimizers
+    """
+from torch.nn.functional import mse_loss
+from aihwkit.nn import AnalogLinear
+from aihwkit.optim import AnalogSGD
+
+model = AnalogLinear(4, 2, bias=True)
+opt = AnalogSGD(model.parameters(), lr=0.1)
+for epoch in range(10):
+    opt.zero_grad()
+    loss = mse_loss(model(x), y)
+    loss.backward()
+    opt.step()
+""",
+    """
+import torch.nn.functional as F
+
+
+def training_loop(E, D, loader, optimizer_E, optimizer_D, epochs):
+    for epoch in range(epochs):
+        for x in loader:
+            optimizer_D.zero_grad()
+            loss_d = F.softplus(D(E(x).detach())).mean()
+            loss_d.backward()
+            optimizer_D.step()
+            optimizer_E.zero_grad()
+            loss_e = F.softplus(-D(E(x))).mean()
+            loss_e.backward()
+            optimizer_E.step()
+""",
+    # `optimizer_cfg` names a setting; a `*Scheduler` is not built over parameters
+    """
+def train(model, loader, optimizer_cfg, sched_opt):
+    for x in loader:
+        model(x).sum().backward()
+        optimizer_cfg.step()
+        sched_opt.step()
 """,
 ]

@@ -61,6 +61,25 @@ for i, (x, y) in enumerate(loader):
         opt.step()
         opt.zero_grad()
 """,
+    # held-out-4 (nanoGPT train.py): an inner micro-step loop of backward passes, the step after
+    # it in the enclosing loop, the optimizer from `model.configure_optimizers(...)`
+    """\
+import torch
+
+from model import GPT
+
+model = GPT()
+optimizer = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), "cuda")
+scaler = torch.cuda.amp.GradScaler()
+while True:
+    for micro_step in range(gradient_accumulation_steps):
+        logits, loss = model(X, Y)
+        X, Y = get_batch("train")
+        scaler.scale(loss).backward()  # warning: PF108
+    scaler.step(optimizer)
+    scaler.update()
+    optimizer.zero_grad(set_to_none=True)
+""",
 )
 
 PF108_GOOD = (
@@ -193,6 +212,39 @@ for i, (x, y) in enumerate(loader):
     engine.backward(loss)
     if (i + 1) % 4 == 0:
         engine.step()
+""",
+    # nanoGPT's micro-step loop with the loss divided (the fix), and a loop over the heads of
+    # one output (the losses of one forward are summed on purpose)
+    """
+import torch
+
+from model import GPT
+
+model = GPT()
+optimizer = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), "cuda")
+scaler = torch.cuda.amp.GradScaler()
+while True:
+    for micro_step in range(gradient_accumulation_steps):
+        logits, loss = model(X, Y)
+        loss = loss / gradient_accumulation_steps
+        X, Y = get_batch("train")
+        scaler.scale(loss).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    optimizer.zero_grad(set_to_none=True)
+""",
+    """
+import torch
+
+model = torch.nn.Linear(10, 3)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for x, y in loader:
+    opt.zero_grad()
+    out = model(x)
+    for k in range(3):
+        loss = out[:, k].mean()
+        loss.backward(retain_graph=k < 2)
+    opt.step()
 """,
 )
 

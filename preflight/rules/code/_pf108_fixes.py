@@ -64,6 +64,24 @@ for i, (x, y) in enumerate(loader):
         opt.step()
         opt.zero_grad()
 """,
+    # bad example 3 (safe fix)
+    """\
+import torch
+
+from model import GPT
+
+model = GPT()
+optimizer = model.configure_optimizers(0.1, 6e-4, (0.9, 0.95), "cuda")
+scaler = torch.cuda.amp.GradScaler()
+while True:
+    for micro_step in range(gradient_accumulation_steps):
+        logits, loss = model(X, Y)
+        X, Y = get_batch("train")
+        scaler.scale(loss / gradient_accumulation_steps).backward()
+    scaler.step(optimizer)
+    scaler.update()
+    optimizer.zero_grad(set_to_none=True)
+""",
 ]
 
 PF109_FIXED = [

@@ -82,6 +82,27 @@ def main(config, pipeline):
     optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
     unet, optimizer = accelerator.prepare(unet, optimizer)
 """,
+    # held-out-4 (accelerate issue 1778): the trained UNet is cast to `weight_dtype`, float16 exactly when
+    # the launch asks for fp16 mixed precision
+    """
+import torch
+from accelerate import Accelerator
+from diffusers import AutoencoderKL, UNet2DConditionModel
+
+
+def main(args):
+    accelerator = Accelerator()
+    vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
+    unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
+    vae.requires_grad_(False)
+    weight_dtype = torch.float32
+    if accelerator.mixed_precision == "fp16":
+        weight_dtype = torch.float16
+    vae.to(accelerator.device, dtype=weight_dtype)
+    unet.to(accelerator.device, dtype=weight_dtype)  # error: PF422
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
 ]
 
 PF422_GOOD = [
@@ -142,6 +163,46 @@ def main(args, vae, text_encoder, unet):
     vae.to(accelerator.device, dtype=weight_dtype)
     text_encoder.to(accelerator.device, dtype=weight_dtype)
     optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
+    # the fix: only the frozen VAE is cast; and a frozen UNet whose LoRA layers train (in float32)
+    """
+import torch
+from accelerate import Accelerator
+from diffusers import AutoencoderKL, UNet2DConditionModel
+
+
+def main(args):
+    accelerator = Accelerator()
+    vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
+    unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
+    vae.requires_grad_(False)
+    weight_dtype = torch.float32
+    if accelerator.mixed_precision == "fp16":
+        weight_dtype = torch.float16
+    vae.to(accelerator.device, dtype=weight_dtype)
+    unet.to(accelerator.device)
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
+    """
+import torch
+from accelerate import Accelerator
+from diffusers import AutoencoderKL, UNet2DConditionModel
+
+
+def main(args):
+    accelerator = Accelerator()
+    vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
+    unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
+    vae.requires_grad_(False)
+    unet.requires_grad_(False)
+    weight_dtype = torch.float32
+    if accelerator.mixed_precision == "fp16":
+        weight_dtype = torch.float16
+    vae.to(accelerator.device, dtype=weight_dtype)
+    unet.to(accelerator.device, dtype=weight_dtype)
+    optimizer = torch.optim.AdamW(lora_layers, lr=1e-5)
     unet, optimizer = accelerator.prepare(unet, optimizer)
 """,
 ]

@@ -14,6 +14,13 @@ from preflight.rules.base import Rule, examples
 from preflight.rules.code._pf108_support import optimizer_severity, short, simple_divisor
 
 
+def _where(site: AccumSite) -> str:
+    if site.guard is not None:
+        return f"under `if {short(site.guard.test, 50)}`"
+    assert site.window is not None
+    return f"after the `for {short(site.window.target, 20)} in {short(site.window.iter, 40)}` loop of backward passes"
+
+
 @register
 class UnscaledAccumulation(Rule):
     code = "PF108"
@@ -38,6 +45,9 @@ for i, (x, y) in enumerate(loader):
         optimizer.zero_grad()
 ```
 
+The same holds for nanoGPT's shape: an inner `for micro_step in range(N):` loop of
+backward passes, with the step after it in the enclosing loop.
+
 ## Why it matters
 
 `backward()` adds into `.grad`, so the step applies the *sum* of N micro-batch
@@ -54,8 +64,11 @@ autofix), or `loss = loss / N`. With Accelerate, pass
 `Accelerator(gradient_accumulation_steps=N)` and let `accelerator.backward` divide.
 When the backward is `accelerator.backward` on an `Accelerator` built without
 `gradient_accumulation_steps` (default 1; the `ACCELERATE_GRADIENT_ACCUMULATION_STEPS`
-environment variable can change it at launch), the finding is a warning and has
-no autofix.
+environment variable can change it at launch), the finding is a note and has
+no autofix: under a DeepSpeed plugin (an accelerate config with
+`distributed_type: DEEPSPEED`) the engine divides the loss by its config's
+`gradient_accumulation_steps`, so the undivided loop is right there and a manual
+division is the bug (PF522, with the config).
 
 ## When preflight stays silent
 
@@ -83,7 +96,7 @@ no autofix.
                 yield finding
 
     def _check_site(self, ctx: FileContext, scopes: ScopeIndex, site: AccumSite) -> Optional[Finding]:
-        if site.guard is None or site.modulus is None or site.zeroed_every_micro_batch:
+        if (site.guard is None and site.window is None) or site.modulus is None or site.zeroed_every_micro_batch:
             return None
         if site.trace.scalings or site.trace.hidden_scaling(site.modulus) is not None:
             return None
@@ -96,24 +109,28 @@ no autofix.
         n = short(site.modulus, 40)
         severity, why = optimizer_severity(scopes, site.optimizer)
         if owner.kind == "accelerate":
-            severity = Severity.WARNING
+            # the window `accelerator.backward` divides by is not in the code: the launch config
+            # decides it, and under a DeepSpeed plugin the engine divides by its config's
+            # `gradient_accumulation_steps` (then this loop is right and dividing is the bug, PF522)
+            severity = Severity.NOTE
         step = short(site.step.func if site.step is not None else None, 40)
         message = (
-            f"The optimizer steps once every `{n}` micro-batches (`{step}()` under "
-            f"`if {short(site.guard.test, 50)}`), but backward runs on every micro-batch and the "
+            f"The optimizer steps once every `{n}` micro-batches (`{step}()` {_where(site)}), "
+            f"but backward runs on every micro-batch and the "
             f"loss is never divided by the window: each step applies the sum of the window's "
             f"gradients instead of their mean, `{n}` times too large; {why}. Divide the loss by "
             f"`{n}` before backward")
         if owner.kind == "accelerate":
             message += (" (or pass `Accelerator(gradient_accumulation_steps=...)` and let "
-                        "`accelerator.backward` divide; its default is 1)")
+                        "`accelerator.backward` divide; its default is 1). Unless the job runs under "
+                        "DeepSpeed: its engine divides the loss by the DeepSpeed config's "
+                        "`gradient_accumulation_steps` itself, and this loop is then right")
         evidence = self._evidence(ctx, site, n)
         return ctx.finding(self, site.backward, message, evidence=evidence,
                            fix=self._fix(ctx, site), severity=severity)
 
     def _evidence(self, ctx: FileContext, site: AccumSite, n: str) -> list[Evidence]:
         out = []
-        assert site.guard is not None
         if site.loop is not None:
             out.append(ctx.evidence(site.loop.node, "the loop over micro-batches"))
         out.append(ctx.evidence(site.backward, "backward runs on every micro-batch; gradients "
@@ -126,8 +143,12 @@ no autofix.
                     out.append(ctx.evidence(node, f"`{site.value.id}` is bound here, "
                                                   "without a division by the window"))
                     break
-        out.append(ctx.evidence(site.guard, f"the optimizer steps only when `{short(site.guard.test, 50)}`"
-                                            f": once every `{n}` micro-batches"))
+        if site.guard is not None:
+            out.append(ctx.evidence(site.guard, f"the optimizer steps only when `{short(site.guard.test, 50)}`"
+                                                f": once every `{n}` micro-batches"))
+        elif site.window is not None and site.step is not None:
+            out.append(ctx.evidence(site.step, f"the optimizer steps after the `{short(site.window.iter, 50)}` "
+                                               f"loop: once every `{n}` micro-batches"))
         if site.optimizer is not None:
             out.append(ctx.evidence(site.optimizer, "the optimizer"))
         return out

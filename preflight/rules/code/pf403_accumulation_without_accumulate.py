@@ -30,7 +30,7 @@ def unhandled_backwards(ctx: FileContext) -> list[ast.Call]:
     backwards = accelerator_calls(ctx, "backward")
     if not backwards or accelerator_calls(ctx, "accumulate") or accelerator_calls(ctx, "no_sync"):
         return []
-    windowed = {id(site.backward) for site in accumulation(ctx).sites if site.guard is not None}
+    windowed = {id(site.backward) for site in accumulation(ctx).sites if site.guard is not None or site.window is not None}
     if all(id(call) in windowed for call in backwards):
         return []  # the loop steps on its own window: the optimizer does not step every batch
     names = accelerator_names(ctx)

@@ -159,6 +159,38 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
     return None
 
 
+def _fp16_branch(ctx: FileContext, cast: ast.AST) -> list[tuple[ast.AST, str]]:
+    """``weight_dtype = torch.float16`` under ``if accelerator.mixed_precision == "fp16":``, the
+    dtype of ``cast``: the weights are float16 exactly when the launch asks for fp16 mixed
+    precision (diffusers' training scripts)."""
+    if not isinstance(cast, ast.Call):
+        return []
+    dtype = kwarg(cast, "dtype")
+    if dtype is None:
+        dtype = next((a for a in cast.args if isinstance(a, ast.Name)), None)
+    if not isinstance(dtype, ast.Name):
+        return []
+    fn = ctx.enclosing_function(cast)
+    for node in ctx.nodes(ast.Assign):
+        if ctx.enclosing_function(node) is not fn or not is_fp16_dtype(node.value) or not any(
+                isinstance(t, ast.Name) and t.id == dtype.id for t in node.targets):
+            continue
+        branch = ctx.parent(node)
+        if isinstance(branch, ast.If) and node in branch.body and _is_fp16_precision_test(branch.test):
+            return [(branch.test, f"fp16 mixed precision (`{ast.unparse(branch.test)}` binds "
+                                  f"`{dtype.id}` to float16)")]
+    return []
+
+
+def _is_fp16_precision_test(test: ast.expr) -> bool:
+    """``accelerator.mixed_precision == "fp16"`` (either side)."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Eq)):
+        return False
+    sides = (test.left, test.comparators[0])
+    return any(isinstance(a, ast.Attribute) and a.attr == "mixed_precision" for a in sides) and any(
+        isinstance(c, ast.Constant) and c.value == "fp16" for c in sides)
+
+
 @register
 class Fp16WeightsWithGradScaling(Rule):
     code = "PF422"
@@ -174,7 +206,10 @@ class Fp16WeightsWithGradScaling(Rule):
 A model loaded with `torch_dtype=torch.float16` (or cast with `.half()`) in a
 file that trains it with fp16 mixed precision: `TrainingArguments(fp16=True)`,
 `Accelerator(mixed_precision="fp16")`, Lightning `precision=16`, or a
-`GradScaler`.
+`GradScaler`. Also a trained module cast with `.to(device, dtype=weight_dtype)`
+where `weight_dtype = torch.float16` is bound under
+`if accelerator.mixed_precision == "fp16":` (diffusers' training scripts): the
+weights are float16 exactly when the launch asks for fp16 mixed precision.
 
 ## Why it matters
 
@@ -199,12 +234,16 @@ out) and let autocast run the forward in fp16; or train in bf16.
     good_examples = examples("preflight.rules.code._pf421_examples", "PF422_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        if not may_signal_fp16(ctx):  # a finding needs fp16 training too: the cheap test first
+        may = may_signal_fp16(ctx)
+        branch = "mixed_precision" in ctx.parsed.source.text
+        if not may and not branch:  # a finding needs fp16 training too: the cheap test first
             return
         found = _fp16_weights(ctx)
         if found is None:
             return
-        signals = fp16_training_signals(ctx)
+        signals = fp16_training_signals(ctx) if may else []
+        if not signals and branch:
+            signals = _fp16_branch(ctx, found[0])
         if not signals:
             return
         if "get_peft_model" in names_called(ctx) and "modules_to_save" not in ctx.parsed.source.text:

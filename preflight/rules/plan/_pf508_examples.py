@@ -34,6 +34,29 @@ Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).trai
 # --- launch
 python train.py --do_train --output_dir out --load_best_model_at_end True --save_steps 2000
 """,
+    # held-out-4 (the values come from the launch line through conditional expressions and `or`)
+    """
+# --- train.py
+import argparse
+
+from transformers import Trainer, TrainingArguments
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--eval_steps", type=int, default=None)
+parser.add_argument("--save_steps", type=int, default=None)
+cli_args = parser.parse_args()
+args = TrainingArguments(
+    output_dir="out",
+    load_best_model_at_end=True,
+    save_strategy="steps" if cli_args.save_steps is not None else "epoch",
+    save_steps=cli_args.save_steps or 500,  # error: PF508
+    eval_strategy="steps" if cli_args.eval_steps is not None else "epoch",
+    eval_steps=cli_args.eval_steps,
+)
+Trainer(model=model, args=args, train_dataset=train, eval_dataset=dev).train()
+# --- launch
+python train.py --eval_steps 300 --save_steps 500
+""",
 ]
 
 PF508_GOOD = [
@@ -59,6 +82,29 @@ training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_datacl
 Trainer(model=model, args=training_args, train_dataset=ds, eval_dataset=ev).train()
 # --- launch
 python train.py --output_dir out --load_best_model_at_end True --eval_strategy steps --eval_steps 500 --save_steps 1000
+""",
+    # the fix: 600 is a multiple of 300
+    """
+# --- train.py
+import argparse
+
+from transformers import Trainer, TrainingArguments
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--eval_steps", type=int, default=None)
+parser.add_argument("--save_steps", type=int, default=None)
+cli_args = parser.parse_args()
+args = TrainingArguments(
+    output_dir="out",
+    load_best_model_at_end=True,
+    save_strategy="steps" if cli_args.save_steps is not None else "epoch",
+    save_steps=cli_args.save_steps or 500,
+    eval_strategy="steps" if cli_args.eval_steps is not None else "epoch",
+    eval_steps=cli_args.eval_steps,
+)
+Trainer(model=model, args=args, train_dataset=train, eval_dataset=dev).train()
+# --- launch
+python train.py --eval_steps 300 --save_steps 600
 """,
 ]
 

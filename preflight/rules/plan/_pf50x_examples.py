@@ -340,6 +340,34 @@ deepspeed train.py --deepspeed ds_config.json
 # --- expect
 ds_config.json:3: warning: PF505
 """,
+    # held-out-4 (accelerate issue 2294): the unwrapped UNet saved on the main process under ZeRO-3,
+    # with the 16-bit save flag on (it applies to get_state_dict only)
+    """
+# --- train.py
+import os
+
+from accelerate import Accelerator
+
+
+def main(args, unet, optimizer, loader):
+    accelerator = Accelerator()
+    unet, optimizer, loader = accelerator.prepare(unet, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(unet(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+    accelerator.wait_for_everyone()
+    if accelerator.is_main_process:
+        unet = accelerator.unwrap_model(unet)
+        unet.save_pretrained(os.path.join(args.output_dir, "unet"))  # warning: PF505
+# --- accelerate_config.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_machines: 1
+num_processes: 8
+""",
 ]
 
 PF505_GOOD = [
@@ -386,6 +414,33 @@ tokenizer.save_pretrained("out")
 model.save_pretrained("out")
 # --- ds_zero2.json
 {"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 2}}
+""",
+    # the fix: the gathered state dict, on every rank
+    """
+# --- train.py
+import os
+
+from accelerate import Accelerator
+
+
+def main(args, unet, optimizer, loader):
+    accelerator = Accelerator()
+    unet, optimizer, loader = accelerator.prepare(unet, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(unet(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+    accelerator.wait_for_everyone()
+    unwrapped = accelerator.unwrap_model(unet)
+    unwrapped.save_pretrained(os.path.join(args.output_dir, "unet"), is_main_process=accelerator.is_main_process,
+                              save_function=accelerator.save, state_dict=accelerator.get_state_dict(unet))
+# --- accelerate_config.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_machines: 1
+num_processes: 8
 """,
 ]
 

@@ -42,6 +42,10 @@ DeepSpeed checkpoint shards, which need `zero_to_fp32.py` to become a model),
 The job trains for hours and the final model is missing, or is the
 placeholder of empty partitioned tensors.
 
+Also, whatever the flag says: `accelerator.unwrap_model(model).save_pretrained(...)`
+without `state_dict=` in a ZeRO-3 job (the unwrapped module holds this rank's
+partitions; only `accelerator.get_state_dict(model)` gathers them).
+
 ## How to fix it
 
 Add `"stage3_gather_16bit_weights_on_model_save": true` to
@@ -62,6 +66,10 @@ convert the checkpoint with `zero_to_fp32.py` after training.
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         """Reads the plan for the config side: a ZeRO-3 stage and the save-gather flag that one
         config's adapter recorded (DeepSpeed JSON or dict, accelerate YAML)."""
+        zero3 = next((f for f in pctx.plan.facts("dist.sharding") if f.value == "zero3" and f.source.kind == "config"
+                      and f.adapter in ("deepspeed", "accelerate")), None)
+        if zero3 is not None:
+            yield from self._unwrapped_saves(pctx, zero3)
         save = self._save_call(pctx)
         if save is None:
             return
@@ -97,6 +105,34 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 return pctx.code_evidence(script, node, f"the model is saved here (`{node.func.attr}`)")
         return None
 
+    def _unwrapped_saves(self, pctx: PlanContext, zero3: Any) -> Iterable[Finding]:
+        """``accelerator.unwrap_model(m).save_pretrained(...)`` (directly, or through a name bound to
+        it) without ``state_dict=``: under ZeRO-3 the unwrapped module still holds this rank's
+        partitions, whatever the save flag says (only ``get_state_dict`` gathers)."""
+        for script in pctx.scripts:
+            text = script.text if script.text is not None else script.source.text
+            if "unwrap_model" not in text or "save_pretrained" not in text:
+                continue
+            unwrapped = {t.id for node in ast.walk(script.tree) if isinstance(node, ast.Assign)
+                         and _is_unwrap(node.value) for t in node.targets if isinstance(t, ast.Name)}
+            for node in ast.walk(script.tree):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "save_pretrained"):
+                    continue
+                receiver = node.func.value
+                if not (_is_unwrap(receiver) or (isinstance(receiver, ast.Name) and receiver.id in unwrapped)):
+                    continue
+                if any(kw.arg in ("state_dict", None) for kw in node.keywords):
+                    continue
+                message = (f"ZeRO stage 3 and `{ast.unparse(receiver)}.save_pretrained(...)` without `state_dict=`: "
+                           "the unwrapped model still holds only this rank's partitions of each parameter, so the "
+                           "saved weights are empty placeholders (the config's 16-bit save flag applies to "
+                           "`accelerator.get_state_dict`, not to this call). Pass "
+                           "`state_dict=accelerator.get_state_dict(model)`, called on every rank")
+                evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
+                            if e is not None]
+                yield pctx.code_finding(self, script, node, message, evidence=evidence)
+
     def _report(self, pctx: PlanContext, flag: Any, name: str, save: Evidence,
                 explicit: bool) -> Iterable[Finding]:
         said = f"`{name}` is false" if explicit else f"`{name}` is not set (default false)"
@@ -107,3 +143,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
         finding = pctx.fact_finding(self, flag, message, evidence=evidence)
         if finding is not None:
             yield finding
+
+
+def _is_unwrap(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "unwrap_model"

@@ -1,0 +1,89 @@
+"""PF436 examples: executable documentation (bad ones must fire, good ones stay silent)."""
+
+from __future__ import annotations
+
+PF436_BAD = [
+    # accelerate issue 2785: the evaluation loop (and its gather) runs on the main process only
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, testloader = accelerator.prepare(model, testloader)
+model.eval()
+correct = 0
+if accelerator.is_main_process:
+    for images, targets in testloader:
+        with torch.no_grad():
+            preds = model(images).argmax(-1)
+        preds, targets = accelerator.gather_for_metrics((preds, targets))  # error: PF436
+        correct += (preds == targets).sum().item()
+    print(correct)
+""",
+    # a torch.distributed reduction and barrier on rank 0 only
+    """
+import torch
+import torch.distributed as dist
+
+
+def evaluate(model, loader, rank):
+    total = torch.zeros(1, device="cuda")
+    for x in loader:
+        total += model(x).sum()
+    if rank == 0:
+        dist.all_reduce(total)  # error: PF436
+        print(total.item())
+        dist.barrier()  # error: PF436
+""",
+]
+
+PF436_GOOD = [
+    # the fix: gather on every process, print on the main one
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, testloader = accelerator.prepare(model, testloader)
+model.eval()
+correct = 0
+for images, targets in testloader:
+    with torch.no_grad():
+        preds = model(images).argmax(-1)
+    preds, targets = accelerator.gather_for_metrics((preds, targets))
+    correct += (preds == targets).sum().item()
+if accelerator.is_main_process:
+    print(correct)
+""",
+    # both branches reduce; a metrics object's own gather; a project's all_reduce helper
+    """
+import torch.distributed as dist
+
+from utils import all_reduce
+
+
+def evaluate(total, rank, metric):
+    if rank == 0:
+        dist.all_reduce(total)
+        print(total.item())
+    else:
+        dist.all_reduce(total)
+    if rank == 0:
+        metric.gather(total)
+        all_reduce(total)
+""",
+    # DeepSpeedExamples cifar10_deepspeed.py: "rank 0 downloads first"; every rank reaches one barrier
+    """
+import torch
+import torchvision
+
+
+def load():
+    if torch.distributed.get_rank() != 0:
+        torch.distributed.barrier()
+    trainset = torchvision.datasets.CIFAR10(root="./data", train=True, download=True)
+    if torch.distributed.get_rank() == 0:
+        torch.distributed.barrier()
+    return trainset
+""",
+]

@@ -1,0 +1,137 @@
+"""PF435 plateau-scheduler-without-monitor: ``ReduceLROnPlateau`` returned from Lightning's
+``configure_optimizers`` with no ``"monitor"``."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf414_support import call_last, manual_optimization, may_optimize_manually
+from preflight.rules.base import Rule, examples
+
+
+def _keys(d: ast.Dict) -> Optional[dict[str, ast.expr]]:
+    """The string keys of a dict display; None when it unpacks another (``**base``)."""
+    out: dict[str, ast.expr] = {}
+    for k, v in zip(d.keys, d.values):
+        if k is None:
+            return None
+        if isinstance(k, ast.Constant) and isinstance(k.value, str):
+            out[k.value] = v
+    return out
+
+
+@register
+class PlateauWithoutMonitor(Rule):
+    code = "PF435"
+    needs_text = ("ReduceLROnPlateau",)
+    name = "plateau-scheduler-without-monitor"
+    severity = Severity.ERROR
+    category = Category.CORRECTNESS
+    frameworks = ("lightning",)
+    summary = "`ReduceLROnPlateau` is returned from `configure_optimizers` without a `\"monitor\"`"
+    explanation = """
+## What it finds
+
+A LightningModule's `configure_optimizers` returns a `ReduceLROnPlateau`
+scheduler and no `"monitor"` key says which logged metric it watches:
+`return [opt], [plateau]`, `{"optimizer": opt, "lr_scheduler": plateau}`, or
+`{"optimizer": opt, "lr_scheduler": {"scheduler": plateau}}`.
+
+## Why it matters
+
+`ReduceLROnPlateau.step(metric)` needs a value, and Lightning takes it from the
+metric named by `"monitor"`. Without one, `trainer.fit` stops before the first
+step with `MisconfigurationException: The lr scheduler dict must include a
+monitor when a ReduceLROnPlateau scheduler is used` (spacetimeformer issue 79;
+Lightning's own tests `test_reducelronplateau_with_no_monitor_raises`).
+
+## How to fix it
+
+`return {"optimizer": opt, "lr_scheduler": {"scheduler": plateau, "monitor": "val_loss"}}`
+(or `"monitor"` beside `"optimizer"` at the top level of the returned dict),
+naming a metric the module logs with `self.log`.
+
+## When preflight stays silent
+
+* A `"monitor"` key is in the scheduler dict or the returned dict.
+* A dict is built with `**` unpacking or returned through a name preflight does
+  not follow; the scheduler is not a `ReduceLROnPlateau` built in the method.
+* Manual optimization (`self.automatic_optimization = False`): the module steps
+  the scheduler itself.
+"""
+    bad_examples = examples("preflight.rules.code._pf435_examples", "PF435_BAD")
+    good_examples = examples("preflight.rules.code._pf435_examples", "PF435_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        for cls in ctx.nodes(ast.ClassDef):
+            methods = [fn for fn in cls.body if isinstance(fn, ast.FunctionDef) and fn.name == "configure_optimizers"]
+            if not methods:
+                continue
+            if may_optimize_manually(ctx) and manual_optimization(cls) is not None:
+                continue
+            for fn in methods:
+                yield from self._check(ctx, fn)
+
+    def _check(self, ctx: FileContext, fn: ast.FunctionDef) -> Iterable[Finding]:
+        plateaus = self._plateaus(fn)
+        if not plateaus:
+            return
+        for ret in ast.walk(fn):
+            if not isinstance(ret, ast.Return) or ret.value is None:
+                continue
+            found = self._missing(ret.value, plateaus)
+            if found is not None:
+                yield ctx.finding(
+                    self, ret,
+                    f"`{found}` is a `ReduceLROnPlateau`, returned to Lightning with no `\"monitor\"`: "
+                    "`trainer.fit` stops with `MisconfigurationException` (\"The lr scheduler dict must "
+                    "include a monitor when a `ReduceLROnPlateau` scheduler is used\"). Return "
+                    "`{\"optimizer\": opt, \"lr_scheduler\": {\"scheduler\": sched, \"monitor\": \"val_loss\"}}`",
+                    evidence=[ctx.evidence(plateaus[found], "the plateau scheduler is built here")])
+
+    @staticmethod
+    def _plateaus(fn: ast.FunctionDef) -> dict[str, ast.Call]:
+        """Names bound (once, in the method) to ``ReduceLROnPlateau(...)``, and the calls' texts."""
+        out: dict[str, ast.Call] = {}
+        bound: dict[str, int] = {}
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Assign):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        bound[t.id] = bound.get(t.id, 0) + 1
+                        if isinstance(node.value, ast.Call) and call_last(node.value) == "ReduceLROnPlateau":
+                            out[t.id] = node.value
+            elif isinstance(node, ast.Call) and call_last(node) == "ReduceLROnPlateau":
+                out.setdefault(ast.unparse(node), node)
+        return {k: v for k, v in out.items() if bound.get(k, 1) == 1}
+
+    def _is_plateau(self, node: ast.AST, plateaus: dict[str, ast.Call]) -> Optional[str]:
+        key = node.id if isinstance(node, ast.Name) else ast.unparse(node) if isinstance(node, ast.Call) else None
+        return key if key is not None and key in plateaus else None
+
+    def _missing(self, value: ast.expr, plateaus: dict[str, ast.Call]) -> Optional[str]:
+        """The plateau scheduler the returned value hands over without a monitor, if any."""
+        if isinstance(value, ast.Dict):
+            keys = _keys(value)
+            if keys is None or "lr_scheduler" not in keys or "monitor" in keys:
+                return None
+            return self._unmonitored(keys["lr_scheduler"], plateaus)
+        if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == 2 and all(
+                isinstance(e, (ast.List, ast.Tuple)) for e in value.elts):
+            for sched in value.elts[1].elts:  # type: ignore[attr-defined]
+                found = self._unmonitored(sched, plateaus)
+                if found is not None:
+                    return found
+        return None
+
+    def _unmonitored(self, sched: ast.expr, plateaus: dict[str, ast.Call]) -> Optional[str]:
+        if isinstance(sched, ast.Dict):
+            keys = _keys(sched)
+            if keys is None or "monitor" in keys or "scheduler" not in keys:
+                return None
+            return self._is_plateau(keys["scheduler"], plateaus)
+        return self._is_plateau(sched, plateaus)

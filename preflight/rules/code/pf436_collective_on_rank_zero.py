@@ -1,0 +1,113 @@
+"""PF436 collective-on-rank-zero: a gather, reduction or barrier that every rank must enter,
+called under a rank-0 guard."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.analysis.scopes import scope_index
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import accelerator_names
+from preflight.rules._pf427_support import rank_zero_flags, rank_zero_guard
+from preflight.rules.base import Rule, examples
+
+# Accelerator methods that every process must call (each is a collective or waits for one)
+_ACCELERATE = frozenset({"gather", "gather_for_metrics", "reduce", "pad_across_processes", "wait_for_everyone"})
+# torch.distributed collectives
+_TORCH = frozenset({"all_reduce", "all_gather", "all_gather_object", "all_gather_into_tensor", "reduce",
+                    "reduce_scatter", "reduce_scatter_tensor", "broadcast", "broadcast_object_list", "barrier",
+                    "gather", "gather_object", "scatter", "scatter_object_list", "all_to_all",
+                    "all_to_all_single", "monitored_barrier"})
+
+
+def _collective(ctx: FileContext, call: ast.Call, accelerators: set[str]) -> Optional[str]:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr in _ACCELERATE and ast.unparse(func.value) in accelerators:
+        return f"`accelerator.{func.attr}` is a collective: every process must call it"
+    qual = scope_index(ctx).imports.qualify(func) or ""
+    if qual.startswith("torch.distributed.") and qual.rsplit(".", 1)[-1] in _TORCH and qual.count(".") == 2:
+        return f"`torch.distributed.{qual.rsplit('.', 1)[-1]}` is a collective: every rank of the group must call it"
+    return None
+
+
+@register
+class CollectiveOnRankZero(Rule):
+    code = "PF436"
+    needs_text = ("is_main_process", "rank", "is_global_zero", "master", "is_main")
+    name = "collective-on-rank-zero"
+    severity = Severity.ERROR
+    category = Category.CORRECTNESS
+    frameworks = ("accelerate", "pytorch")
+    summary = "A gather, reduction or barrier that every process must enter is called on rank 0 only"
+    explanation = """
+## What it finds
+
+Inside `if accelerator.is_main_process:` / `if rank == 0:` / `if dist.get_rank() == 0:`
+(or a `@rank_zero_only` function), a collective call:
+
+* `accelerator.gather(...)`, `gather_for_metrics(...)`, `reduce(...)`,
+  `pad_across_processes(...)`, `wait_for_everyone()` on an `Accelerator` of the file;
+* `torch.distributed.all_reduce`, `all_gather`, `broadcast`, `barrier`, `reduce`,
+  `gather`, `scatter` and their `_object` / `_tensor` variants.
+
+## Why it matters
+
+A collective completes only when every rank of the group calls it. On rank 0
+alone it waits for the other ranks, which have gone on (or wait at another
+collective), and the job hangs until the NCCL timeout (accelerate issue 2785:
+`gather_for_metrics` in an evaluation loop run under `is_main_process`).
+
+## How to fix it
+
+Run the collective on every rank, and keep the rank-0 guard for what only the
+main process does with the result (printing, logging, writing files).
+
+## When preflight stays silent
+
+* Both branches of the `if` make the same call, or the function makes it outside
+  the rank-0 guard too: the "main process first" pattern
+  (`if rank != 0: dist.barrier()` ... `if rank == 0: dist.barrier()`), where every
+  rank reaches the barrier once.
+* The receiver is not an `Accelerator` built in the file (a metrics object's own
+  `gather`), or the call is not `torch.distributed`'s (a project's `all_reduce`).
+* Saves that are collectives are PF427's.
+"""
+    bad_examples = examples("preflight.rules.code._pf436_examples", "PF436_BAD")
+    good_examples = examples("preflight.rules.code._pf436_examples", "PF436_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        accelerators = accelerator_names(ctx)
+        flags: Optional[frozenset[str]] = None
+        for call in ctx.nodes(ast.Call):
+            why = _collective(ctx, call, accelerators)
+            if why is None:
+                continue
+            if flags is None:
+                flags = rank_zero_flags(ctx.tree)
+            guard = rank_zero_guard(ctx.ancestors, call, flags)
+            if guard is None or self._matched(ctx, call, flags):
+                continue
+            what = ast.unparse(call.func)
+            yield ctx.finding(
+                self, call,
+                f"`{what}(...)` runs on rank 0 only, but {why}: rank 0 waits for processes that never call it "
+                "and the job hangs until the NCCL timeout. Call it on every rank and guard only what rank 0 "
+                "does with the result",
+                evidence=[ctx.evidence(guard, "only rank 0 runs this")])
+
+    @staticmethod
+    def _matched(ctx: FileContext, call: ast.Call, flags: frozenset[str]) -> bool:
+        """The same call is made elsewhere in the function outside a rank-0 guard: the "main
+        process first" pattern (``if rank != 0: dist.barrier()`` ... ``if rank == 0: dist.barrier()``)
+        where every rank reaches the collective once."""
+        fn = ctx.enclosing_function(call)
+        same = ast.unparse(call.func)
+        for other in ctx.nodes(ast.Call):
+            if other is call or ctx.enclosing_function(other) is not fn or ast.unparse(other.func) != same:
+                continue
+            if rank_zero_guard(ctx.ancestors, other, flags) is None:
+                return True
+        return False

@@ -1,0 +1,130 @@
+"""PF438 monitored-metric-not-synced: a validation metric that a checkpoint or early-stopping
+callback monitors, logged without ``sync_dist=True`` in a multi-process Lightning run."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import calls, kwarg, literal
+from preflight.rules._pf414_support import const_str
+from preflight.rules.base import Rule, examples
+
+_MONITORS = frozenset({"ModelCheckpoint", "EarlyStopping"})
+_VALIDATION_HOOKS = frozenset({"validation_step", "on_validation_epoch_end", "validation_epoch_end",
+                               "validation_step_end"})
+_DISTRIBUTED = ("ddp", "fsdp", "deepspeed")
+
+
+def _lightning(qual: str) -> bool:
+    return qual.startswith(("lightning.", "pytorch_lightning.", "lightning_fabric."))
+
+
+def _multi_process(ctx: FileContext, trainer: ast.Call) -> Optional[ast.AST]:
+    """The argument that makes the Trainer run several processes: ``devices=4`` (or -1, or a list
+    of several), ``num_nodes=2``, or a ``ddp``/``fsdp``/``deepspeed`` strategy."""
+    strategy = kwarg(trainer, "strategy")
+    text = const_str(strategy)
+    if text is not None and text.lower().startswith(_DISTRIBUTED):
+        return strategy
+    for key in ("devices", "gpus", "num_nodes"):
+        expr = kwarg(trainer, key)
+        if expr is None:
+            continue
+        value = literal(ctx, expr)
+        if isinstance(value, int) and not isinstance(value, bool) and (value > 1 or (value == -1 and key != "num_nodes")):
+            return expr
+        if isinstance(value, (list, tuple)) and len(value) > 1:
+            return expr
+    return None
+
+
+@register
+class MonitoredMetricNotSynced(Rule):
+    code = "PF438"
+    needs_text = ("sync_dist", "self.log")
+    name = "monitored-metric-not-synced"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("lightning",)
+    summary = ("A metric monitored by `ModelCheckpoint`/`EarlyStopping` is logged in validation without "
+               "`sync_dist=True` in a multi-process run")
+    explanation = """
+## What it finds
+
+In one file: a Lightning `Trainer` that runs several processes (`devices=4`,
+`strategy="ddp"`, `num_nodes=2`), a `ModelCheckpoint(monitor="val_loss")` or
+`EarlyStopping(monitor="val_loss")`, and a `self.log("val_loss", loss)` in a
+validation hook with no `sync_dist=True`.
+
+## Why it matters
+
+Each process logs the mean over its own shard of the validation set. Without
+`sync_dist=True` the values are not reduced across processes, so the callback
+on each rank compares a different number: the "best" checkpoint is chosen from
+rank 0's shard only, and ranks can disagree about saving or stopping (Lightning
+warns "It is recommended to use `self.log(..., sync_dist=True)` when logging on
+epoch level in distributed setting"; lightning-bolts PR 371).
+
+## How to fix it
+
+`self.log("val_loss", loss, sync_dist=True)`, or log a torchmetrics `Metric`
+object (Lightning synchronises those itself).
+
+## When preflight stays silent
+
+* The logged value is an attribute of the module (`self.val_loss`, a torchmetrics
+  metric that syncs itself), or `sync_dist` is given.
+* The Trainer runs one process, or its device count is not known in the file.
+* The metric is not monitored by a callback built in the same file, or the file
+  builds several Trainers (a test file: which module each one fits is not followed).
+"""
+    bad_examples = examples("preflight.rules.code._pf438_examples", "PF438_BAD")
+    good_examples = examples("preflight.rules.code._pf438_examples", "PF438_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        monitored: dict[str, ast.Call] = {}
+        trainers: list[ast.Call] = []
+        for built, qual in calls(ctx):
+            last = qual.rsplit(".", 1)[-1]
+            if last in _MONITORS and _lightning(qual):
+                name = const_str(kwarg(built, "monitor"))
+                if name is not None:
+                    monitored.setdefault(name, built)
+            elif last == "Trainer" and _lightning(qual):
+                trainers.append(built)
+        # one Trainer: the job of the file (a test file builds many, each with its own modules)
+        if not monitored or len(trainers) != 1:
+            return
+        distributed = _multi_process(ctx, trainers[0])
+        if distributed is None:
+            return
+        for fn in ctx.nodes(ast.FunctionDef):
+            if fn.name not in _VALIDATION_HOOKS:
+                continue
+            for node in ast.walk(fn):
+                call = node
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                        and call.func.attr == "log" and isinstance(call.func.value, ast.Name)
+                        and call.func.value.id == "self" and len(call.args) >= 2):
+                    continue
+                name = const_str(call.args[0])
+                if name is None or name not in monitored:
+                    continue
+                value = call.args[1]
+                if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) and value.value.id == "self":
+                    continue  # a torchmetrics Metric of the module: synced by Lightning
+                sync = kwarg(call, "sync_dist")
+                if any(k.arg is None for k in call.keywords) or (sync is not None and literal(ctx, sync) is not False):
+                    continue
+                yield ctx.finding(
+                    self, call,
+                    f"`{name}` is monitored by `{ast.unparse(monitored[name].func)}` in a multi-process run "
+                    f"(`{ast.unparse(distributed)}`), but it is logged without `sync_dist=True`: each process "
+                    "keeps the mean of its own shard, so the callback compares rank 0's partial value and ranks "
+                    "can disagree. Log it with `sync_dist=True`",
+                    evidence=[ctx.evidence(monitored[name], f"monitors `{name}`"),
+                              ctx.evidence(distributed, "several processes")])

@@ -1,0 +1,63 @@
+"""PF525 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+command); bad ones must fire at the pinned line, good ones stay silent."""
+
+from __future__ import annotations
+
+_APP = """
+# --- train.py
+import hydra
+
+
+@hydra.main(config_path="conf", config_name="recipe", version_base="1.2")
+def main(cfg):
+    print(cfg.training_hyperparams.lr_reference_batch_size)
+
+
+if __name__ == "__main__":
+    main()
+# --- conf/recipe.yaml
+dataset_params:
+  train_dataloader_params:
+    batch_size: 256
+training_hyperparams:
+  initial_lr: 0.1
+  lr_reference_batch_size: {value}
+  log_dir: ${{oc.env:HOME}}/logs
+"""
+
+PF525_BAD = [
+    # super-gradients PR 616: the path written as if from inside dataset_params
+    _APP.format(value="${train_dataloader_params.batch_size}") + """\
+# --- expect
+conf/recipe.yaml:6: error: PF525
+""",
+]
+
+PF525_GOOD = [
+    # the fix: the full path
+    _APP.format(value="${dataset_params.train_dataloader_params.batch_size}"),
+    # a relative interpolation, and a key the app adds at run time (below no node)
+    _APP.format(value="${..initial_lr}"),
+    _APP.format(value="${runtime.world_size}"),
+    # NeMo megatron_t0_config.yaml: relative to the `model:` subtree, which NeMo detaches as the model's config
+    """
+# --- train.py
+import hydra
+
+
+@hydra.main(config_path="conf", config_name="t0", version_base="1.2")
+def main(cfg):
+    build_model(cfg.model)
+
+
+if __name__ == "__main__":
+    main()
+# --- conf/t0.yaml
+model:
+  data:
+    train_ds:
+      add_bos_to_input: true
+    validation_ds:
+      add_bos_to_input: ${data.train_ds.add_bos_to_input}
+""",
+]

@@ -1,0 +1,125 @@
+"""PF524 prepared-scheduler-steps-per-process: a step schedule sized by the launch line's step
+count and prepared by Accelerate in a multi-process job, which steps it once per process."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules._pf4_support import accelerators, kwarg
+from preflight.rules._pf414_support import call_last
+from preflight.rules.base import examples
+
+# schedules sized in optimizer steps: (builder, keyword of the total, its position)
+_BUILDERS = {"get_scheduler": ("num_training_steps", 3),
+             "get_linear_schedule_with_warmup": ("num_training_steps", 2),
+             "get_cosine_schedule_with_warmup": ("num_training_steps", 2),
+             "get_cosine_with_hard_restarts_schedule_with_warmup": ("num_training_steps", 2),
+             "get_polynomial_decay_schedule_with_warmup": ("num_training_steps", 2)}
+_PER_PROCESS_WORDS = ("num_processes", "world_size", "num_gpus", "n_gpu")
+
+
+def _int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@register
+class PreparedSchedulerStepsPerProcess(PlanRule):
+    code = "PF524"
+    name = "prepared-scheduler-steps-per-process"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("accelerate",)
+    summary = ("A step schedule sized by the launch line's step count is prepared by Accelerate in a "
+               "multi-process job, which steps it once per process")
+    explanation = """
+## What it finds
+
+`lr_scheduler = get_scheduler(..., num_training_steps=args.max_train_steps)` (or a
+`get_*_schedule_with_warmup`) whose total comes from the launch line
+(`--max_train_steps 200000`), handed to `accelerator.prepare(...)` in a job the
+launch runs on several processes (`--num_processes 2`, `--multi_gpu`), with no
+`num_processes`/`world_size` in the total.
+
+## Why it matters
+
+A prepared scheduler steps once per process at every optimizer step
+(`AcceleratedScheduler`, unless `split_batches=True`), so the schedule advances
+`num_processes` times faster than the run: with 2 processes the learning rate
+reaches its end halfway through and warmup is half as long (transformers issue
+26827, run_translation_no_trainer; the no_trainer examples now multiply by
+`accelerator.num_processes`).
+
+## How to fix it
+
+`num_training_steps=args.max_train_steps * accelerator.num_processes` (and the
+same for `num_warmup_steps`), or do not pass the scheduler to `prepare`.
+
+## When preflight stays silent
+
+* The total is computed in the code (from the loader's length before `prepare`,
+  which is `num_processes` times the per-process length), or mentions
+  `num_processes`/`world_size`.
+* One process, `Accelerator(split_batches=True)` or `step_scheduler_with_optimizer=False`,
+  or the scheduler is not passed to `accelerator.prepare`.
+"""
+    bad_examples = examples("preflight.rules.plan._pf524_examples", "PF524_BAD")
+    good_examples = examples("preflight.rules.plan._pf524_examples", "PF524_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        world = pctx.plan.resolve("dist.world_size")
+        if world is None or not _int(world.value) or world.value <= 1:
+            return
+        for script in pctx.scripts:
+            text = script.text if script.text is not None else script.source.text
+            if "prepare" not in text or not any(b in text for b in _BUILDERS):
+                continue
+            ctx = pctx.file_context(script)
+            ctors = accelerators(ctx)
+            if not ctors or any(k.arg is None or k.arg in ("split_batches", "step_scheduler_with_optimizer",
+                                                           "dataloader_config") for c in ctors for k in c.keywords):
+                continue
+            index = pctx.index(script)
+            prepared = self._prepared_names(ctx)
+            for call in ctx.nodes(ast.Call):
+                found = _BUILDERS.get(call_last(call))
+                if found is None:
+                    continue
+                key, pos = found
+                total = kwarg(call, key)
+                if total is None and len(call.args) > pos:
+                    total = call.args[pos]
+                if total is None or any(w in ast.unparse(total) for w in _PER_PROCESS_WORDS):
+                    continue
+                name = self._bound_to(ctx, call)
+                if name is None or name not in prepared:
+                    continue
+                value = index.resolve(total)
+                if value is None or value.kind != "cli" or not _int(value.value):
+                    continue
+                yield pctx.code_finding(
+                    self, script, total,
+                    f"`{name}` is sized for {value.value} optimizer steps (`{value.key} {value.value}` on the launch "
+                    f"line) and passed to `accelerator.prepare`, which steps it once per process: with "
+                    f"{world.value} processes it advances {world.value} times per optimizer step and ends after "
+                    f"1/{world.value} of the run. Multiply the steps by `accelerator.num_processes`",
+                    evidence=[e for e in (pctx.fact_evidence(world, f"{world.value} processes"),) if e is not None])
+
+    @staticmethod
+    def _bound_to(ctx: FileContext, call: ast.Call) -> Optional[str]:
+        parent = ctx.parent(call)
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
+            return parent.targets[0].id
+        return None
+
+    @staticmethod
+    def _prepared_names(ctx: FileContext) -> set[str]:
+        out: set[str] = set()
+        for call in ctx.nodes(ast.Call):
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "prepare":
+                out.update(a.id for a in call.args if isinstance(a, ast.Name))
+        return out
