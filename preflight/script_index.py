@@ -75,6 +75,9 @@ class CallSite:
         return None
 
 
+_STR_METHODS = ("lower", "upper", "strip", "casefold", "lstrip", "rstrip")
+
+
 @dataclass(frozen=True)
 class Resolved:
     """A value found statically, and where: the code, or the launch command."""
@@ -339,6 +342,14 @@ class ScriptIndex:
             if isinstance(expr.value, (bytes, type(Ellipsis))):
                 return None
             return Resolved(expr.value, "code", line)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not expr.args \
+                and not expr.keywords and expr.func.attr in _STR_METHODS:
+            # ``args.optimizer.lower() == "adam"`` (GaLore torchrun_main.py:292): a string
+            # method without arguments of a known string is a known string
+            inner = self.resolve(expr.func.value, depth + 1)
+            if inner is None or not isinstance(inner.value, str):
+                return None
+            return Resolved(getattr(inner.value, expr.func.attr)(), inner.kind, inner.line, inner.key, inner.detail)
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd, ast.Not)):
             inner = self.resolve(expr.operand, depth + 1)
             if inner is None:

@@ -1,0 +1,180 @@
+"""Shapes of the eighth held-out set's real jobs (issue 15), reproduced in minimal fixtures of
+our own, each citing the repository, path and commit it copies the shape of."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+
+
+def plan_of(cli, *args: str, cwd: Path) -> dict:
+    args = list(args)
+    cut = args.index("--") if "--" in args else len(args)
+    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
+    assert res.code in (0, 1), res.err
+    return json.loads(res.out)
+
+
+def fact(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    return TrainingPlan.from_dict(plan).resolve(field)
+
+
+def winner(plan: dict, field: str):
+    best = fact(plan, field)
+    return None if best is None else best.value
+
+
+# jiaweizzhao/GaLore torchrun_main.py:29,292-299 @ 2cc66f88cce189e505affbb91042a8e77f5bf4e9: an
+# if/elif chain on a string option, compared after ``.lower()``; the launch line picks the arm.
+GALORE = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+    from galore_torch import GaLoreAdamW
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--optimizer", default="Adam")
+    parser.add_argument("--batch_size", type=int, default=4)
+    args = parser.parse_args()
+
+    model = torch.nn.Linear(2, 2)
+    loader = DataLoader(range(10), batch_size=args.batch_size)
+    if args.optimizer.lower() == "adam":
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    elif args.optimizer.lower() == "galore_adamw":
+        optimizer = GaLoreAdamW(model.parameters(), lr=1e-3)
+    elif args.optimizer.lower() == "sgd":
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-3)
+    for x in loader:
+        model(x).sum().backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+
+
+def test_elif_chain_on_an_option_takes_the_arm_the_launch_line_picks(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"torchrun_main.py": GALORE})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", "--optimizer", "galore_adamw",
+                   cwd=tmp_path)
+    assert winner(plan, "optimizer.name") == "GaLoreAdamW"
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", "--optimizer", "SGD",
+                   cwd=tmp_path)
+    assert winner(plan, "optimizer.name") == "SGD"
+
+
+def test_elif_chain_silent_twin_default_arm(cli, tmp_path: Path) -> None:
+    # the option not given: its declared default "Adam" picks the first arm, rightly
+    write(tmp_path, {"torchrun_main.py": GALORE})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", cwd=tmp_path)
+    assert winner(plan, "optimizer.name") == "Adam"
+
+
+def test_undecided_elif_chain_is_unknown_not_the_first_arm(cli, tmp_path: Path) -> None:
+    # the option's value cannot be known (set from the environment): no arm is the job's
+    write(tmp_path, {"torchrun_main.py": GALORE.replace('parser.add_argument("--optimizer", default="Adam")',
+                                                         'parser.add_argument("--optimizer", default=os.environ["OPT"])')
+                     .replace("import argparse", "import argparse\n    import os")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", cwd=tmp_path)
+    assert winner(plan, "optimizer.name") is None
+
+
+# mlfoundations/open_clip src/open_clip_train/main.py:487-495 @ 89fb801f1e6087880e951fc8354b8a2077b79c6d:
+# the GradScaler runs only when ``--precision amp`` (fp16); the launch line gives amp_bfloat16.
+OPENCLIP = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--precision", default="amp")
+    parser.add_argument("--fsdp", action="store_true")
+    args = parser.parse_args()
+
+    model = torch.nn.Linear(2, 2)
+    loader = DataLoader(range(10), batch_size=8)
+    optimizer = torch.optim.AdamW(model.parameters())
+    scaler = None
+    need_scaler = (args.precision == "amp")
+    if args.fsdp:
+        need_scaler = False
+    if need_scaler:
+        scaler = torch.amp.GradScaler(device="cuda")
+    for x in loader:
+        model(x).sum().backward()
+        optimizer.step()
+"""
+
+
+def test_scaler_under_an_undecided_precision_guard_is_not_fp16(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": OPENCLIP})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "2", "main.py", "--precision", "amp_bfloat16",
+                   cwd=tmp_path)
+    assert winner(plan, "precision.mode") != "amp_fp16"
+
+
+def test_scaler_silent_twin_unguarded_scaler_still_means_fp16(cli, tmp_path: Path) -> None:
+    text = OPENCLIP.replace('    if need_scaler:\n        scaler = torch.amp.GradScaler(device="cuda")\n',
+                            '    scaler = torch.amp.GradScaler(device="cuda")\n')
+    assert "if need_scaler" not in text
+    write(tmp_path, {"main.py": text})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "2", "main.py", cwd=tmp_path)
+    assert winner(plan, "precision.mode") == "amp_fp16"
+
+
+# facebookresearch/mae main_finetune.py:227 @ efb2a8062c206524e35e47d04501ed4f544c0ae8 (and timm
+# train.py ``--model efficientnet_b2``): ``--model`` names an architecture, not a folder.
+MAE = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    import models_vit
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", default="vit_large_patch16", type=str)
+    parser.add_argument("--batch_size", default=64, type=int)
+    args = parser.parse_args()
+    model = models_vit.__dict__[args.model](num_classes=1000)
+    loader = DataLoader(range(10), batch_size=args.batch_size)
+    optimizer = torch.optim.AdamW(model.parameters())
+    for x in loader:
+        model(x).sum().backward()
+        optimizer.step()
+"""
+MODELS_VIT = """\
+    import torch
+
+
+    def vit_base_patch16(**kwargs):
+        return torch.nn.Linear(2, 2)
+"""
+
+
+def test_model_option_naming_an_architecture_is_a_model_name(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main_finetune.py": MAE, "models_vit.py": MODELS_VIT})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "main_finetune.py", "--model", "vit_base_patch16",
+                   cwd=tmp_path)
+    best = fact(plan, "model.ref")
+    assert best is not None and best.value == "vit_base_patch16"
+    assert fact(plan, "model.num_parameters") is None  # never a size guessed from a name
+    assert not any("vit_base_patch16 is a local path" in n for n in plan["notes"])
+
+
+def test_model_option_silent_twin_an_existing_folder_stays_a_local_path(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main_finetune.py": MAE, "models_vit.py": MODELS_VIT, "my_ckpt/weights.txt": "x\n"})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "main_finetune.py", "--model", "my_ckpt",
+                   cwd=tmp_path)
+    assert winner(plan, "model.ref") != "my_ckpt"
+    assert any("my_ckpt is a local path" in n for n in plan["notes"])
