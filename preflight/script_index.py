@@ -377,7 +377,11 @@ class ScriptIndex:
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
-            return self.argument(expr.attr)
+            found = self.argument(expr.attr)
+            if found is not None or self.arguments or self.options is None:
+                return found
+            # no add_argument in this file: the parser is a local module's (open_clip
+            # ``args = parse_args(args)`` from ``params.py``), read below
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self.options is not None \
                 and expr.value.id not in ("self", "cls"):
             owners = self.assigns.get(expr.value.id)
@@ -385,7 +389,7 @@ class ScriptIndex:
             # tuple unpacked from parse_args_into_dataclasses()), or a namespace merging such
             # objects (qlora ``args = argparse.Namespace(**vars(model_args), ...)``): never one
             # the script built
-            if owners and all(b is None or _merged_namespace(b) for b in owners):
+            if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) for b in owners):
                 return self.options(expr.attr)
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]
@@ -419,6 +423,15 @@ class ScriptIndex:
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
         return None
+
+    def _local_parser(self, node: ast.AST) -> bool:
+        """``parse_args(args)`` imported from a local module that returns the parsed
+        namespace (open_clip ``main.py:98``): its attributes are the job's options."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return False
+        from preflight.script_parsers import local_parser_function
+
+        return local_parser_function(self.script.source.path, self.imports.get(node.func.id))
 
     def _namespace(self, name: str) -> bool:
         """``name`` only ever holds this file's argparse result: every binding is a parameter

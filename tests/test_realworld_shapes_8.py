@@ -178,3 +178,125 @@ def test_model_option_silent_twin_an_existing_folder_stays_a_local_path(cli, tmp
                    cwd=tmp_path)
     assert winner(plan, "model.ref") != "my_ckpt"
     assert any("my_ckpt is a local path" in n for n in plan["notes"])
+
+
+# huggingface/pytorch-image-models distributed_train.sh:2-4 @ aa4b5850c1543fa488abf260f18390eda46cf85d:
+# the wrapper takes the process count as its first argument, shifts it off, passes the rest on.
+TIMM_SH = """\
+    #!/bin/bash
+    NUM_PROC=$1
+    shift
+    torchrun --nproc_per_node=$NUM_PROC train.py "$@"
+"""
+TIMM_TRAIN = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    parser = argparse.ArgumentParser()
+    group = parser.add_argument_group("Training parameters")
+    group.add_argument("-b", "--batch-size", type=int, default=128)
+    args = parser.parse_args()
+    model = torch.nn.Linear(2, 2)
+    loader = DataLoader(range(10), batch_size=args.batch_size)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x in loader:
+        model(x).sum().backward()
+        opt.step()
+"""
+
+
+def test_wrapper_shift_drops_its_own_argument_before_the_launch_line(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"distributed_train.sh": TIMM_SH, "train.py": TIMM_TRAIN})
+    plan = plan_of(cli, "distributed_train.sh", "--", "2", "-b", "64", cwd=tmp_path)
+    assert winner(plan, "dist.world_size") == 2
+    assert winner(plan, "batch.micro") == 64
+    assert any("train.py -b 64" in n and "train.py 2" not in n for n in plan["notes"])
+
+
+def test_wrapper_silent_twin_without_shift_passes_every_argument(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"distributed_train.sh": TIMM_SH.replace("    shift\n", ""), "train.py": TIMM_TRAIN})
+    plan = plan_of(cli, "distributed_train.sh", "--", "2", "-b", "64", cwd=tmp_path)
+    assert any("train.py 2 -b 64" in n for n in plan["notes"])
+
+
+# mlfoundations/open_clip docs/script_examples/stability_example.sh:1-37 and
+# src/open_clip_train/main.py:50,98 / params.py:28,864,910 @ 89fb801f1e6087880e951fc8354b8a2077b79c6d:
+# `srun python -m pkg.main` under #SBATCH task directives, the options declared in a local module.
+OC_SH = """\
+    #!/bin/bash
+    #SBATCH --nodes 30
+    #SBATCH --ntasks-per-node=8
+    #SBATCH --cpus-per-task=12
+
+    srun --comment laion python -m open_clip_train.main --precision amp_bfloat16 --workers=8
+"""
+OC_MAIN = """\
+    import torch
+    from torch.utils.data import DataLoader
+
+    from open_clip_train.params import parse_args
+
+
+    def main(args):
+        args = parse_args(args)
+        model = torch.nn.Linear(2, 2)
+        loader = DataLoader(range(10), batch_size=4, num_workers=args.workers)
+        optimizer = torch.optim.AdamW(model.parameters())
+        if args.precision == "amp":
+            scaler = torch.amp.GradScaler(device="cuda")
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        import sys
+        main(sys.argv[1:])
+"""
+OC_PARAMS = """\
+    import argparse
+
+
+    def parse_args(args):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--precision", default="amp", type=str)
+        parser.add_argument("--workers", type=int, default=4)
+        args = parser.parse_args(args)
+        return args
+"""
+
+
+def test_srun_without_task_flags_runs_the_sbatch_allocation(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run.sh": OC_SH, "src/open_clip_train/main.py": OC_MAIN,
+                     "src/open_clip_train/params.py": OC_PARAMS, "src/open_clip_train/__init__.py": ""})
+    plan = plan_of(cli, "../run.sh", cwd=tmp_path / "src")
+    assert winner(plan, "dist.world_size") == 240
+    assert winner(plan, "dist.nodes") == 30
+    assert winner(plan, "dist.devices_per_node") == 8
+
+
+def test_srun_silent_twin_its_own_flags_win(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run.sh": OC_SH.replace("srun --comment laion", "srun -N 2 --ntasks-per-node 4"),
+                     "src/open_clip_train/main.py": OC_MAIN,
+                     "src/open_clip_train/params.py": OC_PARAMS, "src/open_clip_train/__init__.py": ""})
+    plan = plan_of(cli, "../run.sh", cwd=tmp_path / "src")
+    assert winner(plan, "dist.world_size") == 8
+    assert winner(plan, "dist.nodes") == 2
+
+
+def test_options_from_a_local_parse_args_module_decide_guards(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run.sh": OC_SH, "src/open_clip_train/main.py": OC_MAIN,
+                     "src/open_clip_train/params.py": OC_PARAMS, "src/open_clip_train/__init__.py": ""})
+    plan = plan_of(cli, "../run.sh", cwd=tmp_path / "src")
+    assert winner(plan, "data.num_workers") == 8
+    assert winner(plan, "precision.mode") != "amp_fp16"  # the scaler runs only under --precision amp
+
+
+def test_local_parse_args_silent_twin_default_amp_keeps_the_scaler(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run.sh": OC_SH.replace("--precision amp_bfloat16 ", ""), "src/open_clip_train/main.py": OC_MAIN,
+                     "src/open_clip_train/params.py": OC_PARAMS, "src/open_clip_train/__init__.py": ""})
+    plan = plan_of(cli, "../run.sh", cwd=tmp_path / "src")
+    assert winner(plan, "precision.mode") == "amp_fp16"
+    assert winner(plan, "data.num_workers") == 8

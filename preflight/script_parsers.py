@@ -1,0 +1,81 @@
+"""Whether a call in a training script is the project's own argument parser, declared in a
+local module (read, never imported).
+
+open_clip ``src/open_clip_train/main.py:50,98`` @ 89fb801f1e6087880e951fc8354b8a2077b79c6d:
+``from open_clip_train.params import parse_args`` then ``args = parse_args(args)``, where
+``params.py:28-910`` builds an ``argparse.ArgumentParser``, calls ``parser.parse_args(args)``
+and returns the namespace. The attributes of that namespace are the job's options (the
+option resolver of :mod:`preflight.adapters.cliargs` reads the declarations and the launch
+line), whatever the function or the variable is called.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Optional
+
+from preflight.sources import read_text_limited
+
+_MAX_BYTES = 500_000
+_PARSE = ("parse_args", "parse_known_args")
+_cache: dict[tuple[str, str], bool] = {}
+
+
+def _module_file(start: Path, module: str) -> Optional[Path]:
+    """``pkg.mod`` as a file beside the script or in a folder above it (a ``src/`` layout
+    run with ``python -m pkg.main``), at most four levels up."""
+    rel = Path(*module.split("."))
+    base = start
+    for _ in range(5):
+        for cand in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
+            if cand.is_file():
+                return cand
+        if base.parent == base:
+            break
+        base = base.parent
+    return None
+
+
+def _returns_namespace(fn: ast.FunctionDef) -> bool:
+    parsed: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE:
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    parsed.add(t.id)
+                elif isinstance(t, ast.Tuple) and t.elts and isinstance(t.elts[0], ast.Name):
+                    parsed.add(t.elts[0].id)
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Return) or node.value is None:
+            continue
+        value = node.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _PARSE:
+            return True
+        if isinstance(value, ast.Name) and value.id in parsed:
+            return True
+    return False
+
+
+def local_parser_function(script_path: Optional[Path], qualified: Optional[str]) -> bool:
+    """``qualified`` (``open_clip_train.params.parse_args``, from the script's imports) is a
+    function of a local module that returns ``<parser>.parse_args(...)``."""
+    if script_path is None or not qualified or "." not in qualified:
+        return False
+    module, _, name = qualified.rpartition(".")
+    key = (str(script_path), qualified)
+    if key in _cache:
+        return _cache[key]
+    found = False
+    path = _module_file(Path(script_path).parent, module)
+    if path is not None:
+        try:
+            tree = ast.parse(read_text_limited(path, _MAX_BYTES, errors="replace"))
+        except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+            tree = None
+        if tree is not None:
+            defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+            found = len(defs) == 1 and _returns_namespace(defs[0])
+    _cache[key] = found
+    return found
