@@ -176,6 +176,7 @@ class ScriptIndex:
         self.assigns: dict[str, list[Optional[ast.expr]]] = {}  # None: bound some other way
         self.arguments: dict[str, list[ArgSpec]] = {}
         self.parsed_args: set[str] = set()  # names bound to parser.parse_args()
+        self.set_defaults: dict[str, tuple[ast.expr, int]] = {}  # parser.set_defaults(dest=value)
         self.classes: dict[str, ast.ClassDef] = {}
         self.functions: dict[str, list[ast.AST]] = {}  # name -> its def(s) (any nesting)
         self.param_count: dict[str, int] = {}  # name -> how many def statements take it as a parameter
@@ -320,6 +321,11 @@ class ScriptIndex:
             last = site.name.rsplit(".", 1)[-1] if site.name else None
             if last in ("parse_args", "parse_known_args") and site.target and "." not in site.target:
                 self.parsed_args.add(site.target)
+            if last == "set_defaults":
+                for kw in site.call.keywords:
+                    if kw.arg is not None:
+                        self.set_defaults[kw.arg] = (kw.value, site.line)
+                continue
             if last != "add_argument":
                 continue
             spec = _arg_spec(site.call)
@@ -603,6 +609,8 @@ class ScriptIndex:
     def argument(self, dest: str) -> Optional[Resolved]:
         """``args.<dest>``: the launch-command value if given, else the argparse default."""
         specs = self.arguments.get(dest, [])
+        if specs and dest in self.set_defaults:
+            return self._set_default(dest, specs)
         if len(specs) != 1:
             return None
         spec = specs[0]
@@ -618,6 +626,27 @@ class ScriptIndex:
                 detail += f" (overrides the argparse default {default.value!r})"
             return Resolved(converted, "cli", None, spec.flag, detail)
         return default
+
+    def _set_default(self, dest: str, specs: list[ArgSpec]) -> Optional[Resolved]:
+        """``parser.set_defaults(pin_mem=True)`` over ``--pin_mem`` (store_true) and
+        ``--no_pin_mem`` (store_false, same dest): MAE ``main_finetune.py:142-145`` @ efb2a806.
+        A flag on the launch line decides; else the set_defaults value, which argparse
+        prefers to every add_argument default."""
+        given = [(spec, self._from_argv(spec)) for spec in specs]
+        given = [(spec, g) for spec, g in given if g is not None]
+        if len(given) == 1:
+            spec, (value, text) = given[0]
+            if spec.action in ("store_true", "store_false"):
+                return Resolved(spec.action == "store_true", "cli", None, spec.flag, text)
+            converted = _convert(value, spec)
+            return None if converted is None else Resolved(converted, "cli", None, spec.flag, text)
+        if given:
+            return None
+        expr, line = self.set_defaults[dest]
+        resolved = self.resolve(expr)
+        if resolved is None:
+            return None
+        return Resolved(resolved.value, "code", line, specs[0].flag, f"parser.set_defaults({dest}=...)")
 
     def _default(self, spec: ArgSpec) -> Optional[Resolved]:
         detail = f"argparse default of {spec.flag}"

@@ -300,3 +300,55 @@ def test_local_parse_args_silent_twin_default_amp_keeps_the_scaler(cli, tmp_path
     plan = plan_of(cli, "../run.sh", cwd=tmp_path / "src")
     assert winner(plan, "precision.mode") == "amp_fp16"
     assert winner(plan, "data.num_workers") == 8
+
+
+# facebookresearch/mae main_finetune.py:141-145,206 @ efb2a8062c206524e35e47d04501ed4f544c0ae8: a
+# store_true/store_false pair on one dest, its default set by ``parser.set_defaults``.
+MAE_PIN = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--num_workers", default=10, type=int)
+    parser.add_argument("--pin_mem", action="store_true")
+    parser.add_argument("--no_pin_mem", action="store_false", dest="pin_mem")
+    parser.set_defaults(pin_mem=True)
+    args = parser.parse_args()
+    model = torch.nn.Linear(2, 2)
+    loader = DataLoader(range(10), batch_size=8, num_workers=args.num_workers, pin_memory=args.pin_mem)
+    optimizer = torch.optim.AdamW(model.parameters())
+    for x in loader:
+        model(x).sum().backward()
+        optimizer.step()
+"""
+
+
+def test_set_defaults_gives_the_default_of_a_flag_pair(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main_finetune.py": MAE_PIN})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "main_finetune.py", cwd=tmp_path)
+    best = fact(plan, "data.pin_memory")
+    assert best is not None and best.value is True and best.source.line == 10
+
+
+def test_set_defaults_silent_twin_the_launch_line_flag_wins(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main_finetune.py": MAE_PIN})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "main_finetune.py", "--no_pin_mem", cwd=tmp_path)
+    assert winner(plan, "data.pin_memory") is False
+
+
+# LianjiaTech/BELLE train/configs/deepspeed_config_stage3.json:11,13 @ 645084d36454cdeb4e7f1ce9b2f3426bac39f1f9:
+# explicit zeros for the ZeRO-3 prefetch bucket and live parameters are settings, recorded.
+BELLE_DS = {"zero_optimization": {"stage": 3, "reduce_bucket_size": 0, "stage3_prefetch_bucket_size": 0,
+                                  "stage3_max_live_parameters": 0},
+            "train_micro_batch_size_per_gpu": 1}
+
+
+def test_deepspeed_stage3_zero_sizes_are_recorded(cli, tmp_path: Path) -> None:
+    (tmp_path / "ds.json").write_text(json.dumps(BELLE_DS))
+    res = cli("audit", "--config", "ds.json", "--emit-plan", "json", cwd=tmp_path)
+    plan = json.loads(res.out)
+    assert winner(plan, "dist.stage3_prefetch_bucket_size") == 0
+    assert winner(plan, "dist.stage3_max_live_parameters") == 0
+    assert winner(plan, "dist.reduce_bucket_size") is None  # a 0 bucket is not a DeepSpeed size: silent
