@@ -498,6 +498,23 @@ class _ScriptPass:
         self.add("dist.offload_params", "cpu", source, self.conf(site))
         self.add("dist.offload_optimizer", "cpu", source, self.conf(site))
 
+    def checkpointing_off(self) -> None:
+        """Every checkpointing switch of the script sits under a guard the job decides false
+        (GaLore torchrun_main.py:47,204-205 @ 2cc66f88: ``if args.activation_checkpointing:
+        model.gradient_checkpointing_enable()``, a store_true flag not given): off, medium
+        (a construct elsewhere could still turn it on)."""
+        def switch(site: CallSite) -> bool:
+            return _method(site) in ("gradient_checkpointing_enable", "_set_gradient_checkpointing") \
+                or (site.qualified or "") in ("torch.utils.checkpoint.checkpoint",
+                                              "torch.utils.checkpoint.checkpoint_sequential")
+        if any(switch(s) for s in self.calls):
+            return
+        dead = [s for s in self.idx.calls if switch(s) and self.idx.runs(s) is False]
+        if dead:
+            self.add("memory.gradient_checkpointing", False,
+                     self.src(dead[0].call, f"{dead[0].label}() runs only under a guard this job decides false"),
+                     "medium")
+
     def load_placement(self) -> None:
         """``model.load_placement`` from the order of load, move and wrap calls
         (:mod:`adapters._placement`); the first decisive shape wins."""
@@ -529,6 +546,7 @@ class _ScriptPass:
     def features(self) -> None:
         self.implementation()
         self.load_placement()
+        self.checkpointing_off()
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""

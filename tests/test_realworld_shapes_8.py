@@ -352,3 +352,40 @@ def test_deepspeed_stage3_zero_sizes_are_recorded(cli, tmp_path: Path) -> None:
     assert winner(plan, "dist.stage3_prefetch_bucket_size") == 0
     assert winner(plan, "dist.stage3_max_live_parameters") == 0
     assert winner(plan, "dist.reduce_bucket_size") is None  # a 0 bucket is not a DeepSpeed size: silent
+
+
+# jiaweizzhao/GaLore torchrun_main.py:47,204-205 @ 2cc66f88cce189e505affbb91042a8e77f5bf4e9: the
+# only checkpointing switch sits under a store_true flag the launch line does not give.
+GALORE_CKPT = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+    from transformers import AutoModelForCausalLM
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--activation_checkpointing", action="store_true")
+    args = parser.parse_args()
+    model = AutoModelForCausalLM.from_pretrained("gpt2")
+    if args.activation_checkpointing:
+        model.gradient_checkpointing_enable()
+    loader = DataLoader(range(10), batch_size=8)
+    optimizer = torch.optim.AdamW(model.parameters())
+    for x in loader:
+        model(x).loss.backward()
+        optimizer.step()
+"""
+
+
+def test_checkpointing_under_a_flag_not_given_is_off(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"torchrun_main.py": GALORE_CKPT})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", cwd=tmp_path)
+    best = fact(plan, "memory.gradient_checkpointing")
+    assert best is not None and best.value is False and best.source.line == 12
+
+
+def test_checkpointing_silent_twin_the_flag_given_turns_it_on(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"torchrun_main.py": GALORE_CKPT})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", "--activation_checkpointing",
+                   cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is True
