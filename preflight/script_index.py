@@ -356,6 +356,10 @@ class ScriptIndex:
             if inner is None or not isinstance(inner.value, str):
                 return None
             return Resolved(getattr(inner.value, expr.func.attr)(), inner.kind, inner.line, inner.key, inner.detail)
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
+            loaded = self._json_key(expr, depth)
+            if loaded is not None:
+                return loaded
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd, ast.Not)):
             inner = self.resolve(expr.operand, depth + 1)
             if inner is None:
@@ -429,6 +433,37 @@ class ScriptIndex:
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
         return None
+
+    def _json_key(self, expr: ast.Subscript, depth: int) -> Optional[Resolved]:
+        """``cfg["lora_r"]`` with ``cfg = json.load(open(<known path>))`` bound once."""
+        assert isinstance(expr.value, ast.Name)
+        name, line = expr.value.id, getattr(expr, "lineno", 0)
+        around = [f for fs in self.functions.values() for f in fs
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+        if around:  # the binding in the function around the use (not a dataclass field of that name)
+            scope = max(around, key=lambda f: f.lineno)
+            bound = [n.value for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+        else:
+            bound = self.assigns.get(name, [])
+        key = expr.slice.value if isinstance(expr.slice, ast.Constant) else None  # type: ignore[attr-defined]
+        if len(bound) != 1 or not isinstance(bound[0], ast.Call) or key is None:
+            return None
+        call = bound[0]
+        if dotted_name(call.func) != "json.load" or len(call.args) != 1 or not isinstance(call.args[0], ast.Call) \
+                or dotted_name(call.args[0].func) != "open" or not call.args[0].args:
+            return None
+        path = self.resolve(call.args[0].args[0], depth + 1)
+        if path is None:
+            return None
+        from preflight.script_parsers import json_file_value
+
+        found, value = json_file_value(path.value, key, self.script.source.path)
+        if not found or not isinstance(value, (int, float, str, bool)):
+            return None
+        return Resolved(value, path.kind, None, path.key,
+                        f"{path.value}[{key!r}] = {value!r}" + (f" ({path.detail})" if path.detail else ""))
 
     def _local_parser(self, node: ast.AST) -> bool:
         """``parse_args(args)`` imported from a local module that returns the parsed

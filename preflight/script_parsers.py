@@ -79,3 +79,36 @@ def local_parser_function(script_path: Optional[Path], qualified: Optional[str])
             found = len(defs) == 1 and _returns_namespace(defs[0])
     _cache[key] = found
     return found
+
+
+_JSON_MAX = 1_000_000
+
+
+def json_file_value(path_value: object, key: object, script_path: Optional[Path]) -> tuple[bool, object]:
+    """``cfg = json.load(open(path))`` then ``cfg["lora_r"]`` (BELLE ``train/src/entry_point/
+    sft_train.py:282,292`` @ 645084d36454cdeb4e7f1ce9b2f3426bac39f1f9, ``--lora_config
+    configs/lora_config_llama.json``): the key of that JSON file, when the path is a relative
+    ``.json`` file inside the job (from where preflight runs, else beside the script), at most
+    1 MB, an object holding the key. (found, value)."""
+    if not isinstance(path_value, str) or not isinstance(key, (str, int)) or not path_value.endswith(".json"):
+        return False, None
+    rel = Path(path_value)
+    if rel.is_absolute() or ".." in rel.parts:
+        return False, None
+    bases = [Path.cwd()]
+    if script_path is not None:
+        bases.append(Path(script_path).parent)
+    for base in bases:
+        cand = base / rel
+        if not cand.is_file():
+            continue
+        try:
+            import json
+
+            data = json.loads(read_text_limited(cand, _JSON_MAX, errors="replace"))
+        except (OSError, ValueError, RecursionError):
+            return False, None
+        if isinstance(data, dict) and isinstance(key, str) and key in data:
+            return True, data[key]
+        return False, None
+    return False, None

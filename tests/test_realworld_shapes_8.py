@@ -389,3 +389,60 @@ def test_checkpointing_silent_twin_the_flag_given_turns_it_on(cli, tmp_path: Pat
     plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", "--activation_checkpointing",
                    cwd=tmp_path)
     assert winner(plan, "memory.gradient_checkpointing") is True
+
+
+# LianjiaTech/BELLE train/src/entry_point/sft_train.py:101-105,276-295 @
+# 645084d36454cdeb4e7f1ce9b2f3426bac39f1f9: the LoRA rank is a key of a JSON file named by an
+# option (``--lora_config configs/lora_config_llama.json``), loaded with json.load(open(...)).
+BELLE = """\
+    import json
+
+    import torch
+    from torch.utils.data import DataLoader
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lora_config", default="configs/other.json")
+    args = parser.parse_args()
+
+
+    def build(model):
+        lora_config = json.load(open(args.lora_config))
+        config = LoraConfig(r=lora_config["lora_r"], lora_alpha=lora_config["lora_alpha"])
+        return get_peft_model(model, config)
+
+
+    model = build(AutoModelForCausalLM.from_pretrained("gpt2"))
+    loader = DataLoader(range(10), batch_size=8)
+    optimizer = torch.optim.AdamW(model.parameters())
+    for x in loader:
+        model(x).loss.backward()
+        optimizer.step()
+"""
+
+
+def test_lora_rank_from_a_json_file_named_by_an_option(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"sft_train.py": BELLE})
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "lora_config_llama.json").write_text(json.dumps({"lora_r": 16, "lora_alpha": 32}))
+    (tmp_path / "configs" / "other.json").write_text(json.dumps({"lora_r": 4}))
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "sft_train.py",
+                   "--lora_config", "configs/lora_config_llama.json", cwd=tmp_path)
+    assert winner(plan, "peft.rank") == 16
+    # the option's default names another file: that one is read when the line gives none
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "sft_train.py", cwd=tmp_path)
+    assert winner(plan, "peft.rank") == 4
+
+
+def test_lora_rank_json_silent_twin_missing_file_or_key(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"sft_train.py": BELLE})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "sft_train.py",
+                   "--lora_config", "configs/absent.json", cwd=tmp_path)
+    assert winner(plan, "peft.rank") is None
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "lora.json").write_text(json.dumps({"rank": 16}))
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "sft_train.py",
+                   "--lora_config", "configs/lora.json", cwd=tmp_path)
+    assert winner(plan, "peft.rank") is None
