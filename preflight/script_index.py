@@ -443,11 +443,12 @@ class ScriptIndex:
                   and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
         if around:  # the binding in the function around the use (not a dataclass field of that name)
             scope = max(around, key=lambda f: f.lineno)
-            bound = [n.value for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
-                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+            bound: list[Optional[ast.expr]] = [
+                n.value for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
         else:
             bound = self.assigns.get(name, [])
-        key = expr.slice.value if isinstance(expr.slice, ast.Constant) else None  # type: ignore[attr-defined]
+        key = expr.slice.value if isinstance(expr.slice, ast.Constant) else None
         if len(bound) != 1 or not isinstance(bound[0], ast.Call) or key is None:
             return None
         call = bound[0]
@@ -667,8 +668,11 @@ class ScriptIndex:
         ``--no_pin_mem`` (store_false, same dest): MAE ``main_finetune.py:142-145`` @ efb2a806.
         A flag on the launch line decides; else the set_defaults value, which argparse
         prefers to every add_argument default."""
-        given = [(spec, self._from_argv(spec)) for spec in specs]
-        given = [(spec, g) for spec, g in given if g is not None]
+        given: list[tuple[ArgSpec, tuple[Optional[str], str]]] = []
+        for spec in specs:
+            found = self._from_argv(spec)
+            if found is not None:
+                given.append((spec, found))
         if len(given) == 1:
             spec, (value, text) = given[0]
             if spec.action in ("store_true", "store_false"):
