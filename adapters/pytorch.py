@@ -352,6 +352,8 @@ class _ScriptPass:
                 elif expr is None:
                     self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1",
                                                         "default"), "medium")
+                elif isinstance(expr, ast.Constant) and expr.value is None:
+                    self.dataset_batches(site, conf)
                 else:
                     resolved = self.value(expr)
                     if resolved is not None:
@@ -372,6 +374,21 @@ class _ScriptPass:
                     if resolved is not None:
                         self.put(field, resolved, site, f"{site.label}({kw}=...)", conf)
             self.sampler(site, conf)
+
+    def dataset_batches(self, site: CallSite, conf: str) -> None:
+        """``DataLoader(dataset, batch_size=None)``: no automatic batching, each item of the
+        dataset is a batch; a dataset built with ``batch_size=`` batches itself (GaLore
+        torchrun_main.py:195-196 @ 2cc66f88: ``PreprocessedIterableDataset(data, tokenizer,
+        batch_size=args.batch_size, ...)``): that is the per-process batch (medium)."""
+        call = self.call_of(site.arg(0, "dataset"))
+        if call is None:
+            return
+        size = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+        resolved = self.value(size)
+        if resolved is not None and isinstance(resolved.value, int) and not isinstance(resolved.value, bool) \
+                and resolved.value >= 1:
+            self.put("batch.micro", resolved, site,
+                     f"{site.label}(batch_size=None) over a dataset built with batch_size=", "medium")
 
     def sampler(self, site: CallSite, conf: str) -> None:
         expr = site.arg(3, "sampler")

@@ -446,3 +446,38 @@ def test_lora_rank_json_silent_twin_missing_file_or_key(cli, tmp_path: Path) -> 
     plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "sft_train.py",
                    "--lora_config", "configs/lora.json", cwd=tmp_path)
     assert winner(plan, "peft.rank") is None
+
+
+# jiaweizzhao/GaLore torchrun_main.py:195-196 @ 2cc66f88cce189e505affbb91042a8e77f5bf4e9: the
+# dataset batches itself and the DataLoader turns automatic batching off (batch_size=None).
+GALORE_DATA = """\
+    import argparse
+
+    import torch
+    from peft_pretraining.dataloader import PreprocessedIterableDataset
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch_size", type=int, required=True)
+    args = parser.parse_args()
+    dataset = PreprocessedIterableDataset([], None, batch_size=args.batch_size, max_length=256)
+    dataloader = torch.utils.data.DataLoader(dataset, batch_size=None, num_workers=8)
+    model = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.AdamW(model.parameters())
+    for x in dataloader:
+        model(x).sum().backward()
+        optimizer.step()
+"""
+
+
+def test_dataloader_without_batching_over_a_batching_dataset(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"torchrun_main.py": GALORE_DATA})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", "--batch_size", "128",
+                   cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 128
+
+
+def test_dataloader_without_batching_silent_twin_plain_dataset(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"torchrun_main.py": GALORE_DATA.replace(", batch_size=args.batch_size", "")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", "--batch_size", "128",
+                   cwd=tmp_path)
+    assert winner(plan, "batch.micro") is None
