@@ -481,3 +481,57 @@ def test_dataloader_without_batching_silent_twin_plain_dataset(cli, tmp_path: Pa
     plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "torchrun_main.py", "--batch_size", "128",
                    cwd=tmp_path)
     assert winner(plan, "batch.micro") is None
+
+
+# huggingface/pytorch-image-models train.py:73-80,142,377,381,461-474 @
+# aa4b5850c1543fa488abf260f18390eda46cf85d: options on argument groups, parsed in two steps
+# (a config-file parser's parse_known_args, then the main parser) by a local _parse_args()
+# returning (args, args_text). Already read before this round: a pin, not a new behaviour.
+TIMM_TWO_STEP = """\
+    import argparse
+
+    import torch
+    import yaml
+    from torch.utils.data import DataLoader
+
+    config_parser = parser = argparse.ArgumentParser(description="Training Config", add_help=False)
+    parser.add_argument("-c", "--config", default="", type=str)
+    parser = argparse.ArgumentParser(description="PyTorch ImageNet Training")
+    group = parser.add_argument_group("Training parameters")
+    group.add_argument("-b", "--batch-size", type=int, default=128)
+    group.add_argument("-j", "--workers", type=int, default=4)
+    group.add_argument("--pin-mem", action="store_true", default=False)
+
+
+    def _parse_args():
+        args_config, remaining = config_parser.parse_known_args()
+        if args_config.config:
+            with open(args_config.config, "r") as f:
+                cfg = yaml.safe_load(f)
+                parser.set_defaults(**cfg)
+        args = parser.parse_args(remaining)
+        args_text = yaml.safe_dump(args.__dict__, default_flow_style=False)
+        return args, args_text
+
+
+    def main():
+        args, args_text = _parse_args()
+        model = torch.nn.Linear(2, 2)
+        loader = DataLoader(range(10), batch_size=args.batch_size, num_workers=args.workers, pin_memory=args.pin_mem)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for x in loader:
+            model(x).sum().backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_argument_groups_and_two_step_parse_reach_the_loader(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": TIMM_TWO_STEP})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=2", "train.py", "-b", "64", "-j", "8", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 64
+    assert winner(plan, "data.num_workers") == 8
+    assert winner(plan, "data.pin_memory") is False
