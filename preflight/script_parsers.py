@@ -19,7 +19,7 @@ from preflight.sources import read_text_limited
 
 _MAX_BYTES = 500_000
 _PARSE = ("parse_args", "parse_known_args")
-_cache: dict[tuple[str, str], bool] = {}
+_cache: dict[tuple[str, str, int, int], bool] = {}
 
 
 def _module_file(start: Path, module: str) -> Optional[Path]:
@@ -64,19 +64,24 @@ def local_parser_function(script_path: Optional[Path], qualified: Optional[str])
     if script_path is None or not qualified or "." not in qualified:
         return False
     module, _, name = qualified.rpartition(".")
-    key = (str(script_path), qualified)
+    path = _module_file(Path(script_path).parent, module)
+    if path is None:
+        return False
+    try:
+        st = path.stat()
+    except OSError:
+        return False
+    key = (str(path.resolve()), name, st.st_mtime_ns, st.st_size)  # a long-lived process sees edits
     if key in _cache:
         return _cache[key]
     found = False
-    path = _module_file(Path(script_path).parent, module)
-    if path is not None:
-        try:
-            tree = ast.parse(read_text_limited(path, _MAX_BYTES, errors="replace"))
-        except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
-            tree = None
-        if tree is not None:
-            defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-            found = len(defs) == 1 and _returns_namespace(defs[0])
+    try:
+        tree: Optional[ast.Module] = ast.parse(read_text_limited(path, _MAX_BYTES, errors="replace"))
+    except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+        tree = None
+    if tree is not None:
+        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+        found = len(defs) == 1 and _returns_namespace(defs[0])
     _cache[key] = found
     return found
 
