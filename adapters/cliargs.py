@@ -57,6 +57,7 @@ _ATTN = ("attn_implementation",)
 _FSDP_WORDS = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
                "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
 _HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+_ARCH_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]$")
 _ATTN_VALUES = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex_attention")
 
 _GLOBAL_HELP = re.compile(r"\b(global|total|effective)\b[\w\s]{0,20}\bbatch[ _-]?size\b", re.I)
@@ -389,8 +390,31 @@ class _Pass:
                                                           f"{source.detail}: a local folder named like the declared "
                                                           f"default {default} ({opt.where if opt else ''}), taken "
                                                           "as a download of it"), "low")
+                elif name not in ("model_path", "model_dir") and _ARCH_NAME.match(value.strip()) \
+                        and not self._exists(value.strip()):
+                    # ``--model ViT-B-32`` (open_clip), ``--model efficientnet_b2`` (timm),
+                    # ``--model vit_base_patch16`` (MAE models_vit): a bare name, no folder of
+                    # that name here: the name of an architecture in a library's registry or the
+                    # project's own models (or a Hub id without an owner, ``gpt2``); its size is
+                    # not known from the name
+                    self.add("model.ref", value.strip(), Source(source.kind, source.path, source.line, source.key,
+                                                                f"{source.detail}: a model name (a registry or "
+                                                                "catalog name, not a local path)"), "medium")
+                    self.adapter.note(self.plan, f"--{name} {value} is a model name, not a local path: its size "
+                                                 "is known only where a catalog or config gives it")
+                    return self._arch()
                 self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
                                              "without its config.json")
+        self._arch()
+
+    def _exists(self, value: str) -> bool:
+        """A folder or file of that name beside the job (a local checkpoint)."""
+        for base in (self.project.root, self.script.source.path.parent if self.script.source.path else None):
+            if base is not None and (Path(base) / value).exists():
+                return True
+        return False
+
+    def _arch(self) -> None:
         if self.decl.arch_lookup:
             found = self.value(*_ARCH)
             if found is not None and isinstance(found[1], str) and re.fullmatch(r"[A-Za-z_]\w*", found[1]):

@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
 from preflight.loaders import LoadedConfig
-from preflight.plan import Source, TrainingPlan
+from preflight.plan import FIELDS, Source, TrainingPlan
 from preflight.registry import register_adapter
 
 _STRONG_KEYS = ("zero_optimization", "train_micro_batch_size_per_gpu", "zero_allow_untested_optimizer",
@@ -154,7 +154,10 @@ class _ConfigPass:
                 value = zo[name]
                 if isinstance(value, float) and value.is_integer():
                     value = int(value)
-                if _is_int(value) and value >= 1:
+                # 0 is a setting for the stage-3 sizes (BELLE configs/deepspeed_config_stage3.json
+                # @ 645084d3: "stage3_max_live_parameters": 0, no prefetch), not for the buckets
+                low = FIELDS[field].minimum if field in FIELDS and FIELDS[field].minimum is not None else 1
+                if _is_int(value) and value >= low:
                     self.add(field, value, self.src("zero_optimization", name))
                 break
         for field, name in (("dist.overlap_comm", "overlap_comm"),

@@ -88,6 +88,21 @@ def _method(site: CallSite) -> Optional[str]:
     return func.attr if isinstance(func, ast.Attribute) else None
 
 
+
+_OPTIMIZER_CLASS = re.compile(r"(Adam[WP]?|AdamW?\d*bit|SGD|Adafactor|Lion|Lamb|LAMB|RMSprop\w*|Adagrad|Adadelta|"
+                              r"Adamax|NAdam|RAdam|Sophia\w*|Muon|Shampoo|Prodigy|CAME|AdEMAMix)(8bit|32bit|4bit)?$")
+
+
+def _one_arm(idx: ScriptIndex, found: list[tuple[CallSite, str]]) -> list[tuple[CallSite, str]]:
+    """The optimizer constructions the job runs: those whose every guard is decided true;
+    else, when none is, the undecided ones only if they all build the same class. Arms of an
+    ``if``/``elif`` chain on an option nobody decided (``if args.optimizer == "adam": Adam(...)
+    elif ...: GaLoreAdamW(...)``) are alternatives: taking the first would be a guess."""
+    decided = [f for f in found if idx.runs(f[0]) is True]
+    if decided:
+        return decided
+    return found if len({name for _, name in found}) <= 1 else []
+
 class _ScriptPass:
     def __init__(self, adapter: PyTorchAdapter, project: Project, plan: TrainingPlan, idx: ScriptIndex) -> None:
         self.adapter = adapter
@@ -287,7 +302,8 @@ class _ScriptPass:
                              self.src(site.call, f"BitsAndBytesConfig({kw}=True)"), self.conf(site))
 
     def optimizers(self) -> None:
-        found = False
+        known: list[tuple[CallSite, str]] = []
+        named: list[tuple[CallSite, str]] = []
         for site in self.calls:
             q = site.qualified or ""
             parts = q.split(".")
@@ -298,16 +314,23 @@ class _ScriptPass:
                     or (parts[0] in ("bitsandbytes", "torchao", "apex") and "optim" in q) \
                     or (parts[0] == "deepspeed" and "ops" in parts) \
                     or (parts[0] == "transformers" and last == "Adafactor"):
-                source = self.src(site.call, f"{site.label}(...)")
-                self.add("optimizer.name", last, source, self.conf(site))
-                found = True
-                if site.target:
-                    self.optimizer_names.add(site.target)
-                state = "int8" if "8bit" in last else "int4" if "4bit" in last else \
-                    "fp32" if "32bit" in last else None
-                if state is not None:
-                    self.add("optimizer.state_dtype", state, source, self.conf(site))
-        if not found:
+                known.append((site, last))
+            elif len(parts) > 1 and q != site.name and parts[0] != "torch" and _OPTIMIZER_CLASS.search(last):
+                # an optimizer class imported from another package (GaLore torchrun_main.py:29
+                # ``from galore_torch import GaLoreAdamW``): its name says what it is
+                named.append((site, last))
+        chosen = _one_arm(self.idx, known + named)
+        for site, last in chosen:
+            source = self.src(site.call, f"{site.label}(...)")
+            conf = self.conf(site) if (site, last) in known else "medium"
+            self.add("optimizer.name", last, source, conf)
+            if site.target:
+                self.optimizer_names.add(site.target)
+            state = "int8" if "8bit" in last else "int4" if "4bit" in last else \
+                "fp32" if "32bit" in last else None
+            if state is not None:
+                self.add("optimizer.state_dtype", state, source, conf)
+        if not known and not named:
             optimizer_from_local_modules(self)
 
     def dataloaders(self) -> None:
@@ -329,6 +352,8 @@ class _ScriptPass:
                 elif expr is None:
                     self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1",
                                                         "default"), "medium")
+                elif isinstance(expr, ast.Constant) and expr.value is None:
+                    self.dataset_batches(site, conf)
                 else:
                     resolved = self.value(expr)
                     if resolved is not None:
@@ -349,6 +374,21 @@ class _ScriptPass:
                     if resolved is not None:
                         self.put(field, resolved, site, f"{site.label}({kw}=...)", conf)
             self.sampler(site, conf)
+
+    def dataset_batches(self, site: CallSite, conf: str) -> None:
+        """``DataLoader(dataset, batch_size=None)``: no automatic batching, each item of the
+        dataset is a batch; a dataset built with ``batch_size=`` batches itself (GaLore
+        torchrun_main.py:195-196 @ 2cc66f88: ``PreprocessedIterableDataset(data, tokenizer,
+        batch_size=args.batch_size, ...)``): that is the per-process batch (medium)."""
+        call = self.call_of(site.arg(0, "dataset"))
+        if call is None:
+            return
+        size = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+        resolved = self.value(size)
+        if resolved is not None and isinstance(resolved.value, int) and not isinstance(resolved.value, bool) \
+                and resolved.value >= 1:
+            self.put("batch.micro", resolved, site,
+                     f"{site.label}(batch_size=None) over a dataset built with batch_size=", "medium")
 
     def sampler(self, site: CallSite, conf: str) -> None:
         expr = site.arg(3, "sampler")
@@ -400,6 +440,11 @@ class _ScriptPass:
         scalers = [s for s in self.calls if s.qualified in _SCALER]
         for site in scalers:
             enabled = self.value(site.kwarg("enabled"))
+            if self.idx.runs(site) is None:
+                # a scaler under a guard nobody decided (open_clip main.py:488-493: ``need_scaler =
+                # (args.precision == "amp")`` rebound under ``if args.fsdp``) says fp16 only for
+                # some values of the job's options: not a fact of this job
+                continue
             if not found and (enabled is None or enabled.value):
                 found = True
                 self.add("precision.mode", "amp_fp16", self.src(site.call, f"{site.label}() implies fp16 autocast"),
@@ -470,6 +515,23 @@ class _ScriptPass:
         self.add("dist.offload_params", "cpu", source, self.conf(site))
         self.add("dist.offload_optimizer", "cpu", source, self.conf(site))
 
+    def checkpointing_off(self) -> None:
+        """Every checkpointing switch of the script sits under a guard the job decides false
+        (GaLore torchrun_main.py:47,204-205 @ 2cc66f88: ``if args.activation_checkpointing:
+        model.gradient_checkpointing_enable()``, a store_true flag not given): off, medium
+        (a construct elsewhere could still turn it on)."""
+        def switch(site: CallSite) -> bool:
+            return _method(site) in ("gradient_checkpointing_enable", "_set_gradient_checkpointing") \
+                or (site.qualified or "") in ("torch.utils.checkpoint.checkpoint",
+                                              "torch.utils.checkpoint.checkpoint_sequential")
+        if any(switch(s) for s in self.calls):
+            return
+        dead = [s for s in self.idx.calls if switch(s) and self.idx.runs(s) is False]
+        if dead:
+            self.add("memory.gradient_checkpointing", False,
+                     self.src(dead[0].call, f"{dead[0].label}() runs only under a guard this job decides false"),
+                     "medium")
+
     def load_placement(self) -> None:
         """``model.load_placement`` from the order of load, move and wrap calls
         (:mod:`adapters._placement`); the first decisive shape wins."""
@@ -501,6 +563,7 @@ class _ScriptPass:
     def features(self) -> None:
         self.implementation()
         self.load_placement()
+        self.checkpointing_off()
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""

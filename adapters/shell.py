@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import os
 import re
 import shlex
 from typing import Mapping, Optional, Sequence
@@ -329,6 +330,37 @@ def _moved(cwd: Optional[str], arg: str, vars_: Mapping[str, str], empty: set[st
     return posixpath.normpath(posixpath.join(base, target)) if base else posixpath.normpath(target)
 
 
+
+_SRUN_FROM_SBATCH = (("SLURM_NNODES", ("-N", "__nodes"), "--nodes"),
+                     ("SLURM_NTASKS", ("-n", "__ntasks"), "--ntasks"),
+                     ("SLURM_NTASKS_PER_NODE", ("__ntasks_per_node",), "--ntasks-per-node"))
+
+
+def _srun_allocation(final: list[str], info: LaunchInfo, slurm: Mapping[str, str]) -> tuple[list[str], LaunchInfo]:
+    """``srun python train.py`` inside an sbatch script without its own task flags runs one
+    task per task of the job's allocation (open_clip ``docs/script_examples/stability_example.sh``
+    @ 89fb801f: ``#SBATCH --nodes 30``, ``--ntasks-per-node=8``, then ``srun ... python -m
+    open_clip_train.main``): the ``#SBATCH`` values are srun's."""
+    at = next((i for i, t in enumerate(final) if os.path.basename(t) == "srun"), None)
+    if at is None:
+        return final, info
+    extra: list[str] = []
+    if any(f in info.wrapper_options for _, flags, _ in _SRUN_FROM_SBATCH for f in flags):
+        return final, info  # srun's own task geometry
+    for var, flags, flag in _SRUN_FROM_SBATCH:
+        value = slurm.get(var)
+        if value and value.isdigit() and not any(f in info.wrapper_options for f in flags):
+            extra += [flag, value]
+    if not extra:
+        return final, info
+    final = [*final[: at + 1], *extra, *final[at + 1:]]
+    new = parse_launch(final)
+    new.notes.append("srun without its own task flags runs the #SBATCH allocation: " + " ".join(extra))
+    return final, new
+
+_SHIFT = re.compile(r"^shift(?:\s+(\d))?$")
+
+
 def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                env: Optional[Mapping[str, str]] = None, start: int = 1,
                slurm: Optional[Mapping[str, str]] = None) -> ShellScript:
@@ -378,6 +410,17 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
             if _BLOCK_CLOSE.match(part):
                 depth = max(0, depth - 1)
                 continue
+            sh = _SHIFT.match(part)
+            if sh and not depth:
+                # timm distributed_train.sh:2-4 ``NUM_PROC=$1; shift; torchrun ... "$@"``: the
+                # first arguments are the wrapper's own, "$@" passes on the rest
+                args = list(args)[int(sh.group(1) or 1):]
+                for k in range(1, 10):
+                    vars_.pop(str(k), None)
+                vars_.update({str(k): str(v) for k, v in enumerate(args, 1)})
+                empty = {str(k) for k in range(1, 10)} - {str(k) for k in range(1, len(args) + 1)}
+                vars_["#"] = str(len(args))
+                continue
             cd = _CD.match(part)
             if cd and not depth:
                 cwd = _moved(cwd, cd.group(1), vars_, empty)
@@ -420,6 +463,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
             else:
                 final.append(tok)
         info = parse_launch(final)
+        if info.wrapper == "srun" and info.launcher in (None, "python") and slurm:
+            final, info = _srun_allocation(final, info, slurm)
         if info.launcher is None and info.wrapper is None:
             continue
         script.launches.append(LaunchLine(n, stripped, final, info, cwd))

@@ -75,6 +75,9 @@ class CallSite:
         return None
 
 
+_STR_METHODS = ("lower", "upper", "strip", "casefold", "lstrip", "rstrip")
+
+
 @dataclass(frozen=True)
 class Resolved:
     """A value found statically, and where: the code, or the launch command."""
@@ -173,6 +176,7 @@ class ScriptIndex:
         self.assigns: dict[str, list[Optional[ast.expr]]] = {}  # None: bound some other way
         self.arguments: dict[str, list[ArgSpec]] = {}
         self.parsed_args: set[str] = set()  # names bound to parser.parse_args()
+        self.set_defaults: dict[str, tuple[ast.expr, int]] = {}  # parser.set_defaults(dest=value)
         self.classes: dict[str, ast.ClassDef] = {}
         self.functions: dict[str, list[ast.AST]] = {}  # name -> its def(s) (any nesting)
         self.param_count: dict[str, int] = {}  # name -> how many def statements take it as a parameter
@@ -317,6 +321,11 @@ class ScriptIndex:
             last = site.name.rsplit(".", 1)[-1] if site.name else None
             if last in ("parse_args", "parse_known_args") and site.target and "." not in site.target:
                 self.parsed_args.add(site.target)
+            if last == "set_defaults":
+                for kw in site.call.keywords:
+                    if kw.arg is not None:
+                        self.set_defaults[kw.arg] = (kw.value, site.line)
+                continue
             if last != "add_argument":
                 continue
             spec = _arg_spec(site.call)
@@ -339,6 +348,18 @@ class ScriptIndex:
             if isinstance(expr.value, (bytes, type(Ellipsis))):
                 return None
             return Resolved(expr.value, "code", line)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute) and not expr.args \
+                and not expr.keywords and expr.func.attr in _STR_METHODS:
+            # ``args.optimizer.lower() == "adam"`` (GaLore torchrun_main.py:292): a string
+            # method without arguments of a known string is a known string
+            inner = self.resolve(expr.func.value, depth + 1)
+            if inner is None or not isinstance(inner.value, str):
+                return None
+            return Resolved(getattr(inner.value, expr.func.attr)(), inner.kind, inner.line, inner.key, inner.detail)
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
+            loaded = self._json_key(expr, depth)
+            if loaded is not None:
+                return loaded
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd, ast.Not)):
             inner = self.resolve(expr.operand, depth + 1)
             if inner is None:
@@ -366,7 +387,11 @@ class ScriptIndex:
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
-            return self.argument(expr.attr)
+            found = self.argument(expr.attr)
+            if found is not None or self.arguments or self.options is None:
+                return found
+            # no add_argument in this file: the parser is a local module's (open_clip
+            # ``args = parse_args(args)`` from ``params.py``), read below
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) and self.options is not None \
                 and expr.value.id not in ("self", "cls"):
             owners = self.assigns.get(expr.value.id)
@@ -374,7 +399,7 @@ class ScriptIndex:
             # tuple unpacked from parse_args_into_dataclasses()), or a namespace merging such
             # objects (qlora ``args = argparse.Namespace(**vars(model_args), ...)``): never one
             # the script built
-            if owners and all(b is None or _merged_namespace(b) for b in owners):
+            if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) for b in owners):
                 return self.options(expr.attr)
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]
@@ -429,6 +454,47 @@ class ScriptIndex:
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
         return None
+
+    def _json_key(self, expr: ast.Subscript, depth: int) -> Optional[Resolved]:
+        """``cfg["lora_r"]`` with ``cfg = json.load(open(<known path>))`` bound once."""
+        assert isinstance(expr.value, ast.Name)
+        name, line = expr.value.id, getattr(expr, "lineno", 0)
+        around = [f for fs in self.functions.values() for f in fs
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+        if around:  # the binding in the function around the use (not a dataclass field of that name)
+            scope = max(around, key=lambda f: f.lineno)
+            bound: list[Optional[ast.expr]] = [
+                n.value for n in ast.walk(scope) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+        else:
+            bound = self.assigns.get(name, [])
+        key = expr.slice.value if isinstance(expr.slice, ast.Constant) else None
+        if len(bound) != 1 or not isinstance(bound[0], ast.Call) or key is None:
+            return None
+        call = bound[0]
+        if dotted_name(call.func) != "json.load" or len(call.args) != 1 or not isinstance(call.args[0], ast.Call) \
+                or dotted_name(call.args[0].func) != "open" or not call.args[0].args:
+            return None
+        path = self.resolve(call.args[0].args[0], depth + 1)
+        if path is None:
+            return None
+        from preflight.script_parsers import json_file_value
+
+        found, value = json_file_value(path.value, key, self.script.source.path)
+        if not found or not isinstance(value, (int, float, str, bool)):
+            return None
+        return Resolved(value, path.kind, None, path.key,
+                        f"{path.value}[{key!r}] = {value!r}" + (f" ({path.detail})" if path.detail else ""))
+
+    def _local_parser(self, node: ast.AST) -> bool:
+        """``parse_args(args)`` imported from a local module that returns the parsed
+        namespace (open_clip ``main.py:98``): its attributes are the job's options."""
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return False
+        from preflight.script_parsers import local_parser_function
+
+        return local_parser_function(self.script.source.path, self.imports.get(node.func.id))
 
     def _namespace(self, name: str) -> bool:
         """``name`` only ever holds this file's argparse result: every binding is a parameter
@@ -600,6 +666,8 @@ class ScriptIndex:
     def argument(self, dest: str) -> Optional[Resolved]:
         """``args.<dest>``: the launch-command value if given, else the argparse default."""
         specs = self.arguments.get(dest, [])
+        if specs and dest in self.set_defaults:
+            return self._set_default(dest, specs)
         if len(specs) != 1:
             return None
         spec = specs[0]
@@ -615,6 +683,30 @@ class ScriptIndex:
                 detail += f" (overrides the argparse default {default.value!r})"
             return Resolved(converted, "cli", None, spec.flag, detail)
         return default
+
+    def _set_default(self, dest: str, specs: list[ArgSpec]) -> Optional[Resolved]:
+        """``parser.set_defaults(pin_mem=True)`` over ``--pin_mem`` (store_true) and
+        ``--no_pin_mem`` (store_false, same dest): MAE ``main_finetune.py:142-145`` @ efb2a806.
+        A flag on the launch line decides; else the set_defaults value, which argparse
+        prefers to every add_argument default."""
+        given: list[tuple[ArgSpec, tuple[Optional[str], str]]] = []
+        for spec in specs:
+            found = self._from_argv(spec)
+            if found is not None:
+                given.append((spec, found))
+        if len(given) == 1:
+            spec, (value, text) = given[0]
+            if spec.action in ("store_true", "store_false"):
+                return Resolved(spec.action == "store_true", "cli", None, spec.flag, text)
+            converted = _convert(value, spec)
+            return None if converted is None else Resolved(converted, "cli", None, spec.flag, text)
+        if given:
+            return None
+        expr, line = self.set_defaults[dest]
+        resolved = self.resolve(expr)
+        if resolved is None:
+            return None
+        return Resolved(resolved.value, "code", line, specs[0].flag, f"parser.set_defaults({dest}=...)")
 
     def _default(self, spec: ArgSpec) -> Optional[Resolved]:
         detail = f"argparse default of {spec.flag}"
