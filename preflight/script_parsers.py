@@ -94,7 +94,8 @@ def json_file_value(path_value: object, key: object, script_path: Optional[Path]
     sft_train.py:282,292`` @ 645084d36454cdeb4e7f1ce9b2f3426bac39f1f9, ``--lora_config
     configs/lora_config_llama.json``): the key of that JSON file, when the path is a relative
     ``.json`` file inside the job (from where preflight runs, else beside the script), at most
-    1 MB, an object holding the key. (found, value)."""
+    1 MB, an object holding the key, and not reached through a symbolic link that leaves that
+    folder. (found, value)."""
     if not isinstance(path_value, str) or not isinstance(key, (str, int)) or not path_value.endswith(".json"):
         return False, None
     rel = Path(path_value)
@@ -105,7 +106,11 @@ def json_file_value(path_value: object, key: object, script_path: Optional[Path]
         bases.append(Path(script_path).parent)
     for base in bases:
         cand = base / rel
-        if not cand.is_file():
+        try:  # never through a symbolic link out of the folder (the gate reads with more rights)
+            real, root = cand.resolve(strict=True), base.resolve(strict=True)
+        except (OSError, RuntimeError):
+            continue
+        if root not in real.parents or not real.is_file():
             continue
         try:
             import json

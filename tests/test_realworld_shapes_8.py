@@ -535,3 +535,22 @@ def test_argument_groups_and_two_step_parse_reach_the_loader(cli, tmp_path: Path
     assert winner(plan, "batch.micro") == 64
     assert winner(plan, "data.num_workers") == 8
     assert winner(plan, "data.pin_memory") is False
+
+
+def test_a_json_key_is_never_read_through_a_link_out_of_the_job(tmp_path, monkeypatch):
+    """``cfg = json.load(open("configs/lora.json"))`` reads that file's key only inside the
+    job: a symbolic link from the job's folder to a file outside it is not followed (the
+    scheduler gate reads the job with more rights than its author)."""
+    from preflight.script_parsers import json_file_value
+
+    job, outside = tmp_path / "job", tmp_path / "outside"
+    (job / "configs").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "secret.json").write_text(json.dumps({"lora_r": 7}))
+    (job / "configs" / "own.json").write_text(json.dumps({"lora_r": 16}))
+    (job / "configs" / "lora.json").symlink_to(outside / "secret.json")
+    monkeypatch.chdir(outside)
+    script = job / "train.py"
+    assert json_file_value("configs/own.json", "lora_r", script) == (True, 16)
+    assert json_file_value("configs/lora.json", "lora_r", script) == (False, None)
+    assert json_file_value("../outside/secret.json", "lora_r", script) == (False, None)
