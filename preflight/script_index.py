@@ -433,14 +433,14 @@ class ScriptIndex:
             return chosen
         if isinstance(expr, ast.BoolOp):
             # ``args.save_steps or 500``: the first truthy operand (``and``: the first falsy one)
-            found: Optional[Resolved] = None
+            picked: Optional[Resolved] = None
             for operand in expr.values:
-                found = self.resolve(operand, depth + 1)
-                if found is None:
+                picked = self.resolve(operand, depth + 1)
+                if picked is None:
                     return None
-                if bool(found.value) == isinstance(expr.op, ast.Or):
+                if bool(picked.value) == isinstance(expr.op, ast.Or):
                     break
-            return found
+            return picked
         if isinstance(expr, ast.BinOp) and type(expr.op) in _ARITH:
             left, right = self.resolve(expr.left, depth + 1), self.resolve(expr.right, depth + 1)
             if left is None or right is None:
