@@ -13,7 +13,6 @@ from preflight.rules._pf427_support import parent_walker
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 
-
 _PASS_THROUGH = ("_partial_", "_convert_", "_recursive_")
 
 
@@ -163,7 +162,7 @@ def _enclosing_group_files(pctx: PlanContext, config: Any, group: str) -> list[t
         if there.parent != outer or not isinstance(other.data, dict):
             continue
         defaults = other.data.get("defaults")
-        if isinstance(defaults, list) and any(isinstance(d, dict) and group in d or d == group for d in defaults):
+        if isinstance(defaults, list) and any((isinstance(d, dict) and group in d) or d == group for d in defaults):
             out.append((outer.name, other.data))
     return out
 
