@@ -57,6 +57,9 @@ FILE = {
     "PF432": "code.pf432_configured_lr_not_used",
     "PF433": "code.pf433_option_overwritten_by_random_draw",
     "PF434": "code.pf434_training_option_never_read",
+    "PF450": "code.pf450_scheduler_under_wrong_key",
+    "PF451": "code.pf451_mode_hook_without_mode_switch",
+    "PF452": "code.pf452_clip_every_micro_step",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -126,4 +129,7 @@ NEEDS = {
     "PF432": ('lr',),
     "PF433": ('add_argument',),
     "PF434": ('add_argument',),
+    "PF450": ('configure_optimizers',),
+    "PF451": ('_model_train', '_model_eval'),
+    "PF452": ('accumulate',),
 }

@@ -1,0 +1,258 @@
+"""PF450-PF452 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
+
+from __future__ import annotations
+
+PF450_BAD = [
+    # Lightning issue 4454: the scheduler under 'scheduler' beside 'optimizer'
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Leaf(pl.LightningModule):
+    def configure_optimizers(self):
+        optimizer = torch.optim.Adam(self.parameters(), lr=1e-3)
+        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=1)
+        return {
+            "optimizer": optimizer,
+            "scheduler": scheduler,  # warning: PF450
+            "monitor": "val_loss",
+        }
+""",
+    # the plural, in a list of dicts (one per optimizer)
+    """
+import lightning as L
+import torch
+
+
+class GAN(L.LightningModule):
+    def configure_optimizers(self):
+        g = torch.optim.Adam(self.gen.parameters())
+        d = torch.optim.Adam(self.disc.parameters())
+        return [{"optimizer": g, "lr_schedulers": torch.optim.lr_scheduler.StepLR(g, 10)},  # warning: PF450
+                {"optimizer": d}]
+""",
+]
+
+PF450_GOOD = [
+    # the fix: 'lr_scheduler' at the top, 'scheduler' inside its dict
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Leaf(pl.LightningModule):
+    def configure_optimizers(self):
+        optimizer = torch.optim.Adam(self.parameters(), lr=1e-3)
+        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=1)
+        return {"optimizer": optimizer, "lr_scheduler": {"scheduler": scheduler, "monitor": "val_loss"}}
+""",
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Leaf(pl.LightningModule):
+    def configure_optimizers(self):
+        optimizer = torch.optim.Adam(self.parameters(), lr=1e-3)
+        return {"optimizer": optimizer, "lr_scheduler": torch.optim.lr_scheduler.StepLR(optimizer, 5),
+                "monitor": "val_loss"}
+""",
+    # a dict with 'scheduler' outside configure_optimizers (a project's own config) is not Lightning's
+    """
+import torch
+
+
+def build(cfg, model):
+    optimizer = torch.optim.Adam(model.parameters())
+    return {"optimizer": optimizer, "scheduler": torch.optim.lr_scheduler.StepLR(optimizer, 5)}
+""",
+]
+
+PF451_BAD = [
+    # Lightning issue 20177: the override only re-freezes the backbone
+    """
+import lightning.pytorch as pl
+
+
+class FineTuner(pl.LightningModule):
+    def on_train_epoch_start(self):
+        self.backbone.eval()
+
+    def on_validation_model_train(self):  # warning: PF451
+        self.backbone.eval()
+""",
+    # the eval hook's twin: validation with dropout on (a public SeqModel toggling augmentation);
+    # the train hook then changes nothing and is not reported
+    """
+import lightning.pytorch as pl
+
+
+class SeqModel(pl.LightningModule):
+    def on_validation_model_eval(self):  # warning: PF451
+        self.trainer.datamodule.data.augment_off()
+
+    def on_validation_model_train(self):
+        self.trainer.datamodule.data.augment_on()
+""",
+]
+
+PF451_GOOD = [
+    # the fix: train mode back first, then the frozen part in eval
+    """
+import lightning.pytorch as pl
+
+
+class FineTuner(pl.LightningModule):
+    def on_validation_model_train(self):
+        self.train()
+        self.backbone.eval()
+""",
+    """
+import lightning.pytorch as pl
+
+
+class FineTuner(pl.LightningModule):
+    def on_validation_model_train(self):
+        super().on_validation_model_train()
+        self.backbone.eval()
+
+    def on_validation_model_eval(self):
+        self.trainer.model.eval()
+""",
+    # an explicitly empty override (Lightning's test_hooks.py): disabling the switch is the point
+    """
+import lightning.pytorch as pl
+
+
+class HookedModel(pl.LightningModule):
+    # override so that it gets called
+    def on_validation_model_train(self): ...
+""",
+    # a helper of the class switches the mode (EMA weights swapped in for validation)
+    """
+import lightning.pytorch as pl
+
+
+class EMAModel(pl.LightningModule):
+    def _ema_apply(self):
+        self.eval()
+        self.ema.store(self.parameters())
+
+    def _ema_restore(self):
+        self.ema.restore(self.parameters())
+        self.train()
+
+    def on_validation_model_eval(self):
+        self._ema_apply()
+
+    def on_validation_model_train(self):
+        self._ema_restore()
+""",
+    # a base class that disables both switches on purpose, with docstrings
+    """
+import lightning.pytorch as pl
+
+
+class Base(pl.LightningModule):
+    def on_validation_model_eval(self):
+        \"\"\"The subclasses manage their modes.\"\"\"
+        return None
+""",
+    # a function of the same name outside a class is not the hook
+    """
+def on_validation_model_train(self):
+    self.backbone.eval()
+""",
+]
+
+PF452_BAD = [
+    # diffusers PR 721 (train_unconditional.py before the fix)
+    """
+import torch
+from accelerate import Accelerator
+
+
+def main(args):
+    accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps,
+                              mixed_precision=args.mixed_precision)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        with accelerator.accumulate(model):
+            loss = model(batch).loss
+            accelerator.backward(loss)
+            accelerator.clip_grad_norm_(model.parameters(), 1.0)  # warning: PF452
+            optimizer.step()
+            optimizer.zero_grad()
+""",
+]
+
+PF452_GOOD = [
+    # the fix
+    """
+import torch
+from accelerate import Accelerator
+
+
+def main(args):
+    accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps,
+                              mixed_precision=args.mixed_precision)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        with accelerator.accumulate(model):
+            loss = model(batch).loss
+            accelerator.backward(loss)
+            if accelerator.sync_gradients:
+                accelerator.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad()
+""",
+    # a window of 1: every micro-step is a sync step
+    """
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=1, mixed_precision="fp16")
+for batch in loader:
+    with accelerator.accumulate(model):
+        accelerator.backward(model(batch).loss)
+        accelerator.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+""",
+    # the diffusers tutorial's config class: the window is 1
+    """
+from dataclasses import dataclass
+
+from accelerate import Accelerator
+
+
+@dataclass
+class TrainingConfig:
+    gradient_accumulation_steps = 1
+    mixed_precision = "fp16"
+
+
+def train_loop(config, model, optimizer, loader):
+    accelerator = Accelerator(mixed_precision=config.mixed_precision,
+                              gradient_accumulation_steps=config.gradient_accumulation_steps)
+    for batch in loader:
+        with accelerator.accumulate(model):
+            accelerator.backward(model(batch).loss)
+            accelerator.clip_grad_norm_(model.parameters(), 1.0)
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+train_loop(TrainingConfig(), model, optimizer, loader)
+""",
+    # DeepSpeed clips itself; the call only reads the norm
+    """
+from accelerate import Accelerator, DeepSpeedPlugin
+
+accelerator = Accelerator(gradient_accumulation_steps=8, deepspeed_plugin=DeepSpeedPlugin(zero_stage=2))
+for batch in loader:
+    with accelerator.accumulate(model):
+        accelerator.backward(model(batch).loss)
+        accelerator.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+""",
+]
