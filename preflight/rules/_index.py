@@ -60,6 +60,8 @@ FILE = {
     "PF450": "code.pf450_scheduler_under_wrong_key",
     "PF451": "code.pf451_mode_hook_without_mode_switch",
     "PF452": "code.pf452_clip_every_micro_step",
+    "PF453": "code.pf453_reentrant_checkpointing_find_unused",
+    "PF454": "code.pf454_collator_columns_removed",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -132,4 +134,6 @@ NEEDS = {
     "PF450": ('configure_optimizers',),
     "PF451": ('_model_train', '_model_eval'),
     "PF452": ('accumulate',),
+    "PF453": ('find_unused_parameters',),
+    "PF454": ('data_collator',),
 }

@@ -256,3 +256,144 @@ for batch in loader:
         optimizer.step()
 """,
 ]
+
+PF453_BAD = [
+    # ms-swift issue 2746: LoRA SFT with checkpointing and the unused-parameter search
+    """
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(
+    output_dir="out",
+    bf16=True,
+    gradient_checkpointing=True,  # warning: PF453
+    ddp_find_unused_parameters=True,
+)
+Trainer(model=model, args=args, train_dataset=train_dataset).train()
+""",
+    # a custom loop: the model's own switch and a DDP wrapper
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+model.gradient_checkpointing_enable()  # warning: PF453
+model = DDP(model.cuda(), device_ids=[rank], find_unused_parameters=True)
+""",
+]
+
+PF453_GOOD = [
+    # the fix
+    """
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(
+    output_dir="out",
+    bf16=True,
+    gradient_checkpointing=True,
+    gradient_checkpointing_kwargs={"use_reentrant": False},
+    ddp_find_unused_parameters=True,
+)
+Trainer(model=model, args=args, train_dataset=train_dataset).train()
+""",
+    # no unused-parameter search
+    """
+from transformers import TrainingArguments
+
+args = TrainingArguments(output_dir="out", gradient_checkpointing=True, ddp_find_unused_parameters=False)
+""",
+    # static_graph lets DDP handle the reentrant pass
+    """
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+model.gradient_checkpointing_enable()
+model = DDP(model, device_ids=[rank], find_unused_parameters=True, static_graph=True)
+""",
+]
+
+PF454_BAD = [
+    # transformers issue 19599: a collator that tokenizes the raw text column
+    """
+import torch
+from transformers import AutoModelForSequenceClassification, Trainer, TrainingArguments
+
+
+class TokenizingCollator:
+    def __init__(self, tokenizer):
+        self.tokenizer = tokenizer
+
+    def __call__(self, examples):
+        batch = self.tokenizer([ex["text"] for ex in examples], padding=True, return_tensors="pt")
+        batch["labels"] = torch.tensor([ex["label"] for ex in examples])
+        return batch
+
+
+model = AutoModelForSequenceClassification.from_pretrained("roberta-base", num_labels=2)
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=16)  # warning: PF454
+trainer = Trainer(model=model, args=args, train_dataset=train_dataset,
+                  data_collator=TokenizingCollator(tokenizer))
+""",
+    # a collate function passed by name
+    """
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+
+def collate(features):
+    prompts = [f["prompt"] for f in features]
+    return tokenizer(prompts, padding=True, return_tensors="pt")
+
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+Trainer(model=model, args=TrainingArguments("out"), data_collator=collate,  # warning: PF454
+        train_dataset=ds).train()
+""",
+]
+
+PF454_GOOD = [
+    # the fix
+    """
+import torch
+from transformers import AutoModelForSequenceClassification, Trainer, TrainingArguments
+
+
+class TokenizingCollator:
+    def __init__(self, tokenizer):
+        self.tokenizer = tokenizer
+
+    def __call__(self, examples):
+        batch = self.tokenizer([ex["text"] for ex in examples], padding=True, return_tensors="pt")
+        batch["labels"] = torch.tensor([ex["label"] for ex in examples])
+        return batch
+
+
+model = AutoModelForSequenceClassification.from_pretrained("roberta-base", num_labels=2)
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=16, remove_unused_columns=False)
+trainer = Trainer(model=model, args=args, train_dataset=train_dataset,
+                  data_collator=TokenizingCollator(tokenizer))
+""",
+    # a collator that pads model inputs only
+    """
+import torch
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+
+def collate(features):
+    ids = [torch.tensor(f["input_ids"]) for f in features]
+    labels = [torch.tensor(f["labels"]) for f in features]
+    return {"input_ids": torch.nn.utils.rnn.pad_sequence(ids, batch_first=True),
+            "labels": torch.nn.utils.rnn.pad_sequence(labels, batch_first=True, padding_value=-100)}
+
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+Trainer(model=model, args=TrainingArguments("out"), data_collator=collate, train_dataset=ds).train()
+""",
+    # a custom model whose forward is not known from here
+    """
+from transformers import Trainer, TrainingArguments
+
+
+def collate(features):
+    return {"text": [f["text"] for f in features]}
+
+
+Trainer(model=MyModel(), args=TrainingArguments("out"), data_collator=collate, train_dataset=ds).train()
+""",
+]
