@@ -94,6 +94,7 @@ JOB = {
     "PF519": "plan.pf519_hydra_self_before_defaults",
     "PF520": "plan.pf520_launch_accumulation_without_accumulate",
     "PF521": "plan.pf521_zero3_save_pretrained_partitioned",
+    "PF540": "plan.pf540_offload_with_client_optimizer",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
