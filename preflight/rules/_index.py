@@ -95,6 +95,7 @@ JOB = {
     "PF520": "plan.pf520_launch_accumulation_without_accumulate",
     "PF521": "plan.pf521_zero3_save_pretrained_partitioned",
     "PF540": "plan.pf540_offload_with_client_optimizer",
+    "PF541": "plan.pf541_deepspeed_half_vs_trainer",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",

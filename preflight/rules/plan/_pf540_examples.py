@@ -48,3 +48,46 @@ PF540_GOOD = [
     + _CONFIG.replace('"offload_optimizer": {"device": "cpu", "pin_memory": true}', '"overlap_comm": true')
     .replace("{extra}", ""),
 ]
+
+_HF = """
+# --- finetune.py
+import transformers
+
+
+def train(args, data):
+    model = transformers.AutoModelForCausalLM.from_pretrained("bigscience/bloomz-7b1-mt")
+    trainer = transformers.Trainer(
+        model=model,
+        train_dataset=data,
+        args=transformers.TrainingArguments(
+            output_dir="out",
+            per_device_train_batch_size=2,
+            fp16={fp16},
+            deepspeed="ds_config.json",
+        ),
+    )
+    trainer.train()
+# --- ds_config.json
+{
+  "train_micro_batch_size_per_gpu": "auto",
+  "fp16": {
+    "enabled": {enabled}
+  },
+  "zero_optimization": {"stage": 2}
+}
+"""
+
+PF541_BAD = [
+    # BELLE issue 154: fp16 switched off in the arguments, hard-coded on in the DeepSpeed config
+    _HF.replace("{fp16}", "False").replace("{enabled}", "true") + """\
+# --- expect
+ds_config.json:4: error: PF541
+""",
+]
+
+PF541_GOOD = [
+    # the fix: "auto" follows the arguments
+    _HF.replace("{fp16}", "False").replace("{enabled}", '"auto"'),
+    # both on
+    _HF.replace("{fp16}", "True").replace("{enabled}", "true"),
+]
