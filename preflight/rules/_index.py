@@ -62,6 +62,7 @@ FILE = {
     "PF452": "code.pf452_clip_every_micro_step",
     "PF453": "code.pf453_reentrant_checkpointing_find_unused",
     "PF454": "code.pf454_collator_columns_removed",
+    "PF455": "code.pf455_collective_gated_on_main_only_bar",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -138,4 +139,5 @@ NEEDS = {
     "PF452": ('accumulate',),
     "PF453": ('find_unused_parameters',),
     "PF454": ('data_collator',),
+    "PF455": ('tqdm',),
 }
