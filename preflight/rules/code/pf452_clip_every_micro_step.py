@@ -30,10 +30,14 @@ def _class_default_one(ctx: FileContext, expr: ast.AST) -> bool:
     values: list[ast.AST] = []
     for node in ctx.nodes(ast.ClassDef):
         for st in node.body:
-            targets = st.targets if isinstance(st, ast.Assign) else [st.target] \
-                if isinstance(st, ast.AnnAssign) and st.value is not None else []
-            if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-                values.append(st.value)  # type: ignore[union-attr]
+            value: Optional[ast.expr] = None
+            targets: list[ast.expr] = []
+            if isinstance(st, ast.Assign):
+                targets, value = st.targets, st.value
+            elif isinstance(st, ast.AnnAssign) and st.value is not None:
+                targets, value = [st.target], st.value
+            if value is not None and any(isinstance(t, ast.Name) and t.id == name for t in targets):
+                values.append(value)
     if not values or not all(isinstance(v, ast.Constant) and v.value == 1 for v in values):
         return False
     if any(isinstance(n, ast.Attribute) and n.attr == name and isinstance(n.ctx, ast.Store)
@@ -99,8 +103,11 @@ optimizer.step()
         clips = [c for name in _CLIPS for c in accelerator_calls(ctx, name)]
         if not clips:
             return
-        windows = [kwarg(c, "gradient_accumulation_steps") for c in accelerators(ctx)]
-        windows = [w for w in windows if w is not None and literal(ctx, w) != 1 and not _class_default_one(ctx, w)]
+        windows: list[ast.expr] = []
+        for ctor in accelerators(ctx):
+            w = kwarg(ctor, "gradient_accumulation_steps")
+            if w is not None and literal(ctx, w) != 1 and not _class_default_one(ctx, w):
+                windows.append(w)
         if not windows or names_called(ctx) & {"DeepSpeedPlugin"}:
             return
         for clip in clips:

@@ -33,10 +33,10 @@ def _reentrant(ctx: FileContext, kwargs: Optional[ast.expr]) -> bool:
                 return literal(ctx, value) is True
         return not any(key is None for key in kwargs.keys)
     if isinstance(kwargs, ast.Call) and getattr(kwargs.func, "id", "") == "dict":
-        value = kwarg(kwargs, "use_reentrant")
-        return literal(ctx, value) is True if value is not None else not has_unpacking(kwargs)
-    value = literal(ctx, kwargs)
-    return isinstance(value, dict) and value.get("use_reentrant", True) is True
+        flag = kwarg(kwargs, "use_reentrant")
+        return literal(ctx, flag) is True if flag is not None else not has_unpacking(kwargs)
+    known = literal(ctx, kwargs)
+    return isinstance(known, dict) and known.get("use_reentrant", True) is True
 
 
 @register

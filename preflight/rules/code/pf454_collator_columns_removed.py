@@ -173,7 +173,7 @@ and let the collator see only model inputs.
             label_names = kwarg(args, "label_names")
             keep = set(_FORWARD)
             if isinstance(label_names, (ast.List, ast.Tuple)):
-                keep |= {e.value for e in label_names.elts if isinstance(e, ast.Constant)}
+                keep |= {e.value for e in label_names.elts if isinstance(e, ast.Constant) and isinstance(e.value, str)}
             raw = {k: n for k, n in _columns_read(fn).items() if k not in keep}
             if not raw:
                 continue
