@@ -63,6 +63,7 @@ FILE = {
     "PF453": "code.pf453_reentrant_checkpointing_find_unused",
     "PF454": "code.pf454_collator_columns_removed",
     "PF455": "code.pf455_collective_gated_on_main_only_bar",
+    "PF456": "code.pf456_param_groups_without_convert",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -140,4 +141,5 @@ NEEDS = {
     "PF453": ('find_unused_parameters',),
     "PF454": ('data_collator',),
     "PF455": ('tqdm',),
+    "PF456": ('instantiate',),
 }

@@ -467,3 +467,41 @@ for batch in loader:
         bar.set_postfix(loss=loss.item())
 """,
 ]
+
+PF456_BAD = [
+    # Hydra issue 1715: weight-decay groups passed to instantiate
+    """
+import hydra
+
+
+def build_optimizer(optcfg, model):
+    decay, no_decay = split_params(model)
+    optim_params = [
+        {"params": no_decay, "weight_decay": 0.0},
+        {"params": decay, "weight_decay": optcfg.weight_decay},
+    ]
+    return hydra.utils.instantiate(optcfg, params=optim_params)  # error: PF456
+""",
+]
+
+PF456_GOOD = [
+    # the fix
+    """
+import hydra
+
+
+def build_optimizer(optcfg, model):
+    decay, no_decay = split_params(model)
+    optim_params = [
+        {"params": no_decay, "weight_decay": 0.0},
+        {"params": decay, "weight_decay": optcfg.weight_decay},
+    ]
+    return hydra.utils.instantiate(optcfg, params=optim_params, _convert_="partial")
+""",
+    # a plain parameter iterator is no dict
+    """
+from hydra.utils import instantiate
+
+optimizer = instantiate(cfg.optimizer, params=model.parameters())
+""",
+]
