@@ -77,6 +77,22 @@ def train(args, data):
 }
 """
 
+PF540_GOOD.append(
+    # Accelerate maps the torch AdamW to DeepSpeedCPUAdam itself (held-out-1's ZeRO-3 twin)
+    """
+# --- train.py
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model = build_model()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+""" + _CONFIG.replace("{extra}", "") + """\
+# --- launch
+accelerate launch --use_deepspeed --deepspeed_config_file ds_config.json --num_processes 4 train.py
+""")
+
 PF541_BAD = [
     # BELLE issue 154: fp16 switched off in the arguments, hard-coded on in the DeepSpeed config
     _HF.replace("{fp16}", "False").replace("{enabled}", "true") + """\

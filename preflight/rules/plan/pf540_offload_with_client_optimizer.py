@@ -45,6 +45,9 @@ Build `deepspeed.ops.adam.DeepSpeedCPUAdam(model.parameters(), ...)`, or add an
 * The DeepSpeed config has an `optimizer` section, or the offload device is `none`.
 * The code's optimizer is a DeepSpeed CPU optimizer, or the only optimizer is the
   one a Trainer builds from its arguments (transformers' integration picks it).
+* The job runs through Accelerate or the HF Trainer (a TrainingArguments setting):
+  `accelerator.prepare` maps a torch Adam/AdamW to `DeepSpeedCPUAdam` itself
+  (`map_pytorch_optim_to_deepspeed`) when the optimizer is offloaded.
 * Not read: `"zero_force_ds_cpu_optimizer": false`, which turns DeepSpeed's check off.
 """
     bad_examples = examples("preflight.rules.plan._pf540_examples", "PF540_BAD")
@@ -57,6 +60,11 @@ Build `deepspeed.ops.adam.DeepSpeedCPUAdam(model.parameters(), ...)`, or add an
                     if f.value in ("cpu", "nvme") and f.adapter == "deepspeed" and f.source.kind == "config"]
         if not offloads:
             return
+        fields = ("batch.micro", "batch.grad_accum", "precision.mode", "dist.sharding")
+        if any(f.adapter == "accelerate" or (f.adapter == "transformers" and field.startswith("batch.")
+                                             and f.source.kind in ("code", "config"))
+               for field in fields for f in plan.facts(field)):
+            return  # Accelerate (and the HF Trainer, built on it) maps a torch Adam/AdamW to DeepSpeedCPUAdam
         names = plan.facts("optimizer.name")
         if any(f.adapter == "deepspeed" and f.source.kind == "config" for f in names):
             return  # the config's optimizer section: DeepSpeed builds a compatible one
