@@ -369,6 +369,12 @@ class ArgsPass:
     def precision(self, values: dict[str, tuple[Any, Source]], conf: str, trl: bool, complete: bool) -> None:
         bf16 = values.get("bf16")
         fp16 = values.get("fp16")
+        for key, field in (("fp16", "precision.hf_fp16"), ("bf16", "precision.hf_bf16")):
+            # the switch the HF DeepSpeed integration compares with `<key>.enabled` (fill_match)
+            item, full_eval = values.get(key), values.get(f"{key}_full_eval")
+            if field in FIELDS and item is not None and isinstance(item[0], bool) and not (
+                    full_eval is not None and full_eval[0] is not False):
+                self.o.add(field, item[0], item[1], conf)
         on = [(mode, item[1]) for mode, item in (("amp_bf16", bf16), ("amp_fp16", fp16))
               if item is not None and item[0] is True]
         for mode, source in on:

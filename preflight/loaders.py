@@ -41,6 +41,7 @@ class LoadedConfig:
     data: Any
     lines: dict[KeyPath, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    header: Optional[str] = None  # a YAML file's Hydra ``# @package X`` header (X), if any
 
     def line_of(self, key_path: Sequence[Any], nearest: bool = False) -> Optional[int]:
         """Line of ``key_path`` (1-based), or None. With ``nearest``, the line of the
@@ -272,7 +273,23 @@ def _load_yaml(text: str, display: str) -> Union[LoadedConfig, FileError]:
     except RecursionError:
         return FileError(display, "YAML nested too deeply to read", line=1)
     builder.lines[()] = root.start_mark.line + 1
-    return LoadedConfig(display, "yaml", data, builder.lines, notes)
+    return LoadedConfig(display, "yaml", data, builder.lines, notes, _package_header(text))
+
+
+_PACKAGE_HEADER = re.compile(r"^\s*#\s*@package\s+(\S+)\s*$")
+
+
+def _package_header(text: str) -> Optional[str]:
+    """``_global_`` for a file whose leading comment lines hold ``# @package _global_`` (Hydra)."""
+    for line in text.splitlines()[:50]:
+        if not line.strip():
+            continue
+        if not line.lstrip().startswith("#"):
+            return None
+        m = _PACKAGE_HEADER.match(line)
+        if m:
+            return m.group(1)
+    return None
 
 
 def _yaml_reader_error(display: str, text: str, exc: Any) -> FileError:

@@ -216,6 +216,14 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("dist.contiguous_gradients", "bool",
               "DeepSpeed zero_optimization.contiguous_gradients (default true): gradients are "
               "copied into reduce_bucket_size buffers on the GPU."),
+    FieldSpec("precision.hf_fp16", "bool",
+              "The fp16 switch of a TrainingArguments/SFTConfig setting as the HF DeepSpeed integration "
+              "compares it with the DeepSpeed config's fp16.enabled (fp16 or fp16_full_eval), when given "
+              "explicitly."),
+    FieldSpec("precision.hf_bf16", "bool",
+              "The bf16 switch of a TrainingArguments/SFTConfig setting as the HF DeepSpeed integration "
+              "compares it with the DeepSpeed config's bf16.enabled (bf16 or bf16_full_eval), when given "
+              "explicitly."),
 )
 
 FIELDS: dict[str, FieldSpec] = {spec.name: spec for spec in _FIELD_LIST}

@@ -272,8 +272,10 @@ def detect(config: LoadedConfig) -> list[Target]:
     # a LightningCLI file (`seed_everything`, `ckpt_path`), a `model:` beside it without a Hydra
     # defaults list, or a NeMo experiment config (`exp_manager:` beside it, with or without defaults:
     # NeMo's scripts build pl.Trainer(**cfg.trainer) from it)
-    if isinstance(trainer, dict) and (any(k in data for k in _LIGHTNING_CLI_KEYS)
-                                      or ("model" in data and "defaults" not in data)
+    # A Hydra config-group file (a `# @package` header) is no LightningCLI file: its `model:` beside
+    # `trainer:` says nothing about Lightning (VISSL-style dataset overlays of a plain PyTorch loop)
+    cli_shaped = "model" in data and "defaults" not in data and getattr(config, "header", None) is None
+    if isinstance(trainer, dict) and (any(k in data for k in _LIGHTNING_CLI_KEYS) or cli_shaped
                                       or isinstance(data.get("exp_manager"), dict)):
         from preflight.validate import schema_fields
 

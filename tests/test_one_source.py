@@ -84,7 +84,8 @@ def test_sequence_length_does_not_depend_on_the_tokenizers_name(cli, tmp_path, n
 
 
 @pytest.mark.parametrize("module", ["pf502_deepspeed_batch_triple", "pf503_fp16_and_bf16",
-                                    "pf504_offload_param_below_stage3", "pf505_zero3_save_without_gather"])
+                                    "pf504_offload_param_below_stage3", "pf505_zero3_save_without_gather",
+                                    "pf540_offload_with_client_optimizer", "pf541_deepspeed_half_vs_trainer"])
 def test_deepspeed_plan_rules_read_only_the_plan(module):
     """PF502-PF505 open no DeepSpeed, accelerate or TrainingArguments config: they read the facts
     the adapters that own those semantics wrote."""

@@ -172,3 +172,16 @@ def test_committed_schemas_are_what_the_generator_writes():
     done = subprocess.run([sys.executable, "tools/gen_schemas.py", "--check"], cwd=repo, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_hydra_group_overlay_trainer_node_is_not_lightning(cli, tmp_path):
+    """VISSL PR 368 shape (held-out-5 tricky-correct): a `# @package _global_` dataset file of a
+    plain PyTorch loop sets `trainer.batch_size`; without the header the same keys read as a
+    LightningCLI file, whose Trainer() rejects batch_size."""
+    body = "model:\n  num_classes: 10\ntrainer:\n  max_epochs: 200\n  batch_size: 128\n"
+    (tmp_path / "overlay.yaml").write_text("# @package _global_\n" + body, encoding="utf-8")
+    (tmp_path / "cli.yaml").write_text(body, encoding="utf-8")
+    overlay = json.loads(cli("validate", "--format", "json", "overlay.yaml", cwd=tmp_path).out)
+    assert overlay["unrecognised"] == ["overlay.yaml"] and overlay["files"] == []
+    plain = json.loads(cli("validate", "--format", "json", "cli.yaml", cwd=tmp_path).out)
+    assert [(p["line"], p["code"]) for p in plain["files"][0]["problems"]] == [(5, "unknown-key")]

@@ -377,6 +377,8 @@ class FunctionFlow(ExprEvaluator):
                             "so it carries an autograd graph")
         kind = SCALAR if isinstance(call, ast.Call) and not any(
             k.arg == "gradient" for k in call.keywords) else UNKNOWN
+        if any(isinstance(tc.value, ast.Subscript) and tc.call is call for tc in calls):
+            kind = CONTAINER  # the backward reads one entry: the name holds a dict (or list) of losses
         return join(fact, GradFact(frozenset({oid}), kind))
 
     def _reached_backward(self, calls: list[TrainingCall], stmt: ast.AST) -> Optional[ast.AST]:
@@ -497,6 +499,8 @@ def _leftmost_name(node: ast.AST) -> Optional[str]:
             node = node.left
         elif isinstance(node, ast.Attribute):
             node = node.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            node = node.value  # ``losses["total"].backward()``: the dict of losses carries the graph
         else:
             return None
 

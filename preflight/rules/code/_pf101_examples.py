@@ -186,6 +186,25 @@ def train_epoch(model, loader, optimizer):
         step_losses.append(loss)  # warning: PF101
     return sum(v.item() for v in step_losses) / len(step_losses)
 """,
+    # SSA-SC issue 2 (LMSCNet's trainer): a dict of losses from the model's own method, one entry
+    # backwarded, every entry summed per key into the epoch totals as tensors
+    """def train(model, optimizer, loader, epochs, logger):
+    for epoch in range(epochs):
+        model.train()
+        epoch_loss = {}
+        for t, data in enumerate(loader):
+            scores = model(data)
+            loss = model.compute_loss(scores, data)
+            optimizer.zero_grad()
+            loss["total"].backward()
+            optimizer.step()
+            for l_key in loss:
+                if l_key not in epoch_loss:
+                    epoch_loss[l_key] = 0
+                epoch_loss[l_key] += loss[l_key]  # warning: PF101
+        for l_key in epoch_loss:
+            logger.info(f"{l_key}: {float(epoch_loss[l_key]) / (t + 1):.4f}")
+""",
 )
 
 GOOD_EXAMPLES = (
@@ -485,5 +504,24 @@ for epoch in range(5):
     epoch_loss, epoch_acc, seen = train_epoch(loader, seen)
     curve["loss"].append(epoch_loss)
     curve["seen"].append(seen)
+""",
+    # the fix of SSA-SC issue 2: the per-key totals are numbers
+    """\
+def train(model, optimizer, loader, epochs, logger):
+    for epoch in range(epochs):
+        model.train()
+        epoch_loss = {}
+        for t, data in enumerate(loader):
+            scores = model(data)
+            loss = model.compute_loss(scores, data)
+            optimizer.zero_grad()
+            loss["total"].backward()
+            optimizer.step()
+            for l_key in loss:
+                if l_key not in epoch_loss:
+                    epoch_loss[l_key] = 0
+                epoch_loss[l_key] += loss[l_key].item()
+        for l_key in epoch_loss:
+            logger.info(f"{l_key}: {epoch_loss[l_key] / (t + 1):.4f}")
 """,
 )

@@ -35,6 +35,24 @@ def train(model, opt, scaler: torch.amp.GradScaler, loader):
 model = torch.nn.Linear(4, 1)
 train(model, torch.optim.SGD(model.parameters(), lr=0.1), torch.amp.GradScaler("cuda"), [])
 """,
+    # TRL PR 595: torch's clip after accelerator.backward under fp16 mixed precision (Accelerate's
+    # own GradScaler; the prepared optimizer unscales only in step)
+    """
+import torch
+from accelerate import Accelerator
+
+
+class PPOTrainer:
+    def __init__(self, model, optimizer):
+        self.accelerator = Accelerator(mixed_precision="fp16")
+        self.model, self.optimizer = self.accelerator.prepare(model, optimizer)
+
+    def train_minibatch(self, loss):
+        self.optimizer.zero_grad()
+        self.accelerator.backward(loss)
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)  # error: PF107
+        self.optimizer.step()
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -111,6 +129,51 @@ model, opt = accelerator.prepare(model, opt)
 for x, y in loader:
     accelerator.backward(model(x).pow(2).mean())
     accelerator.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    opt.zero_grad()
+""",
+    # the fix of TRL PR 595: Accelerate's clip unscales first
+    """
+import torch
+from accelerate import Accelerator
+
+
+class PPOTrainer:
+    def __init__(self, model, optimizer):
+        self.accelerator = Accelerator(mixed_precision="fp16")
+        self.model, self.optimizer = self.accelerator.prepare(model, optimizer)
+
+    def train_minibatch(self, loss):
+        self.optimizer.zero_grad()
+        self.accelerator.backward(loss)
+        self.accelerator.clip_grad_norm_(self.model.parameters(), 1.0)
+        self.optimizer.step()
+""",
+    # bf16 needs no loss scale: torch's clip is fine; an explicit unscale_gradients() under fp16 also
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="bf16")
+model, opt = accelerator.prepare(model, opt)
+for batch in loader:
+    accelerator.backward(model(batch).loss)
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    opt.step()
+    opt.zero_grad()
+""",
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="fp16")
+model, opt = accelerator.prepare(model, opt)
+
+
+def step_fp16(model, opt, loss):
+    accelerator.backward(loss)
+    accelerator.unscale_gradients()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     opt.step()
     opt.zero_grad()
 """,

@@ -58,6 +58,37 @@ def train(model, train_data, dev_data, loss_fn, epochs):
             optimizer.step()
         print(evaluate(model, dev_data, loss_fn))
 """,
+    # a module-level script (the Udacity MNIST MLP notebook): model.train() at the top of the epoch,
+    # the validation loop after the training loop, no eval() anywhere
+    """
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(784, 10)
+        self.dropout = nn.Dropout(0.2)
+
+    def forward(self, x):
+        return self.fc(self.dropout(x))
+
+
+model = Net()
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(50):
+    model.train()
+    for data, target in train_loader:
+        optimizer.zero_grad()
+        loss = criterion(model(data), target)
+        loss.backward()
+        optimizer.step()
+    with torch.no_grad():
+        for data, target in valid_loader:
+            valid_loss = criterion(model(data), target)  # warning: PF115
+""",
 ]
 
 PF115_GOOD = [
@@ -147,5 +178,36 @@ def update_bn(loader, model):
     with torch.no_grad():
         for x, _ in loader:
             model(x)
+""",
+    # the same script with eval() before the validation loop
+    """
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(784, 10)
+        self.dropout = nn.Dropout(0.2)
+
+    def forward(self, x):
+        return self.fc(self.dropout(x))
+
+
+model = Net()
+criterion = nn.CrossEntropyLoss()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+for epoch in range(50):
+    model.train()
+    for data, target in train_loader:
+        optimizer.zero_grad()
+        loss = criterion(model(data), target)
+        loss.backward()
+        optimizer.step()
+    model.eval()
+    with torch.no_grad():
+        for data, target in valid_loader:
+            valid_loss = criterion(model(data), target)
 """,
 ]

@@ -9,6 +9,13 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf4_support import (
+    accelerator_names,
+    accelerators,
+    is_accelerator_receiver,
+    kwarg,
+    literal,
+)
 from preflight.rules.base import Rule, examples
 
 _BETWEEN_SILENCES = frozenset({"unscale", "opaque", "backward", "helper-backward"})
@@ -59,6 +66,13 @@ scaler.update()
 * The clip is not followed by `scaler.step(...)` in the same function.
 * Framework clipping (`accelerator.clip_grad_norm_`, Lightning's
   `gradient_clip_val`, `fabric.clip_gradients`) unscales by itself and is not checked.
+
+The implicit scaler of Accelerate is checked too: `accelerator.backward(loss)` with
+`Accelerator(mixed_precision="fp16")` (a literal, or an argparse default) scales the
+loss, and torch's `clip_grad_norm_` before the prepared `optimizer.step()` clips the
+scaled gradients (TRL PR 595), unless `accelerator.unscale_gradients()` runs in the
+same function. Precision given only on the launch line or in an accelerate config
+is not seen here.
 """
     bad_examples = examples("preflight.rules.code._pf107_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf107_examples", "GOOD_EXAMPLES")
@@ -84,8 +98,10 @@ scaler.update()
             if e.kind == "backward":
                 backward = e
                 break
-        if backward is None or backward.scaler is None:
+        if backward is None:
             return None
+        if backward.scaler is None:
+            return self._accelerate(ctx, steps, clip, backward, events[index + 1:])
         scaler = backward.scaler
         if scaler in steps.disabled_scalers:
             return None
@@ -112,3 +128,39 @@ scaler.update()
             ctx.evidence(step.node, f"`{scaler}.step` unscales only now"),
         ]
         return ctx.finding(self, clip.node, message, evidence=evidence)
+
+    def _accelerate(self, ctx: FileContext, steps: GradSteps, clip: GradEvent, backward: GradEvent,
+                    after: list[GradEvent]) -> Optional[Finding]:
+        """``accelerator.backward(loss)`` under ``Accelerator(mixed_precision="fp16")`` scales the loss
+        with Accelerate's own GradScaler; torch's clip after it sees scaled gradients (the prepared
+        optimizer's ``step`` unscales only then). ``accelerator.clip_grad_norm_`` unscales first."""
+        call = backward.node
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "backward"
+                and is_accelerator_receiver(call.func.value, accelerator_names(ctx))):
+            return None
+        clip_call = clip.node
+        if not isinstance(clip_call, ast.Call) or not isinstance(clip_call.func, ast.Attribute) \
+                or is_accelerator_receiver(clip_call.func.value, accelerator_names(ctx)):
+            return None  # accelerator.clip_grad_norm_ unscales by itself
+        fp16 = [c for c in accelerators(ctx) if literal(ctx, kwarg(c, "mixed_precision")) == "fp16"]
+        if not fp16:
+            return None
+        if any(isinstance(n, ast.Attribute) and n.attr == "unscale_gradients"
+               for n in ast.walk(clip.function.node)):
+            return None
+        step = next((e for e in after if e.kind in _BETWEEN_SILENCES | {"step"}), None)
+        if step is None or step.kind != "step":
+            return None
+        clip_text = ast.unparse(clip_call.func)
+        receiver = ast.unparse(call.func.value)
+        message = (
+            f"`{clip_text}(...)` clips gradients that `{receiver}.backward` multiplied by the loss scale: "
+            "the Accelerator runs fp16 mixed precision, whose GradScaler unscales only inside the prepared "
+            "optimizer's `step`, so the true gradients are clipped to max_norm / scale (about 65536 times "
+            f"too small at the start). Use `{receiver}.clip_grad_norm_(...)`, which unscales first")
+        evidence = [
+            ctx.evidence(fp16[0], "fp16 mixed precision: Accelerate scales the loss"),
+            ctx.evidence(call, "gradients are computed multiplied by the loss scale"),
+            ctx.evidence(step.node, "the prepared optimizer unscales only now"),
+        ]
+        return ctx.finding(self, clip_call, message, evidence=evidence)

@@ -67,6 +67,8 @@ so every caller is covered) and `model.train()` before training resumes.
   as an evaluation (a BatchNorm recalibration pass such as SWA's `update_bn`
   runs in training mode on purpose).
 * Lightning and the Hugging Face `Trainer` switch modes themselves.
+* At module scope (a script or notebook without functions), anything but an explicit
+  `model.train()` earlier in the same scope (a training loop alone does not count there).
 """
     bad_examples = examples("preflight.rules.code._pf115_examples", "PF115_BAD")
     good_examples = examples("preflight.rules.code._pf115_examples", "PF115_GOOD")
@@ -80,7 +82,7 @@ so every caller is covered) and `model.train()` before training resumes.
         # each forward's model key, looked up per call (not a scan of the function's forwards)
         forward_keys = {call: key for forwards in facts.forwards.values() for call, key in forwards}
         for call, fn in scopes.bindings.call_functions:
-            if fn.is_module_scope or fn.hook is not None or id(fn) in reported:
+            if fn.hook is not None or id(fn) in reported:
                 continue
             cls = fn.method_class()
             if cls is not None and (cls.is_lightning or cls.is_module):
@@ -91,7 +93,7 @@ so every caller is covered) and `model.train()` before training resumes.
             loop = self._evaluation_loop(ctx, facts, call, fn)
             if loop is None:
                 continue
-            why = self._train_mode(ctx, facts, fn, call, key)
+            why = self._train_mode(ctx, facts, fn, call, key, explicit_only=fn.is_module_scope)
             if why is None or not self._may_change(ctx, facts, key):
                 continue
             reported.add(id(fn))
@@ -129,12 +131,16 @@ so every caller is covered) and `model.train()` before training resumes.
 
     # -- the mode at the forward -------------------------------------------
     def _train_mode(self, ctx: FileContext, facts: Evaluation, fn: FunctionInfo, call: ast.Call,
-                    key: Key) -> Optional[str]:
+                    key: Key, explicit_only: bool = False) -> Optional[str]:
+        """Why the model is in training mode at ``call``. At module scope (a script, a notebook) only
+        an explicit ``model.train()`` earlier in the same scope counts."""
         latest = facts.latest_before(fn, key, call)
         if latest is not None:
             if latest.last != TRAIN:
                 return None
             return f"`{ast.unparse(latest.origin)}` at line {latest.node.lineno} put it in training mode"
+        if explicit_only:
+            return None
         if self._trained_before(ctx, facts, fn, call, key):
             return "the training loop before it leaves it in training mode"
         if key[0] != "p" or not fn.call_sites:

@@ -23,9 +23,29 @@ num_machine: 1  # error: PF601
 num_processes: 8
 mixed_precision: bf16
 """,
+    # a LightningCLI-shaped file (model: beside trainer:): Trainer() rejects batch_size
+    """
+# --- config.yaml
+model:
+  num_classes: 10
+trainer:
+  max_epochs: 200
+  batch_size: 128  # error: PF601
+""",
 ]
 
 PF601_GOOD = [
+    # VISSL PR 368 shape: a Hydra group file (`# @package _global_`) of a plain PyTorch loop; its
+    # trainer: node is the project's own settings, not Lightning's Trainer()
+    """
+# --- conf/dataset/cifar10.yaml
+# @package _global_
+model:
+  num_classes: 10
+trainer:
+  max_epochs: 200
+  batch_size: 128
+""",
     """
 # --- ds_config.json
 {

@@ -47,6 +47,28 @@ _target_: lightning.pytorch.trainer.Trainer
 max_epochs: 10
 gradient_clip_val: 0.5  # error: PF405
 """,
+    # held-out-5's SPT launcher: the clip value is a parameter of main() with a literal default
+    """
+# --- train.py
+import lightning as L
+
+
+class SPT(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        self.manual_backward(self(batch).mean())
+        opt.step()
+        opt.zero_grad()
+
+
+def main(loader, max_epochs=100, cfg_clip=1.0):
+    trainer = L.Trainer(max_epochs=max_epochs, gradient_clip_val=cfg_clip)  # error: PF405
+    trainer.fit(SPT(), loader)
+""",
 ]
 
 PF405_GOOD = [
@@ -105,6 +127,31 @@ class Auto(L.LightningModule):
 model = Auto()
 trainer = L.Trainer(accumulate_grad_batches=8)
 trainer.fit(model)
+""",
+    # a caller passes the clip value: not known statically
+    """
+# --- train.py
+import lightning as L
+
+
+class SPT(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        self.manual_backward(self(batch).mean())
+        opt.step()
+        opt.zero_grad()
+
+
+def main(loader, max_epochs=100, cfg_clip=1.0):
+    trainer = L.Trainer(max_epochs=max_epochs, gradient_clip_val=cfg_clip)
+    trainer.fit(SPT(), loader)
+
+
+main(loader, cfg_clip=None)
 """,
 ]
 

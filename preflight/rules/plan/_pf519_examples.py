@@ -133,4 +133,23 @@ defaults:
   - base
 lr: 0.01
 """,
+    # VISSL PR 368: _self_ first on purpose; the primary holds generic scaffolding and the selected
+    # dataset config, an overlay at the top level (`# @package _global_`), overrides it
+    _APP.format(name="config") + """\
+# --- conf/config.yaml
+defaults:
+  - _self_
+  - dataset: cifar10
+model:
+  _target_: torchvision.models.resnet18
+  num_classes: 1000
+data:
+  image_size: 224
+# --- conf/dataset/cifar10.yaml
+# @package _global_
+model:
+  num_classes: 10
+data:
+  image_size: 32
+""",
 ]

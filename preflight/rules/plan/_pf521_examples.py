@@ -39,6 +39,30 @@ PF521_BAD = [
     trainer.save_state()
     trainer.model.save_pretrained(training_args.output_dir)  # warning: PF521
 """ + _ZERO3,
+    # trlx PR 429: Accelerate under ZeRO-3, the unwrapped module saved without a gathered state dict
+    """
+# --- trainer.py
+from accelerate import Accelerator
+
+
+class RLTrainer:
+    def __init__(self, model, opt):
+        self.accelerator = Accelerator()
+        self.model, self.opt = self.accelerator.prepare(model, opt)
+
+    def save_pretrained(self, directory, **kwargs):
+        self.accelerator.wait_for_everyone()
+        self.accelerator.unwrap_model(self.model).save_pretrained(directory, **kwargs)  # warning: PF521
+# --- zero3.yaml
+compute_environment: LOCAL_MACHINE
+distributed_type: DEEPSPEED
+deepspeed_config:
+  zero_stage: 3
+  zero3_save_16bit_model: true
+num_processes: 8
+# --- launch
+accelerate launch --config_file zero3.yaml trainer.py
+""",
 ]
 
 PF521_GOOD = [
@@ -64,4 +88,31 @@ PF521_GOOD = [
     model.save_pretrained(training_args.output_dir)
     tokenizer.save_pretrained(training_args.output_dir)
 """ + _ZERO3.replace('"stage": 3', '"stage": 2'),
+    # the fix of trlx PR 429: the gathered state dict is passed
+    """
+# --- trainer.py
+from accelerate import Accelerator
+
+
+class RLTrainer:
+    def __init__(self, model, opt):
+        self.accelerator = Accelerator()
+        self.model, self.opt = self.accelerator.prepare(model, opt)
+
+    def save_pretrained(self, directory, **kwargs):
+        self.accelerator.wait_for_everyone()
+        state_dict = self.accelerator.get_state_dict(self.model)
+        self.accelerator.unwrap_model(self.model).save_pretrained(
+            directory, state_dict=state_dict, is_main_process=self.accelerator.is_main_process,
+            save_function=self.accelerator.save, **kwargs)
+# --- zero3.yaml
+compute_environment: LOCAL_MACHINE
+distributed_type: DEEPSPEED
+deepspeed_config:
+  zero_stage: 3
+  zero3_save_16bit_model: true
+num_processes: 8
+# --- launch
+accelerate launch --config_file zero3.yaml trainer.py
+""",
 ]

@@ -94,11 +94,12 @@ before `opt.step()` for clipping.
                     if expr is None:
                         continue
                     found = idx.resolve(expr)
-                    if found is None or not _active(key, found.value):
+                    value = found.value if found is not None else _param_default(script.tree, site.call, expr)
+                    if value is None or not _active(key, value):
                         continue
                     evidence = [pctx.code_evidence(s, _switch(c), f"`{c.name}` sets `automatic_optimization = False`")
                                 for s, c in manual[:2]]
-                    yield pctx.code_finding(self, script, expr, self._message(key, found.value),
+                    yield pctx.code_finding(self, script, expr, self._message(key, value),
                                             evidence=evidence)
         if automatic:
             return
@@ -163,3 +164,40 @@ def _trainer_blocks(data: Any, prefix: tuple[str, ...] = (), depth: int = 0) -> 
         if isinstance(value, dict):
             out.extend(_trainer_blocks(value, (*prefix, str(key)), depth + 1))
     return out
+
+
+def _param_default(tree: ast.AST, call: ast.Call, expr: ast.AST) -> Any:
+    """``gradient_clip_val=cfg_clip`` where ``cfg_clip`` is a parameter of the enclosing function with
+    a literal default (``def main(loader, cfg_clip=1.0)``) that no call in the file overrides."""
+    if not isinstance(expr, ast.Name):
+        return None
+    line = getattr(call, "lineno", 0)
+    fn = None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and node.lineno <= line <= (node.end_lineno or node.lineno) \
+                and (fn is None or node.lineno > fn.lineno):
+            fn = node  # the innermost
+    if fn is None:
+        return None
+    args = fn.args
+    positional = args.posonlyargs + args.args
+    pairs = list(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    default = next((d for a, d in pairs if a.arg == expr.id), None)
+    if not isinstance(default, ast.Constant):
+        return None
+    if any(a.arg == expr.id for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) and any(
+            isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets)
+            for node in ast.walk(fn)):
+        return None  # rebound in the function
+    index = next((i for i, a in enumerate(positional) if a.arg == expr.id), None)
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call)
+                and getattr(node.func, "id", getattr(node.func, "attr", None)) == fn.name):
+            continue
+        if any(kw.arg == expr.id or kw.arg is None for kw in node.keywords) or (
+                index is not None and len(node.args) > index) or any(
+                isinstance(a, ast.Starred) for a in node.args):
+            return None  # a caller may pass another value
+    return default.value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -12,27 +13,85 @@ from preflight.rules._pf427_support import parent_walker
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
 
+_PASS_THROUGH = ("_partial_", "_convert_", "_recursive_")
 
-def _params_passed(pctx: PlanContext, key: str) -> bool:
-    """Some script instantiates the node ``...<key>`` with extra arguments (the parameters)."""
+
+def _instantiate_name(call: ast.Call) -> str:
+    func = call.func
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+
+
+def _uses(pctx: PlanContext, key: str) -> tuple[bool, bool]:
+    """How the scripts build the node ``...<key>``: (reached, with_params). Reached: an
+    ``instantiate``/``call`` whose config argument resolves to the key (``cfg.<key>``, a
+    ``self.<attr>`` set from an ``__init__`` parameter, a function parameter its callers fill with
+    ``cfg.<key>``), or a call of ``self.hparams.<key>(...)`` (the code calls the built node, so it
+    must be partial). With params: one of those ``instantiate`` calls passes more arguments."""
+    reached = passed = False
     for script in pctx.scripts:
         ancestors = None
         for node in ast.walk(script.tree):
-            if not isinstance(node, ast.Call) or not node.args:
+            if not isinstance(node, ast.Call):
                 continue
             func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name not in ("instantiate", "call"):
+            if isinstance(func, ast.Attribute) and func.attr == key and isinstance(func.value, ast.Attribute) \
+                    and func.value.attr == "hparams":
+                reached = True
                 continue
-            if not (len(node.args) > 1 or any(kw.arg not in ("_partial_", "_convert_") for kw in node.keywords)):
+            if not node.args or _instantiate_name(node) not in ("instantiate", "call"):
                 continue
-            first = node.args[0]
-            last = _key_of(first)
-            attr = _self_attr(first)
-            if last is None and attr is not None:
-                ancestors = ancestors or parent_walker(script.tree)
-                last = _key_through_init(script.tree, ancestors, node, attr)
-            if last == key:
+            ancestors = ancestors or parent_walker(script.tree)
+            if _resolve_key(pctx, script.tree, ancestors, node, node.args[0]) != key:
+                continue
+            reached = True
+            if len(node.args) > 1 or any(kw.arg not in _PASS_THROUGH for kw in node.keywords):
+                passed = True
+    return reached, passed
+
+
+def _resolve_key(pctx: PlanContext, tree: ast.AST, ancestors: Any, call: ast.Call, first: ast.AST) -> Optional[str]:
+    """The config key a ``instantiate(<first>, ...)`` argument stands for."""
+    last = _key_of(first)
+    if last is not None:
+        return last
+    attr = _self_attr(first)
+    if attr is not None:
+        return _key_through_init(pctx, tree, ancestors, call, attr)
+    if isinstance(first, ast.Name):
+        return _key_through_param(pctx, ancestors, call, first.id)
+    return None
+
+
+def _key_through_param(pctx: PlanContext, ancestors: Any, call: ast.Call, name: str) -> Optional[str]:
+    """``build_optimizer(optcfg, model)`` called as ``build_optimizer(cfg.optimizer, model)``: the
+    key of the argument its callers pass for the parameter (one level, any script of the job)."""
+    func = next((a for a in ancestors(call) if isinstance(a, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if func is None:
+        return None
+    params = [a.arg for a in func.args.args]
+    if name not in params:
+        return None
+    index = params.index(name)
+    for script in pctx.scripts:
+        for node in ast.walk(script.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            callee = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if callee != func.name:
+                continue
+            arg = node.args[index] if index < len(node.args) else next(
+                (kw.value for kw in node.keywords if kw.arg == name), None)
+            if arg is not None and _key_of(arg) is not None:
+                return _key_of(arg)
+    return None
+
+
+def _hydra_target(pctx: PlanContext, name: str) -> bool:
+    """Some Hydra config node has ``_target_: ....<name>``: Hydra builds the class from its keys."""
+    for config in hydra_yaml_configs(pctx):
+        for _, node in walk(config.data):
+            target = node.get("_target_")
+            if isinstance(target, str) and (target == name or target.endswith("." + name)):
                 return True
     return False
 
@@ -43,9 +102,7 @@ def _instantiate_calls(pctx: PlanContext, key: str) -> Iterable[ast.Call]:
         for node in ast.walk(script.tree):
             if not isinstance(node, ast.Call) or not node.args:
                 continue
-            func = node.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name != "instantiate":
+            if _instantiate_name(node) != "instantiate":
                 continue
             first = node.args[0]
             last = first.attr if isinstance(first, ast.Attribute) else (
@@ -55,28 +112,59 @@ def _instantiate_calls(pctx: PlanContext, key: str) -> Iterable[ast.Call]:
                 yield node
 
 
-def _recursive_parent(pctx: PlanContext, data: object, path: tuple,
+def _recursive_call(pctx: PlanContext, key: str) -> Optional[ast.Call]:
+    """A call that instantiates the node ``<key>`` recursively (no ``_recursive_=False``)."""
+    for call in _instantiate_calls(pctx, key):
+        if not any(kw.arg == "_recursive_" and not (isinstance(kw.value, ast.Constant) and kw.value.value)
+                   for kw in call.keywords):
+            return call
+    return None
+
+
+def _recursive_parent(pctx: PlanContext, config: Any, path: tuple,
                       group: str) -> Optional[tuple[str, ast.Call]]:
     """An enclosing node with a ``_target_`` that a script instantiates recursively (Hydra's
     default): the nested optimizer is then built with it, before any code can pass parameters.
-    The root of a config-group file (``conf/model/mnist.yaml``) is the node of its group."""
+    The root of a config-group file (``conf/model/mnist.yaml``) is the node of its group, and the
+    root of a nested group file (``conf/model/optimizer/adam.yaml``) sits inside the files of the
+    enclosing group (``conf/model/*.yaml``) whose defaults list selects it."""
+    data = config.data
     node = data
-    parents = [(group, data)] if group else []
+    parents = [(group, data)] if group and path else []
     for part in path[:-1]:
         if not isinstance(node, dict) or part not in node:
             return None
         node = node[part]
         parents.append((str(part), node))
+    if not path and group:
+        parents.extend(_enclosing_group_files(pctx, config, group))
     for key, parent in parents:
         if not isinstance(parent, dict) or not isinstance(parent.get("_target_"), str):
             continue
         if parent.get("_recursive_") is False:
             return None  # the parent builds its children itself
-        for call in _instantiate_calls(pctx, key):
-            if not any(kw.arg == "_recursive_" and not (isinstance(kw.value, ast.Constant) and kw.value.value)
-                       for kw in call.keywords):
-                return key, call
+        call = _recursive_call(pctx, key)
+        if call is not None:
+            return key, call
     return None
+
+
+def _enclosing_group_files(pctx: PlanContext, config: Any, group: str) -> list[tuple[str, Any]]:
+    """``(model, data)`` for each ``conf/model/*.yaml`` whose defaults list selects the group
+    ``optimizer`` that ``conf/model/optimizer/adam.yaml`` belongs to."""
+    here = Path(str(config.path))
+    if len(here.parts) < 4:
+        return []
+    outer = here.parent.parent
+    out = []
+    for other in hydra_yaml_configs(pctx):
+        there = Path(str(other.path))
+        if there.parent != outer or not isinstance(other.data, dict):
+            continue
+        defaults = other.data.get("defaults")
+        if isinstance(defaults, list) and any((isinstance(d, dict) and group in d) or d == group for d in defaults):
+            out.append((outer.name, other.data))
+    return out
 
 
 def _group(path: object) -> str:
@@ -100,13 +188,15 @@ def _self_attr(expr: ast.AST) -> Optional[str]:
     return None
 
 
-def _key_through_init(tree: ast.AST, ancestors: Any, call: ast.Call, attr: str) -> Optional[str]:
-    """``self.optimizer_conf`` set in ``__init__(self, optimizer_conf)`` from ``LitModel(cfg.optimizer)``:
-    the config key the class is built with (one level, same script)."""
+def _key_through_init(pctx: PlanContext, tree: ast.AST, ancestors: Any, call: ast.Call,
+                      attr: str) -> Optional[str]:
+    """``self.optimizer_conf`` set in ``__init__(self, optimizer_conf)``: the config key the class
+    is built with, from ``LitModel(cfg.optimizer)`` in the same script (one level), or the
+    parameter's own name when a Hydra node targets the class (Hydra passes the node's keys)."""
     cls = next((a for a in ancestors(call) if isinstance(a, ast.ClassDef)), None)
     init = next((f for f in cls.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None) \
         if cls is not None else None
-    if init is None:
+    if init is None or cls is None:
         return None
     params = [a.arg for a in init.args.args[1:]]
     param = None
@@ -114,7 +204,7 @@ def _key_through_init(tree: ast.AST, ancestors: Any, call: ast.Call, attr: str) 
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name) and node.value.id in params \
                 and any(_self_attr(t) == attr for t in node.targets):
             param = node.value.id
-    if param is None or cls is None:
+    if param is None:
         return None
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == cls.name:
@@ -123,6 +213,8 @@ def _key_through_init(tree: ast.AST, ancestors: Any, call: ast.Call, attr: str) 
                 (kw.value for kw in node.keywords if kw.arg == param), None)
             if arg is not None and _key_of(arg) is not None:
                 return _key_of(arg)
+    if _hydra_target(pctx, cls.name):
+        return param
     return None
 
 
@@ -163,6 +255,13 @@ parameters, or pass them when instantiating.
   (also the root of a config-group file such as `conf/model/mnist.yaml`) that a
   script instantiates recursively (Hydra's default, no `_recursive_=False`): the
   nested optimizer is then built with its parent, before any code passes parameters.
+  A nested group file (`conf/model/optimizer/adam.yaml`) sits inside the files of its
+  enclosing group (`conf/model/*.yaml`) whose defaults list selects it.
+* No script of the job builds the node: no `instantiate`/`call` whose config argument
+  resolves to it (`cfg.optimizer`, a `self.<attr>` set from an `__init__` parameter, a
+  function parameter its callers fill with `cfg.optimizer`) and no `self.hparams.optimizer(...)`
+  call. Code outside the job (an installed package) may pass the parameters; preflight cannot
+  see it and does not guess.
 """
     bad_examples = examples("preflight.rules.plan._pf508_examples", "PF512_BAD")
     good_examples = examples("preflight.rules.plan._pf508_examples", "PF512_GOOD")
@@ -175,8 +274,8 @@ parameters, or pass them when instantiating.
                     continue
                 if node.get("_partial_") is True or "params" in node or "optimizer" in node:
                     continue
-                key = str(path[-1]) if path else ""
-                parent = _recursive_parent(pctx, config.data, path, _group(config.path))
+                key = str(path[-1]) if path else _group(config.path)
+                parent = _recursive_parent(pctx, config, path, _group(config.path))
                 if parent is not None:
                     yield pctx.config_finding(
                         self, config, (*path, "_target_"),
@@ -186,8 +285,11 @@ parameters, or pass them when instantiating.
                         "the code that passes them runs. Add `_partial_: true` to this node, or pass "
                         "`_recursive_=False` when instantiating the parent")
                     continue
-                if key and _params_passed(pctx, key):
+                if not key:
                     continue
+                reached, passed = _uses(pctx, key)
+                if passed or not reached:
+                    continue  # built with its parameters, or not built by any script of the job
                 scheduler = target.startswith("torch.optim.lr_scheduler.")
                 needs, arg = ("an optimizer", "optimizer") if scheduler else ("the model's parameters", "params")
                 yield pctx.config_finding(

@@ -96,6 +96,10 @@ not listed), or drop the keys from the file if the base is meant to win.
   there is how a user asks for its values.
 * A later config or the launch line sets the key again (the file's value was not the
   one lost to the ordering).
+* The entry after `_self_` is a group option whose header places it at the top level
+  (`# @package _global_`): an overlay written to override other nodes' values (Hydra's
+  documented experiment pattern; VISSL's dataset configs override the primary's generic
+  scaffolding this way, VISSL PR 368).
 * Configs the composition does not reach (not composed for this app), and the
   children of the overriding entry (only the configs the file itself lists are compared).
 """
@@ -144,6 +148,8 @@ not listed), or drop the keys from the file if the base is meant to win.
                         child_cfg = read_config_file(child_item.file)
                     except ComposeError:
                         continue
+                    if "/" in child_path and (child_cfg.header or "").strip() == "_global_":
+                        continue  # an overlay (experiment, dataset) written to override other nodes
                     for path, value in _leaves(child_cfg.body, ()):
                         full = (*_prefix(child_item.package), *path)
                         if full not in mine or full[:1] == ("hydra",) or value == _MISSING:

@@ -82,6 +82,11 @@ collected under `deepspeed.zero.GatheredParameters(...)`.
 
 ## When preflight stays silent
 
+The Accelerate shape is checked too: `accelerator.unwrap_model(model).save_pretrained(dir)`
+without `state_dict=accelerator.get_state_dict(model)` under a ZeRO-3 config (trlx PR 429;
+`zero3_save_16bit_model` gathers only for `get_state_dict`/`save_model`); there only an
+explicit `state_dict=` excuses the call (trlx passes `**kwargs` that hold none).
+
 * `state_dict=` is passed (the caller gathered it), or the call sits under an `if`
   or `with` that names ZeRO/DeepSpeed (`if trainer.is_deepspeed_enabled:`,
   `with deepspeed.zero.GatheredParameters(...)`).
@@ -100,6 +105,26 @@ collected under `deepspeed.zero.GatheredParameters(...)`.
         seen: set[int] = set()
         for script in pctx.scripts:
             parents = {id(child): node for node in ast.walk(script.tree) for child in ast.iter_child_nodes(node)}
+            for node in ast.walk(script.tree):
+                # Accelerate: accelerator.unwrap_model(model).save_pretrained(dir) without state_dict=
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "save_pretrained" and isinstance(node.func.value, ast.Call)
+                        and isinstance(node.func.value.func, ast.Attribute)
+                        and node.func.value.func.attr == "unwrap_model"):
+                    continue
+                if any(kw.arg == "state_dict" for kw in node.keywords) \
+                        or _guarded(node, parents) or id(node) in seen:
+                    continue
+                seen.add(id(node))
+                receiver = ast.unparse(node.func.value)
+                owner = ast.unparse(node.func.value.func.value)
+                message = (f"`{receiver}.save_pretrained(...)` under ZeRO-3 (stage 3 in {stage.source.path}): the "
+                           "unwrapped module's parameters are partitioned placeholders on every rank and "
+                           "save_pretrained does not gather them, so the saved weights are empty "
+                           "(zero3_save_16bit_model gathers only for `get_state_dict`/`save_model`). Pass "
+                           f"`state_dict={owner}.get_state_dict(model)`")
+                evidence = [e for e in (pctx.fact_evidence(stage, "ZeRO stage 3"),) if e is not None]
+                yield pctx.code_finding(self, script, node, message, evidence=evidence)
             for fn in ast.walk(script.tree):
                 if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
                     continue

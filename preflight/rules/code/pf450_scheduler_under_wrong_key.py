@@ -1,0 +1,74 @@
+"""PF450 scheduler-under-wrong-key: ``configure_optimizers`` returns its scheduler under a key Lightning never reads."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules.base import Rule, examples
+
+# the keys of the top-level dict Lightning reads (``_validate_optim_conf``); others are dropped with a warning
+_READ = {"optimizer", "lr_scheduler", "monitor", "frequency"}
+
+
+@register
+class SchedulerUnderWrongKey(Rule):
+    code = "PF450"
+    needs_text = ("configure_optimizers",)
+    name = "scheduler-under-wrong-key"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("lightning",)
+    summary = "`configure_optimizers` returns the scheduler under a key Lightning never reads (`\"scheduler\"`)"
+    explanation = """
+## What it finds
+
+A dict returned from a LightningModule's `configure_optimizers` with an
+`"optimizer"` key, no `"lr_scheduler"` key, and the scheduler under another key
+whose name says scheduler (`"scheduler"`, `"lr_schedulers"`, `"schedulers"`).
+
+## Why it matters
+
+Lightning reads only `"optimizer"`, `"lr_scheduler"` and `"monitor"` from that dict
+(`"scheduler"` is the key *inside* the `"lr_scheduler"` dict). Any other key is
+dropped with at most a "Found unsupported keys" warning: the scheduler is never
+registered, never steps, and the learning rate stays at its initial value for the
+whole run (Lightning issue 4454: a `ReduceLROnPlateau` under `"scheduler"` that never
+reduced the rate).
+
+## How to fix it
+
+`return {"optimizer": opt, "lr_scheduler": sched, "monitor": "val_loss"}`, or
+`{"optimizer": opt, "lr_scheduler": {"scheduler": sched, "monitor": "val_loss"}}`.
+
+## When preflight stays silent
+
+* The dict has an `"lr_scheduler"` key, or no `"optimizer"` key (the inner
+  `{"scheduler": ..., "interval": ...}` dict), or no key naming a scheduler.
+* The dict is built outside `configure_optimizers`.
+"""
+    bad_examples = examples("preflight.rules.code._pf450_examples", "PF450_BAD")
+    good_examples = examples("preflight.rules.code._pf450_examples", "PF450_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        for fn in ctx.nodes(ast.FunctionDef):
+            if fn.name != "configure_optimizers" or not fn.args.args or fn.args.args[0].arg != "self":
+                continue
+            for d in ast.walk(fn):
+                if not isinstance(d, ast.Dict):
+                    continue
+                keys = {k.value: k for k in d.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                if "optimizer" not in keys or "lr_scheduler" in keys:
+                    continue
+                wrong = [name for name in keys if name not in _READ and "sched" in name.lower()]
+                if not wrong:
+                    continue
+                key = keys[wrong[0]]
+                yield ctx.finding(
+                    self, key,
+                    f"`configure_optimizers` returns the scheduler under {wrong[0]!r}, a key Lightning does not "
+                    "read (it reads 'optimizer', 'lr_scheduler' and 'monitor'): the scheduler is never "
+                    "registered and never steps, so the learning rate never changes. Use the key 'lr_scheduler'")
