@@ -23,6 +23,9 @@ _TORCH = frozenset({"all_reduce", "all_gather", "all_gather_object", "all_gather
                     "all_to_all_single", "monitored_barrier"})
 
 
+_NAMES = _ACCELERATE | _TORCH
+
+
 def _collective(ctx: FileContext, call: ast.Call, accelerators: set[str]) -> Optional[str]:
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in _ACCELERATE and ast.unparse(func.value) in accelerators:
@@ -79,9 +82,17 @@ main process does with the result (printing, logging, writing files).
     good_examples = examples("preflight.rules.code._pf436_examples", "PF436_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        accelerators = accelerator_names(ctx)
+        # only a method named like a collective, or a plain name (an import may rename it), can
+        # be one: the file's accelerators and the qualified names are looked up for those alone
+        calls = [c for c in ctx.nodes(ast.Call)
+                 if isinstance(c.func, ast.Name) or (isinstance(c.func, ast.Attribute) and c.func.attr in _NAMES)]
+        if not calls:
+            return
+        accelerators: set[str] = set()
+        if any(isinstance(c.func, ast.Attribute) and c.func.attr in _ACCELERATE for c in calls):
+            accelerators = accelerator_names(ctx)
         flags: Optional[frozenset[str]] = None
-        for call in ctx.nodes(ast.Call):
+        for call in calls:
             why = _collective(ctx, call, accelerators)
             if why is None:
                 continue
