@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import ast
-from typing import Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 
 from preflight.rules._pf414_support import last_name
+
+if TYPE_CHECKING:
+    from preflight.analysis.context import FileContext
 
 # attributes and calls that are true on the main process only
 _MAIN_ONLY = frozenset({"is_main_process", "is_local_main_process", "is_global_zero", "is_world_process_zero",
@@ -41,12 +44,17 @@ def _zero_set(node: ast.AST) -> bool:
     return 0 in values and set(values) <= {0, -1}
 
 
-def rank_zero_flags(tree: ast.AST) -> frozenset[str]:
+def rank_zero_flags_in(ctx: FileContext) -> frozenset[str]:
     """Names and attributes a file assigns a rank-0 test to (``self._master = self._rank == 0``,
     ``is_main = dist.get_rank() == 0``), as their source text: only those whose every assignment
-    in the file is such a test (``is_rank_0 = not dist.is_initialized() or ...`` elsewhere drops it)."""
+    in the file is such a test (``is_rank_0 = not dist.is_initialized() or ...`` elsewhere drops it).
+    Read from the file's node index, once per file."""
+    return ctx.cached("rank-zero-flags", lambda: _flags(ctx.nodes(ast.Assign, ast.AugAssign, ast.AnnAssign)))
+
+
+def _flags(nodes: Iterable[ast.AST]) -> frozenset[str]:
     tests: dict[str, bool] = {}
-    for node in ast.walk(tree):
+    for node in nodes:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
             if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
         for target in targets:

@@ -10,7 +10,7 @@ from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import last_name
-from preflight.rules._pf427_support import rank_zero_flags, rank_zero_guard
+from preflight.rules._pf427_support import rank_zero_flags_in, rank_zero_guard
 from preflight.rules.base import Rule, examples
 
 _ENGINE_SAVES = ("save_checkpoint", "save_16bit_model")
@@ -162,7 +162,7 @@ as an argument and write on rank 0 themselves.
         engines = _engines(ctx)
         helpers = _helpers(ctx, engines)
         instances = _instances(ctx) if helpers else {}
-        flags = rank_zero_flags(ctx.tree)
+        flags = rank_zero_flags_in(ctx)
         for call in ctx.nodes(ast.Call):
             why = _collective(ctx, call, engines)
             inner = None

@@ -11,7 +11,7 @@ from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import accelerator_names
-from preflight.rules._pf427_support import rank_zero_flags, rank_zero_guard
+from preflight.rules._pf427_support import rank_zero_flags_in, rank_zero_guard
 from preflight.rules.base import Rule, examples
 
 # Accelerator methods that every process must call (each is a collective or waits for one)
@@ -97,7 +97,7 @@ main process does with the result (printing, logging, writing files).
             if why is None:
                 continue
             if flags is None:
-                flags = rank_zero_flags(ctx.tree)
+                flags = rank_zero_flags_in(ctx)
             guard = rank_zero_guard(ctx.ancestors, call, flags)
             if guard is None or self._matched(ctx, call, flags):
                 continue
