@@ -7,6 +7,8 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -179,89 +181,39 @@ def test_held_out_4_set_is_labelled_and_shares_no_report_with_the_other_sets():
         assert 1 <= line <= len(lines) and lines[line - 1].strip(), (case.id, line)
 
 
-def test_held_out_5_set_is_labelled_and_shares_no_report_with_the_other_sets():
-    """bench/bugs/heldout5/: at least 6 bugs with corrected twins and 1-2 tricky-correct programs per
-    family; every source is a public report used nowhere else in bench/bugs (cases/, heldout/ to
-    heldout4/); every bug names a non-empty file:line of its bug variant; the Hydra family is mostly
+@pytest.mark.parametrize("n", [5, 6])
+def test_held_out_set_is_labelled_and_shares_no_report_with_the_other_sets(n):
+    """bench/bugs/heldout5/ and heldout6/: at least 6 bugs with corrected twins and 1-2 tricky-correct
+    programs per family; every source is a public report used nowhere else in bench/bugs (cases/ and
+    every earlier held-out set); every bug names a non-empty file:line of its bug variant; the Hydra family is mostly
     Hydra/OmegaConf proper."""
     import re
 
     score = load()
-    held5 = score.load_cases(which="held-out-5")
-    others = (score.load_cases() + score.load_cases(which="held-out") + score.load_cases(which="held-out-2")
-              + score.load_cases(which="held-out-3") + score.load_cases(which="held-out-4"))
-    bugs = [c for c in held5 if c.kind == "bug"]
+    held = score.load_cases(which=f"held-out-{n}")
+    others = score.load_cases() + score.load_cases(which="held-out")
+    for earlier in range(2, n):
+        others += score.load_cases(which=f"held-out-{earlier}")
+    bugs = [c for c in held if c.kind == "bug"]
     assert len(bugs) >= 36
     for fam in score.FAMILIES:
         assert sum(c.family == fam for c in bugs) >= 6, fam
-        assert 1 <= sum(c.family == fam and c.kind == "correct" for c in held5) <= 2, fam
-    assert len({c.id for c in held5}) == len(held5)
-    assert not {c.id for c in held5} & {c.id for c in others}
+        assert 1 <= sum(c.family == fam and c.kind == "correct" for c in held) <= 2, fam
+    assert len({c.id for c in held}) == len(held)
+    assert not {c.id for c in held} & {c.id for c in others}
 
     def norm(url: str) -> str:
         return url.strip().rstrip("/").lower()
 
-    assert len({norm(c.source) for c in held5}) == len(held5)  # one public report per case
-    assert not {norm(c.source) for c in held5} & {norm(c.source) for c in others}
+    assert len({norm(c.source) for c in held}) == len(held)  # one public report per case
+    assert not {norm(c.source) for c in held} & {norm(c.source) for c in others}
     hydra_bugs = [c for c in bugs if c.family == "hydra"]
     proper = [c for c in hydra_bugs
               if any("hydra" in t or "omegaconf" in t.lower() or p.endswith((".yaml", ".yml"))
                      for p, t in c.files["bug"].items())]
     assert 2 * len(proper) > len(hydra_bugs)
-    for case in held5:
-        assert case.id.startswith("h5-"), case.id
-        assert case.family in score.FAMILIES, case.id
-        assert case.source.startswith("https://"), case.id
-        assert case.title, case.id
-        assert case.kind in ("bug", "correct"), case.id
-        assert case.files.get("fix"), case.id
-        if case.kind == "correct":
-            assert not case.files.get("bug"), case.id
-            assert not case.expect, case.id
-            continue
-        assert case.files.get("bug") and case.files["bug"] != case.files["fix"], case.id
-        assert set(case.files["bug"]) == set(case.files["fix"]), case.id  # twins hold the same files
-        m = re.match(r"^(\S+):(\d+) \S", case.expect)
-        assert m, (case.id, case.expect)
-        name, line = m.group(1), int(m.group(2))
-        text = case.files["bug"].get(name)
-        assert text is not None, (case.id, name)
-        lines = text.splitlines()
-        assert 1 <= line <= len(lines) and lines[line - 1].strip(), (case.id, line)
-
-
-def test_held_out_6_set_is_labelled_and_shares_no_report_with_the_other_sets():
-    """bench/bugs/heldout6/: at least 6 bugs with corrected twins and 1-2 tricky-correct programs per
-    family; every source is a public report used nowhere else in bench/bugs (cases/, heldout/ to
-    heldout5/); every bug names a non-empty file:line of its bug variant; the Hydra family is mostly
-    Hydra/OmegaConf proper."""
-    import re
-
-    score = load()
-    held6 = score.load_cases(which="held-out-6")
-    others = (score.load_cases() + score.load_cases(which="held-out") + score.load_cases(which="held-out-2")
-              + score.load_cases(which="held-out-3") + score.load_cases(which="held-out-4")
-              + score.load_cases(which="held-out-5"))
-    bugs = [c for c in held6 if c.kind == "bug"]
-    assert len(bugs) >= 36
-    for fam in score.FAMILIES:
-        assert sum(c.family == fam for c in bugs) >= 6, fam
-        assert 1 <= sum(c.family == fam and c.kind == "correct" for c in held6) <= 2, fam
-    assert len({c.id for c in held6}) == len(held6)
-    assert not {c.id for c in held6} & {c.id for c in others}
-
-    def norm(url: str) -> str:
-        return url.strip().rstrip("/").lower()
-
-    assert len({norm(c.source) for c in held6}) == len(held6)  # one public report per case
-    assert not {norm(c.source) for c in held6} & {norm(c.source) for c in others}
-    hydra_bugs = [c for c in bugs if c.family == "hydra"]
-    proper = [c for c in hydra_bugs
-              if any("hydra" in t or "omegaconf" in t.lower() or p.endswith((".yaml", ".yml"))
-                     for p, t in c.files["bug"].items())]
-    assert 2 * len(proper) > len(hydra_bugs)
-    for case in held6:
-        assert case.id.startswith("h6-"), case.id
+    for case in held:
+        assert case.id.startswith(f"h{n}-"), case.id
         assert case.family in score.FAMILIES, case.id
         assert case.source.startswith("https://"), case.id
         assert case.title, case.id
