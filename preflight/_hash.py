@@ -1,5 +1,6 @@
-"""BLAKE2b without loading OpenSSL: ``hashlib`` imports ``_hashlib`` (OpenSSL) eagerly,
-which costs several milliseconds of every start-up; the built-in ``_blake2`` does not."""
+"""BLAKE2b and a constant-time compare without loading OpenSSL: ``hashlib`` and ``hmac``
+import ``_hashlib`` (OpenSSL) eagerly, which costs several milliseconds of every start-up; the
+built-in ``_blake2`` and ``_operator`` do not."""
 
 from __future__ import annotations
 
@@ -8,4 +9,9 @@ try:
 except ImportError:  # pragma: no cover - CPython builds without the built-in module
     from hashlib import blake2b
 
-__all__ = ["blake2b"]
+try:
+    from _operator import _compare_digest as compare_digest
+except ImportError:  # pragma: no cover - other implementations
+    from hmac import compare_digest
+
+__all__ = ["blake2b", "compare_digest"]

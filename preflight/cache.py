@@ -22,7 +22,7 @@ import os
 from pathlib import Path
 from typing import Optional
 
-from preflight._hash import blake2b
+from preflight._hash import blake2b, compare_digest
 from preflight.diagnostics import (
     Applicability,
     Category,
@@ -132,8 +132,6 @@ def _mac(key: bytes, k: str, payload: bytes) -> bytes:
 
 def load_payload(cache_dir: str, k: str):
     """The JSON value stored under ``k`` when its hash holds, else None."""
-    import hmac
-
     from preflight.sources import read_bytes_limited
 
     key = secret(cache_dir)
@@ -142,7 +140,7 @@ def load_payload(cache_dir: str, k: str):
     try:
         raw = read_bytes_limited(_entry(cache_dir, k))
         head, _, payload = raw.partition(b"\n")
-        if not head.startswith(_MAGIC) or not hmac.compare_digest(head[len(_MAGIC):], _mac(key, k, payload)):
+        if not head.startswith(_MAGIC) or not compare_digest(head[len(_MAGIC):], _mac(key, k, payload)):
             return None  # edited, moved, or not written by this cache: check the file again
         return json.loads(payload.decode("utf-8"))
     except (OSError, ValueError, RecursionError):
