@@ -12,6 +12,6 @@ except ImportError:  # pragma: no cover - CPython builds without the built-in mo
 try:
     from _operator import _compare_digest as compare_digest
 except ImportError:  # pragma: no cover - other implementations
-    from hmac import compare_digest
+    from hmac import compare_digest  # type: ignore[no-redef,unused-ignore]
 
 __all__ = ["blake2b", "compare_digest"]
