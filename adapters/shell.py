@@ -373,6 +373,7 @@ def _srun_allocation(final: list[str], info: LaunchInfo, slurm: Mapping[str, str
     return final, new
 
 _KEYWORD_CUTS = ("then", "do", "else")
+_WORD = re.compile(r"[A-Za-z]+")
 
 
 def _parts(text: str) -> list[tuple[str, bool]]:
@@ -402,16 +403,13 @@ def _parts(text: str) -> list[tuple[str, bool]]:
             k += 1 if ch == ";" else 2
             start = k
             continue
-        elif ch.isalpha() and (k == 0 or text[k - 1] in " \t;"):
-            word = re.match(r"[A-Za-z]+", text[k:])
-            w = word.group(0) if word else ""
-            end = k + len(w)
-            if w in _KEYWORD_CUTS and (end == n or text[end] in " \t;"):
+        elif ch in "tde" and (k == 0 or text[k - 1] in " \t;"):
+            word = _WORD.match(text, k)
+            end = word.end() if word else k + 1
+            if word and word.group(0) in _KEYWORD_CUTS and (end == n or text[end] in " \t;"):
                 parts.append((text[start:k], guarded))
                 start = k = end
                 continue
-            k = end
-            continue
         k += 1
     parts.append((text[start:], guarded))
     return [(p.strip(), g) for p, g in parts if p.strip()]
