@@ -232,8 +232,7 @@ def test_the_scripts_own_folder_and_an_argument_slice(cli, tmp_path):
 def test_lines_with_letters_of_any_script_are_read_to_the_end():
     """A word outside quotes that starts with a non-ASCII letter (`echo 训练完成`) once stopped
     the line's cutter from moving on: the reader must finish every line, in linear time."""
-    import time
 
     sh = read_shell("echo 训练完成; torchrun --nproc_per_node 2 train.py\nécho x\n", "r.sh")
     assert [ln.tokens for ln in sh.launches] == [["torchrun", "--nproc_per_node", "2", "train.py"]]
-    assert read_shell("X=1; " + "é d t e " * 20000 + "\n", "r.sh").variables["X"] == "1"
+    assert read_shell("X=1; " + "é d t e " * 2000 + "\n", "r.sh").variables["X"] == "1"
