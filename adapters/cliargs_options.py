@@ -13,7 +13,8 @@ from typing import Any, Optional
 from preflight._record import dataclass, field
 from preflight.adapters_api import Project
 from preflight.analysis.syntax import dotted_name
-from preflight.sources import ParsedPython, read_text_limited
+from preflight.local_trees import nodes_of, source_and_tree
+from preflight.sources import ParsedPython
 
 _ARCH = ("arch", "a", "architecture")
 
@@ -100,11 +101,11 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
     fire_targets: list[str] = []
     funcs: dict[str, ast.FunctionDef] = {}
     tuples: dict[str, ast.expr] = {}
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and isinstance(node.value, (ast.Tuple, ast.List)):
             tuples[node.targets[0].id] = node.value
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             imports.extend((node.module, a.name) for a in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level:
@@ -299,6 +300,17 @@ def _local_module(module: str, bases: list[Path]) -> Optional[Path]:
 
 
 def declared_options(script: ParsedPython, project: Project) -> Declared:
+    """The options the script and the project modules it imports declare, read once per
+    audit (the cliargs adapter and the precision-by-absence derivation both ask). Callers
+    must not change the result."""
+    held = project.cache.setdefault("cliargs.declared", {})
+    found = held.get(id(script))
+    if found is None or found[0] is not script:
+        found = held[id(script)] = (script, _declared_options(script, project))
+    return found[1]
+
+
+def _declared_options(script: ParsedPython, project: Project) -> Declared:
     decl = Declared()
     display = str(script.source.display)
     imports = _collect(script.tree, display, decl)
@@ -334,8 +346,7 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
         try:
             if found.stat().st_size > _MAX_BYTES:
                 continue
-            text = read_text_limited(found, errors="replace")
-            tree = ast.parse(text)
+            text, tree = source_and_tree(found)
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         decl.texts.append(text)

@@ -30,9 +30,9 @@ from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
+from preflight.local_trees import parse_file
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import read_text_limited
 
 _MAX_BYTES = 500_000
 _MAX_FILES = 40
@@ -96,7 +96,7 @@ def find_entry(package: Path, name: str, klass: str,
         try:
             if path.stat().st_size > _MAX_BYTES:
                 continue
-            tree = ast.parse(read_text_limited(path, errors="replace"))
+            tree = parse_file(path)
         except (OSError, SyntaxError, ValueError):
             continue
         defaults = defaults or _defaults(tree, klass)

@@ -21,9 +21,9 @@ from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
+from preflight.local_trees import nodes_of, parse_file
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import read_text_limited
 
 _LOADERS = ("load", "from_yaml", "from_file", "from_json", "parse_file", "load_yaml")
 _MAX_BYTES = 500_000
@@ -45,7 +45,7 @@ class _Classes:
     def __init__(self, trees: list[tuple[Path, ast.AST]]) -> None:
         self.defs: dict[str, tuple[Path, ast.ClassDef]] = {}
         for path, tree in trees:
-            for node in ast.walk(tree):
+            for node in nodes_of(tree):
                 if isinstance(node, ast.ClassDef):
                     self.defs.setdefault(node.name, (path, node))
 
@@ -96,8 +96,7 @@ def _merge(base: dict[str, Any], over: Any) -> dict[str, Any]:
 
 def _read(path: Path) -> Optional[ast.AST]:
     try:
-        text = read_text_limited(path, errors="replace")
-        return ast.parse(text) if len(text) <= _MAX_BYTES else None
+        return parse_file(path) if path.stat().st_size <= _MAX_BYTES else None
     except (OSError, SyntaxError, ValueError):
         return None
 
@@ -125,7 +124,7 @@ class DataclassConfigAdapter(Adapter):
                 if tree is not None:
                     trees.append((local, tree))
             classes = _Classes(trees)
-            for node in ast.walk(script.tree):
+            for node in nodes_of(script.tree):
                 if not (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call)):
                     continue
                 target = node.targets[0] if isinstance(node, ast.Assign) else node.target

@@ -25,9 +25,10 @@ from preflight.adapters.cliargs_options import _local_module, declared_options
 
 from preflight.adapters_api import Adapter, Project
 from preflight.loaders import LoadedConfig
+from preflight.local_trees import nodes_of, parse_file
 from preflight.plan import TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import ParsedPython, read_text_limited
+from preflight.sources import ParsedPython
 
 
 class _Unknown:
@@ -158,12 +159,12 @@ class _Eval:
 
 
 def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
-    return {n.name: n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+    return {n.name: n for n in nodes_of(tree) if isinstance(n, ast.FunctionDef)}
 
 
 def _enclosing(tree: ast.Module, line: int) -> Optional[ast.FunctionDef]:
     best = None
-    for n in ast.walk(tree):
+    for n in nodes_of(tree):
         if isinstance(n, ast.FunctionDef) and n.lineno <= line <= (n.end_lineno or n.lineno) \
                 and (best is None or n.lineno > best.lineno):
             best = n
@@ -205,7 +206,7 @@ class DeepSpeedCodeAdapter(Adapter):
                 return value.lower() == "true"
             return number if number is not None and isinstance(value, str) else value
 
-        for node in ast.walk(script.tree):
+        for node in nodes_of(script.tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "initialize"):
                 continue
@@ -298,7 +299,7 @@ class DeepSpeedCodeAdapter(Adapter):
         if name in local:
             return local[name], str(script.source.display)
         module = None
-        for n in ast.walk(script.tree):
+        for n in nodes_of(script.tree):
             if isinstance(n, ast.ImportFrom) and n.module and any((a.asname or a.name) == name for a in n.names):
                 module = n.module
         if module is None:
@@ -309,7 +310,7 @@ class DeepSpeedCodeAdapter(Adapter):
         if found is None or not project.may_read(found):
             return None
         try:
-            tree = ast.parse(read_text_limited(found, errors="replace"))
+            tree = parse_file(found)
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             return None
         fn = _functions(tree).get(name)

@@ -24,6 +24,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.local_trees import nodes_of
 from preflight.plan import Source, TrainingPlan
 from preflight.sources import read_text_limited
 
@@ -70,7 +71,7 @@ def _live_text(script: Any, project: Any) -> str:
         if nodes:
             dead.update(range(nodes[0].lineno, (getattr(nodes[-1], "end_lineno", None) or nodes[-1].lineno) + 1))
 
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.If):
             truth = idx.truth(node.test)
             if truth is not None:  # the test itself sets nothing

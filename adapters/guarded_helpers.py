@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Optional
 
 from preflight.delegate import _bases
+from preflight.local_trees import nodes_of, parse_file
 from preflight.sources import read_text_limited
 
 _MAX_BYTES = 500_000
@@ -44,7 +45,7 @@ def project_modules(tree: ast.Module, script: Path) -> list[Path]:
     modules its ``__init__`` imports relatively)."""
     bases = _bases(script)
     out: list[Path] = []
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if not (isinstance(node, ast.ImportFrom) and node.module and not node.level):
             continue
         if node.module.split(".")[0] in _LIBRARIES:
@@ -55,7 +56,7 @@ def project_modules(tree: ast.Module, script: Path) -> list[Path]:
         out.append(found)
         if found.name == "__init__.py":
             try:
-                init = ast.parse(read_text_limited(found, _MAX_BYTES, errors="replace"))
+                init = parse_file(found, _MAX_BYTES)
             except (SyntaxError, ValueError, OSError, RecursionError):
                 continue
             for sub in init.body:
@@ -118,7 +119,7 @@ def lora_helpers(paths: list[Path]) -> dict[str, LoraHelper]:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError):
             continue
-        for cls in ast.walk(tree):
+        for cls in nodes_of(tree):
             if not isinstance(cls, ast.ClassDef):
                 continue
             for fn in cls.body:

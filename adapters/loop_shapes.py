@@ -30,9 +30,9 @@ from typing import Any, Optional
 from preflight.adapters.launchers_fabric import PRECISION, is_fabric
 
 from preflight.adapters_api import Adapter, Project
+from preflight.local_trees import nodes_of, parse_file
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
-from preflight.sources import read_text_limited
 
 _BACKWARD = ("backward",)
 _LAYERS = ("n_layer", "num_layers", "num_hidden_layers")
@@ -180,7 +180,7 @@ def _step_counts(tree: ast.AST) -> set[str]:
     """Expressions the script counts steps by: right operands of ``%`` (``(i + 1) % K == 0``
     before ``optimizer.step()``) and ``range(K)`` bounds of an inner micro-batch loop."""
     out: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             out.add(ast.dump(node.right))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "range" \
@@ -193,7 +193,7 @@ def _backward_params(tree: ast.AST) -> dict[str, int]:
     """Functions of the script whose parameter (by position) is back-propagated in their body
     (``p.backward()``, or ``amp.scale_loss(p, ...)``)."""
     out: dict[str, int] = {}
-    for fn in ast.walk(tree):
+    for fn in nodes_of(tree):
         if not isinstance(fn, ast.FunctionDef):
             continue
         params = [a.arg for a in fn.args.args]
@@ -213,13 +213,12 @@ def _class_defaults(here: Optional[Path], tree: ast.AST, klass: str) -> dict[str
     if here is not None:
         for path in _imported_local(tree, here)[:12]:
             try:
-                text = read_text_limited(path, errors="replace")
-                if len(text) <= _MAX_BYTES:
-                    trees.append(ast.parse(text))
+                if path.stat().st_size <= _MAX_BYTES:
+                    trees.append(parse_file(path))
             except (OSError, SyntaxError, ValueError):
                 continue
     for t in trees:
-        for node in ast.walk(t):
+        for node in nodes_of(t):
             if not (isinstance(node, ast.ClassDef) and node.name == klass):
                 continue
             for item in node.body:

@@ -18,6 +18,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.local_trees import parse_file
 from preflight.sources import read_text_limited
 
 _FREE = {"ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "LeakyReLU", "ELU", "Softmax", "LogSoftmax", "Dropout",
@@ -228,7 +229,7 @@ def count_target(root: Path, target: str, kwargs: dict[str, Any]) -> Optional[tu
             if not path.is_file() or path.stat().st_size > _MAX_BYTES:
                 continue
             try:
-                tree = ast.parse(read_text_limited(path, errors="replace"))
+                tree = parse_file(path)
             except (SyntaxError, ValueError):
                 return None
             got = count_class(tree, name, kwargs)

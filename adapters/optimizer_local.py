@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from preflight.analysis.syntax import dotted_name
-from preflight.sources import read_text_limited
+from preflight.local_trees import nodes_of, parse_file
 
 _MAX_BYTES = 500_000
 _LIBS = ("bitsandbytes", "apex", "deepspeed", "torchao")
@@ -27,7 +27,7 @@ _LIBS = ("bitsandbytes", "apex", "deepspeed", "torchao")
 
 def _imports(tree: ast.AST) -> dict[str, str]:
     out: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.Import):
             for a in node.names:
                 out[a.asname or a.name.split(".")[0]] = a.name if a.asname else a.name.split(".")[0]
@@ -39,7 +39,7 @@ def _imports(tree: ast.AST) -> dict[str, str]:
 
 def _local_optimizer_classes(tree: ast.AST) -> set[str]:
     out = set()
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.ClassDef) and any((dotted_name(b) or "").rsplit(".", 1)[-1] == "Optimizer"
                                                   for b in node.bases):
             out.add(node.name)
@@ -49,7 +49,7 @@ def _local_optimizer_classes(tree: ast.AST) -> set[str]:
 def _enclosing(tree: ast.AST) -> dict[int, str]:
     """id(call) -> name of the innermost function around it."""
     out: dict[int, str] = {}
-    for fn in ast.walk(tree):
+    for fn in nodes_of(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for node in ast.walk(fn):
                 if isinstance(node, ast.Call):
@@ -59,7 +59,7 @@ def _enclosing(tree: ast.AST) -> dict[int, str]:
 
 def _called(tree: ast.AST) -> set[str]:
     names = set()
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.Call):
             f = node.func
             names.add(f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else "")
@@ -72,7 +72,7 @@ def optimizers_in(tree: ast.AST) -> list[tuple[str, int, Optional[str]]]:
     local = _local_optimizer_classes(tree)
     enclosing = _enclosing(tree)
     out: list[tuple[str, int, Optional[str]]] = []
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if not isinstance(node, ast.Call):
             continue
         name = dotted_name(node.func)
@@ -97,10 +97,9 @@ def local_optimizer(script_tree: ast.AST, script_path: Path, root: Optional[Path
     trees: list[tuple[Path, ast.AST]] = []
     for path in _imported_up(script_tree, script_path.resolve().parent, root):
         try:
-            text = read_text_limited(path, errors="replace")
-            if len(text) > _MAX_BYTES:
+            if path.stat().st_size > _MAX_BYTES:
                 continue
-            trees.append((path, ast.parse(text)))
+            trees.append((path, parse_file(path)))
         except (OSError, SyntaxError, ValueError):
             continue
     called = _called(script_tree).union(*(_called(t) for _p, t in trees))

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.local_trees import nodes_of, parse_file
 from preflight.sources import read_text_limited
 
 _DDP = "torch.nn.parallel.DistributedDataParallel"
@@ -25,7 +26,7 @@ _MAX_BYTES = 500_000
 
 def _imported_local(tree: ast.AST, here: Path) -> list[Path]:
     out: list[Path] = []
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         names: list[str] = []
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             names = [node.module]
@@ -43,7 +44,7 @@ def _ddp_call(tree: ast.AST) -> Optional[int]:
     """Line of a ``DistributedDataParallel(...)`` construction, by its imported name."""
     aliases: set[str] = set()
     modules: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.ImportFrom) and node.module in ("torch.nn.parallel", "torch.nn"):
             for a in node.names:
                 if a.name == "DistributedDataParallel":
@@ -54,7 +55,7 @@ def _ddp_call(tree: ast.AST) -> Optional[int]:
             for a in node.names:
                 if a.name in ("torch", "torch.nn", "torch.nn.parallel") and a.asname is None:
                     modules.add(_DDP)
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if not isinstance(node, ast.Call):
             continue
         f = node.func
@@ -72,10 +73,10 @@ def _fsdp_call(tree: ast.AST) -> Optional[tuple[str, int, str]]:
     name or ``torch.distributed.fsdp.FullyShardedDataParallel``), its ``sharding_strategy``
     read from the enum member's name (default FULL_SHARD)."""
     aliases: set[str] = set()
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.ImportFrom) and node.module in _FSDP_MODULES:
             aliases.update(a.asname or a.name for a in node.names if a.name == "FullyShardedDataParallel")
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if not isinstance(node, ast.Call):
             continue
         f = node.func
@@ -100,7 +101,7 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST,
         try:
             if path.stat().st_size > _MAX_BYTES:
                 continue
-            sub = ast.parse(read_text_limited(path, errors="replace"))
+            sub = parse_file(path)
         except (OSError, SyntaxError, ValueError):
             continue
         line = _ddp_call(sub)
@@ -123,7 +124,7 @@ _CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_chec
 
 def _relative(tree: ast.AST, here: Path) -> list[Path]:
     out: list[Path] = []
-    for node in ast.walk(tree):
+    for node in nodes_of(tree):
         if isinstance(node, ast.ImportFrom) and node.level:
             base = here
             for _ in range(node.level - 1):
@@ -162,7 +163,7 @@ def _imported_up(tree: ast.AST, here: Path, root: Optional[Path], depth: int = 3
         for path in found:
             try:
                 if path.stat().st_size <= _MAX_BYTES:
-                    frontier.append((ast.parse(read_text_limited(path, errors="replace")), path.parent))
+                    frontier.append((parse_file(path), path.parent))
             except (OSError, SyntaxError, ValueError):
                 continue
     return out

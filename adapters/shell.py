@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import operator
 import os
+import posixpath
 import re
 import shlex
 from typing import Mapping, Optional, Sequence
@@ -165,8 +166,12 @@ def command_tokens(text: str) -> Optional[list[str]]:
         return None
     while True:
         head = text.split(None, 1)
-        if head and head[0] in _PREFIXES and len(head) > 1:
+        if head and head[0].rsplit("/", 1)[-1] in _PREFIXES and len(head) > 1:
             text = head[1]
+            if head[0].rsplit("/", 1)[-1] == "time":  # `/usr/bin/time -v python ...`: time's own options
+                while text.startswith("-"):
+                    opt = text.split(None, 1)
+                    text = opt[1] if len(opt) > 1 else ""
             continue
         two = text.split(None, 2)
         if len(two) == 3 and two[0] in _RUNNERS and two[1] == "run":
@@ -180,6 +185,12 @@ def command_tokens(text: str) -> Optional[list[str]]:
 
 
 _VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+)(?:(:?[-=+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*|[0-9]))")
+# the script's own directory: `$(dirname "$0")`, `` `dirname $0` ``, `$(dirname ${BASH_SOURCE[0]})`,
+# `$(cd "$(dirname "$0")" && pwd)` (OpenMMLab ``tools/dist_train.sh``: `$(dirname "$0")/train.py`)
+_DIRNAME = r"""dirname\s+(?:--\s+)?["']?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?["']?"""
+_DIRNAME_SUB = r"(?:\$\(\s*" + _DIRNAME + r"\s*\)|`\s*" + _DIRNAME + r"\s*`)"
+_SELF_DIR = re.compile(r"""\$\(\s*cd\s+(?:--\s+)?["']?""" + _DIRNAME_SUB
+                       + r"""["']?\s*(?:&>\s*/dev/null\s*)?(?:&&|;)\s*pwd(?:\s+-P)?\s*\)|""" + _DIRNAME_SUB)
 _ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
         ast.Div: operator.floordiv, ast.Mod: operator.mod}
@@ -245,6 +256,9 @@ def expand(text: str, env: dict[str, str], known: Optional[set[str]] = None) -> 
             return word if (have and (value or op == "+")) else ("" if (have or empty_known) else m.group(0))
         return m.group(0)
 
+    if "dirname" in text and env.get("0"):
+        here = posixpath.dirname(env["0"]) or "."
+        text = _SELF_DIR.sub(lambda m: here, text)
     out = _VAR.sub(one, text)
 
     def arith(m: re.Match) -> str:
@@ -358,9 +372,109 @@ def _srun_allocation(final: list[str], info: LaunchInfo, slurm: Mapping[str, str
     new.notes.append("srun without its own task flags runs the #SBATCH allocation: " + " ".join(extra))
     return final, new
 
+_KEYWORD_CUTS = ("then", "do", "else")
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+def _parts(text: str) -> list[tuple[str, bool]]:
+    """The commands of a line, each with whether it runs only on a condition (after ``&&`` or
+    ``||``): cut at ``;``, ``&&``, ``||`` and at the words ``then``/``do``/``else`` outside
+    quotes (``if [ .. ]; then X=1; fi``, ``cd src && torchrun ...``). A quoted value that holds
+    those words stays whole (finetrainers ``examples/_legacy/training/train_text_to_video_lora.sh``
+    @ 7e4bdb3: ``cmd="accelerate launch ... \\"... The goat then engages ...\\""``)."""
+    parts: list[tuple[str, bool]] = []
+    quote = ""
+    start = k = 0
+    guarded = False
+    n = len(text)
+    while k < n:
+        ch = text[k]
+        if ch == "\\" and quote != "'":
+            k += 2
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == ";" or text.startswith(("&&", "||"), k):
+            parts.append((text[start:k], guarded))
+            guarded = ch != ";"
+            k += 1 if ch == ";" else 2
+            start = k
+            continue
+        elif ch in "tde" and (k == 0 or text[k - 1] in " \t;"):
+            word = _WORD.match(text, k)
+            end = word.end() if word else k + 1
+            if word and word.group(0) in _KEYWORD_CUTS and (end == n or text[end] in " \t;"):
+                parts.append((text[start:k], guarded))
+                start = k = end
+                continue
+        k += 1
+    parts.append((text[start:], guarded))
+    return [(p.strip(), g) for p, g in parts if p.strip()]
+
+
+_WHOLE_VAR = re.compile(r"^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$")
+_SHELLS = ("bash", "sh", "zsh")
+_ENV_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_MAX_NESTING = 3
+
+
+def launch_tokens(line: str, vars_: Mapping[str, str], empty: set[str], nesting: int = 0) -> Optional[list[str]]:
+    """The tokens of the first command of ``line`` that launches training (as written, not yet
+    expanded), looking through the commands a line chains (``clear; srun ...``) and the
+    commands held in variables or strings (``eval $cmd``, ``bash -c "$LAUNCHER $CMD"``)."""
+    for part, _ in _parts(line):
+        tokens = command_tokens(part)
+        if not tokens:
+            continue
+        tokens = _held_command(tokens, vars_, empty, nesting)
+        if tokens and is_launch_tokens(tokens):
+            return tokens
+    return None
+
+
+def _held_command(tokens: list[str], vars_: Mapping[str, str], empty: set[str], nesting: int) -> list[str]:
+    """A command held in a variable or a string and run from it: ``cmd="torchrun ... $args"``
+    then ``eval $cmd`` (FlagEmbedding ``examples/finetune/embedder/decoder_only/base.sh`` @
+    e5e1a4e), ``$CMD`` after ``read -r -d '' CMD <<EOF``, ``srun ... bash -c "$LAUNCHER
+    --node_rank \\$SLURM_PROCID $CMD"`` (bigscience ``train/tr8-104B-wide/tr8b-104B-pile.slurm``
+    @ 4d1b2d8), ``eval torchrun ...``. The tokens of the command it runs (words before ``bash
+    -c`` kept: the wrapper), the variable's value as assigned, split as the shell splits it,
+    then the words after it; ``tokens`` unchanged when the line is no such command or the
+    variable is unknown (``echo $cmd`` only prints it)."""
+    if nesting >= _MAX_NESTING:
+        return tokens
+    for i, tok in enumerate(tokens[:-2]):
+        if tok.rsplit("/", 1)[-1] in _SHELLS and tokens[i + 1] == "-c":
+            prefix = tokens[:i]
+            if prefix and not (is_launch_tokens(prefix) or all(_ENV_WORD.match(t) for t in prefix)):
+                return tokens  # `ssh host bash -c ...`: not a wrapper this reader knows
+            inner = launch_tokens(expand(tokens[i + 2], dict(vars_), empty), vars_, empty, nesting + 1)
+            return [*tokens[:i], *inner] if inner else tokens
+    if tokens[:3] == ["ray", "job", "submit"] and "--" in tokens:
+        # `ray job submit --address=... -- python train.py ...` (xtuner ``examples/v1/scripts/
+        # run_rl_submit.sh``): the entrypoint after `--` runs on the cluster
+        inner = tokens[tokens.index("--") + 1:]
+        return inner if inner and is_launch_tokens(inner) else tokens
+    if tokens[0] == "eval" and len(tokens) > 1:
+        # eval joins its words, expands them and runs the result: `eval $cmd`, `eval "python ..."`
+        joined = expand(" ".join(tokens[1:]), dict(vars_), empty)
+        if len(joined) > _MAX_VALUE:
+            return tokens
+        held = launch_tokens(joined, vars_, empty, nesting + 1)
+        return held if held else tokens
+    m = _WHOLE_VAR.match(tokens[0])
+    value = vars_.get(m.group(1) or m.group(2) or "") if m else None
+    if not value:
+        return tokens
+    held = launch_tokens(value, vars_, empty, nesting + 1)  # `$CMD --extra`: the value's words, then the rest
+    return [*held, *tokens[1:]] if held else tokens
+
+
+_ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)\}$")
 _SHIFT = re.compile(r"^shift(?:\s+(\d))?$")
-
-
 def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                env: Optional[Mapping[str, str]] = None, start: int = 1,
                slurm: Optional[Mapping[str, str]] = None) -> ShellScript:
@@ -397,13 +511,15 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
         stripped = _strip_comment(logical.strip())
         if not stripped:
             continue
+        if "dirname" in stripped and not _CD.match(stripped):
+            # `SCRIPT_DIR=$(cd "$(dirname "$0")" && pwd)`: one word once the script's folder is known
+            stripped = _SELF_DIR.sub(lambda m: posixpath.dirname(path) or ".", stripped)
         doc = _HEREDOC.match(stripped)
         if doc:
             heredoc = (doc.group(1), doc.group(2), [])
             continue
         # a block's first line may carry a command: `if [ .. ]; then X=1; fi`
-        parts = [p.strip() for p in re.split(r";\s*|\bthen\b|\bdo\b|\belse\b", stripped) if p.strip()]
-        for part in parts:
+        for part, guarded in _parts(stripped):
             if _BLOCK_OPEN.match(part):
                 depth += 1
                 continue
@@ -422,7 +538,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 vars_["#"] = str(len(args))
                 continue
             cd = _CD.match(part)
-            if cd and not depth:
+            if cd and not depth and not guarded:
                 cwd = _moved(cwd, cd.group(1), vars_, empty)
                 continue
             m = _ASSIGN.match(part)
@@ -440,12 +556,12 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 if len(value) > _MAX_VALUE:  # X=$X$X... doubling: not followed (bounded memory)
                     vars_.pop(name, None)
                     continue
-                if depth and vars_.get(name):
-                    continue  # a default set inside a block: only when still unset/empty
+                if (depth or guarded) and vars_.get(name):
+                    continue  # a default set inside a block or after `&&`: only when still unset/empty
                 vars_[name] = value
                 continue
-        tokens = command_tokens(stripped)
-        if not tokens or not is_launch_tokens(tokens):
+        tokens = launch_tokens(stripped, vars_, empty)
+        if tokens is None:
             continue
         expanded = []
         for tok in tokens:
@@ -455,6 +571,10 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
         for raw_tok, tok in zip(tokens, expanded):
             if raw_tok in ("$@", "${@}", "$*", "${*}"):
                 final.extend(str(a) for a in args)  # the script's own arguments, passed on
+                continue
+            tail = _ARGS_FROM.match(raw_tok)
+            if tail:  # `${@:3}` (OpenMMLab dist_train.sh): the arguments from the third on
+                final.extend(str(a) for a in list(args)[max(int(tail.group(1)) - 1, 0):])
                 continue
             if raw_tok != tok and " " in tok.strip():
                 final.extend(tok.split())

@@ -88,6 +88,16 @@ class recording:
             self.outer.opened |= self.rec.opened
 
 
+def note_opened(path: str) -> None:
+    """Record a file as read when its content comes from an in-process cache (a parse kept
+    by :mod:`preflight.local_trees`) rather than from an ``open`` the audit events show."""
+    rec = getattr(_local, "rec", None)
+    if rec is not None:
+        full = os.path.abspath(path)
+        rec.paths.add(full)
+        rec.opened.add(full)
+
+
 def note(path: str) -> None:
     """Record a dependency the audit events do not show (a folder probed with ``stat``)."""
     rec = getattr(_local, "rec", None)

@@ -374,3 +374,35 @@ def test_code_rules_of_the_launched_script_reach_the_verdict(tmp_path):
     result = gate(GateRequest(job_path=tmp_path / "job.sh", display="job.sh", root=tmp_path, allow_unknown=True))
     assert result.decision == "reject"
     assert any(r.startswith("PF201 train.py:") for r in result.reasons), result.text()
+
+
+_HELD_TRAIN = (SLURM / "finetune_small.py").read_text().replace(
+    'parser.add_argument("--dry-run", action="store_true")',
+    'parser.add_argument("--dry-run", action="store_true")\nparser.add_argument("--model", default="gpt2")').replace(
+    'MODEL = "gpt2"', "MODEL = args.model")
+
+
+@pytest.mark.parametrize("launch", [
+    'CMD="python3 train.py --model meta-llama/Llama-2-7b-hf"\nsrun bash -c "$CMD"\n',
+    'export LAUNCHER="python3"\nexport CMD="train.py --model meta-llama/Llama-2-7b-hf"\n'
+    'clear; srun --jobid $SLURM_JOBID bash -c \'$LAUNCHER $CMD\'\n',
+    'cmd="python3 train.py --model meta-llama/Llama-2-7b-hf"\necho $cmd\neval $cmd\n',
+])
+def test_a_launch_held_in_a_variable_is_audited_like_one_spelled_out(launch, monkeypatch, capsys, tmp_path):
+    """The bigscience/Megatron-DeepSpeed SLURM recipes run `srun ... bash -c "$LAUNCHER
+    $CMD"`: the gate used to see no launch line there. The held command, with its arguments,
+    is the one judged: a 7B full fine-tune named on it is rejected, the script's default
+    (GPT-2) admitted."""
+    (tmp_path / "train.py").write_text(_HELD_TRAIN)
+    (tmp_path / "cluster.yaml").write_text((SLURM / "cluster.yaml").read_text())
+    head = "#!/bin/bash\n#SBATCH --partition=a100\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=1\n" \
+           "#SBATCH --gres=gpu:a100:1\n"
+    (tmp_path / "job.sh").write_text(head + launch)
+    code, out, _ = run_cli(["gate", "job.sh", "--cluster", "cluster.yaml", "--format", "json"], monkeypatch, capsys,
+                           cwd=tmp_path)
+    doc = json.loads(out)
+    assert code == 1 and doc["decision"] == "reject", out
+    assert doc["fit"]["verdict"] == "oom" and doc["fit"]["estimate"]["model"]["name"] == "Llama-2-7B"
+    (tmp_path / "job.sh").write_text(head + launch.replace(" --model meta-llama/Llama-2-7b-hf", ""))
+    code, out, _ = run_cli(["gate", "job.sh", "--cluster", "cluster.yaml"], monkeypatch, capsys, cwd=tmp_path)
+    assert code == 0 and "fit: fits: GPT-2" in out, out

@@ -83,6 +83,20 @@ class LaunchLine:
     text: str
     info: LaunchInfo
     cwd: Optional[str] = None  # after `cd DIR` earlier in the script (adapters.shell.LaunchLine.cwd)
+    # the command the line runs when it is held in a variable or a string (`eval $cmd`,
+    # `srun bash -c "$LAUNCHER $CMD"`): the line's own words are not the command
+    held: Optional[list[str]] = None
+
+
+def _held(text: str, tokens: list[str]) -> Optional[list[str]]:
+    """``tokens`` (expanded) when the line does not spell out the command it runs in its first
+    two words (`srun bash -c "$CMD"`, `eval $cmd`, `clear; srun ...`, `torchrun $ARGS ...`),
+    else None: the line's own words are then the command."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        return list(tokens)
+    return None if words[:2] == tokens[:2] else list(tokens)
 
 
 @dataclass
@@ -327,7 +341,7 @@ def parse_sbatch(text: str, path: str = "<script>", cli: Sequence[str] = (),
     for item in read_shell("\n".join(kept), path, args=job.script_args, start=start,
                            slurm=slurm_env_of(job)).launches:
         if is_launch(item.info):
-            job.launches.append(LaunchLine(item.line, item.text, item.info, item.cwd))
+            job.launches.append(LaunchLine(item.line, item.text, item.info, item.cwd, _held(item.text, item.tokens)))
     return job
 
 
@@ -349,7 +363,7 @@ def job_from_sbatch(sj: SlurmJob) -> JobSpec:
     job.workdir = sj.value("chdir")
     job.rejections.extend(f"{sj.path}:{line}: {message}" for line, message in sj.too_long)
     for item in sj.launches:
-        launch = Launch(item.line, item.text, item.info, cwd=item.cwd)
+        launch = Launch(item.line, item.text, item.info, cwd=item.cwd, plan_argv=item.held)
         _procs(job, launch)
         job.launches.append(launch)
     return job
