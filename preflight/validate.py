@@ -502,7 +502,7 @@ def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileRe
         if placeholders:
             return FileReport(source.display, template=placeholders)
         return FileReport(source.display, error=loaded)
-    targets = [Target(kind, (), loaded.data, "--kind")] if kind is not None else detect(loaded)
+    targets = [Target(kind, (), loaded.data, "--kind")] if kind is not None else detect(loaded, Path(source.path))
     known: frozenset[str] = frozenset()
     flags_from = ""
     if any(t.kind in ("training-args", "sft-config") for t in targets):

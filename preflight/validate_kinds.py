@@ -16,6 +16,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from preflight.loaders import LoadedConfig
 
 __all__ = ["KINDS", "Kind", "Target", "detect", "target_kind"]
@@ -152,15 +154,16 @@ def target_kind(target: Any) -> Optional[str]:
     return None
 
 
-def _hf_kind(data: dict[str, Any]) -> Optional[str]:
+def _hf_kind(data: dict[str, Any], extra: frozenset[str] = frozenset()) -> Optional[str]:
     """TrainingArguments/SFTConfig: at least two strong TrainingArguments keys, and at least half
-    of the keys are TrainingArguments/SFTConfig fields or the usual script dataclass fields."""
+    of the keys are TrainingArguments/SFTConfig fields or the usual script dataclass fields (or
+    ``extra``: the fields the project's own dataclasses declare)."""
     keys = set(data)
     if len(keys.intersection(_TA_STRONG)) < 2:
         return None
     from preflight.validate import schema_fields
 
-    known = schema_fields("training-args") | schema_fields("sft-config") | _HF_SCRIPT_KEYS
+    known = schema_fields("training-args") | schema_fields("sft-config") | _HF_SCRIPT_KEYS | extra
     if 2 * len(keys & known) < len(keys):
         return None
     if keys.intersection(_PREFERENCE_HINTS):
@@ -226,10 +229,39 @@ def _accelerate_blocks(data: dict[str, Any]) -> bool:
                                                 "dynamo_config", "fp8_config", "parallelism_config"))
 
 
-def detect(config: LoadedConfig) -> list[Target]:
+def detect(config: LoadedConfig, path: Optional[Path] = None) -> list[Target]:
     """What in ``config`` preflight can validate, and as which kind: decided on evidence
     (enough of the file's keys are that library's keys and its shape fits); an empty list
-    when nothing is recognised."""
+    when nothing is recognised. ``path`` (the file on disk) lets the config's project count as
+    evidence: see :func:`_project_hf_target`."""
+    targets = _detect(config)
+    if not targets and path is not None:
+        targets = _project_hf_target(config, path)
+    return targets
+
+
+def _project_hf_target(config: LoadedConfig, path: Path) -> list[Target]:
+    """An HfArgumentParser file whose keys are mostly the project's own dataclass fields
+    (parler-tts' ``DataTrainingArguments`` beside ``Seq2SeqTrainingArguments``): recognised only
+    when the project's code calls HfArgumentParser's reader for the file's format
+    (``parse_json_file`` / ``parse_yaml_file``) and the file still has two strong TrainingArguments
+    keys and at least half of its keys are TrainingArguments or project fields."""
+    data = config.data
+    if not isinstance(data, dict) or len(set(data).intersection(_TA_STRONG)) < 2 or _has_marker(data):
+        return []
+    from preflight.validate_project import declared_fields, hf_file_parser
+
+    reader = hf_file_parser(path, config.kind)
+    if not reader:
+        return []
+    kind = _hf_kind(data, declared_fields(path))
+    if kind is None:
+        return []
+    return [Target(kind, (), data, f"TrainingArguments keys and the project's own dataclass fields "
+                                   f"(HfArgumentParser reads {config.kind} files at {reader})")]
+
+
+def _detect(config: LoadedConfig) -> list[Target]:
     from preflight.adapters.accelerate import is_accelerate_config
     from preflight.adapters.deepspeed import deepspeed_block
 

@@ -75,6 +75,57 @@ def _fields_under(root: str) -> frozenset[str]:
     return frozenset(out)
 
 
+# HfArgumentParser's file readers: a project whose code calls one reads its config files of that
+# format into its dataclasses (TrainingArguments and its own), whatever share of keys is its own
+_FILE_PARSERS = {"json": "parse_json_file", "yaml": "parse_yaml_file"}
+
+
+def hf_file_parser(config_path: Path, fmt: str) -> str:
+    """``path:line`` of the first call of HfArgumentParser's reader for ``fmt`` (``json`` /
+    ``yaml``: ``parser.parse_json_file(...)``) in the Python files of the config's project, the
+    evidence that the project reads such files into TrainingArguments; empty when there is none."""
+    method = _FILE_PARSERS.get(fmt)
+    root = project_root(config_path)
+    if method is None or root is None:
+        return ""
+    return dict(_parsers_under(str(root))).get(method, "")
+
+
+@recorded_memo
+def _parsers_under(root: str) -> tuple[tuple[str, str], ...]:
+    found: dict[str, str] = {}
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            seen += 1
+            if seen > MAX_FILES:
+                return tuple(sorted(found.items()))
+            path = os.path.join(folder, name)
+            try:
+                if os.path.getsize(path) > MAX_BYTES:
+                    continue
+                text = read_text_limited(path, MAX_BYTES, errors="replace")
+            except OSError:
+                continue
+            wanted = [m for m in _FILE_PARSERS.values() if m in text and m not in found]
+            if not wanted:
+                continue
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+            lines: dict[str, int] = {}
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in wanted:
+                    lines[node.func.attr] = min(lines.get(node.func.attr, node.lineno), node.lineno)
+            for method, line in lines.items():
+                found[method] = f"{os.path.relpath(path, root)}:{line}"
+    return tuple(sorted(found.items()))
+
+
 # --------------------------------------------------------------------------- pinned library versions
 
 # Dockerfiles pin too (`RUN pip install pytorch-lightning==1.8.6`: flash-attention's training/Dockerfile)
@@ -224,8 +275,13 @@ def _upper(lib: str, spec: str, name: str) -> Optional[tuple[str, str]]:
 # (kind, dotted key, value or None for the key itself) -> (library, the release that removed it)
 REMOVED_IN = {
     ("sft-config", "max_seq_length", None): ("trl", "0.20"),
-    ("training-args", "evaluation_strategy", None): ("transformers", "4.46"),
-    ("sft-config", "evaluation_strategy", None): ("transformers", "4.46"),
+    # deprecated in 4.41 ("will be removed in version 4.46"), still a field through 4.50.x, gone in 4.51.0
+    # (read in the 4.46.1 / 4.47.0 / 4.48.0 / 4.49.0 / 4.50.0 / 4.51.0 wheels' training_args.py)
+    ("training-args", "evaluation_strategy", None): ("transformers", "4.51"),
+    ("sft-config", "evaluation_strategy", None): ("transformers", "4.51"),
+    # deprecated in 4.46 for `include_for_metrics`, still a field in 4.57.1, gone in 5.0.0 (read in the wheels)
+    ("training-args", "include_inputs_for_metrics", None): ("transformers", "5.0"),
+    ("sft-config", "include_inputs_for_metrics", None): ("transformers", "5.0"),
     # OptimizerNames.ADAMW_HF (transformers' own AdamW): in 4.49.0, gone in 4.50.0
     ("training-args", "optim", "adamw_hf"): ("transformers", "4.50"),
     ("sft-config", "optim", "adamw_hf"): ("transformers", "4.50"),

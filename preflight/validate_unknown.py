@@ -240,10 +240,14 @@ def _comment_key(key: str) -> bool:
 # fields a library renamed: what the old name does now
 RENAMED = {
     ("sft-config", "max_seq_length"): "SFTConfig renamed it to `max_length` (TRL 0.20 removed the old name)",
-    ("training-args", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
+    ("training-args", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.51 "
                                               "removed the old name)",
-    ("sft-config", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.46 "
+    ("sft-config", "evaluation_strategy"): "TrainingArguments renamed it to `eval_strategy` (transformers 4.51 "
                                            "removed the old name)",
+    ("training-args", "include_inputs_for_metrics"): "TrainingArguments replaced it with `include_for_metrics` "
+                                                     "(transformers 5.0 removed the old name)",
+    ("sft-config", "include_inputs_for_metrics"): "TrainingArguments replaced it with `include_for_metrics` "
+                                                  "(transformers 5.0 removed the old name)",
     ("accelerate", "fsdp_config.fsdp_backward_prefetch_policy"): "accelerate renamed it to "
                                                                  "`fsdp_backward_prefetch` (1.0.0 removed the old "
                                                                  "name)",

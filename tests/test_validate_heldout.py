@@ -67,7 +67,7 @@ def test_a_renamed_key_is_quiet_when_the_project_pins_a_release_that_has_it(cli,
 
 @pytest.mark.parametrize("pin", [
     "transformers>=4.39.3\n",  # a lower bound: a fresh install takes the newest release
-    "transformers==4.46.0\n",  # pinned, but at the release that removed it
+    "transformers==4.51.0\n",  # pinned, but at the release that removed it (4.46-4.50 still have it)
     "transformers==4.44.2\n# transformers==4.50.0\ntransformers==4.51.0\n",  # two files/lines disagree
     "# transformers==4.44.2\n",  # a comment pins nothing
 ])

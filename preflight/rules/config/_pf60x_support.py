@@ -46,13 +46,14 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
     for source, config in project.configs:
         extra = known
         flags_from = ""
-        if any(t.kind in ("training-args", "sft-config") for t in detect(config)):
+        targets = detect(config, Path(source.path))
+        if any(t.kind in ("training-args", "sft-config") for t in targets):
             # the fields the config's own project declares (LLaMA-Factory's hparams dataclasses), and a
             # loader of the project that passes each YAML key as a --flag (as `validate` reads them)
             extra = known | declared_fields(Path(source.path))
             flags_from = yaml_to_flags(Path(source.path)) if config.kind == "yaml" else ""
         problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=hf_reader,
-                                        flags_from=flags_from).problems)
+                                        flags_from=flags_from, targets=targets).problems)
     problems.extend(_hydra_problems(project))
     seen: set[tuple[Any, ...]] = set()
     unique = []
