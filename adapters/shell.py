@@ -63,10 +63,23 @@ class LaunchLine:
 
 
 @dataclass
+class SubScript:
+    """A line that runs another shell script of the project (``bash scripts/train.sh 8 cfg``,
+    ``./torchrun.sh --nnodes 1 ...``): its path and arguments after expansion."""
+
+    line: int
+    path: str
+    args: list[str]
+    cwd: Optional[str] = None
+    env: dict[str, str] = field(default_factory=dict)  # `CUDA_VISIBLE_DEVICES=0,1 bash x.sh`
+
+
+@dataclass
 class ShellScript:
     path: str
     variables: dict[str, str] = field(default_factory=dict)  # final values, after the whole script
     launches: list[LaunchLine] = field(default_factory=list)
+    subscripts: list[SubScript] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     slurm_env: dict[str, str] = field(default_factory=dict)
 
@@ -435,6 +448,42 @@ def launch_tokens(line: str, vars_: Mapping[str, str], empty: set[str], nesting:
     return None
 
 
+_SHELL_SUFFIXES_RUN = (".sh", ".bash")
+
+
+def _subscript(line: str, vars_: Mapping[str, str], empty: set[str],
+               args: Sequence[str]) -> Optional[tuple[list[str], list[str]]]:
+    """(environment words, [path, args...]) of the first command of ``line`` that runs a shell
+    script file (``bash X.sh ...``, ``sh X.sh``, ``./X.sh``, ``dir/X.sh``), expanded; None
+    otherwise."""
+    for part, _ in _parts(line):
+        tokens = command_tokens(part)
+        if not tokens:
+            continue
+        k = 0
+        while k < len(tokens) and _ENV_WORD.match(tokens[k]):
+            k += 1
+        rest = tokens[k:]
+        if len(rest) >= 2 and rest[0].rsplit("/", 1)[-1] in _SHELLS and not rest[1].startswith("-"):
+            rest = rest[1:]
+        elif not rest or "/" not in rest[0]:
+            continue
+        target = expand(rest[0], dict(vars_), empty)
+        if not target.endswith(_SHELL_SUFFIXES_RUN) or "$" in target:
+            continue
+        out = [target]
+        for tok in rest[1:]:
+            if tok in ("$@", "${@}", "$*", "${*}"):
+                out.extend(str(a) for a in args)
+                continue
+            value = expand(tok, dict(vars_), empty)
+            if value == "" and tok.startswith("$"):
+                continue
+            out.extend(value.split() if value != tok and " " in value.strip() else [value])
+        return [expand(w, dict(vars_), empty) for w in tokens[:k]], out
+    return None
+
+
 def _held_command(tokens: list[str], vars_: Mapping[str, str], empty: set[str], nesting: int) -> list[str]:
     """A command held in a variable or a string and run from it: ``cmd="torchrun ... $args"``
     then ``eval $cmd`` (FlagEmbedding ``examples/finetune/embedder/decoder_only/base.sh`` @
@@ -562,6 +611,10 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 continue
         tokens = launch_tokens(stripped, vars_, empty)
         if tokens is None:
+            sub = _subscript(stripped, vars_, empty, args)
+            if sub is not None:
+                env_words = dict(w.split("=", 1) for w in sub[0])
+                script.subscripts.append(SubScript(n, sub[1][0], sub[1][1:], cwd, env_words))
             continue
         expanded = []
         for tok in tokens:

@@ -266,7 +266,11 @@ def _moved_bases(cwd: Optional[str], path: Path, root: Path, bases: list[Path], 
     return [*first, *[b for b in bases if b not in first]]
 
 
-def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInputs) -> None:
+_MAX_SCRIPT_DEPTH = 3
+
+
+def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInputs,
+                        depth: int = 0, env: Optional[dict[str, str]] = None) -> None:
     from preflight.adapters.shell import read_shell
 
     display = _display(path, root)
@@ -278,9 +282,11 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
     if len(text) > 2_000_000:
         out.errors.append(FileError(display, "launch script larger than 2 MB; not read"))
         return
-    shell = read_shell(text, display, args)
+    shell = read_shell(text, display, args, env=env)
     bases = _bases(path.parent, root)
     runnable = [ln for ln in shell.launches if ln.info.script is not None]
+    if not runnable and depth < _MAX_SCRIPT_DEPTH and _follow_subscripts(shell, path, root, bases, out, depth):
+        return
     if not runnable:
         out.errors.append(FileError(display, "no launch line found (torchrun, deepspeed, accelerate launch, "
                                              "srun, python ...)", line=1))
@@ -297,6 +303,33 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
             return
     out.errors.append(FileError(display, f"the launch line at line {runnable[0].line} runs "
                                          f"{runnable[0].info.script}, which was not found", line=runnable[0].line))
+
+
+def _follow_subscripts(shell, path: Path, root: Path, bases: list[Path], out: JobInputs, depth: int) -> bool:
+    """A launch script without a launch line of its own that runs another script of the
+    project (``bash torchrun.sh --nnodes 1 tasks/pretrain.py cfg``: InternVideo2's
+    ``scripts/evaluation/...`` run its ``torchrun.sh``, which runs ``torchrun ... $@``): the job
+    is that script's launch with these arguments. True when one was followed."""
+    display = _display(path, root)
+    for sub in shell.subscripts:
+        where = f"{display}:{sub.line}"
+        trial = JobInputs()
+        target = _find(sub.path, _moved_bases(sub.cwd, path, root, bases, trial, where))
+        if target is None or target.resolve() == path.resolve() or not is_shell_script(target):
+            continue
+        _read_launch_script(target, sub.args, root, trial, depth + 1, env=sub.env or None)
+        if trial.launch_script is None:
+            continue
+        out.scripts.extend(s for s in trial.scripts if s not in out.scripts)
+        out.configs.extend(c for c in trial.configs if c not in out.configs)
+        out.argv = trial.argv
+        out.launch_script, out.launch_line = trial.launch_script, trial.launch_line
+        out.notes.append(f"{where} runs {_display(target, root)} {' '.join(sub.args)}".rstrip()
+                         + ": the job is that script's launch line")
+        out.notes.extend(trial.notes)
+        out.errors.extend(trial.errors)
+        return True
+    return False
 
 
 _NOT_TRAINING = ("test", "eval", "prepare", "data", "convert", "tool", "bench", "download", "serve", "infer",

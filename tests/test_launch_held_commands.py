@@ -236,3 +236,37 @@ def test_lines_with_letters_of_any_script_are_read_to_the_end():
     sh = read_shell("echo 训练完成; torchrun --nproc_per_node 2 train.py\nécho x\n", "r.sh")
     assert [ln.tokens for ln in sh.launches] == [["torchrun", "--nproc_per_node", "2", "train.py"]]
     assert read_shell("X=1; " + "é d t e " * 2000 + "\n", "r.sh").variables["X"] == "1"
+
+
+def test_a_script_that_runs_the_projects_launcher_wrapper(cli, tmp_path):
+    """InternVideo2 multi_modality/scripts/evaluation/.../eval_*.sh run `bash torchrun.sh
+    --nnodes=1 --nproc_per_node=8 tasks/retrieval.py $(dirname $0)/config.py ...`; the
+    project's `torchrun.sh` runs `torchrun --rdzv_endpoint=${MASTER_NODE}:10069 $@`. The job
+    is the wrapper's launch line with the outer script's arguments."""
+    job(tmp_path, """\
+        #!/bin/bash
+        MASTER_NODE=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | head -n 1)
+        torchrun --rdzv_endpoint=${MASTER_NODE}:10069 $@
+        """, name="torchrun.sh")
+    job(tmp_path, """\
+        NUM_GPUS=4
+        bash torchrun.sh \\
+            --nnodes=1 \\
+            --nproc_per_node=${NUM_GPUS} \\
+            train.py \\
+            --per_device_train_batch_size 6
+        """, name="scripts/eval.sh")
+    res = cli("audit", "scripts/eval.sh", "--emit-plan", "json", cwd=tmp_path)
+    assert res.code == 0, res.out + res.err
+    plan = json.loads(res.out)
+    assert value(plan, "dist.world_size") == 4
+    assert value(plan, "batch.micro") == 6
+    assert any("scripts/eval.sh:2 runs torchrun.sh" in n for n in plan["notes"])
+
+
+def test_a_script_that_runs_a_script_without_a_launch_is_still_one_clear_error(cli, tmp_path):
+    job(tmp_path, "echo preparing\n", name="prepare.sh")
+    job(tmp_path, "bash prepare.sh --fast\nbash scripts/run.sh\n", name="scripts/run.sh")
+    res = cli("audit", "scripts/run.sh", cwd=tmp_path)
+    assert res.code == 3
+    assert "run.sh:1: error: no launch line found" in res.out + res.err
