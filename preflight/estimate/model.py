@@ -241,8 +241,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     buffers = model_buffer_bytes(inp, arch)
     if buffers:
         ph.every(phases, "buffers", buffers, (1.0, 1.0))
-        notes.append(f"transformers {inp.transformers_version} GPT-NeoX: per-layer causal-mask "
-                     f"(and rotary) buffers, {buffers / 1e6:.0f} MB")
+        notes.append(f"transformers {inp.transformers_version} {arch.model_type}: per-layer "
+                     f"causal-mask buffers, {buffers / 1e6:.0f} MB")
     ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
     version = inp.torch_before
     if version is not None and version < (1, 13):

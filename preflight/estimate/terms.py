@@ -234,6 +234,11 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"transformers_version": "4.44"},
                     "transformers version not known: GPT-NeoX before 4.49 keeps a causal-mask "
                     "buffer per layer (before 4.45 also fp32 rotary tables)"))
+    if (inp.transformers_version is None and inp.model_impl == "transformers"
+            and str(getattr(inp.arch, "model_type", "")) == "gpt2"):
+        out.append(({"transformers_version": "5.1"},
+                    "transformers version not known: GPT-2 before 5.2 keeps a causal-mask buffer "
+                    "per layer"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
