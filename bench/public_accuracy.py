@@ -113,12 +113,14 @@ def comparable(est: Any, kind: str) -> Tuple[int, int, int]:
     lo, hi = est.interval_bytes
     phase = est.phases[est.phase]
     if kind in TENSOR_KINDS:
-        value, where = est.tensor_peak()
+        # the allocator's peak: tensors plus, from torch 2.0, the cuBLAS workspaces
+        value, where = est.allocated_peak()
         drop = sum(v for t, v in est.phases[where].items() if t in OVERHEAD_TERMS)
+        drop -= value - est.tensor_peak()[0]
         return value, max(lo - drop, 0), max(hi - drop, value)
     if kind == WITH_CONTEXT:
         tensors, lo_t, hi_t = comparable(est, TENSOR_KINDS[0])
-        _, where = est.tensor_peak()
+        _, where = est.allocated_peak()
         ctx = est.phases[where].get("cuda_context", 0)
         return tensors + ctx, lo_t + ctx, hi_t + ctx
     if kind == "memory_reserved":

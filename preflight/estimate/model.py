@@ -70,10 +70,23 @@ class Estimate:
     params_trainable: int = 0
     arch_name: str = ""
     arch_source: str = ""
+    #: torch >= 2.0 (or unknown: the latest) allocates cuBLAS workspaces through the caching
+    #: allocator, so ``torch.cuda.max_memory_allocated`` counts them (see :meth:`allocated_peak`)
+    workspace_in_allocator: bool = True
 
     @property
     def ok(self) -> bool:
         return self.peak_bytes is not None
+
+    def allocated_peak(self) -> tuple[int, str]:
+        """(bytes, phase) of what ``torch.cuda.max_memory_allocated`` (and the allocator's
+        ``active_bytes`` peak) measure: the tensor peak plus, from torch 2.0, the cuBLAS
+        workspaces, which PyTorch allocates through its caching allocator (one per handle and
+        stream, kept for the process's life). Before 2.0 cuBLAS allocated them itself."""
+        value, where = self.tensor_peak()
+        if self.workspace_in_allocator and where:
+            value += int(self.phases[where].get("cublas_workspace", 0))
+        return value, where
 
     def tensor_peak(self) -> tuple[int, str]:
         """(bytes, phase) of the largest phase counting tensors only: without the CUDA
@@ -252,7 +265,11 @@ def _estimate(inp: EstimateInput) -> Estimate:
                      f"before 1.13), context about {ctx_bytes / 2 ** 30:.1f} GiB")
     ctx = (ctx_range[0] / ctx_bytes, ctx_range[1] / ctx_bytes)
     ph.every(phases, "cuda_context", ctx_bytes, ctx)
-    ph.every(phases, "cublas_workspace", C.CUBLAS_WORKSPACE_BYTES, (0.25, 1.0))
+    # one workspace per thread's handle: the forward thread's and, in training, autograd's
+    # device thread's; 8.125 MiB each before Hopper, the top covers Hopper's 32 MiB
+    handles = 2 if inp.mode == "train" else 1
+    ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES,
+             (1.0, C.CUBLAS_WORKSPACE_BYTES / C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES))
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
     for phase in phases:
@@ -271,7 +288,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
-                    arch_name=str(getattr(arch, "name", "")), arch_source=prm.source)
+                    arch_name=str(getattr(arch, "name", "")), arch_source=prm.source,
+                    workspace_in_allocator=version is None or version >= (2, 0))
 
 
 # --------------------------------------------------------------------------- loading
