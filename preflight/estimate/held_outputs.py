@@ -41,7 +41,6 @@ from typing import Any
 
 from preflight.estimate.buffers import _minor, gpt_neox_legacy
 
-
 #: GPT-2 returns key/value views of its fused c_attn output as the cache before this version
 #: (4.52 moves to ``past_key_values.update``), and from 4.48 SDPA gets contiguous copies.
 GPT2_VIEW_CACHE_UNTIL = (4, 52)
@@ -63,7 +62,8 @@ def returned_cache(inp: Any, arch: Any, comp: float, tokens: float) -> tuple[flo
         unsaved = key if (fp32_key and inp.attention != "eager") else 0.0
         return per_layer * (key + qkv), per_layer * unsaved
     version = _minor(inp.transformers_version)
-    if str(getattr(arch, "model_type", "")) == "gpt2" and version is not None and version < GPT2_VIEW_CACHE_UNTIL:
+    gpt2 = str(getattr(arch, "model_type", "")) == "gpt2"
+    if gpt2 and version is not None and version < GPT2_VIEW_CACHE_UNTIL:
         qkv = 3 * arch.num_heads * arch.head_dim * comp     # the whole c_attn output
         views_saved = inp.attention == "sdpa" and version < GPT2_SDPA_COPIES_FROM
         return per_layer * qkv, 0.0 if views_saved else per_layer * qkv
