@@ -102,6 +102,10 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
     inp.sources = {name: "devset" for name in fields}
     if gpu is not None and inp.gpu_bf16 is None:
         inp.gpu_bf16 = bool(gpu.bf16)   # what `preflight estimate --gpu` knows of the target
+    if gpu is not None and inp.gpu_hopper is None:
+        from preflight.estimate.model import hopper_or_later
+
+        inp.gpu_hopper = hopper_or_later(gpu)
     return inp, unknown
 
 

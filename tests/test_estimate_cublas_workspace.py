@@ -36,3 +36,16 @@ def test_max_memory_allocated_counts_them_from_torch_2_0_only():
     assert old.allocated_peak() == old.tensor_peak()
     unknown = estimate(_inp(torch_version=None))          # unknown: the latest torch
     assert unknown.allocated_peak()[0] == unknown.tensor_peak()[0] + 2 * PER_HANDLE
+
+
+def test_a_hopper_target_gets_32_mib_workspaces():
+    from preflight import hardware
+    from preflight.estimate.model import hopper_or_later
+
+    assert hopper_or_later(hardware.find("h100")) is True
+    assert hopper_or_later(hardware.find("a100-80gb")) is False
+    assert hopper_or_later(None) is None
+    inp = _inp()
+    inp.gpu_hopper = True
+    est = estimate(inp)
+    assert all(t["cublas_workspace"] == 2 * 32 * 2 ** 20 for t in est.phases.values())

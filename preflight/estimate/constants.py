@@ -102,6 +102,9 @@ CUBLAS_WORKSPACE_BYTES = 32 * MIB
 #: handles are per thread, and a training step's backward runs on autograd's device thread,
 #: so training holds two (the forward thread's and the backward thread's).
 CUBLAS_WORKSPACE_PRE_HOPPER_BYTES = (4096 * 2 + 16 * 8) * 1024
+#: Catalog names of NVIDIA GPUs of compute capability 9 or later (Hopper H100/H200/H800/H20,
+#: GH200; Blackwell B100/B200/GB200), which get the 32 MiB default.
+HOPPER_NAME = r"^(gh|gb|h|b)\d"
 #: Caching-allocator fragmentation: reserved-but-unallocated memory at an OOM, as a
 #: fraction of allocated: 1.83 GiB / 75.31 GiB = 2.43% (published OOM message,
 #: vllm-project/compressed-tensors#587, Llama-3.3-70B); that project now reserves 5%,

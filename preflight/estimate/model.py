@@ -7,6 +7,7 @@ total, not the sum of every term. See docs/estimator.md for the formulas.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
@@ -268,8 +269,12 @@ def _estimate(inp: EstimateInput) -> Estimate:
     # one workspace per thread's handle: the forward thread's and, in training, autograd's
     # device thread's; 8.125 MiB each before Hopper, the top covers Hopper's 32 MiB
     handles = 2 if inp.mode == "train" else 1
-    ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES,
-             (1.0, C.CUBLAS_WORKSPACE_BYTES / C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES))
+    if inp.gpu_hopper:
+        ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_BYTES, (1.0, 1.0))
+    else:
+        pre = C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES
+        top = 1.0 if inp.gpu_hopper is False else C.CUBLAS_WORKSPACE_BYTES / pre
+        ph.every(phases, "cublas_workspace", handles * pre, (1.0, top))
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
     for phase in phases:
@@ -293,6 +298,15 @@ def _estimate(inp: EstimateInput) -> Estimate:
 
 
 # --------------------------------------------------------------------------- loading
+
+
+def hopper_or_later(gpu: Any) -> Optional[bool]:
+    """Whether a catalog GPU is NVIDIA Hopper or later (its cuBLAS workspaces are 32 MiB);
+    None for no GPU."""
+    if gpu is None:
+        return None
+    name = str(getattr(gpu, "name", "")).lower()
+    return str(getattr(gpu, "vendor", "nvidia")) == "nvidia" and re.match(C.HOPPER_NAME, name) is not None
 
 
 def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
