@@ -1,6 +1,6 @@
 """Entry point for torch-preflight (``--model bench/tp_models.py:devset_model``): the model
-of one row of ``calibration/public/devset.json`` (or ``heldout2.json``, ``heldout3.json``, ``heldout4.json``) built by transformers
-on the meta device from the same config the estimator reads (so both tools see the same
+of one row of ``calibration/public/devset.json`` (or ``heldout2.json`` .. ``heldout5.json``) built
+by transformers on the meta device from the same config the estimator reads (so both tools see the same
 architecture)."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ def devset_model(row: str) -> Any:
     import torch
     import transformers
 
-    rows = [r for name in ("devset.json", "heldout2.json", "heldout3.json", "heldout4.json")
+    rows = [r for name in ("devset.json", "heldout2.json", "heldout3.json",
+                                    "heldout4.json", "heldout5.json")
             for r in json.loads((REPO / "calibration" / "public" / name).read_text(encoding="utf-8"))["rows"]]
     setup = next(r for r in rows if r["id"] == row)["setup"]
     if "hf_config" in setup:

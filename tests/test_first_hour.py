@@ -270,8 +270,8 @@ def test_estimate_and_audit_draw_the_peak_against_the_gpu(cli, tmp_path):
     r = cli("estimate", "--model", "meta-llama/Llama-2-7b-hf", "--seq-len", "2048", "--gpu", "h200")
     lines = r.out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("Peak on H200-141GB"))
-    assert lines[at] == ("Peak on H200-141GB, optimizer phase: 128.86 of 139.80 GiB, "
-                         "headroom 10.94 GiB (8%)")
+    assert lines[at] == ("Peak on H200-141GB, optimizer phase: 128.89 of 139.80 GiB, "
+                         "headroom 10.91 GiB (8%)")
     assert lines[at + 1] == "  [WWWWWWWGGGGGGGOOOOOOOOOOOOOOOOOOOOOOX...]"
     assert lines[at + 2].startswith("  W weights  G gradients  O optimizer")
     over = cli("estimate", "--model", "meta-llama/Llama-2-7b-hf", "--seq-len", "2048", "--gpu", "l4")

@@ -173,6 +173,10 @@ def run(args: argparse.Namespace) -> int:
         # the kernels the target runs (bf16 attention kernels need Ampere or newer)
         inp.gpu_bf16 = bool(getattr(gpu, "bf16", True))
         inp.sources["gpu_bf16"] = f"target {gpu.name}"
+    if gpu is not None and inp.gpu_hopper is None:
+        from preflight.estimate.model import hopper_or_later
+
+        inp.gpu_hopper = hopper_or_later(gpu)   # sizes the cuBLAS workspaces
     if from_instance:
         inp.sources["world_size"] = f"instance {target.name} ({target.count} GPUs)"
     if arch is None and not inp.params and model_error:

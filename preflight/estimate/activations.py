@@ -187,6 +187,21 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         per_token += ec * (q_dim + 2 * kv_dim)            # q (after RoPE), k, v
         per_token += heads * C.LSE_BYTES + ec * q_dim     # logsumexp + output (= o_proj input)
         per_token += lin_input(q_dim, _names(arch, "o"), shared=True)
+        if impl == "litgpt" and arch.num_kv_heads == arch.num_heads:
+            # litgpt splits q, k, v out of its fused ``attn`` output by view; q and k are new
+            # tensors after RoPE (torch.cat), but v reaches SDPA as a view (reshape of the
+            # permuted qkv, no copy without GQA), so the saved v keeps the whole fused output:
+            # q_dim + kv_dim more than v (lit_gpt/model.py CausalSelfAttention.forward)
+            per_token += ec * (q_dim + kv_dim)
+    if impl == "litgpt":
+        # litgpt's LoRAQKVLinear.zero_pad places the adapted parts with index_copy when not all
+        # of q, k, v are adapted; index_copy's backward reads its source (derivatives.yaml:
+        # ``source: grad.index_select(dim, index).expand_as(source)``), so the adapters'
+        # output (q_dim / kv_dim wide per adapted part) stays saved
+        adapted = [n for n in _names(arch, "qkv") if n in lora_targets]
+        if adapted and len(adapted) < 3:
+            widths = {"q_proj": q_dim, "k_proj": kv_dim, "v_proj": kv_dim}
+            per_token += lora_elem * sum(widths.get(n, q_dim) for n in adapted)
     if resid > 0:
         per_token += h * mask                             # residual dropout
     if cross_seq:
@@ -198,8 +213,11 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             per_token += heads * C.LSE_BYTES + ec * q_dim + lin_input(q_dim, ("o",), shared=True)
         if dropout > 0:
             per_token += h * mask
-    # MLP block
-    per_token += norm()
+    # MLP block: its own norm, unless the block is parallel behind one shared norm (Phi,
+    # GPT-J, CodeGen, Falcon with one LayerNorm: norms_per_layer 1), whose output the
+    # attention's adapters/linears already count
+    if int((getattr(arch, "extra", {}) or {}).get("norms_per_layer", 2)) != 1:
+        per_token += norm()
     if moe and arch.num_experts:
         k = max(arch.experts_per_token, 1)
         width = arch.moe_intermediate_size or arch.intermediate_size

@@ -18,6 +18,13 @@ from the wheels' own modules):
   ``.float()``: ``torch_dtype=float16`` does not cast them). Read in 4.42.0 and 4.44.0
   (present) and 4.45.0 (gone: one ``inv_freq`` per layer).
 
+- **GPT-2 before transformers 5.2**: every ``GPT2Attention`` registers the same kind of causal
+  mask, ``torch.tril(torch.ones((max_positions, max_positions), dtype=torch.bool))`` (``bias``,
+  non-persistent, ``max_positions = max_position_embeddings``, i.e. ``n_positions``): 1 MiB per
+  layer for GPT-2's 1024 positions (36 layers of gpt2-large: 37.7 MB), besides a scalar
+  ``masked_bias`` (gone in 5.0). Read in 4.42.0, 4.46.0, 4.48.0, 4.50.0, 4.52.0, 4.54.0,
+  4.56.0, 4.57.0, 5.0.0 and 5.1.0 (present) and 5.2.0, 5.5.0, 5.10.0 ... 5.24.0 (gone).
+
 A transformers version the input does not know counts as the latest (no such buffer); the
 interval's upper end covers the older layout (``terms.unknown_alternatives``).
 """
@@ -30,6 +37,7 @@ from typing import Any, Optional
 #: Versions from which each buffer is gone (read in the wheels, see the module docstring).
 GPT_NEOX_MASK_BUFFER_UNTIL = (4, 49)
 GPT_NEOX_ROTARY_CACHE_UNTIL = (4, 45)
+GPT2_MASK_BUFFER_UNTIL = (5, 2)
 #: Pythia's and GPTNeoXConfig's default share of the head that rotary embeddings cover.
 GPT_NEOX_ROTARY_PCT = 0.25
 
@@ -47,9 +55,20 @@ def gpt_neox_legacy(inp: Any, arch: Any) -> bool:
             and version is not None and version < GPT_NEOX_MASK_BUFFER_UNTIL)
 
 
+def gpt2_legacy(inp: Any, arch: Any) -> bool:
+    """The job runs transformers' GPT-2 in a version that has the per-layer mask buffer."""
+    version = _minor(getattr(inp, "transformers_version", None))
+    return (getattr(inp, "model_impl", "transformers") == "transformers"
+            and str(getattr(arch, "model_type", "")) == "gpt2"
+            and version is not None and version < GPT2_MASK_BUFFER_UNTIL)
+
+
 def model_buffer_bytes(inp: Any, arch: Any) -> int:
     """Bytes of the context-sized buffers the job's model registers (see the module docstring);
     0 for every model and version not listed there."""
+    if arch is not None and gpt2_legacy(inp, arch):
+        max_pos = int(arch.max_position or 0)
+        return int(arch.num_layers) * max_pos * max_pos     # bool causal mask per layer
     if arch is None or not gpt_neox_legacy(inp, arch):
         return 0
     version = _minor(inp.transformers_version)

@@ -96,6 +96,15 @@ CUDA_CONTEXT_EAGER_RANGE = (666_632_192, int(1.2 * 1343 * MIB))
 #: ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` on Hopper = 8 x 4 MiB (format: torch
 #: ``aten/src/ATen/cuda/CublasHandlePool.cpp``); older GPUs use less.
 CUBLAS_WORKSPACE_BYTES = 32 * MIB
+#: Before Hopper the default is ``:4096:2:16:8`` = 2 x 4 MiB + 8 x 16 KiB = 8.125 MiB per
+#: workspace: pytorch/pytorch#95668 (torch 2.0 nightly, A10G) reads 8,519,680 bytes still
+#: allocated after one ``nn.Linear`` call (1.13: 0). One workspace per (cuBLAS handle, stream);
+#: handles are per thread, and a training step's backward runs on autograd's device thread,
+#: so training holds two (the forward thread's and the backward thread's).
+CUBLAS_WORKSPACE_PRE_HOPPER_BYTES = (4096 * 2 + 16 * 8) * 1024
+#: Catalog names of NVIDIA GPUs of compute capability 9 or later (Hopper H100/H200/H800/H20,
+#: GH200; Blackwell B100/B200/GB200), which get the 32 MiB default.
+HOPPER_NAME = r"^(gh|gb|h|b)\d"
 #: Caching-allocator fragmentation: reserved-but-unallocated memory at an OOM, as a
 #: fraction of allocated: 1.83 GiB / 75.31 GiB = 2.43% (published OOM message,
 #: vllm-project/compressed-tensors#587, Llama-3.3-70B); that project now reserves 5%,

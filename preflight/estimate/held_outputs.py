@@ -21,6 +21,14 @@ embeddings and the value. Read in transformers 4.42.0/4.44.0 (``modeling_gpt_neo
   SDPA does not save (it saves ``key.to(value.dtype)``); the value is a view of the fused
   ``query_key_value`` output and keeps that whole tensor (3 x hidden) alive. From 4.45 the
   rotary tables come in the input's dtype: a 16-bit key, the one SDPA saves.
+- GPT-2 before 4.52 (read in 4.42.0, 4.46.0, 4.48.0 and 4.50.0: ``present = (key, value)``
+  after ``self.c_attn(hidden_states).split(self.split_size, dim=2)`` and a view/permute per
+  head): key and value are views of the fused ``c_attn`` output, so the cache keeps that
+  whole tensor (3 x hidden). Eager attention's matmuls save reshaped copies, and SDPA from
+  4.48 gets ``.contiguous()`` copies (``integrations/sdpa_attention.py``), so none of it is
+  what autograd saves; before 4.48, SDPA receives the views themselves (the contiguous
+  copies are only for torch < 2.2 with a mask), and the cache is the storage SDPA saves.
+  From 4.52 the cache is a ``Cache`` object (``past_key_values.update``): not read here.
 - Other decoders: key and value of the key/value heads in the compute dtype.
 
 The Trainer (``compute_loss`` returns the loss and drops the outputs) and loops that only keep
@@ -32,6 +40,11 @@ from __future__ import annotations
 from typing import Any
 
 from preflight.estimate.buffers import _minor, gpt_neox_legacy
+
+#: GPT-2 returns key/value views of its fused c_attn output as the cache before this version
+#: (4.52 moves to ``past_key_values.update``), and from 4.48 SDPA gets contiguous copies.
+GPT2_VIEW_CACHE_UNTIL = (4, 52)
+GPT2_SDPA_COPIES_FROM = (4, 48)
 
 
 def returned_cache(inp: Any, arch: Any, comp: float, tokens: float) -> tuple[float, float]:
@@ -48,6 +61,12 @@ def returned_cache(inp: Any, arch: Any, comp: float, tokens: float) -> tuple[flo
         qkv = 3 * h * comp
         unsaved = key if (fp32_key and inp.attention != "eager") else 0.0
         return per_layer * (key + qkv), per_layer * unsaved
+    version = _minor(inp.transformers_version)
+    gpt2 = str(getattr(arch, "model_type", "")) == "gpt2"
+    if gpt2 and version is not None and version < GPT2_VIEW_CACHE_UNTIL:
+        qkv = 3 * arch.num_heads * arch.head_dim * comp     # the whole c_attn output
+        views_saved = inp.attention == "sdpa" and version < GPT2_SDPA_COPIES_FROM
+        return per_layer * qkv, 0.0 if views_saved else per_layer * qkv
     kv = arch.num_kv_heads * arch.head_dim
     return per_layer * 2 * kv * comp, 0.0
 

@@ -7,6 +7,7 @@ total, not the sum of every term. See docs/estimator.md for the formulas.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
@@ -70,10 +71,23 @@ class Estimate:
     params_trainable: int = 0
     arch_name: str = ""
     arch_source: str = ""
+    #: torch >= 2.0 (or unknown: the latest) allocates cuBLAS workspaces through the caching
+    #: allocator, so ``torch.cuda.max_memory_allocated`` counts them (see :meth:`allocated_peak`)
+    workspace_in_allocator: bool = True
 
     @property
     def ok(self) -> bool:
         return self.peak_bytes is not None
+
+    def allocated_peak(self) -> tuple[int, str]:
+        """(bytes, phase) of what ``torch.cuda.max_memory_allocated`` (and the allocator's
+        ``active_bytes`` peak) measure: the tensor peak plus, from torch 2.0, the cuBLAS
+        workspaces, which PyTorch allocates through its caching allocator (one per handle and
+        stream, kept for the process's life). Before 2.0 cuBLAS allocated them itself."""
+        value, where = self.tensor_peak()
+        if self.workspace_in_allocator and where:
+            value += int(self.phases[where].get("cublas_workspace", 0))
+        return value, where
 
     def tensor_peak(self) -> tuple[int, str]:
         """(bytes, phase) of the largest phase counting tensors only: without the CUDA
@@ -241,8 +255,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     buffers = model_buffer_bytes(inp, arch)
     if buffers:
         ph.every(phases, "buffers", buffers, (1.0, 1.0))
-        notes.append(f"transformers {inp.transformers_version} GPT-NeoX: per-layer causal-mask "
-                     f"(and rotary) buffers, {buffers / 1e6:.0f} MB")
+        notes.append(f"transformers {inp.transformers_version} {arch.model_type}: per-layer "
+                     f"causal-mask buffers, {buffers / 1e6:.0f} MB")
     ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
     version = inp.torch_before
     if version is not None and version < (1, 13):
@@ -252,7 +266,15 @@ def _estimate(inp: EstimateInput) -> Estimate:
                      f"before 1.13), context about {ctx_bytes / 2 ** 30:.1f} GiB")
     ctx = (ctx_range[0] / ctx_bytes, ctx_range[1] / ctx_bytes)
     ph.every(phases, "cuda_context", ctx_bytes, ctx)
-    ph.every(phases, "cublas_workspace", C.CUBLAS_WORKSPACE_BYTES, (0.25, 1.0))
+    # one workspace per thread's handle: the forward thread's and, in training, autograd's
+    # device thread's; 8.125 MiB each before Hopper, the top covers Hopper's 32 MiB
+    handles = 2 if inp.mode == "train" else 1
+    if inp.gpu_hopper:
+        ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_BYTES, (1.0, 1.0))
+    else:
+        pre = C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES
+        top = 1.0 if inp.gpu_hopper is False else C.CUBLAS_WORKSPACE_BYTES / pre
+        ph.every(phases, "cublas_workspace", handles * pre, (1.0, top))
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
     for phase in phases:
@@ -271,10 +293,20 @@ def _estimate(inp: EstimateInput) -> Estimate:
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
-                    arch_name=str(getattr(arch, "name", "")), arch_source=prm.source)
+                    arch_name=str(getattr(arch, "name", "")), arch_source=prm.source,
+                    workspace_in_allocator=version is None or version >= (2, 0))
 
 
 # --------------------------------------------------------------------------- loading
+
+
+def hopper_or_later(gpu: Any) -> Optional[bool]:
+    """Whether a catalog GPU is NVIDIA Hopper or later (its cuBLAS workspaces are 32 MiB);
+    None for no GPU."""
+    if gpu is None:
+        return None
+    name = str(getattr(gpu, "name", "")).lower()
+    return str(getattr(gpu, "vendor", "nvidia")) == "nvidia" and re.match(C.HOPPER_NAME, name) is not None
 
 
 def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,

@@ -99,22 +99,33 @@ def logits_reduction_loss(elem: int, tv: float) -> dict[str, float]:
     return {"logits_held": tv * elem, "logits_fwd": tv * elem, "logits_bwd": 2 * tv * elem}
 
 
+#: Gradient tables alive beyond ``.grad`` at the end of backward of a tied LM head (the head's,
+#: held by the engine, and their out-of-place sum; see :func:`tied_embedding_grad`).
+TIED_GRAD_TABLES = 2
+
+
 def tied_embedding_grad(arch: Any, applies: bool, grad_bytes: float) -> float:
     """The transient at the very end of backward of a model whose LM head is tied to its
     input embeddings, when the embeddings train and nothing shards the gradients.
 
-    The head's matmul runs first in backward and its gradient becomes ``weight.grad``; the
-    embedding's backward runs last and returns a new dense gradient of the whole table
-    (``embedding_dense_backward``: ``at::zeros({num_weights, dim})``), which AccumulateGrad
-    adds in place into the existing ``.grad``: for that moment every gradient exists plus
-    one more ``vocab x embedding dim`` gradient. Untied, the embedding's gradient is simply
-    stored as its ``.grad`` (no copy)."""
+    The tied parameter's AccumulateGrad node has two incoming edges (the head and the
+    embedding), so the autograd engine keeps the head's gradient (computed first in backward)
+    in the node's InputBuffer until the embedding's backward has returned its own dense
+    gradient of the whole table (``embedding_dense_backward``: ``at::zeros({num_weights,
+    dim})``). The head's gradient is a view (``mm_mat2_backward`` returns ``(grad.t() @
+    mat1).t()`` for the column-major ``weight.t()``; ``TBackward`` transposes it back), so the
+    buffer cannot add in place and computes ``old + new``: for that moment three
+    ``vocab x embedding dim`` gradients exist, one of which stays as ``.grad`` (counted with
+    the gradients): two more than the gradients. Measured with torch's profiler on CPU
+    (``calibration/tied_grad.py``, ``calibration/data/tied_embedding_grad.json``: 2.06 tables
+    tied, 0.06 untied; the engine's buffer logic is the same on CUDA). Untied, the head's and
+    the embedding's gradients are each stored as their ``.grad`` (no copy)."""
     if not applies or not getattr(arch, "tie_embeddings", False) or not arch.vocab_size:
         return 0.0
     if arch.family not in ("decoder", "encoder", "multimodal"):
         return 0.0
     dim = int((getattr(arch, "extra", {}) or {}).get("embed_dim") or arch.hidden_size)
-    return float(arch.vocab_size * dim * grad_bytes)
+    return float(TIED_GRAD_TABLES * arch.vocab_size * dim * grad_bytes)
 
 
 def zero3_live_params(inp: EstimateInput, prm: Any) -> float:
@@ -234,6 +245,11 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"transformers_version": "4.44"},
                     "transformers version not known: GPT-NeoX before 4.49 keeps a causal-mask "
                     "buffer per layer (before 4.45 also fp32 rotary tables)"))
+    if (inp.transformers_version is None and inp.model_impl == "transformers"
+            and str(getattr(inp.arch, "model_type", "")) == "gpt2"):
+        out.append(({"transformers_version": "5.1"},
+                    "transformers version not known: GPT-2 before 5.2 keeps a causal-mask buffer "
+                    "per layer"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
