@@ -599,15 +599,21 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                     words = [raw]
                 if _ARITH.fullmatch(raw.strip()):
                     words = [raw.strip()]  # `ACC=$((BATCH / PER_DEVICE / GPUS))`: one word
-                if len(words) > 1 and not raw.strip().startswith(("'", '"')):
-                    continue  # `A=1 python train.py` is an environment prefix, handled below
-                value = expand(words[0] if words else "", vars_, empty)
-                if len(value) > _MAX_VALUE:  # X=$X$X... doubling: not followed (bounded memory)
-                    vars_.pop(name, None)
-                    continue
-                if (depth or guarded) and vars_.get(name):
-                    continue  # a default set inside a block or after `&&`: only when still unset/empty
-                vars_[name] = value
+                pairs = [(name, words[0] if words else "")]
+                if len(words) > 1:
+                    if not all(_ENV_WORD.match(w) for w in words[1:]):
+                        # `A=1 python train.py`, `PYTHONPATH="$(dirname $0)/..":$PYTHONPATH python -m ...`:
+                        # an environment prefix of the command, handled below (quoted or not)
+                        continue
+                    pairs += [(w.split("=", 1)[0], w.split("=", 1)[1]) for w in words[1:]]  # `A="x" B=2`
+                for name, word in pairs:
+                    value = expand(word, vars_, empty)
+                    if len(value) > _MAX_VALUE:  # X=$X$X... doubling: not followed (bounded memory)
+                        vars_.pop(name, None)
+                        continue
+                    if (depth or guarded) and vars_.get(name):
+                        continue  # a default set inside a block or after `&&`: only when still unset/empty
+                    vars_[name] = value
                 continue
         tokens = launch_tokens(stripped, vars_, empty)
         if tokens is None:

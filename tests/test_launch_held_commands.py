@@ -270,3 +270,15 @@ def test_a_script_that_runs_a_script_without_a_launch_is_still_one_clear_error(c
     res = cli("audit", "scripts/run.sh", cwd=tmp_path)
     assert res.code == 3
     assert "run.sh:1: error: no launch line found" in res.out + res.err
+
+
+def test_a_quoted_environment_prefix_is_not_an_assignment():
+    """OpenMMLab's dist_train.sh starts its command with `PYTHONPATH="$(dirname $0)/..":$PYTHONPATH
+    \\`: the quoted value is the command's environment, not a variable set for the lines after;
+    read as one, the launch line's prefix doubled (`PYTHONPATH=tools/..:tools/..:$PYTHONPATH`).
+    Several assignments on one line (`A="x" B=2`) all set their variables."""
+    (line,) = read_shell('PYTHONPATH="$(dirname $0)/..":$PYTHONPATH python tools/train.py\necho $PYTHONPATH\n',
+                         "tools/dist_train.sh").launches
+    assert line.tokens[0] == "PYTHONPATH=tools/..:$PYTHONPATH"
+    sh = read_shell('A="x" B=2\nexport C=3 D="4"\ntorchrun --nproc_per_node $B train.py --a "$A" --c $C$D\n', "r.sh")
+    assert sh.launches[0].tokens == ["torchrun", "--nproc_per_node", "2", "train.py", "--a", "x", "--c", "34"]
