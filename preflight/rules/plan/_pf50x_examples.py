@@ -93,6 +93,36 @@ Seq2SeqTrainer(model=model, args=training_args).train()
 # --- launch
 deepspeed --num_gpus 2 sft.py --do_train --output_dir out --bf16 --deepspeed ds_config.json
 """,
+    # a Trainer subclass whose training_step calls backward itself (transformers PR 9705's
+    # shape): the Trainer still owns the loop, so the job fine-tunes; `trainer.train()` and the
+    # override's backward are not two task modes
+    """
+# --- run_clm.py
+from transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments
+
+from trainer import RDropTrainer
+
+training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)
+model = AutoModelForCausalLM.from_pretrained("gpt2-large")
+trainer = RDropTrainer(model=model, args=training_args, train_dataset=None)
+trainer.train()
+# --- trainer.py
+from transformers import Trainer
+
+
+class RDropTrainer(Trainer):
+    def training_step(self, model, inputs, num_items_in_batch=None):
+        model.train()
+        out1 = model(**inputs)
+        out2 = model(**inputs)
+        loss = 0.5 * (out1.loss + out2.loss)
+        self.accelerator.backward(loss)
+        return loss.detach()
+# --- ds_config.json
+{"fp16": {"enabled": "auto"}, "train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 4 run_clm.py --per_device_train_batch_size 4 --deepspeed ds_config.json --output_dir out
+""",
 ]
 
 PF502_BAD = [
