@@ -188,6 +188,19 @@ MyTrainer(model=model, args=args).train()
 # --- args.json
 {"output_dir": "out", "gradient_accumulation_steps": 16, "per_device_train_batch_size": 2}
 """,
+    # named keys, but one of them is the top-level `labels` the Trainer counts
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+class PairTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, **kwargs):  # error: PF406
+        outputs = model(input_ids=inputs["input_ids"], labels=inputs["labels"])
+        return outputs.loss
+
+args = TrainingArguments(output_dir="out", gradient_accumulation_steps=4)
+PairTrainer(model=model, args=args).train()
+""",
 ]
 
 PF406_GOOD = [
@@ -249,6 +262,24 @@ from transformers import Trainer, TrainingArguments
 class PlainTrainer(Trainer):
     def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
         return super().compute_loss(model, inputs, return_outputs, **kwargs)
+""",
+    # open-unlearning's GradAscent: the batch is {"forget": {...}, "retain": {...}}, no top-level
+    # `labels`, so the Trainer passes num_items_in_batch=None and divides by the window itself
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+class GradAscent(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
+        forget_inputs = inputs["forget"]
+        outputs = model(input_ids=forget_inputs["input_ids"], labels=forget_inputs["labels"])
+        loss = -outputs.loss
+        if "retain" in inputs:
+            loss = loss + model(**inputs["retain"]).loss
+        return (loss, outputs) if return_outputs else loss
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, gradient_accumulation_steps=4)
+GradAscent(model=model, args=args, train_dataset=ds).train()
 """,
 ]
 
