@@ -69,6 +69,7 @@ FILE = {
     "PF454": "code.pf454_collator_columns_removed",
     "PF455": "code.pf455_collective_gated_on_main_only_bar",
     "PF456": "code.pf456_param_groups_without_convert",
+    "PF457": "code.pf457_zero_grad_every_micro_batch",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -157,4 +158,5 @@ NEEDS = {
     "PF454": ('data_collator',),
     "PF455": ('tqdm',),
     "PF456": ('instantiate',),
+    "PF457": ('zero_grad',),
 }
