@@ -115,10 +115,8 @@ the prepared optimizer's `zero_grad()` only clears on a sync step).
         if not isinstance(stmt, ast.Expr):
             return None
         body_owner = ctx.parent(stmt)
-        if isinstance(body_owner, (ast.With, ast.AsyncWith)) and stmt in body_owner.body:
-            block, loop = body_owner.body, ctx.parent(body_owner)
-        else:
-            block, loop = getattr(body_owner, "body", None), body_owner
+        loop = ctx.parent(body_owner) if isinstance(body_owner, (ast.With, ast.AsyncWith)) else body_owner
+        block = getattr(body_owner, "body", None)
         if not isinstance(loop, _LOOPS) or not isinstance(block, list) or stmt not in block:
             return None
         if _accumulate_context(ctx, zero.node, loop):
