@@ -109,6 +109,7 @@ JOB = {
     "PF526": "plan.pf526_hydra_override_not_in_config",
     "PF540": "plan.pf540_offload_with_client_optimizer",
     "PF541": "plan.pf541_deepspeed_half_vs_trainer",
+    "PF542": "plan.pf542_zero3_generate_without_synced_gpus",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
