@@ -135,3 +135,46 @@ def test_omegaconf_load_then_parse_dict_is_a_float(cli, tmp_path):
     write(tmp_path, "sft.yaml", YAML)
     write(tmp_path, "train.py", PARSE_DICT)
     assert validate_lines(cli, tmp_path) == []
+
+
+ALBEF_SCRIPT = """\
+import argparse
+
+import yaml
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--config", default="./configs/Pretrain.yaml")
+config = yaml.load(open(parser.parse_args().config), Loader=yaml.Loader)
+"""
+
+ALBEF_YAML = """\
+batch_size: 64
+optimizer: {opt: adamW, lr: 1e-4, weight_decay: 0.02}
+schedular: {sched: cosine, lr: 0.0001, min_lr: 1e-5}
+"""
+
+
+def audit_lines(cli, root: Path, *config: str) -> list[tuple[str, str, int]]:
+    argv = ["audit", "Pretrain.py"]
+    for c in config:
+        argv += ["--config", c]
+    doc = json.loads(cli(*argv, "--format", "json", "--no-cache", "--exit-zero", cwd=root).out)
+    return [(f["code"], f["path"], f["line"]) for f in doc["findings"] if f["code"] == "PF603"]
+
+
+def test_a_config_folder_that_is_not_hydra_is_read_file_by_file(cli, tmp_path):
+    # ALBEF: `--config configs` names a folder of plain YAML files the script reads with yaml.load
+    write(tmp_path, "Pretrain.py", ALBEF_SCRIPT)
+    write(tmp_path, "configs/Pretrain.yaml", ALBEF_YAML)
+    expected = [("PF603", "configs/Pretrain.yaml", 2), ("PF603", "configs/Pretrain.yaml", 3)]
+    assert audit_lines(cli, tmp_path, "configs") == expected
+    assert audit_lines(cli, tmp_path, "configs/Pretrain.yaml") == expected
+
+
+def test_a_folder_with_a_defaults_list_stays_a_hydra_folder(cli, tmp_path):
+    write(tmp_path, "Pretrain.py", ALBEF_SCRIPT)
+    write(tmp_path, "configs/Pretrain.yaml", "defaults:\n  - optim: adam\n" + ALBEF_YAML)
+    write(tmp_path, "configs/optim/adam.yaml", "lr: 1e-4\n")
+    doc = json.loads(cli("audit", "Pretrain.py", "--config", "configs", "--format", "json", "--no-cache",
+                         "--exit-zero", cwd=tmp_path).out)
+    assert [f for f in doc["findings"] if f["code"] == "PF603"] == []

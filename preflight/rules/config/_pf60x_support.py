@@ -34,6 +34,7 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
         return cached
     from pathlib import Path
 
+    from preflight.rules.config._pf603_scripts import script_read_floats
     from preflight.validate import dataclass_fields, validate_loaded
     from preflight.validate_kinds import detect
     from preflight.validate_project import declared_fields, yaml_reader, yaml_to_flags
@@ -56,6 +57,8 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
             flags_from = yaml_to_flags(Path(source.path)) if config.kind == "yaml" else ""
         problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=reader or "pyyaml",
                                         flags_from=flags_from).problems)
+        if not detect(config):  # a file of no known kind that an audited script reads with PyYAML
+            problems.extend(script_read_floats(project, config, source.text))
     problems.extend(_hydra_problems(project))
     seen: set[tuple[Any, ...]] = set()
     unique = []
