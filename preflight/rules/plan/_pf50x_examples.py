@@ -398,6 +398,31 @@ distributed_type: DEEPSPEED
 num_machines: 1
 num_processes: 8
 """,
+    # trlx PR 576: get_state_dict of the unwrapped module under ZeRO-3 (no engine to gather through)
+    """
+# --- trainer.py
+from accelerate import Accelerator
+
+
+class SFTTrainer:
+    def __init__(self, model, opt, loader):
+        self.accelerator = Accelerator()
+        self.model, self.opt, self.loader = self.accelerator.prepare(model, opt, loader)
+
+    def save_pretrained(self, directory):
+        self.accelerator.unwrap_model(self.model).save_pretrained(
+            directory,
+            save_function=self.accelerator.save,
+            is_main_process=self.accelerator.is_main_process,
+            state_dict=self.accelerator.get_state_dict(self.accelerator.unwrap_model(self.model)),  # warning: PF505
+        )
+# --- zero3.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 8
+""",
 ]
 
 PF505_GOOD = [
@@ -470,6 +495,41 @@ deepspeed_config:
   zero_stage: 3
 distributed_type: DEEPSPEED
 num_machines: 1
+num_processes: 8
+""",
+    # the trlx fix: get_state_dict of the prepared model, unwrap=True; and ZeRO-2, where the unwrapped
+    # module holds whole weights
+    """
+# --- trainer.py
+from accelerate import Accelerator
+
+
+class SFTTrainer:
+    def __init__(self, model, opt, loader):
+        self.accelerator = Accelerator()
+        self.model, self.opt, self.loader = self.accelerator.prepare(model, opt, loader)
+
+    def save_pretrained(self, directory):
+        self.accelerator.unwrap_model(self.model).save_pretrained(
+            directory, state_dict=self.accelerator.get_state_dict(self.model, unwrap=True))
+# --- zero3.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 8
+""",
+    """
+# --- trainer.py
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, opt = accelerator.prepare(model, opt)
+state = accelerator.get_state_dict(accelerator.unwrap_model(model))
+# --- zero2.yaml
+deepspeed_config:
+  zero_stage: 2
+distributed_type: DEEPSPEED
 num_processes: 8
 """,
 ]
