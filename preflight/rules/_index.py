@@ -70,6 +70,7 @@ FILE = {
     "PF455": "code.pf455_collective_gated_on_main_only_bar",
     "PF456": "code.pf456_param_groups_without_convert",
     "PF457": "code.pf457_zero_grad_every_micro_batch",
+    "PF458": "code.pf458_epoch_scheduler_stepped_by_engine",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -161,4 +162,5 @@ NEEDS = {
     "PF455": ('tqdm',),
     "PF456": ('instantiate',),
     "PF457": ('zero_grad',),
+    "PF458": ('lr_scheduler',),
 }
