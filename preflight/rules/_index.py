@@ -71,6 +71,7 @@ FILE = {
     "PF456": "code.pf456_param_groups_without_convert",
     "PF457": "code.pf457_zero_grad_every_micro_batch",
     "PF458": "code.pf458_epoch_scheduler_stepped_by_engine",
+    "PF459": "code.pf459_modules_in_plain_list",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -163,4 +164,5 @@ NEEDS = {
     "PF456": ('instantiate',),
     "PF457": ('zero_grad',),
     "PF458": ('lr_scheduler',),
+    "PF459": ('Module',),
 }
