@@ -44,13 +44,12 @@ def _torch_module_names(ctx: FileContext) -> set[str]:
         module = node.module or ""
         for alias in node.names:
             bound = alias.asname or alias.name
+            lightning = module.split(".")[0] in ("lightning", "pytorch_lightning")
             if module == "torch" and alias.name == "nn":
                 names.add(f"{bound}.Module")
-            elif module == "torch.nn" and alias.name == "Module":
+            elif (module == "torch.nn" and alias.name == "Module") or (lightning and alias.name == "LightningModule"):
                 names.add(bound)
-            elif module.split(".")[0] in ("lightning", "pytorch_lightning") and alias.name == "LightningModule":
-                names.add(bound)
-            elif module.split(".")[0] in ("lightning", "pytorch_lightning") and alias.name in ("pytorch", "L"):
+            elif lightning and alias.name in ("pytorch", "L"):
                 names.add(f"{bound}.LightningModule")
     for node in ctx.nodes(ast.Import):
         for alias in node.names:
@@ -168,9 +167,9 @@ with a device mismatch.
     @staticmethod
     def _registered(cls: ast.ClassDef, attr: str, first: ast.Assign) -> bool:
         for node in ast.walk(cls):
-            if isinstance(node, ast.Assign) and node is not first and any(_self_attr(t) == attr for t in node.targets):
-                if isinstance(node.value, ast.Call) and _name(node.value.func) in _WRAPPERS:
-                    return True
+            if isinstance(node, ast.Assign) and node is not first and any(_self_attr(t) == attr for t in node.targets) \
+                    and isinstance(node.value, ast.Call) and _name(node.value.func) in _WRAPPERS:
+                return True
             if isinstance(node, ast.Call) and _name(node.func) in (*_WRAPPERS, *_REGISTERS):
                 if any(_self_attr(a) == attr or (isinstance(a, ast.Starred) and _self_attr(a.value) == attr)
                        for a in node.args):
