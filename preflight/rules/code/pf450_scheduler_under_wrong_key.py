@@ -8,6 +8,7 @@ from typing import Iterable
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf414_support import STEP_SCHEDULERS, call_last
 from preflight.rules.base import Rule, examples
 
 # the keys of the top-level dict Lightning reads (``_validate_optim_conf``); others are dropped with a warning
@@ -48,7 +49,7 @@ reduced the rate).
 
 * The dict has an `"lr_scheduler"` key (unless it also has `"interval"` at the top level,
   which Lightning ignores there: Lightning issue 4929, a per-step schedule stepped per
-  epoch), or no `"optimizer"` key (the inner
+  epoch; for a known per-step scheduler PF419 reports it), or no `"optimizer"` key (the inner
   `{"scheduler": ..., "interval": ...}` dict), or no key naming a scheduler.
 * The dict is built outside `configure_optimizers`.
 """
@@ -64,7 +65,9 @@ reduced the rate).
                     continue
                 keys = {k.value: k for k in d.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
                 if "optimizer" in keys and "lr_scheduler" in keys and "interval" in keys:
-                    yield self._interval_outside(ctx, keys["interval"], d)
+                    if not any(isinstance(n, ast.Call) and call_last(n) in STEP_SCHEDULERS for n in ast.walk(fn)):
+                        # (a known per-step scheduler there: PF419 reports the misplaced interval)
+                        yield self._interval_outside(ctx, keys["interval"], d)
                     continue
                 if "optimizer" not in keys or "lr_scheduler" in keys:
                     continue
