@@ -106,7 +106,9 @@ the end of each epoch, or write the schedule in steps (`total_num_steps`, DeepSp
             if kw is None:
                 continue
             built = _bound_call(ctx, kw.value, call)
-            why = _epoch_schedule(built) if built is not None else None
+            if built is None:
+                continue
+            why = _epoch_schedule(built)
             if why is None:
                 continue
             message = (f"`lr_scheduler={ast.unparse(kw.value)}` hands a per-epoch schedule to `deepspeed.initialize`: "
