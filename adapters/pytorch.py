@@ -620,14 +620,33 @@ class _ScriptPass:
         peft_found = loralib(self) or peft_found
         self.task(peft_found)
 
+    def _hf_trainer_subclasses(self) -> set[str]:
+        """Classes of this file that subclass a transformers/TRL ``*Trainer`` (directly or through
+        another class of the file)."""
+        found: set[str] = set()
+        for _ in range(3):
+            for name, node in self.idx.classes.items():
+                for base in node.bases:
+                    dotted = dotted_name(base) or ""
+                    qualified = self.idx.qualify(dotted) or dotted
+                    if dotted in found or (qualified.startswith(("transformers.", "trl."))
+                                           and qualified.endswith("Trainer")):
+                        found.add(name)
+        return found
+
     def task(self, peft_found: bool) -> None:
         trainers = {s.target for s in self.calls if s.target and s.last and s.last.endswith("Trainer")}
         hf_trainers = {s.target for s in self.calls if s.target in trainers
                        and (s.qualified or "").startswith(("transformers.", "trl."))}
         train_site: Optional[CallSite] = None
         generate: list[CallSite] = []
+        hf_subclasses = self._hf_trainer_subclasses()
         for site in self.calls:
             method = _method(site)
+            if site.klass in hf_subclasses and method in ("backward", "step"):
+                # a `training_step`/`compute_loss` override of a transformers/TRL Trainer subclass:
+                # the Trainer owns the loop, the transformers adapter says what it trains
+                continue
             receiver = dotted_name(site.call.func.value) if isinstance(site.call.func, ast.Attribute) else None
             if method == "backward" or (receiver in trainers and method in ("train", "fit")) \
                     or (receiver in self.optimizer_names and method == "step") \

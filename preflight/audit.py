@@ -61,8 +61,12 @@ def build_plan(
         project.scripts.append(parsed)
         plan.add_input(source.display, source.kind, source.digest)
         _add_delegate(parsed, path, root, project, plan, seen)
+    expanded: list[Path] = []
     for path in configs:
         path = Path(path)
+        plain = _plain_config_dir(path, project) if os.path.isdir(path) else None
+        expanded.extend(plain if plain is not None else [path])
+    for path in expanded:
         if os.path.isdir(path):  # a Hydra config directory (--config conf/), read by the Hydra adapter
             project.config_dirs.append(path)
             continue
@@ -82,6 +86,47 @@ def build_plan(
     _run_adapters(project, plan, strict)
     project.errors.sort(key=lambda e: e.sort_key())
     return plan, project
+
+
+_PLAIN_DIR_FILES = 64
+
+
+def _plain_config_dir(path: Path, project: Project) -> Optional[list[Path]]:
+    """The config files of a ``--config DIR`` that is no Hydra config directory, to read one by
+    one (ALBEF's ``configs/``, read by the script with ``yaml.load``): an audited script names one
+    of its files, none names Hydra, the folder has no ``config.yaml`` and none of its files has a
+    top-level ``defaults:`` list. None when it may be Hydra's (or holds too many files to say)."""
+    import re
+
+    from preflight.sources import InputRefused, read_text_limited
+
+    texts = [script.text if script.text is not None else script.source.text for script in project.scripts]
+    if not texts or any(text and "hydra" in text for text in texts):
+        return None
+    files: list[Path] = []
+    for folder, dirs, names in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(names):
+            if os.path.splitext(name)[1] not in (".yaml", ".yml", ".json"):
+                continue
+            if name in ("config.yaml", "config.yml"):
+                return None
+            files.append(Path(folder) / name)
+            if len(files) > _PLAIN_DIR_FILES:
+                return None
+    if not any(text and file.name in text for text in texts for file in files):
+        return None  # no audited script names a file of the folder
+    defaults = re.compile(r"^defaults\s*:", re.M)
+    for file in files:
+        if os.path.islink(file):
+            return None  # read where it points only through the usual checks: leave the folder to Hydra
+        try:
+            head = read_text_limited(str(file), None, errors="replace")
+        except (OSError, ValueError, InputRefused):
+            return None
+        if defaults.search(head):
+            return None
+    return files or None
 
 
 def _add_delegate(entry: Any, path: Path, root: Path, project: Project, plan: TrainingPlan, seen: set[str]) -> None:

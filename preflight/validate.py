@@ -505,12 +505,15 @@ def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileRe
     targets = [Target(kind, (), loaded.data, "--kind")] if kind is not None else detect(loaded, Path(source.path))
     known: frozenset[str] = frozenset()
     flags_from = ""
+    hf_reader: Optional[str] = None
     if any(t.kind in ("training-args", "sft-config") for t in targets):
-        from preflight.validate_project import declared_fields, yaml_to_flags
+        from preflight.validate_project import declared_fields, yaml_reader, yaml_to_flags
 
         known = declared_fields(Path(source.path))
         flags_from = yaml_to_flags(Path(source.path)) if loaded.kind == "yaml" else ""
-    return validate_loaded(loaded, source.text, known_extra=known, targets=targets, flags_from=flags_from)
+        hf_reader = yaml_reader(Path(source.path)) if loaded.kind == "yaml" else None
+    return validate_loaded(loaded, source.text, known_extra=known, targets=targets, flags_from=flags_from,
+                           hf_reader=hf_reader)
 
 
 def dataclass_fields(tree: Any) -> set[str]:

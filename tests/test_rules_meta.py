@@ -83,6 +83,9 @@ OTHER_RULES_ON_GOOD = {
     # questionable: two alternative DeepSpeed configs in one project, neither named by a
     # script, are read as one job whose ZeRO stage is set twice (PF501)
     ("PF502", 4): [("PF501", 1)],
+    # real: zero_grad() on every batch and opt.step() every 2nd: PF108 rightly sees no
+    # accumulation to scale, and the odd batches' gradients are wiped unused (PF457)
+    ("PF108", 3): [("PF457", 7)],
 }
 
 

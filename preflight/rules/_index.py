@@ -69,6 +69,9 @@ FILE = {
     "PF454": "code.pf454_collator_columns_removed",
     "PF455": "code.pf455_collective_gated_on_main_only_bar",
     "PF456": "code.pf456_param_groups_without_convert",
+    "PF457": "code.pf457_zero_grad_every_micro_batch",
+    "PF458": "code.pf458_epoch_scheduler_stepped_by_engine",
+    "PF459": "code.pf459_modules_in_plain_list",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -108,6 +111,8 @@ JOB = {
     "PF526": "plan.pf526_hydra_override_not_in_config",
     "PF540": "plan.pf540_offload_with_client_optimizer",
     "PF541": "plan.pf541_deepspeed_half_vs_trainer",
+    "PF542": "plan.pf542_zero3_generate_without_synced_gpus",
+    "PF543": "plan.pf543_monitored_key_never_logged",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
@@ -157,4 +162,7 @@ NEEDS = {
     "PF454": ('data_collator',),
     "PF455": ('tqdm',),
     "PF456": ('instantiate',),
+    "PF457": ('zero_grad',),
+    "PF458": ('lr_scheduler',),
+    "PF459": ('Module',),
 }

@@ -32,6 +32,23 @@ class GAN(L.LightningModule):
         return [{"optimizer": g, "lr_schedulers": torch.optim.lr_scheduler.StepLR(g, 10)},  # warning: PF450
                 {"optimizer": d}]
 """,
+    # Lightning issue 4929: 'interval' at the top level, beside 'lr_scheduler', is ignored
+    """
+import pytorch_lightning as pl
+from torch import optim
+
+
+class Segmenter(pl.LightningModule):
+    def configure_optimizers(self):
+        optimizer = optim.SGD(self.parameters(), lr=1e-2)
+        max_steps = self.trainer.estimated_stepping_batches
+        scheduler = optim.lr_scheduler.LambdaLR(optimizer, lambda step: (1 - step / max_steps) ** 0.9)
+        return {
+            "optimizer": optimizer,
+            "lr_scheduler": scheduler,
+            "interval": "step",  # warning: PF450
+        }
+""",
 ]
 
 PF450_GOOD = [
@@ -57,6 +74,18 @@ class Leaf(pl.LightningModule):
         optimizer = torch.optim.Adam(self.parameters(), lr=1e-3)
         return {"optimizer": optimizer, "lr_scheduler": torch.optim.lr_scheduler.StepLR(optimizer, 5),
                 "monitor": "val_loss"}
+""",
+    # the issue 4929 fix: 'interval' inside the scheduler's dict
+    """
+import pytorch_lightning as pl
+from torch import optim
+
+
+class Segmenter(pl.LightningModule):
+    def configure_optimizers(self):
+        optimizer = optim.SGD(self.parameters(), lr=1e-2)
+        scheduler = optim.lr_scheduler.LambdaLR(optimizer, lambda step: 0.99 ** step)
+        return {"optimizer": optimizer, "lr_scheduler": {"scheduler": scheduler, "interval": "step"}}
 """,
     # a dict with 'scheduler' outside configure_optimizers (a project's own config) is not Lightning's
     """

@@ -8,6 +8,7 @@ from typing import Iterable
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf414_support import STEP_SCHEDULERS, call_last
 from preflight.rules.base import Rule, examples
 
 # the keys of the top-level dict Lightning reads (``_validate_optim_conf``); others are dropped with a warning
@@ -46,7 +47,9 @@ reduced the rate).
 
 ## When preflight stays silent
 
-* The dict has an `"lr_scheduler"` key, or no `"optimizer"` key (the inner
+* The dict has an `"lr_scheduler"` key (unless it also has `"interval"` at the top level,
+  which Lightning ignores there: Lightning issue 4929, a per-step schedule stepped per
+  epoch; for a known per-step scheduler PF419 reports it), or no `"optimizer"` key (the inner
   `{"scheduler": ..., "interval": ...}` dict), or no key naming a scheduler.
 * The dict is built outside `configure_optimizers`.
 """
@@ -61,6 +64,11 @@ reduced the rate).
                 if not isinstance(d, ast.Dict):
                     continue
                 keys = {k.value: k for k in d.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                if "optimizer" in keys and "lr_scheduler" in keys and "interval" in keys:
+                    if not any(isinstance(n, ast.Call) and call_last(n) in STEP_SCHEDULERS for n in ast.walk(fn)):
+                        # (a known per-step scheduler there: PF419 reports the misplaced interval)
+                        yield self._interval_outside(ctx, keys["interval"], d)
+                    continue
                 if "optimizer" not in keys or "lr_scheduler" in keys:
                     continue
                 wrong = [name for name in keys if name not in _READ and "sched" in name.lower()]
@@ -72,3 +80,16 @@ reduced the rate).
                     f"`configure_optimizers` returns the scheduler under {wrong[0]!r}, a key Lightning does not "
                     "read (it reads 'optimizer', 'lr_scheduler' and 'monitor'): the scheduler is never "
                     "registered and never steps, so the learning rate never changes. Use the key 'lr_scheduler'")
+
+    def _interval_outside(self, ctx: FileContext, key: ast.AST, d: ast.Dict) -> Finding:
+        """``{"optimizer": opt, "lr_scheduler": sched, "interval": "step"}``: ``interval`` belongs in the
+        scheduler's own dict; at the top level Lightning drops it (Lightning issue 4929)."""
+        value = d.values[d.keys.index(key)]  # type: ignore[arg-type]
+        said = ast.unparse(value)
+        return ctx.finding(
+            self, key,
+            f"`configure_optimizers` returns 'interval': {said} next to 'lr_scheduler', at the top level of the "
+            "dict, where Lightning ignores it (it reads 'optimizer', 'lr_scheduler' and 'monitor' there): the "
+            "scheduler keeps the default interval, 'epoch', and a per-step schedule is stepped once per epoch. "
+            "Put it in the scheduler's dict: {'optimizer': opt, 'lr_scheduler': {'scheduler': sched, "
+            f"'interval': {said}}}}}")

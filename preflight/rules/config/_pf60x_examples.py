@@ -118,6 +118,38 @@ distributed_type: MULTI_GPU
 num_processes: 2
 mixed_precision: no  # error: PF603
 """,
+    # salesforce/ALBEF issue 128: the project's own YAML (no known kind), read by the script with
+    # yaml.load: the flow mappings' dotless floats are strings
+    """
+# --- Pretrain.py
+import argparse
+
+import yaml
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--config", default="./configs/Pretrain.yaml")
+config = yaml.load(open(parser.parse_args().config), Loader=yaml.Loader)
+optimizer = create_optimizer(argparse.Namespace(**config["optimizer"]), model)
+# --- configs/Pretrain.yaml
+batch_size: 64
+momentum: 0.995
+optimizer: {opt: adamW, lr: 1e-4, weight_decay: 0.02}  # warning: PF603
+""",
+    # trl PR 1450: TrainingArguments nested under `training:`, read with yaml.safe_load
+    """
+# --- sft.py
+import yaml
+from transformers import TrainingArguments
+
+with open("sft_config.yaml") as f:
+    cfg = yaml.safe_load(f)
+training_args = TrainingArguments(**cfg["training"])
+# --- sft_config.yaml
+model_name: facebook/opt-350m
+training:
+  learning_rate: 1e-4  # warning: PF603
+  output_dir: out
+""",
 ]
 
 PF603_GOOD = [
@@ -133,5 +165,28 @@ compute_environment: LOCAL_MACHINE
 distributed_type: MULTI_GPU
 num_processes: 2
 mixed_precision: 'no'
+""",
+    # the script converts the value itself; a file the PyYAML script does not name; OmegaConf reads it
+    """
+# --- train.py
+import yaml
+
+with open("train.yaml") as f:
+    config = yaml.safe_load(f)
+lr = float(config["optimizer"]["lr"])
+# --- train.yaml
+optimizer: {opt: adamW, lr: 1e-4}
+# --- other.yaml
+schedule: {min_lr: 1e-5}
+""",
+    """
+# --- train.py
+import yaml
+from omegaconf import OmegaConf
+
+cfg = OmegaConf.load("train.yaml")
+meta = yaml.safe_load(open("meta.yaml"))
+# --- train.yaml
+optimizer: {opt: adamW, lr: 1e-4}
 """,
 ]

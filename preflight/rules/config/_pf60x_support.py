@@ -34,9 +34,10 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
         return cached
     from pathlib import Path
 
+    from preflight.rules.config._pf603_scripts import script_read_floats
     from preflight.validate import dataclass_fields, validate_loaded
     from preflight.validate_kinds import detect
-    from preflight.validate_project import declared_fields, yaml_to_flags
+    from preflight.validate_project import declared_fields, yaml_reader, yaml_to_flags
 
     known: set[str] = set()
     for script in project.scripts:
@@ -46,14 +47,19 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
     for source, config in project.configs:
         extra = known
         flags_from = ""
+        reader = hf_reader
         targets = detect(config, Path(source.path))
         if any(t.kind in ("training-args", "sft-config") for t in targets):
+            if not reader:  # no script of the job says how it reads the file: its project's code does
+                reader = yaml_reader(Path(source.path)) or ""
             # the fields the config's own project declares (LLaMA-Factory's hparams dataclasses), and a
             # loader of the project that passes each YAML key as a --flag (as `validate` reads them)
             extra = known | declared_fields(Path(source.path))
             flags_from = yaml_to_flags(Path(source.path)) if config.kind == "yaml" else ""
-        problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=hf_reader,
+        problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=reader or "pyyaml",
                                         flags_from=flags_from, targets=targets).problems)
+        if not targets:  # a file of no known kind that an audited script reads with PyYAML
+            problems.extend(script_read_floats(project, config, source.text))
     problems.extend(_hydra_problems(project))
     seen: set[tuple[Any, ...]] = set()
     unique = []
@@ -67,14 +73,15 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
 
 def _hf_reader(project: Any) -> str:
     """How the scripts read a TrainingArguments-style YAML file: ``pyyaml`` when they use
-    HfArgumentParser (``parse_yaml_file`` is ``yaml.safe_load``) or nothing says, ``omegaconf``
-    when they load configs with OmegaConf (``OmegaConf.load``) and never use HfArgumentParser."""
+    HfArgumentParser (``parse_yaml_file`` is ``yaml.safe_load``), ``omegaconf`` when they load
+    configs with OmegaConf (``OmegaConf.load``) and never use HfArgumentParser, ``""`` when no
+    script says (then the config's project decides, else PyYAML)."""
     hf = omegaconf = False
     for script in project.scripts:
         idx = project.index(script)
         hf = hf or bool(idx.find("transformers.HfArgumentParser", "HfArgumentParser"))
         omegaconf = omegaconf or bool(idx.find("omegaconf.OmegaConf.load", "omegaconf.OmegaConf.create"))
-    return "omegaconf" if omegaconf and not hf else "pyyaml"
+    return "omegaconf" if omegaconf and not hf else ("pyyaml" if hf else "")
 
 
 def _hydra_problems(project: Any) -> list[Problem]:

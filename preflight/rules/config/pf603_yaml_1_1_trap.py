@@ -28,7 +28,10 @@ preflight validates, judged by the reader that really loads the file:
 - `1e-4`, `5e8`: PyYAML (used by `HfArgumentParser.parse_yaml_file` and accelerate's
   config loader) reads them as **strings** (YAML 1.1 floats need a dot); OmegaConf
   (Hydra) reads them as floats, so Hydra configs (and files the audited scripts load
-  with `OmegaConf.load` instead of `HfArgumentParser`) are not flagged for this;
+  with `OmegaConf.load` instead of `HfArgumentParser`) are not flagged for this; when no
+  audited script says (`check DIR`, `validate FILE`), the Python files of the config's
+  project (its folder when it has no `pyproject.toml`/`setup.py`/`.git`) decide: OmegaConf
+  loads and no PyYAML read (`yaml.safe_load`, `parse_yaml_file`, `TrlParser`) mean OmegaConf;
 - `yes`, `no`, `on`, `off`: booleans in YAML 1.1 (PyYAML and OmegaConf), flagged where
   the key expects a string (`mixed_precision: no` in an accelerate config);
 - `010`: the octal number 8; `1:30`: the base-60 number 90.

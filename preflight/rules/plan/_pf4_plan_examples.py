@@ -188,6 +188,19 @@ MyTrainer(model=model, args=args).train()
 # --- args.json
 {"output_dir": "out", "gradient_accumulation_steps": 16, "per_device_train_batch_size": 2}
 """,
+    # named keys, but one of them is the top-level `labels` the Trainer counts
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+class PairTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, **kwargs):  # error: PF406
+        outputs = model(input_ids=inputs["input_ids"], labels=inputs["labels"])
+        return outputs.loss
+
+args = TrainingArguments(output_dir="out", gradient_accumulation_steps=4)
+PairTrainer(model=model, args=args).train()
+""",
 ]
 
 PF406_GOOD = [
@@ -250,6 +263,24 @@ class PlainTrainer(Trainer):
     def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
         return super().compute_loss(model, inputs, return_outputs, **kwargs)
 """,
+    # open-unlearning's GradAscent: the batch is {"forget": {...}, "retain": {...}}, no top-level
+    # `labels`, so the Trainer passes num_items_in_batch=None and divides by the window itself
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+class GradAscent(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
+        forget_inputs = inputs["forget"]
+        outputs = model(input_ids=forget_inputs["input_ids"], labels=forget_inputs["labels"])
+        loss = -outputs.loss
+        if "retain" in inputs:
+            loss = loss + model(**inputs["retain"]).loss
+        return (loss, outputs) if return_outputs else loss
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, gradient_accumulation_steps=4)
+GradAscent(model=model, args=args, train_dataset=ds).train()
+""",
 ]
 
 PF407_BAD = [
@@ -302,6 +333,25 @@ from trl import SFTConfig, SFTTrainer
 args = SFTConfig(output_dir="out", max_seq_length=2048, packing=False)  # error: PF410
 SFTTrainer(model="Qwen/Qwen2.5-0.5B", args=args, train_dataset=ds).train()
 """,
+    # the trainer argument left SFTTrainer in 0.13: a declared 0.15 already rejects it, even with
+    # the old-API arguments beside it
+    """
+# --- requirements.txt
+trl==0.15.2
+# --- sft.py
+from trl import SFTTrainer
+
+trainer = SFTTrainer(model=model, train_dataset=ds, dataset_text_field="text",
+                     max_seq_length=512, tokenizer=tokenizer)  # error: PF410
+""",
+    # no version declared, a trainer call in the current API: the latest TRL is assumed
+    """
+# --- sft.py
+from trl import SFTTrainer
+
+trainer = SFTTrainer(model=model, train_dataset=ds, processing_class=tokenizer,
+                     max_seq_length=512)  # warning: PF410
+""",
 ]
 
 PF410_GOOD = [
@@ -322,6 +372,15 @@ trl==0.12.1
 from trl import SFTConfig
 
 args = SFTConfig(output_dir="out", max_seq_length=2048)
+""",
+    # no version declared, one call of the TRL <= 0.11 trainer API (tokenizer=, dataset_text_field=,
+    # packing=): max_seq_length was a trainer argument there (mlabonne's llm-course notebooks)
+    """
+# --- sft.py
+from trl import SFTTrainer
+
+trainer = SFTTrainer(model=model, train_dataset=ds, peft_config=peft_config, dataset_text_field="text",
+                     max_seq_length=None, tokenizer=tokenizer, args=training_arguments, packing=False)
 """,
 ]
 

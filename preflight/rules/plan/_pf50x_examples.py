@@ -93,6 +93,36 @@ Seq2SeqTrainer(model=model, args=training_args).train()
 # --- launch
 deepspeed --num_gpus 2 sft.py --do_train --output_dir out --bf16 --deepspeed ds_config.json
 """,
+    # a Trainer subclass whose training_step calls backward itself (transformers PR 9705's
+    # shape): the Trainer still owns the loop, so the job fine-tunes; `trainer.train()` and the
+    # override's backward are not two task modes
+    """
+# --- run_clm.py
+from transformers import AutoModelForCausalLM, HfArgumentParser, TrainingArguments
+
+from trainer import RDropTrainer
+
+training_args, rest = HfArgumentParser(TrainingArguments).parse_args_into_dataclasses(return_remaining_strings=True)
+model = AutoModelForCausalLM.from_pretrained("gpt2-large")
+trainer = RDropTrainer(model=model, args=training_args, train_dataset=None)
+trainer.train()
+# --- trainer.py
+from transformers import Trainer
+
+
+class RDropTrainer(Trainer):
+    def training_step(self, model, inputs, num_items_in_batch=None):
+        model.train()
+        out1 = model(**inputs)
+        out2 = model(**inputs)
+        loss = 0.5 * (out1.loss + out2.loss)
+        self.accelerator.backward(loss)
+        return loss.detach()
+# --- ds_config.json
+{"fp16": {"enabled": "auto"}, "train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 4 run_clm.py --per_device_train_batch_size 4 --deepspeed ds_config.json --output_dir out
+""",
 ]
 
 PF502_BAD = [
@@ -368,6 +398,31 @@ distributed_type: DEEPSPEED
 num_machines: 1
 num_processes: 8
 """,
+    # trlx PR 576: get_state_dict of the unwrapped module under ZeRO-3 (no engine to gather through)
+    """
+# --- trainer.py
+from accelerate import Accelerator
+
+
+class SFTTrainer:
+    def __init__(self, model, opt, loader):
+        self.accelerator = Accelerator()
+        self.model, self.opt, self.loader = self.accelerator.prepare(model, opt, loader)
+
+    def save_pretrained(self, directory):
+        self.accelerator.unwrap_model(self.model).save_pretrained(
+            directory,
+            save_function=self.accelerator.save,
+            is_main_process=self.accelerator.is_main_process,
+            state_dict=self.accelerator.get_state_dict(self.accelerator.unwrap_model(self.model)),  # warning: PF505
+        )
+# --- zero3.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 8
+""",
 ]
 
 PF505_GOOD = [
@@ -440,6 +495,41 @@ deepspeed_config:
   zero_stage: 3
 distributed_type: DEEPSPEED
 num_machines: 1
+num_processes: 8
+""",
+    # the trlx fix: get_state_dict of the prepared model, unwrap=True; and ZeRO-2, where the unwrapped
+    # module holds whole weights
+    """
+# --- trainer.py
+from accelerate import Accelerator
+
+
+class SFTTrainer:
+    def __init__(self, model, opt, loader):
+        self.accelerator = Accelerator()
+        self.model, self.opt, self.loader = self.accelerator.prepare(model, opt, loader)
+
+    def save_pretrained(self, directory):
+        self.accelerator.unwrap_model(self.model).save_pretrained(
+            directory, state_dict=self.accelerator.get_state_dict(self.model, unwrap=True))
+# --- zero3.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 8
+""",
+    """
+# --- trainer.py
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model, opt = accelerator.prepare(model, opt)
+state = accelerator.get_state_dict(accelerator.unwrap_model(model))
+# --- zero2.yaml
+deepspeed_config:
+  zero_stage: 2
+distributed_type: DEEPSPEED
 num_processes: 8
 """,
 ]

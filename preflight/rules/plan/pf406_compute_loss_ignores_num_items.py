@@ -91,6 +91,43 @@ def _ignores(fn: ast.FunctionDef) -> Optional[str]:
     return "does not accept `num_items_in_batch`"
 
 
+def _const_key(node: Optional[ast.AST]) -> Optional[str]:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def _nested_batch(fn: ast.FunctionDef) -> bool:
+    """``compute_loss`` reads its batch only by named keys, none of them ``labels``
+    (``inputs["forget"]``, ``"retain" in inputs``: open-unlearning's forget/retain batches): the
+    Trainer counts ``num_items_in_batch`` only from a top-level ``labels`` key, so it passes None
+    and divides the loss by the accumulation window itself."""
+    params = [*fn.args.posonlyargs, *fn.args.args]
+    if len(params) < 3:
+        return False
+    batch = params[2].arg
+    parents: dict[ast.AST, ast.AST] = {}
+    for node in ast.walk(fn):
+        for child in ast.iter_child_nodes(node):
+            parents[child] = node
+    uses = 0
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Name) and node.id == batch and isinstance(node.ctx, ast.Load)):
+            continue
+        uses += 1
+        parent = parents.get(node)
+        key: Optional[str] = None
+        if isinstance(parent, ast.Subscript) and parent.value is node:
+            key = _const_key(parent.slice)
+        elif isinstance(parent, ast.Attribute) and parent.attr == "get" and isinstance(parents.get(parent), ast.Call):
+            call = parents[parent]
+            key = _const_key(call.args[0]) if isinstance(call, ast.Call) and call.args else None
+        elif isinstance(parent, ast.Compare) and len(parent.ops) == 1 and isinstance(parent.ops[0], ast.In) \
+                and parent.comparators[0] is node:
+            key = _const_key(parent.left)
+        if key is None or key == "labels":
+            return False
+    return uses > 0
+
+
 @register
 class ComputeLossIgnoresNumItems(PlanRule):
     code = "PF406"
@@ -133,6 +170,10 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
 * The model handed to the Trainer is a class of the same file whose `forward` takes
   neither `num_items_in_batch` nor `**kwargs`: the Trainer then divides by the
   accumulation window itself.
+* `compute_loss` reads its batch only by named keys other than `labels`
+  (`inputs["forget"]`, `"retain" in inputs`: the nested forget/retain batches of
+  open-unlearning): the Trainer counts `num_items_in_batch` only from a top-level
+  `labels` key, so it passes None and divides by the window itself.
 * Gradient accumulation is 1 or not known.
 """
     bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF406_BAD")
@@ -149,7 +190,7 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
                 if method is None or not _hf_trainer_class(pctx, script, cls) or _opts_out(cls):
                     continue
                 how = _ignores(method)  # type: ignore[arg-type]
-                if how is None or _model_takes_no_loss_kwargs(script, cls):
+                if how is None or _model_takes_no_loss_kwargs(script, cls) or _nested_batch(method):  # type: ignore[arg-type]
                     continue
                 message = (
                     f"`{cls.name}.compute_loss` {how}, and this job accumulates gradients over "

@@ -111,11 +111,17 @@ convert the checkpoint with `zero_to_fp32.py` after training.
         partitions, whatever the save flag says (only ``get_state_dict`` gathers)."""
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
-            if "unwrap_model" not in text or "save_pretrained" not in text:
+            if "unwrap_model" not in text or ("save_pretrained" not in text and "get_state_dict" not in text):
                 continue
             unwrapped = {t.id for node in ast.walk(script.tree) if isinstance(node, ast.Assign)
                          and _is_unwrap(node.value) for t in node.targets if isinstance(t, ast.Name)}
             for node in ast.walk(script.tree):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                        and node.func.attr == "get_state_dict" and node.args:
+                    given = node.args[0]
+                    if _is_unwrap(given) or (isinstance(given, ast.Name) and given.id in unwrapped):
+                        yield self._unwrapped_state_dict(pctx, script, node, given, zero3)
+                    continue
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                         and node.func.attr == "save_pretrained"):
                     continue
@@ -132,6 +138,20 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
                             if e is not None]
                 yield pctx.code_finding(self, script, node, message, evidence=evidence)
+
+    def _unwrapped_state_dict(self, pctx: PlanContext, script: Any, call: ast.Call, given: ast.AST,
+                              zero3: Any) -> Finding:
+        """``accelerator.get_state_dict(accelerator.unwrap_model(model))``: under ZeRO-3 Accelerate
+        gathers the weights through the DeepSpeed engine (``zero_gather_16bit_weights_on_model_save``,
+        ``_zero3_consolidated_16bit_state_dict``), which the unwrapped module does not have (trlx PR 576)."""
+        message = (f"ZeRO stage 3 and `{ast.unparse(call.func)}({ast.unparse(given)})`: `get_state_dict` gathers "
+                   "the partitioned weights through the DeepSpeed engine it is given "
+                   "(`_zero3_consolidated_16bit_state_dict`); the unwrapped module is no engine, so the call "
+                   "fails or returns this rank's empty partitions. Pass the prepared model: "
+                   "`accelerator.get_state_dict(model)` (it unwraps itself)")
+        evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
+                    if e is not None]
+        return pctx.code_finding(self, script, call, message, evidence=evidence)
 
     def _report(self, pctx: PlanContext, flag: Any, name: str, save: Evidence,
                 explicit: bool) -> Iterable[Finding]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator
+import ast
+from typing import Any, Iterable, Iterator, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -19,6 +20,37 @@ def _autos(data: Any, prefix: tuple = ()) -> Iterator[tuple]:
             yield from _autos(value, (*prefix, key))
     elif data == "auto":
         yield prefix
+
+
+def _key_chain(node: ast.AST) -> Optional[tuple]:
+    """``("zero_optimization", "stage")`` for ``cfg["zero_optimization"]["stage"]``, else None."""
+    keys: list = []
+    while isinstance(node, ast.Subscript):
+        if not (isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str)):
+            return None
+        keys.append(node.slice.value)
+        node = node.value
+    return tuple(reversed(keys)) if keys and isinstance(node, (ast.Name, ast.Attribute)) else None
+
+
+def _written_keys(tree: ast.AST) -> set:
+    """Key chains a script writes into a dict before handing it on: ``cfg["k"] = ...`` (also
+    nested) and ``cfg.update({"k": ...})`` / ``cfg.update(k=...)`` (MiniLLM's
+    ``ds_config["train_micro_batch_size_per_gpu"] = args.batch_size`` after ``json.load``)."""
+    chains: set = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                chain = _key_chain(target)
+                if chain:
+                    chains.add(chain)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update":
+            for arg in node.args[:1]:
+                if isinstance(arg, ast.Dict):
+                    chains.update((k.value,) for k in arg.keys
+                                  if isinstance(k, ast.Constant) and isinstance(k.value, str))
+            chains.update((k.arg,) for k in node.keywords if k.arg)
+    return chains
 
 
 @register
@@ -52,6 +84,8 @@ train through the Trainer / Accelerate, which fill the `"auto"` values.
 ## When preflight stays silent
 
 * Any script of the job builds one of the integrations above, or no script is given.
+* The script writes the value into the loaded dict itself (`ds_config["train_batch_size"] =
+  ...`, `ds_config.update({...})`) before handing it to `deepspeed.initialize`.
 """
     bad_examples = examples("preflight.rules.plan._pf508_examples", "PF510_BAD")
     good_examples = examples("preflight.rules.plan._pf508_examples", "PF510_GOOD")
@@ -69,8 +103,12 @@ train through the Trainer / Accelerate, which fill the `"auto"` values.
                     initialize = initialize or (script, site)
         if initialize is None:
             return
+        written: set = set()
+        for script in scripts:
+            written |= _written_keys(script.tree)
         for config, block, prefix in pctx.deepspeed_configs():
-            autos = list(_autos(block))
+            # a value the script writes into the loaded dict before `initialize` is no longer "auto"
+            autos = [a for a in _autos(block) if a not in written and (*prefix, *a) not in written]
             if not autos:
                 continue
             first = autos[0]
