@@ -1,0 +1,358 @@
+"""A project's own configuration object (adapters/config_object.py, config_object_reads.py):
+its values (class defaults, constructor keywords, builder assignments, launch-line updates) and
+where the code uses them, followed across calls into the project's functions and classes.
+Fixtures of our own copying real shapes, each citing repository, path and commit."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+
+
+def plan_of(cli, *args: str, cwd: Path) -> dict:
+    args = list(args)
+    cut = args.index("--") if "--" in args else len(args)
+    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
+    assert res.code in (0, 1), res.err
+    return json.loads(res.out)
+
+
+def fact(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    return TrainingPlan.from_dict(plan).resolve(field)
+
+
+def ours(plan: dict, field: str):
+    """The config_object adapter's fact for ``field`` (None when it wrote none)."""
+    from preflight.plan import TrainingPlan
+
+    for f in TrainingPlan.from_dict(plan).facts(field):
+        if f.adapter == "config_object":
+            return f
+    return None
+
+
+# meta-llama/llama-cookbook @ 0e0033518623d03ac5c1654bf04b7e480f7d5e5a:
+# src/llama_cookbook/finetuning.py:87-90,245-294,343-349 (main(**kwargs) given to fire.Fire;
+# train_config, fsdp_config = TRAIN_CONFIG(), FSDP_CONFIG(); update_config((...), **kwargs)),
+# configs/__init__.py re-exports, configs/training.py:8-16, configs/fsdp.py:9-13,
+# utils/config_utils.py:22-29 (update_config calls setattr).
+COOKBOOK = {
+    "getting-started/finetuning.py": """\
+        import fire
+        from llama_cookbook.finetuning import main
+
+        if __name__ == "__main__":
+            fire.Fire(main)
+    """,
+    "src/llama_cookbook/__init__.py": "",
+    "src/llama_cookbook/configs/__init__.py": """\
+        from llama_cookbook.configs.fsdp import fsdp_config
+        from llama_cookbook.configs.training import train_config
+    """,
+    "src/llama_cookbook/configs/training.py": """\
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class train_config:
+            model_name: str="PATH/to/Model"
+            enable_fsdp: bool=False
+            batching_strategy: str="packing"
+            context_length: int=4096
+            use_peft: bool=False
+    """,
+    "src/llama_cookbook/configs/fsdp.py": """\
+        from dataclasses import dataclass
+
+        from torch.distributed.fsdp import ShardingStrategy
+
+
+        @dataclass
+        class fsdp_config:
+            mixed_precision: bool=True
+            sharding_strategy: ShardingStrategy = ShardingStrategy.FULL_SHARD
+    """,
+    "src/llama_cookbook/utils/__init__.py": "",
+    "src/llama_cookbook/utils/config_utils.py": """\
+        def update_config(config, **kwargs):
+            if isinstance(config, (tuple, list)):
+                for c in config:
+                    update_config(c, **kwargs)
+            else:
+                for k, v in kwargs.items():
+                    if hasattr(config, k):
+                        setattr(config, k, v)
+    """,
+    "src/llama_cookbook/finetuning.py": """\
+        import fire
+        import torch
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP, ShardingStrategy
+        from transformers import LlamaForCausalLM
+
+        from llama_cookbook.configs import fsdp_config as FSDP_CONFIG, train_config as TRAIN_CONFIG
+        from llama_cookbook.utils.config_utils import update_config
+
+
+        class ConcatDataset(torch.utils.data.Dataset):
+            def __init__(self, dataset, chunk_size=4096):
+                self.dataset = dataset
+                self.chunk_size = chunk_size
+
+
+        def main(**kwargs):
+            train_config, fsdp_config = TRAIN_CONFIG(), FSDP_CONFIG()
+            update_config((train_config, fsdp_config), **kwargs)
+            model = LlamaForCausalLM.from_pretrained(train_config.model_name)
+            if train_config.enable_fsdp:
+                model = FSDP(model, sharding_strategy=fsdp_config.sharding_strategy)
+            dataset_train = []
+            if train_config.batching_strategy == "packing":
+                dataset_train = ConcatDataset(dataset_train, chunk_size=train_config.context_length)
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            for batch in dataset_train:
+                model(**batch).loss.backward()
+                optimizer.step()
+
+
+        if __name__ == "__main__":
+            fire.Fire(main)
+    """,
+}
+
+
+def test_cookbook_dataclass_updated_by_fire_kwargs(cli, tmp_path):
+    write(tmp_path, COOKBOOK)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "finetuning.py", "--enable_fsdp",
+                   "--model_name", "meta-llama/Llama-3.1-8B", cwd=tmp_path / "getting-started")
+    sharding = ours(plan, "dist.sharding")
+    assert sharding is not None and sharding.value == "fsdp_full"
+    assert sharding.source.path.endswith("configs/fsdp.py") and sharding.source.line == 9
+    assert "class default" in sharding.source.detail
+    seq = ours(plan, "data.seq_len")
+    assert seq is not None and seq.value == 4096 and seq.source.path.endswith("configs/training.py")
+    assert seq.source.line == 9 and seq.source.key == "train_config.context_length"
+
+
+def test_cookbook_launch_line_overrides_the_default(cli, tmp_path):
+    write(tmp_path, COOKBOOK)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "python", "finetuning.py", "--enable_fsdp", "--context_length", "2048",
+                   cwd=tmp_path / "getting-started")
+    seq = ours(plan, "data.seq_len")
+    assert seq is not None and seq.value == 2048 and seq.source.kind == "cli"
+    assert seq.source.key == "--context_length"
+
+
+def test_cookbook_fsdp_under_a_guard_decided_false_is_silent(cli, tmp_path):
+    """Without ``--enable_fsdp`` the FSDP wrap does not run: no sharding from the object."""
+    write(tmp_path, COOKBOOK)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "python", "finetuning.py", cwd=tmp_path / "getting-started")
+    assert ours(plan, "dist.sharding") is None
+
+
+def test_cookbook_value_assigned_from_a_call_stays_unknown(cli, tmp_path):
+    """``train_config.context_length = compute()`` after the object is built: not guessed."""
+    files = dict(COOKBOOK)
+    files["src/llama_cookbook/finetuning.py"] = files["src/llama_cookbook/finetuning.py"].replace(
+        "update_config((train_config, fsdp_config), **kwargs)\n",
+        "update_config((train_config, fsdp_config), **kwargs)\n"
+        "            train_config.context_length = compute_length()\n")
+    write(tmp_path, files)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "python", "finetuning.py", "--enable_fsdp", cwd=tmp_path / "getting-started")
+    assert ours(plan, "data.seq_len") is None
+    assert ours(plan, "dist.sharding") is not None  # the rest of the object is still read
+
+
+# karpathy/minGPT @ 37baab71b9abea1b76ab957409a1cc2fbfba8a26: projects/chargpt/chargpt.py:18-51,
+# 86-97 (a CfgNode tree built by attribute assignment in get_config() and static
+# get_default_config() builders; config.merge_from_args(sys.argv[1:])), mingpt/trainer.py:15-27,
+# 31-33,61-74 (Trainer(config.trainer, ...) keeps self.config; run() reads config.batch_size
+# through ``model, config = self.model, self.config``), mingpt/utils.py (CfgNode).
+MINGPT = {
+    "mingpt/__init__.py": "",
+    "mingpt/utils.py": """\
+        class CfgNode:
+            def __init__(self, **kwargs):
+                self.__dict__.update(kwargs)
+
+            def merge_from_args(self, args):
+                for arg in args:
+                    key, val = arg.split('=')
+                    obj = self
+                    keys = key[2:].split('.')
+                    for k in keys[:-1]:
+                        obj = getattr(obj, k)
+                    setattr(obj, keys[-1], val)
+    """,
+    "mingpt/trainer.py": """\
+        import torch
+        from torch.utils.data.dataloader import DataLoader
+        from mingpt.utils import CfgNode as CN
+
+
+        class Trainer:
+
+            @staticmethod
+            def get_default_config():
+                C = CN()
+                C.num_workers = 4
+                C.batch_size = 64
+                C.learning_rate = 3e-4
+                return C
+
+            def __init__(self, config, model, train_dataset):
+                self.config = config
+                self.model = model
+                self.train_dataset = train_dataset
+
+            def run(self):
+                model, config = self.model, self.config
+                optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate)
+                train_loader = DataLoader(
+                    self.train_dataset,
+                    batch_size=config.batch_size,
+                    num_workers=config.num_workers,
+                )
+                for x, y in train_loader:
+                    model(x, y).backward()
+                    optimizer.step()
+    """,
+    "projects/chargpt/chargpt.py": """\
+        import sys
+
+        import torch
+        from torch.utils.data import Dataset
+
+        from mingpt.trainer import Trainer
+        from mingpt.utils import CfgNode as CN
+
+
+        def get_config():
+            C = CN()
+            C.system = CN()
+            C.system.seed = 3407
+            C.data = CharDataset.get_default_config()
+            C.trainer = Trainer.get_default_config()
+            C.trainer.learning_rate = 5e-4
+            return C
+
+
+        class CharDataset(Dataset):
+
+            @staticmethod
+            def get_default_config():
+                C = CN()
+                C.block_size = 128
+                return C
+
+            def __init__(self, config, data):
+                self.config = config
+                self.data = data
+
+            def __len__(self):
+                return len(self.data) - self.config.block_size
+
+
+        if __name__ == '__main__':
+            config = get_config()
+            config.merge_from_args(sys.argv[1:])
+            train_dataset = CharDataset(config.data, open('input.txt').read())
+            model = torch.nn.Linear(8, 8)
+            trainer = Trainer(config.trainer, model, train_dataset)
+            trainer.run()
+    """,
+}
+
+
+def test_mingpt_cfgnode_tree_followed_into_the_trainer(cli, tmp_path):
+    write(tmp_path, MINGPT)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "chargpt.py", "--", "--trainer.batch_size=32", cwd=tmp_path / "projects/chargpt")
+    batch = ours(plan, "batch.micro")
+    assert batch is not None and batch.value == 32 and batch.source.kind == "cli"
+    assert batch.source.key == "--trainer.batch_size"
+    workers = ours(plan, "data.num_workers")
+    assert workers is not None and workers.value == 4
+    assert workers.source.path.endswith("mingpt/trainer.py") and workers.source.line == 11
+    seq = ours(plan, "data.seq_len")
+    assert seq is not None and seq.value == 128 and seq.source.line == 25
+
+
+def test_mingpt_default_without_launch_override(cli, tmp_path):
+    write(tmp_path, MINGPT)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "projects/chargpt")
+    batch = ours(plan, "batch.micro")
+    assert batch is not None and batch.value == 64 and batch.source.path.endswith("mingpt/trainer.py")
+    assert batch.source.line == 12
+
+
+def test_mingpt_value_from_the_environment_is_not_guessed(cli, tmp_path):
+    files = dict(MINGPT)
+    files["mingpt/trainer.py"] = files["mingpt/trainer.py"].replace(
+        "C.batch_size = 64", "C.batch_size = int(os.environ['BS'])")
+    write(tmp_path, files)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "projects/chargpt")
+    assert ours(plan, "batch.micro") is None
+    assert ours(plan, "data.num_workers") is not None
+
+
+# huggingface/accelerate @ 16cb6eb80dd9aa8b4df1a63ef57863e455d53b83: examples/nlp_example.py:
+# 105-110,200-205: a dict literal handed to training_function(config, args), read as
+# ``int(config["batch_size"])``.
+DICT_ACROSS = """\
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    def training_function(config, args):
+        lr = config["lr"]
+        batch_size = int(config["batch_size"])
+        loader = DataLoader(list(range(64)), batch_size=batch_size, shuffle=True)
+        model = torch.nn.Linear(2, 2)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    def main():
+        config = {"lr": 2e-5, "num_epochs": 3, "seed": 42, "batch_size": 16}
+        training_function(config, None)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_dict_passed_across_a_call(cli, tmp_path):
+    write(tmp_path, {"nlp_example.py": DICT_ACROSS})
+    plan = plan_of(cli, "nlp_example.py", cwd=tmp_path)
+    batch = ours(plan, "batch.micro")
+    assert batch is not None and batch.value == 16
+    assert batch.source.path == "nlp_example.py" and batch.source.line == 17
+
+
+def test_dict_value_reassigned_under_a_guard_is_silent(cli, tmp_path):
+    """The real nlp_example.py:116-118 rebinds batch_size under ``if batch_size > MAX_GPU_BATCH_SIZE
+    and ...``: two bindings, not followed."""
+    text = DICT_ACROSS.replace(
+        "        loader = DataLoader(",
+        "        if batch_size > 8 and args.cpu:\n            batch_size = 8\n        loader = DataLoader(")
+    write(tmp_path, {"nlp_example.py": text})
+    plan = plan_of(cli, "nlp_example.py", cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
