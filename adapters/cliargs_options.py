@@ -310,6 +310,7 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
         if (d / ".git").exists() or d.parent == d:
             break
         d = d.parent
+    bases += [b / "src" for b in bases if (b / "src").is_dir()]  # the src layout (OptimalScale/LMFlow src/lmflow)
     seen: set[str] = set()
     queue = [(m, n, path.resolve().parent) for m, n in imports]
     count = 0

@@ -280,13 +280,15 @@ class Builder:
                     for v in [self.value(k.value, shown, depth + 1, "constructor keyword")] if v is not None}
         got = self.m.klass(last) if "." not in name or last[:1].isupper() else None
         if got is not None:
+            if call.args or any(kw.arg is None for kw in call.keywords):
+                return None  # positional or ``**mapping`` arguments: which field gets what is not read
             tree = self.class_tree(got[0], got[1], depth + 1)
             for kw in call.keywords:
-                if kw.arg is None:
-                    continue
                 sub = self.value(kw.value, shown, depth + 1, "constructor keyword")
                 if sub is not None:
                     tree[kw.arg] = sub
+                else:
+                    tree.pop(str(kw.arg), None)  # given, but not a value read here: unknown, not the default
             return tree
         owner = name.rsplit(".", 1)[0] if "." in name else None
         fn = self.m.function(last, owner if owner and owner[:1].isupper() else None)

@@ -356,3 +356,129 @@ def test_dict_value_reassigned_under_a_guard_is_silent(cli, tmp_path):
     write(tmp_path, {"nlp_example.py": text})
     plan = plan_of(cli, "nlp_example.py", cwd=tmp_path)
     assert ours(plan, "batch.micro") is None
+
+
+# pytorch/examples @ the pinned commit of the benchmark: distributed/FSDP2/example.py:55-63
+# ``ModelArgs(..., max_seq_len=seq_len)`` over model.py:12 ``max_seq_len: int = 16``: the keyword
+# given (a local name) replaces the default; it is not read here, so the key is unknown.
+FSDP2 = {
+    "model.py": """\
+        from dataclasses import dataclass
+
+        import torch.nn as nn
+
+
+        @dataclass
+        class ModelArgs:
+            n_layers: int = 2
+            max_seq_len: int = 16
+
+
+        class Transformer(nn.Module):
+            def __init__(self, args: ModelArgs):
+                super().__init__()
+                self.max_seq_len = args.max_seq_len
+                self.pos = nn.Embedding(args.max_seq_len, 8)
+    """,
+    "example.py": """\
+        import torch
+        from model import ModelArgs, Transformer
+
+        seq_len = 64
+        model_args = ModelArgs(n_layers=10, max_seq_len=seq_len)
+        model = Transformer(model_args)
+        optimizer = torch.optim.AdamW(model.parameters())
+        for _ in range(3):
+            model(torch.randint(0, 8, (4, seq_len))).sum().backward()
+            optimizer.step()
+    """,
+}
+
+
+def test_keyword_not_read_hides_the_class_default(cli, tmp_path):
+    write(tmp_path, FSDP2)
+    plan = plan_of(cli, "example.py", cwd=tmp_path)
+    assert ours(plan, "data.seq_len") is None
+
+
+def test_literal_keyword_replaces_the_class_default(cli, tmp_path):
+    files = dict(FSDP2)
+    files["example.py"] = files["example.py"].replace("max_seq_len=seq_len", "max_seq_len=64")
+    write(tmp_path, files)
+    plan = plan_of(cli, "example.py", cwd=tmp_path)
+    seq = ours(plan, "data.seq_len")
+    assert seq is not None and seq.value == 64 and seq.source.path == "example.py" and seq.source.line == 5
+    assert "constructor keyword" in seq.source.detail
+
+
+# OptimalScale/LMFlow @ f3597dba134e (the benchmark's pin): examples/finetune.py:25-44 imports
+# its argument dataclasses from the project's package under src/ (src/lmflow/args.py:58,128,513,
+# 626 FinetunerArguments(TrainingArguments)) and parses them with HfArgumentParser.
+LMFLOW = {
+    "examples/finetune.py": """\
+        import sys
+
+        from transformers import HfArgumentParser
+
+        from lmflow.args import AutoArguments, DatasetArguments, ModelArguments
+
+
+        def main():
+            PipelineArguments = AutoArguments.get_pipeline_args_class("finetuner")
+            parser = HfArgumentParser((ModelArguments, DatasetArguments, PipelineArguments))
+            model_args, data_args, pipeline_args = parser.parse_args_into_dataclasses()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "src/lmflow/__init__.py": "",
+    "src/lmflow/args.py": """\
+        from dataclasses import dataclass, field
+        from typing import Optional
+
+        from transformers import TrainingArguments
+
+
+        @dataclass
+        class ModelArguments:
+            model_name_or_path: Optional[str] = field(default=None)
+
+
+        @dataclass
+        class DatasetArguments:
+            block_size: Optional[int] = field(default=None)
+
+
+        @dataclass
+        class FinetunerArguments(TrainingArguments):
+            use_lora: bool = field(default=False)
+
+
+        class AutoArguments:
+            def get_pipeline_args_class(pipeline_name):
+                return {"finetuner": FinetunerArguments}[pipeline_name]
+    """,
+}
+
+
+def test_argument_dataclasses_of_a_src_layout_package(cli, tmp_path):
+    write(tmp_path, LMFLOW)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "accelerate", "launch", "examples/finetune.py", "--model_name_or_path",
+                   "meta-llama/Llama-3.2-3B-Instruct", "--per_device_train_batch_size", "1", "--block_size", "512",
+                   cwd=tmp_path)
+    ref = fact(plan, "model.ref")
+    assert ref is not None and ref.value == "meta-llama/Llama-3.2-3B-Instruct"
+    assert "src/lmflow/args.py" in ref.source.detail
+    batch = fact(plan, "batch.micro")
+    assert batch is not None and batch.value == 1
+
+
+def test_package_not_in_the_project_declares_nothing(cli, tmp_path):
+    files = {k: v for k, v in LMFLOW.items() if not k.startswith("src/")}
+    write(tmp_path, files)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "accelerate", "launch", "examples/finetune.py", "--model_name_or_path",
+                   "meta-llama/Llama-3.2-3B-Instruct", "--per_device_train_batch_size", "1", cwd=tmp_path)
+    assert fact(plan, "batch.micro") is None
