@@ -33,8 +33,9 @@ from typing import Any, Optional
 from preflight.sources import read_text_limited
 
 _MAX_BYTES = 500_000
-_MAX_MODULES = 24
+_MAX_MODULES = 40
 _DEPTH = 4
+_LEVELS = 3  # imports followed: the script's, theirs, and theirs
 
 
 @dataclass
@@ -61,6 +62,39 @@ class Enum:
 
 
 Tree = dict  # str -> Leaf | Tree
+
+
+class Namespace(dict):
+    """The parsed options of the job (``args = parser.parse_args()``, the dataclasses of
+    ``parse_args_into_dataclasses()``): a key is an option the job declares, its value the
+    launch line's, else the declared default (:func:`preflight.adapters.cliargs.option_resolver`)."""
+
+    def __init__(self, resolve: Any) -> None:
+        super().__init__()
+        self.resolve = resolve
+        self.memo: dict[str, Optional[Leaf]] = {}
+
+    def _leaf(self, key: object) -> Optional[Leaf]:
+        if not isinstance(key, str):
+            return None
+        if key not in self.memo:
+            got = self.resolve(key)
+            self.memo[key] = None if got is None else \
+                Leaf(got.value, "", None, "launch line" if got.kind == "cli" else f"declared default: {got.detail}")
+        return self.memo[key]
+
+    def __contains__(self, key: object) -> bool:
+        return self._leaf(key) is not None
+
+    def __getitem__(self, key: Any) -> Any:
+        got = self._leaf(key)
+        if got is None:
+            raise KeyError(key)
+        return got
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        got = self._leaf(key)
+        return default if got is None else got
 
 
 def _parse(path: Path) -> Optional[ast.Module]:
@@ -106,7 +140,7 @@ class Modules:
                 seen.add(more.resolve())
                 self.trees.append((self._show(more), more.resolve(), t))
                 frontier.append((more.resolve(), t))
-        for _ in range(2):
+        for _ in range(_LEVELS):
             nxt = []
             for path, t in frontier:
                 for cand in self._imports(path, t):
@@ -143,7 +177,8 @@ class Modules:
 
     def _imports(self, path: Path, tree: ast.Module) -> list[Path]:
         out: list[Path] = []
-        for node in ast.walk(tree):
+        top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+        for node in top:
             mods: list[str] = []
             bases = self.bases
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -351,7 +386,9 @@ def assign(tree: Tree, path: tuple, value: Any) -> None:
             nxt = {}
             node[part] = nxt
         node = nxt
-    if value is None:
+    if value is None and isinstance(node, Namespace):
+        node.memo[path[-1]] = None  # an option the code sets itself: no longer the launch line's
+    elif value is None:
         node.pop(path[-1], None)
     else:
         node[path[-1]] = value

@@ -28,6 +28,7 @@ from preflight.adapters.config_object import (
     Enum,
     Leaf,
     Modules,
+    Namespace,
     Tree,
     assign,
     attr_path,
@@ -35,7 +36,16 @@ from preflight.adapters.config_object import (
     leaves,
     lookup,
 )
-from preflight.adapters.hydra_reads import _call, _division, _emit, _Found, _guard, _Reader, _Val
+from preflight.adapters.hydra_reads import (
+    _call,
+    _division,
+    _dotted,
+    _emit,
+    _Found,
+    _guard,
+    _Reader,
+    _Val,
+)
 
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
@@ -44,6 +54,7 @@ from preflight.registry import register_adapter
 _FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
          "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
 _ROUNDS = 3
+_PARSE = ("parse_args", "parse_args_into_dataclasses")
 Fn = Any  # ast.FunctionDef | ast.Module
 
 
@@ -68,6 +79,7 @@ class _ObjReader(_Reader):
         super().__init__((), known, add, display, null)
         self.names = names
         self.selfs = selfs
+        self.bare = False  # a bare name means its object (following calls), not a value read
 
     def chain(self, node: ast.AST) -> Optional[tuple]:
         parts: list[str] = []
@@ -81,7 +93,7 @@ class _ObjReader(_Reader):
             node = node.value
         parts.reverse()
         if isinstance(node, ast.Name):
-            if node.id in self.names:
+            if node.id in self.names and (parts or self.bare):
                 return self.names[node.id] + tuple(parts)
             if node.id == "self" and parts and parts[0] in self.selfs:
                 return self.selfs[parts[0]] + tuple(parts[1:])
@@ -142,6 +154,7 @@ class _Flow:
             changed = False
             for shown, fn in self.fns:
                 reader = self.reader(fn, None, None, shown, None)
+                reader.bare = True
                 for node in _own(fn):
                     if isinstance(node, ast.Assign) and len(node.targets) == 1:
                         changed |= self._alias(fn, node.targets[0], node.value, reader)
@@ -149,6 +162,28 @@ class _Flow:
                         changed |= self._into(node, reader)
             if not changed:
                 return
+
+    def invalidate(self, applied: set[int]) -> None:
+        """A key the code sets anywhere else (``config["num_epochs"] = 2`` under a test of the
+        environment, ``args.world_size = ...``) is not known: its value is dropped."""
+        for shown, fn in self.fns:
+            reader = self.reader(fn, None, None, shown, None)
+            if not reader.names and not reader.selfs:
+                continue
+            for node in _own(fn):
+                if id(node) in applied or not isinstance(node, (ast.Assign, ast.AugAssign)):
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                reader.bare = True
+                value = reader.chain(node.value) if isinstance(node, ast.Assign) else None
+                reader.bare = False  # a bare name as a target rebinds the name, not a key
+                if self.is_tree(value):
+                    continue  # an alias (``self.config = config``), not a new value
+                for target in targets:
+                    for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+                        path = reader.chain(t)
+                        if path is not None and len(path) >= 2:
+                            assign(self.combined, path, None)
 
     def _alias(self, fn: Fn, target: ast.AST, value: ast.AST, reader: _ObjReader) -> bool:
         pairs: list[tuple[ast.AST, ast.AST]] = [(target, value)]
@@ -204,6 +239,15 @@ class _Flow:
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
         if not name:
             return None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id[:1].isupper():
+            owner = self.m.klass(f.value.id)  # ``Base.__init__(self, ...)``, ``Cls.build(...)``
+            if owner is not None:
+                meth = next((s for s in owner[1].body if isinstance(s, ast.FunctionDef) and s.name == f.attr), None)
+                if meth is None:
+                    return None
+                explicit_self = bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == "self"
+                static = any(_dotted(d) == "staticmethod" for d in meth.decorator_list)
+                return meth, not explicit_self and not static
         got = self.m.klass(name) if name[:1].isupper() else None
         if got is not None:
             init = next((s for s in got[1].body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
@@ -214,10 +258,13 @@ class _Flow:
         return fn[1], fn[2] is not None
 
 
-def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modules, argv: list[str]
+def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modules, argv: list[str],
+           namespace: Optional[Namespace] = None, applied: Optional[set[int]] = None
            ) -> tuple[Tree, dict[int, dict[str, tuple]]]:
     """The config objects the entry builds, updated as the code and the launch line say:
-    (root name -> tree, id(function) -> root name -> (root,))."""
+    (root name -> tree, id(function) -> root name -> (root,)); ``applied`` gets the assignments
+    taken into the values."""
+    applied = set() if applied is None else applied
     combined: Tree = {}
     scopes: dict[int, dict[str, tuple]] = {}
     fired = "Fire(" in ast.unparse(script_tree) if hasattr(ast, "unparse") else False
@@ -225,8 +272,16 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
     fns: list[Fn] = [script_tree] + [n for n in ast.walk(script_tree) if isinstance(n, ast.FunctionDef)]
     for fn in fns:
         local: dict[str, Tree] = {}
+        for node in _own(fn) if namespace is not None else []:  # the parsed options, in any branch
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE:
+                t0 = node.targets[0]
+                for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
+                    if isinstance(name, ast.Name):
+                        local[name.id] = namespace
         for stmt in _straight(fn):
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
+            applied.add(id(node))
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
                 pairs = [(node.targets[0], node.value)]
                 t0 = node.targets[0]
@@ -251,7 +306,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
             elif isinstance(node, ast.Call):
                 _update(node, local, modules, options, fired, fn)
         for var, tree in local.items():
-            if leaves(tree):
+            if leaves(tree) or isinstance(tree, Namespace):
                 combined[var] = tree
                 scopes.setdefault(id(fn), {})[var] = (var,)
     return combined, scopes
@@ -333,14 +388,18 @@ class ConfigObjectAdapter(Adapter):
             modules = Modules(path, script.tree, script.source.display,
                               Path(str(project.root)) if project.root else None)
             builder = Builder(modules)
+            from preflight.adapters.cliargs import option_resolver
+
+            applied: set[int] = set()
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
-                                      project.script_args(script))
+                                      project.script_args(script), Namespace(option_resolver(project, script)),
+                                      applied)
             if not combined:
                 continue
-            self._read(project, plan, modules, combined, scopes)
+            self._read(project, plan, modules, combined, scopes, applied)
 
     def _read(self, project: Project, plan: TrainingPlan, modules: Modules, combined: Tree,
-              scopes: dict[int, dict[str, tuple]]) -> None:
+              scopes: dict[int, dict[str, tuple]], applied: set[int]) -> None:
         flow = _Flow(modules, combined)
         for key, names in scopes.items():
             flow.names[key] = dict(names)
@@ -352,6 +411,7 @@ class ConfigObjectAdapter(Adapter):
                     if var not in params:
                         flow.names.setdefault(id(fn), {}).setdefault(var, path)
         flow.propagate()
+        flow.invalidate(applied)
 
         def known(path: tuple) -> Any:
             got = lookup(combined, path)
@@ -369,7 +429,7 @@ class ConfigObjectAdapter(Adapter):
             if got.how == "launch line":
                 src = Source("cli", None, None, f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
             else:
-                src = Source("code", got.file, got.line, key, f"{detail} ({got.how})")
+                src = Source("code", got.file or None, got.line, key, f"{detail} ({got.how})")
             self.add_checked(plan, field, value, src, conf)
 
         found = _Found()
@@ -422,5 +482,5 @@ class ConfigObjectAdapter(Adapter):
         if got.how == "launch line":
             src = Source("cli", None, None, f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
         else:
-            src = Source("code", got.file, got.line, ".".join(path), f"{detail} ({got.how})")
+            src = Source("code", got.file or None, got.line, ".".join(path), f"{detail} ({got.how})")
         self.add_checked(plan, field, value, src, "medium")

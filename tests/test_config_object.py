@@ -482,3 +482,117 @@ def test_package_not_in_the_project_declares_nothing(cli, tmp_path):
     plan = plan_of(cli, "--", "accelerate", "launch", "examples/finetune.py", "--model_name_or_path",
                    "meta-llama/Llama-3.2-3B-Instruct", "--per_device_train_batch_size", "1", cwd=tmp_path)
     assert fact(plan, "batch.micro") is None
+
+
+# OptimalScale/LMFlow @ f3597dba134e: the parsed argument dataclasses followed into the project's
+# package: examples/finetune.py:44,53 -> src/lmflow/models/auto_model.py:12-15
+# (AutoModel.get_model(model_args) -> HFDecoderModel(model_args)) -> hf_decoder_model.py:83-84
+# (HFModelMixin.__init__(self, model_args=model_args)) -> hf_model_mixin.py:83,248-273
+# (self.__prepare_peft_config(model_args): if model_args.use_lora: LoraConfig(r=model_args.lora_r);
+# if model_args.use_dora: LoraConfig(use_dora=True, ...)).
+LMFLOW_PEFT = dict(LMFLOW)
+LMFLOW_PEFT["examples/finetune.py"] = """\
+    import sys
+
+    from transformers import HfArgumentParser
+
+    from lmflow.args import DatasetArguments, ModelArguments
+    from lmflow.models.auto_model import AutoModel
+
+
+    def main():
+        parser = HfArgumentParser((ModelArguments, DatasetArguments))
+        if len(sys.argv) == 2 and sys.argv[1].endswith(".json"):
+            model_args, data_args = parser.parse_json_file(json_file=sys.argv[1])
+        else:
+            model_args, data_args = parser.parse_args_into_dataclasses()
+        model = AutoModel.get_model(model_args)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+LMFLOW_PEFT["src/lmflow/args.py"] = textwrap.dedent(LMFLOW["src/lmflow/args.py"]).replace(
+    "    model_name_or_path: Optional[str] = field(default=None)\n",
+    "    model_name_or_path: Optional[str] = field(default=None)\n"
+    "    use_lora: bool = field(default=False)\n"
+    "    use_dora: bool = field(default=False)\n"
+    "    lora_r: int = field(default=8)\n")
+LMFLOW_PEFT["src/lmflow/models/__init__.py"] = ""
+LMFLOW_PEFT["src/lmflow/models/auto_model.py"] = """\
+    from lmflow.models.hf_decoder_model import HFDecoderModel
+
+
+    class AutoModel:
+        @classmethod
+        def get_model(self, model_args, *args, **kwargs):
+            return HFDecoderModel(model_args, *args, **kwargs)
+"""
+LMFLOW_PEFT["src/lmflow/models/hf_decoder_model.py"] = """\
+    from lmflow.models.hf_model_mixin import HFModelMixin
+
+
+    class HFDecoderModel(HFModelMixin):
+        def __init__(self, model_args, do_train=True, **kwargs):
+            HFModelMixin.__init__(self, model_args=model_args, do_train=do_train, **kwargs)
+"""
+LMFLOW_PEFT["src/lmflow/models/hf_model_mixin.py"] = """\
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+
+    class HFModelMixin:
+        def __init__(self, model_args, do_train):
+            self.peft_config = self.__prepare_peft_config(model_args)
+            model = AutoModelForCausalLM.from_pretrained("gpt2")
+            if model_args.use_lora or model_args.use_dora:
+                model = get_peft_model(model, self.peft_config)
+
+        def __prepare_peft_config(self, model_args):
+            peft_config = None
+            if model_args.use_lora:
+                peft_config = LoraConfig(r=model_args.lora_r, lora_alpha=16)
+            if model_args.use_dora:
+                peft_config = LoraConfig(use_dora=True, r=model_args.lora_r)
+            return peft_config
+"""
+
+
+def test_parsed_options_followed_into_the_project_package(cli, tmp_path):
+    write(tmp_path, LMFLOW_PEFT)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "accelerate", "launch", "examples/finetune.py", "--model_name_or_path",
+                   "meta-llama/Llama-3.2-3B-Instruct", "--use_lora", "1", "--lora_r", "16", cwd=tmp_path)
+    method = ours(plan, "peft.method")
+    assert method is not None and method.value == "lora" and method.source.kind == "cli"
+    assert method.source.key == "--use_lora"
+    rank = ours(plan, "peft.rank")
+    assert rank is not None and rank.value == 16 and rank.source.key == "--lora_r"
+
+
+def test_parsed_options_default_off_is_no_lora_and_undeclared_is_silent(cli, tmp_path):
+    write(tmp_path, LMFLOW_PEFT)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "accelerate", "launch", "examples/finetune.py", "--model_name_or_path", "m/x",
+                   cwd=tmp_path)
+    method = ours(plan, "peft.method")
+    assert method is not None and method.value == "none"
+    assert ours(plan, "peft.rank") is None
+    files = dict(LMFLOW_PEFT)
+    files["src/lmflow/args.py"] = files["src/lmflow/args.py"].replace(
+        "    use_lora: bool = field(default=False)\n", "")
+    write(tmp_path, files)
+    plan = plan_of(cli, "--", "accelerate", "launch", "examples/finetune.py", "--model_name_or_path", "m/x",
+                   cwd=tmp_path)
+    assert ours(plan, "peft.method") is None  # use_lora is not an option the job declares: unknown
+
+
+def test_key_set_again_in_the_callee_is_unknown(cli, tmp_path):
+    """huggingface/accelerate examples/by_feature/*.py: ``if os.environ.get("TESTING_MOCKED_DATALOADERS",
+    None) == "1": config["num_epochs"] = 2`` in training_function: any other store makes the key unknown."""
+    text = DICT_ACROSS.replace(
+        '        lr = config["lr"]\n',
+        '        lr = config["lr"]\n        if args.testing:\n            config["batch_size"] = 2\n')
+    write(tmp_path, {"nlp_example.py": text})
+    plan = plan_of(cli, "nlp_example.py", cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
