@@ -54,6 +54,9 @@ from preflight.registry import register_adapter
 _FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
          "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
 _ROUNDS = 3
+# a value read through a chain of the project's code: it fills a field no framework reading
+# decides, and never outranks one (a launch-line value reached this way is still an inference)
+_PRIORITY = -1
 _PARSE = ("parse_args", "parse_args_into_dataclasses")
 Fn = Any  # ast.FunctionDef | ast.Module
 
@@ -422,6 +425,8 @@ class ConfigObjectAdapter(Adapter):
             return isinstance(got, Leaf) and got.value is None
 
         def add(field: str, value: Any, path: tuple, detail: str, conf: str) -> None:
+            if field == "peft.method" and value == "none":
+                return  # one guard decided false around a LoRA construct: LoRA may be built elsewhere
             got = lookup(combined, path)
             if not isinstance(got, Leaf) or isinstance(value, Enum):
                 return
@@ -430,7 +435,7 @@ class ConfigObjectAdapter(Adapter):
                 src = Source("cli", None, None, f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
             else:
                 src = Source("code", got.file or None, got.line, key, f"{detail} ({got.how})")
-            self.add_checked(plan, field, value, src, conf)
+            self.add_checked(plan, field, value, src, conf, _PRIORITY)
 
         found = _Found()
         for shown, fn in flow.fns:
@@ -483,4 +488,4 @@ class ConfigObjectAdapter(Adapter):
             src = Source("cli", None, None, f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
         else:
             src = Source("code", got.file or None, got.line, ".".join(path), f"{detail} ({got.how})")
-        self.add_checked(plan, field, value, src, "medium")
+        self.add_checked(plan, field, value, src, "medium", _PRIORITY)
