@@ -451,7 +451,7 @@ class ConfigObjectAdapter(Adapter):
                 if isinstance(node, ast.Call):
                     _call(node, reader, found)
                     if _runs(node, parents, reader):
-                        self._extra(node, reader, plan, combined, shown)
+                        self._extra(node, reader, plan, combined, shown, modules)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
@@ -461,9 +461,12 @@ class ConfigObjectAdapter(Adapter):
             found.read |= reader.read_paths
         _emit(found, known, add, modules.trees[0][0])
 
-    def _extra(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, combined: Tree, shown: str) -> None:
+    def _extra(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, combined: Tree, shown: str,
+               modules: Optional[Modules] = None) -> None:
         f = call.func
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if "loader" in name.lower() and modules is not None:
+            self._loader_kwargs(call, reader, plan, modules, shown)
         for kw in call.keywords:
             if kw.arg == "num_workers" and "loader" in name.lower():
                 got = reader.ev(kw.value)
@@ -479,6 +482,33 @@ class ConfigObjectAdapter(Adapter):
                         self._leaf_fact(plan, combined, "dist.sharding", _FSDP[member], got.path,
                                         f"FullyShardedDataParallel(sharding_strategy={'.'.join(got.path)}) = "
                                         f"{got.value.name} ({shown}:{call.lineno})")
+
+    def _loader_kwargs(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, modules: Modules,
+                       shown: str) -> None:
+        """``DataLoader(ds, **kw)`` with ``kw`` the dict a project helper builds from the object."""
+        from preflight.adapters.config_object_helpers import helper_dict
+
+        given = {k.arg for k in call.keywords if k.arg}
+        for kw in call.keywords:
+            if kw.arg is not None or not isinstance(kw.value, ast.Name):
+                continue
+            bound = reader.assigns.get(kw.value.id, [])
+            if len(bound) != 1 or not isinstance(bound[0], ast.Call):
+                continue
+            got = helper_dict(bound[0], modules, reader, reader.known)
+            if got is None:
+                continue
+            values, lines, where, helper = got
+            for key, field in (("batch_size", "batch.micro"), ("num_workers", "data.num_workers")):
+                value = values.get(key)
+                if key in given or not isinstance(value, int) or isinstance(value, bool) or value < 0 \
+                        or (key == "batch_size" and value == 0):
+                    continue
+                self.add_checked(plan, field, value,
+                                 Source("code", where, lines.get(key), key,
+                                        f"{kw.value.id}[{key!r}] set by {helper}() from the config object it is "
+                                        f"given ({shown}:{bound[0].lineno}), passed to {ast.unparse(call.func)}"
+                                        f"(**{kw.value.id}) at line {call.lineno}"), "medium", _PRIORITY)
 
     def _leaf_fact(self, plan: TrainingPlan, combined: Tree, field: str, value: Any, path: tuple, detail: str) -> None:
         got = lookup(combined, path)

@@ -68,6 +68,8 @@ COOKBOOK = {
             enable_fsdp: bool=False
             batching_strategy: str="packing"
             context_length: int=4096
+            batch_size_training: int=4
+            val_batch_size: int=1
             use_peft: bool=False
     """,
     "src/llama_cookbook/configs/fsdp.py": """\
@@ -83,6 +85,21 @@ COOKBOOK = {
     """,
     "src/llama_cookbook/utils/__init__.py": "",
     "src/llama_cookbook/utils/config_utils.py": """\
+        def get_dataloader_kwargs(train_config, dataset, dataset_processer, mode):
+            kwargs = {}
+            batch_size = train_config.batch_size_training if mode=="train" else train_config.val_batch_size
+            if train_config.batching_strategy == "padding":
+                kwargs["batch_sampler"] = LengthBasedBatchSampler(dataset, batch_size, drop_last=True)
+            elif train_config.batching_strategy == "packing":
+                if train_config.enable_fsdp:
+                    kwargs["sampler"] = DistributedSampler(dataset)
+                kwargs["batch_size"] = batch_size
+                kwargs["drop_last"] = True
+            else:
+                raise ValueError(f"Unknown batching strategy: {train_config.batching_strategy}")
+            return kwargs
+
+
         def update_config(config, **kwargs):
             if isinstance(config, (tuple, list)):
                 for c in config:
@@ -99,7 +116,7 @@ COOKBOOK = {
         from transformers import LlamaForCausalLM
 
         from llama_cookbook.configs import fsdp_config as FSDP_CONFIG, train_config as TRAIN_CONFIG
-        from llama_cookbook.utils.config_utils import update_config
+        from llama_cookbook.utils.config_utils import get_dataloader_kwargs, update_config
 
 
         class ConcatDataset(torch.utils.data.Dataset):
@@ -117,8 +134,10 @@ COOKBOOK = {
             dataset_train = []
             if train_config.batching_strategy == "packing":
                 dataset_train = ConcatDataset(dataset_train, chunk_size=train_config.context_length)
+            train_dl_kwargs = get_dataloader_kwargs(train_config, dataset_train, None, "train")
+            train_dataloader = torch.utils.data.DataLoader(dataset_train, pin_memory=True, **train_dl_kwargs)
             optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-            for batch in dataset_train:
+            for batch in train_dataloader:
                 model(**batch).loss.backward()
                 optimizer.step()
 
@@ -594,4 +613,23 @@ def test_key_set_again_in_the_callee_is_unknown(cli, tmp_path):
         '        lr = config["lr"]\n        if args.testing:\n            config["batch_size"] = 2\n')
     write(tmp_path, {"nlp_example.py": text})
     plan = plan_of(cli, "nlp_example.py", cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
+
+
+def test_cookbook_loader_kwargs_built_by_a_helper(cli, tmp_path):
+    write(tmp_path, COOKBOOK)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "python", "finetuning.py", "--enable_fsdp", "--batch_size_training", "8",
+                   cwd=tmp_path / "getting-started")
+    batch = ours(plan, "batch.micro")
+    assert batch is not None and batch.value == 8
+    assert batch.source.path.endswith("utils/config_utils.py") and batch.source.line == 9
+
+
+def test_cookbook_loader_kwargs_without_a_batch_size_key_are_silent(cli, tmp_path):
+    """``--batching_strategy padding``: the batch goes to a batch sampler, no ``batch_size`` key."""
+    write(tmp_path, COOKBOOK)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "python", "finetuning.py", "--batching_strategy", "padding",
+                   cwd=tmp_path / "getting-started")
     assert ours(plan, "batch.micro") is None
