@@ -20,6 +20,7 @@ used; a call whose callee is not one project function or class is not followed.
 from __future__ import annotations
 
 import ast
+from collections import Counter
 from pathlib import Path
 from typing import Any, Optional
 
@@ -83,6 +84,8 @@ class _ObjReader(_Reader):
         self.names = names
         self.selfs = selfs
         self.bare = False  # a bare name means its object (following calls), not a value read
+        self.rebound: set[str] = set()  # names the function binds itself: not the caller's value
+        self.combined: Tree = {}
 
     def chain(self, node: ast.AST) -> Optional[tuple]:
         parts: list[str] = []
@@ -96,7 +99,8 @@ class _ObjReader(_Reader):
             node = node.value
         parts.reverse()
         if isinstance(node, ast.Name):
-            if node.id in self.names and (parts or self.bare):
+            if node.id in self.names and node.id not in self.rebound and (
+                    parts or self.bare or not isinstance(lookup(self.combined, self.names[node.id]), dict)):
                 return self.names[node.id] + tuple(parts)
             if node.id == "self" and parts and parts[0] in self.selfs:
                 return self.selfs[parts[0]] + tuple(parts[1:])
@@ -143,14 +147,24 @@ class _Flow:
                             self.owner[id(item)] = node
                 if isinstance(node, ast.FunctionDef):
                     self.fns.append((shown, node))
+        self.stores: dict[int, Counter] = {
+            id(fn): Counter(n.id for n in _own(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+            for _, fn in self.fns}
+        self.rebound: dict[int, set[str]] = {key: set(c) for key, c in self.stores.items()}
 
     def reader(self, fn: Fn, known: Any, add: Any, shown: str, null: Any) -> _ObjReader:
         klass = self.owner.get(id(fn))
         selfs = self.selfs.get(id(klass), {}) if klass is not None else {}
-        return _ObjReader(known, add, shown, null, self.names.setdefault(id(fn), {}), selfs)
+        reader = _ObjReader(known, add, shown, null, self.names.setdefault(id(fn), {}), selfs)
+        reader.rebound = self.rebound.get(id(fn), set())
+        reader.combined = self.combined
+        return reader
 
     def is_tree(self, path: Optional[tuple]) -> bool:
         return path is not None and isinstance(lookup(self.combined, path), dict)
+
+    def is_known(self, path: Optional[tuple]) -> bool:
+        return path is not None and lookup(self.combined, path) is not None
 
     def propagate(self) -> None:
         for _ in range(_ROUNDS):
@@ -180,10 +194,12 @@ class _Flow:
                 reader.bare = True
                 value = reader.chain(node.value) if isinstance(node, ast.Assign) else None
                 reader.bare = False  # a bare name as a target rebinds the name, not a key
-                if self.is_tree(value):
-                    continue  # an alias (``self.config = config``), not a new value
+                if self.is_known(value):
+                    continue  # an alias (``self.config = config``, ``self.lr = config.lr``), not a new value
                 for target in targets:
                     for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+                        if isinstance(t, ast.Name):
+                            continue  # rebinding a name changes no key
                         path = reader.chain(t)
                         if path is not None and len(path) >= 2:
                             assign(self.combined, path, None)
@@ -195,11 +211,16 @@ class _Flow:
         changed = False
         for t, v in pairs:
             path = reader.chain(v)
-            if not self.is_tree(path):
+            if not self.is_known(path):
                 continue
             assert path is not None
+            if isinstance(t, ast.Name) and not self.is_tree(path):
+                continue  # a local bound to a value: read through the function's assignments
             if isinstance(t, ast.Name) and self.names.setdefault(id(fn), {}).get(t.id) != path:
+                if self.stores.get(id(fn), Counter())[t.id] != 1:
+                    continue  # bound more than once: which binding a read sees is not followed
                 self.names[id(fn)][t.id] = path
+                self.rebound.get(id(fn), set()).discard(t.id)
                 changed = True
             elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
                 klass = self.owner.get(id(fn))
@@ -211,13 +232,15 @@ class _Flow:
     def _into(self, call: ast.Call, reader: _ObjReader) -> bool:
         given: list[tuple[object, tuple]] = []
         for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                break  # the positions after ``*args`` are not known
             path = reader.chain(arg)
-            if self.is_tree(path):
+            if self.is_known(path):
                 assert path is not None
                 given.append((i, path))
         for kw in call.keywords:
             path = reader.chain(kw.value) if kw.arg else None
-            if self.is_tree(path):
+            if self.is_known(path):
                 assert path is not None
                 given.append((kw.arg, path))
         if not given:
@@ -232,7 +255,7 @@ class _Flow:
         for where, path in given:
             name = params[where] if isinstance(where, int) and where < len(params) else \
                 where if isinstance(where, str) and where in params + [a.arg for a in fn.args.kwonlyargs] else None
-            if name is not None and names.get(name) != path:
+            if name is not None and name not in self.rebound.get(id(fn), ()) and names.get(name) != path:
                 names[name] = path
                 changed = True
         return changed
@@ -406,6 +429,7 @@ class ConfigObjectAdapter(Adapter):
         flow = _Flow(modules, combined)
         for key, names in scopes.items():
             flow.names[key] = dict(names)
+            flow.rebound[key] = flow.rebound.get(key, set()) - set(names)  # the roots are bound there
         module_level = scopes.get(id(modules.trees[0][2]), {})
         for shown, fn in flow.fns:  # module-level objects of the entry are seen by its functions
             if module_level and shown == modules.trees[0][0] and isinstance(fn, ast.FunctionDef):

@@ -633,3 +633,58 @@ def test_cookbook_loader_kwargs_without_a_batch_size_key_are_silent(cli, tmp_pat
     plan = plan_of(cli, "--", "python", "finetuning.py", "--batching_strategy", "padding",
                    cwd=tmp_path / "getting-started")
     assert ours(plan, "batch.micro") is None
+
+
+# A value of the object handed to a project class and kept on ``self`` (the shape of CarperAI/trlx
+# trlx/trainer/accelerate_base_trainer.py ``self.config = config`` + accelerate_ppo_trainer.py:231
+# ``create_loader(self.config.train.batch_size)``; here one key at a time).
+SELF_VALUE = """\
+    from dataclasses import dataclass
+
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    @dataclass
+    class Cfg:
+        batch_size: int = 12
+        num_workers: int = 2
+
+
+    class Trainer:
+        def __init__(self, model, batch_size, workers=0):
+            self.model = model
+            self.batch_size = batch_size
+            self.workers = workers
+
+        def loader(self, ds):
+            return DataLoader(ds, batch_size=self.batch_size, num_workers=self.workers)
+
+
+    cfg = Cfg()
+    model = torch.nn.Linear(2, 2)
+    trainer = Trainer(model, cfg.batch_size, workers=cfg.num_workers)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x in trainer.loader(list(range(10))):
+        model(x).sum().backward()
+        optimizer.step()
+"""
+
+
+def test_value_kept_on_self_by_a_project_class(cli, tmp_path):
+    write(tmp_path, {"train.py": SELF_VALUE})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    batch = ours(plan, "batch.micro")
+    assert batch is not None and batch.value == 12 and batch.source.line == 9
+    workers = ours(plan, "data.num_workers")
+    assert workers is not None and workers.value == 2 and workers.source.line == 10
+
+
+def test_parameter_rebound_in_the_callee_is_not_the_callers_value(cli, tmp_path):
+    text = SELF_VALUE.replace("            self.batch_size = batch_size\n",
+                              "            batch_size = batch_size * torch.cuda.device_count()\n"
+                              "            self.batch_size = batch_size\n")
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
+    assert ours(plan, "data.num_workers") is not None
