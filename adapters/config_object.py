@@ -97,17 +97,31 @@ class Namespace(dict):
         return default if got is None else got
 
 
+_PARSED: dict[tuple[str, int, int], Optional[ast.Module]] = {}  # (path, mtime, size) -> tree
+_MAX_PARSED = 512
+
+
 def _parse(path: Path) -> Optional[ast.Module]:
+    """The module's tree, parsed once per content stamp (a long-running ``preflight lsp``
+    re-reads a file that changed)."""
     try:
-        text = read_text_limited(path, errors="replace")
+        st = path.stat()
     except OSError:
         return None
-    if len(text) > _MAX_BYTES:
-        return None
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key in _PARSED:
+        return _PARSED[key]
+    tree: Optional[ast.Module] = None
     try:
-        return ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
+        text = read_text_limited(path, errors="replace")
+        if len(text) <= _MAX_BYTES:
+            tree = ast.parse(text)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        tree = None
+    if len(_PARSED) >= _MAX_PARSED:
+        _PARSED.clear()
+    _PARSED[key] = tree
+    return tree
 
 
 def _bases(script: Path) -> list[Path]:

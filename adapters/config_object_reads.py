@@ -147,8 +147,9 @@ class _Flow:
                             self.owner[id(item)] = node
                 if isinstance(node, ast.FunctionDef):
                     self.fns.append((shown, node))
+        self.own: dict[int, list[ast.AST]] = {id(fn): _own(fn) for _, fn in self.fns}  # walked once
         self.stores: dict[int, Counter] = {
-            id(fn): Counter(n.id for n in _own(fn) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+            id(fn): Counter(n.id for n in self.own[id(fn)] if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
             for _, fn in self.fns}
         self.rebound: dict[int, set[str]] = {key: set(c) for key, c in self.stores.items()}
 
@@ -172,7 +173,7 @@ class _Flow:
             for shown, fn in self.fns:
                 reader = self.reader(fn, None, None, shown, None)
                 reader.bare = True
-                for node in _own(fn):
+                for node in self.own[id(fn)]:
                     if isinstance(node, ast.Assign) and len(node.targets) == 1:
                         changed |= self._alias(fn, node.targets[0], node.value, reader)
                     elif isinstance(node, ast.Call):
@@ -187,7 +188,7 @@ class _Flow:
             reader = self.reader(fn, None, None, shown, None)
             if not reader.names and not reader.selfs:
                 continue
-            for node in _own(fn):
+            for node in self.own[id(fn)]:
                 if id(node) in applied or not isinstance(node, (ast.Assign, ast.AugAssign)):
                     continue
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -293,7 +294,9 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
     applied = set() if applied is None else applied
     combined: Tree = {}
     scopes: dict[int, dict[str, tuple]] = {}
-    fired = "Fire(" in ast.unparse(script_tree) if hasattr(ast, "unparse") else False
+    fired = any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
+                                             n.func.id if isinstance(n.func, ast.Name) else "") == "Fire"
+                for n in ast.walk(script_tree))
     options = launch_options(argv)
     fns: list[Fn] = [script_tree] + [n for n in ast.walk(script_tree) if isinstance(n, ast.FunctionDef)]
     for fn in fns:
@@ -356,8 +359,9 @@ def _update(call: ast.Call, local: dict[str, Tree], modules: Modules, options: l
     """``v.merge_from_args(sys.argv[1:])`` (dotted ``--a.b=c``) and ``update(v or (v, w), **kwargs)``
     with ``kwargs`` the fire-driven function's keywords (the launch line's ``--key value``)."""
     f = call.func
-    text = ast.unparse(call) if hasattr(ast, "unparse") else ""
-    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in local and "sys.argv" in text:
+    argv = any(isinstance(n, ast.Attribute) and n.attr == "argv" and isinstance(n.value, ast.Name)
+               and n.value.id == "sys" for a in call.args for n in ast.walk(a))
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in local and argv:
         tree = local[f.value.id]
         for key, value in options:
             path = tuple(key.split("."))
@@ -466,7 +470,7 @@ class ConfigObjectAdapter(Adapter):
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
                 continue
-            nodes = _own(fn)
+            nodes = flow.own[id(fn)]
             for node in nodes:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     reader.assigns.setdefault(node.targets[0].id, []).append(node.value)
