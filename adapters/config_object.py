@@ -178,9 +178,9 @@ class Modules:
                             self.functions.setdefault(item.name, []).append((shown, item, node))
                 elif isinstance(node, ast.FunctionDef):
                     self.functions.setdefault(node.name, []).append((shown, node, None))
-            for node in ast.walk(t):
-                if isinstance(node, ast.ImportFrom):
-                    for a in node.names:
+            for sub in ast.walk(t):
+                if isinstance(sub, ast.ImportFrom):
+                    for a in sub.names:
                         if a.asname and a.asname != a.name:
                             self.aliases.setdefault(a.asname, a.name)
 
