@@ -44,6 +44,7 @@ class Leaf:
     file: str  # display path ("" for the launch line)
     line: Optional[int]
     how: str  # "class default", "constructor keyword", "assigned", "launch line"
+    key: Optional[str] = None  # the flag as the launch line gives it, when known
 
 
 class Enum:
@@ -69,9 +70,10 @@ class Namespace(dict):
     ``parse_args_into_dataclasses()``): a key is an option the job declares, its value the
     launch line's, else the declared default (:func:`preflight.adapters.cliargs.option_resolver`)."""
 
-    def __init__(self, resolve: Any) -> None:
+    def __init__(self, resolve: Any, display: str = "") -> None:
         super().__init__()
         self.resolve = resolve
+        self.display = display
         self.memo: dict[str, Optional[Leaf]] = {}
 
     def _leaf(self, key: object) -> Optional[Leaf]:
@@ -79,8 +81,13 @@ class Namespace(dict):
             return None
         if key not in self.memo:
             got = self.resolve(key)
-            self.memo[key] = None if got is None else \
-                Leaf(got.value, "", None, "launch line" if got.kind == "cli" else f"declared default: {got.detail}")
+            if got is None:
+                self.memo[key] = None
+            elif got.kind == "cli":
+                self.memo[key] = Leaf(got.value, "", None, "launch line", got.key)
+            else:
+                self.memo[key] = Leaf(got.value, self.display if got.line else "", got.line,
+                                      f"declared default: {got.detail}")
         return self.memo[key]
 
     def __contains__(self, key: object) -> bool:

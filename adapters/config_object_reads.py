@@ -59,6 +59,7 @@ _ROUNDS = 3
 # decides, and never outranks one (a launch-line value reached this way is still an inference)
 _PRIORITY = -1
 _PARSE = ("parse_args", "parse_args_into_dataclasses")
+_NOT_TRAIN = ("val", "eval", "test", "valid")
 Fn = Any  # ast.FunctionDef | ast.Module
 
 
@@ -318,6 +319,9 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                         and len(t0.elts) == len(node.value.elts):
                     pairs = list(zip(t0.elts, node.value.elts))
                 for target, value in pairs:
+                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                            and value.func.attr in _PARSE:
+                        continue  # the parsed options, bound above
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
                         tree = builder.value(value, shown, how="constructor keyword")
                         if isinstance(tree, dict) and (leaves(tree) or isinstance(value, ast.Call)):
@@ -402,6 +406,23 @@ def _runs(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> boo
     return True
 
 
+def _options(project: Project, script: Any) -> Any:
+    """``name`` -> the job's option: the script's own argparse declaration read as argparse reads
+    the launch line (unique prefixes, ``--x=v``, ``set_defaults``), else any other declaration
+    the job makes (dataclasses, fire, click, a parser in another module)."""
+    from preflight.adapters.cliargs import option_resolver
+
+    index = project.index(script)
+    other = option_resolver(project, script)
+
+    def resolve(name: str) -> Any:
+        if name in index.arguments:
+            return index.argument(name)  # None when ambiguous: unknown, not the other reading
+        return other(name)
+
+    return resolve
+
+
 @register_adapter
 class ConfigObjectAdapter(Adapter):
     name = "config_object"
@@ -418,12 +439,10 @@ class ConfigObjectAdapter(Adapter):
             modules = Modules(path, script.tree, script.source.display,
                               Path(str(project.root)) if project.root else None)
             builder = Builder(modules)
-            from preflight.adapters.cliargs import option_resolver
-
             applied: set[int] = set()
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
-                                      project.script_args(script), Namespace(option_resolver(project, script)),
-                                      applied)
+                                      project.script_args(script), Namespace(_options(project, script),
+                                                                             script.source.display), applied)
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)
@@ -455,12 +474,14 @@ class ConfigObjectAdapter(Adapter):
         def add(field: str, value: Any, path: tuple, detail: str, conf: str) -> None:
             if field == "peft.method" and value == "none":
                 return  # one guard decided false around a LoRA construct: LoRA may be built elsewhere
+            if field == "precision.mode" and detail.startswith("the model is loaded in"):
+                return  # a 16-bit load says nothing of autocast when a Trainer or accelerate owns the loop
             got = lookup(combined, path)
             if not isinstance(got, Leaf) or isinstance(value, Enum):
                 return
             key = ".".join(path)
             if got.how == "launch line":
-                src = Source("cli", None, None, f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
+                src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
             else:
                 src = Source("code", got.file or None, got.line, key, f"{detail} ({got.how})")
             self.add_checked(plan, field, value, src, conf, _PRIORITY)
@@ -523,6 +544,10 @@ class ConfigObjectAdapter(Adapter):
             bound = reader.assigns.get(kw.value.id, [])
             if len(bound) != 1 or not isinstance(bound[0], ast.Call):
                 continue
+            split = [a.value for a in bound[0].args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if any(word in str(v).lower() for v in split for word in _NOT_TRAIN) or \
+                    any(word in kw.value.id.lower() for word in _NOT_TRAIN):
+                continue  # the evaluation loader (llama-cookbook get_dataloader_kwargs(..., "val"))
             got = helper_dict(bound[0], modules, reader, reader.known)
             if got is None:
                 continue
@@ -543,7 +568,7 @@ class ConfigObjectAdapter(Adapter):
         if not isinstance(got, Leaf):
             return
         if got.how == "launch line":
-            src = Source("cli", None, None, f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
+            src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
         else:
             src = Source("code", got.file or None, got.line, ".".join(path), f"{detail} ({got.how})")
         self.add_checked(plan, field, value, src, "medium", _PRIORITY)

@@ -688,3 +688,77 @@ def test_parameter_rebound_in_the_callee_is_not_the_callers_value(cli, tmp_path)
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert ours(plan, "batch.micro") is None
     assert ours(plan, "data.num_workers") is not None
+
+
+# An option the code sets itself (the shape of DiT train.py / many DDP scripts:
+# ``args.batch_size = args.global_batch_size // dist.get_world_size()``) is no longer the launch
+# line's value where the namespace is followed into a helper.
+NAMESPACE = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    def make_loader(args, ds):
+        return DataLoader(ds, batch_size=args.batch_size, num_workers=args.workers)
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--batch_size", type=int, default=8)
+        parser.add_argument("--workers", type=int, default=2)
+        args = parser.parse_args()
+        loader = make_loader(args, list(range(10)))
+        model = torch.nn.Linear(2, 2)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_namespace_followed_into_a_helper(cli, tmp_path):
+    write(tmp_path, {"train.py": NAMESPACE})
+    plan = plan_of(cli, "train.py", "--", "--batch_size", "32", cwd=tmp_path)
+    batch = ours(plan, "batch.micro")
+    assert batch is not None and batch.value == 32 and batch.source.kind == "cli"
+    workers = ours(plan, "data.num_workers")
+    assert workers is not None and workers.value == 2
+
+
+def test_option_the_code_sets_itself_is_unknown(cli, tmp_path):
+    text = NAMESPACE.replace("        args = parser.parse_args()\n",
+                             "        args = parser.parse_args()\n"
+                             "        if torch.distributed.is_initialized():\n"
+                             "            args.batch_size = args.batch_size // torch.distributed.get_world_size()\n")
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", "--", "--batch_size", "32", cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
+    assert ours(plan, "data.num_workers") is not None
+
+
+def test_cookbook_evaluation_loader_is_not_the_batch(cli, tmp_path):
+    """finetuning.py:378-389 builds the validation loader the same way with mode "val"
+    (``val_batch_size`` 1): it is not the training batch."""
+    files = dict(COOKBOOK)
+    files["src/llama_cookbook/finetuning.py"] = files["src/llama_cookbook/finetuning.py"].replace(
+        "            optimizer = torch.optim.AdamW(",
+        "            val_dl_kwargs = get_dataloader_kwargs(train_config, dataset_train, None, 'val')\n"
+        "            eval_dataloader = torch.utils.data.DataLoader(dataset_train, **val_dl_kwargs)\n"
+        "            optimizer = torch.optim.AdamW(")
+    write(tmp_path, files)
+    (tmp_path / ".git").mkdir()
+    plan = plan_of(cli, "--", "python", "finetuning.py", "--enable_fsdp", cwd=tmp_path / "getting-started")
+    values = {f.value for f in facts_of(plan, "batch.micro") if f.adapter == "config_object"}
+    assert values == {4}
+
+
+def facts_of(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    return TrainingPlan.from_dict(plan).facts(field)
