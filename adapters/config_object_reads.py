@@ -60,6 +60,7 @@ _ROUNDS = 3
 _PRIORITY = -1
 _PARSE = ("parse_args", "parse_args_into_dataclasses")
 _NOT_TRAIN = ("val", "eval", "test", "valid")
+_CACHE = "config_object.scratch"
 Fn = Any  # ast.FunctionDef | ast.Module
 
 
@@ -429,9 +430,25 @@ class ConfigObjectAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(s.tree is not None and s.source.path is not None for s in project.scripts)
+        """Whether the objects give any fact: the work is done here, into a scratch plan that
+        ``contribute`` copies (an adapter that reads nothing is not named among those detected)."""
+        if not any(s.tree is not None and s.source.path is not None for s in project.scripts):
+            return False
+        scratch = TrainingPlan()
+        self._work(project, scratch)
+        project.cache[_CACHE] = scratch
+        return bool(scratch.fields())
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        scratch = project.cache.pop(_CACHE, None)
+        if not isinstance(scratch, TrainingPlan):
+            scratch = TrainingPlan()
+            self._work(project, scratch)
+        for field in scratch.fields():
+            for fact in scratch.facts(field):
+                self.add(plan, field, fact.value, fact.source, fact.confidence, fact.priority)
+
+    def _work(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
             if script.tree is None or script.source.path is None or not isinstance(script.tree, ast.Module):
                 continue
