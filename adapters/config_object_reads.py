@@ -426,7 +426,7 @@ def _options(project: Project, script: Any) -> Any:
 
 @register_adapter
 class ConfigObjectAdapter(Adapter):
-    name = "config_object"
+    name = "value_flow"  # runs after the framework readers (adapters run by name): its facts are fallbacks
     frameworks = ()
 
     def detect(self, project: Project) -> bool:

@@ -31,11 +31,11 @@ def fact(plan: dict, field: str):
 
 
 def ours(plan: dict, field: str):
-    """The config_object adapter's fact for ``field`` (None when it wrote none)."""
+    """The value_flow adapter (adapters/config_object_reads.py)'s fact for ``field`` (None when it wrote none)."""
     from preflight.plan import TrainingPlan
 
     for f in TrainingPlan.from_dict(plan).facts(field):
-        if f.adapter == "config_object":
+        if f.adapter == "value_flow":
             return f
     return None
 
@@ -754,7 +754,7 @@ def test_cookbook_evaluation_loader_is_not_the_batch(cli, tmp_path):
     write(tmp_path, files)
     (tmp_path / ".git").mkdir()
     plan = plan_of(cli, "--", "python", "finetuning.py", "--enable_fsdp", cwd=tmp_path / "getting-started")
-    values = {f.value for f in facts_of(plan, "batch.micro") if f.adapter == "config_object"}
+    values = {f.value for f in facts_of(plan, "batch.micro") if f.adapter == "value_flow"}
     assert values == {4}
 
 
