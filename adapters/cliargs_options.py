@@ -299,6 +299,18 @@ def _local_module(module: str, bases: list[Path]) -> Optional[Path]:
 
 
 def declared_options(script: ParsedPython, project: Project) -> Declared:
+    """The options the job declares for ``script`` (read once per audit: the cliargs adapter,
+    derive and the value_flow adapter all ask; nothing mutates the result)."""
+    key = f"cliargs_options.declared:{id(script)}"
+    cached = project.cache.get(key)
+    if isinstance(cached, Declared):
+        return cached
+    decl = _declared(script, project)
+    project.cache[key] = decl
+    return decl
+
+
+def _declared(script: ParsedPython, project: Project) -> Declared:
     decl = Declared()
     display = str(script.source.display)
     imports = _collect(script.tree, display, decl)

@@ -20,7 +20,7 @@ used; a call whose callee is not one project function or class is not followed.
 from __future__ import annotations
 
 import ast
-from collections import Counter
+from collections import Counter, deque
 from pathlib import Path
 from typing import Any, Optional
 
@@ -54,7 +54,7 @@ from preflight.registry import register_adapter
 
 _FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
          "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
-_ROUNDS = 3
+_MAX_STEPS = 5000  # functions read while following (a bound on pathological call graphs)
 # a value read through a chain of the project's code: it fills a field no framework reading
 # decides, and never outranks one (a launch-line value reached this way is still an inference)
 _PRIORITY = -1
@@ -149,17 +149,35 @@ class _Flow:
                             self.owner[id(item)] = node
                 if isinstance(node, ast.FunctionDef):
                     self.fns.append((shown, node))
-        self.own: dict[int, list[ast.AST]] = {id(fn): _own(fn) for _, fn in self.fns}  # walked once
-        self.stores: dict[int, Counter] = {
-            id(fn): Counter(n.id for n in self.own[id(fn)] if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
-            for _, fn in self.fns}
-        self.rebound: dict[int, set[str]] = {key: set(c) for key, c in self.stores.items()}
+        self.by_id: dict[int, Fn] = {id(fn): fn for _, fn in self.fns}
+        self.methods: dict[int, list[Fn]] = {}
+        for key, klass in self.owner.items():
+            self.methods.setdefault(id(klass), []).append(self.by_id[key])
+        self._own: dict[int, list[ast.AST]] = {}  # walked once, when first needed
+        self._stores: dict[int, Counter] = {}
+        self._rebound: dict[int, set[str]] = {}
+
+    def own_of(self, fn: Fn) -> list[ast.AST]:
+        if id(fn) not in self._own:
+            self._own[id(fn)] = _own(fn)
+        return self._own[id(fn)]
+
+    def stores_of(self, fn: Fn) -> Counter:
+        if id(fn) not in self._stores:
+            self._stores[id(fn)] = Counter(n.id for n in self.own_of(fn)
+                                           if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        return self._stores[id(fn)]
+
+    def rebound_of(self, fn: Fn) -> set[str]:
+        if id(fn) not in self._rebound:
+            self._rebound[id(fn)] = set(self.stores_of(fn))
+        return self._rebound[id(fn)]
 
     def reader(self, fn: Fn, known: Any, add: Any, shown: str, null: Any) -> _ObjReader:
         klass = self.owner.get(id(fn))
         selfs = self.selfs.get(id(klass), {}) if klass is not None else {}
         reader = _ObjReader(known, add, shown, null, self.names.setdefault(id(fn), {}), selfs)
-        reader.rebound = self.rebound.get(id(fn), set())
+        reader.rebound = self.rebound_of(fn) if (reader.names or selfs) else set()  # walk only what is read
         reader.combined = self.combined
         return reader
 
@@ -170,18 +188,29 @@ class _Flow:
         return path is not None and lookup(self.combined, path) is not None
 
     def propagate(self) -> None:
-        for _ in range(_ROUNDS):
-            changed = False
-            for shown, fn in self.fns:
-                reader = self.reader(fn, None, None, shown, None)
-                reader.bare = True
-                for node in self.own[id(fn)]:
-                    if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                        changed |= self._alias(fn, node.targets[0], node.value, reader)
-                    elif isinstance(node, ast.Call):
-                        changed |= self._into(node, reader)
-            if not changed:
-                return
+        """Functions are read when something they hold changes (a worklist from the roots), never
+        the whole project every time."""
+        queue = deque(fn for _, fn in self.fns if self.names.get(id(fn)))
+        queued = {id(fn) for fn in queue}
+        steps = 0
+        while queue and steps < _MAX_STEPS:
+            fn = queue.popleft()
+            queued.discard(id(fn))
+            steps += 1
+            reader = self.reader(fn, None, None, "", None)
+            reader.bare = True
+            touched: list[Fn] = []
+            for node in self.own_of(fn):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    touched += self._alias(fn, node.targets[0], node.value, reader)
+                elif isinstance(node, ast.Call):
+                    callee = self._into(node, reader)
+                    if callee is not None:
+                        touched.append(callee)
+            for other in touched:
+                if id(other) not in queued:
+                    queue.append(other)
+                    queued.add(id(other))
 
     def invalidate(self, applied: set[int]) -> None:
         """A key the code sets anywhere else (``config["num_epochs"] = 2`` under a test of the
@@ -190,7 +219,7 @@ class _Flow:
             reader = self.reader(fn, None, None, shown, None)
             if not reader.names and not reader.selfs:
                 continue
-            for node in self.own[id(fn)]:
+            for node in self.own_of(fn):
                 if id(node) in applied or not isinstance(node, (ast.Assign, ast.AugAssign)):
                     continue
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -207,11 +236,12 @@ class _Flow:
                         if path is not None and len(path) >= 2:
                             assign(self.combined, path, None)
 
-    def _alias(self, fn: Fn, target: ast.AST, value: ast.AST, reader: _ObjReader) -> bool:
+    def _alias(self, fn: Fn, target: ast.AST, value: ast.AST, reader: _ObjReader) -> list[Fn]:
+        """The functions to read again: this one (a new local alias), a class's methods (``self.x``)."""
         pairs: list[tuple[ast.AST, ast.AST]] = [(target, value)]
         if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
             pairs = list(zip(target.elts, value.elts))
-        changed = False
+        changed: list[Fn] = []
         for t, v in pairs:
             path = reader.chain(v)
             if not self.is_known(path):
@@ -220,19 +250,20 @@ class _Flow:
             if isinstance(t, ast.Name) and not self.is_tree(path):
                 continue  # a local bound to a value: read through the function's assignments
             if isinstance(t, ast.Name) and self.names.setdefault(id(fn), {}).get(t.id) != path:
-                if self.stores.get(id(fn), Counter())[t.id] != 1:
+                if self.stores_of(fn)[t.id] != 1:
                     continue  # bound more than once: which binding a read sees is not followed
                 self.names[id(fn)][t.id] = path
-                self.rebound.get(id(fn), set()).discard(t.id)
-                changed = True
+                self.rebound_of(fn).discard(t.id)
+                changed.append(fn)
             elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
                 klass = self.owner.get(id(fn))
                 if klass is not None and self.selfs.setdefault(id(klass), {}).get(t.attr) != path:
                     self.selfs[id(klass)][t.attr] = path
-                    changed = True
+                    changed.extend(self.methods.get(id(klass), []))
         return changed
 
-    def _into(self, call: ast.Call, reader: _ObjReader) -> bool:
+    def _into(self, call: ast.Call, reader: _ObjReader) -> Optional[Fn]:
+        """The callee, when what it receives changed."""
         given: list[tuple[object, tuple]] = []
         for i, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred):
@@ -247,10 +278,10 @@ class _Flow:
                 assert path is not None
                 given.append((kw.arg, path))
         if not given:
-            return False
+            return None
         callee = self._callee(call)
         if callee is None:
-            return False
+            return None
         fn, skip_self = callee
         params = [a.arg for a in fn.args.args][1 if skip_self else 0:]
         names = self.names.setdefault(id(fn), {})
@@ -258,10 +289,10 @@ class _Flow:
         for where, path in given:
             name = params[where] if isinstance(where, int) and where < len(params) else \
                 where if isinstance(where, str) and where in params + [a.arg for a in fn.args.kwonlyargs] else None
-            if name is not None and name not in self.rebound.get(id(fn), ()) and names.get(name) != path:
+            if name is not None and name not in self.rebound_of(fn) and names.get(name) != path:
                 names[name] = path
                 changed = True
-        return changed
+        return fn if changed else None
 
     def _callee(self, call: ast.Call) -> Optional[tuple[ast.FunctionDef, bool]]:
         f = call.func
@@ -469,7 +500,8 @@ class ConfigObjectAdapter(Adapter):
         flow = _Flow(modules, combined)
         for key, names in scopes.items():
             flow.names[key] = dict(names)
-            flow.rebound[key] = flow.rebound.get(key, set()) - set(names)  # the roots are bound there
+            if key in flow.by_id:
+                flow.rebound_of(flow.by_id[key]).difference_update(names)  # the roots are bound there
         module_level = scopes.get(id(modules.trees[0][2]), {})
         for shown, fn in flow.fns:  # module-level objects of the entry are seen by its functions
             if module_level and shown == modules.trees[0][0] and isinstance(fn, ast.FunctionDef):
@@ -508,7 +540,7 @@ class ConfigObjectAdapter(Adapter):
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
                 continue
-            nodes = flow.own[id(fn)]
+            nodes = flow.own_of(fn)
             for node in nodes:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     reader.assigns.setdefault(node.targets[0].id, []).append(node.value)
