@@ -131,6 +131,24 @@ def _parse(path: Path) -> Optional[ast.Module]:
     return tree
 
 
+def _top_imports(tree: ast.Module) -> list[ast.stmt]:
+    """The module's imports at its top level, and under a top-level ``if``/``try`` (not those
+    inside functions: walking every node of 40 modules is what an audit must not pay for)."""
+    out: list[ast.stmt] = []
+    stack: list[ast.stmt] = list(tree.body)
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.append(node)
+        elif isinstance(node, ast.If):
+            stack.extend(node.body + node.orelse)
+        elif isinstance(node, ast.Try):
+            stack.extend(node.body + node.orelse + node.finalbody)
+            for h in node.handlers:
+                stack.extend(h.body)
+    return out
+
+
 def _bases(script: Path) -> list[Path]:
     """The script's folder and those above it up to the repository root (``.git``, at most 5
     levels), and ``src/`` of each: where a project's own package is found."""
@@ -185,7 +203,7 @@ class Modules:
                             self.functions.setdefault(item.name, []).append((shown, item, node))
                 elif isinstance(node, ast.FunctionDef):
                     self.functions.setdefault(node.name, []).append((shown, node, None))
-            for sub in ast.walk(t):
+            for sub in _top_imports(t):
                 if isinstance(sub, ast.ImportFrom):
                     for a in sub.names:
                         if a.asname and a.asname != a.name:
@@ -198,8 +216,7 @@ class Modules:
 
     def _imports(self, path: Path, tree: ast.Module) -> list[Path]:
         out: list[Path] = []
-        top = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-        for node in top:
+        for node in _top_imports(tree):
             mods: list[str] = []
             bases = self.bases
             if isinstance(node, ast.ImportFrom) and node.module and not node.level:

@@ -142,12 +142,13 @@ class _Flow:
         self.fns: list[tuple[str, Fn]] = []
         for shown, _, tree in modules.trees:
             self.fns.append((shown, tree))
-            for node in ast.walk(tree):
+            for node in tree.body:  # module functions and class methods (not nested ones)
                 if isinstance(node, ast.ClassDef):
                     for item in node.body:
                         if isinstance(item, ast.FunctionDef):
                             self.owner[id(item)] = node
-                if isinstance(node, ast.FunctionDef):
+                            self.fns.append((shown, item))
+                elif isinstance(node, ast.FunctionDef):
                     self.fns.append((shown, node))
         self.by_id: dict[int, Fn] = {id(fn): fn for _, fn in self.fns}
         self.methods: dict[int, list[Fn]] = {}
