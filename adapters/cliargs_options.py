@@ -301,8 +301,8 @@ def _local_module(module: str, bases: list[Path]) -> Optional[Path]:
 
 def declared_options(script: ParsedPython, project: Project) -> Declared:
     """The options the script and the project modules it imports declare, read once per
-    audit (the cliargs adapter and the precision-by-absence derivation both ask). Callers
-    must not change the result."""
+    audit (the cliargs adapter, the precision-by-absence derivation and the value_flow adapter
+    all ask). Callers must not change the result."""
     held = project.cache.setdefault("cliargs.declared", {})
     found = held.get(id(script))
     if found is None or found[0] is not script:
@@ -322,6 +322,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         if (d / ".git").exists() or d.parent == d:
             break
         d = d.parent
+    bases += [b / "src" for b in bases if (b / "src").is_dir()]  # the src layout (OptimalScale/LMFlow src/lmflow)
     seen: set[str] = set()
     queue = [(m, n, path.resolve().parent) for m, n in imports]
     count = 0

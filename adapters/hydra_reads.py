@@ -419,9 +419,9 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         value, path, line = found.ckpt[0]
         add("memory.gradient_checkpointing", value, path,
             f"{'.'.join(path)} guards activation checkpointing (line {line})", "medium")
-    peft = {p[0] for p in found.peft}
-    if len(peft) == 1:
-        value, path, line, rank = found.peft[0]
+    if found.peft:  # one guard decided true builds the LoRA (LMFlow: use_lora true, use_dora false)
+        on = sorted((p for p in found.peft if p[0]), key=lambda p: p[3] is None)  # the guard of LoraConfig(r=) first
+        value, path, line, rank = (on or found.peft)[0]
         add("peft.method", "lora" if value else "none", path, f"{'.'.join(path)} guards LoraConfig/get_peft_model "
             f"(line {line})", "medium")
         if value and rank is not None and isinstance(rank.value, int) and rank.path is not None:

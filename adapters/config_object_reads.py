@@ -1,0 +1,624 @@
+"""What the code does with a project's configuration object (:mod:`preflight.adapters.config_object`),
+followed across calls inside the project: an object (or a sub-tree of it) passed to a local
+function or class becomes that parameter there (``Trainer(config.trainer, ...)`` then
+``self.config = config`` and, in another method, ``model, config = self.model, self.config``;
+``training_function(config, args)`` then ``config["batch_size"]``). Where a value reaches a
+place that decides a plan field the fact is written, medium, with the line that set the value
+(class default, constructor keyword, assignment, launch line):
+
+* the plan readings of :mod:`preflight.adapters.hydra_reads` (``from_pretrained(E)``, a data
+  loader's ``batch_size=E``, ``getattr(torch.optim, E)``, guards around checkpointing or LoRA,
+  sequence and accumulation keys the code reads, ``B / (P * A)`` as the global batch);
+* a data loader's ``num_workers=E``;
+* ``FullyShardedDataParallel(..., sharding_strategy=E)`` with ``E`` an enum member default
+  (``ShardingStrategy.FULL_SHARD``), under guards the values decide.
+
+A value the code reassigns in a way not followed (two different assignments of a local) is not
+used; a call whose callee is not one project function or class is not followed.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import Counter, deque
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.adapters.config_object import (
+    Builder,
+    Enum,
+    Leaf,
+    Modules,
+    Namespace,
+    Tree,
+    assign,
+    attr_path,
+    launch_options,
+    leaves,
+    lookup,
+)
+from preflight.adapters.hydra_reads import (
+    _call,
+    _division,
+    _dotted,
+    _emit,
+    _Found,
+    _guard,
+    _Reader,
+    _Val,
+)
+
+from preflight.adapters_api import Adapter, Project
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+
+_FSDP = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+         "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
+_MAX_STEPS = 5000  # functions read while following (a bound on pathological call graphs)
+# a value read through a chain of the project's code: it fills a field no framework reading
+# decides, and never outranks one (a launch-line value reached this way is still an inference)
+_PRIORITY = -1
+_PARSE = ("parse_args", "parse_args_into_dataclasses")
+_NOT_TRAIN = ("val", "eval", "test", "valid")
+_CACHE = "config_object.scratch"
+Fn = Any  # ast.FunctionDef | ast.Module
+
+
+def _own(fn: ast.AST) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        out.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+    return out
+
+
+class _ObjReader(_Reader):
+    """hydra_reads' reader over names that hold (a sub-tree of) a config object."""
+
+    def __init__(self, known: Any, add: Any, display: str, null: Any,
+                 names: dict[str, tuple], selfs: dict[str, tuple]) -> None:
+        super().__init__((), known, add, display, null)
+        self.names = names
+        self.selfs = selfs
+        self.bare = False  # a bare name means its object (following calls), not a value read
+        self.rebound: set[str] = set()  # names the function binds itself: not the caller's value
+        self.combined: Tree = {}
+
+    def chain(self, node: ast.AST) -> Optional[tuple]:
+        parts: list[str] = []
+        while isinstance(node, (ast.Attribute, ast.Subscript)):
+            if isinstance(node, ast.Attribute):
+                parts.append(node.attr)
+            elif isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+                parts.append(node.slice.value)
+            else:
+                return None
+            node = node.value
+        parts.reverse()
+        if isinstance(node, ast.Name):
+            if node.id in self.names and node.id not in self.rebound and (
+                    parts or self.bare or not isinstance(lookup(self.combined, self.names[node.id]), dict)):
+                return self.names[node.id] + tuple(parts)
+            if node.id == "self" and parts and parts[0] in self.selfs:
+                return self.selfs[parts[0]] + tuple(parts[1:])
+        return None
+
+    def ev(self, node: Optional[ast.AST], depth: int = 0) -> Optional[_Val]:
+        if isinstance(node, ast.Subscript):
+            path = self.chain(node)
+            if path is None:
+                return None
+            value = self.known(path)
+            if value is None:
+                return _Val(None, path) if self.null(path) else None
+            self.read_paths.add(path)
+            return _Val(value, path)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "str") \
+                and len(node.args) == 1 and not node.keywords:
+            got = self.ev(node.args[0], depth + 1)
+            if got is None or isinstance(got.value, (dict, Enum)):
+                return None
+            try:
+                return _Val({"int": int, "float": float, "str": str}[node.func.id](got.value), got.path)
+            except (TypeError, ValueError):
+                return None
+        return super().ev(node, depth)
+
+
+class _Flow:
+    """Which names mean which part of the objects, per function (and ``self.x`` per class)."""
+
+    def __init__(self, modules: Modules, combined: Tree) -> None:
+        self.m = modules
+        self.combined = combined
+        self.names: dict[int, dict[str, tuple]] = {}
+        self.selfs: dict[int, dict[str, tuple]] = {}  # id(ClassDef) -> attr -> path
+        self.owner: dict[int, ast.ClassDef] = {}
+        self.fns: list[tuple[str, Fn]] = []
+        for shown, _, tree in modules.trees:
+            self.fns.append((shown, tree))
+            for node in tree.body:  # module functions and class methods (not nested ones)
+                if isinstance(node, ast.ClassDef):
+                    for item in node.body:
+                        if isinstance(item, ast.FunctionDef):
+                            self.owner[id(item)] = node
+                            self.fns.append((shown, item))
+                elif isinstance(node, ast.FunctionDef):
+                    self.fns.append((shown, node))
+        self.by_id: dict[int, Fn] = {id(fn): fn for _, fn in self.fns}
+        self.methods: dict[int, list[Fn]] = {}
+        for key, klass in self.owner.items():
+            self.methods.setdefault(id(klass), []).append(self.by_id[key])
+        self._own: dict[int, list[ast.AST]] = {}  # walked once, when first needed
+        self._stores: dict[int, Counter] = {}
+        self._rebound: dict[int, set[str]] = {}
+
+    def own_of(self, fn: Fn) -> list[ast.AST]:
+        if id(fn) not in self._own:
+            self._own[id(fn)] = _own(fn)
+        return self._own[id(fn)]
+
+    def stores_of(self, fn: Fn) -> Counter:
+        if id(fn) not in self._stores:
+            self._stores[id(fn)] = Counter(n.id for n in self.own_of(fn)
+                                           if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
+        return self._stores[id(fn)]
+
+    def rebound_of(self, fn: Fn) -> set[str]:
+        if id(fn) not in self._rebound:
+            self._rebound[id(fn)] = set(self.stores_of(fn))
+        return self._rebound[id(fn)]
+
+    def reader(self, fn: Fn, known: Any, add: Any, shown: str, null: Any) -> _ObjReader:
+        klass = self.owner.get(id(fn))
+        selfs = self.selfs.get(id(klass), {}) if klass is not None else {}
+        reader = _ObjReader(known, add, shown, null, self.names.setdefault(id(fn), {}), selfs)
+        reader.rebound = self.rebound_of(fn) if (reader.names or selfs) else set()  # walk only what is read
+        reader.combined = self.combined
+        return reader
+
+    def is_tree(self, path: Optional[tuple]) -> bool:
+        return path is not None and isinstance(lookup(self.combined, path), dict)
+
+    def is_known(self, path: Optional[tuple]) -> bool:
+        return path is not None and lookup(self.combined, path) is not None
+
+    def propagate(self) -> None:
+        """Functions are read when something they hold changes (a worklist from the roots), never
+        the whole project every time."""
+        queue = deque(fn for _, fn in self.fns if self.names.get(id(fn)))
+        queued = {id(fn) for fn in queue}
+        steps = 0
+        while queue and steps < _MAX_STEPS:
+            fn = queue.popleft()
+            queued.discard(id(fn))
+            steps += 1
+            reader = self.reader(fn, None, None, "", None)
+            reader.bare = True
+            touched: list[Fn] = []
+            for node in self.own_of(fn):
+                if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                    touched += self._alias(fn, node.targets[0], node.value, reader)
+                elif isinstance(node, ast.Call):
+                    callee = self._into(node, reader)
+                    if callee is not None:
+                        touched.append(callee)
+            for other in touched:
+                if id(other) not in queued:
+                    queue.append(other)
+                    queued.add(id(other))
+
+    def invalidate(self, applied: set[int]) -> None:
+        """A key the code sets anywhere else (``config["num_epochs"] = 2`` under a test of the
+        environment, ``args.world_size = ...``) is not known: its value is dropped."""
+        for shown, fn in self.fns:
+            reader = self.reader(fn, None, None, shown, None)
+            if not reader.names and not reader.selfs:
+                continue
+            for node in self.own_of(fn):
+                if id(node) in applied or not isinstance(node, (ast.Assign, ast.AugAssign)):
+                    continue
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                reader.bare = True
+                value = reader.chain(node.value) if isinstance(node, ast.Assign) else None
+                reader.bare = False  # a bare name as a target rebinds the name, not a key
+                if self.is_known(value):
+                    continue  # an alias (``self.config = config``, ``self.lr = config.lr``), not a new value
+                for target in targets:
+                    for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
+                        if isinstance(t, ast.Name):
+                            continue  # rebinding a name changes no key
+                        path = reader.chain(t)
+                        if path is not None and len(path) >= 2:
+                            assign(self.combined, path, None)
+
+    def _alias(self, fn: Fn, target: ast.AST, value: ast.AST, reader: _ObjReader) -> list[Fn]:
+        """The functions to read again: this one (a new local alias), a class's methods (``self.x``)."""
+        pairs: list[tuple[ast.AST, ast.AST]] = [(target, value)]
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) and len(target.elts) == len(value.elts):
+            pairs = list(zip(target.elts, value.elts))
+        changed: list[Fn] = []
+        for t, v in pairs:
+            path = reader.chain(v)
+            if not self.is_known(path):
+                continue
+            assert path is not None
+            if isinstance(t, ast.Name) and not self.is_tree(path):
+                continue  # a local bound to a value: read through the function's assignments
+            if isinstance(t, ast.Name) and self.names.setdefault(id(fn), {}).get(t.id) != path:
+                if self.stores_of(fn)[t.id] != 1:
+                    continue  # bound more than once: which binding a read sees is not followed
+                self.names[id(fn)][t.id] = path
+                self.rebound_of(fn).discard(t.id)
+                changed.append(fn)
+            elif isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self":
+                klass = self.owner.get(id(fn))
+                if klass is not None and self.selfs.setdefault(id(klass), {}).get(t.attr) != path:
+                    self.selfs[id(klass)][t.attr] = path
+                    changed.extend(self.methods.get(id(klass), []))
+        return changed
+
+    def _into(self, call: ast.Call, reader: _ObjReader) -> Optional[Fn]:
+        """The callee, when what it receives changed."""
+        given: list[tuple[object, tuple]] = []
+        for i, arg in enumerate(call.args):
+            if isinstance(arg, ast.Starred):
+                break  # the positions after ``*args`` are not known
+            path = reader.chain(arg)
+            if self.is_known(path):
+                assert path is not None
+                given.append((i, path))
+        for kw in call.keywords:
+            path = reader.chain(kw.value) if kw.arg else None
+            if self.is_known(path):
+                assert path is not None
+                given.append((kw.arg, path))
+        if not given:
+            return None
+        callee = self._callee(call)
+        if callee is None:
+            return None
+        fn, skip_self = callee
+        params = [a.arg for a in fn.args.args][1 if skip_self else 0:]
+        names = self.names.setdefault(id(fn), {})
+        changed = False
+        for where, path in given:
+            name = params[where] if isinstance(where, int) and where < len(params) else \
+                where if isinstance(where, str) and where in params + [a.arg for a in fn.args.kwonlyargs] else None
+            if name is not None and name not in self.rebound_of(fn) and names.get(name) != path:
+                names[name] = path
+                changed = True
+        return fn if changed else None
+
+    def _callee(self, call: ast.Call) -> Optional[tuple[ast.FunctionDef, bool]]:
+        f = call.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if not name:
+            return None
+        if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id[:1].isupper():
+            owner = self.m.klass(f.value.id)  # ``Base.__init__(self, ...)``, ``Cls.build(...)``
+            if owner is not None:
+                meth = next((s for s in owner[1].body if isinstance(s, ast.FunctionDef) and s.name == f.attr), None)
+                if meth is None:
+                    return None
+                explicit_self = bool(call.args) and isinstance(call.args[0], ast.Name) and call.args[0].id == "self"
+                static = any(_dotted(d) == "staticmethod" for d in meth.decorator_list)
+                return meth, not explicit_self and not static
+        got = self.m.klass(name) if name[:1].isupper() else None
+        if got is not None:
+            init = next((s for s in got[1].body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
+            return (init, True) if init is not None else None
+        fn = self.m.function(name)
+        if fn is None:
+            return None
+        return fn[1], fn[2] is not None
+
+
+def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modules, argv: list[str],
+           namespace: Optional[Namespace] = None, applied: Optional[set[int]] = None
+           ) -> tuple[Tree, dict[int, dict[str, tuple]]]:
+    """The config objects the entry builds, updated as the code and the launch line say:
+    (root name -> tree, id(function) -> root name -> (root,)); ``applied`` gets the assignments
+    taken into the values."""
+    applied = set() if applied is None else applied
+    combined: Tree = {}
+    scopes: dict[int, dict[str, tuple]] = {}
+    fired = any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
+                                             n.func.id if isinstance(n.func, ast.Name) else "") == "Fire"
+                for n in ast.walk(script_tree))
+    options = launch_options(argv)
+    fns: list[Fn] = [script_tree] + [n for n in ast.walk(script_tree) if isinstance(n, ast.FunctionDef)]
+    for fn in fns:
+        local: dict[str, Tree] = {}
+        for node in _own(fn) if namespace is not None else []:  # the parsed options, in any branch
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE:
+                t0 = node.targets[0]
+                for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
+                    if isinstance(name, ast.Name):
+                        local[name.id] = namespace
+        for stmt in _straight(fn):
+            node = stmt.value if isinstance(stmt, ast.Expr) else stmt
+            applied.add(id(node))
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                pairs = [(node.targets[0], node.value)]
+                t0 = node.targets[0]
+                if isinstance(t0, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                        and len(t0.elts) == len(node.value.elts):
+                    pairs = list(zip(t0.elts, node.value.elts))
+                for target, value in pairs:
+                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                            and value.func.attr in _PARSE:
+                        continue  # the parsed options, bound above
+                    if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
+                        tree = builder.value(value, shown, how="constructor keyword")
+                        if isinstance(tree, dict) and (leaves(tree) or isinstance(value, ast.Call)):
+                            if target.id in local:
+                                local[target.id] = {}  # bound twice: not followed
+                            else:
+                                local[target.id] = tree
+                        elif target.id in local:
+                            local.pop(target.id)
+                    else:
+                        for var, tree in local.items():
+                            path = attr_path(target, var)
+                            if path:
+                                assign(tree, path, builder.value(value, shown))
+            elif isinstance(node, ast.Call):
+                _update(node, local, modules, options, fired, fn)
+        for var, tree in local.items():
+            if leaves(tree) or isinstance(tree, Namespace):
+                combined[var] = tree
+                scopes.setdefault(id(fn), {})[var] = (var,)
+    return combined, scopes
+
+
+def _straight(fn: Fn) -> list[ast.stmt]:
+    """The statements of a function (or module) that always run, in order: its top level, and
+    a module's ``if __name__ == "__main__":`` block."""
+    out: list[ast.stmt] = []
+    for stmt in fn.body:
+        if isinstance(fn, ast.Module) and isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) \
+                and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == "__name__":
+            out.extend(stmt.body)
+        else:
+            out.append(stmt)
+    return out
+
+
+def _update(call: ast.Call, local: dict[str, Tree], modules: Modules, options: list[tuple[str, Any]],
+            fired: bool, fn: Fn) -> None:
+    """``v.merge_from_args(sys.argv[1:])`` (dotted ``--a.b=c``) and ``update(v or (v, w), **kwargs)``
+    with ``kwargs`` the fire-driven function's keywords (the launch line's ``--key value``)."""
+    f = call.func
+    argv = any(isinstance(n, ast.Attribute) and n.attr == "argv" and isinstance(n.value, ast.Name)
+               and n.value.id == "sys" for a in call.args for n in ast.walk(a))
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in local and argv:
+        tree = local[f.value.id]
+        for key, value in options:
+            path = tuple(key.split("."))
+            if lookup(tree, path) is not None or (isinstance(lookup(tree, path[:-1]), dict) and len(path) > 1):
+                assign(tree, path, Leaf(value, "", None, "launch line"))
+        return
+    kwargs = fn.args.kwarg.arg if isinstance(fn, ast.FunctionDef) and fn.args.kwarg else None
+    if not (fired and kwargs and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs
+                                     for k in call.keywords) and call.args):
+        return
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    target = modules.function(name)
+    if target is None or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr"
+                                 for n in ast.walk(target[1])):
+        return
+    first = call.args[0]
+    objs = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
+    for obj in objs:
+        if not (isinstance(obj, ast.Name) and obj.id in local):
+            continue
+        tree = local[obj.id]
+        for key, value in options:
+            key = key.rsplit(".", 1)[-1] if "." in key else key
+            if key in tree and not isinstance(tree[key], dict):
+                tree[key] = Leaf(value, "", None, "launch line")
+
+
+def _runs(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> bool:
+    """Every ``if`` around ``node`` in its function is decided by the objects' values to run it."""
+    child = node
+    parent = parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If) and child is not parent.test:
+            decided = reader.test(parent.test)
+            if decided is None or decided != any(child is s for s in parent.body):
+                return False
+        child, parent = parent, parents.get(id(parent))
+    return True
+
+
+def _options(project: Project, script: Any) -> Any:
+    """``name`` -> the job's option: the script's own argparse declaration read as argparse reads
+    the launch line (unique prefixes, ``--x=v``, ``set_defaults``), else any other declaration
+    the job makes (dataclasses, fire, click, a parser in another module)."""
+    from preflight.adapters.cliargs import option_resolver
+
+    index = project.index(script)
+    other = option_resolver(project, script)
+
+    def resolve(name: str) -> Any:
+        if name in index.arguments:
+            return index.argument(name)  # None when ambiguous: unknown, not the other reading
+        return other(name)
+
+    return resolve
+
+
+@register_adapter
+class ConfigObjectAdapter(Adapter):
+    name = "value_flow"  # runs after the framework readers (adapters run by name): its facts are fallbacks
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        """Whether the objects give any fact: the work is done here, into a scratch plan that
+        ``contribute`` copies (an adapter that reads nothing is not named among those detected)."""
+        if not any(s.tree is not None and s.source.path is not None for s in project.scripts):
+            return False
+        scratch = TrainingPlan()
+        self._work(project, scratch)
+        project.cache[_CACHE] = scratch
+        return bool(scratch.fields())
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        scratch = project.cache.pop(_CACHE, None)
+        if not isinstance(scratch, TrainingPlan):
+            scratch = TrainingPlan()
+            self._work(project, scratch)
+        for field in scratch.fields():
+            for fact in scratch.facts(field):
+                self.add(plan, field, fact.value, fact.source, fact.confidence, fact.priority)
+
+    def _work(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            if script.tree is None or script.source.path is None or not isinstance(script.tree, ast.Module):
+                continue
+            path = Path(str(script.source.path))
+            modules = Modules(path, script.tree, script.source.display,
+                              Path(str(project.root)) if project.root else None)
+            builder = Builder(modules)
+            applied: set[int] = set()
+            combined, scopes = _roots(script.tree, script.source.display, builder, modules,
+                                      project.script_args(script), Namespace(_options(project, script),
+                                                                             script.source.display), applied)
+            if not combined:
+                continue
+            self._read(project, plan, modules, combined, scopes, applied)
+
+    def _read(self, project: Project, plan: TrainingPlan, modules: Modules, combined: Tree,
+              scopes: dict[int, dict[str, tuple]], applied: set[int]) -> None:
+        flow = _Flow(modules, combined)
+        for key, names in scopes.items():
+            flow.names[key] = dict(names)
+            if key in flow.by_id:
+                flow.rebound_of(flow.by_id[key]).difference_update(names)  # the roots are bound there
+        module_level = scopes.get(id(modules.trees[0][2]), {})
+        for shown, fn in flow.fns:  # module-level objects of the entry are seen by its functions
+            if module_level and shown == modules.trees[0][0] and isinstance(fn, ast.FunctionDef):
+                params = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
+                for var, path in module_level.items():
+                    if var not in params:
+                        flow.names.setdefault(id(fn), {}).setdefault(var, path)
+        flow.propagate()
+        flow.invalidate(applied)
+
+        def known(path: tuple) -> Any:
+            got = lookup(combined, path)
+            return got.value if isinstance(got, Leaf) else got
+
+        def null(path: tuple) -> bool:
+            got = lookup(combined, path)
+            return isinstance(got, Leaf) and got.value is None
+
+        def add(field: str, value: Any, path: tuple, detail: str, conf: str) -> None:
+            if field == "peft.method" and value == "none":
+                return  # one guard decided false around a LoRA construct: LoRA may be built elsewhere
+            if field == "precision.mode" and detail.startswith("the model is loaded in"):
+                return  # a 16-bit load says nothing of autocast when a Trainer or accelerate owns the loop
+            got = lookup(combined, path)
+            if not isinstance(got, Leaf) or isinstance(value, Enum):
+                return
+            key = ".".join(path)
+            if got.how == "launch line":
+                src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
+            else:
+                src = Source("code", got.file or None, got.line, key, f"{detail} ({got.how})")
+            self.add_checked(plan, field, value, src, conf, _PRIORITY)
+
+        found = _Found()
+        for shown, fn in flow.fns:
+            reader = flow.reader(fn, known, add, shown, null)
+            if not reader.names and not reader.selfs:
+                continue
+            nodes = flow.own_of(fn)
+            for node in nodes:
+                if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    reader.assigns.setdefault(node.targets[0].id, []).append(node.value)
+            parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
+            for node in nodes:
+                if isinstance(node, ast.Call):
+                    _call(node, reader, found)
+                    if _runs(node, parents, reader):
+                        self._extra(node, reader, plan, combined, shown, modules)
+                elif isinstance(node, ast.If):
+                    _guard(node, reader, found)
+                elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
+                    _division(node.value, reader, found)
+                elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store):
+                    reader.ev(node)
+            found.read |= reader.read_paths
+        _emit(found, known, add, modules.trees[0][0])
+
+    def _extra(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, combined: Tree, shown: str,
+               modules: Optional[Modules] = None) -> None:
+        f = call.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if "loader" in name.lower() and modules is not None:
+            self._loader_kwargs(call, reader, plan, modules, shown)
+        for kw in call.keywords:
+            if kw.arg == "num_workers" and "loader" in name.lower():
+                got = reader.ev(kw.value)
+                if got is not None and got.path is not None and isinstance(got.value, int) \
+                        and not isinstance(got.value, bool) and got.value >= 0:
+                    self._leaf_fact(plan, combined, "data.num_workers", got.value, got.path,
+                                    f"{'.'.join(got.path)} given to a data loader as num_workers ({shown}:{call.lineno})")
+            elif kw.arg == "sharding_strategy" and name in ("FSDP", "FullyShardedDataParallel"):
+                got = reader.ev(kw.value)
+                if got is not None and got.path is not None and isinstance(got.value, Enum):
+                    member = got.value.name.rsplit(".", 1)[-1]
+                    if member in _FSDP and got.value.name.startswith("ShardingStrategy."):
+                        self._leaf_fact(plan, combined, "dist.sharding", _FSDP[member], got.path,
+                                        f"FullyShardedDataParallel(sharding_strategy={'.'.join(got.path)}) = "
+                                        f"{got.value.name} ({shown}:{call.lineno})")
+
+    def _loader_kwargs(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, modules: Modules,
+                       shown: str) -> None:
+        """``DataLoader(ds, **kw)`` with ``kw`` the dict a project helper builds from the object."""
+        from preflight.adapters.config_object_helpers import helper_dict
+
+        given = {k.arg for k in call.keywords if k.arg}
+        for kw in call.keywords:
+            if kw.arg is not None or not isinstance(kw.value, ast.Name):
+                continue
+            bound = reader.assigns.get(kw.value.id, [])
+            if len(bound) != 1 or not isinstance(bound[0], ast.Call):
+                continue
+            split = [a.value for a in bound[0].args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+            if any(word in str(v).lower() for v in split for word in _NOT_TRAIN) or \
+                    any(word in kw.value.id.lower() for word in _NOT_TRAIN):
+                continue  # the evaluation loader (llama-cookbook get_dataloader_kwargs(..., "val"))
+            got = helper_dict(bound[0], modules, reader, reader.known)
+            if got is None:
+                continue
+            values, lines, where, helper = got
+            for key, field in (("batch_size", "batch.micro"), ("num_workers", "data.num_workers")):
+                value = values.get(key)
+                if key in given or not isinstance(value, int) or isinstance(value, bool) or value < 0 \
+                        or (key == "batch_size" and value == 0):
+                    continue
+                self.add_checked(plan, field, value,
+                                 Source("code", where, lines.get(key), key,
+                                        f"{kw.value.id}[{key!r}] set by {helper}() from the config object it is "
+                                        f"given ({shown}:{bound[0].lineno}), passed to {ast.unparse(call.func)}"
+                                        f"(**{kw.value.id}) at line {call.lineno}"), "medium", _PRIORITY)
+
+    def _leaf_fact(self, plan: TrainingPlan, combined: Tree, field: str, value: Any, path: tuple, detail: str) -> None:
+        got = lookup(combined, path)
+        if not isinstance(got, Leaf):
+            return
+        if got.how == "launch line":
+            src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
+        else:
+            src = Source("code", got.file or None, got.line, ".".join(path), f"{detail} ({got.how})")
+        self.add_checked(plan, field, value, src, "medium", _PRIORITY)
