@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.sources import read_text_limited
+from preflight.local_trees import parse_file
 
 _MAX_BYTES = 500_000
 _MAX_MODULES = 40
@@ -104,31 +104,17 @@ class Namespace(dict):
         return default if got is None else got
 
 
-_PARSED: dict[tuple[str, int, int], Optional[ast.Module]] = {}  # (path, mtime, size) -> tree
-_MAX_PARSED = 512
 
 
 def _parse(path: Path) -> Optional[ast.Module]:
-    """The module's tree, parsed once per content stamp (a long-running ``preflight lsp``
-    re-reads a file that changed)."""
+    """The module's tree from the process's shared parses (:mod:`preflight.local_trees`:
+    parsed once while the file is unchanged), or None when it is too large or does not parse."""
     try:
-        st = path.stat()
-    except OSError:
-        return None
-    key = (str(path), st.st_mtime_ns, st.st_size)
-    if key in _PARSED:
-        return _PARSED[key]
-    tree: Optional[ast.Module] = None
-    try:
-        text = read_text_limited(path, errors="replace")
-        if len(text) <= _MAX_BYTES:
-            tree = ast.parse(text)
+        if path.stat().st_size > _MAX_BYTES:
+            return None
+        return parse_file(path)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        tree = None
-    if len(_PARSED) >= _MAX_PARSED:
-        _PARSED.clear()
-    _PARSED[key] = tree
-    return tree
+        return None
 
 
 def _top_imports(tree: ast.Module) -> list[ast.stmt]:
