@@ -104,8 +104,6 @@ class Namespace(dict):
         return default if got is None else got
 
 
-
-
 def _parse(path: Path) -> Optional[ast.Module]:
     """The module's tree from the process's shared parses (:mod:`preflight.local_trees`:
     parsed once while the file is unchanged), or None when it is too large or does not parse."""
