@@ -46,6 +46,7 @@ SCRIPT_DIR = "<script-dir>"
 _CD = re.compile(r"^(?:cd|pushd)\s+(.+?)\s*$")
 _SCRIPT_DIR_CD = re.compile(r"dirname\s+[\"']?\$(?:0|\{?BASH_SOURCE)")
 _MAX_VALUE = 8192
+_ENV_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 @dataclass
@@ -321,11 +322,11 @@ def is_launch_tokens(tokens: Sequence[str]) -> bool:
     if not tokens:
         return False
     k = 0
-    while k < len(tokens) and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", tokens[k]):
+    while k < len(tokens) and _ENV_WORD.match(tokens[k]):
         k += 1
     if k < len(tokens) and tokens[k] == "env":
         k += 1
-        while k < len(tokens) and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", tokens[k]):
+        while k < len(tokens) and _ENV_WORD.match(tokens[k]):
             k += 1
     if k >= len(tokens):
         return False
@@ -385,145 +386,10 @@ def _srun_allocation(final: list[str], info: LaunchInfo, slurm: Mapping[str, str
     new.notes.append("srun without its own task flags runs the #SBATCH allocation: " + " ".join(extra))
     return final, new
 
-_KEYWORD_CUTS = ("then", "do", "else")
-_WORD = re.compile(r"[A-Za-z]+")
-
-
-def _parts(text: str) -> list[tuple[str, bool]]:
-    """The commands of a line, each with whether it runs only on a condition (after ``&&`` or
-    ``||``): cut at ``;``, ``&&``, ``||`` and at the words ``then``/``do``/``else`` outside
-    quotes (``if [ .. ]; then X=1; fi``, ``cd src && torchrun ...``). A quoted value that holds
-    those words stays whole (finetrainers ``examples/_legacy/training/train_text_to_video_lora.sh``
-    @ 7e4bdb3: ``cmd="accelerate launch ... \\"... The goat then engages ...\\""``)."""
-    parts: list[tuple[str, bool]] = []
-    quote = ""
-    start = k = 0
-    guarded = False
-    n = len(text)
-    while k < n:
-        ch = text[k]
-        if ch == "\\" and quote != "'":
-            k += 2
-            continue
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in ("'", '"'):
-            quote = ch
-        elif ch == ";" or text.startswith(("&&", "||"), k):
-            parts.append((text[start:k], guarded))
-            guarded = ch != ";"
-            k += 1 if ch == ";" else 2
-            start = k
-            continue
-        elif ch in "tde" and (k == 0 or text[k - 1] in " \t;"):
-            word = _WORD.match(text, k)
-            end = word.end() if word else k + 1
-            if word and word.group(0) in _KEYWORD_CUTS and (end == n or text[end] in " \t;"):
-                parts.append((text[start:k], guarded))
-                start = k = end
-                continue
-        k += 1
-    parts.append((text[start:], guarded))
-    return [(p.strip(), g) for p, g in parts if p.strip()]
-
-
-_WHOLE_VAR = re.compile(r"^\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))$")
-_SHELLS = ("bash", "sh", "zsh")
-_ENV_WORD = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_MAX_NESTING = 3
-
-
-def launch_tokens(line: str, vars_: Mapping[str, str], empty: set[str], nesting: int = 0) -> Optional[list[str]]:
-    """The tokens of the first command of ``line`` that launches training (as written, not yet
-    expanded), looking through the commands a line chains (``clear; srun ...``) and the
-    commands held in variables or strings (``eval $cmd``, ``bash -c "$LAUNCHER $CMD"``)."""
-    for part, _ in _parts(line):
-        tokens = command_tokens(part)
-        if not tokens:
-            continue
-        tokens = _held_command(tokens, vars_, empty, nesting)
-        if tokens and is_launch_tokens(tokens):
-            return tokens
-    return None
-
-
-_SHELL_SUFFIXES_RUN = (".sh", ".bash")
-
-
-def _subscript(line: str, vars_: Mapping[str, str], empty: set[str],
-               args: Sequence[str]) -> Optional[tuple[list[str], list[str]]]:
-    """(environment words, [path, args...]) of the first command of ``line`` that runs a shell
-    script file (``bash X.sh ...``, ``sh X.sh``, ``./X.sh``, ``dir/X.sh``), expanded; None
-    otherwise."""
-    for part, _ in _parts(line):
-        tokens = command_tokens(part)
-        if not tokens:
-            continue
-        k = 0
-        while k < len(tokens) and _ENV_WORD.match(tokens[k]):
-            k += 1
-        rest = tokens[k:]
-        if len(rest) >= 2 and rest[0].rsplit("/", 1)[-1] in _SHELLS and not rest[1].startswith("-"):
-            rest = rest[1:]
-        elif not rest or "/" not in rest[0]:
-            continue
-        target = expand(rest[0], dict(vars_), empty)
-        if not target.endswith(_SHELL_SUFFIXES_RUN) or "$" in target:
-            continue
-        out = [target]
-        for tok in rest[1:]:
-            if tok in ("$@", "${@}", "$*", "${*}"):
-                out.extend(str(a) for a in args)
-                continue
-            value = expand(tok, dict(vars_), empty)
-            if value == "" and tok.startswith("$"):
-                continue
-            out.extend(value.split() if value != tok and " " in value.strip() else [value])
-        return [expand(w, dict(vars_), empty) for w in tokens[:k]], out
-    return None
-
-
-def _held_command(tokens: list[str], vars_: Mapping[str, str], empty: set[str], nesting: int) -> list[str]:
-    """A command held in a variable or a string and run from it: ``cmd="torchrun ... $args"``
-    then ``eval $cmd`` (FlagEmbedding ``examples/finetune/embedder/decoder_only/base.sh`` @
-    e5e1a4e), ``$CMD`` after ``read -r -d '' CMD <<EOF``, ``srun ... bash -c "$LAUNCHER
-    --node_rank \\$SLURM_PROCID $CMD"`` (bigscience ``train/tr8-104B-wide/tr8b-104B-pile.slurm``
-    @ 4d1b2d8), ``eval torchrun ...``. The tokens of the command it runs (words before ``bash
-    -c`` kept: the wrapper), the variable's value as assigned, split as the shell splits it,
-    then the words after it; ``tokens`` unchanged when the line is no such command or the
-    variable is unknown (``echo $cmd`` only prints it)."""
-    if nesting >= _MAX_NESTING:
-        return tokens
-    for i, tok in enumerate(tokens[:-2]):
-        if tok.rsplit("/", 1)[-1] in _SHELLS and tokens[i + 1] == "-c":
-            prefix = tokens[:i]
-            if prefix and not (is_launch_tokens(prefix) or all(_ENV_WORD.match(t) for t in prefix)):
-                return tokens  # `ssh host bash -c ...`: not a wrapper this reader knows
-            inner = launch_tokens(expand(tokens[i + 2], dict(vars_), empty), vars_, empty, nesting + 1)
-            return [*tokens[:i], *inner] if inner else tokens
-    if tokens[:3] == ["ray", "job", "submit"] and "--" in tokens:
-        # `ray job submit --address=... -- python train.py ...` (xtuner ``examples/v1/scripts/
-        # run_rl_submit.sh``): the entrypoint after `--` runs on the cluster
-        inner = tokens[tokens.index("--") + 1:]
-        return inner if inner and is_launch_tokens(inner) else tokens
-    if tokens[0] == "eval" and len(tokens) > 1:
-        # eval joins its words, expands them and runs the result: `eval $cmd`, `eval "python ..."`
-        joined = expand(" ".join(tokens[1:]), dict(vars_), empty)
-        if len(joined) > _MAX_VALUE:
-            return tokens
-        held = launch_tokens(joined, vars_, empty, nesting + 1)
-        return held if held else tokens
-    m = _WHOLE_VAR.match(tokens[0])
-    value = vars_.get(m.group(1) or m.group(2) or "") if m else None
-    if not value:
-        return tokens
-    held = launch_tokens(value, vars_, empty, nesting + 1)  # `$CMD --extra`: the value's words, then the rest
-    return [*held, *tokens[1:]] if held else tokens
-
-
 _ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)\}$")
 _SHIFT = re.compile(r"^shift(?:\s+(\d))?$")
+
+
 def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                env: Optional[Mapping[str, str]] = None, start: int = 1,
                slurm: Optional[Mapping[str, str]] = None) -> ShellScript:
@@ -532,6 +398,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
     ``env`` the variables known before it starts; lines before ``start`` are skipped
     (the gate starts at the first command after the ``#SBATCH`` block); ``slurm`` the
     ``SLURM_*`` values when the caller has read the directives already."""
+    from preflight.adapters.shell_commands import launch_tokens, line_parts, subscript
+
     script = ShellScript(path=path)
     lines = text.splitlines()[:_MAX_LINES]
     slurm = dict(slurm) if slurm is not None else slurm_environment(text, path)
@@ -568,7 +436,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
             heredoc = (doc.group(1), doc.group(2), [])
             continue
         # a block's first line may carry a command: `if [ .. ]; then X=1; fi`
-        for part, guarded in _parts(stripped):
+        for part, guarded in line_parts(stripped):
             if _BLOCK_OPEN.match(part):
                 depth += 1
                 continue
@@ -617,7 +485,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 continue
         tokens = launch_tokens(stripped, vars_, empty)
         if tokens is None:
-            sub = _subscript(stripped, vars_, empty, args)
+            sub = subscript(stripped, vars_, empty, args)
             if sub is not None:
                 env_words = dict(w.split("=", 1) for w in sub[0])
                 script.subscripts.append(SubScript(n, sub[1][0], sub[1][1:], cwd, env_words))
