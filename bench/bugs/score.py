@@ -24,6 +24,7 @@ Usage::
     python bench/bugs/score.py --set held-out-5  # the fifth held-out set (bench/bugs/heldout5/)
     python bench/bugs/score.py --set held-out-6  # the sixth held-out set (bench/bugs/heldout6/)
     python bench/bugs/score.py --set held-out-7  # the seventh held-out set (bench/bugs/heldout7/)
+    python bench/bugs/score.py --set held-out-8  # the eighth held-out set (bench/bugs/heldout8/)
 
 The case format (one ``.cases`` file per family)::
 
@@ -66,11 +67,12 @@ HELDOUT4_DIR = HERE / "heldout4"  # a fourth held-out set, written after the thi
 HELDOUT5_DIR = HERE / "heldout5"  # a fifth held-out set, written after the fourth was scored
 HELDOUT6_DIR = HERE / "heldout6"  # a sixth held-out set, written after the fifth was scored
 HELDOUT7_DIR = HERE / "heldout7"  # a seventh held-out set, written after the sixth was scored
+HELDOUT8_DIR = HERE / "heldout8"  # an eighth held-out set, written after the seventh was scored
 SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HELDOUT2_DIR,),
         "held-out-3": (HELDOUT3_DIR,), "held-out-4": (HELDOUT4_DIR,), "held-out-5": (HELDOUT5_DIR,),
-        "held-out-6": (HELDOUT6_DIR,), "held-out-7": (HELDOUT7_DIR,),
+        "held-out-6": (HELDOUT6_DIR,), "held-out-7": (HELDOUT7_DIR,), "held-out-8": (HELDOUT8_DIR,),
         "all": (CASES_DIR, HELDOUT_DIR, HELDOUT2_DIR, HELDOUT3_DIR, HELDOUT4_DIR, HELDOUT5_DIR, HELDOUT6_DIR,
-                HELDOUT7_DIR)}
+                HELDOUT7_DIR, HELDOUT8_DIR)}
 FAMILIES = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed", "hydra")
 WARN = {"error", "warning"}
 CONFIG_SUFFIXES = {".json", ".yaml", ".yml", ".toml"}
@@ -130,7 +132,7 @@ def parse_cases(path: Path) -> List[Case]:
 def load_cases(selected: Optional[str] = None, which: str = "in-sample") -> List[Case]:
     """The cases of one set: ``in-sample`` (cases/), ``held-out`` (heldout/), ``held-out-2``
     (heldout2/), ``held-out-3`` (heldout3/), ``held-out-4`` (heldout4/), ``held-out-5`` (heldout5/),
-    ``held-out-6`` (heldout6/), ``held-out-7`` (heldout7/) or ``all``."""
+    ``held-out-6`` (heldout6/), ``held-out-7`` (heldout7/), ``held-out-8`` (heldout8/) or ``all``."""
     out: List[Case] = []
     for folder in SETS[which]:
         for fam in FAMILIES:
@@ -284,7 +286,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                          "held-out: heldout/ (written afterwards, from other reports); "
                          "held-out-2: heldout2/ (a second held-out set); held-out-3: heldout3/ (a third); "
                          "held-out-4: heldout4/ (a fourth); held-out-5: heldout5/ (a fifth); "
-                         "held-out-6: heldout6/ (a sixth); held-out-7: heldout7/ (a seventh); all: every set")
+                         "held-out-6: heldout6/ (a sixth); held-out-7: heldout7/ (a seventh); "
+                         "held-out-8: heldout8/ (an eighth); all: every set")
     ap.add_argument("--show", action="store_true", help="print every finding of each variant")
     ap.add_argument("--verbose", "-v", action="store_true")
     ap.add_argument("--json", type=Path, help="write the per-case result here")
