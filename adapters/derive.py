@@ -11,6 +11,11 @@ adapter can see because they combine a framework with a config another adapter r
   fact from code) and trains them itself: no DeepSpeed (fp32 master copies), no FSDP
   (accelerate upcasts low-precision FSDP parameters under mixed precision), no LoRA (PEFT keeps
   the adapters in fp32). The optimizer then holds bf16 weights: ``bf16``, said why.
+- Parameter offload below ZeRO stage 3: ``offload_param`` (or accelerate's
+  ``offload_param_device``) set to cpu/nvme in a config whose ZeRO stage, read from the same
+  file, is 0-2 offloads nothing: DeepSpeed hands the offload-param config only to its stage-3
+  optimizer ("valid only with stage 3", config-json docs; ``runtime/engine.py``). The job's
+  parameters stay on the GPU: ``none``, said why (PF504 still reports the configured value).
 - No precision anywhere: when no adapter found a precision and neither the scripts, the
   local modules they import nor any config the job reads mention autocast, a 16-bit dtype,
   a grad scaler or a precision setting, PyTorch computes in fp32 (``medium``: a precision
@@ -49,6 +54,7 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     _autocast_over_bf16_weights(plan)
     _trainer_ddp(plan)
     _micro_from_global(plan)
+    _param_offload_below_stage3(plan)
     if project is not None:
         _fp32_by_absence(plan, project)
 
@@ -173,6 +179,24 @@ def _micro_from_global(plan: TrainingPlan) -> None:
              Source("derived", g.source.path, g.source.line, g.source.key,
                     f"global batch {total} / ({world} processes x {accum} accumulation steps)"),
              plan.capped("medium", "batch.global", "batch.grad_accum", "dist.world_size"), adapter="derive")
+
+
+_BELOW_3 = {"ddp": 0, "zero1": 1, "zero2": 2}
+
+
+def _param_offload_below_stage3(plan: TrainingPlan) -> None:
+    off = plan.resolve("dist.offload_params")
+    if off is None or off.value not in ("cpu", "nvme") or off.adapter not in ("deepspeed", "accelerate"):
+        return
+    stage = plan.resolve("dist.sharding")
+    if stage is None or stage.value not in _BELOW_3 or stage.adapter != off.adapter \
+            or stage.source.path != off.source.path:
+        return  # the stage comes from somewhere else (or is 3): the two may not describe one engine
+    said = f"stage {_BELOW_3[stage.value]}" + (" (the default)" if stage.source.kind == "default" else "")
+    plan.add("dist.offload_params", "none",
+             Source("derived", off.source.path, off.source.line, off.source.key,
+                    f"offload {off.value} is ignored at ZeRO {said}: DeepSpeed offloads parameters only at stage 3"),
+             plan.capped(off.confidence, "dist.sharding"), adapter="derive", priority=max(1, off.priority + 1))
 
 
 def _deepspeed_precision(plan: TrainingPlan) -> None:

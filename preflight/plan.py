@@ -409,11 +409,17 @@ class TrainingPlan:
         """Fields whose facts disagree on the value, with those facts.
 
         A framework default (source kind ``default``) that an explicit value overrides
-        is not a conflict, so default facts are left out unless ``include_defaults``.
+        is not a conflict, so default facts are left out unless ``include_defaults``; nor is
+        a fact that the ``derive`` step re-reads at the same place.
         """
         out: dict[str, list[Fact]] = {}
         for name in self.fields():
-            facts = [f for f in self._facts[name] if include_defaults or f.source.kind != "default"]
+            # a fact the ``derive`` step re-reads at the same place (ZeRO's parameter offload below
+            # stage 3: the config's cpu is none in effect) is one reading of that place, not two
+            reread = {(f.source.path, f.source.line, f.source.key) for f in self._facts[name]
+                      if f.adapter == "derive" and f.source.kind == "derived"}
+            facts = [f for f in self._facts[name] if (include_defaults or f.source.kind != "default")
+                     and (f.adapter == "derive" or (f.source.path, f.source.line, f.source.key) not in reread)]
             if len(facts) < 2:
                 continue
             first = facts[0].value
