@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from preflight.diagnostics import FileError
 from preflight.loaders import LoadedConfig, load_config
@@ -167,11 +167,17 @@ def _skipped(value: Any, kind: str, reader: str) -> bool:
     return kind in ("deepspeed", "gpt-neox") and text.lower() == "auto"
 
 
+LAUNCH_LINE = "the launch line"  # ``overridden`` value: the audited job's own launch line passes the option
+
+
 class _Validation:
     def __init__(self, config: LoadedConfig, target: Target, reader: str, scalars: dict[tuple[Any, ...], Scalar],
-                 known_extra: frozenset[str], flags_from: str = "") -> None:
+                 known_extra: frozenset[str], flags_from: str = "",
+                 overridden: Optional[Mapping[str, str]] = None) -> None:
         self.config = config
         self.flags_from = flags_from  # the project's loader that turns YAML keys into --flags (path:line)
+        # accelerate keys every launch line naming the file passes as options (key -> path:line)
+        self.overridden = overridden or {}
         self.target = target
         self.kind = KINDS[target.kind]
         self.reader = reader
@@ -188,6 +194,16 @@ class _Validation:
 
     def add(self, rel: Sequence[Any], severity: str, code: str, message: str) -> None:
         full = (*self.target.prefix, *rel)
+        where = self.overridden.get(str(rel[0])) if len(rel) == 1 and not self.target.prefix \
+            and self.target.kind.startswith("accelerate") and severity != "note" else None
+        if where is not None:
+            # accelerate reads the file's value only when the launch line leaves the option unset
+            severity = "note"
+            if where == LAUNCH_LINE:
+                message += f"; not read by this job: its launch line passes --{rel[0]}, which accelerate uses instead"
+            else:
+                message += (f"; not read by this project's launches: every `accelerate launch` line naming this "
+                            f"file passes --{rel[0]} ({where}), which accelerate uses instead")
         self.problems.append(Problem(self.config.path, self.config.line_of(full, nearest=True), _dotted(full), severity, code,
                                      message, self.target.kind))
 
@@ -451,7 +467,7 @@ def _lax_converts(value: Any, schema: dict[str, Any]) -> bool:
 def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: Optional[str] = None,
                     reader: Optional[str] = None, known_extra: Iterable[str] = (),
                     targets: Optional[list[Target]] = None, hf_reader: Optional[str] = None,
-                    flags_from: str = "") -> FileReport:
+                    flags_from: str = "", overridden: Optional[Mapping[str, str]] = None) -> FileReport:
     """Validate one loaded config. ``kind`` forces a kind for the whole file; ``reader``
     says how the file is read ("pyyaml" or "omegaconf"; default: the kind's reader, or
     OmegaConf for a Hydra node found by ``_target_``); ``known_extra`` are keys the
@@ -490,7 +506,7 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
             from preflight.validate_kinds import preference_fields
 
             known = extra | preference_fields(target.data)
-        report.problems.extend(_Validation(config, target, how, scalars, known, flags_from).run())
+        report.problems.extend(_Validation(config, target, how, scalars, known, flags_from, overridden).run())
     report.problems.sort(key=Problem.sort_key)
     return report
 
@@ -512,8 +528,13 @@ def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileRe
         known = declared_fields(Path(source.path))
         flags_from = yaml_to_flags(Path(source.path)) if loaded.kind == "yaml" else ""
         hf_reader = yaml_reader(Path(source.path)) if loaded.kind == "yaml" else None
+    overridden: dict[str, str] = {}
+    if any(t.kind.startswith("accelerate") for t in targets):
+        from preflight.validate_launches import overridden_keys
+
+        overridden = overridden_keys(Path(source.path))
     return validate_loaded(loaded, source.text, known_extra=known, targets=targets, flags_from=flags_from,
-                           hf_reader=hf_reader)
+                           hf_reader=hf_reader, overridden=overridden)
 
 
 def dataclass_fields(tree: Any) -> set[str]:

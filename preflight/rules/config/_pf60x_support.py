@@ -56,8 +56,9 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
             # loader of the project that passes each YAML key as a --flag (as `validate` reads them)
             extra = known | declared_fields(Path(source.path))
             flags_from = yaml_to_flags(Path(source.path)) if config.kind == "yaml" else ""
+        overridden = _overridden(project, source, targets)
         problems.extend(validate_loaded(config, source.text, known_extra=extra, hf_reader=reader or "pyyaml",
-                                        flags_from=flags_from, targets=targets).problems)
+                                        flags_from=flags_from, targets=targets, overridden=overridden).problems)
         if not targets:  # a file of no known kind that an audited script reads with PyYAML
             problems.extend(script_read_floats(project, config, source.text))
     problems.extend(_hydra_problems(project))
@@ -69,6 +70,24 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
             unique.append(p)
     project.cache["validate.problems"] = unique
     return unique
+
+
+def _overridden(project: Any, source: Any, targets: list[Any]) -> dict[str, str]:
+    """The accelerate keys the job's launch gives as options: the audited ``accelerate launch``
+    line's own options when it names this file, else those every launch line of the file's
+    project passes (:mod:`preflight.validate_launches`)."""
+    if not any(t.kind.startswith("accelerate") for t in targets):
+        return {}
+    from pathlib import Path
+
+    from preflight.validate_launches import launch_options, names_file, overridden_keys
+
+    named, options = launch_options(project.argv)
+    if named is not None and names_file(named, Path(source.path)):
+        from preflight.validate import LAUNCH_LINE
+
+        return {key: LAUNCH_LINE for key in sorted(options)}
+    return overridden_keys(Path(source.path))
 
 
 def _hf_reader(project: Any) -> str:

@@ -1,0 +1,180 @@
+"""The options an ``accelerate launch`` line gives ahead of the config file it names.
+
+``accelerate launch --config_file cfg.yaml --mixed_precision bf16 train.py``: accelerate takes a
+value from the config file only for an option the line leaves unset (``_validate_launch_command``
+copies ``defaults.<key>`` into ``args`` only where ``args.<key>`` is None; ``mixed_precision``
+only when ``--mixed_precision`` is not given). A problem on a top-level key that every launch line
+of the project naming the file overrides is a latent trap, not a failure of the project's runs:
+``validate`` reports it as a note that names the launch line (dvlab-research/Step-DPO's
+``accelerate_configs/deepspeed_zero3.yaml`` has ``mixed_precision: no``, the YAML 1.1 boolean
+false, and every launch of the project passes ``--mixed_precision bf16``).
+
+The evidence is read from the project's launch scripts and docs (``.sh``, ``.slurm``, ``.md``,
+...), as text only: nothing is run, no variable is expanded. A line that names the file through
+a variable (``--config_file $CFG``) is not counted, so a file that no readable line names keeps
+its problems. Bounded like :mod:`preflight.validate_project`.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+from typing import Optional, Sequence
+
+from preflight.config_cache import recorded_memo
+from preflight.sources import read_text_limited
+from preflight.validate_project import _SKIP_DIRS, MAX_BYTES, MAX_FILES, project_root
+
+# files that hold launch lines: shell scripts, scheduler scripts and the docs that show the command
+_SUFFIXES = (".sh", ".bash", ".zsh", ".slurm", ".sbatch", ".pbs", ".job", ".md", ".rst", ".txt")
+
+Launch = tuple[str, int, str, frozenset[str]]  # (file relative to the root, line, --config_file value, options)
+
+
+def launch_options(tokens: Sequence[str]) -> tuple[Optional[str], frozenset[str]]:
+    """``(config file, options)`` of one ``accelerate launch`` command given as tokens: the
+    ``--config_file`` value (None when absent) and the names of the options before the training
+    script (``--mixed_precision`` -> ``mixed_precision``; accelerate reads ``-`` and ``_`` alike).
+    ``(None, frozenset())`` when the tokens are not an ``accelerate launch`` command."""
+    start = _launch_start(tokens)
+    if start is None:
+        return None, frozenset()
+    config: Optional[str] = None
+    names: set[str] = set()
+    k = start
+    while k < len(tokens):
+        tok = tokens[k]
+        if tok in ("-m", "--module") or not tok.startswith("-"):
+            break  # the training script (or module): what follows is the script's own
+        name, eq, value = tok.lstrip("-").partition("=")
+        name = name.replace("-", "_")
+        names.add(name)
+        if name == "config_file":
+            if eq:
+                config = value
+            elif k + 1 < len(tokens):
+                config = tokens[k + 1]
+                k += 1
+        elif not eq and k + 1 < len(tokens) and not tokens[k + 1].startswith("-") \
+                and not tokens[k + 1].endswith(".py"):
+            k += 1  # the option's value
+        k += 1
+    names.discard("config_file")
+    return config, frozenset(names)
+
+
+def _launch_start(tokens: Sequence[str]) -> Optional[int]:
+    for k in range(len(tokens) - 1):
+        if tokens[k].rsplit("/", 1)[-1] == "accelerate" and tokens[k + 1] == "launch":
+            return k + 2
+    for k in range(len(tokens) - 2):  # python -m accelerate.commands.launch
+        if tokens[k] == "-m" and tokens[k + 1] in ("accelerate.commands.launch", "accelerate.commands.accelerate_cli"):
+            return k + 2 + (tokens[k + 2] == "launch")
+    return None
+
+
+def names_file(value: str, config_path: Path) -> bool:
+    """Whether a launch line's ``--config_file`` value names the file at ``config_path``."""
+    if os.path.isabs(value):
+        try:
+            return Path(value).resolve() == config_path.resolve()
+        except (OSError, ValueError):
+            return False
+    rel = _relative(config_path)
+    return rel is not None and _names(value, rel)
+
+
+def _relative(config_path: Path) -> Optional[tuple[str, ...]]:
+    """The file's path parts relative to its project's root (or its own folder's parts)."""
+    root = project_root(config_path)
+    try:
+        path = config_path.resolve()
+        return Path(os.path.relpath(path, root.resolve())).parts if root is not None else path.parts
+    except (OSError, ValueError):
+        return None
+
+
+def overridden_keys(config_path: Path) -> dict[str, str]:
+    """The top-level accelerate keys that every launch line of the config's project naming this
+    file passes on the command line, each with the first such line (``path:line``). Empty when
+    no readable line names the file."""
+    root = project_root(config_path)
+    rel = _relative(config_path)
+    if root is None or rel is None:
+        return {}
+    naming = [launch for launch in _launches_under(str(root)) if _names(launch[2], rel)]
+    if not naming:
+        return {}
+    common = frozenset.intersection(*(launch[3] for launch in naming))
+    first = naming[0]
+    return {key: f"{first[0]}:{first[1]}" for key in sorted(common)}
+
+
+def _names(value: str, rel: tuple[str, ...]) -> bool:
+    """Whether a ``--config_file`` value names the file at ``rel`` (parts relative to the project
+    root): its literal trailing parts match, leading ``./``/``../`` and parts holding a variable
+    dropped (``$ROOT/configs/x.yaml`` names ``configs/x.yaml``)."""
+    parts = [p for p in value.replace("\\", "/").split("/") if p not in ("", ".")]
+    while parts and (parts[0] == ".." or "$" in parts[0] or "{" in parts[0]):
+        parts.pop(0)
+    if not parts or any("$" in p for p in parts):
+        return False
+    return len(parts) <= len(rel) and tuple(parts) == rel[len(rel) - len(parts):]
+
+
+@recorded_memo
+def _launches_under(root: str) -> tuple[Launch, ...]:
+    out: list[Launch] = []
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if not name.endswith(_SUFFIXES):
+                continue
+            seen += 1
+            if seen > MAX_FILES:
+                return tuple(out)
+            path = os.path.join(folder, name)
+            try:
+                if os.path.getsize(path) > MAX_BYTES:
+                    continue
+                text = read_text_limited(path, MAX_BYTES, errors="replace")
+            except OSError:
+                continue
+            if "launch" not in text or "config" not in text:
+                continue
+            for line, command in _joined(text.splitlines()):
+                if "launch" not in command:
+                    continue
+                config, options = launch_options(_tokens(command))
+                if config is not None:
+                    out.append((os.path.relpath(path, root), line, config, options))
+    return tuple(out)
+
+
+def _joined(lines: list[str]) -> list[tuple[int, str]]:
+    """Backslash-continued lines joined: (first line number, text)."""
+    out: list[tuple[int, str]] = []
+    buf: list[str] = []
+    start = 0
+    for n, raw in enumerate(lines, 1):
+        if not buf:
+            start = n
+        stripped = raw.rstrip()
+        if stripped.endswith("\\"):
+            buf.append(stripped[:-1])
+            continue
+        buf.append(raw)
+        out.append((start, " ".join(b.strip() for b in buf)))
+        buf = []
+    if buf:
+        out.append((start, " ".join(b.strip() for b in buf)))
+    return out
+
+
+def _tokens(command: str) -> list[str]:
+    try:
+        return shlex.split(command, comments=True)
+    except ValueError:  # an unbalanced quote (a doc's prose): words are enough to find the options
+        return command.split()

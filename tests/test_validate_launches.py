@@ -1,0 +1,128 @@
+"""An accelerate config key that every launch line of the project passes as an option is not
+read from the file (accelerate's ``_validate_launch_command``): a problem on it is a note that
+names the launch line. Modelled on dvlab-research/Step-DPO (``accelerate_configs/
+deepspeed_zero3.yaml`` has ``mixed_precision: no``; ``bash_scrips/qwen2_7b_step_dpo.sh`` runs
+``accelerate launch --config_file accelerate_configs/deepspeed_zero3.yaml --mixed_precision bf16``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from preflight.validate_launches import launch_options, names_file, overridden_keys
+
+CONFIG = """compute_environment: LOCAL_MACHINE
+deepspeed_config:
+  zero_stage: 3
+distributed_type: DEEPSPEED
+machine_rank: 0
+mixed_precision: no
+num_machines: 1
+num_processes: 8
+use_cpu: false
+"""
+
+
+def _project(tmp_path: Path, launch: str, where: str = "scripts/run.sh") -> Path:
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    cfg = tmp_path / "accelerate_configs" / "deepspeed_zero3.yaml"
+    cfg.parent.mkdir()
+    cfg.write_text(CONFIG)
+    script = tmp_path / where
+    script.parent.mkdir(parents=True, exist_ok=True)
+    script.write_text(launch)
+    return cfg
+
+
+def _validate(cfg: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "preflight", "validate", str(cfg)],
+                          capture_output=True, text=True, timeout=120)
+
+
+STEP_DPO = ("ACCELERATE_LOG_LEVEL=info accelerate launch --config_file accelerate_configs/deepspeed_zero3.yaml \\\n"
+            "    --mixed_precision bf16 --num_processes 8 train.py configs/config_full.yaml\n")
+
+
+def test_key_every_launch_overrides_is_a_note_naming_the_line(tmp_path: Path) -> None:
+    cfg = _project(tmp_path, STEP_DPO)
+    run = _validate(cfg)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "deepspeed_zero3.yaml:6: note: no is the boolean false" in run.stdout
+    assert "passes --mixed_precision (scripts/run.sh:1)" in run.stdout
+
+
+def test_launch_without_the_option_keeps_the_error(tmp_path: Path) -> None:
+    cfg = _project(tmp_path, STEP_DPO.replace("--mixed_precision bf16 ", ""))
+    run = _validate(cfg)
+    assert run.returncode == 1
+    assert "deepspeed_zero3.yaml:6: error: no is the boolean false" in run.stdout
+
+
+def test_one_launch_without_the_option_keeps_the_error(tmp_path: Path) -> None:
+    cfg = _project(tmp_path, STEP_DPO)
+    (tmp_path / "README.md").write_text("```\naccelerate launch --config_file accelerate_configs/deepspeed_zero3.yaml "
+                                        "train.py x.yaml\n```\n")
+    assert "error: no is the boolean false" in _validate(cfg).stdout
+
+
+def test_option_given_to_the_script_not_accelerate_keeps_the_error(tmp_path: Path) -> None:
+    # after the training script the options are the script's own, not accelerate's
+    cfg = _project(tmp_path, "accelerate launch --config_file accelerate_configs/deepspeed_zero3.yaml "
+                             "train.py --mixed_precision bf16\n")
+    assert "error: no is the boolean false" in _validate(cfg).stdout
+
+
+def test_config_named_through_a_variable_is_not_evidence(tmp_path: Path) -> None:
+    cfg = _project(tmp_path, 'CFG=accelerate_configs/deepspeed_zero3.yaml\n'
+                             'accelerate launch --config_file $CFG --mixed_precision bf16 train.py\n')
+    assert "error: no is the boolean false" in _validate(cfg).stdout
+
+
+def test_launch_in_the_readme_counts(tmp_path: Path) -> None:
+    cfg = _project(tmp_path, "```bash\n" + STEP_DPO + "```\n", where="README.md")
+    run = _validate(cfg)
+    assert run.returncode == 0
+    assert "(README.md:2)" in run.stdout
+
+
+def test_audit_uses_its_own_launch_line(tmp_path: Path) -> None:
+    cfg = _project(tmp_path, "")  # no launch script in the project: the audited line decides
+    (tmp_path / "train.py").write_text("from accelerate import Accelerator\naccelerator = Accelerator()\n")
+
+    def audit(*options: str) -> str:
+        launch = ["accelerate", "launch", "--config_file", str(cfg), *options, "train.py"]
+        return subprocess.run([sys.executable, "-m", "preflight", "audit", "--no-cache", "--", *launch],
+                              capture_output=True, text=True, timeout=120, cwd=tmp_path).stdout
+
+    given = audit("--mixed_precision", "bf16")
+    assert "its launch line passes --mixed_precision" in given
+    assert "Found 1 finding (1 note)" in given
+    bare = audit()
+    assert "deepspeed_zero3.yaml:6:1: PF603 no is the boolean false" in bare
+    assert "(1 error)" in bare
+
+
+@pytest.mark.parametrize("tokens, config, options", [
+    (["accelerate", "launch", "--config_file", "a.yaml", "--mixed_precision", "bf16", "t.py", "--lr", "1"],
+     "a.yaml", {"mixed_precision"}),
+    (["accelerate", "launch", "--config-file=a.yaml", "--multi_gpu", "--num-processes", "2", "t.py"],
+     "a.yaml", {"multi_gpu", "num_processes"}),
+    (["python", "-m", "accelerate.commands.launch", "--config_file", "a.yaml", "-m", "pkg.train", "--fp16"],
+     "a.yaml", set()),
+    (["torchrun", "--nproc_per_node", "8", "t.py", "--config_file", "a.yaml"], None, set()),
+])
+def test_launch_options(tokens: list[str], config: str, options: set[str]) -> None:
+    assert launch_options(tokens) == (config, frozenset(options))
+
+
+def test_names_file_matches_trailing_parts(tmp_path: Path) -> None:
+    cfg = _project(tmp_path, "")
+    assert names_file("accelerate_configs/deepspeed_zero3.yaml", cfg)
+    assert names_file("./accelerate_configs/deepspeed_zero3.yaml", cfg)
+    assert names_file("$ROOT/accelerate_configs/deepspeed_zero3.yaml", cfg)
+    assert not names_file("other/deepspeed_zero3.yaml", cfg)
+    assert not names_file("$CFG", cfg)
+    assert overridden_keys(cfg) == {}
