@@ -167,16 +167,14 @@ def _skipped(value: Any, kind: str, reader: str) -> bool:
     return kind in ("deepspeed", "gpt-neox") and text.lower() == "auto"
 
 
-LAUNCH_LINE = "the launch line"  # ``overridden`` value: the audited job's own launch line passes the option
-
-
 class _Validation:
     def __init__(self, config: LoadedConfig, target: Target, reader: str, scalars: dict[tuple[Any, ...], Scalar],
                  known_extra: frozenset[str], flags_from: str = "",
-                 overridden: Optional[Mapping[str, str]] = None) -> None:
+                 overridden: Optional[Mapping[str, Mapping[str, str]]] = None) -> None:
         self.config = config
         self.flags_from = flags_from  # the project's loader that turns YAML keys into --flags (path:line)
-        # accelerate keys every launch line naming the file passes as options (key -> path:line)
+        # per kind, the top-level keys whose value is set again after the file is read, each with
+        # the reason (:mod:`preflight.validate_overrides`)
         self.overridden = overridden or {}
         self.target = target
         self.kind = KINDS[target.kind]
@@ -194,16 +192,12 @@ class _Validation:
 
     def add(self, rel: Sequence[Any], severity: str, code: str, message: str) -> None:
         full = (*self.target.prefix, *rel)
-        where = self.overridden.get(str(rel[0])) if len(rel) == 1 and not self.target.prefix \
-            and self.target.kind.startswith("accelerate") and severity != "note" else None
-        if where is not None:
-            # accelerate reads the file's value only when the launch line leaves the option unset
+        why = self.overridden.get(self.target.kind, {}).get(str(rel[0])) \
+            if len(rel) == 1 and not self.target.prefix and severity != "note" else None
+        if why is not None:
+            # the value is set again after the file is read (the launch line, the project's code)
             severity = "note"
-            if where == LAUNCH_LINE:
-                message += f"; not read by this job: its launch line passes --{rel[0]}, which accelerate uses instead"
-            else:
-                message += (f"; not read by this project's launches: every `accelerate launch` line naming this "
-                            f"file passes --{rel[0]} ({where}), which accelerate uses instead")
+            message += "; " + why
         self.problems.append(Problem(self.config.path, self.config.line_of(full, nearest=True), _dotted(full), severity, code,
                                      message, self.target.kind))
 
@@ -467,7 +461,8 @@ def _lax_converts(value: Any, schema: dict[str, Any]) -> bool:
 def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: Optional[str] = None,
                     reader: Optional[str] = None, known_extra: Iterable[str] = (),
                     targets: Optional[list[Target]] = None, hf_reader: Optional[str] = None,
-                    flags_from: str = "", overridden: Optional[Mapping[str, str]] = None) -> FileReport:
+                    flags_from: str = "",
+                    overridden: Optional[Mapping[str, Mapping[str, str]]] = None) -> FileReport:
     """Validate one loaded config. ``kind`` forces a kind for the whole file; ``reader``
     says how the file is read ("pyyaml" or "omegaconf"; default: the kind's reader, or
     OmegaConf for a Hydra node found by ``_target_``); ``known_extra`` are keys the
@@ -528,11 +523,9 @@ def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileRe
         known = declared_fields(Path(source.path))
         flags_from = yaml_to_flags(Path(source.path)) if loaded.kind == "yaml" else ""
         hf_reader = yaml_reader(Path(source.path)) if loaded.kind == "yaml" else None
-    overridden: dict[str, str] = {}
-    if any(t.kind.startswith("accelerate") for t in targets):
-        from preflight.validate_launches import overridden_keys
+    from preflight.validate_overrides import overrides_for
 
-        overridden = overridden_keys(Path(source.path))
+    overridden = overrides_for(Path(source.path), targets)
     return validate_loaded(loaded, source.text, known_extra=known, targets=targets, flags_from=flags_from,
                            hf_reader=hf_reader, overridden=overridden)
 

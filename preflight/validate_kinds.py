@@ -370,7 +370,10 @@ _CONFIG_MARKERS = ("zero_optimization", "train_micro_batch_size_per_gpu", "train
                    "num_processes", "per_device_train_batch_size", "learning_rate", "num_train_epochs",
                    "lr_scheduler_type", "num-layers", "hidden-size", "seq-length", "model-parallel-size",
                    "pipe-parallel-size", "train-iters", "base_model", "sequence_len", "micro_batch_size",
-                   "max_epochs", "accumulate_grad_batches")
+                   "max_epochs", "accumulate_grad_batches",
+                   # LightningCLI files (terratorch `examples/confs/*.yaml`: `trainer:` with jsonargparse's
+                   # `class_path`/`init_args` and Trainer keys)
+                   "seed_everything", "check_val_every_n_epoch", "log_every_n_steps", "class_path")
 _MARKER_KEY = re.compile(r"""(?:^|[\s{,])["']?(""" + "|".join(re.escape(k) for k in _CONFIG_MARKERS)
                          + r""")["']?\s*:""", re.M)
 _CONFIG_NAME_WORDS = ("deepspeed", "ds_config", "accelerate", "zero", "fsdp")

@@ -72,22 +72,24 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
     return unique
 
 
-def _overridden(project: Any, source: Any, targets: list[Any]) -> dict[str, str]:
-    """The accelerate keys the job's launch gives as options: the audited ``accelerate launch``
-    line's own options when it names this file, else those every launch line of the file's
-    project passes (:mod:`preflight.validate_launches`)."""
-    if not any(t.kind.startswith("accelerate") for t in targets):
-        return {}
+def _overridden(project: Any, source: Any, targets: list[Any]) -> dict[str, dict[str, str]]:
+    """Per kind, the keys whose value the job sets again after reading the file: the audited
+    ``accelerate launch`` line's own options when it names this file (else those every launch
+    line of the file's project passes), and the fields the project's code reassigns after
+    parsing (:mod:`preflight.validate_overrides`)."""
     from pathlib import Path
 
-    from preflight.validate_launches import launch_options, names_file, overridden_keys
+    from preflight.validate_overrides import launch_options, names_file, overrides_for
 
     named, options = launch_options(project.argv)
-    if named is not None and names_file(named, Path(source.path)):
-        from preflight.validate import LAUNCH_LINE
-
-        return {key: LAUNCH_LINE for key in sorted(options)}
-    return overridden_keys(Path(source.path))
+    audited = named is not None and names_file(named, Path(source.path))
+    out = overrides_for(Path(source.path), targets, launches=not audited)
+    if audited:
+        why = {key: f"not read by this job: its launch line passes --{key}, which accelerate uses instead"
+               for key in sorted(options)}
+        for kind in ("accelerate", "accelerate-sagemaker"):
+            out[kind] = why
+    return out
 
 
 def _hf_reader(project: Any) -> str:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from preflight.validate_launches import launch_options, names_file, overridden_keys
+from preflight.validate_overrides import launch_options, names_file, overridden_keys
 
 CONFIG = """compute_environment: LOCAL_MACHINE
 deepspeed_config:
@@ -126,3 +126,56 @@ def test_names_file_matches_trailing_parts(tmp_path: Path) -> None:
     assert not names_file("other/deepspeed_zero3.yaml", cfg)
     assert not names_file("$CFG", cfg)
     assert overridden_keys(cfg) == {}
+
+
+# uclaml/SPPO @ 5e61c4e90822fe526d8bbe1a50a6e85a85c30911: recipes/uclaml-sppo/config_full.yaml has
+# `do_eval: "no"` (a string where TrainingArguments types a bool) and sppo/run_sppo.py:163-165 does
+# `model_args, data_args, training_args = parser.parse()` then `training_args.do_eval = False`.
+SPPO_YAML = """model_name_or_path: mistralai/Mistral-7B-Instruct-v0.2
+bf16: true
+do_eval: "no"
+learning_rate: 5.0e-7
+per_device_train_batch_size: 8
+output_dir: checkpoints/sppo
+"""
+SPPO_RUN = """from alignment import H4ArgumentParser, ModelArguments, DataArguments, SPPOConfig
+
+
+def main():
+    parser = H4ArgumentParser((ModelArguments, DataArguments, SPPOConfig))
+    model_args, data_args, training_args = parser.parse()
+    training_args.do_eval = False
+    {after}
+"""
+
+
+def _sppo(tmp_path: Path, run: str) -> Path:
+    (tmp_path / "setup.py").write_text("from setuptools import setup\nsetup(name='sppo')\n")
+    cfg = tmp_path / "recipes" / "config_full.yaml"
+    cfg.parent.mkdir()
+    cfg.write_text(SPPO_YAML)
+    (tmp_path / "sppo").mkdir()
+    (tmp_path / "sppo" / "run_sppo.py").write_text(run)
+    return cfg
+
+
+def test_field_the_code_sets_after_parsing_is_a_note(tmp_path: Path) -> None:
+    run = _validate(_sppo(tmp_path, SPPO_RUN.format(after="main_inner(model_args, data_args, training_args)")))
+    assert run.returncode == 0, run.stdout
+    assert "config_full.yaml:3: note:" in run.stdout
+    assert "sets training_args.do_eval itself right after parsing (sppo/run_sppo.py:7)" in run.stdout
+
+
+@pytest.mark.parametrize("run", [
+    # under a condition: the file's value is used when the test is false
+    SPPO_RUN.replace("    training_args.do_eval = False", "    if data_args.no_eval:\n        training_args.do_eval = False"),
+    # the new value keeps the file's
+    SPPO_RUN.replace("training_args.do_eval = False", "training_args.do_eval = training_args.do_eval and True"),
+    # another object than the parsed ones
+    SPPO_RUN.replace("training_args.do_eval = False", "other.do_eval = False"),
+    # no reassignment at all
+    SPPO_RUN.replace("    training_args.do_eval = False\n", ""),
+])
+def test_other_shapes_keep_the_problem(tmp_path: Path, run: str) -> None:
+    out = _validate(_sppo(tmp_path, run.format(after="pass"))).stdout
+    assert "config_full.yaml:3: error:" in out, out

@@ -1,26 +1,32 @@
-"""The options an ``accelerate launch`` line gives ahead of the config file it names.
+"""Config values set again after the file is read: by the launch line, or by the project's code.
 
 ``accelerate launch --config_file cfg.yaml --mixed_precision bf16 train.py``: accelerate takes a
 value from the config file only for an option the line leaves unset (``_validate_launch_command``
 copies ``defaults.<key>`` into ``args`` only where ``args.<key>`` is None; ``mixed_precision``
-only when ``--mixed_precision`` is not given). A problem on a top-level key that every launch line
-of the project naming the file overrides is a latent trap, not a failure of the project's runs:
-``validate`` reports it as a note that names the launch line (dvlab-research/Step-DPO's
-``accelerate_configs/deepspeed_zero3.yaml`` has ``mixed_precision: no``, the YAML 1.1 boolean
-false, and every launch of the project passes ``--mixed_precision bf16``).
+only when ``--mixed_precision`` is not given). dvlab-research/Step-DPO's
+``accelerate_configs/deepspeed_zero3.yaml`` has ``mixed_precision: no`` (the YAML 1.1 boolean
+false) and every launch of the project passes ``--mixed_precision bf16``.
 
-The evidence is read from the project's launch scripts and docs (``.sh``, ``.slurm``, ``.md``,
-...), as text only: nothing is run, no variable is expanded. A line that names the file through
-a variable (``--config_file $CFG``) is not counted, so a file that no readable line names keeps
-its problems. Bounded like :mod:`preflight.validate_project`.
+``model_args, data_args, training_args = parser.parse()`` followed at once by
+``training_args.do_eval = False`` (uclaml/SPPO ``sppo/run_sppo.py:164-165``): the YAML's
+``do_eval`` is never used.
+
+A problem on a top-level key that is set again this way is a latent trap, not a failure of the
+project's runs: ``validate`` reports it as a note naming the line that sets it. Launch lines are
+read as text from the project's launch scripts and docs (``.sh``, ``.slurm``, ``.md``, ...), the
+code with ``ast``: nothing is run, no variable is expanded. A line that names the file through a
+variable (``--config_file $CFG``) is not counted, one naming line without the option keeps the
+problem, and only a reassignment in the same function body as the parse, not under an ``if``,
+counts. Bounded like :mod:`preflight.validate_project`.
 """
 
 from __future__ import annotations
 
+import ast
 import os
 import shlex
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from preflight.config_cache import recorded_memo
 from preflight.sources import read_text_limited
@@ -30,6 +36,33 @@ from preflight.validate_project import _SKIP_DIRS, MAX_BYTES, MAX_FILES, project
 _SUFFIXES = (".sh", ".bash", ".zsh", ".slurm", ".sbatch", ".pbs", ".job", ".md", ".rst", ".txt")
 
 Launch = tuple[str, int, str, frozenset[str]]  # (file relative to the root, line, --config_file value, options)
+_ACCELERATE = ("accelerate", "accelerate-sagemaker")
+_HF_ARGS = ("training-args", "sft-config")
+# HfArgumentParser's readers (and alignment-handbook's H4ArgumentParser.parse): their results
+# are the argument dataclasses the YAML/JSON file fills
+_PARSES = frozenset({"parse", "parse_args_into_dataclasses", "parse_yaml_file", "parse_json_file", "parse_dict",
+                     "parse_args_and_config"})
+
+
+def overrides_for(config_path: Path, targets: Sequence[Any], launches: bool = True) -> dict[str, dict[str, str]]:
+    """Per target kind, the top-level keys of the file whose value is set again after it is read,
+    each with the reason to append to a problem on it (empty when none)."""
+    out: dict[str, dict[str, str]] = {}
+    kinds = {t.kind for t in targets}
+    if launches and kinds & set(_ACCELERATE):
+        why = {key: (f"not read by this project's launches: every `accelerate launch` line naming this file "
+                     f"passes --{key} ({where}), which accelerate uses instead")
+               for key, where in overridden_keys(config_path).items()}
+        for kind in _ACCELERATE:
+            out[kind] = why
+    if kinds & set(_HF_ARGS):
+        root = project_root(config_path)
+        sets = _reassigned_under(str(root)) if root is not None else ()
+        why = {attr: (f"not used: the project's code sets {target} itself right after parsing ({where}), "
+                      f"so the file's value never reaches training") for attr, target, where in sets}
+        for kind in _HF_ARGS:
+            out[kind] = why
+    return out
 
 
 def launch_options(tokens: Sequence[str]) -> tuple[Optional[str], frozenset[str]]:
@@ -178,3 +211,68 @@ def _tokens(command: str) -> list[str]:
         return shlex.split(command, comments=True)
     except ValueError:  # an unbalanced quote (a doc's prose): words are enough to find the options
         return command.split()
+
+
+@recorded_memo
+def _reassigned_under(root: str) -> tuple[tuple[str, str, str], ...]:
+    """``(field, "name.field", "path:line")`` for each field that a function of the project
+    assigns, unconditionally, to an argument dataclass right after parsing it (the first such
+    place per field is named). Any entry of the project counts: a YAML that another entry reads
+    without the reassignment keeps only a note."""
+    found: dict[str, tuple[str, str, str]] = {}
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            seen += 1
+            if seen > MAX_FILES:
+                return tuple(sorted(found.values()))
+            path = os.path.join(folder, name)
+            try:
+                if os.path.getsize(path) > MAX_BYTES:
+                    continue
+                text = read_text_limited(path, MAX_BYTES, errors="replace")
+            except OSError:
+                continue
+            if "parse" not in text:
+                continue
+            try:
+                tree = ast.parse(text)
+            except (SyntaxError, ValueError):
+                continue
+            rel = os.path.relpath(path, root)
+            for attr, target, line in _reassigned(tree):
+                found.setdefault(attr, (attr, target, f"{rel}:{line}"))
+    return tuple(sorted(found.values()))
+
+
+def _reassigned(tree: ast.AST) -> list[tuple[str, str, int]]:
+    out: list[tuple[str, str, int]] = []
+    bodies = [tree.body] if isinstance(tree, ast.Module) else []
+    bodies += [n.body for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for body in bodies:
+        parsed: set[str] = set()
+        for stmt in body:
+            if isinstance(stmt, ast.Assign) and _is_parse(stmt.value):
+                for target in stmt.targets:
+                    elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+                    parsed |= {e.id for e in elts if isinstance(e, ast.Name)}
+                continue
+            if not parsed or not isinstance(stmt, ast.Assign) or len(stmt.targets) != 1:
+                continue
+            target = stmt.targets[0]
+            if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                    and target.value.id in parsed and not _reads(stmt.value, target.attr):
+                out.append((target.attr, f"{target.value.id}.{target.attr}", stmt.lineno))
+    return out
+
+
+def _is_parse(value: ast.AST) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr in _PARSES
+
+
+def _reads(value: ast.AST, attr: str) -> bool:
+    """Whether the new value reads the field itself (``x.f = x.f and y`` keeps the file's value)."""
+    return any(isinstance(n, ast.Attribute) and n.attr == attr for n in ast.walk(value))
