@@ -113,6 +113,7 @@ class _ScriptPass:
         self.calls = [s for s in idx.calls if idx.runs(s) is not False]
         self.model_names: set[str] = set()
         self.pretrained = False
+        self.frozen: set[str] = set()  # loaded models the job does not train (:meth:`frozen_models`)
         self.weights_bits: Optional[int] = None
         self.optimizer_names: set[str] = set()
 
@@ -190,6 +191,7 @@ class _ScriptPass:
 
     def models(self) -> None:
         found = False
+        self.frozen = self.frozen_models()
         for site in self.calls:
             name = site.name or ""
             if name.endswith(".from_pretrained"):
@@ -197,7 +199,7 @@ class _ScriptPass:
                 if not _MODEL_CLASS.match(cls) or _NOT_MODEL.search(cls):
                     continue
                 found = self.pretrained = True
-                if site.target:
+                if site.target and site.target not in self.frozen:
                     self.model_names.add(site.target)
                 self.from_pretrained(site, cls)
             elif site.matches("timm.create_model") or site.matches("torchvision.models.get_model"):
@@ -214,8 +216,32 @@ class _ScriptPass:
         if not found:
             self.local_module()
 
+    def frozen_models(self) -> set[str]:
+        """Names of models loaded with ``from_pretrained`` that the job does not train, when it
+        loads several: a distillation teacher or a reference model beside the one whose
+        ``.parameters()``/``.named_parameters()`` the script reads (huggingface/distil-whisper
+        ``run_distillation.py:986-995``: ``teacher_model`` then ``student_model``, the optimizer's
+        parameter groups built from ``student_model.named_parameters()``). Empty unless exactly
+        one of them has its parameters read."""
+        loaded = {s.target for s in self.calls if s.target and (s.name or "").endswith(".from_pretrained")
+                  and _MODEL_CLASS.match((s.name or "").rsplit(".", 2)[-2]) and not _NOT_MODEL.search(s.name or "")}
+        if len(loaded) < 2:
+            return set()
+        read = {(s.name or "").rsplit(".", 1)[0] for s in self.calls
+                if (s.name or "").endswith((".parameters", ".named_parameters"))}
+        trained = loaded & read
+        return loaded - trained if len(trained) == 1 else set()
+
     def from_pretrained(self, site: CallSite, cls: str) -> None:
         conf = self.conf(site)
+        if site.target in self.frozen:
+            # another model is the one trained: this one's name is an alternative at most, and its
+            # dtype, quantization and attention are not the trained model's
+            ref = self.value(site.arg(0, "pretrained_model_name_or_path"))
+            if ref is not None and isinstance(ref.value, str):
+                self.put("model.ref", ref, site, f"{cls}.from_pretrained() of {site.target}, which the job does "
+                                                 "not train (its parameters never reach an optimizer)", "low")
+            return
         ref = self.value(site.arg(0, "pretrained_model_name_or_path"))
         if ref is not None and isinstance(ref.value, str):
             self.put("model.ref", ref, site, f"{cls}.from_pretrained()", conf)

@@ -1,0 +1,74 @@
+"""Shapes of the tenth held-out set's real jobs (issue 15), in minimal fixtures of our own that
+cite the repository, path and commit they copy the shape of. Found by the set's first scoring
+(bench/realworld/jobs/first_scoring_held_out_10.txt); the set is in-sample for these."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+from preflight.plan import TrainingPlan
+
+
+def plan_of(cli, root: Path, *launch: str) -> TrainingPlan:
+    res = cli("audit", "--emit-plan", "json", "--", *launch, cwd=root)
+    assert res.code in (0, 1), res.err
+    return TrainingPlan.from_dict(json.loads(res.out))
+
+
+# huggingface/distil-whisper training/run_distillation.py:986-1004,1394-1402 @ cc96130f6e4cc74cab4545f3c6e7e5c204ced871:
+# the teacher is loaded first, the student second; only the student's parameters reach the optimizer.
+DISTIL = """\
+    import argparse
+
+    import torch
+    from accelerate import Accelerator
+    from transformers import WhisperForConditionalGeneration
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model_name_or_path")
+    parser.add_argument("--teacher_model_name_or_path")
+    args = parser.parse_args()
+
+    accelerator = Accelerator()
+    teacher_model = WhisperForConditionalGeneration.from_pretrained(args.teacher_model_name_or_path,
+                                                                    torch_dtype=torch.float16)
+    student_model = WhisperForConditionalGeneration.from_pretrained(args.model_name_or_path)
+    groups = [{"params": [p for n, p in student_model.named_parameters() if "bias" not in n]}]
+    optimizer = torch.optim.AdamW(groups, lr=1e-4)
+    student_model, teacher_model, optimizer = accelerator.prepare(student_model, teacher_model, optimizer)
+"""
+LAUNCH = ("accelerate", "launch", "train.py", "--model_name_or_path", "distil-whisper/distil-large-v3",
+          "--teacher_model_name_or_path", "openai/whisper-large-v3")
+
+
+def _write(root: Path, text: str) -> None:
+    (root / "train.py").write_text(textwrap.dedent(text))
+
+
+def test_distillation_trains_the_student_not_the_teacher(cli, tmp_path: Path) -> None:
+    _write(tmp_path, DISTIL)
+    plan = plan_of(cli, tmp_path, *LAUNCH)
+    best = plan.resolve("model.ref")
+    assert best is not None and best.value == "distil-whisper/distil-large-v3" and best.confidence == "high"
+    teacher = [f for f in plan.facts("model.ref") if f.value == "openai/whisper-large-v3"]
+    assert teacher and teacher[0].confidence == "low" and "does not train" in (teacher[0].source.detail or "")
+    # the teacher's fp16 load is not the trained model's precision
+    assert plan.value("precision.weights_bits") != 16
+
+
+def test_two_models_whose_parameters_are_not_read_keep_the_first(cli, tmp_path: Path) -> None:
+    # nothing says which one trains (a Trainer gets one of them): the first load stays, unchanged
+    _write(tmp_path, DISTIL.replace("student_model.named_parameters()", "[]"))
+    plan = plan_of(cli, tmp_path, *LAUNCH)
+    refs = plan.facts("model.ref")
+    assert len(refs) >= 2 and not any("does not train" in (f.source.detail or "") for f in refs)
+
+
+def test_both_models_trained_keeps_both_high(cli, tmp_path: Path) -> None:
+    _write(tmp_path, DISTIL.replace('"bias" not in n]}]',
+                                    '"bias" not in n] + list(teacher_model.parameters())}]'))
+    plan = plan_of(cli, tmp_path, *LAUNCH)
+    refs = plan.facts("model.ref")
+    assert len(refs) >= 2 and not any("does not train" in (f.source.detail or "") for f in refs)
