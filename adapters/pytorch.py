@@ -222,15 +222,22 @@ class _ScriptPass:
         ``.parameters()``/``.named_parameters()`` the script reads (huggingface/distil-whisper
         ``run_distillation.py:986-995``: ``teacher_model`` then ``student_model``, the optimizer's
         parameter groups built from ``student_model.named_parameters()``). Empty unless exactly
-        one of them has its parameters read."""
+        one of them has its parameters read, or all but one are frozen with ``requires_grad_(False)``."""
         loaded = {s.target for s in self.calls if s.target and (s.name or "").endswith(".from_pretrained")
                   and _MODEL_CLASS.match((s.name or "").rsplit(".", 2)[-2]) and not _NOT_MODEL.search(s.name or "")}
         if len(loaded) < 2:
             return set()
+        # `next(model.parameters()).device` asks where the model is, it does not train it
+        probes = {id(s.call.args[0]) for s in self.calls if s.name == "next" and s.call.args}
         read = {(s.name or "").rsplit(".", 1)[0] for s in self.calls
-                if (s.name or "").endswith((".parameters", ".named_parameters"))}
+                if (s.name or "").endswith((".parameters", ".named_parameters")) and id(s.call) not in probes}
         trained = loaded & read
-        return loaded - trained if len(trained) == 1 else set()
+        if len(trained) == 1:
+            return loaded - trained
+        # else the models frozen in so many words (`teacher.requires_grad_(False)`), when one is left
+        frozen = {(s.name or "").rsplit(".", 1)[0] for s in self.calls if (s.name or "").endswith(".requires_grad_")
+                  and s.call.args and isinstance(s.call.args[0], ast.Constant) and s.call.args[0].value is False}
+        return loaded & frozen if len(loaded - frozen) == 1 else set()
 
     def from_pretrained(self, site: CallSite, cls: str) -> None:
         conf = self.conf(site)

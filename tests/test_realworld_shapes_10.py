@@ -72,3 +72,21 @@ def test_both_models_trained_keeps_both_high(cli, tmp_path: Path) -> None:
     plan = plan_of(cli, tmp_path, *LAUNCH)
     refs = plan.facts("model.ref")
     assert len(refs) >= 2 and not any("does not train" in (f.source.detail or "") for f in refs)
+
+
+def test_a_device_probe_on_the_teacher_is_not_training(cli, tmp_path: Path) -> None:
+    # `next(teacher_model.parameters()).device` (a pattern in real distillation scripts) reads where
+    # the teacher is; the student still is the one whose parameters reach the optimizer
+    _write(tmp_path, DISTIL + "    device = next(teacher_model.parameters()).device\n")
+    plan = plan_of(cli, tmp_path, *LAUNCH)
+    best = plan.resolve("model.ref")
+    assert best is not None and best.value == "distil-whisper/distil-large-v3"
+
+
+def test_teacher_frozen_by_requires_grad(cli, tmp_path: Path) -> None:
+    # no optimizer in the script (a Trainer gets the student), the teacher frozen in so many words
+    _write(tmp_path, DISTIL.replace("student_model.named_parameters()", "[]")
+           + "    teacher_model.requires_grad_(False)\n")
+    plan = plan_of(cli, tmp_path, *LAUNCH)
+    best = plan.resolve("model.ref")
+    assert best is not None and best.value == "distil-whisper/distil-large-v3"
