@@ -11,6 +11,10 @@ adapter can see because they combine a framework with a config another adapter r
   fact from code) and trains them itself: no DeepSpeed (fp32 master copies), no FSDP
   (accelerate upcasts low-precision FSDP parameters under mixed precision), no LoRA (PEFT keeps
   the adapters in fp32). The optimizer then holds bf16 weights: ``bf16``, said why.
+- Autocast over weights loaded out of sight: a Trainer's ``--bf16``/``--fp16`` is autocast
+  over fp32 weights only when the model is loaded in fp32; when no load of the model was read
+  at all (ise-uiuc/magicoder: ``get_model_context`` in another module loads it in bf16), the
+  same value stays but at ``medium`` at most, said why.
 - Parameter offload below ZeRO stage 3: ``offload_param`` (or accelerate's
   ``offload_param_device``) set to cpu/nvme in a config whose ZeRO stage, read from the same
   file, is 0-2 offloads nothing: DeepSpeed hands the offload-param config only to its stage-3
@@ -52,6 +56,7 @@ _MAX_FILES = 300
 def derive(plan: TrainingPlan, project: Any = None) -> None:
     _deepspeed_precision(plan)
     _autocast_over_bf16_weights(plan)
+    _autocast_over_unseen_weights(plan)
     _trainer_ddp(plan)
     _micro_from_global(plan)
     _param_offload_below_stage3(plan)
@@ -210,6 +215,24 @@ def _deepspeed_precision(plan: TrainingPlan) -> None:
                     f"{winner.value} ({where.strip()}) under DeepSpeed: the engine keeps {mode} weights with fp32 "
                     "master copies (not autocast)"),
              winner.confidence, adapter="derive", priority=max(1, winner.priority + 1))
+
+
+def _autocast_over_unseen_weights(plan: TrainingPlan) -> None:
+    winner = plan.resolve("precision.mode")
+    if winner is None or winner.value not in _AMP_TO_DS or winner.confidence != "high" \
+            or winner.adapter != "transformers" or uses_deepspeed(plan):
+        return  # a project's own model class (Lightning, plain PyTorch) is built in fp32: autocast is right
+    sharding = plan.value("dist.sharding")
+    if (isinstance(sharding, str) and sharding.startswith("fsdp")) or plan.value("peft.method") == "lora":
+        return  # FSDP upcasts low-precision parameters under mixed precision; PEFT keeps adapters fp32
+    if any(plan.resolve(f) is not None for f in ("precision.weights_bits", "model.ref", "model.class_name")):
+        return  # the load was read: its dtype (or its absence, fp32) is known
+    plan.add("precision.mode", winner.value,
+             Source("derived", winner.source.path, winner.source.line, winner.source.key,
+                    f"{winner.value} ({winner.source.location() if winner.source.path else winner.source.kind}); "
+                    f"no load of the model was read, so its weights' dtype is not known: loaded in 16 bits and "
+                    f"trained as loaded, it would be {_AMP_TO_DS[winner.value]} rather than autocast over fp32"),
+             "medium", adapter="derive", priority=max(1, winner.priority + 1))
 
 
 def _autocast_over_bf16_weights(plan: TrainingPlan) -> None:

@@ -90,3 +90,51 @@ def test_teacher_frozen_by_requires_grad(cli, tmp_path: Path) -> None:
     plan = plan_of(cli, tmp_path, *LAUNCH)
     best = plan.resolve("model.ref")
     assert best is not None and best.value == "distil-whisper/distil-large-v3"
+
+
+# ise-uiuc/magicoder src/magicoder/train.py:177-189 @ the set-10 commit: the model comes from
+# `get_model_context(...)` of another module (llm_wrapper.py:411-420 loads it with
+# torch_dtype=torch.bfloat16) and the Trainer gets `--bf16 True`.
+MAGICODER = """\
+    from dataclasses import dataclass
+
+    from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+    from helpers import get_model_context
+
+
+    @dataclass
+    class Args:
+        model_key: str = "deepseek-ai/deepseek-coder-6.7b-base"
+
+
+    def main():
+        args, training_args = HfArgumentParser((Args, TrainingArguments)).parse_args_into_dataclasses()
+        state = get_model_context(args.model_key)
+        trainer = Trainer(model=state.model, args=training_args)
+        trainer.train()
+
+
+    main()
+"""
+TRAINER_LAUNCH = ("accelerate", "launch", "train.py", "--bf16", "True", "--output_dir", "out",
+                  "--per_device_train_batch_size", "2")
+
+
+def test_trainer_bf16_over_a_model_loaded_out_of_sight_is_medium(cli, tmp_path: Path) -> None:
+    _write(tmp_path, MAGICODER)
+    plan = plan_of(cli, tmp_path, *TRAINER_LAUNCH)
+    best = plan.resolve("precision.mode")
+    assert best is not None and best.value == "amp_bf16" and best.confidence == "medium"
+    assert "no load of the model was read" in (best.source.detail or "")
+
+
+def test_trainer_bf16_over_a_model_loaded_in_the_script_stays_high(cli, tmp_path: Path) -> None:
+    _write(tmp_path, MAGICODER.replace("from helpers import get_model_context\n",
+                                       "from transformers import AutoModelForCausalLM\n")
+           .replace("state = get_model_context(args.model_key)",
+                    "model = AutoModelForCausalLM.from_pretrained(args.model_key)")
+           .replace("model=state.model", "model=model"))
+    plan = plan_of(cli, tmp_path, *TRAINER_LAUNCH)
+    best = plan.resolve("precision.mode")
+    assert best is not None and best.value == "amp_bf16" and best.confidence == "high"
