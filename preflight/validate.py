@@ -330,6 +330,25 @@ class _Validation:
                 self.add(rel, "warning", "yaml11-sexagesimal",
                          f"{text} is a base-60 number in YAML 1.1 ({self._reader_name()}); quote it for a string")
 
+    def _string_bool(self, rel: Sequence[Any], name: str, value: str) -> None:
+        """A string where TrainingArguments types a bool (uclaml/SPPO ``do_eval: "no"``):
+        HfArgumentParser's file readers hand the file's values to the dataclass as they are
+        (``parse_dict``: ``dtype(**inputs)``, no conversion), so any non-empty string is true;
+        a project loader that turns keys into --flags gets argparse's ``string_to_bool`` instead."""
+        if self.flags_from:
+            self.add(rel, "note", "wrong-type",
+                     f'{name} is "{value}" (string); the project\'s loader ({self.flags_from}) passes it as a '
+                     f"--flag, where it is read as a boolean, but a script that hands the file to "
+                     f"HfArgumentParser.parse_yaml_file would keep the string: write true or false")
+            return
+        if value.strip().lower() in ("no", "false", "0", "off", "n", "f"):
+            effect = f"a non-empty string is true, so {name} is on, the opposite of what it says"
+        else:
+            effect = "any non-empty string is true"
+        self.add(rel, "warning", "wrong-type",
+                 f'{name} is "{value}" (string), not a boolean: HfArgumentParser keeps a file\'s values as '
+                 f"written, and {effect}; write true or false")
+
     def _reader_name(self) -> str:
         return {"omegaconf": "OmegaConf/Hydra", "pyyaml": "PyYAML", MIXED: "PyYAML or OmegaConf"}.get(self.reader,
                                                                                                  "YAML 1.1")
@@ -378,6 +397,10 @@ class _Validation:
             self.add(rel, "note", "unset-value",
                      f"{name} is null: {self.kind.owner} reads it as not set (the same as leaving the key out) "
                      f"and derives it from the other batch keys")
+            return
+        if wrong_type and isinstance(value, str) and self.target.kind in ("training-args", "sft-config") \
+                and "boolean" in _accepts(sub) and "string" not in _accepts(sub):
+            self._string_bool(rel, name, value)
             return
         if wrong_type:
             advisory = self.schema.get("x-types") == "advisory"

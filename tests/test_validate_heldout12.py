@@ -49,3 +49,29 @@ def test_broken_yaml_of_no_training_kind_is_not_counted(cli, tmp_path: Path) -> 
     res = cli("check", "confs", cwd=tmp_path)
     assert "invalid YAML" not in res.out
     assert res.code == 0
+
+
+ARGS_YAML = """\
+model_name_or_path: mistralai/Mistral-7B-Instruct-v0.2
+bf16: true
+do_eval: {value}
+learning_rate: 5.0e-7
+per_device_train_batch_size: 8
+output_dir: out
+"""
+
+
+def test_string_for_a_trainer_bool_is_a_warning_saying_it_is_on(cli, tmp_path: Path) -> None:
+    # uclaml/SPPO recipes/uclaml-sppo/config_full.yaml: `do_eval: "no"`. HfArgumentParser's
+    # parse_yaml_file hands it to TrainingArguments as the string, which is true: nothing rejects it.
+    (tmp_path / "args.yaml").write_text(ARGS_YAML.format(value='"no"'))
+    res = cli("validate", "args.yaml", cwd=tmp_path)
+    assert 'args.yaml:3: warning: do_eval is "no" (string), not a boolean' in res.out
+    assert "do_eval is on, the opposite of what it says" in res.out
+    assert res.code == 1  # a problem, at warning
+
+
+def test_a_real_boolean_stays_quiet(cli, tmp_path: Path) -> None:
+    (tmp_path / "args.yaml").write_text(ARGS_YAML.format(value="false"))
+    res = cli("validate", "args.yaml", cwd=tmp_path)
+    assert "do_eval" not in res.out and res.code == 0
