@@ -37,6 +37,7 @@ from preflight.adapters.config_object import (
     leaves,
     lookup,
 )
+from preflight.adapters.config_object_files import file_tree, opened
 from preflight.adapters.hydra_reads import (
     _call,
     _division,
@@ -118,6 +119,10 @@ class _ObjReader(_Reader):
                 return _Val(None, path) if self.null(path) else None
             self.read_paths.add(path)
             return _Val(value, path)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) \
+                and len(node.left.elts) == 1 and isinstance(node.right, ast.Constant) \
+                and isinstance(node.right.value, int) and node.right.value > 0:
+            return self.ev(node.left.elts[0], depth + 1)  # one value for each of n loaders (BLIP [bs]*3)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "str") \
                 and len(node.args) == 1 and not node.keywords:
             got = self.ev(node.args[0], depth + 1)
@@ -231,8 +236,9 @@ class _Flow:
                     continue  # an alias (``self.config = config``, ``self.lr = config.lr``), not a new value
                 for target in targets:
                     for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
-                        if isinstance(t, ast.Name):
-                            continue  # rebinding a name changes no key
+                        if isinstance(t, ast.Name) or (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                                                       and t.value.id == "self"):
+                            continue  # rebinding a name (or ``self.size = (size, size)``) changes no key
                         path = reader.chain(t)
                         if path is not None and len(path) >= 2:
                             assign(self.combined, path, None)
@@ -320,7 +326,7 @@ class _Flow:
 
 
 def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modules, argv: list[str],
-           namespace: Optional[Namespace] = None, applied: Optional[set[int]] = None
+           namespace: Optional[Namespace] = None, applied: Optional[set[int]] = None, project: Any = None
            ) -> tuple[Tree, dict[int, dict[str, tuple]]]:
     """The config objects the entry builds, updated as the code and the launch line say:
     (root name -> tree, id(function) -> root name -> (root,)); ``applied`` gets the assignments
@@ -342,7 +348,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
                     if isinstance(name, ast.Name):
                         local[name.id] = namespace
-        for stmt in _straight(fn):
+        handles: dict[str, ast.AST] = {}
+        for stmt in _straight(fn, handles):
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
             applied.add(id(node))
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
@@ -355,8 +362,10 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                             and value.func.attr in _PARSE:
                         continue  # the parsed options, bound above
+                    loaded = file_tree(value, handles, local, project, modules.trees[0][1]) \
+                        if isinstance(target, ast.Name) else None
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
-                        tree = builder.value(value, shown, how="constructor keyword")
+                        tree = loaded if loaded is not None else builder.value(value, shown, how="constructor keyword")
                         if isinstance(tree, dict) and (leaves(tree) or isinstance(value, ast.Call)):
                             if target.id in local:
                                 local[target.id] = {}  # bound twice: not followed
@@ -371,6 +380,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                                 assign(tree, path, builder.value(value, shown))
             elif isinstance(node, ast.Call):
                 _update(node, local, modules, options, fired, fn)
+                _handed(node, handles, local, project, modules, combined, scopes)
         for var, tree in local.items():
             if leaves(tree) or isinstance(tree, Namespace):
                 combined[var] = tree
@@ -378,17 +388,43 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
     return combined, scopes
 
 
-def _straight(fn: Fn) -> list[ast.stmt]:
-    """The statements of a function (or module) that always run, in order: its top level, and
-    a module's ``if __name__ == "__main__":`` block."""
+def _straight(fn: Fn, handles: Optional[dict[str, ast.AST]] = None) -> list[ast.stmt]:
+    """The statements of a function (or module) that always run, in order: its top level, a
+    module's ``if __name__ == "__main__":`` block, and the body of a ``with open(E) as f:``
+    (``handles`` gets ``f`` -> ``E``)."""
     out: list[ast.stmt] = []
-    for stmt in fn.body:
+    stack = list(fn.body)
+    while stack:
+        stmt = stack.pop(0)
         if isinstance(fn, ast.Module) and isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) \
                 and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == "__name__":
-            out.extend(stmt.body)
+            stack[:0] = stmt.body
+        elif isinstance(stmt, ast.With) and handles is not None and opened(stmt):
+            handles.update(opened(stmt))
+            stack[:0] = stmt.body
         else:
             out.append(stmt)
     return out
+
+
+def _handed(call: ast.Call, handles: dict[str, ast.AST], local: dict[str, Tree], project: Any, modules: Modules,
+            combined: Tree, scopes: dict[int, dict[str, tuple]]) -> None:
+    """``main(OmegaConf.load(args.config))``: the loaded file is the callee's parameter (Latte)."""
+    for i, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            return
+        tree = file_tree(arg, handles, local, project, modules.trees[0][1])
+        if tree is None:
+            continue
+        name = call.func.id if isinstance(call.func, ast.Name) else ""
+        got = modules.function(name) if name else None
+        if got is None or got[2] is not None:
+            continue
+        params = [a.arg for a in got[1].args.args]
+        if i < len(params):
+            root = f"{name}({params[i]})"
+            combined[root] = tree
+            scopes.setdefault(id(got[1]), {})[params[i]] = (root,)
 
 
 def _update(call: ast.Call, local: dict[str, Tree], modules: Modules, options: list[tuple[str, Any]],
@@ -424,6 +460,27 @@ def _update(call: ast.Call, local: dict[str, Tree], modules: Modules, options: l
             key = key.rsplit(".", 1)[-1] if "." in key else key
             if key in tree and not isinstance(tree[key], dict):
                 tree[key] = Leaf(value, "", None, "launch line")
+
+
+def _skipped(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> bool:
+    """An ``if`` around ``node`` is decided by the objects' values not to run it (Latte's
+    ``if 'LatteT2V' in args.model: return LatteT2V.from_pretrained(...)`` with another model)."""
+    child = node
+    parent = parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If) and child is not parent.test:
+            decided = reader.test(parent.test)
+            if decided is not None and decided != any(child is s for s in parent.body):
+                return True
+        child, parent = parent, parents.get(id(parent))
+    return False
+
+
+def _generation(call: ast.Call) -> bool:
+    """``model.generate(..., max_length=config['max_length'])`` (BLIP's caption length at evaluation)."""
+    f = call.func
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return name in ("generate", "sample", "beam_search", "greedy_search")
 
 
 def _runs(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> bool:
@@ -491,7 +548,8 @@ class ConfigObjectAdapter(Adapter):
             applied: set[int] = set()
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
                                       project.script_args(script), Namespace(_options(project, script),
-                                                                             script.source.display), applied)
+                                                                             script.source.display), applied,
+                                      project)
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)
@@ -534,7 +592,8 @@ class ConfigObjectAdapter(Adapter):
                 src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
             else:
                 src = Source("code", got.file or None, got.line, key, f"{detail} ({got.how})")
-            self.add_checked(plan, field, value, src, conf, _PRIORITY)
+            # the guard around the very torch.compile call a framework reading could not decide
+            self.add_checked(plan, field, value, src, conf, 1 if field == "compile.enabled" else _PRIORITY)
 
         found = _Found()
         for shown, fn in flow.fns:
@@ -546,16 +605,20 @@ class ConfigObjectAdapter(Adapter):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     reader.assigns.setdefault(node.targets[0].id, []).append(node.value)
             parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
+            generated = {id(sub) for node in nodes if isinstance(node, ast.Call) and _generation(node)
+                         for arg in [*node.args, *(k.value for k in node.keywords)] for sub in ast.walk(arg)}
             for node in nodes:
                 if isinstance(node, ast.Call):
-                    _call(node, reader, found)
+                    if not _skipped(node, parents, reader):
+                        _call(node, reader, found)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
                     _division(node.value, reader, found)
-                elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store):
+                elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store) \
+                        and id(node) not in generated:  # a generation length is no training length
                     reader.ev(node)
             found.read |= reader.read_paths
         _emit(found, known, add, modules.trees[0][0])
