@@ -69,9 +69,16 @@ def path_expr(call: ast.AST, handles: dict[str, ast.AST]) -> Optional[ast.AST]:
     return None
 
 
-def _path_value(expr: ast.AST, local: dict[str, Any]) -> Optional[str]:
+def _path_value(expr: ast.AST, local: dict[str, Any], argv: list[str], paths: dict[str, ast.AST],
+                depth: int = 0) -> Optional[str]:
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
         return expr.value
+    if isinstance(expr, ast.Name) and expr.id in paths and depth < 4:
+        return _path_value(paths[expr.id], local, argv, paths, depth + 1)
+    if isinstance(expr, ast.Subscript) and _dotted(expr.value) == "sys.argv" and isinstance(expr.slice, ast.Constant) \
+            and isinstance(expr.slice.value, int) and 1 <= expr.slice.value <= len(argv):
+        raw = argv[expr.slice.value - 1]  # OLMo ``yaml_path, args_list = sys.argv[1], sys.argv[2:]``
+        return None if raw.startswith("-") else raw
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         owner = local.get(expr.value.id)
         if isinstance(owner, Namespace):
@@ -95,12 +102,19 @@ def _to_tree(data: Any, lines: dict, display: str, path: tuple) -> Any:
 
 
 def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any], project: Any,
-              script: Path) -> Optional[Tree]:
-    """The tree of the config file ``call`` loads, or None (not a load, or the file is not known)."""
-    expr = path_expr(call, handles)
+              script: Path, argv: Optional[list[str]] = None, paths: Optional[dict[str, ast.AST]] = None,
+              builder: Any = None) -> Optional[Tree]:
+    """The tree of the config file ``call`` loads, or None (not a load, or the file is not known).
+    ``Cls.load(path)`` of a project config class (OLMo ``TrainConfig.load(yaml_path, overrides)``,
+    allenai/OLMo scripts/train.py:426, olmo/config.py:127-146) is the class's defaults with the
+    file's keys over them."""
+    klass = _class_load(call, builder)
+    expr = klass[1] if klass is not None else path_expr(call, handles)
     if expr is None or project is None:
         return None
-    raw = _path_value(expr, local)
+    if klass is not None and len(call.args) > 1 and any(a.startswith("-") or "=" in a for a in (argv or [])[1:]):
+        return None  # overrides given on the launch line: applied by the class's own code, not read here
+    raw = _path_value(expr, local, argv or [], paths or {})
     if not raw or Path(raw).suffix.lower() not in _KINDS:
         return None
     root = Path(str(project.root))
@@ -116,7 +130,35 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     loaded = _load(project, cand, root)
     if loaded is None or not isinstance(loaded.data, dict):
         return None
-    return _to_tree(loaded.data, loaded.lines, loaded.path, ())
+    tree = _to_tree(loaded.data, loaded.lines, loaded.path, ())
+    if klass is not None:
+        base = builder.class_tree(klass[0][0], klass[0][1])
+        _merge(base, tree)
+        return base
+    return tree
+
+
+def _merge(base: Tree, over: Tree) -> None:
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        else:
+            base[key] = value
+
+
+_CLASS_LOADS = ("load", "from_yaml", "from_file", "from_json", "parse_file", "load_yaml")
+
+
+def _class_load(call: ast.AST, builder: Any) -> Optional[tuple[Any, ast.AST]]:
+    """``Cls.load(path, ...)`` with ``Cls`` a class of the project: ((shown, ClassDef), path)."""
+    if builder is None or not isinstance(call, ast.Call) or not call.args:
+        return None
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and f.attr in _CLASS_LOADS and isinstance(f.value, ast.Name)
+            and f.value.id[:1].isupper()):
+        return None
+    got = builder.m.klass(f.value.id)
+    return None if got is None else (got, call.args[0])
 
 
 def _load(project: Any, path: Path, root: Path) -> Any:

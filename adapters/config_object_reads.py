@@ -78,6 +78,20 @@ def _own(fn: ast.AST) -> list[ast.AST]:
     return out
 
 
+def _on_cuda(test: ast.AST) -> Optional[bool]:
+    """A test of the device the job runs on, decided for the CUDA target (``not torch.cuda.is_available()
+    and not torch.backends.mps.is_available()``: false), else None."""
+    from preflight.adapters.guarded import _device
+
+    if isinstance(test, ast.BoolOp):
+        got = [_on_cuda(v) for v in test.values]
+        stop = isinstance(test.op, ast.Or)  # one true decides an ``or``, one false an ``and``
+        if stop in got:
+            return stop
+        return None if None in got else not stop
+    return _device(test) if isinstance(test, ast.expr) else None
+
+
 class _ObjReader(_Reader):
     """hydra_reads' reader over names that hold (a sub-tree of) a config object."""
 
@@ -89,6 +103,11 @@ class _ObjReader(_Reader):
         self.bare = False  # a bare name means its object (following calls), not a value read
         self.rebound: set[str] = set()  # names the function binds itself: not the caller's value
         self.combined: Tree = {}
+        self.builder: Optional[Builder] = None  # project enums' members (``DistributedStrategy.ddp``)
+
+    def test(self, node: ast.AST, depth: int = 0) -> Optional[bool]:
+        on_cuda = _on_cuda(node)  # ``torch.backends.mps.is_available()`` is false on the CUDA target
+        return on_cuda if on_cuda is not None else super().test(node, depth)
 
     def chain(self, node: ast.AST) -> Optional[tuple]:
         parts: list[str] = []
@@ -110,6 +129,11 @@ class _ObjReader(_Reader):
         return None
 
     def ev(self, node: Optional[ast.AST], depth: int = 0) -> Optional[_Val]:
+        if self.builder is not None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id[:1].isupper():
+            member = self.builder.member(node)
+            if member is not None:
+                return _Val(member, None)
         if isinstance(node, ast.Subscript):
             path = self.chain(node)
             if path is None:
@@ -140,6 +164,7 @@ class _Flow:
 
     def __init__(self, modules: Modules, combined: Tree) -> None:
         self.m = modules
+        self.builder = Builder(modules)
         self.combined = combined
         self.names: dict[int, dict[str, tuple]] = {}
         self.selfs: dict[int, dict[str, tuple]] = {}  # id(ClassDef) -> attr -> path
@@ -185,6 +210,7 @@ class _Flow:
         reader = _ObjReader(known, add, shown, null, self.names.setdefault(id(fn), {}), selfs)
         reader.rebound = self.rebound_of(fn) if (reader.names or selfs) else set()  # walk only what is read
         reader.combined = self.combined
+        reader.builder = self.builder
         return reader
 
     def is_tree(self, path: Optional[tuple]) -> bool:
@@ -240,8 +266,21 @@ class _Flow:
                                                        and t.value.id == "self"):
                             continue  # rebinding a name (or ``self.size = (size, size)``) changes no key
                         path = reader.chain(t)
-                        if path is not None and len(path) >= 2:
+                        if path is not None and len(path) >= 2 and not self._off_target(fn, node):
                             assign(self.combined, path, None)
+
+    def _off_target(self, fn: Fn, node: ast.AST) -> bool:
+        """``node`` is under an ``if`` the CUDA target decides not to run (OLMo scripts/train.py:427-436:
+        ``if torch.backends.mps.is_available(): cfg.distributed_strategy = "single"``)."""
+        parents = {id(c): n for n in [fn, *self.own_of(fn)] for c in ast.iter_child_nodes(n)}
+        child, parent = node, parents.get(id(node))
+        while parent is not None:
+            if isinstance(parent, ast.If) and child is not parent.test:
+                runs = _on_cuda(parent.test)
+                if runs is not None and runs != any(child is s for s in parent.body):
+                    return True
+            child, parent = parent, parents.get(id(parent))
+        return False
 
     def _alias(self, fn: Fn, target: ast.AST, value: ast.AST, reader: _ObjReader) -> list[Fn]:
         """The functions to read again: this one (a new local alias), a class's methods (``self.x``)."""
@@ -349,6 +388,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                     if isinstance(name, ast.Name):
                         local[name.id] = namespace
         handles: dict[str, ast.AST] = {}
+        paths: dict[str, ast.AST] = {}  # names bound to a literal or ``sys.argv[i]``: a config's path
         for stmt in _straight(fn, handles):
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
             applied.add(id(node))
@@ -362,8 +402,10 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                             and value.func.attr in _PARSE:
                         continue  # the parsed options, bound above
-                    loaded = file_tree(value, handles, local, project, modules.trees[0][1]) \
+                    loaded = file_tree(value, handles, local, project, modules.trees[0][1], argv, paths, builder) \
                         if isinstance(target, ast.Name) else None
+                    if isinstance(target, ast.Name) and isinstance(value, (ast.Subscript, ast.Constant)):
+                        paths[target.id] = value
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
                         tree = loaded if loaded is not None else builder.value(value, shown, how="constructor keyword")
                         if isinstance(tree, dict) and (leaves(tree) or isinstance(value, ast.Call)):
@@ -380,7 +422,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                                 assign(tree, path, builder.value(value, shown))
             elif isinstance(node, ast.Call):
                 _update(node, local, modules, options, fired, fn)
-                _handed(node, handles, local, project, modules, combined, scopes)
+                _handed(node, handles, local, project, modules, combined, scopes, argv, paths, builder)
         for var, tree in local.items():
             if leaves(tree) or isinstance(tree, Namespace):
                 combined[var] = tree
@@ -402,18 +444,21 @@ def _straight(fn: Fn, handles: Optional[dict[str, ast.AST]] = None) -> list[ast.
         elif isinstance(stmt, ast.With) and handles is not None and opened(stmt):
             handles.update(opened(stmt))
             stack[:0] = stmt.body
+        elif isinstance(stmt, ast.Try) and handles is not None:
+            stack[:0] = stmt.body + stmt.orelse  # the path that raises nothing (OLMo ``try: p = sys.argv[1]``)
         else:
             out.append(stmt)
     return out
 
 
 def _handed(call: ast.Call, handles: dict[str, ast.AST], local: dict[str, Tree], project: Any, modules: Modules,
-            combined: Tree, scopes: dict[int, dict[str, tuple]]) -> None:
+            combined: Tree, scopes: dict[int, dict[str, tuple]], argv: list[str], paths: dict[str, ast.AST],
+            builder: Builder) -> None:
     """``main(OmegaConf.load(args.config))``: the loaded file is the callee's parameter (Latte)."""
     for i, arg in enumerate(call.args):
         if isinstance(arg, ast.Starred):
             return
-        tree = file_tree(arg, handles, local, project, modules.trees[0][1])
+        tree = file_tree(arg, handles, local, project, modules.trees[0][1], argv, paths, builder)
         if tree is None:
             continue
         name = call.func.id if isinstance(call.func, ast.Name) else ""
@@ -613,6 +658,7 @@ class ConfigObjectAdapter(Adapter):
                         _call(node, reader, found)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
+                        self._ddp(node, parents, reader, plan, combined, shown)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
@@ -675,6 +721,24 @@ class ConfigObjectAdapter(Adapter):
                                         f"{kw.value.id}[{key!r}] set by {helper}() from the config object it is "
                                         f"given ({shown}:{bound[0].lineno}), passed to {ast.unparse(call.func)}"
                                         f"(**{kw.value.id}) at line {call.lineno}"), "medium", _PRIORITY)
+
+    def _ddp(self, call: ast.Call, parents: dict[int, ast.AST], reader: _ObjReader, plan: TrainingPlan,
+             combined: Tree, shown: str) -> None:
+        """``DDP(model)`` in the arm of an ``if/elif`` the objects' values take (OLMo
+        ``if cfg.distributed_strategy == DistributedStrategy.ddp:``)."""
+        f = call.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if name not in ("DDP", "DistributedDataParallel"):
+            return
+        parent = parents.get(id(call))
+        while parent is not None and not isinstance(parent, ast.If):
+            parent = parents.get(id(parent))
+        if parent is None:
+            return  # not guarded: the framework reading has it
+        path = next((p for p in (reader.chain(n) for n in ast.walk(parent.test)) if p is not None), None)
+        if path is not None:
+            self._leaf_fact(plan, combined, "dist.sharding", "ddp", path,
+                            f"{'.'.join(path)} takes the arm with {name}(...) ({shown}:{call.lineno})")
 
     def _leaf_fact(self, plan: TrainingPlan, combined: Tree, field: str, value: Any, path: tuple, detail: str) -> None:
         got = lookup(combined, path)

@@ -37,7 +37,8 @@ from typing import Any, Callable, Optional
 from preflight.sources import read_text_limited
 
 _ROOTS = ("config", "cfg", "conf", "args")
-_SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length")
+_SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length",
+        "max_sequence_length")
 _ACCUM = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "accumulate_grad_batches",
           "gradient_accumulation", "num_microbatches")
 _CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations")
@@ -311,6 +312,11 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, int) and got.value > 0:
                 found.loader_batch.append((got.value, got.path, line))
+    if name in ("set_activation_checkpointing", "set_gradient_checkpointing") and len(call.args) == 1:
+        # OLMo ``olmo_model.set_activation_checkpointing(cfg.activation_checkpointing)``: a strategy, None is off
+        got = reader.ev(call.args[0])
+        if got is not None and got.path is not None and (got.value is None or isinstance(got.value, (bool, str))):
+            found.ckpt.append((bool(got.value), got.path, line))
     if name == "MixedPrecision":
         kwargs = reader.kwargs_of(call)
         dtype = reader.ev(kwargs.get("param_dtype"))

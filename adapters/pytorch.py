@@ -478,10 +478,32 @@ class _ScriptPass:
             self.add("precision.mode", "fp32", self.src(None, "no autocast, GradScaler or 16-bit cast found; "
                                                         "PyTorch computes in fp32", "default"), "medium")
 
+    def _wrap_value(self, site: CallSite) -> Optional[str]:
+        """The sharding a DDP/FSDP/fully_shard call gives ("?" when its strategy is not read), or None."""
+        q = site.qualified or ""
+        if not q.startswith("torch"):
+            return None
+        if q.endswith("DistributedDataParallel"):
+            return "ddp"
+        if q.endswith("FullyShardedDataParallel"):
+            strategy = site.kwarg("sharding_strategy")
+            last = (dotted_name(strategy) or "").rsplit(".", 1)[-1] if strategy is not None else "FULL_SHARD"
+            return _FSDP_STRATEGY.get(last, "?")
+        if q.endswith("fsdp.fully_shard"):
+            reshard = self.value(site.kwarg("reshard_after_forward"))
+            return "fsdp_grad_op" if reshard is not None and reshard.value is False else "fsdp_full"
+        return None
+
     def distributed(self) -> None:
         fully_shard_done = False
+        # arms of an undecided ``if/elif`` that wrap the model differently (OLMo scripts/train.py:163-225:
+        # DDP under ``cfg.distributed_strategy == ddp``, FSDP under ``== fsdp``): no arm is taken
+        wraps = {self._wrap_value(site) for site in self.calls if self.idx.runs(site) is not False} - {None}
+        undecided = len(wraps) > 1
         for site in self.calls:
             q = site.qualified or ""
+            if undecided and self._wrap_value(site) is not None and self.idx.runs(site) is None:
+                continue
             if q.endswith("DistributedDataParallel") and q.startswith("torch"):
                 self.add("dist.sharding", "ddp", self.src(site.call, f"{site.label}(...)"), self.conf(site))
             elif q.endswith("FullyShardedDataParallel") and q.startswith("torch"):

@@ -262,3 +262,134 @@ def test_with_open_interpolated_value_stays_unknown(cli, tmp_path):
     assert ours(plan, "data.num_workers").value == 3
 
 
+
+
+# allenai/OLMo @ 59a53e3f68e546330ca5a99ec626e58f9ab96494: scripts/train.py:54,140-150,163-225,419-437
+# (try: yaml_path, args_list = sys.argv[1], sys.argv[2:]; cfg = TrainConfig.load(yaml_path, [...]);
+# device-guarded cfg.distributed_strategy = "single"; if/elif on cfg.distributed_strategy ==
+# DistributedStrategy.ddp / .fsdp; FSDP(sharding_strategy=cfg.fsdp.sharding_strategy);
+# olmo_model.set_activation_checkpointing(cfg.activation_checkpointing); if cfg.compile is not None),
+# olmo/config.py:741-750,844-850,948,1219-1229,1294 (StrEnum members, dataclass defaults).
+OLMO = {
+    "scripts/train.py": """\
+        import sys
+        import torch
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        from torch.nn.parallel import DistributedDataParallel as DDP
+        from olmo.config import DistributedStrategy, TrainConfig
+        from olmo.model import OLMo
+
+        def main(cfg: TrainConfig) -> None:
+            olmo_model = OLMo(cfg.model)
+            if cfg.compile is not None:
+                for block in olmo_model.blocks:
+                    block.compile(**cfg.compile.asdict())
+            olmo_model.set_activation_checkpointing(cfg.activation_checkpointing)
+            if cfg.distributed_strategy == DistributedStrategy.ddp:
+                dist_model = DDP(olmo_model)
+            elif cfg.distributed_strategy == DistributedStrategy.fsdp:
+                dist_model = FSDP(olmo_model, sharding_strategy=cfg.fsdp.sharding_strategy)
+            opt = torch.optim.AdamW(dist_model.parameters())
+            for batch in range(10):
+                loss = dist_model(batch, max_len=cfg.model.max_sequence_length)
+                loss.backward()
+                opt.step()
+
+        if __name__ == "__main__":
+            try:
+                yaml_path, args_list = sys.argv[1], sys.argv[2:]
+            except IndexError:
+                raise SystemExit(1)
+            cfg = TrainConfig.load(yaml_path, [s for s in args_list])
+            if torch.backends.mps.is_available():
+                cfg.distributed_strategy = "single"
+            if not torch.cuda.is_available() and not torch.backends.mps.is_available():
+                cfg.distributed_strategy = "single"
+            main(cfg)
+    """,
+    "olmo/__init__.py": "",
+    "olmo/model.py": """\
+        class OLMo:
+            def set_activation_checkpointing(self, strategy):
+                pass
+    """,
+    "olmo/config.py": """\
+        from dataclasses import dataclass, field
+        from enum import Enum
+        from typing import Optional
+        from torch.distributed.fsdp import ShardingStrategy
+
+        class StrEnum(str, Enum):
+            pass
+
+        class DistributedStrategy(StrEnum):
+            ddp = "ddp"
+            fsdp = "fsdp"
+            single = "single"
+
+        @dataclass
+        class ModelConfig:
+            d_model: int = 768
+            max_sequence_length: int = 1024
+
+        @dataclass
+        class FSDPConfig:
+            use_orig_params: bool = True
+            sharding_strategy: ShardingStrategy = ShardingStrategy.FULL_SHARD
+
+        @dataclass
+        class TrainConfig:
+            model: ModelConfig = field(default_factory=ModelConfig)
+            compile: Optional[dict] = None
+            distributed_strategy: Optional[DistributedStrategy] = DistributedStrategy.fsdp
+            fsdp: Optional[FSDPConfig] = field(default_factory=FSDPConfig)
+            activation_checkpointing: Optional[str] = None
+
+            @classmethod
+            def load(cls, path, overrides=None):
+                raise NotImplementedError
+    """,
+    "configs/OLMo-1B.yaml": """\
+        model:
+          d_model: 2048
+          max_sequence_length: 2048
+        compile: null
+        fsdp:
+          precision: mixed
+    """,
+}
+
+
+def test_olmo_class_loaded_from_yaml_decides_the_strategy_by_its_default(cli, tmp_path):
+    write(tmp_path, OLMO)
+    plan = plan_of(cli, "scripts/train.py", "--", "configs/OLMo-1B.yaml", cwd=tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding.value == "fsdp_full" and sharding.adapter == "value_flow"
+    assert (sharding.source.path, sharding.source.line) == ("olmo/config.py", 22)
+    seq = ours(plan, "data.seq_len")
+    assert (seq.value, seq.source.path, seq.source.line) == (2048, "configs/OLMo-1B.yaml", 3)
+    assert ours(plan, "memory.gradient_checkpointing").value is False
+    assert fact(plan, "compile.enabled").value is False
+
+
+def test_olmo_strategy_set_in_the_yaml(cli, tmp_path):
+    files = dict(OLMO)
+    files["configs/OLMo-1B.yaml"] = files["configs/OLMo-1B.yaml"].replace(
+        "compile: null", "compile: null\n        distributed_strategy: ddp")
+    write(tmp_path, files)
+    plan = plan_of(cli, "scripts/train.py", "--", "configs/OLMo-1B.yaml", cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value == "ddp"
+
+
+def test_olmo_undecided_strategy_takes_no_arm(cli, tmp_path):
+    # the YAML is not given: no value decides the if/elif, and its first arm (DDP) is not taken
+    write(tmp_path, OLMO)
+    plan = plan_of(cli, "scripts/train.py", cwd=tmp_path)
+    assert fact(plan, "dist.sharding") is None
+
+
+def test_olmo_overrides_on_the_launch_line_leave_the_object_unknown(cli, tmp_path):
+    write(tmp_path, OLMO)
+    plan = plan_of(cli, "scripts/train.py", "--", "configs/OLMo-1B.yaml", "--model.max_sequence_length=4096",
+                   cwd=tmp_path)
+    assert ours(plan, "data.seq_len") is None
