@@ -259,6 +259,7 @@ class _Found:
         self.global_batch: list[tuple[int, tuple, int]] = []
         self.loader_batch: list[tuple[int, tuple, int]] = []
         self.compile: list[tuple[bool, tuple, int]] = []
+        self.rank: list[tuple[int, tuple, int]] = []  # ``LoraConfig(r=E)`` / ``LoraConfig(**{"r": E})``
         self.read: set[tuple] = set()
 
 
@@ -317,6 +318,11 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
         got = reader.ev(call.args[0])
         if got is not None and got.path is not None and (got.value is None or isinstance(got.value, (bool, str))):
             found.ckpt.append((bool(got.value), got.path, line))
+    if name == "LoraConfig":
+        rank = reader.ev(reader.kwargs_of(call).get("r"))
+        if rank is not None and rank.path is not None and isinstance(rank.value, int) \
+                and not isinstance(rank.value, bool) and rank.value > 0:
+            found.rank.append((rank.value, rank.path, line))
     if name == "MixedPrecision":
         kwargs = reader.kwargs_of(call)
         dtype = reader.ev(kwargs.get("param_dtype"))
@@ -462,6 +468,9 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             f"(line {line})", "medium")
         if value and rank is not None and isinstance(rank.value, int) and rank.path is not None:
             add("peft.rank", rank.value, rank.path, "LoraConfig(r=...)", "medium")
+    elif len({r[0] for r in found.rank}) == 1:  # no guard read, one LoraConfig whose rank a key gives
+        value, path, line = found.rank[0]
+        add("peft.rank", value, path, f"{'.'.join(path)} given to LoraConfig as r (line {line})", "medium")
     if len({g[0] for g in found.global_batch}) == 1:
         value, path, line = found.global_batch[0]
         add("batch.global", value, path, f"{'.'.join(path)} divided by the processes and accumulation steps "

@@ -628,6 +628,20 @@ class _ScriptPass:
             method = "dora" if dora is not None and dora.value is True else "lora"
             self.add("peft.method", method, self.src(site.call, f"{site.label}(...)"), conf)
             rank = site.kwarg("r")
+            splat = [k.value for k in site.call.keywords if k.arg is None]
+            if rank is None and splat:
+                # ``LoraConfig(**lora_config)`` (volcengine/verl fsdp_sft_trainer.py:276-284): the
+                # dict literal bound once gives ``r``, or its default; any other mapping: unknown
+                bound = [self.idx.assigns.get(s.id, []) if isinstance(s, ast.Name) else [] for s in splat]
+                if len(splat) != 1 or len(bound[0]) != 1 or not isinstance(bound[0][0], ast.Dict) \
+                        or None in bound[0][0].keys:
+                    continue
+                given = {k.value: v for k, v in zip(bound[0][0].keys, bound[0][0].values) if isinstance(k, ast.Constant)}
+                rank = given.get("r")
+                if rank is None and "r" not in given:
+                    self.add("peft.rank", 8, self.src(site.call, "LoraConfig default r=8 (not in the dict given)",
+                                                      "default"), conf)
+                    continue
             if rank is None:
                 self.add("peft.rank", 8, self.src(site.call, "LoraConfig default r=8", "default"), conf)
             else:
