@@ -638,7 +638,8 @@ class ConfigObjectAdapter(Adapter):
             else:
                 src = Source("code", got.file or None, got.line, key, f"{detail} ({got.how})")
             # the guard around the very torch.compile call a framework reading could not decide
-            self.add_checked(plan, field, value, src, conf, 1 if field == "compile.enabled" else _PRIORITY)
+            self.add_checked(plan, field, value, src, conf,
+                             1 if field == "compile.enabled" and "guards torch.compile" in detail else _PRIORITY)
 
         found = _Found()
         for shown, fn in flow.fns:

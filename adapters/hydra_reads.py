@@ -45,6 +45,7 @@ _CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointin
 # a project's own switch named like one (BLIP ``blip_decoder(vit_grad_ckpt=config['vit_grad_ckpt'])``)
 _CKPT_NAMED = re.compile(r"(^|_)(grad|gradient|activation)_?(ckpt|checkpoint|checkpointing)$")
 _IMAGE = ("image_size", "img_size")
+_COMPILE_KEYS = ("torch_compile", "use_compile", "compile")
 _NOT_MODEL = ("Tokenizer", "Processor", "Config", "FeatureExtractor", "ImageProcessor", "Autoencoder", "VQModel",
               "Scheduler")
 # a diffusion pipeline's frozen parts (Latte ``AutoencoderKL.from_pretrained(args.pretrained_model_path,
@@ -481,6 +482,11 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             "per process", "medium")
     for path in sorted(found.read):
         value = known(path)
+        if value is False and path[-1] in _COMPILE_KEYS and not found.compile:
+            # parler-tts run_parler_tts_training.py:419 ``if training_args.torch_compile:`` with the
+            # TrainingArguments default False: whatever the switch turns on does not run
+            add("compile.enabled", False, path, f"{'.'.join(path)} read by the code (False)", "medium")
+            continue
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             continue
         if path[-1] in _SEQ:

@@ -393,3 +393,30 @@ def test_olmo_overrides_on_the_launch_line_leave_the_object_unknown(cli, tmp_pat
     plan = plan_of(cli, "scripts/train.py", "--", "configs/OLMo-1B.yaml", "--model.max_sequence_length=4096",
                    cwd=tmp_path)
     assert ours(plan, "data.seq_len") is None
+
+
+def test_a_compile_switch_read_false_is_compile_off(cli, tmp_path):
+    # the switch guards something other than torch.compile (parler-tts run_parler_tts_training.py:419
+    # ``if training_args.torch_compile: audio_decoder = accelerator.prepare_model(...)``)
+    files = dict(WITH_OPEN)
+    files["train.py"] = files["train.py"].replace(
+        "        model = torch.nn.Linear(4, 4)\n",
+        "        model = torch.nn.Linear(4, 4)\n        if config['use_compile']:\n"
+        "            model = accelerator.prepare_model(model)\n")
+    files["config.yaml"] += "use_compile: false\n"
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    got = ours(plan, "compile.enabled")
+    assert got is not None and got.value is False and got.source.line == 4
+
+
+def test_a_compile_switch_read_true_claims_nothing(cli, tmp_path):
+    files = dict(WITH_OPEN)
+    files["train.py"] = files["train.py"].replace(
+        "        model = torch.nn.Linear(4, 4)\n",
+        "        model = torch.nn.Linear(4, 4)\n        if config['use_compile']:\n"
+        "            model = accelerator.prepare_model(model)\n")
+    files["config.yaml"] += "use_compile: true\n"
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert ours(plan, "compile.enabled") is None

@@ -126,3 +126,74 @@ def test_precision_chain_on_an_unknown_value_stays_unknown(cli, tmp_path):
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert not any(f.adapter == "accelerate" and "mixed_precision" in (f.source.detail or "")
                    for f in _facts(plan, "precision.mode"))
+
+
+# salesforce/BLIP @ 056a169437371659074aa2732649d5de3bffb4a8: train_caption.py:30-50 (the loop
+# calls optimizer.zero_grad(); loss.backward(); optimizer.step() on every batch).
+EVERY_BATCH = """\
+    import torch
+    from torch.utils.data import DataLoader
+
+    def train(model, data_loader, optimizer):
+        model.train()
+        for i, (image, caption) in enumerate(data_loader):
+            loss = model(image, caption)
+            optimizer.zero_grad()
+            loss.backward()
+            STEP
+
+    model = torch.nn.Linear(4, 4)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    train(model, DataLoader([], batch_size=32), optimizer)
+"""
+
+
+def test_step_on_every_batch_is_no_accumulation(cli, tmp_path):
+    write(tmp_path, {"train.py": EVERY_BATCH.replace("STEP", "optimizer.step()")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    accum = fact(plan, "batch.grad_accum")
+    assert accum.value == 1 and accum.confidence == "medium"
+    assert (accum.source.path, accum.source.line) == ("train.py", 10)
+
+
+def test_conditional_step_says_nothing(cli, tmp_path):
+    step = "if (i + 1) % 4 == 0:\n                optimizer.step()"
+    write(tmp_path, {"train.py": EVERY_BATCH.replace("STEP", step)})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
+
+
+def test_step_through_a_scaler_says_nothing(cli, tmp_path):
+    # scaler.step(optimizer): the step is not read here; nothing is claimed
+    write(tmp_path, {"train.py": EVERY_BATCH.replace("STEP", "scaler.step(optimizer)")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
+
+
+# huggingface/parler-tts @ d108732cd57788ec86bc857d99a6cabd66663d68: parler_tts/modeling_parler_tts.py:681
+# ("# In PEFT, usually we cast the layer norms in float32 ..."): a comment names nothing the job runs.
+LOOP = """\
+    import torch
+    from model import Net
+
+    model = Net()
+    optimizer = torch.optim.AdamW(model.parameters())
+    for x in range(10):
+        loss = model(x)
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_peft_in_a_comment_is_no_peft(cli, tmp_path):
+    write(tmp_path, {"train.py": LOOP, "model.py": "import torch\n\nclass Net(torch.nn.Module):\n"
+                     "    # In PEFT, usually we cast the layer norms in float32\n    pass\n"})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "peft.method").value == "none"
+
+
+def test_peft_in_code_claims_nothing(cli, tmp_path):
+    write(tmp_path, {"train.py": LOOP, "model.py": "import torch\nfrom peft import LoraConfig  # in PEFT\n\n"
+                     "class Net(torch.nn.Module):\n    pass\n"})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "peft.method") is None
