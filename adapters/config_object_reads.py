@@ -78,6 +78,19 @@ def _own(fn: ast.AST) -> list[ast.AST]:
     return out
 
 
+def _written_whole(node: ast.AST) -> Optional[ast.AST]:
+    """The object whose keys a statement may set, not one by name: ``config[k] = v`` with ``k``
+    computed (an override loop over the options) or ``config.update(...)``; else None."""
+    if isinstance(node, ast.Assign):
+        for t in node.targets:
+            if isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Constant):
+                return t.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update" \
+            and (node.args or node.keywords):
+        return node.func.value
+    return None
+
+
 def _on_cuda(test: ast.AST) -> Optional[bool]:
     """A test of the device the job runs on, decided for the CUDA target (``not torch.cuda.is_available()
     and not torch.backends.mps.is_available()``: false), else None."""
@@ -252,7 +265,17 @@ class _Flow:
             if not reader.names and not reader.selfs:
                 continue
             for node in self.own_of(fn):
-                if id(node) in applied or not isinstance(node, (ast.Assign, ast.AugAssign)):
+                if id(node) in applied:
+                    continue
+                whole = _written_whole(node)  # ``config[k] = v`` with k computed, ``config.update(...)``
+                if whole is not None:
+                    reader.bare = True
+                    path = reader.chain(whole)
+                    reader.bare = False
+                    if self.is_tree(path) and path is not None and not self._off_target(fn, node):
+                        assign(self.combined, path, None)
+                    continue
+                if not isinstance(node, (ast.Assign, ast.AugAssign)):
                     continue
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 reader.bare = True

@@ -420,3 +420,17 @@ def test_a_compile_switch_read_true_claims_nothing(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert ours(plan, "compile.enabled") is None
+
+
+def test_a_config_updated_by_computed_keys_is_unknown(cli, tmp_path):
+    # ALBEF/BLIP-style ``apply_config_overrides(config, args)``: keys set by a loop over the options
+    files = dict(BLIP)
+    files["train_caption.py"] = files["train_caption.py"].replace(
+        "            main(args, config)",
+        "            apply_config_overrides(config, args)\n            main(args, config)").replace(
+        "def main(args, config):",
+        "def apply_config_overrides(config, args):\n            for key, value in vars(args).items():\n"
+        "                config[key] = value\n\n        def main(args, config):")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train_caption.py", cwd=tmp_path)
+    assert ours(plan, "batch.micro") is None
