@@ -112,7 +112,7 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     expr = klass[1] if klass is not None else path_expr(call, handles)
     if expr is None or project is None:
         return None
-    if klass is not None and len(call.args) > 1 and any(a.startswith("-") or "=" in a for a in (argv or [])[1:]):
+    if klass is not None and isinstance(call, ast.Call) and len(call.args) > 1 and any(a.startswith("-") or "=" in a for a in (argv or [])[1:]):
         return None  # overrides given on the launch line: applied by the class's own code, not read here
     raw = _path_value(expr, local, argv or [], paths or {})
     if not raw or Path(raw).suffix.lower() not in _KINDS:

@@ -141,11 +141,11 @@ class LoopShapesAdapter(Adapter):
                         step = call
             if backward is None:
                 continue
-            deep = [n for n in ast.walk(loop) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-                    and n.func.attr in ("step", "no_sync", "no_backward_sync")]
-            if step is None or any(n is not step and n.func.attr != "step" for n in deep) or \
-                    any(n.func.attr == "step" and n is not step and "optim" in (_dotted(n.func.value) or "").lower()
-                        for n in deep):
+            deep = [(n, n.func) for n in ast.walk(loop) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and n.func.attr in ("step", "no_sync", "no_backward_sync")]
+            if step is None or any(n is not step and f.attr != "step" for n, f in deep) or \
+                    any(f.attr == "step" and n is not step and "optim" in (_dotted(f.value) or "").lower()
+                        for n, f in deep):
                 return  # a conditional or second optimizer step, or a no_sync context: not this reading
             found.append(step)
         if len(found) != 1:
