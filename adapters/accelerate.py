@@ -271,8 +271,9 @@ class _ScriptPass:
             if isinstance(func, ast.Attribute) and func.attr == "prepare" \
                     and dotted_name(func.value) in accelerators:
                 prepared.extend(a.id for a in site.call.args if isinstance(a, ast.Name))
+        feeding = _feeding_training(self.script.tree, prepared)
         for name in prepared:
-            if _EVAL_NAME.search(name.lower()):
+            if _EVAL_NAME.search(name.lower()) or (feeding and name not in feeding):
                 continue
             built = [s for s in self.calls if s.target == name and s.last == "DataLoader"
                      and (s.qualified or "").startswith("torch.")]
@@ -288,6 +289,35 @@ class _ScriptPass:
             if value is not None and _is_int(value.value):
                 self.put("batch.micro", value.value, value, loader.line,
                          f"{loader.label}(batch_size=...) prepared by Accelerate: per process", self.conf(loader), 0)
+
+
+def _feeding_training(tree: Any, names: list[str]) -> set[str]:
+    """Of ``names`` (prepared data loaders), those whose batches reach a ``backward`` call: used in a
+    loop that calls it, directly or through a name bound from them (``it = iter(train_dataloader)``,
+    then ``next(it)``). huggingface/parler-tts training/run_parler_tts_training.py (d108732): the
+    first loader (``:489``) encodes audio under ``torch.no_grad``; the one that trains is built in the
+    epoch loop (``:997``). Empty when none can be told (then every prepared loader is read)."""
+    if tree is None or len(set(names)) < 2:
+        return set()
+    alias: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            used = {n.id for n in ast.walk(node.value) if isinstance(n, ast.Name)} & set(names)
+            if used:
+                alias.setdefault(node.targets[0].id, set()).update(used)
+    out: set[str] = set()
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.While, ast.AsyncFor)):
+            continue
+        if not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
+                   for n in ast.walk(loop)):
+            continue
+        for n in ast.walk(loop):
+            if isinstance(n, ast.Name):
+                if n.id in names:
+                    out.add(n.id)
+                out |= alias.get(n.id, set())
+    return out
 
 
 class _ConfigPass:

@@ -300,12 +300,30 @@ class Builder:
                 else:
                     continue
             got_value = self.value(value, shown, depth + 1, how="class default")
+            member = self.member(value)
             if got_value is not None:
                 out[key] = got_value
+            elif member is not None:  # OLMo ``distributed_strategy = DistributedStrategy.fsdp`` (a StrEnum)
+                out[key] = Leaf(member, shown, stmt.lineno, "class default")
             elif isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
                     and value.value.id[:1].isupper() and value.attr.isupper():
                 out[key] = Leaf(Enum(f"{value.value.id}.{value.attr}"), shown, stmt.lineno, "class default")
         return out
+
+    def member(self, node: ast.AST) -> Any:
+        """The literal value of ``Cls.member`` with ``Cls`` a project enum (a class with an ``*Enum`` base
+        whose member is assigned a literal), else None."""
+        if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+            return None
+        got = self.m.klass(node.value.id)
+        if got is None or not any("Enum" in _name(b) for b in got[1].bases):
+            return None
+        for stmt in got[1].body:
+            if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                    and stmt.targets[0].id == node.attr:
+                ok, lit = _literal(stmt.value)
+                return lit if ok and isinstance(lit, (str, int)) else None
+        return None
 
     def value(self, node: ast.AST, shown: str, depth: int = 0, how: str = "assigned") -> Any:
         """A Leaf, a Tree, or None (unknown)."""

@@ -32,11 +32,9 @@ from preflight.adapters.config_object import (
     Namespace,
     Tree,
     assign,
-    attr_path,
-    launch_options,
-    leaves,
     lookup,
 )
+from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
     _call,
     _division,
@@ -58,23 +56,8 @@ _MAX_STEPS = 5000  # functions read while following (a bound on pathological cal
 # a value read through a chain of the project's code: it fills a field no framework reading
 # decides, and never outranks one (a launch-line value reached this way is still an inference)
 _PRIORITY = -1
-_PARSE = ("parse_args", "parse_args_into_dataclasses")
 _NOT_TRAIN = ("val", "eval", "test", "valid")
 _CACHE = "config_object.scratch"
-Fn = Any  # ast.FunctionDef | ast.Module
-
-
-def _own(fn: ast.AST) -> list[ast.AST]:
-    out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        out.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
-    return out
 
 
 class _ObjReader(_Reader):
@@ -88,6 +71,11 @@ class _ObjReader(_Reader):
         self.bare = False  # a bare name means its object (following calls), not a value read
         self.rebound: set[str] = set()  # names the function binds itself: not the caller's value
         self.combined: Tree = {}
+        self.builder: Optional[Builder] = None  # project enums' members (``DistributedStrategy.ddp``)
+
+    def test(self, node: ast.AST, depth: int = 0) -> Optional[bool]:
+        on_cuda = _on_cuda(node)  # ``torch.backends.mps.is_available()`` is false on the CUDA target
+        return on_cuda if on_cuda is not None else super().test(node, depth)
 
     def chain(self, node: ast.AST) -> Optional[tuple]:
         parts: list[str] = []
@@ -109,6 +97,11 @@ class _ObjReader(_Reader):
         return None
 
     def ev(self, node: Optional[ast.AST], depth: int = 0) -> Optional[_Val]:
+        if self.builder is not None and isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id[:1].isupper():
+            member = self.builder.member(node)
+            if member is not None:
+                return _Val(member, None)
         if isinstance(node, ast.Subscript):
             path = self.chain(node)
             if path is None:
@@ -118,6 +111,10 @@ class _ObjReader(_Reader):
                 return _Val(None, path) if self.null(path) else None
             self.read_paths.add(path)
             return _Val(value, path)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.left, ast.List) \
+                and len(node.left.elts) == 1 and isinstance(node.right, ast.Constant) \
+                and isinstance(node.right.value, int) and node.right.value > 0:
+            return self.ev(node.left.elts[0], depth + 1)  # one value for each of n loaders (BLIP [bs]*3)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "str") \
                 and len(node.args) == 1 and not node.keywords:
             got = self.ev(node.args[0], depth + 1)
@@ -135,6 +132,7 @@ class _Flow:
 
     def __init__(self, modules: Modules, combined: Tree) -> None:
         self.m = modules
+        self.builder = Builder(modules)
         self.combined = combined
         self.names: dict[int, dict[str, tuple]] = {}
         self.selfs: dict[int, dict[str, tuple]] = {}  # id(ClassDef) -> attr -> path
@@ -180,6 +178,7 @@ class _Flow:
         reader = _ObjReader(known, add, shown, null, self.names.setdefault(id(fn), {}), selfs)
         reader.rebound = self.rebound_of(fn) if (reader.names or selfs) else set()  # walk only what is read
         reader.combined = self.combined
+        reader.builder = self.builder
         return reader
 
     def is_tree(self, path: Optional[tuple]) -> bool:
@@ -221,7 +220,17 @@ class _Flow:
             if not reader.names and not reader.selfs:
                 continue
             for node in self.own_of(fn):
-                if id(node) in applied or not isinstance(node, (ast.Assign, ast.AugAssign)):
+                if id(node) in applied:
+                    continue
+                whole = _written_whole(node)  # ``config[k] = v`` with k computed, ``config.update(...)``
+                if whole is not None:
+                    reader.bare = True
+                    path = reader.chain(whole)
+                    reader.bare = False
+                    if self.is_tree(path) and path is not None and not self._off_target(fn, node):
+                        assign(self.combined, path, None)
+                    continue
+                if not isinstance(node, (ast.Assign, ast.AugAssign)):
                     continue
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
                 reader.bare = True
@@ -231,11 +240,25 @@ class _Flow:
                     continue  # an alias (``self.config = config``, ``self.lr = config.lr``), not a new value
                 for target in targets:
                     for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
-                        if isinstance(t, ast.Name):
-                            continue  # rebinding a name changes no key
+                        if isinstance(t, ast.Name) or (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+                                                       and t.value.id == "self"):
+                            continue  # rebinding a name (or ``self.size = (size, size)``) changes no key
                         path = reader.chain(t)
-                        if path is not None and len(path) >= 2:
+                        if path is not None and len(path) >= 2 and not self._off_target(fn, node):
                             assign(self.combined, path, None)
+
+    def _off_target(self, fn: Fn, node: ast.AST) -> bool:
+        """``node`` is under an ``if`` the CUDA target decides not to run (OLMo scripts/train.py:427-436:
+        ``if torch.backends.mps.is_available(): cfg.distributed_strategy = "single"``)."""
+        parents = {id(c): n for n in [fn, *self.own_of(fn)] for c in ast.iter_child_nodes(n)}
+        child, parent = node, parents.get(id(node))
+        while parent is not None:
+            if isinstance(parent, ast.If) and child is not parent.test:
+                runs = _on_cuda(parent.test)
+                if runs is not None and runs != any(child is s for s in parent.body):
+                    return True
+            child, parent = parent, parents.get(id(parent))
+        return False
 
     def _alias(self, fn: Fn, target: ast.AST, value: ast.AST, reader: _ObjReader) -> list[Fn]:
         """The functions to read again: this one (a new local alias), a class's methods (``self.x``)."""
@@ -319,111 +342,25 @@ class _Flow:
         return fn[1], fn[2] is not None
 
 
-def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modules, argv: list[str],
-           namespace: Optional[Namespace] = None, applied: Optional[set[int]] = None
-           ) -> tuple[Tree, dict[int, dict[str, tuple]]]:
-    """The config objects the entry builds, updated as the code and the launch line say:
-    (root name -> tree, id(function) -> root name -> (root,)); ``applied`` gets the assignments
-    taken into the values."""
-    applied = set() if applied is None else applied
-    combined: Tree = {}
-    scopes: dict[int, dict[str, tuple]] = {}
-    fired = any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
-                                             n.func.id if isinstance(n.func, ast.Name) else "") == "Fire"
-                for n in ast.walk(script_tree))
-    options = launch_options(argv)
-    fns: list[Fn] = [script_tree] + [n for n in ast.walk(script_tree) if isinstance(n, ast.FunctionDef)]
-    for fn in fns:
-        local: dict[str, Tree] = {}
-        for node in _own(fn) if namespace is not None else []:  # the parsed options, in any branch
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
-                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE:
-                t0 = node.targets[0]
-                for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
-                    if isinstance(name, ast.Name):
-                        local[name.id] = namespace
-        for stmt in _straight(fn):
-            node = stmt.value if isinstance(stmt, ast.Expr) else stmt
-            applied.add(id(node))
-            if isinstance(node, ast.Assign) and len(node.targets) == 1:
-                pairs = [(node.targets[0], node.value)]
-                t0 = node.targets[0]
-                if isinstance(t0, ast.Tuple) and isinstance(node.value, ast.Tuple) \
-                        and len(t0.elts) == len(node.value.elts):
-                    pairs = list(zip(t0.elts, node.value.elts))
-                for target, value in pairs:
-                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                            and value.func.attr in _PARSE:
-                        continue  # the parsed options, bound above
-                    if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
-                        tree = builder.value(value, shown, how="constructor keyword")
-                        if isinstance(tree, dict) and (leaves(tree) or isinstance(value, ast.Call)):
-                            if target.id in local:
-                                local[target.id] = {}  # bound twice: not followed
-                            else:
-                                local[target.id] = tree
-                        elif target.id in local:
-                            local.pop(target.id)
-                    else:
-                        for var, tree in local.items():
-                            path = attr_path(target, var)
-                            if path:
-                                assign(tree, path, builder.value(value, shown))
-            elif isinstance(node, ast.Call):
-                _update(node, local, modules, options, fired, fn)
-        for var, tree in local.items():
-            if leaves(tree) or isinstance(tree, Namespace):
-                combined[var] = tree
-                scopes.setdefault(id(fn), {})[var] = (var,)
-    return combined, scopes
+def _skipped(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> bool:
+    """An ``if`` around ``node`` is decided by the objects' values not to run it (Latte's
+    ``if 'LatteT2V' in args.model: return LatteT2V.from_pretrained(...)`` with another model)."""
+    child = node
+    parent = parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If) and child is not parent.test:
+            decided = reader.test(parent.test)
+            if decided is not None and decided != any(child is s for s in parent.body):
+                return True
+        child, parent = parent, parents.get(id(parent))
+    return False
 
 
-def _straight(fn: Fn) -> list[ast.stmt]:
-    """The statements of a function (or module) that always run, in order: its top level, and
-    a module's ``if __name__ == "__main__":`` block."""
-    out: list[ast.stmt] = []
-    for stmt in fn.body:
-        if isinstance(fn, ast.Module) and isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) \
-                and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == "__name__":
-            out.extend(stmt.body)
-        else:
-            out.append(stmt)
-    return out
-
-
-def _update(call: ast.Call, local: dict[str, Tree], modules: Modules, options: list[tuple[str, Any]],
-            fired: bool, fn: Fn) -> None:
-    """``v.merge_from_args(sys.argv[1:])`` (dotted ``--a.b=c``) and ``update(v or (v, w), **kwargs)``
-    with ``kwargs`` the fire-driven function's keywords (the launch line's ``--key value``)."""
+def _generation(call: ast.Call) -> bool:
+    """``model.generate(..., max_length=config['max_length'])`` (BLIP's caption length at evaluation)."""
     f = call.func
-    argv = any(isinstance(n, ast.Attribute) and n.attr == "argv" and isinstance(n.value, ast.Name)
-               and n.value.id == "sys" for a in call.args for n in ast.walk(a))
-    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in local and argv:
-        tree = local[f.value.id]
-        for key, value in options:
-            path = tuple(key.split("."))
-            if lookup(tree, path) is not None or (isinstance(lookup(tree, path[:-1]), dict) and len(path) > 1):
-                assign(tree, path, Leaf(value, "", None, "launch line"))
-        return
-    kwargs = fn.args.kwarg.arg if isinstance(fn, ast.FunctionDef) and fn.args.kwarg else None
-    if not (fired and kwargs and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs
-                                     for k in call.keywords) and call.args):
-        return
-    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-    target = modules.function(name)
-    if target is None or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr"
-                                 for n in ast.walk(target[1])):
-        return
-    first = call.args[0]
-    objs = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
-    for obj in objs:
-        if not (isinstance(obj, ast.Name) and obj.id in local):
-            continue
-        tree = local[obj.id]
-        for key, value in options:
-            key = key.rsplit(".", 1)[-1] if "." in key else key
-            if key in tree and not isinstance(tree[key], dict):
-                tree[key] = Leaf(value, "", None, "launch line")
+    name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+    return name in ("generate", "sample", "beam_search", "greedy_search")
 
 
 def _runs(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> bool:
@@ -491,7 +428,8 @@ class ConfigObjectAdapter(Adapter):
             applied: set[int] = set()
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
                                       project.script_args(script), Namespace(_options(project, script),
-                                                                             script.source.display), applied)
+                                                                             script.source.display), applied,
+                                      project)
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)
@@ -534,7 +472,9 @@ class ConfigObjectAdapter(Adapter):
                 src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
             else:
                 src = Source("code", got.file or None, got.line, key, f"{detail} ({got.how})")
-            self.add_checked(plan, field, value, src, conf, _PRIORITY)
+            # the guard around the very torch.compile call a framework reading could not decide
+            self.add_checked(plan, field, value, src, conf,
+                             1 if field == "compile.enabled" and "guards torch.compile" in detail else _PRIORITY)
 
         found = _Found()
         for shown, fn in flow.fns:
@@ -546,16 +486,21 @@ class ConfigObjectAdapter(Adapter):
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     reader.assigns.setdefault(node.targets[0].id, []).append(node.value)
             parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
+            generated = {id(sub) for node in nodes if isinstance(node, ast.Call) and _generation(node)
+                         for arg in [*node.args, *(k.value for k in node.keywords)] for sub in ast.walk(arg)}
             for node in nodes:
                 if isinstance(node, ast.Call):
-                    _call(node, reader, found)
+                    if not _skipped(node, parents, reader):
+                        _call(node, reader, found)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
+                        self._ddp(node, parents, reader, plan, combined, shown)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
                     _division(node.value, reader, found)
-                elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store):
+                elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store) \
+                        and id(node) not in generated:  # a generation length is no training length
                     reader.ev(node)
             found.read |= reader.read_paths
         _emit(found, known, add, modules.trees[0][0])
@@ -612,6 +557,24 @@ class ConfigObjectAdapter(Adapter):
                                         f"{kw.value.id}[{key!r}] set by {helper}() from the config object it is "
                                         f"given ({shown}:{bound[0].lineno}), passed to {ast.unparse(call.func)}"
                                         f"(**{kw.value.id}) at line {call.lineno}"), "medium", _PRIORITY)
+
+    def _ddp(self, call: ast.Call, parents: dict[int, ast.AST], reader: _ObjReader, plan: TrainingPlan,
+             combined: Tree, shown: str) -> None:
+        """``DDP(model)`` in the arm of an ``if/elif`` the objects' values take (OLMo
+        ``if cfg.distributed_strategy == DistributedStrategy.ddp:``)."""
+        f = call.func
+        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+        if name not in ("DDP", "DistributedDataParallel"):
+            return
+        parent = parents.get(id(call))
+        while parent is not None and not isinstance(parent, ast.If):
+            parent = parents.get(id(parent))
+        if parent is None:
+            return  # not guarded: the framework reading has it
+        path = next((p for p in (reader.chain(n) for n in ast.walk(parent.test)) if p is not None), None)
+        if path is not None:
+            self._leaf_fact(plan, combined, "dist.sharding", "ddp", path,
+                            f"{'.'.join(path)} takes the arm with {name}(...) ({shown}:{call.lineno})")
 
     def _leaf_fact(self, plan: TrainingPlan, combined: Tree, field: str, value: Any, path: tuple, detail: str) -> None:
         got = lookup(combined, path)

@@ -30,17 +30,28 @@ code is read, never imported.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from preflight.sources import read_text_limited
 
 _ROOTS = ("config", "cfg", "conf", "args")
-_SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length")
+_SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length",
+        "max_sequence_length")
 _ACCUM = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "accumulate_grad_batches",
           "gradient_accumulation", "num_microbatches")
 _CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations")
-_NOT_MODEL = ("Tokenizer", "Processor", "Config", "FeatureExtractor", "ImageProcessor")
+# a project's own switch named like one (BLIP ``blip_decoder(vit_grad_ckpt=config['vit_grad_ckpt'])``)
+_CKPT_NAMED = re.compile(r"(^|_)(grad|gradient|activation)_?(ckpt|checkpoint|checkpointing)$")
+_IMAGE = ("image_size", "img_size")
+_COMPILE_KEYS = ("torch_compile", "use_compile", "compile")
+_NOT_MODEL = ("Tokenizer", "Processor", "Config", "FeatureExtractor", "ImageProcessor", "Autoencoder", "VQModel",
+              "Scheduler")
+# a diffusion pipeline's frozen parts (Latte ``AutoencoderKL.from_pretrained(args.pretrained_model_path,
+# subfolder="vae")``): the path names the pipeline, not the model the job trains
+_PARTS = ("vae", "text_encoder", "text_encoder_2", "tokenizer", "tokenizer_2", "scheduler", "feature_extractor",
+          "safety_checker", "image_encoder")
 _CKPT_CALLS = ("gradient_checkpointing_enable", "apply_activation_checkpointing", "checkpoint_wrapper")
 _PEFT_CALLS = ("LoraConfig", "get_peft_model")
 _PROCS = ("num_processes", "world_size", "get_world_size", "num_gpus", "n_gpus")
@@ -184,6 +195,10 @@ class _Reader:
             right = self.ev(right_node, depth + 1)
             if right is None:
                 return None
+            if isinstance(op, (ast.In, ast.NotIn)) and isinstance(left.value, str) \
+                    and isinstance(right.value, (str, list, tuple)) and (left.path or right.path):
+                inside = left.value in right.value  # Latte ``if 'LatteT2V' in args.model:``
+                return inside if isinstance(op, ast.In) else not inside
             if isinstance(op, ast.Eq):
                 return left.value == right.value
             if isinstance(op, ast.NotEq):
@@ -244,6 +259,8 @@ class _Found:
         self.peft: list[tuple[bool, tuple, int, Optional[_Val]]] = []
         self.global_batch: list[tuple[int, tuple, int]] = []
         self.loader_batch: list[tuple[int, tuple, int]] = []
+        self.compile: list[tuple[bool, tuple, int]] = []
+        self.rank: list[tuple[int, tuple, int]] = []  # ``LoraConfig(r=E)`` / ``LoraConfig(**{"r": E})``
         self.read: set[tuple] = set()
 
 
@@ -273,6 +290,9 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
         owner = _dotted(call.func.value) or ""
         if any(word in owner for word in _NOT_MODEL) or not call.args:
             return
+        part = next((k.value for k in call.keywords if k.arg == "subfolder"), None)
+        if isinstance(part, ast.Constant) and part.value in _PARTS:
+            return
         ref = reader.ev(call.args[0])
         if ref is None or ref.path is None or not isinstance(ref.value, str) or not ref.value:
             return
@@ -286,7 +306,7 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             found.attn.append((attn.value, attn.path, line))
         return
     for kw in call.keywords:
-        if kw.arg in _CKPT_KWARGS:
+        if kw.arg in _CKPT_KWARGS or (kw.arg is not None and _CKPT_NAMED.search(kw.arg)):
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, bool):
                 found.ckpt.append((got.value, got.path, line))
@@ -294,6 +314,16 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, int) and got.value > 0:
                 found.loader_batch.append((got.value, got.path, line))
+    if name in ("set_activation_checkpointing", "set_gradient_checkpointing") and len(call.args) == 1:
+        # OLMo ``olmo_model.set_activation_checkpointing(cfg.activation_checkpointing)``: a strategy, None is off
+        got = reader.ev(call.args[0])
+        if got is not None and got.path is not None and (got.value is None or isinstance(got.value, (bool, str))):
+            found.ckpt.append((bool(got.value), got.path, line))
+    if name == "LoraConfig":
+        rank = reader.ev(reader.kwargs_of(call).get("r"))
+        if rank is not None and rank.path is not None and isinstance(rank.value, int) \
+                and not isinstance(rank.value, bool) and rank.value > 0:
+            found.rank.append((rank.value, rank.path, line))
     if name == "MixedPrecision":
         kwargs = reader.kwargs_of(call)
         dtype = reader.ev(kwargs.get("param_dtype"))
@@ -318,6 +348,9 @@ def _guard(node: ast.If, reader: _Reader, found: _Found) -> None:
         return
     if _calls_in(node.body, _CKPT_CALLS) is not None and _calls_in(node.orelse, _CKPT_CALLS) is None:
         found.ckpt.append((decided, path, node.lineno))
+    if _calls_in(node.body, ("compile",)) is not None and _calls_in(node.orelse, ("compile",)) is None \
+            and _compiles(node.body):
+        found.compile.append((decided, path, node.lineno))
     peft = _calls_in(node.body, _PEFT_CALLS)
     if peft is not None and _calls_in(node.orelse, _PEFT_CALLS) is None:
         rank = None
@@ -325,6 +358,13 @@ def _guard(node: ast.If, reader: _Reader, found: _Found) -> None:
         if lora is not None:
             rank = reader.ev(reader.kwargs_of(lora).get("r"))
         found.peft.append((decided, path, node.lineno, rank))
+
+
+def _compiles(stmts: list[ast.stmt]) -> bool:
+    """``torch.compile(...)`` (or ``model.compile()``) in the statements."""
+    call = _calls_in(stmts, ("compile",))
+    return call is not None and isinstance(call.func, ast.Attribute) and \
+        (_dotted(call.func.value) == "torch" or not call.args)
 
 
 def _division(expr: ast.BinOp, reader: _Reader, found: _Found) -> None:
@@ -419,6 +459,9 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         value, path, line = found.ckpt[0]
         add("memory.gradient_checkpointing", value, path,
             f"{'.'.join(path)} guards activation checkpointing (line {line})", "medium")
+    if len({c[0] for c in found.compile}) == 1:  # Latte ``if args.use_compile: model = torch.compile(model)``
+        value, path, line = found.compile[0]
+        add("compile.enabled", value, path, f"{'.'.join(path)} guards torch.compile (line {line})", "medium")
     if found.peft:  # one guard decided true builds the LoRA (LMFlow: use_lora true, use_dora false)
         on = sorted((p for p in found.peft if p[0]), key=lambda p: p[3] is None)  # the guard of LoraConfig(r=) first
         value, path, line, rank = (on or found.peft)[0]
@@ -426,6 +469,9 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             f"(line {line})", "medium")
         if value and rank is not None and isinstance(rank.value, int) and rank.path is not None:
             add("peft.rank", rank.value, rank.path, "LoraConfig(r=...)", "medium")
+    elif len({r[0] for r in found.rank}) == 1:  # no guard read, one LoraConfig whose rank a key gives
+        value, path, line = found.rank[0]
+        add("peft.rank", value, path, f"{'.'.join(path)} given to LoraConfig as r (line {line})", "medium")
     if len({g[0] for g in found.global_batch}) == 1:
         value, path, line = found.global_batch[0]
         add("batch.global", value, path, f"{'.'.join(path)} divided by the processes and accumulation steps "
@@ -436,12 +482,19 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             "per process", "medium")
     for path in sorted(found.read):
         value = known(path)
+        if value is False and path[-1] in _COMPILE_KEYS and not found.compile:
+            # parler-tts run_parler_tts_training.py:419 ``if training_args.torch_compile:`` with the
+            # TrainingArguments default False: whatever the switch turns on does not run
+            add("compile.enabled", False, path, f"{'.'.join(path)} read by the code (False)", "medium")
+            continue
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             continue
         if path[-1] in _SEQ:
             add("data.seq_len", value, path, f"{'.'.join(path)} read by the code", "medium")
         elif path[-1] in _ACCUM:
             add("batch.grad_accum", value, path, f"{'.'.join(path)} read by the code", "medium")
+        elif path[-1] in _IMAGE:
+            add("data.image_size", value, path, f"{'.'.join(path)} read by the code", "medium")
 
 
 def is_null(cfg: Any, path: tuple) -> bool:

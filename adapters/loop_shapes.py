@@ -42,6 +42,26 @@ _POS = ("n_positions", "n_ctx", "block_size", "max_position_embeddings")
 _MAX_BYTES = 500_000
 
 
+def _dotted(node: ast.AST) -> Optional[str]:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _calls_at_level(stmt: ast.stmt) -> list[ast.Call]:
+    """The calls of a statement of a loop's body that run each time it runs: not those under an
+    ``if``/``with``/``try`` or a nested loop or function of it."""
+    if isinstance(stmt, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try,
+                         ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return []
+    return [n for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+
+
 def _int(value: Any) -> Optional[int]:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
@@ -61,6 +81,8 @@ class LoopShapesAdapter(Adapter):
                 continue
             idx = project.index(script)
             self.accumulation(project, plan, script, idx)
+            if plan.value("batch.grad_accum") is None:
+                self.every_batch(project, plan, script)
             self.gpt_config(project, plan, script, idx)
             self.fabric(project, plan, script, idx)
 
@@ -95,6 +117,42 @@ class LoopShapesAdapter(Adapter):
                                         detail=f"{detail}; {resolved.detail}" if resolved.detail else detail)
             self.add_checked(plan, "batch.grad_accum", resolved.value, source, "medium")
             return
+
+    # -- the optimizer steps on every batch -----------------------------------------------
+    def every_batch(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        """A loop whose body calls ``backward`` and then the optimizer's ``step()`` on every pass,
+        neither under an ``if`` of the loop nor in a loop of their own (salesforce/BLIP
+        ``train_caption.py:44-48`` at 056a169: ``optimizer.zero_grad(); loss.backward();
+        optimizer.step()``): no gradient accumulation, 1 (medium, a fallback: a framework's or a
+        config's count outranks it). Two such loops that disagree, a step under a condition
+        (``if (i + 1) % K == 0``), or a ``no_sync`` context say nothing."""
+        found: list[ast.AST] = []
+        for loop in nodes_of(script.tree):
+            if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+                continue
+            backward = step = None
+            for stmt in loop.body:
+                for call in _calls_at_level(stmt):
+                    f = call.func
+                    if isinstance(f, ast.Attribute) and f.attr == "backward" and backward is None:
+                        backward = call
+                    elif isinstance(f, ast.Attribute) and f.attr == "step" and not call.args \
+                            and "optim" in (_dotted(f.value) or "").lower() and backward is not None:
+                        step = call
+            if backward is None:
+                continue
+            deep = [(n, n.func) for n in ast.walk(loop) if isinstance(n, ast.Call)
+                    and isinstance(n.func, ast.Attribute) and n.func.attr in ("step", "no_sync", "no_backward_sync")]
+            if step is None or any(n is not step and f.attr != "step" for n, f in deep) or \
+                    any(f.attr == "step" and n is not step and "optim" in (_dotted(f.value) or "").lower()
+                        for n, f in deep):
+                return  # a conditional or second optimizer step, or a no_sync context: not this reading
+            found.append(step)
+        if len(found) != 1:
+            return
+        self.add_checked(plan, "batch.grad_accum", 1,
+                         project.source(script, found[0], "code", detail="backward() then the optimizer's step() on "
+                                        "every pass of the loop: no gradient accumulation"), "medium", -1)
 
     # -- SomeConfig(n_layer=L, n_embd=d) ---------------------------------------------
     def gpt_config(self, project: Project, plan: TrainingPlan, script: Any, idx: Any) -> None:

@@ -511,10 +511,32 @@ class _ScriptPass:
             self.add("precision.mode", "fp32", self.src(None, "no autocast, GradScaler or 16-bit cast found; "
                                                         "PyTorch computes in fp32", "default"), "medium")
 
+    def _wrap_value(self, site: CallSite) -> Optional[str]:
+        """The sharding a DDP/FSDP/fully_shard call gives ("?" when its strategy is not read), or None."""
+        q = site.qualified or ""
+        if not q.startswith("torch"):
+            return None
+        if q.endswith("DistributedDataParallel"):
+            return "ddp"
+        if q.endswith("FullyShardedDataParallel"):
+            strategy = site.kwarg("sharding_strategy")
+            last = (dotted_name(strategy) or "").rsplit(".", 1)[-1] if strategy is not None else "FULL_SHARD"
+            return _FSDP_STRATEGY.get(last, "?")
+        if q.endswith("fsdp.fully_shard"):
+            reshard = self.value(site.kwarg("reshard_after_forward"))
+            return "fsdp_grad_op" if reshard is not None and reshard.value is False else "fsdp_full"
+        return None
+
     def distributed(self) -> None:
         fully_shard_done = False
+        # arms of an undecided ``if/elif`` that wrap the model differently (OLMo scripts/train.py:163-225:
+        # DDP under ``cfg.distributed_strategy == ddp``, FSDP under ``== fsdp``): no arm is taken
+        wraps = {self._wrap_value(site) for site in self.calls if self.idx.runs(site) is not False} - {None}
+        undecided = len(wraps) > 1
         for site in self.calls:
             q = site.qualified or ""
+            if undecided and self._wrap_value(site) is not None and self.idx.runs(site) is None:
+                continue
             if q.endswith("DistributedDataParallel") and q.startswith("torch"):
                 self.add("dist.sharding", "ddp", self.src(site.call, f"{site.label}(...)"), self.conf(site))
             elif q.endswith("FullyShardedDataParallel") and q.startswith("torch"):
@@ -639,6 +661,20 @@ class _ScriptPass:
             method = "dora" if dora is not None and dora.value is True else "lora"
             self.add("peft.method", method, self.src(site.call, f"{site.label}(...)"), conf)
             rank = site.kwarg("r")
+            splat = [k.value for k in site.call.keywords if k.arg is None]
+            if rank is None and splat:
+                # ``LoraConfig(**lora_config)`` (volcengine/verl fsdp_sft_trainer.py:276-284): the
+                # dict literal bound once gives ``r``, or its default; any other mapping: unknown
+                bound = [self.idx.assigns.get(s.id, []) if isinstance(s, ast.Name) else [] for s in splat]
+                if len(splat) != 1 or len(bound[0]) != 1 or not isinstance(bound[0][0], ast.Dict) \
+                        or None in bound[0][0].keys:
+                    continue
+                given = {k.value: v for k, v in zip(bound[0][0].keys, bound[0][0].values) if isinstance(k, ast.Constant)}
+                rank = given.get("r")
+                if rank is None and "r" not in given:
+                    self.add("peft.rank", 8, self.src(site.call, "LoraConfig default r=8 (not in the dict given)",
+                                                      "default"), conf)
+                    continue
             if rank is None:
                 self.add("peft.rank", 8, self.src(site.call, "LoraConfig default r=8", "default"), conf)
             else:

@@ -169,9 +169,13 @@ def _imported_up(tree: ast.AST, here: Path, root: Optional[Path], depth: int = 3
     return out
 
 
+_COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)  # a line that is only a comment names nothing the job runs
+
+
 def _names(words: re.Pattern[str], text: str, tree: ast.AST, script_path: Optional[Path],
            root: Optional[Path] = None, drop: Optional[re.Pattern[str]] = None) -> bool:
     def says(t: str) -> bool:
+        t = _COMMENT_LINE.sub("", t)  # parler-tts modeling_parler_tts.py:681 "# In PEFT, usually we cast ..."
         return words.search(drop.sub("", t) if drop is not None else t) is not None
 
     if says(text):

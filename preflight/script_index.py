@@ -363,6 +363,12 @@ class ScriptIndex:
             module_value = module_binding(self.script.tree, self.functions, expr.id, getattr(expr, "lineno", None))
             if module_value is not None:
                 return self.resolve(module_value, depth + 1)
+            if len(bound) > 1 and None not in bound:
+                from preflight.script_chain import chain_binding
+
+                taken = chain_binding(self, expr.id, len(bound))
+                if taken is not None:
+                    return self.resolve(taken, depth + 1)
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):

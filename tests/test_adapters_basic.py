@@ -58,7 +58,7 @@ def test_raw_loop_argparse_defaults():
     assert plan.value("model.ref") == "Net"  # the outer local nn.Module, not Block
     # --bf16 not given: fp16 autocast (the dtype is chosen by the flag) and no torch.compile
     assert plan.value("precision.mode") == "amp_fp16"
-    assert "compile.enabled" not in plan
+    assert plan.value("compile.enabled") is False  # ``if args.compile:`` decided by the flag's default
     # save_checkpoint() is not gradient checkpointing (and nothing else names it: False, medium)
     assert plan.value("memory.gradient_checkpointing") is False
     # the validation loader (batch 256) is not the training batch

@@ -1,0 +1,188 @@
+"""A YAML/JSON file the job loads into a plain dict or an OmegaConf object, as a configuration
+object of :mod:`preflight.adapters.config_object` (its keys then flow across the project's calls
+like any other object's: :mod:`preflight.adapters.config_object_reads`). Real shapes, each pinned
+by a test in ``tests/test_config_object_files.py``:
+
+* salesforce/BLIP ``train_caption.py:197`` (056a169): ``config = yaml.load(open(args.config, 'r'),
+  Loader=yaml.Loader)`` with ``--config`` defaulting to ``./configs/caption_coco.yaml``, then
+  ``main(args, config)`` and ``create_loader(..., batch_size=[config['batch_size']]*3)``;
+* Vchitect/Latte ``train.py:285`` (b27c24a): ``main(OmegaConf.load(args.config))``: every ``args.X``
+  inside ``main`` is a key of the YAML the launch line names (``--config ./configs/ffs/ffs_train.yaml``);
+* ``with open(args.config) as f: config = yaml.safe_load(f)`` (the common spelling).
+
+The path must be a literal or an option of the job (the launch line's value, else the declared
+default); a path computed otherwise, a file that is not there, too large or not readable, leaves
+the object unknown (never guessed). A value that is an OmegaConf interpolation (``${...}``) is
+unknown. Nothing is imported or executed.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.adapters.config_object import Leaf, Namespace, Tree
+
+_LOADS = {("yaml", "load"), ("yaml", "safe_load"), ("yaml", "full_load"), ("yaml", "unsafe_load"),
+          ("json", "load"), ("OmegaConf", "load")}
+_KINDS = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
+
+
+def _dotted(node: ast.AST) -> str:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name):
+        parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def opened(stmt: ast.With) -> dict[str, ast.AST]:
+    """``with open(E) as f`` -> {"f": E}."""
+    out: dict[str, ast.AST] = {}
+    for item in stmt.items:
+        call = item.context_expr
+        if isinstance(call, ast.Call) and _dotted(call.func) == "open" and call.args \
+                and isinstance(item.optional_vars, ast.Name):
+            out[item.optional_vars.id] = call.args[0]
+    return out
+
+
+def path_expr(call: ast.AST, handles: dict[str, ast.AST]) -> Optional[ast.AST]:
+    """The expression naming the file a config-loading call reads, or None when ``call`` is not
+    one (``yaml.load(open(E))``, ``yaml.safe_load(f)`` with ``f`` opened on ``E``,
+    ``OmegaConf.load(E)``, ``json.load(open(E))``)."""
+    if not isinstance(call, ast.Call) or not call.args:
+        return None
+    name = _dotted(call.func).split(".")
+    if len(name) < 2 or (name[-2], name[-1]) not in _LOADS:
+        return None
+    arg = call.args[0]
+    if name[-2] == "OmegaConf":
+        return arg
+    if isinstance(arg, ast.Call) and _dotted(arg.func) == "open" and arg.args:
+        return arg.args[0]
+    if isinstance(arg, ast.Name) and arg.id in handles:
+        return handles[arg.id]
+    return None
+
+
+def _path_value(expr: ast.AST, local: dict[str, Any], argv: list[str], paths: dict[str, ast.AST],
+                depth: int = 0) -> Optional[str]:
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return expr.value
+    if isinstance(expr, ast.Name) and expr.id in paths and depth < 4:
+        return _path_value(paths[expr.id], local, argv, paths, depth + 1)
+    if isinstance(expr, ast.Subscript) and _dotted(expr.value) == "sys.argv" and isinstance(expr.slice, ast.Constant) \
+            and isinstance(expr.slice.value, int) and 1 <= expr.slice.value <= len(argv):
+        raw = argv[expr.slice.value - 1]  # OLMo ``yaml_path, args_list = sys.argv[1], sys.argv[2:]``
+        return None if raw.startswith("-") else raw
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        owner = local.get(expr.value.id)
+        if isinstance(owner, Namespace):
+            got = owner.get(expr.attr)
+            if isinstance(got, Leaf) and isinstance(got.value, str):
+                return got.value
+    return None
+
+
+def _to_tree(data: Any, lines: dict, display: str, path: tuple) -> Any:
+    if isinstance(data, dict):
+        out: Tree = {}
+        for key, value in data.items():
+            sub = _to_tree(value, lines, display, (*path, key))
+            if sub is not None:
+                out[str(key)] = sub
+        return out
+    if isinstance(data, str) and "${" in data:
+        return None  # an OmegaConf interpolation: not resolved here
+    return Leaf(data, display, lines.get(path), "config file")
+
+
+def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any], project: Any,
+              script: Path, argv: Optional[list[str]] = None, paths: Optional[dict[str, ast.AST]] = None,
+              builder: Any = None) -> Optional[Tree]:
+    """The tree of the config file ``call`` loads, or None (not a load, or the file is not known).
+    ``Cls.load(path)`` of a project config class (OLMo ``TrainConfig.load(yaml_path, overrides)``,
+    allenai/OLMo scripts/train.py:426, olmo/config.py:127-146) is the class's defaults with the
+    file's keys over them."""
+    klass = _class_load(call, builder)
+    expr = klass[1] if klass is not None else path_expr(call, handles)
+    if expr is None or project is None:
+        return None
+    if klass is not None and isinstance(call, ast.Call) and len(call.args) > 1 and any(a.startswith("-") or "=" in a for a in (argv or [])[1:]):
+        return None  # overrides given on the launch line: applied by the class's own code, not read here
+    raw = _path_value(expr, local, argv or [], paths or {})
+    if not raw or Path(raw).suffix.lower() not in _KINDS:
+        return None
+    root = Path(str(project.root))
+    for base in (root, script.parent):
+        cand = (base / raw) if not Path(raw).is_absolute() else Path(raw)
+        try:
+            if cand.is_file() and project.may_read(cand):
+                break
+        except OSError:
+            continue
+    else:
+        return None
+    loaded = _load(project, cand, root)
+    if loaded is None or not isinstance(loaded.data, dict):
+        return None
+    tree = _to_tree(loaded.data, loaded.lines, loaded.path, ())
+    if klass is not None:
+        base = builder.class_tree(klass[0][0], klass[0][1])
+        _merge(base, tree)
+        return base
+    return tree
+
+
+def _merge(base: Tree, over: Tree) -> None:
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        else:
+            base[key] = value
+
+
+_CLASS_LOADS = ("load", "from_yaml", "from_file", "from_json", "parse_file", "load_yaml")
+
+
+def _class_load(call: ast.AST, builder: Any) -> Optional[tuple[Any, ast.AST]]:
+    """``Cls.load(path, ...)`` with ``Cls`` a class of the project: ((shown, ClassDef), path)."""
+    if builder is None or not isinstance(call, ast.Call) or not call.args:
+        return None
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and f.attr in _CLASS_LOADS and isinstance(f.value, ast.Name)
+            and f.value.id[:1].isupper()):
+        return None
+    got = builder.m.klass(f.value.id)
+    return None if got is None else (got, call.args[0])
+
+
+def _load(project: Any, path: Path, root: Path) -> Any:
+    import os
+
+    from preflight.diagnostics import FileError
+    from preflight.loaders import load_config
+    from preflight.sources import read_source
+
+    real = path.resolve()
+    for source, loaded in getattr(project, "configs", []):
+        try:
+            if Path(str(source.path)).resolve() == real:
+                return loaded
+        except OSError:
+            continue
+    cache = project.cache.setdefault("config_object_files.loaded", {})
+    if real in cache:
+        return cache[real]
+    try:
+        display = os.path.relpath(real, root.resolve())
+    except ValueError:
+        display = str(real)
+    source = read_source(real, display, _KINDS[real.suffix.lower()])
+    loaded = None if isinstance(source, FileError) else load_config(source)
+    cache[real] = None if isinstance(loaded, FileError) else loaded
+    return cache[real]

@@ -1,0 +1,210 @@
+"""The roots of :mod:`preflight.adapters.config_object_reads`: the configuration objects the entry
+script builds or loads (a project class, a builder, a dict literal, the parsed options, a YAML/JSON
+file: :mod:`preflight.adapters.config_object_files`), updated as the code and the launch line say,
+and the statement readings the flow shares (a function's own nodes, stores that make a whole object
+unknown, device tests decided for the CUDA target). Nothing is imported or executed."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from preflight.adapters.config_object import (
+    Builder,
+    Leaf,
+    Modules,
+    Namespace,
+    Tree,
+    assign,
+    attr_path,
+    launch_options,
+    leaves,
+    lookup,
+)
+from preflight.adapters.config_object_files import file_tree, opened
+
+_PARSE = ("parse_args", "parse_args_into_dataclasses")
+Fn = Any  # ast.FunctionDef | ast.Module
+
+
+def _own(fn: ast.AST) -> list[ast.AST]:
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        out.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    out.sort(key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+    return out
+
+
+def _written_whole(node: ast.AST) -> Optional[ast.AST]:
+    """The object whose keys a statement may set, not one by name: ``config[k] = v`` with ``k``
+    computed (an override loop over the options) or ``config.update(...)``; else None."""
+    if isinstance(node, ast.Assign):
+        for t in node.targets:
+            if isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Constant):
+                return t.value
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "update" \
+            and (node.args or node.keywords):
+        return node.func.value
+    return None
+
+
+def _on_cuda(test: ast.AST) -> Optional[bool]:
+    """A test of the device the job runs on, decided for the CUDA target (``not torch.cuda.is_available()
+    and not torch.backends.mps.is_available()``: false), else None."""
+    from preflight.adapters.guarded import _device
+
+    if isinstance(test, ast.BoolOp):
+        got = [_on_cuda(v) for v in test.values]
+        stop = isinstance(test.op, ast.Or)  # one true decides an ``or``, one false an ``and``
+        if stop in got:
+            return stop
+        return None if None in got else not stop
+    return _device(test) if isinstance(test, ast.expr) else None
+
+
+def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modules, argv: list[str],
+           namespace: Optional[Namespace] = None, applied: Optional[set[int]] = None, project: Any = None
+           ) -> tuple[Tree, dict[int, dict[str, tuple]]]:
+    """The config objects the entry builds, updated as the code and the launch line say:
+    (root name -> tree, id(function) -> root name -> (root,)); ``applied`` gets the assignments
+    taken into the values."""
+    applied = set() if applied is None else applied
+    combined: Tree = {}
+    scopes: dict[int, dict[str, tuple]] = {}
+    fired = any(isinstance(n, ast.Call) and (n.func.attr if isinstance(n.func, ast.Attribute) else
+                                             n.func.id if isinstance(n.func, ast.Name) else "") == "Fire"
+                for n in ast.walk(script_tree))
+    options = launch_options(argv)
+    fns: list[Fn] = [script_tree] + [n for n in ast.walk(script_tree) if isinstance(n, ast.FunctionDef)]
+    for fn in fns:
+        local: dict[str, Tree] = {}
+        for node in _own(fn) if namespace is not None else []:  # the parsed options, in any branch
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE:
+                t0 = node.targets[0]
+                for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
+                    if isinstance(name, ast.Name):
+                        local[name.id] = namespace
+        handles: dict[str, ast.AST] = {}
+        paths: dict[str, ast.AST] = {}  # names bound to a literal or ``sys.argv[i]``: a config's path
+        for stmt in _straight(fn, handles):
+            node = stmt.value if isinstance(stmt, ast.Expr) else stmt
+            applied.add(id(node))
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                pairs = [(node.targets[0], node.value)]
+                t0 = node.targets[0]
+                if isinstance(t0, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                        and len(t0.elts) == len(node.value.elts):
+                    pairs = list(zip(t0.elts, node.value.elts))
+                for target, value in pairs:
+                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+                            and value.func.attr in _PARSE:
+                        continue  # the parsed options, bound above
+                    loaded = file_tree(value, handles, local, project, modules.trees[0][1], argv, paths, builder) \
+                        if isinstance(target, ast.Name) else None
+                    if isinstance(target, ast.Name) and isinstance(value, (ast.Subscript, ast.Constant)):
+                        paths[target.id] = value
+                    if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
+                        tree = loaded if loaded is not None else builder.value(value, shown, how="constructor keyword")
+                        if isinstance(tree, dict) and (leaves(tree) or isinstance(value, ast.Call)):
+                            if target.id in local:
+                                local[target.id] = {}  # bound twice: not followed
+                            else:
+                                local[target.id] = tree
+                        elif target.id in local:
+                            local.pop(target.id)
+                    else:
+                        for var, tree in local.items():
+                            path = attr_path(target, var)
+                            if path:
+                                assign(tree, path, builder.value(value, shown))
+            elif isinstance(node, ast.Call):
+                _update(node, local, modules, options, fired, fn)
+                _handed(node, handles, local, project, modules, combined, scopes, argv, paths, builder)
+        for var, tree in local.items():
+            if leaves(tree) or isinstance(tree, Namespace):
+                combined[var] = tree
+                scopes.setdefault(id(fn), {})[var] = (var,)
+    return combined, scopes
+
+
+def _straight(fn: Fn, handles: Optional[dict[str, ast.AST]] = None) -> list[ast.stmt]:
+    """The statements of a function (or module) that always run, in order: its top level, a
+    module's ``if __name__ == "__main__":`` block, and the body of a ``with open(E) as f:``
+    (``handles`` gets ``f`` -> ``E``)."""
+    out: list[ast.stmt] = []
+    stack = list(fn.body)
+    while stack:
+        stmt = stack.pop(0)
+        if isinstance(fn, ast.Module) and isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) \
+                and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == "__name__":
+            stack[:0] = stmt.body
+        elif isinstance(stmt, ast.With) and handles is not None and opened(stmt):
+            handles.update(opened(stmt))
+            stack[:0] = stmt.body
+        elif isinstance(stmt, ast.Try) and handles is not None:
+            stack[:0] = stmt.body + stmt.orelse  # the path that raises nothing (OLMo ``try: p = sys.argv[1]``)
+        else:
+            out.append(stmt)
+    return out
+
+
+def _handed(call: ast.Call, handles: dict[str, ast.AST], local: dict[str, Tree], project: Any, modules: Modules,
+            combined: Tree, scopes: dict[int, dict[str, tuple]], argv: list[str], paths: dict[str, ast.AST],
+            builder: Builder) -> None:
+    """``main(OmegaConf.load(args.config))``: the loaded file is the callee's parameter (Latte)."""
+    for i, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            return
+        tree = file_tree(arg, handles, local, project, modules.trees[0][1], argv, paths, builder)
+        if tree is None:
+            continue
+        name = call.func.id if isinstance(call.func, ast.Name) else ""
+        got = modules.function(name) if name else None
+        if got is None or got[2] is not None:
+            continue
+        params = [a.arg for a in got[1].args.args]
+        if i < len(params):
+            root = f"{name}({params[i]})"
+            combined[root] = tree
+            scopes.setdefault(id(got[1]), {})[params[i]] = (root,)
+
+
+def _update(call: ast.Call, local: dict[str, Tree], modules: Modules, options: list[tuple[str, Any]],
+            fired: bool, fn: Fn) -> None:
+    """``v.merge_from_args(sys.argv[1:])`` (dotted ``--a.b=c``) and ``update(v or (v, w), **kwargs)``
+    with ``kwargs`` the fire-driven function's keywords (the launch line's ``--key value``)."""
+    f = call.func
+    argv = any(isinstance(n, ast.Attribute) and n.attr == "argv" and isinstance(n.value, ast.Name)
+               and n.value.id == "sys" for a in call.args for n in ast.walk(a))
+    if isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in local and argv:
+        tree = local[f.value.id]
+        for key, value in options:
+            path = tuple(key.split("."))
+            if lookup(tree, path) is not None or (isinstance(lookup(tree, path[:-1]), dict) and len(path) > 1):
+                assign(tree, path, Leaf(value, "", None, "launch line"))
+        return
+    kwargs = fn.args.kwarg.arg if isinstance(fn, ast.FunctionDef) and fn.args.kwarg else None
+    if not (fired and kwargs and any(k.arg is None and isinstance(k.value, ast.Name) and k.value.id == kwargs
+                                     for k in call.keywords) and call.args):
+        return
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    target = modules.function(name)
+    if target is None or not any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr"
+                                 for n in ast.walk(target[1])):
+        return
+    first = call.args[0]
+    objs = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
+    for obj in objs:
+        if not (isinstance(obj, ast.Name) and obj.id in local):
+            continue
+        tree = local[obj.id]
+        for key, value in options:
+            key = key.rsplit(".", 1)[-1] if "." in key else key
+            if key in tree and not isinstance(tree[key], dict):
+                tree[key] = Leaf(value, "", None, "launch line")
