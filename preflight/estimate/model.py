@@ -14,6 +14,7 @@ from typing import Any, Optional
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate.buffers import model_buffer_bytes
+from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.held_outputs import held_outputs
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
@@ -47,7 +48,7 @@ from preflight.estimate.terms import (
 TERMS = (
     "weights", "buffers", "lora_adapters", "gradients", "master_weights", "optimizer_states",
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
-    "backward_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
+    "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
 )
 
@@ -333,8 +334,7 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
     _, base_bytes, other_bytes = _dtypes(inp)
     sharded = inp.world_size > 1 and (inp.zero_stage >= 3 or inp.fsdp in ("full", "hybrid"))
     n = _shard_count(inp)
-    whole = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
-             if inp.quant else prm.total * base_bytes)
+    whole = stored_weights(inp, prm, base_bytes, other_bytes)
     if inp.quant == "8bit":
         whole += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4
     if inp.load_placement == "gpu" and sharded:
@@ -407,8 +407,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                      "the quantized base were frozen (add --lora-r)")
     full = not lora and not inp.quant
     trainable = prm.total if full else n_lora
-    weights = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
-               if inp.quant else prm.total * base_bytes)
+    weights = stored_weights(inp, prm, base_bytes, other_bytes)
     if inp.quant == "8bit":
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
     # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
@@ -544,6 +543,12 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     acts = _train_activations(inp, arch, d, full, targets, notes)
     ph.add("forward", "activations", acts["saved"], ab)
     ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
+    # forward: a 4-bit head dequantizes while the 16-bit logits of the earlier chunks are held
+    # (before the loss runs); a block matrix before any logits exist
+    head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
+    fwd_at_head = (acts["logits_held"] + head_t) if head_t else 0.0
+    ph.add("forward", "dequant_transient",
+           max(fwd_at_head - acts["logits_fwd"], block_t - acts["logits_fwd"], 0.0), ab)
     # a loop that keeps its outputs object (held_outputs.py): previous step's logits and cache
     held = held_outputs(inp, arch, d.comp, float(inp.micro_batch * (inp.seq_len or 0)),
                         acts["logits_held"])
@@ -562,11 +567,16 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # model.zero_grad() then): zeroed gradients stay allocated through every phase
         ph.add("forward", "gradients", kept, pb)
     start: dict[str, float] = {"activations": acts["saved"]}
-    if acts["logits_bwd"] >= acts["recompute"] + acts["layer_bwd"]:
+    # a 4-bit base dequantizes each weight in its matmul (dequant.py): the LM head's (when it
+    # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
+    head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
+    if acts["logits_bwd"] + head_t >= acts["recompute"] + acts["layer_bwd"] + block_t:
         start["logits_loss"] = acts["logits_bwd"]
+        start["dequant_transient"] = head_t
     else:
         start["activation_recompute"] = acts["recompute"]
         start["backward_transient"] = acts["layer_bwd"]
+        start["dequant_transient"] = block_t
     if held["backward_start"]:
         start["held_outputs"] = held["backward_start"]
     end_transient = max(acts["recompute"] + acts["layer_bwd"],
