@@ -84,7 +84,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       lora_r: int, lora_dropout: float, dropout: float, cross_seq: int = 0,
                       cross_tokens: int = 0, moe: bool = False, device: str = "cuda",
                       fused_gelu: bool = False, impl: str = "transformers",
-                      resid_dropout: Optional[float] = None) -> LayerActs:
+                      resid_dropout: Optional[float] = None,
+                      sdpa_out_copy: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -186,7 +187,10 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     else:
         per_token += ec * (q_dim + 2 * kv_dim)            # q (after RoPE), k, v
         per_token += heads * C.LSE_BYTES + ec * q_dim     # logsumexp + output (= o_proj input)
-        per_token += lin_input(q_dim, _names(arch, "o"), shared=True)
+        # (unless the output comes back in (batch, heads, seq, dim) memory and the model's
+        # ``transpose(1, 2).contiguous()`` copies it: o_proj reads the copy; see
+        # terms.sdpa_output_copied)
+        per_token += lin_input(q_dim, _names(arch, "o"), shared=not sdpa_out_copy)
         if impl == "litgpt" and arch.num_kv_heads == arch.num_heads:
             # litgpt splits q, k, v out of its fused ``attn`` output by view; q and k are new
             # tensors after RoPE (torch.cat), but v reaches SDPA as a view (reshape of the

@@ -31,11 +31,13 @@ from preflight.estimate.terms import (
     chunked_or_fused_logits,
     compiled_loss_logits,
     fsdp_accumulated_grads,
+    head_grad_at_backward_start,
     hf_logits_bytes,
     hf_loss_backward_bytes,
     hf_loss_forward_bytes,
     logits_reduction_loss,
     optimizer_temporaries,
+    sdpa_output_copied,
     state_bytes,
     tied_embedding_grad,
     zero3_ipg_buffer,
@@ -570,8 +572,17 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # a 4-bit base dequantizes each weight in its matmul (dequant.py): the LM head's (when it
     # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
     head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
-    if acts["logits_bwd"] + head_t >= acts["recompute"] + acts["layer_bwd"] + block_t:
-        start["logits_loss"] = acts["logits_bwd"]
+    # the head's own backward makes its weight gradient next to the logits' gradient
+    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept, grad_bytes)
+    # (chunked, fused and compiled losses reach the head chunk by chunk: at their own peak)
+    at_logits = acts["logits_at_head"] or acts["logits_bwd"]
+    at_head = at_logits + head_g if at_logits else 0.0
+    if max(acts["logits_bwd"], at_head) + head_t >= acts["recompute"] + acts["layer_bwd"] + block_t:
+        if at_head > acts["logits_bwd"]:
+            start["logits_loss"] = at_logits
+            start["gradients"] = head_g
+        else:
+            start["logits_loss"] = acts["logits_bwd"]
         start["dequant_transient"] = head_t
     else:
         start["activation_recompute"] = acts["recompute"]
@@ -603,7 +614,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     b = inp.micro_batch
     family = arch.family
     out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
-           "logits_bwd": 0.0, "logits_held": 0.0}
+           "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0}
     if family == "cnn":
         image = inp.image_size or arch.image_size
         acts = A.cnn(arch, d, batch=b, image=image)
@@ -625,7 +636,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
                   dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
-                  impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout))
+                  impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout),
+                  sdpa_out_copy=family == "decoder" and sdpa_output_copied(inp, arch))
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":
         target = int(inp.target_len or seq)
@@ -691,4 +703,5 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_held"] = tv * elem
         out["logits_fwd"] = tv * hf_loss_forward_bytes(inp, elem, arch)
         out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch)
+        out["logits_at_head"] = tv * elem   # the logits' gradient reaching the head
     return out
