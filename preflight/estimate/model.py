@@ -272,8 +272,13 @@ def _estimate(inp: EstimateInput) -> Estimate:
     # one workspace per thread's handle: the forward thread's and, in training, autograd's
     # device thread's; 8.125 MiB each before Hopper, the top covers Hopper's 32 MiB
     handles = 2 if inp.mode == "train" else 1
-    if inp.gpu_hopper:
-        ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_BYTES, (1.0, 1.0))
+    old_blackwell = bool(inp.gpu_blackwell) and version is not None and version < C.BLACKWELL_32MIB_TORCH
+    if inp.gpu_hopper and not old_blackwell:
+        low = (C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES / C.CUBLAS_WORKSPACE_BYTES
+               if inp.gpu_blackwell else 1.0)      # Blackwell: the release is not checked
+        ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_BYTES, (low, 1.0))
+    elif old_blackwell:
+        ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES, (1.0, 1.0))
     else:
         pre = C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES
         top = 1.0 if inp.gpu_hopper is False else C.CUBLAS_WORKSPACE_BYTES / pre
@@ -301,6 +306,15 @@ def _estimate(inp: EstimateInput) -> Estimate:
 
 
 # --------------------------------------------------------------------------- loading
+
+
+def blackwell(gpu: Any) -> Optional[bool]:
+    """Whether a catalog GPU is NVIDIA Blackwell (B100/B200/GB200, RTX 50: 32 MiB cuBLAS
+    workspaces only from torch 2.11, see ``constants.BLACKWELL_32MIB_TORCH``); None for no GPU."""
+    if gpu is None:
+        return None
+    name = str(getattr(gpu, "name", "")).lower()
+    return str(getattr(gpu, "vendor", "nvidia")) == "nvidia" and re.match(C.BLACKWELL_NAME, name) is not None
 
 
 def hopper_or_later(gpu: Any) -> Optional[bool]:
