@@ -85,7 +85,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       cross_tokens: int = 0, moe: bool = False, device: str = "cuda",
                       fused_gelu: bool = False, impl: str = "transformers",
                       resid_dropout: Optional[float] = None,
-                      sdpa_out_copy: bool = False) -> LayerActs:
+                      sdpa_out_copy: bool = False, value_view_of_qkv: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -197,6 +197,11 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             # permuted qkv, no copy without GQA), so the saved v keeps the whole fused output:
             # q_dim + kv_dim more than v (lit_gpt/model.py CausalSelfAttention.forward)
             per_token += ec * (q_dim + kv_dim)
+    if value_view_of_qkv:
+        # transformers' GPT-NeoX: q and k are new tensors after the partial-rotary cat, v is
+        # a permuted view of the fused query_key_value output, so the saved v keeps all of it
+        # (terms.value_view_keeps_qkv)
+        per_token += ec * (q_dim + kv_dim)
     if impl == "litgpt":
         # litgpt's LoRAQKVLinear.zero_pad places the adapted parts with index_copy when not all
         # of q, k, v are adapted; index_copy's backward reads its source (derivatives.yaml:
@@ -220,8 +225,12 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     # MLP block: its own norm, unless the block is parallel behind one shared norm (Phi,
     # GPT-J, CodeGen, Falcon with one LayerNorm: norms_per_layer 1), whose output the
     # attention's adapters/linears already count
-    if int((getattr(arch, "extra", {}) or {}).get("norms_per_layer", 2)) != 1:
+    extra = getattr(arch, "extra", {}) or {}
+    if int(extra.get("norms_per_layer", 2)) != 1 and not (extra.get("parallel_norm_input")
+                                                          and not rms):
         per_token += norm()
+    # (GPT-NeoX's parallel residual: both LayerNorms read the same hidden_states, whose
+    # storage is saved once; measured, calibration/data/saved_per_layer.json)
     if moe and arch.num_experts:
         k = max(arch.experts_per_token, 1)
         width = arch.moe_intermediate_size or arch.intermediate_size

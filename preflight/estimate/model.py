@@ -40,6 +40,7 @@ from preflight.estimate.terms import (
     sdpa_output_copied,
     state_bytes,
     tied_embedding_grad,
+    value_view_keeps_qkv,
     zero3_ipg_buffer,
     zero3_live_params,
     zero12_ipg_buffers,
@@ -651,7 +652,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
                   dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
                   impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout),
-                  sdpa_out_copy=family == "decoder" and sdpa_output_copied(inp, arch))
+                  sdpa_out_copy=family == "decoder" and sdpa_output_copied(inp, arch),
+                  value_view_of_qkv=value_view_keeps_qkv(inp, arch))
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":
         target = int(inp.target_len or seq)

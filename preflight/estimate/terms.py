@@ -64,6 +64,24 @@ def sdpa_output_copied(inp: EstimateInput, arch: Any) -> bool:
     return version >= (4, 52) or (version >= (4, 48) and mt in _INTEGRATION_448)
 
 
+def value_view_keeps_qkv(inp: EstimateInput, arch: Any) -> bool:
+    """transformers' GPT-NeoX hands attention a ``value`` that is a permuted view of the fused
+    ``query_key_value`` output (``qkv[..., 2 * head_size:].permute(0, 2, 1, 3)`` in 4.42.0 and
+    4.48.0; ``qkv.chunk(3, dim=-1)`` of a transposed view in 4.52.0), while q and k become new
+    tensors in the partial-rotary ``torch.cat``. Whatever saves v (SDPA, or eager's
+    ``matmul(attn_weights, value)``) keeps the whole fused output alive. From 4.48 the shared
+    SDPA function copies v (``value.contiguous()``), which frees it; eager keeps the view.
+    Counted on CPU for 4.42.0 (``calibration/data/saved_per_layer.json``: the (1, 16, 256, 64)
+    entry of 3 x 2 x 1024 bytes per token)."""
+    if inp.model_impl != "transformers" or str(getattr(arch, "model_type", "")) != "gpt_neox":
+        return False
+    kernel = attention_kernel(inp)
+    if kernel == "eager":
+        return True
+    version = _transformers_minor(inp)
+    return kernel == "sdpa" and version is not None and version < (4, 48)
+
+
 def state_bytes(optimizer: str, state_dtype: float, arch: Any, full: bool) -> float:
     """Optimizer state bytes per trainable parameter."""
     if optimizer in ("adamw", "adamw-fused", "paged-adamw"):
