@@ -179,7 +179,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     fixed = 0.0
     # self-attention block
     per_token += norm()
-    per_token += lin_input(h, _names(arch, "qkv"))
+    per_token += lin_input(h, qkv_names(arch, impl))
     if math_attention:
         per_token += ec * 3 * q_dim                       # q and k, v (repeated to q heads)
         per_token += scores(seq)
@@ -207,7 +207,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         # of q, k, v are adapted; index_copy's backward reads its source (derivatives.yaml:
         # ``source: grad.index_select(dim, index).expand_as(source)``), so the adapters'
         # output (q_dim / kv_dim wide per adapted part) stays saved
-        adapted = [n for n in _names(arch, "qkv") if n in lora_targets]
+        adapted = [n for n in qkv_names(arch, impl) if n in lora_targets]
         if adapted and len(adapted) < 3:
             widths = {"q_proj": q_dim, "k_proj": kv_dim, "v_proj": kv_dim}
             per_token += lora_elem * sum(widths.get(n, q_dim) for n in adapted)
@@ -306,6 +306,15 @@ _NAMES: dict[str, dict[str, tuple[str, ...]]] = {
     "down": {"default": ("down_proj",), "gpt2": ("c_proj",), "bert": ("dense",), "t5": ("wo",),
              "gpt_neox": ("dense_4h_to_h",), "vit": ("dense",)},
 }
+
+
+def qkv_names(arch: Any, impl: str = "transformers") -> tuple[str, ...]:
+    """Names of the q/k/v projections that LoRA targets name. lit-gpt adapts parts of its
+    fused ``attn`` by ``to_query``/``to_key``/``to_value`` whatever the model (StableLM and
+    Falcon included, whose transformers modules are one fused ``query_key_value``)."""
+    if impl == "litgpt":
+        return ("q_proj", "k_proj", "v_proj")
+    return _names(arch, "qkv")
 
 
 def _names(arch: Any, group: str) -> tuple[str, ...]:

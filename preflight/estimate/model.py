@@ -692,7 +692,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         # frozen embeddings: the first norm's input does not require grad, nothing is saved
         # there (with checkpointing PEFT's enable_input_require_grads changes that)
         # nor the noise of LoRA dropout on that input (q, k, v adapters of the first layer)
-        qkv = sum(1 for n in A._names(arch, "qkv") if n in targets)
+        qkv = sum(1 for n in A.qkv_names(arch, inp.model_impl) if n in targets)
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
         # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input)
         quant_in = d.comp if (inp.quant == "4bit" and d.weights < 1.0) else 0
