@@ -110,6 +110,10 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
         from preflight.estimate.model import hopper_or_later
 
         inp.gpu_hopper = hopper_or_later(gpu)
+    if gpu is not None and inp.gpu_blackwell is None:
+        from preflight.estimate.model import blackwell
+
+        inp.gpu_blackwell = blackwell(gpu)
     return inp, unknown
 
 

@@ -49,3 +49,23 @@ def test_a_hopper_target_gets_32_mib_workspaces():
     inp.gpu_hopper = True
     est = estimate(inp)
     assert all(t["cublas_workspace"] == 2 * 32 * 2 ** 20 for t in est.phases.values())
+
+
+def test_blackwell_gets_32_mib_only_from_the_torch_that_extended_it():
+    """pytorch/pytorch#91564 (torch 2.0) gave 32 MiB to compute capability 9.0 alone;
+    Blackwell (10.x, 12.x) kept 8.125 MiB until pytorch/pytorch#175344 (2026, taken as 2.11)."""
+    from preflight import hardware
+    from preflight.estimate.model import blackwell, hopper_or_later
+
+    b200, rtx5090, h100 = (hardware.find(n) for n in ("b200", "rtx-5090", "h100"))
+    assert blackwell(b200) and blackwell(rtx5090) and not blackwell(h100)
+    assert hopper_or_later(rtx5090) is True                  # compute capability 12: "or later"
+    for version, per in (("2.4.0", PER_HANDLE), ("2.10.0", PER_HANDLE), ("2.11.0", 32 * 2 ** 20)):
+        inp = _inp(torch_version=version)
+        inp.gpu_hopper, inp.gpu_blackwell = True, True
+        est = estimate(inp)
+        assert all(t["cublas_workspace"] == 2 * per for t in est.phases.values()), version
+    # Hopper itself: 32 MiB whatever the torch from 2.0
+    inp = _inp(torch_version="2.4.0")
+    inp.gpu_hopper, inp.gpu_blackwell = True, False
+    assert estimate(inp).phases["forward"]["cublas_workspace"] == 2 * 32 * 2 ** 20

@@ -161,13 +161,21 @@ def test_bnb_4bit_linears_save_their_inputs_which_frozen_torch_linears_do_not():
     per_token = (4096 + 4096 + 11008) * 2
     assert nf4.saved - bf16.saved == 1304 * per_token
     # a QLoRA job without checkpointing: 32 layers of it, less the first layer's q/k/v input,
-    # which does not require grad (frozen embeddings)
-    q = estimate(EstimateInput(arch=arch, precision="bf16", seq_len=1304, lora_r=8,
-                               lora_targets=("q_proj", "v_proj"), quant="4bit", kbit_prepared=False))
-    b = estimate(EstimateInput(arch=arch, precision="bf16", seq_len=1304, lora_r=8,
-                               lora_targets=("q_proj", "v_proj")))
+    # which does not require grad (frozen embeddings); transformers before 4.48, whose Llama
+    # hands SDPA a query view (o_proj reads SDPA's own output)
+    kw = dict(arch=arch, precision="bf16", seq_len=1304, lora_r=8,
+              lora_targets=("q_proj", "v_proj"), transformers_version="4.44")
+    q = estimate(EstimateInput(quant="4bit", kbit_prepared=False, **kw))
+    b = estimate(EstimateInput(**kw))
     assert (q.phases["forward"]["activations"] - b.phases["forward"]["activations"]
             == 32 * 1304 * per_token - 1304 * 4096 * 2)
+    # from 4.48 (integrations/sdpa_attention.py: q.contiguous()) flash's output is copied before
+    # o_proj, and MatMul4Bit keeps that copy too: one more 4096-wide input per layer
+    kw["transformers_version"] = "4.48"
+    q = estimate(EstimateInput(quant="4bit", kbit_prepared=False, **kw))
+    b = estimate(EstimateInput(**kw))
+    assert (q.phases["forward"]["activations"] - b.phases["forward"]["activations"]
+            == 32 * 1304 * (per_token + 4096 * 2) - 1304 * 4096 * 2)
 
 
 # -- the load phase -----------------------------------------------------------------------------

@@ -200,7 +200,9 @@ def test_peak_is_the_largest_phase_not_the_sum_of_terms():
 
 def test_eager_attention_stores_the_score_matrices():
     a = arch(LLAMA2_7B, "Llama-2-7B")
-    kw = dict(arch=a, precision="bf16", seq_len=2048, micro_batch=1)
+    # (transformers 4.44: Llama hands SDPA a query view, so flash's output needs no copy
+    # before o_proj; from 4.48 it does, see test_estimate_sdpa_copy.py)
+    kw = dict(arch=a, precision="bf16", seq_len=2048, micro_batch=1, transformers_version="4.44")
     sdpa = estimate(EstimateInput(**kw, attention="sdpa")).phases["forward"]["activations"]
     eager = estimate(EstimateInput(**kw, attention="eager")).phases["forward"]["activations"]
     scores = 32 * 32 * 2048 * 2048 * (4 + 2)     # layers x heads x s x s x (fp32 softmax + bf16 copy)

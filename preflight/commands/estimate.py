@@ -177,6 +177,10 @@ def run(args: argparse.Namespace) -> int:
         from preflight.estimate.model import hopper_or_later
 
         inp.gpu_hopper = hopper_or_later(gpu)   # sizes the cuBLAS workspaces
+    if gpu is not None and inp.gpu_blackwell is None:
+        from preflight.estimate.model import blackwell
+
+        inp.gpu_blackwell = blackwell(gpu)
     if from_instance:
         inp.sources["world_size"] = f"instance {target.name} ({target.count} GPUs)"
     if arch is None and not inp.params and model_error:

@@ -84,7 +84,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       lora_r: int, lora_dropout: float, dropout: float, cross_seq: int = 0,
                       cross_tokens: int = 0, moe: bool = False, device: str = "cuda",
                       fused_gelu: bool = False, impl: str = "transformers",
-                      resid_dropout: Optional[float] = None) -> LayerActs:
+                      resid_dropout: Optional[float] = None,
+                      sdpa_out_copy: bool = False, value_view_of_qkv: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -178,7 +179,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     fixed = 0.0
     # self-attention block
     per_token += norm()
-    per_token += lin_input(h, _names(arch, "qkv"))
+    per_token += lin_input(h, qkv_names(arch, impl))
     if math_attention:
         per_token += ec * 3 * q_dim                       # q and k, v (repeated to q heads)
         per_token += scores(seq)
@@ -186,19 +187,27 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     else:
         per_token += ec * (q_dim + 2 * kv_dim)            # q (after RoPE), k, v
         per_token += heads * C.LSE_BYTES + ec * q_dim     # logsumexp + output (= o_proj input)
-        per_token += lin_input(q_dim, _names(arch, "o"), shared=True)
+        # (unless the output comes back in (batch, heads, seq, dim) memory and the model's
+        # ``transpose(1, 2).contiguous()`` copies it: o_proj reads the copy; see
+        # terms.sdpa_output_copied)
+        per_token += lin_input(q_dim, _names(arch, "o"), shared=not sdpa_out_copy)
         if impl == "litgpt" and arch.num_kv_heads == arch.num_heads:
             # litgpt splits q, k, v out of its fused ``attn`` output by view; q and k are new
             # tensors after RoPE (torch.cat), but v reaches SDPA as a view (reshape of the
             # permuted qkv, no copy without GQA), so the saved v keeps the whole fused output:
             # q_dim + kv_dim more than v (lit_gpt/model.py CausalSelfAttention.forward)
             per_token += ec * (q_dim + kv_dim)
+    if value_view_of_qkv:
+        # transformers' GPT-NeoX: q and k are new tensors after the partial-rotary cat, v is
+        # a permuted view of the fused query_key_value output, so the saved v keeps all of it
+        # (terms.value_view_keeps_qkv)
+        per_token += ec * (q_dim + kv_dim)
     if impl == "litgpt":
         # litgpt's LoRAQKVLinear.zero_pad places the adapted parts with index_copy when not all
         # of q, k, v are adapted; index_copy's backward reads its source (derivatives.yaml:
         # ``source: grad.index_select(dim, index).expand_as(source)``), so the adapters'
         # output (q_dim / kv_dim wide per adapted part) stays saved
-        adapted = [n for n in _names(arch, "qkv") if n in lora_targets]
+        adapted = [n for n in qkv_names(arch, impl) if n in lora_targets]
         if adapted and len(adapted) < 3:
             widths = {"q_proj": q_dim, "k_proj": kv_dim, "v_proj": kv_dim}
             per_token += lora_elem * sum(widths.get(n, q_dim) for n in adapted)
@@ -216,8 +225,12 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     # MLP block: its own norm, unless the block is parallel behind one shared norm (Phi,
     # GPT-J, CodeGen, Falcon with one LayerNorm: norms_per_layer 1), whose output the
     # attention's adapters/linears already count
-    if int((getattr(arch, "extra", {}) or {}).get("norms_per_layer", 2)) != 1:
+    extra = getattr(arch, "extra", {}) or {}
+    if int(extra.get("norms_per_layer", 2)) != 1 and not (extra.get("parallel_norm_input")
+                                                          and not rms):
         per_token += norm()
+    # (GPT-NeoX's parallel residual: both LayerNorms read the same hidden_states, whose
+    # storage is saved once; measured, calibration/data/saved_per_layer.json)
     if moe and arch.num_experts:
         k = max(arch.experts_per_token, 1)
         width = arch.moe_intermediate_size or arch.intermediate_size
@@ -293,6 +306,15 @@ _NAMES: dict[str, dict[str, tuple[str, ...]]] = {
     "down": {"default": ("down_proj",), "gpt2": ("c_proj",), "bert": ("dense",), "t5": ("wo",),
              "gpt_neox": ("dense_4h_to_h",), "vit": ("dense",)},
 }
+
+
+def qkv_names(arch: Any, impl: str = "transformers") -> tuple[str, ...]:
+    """Names of the q/k/v projections that LoRA targets name. lit-gpt adapts parts of its
+    fused ``attn`` by ``to_query``/``to_key``/``to_value`` whatever the model (StableLM and
+    Falcon included, whose transformers modules are one fused ``query_key_value``)."""
+    if impl == "litgpt":
+        return ("q_proj", "k_proj", "v_proj")
+    return _names(arch, "qkv")
 
 
 def _names(arch: Any, group: str) -> tuple[str, ...]:

@@ -86,6 +86,9 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
         # share of each head rotated (sizes the per-layer rotary tables of transformers < 4.45)
         pct = cfg.raw("rotary_pct", default=0.25)
         k["rotary_pct"] = float(pct) if isinstance(pct, (int, float)) else 0.25
+        # use_parallel_residual: input_layernorm and post_attention_layernorm both normalise
+        # the block's input (one saved tensor for the two)
+        k["parallel_norm_input"] = cfg.flag("use_parallel_residual", True)
     if mt == "falcon":
         bias = cfg.flag("bias", False)
         new = cfg.flag("new_decoder_architecture", False)

@@ -103,8 +103,16 @@ CUBLAS_WORKSPACE_BYTES = 32 * MIB
 #: so training holds two (the forward thread's and the backward thread's).
 CUBLAS_WORKSPACE_PRE_HOPPER_BYTES = (4096 * 2 + 16 * 8) * 1024
 #: Catalog names of NVIDIA GPUs of compute capability 9 or later (Hopper H100/H200/H800/H20,
-#: GH200; Blackwell B100/B200/GB200), which get the 32 MiB default.
-HOPPER_NAME = r"^(gh|gb|h|b)\d"
+#: GH200; Blackwell B100/B200/GB200 and the GeForce RTX 50 series).
+HOPPER_NAME = r"^((gh|gb|h|b)\d|rtx-50\d\d)"
+#: Blackwell (compute capability 10 and 12): B100/B200/GB200, GeForce RTX 50.
+BLACKWELL_NAME = r"^(gb\d|b\d|rtx-50\d\d)"
+#: The 32 MiB default went to Hopper alone (``properties->major == 9 && properties->minor ==
+#: 0``) in pytorch/pytorch#91564 (merged January 2023, torch 2.0); Blackwell (major 10 and 12)
+#: got it in pytorch/pytorch#175344 (merged 19 February 2026). The first release carrying it
+#: is taken as 2.11 (not checked against a wheel: an unknown or later torch keeps the
+#: 8.125 MiB figure as the interval's bottom).
+BLACKWELL_32MIB_TORCH = (2, 11)
 #: Caching-allocator fragmentation: reserved-but-unallocated memory at an OOM, as a
 #: fraction of allocated: 1.83 GiB / 75.31 GiB = 2.43% (published OOM message,
 #: vllm-project/compressed-tensors#587, Llama-3.3-70B); that project now reserves 5%,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from preflight.estimate import activations as A
+from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.terms import attention_kernel
 
@@ -21,8 +22,7 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     d, base_bytes, other_bytes = _dtypes(inp)
     if not inp.quant and inp.precision.startswith("amp"):
         base_bytes = 2.0 if inp.weights_bits == 16 else 4.0
-    weights = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
-               if inp.quant else prm.total * base_bytes)
+    weights = stored_weights(inp, prm, base_bytes, other_bytes)
     n = max(inp.world_size, 1)
     if n > 1:
         notes.append(f"inference over {n} GPUs: weights and KV cache split across them "
@@ -69,6 +69,14 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     ph.add("prefill", "kv_cache", kv_prompt / n, kvb)
     ph.add("prefill", "prefill_transient", transient(b * seq, seq), ab)
     ph.add("prefill", "logits_loss", last_logits, ab)
+    # a 4-bit base: bitsandbytes' matmul_4bit dequantizes the weight (MatMul4Bit) unless the
+    # input is one row without grad (gemv_4bit): the prompt always, decoding steps when the
+    # batch (or beams) has more than one row (dequant.py)
+    head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
+    if b * seq > 1:
+        ph.add("prefill", "dequant_transient", max(head_t, block_t), ab)
+    if b > 1:
+        ph.add("decode", "dequant_transient", max(head_t, block_t), ab)
     ph.add("decode", "weights", weights / n, pb)
     ph.add("decode", "kv_cache", kv_full / n, kvb)
     ph.add("decode", "prefill_transient", decode_cache_copy(inp, kv_per_pos * b, context, arch.num_layers) / n, kvb)

@@ -78,6 +78,7 @@ class EstimateInput:
     torch_version: Optional[str] = None               # "2.3.1": CUDA context and zero_grad defaults by version
     gpu_bf16: Optional[bool] = None                   # target GPU runs bf16 kernels (Ampere+); None: unknown
     gpu_hopper: Optional[bool] = None                 # target is NVIDIA Hopper or later (32 MiB cuBLAS workspaces)
+    gpu_blackwell: Optional[bool] = None              # target is NVIDIA Blackwell (32 MiB only from torch 2.11)
     optimizer_in_backward: bool = False               # step each parameter as its gradient is ready (torchtune)
     activation_offload: bool = False                  # saved activations moved to host memory (torchtune)
     # FSDP gradient accumulation: no_sync()/Fabric no_backward_sync keeps the accumulated

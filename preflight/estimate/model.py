@@ -14,6 +14,7 @@ from typing import Any, Optional
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate.buffers import model_buffer_bytes
+from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.held_outputs import held_outputs
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
@@ -30,13 +31,16 @@ from preflight.estimate.terms import (
     chunked_or_fused_logits,
     compiled_loss_logits,
     fsdp_accumulated_grads,
+    head_grad_at_backward_start,
     hf_logits_bytes,
     hf_loss_backward_bytes,
     hf_loss_forward_bytes,
     logits_reduction_loss,
     optimizer_temporaries,
+    sdpa_output_copied,
     state_bytes,
     tied_embedding_grad,
+    value_view_keeps_qkv,
     zero3_ipg_buffer,
     zero3_live_params,
     zero12_ipg_buffers,
@@ -47,7 +51,7 @@ from preflight.estimate.terms import (
 TERMS = (
     "weights", "buffers", "lora_adapters", "gradients", "master_weights", "optimizer_states",
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
-    "backward_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
+    "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
 )
 
@@ -269,8 +273,13 @@ def _estimate(inp: EstimateInput) -> Estimate:
     # one workspace per thread's handle: the forward thread's and, in training, autograd's
     # device thread's; 8.125 MiB each before Hopper, the top covers Hopper's 32 MiB
     handles = 2 if inp.mode == "train" else 1
-    if inp.gpu_hopper:
-        ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_BYTES, (1.0, 1.0))
+    old_blackwell = bool(inp.gpu_blackwell) and version is not None and version < C.BLACKWELL_32MIB_TORCH
+    if inp.gpu_hopper and not old_blackwell:
+        low = (C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES / C.CUBLAS_WORKSPACE_BYTES
+               if inp.gpu_blackwell else 1.0)      # Blackwell: the release is not checked
+        ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_BYTES, (low, 1.0))
+    elif old_blackwell:
+        ph.every(phases, "cublas_workspace", handles * C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES, (1.0, 1.0))
     else:
         pre = C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES
         top = 1.0 if inp.gpu_hopper is False else C.CUBLAS_WORKSPACE_BYTES / pre
@@ -298,6 +307,15 @@ def _estimate(inp: EstimateInput) -> Estimate:
 
 
 # --------------------------------------------------------------------------- loading
+
+
+def blackwell(gpu: Any) -> Optional[bool]:
+    """Whether a catalog GPU is NVIDIA Blackwell (B100/B200/GB200, RTX 50: 32 MiB cuBLAS
+    workspaces only from torch 2.11, see ``constants.BLACKWELL_32MIB_TORCH``); None for no GPU."""
+    if gpu is None:
+        return None
+    name = str(getattr(gpu, "name", "")).lower()
+    return str(getattr(gpu, "vendor", "nvidia")) == "nvidia" and re.match(C.BLACKWELL_NAME, name) is not None
 
 
 def hopper_or_later(gpu: Any) -> Optional[bool]:
@@ -333,8 +351,7 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
     _, base_bytes, other_bytes = _dtypes(inp)
     sharded = inp.world_size > 1 and (inp.zero_stage >= 3 or inp.fsdp in ("full", "hybrid"))
     n = _shard_count(inp)
-    whole = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
-             if inp.quant else prm.total * base_bytes)
+    whole = stored_weights(inp, prm, base_bytes, other_bytes)
     if inp.quant == "8bit":
         whole += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4
     if inp.load_placement == "gpu" and sharded:
@@ -407,8 +424,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                      "the quantized base were frozen (add --lora-r)")
     full = not lora and not inp.quant
     trainable = prm.total if full else n_lora
-    weights = (prm.quantizable * base_bytes + (prm.total - prm.quantizable) * other_bytes
-               if inp.quant else prm.total * base_bytes)
+    weights = stored_weights(inp, prm, base_bytes, other_bytes)
     if inp.quant == "8bit":
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
     # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
@@ -544,6 +560,12 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     acts = _train_activations(inp, arch, d, full, targets, notes)
     ph.add("forward", "activations", acts["saved"], ab)
     ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
+    # forward: a 4-bit head dequantizes while the 16-bit logits of the earlier chunks are held
+    # (before the loss runs); a block matrix before any logits exist
+    head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
+    fwd_at_head = (acts["logits_held"] + head_t) if head_t else 0.0
+    ph.add("forward", "dequant_transient",
+           max(fwd_at_head - acts["logits_fwd"], block_t - acts["logits_fwd"], 0.0), ab)
     # a loop that keeps its outputs object (held_outputs.py): previous step's logits and cache
     held = held_outputs(inp, arch, d.comp, float(inp.micro_batch * (inp.seq_len or 0)),
                         acts["logits_held"])
@@ -562,11 +584,25 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # model.zero_grad() then): zeroed gradients stay allocated through every phase
         ph.add("forward", "gradients", kept, pb)
     start: dict[str, float] = {"activations": acts["saved"]}
-    if acts["logits_bwd"] >= acts["recompute"] + acts["layer_bwd"]:
-        start["logits_loss"] = acts["logits_bwd"]
+    # a 4-bit base dequantizes each weight in its matmul (dequant.py): the LM head's (when it
+    # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
+    head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
+    # the head's own backward makes its weight gradient next to the logits' gradient
+    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept, grad_bytes)
+    # (chunked, fused and compiled losses reach the head chunk by chunk: at their own peak)
+    at_logits = acts["logits_at_head"] or acts["logits_bwd"]
+    at_head = at_logits + head_g if at_logits else 0.0
+    if max(acts["logits_bwd"], at_head) + head_t >= acts["recompute"] + acts["layer_bwd"] + block_t:
+        if at_head > acts["logits_bwd"]:
+            start["logits_loss"] = at_logits
+            start["gradients"] = head_g
+        else:
+            start["logits_loss"] = acts["logits_bwd"]
+        start["dequant_transient"] = head_t
     else:
         start["activation_recompute"] = acts["recompute"]
         start["backward_transient"] = acts["layer_bwd"]
+        start["dequant_transient"] = block_t
     if held["backward_start"]:
         start["held_outputs"] = held["backward_start"]
     end_transient = max(acts["recompute"] + acts["layer_bwd"],
@@ -593,7 +629,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     b = inp.micro_batch
     family = arch.family
     out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
-           "logits_bwd": 0.0, "logits_held": 0.0}
+           "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0}
     if family == "cnn":
         image = inp.image_size or arch.image_size
         acts = A.cnn(arch, d, batch=b, image=image)
@@ -615,7 +651,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
                   dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
-                  impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout))
+                  impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout),
+                  sdpa_out_copy=family == "decoder" and sdpa_output_copied(inp, arch),
+                  value_view_of_qkv=value_view_keeps_qkv(inp, arch))
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":
         target = int(inp.target_len or seq)
@@ -654,7 +692,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         # frozen embeddings: the first norm's input does not require grad, nothing is saved
         # there (with checkpointing PEFT's enable_input_require_grads changes that)
         # nor the noise of LoRA dropout on that input (q, k, v adapters of the first layer)
-        qkv = sum(1 for n in A._names(arch, "qkv") if n in targets)
+        qkv = sum(1 for n in A.qkv_names(arch, inp.model_impl) if n in targets)
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
         # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input)
         quant_in = d.comp if (inp.quant == "4bit" and d.weights < 1.0) else 0
@@ -681,4 +719,5 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_held"] = tv * elem
         out["logits_fwd"] = tv * hf_loss_forward_bytes(inp, elem, arch)
         out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch)
+        out["logits_at_head"] = tv * elem   # the logits' gradient reaching the head
     return out

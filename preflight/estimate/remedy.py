@@ -158,8 +158,12 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "optimizer step on the CPU: often 1.5-3x slower steps; needs about 16 bytes of "
             "host RAM per parameter", off)
     if train and not inp.offload_params and not inp.fsdp and not inp.quant:
-        add("offload_params", 6, "offload parameters and optimizer to CPU (ZeRO-3 Infinity)",
-            ("--zero 3", "--offload-params cpu", "--offload-optimizer cpu"),
+        # only what the job does not do already (ZeRO-3, an offloaded optimizer)
+        flags = ((() if inp.zero_stage >= 3 else ("--zero 3",)) + ("--offload-params cpu",)
+                 + (() if inp.offload_optimizer else ("--offload-optimizer cpu",)))
+        what = ("offload parameters to CPU (ZeRO-3 Infinity)" if inp.offload_optimizer
+                else "offload parameters and optimizer to CPU (ZeRO-3 Infinity)")
+        add("offload_params", 6, what, flags,
             "parameters stream over PCIe every step: several times slower",
             lambda i: i.with_changes(zero_stage=3, offload_params="cpu", offload_optimizer="cpu"),
             ("zero", "zero3", "fsdp", "offload_opt"))

@@ -128,7 +128,7 @@ _BAR_GROUPS = (
     ("G", "gradients", ("gradients", "ddp_buckets", "zero_buckets")),
     ("O", "optimizer", ("optimizer_states", "optimizer_temporaries")),
     ("A", "activations", ("activations", "activation_recompute", "backward_transient",
-                          "logits_loss", "held_outputs", "kv_cache", "prefill_transient")),
+                          "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient")),
     ("X", "CUDA context, workspace, fragmentation", ()),
 )
 BAR_WIDTH = 40

@@ -23,6 +23,65 @@ def attention_kernel(inp: EstimateInput) -> str:
     return inp.attention
 
 
+#: transformers model types whose SDPA query is contiguous in (batch, heads, seq, dim) memory
+#: in every release with SDPA: OPT's ``_shape`` (``view().transpose(1, 2).contiguous()``, read
+#: in 4.46.0 and 4.48.0), GPT-NeoX's partial-rotary ``torch.cat((query, query_pass), -1)``
+#: (4.42 to 4.48); from 4.52 both go through ``integrations/sdpa_attention.py``.
+_BHSD_QUERY_TYPES = ("opt", "gpt_neox")
+#: Model types whose 4.48 modeling code calls ``integrations/sdpa_attention.py`` (read:
+#: ``ALL_ATTENTION_FUNCTIONS`` in 4.48.0's llama and gpt_neox).
+_INTEGRATION_448 = ("llama", "gpt_neox")
+
+
+def sdpa_output_copied(inp: EstimateInput, arch: Any) -> bool:
+    """Whether SDPA's output is copied before the output projection, so that o_proj's saved
+    input is a second tensor next to the output SDPA saves (``ec x q_dim`` per token and
+    layer more when o_proj trains).
+
+    CUDA's flash kernel allocates its output with ``empty_like(q)`` after transposing q to
+    (batch, seq, heads, dim) (``mha_fwd``: ``out = torch::empty_like(q_padded)``; the SDPA
+    wrapper passes ``query.transpose(1, 2)``), so the output keeps the query's memory layout.
+    A query contiguous in (batch, heads, seq, dim) gives an output in that layout, and the
+    model's ``attn_output.transpose(1, 2).contiguous()`` is then a copy. The memory-efficient
+    kernel allocates ``{B, M, heads, K}`` (no copy). transformers' shared SDPA function
+    (``integrations/sdpa_attention.py``, from 4.48) makes q, k and v ``.contiguous()``.
+
+    Flash runs for 16-bit inputs on Ampere or later (unknown GPU: assumed), head size <= 256
+    and no explicit mask (packed or unpadded batches; a padding mask selects the
+    memory-efficient kernel). CPU and lit-gpt/torchtune code are not covered here."""
+    if inp.model_impl != "transformers" or inp.device != "cuda" or attention_kernel(inp) != "sdpa":
+        return False
+    if inp.precision not in ("bf16", "fp16", "amp-bf16", "amp-fp16") or inp.gpu_bf16 is False:
+        return False
+    if arch.head_dim > 256:
+        return False
+    mt = str(getattr(arch, "model_type", ""))
+    if mt in _BHSD_QUERY_TYPES:
+        return True
+    version = _transformers_minor(inp)
+    if version is None:
+        return inp.transformers_version is None      # unknown: the latest (the integration)
+    return version >= (4, 52) or (version >= (4, 48) and mt in _INTEGRATION_448)
+
+
+def value_view_keeps_qkv(inp: EstimateInput, arch: Any) -> bool:
+    """transformers' GPT-NeoX hands attention a ``value`` that is a permuted view of the fused
+    ``query_key_value`` output (``qkv[..., 2 * head_size:].permute(0, 2, 1, 3)`` in 4.42.0 and
+    4.48.0; ``qkv.chunk(3, dim=-1)`` of a transposed view in 4.52.0), while q and k become new
+    tensors in the partial-rotary ``torch.cat``. Whatever saves v (SDPA, or eager's
+    ``matmul(attn_weights, value)``) keeps the whole fused output alive. From 4.48 the shared
+    SDPA function copies v (``value.contiguous()``), which frees it; eager keeps the view.
+    Counted on CPU for 4.42.0 (``calibration/data/saved_per_layer.json``: the (1, 16, 256, 64)
+    entry of 3 x 2 x 1024 bytes per token)."""
+    if inp.model_impl != "transformers" or str(getattr(arch, "model_type", "")) != "gpt_neox":
+        return False
+    kernel = attention_kernel(inp)
+    if kernel == "eager":
+        return True
+    version = _transformers_minor(inp)
+    return kernel == "sdpa" and version is not None and version < (4, 48)
+
+
 def state_bytes(optimizer: str, state_dtype: float, arch: Any, full: bool) -> float:
     """Optimizer state bytes per trainable parameter."""
     if optimizer in ("adamw", "adamw-fused", "paged-adamw"):
@@ -96,7 +155,8 @@ def logits_reduction_loss(elem: int, tv: float) -> dict[str, float]:
     head's matmul backward cannot hand a stride-0 matrix to cuBLAS and makes it contiguous:
     backward starts with the logits and one dense gradient of their size,
     ``2 x tv x elem``."""
-    return {"logits_held": tv * elem, "logits_fwd": tv * elem, "logits_bwd": 2 * tv * elem}
+    return {"logits_held": tv * elem, "logits_fwd": tv * elem, "logits_bwd": 2 * tv * elem,
+            "logits_at_head": 2 * tv * elem}
 
 
 #: Gradient tables alive beyond ``.grad`` at the end of backward of a tied LM head (the head's,
@@ -126,6 +186,24 @@ def tied_embedding_grad(arch: Any, applies: bool, grad_bytes: float) -> float:
         return 0.0
     dim = int((getattr(arch, "extra", {}) or {}).get("embed_dim") or arch.hidden_size)
     return float(TIED_GRAD_TABLES * arch.vocab_size * dim * grad_bytes)
+
+
+def head_grad_at_backward_start(arch: Any, applies: bool, grad_bytes: float) -> float:
+    """The LM head's weight gradient, made by the head's own backward: the first matmul
+    backward of the step, while every activation, the logits and their gradient are still
+    alive (``AddmmBackward0``/``MmBackward0``: ``mat2`` gradient ``mat1.t() @ grad``, a
+    ``vocab x embedding dim`` table). It then stays: as ``.grad`` (untied) or in the tied
+    parameter's InputBuffer (:func:`tied_embedding_grad`). Charged when the head trains
+    (a full fine-tune) and no earlier micro-step's gradient already holds it (then it is
+    accumulated in place) and nothing shards it. Measured with torch's profiler on CPU
+    (``calibration/head_grad.py``: DistilBERT's MLM step peaks inside the head's
+    ``AddmmBackward0``)."""
+    if not applies or not arch.vocab_size:
+        return 0.0
+    if arch.family not in ("decoder", "encoder", "multimodal"):
+        return 0.0
+    dim = int((getattr(arch, "extra", {}) or {}).get("embed_dim") or arch.hidden_size)
+    return float(arch.vocab_size * dim * grad_bytes)
 
 
 def zero3_live_params(inp: EstimateInput, prm: Any) -> float:
