@@ -72,6 +72,7 @@ FILE = {
     "PF457": "code.pf457_zero_grad_every_micro_batch",
     "PF458": "code.pf458_epoch_scheduler_stepped_by_engine",
     "PF459": "code.pf459_modules_in_plain_list",
+    "PF460": "code.pf460_zero3_rank_file_loaded_as_weights",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -165,4 +166,5 @@ NEEDS = {
     "PF457": ('zero_grad',),
     "PF458": ('lr_scheduler',),
     "PF459": ('Module',),
+    "PF460": ('zero_pp_rank',),
 }
