@@ -73,6 +73,7 @@ FILE = {
     "PF458": "code.pf458_epoch_scheduler_stepped_by_engine",
     "PF459": "code.pf459_modules_in_plain_list",
     "PF460": "code.pf460_zero3_rank_file_loaded_as_weights",
+    "PF461": "code.pf461_loader_with_global_batch",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -167,4 +168,5 @@ NEEDS = {
     "PF458": ('lr_scheduler',),
     "PF459": ('Module',),
     "PF460": ('zero_pp_rank',),
+    "PF461": ('train_batch_size',),
 }
