@@ -49,14 +49,15 @@ GOOD_EXAMPLES = [
 import json
 
 import deepspeed
-from torch.utils.data import DataLoader
+from torch.utils.data import DataLoader, DistributedSampler
 
 
 def main(args, net, trainset, valset):
     with open(args.deepspeed_config) as f:
         ds_config = json.load(f)
     engine, _, _, _ = deepspeed.initialize(args=args, model=net, model_parameters=net.parameters())
-    trainloader = DataLoader(trainset, batch_size=ds_config["train_micro_batch_size_per_gpu"], shuffle=True)
+    trainloader = DataLoader(trainset, batch_size=ds_config["train_micro_batch_size_per_gpu"],
+                             sampler=DistributedSampler(trainset))
     loader2 = DataLoader(trainset, batch_size=engine.train_micro_batch_size_per_gpu())
     per_rank = DataLoader(trainset, batch_size=ds_config["train_batch_size"] // engine.world_size)
     val_loader = DataLoader(valset, batch_size=ds_config["train_batch_size"])
@@ -66,12 +67,12 @@ def main(args, net, trainset, valset):
     """
 import deepspeed
 import yaml
-from torch.utils.data import DataLoader
+from torch.utils.data import DataLoader, DistributedSampler
 
 
 def main(model, dataset, ds_config):
     cfg = yaml.safe_load(open("train.yaml"))
-    loader = DataLoader(dataset, batch_size=cfg["train_batch_size"], shuffle=True)
+    loader = DataLoader(dataset, batch_size=cfg["train_batch_size"], sampler=DistributedSampler(dataset))
     engine, _, _, _ = deepspeed.initialize(model=model, config=ds_config)
     return engine, loader
 """,
