@@ -74,6 +74,7 @@ FILE = {
     "PF459": "code.pf459_modules_in_plain_list",
     "PF460": "code.pf460_zero3_rank_file_loaded_as_weights",
     "PF461": "code.pf461_loader_with_global_batch",
+    "PF462": "code.pf462_max_steps_overrides_epochs",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -169,4 +170,5 @@ NEEDS = {
     "PF459": ('Module',),
     "PF460": ('zero_pp_rank',),
     "PF461": ('train_batch_size',),
+    "PF462": ('max_steps',),
 }
