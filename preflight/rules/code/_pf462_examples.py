@@ -34,7 +34,7 @@ config = SFTConfig(output_dir="out", num_train_epochs=3, max_steps=MAX_STEPS)  #
 ]
 
 GOOD_EXAMPLES = [
-    # the fix, a step budget alone, the default -1, and a value the launch line decides
+    # values the launch line decides
     """
 import argparse
 
@@ -45,10 +45,15 @@ parser.add_argument("--max_steps", type=int, default=-1)
 parser.add_argument("--epochs", type=float, default=3)
 args = parser.parse_args()
 
+launched = Seq2SeqTrainingArguments(output_dir="outputs", max_steps=args.max_steps, num_train_epochs=args.epochs)
+""",
+    # the fix, a step budget alone, the default -1, a one-epoch cap
+    """
+from transformers import TrainingArguments
+
 fixed = TrainingArguments(output_dir="outputs", per_device_train_batch_size=2, num_train_epochs=20)
 budget = TrainingArguments(output_dir="outputs", max_steps=60)
 default = TrainingArguments(output_dir="outputs", max_steps=-1, num_train_epochs=5)
 capped = TrainingArguments(output_dir="outputs", num_train_epochs=1, max_steps=5)
-launched = Seq2SeqTrainingArguments(output_dir="outputs", max_steps=args.max_steps, num_train_epochs=args.epochs)
 """,
 ]
