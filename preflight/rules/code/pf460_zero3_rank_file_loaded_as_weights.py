@@ -80,7 +80,8 @@ Consolidate the shards first: `get_fp32_state_dict_from_zero_checkpoint(ckpt_dir
         for call, qual in calls(ctx):
             if qual not in ("torch.load",) and not (qual == "" and ast.unparse(call.func) == "torch.load"):
                 continue
-            path = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "f"), None)
+            path: Optional[ast.AST] = call.args[0] if call.args else next(
+                (k.value for k in call.keywords if k.arg == "f"), None)
             if path is None:
                 continue
             fn = ctx.enclosing_function(call) or ctx.tree
