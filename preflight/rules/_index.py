@@ -160,7 +160,7 @@ NEEDS = {
     "PF439": ('LightningModule',),
     "PF450": ('configure_optimizers',),
     "PF451": ('_model_train', '_model_eval'),
-    "PF452": ('accumulate',),
+    "PF452": ('clip_grad_',),
     "PF453": ('find_unused_parameters',),
     "PF454": ('data_collator',),
     "PF455": ('tqdm',),
