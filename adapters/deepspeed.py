@@ -47,7 +47,15 @@ def _looks_like_deepspeed(data: Any) -> bool:
         return False
     if any(k in data for k in _STRONG_KEYS):
         return True
-    return "train_batch_size" in data and any(k in data for k in _WEAK_COMPANIONS)
+    if not ("train_batch_size" in data and any(k in data for k in _WEAK_COMPANIONS)):
+        return False
+    # Without a key only DeepSpeed has, `train_batch_size` next to `gradient_accumulation_steps`
+    # is also a project's own training config (AnimateDiff's OmegaConf YAML, with learning_rate,
+    # output_dir, max_train_steps): DeepSpeed's only when most of its keys are DeepSpeed's.
+    from preflight.validate import schema_fields
+
+    fields = schema_fields("deepspeed")
+    return 2 * sum(k in fields for k in data) >= len(data)
 
 
 def deepspeed_block(config: LoadedConfig) -> Optional[tuple[tuple[str, ...], dict[str, Any]]]:

@@ -72,6 +72,9 @@ FILE = {
     "PF457": "code.pf457_zero_grad_every_micro_batch",
     "PF458": "code.pf458_epoch_scheduler_stepped_by_engine",
     "PF459": "code.pf459_modules_in_plain_list",
+    "PF460": "code.pf460_zero3_rank_file_loaded_as_weights",
+    "PF461": "code.pf461_loader_with_global_batch",
+    "PF462": "code.pf462_max_steps_overrides_epochs",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -157,7 +160,7 @@ NEEDS = {
     "PF439": ('LightningModule',),
     "PF450": ('configure_optimizers',),
     "PF451": ('_model_train', '_model_eval'),
-    "PF452": ('accumulate',),
+    "PF452": ('clip_grad_',),
     "PF453": ('find_unused_parameters',),
     "PF454": ('data_collator',),
     "PF455": ('tqdm',),
@@ -165,4 +168,7 @@ NEEDS = {
     "PF457": ('zero_grad',),
     "PF458": ('lr_scheduler',),
     "PF459": ('Module',),
+    "PF460": ('zero_pp_rank',),
+    "PF461": ('train_batch_size',),
+    "PF462": ('max_steps',),
 }

@@ -164,6 +164,25 @@ for batch in loader:
         optimizer.step()
         optimizer.zero_grad()
 """,
+    # e2-tts-pytorch PR 24: the trainer's window parameter never reaches the Accelerator, which
+    # receives only the splatted accelerate_kwargs
+    """
+from accelerate import Accelerator
+
+
+class Trainer:
+    def __init__(self, model, optimizer, grad_accumulation_steps=1, accelerate_kwargs: dict = dict()):
+        self.accelerator = Accelerator(log_with="tensorboard", **accelerate_kwargs)  # warning: PF416
+        self.grad_accumulation_steps = grad_accumulation_steps
+        self.model, self.optimizer = self.accelerator.prepare(model, optimizer)
+
+    def train(self, loader):
+        for batch in loader:
+            with self.accelerator.accumulate(self.model):
+                self.accelerator.backward(self.model(batch))
+                self.optimizer.step()
+                self.optimizer.zero_grad()
+""",
 ]
 
 PF416_GOOD = [
@@ -193,6 +212,23 @@ from accelerate import Accelerator
 accelerator = Accelerator(**accelerator_kwargs)
 with accelerator.accumulate(model):
     accelerator.backward(loss)
+""",
+    # the fix of the splatted shape: the window parameter is passed beside the kwargs
+    """
+from accelerate import Accelerator
+
+
+class Trainer:
+    def __init__(self, model, optimizer, grad_accumulation_steps=1, accelerate_kwargs: dict = dict()):
+        self.accelerator = Accelerator(gradient_accumulation_steps=grad_accumulation_steps, **accelerate_kwargs)
+        self.model, self.optimizer = self.accelerator.prepare(model, optimizer)
+
+    def train(self, loader):
+        for batch in loader:
+            with self.accelerator.accumulate(self.model):
+                self.accelerator.backward(self.model(batch))
+                self.optimizer.step()
+                self.optimizer.zero_grad()
 """,
 ]
 

@@ -214,6 +214,26 @@ def main(args):
             optimizer.step()
             optimizer.zero_grad()
 """,
+    # GenieRedux PR 2: the clip after each backward of a hand-written accumulation loop
+    """
+from accelerate import Accelerator
+
+
+class Trainer:
+    def __init__(self, model, optimizer, loader, grad_accum_every=4, max_grad_norm=1.0):
+        self.accelerator = Accelerator(mixed_precision="fp16")
+        self.model, self.optimizer, self.loader = self.accelerator.prepare(model, optimizer, loader)
+        self.grad_accum_every = grad_accum_every
+        self.max_grad_norm = max_grad_norm
+
+    def train_step(self, dl_iter):
+        for _ in range(self.grad_accum_every):
+            loss = self.model(next(dl_iter))
+            self.accelerator.backward(loss / self.grad_accum_every)
+            self.accelerator.clip_grad_norm_(self.model.parameters(), self.max_grad_norm)  # warning: PF452
+        self.optimizer.step()
+        self.optimizer.zero_grad()
+""",
 ]
 
 PF452_GOOD = [
@@ -283,6 +303,33 @@ for batch in loader:
         accelerator.backward(model(batch).loss)
         accelerator.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
+""",
+    # the fix: clip once after the micro-batch loop; and a batch loop that steps inside itself
+    """
+from accelerate import Accelerator
+
+
+class Trainer:
+    def __init__(self, model, optimizer, loader, grad_accum_every=4):
+        self.accelerator = Accelerator(mixed_precision="fp16")
+        self.model, self.optimizer, self.loader = self.accelerator.prepare(model, optimizer, loader)
+        self.grad_accum_every = grad_accum_every
+
+    def train_step(self, dl_iter):
+        for _ in range(self.grad_accum_every):
+            loss = self.model(next(dl_iter))
+            self.accelerator.backward(loss / self.grad_accum_every)
+        self.accelerator.clip_grad_norm_(self.model.parameters(), 1.0)
+        self.optimizer.step()
+        self.optimizer.zero_grad()
+
+    def train_epoch(self):
+        for batch in self.loader:
+            self.accelerator.backward(self.model(batch))
+            self.accelerator.clip_grad_norm_(self.model.parameters(), 1.0)
+            self.optimizer.step()
+            self.optimizer.zero_grad()
+        self.optimizer.step()
 """,
 ]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -43,7 +43,11 @@ not passed when creating the `Accelerator`").
 
 ## When preflight stays silent
 
-* Some `Accelerator(...)` of the file receives the window (or a plugin, or `**kwargs`).
+* Some `Accelerator(...)` of the file receives the window (or a plugin, or `**kwargs`;
+  but not `**kwargs` beside a window parameter of the building function that the
+  call never receives: `def __init__(self, ..., grad_accumulation_steps=1,
+  accelerate_kwargs=dict())` with `Accelerator(**accelerate_kwargs)`, e2-tts-pytorch
+  PR 24).
 * The window is assigned later (`accelerator.gradient_accumulation_steps = n`),
   or a DeepSpeed plugin is configured in the file (DeepSpeed's own config sets it).
 * The file builds no Accelerator (it comes from elsewhere; `accelerate launch
@@ -59,11 +63,16 @@ not passed when creating the `Accelerator`").
         ctors = accelerators(ctx)
         if not uses or not ctors:
             return
+        window: Optional[ast.arg] = None
         for ctor in ctors:
-            if has_unpacking(ctor) or kwarg(ctor, "gradient_accumulation_steps") is not None \
+            if kwarg(ctor, "gradient_accumulation_steps") is not None \
                     or kwarg(ctor, "gradient_accumulation_plugin") is not None \
                     or kwarg(ctor, "deepspeed_plugin") is not None:
                 return
+            if has_unpacking(ctor):
+                window = _window_param(ctx, ctor)
+                if window is None:
+                    return  # the splatted kwargs may carry the window
         if names_called(ctx) & {"DeepSpeedPlugin", "GradientAccumulationPlugin"}:
             return
         mentioned = False
@@ -72,11 +81,32 @@ not passed when creating the `Accelerator`").
                 if isinstance(node.ctx, ast.Store):
                     return
                 mentioned = True
-        if not mentioned and "gradient_accumulation_steps" not in ctx.parsed.source.text:
+        if not mentioned and window is None and "gradient_accumulation_steps" not in ctx.parsed.source.text:
             return  # nothing asks for a window: accumulate() with a window of 1 is harmless
+        evidence = [ctx.evidence(uses[0], "`accelerator.accumulate` expects a window")]
+        said = ""
+        if window is not None:
+            said = (f" The `{window.arg}` parameter of the function that builds it never reaches it (the "
+                    "splatted keyword arguments are all it receives).")
+            evidence.append(ctx.evidence(window, f"`{window.arg}` is asked for here"))
         yield ctx.finding(
             self, ctors[0],
             "`Accelerator(...)` is built without `gradient_accumulation_steps`, so "
             "`with accelerator.accumulate(...)` has a window of 1: the optimizer steps after every "
-            "micro-batch and no gradients are accumulated. Pass `gradient_accumulation_steps=...`",
-            evidence=[ctx.evidence(uses[0], "`accelerator.accumulate` expects a window")])
+            f"micro-batch and no gradients are accumulated.{said} Pass `gradient_accumulation_steps=...`",
+            evidence=evidence)
+
+
+def _window_param(ctx: FileContext, ctor: ast.Call) -> Optional[ast.arg]:
+    """A parameter of the function building the Accelerator that names an accumulation window
+    (``grad_accumulation_steps``, ``gradient_accumulate_every``) and is not given to the ctor:
+    splatted ``**accelerate_kwargs`` beside it are not where the window comes from."""
+    fn = ctx.enclosing_function(ctor)
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    given = {n.id for n in ast.walk(ctor) if isinstance(n, ast.Name)}
+    for arg in (*fn.args.args, *fn.args.kwonlyargs):
+        name = arg.arg.lower()
+        if "accum" in name and ("step" in name or "every" in name) and arg.arg not in given:
+            return arg
+    return None

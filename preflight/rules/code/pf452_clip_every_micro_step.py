@@ -55,7 +55,7 @@ def _ctor_of(ctx: FileContext, expr: ast.AST) -> Optional[ast.AST]:
 @register
 class ClipEveryMicroStep(Rule):
     code = "PF452"
-    needs_text = ("accumulate",)
+    needs_text = ("clip_grad_",)
     name = "clip-every-micro-step"
     severity = Severity.WARNING
     category = Category.CORRECTNESS
@@ -103,6 +103,17 @@ optimizer.step()
         clips = [c for name in _CLIPS for c in accelerator_calls(ctx, name)]
         if not clips:
             return
+        for clip in clips:
+            loop = _manual_micro_loop(ctx, clip)
+            if loop is None:
+                continue
+            yield ctx.finding(
+                self, clip,
+                f"`{ast.unparse(clip.func)}` runs after every backward of this hand-written accumulation loop, "
+                "while the optimizer steps once after it: under fp16 the second call unscales the same "
+                "gradients again before any update (\"unscale_() has already been called\"); otherwise each "
+                "call clips a partial sum of the gradients. Clip once, after the loop, before the step",
+                evidence=[ctx.evidence(loop, "the micro-batch loop (backward, no optimizer step)")])
         windows: list[ast.expr] = []
         for ctor in accelerators(ctx):
             w = kwarg(ctor, "gradient_accumulation_steps")
@@ -141,3 +152,38 @@ optimizer.step()
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 return None
         return None
+
+
+def _manual_micro_loop(ctx: FileContext, clip: ast.Call) -> Optional[ast.AST]:
+    """The ``for``/``while`` around the clip that runs backward passes but no optimizer step, where a
+    ``.step()`` follows the loop in the same block (``for _ in range(grad_accum_every): ...backward...``
+    then ``optimizer.step()``), with no ``sync_gradients`` test on the way and no ``accumulate`` block
+    (the other shape)."""
+    node: Optional[ast.AST] = clip
+    while node is not None:
+        node = ctx.parent(node)
+        if node is None or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return None
+        if isinstance(node, ast.If) and _mentions_sync(node.test):
+            return None
+        if isinstance(node, (ast.With, ast.AsyncWith)) and any(
+                isinstance(i.context_expr, ast.Call) and isinstance(i.context_expr.func, ast.Attribute)
+                and i.context_expr.func.attr == "accumulate" for i in node.items):
+            return None
+        if not isinstance(node, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        attrs = {n.func.attr for n in ast.walk(node) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+        if "step" in attrs:
+            return None  # the loop steps itself (an epoch or batch loop)
+        if "backward" not in attrs:
+            continue
+        parent = ctx.parent(node)
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and node in block:
+                after = block[block.index(node) + 1:]
+                if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "step"
+                       for st in after for n in ast.walk(st)):
+                    return node
+        return None
+    return None

@@ -423,9 +423,91 @@ deepspeed_config:
 distributed_type: DEEPSPEED
 num_processes: 8
 """,
+    # LAMM issue 32: the engine's module state dict torch.save()d from a method under ZeRO-3
+    """
+# --- agent.py
+import os
+
+import deepspeed
+import torch
+
+
+class DeepSpeedAgent:
+    def __init__(self, model, ds_config_path="ds_config.json"):
+        self.model = model
+        self.ds_engine, self.optimizer, _, _ = deepspeed.initialize(
+            model=self.model, model_parameters=self.model.parameters(), config=ds_config_path)
+
+    def save_model(self, path):
+        state_dict = self.ds_engine.module.state_dict()  # warning: PF505
+        trainable = {k: v.detach().cpu() for k, v in state_dict.items() if "lora" in k}
+        torch.save(trainable, os.path.join(path, "pytorch_model.pt"))
+# --- ds_config.json
+{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 3, "stage3_gather_16bit_weights_on_model_save": true}}
+""",
+    # the DeepSpeed MNIST tutorial shape: the model given to deepspeed.initialize saved at the end
+    """
+# --- train.py
+import deepspeed
+import torch
+
+
+def main(args, net, loader):
+    model_engine, optimizer, _, _ = deepspeed.initialize(args=args, model=net, model_parameters=net.parameters())
+    for x, y in loader:
+        model_engine.backward(model_engine(x, y))
+        model_engine.step()
+    torch.save(net.state_dict(), "mnist_cnn.pt")  # warning: PF505
+# --- ds_config.json
+{"train_micro_batch_size_per_gpu": 8, "zero_optimization": {"stage": 3}, "bf16": {"enabled": true}}
+# --- launch
+deepspeed train.py --deepspeed_config ds_config.json
+""",
 ]
 
 PF505_GOOD = [
+    # ZeRO-3 with the state dict gathered, or read in the branch for stages 0-2; the engine's own
+    # consolidated 16-bit dict; a state dict copied without writing a file; ZeRO-2 below
+    """
+# --- agent.py
+import deepspeed
+import torch
+
+
+class Agent:
+    def __init__(self, model, zero_stage):
+        self.zero_stage = zero_stage
+        self.engine, self.optimizer, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+
+    def save(self, path):
+        if self.zero_stage == 3:
+            state_dict = self.engine._zero3_consolidated_16bit_state_dict()
+        else:
+            state_dict = self.engine.module.state_dict()
+        torch.save(state_dict, path)
+
+    def save_trainable(self, path):
+        params = [p for p in self.engine.module.parameters() if p.requires_grad]
+        with deepspeed.zero.GatheredParameters(params, modifier_rank=0):
+            torch.save(self.engine.module.state_dict(), path)
+
+    def snapshot(self):
+        return {k: v.clone() for k, v in self.engine.module.state_dict().items()}
+# --- ds_config.json
+{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 3}}
+""",
+    """
+# --- train.py
+import deepspeed
+import torch
+
+
+def main(args, net, loader):
+    model_engine, optimizer, _, _ = deepspeed.initialize(args=args, model=net, model_parameters=net.parameters())
+    torch.save(model_engine.module.state_dict(), "model.pt")
+# --- ds_config.json
+{"train_micro_batch_size_per_gpu": 8, "zero_optimization": {"stage": 2}}
+""",
     """
 # --- train.py
 from transformers import Trainer, TrainingArguments

@@ -56,6 +56,9 @@ convert the checkpoint with `zero_to_fp32.py` after training.
 
 * The flag is true, or `"auto"`/unreadable; stage 0-2.
 * No script of the audit saves the model (saving a tokenizer or config does not count).
+* `engine.module.state_dict()` under `with deepspeed.zero.GatheredParameters(...)`, or
+  in a branch whose test names the stage or ZeRO (`if zero_stage != 3:`), or in a
+  function that writes no file; `engine._zero3_consolidated_16bit_state_dict()`.
 * `save_pretrained(..., state_dict=...)`: the caller passes the weights (gathered
   itself, or a model DeepSpeed never partitioned: DeepSpeedExamples' zero_inference
   saves dummy weights before `deepspeed.initialize`); the flag plays no part.
@@ -70,6 +73,8 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                       and f.adapter in ("deepspeed", "accelerate")), None)
         if zero3 is not None:
             yield from self._unwrapped_saves(pctx, zero3)
+            if zero3.adapter == "deepspeed":
+                yield from _partitioned_state_dicts(self, pctx, zero3)
         save = self._save_call(pctx)
         if save is None:
             return
@@ -167,3 +172,130 @@ convert the checkpoint with `zero_to_fp32.py` after training.
 
 def _is_unwrap(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "unwrap_model"
+
+
+_GUARDS = ("zero", "stage", "partition", "gathered")
+
+
+def _engines(tree: ast.AST) -> tuple[set[tuple[int, str]], dict[tuple[int, str], int]]:
+    """The engines ``deepspeed.initialize`` returned ((function, ``model_engine``); (0, ``self.ds_engine``)
+    for an attribute, seen from every method) and the models given to it ((function, name) -> the line
+    of the call: partitioned from there)."""
+    engines: set[tuple[int, str]] = set()
+    models: dict[tuple[int, str], int] = {}
+    for fn in ast.walk(tree):
+        if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            continue
+        for node in _own_nodes(fn):
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)):
+                continue
+            func = node.value.func
+            if not (isinstance(func, ast.Attribute) and func.attr == "initialize"
+                    and ast.unparse(func.value).split(".")[-1] == "deepspeed"):
+                continue
+            for target in node.targets:
+                first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+                if isinstance(first, ast.Name):
+                    engines.add((id(fn), first.id))
+                elif isinstance(first, ast.Attribute):
+                    engines.add((0, ast.unparse(first)))
+            given = next((kw.value for kw in node.value.keywords if kw.arg == "model"), None)
+            if isinstance(given, (ast.Name, ast.Attribute)):
+                models[(id(fn), ast.unparse(given))] = node.lineno
+    return engines, models
+
+
+def _saved(own: list[ast.AST], call: ast.Call) -> bool:
+    """The state dict ``call`` returns reaches a ``torch.save``/``save_file`` of the same function:
+    directly, or through names bound to it, to a loop over it, or to a dict filled from it."""
+    tainted: set[str] = set()
+
+    def carries(expr: Optional[ast.AST]) -> bool:
+        return expr is not None and any(n is call or (isinstance(n, ast.Name) and n.id in tainted)
+                                        for n in ast.walk(expr))
+
+    for _ in range(4):
+        before = len(tainted)
+        for node in own:
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and carries(node.value):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    base = t
+                    while isinstance(base, (ast.Subscript, ast.Attribute)):
+                        base = base.value
+                    tainted |= {n.id for n in ast.walk(base) if isinstance(n, ast.Name)}
+            elif isinstance(node, (ast.For, ast.comprehension)) and carries(node.iter):
+                tainted |= {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+        if len(tainted) == before:
+            break
+    return any(isinstance(n, ast.Call) and _is_file_save(n) and any(carries(a) for a in n.args)
+               for n in own)
+
+
+def _is_file_save(node: ast.Call) -> bool:
+    text = ast.unparse(node.func)
+    return text.split(".")[-1] in ("save", "save_file") and text.split(".")[0] in ("torch", "safetensors",
+                                                                                   "save_file", "st")
+
+
+def _partitioned_state_dicts(rule: PlanRule, pctx: PlanContext, zero3: Any) -> Iterable[Finding]:
+    """``torch.save(engine.module.state_dict(), ...)`` and its spellings under ZeRO-3 (see the
+    explanation): the module's own state dict holds this rank's empty partitions."""
+    for script in pctx.scripts:
+        text = script.text if script.text is not None else script.source.text
+        if "state_dict" not in text or "initialize" not in text or ("save" not in text):
+            continue
+        engines, models = _engines(script.tree)
+        if not engines:
+            continue
+        parents = {id(child): node for node in ast.walk(script.tree) for child in ast.iter_child_nodes(node)}
+        for fn in ast.walk(script.tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                continue
+            own = list(_own_nodes(fn))
+            if not any(isinstance(n, ast.Call) and _is_file_save(n) for n in own):
+                continue
+            for node in own:
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr == "state_dict" and not node.args and not node.keywords):
+                    continue
+                owner = ast.unparse(node.func.value)
+                base = owner[:-len(".module")] if owner.endswith(".module") else owner
+                given_at = models.get((id(fn), owner))
+                if (id(fn), base) not in engines and (0, base) not in engines and not (given_at is not None and node.lineno > given_at):
+                    continue
+                if _guarded(node, parents, fn) or not _saved(own, node):
+                    continue
+                message = (f"ZeRO stage 3: `{owner}.state_dict()` returns this rank's partitions of the "
+                           "parameters, empty placeholders (`tensor([])`), and this function writes it to "
+                           "a file: the saved weights are empty. Gather first (`engine."
+                           "_zero3_consolidated_16bit_state_dict()`, `engine.save_16bit_model(dir)` with "
+                           "`stage3_gather_16bit_weights_on_model_save`, or `deepspeed.zero.GatheredParameters`"
+                           " on every rank), or convert the checkpoint with `zero_to_fp32.py`")
+                evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
+                            if e is not None]
+                yield pctx.code_finding(rule, script, node, message, evidence=evidence)
+
+
+def _own_nodes(fn: ast.AST) -> Iterable[ast.AST]:
+    """The nodes of a function (or module) body, not those of the functions and classes it defines."""
+    todo = list(ast.iter_child_nodes(fn))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
+def _guarded(node: ast.AST, parents: dict[int, ast.AST], stop: ast.AST) -> bool:
+    """Inside a ``with deepspeed.zero.GatheredParameters(...)`` or a branch on the stage/ZeRO."""
+    cur = parents.get(id(node))
+    while cur is not None and cur is not stop:
+        if isinstance(cur, ast.If) and any(w in ast.unparse(cur.test).lower() for w in _GUARDS):
+            return True
+        if isinstance(cur, (ast.With, ast.AsyncWith)) and any(
+                w in ast.unparse(item.context_expr).lower() for item in cur.items for w in _GUARDS):
+            return True
+        cur = parents.get(id(cur))
+    return False
