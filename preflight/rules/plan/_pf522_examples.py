@@ -60,6 +60,28 @@ def train(model, loader):
  "zero_optimization": {{"stage": 2}}}}
 """
 
+# DeepSpeed issue 7439: the steps read from the engine into a local first, then divided by
+_ENGINE_LOCAL = """
+# --- train.py
+import deepspeed
+
+
+def train(model, loader):
+    engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                           config="ds_config.json")
+    gas = {gas}
+    for batch in loader:
+        loss = engine(batch).loss
+        loss = loss / gas
+        engine.backward(loss)
+        engine.step()
+# --- ds_config.json
+{{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8,
+ "zero_optimization": {{"stage": 1}}}}
+# --- launch
+deepspeed --num_gpus 2 train.py
+"""
+
 _LAUNCH = """\
 # --- launch
 accelerate launch --config_file accelerate_config.yaml train.py --gradient_accumulation_steps {ga}
@@ -82,6 +104,10 @@ train.py:9: warning: PF522
 deepspeed --num_gpus 2 train.py
 # --- expect
 train.py:9: warning: PF522
+""",
+    _ENGINE_LOCAL.format(gas="engine.gradient_accumulation_steps()") + """\
+# --- expect
+train.py:10: warning: PF522
 """,
 ]
 
@@ -106,4 +132,6 @@ deepspeed --num_gpus 2 train.py
 # --- launch
 deepspeed --num_gpus 2 train.py
 """,
+    # a local that holds something else than the engine's steps (the world size)
+    _ENGINE_LOCAL.format(gas="engine.world_size"),
 ]

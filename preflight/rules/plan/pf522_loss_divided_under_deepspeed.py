@@ -111,16 +111,30 @@ Remove the manual division and let the engine scale.
                     break
 
     @staticmethod
+    def _accessor(value: ast.AST, receiver: ast.AST) -> bool:
+        """``receiver.gradient_accumulation_steps`` or ``receiver.gradient_accumulation_steps()``."""
+        if isinstance(value, ast.Call) and not value.args and isinstance(value.func, ast.Attribute):
+            value = value.func
+        return isinstance(value, ast.Attribute) and value.attr == "gradient_accumulation_steps" \
+            and ast.dump(value.value) == ast.dump(receiver)
+
+    @staticmethod
     def _same(ctx: Any, index: Any, divisor: ast.expr, receiver: Optional[ast.AST], n: int) -> bool:
         """``divisor`` is the config's N: the number, a value the code or the launch line sets to N,
         or the engine's/accelerator's own ``gradient_accumulation_steps``."""
         if isinstance(divisor, ast.Constant):
             return divisor.value == n and _int(divisor.value)
-        if isinstance(divisor, ast.Call) and not divisor.args and isinstance(divisor.func, ast.Attribute):
-            divisor = divisor.func  # engine.gradient_accumulation_steps()
-        if receiver is not None and isinstance(divisor, ast.Attribute) and (
-                divisor.attr == "gradient_accumulation_steps" and ast.dump(divisor.value) == ast.dump(receiver)):
+        if receiver is not None and LossDividedUnderDeepspeed._accessor(divisor, receiver):
             return True
+        if receiver is not None and isinstance(divisor, ast.Name):
+            # `gas = model_engine.gradient_accumulation_steps()` once in the function, then `loss / gas`
+            # (DeepSpeed issue 7439)
+            func = ctx.enclosing_function(divisor)
+            values = [node.value for node in ast.walk(func) if isinstance(node, ast.Assign)
+                      and any(isinstance(t, ast.Name) and t.id == divisor.id for t in node.targets)] \
+                if func is not None else []
+            if len(values) == 1 and LossDividedUnderDeepspeed._accessor(values[0], receiver):
+                return True
         for found in (index.resolve(divisor), resolve(ctx, divisor)):
             if found is not None and _int(found.value) and found.value == n:
                 return True
