@@ -29,8 +29,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 from preflight.config_cache import recorded_memo
-from preflight.sources import read_text_limited
-from preflight.validate_project import _SKIP_DIRS, MAX_BYTES, MAX_FILES, project_root
+from preflight.validate_project import project_files, project_root
 
 # files that hold launch lines: shell scripts, scheduler scripts and the docs that show the command
 _SUFFIXES = (".sh", ".bash", ".zsh", ".slurm", ".sbatch", ".pbs", ".job", ".md", ".rst", ".txt")
@@ -159,30 +158,15 @@ def _names(value: str, rel: tuple[str, ...]) -> bool:
 @recorded_memo
 def _launches_under(root: str) -> tuple[Launch, ...]:
     out: list[Launch] = []
-    seen = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-        for name in sorted(files):
-            if not name.endswith(_SUFFIXES):
+    for path, text in project_files(root, _SUFFIXES):
+        if "launch" not in text or "config" not in text:
+            continue
+        for line, command in _joined(text.splitlines()):
+            if "launch" not in command:
                 continue
-            seen += 1
-            if seen > MAX_FILES:
-                return tuple(out)
-            path = os.path.join(folder, name)
-            try:
-                if os.path.getsize(path) > MAX_BYTES:
-                    continue
-                text = read_text_limited(path, MAX_BYTES, errors="replace")
-            except OSError:
-                continue
-            if "launch" not in text or "config" not in text:
-                continue
-            for line, command in _joined(text.splitlines()):
-                if "launch" not in command:
-                    continue
-                config, options = launch_options(_tokens(command))
-                if config is not None:
-                    out.append((os.path.relpath(path, root), line, config, options))
+            config, options = launch_options(_tokens(command))
+            if config is not None:
+                out.append((os.path.relpath(path, root), line, config, options))
     return tuple(out)
 
 
@@ -220,31 +204,16 @@ def _reassigned_under(root: str) -> tuple[tuple[str, str, str], ...]:
     place per field is named). Any entry of the project counts: a YAML that another entry reads
     without the reassignment keeps only a note."""
     found: dict[str, tuple[str, str, str]] = {}
-    seen = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            seen += 1
-            if seen > MAX_FILES:
-                return tuple(sorted(found.values()))
-            path = os.path.join(folder, name)
-            try:
-                if os.path.getsize(path) > MAX_BYTES:
-                    continue
-                text = read_text_limited(path, MAX_BYTES, errors="replace")
-            except OSError:
-                continue
-            if "parse" not in text:
-                continue
-            try:
-                tree = ast.parse(text)
-            except (SyntaxError, ValueError):
-                continue
-            rel = os.path.relpath(path, root)
-            for attr, target, line in _reassigned(tree):
-                found.setdefault(attr, (attr, target, f"{rel}:{line}"))
+    for path, text in project_files(root, (".py",)):
+        if "parse" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        rel = os.path.relpath(path, root)
+        for attr, target, line in _reassigned(tree):
+            found.setdefault(attr, (attr, target, f"{rel}:{line}"))
     return tuple(sorted(found.values()))
 
 

@@ -15,7 +15,7 @@ import ast
 import os
 import re
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 from preflight.config_cache import note, recorded_memo
 from preflight.sources import read_text_limited
@@ -38,6 +38,28 @@ def project_root(path: Path) -> Optional[Path]:
     return None
 
 
+def project_files(root: str, suffixes: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    """``(path, text)`` of the project's files ending in ``suffixes``, in sorted walk order, hidden
+    and build folders skipped: at most :data:`MAX_FILES` such files, none over :data:`MAX_BYTES`,
+    an unreadable one left out (every project scan of ``validate`` reads through here)."""
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        for name in sorted(files):
+            if not name.endswith(suffixes):
+                continue
+            seen += 1
+            if seen > MAX_FILES:
+                return
+            path = os.path.join(folder, name)
+            try:
+                if os.path.getsize(path) > MAX_BYTES:
+                    continue
+                yield path, read_text_limited(path, MAX_BYTES, errors="replace")
+            except OSError:
+                continue
+
+
 def declared_fields(config_path: Path) -> frozenset[str]:
     """Field names of the ``@dataclass`` classes of the config's project (empty when it has none)."""
     root = project_root(config_path)
@@ -49,29 +71,14 @@ def _fields_under(root: str) -> frozenset[str]:
     from preflight.validate import dataclass_fields
 
     out: set[str] = set()
-    seen = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            seen += 1
-            if seen > MAX_FILES:
-                return frozenset(out)
-            path = os.path.join(folder, name)
-            try:
-                if os.path.getsize(path) > MAX_BYTES:
-                    continue
-                text = read_text_limited(path, MAX_BYTES, errors="replace")
-            except OSError:
-                continue
-            if "dataclass" not in text:
-                continue
-            try:
-                tree = ast.parse(text)
-            except (SyntaxError, ValueError):
-                continue
-            out |= dataclass_fields(tree)
+    for _, text in project_files(root, (".py",)):
+        if "dataclass" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        out |= dataclass_fields(tree)
     return frozenset(out)
 
 
@@ -94,35 +101,20 @@ def hf_file_parser(config_path: Path, fmt: str) -> str:
 @recorded_memo
 def _parsers_under(root: str) -> tuple[tuple[str, str], ...]:
     found: dict[str, str] = {}
-    seen = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            seen += 1
-            if seen > MAX_FILES:
-                return tuple(sorted(found.items()))
-            path = os.path.join(folder, name)
-            try:
-                if os.path.getsize(path) > MAX_BYTES:
-                    continue
-                text = read_text_limited(path, MAX_BYTES, errors="replace")
-            except OSError:
-                continue
-            wanted = [m for m in _FILE_PARSERS.values() if m in text and m not in found]
-            if not wanted:
-                continue
-            try:
-                tree = ast.parse(text)
-            except (SyntaxError, ValueError):
-                continue
-            lines: dict[str, int] = {}
-            for node in ast.walk(tree):
-                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in wanted:
-                    lines[node.func.attr] = min(lines.get(node.func.attr, node.lineno), node.lineno)
-            for method, line in lines.items():
-                found[method] = f"{os.path.relpath(path, root)}:{line}"
+    for path, text in project_files(root, (".py",)):
+        wanted = [m for m in _FILE_PARSERS.values() if m in text and m not in found]
+        if not wanted:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        lines: dict[str, int] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in wanted:
+                lines[node.func.attr] = min(lines.get(node.func.attr, node.lineno), node.lineno)
+        for method, line in lines.items():
+            found[method] = f"{os.path.relpath(path, root)}:{line}"
     return tuple(sorted(found.items()))
 
 
@@ -370,31 +362,16 @@ def yaml_to_flags(config_path: Path) -> str:
 
 @recorded_memo
 def _flags_under(root: str) -> str:
-    seen = 0
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            seen += 1
-            if seen > MAX_FILES:
-                return ""
-            path = os.path.join(folder, name)
-            try:
-                if os.path.getsize(path) > MAX_BYTES:
-                    continue
-                text = read_text_limited(path, MAX_BYTES, errors="replace")
-            except OSError:
-                continue
-            if "yaml" not in text or "--" not in text:
-                continue
-            try:
-                tree = ast.parse(text)
-            except (SyntaxError, ValueError):
-                continue
-            line = _flag_line(tree)
-            if line:
-                return f"{os.path.relpath(path, root)}:{line}"
+    for path, text in project_files(root, (".py",)):
+        if "yaml" not in text or "--" not in text:
+            continue
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError):
+            continue
+        line = _flag_line(tree)
+        if line:
+            return f"{os.path.relpath(path, root)}:{line}"
     return ""
 
 
