@@ -347,6 +347,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _is_launch_script(path: Path) -> bool:
+    if str(path).lower().endswith((".py", ".ipynb")):
+        return False  # the common case, without importing the job resolver
     from preflight.jobs import is_shell_script
 
     return is_shell_script(path)
