@@ -291,11 +291,14 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
         out.errors.append(FileError(display, "no launch line found (torchrun, deepspeed, accelerate launch, "
                                              "srun, python ...)", line=1))
         return
+    # a script of several steps (download the data, train the tokenizer, train, evaluate): the
+    # line most like the training job is followed first, then the others in source order
+    runnable.sort(key=lambda ln: _line_rank(ln.info))
     for ln in runnable:
         line_bases = _moved_bases(ln.cwd, path, root, bases, out, f"{display}:{ln.line}")
         if _from_launch(ln.info, ln.tokens, line_bases, root, out, f"{display}:{ln.line}"):
             out.launch_script, out.launch_line = display, ln.line
-            others = [f"{x.line}" for x in runnable if x is not ln]
+            others = [f"{n}" for n in sorted(x.line for x in runnable if x is not ln)]
             extra = f" (other launch lines at line(s) {', '.join(others)} not followed)" if others else ""
             out.notes.append(f"job from {display}:{ln.line}: {' '.join(ln.tokens)}{extra}")
             if shell.slurm_env:
@@ -345,6 +348,16 @@ def _launch_rank(rel: Path, info) -> tuple:
             not (info.launcher in _DISTRIBUTED or info.wrapper == "srun"),
             not any(w in script or w in rel.name.lower() for w in _TRAINING),
             len(rel.parts), str(rel))
+
+
+def _line_rank(info) -> tuple[bool, bool, bool]:
+    """How unlike a training job one launch line of a script is: a helper step by its script's
+    name (data, eval, export ...), then not under a distributed launcher or srun, then no
+    train/finetune/sft word in the name. ``sorted`` is stable: ties keep source order."""
+    script = os.path.basename(str(info.script or "")).lower()
+    return (any(w in script for w in _NOT_TRAINING),
+            not (info.launcher in _DISTRIBUTED or info.wrapper == "srun"),
+            not any(w in script for w in _TRAINING))
 
 
 def _pick_in_directory(path: Path, root: Path, out: JobInputs) -> Optional[Path]:

@@ -287,3 +287,34 @@ def test_directory_with_only_helper_scripts_takes_the_entry_point(cli, tmp_path)
     (tmp_path / "train.py").write_text(TRAIN)
     plan = plan_of(cli, ".", cwd=tmp_path)
     assert any("chose entry point train.py" in n for n in plan["notes"])
+
+
+def test_script_of_several_steps_follows_the_training_line(cli, tmp_path):
+    # karpathy/nanochat runs/speedrun.sh (92d63d4): a data download and a tokenizer step by plain
+    # python come first; the job is the torchrun line that trains (lines 50-67 there)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    for name in ("dataset", "base_train", "base_eval"):
+        (tmp_path / "pkg" / f"{name}.py").write_text(TRAIN)
+    job(tmp_path, """\
+        #!/bin/bash
+        python -m pkg.dataset --model_name_or_path gpt2
+        torchrun --standalone --nproc_per_node=8 -m pkg.base_train --model_name_or_path gpt2-large
+        torchrun --standalone --nproc_per_node=8 -m pkg.base_eval --model_name_or_path gpt2
+        """)
+    plan = plan_of(cli, "scripts/run.sh", cwd=tmp_path)
+    assert value(plan, "dist.world_size") == 8
+    assert value(plan, "model.ref") == "gpt2-large"
+    assert any("job from scripts/run.sh:3" in n and "line(s) 2, 4 not followed" in n for n in plan["notes"])
+
+
+def test_script_of_equal_steps_keeps_source_order(cli, tmp_path):
+    # two training lines alike in every way: the first is the job, as before
+    job(tmp_path, """\
+        #!/bin/bash
+        torchrun --nproc_per_node 2 main.py --model_name_or_path gpt2
+        torchrun --nproc_per_node 4 main.py --model_name_or_path gpt2-medium
+        """)
+    plan = plan_of(cli, "scripts/run.sh", cwd=tmp_path)
+    assert value(plan, "dist.world_size") == 2
+    assert any("job from scripts/run.sh:2" in n for n in plan["notes"])
