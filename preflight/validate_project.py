@@ -139,8 +139,10 @@ def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]
     ``(version, "lib==4.34 (requirements.txt)")``. The pin files (``requirements*.txt``,
     ``environment.y(a)ml``, ``pyproject.toml``, ``setup.py``, ``setup.cfg``) are read in the
     config's folder and each folder above it up to the project's root (and the ``pip install`` /
-    ``conda install`` lines of its shell scripts: ``install.sh``); the nearest folder that
-    names the library decides (a sub-project's ``requirements.txt`` over the root's). Only an
+    ``conda install`` lines of its shell scripts: ``install.sh``; conda environment files under
+    any ``*env*.yml`` name); the nearest folder that names the library decides (a sub-project's
+    ``requirements.txt`` over the root's). When none does, the root's environment folders
+    (``docker/``, ``env/``, ``conda/`` ...) are read, in that order. Only an
     upper bound pins: ``==X``, ``<=X`` (the version is X), ``<X`` (the version is written
     ``<X``: every allowed release is older than X), conda's ``=X``. None when the nearest
     mention has no upper bound (``>=4.39``: a fresh install takes the newest release), when
@@ -160,7 +162,21 @@ def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]
             return pins[_norm(library)]
         if here == root:
             break
+    # nothing on the way up: the environment a project keeps in a folder of its own at the top
+    # (`docker/environment.yml` beside `configs/`: ClimaX), the first such folder that names it
+    for name in _ENV_FOLDERS:
+        pins = _pins_under(str(root / name))
+        if _norm(library) in pins:
+            return pins[_norm(library)]
     return None
+
+
+# top-level folders that hold a project's environment rather than its code
+_ENV_FOLDERS = ("docker", "env", "envs", "environment", "environments", "conda", "requirements", ".devcontainer")
+# conda environment files under a project's own name (`caduceus_env.yml`, `conda-env.yaml`): read when
+# they are one (a top-level `dependencies:` list), as `environment.yml` is
+_ENV_FILE = re.compile(r"^(?:.*[-_.])?(?:env|environment|conda)(?:[-_.].*)?\.ya?ml$", re.I)
+_CONDA_DEPENDENCIES = re.compile(r"^dependencies\s*:", re.M)
 
 
 @recorded_memo
@@ -173,6 +189,8 @@ def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
     except OSError:
         return {}
     names |= {n for n in listing if n.startswith("requirements") and n.endswith(".txt")}
+    conda = {n for n in listing if _ENV_FILE.match(n)}
+    names |= conda
     # install scripts pin too (`pip install accelerate==0.33.0` in HALOs' install.sh), on their
     # `pip install` / `conda install` lines only; a bounded number of scripts per folder
     names |= set(sorted(n for n in listing if n.endswith(".sh"))[:_MAX_SCRIPTS])
@@ -189,6 +207,8 @@ def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
             for lib, pin in _shell_pins(text, name):
                 found.setdefault(lib, set()).add(pin)
             continue
+        if name in conda and not name.startswith("environment") and not _CONDA_DEPENDENCIES.search(text):
+            continue  # named like an environment file, but not one (an RL `env.yaml` config)
         lines = [line.split("#", 1)[0] for line in text.splitlines()]
         body = "\n".join(lines)
         for m in _SPEC.finditer(body):
@@ -197,7 +217,7 @@ def _pins_under(root: str) -> dict[str, Optional[tuple[str, str]]]:
         if name.startswith("requirements"):
             for m in _BARE.finditer(body):
                 found.setdefault(_norm(m.group(1)), set()).add(None)
-        if name.startswith("environment"):
+        if name in conda or name.startswith("environment"):
             for m in _CONDA_PIN.finditer(body):
                 lib = _norm(m.group(1))
                 found.setdefault(lib, set()).add((m.group(2), f"{lib}=={m.group(2)} ({name})"))

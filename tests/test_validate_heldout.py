@@ -283,6 +283,11 @@ TRAINER = """\
     ("requirements.txt", "hydra-core\npytorch-lightning==1.8.6\n"),
     ("training/Dockerfile", "FROM nvcr.io/nvidia/pytorch:22.12-py3\nRUN pip install pytorch-lightning==1.8.6 wandb\n"),
     ("requirements.txt", "lightning<2.0\n"),
+    # held-out-13: a conda file under the project's own name (kuleshov-group/caduceus's
+    # caduceus_env.yml) and one in a top-level docker/ folder beside the configs (microsoft/ClimaX)
+    ("caduceus_env.yml", "name: caduceus\nchannels:\n  - pytorch\ndependencies:\n  - python=3.8\n"
+                         "  - pip:\n    - pytorch-lightning==1.8.6\n"),
+    ("docker/environment.yml", "name: climaX\ndependencies:\n  - pytorch-lightning=1.8.0\n"),
 ])
 def test_a_lightning_1x_trainer_argument_is_a_note_under_a_1x_pin(cli, tmp_path, pin_file, pin):
     _fresh_pins()
@@ -357,3 +362,21 @@ def test_check_counts_a_broken_non_config_and_reports_a_broken_config(cli, tmp_p
     write(tmp_path, "models/12B.yml", '{\n  "num-layers": 36,\n  "hidden-size": 5120\n  "seq-length": 2048\n}\n')
     result = cli("check", ".", "--no-cache", cwd=tmp_path)
     assert result.code != 0 and "models/12B.yml:4" in result.out
+
+
+def test_an_environment_folder_is_read_only_when_nothing_nearer_names_the_library(cli, tmp_path):
+    # the root's requirements.txt says any Lightning from 1.8 (2.x is installed): it decides, not
+    # docker/environment.yml; and a YAML named like an environment that is not one pins nothing
+    _fresh_pins()
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    write(tmp_path, "requirements.txt", "pytorch-lightning>=1.8\n")
+    write(tmp_path, "docker/environment.yml", "dependencies:\n  - pytorch-lightning=1.8.0\n")
+    write(tmp_path, "configs/trainer/default.yaml", TRAINER % "")
+    code, found = problems(cli, tmp_path, "configs")
+    assert (code, [(p["severity"], p["key"]) for p in found]) == (1, [("error", "gpus")])
+    _fresh_pins()
+    (tmp_path / "requirements.txt").unlink()
+    (tmp_path / "docker" / "environment.yml").unlink()
+    write(tmp_path, "configs/env_cartpole.yaml", "name: CartPole\nlibs: pytorch-lightning==1.8.6\n")
+    code, found = problems(cli, tmp_path, "configs/trainer")
+    assert (code, [(p["severity"], p["key"]) for p in found]) == (1, [("error", "gpus")])
