@@ -818,6 +818,11 @@ class _ScriptPass:
                 seq_found = True
                 self.put("data.seq_len", resolved, site, f"{name}(max_length=...)"
                          + ("" if fixed else ": an upper bound"), "high" if fixed else "medium")
+                if padding is not None and padding.value in ("max_length", True, "longest"):
+                    how = "max_length" if fixed else "dynamic"
+                    self.put("data.padding", Resolved(how, padding.kind, padding.line, padding.key,
+                                                      padding.detail),
+                             site, f"{name}(padding={padding.value!r})", "high")
         if not seq_found:
             for var in _SEQ_NAMES:
                 resolved = self.idx.argument(var) or self.value(ast.Name(id=var, ctx=ast.Load()))

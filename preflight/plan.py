@@ -136,6 +136,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("batch.grad_accum", "int", "Micro-batches accumulated per optimizer step.", minimum=1),
     FieldSpec("batch.global", "int", "Samples per optimizer step over all data-parallel ranks.", minimum=1),
     FieldSpec("data.seq_len", "int", "Tokens per sample (maximum sequence length).", minimum=1),
+    FieldSpec("data.padding", "str",
+              "How batches are padded: max_length (every batch data.seq_len long), dynamic (to the "
+              "longest sample of the batch: lengths vary from step to step, and the caching "
+              "allocator keeps blocks of every length it served), packed (samples packed into "
+              "full-length rows).", enum=("max_length", "dynamic", "packed")),
     FieldSpec("data.image_size", "int", "Side of the (square) input image in pixels.", minimum=1),
     FieldSpec("data.num_workers", "int", "DataLoader worker processes.", minimum=0),
     FieldSpec("data.pin_memory", "bool", "Whether the DataLoader pins host memory."),
