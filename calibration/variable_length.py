@@ -180,11 +180,10 @@ def estimator_ratios(doc: Dict[str, Any]) -> List[Dict[str, Any]]:
     estimator's own length-dependent transient terms for the same job
     (``length_cache.LENGTH_TERMS`` at the tensor peak), and the estimator's tensor peak
     beside the simulated allocated peak (a check that both describe the same step)."""
+    from calibration.alloc_trace import MODELS
     from preflight.estimate import EstimateInput, estimate
     from preflight.estimate.arch import from_hf_config
     from preflight.estimate.length_cache import LENGTH_TERMS
-
-    from calibration.alloc_trace import MODELS
 
     out = []
     for run, body in doc["runs"].items():

@@ -184,6 +184,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "cross-entropy never hold the logits: Liger, Unsloth, Cut Cross-Entropy), logits "
               "(a reduction of the logits themselves, no cross-entropy: logits.sum() in benchmarks).",
               enum=("standard", "chunked", "fused", "logits")),
+    FieldSpec("loss.in_logits_dtype", "bool",
+              "The script computes the LM loss itself on the logits the model returns (shifted "
+              "copy and cross-entropy in the logits' own dtype, no fp32 upcast), not the model's "
+              "labels= loss."),
     FieldSpec("framework.torch_version", "str",
               "The torch version the project declares (requirements, pyproject, lock files): "
               "version-dependent defaults (zero_grad, foreach, CUDA lazy loading) follow it."),
