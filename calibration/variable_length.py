@@ -30,7 +30,9 @@ weights.
 Usage::
 
     python -m calibration.variable_length --trace /tmp/est10/trace-qwen-7b.json \\
-        [--record qwen-7b] [--steps 400] [--out calibration/data/variable_length.json]
+        --record qwen-7b --steps 150 --out calibration/data/variable_length.json
+    # likewise --record yi-6b and --record qwen-7b-nockpt (each its own --trace file), then
+    python -m calibration.variable_length --out calibration/data/variable_length.json --ratios
 """
 
 from __future__ import annotations
@@ -138,7 +140,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trace", help="JSON from alloc_trace.shape_trace (re-created "
                     "with --record MODEL when missing)")
-    ap.add_argument("--record", choices=("qwen-7b", "yi-6b"))
+    ap.add_argument("--record", choices=("qwen-7b", "yi-6b", "qwen-7b-nockpt"))
     ap.add_argument("--steps", type=int, default=400)
     ap.add_argument("--capacity-gib", type=float, default=78.65)
     ap.add_argument("--out", type=Path)
@@ -158,8 +160,9 @@ def main() -> None:
 
         from calibration.alloc_trace import lora_case, shape_trace
 
-        path.write_text(json.dumps(shape_trace(functools.partial(lora_case, args.record),
-                                               [512, 1024, 2048], 1536)), encoding="utf-8")
+        model = args.record.replace("-nockpt", "")
+        case_at = functools.partial(lora_case, model, grad_ckpt=not args.record.endswith("-nockpt"))
+        path.write_text(json.dumps(shape_trace(case_at, [512, 1024, 2048], 1536)), encoding="utf-8")
     trace = json.loads(path.read_text(encoding="utf-8"))
     capacity = int(args.capacity_gib * GIB) if args.capacity_gib > 0 else None
     rows = experiment(trace, args.steps, capacity)
