@@ -45,6 +45,9 @@ def _recorder_cls() -> Any:
             self._live: Dict[int, int] = {}
             self._next = 0
             self.enabled = True
+            #: storage -> bytes of a 4-bit weight (bitsandbytes Linear4bit): its stored size,
+            #: and a dequantized 16-bit copy around every matmul that reads it
+            self.quantized: Dict[int, Tuple[int, int]] = {}
 
         def see(self, t: Any) -> None:
             if not isinstance(t, torch.Tensor):
@@ -56,8 +59,17 @@ def _recorder_cls() -> Any:
             key = self._next
             self._next += 1
             self._live[cdata] = key
-            self.events.append(("a", key, int(st.nbytes())))
+            stored = self.quantized.get(cdata, (int(st.nbytes()), 0))[0]
+            self.events.append(("a", key, stored))
             weakref.finalize(st, self._freed, cdata, key)
+
+        def _dequantized(self, args: Any) -> int:
+            for t in tree_leaves(args):
+                if isinstance(t, torch.Tensor):
+                    q = self.quantized.get(t.untyped_storage()._cdata)
+                    if q is not None:
+                        return q[1]
+            return 0
 
         def _freed(self, cdata: int, key: int) -> None:
             if self._live.get(cdata) == key:
@@ -66,10 +78,19 @@ def _recorder_cls() -> Any:
                     self.events.append(("f", key, 0))
 
         def __torch_dispatch__(self, func, types, args=(), kwargs=None):  # type: ignore[no-untyped-def]
+            deq = self._dequantized(args) if self.quantized and func in _MATMULS else 0
+            if deq:   # MatMul4Bit: F.dequantize_4bit(B, state) before the matmul, freed after
+                key = self._next
+                self._next += 1
+                self.events.append(("a", key, deq))
             out = func(*args, **(kwargs or {}))
             for t in tree_leaves(out):
                 self.see(t)
+            if deq:
+                self.events.append(("f", key, 0))
             return out
+
+    _MATMULS = (torch.ops.aten.mm.default, torch.ops.aten.addmm.default, torch.ops.aten.bmm.default)
 
     return AllocRecorder
 
@@ -100,9 +121,15 @@ def lora_case(model: str, seq_len: int, batch: int = 1, grad_ckpt: bool = True) 
                 lora_dropout=0.05, lora_targets=("q_proj", "k_proj", "v_proj"))
 
 
-def record(case: Any, micro_steps: int = 2) -> Dict[str, Any]:
+def record(case: Any, micro_steps: int = 2, nf4: bool = False) -> Dict[str, Any]:
     """Events of building the job (parameters, batch) and ``micro_steps`` forward+backward
     passes followed by one optimizer step, as the HF Trainer runs gradient accumulation.
+
+    ``nf4``: the frozen Linear weights of the decoder blocks (not the LM head or embeddings)
+    stand for bitsandbytes NF4 weights with double quantization: stored at 0.5 B per weight
+    plus one byte of absmax per 64 weights, and every matmul that reads one is preceded by
+    the allocation of a 16-bit dequantized copy, freed after it (bitsandbytes 0.41
+    ``MatMul4Bit`` forward and backward, est9's ``dequant_transient``).
 
     Returns ``{"setup": [...], "steps": [[...], ...], "optim": [...]}``: the events of the
     load, of each micro-step and of the optimizer step (keys are unique over the run).
@@ -123,6 +150,13 @@ def record(case: Any, micro_steps: int = 2) -> Dict[str, Any]:
     with FakeSwap(model, fake_mode, device), fake_mode, ScalarStub():
         optimizer = build.build_optimizer(case, model)
         batch = build.build_batch(case, config, device)
+        if nf4:
+            for name, module in model.named_modules():
+                w = getattr(module, "weight", None)
+                if (isinstance(module, torch.nn.Linear) and w is not None and not w.requires_grad
+                        and "lm_head" not in name and "lora_" not in name):
+                    n = w.numel()
+                    rec.quantized[w.untyped_storage()._cdata] = (n // 2 + n // 64, n * 2)
         with rec:
             for p in model.parameters():
                 rec.see(p)
@@ -156,14 +190,14 @@ def _fit3(xs: Sequence[int], ys: Sequence[int]) -> Tuple[Fraction, Fraction, Fra
     return a, b, c
 
 
-def shape_trace(case_at: Any, lengths: Sequence[int], check: int) -> Dict[str, Any]:
+def shape_trace(case_at: Any, lengths: Sequence[int], check: int, nf4: bool = False) -> Dict[str, Any]:
     """Record one micro-step (the second: steady state) at three lengths and ``check``.
 
     Returns the event kinds/keys of the step, per-event (a, b, c) coefficients as strings,
     and the setup's sizes (parameters do not depend on length). Raises ValueError when the
     event sequences differ between lengths or the fit misses the check length.
     """
-    runs = {n: record(case_at(n)) for n in [*list(lengths), check]}
+    runs = {n: record(case_at(n), nf4=nf4) for n in [*list(lengths), check]}
     ref = runs[lengths[0]]
 
     def shape(events: List[Event]) -> List[Tuple[str, int]]:

@@ -140,7 +140,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--trace", help="JSON from alloc_trace.shape_trace (re-created "
                     "with --record MODEL when missing)")
-    ap.add_argument("--record", choices=("qwen-7b", "yi-6b", "qwen-7b-nockpt"))
+    ap.add_argument("--record", choices=("qwen-7b", "yi-6b", "qwen-7b-nockpt", "qwen-7b-nf4"))
     ap.add_argument("--steps", type=int, default=400)
     ap.add_argument("--capacity-gib", type=float, default=78.65)
     ap.add_argument("--out", type=Path)
@@ -160,9 +160,10 @@ def main() -> None:
 
         from calibration.alloc_trace import lora_case, shape_trace
 
-        model = args.record.replace("-nockpt", "")
+        model = args.record.replace("-nockpt", "").replace("-nf4", "")
         case_at = functools.partial(lora_case, model, grad_ckpt=not args.record.endswith("-nockpt"))
-        path.write_text(json.dumps(shape_trace(case_at, [512, 1024, 2048], 1536)), encoding="utf-8")
+        path.write_text(json.dumps(shape_trace(case_at, [512, 1024, 2048], 1536,
+                                               nf4=args.record.endswith("-nf4"))), encoding="utf-8")
     trace = json.loads(path.read_text(encoding="utf-8"))
     capacity = int(args.capacity_gib * GIB) if args.capacity_gib > 0 else None
     rows = experiment(trace, args.steps, capacity)
