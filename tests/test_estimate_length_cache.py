@@ -105,3 +105,27 @@ def test_the_adapter_reads_the_padding(tmp_path):
     silent = tmp_path / "train_none.py"
     silent.write_text(textwrap.dedent(code.replace(", padding={}", "")), encoding="utf-8")
     assert build_plan([silent], [], root=tmp_path)[0].resolve("data.padding") is None
+
+
+def test_the_adapter_reads_a_padding_collator(tmp_path):
+    code = """
+        from transformers import AutoTokenizer, DataCollatorForSeq2Seq, DataCollatorWithPadding
+        tokenizer = AutoTokenizer.from_pretrained("gpt2")
+        collator = {}
+    """
+    cases = (("DataCollatorWithPadding(tokenizer)", "dynamic"),
+             ("DataCollatorForSeq2Seq(tokenizer, padding='longest')", "dynamic"),
+             ("DataCollatorForSeq2Seq(tokenizer, padding='max_length', max_length=512)", "max_length"))
+    for i, (call, want) in enumerate(cases):
+        script = tmp_path / f"collate_{i}.py"
+        script.write_text(textwrap.dedent(code.format(call)), encoding="utf-8")
+        plan, _ = build_plan([script], [], root=tmp_path)
+        fact = plan.resolve("data.padding")
+        assert fact is not None and fact.value == want, call
+        assert fact.source.line == 4
+    # silent twins: the language-modeling collator (grouped equal blocks) and padding=False
+    for i, call in enumerate(("DataCollatorForLanguageModeling(tokenizer, mlm=False)",
+                              "DataCollatorWithPadding(tokenizer, padding=False)")):
+        script = tmp_path / f"silent_{i}.py"
+        script.write_text(textwrap.dedent(code.format(call)), encoding="utf-8")
+        assert build_plan([script], [], root=tmp_path)[0].resolve("data.padding") is None, call
