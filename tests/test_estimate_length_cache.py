@@ -129,3 +129,15 @@ def test_the_adapter_reads_a_padding_collator(tmp_path):
         script = tmp_path / f"silent_{i}.py"
         script.write_text(textwrap.dedent(code.format(call)), encoding="utf-8")
         assert build_plan([script], [], root=tmp_path)[0].resolve("data.padding") is None, call
+
+
+def test_the_text_report_says_what_the_verdict_leaves_out():
+    from preflight.estimate.report import estimate_text
+
+    gpu = hardware.find("a100-80gb")
+    est = estimate(_inp(padding="dynamic"))
+    text = estimate_text(_inp(padding="dynamic"), est, target=gpu, verdict=verdict(est, gpu))
+    assert "cached blocks of other batch lengths" in text
+    fixed = estimate(_inp(padding="max_length"))
+    assert "cached blocks" not in estimate_text(_inp(padding="max_length"), fixed, target=gpu,
+                                                verdict=verdict(fixed, gpu))
