@@ -38,6 +38,11 @@ _FSDP_STRATEGY = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "H
 _SEQ_NAMES = ("max_seq_length", "max_seq_len", "seq_len", "seq_length", "block_size", "context_length",
               "max_length", "sequence_length")
 _CROP = ("RandomResizedCrop", "CenterCrop", "RandomCrop")
+#: transformers' collators that pad each batch to its longest sample unless told otherwise
+#: (``padding=True`` by default). DataCollatorForLanguageModeling is left out: it is mostly
+#: used on texts already grouped into equal blocks, where nothing varies.
+_PADDING_COLLATORS = ("DataCollatorWithPadding", "DataCollatorForSeq2Seq",
+                      "DataCollatorForTokenClassification")
 _AUTOCAST = ("torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast",
              "torch.amp.autocast_mode.autocast")
 _HF_TRAINING_ARGS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig",
@@ -791,8 +796,28 @@ class _ScriptPass:
                     names.add(name)
         return names
 
+    def collator_padding(self) -> None:
+        """``data.padding`` from a transformers padding collator: the batch's longest sample
+        (``padding=True``, its default, or ``"longest"``) or ``"max_length"``."""
+        for site in self.calls:
+            if site.last not in _PADDING_COLLATORS:
+                continue
+            padding = self.value(site.kwarg("padding"))
+            value = True if padding is None else padding.value
+            if not isinstance(value, (bool, str)):
+                continue
+            how = {True: "dynamic", "longest": "dynamic", "max_length": "max_length"}.get(value)
+            if how is None:
+                continue
+            resolved = (Resolved(how, "code", site.line) if padding is None
+                        else Resolved(how, padding.kind, padding.line, padding.key, padding.detail))
+            self.put("data.padding", resolved, site, f"{site.label}(padding={value!r})",
+                     "medium" if padding is None else "high")
+            return
+
     def shapes(self) -> None:
         seq_found = False
+        padded = False
         tokenizers = self.tokenizer_names()
         split = next((s for s in self.calls if s.kwarg("text_target") is not None), None)
         if split is not None:
@@ -818,6 +843,14 @@ class _ScriptPass:
                 seq_found = True
                 self.put("data.seq_len", resolved, site, f"{name}(max_length=...)"
                          + ("" if fixed else ": an upper bound"), "high" if fixed else "medium")
+                if padding is not None and padding.value in ("max_length", True, "longest"):
+                    how = "max_length" if fixed else "dynamic"
+                    padded = True
+                    self.put("data.padding", Resolved(how, padding.kind, padding.line, padding.key,
+                                                      padding.detail),
+                             site, f"{name}(padding={padding.value!r})", "high")
+        if not padded:
+            self.collator_padding()
         if not seq_found:
             for var in _SEQ_NAMES:
                 resolved = self.idx.argument(var) or self.value(ast.Name(id=var, ctx=ast.Load()))

@@ -117,8 +117,9 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
     return inp, unknown
 
 
-def comparable(est: Any, kind: str) -> Tuple[int, int, int]:
-    """(estimate, low, high) of the quantity ``kind`` measures."""
+def comparable(est: Any, kind: str, memory: Optional[int] = None) -> Tuple[int, int, int]:
+    """(estimate, low, high) of the quantity ``kind`` measures. ``memory``: the GPU's memory;
+    reserved memory's cached blocks of other lengths stop there (``length_cache``)."""
     from preflight.estimate.model import OVERHEAD_TERMS
 
     peak = est.peak_bytes
@@ -137,8 +138,20 @@ def comparable(est: Any, kind: str) -> Tuple[int, int, int]:
         return tensors + ctx, lo_t + ctx, hi_t + ctx
     if kind == "memory_reserved":
         drop = phase.get("cuda_context", 0)
-        return peak - drop, max(lo - drop, 0), hi - drop
-    return peak, lo, hi
+        return _capped(est, (peak - drop, max(lo - drop, 0), hi - drop),
+                       None if memory is None else memory - drop)
+    return _capped(est, (peak, lo, hi), memory)
+
+
+def _capped(est: Any, values: Tuple[int, int, int], capacity: Optional[int]) -> Tuple[int, int, int]:
+    from preflight.estimate.length_cache import within_capacity
+
+    if capacity is None:
+        return values
+    r_lo, r_point, r_hi = est.reclaimable
+    return (int(within_capacity(values[0], r_point, capacity)),
+            int(within_capacity(values[1], r_lo, capacity)),
+            int(within_capacity(values[2], r_hi, capacity)))
 
 
 @dataclass
@@ -171,8 +184,9 @@ def evaluate(row: Dict[str, Any]) -> Result:
     if not est.ok:
         res.problem = "; ".join(est.missing)
         return res
-    res.estimate, res.low, res.high = comparable(est, row["measured"])
     gpu = hardware.find(row["gpu"])
+    res.estimate, res.low, res.high = comparable(est, row["measured"],
+                                                 int(gpu.memory_bytes) if gpu is not None else None)
     res.verdict = verdict(est, gpu) if gpu is not None else None
     if row.get("peak_bytes"):
         res.error = (res.estimate - row["peak_bytes"]) / row["peak_bytes"]

@@ -136,6 +136,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("batch.grad_accum", "int", "Micro-batches accumulated per optimizer step.", minimum=1),
     FieldSpec("batch.global", "int", "Samples per optimizer step over all data-parallel ranks.", minimum=1),
     FieldSpec("data.seq_len", "int", "Tokens per sample (maximum sequence length).", minimum=1),
+    FieldSpec("data.padding", "str",
+              "How batches are padded: max_length (every batch data.seq_len long), dynamic (to the "
+              "longest sample of the batch: lengths vary from step to step, and the caching "
+              "allocator keeps blocks of every length it served), packed (samples packed into "
+              "full-length rows).", enum=("max_length", "dynamic", "packed")),
     FieldSpec("data.image_size", "int", "Side of the (square) input image in pixels.", minimum=1),
     FieldSpec("data.num_workers", "int", "DataLoader worker processes.", minimum=0),
     FieldSpec("data.pin_memory", "bool", "Whether the DataLoader pins host memory."),
@@ -179,6 +184,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "cross-entropy never hold the logits: Liger, Unsloth, Cut Cross-Entropy), logits "
               "(a reduction of the logits themselves, no cross-entropy: logits.sum() in benchmarks).",
               enum=("standard", "chunked", "fused", "logits")),
+    FieldSpec("loss.in_logits_dtype", "bool",
+              "The script computes the LM loss itself on the logits the model returns (shifted "
+              "copy and cross-entropy in the logits' own dtype, no fp32 upcast), not the model's "
+              "labels= loss."),
     FieldSpec("framework.torch_version", "str",
               "The torch version the project declares (requirements, pyproject, lock files): "
               "version-dependent defaults (zero_grad, foreach, CUDA lazy loading) follow it."),

@@ -188,7 +188,11 @@ def swift(model_key, rid, value, *, max_length=2048, batch=1, lora=True, rank=8,
     s = dict(hf_config=hf, model_name=name, mode="train", precision="bf16", optimizer="adamw",
              micro_batch=batch, seq_len=max_length, grad_ckpt=ckpt,
              attention="flash" if flash else "eager", world_size=1, grad_accum=16,
-             torch_version="2.1.1", loss="standard")
+             torch_version="2.1.1", loss="standard",
+             # est10: read in ms-swift 4312aeb after the first scoring (so NOT blind):
+             # sft.py:149 passes padding_to=None unless sft_type is longlora, and
+             # utils.py data_collate_fn then pad_sequence()s to the batch's longest sample
+             padding="dynamic")
     if lora:
         s.update(lora_r=rank, lora_targets=list(targets or default_targets), lora_dropout=0.05)
     if quant:
@@ -239,8 +243,11 @@ YI34 = {"hf_config": YI_34B, "model_name": "Yi-34B"}
 
 def fsdp(rid, value, model, *, kind, ctx, batch, gpu="RTX-3090-24GB", shard=True, offload=False,
          measured="memory_reserved", note=""):
+    # padding (est10, after the first scoring): the dummy dataset's output is "output" x
+    # context_length x 2 (train.py e877dda:334-338), cut to context_length by collate_fn: every
+    # batch is exactly context_length long
     s = dict(model, mode="train", precision="bf16", optimizer="adamw", micro_batch=batch,
-             seq_len=ctx, grad_ckpt=True, attention="sdpa", world_size=2, lora_r=64,
+             seq_len=ctx, padding="max_length", grad_ckpt=True, attention="sdpa", world_size=2, lora_r=64,
              lora_targets=["k_proj", "q_proj", "v_proj", "up_proj", "down_proj", "gate_proj"],
              lora_dropout=0.1, loss="standard")
     if shard:
@@ -322,10 +329,14 @@ def gpt2(n_embd, n_layer, n_head):
 
 
 def colossal(rid, mib, name, cfg, *, world, batch, zero=False, offload=False, note=""):
+    # padding (est10): random (batch, 1024) ids, every batch the same length
     s = dict(hf_config=cfg, model_name=name, mode="train", precision="amp-fp16",
-             optimizer="adamw", micro_batch=batch, seq_len=1024, grad_ckpt=True,
+             optimizer="adamw", micro_batch=batch, seq_len=1024, padding="max_length", grad_ckpt=True,
              attention="eager", world_size=world, loss="standard",
-             loss_fn="CrossEntropyLoss(logits[..., :-1, :].contiguous())")
+             # est10 (after the first scoring): benchmark/gpt/model.py 6a82b80 GPTLMLoss takes
+             # the logits GPTLMModel returns (no labels passed) and runs
+             # CrossEntropyLoss(logits[..., :-1, :].contiguous()) in their dtype: no fp32 upcast
+             loss_in_logits_dtype=True)
     if zero:
         s.update(zero_stage=3, load_placement="sharded")
     if offload:

@@ -119,6 +119,16 @@ BLACKWELL_32MIB_TORCH = (2, 11)
 #: the top of our interval.
 FRAGMENTATION = 0.0243
 FRAGMENTATION_RANGE = (0.0, 0.05)
+#: Reserved memory above a fixed-length run's, per byte of the step's transient
+#: length-dependent tensors (``length_cache.LENGTH_TERMS``), when batch lengths vary (dynamic
+#: padding): the caching allocator keeps blocks of every length it served. Measured by
+#: replaying training steps recorded on fake tensors through a simulator of torch 2.1's
+#: allocator (calibration/variable_length.py -> calibration/data/variable_length.json,
+#: "ratios"): the median and range over its 28 runs (Qwen-7B and Yi-6B LoRA with
+#: checkpointing, Qwen-7B without, max lengths 512-8,192, two length distributions). Not
+#: fitted to any measured row.
+LENGTH_CACHE_RATIO = 2.8
+LENGTH_CACHE_RANGE = (0.0, 5.3)
 
 # --------------------------------------------------------------------------- activations
 #

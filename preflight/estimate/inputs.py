@@ -102,6 +102,13 @@ class EstimateInput:
     # the training loop keeps the model's output object across steps (``outputs = model(...)``
     # at loop level): previous step's logits and returned cache live through the next forward
     keeps_outputs: bool = False
+    # how batches are padded: "max_length" (every batch the same length), "dynamic" (to the
+    # longest sample of the batch: lengths vary between steps), "packed"; None: unknown
+    padding: Optional[str] = None
+    # the script computes the LM loss itself on the logits the model returns (``logits[...,
+    # :-1, :].contiguous()`` then CrossEntropyLoss, no labels passed to the model): no fp32
+    # upcast, whatever the transformers version
+    loss_in_logits_dtype: bool = False
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -343,7 +350,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
-             ("contiguous_gradients", "dist.contiguous_gradients"))
+             ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
+             ("loss_in_logits_dtype", "loss.in_logits_dtype"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

@@ -53,10 +53,11 @@ TERMS = (
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
+    "length_cache",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
-OVERHEAD_TERMS = ("cuda_context", "cublas_workspace", "fragmentation")
+OVERHEAD_TERMS = ("cuda_context", "cublas_workspace", "fragmentation", "length_cache")
 
 
 @dataclass
@@ -78,6 +79,9 @@ class Estimate:
     #: torch >= 2.0 (or unknown: the latest) allocates cuBLAS workspaces through the caching
     #: allocator, so ``torch.cuda.max_memory_allocated`` counts them (see :meth:`allocated_peak`)
     workspace_in_allocator: bool = True
+    #: (low, point, high) bytes of the peak that the caching allocator holds cached and
+    #: releases before an out-of-memory error (``length_cache``): not counted by the verdict
+    reclaimable: tuple[int, int, int] = (0, 0, 0)
 
     @property
     def ok(self) -> bool:
@@ -286,10 +290,11 @@ def _estimate(inp: EstimateInput) -> Estimate:
         ph.every(phases, "cublas_workspace", handles * pre, (1.0, top))
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
+    cache = _length_cache(inp, ph, phases, notes)
     for phase in phases:
         allocated = {which: sum(v * (1.0 if which < 0 else ph.bounds[t][which])
                                 for t, v in ph.terms[phase].items()
-                                if t not in ("cuda_context",)) for which in (-1, 0, 1)}
+                                if t not in ("cuda_context", "length_cache")) for which in (-1, 0, 1)}
         frag = allocated[-1] * C.FRAGMENTATION
         frag_hi = allocated[1] * C.FRAGMENTATION_RANGE[1]
         ph.add(phase, "fragmentation", frag, (0.0, frag_hi / frag if frag else 1.0))
@@ -303,7 +308,27 @@ def _estimate(inp: EstimateInput) -> Estimate:
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
                     arch_name=str(getattr(arch, "name", "")), arch_source=prm.source,
-                    workspace_in_allocator=version is None or version >= (2, 0))
+                    workspace_in_allocator=version is None or version >= (2, 0),
+                    reclaimable=(int(cache[0]), round(cache[1]), int(cache[2])))
+
+
+def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
+                  notes: list[str]) -> tuple[float, float, float]:
+    """Cached blocks of other sequence lengths under dynamic padding (``length_cache.py``)."""
+    from preflight.estimate import length_cache
+
+    if not length_cache.applies(inp):
+        return (0.0, 0.0, 0.0)
+    step = max(length_cache.step_bytes(ph.terms.get(p, {})) for p in phases)
+    lo, point, hi = length_cache.cache_bytes(step)
+    if point <= 0:
+        return (0.0, 0.0, 0.0)
+    ph.every(phases, "length_cache", point, (lo / point, hi / point))
+    notes.append(f"batches of varying length (dynamic padding): the caching allocator keeps blocks of "
+                 f"every length it served, about {_gib(int(point))} reserved above the allocated peak "
+                 f"({_gib(int(lo))}-{_gib(int(hi))}); released before an out-of-memory error, so "
+                 "the verdict leaves it out")
+    return lo, point, hi
 
 
 # --------------------------------------------------------------------------- loading

@@ -30,9 +30,12 @@ def verdict(est: Estimate, target: Any, usable_fraction: float = 1.0) -> str:
     memory = target_memory(target) * usable_fraction
     lo, hi = est.interval_bytes
     assert est.peak_bytes is not None
+    # cached blocks the allocator releases before an OOM (length_cache) never make a job fail
+    r_lo, r_point, r_hi = est.reclaimable
+    lo, hi, peak = lo - r_lo, hi - r_hi, est.peak_bytes - r_point
     if hi <= memory:
         return "fits"
-    if est.peak_bytes <= memory:
+    if peak <= memory:
         return "tight"
     if lo <= memory:
         return "likely-oom"

@@ -185,6 +185,9 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
     lo, hi = est.interval_bytes
     lines.append(f"Peak per GPU: {gib(est.peak_bytes)} (interval {gib(lo)} .. {gib(hi)}) "
                  f"during {_PHASE_WORDS.get(est.phase or '', est.phase)}")
+    if est.reclaimable[1] > 0:
+        lines.append(f"  of which {gib(est.reclaimable[1])} cached blocks of other batch lengths: "
+                     "released before an out-of-memory error, not counted by the verdict")
     width = max((len(t) for t in est.breakdown), default=10)
     for term, value in est.breakdown.items():
         lines.append(f"  {term:<{width}}  {gib(value):>12}")

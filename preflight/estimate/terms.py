@@ -372,6 +372,10 @@ LOSS_IN_LOGITS_DTYPE = ("gpt2", "gpt_bigcode", "bloom", "opt", "gpt_neox", "falc
 
 
 def _loss_in_logits_dtype(inp: EstimateInput, arch: Any) -> bool:
+    if inp.loss_in_logits_dtype:
+        # the script's own cross-entropy on the logits the model returns (no labels passed):
+        # the shifted copy and log_softmax in the logits' dtype, whatever the version
+        return True
     version = _transformers_minor(inp)
     return (version is not None and version < (4, 49)
             and str(getattr(arch, "model_type", "")) in LOSS_IN_LOGITS_DTYPE)
