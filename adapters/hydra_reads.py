@@ -40,8 +40,9 @@ _ROOTS = ("config", "cfg", "conf", "args")
 _SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length",
         "max_sequence_length")
 _ACCUM = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "accumulate_grad_batches",
-          "gradient_accumulation", "num_microbatches")
-_CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations")
+          "gradient_accumulation", "num_microbatches", "accumulation_steps")
+_CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations",
+               "use_checkpoint")  # Swin ``SwinTransformer(use_checkpoint=config.TRAIN.USE_CHECKPOINT)``
 # a project's own switch named like one (BLIP ``blip_decoder(vit_grad_ckpt=config['vit_grad_ckpt'])``)
 _CKPT_NAMED = re.compile(r"(^|_)(grad|gradient|activation)_?(ckpt|checkpoint|checkpointing)$")
 _IMAGE = ("image_size", "img_size")
@@ -145,6 +146,12 @@ class _Reader:
                 if len(values) == 1:
                     return self.ev(values[0], depth + 1)
             return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args \
+                and not node.keywords and node.func.attr in ("lower", "upper", "strip"):
+            got = self.ev(node.func.value, depth + 1)  # Swin ``config.TRAIN.OPTIMIZER.NAME.lower()``
+            if got is None or not isinstance(got.value, str):
+                return None
+            return _Val(getattr(got.value, node.func.attr)(), got.path)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
                 and len(node.args) >= 2:
             mod = _dotted(node.args[0])
@@ -482,18 +489,19 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             "per process", "medium")
     for path in sorted(found.read):
         value = known(path)
-        if value is False and path[-1] in _COMPILE_KEYS and not found.compile:
+        last = path[-1].lower() if isinstance(path[-1], str) else path[-1]  # yacs keys are upper case
+        if value is False and last in _COMPILE_KEYS and not found.compile:
             # parler-tts run_parler_tts_training.py:419 ``if training_args.torch_compile:`` with the
             # TrainingArguments default False: whatever the switch turns on does not run
             add("compile.enabled", False, path, f"{'.'.join(path)} read by the code (False)", "medium")
             continue
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             continue
-        if path[-1] in _SEQ:
+        if last in _SEQ:
             add("data.seq_len", value, path, f"{'.'.join(path)} read by the code", "medium")
-        elif path[-1] in _ACCUM:
+        elif last in _ACCUM:
             add("batch.grad_accum", value, path, f"{'.'.join(path)} read by the code", "medium")
-        elif path[-1] in _IMAGE:
+        elif last in _IMAGE:
             add("data.image_size", value, path, f"{'.'.join(path)} read by the code", "medium")
 
 
