@@ -35,6 +35,8 @@ from preflight.adapters.config_object import (
     lookup,
 )
 from preflight.adapters.config_object_argv import unset_or_list
+from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm
+from preflight.adapters.config_object_hydra import hydra_roots
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
     _call,
@@ -58,8 +60,6 @@ _MAX_STEPS = 5000  # functions read while following (a bound on pathological cal
 # decides, and never outranks one (a launch-line value reached this way is still an inference)
 _PRIORITY = -1
 _NOT_TRAIN = ("val", "eval", "test", "valid")
-_OPTIMIZERS = ("Adam", "AdamW", "SGD", "Adagrad", "Adadelta", "Adamax", "RMSprop", "NAdam", "RAdam", "LBFGS",
-               "SparseAdam", "Rprop", "ASGD", "Adafactor")
 _CACHE = "config_object.scratch"
 
 
@@ -436,6 +436,7 @@ class ConfigObjectAdapter(Adapter):
             namespace.unset = unset_or_list(project, script)
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
                                       project.script_args(script), namespace, applied, project)
+            hydra_roots(project, script, combined, scopes)  # the composed config of @hydra.main
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)
@@ -500,8 +501,10 @@ class ConfigObjectAdapter(Adapter):
                         _call(node, reader, found)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
-                        self._ddp(node, parents, reader, plan, combined, shown)
-                        self._optimizer_arm(node, parents, reader, plan, combined, shown)
+                        for arm in (ddp_arm, optimizer_arm):  # config_object_arms.py
+                            got = arm(node, parents, reader, shown)
+                            if got is not None:
+                                self._leaf_fact(plan, combined, *got)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
@@ -524,6 +527,13 @@ class ConfigObjectAdapter(Adapter):
                 if got is not None and got.path is not None and isinstance(got.value, bool):
                     self._leaf_fact(plan, combined, "data.pin_memory", got.value, got.path,
                                     f"{'.'.join(got.path)} given to a data loader as pin_memory ({shown}:{call.lineno})")
+                elif got is not None and got.path is None and isinstance(got.value, bool):
+                    fed = [reader.ev(k.value) for k in call.keywords if k.arg in ("batch_size", "num_workers")]
+                    path = next((g.path for g in fed if g is not None and g.path is not None), None)
+                    if path is not None:  # a literal in the loader the config feeds (F5-TTS trainer.py:301-309)
+                        self._leaf_fact(plan, combined, "data.pin_memory", got.value, path,
+                                        f"pin_memory={got.value} in the data loader that {'.'.join(path)} feeds "
+                                        f"({shown}:{call.lineno})")
             if kw.arg == "num_workers" and "loader" in name.lower():
                 got = reader.ev(kw.value)
                 if got is not None and got.path is not None and isinstance(got.value, int) \
@@ -569,46 +579,6 @@ class ConfigObjectAdapter(Adapter):
                                         f"{kw.value.id}[{key!r}] set by {helper}() from the config object it is "
                                         f"given ({shown}:{bound[0].lineno}), passed to {ast.unparse(call.func)}"
                                         f"(**{kw.value.id}) at line {call.lineno}"), "medium", _PRIORITY)
-
-    def _ddp(self, call: ast.Call, parents: dict[int, ast.AST], reader: _ObjReader, plan: TrainingPlan,
-             combined: Tree, shown: str) -> None:
-        """``DDP(model)`` in the arm of an ``if/elif`` the objects' values take (OLMo
-        ``if cfg.distributed_strategy == DistributedStrategy.ddp:``)."""
-        f = call.func
-        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        if name not in ("DDP", "DistributedDataParallel"):
-            return
-        parent = parents.get(id(call))
-        while parent is not None and not isinstance(parent, ast.If):
-            parent = parents.get(id(parent))
-        if parent is None:
-            return  # not guarded: the framework reading has it
-        path = next((p for p in (reader.chain(n) for n in ast.walk(parent.test)) if p is not None), None)
-        if path is not None:
-            self._leaf_fact(plan, combined, "dist.sharding", "ddp", path,
-                            f"{'.'.join(path)} takes the arm with {name}(...) ({shown}:{call.lineno})")
-
-    def _optimizer_arm(self, call: ast.Call, parents: dict[int, ast.AST], reader: _ObjReader, plan: TrainingPlan,
-                       combined: Tree, shown: str) -> None:
-        """``optim.AdamW(...)`` in the arm of an ``if/elif`` chain on a key that the values take (Swin
-        ``optimizer.py:42-47``: ``opt_lower = config.TRAIN.OPTIMIZER.NAME.lower()`` then ``elif opt_lower ==
-        'adamw':``). The arm taken is decided by ``_runs``; the fact is the key that decided it."""
-        dotted = _dotted(call.func) or ""
-        parts = dotted.split(".")
-        if len(parts) < 2 or parts[-2] != "optim" or parts[-1] not in _OPTIMIZERS:
-            return
-        parent = parents.get(id(call))
-        while parent is not None and not isinstance(parent, ast.If):
-            parent = parents.get(id(parent))
-        if parent is None:
-            return  # not guarded: the framework reading has it
-        for sub in ast.walk(parent.test):
-            got = reader.ev(sub) if isinstance(sub, (ast.Name, ast.Attribute, ast.Call)) else None
-            if got is not None and got.path is not None and isinstance(got.value, str):
-                self._leaf_fact(plan, combined, "optimizer.name", parts[-1], got.path,
-                                f"{'.'.join(got.path)} = {got.value!r} takes the arm with {dotted}(...) "
-                                f"({shown}:{call.lineno})")
-                return
 
     def _leaf_fact(self, plan: TrainingPlan, combined: Tree, field: str, value: Any, path: tuple, detail: str) -> None:
         got = lookup(combined, path)

@@ -133,7 +133,7 @@ def find_apps(project: Project) -> list[HydraApp]:
             continue
         folder = Path(script.source.path).resolve().parent
         for site in idx.find("hydra.main"):
-            apps.append(_app(idx, site, folder, "@hydra.main"))
+            apps.append(_app(idx, site, folder, "@hydra.main", Path(str(project.root))))
         inits = idx.find("hydra.initialize", "hydra.initialize_config_dir")
         composes = idx.find("hydra.compose")
         if inits and composes:
@@ -175,12 +175,19 @@ def _primary_name(directory: Path) -> Optional[str]:
     return found[0] if len(found) == 1 else None
 
 
-def _app(idx: Any, site: CallSite, folder: Path, how: str) -> HydraApp:
+def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] = None) -> HydraApp:
     if site.matches("hydra.initialize_config_dir"):
         directory = _text(idx, site.arg(0, "config_dir"))
         config_dir = Path(directory) if directory else None
     else:
         path = _text(idx, site.arg(0, "config_path"))
+        if path is None and idx.script is not None and idx.script.source.path is not None:
+            from preflight.adapters.hydra_paths import (
+                config_dir as computed,  # an expression (F5-TTS)
+            )
+
+            path = computed(site.arg(0, "config_path"), idx.script.tree, Path(str(idx.script.source.path)),
+                            root or folder)
         config_dir = (folder / path).resolve() if path is not None else None
     version = site.kwarg("version_base")
     # not given: Hydra >= 1.2 behaves as version_base="1.1" (with a warning)

@@ -268,6 +268,8 @@ class _Found:
         self.loader_batch: list[tuple[int, tuple, int]] = []
         self.compile: list[tuple[bool, tuple, int]] = []
         self.rank: list[tuple[int, tuple, int]] = []  # ``LoraConfig(r=E)`` / ``LoraConfig(**{"r": E})``
+        self.accum: list[tuple[int, tuple, int]] = []  # ``Accelerator(gradient_accumulation_steps=E)``
+        self.seq: list[tuple[int, tuple, int]] = []  # ``get_dataset(..., block_size=E)``
         self.read: set[tuple] = set()
 
 
@@ -288,6 +290,10 @@ def _scan(tree: ast.AST, reader: _Reader, found: _Found) -> None:
             elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Store):
                 reader.ev(node)
         found.read |= reader.read_paths
+
+
+def _generation_call(name: str) -> bool:
+    return name in ("generate", "sample", "beam_search", "greedy_search")
 
 
 def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
@@ -313,6 +319,26 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             found.attn.append((attn.value, attn.path, line))
         return
     for kw in call.keywords:
+        if kw.arg is None:  # ``DiT(**model_cfg.model.arch)``: the section's keys are the keywords (F5-TTS)
+            section = reader.ev(kw.value)
+            if section is not None and section.path is not None and isinstance(section.value, dict):
+                for key in section.value:
+                    if isinstance(key, str) and (key in _CKPT_KWARGS or _CKPT_NAMED.search(key)):
+                        got = reader.ev(ast.Attribute(kw.value, key, ast.Load()))
+                        if got is not None and got.path is not None and isinstance(got.value, bool):
+                            found.ckpt.append((got.value, got.path, line))
+        elif kw.arg in _SEQ and kw.arg != "max_length" and not _generation_call(name):
+            # MDLM ``get_dataset(..., block_size=config.model.length)`` (``max_length`` is left out: a
+            # tokenizer call for the source and another for the target each have one)
+            got = reader.ev(kw.value)
+            if got is not None and got.path is not None and isinstance(got.value, int) \
+                    and not isinstance(got.value, bool) and got.value > 0:
+                found.seq.append((got.value, got.path, line))
+        elif kw.arg in ("gradient_accumulation_steps", "accumulate_grad_batches"):
+            got = reader.ev(kw.value)  # the framework's own keyword: a count whatever the key is named
+            if got is not None and got.path is not None and isinstance(got.value, int) \
+                    and not isinstance(got.value, bool) and got.value > 0:
+                found.accum.append((got.value, got.path, line))
         if kw.arg in _CKPT_KWARGS or (kw.arg is not None and _CKPT_NAMED.search(kw.arg)):
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, bool):
@@ -487,6 +513,16 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         value, path, line = found.loader_batch[0]
         add("batch.micro", value, path, f"{'.'.join(path)} given to a data loader as batch_size (line {line}): "
             "per process", "medium")
+    seq = {q[0] for q in found.seq}
+    if len(seq) == 1:
+        value, path, line = found.seq[0]
+        add("data.seq_len", value, path, f"{'.'.join(path)} given as a sequence length keyword (line {line})",
+            "medium")
+    accum = {a[0] for a in found.accum}
+    if len(accum) == 1:
+        value, path, line = found.accum[0]
+        add("batch.grad_accum", value, path, f"{'.'.join(path)} given as gradient_accumulation_steps (line {line})",
+            "medium")
     for path in sorted(found.read):
         value = known(path)
         last = path[-1].lower() if isinstance(path[-1], str) else path[-1]  # yacs keys are upper case
@@ -497,9 +533,11 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             continue
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             continue
-        if last in _SEQ:
+        if last == "global_batch_size":
+            add("batch.global", value, path, f"{'.'.join(path)} read by the code", "medium")
+        elif last in _SEQ and not seq:
             add("data.seq_len", value, path, f"{'.'.join(path)} read by the code", "medium")
-        elif last in _ACCUM:
+        elif last in _ACCUM and not accum:
             add("batch.grad_accum", value, path, f"{'.'.join(path)} read by the code", "medium")
         elif last in _IMAGE:
             add("data.image_size", value, path, f"{'.'.join(path)} read by the code", "medium")
