@@ -13,6 +13,7 @@ builds and which key decided it). Each returns ``(field, value, path, detail)`` 
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any, Optional
 
 _OPTIMIZERS = ("Adam", "AdamW", "SGD", "Adagrad", "Adadelta", "Adamax", "RMSprop", "NAdam", "RAdam", "LBFGS",
@@ -66,3 +67,26 @@ def optimizer_arm(call: ast.Call, parents: dict[int, ast.AST], reader: Any, show
             return ("optimizer.name", parts[-1], got.path,
                     f"{'.'.join(got.path)} = {got.value!r} takes the arm with {dotted}(...) ({shown}:{call.lineno})")
     return None
+
+
+_PADS = re.compile(r"padding\s*=\s*[\"']max_length[\"']")
+
+
+def pads_to_model_max_length(modules: Any) -> bool:
+    """A tokenizer call of the project pads every sample to the tokenizer's ``model_max_length``:
+    ``padding="max_length"`` with no ``max_length=`` beside it (baaivision/Emu3 @ f6ea9aa
+    ``emu3/train/datasets.py:44-48``). Files are searched as text first; only those that match are walked."""
+    for _shown, path, tree in modules.trees:
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        if _PADS.search(text) is None:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call):
+                kws = {k.arg: k.value for k in node.keywords if k.arg}
+                pad = kws.get("padding")
+                if isinstance(pad, ast.Constant) and pad.value == "max_length" and "max_length" not in kws:
+                    return True
+    return False

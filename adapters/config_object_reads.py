@@ -35,7 +35,7 @@ from preflight.adapters.config_object import (
     lookup,
 )
 from preflight.adapters.config_object_argv import unset_or_list
-from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm
+from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_hydra import hydra_roots
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
@@ -513,6 +513,7 @@ class ConfigObjectAdapter(Adapter):
                         and id(node) not in generated:  # a generation length is no training length
                     reader.ev(node)
             found.read |= reader.read_paths
+        found.padded = pads_to_model_max_length(modules)
         _emit(found, known, add, modules.trees[0][0])
 
     def _extra(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, combined: Tree, shown: str,

@@ -270,6 +270,8 @@ class _Found:
         self.rank: list[tuple[int, tuple, int]] = []  # ``LoraConfig(r=E)`` / ``LoraConfig(**{"r": E})``
         self.accum: list[tuple[int, tuple, int]] = []  # ``Accelerator(gradient_accumulation_steps=E)``
         self.seq: list[tuple[int, tuple, int]] = []  # ``get_dataset(..., block_size=E)``
+        self.tok_len: list[tuple[int, tuple, int]] = []  # a tokenizer's ``model_max_length=E``
+        self.padded = False  # the project pads every sample to the tokenizer's length (``padding="max_length"``)
         self.read: set[tuple] = set()
 
 
@@ -301,6 +303,15 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
     line = call.lineno
     if name == "from_pretrained" and isinstance(call.func, ast.Attribute):
         owner = _dotted(call.func.value) or ""
+        if "Tokenizer" in owner:  # Emu3 ``Emu3Tokenizer.from_pretrained(..., model_max_length=args.max_position_embeddings)``
+            kw = next((k.value for k in call.keywords if k.arg == "model_max_length"), None)
+            got = reader.ev(kw) if kw is not None else None
+            value = got.value if got is not None else None
+            if isinstance(value, str) and value.isdigit():
+                value = int(value)  # the launch line's text of an int field (HfArgumentParser converts it)
+            if got is not None and got.path is not None and isinstance(value, int) \
+                    and not isinstance(value, bool) and value > 0:
+                found.tok_len.append((value, got.path, line))
         if any(word in owner for word in _NOT_MODEL) or not call.args:
             return
         part = next((k.value for k in call.keywords if k.arg == "subfolder"), None)
@@ -514,7 +525,12 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         add("batch.micro", value, path, f"{'.'.join(path)} given to a data loader as batch_size (line {line}): "
             "per process", "medium")
     seq = {q[0] for q in found.seq}
-    if len(seq) == 1:
+    if not found.seq and found.padded and len({t[0] for t in found.tok_len}) == 1:
+        value, path, line = found.tok_len[0]
+        seq = {value}
+        add("data.seq_len", value, path, f"{'.'.join(path)} given to the tokenizer as model_max_length (line {line}), "
+            "and the project pads every sample to it (padding=\"max_length\" without a max_length)", "medium")
+    elif len(seq) == 1:
         value, path, line = found.seq[0]
         add("data.seq_len", value, path, f"{'.'.join(path)} given as a sequence length keyword (line {line})",
             "medium")
