@@ -16,6 +16,8 @@ import ast
 import re
 from typing import Any, Optional
 
+from preflight.sources import read_text_limited
+
 _OPTIMIZERS = ("Adam", "AdamW", "SGD", "Adagrad", "Adadelta", "Adamax", "RMSprop", "NAdam", "RAdam", "LBFGS",
                "SparseAdam", "Rprop", "ASGD", "Adafactor")
 Found = Optional[tuple[str, Any, tuple, str]]
@@ -78,8 +80,8 @@ def pads_to_model_max_length(modules: Any) -> bool:
     ``emu3/train/datasets.py:44-48``). Files are searched as text first; only those that match are walked."""
     for _shown, path, tree in modules.trees:
         try:
-            text = path.read_text(errors="replace")
-        except OSError:
+            text = read_text_limited(path, errors="replace")
+        except (OSError, ValueError):
             continue
         if _PADS.search(text) is None:
             continue

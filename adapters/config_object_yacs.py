@@ -94,9 +94,11 @@ class Yacs:
                            for _, _, tree in modules.trees for stmt in tree.body) or self._merges_in_entry()
 
     def _merges_in_entry(self) -> bool:
+        from preflight.sources import read_text_limited
+
         try:
-            return "merge_from_file" in self.m.trees[0][1].read_text(errors="replace")
-        except OSError:
+            return "merge_from_file" in read_text_limited(self.m.trees[0][1], errors="replace")
+        except (OSError, ValueError):
             return False
 
     # -- module-level ``_C = CN(); _C.A.B = 1`` -------------------------------------------------------
