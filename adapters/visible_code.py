@@ -31,6 +31,7 @@ _LIGHTNING = re.compile(r"\b(pytorch_lightning|lightning)\b")
 _COMPILE_WORDS = re.compile(r"torch\.compile|_dynamo|torch_compile|compile_model|(?<![\w.])compile\s*[=:]|"
                             r"(?<!\bre)\.compile\(", re.I)
 _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
+_CACHE = "visible_code.absences"
 
 
 @register_adapter
@@ -39,51 +40,60 @@ class VisibleCodeAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(s.tree is not None and s.source.path is not None for s in project.scripts)
+        """Whether an absence can be written: the reading is done here (an adapter that writes nothing
+        is not named among those detected) and kept for ``contribute``."""
+        found = _absences(project)
+        project.cache[_CACHE] = found
+        return bool(found)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        fields = ("peft.method", "memory.gradient_checkpointing", "compile.enabled")
-        if all(plan.value(f) is not None for f in fields) or len(project.scripts) != 1:
-            return
-        script = project.scripts[0]
-        if script.tree is None or script.source.path is None:
-            return
-        from preflight.adapters.pytorch_local import (
-            _CKPT_OFF,
-            _CKPT_WORDS,
-            _PEFT_WORDS,
-            _hydra_config_texts,
-            _imported_up,
-        )
+        found = project.cache.pop(_CACHE, None)
+        for field, value, source in found if isinstance(found, list) else _absences(project):
+            if plan.value(field) is None:  # a fallback: any other reading of the field wins
+                self.add_checked(plan, field, value, source, "medium", -1)
 
-        path = Path(str(script.source.path))
-        root = Path(str(project.root)) if project.root else None
-        texts = [script.source.text]
-        for local in _imported_up(script.tree, path.resolve().parent, root):
-            try:
-                texts.append(read_text_limited(local, errors="replace"))
-            except (OSError, ValueError):
-                return  # a module not readable: the job is not wholly visible
-        code = _COMMENT_LINE.sub("", "\n".join(texts))
-        if _LOOP.search(code) is None:
-            return  # the loop is not in the project's code
-        if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None:
-            return  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
-        extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
-                           *_hydra_config_texts(project)])
-        where = f"the training loop is the project's own ({len(texts)} file(s) read: the script and the local " \
-                "modules it imports); {} is named nowhere in them, the configs read or the launch line"
-        line = next((i + 1 for i, t in enumerate(script.source.text.splitlines()) if _LOOP.search(t)), None)
-        def src(what: str) -> Any:
-            return project.source(script, line or 1, "code", detail=where.format(what))
 
-        if plan.value("peft.method") is None and _PEFT_WORDS.search(code) is None and _PEFT_WORDS.search(extra) is None:
-            self.add_checked(plan, "peft.method", "none", src("PEFT/LoRA"), "medium", -1)
-        if plan.value("memory.gradient_checkpointing") is None and \
-                _CKPT_WORDS.search(_CKPT_OFF.sub("", code)) is None and _CKPT_WORDS.search(extra) is None:
-            self.add_checked(plan, "memory.gradient_checkpointing", False,
-                             src("activation checkpointing"), "medium", -1)
-        if plan.value("compile.enabled") is None and _COMPILE_WORDS.search(code) is None and \
-                _COMPILE_WORDS.search(extra) is None:
-            self.add_checked(plan, "compile.enabled", False, src("torch.compile"), "medium", -1)
+def _absences(project: Project) -> list[tuple[str, Any, Any]]:
+    if len(project.scripts) != 1:
+        return []
+    script = project.scripts[0]
+    if script.tree is None or script.source.path is None:
+        return []
+    from preflight.adapters.pytorch_local import (
+        _CKPT_OFF,
+        _CKPT_WORDS,
+        _PEFT_WORDS,
+        _hydra_config_texts,
+        _imported_up,
+    )
 
+    path = Path(str(script.source.path))
+    root = Path(str(project.root)) if project.root else None
+    texts = [script.source.text]
+    for local in _imported_up(script.tree, path.resolve().parent, root):
+        try:
+            texts.append(read_text_limited(local, errors="replace"))
+        except (OSError, ValueError):
+            return []  # a module not readable: the job is not wholly visible
+    code = _COMMENT_LINE.sub("", "\n".join(texts))
+    if _LOOP.search(code) is None:
+        return []  # the loop is not in the project's code
+    if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None:
+        return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
+    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
+                       *_hydra_config_texts(project)])
+    where = f"the training loop is the project's own ({len(texts)} file(s) read: the script and the local " \
+            "modules it imports); {} is named nowhere in them, the configs read or the launch line"
+    line = next((i + 1 for i, t in enumerate(script.source.text.splitlines()) if _LOOP.search(t)), None)
+
+    def src(what: str) -> Any:
+        return project.source(script, line or 1, "code", detail=where.format(what))
+
+    out: list[tuple[str, Any, Any]] = []
+    if _PEFT_WORDS.search(code) is None and _PEFT_WORDS.search(extra) is None:
+        out.append(("peft.method", "none", src("PEFT/LoRA")))
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", code)) is None and _CKPT_WORDS.search(extra) is None:
+        out.append(("memory.gradient_checkpointing", False, src("activation checkpointing")))
+    if _COMPILE_WORDS.search(code) is None and _COMPILE_WORDS.search(extra) is None:
+        out.append(("compile.enabled", False, src("torch.compile")))
+    return out
