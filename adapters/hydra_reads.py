@@ -304,8 +304,8 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
     if name == "from_pretrained" and isinstance(call.func, ast.Attribute):
         owner = _dotted(call.func.value) or ""
         if "Tokenizer" in owner:  # Emu3 ``Emu3Tokenizer.from_pretrained(..., model_max_length=args.max_position_embeddings)``
-            kw = next((k.value for k in call.keywords if k.arg == "model_max_length"), None)
-            got = reader.ev(kw) if kw is not None else None
+            limit = next((k.value for k in call.keywords if k.arg == "model_max_length"), None)
+            got = reader.ev(limit) if limit is not None else None
             value = got.value if got is not None else None
             if isinstance(value, str) and value.isdigit():
                 value = int(value)  # the launch line's text of an int field (HfArgumentParser converts it)
