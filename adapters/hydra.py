@@ -180,14 +180,11 @@ def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] 
         directory = _text(idx, site.arg(0, "config_dir"))
         config_dir = Path(directory) if directory else None
     else:
-        path = _text(idx, site.arg(0, "config_path"))
-        if path is None and idx.script is not None and idx.script.source.path is not None:
-            from preflight.adapters.hydra_paths import (
-                config_dir as computed,  # an expression (F5-TTS)
-            )
+        from preflight.adapters.hydra_paths import (
+            config_dir as computed,  # or an expression (F5-TTS)
+        )
 
-            path = computed(site.arg(0, "config_path"), idx.script.tree, Path(str(idx.script.source.path)),
-                            root or folder)
+        path = _text(idx, site.arg(0, "config_path")) or computed(site.arg(0, "config_path"), idx, root or folder)
         config_dir = (folder / path).resolve() if path is not None else None
     version = site.kwarg("version_base")
     # not given: Hydra >= 1.2 behaves as version_base="1.1" (with a warning)
@@ -404,8 +401,9 @@ class _Facts:
         comp = self.composed.composition
         primary = relative(app.config_dir, self.project.root) if app.config_dir else "?"
         origin = f"{app.script.source.display}:{app.line}: " if app.script is not None else ""
-        self.note(f"{origin}{app.how} config {primary}/{app.config_name} "
-                  f"composed by {self.method}")
+        from preflight.adapters.hydra_paths import primary_name
+
+        self.note(f"{origin}{app.how} config {primary}/{primary_name(app, self.project)} composed by {self.method}")
         for text in comp.notes:
             self.note(text)
         for display in sorted(self.composed.files):

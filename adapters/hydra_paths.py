@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import os
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 _OS_PATH = ("os.path.join", "os.path.dirname", "os.path.abspath", "os.path.realpath", "os.path.normpath",
             "path.join", "path.dirname", "path.abspath", "path.realpath", "path.normpath")
@@ -56,13 +56,26 @@ def _package_dir(name: str, script: Path, root: Path) -> Optional[Path]:
     return None
 
 
-def config_dir(expr: Optional[ast.AST], tree: Optional[ast.Module], script: Path, root: Path) -> Optional[str]:
-    """The directory ``expr`` names (absolute, or relative to the script's folder as Hydra reads a
-    relative ``config_path``), or None when it is not known statically."""
-    if expr is None:
+def config_dir(expr: Optional[ast.AST], idx: Any, root: Path) -> Optional[str]:
+    """The directory ``expr`` (an argument of a call in the script ``idx`` indexes) names: absolute, or
+    relative to the script's folder as Hydra reads a relative ``config_path``; None when it is not known
+    statically."""
+    script = getattr(idx, "script", None)
+    if expr is None or script is None or script.source.path is None:
         return None
-    got = _Paths(tree, script, root).value(expr, 0)
+    tree = script.tree if isinstance(script.tree, ast.Module) else None
+    got = _Paths(tree, Path(str(script.source.path)), root).value(expr, 0)
     return str(got) if isinstance(got, (Path, str)) else None
+
+
+def primary_name(app: Any, project: Any) -> Optional[str]:
+    """The primary config's name as composed: ``--config-name X`` on the launch line, else the decorator's."""
+    if app.script is None:
+        return app.config_name
+    from preflight.adapters.hydra_compose import parse_overrides
+
+    flags = parse_overrides([*app.overrides, *project.script_args(app.script)])[1]
+    return flags.get("config_name", app.config_name)
 
 
 class _Paths:
