@@ -75,6 +75,7 @@ class Namespace(dict):
         self.resolve = resolve
         self.display = display
         self.memo: dict[str, Optional[Leaf]] = {}
+        self.unset: Any = None  # name -> a Leaf argparse gives and the index does not (config_object_argv)
 
     def _leaf(self, key: object) -> Optional[Leaf]:
         if not isinstance(key, str):
@@ -228,6 +229,41 @@ class Modules:
                         continue
                     break
         return out
+
+    def function_in(self, name: str, shown: str, depth: int = 0
+                    ) -> Optional[tuple[str, ast.FunctionDef, Optional[ast.ClassDef]]]:
+        """The module-level function ``name`` as the module ``shown`` sees it: its own ``def``, else the
+        one its ``from M import f [as name]`` names (through a package's ``__init__`` re-export, 3 deep).
+        Two modules defining a function of the same name (Swin ``data/__init__.py`` ``build_loader``
+        wrapping ``data/build.py``'s, imported as ``_build_loader``) are told apart this way."""
+        got = next(((p, t) for s, p, t in self.trees if s == shown), None)
+        if got is None or depth > 3:
+            return None
+        path, tree = got
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == name:
+                return shown, node, None
+        for node in _top_imports(tree):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for a in node.names:
+                if (a.asname or a.name) != name:
+                    continue
+                if node.level:
+                    up = path.parent
+                    for _ in range(node.level - 1):
+                        up = up.parent
+                    bases = [up]
+                else:
+                    bases = self.bases
+                rel = (node.module or "").replace(".", "/")
+                for base in bases:
+                    for cand in ((base / f"{rel}.py", base / rel / "__init__.py") if rel else (base / "__init__.py",)):
+                        target = next((s for s, p, _ in self.trees if p == cand.resolve()), None) \
+                            if cand.is_file() else None
+                        if target is not None:
+                            return self.function_in(a.name, target, depth + 1)
+        return None
 
     def klass(self, name: str) -> Optional[tuple[str, ast.ClassDef]]:
         got = self.classes.get(name) or self.classes.get(self.aliases.get(name, ""))

@@ -34,6 +34,9 @@ from preflight.adapters.config_object import (
     assign,
     lookup,
 )
+from preflight.adapters.config_object_argv import unset_or_list
+from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
+from preflight.adapters.config_object_hydra import hydra_roots
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
     _call,
@@ -149,6 +152,7 @@ class _Flow:
                 elif isinstance(node, ast.FunctionDef):
                     self.fns.append((shown, node))
         self.by_id: dict[int, Fn] = {id(fn): fn for _, fn in self.fns}
+        self.shown_of: dict[int, str] = {id(fn): shown for shown, fn in self.fns}
         self.methods: dict[int, list[Fn]] = {}
         for key, klass in self.owner.items():
             self.methods.setdefault(id(klass), []).append(self.by_id[key])
@@ -204,7 +208,7 @@ class _Flow:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1:
                     touched += self._alias(fn, node.targets[0], node.value, reader)
                 elif isinstance(node, ast.Call):
-                    callee = self._into(node, reader)
+                    callee = self._into(node, reader, fn)
                     if callee is not None:
                         touched.append(callee)
             for other in touched:
@@ -286,7 +290,7 @@ class _Flow:
                     changed.extend(self.methods.get(id(klass), []))
         return changed
 
-    def _into(self, call: ast.Call, reader: _ObjReader) -> Optional[Fn]:
+    def _into(self, call: ast.Call, reader: _ObjReader, fn_of: Optional[Fn] = None) -> Optional[Fn]:
         """The callee, when what it receives changed."""
         given: list[tuple[object, tuple]] = []
         for i, arg in enumerate(call.args):
@@ -303,7 +307,7 @@ class _Flow:
                 given.append((kw.arg, path))
         if not given:
             return None
-        callee = self._callee(call)
+        callee = self._callee(call, self.shown_of.get(id(fn_of)) if fn_of is not None else None)
         if callee is None:
             return None
         fn, skip_self = callee
@@ -318,7 +322,7 @@ class _Flow:
                 changed = True
         return fn if changed else None
 
-    def _callee(self, call: ast.Call) -> Optional[tuple[ast.FunctionDef, bool]]:
+    def _callee(self, call: ast.Call, caller: Optional[str] = None) -> Optional[tuple[ast.FunctionDef, bool]]:
         f = call.func
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
         if not name:
@@ -337,6 +341,8 @@ class _Flow:
             init = next((s for s in got[1].body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None)
             return (init, True) if init is not None else None
         fn = self.m.function(name)
+        if fn is None and isinstance(f, ast.Name) and caller is not None:
+            fn = self.m.function_in(name, caller)  # two modules define it: the one the caller imports
         if fn is None:
             return None
         return fn[1], fn[2] is not None
@@ -426,10 +432,11 @@ class ConfigObjectAdapter(Adapter):
                               Path(str(project.root)) if project.root else None)
             builder = Builder(modules)
             applied: set[int] = set()
+            namespace = Namespace(_options(project, script), script.source.display)
+            namespace.unset = unset_or_list(project, script)
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
-                                      project.script_args(script), Namespace(_options(project, script),
-                                                                             script.source.display), applied,
-                                      project)
+                                      project.script_args(script), namespace, applied, project)
+            hydra_roots(project, script, combined, scopes)  # the composed config of @hydra.main
             if not combined:
                 continue
             self._read(project, plan, modules, combined, scopes, applied)
@@ -494,7 +501,10 @@ class ConfigObjectAdapter(Adapter):
                         _call(node, reader, found)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
-                        self._ddp(node, parents, reader, plan, combined, shown)
+                        for arm in (ddp_arm, optimizer_arm):  # config_object_arms.py
+                            got = arm(node, parents, reader, shown)
+                            if got is not None:
+                                self._leaf_fact(plan, combined, *got)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
@@ -503,6 +513,7 @@ class ConfigObjectAdapter(Adapter):
                         and id(node) not in generated:  # a generation length is no training length
                     reader.ev(node)
             found.read |= reader.read_paths
+        found.padded = pads_to_model_max_length(modules)
         _emit(found, known, add, modules.trees[0][0])
 
     def _extra(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, combined: Tree, shown: str,
@@ -512,6 +523,18 @@ class ConfigObjectAdapter(Adapter):
         if "loader" in name.lower() and modules is not None:
             self._loader_kwargs(call, reader, plan, modules, shown)
         for kw in call.keywords:
+            if kw.arg == "pin_memory" and "loader" in name.lower():
+                got = reader.ev(kw.value)
+                if got is not None and got.path is not None and isinstance(got.value, bool):
+                    self._leaf_fact(plan, combined, "data.pin_memory", got.value, got.path,
+                                    f"{'.'.join(got.path)} given to a data loader as pin_memory ({shown}:{call.lineno})")
+                elif got is not None and got.path is None and isinstance(got.value, bool):
+                    fed = [reader.ev(k.value) for k in call.keywords if k.arg in ("batch_size", "num_workers")]
+                    path = next((g.path for g in fed if g is not None and g.path is not None), None)
+                    if path is not None:  # a literal in the loader the config feeds (F5-TTS trainer.py:301-309)
+                        self._leaf_fact(plan, combined, "data.pin_memory", got.value, path,
+                                        f"pin_memory={got.value} in the data loader that {'.'.join(path)} feeds "
+                                        f"({shown}:{call.lineno})")
             if kw.arg == "num_workers" and "loader" in name.lower():
                 got = reader.ev(kw.value)
                 if got is not None and got.path is not None and isinstance(got.value, int) \
@@ -557,24 +580,6 @@ class ConfigObjectAdapter(Adapter):
                                         f"{kw.value.id}[{key!r}] set by {helper}() from the config object it is "
                                         f"given ({shown}:{bound[0].lineno}), passed to {ast.unparse(call.func)}"
                                         f"(**{kw.value.id}) at line {call.lineno}"), "medium", _PRIORITY)
-
-    def _ddp(self, call: ast.Call, parents: dict[int, ast.AST], reader: _ObjReader, plan: TrainingPlan,
-             combined: Tree, shown: str) -> None:
-        """``DDP(model)`` in the arm of an ``if/elif`` the objects' values take (OLMo
-        ``if cfg.distributed_strategy == DistributedStrategy.ddp:``)."""
-        f = call.func
-        name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        if name not in ("DDP", "DistributedDataParallel"):
-            return
-        parent = parents.get(id(call))
-        while parent is not None and not isinstance(parent, ast.If):
-            parent = parents.get(id(parent))
-        if parent is None:
-            return  # not guarded: the framework reading has it
-        path = next((p for p in (reader.chain(n) for n in ast.walk(parent.test)) if p is not None), None)
-        if path is not None:
-            self._leaf_fact(plan, combined, "dist.sharding", "ddp", path,
-                            f"{'.'.join(path)} takes the arm with {name}(...) ({shown}:{call.lineno})")
 
     def _leaf_fact(self, plan: TrainingPlan, combined: Tree, field: str, value: Any, path: tuple, detail: str) -> None:
         got = lookup(combined, path)

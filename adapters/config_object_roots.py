@@ -22,6 +22,7 @@ from preflight.adapters.config_object import (
     lookup,
 )
 from preflight.adapters.config_object_files import file_tree, opened
+from preflight.adapters.config_object_yacs import Yacs
 
 _PARSE = ("parse_args", "parse_args_into_dataclasses")
 Fn = Any  # ast.FunctionDef | ast.Module
@@ -80,9 +81,16 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                                              n.func.id if isinstance(n.func, ast.Name) else "") == "Fire"
                 for n in ast.walk(script_tree))
     options = launch_options(argv)
+    yacs = Yacs(modules, namespace, project, argv)
     fns: list[Fn] = [script_tree] + [n for n in ast.walk(script_tree) if isinstance(n, ast.FunctionDef)]
+    top: dict[str, Tree] = {}  # the entry's module-level objects, seen by its functions
+    given: dict[int, set[str]] = {}  # id(function) -> its parameters the entry passes the parsed options to
     for fn in fns:
         local: dict[str, Tree] = {}
+        if namespace is not None:
+            for param in given.get(id(fn), ()):
+                local[param] = namespace
+        calls: list[ast.Call] = []
         for node in _own(fn) if namespace is not None else []:  # the parsed options, in any branch
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
                     and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE:
@@ -90,8 +98,20 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
                     if isinstance(name, ast.Name):
                         local[name.id] = namespace
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.args:
+                calls.append(node)
+        for call in calls:  # ``main(args)``: ``args`` is the parsed options inside ``main`` too (detectron2-style)
+            assert isinstance(call.func, ast.Name)
+            got = modules.function(call.func.id)
+            if got is None or got[2] is not None or got[0] != shown:
+                continue
+            params = [a.arg for a in got[1].args.args]
+            for i, arg in enumerate(call.args):
+                if isinstance(arg, ast.Name) and isinstance(local.get(arg.id), Namespace) and i < len(params):
+                    given.setdefault(id(got[1]), set()).add(params[i])
         handles: dict[str, ast.AST] = {}
         paths: dict[str, ast.AST] = {}  # names bound to a literal or ``sys.argv[i]``: a config's path
+        unknown: set[str] = set()  # names bound to a call's result not known (``cfg = get_cfg()``)
         for stmt in _straight(fn, handles):
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
             applied.add(id(node))
@@ -101,12 +121,17 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 if isinstance(t0, ast.Tuple) and isinstance(node.value, ast.Tuple) \
                         and len(t0.elts) == len(node.value.elts):
                     pairs = list(zip(t0.elts, node.value.elts))
+                if isinstance(t0, (ast.Tuple, ast.List)) and isinstance(node.value, ast.Call) and len(pairs) == 1:
+                    _yacs_bind(yacs, t0, node.value, local, unknown, shown, top)  # ``args, config = parse_option()``
+                    continue
                 for target, value in pairs:
                     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                             and value.func.attr in _PARSE:
                         continue  # the parsed options, bound above
                     loaded = file_tree(value, handles, local, project, modules.trees[0][1], argv, paths, builder) \
                         if isinstance(target, ast.Name) else None
+                    if loaded is None and isinstance(target, ast.Name) and isinstance(value, ast.Call):
+                        loaded = _yacs_bind(yacs, target, value, local, unknown, shown, top)
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Subscript, ast.Constant)):
                         paths[target.id] = value
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
@@ -124,8 +149,16 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                             if path:
                                 assign(tree, path, builder.value(value, shown))
             elif isinstance(node, ast.Call):
+                if _yacs_effect(yacs, node, local, unknown, shown, top) and fn is not script_tree:
+                    assert isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                    var = node.func.value.id  # a project module's node the entry imports: a global of the entry
+                    if var not in top and isinstance(local.get(var), dict):
+                        combined[var] = local.pop(var)
+                        scopes.setdefault(id(script_tree), {})[var] = (var,)
                 _update(node, local, modules, options, fired, fn)
                 _handed(node, handles, local, project, modules, combined, scopes, argv, paths, builder)
+        if fn is script_tree:
+            top = local
         for var, tree in local.items():
             if leaves(tree) or isinstance(tree, Namespace):
                 combined[var] = tree
@@ -208,3 +241,56 @@ def _update(call: ast.Call, local: dict[str, Tree], modules: Modules, options: l
             key = key.rsplit(".", 1)[-1] if "." in key else key
             if key in tree and not isinstance(tree[key], dict):
                 tree[key] = Leaf(value, "", None, "launch line")
+
+
+def _yacs_env(local: dict[str, Tree], unknown: set[str], top: dict[str, Tree]) -> dict[str, Any]:
+    env: dict[str, Any] = {k: v for k, v in top.items() if k not in unknown}
+    env.update({name: None for name in unknown})
+    env.update(local)
+    return env
+
+
+def _yacs_bind(yacs: Yacs, target: ast.AST, value: ast.Call, local: dict[str, Tree], unknown: set[str],
+               shown: str, top: dict[str, Tree]) -> Optional[Tree]:
+    """A yacs ``CfgNode`` a call returns (``config = get_config(args)``; ``args, config = parse_option()``,
+    bound here): :mod:`preflight.adapters.config_object_yacs`. Returns the tree bound to a name target."""
+    yacs.found = False
+    got = yacs.call_value(value, _yacs_env(local, unknown, top), shown)
+    if not yacs.found:
+        got = None
+    if isinstance(target, ast.Name):
+        if got is None:
+            unknown.add(target.id)
+        else:
+            unknown.discard(target.id)
+        return got if isinstance(got, dict) and not isinstance(got, Namespace) else None
+    elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else []
+    for i, t in enumerate(elts):
+        if not isinstance(t, ast.Name):
+            continue
+        sub = got[i] if isinstance(got, tuple) and len(got) == len(elts) else None
+        if isinstance(sub, dict) and not isinstance(sub, Namespace) and t.id not in local:
+            local[t.id] = sub
+        elif not isinstance(sub, Namespace) and t.id in local and not isinstance(local[t.id], Namespace):
+            local[t.id] = {}  # bound twice: not followed
+    return None
+
+
+def _yacs_effect(yacs: Yacs, call: ast.Call, local: dict[str, Tree], unknown: set[str], shown: str,
+                 top: dict[str, Tree]) -> bool:
+    """``cfg.merge_from_file(args.cfg)`` / ``merge_from_list(args.opts)`` on the entry's config (a project
+    module's ``CN()`` imported, or one a library builds): the file's and the list's keys. True when a node
+    not bound in this function (a project module's, pysot) was merged and is now in ``local``."""
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and f.attr in ("merge_from_file", "merge_from_list")
+            and isinstance(f.value, ast.Name)):
+        return False
+    env = _yacs_env(local, unknown, top)
+    bound_here = f.value.id in unknown  # ``cfg = get_cfg()`` in this function
+    yacs.effect(call, env, shown, 0, True)
+    got = env.get(f.value.id)
+    if isinstance(got, dict) and not isinstance(got, Namespace) and f.value.id not in local:
+        local[f.value.id] = got
+        unknown.discard(f.value.id)
+        return not bound_here
+    return False

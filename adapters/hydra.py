@@ -133,7 +133,7 @@ def find_apps(project: Project) -> list[HydraApp]:
             continue
         folder = Path(script.source.path).resolve().parent
         for site in idx.find("hydra.main"):
-            apps.append(_app(idx, site, folder, "@hydra.main"))
+            apps.append(_app(idx, site, folder, "@hydra.main", Path(str(project.root))))
         inits = idx.find("hydra.initialize", "hydra.initialize_config_dir")
         composes = idx.find("hydra.compose")
         if inits and composes:
@@ -175,12 +175,16 @@ def _primary_name(directory: Path) -> Optional[str]:
     return found[0] if len(found) == 1 else None
 
 
-def _app(idx: Any, site: CallSite, folder: Path, how: str) -> HydraApp:
+def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] = None) -> HydraApp:
     if site.matches("hydra.initialize_config_dir"):
         directory = _text(idx, site.arg(0, "config_dir"))
         config_dir = Path(directory) if directory else None
     else:
-        path = _text(idx, site.arg(0, "config_path"))
+        from preflight.adapters.hydra_paths import (
+            config_dir as computed,  # or an expression (F5-TTS)
+        )
+
+        path = _text(idx, site.arg(0, "config_path")) or computed(site.arg(0, "config_path"), idx, root or folder)
         config_dir = (folder / path).resolve() if path is not None else None
     version = site.kwarg("version_base")
     # not given: Hydra >= 1.2 behaves as version_base="1.1" (with a warning)
@@ -397,8 +401,9 @@ class _Facts:
         comp = self.composed.composition
         primary = relative(app.config_dir, self.project.root) if app.config_dir else "?"
         origin = f"{app.script.source.display}:{app.line}: " if app.script is not None else ""
-        self.note(f"{origin}{app.how} config {primary}/{app.config_name} "
-                  f"composed by {self.method}")
+        from preflight.adapters.hydra_paths import primary_name
+
+        self.note(f"{origin}{app.how} config {primary}/{primary_name(app, self.project)} composed by {self.method}")
         for text in comp.notes:
             self.note(text)
         for display in sorted(self.composed.files):

@@ -40,8 +40,9 @@ _ROOTS = ("config", "cfg", "conf", "args")
 _SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length",
         "max_sequence_length")
 _ACCUM = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "accumulate_grad_batches",
-          "gradient_accumulation", "num_microbatches")
-_CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations")
+          "gradient_accumulation", "num_microbatches", "accumulation_steps")
+_CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations",
+               "use_checkpoint")  # Swin ``SwinTransformer(use_checkpoint=config.TRAIN.USE_CHECKPOINT)``
 # a project's own switch named like one (BLIP ``blip_decoder(vit_grad_ckpt=config['vit_grad_ckpt'])``)
 _CKPT_NAMED = re.compile(r"(^|_)(grad|gradient|activation)_?(ckpt|checkpoint|checkpointing)$")
 _IMAGE = ("image_size", "img_size")
@@ -145,6 +146,12 @@ class _Reader:
                 if len(values) == 1:
                     return self.ev(values[0], depth + 1)
             return None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args \
+                and not node.keywords and node.func.attr in ("lower", "upper", "strip"):
+            got = self.ev(node.func.value, depth + 1)  # Swin ``config.TRAIN.OPTIMIZER.NAME.lower()``
+            if got is None or not isinstance(got.value, str):
+                return None
+            return _Val(getattr(got.value, node.func.attr)(), got.path)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr" \
                 and len(node.args) >= 2:
             mod = _dotted(node.args[0])
@@ -261,6 +268,10 @@ class _Found:
         self.loader_batch: list[tuple[int, tuple, int]] = []
         self.compile: list[tuple[bool, tuple, int]] = []
         self.rank: list[tuple[int, tuple, int]] = []  # ``LoraConfig(r=E)`` / ``LoraConfig(**{"r": E})``
+        self.accum: list[tuple[int, tuple, int]] = []  # ``Accelerator(gradient_accumulation_steps=E)``
+        self.seq: list[tuple[int, tuple, int]] = []  # ``get_dataset(..., block_size=E)``
+        self.tok_len: list[tuple[int, tuple, int]] = []  # a tokenizer's ``model_max_length=E``
+        self.padded = False  # the project pads every sample to the tokenizer's length (``padding="max_length"``)
         self.read: set[tuple] = set()
 
 
@@ -283,11 +294,24 @@ def _scan(tree: ast.AST, reader: _Reader, found: _Found) -> None:
         found.read |= reader.read_paths
 
 
+def _generation_call(name: str) -> bool:
+    return name in ("generate", "sample", "beam_search", "greedy_search")
+
+
 def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
     name = _call_name(call)
     line = call.lineno
     if name == "from_pretrained" and isinstance(call.func, ast.Attribute):
         owner = _dotted(call.func.value) or ""
+        if "Tokenizer" in owner:  # Emu3 ``Emu3Tokenizer.from_pretrained(..., model_max_length=args.max_position_embeddings)``
+            limit = next((k.value for k in call.keywords if k.arg == "model_max_length"), None)
+            got = reader.ev(limit) if limit is not None else None
+            value = got.value if got is not None else None
+            if isinstance(value, str) and value.isdigit():
+                value = int(value)  # the launch line's text of an int field (HfArgumentParser converts it)
+            if got is not None and got.path is not None and isinstance(value, int) \
+                    and not isinstance(value, bool) and value > 0:
+                found.tok_len.append((value, got.path, line))
         if any(word in owner for word in _NOT_MODEL) or not call.args:
             return
         part = next((k.value for k in call.keywords if k.arg == "subfolder"), None)
@@ -306,6 +330,26 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             found.attn.append((attn.value, attn.path, line))
         return
     for kw in call.keywords:
+        if kw.arg is None:  # ``DiT(**model_cfg.model.arch)``: the section's keys are the keywords (F5-TTS)
+            section = reader.ev(kw.value)
+            if section is not None and section.path is not None and isinstance(section.value, dict):
+                for key in section.value:
+                    if isinstance(key, str) and (key in _CKPT_KWARGS or _CKPT_NAMED.search(key)):
+                        got = reader.ev(ast.Attribute(kw.value, key, ast.Load()))
+                        if got is not None and got.path is not None and isinstance(got.value, bool):
+                            found.ckpt.append((got.value, got.path, line))
+        elif kw.arg in _SEQ and kw.arg != "max_length" and not _generation_call(name):
+            # MDLM ``get_dataset(..., block_size=config.model.length)`` (``max_length`` is left out: a
+            # tokenizer call for the source and another for the target each have one)
+            got = reader.ev(kw.value)
+            if got is not None and got.path is not None and isinstance(got.value, int) \
+                    and not isinstance(got.value, bool) and got.value > 0:
+                found.seq.append((got.value, got.path, line))
+        elif kw.arg in ("gradient_accumulation_steps", "accumulate_grad_batches"):
+            got = reader.ev(kw.value)  # the framework's own keyword: a count whatever the key is named
+            if got is not None and got.path is not None and isinstance(got.value, int) \
+                    and not isinstance(got.value, bool) and got.value > 0:
+                found.accum.append((got.value, got.path, line))
         if kw.arg in _CKPT_KWARGS or (kw.arg is not None and _CKPT_NAMED.search(kw.arg)):
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, bool):
@@ -480,20 +524,38 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         value, path, line = found.loader_batch[0]
         add("batch.micro", value, path, f"{'.'.join(path)} given to a data loader as batch_size (line {line}): "
             "per process", "medium")
+    seq = {q[0] for q in found.seq}
+    if not found.seq and found.padded and len({t[0] for t in found.tok_len}) == 1:
+        value, path, line = found.tok_len[0]
+        seq = {value}
+        add("data.seq_len", value, path, f"{'.'.join(path)} given to the tokenizer as model_max_length (line {line}), "
+            "and the project pads every sample to it (padding=\"max_length\" without a max_length)", "medium")
+    elif len(seq) == 1:
+        value, path, line = found.seq[0]
+        add("data.seq_len", value, path, f"{'.'.join(path)} given as a sequence length keyword (line {line})",
+            "medium")
+    accum = {a[0] for a in found.accum}
+    if len(accum) == 1:
+        value, path, line = found.accum[0]
+        add("batch.grad_accum", value, path, f"{'.'.join(path)} given as gradient_accumulation_steps (line {line})",
+            "medium")
     for path in sorted(found.read):
         value = known(path)
-        if value is False and path[-1] in _COMPILE_KEYS and not found.compile:
+        last = path[-1].lower() if isinstance(path[-1], str) else path[-1]  # yacs keys are upper case
+        if value is False and last in _COMPILE_KEYS and not found.compile:
             # parler-tts run_parler_tts_training.py:419 ``if training_args.torch_compile:`` with the
             # TrainingArguments default False: whatever the switch turns on does not run
             add("compile.enabled", False, path, f"{'.'.join(path)} read by the code (False)", "medium")
             continue
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             continue
-        if path[-1] in _SEQ:
+        if last == "global_batch_size":
+            add("batch.global", value, path, f"{'.'.join(path)} read by the code", "medium")
+        elif last in _SEQ and not seq:
             add("data.seq_len", value, path, f"{'.'.join(path)} read by the code", "medium")
-        elif path[-1] in _ACCUM:
+        elif last in _ACCUM and not accum:
             add("batch.grad_accum", value, path, f"{'.'.join(path)} read by the code", "medium")
-        elif path[-1] in _IMAGE:
+        elif last in _IMAGE:
             add("data.image_size", value, path, f"{'.'.join(path)} read by the code", "medium")
 
 

@@ -53,6 +53,18 @@ def _dotted(node: ast.AST) -> Optional[str]:
     return None
 
 
+def _optimizer_step(call: ast.Call) -> bool:
+    """``optimizer.step()``, or ``scaler.step(optimizer)`` through an AMP grad scaler (jaywalnut310/vits
+    @ 2e561ba ``train.py:176,193``: ``scaler.step(optim_d)`` and ``scaler.step(optim_g)`` on every batch)."""
+    f = call.func
+    if not (isinstance(f, ast.Attribute) and f.attr == "step"):
+        return False
+    owner = (_dotted(f.value) or "").lower()
+    if not call.args:
+        return "optim" in owner
+    return "scaler" in owner and len(call.args) == 1 and "optim" in (_dotted(call.args[0]) or "").lower()
+
+
 def _calls_at_level(stmt: ast.stmt) -> list[ast.Call]:
     """The calls of a statement of a loop's body that run each time it runs: not those under an
     ``if``/``with``/``try`` or a nested loop or function of it."""
@@ -124,30 +136,31 @@ class LoopShapesAdapter(Adapter):
         neither under an ``if`` of the loop nor in a loop of their own (salesforce/BLIP
         ``train_caption.py:44-48`` at 056a169: ``optimizer.zero_grad(); loss.backward();
         optimizer.step()``): no gradient accumulation, 1 (medium, a fallback: a framework's or a
-        config's count outranks it). Two such loops that disagree, a step under a condition
-        (``if (i + 1) % K == 0``), or a ``no_sync`` context say nothing."""
+        config's count outranks it). Several steps on every pass (a GAN's two optimizers, each through
+        an AMP scaler: ``scaler.step(optim_d)``, ``scaler.step(optim_g)``) are still one step per batch.
+        Two such loops, a step under a condition (``if (i + 1) % K == 0``), or a ``no_sync`` context
+        say nothing."""
         found: list[ast.AST] = []
         for loop in nodes_of(script.tree):
             if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
                 continue
-            backward = step = None
+            backward = None
+            steps: list[ast.Call] = []
             for stmt in loop.body:
                 for call in _calls_at_level(stmt):
                     f = call.func
                     if isinstance(f, ast.Attribute) and f.attr == "backward" and backward is None:
                         backward = call
-                    elif isinstance(f, ast.Attribute) and f.attr == "step" and not call.args \
-                            and "optim" in (_dotted(f.value) or "").lower() and backward is not None:
-                        step = call
+                    elif _optimizer_step(call) and backward is not None:
+                        steps.append(call)
             if backward is None:
                 continue
-            deep = [(n, n.func) for n in ast.walk(loop) if isinstance(n, ast.Call)
+            deep = [n for n in ast.walk(loop) if isinstance(n, ast.Call)
                     and isinstance(n.func, ast.Attribute) and n.func.attr in ("step", "no_sync", "no_backward_sync")]
-            if step is None or any(n is not step and f.attr != "step" for n, f in deep) or \
-                    any(f.attr == "step" and n is not step and "optim" in (_dotted(f.value) or "").lower()
-                        for n, f in deep):
-                return  # a conditional or second optimizer step, or a no_sync context: not this reading
-            found.append(step)
+            if not steps or any(isinstance(n.func, ast.Attribute) and n.func.attr != "step" for n in deep) or \
+                    any(_optimizer_step(n) and not any(n is s for s in steps) for n in deep):
+                return  # a conditional optimizer step, or a no_sync context: not this reading
+            found.append(steps[0])
         if len(found) != 1:
             return
         self.add_checked(plan, "batch.grad_accum", 1,

@@ -139,6 +139,8 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
     for name, why in names:
         found = _find(name, bases)
         if found is None:
+            if why.startswith(("--config-name ", "-cn ")):  # a name in the Hydra app's config directory
+                continue  # (adapters/hydra.py composes it, or says why it cannot)
             out.notes.append(f"the launch line names {name} ({why}); not found, not read")
             continue
         key = os.path.abspath(found)

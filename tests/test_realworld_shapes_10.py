@@ -163,11 +163,12 @@ def test_conditional_step_says_nothing(cli, tmp_path):
     assert fact(plan, "batch.grad_accum") is None
 
 
-def test_step_through_a_scaler_says_nothing(cli, tmp_path):
-    # scaler.step(optimizer): the step is not read here; nothing is claimed
+def test_step_through_a_scaler_on_every_batch_is_no_accumulation(cli, tmp_path):
+    # scaler.step(optimizer) on every batch (jobs11: the AMP scaler's step is the optimizer's step,
+    # jaywalnut310/vits train.py:176,193): one step per batch, no accumulation
     write(tmp_path, {"train.py": EVERY_BATCH.replace("STEP", "scaler.step(optimizer)")})
     plan = plan_of(cli, "train.py", cwd=tmp_path)
-    assert fact(plan, "batch.grad_accum") is None
+    assert fact(plan, "batch.grad_accum").value == 1
 
 
 # huggingface/parler-tts @ d108732cd57788ec86bc857d99a6cabd66663d68: parler_tts/modeling_parler_tts.py:681

@@ -1,0 +1,99 @@
+"""Absences recorded when the whole job is visible: the training loop is the project's own code (a
+``backward()`` or a Lightning ``training_step`` in the script or the local modules it imports, not a
+transformers/TRL ``Trainer``), and neither that code, the configs the job reads, its Hydra config folder
+nor the launch line names PEFT/LoRA, activation checkpointing or ``torch.compile``: ``peft.method`` none,
+``memory.gradient_checkpointing`` False, ``compile.enabled`` False (medium, priority -1: a fallback any
+reading outranks; written only where no adapter set the field).
+
+This extends the plain-loop reading of :func:`preflight.adapters.pytorch_local.absent_in_loop` (which
+needs the loop in the entry script) to loops in the project's modules (microsoft/Swin-Transformer @ f82860b:
+the backward is in ``utils.py``'s ``NativeScalerWithGradNormCount``; kuleshov-group/mdlm @ c112c52: a
+LightningModule's ``training_step`` in ``diffusion.py``; karpathy/minGPT @ 37baab7: ``mingpt/trainer.py``).
+A loop inside a library (timm's ``NativeScaler``) is not visible, and nothing is claimed then.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from preflight.adapters_api import Adapter, Project
+from preflight.plan import TrainingPlan
+from preflight.registry import register_adapter
+from preflight.sources import read_text_limited
+
+_LOOP = re.compile(r"\.backward\(|\bdef training_step\(")
+_HF_TRAINER = re.compile(r"\b(Trainer|SFTTrainer|DPOTrainer|Seq2SeqTrainer|RewardTrainer|PPOTrainer|GRPOTrainer|"
+                         r"ORPOTrainer|KTOTrainer)\s*\(|TrainingArguments\b|HfArgumentParser\b")
+_LIGHTNING = re.compile(r"\b(pytorch_lightning|lightning)\b")
+# torch.compile by any of its spellings (``re.compile`` is not one; a switch ``compile: true`` is)
+_COMPILE_WORDS = re.compile(r"torch\.compile|_dynamo|torch_compile|compile_model|(?<![\w.])compile\s*[=:]|"
+                            r"(?<!\bre)\.compile\(", re.I)
+_COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
+_CACHE = "visible_code.absences"
+
+
+@register_adapter
+class VisibleCodeAdapter(Adapter):
+    name = "visible_code"  # after the framework readers and value_flow (adapters run by name)
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        """Whether an absence can be written: the reading is done here (an adapter that writes nothing
+        is not named among those detected) and kept for ``contribute``."""
+        found = _absences(project)
+        project.cache[_CACHE] = found
+        return bool(found)
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        found = project.cache.pop(_CACHE, None)
+        for field, value, source in found if isinstance(found, list) else _absences(project):
+            if plan.value(field) is None:  # a fallback: any other reading of the field wins
+                self.add_checked(plan, field, value, source, "medium", -1)
+
+
+def _absences(project: Project) -> list[tuple[str, Any, Any]]:
+    if len(project.scripts) != 1:
+        return []
+    script = project.scripts[0]
+    if script.tree is None or script.source.path is None:
+        return []
+    from preflight.adapters.pytorch_local import (
+        _CKPT_OFF,
+        _CKPT_WORDS,
+        _PEFT_WORDS,
+        _hydra_config_texts,
+        _imported_up,
+    )
+
+    path = Path(str(script.source.path))
+    root = Path(str(project.root)) if project.root else None
+    texts = [script.source.text]
+    for local in _imported_up(script.tree, path.resolve().parent, root):
+        try:
+            texts.append(read_text_limited(local, errors="replace"))
+        except (OSError, ValueError):
+            return []  # a module not readable: the job is not wholly visible
+    code = _COMMENT_LINE.sub("", "\n".join(texts))
+    if _LOOP.search(code) is None:
+        return []  # the loop is not in the project's code
+    if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None:
+        return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
+    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
+                       *_hydra_config_texts(project)])
+    where = f"the training loop is the project's own ({len(texts)} file(s) read: the script and the local " \
+            "modules it imports); {} is named nowhere in them, the configs read or the launch line"
+    line = next((i + 1 for i, t in enumerate(script.source.text.splitlines()) if _LOOP.search(t)), None)
+
+    def src(what: str) -> Any:
+        return project.source(script, line or 1, "code", detail=where.format(what))
+
+    out: list[tuple[str, Any, Any]] = []
+    if _PEFT_WORDS.search(code) is None and _PEFT_WORDS.search(extra) is None:
+        out.append(("peft.method", "none", src("PEFT/LoRA")))
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", code)) is None and _CKPT_WORDS.search(extra) is None:
+        out.append(("memory.gradient_checkpointing", False, src("activation checkpointing")))
+    if _COMPILE_WORDS.search(code) is None and _COMPILE_WORDS.search(extra) is None:
+        out.append(("compile.enabled", False, src("torch.compile")))
+    return out

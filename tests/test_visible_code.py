@@ -1,0 +1,153 @@
+"""Absences recorded when the whole job is visible (adapters/visible_code.py) and one optimizer step per
+batch through an AMP scaler (adapters/loop_shapes.py). Fixtures of our own copying real shapes, each
+citing repository, path and commit; each must-fire test has a silent twin."""
+
+from __future__ import annotations
+
+from preflight.plan import TrainingPlan
+from tests.test_config_object import plan_of, write
+
+
+def by(plan: dict, field: str, adapter: str):
+    for f in TrainingPlan.from_dict(plan).facts(field):
+        if f.adapter == adapter:
+            return f
+    return None
+
+
+# microsoft/Swin-Transformer @ f82860bfb5225915aca09c3227159ee9e1df874d: main.py:180-215 (the epoch loop calls
+# loss_scaler(loss, optimizer, ...)), utils.py:NativeScalerWithGradNormCount.__call__
+# (self._scaler.scale(loss).backward(create_graph=create_graph)): the backward is in a local module.
+SWIN_LOOP = {
+    "main.py": """\
+        import torch
+        from utils import NativeScalerWithGradNormCount as NativeScaler
+
+
+        def train_one_epoch(model, data_loader, optimizer, loss_scaler):
+            for samples, targets in data_loader:
+                with torch.cuda.amp.autocast():
+                    loss = model(samples).mean()
+                loss_scaler(loss, optimizer, parameters=model.parameters())
+
+
+        if __name__ == '__main__':
+            model = torch.nn.Linear(4, 4)
+            optimizer = torch.optim.AdamW(model.parameters())
+            train_one_epoch(model, [], optimizer, NativeScaler())
+    """,
+    "utils.py": """\
+        import torch
+
+
+        class NativeScalerWithGradNormCount:
+            def __init__(self):
+                self._scaler = torch.cuda.amp.GradScaler()
+
+            def __call__(self, loss, optimizer, parameters=None, update_grad=True):
+                self._scaler.scale(loss).backward()
+                if update_grad:
+                    self._scaler.step(optimizer)
+                    self._scaler.update()
+    """,
+}
+
+
+def test_loop_in_a_local_module_records_the_absences(cli, tmp_path):
+    write(tmp_path, SWIN_LOOP)
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    peft = by(plan, "peft.method", "visible_code")
+    assert peft is not None and peft.value == "none" and peft.confidence == "medium"
+    assert by(plan, "memory.gradient_checkpointing", "visible_code").value is False
+    assert by(plan, "compile.enabled", "visible_code").value is False
+
+
+def test_a_mention_anywhere_in_the_job_keeps_it_unknown(cli, tmp_path):
+    """Silent twin: the local module names torch.utils.checkpoint and torch.compile, a launch-line
+    option names LoRA: nothing is claimed for those three."""
+    files = dict(SWIN_LOOP)
+    files["utils.py"] = "import torch.utils.checkpoint as cp\n" + files["utils.py"].replace(
+        "self._scaler = torch.cuda.amp.GradScaler()",
+        "self._scaler = torch.cuda.amp.GradScaler()\n        self.fn = torch.compile(lambda x: x)")
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", "--", "--lora_r", "8", cwd=tmp_path)
+    assert by(plan, "peft.method", "visible_code") is None
+    assert by(plan, "memory.gradient_checkpointing", "visible_code") is None
+    assert by(plan, "compile.enabled", "visible_code") is None
+
+
+def test_loop_in_a_library_is_not_visible(cli, tmp_path):
+    """Silent twin: timm's NativeScaler does the backward (huggingface/pytorch-image-models train.py):
+    the loop is not the project's, nothing is claimed."""
+    files = {"main.py": SWIN_LOOP["main.py"].replace("from utils import NativeScalerWithGradNormCount as NativeScaler",
+                                                      "from timm.utils import NativeScaler")}
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert by(plan, "peft.method", "visible_code") is None
+
+
+def test_hf_trainer_jobs_are_left_to_the_transformers_adapter(cli, tmp_path):
+    """Silent twin: a transformers Trainer runs the loop (a local module with a custom backward helper
+    is not the loop)."""
+    files = dict(SWIN_LOOP)
+    files["main.py"] = files["main.py"].replace(
+        "train_one_epoch(model, [], optimizer, NativeScaler())",
+        "Trainer(model=model, args=TrainingArguments('out')).train()").replace(
+        "import torch\n", "import torch\n        from transformers import Trainer, TrainingArguments\n", 1)
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert by(plan, "compile.enabled", "visible_code") is None
+
+
+# jaywalnut310/vits @ 2e561ba58618d021b5b8323d3765880f7e0ecfdb: train.py:137-193 (a GAN: the discriminator's
+# and the generator's backward and scaler.step on every batch, each through the same GradScaler).
+VITS = {
+    "train.py": """\
+        import torch
+        from torch.cuda.amp import autocast, GradScaler
+
+
+        def train_and_evaluate(nets, optims, scaler, loader):
+            net_g, net_d = nets
+            optim_g, optim_d = optims
+            for batch_idx, (x, y) in enumerate(loader):
+                with autocast(enabled=True):
+                    y_hat = net_g(x)
+                    loss_disc_all = net_d(y, y_hat.detach()).mean()
+                optim_d.zero_grad()
+                scaler.scale(loss_disc_all).backward()
+                scaler.unscale_(optim_d)
+                scaler.step(optim_d)
+                with autocast(enabled=True):
+                    loss_gen_all = net_d(y, y_hat).mean()
+                optim_g.zero_grad()
+                scaler.scale(loss_gen_all).backward()
+                scaler.unscale_(optim_g)
+                scaler.step(optim_g)
+                scaler.update()
+
+
+        if __name__ == "__main__":
+            net_g, net_d = torch.nn.Linear(2, 2), torch.nn.Linear(2, 2)
+            optim_g = torch.optim.AdamW(net_g.parameters(), 2e-4)
+            optim_d = torch.optim.AdamW(net_d.parameters(), 2e-4)
+            train_and_evaluate([net_g, net_d], [optim_g, optim_d], GradScaler(enabled=True), [])
+    """,
+}
+
+
+def test_scaler_step_on_every_batch_is_no_accumulation(cli, tmp_path):
+    write(tmp_path, VITS)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    accum = by(plan, "batch.grad_accum", "loop_shapes")
+    assert accum is not None and accum.value == 1 and accum.source.line == 15
+
+
+def test_scaler_step_under_a_condition_says_nothing(cli, tmp_path):
+    """Silent twin: the generator's step every 4 batches (accumulation): no count is claimed."""
+    files = {"train.py": VITS["train.py"].replace(
+        "                scaler.step(optim_g)\n",
+        "                if (batch_idx + 1) % 4 == 0:\n                    scaler.step(optim_g)\n")}
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert by(plan, "batch.grad_accum", "loop_shapes") is None
