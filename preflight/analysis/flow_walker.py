@@ -62,6 +62,7 @@ class FunctionFlow(ExprEvaluator):
         self.backward_calls: dict[ast.AST, TrainingCall] = {}
         self.backward_names: dict[str, list[TrainingCall]] = {}
         self._backward_keys: dict[int, Optional[list[tuple[int, int]]]] = {}
+        self._subscript_calls: dict[int, set[int]] = {}  # id(calls) -> ids of backward calls on an entry
         for tc in flow.backward_calls_in(fn):
             self.backward_calls[tc.call] = tc
             root = _leftmost_name(tc.value) if tc.value is not None else None
@@ -377,9 +378,19 @@ class FunctionFlow(ExprEvaluator):
                             "so it carries an autograd graph")
         kind = SCALAR if isinstance(call, ast.Call) and not any(
             k.arg == "gradient" for k in call.keywords) else UNKNOWN
-        if any(isinstance(tc.value, ast.Subscript) and tc.call is call for tc in calls):
+        if id(call) in self._subscript_backwards(calls):
             kind = CONTAINER  # the backward reads one entry: the name holds a dict (or list) of losses
         return join(fact, GradFact(frozenset({oid}), kind))
+
+    def _subscript_backwards(self, calls: list[TrainingCall]) -> set[int]:
+        """The ids of the backward calls among ``calls`` that read one entry of the name
+        (``losses["total"].backward()``), once per list: a function of many training loops
+        binds the same name before each of its many backward calls."""
+        found = self._subscript_calls.get(id(calls))
+        if found is None:
+            found = self._subscript_calls[id(calls)] = {
+                id(tc.call) for tc in calls if isinstance(tc.value, ast.Subscript)}
+        return found
 
     def _reached_backward(self, calls: list[TrainingCall], stmt: ast.AST) -> Optional[ast.AST]:
         """The backward call this binding reaches: later in the text, and inside the
