@@ -114,6 +114,8 @@ JOB = {
     "PF524": "plan.pf524_prepared_step_scheduler_per_process",
     "PF525": "plan.pf525_hydra_interpolation_relative",
     "PF526": "plan.pf526_hydra_override_not_in_config",
+    "PF527": "plan.pf527_deepspeed_scheduler_replaces_job_schedule",
+    "PF528": "plan.pf528_warmup_max_lr_default",
     "PF540": "plan.pf540_offload_with_client_optimizer",
     "PF541": "plan.pf541_deepspeed_half_vs_trainer",
     "PF542": "plan.pf542_zero3_generate_without_synced_gpus",
