@@ -143,9 +143,9 @@ def main(args, model, optimizer, lr_scheduler):
     return model
 # --- configs/deepspeed_config.json
 {
-  "train_micro_batch_size_per_gpu": "auto",
-  "optimizer": {"type": "AdamW", "params": {"lr": "auto"}},
-  "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_max_lr": "auto", "total_num_steps": "auto"}}
+  "train_micro_batch_size_per_gpu": 4,
+  "optimizer": {"type": "AdamW", "params": {"lr": 2e-5}},
+  "scheduler": {"type": "WarmupDecayLR", "params": {"warmup_max_lr": 2e-5, "total_num_steps": 10000}}
 }
 """,
 ]
