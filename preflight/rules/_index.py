@@ -118,6 +118,7 @@ JOB = {
     "PF526": "plan.pf526_hydra_override_not_in_config",
     "PF527": "plan.pf527_deepspeed_scheduler_replaces_job_schedule",
     "PF528": "plan.pf528_warmup_max_lr_default",
+    "PF529": "plan.pf529_hydra_relative_path_in_run_dir",
     "PF540": "plan.pf540_offload_with_client_optimizer",
     "PF541": "plan.pf541_deepspeed_half_vs_trainer",
     "PF542": "plan.pf542_zero3_generate_without_synced_gpus",

@@ -237,3 +237,52 @@ args = TrainingArguments(output_dir="out", deepspeed="ds.json", learning_rate=2e
 }
 """,
 ]
+
+_HYDRA_APP = """
+# --- train.py
+import hydra
+import torchvision
+from torch.utils.data import DataLoader
+
+
+@hydra.main(config_path="recipes", config_name="cifar10", {version})
+def main(cfg):
+    train_set = torchvision.datasets.CIFAR10(root={root}, train=True, download=True){pin}
+    loader = DataLoader(train_set, batch_size=cfg.training.batch_size, shuffle=True)
+    return loader
+
+
+if __name__ == "__main__":
+    main()
+# --- recipes/cifar10.yaml
+dataset:
+  root: {value}
+training:
+  batch_size: 128
+{extra}"""
+
+PF529_BAD = [
+    # super-gradients PR 321: "./data" under Hydra 1.1 semantics, downloaded again on every run
+    _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", pin="  # warning: PF529",
+                      value="./data", extra=""),
+    # version_base not given (Hydra >= 1.2 then behaves as 1.1), a bare relative folder
+    _HYDRA_APP.format(version="", root="cfg.dataset.root", pin="  # warning: PF529", value="datasets/cifar10",
+                      extra=""),
+]
+
+PF529_GOOD = [
+    # the fix: the path made absolute against the launch directory
+    _HYDRA_APP.format(version='version_base="1.1"', root="hydra.utils.to_absolute_path(cfg.dataset.root)",
+                      value="./data", extra="", pin=""),
+    # Hydra 1.2 semantics keep the launch directory
+    _HYDRA_APP.format(version='version_base="1.3"', root="cfg.dataset.root", value="./data", extra="", pin=""),
+    _HYDRA_APP.format(version="version_base=None", root="cfg.dataset.root", value="./data", extra="", pin=""),
+    # chdir switched off in the config
+    _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", value="./data",
+                      extra="hydra:\n  job:\n    chdir: false\n", pin=""),
+    # an absolute path, or one built from an interpolation (lightning-hydra-template's paths.data_dir)
+    _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", value="/datasets/cifar10",
+                      extra="", pin=""),
+    _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", value="${oc.env:DATA_ROOT}/cifar",
+                      extra="", pin=""),
+]
