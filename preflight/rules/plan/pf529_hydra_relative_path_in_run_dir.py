@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_function, lookup
 
 # keywords that take a folder or file to read data from
 _PATH_KEYWORDS = frozenset({"root", "data_dir", "data_root", "dataset_root", "data_path", "dataset_path",
@@ -43,31 +44,7 @@ def _relative(value: Any) -> bool:
     return not (v.startswith(("/", "~", "$", "\\")) or "://" in v or re.match(r"^[A-Za-z]:[\\/]", v))
 
 
-def _chain(node: ast.AST, root: str) -> Optional[tuple[str, ...]]:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name) and node.id == root and parts:
-        return tuple(reversed(parts))
-    return None
 
-
-def _lookup(config: Any, path: tuple[str, ...]) -> Any:
-    for part in path:
-        if not isinstance(config, dict) or part not in config:
-            return None
-        config = config[part]
-    return config
-
-
-def _main_function(script: Any, line: Optional[int]) -> Optional[ast.FunctionDef]:
-    for node in ast.walk(script.tree):
-        if isinstance(node, ast.FunctionDef) and node.args.args and any(
-                "hydra" in ast.unparse(d) and "main" in ast.unparse(d) for d in node.decorator_list) \
-                and (line is None or node.lineno <= line + len(node.decorator_list) + 1):
-            return node
-    return None
 
 
 @register
@@ -121,7 +98,7 @@ cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
             text = script.text if script.text is not None else script.source.text
             if "to_absolute_path" in text or "get_original_cwd" in text or not _changes_cwd(comp):
                 continue
-            fn = _main_function(script, comp.app.line)
+            fn = hydra_main_function(script, comp.app.line)
             if fn is None:
                 continue
             root = fn.args.args[0].arg
@@ -131,8 +108,8 @@ cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
                 for kw in call.keywords:
                     if kw.arg not in _PATH_KEYWORDS:
                         continue
-                    path = _chain(kw.value, root)
-                    value = _lookup(comp.config, path) if path else None
+                    path = config_chain(kw.value, root)
+                    value = lookup(comp.config, path) if path else None
                     if path is None or not _relative(value):
                         continue
                     origin = comp.origins.get(path)
