@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -58,14 +58,14 @@ def _epoch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
     return f"{keyword}={text}"
 
 
-def _loop_source(loop: ast.For) -> ast.expr:
+def _loop_source(loop: Union[ast.For, ast.AsyncFor]) -> ast.expr:
     it = loop.iter
     while isinstance(it, ast.Call) and it.args and call_last(it) in LOADER_WRAPPERS | {"tqdm", "track"}:
         it = it.args[0]
     return it
 
 
-def _is_batch_loop(loop: ast.For) -> bool:
+def _is_batch_loop(loop: Union[ast.For, ast.AsyncFor]) -> bool:
     source = _loop_source(loop)
     if isinstance(source, ast.Call) and call_last(source) == "range":
         return False
@@ -153,7 +153,7 @@ steps (`T_max=num_epochs * len(train_loader)`).
                     evidence=[ctx.evidence(call, "the scheduler is built here, its period in epochs")])
 
     @staticmethod
-    def _batch_loop(ctx: FileContext, step: ast.AST) -> Optional[ast.For]:
+    def _batch_loop(ctx: FileContext, step: ast.AST) -> Optional[Union[ast.For, ast.AsyncFor]]:
         """The innermost loop around ``step`` when it iterates a data loader and no epoch-end test gates it."""
         for anc in ctx.ancestors(step):
             if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
@@ -165,5 +165,5 @@ steps (`T_max=num_epochs * len(train_loader)`).
             if isinstance(anc, ast.While):
                 return None
             if isinstance(anc, (ast.For, ast.AsyncFor)):
-                return anc if _is_batch_loop(anc) else None  # type: ignore[return-value]
+                return anc if _is_batch_loop(anc) else None
         return None

@@ -66,8 +66,9 @@ Set `"warmup_max_lr"` to the optimizer's `lr` (under the HF Trainer, `"auto"`).
             kind = sched.get("type")
             if kind not in ("WarmupLR", "WarmupDecayLR"):
                 continue
-            params = sched.get("params") if isinstance(sched.get("params"), dict) else {}
-            opt_params = opt.get("params") if isinstance(opt.get("params"), dict) else {}
+            raw_params, raw_opt = sched.get("params"), opt.get("params")
+            params: dict[str, Any] = raw_params if isinstance(raw_params, dict) else {}
+            opt_params: dict[str, Any] = raw_opt if isinstance(raw_opt, dict) else {}
             lr = _number(opt_params.get("lr"))
             if "warmup_max_lr" in params or lr is None or lr == _DEFAULT_MAX_LR:
                 continue
