@@ -86,6 +86,9 @@ OTHER_RULES_ON_GOOD = {
     # real: zero_grad() on every batch and opt.step() every 2nd: PF108 rightly sees no
     # accumulation to scale, and the odd batches' gradients are wiped unused (PF457)
     ("PF108", 3): [("PF457", 7)],
+    # real: the DistributedSampler loader is prepared, and Accelerate shards it a second time
+    # (PF447); PF202's point (prepare's sampler sets the epoch itself) stands
+    ("PF202", 5): [("PF447", 6)],
 }
 
 

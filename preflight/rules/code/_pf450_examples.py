@@ -49,6 +49,31 @@ class Segmenter(pl.LightningModule):
             "interval": "step",  # warning: PF450
         }
 """,
+    # Lightning issue 9475: 'interval' spelled 'steps' (Lightning knows 'step' and 'epoch')
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Classifier(pl.LightningModule):
+    def configure_optimizers(self):
+        optimizer = torch.optim.SGD(self.parameters(), lr=0.1)
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1000, gamma=0.1)
+        return [optimizer], [{"scheduler": scheduler, "interval": "steps"}]  # warning: PF450
+""",
+    # the same typo in the nested dict of the documented form, with a monitor
+    """
+import lightning as L
+from torch import optim
+
+
+class Regressor(L.LightningModule):
+    def configure_optimizers(self):
+        opt = optim.Adam(self.parameters(), lr=1e-3)
+        sched = optim.lr_scheduler.ReduceLROnPlateau(opt)
+        return {"optimizer": opt,
+                "lr_scheduler": {"scheduler": sched, "interval": "epochs", "monitor": "val_loss"}}  # warning: PF450
+""",
 ]
 
 PF450_GOOD = [
@@ -95,6 +120,42 @@ import torch
 def build(cfg, model):
     optimizer = torch.optim.Adam(model.parameters())
     return {"optimizer": optimizer, "scheduler": torch.optim.lr_scheduler.StepLR(optimizer, 5)}
+""",
+    # the 9475 fix, and both accepted values side by side
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Classifier(pl.LightningModule):
+    def configure_optimizers(self):
+        optimizer = torch.optim.SGD(self.parameters(), lr=0.1)
+        warm = torch.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.1, total_iters=500)
+        decay = torch.optim.lr_scheduler.StepLR(optimizer, step_size=10)
+        return [optimizer], [{"scheduler": warm, "interval": "step"}, {"scheduler": decay, "interval": "epoch"}]
+""",
+    # asteroid's System takes its own {"interval": "batch"} dict and translates it: outside
+    # configure_optimizers the value is not Lightning's
+    """
+from asteroid.engine.system import System
+
+
+def make_system(model, optimizer, loaders, sched, conf):
+    scheduler = {"scheduler": sched, "interval": "batch"}
+    return System(model=model, optimizer=optimizer, loss_func=None, train_loader=loaders[0],
+                  val_loader=loaders[1], scheduler=scheduler, config=conf)
+""",
+    # an interval read from the config: not a literal, not judged
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Tuned(pl.LightningModule):
+    def configure_optimizers(self):
+        opt = torch.optim.AdamW(self.parameters(), lr=self.hparams.lr)
+        sched = torch.optim.lr_scheduler.StepLR(opt, step_size=self.hparams.step)
+        return [opt], [{"scheduler": sched, "interval": self.hparams.interval}]
 """,
 ]
 

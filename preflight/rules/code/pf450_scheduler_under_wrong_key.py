@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -13,6 +13,8 @@ from preflight.rules.base import Rule, examples
 
 # the keys of the top-level dict Lightning reads (``_validate_optim_conf``); others are dropped with a warning
 _READ = {"optimizer", "lr_scheduler", "monitor", "frequency"}
+# the values Lightning accepts for a scheduler's ``interval``
+_INTERVALS = ("step", "epoch")
 
 
 @register
@@ -29,7 +31,8 @@ class SchedulerUnderWrongKey(Rule):
 
 A dict returned from a LightningModule's `configure_optimizers` with an
 `"optimizer"` key, no `"lr_scheduler"` key, and the scheduler under another key
-whose name says scheduler (`"scheduler"`, `"lr_schedulers"`, `"schedulers"`).
+whose name says scheduler (`"scheduler"`, `"lr_schedulers"`, `"schedulers"`); and a
+scheduler dict whose `"interval"` is a literal other than `"step"` or `"epoch"`.
 
 ## Why it matters
 
@@ -47,7 +50,8 @@ reduced the rate).
 
 ## When preflight stays silent
 
-* The dict has an `"lr_scheduler"` key (unless it also has `"interval"` at the top level,
+* The dict has an `"lr_scheduler"` key and a known `"interval"` (`"step"`, `"epoch"`: any other
+  literal, such as `"steps"` or `"batch"`, is reported: Lightning issue 9475) (unless it also has `"interval"` at the top level,
   which Lightning ignores there: Lightning issue 4929, a per-step schedule stepped per
   epoch; for a known per-step scheduler PF419 reports it), or no `"optimizer"` key (the inner
   `{"scheduler": ..., "interval": ...}` dict), or no key naming a scheduler.
@@ -64,6 +68,9 @@ reduced the rate).
                 if not isinstance(d, ast.Dict):
                     continue
                 keys = {k.value: k for k in d.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+                bad_interval = self._unknown_interval(ctx, keys, d)
+                if bad_interval is not None:
+                    yield bad_interval
                 if "optimizer" in keys and "lr_scheduler" in keys and "interval" in keys:
                     if not any(isinstance(n, ast.Call) and call_last(n) in STEP_SCHEDULERS for n in ast.walk(fn)):
                         # (a known per-step scheduler there: PF419 reports the misplaced interval)
@@ -80,6 +87,21 @@ reduced the rate).
                     f"`configure_optimizers` returns the scheduler under {wrong[0]!r}, a key Lightning does not "
                     "read (it reads 'optimizer', 'lr_scheduler' and 'monitor'): the scheduler is never "
                     "registered and never steps, so the learning rate never changes. Use the key 'lr_scheduler'")
+
+    def _unknown_interval(self, ctx: FileContext, keys: dict[str, ast.Constant], d: ast.Dict) -> Optional[Finding]:
+        """``{"scheduler": sched, "interval": "steps"}``: Lightning knows only ``"step"`` and ``"epoch"``
+        (Lightning issue 9475's ``"steps"``; recent releases raise at ``fit``, older ones stepped per epoch)."""
+        if "interval" not in keys or not ({"scheduler", "lr_scheduler"} & set(keys)):
+            return None
+        value = d.values[d.keys.index(keys["interval"])]
+        if not (isinstance(value, ast.Constant) and isinstance(value.value, str)) or value.value in _INTERVALS:
+            return None
+        return ctx.finding(
+            self, value,
+            f"the scheduler dict returned by `configure_optimizers` says 'interval': {value.value!r}; Lightning "
+            "knows only 'step' and 'epoch': recent releases stop at `fit` with a MisconfigurationException, "
+            "older ones ignored it and stepped the scheduler once per epoch, so a per-step schedule barely "
+            "moves. Use 'interval': 'step' (every optimizer step) or 'epoch'")
 
     def _interval_outside(self, ctx: FileContext, key: ast.AST, d: ast.Dict) -> Finding:
         """``{"optimizer": opt, "lr_scheduler": sched, "interval": "step"}``: ``interval`` belongs in the

@@ -34,9 +34,84 @@ PF524_BAD = [
 # --- launch
 accelerate launch --multi_gpu --num_processes 2 train.py --max_train_steps 200000 --num_warmup_steps 4000
 """,
+    # transformers PR 24088: the total counted from the loader after prepare (one process's batches),
+    # then the scheduler prepared in a second call
+    """
+# --- train.py
+import math
+
+import torch
+from accelerate import Accelerator
+from transformers import get_scheduler
+
+
+def train(model, train_dataloader, epochs=3, accumulation=1):
+    accelerator = Accelerator(gradient_accumulation_steps=accumulation)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+    num_update_steps_per_epoch = math.ceil(len(train_dataloader) / accumulation)
+    max_train_steps = epochs * num_update_steps_per_epoch
+    lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=500,
+                                 num_training_steps=max_train_steps)  # warning: PF524
+    lr_scheduler = accelerator.prepare(lr_scheduler)
+    for batch in train_dataloader:
+        with accelerator.accumulate(model):
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            lr_scheduler.step()
+            optimizer.zero_grad()
+# --- launch
+accelerate launch --multi_gpu --num_processes 8 train.py
+""",
 ]
 
 PF524_GOOD = [
+    # the 24088 fix shapes: counted before prepare from the full loader and prepared together
+    """
+# --- train.py
+import torch
+from accelerate import Accelerator
+from transformers import get_linear_schedule_with_warmup
+
+
+def train(model, train_dataloader, num_epochs):
+    accelerator = Accelerator()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+    t_total = int(len(train_dataloader) * num_epochs)
+    scheduler = get_linear_schedule_with_warmup(optimizer, num_warmup_steps=100, num_training_steps=t_total)
+    model, optimizer, train_dataloader, scheduler = accelerator.prepare(model, optimizer, train_dataloader,
+                                                                        scheduler)
+    for batch in train_dataloader:
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        scheduler.step()
+        optimizer.zero_grad()
+# --- launch
+accelerate launch --multi_gpu --num_processes 8 train.py
+""",
+    # counted after prepare, but the scheduler is not prepared: stepped once per optimizer step
+    """
+# --- train.py
+import torch
+from accelerate import Accelerator
+from transformers import get_scheduler
+
+
+def train(model, train_dataloader, epochs=3):
+    accelerator = Accelerator()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+    max_train_steps = epochs * len(train_dataloader)
+    lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=500,
+                                 num_training_steps=max_train_steps)
+    for batch in train_dataloader:
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        lr_scheduler.step()
+        optimizer.zero_grad()
+# --- launch
+accelerate launch --multi_gpu --num_processes 8 train.py
+""",
     # the fix
     _TRAIN.format(total="args.max_train_steps * accelerator.num_processes", pin="") + """\
 # --- launch

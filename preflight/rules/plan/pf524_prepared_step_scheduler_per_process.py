@@ -27,6 +27,42 @@ def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _per_process_length(ctx: FileContext, total: ast.expr, builder: ast.Call) -> Optional[ast.Call]:
+    """The ``len(loader)`` the total is computed from (through the function's assignments before the
+    builder), when ``loader`` was rebound by an ``accelerator.prepare(...)`` before that ``len``."""
+    fn = ctx.enclosing_function(builder)
+    if fn is None:
+        return None
+    assigns = [n for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1]
+    prepared: dict[str, int] = {}
+    for a in assigns:
+        if isinstance(a.value, ast.Call) and isinstance(a.value.func, ast.Attribute) \
+                and a.value.func.attr == "prepare":
+            target = a.targets[0]
+            for t in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
+                if isinstance(t, ast.Name):
+                    prepared[t.id] = min(prepared.get(t.id, a.lineno), a.lineno)
+    if not prepared:
+        return None
+    todo: list[tuple[ast.expr, int]] = [(total, builder.lineno)]
+    seen: set[str] = set()
+    while todo:
+        expr, before = todo.pop()
+        for node in ast.walk(expr):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "len" \
+                    and node.args and isinstance(node.args[0], ast.Name) \
+                    and prepared.get(node.args[0].id, 10 ** 9) < node.lineno:
+                return node
+            if isinstance(node, ast.Name) and node.id not in seen:
+                seen.add(node.id)
+                earlier = [a for a in assigns if isinstance(a.targets[0], ast.Name) and a.targets[0].id == node.id
+                           and a.lineno < before]
+                if earlier:
+                    last = max(earlier, key=lambda a: a.lineno)
+                    todo.append((last.value, last.lineno))
+    return None
+
+
 @register
 class PreparedSchedulerStepsPerProcess(PlanRule):
     code = "PF524"
@@ -59,11 +95,14 @@ reaches its end halfway through and warmup is half as long (transformers issue
 `num_training_steps=args.max_train_steps * accelerator.num_processes` (and the
 same for `num_warmup_steps`), or do not pass the scheduler to `prepare`.
 
+The same when the total is computed in the code from the length of a loader that was
+already passed to `accelerator.prepare` (`len(train_dataloader)` after `prepare`: the
+batches of one process) and the scheduler is then prepared too (transformers PR 24088).
+
 ## When preflight stays silent
 
-* The total is computed in the code (from the loader's length before `prepare`,
-  which is `num_processes` times the per-process length), or mentions
-  `num_processes`/`world_size`.
+* The total is computed in the code from the loader's length before `prepare`
+  (`num_processes` times the per-process length), or mentions `num_processes`/`world_size`.
 * One process, `Accelerator(split_batches=True)` or `step_scheduler_with_optimizer=False`,
   or the scheduler is not passed to `accelerator.prepare`.
 """
@@ -100,6 +139,18 @@ same for `num_warmup_steps`), or do not pass the scheduler to `prepare`.
                     continue
                 value = index.resolve(total)
                 if value is None or value.kind != "cli" or not _int(value.value):
+                    sharded = _per_process_length(ctx, total, call)
+                    if sharded is not None:
+                        yield pctx.code_finding(
+                            self, script, total,
+                            f"`{name}` is sized from `{ast.unparse(sharded)}`, the length of a loader already "
+                            f"passed to `accelerator.prepare` (line {sharded.lineno}: its batches on one process), "
+                            "and is then prepared too, which steps it once per process: with "
+                            f"{world.value} processes it advances {world.value} times per optimizer step and ends "
+                            f"after 1/{world.value} of the run. Count the steps before `prepare` (the full loader), "
+                            "multiply by `accelerator.num_processes`, or do not prepare the scheduler",
+                            evidence=[e for e in (pctx.fact_evidence(world, f"{world.value} processes"),)
+                                      if e is not None])
                     continue
                 yield pctx.code_finding(
                     self, script, total,

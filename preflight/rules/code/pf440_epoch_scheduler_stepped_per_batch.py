@@ -1,0 +1,169 @@
+"""PF440 epoch-scheduler-stepped-per-batch: a schedule sized in epochs whose ``step()`` runs in the batch loop."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional, Union
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import LOADER_WRAPPERS, target_text
+from preflight.rules._pf414_support import call_last
+from preflight.rules.base import Rule, examples
+
+# torch schedulers whose period is an argument counted in step() calls: (keyword, position)
+_PERIOD = {
+    "CosineAnnealingLR": ("T_max", 1),
+    "CosineAnnealingWarmRestarts": ("T_0", 1),
+    "StepLR": ("step_size", 1),
+    "MultiStepLR": ("milestones", 1),
+}
+# a period that names any of these is (also) counted in steps or batches
+_STEP_WORDS = ("len(", "step", "iter", "batch", "loader")
+# a loop over one of these is a batch loop
+_BATCH_WORDS = ("loader", "batch", "data")
+# an ``if`` naming any of these inside the batch loop gates the step to the epoch's end
+_EPOCH_GATES = ("len(", "epoch", "last", "end")
+
+
+def _arg(call: ast.Call, name: str, index: int) -> Optional[ast.expr]:
+    kw = next((k.value for k in call.keywords if k.arg == name), None)
+    if kw is not None:
+        return kw
+    return call.args[index] if len(call.args) > index else None
+
+
+def _assigned_once(scope: ast.AST, name: str) -> Optional[ast.expr]:
+    values = [n.value for n in ast.walk(scope) if isinstance(n, ast.Assign)
+              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    return values[0] if len(values) == 1 else None
+
+
+def _epoch_period(call: ast.Call, scope: ast.AST) -> Optional[str]:
+    """``T_max=num_epochs`` as shown, when the scheduler's period is written in epochs (and not in steps)."""
+    keyword, index = _PERIOD[call_last(call)]
+    arg = _arg(call, keyword, index)
+    if arg is None:
+        return None
+    text = ast.unparse(arg)
+    seen = text
+    if isinstance(arg, ast.Name):
+        value = _assigned_once(scope, arg.id)
+        if value is not None:
+            seen += " " + ast.unparse(value)
+    low = seen.lower()
+    if "epoch" not in low or any(w in low for w in _STEP_WORDS):
+        return None
+    return f"{keyword}={text}"
+
+
+def _loop_source(loop: Union[ast.For, ast.AsyncFor]) -> ast.expr:
+    it = loop.iter
+    while isinstance(it, ast.Call) and it.args and call_last(it) in LOADER_WRAPPERS | {"tqdm", "track"}:
+        it = it.args[0]
+    return it
+
+
+def _is_batch_loop(loop: Union[ast.For, ast.AsyncFor]) -> bool:
+    source = _loop_source(loop)
+    if isinstance(source, ast.Call) and call_last(source) == "range":
+        return False
+    text = ast.unparse(source).lower()
+    return "epoch" not in text and (any(w in text for w in _BATCH_WORDS) or text == "dl" or text.endswith("_dl"))
+
+
+@register
+class EpochSchedulerSteppedPerBatch(Rule):
+    code = "PF440"
+    needs_text = ("lr_scheduler",)
+    name = "epoch-scheduler-stepped-per-batch"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("pytorch", "accelerate", "fabric")
+    summary = "A scheduler whose period is written in epochs is stepped inside the batch loop"
+    explanation = """
+## What it finds
+
+A torch scheduler built in the same function (or, for `self.scheduler`, the same class)
+with its period written in epochs (`CosineAnnealingLR(optimizer, num_epochs)`,
+`StepLR(step_size=args.lr_decay_epochs)`, `MultiStepLR(milestones=cfg.epochs_milestones)`,
+`CosineAnnealingWarmRestarts(T_0=epochs)`) whose `scheduler.step()` runs inside the loop
+over the data loader.
+
+## Why it matters
+
+A scheduler counts `step()` calls, not epochs. Stepped on every batch, a cosine
+schedule with `T_max=num_epochs` runs through its whole period every `num_epochs`
+batches: the learning rate swings between its maximum and zero many times an epoch
+instead of annealing over the run (ivadomed PR 55, "Scheduler was incorrectly stepped
+in the batch loop instead of in the epoch loop"); a `StepLR` meant to decay every 30
+epochs decays every 30 batches and reaches nothing in the first epoch.
+
+## How to fix it
+
+Call `scheduler.step()` once per epoch, after the batch loop, or write the period in
+steps (`T_max=num_epochs * len(train_loader)`).
+
+## When preflight stays silent
+
+* The period also names steps, iterations, batches or a length (`epochs * len(loader)`).
+* `step()` is given an argument (`CosineAnnealingWarmRestarts.step(epoch + i / iters)`,
+  the documented per-batch use), or is gated inside the batch loop by a test on the
+  epoch's end (`if i == len(loader) - 1`).
+* The scheduler is built where preflight cannot see (a parameter of the function).
+"""
+    bad_examples = examples("preflight.rules.code._pf440_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf440_examples", "GOOD_EXAMPLES")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        for assign in ctx.nodes(ast.Assign):
+            call = assign.value
+            if not (isinstance(call, ast.Call) and call_last(call) in _PERIOD) or len(assign.targets) != 1:
+                continue
+            target = target_text(assign.targets[0])
+            if target is None:
+                continue
+            fn = ctx.enclosing_function(assign)
+            if fn is None:
+                continue
+            scope: Optional[ast.AST] = fn
+            if target.startswith("self."):
+                scope = ctx.enclosing(assign, ast.ClassDef)
+            if scope is None:
+                continue
+            period = _epoch_period(call, fn)
+            if period is None:
+                continue
+            for step in ast.walk(scope):
+                if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute)
+                        and step.func.attr == "step" and not step.args and not step.keywords
+                        and ast.unparse(step.func.value) == target):
+                    continue
+                loop = self._batch_loop(ctx, step)
+                if loop is None:
+                    continue
+                yield ctx.finding(
+                    self, step,
+                    f"`{target}.step()` runs inside the batch loop (`for ... in {ast.unparse(_loop_source(loop))}`), "
+                    f"but `{call_last(call)}({period})` counts its period in epochs: the schedule advances once "
+                    "per batch and runs through its period many times an epoch (the learning rate cycles or "
+                    "decays to nothing early). Step it once per epoch, after the batch loop, or write the "
+                    "period in steps (epochs * len(loader))",
+                    evidence=[ctx.evidence(call, "the scheduler is built here, its period in epochs")])
+
+    @staticmethod
+    def _batch_loop(ctx: FileContext, step: ast.AST) -> Optional[Union[ast.For, ast.AsyncFor]]:
+        """The innermost loop around ``step`` when it iterates a data loader and no epoch-end test gates it."""
+        for anc in ctx.ancestors(step):
+            if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                return None
+            if isinstance(anc, ast.If):
+                test = ast.unparse(anc.test).lower()
+                if any(w in test for w in _EPOCH_GATES):
+                    return None
+            if isinstance(anc, ast.While):
+                return None
+            if isinstance(anc, (ast.For, ast.AsyncFor)):
+                return anc if _is_batch_loop(anc) else None
+        return None

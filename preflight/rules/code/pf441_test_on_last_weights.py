@@ -1,0 +1,111 @@
+"""PF441 test-on-last-weights: ``trainer.test(model)`` after ``fit`` while a ``ModelCheckpoint`` tracked the best."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf414_support import call_last
+from preflight.rules.base import Rule, examples
+
+
+def _kw(call: ast.Call, name: str) -> Optional[ast.expr]:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _tracks_best(call: ast.Call) -> bool:
+    """``ModelCheckpoint(monitor="val_loss", ...)`` keeping at least one best checkpoint."""
+    monitor = _kw(call, "monitor")
+    if monitor is None or (isinstance(monitor, ast.Constant) and monitor.value is None):
+        return False
+    top_k = _kw(call, "save_top_k")
+    return not (isinstance(top_k, ast.Constant) and top_k.value == 0)
+
+
+def _method_on(node: ast.AST, attr: str) -> Optional[str]:
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == attr:
+        return ast.unparse(node.func.value)
+    return None
+
+
+@register
+class TestOnLastWeights(Rule):
+    code = "PF441"
+    needs_text = ("ModelCheckpoint",)
+    name = "test-on-last-weights"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("lightning",)
+    summary = "`trainer.test(model)` after `fit` tests the last weights while a `ModelCheckpoint` tracked the best"
+    explanation = """
+## What it finds
+
+In one function: a `ModelCheckpoint(monitor=...)` (keeping at least one checkpoint), a
+`trainer.fit(...)`, and after it `trainer.test(model, ...)` (or `trainer.test(model=...)`)
+on the same trainer without `ckpt_path`.
+
+## Why it matters
+
+Given a model and no `ckpt_path`, `trainer.test` evaluates the weights the model holds
+now: those of the last epoch that ran, not the best checkpoint the `ModelCheckpoint`
+chose by its monitored metric. With early stopping the last weights are `patience`
+epochs past the optimum, and the test metrics reported are of a worse model than the
+one saved (torchgeo PR 963: "calling trainer.test(model=model) will test using the
+current latest weights of a model"). Lightning only picks the best checkpoint by
+itself when `test` is called without a model.
+
+## How to fix it
+
+`trainer.test(ckpt_path="best", datamodule=dm)` (or `trainer.test(model, dm, ckpt_path="best")`).
+
+## When preflight stays silent
+
+* `test` is given `ckpt_path` (any value: testing the last weights on purpose says
+  `ckpt_path="last"` or `None`), or no model (Lightning then loads the best checkpoint).
+* No `ModelCheckpoint` with a `monitor` is built in the function (a checkpoint without a
+  monitor keeps the last epoch: the last weights are the saved ones).
+* `test` comes before `fit`, or is called on another trainer; `ckpt_path` is the third
+  positional argument.
+* The function is a pytest test (`def test_...`): Lightning's own tests fit and test a
+  model to exercise the loops, not to report its metrics.
+"""
+    bad_examples = examples("preflight.rules.code._pf441_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf441_examples", "GOOD_EXAMPLES")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        reported: set[ast.AST] = set()
+        for ckpt in ctx.nodes(ast.Call):
+            if call_last(ckpt) != "ModelCheckpoint" or not _tracks_best(ckpt):
+                continue
+            fn = ctx.enclosing_function(ckpt)
+            if fn is None or getattr(fn, "name", "").startswith("test_"):
+                continue  # (a pytest function exercises Lightning; it reports no model's metrics)
+            fits: dict[str, int] = {}
+            for node in ast.walk(fn):
+                trainer = _method_on(node, "fit")
+                if trainer is not None:
+                    fits[trainer] = min(fits.get(trainer, node.lineno), node.lineno)  # type: ignore[attr-defined]
+            for node in ast.walk(fn):
+                trainer = _method_on(node, "test")
+                if trainer is None or trainer not in fits or node.lineno <= fits[trainer]:  # type: ignore[attr-defined]
+                    continue
+                assert isinstance(node, ast.Call)
+                if _kw(node, "ckpt_path") is not None or any(isinstance(k.value, ast.Dict) or k.arg is None
+                                                             for k in node.keywords):
+                    continue
+                model = _kw(node, "model") or (node.args[0] if node.args else None)
+                if model is None or isinstance(model, ast.Starred) or len(node.args) >= 3 or node in reported:
+                    continue
+                reported.add(node)
+                yield ctx.finding(
+                    self, node,
+                    f"`{trainer}.test(...)` is given the model `{ast.unparse(model)}` and no `ckpt_path`, after "
+                    f"`{trainer}.fit`: it tests the weights of the last epoch, not the best checkpoint the "
+                    f"`ModelCheckpoint(monitor={ast.unparse(_kw(ckpt, 'monitor') or ast.Constant(None))})` kept, so "
+                    "the reported test metrics are those of a model past its optimum (with early stopping, "
+                    "`patience` epochs past it). Pass `ckpt_path=\"best\"` (or `ckpt_path=\"last\"` to say the "
+                    "last weights are meant)",
+                    evidence=[ctx.evidence(ckpt, "the best checkpoint is tracked here")])

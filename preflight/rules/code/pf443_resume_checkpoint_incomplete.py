@@ -1,0 +1,145 @@
+"""PF443 resume-checkpoint-incomplete: a resume checkpoint with the optimizer's state but not the scheduler's or the GradScaler's."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import target_text
+from preflight.rules._pf414_support import call_last
+from preflight.rules.base import Rule, examples
+
+_PROGRESS_WORDS = ("epoch", "step", "iter")
+_SAVERS = ("save", "save_file")
+
+
+def _key(node: Optional[ast.expr]) -> str:
+    return node.value.lower() if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+
+
+def _is_state_dict_of(value: ast.expr, word: str) -> bool:
+    return isinstance(value, ast.Call) and call_last(value) == "state_dict" \
+        and isinstance(value.func, ast.Attribute) and word in ast.unparse(value.func.value).lower()
+
+
+def _resume_dict(d: ast.Dict) -> bool:
+    """``{"epoch": e, "model": m.state_dict(), "optimizer": opt.state_dict()}``: what a resume reads."""
+    keys = [_key(k) for k in d.keys]
+    if any(k is None for k in d.keys):
+        return False  # ``**extra``: more may be saved
+    has_optim = any(("optim" in k or _is_state_dict_of(v, "optim")) and isinstance(v, ast.Call)
+                    for k, v in zip(keys, d.values))
+    return has_optim and any(any(w in k for w in _PROGRESS_WORDS) for k in keys)
+
+
+def _stepped_objects(scope: ast.AST) -> dict[str, tuple[str, ast.AST]]:
+    """``text -> (kind, a use)`` of the schedulers (``x.step()`` on a name saying sched) and GradScalers
+    (built by ``GradScaler(...)``, or named scaler and used for ``scale``/``step``) of ``scope``."""
+    found: dict[str, tuple[str, ast.AST]] = {}
+    scalers: set[str] = set()
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
+                and call_last(node.value) == "GradScaler":
+            text = target_text(node.targets[0])
+            if text:
+                scalers.add(text)
+    for node in ast.walk(scope):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        owner = ast.unparse(node.func.value)
+        if node.func.attr == "step" and not node.args and not node.keywords and "sched" in owner.lower():
+            found.setdefault(owner, ("scheduler", node))
+        elif node.func.attr in ("scale", "unscale_") and owner in scalers:
+            found.setdefault(owner, ("GradScaler", node))
+    return found
+
+
+# uses that neither save nor restore the object's state
+_USES = ("step", "scale", "unscale_", "update", "get_last_lr", "get_lr", "get_scale", "zero_grad")
+
+
+def _mentioned(fn: ast.AST, text: str) -> bool:
+    """Whether ``fn`` refers to ``text`` other than by stepping it, reading its rate or assigning it."""
+    ignore: set[int] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _USES:
+            ignore.add(id(node.func.value))
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Name, ast.Attribute)) and id(node) not in ignore \
+                and not isinstance(node.ctx, ast.Store) and ast.unparse(node) == text:
+            return True
+    return False
+
+
+@register
+class ResumeCheckpointIncomplete(Rule):
+    code = "PF443"
+    needs_text = ("state_dict",)
+    name = "resume-checkpoint-incomplete"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("pytorch", "accelerate", "fabric")
+    summary = "A resume checkpoint saves the optimizer's state but not the LR scheduler's or the GradScaler's"
+    explanation = """
+## What it finds
+
+`torch.save({...})` of a dict literal holding the optimizer's `state_dict()` and the
+epoch or step (a checkpoint a run resumes from), in a function or class that steps an
+LR scheduler (`self.lr_scheduler.step()`) or scales the loss with a `GradScaler`, when
+neither the dict nor anything else in the saving function mentions that scheduler or
+scaler.
+
+## Why it matters
+
+A resumed run restores the weights, the optimizer and the epoch counter, but builds the
+scheduler and the scaler afresh: the warmup and cosine schedule restart from step 0
+(the learning rate jumps back up mid-training) and the loss scale restarts at 65536,
+so the resumed run differs from an uninterrupted one (the_well issue 77: "the LR
+scheduling state and the grad scaler are not stored with the rest of the training run
+data").
+
+## How to fix it
+
+Save `"lr_scheduler": self.lr_scheduler.state_dict()` and
+`"grad_scaler": self.grad_scaler.state_dict()` with the rest, and load them on resume.
+
+## When preflight stays silent
+
+* The saving function mentions the scheduler or the scaler in any way (saved under
+  another key, pickled whole, saved to another file).
+* The dict has no optimizer state or no epoch/step key (a weights-only export), or
+  `**` entries.
+* The file rebuilds the schedule from the epoch (`last_epoch=` given to a scheduler).
+"""
+    bad_examples = examples("preflight.rules.code._pf443_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf443_examples", "GOOD_EXAMPLES")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if ctx.mentions("last_epoch"):
+            return
+        for call in ctx.nodes(ast.Call):
+            if call_last(call) not in _SAVERS or not call.args or not isinstance(call.args[0], ast.Dict):
+                continue
+            if not _resume_dict(call.args[0]):
+                continue
+            fn = ctx.enclosing_function(call)
+            if fn is None:
+                continue
+            klass = ctx.enclosing(fn, ast.ClassDef)
+            objects = _stepped_objects(fn)
+            if klass is not None:
+                objects.update({k: v for k, v in _stepped_objects(klass).items() if k.startswith("self.")})
+            missing = [(text, kind, use) for text, (kind, use) in objects.items() if not _mentioned(fn, text)]
+            if not missing:
+                continue
+            names = " and ".join(f"`{text}` ({kind})" for text, kind, _ in missing)
+            yield ctx.finding(
+                self, call,
+                f"this checkpoint saves the optimizer's state and the progress counter but not {names}: a run "
+                "resumed from it rebuilds them from scratch, so the LR schedule restarts (warmup again, the "
+                "cosine from the top) and the loss scale restarts at its initial value. Save their "
+                "`state_dict()` with the rest and load them on resume",
+                evidence=[ctx.evidence(use, f"the {kind} is used here") for _, kind, use in missing])

@@ -1,0 +1,33 @@
+"""Helpers of the plan rules that read an ``@hydra.main`` app's code against its composed config (PF529, PF544)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+
+def config_chain(node: ast.AST, root: str) -> Optional[tuple[str, ...]]:
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if isinstance(node, ast.Name) and node.id == root and parts:
+        return tuple(reversed(parts))
+    return None
+
+
+def lookup(config: Any, path: tuple[str, ...]) -> Any:
+    for part in path:
+        if not isinstance(config, dict) or part not in config:
+            return None
+        config = config[part]
+    return config
+
+
+def hydra_main_function(script: Any, line: Optional[int]) -> Optional[ast.FunctionDef]:
+    for node in ast.walk(script.tree):
+        if isinstance(node, ast.FunctionDef) and node.args.args and any(
+                "hydra" in ast.unparse(d) and "main" in ast.unparse(d) for d in node.decorator_list) \
+                and (line is None or node.lineno <= line + len(node.decorator_list) + 1):
+            return node
+    return None

@@ -1,0 +1,124 @@
+"""PF529 hydra-relative-path-in-run-dir: a relative data path from the config, read inside Hydra's per-run directory."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Any, Iterable
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_function, lookup
+
+# keywords that take a folder or file to read data from
+_PATH_KEYWORDS = frozenset({"root", "data_dir", "data_root", "dataset_root", "data_path", "dataset_path",
+                            "root_dir", "image_dir", "img_dir", "train_dir", "data_folder", "image_folder"})
+_VERSION = re.compile(r"^(\d+)\.(\d+)")
+
+
+def _changes_cwd(comp: Any) -> bool:
+    """Whether Hydra runs this app inside its per-run output directory."""
+    said = str(comp.cli.get(("hydra", "job", "chdir"), "")).lower()
+    if said.endswith(("false", "true")):
+        return said.endswith("true")
+    for loaded in comp.files.values():  # the composer drops Hydra's own node: read it from the files
+        data = getattr(loaded, "data", None)
+        hydra = data.get("hydra") if isinstance(data, dict) else None
+        job = hydra.get("job") if isinstance(hydra, dict) else None
+        chdir = job.get("chdir") if isinstance(job, dict) else None
+        if isinstance(chdir, bool):
+            return chdir
+    version = comp.app.version_base
+    if not isinstance(version, str):
+        return False  # version_base=None: the running Hydra's defaults (>= 1.2: no chdir)
+    m = _VERSION.match(version.strip().strip("'\""))
+    return m is not None and (int(m.group(1)), int(m.group(2))) < (1, 2)
+
+
+def _relative(value: Any) -> bool:
+    if not isinstance(value, str) or not value.strip():
+        return False
+    v = value.strip()
+    return not (v.startswith(("/", "~", "$", "\\")) or "://" in v or re.match(r"^[A-Za-z]:[\\/]", v))
+
+
+
+
+
+@register
+class HydraRelativePathInRunDir(PlanRule):
+    code = "PF529"
+    name = "hydra-relative-path-in-run-dir"
+    severity = Severity.WARNING
+    category = Category.CONFIG
+    frameworks = ("hydra",)
+    summary = "A relative data path from the config is read inside Hydra's per-run working directory"
+    explanation = """
+## What it finds
+
+An `@hydra.main` app whose runs change into their output folder (`version_base` under
+1.2 or not given, or `hydra.job.chdir: true`) that passes a config value holding a
+relative path (`root: ./data`) straight to a data-path keyword (`root=cfg.dataset.root`,
+`data_dir=`, `data_path=`, ...).
+
+## Why it matters
+
+With those settings Hydra runs the job inside `outputs/<date>/<time>/`, so a relative
+path is read from (and written to) a new, empty folder on every run: a dataset with
+`download=True` is downloaded and extracted again each time, one without it is not found,
+and files land scattered in timestamped folders (super-gradients PR 321: "datasets such as
+cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
+
+## How to fix it
+
+`hydra.utils.to_absolute_path(cfg.dataset.root)`, an absolute path in the config
+(`${hydra:runtime.cwd}/data`, `${oc.env:DATA_ROOT}`), `hydra.job.chdir: false`, or
+`version_base="1.2"` or later.
+
+## When preflight stays silent
+
+* The app keeps the launch directory (`version_base=None` or >= 1.2, `hydra.job.chdir: false`).
+* The file calls `to_absolute_path`/`get_original_cwd`, or the value is absolute, an
+  interpolation (`${paths.data_dir}`) or a URL.
+"""
+    bad_examples = examples("preflight.rules.plan._pf527_examples", "PF529_BAD")
+    good_examples = examples("preflight.rules.plan._pf527_examples", "PF529_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        try:
+            from preflight.adapters.hydra import Composed, compositions
+        except ImportError:  # pragma: no cover - the adapter ships with preflight
+            return
+        for comp in compositions(pctx.project):
+            if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
+                continue
+            script = comp.app.script
+            text = script.text if script.text is not None else script.source.text
+            if "to_absolute_path" in text or "get_original_cwd" in text or not _changes_cwd(comp):
+                continue
+            fn = hydra_main_function(script, comp.app.line)
+            if fn is None:
+                continue
+            root = fn.args.args[0].arg
+            for call in ast.walk(fn):
+                if not isinstance(call, ast.Call):
+                    continue
+                for kw in call.keywords:
+                    if kw.arg not in _PATH_KEYWORDS:
+                        continue
+                    path = config_chain(kw.value, root)
+                    value = lookup(comp.config, path) if path else None
+                    if path is None or not _relative(value):
+                        continue
+                    origin = comp.origins.get(path)
+                    where = f" ({origin[0]}:{origin[1]})" if origin and origin[1] else ""
+                    yield pctx.code_finding(
+                        self, script, kw.value,
+                        f"`{kw.arg}={ast.unparse(kw.value)}` is the relative path {value!r}{where}, and this app "
+                        f"runs inside Hydra's per-run output folder (version_base={comp.app.version_base!r}, no "
+                        "`hydra.job.chdir: false`): every run reads and writes it under a new "
+                        "outputs/<date>/<time>/ folder, so the data is downloaded again or not found. Wrap it in "
+                        "`hydra.utils.to_absolute_path(...)`, or keep the launch directory "
+                        "(`hydra.job.chdir: false`, version_base >= 1.2)")
