@@ -400,6 +400,10 @@ class _ScriptPass:
                         from preflight.adapters.pytorch_local import per_rank_batch
 
                         per_rank_batch(self, site, expr, conf)
+            else:
+                from preflight.adapters.pytorch_local import sampler_batch
+
+                sampler_batch(self, site, conf)
             for kw, field, default in (("num_workers", "data.num_workers", 0), ("pin_memory", "data.pin_memory", False)):
                 expr = site.kwarg(kw)
                 if expr is None and spread:

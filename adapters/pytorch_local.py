@@ -275,3 +275,29 @@ def per_rank_batch(pass_: Any, site: Any, expr: ast.AST, conf: str) -> None:
         pass_.add("batch.micro", total.value // procs,
                   pass_.src(site.call, f"{what}: {total.value} // {procs} processes of the launch line", "derived"),
                   "medium")
+
+
+def sampler_batch(pass_: Any, site: Any, conf: str) -> None:
+    """``DataLoader(ds, batch_sampler=torch.utils.data.BatchSampler(sampler, batch_size, drop_last))``
+    (facebookresearch/detr main.py:136-140 @ 29901c5: ``batch_sampler_train =
+    torch.utils.data.BatchSampler(sampler_train, args.batch_size, drop_last=True)``): torch's own
+    BatchSampler yields ``batch_size`` indices of the (per-process) sampler at a time, so that is
+    the loader's batch. A project's sampler class (VITS's ``DistributedBucketSampler``) is not
+    read: its batches are whatever its code makes them."""
+    call = pass_.call_of(site.kwarg("batch_sampler"))
+    if call is None:
+        return
+    from preflight.analysis.syntax import dotted_name
+
+    name = dotted_name(call.func) or ""
+    qualified = pass_.idx.qualify(name) or ""
+    if qualified.rsplit(".", 1)[-1] != "BatchSampler" or not qualified.startswith("torch."):
+        return
+    expr = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+    if expr is None and len(call.args) >= 2 and not any(isinstance(a, ast.Starred) for a in call.args[:2]):
+        expr = call.args[1]
+    resolved = pass_.value(expr) if expr is not None else None
+    if resolved is None or not isinstance(resolved.value, int) or isinstance(resolved.value, bool) \
+            or resolved.value < 1:
+        return
+    pass_.put("batch.micro", resolved, site, f"{site.label}(batch_sampler={name}(sampler, batch_size, ...))", conf)
