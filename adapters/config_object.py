@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.analysis.syntax import dotted_name
 from preflight.local_trees import parse_file
 
 _MAX_BYTES = 500_000
@@ -288,14 +289,7 @@ def _literal(node: Optional[ast.AST]) -> tuple[bool, Any]:
 
 
 def _name(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    return dotted_name(node) or ""
 
 
 class Builder:

@@ -16,6 +16,7 @@ import ast
 import re
 from typing import Any, Optional
 
+from preflight.analysis.syntax import dotted_name
 from preflight.sources import read_text_limited
 
 _OPTIMIZERS = ("Adam", "AdamW", "SGD", "Adagrad", "Adadelta", "Adamax", "RMSprop", "NAdam", "RAdam", "LBFGS",
@@ -24,14 +25,7 @@ Found = Optional[tuple[str, Any, tuple, str]]
 
 
 def _dotted(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    return dotted_name(node) or ""
 
 
 def _guard(call: ast.Call, parents: dict[int, ast.AST]) -> Optional[ast.If]:

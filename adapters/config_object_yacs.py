@@ -38,6 +38,8 @@ from preflight.adapters.config_object import (
     lookup,
 )
 
+from preflight.analysis.syntax import dotted_name
+
 _CN = ("CN", "CfgNode", "ConfigNode")
 _NOOP = ("defrost", "freeze", "set_new_allowed", "register_deprecated_key", "register_renamed_key")
 _DEPTH = 5
@@ -47,14 +49,7 @@ _MAX_STEPS = 3000
 
 
 def _dotted(node: ast.AST) -> str:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return ""
+    return dotted_name(node) or ""
 
 
 def _copy(tree: Tree) -> Tree:

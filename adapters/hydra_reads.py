@@ -34,6 +34,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from preflight.analysis.syntax import dotted_name
 from preflight.sources import read_text_limited
 
 _ROOTS = ("config", "cfg", "conf", "args")
@@ -83,15 +84,7 @@ class _Torch:
         self.name = name
 
 
-def _dotted(node: ast.AST) -> Optional[str]:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
+_dotted = dotted_name
 
 
 def _call_name(call: ast.Call) -> str:

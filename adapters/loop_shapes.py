@@ -30,6 +30,7 @@ from typing import Any, Optional
 from preflight.adapters.launchers_fabric import PRECISION, is_fabric
 
 from preflight.adapters_api import Adapter, Project
+from preflight.analysis.syntax import dotted_name
 from preflight.local_trees import nodes_of, parse_file
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
@@ -42,15 +43,7 @@ _POS = ("n_positions", "n_ctx", "block_size", "max_position_embeddings")
 _MAX_BYTES = 500_000
 
 
-def _dotted(node: ast.AST) -> Optional[str]:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if isinstance(node, ast.Name):
-        parts.append(node.id)
-        return ".".join(reversed(parts))
-    return None
+_dotted = dotted_name
 
 
 def _optimizer_step(call: ast.Call) -> bool:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Any, Optional
+from typing import Any, Iterator, Optional
 
 
 def config_chain(node: ast.AST, root: str) -> Optional[tuple[str, ...]]:
@@ -31,3 +31,18 @@ def hydra_main_function(script: Any, line: Optional[int]) -> Optional[ast.Functi
                 and (line is None or node.lineno <= line + len(node.decorator_list) + 1):
             return node
     return None
+
+
+def hydra_main_apps(project: Any) -> Iterator[tuple[Any, Any, ast.FunctionDef]]:
+    """(composition, script, decorated function) of every ``@hydra.main`` app whose config
+    preflight composed and whose function it can find."""
+    try:
+        from preflight.adapters.hydra import Composed, compositions
+    except ImportError:  # pragma: no cover - the adapter ships with preflight
+        return
+    for comp in compositions(project):
+        if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
+            continue
+        fn = hydra_main_function(comp.app.script, comp.app.line)
+        if fn is not None:
+            yield comp, comp.app.script, fn

@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_function, lookup
+from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_apps, lookup
 
 # keywords that take a folder or file to read data from
 _PATH_KEYWORDS = frozenset({"root", "data_dir", "data_root", "dataset_root", "data_path", "dataset_path",
@@ -87,19 +87,9 @@ cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
     good_examples = examples("preflight.rules.plan._pf527_examples", "PF529_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        try:
-            from preflight.adapters.hydra import Composed, compositions
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for comp in compositions(pctx.project):
-            if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
-                continue
-            script = comp.app.script
+        for comp, script, fn in hydra_main_apps(pctx.project):
             text = script.text if script.text is not None else script.source.text
             if "to_absolute_path" in text or "get_original_cwd" in text or not _changes_cwd(comp):
-                continue
-            fn = hydra_main_function(script, comp.app.line)
-            if fn is None:
                 continue
             root = fn.args.args[0].arg
             for call in ast.walk(fn):

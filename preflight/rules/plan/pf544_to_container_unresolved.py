@@ -9,7 +9,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_function, lookup
+from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_apps, lookup
 
 
 def _interpolations(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], str]]:
@@ -67,17 +67,7 @@ named `${experiment}` (omegaconf issue 1145: "Interpolation is evaluated lazily 
     good_examples = examples("preflight.rules.plan._pf527_examples", "PF544_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        try:
-            from preflight.adapters.hydra import Composed, compositions
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for comp in compositions(pctx.project):
-            if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
-                continue
-            script = comp.app.script
-            fn = hydra_main_function(script, comp.app.line)
-            if fn is None:
-                continue
+        for comp, script, fn in hydra_main_apps(pctx.project):
             root = fn.args.args[0].arg
             resolved_at = [n.lineno for n in ast.walk(fn) if isinstance(n, ast.Call)
                            and isinstance(n.func, ast.Attribute) and n.func.attr == "resolve"]
