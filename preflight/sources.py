@@ -16,7 +16,7 @@ import stat
 import warnings
 from itertools import accumulate
 from pathlib import Path
-from typing import Optional, Union
+from typing import Callable, Optional, Union
 
 from preflight._hash import blake2b
 from preflight._record import dataclass, field
@@ -324,9 +324,18 @@ def parse_python(source: SourceText) -> Union[ParsedPython, FileError]:
 MAX_AST_DEPTH = 1000
 
 
-def _depth(tree: ast.AST) -> int:
-    """The depth of ``tree``, or a number over the limit as soon as it is exceeded
-    (iterative: a recursive walk would overflow on what it measures)."""
+# Every level of an expression takes at least one character of its own (``-x``, ``a.b``,
+# ``f()``), so a node spanning ``n`` characters holds at most about ``n`` levels below it. The
+# slack covers the levels that take none: nodes without a position (``comprehension``,
+# ``arguments``) and the parts of an f-string, which before 3.12 all span the whole string.
+_DEPTH_SLACK = 32
+
+
+def _depth(tree: ast.AST, chars: Callable[[int, int], int]) -> int:
+    """The depth of ``tree`` when it exceeds ``MAX_AST_DEPTH`` (returned as soon as it does),
+    else a number at most the limit (iterative: a recursive walk would overflow on what it
+    measures). A subtree too short to hold the levels still missing is not walked:
+    ``chars(first, last)`` is at least the characters of lines ``first`` to ``last``."""
     deepest = 0
     stack = [(tree, 1)]
     while stack:
@@ -335,7 +344,18 @@ def _depth(tree: ast.AST) -> int:
             deepest = level
             if deepest > MAX_AST_DEPTH:
                 return deepest
-        stack.extend((child, level + 1) for child in ast.iter_child_nodes(node))
+        room = MAX_AST_DEPTH - level - _DEPTH_SLACK
+        for child in ast.iter_child_nodes(node):
+            start, end = getattr(child, "lineno", None), getattr(child, "end_lineno", None)
+            if start is not None and end is not None:
+                if start == end:
+                    # UTF-8 byte columns: at least the characters between them
+                    span = (getattr(child, "end_col_offset", 0) or 0) - (getattr(child, "col_offset", 0) or 0)
+                else:
+                    span = chars(start, end)
+                if span < room:
+                    continue
+            stack.append((child, level + 1))
     return deepest
 
 
@@ -416,7 +436,7 @@ def _deepest_expression(tree: ast.Module, index: LineIndex) -> int:
             else:
                 span = chars(start, end)
             if span > MAX_AST_DEPTH:
-                deepest = max(deepest, _depth(child))
+                deepest = max(deepest, _depth(child, chars))
                 if deepest > MAX_AST_DEPTH:
                     return deepest
     return deepest

@@ -6,9 +6,12 @@ import os
 import subprocess
 import sys
 import textwrap
+import unicodedata
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from preflight.engine import Selection, analyse_parsed
 from preflight.registry import all_rules
@@ -92,3 +95,22 @@ def test_a_rules_first_text_test_reads_identifiers_as_python_does() -> None:
         "random.choice([100, 150, 200, 250])", "150").replace("import random\n", "")
     assert "rand" not in plain
     assert analyse_parsed(_parse(plain), Selection(codes=("PF433",))) == []
+
+
+_TEXT_CHARS = "ab_Z9 .(\n#\"'é\uff41\u0131\U0001d41a"
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet=_TEXT_CHARS, max_size=60),
+       needle=st.text(alphabet="ab_Z9.(é ", min_size=1, max_size=4))
+def test_a_needle_test_answers_as_a_search_of_the_whole_text(text: str, needle: str) -> None:
+    # the needle tests read the file's distinct words (identifier-character needles) or the
+    # text itself (the others): either way the answer is "in the text as written or in its
+    # NFKC form", whatever the text holds (non-ASCII letters, the mathematical `𝐚` that NFKC
+    # makes `a`, a dotless `ı`, punctuation between words)
+    from preflight.analysis.context import FileContext
+
+    src = "x = 1\n" + "".join("#" + line + "\n" for line in text.split("\n"))
+    ctx = FileContext(_parse(src))
+    expected = needle in src or needle in unicodedata.normalize("NFKC", src)
+    assert ctx.mentions(needle) is expected

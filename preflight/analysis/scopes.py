@@ -99,7 +99,7 @@ class ImportTable:
             for alias in imp.names:
                 if alias.name != "*":
                     aliases[alias.asname or alias.name] = f"{imp.module}.{alias.name}"
-        stored = {n.id for n in ctx.nodes(ast.Name) if not isinstance(n.ctx, ast.Load)}
+        stored = {n.id for n in ctx.unordered(ast.Name) if not isinstance(n.ctx, ast.Load)}
         return cls(aliases, stored - set(aliases))
 
     def qualify(self, node: ast.AST) -> Optional[str]:
@@ -351,7 +351,7 @@ class ScopeIndex:
         self._walk_block(node.body, info, None, None, None, None)
 
     def _bound_names(self) -> None:
-        for name in self.ctx.nodes(ast.Name):
+        for name in self.ctx.unordered(ast.Name):  # into sets: order does not matter
             if not isinstance(name.ctx, ast.Load):
                 fn = self.function_of(name)
                 fn.bound.add(name.id)
