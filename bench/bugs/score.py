@@ -152,6 +152,8 @@ def load_cases(selected: Optional[str] = None, which: str = "in-sample") -> List
 
 def _run(argv: List[str], cwd: Path) -> dict:
     proc = subprocess.run(argv, cwd=str(cwd), capture_output=True, text=True, timeout=120)
+    if not proc.stdout.strip():  # preflight did not run (e.g. not importable from cwd): not a score of zero
+        raise SystemExit(f"no output from {' '.join(argv)} in {cwd} (exit {proc.returncode}):\n{proc.stderr[-800:]}")
     try:
         return json.loads(proc.stdout or "{}")
     except json.JSONDecodeError:
