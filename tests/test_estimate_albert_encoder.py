@@ -39,7 +39,7 @@ ELECTRA = {  # google/electra-base-generator config.json
     "intermediate_size": 1024, "hidden_act": "gelu", "max_position_embeddings": 512,
     "type_vocab_size": 2}
 FP16 = A.Dtypes(res=2, comp=2, weights=2.0)
-H, I, HEADS = 768, 3072, 12
+H, INTER, HEADS = 768, 3072, 12
 
 
 def _layer(cfg, attention="sdpa", tokens=2048, seq=512):
@@ -56,7 +56,7 @@ def test_albert_sdpa_layer_by_hand():
                  + HEADS * 4        # and its fp32 logsumexp
                  + H * 2            # its output is the dense projection's input
                  + H * 2            # the first LayerNorm's output: the ffn's input
-                 + 5 * I * 2)       # NewGELU: x, tanh, 0.5*x, 1+tanh, output (ffn_output's input)
+                 + 5 * INTER * 2)       # NewGELU: x, tanh, 0.5*x, 1+tanh, output (ffn_output's input)
     assert per_token == 43_056
     layer = _layer(ALBERT)
     assert layer.saved == per_token * 2048           # no RoPE tables: nothing per sequence
@@ -79,7 +79,7 @@ def test_the_published_eager_minus_sdpa_gap_is_one_probability_tensor_per_layer(
 
 def test_gelu_new_by_config_name_and_plain_gelu_twin():
     plain = dict(ALBERT, hidden_act="gelu")
-    assert (_layer(ALBERT).saved - _layer(plain).saved) / 2048 == 3 * I * 2
+    assert (_layer(ALBERT).saved - _layer(plain).saved) / 2048 == 3 * INTER * 2
     # ELECTRA's gelu: fc output and activation output only; LayerNorm, no RoPE, 16-bit softmax
     arch = from_hf_config(ELECTRA, name="electra")
     h, i, heads = 256, 1024, 4

@@ -102,6 +102,11 @@ class EstimateInput:
     # the training loop keeps the model's output object across steps (``outputs = model(...)``
     # at loop level): previous step's logits and returned cache live through the next forward
     keeps_outputs: bool = False
+    # the decoder returns its KV cache in a training forward (transformers' config.use_cache).
+    # None: the config's value, switched off by gradient checkpointing (transformers' own does
+    # that); True with grad_ckpt: checkpointing by torch's wrapper (FSDP/accelerate
+    # activation_checkpointing, apply_activation_checkpointing), which leaves the cache on
+    use_cache: Optional[bool] = None
     # how batches are padded: "max_length" (every batch the same length), "dynamic" (to the
     # longest sample of the batch: lengths vary between steps), "packed"; None: unknown
     padding: Optional[str] = None
