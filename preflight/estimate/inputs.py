@@ -272,9 +272,12 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
                 inp.zero_stage = int(value[4:])
                 src["zero_stage"] = _where(sharding)
             elif value.startswith("fsdp_"):
-                from preflight.plan import FSDP_MODES
+                # (imported under another name: a bare ``FSDP_MODES`` import here would make
+                # the name local to the whole function and shadow this module's tuple that the
+                # validation below checks against)
+                from preflight.plan import FSDP_MODES as PLAN_FSDP_MODES
 
-                inp.fsdp = FSDP_MODES[value]
+                inp.fsdp = PLAN_FSDP_MODES[value]
                 src["fsdp"] = _where(sharding)
         if plan.value("peft.method") in ("lora", "dora") or task in ("lora", "qlora"):
             fact = plan.resolve("peft.rank")
@@ -356,7 +359,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
-             ("loss_in_logits_dtype", "loss.in_logits_dtype"))
+             ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue
