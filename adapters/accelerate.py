@@ -26,6 +26,7 @@ import ast
 import re
 from typing import Any, Optional
 
+from preflight.adapters._cache import cache_stays_on
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 
 from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptIndex
@@ -262,6 +263,10 @@ class _ScriptPass:
         if ckpt is not None and isinstance(ckpt.value, bool):
             self.put("memory.gradient_checkpointing", ckpt.value, ckpt, site.line,
                      "FullyShardedDataParallelPlugin(activation_checkpointing=...)", conf)
+            if ckpt.value is True:
+                self.adapter.add(self.plan, "model.use_cache", True, cache_stays_on(
+                    self.src(site.call, "FullyShardedDataParallelPlugin(activation_checkpointing=True)")),
+                    "medium")
 
     def loaders(self, accelerators: set[str], split: bool) -> None:
         """``batch_size`` of the DataLoaders passed to ``<accelerator>.prepare(...)``: per process."""
@@ -440,3 +445,6 @@ class _ConfigPass:
         ckpt = block.get("fsdp_activation_checkpointing")
         if isinstance(ckpt, bool):
             self.add("memory.gradient_checkpointing", ckpt, self.src(key, "fsdp_activation_checkpointing"))
+            if ckpt:
+                self.add("model.use_cache", True,
+                         cache_stays_on(self.src(key, "fsdp_activation_checkpointing")), "medium")

@@ -29,6 +29,7 @@ import re
 import shlex
 from typing import Any, Optional, Sequence
 
+from preflight.adapters._cache import cache_stays_on
 from preflight.adapters.deepspeed import ZERO_STAGE_SHARDING
 from preflight.adapters.launchers_fabric import fabric_facts, is_fabric, parse_fabric
 
@@ -603,6 +604,9 @@ class LaunchersAdapter(Adapter):
         if ckpt in ("true", "false"):
             self._put(plan, "memory.gradient_checkpointing", ckpt == "true",
                       self._src(self._flag(info, "__fsdp_activation_checkpointing"), line), conf)
+            if ckpt == "true":
+                self._put(plan, "model.use_cache", True, cache_stays_on(
+                    self._src(self._flag(info, "__fsdp_activation_checkpointing"), line)), "medium")
 
     def _deepspeed(self, plan: TrainingPlan, info: LaunchInfo, line: str) -> None:
         opts = info.options

@@ -107,6 +107,7 @@ class _ScriptPass:
         args = ArgsPass(self)
         args.run()
         self.models()
+        self.use_cache()
         self.peft()
         self.trainers(args.trl_used)
         self.generation()
@@ -203,6 +204,38 @@ class _ScriptPass:
                 self.add("model.attn_implementation", "sdpa",
                          self.src(site.call, f"{self.version_text()} default (>= 4.36): sdpa when the model "
                                   "supports it, else eager", "default", "attn_implementation"), conf)
+
+    def use_cache(self) -> None:
+        """``model.use_cache`` as the script says it: ``from_pretrained(..., use_cache=X)`` on a
+        model class, or ``<model>.config.use_cache = False`` (a True set back after training is
+        for generation, not read). An explicit value beats the default-kind fact that FSDP
+        activation checkpointing leaves the cache on (``adapters/_cache.py``)."""
+        if "model.use_cache" not in FIELDS:
+            return
+        for site in self.calls:
+            name = site.name or ""
+            cls = name.rsplit(".", 2)[-2] if name.endswith(".from_pretrained") else ""
+            if not cls or not _MODEL_CLASS.match(cls) or _NOT_MODEL.search(cls):
+                continue
+            flag = self.idx.resolve(site.kwarg("use_cache"))
+            if flag is not None and isinstance(flag.value, bool) and self.idx.runs(site) is not False:
+                self.add("model.use_cache", flag.value,
+                         self.src(site.call, f"{cls}.from_pretrained(use_cache={flag.value})",
+                                  key="use_cache"), self.conf(site))
+                return
+        tree = self.script.tree
+        if tree is None:
+            return
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Constant) \
+                    or node.value.value is not False:
+                continue
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and target.attr == "use_cache" \
+                        and isinstance(target.value, ast.Attribute) and target.value.attr == "config":
+                    self.add("model.use_cache", False,
+                             self.src(node, f"{ast.unparse(target)} = False", key="use_cache"), "high")
+                    return
 
     def loads_non_fp32(self) -> bool:
         """A from_pretrained in the script loads 16-bit, "auto" or quantized weights (or,

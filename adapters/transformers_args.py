@@ -15,6 +15,7 @@ import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
 
+from preflight.adapters._cache import cache_stays_on
 from preflight.adapters.deepspeed import deepspeed_block
 
 from preflight.adapters_api import CallSite
@@ -417,6 +418,8 @@ class ArgsPass:
         for key in ("activation_checkpointing", "fsdp_activation_checkpointing"):
             if isinstance(data.get(key), bool):
                 self.o.add("memory.gradient_checkpointing", data[key], where, conf)
+                if data[key]:
+                    self.o.add("model.use_cache", True, cache_stays_on(where), "medium")
                 return
 
     def fsdp(self, value: Any, source: Source, conf: str) -> None:

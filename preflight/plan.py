@@ -184,6 +184,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "cross-entropy never hold the logits: Liger, Unsloth, Cut Cross-Entropy), logits "
               "(a reduction of the logits themselves, no cross-entropy: logits.sum() in benchmarks).",
               enum=("standard", "chunked", "fused", "logits")),
+    FieldSpec("model.use_cache", "bool",
+              "The model returns its key/value cache in a training forward (transformers' "
+              "config.use_cache as the job leaves it, on by default): transformers' own gradient "
+              "checkpointing switches it off, torch's checkpoint wrapper (FSDP activation "
+              "checkpointing) does not."),
     FieldSpec("loss.in_logits_dtype", "bool",
               "The script computes the LM loss itself on the logits the model returns (shifted "
               "copy and cross-entropy in the logits' own dtype, no fp32 upcast), not the model's "

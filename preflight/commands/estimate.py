@@ -59,6 +59,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="the training loop keeps the model's outputs across steps (outputs = "
                         "model(...) at loop level): the previous step's logits and returned "
                         "cache live through the next forward")
+    j.add_argument("--use-cache", action=argparse.BooleanOptionalAction, default=None,
+                   help="the decoder returns its KV cache in training (config.use_cache); "
+                        "default: on, switched off by transformers' own gradient checkpointing. "
+                        "Give --use-cache when checkpointing is torch's wrapper (FSDP/accelerate "
+                        "activation_checkpointing), which leaves the cache on")
     j.add_argument("--max-new-tokens", type=int, metavar="N")
     j.add_argument("--num-beams", type=int, metavar="N")
     t = p.add_argument_group("target and output")
@@ -79,7 +84,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
               "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss",
               "load_placement": "load_placement", "transformers_version": "transformers_version",
-              "keeps_outputs": "keeps_outputs"}
+              "keeps_outputs": "keeps_outputs", "use_cache": "use_cache"}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -13,7 +13,8 @@ from typing import Any, Optional
 from preflight.estimate import constants as C
 
 _LAYERNORM_TYPES = {"gpt2", "gpt_neox", "falcon", "starcoder2", "bert", "roberta", "xlm-roberta",
-                    "distilbert", "vit", "clip", "bart", "mbart", "whisper", "olmo"}
+                    "distilbert", "electra", "albert", "vit", "clip", "bart", "mbart", "whisper",
+                    "olmo"}
 
 
 @dataclass(frozen=True)
@@ -62,20 +63,23 @@ def _dropout(arch: Any, override: Optional[float]) -> float:
 
 
 #: Models whose GELU is the tanh formula written out in Python (``gelu_new``): autograd
-#: keeps its input, tanh output, 0.5*x and 1+tanh besides the result.
+#: keeps its input, tanh output, 0.5*x and 1+tanh besides the result. Other models use it when
+#: their config names it (``hidden_act: gelu_new``, ALBERT's default): ``arch.extra["mlp_act"]``.
 _PY_GELU = {"gpt2", "phi", "gptj", "codegen"}
+#: transformers' ACT2FN names of that formula (activations.py: ``NewGELUActivation``)
+_PY_GELU_ACTS = {"gelu_new"}
 #: Models whose eager attention calls softmax in the scores' dtype (no explicit fp32 upcast;
 #: checked in transformers 5.x modeling files). The others (Llama family, T5, ViT, CLIP,
 #: GPT-NeoX, SigLIP, ...) upcast explicitly and keep a compute-dtype copy.
-_IMPLICIT_SOFTMAX = {"bert", "roberta", "xlm-roberta", "distilbert", "gpt2", "bart", "mbart",
-                     "whisper", "falcon"}
+_IMPLICIT_SOFTMAX = {"bert", "roberta", "xlm-roberta", "distilbert", "electra", "albert", "gpt2",
+                     "bart", "mbart", "whisper", "falcon"}
 #: Models whose eager attention clamps the masked scores with a binary max before softmax
 #: (OPT: ``torch.max(attn_weights, torch.tensor(finfo.min))``, read in transformers 4.45 and
 #: 4.48; the causal mask is always passed): ``maximum``'s backward keeps both inputs, one
 #: more compute-dtype copy of the scores.
 _CLAMPED_SCORES = {"opt"}
 #: Models without rotary embeddings (no cos/sin kept per layer).
-_NO_ROPE = {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "t5", "mt5", "umt5", "bart",
+_NO_ROPE = {"gpt2", "bert", "roberta", "xlm-roberta", "distilbert", "electra", "albert", "t5", "mt5", "umt5", "bart",
             "mbart", "whisper", "vit", "clip", "opt", "bloom", "falcon"}
 
 
@@ -278,7 +282,8 @@ def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[s
     # (an implementation that calls torch's gelu(approximate="tanh"), as litgpt's GptNeoxMLP
     # does for every model, keeps fc's output and the gelu output, where transformers'
     # Python-level gelu_new keeps five tensors)
-    py_gelu = arch.model_type in _PY_GELU and not fused_gelu
+    act = str((getattr(arch, "extra", {}) or {}).get("mlp_act") or "")
+    py_gelu = (arch.model_type in _PY_GELU or act in _PY_GELU_ACTS) and not fused_gelu
     plain = C.PY_GELU_MLP_SAVED if py_gelu else C.PLAIN_MLP_SAVED
     return width * ec * (plain - (0 if down_saved else 1))
 

@@ -354,7 +354,11 @@ def _read_encoder(mt: str, cfg: _Cfg, name: str, source: str) -> Architecture:
                # ALBERT shares one layer's weights across num_hidden_groups groups
                "embedding_size": cfg.integer("embedding_size", default=hidden)
                if mt in ("electra", "albert") else hidden,
-               "weight_groups": cfg.integer("num_hidden_groups", default=1) if mt == "albert" else 0})
+               "weight_groups": cfg.integer("num_hidden_groups", default=1) if mt == "albert" else 0,
+               # the intermediate activation by name: ``gelu_new`` (ALBERT's default) is
+               # transformers' NewGELUActivation, the tanh formula in Python ops
+               "mlp_act": str(cfg.raw("activation" if mt == "distilbert" else "hidden_act",
+                                      default="gelu") or "gelu").lower()})
 
 
 #: encoder heads whose output is not over the vocabulary: (class-name suffix, head kind)

@@ -12,9 +12,10 @@ step's output object until the next step's forward returns and replaces it. So:
   still there; at the start, the part of the cache autograd does not save is extra.
 
 What a cache holds in training (transformers' decoders return one whenever
-``config.use_cache`` is true, the default, and gradient checkpointing is off: the
-checkpointing branch sets ``use_cache = False``): per layer and token, the key after rotary
-embeddings and the value. Read in transformers 4.42.0/4.44.0 (``modeling_gpt_neox.py``):
+``config.use_cache`` is true, the default, and transformers' own gradient checkpointing is off:
+its branch, ``if self.gradient_checkpointing and self.training``, sets ``use_cache = False``):
+per layer and token, the key after rotary embeddings and the value. Read in transformers
+4.42.0/4.44.0 (``modeling_gpt_neox.py``):
 
 - GPT-NeoX builds ``key = torch.cat((key_rot, key_pass))`` where ``key_rot`` was multiplied by
   the fp32 ``cos_cached`` tables: before 4.45 the cached key is fp32 (4 bytes x hidden), which
@@ -32,7 +33,21 @@ embeddings and the value. Read in transformers 4.42.0/4.44.0 (``modeling_gpt_neo
 - Other decoders: key and value of the key/value heads in the compute dtype.
 
 The Trainer (``compute_loss`` returns the loss and drops the outputs) and loops that only keep
-the loss do not hold any of this: ``EstimateInput.keeps_outputs`` is False by default.
+the loss do not hold any of this across steps: ``EstimateInput.keeps_outputs`` is False by
+default. The step's own cache still exists at the end of its forward, until the output object
+is dropped: the part autograd does not save is extra at that moment, whatever the loop keeps.
+
+Checkpointing applied by torch's wrapper rather than by transformers
+(``torch.distributed.algorithms._checkpoint.checkpoint_wrapper.apply_activation_checkpointing``,
+as FSDP/accelerate ``activation_checkpointing`` and llama-recipes'
+``policies.apply_fsdp_checkpointing`` do) leaves ``model.gradient_checkpointing`` False, so
+``use_cache`` stays on (``EstimateInput.use_cache`` True): every layer returns its key and value
+while its internals are not saved (the wrapper saves the layer's input only), so the WHOLE
+cache is extra: at the end of forward, and through backward when the loop keeps the outputs.
+llama-recipes PR #41 (4 x A100, Llama-2-7B LoRA, FSDP, that wrapper, transformers 4.31) measured
+4.98 GB less peak active memory once the loop stopped keeping ``outputs`` (logits and cache);
+PR #165 (``use_cache=False`` under FSDP) about 4 GB less: the cache, 2 x 4,096 x 2 bytes per layer
+and token, 4.29 GB at 32 layers x 8,192 tokens.
 """
 
 from __future__ import annotations
@@ -47,11 +62,28 @@ GPT2_VIEW_CACHE_UNTIL = (4, 52)
 GPT2_SDPA_COPIES_FROM = (4, 48)
 
 
+def cache_returned(inp: Any, arch: Any) -> bool:
+    """Whether a training forward returns the KV cache: transformers' decoders with
+    ``use_cache`` on. ``inp.use_cache`` None: the config's value (on by default), off under
+    gradient checkpointing, which is taken to be transformers' own (it switches the cache off);
+    True with checkpointing: torch's wrapper, which does not."""
+    if inp.model_impl != "transformers" or arch.family != "decoder":
+        return False
+    if inp.use_cache is not None:
+        return bool(inp.use_cache)
+    return not inp.grad_ckpt and bool((arch.extra or {}).get("use_cache", True))
+
+
 def returned_cache(inp: Any, arch: Any, comp: float, tokens: float) -> tuple[float, float]:
     """(bytes of the cache one training step returns, the part of it autograd does not save)."""
-    if (inp.model_impl != "transformers" or arch.family != "decoder" or inp.grad_ckpt
-            or not (arch.extra or {}).get("use_cache", True)):
+    if not cache_returned(inp, arch):
         return 0.0, 0.0
+    whole, unsaved = _cache(inp, arch, comp, tokens)
+    # checkpointed layers save only their input: nothing of the cache is what autograd keeps
+    return whole, (whole if inp.grad_ckpt else unsaved)
+
+
+def _cache(inp: Any, arch: Any, comp: float, tokens: float) -> tuple[float, float]:
     per_layer = tokens * float(arch.num_layers)
     if gpt_neox_legacy(inp, arch):
         h = arch.num_heads * arch.head_dim
@@ -77,8 +109,12 @@ def held_outputs(inp: Any, arch: Any, comp: float, tokens: float,
     ``forward`` (end of forward: previous step's logits and cache, this step's unsaved cache
     part), ``backward_start`` (this step's unsaved cache part) and ``backward_end`` (this
     step's logits and whole cache)."""
-    if not getattr(inp, "keeps_outputs", False) or inp.mode != "train":
+    if inp.mode != "train":
         return {"forward": 0.0, "backward_start": 0.0, "backward_end": 0.0}
     cache, unsaved = returned_cache(inp, arch, comp, tokens)
+    if not getattr(inp, "keeps_outputs", False):
+        # the step's own output object is dropped after forward: its unsaved cache part
+        # exists at the end of forward only
+        return {"forward": unsaved, "backward_start": 0.0, "backward_end": 0.0}
     return {"forward": logits_held + cache + unsaved, "backward_start": unsaved,
             "backward_end": logits_held + cache}

@@ -102,6 +102,11 @@ class EstimateInput:
     # the training loop keeps the model's output object across steps (``outputs = model(...)``
     # at loop level): previous step's logits and returned cache live through the next forward
     keeps_outputs: bool = False
+    # the decoder returns its KV cache in a training forward (transformers' config.use_cache).
+    # None: the config's value, switched off by gradient checkpointing (transformers' own does
+    # that); True with grad_ckpt: checkpointing by torch's wrapper (FSDP/accelerate
+    # activation_checkpointing, apply_activation_checkpointing), which leaves the cache on
+    use_cache: Optional[bool] = None
     # how batches are padded: "max_length" (every batch the same length), "dynamic" (to the
     # longest sample of the batch: lengths vary between steps), "packed"; None: unknown
     padding: Optional[str] = None
@@ -267,9 +272,12 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
                 inp.zero_stage = int(value[4:])
                 src["zero_stage"] = _where(sharding)
             elif value.startswith("fsdp_"):
-                from preflight.plan import FSDP_MODES
+                # (imported under another name: a bare ``FSDP_MODES`` import here would make
+                # the name local to the whole function and shadow this module's tuple that the
+                # validation below checks against)
+                from preflight.plan import FSDP_MODES as PLAN_FSDP_MODES
 
-                inp.fsdp = FSDP_MODES[value]
+                inp.fsdp = PLAN_FSDP_MODES[value]
                 src["fsdp"] = _where(sharding)
         if plan.value("peft.method") in ("lora", "dora") or task in ("lora", "qlora"):
             fact = plan.resolve("peft.rank")
@@ -351,7 +359,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
-             ("loss_in_logits_dtype", "loss.in_logits_dtype"))
+             ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

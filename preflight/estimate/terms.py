@@ -184,8 +184,17 @@ def tied_embedding_grad(arch: Any, applies: bool, grad_bytes: float) -> float:
         return 0.0
     if arch.family not in ("decoder", "encoder", "multimodal"):
         return 0.0
-    dim = int((getattr(arch, "extra", {}) or {}).get("embed_dim") or arch.hidden_size)
+    dim = head_dim(arch)
     return float(TIED_GRAD_TABLES * arch.vocab_size * dim * grad_bytes)
+
+
+def head_dim(arch: Any) -> int:
+    """Width of the LM head's ``vocab x dim`` table: OPT's ``word_embed_proj_dim``
+    (``embed_dim``), ALBERT's and ELECTRA's ``embedding_size`` (their MLM heads project the
+    hidden state down to it before the decoder: ``AlbertMLMHead.dense``,
+    ``ElectraGeneratorPredictions.dense``), else the hidden size."""
+    extra = getattr(arch, "extra", {}) or {}
+    return int(extra.get("embed_dim") or extra.get("embedding_size") or arch.hidden_size)
 
 
 def head_grad_at_backward_start(arch: Any, applies: bool, grad_bytes: float) -> float:
@@ -202,7 +211,7 @@ def head_grad_at_backward_start(arch: Any, applies: bool, grad_bytes: float) -> 
         return 0.0
     if arch.family not in ("decoder", "encoder", "multimodal"):
         return 0.0
-    dim = int((getattr(arch, "extra", {}) or {}).get("embed_dim") or arch.hidden_size)
+    dim = head_dim(arch)
     return float(arch.vocab_size * dim * grad_bytes)
 
 
