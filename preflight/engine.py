@@ -171,7 +171,7 @@ def _codes_for_text(codes: tuple[str, ...], ctx: FileContext) -> tuple[str, ...]
     and in the NFKC form in which Python reads identifiers (``ｌｒ`` is ``lr``)."""
     from preflight.rules._index import NEEDS
 
-    found = {n for n in _needed_strings() if ctx.mentions(n)}
+    found = ctx.mentioned(_needed_strings())
     kept = []
     for code in codes:
         needs = NEEDS.get(code)

@@ -77,3 +77,63 @@ def test_this_projects_sources_in_ast_walk_order(package: str) -> None:
         _same(tree)
         for fn in (n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)):
             _same(fn)  # a subtree, as the rules walk it
+
+
+def _statements_in_position_order(src: str) -> None:
+    # the node index hands out statements without sorting them: its pre-order walk must
+    # already give them by (line, column), for every statement type
+    from preflight.analysis.context import FileContext, _sort
+    from preflight.sources import SourceText, parse_python
+
+    parsed = parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python", raw=src.encode(), text=src))
+    ctx = FileContext(parsed)  # type: ignore[arg-type]
+    kinds = {type(n) for n in ast.walk(ctx.tree) if isinstance(n, ast.stmt)}
+    assert kinds
+    for kind in kinds:
+        got = ctx.nodes(kind)
+        expected = list(got)
+        _sort(expected)
+        assert [id(n) for n in got] == [id(n) for n in expected], kind.__name__
+
+
+_ORDER = '''
+@dec(lambda: 0)
+@other
+def f(a=[x for x in y]):
+    x = 1; y = 2
+    if a:
+        b = 3
+    elif c:
+        d = 4
+    else:
+        e = 5
+    try:
+        g = 6
+    except E:
+        h = 7
+    else:
+        i = 8
+    finally:
+        j = 9
+    for k in z:
+        l = 10
+    else:
+        m = 11
+    class K:
+        @property
+        def p(self): return 1
+        q = 2
+    with o: r = 3
+    return {s: t for s in u}
+w = 1
+'''
+
+
+def test_statements_come_out_of_the_index_in_position_order() -> None:
+    _statements_in_position_order(_ORDER)
+    _statements_in_position_order(_FEATURES)
+    if sys.version_info >= (3, 10):
+        _statements_in_position_order(_MATCH)
+    for package in ("preflight/analysis", "preflight/rules/code", "preflight/estimate"):
+        for path in sorted((Path(__file__).resolve().parents[1] / package).glob("*.py")):
+            _statements_in_position_order(path.read_text(encoding="utf-8"))

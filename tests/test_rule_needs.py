@@ -114,3 +114,14 @@ def test_a_needle_test_answers_as_a_search_of_the_whole_text(text: str, needle: 
     ctx = FileContext(_parse(src))
     expected = needle in src or needle in unicodedata.normalize("NFKC", src)
     assert ctx.mentions(needle) is expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=st.text(alphabet=_TEXT_CHARS, max_size=60),
+       needles=st.frozensets(st.text(alphabet="ab_Z9.(é ", min_size=1, max_size=4), max_size=6))
+def test_the_engines_needle_pass_finds_what_each_test_finds(text: str, needles: frozenset) -> None:
+    # the engine asks for all its needles at once (an ASCII file: one pass over its words)
+    from preflight.analysis.context import FileContext
+
+    src = "x = 1\n" + "".join("#" + line + "\n" for line in text.split("\n"))
+    assert FileContext(_parse(src)).mentioned(needles) == {n for n in needles if FileContext(_parse(src)).mentions(n)}

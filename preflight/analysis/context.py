@@ -83,7 +83,12 @@ class FileContext:
         if found is None:
             return []
         if kind not in self._sorted:
-            _sort(found)  # in walk order until first asked for: sorted lazily
+            # The walk is in pre-order, each node's fields in their order: statements come
+            # out in source order already (a statement lies only in a statement list, and its
+            # descendants lie between it and its next sibling). Other nodes do not (a dict's
+            # keys come before its values, a def's decorators after its body): sorted lazily.
+            if not issubclass(kind, ast.stmt):
+                _sort(found)
             self._sorted.add(kind)
         return found
 
@@ -161,6 +166,18 @@ class FileContext:
             return False
         nfkc = self._nfkc(source)
         return nfkc is not source and text in nfkc
+
+    def mentioned(self, needles: frozenset[str]) -> set[str]:
+        """The ``needles`` the file mentions, each as :meth:`mentions` answers it; an ASCII
+        file's identifier-character needles are looked for in its words in one pass."""
+        source = self.parsed.text if self.parsed.text is not None else self.parsed.source.text
+        if not source.isascii():
+            return {n for n in needles if self.mentions(n)}
+        words = self.cached("text.words", lambda: _words(source))
+        word_needles, other = _split_needles(needles)
+        found = {n for n in word_needles if n in words}
+        found.update(n for n in other if n in source)
+        return found
 
     def _nfkc(self, source: str) -> str:
         """The NFKC form of the text: the text itself when it is already in that form (most
@@ -268,6 +285,18 @@ _WORD_NEEDLES: dict[str, bool] = {}  # needle -> made of _WORD_CHARS only
 # UTF-8 bytes: an ASCII byte that is no identifier character becomes a space; the others
 # (identifier characters and every byte of a non-ASCII character) stay
 _RUNS = bytes(c if c >= 128 or chr(c) in _WORD_CHARS else 32 for c in range(256))
+
+
+_SPLIT: dict[frozenset[str], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _split_needles(needles: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(needles of identifier characters only, the others), once per set of needles."""
+    known = _SPLIT.get(needles)
+    if known is None:
+        word = tuple(n for n in needles if n.isascii() and all(c in _WORD_CHARS for c in n))
+        known = _SPLIT[needles] = (word, tuple(n for n in needles if n not in word))
+    return known
 
 
 def _words(text: str) -> str:
