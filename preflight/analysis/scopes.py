@@ -84,7 +84,9 @@ class ImportTable:
                 aliases[name] = target
 
     @classmethod
-    def build(cls, ctx: FileContext) -> ImportTable:
+    def build(cls, ctx: FileContext, stored_names: Optional[list[ast.Name]] = None) -> ImportTable:
+        """The file's import aliases; ``stored_names`` are its names in a store or delete
+        context, when the caller has them already."""
         aliases: dict[str, str] = {}
         for node in ctx.nodes(ast.Import):
             for alias in node.names:
@@ -99,8 +101,9 @@ class ImportTable:
             for alias in imp.names:
                 if alias.name != "*":
                     aliases[alias.asname or alias.name] = f"{imp.module}.{alias.name}"
-        stored = {n.id for n in ctx.unordered(ast.Name) if not isinstance(n.ctx, ast.Load)}
-        return cls(aliases, stored - set(aliases))
+        if stored_names is None:
+            stored_names = [n for n in ctx.unordered(ast.Name) if not isinstance(n.ctx, ast.Load)]
+        return cls(aliases, {n.id for n in stored_names} - set(aliases))
 
     def qualify(self, node: ast.AST) -> Optional[str]:
         """Dotted name of a Name/Attribute chain with its root alias resolved."""
@@ -256,7 +259,10 @@ class ScopeIndex:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
         self._parents = ctx._parents
-        self.imports = ImportTable.build(ctx)
+        # names bound or deleted (a tenth of all names): read once, by the imports and by
+        # each function's bound names
+        self._stored_names = [n for n in ctx.unordered(ast.Name) if not isinstance(n.ctx, ast.Load)]
+        self.imports = ImportTable.build(ctx, self._stored_names)
         self.module = FunctionInfo(node=ctx.tree, name="<module>", parent=None)
         self.functions: dict[ast.AST, FunctionInfo] = {ctx.tree: self.module}
         self.classes: dict[ast.ClassDef, ClassInfo] = {}
@@ -283,6 +289,7 @@ class ScopeIndex:
             loop.parent = loop.evidence = None
         self.training_calls.clear()
         self._stmts.clear()
+        self._stored_names.clear()
 
     # -- construction ------------------------------------------------------
     def _walk_block(self, body: list[ast.stmt], fn: FunctionInfo, cls: Optional[ClassInfo],
@@ -351,10 +358,8 @@ class ScopeIndex:
         self._walk_block(node.body, info, None, None, None, None)
 
     def _bound_names(self) -> None:
-        for name in self.ctx.unordered(ast.Name):  # into sets: order does not matter
-            if not isinstance(name.ctx, ast.Load):
-                fn = self.function_of(name)
-                fn.bound.add(name.id)
+        for name in self._stored_names:  # into sets: order does not matter
+            self.function_of(name).bound.add(name.id)
         for node in self.ctx.nodes(ast.Import, ast.ImportFrom):
             fn = self.function_of(node)
             for alias in node.names:
