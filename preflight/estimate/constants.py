@@ -37,6 +37,15 @@ INT8_BYTES_PER_PARAM = 1.0
 #: bitsandbytes 8-bit optimizers: two uint8 states per element, one fp32 absmax per block
 #: of 2048 per state (``bnb.optim`` blockwise quantization) (format).
 ADAM8BIT_BYTES_PER_PARAM = 2 * (1 + 4 / 2048)
+
+#: bitsandbytes paged optimizers (``PagedAdamW``, ``PagedAdamW8bit``, ``PagedLion``...): a
+#: state tensor of a parameter with at least this many elements is allocated with
+#: ``cudaMallocManaged`` (``Optimizer8bit.get_state_buffer``: ``p.numel() < 1e5`` stays a
+#: plain CUDA tensor, else ``F.get_paged`` -> ``cget_managed_ptr`` in csrc/pythonInterface.cpp;
+#: the same from 0.39.1 to 0.45+). Managed memory is outside PyTorch's caching allocator
+#: (``torch.cuda.max_memory_allocated`` and the ``active_bytes`` peak never count it) and
+#: the driver moves it to host memory when the GPU runs short (source).
+PAGED_STATE_MIN_ELEMENTS = 100_000
 #: bitsandbytes keeps tensors with fewer than 4096 elements in 32-bit state
 #: (``Optimizer8bit(min_8bit_size=4096)``) (format).
 BNB_MIN_8BIT_SIZE = 4096

@@ -37,6 +37,7 @@ from preflight.estimate.terms import (
     hf_loss_forward_bytes,
     logits_reduction_loss,
     optimizer_temporaries,
+    paged_state_bytes,
     sdpa_output_copied,
     state_bytes,
     tied_embedding_grad,
@@ -82,6 +83,10 @@ class Estimate:
     #: (low, point, high) bytes of the peak that the caching allocator holds cached and
     #: releases before an out-of-memory error (``length_cache``): not counted by the verdict
     reclaimable: tuple[int, int, int] = (0, 0, 0)
+    #: bytes of a paged optimizer's states in CUDA managed memory (bitsandbytes): outside
+    #: PyTorch's allocator and moved to host memory when the GPU runs short, so not in
+    #: ``peak_bytes``; the interval's top counts them resident
+    paged_bytes: int = 0
 
     @property
     def ok(self) -> bool:
@@ -115,6 +120,9 @@ class _Phases:
     def __init__(self) -> None:
         self.terms: dict[str, dict[str, float]] = {}
         self.bounds: dict[str, tuple[float, float]] = {}
+        #: bytes outside PyTorch's allocator that the GPU holds only when there is room
+        #: (a paged optimizer's managed-memory states): in no phase, in the interval's top
+        self.managed = 0.0
 
     def add(self, phase: str, term: str, value: float, bounds: tuple[float, float]) -> None:
         if value <= 0:
@@ -304,12 +312,14 @@ def _estimate(inp: EstimateInput) -> Estimate:
     peak_phase = max(phases, key=lambda p: sum(result[p].values()))
     peak = sum(result[peak_phase].values())
     lo, hi = int(min(lo_best, peak)), int(max(hi_best, peak))
+    hi += int(ph.managed * pb[1])
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
                     arch_name=str(getattr(arch, "name", "")), arch_source=prm.source,
                     workspace_in_allocator=version is None or version >= (2, 0),
-                    reclaimable=(int(cache[0]), round(cache[1]), int(cache[2])))
+                    reclaimable=(int(cache[0]), round(cache[1]), int(cache[2])),
+                    paged_bytes=round(ph.managed))
 
 
 def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
@@ -492,14 +502,24 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             grads = 0.0  # partitions go to host memory; only the reduce buckets stay
         if inp.zero_stage == 0 and not inp.fsdp:
             notes.append("optimizer offload needs ZeRO (DeepSpeed) or FSDP; estimated as asked")
-    if inp.optimizer.startswith("paged"):
-        notes.append("paged optimizer: its states can spill to host memory under pressure; "
-                     "the interval's lower end leaves them out")
+    if inp.optimizer.startswith("paged") and states:
+        # bitsandbytes allocates the states of tensors of 1e5+ elements in CUDA managed
+        # memory (terms.paged_state_bytes): PyTorch's allocator never sees them and the
+        # driver moves them to host memory when the GPU runs short. Not in the peak; the
+        # interval's top counts them resident (what the GPU holds when there is room)
+        managed = min(paged_state_bytes(inp.optimizer, state_bytes(inp.optimizer, state_dtype,
+                                                                    arch, full),
+                                        arch, prm, full, int(inp.lora_r or 0), targets), states)
+        states -= managed
+        ph.managed = managed / s_div
+        notes.append(f"paged optimizer: {ph.managed / 1024 ** 3:.1f} GiB of its states live in "
+                     "CUDA managed memory, outside PyTorch's allocator, and move to host memory "
+                     "when the GPU runs short; the peak leaves them out, the interval's top "
+                     "counts them")
     train_phases = ("forward", "backward", "optimizer")
     ph.every(train_phases, "weights", weights_gpu, pb)
     ph.every(train_phases, "lora_adapters", n_lora * adapter_bytes, pb)
-    state_bounds = (0.0, pb[1]) if inp.optimizer.startswith("paged") else pb
-    ph.every(train_phases, "optimizer_states", states / s_div, state_bounds)
+    ph.every(train_phases, "optimizer_states", states / s_div, pb)
     ph.every(train_phases, "master_weights", master_b / s_div, pb)
     if inp.optimizer_in_backward and trainable:
         # the step runs inside backward, one parameter at a time, and frees that gradient:

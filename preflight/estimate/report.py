@@ -188,6 +188,10 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
     if est.reclaimable[1] > 0:
         lines.append(f"  of which {gib(est.reclaimable[1])} cached blocks of other batch lengths: "
                      "released before an out-of-memory error, not counted by the verdict")
+    if est.paged_bytes > 0:
+        lines.append(f"  not counted: {gib(est.paged_bytes)} paged optimizer states in CUDA managed "
+                     "memory (outside PyTorch's allocator; moved to host memory when the GPU "
+                     "runs short; in the interval's top)")
     width = max((len(t) for t in est.breakdown), default=10)
     for term, value in est.breakdown.items():
         lines.append(f"  {term:<{width}}  {gib(value):>12}")

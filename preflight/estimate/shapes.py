@@ -64,17 +64,21 @@ def lora_targets(inp: EstimateInput, arch: Any) -> tuple[str, ...]:
     return tuple(targets)
 
 
-def lora_params(arch: Any, r: int, targets: tuple[str, ...]) -> int:
+def lora_dims(arch: Any, name: str) -> tuple[int, ...]:
+    """(in, out) features of the linear layer a LoRA target names; () when unknown. Its
+    adapter is A (r x in) and B (out x r)."""
+    pair = _TARGET_DIMS.get(name)
+    if pair is None:
+        return ()
     q = arch.num_heads * arch.head_dim
     kv = arch.num_kv_heads * arch.head_dim
     width = arch.moe_intermediate_size if (arch.num_experts and arch.moe_intermediate_size) \
         else arch.intermediate_size
     dims = {"h": arch.hidden_size, "q": q, "kv": kv, "i": width, "3h": 3 * arch.hidden_size,
             "qkv": q + 2 * kv}
-    per_layer = 0
-    for name in targets:
-        pair = _TARGET_DIMS.get(name)
-        if pair is None:
-            continue
-        per_layer += r * (dims[pair[0]] + dims[pair[1]])
+    return (dims[pair[0]], dims[pair[1]])
+
+
+def lora_params(arch: Any, r: int, targets: tuple[str, ...]) -> int:
+    per_layer = sum(r * sum(lora_dims(arch, name)) for name in targets)
     return per_layer * (arch.num_layers + arch.num_encoder_layers)

@@ -10,6 +10,7 @@ from typing import Any, Optional
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.shapes import lora_dims
 
 
 def attention_kernel(inp: EstimateInput) -> str:
@@ -102,6 +103,33 @@ def state_bytes(optimizer: str, state_dtype: float, arch: Any, full: bool) -> fl
         per_param = (h + i) / (h * i) if full else 0.05   # LoRA: r x in matrices, r small
         return state_dtype * per_param
     return 2 * state_dtype
+
+
+def paged_state_bytes(optimizer: str, state_per_element: float, arch: Any, prm: Any,
+                      full: bool, lora_r: int, targets: tuple[str, ...]) -> float:
+    """Optimizer-state bytes a bitsandbytes paged optimizer keeps in CUDA managed memory,
+    outside PyTorch's caching allocator (``C.PAGED_STATE_MIN_ELEMENTS``): the states of
+    every trainable tensor of at least 1e5 elements. The rest stays on the device: the
+    states of smaller tensors (norms, biases, small adapters) and, for the 8-bit ones, the
+    fp32 absmax of each block (``torch.zeros(..., device=p.device)``), which is the part of
+    ``state_per_element`` above the two uint8 states."""
+    if not optimizer.startswith("paged"):
+        return 0.0
+    per = 2.0 if optimizer == "paged-adamw-8bit" else state_per_element
+    floor = C.PAGED_STATE_MIN_ELEMENTS
+    if full:
+        kv = arch.num_kv_heads * arch.head_dim if arch.num_kv_heads and arch.head_dim else arch.hidden_size
+        # the smallest block matrix is hidden x kv (k_proj / v_proj under grouped queries)
+        matrices = prm.quantizable if arch.hidden_size * min(kv, arch.hidden_size) >= floor else 0
+        big = matrices + sum(n for n in (prm.embeddings, prm.lm_head) if n >= floor)
+        return per * big
+    if not lora_r:
+        return 0.0
+    # LoRA: each adapter is A (r x in) and B (out x r); each is paged on its own size
+    big = 0
+    for name in targets:
+        big += sum(lora_r * d for d in lora_dims(arch, name) if lora_r * d >= floor)
+    return per * big * (arch.num_layers + arch.num_encoder_layers)
 
 
 def optimizer_temporaries(inp: EstimateInput, trainable: int, state_dtype: float,
