@@ -98,7 +98,7 @@ class DeviceFacts:
     def __init__(self, ctx: FileContext) -> None:
         self.ctx = ctx
         self.scopes: ScopeIndex = scope_index(ctx)
-        self.flow: GradFlow = grad_flow(ctx)
+        self._flow: Optional[GradFlow] = None  # built on first need: most questions are settled without it
         self.imports = self.scopes.imports
         # (scope, name) -> [(binding node, value or marker)]; the value is None when unknown
         self.binds: dict[Key, list[tuple[ast.AST, Optional[ast.AST]]]] = {}
@@ -107,6 +107,12 @@ class DeviceFacts:
         self._evaluating: list[Key] = []
         self._collect()
         self.cuda_evidence: Optional[ast.AST] = self._find_cuda()
+
+    @property
+    def flow(self) -> GradFlow:
+        if self._flow is None:
+            self._flow = grad_flow(self.ctx)
+        return self._flow
 
     # -- collection --------------------------------------------------------
     def _add(self, target: ast.AST, value: Optional[ast.AST], node: ast.AST,
