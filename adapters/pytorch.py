@@ -313,20 +313,49 @@ class _ScriptPass:
         literal keyword arguments at the call."""
         from preflight.adapters.module_params import count_class
 
-        if site.call.args:
+        counted = None
+        if not site.call.args:
+            kwargs: dict[str, Any] = {}
+            for kw in site.call.keywords:
+                value = self.value(kw.value)
+                if kw.arg is None or value is None:
+                    break
+                kwargs[kw.arg] = value.value
+            else:
+                counted = count_class(self.script.tree, cls, kwargs)
+        if counted is None:
+            self.local_count_nested(cls, site)
             return
-        kwargs: dict[str, Any] = {}
-        for kw in site.call.keywords:
-            value = self.value(kw.value)
-            if kw.arg is None or value is None:
-                return
-            kwargs[kw.arg] = value.value
-        counted = count_class(self.script.tree, cls, kwargs)
-        if counted is not None:
-            total, layers = counted
-            self.add("model.num_parameters", total,
-                     self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers, counted from "
-                                         "their sizes"), "medium")
+        total, layers = counted
+        self.add("model.num_parameters", total,
+                 self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers, counted from "
+                                     "their sizes"), "medium")
+
+    def local_count_nested(self, cls: str, site: CallSite) -> None:
+        """The count of a model of several local classes (blocks repeated, sizes from a config
+        dict handed in): module_params.count_module, with the arguments the call passes read as
+        literals (a dict bound once, or passed into the function around the call)."""
+        from preflight.adapters.module_params import UNKNOWN, argument_value, count_module
+
+        def arg(expr: ast.AST) -> Any:
+            resolved = self.value(expr)
+            if resolved is not None:
+                return resolved.value
+            return argument_value(self.script.tree, site.function, expr)
+
+        if any(isinstance(a, ast.Starred) for a in site.call.args) or any(k.arg is None for k in site.call.keywords):
+            return
+        args = [arg(a) for a in site.call.args]
+        kwargs = {k.arg: arg(k.value) for k in site.call.keywords if k.arg is not None}
+        counted = count_module(self.script.tree, cls, args, kwargs)
+        if counted is None:
+            return
+        total, layers = counted
+        given = sum(1 for v in [*args, *kwargs.values()] if v is not UNKNOWN)
+        self.add("model.num_parameters", total,
+                 self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers of its own and "
+                                     f"nested local classes, counted from their sizes ({given} argument(s) read "
+                                     "as literals)"), "medium")
 
     def quantization(self) -> None:
         for site in self.calls:

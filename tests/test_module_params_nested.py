@@ -1,0 +1,261 @@
+"""The parameter count of project models made of several local classes (module_params.count_module,
+used by the pytorch adapter when a script builds its own ``nn.Module``): blocks repeated by
+``nn.Sequential(*[Block(cfg) for _ in range(cfg["n_layers"])])`` / ``nn.ModuleList``, sizes read
+from a config dict handed in (``cfg["emb_dim"]``), ``nn.Parameter(torch.ones(d))``, a tied weight.
+
+The shape is rasbt/LLMs-from-scratch's (``ch05/10_llm-training-speed/02_opt_multi_gpu_ddp.py`` at
+28c65cdf: ``GPTModel(cfg)`` with ``TransformerBlock``, ``FeedForward``, ``PyTorchMultiHeadAttention``,
+``GPT_CONFIG_124M`` passed into ``main(gpt_config, ...)``), found the same in many copies of the book's
+code and in nanoGPT-style ``nn.ModuleDict(dict(wte=..., h=nn.ModuleList([Block(config) for _ in
+range(config.n_layer)])))`` models (docs/corpus.md). Fixtures are our own, written to that shape.
+Every twin that the counter cannot follow must stay empty: nothing is guessed."""
+
+from __future__ import annotations
+
+import textwrap
+
+from preflight.audit import build_plan
+
+MODEL = '''
+import torch
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+class Attention(nn.Module):
+    def __init__(self, d_in, d_out, num_heads, dropout=0.0, qkv_bias=False):
+        super().__init__()
+        assert d_out % num_heads == 0
+        self.head_dim = d_out // num_heads
+        self.qkv = nn.Linear(d_in, 3 * d_out, bias=qkv_bias)
+        self.proj = nn.Linear(d_out, d_out)
+        self.dropout = dropout
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, emb_dim):
+        super().__init__()
+        self.eps = 1e-5
+        self.scale = nn.Parameter(torch.ones(emb_dim))
+        self.shift = nn.Parameter(torch.zeros(emb_dim))
+
+
+class FeedForward(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.layers = nn.Sequential(
+            nn.Linear(cfg["emb_dim"], 4 * cfg["emb_dim"]),
+            nn.GELU(approximate="tanh"),
+            nn.Linear(4 * cfg["emb_dim"], cfg["emb_dim"]),
+        )
+
+
+class Block(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.att = Attention(d_in=cfg["emb_dim"], d_out=cfg["emb_dim"], num_heads=cfg["n_heads"],
+                             dropout=cfg["drop_rate"], qkv_bias=cfg["qkv_bias"])
+        self.ff = FeedForward(cfg)
+        self.norm1 = LayerNorm(cfg["emb_dim"])
+        self.norm2 = LayerNorm(cfg["emb_dim"])
+        self.drop_shortcut = nn.Dropout(cfg["drop_rate"])
+
+
+class GPTModel(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.tok_emb = nn.Embedding(cfg["vocab_size"], cfg["emb_dim"])
+        self.pos_emb = nn.Embedding(cfg["context_length"], cfg["emb_dim"])
+        self.drop_emb = nn.Dropout(cfg["drop_rate"])
+        self.trf_blocks = nn.Sequential(
+            *[Block(cfg) for _ in range(cfg["n_layers"])])
+        self.final_norm = LayerNorm(cfg["emb_dim"])
+        self.out_head = nn.Linear(cfg["emb_dim"], cfg["vocab_size"], bias=False)
+'''
+
+MAIN = '''
+
+def main(gpt_config, settings, rank):
+    model = GPTModel(gpt_config)
+    model = DDP(model.to(rank), device_ids=[rank])
+    optimizer = torch.optim.AdamW(model.parameters(), lr=settings["learning_rate"])
+    for x, y in []:
+        loss = model(x).mean()
+        loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    GPT_CONFIG = {
+        "vocab_size": 1000,
+        "context_length": 64,
+        "emb_dim": 32,
+        "n_heads": 4,
+        "n_layers": 3,
+        "drop_rate": 0.1,
+        "qkv_bias": False,
+    }
+    SETTINGS = {"learning_rate": 5e-4}
+    main(GPT_CONFIG, SETTINGS, 0)
+'''
+
+V, C, D, L = 1000, 64, 32, 3
+BLOCK = (D * 3 * D) + (D * D + D) + (D * 4 * D + 4 * D) + (4 * D * D + D) + 2 * (2 * D)
+EXPECTED = V * D + C * D + L * BLOCK + 2 * D + D * V
+
+
+def _plan(tmp_path, code):
+    (tmp_path / "train.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    return plan
+
+
+def test_nested_classes_repeated_blocks_and_a_config_dict_passed_into_main(tmp_path):
+    plan = _plan(tmp_path, MODEL + MAIN)
+    fact = plan.resolve("model.num_parameters")
+    assert fact is not None and fact.value == EXPECTED == 103_936
+    assert fact.confidence == "medium"
+    assert fact.source.path == "train.py" and fact.source.line == MODEL.count("\n") + 4  # GPTModel(gpt_config)
+    assert "nested local classes" in (fact.source.detail or "")
+    assert plan.value("model.ref") == "GPTModel"
+
+
+def test_the_dict_written_at_module_level_and_used_directly(tmp_path):
+    code = MODEL + '''
+CFG = {"vocab_size": 1000, "context_length": 64, "emb_dim": 32, "n_heads": 4, "n_layers": 3,
+       "drop_rate": 0.0, "qkv_bias": False}
+model = GPTModel(CFG)
+optimizer = torch.optim.AdamW(model.parameters())
+'''
+    assert _plan(tmp_path, code).value("model.num_parameters") == EXPECTED
+
+
+def test_module_list_module_dict_and_a_tied_weight(tmp_path):
+    code = '''
+import torch
+import torch.nn as nn
+
+
+class Block(nn.Module):
+    def __init__(self, n_embd, bias=True):
+        super().__init__()
+        self.ln = nn.LayerNorm(n_embd)
+        self.attn = nn.MultiheadAttention(n_embd, 4, bias=bias)
+        self.mlp = nn.Sequential(nn.Linear(n_embd, 4 * n_embd), nn.GELU(), nn.Linear(4 * n_embd, n_embd))
+
+
+class GPT(nn.Module):
+    def __init__(self, vocab_size=500, block_size=16, n_embd=24, n_layer=2, tie=True):
+        super().__init__()
+        self.transformer = nn.ModuleDict(dict(
+            wte=nn.Embedding(vocab_size, n_embd),
+            wpe=nn.Embedding(block_size, n_embd),
+            h=nn.ModuleList([Block(n_embd) for _ in range(n_layer)]),
+            ln_f=nn.LayerNorm(n_embd),
+        ))
+        self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)
+        if tie:
+            self.transformer.wte.weight = self.lm_head.weight
+        self.apply(self._init_weights)
+        for pn, p in self.named_parameters():
+            if pn.endswith("c_proj.weight"):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02)
+
+model = GPT()
+optimizer = torch.optim.AdamW(model.parameters())
+'''
+    e = 24
+    block = 2 * e + (4 * e * e + 4 * e) + (e * 4 * e + 4 * e) + (4 * e * e + e)
+    expected = 500 * e + 16 * e + 2 * block + 2 * e + e * 500 - 500 * e  # the head shares the embedding
+    assert _plan(tmp_path, code).value("model.num_parameters") == expected
+    untied = code.replace("model = GPT()", "model = GPT(tie=False)")
+    assert _plan(tmp_path, untied).value("model.num_parameters") == expected + 500 * e
+
+
+def test_blocks_appended_in_a_range_loop(tmp_path):
+    code = '''
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, width=16, depth=3):
+        super().__init__()
+        self.layers = nn.ModuleList()
+        for i in range(depth):
+            self.layers.append(nn.Linear(width, width))
+        self.pos = nn.Parameter(torch.zeros(1, 8, width) * 0.02)
+
+model = Net()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+'''
+    assert _plan(tmp_path, code).value("model.num_parameters") == 3 * (16 * 16 + 16) + 8 * 16
+
+
+# -- twins that stay empty: what is not followed is not counted ----------------------------------
+
+
+def test_a_dict_updated_before_the_call_is_not_read(tmp_path):
+    code = MODEL + MAIN.replace('    SETTINGS = {', '    GPT_CONFIG.update({"n_layers": 24})\n    SETTINGS = {')
+    plan = _plan(tmp_path, code)
+    assert plan.value("model.num_parameters") is None
+    assert plan.value("model.ref") == "GPTModel"
+
+
+def test_two_calls_that_pass_different_dicts_are_not_read(tmp_path):
+    code = MODEL + MAIN + '''
+    OTHER = {"vocab_size": 1000, "context_length": 64, "emb_dim": 64, "n_heads": 4, "n_layers": 3,
+             "drop_rate": 0.1, "qkv_bias": False}
+    main(OTHER, SETTINGS, 0)
+'''
+    assert _plan(tmp_path, code).value("model.num_parameters") is None
+
+
+def test_a_layer_under_an_undecided_test_is_not_counted(tmp_path):
+    guarded = MODEL.replace(
+        '    def __init__(self, cfg):\n        super().__init__()\n        self.tok_emb',
+        '    def __init__(self, cfg, final_norm=True):\n        super().__init__()\n        self.tok_emb',
+    ).replace(
+        '        self.final_norm = LayerNorm(cfg["emb_dim"])',
+        '        if final_norm:\n            self.final_norm = LayerNorm(cfg["emb_dim"])',
+    )
+    main = MAIN.replace("model = GPTModel(gpt_config)", 'model = GPTModel(gpt_config, os.environ.get("NORM"))')
+    assert _plan(tmp_path, "import os\n" + guarded + main).value("model.num_parameters") is None
+    # the same test decided by the value passed (tricky-correct twin): counted, without the norm
+    decided = MAIN.replace("model = GPTModel(gpt_config)", "model = GPTModel(gpt_config, final_norm=False)")
+    assert _plan(tmp_path, guarded + decided).value("model.num_parameters") == EXPECTED - 2 * D
+
+
+def test_a_module_handed_in_or_built_by_a_method_is_not_counted(tmp_path):
+    handed = '''
+import torch
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self, backbone, dim=16):
+        super().__init__()
+        self.backbone = backbone
+        self.fc = nn.Linear(dim, 10)
+
+model = Head(torch.hub.load("x", "y"))
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+'''
+    assert _plan(tmp_path, handed).value("model.num_parameters") is None
+    method = '''
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, dim=16):
+        super().__init__()
+        self.fc = nn.Linear(dim, 10)
+        self._build_encoder(dim)
+
+model = Net()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+'''
+    assert _plan(tmp_path, method).value("model.num_parameters") is None
+    lstm = method.replace("        self._build_encoder(dim)\n", "        self.rnn = nn.LSTM(dim, dim)\n")
+    assert _plan(tmp_path, lstm).value("model.num_parameters") is None
