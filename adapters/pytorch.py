@@ -307,6 +307,27 @@ class _ScriptPass:
             self.add("model.ref", cls, self.src(site.call, detail), "medium")
             self.add("model.class_name", cls, self.src(site.call, detail), "medium")
             self.local_count(cls, site)
+            self.local_attention(cls, modules)
+
+    def local_attention(self, cls: str, modules: set[str]) -> None:
+        """``model.attn_implementation`` sdpa for a local model whose classes (the built one and the
+        local classes it names, transitively) call ``scaled_dot_product_attention`` with no guard
+        around the call, and compute no softmax attention of their own (rasbt/LLMs-from-scratch
+        ``ch05/10_llm-training-speed/02_opt_multi_gpu_ddp.py:138`` at 28c65cdf)."""
+        reach, todo = set(), [cls]
+        while todo:
+            name = todo.pop()
+            if name in reach or name not in self.idx.classes:
+                continue
+            reach.add(name)
+            todo.extend(n.id for n in ast.walk(self.idx.classes[name]) if isinstance(n, ast.Name) and n.id in modules)
+        sdpa = [s for s in self.idx.calls if s.klass in reach and (s.name or "").endswith("scaled_dot_product_attention")]
+        manual = any(isinstance(n, (ast.Attribute, ast.Name)) and (getattr(n, "attr", None) or getattr(n, "id", ""))
+                     in ("softmax", "Softmax") for name in reach for n in ast.walk(self.idx.classes[name]))
+        if sdpa and not manual and all(not s.guards for s in sdpa):
+            self.add("model.attn_implementation", "sdpa",
+                     self.src(sdpa[0].call, f"{sdpa[0].label}() in {sdpa[0].klass}, a class of the local model "
+                                            f"{cls}"), "medium")
 
     def local_count(self, cls: str, site: CallSite) -> None:
         """Its parameter count when its layers' sizes are known (module_params), with

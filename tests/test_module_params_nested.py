@@ -259,3 +259,47 @@ optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     assert _plan(tmp_path, method).value("model.num_parameters") is None
     lstm = method.replace("        self._build_encoder(dim)\n", "        self.rnn = nn.LSTM(dim, dim)\n")
     assert _plan(tmp_path, lstm).value("model.num_parameters") is None
+
+
+# -- the attention kernel of a local model --------------------------------------------------------
+
+SDPA = MODEL.replace('''        self.dropout = dropout
+''', '''        self.dropout = dropout
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        out = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+        return self.proj(out)
+''')
+
+
+def test_sdpa_called_by_a_class_of_the_local_model(tmp_path):
+    plan = _plan(tmp_path, SDPA + MAIN)
+    fact = plan.resolve("model.attn_implementation")
+    assert fact is not None and fact.value == "sdpa" and fact.confidence == "medium"
+    assert fact.source.line == SDPA.splitlines().index(
+        "        out = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)") + 1
+
+
+def test_sdpa_not_claimed_under_a_guard_or_beside_a_manual_attention(tmp_path):
+    guarded = SDPA.replace("        out = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)\n",
+                           "        if self.dropout == 0:\n"
+                           "            out = nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)\n"
+                           "        else:\n            out = (q @ k.transpose(-2, -1)).softmax(-1) @ v\n")
+    assert _plan(tmp_path, guarded + MAIN).value("model.attn_implementation") is None
+    manual = SDPA.replace('''class FeedForward(nn.Module):''', '''class Mixer(nn.Module):
+    def forward(self, q, k, v):
+        return torch.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+
+
+class FeedForward(nn.Module):''').replace("        self.ff = FeedForward(cfg)\n",
+                                          "        self.ff = FeedForward(cfg)\n        self.mix = Mixer()\n")
+    assert _plan(tmp_path, manual + MAIN).value("model.attn_implementation") is None
+    # a class of the file the model never names does not count
+    unused = MODEL + '''
+
+class Other(nn.Module):
+    def forward(self, q, k, v):
+        return nn.functional.scaled_dot_product_attention(q, k, v)
+''' + MAIN
+    assert _plan(tmp_path, unused).value("model.attn_implementation") is None
