@@ -278,6 +278,9 @@ class _Mod:
 class _Ctx:
     def __init__(self, tree: ast.Module) -> None:
         self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.dataclasses = {n.name: n for n in self.classes.values()
+                            if any((dotted(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
+                                   for d in n.decorator_list)}
         self.consts: dict[str, Any] = {}
         self.steps = 0
         for node in tree.body:
@@ -533,6 +536,9 @@ class _Frame:
         if name in self.ctx.classes and self.ctx.is_module(name):
             args, kwargs = self.bound_args(node)
             return _instance(self.ctx, name, args, kwargs, self.depth + 1)
+        if name in self.ctx.dataclasses:
+            args, kwargs = self.bound_args(node)
+            return self.dataclass(self.ctx.dataclasses[name], args, kwargs)
         if _layer_name(node.func) is not None or name in ("Parameter", "torch.nn.Parameter"):
             return self.layer(last, node)
         if name.startswith("torch.") and last in _TENSOR_FACTORIES:
@@ -573,6 +579,36 @@ class _Frame:
     @staticmethod
     def unknown(what: str) -> Any:
         raise _Unknown(what)
+
+    def dataclass(self, cls: ast.ClassDef, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """A local ``@dataclass`` instance as a dict of its fields (read as ``config.n_embd``): the
+        class's defaults, then the arguments; a field with no default and no argument, or a
+        ``default_factory``, is unknown. A class with a ``__post_init__`` is not read."""
+        if cls.bases or any(isinstance(n, ast.FunctionDef) and n.name == "__post_init__" for n in cls.body):
+            raise _Unknown("a dataclass with bases or a __post_init__")
+        fields: list[str] = []
+        out: dict[str, Any] = {}
+        for stmt in cls.body:
+            if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+                continue
+            if "ClassVar" in ast.unparse(stmt.annotation):
+                continue
+            fields.append(stmt.target.id)
+            value: Any = _UNK
+            default: Optional[ast.AST] = stmt.value
+            if isinstance(default, ast.Call) and (dotted(default.func) or "").endswith("field"):
+                default = next((k.value for k in default.keywords if k.arg == "default"), None)
+            if default is not None:
+                try:
+                    value = _Frame(self.ctx, {}, self.depth).ev(default)
+                except _Unknown:
+                    value = _UNK
+            out[stmt.target.id] = value
+        if len(args) > len(fields) or set(kwargs) - set(fields):
+            raise _Unknown("dataclass arguments")
+        out.update(zip(fields, args))
+        out.update(kwargs)
+        return out
 
     def layer(self, name: str, node: ast.Call) -> Any:
         if name in ("Sequential", "ModuleList"):
@@ -746,11 +782,18 @@ class _Frame:
         try:
             value = self.ev(value_node)
         except _Unknown:
-            if _builds(value_node, self.ctx) or any(not isinstance(t, (ast.Name, ast.Tuple)) for t in targets):
+            if _builds(value_node, self.ctx):
                 raise
             for t in targets:
-                for name in _names_set([ast.Assign(targets=[t], value=ast.Constant(0))]):
-                    self.env[name] = _UNK
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
+                        and _plain(value_node) and not isinstance(self.attrs.get(t.attr), _Mod):
+                    self.attrs[t.attr] = _UNK  # a flag or a size not known (nanoGPT ``self.flash = hasattr(...)``)
+                elif not isinstance(t, (ast.Name, ast.Tuple)):
+                    raise
+            for t in targets:
+                if isinstance(t, (ast.Name, ast.Tuple)):
+                    for name in _names_set([ast.Assign(targets=[t], value=ast.Constant(0))]):
+                        self.env[name] = _UNK
             return
         for target in targets:
             self.store(target, value)
@@ -893,6 +936,28 @@ def _builds(node: ast.AST, ctx: _Ctx) -> bool:
     return False
 
 
+_PLAIN_CALLS = {"hasattr", "getattr", "isinstance", "len", "int", "float", "str", "bool", "max", "min", "abs",
+                "round", "os.environ.get", "os.getenv"}
+
+
+def _plain(node: ast.AST) -> bool:
+    """Whether an expression can hold no module: no call but to builtins of plain values, ``math``
+    and ``torch`` functions outside ``torch.nn`` (a tensor is no parameter), no name of ``self``'s
+    submodules read whole (``self.x = self.block`` would alias one): a name, an attribute, an item or
+    a conditional may be a module handed in, so only a call or arithmetic is plain."""
+    if not isinstance(node, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Constant)):
+        return False
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            name = dotted(sub.func) or ""
+            if name in _PLAIN_CALLS or name.startswith("math.") or (
+                    name.startswith("torch.") and not name.startswith("torch.nn.") and name.rsplit(".", 1)[-1]
+                    != "Parameter"):
+                continue
+            return False
+    return True
+
+
 def _sets_self(node: ast.AST) -> bool:
     for sub in ast.walk(node):
         if isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -1012,7 +1077,7 @@ def _walk_own(stmts: Sequence[ast.AST]) -> list[ast.AST]:
     return out
 
 
-def _single_literal(stmts: Sequence[ast.AST], name: str) -> Any:
+def _single_literal(stmts: Sequence[ast.AST], name: str, tree: Optional[ast.Module] = None) -> Any:
     """The literal ``name`` is bound to by the one assignment among ``stmts`` (walked), else _UNK;
     a name also written by item or ``update`` is not a literal."""
     found: list[ast.AST] = []
@@ -1021,22 +1086,40 @@ def _single_literal(stmts: Sequence[ast.AST], name: str) -> Any:
             for t in sub.targets:
                 if isinstance(t, ast.Name) and t.id == name:
                     found.append(sub.value)
-                elif (isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id == name) \
+                elif (isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name)
+                      and t.value.id == name) \
                         or (isinstance(t, ast.Tuple) and any(isinstance(e, ast.Name) and e.id == name for e in t.elts)):
                     return _UNK
         elif isinstance(sub, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With)):
             for part in ast.walk(getattr(sub, "target", sub)):
                 if isinstance(part, ast.Name) and part.id == name and isinstance(part.ctx, ast.Store):
                     return _UNK
-        elif isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) \
-                and isinstance(sub.func.value, ast.Name) and sub.func.value.id == name \
-                and sub.func.attr in ("update", "pop", "setdefault", "clear"):
+        elif isinstance(sub, ast.Call) and ((
+                isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)
+                and sub.func.value.id == name and sub.func.attr in ("update", "pop", "setdefault", "clear"))
+                or (dotted(sub.func) == "setattr" and sub.args and isinstance(sub.args[0], ast.Name)
+                    and sub.args[0].id == name)):
             return _UNK
     if len(found) != 1:
         return _UNK
+    return _static(found[0], tree)
+
+
+def _static(node: ast.AST, tree: Optional[ast.Module]) -> Any:
+    """A literal, or (with ``tree``) an expression of literals, module constants and calls of the
+    file's ``@dataclass`` classes (``GPTConfig(vocab_size=50304)``); else _UNK."""
     try:
-        return _literal(found[0])
+        return _literal(node)
     except _Unknown:
+        pass
+    if tree is None or not any(isinstance(n, ast.Call) for n in ast.walk(node)):
+        return _UNK
+    ctx = _Ctx(tree)
+    if not ctx.dataclasses:
+        return _UNK
+    try:
+        return _Frame(ctx, {}, 0).ev(node)
+    except (_Unknown, RecursionError):
         return _UNK
 
 
@@ -1045,11 +1128,9 @@ def argument_value(tree: ast.Module, function: Optional[str], expr: ast.AST, dep
     literal, a name bound once to a literal (in the function, else at the top level of the file),
     or a parameter of ``function`` that every call of it in the file passes the same literal for;
     ``UNKNOWN`` otherwise. Read, never run."""
-    try:
-        return _literal(expr)
-    except _Unknown:
-        pass
-    if not isinstance(expr, ast.Name) or depth > 3:
+    if not isinstance(expr, ast.Name):
+        return _static(expr, tree) if depth <= 3 else _UNK
+    if depth > 3:
         return _UNK
     funcs = _functions(tree)
     fn = funcs.get(function or "")
@@ -1059,12 +1140,12 @@ def argument_value(tree: ast.Module, function: Optional[str], expr: ast.AST, dep
             if _stored(fn.body, expr.id):
                 return _UNK  # rebound inside
             return _passed(tree, funcs, fn.name, params, expr.id, depth)
-        local = _single_literal(fn.body, expr.id)
+        local = _single_literal(fn.body, expr.id, tree)
         if local is not _UNK:
             return local
         if _stored(fn.body, expr.id):
             return _UNK
-    return _single_literal(tree.body, expr.id)
+    return _single_literal(tree.body, expr.id, tree)
 
 
 def _stored(stmts: Sequence[ast.AST], name: str) -> bool:

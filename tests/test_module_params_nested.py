@@ -303,3 +303,114 @@ class Other(nn.Module):
         return nn.functional.scaled_dot_product_attention(q, k, v)
 ''' + MAIN
     assert _plan(tmp_path, unused).value("model.attn_implementation") is None
+
+
+# -- a ``@dataclass`` config in the same file (karpathy/nanoGPT model.py at its HEAD and the many
+# single-file GPT-2 scripts built on it: ``model = GPT(GPTConfig(vocab_size=50304))``) -------------
+
+NANO = '''
+import math
+from dataclasses import dataclass
+import torch
+import torch.nn as nn
+from torch.nn import functional as F
+
+
+class LayerNorm(nn.Module):
+    def __init__(self, ndim, bias):
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(ndim))
+        self.bias = nn.Parameter(torch.zeros(ndim)) if bias else None
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        assert config.n_embd % config.n_head == 0
+        self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd, bias=config.bias)
+        self.c_proj = nn.Linear(config.n_embd, config.n_embd, bias=config.bias)
+        self.n_head = config.n_head
+        self.flash = hasattr(torch.nn.functional, 'scaled_dot_product_attention')
+        if not self.flash:
+            print("WARNING: slow attention")
+            self.register_buffer("bias", torch.tril(torch.ones(config.block_size, config.block_size)))
+
+
+class MLP(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.c_fc = nn.Linear(config.n_embd, 4 * config.n_embd, bias=config.bias)
+        self.gelu = nn.GELU()
+        self.c_proj = nn.Linear(4 * config.n_embd, config.n_embd, bias=config.bias)
+
+
+class Block(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        self.ln_1 = LayerNorm(config.n_embd, bias=config.bias)
+        self.attn = CausalSelfAttention(config)
+        self.ln_2 = LayerNorm(config.n_embd, bias=config.bias)
+        self.mlp = MLP(config)
+
+
+@dataclass
+class GPTConfig:
+    block_size: int = 64
+    vocab_size: int = 500
+    n_layer: int = 2
+    n_head: int = 4
+    n_embd: int = 32
+    dropout: float = 0.0
+    bias: bool = True
+
+
+class GPT(nn.Module):
+    def __init__(self, config):
+        super().__init__()
+        assert config.vocab_size is not None
+        self.config = config
+        self.transformer = nn.ModuleDict(dict(
+            wte=nn.Embedding(config.vocab_size, config.n_embd),
+            wpe=nn.Embedding(config.block_size, config.n_embd),
+            drop=nn.Dropout(config.dropout),
+            h=nn.ModuleList([Block(config) for _ in range(config.n_layer)]),
+            ln_f=LayerNorm(config.n_embd, bias=config.bias),
+        ))
+        self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+        self.transformer.wte.weight = self.lm_head.weight
+        self.apply(self._init_weights)
+        for pn, p in self.named_parameters():
+            if pn.endswith('c_proj.weight'):
+                torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * config.n_layer))
+        print("number of parameters: %.2fM" % (self.get_num_params() / 1e6,))
+'''
+
+NANO_MAIN = '''
+config = GPTConfig(vocab_size=1000)
+model = GPT(config)
+optimizer = torch.optim.AdamW(model.parameters(), lr=6e-4)
+'''
+
+
+def _nano_expected(vocab=1000, block=64, layers=2, d=32):
+    block_params = 2 * (2 * d) + (d * 3 * d + 3 * d) + (d * d + d) + (d * 4 * d + 4 * d) + (4 * d * d + d)
+    return vocab * d + block * d + layers * block_params + 2 * d  # the head shares the embedding
+
+
+def test_a_dataclass_config_of_the_same_file(tmp_path):
+    fact = _plan(tmp_path, NANO + NANO_MAIN).resolve("model.num_parameters")
+    assert fact is not None and fact.value == _nano_expected()
+    inline = NANO + "\nmodel = GPT(GPTConfig(n_layer=3))\noptimizer = torch.optim.AdamW(model.parameters())\n"
+    assert _plan(tmp_path, inline).value("model.num_parameters") == _nano_expected(vocab=500, layers=3)
+
+
+def test_a_dataclass_config_changed_after_it_is_built_is_not_read(tmp_path):
+    changed = NANO_MAIN.replace("model = GPT(config)", "config.n_layer = 24\nmodel = GPT(config)")
+    assert _plan(tmp_path, NANO + changed).value("model.num_parameters") is None
+    post = NANO.replace("    bias: bool = True\n", "    bias: bool = True\n\n    def __post_init__(self):\n"
+                                                     "        self.n_layer = self.n_layer * 2\n")
+    assert _plan(tmp_path, post + NANO_MAIN).value("model.num_parameters") is None
+    # a submodule built by an unknown call is not taken for a plain value
+    built = NANO.replace("        self.flash = hasattr(torch.nn.functional, 'scaled_dot_product_attention')\n",
+                         "        self.rotary = make_rotary(config)\n        self.flash = True\n")
+    assert _plan(tmp_path, built + NANO_MAIN).value("model.num_parameters") is None
