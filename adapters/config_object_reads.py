@@ -118,6 +118,18 @@ class _ObjReader(_Reader):
                 and len(node.left.elts) == 1 and isinstance(node.right, ast.Constant) \
                 and isinstance(node.right.value, int) and node.right.value > 0:
             return self.ev(node.left.elts[0], depth + 1)  # one value for each of n loaders (BLIP [bs]*3)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and 1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            # ``config.get('batch_size', 10)`` of a loaded dict (StyleTTS2 train_finetune_accelerate.py:71 at
+            # 5cedc71): the key's value when the object has it; a key it lacks is left unknown (the default
+            # applies, but it is no fact of the config)
+            path = self.chain(ast.Subscript(value=node.func.value, slice=node.args[0], ctx=ast.Load()))
+            value = self.known(path) if path is not None else None
+            if path is None or value is None or isinstance(value, dict):
+                return None
+            self.read_paths.add(path)
+            return _Val(value, path)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "str") \
                 and len(node.args) == 1 and not node.keywords:
             got = self.ev(node.args[0], depth + 1)

@@ -564,3 +564,66 @@ def test_loader_defaults_not_claimed_for_kwargs_or_an_evaluation_loader(cli, tmp
         "configs/train.yaml": HELPER["configs/train.yaml"] + "workers: 6\n"})
     _, workers, pin = _loader_facts(cli, tmp_path, given)
     assert workers.value == 6 and pin.value is False
+
+
+# yl4579/StyleTTS2 @ 5cedc71c333f: train_finetune_accelerate.py:54-57,71,97-104 (a click command:
+# ``@click.option('-p', '--config_path', default='Configs/config_ft.yml')``, ``config =
+# yaml.safe_load(open(config_path))``, ``batch_size = config.get('batch_size', 10)`` handed to the
+# project's ``build_dataloader(..., batch_size=batch_size, ...)`` of meldataset.py:236-252)
+CLICK = {
+    "train.py": """\
+        import click
+        import torch
+        import yaml
+        from loaders import build_dataloader
+
+
+        @click.command()
+        @click.option('-p', '--config_path', default='Configs/config_ft.yml', type=str)
+        def main(config_path):
+            config = yaml.safe_load(open(config_path))
+            batch_size = config.get('batch_size', 10)
+            train_dataloader = build_dataloader([], batch_size=batch_size, num_workers=2)
+            model = torch.nn.Linear(2, 2)
+            opt = torch.optim.AdamW(model.parameters())
+            for x in train_dataloader:
+                model(x).sum().backward()
+                opt.step()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "loaders.py": """\
+        from torch.utils.data import DataLoader
+
+
+        def build_dataloader(path_list, batch_size=4, num_workers=1):
+            return DataLoader(list(path_list), batch_size=batch_size, shuffle=True, num_workers=num_workers)
+    """,
+    "Configs/config_ft.yml": "log_dir: out\nbatch_size: 8\nepochs: 3\n",
+    "Configs/other.yml": "batch_size: 2\n",
+}
+
+
+def test_a_click_option_names_the_config_and_get_reads_its_key(cli, tmp_path):
+    write(tmp_path, CLICK)
+    micro = ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro")
+    assert micro is not None and micro.value == 8
+    assert (micro.source.path, micro.source.line) == ("Configs/config_ft.yml", 2)
+    # the launch line's value of the option
+    assert ours(plan_of(cli, "train.py", "--", "--config_path", "Configs/other.yml", cwd=tmp_path), "batch.micro").value == 2
+    # the short flag declared first (``'-p', '--config_path'``) names the same option
+    assert ours(plan_of(cli, "train.py", "--", "-p", "Configs/other.yml", cwd=tmp_path), "batch.micro").value == 2
+
+
+def test_get_of_a_key_the_config_lacks_is_not_a_fact(cli, tmp_path):
+    files = dict(CLICK, **{"Configs/config_ft.yml": "log_dir: out\nepochs: 3\n"})
+    write(tmp_path, files)
+    assert ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None
+    # a plain function (not a click command) whose parameter names the path: not an option
+    plain = dict(CLICK)
+    plain["train.py"] = CLICK["train.py"].replace("        @click.command()\n", "").replace(
+        "        @click.option('-p', '--config_path', default='Configs/config_ft.yml', type=str)\n", "")
+    write(tmp_path, plain)
+    assert ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None
