@@ -248,7 +248,7 @@ def _click(call: ast.Call, display: str, decl: Declared) -> None:
     # a boolean pair or is_flag; ``type=bool`` takes true/false, read as a bool the same way
     flag_only = (flag_ok and is_flag is True) or len(pair) == 2 or _name_of(kw.get("type", ast.Pass())) == "bool"
     help_ok, help_text = _literal(kw.get("help"))
-    for short in flags[1:] + pair[1:]:
+    for short in [f for f in flags if f != first] + pair[1:]:  # ``'-p', '--config_path'``: -p too
         alias = short.strip().lstrip("-").replace("-", "_")
         if alias and alias != name and not alias.startswith("no_"):
             decl.aliases.setdefault(alias, name)

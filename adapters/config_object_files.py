@@ -110,6 +110,8 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     file's keys over them."""
     klass = _class_load(call, builder)
     expr = klass[1] if klass is not None else path_expr(call, handles)
+    if expr is None and klass is None:
+        expr = helper_path(call, builder)
     if expr is None or project is None:
         return None
     if klass is not None and isinstance(call, ast.Call) and len(call.args) > 1 and any(a.startswith("-") or "=" in a for a in (argv or [])[1:]):
@@ -144,6 +146,54 @@ def _merge(base: Tree, over: Tree) -> None:
             _merge(base[key], value)
         else:
             base[key] = value
+
+
+def helper_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
+    """``read_config(E)`` with ``read_config`` a project function (of the script or a module it
+    imports) that only returns the file its parameter names, loaded (nomic-ai/gpt4all
+    ``gpt4all-training/read.py:4-9`` at cd70db2: ``with open(path, 'r') as file: return
+    yaml.safe_load(file)``; ``def load_config(p): return yaml.safe_load(open(p))``;
+    ``cfg = json.load(f); return cfg``): the argument given for that parameter, else None. A helper
+    that changes what it loaded (``cfg["x"] = ...``, ``update``) or returns anything else is not one."""
+    if builder is None or not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) \
+            or call.keywords or len(call.args) != 1 or isinstance(call.args[0], ast.Starred):
+        return None
+    got = builder.m.function(call.func.id)
+    if got is None or got[2] is not None:
+        return None
+    fn = got[1]
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    if len(params) != 1 or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
+        return None
+    handles: dict[str, ast.AST] = {}
+    bound: dict[str, list[ast.AST]] = {}
+    returns: list[Optional[ast.AST]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.With):
+            handles.update(opened(node))
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    bound.setdefault(t.id, []).append(node.value)
+                else:
+                    return None  # writes into what it loaded
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) or (
+                isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr in ("update", "setdefault", "pop", "merge", "merge_with")):
+            return None
+        elif isinstance(node, ast.Return):
+            returns.append(node.value)
+        elif isinstance(node, (ast.FunctionDef, ast.Lambda, ast.ClassDef)) and node is not fn:
+            return None
+    if not returns:
+        return None
+    for value in returns:
+        if isinstance(value, ast.Name) and len(bound.get(value.id, [])) == 1:
+            value = bound[value.id][0]
+        expr = path_expr(value, handles) if value is not None else None
+        if not (isinstance(expr, ast.Name) and expr.id == params[0]):
+            return None
+    return call.args[0]
 
 
 _CLASS_LOADS = ("load", "from_yaml", "from_file", "from_json", "parse_file", "load_yaml")

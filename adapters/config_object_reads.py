@@ -118,6 +118,18 @@ class _ObjReader(_Reader):
                 and len(node.left.elts) == 1 and isinstance(node.right, ast.Constant) \
                 and isinstance(node.right.value, int) and node.right.value > 0:
             return self.ev(node.left.elts[0], depth + 1)  # one value for each of n loaders (BLIP [bs]*3)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+                and 1 <= len(node.args) <= 2 and not node.keywords and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            # ``config.get('batch_size', 10)`` of a loaded dict (StyleTTS2 train_finetune_accelerate.py:71 at
+            # 5cedc71): the key's value when the object has it; a key it lacks is left unknown (the default
+            # applies, but it is no fact of the config)
+            path = self.chain(ast.Subscript(value=node.func.value, slice=node.args[0], ctx=ast.Load()))
+            value = self.known(path) if path is not None else None
+            if path is None or value is None or isinstance(value, dict):
+                return None
+            self.read_paths.add(path)
+            return _Val(value, path)
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "str") \
                 and len(node.args) == 1 and not node.keywords:
             got = self.ev(node.args[0], depth + 1)
@@ -522,6 +534,8 @@ class ConfigObjectAdapter(Adapter):
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
         if "loader" in name.lower() and modules is not None:
             self._loader_kwargs(call, reader, plan, modules, shown)
+        if name == "DataLoader" and modules is not None:
+            self._loader_defaults(call, reader, plan, modules, shown)
         for kw in call.keywords:
             if kw.arg == "pin_memory" and "loader" in name.lower():
                 got = reader.ev(kw.value)
@@ -549,6 +563,37 @@ class ConfigObjectAdapter(Adapter):
                         self._leaf_fact(plan, combined, "dist.sharding", _FSDP[member], got.path,
                                         f"FullyShardedDataParallel(sharding_strategy={'.'.join(got.path)}) = "
                                         f"{got.value.name} ({shown}:{call.lineno})")
+
+    def _loader_defaults(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, modules: Modules,
+                         shown: str) -> None:
+        """torch's ``DataLoader(ds, batch_size=config["batch_size"], ...)`` in project code the config
+        object reaches, written without ``num_workers``/``pin_memory``: torch's defaults, 0 and False
+        (nomic-ai/gpt4all ``gpt4all-training/data.py:110-114`` at cd70db2). Only for the loader the
+        config's batch size feeds (so it is the job's, not one of a helper never called), never with
+        ``**kwargs`` (any keyword may be in the dict), a dataset named for evaluation, or a project
+        class of that name."""
+        if any(k.arg is None for k in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args) \
+                or modules.klass("DataLoader") is not None or not call.args:
+            return
+        first = call.args[0]
+        if isinstance(first, ast.Name) and any(word in first.id.lower() for word in _NOT_TRAIN):
+            return
+        batch = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+        if batch is None and len(call.args) > 1:
+            batch = call.args[1]
+        got = reader.ev(batch) if batch is not None else None
+        if got is None or got.path is None or not isinstance(got.value, int) or isinstance(got.value, bool):
+            return
+        given = {k.arg for k in call.keywords}
+        for kw, field, default, position in (("num_workers", "data.num_workers", 0, 5),
+                                             ("pin_memory", "data.pin_memory", False, 7)):
+            if kw in given or len(call.args) > position:
+                continue
+            self.add_checked(plan, field, default,
+                             Source("code", shown, call.lineno, None,
+                                    f"DataLoader(...) without {kw}: torch's default {kw}={default} (the loader "
+                                    f"{'.'.join(got.path)} gives its batch size to, {shown}:{call.lineno})"),
+                             "medium", _PRIORITY)
 
     def _loader_kwargs(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, modules: Modules,
                        shown: str) -> None:

@@ -112,6 +112,13 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
         handles: dict[str, ast.AST] = {}
         paths: dict[str, ast.AST] = {}  # names bound to a literal or ``sys.argv[i]``: a config's path
         unknown: set[str] = set()  # names bound to a call's result not known (``cfg = get_cfg()``)
+        if namespace is not None and _click_command(fn):
+            # a click command's parameters are the job's options (StyleTTS2 train_finetune_accelerate.py:54-57
+            # at 5cedc71: ``@click.option('-p', '--config_path', default=...)`` then
+            # ``yaml.safe_load(open(config_path))``): a path given by one is read like ``args.config_path``
+            local[_CLICK] = namespace
+            for a in fn.args.args:
+                paths[a.arg] = ast.Attribute(value=ast.Name(id=_CLICK, ctx=ast.Load()), attr=a.arg, ctx=ast.Load())
         for stmt in _straight(fn, handles):
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
             applied.add(id(node))
@@ -157,6 +164,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                         scopes.setdefault(id(script_tree), {})[var] = (var,)
                 _update(node, local, modules, options, fired, fn)
                 _handed(node, handles, local, project, modules, combined, scopes, argv, paths, builder)
+        local.pop(_CLICK, None)
         if fn is script_tree:
             top = local
         for var, tree in local.items():
@@ -164,6 +172,21 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 combined[var] = tree
                 scopes.setdefault(id(fn), {})[var] = (var,)
     return combined, scopes
+
+
+_CLICK = "<click options>"
+
+
+def _click_command(fn: Fn) -> bool:
+    """A function decorated by ``@click.command()`` (its parameters the command line's options)."""
+    if not isinstance(fn, ast.FunctionDef):
+        return False
+    for d in fn.decorator_list:
+        target = d.func if isinstance(d, ast.Call) else d
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "click" \
+                and target.attr == "command":
+            return True
+    return False
 
 
 def _straight(fn: Fn, handles: Optional[dict[str, ast.AST]] = None) -> list[ast.stmt]:

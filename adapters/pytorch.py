@@ -307,26 +307,76 @@ class _ScriptPass:
             self.add("model.ref", cls, self.src(site.call, detail), "medium")
             self.add("model.class_name", cls, self.src(site.call, detail), "medium")
             self.local_count(cls, site)
+            self.local_attention(cls, modules)
+
+    def local_attention(self, cls: str, modules: set[str]) -> None:
+        """``model.attn_implementation`` sdpa for a local model whose classes (the built one and the
+        local classes it names, transitively) call ``scaled_dot_product_attention`` with no guard
+        around the call, and compute no softmax attention of their own (rasbt/LLMs-from-scratch
+        ``ch05/10_llm-training-speed/02_opt_multi_gpu_ddp.py:138`` at 28c65cdf)."""
+        reach, todo = set(), [cls]
+        while todo:
+            name = todo.pop()
+            if name in reach or name not in self.idx.classes:
+                continue
+            reach.add(name)
+            todo.extend(n.id for n in ast.walk(self.idx.classes[name]) if isinstance(n, ast.Name) and n.id in modules)
+        sdpa = [s for s in self.idx.calls if s.klass in reach and (s.name or "").endswith("scaled_dot_product_attention")]
+        manual = any(isinstance(n, (ast.Attribute, ast.Name)) and (getattr(n, "attr", None) or getattr(n, "id", ""))
+                     in ("softmax", "Softmax") for name in reach for n in ast.walk(self.idx.classes[name]))
+        if sdpa and not manual and all(not s.guards for s in sdpa):
+            self.add("model.attn_implementation", "sdpa",
+                     self.src(sdpa[0].call, f"{sdpa[0].label}() in {sdpa[0].klass}, a class of the local model "
+                                            f"{cls}"), "medium")
 
     def local_count(self, cls: str, site: CallSite) -> None:
         """Its parameter count when its layers' sizes are known (module_params), with
         literal keyword arguments at the call."""
         from preflight.adapters.module_params import count_class
 
-        if site.call.args:
+        counted = None
+        if not site.call.args:
+            kwargs: dict[str, Any] = {}
+            for kw in site.call.keywords:
+                value = self.value(kw.value)
+                if kw.arg is None or value is None:
+                    break
+                kwargs[kw.arg] = value.value
+            else:
+                counted = count_class(self.script.tree, cls, kwargs)
+        if counted is None:
+            self.local_count_nested(cls, site)
             return
-        kwargs: dict[str, Any] = {}
-        for kw in site.call.keywords:
-            value = self.value(kw.value)
-            if kw.arg is None or value is None:
-                return
-            kwargs[kw.arg] = value.value
-        counted = count_class(self.script.tree, cls, kwargs)
-        if counted is not None:
-            total, layers = counted
-            self.add("model.num_parameters", total,
-                     self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers, counted from "
-                                         "their sizes"), "medium")
+        total, layers = counted
+        self.add("model.num_parameters", total,
+                 self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers, counted from "
+                                     "their sizes"), "medium")
+
+    def local_count_nested(self, cls: str, site: CallSite) -> None:
+        """The count of a model of several local classes (blocks repeated, sizes from a config
+        dict handed in): module_params.count_module, with the arguments the call passes read as
+        literals (a dict bound once, or passed into the function around the call)."""
+        from preflight.adapters.module_params import UNKNOWN, argument_value, count_module
+
+        def arg(expr: ast.AST) -> Any:
+            resolved = self.value(expr)
+            if resolved is not None:
+                return resolved.value
+            return argument_value(self.script.tree, site.function, expr)
+
+        if any(isinstance(a, ast.Starred) for a in site.call.args) or any(k.arg is None for k in site.call.keywords):
+            return
+        args = [arg(a) for a in site.call.args]
+        kwargs = {k.arg: arg(k.value) for k in site.call.keywords if k.arg is not None}
+        counted = count_module(self.script.tree, cls, args, kwargs)
+        if counted is None:
+            return
+        total, layers = counted
+        given = sum(1 for v in [*args, *kwargs.values()] if v is not UNKNOWN)
+        self.add("model.num_parameters", total,
+                 self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers of its own and "
+                                     f"nested local classes, counted from their sizes ({given} argument(s) read "
+                                     "as literals)"), "medium")
 
     def quantization(self) -> None:
         for site in self.calls:

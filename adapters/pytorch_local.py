@@ -113,7 +113,12 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST,
     return None
 
 
-_PEFT_WORDS = re.compile(r"\bpeft\b|lora|get_peft_model|PeftModel|adapter", re.I)
+# ``adapter`` as a word of its own or joined by ``_`` (``add_adapter``, ``adapter_config``, ``self.adapter``),
+# not inside another lower-case name: DETR's FPN ``self.adapter1 = nn.Conv2d(...)`` (facebookresearch/detr
+# models/segmentation.py:93-95 at 29901c5) and a ``DataAdapter`` are no PEFT
+# (a class name starting ``Adapter``, adapter-transformers' ``AdapterConfig``, still counts)
+_PEFT_WORDS = re.compile(r"(?i:\bpeft\b|lora|get_peft_model|PeftModel|(?<![a-z0-9])adapters?(?![a-z0-9]))"
+                         r"|Adapter(?![0-9])")
 # an argument switching activation checkpointing off, by keyword
 _CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|checkpoint_activations)\s*=\s*(None|False)\b")
 # activation checkpointing by any of its spellings (never a saved model "checkpoint")

@@ -434,3 +434,196 @@ def test_a_config_updated_by_computed_keys_is_unknown(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "train_caption.py", cwd=tmp_path)
     assert ours(plan, "batch.micro") is None
+
+
+# nomic-ai/gpt4all @ cd70db29edaf0f02a567f5eea94f5e52240be3e9: gpt4all-training/read.py:4-9 (a helper of
+# another module: ``with open(path, 'r') as file: try: return yaml.safe_load(file)``), train.py:7,58,229
+# (``config = read_config(args.config)``, ``from_pretrained(config["model_name"], ...)``), data.py:110-114
+# (``DataLoader(..., batch_size=config["batch_size"])``). The same helper is common under other names
+# (``load_config``, ``load_yaml``; docs/corpus.md).
+HELPER = {
+    "read.py": """\
+        import yaml
+
+
+        def read_config(path):
+            # read yaml and return contents
+            with open(path, 'r') as file:
+                try:
+                    return yaml.safe_load(file)
+                except yaml.YAMLError as exc:
+                    print(exc)
+    """,
+    "train.py": """\
+        from argparse import ArgumentParser
+        import torch
+        from torch.utils.data import DataLoader
+        from transformers import AutoModelForCausalLM
+        from read import read_config
+
+
+        def train(config):
+            model = AutoModelForCausalLM.from_pretrained(config["model_name"])
+            loader = DataLoader([], batch_size=config["batch_size"], shuffle=True)
+            opt = torch.optim.AdamW(model.parameters(), lr=config["lr"])
+            for batch in loader:
+                model(**batch).loss.backward()
+                opt.step()
+
+
+        if __name__ == "__main__":
+            parser = ArgumentParser()
+            parser.add_argument("--config", type=str, default="configs/train.yaml")
+            args = parser.parse_args()
+            config = read_config(args.config)
+            train(config)
+    """,
+    "configs/train.yaml": "model_name: \"EleutherAI/gpt-j-6B\"\nbatch_size: 32\nlr: 2.0e-5\n",
+}
+
+
+def test_a_project_helper_that_loads_the_named_file(cli, tmp_path):
+    write(tmp_path, HELPER)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    micro = ours(plan, "batch.micro")
+    assert micro is not None and micro.value == 32
+    assert (micro.source.path, micro.source.line) == ("configs/train.yaml", 2)
+    assert ours(plan, "model.ref").value == "EleutherAI/gpt-j-6B"
+    # a helper written without ``with``: the same
+    files = dict(HELPER, **{"read.py": "import yaml\n\n\ndef read_config(p):\n    return yaml.safe_load(open(p))\n"})
+    write(tmp_path, files)
+    assert ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro").value == 32
+
+
+def test_a_helper_that_changes_what_it_loaded_is_not_read(cli, tmp_path):
+    changed = """\
+        import yaml
+
+
+        def read_config(path):
+            with open(path) as f:
+                cfg = yaml.safe_load(f)
+            cfg["batch_size"] = cfg["batch_size"] // 2
+            return cfg
+    """
+    write(tmp_path, dict(HELPER, **{"read.py": changed}))
+    assert ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None
+    # a helper that loads a file of its own, not the one it is given, is not read either
+    fixed = "import yaml\n\n\ndef read_config(path):\n    return yaml.safe_load(open('defaults.yaml'))\n"
+    write(tmp_path, dict(HELPER, **{"read.py": fixed, "defaults.yaml": "batch_size: 4\n"}))
+    assert ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None
+    # nor one of two parameters (what the second does is not known)
+    two = "import yaml\n\n\ndef read_config(path, overrides):\n    return yaml.safe_load(open(path))\n"
+    files = dict(HELPER, **{"read.py": two})
+    files["train.py"] = files["train.py"].replace("read_config(args.config)", "read_config(args.config, None)")
+    write(tmp_path, files)
+    assert ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None
+
+
+# the loaders in another module (gpt4all data.py:110-121: ``DataLoader(train_dataset,
+# collate_fn=DefaultDataCollator(), batch_size=config["batch_size"], shuffle=True)``, no num_workers,
+# no pin_memory): torch's defaults, where the config's batch size is given
+LOADERS = dict(HELPER)
+LOADERS["data.py"] = """\
+    from torch.utils.data import DataLoader
+
+
+    def load_data(config, train_dataset):
+        return DataLoader(train_dataset, batch_size=config["batch_size"], shuffle=True)
+"""
+LOADERS["train.py"] = HELPER["train.py"].replace(
+    "from read import read_config", "from read import read_config\n        from data import load_data").replace(
+    '            loader = DataLoader([], batch_size=config["batch_size"], shuffle=True)',
+    '            loader = load_data(config, [])')
+
+
+def _loader_facts(cli, tmp_path, files):
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    return ours(plan, "batch.micro"), ours(plan, "data.num_workers"), ours(plan, "data.pin_memory")
+
+
+def test_loader_defaults_in_the_module_the_config_reaches(cli, tmp_path):
+    micro, workers, pin = _loader_facts(cli, tmp_path, LOADERS)
+    assert micro.value == 32
+    assert workers.value == 0 and pin.value is False
+    assert (workers.source.path, workers.source.line) == ("data.py", 5)
+    assert "torch's default" in workers.source.detail
+
+
+def test_loader_defaults_not_claimed_for_kwargs_or_an_evaluation_loader(cli, tmp_path):
+    spread = dict(LOADERS, **{"data.py": LOADERS["data.py"].replace("shuffle=True)", "**config['loader'])")})
+    _, workers, pin = _loader_facts(cli, tmp_path, spread)
+    assert workers is None and pin is None
+    val = dict(LOADERS, **{"data.py": LOADERS["data.py"].replace("train_dataset", "val_dataset")})
+    _, workers, pin = _loader_facts(cli, tmp_path, val)
+    assert workers is None and pin is None
+    # given: the config's own value, not a default
+    given = dict(LOADERS, **{"data.py": LOADERS["data.py"].replace(
+        "shuffle=True)", "shuffle=True, num_workers=config['workers'])"),
+        "configs/train.yaml": HELPER["configs/train.yaml"] + "workers: 6\n"})
+    _, workers, pin = _loader_facts(cli, tmp_path, given)
+    assert workers.value == 6 and pin.value is False
+
+
+# yl4579/StyleTTS2 @ 5cedc71c333f: train_finetune_accelerate.py:54-57,71,97-104 (a click command:
+# ``@click.option('-p', '--config_path', default='Configs/config_ft.yml')``, ``config =
+# yaml.safe_load(open(config_path))``, ``batch_size = config.get('batch_size', 10)`` handed to the
+# project's ``build_dataloader(..., batch_size=batch_size, ...)`` of meldataset.py:236-252)
+CLICK = {
+    "train.py": """\
+        import click
+        import torch
+        import yaml
+        from loaders import build_dataloader
+
+
+        @click.command()
+        @click.option('-p', '--config_path', default='Configs/config_ft.yml', type=str)
+        def main(config_path):
+            config = yaml.safe_load(open(config_path))
+            batch_size = config.get('batch_size', 10)
+            train_dataloader = build_dataloader([], batch_size=batch_size, num_workers=2)
+            model = torch.nn.Linear(2, 2)
+            opt = torch.optim.AdamW(model.parameters())
+            for x in train_dataloader:
+                model(x).sum().backward()
+                opt.step()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "loaders.py": """\
+        from torch.utils.data import DataLoader
+
+
+        def build_dataloader(path_list, batch_size=4, num_workers=1):
+            return DataLoader(list(path_list), batch_size=batch_size, shuffle=True, num_workers=num_workers)
+    """,
+    "Configs/config_ft.yml": "log_dir: out\nbatch_size: 8\nepochs: 3\n",
+    "Configs/other.yml": "batch_size: 2\n",
+}
+
+
+def test_a_click_option_names_the_config_and_get_reads_its_key(cli, tmp_path):
+    write(tmp_path, CLICK)
+    micro = ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro")
+    assert micro is not None and micro.value == 8
+    assert (micro.source.path, micro.source.line) == ("Configs/config_ft.yml", 2)
+    # the launch line's value of the option
+    assert ours(plan_of(cli, "train.py", "--", "--config_path", "Configs/other.yml", cwd=tmp_path), "batch.micro").value == 2
+    # the short flag declared first (``'-p', '--config_path'``) names the same option
+    assert ours(plan_of(cli, "train.py", "--", "-p", "Configs/other.yml", cwd=tmp_path), "batch.micro").value == 2
+
+
+def test_get_of_a_key_the_config_lacks_is_not_a_fact(cli, tmp_path):
+    files = dict(CLICK, **{"Configs/config_ft.yml": "log_dir: out\nepochs: 3\n"})
+    write(tmp_path, files)
+    assert ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None
+    # a plain function (not a click command) whose parameter names the path: not an option
+    plain = dict(CLICK)
+    plain["train.py"] = CLICK["train.py"].replace("        @click.command()\n", "").replace(
+        "        @click.option('-p', '--config_path', default='Configs/config_ft.yml', type=str)\n", "")
+    write(tmp_path, plain)
+    assert ours(plan_of(cli, "train.py", cwd=tmp_path), "batch.micro") is None

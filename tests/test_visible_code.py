@@ -151,3 +151,21 @@ def test_scaler_step_under_a_condition_says_nothing(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert by(plan, "batch.grad_accum", "loop_shapes") is None
+
+
+def test_a_layer_named_adapter1_is_no_peft(cli, tmp_path):
+    """facebookresearch/detr @ 29901c5 models/segmentation.py:93-95: an FPN's ``self.adapter1 =
+    torch.nn.Conv2d(...)`` names no PEFT, so the absence is still recorded; a module or call named
+    ``adapter`` on its own (``self.adapter = ...``, ``model.add_adapter(...)``) keeps it unknown."""
+    files = dict(SWIN_LOOP)
+    files["fpn.py"] = ("import torch\n\n\nclass FPN(torch.nn.Module):\n    def __init__(self):\n"
+                       "        super().__init__()\n        self.adapter1 = torch.nn.Conv2d(8, 8, 1)\n")
+    files["main.py"] = files["main.py"].replace("        import torch\n", "        import torch\n        import fpn\n", 1)
+    write(tmp_path, files)
+    peft = by(plan_of(cli, "main.py", cwd=tmp_path), "peft.method", "visible_code")
+    assert peft is not None and peft.value == "none"
+    for named in ("        self.adapter = torch.nn.Conv2d(8, 8, 1)\n", "        self.add_adapter('lora')\n"):
+        files["fpn.py"] = files["fpn.py"].replace("        self.adapter1 = torch.nn.Conv2d(8, 8, 1)\n", named)
+        write(tmp_path, files)
+        assert by(plan_of(cli, "main.py", cwd=tmp_path), "peft.method", "visible_code") is None
+        files["fpn.py"] = files["fpn.py"].replace(named, "        self.adapter1 = torch.nn.Conv2d(8, 8, 1)\n")
