@@ -83,6 +83,7 @@ FILE = {
     "PF460": "code.pf460_zero3_rank_file_loaded_as_weights",
     "PF461": "code.pf461_loader_with_global_batch",
     "PF462": "code.pf462_max_steps_overrides_epochs",
+    "PF470": "code.pf470_scheduler_stepped_per_batch_and_per_epoch",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -191,4 +192,5 @@ NEEDS = {
     "PF460": ('zero_pp_rank',),
     "PF461": ('train_batch_size',),
     "PF462": ('max_steps',),
+    "PF470": ('.step()',),
 }
