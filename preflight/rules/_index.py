@@ -84,6 +84,7 @@ FILE = {
     "PF461": "code.pf461_loader_with_global_batch",
     "PF462": "code.pf462_max_steps_overrides_epochs",
     "PF470": "code.pf470_scheduler_stepped_per_batch_and_per_epoch",
+    "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -193,4 +194,5 @@ NEEDS = {
     "PF461": ('train_batch_size',),
     "PF462": ('max_steps',),
     "PF470": ('.step()',),
+    "PF471": ('deepspeed',),
 }
