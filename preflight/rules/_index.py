@@ -85,6 +85,7 @@ FILE = {
     "PF462": "code.pf462_max_steps_overrides_epochs",
     "PF470": "code.pf470_scheduler_stepped_per_batch_and_per_epoch",
     "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
+    "PF472": "code.pf472_every_ddp_rank_saves",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -195,4 +196,5 @@ NEEDS = {
     "PF462": ('max_steps',),
     "PF470": ('.step()',),
     "PF471": ('deepspeed',),
+    "PF472": ('DistributedDataParallel',),
 }
