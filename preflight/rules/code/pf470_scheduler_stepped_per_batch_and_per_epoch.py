@@ -70,7 +70,7 @@ def _inner_step(scopes: ScopeIndex, fn: FunctionInfo, text: str, within: Optiona
         if scopes.function_of(node) is not fn:
             continue
         loop = scopes.loop_of(node)
-        if loop is None or (within is not None and not any(l.node is within for l in loop.chain())) or (
+        if loop is None or (within is not None and not any(outer.node is within for outer in loop.chain())) or (
                 within is not None and loop.node is within):
             continue
         if isinstance(loop.node, ast.While) or not loop.training:
@@ -145,9 +145,9 @@ epoch-based ones (`StepLR`, `MultiStepLR`, `CosineAnnealingLR(T_max=epochs)`).
             loop: Optional[LoopInfo] = scopes.loop_of(call)
             if loop is None or not isinstance(loop.node, (ast.For, ast.AsyncFor)):
                 continue
-            if _guarded(call, loop.node, parents) or not _looks_like_scheduler(text, fn) and not (
+            if _guarded(call, loop.node, parents) or (not _looks_like_scheduler(text, fn) and not (
                     text.startswith("self.") and fn.cls is not None and any(
-                        _looks_like_scheduler(text, m) for m in fn.cls.methods.values())):
+                        _looks_like_scheduler(text, m) for m in fn.cls.methods.values()))):
                 continue
             found = self._same_function(scopes, fn, loop, text, call, parents)
             if found is None:

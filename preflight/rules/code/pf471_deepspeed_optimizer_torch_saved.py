@@ -110,7 +110,8 @@ the scheduler and the engine's counters.
                             break
             if found is None:
                 continue
-            opt = target_text(found.func.value)  # type: ignore[union-attr]
+            assert isinstance(found.func, ast.Attribute)
+            opt = target_text(found.func.value)
             init = names[opt or ""]
             yield ctx.finding(
                 self, call,

@@ -73,9 +73,9 @@ def _per_rank_or_buffer(fn_node: ast.AST, path: ast.expr) -> bool:
             return True
         for node in ast.walk(fn_node):
             if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == path.id
-                                                    for t in node.targets):
-                if _rankish(node.value) or "BytesIO" in ast.unparse(node.value):
-                    return True
+                                                    for t in node.targets) and (
+                    _rankish(node.value) or "BytesIO" in ast.unparse(node.value)):
+                return True
     return False
 
 
