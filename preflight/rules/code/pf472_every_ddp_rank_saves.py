@@ -13,7 +13,7 @@ from preflight.rules._pf4_support import calls
 from preflight.rules.base import Rule, examples
 
 # any of these in a test (or in a helper's name) and the save is taken as chosen per rank
-_RANK_WORDS = ("rank", "main", "master", "primary", "global_zero", "process_index", "gpu", "device_id",
+_RANK_WORDS = ("rank", "main", "master", "primary", "global_zero", "process_index", "gpu", "device",
                "is_local_zero", "is_world_process_zero", "is_chief", "leader", "local_zero", "world")
 
 
@@ -111,7 +111,7 @@ ranks read the file back).
 
 ## When preflight stays silent
 
-* Some test that names a rank, the main or master process, a GPU index or the world surrounds the
+* Some test that names a rank, the main or master process, a GPU or device index or the world surrounds the
   save or its call, or returns early before it; the helper's name says so (`save_on_master`).
 * The path names the rank (`f"ckpt_rank{rank}.pt"`, directly or through the variable holding it):
   one file per process is meant; or it is an in-memory buffer (`io.BytesIO()`).
