@@ -420,6 +420,8 @@ class FunctionFlow(ExprEvaluator):
         return None
 
     def _computes(self, value: ast.AST) -> bool:
+        if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+            return self._computes(value.operand)  # ``loss = -(reward * logp).mean()``
         if isinstance(value, ast.BinOp):
             return True
         if isinstance(value, ast.Subscript):

@@ -83,6 +83,9 @@ FILE = {
     "PF460": "code.pf460_zero3_rank_file_loaded_as_weights",
     "PF461": "code.pf461_loader_with_global_batch",
     "PF462": "code.pf462_max_steps_overrides_epochs",
+    "PF470": "code.pf470_scheduler_stepped_per_batch_and_per_epoch",
+    "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
+    "PF472": "code.pf472_every_ddp_rank_saves",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -191,4 +194,7 @@ NEEDS = {
     "PF460": ('zero_pp_rank',),
     "PF461": ('train_batch_size',),
     "PF462": ('max_steps',),
+    "PF470": ('.step()',),
+    "PF471": ('deepspeed',),
+    "PF472": ('DistributedDataParallel',),
 }

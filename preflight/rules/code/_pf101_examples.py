@@ -205,6 +205,26 @@ def train_epoch(model, loader, optimizer):
         for l_key in epoch_loss:
             logger.info(f"{l_key}: {float(epoch_loss[l_key]) / (t + 1):.4f}")
 """,
+    # Brax PR 152: a policy-gradient loss written with a leading minus, summed as a tensor
+    """\
+import torch
+
+
+def train(env, agent, num_updates=10000):
+    optimizer = torch.optim.Adam(agent.parameters(), lr=3e-4)
+    total_loss = 0
+    obs = env.reset()
+    for update in range(num_updates):
+        actions = agent(obs)
+        obs, reward, done = env.step(actions.detach())
+        loss = -(reward.detach() * actions.sum(-1)).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total_loss += loss  # warning: PF101
+        if update % 1000 == 0:
+            print(update, total_loss / (update + 1))
+""",
 )
 
 GOOD_EXAMPLES = (
@@ -523,5 +543,28 @@ def train(model, optimizer, loader, epochs, logger):
                 epoch_loss[l_key] += loss[l_key].item()
         for l_key in epoch_loss:
             logger.info(f"{l_key}: {epoch_loss[l_key] / (t + 1):.4f}")
+""",
+    # the Brax fix: the negated loss summed as a number; a negated constant is no graph
+    """\
+import torch
+
+
+def train(env, agent, num_updates=10000):
+    optimizer = torch.optim.Adam(agent.parameters(), lr=3e-4)
+    total_loss = 0
+    best = -1.0
+    obs = env.reset()
+    for update in range(num_updates):
+        actions = agent(obs)
+        obs, reward, done = env.step(actions.detach())
+        loss = -(reward.detach() * actions.sum(-1)).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total_loss += float(loss)
+        sign = -1
+        best += sign
+        if update % 1000 == 0:
+            print(update, total_loss / (update + 1), best)
 """,
 )

@@ -191,4 +191,24 @@ def train_epoch(model, loader, optimizer):
 """,
     # bad example 9: no fix (an entry of a dict of losses, its kind unknown)
     None,
+    # bad example 10 (safe fix): the negated loss
+    """\
+import torch
+
+
+def train(env, agent, num_updates=10000):
+    optimizer = torch.optim.Adam(agent.parameters(), lr=3e-4)
+    total_loss = 0
+    obs = env.reset()
+    for update in range(num_updates):
+        actions = agent(obs)
+        obs, reward, done = env.step(actions.detach())
+        loss = -(reward.detach() * actions.sum(-1)).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total_loss += loss.item()
+        if update % 1000 == 0:
+            print(update, total_loss / (update + 1))
+""",
 ]
