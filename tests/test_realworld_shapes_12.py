@@ -182,3 +182,143 @@ def test_accelerator_gpu_is_not_a_strategy(tmp_path):
     plan = lit_plan(tmp_path, 'accelerator="gpu", devices=1')
     assert lit(plan, "dist.sharding").value == "none"
     assert "accelerator" not in (lit(plan, "dist.sharding").source.detail or "")
+
+
+# --------------------------------------------------------------------------- knowable absences
+
+# lllyasviel/ControlNet @ ed85cd1e25a5ed592f7d8178495b4483de0331bf: tutorial_train.py:20-35 builds the
+# model from models/cldm_v15.yaml (`target: cldm.cldm.ControlLDM`, never imported by the script) and
+# runs pl.Trainer(gpus=1).fit(model, dataloader); the LightningModule's training_step is in
+# ldm/models/diffusion/ddpm.py; no file of the repository names torch.compile.
+CN_TRAIN = """\
+    import pytorch_lightning as pl
+    from torch.utils.data import DataLoader
+    from cldm.model import create_model
+
+    model = create_model('./models/cldm_v15.yaml').cpu()
+    dataloader = DataLoader([1, 2], num_workers=0, batch_size=4, shuffle=True)
+    trainer = pl.Trainer(gpus=1, precision=32)
+    trainer.fit(model, dataloader)
+"""
+CN_MODEL = """\
+    from omegaconf import OmegaConf
+    import importlib
+
+    def create_model(config_path):
+        config = OmegaConf.load(config_path)
+        module, cls = config.model.target.rsplit(".", 1)
+        return getattr(importlib.import_module(module), cls)(**config.model.get("params", {}))
+"""
+CN_LDM = """\
+    import pytorch_lightning as pl
+    import torch
+
+    class ControlLDM(pl.LightningModule):
+        def training_step(self, batch, batch_idx):
+            return self(batch).mean()
+
+        def configure_optimizers(self):
+            return torch.optim.AdamW(self.parameters(), lr=1e-5)
+"""
+
+
+def _cn(tmp_path: Path, extra: dict[str, str] | None = None) -> None:
+    write(tmp_path, {"tutorial_train.py": CN_TRAIN, "cldm/__init__.py": "", "cldm/model.py": CN_MODEL,
+                     "cldm/cldm.py": CN_LDM, "models/cldm_v15.yaml": "model:\n  target: cldm.cldm.ControlLDM\n",
+                     **(extra or {})})
+
+
+def test_no_compile_anywhere_in_the_project_is_compile_false(cli, tmp_path):
+    _cn(tmp_path)
+    plan = plan_of(cli, "tutorial_train.py", cwd=tmp_path)
+    comp = fact(plan, "compile.enabled")
+    assert comp.value is False and comp.confidence == "medium" and comp.source.path == "tutorial_train.py"
+    assert "no Python file of the project" in comp.source.detail
+
+
+@pytest.mark.parametrize("where, text", [
+    ("ldm/util.py", "import torch\n\ndef speed(m):\n    return torch.compile(m)\n"),
+    ("ldm/attn.py", "import torch\nfast = torch._dynamo.optimize('inductor')\n"),
+    ("cldm/flags.py", "def opts(p):\n    p.add_argument('--torch_compile', action='store_true')\n"),
+])
+def test_compile_named_in_any_project_file_is_not_absent(cli, tmp_path, where, text):
+    _cn(tmp_path, {where: text})
+    plan = plan_of(cli, "tutorial_train.py", cwd=tmp_path)
+    assert fact(plan, "compile.enabled") is None
+
+
+def test_compile_named_on_the_launch_line_is_not_absent(cli, tmp_path):
+    _cn(tmp_path)
+    plan = plan_of(cli, "tutorial_train.py", "--", "--compile=true", cwd=tmp_path)
+    assert fact(plan, "compile.enabled") is None
+
+
+def test_no_training_code_anywhere_claims_nothing(cli, tmp_path):
+    _cn(tmp_path, {"cldm/cldm.py": "class ControlLDM:\n    pass\n",
+                   "tutorial_train.py": CN_TRAIN.replace("trainer.fit(model, dataloader)", "print(trainer)")})
+    plan = plan_of(cli, "tutorial_train.py", cwd=tmp_path)
+    assert fact(plan, "compile.enabled") is None
+
+
+# simplescaling/s1 @ the labelled commit: train/sft.py parses HfArgumentParser((TrainingConfig,
+# trl.SFTConfig)) and requirements.txt pins trl==0.12.0 and transformers==4.46.1; the launch line
+# (train/sft.sh) gives no --dataloader_num_workers and no --gradient_checkpointing.
+S1 = """\
+    from dataclasses import dataclass, field
+    import transformers
+    import trl
+
+    @dataclass
+    class TrainingConfig:
+        model_name: str = field(default="Qwen/Qwen2.5-32B-Instruct")
+        block_size: int = field(default=32768)
+
+    def train():
+        parser = transformers.HfArgumentParser((TrainingConfig, trl.SFTConfig))
+        config, args = parser.parse_args_into_dataclasses()
+        model = transformers.AutoModelForCausalLM.from_pretrained(config.model_name)
+        trainer = trl.SFTTrainer(model, train_dataset=None, args=args)
+        trainer.train()
+
+    if __name__ == "__main__":
+        train()
+"""
+
+
+def _s1(tmp_path: Path, trl: str = "trl==0.12.0") -> None:
+    write(tmp_path, {"train/sft.py": S1, "requirements.txt": f"transformers==4.46.1\n{trl}\ntorch==2.5.1\n"})
+
+
+def test_trainer_default_workers_is_zero(cli, tmp_path):
+    _s1(tmp_path)
+    plan = plan_of(cli, "train/sft.py", "--", "--per_device_train_batch_size=1", cwd=tmp_path)
+    workers = fact(plan, "data.num_workers")
+    assert workers.value == 0 and workers.source.kind == "default"
+    assert "dataloader_num_workers=0" in workers.source.detail
+
+
+def test_trainer_workers_given_on_the_line_win(cli, tmp_path):
+    _s1(tmp_path)
+    plan = plan_of(cli, "train/sft.py", "--", "--dataloader_num_workers=4", cwd=tmp_path)
+    assert fact(plan, "data.num_workers").value == 4
+
+
+def test_pinned_old_trl_sftconfig_inherits_checkpointing_off(cli, tmp_path):
+    _s1(tmp_path)
+    plan = plan_of(cli, "train/sft.py", "--", "--bf16=True", cwd=tmp_path)
+    ckpt = fact(plan, "memory.gradient_checkpointing")
+    assert ckpt.value is False  # before: True, trl's newer SFTConfig default
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+
+
+@pytest.mark.parametrize("trl", ["trl==0.22.0", "trl>=0.12.0", ""])
+def test_new_or_unpinned_trl_keeps_the_sftconfig_default(cli, tmp_path, trl):
+    _s1(tmp_path, trl)
+    plan = plan_of(cli, "train/sft.py", cwd=tmp_path)
+    assert fact(plan, "memory.gradient_checkpointing").value is True
+
+
+def test_pinned_old_trl_with_checkpointing_on_the_line(cli, tmp_path):
+    _s1(tmp_path)
+    plan = plan_of(cli, "train/sft.py", "--", "--gradient_checkpointing=True", cwd=tmp_path)
+    assert fact(plan, "memory.gradient_checkpointing").value is True
