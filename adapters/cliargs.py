@@ -296,6 +296,10 @@ class _Pass:
         names = [n for n, o in self.decl.options.items() if _GLOBAL_HELP.search(o.help or "")
                  and not re.search(r"per (gpu|device|rank|process)", o.help or "", re.I)
                  and self.decl.dotted.get(n) is None]  # the short name of a grouped option: the same option
+        if len(names) > 1:
+            # several documented as global (VAR: `bs` the user's, `glb_batch_size` computed from it):
+            # the one the launch line gives
+            names = [n for n in names if n in self.cli]
         if len(names) != 1:
             return
         found = self.value(names[0])

@@ -94,8 +94,28 @@ def _name_of(node: ast.AST) -> str:
     return ""
 
 
-def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, str]]:
-    """Declarations of one module; returns its local imports (module, name)."""
+def _trailing_comment(lines: list[str], lineno: int) -> str:
+    """The ``# ...`` comment ending line ``lineno`` (1-based), or ""."""
+    if not 0 < lineno <= len(lines):
+        return ""
+    line = lines[lineno - 1]
+    try:
+        import io
+        import tokenize
+
+        for tok in tokenize.generate_tokens(io.StringIO(line).readline):
+            if tok.type == tokenize.COMMENT:
+                return tok.string.lstrip("#").strip()
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return ""
+    return ""
+
+
+def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> list[tuple[str, str]]:
+    """Declarations of one module; returns its local imports (module, name). A typed-argument-parser
+    ``class Args(Tap)`` documents each option by the comment after it (``bs: int = 768  # global batch
+    size``, FoundationVision/VAR utils/arg_util.py:48): that comment is the option's help."""
+    lines = text.splitlines() if text else []
     imports: list[tuple[str, str]] = []
     dataclasses_: list[ast.ClassDef] = []
     fire_targets: list[str] = []
@@ -144,6 +164,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 decl.parsers.append("fire")
                 fire_targets.append(node.args[0].id)
     for cls in dataclasses_:
+        tap = any(_name_of(b) == "Tap" for b in cls.bases)
         if any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases):
             for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
                 decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
@@ -158,6 +179,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
                 trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
                 decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
+                                help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
                                 library="TrainingArguments" if trainer else ""))
     for typer_fn in funcs.values():
         _typer(typer_fn, display, decl)
@@ -313,7 +335,7 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
 def _declared_options(script: ParsedPython, project: Project) -> Declared:
     decl = Declared()
     display = str(script.source.display)
-    imports = _collect(script.tree, display, decl)
+    imports = _collect(script.tree, display, decl, script.source.text)
     path = Path(str(script.source.path))
     bases: list[Path] = []
     d = path.resolve().parent
@@ -353,7 +375,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         decl.texts.append(text)
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
-        queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl))
+        queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl, text))
     for fname, arg in decl.maybe_parsers:
         if fname in decl.parser_classes:
             decl.parsers.append("HfArgumentParser")

@@ -322,3 +322,58 @@ def test_pinned_old_trl_with_checkpointing_on_the_line(cli, tmp_path):
     _s1(tmp_path)
     plan = plan_of(cli, "train/sft.py", "--", "--gradient_checkpointing=True", cwd=tmp_path)
     assert fact(plan, "memory.gradient_checkpointing").value is True
+
+
+# --------------------------------------------------------------------------- typed-argument-parser Tap
+
+# FoundationVision/VAR @ 78b95394fc5896192e3a003e4b295f8ea743c48f: utils/arg_util.py:25-76
+# (class Args(Tap) whose comments are the options' help: `bs: int = 768  # global batch size`,
+# `glb_batch_size: int = 0 # [automatically set; don't specify this] global batch size = ...`),
+# parsed by Args(explicit_bool=True).parse_args(known_only=True); README.md:134 torchrun ... --bs=768.
+VAR = """\
+    import torch
+    from torch.utils.data import DataLoader
+    from tap import Tap
+
+
+    class Args(BASE):
+        data_path: str = '/path/to/imagenet'
+        bs: int = 768           # global batch size
+        batch_size: int = 0     # [automatically set] batch size per GPU = round(args.bs / args.ac / world)
+        glb_batch_size: int = 0 # [automatically set; don't specify this] global batch size = args.batch_size * world
+        workers: int = 0        # num workers; 0: auto
+
+
+    args = Args(explicit_bool=True).parse_args(known_only=True)
+    model = torch.nn.Linear(2, 2)
+    opt = torch.optim.AdamW(model.parameters())
+    for x in DataLoader([1, 2], batch_size=4):
+        model(x).sum().backward()
+        opt.step()
+"""
+
+
+def test_tap_comment_documents_the_global_batch(cli, tmp_path):
+    write(tmp_path, {"train.py": VAR.replace("BASE", "Tap")})
+    plan = plan_of(cli, "train.py", "--", "--bs=512", "--data_path=/data", cwd=tmp_path)
+    glob = fact(plan, "batch.global")
+    assert glob.value == 512 and glob.source.key == "--bs" and "global batch size" in glob.source.detail
+
+
+def test_tap_two_global_options_none_given_claims_nothing(cli, tmp_path):
+    write(tmp_path, {"train.py": VAR.replace("BASE", "Tap")})
+    plan = plan_of(cli, "train.py", "--", "--data_path=/data", cwd=tmp_path)
+    assert fact(plan, "batch.global") is None
+
+
+def test_comments_of_a_class_that_is_not_tap_are_not_help(cli, tmp_path):
+    write(tmp_path, {"train.py": VAR.replace("BASE", "object")})
+    plan = plan_of(cli, "train.py", "--", "--bs=512", cwd=tmp_path)
+    assert fact(plan, "batch.global") is None
+
+
+def test_tap_comment_not_about_the_global_batch(cli, tmp_path):
+    write(tmp_path, {"train.py": VAR.replace("BASE", "Tap").replace("# global batch size", "# images per step")
+                     .replace("global batch size = ", "total = ")})
+    plan = plan_of(cli, "train.py", "--", "--bs=512", cwd=tmp_path)
+    assert fact(plan, "batch.global") is None
