@@ -476,8 +476,25 @@ class _Facts:
             from preflight.adapters.hydra_reads import is_null, no_peft, read_facts
 
             read_facts(app.script.tree, Path(str(app.script.source.path)), app.script.source.display,
-                       self.known, self.add, lambda path: is_null(self.cfg, path))
+                       self.known, self.add, lambda path: is_null(self.cfg, path), self.target_module())
             no_peft(self.adapter, self.plan, self.project, app, self.cfg)
+
+    def target_module(self) -> list[Path]:
+        """The project module of the class the composed config's top-level ``_target_`` names
+        (``hydra.utils.instantiate(cfg)`` builds it and the script runs it: Diffusion Policy's
+        ``_target_: diffusion_policy.workspace.train_diffusion_unet_hybrid_workspace.X``)."""
+        target = self.cfg.get("_target_") if isinstance(self.cfg, dict) else None
+        if not isinstance(target, str) or "." not in target:
+            return []
+        module = target.rsplit(".", 1)[0].replace(".", "/")
+        bases = [Path(self.project.root)]
+        if self.composed.app.script is not None and self.composed.app.script.source.path is not None:
+            bases.insert(0, Path(str(self.composed.app.script.source.path)).resolve().parent)
+        for base in bases:
+            for cand in (base / f"{module}.py", base / module / "__init__.py"):
+                if cand.is_file() and self.project.may_read(cand):
+                    return [cand]
+        return []
 
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its

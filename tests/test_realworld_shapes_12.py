@@ -377,3 +377,86 @@ def test_tap_comment_not_about_the_global_batch(cli, tmp_path):
                      .replace("global batch size = ", "total = ")})
     plan = plan_of(cli, "train.py", "--", "--bs=512", cwd=tmp_path)
     assert fact(plan, "batch.global") is None
+
+
+# --------------------------------------------------------------------------- Hydra: the workspace _target_
+
+# real-stanford/diffusion_policy @ 5ba07ac6661db573af695b419a7947ecb704690f: train.py:27-31
+# (cls = hydra.utils.get_class(cfg._target_); workspace = cls(cfg); workspace.run()), the config's
+# top-level `_target_: diffusion_policy.workspace.train_diffusion_unet_hybrid_workspace.X`, and that
+# module's run(): DataLoader(dataset, **cfg.dataloader) (:75), DataLoader(val, **cfg.val_dataloader)
+# (:80), loss = raw_loss / cfg.training.gradient_accumulate_every (:167).
+WS_TRAIN = """\
+    import hydra
+    from omegaconf import OmegaConf
+
+    @hydra.main(version_base=None, config_path="conf", config_name="run")
+    def main(cfg: OmegaConf):
+        cls = hydra.utils.get_class(cfg._target_)
+        workspace = cls(cfg)
+        workspace.run()
+
+    if __name__ == "__main__":
+        main()
+"""
+WS_MODULE = """\
+    import copy
+    import torch
+    from torch.utils.data import DataLoader
+
+    class TrainWorkspace:
+        def __init__(self, cfg):
+            self.cfg = cfg
+            self.model = torch.nn.Linear(2, 2)
+
+        def run(self):
+            cfg = copy.deepcopy(self.cfg)
+            train_dataloader = LOADER(dataset, **cfg.dataloader)
+            val_dataloader = DataLoader(val_dataset, **cfg.val_dataloader)
+            for batch in train_dataloader:
+                loss = self.model(batch).mean() / cfg.training.gradient_accumulate_every
+                loss.backward()
+"""
+WS_CONFIG = """\
+    _target_: TARGET
+    dataloader:
+      batch_size: 64
+      num_workers: 8
+      pin_memory: true
+    val_dataloader:
+      batch_size: 16
+      num_workers: 1
+      pin_memory: false
+    training:
+      gradient_accumulate_every: 2
+"""
+
+
+@pytest.fixture
+def ws(cli, tmp_path):
+    def run(target: str = "policy.workspace.train_workspace.TrainWorkspace", loader: str = "DataLoader") -> dict:
+        write(tmp_path, {"train.py": WS_TRAIN, "conf/run.yaml": WS_CONFIG.replace("TARGET", target),
+                         "policy/__init__.py": "", "policy/workspace/__init__.py": "",
+                         "policy/workspace/train_workspace.py": WS_MODULE.replace("LOADER", loader)})
+        return plan_of(cli, "train.py", cwd=tmp_path)
+    return run
+
+
+def test_loader_section_of_the_workspace_target(ws):
+    plan = ws()
+    micro, workers, pin = fact(plan, "batch.micro"), fact(plan, "data.num_workers"), fact(plan, "data.pin_memory")
+    assert (micro.value, workers.value, pin.value) == (64, 8, True)
+    assert micro.source.path == "conf/run.yaml" and micro.source.line == 3
+    assert "given to a data loader as num_workers" in workers.source.detail
+    assert fact(plan, "batch.grad_accum").value == 2
+
+
+def test_a_library_target_is_not_read(ws):
+    plan = ws(target="torch.nn.Identity")
+    assert fact(plan, "data.num_workers") is None and fact(plan, "batch.grad_accum") is None
+
+
+def test_a_section_given_to_something_else_is_not_the_loader(ws):
+    plan = ws(loader="make_sampler")
+    assert fact(plan, "data.num_workers") is None and fact(plan, "data.pin_memory") is None
+    assert fact(plan, "batch.micro") is None or fact(plan, "batch.micro").value != 16  # never the val loader
