@@ -376,6 +376,8 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
         queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl, text))
+    if "prefigure" in script.source.text or any("prefigure" in t for t in decl.texts):
+        _prefigure(script, project, decl)
     for fname, arg in decl.maybe_parsers:
         if fname in decl.parser_classes:
             decl.parsers.append("HfArgumentParser")
@@ -386,6 +388,57 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
             decl.options[short] = Option(short, opt.default, opt.has_default, opt.flag_only, opt.where, opt.origin,
                                          opt.help, opt.library)
     return decl
+
+
+def _prefigure(script: ParsedPython, project: Project, decl: Declared) -> None:
+    """``args = get_all_args()`` of prefigure (drscotthawley/prefigure prefigure/prefigure.py:
+    ``read_defaults`` reads the ``[DEFAULTS]`` section of ``defaults.ini`` in the working directory,
+    or the ``--config-file`` the launch line names; ``setup_args`` adds each key as ``--key-name``
+    with the ``literal_eval`` of its value as default and the comment line above it as help).
+    Stability-AI/stable-audio-tools @ 50049e3 ``train.py:26`` + ``defaults.ini``."""
+    import configparser
+
+    if not re.search(r"\bget_all_args\(", "\n".join([script.source.text, *decl.texts])):
+        return
+    args = project.script_args(script)
+    name = "defaults.ini"
+    for k, tok in enumerate(args):
+        if tok == "--config-file" and k + 1 < len(args):
+            name = args[k + 1]
+        elif tok.startswith("--config-file="):
+            name = tok.split("=", 1)[1]
+    path = Path(str(project.root)) / name
+    if path.suffix != ".ini" or not path.is_file() or not project.may_read(path):
+        return
+    try:
+        text = path.read_text(errors="replace")[:_MAX_BYTES]
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        parser.read_string(text)
+        items = dict(parser.items("DEFAULTS")) if parser.has_section("DEFAULTS") else {}
+    except (configparser.Error, OSError, ValueError):
+        return
+    lines = text.splitlines()
+    shown = os.path.relpath(path, project.root)
+    decl.parsers.append("prefigure")
+    for key, raw in items.items():
+        if key in ("wandb_config", "config_file"):
+            break  # setup_args stops there
+        lineno = next((i + 1 for i, line in enumerate(lines) if re.match(rf"\s*{re.escape(key)}\s*[=:]", line)), 0)
+        above = lines[lineno - 2].strip() if lineno >= 2 else ""
+        ok, value = _literal(ast.parse(raw, mode="eval").body) if _parses(raw) else (False, None)
+        if not ok:
+            value = raw  # literal_eval failed: the text itself
+        decl.add(Option(key, value, True, isinstance(value, bool), f"{shown}:{lineno}", "prefigure",
+                        help=above.lstrip("#").strip() if above.startswith("#") else ""))
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:

@@ -460,3 +460,80 @@ def test_a_section_given_to_something_else_is_not_the_loader(ws):
     plan = ws(loader="make_sampler")
     assert fact(plan, "data.num_workers") is None and fact(plan, "data.pin_memory") is None
     assert fact(plan, "batch.micro") is None or fact(plan, "batch.micro").value != 16  # never the val loader
+
+
+# --------------------------------------------------------------------------- prefigure's defaults.ini
+
+# Stability-AI/stable-audio-tools @ 50049e379e2f: train.py:7,26 (from prefigure.prefigure import
+# get_all_args; args = get_all_args()), :148-156 (pl.Trainer(num_nodes=args.num_nodes,
+# precision=args.precision, accumulate_grad_batches=args.accum_batches, **val_args)) and
+# defaults.ini ([DEFAULTS] batch_size = 4, num_nodes = 1, precision = "16-mixed", accum_batches = 1).
+# drscotthawley/prefigure prefigure/prefigure.py: read_defaults reads defaults.ini (or --config-file),
+# setup_args adds --key-name per key with literal_eval(value) as default.
+PF_TRAIN = """\
+    import pytorch_lightning as pl
+    from prefigure.prefigure import get_all_args
+
+    def main():
+        args = GET()
+        model = object()
+        val_args = {}
+        trainer = pl.Trainer(devices="auto", num_nodes=args.num_nodes, precision=args.precision,
+                             accumulate_grad_batches=args.accum_batches, **val_args)
+        trainer.fit(model)
+
+    if __name__ == "__main__":
+        main()
+"""
+PF_INI = """\
+    [DEFAULTS]
+
+    # number of nodes to use for training
+    num_nodes = 1
+
+    # Precision to use for training
+    precision = "16-mixed"
+
+    # Batches for gradient accumulation
+    accum_batches = 1
+"""
+
+
+def _pf(tmp_path: Path, get: str = "get_all_args", ini: str = "defaults.ini") -> None:
+    write(tmp_path, {"train.py": PF_TRAIN.replace("GET", get), ini: PF_INI})
+
+
+def test_prefigure_defaults_ini_declares_the_options(cli, tmp_path):
+    _pf(tmp_path)
+    plan = plan_of(cli, "train.py", "--", "--name", "run1", cwd=tmp_path)
+    assert fact(plan, "precision.mode").value == "amp_fp16"
+    assert fact(plan, "dist.nodes").value == 1
+    assert fact(plan, "batch.grad_accum").value == 1
+
+
+def test_prefigure_launch_line_overrides_the_ini(cli, tmp_path):
+    _pf(tmp_path)
+    plan = plan_of(cli, "train.py", "--", "--precision", "bf16-mixed", "--accum-batches", "4", cwd=tmp_path)
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+    assert fact(plan, "batch.grad_accum").value == 4
+
+
+def test_prefigure_config_file_on_the_launch_line(cli, tmp_path):
+    _pf(tmp_path, ini="cfg/mine.ini")
+    plan = plan_of(cli, "train.py", "--", "--config-file", "cfg/mine.ini", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum").value == 1
+
+
+def test_without_the_ini_nothing_is_declared(cli, tmp_path):
+    _pf(tmp_path, ini="elsewhere/defaults.ini")
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None and fact(plan, "precision.mode") is None
+
+
+def test_a_project_function_of_the_same_name_is_not_prefigure(cli, tmp_path):
+    _pf(tmp_path)
+    code = (tmp_path / "train.py").read_text().replace("from prefigure.prefigure import get_all_args",
+                                                       "from myargs import get_all_args")
+    (tmp_path / "train.py").write_text(code)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
