@@ -435,8 +435,8 @@ class _Facts:
     def run(self) -> None:
         app = self.composed.app
         comp = self.composed.composition
-        where = self.composed.config_dir or app.config_dir
-        primary = relative(where, self.project.root) if where else "?"
+        composed_dir = self.composed.config_dir or app.config_dir
+        primary = relative(composed_dir, self.project.root) if composed_dir else "?"
         origin = f"{app.script.source.display}:{app.line}: " if app.script is not None else ""
         from preflight.adapters.hydra_paths import primary_name
 

@@ -388,14 +388,17 @@ def _loader_section(expr: ast.expr, section: dict, reader: _Reader, found: _Foun
     """``DataLoader(dataset, **cfg.dataloader)``: the section's ``batch_size``, ``num_workers`` and
     ``pin_memory`` are the loader's (real-stanford/diffusion_policy @ 5ba07ac
     diffusion_policy/workspace/train_diffusion_unet_hybrid_workspace.py:75)."""
-    for key, into, kind in (("batch_size", found.loader_batch, int), ("num_workers", found.workers, int),
-                            ("pin_memory", found.pin, bool)):
+    sinks: tuple[tuple[str, list[Any], type], ...] = (
+        ("batch_size", found.loader_batch, int), ("num_workers", found.workers, int), ("pin_memory", found.pin, bool))
+    for key, into, kind in sinks:
         if key not in section:
             continue
         got = reader.ev(ast.Attribute(expr, key, ast.Load()))
         if got is None or got.path is None or not isinstance(got.value, kind):
             continue
-        if kind is int and (isinstance(got.value, bool) or got.value < (1 if key == "batch_size" else 0)):
+        value = got.value
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)
+                            or value < (1 if key == "batch_size" else 0)):
             continue
         into.append((got.value, got.path, line))
 

@@ -537,3 +537,55 @@ def test_a_project_function_of_the_same_name_is_not_prefigure(cli, tmp_path):
     (tmp_path / "train.py").write_text(code)
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert fact(plan, "batch.grad_accum") is None
+
+
+# --------------------------------------------------------------------------- compile after the Trainer took the model
+
+# AI4Finance-Foundation/FinGPT @ ec315843886d: fingpt/FinGPT_Forecaster/train_lora.py:169-191 (the
+# tloen/alpaca-lora finetune.py shape): trainer = Trainer(model=model, ...); then
+# `model = torch.compile(model)` rebinds the local name; trainer.train() runs the module it holds.
+FG = """\
+    import sys
+    import torch
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+    def main():
+        model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-chat-hf")
+        training_args = TrainingArguments(output_dir="out", per_device_train_batch_size=1)
+        BEFORE
+        trainer = Trainer(model=model, args=training_args, train_dataset=None)
+        AFTER
+        trainer.train()
+        model.save_pretrained("out")
+
+    if __name__ == "__main__":
+        main()
+"""
+COMPILE = 'if torch.__version__ >= "2" and sys.platform != "win32":\n            model = torch.compile(model)'
+
+
+def _fg(tmp_path: Path, before: str = "pass", after: str = "pass") -> dict:
+    return {"train.py": FG.replace("BEFORE", before).replace("AFTER", after)}
+
+
+def test_compile_after_the_trainer_took_the_model_is_not_compile(cli, tmp_path):
+    write(tmp_path, _fg(tmp_path, after=COMPILE))
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    comp = fact(plan, "compile.enabled")
+    assert comp.value is False and comp.source.kind == "default"  # the Trainer's torch_compile=False
+    assert any("rebinds model after Trainer(model=model)" in n for n in plan["notes"])
+
+
+def test_compile_before_the_trainer_is_compile(cli, tmp_path):
+    write(tmp_path, _fg(tmp_path, before=COMPILE))
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "compile.enabled").value is True
+
+
+def test_compiled_module_handed_to_the_trainer_is_compile(cli, tmp_path):
+    write(tmp_path, _fg(tmp_path, after=COMPILE + "\n        trainer.model = model"))
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "compile.enabled").value is True
+
+
+def test_compile_of_another_module_after_the_trainer_is_compile(cli, tmp_path):
+    write(tmp_path, _fg(tmp_path, after="head = torch.compile(model.lm_head)"))
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "compile.enabled").value is True
