@@ -411,7 +411,9 @@ def _prefigure(script: ParsedPython, project: Project, decl: Declared) -> None:
     if path.suffix != ".ini" or not path.is_file() or not project.may_read(path):
         return
     try:
-        text = path.read_text(errors="replace")[:_MAX_BYTES]
+        from preflight.sources import read_text_limited
+
+        text = read_text_limited(path, errors="replace")[:_MAX_BYTES]
         parser = configparser.ConfigParser(interpolation=None)
         parser.optionxform = str  # type: ignore[assignment,method-assign]
         parser.read_string(text)

@@ -33,8 +33,12 @@ _COMPILE_WORDS = re.compile(r"torch\.compile|_dynamo|torch_compile|compile_model
                             r"(?<!\bre)\.compile\(", re.I)
 _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
 _FIT = re.compile(r"\.fit\(")
+# the script builds what trains from a name in its config (Hydra ``get_class(cfg._target_)``/``instantiate``,
+# ldm's ``instantiate_from_config``, ``importlib.import_module``)
+_DISPATCH = re.compile(r"\b(instantiate|get_class|get_method|instantiate_from_config|import_module)\(")
 _SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", "build", "dist"}
 _MAX_FILES = 2000
+_MAX_ENTRIES = 50_000
 _MAX_TOTAL = 40_000_000
 _CACHE = "visible_code.absences"
 
@@ -111,8 +115,12 @@ def _project_code(root: Path, project: Project) -> Optional[list[str]]:
     output skipped), or None when there are too many to read or one cannot be read."""
     out: list[str] = []
     total = 0
+    seen = 0
     for folder, dirs, files in os.walk(root):
         dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        seen += len(files) + len(dirs)
+        if seen > _MAX_ENTRIES:
+            return None  # a data folder, not a project: not read
         for name in sorted(files):
             if not name.endswith(".py"):
                 continue
@@ -132,21 +140,24 @@ def _project_code(root: Path, project: Project) -> Optional[list[str]]:
 
 def _absent_in_project(project: Project, script: Any, root: Optional[Path]) -> list[tuple[str, Any, Any]]:
     """``compile.enabled`` False when no Python file of the project names ``torch.compile`` by any
-    spelling, nor do the configs read or the launch line, and the project's code trains (a
-    ``backward()``/``training_step`` somewhere, or a Lightning ``fit`` in the script): nothing can
+    spelling, nor do the configs read or the launch line: nothing can
     compile the model then (Lightning and a plain loop never compile by themselves; the HF
-    Trainer's ``torch_compile`` default is read by the transformers adapter). Only this absence:
+    Trainer's ``torch_compile`` default is read by the transformers adapter). The script must run
+    that training: a Lightning ``fit``, or a class its config names (``instantiate``/``get_class``)
+    with a loop somewhere in the project. Only this absence:
     PEFT and checkpointing can be switched on by configs naming project classes
     (lllyasviel/ControlNet @ ed85cd1 ``models/cldm_v15.yaml`` ``use_checkpoint: True``)."""
     if root is None or not os.path.isdir(root):
         return []
+    script_code = _COMMENT_LINE.sub("", script.source.text)
+    lightning_fit = _LIGHTNING.search(script_code) is not None and _FIT.search(script_code) is not None
+    if not lightning_fit and _DISPATCH.search(script_code) is None:
+        return []  # the script's own training is not seen (it may not train at all)
     texts = _project_code(root, project)
     if not texts:
         return []
     code = _COMMENT_LINE.sub("", "\n".join(texts))
-    script_code = _COMMENT_LINE.sub("", script.source.text)
-    lightning_fit = _LIGHTNING.search(script_code) is not None and _FIT.search(script_code) is not None
-    if _LOOP.search(code) is None and not lightning_fit:
+    if not lightning_fit and _LOOP.search(code) is None:
         return []
     from preflight.adapters.pytorch_local import _hydra_config_texts
 

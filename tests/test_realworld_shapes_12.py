@@ -589,3 +589,12 @@ def test_compiled_module_handed_to_the_trainer_is_compile(cli, tmp_path):
 def test_compile_of_another_module_after_the_trainer_is_compile(cli, tmp_path):
     write(tmp_path, _fg(tmp_path, after="head = torch.compile(model.lm_head)"))
     assert fact(plan_of(cli, "train.py", cwd=tmp_path), "compile.enabled").value is True
+
+
+def test_a_script_that_runs_no_training_gets_no_compile_absence(cli, tmp_path):
+    # the project trains elsewhere (cldm/cldm.py's training_step), but this script neither fits a
+    # Lightning trainer nor builds a class its config names: nothing is said about its compile
+    _cn(tmp_path, {"tutorial_train.py": "from cldm.model import create_model\n\n"
+                                        "model = create_model('./models/cldm_v15.yaml')\nprint(model)\n"})
+    plan = plan_of(cli, "tutorial_train.py", cwd=tmp_path)
+    assert fact(plan, "compile.enabled") is None
