@@ -53,6 +53,10 @@ _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_
 _IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
 _CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")
+# SFTConfig/DPOConfig defaults of later TRL releases (the release that set them); before it, the
+# TrainingArguments default (_TA_DEFAULTS; none for max_length: TRL then derived it from the tokenizer)
+_TRL_SINCE = {"gradient_checkpointing": (0, 22), "bf16": (0, 19), "max_length": (0, 16)}
+_TA_DEFAULTS = {"gradient_checkpointing": False, "bf16": False, "max_length": None}
 _ATTN = ("attn_implementation",)
 _FSDP_WORDS = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
                "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
@@ -198,9 +202,32 @@ class _Pass:
             opt = self.decl.options.get(name)
             if opt is not None and opt.has_default and opt.default is not None:
                 conf = "medium" if opt.origin == "library" else "low"
-                return name, opt.default, Source("default", None, None, name,
-                                                 f"default of {name} ({opt.where})"), conf
+                default, where = self.trl_default(opt)
+                if default is None:
+                    continue
+                return name, default, Source("default", None, None, name, f"default of {name} ({where})"), conf
         return None
+
+    def trl_default(self, opt: Any) -> tuple[Any, str]:
+        """The declared default of ``opt``; for an SFTConfig/DPOConfig default that a TRL release
+        introduced (``gradient_checkpointing`` True from TRL 0.22, ``bf16`` True from 0.19,
+        ``max_length`` 1024 from 0.16, as :meth:`transformers_args.ArgsPass.defaults` dates them),
+        the inherited TrainingArguments default when the project pins an older TRL
+        (simplescaling/s1 requirements.txt:13 ``trl==0.12.0``); None when that has none."""
+        since = _TRL_SINCE.get(opt.name) if opt.origin == "library" and opt.library in ("SFTConfig", "DPOConfig") \
+            else None
+        if since is None:
+            return opt.default, opt.where
+        from preflight.adapters.transformers_version import find_version
+
+        path = self.script.source.path
+        trl = find_version("trl", Path(str(path)).resolve().parent, self.project.root) if path is not None else None
+        if trl is None or trl.how != "pinned" or trl.at_least(*since):  # a lower bound installs the latest
+            return opt.default, opt.where
+        inherited = _TA_DEFAULTS.get(opt.name)
+        return inherited, (f"{opt.library} of TRL {trl.text} ({trl.how}) inherits TrainingArguments' "
+                           f"{opt.name}={inherited!r}; the TRL default {opt.default!r} came in "
+                           f"{'.'.join(map(str, since))}")
 
     def add(self, field: str, value: Any, source: Source, confidence: str) -> None:
         self.adapter.add_checked(self.plan, field, value, source, confidence)
@@ -269,6 +296,10 @@ class _Pass:
         names = [n for n, o in self.decl.options.items() if _GLOBAL_HELP.search(o.help or "")
                  and not re.search(r"per (gpu|device|rank|process)", o.help or "", re.I)
                  and self.decl.dotted.get(n) is None]  # the short name of a grouped option: the same option
+        if len(names) > 1:
+            # several documented as global (VAR: `bs` the user's, `glb_batch_size` computed from it):
+            # the one the launch line gives
+            names = [n for n in names if n in self.cli]
         if len(names) != 1:
             return
         found = self.value(names[0])

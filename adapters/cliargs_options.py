@@ -94,8 +94,28 @@ def _name_of(node: ast.AST) -> str:
     return ""
 
 
-def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, str]]:
-    """Declarations of one module; returns its local imports (module, name)."""
+def _trailing_comment(lines: list[str], lineno: int) -> str:
+    """The ``# ...`` comment ending line ``lineno`` (1-based), or ""."""
+    if not 0 < lineno <= len(lines):
+        return ""
+    line = lines[lineno - 1]
+    try:
+        import io
+        import tokenize
+
+        for tok in tokenize.generate_tokens(io.StringIO(line).readline):
+            if tok.type == tokenize.COMMENT:
+                return tok.string.lstrip("#").strip()
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return ""
+    return ""
+
+
+def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> list[tuple[str, str]]:
+    """Declarations of one module; returns its local imports (module, name). A typed-argument-parser
+    ``class Args(Tap)`` documents each option by the comment after it (``bs: int = 768  # global batch
+    size``, FoundationVision/VAR utils/arg_util.py:48): that comment is the option's help."""
+    lines = text.splitlines() if text else []
     imports: list[tuple[str, str]] = []
     dataclasses_: list[ast.ClassDef] = []
     fire_targets: list[str] = []
@@ -144,6 +164,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 decl.parsers.append("fire")
                 fire_targets.append(node.args[0].id)
     for cls in dataclasses_:
+        tap = any(_name_of(b) == "Tap" for b in cls.bases)
         if any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases):
             for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
                 decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
@@ -158,6 +179,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared) -> list[tuple[str, 
                 ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
                 trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
                 decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
+                                help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
                                 library="TrainingArguments" if trainer else ""))
     for typer_fn in funcs.values():
         _typer(typer_fn, display, decl)
@@ -313,7 +335,7 @@ def declared_options(script: ParsedPython, project: Project) -> Declared:
 def _declared_options(script: ParsedPython, project: Project) -> Declared:
     decl = Declared()
     display = str(script.source.display)
-    imports = _collect(script.tree, display, decl)
+    imports = _collect(script.tree, display, decl, script.source.text)
     path = Path(str(script.source.path))
     bases: list[Path] = []
     d = path.resolve().parent
@@ -353,7 +375,9 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         decl.texts.append(text)
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
-        queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl))
+        queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl, text))
+    if "prefigure" in script.source.text or any("prefigure" in t for t in decl.texts):
+        _prefigure(script, project, decl)
     for fname, arg in decl.maybe_parsers:
         if fname in decl.parser_classes:
             decl.parsers.append("HfArgumentParser")
@@ -364,6 +388,59 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
             decl.options[short] = Option(short, opt.default, opt.has_default, opt.flag_only, opt.where, opt.origin,
                                          opt.help, opt.library)
     return decl
+
+
+def _prefigure(script: ParsedPython, project: Project, decl: Declared) -> None:
+    """``args = get_all_args()`` of prefigure (drscotthawley/prefigure prefigure/prefigure.py:
+    ``read_defaults`` reads the ``[DEFAULTS]`` section of ``defaults.ini`` in the working directory,
+    or the ``--config-file`` the launch line names; ``setup_args`` adds each key as ``--key-name``
+    with the ``literal_eval`` of its value as default and the comment line above it as help).
+    Stability-AI/stable-audio-tools @ 50049e3 ``train.py:26`` + ``defaults.ini``."""
+    import configparser
+
+    if not re.search(r"\bget_all_args\(", "\n".join([script.source.text, *decl.texts])):
+        return
+    args = project.script_args(script)
+    name = "defaults.ini"
+    for k, tok in enumerate(args):
+        if tok == "--config-file" and k + 1 < len(args):
+            name = args[k + 1]
+        elif tok.startswith("--config-file="):
+            name = tok.split("=", 1)[1]
+    path = Path(str(project.root)) / name
+    if path.suffix != ".ini" or not path.is_file() or not project.may_read(path):
+        return
+    try:
+        from preflight.sources import read_text_limited
+
+        text = read_text_limited(path, errors="replace")[:_MAX_BYTES]
+        parser = configparser.ConfigParser(interpolation=None)
+        parser.optionxform = str  # type: ignore[assignment,method-assign]
+        parser.read_string(text)
+        items = dict(parser.items("DEFAULTS")) if parser.has_section("DEFAULTS") else {}
+    except (configparser.Error, OSError, ValueError):
+        return
+    lines = text.splitlines()
+    shown = os.path.relpath(path, project.root)
+    decl.parsers.append("prefigure")
+    for key, raw in items.items():
+        if key in ("wandb_config", "config_file"):
+            break  # setup_args stops there
+        lineno = next((i + 1 for i, line in enumerate(lines) if re.match(rf"\s*{re.escape(key)}\s*[=:]", line)), 0)
+        above = lines[lineno - 2].strip() if lineno >= 2 else ""
+        ok, value = _literal(ast.parse(raw, mode="eval").body) if _parses(raw) else (False, None)
+        if not ok:
+            value = raw  # literal_eval failed: the text itself
+        decl.add(Option(key, value, True, isinstance(value, bool), f"{shown}:{lineno}", "prefigure",
+                        help=above.lstrip("#").strip() if above.startswith("#") else ""))
+
+
+def _parses(text: str) -> bool:
+    try:
+        ast.parse(text, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:

@@ -98,6 +98,7 @@ class Composed:
     files: dict[str, LoadedConfig]
     missing: list[tuple[tuple[str, ...], Optional[str], Optional[int]]]  # ??? keys: path, file, line
     item_configs: list[tuple[Item, LoadedConfig]] = field(default_factory=list)  # defaults list, loaded
+    config_dir: Optional[Path] = None  # the directory composed from (--config-path/--config-dir may move it)
 
     @property
     def config(self) -> dict[str, Any]:
@@ -221,6 +222,7 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
         base = Path(app.script.source.path).resolve().parent if app.script is not None else project.root
         config_dir = (base / flags["config_path"]).resolve()
     name = flags.get("config_name", app.config_name)
+    config_dir, extra_note = _with_config_dir_flag(project, config_dir, name, flags.get("config_dir"))
     if config_dir is not None and project.may_read(config_dir):
         try:
             os.listdir(config_dir)
@@ -248,10 +250,44 @@ def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Comp
             return FileError(relative(exc.file, project.root), f"Hydra config {name!r} not composed: {exc}",
                              line=exc.line, column=exc.column)
         return FileError(display, f"Hydra config {name!r} not composed: {exc}", line=app.line)
-    return _with_origins(project, app, composition)
+    if extra_note:
+        composition.notes.append(extra_note)
+    return _with_origins(project, app, composition, config_dir)
 
 
-def _with_origins(project: Project, app: HydraApp, composition: Composition) -> Composed:
+def _has_config(directory: Path, name: str) -> bool:
+    from preflight.adapters.hydra_compose import _strip_ext, find_file
+
+    try:
+        return find_file(directory, _strip_ext(name)) is not None
+    except Exception:  # a name leaving the directory: not a config of it
+        return False
+
+
+def _with_config_dir_flag(project: Project, config_dir: Optional[Path], name: Optional[str],
+                          flag: Optional[str]) -> tuple[Optional[Path], str]:
+    """``--config-dir DIR`` / ``-cd DIR`` on the launch line: hydra-core adds ``DIR`` (relative
+    to the directory the job starts in) to the search path after the app's ``config_path``
+    (``search_path.prepend(..., anchor=SearchPathQuery(provider="schema"))`` in
+    ``hydra/_internal/utils.py``). The primary config is composed from the first of the two
+    that holds it; configs of the other directory are not searched (a note says so)."""
+    if not flag or name is None:
+        return config_dir, ""
+    extra = (project.root / flag).resolve()
+    shown = relative(extra, project.root) or "."
+    if not os.path.isdir(extra) or not project.may_read(extra):
+        return config_dir, ""
+    if config_dir is not None and os.path.isdir(config_dir) and _has_config(config_dir, name):
+        return config_dir, (f"--config-dir {flag}: the primary config {name!r} is found first in the app's "
+                            f"config_path; configs only in {shown} are not searched")
+    if not _has_config(extra, name):
+        return config_dir, ""
+    return extra, (f"--config-dir {flag}: the primary config {name!r} is read from {shown} (the launch "
+                   "line's config directory); configs only in the app's config_path are not searched")
+
+
+def _with_origins(project: Project, app: HydraApp, composition: Composition,
+                  config_dir: Optional[Path] = None) -> Composed:
     files: dict[str, LoadedConfig] = {}
     origins: dict[tuple[str, ...], tuple[str, Optional[int], str]] = {}
     item_configs: list[tuple[Item, LoadedConfig]] = []
@@ -281,7 +317,7 @@ def _with_origins(project: Project, app: HydraApp, composition: Composition) -> 
         if value == MISSING:
             origin = origins.get(path)
             missing.append((path, origin[0] if origin else None, origin[1] if origin else None))
-    return Composed(app, composition, origins, cli, files, missing, item_configs)
+    return Composed(app, composition, origins, cli, files, missing, item_configs, config_dir)
 
 
 def targeted_nodes(config: dict[str, Any]) -> list[tuple[tuple[str, ...], str, str]]:
@@ -399,7 +435,8 @@ class _Facts:
     def run(self) -> None:
         app = self.composed.app
         comp = self.composed.composition
-        primary = relative(app.config_dir, self.project.root) if app.config_dir else "?"
+        composed_dir = self.composed.config_dir or app.config_dir
+        primary = relative(composed_dir, self.project.root) if composed_dir else "?"
         origin = f"{app.script.source.display}:{app.line}: " if app.script is not None else ""
         from preflight.adapters.hydra_paths import primary_name
 
@@ -439,8 +476,25 @@ class _Facts:
             from preflight.adapters.hydra_reads import is_null, no_peft, read_facts
 
             read_facts(app.script.tree, Path(str(app.script.source.path)), app.script.source.display,
-                       self.known, self.add, lambda path: is_null(self.cfg, path))
+                       self.known, self.add, lambda path: is_null(self.cfg, path), self.target_module())
             no_peft(self.adapter, self.plan, self.project, app, self.cfg)
+
+    def target_module(self) -> list[Path]:
+        """The project module of the class the composed config's top-level ``_target_`` names
+        (``hydra.utils.instantiate(cfg)`` builds it and the script runs it: Diffusion Policy's
+        ``_target_: diffusion_policy.workspace.train_diffusion_unet_hybrid_workspace.X``)."""
+        target = self.cfg.get("_target_") if isinstance(self.cfg, dict) else None
+        if not isinstance(target, str) or "." not in target:
+            return []
+        module = target.rsplit(".", 1)[0].replace(".", "/")
+        bases = [Path(self.project.root)]
+        if self.composed.app.script is not None and self.composed.app.script.source.path is not None:
+            bases.insert(0, Path(str(self.composed.app.script.source.path)).resolve().parent)
+        for base in bases:
+            for cand in (base / f"{module}.py", base / module / "__init__.py"):
+                if cand.is_file() and self.project.may_read(cand):
+                    return [cand]
+        return []
 
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its

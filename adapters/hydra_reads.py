@@ -41,7 +41,7 @@ _ROOTS = ("config", "cfg", "conf", "args")
 _SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length",
         "max_sequence_length")
 _ACCUM = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "accumulate_grad_batches",
-          "gradient_accumulation", "num_microbatches", "accumulation_steps")
+          "gradient_accumulation", "num_microbatches", "accumulation_steps", "gradient_accumulate_every")
 _CKPT_KWARGS = ("checkpoint", "gradient_checkpointing", "activation_checkpointing", "checkpoint_activations",
                "use_checkpoint")  # Swin ``SwinTransformer(use_checkpoint=config.TRAIN.USE_CHECKPOINT)``
 # a project's own switch named like one (BLIP ``blip_decoder(vit_grad_ckpt=config['vit_grad_ckpt'])``)
@@ -259,6 +259,8 @@ class _Found:
         self.peft: list[tuple[bool, tuple, int, Optional[_Val]]] = []
         self.global_batch: list[tuple[int, tuple, int]] = []
         self.loader_batch: list[tuple[int, tuple, int]] = []
+        self.workers: list[tuple[int, tuple, int]] = []  # ``DataLoader(**cfg.dataloader)``'s num_workers
+        self.pin: list[tuple[bool, tuple, int]] = []  # and pin_memory
         self.compile: list[tuple[bool, tuple, int]] = []
         self.rank: list[tuple[int, tuple, int]] = []  # ``LoraConfig(r=E)`` / ``LoraConfig(**{"r": E})``
         self.accum: list[tuple[int, tuple, int]] = []  # ``Accelerator(gradient_accumulation_steps=E)``
@@ -325,6 +327,9 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
     for kw in call.keywords:
         if kw.arg is None:  # ``DiT(**model_cfg.model.arch)``: the section's keys are the keywords (F5-TTS)
             section = reader.ev(kw.value)
+            if section is not None and section.path is not None and isinstance(section.value, dict) \
+                    and name.endswith("DataLoader") and not _held_out_split(section.path):
+                _loader_section(kw.value, section.value, reader, found, line)
             if section is not None and section.path is not None and isinstance(section.value, dict):
                 for key in section.value:
                     if isinstance(key, str) and (key in _CKPT_KWARGS or _CKPT_NAMED.search(key)):
@@ -372,6 +377,30 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
         got = reader.ev(call.func)
         if got is not None and isinstance(got.value, _Torch) and got.value.module == "torch.optim" and got.path:
             found.optim.append((got.value.name, got.path, line))
+
+
+def _held_out_split(path: tuple) -> bool:
+    """A section for validation or test data (``val_dataloader``, ``eval.loader``)."""
+    return any(isinstance(p, str) and p.lower().startswith(("val", "eval", "test")) for p in path)
+
+
+def _loader_section(expr: ast.expr, section: dict, reader: _Reader, found: _Found, line: int) -> None:
+    """``DataLoader(dataset, **cfg.dataloader)``: the section's ``batch_size``, ``num_workers`` and
+    ``pin_memory`` are the loader's (real-stanford/diffusion_policy @ 5ba07ac
+    diffusion_policy/workspace/train_diffusion_unet_hybrid_workspace.py:75)."""
+    sinks: tuple[tuple[str, list[Any], type], ...] = (
+        ("batch_size", found.loader_batch, int), ("num_workers", found.workers, int), ("pin_memory", found.pin, bool))
+    for key, into, kind in sinks:
+        if key not in section:
+            continue
+        got = reader.ev(ast.Attribute(expr, key, ast.Load()))
+        if got is None or got.path is None or not isinstance(got.value, kind):
+            continue
+        value = got.value
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)
+                            or value < (1 if key == "batch_size" else 0)):
+            continue
+        into.append((got.value, got.path, line))
 
 
 def _guard(node: ast.If, reader: _Reader, found: _Found) -> None:
@@ -442,24 +471,25 @@ def _main_param(tree: ast.AST) -> Optional[str]:
 
 
 def read_facts(script_tree: ast.AST, script_path: Path, display: str, known: Known, add: Add,
-               null: Callable[[tuple], bool]) -> None:
+               null: Callable[[tuple], bool], extra: Optional[list[Path]] = None) -> None:
     """Write the facts of the composed values the script (and the local modules beside it that
-    it imports) read where a plan field is decided; ``known(path)`` is the composed value (None
+    it imports, and the ``extra`` modules: the project class the config's top-level ``_target_``
+    names) read where a plan field is decided; ``known(path)`` is the composed value (None
     when unset or unknown), ``null(path)`` says the key is set to null."""
     main = _main_param(script_tree)
     roots = tuple(dict.fromkeys(((main,) if main else ()) + _ROOTS))
-    read_object_facts(script_tree, script_path, display, roots, known, add, null)
+    read_object_facts(script_tree, script_path, display, roots, known, add, null, extra)
 
 
 def read_object_facts(script_tree: ast.AST, script_path: Path, display: str, roots: tuple[str, ...], known: Known,
-                      add: Add, null: Callable[[tuple], bool]) -> None:
+                      add: Add, null: Callable[[tuple], bool], extra: Optional[list[Path]] = None) -> None:
     """The same reading for any config object the code holds under one of ``roots`` (a project
     dataclass loaded from a YAML file: adapters/dataclass_config.py)."""
     from preflight.adapters.pytorch_local import _imported_local
 
     found = _Found()
     trees = [(display, script_tree)]
-    for local in _imported_local(script_tree, script_path.parent)[:12]:
+    for local in [*_imported_local(script_tree, script_path.parent)[:12], *(extra or [])[:4]]:
         tree = _read_tree(local)
         if tree is not None:
             trees.append((local.name, tree))
@@ -517,6 +547,14 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         value, path, line = found.loader_batch[0]
         add("batch.micro", value, path, f"{'.'.join(path)} given to a data loader as batch_size (line {line}): "
             "per process", "medium")
+    if len({w[0] for w in found.workers}) == 1:
+        value, path, line = found.workers[0]
+        add("data.num_workers", value, path, f"{'.'.join(path)} given to a data loader as num_workers "
+            f"(line {line})", "medium")
+    if len({p[0] for p in found.pin}) == 1:
+        value, path, line = found.pin[0]
+        add("data.pin_memory", value, path, f"{'.'.join(path)} given to a data loader as pin_memory (line {line})",
+            "medium")
     seq = {q[0] for q in found.seq}
     if not found.seq and found.padded and len({t[0] for t in found.tok_len}) == 1:
         value, path, line = found.tok_len[0]

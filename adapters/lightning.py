@@ -35,6 +35,7 @@ from preflight.registry import register_adapter
 
 LIGHTNING_MODULES = ("lightning", "lightning.pytorch", "pytorch_lightning")
 _VERSION = "Lightning <= 2.6.5 (frameworks.md §1.1)"
+_LEGACY = "pytorch_lightning 1.x: the GPU count per node; removed in 2.0"
 
 # precision value -> plan precision.mode; None: valid in Lightning but not a plan mode.
 # frameworks.md §1.1: fabric/plugins/precision/precision.py:23-36, fabric/connector.py:557-576.
@@ -191,7 +192,7 @@ class _ScriptPass:
         """``Trainer(a=..., **kwargs)``: read the named arguments, assume no default (the mapping may set it)."""
         if site.kwarg("precision") is not None:
             self.precision(site, "medium")
-        if site.kwarg("devices") is not None:
+        if site.kwarg("devices") is not None or site.kwarg("gpus") is not None:
             self.devices(site, "medium")
         if site.kwarg("num_nodes") is not None:
             self.nodes(site, "medium")
@@ -227,6 +228,17 @@ class _ScriptPass:
         self.put("precision.mode", mode, resolved, site, what, conf)
 
     def devices(self, site: CallSite, conf: str) -> Optional[tuple[int, str]]:
+        legacy = site.kwarg("gpus")
+        if legacy is not None:
+            # pytorch_lightning 1.x (removed in 2.0): a truthy gpus= is the device flag and the
+            # accelerator is the GPU, whatever devices= says (1.6-1.9 accelerator_connector.py
+            # _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag: `gpus or ...`,
+            # not in ([], 0, "0"); 1.0-1.5: gpus is the only GPU count)
+            resolved = self.idx.resolve(legacy)
+            if resolved is None:
+                return None
+            if resolved.value not in (None, [], 0, "0", False):
+                return self.device_count(site, conf, legacy, resolved, "gpus", _LEGACY)
         expr = site.kwarg("devices")
         if expr is None:
             self.note(f"{self.where(site.call)}: Trainer(devices=\"auto\") (the default): all visible devices, "
@@ -235,9 +247,13 @@ class _ScriptPass:
         resolved = self.idx.resolve(expr)
         if resolved is None:
             return None
+        return self.device_count(site, conf, expr, resolved, "devices", "")
+
+    def device_count(self, site: CallSite, conf: str, expr: ast.expr, resolved: Resolved, flag: str,
+                     version: str) -> Optional[tuple[int, str]]:
         raw = resolved.value
         count: Optional[int] = None
-        what = f"Trainer(devices={raw!r})"
+        what = f"Trainer({flag}={raw!r})"
         if _is_int(raw):
             count = raw
         elif isinstance(raw, list) and all(_is_int(v) for v in raw):
@@ -251,10 +267,12 @@ class _ScriptPass:
             elif text.lstrip("-").isdigit():
                 count = int(text)
         if count == -1 or raw == "auto":
-            self.note(f"{self.where(expr)}: Trainer(devices={raw!r}): all visible devices, known only at launch")
+            self.note(f"{self.where(expr)}: Trainer({flag}={raw!r}): all visible devices, known only at launch")
             return None
         if count is None or count < 1:
             return None
+        if version:
+            what = f"{what} ({version})"
         self.put("dist.devices_per_node", count, resolved, site, what, conf)
         return count, what
 
@@ -273,6 +291,8 @@ class _ScriptPass:
     def strategy(self, site: CallSite, conf: str, devices: Optional[tuple[int, str]],
                  nodes: Optional[tuple[int, str]]) -> None:
         expr = site.kwarg("strategy")
+        if expr is None:
+            expr = self.legacy_strategy(site)
         call = self.call_of(expr)
         if call is not None:
             self.strategy_object(call, conf)
@@ -289,11 +309,26 @@ class _ScriptPass:
             self.note(f"{self.where(expr)}: Trainer(strategy={name!r}) is not a strategy this adapter knows")
             return
         sharding, params, optim = entry
-        what = f"Trainer(strategy={name!r})"
+        flag = next((kw.arg for kw in site.call.keywords if kw.value is expr), "strategy")
+        what = f"Trainer({flag}={name!r})" + (f" (pytorch_lightning 1.x: the strategy {name!r})"
+                                              if flag != "strategy" else "")
         self.put("dist.sharding", sharding, resolved, site, what, conf)
         if sharding.startswith(("zero", "fsdp")):
             self.put("dist.offload_params", params or "none", resolved, site, what, conf)
             self.put("dist.offload_optimizer", optim or "none", resolved, site, what, conf)
+
+    def legacy_strategy(self, site: CallSite) -> Optional[ast.expr]:
+        """pytorch_lightning 1.x: ``Trainer(accelerator="ddp")`` (deprecated in 1.5 for
+        ``strategy=``, which it sets) and ``distributed_backend="ddp"`` (before 1.5) name the
+        strategy; ``accelerator="gpu"``/``"cpu"``/``"auto"`` is the device type."""
+        for kw in ("accelerator", "distributed_backend"):
+            expr = site.kwarg(kw)
+            if expr is None:
+                continue
+            resolved = self.idx.resolve(expr)
+            if resolved is not None and isinstance(resolved.value, str) and resolved.value in _STRATEGY:
+                return expr
+        return None
 
     def auto_strategy(self, site: CallSite, conf: str, devices: Optional[tuple[int, str]],
                       nodes: Optional[tuple[int, str]]) -> None:

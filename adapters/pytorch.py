@@ -174,6 +174,27 @@ class _ScriptPass:
             return _DTYPES.get(resolved.value.replace("torch.", ""))
         return None
 
+    def trainer_took_it_before(self, site: CallSite) -> Optional[str]:
+        """``X = torch.compile(X)`` after ``trainer = SomeTrainer(model=X, ...)`` in the same function,
+        with no later ``trainer.model = ...`` nor another trainer built: the trainer holds the
+        uncompiled module, so the compiled one never trains (tloen/alpaca-lora finetune.py and its
+        copies, AI4Finance-Foundation/FinGPT fingpt/FinGPT_Forecaster/train_lora.py:169,188)."""
+        arg = site.call.args[0] if site.call.args else None
+        if not isinstance(arg, ast.Name) or site.target != arg.id:
+            return None
+        same = [s for s in self.idx.calls if s.function == site.function and s.script is site.script]
+        trainers = [s for s in same if (s.last or s.name or "").endswith("Trainer")]
+        before = [t for t in trainers if t.line < site.line and any(
+            kw.arg == "model" and isinstance(kw.value, ast.Name) and kw.value.id == arg.id for kw in t.call.keywords)]
+        if not before or any(t.line > site.line for t in trainers):
+            return None
+        fn = self.idx.functions.get(site.function or "", [None])[0] if site.function else self.script.tree
+        for node in ast.walk(fn) if fn is not None else ():
+            if isinstance(node, ast.Assign) and getattr(node, "lineno", 0) > site.line and any(
+                    isinstance(t, ast.Attribute) and t.attr == "model" for t in node.targets):
+                return None  # trainer.model = model: the compiled module may be handed over
+        return f"{before[-1].label}(model={arg.id}) at line {before[-1].line}"
+
     def is_model_receiver(self, site: CallSite) -> bool:
         func = site.call.func
         receiver = dotted_name(func.value) if isinstance(func, ast.Attribute) else None
@@ -697,6 +718,12 @@ class _ScriptPass:
                              self.src(site.call, "prepare_model_for_kbit_training(): use_gradient_checkpointing "
                                       "defaults to True"), self.conf(site))
             elif q == "torch.compile" or (name.endswith(".compile") and self.is_model_receiver(site)):
+                taken = self.trainer_took_it_before(site) if q == "torch.compile" else None
+                if taken is not None:
+                    self.adapter.note(self.plan, f"{self.src(site.call).location()}: {site.label}(...) rebinds "
+                                      f"{site.target} after {taken} took the module; the trainer runs it "
+                                      "uncompiled (not read as compile)")
+                    continue
                 self.add("compile.enabled", True, self.src(site.call, f"{site.label}(...)"), self.conf(site))
             elif _method(site) in ("no_sync", "no_backward_sync"):
                 # gradient accumulation without the sync: under FSDP every unit keeps its

@@ -478,6 +478,10 @@ class ArgsPass:
                         f"gradient_checkpointing=False ({span})")
         if "torch_compile" not in given:
             default("compile.enabled", False, "torch_compile", f"torch_compile=False ({span})")
+        if "dataloader_num_workers" not in given:
+            # the Trainer's DataLoader takes num_workers=args.dataloader_num_workers (default 0 in
+            # every release: the batches are loaded in the main process)
+            default("data.num_workers", 0, "dataloader_num_workers", f"dataloader_num_workers=0 ({span})")
         if sft and not given & set(_SEQ_KEYS) and self.o.trl_at_least(0, 16):
             default("data.seq_len", 1024, "max_length", f"max_length=1024 (TRL >= 0.16; {self.o.trl_text()})")
         if "optim" not in given:

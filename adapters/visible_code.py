@@ -14,9 +14,10 @@ A loop inside a library (timm's ``NativeScaler``) is not visible, and nothing is
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import TrainingPlan
@@ -31,6 +32,14 @@ _LIGHTNING = re.compile(r"\b(pytorch_lightning|lightning)\b")
 _COMPILE_WORDS = re.compile(r"torch\.compile|_dynamo|torch_compile|compile_model|(?<![\w.])compile\s*[=:]|"
                             r"(?<!\bre)\.compile\(", re.I)
 _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
+_FIT = re.compile(r"\.fit\(")
+# the script builds what trains from a name in its config (Hydra ``get_class(cfg._target_)``/``instantiate``,
+# ldm's ``instantiate_from_config``, ``importlib.import_module``)
+_DISPATCH = re.compile(r"\b(instantiate|get_class|get_method|instantiate_from_config|import_module)\(")
+_SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "site-packages", "__pycache__", "build", "dist"}
+_MAX_FILES = 2000
+_MAX_ENTRIES = 50_000
+_MAX_TOTAL = 40_000_000
 _CACHE = "visible_code.absences"
 
 
@@ -77,7 +86,9 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
             return []  # a module not readable: the job is not wholly visible
     code = _COMMENT_LINE.sub("", "\n".join(texts))
     if _LOOP.search(code) is None:
-        return []  # the loop is not in the project's code
+        # the loop is not in the modules the script imports: a module named by a config
+        # (``target: cldm.cldm.ControlLDM``, ``_target_: ...Workspace``) may hold it
+        return _absent_in_project(project, script, root)
     if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None:
         return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
@@ -97,3 +108,66 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     if _COMPILE_WORDS.search(code) is None and _COMPILE_WORDS.search(extra) is None:
         out.append(("compile.enabled", False, src("torch.compile")))
     return out
+
+
+def _project_code(root: Path, project: Project) -> Optional[list[str]]:
+    """The text of every Python file under ``root`` (hidden folders, virtual environments and build
+    output skipped), or None when there are too many to read or one cannot be read."""
+    out: list[str] = []
+    total = 0
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS and not d.startswith("."))
+        seen += len(files) + len(dirs)
+        if seen > _MAX_ENTRIES:
+            return None  # a data folder, not a project: not read
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            path = Path(folder) / name
+            if not project.may_read(path):
+                return None
+            try:
+                text = read_text_limited(path, errors="replace")
+            except (OSError, ValueError):
+                return None
+            total += len(text)
+            out.append(text)
+            if len(out) > _MAX_FILES or total > _MAX_TOTAL:
+                return None
+    return out
+
+
+def _absent_in_project(project: Project, script: Any, root: Optional[Path]) -> list[tuple[str, Any, Any]]:
+    """``compile.enabled`` False when no Python file of the project names ``torch.compile`` by any
+    spelling, nor do the configs read or the launch line: nothing can
+    compile the model then (Lightning and a plain loop never compile by themselves; the HF
+    Trainer's ``torch_compile`` default is read by the transformers adapter). The script must run
+    that training: a Lightning ``fit``, or a class its config names (``instantiate``/``get_class``)
+    with a loop somewhere in the project. Only this absence:
+    PEFT and checkpointing can be switched on by configs naming project classes
+    (lllyasviel/ControlNet @ ed85cd1 ``models/cldm_v15.yaml`` ``use_checkpoint: True``)."""
+    if root is None or not os.path.isdir(root):
+        return []
+    script_code = _COMMENT_LINE.sub("", script.source.text)
+    lightning_fit = _LIGHTNING.search(script_code) is not None and _FIT.search(script_code) is not None
+    if not lightning_fit and _DISPATCH.search(script_code) is None:
+        return []  # the script's own training is not seen (it may not train at all)
+    texts = _project_code(root, project)
+    if not texts:
+        return []
+    code = _COMMENT_LINE.sub("", "\n".join(texts))
+    if not lightning_fit and _LOOP.search(code) is None:
+        return []
+    from preflight.adapters.pytorch_local import _hydra_config_texts
+
+    extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
+                       *_hydra_config_texts(project)])
+    if _COMPILE_WORDS.search(code) is not None or _COMPILE_WORDS.search(extra) is not None:
+        return []
+    line = next((i + 1 for i, t in enumerate(script.source.text.splitlines())
+                 if _LOOP.search(t) or _FIT.search(t)), None)
+    detail = (f"no Python file of the project ({len(texts)} read under the audited folder), config read or "
+              "the launch line names torch.compile by any spelling; the loop (the project's own or "
+              "Lightning's) does not compile by itself")
+    return [("compile.enabled", False, project.source(script, line or 1, "code", detail=detail))]

@@ -23,6 +23,10 @@ MAX_RESOLVE_DEPTH = 8
 Guard = tuple[ast.expr, bool]  # an if-test and whether the node is in its body (True) or else
 
 
+# library functions returning the parsed options: drscotthawley/prefigure prefigure/prefigure.py get_all_args
+_LIBRARY_PARSERS = ("prefigure.prefigure.get_all_args", "prefigure.get_all_args")
+
+
 @dataclass(frozen=True, eq=False)
 class CallSite:
     """One call in a script, with what is known about its context."""
@@ -384,7 +388,8 @@ class ScriptIndex:
             # tuple unpacked from parse_args_into_dataclasses()), or a namespace merging such
             # objects (qlora ``args = argparse.Namespace(**vars(model_args), ...)``): never one
             # the script built
-            if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) for b in owners):
+            if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) or self._library_parser(b)
+                              for b in owners):
                 return self.options(expr.attr)
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]
@@ -480,6 +485,12 @@ class ScriptIndex:
         from preflight.script_parsers import local_parser_function
 
         return local_parser_function(self.script.source.path, self.imports.get(node.func.id))
+
+    def _library_parser(self, node: ast.AST) -> bool:
+        """A library function that returns the parsed options (prefigure's ``get_all_args()``,
+        whose options the ``[DEFAULTS]`` of ``defaults.ini`` declares)."""
+        return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+            and self.imports.get(node.func.id) in _LIBRARY_PARSERS
 
     def _namespace(self, name: str) -> bool:
         """``name`` only ever holds this file's argparse result: every binding is a parameter
