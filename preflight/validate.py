@@ -529,14 +529,23 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
     return report
 
 
+def load_kind(source: SourceText) -> str:
+    """The reader ``load_config`` uses for a source: its kind, else its suffix's."""
+    from preflight.sources import kind_of
+
+    return source.kind if source.kind in ("json", "yaml", "toml") else (kind_of(Path(source.display)) or "")
+
+
 def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileReport:
     loaded = load_config(source)
     if isinstance(loaded, FileError):
         placeholders = template_placeholders(source.text) if source.text else ()
         if placeholders:
-            # filled in, a template parses; an error that stays is the file's own (a Jinja template is
-            # never filled: its blocks decide what the file is)
-            filled = filled_template(source.text) if source.text and loaded.line is not None else None
+            # filled in, a YAML template parses; an error that stays is the file's own (a Jinja template is
+            # never filled: its blocks decide what the file is). A JSON template is not filled: its
+            # placeholders are any name a script's sed replaces (DeepSpeedExamples' `QuantW_FORWARD`)
+            filled = filled_template(source.text) if source.text and loaded.line is not None \
+                and load_kind(source) == "yaml" else None
             still = load_config(SourceText(path=source.path, display=source.display, kind=source.kind,
                                            raw=filled.encode("utf-8"), text=filled)) if filled is not None else None
             if isinstance(still, FileError) and still.line is not None:

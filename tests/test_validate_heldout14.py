@@ -146,3 +146,27 @@ def test_fill_in_choices_are_placeholders_filled_line_for_line():
     assert filled is not None and filled.count("\n") == STAGE1.count("\n")
     assert '  llama_model: "ckpt/vicuna-13b/"\n' in filled
     assert filled_template(JINJA_BROKEN) is None
+
+
+# DeepSpeedExamples' compression/bert/config/ds_config_TEMPLATE.json: the launch script's sed fills
+# names of any case (`QuantW_FORWARD`), so a JSON template is never filled and judged by its error
+JSON_TEMPLATE = """\
+{
+  "train_batch_size": BATCH_SIZE,
+  "train_micro_batch_size_per_gpu": MICRO_BATCH,
+  "compression_training": {
+    "weight_quantization": {
+      "shared_parameters": {
+        "quantize_weight_in_forward": QuantW_FORWARD,
+        "quantize_groups": Q_GROUP
+      }
+    }
+  }
+}
+"""
+
+
+def test_a_json_template_with_a_mixed_case_placeholder_stays_a_template(cli, tmp_path):
+    _folder(tmp_path, {"ds_config_TEMPLATE.json": JSON_TEMPLATE})
+    code, doc = _validate(cli, tmp_path)
+    assert (code, _errors(doc), doc["counts"]["templates"]) == (0, [], 1)
