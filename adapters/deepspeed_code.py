@@ -2,6 +2,10 @@
 ``ds_config`` is a dict literal in the script, or the dict a helper returns
 (``get_train_ds_config(offload=args.offload, stage=args.zero_stage, ...)`` in a local module).
 
+A DeepSpeed JSON whose path the script builds from its options (``HfDeepSpeedConfig(path)``,
+``deepspeed.initialize(config=path)`` with ``path = f"dsconfig/stage_{args['stage']}.json"`` and
+``--stage 1`` on the launch line) is read as that file.
+
 The dict is read like a JSON config by the deepspeed adapter (one module owns DeepSpeed
 semantics). Nothing is executed: a small evaluator follows literals, the helper's parameters
 bound to the call's arguments, ``args.<option>`` values (the launch line's, else the declared
@@ -45,6 +49,18 @@ _BIN = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, as
 _MAX_STEPS = 2000
 
 
+class _Options(dict):
+    """The launch options as a dict (``def main(**args)`` called as ``main(**vars(parser.parse_args()))``):
+    a key set in the body is its value, any other key is the option of that name."""
+
+    def __init__(self, resolve_option) -> None:
+        super().__init__()
+        self.resolve_option = resolve_option
+
+    def lookup(self, key: str) -> Any:
+        return self[key] if key in self else self.resolve_option(key)
+
+
 class _Eval:
     """Evaluates a function body far enough to get the dict it returns or builds."""
 
@@ -69,6 +85,28 @@ class _Eval:
             if node.value.id in env and isinstance(env[node.value.id], dict):
                 return env[node.value.id].get(node.attr, UNKNOWN)
             return self.resolve_option(node.attr)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+                and isinstance(env.get(node.value.id), dict):
+            key = self.expr(node.slice, env)
+            held = env[node.value.id]
+            if not isinstance(key, (str, int)) or isinstance(key, bool):
+                return UNKNOWN
+            return held.lookup(key) if isinstance(held, _Options) and isinstance(key, str) else held.get(key, UNKNOWN)
+        if isinstance(node, ast.JoinedStr):
+            # f"dsconfig/stage_{args['stage']}.json": known only when every part is a plain str or int
+            parts = []
+            for part in node.values:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    parts.append(part.value)
+                    continue
+                if not isinstance(part, ast.FormattedValue) or part.format_spec is not None \
+                        or part.conversion not in (-1, ord("s")):
+                    return UNKNOWN
+                value = self.expr(part.value, env)
+                if not isinstance(value, (str, int)) or isinstance(value, bool):
+                    return UNKNOWN
+                parts.append(str(value))
+            return "".join(parts)
         if isinstance(node, ast.Dict):
             out: dict = {}
             keys: dict = {}
@@ -158,6 +196,25 @@ class _Eval:
         return UNKNOWN
 
 
+def _called_with_options(tree: ast.Module, name: str) -> bool:
+    """Whether the module calls ``name(**vars(...))`` or ``name(**d)`` with ``d = vars(...)``: the
+    function's ``**kwargs`` are then the parsed options."""
+    from_vars = {t.id for n in nodes_of(tree) if isinstance(n, ast.Assign) and _is_vars(n.value)
+                 for t in n.targets if isinstance(t, ast.Name)}
+    for n in nodes_of(tree):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name:
+            for kw in n.keywords:
+                if kw.arg is None and (_is_vars(kw.value) or (isinstance(kw.value, ast.Name)
+                                                              and kw.value.id in from_vars)):
+                    return True
+    return False
+
+
+def _is_vars(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "vars" \
+        and len(node.args) == 1
+
+
 def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
     return {n.name: n for n in nodes_of(tree) if isinstance(n, ast.FunctionDef)}
 
@@ -185,15 +242,73 @@ class DeepSpeedCodeAdapter(Adapter):
         if any(deepspeed_block(cfg) is not None for _, cfg in project.configs):
             return  # a DeepSpeed file is given: it is the config
         for script in project.scripts:
-            found = self.config_of(project, plan, script)
+            found = self.config_of(project, plan, script) or self.config_file_of(project, plan, script)
             if found is None:
                 continue
             loaded, data = found
             if isinstance(data, dict) and data:
                 _ConfigPass(DeepSpeedAdapter(), project, plan, loaded, (), data).run()
 
-    def config_of(self, project: Project, plan: TrainingPlan, script: ParsedPython) \
+    def config_file_of(self, project: Project, plan: TrainingPlan, script: ParsedPython) \
             -> Optional[tuple[LoadedConfig, dict]]:
+        """A DeepSpeed JSON whose path the script builds from its options and hands to
+        ``HfDeepSpeedConfig(path)`` or ``deepspeed.initialize(config=path)``
+        (NExT-GPT's ``args['ds_config_path'] = f'dsconfig/stage_{args["stage"]}.json'`` with
+        ``--stage 1`` on the launch line), found next to the script or under the project root."""
+        from preflight.adapters.deepspeed import deepspeed_block
+
+        from preflight.diagnostics import FileError
+        from preflight.loaders import load_config
+        from preflight.sources import read_source
+
+        option = self._option_resolver(project, plan, script)
+        for node in nodes_of(script.tree):
+            if not isinstance(node, ast.Call):
+                continue
+            callee = node.func.attr if isinstance(node.func, ast.Attribute) else \
+                node.func.id if isinstance(node.func, ast.Name) else ""
+            if callee == "HfDeepSpeedConfig" and node.args:
+                arg: Optional[ast.AST] = node.args[0]
+            elif callee == "initialize" and isinstance(node.func, ast.Attribute):
+                arg = next((k.value for k in node.keywords if k.arg in ("config", "config_params")), None)
+            else:
+                continue
+            if arg is None:
+                continue
+            ev = _Eval(option, {})
+            fn = _enclosing(script.tree, node.lineno)
+            env: dict[str, Any] = {}
+            if fn is not None:
+                self.bind_params(ev, fn, env, option)
+                if fn.args.kwarg is not None and _called_with_options(script.tree, fn.name):
+                    env[fn.args.kwarg.arg] = _Options(option)
+            ev.body(fn.body if fn is not None else script.tree.body, env, stop_line=node.lineno)
+            value = ev.expr(arg, env)
+            if not isinstance(value, str) or not value.lower().endswith(".json"):
+                continue
+            here = Path(str(script.source.path)).resolve().parent
+            for base in (here, project.root.resolve()):
+                path = base / value
+                if not path.is_file() or not project.may_read(path):
+                    continue
+                try:
+                    shown = os.path.relpath(path, project.root.resolve())
+                except ValueError:
+                    shown = str(path)
+                source = read_source(path, shown, "json")
+                if isinstance(source, FileError):
+                    break
+                loaded = load_config(source)
+                if not isinstance(loaded, LoadedConfig) or deepspeed_block(loaded) is None \
+                        or not isinstance(loaded.data, dict):
+                    break
+                plan.add_input(source.display, source.kind, source.digest)
+                self.note(plan, f"{script.source.display}:{node.lineno}: the DeepSpeed config is {shown} "
+                                f"({ast.unparse(arg)} = {value!r}, from the launch options); read")
+                return loaded, loaded.data
+        return None
+
+    def _option_resolver(self, project: Project, plan: TrainingPlan, script: ParsedPython):
         cli = _CliPass(self, project, plan, script)
 
         def option(name: str) -> Any:
@@ -206,6 +321,11 @@ class DeepSpeedCodeAdapter(Adapter):
                 return value.lower() == "true"
             return number if number is not None and isinstance(value, str) else value
 
+        return option
+
+    def config_of(self, project: Project, plan: TrainingPlan, script: ParsedPython) \
+            -> Optional[tuple[LoadedConfig, dict]]:
+        option = self._option_resolver(project, plan, script)
         for node in nodes_of(script.tree):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                     and node.func.attr == "initialize"):

@@ -106,8 +106,13 @@ def _check_one(item: Discovered, source, selection: Selection, wanted: tuple[str
     report = validate_source(source)
     if report.error is not None:
         # a file that does not parse: reported only when it was named or looks like a config
-        if looks_like_config(item.path.name, source.text or ""):
-            e = report.error
+        e = report.error
+        if not looks_like_config(item.path.name, source.text or ""):
+            # a config of its folder's family that does not parse (its siblings of the same shape do)
+            from preflight.validate_broken import family_error
+
+            e = family_error(item.path, source.text or "", report.error)  # type: ignore[assignment]
+        if e is not None:
             return {"state": "error",
                     "error": {"path": e.path, "message": e.message, "line": e.line, "column": e.column}}
         return {"state": "not_recognised"}

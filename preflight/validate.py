@@ -43,7 +43,7 @@ from preflight.validate_schema import (
     _suggest,
     _yaml11_float,
 )
-from preflight.validate_yaml import Scalar, template_placeholders, yaml_scalars
+from preflight.validate_yaml import Scalar, filled_template, template_placeholders, yaml_scalars
 
 __all__ = ["FileReport", "Problem", "Scalar", "Target", "dataclass_fields", "load_schema", "schema_fields",
            "template_placeholders", "validate_loaded", "validate_source", "yaml_scalars"]
@@ -529,11 +529,28 @@ def validate_loaded(config: LoadedConfig, text: Optional[str] = None, *, kind: O
     return report
 
 
+def load_kind(source: SourceText) -> str:
+    """The reader ``load_config`` uses for a source: its kind, else its suffix's."""
+    from preflight.sources import kind_of
+
+    return source.kind if source.kind in ("json", "yaml", "toml") else (kind_of(Path(source.display)) or "")
+
+
 def validate_source(source: SourceText, *, kind: Optional[str] = None) -> FileReport:
     loaded = load_config(source)
     if isinstance(loaded, FileError):
         placeholders = template_placeholders(source.text) if source.text else ()
         if placeholders:
+            # filled in, a YAML template parses; an error that stays is the file's own (a Jinja template is
+            # never filled: its blocks decide what the file is). A JSON template is not filled: its
+            # placeholders are any name a script's sed replaces (DeepSpeedExamples' `QuantW_FORWARD`)
+            filled = filled_template(source.text) if source.text and loaded.line is not None \
+                and load_kind(source) == "yaml" else None
+            still = load_config(SourceText(path=source.path, display=source.display, kind=source.kind,
+                                           raw=filled.encode("utf-8"), text=filled)) if filled is not None else None
+            if isinstance(still, FileError) and still.line is not None:
+                return FileReport(source.display, error=FileError(
+                    still.path, f"{still.message} (with its placeholders filled in)", still.line, still.column))
             return FileReport(source.display, template=placeholders)
         return FileReport(source.display, error=loaded)
     targets = [Target(kind, (), loaded.data, "--kind")] if kind is not None else detect(loaded, Path(source.path))

@@ -64,11 +64,30 @@ def yaml_scalars(text: str) -> dict[tuple[Any, ...], Scalar]:
 # (DeepSpeedExamples' *_TEMPLATE.json files, filled by `sed` in their launch scripts)
 _PLACEHOLDER = re.compile(r"""[:\[,]\s*([A-Z][A-Z0-9_]{2,})\s*(?=[,}\]\n]|$)""", re.M)
 _JINJA = re.compile(r"\{\{\s*([A-Za-z_][\w.]*)\s*\}\}")
+# a value that lists its choices for the user to pick one: `llama_model: "ckpt/vicuna-13b/" or "ckpt/vicuna-7b/"`
+# (DAMO-NLP-SG/Video-LLaMA's train_configs; YAML cannot read a quoted scalar followed by more text)
+_QUOTED = r"""(?:"[^"\n]*"|'[^'\n]*')"""
+_ALTERNATIVES = re.compile(r"(?<=:)([ \t]+)(" + _QUOTED + r")((?:[ \t]+or[ \t]+" + _QUOTED + r")+)")
+
+
+_WORDS = ("NO", "YES", "ON", "OFF", "TRUE", "FALSE", "NULL", "NAN", "INF")
 
 
 def template_placeholders(text: str) -> tuple[str, ...]:
     """The placeholders of a template config (a file a script fills before use), or ()."""
     names = [m.group(1) for m in _PLACEHOLDER.finditer(text)]
     names += [m.group(1) for m in _JINJA.finditer(text)]
-    names = [n for n in names if n not in ("NO", "YES", "ON", "OFF", "TRUE", "FALSE", "NULL", "NAN", "INF")]
+    names += [f"{m.group(2)} or ..." for m in _ALTERNATIVES.finditer(text)]
+    names = [n for n in names if n not in _WORDS]
     return tuple(dict.fromkeys(names))
+
+
+def filled_template(text: str) -> str | None:
+    """The text of a template with its placeholders filled in the way its script would (a bare
+    upper-case name becomes ``1``, a list of quoted choices its first choice), line for line, or
+    None when the template is a Jinja one (``{{ }}``/``{% %}``: its blocks decide what the file is)."""
+    if "{{" in text or "{%" in text:
+        return None
+    out = _ALTERNATIVES.sub(lambda m: m.group(1) + m.group(2), text)
+    return _PLACEHOLDER.sub(lambda m: m.group(0).replace(m.group(1), "1", 1)
+                            if m.group(1) not in _WORDS else m.group(0), out)

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from preflight.diagnostics import FileError
     from preflight.sources import kind_of, read_source
     from preflight.validate import VALIDATE_VERSION, FileReport, validate_source
+    from preflight.validate_broken import family_error
     from preflight.validate_kinds import looks_like_config
     from preflight.workspace import display_path
 
@@ -60,6 +61,13 @@ def run(args: argparse.Namespace) -> int:
             reports.append(FileReport(display, error=source))
             continue
         report = validate_source(source, kind=args.kind)
+        if not explicit and args.kind is None and report.error is not None \
+                and not looks_like_config(path.name, source.text or ""):
+            # a config of its folder's family that does not parse (its siblings of the same shape do)
+            family = family_error(path, source.text or "", report.error)
+            if family is not None:
+                reports.append(FileReport(display, error=family))
+                continue
         if not explicit and args.kind is None and (report.error is not None or report.template) \
                 and not looks_like_config(path.name, source.text or ""):
             # found in a folder, does not parse (or only as a template) and is no training config by its

@@ -84,7 +84,10 @@ DeepSpeed's check `train_batch_size == micro x accumulation x world size` for
 the data-parallel world size of the launch (torchrun, `deepspeed`, `accelerate
 launch`, SLURM, Lightning devices x nodes): all three given and the product is
 off, or two given and the third cannot be derived (DeepSpeed derives it with
-integer division and then asserts).
+integer division and then asserts). The config is the one `--config` or the launch line
+names, a dict the script builds for `deepspeed.initialize`, or a JSON whose path the script
+builds from its options and hands to `HfDeepSpeedConfig` / `deepspeed.initialize`
+(`f"dsconfig/stage_{args['stage']}.json"` with `--stage 1` on the launch line).
 
 When the launch gives only the processes per node (`deepspeed --num_gpus 4` without
 `--num_nodes`), the world size is a multiple of it: the triple must hold for some node
