@@ -129,6 +129,7 @@ JOB = {
     "PF542": "plan.pf542_zero3_generate_without_synced_gpus",
     "PF543": "plan.pf543_monitored_key_never_logged",
     "PF544": "plan.pf544_to_container_unresolved",
+    "PF545": "plan.pf545_deepspeed_ignores_visible_devices",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
