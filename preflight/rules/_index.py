@@ -84,6 +84,7 @@ FILE = {
     "PF460": "code.pf460_zero3_rank_file_loaded_as_weights",
     "PF461": "code.pf461_loader_with_global_batch",
     "PF462": "code.pf462_max_steps_overrides_epochs",
+    "PF463": "code.pf463_predict_keeps_written_outputs",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -194,4 +195,5 @@ NEEDS = {
     "PF460": ('zero_pp_rank',),
     "PF461": ('train_batch_size',),
     "PF462": ('max_steps',),
+    "PF463": ('BasePredictionWriter',),
 }
