@@ -134,6 +134,7 @@ JOB = {
     "PF545": "plan.pf545_deepspeed_ignores_visible_devices",
     "PF546": "plan.pf546_accumulation_on_engine_accumulation",
     "PF547": "plan.pf547_trainer_optimizer_replaced_by_deepspeed",
+    "PF548": "plan.pf548_optuna_jobs_on_basic_launcher",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
