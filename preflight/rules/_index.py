@@ -86,6 +86,7 @@ FILE = {
     "PF461": "code.pf461_loader_with_global_batch",
     "PF462": "code.pf462_max_steps_overrides_epochs",
     "PF463": "code.pf463_predict_keeps_written_outputs",
+    "PF464": "code.pf464_resume_restarts_at_epoch_zero",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -202,4 +203,5 @@ NEEDS = {
     "PF461": ('train_batch_size',),
     "PF462": ('max_steps',),
     "PF463": ('BasePredictionWriter',),
+    "PF464": ('load_state',),
 }
