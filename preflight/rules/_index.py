@@ -87,6 +87,7 @@ FILE = {
     "PF462": "code.pf462_max_steps_overrides_epochs",
     "PF463": "code.pf463_predict_keeps_written_outputs",
     "PF464": "code.pf464_resume_restarts_at_epoch_zero",
+    "PF465": "code.pf465_lm_collator_rebuilds_masked_labels",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -204,4 +205,5 @@ NEEDS = {
     "PF462": ('max_steps',),
     "PF463": ('BasePredictionWriter',),
     "PF464": ('load_state',),
+    "PF465": ('DataCollatorForLanguageModeling',),
 }
