@@ -88,6 +88,7 @@ FILE = {
     "PF463": "code.pf463_predict_keeps_written_outputs",
     "PF464": "code.pf464_resume_restarts_at_epoch_zero",
     "PF465": "code.pf465_lm_collator_rebuilds_masked_labels",
+    "PF466": "code.pf466_head_drawn_before_seed",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -206,4 +207,5 @@ NEEDS = {
     "PF463": ('BasePredictionWriter',),
     "PF464": ('load_state',),
     "PF465": ('DataCollatorForLanguageModeling',),
+    "PF466": ('seed',),
 }
