@@ -89,6 +89,7 @@ FILE = {
     "PF464": "code.pf464_resume_restarts_at_epoch_zero",
     "PF465": "code.pf465_lm_collator_rebuilds_masked_labels",
     "PF466": "code.pf466_head_drawn_before_seed",
+    "PF467": "code.pf467_shard_sum_over_whole_dataset",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -208,4 +209,5 @@ NEEDS = {
     "PF464": ('load_state',),
     "PF465": ('DataCollatorForLanguageModeling',),
     "PF466": ('seed',),
+    "PF467": ('DistributedSampler',),
 }
