@@ -29,8 +29,11 @@ def _env_default(expr: ast.AST) -> Optional[tuple[object, str]]:
     key, default = inner.args
     if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(default, ast.Constant)):
         return None
+    raw = default.value
+    if not isinstance(raw, (str, int, float)) or isinstance(raw, bool):
+        return None
     try:
-        value = int(default.value) if expr.func.id == "int" else float(default.value)
+        value: object = int(raw) if expr.func.id == "int" else float(raw)
     except (TypeError, ValueError):
         return None
     return value, key.value

@@ -158,7 +158,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
                 continue
             own = list(_own_nodes(fn))
-            bound = {}
+            bound: dict[str, int] = {}
             for node in own:
                 if isinstance(node, ast.Assign) and _is_unwrap(node.value):
                     for t in node.targets:

@@ -10,7 +10,10 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf527_deepspeed_scheduler_replaces_job_schedule import _hf_trainer, _runs_config
+from preflight.rules.plan.pf527_deepspeed_scheduler_replaces_job_schedule import (
+    _hf_trainer,
+    _runs_config,
+)
 
 _ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "ORPOConfig", "KTOConfig",
          "GRPOConfig", "RewardConfig")
