@@ -23,7 +23,7 @@ def main():
 
 BAD_EXAMPLES = [
     # TRL PR 4887: the score head drawn before the trainer seeds
-    _SCRIPT.format(seed="", pin="  # warning: PF466"),
+    _SCRIPT.format(seed="", pin="  # note: PF466"),
 ]
 
 GOOD_EXAMPLES = [

@@ -45,7 +45,7 @@ class HeadDrawnBeforeSeed(Rule):
     code = "PF466"
     needs_text = ("seed",)
     name = "head-drawn-before-seed"
-    severity = Severity.WARNING
+    severity = Severity.NOTE  # reproducibility, as PF305
     category = Category.CORRECTNESS
     frameworks = ("transformers",)
     summary = ("A model with a new random head is loaded before anything is seeded; the trainer's `seed=` "
@@ -67,6 +67,9 @@ the same `seed` start from different heads and give different results, which is 
 the explicit seed was meant to prevent (TRL PR 4887: "As
 AutoModelForSequenceClassification.from_pretrained() will add a random head for the
 model, set_seed must be done before loading the model").
+
+It is a note, as PF305 (unseeded training) is: the runs train correctly, they only
+do not repeat.
 
 ## How to fix it
 
