@@ -12,6 +12,7 @@ from preflight.loaders import LoadedConfig, load_config_text
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.sources import read_text_limited
 
 _MAX_FILES = 200
 
@@ -30,8 +31,8 @@ def _yaml_configs(pctx: PlanContext) -> Iterator[LoadedConfig]:
                 count += 1
                 path = Path(dirpath) / name
                 try:
-                    text = path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
+                    text = read_text_limited(path, errors="replace")
+                except (OSError, ValueError):
                     continue
                 try:
                     display = os.path.relpath(path, pctx.project.root)
