@@ -51,6 +51,8 @@ class Project:
     configs: list[tuple[SourceText, LoadedConfig]] = field(default_factory=list)
     errors: list[FileError] = field(default_factory=list)
     argv: list[str] = field(default_factory=list)  # launch command arguments, may be empty
+    # (display path, line) of the launch script line ``argv`` was read from, when a launch script gave it
+    launch_at: Optional[tuple[str, int]] = None
     # transformers version the user stated (--transformers-version / [tool.preflight]
     # transformers-version); used when the project's requirement files declare none
     transformers_version: Optional[str] = None

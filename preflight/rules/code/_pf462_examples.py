@@ -31,6 +31,17 @@ MAX_STEPS = 500
 
 config = SFTConfig(output_dir="out", num_train_epochs=3, max_steps=MAX_STEPS)  # warning: PF462
 """,
+    # vessl-ai examples PR 77: the step budget kept from an environment default next to the epochs
+    """
+import os
+
+from trl import SFTConfig
+
+MAX_STEPS = int(os.environ.get("MAX_STEPS", 60))
+NUM_EPOCHS = int(os.environ.get("NUM_EPOCHS", 3))
+
+args = SFTConfig(output_dir="outputs", num_train_epochs=NUM_EPOCHS, max_steps=MAX_STEPS)  # warning: PF462
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -55,5 +66,18 @@ fixed = TrainingArguments(output_dir="outputs", per_device_train_batch_size=2, n
 budget = TrainingArguments(output_dir="outputs", max_steps=60)
 default = TrainingArguments(output_dir="outputs", max_steps=-1, num_train_epochs=5)
 capped = TrainingArguments(output_dir="outputs", num_train_epochs=1, max_steps=5)
+""",
+    # tricky-correct: the environment default turns the budget off (-1), or the epochs default to one
+    """
+import os
+
+from trl import SFTConfig
+
+MAX_STEPS = int(os.getenv("MAX_STEPS", "-1"))
+SMOKE_STEPS = int(os.getenv("SMOKE_STEPS", 20))
+ONE_EPOCH = int(os.getenv("EPOCHS", 1))
+
+args = SFTConfig(output_dir="outputs", num_train_epochs=3, max_steps=MAX_STEPS)
+smoke = SFTConfig(output_dir="outputs", num_train_epochs=ONE_EPOCH, max_steps=SMOKE_STEPS)
 """,
 ]

@@ -17,15 +17,49 @@ _ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfi
          "BCOConfig", "PRMConfig", "NashMDConfig", "XPOConfig")
 
 
-def _positive_int(ctx: FileContext, expr: Optional[ast.AST]) -> Optional[int]:
-    """A literal positive int: written in the call, or the one constant assigned to a name of the file."""
+def _env_default(expr: ast.AST) -> Optional[tuple[object, str]]:
+    """``int(os.environ.get("NAME", 60))`` / ``int(os.getenv("NAME", "60"))``: (the default, NAME)."""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id in ("int", "float")
+            and len(expr.args) == 1 and isinstance(expr.args[0], ast.Call)):
+        return None
+    inner = expr.args[0]
+    name = ast.unparse(inner.func)
+    if name not in ("os.environ.get", "os.getenv", "environ.get", "getenv") or len(inner.args) != 2:
+        return None
+    key, default = inner.args
+    if not (isinstance(key, ast.Constant) and isinstance(key.value, str) and isinstance(default, ast.Constant)):
+        return None
+    raw = default.value
+    if not isinstance(raw, (str, int, float)) or isinstance(raw, bool):
+        return None
+    try:
+        value: object = int(raw) if expr.func.id == "int" else float(raw)
+    except (TypeError, ValueError):
+        return None
+    return value, key.value
+
+
+def _value(ctx: FileContext, expr: Optional[ast.AST]) -> tuple[Optional[ast.AST], Optional[object], str]:
+    """(the expression a name stands for, its number, the environment variable it defaults) of a
+    literal, or of the one value assigned to a name of the file (a literal or an environment default)."""
     if isinstance(expr, ast.Name):
         values = [n.value for n in ctx.nodes(ast.Assign)
                   if any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
         expr = values[0] if len(values) == 1 else None
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, int) and not isinstance(expr.value, bool) \
-            and expr.value > 0:
-        return expr.value
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)) and not isinstance(expr.value, bool):
+        return expr, expr.value, ""
+    env = _env_default(expr) if expr is not None else None
+    if env is not None:
+        return expr, env[0], env[1]
+    return expr, None, ""
+
+
+def _positive_int(ctx: FileContext, expr: Optional[ast.AST]) -> Optional[int]:
+    """A positive int: a literal in the call, or the one constant (or environment default) assigned to
+    a name of the file."""
+    _, value, _ = _value(ctx, expr)
+    if isinstance(value, int) and value > 0:
+        return value
     return None
 
 
@@ -62,7 +96,9 @@ decide), or remove `num_train_epochs` when a step budget is what you want.
 
 ## When preflight stays silent
 
-* `max_steps` is -1/0, or not a literal (`args.max_steps`: the launch decides).
+* `max_steps` is -1/0, or not a literal (`args.max_steps`: the launch decides). A module
+  constant read from the environment with a default (`MAX_STEPS = int(os.environ.get(
+  "MAX_STEPS", 60))`) counts as its default: that is what runs unless the variable is set.
 * `num_train_epochs` is not given, or is a literal of at most 1 (`num_train_epochs=1,
   max_steps=5`: a step cap on a smoke run, as in PEFT's tests; nothing the user asked
   for is lost).
@@ -82,11 +118,17 @@ decide), or remove `num_train_epochs` when a step budget is what you want.
             steps = _positive_int(ctx, steps_expr)
             if steps is None or epochs is None or steps_expr is None:
                 continue
+            _, epoch_value, _ = _value(ctx, epochs)
             if isinstance(epochs, ast.Constant) and isinstance(epochs.value, (int, float)) and epochs.value <= 1:
                 continue  # one epoch capped by a step budget: the smoke-test idiom, nothing lost
+            if not isinstance(epochs, ast.Constant) and isinstance(epoch_value, (int, float)) and epoch_value <= 1:
+                continue
+            _, _, env = _value(ctx, steps_expr)
+            shown = f"{ast.unparse(steps_expr)}` ({steps} unless the environment sets `{env}`)" if env else \
+                f"{steps}`"
             yield ctx.finding(
                 self, steps_expr,
-                f"`max_steps={steps}` is positive, so the Trainer stops after {steps} optimizer steps and "
+                f"`max_steps={shown} is positive, so the Trainer stops after {steps} optimizer steps and "
                 f"`num_train_epochs={ast.unparse(epochs)}` of the same `{last}` does nothing (a positive "
                 "max_steps overrides the epoch count). Remove `max_steps` (default -1) to train for the "
                 "epochs, or remove `num_train_epochs`",

@@ -463,6 +463,34 @@ def main(args, net, loader):
 # --- launch
 deepspeed train.py --deepspeed_config ds_config.json
 """,
+    # accelerate issue 3238: the unwrapped FLUX transformer's own state dict written with safetensors
+    """
+# --- flux_train.py
+import os
+
+from accelerate import Accelerator
+from safetensors.torch import save_file
+
+
+def main(args, flux, optimizer, loader):
+    accelerator = Accelerator()
+    flux, optimizer, loader = accelerator.prepare(flux, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(flux(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+    accelerator.wait_for_everyone()
+    if accelerator.is_main_process:
+        flux = accelerator.unwrap_model(flux)
+        save_file(flux.state_dict(), os.path.join(args.output_dir, "flux.safetensors"))  # warning: PF505
+# --- ds_zero3.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_machines: 1
+num_processes: 8
+""",
 ]
 
 PF505_GOOD = [
@@ -612,6 +640,34 @@ state = accelerator.get_state_dict(accelerator.unwrap_model(model))
 deepspeed_config:
   zero_stage: 2
 distributed_type: DEEPSPEED
+num_processes: 8
+""",
+    # the fix of accelerate issue 3238: get_state_dict on every rank gathers the weights, the main process writes them
+    """
+# --- flux_train.py
+import os
+
+from accelerate import Accelerator
+from safetensors.torch import save_file
+
+
+def main(args, flux, optimizer, loader):
+    accelerator = Accelerator()
+    flux, optimizer, loader = accelerator.prepare(flux, optimizer, loader)
+    for batch in loader:
+        accelerator.backward(flux(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+    accelerator.wait_for_everyone()
+    state_dict = accelerator.get_state_dict(flux)
+    if accelerator.is_main_process:
+        save_file(state_dict, os.path.join(args.output_dir, "flux.safetensors"))
+# --- ds_zero3.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_machines: 1
 num_processes: 8
 """,
 ]

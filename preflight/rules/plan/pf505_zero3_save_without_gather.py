@@ -43,8 +43,11 @@ The job trains for hours and the final model is missing, or is the
 placeholder of empty partitioned tensors.
 
 Also, whatever the flag says: `accelerator.unwrap_model(model).save_pretrained(...)`
-without `state_dict=` in a ZeRO-3 job (the unwrapped module holds this rank's
-partitions; only `accelerator.get_state_dict(model)` gathers them).
+without `state_dict=` in a ZeRO-3 job, and the unwrapped model's own `state_dict()`
+written to a file (`save_file(accelerator.unwrap_model(flux).state_dict(), path)`,
+`torch.save(...)`, directly or through a name bound to the unwrapped model; accelerate
+issue 3238): the unwrapped module holds this rank's partitions; only
+`accelerator.get_state_dict(model)` gathers them.
 
 ## How to fix it
 
@@ -116,10 +119,12 @@ convert the checkpoint with `zero_to_fp32.py` after training.
         partitions, whatever the save flag says (only ``get_state_dict`` gathers)."""
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
-            if "unwrap_model" not in text or ("save_pretrained" not in text and "get_state_dict" not in text):
+            if "unwrap_model" not in text or ("save_pretrained" not in text and "get_state_dict" not in text
+                                              and "state_dict" not in text):
                 continue
             unwrapped = {t.id for node in ast.walk(script.tree) if isinstance(node, ast.Assign)
                          and _is_unwrap(node.value) for t in node.targets if isinstance(t, ast.Name)}
+            yield from self._unwrapped_state_dict_files(pctx, script, zero3)
             for node in ast.walk(script.tree):
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                         and node.func.attr == "get_state_dict" and node.args:
@@ -143,6 +148,43 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
                             if e is not None]
                 yield pctx.code_finding(self, script, node, message, evidence=evidence)
+
+    def _unwrapped_state_dict_files(self, pctx: PlanContext, script: Any, zero3: Any) -> Iterable[Finding]:
+        """``save_file(accelerator.unwrap_model(m).state_dict(), path)`` / ``torch.save(...)`` (the unwrapped
+        model directly, or a name bound to it earlier in the function): under ZeRO-3 the module's own state
+        dict holds this rank's empty partitions (accelerate issue 3238)."""
+        parents = {id(child): node for node in ast.walk(script.tree) for child in ast.iter_child_nodes(node)}
+        for fn in ast.walk(script.tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                continue
+            own = list(_own_nodes(fn))
+            bound: dict[str, int] = {}
+            for node in own:
+                if isinstance(node, ast.Assign) and _is_unwrap(node.value):
+                    for t in node.targets:
+                        if isinstance(t, ast.Name):
+                            bound[t.id] = min(bound.get(t.id, node.lineno), node.lineno)
+            for node in own:
+                if not (isinstance(node, ast.Call) and _is_file_save(node) and node.args):
+                    continue
+                given = node.args[0]
+                if not (isinstance(given, ast.Call) and isinstance(given.func, ast.Attribute)
+                        and given.func.attr == "state_dict" and not given.args and not given.keywords):
+                    continue
+                owner = given.func.value
+                if not (_is_unwrap(owner) or (isinstance(owner, ast.Name) and owner.id in bound
+                                              and bound[owner.id] < given.lineno)):
+                    continue
+                if _guarded(node, parents, fn):
+                    continue
+                message = (f"ZeRO stage 3 and `{ast.unparse(given)}` of the unwrapped model written to a file: the "
+                           "unwrapped module still holds only this rank's partitions of each parameter, so the "
+                           "saved tensors are empty placeholders (accelerate issue 3238). Save "
+                           "`accelerator.get_state_dict(model)` instead, called on every rank (it gathers the "
+                           "weights), and write the file on the main process")
+                evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
+                            if e is not None]
+                yield pctx.code_finding(self, script, given, message, evidence=evidence)
 
     def _unwrapped_state_dict(self, pctx: PlanContext, script: Any, call: ast.Call, given: ast.AST,
                               zero3: Any) -> Finding:

@@ -1,0 +1,126 @@
+"""PF464 resume-restarts-at-epoch-zero: ``accelerator.load_state(...)`` to resume, then an epoch loop
+``for epoch in range(num_epochs)`` that starts again at epoch 0, step 0."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import accelerator_names, is_accelerator_receiver
+from preflight.rules.base import Rule, examples
+
+
+def _method_calls(fn: ast.AST, attr: str, names: set[str]) -> list[ast.Call]:
+    return [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == attr and is_accelerator_receiver(n.func.value, names)]
+
+
+def _skips_done_epochs(loop: ast.For) -> bool:
+    """The loop body skips iterations by its own variable (``if epoch < start: continue``)."""
+    var = loop.target.id if isinstance(loop.target, ast.Name) else None
+    for node in ast.walk(loop):
+        if isinstance(node, ast.If) and any(isinstance(s, ast.Continue) for s in node.body) and var and any(
+                isinstance(n, ast.Name) and n.id == var for n in ast.walk(node.test)):
+            return True
+    return False
+
+
+def _epoch_loop(fn: ast.AST, after: int) -> Optional[ast.For]:
+    """The first ``for x in range(N)`` (one argument) after line ``after`` whose body backpropagates."""
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.For) and node.lineno > after and isinstance(node.iter, ast.Call)
+                and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
+                and len(node.iter.args) == 1 and not node.iter.keywords):
+            continue
+        if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
+               for n in ast.walk(node)):
+            return node
+    return None
+
+
+def _recounted(fn: ast.AST, loop: ast.For, after: int) -> bool:
+    """The loop's count is assigned between the resume and the loop (``num_epochs -= done``)."""
+    count = ast.unparse(loop.iter.args[0]) if isinstance(loop.iter, ast.Call) and loop.iter.args else ""
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Assign, ast.AugAssign)) and after <= node.lineno < loop.lineno:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(ast.unparse(t) == count for t in targets):
+                return True
+    return False
+
+
+@register
+class ResumeRestartsAtEpochZero(Rule):
+    code = "PF464"
+    needs_text = ("load_state",)
+    name = "resume-restarts-at-epoch-zero"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("accelerate",)
+    summary = ("`accelerator.load_state` resumes a checkpoint, then the epoch loop starts again at epoch 0, "
+               "step 0")
+    explanation = """
+## What it finds
+
+In one function: `accelerator.load_state(...)` that resumes a checkpoint (the function
+also writes checkpoints with `accelerator.save_state`, or the argument names a resume
+path), followed by the training loop `for epoch in range(num_epochs)` (one argument:
+it starts at 0), with no `skip_first_batches` and no skip of the finished epochs in the
+loop.
+
+## Why it matters
+
+`load_state` restores the weights, optimizer, scheduler and RNG states, but not where
+the run was: the epoch counter and the data loader start from the beginning. A resumed
+run trains again on every batch the checkpoint had already seen, the LR schedule
+(restored) runs past its planned end, and a job that is preempted and resumed several
+times keeps training on the start of the data (accelerate issue 685: "the DataLoader
+will sample data from the beginning, i.e, from epoch 0 step 0").
+
+## How to fix it
+
+Keep the epoch and step in the checkpoint name (or a saved counter) and resume from
+them: `for epoch in range(starting_epoch, num_epochs)` and
+`accelerator.skip_first_batches(train_dataloader, resume_step)` for the first epoch,
+as accelerate's `complete_nlp_example.py` does.
+
+## When preflight stays silent
+
+* The epoch loop starts elsewhere (`range(start, n)`), or skips finished epochs with
+  `if epoch < start: continue`, or the function calls `skip_first_batches`, or the
+  loop's count is reassigned after the resume (`num_epochs -= done`, as accelerate's
+  `fsdp_with_peak_mem_tracking.py` does).
+* `load_state` only initialises a new training phase: the function writes no
+  `save_state` checkpoints and the argument does not mention resuming.
+"""
+    bad_examples = examples("preflight.rules.code._pf464_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf464_examples", "GOOD_EXAMPLES")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        names = accelerator_names(ctx)
+        done: set[int] = set()
+        for fn in ctx.nodes(ast.FunctionDef):
+            if id(fn) in done:
+                continue
+            done.add(id(fn))
+            loads = _method_calls(fn, "load_state", names)
+            if not loads:
+                continue
+            load = loads[0]
+            resuming = bool(_method_calls(fn, "save_state", names)) or "resume" in ast.unparse(load).lower()
+            if not resuming or _method_calls(fn, "skip_first_batches", names):
+                continue
+            loop = _epoch_loop(fn, load.lineno)
+            if loop is None or _skips_done_epochs(loop) or _recounted(fn, loop, load.lineno):
+                continue
+            yield ctx.finding(
+                self, loop.iter,
+                f"`{ast.unparse(loop.iter)}` starts at epoch 0 although `{ast.unparse(load)}` resumed a checkpoint: "
+                "load_state restores the weights, optimizer, scheduler and RNG but not the epoch or the loader's "
+                "position, so the resumed run trains again on every batch the checkpoint had already seen. Resume "
+                "from the saved epoch (`range(starting_epoch, ...)`) and skip the seen batches with "
+                "`accelerator.skip_first_batches`",
+                evidence=[ctx.evidence(load, "the checkpoint is resumed here")])

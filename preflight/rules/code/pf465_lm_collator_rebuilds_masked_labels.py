@@ -1,0 +1,99 @@
+"""PF465 lm-collator-rebuilds-masked-labels: ``DataCollatorForLanguageModeling(mlm=False)`` over examples
+whose ``labels`` the script masked with -100: the collator replaces them with a copy of ``input_ids``."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf414_support import call_last
+from preflight.rules.base import Rule, examples
+
+
+def _is_ignore(node: ast.AST) -> bool:
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        return node.operand.value == 100
+    if isinstance(node, ast.Constant):
+        return node.value == -100
+    return isinstance(node, (ast.Name, ast.Attribute)) and "IGNORE" in ast.unparse(node).upper()
+
+
+def _labels_key(target: ast.AST) -> bool:
+    """``example["labels"]`` (a whole entry, not ``labels[mask]`` nor ``ex["labels"][mask]``)."""
+    return (isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant)
+            and target.slice.value == "labels")
+
+
+def _masking(ctx: FileContext) -> Optional[ast.Assign]:
+    """``example["labels"] = [-100] * n + ...``: a whole labels entry built with -100 (or an IGNORE_INDEX
+    constant) in a list. Pad masking in place (``labels[labels == pad] = -100``) is what the collator
+    does itself and does not count."""
+    for node in ctx.nodes(ast.Assign):
+        if not any(_labels_key(t) for t in node.targets):
+            continue
+        if any(isinstance(n, (ast.List, ast.ListComp)) and any(_is_ignore(m) for m in ast.walk(n))
+               for n in ast.walk(node.value)):
+            return node
+    return None
+
+
+@register
+class LmCollatorRebuildsMaskedLabels(Rule):
+    code = "PF465"
+    needs_text = ("DataCollatorForLanguageModeling",)
+    name = "lm-collator-rebuilds-masked-labels"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("transformers",)
+    summary = ("`DataCollatorForLanguageModeling(mlm=False)` replaces the `labels` the script masked with -100 "
+               "by a copy of `input_ids`")
+    explanation = """
+## What it finds
+
+A file that masks part of each example's `labels` with -100 (`example["labels"] =
+[-100] * n_prompt + ...`, or an `IGNORE_INDEX` constant) and collates with
+`DataCollatorForLanguageModeling(tokenizer, mlm=False)`.
+
+## Why it matters
+
+With `mlm=False` that collator does not read the dataset's `labels`: it pads the batch
+and builds new labels as a copy of `input_ids` (padding set to -100). The prompt
+masking is silently lost, so the loss covers the instructions as well as the answers
+and `train_on_inputs=False` has no effect (Alpaca-CoT issue 143: "This data collator
+actually ignores the labels field ... and uses input_ids as the new labels").
+
+## How to fix it
+
+Use a collator that pads the labels you built:
+`DataCollatorForSeq2Seq(tokenizer, pad_to_multiple_of=8, return_tensors="pt",
+padding=True)` (as alpaca-lora does), or TRL's completion-only collation.
+
+## When preflight stays silent
+
+* No whole `labels` entry is built with -100 in a list in the file (masking padding in
+  place, `labels[labels == pad] = -100`, is what the collator does anyway), or the
+  collator is another class, or `mlm` is not literally False.
+"""
+    bad_examples = examples("preflight.rules.code._pf465_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf465_examples", "GOOD_EXAMPLES")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        collators = [c for c in ctx.nodes(ast.Call) if call_last(c) == "DataCollatorForLanguageModeling"
+                     and any(k.arg == "mlm" and isinstance(k.value, ast.Constant) and k.value.value is False
+                             for k in c.keywords)]
+        if not collators:
+            return
+        masked = _masking(ctx)
+        if masked is None:
+            return
+        for collator in collators:
+            yield ctx.finding(
+                self, collator,
+                "`DataCollatorForLanguageModeling(mlm=False)` ignores the examples' `labels` and rebuilds them as a "
+                "copy of `input_ids`: the -100 masking this file writes into `labels` is lost, so the loss also "
+                "covers the tokens it meant to mask (the prompt). Collate with `DataCollatorForSeq2Seq(tokenizer, "
+                "padding=True)`, which pads the labels you built",
+                evidence=[ctx.evidence(masked, "the labels are masked with -100 here")])
