@@ -15,7 +15,7 @@ script prints the counts per repository, false problems per 100 configs, the pro
 triaged yet, and whether the known real problems (``must_find`` in the labels) are found.
 
     python bench/realworld/configs.py --mirror /work/.mirror [--work /tmp/rw-configs] [--json OUT]
-        [--set tuning|held-out|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|held-out-9|held-out-10|held-out-11|held-out-12|held-out-13|held-out-14]
+        [--set tuning|held-out|held-out-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|held-out-9|held-out-10|held-out-11|held-out-12|held-out-13|held-out-14|held-out-15]
 
 Each repository belongs to a set (``"set"`` in the manifest; ``tuning`` when absent, ``held-out``
 for the older ``held_out: true``); ``--set`` runs one set alone, and the totals are also
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, help="write every problem with its verdict here")
     parser.add_argument("--only", default=None, help="only this repository (owner/name)")
     parser.add_argument("--set", dest="set_name", default=None,
-                        help="only the repositories of this set (tuning, held-out, held-out-2, held-out-3, held-out-4, held-out-5, held-out-6, held-out-7, held-out-8, held-out-9, held-out-10, held-out-11, held-out-12, held-out-13, held-out-14)")
+                        help="only the repositories of this set (tuning, held-out, held-out-2, held-out-3, held-out-4, held-out-5, held-out-6, held-out-7, held-out-8, held-out-9, held-out-10, held-out-11, held-out-12, held-out-13, held-out-14, held-out-15)")
     args = parser.parse_args(argv)
 
     manifest = json.loads((HERE / "configs_manifest.json").read_text())
