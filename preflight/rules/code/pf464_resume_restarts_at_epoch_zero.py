@@ -7,14 +7,16 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerator_names, is_accelerator_receiver
+from preflight.rules._pf4_support import accelerator_names, calls_by_attr, is_accelerator_receiver
 from preflight.rules.base import Rule, examples
 
 
-def _method_calls(fn: ast.AST, attr: str, names: set[str]) -> list[ast.Call]:
-    return [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+def _method_calls(nodes: list[ast.AST], attr: str, names: set[str]) -> list[ast.Call]:
+    """The ``<accelerator>.<attr>(...)`` calls among ``nodes`` (a function's, in ``ast.walk`` order)."""
+    return [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
             and n.func.attr == attr and is_accelerator_receiver(n.func.value, names)]
 
 
@@ -28,23 +30,23 @@ def _skips_done_epochs(loop: ast.For) -> bool:
     return False
 
 
-def _epoch_loop(fn: ast.AST, after: int) -> Optional[ast.For]:
+def _epoch_loop(nodes: list[ast.AST], after: int) -> Optional[ast.For]:
     """The first ``for x in range(N)`` (one argument) after line ``after`` whose body backpropagates."""
-    for node in ast.walk(fn):
+    for node in nodes:
         if not (isinstance(node, ast.For) and node.lineno > after and isinstance(node.iter, ast.Call)
                 and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
                 and len(node.iter.args) == 1 and not node.iter.keywords):
             continue
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
-               for n in ast.walk(node)):
+               for n in walk(node)):
             return node
     return None
 
 
-def _recounted(fn: ast.AST, loop: ast.For, after: int) -> bool:
+def _recounted(nodes: list[ast.AST], loop: ast.For, after: int) -> bool:
     """The loop's count is assigned between the resume and the loop (``num_epochs -= done``)."""
     count = ast.unparse(loop.iter.args[0]) if isinstance(loop.iter, ast.Call) and loop.iter.args else ""
-    for node in ast.walk(fn):
+    for node in nodes:
         if isinstance(node, (ast.Assign, ast.AugAssign)) and after <= node.lineno < loop.lineno:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(ast.unparse(t) == count for t in targets):
@@ -101,20 +103,29 @@ as accelerate's `complete_nlp_example.py` does.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         names = accelerator_names(ctx)
+        # only the functions around some accelerator's load_state are walked (each one's
+        # whole subtree is: walking every function would cost a file's nesting depth times)
+        around: set[int] = set()
+        for call in calls_by_attr(ctx).get("load_state", ()):
+            if isinstance(call.func, ast.Attribute) and is_accelerator_receiver(call.func.value, names):
+                around.update(id(a) for a in ctx.ancestors(call) if isinstance(a, ast.FunctionDef))
+        if not around:
+            return
         done: set[int] = set()
         for fn in ctx.nodes(ast.FunctionDef):
-            if id(fn) in done:
+            if id(fn) in done or id(fn) not in around:
                 continue
             done.add(id(fn))
-            loads = _method_calls(fn, "load_state", names)
+            nodes = walk(fn)  # once, in ast.walk's order, for every question below
+            loads = _method_calls(nodes, "load_state", names)
             if not loads:
                 continue
             load = loads[0]
-            resuming = bool(_method_calls(fn, "save_state", names)) or "resume" in ast.unparse(load).lower()
-            if not resuming or _method_calls(fn, "skip_first_batches", names):
+            resuming = bool(_method_calls(nodes, "save_state", names)) or "resume" in ast.unparse(load).lower()
+            if not resuming or _method_calls(nodes, "skip_first_batches", names):
                 continue
-            loop = _epoch_loop(fn, load.lineno)
-            if loop is None or _skips_done_epochs(loop) or _recounted(fn, loop, load.lineno):
+            loop = _epoch_loop(nodes, load.lineno)
+            if loop is None or _skips_done_epochs(loop) or _recounted(nodes, loop, load.lineno):
                 continue
             yield ctx.finding(
                 self, loop.iter,

@@ -7,6 +7,7 @@ from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
+from preflight.analysis.syntax import walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import target_text
@@ -27,7 +28,7 @@ def _looks_like_scheduler(text: str, fn: FunctionInfo) -> bool:
     last = text.rsplit(".", 1)[-1].lower()
     if "sched" in last or last in ("lr_decay", "lr_policy"):
         return True
-    for node in ast.walk(fn.node):
+    for node in walk(fn.node):
         if isinstance(node, ast.Assign) and any(target_text(t) == text for t in node.targets) and isinstance(
                 node.value, ast.Call):
             func = node.value.func
@@ -43,7 +44,7 @@ def _guarded(node: ast.AST, stop: ast.AST, parents: dict[ast.AST, ast.AST]) -> b
     cur = parents.get(node)
     while cur is not None and cur is not stop:
         if isinstance(cur, (ast.If, ast.IfExp)) and not any(
-                isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in ast.walk(cur.test)):
+                isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod) for n in walk(cur.test)):
             return True
         if isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
             return True
@@ -51,19 +52,11 @@ def _guarded(node: ast.AST, stop: ast.AST, parents: dict[ast.AST, ast.AST]) -> b
     return False
 
 
-def _parents(root: ast.AST) -> dict[ast.AST, ast.AST]:
-    out: dict[ast.AST, ast.AST] = {}
-    for node in ast.walk(root):
-        for child in ast.iter_child_nodes(node):
-            out[child] = node
-    return out
-
-
 def _inner_step(scopes: ScopeIndex, fn: FunctionInfo, text: str, within: Optional[ast.AST],
                 parents: dict[ast.AST, ast.AST]) -> Optional[ast.Call]:
     """An unguarded ``text.step()`` inside a loop of ``fn`` (nested in ``within`` when given)."""
     root = within if within is not None else fn.node
-    for node in ast.walk(root):
+    for node in walk(root):
         if node is root or _bare_step(node) != text:
             continue
         assert isinstance(node, ast.Call)
@@ -139,7 +132,7 @@ epoch-based ones (`StepLR`, `MultiStepLR`, `CosineAnnealingLR(T_max=epochs)`).
             if text is None:
                 continue
             if scopes is None:
-                scopes, parents = scope_index(ctx), _parents(ctx.tree)
+                scopes, parents = scope_index(ctx), ctx._parents  # the index's map: no second walk
             assert parents is not None
             fn = scopes.function_of(call)
             loop: Optional[LoopInfo] = scopes.loop_of(call)
@@ -178,7 +171,7 @@ epoch-based ones (`StepLR`, `MultiStepLR`, `CosineAnnealingLR(T_max=epochs)`).
     @staticmethod
     def _in_callee(scopes: ScopeIndex, fn: FunctionInfo, loop: LoopInfo, text: str,
                    parents: dict[ast.AST, ast.AST]) -> Optional[tuple[ast.Call, str]]:
-        for node in ast.walk(loop.node):
+        for node in walk(loop.node):
             if not isinstance(node, ast.Call) or scopes.function_of(node) is not fn:
                 continue
             if scopes.loop_of(node) is not loop or _guarded(node, loop.node, parents):
