@@ -100,12 +100,24 @@ def _resolve_method(call: ast.Call, helpers: dict, instances: dict[str, ast.Clas
 def _resolve(ctx: FileContext, call: ast.Call, helpers: dict) -> Optional[tuple[ast.AST, str]]:
     """The helper a plain-name call reaches: the innermost enclosing function (or the module) that
     defines that name."""
+    if not helpers:
+        return None  # nothing it could reach
     name = call.func.id  # type: ignore[attr-defined]
     for scope in ctx.ancestors(call):
-        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) and any(
-                isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name == name for s in scope.body):
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)) and name in _defined_in(ctx, scope):
             return helpers.get((scope, name))
     return None
+
+
+def _defined_in(ctx: FileContext, scope: ast.AST) -> set[str]:
+    """The names a function's (or the module's) body defines with ``def``, read once per scope:
+    a module of n statements was scanned once per call in it."""
+    known: dict[int, set[str]] = ctx.cached("pf427.defined-in", dict)
+    found = known.get(id(scope))
+    if found is None:
+        found = known[id(scope)] = {s.name for s in getattr(scope, "body", ())
+                                    if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    return found
 
 
 @register

@@ -24,18 +24,29 @@ def _bare_step(node: ast.AST) -> Optional[str]:
     return target_text(node.func.value)
 
 
-def _looks_like_scheduler(text: str, fn: FunctionInfo) -> bool:
-    last = text.rsplit(".", 1)[-1].lower()
-    if "sched" in last or last in ("lr_decay", "lr_policy"):
-        return True
+def _scheduler_targets(fn: FunctionInfo) -> set[str]:
+    """What ``fn`` assigns a scheduler-like constructor's result to (``x = StepLR(...)``)."""
+    out: set[str] = set()
     for node in walk(fn.node):
-        if isinstance(node, ast.Assign) and any(target_text(t) == text for t in node.targets) and isinstance(
-                node.value, ast.Call):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             func = node.value.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
             if name.endswith(_SCHEDULER_SUFFIXES) or ("schedule" in name and name.startswith("get_")):
-                return True
-    return False
+                out.update(t for t in map(target_text, node.targets) if t)
+    return out
+
+
+def _looks_like_scheduler(text: str, fn: FunctionInfo, known: dict[FunctionInfo, set[str]]) -> bool:
+    """``text`` is named like a scheduler or ``fn`` assigns it one; ``known`` keeps each function's
+    targets (one walk a function, not one a step call: a script of n loops stepping n
+    optimizers would walk its n loops n times)."""
+    last = text.rsplit(".", 1)[-1].lower()
+    if "sched" in last or last in ("lr_decay", "lr_policy"):
+        return True
+    targets = known.get(fn)
+    if targets is None:
+        targets = known[fn] = _scheduler_targets(fn)
+    return text in targets
 
 
 def _guarded(node: ast.AST, stop: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
@@ -127,6 +138,7 @@ epoch-based ones (`StepLR`, `MultiStepLR`, `CosineAnnealingLR(T_max=epochs)`).
         scopes: Optional[ScopeIndex] = None
         parents: Optional[dict[ast.AST, ast.AST]] = None
         reported: set[ast.AST] = set()
+        known: dict[FunctionInfo, set[str]] = {}
         for call in ctx.nodes(ast.Call):
             text = _bare_step(call)
             if text is None:
@@ -138,9 +150,9 @@ epoch-based ones (`StepLR`, `MultiStepLR`, `CosineAnnealingLR(T_max=epochs)`).
             loop: Optional[LoopInfo] = scopes.loop_of(call)
             if loop is None or not isinstance(loop.node, (ast.For, ast.AsyncFor)):
                 continue
-            if _guarded(call, loop.node, parents) or (not _looks_like_scheduler(text, fn) and not (
+            if _guarded(call, loop.node, parents) or (not _looks_like_scheduler(text, fn, known) and not (
                     text.startswith("self.") and fn.cls is not None and any(
-                        _looks_like_scheduler(text, m) for m in fn.cls.methods.values()))):
+                        _looks_like_scheduler(text, m, known) for m in fn.cls.methods.values()))):
                 continue
             found = self._same_function(scopes, fn, loop, text, call, parents)
             if found is None:
