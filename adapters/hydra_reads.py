@@ -521,14 +521,16 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             add("precision.mode", _HALF[value], path,
                 f"the model is loaded in torch.{value} (from_pretrained at line {line}) and trained in it: no "
                 "mixed-precision policy in the code", "medium")
-    ckpt = {c[0] for c in found.ckpt}
-    if len(ckpt) == 1:
-        value, path, line = found.ckpt[0]
-        add("memory.gradient_checkpointing", value, path,
-            f"{'.'.join(path)} guards activation checkpointing (line {line})", "medium")
-    if len({c[0] for c in found.compile}) == 1:  # Latte ``if args.use_compile: model = torch.compile(model)``
-        value, path, line = found.compile[0]
-        add("compile.enabled", value, path, f"{'.'.join(path)} guards torch.compile (line {line})", "medium")
+    def one_value(field: str, sites: list, what: str) -> None:
+        """``field`` from the key all ``sites`` (value, key path, line) agree on; ``what`` says how
+        the code uses the key ({key} and {line} filled in)."""
+        if len({site[0] for site in sites}) == 1:
+            value, path, line = sites[0]
+            add(field, value, path, what.format(key=".".join(map(str, path)), line=line), "medium")
+
+    one_value("memory.gradient_checkpointing", found.ckpt, "{key} guards activation checkpointing (line {line})")
+    # Latte ``if args.use_compile: model = torch.compile(model)``
+    one_value("compile.enabled", found.compile, "{key} guards torch.compile (line {line})")
     if found.peft:  # one guard decided true builds the LoRA (LMFlow: use_lora true, use_dora false)
         on = sorted((p for p in found.peft if p[0]), key=lambda p: p[3] is None)  # the guard of LoraConfig(r=) first
         value, path, line, rank = (on or found.peft)[0]
@@ -539,22 +541,12 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
     elif len({r[0] for r in found.rank}) == 1:  # no guard read, one LoraConfig whose rank a key gives
         value, path, line = found.rank[0]
         add("peft.rank", value, path, f"{'.'.join(path)} given to LoraConfig as r (line {line})", "medium")
-    if len({g[0] for g in found.global_batch}) == 1:
-        value, path, line = found.global_batch[0]
-        add("batch.global", value, path, f"{'.'.join(path)} divided by the processes and accumulation steps "
-            f"(line {line}): the batch over all processes", "medium")
-    if len({b[0] for b in found.loader_batch}) == 1:
-        value, path, line = found.loader_batch[0]
-        add("batch.micro", value, path, f"{'.'.join(path)} given to a data loader as batch_size (line {line}): "
-            "per process", "medium")
-    if len({w[0] for w in found.workers}) == 1:
-        value, path, line = found.workers[0]
-        add("data.num_workers", value, path, f"{'.'.join(path)} given to a data loader as num_workers "
-            f"(line {line})", "medium")
-    if len({p[0] for p in found.pin}) == 1:
-        value, path, line = found.pin[0]
-        add("data.pin_memory", value, path, f"{'.'.join(path)} given to a data loader as pin_memory (line {line})",
-            "medium")
+    one_value("batch.global", found.global_batch, "{key} divided by the processes and accumulation steps "
+              "(line {line}): the batch over all processes")
+    one_value("batch.micro", found.loader_batch, "{key} given to a data loader as batch_size (line {line}): "
+              "per process")
+    one_value("data.num_workers", found.workers, "{key} given to a data loader as num_workers (line {line})")
+    one_value("data.pin_memory", found.pin, "{key} given to a data loader as pin_memory (line {line})")
     seq = {q[0] for q in found.seq}
     if not found.seq and found.padded and len({t[0] for t in found.tok_len}) == 1:
         value, path, line = found.tok_len[0]
@@ -565,11 +557,7 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         value, path, line = found.seq[0]
         add("data.seq_len", value, path, f"{'.'.join(path)} given as a sequence length keyword (line {line})",
             "medium")
-    accum = {a[0] for a in found.accum}
-    if len(accum) == 1:
-        value, path, line = found.accum[0]
-        add("batch.grad_accum", value, path, f"{'.'.join(path)} given as gradient_accumulation_steps (line {line})",
-            "medium")
+    one_value("batch.grad_accum", found.accum, "{key} given as gradient_accumulation_steps (line {line})")
     for path in sorted(found.read):
         value = known(path)
         last = path[-1].lower() if isinstance(path[-1], str) else path[-1]  # yacs keys are upper case
@@ -584,7 +572,7 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
             add("batch.global", value, path, f"{'.'.join(path)} read by the code", "medium")
         elif last in _SEQ and not seq:
             add("data.seq_len", value, path, f"{'.'.join(path)} read by the code", "medium")
-        elif last in _ACCUM and not accum:
+        elif last in _ACCUM and not found.accum:
             add("batch.grad_accum", value, path, f"{'.'.join(path)} read by the code", "medium")
         elif last in _IMAGE:
             add("data.image_size", value, path, f"{'.'.join(path)} read by the code", "medium")

@@ -15,6 +15,12 @@ _NOT_MODEL = ("tokenizer", "processor", "config", "feature_extractor", "image_pr
 _FLAG = "stage3_gather_16bit_weights_on_model_save"
 
 
+def _zero3_evidence(pctx: PlanContext, zero3: Any) -> list[Evidence]:
+    """The stage-3 fact as evidence, where the plan can point at it."""
+    found = pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned")
+    return [found] if found is not None else []
+
+
 @register
 class Zero3SaveWithoutGather(PlanRule):
     code = "PF505"
@@ -145,8 +151,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                            "saved weights are empty placeholders (the config's 16-bit save flag applies to "
                            "`accelerator.get_state_dict`, not to this call). Pass "
                            "`state_dict=accelerator.get_state_dict(model)`, called on every rank")
-                evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
-                            if e is not None]
+                evidence = _zero3_evidence(pctx, zero3)
                 yield pctx.code_finding(self, script, node, message, evidence=evidence)
 
     def _unwrapped_state_dict_files(self, pctx: PlanContext, script: Any, zero3: Any) -> Iterable[Finding]:
@@ -182,8 +187,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                            "saved tensors are empty placeholders (accelerate issue 3238). Save "
                            "`accelerator.get_state_dict(model)` instead, called on every rank (it gathers the "
                            "weights), and write the file on the main process")
-                evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
-                            if e is not None]
+                evidence = _zero3_evidence(pctx, zero3)
                 yield pctx.code_finding(self, script, given, message, evidence=evidence)
 
     def _unwrapped_state_dict(self, pctx: PlanContext, script: Any, call: ast.Call, given: ast.AST,
@@ -196,8 +200,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                    "(`_zero3_consolidated_16bit_state_dict`); the unwrapped module is no engine, so the call "
                    "fails or returns this rank's empty partitions. Pass the prepared model: "
                    "`accelerator.get_state_dict(model)` (it unwraps itself)")
-        evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
-                    if e is not None]
+        evidence = _zero3_evidence(pctx, zero3)
         return pctx.code_finding(self, script, call, message, evidence=evidence)
 
     def _report(self, pctx: PlanContext, flag: Any, name: str, save: Evidence,
@@ -314,8 +317,7 @@ def _partitioned_state_dicts(rule: PlanRule, pctx: PlanContext, zero3: Any) -> I
                            "_zero3_consolidated_16bit_state_dict()`, `engine.save_16bit_model(dir)` with "
                            "`stage3_gather_16bit_weights_on_model_save`, or `deepspeed.zero.GatheredParameters`"
                            " on every rank), or convert the checkpoint with `zero_to_fp32.py`")
-                evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),)
-                            if e is not None]
+                evidence = _zero3_evidence(pctx, zero3)
                 yield pctx.code_finding(rule, script, node, message, evidence=evidence)
 
 
