@@ -375,9 +375,9 @@ class _ScriptPass:
 
     def local_count_nested(self, cls: str, site: CallSite) -> None:
         """The count of a model of several local classes (blocks repeated, sizes from a config
-        dict handed in): module_params.count_module, with the arguments the call passes read as
+        dict handed in): module_params_nested.count_module, with the arguments the call passes read as
         literals (a dict bound once, or passed into the function around the call)."""
-        from preflight.adapters.module_params import UNKNOWN, argument_value, count_module
+        from preflight.adapters.module_params_nested import UNKNOWN, argument_value, count_module
 
         def arg(expr: ast.AST) -> Any:
             resolved = self.value(expr)

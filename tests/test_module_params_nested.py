@@ -1,4 +1,4 @@
-"""The parameter count of project models made of several local classes (module_params.count_module,
+"""The parameter count of project models made of several local classes (module_params_nested.count_module,
 used by the pytorch adapter when a script builds its own ``nn.Module``): blocks repeated by
 ``nn.Sequential(*[Block(cfg) for _ in range(cfg["n_layers"])])`` / ``nn.ModuleList``, sizes read
 from a config dict handed in (``cfg["emb_dim"]``), ``nn.Parameter(torch.ones(d))``, a tied weight.

@@ -1,0 +1,941 @@
+"""The parameter count of project models of several classes (GPT-style: blocks repeated, sizes
+from a config dict), read from their source, never imported or executed.
+
+``count_module`` interprets a class's ``__init__`` statement by statement, never running it: the
+layers ``module_params`` counts, ``nn.MultiheadAttention``/``nn.RMSNorm``, ``nn.Parameter(torch.zeros(...))``, other
+``nn.Module`` classes of the same file (recursively, with their arguments bound), repeats
+(``nn.Sequential(*[Block(cfg) for _ in range(cfg["n_layers"])])``, ``nn.ModuleList([...])``,
+``for i in range(n): self.blocks.append(...)``), ``nn.ModuleDict(dict(...))``, sizes read from a
+config dict (``cfg["emb_dim"]``, ``cfg.get(k, d)``) or computed into locals, ``if`` tests decided
+from these values, and one tied weight (``self.head.weight = self.emb.weight``). Anything it cannot
+follow (a call it does not know, a layer under an undecided test, a module handed in as an
+argument) makes the whole count unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional, Sequence
+
+from preflight.adapters.module_params import (
+    _FREE,
+    _LOSSES_OK,
+    _kernel,
+    _layer_name,
+    _prod,
+    _Unknown,
+)
+
+from preflight.analysis.syntax import dotted_name
+
+_UNK = object()  # a value not known statically: fine until something uses it
+_STEPS = 200_000  # statements and expressions interpreted for one count, at most
+_DEPTH = 12  # nested classes
+_TENSOR_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "full", "Tensor", "FloatTensor", "tensor",
+                     "arange", "linspace", "tril", "triu", "eye", "zeros_like", "ones_like"}
+_SIZE_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "FloatTensor", "Tensor"}
+_NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "warn", "info", "debug", "warning"}
+_BUILDS_ATTR = {"append", "extend", "add_module", "register_parameter", "register_module", "insert"}
+
+
+class _Tensor:
+    """A plain tensor (a buffer, a mask): no parameters."""
+
+
+class _Mod:
+    """A module value: its parameter count and the weight sizes of its layers by attribute path."""
+
+    def __init__(self, n: int, weights: Optional[dict[str, int]] = None, layers: Optional[list[str]] = None) -> None:
+        self.n = n
+        self.weights = weights or {}
+        self.layers = layers or []
+
+
+class _Ctx:
+    def __init__(self, tree: ast.Module) -> None:
+        self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.dataclasses = {n.name: n for n in self.classes.values()
+                            if any((dotted_name(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
+                                   for d in n.decorator_list)}
+        self.consts: dict[str, Any] = {}
+        self.steps = 0
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                name = node.targets[0].id
+                if name in self.consts:  # bound twice at top level: not a constant
+                    self.consts[name] = _UNK
+                    continue
+                try:
+                    self.consts[name] = _literal(node.value)
+                except _Unknown:
+                    self.consts[name] = _UNK
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > _STEPS:
+            raise _Unknown("too long")
+
+    def is_module(self, name: str, seen: Optional[set[str]] = None) -> bool:
+        cls = self.classes.get(name)
+        if cls is None:
+            return False
+        seen = seen or set()
+        if name in seen:
+            return False
+        seen.add(name)
+        for b in cls.bases:
+            base = dotted_name(b)
+            if base in ("nn.Module", "torch.nn.Module", "Module"):
+                return True
+            if base is not None and self.is_module(base, seen):
+                return True
+        return False
+
+
+def _literal(node: ast.AST) -> Any:
+    """A literal value: numbers, strings, None, tuples/lists and dicts of them (keys constant)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool, str, type(None))):
+        return node.value
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        out: dict[Any, Any] = {}
+        for k, v in zip(node.keys, node.values):
+            if k is None or not isinstance(k, ast.Constant):
+                raise _Unknown("dict key")
+            out[k.value] = _literal(v)
+        return out
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _literal(node.operand)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return -value
+    raise _Unknown("not a literal")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a / b, ast.Mod: lambda a, b: a % b,
+           ast.Pow: lambda a, b: a ** b}
+_CMPS = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+         ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+         ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b, ast.In: lambda a, b: a in b,
+         ast.NotIn: lambda a, b: a not in b}
+
+
+class _Frame:
+    """One ``__init__`` being interpreted: its locals and what it put on ``self``."""
+
+    def __init__(self, ctx: _Ctx, env: dict[str, Any], depth: int) -> None:
+        self.ctx = ctx
+        self.env = env
+        self.depth = depth
+        self.attrs: dict[str, Any] = {}  # self.x -> value (a _Mod for submodules)
+        self.total = 0
+        self.layers: list[str] = []
+
+    # -- expressions ---------------------------------------------------------------------------------
+    def known(self, value: Any) -> Any:
+        if value is _UNK:
+            raise _Unknown("a value not known")
+        return value
+
+    def ev(self, node: ast.AST) -> Any:
+        self.ctx.tick()
+        if isinstance(node, ast.Constant):
+            if isinstance(node.value, (int, float, bool, str, type(None))):
+                return node.value
+            raise _Unknown("constant")
+        if isinstance(node, ast.Name):
+            if node.id in self.env:
+                return self.known(self.env[node.id])
+            if node.id in self.ctx.consts:
+                return self.known(self.ctx.consts[node.id])
+            if node.id in ("True", "False", "None"):
+                return {"True": True, "False": False, "None": None}[node.id]
+            raise _Unknown(f"name {node.id}")
+        if isinstance(node, ast.Attribute):
+            if isinstance(node.value, ast.Name) and node.value.id == "self":
+                if node.attr in self.attrs and not isinstance(self.attrs[node.attr], _Mod):
+                    return self.known(self.attrs[node.attr])
+                raise _Unknown(f"self.{node.attr}")
+            if node.attr == "weight":
+                tied = self.weight_of(node.value)
+                if tied is not None:
+                    return _WeightRef(tied)
+            owner = self.ev(node.value)
+            if isinstance(owner, dict) and node.attr in owner:
+                return self.known(owner[node.attr])
+            raise _Unknown(f"attribute {node.attr}")
+        if isinstance(node, ast.Subscript):
+            owner, key = self.ev(node.value), self.ev(node.slice)
+            if isinstance(owner, dict) and key in owner:
+                return self.known(owner[key])
+            if isinstance(owner, (tuple, list)) and isinstance(key, int) and -len(owner) <= key < len(owner):
+                return self.known(owner[key])
+            raise _Unknown("subscript")
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            a, b = self.ev(node.left), self.ev(node.right)
+            if _number(a) and _number(b):
+                try:
+                    return _BINOPS[type(node.op)](a, b)
+                except (ZeroDivisionError, OverflowError):
+                    raise _Unknown("arithmetic") from None
+            if isinstance(a, _Tensor) or isinstance(b, _Tensor):
+                return _Tensor()
+            raise _Unknown("arithmetic")
+        if isinstance(node, ast.UnaryOp):
+            value = self.ev(node.operand)
+            if isinstance(node.op, ast.Not):
+                return not value
+            if isinstance(node.op, ast.USub) and _number(value):
+                return -value
+            raise _Unknown("unary")
+        if isinstance(node, ast.BoolOp):
+            last: Any = None
+            for v in node.values:  # short-circuit, as Python does
+                last = self.ev(v)
+                if isinstance(last, (_Mod, _Tensor)):
+                    raise _Unknown("truth of a module")
+                if bool(last) is isinstance(node.op, ast.Or):
+                    return last
+            return last
+        if isinstance(node, ast.Compare):
+            left = self.ev(node.left)
+            for op, comp in zip(node.ops, node.comparators):
+                right = self.ev(comp)
+                if isinstance(left, (_Mod, _Tensor)) or isinstance(right, (_Mod, _Tensor)):
+                    raise _Unknown("compare")
+                try:
+                    if not _CMPS[type(op)](left, right):
+                        return False
+                except TypeError:
+                    raise _Unknown("compare") from None
+                left = right
+            return True
+        if isinstance(node, ast.IfExp):
+            return self.ev(node.body if self.truth(node.test) else node.orelse)
+        if isinstance(node, (ast.Tuple, ast.List)):
+            return tuple(self.items(node.elts))
+        if isinstance(node, ast.Dict):
+            out: dict[Any, Any] = {}
+            for k, v in zip(node.keys, node.values):
+                if k is None:
+                    merged = self.ev(v)
+                    if not isinstance(merged, dict):
+                        raise _Unknown("**")
+                    out.update(merged)
+                else:
+                    out[self.ev(k)] = self.ev(v)
+            return out
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp)):
+            return tuple(self.comprehension(node))
+        if isinstance(node, ast.Call):
+            return self.call(node)
+        raise _Unknown(type(node).__name__)
+
+    def truth(self, test: ast.AST) -> bool:
+        value = self.ev(test)
+        if isinstance(value, (_Mod, _Tensor)):
+            raise _Unknown("truth of a module")
+        return bool(value)
+
+    def items(self, elts: list[ast.expr]) -> list[Any]:
+        out: list[Any] = []
+        for e in elts:
+            if isinstance(e, ast.Starred):
+                value = self.ev(e.value)
+                if not isinstance(value, (tuple, list)):
+                    raise _Unknown("*")
+                out.extend(value)
+            else:
+                out.append(self.ev(e))
+        return out
+
+    def comprehension(self, node: ast.ListComp | ast.GeneratorExp) -> list[Any]:
+        if len(node.generators) != 1:
+            raise _Unknown("comprehension")
+        gen = node.generators[0]
+        if gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
+            raise _Unknown("comprehension")
+        values = self.iterate(gen.iter)
+        out = []
+        saved = self.env.get(gen.target.id, _UNK)
+        for v in values:
+            self.env[gen.target.id] = v
+            out.append(self.ev(node.elt))
+        self.env[gen.target.id] = saved
+        return out
+
+    def iterate(self, node: ast.AST) -> list[Any]:
+        if isinstance(node, ast.Call) and dotted_name(node.func) == "range" and not node.keywords:
+            bounds = [self.ev(a) for a in node.args]
+            if not bounds or len(bounds) > 3 or not all(isinstance(b, int) and not isinstance(b, bool)
+                                                        for b in bounds):
+                raise _Unknown("range")
+            values = list(range(*bounds)) if len(bounds) > 1 else list(range(bounds[0]))
+            if len(values) > 10_000:
+                raise _Unknown("range too long")
+            return values
+        value = self.ev(node)
+        if isinstance(value, (tuple, list)):
+            return list(value)
+        raise _Unknown("iteration")
+
+    def bound_args(self, call: ast.Call) -> tuple[list[Any], dict[str, Any]]:
+        args = self.items(list(call.args))
+        kwargs: dict[str, Any] = {}
+        for kw in call.keywords:
+            if kw.arg is None:
+                value = self.ev(kw.value)
+                if not isinstance(value, dict) or not all(isinstance(k, str) for k in value):
+                    raise _Unknown("**kwargs")
+                kwargs.update(value)
+            else:
+                kwargs[kw.arg] = self.ev(kw.value)
+        return args, kwargs
+
+    def call(self, node: ast.Call) -> Any:
+        name = dotted_name(node.func) or ""
+        last = name.rsplit(".", 1)[-1]
+        if name in self.ctx.classes and self.ctx.is_module(name):
+            args, kwargs = self.bound_args(node)
+            return _instance(self.ctx, name, args, kwargs, self.depth + 1)
+        if name in self.ctx.dataclasses:
+            args, kwargs = self.bound_args(node)
+            return self.dataclass(self.ctx.dataclasses[name], args, kwargs)
+        if _layer_name(node.func) is not None or name in ("Parameter", "torch.nn.Parameter"):
+            return self.layer(last, node)
+        if name.startswith("torch.") and last in _TENSOR_FACTORIES:
+            return _Tensor()
+        if name in ("int", "max", "min", "abs", "round", "float", "bool", "sum"):
+            args = self.items(list(node.args))
+            if node.keywords or not args:
+                raise _Unknown(name)
+            if name in ("max", "min", "sum") and len(args) == 1 and isinstance(args[0], (tuple, list)):
+                args = list(args[0])
+            if not all(_number(a) or isinstance(a, bool) for a in args):
+                raise _Unknown(name)
+            return {"int": lambda: int(args[0]), "float": lambda: float(args[0]), "bool": lambda: bool(args[0]),
+                    "abs": lambda: abs(args[0]), "round": lambda: round(*args), "max": lambda: max(args),
+                    "min": lambda: min(args), "sum": lambda: sum(args)}[name]()
+        if name in ("math.sqrt", "math.ceil", "math.floor", "math.log2"):
+            import math
+            arg = self.ev(node.args[0]) if len(node.args) == 1 else _UNK
+            if not _number(arg):
+                raise _Unknown(name)
+            try:
+                return getattr(math, last)(arg)
+            except ValueError:
+                raise _Unknown(name) from None
+        if name == "dict" and not node.args:
+            return {kw.arg: self.ev(kw.value) for kw in node.keywords if kw.arg is not None} \
+                if all(kw.arg is not None for kw in node.keywords) else self.unknown(name)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "get" and 1 <= len(node.args) <= 2 \
+                and not node.keywords:
+            owner = self.ev(node.func.value)
+            if isinstance(owner, dict):
+                key = self.ev(node.args[0])
+                if key in owner:
+                    return self.known(owner[key])
+                return self.ev(node.args[1]) if len(node.args) == 2 else None
+        raise _Unknown(f"call {name or ast.dump(node.func)[:40]}")
+
+    @staticmethod
+    def unknown(what: str) -> Any:
+        raise _Unknown(what)
+
+    def dataclass(self, cls: ast.ClassDef, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+        """A local ``@dataclass`` instance as a dict of its fields (read as ``config.n_embd``): the
+        class's defaults, then the arguments; a field with no default and no argument, or a
+        ``default_factory``, is unknown. A class with a ``__post_init__`` is not read."""
+        if cls.bases or any(isinstance(n, ast.FunctionDef) and n.name == "__post_init__" for n in cls.body):
+            raise _Unknown("a dataclass with bases or a __post_init__")
+        fields: list[str] = []
+        out: dict[str, Any] = {}
+        for stmt in cls.body:
+            if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
+                continue
+            if "ClassVar" in ast.unparse(stmt.annotation):
+                continue
+            fields.append(stmt.target.id)
+            value: Any = _UNK
+            default: Optional[ast.AST] = stmt.value
+            if isinstance(default, ast.Call) and (dotted_name(default.func) or "").endswith("field"):
+                default = next((k.value for k in default.keywords if k.arg == "default"), None)
+            if default is not None:
+                try:
+                    value = _Frame(self.ctx, {}, self.depth).ev(default)
+                except _Unknown:
+                    value = _UNK
+            out[stmt.target.id] = value
+        if len(args) > len(fields) or set(kwargs) - set(fields):
+            raise _Unknown("dataclass arguments")
+        out.update(zip(fields, args))
+        out.update(kwargs)
+        return out
+
+    def layer(self, name: str, node: ast.Call) -> Any:
+        if name in ("Sequential", "ModuleList"):
+            args, kwargs = self.bound_args(node)
+            parts = list(args[0]) if name == "ModuleList" and len(args) == 1 and isinstance(args[0], (tuple, list)) \
+                else args
+            if name == "ModuleList" and not args:
+                parts = []
+            if kwargs or not all(isinstance(p, _Mod) for p in parts):
+                raise _Unknown(name)
+            return _merge(parts, {})
+        if name == "ModuleDict":
+            args, kwargs = self.bound_args(node)
+            if kwargs or len(args) > 1 or (args and not isinstance(args[0], dict)):
+                raise _Unknown(name)
+            named: dict[str, Any] = dict(args[0]) if args else {}
+            if not all(isinstance(p, _Mod) for p in named.values()):
+                raise _Unknown(name)
+            return _merge(list(named.values()), named)
+        if name == "Parameter":
+            if len(node.args) != 1 or node.keywords:
+                raise _Unknown("Parameter")
+            n = self.tensor_size(node.args[0])
+            return _Mod(n, {"": n}, [f"Parameter@{node.lineno}={n}"])
+        args, kwargs = self.bound_args(node)
+        n = _counted_layer(name, args, kwargs)
+        weight = n - _bias_of(name, args, kwargs)
+        return _Mod(n, {"": weight}, [f"{name}@{node.lineno}={n}"] if n else [])
+
+    def tensor_size(self, node: ast.AST) -> int:
+        """The number of elements of ``torch.zeros(a, b)`` / ``torch.randn((a, b)) * 0.02`` ..."""
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Add, ast.Sub)):
+            for tensor, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(tensor, ast.Call) and _number(self.ev(other)):
+                    return self.tensor_size(tensor)
+            raise _Unknown("tensor")
+        if not isinstance(node, ast.Call):
+            raise _Unknown("tensor")
+        name = dotted_name(node.func) or ""
+        if not name.startswith("torch.") or name.rsplit(".", 1)[-1] not in _SIZE_FACTORIES:
+            raise _Unknown("tensor")
+        if any(kw.arg in ("size",) or kw.arg is None for kw in node.keywords):
+            raise _Unknown("tensor")
+        dims = self.items(list(node.args))
+        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+            dims = list(dims[0])
+        return _prod(tuple(dims)) if dims else 1
+
+    # -- statements ----------------------------------------------------------------------------------
+    def run(self, body: list[ast.stmt]) -> bool:
+        """Interpret ``body``; False when a ``return`` ended it."""
+        for stmt in body:
+            self.ctx.tick()
+            if isinstance(stmt, (ast.Pass, ast.Assert, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):
+                continue
+            if isinstance(stmt, ast.Return):
+                return False
+            if isinstance(stmt, ast.Expr):
+                self.expr_stmt(stmt.value)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                if stmt.value is not None:
+                    self.assign(targets, stmt.value)
+            elif isinstance(stmt, ast.AugAssign):
+                if isinstance(stmt.target, ast.Name):
+                    try:
+                        self.env[stmt.target.id] = self.ev(ast.BinOp(ast.Name(stmt.target.id, ast.Load()),
+                                                                    stmt.op, stmt.value))
+                    except _Unknown:
+                        if _builds(stmt.value, self.ctx):
+                            raise
+                        self.env[stmt.target.id] = _UNK
+                else:
+                    raise _Unknown("augmented assignment")
+            elif isinstance(stmt, ast.If):
+                try:
+                    taken = self.truth(stmt.test)
+                except _Unknown:
+                    if any(_builds(s, self.ctx) or _sets_self(s) for s in stmt.body + stmt.orelse):
+                        raise
+                    for name in _names_set(stmt.body + stmt.orelse):
+                        self.env[name] = _UNK
+                    continue
+                if not self.run(stmt.body if taken else stmt.orelse):
+                    return False
+            elif isinstance(stmt, ast.For):
+                if stmt.orelse:
+                    raise _Unknown("for-else")
+                try:
+                    values = self.iterate(stmt.iter)
+                except _Unknown:
+                    if any(_builds(s, self.ctx) or _sets_self(s) for s in stmt.body):
+                        raise
+                    continue  # a loop over parameters that only initialises them
+                if not isinstance(stmt.target, ast.Name):
+                    raise _Unknown("for target")
+                for v in values:
+                    self.env[stmt.target.id] = v
+                    if not self.run(stmt.body):
+                        return False
+            else:
+                raise _Unknown(type(stmt).__name__)
+        return True
+
+    def expr_stmt(self, value: ast.AST) -> None:
+        if isinstance(value, ast.Constant):
+            return
+        if not isinstance(value, ast.Call):
+            raise _Unknown("expression")
+        func = value.func
+        name = dotted_name(func) or ""
+        if isinstance(func, ast.Attribute) and func.attr == "__init__":
+            owner = func.value
+            if isinstance(owner, ast.Call) and dotted_name(owner.func) == "super":
+                self.super_init(value, list(value.args))
+                return
+            base = dotted_name(owner)
+            if base is not None and value.args and isinstance(value.args[0], ast.Name) and value.args[0].id == "self":
+                self.super_init(value, list(value.args[1:]), base)
+                return
+            raise _Unknown("__init__")
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) \
+                and isinstance(func.value.value, ast.Name) and func.value.value.id == "self" \
+                and func.attr in ("append", "extend"):
+            holder = self.attrs.get(func.value.attr)
+            if not isinstance(holder, _Mod) or len(value.args) != 1 or value.keywords:
+                raise _Unknown(func.attr)
+            added = self.ev(value.args[0])
+            parts = list(added) if func.attr == "extend" and isinstance(added, (tuple, list)) else [added]
+            if not all(isinstance(p, _Mod) for p in parts):
+                raise _Unknown(func.attr)
+            for p in parts:
+                self.add(p)
+            return
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
+            if func.attr in ("apply", "register_buffer"):
+                return
+            if func.attr in ("register_parameter", "add_module", "register_module") and len(value.args) == 2:
+                added = self.ev(value.args[1])
+                if not isinstance(added, _Mod):
+                    raise _Unknown(func.attr)
+                key = self.ev(value.args[0])
+                self.add(added)
+                if isinstance(key, str):
+                    self.attrs[key] = added
+                return
+            raise _Unknown(f"self.{func.attr}")
+        if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
+                or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
+            return
+        raise _Unknown(f"call {name}")
+
+    def super_init(self, call: ast.Call, args: list[ast.expr], base: Optional[str] = None) -> None:
+        cls_bases = self.env.get("__bases__", ())
+        local = [b for b in cls_bases if b in self.ctx.classes and self.ctx.is_module(b)]
+        if base is not None and base not in local:
+            if base in ("nn.Module", "torch.nn.Module", "Module"):
+                return
+            raise _Unknown("base __init__")
+        if not local:
+            return  # nn.Module.__init__
+        fake = ast.Call(func=call.func, args=args, keywords=call.keywords)
+        posargs, kwargs = self.bound_args(fake)
+        _run_init(self.ctx, local[0], posargs, kwargs, self)
+
+    def add(self, mod: _Mod) -> None:
+        self.total += mod.n
+        self.layers.extend(mod.layers)
+
+    def assign(self, targets: Sequence[ast.expr], value_node: ast.AST) -> None:
+        try:
+            value = self.ev(value_node)
+        except _Unknown:
+            if _builds(value_node, self.ctx):
+                raise
+            for t in targets:
+                if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
+                        and _plain(value_node) and not isinstance(self.attrs.get(t.attr), _Mod):
+                    self.attrs[t.attr] = _UNK  # a flag or a size not known (nanoGPT ``self.flash = hasattr(...)``)
+                elif not isinstance(t, (ast.Name, ast.Tuple)):
+                    raise
+            for t in targets:
+                if isinstance(t, (ast.Name, ast.Tuple)):
+                    for name in _names_set([ast.Assign(targets=[t], value=ast.Constant(0))]):
+                        self.env[name] = _UNK
+            return
+        for target in targets:
+            self.store(target, value)
+
+    def store(self, target: ast.expr, value: Any) -> None:
+        if isinstance(target, ast.Name):
+            if isinstance(value, _Mod):
+                raise _Unknown("a module held in a local")  # added once, when it reaches self
+            self.env[target.id] = value
+            return
+        if isinstance(target, ast.Tuple) and isinstance(value, (tuple, list)) and len(value) == len(target.elts):
+            for t, v in zip(target.elts, value):
+                self.store(t, v)
+            return
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
+            if target.attr in self.attrs and isinstance(self.attrs[target.attr], _Mod):
+                raise _Unknown("a submodule replaced")
+            if isinstance(value, _Mod):
+                self.add(value)
+            self.attrs[target.attr] = value
+            return
+        if isinstance(target, ast.Attribute) and target.attr == "weight" and isinstance(value, _WeightRef):
+            tied = self.weight_of(target.value)
+            if tied is None or tied != value.size:
+                raise _Unknown("tied weight")
+            self.total -= tied
+            return
+        raise _Unknown("assignment target")
+
+    def weight_of(self, node: ast.AST) -> Optional[int]:
+        """The weight size of ``self.a`` or ``self.a.b`` (a layer of a ModuleDict)."""
+        path = dotted_name(node) or ""
+        parts = path.split(".")
+        if len(parts) < 2 or parts[0] != "self":
+            return None
+        mod = self.attrs.get(parts[1])
+        if not isinstance(mod, _Mod):
+            return None
+        return mod.weights.get(".".join(parts[2:]))
+
+
+class _WeightRef:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+
+def _merge(parts: list[_Mod], named: dict[str, Any]) -> _Mod:
+    weights: dict[str, int] = {}
+    for key, part in named.items():
+        if isinstance(key, str) and isinstance(part, _Mod):
+            for sub, size in part.weights.items():
+                weights[f"{key}.{sub}" if sub else key] = size
+    return _Mod(sum(p.n for p in parts), weights, [line for p in parts for line in p.layers])
+
+
+def _bias_of(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """The bias part of a layer's count (what a tied weight does not share)."""
+    if name in ("Linear",):
+        a = _bound(args, kwargs, ["in_features", "out_features", "bias"], {"bias": True})
+        return _prod(a["out_features"]) if a["bias"] else 0
+    return 0
+
+
+def _bound(args: list[Any], kwargs: dict[str, Any], names: list[str], defaults: dict[str, Any]) -> dict[str, Any]:
+    if len(args) > len(names):
+        raise _Unknown("too many arguments")
+    out = dict(defaults)
+    out.update(zip(names, args))
+    out.update(kwargs)
+    if any(n not in out for n in names) or any(v is _UNK for v in out.values()):
+        raise _Unknown("arguments")
+    return out
+
+
+def _counted_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """The parameter count of ``nn.<name>(*args, **kwargs)`` from evaluated arguments."""
+    if any(isinstance(v, (_Mod, _Tensor)) for v in list(args) + list(kwargs.values())):
+        raise _Unknown(f"nn.{name} of a module")
+    for key in ("device", "dtype"):
+        kwargs = {k: v for k, v in kwargs.items() if k != key}
+    if name == "Linear":
+        a = _bound(args, kwargs, ["in_features", "out_features", "bias"], {"bias": True})
+        return _prod(a["in_features"]) * _prod(a["out_features"]) + (_prod(a["out_features"]) if a["bias"] else 0)
+    if name in ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"):
+        dims = int(name[-2])
+        order = (["in_channels", "out_channels", "kernel_size", "stride", "padding", "output_padding", "groups",
+                  "bias", "dilation"] if "Transpose" in name else
+                 ["in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups", "bias"])
+        a = _bound(args, kwargs, order, {"bias": True, "groups": 1, "stride": 1, "padding": 0, "dilation": 1,
+                                         "output_padding": 0, "padding_mode": "zeros"})
+        cin, cout, groups = _prod(a["in_channels"]), _prod(a["out_channels"]), _prod(a["groups"])
+        return cout * (cin // groups) * _kernel(a["kernel_size"], dims) + (cout if a["bias"] else 0)
+    if name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d"):
+        a = _bound(args, kwargs, ["num_features", "eps", "momentum", "affine"],
+                   {"affine": True, "eps": 1e-5, "momentum": 0.1, "track_running_stats": True})
+        return 2 * _prod(a["num_features"]) if a["affine"] else 0
+    if name == "LayerNorm":
+        a = _bound(args, kwargs, ["normalized_shape", "eps", "elementwise_affine", "bias"],
+                   {"elementwise_affine": True, "bias": True, "eps": 1e-5})
+        n = _prod(a["normalized_shape"])
+        return (n + (n if a["bias"] else 0)) if a["elementwise_affine"] else 0
+    if name == "RMSNorm":
+        a = _bound(args, kwargs, ["normalized_shape", "eps", "elementwise_affine"],
+                   {"elementwise_affine": True, "eps": None})
+        return _prod(a["normalized_shape"]) if a["elementwise_affine"] else 0
+    if name == "GroupNorm":
+        a = _bound(args, kwargs, ["num_groups", "num_channels", "eps", "affine"], {"affine": True, "eps": 1e-5})
+        return 2 * _prod(a["num_channels"]) if a["affine"] else 0
+    if name == "Embedding":
+        a = _bound(args, kwargs, ["num_embeddings", "embedding_dim", "padding_idx"], {"padding_idx": None})
+        if set(kwargs) - {"num_embeddings", "embedding_dim", "padding_idx"}:
+            raise _Unknown("Embedding options")
+        return _prod(a["num_embeddings"]) * _prod(a["embedding_dim"])
+    if name == "MultiheadAttention":
+        a = _bound(args, kwargs, ["embed_dim", "num_heads", "dropout", "bias", "add_bias_kv", "add_zero_attn",
+                                  "kdim", "vdim", "batch_first"],
+                   {"dropout": 0.0, "bias": True, "add_bias_kv": False, "add_zero_attn": False, "kdim": None,
+                    "vdim": None, "batch_first": False})
+        if a["kdim"] not in (None, a["embed_dim"]) or a["vdim"] not in (None, a["embed_dim"]) or a["add_bias_kv"]:
+            raise _Unknown("MultiheadAttention options")
+        e = _prod(a["embed_dim"])
+        return 4 * e * e + (4 * e if a["bias"] else 0)
+    if name in _FREE or name.endswith(_LOSSES_OK):
+        return 0
+    raise _Unknown(f"nn.{name}")
+
+
+def _builds(node: ast.AST, ctx: _Ctx) -> bool:
+    """Whether ``node`` may build or register parameters (a layer, a Parameter, a local module,
+    a call on ``self`` that adds one, or a call of something unknown assigned nowhere safe)."""
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Call):
+            continue
+        name = dotted_name(sub.func) or ""
+        last = name.rsplit(".", 1)[-1]
+        if _layer_name(sub.func) is not None or last == "Parameter" or name in ctx.classes:
+            return True
+        if isinstance(sub.func, ast.Attribute) and sub.func.attr in _BUILDS_ATTR:
+            return True
+    return False
+
+
+_PLAIN_CALLS = {"hasattr", "getattr", "isinstance", "len", "int", "float", "str", "bool", "max", "min", "abs",
+                "round", "os.environ.get", "os.getenv"}
+
+
+def _plain(node: ast.AST) -> bool:
+    """Whether an expression can hold no module: no call but to builtins of plain values, ``math``
+    and ``torch`` functions outside ``torch.nn`` (a tensor is no parameter), no name of ``self``'s
+    submodules read whole (``self.x = self.block`` would alias one): a name, an attribute, an item or
+    a conditional may be a module handed in, so only a call or arithmetic is plain."""
+    if not isinstance(node, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Constant)):
+        return False
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            name = dotted_name(sub.func) or ""
+            if name in _PLAIN_CALLS or name.startswith("math.") or (
+                    name.startswith("torch.") and not name.startswith("torch.nn.") and name.rsplit(".", 1)[-1]
+                    != "Parameter"):
+                continue
+            return False
+    return True
+
+
+def _sets_self(node: ast.AST) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+            for t in targets:
+                for part in ast.walk(t):
+                    if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) and part.value.id == "self":
+                        return True
+    return False
+
+
+def _names_set(stmts: list[ast.stmt]) -> set[str]:
+    out: set[str] = set()
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                out.add(sub.id)
+    return out
+
+
+def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], frame: _Frame) -> None:
+    """Interpret ``name.__init__`` with these arguments into ``frame`` (its own or a subclass's)."""
+    cls = ctx.classes[name]
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        raise _Unknown("no __init__")
+    env = _bind_init(ctx, init, args, kwargs)
+    env["__bases__"] = tuple(b for b in (dotted_name(x) for x in cls.bases) if b is not None)
+    saved = frame.env
+    frame.env = env
+    try:
+        frame.run(init.body)
+    finally:
+        frame.env = saved
+
+
+def _bind_init(ctx: _Ctx, init: ast.FunctionDef, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    a = init.args
+    positional = [p.arg for p in a.posonlyargs + a.args][1:]
+    env: dict[str, Any] = {}
+    defaults_frame = _Frame(ctx, {}, _DEPTH)
+    for pname, default in zip(positional[len(positional) - len(a.defaults):], a.defaults):
+        try:
+            env[pname] = defaults_frame.ev(default)
+        except _Unknown:
+            env[pname] = _UNK
+    for arg, kw_default in zip(a.kwonlyargs, a.kw_defaults):
+        if kw_default is not None:
+            try:
+                env[arg.arg] = defaults_frame.ev(kw_default)
+            except _Unknown:
+                env[arg.arg] = _UNK
+    if len(args) > len(positional):
+        if a.vararg is None:
+            raise _Unknown("too many arguments")
+        env[a.vararg.arg] = tuple(args[len(positional):])
+    elif a.vararg is not None:
+        env[a.vararg.arg] = ()
+    env.update(zip(positional, args))
+    names = set(positional) | {p.arg for p in a.kwonlyargs}
+    extra = {k: v for k, v in kwargs.items() if k not in names}
+    if extra and a.kwarg is None:
+        raise _Unknown("unexpected keyword")
+    env.update({k: v for k, v in kwargs.items() if k in names})
+    if a.kwarg is not None:
+        env[a.kwarg.arg] = extra
+    for pname in names:
+        env.setdefault(pname, _UNK)
+    return env
+
+
+def _instance(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], depth: int) -> _Mod:
+    if depth > _DEPTH:
+        raise _Unknown("too deep")
+    frame = _Frame(ctx, {}, depth)
+    _run_init(ctx, name, args, kwargs, frame)
+    weights: dict[str, int] = {}
+    for attr, value in frame.attrs.items():
+        if isinstance(value, _Mod):
+            for sub, size in value.weights.items():
+                weights[f"{attr}.{sub}" if sub else attr] = size
+    return _Mod(frame.total, weights, frame.layers)
+
+
+def count_module(tree: ast.Module, name: str, args: Optional[list[Any]] = None,
+                 kwargs: Optional[dict[str, Any]] = None) -> Optional[tuple[int, list[str]]]:
+    """(parameter count, layer descriptions) of the local ``nn.Module`` class ``name`` of ``tree``
+    built with these arguments (``UNKNOWN`` for one not known), interpreted as the module comment
+    above says; None when anything on the way is not followed."""
+    ctx = _Ctx(tree)
+    if not ctx.is_module(name):
+        return None
+    try:
+        mod = _instance(ctx, name, list(args or []), dict(kwargs or {}), 0)
+    except (_Unknown, RecursionError):
+        return None
+    return (mod.n, mod.layers) if mod.layers and mod.n > 0 else None
+
+
+UNKNOWN = _UNK
+
+
+def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:
+    return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+
+
+def _walk_own(stmts: Sequence[ast.AST]) -> list[ast.AST]:
+    """Every node of ``stmts``, not descending into functions or classes they define."""
+    out: list[ast.AST] = []
+    stack = list(reversed(stmts))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        stack.extend(reversed(list(ast.iter_child_nodes(node))))
+    return out
+
+
+def _single_literal(stmts: Sequence[ast.AST], name: str, tree: Optional[ast.Module] = None) -> Any:
+    """The literal ``name`` is bound to by the one assignment among ``stmts`` (walked), else _UNK;
+    a name also written by item or ``update`` is not a literal."""
+    found: list[ast.AST] = []
+    for sub in _walk_own(stmts):
+        if isinstance(sub, ast.Assign):
+            for t in sub.targets:
+                if isinstance(t, ast.Name) and t.id == name:
+                    found.append(sub.value)
+                elif (isinstance(t, (ast.Subscript, ast.Attribute)) and isinstance(t.value, ast.Name)
+                      and t.value.id == name) \
+                        or (isinstance(t, ast.Tuple) and any(isinstance(e, ast.Name) and e.id == name for e in t.elts)):
+                    return _UNK
+        elif isinstance(sub, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With)):
+            for part in ast.walk(getattr(sub, "target", sub)):
+                if isinstance(part, ast.Name) and part.id == name and isinstance(part.ctx, ast.Store):
+                    return _UNK
+        elif isinstance(sub, ast.Call) and ((
+                isinstance(sub.func, ast.Attribute) and isinstance(sub.func.value, ast.Name)
+                and sub.func.value.id == name and sub.func.attr in ("update", "pop", "setdefault", "clear"))
+                or (dotted_name(sub.func) == "setattr" and sub.args and isinstance(sub.args[0], ast.Name)
+                    and sub.args[0].id == name)):
+            return _UNK
+    if len(found) != 1:
+        return _UNK
+    return _static(found[0], tree)
+
+
+def _static(node: ast.AST, tree: Optional[ast.Module]) -> Any:
+    """A literal, or (with ``tree``) an expression of literals, module constants and calls of the
+    file's ``@dataclass`` classes (``GPTConfig(vocab_size=50304)``); else _UNK."""
+    try:
+        return _literal(node)
+    except _Unknown:
+        pass
+    if tree is None or not any(isinstance(n, ast.Call) for n in ast.walk(node)):
+        return _UNK
+    ctx = _Ctx(tree)
+    if not ctx.dataclasses:
+        return _UNK
+    try:
+        return _Frame(ctx, {}, 0).ev(node)
+    except (_Unknown, RecursionError):
+        return _UNK
+
+
+def argument_value(tree: ast.Module, function: Optional[str], expr: ast.AST, depth: int = 0) -> Any:
+    """The literal an argument written in ``function`` (None: the module level) stands for: a
+    literal, a name bound once to a literal (in the function, else at the top level of the file),
+    or a parameter of ``function`` that every call of it in the file passes the same literal for;
+    ``UNKNOWN`` otherwise. Read, never run."""
+    if not isinstance(expr, ast.Name):
+        return _static(expr, tree) if depth <= 3 else _UNK
+    if depth > 3:
+        return _UNK
+    funcs = _functions(tree)
+    fn = funcs.get(function or "")
+    if fn is not None:
+        params = [p.arg for p in fn.args.posonlyargs + fn.args.args]
+        if expr.id in params + [p.arg for p in fn.args.kwonlyargs]:
+            if _stored(fn.body, expr.id):
+                return _UNK  # rebound inside
+            return _passed(tree, funcs, fn.name, params, expr.id, depth)
+        local = _single_literal(fn.body, expr.id, tree)
+        if local is not _UNK:
+            return local
+        if _stored(fn.body, expr.id):
+            return _UNK
+    return _single_literal(tree.body, expr.id, tree)
+
+
+def _stored(stmts: Sequence[ast.AST], name: str) -> bool:
+    return any(isinstance(s, ast.Name) and s.id == name and isinstance(s.ctx, ast.Store) for s in _walk_own(stmts))
+
+
+def _passed(tree: ast.Module, funcs: dict[str, ast.FunctionDef], fname: str, params: list[str], pname: str,
+            depth: int) -> Any:
+    """The one value every call ``fname(...)`` of the file passes for ``pname``."""
+    values: list[Any] = []
+    for caller in [None, *funcs]:
+        body = tree.body if caller is None else funcs[caller].body
+        for sub in _walk_own(list(body)):
+            if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == fname):
+                continue
+            if any(isinstance(a, ast.Starred) for a in sub.args) or any(k.arg is None for k in sub.keywords):
+                return _UNK
+            arg = next((k.value for k in sub.keywords if k.arg == pname), None)
+            if arg is None and params.index(pname) < len(sub.args):
+                arg = sub.args[params.index(pname)]
+            if arg is None:
+                return _UNK
+            values.append(argument_value(tree, caller, arg, depth + 1))
+    if not values or any(v is _UNK for v in values) or any(v != values[0] for v in values[1:]):
+        return _UNK
+    return values[0]
