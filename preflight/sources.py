@@ -203,12 +203,19 @@ def read_bytes_limited(path: Union[str, Path], limit: Optional[int] = None) -> b
             raise InputRefused(_too_large(st.st_size, limit))
         chunks: list[bytes] = []
         total = 0
+        # the first read asks for the size the file claims plus one byte (so that a file read
+        # whole is seen to end without a second, empty read); later ones for what is left of
+        # the limit, in pieces: a buffer of the whole limit would be allocated for every file
+        want = st.st_size + 1
         while total <= limit:
-            chunk = os.read(fd, min(limit + 1 - total, 1 << 20))
+            chunk = os.read(fd, min(limit + 1 - total, want))
             if not chunk:
                 break
             chunks.append(chunk)
             total += len(chunk)
+            if len(chunk) < want and total == st.st_size:
+                break  # short read at the size fstat gave: the end of the file
+            want = 1 << 16
         if total > limit:  # the file grew while read (or its size lied)
             raise InputRefused(_too_large(total, limit))
         return b"".join(chunks)

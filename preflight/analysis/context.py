@@ -114,10 +114,27 @@ class FileContext:
         if len(types) == 1:
             return list(self._of_type(types[0]))
         out: list[ast.AST] = []
+        runs = 0
         for t in types:
-            out.extend(self._of_type(t))
-        _sort(out)
+            found = self._of_type(t)
+            if found:
+                out.extend(found)
+                runs += 1
+        if runs > 1:  # one list alone is in source order already
+            _sort(out)
         return out
+
+    def select(self, kind: type[N], keep: Callable[[N], Any]) -> list[N]:
+        """The nodes of one type that ``keep`` accepts, in source order, as
+        ``[n for n in ctx.nodes(kind) if keep(n)]`` gives them: the index is filtered first and
+        only what is kept is sorted (a file's names or attributes need not all be)."""
+        found = self._by_type.get(kind)
+        if not found:
+            return []
+        out = [n for n in found if keep(n)]  # type: ignore[arg-type]
+        if kind not in self._sorted and not issubclass(kind, ast.stmt):
+            _sort(out)  # stable: equal positions keep the walk's order, as in the full sort
+        return out  # type: ignore[return-value]
 
     def unordered(self, kind: type[N]) -> list[N]:
         """All nodes of one type in no particular order, without the sort and the copy of
@@ -150,16 +167,18 @@ class FileContext:
 
         A ``text`` made of identifier characters only (most are) is looked for in the file's
         distinct words (see :func:`_words`), a fifth of its size, with the same answer."""
-        source = self.parsed.text if self.parsed.text is not None else self.parsed.source.text
+        source = self._text()
         word = _WORD_NEEDLES.get(text)
         if word is None:
             word = _WORD_NEEDLES[text] = text.isascii() and all(c in _WORD_CHARS for c in text)
         if word:
-            if text in self.cached("text.words", lambda: _words(source)):
+            needle = text.encode("ascii")
+            if needle in self.cached("text.words.joined", lambda: b"\n".join(self._words(source))):
                 return True
             if source.isascii() or self._nfkc(source) is source:
                 return False
-            return text in self.cached("text.nfkc.words", lambda: _words(self._nfkc(source)))
+            return needle in self.cached("text.nfkc.words.joined",
+                                         lambda: b"\n".join(self._words(self._nfkc(source))))
         if text in source:
             return True
         if source.isascii():
@@ -168,16 +187,29 @@ class FileContext:
         return nfkc is not source and text in nfkc
 
     def mentioned(self, needles: frozenset[str]) -> set[str]:
-        """The ``needles`` the file mentions, each as :meth:`mentions` answers it; an ASCII
-        file's identifier-character needles are looked for in its words in one pass."""
-        source = self.parsed.text if self.parsed.text is not None else self.parsed.source.text
-        if not source.isascii():
-            return {n for n in needles if self.mentions(n)}
-        words = self.cached("text.words", lambda: _words(source))
+        """The ``needles`` the file mentions, each as :meth:`mentions` answers it. The needles
+        of identifier characters are found through the file's distinct words, each word's
+        needles remembered across files (see :class:`_NeedleWords`); the others in the text."""
+        source = self._text()
         word_needles, other = _split_needles(needles)
-        found = {n for n in word_needles if n in words}
-        found.update(n for n in other if n in source)
+        table = _needle_words(word_needles)
+        found = table.found(self._words(source))
+        if not source.isascii():
+            nfkc = self._nfkc(source)
+            if nfkc is not source:
+                found |= table.found(self._words(nfkc))
+            found.update(n for n in other if self.mentions(n))
+        else:
+            found.update(n for n in other if n in source)
         return found
+
+    def _text(self) -> str:
+        return self.parsed.text if self.parsed.text is not None else self.parsed.source.text
+
+    def _words(self, text: str) -> set[bytes]:
+        """The distinct words of ``text`` (the file's text or its NFKC form), once each."""
+        key = "text.words" if text is self._text() else "text.nfkc.words"
+        return self.cached(key, lambda: _words(text))  # type: ignore[no-any-return]
 
     def _nfkc(self, source: str) -> str:
         """The NFKC form of the text: the text itself when it is already in that form (most
@@ -299,14 +331,64 @@ def _split_needles(needles: frozenset[str]) -> tuple[tuple[str, ...], tuple[str,
     return known
 
 
-def _words(text: str) -> str:
+def _words(text: str) -> set[bytes]:
     """The distinct maximal runs of identifier characters of ``text`` (any non-ASCII
-    character counts as one), a line each. A needle of ASCII identifier characters occurs in
-    ``text`` exactly when it occurs here, since every occurrence lies inside one run, and on
-    real code this is about a fifth of the text: the engine's needle tests (64 a file) read
-    it instead of the whole file. Runs are cut in C: ``bytes.translate`` and ``split``."""
+    character counts as one), as UTF-8. A needle of ASCII identifier characters occurs in
+    ``text`` exactly when it occurs in one of them, since every occurrence lies inside one
+    run. Runs are cut in C: ``bytes.translate`` and ``split``."""
     raw = text.encode("utf-8", "surrogatepass")
-    return b"\n".join(set(raw.translate(_RUNS).split())).decode("utf-8", "surrogatepass")
+    return set(raw.translate(_RUNS).split())
+
+
+class _NeedleWords:
+    """Which needles (identifier characters only) each word holds, remembered across files.
+
+    The engine asks every file for the same 60-odd needles. Most of a file's distinct words
+    were seen in earlier files (``self``, ``torch``, ``hidden_states``), so only the new ones
+    are searched: joined, each needle looked for once in them, and the few words that hold one
+    remembered with the needles they hold. A file's answer is then a set intersection. At most
+    :data:`_MAX_WORDS` words are remembered; past that the memory starts again."""
+
+    def __init__(self, needles: tuple[str, ...]) -> None:
+        self.needles = tuple(n.encode("ascii") for n in needles)
+        self.seen: set[bytes] = set()
+        self.holding: dict[bytes, frozenset[str]] = {}
+        self.holders: set[bytes] = set()
+
+    def found(self, words: set[bytes]) -> set[str]:
+        new = words - self.seen
+        if new:
+            if len(self.seen) + len(new) > _MAX_WORDS:
+                self.seen.clear()
+                self.holding.clear()
+                self.holders.clear()
+                new = words
+            joined = b"\n".join(new)
+            for needle in self.needles:
+                if needle in joined:
+                    name = needle.decode("ascii")
+                    for w in new:
+                        if needle in w:
+                            self.holding[w] = self.holding.get(w, frozenset()) | {name}
+                            self.holders.add(w)
+            self.seen |= new
+        out: set[str] = set()
+        for w in words & self.holders:
+            out |= self.holding[w]
+        return out
+
+
+_MAX_WORDS = 200_000
+_NEEDLE_TABLES: dict[tuple[str, ...], _NeedleWords] = {}
+
+
+def _needle_words(needles: tuple[str, ...]) -> _NeedleWords:
+    table = _NEEDLE_TABLES.get(needles)
+    if table is None:
+        if len(_NEEDLE_TABLES) >= 16:  # the engine uses one set; tests many
+            _NEEDLE_TABLES.clear()
+        table = _NEEDLE_TABLES[needles] = _NeedleWords(needles)
+    return table
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

@@ -187,10 +187,9 @@ def _build(ctx: FileContext) -> Evaluation:
             needs_direct.setdefault(fn, call)
             if qual.startswith(_GRAD_QUALS) and qual != "torch.autograd.backward":
                 out.input_grads.add(fn)
-    for attr in ctx.nodes(ast.Attribute):
-        # reading ``.grad`` / ``.requires_grad``, or setting ``requires_grad``
-        if attr.attr == "requires_grad" or (attr.attr == "grad" and isinstance(attr.ctx, ast.Load)):
-            needs_direct.setdefault(scopes.function_of(attr), attr)
+    # reading ``.grad`` / ``.requires_grad``, or setting ``requires_grad``
+    for attr in ctx.select(ast.Attribute, _grad_attribute):
+        needs_direct.setdefault(scopes.function_of(attr), attr)
     # needs-grad propagates from callees to callers
     callers: dict[FunctionInfo, list[FunctionInfo]] = {}
     for fn, calls in helper_calls.items():
@@ -347,3 +346,7 @@ def may_matter(ctx: FileContext) -> bool:
                    and mode_of(call) is not None for call in ctx.nodes(ast.Call))
 
     return bool(ctx.cached("evaluation.may-matter", compute))
+
+
+def _grad_attribute(attr: ast.Attribute) -> bool:
+    return attr.attr == "requires_grad" or (attr.attr == "grad" and isinstance(attr.ctx, ast.Load))

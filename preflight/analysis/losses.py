@@ -88,17 +88,14 @@ class ValueResolver:
         for fn in scopes.functions.values():
             for param in fn.params:
                 self.name_defs.setdefault((fn, param), []).append(Def(fn.node, None, param=param))
-        for name in ctx.nodes(ast.Name):
-            if isinstance(name.ctx, ast.Load):
-                continue
+        for name in ctx.select(ast.Name, _not_loaded):
             stmt = scopes.statement_of(name)
             if stmt is None:
                 continue
             fn = scopes.function_of(name)
             self.name_defs.setdefault((fn, name.id), []).append(self._def_of(name, stmt))
-        for attr in ctx.nodes(ast.Attribute):
-            if isinstance(attr.ctx, ast.Load) or not (
-                    isinstance(attr.value, ast.Name) and attr.value.id == "self"):
+        for attr in ctx.select(ast.Attribute, _not_loaded):
+            if not (isinstance(attr.value, ast.Name) and attr.value.id == "self"):
                 continue
             stmt = scopes.statement_of(attr)
             if stmt is None:
@@ -679,3 +676,7 @@ def site_evidence(ctx: FileContext, site: LossSite) -> list:
         out.append(ctx.evidence(site.loss_node, f"{site.loss} is created here"))
     out.append(ctx.evidence(site.call, f"{site.loss} receives {DESCRIBE[site.act.kind]}"))
     return out
+
+
+def _not_loaded(node: ast.Name | ast.Attribute) -> bool:
+    return not isinstance(node.ctx, ast.Load)

@@ -273,12 +273,11 @@ def _build(ctx: FileContext) -> GradSteps:
             add(GradEvent("reset", stmt, fn, scopes.loop_of(stmt)))
     if ctx.mentions("GradScaler"):  # in every name below and in every import of one
         scaler_aliases = {name for name, target in imports.aliases.items() if is_scaler_class(target)}
-        for name_node in ctx.nodes(ast.Name) if scaler_aliases else ():
-            if name_node.id in scaler_aliases and isinstance(name_node.ctx, ast.Load):
-                out.scaler_mentions.append(name_node)
-        for attr_node in ctx.nodes(ast.Attribute):
-            if attr_node.attr in SCALER_CLASSES and isinstance(attr_node.ctx, ast.Load):
-                out.scaler_mentions.append(attr_node)
+        if scaler_aliases:
+            out.scaler_mentions.extend(ctx.select(
+                ast.Name, lambda n: n.id in scaler_aliases and isinstance(n.ctx, ast.Load)))
+        out.scaler_mentions.extend(ctx.select(
+            ast.Attribute, lambda a: a.attr in SCALER_CLASSES and isinstance(a.ctx, ast.Load)))
 
     _summaries(out, helper_calls, scopes, add)
     for cls in scopes.classes.values():

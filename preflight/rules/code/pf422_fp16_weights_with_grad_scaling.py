@@ -6,7 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.syntax import walk
+from preflight.analysis.syntax import dotted_name, walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
@@ -102,14 +102,25 @@ class _Scope:
             elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
                     and n.func.attr in ("parameters", "requires_grad_"):
                 self._calls.append(n)
-        self._texts: Optional[tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]] = None
+        self._texts: dict[bool, tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]] = {}
 
-    def texts(self) -> tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]:
-        """The assignments and calls with their source text, unparsed on the first float16 cast."""
-        if self._texts is None:
-            self._texts = ([(n.targets[0].id, ast.unparse(n.value)) for n in self._assigns],  # type: ignore[attr-defined]
-                           [(n, ast.unparse(n.func.value)) for n in self._calls])  # type: ignore[attr-defined]
-        return self._texts
+    def texts(self, chains_only: bool) -> tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]:
+        """The assignments (target, value text) and calls (call, receiver text), made on the
+        first float16 cast. With ``chains_only`` (the cast module is a ``a.b`` chain, which only
+        a chain's text can equal) only values and receivers that are chains are kept, their text
+        read from the chain instead of unparsed."""
+        found = self._texts.get(chains_only)
+        if found is None:
+            if chains_only:
+                assigns = [(n.targets[0].id, t) for n in self._assigns  # type: ignore[attr-defined]
+                           if (t := dotted_name(n.value)) is not None]
+                calls = [(n, t) for n in self._calls
+                         if (t := dotted_name(n.func.value)) is not None]  # type: ignore[attr-defined]
+            else:
+                assigns = [(n.targets[0].id, ast.unparse(n.value)) for n in self._assigns]  # type: ignore[attr-defined]
+                calls = [(n, ast.unparse(n.func.value)) for n in self._calls]  # type: ignore[attr-defined]
+            found = self._texts[chains_only] = (assigns, calls)
+        return found
 
 
 def _fp16_name(ctx: FileContext, expr: Optional[ast.AST], scope: _Scope) -> bool:
@@ -136,9 +147,10 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
         scope = scopes[node] = _Scope(node)
     if not _fp16_name(ctx, dtype, scope):
         return None
-    module = ast.unparse(call.func.value)  # type: ignore[attr-defined]
+    chain = dotted_name(call.func.value)  # type: ignore[attr-defined]
+    module = chain if chain is not None else ast.unparse(call.func.value)  # type: ignore[attr-defined]
     aliases = {module}
-    assigns, calls = scope.texts()
+    assigns, calls = scope.texts(chains_only=chain is not None)
     for _ in range(3):
         for target, value in assigns:
             if value in aliases:

@@ -25,7 +25,7 @@ _FAMILY_PART = re.compile(r"t5|ul2", re.IGNORECASE)
 
 
 def _may_name_family(ctx: FileContext) -> bool:
-    return any(isinstance(c.value, str) and _FAMILY_PART.search(c.value) for c in ctx.nodes(ast.Constant))
+    return any(isinstance(c.value, str) and _FAMILY_PART.search(c.value) for c in ctx.unordered(ast.Constant))
 
 
 def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
