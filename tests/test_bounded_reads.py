@@ -11,6 +11,9 @@ regular) may stay outside it.
 from __future__ import annotations
 
 import ast
+import os
+
+import pytest
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -78,3 +81,27 @@ def test_a_fifo_among_the_projects_python_files_does_not_block_validate(tmp_path
                        capture_output=True, text=True, timeout=60)
     assert "Traceback" not in r.stderr, r.stderr
     assert r.returncode == 0, (r.stdout, r.stderr)  # lora_rank is the project's own field
+
+
+def test_a_regular_file_whose_size_is_reported_as_zero_is_read_whole() -> None:
+    # the first read asks for the size fstat gives plus one byte; files of /proc say 0 and still
+    # hold text: the read goes on until the end of the file
+    from preflight.sources import read_bytes_limited
+
+    status = Path("/proc/self/status")
+    if not status.exists():
+        pytest.skip("no /proc")
+    assert os.stat(status).st_size == 0
+    data = read_bytes_limited(status)
+    assert b"Name:" in data and len(data) > 100
+
+
+def test_a_file_is_read_whole_at_any_size_up_to_the_limit(tmp_path: Path) -> None:
+    from preflight.sources import InputRefused, read_bytes_limited
+
+    for size in (0, 1, 4095, 65536, 65537, 300_000):
+        path = tmp_path / f"f{size}"
+        path.write_bytes(bytes(range(256)) * (size // 256) + b"x" * (size % 256))
+        assert read_bytes_limited(path, limit=300_000) == path.read_bytes()
+    with pytest.raises(InputRefused):
+        read_bytes_limited(tmp_path / "f300000", limit=299_999)

@@ -137,3 +137,38 @@ def test_statements_come_out_of_the_index_in_position_order() -> None:
     for package in ("preflight/analysis", "preflight/rules/code", "preflight/estimate"):
         for path in sorted((Path(__file__).resolve().parents[1] / package).glob("*.py")):
             _statements_in_position_order(path.read_text(encoding="utf-8"))
+
+
+def _selection_and_mixed_queries_agree(source: str) -> None:
+    from preflight.analysis.context import FileContext
+    from preflight.sources import SourceText, parse_python
+
+    parsed = parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python",
+                                     raw=source.encode(), text=source))
+    assert not isinstance(parsed, Exception)
+    fresh = FileContext(parsed)  # nothing sorted yet: select sorts only what it keeps
+    full = FileContext(parsed)
+    for kind, keep in ((ast.Name, lambda n: not isinstance(n.ctx, ast.Load)),
+                       (ast.Attribute, lambda a: a.attr in ("grad", "requires_grad", "ctx")),
+                       (ast.Call, lambda c: isinstance(c.func, ast.Attribute)),
+                       (ast.Assign, lambda a: len(a.targets) == 1)):
+        assert fresh.select(kind, keep) == [n for n in full.nodes(kind) if keep(n)]
+        assert full.select(kind, keep) == [n for n in full.nodes(kind) if keep(n)]  # sorted by now
+    # several kinds: the concatenation sorted by position (stable), sorted or not
+    for kinds in ((ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Delete), (ast.Assign, ast.withitem),
+                  (ast.Name, ast.arg)):
+        expected = sorted((n for k in kinds for n in full.nodes(k)),
+                          key=lambda n: (getattr(n, "lineno", 0), getattr(n, "col_offset", 0)))
+        assert FileContext(parsed).nodes(*kinds) == expected
+
+
+def test_selected_nodes_are_the_full_lists_filtered() -> None:
+    # ``ctx.select`` filters the unsorted index and sorts what it keeps: the same nodes in the
+    # same order as filtering ``ctx.nodes``; a query of several kinds of which one alone has
+    # nodes skips its sort and still gives source order
+    _selection_and_mixed_queries_agree(_ORDER)
+    _selection_and_mixed_queries_agree(_FEATURES)
+    _selection_and_mixed_queries_agree("x = 1\ny = 2\n")  # Assign alone among four kinds
+    for package in ("preflight/analysis", "preflight/rules/code"):
+        for path in sorted((Path(__file__).resolve().parents[1] / package).glob("*.py"))[:40]:
+            _selection_and_mixed_queries_agree(path.read_text(encoding="utf-8"))

@@ -125,3 +125,23 @@ def test_the_engines_needle_pass_finds_what_each_test_finds(text: str, needles: 
 
     src = "x = 1\n" + "".join("#" + line + "\n" for line in text.split("\n"))
     assert FileContext(_parse(src)).mentioned(needles) == {n for n in needles if FileContext(_parse(src)).mentions(n)}
+
+
+def test_the_words_remembered_across_files_are_bounded_and_answers_survive_a_reset(monkeypatch) -> None:
+    # the engine's needle pass remembers each word's needles across files; past a bound it
+    # starts again, and the answers stay those of a search of each file's text
+    from preflight.analysis import context as context_module
+    from preflight.analysis.context import FileContext
+
+    monkeypatch.setattr(context_module, "_MAX_WORDS", 50)
+    needles = frozenset({"backward", "zero_grad", "GradScaler", "lr", "x.to("})
+    seen = []
+    for i in range(40):
+        extra = "loss.backward()\n" if i % 3 == 0 else "opt.zero_grad()\n" if i % 3 == 1 else ""
+        src = "".join(f"name_{i}_{j} = {j}\n" for j in range(7)) + extra + ("x.to(d)\n" if i % 5 == 0 else "")
+        found = FileContext(_parse(src)).mentioned(needles)
+        assert found == {n for n in needles if n in src}, src
+        table = context_module._needle_words(context_module._split_needles(needles)[0])
+        assert len(table.seen) <= 50
+        seen.append(len(table.seen))
+    assert min(seen) < max(seen)  # it did start again
