@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import ast
 import os
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
