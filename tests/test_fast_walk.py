@@ -172,3 +172,106 @@ def test_selected_nodes_are_the_full_lists_filtered() -> None:
     for package in ("preflight/analysis", "preflight/rules/code"):
         for path in sorted((Path(__file__).resolve().parents[1] / package).glob("*.py"))[:40]:
             _selection_and_mixed_queries_agree(path.read_text(encoding="utf-8"))
+
+
+_LOADER_SHAPES = '''
+import torch
+from torch.utils.data import DataLoader
+from accelerate import Accelerator
+accelerator = Accelerator()
+train_loader = DataLoader(ds, batch_size=8)
+eval_loader = DataLoader(ds2)
+self.val_loader = DataLoader(ds3)
+wrapped = DataLoader(train_loader.dataset)
+run(epochs=3, data=make(eval_loader))
+get(self.val_loader)(x)
+f(lambda: train_loader)
+g(*[train_loader])
+h(**{"a": other})
+model, opt = accelerator.prepare(model, opt)
+for batch in train_loader:
+    loss = model(batch)
+    accelerator.backward(loss)
+'''
+
+
+def _handed_by_walking(ctx, scopes, loaders):
+    # the former PF402 search: every argument of every call that is no loader constructor or
+    # wrapper, walked whole
+    from preflight.rules._pf4_support import LOADER_WRAPPERS, target_text
+
+    handed = set()
+    for call in ctx.nodes(ast.Call):
+        qual = scopes.imports.qualify(call.func) or ""
+        if qual in LOADER_WRAPPERS or qual.endswith("DataLoader"):
+            continue
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            for node in ast.walk(arg):
+                text = target_text(node)
+                if text in loaders:
+                    handed.add(text)
+    return handed
+
+
+def test_pf402_finds_the_loaders_handed_to_calls_as_a_walk_of_every_argument_does() -> None:
+    from preflight.analysis.context import FileContext
+    from preflight.analysis.scopes import scope_index
+    from preflight.rules.code.pf402_unprepared_train_loader import _handed_to_calls
+    from preflight.sources import SourceText, parse_python
+
+    sources = [_LOADER_SHAPES, _FEATURES]
+    root = Path(__file__).resolve().parents[1]
+    sources += [p.read_text(encoding="utf-8") for p in sorted((root / "preflight/rules/code").glob("_pf4*_examples.py"))]
+    for source in sources:
+        parsed = parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python",
+                                         raw=source.encode(), text=source))
+        assert not isinstance(parsed, Exception)
+        ctx = FileContext(parsed)
+        scopes = scope_index(ctx)
+        names = {n.id for n in ctx.nodes(ast.Name)} | {
+            f"{a.value.id}.{a.attr}" for a in ctx.nodes(ast.Attribute) if isinstance(a.value, ast.Name)}
+        loaders = {n: [] for n in names}  # every name and self.x of the file counts as a loader here
+        assert _handed_to_calls(ctx, scopes, loaders) == _handed_by_walking(ctx, scopes, loaders)
+    ctx = FileContext(parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python",
+                                              raw=_LOADER_SHAPES.encode(), text=_LOADER_SHAPES)))
+    loaders = {"train_loader": [], "eval_loader": [], "self.val_loader": [], "other": []}
+    assert _handed_to_calls(ctx, scope_index(ctx), loaders) == {"train_loader", "eval_loader",
+                                                                 "self.val_loader", "other"}
+    only_built = "from torch.utils.data import DataLoader\nx = DataLoader(loader.dataset)\n"
+    ctx = FileContext(parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python",
+                                              raw=only_built.encode(), text=only_built)))
+    assert _handed_to_calls(ctx, scope_index(ctx), {"loader": []}) == set()
+
+
+def test_pf470_credits_scheduler_assignments_to_every_function_around_them() -> None:
+    from preflight.analysis.context import FileContext
+    from preflight.analysis.scopes import scope_index
+    from preflight.rules._pf4_support import target_text
+    from preflight.rules.code.pf470_scheduler_stepped_per_batch_and_per_epoch import (
+        _is_scheduler_assign,
+        _scheduler_targets,
+    )
+    from preflight.sources import SourceText, parse_python
+
+    source = '''
+def main():
+    sched = StepLR(opt, 3)
+    def inner():
+        self.warm = get_linear_schedule_with_warmup(opt, 10, 100)
+    class K:
+        def m(self):
+            other = OneCycleLR(opt, 1.0, 100)
+top = CosineAnnealingLR(opt, 10)
+'''
+    parsed = parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python",
+                                     raw=source.encode(), text=source))
+    ctx = FileContext(parsed)
+    scopes = scope_index(ctx)
+    by_name = {fn.name: fn for fn in scopes.functions.values()}
+    for fn in scopes.functions.values():  # as a walk of the function's whole subtree finds them
+        walked = {t for n in ast.walk(fn.node) if isinstance(n, ast.Assign) and _is_scheduler_assign(n)
+                  for t in map(target_text, n.targets) if t}
+        assert _scheduler_targets(ctx, fn) == walked
+    assert _scheduler_targets(ctx, by_name["main"]) == {"sched", "self.warm", "other"}
+    assert _scheduler_targets(ctx, by_name["<module>"]) == {"sched", "self.warm", "other", "top"}
+    assert _scheduler_targets(ctx, by_name["m"]) == {"other"}

@@ -6,13 +6,12 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.scopes import scope_index
+from preflight.analysis.scopes import ScopeIndex, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import (
     LOADER_WRAPPERS,
     accelerator_calls,
-    calls,
     qualify,
     target_text,
 )
@@ -29,6 +28,35 @@ def _loop_source(ctx: FileContext, it: ast.expr) -> Optional[ast.expr]:
             continue
         break
     return it if target_text(it) is not None else None
+
+
+def _handed_to_calls(ctx: FileContext, scopes: ScopeIndex, loaders: dict[str, list[ast.Call]]) -> set[str]:
+    """The loaders (by ``target_text``) that appear anywhere inside an argument of a call that is
+    no loader constructor or wrapper (``train(loader)``, ``f(x=wrap(loader))``). Found from each
+    mention of a loader up through its enclosing calls, instead of walking every argument of
+    every call in the file."""
+    names = {t for t in loaders if "." not in t}
+    attrs = {t for t in loaders if "." in t}
+    mentions: list[tuple[ast.AST, str]] = [(n, n.id) for n in ctx.unordered(ast.Name) if n.id in names]
+    if attrs:
+        for a in ctx.unordered(ast.Attribute):
+            text = target_text(a)
+            if text in attrs:
+                mentions.append((a, text))  # type: ignore[arg-type]
+    qualify = scopes.imports.qualify
+    handed: set[str] = set()
+    for node, text in mentions:
+        if text in handed:
+            continue
+        child, cur = node, ctx.parent(node)
+        while cur is not None and not isinstance(cur, ast.stmt):
+            if isinstance(cur, ast.Call) and child is not cur.func:
+                qual = qualify(cur.func) or ""
+                if not (qual in LOADER_WRAPPERS or qual.endswith("DataLoader")):
+                    handed.add(text)
+                    break
+            child, cur = cur, ctx.parent(cur)
+    return handed
 
 
 @register
@@ -88,15 +116,7 @@ Pass the loader with the model and optimizer:
                         loaders.setdefault(text, []).append(assign.value)
         if not loaders:
             return
-        handed: set[str] = set()
-        for call, qual in calls(ctx):
-            if qual in LOADER_WRAPPERS or qual.endswith("DataLoader"):
-                continue
-            for arg in [*call.args, *(k.value for k in call.keywords)]:
-                for node in ast.walk(arg):
-                    text = target_text(node)
-                    if text in loaders:
-                        handed.add(text)
+        handed = _handed_to_calls(ctx, scopes, loaders)
         for assign in ctx.nodes(ast.Assign):
             if isinstance(assign.value, ast.Call) and any(assign.value is c for c in prepares):
                 for tgt in assign.targets:

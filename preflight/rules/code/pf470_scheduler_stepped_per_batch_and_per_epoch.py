@@ -24,19 +24,33 @@ def _bare_step(node: ast.AST) -> Optional[str]:
     return target_text(node.func.value)
 
 
-def _scheduler_targets(fn: FunctionInfo) -> set[str]:
-    """What ``fn`` assigns a scheduler-like constructor's result to (``x = StepLR(...)``)."""
-    out: set[str] = set()
-    for node in walk(fn.node):
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            func = node.value.func
-            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            if name.endswith(_SCHEDULER_SUFFIXES) or ("schedule" in name and name.startswith("get_")):
-                out.update(t for t in map(target_text, node.targets) if t)
-    return out
+def _is_scheduler_assign(node: ast.Assign) -> bool:
+    if not isinstance(node.value, ast.Call):
+        return False
+    func = node.value.func
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name.endswith(_SCHEDULER_SUFFIXES) or ("schedule" in name and name.startswith("get_"))
 
 
-def _looks_like_scheduler(text: str, fn: FunctionInfo, known: dict[FunctionInfo, set[str]]) -> bool:
+def _scheduler_targets(ctx: FileContext, fn: FunctionInfo) -> set[str]:
+    """What ``fn`` (its whole subtree, nested functions included) assigns a scheduler-like
+    constructor's result to (``x = StepLR(...)``). The file's few such assignments are found
+    once and credited to every node above them, instead of walking each function."""
+    def build() -> dict[ast.AST, set[str]]:
+        out: dict[ast.AST, set[str]] = {}
+        for node in ctx.unordered(ast.Assign):
+            if _is_scheduler_assign(node):
+                targets = {t for t in map(target_text, node.targets) if t}
+                if targets:
+                    for above in ctx.ancestors(node):
+                        out.setdefault(above, set()).update(targets)
+        return out
+
+    return ctx.cached("pf470-scheduler-targets", build).get(fn.node, set())  # type: ignore[no-any-return]
+
+
+def _looks_like_scheduler(ctx: FileContext, text: str, fn: FunctionInfo,
+                          known: dict[FunctionInfo, set[str]]) -> bool:
     """``text`` is named like a scheduler or ``fn`` assigns it one; ``known`` keeps each function's
     targets (one walk a function, not one a step call: a script of n loops stepping n
     optimizers would walk its n loops n times)."""
@@ -45,7 +59,7 @@ def _looks_like_scheduler(text: str, fn: FunctionInfo, known: dict[FunctionInfo,
         return True
     targets = known.get(fn)
     if targets is None:
-        targets = known[fn] = _scheduler_targets(fn)
+        targets = known[fn] = _scheduler_targets(ctx, fn)
     return text in targets
 
 
@@ -150,9 +164,9 @@ epoch-based ones (`StepLR`, `MultiStepLR`, `CosineAnnealingLR(T_max=epochs)`).
             loop: Optional[LoopInfo] = scopes.loop_of(call)
             if loop is None or not isinstance(loop.node, (ast.For, ast.AsyncFor)):
                 continue
-            if _guarded(call, loop.node, parents) or (not _looks_like_scheduler(text, fn, known) and not (
+            if _guarded(call, loop.node, parents) or (not _looks_like_scheduler(ctx, text, fn, known) and not (
                     text.startswith("self.") and fn.cls is not None and any(
-                        _looks_like_scheduler(text, m, known) for m in fn.cls.methods.values()))):
+                        _looks_like_scheduler(ctx, text, m, known) for m in fn.cls.methods.values()))):
                 continue
             found = self._same_function(scopes, fn, loop, text, call, parents)
             if found is None:
