@@ -60,8 +60,7 @@ class Bindings:
         self.calls: dict[ast.Call, tuple[FunctionInfo, bool]] = {}
         self._has_params: Optional[dict[ClassInfo, bool]] = None
         # every call with the function it sits in, computed once for all analyses
-        self.call_functions: list[tuple[ast.Call, FunctionInfo]] = [
-            (call, scopes.function_of(call)) for call in scopes.ctx.nodes(ast.Call)]
+        self.call_functions: list[tuple[ast.Call, FunctionInfo]] = scopes.functions_of(scopes.ctx.nodes(ast.Call))
         self._events = [e for e in self._collect_events() if may_bind(e[3]) and (
             not isinstance(e[2], (ast.Tuple, ast.List)) or may_unpack(e[3]))]
         self._unresolved = list(self.call_functions)
@@ -87,11 +86,19 @@ class Bindings:
     # -- collection --------------------------------------------------------
     def _collect_events(self) -> Iterator[tuple[FunctionInfo, Optional[ClassInfo], ast.AST, ast.AST]]:
         """(function, class-body, target, value) for every binding statement."""
-        ctx = self.scopes.ctx
+        scopes = self.scopes
+        ctx = scopes.ctx
+        parents_get = ctx._parents.get
+        stmt_info = scopes._stmts.get
+        classes_get = scopes.classes.get
+        function_of = scopes.function_of
+        class_def = ast.ClassDef
+        assign = ast.Assign
         for node in ctx.nodes(ast.Assign, ast.AnnAssign, ast.For, ast.AsyncFor, ast.withitem,
                               ast.NamedExpr):
-            if isinstance(node, ast.Assign):
-                targets, value = node.targets, node.value
+            kind = type(node)
+            if kind is assign:
+                targets, value = node.targets, node.value  # type: ignore[attr-defined]
             elif isinstance(node, ast.AnnAssign):
                 if node.value is None:
                     continue
@@ -103,17 +110,17 @@ class Bindings:
                     continue
                 targets, value = [node.optional_vars], node.context_expr
             else:
-                targets, value = [node.target], node.value
-            fn = self.scopes.function_of(node)
-            parent = ctx.parent(node)
-            class_body = self._class_of_body(parent) if isinstance(node, ast.stmt) else None
+                targets, value = [node.target], node.value  # type: ignore[attr-defined]
+            if isinstance(node, ast.stmt):  # function_of(node), read directly for a statement
+                info = stmt_info(node)
+                fn = info.function if info is not None else scopes.module
+                parent = parents_get(node)
+                class_body = classes_get(parent) if type(parent) is class_def else None  # type: ignore[arg-type]
+            else:
+                fn = function_of(node)
+                class_body = None
             for target in targets:
                 yield fn, class_body, target, value
-
-    def _class_of_body(self, parent: Optional[ast.AST]) -> Optional[ClassInfo]:
-        if isinstance(parent, ast.ClassDef):
-            return self.scopes.classes.get(parent)
-        return None
 
     def _annotations(self) -> None:
         for fn in self.scopes.functions.values():

@@ -20,7 +20,7 @@ by re-walking a function per node. What other analyses read here:
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Iterator, Optional, TypeVar, Union
 
 from preflight._record import dataclass, field
 from preflight.analysis.rebinds import unconditional_rebinds
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 
 FuncNode = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Module]
 LoopNode = Union[ast.For, ast.AsyncFor, ast.While]
+
+N = TypeVar("N", bound=ast.AST)
 
 # Conventional aliases used when a snippet never imports them.
 _DEFAULT_ALIASES = {
@@ -458,6 +460,23 @@ class ScopeIndex:
             cur = parents.get(cur)
         info = self._stmts.get(cur) if cur is not None else None
         return info.function if info is not None else self.module
+
+    def functions_of(self, nodes: list[N]) -> list[tuple[N, FunctionInfo]]:
+        """``(node, function_of(node))`` for each node: one loop, the lookups bound once (every
+        call of a file is asked this)."""
+        parents_get = self._parents.get
+        stmts_get = self._stmts.get
+        module = self.module
+        stmt_type = ast.stmt
+        out: list[tuple[N, FunctionInfo]] = []
+        append = out.append
+        for node in nodes:
+            cur: Optional[ast.AST] = node
+            while cur is not None and not isinstance(cur, stmt_type):
+                cur = parents_get(cur)
+            info = stmts_get(cur) if cur is not None else None
+            append((node, info.function if info is not None else module))
+        return out
 
     def loop_of(self, node: ast.AST) -> Optional[LoopInfo]:
         """Innermost loop (inside the same function) whose body holds ``node``."""
