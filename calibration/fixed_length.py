@@ -24,10 +24,9 @@ fine-tunes). None of the public rows is read.
 
 What the replay leaves out (alloc_trace.py): kernels' own workspaces, cuBLAS workspaces,
 other streams (FSDP's all-gather and reduce-scatter streams keep their own pools), and the
-load. The summary's median, minimum and 90th percentile (``constants.STEP_CACHE_RATIO`` /
-``STEP_CACHE_RANGE``)
-leave out a run whose peak is the optimizer step, and an est10 run whose allocator released
-segments (it reached that run's capacity).
+load. The summary's median and 90th percentile (``constants.STEP_CACHE_RATIO`` and
+``STEP_CACHE_HI``) leave out a run whose peak is the optimizer step, and an est10 run whose
+allocator released segments (it reached that run's capacity).
 
 Usage (imports torch, transformers and peft; calibration only)::
 
