@@ -28,9 +28,17 @@ load. The summary's median and 90th percentile (``constants.STEP_CACHE_RATIO`` a
 ``STEP_CACHE_HI``) leave out a run whose peak is the optimizer step, and an est10 run whose
 allocator released segments (it reached that run's capacity).
 
+Whether the verdict should count the excess: ``--min-capacity CASE ...`` searches the smallest
+capacity at which a job's replay does not run out of memory. The allocator gives back only
+segments that are wholly free, so the part of the excess it cannot give back is fragmentation
+a job can die of (``"min_capacity"`` in the data file).
+
 Usage (imports torch, transformers and peft; calibration only)::
 
     python -m calibration.fixed_length --out calibration/data/fixed_length.json
+    python -m calibration.fixed_length --out calibration/data/fixed_length.json \\
+        --min-capacity llama2-7b-lora-qv-eager-b4-s2048 llama2-7b-lora-r64-all-b4-s2048 \\
+        llama32-3b-lora-qv-nockpt-b4-s400
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ import math
 import statistics
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 GIB = 1 << 30
 LLAMA2_7B = dict(hidden_size=4096, intermediate_size=11008, num_hidden_layers=32, num_attention_heads=32,
@@ -78,12 +86,14 @@ CASES: List[Tuple[str, Dict[str, Any], Dict[str, Any]]] = [
 ]
 
 
-def replay(rec: Dict[str, Any], repeats: int = 3) -> Dict[str, Any]:
+def replay(rec: Dict[str, Any], repeats: int = 3, capacity: Optional[int] = None) -> Dict[str, Any]:
     """The load, the first micro-step, the second, the optimizer step, then the second
-    micro-step ``repeats`` times more (keys made unique per repetition)."""
+    micro-step ``repeats`` times more (keys made unique per repetition). With ``capacity`` the
+    allocator releases cached segments when it is reached and raises ``OutOfMemory`` when
+    that does not help."""
     from calibration.caching_allocator import CachingAllocator
 
-    alloc = CachingAllocator(None)
+    alloc = CachingAllocator(capacity)
     live: Dict[Any, Any] = {}
     for kind, key, n in rec["setup"]:
         if kind == "a":
@@ -101,6 +111,34 @@ def replay(rec: Dict[str, Any], repeats: int = 3) -> Dict[str, Any]:
     s = alloc.stats
     return {"peak_allocated": s.peak_allocated, "peak_reserved": s.peak_reserved,
             "releases": s.releases, "segments": s.segments}
+
+
+def min_capacity(name: str, config: Dict[str, Any], fields: Dict[str, Any]) -> Dict[str, Any]:
+    """The smallest capacity (to 16 MiB) at which the job's replay does not run out of memory:
+    how much of the reserved excess the allocator can give back before an OOM
+    (``release_cached_blocks`` frees only segments that are wholly free)."""
+    from calibration.alloc_trace import record
+    from calibration.caching_allocator import OutOfMemory
+    from calibration.matrix import Case
+
+    case = dict(name=name, model_type="llama", task="causal-lm", hf_config=dict(config), batch=1,
+                precision="bf16", grad_ckpt=True, attention="sdpa")
+    case.update({k: tuple(v) if k == "lora_targets" else v for k, v in fields.items()})
+    rec = record(Case(**case))
+    free = replay(rec)
+    lo, hi = free["peak_allocated"], free["peak_reserved"]
+    while hi - lo > 16 * 2 ** 20:
+        mid = (lo + hi) // 2
+        try:
+            replay(rec, capacity=mid)
+            hi = mid
+        except OutOfMemory:
+            lo = mid
+    return {"name": name, "simulated_allocated_gib": round(free["peak_allocated"] / GIB, 3),
+            "simulated_reserved_gib": round(free["peak_reserved"] / GIB, 3),
+            "min_capacity_gib": round(hi / GIB, 3),
+            "releasable_share": round((free["peak_reserved"] - hi)
+                                      / max(free["peak_reserved"] - free["peak_allocated"], 1), 3)}
 
 
 def estimator_view(config: Dict[str, Any], fields: Dict[str, Any]) -> Tuple[float, float, str]:
@@ -190,7 +228,16 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--summary-only", action="store_true",
                     help="recompute the summary of the runs already in --out")
+    ap.add_argument("--min-capacity", nargs="+", metavar="CASE",
+                    help="only search the smallest capacity of these cases (stored in --out)")
     args = ap.parse_args()
+    if args.min_capacity:
+        doc = json.loads(args.out.read_text(encoding="utf-8"))
+        doc["min_capacity"] = [min_capacity(*c) for c in CASES if c[0] in args.min_capacity]
+        for r in doc["min_capacity"]:
+            print(r)
+        args.out.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        return
     if args.summary_only:
         doc = json.loads(args.out.read_text(encoding="utf-8"))
     else:
