@@ -293,7 +293,9 @@ def test_fit_shows_the_headroom(cli, monkeypatch):
     at = lines.index(next(line for line in lines if line.startswith("Headroom per GPU (GiB)")))
     assert lines[at].split()[-5:] == ["inference", "generation", "LoRA", "QLoRA", "full-AdamW"]
     t4 = lines[at + 1].split()
-    assert t4[0] == "T4-16GB" and t4[4] == "+2.9" and t4[1].startswith("-")  # QLoRA fits a T4
+    # QLoRA's estimate fits a T4 (its interval's top does not: tight); 2.1 GiB left since the
+    # step's freed blocks count as reserved (constants.STEP_CACHE_RATIO)
+    assert t4[0] == "T4-16GB" and t4[4] == "+2.1" and t4[1].startswith("-")
 
 
 def test_sarif_links_every_rule_to_its_documentation(tmp_path, monkeypatch):

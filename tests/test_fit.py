@@ -47,9 +47,12 @@ def test_catalog_model_table_without_network(cli, no_network):
     # SDPA runs its math path)
     rows = {line.split()[0]: [w for w in line.split() if not w.startswith("(")][-5:]
             for line in lines if line.startswith(("T4", "A100", "H200"))}
-    # 8B in bf16 (16 GB of weights) does not fit a 16 GB T4, QLoRA does; AdamW in full needs
-    # 16 bytes per parameter (128 GB) plus temporaries: more than one A100-80GB or H200.
-    assert rows["T4-16GB"] == ["oom", "oom", "oom", "fits", "oom"]
+    # 8B in bf16 (16 GB of weights) does not fit a 16 GB T4; QLoRA's estimate does (12.6 GiB),
+    # but not its interval's top: on a T4 SDPA runs its math path, and the blocks the step frees
+    # may stay reserved (up to STEP_CACHE_HI of its transient tensors), so it is tight. AdamW
+    # in full needs 16 bytes per parameter (128 GB) plus temporaries: more than one A100-80GB
+    # or H200.
+    assert rows["T4-16GB"] == ["oom", "oom", "oom", "tight", "oom"]
     assert rows["A100-SXM-80GB"][:4] == ["fits"] * 4 and rows["A100-SXM-80GB"][4] == "oom"
     assert rows["H200-141GB"][4] == "oom"
 

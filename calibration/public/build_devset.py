@@ -675,6 +675,11 @@ S = "peft-metamathqa"
 MM = "PEFT method_comparison/MetaMathQA results (peft d787f51, torch 2.13.0+cu130, transformers 5.13.1, NVIDIA L40S): Llama-3.2-3B in bf16, batch 4, no gradient checkpointing, torch AdamW; accelerator_memory_max = the largest memory_reserved() sampled after a step, minus the reserved memory at start; sequences filtered to 1300 characters (longest about 400 tokens, assumed)"
 
 
+MM_PAD = ("; batches padded per batch to their longest sample (run.py: BucketIterator, "
+          "tokenizer.pad(batch, return_tensors='pt'); empty_cache() every 10 steps): padding dynamic "
+          "(est13 correction, was unstated)")
+
+
 def mm(rid, val, s):
     base = dict(
         model("Llama-3.2-3B"),
@@ -684,9 +689,17 @@ def mm(rid, val, s):
         micro_batch=4,
         seq_len=400,
         attention="sdpa",
+        # est13 correction, read in run.py at peft d787f51: batches of varying length, each padded
+        # to its longest sample ("iterator_train = BucketIterator(ds_train, batch_size=batch_size,
+        # ...)", "batch = tokenizer.pad(batch, return_tensors=\"pt\")"), so reserved memory holds
+        # cached blocks of other lengths ("torch_accelerator_module.empty_cache()" every
+        # ACCELERATOR_EMPTY_CACHE_SCHEDULE = 10 steps); the versions are the results' own
+        padding="dynamic",
+        torch_version="2.13.0",
+        transformers_version="5.13.1",
     )
     base.update(s)
-    add(S, rid, val / GB, "GB", "memory_reserved", "L40S-48GB", base, notes=MM)
+    add(S, rid, val / GB, "GB", "memory_reserved", "L40S-48GB", base, notes=MM + MM_PAD)
 
 
 mm("full-finetuning", 38868615168, {})

@@ -120,6 +120,8 @@ class _Phases:
     def __init__(self) -> None:
         self.terms: dict[str, dict[str, float]] = {}
         self.bounds: dict[str, tuple[float, float]] = {}
+        #: a term whose multipliers differ between phases (fragmentation)
+        self.phase_bounds: dict[tuple[str, str], tuple[float, float]] = {}
         #: bytes outside PyTorch's allocator that the GPU holds only when there is room
         #: (a paged optimizer's managed-memory states): in no phase, in the interval's top
         self.managed = 0.0
@@ -131,6 +133,13 @@ class _Phases:
         self.terms[phase][term] = self.terms[phase].get(term, 0.0) + value
         self.bounds[term] = bounds
 
+    def set_phase_bounds(self, phase: str, term: str, bounds: tuple[float, float]) -> None:
+        """Multipliers of ``term`` in ``phase`` alone."""
+        self.phase_bounds[(phase, term)] = bounds
+
+    def bound(self, phase: str, term: str, which: int) -> float:
+        return self.phase_bounds.get((phase, term), self.bounds[term])[which]
+
     def every(self, phases: tuple[str, ...], term: str, value: float,
               bounds: tuple[float, float]) -> None:
         for phase in phases:
@@ -139,7 +148,7 @@ class _Phases:
     def total(self, phase: str, which: int) -> float:
         out = 0.0
         for term, value in self.terms[phase].items():
-            mult = 1.0 if which < 0 else self.bounds[term][which]
+            mult = 1.0 if which < 0 else self.bound(phase, term, which)
             out += value * mult
         return out
 
@@ -300,12 +309,13 @@ def _estimate(inp: EstimateInput) -> Estimate:
     lo_best = hi_best = 0.0
     cache = _length_cache(inp, ph, phases, notes)
     for phase in phases:
-        allocated = {which: sum(v * (1.0 if which < 0 else ph.bounds[t][which])
+        allocated = {which: sum(v * (1.0 if which < 0 else ph.bound(phase, t, which))
                                 for t, v in ph.terms[phase].items()
                                 if t not in ("cuda_context", "length_cache")) for which in (-1, 0, 1)}
-        frag = allocated[-1] * C.FRAGMENTATION
-        frag_hi = allocated[1] * C.FRAGMENTATION_RANGE[1]
-        ph.add(phase, "fragmentation", frag, (0.0, frag_hi / frag if frag else 1.0))
+        frag, frag_hi = _fragmentation(inp, ph.terms[phase], allocated[-1], allocated[1])
+        if frag > 0:
+            ph.add(phase, "fragmentation", frag, (0.0, frag_hi / frag))
+            ph.set_phase_bounds(phase, "fragmentation", (0.0, frag_hi / frag))
         result[phase] = {t: round(ph.terms[phase][t]) for t in TERMS if t in ph.terms[phase]}
         lo_best = max(lo_best, ph.total(phase, 0))
         hi_best = max(hi_best, ph.total(phase, 1))
@@ -320,6 +330,24 @@ def _estimate(inp: EstimateInput) -> Estimate:
                     workspace_in_allocator=version is None or version >= (2, 0),
                     reclaimable=(int(cache[0]), round(cache[1]), int(cache[2])),
                     paged_bytes=round(ph.managed))
+
+
+def _fragmentation(inp: EstimateInput, terms: dict[str, float], allocated: float,
+                   allocated_hi: float) -> tuple[float, float]:
+    """(point, high) bytes of reserved-but-unallocated memory in a phase: ``FRAGMENTATION`` of
+    what is allocated, and in training at least ``STEP_CACHE_RATIO`` of the phase's transient
+    length-dependent tensors (``length_cache.LENGTH_TERMS``), the free remainders that the
+    step's freed blocks leave in the allocator's segments even when every batch has the same
+    length (``constants.STEP_CACHE_RATIO``)."""
+    from preflight.estimate.length_cache import step_bytes
+
+    point = allocated * C.FRAGMENTATION
+    high = allocated_hi * C.FRAGMENTATION_RANGE[1]
+    if inp.mode == "train":
+        step = step_bytes(terms)
+        point = max(point, step * C.STEP_CACHE_RATIO)
+        high = max(high, step * C.STEP_CACHE_HI)
+    return point, high
 
 
 def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
