@@ -98,7 +98,7 @@ class Bindings:
                               ast.NamedExpr):
             kind = type(node)
             if kind is assign:
-                targets, value = node.targets, node.value  # type: ignore[attr-defined]
+                targets, value = node.targets, node.value
             elif isinstance(node, ast.AnnAssign):
                 if node.value is None:
                     continue
@@ -110,12 +110,12 @@ class Bindings:
                     continue
                 targets, value = [node.optional_vars], node.context_expr
             else:
-                targets, value = [node.target], node.value  # type: ignore[attr-defined]
+                targets, value = [node.target], node.value
             if isinstance(node, ast.stmt):  # function_of(node), read directly for a statement
                 info = stmt_info(node)
                 fn = info.function if info is not None else scopes.module
                 parent = parents_get(node)
-                class_body = classes_get(parent) if type(parent) is class_def else None  # type: ignore[arg-type]
+                class_body = classes_get(parent) if type(parent) is class_def else None
             else:
                 fn = function_of(node)
                 class_body = None

@@ -209,7 +209,7 @@ class FileContext:
     def _words(self, text: str) -> set[bytes]:
         """The distinct words of ``text`` (the file's text or its NFKC form), once each."""
         key = "text.words" if text is self._text() else "text.nfkc.words"
-        return self.cached(key, lambda: _words(text))  # type: ignore[no-any-return]
+        return self.cached(key, lambda: _words(text))
 
     def _nfkc(self, source: str) -> str:
         """The NFKC form of the text: the text itself when it is already in that form (most

@@ -274,10 +274,12 @@ def _build(ctx: FileContext) -> GradSteps:
     if ctx.mentions("GradScaler"):  # in every name below and in every import of one
         scaler_aliases = {name for name, target in imports.aliases.items() if is_scaler_class(target)}
         if scaler_aliases:
-            out.scaler_mentions.extend(ctx.select(
-                ast.Name, lambda n: n.id in scaler_aliases and isinstance(n.ctx, ast.Load)))
-        out.scaler_mentions.extend(ctx.select(
-            ast.Attribute, lambda a: a.attr in SCALER_CLASSES and isinstance(a.ctx, ast.Load)))
+            names: list[ast.Name] = ctx.select(
+                ast.Name, lambda n: n.id in scaler_aliases and isinstance(n.ctx, ast.Load))
+            out.scaler_mentions.extend(names)
+        attrs: list[ast.Attribute] = ctx.select(
+            ast.Attribute, lambda a: a.attr in SCALER_CLASSES and isinstance(a.ctx, ast.Load))
+        out.scaler_mentions.extend(attrs)
 
     _summaries(out, helper_calls, scopes, add)
     for cls in scopes.classes.values():

@@ -42,7 +42,7 @@ def _handed_to_calls(ctx: FileContext, scopes: ScopeIndex, loaders: dict[str, li
         for a in ctx.unordered(ast.Attribute):
             text = target_text(a)
             if text in attrs:
-                mentions.append((a, text))  # type: ignore[arg-type]
+                mentions.append((a, text))
     qualify = scopes.imports.qualify
     handed: set[str] = set()
     for node, text in mentions:

@@ -46,7 +46,7 @@ def _scheduler_targets(ctx: FileContext, fn: FunctionInfo) -> set[str]:
                         out.setdefault(above, set()).update(targets)
         return out
 
-    return ctx.cached("pf470-scheduler-targets", build).get(fn.node, set())  # type: ignore[no-any-return]
+    return ctx.cached("pf470-scheduler-targets", build).get(fn.node, set())
 
 
 def _looks_like_scheduler(ctx: FileContext, text: str, fn: FunctionInfo,
