@@ -29,6 +29,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
 from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
+    accumulated_grads,
     compiled_loss_logits,
     fsdp_accumulated_grads,
     head_grad_at_backward_start,
@@ -517,6 +518,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                      "when the GPU runs short; the peak leaves them out, the interval's top "
                      "counts them")
     train_phases = ("forward", "backward", "optimizer")
+    fsdp_no_sync = False
     ph.every(train_phases, "weights", weights_gpu, pb)
     ph.every(train_phases, "lora_adapters", n_lora * adapter_bytes, pb)
     ph.every(train_phases, "optimizer_states", states / s_div, pb)
@@ -558,6 +560,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             layer_trainable = (prm.layer if full or frozen_grads
                                else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1))
             accum = fsdp_accumulated_grads(inp, prm, trainable, full, grad_bytes, comp)
+            fsdp_no_sync = bool(accum)
             if accum:
                 # no_sync: every unit's unsharded gradient is kept between syncs (forward of
                 # the next micro-batch and its backward), the running unit's among them
@@ -623,7 +626,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     version = inp.torch_before
     keeps = inp.zero_grad_keeps or (version is not None and version < (2, 0)
                                     and "zero_grad_keeps" not in inp.sources)
-    kept = grads / g_div if keeps else 0.0
+    # gradient accumulation: the gradients of micro-batches 1..k-1 are accumulated into
+    # (AccumulateGrad adds in place) and live through micro-batch k's forward and backward
+    # (terms.accumulated_grads; FSDP's unsharded no_sync gradients are charged above instead)
+    kept = grads / g_div if keeps else accumulated_grads(inp, grads / g_div, fsdp_no_sync)
     if kept:
         # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
         # model.zero_grad() then): zeroed gradients stay allocated through every phase

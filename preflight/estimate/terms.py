@@ -329,6 +329,25 @@ def fsdp_accumulated_grads(inp: EstimateInput, prm: Any, trainable: int, full: b
     return trainable * grad_bytes
 
 
+def accumulated_grads(inp: EstimateInput, grads: float, fsdp_no_sync: bool) -> float:
+    """Gradients (bytes per GPU) alive through a micro-batch's forward and backward under
+    gradient accumulation: 0 without it.
+
+    With ``grad_accum`` > 1 the optimizer steps once every ``grad_accum`` micro-batches and
+    ``zero_grad`` runs only then: micro-batch k > 1 starts with the gradients of the earlier
+    ones in ``param.grad`` (torch's ``AccumulateGrad`` adds the new gradient into it in place),
+    and they stay through its forward and its whole backward. The step's peak is then on
+    such a micro-batch: every gradient next to the saved activations at backward's start.
+    What is kept is what the optimizer phase reads (``grads``: sharded under ZeRO-2/3 and FSDP,
+    none when offloaded to host memory). FSDP with ``no_sync`` keeps unsharded gradients
+    instead (:func:`fsdp_accumulated_grads`, charged there), and a step inside backward
+    (``optimizer_in_backward``) has no accumulation to keep.
+    """
+    if inp.mode != "train" or inp.grad_accum <= 1 or fsdp_no_sync or inp.optimizer_in_backward:
+        return 0.0
+    return grads
+
+
 def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]:
     """Facts the input does not know that change the peak, each as (the other value, why).
 
