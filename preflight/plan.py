@@ -157,6 +157,12 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("dist.offload_optimizer", "str", "Where optimizer state is offloaded.", enum=_OFFLOAD),
     FieldSpec("memory.gradient_checkpointing", "bool", "Activation (gradient) checkpointing enabled."),
     FieldSpec("compile.enabled", "bool", "torch.compile applied to the model."),
+    FieldSpec("compile.loss_inside", "bool",
+              "The LM loss runs inside the compiled region: the compiled module computes and "
+              "returns the loss (labels passed to it), or the loss function is compiled too "
+              "(torchtune's compile_loss). False: only the model is compiled "
+              "(model = torch.compile(model)) and the loss runs eagerly on the logits it "
+              "returns. Unset: unknown, estimated as the eager loss (the larger)."),
     FieldSpec("peft.method", "str", "Parameter-efficient fine-tuning method.", enum=("lora", "dora", "none")),
     FieldSpec("peft.rank", "int", "LoRA rank r.", minimum=1),
     FieldSpec("peft.target_modules", "list[str]", "Module names the adapters are attached to."),

@@ -6,6 +6,13 @@ held-out set"), each term recomputed by hand; the rows are in-sample for these f
    ``gelu_pytorch_tanh`` is torch's one-kernel ``F.gelu(approximate="tanh")`` (2 MLP-width
    tensors), ``gelu_new`` the Python formula (5). Measured on transformers' ``GPT2MLP`` by
    ``calibration/mlp_act_saved.py``.
+2. ``compiled`` no longer means "the loss is compiled too": ``model = torch.compile(model)``
+   with ``F.cross_entropy`` on the returned logits keeps the eager loss's logits copies. Where
+   the loss runs is its own fact (``compiled_loss``, plan ``compile.loss_inside``); unknown is
+   estimated eager (the larger) with the interval covering the compiled loss; torchtune's
+   recipes compile the loss with the model.
+3. With gradient accumulation the earlier micro-batches' gradients live through the next
+   forward and backward (``terms.accumulated_grads``).
 """
 
 from __future__ import annotations
@@ -15,9 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from preflight.estimate import constants as C
+from preflight.estimate import EstimateInput, estimate
 from preflight.estimate import activations as A
+from preflight.estimate import constants as C
 from preflight.estimate.arch import from_hf_config
+from preflight.estimate.terms import loss_compiled, unknown_alternatives
 
 ROOT = Path(__file__).resolve().parents[1]
 H, INTER, TOKENS = 768, 3072, 8 * 1024
@@ -97,3 +106,117 @@ def test_unchanged_twins():
     frozen_new = layer_saved(gpt2(), train=False)
     frozen_tanh = layer_saved(gpt2(activation_function="gelu_pytorch_tanh"), train=False)
     assert frozen_new - frozen_tanh == 3 * INTER * 2 * TOKENS
+
+
+# ------------------------------------------------------------------ 2. where the compile applies
+
+def scratch_gpt2(**changes):
+    # LLMs-from-scratch step 9: bf16, SDPA, vocabulary 50,304, 8 x 1,024 tokens, its own
+    # F.cross_entropy on the logits (no upcast), torch.compile(model)
+    base = dict(arch=gpt2(activation_function="gelu_pytorch_tanh", vocab_size=50304),
+                mode="train", precision="bf16", optimizer="adamw-fused", attention="sdpa",
+                micro_batch=8, seq_len=1024, dropout=0.1, torch_version="2.6",
+                loss_in_logits_dtype=True, padding="max_length")
+    base.update(changes)
+    return EstimateInput(**base)
+
+
+TV = 8 * 1024 * 50304   # logits elements
+
+
+def test_model_compiled_loss_eager_holds_the_eager_loss_tensors():
+    eager = estimate(scratch_gpt2(compiled=False))
+    outside = estimate(scratch_gpt2(compiled=True, compiled_loss=False))
+    assert outside.phases == eager.phases and outside.peak_bytes == eager.peak_bytes
+    # forward: the bf16 logits, the flattened copy the loss reads and log_softmax's bf16
+    # output (3 x 2 B); backward's start: the saved output and two gradients (3 x 2 B)
+    assert outside.phases["forward"]["logits_loss"] == 3 * 2 * TV
+
+
+def test_loss_inside_the_compiled_region_keeps_logits_and_logsumexp():
+    inside = estimate(scratch_gpt2(compiled=True, compiled_loss=True))
+    # inductor's fused cross-entropy: the bf16 logits and a fp32 logsumexp per token
+    assert inside.phases["forward"]["logits_loss"] == 2 * TV + 4 * 8 * 1024
+    eager = estimate(scratch_gpt2(compiled=True, compiled_loss=False))
+    assert inside.peak_bytes < eager.peak_bytes
+
+
+def test_unknown_is_the_eager_loss_and_the_interval_covers_the_compiled_one():
+    unknown = estimate(scratch_gpt2(compiled=True))
+    eager = estimate(scratch_gpt2(compiled=True, compiled_loss=False))
+    inside = estimate(scratch_gpt2(compiled=True, compiled_loss=True))
+    assert unknown.peak_bytes == eager.peak_bytes
+    assert unknown.interval_bytes[0] <= inside.interval_bytes[0]
+    assert any("compiled region" in n for n in unknown.notes)
+    assert tuple(c for c, _ in unknown_alternatives(
+        scratch_gpt2(compiled=True)) if "compiled_loss" in c) == ({"compiled_loss": True}, )
+
+
+def test_unchanged_twins_for_the_compiled_loss():
+    # torchtune compiles the loss with the model (recipes: training.compile_loss): inside
+    assert loss_compiled(scratch_gpt2(compiled=True, model_impl="torchtune")) is True
+    assert loss_compiled(scratch_gpt2(compiled=False, compiled_loss=True)) is False
+    assert not [c for c, _ in unknown_alternatives(scratch_gpt2(compiled=True, model_impl="torchtune"))
+                if "compiled_loss" in c]
+    # a job said to compile its loss is estimated as before this change
+    said = estimate(scratch_gpt2(compiled=True, compiled_loss=True))
+    tt = estimate(scratch_gpt2(compiled=True, model_impl="torchtune"))
+    assert said.phases["forward"]["logits_loss"] == tt.phases["forward"]["logits_loss"]
+
+
+def test_the_plan_fact_reaches_the_input():
+    from preflight.estimate.inputs import input_from_plan
+    from preflight.plan import FIELDS
+
+    assert "compile.loss_inside" in FIELDS
+    assert "compiled_loss" in EstimateInput.__dataclass_fields__
+    assert input_from_plan(None).compiled_loss is None
+
+
+# ------------------------------------------------------------------ 3. accumulated gradients
+
+VIT = {"model_type": "vit", "architectures": ["ViTForImageClassification"], "hidden_size": 1024,
+       "num_hidden_layers": 24, "num_attention_heads": 16, "intermediate_size": 4096,
+       "image_size": 224, "patch_size": 16, "num_channels": 3, "qkv_bias": True,
+       "hidden_act": "gelu", "hidden_dropout_prob": 0.0, "attention_probs_dropout_prob": 0.0,
+       "layer_norm_eps": 1e-06, "num_labels": 10}
+
+
+def vit(**changes):
+    # held-out-8's ViT-L/16 SGD row: bf16-true, micro-batch 4 x 4 accumulation
+    base = dict(arch=from_hf_config(VIT, name="vit-l16"), mode="train", precision="bf16",
+                optimizer="sgd", micro_batch=4, image_size=224, attention="sdpa",
+                torch_version="2.1", dropout=0.0, grad_accum=4)
+    base.update(changes)
+    return EstimateInput(**base)
+
+
+def test_accumulated_gradients_live_through_forward_and_backward():
+    est = estimate(vit())
+    grads = 2 * est.params_total                       # bf16 gradients of every weight
+    assert est.phases["optimizer"]["gradients"] == grads
+    assert est.phases["forward"]["gradients"] == grads
+    assert est.phases["backward"]["gradients"] == grads
+    one = estimate(vit(grad_accum=1))
+    assert "gradients" not in one.phases["forward"]
+    # the SGD row's peak (backward's start) gains them: 0.57 GiB of bf16 gradients
+    assert round(grads / 2**30, 3) == 0.565
+    assert est.phases["forward"]["activations"] == one.phases["forward"]["activations"]
+
+
+def test_accumulation_twins():
+    # no accumulation: unchanged; zero_grad keeping them: the same term, not twice
+    keeps = estimate(vit(grad_accum=4, zero_grad_keeps=True))
+    assert keeps.phases["forward"]["gradients"] == estimate(vit()).phases["forward"]["gradients"]
+    # a step inside backward keeps nothing across micro-batches
+    assert "gradients" not in estimate(vit(optimizer_in_backward=True)).phases["forward"]
+    # FSDP with no_sync: the unsharded gradients only (charged by fsdp_accumulated_grads)
+    fsdp = dict(fsdp="full", world_size=4, precision="fp32", optimizer="adamw")
+    nosync = estimate(vit(fsdp_unsharded_accum=True, **fsdp))
+    assert nosync.phases["forward"]["gradients"] == 4 * nosync.params_total
+    # FSDP without no_sync: the sharded gradients accumulate (a quarter each)
+    synced = estimate(vit(fsdp_unsharded_accum=False, **fsdp))
+    assert synced.phases["forward"]["gradients"] == synced.phases["optimizer"]["gradients"]
+    # LoRA: the adapters' fp32 gradients, not the base model's
+    lora = estimate(vit(lora_r=8, lora_targets=("query", "value")))
+    assert lora.phases["forward"]["gradients"] == 4 * lora.params_trainable

@@ -27,9 +27,9 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
     lora_targets,
 )
 from preflight.estimate.terms import (
+    accumulated_grads,
     attention_kernel,
     chunked_or_fused_logits,
-    accumulated_grads,
     compiled_loss_logits,
     fsdp_accumulated_grads,
     head_grad_at_backward_start,
@@ -37,6 +37,7 @@ from preflight.estimate.terms import (
     hf_loss_backward_bytes,
     hf_loss_forward_bytes,
     logits_reduction_loss,
+    loss_compiled,
     optimizer_temporaries,
     paged_state_bytes,
     sdpa_output_copied,
@@ -758,10 +759,12 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         if inp.loss == "logits":
             out.update(logits_reduction_loss(hf_logits_bytes(inp, d), tv))
             return out
-        if inp.loss == "fused" or (inp.loss == "chunked" and not inp.compiled):
+        # (a compiled model whose loss runs eagerly on its logits: the eager loss below)
+        compiled = loss_compiled(inp)
+        if inp.loss == "fused" or (inp.loss == "chunked" and not compiled):
             out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
             return out
-        if inp.compiled:
+        if compiled:
             out.update(compiled_loss_logits(inp, d, tv, logit_tokens))
             notes.append("torch.compile: the loss's fp32 upcast and log-softmax fuse into one "
                          "kernel; its backward keeps the 16-bit logits and a logsumexp per token")

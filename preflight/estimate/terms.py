@@ -365,12 +365,16 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"fsdp_frozen_grads": True},
                     "not known whether FSDP keeps gradients for frozen weights (use_orig_params, "
                     "adapters and base in one unit)"))
+    if train and loss_compiled(inp) is None and bool(getattr(inp.arch, "vocab_size", None)):
+        out.append(({"compiled_loss": True},
+                    "not known whether the loss runs inside the compiled region (estimated "
+                    "eager: torch.compile(model) leaves a loss computed on its logits eager)"))
     if inp.mode == "generate" and inp.legacy_kv_cache is None:
         out.append(({"transformers_version": "4.41"},
                     "transformers version not known: before 4.42 generate keeps the previous "
                     "step's whole KV cache while building the next"))
     if (train and inp.transformers_version is None and inp.model_impl == "transformers"
-            and inp.loss == "standard" and not inp.compiled):
+            and inp.loss == "standard" and not loss_compiled(inp)):
         out.append(({"transformers_version": "4.48"},
                     "transformers version not known: 4.46 to 4.48 keep one more fp32 copy of the "
                     "logits (the shifted logits) during the loss"))
@@ -388,6 +392,21 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
     return out
+
+
+def loss_compiled(inp: EstimateInput) -> Optional[bool]:
+    """Whether the LM loss runs inside a compiled region: False when nothing is compiled;
+    the job's own fact (``compiled_loss``, plan ``compile.loss_inside``) when known;
+    torchtune's recipes compile the loss whenever they compile the model (``if
+    self._compile: training.compile_loss(self._loss_fn)``, every recipe); otherwise None
+    (unknown: ``torch.compile(model)`` alone leaves a loss computed on its output eager)."""
+    if not inp.compiled:
+        return False
+    if inp.compiled_loss is not None:
+        return bool(inp.compiled_loss)
+    if inp.model_impl == "torchtune":
+        return True
+    return None
 
 
 def compiled_loss_logits(inp: EstimateInput, d: Any, tv: float, tokens: float) -> dict[str, float]:
