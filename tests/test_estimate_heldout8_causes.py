@@ -220,3 +220,128 @@ def test_accumulation_twins():
     # LoRA: the adapters' fp32 gradients, not the base model's
     lora = estimate(vit(lora_r=8, lora_targets=("query", "value")))
     assert lora.phases["forward"]["gradients"] == 4 * lora.params_trainable
+
+
+# ------------------------------------------------------------------ the plan facts, read from code
+
+def plan_of(tmp_path, code, name="train.py"):
+    import textwrap
+
+    from preflight.audit import build_plan
+
+    (tmp_path / name).write_text(textwrap.dedent(code), encoding="utf-8")
+    plan, project = build_plan([tmp_path / name], [], root=tmp_path, argv=(), strict=True)
+    assert project.errors == []
+    return plan
+
+
+SCRATCH_LOOP = """\
+    import torch
+    import torch.nn.functional as F
+    from gpt import GPTModel
+
+    model = GPTModel(cfg).to("cuda")
+    model = torch.compile(model)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-4, fused=True)
+
+
+    def calc_loss_batch(input_batch, target_batch, model):
+        logits = model(input_batch)
+        return F.cross_entropy(logits.flatten(0, 1), target_batch.flatten())
+
+
+    for x, y in loader:
+        calc_loss_batch(x, y, model).backward()
+        optimizer.step()
+"""
+
+
+def test_must_fire_loss_computed_outside_the_compiled_model(tmp_path):
+    # LLMs-from-scratch ch05/10 01_opt_single_gpu.py's shape: compile the model, loss outside
+    plan = plan_of(tmp_path, SCRATCH_LOOP)
+    fact = plan.resolve("compile.loss_inside")
+    assert fact.value is False and fact.source.line == 12 and fact.confidence == "medium"
+    assert plan.value("compile.enabled") is True
+    from preflight.estimate.inputs import input_from_plan
+
+    assert input_from_plan(plan).compiled_loss is False
+
+
+def test_must_fire_a_compiled_loss_function(tmp_path):
+    plan = plan_of(tmp_path, """\
+        import torch
+        import torch.nn as nn
+
+        model = build()
+        loss_fn = torch.compile(nn.CrossEntropyLoss())
+        for x, y in loader:
+            loss_fn(model(x), y).backward()
+    """)
+    fact = plan.resolve("compile.loss_inside")
+    assert fact.value is True and fact.source.line == 5
+
+
+def test_silent_when_the_model_returns_its_own_loss(tmp_path):
+    # nanoGPT: F.cross_entropy inside GPT.forward, logits, loss = model(X, Y): not read
+    plan = plan_of(tmp_path, """\
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+        class GPT(nn.Module):
+            def forward(self, idx, targets):
+                logits = self.lm_head(self.blocks(idx))
+                return logits, F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+
+        model = GPT()
+        model = torch.compile(model)
+        for X, Y in loader:
+            logits, loss = model(X, Y)
+            loss.backward()
+    """)
+    assert plan.value("compile.enabled") is True
+    assert plan.resolve("compile.loss_inside") is None
+
+
+def test_silent_without_compile(tmp_path):
+    plan = plan_of(tmp_path, SCRATCH_LOOP.replace("    model = torch.compile(model)\n", ""))
+    assert plan.resolve("compile.loss_inside") is None
+
+
+def test_must_fire_activation_set_by_from_pretrained(tmp_path):
+    plan = plan_of(tmp_path, """\
+        from transformers import AutoModelForCausalLM
+
+        model = AutoModelForCausalLM.from_pretrained("gpt2", activation_function="gelu_pytorch_tanh")
+    """)
+    fact = plan.resolve("model.activation_function")
+    assert fact.value == "gelu_pytorch_tanh" and fact.source.line == 3
+    from preflight.estimate.inputs import input_from_plan
+
+    inp = input_from_plan(plan, arch=gpt2())
+    assert inp.mlp_act == "gelu_pytorch_tanh"
+    # the job's activation wins over the config's gelu_new: 3 MLP-width tensors fewer
+    kw = dict(micro_batch=8, seq_len=1024, precision="bf16", dropout=0.1)
+    said = estimate(EstimateInput(arch=gpt2(), mlp_act="gelu_pytorch_tanh", **kw))
+    config = estimate(EstimateInput(arch=gpt2(activation_function="gelu_pytorch_tanh"), **kw))
+    default = estimate(EstimateInput(arch=gpt2(), **kw))
+    assert said.phases["forward"]["activations"] == config.phases["forward"]["activations"]
+    assert default.phases["forward"]["activations"] - said.phases["forward"]["activations"] \
+        == 12 * 3 * INTER * 2 * TOKENS
+
+
+def test_must_fire_activation_in_a_config_call_and_silent_twins(tmp_path):
+    plan = plan_of(tmp_path, """\
+        from transformers import GPT2Config, GPT2LMHeadModel, LoraConfig
+
+        cfg = GPT2Config(n_layer=12, activation_function="relu")
+        model = GPT2LMHeadModel(cfg)
+    """)
+    assert plan.value("model.activation_function") == "relu"
+    silent = plan_of(tmp_path, """\
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        tok = AutoTokenizer.from_pretrained("gpt2", hidden_act="x")
+        model = AutoModelForCausalLM.from_pretrained("gpt2")
+    """, name="other.py")
+    assert silent.resolve("model.activation_function") is None

@@ -680,6 +680,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                        targets: tuple[str, ...], notes: list[str]) -> dict[str, float]:
     b = inp.micro_batch
     family = arch.family
+    if inp.mlp_act and getattr(arch, "extra", None) is not None:
+        # the activation the job builds the model with (from_pretrained(activation_function=))
+        arch = replace(arch, extra={**arch.extra, "mlp_act": str(inp.mlp_act).lower()})
     out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
            "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0}
     if family == "cnn":
