@@ -249,8 +249,10 @@ class _ScriptPass:
             name = site.name or ""
             cls = name.rsplit(".", 2)[-2] if name.endswith(".from_pretrained") else ""
             model = bool(cls) and bool(_MODEL_CLASS.match(cls)) and not _NOT_MODEL.search(cls)
-            config = (site.last or "").endswith("Config") and not cls and (site.last or "") not in (
-                "LoraConfig", "BitsAndBytesConfig", "GenerationConfig", "TrainingArguments")
+            # a config class called, or loaded (AutoConfig.from_pretrained(..., activation_function=))
+            config_cls = cls or (site.last or "")
+            config = config_cls.endswith("Config") and config_cls not in (
+                "LoraConfig", "BitsAndBytesConfig", "GenerationConfig", "PeftConfig")
             if not (model or config) or self.idx.runs(site) is False:
                 continue
             for key in ("activation_function", "hidden_act"):

@@ -338,6 +338,13 @@ def test_must_fire_activation_in_a_config_call_and_silent_twins(tmp_path):
         model = GPT2LMHeadModel(cfg)
     """)
     assert plan.value("model.activation_function") == "relu"
+    loaded = plan_of(tmp_path, """\
+        from transformers import AutoConfig, AutoModelForCausalLM
+
+        cfg = AutoConfig.from_pretrained("gpt2", activation_function="gelu_pytorch_tanh")
+        model = AutoModelForCausalLM.from_config(cfg)
+    """, name="loaded.py")
+    assert loaded.resolve("model.activation_function").source.line == 3
     silent = plan_of(tmp_path, """\
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
