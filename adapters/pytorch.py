@@ -725,6 +725,7 @@ class _ScriptPass:
                                       "uncompiled (not read as compile)")
                     continue
                 self.add("compile.enabled", True, self.src(site.call, f"{site.label}(...)"), self.conf(site))
+                self.compile_scope(site)
             elif _method(site) in ("no_sync", "no_backward_sync"):
                 # gradient accumulation without the sync: under FSDP every unit keeps its
                 # unsharded gradient until the sync step (Fabric: no_backward_sync(model,
@@ -735,6 +736,50 @@ class _ScriptPass:
                 self.add("dist.fsdp_unsharded_grad_accum", True,
                          self.src(site.call, f"{site.label}(...): gradients accumulate without the sync"),
                          self.conf(site))
+
+    def compile_scope(self, site: CallSite) -> None:
+        """``compile.loss_inside``: whether the loss runs inside the compiled region. True when
+        what ``torch.compile`` takes is a loss (``torch.compile(loss_fn)``,
+        ``torch.compile(nn.CrossEntropyLoss())``, ``torch.compile(F.cross_entropy)``); False
+        when a model is compiled and the script computes a cross-entropy itself outside any
+        module's ``forward`` (``model = torch.compile(model)`` then ``F.cross_entropy(logits,
+        targets)``: the loss runs eagerly on the logits the compiled model returns; medium, a
+        loss on another output cannot be told apart). Nothing otherwise (a model that returns
+        its own loss, ``model(X, Y)`` or ``labels=``, is not read: unknown)."""
+        if "compile.loss_inside" in self.plan_fields():
+            arg = site.arg(0, "model")
+            target = arg.func if isinstance(arg, ast.Call) else arg
+            text = (dotted_name(target) if target is not None else None) or ""
+            if site.qualified == "torch.compile" and re.search(r"loss|cross_entropy", text, re.I):
+                self.add("compile.loss_inside", True,
+                         self.src(site.call, f"{site.label}({text}): the loss is compiled"), self.conf(site))
+                return
+            if site.qualified != "torch.compile" and not self.is_model_receiver(site):
+                return
+            if site.qualified == "torch.compile" and arg is not None and not self.is_model_arg(arg):
+                return
+            for other in self.calls:
+                q = other.qualified or ""
+                if q not in ("torch.nn.functional.cross_entropy", "torch.nn.CrossEntropyLoss"):
+                    continue
+                if other.klass is not None and other.function == "forward":
+                    continue   # the model's own loss, inside what is compiled
+                self.add("compile.loss_inside", False,
+                         self.src(other.call, f"{other.label}(...) computes the loss outside the "
+                                  f"compiled model ({site.label} at line {site.line}): eager"), "medium")
+                return
+
+    def is_model_arg(self, arg: ast.expr) -> bool:
+        """The expression ``torch.compile`` takes names a model (not a function or a loss)."""
+        text = dotted_name(arg) or ""
+        last = text.rsplit(".", 1)[-1].lower()
+        return text in self.model_names or "model" in last or last in ("net", "network")
+
+    @staticmethod
+    def plan_fields() -> Any:
+        from preflight.plan import FIELDS
+
+        return FIELDS
 
     def peft_and_task(self) -> None:
         peft_found = False

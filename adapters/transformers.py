@@ -108,6 +108,7 @@ class _ScriptPass:
         args.run()
         self.models()
         self.use_cache()
+        self.activation()
         self.peft()
         self.trainers(args.trl_used)
         self.generation()
@@ -236,6 +237,32 @@ class _ScriptPass:
                     self.add("model.use_cache", False,
                              self.src(node, f"{ast.unparse(target)} = False", key="use_cache"), "high")
                     return
+
+    def activation(self) -> None:
+        """``model.activation_function``: the MLP activation the script builds the model with,
+        ``from_pretrained(..., activation_function="gelu_pytorch_tanh")`` (or ``hidden_act=``) on
+        a model class, or a config class called with it (``GPT2Config(activation_function=...)``,
+        which the model is then built from). A string literal or a name bound to one only."""
+        if "model.activation_function" not in FIELDS:
+            return
+        for site in self.calls:
+            name = site.name or ""
+            cls = name.rsplit(".", 2)[-2] if name.endswith(".from_pretrained") else ""
+            model = bool(cls) and bool(_MODEL_CLASS.match(cls)) and not _NOT_MODEL.search(cls)
+            # a config class called, or loaded (AutoConfig.from_pretrained(..., activation_function=))
+            config_cls = cls or (site.last or "")
+            config = config_cls.endswith("Config") and config_cls not in (
+                "LoraConfig", "BitsAndBytesConfig", "GenerationConfig", "PeftConfig")
+            if not (model or config) or self.idx.runs(site) is False:
+                continue
+            for key in ("activation_function", "hidden_act"):
+                found = self.idx.resolve(site.kwarg(key))
+                if found is None or not isinstance(found.value, str):
+                    continue
+                self.add("model.activation_function", found.value.lower(),
+                         self.src(site.call, f"{site.label}({key}={found.value!r})", key=key),
+                         self.conf(site))
+                return
 
     def loads_non_fp32(self) -> bool:
         """A from_pretrained in the script loads 16-bit, "auto" or quantized weights (or,

@@ -157,6 +157,18 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("dist.offload_optimizer", "str", "Where optimizer state is offloaded.", enum=_OFFLOAD),
     FieldSpec("memory.gradient_checkpointing", "bool", "Activation (gradient) checkpointing enabled."),
     FieldSpec("compile.enabled", "bool", "torch.compile applied to the model."),
+    FieldSpec("model.activation_function", "str",
+              "The MLP activation the job builds the model with, when it sets one apart from the "
+              "checkpoint's config (transformers' ACT2FN name: from_pretrained(..., "
+              "activation_function=...) or hidden_act=, or a config class called with it): what "
+              "the MLP keeps for backward follows it (gelu_new's Python formula keeps five "
+              "MLP-width tensors, torch's gelu two)."),
+    FieldSpec("compile.loss_inside", "bool",
+              "The LM loss runs inside the compiled region: the compiled module computes and "
+              "returns the loss (labels passed to it), or the loss function is compiled too "
+              "(torchtune's compile_loss). False: only the model is compiled "
+              "(model = torch.compile(model)) and the loss runs eagerly on the logits it "
+              "returns. Unset: unknown, estimated as the eager loss (the larger)."),
     FieldSpec("peft.method", "str", "Parameter-efficient fine-tuning method.", enum=("lora", "dora", "none")),
     FieldSpec("peft.rank", "int", "LoRA rank r.", minimum=1),
     FieldSpec("peft.target_modules", "list[str]", "Module names the adapters are attached to."),

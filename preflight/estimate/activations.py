@@ -62,9 +62,11 @@ def _dropout(arch: Any, override: Optional[float]) -> float:
             "t5": 0.1, "mt5": 0.1, "bart": 0.1, "whisper": 0.0}.get(arch.model_type, 0.0)
 
 
-#: Models whose GELU is the tanh formula written out in Python (``gelu_new``): autograd
-#: keeps its input, tanh output, 0.5*x and 1+tanh besides the result. Other models use it when
-#: their config names it (``hidden_act: gelu_new``, ALBERT's default): ``arch.extra["mlp_act"]``.
+#: Models whose GELU is, by their config class's default, the tanh formula written out in
+#: Python (``gelu_new``): autograd keeps its input, tanh output, 0.5*x and 1+tanh besides the
+#: result. Used only when the config names no activation: the name it gives
+#: (``activation_function: gelu_pytorch_tanh``, ``hidden_act: gelu_new``, ALBERT's default)
+#: is ``arch.extra["mlp_act"]`` and decides (``constants.MLP_ACT_SAVED``).
 _PY_GELU = {"gpt2", "phi", "gptj", "codegen"}
 #: transformers' ACT2FN names of that formula (activations.py: ``NewGELUActivation``)
 _PY_GELU_ACTS = {"gelu_new"}
@@ -282,9 +284,16 @@ def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[s
     # (an implementation that calls torch's gelu(approximate="tanh"), as litgpt's GptNeoxMLP
     # does for every model, keeps fc's output and the gelu output, where transformers'
     # Python-level gelu_new keeps five tensors)
+    # the activation the config names (``activation_function`` / ``hidden_act``, read by the
+    # config readers into ``mlp_act``) decides; a model type's own default when it names none
     act = str((getattr(arch, "extra", {}) or {}).get("mlp_act") or "")
-    py_gelu = (arch.model_type in _PY_GELU or act in _PY_GELU_ACTS) and not fused_gelu
-    plain = C.PY_GELU_MLP_SAVED if py_gelu else C.PLAIN_MLP_SAVED
+    if fused_gelu:
+        plain = C.PLAIN_MLP_SAVED
+    elif act in C.MLP_ACT_SAVED:
+        plain = C.MLP_ACT_SAVED[act]
+    else:
+        py_gelu = arch.model_type in _PY_GELU or act in _PY_GELU_ACTS
+        plain = C.PY_GELU_MLP_SAVED if py_gelu else C.PLAIN_MLP_SAVED
     return width * ec * (plain - (0 if down_saved else 1))
 
 

@@ -38,6 +38,16 @@ def decoder_knobs(mt: str, cfg: Any) -> Dict[str, Any]:
     if mt == "gpt2":
         k.update(qkv_bias=True, o_bias=True, mlp_bias=True, norm="layer",
                  learned_positions=cfg.integer("n_positions", "max_position_embeddings"))
+    # the plain MLP's activation as the config names it (transformers' ACT2FN key); the config
+    # classes' defaults: GPT2/GPTJ/CodeGen ``activation_function="gelu_new"``, GPTBigCode
+    # ``"gelu_pytorch_tanh"``, Phi ``hidden_act="gelu_new"``
+    act_key, act_default = {"gpt2": ("activation_function", "gelu_new"),
+                            "gptj": ("activation_function", "gelu_new"),
+                            "codegen": ("activation_function", "gelu_new"),
+                            "gpt_bigcode": ("activation_function", "gelu_pytorch_tanh"),
+                            "phi": ("hidden_act", "gelu_new")}.get(mt, ("", ""))
+    if act_key:
+        k["mlp_act"] = str(cfg.raw(act_key, default=act_default) or act_default).lower()
     if mt == "bloom":
         # fused query_key_value and every Linear with bias, two LayerNorms per block and one
         # after the word embeddings (word_embeddings_layernorm)

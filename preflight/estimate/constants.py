@@ -179,6 +179,20 @@ RELU_MLP_SAVED = 1.0
 #: GPT-2's ``gelu_new`` is the tanh formula in Python ops: input, tanh, 0.5*x, 1+tanh,
 #: output (gpt2-* cases).
 PY_GELU_MLP_SAVED = 5.0
+#: A plain MLP's saved tensors by transformers' activation name (``ACT2FN[name]``), per
+#: token, in MLP-width tensors, with the down projection training (one fewer when it is
+#: frozen: it then does not keep the activation's output). Measured on transformers' own
+#: ``GPT2MLP`` (5.24.0, torch 2.13, fp32 and bf16 alike) by ``calibration/mlp_act_saved.py``
+#: (``calibration/data/mlp_act_saved.json``). torch's one-kernel activations
+#: (``F.gelu`` exact or ``approximate="tanh"``: ``gelu``, ``gelu_pytorch_tanh``; ``F.silu``)
+#: keep their input (fc's output) and the down projection their output: 2. The formulas
+#: written in Python ops keep their intermediates: ``gelu_new`` / ``gelu_python_tanh`` /
+#: ``gelu_accurate`` 5 (input, tanh, 0.5*x, 1+tanh, output), ``gelu_python`` 4, ``quick_gelu``
+#: 3 (input, sigmoid, output), ``gelu_fast`` 8. ReLU keeps its output only: 1
+#: (``RELU_MLP_SAVED``, also with the down projection frozen).
+MLP_ACT_SAVED = {"gelu": 2.0, "gelu_pytorch_tanh": 2.0, "silu": 2.0, "swish": 2.0,
+                 "gelu_new": 5.0, "gelu_python_tanh": 5.0, "gelu_accurate": 5.0,
+                 "gelu_python": 4.0, "quick_gelu": 3.0, "gelu_fast": 8.0}
 #: MoE routing per token and chosen expert: int64 indices (3 x 8), fp32 weights (3 x 4)
 #: and a 4-byte score, as transformers' grouped-experts Mixtral/Qwen-MoE keep them
 #: (mixtral-*, qwen2_moe-* cases).

@@ -96,6 +96,14 @@ class EstimateInput:
     # init, FSDP cpu_ram_efficient_loading); None: unknown (estimated as host)
     load_placement: Optional[str] = None
     compiled: Optional[bool] = None                   # torch.compile on the model (plan compile.enabled)
+    # the LM loss runs inside a compiled region (the compiled module returns the loss, or the
+    # loss function is compiled too: torchtune's compile_loss); False: only the model is
+    # compiled and the loss runs eagerly on the logits it returns; None: unknown (estimated
+    # eagerly, the larger; the interval covers the compiled loss). See terms.loss_compiled
+    compiled_loss: Optional[bool] = None
+    # the plain MLP's activation (transformers' ACT2FN name) when the job sets it apart from the
+    # config (plan model.activation_function); None: the config's own
+    mlp_act: Optional[str] = None
     model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
     # "4.41.2": generate's KV cache (legacy tuples before 4.42) and the LM loss's logits copies; None: unknown
     transformers_version: Optional[str] = None
@@ -357,6 +365,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
+             ("compiled_loss", "compile.loss_inside"),
+             ("mlp_act", "model.activation_function"),
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"))

@@ -27,6 +27,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
     lora_targets,
 )
 from preflight.estimate.terms import (
+    accumulated_grads,
     attention_kernel,
     chunked_or_fused_logits,
     compiled_loss_logits,
@@ -36,6 +37,7 @@ from preflight.estimate.terms import (
     hf_loss_backward_bytes,
     hf_loss_forward_bytes,
     logits_reduction_loss,
+    loss_compiled,
     optimizer_temporaries,
     paged_state_bytes,
     sdpa_output_copied,
@@ -545,6 +547,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                      "when the GPU runs short; the peak leaves them out, the interval's top "
                      "counts them")
     train_phases = ("forward", "backward", "optimizer")
+    fsdp_no_sync = False
     ph.every(train_phases, "weights", weights_gpu, pb)
     ph.every(train_phases, "lora_adapters", n_lora * adapter_bytes, pb)
     ph.every(train_phases, "optimizer_states", states / s_div, pb)
@@ -586,6 +589,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             layer_trainable = (prm.layer if full or frozen_grads
                                else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1))
             accum = fsdp_accumulated_grads(inp, prm, trainable, full, grad_bytes, comp)
+            fsdp_no_sync = bool(accum)
             if accum:
                 # no_sync: every unit's unsharded gradient is kept between syncs (forward of
                 # the next micro-batch and its backward), the running unit's among them
@@ -651,7 +655,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     version = inp.torch_before
     keeps = inp.zero_grad_keeps or (version is not None and version < (2, 0)
                                     and "zero_grad_keeps" not in inp.sources)
-    kept = grads / g_div if keeps else 0.0
+    # gradient accumulation: the gradients of micro-batches 1..k-1 are accumulated into
+    # (AccumulateGrad adds in place) and live through micro-batch k's forward and backward
+    # (terms.accumulated_grads; FSDP's unsharded no_sync gradients are charged above instead)
+    kept = grads / g_div if keeps else accumulated_grads(inp, grads / g_div, fsdp_no_sync)
     if kept:
         # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
         # model.zero_grad() then): zeroed gradients stay allocated through every phase
@@ -701,6 +708,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                        targets: tuple[str, ...], notes: list[str]) -> dict[str, float]:
     b = inp.micro_batch
     family = arch.family
+    if inp.mlp_act and getattr(arch, "extra", None) is not None:
+        # the activation the job builds the model with (from_pretrained(activation_function=))
+        arch = replace(arch, extra={**arch.extra, "mlp_act": str(inp.mlp_act).lower()})
     out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
            "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0}
     if family == "cnn":
@@ -780,10 +790,12 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         if inp.loss == "logits":
             out.update(logits_reduction_loss(hf_logits_bytes(inp, d), tv))
             return out
-        if inp.loss == "fused" or (inp.loss == "chunked" and not inp.compiled):
+        # (a compiled model whose loss runs eagerly on its logits: the eager loss below)
+        compiled = loss_compiled(inp)
+        if inp.loss == "fused" or (inp.loss == "chunked" and not compiled):
             out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
             return out
-        if inp.compiled:
+        if compiled:
             out.update(compiled_loss_logits(inp, d, tv, logit_tokens))
             notes.append("torch.compile: the loss's fp32 upcast and log-softmax fuse into one "
                          "kernel; its backward keeps the 16-bit logits and a logsumexp per token")

@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.model import Estimate, estimate
-from preflight.estimate.terms import _transformers_minor
+from preflight.estimate.terms import _transformers_minor, loss_compiled
 
 VERDICTS = ("fits", "tight", "likely-oom", "oom", "unknown")
 
@@ -90,7 +90,7 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             lambda i: i.with_changes(transformers_version="4.42"))
     version = _transformers_minor(inp)
     if (train and version is not None and (4, 46) <= version < (4, 49) and inp.loss == "standard"
-            and not inp.compiled and _has_lm_logits(inp)):
+            and not loss_compiled(inp) and _has_lm_logits(inp)):
         add("loss449", 1, "upgrade transformers to 4.49 or later (the causal-LM loss no longer "
             "copies the shifted fp32 logits)", ("--transformers-version 4.49",),
             "a library upgrade: check the job's other pins",

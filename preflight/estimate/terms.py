@@ -329,6 +329,25 @@ def fsdp_accumulated_grads(inp: EstimateInput, prm: Any, trainable: int, full: b
     return trainable * grad_bytes
 
 
+def accumulated_grads(inp: EstimateInput, grads: float, fsdp_no_sync: bool) -> float:
+    """Gradients (bytes per GPU) alive through a micro-batch's forward and backward under
+    gradient accumulation: 0 without it.
+
+    With ``grad_accum`` > 1 the optimizer steps once every ``grad_accum`` micro-batches and
+    ``zero_grad`` runs only then: micro-batch k > 1 starts with the gradients of the earlier
+    ones in ``param.grad`` (torch's ``AccumulateGrad`` adds the new gradient into it in place),
+    and they stay through its forward and its whole backward. The step's peak is then on
+    such a micro-batch: every gradient next to the saved activations at backward's start.
+    What is kept is what the optimizer phase reads (``grads``: sharded under ZeRO-2/3 and FSDP,
+    none when offloaded to host memory). FSDP with ``no_sync`` keeps unsharded gradients
+    instead (:func:`fsdp_accumulated_grads`, charged there), and a step inside backward
+    (``optimizer_in_backward``) has no accumulation to keep.
+    """
+    if inp.mode != "train" or inp.grad_accum <= 1 or fsdp_no_sync or inp.optimizer_in_backward:
+        return 0.0
+    return grads
+
+
 def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]:
     """Facts the input does not know that change the peak, each as (the other value, why).
 
@@ -346,12 +365,16 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"fsdp_frozen_grads": True},
                     "not known whether FSDP keeps gradients for frozen weights (use_orig_params, "
                     "adapters and base in one unit)"))
+    if train and loss_compiled(inp) is None and bool(getattr(inp.arch, "vocab_size", None)):
+        out.append(({"compiled_loss": True},
+                    "not known whether the loss runs inside the compiled region (estimated "
+                    "eager: torch.compile(model) leaves a loss computed on its logits eager)"))
     if inp.mode == "generate" and inp.legacy_kv_cache is None:
         out.append(({"transformers_version": "4.41"},
                     "transformers version not known: before 4.42 generate keeps the previous "
                     "step's whole KV cache while building the next"))
     if (train and inp.transformers_version is None and inp.model_impl == "transformers"
-            and inp.loss == "standard" and not inp.compiled):
+            and inp.loss == "standard" and not loss_compiled(inp)):
         out.append(({"transformers_version": "4.48"},
                     "transformers version not known: 4.46 to 4.48 keep one more fp32 copy of the "
                     "logits (the shifted logits) during the loss"))
@@ -369,6 +392,21 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
     return out
+
+
+def loss_compiled(inp: EstimateInput) -> Optional[bool]:
+    """Whether the LM loss runs inside a compiled region: False when nothing is compiled;
+    the job's own fact (``compiled_loss``, plan ``compile.loss_inside``) when known;
+    torchtune's recipes compile the loss whenever they compile the model (``if
+    self._compile: training.compile_loss(self._loss_fn)``, every recipe); otherwise None
+    (unknown: ``torch.compile(model)`` alone leaves a loss computed on its output eager)."""
+    if not inp.compiled:
+        return False
+    if inp.compiled_loss is not None:
+        return bool(inp.compiled_loss)
+    if inp.model_impl == "torchtune":
+        return True
+    return None
 
 
 def compiled_loss_logits(inp: EstimateInput, d: Any, tv: float, tokens: float) -> dict[str, float]:
