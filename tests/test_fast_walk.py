@@ -275,3 +275,29 @@ top = CosineAnnealingLR(opt, 10)
     assert _scheduler_targets(ctx, by_name["main"]) == {"sched", "self.warm", "other"}
     assert _scheduler_targets(ctx, by_name["<module>"]) == {"sched", "self.warm", "other", "top"}
     assert _scheduler_targets(ctx, by_name["m"]) == {"other"}
+
+
+def test_pf422_scope_members_are_what_a_walk_of_the_function_finds_in_its_order() -> None:
+    # PF422 used to walk each function it looked at; it now reads the file's assignments and
+    # calls by their enclosing functions, ordered by depth then position, which is ast.walk's
+    # order for statements (its alias propagation depends on that order)
+    from preflight.analysis.context import FileContext
+    from preflight.rules.code.pf422_fp16_weights_with_grad_scaling import _Scope
+    from preflight.sources import SourceText, parse_python
+
+    root = Path(__file__).resolve().parents[1]
+    sources = [_FEATURES, _ORDER, _LOADER_SHAPES]
+    sources += [p.read_text(encoding="utf-8") for p in sorted((root / "preflight/analysis").glob("*.py"))[:25]]
+    sources += [p.read_text(encoding="utf-8") for p in sorted((root / "examples").rglob("*.py"))]
+    for source in sources:
+        parsed = parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python",
+                                         raw=source.encode(), text=source))
+        assert not isinstance(parsed, Exception)
+        ctx = FileContext(parsed)
+        for fn in ctx.nodes(ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+            scope = _Scope(ctx, fn)
+            walked = list(ast.walk(fn))
+            assert scope._assigns == [n for n in walked if isinstance(n, ast.Assign) and len(n.targets) == 1
+                                      and isinstance(n.targets[0], ast.Name)]
+            assert set(map(id, scope._calls)) == {id(n) for n in walked if isinstance(n, ast.Call) and isinstance(
+                n.func, ast.Attribute) and n.func.attr in ("parameters", "requires_grad_")}

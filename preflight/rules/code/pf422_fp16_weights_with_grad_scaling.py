@@ -6,10 +6,10 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.syntax import dotted_name, walk
+from preflight.analysis.syntax import dotted_name
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import kwarg
+from preflight.rules._pf4_support import calls_by_attr, kwarg
 from preflight.rules._pf414_support import (
     call_last,
     fp16_training_signals,
@@ -84,24 +84,45 @@ def _module_receiver(ctx: FileContext, receiver: ast.AST) -> bool:
 _OPTIMIZERS = frozenset({"AdamW", "Adam", "SGD", "Adafactor", "Lion", "AdamW8bit", "RMSprop"})
 
 
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+
+
+def _scope_members(ctx: FileContext) -> dict[ast.AST, tuple[list[tuple[int, ast.Assign]], list[ast.Call]]]:
+    """For every function (or lambda) of the file, the assignments in its whole subtree with
+    their depth below it, and its ``.parameters()`` / ``.requires_grad_(...)`` calls: each node's
+    ancestors read once, instead of one walk of a function per scope asked about."""
+    out: dict[ast.AST, tuple[list[tuple[int, ast.Assign]], list[ast.Call]]] = {}
+    for node in ctx.unordered(ast.Assign):
+        for depth, above in enumerate(ctx.ancestors(node), start=1):
+            if isinstance(above, _SCOPES):
+                out.setdefault(above, ([], []))[0].append((depth, node))
+    for attr in ("parameters", "requires_grad_"):
+        for call in calls_by_attr(ctx).get(attr, ()):
+            for above in ctx.ancestors(call):
+                if isinstance(above, _SCOPES):
+                    out.setdefault(above, ([], []))[1].append(call)
+    return out
+
+
 class _Scope:
     """One walk of a function for ``_trained_cast``, instead of four per ``.to(...)`` call
     (quadratic in a long training ``main``): names bound to float16, single-name assignments
     as (name, value text) and the ``.parameters()`` / ``.requires_grad_`` calls, in walk order."""
 
-    def __init__(self, scope: ast.AST) -> None:
+    def __init__(self, ctx: FileContext, scope: ast.AST) -> None:
         self.fp16_names: set[str] = set()
         self._assigns: list[ast.Assign] = []
         self._calls: list[ast.Call] = []
-        for n in walk(scope):
-            if isinstance(n, ast.Assign):
-                if is_fp16_dtype(n.value):
-                    self.fp16_names.update(t.id for t in n.targets if isinstance(t, ast.Name))
-                if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
-                    self._assigns.append(n)
-            elif isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) \
-                    and n.func.attr in ("parameters", "requires_grad_"):
-                self._calls.append(n)
+        assigns, calls = ctx.cached("pf422-scope-members", lambda: _scope_members(ctx)).get(scope, ([], []))
+        # ``ast.walk`` order: breadth first. Statements of one depth below the scope come in source
+        # order (a statement lies only in a statement list, and every list holding statements is
+        # in source order among a node's fields), so depth then position is that order.
+        for _, n in sorted(assigns, key=lambda da: (da[0], da[1].lineno, da[1].col_offset)):
+            if is_fp16_dtype(n.value):
+                self.fp16_names.update(t.id for t in n.targets if isinstance(t, ast.Name))
+            if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                self._assigns.append(n)
+        self._calls = calls  # only flags are read from them: their order does not matter
         self._texts: dict[bool, tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]] = {}
 
     def texts(self, chains_only: bool) -> tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]:
@@ -144,7 +165,7 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
         return None  # neither float16 nor a name that could be bound to it: the function is not walked
     scope = scopes.get(node)
     if scope is None:
-        scope = scopes[node] = _Scope(node)
+        scope = scopes[node] = _Scope(ctx, node)
     if not _fp16_name(ctx, dtype, scope):
         return None
     chain = dotted_name(call.func.value)  # type: ignore[attr-defined]
