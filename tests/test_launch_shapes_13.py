@@ -350,3 +350,85 @@ def test_an_assignment_under_an_unknown_test_stays_a_default_only():
         if [ -n "$SLURM_JOB_ID" ]; then NPROC=8; fi
         torchrun --nproc_per_node $NPROC train.py
         """) == [["torchrun", "--nproc_per_node", "4", "train.py"]]
+
+
+# -- 4. Lightning 1.x: Trainer(**cfg[section]) from the YAML the line names, DDPPlugin ---------
+
+VAE_RUN = textwrap.dedent("""\
+    import argparse
+    import yaml
+    from pytorch_lightning import Trainer, LightningModule
+    from pytorch_lightning.plugins import DDPPlugin
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--config', '-c', dest="filename", default='configs/vae.yaml')
+    args = parser.parse_args()
+    with open(args.filename, 'r') as file:
+        config = yaml.safe_load(file)
+
+    class Experiment(LightningModule):
+        pass
+
+    runner = Trainer(logger=None,
+                     strategy=DDPPlugin(find_unused_parameters=False),
+                     **config['trainer_params'])
+    runner.fit(Experiment())
+""")
+
+VAE_YAML = textwrap.dedent("""\
+    model_params:
+      name: 'VanillaVAE'
+
+    trainer_params:
+      gpus: [1]
+      max_epochs: 100
+""")
+
+
+def _vae(tmp_path: Path, yaml_text: str = VAE_YAML, run: str = VAE_RUN) -> None:
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "vae.yaml").write_text(yaml_text)
+    (tmp_path / "run.py").write_text(run)
+
+
+def _facts(cli, cwd: Path) -> dict:
+    res = cli("audit", "run.py", "--emit-plan", "json", "--", "-c", "configs/vae.yaml", cwd=cwd)
+    assert res.code in (0, 1), res.out + res.err
+    return json.loads(res.out)
+
+
+def test_a_trainer_built_from_a_yaml_section_reads_its_keys(cli, tmp_path):
+    """PyTorch-VAE run.py:45-54 @ AntixK/PyTorch-VAE (pytorch-lightning 1.5.6): `Trainer(...,
+    strategy=DDPPlugin(...), **config['trainer_params'])` with `gpus: [1]` in configs/vae.yaml."""
+    _vae(tmp_path)
+    plan = _facts(cli, tmp_path)
+    devices = plan["fields"]["dist.devices_per_node"][0]
+    assert devices["value"] == 1
+    assert (devices["source"]["path"], devices["source"]["line"], devices["source"]["key"]) == (
+        "configs/vae.yaml", 5, "trainer_params.gpus")
+    assert value(plan, "dist.world_size") == 1
+    assert value(plan, "dist.sharding") == "ddp"
+    assert value(plan, "batch.grad_accum") == 1  # no accumulate_grad_batches in the section: Lightning's 1
+
+
+def test_a_section_key_given_in_the_yaml_wins_over_the_default(cli, tmp_path):
+    _vae(tmp_path, VAE_YAML + "  accumulate_grad_batches: 4\n  num_nodes: 2\n")
+    plan = _facts(cli, tmp_path)
+    assert value(plan, "batch.grad_accum") == 4
+    assert value(plan, "dist.world_size") == 2
+
+
+def test_a_mapping_no_config_holds_is_not_followed_and_takes_no_defaults(cli, tmp_path):
+    _vae(tmp_path, VAE_YAML.replace("trainer_params", "trainer"))
+    plan = _facts(cli, tmp_path)
+    assert value(plan, "batch.grad_accum") is None
+    assert value(plan, "dist.world_size") is None
+    assert value(plan, "dist.sharding") == "ddp"  # the written strategy= is still read
+    assert any("arguments passed as a mapping are not followed" in n for n in plan["notes"])
+
+
+def test_a_mapping_built_by_a_call_is_not_followed(cli, tmp_path):
+    _vae(tmp_path, run=VAE_RUN.replace("**config['trainer_params']", "**dict(gpus=[0, 1])"))
+    plan = _facts(cli, tmp_path)
+    assert value(plan, "dist.devices_per_node") is None
+    assert value(plan, "batch.grad_accum") is None
