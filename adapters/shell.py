@@ -11,6 +11,15 @@ What is understood, line by line in order (nothing is executed, no command subst
 - expansion of ``$VAR``, ``${VAR}``, ``${VAR:-x}``, ``${VAR-x}``, ``${VAR:=x}``, positional
   ``$1``.. (empty unless given), ``$((a * b))`` over known integers; ``$(...)`` and backquotes
   stay unknown (the text is kept, so the launcher reads it as "set at run time");
+- ``if``/``elif``/``else`` tests over known values (``[ $fsdp -ne 0 ]``, ``[ -z "$x" ]``) decide
+  their branch; a test over anything else keeps the rule above;
+- bash arrays: ``a=( ... )`` over lines, ``a+=( ... )``, ``"${a[@]}"``/``${a[*]}``; an array whose
+  elements are not known (options appended under an unknown test) stays as written, and the
+  launch line's options are then unknown;
+- a variable set nowhere in the script before a launcher (``${OPTIONS_SAT} deepspeed ...``) is empty;
+- a GPU count by a command (``$(nvidia-smi -L | wc -l)``, jq over ``CUDA_VISIBLE_DEVICES``,
+  ``torch.cuda.device_count()``) or a node count (``scontrol show hostnames ... | wc -l``) is the
+  ``#SBATCH`` allocation's, when the directives fix it;
 - ``#SBATCH`` directives give ``$SLURM_NNODES``/``$SLURM_JOB_NUM_NODES``,
   ``$SLURM_NTASKS_PER_NODE``, ``$SLURM_NTASKS``, ``$SLURM_GPUS_ON_NODE``/``$SLURM_GPUS_PER_NODE``
   as sbatch would set them; an explicit ``--gpus-per-node`` also gives ``$GPUS_PER_NODE`` no value.
