@@ -432,3 +432,15 @@ def test_a_mapping_built_by_a_call_is_not_followed(cli, tmp_path):
     plan = _facts(cli, tmp_path)
     assert value(plan, "dist.devices_per_node") is None
     assert value(plan, "batch.grad_accum") is None
+
+
+def test_the_gate_reads_the_same_shapes_in_an_sbatch_script():
+    """The scheduler gate reads the launch through the same reader: ProLong's GPU count and
+    array reach the launch it checks against the allocation."""
+    from preflight.gate.slurm import job_from_sbatch, parse_sbatch
+
+    sj = parse_sbatch(textwrap.dedent(PROLONG), "train_sft.sh")
+    assert len(sj.launches) == 1
+    launch = sj.launches[0]
+    assert launch.line == 68 and launch.info.script == "train.py"
+    assert job_from_sbatch(sj).launch.procs_per_node == 8
