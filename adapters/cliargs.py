@@ -39,6 +39,7 @@ from preflight.adapters.cliargs_options import (
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
+from preflight.script_argv import opaque_words
 from preflight.script_index import Resolved
 from preflight.sources import ParsedPython
 
@@ -143,6 +144,7 @@ class _Pass:
         self.adapter, self.project, self.plan, self.script = adapter, project, plan, script
         self.decl = declared_options(script, project)
         self.args = project.script_args(script)
+        self.opaque = opaque_words(self.args)  # `"${args[@]}"` the launch reader could not expand
         self.cli = _cli_values(self.args, self.decl)
         self.file_values = self._parser_file()
         self.line = " ".join(project.argv)
@@ -198,6 +200,8 @@ class _Pass:
             if name in self.file_values:
                 value, source = self.file_values[name]
                 return name, value, source, "medium"
+        if self.opaque:
+            return None  # the option may be among the line's arguments not known statically
         for name in names:
             opt = self.decl.options.get(name)
             if opt is not None and opt.has_default and opt.default is not None:
@@ -278,7 +282,7 @@ class _Pass:
         from preflight.adapters.transformers_version import default_optim, find_version
 
         path = self.script.source.path
-        if path is None:
+        if path is None or self.opaque:
             return
         folder = Path(str(path)).resolve().parent
         tv = find_version("transformers", folder, self.project.root)

@@ -108,6 +108,9 @@ class _ScriptPass:
         self.plan = plan  # None while detecting
         self.idx = idx
         self.script = idx.script
+        self.mapped: dict[int, Resolved] = {}  # synthetic keyword values -> their config value
+        self.mapped_calls: list[ast.Call] = []
+        self.mapped_from: list[str] = []
         self.calls = [s for s in idx.calls if idx.runs(s) is not False]
         self.trainers = [s for s in self.calls if _is_lightning(s.qualified, "Trainer")]
         self.clis = [s for s in self.calls if _is_lightning(s.qualified, "LightningCLI")]
@@ -141,6 +144,8 @@ class _ScriptPass:
         """Add ``value`` (derived from ``resolved``) with the resolved value's true origin."""
         if resolved.kind == "cli":
             source = Source("cli", None, None, resolved.key, f"{what}: {resolved.detail}")
+        elif resolved.kind == "config":  # a key of a Trainer(**cfg[...]) section; detail: the file
+            source = Source("config", resolved.detail, resolved.line, resolved.key, f"{what} (Trainer(**...) key)")
         else:
             detail = f"{what}; {resolved.detail}" if resolved.detail else what
             source = self.src(resolved.line or site.line, detail, key=resolved.key)
@@ -167,12 +172,60 @@ class _ScriptPass:
                       "and command line, which this adapter does not follow")
         self.module_code()
 
+    def resolve(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
+        """The index's value of ``expr``, or the config value a ``Trainer(**cfg[...])`` key holds."""
+        if expr is not None and id(expr) in self.mapped:
+            return self.mapped[id(expr)]
+        return self.idx.resolve(expr) if expr is not None else None
+
+    def unpacked(self, site: CallSite) -> Optional[CallSite]:
+        """``Trainer(..., **config['trainer_params'])`` with ``config`` loaded from a YAML/JSON file
+        the launch line names (PyTorch-VAE ``run.py:45-54`` @ AntixK/PyTorch-VAE with ``-c
+        configs/vae.yaml``): the call as if the section's keys were written as keywords (their
+        values from the file, with its provenance). None when a mapping is not found in exactly
+        one config given to the audit."""
+        from preflight.analysis.syntax import config_at, unpacked_key_path
+
+        keywords = [kw for kw in site.call.keywords if kw.arg is not None]
+        self.mapped_from = []
+        written = {kw.arg for kw in keywords}
+        for kw in site.call.keywords:
+            if kw.arg is not None:
+                continue
+            path = unpacked_key_path(kw.value)
+            if not path:
+                return None
+            found = [(c, d) for _, c in self.project.configs
+                     if (d := config_at(c.data, path)) is not None]
+            if len(found) != 1:
+                return None
+            config, data = found[0]
+            self.mapped_from.append(f"{ast.unparse(kw.value)} from {config.path}")
+            for key, value in data.items():
+                if not isinstance(key, str) or key in written or not key.isidentifier():
+                    continue
+                node = ast.copy_location(ast.Constant(value=value), site.call)
+                source = self.project.config_source(config, (*path, key))
+                self.mapped[id(node)] = Resolved(value, "config", source.line, source.key, str(source.path))
+                keywords.append(ast.keyword(arg=key, value=node))
+                written.add(key)
+        call = ast.copy_location(ast.Call(func=site.call.func, args=site.call.args, keywords=keywords), site.call)
+        self.mapped_calls.append(call)  # kept alive: `mapped` is keyed by the ids of its nodes
+        return CallSite(site.script, call, site.name, site.qualified, site.target, site.guards, site.function,
+                        site.klass)
+
     def trainer(self, site: CallSite) -> None:
         conf = self.conf(site)
         if any(kw.arg is None for kw in site.call.keywords):
-            self.note(f"{self.where(site.call)}: Trainer(**kwargs): arguments passed as a mapping are not followed")
-            self.explicit_only(site, conf)
-            return
+            mapped = self.unpacked(site)
+            if mapped is None:
+                self.note(f"{self.where(site.call)}: Trainer(**kwargs): arguments passed as a mapping are not "
+                          "followed")
+                self.explicit_only(site, conf)
+                return
+            self.note(f"{self.where(site.call)}: Trainer(**...): the keys of {', '.join(self.mapped_from)} are read "
+                      "as its arguments")
+            site = mapped
         self.precision(site, conf)
         devices = self.devices(site, conf)
         nodes = self.nodes(site, conf)
@@ -183,7 +236,7 @@ class _ScriptPass:
         self.strategy(site, conf, devices, nodes)
         self.accumulation(site, conf)
         for kw in ("use_distributed_sampler", "replace_sampler_ddp"):
-            flag = self.idx.resolve(site.kwarg(kw))
+            flag = self.resolve(site.kwarg(kw))
             if flag is not None and flag.value is False:
                 self.note(f"{self.where(site.kwarg(kw))}: Trainer({kw}=False): Lightning does not inject a "
                           "DistributedSampler; each rank reads the loader's own sampler")
@@ -208,7 +261,7 @@ class _ScriptPass:
             self.add("precision.mode", "fp32",
                      self.src(site.call, f"Trainer(precision=None) -> \"32-true\" ({_VERSION})", "default"), conf)
             return
-        resolved = self.idx.resolve(expr)
+        resolved = self.resolve(expr)
         if resolved is None:
             return
         raw = resolved.value
@@ -220,7 +273,7 @@ class _ScriptPass:
         if mode is None:
             self.note(f"{self.where(expr)}: Trainer(precision={raw!r}) = 64-bit, which the plan cannot hold")
             return
-        accel = self.idx.resolve(site.kwarg("accelerator"))
+        accel = self.resolve(site.kwarg("accelerator"))
         what = f"Trainer(precision={raw!r})" + (f" = {canonical!r}" if canonical != raw else "")
         if canonical == "16-mixed" and accel is not None and accel.value == "cpu":
             mode = "amp_bf16"
@@ -234,7 +287,7 @@ class _ScriptPass:
             # accelerator is the GPU, whatever devices= says (1.6-1.9 accelerator_connector.py
             # _map_deprecated_devices_specfic_info_to_accelerator_and_device_flag: `gpus or ...`,
             # not in ([], 0, "0"); 1.0-1.5: gpus is the only GPU count)
-            resolved = self.idx.resolve(legacy)
+            resolved = self.resolve(legacy)
             if resolved is None:
                 return None
             if resolved.value not in (None, [], 0, "0", False):
@@ -244,7 +297,7 @@ class _ScriptPass:
             self.note(f"{self.where(site.call)}: Trainer(devices=\"auto\") (the default): all visible devices, "
                       "known only at launch")
             return None
-        resolved = self.idx.resolve(expr)
+        resolved = self.resolve(expr)
         if resolved is None:
             return None
         return self.device_count(site, conf, expr, resolved, "devices", "")
@@ -282,7 +335,7 @@ class _ScriptPass:
             self.add("dist.nodes", 1, self.src(site.call, f"Trainer(num_nodes=1) default ({_VERSION})", "default"),
                      conf)
             return 1, "default"
-        resolved = self.idx.resolve(expr)
+        resolved = self.resolve(expr)
         if resolved is None or not _is_int(resolved.value) or resolved.value < 1:
             return None
         self.put("dist.nodes", resolved.value, resolved, site, f"Trainer(num_nodes={resolved.value})", conf)
@@ -297,7 +350,7 @@ class _ScriptPass:
         if call is not None:
             self.strategy_object(call, conf)
             return
-        resolved = self.idx.resolve(expr) if expr is not None else Resolved("auto", "code", site.line)
+        resolved = self.resolve(expr) if expr is not None else Resolved("auto", "code", site.line)
         if resolved is None or not isinstance(resolved.value, str):
             return
         name = resolved.value
@@ -325,7 +378,7 @@ class _ScriptPass:
             expr = site.kwarg(kw)
             if expr is None:
                 continue
-            resolved = self.idx.resolve(expr)
+            resolved = self.resolve(expr)
             if resolved is not None and isinstance(resolved.value, str) and resolved.value in _STRATEGY:
                 return expr
         return None
@@ -347,6 +400,9 @@ class _ScriptPass:
             return
         if _is_lightning(site.qualified, "DDPStrategy"):
             self.add("dist.sharding", "ddp", self.src(call, "DDPStrategy(...)"), conf)
+        elif any(_is_lightning(site.qualified, name) for name in ("DDPPlugin", "DDPSpawnPlugin")):
+            # pytorch_lightning 1.x (1.5: `strategy=DDPPlugin(...)`, PyTorch-VAE run.py:53; removed in 1.8)
+            self.add("dist.sharding", "ddp", self.src(call, f"{site.last}(...) (pytorch_lightning 1.x)"), conf)
         elif _is_lightning(site.qualified, "FSDPStrategy"):
             self.fsdp_strategy(site, conf)
         elif _is_lightning(site.qualified, "DeepSpeedStrategy"):
@@ -358,7 +414,7 @@ class _ScriptPass:
             self.add("dist.sharding", "fsdp_full",
                      self.src(site.call, f"FSDPStrategy(sharding_strategy=\"FULL_SHARD\") default ({_VERSION})"), conf)
         else:
-            resolved = self.idx.resolve(expr)
+            resolved = self.resolve(expr)
             name = resolved.value if resolved is not None and isinstance(resolved.value, str) \
                 else (dotted_name(expr) or "").rsplit(".", 1)[-1]
             mode = _FSDP_SHARDING.get(str(name).upper())
@@ -366,13 +422,13 @@ class _ScriptPass:
                 self.add("dist.sharding", mode, self.src(expr, f"FSDPStrategy(sharding_strategy={name})"), conf)
         offload = site.kwarg("cpu_offload")
         if offload is not None:
-            flag = self.idx.resolve(offload)
+            flag = self.resolve(offload)
             inner = self.call_of(offload)
             on = flag is not None and flag.value is True
             if inner is not None and (dotted_name(inner.func) or "").endswith("CPUOffload"):
                 arg = next((k.value for k in inner.keywords if k.arg == "offload_params"),
                            inner.args[0] if inner.args else None)
-                value = self.idx.resolve(arg)
+                value = self.resolve(arg)
                 on = value is not None and value.value is True
             if on:
                 source = self.src(offload, "FSDPStrategy(cpu_offload=...): parameters, gradients and the "
@@ -387,7 +443,7 @@ class _ScriptPass:
     def deepspeed_strategy(self, site: CallSite, conf: str) -> None:
         config = site.kwarg("config")
         if config is not None and not (isinstance(config, ast.Constant) and config.value is None):
-            path = self.idx.resolve(config)
+            path = self.resolve(config)
             shown = repr(path.value) if path is not None else ast.unparse(config)
             known = path is not None and isinstance(path.value, str) and any(
                 os.path.basename(str(cfg.path)) == os.path.basename(path.value) for _, cfg in self.project.configs)
@@ -399,7 +455,7 @@ class _ScriptPass:
             self.add("dist.sharding", "zero2",
                      self.src(site.call, f"DeepSpeedStrategy(stage=2) default ({_VERSION})", "default"), conf)
         else:
-            stage = self.idx.resolve(stage_expr)
+            stage = self.resolve(stage_expr)
             if stage is not None and _is_int(stage.value) and stage.value in _STAGE:
                 self.put("dist.sharding", _STAGE[stage.value], stage, site,
                          f"DeepSpeedStrategy(stage={stage.value})", conf)
@@ -410,12 +466,12 @@ class _ScriptPass:
                 self.add(field, "none", self.src(site.call, f"DeepSpeedStrategy({flag_kw}=False) default", "default"),
                          conf)
                 continue
-            flag = self.idx.resolve(expr)
+            flag = self.resolve(expr)
             if flag is None or not isinstance(flag.value, bool):
                 continue
             device = "none"
             if flag.value:
-                dev = self.idx.resolve(site.kwarg(device_kw)) if site.kwarg(device_kw) is not None \
+                dev = self.resolve(site.kwarg(device_kw)) if site.kwarg(device_kw) is not None \
                     else Resolved("cpu", "code")
                 if dev is None or dev.value not in ("cpu", "nvme"):
                     continue
@@ -428,7 +484,7 @@ class _ScriptPass:
             self.add("batch.grad_accum", 1,
                      self.src(site.call, f"Trainer(accumulate_grad_batches=1) default ({_VERSION})", "default"), conf)
             return
-        resolved = self.idx.resolve(expr)
+        resolved = self.resolve(expr)
         if resolved is not None and _is_int(resolved.value):
             self.put("batch.grad_accum", resolved.value, resolved, site,
                      f"Trainer(accumulate_grad_batches={resolved.value})", conf)
@@ -456,7 +512,7 @@ class _ScriptPass:
             for node in ast.walk(self.idx.classes[name]):
                 if isinstance(node, ast.Assign) and any(dotted_name(t) == "self.automatic_optimization"
                                                         for t in node.targets):
-                    value = self.idx.resolve(node.value)
+                    value = self.resolve(node.value)
                     if value is not None and value.value is False:
                         self.note(f"{self.where(node)}: {name} sets automatic_optimization = False (manual "
                                   "optimization: Trainer(accumulate_grad_batches) and gradient_clip_val do not apply)")
@@ -472,7 +528,7 @@ class _ScriptPass:
             self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1", "default"),
                      "medium", priority=1)
             return
-        resolved = self.idx.resolve(expr) or self.attribute(site, expr)
+        resolved = self.resolve(expr) or self.attribute(site, expr)
         if resolved is not None and _is_int(resolved.value):
             self.put("batch.micro", resolved.value, resolved, site, what, self.conf(site), priority=1)
 
@@ -494,7 +550,7 @@ class _ScriptPass:
             if len(values) != 1:
                 return None
             if not isinstance(values[0], ast.Name):
-                return self.idx.resolve(values[0])
+                return self.resolve(values[0])
             param = values[0].id
         args = init.args
         names = [a.arg for a in args.args]
@@ -504,14 +560,14 @@ class _ScriptPass:
         if len(builds) == 1:
             given = builds[0].arg(names.index(param) - 1, param)
             if given is not None:
-                found = self.idx.resolve(given)
+                found = self.resolve(given)
                 if found is None or found.kind == "cli":
                     return found
                 detail = f"passed as {site.klass}({param}=...)" + (f"; {found.detail}" if found.detail else "")
                 return Resolved(found.value, found.kind, found.line, found.key, detail)
         defaults = dict(zip(names[len(names) - len(args.defaults):], args.defaults))
         if param in defaults and len(builds) <= 1:
-            found = self.idx.resolve(defaults[param])
+            found = self.resolve(defaults[param])
             if found is not None:
                 return Resolved(found.value, found.kind, found.line, None,
                                 f"default of {site.klass}.__init__({param}=...)")

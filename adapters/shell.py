@@ -11,6 +11,15 @@ What is understood, line by line in order (nothing is executed, no command subst
 - expansion of ``$VAR``, ``${VAR}``, ``${VAR:-x}``, ``${VAR-x}``, ``${VAR:=x}``, positional
   ``$1``.. (empty unless given), ``$((a * b))`` over known integers; ``$(...)`` and backquotes
   stay unknown (the text is kept, so the launcher reads it as "set at run time");
+- ``if``/``elif``/``else`` tests over known values (``[ $fsdp -ne 0 ]``, ``[ -z "$x" ]``) decide
+  their branch; a test over anything else keeps the rule above;
+- bash arrays: ``a=( ... )`` over lines, ``a+=( ... )``, ``"${a[@]}"``/``${a[*]}``; an array whose
+  elements are not known (options appended under an unknown test) stays as written, and the
+  launch line's options are then unknown;
+- a variable set nowhere in the script before a launcher (``${OPTIONS_SAT} deepspeed ...``) is empty;
+- a GPU count by a command (``$(nvidia-smi -L | wc -l)``, jq over ``CUDA_VISIBLE_DEVICES``,
+  ``torch.cuda.device_count()``) or a node count (``scontrol show hostnames ... | wc -l``) is the
+  ``#SBATCH`` allocation's, when the directives fix it;
 - ``#SBATCH`` directives give ``$SLURM_NNODES``/``$SLURM_JOB_NUM_NODES``,
   ``$SLURM_NTASKS_PER_NODE``, ``$SLURM_NTASKS``, ``$SLURM_GPUS_ON_NODE``/``$SLURM_GPUS_PER_NODE``
   as sbatch would set them; an explicit ``--gpus-per-node`` also gives ``$GPUS_PER_NODE`` no value.
@@ -110,6 +119,35 @@ def _open_quote(text: str) -> str:
     return quote
 
 
+_ARRAY_OPEN = re.compile(r"^\s*(?:(?:declare|local|typeset|readonly)\s+(?:-\w+\s+)*)?[A-Za-z_][A-Za-z0-9_]*\+?=\(")
+_ARRAY_ASSIGN = re.compile(r"^(?:(?:declare|local|typeset|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)(\+?)=\((.*)\)$")
+_ARRAY_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
+
+
+def _open_paren(text: str) -> bool:
+    """Whether a ``NAME=( ...`` array is still open at the end of ``text`` (parentheses
+    outside quotes, ``$(...)`` counted too)."""
+    quote = ""
+    level = 0
+    k = 0
+    while k < len(text):
+        ch = text[k]
+        if ch == "\\" and quote != "'":
+            k += 2
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "(":
+            level += 1
+        elif ch == ")":
+            level -= 1
+        k += 1
+    return level > 0
+
+
 def logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
     """Join backslash-continued lines: (first line number, joined text). An assignment whose
     quoted value spans lines (``ARGS="`` newline ``--nproc_per_node 8 \\`` ... ``"``, as in
@@ -126,6 +164,16 @@ def logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
             buf.append(stripped[:-1])
             continue
         buf.append(raw)
+        if _ARRAY_OPEN.match(buf[0]) and quoted < _MAX_QUOTED_LINES:
+            # `args=(` newline `--a 1  # why` ... `)`: one logical line, each line's comment cut
+            joined = " ".join(_strip_comment(b.strip()) for b in buf)
+            if n < len(lines) and _open_paren(joined):
+                quoted += 1
+                continue
+            out.append((start, joined))
+            buf = []
+            quoted = 0
+            continue
         joined = " ".join(b.strip() for b in buf)
         if (_QUOTED_ASSIGN.match(buf[0]) and quoted < _MAX_QUOTED_LINES and n < len(lines)
                 and _open_quote(joined)):
@@ -318,12 +366,21 @@ def slurm_env_of(job) -> dict[str, str]:
     return env
 
 
+_WHOLE_REF = re.compile(r"^\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$")
+
+
 def is_launch_tokens(tokens: Sequence[str]) -> bool:
     if not tokens:
         return False
     k = 0
-    while k < len(tokens) and _ENV_WORD.match(tokens[k]):
+    refs = False
+    while k < len(tokens) and (_ENV_WORD.match(tokens[k]) or _WHOLE_REF.match(tokens[k])):
+        # `${OPTIONS_NCCL} ${OPTIONS_SAT} deepspeed ...` (SwissArmyTransformer's finetune scripts):
+        # a variable before a launcher is an environment prefix or nothing
+        refs = refs or bool(_WHOLE_REF.match(tokens[k]))
         k += 1
+    if refs and not _launcher_head(tokens, k):
+        return False  # `$LAUNCHER train.py`: the variable may be the launcher itself
     if k < len(tokens) and tokens[k] == "env":
         k += 1
         while k < len(tokens) and _ENV_WORD.match(tokens[k]):
@@ -386,6 +443,162 @@ def _srun_allocation(final: list[str], info: LaunchInfo, slurm: Mapping[str, str
     new.notes.append("srun without its own task flags runs the #SBATCH allocation: " + " ".join(extra))
     return final, new
 
+def _launcher_head(tokens: Sequence[str], k: int) -> bool:
+    """Whether ``tokens[k]`` names a launcher or Python (not a bare ``train.py``)."""
+    if k >= len(tokens):
+        return False
+    head = tokens[k].rsplit("/", 1)[-1]
+    return head in LAUNCH_HEADS or head == "env" or head.startswith("python")
+
+
+def _drop_unset_prefix(tokens: list[str]) -> tuple[list[str], list[str]]:
+    """``${OPTIONS_SAT} deepspeed ...`` with ``OPTIONS_SAT`` set nowhere in the script (VisualGLM-6B
+    ``finetune/finetune_visualglm.sh`` @ e314fb9: ``# OPTIONS_SAT="SAT_HOME=$1"`` is commented
+    out): an unquoted variable that expands to nothing disappears, and one set in the
+    environment could only add an environment word. The tokens without such variables before
+    the command, and the variables dropped."""
+    k = 0
+    dropped: list[str] = []
+    kept: list[str] = []
+    while k < len(tokens) and (_ENV_WORD.match(tokens[k]) or _WHOLE_REF.match(tokens[k])):
+        (dropped if _WHOLE_REF.match(tokens[k]) else kept).append(tokens[k])
+        k += 1
+    if not dropped or not _launcher_head(tokens, k):
+        return tokens, []
+    return [*kept, *tokens[k:]], dropped
+
+
+_TEST = re.compile(r"^(?:if|elif|while|until)\s+(?:\[\[?|test\b)\s*(.*?)\s*(?:\]\]?)?\s*$")
+_INT_OPS = {"-eq": operator.eq, "-ne": operator.ne, "-gt": operator.gt, "-lt": operator.lt, "-ge": operator.ge,
+            "-le": operator.le}
+
+
+def condition(part: str, vars_: Mapping[str, str], empty: set[str]) -> Optional[bool]:
+    """The value of an ``if``/``elif`` test over values the reader knows (``[ $fsdp -ne 0 ]``,
+    ``[[ "$x" == "" ]]``, ``[ -z "$A" ]``): True/False, or None when it names anything not
+    known statically (an unset variable, a command's output) or is no simple test."""
+    m = _TEST.match(part.strip())
+    if not m or not part.strip().startswith(("if", "elif")):
+        return None
+    try:
+        words = shlex.split(m.group(1))
+    except ValueError:
+        return None
+    values = [expand(w, dict(vars_), empty) for w in words]
+    if any("$" in v or "`" in v for v in values):
+        return None
+    if len(values) == 2 and values[0] in ("-z", "-n"):
+        return (values[1] == "") == (values[0] == "-z")
+    if len(values) != 3:
+        return None
+    left, op, right = values
+    if op in ("=", "=="):
+        return left == right
+    if op == "!=":
+        return left != right
+    if op in _INT_OPS:
+        try:
+            return bool(_INT_OPS[op](int(left), int(right)))
+        except ValueError:
+            return None
+    return None
+
+
+# what a command substitution counts: the node's GPUs (`nvidia-smi -L | wc -l`, jq over
+# CUDA_VISIBLE_DEVICES, `torch.cuda.device_count()`) or the allocation's nodes (`scontrol
+# show hostnames "$SLURM_JOB_NODELIST" | wc -l`): ProLong ``train_sft.sh`` @ princeton-nlp/ProLong
+_GPU_COUNT = re.compile(r"^[\"']?(?:\$\(|`)\s*(?:nvidia-smi\s+(?:-L|--list-gpus)\s*\|\s*wc\s+-l"
+                        r"|jq\s+-n\s+[\"']\[\$\{?CUDA_VISIBLE_DEVICES\}?\]\s*\|\s*length[\"']"
+                        r"|echo\s+[\"']?\$\{?CUDA_VISIBLE_DEVICES\}?[\"']?\s*\|\s*tr\s+[\"'],[\"']\s+[\"']\\n[\"']\s*\|\s*wc\s+-l"
+                        r"|python3?\s+-c\s+[\"']import torch;\s*print\(torch\.cuda\.device_count\(\)\)[\"'])"
+                        r"\s*(?:\)|`)[\"']?$")
+_NODE_COUNT = re.compile(r"^[\"']?(?:\$\(|`)\s*scontrol\s+show\s+hostnames?\s+[\"']?\$\{?SLURM_(?:JOB_)?NODELIST\}?[\"']?"
+                         r"\s*\|\s*wc\s+-l\s*(?:\)|`)[\"']?$")
+
+
+def counted(raw: str, slurm: Mapping[str, str]) -> Optional[tuple[str, str]]:
+    """(value, why) of an assignment whose value counts the GPUs of the node or the nodes of
+    the job with a command, inside an sbatch script whose ``#SBATCH`` directives fix that
+    count (Slurm makes only the allocated GPUs visible); None otherwise."""
+    raw = raw.strip()
+    if _GPU_COUNT.match(raw) and slurm.get("SLURM_GPUS_ON_NODE", "").isdigit():
+        return slurm["SLURM_GPUS_ON_NODE"], "the GPUs #SBATCH gives each node"
+    if _NODE_COUNT.match(raw) and slurm.get("SLURM_NNODES", "").isdigit():
+        return slurm["SLURM_NNODES"], "the nodes #SBATCH gives the job"
+    return None
+
+
+def _array_words(body: str, vars_: Mapping[str, str], empty: set[str], arrays: Mapping[str, Optional[list[str]]],
+                 args: Sequence[str]) -> Optional[list[str]]:
+    """The elements of ``( body )`` as bash makes them: a quoted word is one element, an
+    unquoted one splits after expansion; ``"${other[@]}"`` gives that array's elements, ``$@``
+    the script's arguments. None when an array it names is not known."""
+    try:
+        lex = shlex.shlex(body, posix=False)
+        lex.whitespace_split = True
+        lex.commenters = ""
+        raw_words = list(lex)
+    except ValueError:
+        return None
+    out: list[str] = []
+    for word in raw_words:
+        bare = word[1:-1] if len(word) >= 2 and word[0] == word[-1] and word[0] in "\"'" else None
+        inner = bare if bare is not None else word
+        ref = _ARRAY_REF.fullmatch(inner)
+        if ref:
+            items = arrays.get(ref.group(1))
+            if items is None:
+                return None
+            out.extend(items)
+            continue
+        if inner in ("$@", "${@}", "$*", "${*}"):
+            out.extend(str(a) for a in args)
+            continue
+        if bare is not None and word[0] == "'":
+            out.append(bare)
+            continue
+        value = expand(inner, dict(vars_), empty)
+        if bare is not None:
+            out.append(value)
+        elif value != inner:
+            out.extend(value.split())
+        elif value:
+            out.append(value)
+    return out
+
+
+def _assign_array(arrays: dict[str, Optional[list[str]]], vars_: Mapping[str, str], empty: set[str],
+                  args: Sequence[str], m: re.Match, unknown: bool) -> None:
+    """``NAME=( ... )`` / ``NAME+=( ... )``. Under a condition not known statically (``if``
+    over a command's output, a ``for`` loop, after ``&&``): a first assignment is taken, a
+    later one makes the elements unknown; an append of plain values (``base_arguments+=(
+    $dataset/$domain )`` in a loop) is taken, one that holds options (``--fsdp``) makes them
+    unknown: the launch line's options must then be unknown, never guessed."""
+    name, plus, body = m.group(1), m.group(2), m.group(3)
+    words = _array_words(body, vars_, empty, arrays, args)
+    if plus:
+        base = arrays.get(name, [vars_[name]] if vars_.get(name) else [])
+        if base is None or words is None or (unknown and any(w.startswith("-") for w in words)):
+            arrays[name] = None
+        else:
+            arrays[name] = [*base, *words]
+        return
+    if unknown and arrays.get(name):
+        arrays[name] = None
+        return
+    arrays[name] = words
+
+
+def _join_arrays(text: str, arrays: Mapping[str, Optional[list[str]]]) -> str:
+    """``... ${ARGS[@]} ...`` inside a string: the known array's elements joined (quoted where
+    a word needs it, so that ``eval`` splits them back); an unknown array kept as written."""
+    def one(m: re.Match) -> str:
+        items = arrays.get(m.group(1))
+        return m.group(0) if items is None else " ".join(shlex.quote(i) for i in items)
+
+    return _ARRAY_REF.sub(one, text) if "[" in text else text
+
+
 _ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)\}$")
 _SHIFT = re.compile(r"^shift(?:\s+(\d))?$")
 
@@ -411,6 +624,10 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
     vars_["#"] = str(len(args))
     vars_["0"] = path
     depth = 0
+    # the if/elif/else branches around the line: (this branch is taken, an earlier branch of the
+    # chain was), each True/False when the test is over known values, None when not known
+    branches: list[list[Optional[bool]]] = []
+    arrays: dict[str, Optional[list[str]]] = {}  # bash arrays; None: elements not known
     heredoc: Optional[tuple[str, str, list[str]]] = None  # (variable, delimiter, body so far)
     cwd: Optional[str] = None  # after `cd DIR` at the top level
     for n, logical in logical_lines(lines):
@@ -436,12 +653,35 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
             heredoc = (doc.group(1), doc.group(2), [])
             continue
         # a block's first line may carry a command: `if [ .. ]; then X=1; fi`
-        for part, guarded in line_parts(stripped):
+        for part, guarded in line_parts(stripped, keep_else=True):
+            if part == "else":
+                if branches:
+                    top = branches[-1]
+                    top[0] = None if top[1] is None else not top[1]
+                continue
             if _BLOCK_OPEN.match(part):
+                head = part.split(None, 1)[0]
+                if head == "elif" and branches:
+                    top = branches[-1]
+                    test = condition(part, vars_, empty) if top[1] is False else None
+                    top[0] = False if top[1] is True else test
+                    top[1] = True if top[1] is True else (test if top[1] is False else None)
+                else:
+                    test = condition(part, vars_, empty) if head == "if" else None
+                    branches.append([test, test])
                 depth += 1
                 continue
             if _BLOCK_CLOSE.match(part):
                 depth = max(0, depth - 1)
+                if branches:
+                    branches.pop()
+                continue
+            skipped = any(b[0] is False for b in branches)
+            taken = all(b[0] is True for b in branches)  # True at the top level too
+            array = _ARRAY_ASSIGN.match(part)
+            if array:
+                if not skipped:
+                    _assign_array(arrays, vars_, empty, args, array, unknown=not taken or guarded)
                 continue
             sh = _SHIFT.match(part)
             if sh and not depth:
@@ -460,13 +700,19 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 continue
             m = _ASSIGN.match(part)
             if m and " " not in part.split("=", 1)[0].split()[-1]:
-                name, raw = m.group(1), m.group(2)
+                name, raw = m.group(1), _join_arrays(m.group(2), arrays)
+                if skipped:
+                    continue  # a branch whose test is false
                 try:
                     words = shlex.split(raw) if raw.strip() else [""]
                 except ValueError:
                     words = [raw]
                 if _ARITH.fullmatch(raw.strip()):
                     words = [raw.strip()]  # `ACC=$((BATCH / PER_DEVICE / GPUS))`: one word
+                count = counted(raw, slurm)
+                if count is not None:
+                    words = [count[0]]
+                    script.notes.append(f"{path}:{n}: {name}={raw.strip()} counts {count[1]}: {count[0]}")
                 pairs = [(name, words[0] if words else "")]
                 if len(words) > 1:
                     if not all(_ENV_WORD.match(w) for w in words[1:]):
@@ -479,8 +725,10 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                     if len(value) > _MAX_VALUE:  # X=$X$X... doubling: not followed (bounded memory)
                         vars_.pop(name, None)
                         continue
-                    if (depth or guarded) and vars_.get(name):
-                        continue  # a default set inside a block or after `&&`: only when still unset/empty
+                    if ((depth and not (taken and branches)) or guarded) and vars_.get(name):
+                        # a default set inside a block or after `&&`: only when still unset/empty
+                        # (a branch whose test is known true assigns like the top level)
+                        continue
                     vars_[name] = value
                 continue
         tokens = launch_tokens(stripped, vars_, empty)
@@ -495,9 +743,19 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
             expanded.append(expand(tok, dict(vars_), empty))
         # an unquoted "$ARGS" holding several words splits again
         final: list[str] = []
+        opaque: list[str] = []
         for raw_tok, tok in zip(tokens, expanded):
             if raw_tok in ("$@", "${@}", "$*", "${*}"):
                 final.extend(str(a) for a in args)  # the script's own arguments, passed on
+                continue
+            ref = _ARRAY_REF.fullmatch(raw_tok)
+            if ref:  # `"${base_arguments[@]}"` (ProLong train_sft.sh:164)
+                items = arrays.get(ref.group(1))
+                if items is not None:
+                    final.extend(items)
+                else:
+                    final.append(raw_tok)  # kept as written: the arguments it holds are not known
+                    opaque.append(ref.group(1))
                 continue
             tail = _ARGS_FROM.match(raw_tok)
             if tail:  # `${@:3}` (OpenMMLab dist_train.sh): the arguments from the third on
@@ -509,7 +767,14 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 continue
             else:
                 final.append(tok)
+        final, unset = _drop_unset_prefix(final)
         info = parse_launch(final)
+        for name in opaque:
+            script.notes.append(f"{path}:{n}: the launch line passes the bash array {name}, whose elements are not "
+                                "known statically: the options it holds are unknown (no defaults are taken for them)")
+        if unset:
+            script.notes.append(f"{path}:{n}: {', '.join(unset)} before the command is not set in the script: read "
+                                "as empty (an environment prefix when set)")
         if info.wrapper == "srun" and info.launcher in (None, "python") and slurm:
             final, info = _srun_allocation(final, info, slurm)
         if info.launcher is None and info.wrapper is None:

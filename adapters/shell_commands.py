@@ -18,11 +18,11 @@ _KEYWORD_CUTS = ("then", "do", "else")
 _WORD = re.compile(r"[A-Za-z]+")
 
 
-def line_parts(text: str) -> list[tuple[str, bool]]:
+def line_parts(text: str, keep_else: bool = False) -> list[tuple[str, bool]]:
     """The commands of a line, each with whether it runs only on a condition (after ``&&`` or
     ``||``): cut at ``;``, ``&&``, ``||`` and at the words ``then``/``do``/``else`` outside
     quotes (``if [ .. ]; then X=1; fi``, ``cd src && torchrun ...``). A quoted value that holds
-    those words stays whole (finetrainers ``examples/_legacy/training/train_text_to_video_lora.sh``
+    those words stays whole (``keep_else``: ``else`` is a part of its own) (finetrainers ``examples/_legacy/training/train_text_to_video_lora.sh``
     @ 7e4bdb3: ``cmd="accelerate launch ... \\"... The goat then engages ...\\""``)."""
     parts: list[tuple[str, bool]] = []
     quote = ""
@@ -50,6 +50,8 @@ def line_parts(text: str) -> list[tuple[str, bool]]:
             end = word.end() if word else k + 1
             if word and word.group(0) in _KEYWORD_CUTS and (end == n or text[end] in " \t;"):
                 parts.append((text[start:k], guarded))
+                if keep_else and word.group(0) == "else":
+                    parts.append(("else", guarded))  # the launch reader follows if/else branches
                 start = k = end
                 continue
         k += 1

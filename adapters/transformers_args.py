@@ -21,6 +21,7 @@ from preflight.adapters.deepspeed import deepspeed_block
 from preflight.adapters_api import CallSite
 from preflight.analysis.syntax import config_at, dotted_name, unpacked_key_path
 from preflight.plan import FIELDS, Source
+from preflight.script_argv import opaque_words
 from preflight.sources import read_text_limited
 
 if TYPE_CHECKING:
@@ -215,10 +216,17 @@ class ArgsPass:
                             config, (key,), detail=f"{label} field {key} read by HfArgumentParser"))
                 found |= set(values)
                 self.apply(values, "high", trl, complete=False, label=label)
+        on_line: set[str] = set()
+        opaque: list[str] = []
         if "parse_args_into_dataclasses" in methods and not (found and self.json_idiom()):
             # argv flags are appended after the .args file's, so they win over it
             tokens = self.o.project.script_args(self.o.script)
             flags = parse_flags(tokens)
+            # given with a value not known statically (`--gradient_accumulation_steps $accu`, a
+            # shell computation): the key is set, to a value preflight does not know
+            on_line = {k for k, (text, _) in flags.items() if text is not None and "$" in text
+                       and convert(k, text) is None}
+            opaque = opaque_words(tokens)
             found |= self.args_file(site, label, trl, skip=set(flags))
             values = {}
             for key, (text, written) in flags.items():
@@ -228,9 +236,13 @@ class ArgsPass:
                                                      f"{written}: {label} field read by HfArgumentParser"))
             found |= set(values)
             self.apply(values, "high", trl, complete=False, label=label)
-        found |= self.subclass_defaults(site, trl, label, found)
+        if opaque:
+            self.o.note(f"{self.where(site.line)}: the launch line passes {', '.join(opaque)}, not known statically: "
+                        f"{label} options it may hold are unknown, so no defaults are recorded")
+            return
+        found |= self.subclass_defaults(site, trl, label, found | on_line)
         if not have_call:
-            self.defaults(site, trl, set(), "medium", label=label)
+            self.defaults(site, trl, on_line, "medium", label=label)
 
     def subclass_defaults(self, site: CallSite, trl: bool, label: str, given: set[str]) -> set[str]:
         """Defaults a local TrainingArguments subclass the parser builds redeclares

@@ -303,6 +303,7 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
             others = [f"{n}" for n in sorted(x.line for x in runnable if x is not ln)]
             extra = f" (other launch lines at line(s) {', '.join(others)} not followed)" if others else ""
             out.notes.append(f"job from {display}:{ln.line}: {' '.join(ln.tokens)}{extra}")
+            out.notes.extend(shell.notes)
             if shell.slurm_env:
                 out.notes.append("from #SBATCH: " + ", ".join(f"{k}={v}" for k, v in sorted(shell.slurm_env.items())))
             return

@@ -7,6 +7,7 @@ with attached values, ``BooleanOptionalAction``), and argparse's conversion of i
 from __future__ import annotations
 
 import ast
+import re
 from typing import Any, Optional, Sequence
 
 from preflight._record import dataclass
@@ -81,6 +82,16 @@ def from_argv(spec: ArgSpec, arguments: dict[str, list[ArgSpec]],
             found = (value, text)
         i += 1
     return found
+
+_OPAQUE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}$")
+
+
+def opaque_words(args: Sequence[str]) -> list[str]:
+    """Words of a launch line that stand for arguments not known statically: a bash array the
+    launch reader could not expand (``"${base_arguments[@]}"`` with an element appended under
+    an unknown condition). Any option may be among them, so no default may be taken."""
+    return [a for a in args if _OPAQUE.match(str(a))]
+
 
 def _match_option(name: str, options: dict[str, ArgSpec]) -> Optional[ArgSpec]:
     if name in options:

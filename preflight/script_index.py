@@ -15,7 +15,7 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from preflight._record import dataclass
 from preflight.analysis.syntax import child_fields, dotted_name, target_names
-from preflight.script_argv import ArgSpec, _arg_spec, _convert, from_argv
+from preflight.script_argv import ArgSpec, _arg_spec, _convert, from_argv, opaque_words
 from preflight.script_bindings import module_binding
 from preflight.sources import ParsedPython
 
@@ -678,6 +678,8 @@ class ScriptIndex:
             if default is not None:
                 detail += f" (overrides the argparse default {default.value!r})"
             return Resolved(converted, "cli", None, spec.flag, detail)
+        if default is not None and opaque_words(self.args):
+            return None  # the option may be among arguments not known statically
         return default
 
     def _set_default(self, dest: str, specs: list[ArgSpec]) -> Optional[Resolved]:
@@ -696,7 +698,7 @@ class ScriptIndex:
                 return Resolved(spec.action == "store_true", "cli", None, spec.flag, text)
             converted = _convert(value, spec)
             return None if converted is None else Resolved(converted, "cli", None, spec.flag, text)
-        if given:
+        if given or opaque_words(self.args):
             return None
         expr, line = self.set_defaults[dest]
         resolved = self.resolve(expr)
