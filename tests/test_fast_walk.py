@@ -301,3 +301,41 @@ def test_pf422_scope_members_are_what_a_walk_of_the_function_finds_in_its_order(
                                       and isinstance(n.targets[0], ast.Name)]
             assert set(map(id, scope._calls)) == {id(n) for n in walked if isinstance(n, ast.Call) and isinstance(
                 n.func, ast.Attribute) and n.func.attr in ("parameters", "requires_grad_")}
+
+
+def test_walk_order_sorts_nodes_as_ast_walk_visits_them() -> None:
+    # ctx.walk_order gives a few nodes of a large function in ast.walk's order (PF430 reads the
+    # first of a scheduler's steps that way), including the shapes where breadth-first field
+    # order differs from position: dict keys before values, decorators after the body, keywords
+    # after a later starred argument
+    import random
+
+    from preflight.analysis.context import FileContext
+    from preflight.sources import SourceText, parse_python
+
+    odd = '''
+def f():
+    d = {a.step(): b.step(), c.step(): d.step()}
+    @dec.step()
+    def g(x=h.step(), *, y=k.step()):
+        return m.step()
+    call(p.step(), key=q.step(), *r.step())
+    s.step() if t.step() else u.step()
+'''
+    root = Path(__file__).resolve().parents[1]
+    rng = random.Random(7)
+    for source in [odd, _FEATURES, _ORDER, *(p.read_text(encoding="utf-8")
+                                               for p in sorted((root / "preflight/rules/code").glob("pf4*.py"))[:15])]:
+        parsed = parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python",
+                                         raw=source.encode(), text=source))
+        assert not isinstance(parsed, Exception)
+        ctx = FileContext(parsed)
+        for fn in [ctx.tree, *ctx.nodes(ast.FunctionDef)]:
+            walked = [n for n in ast.walk(fn) if isinstance(n, (ast.Call, ast.Assign, ast.Name))]
+            sample = rng.sample(walked, min(12, len(walked)))
+            assert ctx.walk_order(sample, fn) == [n for n in walked if any(n is s for s in sample)]
+            assert all(ctx.under(n, fn) for n in sample)
+    ctx = FileContext(parse_python(SourceText(path=Path("t.py"), display="t.py", kind="python",
+                                              raw=odd.encode(), text=odd)))
+    f, g = ctx.nodes(ast.FunctionDef)
+    assert ctx.under(g, f) and not ctx.under(f, g) and ctx.under(f, f)

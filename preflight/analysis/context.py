@@ -152,6 +152,28 @@ class FileContext:
             yield cur
             cur = parents.get(cur)
 
+    def under(self, node: ast.AST, root: ast.AST) -> bool:
+        """Whether ``node`` lies in ``root``'s subtree (``root`` itself included)."""
+        return node is root or any(a is root for a in self.ancestors(node))
+
+    def walk_order(self, nodes: list[N], root: ast.AST) -> list[N]:
+        """``nodes`` (each in ``root``'s subtree) in the order ``ast.walk(root)`` visits them:
+        breadth first, each node's children in field order. For a reader that needs the order
+        of a walk of a large function for a few of its nodes: each node's path is read upwards."""
+        parents = self._parents
+
+        def key(node: ast.AST) -> tuple[int, list[int]]:
+            path: list[int] = []
+            cur = node
+            while cur is not root:
+                parent = parents[cur]
+                path.append(_child_index(parent, cur))
+                cur = parent
+            path.reverse()
+            return len(path), path
+
+        return sorted(nodes, key=key)
+
     def enclosing(self, node: ast.AST, *types: type[N]) -> Optional[N]:
         for anc in self.ancestors(node):
             if isinstance(anc, types):
@@ -389,6 +411,14 @@ def _needle_words(needles: tuple[str, ...]) -> _NeedleWords:
             _NEEDLE_TABLES.clear()
         table = _NEEDLE_TABLES[needles] = _NeedleWords(needles)
     return table
+
+
+def _child_index(parent: ast.AST, child: ast.AST) -> int:
+    """Where ``child`` comes among ``ast.iter_child_nodes(parent)``."""
+    for i, node in enumerate(ast.iter_child_nodes(parent)):
+        if node is child:
+            return i
+    raise ValueError("not a child")  # pragma: no cover - the parent map says it is
 
 
 def _position(node: ast.AST) -> tuple[int, int]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.syntax import walk
@@ -44,7 +44,7 @@ def _unlinked(ctx: FileContext) -> bool:
     return False
 
 
-def _bound_call(nodes: list[ast.AST], name: str, before: int) -> Optional[ast.Call]:
+def _bound_call(nodes: Sequence[ast.AST], name: str, before: int) -> Optional[ast.Call]:
     """The last ``name = <call>`` of ``nodes`` (a function walked) before line ``before``."""
     found = None
     for node in nodes:
@@ -53,6 +53,20 @@ def _bound_call(nodes: list[ast.AST], name: str, before: int) -> Optional[ast.Ca
                 and (found is None or node.lineno > found.lineno):
             found = node
     return found.value if found is not None and isinstance(found.value, ast.Call) else None
+
+
+def _assigns_of(ctx: FileContext, name: str) -> list[ast.Assign]:
+    """The file's ``name = <call>`` assignments (by name, built once)."""
+    def build() -> dict[str, list[ast.Assign]]:
+        out: dict[str, list[ast.Assign]] = {}
+        for node in ctx.unordered(ast.Assign):
+            if isinstance(node.value, ast.Call):
+                for t in node.targets:
+                    if isinstance(t, ast.Name):
+                        out.setdefault(t.id, []).append(node)
+        return out
+
+    return ctx.cached("pf430-assigns-by-name", build).get(name, [])
 
 
 def _own(node: ast.AST) -> Iterable[ast.AST]:
@@ -142,7 +156,6 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
                     if isinstance(call.func, ast.Attribute) and "accelerator" in last_name(call.func.value).lower()]
         if not prepares or _unlinked(ctx):
             return  # no `accelerator.prepare(...)` call: nothing to look at
-        walked: dict[ast.AST, list[ast.AST]] = {}  # each function walked once, not once per argument
         for call in prepares:
             fn = ctx.enclosing_function(call) or ctx.tree
             parent = ctx.parent(call)
@@ -150,10 +163,9 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
             for i, arg in enumerate(call.args):
                 if not isinstance(arg, ast.Name):
                     continue
-                nodes = walked.get(fn)
-                if nodes is None:  # the function's assignments and calls, in walk order
-                    nodes = walked[fn] = [n for n in walk(fn) if isinstance(n, (ast.Assign, ast.Call))]
-                built = _bound_call(nodes, arg.id, call.lineno)
+                # the function's assignments of the name, in walk order (the file's few, not a walk)
+                binds = ctx.walk_order([a for a in _assigns_of(ctx, arg.id) if ctx.under(a, fn)], fn)
+                built = _bound_call(binds, arg.id, call.lineno)
                 if built is None or not _is_scheduler(built):
                     continue
                 elt = targets.elts[i] if isinstance(targets, ast.Tuple) and i < len(targets.elts) else None
@@ -163,10 +175,11 @@ build the `Accelerator(step_scheduler_with_optimizer=False)`.
                     name = targets.id
                 else:
                     continue
-                for step in nodes:
-                    if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute)
-                            and step.func.attr == "step" and isinstance(step.func.value, ast.Name)
-                            and step.func.value.id == name and step.lineno > call.lineno):
+                steps = [s for s in calls_by_attr(ctx).get("step", ())
+                         if isinstance(s.func, ast.Attribute) and isinstance(s.func.value, ast.Name)
+                         and s.func.value.id == name and ctx.under(s, fn)]
+                for step in ctx.walk_order(steps, fn):  # the first in a walk of the function wins
+                    if not step.lineno > call.lineno:
                         continue
                     epoch = _epoch_level(ctx, step)
                     if epoch is None:
