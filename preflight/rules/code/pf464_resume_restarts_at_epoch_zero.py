@@ -14,12 +14,6 @@ from preflight.rules._pf4_support import accelerator_names, calls_by_attr, is_ac
 from preflight.rules.base import Rule, examples
 
 
-def _method_calls(nodes: list[ast.AST], attr: str, names: set[str]) -> list[ast.Call]:
-    """The ``<accelerator>.<attr>(...)`` calls among ``nodes`` (a function's, in ``ast.walk`` order)."""
-    return [n for n in nodes if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-            and n.func.attr == attr and is_accelerator_receiver(n.func.value, names)]
-
-
 def _skips_done_epochs(loop: ast.For) -> bool:
     """The loop body skips iterations by its own variable (``if epoch < start: continue``)."""
     var = loop.target.id if isinstance(loop.target, ast.Name) else None
@@ -30,28 +24,37 @@ def _skips_done_epochs(loop: ast.For) -> bool:
     return False
 
 
-def _epoch_loop(nodes: list[ast.AST], after: int) -> Optional[ast.For]:
-    """The first ``for x in range(N)`` (one argument) after line ``after`` whose body backpropagates."""
-    for node in nodes:
-        if not (isinstance(node, ast.For) and node.lineno > after and isinstance(node.iter, ast.Call)
-                and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
-                and len(node.iter.args) == 1 and not node.iter.keywords):
-            continue
+def _epoch_loop(ctx: FileContext, fn: ast.AST, after: int) -> Optional[ast.For]:
+    """The first ``for x in range(N)`` (one argument) of ``fn`` after line ``after``, in walk
+    order, whose body backpropagates."""
+    loops = [node for node in ctx.nodes(ast.For)
+             if node.lineno > after and isinstance(node.iter, ast.Call)
+             and isinstance(node.iter.func, ast.Name) and node.iter.func.id == "range"
+             and len(node.iter.args) == 1 and not node.iter.keywords and ctx.under(node, fn)]
+    for node in ctx.walk_order(loops, fn):
         if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr == "backward"
                for n in walk(node)):
             return node
     return None
 
 
-def _recounted(nodes: list[ast.AST], loop: ast.For, after: int) -> bool:
+def _recounted(ctx: FileContext, fn: ast.AST, loop: ast.For, after: int) -> bool:
     """The loop's count is assigned between the resume and the loop (``num_epochs -= done``)."""
     count = ast.unparse(loop.iter.args[0]) if isinstance(loop.iter, ast.Call) and loop.iter.args else ""
-    for node in nodes:
-        if isinstance(node, (ast.Assign, ast.AugAssign)) and after <= node.lineno < loop.lineno:
+    for node in ctx.nodes(ast.Assign, ast.AugAssign):
+        if after <= node.lineno < loop.lineno and ctx.under(node, fn):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(ast.unparse(t) == count for t in targets):
                 return True
     return False
+
+
+def _calls_in(ctx: FileContext, fn: ast.AST, attr: str, names: set[str]) -> list[ast.Call]:
+    """The ``<accelerator>.<attr>(...)`` calls of ``fn`` (its whole subtree), in walk order."""
+    found = [n for n in calls_by_attr(ctx).get(attr, ())
+             if isinstance(n.func, ast.Attribute) and is_accelerator_receiver(n.func.value, names)
+             and ctx.under(n, fn)]
+    return ctx.walk_order(found, fn)
 
 
 @register
@@ -116,16 +119,16 @@ as accelerate's `complete_nlp_example.py` does.
             if id(fn) in done or id(fn) not in around:
                 continue
             done.add(id(fn))
-            nodes = walk(fn)  # once, in ast.walk's order, for every question below
-            loads = _method_calls(nodes, "load_state", names)
+            # the file's few calls, loops and assignments in the function, in ast.walk's order
+            loads = _calls_in(ctx, fn, "load_state", names)
             if not loads:
                 continue
             load = loads[0]
-            resuming = bool(_method_calls(nodes, "save_state", names)) or "resume" in ast.unparse(load).lower()
-            if not resuming or _method_calls(nodes, "skip_first_batches", names):
+            resuming = bool(_calls_in(ctx, fn, "save_state", names)) or "resume" in ast.unparse(load).lower()
+            if not resuming or _calls_in(ctx, fn, "skip_first_batches", names):
                 continue
-            loop = _epoch_loop(nodes, load.lineno)
-            if loop is None or _skips_done_epochs(loop) or _recounted(nodes, loop, load.lineno):
+            loop = _epoch_loop(ctx, fn, load.lineno)
+            if loop is None or _skips_done_epochs(loop) or _recounted(ctx, fn, loop, load.lineno):
                 continue
             yield ctx.finding(
                 self, loop.iter,
