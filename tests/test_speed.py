@@ -157,3 +157,15 @@ def test_each_use_sees_the_definition_of_its_own_loop() -> None:
     head = HEAD.count("\n")
     expected = [head + 7 * i + 4 for i in range(12) if i % 3 == 0]
     assert [line for code, line in findings(src, ("PF112",))] == expected
+
+
+def test_parameters_named_as_optimizers_after_the_cheap_test() -> None:
+    # the name test first asks whether "opt" occurs at all (every name the pattern matches
+    # holds it); the answers stay those of the pattern
+    from preflight.analysis.binding_kinds import optimizer_param_name
+
+    for name in ("optimizer", "optim", "opt", "optimizer_D", "optimizerG", "opt_g", "d_optimizer", "gen_opt"):
+        assert optimizer_param_name(name), name
+    for name in ("options", "opts", "optimize", "optimizer_cfg", "opt_level", "hidden_states", "OPT",
+                 "self", "Optimizer", "adam", "sgd_opt_config"):
+        assert not optimizer_param_name(name), name

@@ -37,6 +37,8 @@ def optimizer_param_name(name: str) -> bool:
     ``opts``, ``optimize``, ``optimizer_cfg`` or ``opt_level``."""
     if name in OPTIMIZER_PARAM_NAMES:
         return True
+    if "opt" not in name:  # every name the pattern matches holds it (most parameters do not)
+        return False
     found = _OPTIMIZER_NAME.match(name)
     if found is None:
         return False

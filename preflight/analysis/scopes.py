@@ -360,8 +360,8 @@ class ScopeIndex:
         self._walk_block(node.body, info, None, None, None, None)
 
     def _bound_names(self) -> None:
-        for name in self._stored_names:  # into sets: order does not matter
-            self.function_of(name).bound.add(name.id)
+        for name, fn in self.functions_of(self._stored_names):  # into sets: order does not matter
+            fn.bound.add(name.id)
         for node in self.ctx.nodes(ast.Import, ast.ImportFrom):
             fn = self.function_of(node)
             for alias in node.names:
