@@ -169,3 +169,69 @@ def test_a_layer_named_adapter1_is_no_peft(cli, tmp_path):
         write(tmp_path, files)
         assert by(plan_of(cli, "main.py", cwd=tmp_path), "peft.method", "visible_code") is None
         files["fpn.py"] = files["fpn.py"].replace(named, "        self.adapter1 = torch.nn.Conv2d(8, 8, 1)\n")
+
+
+# salesforce/BLIP @ 3a29b74 train_caption.py: the loop is the script's own (loss.backward(), optimizer.step()),
+# the model is built by a local helper (models/blip.py blip_decoder), and nothing of the job names autocast, a
+# scaler or a 16-bit dtype (a uint8/float64 tensor is no precision setting): fp32.
+BLIP_LIKE = {
+    "main.py": """\
+        import torch
+        from models import blip_decoder
+
+
+        def train(model, data_loader, optimizer):
+            for image, caption in data_loader:
+                loss = model(image, caption).sum()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        if __name__ == '__main__':
+            model = blip_decoder()
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            train(model, [], optimizer)
+    """,
+    "models.py": """\
+        import torch
+
+
+        def blip_decoder():
+            # masks = torch.zeros((0, 4), dtype=torch.uint8)
+            t = torch.tensor([1.0], dtype=torch.float64)
+            return torch.nn.Linear(4, 4)
+    """,
+}
+
+
+def test_no_16_bit_named_anywhere_is_fp32(cli, tmp_path):
+    write(tmp_path, BLIP_LIKE)
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    mode = by(plan, "precision.mode", "visible_code")
+    assert mode is not None and mode.value == "fp32" and mode.confidence == "medium"
+    assert "PyTorch computes in fp32" in mode.source.detail
+    assert TrainingPlan.from_dict(plan).resolve("precision.mode").value == "fp32"
+
+
+def test_a_16_bit_spelling_anywhere_keeps_precision_unknown(cli, tmp_path):
+    """Silent twins: autocast in a local module, a ``.half()`` cast, a ``--precision`` option on the launch
+    line, an ``fp16`` key in a JSON config the job reads: no fp32 is claimed (a trailing comment naming fp16,
+    salesforce/BLIP models/med.py:186, does not count)."""
+    for module, old, new in (
+            ("main.py", "loss = model(image, caption).sum()",
+             "with torch.autocast('cuda'):\n                    loss = model(image, caption).sum()"),
+            ("models.py", "return torch.nn.Linear(4, 4)", "return torch.nn.Linear(4, 4).half()")):
+        files = dict(BLIP_LIKE)
+        files[module] = files[module].replace(old, new)
+        write(tmp_path, files)
+        assert by(plan_of(cli, "main.py", cwd=tmp_path), "precision.mode", "visible_code") is None, module
+    write(tmp_path, BLIP_LIKE)
+    assert by(plan_of(cli, "main.py", "--", "--precision", "bf16", cwd=tmp_path),
+              "precision.mode", "visible_code") is None
+    files = dict(BLIP_LIKE)
+    files["models.py"] = files["models.py"].replace("return torch.nn.Linear(4, 4)",
+                                                    "return torch.nn.Linear(4, 4)  # fp16 compatibility")
+    write(tmp_path, files)
+    mode = by(plan_of(cli, "main.py", cwd=tmp_path), "precision.mode", "visible_code")
+    assert mode is not None and mode.value == "fp32"
