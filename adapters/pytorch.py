@@ -400,6 +400,7 @@ class _ScriptPass:
                                      "as literals)"), "medium")
 
     def quantization(self) -> None:
+        self.bnb_layers()
         for site in self.calls:
             if site.last != "BitsAndBytesConfig":
                 continue
@@ -409,6 +410,40 @@ class _ScriptPass:
                     self.weights_bits = bits
                     self.add("precision.weights_bits", bits,
                              self.src(site.call, f"BitsAndBytesConfig({kw}=True)"), self.conf(site))
+
+    def bnb_layers(self) -> None:
+        """bitsandbytes' ``Linear4bit`` built, or handed as the layer class to a call that swaps the model's
+        linear layers (AnswerDotAI/fsdp_qlora @ 05ed9f2 train.py:615-616 ``replace_linear(model.model,
+        Linear4bit, compute_dtype=..., quant_type='nf4', ...)``) where that call runs: 4-bit base weights;
+        ``quant_type=`` given there is the 4-bit type, and ``compress_statistics`` (bitsandbytes' double
+        quantization) is on unless given False (its default, bitsandbytes/nn/modules.py Linear4bit)."""
+        if self.weights_bits is not None:
+            return
+        for site in self.calls:
+            if self.idx.runs(site) is not True or site.name in ("isinstance", "issubclass", "type"):
+                continue
+            named = [site.qualified or ""] + [self.idx.qualify(dotted_name(a)) or "" for a in site.call.args
+                                              if isinstance(a, (ast.Name, ast.Attribute))]
+            if not any(q.startswith("bitsandbytes.") and q.rsplit(".", 1)[-1] == "Linear4bit" for q in named):
+                continue
+            conf = "medium"
+            self.weights_bits = 4
+            self.add("precision.weights_bits", 4, self.src(site.call, f"{site.label}(...) with bitsandbytes "
+                                                                      "Linear4bit layers: 4-bit base weights"), conf)
+            qt = self.value(site.kwarg("quant_type"))
+            if qt is not None and qt.value in ("nf4", "fp4"):
+                self.add("precision.quant_type", qt.value, self.src(site.kwarg("quant_type"),
+                                                                    f"{site.label}(quant_type=...)"), conf)
+            dq_expr = site.kwarg("compress_statistics")
+            dq = self.value(dq_expr) if dq_expr is not None else None
+            if dq_expr is None:
+                self.add("precision.double_quant", True,
+                         self.src(site.call, "Linear4bit without compress_statistics: bitsandbytes' default True "
+                                             "(double quantization)", "default"), conf)
+            elif dq is not None and isinstance(dq.value, bool):
+                self.add("precision.double_quant", dq.value, self.src(dq_expr, f"{site.label}(compress_statistics"
+                                                                               "=...)"), conf)
+            return
 
     def optimizers(self) -> None:
         known: list[tuple[CallSite, str]] = []
