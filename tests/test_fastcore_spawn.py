@@ -17,6 +17,9 @@ FSDP_QLORA_LIKE = {
         from bitsandbytes.nn import Linear4bit
         from fastcore.script import Param, bool_arg, call_parse
         from peft import LoraConfig, get_peft_model
+        from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import apply_activation_checkpointing
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        from torch.distributed.fsdp.api import CPUOffload, ShardingStrategy
         from torch.utils.data import DataLoader
         from transformers import AutoConfig, AutoModelForCausalLM
 
@@ -51,6 +54,16 @@ FSDP_QLORA_LIKE = {
                 model.model = replace_linear(model.model, Linear4bit, quant_type="nf4")
             peft_config = LoraConfig(r=args["lora_rank"], lora_alpha=16)
             model = get_peft_model(model, peft_config)
+            if args["sharding_strategy"] == "full_shard":
+                sharding_strategy = ShardingStrategy.FULL_SHARD
+            elif args["sharding_strategy"] == "shard_grad_op":
+                sharding_strategy = ShardingStrategy.SHARD_GRAD_OP
+            else:
+                raise ValueError("Invalid FSDP sharding strategy")
+            model = FSDP(model, sharding_strategy=sharding_strategy,
+                         cpu_offload=CPUOffload(offload_params=True) if args["use_cpu_offload"] else None)
+            if args["use_gradient_checkpointing"]:
+                apply_activation_checkpointing(model, check_fn=lambda m: True)
             optimizer = get_optimizer(model, args)
             for batch in dataloader:
                 loss = model(**batch).loss
@@ -65,6 +78,9 @@ FSDP_QLORA_LIKE = {
             model_name: str = "meta-llama/Llama-2-7b-hf",
             lora_rank: int = 64,
             optimizer: str = "adamw",
+            sharding_strategy: str = "full_shard",
+            use_cpu_offload: bool = True,
+            use_gradient_checkpointing: bool = True,
             lr: float = 1e-5,
         ):
             args = dict(locals())
@@ -80,6 +96,8 @@ FSDP_QLORA_LIKE = {
             lora_rank: int = 64,
             use_gradient_checkpointing: bool_arg = True,
             optimizer: Param("", choices=["adamw", "sgd"]) = "adamw",
+            sharding_strategy: Param("", choices=["full_shard", "shard_grad_op"]) = "full_shard",
+            use_cpu_offload: bool_arg = True,
             lr: float = 1e-5,
         ):
             fsdp_qlora(**locals())
@@ -102,19 +120,35 @@ def test_call_parse_options_reach_a_spawned_worker_through_a_locals_dict(cli, tm
     assert micro is not None and micro.value == 2 and micro.source.key == "--batch_size"
     assert winner(plan, "optimizer.name").value == "AdamW"
     assert winner(plan, "peft.rank").value == 64
+    assert winner(plan, "dist.sharding").value == "fsdp_full"  # the arm the default takes; the raise arm is none
+    assert winner(plan, "dist.offload_params").value == "cpu"
+    assert winner(plan, "memory.gradient_checkpointing").value is True
+
+
+def test_options_given_take_the_other_arms(cli, tmp_path):
+    """Twin: --sharding_strategy shard_grad_op, --use_cpu_offload false and --use_gradient_checkpointing
+    false: ZeRO-2-like FSDP, no offload, no checkpointing claimed from the dead arms."""
+    write(tmp_path, FSDP_QLORA_LIKE)
+    plan = plan_of(cli, "train.py", "--", "--sharding_strategy", "shard_grad_op", "--use_cpu_offload", "false",
+                   "--use_gradient_checkpointing", "false", cwd=tmp_path)
+    assert winner(plan, "dist.sharding").value == "fsdp_grad_op"
+    off = winner(plan, "dist.offload_params")
+    assert off is None or off.value != "cpu"
+    ckpt = winner(plan, "memory.gradient_checkpointing")
+    assert ckpt is None or ckpt.value is False
 
 
 def test_linear4bit_layers_swapped_in_are_4_bit_weights(cli, tmp_path):
     write(tmp_path, FSDP_QLORA_LIKE)
     plan = plan_of(cli, *LINE, cwd=tmp_path)
     bits = winner(plan, "precision.weights_bits")
-    assert bits is not None and bits.value == 4 and bits.confidence == "medium" and bits.source.line == 39
+    assert bits is not None and bits.value == 4 and bits.confidence == "medium" and bits.source.line == 42
     assert winner(plan, "precision.quant_type").value == "nf4"
     assert winner(plan, "precision.double_quant").value is True
     mode = winner(plan, "task.mode")
     assert mode.value == "qlora" and mode.confidence != "high"
     attn = winner(plan, "model.attn_implementation")
-    assert attn is not None and attn.value == "sdpa" and attn.source.line == 34
+    assert attn is not None and attn.value == "sdpa" and attn.source.line == 37
 
 
 def test_a_key_written_or_a_spawn_without_a_tuple_stays_unknown(cli, tmp_path):
