@@ -100,7 +100,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
         # the loop is not in the modules the script imports: a module named by a config
         # (``target: cldm.cldm.ControlLDM``, ``_target_: ...Workspace``) may hold it
         return _absent_in_project(project, script, root)
-    if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None:
+    if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None and not _own_trainer(code):
         return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
@@ -123,6 +123,18 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
                               "a precision setting)") + ": PyTorch computes in fp32"
         out.append(("precision.mode", "fp32", project.source(script, line or 1, "code", detail=detail)))
     return out
+
+
+def _own_trainer(code: str) -> bool:
+    """Every ``Trainer(...)``-like call names a class the project defines itself (karpathy/minGPT
+    mingpt/trainer.py ``class Trainer``, built by projects/chargpt/chargpt.py:``Trainer(config.trainer,
+    model, train_dataset)``), and no TrainingArguments/HfArgumentParser is named: no HF Trainer."""
+    names = set()
+    for m in _HF_TRAINER.finditer(code):
+        if m.group(1) is None:
+            return False  # TrainingArguments / HfArgumentParser
+        names.add(m.group(1))
+    return bool(names) and all(re.search(rf"^[ \t]*class {n}\b", code, re.M) for n in names)
 
 
 def _project_code(root: Path, project: Project) -> Optional[list[str]]:

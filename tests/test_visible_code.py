@@ -235,3 +235,78 @@ def test_a_16_bit_spelling_anywhere_keeps_precision_unknown(cli, tmp_path):
     write(tmp_path, files)
     mode = by(plan_of(cli, "main.py", cwd=tmp_path), "precision.mode", "visible_code")
     assert mode is not None and mode.value == "fp32"
+
+
+# karpathy/minGPT @ 37baab71b9abea1b76ab957409a1cc2fbfba8a26: projects/chargpt/chargpt.py:12-13,107-108 runs
+# ``Trainer(config.trainer, model, train_dataset).run()`` from the repository's own package ``mingpt/`` two folders
+# up (installed by ``pip install -e .``); mingpt/trainer.py:99 ``self.loss.backward()``, mingpt/model.py:257
+# ``torch.optim.AdamW`` in ``configure_optimizers``.
+MINGPT = {
+    "mingpt/__init__.py": "",
+    "mingpt/model.py": """\
+        import torch
+
+
+        class GPT(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lm_head = torch.nn.Linear(4, 4)
+
+            def configure_optimizers(self, config):
+                return torch.optim.AdamW(self.parameters(), lr=config.learning_rate)
+    """,
+    "mingpt/trainer.py": """\
+        from torch.utils.data.dataloader import DataLoader
+
+
+        class Trainer:
+            def __init__(self, config, model, train_dataset):
+                self.config, self.model, self.train_dataset = config, model, train_dataset
+
+            def run(self):
+                self.optimizer = self.model.configure_optimizers(self.config)
+                for x, y in DataLoader(self.train_dataset, batch_size=self.config.batch_size):
+                    self.loss = self.model(x).sum()
+                    self.model.zero_grad(set_to_none=True)
+                    self.loss.backward()
+                    self.optimizer.step()
+    """,
+    "projects/chargpt/chargpt.py": """\
+        import torch
+
+        from mingpt.model import GPT
+        from mingpt.trainer import Trainer
+
+        if __name__ == '__main__':
+            model = GPT()
+            trainer = Trainer(None, model, [])
+            trainer.run()
+    """,
+}
+
+
+def test_a_package_above_the_folder_run_from_is_read(cli, tmp_path):
+    write(tmp_path, MINGPT)
+    plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "projects" / "chargpt")
+    opt = TrainingPlan.from_dict(plan).resolve("optimizer.name")
+    assert opt is not None and opt.value == "AdamW" and opt.confidence == "medium"
+    assert opt.source.path.endswith("mingpt/model.py") and opt.source.line == 10
+    assert by(plan, "peft.method", "visible_code").value == "none"  # the project's own Trainer is no HF Trainer
+    assert by(plan, "memory.gradient_checkpointing", "visible_code").value is False
+
+
+def test_an_hf_trainer_or_a_package_out_of_reach_says_nothing(cli, tmp_path):
+    """Silent twins: the script runs transformers' Trainer (no class Trainer of the project's): no absence;
+    the package three folders up (beyond the two read above the folder run from): no optimizer."""
+    files = dict(MINGPT)
+    files["projects/chargpt/chargpt.py"] = files["projects/chargpt/chargpt.py"].replace(
+        "from mingpt.trainer import Trainer", "from transformers import Trainer")
+    files["mingpt/trainer.py"] = files["mingpt/trainer.py"].replace("class Trainer:", "class Loop:")
+    write(tmp_path, files)
+    plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "projects" / "chargpt")
+    assert by(plan, "peft.method", "visible_code") is None
+    deep = {k.replace("projects/chargpt/", "projects/x/chargpt/"): v for k, v in MINGPT.items()}
+    write(tmp_path / "deep", deep)
+    plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "deep" / "projects" / "x" / "chargpt")
+    opt = TrainingPlan.from_dict(plan).resolve("optimizer.name")
+    assert opt is None or "mingpt/model.py" not in (opt.source.path or "")
