@@ -116,6 +116,7 @@ def _loop_in_local_modules(script_tree: ast.AST, script_path: Path, root: Option
     """A ``.backward(`` in a local module the script imports (karpathy/minGPT projects/chargpt/chargpt.py
     ``trainer.run()`` -> mingpt/trainer.py:99 ``self.loss.backward()``): the loop is the project's own."""
     from preflight.adapters.pytorch_local import _imported_up
+
     from preflight.sources import read_text_limited
 
     for path in _imported_up(script_tree, script_path.resolve().parent, root):
