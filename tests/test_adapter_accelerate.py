@@ -294,3 +294,19 @@ def test_a_prepared_module_keeps_the_launch_precision(cli, tmp_path):
                                               "--num_processes=1", "train.py", cwd=tmp_path))
         assert plan.resolve("precision.mode").value == "amp_fp16"
         assert not [f for f in plan.facts("precision.mode") if "mapping of networks" in (f.source.detail or "")]
+
+
+def test_one_process_and_no_wrapper_is_no_sharding(cli, tmp_path):
+    """yl4579/StyleTTS2 README.md:86 ``accelerate launch --num_processes=1``: nothing wraps the model, so
+    dist.sharding is none (medium, derived). Silent twin: two processes (DDP by accelerate's prepare, not
+    claimed here)."""
+    from tests.test_config_object import plan_of, write
+
+    write(tmp_path, STYLETTS2_LIKE)
+    plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",
+                                          "--num_processes=1", "train.py", cwd=tmp_path))
+    won = plan.resolve("dist.sharding")
+    assert won is not None and won.value == "none" and won.confidence == "medium" and won.adapter == "derive"
+    plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",
+                                          "--num_processes=2", "train.py", cwd=tmp_path))
+    assert plan.resolve("dist.sharding") is None or plan.resolve("dist.sharding").value != "none"
