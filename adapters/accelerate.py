@@ -130,6 +130,7 @@ class _ScriptPass:
             split = self.accelerator(site) or split
         names = {s.target for s in accelerators if s.target}
         self.loaders(names, split)
+        self.unprepared_networks(names)
 
     def accelerator(self, site: CallSite) -> bool:
         conf = self.conf(site)
@@ -294,6 +295,81 @@ class _ScriptPass:
             if value is not None and _is_int(value.value):
                 self.put("batch.micro", value.value, value, loader.line,
                          f"{loader.label}(batch_size=...) prepared by Accelerate: per process", self.conf(loader), 0)
+
+
+    def unprepared_networks(self, accelerators: set[str]) -> None:
+        """``accelerator.prepare(model, optimizer, loader)`` where ``model`` is a mapping of networks
+        (yl4579/StyleTTS2 @ 5cedc71 ``train_finetune_accelerate.py:132,137,246``: ``model =
+        build_model(...)`` returns a ``Munch`` of nets, ``for key in model: model[key] = ...``):
+        Accelerate prepares only ``nn.Module`` objects and hands a dict back as it is, so no
+        autocast wraps a forward and ``--mixed_precision`` only scales the loss: fp32 compute.
+        Claimed when every prepared argument is shown by its use to be a mapping (iterated and
+        indexed by its own keys, or built as ``dict``/``Munch``/``{...}``), an optimizer or scheduler
+        (``.step()``/``.zero_grad()``) or a data loader (iterated, or a ``DataLoader``), at least one
+        is a mapping, and the script names no autocast of its own."""
+        tree = self.script.tree
+        if tree is None:
+            return
+        sites = [s for s in self.calls if isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "prepare"
+                 and dotted_name(s.call.func.value) in accelerators]
+        if not sites or any("autocast" in (s.name or "") for s in self.idx.calls):
+            return
+        args = [a for s in sites for a in s.call.args]
+        if not args or not all(isinstance(a, ast.Name) for a in args):
+            return
+        kinds = {a.id: _prepared_kind(tree, a.id, self.idx) for a in args if isinstance(a, ast.Name)}
+        if None in kinds.values() or "mapping" not in kinds.values():
+            return
+        name = next(n for n, k in kinds.items() if k == "mapping")
+        site = sites[0]
+        self.adapter.add_checked(
+            self.plan, "precision.mode", "fp32",
+            self.src(site.call, f"{name} given to prepare() is a mapping "
+                                "of networks, not an nn.Module: Accelerate returns it unprepared, no autocast wraps a "
+                                "forward, and a --mixed_precision/mixed_precision setting only scales the loss "
+                                "(fp32 compute)"),
+            "medium", _EXPLICIT + 1)
+        self.note(f"{self.where(site.call)}: {name} is a mapping of networks: accelerate's mixed precision does not "
+                  "reach its forwards (fp32 compute)")
+
+
+_MAPPING_CALLS = ("dict", "Munch", "munchify", "OrderedDict", "EasyDict", "edict")
+
+
+def _prepared_kind(tree: ast.AST, name: str, idx: ScriptIndex) -> Optional[str]:
+    """What an argument of ``accelerator.prepare`` is, by how the script uses it: "mapping", "optimizer",
+    "loader", or None when not told."""
+    bound = idx.assigns.get(name, [])
+    if bound and all(isinstance(b, ast.Dict) or (isinstance(b, ast.Call)
+                                                 and (dotted_name(b.func) or "").rsplit(".", 1)[-1] in _MAPPING_CALLS)
+                     for b in bound):
+        return "mapping"
+    iter_vars: set[str] = set()
+    iterated = stepped = False
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.comprehension)):
+            it = node.iter
+            if isinstance(it, ast.Name) and it.id == name and isinstance(node.target, ast.Name):
+                iter_vars.add(node.target.id)
+            inner = it.args[0] if isinstance(it, ast.Call) and dotted_name(it.func) in ("enumerate", "iter") \
+                and it.args else it
+            if isinstance(inner, ast.Name) and inner.id == name:
+                iterated = True
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == name:
+            if node.func.attr in ("keys", "items", "values"):
+                return "mapping"
+            if node.func.attr in ("step", "zero_grad"):
+                stepped = True
+    if iter_vars and any(isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == name
+                         and isinstance(n.slice, ast.Name) and n.slice.id in iter_vars for n in ast.walk(tree)):
+        return "mapping"  # ``for key in model: model[key] = ...``: a dict iterated by its own keys
+    if stepped:
+        return "optimizer"
+    if iterated or any(isinstance(b, ast.Call) and (dotted_name(b.func) or "").rsplit(".", 1)[-1] == "DataLoader"
+                       for b in bound):
+        return "loader"
+    return None
 
 
 def _feeding_training(tree: Any, names: list[str]) -> set[str]:

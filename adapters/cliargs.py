@@ -50,7 +50,7 @@ _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu
           "train_micro_batch_size_per_gpu")
 _ACCUM = ("gradient_accumulation_steps",)
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
-        "max_length", "block_size", "max_len")
+        "max_length", "block_size", "max_len", "context_length")
 _IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
 _CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")
@@ -68,6 +68,24 @@ _ATTN_VALUES = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex
 _GLOBAL_HELP = re.compile(r"\b(global|total|effective)\b[\w\s]{0,20}\bbatch[ _-]?size\b", re.I)
 _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
+
+
+# precision spellings of a command-line option's choices
+_CHOICE_PRECISION = {"fp32": "fp32", "float32": "fp32", "32": "fp32",
+                     "amp": "amp_fp16", "amp_fp16": "amp_fp16", "amp_float16": "amp_fp16", "fp16_autocast": "amp_fp16",
+                     "amp_bf16": "amp_bf16", "amp_bfloat16": "amp_bf16", "bf16_autocast": "amp_bf16",
+                     "bf16_buffers_autocast": "amp_bf16",
+                     "bf16": "bf16", "pure_bf16": "bf16", "bfloat16": "bf16",
+                     "fp16": "fp16", "pure_fp16": "fp16", "float16": "fp16"}
+
+
+def _precision_choices(choices: tuple) -> bool:
+    """Choices that spell precisions, with an autocast spelling and a plain 16-bit one apart."""
+    low = [str(c).lower() for c in choices]
+    known = [c for c in low if c in _CHOICE_PRECISION]
+    autocast = any(c.startswith("amp") or "autocast" in c for c in known)
+    return len(known) >= 3 and len(known) >= len(low) - 1 and autocast \
+        and any(_CHOICE_PRECISION[c] in ("bf16", "fp16") for c in known)
 
 
 def _as_int(value: Any) -> Optional[int]:
@@ -500,8 +518,32 @@ class _Pass:
             # a LoRA rank of 0 is no LoRA (the option enables it when positive)
             self.add("peft.method", "none", rank[2], rank[3])
 
+    def precision_choice(self) -> None:
+        """An option whose declared ``choices`` spell precisions and set an autocast one apart from a pure
+        one (mlfoundations/open_clip params.py ``--precision`` choices amp, amp_bf16, amp_bfloat16, bf16,
+        fp16, pure_bf16, pure_fp16, fp32; mlfoundations/open_flamingo train.py:103-108 amp_bf16,
+        amp_bfloat16, bf16, fp16, fp32; AnswerDotAI/fsdp_qlora train.py:1203 fp32, bf16, fp16_autocast,
+        bf16_autocast, bf16_buffers_autocast): its value is the precision, a plain ``bf16``/``fp16``
+        a 16-bit cast of the weights (the autocast spelling is another choice). The option's name is not
+        read; one such option only."""
+        found = [n for n, o in self.decl.options.items() if _precision_choices(o.choices)]
+        if len(found) != 1:
+            return
+        got = self.value(found[0])
+        if got is None or not isinstance(got[1], str):
+            return
+        mode = _CHOICE_PRECISION.get(got[1].lower())
+        if mode is None:
+            return
+        source = got[2]
+        self.add("precision.mode", mode, Source(source.kind, source.path, source.line, source.key,
+                                                f"{source.detail}: one of {', '.join(self.decl.options[found[0]].choices)}"
+                                                f" (an autocast spelling among them: {got[1]!r} means {mode})"),
+                 got[3])
+
     def precision(self) -> None:
         """TRL configs default bf16 on (unless fp16): autocast bf16 when no other fact says."""
+        self.precision_choice()
         if not self._trl():
             return
         bf16 = self.value("bf16")

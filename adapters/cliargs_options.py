@@ -43,7 +43,7 @@ _LIBRARY_DOC = {"SFTConfig": "trl SFTConfig (trl/trainer/sft_config.py: max_leng
 _MAX_MODULES = 12
 # a script that may declare options or have side effects this adapter reads (cheap text check;
 # with a launch line, the options may be declared in a module the script imports)
-_DECLARES = re.compile(r"add_argument|dataclass|Fire\(|HfArgumentParser|TrlParser|"
+_DECLARES = re.compile(r"add_argument|dataclass|Fire\(|HfArgumentParser|TrlParser|call_parse|"
                        r"prepare_model_for_(kbit|int8)_training|__dict__\[")
 _MAX_BYTES = 1_000_000
 
@@ -58,6 +58,7 @@ class Option:
     origin: str = ""  # argparse, dataclass, fire, library
     help: str = ""
     library: str = ""
+    choices: tuple = ()  # the values the parser accepts (argparse ``choices=``, fastcore ``Param(choices=)``)
 
 
 @dataclass
@@ -183,6 +184,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                                 library="TrainingArguments" if trainer else ""))
     for typer_fn in funcs.values():
         _typer(typer_fn, display, decl)
+        _call_parse(typer_fn, display, decl)
     for name in fire_targets:
         fn = funcs.get(name)
         if fn is None:
@@ -243,6 +245,35 @@ def _typer(fn: ast.FunctionDef, display: str, decl: Declared) -> None:
         decl.parsers.append("typer")
 
 
+def is_call_parse(fn: ast.AST) -> bool:
+    """``@call_parse`` / ``@call_parse()`` (fastcore.script): the function's parameters are its options."""
+    return any((dotted_name(d.func if isinstance(d, ast.Call) else d) or "").rsplit(".", 1)[-1] == "call_parse"
+               for d in getattr(fn, "decorator_list", []))
+
+
+def _call_parse(fn: ast.FunctionDef, display: str, decl: Declared) -> None:
+    """A fastcore ``@call_parse`` entry (AnswerDotAI/fsdp_qlora @ 05ed9f2 train.py:1185-1241): each
+    parameter is ``--name`` with its default; ``bool`` alone is a flag, ``bool_arg`` takes a value;
+    ``Param("", choices=[...])`` names the accepted values."""
+    if not is_call_parse(fn):
+        return
+    args = fn.args.args + fn.args.kwonlyargs
+    defaults = [None] * (len(fn.args.args) - len(fn.args.defaults)) + list(fn.args.defaults) + \
+        list(fn.args.kw_defaults)
+    for a, d in zip(args, defaults):
+        ok, default = _literal(d)
+        ann = a.annotation
+        choices: tuple = ()
+        if isinstance(ann, ast.Call) and _name_of(ann.func) == "Param":
+            got_ok, got = _literal(next((k.value for k in ann.keywords if k.arg == "choices"), None))
+            if got_ok and isinstance(got, (list, tuple)) and all(isinstance(c, str) for c in got):
+                choices = tuple(got)
+        flag = isinstance(ann, ast.Name) and ann.id == "bool"
+        decl.add(Option(a.arg, default, ok, flag, f"{display}:{a.lineno}", "fastcore", choices=choices))
+    if "fastcore" not in decl.parsers:
+        decl.parsers.append("fastcore")
+
+
 def _library_classes(arg: ast.expr, decl: Declared) -> None:
     classes = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
     for c in classes:
@@ -294,6 +325,9 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
     if flag_only and not ok:
         ok, default = True, action == "store_false"
     help_ok, help_text = _literal(kw.get("help"))
+    choices_ok, choices = _literal(kw.get("choices"))
+    choices = tuple(choices) if choices_ok and isinstance(choices, (list, tuple)) \
+        and all(isinstance(c, str) for c in choices) else ()
     for flag in flags:
         short = flag.lstrip("-").replace("-", "_")
         if names and short != names[0]:
@@ -308,7 +342,7 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
             decl.dotted["lora_rank"] = None if "lora_rank" in decl.dotted else names[0]  # --ds.lora.rank
     for name in names:
         decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
-                        help=help_text if help_ok and isinstance(help_text, str) else ""))
+                        help=help_text if help_ok and isinstance(help_text, str) else "", choices=choices))
     decl.parsers.append("argparse")
 
 

@@ -58,6 +58,7 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     _autocast_over_bf16_weights(plan)
     _autocast_over_unseen_weights(plan)
     _trainer_ddp(plan)
+    _one_process_no_wrapper(plan)
     _micro_from_global(plan)
     _param_offload_below_stage3(plan)
     if project is not None:
@@ -162,6 +163,22 @@ def _trainer_ddp(plan: TrainingPlan) -> None:
              Source("derived", owner.source.path, owner.source.line, None,
                     f"{world.value} processes and a Trainer with no DeepSpeed, FSDP or other sharding found: "
                     "the Trainer wraps the model in DistributedDataParallel"),
+             "medium", adapter="derive")
+
+
+def _one_process_no_wrapper(plan: TrainingPlan) -> None:
+    """One process (``accelerate launch --num_processes=1``, a plain ``python train.py``) and no
+    DeepSpeed, FSDP, DDP or other wrapper found by any reading: nothing is sharded or replicated,
+    ``dist.sharding`` none (yl4579/StyleTTS2 README.md:86; accelerate's prepare() wraps nothing in
+    DDP for a single process). Medium, and only when the process count is not a guess."""
+    if plan.resolve("dist.sharding") is not None or uses_deepspeed(plan):
+        return
+    world = plan.resolve("dist.world_size")
+    if world is None or world.value != 1 or isinstance(world.value, bool) or world.confidence == "low":
+        return
+    plan.add("dist.sharding", "none",
+             Source("derived", world.source.path, world.source.line, None,
+                    "one process and no DeepSpeed, FSDP, DDP or other wrapper found: nothing sharded or replicated"),
              "medium", adapter="derive")
 
 

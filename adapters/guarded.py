@@ -179,6 +179,8 @@ class _Pass:
                         trains = True
                     liger = "AutoLigerKernelForCausalLM" in name.split(".") or last.startswith("apply_liger_kernel_to_")
                     attn = next((k for k in node.keywords if k.arg == "attn_implementation"), None)
+                    if bits is None and _bnb_4bit_layers(mod, node) and mod.live(guards) is True:
+                        bits = 4  # the model's linear layers swapped for Linear4bit (the pytorch adapter's fact)
                     if last not in ("LoraConfig", "get_peft_model", "BitsAndBytesConfig") and not liger \
                             and attn is None:
                         continue
@@ -203,6 +205,13 @@ class _Pass:
                     if isinstance(key, ast.Constant) and key.value == "attn_implementation" \
                             and mod.live(guards) is True:
                         self._attn(mod, node.value, node)
+                elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                        and isinstance(node.targets[0], ast.Attribute) \
+                        and node.targets[0].attr in ("attn_implementation", "_attn_implementation") \
+                        and mod.live(guards) is True:
+                    # ``cfg._attn_implementation = attn_impl`` on the config a model is built from
+                    # (AnswerDotAI/fsdp_qlora train.py:566,589)
+                    self._attn(mod, node.value, node)
         helper_live = self._lora_helpers()
         for mod, call, helper, rank in helper_live:
             detail = f"{dotted_name(call.func)}(...): {helper.fn.name} builds LoraConfig and calls get_peft_model " \
@@ -295,3 +304,14 @@ class _Pass:
         self.add("loss.implementation", "fused",
                  self.src(mod, call, f"{dotted_name(call.func)}(...): Liger's fused linear cross-entropy "
                                      "(the default) never holds the full logits"))
+
+
+def _bnb_4bit_layers(mod: _Module, call: ast.Call) -> bool:
+    """``Linear4bit(...)`` or a call handed bitsandbytes' ``Linear4bit`` as its layer class (AnswerDotAI/
+    fsdp_qlora train.py:615 ``replace_linear(model.model, Linear4bit, ...)``), never an isinstance test."""
+    name = dotted_name(call.func) or ""
+    if name in ("isinstance", "issubclass", "type"):
+        return False
+    named = [name, *(dotted_name(a) or "" for a in call.args if isinstance(a, (ast.Name, ast.Attribute)))]
+    return any((mod.idx.qualify(n) or "").startswith("bitsandbytes.") and n.rsplit(".", 1)[-1] == "Linear4bit"
+               for n in named if n)

@@ -53,6 +53,7 @@ from preflight.adapters.lightning import _PRECISION, _STRATEGY
 from preflight.adapters.module_params import COMPILES, DIVIDES, count_target, source_says
 
 from preflight.adapters_api import Adapter, CallSite, Project
+from preflight.analysis.syntax import dotted_name
 from preflight.diagnostics import FileError
 from preflight.loaders import LoadedConfig, load_config
 from preflight.plan import Source, TrainingPlan
@@ -469,6 +470,7 @@ class _Facts:
                         self.add("model.ref", ref, (*path, key), f"{'.'.join((*path, key))}", "medium")
         self.local_modules()
         if app.script is not None and app.script.tree is not None:
+            self.strategy_handed_in(app.script.tree)
             from preflight.adapters.hydra_sections import section_facts
 
             section_facts(app.script.tree, Path(str(app.script.source.path)).parent, app.script.source.display,
@@ -561,6 +563,34 @@ class _Facts:
                          f"Trainer accumulate_grad_batches={value}")
         if "strategy" in node:
             self.strategy(at("strategy"))
+
+    def strategy_handed_in(self, tree: ast.AST) -> None:
+        """``strategy=hydra.utils.instantiate(config.strategy)`` given to the Trainer the script builds
+        (kuleshov-group/mdlm @ c112c52 main.py:176-181 with configs/strategy/ddp.yaml ``_target_:
+        lightning.pytorch.strategies.DDPStrategy``): the composed section read as the Trainer's strategy,
+        when that section is not also inside the trainer node."""
+        if isinstance(self.cfg.get("trainer"), dict) and "strategy" in self.cfg["trainer"]:
+            return
+        paths = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+            if name not in ("instantiate", "Trainer"):
+                continue
+            for kw in node.keywords:
+                value = kw.value
+                if kw.arg != "strategy" or not isinstance(value, ast.Call) \
+                        or (dotted_name(value.func) or "").rsplit(".", 1)[-1] != "instantiate" or not value.args:
+                    continue
+                chain = dotted_name(value.args[0]) or ""
+                parts = tuple(chain.split("."))
+                if len(parts) >= 2:
+                    paths.add(parts[1:])
+        if len(paths) == 1:
+            path = next(iter(paths))
+            if isinstance(self.composed_raw(path), dict):
+                self.strategy(path)
 
     def strategy(self, path: tuple[str, ...]) -> None:
         raw = self.composed_raw(path)

@@ -112,6 +112,22 @@ def local_optimizer(script_tree: ast.AST, script_path: Path, root: Optional[Path
     return found[0]
 
 
+def _loop_in_local_modules(script_tree: ast.AST, script_path: Path, root: Optional[Path]) -> bool:
+    """A ``.backward(`` in a local module the script imports (karpathy/minGPT projects/chargpt/chargpt.py
+    ``trainer.run()`` -> mingpt/trainer.py:99 ``self.loss.backward()``): the loop is the project's own."""
+    from preflight.adapters.pytorch_local import _imported_up
+
+    from preflight.sources import read_text_limited
+
+    for path in _imported_up(script_tree, script_path.resolve().parent, root):
+        try:
+            if ".backward(" in read_text_limited(path, _MAX_BYTES, errors="replace"):
+                return True
+        except (OSError, ValueError):
+            continue
+    return False
+
+
 def optimizer_from_local_modules(pass_: Any) -> None:
     """The pytorch adapter's script pass found no optimizer in the script: the one its local
     modules build, as a medium fact pointing at that file and line."""
@@ -122,9 +138,10 @@ def optimizer_from_local_modules(pass_: Any) -> None:
     script = pass_.script
     if script.source.path is None or script.tree is None:
         return
-    if "backward" not in script.source.text and ".step(" not in script.source.text:
-        return  # not a training loop of its own: the local modules are not parsed (cost)
     root = Path(str(pass_.project.root)) if pass_.project.root else None
+    if "backward" not in script.source.text and ".step(" not in script.source.text \
+            and not _loop_in_local_modules(script.tree, Path(str(script.source.path)), root):
+        return  # no training loop of the project's own
     got = local_optimizer(script.tree, Path(str(script.source.path)), root)
     if got is None:
         return

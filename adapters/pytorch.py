@@ -400,6 +400,7 @@ class _ScriptPass:
                                      "as literals)"), "medium")
 
     def quantization(self) -> None:
+        self.bnb_layers()
         for site in self.calls:
             if site.last != "BitsAndBytesConfig":
                 continue
@@ -409,6 +410,40 @@ class _ScriptPass:
                     self.weights_bits = bits
                     self.add("precision.weights_bits", bits,
                              self.src(site.call, f"BitsAndBytesConfig({kw}=True)"), self.conf(site))
+
+    def bnb_layers(self) -> None:
+        """bitsandbytes' ``Linear4bit`` built, or handed as the layer class to a call that swaps the model's
+        linear layers (AnswerDotAI/fsdp_qlora @ 05ed9f2 train.py:615-616 ``replace_linear(model.model,
+        Linear4bit, compute_dtype=..., quant_type='nf4', ...)``) where that call runs: 4-bit base weights;
+        ``quant_type=`` given there is the 4-bit type, and ``compress_statistics`` (bitsandbytes' double
+        quantization) is on unless given False (its default, bitsandbytes/nn/modules.py Linear4bit)."""
+        if self.weights_bits is not None:
+            return
+        for site in self.calls:
+            if self.idx.runs(site) is not True or site.name in ("isinstance", "issubclass", "type"):
+                continue
+            named = [site.qualified or ""] + [self.idx.qualify(dotted_name(a)) or "" for a in site.call.args
+                                              if isinstance(a, (ast.Name, ast.Attribute))]
+            if not any(q.startswith("bitsandbytes.") and q.rsplit(".", 1)[-1] == "Linear4bit" for q in named):
+                continue
+            conf = "medium"
+            self.weights_bits = 4
+            self.add("precision.weights_bits", 4, self.src(site.call, f"{site.label}(...) with bitsandbytes "
+                                                                      "Linear4bit layers: 4-bit base weights"), conf)
+            qt = self.value(site.kwarg("quant_type"))
+            if qt is not None and qt.value in ("nf4", "fp4"):
+                self.add("precision.quant_type", qt.value, self.src(site.kwarg("quant_type"),
+                                                                    f"{site.label}(quant_type=...)"), conf)
+            dq_expr = site.kwarg("compress_statistics")
+            dq = self.value(dq_expr) if dq_expr is not None else None
+            if dq_expr is None:
+                self.add("precision.double_quant", True,
+                         self.src(site.call, "Linear4bit without compress_statistics: bitsandbytes' default True "
+                                             "(double quantization)", "default"), conf)
+            elif dq is not None and isinstance(dq.value, bool):
+                self.add("precision.double_quant", dq.value, self.src(dq_expr, f"{site.label}(compress_statistics"
+                                                                               "=...)"), conf)
+            return
 
     def optimizers(self) -> None:
         known: list[tuple[CallSite, str]] = []
@@ -626,11 +661,12 @@ class _ScriptPass:
                     self.add("dist.sharding", "fsdp_full",
                              self.src(site.call, f"{site.label}(...): default FULL_SHARD"), conf)
                 else:
+                    strategy = self._chain_value(strategy, site)
                     last = (dotted_name(strategy) or "").rsplit(".", 1)[-1]
                     if last in _FSDP_STRATEGY:
                         self.add("dist.sharding", _FSDP_STRATEGY[last],
                                  self.src(strategy, f"{site.label}(sharding_strategy={last})"), conf)
-                offload = self.call_of(site.kwarg("cpu_offload"))
+                offload = self.call_of(self._taken_arm(site.kwarg("cpu_offload")))
                 if offload is not None:
                     flag = self.idx.resolve(next((k.value for k in offload.keywords if k.arg == "offload_params"),
                                                  offload.args[0] if offload.args else None))
@@ -644,6 +680,35 @@ class _ScriptPass:
                 policy = self.call_of(site.kwarg("offload_policy"))
                 if policy is not None and (dotted_name(policy.func) or "").endswith("CPUOffloadPolicy"):
                     self.offload(site, "CPUOffloadPolicy()")
+
+    def _chain_value(self, expr: ast.expr, site: CallSite) -> ast.expr:
+        """A local set in each arm of a decided ``if/elif`` chain (AnswerDotAI/fsdp_qlora train.py:740-751
+        ``if args["sharding_strategy"] == "full_shard": sharding_strategy = ShardingStrategy.FULL_SHARD
+        elif ...``): the value of the arm taken, when the function around the use does not take the name
+        as a parameter; else ``expr`` itself."""
+        if not isinstance(expr, ast.Name):
+            return expr
+        around = [f for fs in self.idx.functions.values() for f in fs
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f.lineno <= site.line <= (getattr(f, "end_lineno", None) or f.lineno)]
+        fn = max(around, key=lambda f: f.lineno) if around else None
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                a.arg == expr.id for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)):
+            return expr
+        from preflight.script_chain import chain_binding
+
+        count = sum(1 for b in self.idx.assigns.get(expr.id, []) if b is not None)
+        taken = chain_binding(self.idx, expr.id, count) if count > 1 else None
+        return taken if taken is not None else expr
+
+    def _taken_arm(self, expr: Optional[ast.expr]) -> Optional[ast.expr]:
+        """``CPUOffload(offload_params=True) if args["use_cpu_offload"] else None``: the arm a decided test
+        takes (fsdp_qlora train.py:759); the expression itself otherwise."""
+        if isinstance(expr, ast.IfExp):
+            test = self.idx.resolve(expr.test)
+            if test is not None:
+                return expr.body if test.value else expr.orelse
+        return expr
 
     def offload(self, site: CallSite, what: str) -> None:
         source = self.src(site.call, f"{site.label}(...{what}): parameters, gradients and optimizer step on CPU")
@@ -707,7 +772,8 @@ class _ScriptPass:
                 # gradient_checkpointing_enable() calls (OpenGVLab/InternVL internvl_chat_finetune.py:979)
                 self.add("memory.gradient_checkpointing", True,
                          self.src(site.call, f"{site.label}()"), self.conf(site))
-            elif q in ("torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential"):
+            elif q in ("torch.utils.checkpoint.checkpoint", "torch.utils.checkpoint.checkpoint_sequential") or (
+                    q.startswith("torch.distributed.") and q.endswith("apply_activation_checkpointing")):
                 self.add("memory.gradient_checkpointing", True, self.src(site.call, f"{q}(...)"), self.conf(site))
             elif q.endswith("prepare_model_for_kbit_training") and q.startswith("peft"):
                 flag = self.value(site.kwarg("use_gradient_checkpointing"))

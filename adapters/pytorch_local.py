@@ -160,6 +160,18 @@ def _imported_up(tree: ast.AST, here: Path, root: Optional[Path], depth: int = 3
             while top is not None and up != top and top in up.parents:
                 up = up.parent
                 cands += _imported_local(node, up)
+            if top is not None and (up == top or top == folder):
+                # a package of the repository the job runs from a folder below (karpathy/minGPT
+                # projects/chargpt/chargpt.py ``from mingpt.model import GPT``, ``mingpt/`` two folders up,
+                # installed by ``pip install -e .``): a package (a folder with ``__init__.py``) found in one
+                # of the two folders above the root
+                above = top
+                for _ in range(2):
+                    if above.parent == above:
+                        break
+                    above = above.parent
+                    cands += [c for c in _imported_local(node, above)
+                              if (c.parent / "__init__.py").is_file() and c.parent != above]
             found.extend(c for c in cands if c not in out and c not in found)
         out.extend(found)
         if len(out) >= limit:

@@ -3,7 +3,11 @@
 transformers/TRL ``Trainer``), and neither that code, the configs the job reads, its Hydra config folder
 nor the launch line names PEFT/LoRA, activation checkpointing or ``torch.compile``: ``peft.method`` none,
 ``memory.gradient_checkpointing`` False, ``compile.enabled`` False (medium, priority -1: a fallback any
-reading outranks; written only where no adapter set the field).
+reading outranks; written only where no adapter set the field). Likewise ``precision.mode`` fp32 when
+nothing of the job names a 16-bit or mixed precision by any spelling (autocast, a grad scaler, ``half``,
+``float16``/``bfloat16``, ``fp16``/``bf16``, amp/apex, a ``precision`` or ``mixed_precision`` setting):
+PyTorch then computes in fp32 (salesforce/BLIP @ 3a29b74 ``train_caption.py``, facebookresearch/detr
+@ 29901c5 ``main.py``: the model is built by a local helper, the loop is plain).
 
 This extends the plain-loop reading of :func:`preflight.adapters.pytorch_local.absent_in_loop` (which
 needs the loop in the entry script) to loops in the project's modules (microsoft/Swin-Transformer @ f82860b:
@@ -31,7 +35,14 @@ _LIGHTNING = re.compile(r"\b(pytorch_lightning|lightning)\b")
 # torch.compile by any of its spellings (``re.compile`` is not one; a switch ``compile: true`` is)
 _COMPILE_WORDS = re.compile(r"torch\.compile|_dynamo|torch_compile|compile_model|(?<![\w.])compile\s*[=:]|"
                             r"(?<!\bre)\.compile\(", re.I)
+# 16-bit or mixed precision by any spelling (a ``precision:``/``mixed_precision=`` setting of any value too:
+# its value may be 16-bit in a config not read)
+_PRECISION_WORDS = re.compile(r"autocast|GradScaler|grad_scaler|\bscaler\b|\.half\(|\bhalf\b|float16|bfloat16|"
+                              r"\bfp16|\bbf16|\bfp8|float8|\bamp\b|apex|precision\s*[=:]|mixed_precision|"
+                              r"torch_dtype", re.I)
 _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
+# a comment after code (``... .to(dtype=self.dtype)  # fp16 compatibility``, salesforce/BLIP models/med.py:186)
+_TRAILING_COMMENT = re.compile(r"[ \t]#[^'\"\n]*$", re.M)
 _FIT = re.compile(r"\.fit\(")
 # the script builds what trains from a name in its config (Hydra ``get_class(cfg._target_)``/``instantiate``,
 # ldm's ``instantiate_from_config``, ``importlib.import_module``)
@@ -89,7 +100,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
         # the loop is not in the modules the script imports: a module named by a config
         # (``target: cldm.cldm.ControlLDM``, ``_target_: ...Workspace``) may hold it
         return _absent_in_project(project, script, root)
-    if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None:
+    if _HF_TRAINER.search(code) is not None and _LIGHTNING.search(code) is None and not _own_trainer(code):
         return []  # a transformers/TRL Trainer runs the loop: its arguments' defaults are the transformers adapter's
     extra = "\n".join([*(src.text for src, _cfg in project.configs), " ".join(map(str, project.argv or [])),
                        *_hydra_config_texts(project)])
@@ -107,7 +118,23 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
         out.append(("memory.gradient_checkpointing", False, src("activation checkpointing")))
     if _COMPILE_WORDS.search(code) is None and _COMPILE_WORDS.search(extra) is None:
         out.append(("compile.enabled", False, src("torch.compile")))
+    if _PRECISION_WORDS.search(_TRAILING_COMMENT.sub("", code)) is None and _PRECISION_WORDS.search(extra) is None:
+        detail = where.format("16-bit or mixed precision (autocast, a grad scaler, half, float16/bfloat16, amp, "
+                              "a precision setting)") + ": PyTorch computes in fp32"
+        out.append(("precision.mode", "fp32", project.source(script, line or 1, "code", detail=detail)))
     return out
+
+
+def _own_trainer(code: str) -> bool:
+    """Every ``Trainer(...)``-like call names a class the project defines itself (karpathy/minGPT
+    mingpt/trainer.py ``class Trainer``, built by projects/chargpt/chargpt.py:``Trainer(config.trainer,
+    model, train_dataset)``), and no TrainingArguments/HfArgumentParser is named: no HF Trainer."""
+    names = set()
+    for m in _HF_TRAINER.finditer(code):
+        if m.group(1) is None:
+            return False  # TrainingArguments / HfArgumentParser
+        names.add(m.group(1))
+    return bool(names) and all(re.search(rf"^[ \t]*class {n}\b", code, re.M) for n in names)
 
 
 def _project_code(root: Path, project: Project) -> Optional[list[str]]:

@@ -24,7 +24,9 @@ from preflight.sources import read_text_limited
 SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
 CONFIG_SUFFIXES = (".json", ".yaml", ".yml", ".toml")
 _CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed-config", "--ds_config", "--config",
-                 "--config_file", "--config-file", "--cfg", "--config_path", "--args_file", "-c")
+                 "--config_file", "--config-file", "--cfg", "--config_path", "--args_file", "-c", "--base")
+# flags that take several config files in a row, merged left to right (latent-diffusion's ``--base``)
+_LIST_FLAGS = ("--base",)
 # a script's own option naming an arguments/config file (Firefly ``--train_args_file x.json``)
 _CONFIG_FLAG_WORDS = re.compile(r"^--?(?![\w-]*data)[\w-]*(config|args|cfg|recipe)[\w-]*$", re.I)
 _ENTRY_NAMES = ("train.py", "main.py", "finetune.py", "run_train.py", "pretrain.py", "train_net.py")
@@ -135,6 +137,12 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
             value = args[k + 1] if k + 1 < len(args) else ""
         if value.lower().endswith(CONFIG_SUFFIXES):
             names.append((value, f"{flag} on the launch line"))
+        if flag in _LIST_FLAGS and not eq:
+            # ``--base a.yaml b.yaml`` (argparse nargs="*", CompVis/latent-diffusion main.py:55-62): each file
+            for more in args[k + 2:]:
+                if more.startswith("-") or not more.lower().endswith(CONFIG_SUFFIXES):
+                    break
+                names.append((more, f"{flag} on the launch line"))
     seen = {os.path.abspath(c) for c in out.configs}
     for name, why in names:
         found = _find(name, bases)

@@ -50,7 +50,9 @@ def _chains(tree: ast.AST) -> dict[str, Optional[list[tuple[Optional[ast.expr], 
                  for t in s.targets if isinstance(t, ast.Name)}
         for name in names:
             values = [_binding(body, name) for _, body in found]
-            if any(v is None for v in values):
+            # an arm that only raises (``else: raise ValueError("Invalid FSDP sharding strategy")``,
+            # AnswerDotAI/fsdp_qlora train.py:750-751) binds nothing and never continues: not an arm taken
+            if any(v is None and not (body and isinstance(body[-1], ast.Raise)) for v, (_, body) in zip(values, found)):
                 continue
             arms = [(test, value) for (test, _), value in zip(found, values) if value is not None]
             out[name] = None if name in out else arms

@@ -138,6 +138,13 @@ def _children(node: ast.AST) -> list[ast.AST]:
     return out
 
 
+def _locals_call(node: ast.AST) -> bool:
+    """``locals()`` or ``dict(locals())``."""
+    if isinstance(node, ast.Call) and dotted_name(node.func) == "dict" and len(node.args) == 1 and not node.keywords:
+        node = node.args[0]
+    return isinstance(node, ast.Call) and dotted_name(node.func) == "locals" and not node.args and not node.keywords
+
+
 def _merged_namespace(node: ast.AST) -> bool:
     """``argparse.Namespace(**vars(a), **vars(b))`` (or ``Namespace(**a.__dict__)``): a namespace
     built only from other objects' attributes, so its attributes are theirs."""
@@ -343,6 +350,10 @@ class ScriptIndex:
             loaded = self._json_key(expr, depth)
             if loaded is not None:
                 return loaded
+            if isinstance(expr.slice, ast.Constant) and isinstance(expr.slice.value, str) and line is not None:
+                keyed = self._locals_key(expr.value.id, expr.slice.value, line, depth, 0)
+                if keyed is not None:
+                    return keyed
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd, ast.Not)):
             inner = self.resolve(expr.operand, depth + 1)
             if inner is None:
@@ -477,6 +488,76 @@ class ScriptIndex:
         return Resolved(value, path.kind, None, path.key,
                         f"{path.value}[{key!r}] = {value!r}" + (f" ({path.detail})" if path.detail else ""))
 
+    def _locals_key(self, name: str, key: str, line: int, depth: int, hops: int) -> Optional[Resolved]:
+        """``args["batch_size"]`` where ``args = dict(locals())`` in a function whose parameters are the
+        job's options, reached directly or through the functions it is passed to, ``mp.spawn(fn,
+        args=(world_size, args))`` included (AnswerDotAI/fsdp_qlora @ 05ed9f2 train.py:1151,1179,410:
+        ``args = dict(locals())`` in ``fsdp_qlora``, spawned into ``fsdp_main(local_rank, world_size,
+        args)``, passed to ``get_dataloader(tokenizer, args)``, read as ``args["batch_size"]``): the
+        value of that parameter. A key written anywhere (``args[key] = ...``), a call passing something
+        else, or calls that disagree: unknown."""
+        if hops > 4 or depth > MAX_RESOLVE_DEPTH:
+            return None
+        tree = self.script.tree
+        if tree is None:
+            return None
+        if hops == 0 and any(isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+                             and isinstance(n.value, ast.Name) and n.value.id == name
+                             and isinstance(n.slice, ast.Constant) and n.slice.value == key for n in ast.walk(tree)):
+            return None
+        around = [f for fs in self.functions.values() for f in fs
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+        if not around:
+            return None
+        fn = max(around, key=lambda f: f.lineno)
+        assert isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef))
+        params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
+        bound = [n.value for n in ast.walk(fn) if isinstance(n, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+        if bound:
+            if len(bound) != 1 or name in params or not _locals_call(bound[0]) or key not in params:
+                return None
+            if bound[0].lineno > fn.body[-1].lineno or any(
+                    isinstance(n, (ast.Assign, ast.AugAssign)) and n.lineno < bound[0].lineno
+                    and any(key in target_names(t) for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))
+                    for n in ast.walk(fn)):
+                return None  # the parameter rebound before the snapshot
+            return self._parameter(key, depth + 1, bound[0].lineno)
+        if name not in params:
+            return None
+        positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+        index = positional.index(name) if name in positional else None
+        given: list[tuple[ast.expr, int]] = []
+        for site in self.calls:
+            call = site.call
+            if site.name == fn.name:
+                kw = next((k.value for k in call.keywords if k.arg == name), None)
+                if kw is None and index is not None and index < len(call.args) \
+                        and not any(isinstance(a, ast.Starred) for a in call.args[:index + 1]):
+                    kw = call.args[index]
+                if kw is None:
+                    return None
+                given.append((kw, site.line))
+            elif (site.name or "").rsplit(".", 1)[-1] == "spawn" and call.args \
+                    and isinstance(call.args[0], ast.Name) and call.args[0].id == fn.name:
+                # torch.multiprocessing.spawn(fn, args=(...)): fn(rank, *args)
+                packed = next((k.value for k in call.keywords if k.arg == "args"), None)
+                if packed is None and len(call.args) > 1:
+                    packed = call.args[1]
+                if not isinstance(packed, ast.Tuple) or index is None or index < 1 or index - 1 >= len(packed.elts):
+                    return None
+                given.append((packed.elts[index - 1], site.line))
+        found: Optional[Resolved] = None
+        for expr, at in given:
+            if not isinstance(expr, ast.Name):
+                return None
+            value = self._locals_key(expr.id, key, at, depth + 1, hops + 1)
+            if value is None or (found is not None and value.value != found.value):
+                return None
+            found = found or value
+        return found
+
     def _local_parser(self, node: ast.AST) -> bool:
         """``parse_args(args)`` imported from a local module that returns the parsed
         namespace (open_clip ``main.py:98``): its attributes are the job's options."""
@@ -598,9 +679,12 @@ class ScriptIndex:
         return True
 
     def _cli_entry(self, fn: ast.AST) -> bool:
+        from preflight.adapters.cliargs_options import is_call_parse
+
         name = getattr(fn, "name", "")
         decorated = any(isinstance(d, ast.Call) and (dotted_name(d.func) or "").rsplit(".", 1)[-1]
-                        in ("option", "command", "argument") for d in getattr(fn, "decorator_list", []))
+                        in ("option", "command", "argument") for d in getattr(fn, "decorator_list", [])) \
+            or is_call_parse(fn)
         given = any((c.name or "").rsplit(".", 1)[-1] in ("Fire", "run") and c.call.args
                     and isinstance(c.call.args[0], ast.Name) and c.call.args[0].id == name
                     and (c.name or "").split(".", 1)[0] in ("fire", "typer", "Fire", "run")
@@ -610,10 +694,17 @@ class ScriptIndex:
     def _entry_kwargs(self, site: CallSite, spread: list[ast.expr], name: str) -> Optional[Resolved]:
         """``f(**kwargs)`` inside ``def main(**kwargs)`` that the command line fills (click
         options on it, or ``fire.Fire(main)``): the job's option ``name``."""
-        if self.options is None or len(spread) != 1 or not isinstance(spread[0], ast.Name) or not site.function:
+        if self.options is None or len(spread) != 1 or not site.function:
             return None
         outer = [f for f in self.functions.get(site.function, [])
                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if len(outer) == 1 and _locals_call(spread[0]):
+            # ``fsdp_qlora(**locals())`` as the first statement of a fastcore ``@call_parse`` entry
+            # (AnswerDotAI/fsdp_qlora train.py:1241): its parameters, i.e. the job's options
+            return self.options(name) if self._cli_entry(outer[0]) and any(
+                a.arg == name for a in (*outer[0].args.args, *outer[0].args.kwonlyargs)) else None
+        if not isinstance(spread[0], ast.Name):
+            return None
         if len(outer) != 1 or outer[0].args.kwarg is None or outer[0].args.kwarg.arg != spread[0].id:
             return None
         decorated = any(isinstance(d, ast.Call) and (dotted_name(d.func) or "").rsplit(".", 1)[-1]

@@ -202,3 +202,111 @@ def test_argparse_mixed_precision_from_argv(tmp_path):
     plan = audit(["train.py"], root=tmp_path)
     fact = plan.resolve("precision.mode")
     assert fact is not None and (fact.value, fact.source.line) == ("fp32", 5)
+
+
+# yl4579/StyleTTS2 @ 5cedc71c333f8d8b8551ca59378bdcc7af4c9529 train_finetune_accelerate.py:35,132-138,193,246,265,417
+# (models.py:672 build_model returns a Munch of networks; optimizers.py:65 build_optimizer a MultiOptimizer),
+# launched as README.md:86 ``accelerate launch --mixed_precision=fp16 --num_processes=1 ...``.
+STYLETTS2_LIKE = {
+    "train.py": """\
+        import torch
+        from accelerate import Accelerator
+        from models import build_model
+        from optimizers import build_optimizer
+
+        accelerator = Accelerator()
+
+
+        def main():
+            loader = torch.utils.data.DataLoader(list(range(8)), batch_size=2)
+            model = build_model()
+            for key in model:
+                model[key] = model[key].to(accelerator.device)
+            optimizer = build_optimizer({key: model[key].parameters() for key in model})
+            model, optimizer, loader = accelerator.prepare(
+                model, optimizer, loader
+            )
+            for i, batch in enumerate(loader):
+                loss = model.decoder(batch).sum()
+                accelerator.backward(loss)
+                optimizer.step('decoder')
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "models.py": """\
+        import torch
+        from munch import Munch
+
+
+        def build_model():
+            return Munch(decoder=torch.nn.Linear(2, 2), text_encoder=torch.nn.Linear(2, 2))
+    """,
+    "optimizers.py": """\
+        import torch
+
+
+        class MultiOptimizer:
+            def __init__(self, optimizers):
+                self.optimizers = optimizers
+
+            def step(self, key):
+                self.optimizers[key].step()
+
+
+        def build_optimizer(params):
+            return MultiOptimizer({k: torch.optim.AdamW(p) for k, p in params.items()})
+    """,
+}
+
+
+def test_a_prepared_mapping_of_networks_gets_no_autocast(cli, tmp_path):
+    """--mixed_precision fp16 on the line, but prepare() gets a dict of networks (iterated and indexed by its
+    own keys): Accelerate hands it back unprepared, no forward is autocast: fp32, never the launch flag's
+    amp_fp16 at high confidence."""
+    from tests.test_config_object import plan_of, write
+
+    write(tmp_path, STYLETTS2_LIKE)
+    plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",
+                                          "--num_processes=1", "train.py", cwd=tmp_path))
+    won = plan.resolve("precision.mode")
+    assert won is not None and won.value == "fp32" and won.confidence == "medium" and won.adapter == "accelerate"
+    assert won.source.path == "train.py" and won.source.line == 15
+    assert "mapping of networks" in won.source.detail
+
+
+def test_a_prepared_module_keeps_the_launch_precision(cli, tmp_path):
+    """Silent twins: the same job preparing an nn.Module (indexed by no key of its own), or a mapping
+    next to an argument whose use says nothing of what it is: the launch line's fp16 autocast stands."""
+    from tests.test_config_object import plan_of, write
+
+    files = dict(STYLETTS2_LIKE)
+    files["train.py"] = files["train.py"].replace(
+        "            for key in model:\n                model[key] = model[key].to(accelerator.device)\n", "").replace(
+        "model = build_model()", "model = torch.nn.Linear(2, 2)").replace(
+        "build_optimizer({key: model[key].parameters() for key in model})", "torch.optim.AdamW(model.parameters())")
+    for variant in (files, {**STYLETTS2_LIKE, "train.py": STYLETTS2_LIKE["train.py"].replace(
+            "model, optimizer, loader\n            )", "model, optimizer, loader, ema\n            )").replace(
+            "loader = torch.utils", "ema = make_ema()\n            loader = torch.utils")}):
+        write(tmp_path, variant)
+        plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",
+                                              "--num_processes=1", "train.py", cwd=tmp_path))
+        assert plan.resolve("precision.mode").value == "amp_fp16"
+        assert not [f for f in plan.facts("precision.mode") if "mapping of networks" in (f.source.detail or "")]
+
+
+def test_one_process_and_no_wrapper_is_no_sharding(cli, tmp_path):
+    """yl4579/StyleTTS2 README.md:86 ``accelerate launch --num_processes=1``: nothing wraps the model, so
+    dist.sharding is none (medium, derived). Silent twin: two processes (DDP by accelerate's prepare, not
+    claimed here)."""
+    from tests.test_config_object import plan_of, write
+
+    write(tmp_path, STYLETTS2_LIKE)
+    plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",
+                                          "--num_processes=1", "train.py", cwd=tmp_path))
+    won = plan.resolve("dist.sharding")
+    assert won is not None and won.value == "none" and won.confidence == "medium" and won.adapter == "derive"
+    plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",
+                                          "--num_processes=2", "train.py", cwd=tmp_path))
+    assert plan.resolve("dist.sharding") is None or plan.resolve("dist.sharding").value != "none"

@@ -419,4 +419,4 @@ def test_prefix_tuning_section_is_not_lora_and_one_process_is_not_ddp(cli, tmp_p
     plan = plan_of(cli, "--", "python", "finetune_hf.py", "data/AdvertiseGen/", "THUDM/chatglm3-6b",
                    "configs/ptuning.yaml", cwd=tmp_path)
     assert winner(plan, "peft.method") != "lora"
-    assert winner(plan, "dist.sharding") is None
+    assert winner(plan, "dist.sharding") in (None, "none")  # one process and no wrapper: never ddp

@@ -169,3 +169,144 @@ def test_a_layer_named_adapter1_is_no_peft(cli, tmp_path):
         write(tmp_path, files)
         assert by(plan_of(cli, "main.py", cwd=tmp_path), "peft.method", "visible_code") is None
         files["fpn.py"] = files["fpn.py"].replace(named, "        self.adapter1 = torch.nn.Conv2d(8, 8, 1)\n")
+
+
+# salesforce/BLIP @ 3a29b74 train_caption.py: the loop is the script's own (loss.backward(), optimizer.step()),
+# the model is built by a local helper (models/blip.py blip_decoder), and nothing of the job names autocast, a
+# scaler or a 16-bit dtype (a uint8/float64 tensor is no precision setting): fp32.
+BLIP_LIKE = {
+    "main.py": """\
+        import torch
+        from models import blip_decoder
+
+
+        def train(model, data_loader, optimizer):
+            for image, caption in data_loader:
+                loss = model(image, caption).sum()
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+        if __name__ == '__main__':
+            model = blip_decoder()
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+            train(model, [], optimizer)
+    """,
+    "models.py": """\
+        import torch
+
+
+        def blip_decoder():
+            # masks = torch.zeros((0, 4), dtype=torch.uint8)
+            t = torch.tensor([1.0], dtype=torch.float64)
+            return torch.nn.Linear(4, 4)
+    """,
+}
+
+
+def test_no_16_bit_named_anywhere_is_fp32(cli, tmp_path):
+    write(tmp_path, BLIP_LIKE)
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    mode = by(plan, "precision.mode", "visible_code")
+    assert mode is not None and mode.value == "fp32" and mode.confidence == "medium"
+    assert "PyTorch computes in fp32" in mode.source.detail
+    assert TrainingPlan.from_dict(plan).resolve("precision.mode").value == "fp32"
+
+
+def test_a_16_bit_spelling_anywhere_keeps_precision_unknown(cli, tmp_path):
+    """Silent twins: autocast in a local module, a ``.half()`` cast, a ``--precision`` option on the launch
+    line, an ``fp16`` key in a JSON config the job reads: no fp32 is claimed (a trailing comment naming fp16,
+    salesforce/BLIP models/med.py:186, does not count)."""
+    for module, old, new in (
+            ("main.py", "loss = model(image, caption).sum()",
+             "with torch.autocast('cuda'):\n                    loss = model(image, caption).sum()"),
+            ("models.py", "return torch.nn.Linear(4, 4)", "return torch.nn.Linear(4, 4).half()")):
+        files = dict(BLIP_LIKE)
+        files[module] = files[module].replace(old, new)
+        write(tmp_path, files)
+        assert by(plan_of(cli, "main.py", cwd=tmp_path), "precision.mode", "visible_code") is None, module
+    write(tmp_path, BLIP_LIKE)
+    assert by(plan_of(cli, "main.py", "--", "--precision", "bf16", cwd=tmp_path),
+              "precision.mode", "visible_code") is None
+    files = dict(BLIP_LIKE)
+    files["models.py"] = files["models.py"].replace("return torch.nn.Linear(4, 4)",
+                                                    "return torch.nn.Linear(4, 4)  # fp16 compatibility")
+    write(tmp_path, files)
+    mode = by(plan_of(cli, "main.py", cwd=tmp_path), "precision.mode", "visible_code")
+    assert mode is not None and mode.value == "fp32"
+
+
+# karpathy/minGPT @ 37baab71b9abea1b76ab957409a1cc2fbfba8a26: projects/chargpt/chargpt.py:12-13,107-108 runs
+# ``Trainer(config.trainer, model, train_dataset).run()`` from the repository's own package ``mingpt/`` two folders
+# up (installed by ``pip install -e .``); mingpt/trainer.py:99 ``self.loss.backward()``, mingpt/model.py:257
+# ``torch.optim.AdamW`` in ``configure_optimizers``.
+MINGPT = {
+    "mingpt/__init__.py": "",
+    "mingpt/model.py": """\
+        import torch
+
+
+        class GPT(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lm_head = torch.nn.Linear(4, 4)
+
+            def configure_optimizers(self, config):
+                return torch.optim.AdamW(self.parameters(), lr=config.learning_rate)
+    """,
+    "mingpt/trainer.py": """\
+        from torch.utils.data.dataloader import DataLoader
+
+
+        class Trainer:
+            def __init__(self, config, model, train_dataset):
+                self.config, self.model, self.train_dataset = config, model, train_dataset
+
+            def run(self):
+                self.optimizer = self.model.configure_optimizers(self.config)
+                for x, y in DataLoader(self.train_dataset, batch_size=self.config.batch_size):
+                    self.loss = self.model(x).sum()
+                    self.model.zero_grad(set_to_none=True)
+                    self.loss.backward()
+                    self.optimizer.step()
+    """,
+    "projects/chargpt/chargpt.py": """\
+        import torch
+
+        from mingpt.model import GPT
+        from mingpt.trainer import Trainer
+
+        if __name__ == '__main__':
+            model = GPT()
+            trainer = Trainer(None, model, [])
+            trainer.run()
+    """,
+}
+
+
+def test_a_package_above_the_folder_run_from_is_read(cli, tmp_path):
+    write(tmp_path, MINGPT)
+    plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "projects" / "chargpt")
+    opt = TrainingPlan.from_dict(plan).resolve("optimizer.name")
+    assert opt is not None and opt.value == "AdamW" and opt.confidence == "medium"
+    assert opt.source.path.endswith("mingpt/model.py") and opt.source.line == 10
+    assert by(plan, "peft.method", "visible_code").value == "none"  # the project's own Trainer is no HF Trainer
+    assert by(plan, "memory.gradient_checkpointing", "visible_code").value is False
+
+
+def test_an_hf_trainer_or_a_package_out_of_reach_says_nothing(cli, tmp_path):
+    """Silent twins: the script runs transformers' Trainer (no class Trainer of the project's): no absence;
+    the package three folders up (beyond the two read above the folder run from): no optimizer."""
+    files = dict(MINGPT)
+    files["projects/chargpt/chargpt.py"] = files["projects/chargpt/chargpt.py"].replace(
+        "from mingpt.trainer import Trainer", "from transformers import Trainer")
+    files["mingpt/trainer.py"] = files["mingpt/trainer.py"].replace("class Trainer:", "class Loop:")
+    write(tmp_path, files)
+    plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "projects" / "chargpt")
+    assert by(plan, "peft.method", "visible_code") is None
+    deep = {k.replace("projects/chargpt/", "projects/x/chargpt/"): v for k, v in MINGPT.items()}
+    write(tmp_path / "deep", deep)
+    plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "deep" / "projects" / "x" / "chargpt")
+    opt = TrainingPlan.from_dict(plan).resolve("optimizer.name")
+    assert opt is None or "mingpt/model.py" not in (opt.source.path or "")
