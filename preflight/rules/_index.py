@@ -93,6 +93,7 @@ FILE = {
     "PF470": "code.pf470_scheduler_stepped_per_batch_and_per_epoch",
     "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
     "PF472": "code.pf472_every_ddp_rank_saves",
+    "PF473": "code.pf473_save_hook_on_every_process",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -217,4 +218,5 @@ NEEDS = {
     "PF470": ('.step()',),
     "PF471": ('deepspeed',),
     "PF472": ('DistributedDataParallel',),
+    "PF473": ('register_save_state_pre_hook',),
 }
