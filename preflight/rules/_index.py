@@ -94,6 +94,7 @@ FILE = {
     "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
     "PF472": "code.pf472_every_ddp_rank_saves",
     "PF473": "code.pf473_save_hook_on_every_process",
+    "PF474": "code.pf474_prepared_scheduler_sized_per_process",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -219,4 +220,5 @@ NEEDS = {
     "PF471": ('deepspeed',),
     "PF472": ('DistributedDataParallel',),
     "PF473": ('register_save_state_pre_hook',),
+    "PF474": ('prepare(',),
 }
