@@ -149,6 +149,7 @@ JOB = {
     "PF550": "plan.pf550_deepspeed_max_grad_norm_in_optimizer",
     "PF551": "plan.pf551_schedule_sized_by_unsharded_loader",
     "PF552": "plan.pf552_hydra_job_id_in_output_dir",
+    "PF553": "plan.pf553_zero3_forward_on_some_ranks",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
