@@ -94,7 +94,6 @@ FILE = {
     "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
     "PF472": "code.pf472_every_ddp_rank_saves",
     "PF473": "code.pf473_save_hook_on_every_process",
-    "PF474": "code.pf474_prepared_scheduler_sized_per_process",
     "PF475": "code.pf475_transform_columns_removed_by_trainer",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
@@ -224,6 +223,5 @@ NEEDS = {
     "PF471": ('deepspeed',),
     "PF472": ('DistributedDataParallel',),
     "PF473": ('register_save_state_pre_hook',),
-    "PF474": ('prepare(',),
     "PF475": ('_transform(',),
 }
