@@ -94,4 +94,22 @@ def other(model, ds, transform):
     args.remove_unused_columns = False
     Trainer(model=model, args=args, train_dataset=ds).train()
 """,
+    # tricky: the transform only augments columns the Trainer keeps (already tokenized rows)
+    """
+import random
+
+from datasets import load_from_disk
+from transformers import Trainer, TrainingArguments
+
+
+def mask_some(batch):
+    ids = batch["input_ids"]
+    return {"input_ids": [[t if random.random() > 0.15 else 0 for t in row] for row in ids],
+            "attention_mask": batch["attention_mask"], "labels": ids}
+
+
+def main(model):
+    ds = load_from_disk("tokenized")["train"].with_transform(mask_some)
+    Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=ds).train()
+""",
 ]

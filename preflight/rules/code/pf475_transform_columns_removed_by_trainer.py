@@ -12,6 +12,9 @@ from preflight.rules._pf4_support import calls, has_unpacking, is_from, kwarg, t
 from preflight.rules.base import Rule, examples
 
 _TRAINERS = ("Trainer", "Seq2SeqTrainer")
+# columns the Trainer keeps for common models (forward() arguments, and the label names it keeps itself)
+_KEPT = frozenset({"input_ids", "attention_mask", "labels", "label", "label_ids", "token_type_ids", "position_ids",
+                   "pixel_values", "input_values", "input_features", "decoder_input_ids", "decoder_attention_mask"})
 _ARGS = ("TrainingArguments", "Seq2SeqTrainingArguments")
 
 
@@ -31,6 +34,27 @@ def _transformed(ctx: FileContext) -> dict[str, ast.Call]:
         if name:
             out.setdefault(name, call)
     return out
+
+
+def _reads_only_kept_columns(ctx: FileContext, transform: ast.Call) -> bool:
+    """The transform is a function of this file that reads only columns the Trainer keeps
+    (``batch["input_ids"]``): removing the others does not starve it."""
+    fn_arg = transform.args[0] if transform.args else None
+    if not isinstance(fn_arg, ast.Name):
+        return False
+    fn = next((n for n in ctx.nodes(ast.FunctionDef) if n.name == fn_arg.id), None)
+    if fn is None or not fn.args.args:
+        return False
+    param = fn.args.args[0].arg
+    keys = set()
+    for sub in ast.walk(fn):
+        if isinstance(sub, ast.Subscript) and isinstance(sub.value, ast.Name) and sub.value.id == param:
+            if not (isinstance(sub.slice, ast.Constant) and isinstance(sub.slice.value, str)):
+                return False
+            keys.add(sub.slice.value)
+        elif isinstance(sub, ast.Name) and sub.id == param and not isinstance(ctx.parent(sub), ast.Subscript):
+            return False  # the whole row is used: its columns are not known
+    return bool(keys) and keys <= _KEPT
 
 
 def _trainer_classes(ctx: FileContext) -> set[str]:
@@ -88,6 +112,8 @@ this), or tokenize eagerly with `dataset.map(fn, remove_columns=...)`.
 * `remove_unused_columns=False` in the arguments (or set on them later), or arguments that
   preflight cannot read (`**kwargs`, parsed from the command line).
 * The dataset is prepared with `map` (eager): its columns are the transformed ones.
+* The transform (a function of the file) reads only columns the Trainer keeps (`input_ids`,
+  `attention_mask`, `labels`, `pixel_values`, ...): an augmentation of already tokenized rows.
 """
     bad_examples = examples("preflight.rules.code._pf475_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf475_examples", "GOOD_EXAMPLES")
@@ -125,6 +151,8 @@ this), or tokenize eagerly with `dataset.map(fn, remove_columns=...)`.
                 continue
             kw, name = hit
             transform = lazy[name]
+            if _reads_only_kept_columns(ctx, transform):
+                continue
             assert isinstance(transform.func, ast.Attribute)
             yield ctx.finding(
                 self, targs,
