@@ -17,8 +17,8 @@ class Recognizer(pl.LightningModule):
 
     def configure_optimizers(self):
         optimizer = torch.optim.AdamW(self.parameters(), lr=3e-3)
-        scheduler = torch.optim.lr_scheduler.OneCycleLR(  # warning: PF551
-            optimizer, max_lr=3e-3, epochs=20, steps_per_epoch=len(self.trainer.datamodule.train_dataloader()))
+        scheduler = torch.optim.lr_scheduler.OneCycleLR(
+            optimizer, max_lr=3e-3, epochs=20, steps_per_epoch=len(self.trainer.datamodule.train_dataloader()))  # warning: PF551
         return {"optimizer": optimizer, "lr_scheduler": {"scheduler": scheduler, "interval": "step"}}
 
 

@@ -131,7 +131,7 @@ accumulation and `max_steps` included), or divide the count by `self.trainer.wor
                 if found is None:
                     continue
                 yield pctx.code_finding(
-                    self, script, node,
+                    self, script, arg,
                     f"the schedule is sized by `{ast.unparse(found)}`, a loader built outside the Trainer, "
                     f"without the DistributedSampler it adds: it counts the whole dataset's batches, but each of "
                     f"the {world} ranks steps only its shard, 1/{world} of them, so the schedule covers 1/{world} "
