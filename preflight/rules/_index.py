@@ -93,6 +93,8 @@ FILE = {
     "PF470": "code.pf470_scheduler_stepped_per_batch_and_per_epoch",
     "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
     "PF472": "code.pf472_every_ddp_rank_saves",
+    "PF473": "code.pf473_save_hook_on_every_process",
+    "PF475": "code.pf475_transform_columns_removed_by_trainer",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -143,6 +145,10 @@ JOB = {
     "PF547": "plan.pf547_trainer_optimizer_replaced_by_deepspeed",
     "PF548": "plan.pf548_optuna_jobs_on_basic_launcher",
     "PF549": "plan.pf549_hydra_group_choice_not_string",
+    "PF550": "plan.pf550_deepspeed_max_grad_norm_in_optimizer",
+    "PF551": "plan.pf551_schedule_sized_by_unsharded_loader",
+    "PF552": "plan.pf552_hydra_job_id_in_output_dir",
+    "PF553": "plan.pf553_zero3_forward_on_some_ranks",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
@@ -216,4 +222,6 @@ NEEDS = {
     "PF470": ('.step()',),
     "PF471": ('deepspeed',),
     "PF472": ('DistributedDataParallel',),
+    "PF473": ('register_save_state_pre_hook',),
+    "PF475": ('_transform(',),
 }

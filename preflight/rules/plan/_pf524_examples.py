@@ -65,6 +65,31 @@ accelerate launch --multi_gpu --num_processes 8 train.py
 """,
 ]
 
+PF524_BAD.append(
+    # accelerate issue 2882: torch's OneCycleLR sized from the prepared loader, prepared in a second call
+    """
+# --- train.py
+import torch
+from accelerate import Accelerator
+
+
+def main(model, train_dataloader, epochs, lr):
+    accelerator = Accelerator(gradient_accumulation_steps=1)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+    lr_scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * len(train_dataloader))  # warning: PF524
+    lr_scheduler = accelerator.prepare(lr_scheduler)
+    for epoch in range(epochs):
+        for batch in train_dataloader:
+            with accelerator.accumulate(model):
+                accelerator.backward(model(**batch).loss)
+                optimizer.step()
+                lr_scheduler.step()
+                optimizer.zero_grad()
+# --- launch
+accelerate launch --multi_gpu --num_processes 4 train.py
+""")
+
 PF524_GOOD = [
     # the 24088 fix shapes: counted before prepare from the full loader and prepared together
     """
@@ -126,5 +151,52 @@ accelerate launch --num_processes 1 train.py --max_train_steps 200000
     _TRAIN.format(total="args.max_train_steps", pin="") + """\
 # --- launch
 accelerate launch --multi_gpu --num_processes 2 train.py --num_warmup_steps 4000
+""",
+]
+
+PF524_GOOD += [
+    # the fix of issue 2882: the OneCycleLR total scaled by the number of processes
+    """
+# --- train.py
+import torch
+from accelerate import Accelerator
+
+
+def main(model, train_dataloader, epochs, lr):
+    accelerator = Accelerator(gradient_accumulation_steps=1)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+    total = epochs * len(train_dataloader) * accelerator.num_processes
+    lr_scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=total)
+    lr_scheduler = accelerator.prepare(lr_scheduler)
+    for epoch in range(epochs):
+        for batch in train_dataloader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            lr_scheduler.step()
+            optimizer.zero_grad()
+# --- launch
+accelerate launch --multi_gpu --num_processes 4 train.py
+""",
+    # tricky: sized from the prepared loader but never prepared: stepped once per optimizer step
+    """
+# --- train.py
+import torch
+from accelerate import Accelerator
+
+
+def main(model, train_dataloader, epochs, lr):
+    accelerator = Accelerator()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+    lr_scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs * len(train_dataloader))
+    for epoch in range(epochs):
+        for batch in train_dataloader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            lr_scheduler.step()
+            optimizer.zero_grad()
+# --- launch
+accelerate launch --multi_gpu --num_processes 4 train.py
 """,
 ]

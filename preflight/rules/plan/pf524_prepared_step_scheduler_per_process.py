@@ -19,7 +19,10 @@ _BUILDERS = {"get_scheduler": ("num_training_steps", 3),
              "get_linear_schedule_with_warmup": ("num_training_steps", 2),
              "get_cosine_schedule_with_warmup": ("num_training_steps", 2),
              "get_cosine_with_hard_restarts_schedule_with_warmup": ("num_training_steps", 2),
-             "get_polynomial_decay_schedule_with_warmup": ("num_training_steps", 2)}
+             "get_polynomial_decay_schedule_with_warmup": ("num_training_steps", 2),
+             # torch's own step-count schedules (accelerate issue 2882: OneCycleLR's total_steps)
+             "OneCycleLR": ("total_steps", 2),
+             "CosineAnnealingLR": ("T_max", 1)}
 _PER_PROCESS_WORDS = ("num_processes", "world_size", "num_gpus", "n_gpu")
 
 
@@ -59,6 +62,8 @@ def _per_process_length(ctx: FileContext, total: ast.expr, builder: ast.Call) ->
                            and a.lineno < before]
                 if earlier:
                     last = max(earlier, key=lambda a: a.lineno)
+                    if any(w in ast.unparse(last.value) for w in _PER_PROCESS_WORDS):
+                        return None  # scaled back to whole-dataset steps on the way
                     todo.append((last.value, last.lineno))
     return None
 
@@ -97,7 +102,10 @@ same for `num_warmup_steps`), or do not pass the scheduler to `prepare`.
 
 The same when the total is computed in the code from the length of a loader that was
 already passed to `accelerator.prepare` (`len(train_dataloader)` after `prepare`: the
-batches of one process) and the scheduler is then prepared too (transformers PR 24088).
+batches of one process) and the scheduler is then prepared too (transformers PR 24088), and
+for torch's `OneCycleLR(total_steps=...)` and `CosineAnnealingLR(T_max=...)` sized either way
+(accelerate issue 2882: a OneCycleLR on 4 GPUs finishes its cycle after a quarter of the run,
+then raises "Tried to step ... times").
 
 ## When preflight stays silent
 
