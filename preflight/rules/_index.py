@@ -93,6 +93,7 @@ FILE = {
     "PF470": "code.pf470_scheduler_stepped_per_batch_and_per_epoch",
     "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
     "PF472": "code.pf472_every_ddp_rank_saves",
+    "PF490": "code.pf490_step_schedule_sized_in_epochs",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -216,4 +217,5 @@ NEEDS = {
     "PF470": ('.step()',),
     "PF471": ('deepspeed',),
     "PF472": ('DistributedDataParallel',),
+    "PF490": ('epochs',),
 }
