@@ -94,6 +94,7 @@ FILE = {
     "PF471": "code.pf471_deepspeed_optimizer_torch_saved",
     "PF472": "code.pf472_every_ddp_rank_saves",
     "PF490": "code.pf490_step_schedule_sized_in_epochs",
+    "PF491": "code.pf491_collective_on_non_main_ranks",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -218,4 +219,5 @@ NEEDS = {
     "PF471": ('deepspeed',),
     "PF472": ('DistributedDataParallel',),
     "PF490": ('epochs',),
+    "PF491": ('is_main_process', 'rank', 'is_global_zero', 'master', 'is_main'),
 }
