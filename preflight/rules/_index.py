@@ -145,6 +145,7 @@ JOB = {
     "PF547": "plan.pf547_trainer_optimizer_replaced_by_deepspeed",
     "PF548": "plan.pf548_optuna_jobs_on_basic_launcher",
     "PF549": "plan.pf549_hydra_group_choice_not_string",
+    "PF560": "plan.pf560_frozen_module_outside_mixed_precision",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
