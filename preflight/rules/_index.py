@@ -95,6 +95,7 @@ FILE = {
     "PF472": "code.pf472_every_ddp_rank_saves",
     "PF490": "code.pf490_step_schedule_sized_in_epochs",
     "PF491": "code.pf491_collective_on_non_main_ranks",
+    "PF492": "code.pf492_gather_of_per_batch_padded_tokens",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -221,4 +222,5 @@ NEEDS = {
     "PF472": ('DistributedDataParallel',),
     "PF490": ('epochs',),
     "PF491": ('is_main_process', 'rank', 'is_global_zero', 'master', 'is_main'),
+    "PF492": ('DataCollatorForTokenClassification', 'DataCollatorForSeq2Seq'),
 }
