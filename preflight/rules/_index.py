@@ -96,6 +96,7 @@ FILE = {
     "PF490": "code.pf490_step_schedule_sized_in_epochs",
     "PF491": "code.pf491_collective_on_non_main_ranks",
     "PF492": "code.pf492_gather_of_per_batch_padded_tokens",
+    "PF493": "code.pf493_scheduler_built_after_optimizer_state_load",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -223,4 +224,5 @@ NEEDS = {
     "PF490": ('epochs',),
     "PF491": ('is_main_process', 'rank', 'is_global_zero', 'master', 'is_main'),
     "PF492": ('DataCollatorForTokenClassification', 'DataCollatorForSeq2Seq'),
+    "PF493": ('load_state_dict',),
 }
