@@ -111,6 +111,8 @@ warmup never ends (Lightning issues 3869, 6948; the docs example fixed in PR 197
             if "optimizer" in keys:
                 misplaced = interval
         sched = scheds[0]
+        if misplaced is not None and call_last(sched) not in STEP_SCHEDULERS:
+            return  # a LambdaLR with "interval" beside "optimizer": PF450 reports the misplaced key
         where = (" (`\"interval\": \"step\"` sits beside `\"optimizer\"`, where Lightning ignores it: it belongs "
                  "in the `\"lr_scheduler\"` dict)") if misplaced is not None else ""
         at = _returned_at(ctx, fn, sched)
