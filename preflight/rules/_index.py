@@ -95,6 +95,10 @@ FILE = {
     "PF472": "code.pf472_every_ddp_rank_saves",
     "PF473": "code.pf473_save_hook_on_every_process",
     "PF475": "code.pf475_transform_columns_removed_by_trainer",
+    "PF490": "code.pf490_step_schedule_sized_in_epochs",
+    "PF491": "code.pf491_collective_on_non_main_ranks",
+    "PF492": "code.pf492_gather_of_per_batch_padded_tokens",
+    "PF493": "code.pf493_scheduler_built_after_optimizer_state_load",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -149,6 +153,7 @@ JOB = {
     "PF551": "plan.pf551_schedule_sized_by_unsharded_loader",
     "PF552": "plan.pf552_hydra_job_id_in_output_dir",
     "PF553": "plan.pf553_zero3_forward_on_some_ranks",
+    "PF560": "plan.pf560_frozen_module_outside_mixed_precision",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
@@ -224,4 +229,8 @@ NEEDS = {
     "PF472": ('DistributedDataParallel',),
     "PF473": ('register_save_state_pre_hook',),
     "PF475": ('_transform(',),
+    "PF490": ('epochs',),
+    "PF491": ('is_main_process', 'rank', 'is_global_zero', 'master', 'is_main'),
+    "PF492": ('DataCollatorForTokenClassification', 'DataCollatorForSeq2Seq'),
+    "PF493": ('load_state_dict',),
 }
