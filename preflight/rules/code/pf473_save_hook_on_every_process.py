@@ -8,7 +8,7 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import kwarg
+from preflight.rules._pf4_support import calls_by_attr, kwarg
 from preflight.rules.base import Rule, examples
 from preflight.rules.code.pf472_every_ddp_rank_saves import _rankish
 
@@ -46,9 +46,9 @@ def _under_rank_test(ctx: FileContext, node: ast.AST, fn_node: Optional[ast.AST]
     if fn_node is None:
         return False
     line = getattr(node, "lineno", 0)
-    for sub in ast.walk(fn_node):
-        if (isinstance(sub, ast.If) and sub.lineno < line and _not_rank(sub.test)
-                and any(isinstance(s, (ast.Return, ast.Raise)) for s in sub.body)):
+    for sub in ctx.unordered(ast.If):  # any such `if` of the function (the file's, not a walk)
+        if (sub.lineno < line and any(isinstance(s, (ast.Return, ast.Raise)) for s in sub.body)
+                and _not_rank(sub.test) and ctx.under(sub, fn_node)):
             return True
     return False
 
@@ -117,16 +117,10 @@ with them), as the diffusers training scripts do.
     good_examples = examples("preflight.rules.code._pf473_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        registered: list[tuple[ast.Call, str]] = []
-        save_states: list[ast.Call] = []
-        for call in ctx.nodes(ast.Call):
-            func = call.func
-            if not isinstance(func, ast.Attribute):
-                continue
-            if func.attr == "register_save_state_pre_hook" and call.args and isinstance(call.args[0], ast.Name):
-                registered.append((call, call.args[0].id))
-            elif func.attr == "save_state":
-                save_states.append(call)
+        by_attr = calls_by_attr(ctx)  # the file's x.attr(...) calls, in source order
+        registered = [(call, call.args[0].id) for call in by_attr.get("register_save_state_pre_hook", ())
+                      if call.args and isinstance(call.args[0], ast.Name)]
+        save_states = list(by_attr.get("save_state", ()))
         if not registered or not save_states:
             return
         everyone = [c for c in save_states if not _under_rank_test(ctx, c, ctx.enclosing_function(c))]
