@@ -339,3 +339,18 @@ def f():
                                               raw=odd.encode(), text=odd)))
     f, g = ctx.nodes(ast.FunctionDef)
     assert ctx.under(g, f) and not ctx.under(f, g) and ctx.under(f, f)
+
+
+def test_statement_walk_gives_the_statements_of_ast_walk_in_its_order() -> None:
+    from preflight.analysis.syntax import statement_walk
+
+    holders = (ast.stmt, ast.excepthandler) + ((ast.match_case,) if sys.version_info >= (3, 10) else ())
+    root = Path(__file__).resolve().parents[1]
+    sources = [_FEATURES, _ORDER, *(p.read_text(encoding="utf-8") for p in sorted((root / "preflight/analysis").glob("*.py")))]
+    if sys.version_info >= (3, 10):
+        sources.append(_MATCH)
+    for source in sources:
+        tree = ast.parse(source)
+        for node in [tree, *(n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.ClassDef, ast.Try)))]:
+            expected = [node, *(n for n in ast.walk(node) if n is not node and isinstance(n, holders))]
+            assert statement_walk(node) == expected

@@ -182,7 +182,13 @@ class Bindings:
         fresh, self._fresh = self._fresh, set()
         new_calls: set[ast.Call] = set()
         if first:
-            candidates = self._unresolved
+            # only a call of a local def or class, or of a method name some class of the file
+            # defines, can ever resolve (both sets are fixed): the others are not looked at, nor
+            # kept waiting for a receiver binding that could not resolve them either
+            local_names, method_names = self._local_names, self._method_names
+            candidates = [(call, caller) for call, caller in self._unresolved
+                          if (isinstance(call.func, ast.Name) and call.func.id in local_names)
+                          or (isinstance(call.func, ast.Attribute) and call.func.attr in method_names)]
             self._unresolved = []
         else:
             candidates = [c for key in fresh for c in self._waiting.pop(key, ())]

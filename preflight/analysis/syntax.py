@@ -54,6 +54,34 @@ def walk(node: ast.AST) -> list[ast.AST]:
     return out
 
 
+_STATEMENT_BLOCKS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
+_HOLDS_STATEMENTS = (ast.stmt, ast.excepthandler, getattr(ast, "match_case", ast.excepthandler))
+
+
+def statement_walk(node: ast.AST) -> list[ast.AST]:
+    """``node`` and the statements under it (with the except handlers and match cases that hold
+    some), in the order ``ast.walk(node)`` visits them, without visiting any expression. A
+    statement lies only in a statement list, so the breadth-first order of these nodes alone is
+    their order in the full walk."""
+    out = [node]
+    append = out.append
+    fields_of = _BLOCK_FIELDS
+    holds = _HOLDS_STATEMENTS
+    for cur in out:
+        kind = type(cur)
+        fields = fields_of.get(kind)
+        if fields is None:
+            fields = fields_of[kind] = tuple(f for f in getattr(kind, "_fields", ()) if f in _STATEMENT_BLOCKS)
+        for name in fields:
+            value = getattr(cur, name, None)
+            if isinstance(value, list):
+                for item in value:
+                    if isinstance(item, holds):
+                        append(item)
+    return out
+
+
 def dotted_name(node: ast.AST) -> Optional[str]:
     """``a.b.c`` for Name/Attribute chains, else None."""
     parts: list[str] = []

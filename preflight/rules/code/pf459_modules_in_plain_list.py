@@ -6,6 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.syntax import statement_walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
@@ -135,7 +136,7 @@ with a device mismatch.
     def _check_class(self, ctx: FileContext, cls: ast.ClassDef, init: ast.FunctionDef,
                      modules: set[str]) -> Iterable[Finding]:
         lists: dict[str, tuple[ast.Assign, list[ast.Call]]] = {}
-        for st in ast.walk(init):
+        for st in statement_walk(init):  # assignments are statements: ast.walk's order, no expressions
             if isinstance(st, ast.Assign) and len(st.targets) == 1:
                 attr = _self_attr(st.targets[0])
                 elements = _elements(st.value) if attr else None
