@@ -26,6 +26,27 @@ _TORCH = frozenset({"all_reduce", "all_gather", "all_gather_object", "all_gather
 _NAMES = _ACCELERATE | _TORCH
 
 
+def collective_calls(ctx: FileContext) -> list[tuple[ast.Call, str]]:
+    """The file's collective calls with what makes each one (``"dist.barrier() is a collective"``),
+    in source order; found once per file for PF436 and PF491."""
+    def build() -> list[tuple[ast.Call, str]]:
+        # only a method named like a collective, or a plain name (an import may rename it), can
+        # be one: the file's accelerators and the qualified names are looked up for those alone
+        calls = [c for c in ctx.nodes(ast.Call)
+                 if isinstance(c.func, ast.Name) or (isinstance(c.func, ast.Attribute) and c.func.attr in _NAMES)]
+        accelerators: set[str] = set()
+        if any(isinstance(c.func, ast.Attribute) and c.func.attr in _ACCELERATE for c in calls):
+            accelerators = accelerator_names(ctx)
+        found = []
+        for call in calls:
+            why = _collective(ctx, call, accelerators)
+            if why is not None:
+                found.append((call, why))
+        return found
+
+    return ctx.cached("collective-calls", build)
+
+
 def _collective(ctx: FileContext, call: ast.Call, accelerators: set[str]) -> Optional[str]:
     func = call.func
     if isinstance(func, ast.Attribute) and func.attr in _ACCELERATE and ast.unparse(func.value) in accelerators:
@@ -82,20 +103,8 @@ main process does with the result (printing, logging, writing files).
     good_examples = examples("preflight.rules.code._pf436_examples", "PF436_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        # only a method named like a collective, or a plain name (an import may rename it), can
-        # be one: the file's accelerators and the qualified names are looked up for those alone
-        calls = [c for c in ctx.nodes(ast.Call)
-                 if isinstance(c.func, ast.Name) or (isinstance(c.func, ast.Attribute) and c.func.attr in _NAMES)]
-        if not calls:
-            return
-        accelerators: set[str] = set()
-        if any(isinstance(c.func, ast.Attribute) and c.func.attr in _ACCELERATE for c in calls):
-            accelerators = accelerator_names(ctx)
         flags: Optional[frozenset[str]] = None
-        for call in calls:
-            why = _collective(ctx, call, accelerators)
-            if why is None:
-                continue
+        for call, why in collective_calls(ctx):
             if flags is None:
                 flags = rank_zero_flags_in(ctx)
             guard = rank_zero_guard(ctx.ancestors, call, flags)

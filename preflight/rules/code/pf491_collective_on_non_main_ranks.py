@@ -9,10 +9,9 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerator_names
 from preflight.rules._pf427_support import rank_zero_flags_in, rank_zero_test
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf436_collective_on_rank_zero import _ACCELERATE, _NAMES, _collective
+from preflight.rules.code.pf436_collective_on_rank_zero import collective_calls
 
 
 def _non_main_branch(ctx: FileContext, call: ast.Call, flags: frozenset[str]) -> Optional[ast.If]:
@@ -75,18 +74,8 @@ Call it on every process, after the `if`:
     good_examples = examples("preflight.rules.code._pf491_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        calls = [c for c in ctx.nodes(ast.Call)
-                 if isinstance(c.func, ast.Name) or (isinstance(c.func, ast.Attribute) and c.func.attr in _NAMES)]
-        if not calls:
-            return
-        accelerators: set[str] = set()
-        if any(isinstance(c.func, ast.Attribute) and c.func.attr in _ACCELERATE for c in calls):
-            accelerators = accelerator_names(ctx)
         flags: Optional[frozenset[str]] = None
-        for call in calls:
-            why = _collective(ctx, call, accelerators)
-            if why is None:
-                continue
+        for call, why in collective_calls(ctx):
             if flags is None:
                 flags = rank_zero_flags_in(ctx)
             guard = _non_main_branch(ctx, call, flags)
