@@ -578,8 +578,10 @@ class ScriptIndex:
         or a call of a local function that returns ``parser.parse_args()`` (StarCoder
         ``finetune.py``: ``args = get_args()``, then ``run_training(args, ...)``)."""
         bound = self.assigns.get(name)
+        if not bound:
+            return False
         parsers = self.parsed_args_functions()
-        if not bound or not parsers:
+        if not parsers:
             return False
         calls = [b for b in bound if b is not None]
         return bool(calls) and all(isinstance(b, ast.Call) and isinstance(b.func, ast.Name)
@@ -589,7 +591,10 @@ class ScriptIndex:
         """Local functions that return ``<parser>.parse_args()``."""
         if self._parse_functions is None:
             found: set[str] = set()
-            for fname, defs in self.functions.items():
+            # every call of the file is a site: without a ``.parse_args()`` call none returns one
+            any_parse = any(isinstance(s.call.func, ast.Attribute) and s.call.func.attr == "parse_args"
+                            for s in self.calls)
+            for fname, defs in self.functions.items() if any_parse else ():
                 if len(defs) != 1:
                     continue
                 for node in ast.walk(defs[0]):

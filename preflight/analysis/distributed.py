@@ -96,14 +96,15 @@ class LoaderAnalysis:
         aliases = self.scopes.imports.aliases
         words = _MARKER_WORDS | {a for a, t in aliases.items() if t.rsplit(".", 1)[-1] in _MARKERS}
         loaders = {"DataLoader"} | {a for a, t in aliases.items() if t in _LOADERS}
+        called = ctx.call_names()  # most files call no marker and no loader: no pass over their calls
         self.markers = [m for m in (self._marker(c, f) for c, f in self.scopes.bindings.call_functions
-                                    if _last_name(c.func) in words) if m is not None]
+                                    if _last_name(c.func) in words) if m is not None] if not called.isdisjoint(words) else []
         self.uses: list[LoaderUse] = []
         self._related: dict[FunctionInfo, set[FunctionInfo]] = {}
         self._graph: Optional[tuple[dict, dict]] = None
         self._class_styles: dict[int, Style] = {}
-        self.loader_calls = [c for c in ctx.nodes(ast.Call)
-                             if _last_name(c.func) in loaders and self.is_loader(c)]
+        self.loader_calls = [c for c in ctx.nodes(ast.Call) if _last_name(c.func) in loaders
+                             and self.is_loader(c)] if not called.isdisjoint(loaders) else []
         if not self.loader_calls:
             return
         for node, loop in self.scopes.loops.items():
@@ -360,8 +361,8 @@ class LoaderAnalysis:
     # -- Lightning with use_distributed_sampler=False ---------------------
     def lightning_loaders(self) -> list[tuple[ast.Call, Leaf]]:
         """(Trainer, DataLoader) pairs where Lightning was told not to inject its sampler."""
-        trainers = [c for c in self.ctx.nodes(ast.Call)
-                    if _last_name(c.func) == "Trainer" and self._no_sampler_trainer(c)]
+        trainers = [c for c in self.ctx.nodes(ast.Call) if _last_name(c.func) == "Trainer"
+                    and self._no_sampler_trainer(c)] if "Trainer" in self.ctx.call_names() else []
         if not trainers or not self.loader_calls:
             return []
         out: list[tuple[ast.Call, Leaf]] = []

@@ -45,6 +45,10 @@ CLIP_FUNCTIONS = frozenset({
 })
 SCALER_CLASSES = ("GradScaler", "ShardedGradScaler")
 _RESETS = frozenset({"reset", "zero", "zero-model"})
+# the methods whose call the loop of ``_build`` may make an event of (any other attribute call
+# can only be a helper call or an opaque call handed an optimizer)
+_EVENT_METHODS = frozenset({"backward", "manual_backward", "step", "zero_grad", "zero_", "unscale_",
+                            "update", "scale"})
 # the last name component of every call preflight needs qualified
 _QUALIFIED_LAST = frozenset({
     *(q.rsplit(".", 1)[-1] for q in CLIP_FUNCTIONS), *SCALER_CLASSES, "grad", "vjp"})
@@ -197,30 +201,41 @@ def _build(ctx: FileContext) -> GradSteps:
     out.optimizer_names = {name for (_, name), b in bindings.names.items() if b.kind == OPTIMIZER}
     out.optimizer_names.update(a for (_, a), b in bindings.attrs.items() if b.kind == OPTIMIZER)
     helper_calls: list[tuple[ast.Call, FunctionInfo, FunctionInfo]] = []
+    resolved = bindings.calls  # call -> (local function it resolves to, ...): see target_of
+    # ``_opaque`` needs an optimizer or a scaler some argument may be (most files have neither)
+    may_hand = bool(out.optimizer_names or out.scalers)
+    attribute = ast.Attribute
     for call, fn in bindings.call_functions:
         func = call.func
         loop = None  # set by add()
-        last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
-        qual = (imports.qualify(func) or "") if last in _QUALIFIED_LAST else ""
-        if is_scaler_class(qual):
-            out.scaler_mentions.append(call)
-        if qual in CLIP_FUNCTIONS:
-            add(GradEvent("clip", call, fn, loop))
-            continue
-        if qual in ("torch.autograd.grad", "torch.autograd.functional.vjp"):
-            add(GradEvent("grad", call, fn, loop))
-            continue
-        target = bindings.target_of(call)
+        is_attr = type(func) is attribute
+        last = func.attr if is_attr else getattr(func, "id", None)  # type: ignore[attr-defined]
+        if last in _QUALIFIED_LAST:
+            qual = imports.qualify(func) or ""
+            if is_scaler_class(qual):
+                out.scaler_mentions.append(call)
+            if qual in CLIP_FUNCTIONS:
+                add(GradEvent("clip", call, fn, loop))
+                continue
+            if qual in ("torch.autograd.grad", "torch.autograd.functional.vjp"):
+                add(GradEvent("grad", call, fn, loop))
+                continue
+        found_target = resolved.get(call)
+        target = found_target[0] if found_target is not None else None
         if target is not None and target is not fn:
             helper_calls.append((call, fn, target))
             if out.scalers and (call.args or call.keywords):
                 _opaque(out, call, fn, loop, bindings, add, scalers_only=True)
-        if not isinstance(func, ast.Attribute):
-            if target is None:
+        if not is_attr:
+            if target is None and may_hand:
                 _opaque(out, call, fn, loop, bindings, add)
             continue
-        attr = func.attr
-        receiver = func.value
+        if last not in _EVENT_METHODS:
+            if target is None and may_hand:
+                _opaque(out, call, fn, loop, bindings, add)
+            continue
+        attr = func.attr  # type: ignore[attr-defined]
+        receiver = func.value  # type: ignore[attr-defined]
         if backward_value(call) is not None:
             scaler = None
             if isinstance(receiver, ast.Call) and isinstance(receiver.func, ast.Attribute) and (

@@ -263,7 +263,8 @@ class ScopeIndex:
         self._parents = ctx._parents
         # names bound or deleted (a tenth of all names): read once, by the imports and by
         # each function's bound names
-        self._stored_names = [n for n in ctx.unordered(ast.Name) if not isinstance(n.ctx, ast.Load)]
+        load = ast.Load  # ast.parse makes no subclasses of the context types
+        self._stored_names = [n for n in ctx.unordered(ast.Name) if type(n.ctx) is not load]
         self.imports = ImportTable.build(ctx, self._stored_names)
         self.module = FunctionInfo(node=ctx.tree, name="<module>", parent=None)
         self.functions: dict[ast.AST, FunctionInfo] = {ctx.tree: self.module}

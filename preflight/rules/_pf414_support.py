@@ -58,11 +58,14 @@ def is_fp16_dtype(node: Optional[ast.AST]) -> bool:
 
 
 _FP16_ARGUMENTS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments", "SFTConfig", "DPOConfig", "GRPOConfig"})
+_FP16_CALLS = _FP16_ARGUMENTS | {"Accelerator", "Trainer", "GradScaler"}  # every call may_signal_fp16 reads
 
 
 def may_signal_fp16(ctx: FileContext) -> bool:
     """Whether :func:`fp16_training_signals` can find anything: a call it looks at, with the
     keyword it reads (no value resolved, so no literal resolver is built for the file)."""
+    if ctx.call_names().isdisjoint(_FP16_CALLS):
+        return False
     for call, qual in calls(ctx):
         last = call_last(call)
         if last in _FP16_ARGUMENTS:

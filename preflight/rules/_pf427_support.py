@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Optional
 
+from preflight.analysis.syntax import dotted_name
 from preflight.rules._pf414_support import last_name
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def _flags(nodes: Iterable[ast.AST]) -> frozenset[str]:
             if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
         for target in targets:
             if isinstance(target, (ast.Name, ast.Attribute)):
-                text = ast.unparse(target)
+                text = dotted_name(target) or ast.unparse(target)  # a chain's text is its dotted name
                 ok = isinstance(node, ast.Assign) and len(node.targets) == 1 and rank_zero_test(node.value)
                 tests[text] = tests.get(text, True) and ok
     return frozenset(text for text, ok in tests.items() if ok)

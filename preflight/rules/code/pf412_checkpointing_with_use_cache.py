@@ -81,8 +81,8 @@ Load the model with `use_cache=False` for training (set it back to True before
             func = call.func
             if not isinstance(func, ast.Attribute):
                 continue
-            receiver = ast.unparse(func.value).lower()
-            if (func.attr == "train" and "trainer" in receiver) or func.attr in ("fit", "backward"):
+            if func.attr in ("fit", "backward") or (
+                    func.attr == "train" and "trainer" in ast.unparse(func.value).lower()):
                 lines.append(getattr(call, "end_lineno", None) or call.lineno)
         return max(lines) if lines else None
 

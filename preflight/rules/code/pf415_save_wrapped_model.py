@@ -65,7 +65,8 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
         if not prepared:
             return
         unwrapped: dict[str, int] = {}
-        for call in ctx.nodes(ast.Call):  # accelerator.unwrap_model(...) or a local unwrap_model helper
+        unwrapping = not ctx.call_names().isdisjoint(("unwrap_model", "unwrap", "extract_model_from_parallel"))
+        for call in ctx.nodes(ast.Call) if unwrapping else ():  # accelerator.unwrap_model(...) or a local helper
             if call_last(call) in ("unwrap_model", "unwrap", "extract_model_from_parallel"):
                 for name in assigned_names(ctx, call):
                     unwrapped.setdefault(name, call.lineno)
@@ -111,6 +112,8 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             return None
         params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+        if saved_name not in params:
+            return None  # not a parameter
         rebound = any(isinstance(t, ast.Name) and t.id == saved_name for n in ast.walk(fn)
                       for t in (n.targets if isinstance(n, ast.Assign) else
                                 [n.target] if isinstance(n, (ast.AugAssign, ast.AnnAssign)) else []))

@@ -123,14 +123,18 @@ class _Scope:
             if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                 self._assigns.append(n)
         self._calls = calls  # only flags are read from them: their order does not matter
-        self._texts: dict[bool, tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]] = {}
+        self._texts: dict[object, tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]] = {}
 
-    def texts(self, chains_only: bool) -> tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]:
+    def texts(self, chains_only: bool, kind: type = ast.Name) -> tuple[list[tuple[str, str]], list[tuple[ast.Call, str]]]:
         """The assignments (target, value text) and calls (call, receiver text), made on the
         first float16 cast. With ``chains_only`` (the cast module is a ``a.b`` chain, which only
         a chain's text can equal) only values and receivers that are chains are kept, their text
-        read from the chain instead of unparsed."""
-        found = self._texts.get(chains_only)
+        read from the chain instead of unparsed. Otherwise only those of the cast module's node
+        type ``kind`` or names are kept (the only texts the aliases can hold: ``ast.unparse``
+        round-trips, so two nodes of different types never read the same), a name's text being
+        its identifier."""
+        key = True if chains_only else kind
+        found = self._texts.get(key)
         if found is None:
             if chains_only:
                 assigns = [(n.targets[0].id, t) for n in self._assigns  # type: ignore[attr-defined]
@@ -138,10 +142,19 @@ class _Scope:
                 calls = [(n, t) for n in self._calls
                          if (t := dotted_name(n.func.value)) is not None]  # type: ignore[attr-defined]
             else:
-                assigns = [(n.targets[0].id, ast.unparse(n.value)) for n in self._assigns]  # type: ignore[attr-defined]
-                calls = [(n, ast.unparse(n.func.value)) for n in self._calls]  # type: ignore[attr-defined]
-            found = self._texts[chains_only] = (assigns, calls)
+                assigns = [(n.targets[0].id, _text_of(n.value)) for n in self._assigns  # type: ignore[attr-defined]
+                           if type(n.value) is kind or type(n.value) is ast.Name]
+                calls = []
+                for n in self._calls:
+                    receiver: ast.AST = n.func.value  # type: ignore[attr-defined]
+                    if type(receiver) is kind or type(receiver) is ast.Name:
+                        calls.append((n, _text_of(receiver)))
+            found = self._texts[key] = (assigns, calls)
         return found
+
+
+def _text_of(node: ast.AST) -> str:
+    return node.id if isinstance(node, ast.Name) else ast.unparse(node)
 
 
 def _fp16_name(ctx: FileContext, expr: Optional[ast.AST], scope: _Scope) -> bool:
@@ -171,7 +184,7 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
     chain = dotted_name(call.func.value)  # type: ignore[attr-defined]
     module = chain if chain is not None else ast.unparse(call.func.value)  # type: ignore[attr-defined]
     aliases = {module}
-    assigns, calls = scope.texts(chains_only=chain is not None)
+    assigns, calls = scope.texts(chain is not None, type(call.func.value))  # type: ignore[attr-defined]
     for _ in range(3):
         for target, value in assigns:
             if value in aliases:

@@ -29,6 +29,8 @@ def _may_name_family(ctx: FileContext) -> bool:
 
 
 def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
+    if "from_pretrained" not in ctx.call_names():
+        return None
     may_name: Optional[bool] = None  # looked at once, and only for a name that is not a literal
     for call in ctx.nodes(ast.Call):
         if call_last(call) != "from_pretrained" or not call.args:

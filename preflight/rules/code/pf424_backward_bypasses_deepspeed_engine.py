@@ -57,6 +57,8 @@ object has no attribute 'ipg_index'", issue 6995).
     good_examples = examples("preflight.rules.code._pf414_examples", "PF424_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if "initialize" not in ctx.call_names():
+            return  # no ``deepspeed.initialize(...)``
         inits = [c for c in ctx.nodes(ast.Call) if call_last(c) == "initialize"
                  and isinstance(c.func, ast.Attribute) and target_text(c.func.value) == "deepspeed"]
         if not inits:

@@ -49,6 +49,8 @@ Remove the call and set `"gradient_clipping": 1.0` in the DeepSpeed config.
     good_examples = examples("preflight.rules.code._pf414_examples", "PF426_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if "initialize" not in ctx.call_names():
+            return  # no ``deepspeed.initialize(...)``: no engine
         engines = set()
         for call in ctx.nodes(ast.Call):
             if call_last(call) == "initialize" and isinstance(call.func, ast.Attribute) \

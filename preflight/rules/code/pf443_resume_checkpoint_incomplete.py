@@ -118,7 +118,7 @@ Save `"lr_scheduler": self.lr_scheduler.state_dict()` and
     good_examples = examples("preflight.rules.code._pf443_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        if ctx.mentions("last_epoch"):
+        if ctx.mentions("last_epoch") or ctx.call_names().isdisjoint(_SAVERS):
             return
         for call in ctx.nodes(ast.Call):
             if call_last(call) not in _SAVERS or not call.args or not isinstance(call.args[0], ast.Dict):

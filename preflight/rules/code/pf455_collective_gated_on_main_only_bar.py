@@ -47,6 +47,22 @@ def _collective(root: ast.AST, functions: dict[str, ast.FunctionDef], depth: int
     return None
 
 
+def _tests_reading(ctx: FileContext, bars: dict[str, ast.Call]) -> set[ast.AST]:
+    """The ``if`` statements whose test reads a field of one of ``bars`` (``bar.n``): found from
+    the file's few such attributes, so that only those tests are walked."""
+    out: set[ast.AST] = set()
+    for attr in ctx.unordered(ast.Attribute):
+        if attr.attr not in _BAR_FIELDS or target_text(attr.value) not in bars:
+            continue
+        child: ast.AST = attr
+        parent = ctx.parent(attr)
+        while parent is not None and not isinstance(parent, ast.stmt):
+            child, parent = parent, ctx.parent(parent)
+        if isinstance(parent, ast.If) and parent.test is child:
+            out.add(parent)
+    return out
+
+
 @register
 class CollectiveGatedOnMainOnlyBar(Rule):
     code = "PF455"
@@ -103,7 +119,10 @@ that, or gate on `accelerator.sync_gradients`/the step index.
         if not bars:
             return
         functions = {f.name: f for f in ctx.nodes(ast.FunctionDef)}
+        tests = _tests_reading(ctx, bars)
         for node in ctx.nodes(ast.If):
+            if node not in tests:
+                continue
             read = next((n for n in ast.walk(node.test) if isinstance(n, ast.Attribute) and n.attr in _BAR_FIELDS
                          and target_text(n.value) in bars), None)
             if read is None:

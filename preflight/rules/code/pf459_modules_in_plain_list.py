@@ -6,7 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.syntax import statement_walk
+from preflight.analysis.syntax import dotted_name, statement_walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
@@ -60,7 +60,11 @@ def _torch_module_names(ctx: FileContext) -> set[str]:
 
 
 def _module_class(cls: ast.ClassDef, bases: set[str], local: set[str]) -> bool:
-    return any(ast.unparse(b) in bases or ast.unparse(b) in local for b in cls.bases)
+    for b in cls.bases:
+        text = dotted_name(b) or ast.unparse(b)  # a chain's text is its dotted name
+        if text in bases or text in local:
+            return True
+    return False
 
 
 def _elements(value: ast.AST) -> Optional[list[ast.Call]]:
