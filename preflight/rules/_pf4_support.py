@@ -53,7 +53,7 @@ def has_unpacking(call: ast.Call) -> bool:
 
 def script_index(ctx: FileContext) -> ScriptIndex:
     """The adapters' literal resolver over this file (argparse defaults included)."""
-    from preflight.adapters_api import ScriptIndex
+    from preflight.script_index import ScriptIndex  # not via adapters_api: no plan, loaders or json
 
     return ctx.cached("pf4-script-index", lambda: ScriptIndex(ctx.parsed))
 
