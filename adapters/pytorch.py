@@ -811,7 +811,7 @@ class _ScriptPass:
         module's ``forward`` (``model = torch.compile(model)`` then ``F.cross_entropy(logits,
         targets)``: the loss runs eagerly on the logits the compiled model returns; medium, a
         loss on another output cannot be told apart). Nothing otherwise (a model that returns
-        its own loss, ``model(X, Y)`` or ``labels=``, is not read: unknown)."""
+        its own loss is :meth:`model_computes_loss`; when both are found: unknown)."""
         if "compile.loss_inside" in self.plan_fields():
             arg = site.arg(0, "model")
             target = arg.func if isinstance(arg, ast.Call) else arg
@@ -824,16 +824,51 @@ class _ScriptPass:
                 return
             if site.qualified == "torch.compile" and arg is not None and not self.is_model_arg(arg):
                 return
+            inside = self.model_computes_loss(site)
             for other in self.calls:
                 q = other.qualified or ""
                 if q not in ("torch.nn.functional.cross_entropy", "torch.nn.CrossEntropyLoss"):
                     continue
                 if other.klass is not None and other.function == "forward":
                     continue   # the model's own loss, inside what is compiled
+                if inside is not None:
+                    self.adapter.note(self.plan, f"{self.src(site.call).location()}: the compiled model computes "
+                                      f"its own loss and {other.label}(...) at line {other.line} computes one "
+                                      "outside it: where the LM loss runs is not read")
+                    return
                 self.add("compile.loss_inside", False,
                          self.src(other.call, f"{other.label}(...) computes the loss outside the "
                                   f"compiled model ({site.label} at line {site.line}): eager"), "medium")
                 return
+            if inside is not None:
+                call, why = inside
+                self.add("compile.loss_inside", True, self.src(call.call, why), "medium")
+
+    def model_computes_loss(self, site: CallSite) -> Optional[tuple[CallSite, str]]:
+        """The compiled model is called with its targets and computes the loss in its own
+        ``forward`` (nanoGPT: ``model = torch.compile(model)``, ``logits, loss = model(X, Y)``,
+        ``GPT.forward`` ends in ``F.cross_entropy``; a transformers model called with
+        ``labels=``): the call and why. adapters/compile_loss.py."""
+        from preflight.adapters.compile_loss import called_with_targets, model_class_loss
+
+        if site.qualified == "torch.compile":
+            arg = site.arg(0, "model")
+            built, called = dotted_name(arg) if arg is not None else None, site.target
+        else:
+            func = site.call.func
+            built = called = dotted_name(func.value) if isinstance(func, ast.Attribute) else None
+        if not built or not called:
+            return None
+        call = called_with_targets(self.calls, called)
+        if call is None:
+            return None
+        root = Path(str(self.project.root)) if self.project.root else None
+        found = model_class_loss(self.idx, self.calls, built, root)
+        if found is None:
+            return None
+        what, where = found
+        return call, (f"{call.label}(...) passes the targets to the compiled model ({site.label} at line "
+                      f"{site.line}); {what} ({where}): the loss is compiled with it")
 
     def is_model_arg(self, arg: ast.expr) -> bool:
         """The expression ``torch.compile`` takes names a model (not a function or a loss)."""
