@@ -467,6 +467,8 @@ class _ScriptPass:
         for site, last in chosen:
             source = self.src(site.call, f"{site.label}(...)")
             conf = self.conf(site) if (site, last) in known else "medium"
+            if last == "CPUOffloadOptimizer" and (site.qualified or "").startswith("torchao."):
+                last = self.cpu_offload_optimizer(site, conf)
             self.add("optimizer.name", last, source, conf)
             if site.target:
                 self.optimizer_names.add(site.target)
@@ -476,6 +478,27 @@ class _ScriptPass:
                 self.add("optimizer.state_dtype", state, source, conf)
         if not known and not named:
             optimizer_from_local_modules(self)
+
+    def cpu_offload_optimizer(self, site: CallSite, conf: str) -> str:
+        """torchao's ``CPUOffloadOptimizer(params, optimizer_class=torch.optim.AdamW, *,
+        offload_gradients=False, ...)`` (torchao/optim/cpu_offload.py): the optimizer states
+        and step live on the CPU (``dist.offload_optimizer`` cpu); ``offload_gradients=True``
+        frees each GPU gradient once copied to the host (``optimizer.offload_gradients``).
+        Returns the wrapped optimizer's class name (AdamW by default)."""
+        self.add("dist.offload_optimizer", "cpu",
+                 self.src(site.call, f"{site.label}(...): states and step on the CPU"), conf)
+        flag = site.kwarg("offload_gradients")
+        if flag is None:
+            self.add("optimizer.offload_gradients", False,
+                     self.src(site.call, f"{site.label}(...): offload_gradients defaults to False", "default"), conf)
+        else:
+            resolved = self.value(flag)
+            if resolved is not None and isinstance(resolved.value, bool):
+                self.put("optimizer.offload_gradients", resolved, site,
+                         f"{site.label}(offload_gradients=...)", conf)
+        wrapped = site.arg(1, "optimizer_class")
+        name = dotted_name(wrapped) if wrapped is not None else "AdamW"
+        return (name or "AdamW").rsplit(".", 1)[-1]
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"
