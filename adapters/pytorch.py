@@ -467,6 +467,8 @@ class _ScriptPass:
         for site, last in chosen:
             source = self.src(site.call, f"{site.label}(...)")
             conf = self.conf(site) if (site, last) in known else "medium"
+            if last == "CPUOffloadOptimizer" and (site.qualified or "").startswith("torchao."):
+                last = self.cpu_offload_optimizer(site, conf)
             self.add("optimizer.name", last, source, conf)
             if site.target:
                 self.optimizer_names.add(site.target)
@@ -476,6 +478,27 @@ class _ScriptPass:
                 self.add("optimizer.state_dtype", state, source, conf)
         if not known and not named:
             optimizer_from_local_modules(self)
+
+    def cpu_offload_optimizer(self, site: CallSite, conf: str) -> str:
+        """torchao's ``CPUOffloadOptimizer(params, optimizer_class=torch.optim.AdamW, *,
+        offload_gradients=False, ...)`` (torchao/optim/cpu_offload.py): the optimizer states
+        and step live on the CPU (``dist.offload_optimizer`` cpu); ``offload_gradients=True``
+        frees each GPU gradient once copied to the host (``optimizer.offload_gradients``).
+        Returns the wrapped optimizer's class name (AdamW by default)."""
+        self.add("dist.offload_optimizer", "cpu",
+                 self.src(site.call, f"{site.label}(...): states and step on the CPU"), conf)
+        flag = site.kwarg("offload_gradients")
+        if flag is None:
+            self.add("optimizer.offload_gradients", False,
+                     self.src(site.call, f"{site.label}(...): offload_gradients defaults to False", "default"), conf)
+        else:
+            resolved = self.value(flag)
+            if resolved is not None and isinstance(resolved.value, bool):
+                self.put("optimizer.offload_gradients", resolved, site,
+                         f"{site.label}(offload_gradients=...)", conf)
+        wrapped = site.arg(1, "optimizer_class")
+        name = dotted_name(wrapped) if wrapped is not None else "AdamW"
+        return (name or "AdamW").rsplit(".", 1)[-1]
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"
@@ -811,7 +834,7 @@ class _ScriptPass:
         module's ``forward`` (``model = torch.compile(model)`` then ``F.cross_entropy(logits,
         targets)``: the loss runs eagerly on the logits the compiled model returns; medium, a
         loss on another output cannot be told apart). Nothing otherwise (a model that returns
-        its own loss, ``model(X, Y)`` or ``labels=``, is not read: unknown)."""
+        its own loss is :meth:`model_computes_loss`; when both are found: unknown)."""
         if "compile.loss_inside" in self.plan_fields():
             arg = site.arg(0, "model")
             target = arg.func if isinstance(arg, ast.Call) else arg
@@ -824,16 +847,51 @@ class _ScriptPass:
                 return
             if site.qualified == "torch.compile" and arg is not None and not self.is_model_arg(arg):
                 return
+            inside = self.model_computes_loss(site)
             for other in self.calls:
                 q = other.qualified or ""
                 if q not in ("torch.nn.functional.cross_entropy", "torch.nn.CrossEntropyLoss"):
                     continue
                 if other.klass is not None and other.function == "forward":
                     continue   # the model's own loss, inside what is compiled
+                if inside is not None:
+                    self.adapter.note(self.plan, f"{self.src(site.call).location()}: the compiled model computes "
+                                      f"its own loss and {other.label}(...) at line {other.line} computes one "
+                                      "outside it: where the LM loss runs is not read")
+                    return
                 self.add("compile.loss_inside", False,
                          self.src(other.call, f"{other.label}(...) computes the loss outside the "
                                   f"compiled model ({site.label} at line {site.line}): eager"), "medium")
                 return
+            if inside is not None:
+                call, why = inside
+                self.add("compile.loss_inside", True, self.src(call.call, why), "medium")
+
+    def model_computes_loss(self, site: CallSite) -> Optional[tuple[CallSite, str]]:
+        """The compiled model is called with its targets and computes the loss in its own
+        ``forward`` (nanoGPT: ``model = torch.compile(model)``, ``logits, loss = model(X, Y)``,
+        ``GPT.forward`` ends in ``F.cross_entropy``; a transformers model called with
+        ``labels=``): the call and why. adapters/compile_loss.py."""
+        from preflight.adapters.compile_loss import called_with_targets, model_class_loss
+
+        if site.qualified == "torch.compile":
+            arg = site.arg(0, "model")
+            built, called = dotted_name(arg) if arg is not None else None, site.target
+        else:
+            func = site.call.func
+            built = called = dotted_name(func.value) if isinstance(func, ast.Attribute) else None
+        if not built or not called:
+            return None
+        call = called_with_targets(self.calls, called)
+        if call is None:
+            return None
+        root = Path(str(self.project.root)) if self.project.root else None
+        found = model_class_loss(self.idx, self.calls, built, root)
+        if found is None:
+            return None
+        what, where = found
+        return call, (f"{call.label}(...) passes the targets to the compiled model ({site.label} at line "
+                      f"{site.line}); {what} ({where}): the loss is compiled with it")
 
     def is_model_arg(self, arg: ast.expr) -> bool:
         """The expression ``torch.compile`` takes names a model (not a function or a loss)."""

@@ -78,6 +78,8 @@ class _ScriptPass:
         self.trl = find_version("trl", folder, project.root)
         self.torch = find_version("torch", folder, project.root)
         self.major = self.transformers.parts[0] if self.transformers else 5
+        # TrainingArguments values that decide where the Trainer's loss runs (compile_loss.py)
+        self.loss_args: dict[str, Any] = {}
 
     # -- helpers -------------------------------------------------------------
     def conf(self, site: CallSite) -> str:
@@ -371,7 +373,22 @@ class _ScriptPass:
             if mode == "qlora" and not self.weights_4bit(sure=True):  # the 4-bit load may not run
                 conf = self.plan.capped("medium" if conf == "high" else conf, "precision.weights_bits")
             self.add("task.mode", mode, self.src(site.call, detail), conf)
+            self.compiled_loss(owner)
             break
+
+    def compiled_loss(self, owner: CallSite) -> None:
+        """``compile.loss_inside`` True for a Trainer that compiles the model (``torch_compile``)
+        and computes the loss with it (adapters/compile_loss.py: ``trainer_loss_inside``)."""
+        from preflight.adapters.compile_loss import trainer_loss_inside
+
+        compiled = self.plan.resolve("compile.enabled")
+        if "compile.loss_inside" not in FIELDS or compiled is None or compiled.value is not True \
+                or self.plan.value("loss.implementation") is not None:
+            return
+        why = trainer_loss_inside(owner, self.loss_args)
+        if why is not None:
+            self.add("compile.loss_inside", True, self.src(owner.call, why),
+                     self.plan.capped(self.conf(owner), "compile.enabled"))
 
     def generation(self) -> None:
         for site in self.calls:

@@ -38,6 +38,7 @@ TRAINING_KEYS: dict[str, str] = {
     "optim": "str", "gradient_checkpointing": "bool", "activation_checkpointing": "bool", "deepspeed": "any",
     "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
     "use_liger_kernel": "bool", "fsdp_config": "any", "dataloader_num_workers": "int",
+    "label_smoothing_factor": "any", "loss_type": "str",
 }
 _FSDP = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
          "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
@@ -363,6 +364,9 @@ class ArgsPass:
         if values.get("use_liger_kernel", (False,))[0] is True and "loss.implementation" in FIELDS:
             # Liger's fused linear cross-entropy replaces the LM head + loss (never full logits)
             add("loss.implementation", "fused", values["use_liger_kernel"][1], conf)
+        for key in ("label_smoothing_factor", "loss_type"):
+            if key in values:
+                self.o.loss_args[key] = values[key][0]
         if "optim" in values:
             add("optimizer.name", values["optim"][0], values["optim"][1], conf)
         if "dataloader_num_workers" in values:

@@ -155,6 +155,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               enum=_SHARDING),
     FieldSpec("dist.offload_params", "str", "Where parameters are offloaded.", enum=_OFFLOAD),
     FieldSpec("dist.offload_optimizer", "str", "Where optimizer state is offloaded.", enum=_OFFLOAD),
+    FieldSpec("optimizer.offload_gradients", "bool",
+              "The optimizer offload moves each gradient to host memory and frees it on the GPU as "
+              "soon as it is accumulated (torchao CPUOffloadOptimizer(offload_gradients=True)): "
+              "the GPU never holds the whole set of gradients."),
     FieldSpec("memory.gradient_checkpointing", "bool", "Activation (gradient) checkpointing enabled."),
     FieldSpec("compile.enabled", "bool", "torch.compile applied to the model."),
     FieldSpec("model.activation_function", "str",

@@ -281,8 +281,9 @@ def test_must_fire_a_compiled_loss_function(tmp_path):
     assert fact.value is True and fact.source.line == 5
 
 
-def test_silent_when_the_model_returns_its_own_loss(tmp_path):
-    # nanoGPT: F.cross_entropy inside GPT.forward, logits, loss = model(X, Y): not read
+def test_must_fire_when_the_model_returns_its_own_loss(tmp_path):
+    # nanoGPT: F.cross_entropy inside GPT.forward, logits, loss = model(X, Y): the loss is
+    # compiled with the model (est15; tests/test_compile_loss_inside.py)
     plan = plan_of(tmp_path, """\
         import torch
         import torch.nn as nn
@@ -300,7 +301,8 @@ def test_silent_when_the_model_returns_its_own_loss(tmp_path):
             loss.backward()
     """)
     assert plan.value("compile.enabled") is True
-    assert plan.resolve("compile.loss_inside") is None
+    fact = plan.resolve("compile.loss_inside")
+    assert fact.value is True and fact.source.line == 13
 
 
 def test_silent_without_compile(tmp_path):

@@ -516,6 +516,11 @@ def pr(rid, m, val, s, outcome="ran"):
         optimizer="adamw",
         micro_batch=8,
         attention="eager",
+        # est15 (in-sample): the table was committed on 2022-12-29 (PEFT 5de1751) with setup.py
+        # requiring "torch>=1.13.0"; torch 2.0 came out on 2023-03-15, so the runs used 1.13.x:
+        # AdamW's for-loop step (foreach=None meant False before 2.0) and zero_grad()'s
+        # set_to_none=False default
+        torch_version="1.13",
     )
     if m == "bloomz-7b1":
         base.update(seq_len=64)

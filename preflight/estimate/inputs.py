@@ -81,6 +81,9 @@ class EstimateInput:
     gpu_blackwell: Optional[bool] = None              # target is NVIDIA Blackwell (32 MiB only from torch 2.11)
     optimizer_in_backward: bool = False               # step each parameter as its gradient is ready (torchtune)
     activation_offload: bool = False                  # saved activations moved to host memory (torchtune)
+    # torchao CPUOffloadOptimizer(offload_gradients=True): each gradient copied to host memory
+    # and dropped on the GPU as soon as it is accumulated (with offload_optimizer)
+    offload_gradients: bool = False
     # FSDP gradient accumulation: no_sync()/Fabric no_backward_sync keeps the accumulated
     # gradients unsharded between syncs (None: unknown, the interval covers both)
     fsdp_unsharded_accum: Optional[bool] = None
@@ -369,7 +372,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("mlp_act", "model.activation_function"),
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
-             ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"))
+             ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
+             ("offload_gradients", "optimizer.offload_gradients"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

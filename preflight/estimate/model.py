@@ -38,6 +38,7 @@ from preflight.estimate.terms import (
     hf_loss_forward_bytes,
     logits_reduction_loss,
     loss_compiled,
+    offloaded_grads,
     optimizer_temporaries,
     paged_state_bytes,
     sdpa_output_copied,
@@ -558,6 +559,13 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         one = min(prm.largest, trainable)
         grads = one * grad_bytes
         temps = min(temps, 2 * one * state_dtype)
+        g_div = 1
+    if inp.offload_gradients and inp.offload_optimizer and trainable and not sharded:
+        # torchao CPUOffloadOptimizer(offload_gradients=True) (torchao/optim/cpu_offload.py):
+        # each parameter's post-accumulate-grad hook copies its gradient to pinned host memory
+        # on a side stream and drops the device copy (record_stream, p.grad = None), so one
+        # parameter's gradient at a time is live (terms.offloaded_grads)
+        grads = offloaded_grads(prm, trainable, grad_bytes)
         g_div = 1
     ph.add("optimizer", "gradients", grads / g_div, pb)
     ph.add("optimizer", "optimizer_temporaries", temps / s_div, pb)

@@ -348,6 +348,19 @@ def accumulated_grads(inp: EstimateInput, grads: float, fsdp_no_sync: bool) -> f
     return grads
 
 
+def offloaded_grads(prm: Any, trainable: float, grad_bytes: float) -> float:
+    """GPU gradients (bytes) under torchao's ``CPUOffloadOptimizer(offload_gradients=True)``.
+
+    ``torchao/optim/cpu_offload.py``: every parameter of ``minimal_size`` (4,096) elements or
+    more gets a ``register_post_accumulate_grad_hook`` that copies its gradient into a pinned
+    host buffer on a side stream, then ``p_device.grad.record_stream(self.stream)`` and
+    ``p_device.grad = None``: the device gradient is freed as soon as it is accumulated (its
+    block returns to the pool once the copy has run). At most the largest parameter's
+    gradient is live at a time; the smaller ones (biases, norms: kilobytes to a few MiB)
+    stay on the GPU and are left out."""
+    return min(float(prm.largest), float(trainable)) * grad_bytes
+
+
 def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]:
     """Facts the input does not know that change the peak, each as (the other value, why).
 
