@@ -14,13 +14,14 @@ import operator
 from typing import Any, Callable, Optional, Sequence, Union
 
 from preflight._record import dataclass
-from preflight.analysis.syntax import child_fields, dotted_name, target_names
+from preflight.analysis.syntax import child_fields, dotted_name, target_names, walk
 from preflight.script_argv import ArgSpec, _arg_spec, _convert, from_argv, opaque_words
 from preflight.script_bindings import module_binding
 from preflight.sources import ParsedPython
 
 MAX_RESOLVE_DEPTH = 8
 Guard = tuple[ast.expr, bool]  # an if-test and whether the node is in its body (True) or else
+_Env = tuple[tuple[Guard, ...], Optional[str], Optional[str]]  # guards, enclosing function, class
 
 
 # library functions returning the parsed options: drscotthawley/prefigure prefigure/prefigure.py get_all_args
@@ -120,6 +121,7 @@ _SPECIAL_NODES = frozenset({
 # fields walked into: not the shared singletons (expression contexts, operators), which no
 # branch of the walk below reads, nor names and flags (child_fields, as the per-file index does)
 _CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+_REVERSED_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # the same, last first (the walk's pushes)
 
 
 def _children(node: ast.AST) -> list[ast.AST]:
@@ -134,7 +136,7 @@ def _children(node: ast.AST) -> list[ast.AST]:
         if isinstance(value, ast.AST):
             out.append(value)
         elif isinstance(value, list):
-            out.extend(item for item in value if isinstance(item, ast.AST))
+            out += [item for item in value if isinstance(item, ast.AST)]
     return out
 
 
@@ -184,34 +186,33 @@ class ScriptIndex:
     def _walk(self) -> None:
         targets: dict[int, str] = {}
         pending: list[tuple[ast.Call, tuple[Guard, ...], Optional[str], Optional[str]]] = []
-        stack: list[tuple[ast.AST, tuple[Guard, ...], Optional[str], Optional[str]]] = [
-            (self.script.tree, (), None, None)]
-        pop, push, special, fields_of, ast_type = stack.pop, stack.append, _SPECIAL_NODES, _CHILD_FIELDS, ast.AST
+        # (node, its _Env): the second item is shared by every node of the same context
+        top: _Env = ((), None, None)
+        stack: list[tuple[ast.AST, _Env]] = [(self.script.tree, top)]
+        pop, push, special, ast_type = stack.pop, stack.append, _SPECIAL_NODES, ast.AST
+        reversed_fields = _REVERSED_CHILD_FIELDS
         while stack:
-            item = pop()
-            node = item[0]
+            node, env = pop()
             kind = type(node)
             if kind not in special:  # most nodes (names, attributes, constants): only walked into
-                fields = fields_of.get(kind)
+                fields = reversed_fields.get(kind)
                 if fields is None:
-                    _children(node)  # fills the fields of this type
-                    fields = fields_of[kind]
-                guards, func, klass = item[1], item[2], item[3]
-                for name in reversed(fields):  # children pushed last first: popped in source order
+                    fields = reversed_fields[kind] = child_fields(kind)[::-1]
+                for name in fields:  # children pushed last first: popped in source order
                     value = getattr(node, name, None)
-                    if isinstance(value, list):
+                    if type(value) is list:
                         for child in reversed(value):
                             if isinstance(child, ast_type):
-                                push((child, guards, func, klass))
+                                push((child, env))
                     elif isinstance(value, ast_type):
-                        push((value, guards, func, klass))
+                        push((value, env))
                 continue
-            node, guards, func, klass = item
+            guards, func, klass = env
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self._import(node)
             elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.NamedExpr)):
                 self._assign(node, targets)
-                if item[3] is not None and item[2] is None:  # a class attribute, not a module name
+                if klass is not None and func is None:  # a class attribute, not a module name
                     for tgt in getattr(node, "targets", None) or [getattr(node, "target", None)]:
                         if isinstance(tgt, ast.Name):
                             self.class_level[tgt.id] = self.class_level.get(tgt.id, 0) + 1
@@ -224,7 +225,7 @@ class ScriptIndex:
                     self.functions.setdefault(node.name, []).append(node)
                     for param in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs):
                         self.param_count[param.arg] = self.param_count.get(param.arg, 0) + 1
-                for a in ast.walk(node.args):
+                for a in walk(node.args):
                     if isinstance(a, ast.arg):
                         self.assigns.setdefault(a.arg, []).append(None)
             elif isinstance(node, ast.ClassDef):
@@ -232,23 +233,24 @@ class ScriptIndex:
             elif isinstance(node, ast.Call):
                 pending.append((node, guards, func, klass))
             if isinstance(node, ast.If):
-                test_guards = guards
+                inside: _Env = ((*guards, (node.test, True)), func, klass)
+                outside: _Env = ((*guards, (node.test, False)), func, klass)
                 for child in reversed(node.orelse):
-                    stack.append((child, (*guards, (node.test, False)), func, klass))
+                    push((child, outside))
                 for child in reversed(node.body):
-                    stack.append((child, (*guards, (node.test, True)), func, klass))
-                stack.append((node.test, test_guards, func, klass))
+                    push((child, inside))
+                push((node.test, env))
                 continue
             if isinstance(node, ast.IfExp):  # ``X if test else Y``: a guard like an ``if`` statement
-                stack.append((node.orelse, (*guards, (node.test, False)), func, klass))
-                stack.append((node.body, (*guards, (node.test, True)), func, klass))
-                stack.append((node.test, guards, func, klass))
+                push((node.orelse, ((*guards, (node.test, False)), func, klass)))
+                push((node.body, ((*guards, (node.test, True)), func, klass)))
+                push((node.test, env))
                 continue
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                func = node.name
+                env = (guards, node.name, klass)
             elif isinstance(node, ast.ClassDef):
-                klass, func = node.name, None
-            stack.extend((child, guards, func, klass) for child in reversed(_children(node)))
+                env = (guards, None, node.name)
+            stack += [(child, env) for child in reversed(_children(node))]
         for call, guards, func, klass in pending:
             called = dotted_name(call.func)
             self.calls.append(CallSite(self.script, call, called, self.qualify(called), targets.get(id(call)),
