@@ -145,3 +145,19 @@ def test_the_words_remembered_across_files_are_bounded_and_answers_survive_a_res
         assert len(table.seen) <= 50
         seen.append(len(table.seen))
     assert min(seen) < max(seen)  # it did start again
+
+
+def test_a_needle_closing_a_word_on_both_sides_needs_that_whole_word() -> None:
+    # `.module(` holds `module` as a whole word: a file whose words lack it is not searched, and a
+    # longer word (`module_list`) does not stand for it; a needle open at an end is searched as before
+    from preflight.analysis.context import FileContext
+
+    needles = frozenset({".module(", ".step()", "self.log", "_transform("})
+    cases = {
+        "net.module(x)\n": {".module("},
+        "net.module_list(x)\nopt.stepper()\n": set(),
+        "opt.step()\nself.logger = 1\n": {".step()", "self.log"},
+        "y = my_transform(x)\n": {"_transform("},
+    }
+    for src, expected in cases.items():
+        assert FileContext(_parse(src)).mentioned(needles) == expected, src

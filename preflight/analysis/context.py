@@ -240,7 +240,8 @@ class FileContext:
                 found |= table.found(self._words(nfkc))
             found.update(n for n in other if self.mentions(n))
         else:
-            found.update(n for n in other if n in source)
+            words = self._words(source)
+            found.update(n for n in other if _bounded_words(n) <= words and n in source)
         return found
 
     def _text(self) -> str:
@@ -368,6 +369,23 @@ def _split_needles(needles: frozenset[str]) -> tuple[tuple[str, ...], tuple[str,
     if known is None:
         word = tuple(n for n in needles if n.isascii() and all(c in _WORD_CHARS for c in n))
         known = _SPLIT[needles] = (word, tuple(n for n in needles if n not in word))
+    return known
+
+
+_BOUNDED: dict[str, frozenset[bytes]] = {}
+
+
+def _bounded_words(needle: str) -> frozenset[bytes]:
+    """The runs of identifier characters that ``needle`` (ASCII) closes on both sides: each is
+    then a whole word of any text holding the needle (``module`` of ``.module(``), so a text
+    whose words lack one cannot hold it, and the substring search is skipped."""
+    known = _BOUNDED.get(needle)
+    if known is None:
+        if not needle.isascii():
+            return frozenset()
+        runs = needle.encode("ascii").translate(_RUNS).split(b" ")
+        # the first and last runs may continue outside the needle: only inner ones are whole
+        known = _BOUNDED[needle] = frozenset(r for r in runs[1:-1] if r)
     return known
 
 
