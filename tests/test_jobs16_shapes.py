@@ -1,0 +1,244 @@
+"""Set 13's remaining general shapes (branch jobs16): fixtures of our own copying the real code's shape,
+each with a must-read test and silent (must-stay-unknown) twins.
+
+- a launched wrapper that applies a monkey patch, then calls ``train()`` of another local module
+  (mbzuai-oryx/Video-ChatGPT @ 659e04b ``video_chatgpt/train/train_mem.py:1-8``), and the
+  flash-attention patch itself (``llama_flash_attn_monkey_patch.py:8-9,97-99``);
+- the global batch as micro x accumulation x processes under a data-parallel sharding;
+- an argparse option a local helper rewrites (facebookresearch/deit @ 7e160fe ``main.py:184,192,344``,
+  ``utils.py:217-229`` ``init_distributed_mode(args)``);
+- the optimizer step done by timm's ``NativeScaler`` in a local module (deit ``main.py:353``,
+  ``engine.py:46,63-64``).
+"""
+
+from __future__ import annotations
+
+from preflight.plan import TrainingPlan
+from tests.test_config_object import plan_of, write
+
+VIDEO_CHATGPT = {
+    "pkg/__init__.py": "",
+    "pkg/train/__init__.py": "",
+    "pkg/train/train_mem.py": """\
+        # Need to call this before importing transformers.
+        from pkg.train.llama_flash_attn_monkey_patch import replace_llama_attn_with_flash_attn
+
+        replace_llama_attn_with_flash_attn()
+
+        from pkg.train.train import train
+
+        if __name__ == "__main__":
+            train()
+    """,
+    "pkg/train/llama_flash_attn_monkey_patch.py": """\
+        import torch
+        import transformers
+        from flash_attn.flash_attn_interface import flash_attn_unpadded_qkvpacked_func
+
+
+        def forward(self, hidden_states, attention_mask=None):
+            return flash_attn_unpadded_qkvpacked_func(hidden_states, None, 0, 0.0)
+
+
+        def replace_llama_attn_with_flash_attn():
+            transformers.models.llama.modeling_llama.LlamaAttention.forward = forward
+    """,
+    "pkg/train/train.py": """\
+        from dataclasses import dataclass, field
+        from typing import Optional
+
+        import transformers
+
+
+        @dataclass
+        class ModelArguments:
+            model_name_or_path: Optional[str] = field(default="facebook/opt-125m")
+
+
+        @dataclass
+        class TrainingArguments(transformers.TrainingArguments):
+            optim: str = field(default="adamw_torch")
+            model_max_length: int = field(default=512)
+
+
+        def train():
+            parser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+            model_args, training_args = parser.parse_args_into_dataclasses()
+            model = transformers.LlamaForCausalLM.from_pretrained(model_args.model_name_or_path)
+            trainer = transformers.Trainer(model=model, args=training_args)
+            trainer.train()
+
+
+        if __name__ == "__main__":
+            train()
+    """,
+}
+
+_LAUNCH = ["--", "torchrun", "--nproc_per_node=8", "pkg/train/train_mem.py", "--model_name_or_path", "m/llama-7b",
+           "--per_device_train_batch_size", "4", "--gradient_accumulation_steps", "2", "--bf16", "True",
+           "--output_dir", "out"]
+
+
+def _fact(plan: dict, field: str):
+    return TrainingPlan.from_dict(plan).resolve(field)
+
+
+def test_wrapper_audits_the_module_it_calls_last_and_reads_the_flash_patch(cli, tmp_path):
+    write(tmp_path, VIDEO_CHATGPT)
+    plan = plan_of(cli, "pkg/train/train_mem.py", *_LAUNCH, cwd=tmp_path)
+    assert any("only calls pkg/train/train.py's code" in n for n in plan["notes"])
+    assert _fact(plan, "dist.sharding").value == "ddp"  # the Trainer of train.py under torchrun
+    attn = _fact(plan, "model.attn_implementation")
+    assert attn.value == "flash_attention_2" and attn.confidence == "medium"
+    assert attn.source.path == "pkg/train/train_mem.py" and attn.source.line == 4
+    glob = _fact(plan, "batch.global")
+    assert glob.value == 4 * 2 * 8 and glob.confidence == "medium" and glob.source.kind == "derived"
+
+
+def test_a_patch_under_an_undecided_test_or_without_flash_attn_is_not_read(cli, tmp_path):
+    """Silent twins: the patch call under ``if`` a test the reader cannot decide; a patch module that
+    imports no flash_attn (an xformers or a plain rewrite); neither is flash attention."""
+    files = dict(VIDEO_CHATGPT)
+    files["pkg/train/train_mem.py"] = files["pkg/train/train_mem.py"].replace(
+        "replace_llama_attn_with_flash_attn()\n", "import os\n        if os.environ.get('FLASH'):\n"
+        "            replace_llama_attn_with_flash_attn()\n", 1)
+    write(tmp_path, files)
+    attn = _fact(plan_of(cli, "pkg/train/train_mem.py", *_LAUNCH, cwd=tmp_path), "model.attn_implementation")
+    assert attn is None or attn.value != "flash_attention_2"
+    files = dict(VIDEO_CHATGPT)
+    files["pkg/train/llama_flash_attn_monkey_patch.py"] = files["pkg/train/llama_flash_attn_monkey_patch.py"].replace(
+        "from flash_attn.flash_attn_interface import", "from xformers.ops import")
+    write(tmp_path, files)
+    attn = _fact(plan_of(cli, "pkg/train/train_mem.py", *_LAUNCH, cwd=tmp_path), "model.attn_implementation")
+    assert attn is None or attn.value != "flash_attention_2"
+
+
+def test_no_global_batch_without_a_sharding_or_with_a_given_one(cli, tmp_path):
+    """Silent twins of the product: one process and no wrapper is ``none`` with world size 1 (derived 4 x 2 x 1);
+    a plain ``python`` launch of the Trainer script with no process count known derives nothing."""
+    write(tmp_path, VIDEO_CHATGPT)
+    plan = plan_of(cli, "pkg/train/train_mem.py", "--", "python", "pkg/train/train_mem.py", "--output_dir", "o",
+                   "--per_device_train_batch_size", "4", cwd=tmp_path)
+    glob = _fact(plan, "batch.global")
+    world = _fact(plan, "dist.world_size")
+    if world is None:
+        assert glob is None
+    else:
+        assert glob is None or glob.value == 4 * world.value
+
+
+DEIT = {
+    "main.py": """\
+        import argparse
+        import torch
+        from timm.utils import NativeScaler
+        from timm.models import create_model
+        from engine import train_one_epoch
+        import utils
+
+
+        def get_args_parser():
+            parser = argparse.ArgumentParser('DeiT', add_help=False)
+            parser.add_argument('--batch-size', default=64, type=int)
+            parser.add_argument('--num_workers', default=10, type=int)
+            parser.add_argument('--distributed', action='store_true', default=False)
+            return parser
+
+
+        def main(args):
+            utils.init_distributed_mode(args)
+            model = create_model('deit_small_patch16_224', pretrained=False)
+            model.cuda()
+            if args.distributed:
+                model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[args.gpu])
+            loader = torch.utils.data.DataLoader([], batch_size=args.batch_size, num_workers=args.num_workers)
+            optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+            loss_scaler = NativeScaler()
+            for epoch in range(10):
+                train_one_epoch(model, loader, optimizer, loss_scaler)
+
+
+        if __name__ == '__main__':
+            parser = argparse.ArgumentParser('DeiT', parents=[get_args_parser()])
+            args = parser.parse_args()
+            main(args)
+    """,
+    "utils.py": """\
+        import os
+
+
+        def init_distributed_mode(args):
+            if 'RANK' in os.environ and 'WORLD_SIZE' in os.environ:
+                args.rank = int(os.environ["RANK"])
+                args.gpu = int(os.environ['LOCAL_RANK'])
+            else:
+                args.distributed = False
+                return
+            args.distributed = True
+    """,
+    "engine.py": """\
+        import torch
+
+
+        def train_one_epoch(model, data_loader, optimizer, loss_scaler, max_norm=0):
+            model.train()
+            for samples, targets in data_loader:
+                with torch.cuda.amp.autocast():
+                    loss = model(samples).sum()
+                optimizer.zero_grad()
+                loss_scaler(loss, optimizer, clip_grad=max_norm, parameters=model.parameters())
+    """,
+}
+_DEIT_LAUNCH = ["--", "python", "-m", "torch.distributed.launch", "--nproc_per_node=4", "--use_env", "main.py",
+                "--batch-size", "256"]
+
+
+def test_deit_shape_scaler_step_and_a_flag_a_helper_sets(cli, tmp_path):
+    write(tmp_path, DEIT)
+    plan = plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path)
+    sharding = _fact(plan, "dist.sharding")
+    assert sharding.value == "ddp"  # args.distributed is the helper's, not argparse's False
+    accum = _fact(plan, "batch.grad_accum")
+    assert accum.value == 1 and accum.confidence == "medium" and accum.adapter == "scaler_step"
+    assert accum.source.path == "main.py" and accum.source.line == 25
+    precision = _fact(plan, "precision.mode")
+    assert precision.value == "amp_fp16" and precision.confidence == "medium"
+    assert _fact(plan, "batch.global").value == 1024
+    for field, value in (("peft.method", "none"), ("memory.gradient_checkpointing", False),
+                         ("compile.enabled", False)):
+        assert _fact(plan, field).value == value, field
+
+
+def test_deit_twins_stay_unknown(cli, tmp_path):
+    """Silent twins: the scaler called with ``update_grad=`` (MAE's accumulation) takes no accumulation;
+    autocast with a dtype from a variable takes no precision; a helper that only reads ``args.distributed``
+    leaves argparse's False (no DDP)."""
+    files = dict(DEIT)
+    files["engine.py"] = files["engine.py"].replace(
+        "parameters=model.parameters())", "parameters=model.parameters(), update_grad=step % 4 == 0)").replace(
+        "autocast()", "autocast(dtype=amp_dtype)").replace("max_norm=0)", "max_norm=0, step=0, amp_dtype=None)")
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path)
+    assert _fact(plan, "batch.grad_accum") is None
+    precision = _fact(plan, "precision.mode")
+    assert precision is None or precision.adapter != "scaler_step"
+    files = dict(DEIT)
+    files["utils.py"] = """\
+        def init_distributed_mode(args):
+            print(args.distributed)
+    """
+    write(tmp_path, files)
+    sharding = _fact(plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path), "dist.sharding")
+    assert sharding is None or sharding.value != "ddp"
+
+
+def test_a_scaler_not_from_timm_is_no_step(cli, tmp_path):
+    """Silent twin: a project class named NativeScaler that the script defines is not timm's."""
+    files = dict(DEIT)
+    files["main.py"] = files["main.py"].replace("        from timm.utils import NativeScaler\n", "").replace(
+        "def get_args_parser", "class NativeScaler:\n            def __call__(self, loss, optimizer, **kw):\n"
+        "                pass\n\n\n        def get_args_parser")
+    write(tmp_path, files)
+    plan = plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path)
+    accum = _fact(plan, "batch.grad_accum")
+    assert accum is None or accum.adapter != "scaler_step"
