@@ -242,3 +242,121 @@ def test_a_scaler_not_from_timm_is_no_step(cli, tmp_path):
     plan = plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path)
     accum = _fact(plan, "batch.grad_accum")
     assert accum is None or accum.adapter != "scaler_step"
+
+
+HIFIGAN = {
+    "env.py": """\
+        class AttrDict(dict):
+            def __init__(self, *args, **kwargs):
+                super(AttrDict, self).__init__(*args, **kwargs)
+                self.__dict__ = self
+    """,
+    "config_v1.json": """\
+        {
+            "batch_size": 16,
+            "num_workers": 4
+        }
+    """,
+    "train.py": """\
+        import argparse
+        import json
+        import torch
+        from torch.utils.data import DataLoader
+        from env import AttrDict
+
+
+        def train(rank, a, h):
+            model = torch.nn.Linear(2, 2)
+            optim = torch.optim.AdamW(model.parameters(), 1e-3)
+            loader = DataLoader([], num_workers=h.num_workers, shuffle=False, batch_size=h.batch_size,
+                                pin_memory=True)
+            for x in loader:
+                optim.zero_grad()
+                model(x).sum().backward()
+                optim.step()
+
+
+        def main():
+            parser = argparse.ArgumentParser()
+            parser.add_argument('--config', default='')
+            a = parser.parse_args()
+
+            with open(a.config) as f:
+                data = f.read()
+
+            json_config = json.loads(data)
+            h = AttrDict(json_config)
+            train(0, a, h)
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+}
+
+
+def _flow(plan: dict, field: str):
+    return next((f for f in TrainingPlan.from_dict(plan).facts(field) if f.adapter == "value_flow"), None)
+
+
+def test_a_json_read_as_text_into_an_attrdict_feeds_the_loader(cli, tmp_path):
+    write(tmp_path, HIFIGAN)
+    plan = plan_of(cli, "train.py", "--", "--config", "config_v1.json", cwd=tmp_path)
+    workers = _flow(plan, "data.num_workers")
+    assert workers is not None and workers.value == 4 and workers.confidence == "medium"
+    assert workers.source.path == "config_v1.json" and workers.source.line == 3 and "train.py:11" in workers.source.detail
+    micro = _flow(plan, "batch.micro")
+    assert micro is not None and micro.value == 16
+
+
+def test_attrdict_twins_stay_unknown(cli, tmp_path):
+    """Silent twins: a wrapper class that is not a plain ``dict`` subclass (it defines ``__getattr__``, so
+    its attributes need not be the keys); the batch rewritten from the device count
+    (hifi-gan ``train.py:255-259``: ``h.batch_size = int(h.batch_size / h.num_gpus)``) is no longer 16."""
+    files = dict(HIFIGAN)
+    files["env.py"] = files["env.py"].replace("self.__dict__ = self", "pass\n\n            def __getattr__(self, k):\n"
+                                              "                return 1")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", "--", "--config", "config_v1.json", cwd=tmp_path)
+    assert _flow(plan, "data.num_workers") is None
+    files = dict(HIFIGAN)
+    files["train.py"] = files["train.py"].replace(
+        "            train(0, a, h)", "            if torch.cuda.is_available():\n"
+        "                h.num_gpus = torch.cuda.device_count()\n"
+        "                h.batch_size = int(h.batch_size / h.num_gpus)\n            train(0, a, h)")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", "--", "--config", "config_v1.json", cwd=tmp_path)
+    assert _flow(plan, "batch.micro") is None
+    assert _flow(plan, "data.num_workers").value == 4
+
+
+def test_simple_namespace_of_a_yaml_dict(cli, tmp_path):
+    """``cfg = SimpleNamespace(**yaml.safe_load(f))`` in two steps; twin: a SimpleNamespace that is not the
+    standard library's is not followed."""
+    files = {
+        "cfg.yaml": "num_workers: 6\n",
+        "train.py": """\
+            import yaml
+            import torch
+            from types import SimpleNamespace
+
+
+            def main():
+                with open("cfg.yaml") as f:
+                    raw = yaml.safe_load(f)
+                cfg = SimpleNamespace(**raw)
+                model = torch.nn.Linear(2, 2)
+                loader = torch.utils.data.DataLoader([], num_workers=cfg.num_workers)
+                for x in loader:
+                    model(x).sum().backward()
+
+
+            main()
+        """,
+    }
+    write(tmp_path, files)
+    workers = _flow(plan_of(cli, "train.py", cwd=tmp_path), "data.num_workers")
+    assert workers is not None and workers.value == 6
+    files["train.py"] = files["train.py"].replace("from types import SimpleNamespace", "from mylib import SimpleNamespace")
+    write(tmp_path, files)
+    assert _flow(plan_of(cli, "train.py", cwd=tmp_path), "data.num_workers") is None
