@@ -360,3 +360,83 @@ def test_simple_namespace_of_a_yaml_dict(cli, tmp_path):
     files["train.py"] = files["train.py"].replace("from types import SimpleNamespace", "from mylib import SimpleNamespace")
     write(tmp_path, files)
     assert _flow(plan_of(cli, "train.py", cwd=tmp_path), "data.num_workers") is None
+
+
+TDMPC2 = {
+    "config.yaml": """\
+        defaults:
+          - override hydra/launcher: submitit_local
+
+        batch_size: 256
+        lr: 3e-4
+    """,
+    "train.py": """\
+        import torch
+        import hydra
+        from agent import Agent
+        from trainer import OnlineTrainer
+
+
+        @hydra.main(config_name='config', config_path='.')
+        def train(cfg: dict):
+            trainer = OnlineTrainer(cfg=cfg, agent=Agent(cfg))
+            trainer.train()
+
+
+        if __name__ == '__main__':
+            train()
+    """,
+    "trainer.py": """\
+        class OnlineTrainer:
+            def __init__(self, cfg, agent):
+                self.cfg = cfg
+                self.agent = agent
+
+            def train(self):
+                for step in range(100):
+                    self.agent.update()
+    """,
+    "agent.py": """\
+        import torch
+
+
+        class Agent:
+            def __init__(self, cfg):
+                self.model = torch.nn.Linear(4, 4)
+                self.optim = torch.optim.Adam(self.model.parameters(), lr=cfg.lr)
+
+            def update(self):
+                loss = self.model(torch.zeros(4)).sum()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.model.parameters(), 10)
+                self.optim.step()
+                self.optim.zero_grad(set_to_none=True)
+    """,
+}
+
+
+def test_update_method_of_a_local_class_and_a_single_hydra_run(cli, tmp_path):
+    write(tmp_path, TDMPC2)
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "lr=1e-3", cwd=tmp_path)
+    accum = _fact(plan, "batch.grad_accum")
+    assert accum.value == 1 and accum.confidence == "medium" and accum.adapter == "loop_shapes"
+    assert accum.source.path == "agent.py" and accum.source.line == 11
+    assert _fact(plan, "dist.world_size").value == 1
+    assert _fact(plan, "dist.sharding").value == "none"
+
+
+def test_update_method_twins_stay_unknown(cli, tmp_path):
+    """Silent twins: the step under an accumulation test; a hydra multirun (``-m``) or a config in
+    MULTIRUN mode (the launcher plugin may start several processes)."""
+    files = dict(TDMPC2)
+    files["agent.py"] = files["agent.py"].replace(
+        "            self.optim.step()\n", "            if self.count % 4 == 0:\n                self.optim.step()\n")
+    write(tmp_path, files)
+    assert _fact(plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path), "batch.grad_accum") is None
+    write(tmp_path, TDMPC2)
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "-m", "lr=1e-3,1e-4", cwd=tmp_path)
+    assert _fact(plan, "dist.world_size") is None
+    files = dict(TDMPC2)
+    files["config.yaml"] = files["config.yaml"].rstrip(" ") + "        hydra:\n          mode: MULTIRUN\n"
+    write(tmp_path, files)
+    assert _fact(plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path), "dist.world_size") is None
