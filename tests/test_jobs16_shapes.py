@@ -440,3 +440,112 @@ def test_update_method_twins_stay_unknown(cli, tmp_path):
     files["config.yaml"] = files["config.yaml"].rstrip(" ") + "        hydra:\n          mode: MULTIRUN\n"
     write(tmp_path, files)
     assert _fact(plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path), "dist.world_size") is None
+
+
+PYTORCH_VAE = {
+    "configs/vae.yaml": """\
+        exp_params:
+          LR: 0.005
+        data_params:
+          train_batch_size: 64
+          num_workers: 4
+        trainer_params:
+          gpus: [1]
+          max_epochs: 100
+    """,
+    "run.py": """\
+        import argparse
+        import yaml
+        from pytorch_lightning import Trainer
+        from experiment import VAEXperiment
+        from dataset import VAEDataset
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--config', '-c', dest="filename", default='configs/vae.yaml')
+        args = parser.parse_args()
+        with open(args.filename, 'r') as file:
+            config = yaml.safe_load(file)
+
+        experiment = VAEXperiment(None, config['exp_params'])
+        data = VAEDataset(**config["data_params"], pin_memory=True)
+        runner = Trainer(**config['trainer_params'])
+        runner.fit(experiment, datamodule=data)
+    """,
+    "experiment.py": """\
+        import pytorch_lightning as pl
+        from torch import optim
+
+
+        class VAEXperiment(pl.LightningModule):
+            def __init__(self, model, params):
+                super().__init__()
+                self.model = model
+                self.params = params
+
+            def training_step(self, batch, batch_idx):
+                return self.model(batch).sum()
+
+            def configure_optimizers(self):
+                optimizer = optim.Adam(self.model.parameters(), lr=self.params['LR'])
+                return optimizer
+    """,
+    "dataset.py": """\
+        from pytorch_lightning import LightningDataModule
+        from torch.utils.data import DataLoader
+
+
+        class VAEDataset(LightningDataModule):
+            def __init__(self, data_path='', train_batch_size=8, val_batch_size=8, patch_size=256,
+                         num_workers=0, pin_memory=False, **kwargs):
+                super().__init__()
+                self.train_batch_size = train_batch_size
+                self.num_workers = num_workers
+                self.pin_memory = pin_memory
+
+            def train_dataloader(self):
+                return DataLoader([], batch_size=self.train_batch_size, num_workers=self.num_workers,
+                                  shuffle=True, pin_memory=self.pin_memory)
+    """,
+}
+
+
+def _lightning(plan: dict, field: str):
+    return next((f for f in TrainingPlan.from_dict(plan).facts(field) if f.adapter == "lightning"), None)
+
+
+def test_lightning_module_and_data_module_of_imported_modules(cli, tmp_path):
+    write(tmp_path, PYTORCH_VAE)
+    plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
+    micro = _lightning(plan, "batch.micro")
+    assert micro.value == 64 and micro.confidence == "medium"
+    assert micro.source.kind == "config" and micro.source.line == 4
+    assert _lightning(plan, "data.num_workers").value == 4
+    pin = _lightning(plan, "data.pin_memory")
+    assert pin.value is True and pin.source.path == "run.py" and pin.source.line == 14
+    opt = _lightning(plan, "optimizer.name")
+    assert opt.value == "Adam" and opt.source.path == "experiment.py" and opt.source.line == 15
+
+
+def test_lightning_local_twins_stay_unknown(cli, tmp_path):
+    """Silent twins: a data module that sets its batch size again outside ``__init__``; a class that is not
+    a Lightning module; a section no config given holds (the loader values stay unknown, not the defaults)."""
+    files = dict(PYTORCH_VAE)
+    files["dataset.py"] = files["dataset.py"].replace(
+        "            def train_dataloader(self):\n",
+        "            def setup(self, stage=None):\n                self.train_batch_size = 2\n\n"
+        "            def train_dataloader(self):\n")
+    write(tmp_path, files)
+    plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
+    assert _lightning(plan, "batch.micro") is None
+    assert _lightning(plan, "data.num_workers").value == 4
+    files = dict(PYTORCH_VAE)
+    files["dataset.py"] = files["dataset.py"].replace("(LightningDataModule)", "(object)")
+    files["experiment.py"] = files["experiment.py"].replace("(pl.LightningModule)", "(object)")
+    write(tmp_path, files)
+    plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
+    assert _lightning(plan, "batch.micro") is None and _lightning(plan, "optimizer.name") is None
+    files = dict(PYTORCH_VAE)
+    files["run.py"] = files["run.py"].replace('config["data_params"]', 'config["missing_section"]')
+    write(tmp_path, files)
+    plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
+    assert _lightning(plan, "batch.micro") is None and _lightning(plan, "data.num_workers") is None
