@@ -549,3 +549,82 @@ def test_lightning_local_twins_stay_unknown(cli, tmp_path):
     write(tmp_path, files)
     plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
     assert _lightning(plan, "batch.micro") is None and _lightning(plan, "data.num_workers") is None
+
+
+LORA_PKG = {
+    "setup.py": "from setuptools import setup\nsetup(name='lora_diffusion', packages=['lora_diffusion'])\n",
+    "lora_diffusion/__init__.py": "from .lora import *\n",
+    "lora_diffusion/lora.py": """\
+        import torch.nn as nn
+
+
+        class LoraInjectedLinear(nn.Module):
+            def __init__(self, in_features, out_features, bias=False, r=4, dropout_p=0.1, scale=1.0):
+                super().__init__()
+                self.linear = nn.Linear(in_features, out_features, bias)
+                self.lora_down = nn.Linear(in_features, r, bias=False)
+                self.lora_up = nn.Linear(r, out_features, bias=False)
+
+            def forward(self, x):
+                return self.linear(x) + self.lora_up(self.lora_down(x))
+
+
+        def inject_trainable_lora(model, target_replace_module=None, r: int = 4, loras=None):
+            params = []
+            for name, child in model.named_children():
+                _tmp = LoraInjectedLinear(child.in_features, child.out_features, child.bias is not None, r=r)
+                params.append(_tmp.lora_up.parameters())
+            return params, []
+    """,
+    "training_scripts/train_lora_dreambooth.py": """\
+        import argparse
+        import torch
+        from lora_diffusion import inject_trainable_lora
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--lora_rank", type=int, default=4)
+        parser.add_argument("--train_text_encoder", action="store_true")
+        args = parser.parse_args()
+
+        unet = torch.nn.Linear(8, 8)
+        unet.requires_grad_(False)
+        unet_lora_params, _ = inject_trainable_lora(unet, r=args.lora_rank)
+        optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-4)
+        for step in range(10):
+            loss = unet(torch.zeros(8)).sum()
+            loss.backward()
+            optimizer.step()
+    """,
+}
+
+
+def test_project_lora_injector_one_folder_above(cli, tmp_path):
+    write(tmp_path, LORA_PKG)
+    cwd = tmp_path / "training_scripts"
+    plan = plan_of(cli, "train_lora_dreambooth.py", "--", "--lora_rank", "8", cwd=cwd)
+    method = _fact(plan, "peft.method")
+    assert method.value == "lora" and method.confidence == "medium"
+    assert method.source.path == "train_lora_dreambooth.py" and method.source.line == 12
+    assert _fact(plan, "peft.rank").value == 8
+    assert _fact(plan, "task.mode").value == "lora"
+    assert _fact(plan_of(cli, "train_lora_dreambooth.py", cwd=cwd), "peft.rank").value == 4  # --lora_rank default
+
+
+def test_project_lora_injector_twins_stay_unknown(cli, tmp_path):
+    """Silent twins: a layer class with no bottleneck (one plain Linear); the injector under a test the
+    launch line leaves undecided; the same-named function defined in the script itself."""
+    files = dict(LORA_PKG)
+    files["lora_diffusion/lora.py"] = files["lora_diffusion/lora.py"].replace(
+        "self.lora_down = nn.Linear(in_features, r, bias=False)", "self.lora_down = nn.Identity()").replace(
+        "self.lora_up = nn.Linear(r, out_features, bias=False)", "self.lora_up = nn.Identity()")
+    write(tmp_path, files)
+    method = _fact(plan_of(cli, "train_lora_dreambooth.py", cwd=tmp_path / "training_scripts"), "peft.method")
+    assert method is None or method.value != "lora" or method.adapter != "guarded"
+    files = dict(LORA_PKG)
+    files["training_scripts/train_lora_dreambooth.py"] = files["training_scripts/train_lora_dreambooth.py"].replace(
+        "        unet_lora_params, _ = inject_trainable_lora(unet, r=args.lora_rank)\n",
+        "        import os\n        if os.environ.get('LORA'):\n"
+        "            unet_lora_params, _ = inject_trainable_lora(unet, r=args.lora_rank)\n")
+    write(tmp_path, files)
+    method = _fact(plan_of(cli, "train_lora_dreambooth.py", cwd=tmp_path / "training_scripts"), "peft.method")
+    assert method is None or method.adapter != "guarded"
