@@ -448,8 +448,13 @@ class _ScriptPass:
     def optimizers(self) -> None:
         known: list[tuple[CallSite, str]] = []
         named: list[tuple[CallSite, str]] = []
+        aliased: set[int] = set()
         for site in self.calls:
             q = site.qualified or ""
+            alias = self._class_alias(site)
+            if alias is not None:
+                q = alias
+                aliased.add(id(site))
             parts = q.split(".")
             last = parts[-1]
             if not last[:1].isupper() or last == "Optimizer":
@@ -465,8 +470,9 @@ class _ScriptPass:
                 named.append((site, last))
         chosen = _one_arm(self.idx, known + named)
         for site, last in chosen:
-            source = self.src(site.call, f"{site.label}(...)")
-            conf = self.conf(site) if (site, last) in known else "medium"
+            source = self.src(site.call, f"{site.label}(...)" if id(site) not in aliased else
+                              f"{site.label}(...), {site.label} bound to {last} (the arm the job takes)")
+            conf = self.conf(site) if (site, last) in known and id(site) not in aliased else "medium"
             self.add("optimizer.name", last, source, conf)
             if site.target:
                 self.optimizer_names.add(site.target)
@@ -476,6 +482,30 @@ class _ScriptPass:
                 self.add("optimizer.state_dtype", state, source, conf)
         if not known and not named:
             optimizer_from_local_modules(self)
+
+    def _class_alias(self, site: CallSite) -> Optional[str]:
+        """``optimizer_class(...)`` with ``optimizer_class`` a local bound to a class: once
+        (``optimizer_class = torch.optim.AdamW``), or in each arm of a decided ``if/else`` (cloneofsimo/lora
+        ``training_scripts/train_lora_dreambooth.py:641-651`` @ d84074b, the diffusers training scripts'
+        ``if args.use_8bit_adam: optimizer_class = bnb.optim.AdamW8bit else: optimizer_class =
+        torch.optim.AdamW``): the qualified class name of the arm taken; None otherwise."""
+        if not isinstance(site.call.func, ast.Name) or site.call.func.id in self.idx.imports \
+                or site.call.func.id in self.idx.classes or site.call.func.id in self.idx.functions:
+            return None
+        name = site.call.func.id
+        bound = self.idx.assigns.get(name, [])
+        if not bound or None in bound:
+            return None
+        if len(bound) == 1:
+            value: Optional[ast.expr] = bound[0]
+        else:
+            from preflight.script_chain import chain_binding
+
+            value = chain_binding(self.idx, name, len(bound))
+        dotted = dotted_name(value) if isinstance(value, (ast.Attribute, ast.Name)) else None
+        if not dotted or "." not in dotted:
+            return None
+        return self.idx.qualify(dotted)
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"

@@ -628,3 +628,42 @@ def test_project_lora_injector_twins_stay_unknown(cli, tmp_path):
     write(tmp_path, files)
     method = _fact(plan_of(cli, "train_lora_dreambooth.py", cwd=tmp_path / "training_scripts"), "peft.method")
     assert method is None or method.adapter != "guarded"
+
+
+OPTIMIZER_CLASS = """\
+    import argparse
+    import torch
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--use_8bit_adam", action="store_true")
+    args = parser.parse_args()
+
+    model = torch.nn.Linear(4, 4)
+    if args.use_8bit_adam:
+        import bitsandbytes as bnb
+        optimizer_class = bnb.optim.AdamW8bit
+    else:
+        optimizer_class = torch.optim.AdamW
+    optimizer = optimizer_class(model.parameters(), lr=1e-4)
+    for step in range(10):
+        model(torch.zeros(4)).sum().backward()
+        optimizer.step()
+"""
+
+
+def test_optimizer_class_chosen_into_a_variable(cli, tmp_path):
+    write(tmp_path, {"train.py": OPTIMIZER_CLASS})
+    opt = _fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name")
+    assert opt.value == "AdamW" and opt.confidence == "medium" and opt.source.line == 14
+    opt = _fact(plan_of(cli, "train.py", "--", "--use_8bit_adam", cwd=tmp_path), "optimizer.name")
+    assert opt.value == "AdamW8bit"
+
+
+def test_optimizer_class_twins_stay_unknown(cli, tmp_path):
+    """Silent twins: the arm decided by a test the reader cannot decide; a variable bound to a class in one arm
+    only (no ``else``: the name may be unbound or set elsewhere)."""
+    write(tmp_path, {"train.py": OPTIMIZER_CLASS.replace("if args.use_8bit_adam:", "if torch.rand(1) > 0.5:")})
+    assert _fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name") is None
+    write(tmp_path, {"train.py": OPTIMIZER_CLASS.replace("    else:\n        optimizer_class = torch.optim.AdamW\n",
+                                                         "    optimizer_class = get_optimizer_class()\n")})
+    assert _fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name") is None
