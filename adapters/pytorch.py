@@ -480,8 +480,44 @@ class _ScriptPass:
                 "fp32" if "32bit" in last else None
             if state is not None:
                 self.add("optimizer.state_dtype", state, source, conf)
-        if not known and not named:
+        if not known and not named and not self.timm_optimizer():
             optimizer_from_local_modules(self)
+
+    def timm_optimizer(self) -> bool:
+        """timm's optimizer factory: ``create_optimizer(args, model)`` (facebookresearch/deit @ 7e160fe
+        ``main.py:352``, ``--opt`` default ``adamw`` at ``:56``) reads ``args.opt``;
+        ``create_optimizer_v2(model, opt=...)`` or ``create_optimizer_v2(model, **optimizer_kwargs(cfg=args))``
+        (huggingface/pytorch-image-models ``train.py:972-974``) reads ``opt`` (``args.opt``). timm keeps the
+        last ``_``-separated part (``lookahead_adamw`` is adamw under a Lookahead wrapper): that name,
+        timm's own spelling (``adamw``, ``rmsproptf``), medium. An ``opt`` not resolved: nothing."""
+        for site in self.calls:
+            q = site.qualified or ""
+            if not q.startswith("timm.") or q.rsplit(".", 1)[-1] not in ("create_optimizer", "create_optimizer_v2"):
+                continue
+            expr: Optional[ast.expr] = None
+            if q.endswith(".create_optimizer") and site.call.args and isinstance(site.call.args[0], ast.Name):
+                expr = ast.Attribute(value=site.call.args[0], attr="opt", ctx=ast.Load())
+            elif q.endswith("_v2"):
+                expr = site.kwarg("opt")
+                for kw in site.call.keywords:
+                    inner = kw.value
+                    if expr is None and kw.arg is None and isinstance(inner, ast.Call) \
+                            and (dotted_name(inner.func) or "").endswith("optimizer_kwargs"):
+                        cfg = next((k.value for k in inner.keywords if k.arg == "cfg"),
+                                   inner.args[0] if inner.args else None)
+                        if isinstance(cfg, ast.Name):
+                            expr = ast.Attribute(value=cfg, attr="opt", ctx=ast.Load())
+            if expr is None:
+                continue
+            ast.copy_location(expr, site.call)
+            resolved = self.value(expr)
+            if resolved is None or not isinstance(resolved.value, str) or not resolved.value:
+                continue
+            name = resolved.value.lower().split("_")[-1]
+            self.put("optimizer.name", Resolved(name, resolved.kind, resolved.line, resolved.key, resolved.detail),
+                     site, f"{site.label}(...): timm's optimizer factory, opt {resolved.value!r}", "medium")
+            return True
+        return False
 
     def _class_alias(self, site: CallSite) -> Optional[str]:
         """``optimizer_class(...)`` with ``optimizer_class`` a local bound to a class: once

@@ -667,3 +667,30 @@ def test_optimizer_class_twins_stay_unknown(cli, tmp_path):
     write(tmp_path, {"train.py": OPTIMIZER_CLASS.replace("    else:\n        optimizer_class = torch.optim.AdamW\n",
                                                          "    optimizer_class = get_optimizer_class()\n")})
     assert _fact(plan_of(cli, "train.py", cwd=tmp_path), "optimizer.name") is None
+
+
+def test_timm_optimizer_factory(cli, tmp_path):
+    """``create_optimizer(args, model)`` reads ``args.opt`` (DeiT ``main.py:56,352``); ``create_optimizer_v2(model,
+    **optimizer_kwargs(cfg=args))`` too (timm ``train.py:972-974``); ``lookahead_adamw`` is adamw. Twin: an ``opt``
+    the reader cannot resolve (no such option declared) leaves the optimizer unknown."""
+    files = dict(DEIT)
+    files["main.py"] = files["main.py"].replace(
+        "from timm.models import create_model", "from timm.models import create_model\n        from timm.optim import "
+        "create_optimizer, create_optimizer_v2, optimizer_kwargs").replace(
+        "parser.add_argument('--distributed'", "parser.add_argument('--opt', default='adamw', type=str)\n"
+        "            parser.add_argument('--distributed'").replace(
+        "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)", "optimizer = create_optimizer(args, model)")
+    write(tmp_path, files)
+    opt = _fact(plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path), "optimizer.name")
+    assert opt.value == "adamw" and opt.confidence == "medium"
+    opt = _fact(plan_of(cli, "main.py", *_DEIT_LAUNCH, "--opt", "lookahead_rmsproptf", cwd=tmp_path), "optimizer.name")
+    assert opt.value == "rmsproptf" and opt.source.kind == "cli"
+    v2 = dict(files)
+    v2["main.py"] = files["main.py"].replace("create_optimizer(args, model)",
+                                             "create_optimizer_v2(model, **optimizer_kwargs(cfg=args))")
+    write(tmp_path, v2)
+    assert _fact(plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path), "optimizer.name").value == "adamw"
+    files["main.py"] = files["main.py"].replace("parser.add_argument('--opt', default='adamw', type=str)\n            ", "")
+    write(tmp_path, files)
+    opt = _fact(plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path), "optimizer.name")
+    assert opt is None or opt.adapter != "pytorch"
