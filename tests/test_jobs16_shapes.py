@@ -694,3 +694,65 @@ def test_timm_optimizer_factory(cli, tmp_path):
     write(tmp_path, files)
     opt = _fact(plan_of(cli, "main.py", *_DEIT_LAUNCH, cwd=tmp_path), "optimizer.name")
     assert opt is None or opt.adapter != "pytorch"
+
+
+PROLONG = {
+    "training/__init__.py": "",
+    "training/trainer.py": """\
+        from dataclasses import dataclass, field
+        from transformers import TrainingArguments as HfTrainingArguments
+
+
+        @dataclass
+        class TrainingArguments(HfTrainingArguments):
+            min_lr_ratio: float = field(default=0.0)
+            optim: str = field(default="adafactor")
+    """,
+    "training/train_language_model.py": """\
+        from dataclasses import dataclass, field
+        from transformers import HfArgumentParser, AutoModelForCausalLM, Trainer
+        from training.trainer import TrainingArguments
+
+
+        @dataclass
+        class ScriptArguments:
+            model_name: str = field(default="gpt2")
+
+
+        def main():
+            parser = HfArgumentParser((ScriptArguments, TrainingArguments))
+            script_args, training_args = parser.parse_args_into_dataclasses()
+            model = AutoModelForCausalLM.from_pretrained(script_args.model_name)
+            Trainer(model=model, args=training_args).train()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+_PROLONG_LAUNCH = ["--", "torchrun", "--nproc-per-node=8", "-m", "training.train_language_model", "--output_dir",
+                   "o", "--bf16", "--dataloader_num_workers", "3", "--per_device_train_batch_size", "2"]
+
+
+def test_training_arguments_subclass_of_a_local_module(cli, tmp_path):
+    write(tmp_path, PROLONG)
+    plan = plan_of(cli, "training/train_language_model.py", *_PROLONG_LAUNCH, cwd=tmp_path)
+    assert _fact(plan, "data.num_workers").value == 3
+    assert _fact(plan, "precision.mode").value == "amp_bf16"
+    opt = _fact(plan, "optimizer.name")
+    assert opt.value == "adafactor" and opt.source.path == "trainer.py" and opt.source.line == 8
+    assert _fact(plan, "batch.global").value == 16
+
+
+def test_training_arguments_subclass_twin(cli, tmp_path):
+    """Silent twin: a local class named TrainingArguments that derives from no transformers class is not read
+    as one (no TrainingArguments flags or defaults)."""
+    files = dict(PROLONG)
+    files["training/trainer.py"] = files["training/trainer.py"].replace(
+        "from transformers import TrainingArguments as HfTrainingArguments", "HfTrainingArguments = object")
+    write(tmp_path, files)
+    plan = plan_of(cli, "training/train_language_model.py", *_PROLONG_LAUNCH, cwd=tmp_path)
+    workers = _fact(plan, "data.num_workers")
+    assert workers is None or workers.value != 3
+    opt = _fact(plan, "optimizer.name")
+    assert opt is None or opt.value != "adafactor"
