@@ -177,6 +177,7 @@ class LoopShapesAdapter(Adapter):
         A backward anywhere else (in a loop, under a test, with no step after it), a ``no_sync``
         context or a module that cannot be read say nothing."""
         from preflight.adapters.pytorch_local import _imported_up
+        from preflight.sources import read_text_limited
 
         root = Path(str(project.root)) if project.root else None
         found: Optional[tuple[Path, ast.Call]] = None
@@ -184,7 +185,7 @@ class LoopShapesAdapter(Adapter):
             try:
                 if path.stat().st_size > _MAX_BYTES:
                     return
-                text = path.read_text(errors="replace")
+                text = read_text_limited(path, _MAX_BYTES, errors="replace")
                 if ".backward(" not in text and "no_sync" not in text:
                     continue
                 tree = parse_file(path)
