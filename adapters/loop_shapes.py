@@ -177,6 +177,7 @@ class LoopShapesAdapter(Adapter):
         A backward anywhere else (in a loop, under a test, with no step after it), a ``no_sync``
         context or a module that cannot be read say nothing."""
         from preflight.adapters.pytorch_local import _imported_up
+
         from preflight.sources import read_text_limited
 
         root = Path(str(project.root)) if project.root else None
