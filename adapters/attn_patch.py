@@ -22,7 +22,7 @@ from typing import Optional
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
 from preflight.local_trees import parse_file
-from preflight.plan import TrainingPlan
+from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 
 _MAX_BYTES = 500_000
@@ -82,25 +82,37 @@ class AttentionPatchAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any("attn" in s.source.text and "flash" in s.source.text for s in project.scripts)
+        """The reading is done here, so that an adapter that writes nothing is not named among those detected."""
+        found = _find(project) if any("attn" in s.source.text and "flash" in s.source.text
+                                      for s in project.scripts) else None
+        project.cache[_CACHE] = found
+        return found is not None
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        for script in project.scripts:
-            if script.tree is None or script.source.path is None:
+        found = project.cache.pop(_CACHE, None)
+        if found is not None:
+            self.add_checked(plan, "model.attn_implementation", "flash_attention_2", found, "medium", 0)
+
+
+_CACHE = "attn_patch.found"
+
+
+def _find(project: Project) -> Optional[Source]:
+    for script in project.scripts:
+        if script.tree is None or script.source.path is None:
+            continue
+        idx = project.index(script)
+        for site in idx.calls:
+            if not isinstance(site.call.func, ast.Name) or idx.runs(site) is not True:
                 continue
-            idx = project.index(script)
-            for site in idx.calls:
-                if not isinstance(site.call.func, ast.Name) or idx.runs(site) is not True:
-                    continue
-                qualified = idx.imports.get(site.call.func.id)
-                if not qualified or "flash" not in qualified.lower():
-                    continue
-                got = flash_patch(Path(str(script.source.path)), qualified)
-                if got is None:
-                    continue
-                path, line, target = got
-                detail = (f"{site.label}(): {path.name}:{line} sets {target} to a function of a module that "
-                          "imports flash_attn (a flash-attention monkey patch)")
-                self.add_checked(plan, "model.attn_implementation", "flash_attention_2",
-                                 project.source(script, site.call, "code", detail=detail), "medium", 0)
-                return
+            qualified = idx.imports.get(site.call.func.id)
+            if not qualified or "flash" not in qualified.lower():
+                continue
+            got = flash_patch(Path(str(script.source.path)), qualified)
+            if got is None:
+                continue
+            path, line, target = got
+            detail = (f"{site.label}(): {path.name}:{line} sets {target} to a function of a module that "
+                      "imports flash_attn (a flash-attention monkey patch)")
+            return project.source(script, site.call, "code", detail=detail)
+    return None

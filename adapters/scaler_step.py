@@ -173,7 +173,9 @@ class ScalerStepAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any("timm" in s.source.text and "Scaler" in s.source.text for s in project.scripts)
+        """Whether a step was found (an adapter that writes nothing is not named among those detected)."""
+        return any("timm" in s.source.text and "Scaler" in s.source.text and scaler_step(project, s) is not None
+                   for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:

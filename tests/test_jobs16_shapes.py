@@ -419,7 +419,7 @@ def test_update_method_of_a_local_class_and_a_single_hydra_run(cli, tmp_path):
     write(tmp_path, TDMPC2)
     plan = plan_of(cli, "train.py", "--", "python", "train.py", "lr=1e-3", cwd=tmp_path)
     accum = _fact(plan, "batch.grad_accum")
-    assert accum.value == 1 and accum.confidence == "medium" and accum.adapter == "loop_shapes"
+    assert accum.value == 1 and accum.confidence == "medium" and accum.adapter == "loop_update"
     assert accum.source.path == "agent.py" and accum.source.line == 11
     assert _fact(plan, "dist.world_size").value == 1
     assert _fact(plan, "dist.sharding").value == "none"
