@@ -409,8 +409,9 @@ class _Pass:
         if info is None or info.launcher != "python" or info.wrapper is not None:
             return
         texts = [self.script.source.text, *self.decl.texts]
-        if any(word in t for t in texts for word in ("spawn(", "lightning", "Process(", "notebook_launcher",
-                                                     "hydra")):
+        if any(word in t for t in texts for word in ("spawn(", "lightning", "Process(", "notebook_launcher")):
+            return
+        if any("hydra" in t for t in texts) and not self._hydra_single_run():
             return
         detail = f"one process: {info.line}; the script starts no others"
         if any("init_process_group" in t for t in texts):
@@ -421,6 +422,19 @@ class _Pass:
             detail += ("; its init_process_group runs only when a launcher sets RANK/WORLD_SIZE/LOCAL_RANK, "
                        "which plain python does not")
         self.add("dist.world_size", 1, Source("derived", None, None, "python", detail), "medium")
+
+    def _hydra_single_run(self) -> bool:
+        """A Hydra app run without ``-m``/``--multirun`` (on the line or ``hydra.mode: MULTIRUN`` in a
+        config read) runs in the launching process: its launcher plugin (``submitit_local``,
+        nicklashansen/tdmpc2 ``config.yaml``) only starts jobs for a multirun."""
+        from preflight.adapters.pytorch_local import _hydra_config_texts
+
+        argv = [str(a) for a in self.project.script_args(self.script)]
+        if any(a in ("-m", "--multirun") or "hydra.mode" in a or "hydra/launcher" in a or "hydra.launcher" in a
+               for a in argv):
+            return False
+        configs = [*(src.text for src, _cfg in self.project.configs), *_hydra_config_texts(self.project)]
+        return not any("MULTIRUN" in t for t in configs)
 
     def _trl(self) -> bool:
         return any(o.library in ("SFTConfig", "DPOConfig") for o in self.decl.options.values())

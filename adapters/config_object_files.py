@@ -8,7 +8,11 @@ by a test in ``tests/test_config_object_files.py``:
   ``main(args, config)`` and ``create_loader(..., batch_size=[config['batch_size']]*3)``;
 * Vchitect/Latte ``train.py:285`` (b27c24a): ``main(OmegaConf.load(args.config))``: every ``args.X``
   inside ``main`` is a key of the YAML the launch line names (``--config ./configs/ffs/ffs_train.yaml``);
-* ``with open(args.config) as f: config = yaml.safe_load(f)`` (the common spelling).
+* ``with open(args.config) as f: config = yaml.safe_load(f)`` (the common spelling);
+* jik876/hifi-gan ``train.py:248-252`` (4769534): ``with open(a.config) as f: data = f.read()``, then
+  ``json_config = json.loads(data)`` and ``h = AttrDict(json_config)`` (a ``dict`` subclass of the project
+  whose attributes are its keys, ``env.py:5-8``; likewise ``SimpleNamespace(**d)``, ``EasyDict(d)``,
+  ``Munch(d)``: :func:`preflight.adapters.config_object_roots.dict_wrapper`).
 
 The path must be a literal or an option of the job (the launch line's value, else the declared
 default); a path computed otherwise, a file that is not there, too large or not readable, leaves
@@ -25,7 +29,7 @@ from typing import Any, Optional
 from preflight.adapters.config_object import Leaf, Namespace, Tree
 
 _LOADS = {("yaml", "load"), ("yaml", "safe_load"), ("yaml", "full_load"), ("yaml", "unsafe_load"),
-          ("json", "load"), ("OmegaConf", "load")}
+          ("json", "load"), ("json", "loads"), ("OmegaConf", "load")}
 _KINDS = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
 
 
@@ -62,6 +66,9 @@ def path_expr(call: ast.AST, handles: dict[str, ast.AST]) -> Optional[ast.AST]:
     arg = call.args[0]
     if name[-2] == "OmegaConf":
         return arg
+    if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "read" \
+            and not arg.args:
+        arg = arg.func.value  # ``json.loads(f.read())`` / ``json.loads(open(E).read())``
     if isinstance(arg, ast.Call) and _dotted(arg.func) == "open" and arg.args:
         return arg.args[0]
     if isinstance(arg, ast.Name) and arg.id in handles:

@@ -135,6 +135,15 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                     if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
                             and value.func.attr in _PARSE:
                         continue  # the parsed options, bound above
+                    read = _read_of(value, handles)
+                    if isinstance(target, ast.Name) and read is not None:
+                        handles[target.id] = read  # ``data = f.read()``: the file's text
+                        continue
+                    wrapped = dict_wrapper(value, modules, script_tree)
+                    if isinstance(target, ast.Name) and wrapped is not None and isinstance(local.get(wrapped), dict) \
+                            and target.id not in local:
+                        local[target.id] = local[wrapped]  # ``h = AttrDict(json_config)``: the same keys
+                        continue
                     loaded = file_tree(value, handles, local, project, modules.trees[0][1], argv, paths, builder) \
                         if isinstance(target, ast.Name) else None
                     if loaded is None and isinstance(target, ast.Name) and isinstance(value, ast.Call):
@@ -175,6 +184,54 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
 
 
 _CLICK = "<click options>"
+# dict wrappers whose attributes are the dict's keys, by the module they come from
+_WRAPPERS = {"types": ("SimpleNamespace",), "easydict": ("EasyDict",), "munch": ("Munch", "munchify", "DefaultMunch"),
+             "addict": ("Dict",), "box": ("Box",), "dotmap": ("DotMap",)}
+
+
+def _read_of(value: ast.AST, handles: dict[str, ast.AST]) -> Optional[ast.AST]:
+    """``f.read()`` of a handle opened on ``E``: ``E``."""
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "read" \
+            and not value.args and isinstance(value.func.value, ast.Name) and value.func.value.id in handles:
+        return handles[value.func.value.id]
+    return None
+
+
+def dict_wrapper(value: ast.AST, modules: Modules, script_tree: ast.Module) -> Optional[str]:
+    """The name of the dict ``value`` wraps into an object whose attributes are its keys, or None:
+    ``AttrDict(d)`` of a project class deriving from ``dict`` (hifi-gan ``env.py:5-8``),
+    ``SimpleNamespace(**d)``, ``EasyDict(d)``, ``Munch(d)``/``munchify(d)``, addict ``Dict(d)``, ``Box(d)``,
+    ``DotMap(d)`` imported from their libraries."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+        return None
+    if len(value.args) == 1 and not value.keywords and isinstance(value.args[0], ast.Name):
+        arg = value.args[0].id
+    elif not value.args and len(value.keywords) == 1 and value.keywords[0].arg is None \
+            and isinstance(value.keywords[0].value, ast.Name):
+        arg = value.keywords[0].value.id
+    else:
+        return None
+    name = value.func.id
+    for node in script_tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    lib = _WRAPPERS.get(node.module.split(".")[0])
+                    if lib is not None:
+                        return arg if alias.name in lib else None
+    classes = modules.classes.get(name, [])
+    if len(classes) == 1 and [dotted(b) for b in classes[0][1].bases] == ["dict"] \
+            and not any(isinstance(item, ast.FunctionDef) and item.name in ("__getattr__", "__getattribute__",
+                                                                             "__setitem__", "__getitem__")
+                        for item in classes[0][1].body):
+        return arg
+    return None
+
+
+def dotted(node: ast.AST) -> str:
+    from preflight.analysis.syntax import dotted_name
+
+    return dotted_name(node) or ""
 
 
 def _click_command(fn: Fn) -> bool:

@@ -60,6 +60,7 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     _trainer_ddp(plan)
     _one_process_no_wrapper(plan)
     _micro_from_global(plan)
+    _global_from_parts(plan)
     _param_offload_below_stage3(plan)
     if project is not None:
         _fp32_by_absence(plan, project)
@@ -201,6 +202,35 @@ def _micro_from_global(plan: TrainingPlan) -> None:
              Source("derived", g.source.path, g.source.line, g.source.key,
                     f"global batch {total} / ({world} processes x {accum} accumulation steps)"),
              plan.capped("medium", "batch.global", "batch.grad_accum", "dist.world_size"), adapter="derive")
+
+
+def _global_from_parts(plan: TrainingPlan) -> None:
+    """No global batch found, but the per-process batch, the accumulation steps, the process count
+    and a data-parallel sharding are: the global batch is their product (DeiT ``main.py:350``
+    scales the learning rate by ``batch_size * world_size``; a Trainer's ``per_device_train_batch_size``
+    x processes x ``gradient_accumulation_steps``). As for the quotient above, every process is taken
+    as a data-parallel rank (the plan has no tensor/pipeline-parallel degree); the confidence is the
+    weakest input's, medium at most. Not derived without a sharding fact (whether the processes
+    train data-parallel at all is then not known)."""
+    if plan.resolve("batch.global") is not None:
+        return
+    sharding = plan.resolve("dist.sharding")
+    if sharding is None or sharding.value not in ("ddp", "fsdp_full", "fsdp_hybrid", "fsdp_grad_op", "zero1",
+                                                  "zero2", "zero3", "none"):
+        return
+    facts = [plan.resolve(f) for f in ("batch.micro", "batch.grad_accum", "dist.world_size")]
+    if any(f is None or not isinstance(f.value, int) or isinstance(f.value, bool) or f.value <= 0 for f in facts):
+        return
+    micro, accum, world = (f.value for f in facts)  # type: ignore[union-attr]
+    if sharding.value == "none" and world != 1:
+        return
+    m = facts[0]
+    assert m is not None
+    plan.add("batch.global", micro * accum * world,
+             Source("derived", m.source.path, m.source.line, m.source.key,
+                    f"{micro} per process x {accum} accumulation steps x {world} {sharding.value} processes"),
+             plan.capped("medium", "batch.micro", "batch.grad_accum", "dist.world_size", "dist.sharding"),
+             adapter="derive")
 
 
 _BELOW_3 = {"ddp": 0, "zero1": 1, "zero2": 2}

@@ -52,6 +52,11 @@ _NOT_HERE = ("xpu.is_available", "mps.is_available", "npu.is_available", "is_tor
              "is_torch_npu_available", "is_torch_mps_available")
 
 
+def _function_helper(helper: Any) -> bool:
+    """A module-level function (the project's LoRA injector), not a method."""
+    return not helper.fn.args.args or helper.fn.args.args[0].arg != "self"
+
+
 def _device(test: ast.expr) -> Optional[bool]:
     """``torch.cuda.is_available()`` and friends on a CUDA target."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -214,7 +219,9 @@ class _Pass:
                     self._attn(mod, node.value, node)
         helper_live = self._lora_helpers()
         for mod, call, helper, rank in helper_live:
-            detail = f"{dotted_name(call.func)}(...): {helper.fn.name} builds LoraConfig and calls get_peft_model " \
+            what = f"builds the project's low-rank layer {dotted_name(helper.lora.func)}" if _function_helper(helper) \
+                else "builds LoraConfig and calls get_peft_model"
+            detail = f"{dotted_name(call.func)}(...): {helper.fn.name} {what} " \
                      f"({os.path.relpath(helper.path, self.project.root)}:{helper.fn.lineno}; every guard around " \
                      "the call decided)"
             self.add("peft.method", "lora", self.src(mod, call, detail))
@@ -251,10 +258,17 @@ class _Pass:
         helpers = lora_helpers(paths) if paths else {}
         out = []
         for node, guards in _walk(entry.parsed.tree) if helpers else ():
-            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-                    and node.func.attr in helpers) or entry.live(guards) is not True:
+            if not isinstance(node, ast.Call) or entry.live(guards) is not True:
                 continue
-            helper = helpers[node.func.attr]
+            if isinstance(node.func, ast.Attribute) and node.func.attr in helpers \
+                    and not _function_helper(helpers[node.func.attr]):
+                helper = helpers[node.func.attr]
+            elif isinstance(node.func, ast.Name) and node.func.id in helpers \
+                    and _function_helper(helpers[node.func.id]) \
+                    and (entry.idx.imports.get(node.func.id) or "").endswith("." + node.func.id):
+                helper = helpers[node.func.id]  # a project function imported by name
+            else:
+                continue
             arg = helper.rank_arg(node)
             rank: Optional[tuple[int, Optional[Resolved]]] = None
             if arg is not None:

@@ -2,7 +2,10 @@
 under options the launch line decides (OpenGVLab/InternVL internvl_chat_finetune.py:1007-1008
 ``if model_args.use_llm_lora: model.wrap_llm_lora(r=model_args.use_llm_lora, ...)``, with
 ``def wrap_llm_lora(self, r=128, ...)`` building ``LoraConfig(r=r, ...)`` and
-``get_peft_model`` in ``internvl/model/internvl_chat/modeling_internvl_chat.py``).
+``get_peft_model`` in ``internvl/model/internvl_chat/modeling_internvl_chat.py``), or by a function of a
+project package that swaps in the project's own low-rank layer (cloneofsimo/lora @ d84074b
+``training_scripts/train_lora_dreambooth.py:33-35,596-598`` ``inject_trainable_lora(unet, r=args.lora_rank)``
+from ``lora_diffusion/lora.py:255-309``, the package one folder above the folder the job runs from).
 
 The defining module is found by the entry's absolute imports of project packages (searched
 from the script's folder up to the repository root, and ``src/``), following a package
@@ -19,6 +22,7 @@ import os
 from pathlib import Path
 from typing import Optional
 
+from preflight.analysis.syntax import dotted_name
 from preflight.delegate import _bases
 from preflight.local_trees import nodes_of, parse_file
 from preflight.sources import read_text_limited
@@ -69,6 +73,38 @@ def project_modules(tree: ast.Module, script: Path) -> list[Path]:
     return out[:_MAX_FILES]
 
 
+def _injectors(path: Path, text: str) -> dict[str, LoraHelper]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return {}
+    layers: dict[str, tuple[ast.ClassDef, str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef):
+            param = _low_rank_param(node)
+            if param is not None:
+                layers[node.name] = (node, param)
+    out: dict[str, LoraHelper] = {}
+    if not layers:
+        return out
+    for fn in tree.body:
+        if not isinstance(fn, ast.FunctionDef):
+            continue
+        found = _injector(fn, layers)
+        if found is None:
+            continue
+        call, given = found
+        helper = LoraHelper(fn, path, call)
+        params = [a.arg for a in fn.args.args]
+        helper.rank_param = given.id if isinstance(given, ast.Name) and given.id in params else None
+        helper.rank_literal = given.value if isinstance(given, ast.Constant) and isinstance(given.value, int) \
+            and not isinstance(given.value, bool) else None
+        if helper.rank_param is None and helper.rank_literal is None:
+            continue
+        out[fn.name] = helper
+    return out
+
+
 class LoraHelper:
     """A method that applies LoRA: its parameters and where ``r`` comes from."""
 
@@ -103,9 +139,55 @@ class LoraHelper:
         return None
 
 
+def _low_rank_param(cls: ast.ClassDef) -> Optional[str]:
+    """The ``__init__`` parameter ``P`` of an ``nn.Module`` subclass whose ``__init__`` builds a down
+    projection to ``P`` and an up projection from it: ``nn.Linear(x, P, ...)`` and ``nn.Linear(P, y, ...)``
+    (or ``Conv2d``): a low-rank adapter layer of rank ``P`` (cloneofsimo/lora @ d84074b
+    ``lora_diffusion/lora.py:21-37`` ``LoraInjectedLinear``: ``lora_down = nn.Linear(in_features, r)``,
+    ``lora_up = nn.Linear(r, out_features)``)."""
+    if not any((dotted_name(b) or "").endswith("Module") for b in cls.bases):
+        return None
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return None
+    params = {a.arg for a in (*init.args.args, *init.args.kwonlyargs)}
+    ins: set[str] = set()
+    outs: set[str] = set()
+    for call in ast.walk(init):
+        if not isinstance(call, ast.Call) or (dotted_name(call.func) or "").rsplit(".", 1)[-1] not in ("Linear",
+                                                                                                      "Conv2d"):
+            continue
+        if len(call.args) >= 2:
+            first, second = call.args[0], call.args[1]
+            if isinstance(second, ast.Name) and second.id in params:
+                outs.add(second.id)
+            if isinstance(first, ast.Name) and first.id in params:
+                ins.add(first.id)
+    both = ins & outs
+    return next(iter(both)) if len(both) == 1 else None
+
+
+def _injector(fn: ast.FunctionDef, layers: dict[str, tuple[ast.ClassDef, str]]) -> Optional[tuple[ast.Call, ast.AST]]:
+    """(the layer's construction, what it is given as the rank) when ``fn`` builds one of ``layers``."""
+    for call in ast.walk(fn):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id not in layers:
+            continue
+        cls, param = layers[call.func.id]
+        init = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+        given = next((k.value for k in call.keywords if k.arg == param), None)
+        names = [a.arg for a in init.args.args][1:]
+        if given is None and param in names and names.index(param) < len(call.args):
+            given = call.args[names.index(param)]
+        if given is not None:
+            return call, given
+    return None
+
+
 def lora_helpers(paths: list[Path]) -> dict[str, LoraHelper]:
     """Method name -> helper, for methods (of classes) that build a LoraConfig and call
-    get_peft_model; a name defined twice differently is dropped."""
+    get_peft_model, and module-level functions that build the project's own low-rank adapter layer
+    (:func:`_low_rank_param`) with a rank they take or a literal; a name defined twice differently is
+    dropped."""
     out: dict[str, LoraHelper] = {}
     dropped: set[str] = set()
     for path in paths:
@@ -113,6 +195,11 @@ def lora_helpers(paths: list[Path]) -> dict[str, LoraHelper]:
             text = read_text_limited(path, _MAX_BYTES, errors="replace")
         except (OSError, ValueError):
             continue
+        if ("Linear(" in text or "Conv2d(" in text) and "def " in text:
+            for name, helper in _injectors(path, text).items():
+                if name in out:
+                    dropped.add(name)
+                out[name] = helper
         if "LoraConfig" not in text or "get_peft_model" not in text:
             continue
         try:

@@ -13,7 +13,9 @@ pytorch_lightning import Trainer``...). Reads, without importing anything
 - ``accumulate_grad_batches`` -> batch.grad_accum;
 - the DataLoader returned by ``train_dataloader()`` -> batch.micro;
 - ``configure_optimizers()`` -> optimizer.name; gradient checkpointing in the module or
-  ``FSDPStrategy(activation_checkpointing_policy=...)``.
+  ``FSDPStrategy(activation_checkpointing_policy=...)``;
+- the same two of a module class defined in a local module the script imports and builds
+  (:mod:`preflight.adapters.lightning_local`).
 
 Values given through argparse (``Trainer(devices=args.devices)``) are resolved to the
 ``add_argument`` default or the launch-command value. ``"auto"``/``-1`` devices,
@@ -516,6 +518,9 @@ class _ScriptPass:
                     if value is not None and value.value is False:
                         self.note(f"{self.where(node)}: {name} sets automatic_optimization = False (manual "
                                   "optimization: Trainer(accumulate_grad_batches) and gradient_clip_val do not apply)")
+        from preflight.adapters.lightning_local import imported_modules
+
+        imported_modules(self)  # the module classes of local modules the script builds
 
     def train_loader(self, site: CallSite) -> None:
         if site.kwarg("batch_sampler") is not None:

@@ -448,8 +448,13 @@ class _ScriptPass:
     def optimizers(self) -> None:
         known: list[tuple[CallSite, str]] = []
         named: list[tuple[CallSite, str]] = []
+        aliased: set[int] = set()
         for site in self.calls:
             q = site.qualified or ""
+            alias = self._class_alias(site)
+            if alias is not None:
+                q = alias
+                aliased.add(id(site))
             parts = q.split(".")
             last = parts[-1]
             if not last[:1].isupper() or last == "Optimizer":
@@ -465,8 +470,9 @@ class _ScriptPass:
                 named.append((site, last))
         chosen = _one_arm(self.idx, known + named)
         for site, last in chosen:
-            source = self.src(site.call, f"{site.label}(...)")
-            conf = self.conf(site) if (site, last) in known else "medium"
+            source = self.src(site.call, f"{site.label}(...)" if id(site) not in aliased else
+                              f"{site.label}(...), {site.label} bound to {last} (the arm the job takes)")
+            conf = self.conf(site) if (site, last) in known and id(site) not in aliased else "medium"
             if last == "CPUOffloadOptimizer" and (site.qualified or "").startswith("torchao."):
                 last = self.cpu_offload_optimizer(site, conf)
             self.add("optimizer.name", last, source, conf)
@@ -476,7 +482,7 @@ class _ScriptPass:
                 "fp32" if "32bit" in last else None
             if state is not None:
                 self.add("optimizer.state_dtype", state, source, conf)
-        if not known and not named:
+        if not known and not named and not self.timm_optimizer():
             optimizer_from_local_modules(self)
 
     def cpu_offload_optimizer(self, site: CallSite, conf: str) -> str:
@@ -499,6 +505,66 @@ class _ScriptPass:
         wrapped = site.arg(1, "optimizer_class")
         name = dotted_name(wrapped) if wrapped is not None else "AdamW"
         return (name or "AdamW").rsplit(".", 1)[-1]
+
+    def timm_optimizer(self) -> bool:
+        """timm's optimizer factory: ``create_optimizer(args, model)`` (facebookresearch/deit @ 7e160fe
+        ``main.py:352``, ``--opt`` default ``adamw`` at ``:56``) reads ``args.opt``;
+        ``create_optimizer_v2(model, opt=...)`` or ``create_optimizer_v2(model, **optimizer_kwargs(cfg=args))``
+        (huggingface/pytorch-image-models ``train.py:972-974``) reads ``opt`` (``args.opt``). timm keeps the
+        last ``_``-separated part (``lookahead_adamw`` is adamw under a Lookahead wrapper): that name,
+        timm's own spelling (``adamw``, ``rmsproptf``), medium. An ``opt`` not resolved: nothing."""
+        for site in self.calls:
+            q = site.qualified or ""
+            if not q.startswith("timm.") or q.rsplit(".", 1)[-1] not in ("create_optimizer", "create_optimizer_v2"):
+                continue
+            expr: Optional[ast.expr] = None
+            if q.endswith(".create_optimizer") and site.call.args and isinstance(site.call.args[0], ast.Name):
+                expr = ast.Attribute(value=site.call.args[0], attr="opt", ctx=ast.Load())
+            elif q.endswith("_v2"):
+                expr = site.kwarg("opt")
+                for kw in site.call.keywords:
+                    inner = kw.value
+                    if expr is None and kw.arg is None and isinstance(inner, ast.Call) \
+                            and (dotted_name(inner.func) or "").endswith("optimizer_kwargs"):
+                        cfg = next((k.value for k in inner.keywords if k.arg == "cfg"),
+                                   inner.args[0] if inner.args else None)
+                        if isinstance(cfg, ast.Name):
+                            expr = ast.Attribute(value=cfg, attr="opt", ctx=ast.Load())
+            if expr is None:
+                continue
+            ast.copy_location(expr, site.call)
+            resolved = self.value(expr)
+            if resolved is None or not isinstance(resolved.value, str) or not resolved.value:
+                continue
+            name = resolved.value.lower().split("_")[-1]
+            self.put("optimizer.name", Resolved(name, resolved.kind, resolved.line, resolved.key, resolved.detail),
+                     site, f"{site.label}(...): timm's optimizer factory, opt {resolved.value!r}", "medium")
+            return True
+        return False
+
+    def _class_alias(self, site: CallSite) -> Optional[str]:
+        """``optimizer_class(...)`` with ``optimizer_class`` a local bound to a class: once
+        (``optimizer_class = torch.optim.AdamW``), or in each arm of a decided ``if/else`` (cloneofsimo/lora
+        ``training_scripts/train_lora_dreambooth.py:641-651`` @ d84074b, the diffusers training scripts'
+        ``if args.use_8bit_adam: optimizer_class = bnb.optim.AdamW8bit else: optimizer_class =
+        torch.optim.AdamW``): the qualified class name of the arm taken; None otherwise."""
+        if not isinstance(site.call.func, ast.Name) or site.call.func.id in self.idx.imports \
+                or site.call.func.id in self.idx.classes or site.call.func.id in self.idx.functions:
+            return None
+        name = site.call.func.id
+        bound = self.idx.assigns.get(name, [])
+        if not bound or None in bound:
+            return None
+        if len(bound) == 1:
+            value: Optional[ast.expr] = bound[0]
+        else:
+            from preflight.script_chain import chain_binding
+
+            value = chain_binding(self.idx, name, len(bound))
+        dotted = dotted_name(value) if isinstance(value, (ast.Attribute, ast.Name)) else None
+        if not dotted or "." not in dotted:
+            return None
+        return self.idx.qualify(dotted)
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"

@@ -258,8 +258,14 @@ class ArgsPass:
         for item in items:
             name = dotted_name(item) if item is not None else None
             local = self.o.idx.classes.get(name or "")
-            if local is None or not any((dotted_name(b) or "").rsplit(".", 1)[-1] in ARG_CLASSES
-                                        for b in local.bases):
+            shown = self.o.script.source.display
+            verified = False
+            if local is None and name and "." in (self.o.idx.qualify(name) or ""):
+                found = imported_subclass(self.o.script, self.o.idx.qualify(name) or "")
+                if found is not None:
+                    local, shown, verified = found[0], found[1], True
+            if local is None or not (verified or any((dotted_name(b) or "").rsplit(".", 1)[-1] in ARG_CLASSES
+                                                     for b in local.bases)):
                 continue
             for stmt in local.body:
                 if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
@@ -275,7 +281,7 @@ class ArgsPass:
                     continue
                 converted = convert(key, value.value)
                 if converted is not None:
-                    values[key] = (converted, Source("code", self.o.script.source.display, stmt.lineno, key,
+                    values[key] = (converted, Source("code", shown, stmt.lineno, key,
                                                      f"{local.name}.{key} default {value.value!r} (a "
                                                      f"{label} subclass; not given on the line)"))
         if values:
@@ -297,6 +303,9 @@ class ArgsPass:
             if local is not None:  # class MyArguments(TrainingArguments): its base's defaults
                 bases = [self.o.idx.qualify(dotted_name(b)) or "" for b in local.bases]
                 name = next((b for b in bases if b.rsplit(".", 1)[-1] in ARG_CLASSES), name)
+            elif name and "." in name and not name.startswith(("transformers.", "trl.")):
+                found = imported_subclass(self.o.script, name)  # a subclass in a local module (ProLong)
+                name = found[2] if found is not None else name
             if name and (name.startswith(("transformers.", "trl.")) or "." not in name):
                 out.append(name.rsplit(".", 1)[-1])
         return out
@@ -512,6 +521,52 @@ class ArgsPass:
             return
         self.o.add("optimizer.name", name, self.o.src(site.call, f"{label} default: {detail}", "default", "optim"),
                    conf)
+
+
+def imported_subclass(script: Any, qualified: str) -> Optional[tuple[ast.ClassDef, str, str]]:
+    """(class, file shown, library base) of ``pkg.mod.Cls``, a class of a local module deriving from
+    transformers'/TRL's argument class (princeton-nlp/ProLong @ 907dcf4 ``training/train_language_model.py:17,99``
+    ``from training.trainer import TrainingArguments`` and ``HfArgumentParser((ScriptArguments,
+    TrainingArguments, DataArguments))``; ``training/trainer.py:73,234-235`` ``class
+    TrainingArguments(HfTrainingArguments)`` with ``from transformers import TrainingArguments as
+    HfTrainingArguments``); None otherwise. Read, never imported."""
+    from preflight.local_trees import parse_file
+    from preflight.script_parsers import _module_file
+
+    module, _, name = qualified.rpartition(".")
+    if not module or script.source.path is None:
+        return None
+    path = _module_file(Path(str(script.source.path)).parent, module)
+    if path is None:
+        return None
+    try:
+        if path.stat().st_size > 2_000_000:
+            return None
+        tree = parse_file(path)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    imports: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                imports[a.asname or a.name] = f"{node.module}.{a.name}"
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                imports[a.asname or a.name] = a.name
+    classes = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+    if len(classes) != 1:
+        return None
+    for base in classes[0].bases:
+        dotted = dotted_name(base) or ""
+        head, _, rest = dotted.partition(".")
+        q = imports.get(head, head) + (f".{rest}" if rest else "")
+        if q.startswith(("transformers.", "trl.")) and q.rsplit(".", 1)[-1] in ARG_CLASSES:
+            try:
+                shown = os.path.relpath(path, Path(str(script.source.path)).parent)
+            except ValueError:
+                shown = path.name
+            return classes[0], shown, q
+    return None
 
 
 def _default_factory_call(site: CallSite) -> bool:

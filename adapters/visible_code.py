@@ -13,7 +13,9 @@ This extends the plain-loop reading of :func:`preflight.adapters.pytorch_local.a
 needs the loop in the entry script) to loops in the project's modules (microsoft/Swin-Transformer @ f82860b:
 the backward is in ``utils.py``'s ``NativeScalerWithGradNormCount``; kuleshov-group/mdlm @ c112c52: a
 LightningModule's ``training_step`` in ``diffusion.py``; karpathy/minGPT @ 37baab7: ``mingpt/trainer.py``).
-A loop inside a library (timm's ``NativeScaler``) is not visible, and nothing is claimed then.
+A loop whose backward and step are timm's loss scaler called by the project's loop (facebookresearch/deit
+@ 7e160fe ``engine.py:63``, :mod:`preflight.adapters.scaler_step`) is the project's own too: the scaler only
+scales, steps and clips.
 """
 
 from __future__ import annotations
@@ -96,7 +98,10 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
         except (OSError, ValueError):
             return []  # a module not readable: the job is not wholly visible
     code = _COMMENT_LINE.sub("", "\n".join(texts))
-    if _LOOP.search(code) is None:
+    from preflight.adapters.scaler_step import scaler_step
+
+    scaler = scaler_step(project, script)  # timm's loss scaler doing backward() and step() in the loop
+    if _LOOP.search(code) is None and scaler is None:
         # the loop is not in the modules the script imports: a module named by a config
         # (``target: cldm.cldm.ControlLDM``, ``_target_: ...Workspace``) may hold it
         return _absent_in_project(project, script, root)
@@ -106,7 +111,8 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
                        *_hydra_config_texts(project)])
     where = f"the training loop is the project's own ({len(texts)} file(s) read: the script and the local " \
             "modules it imports); {} is named nowhere in them, the configs read or the launch line"
-    line = next((i + 1 for i, t in enumerate(script.source.text.splitlines()) if _LOOP.search(t)), None)
+    line = next((i + 1 for i, t in enumerate(script.source.text.splitlines()) if _LOOP.search(t)),
+                scaler.built_line if scaler is not None else None)
 
     def src(what: str) -> Any:
         return project.source(script, line or 1, "code", detail=where.format(what))

@@ -10,7 +10,8 @@ without importing anything, so that it is audited with the launch line's argumen
 
 A file is thin when, outside ``if __name__ == "__main__":``, it holds only imports, docstrings
 and plain assignments, defines no function or class, and calls an imported name (directly,
-or through ``fire.Fire(name)``) whose module is a file of the project: searched from the
+or through ``fire.Fire(name)``) whose module is a file of the project (when it calls several, the
+last: the ones before it set things up, e.g. a monkey patch): searched from the
 script's folder up to the repository root (a ``.git`` folder, at most 5 levels), and in
 ``src/`` of each of those folders (the src layout).
 """
@@ -83,7 +84,9 @@ def delegate_of(tree: ast.Module, script: Path) -> Optional[Path]:
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             for alias in node.names:
                 imported[alias.asname or alias.name] = node.module
-    for name in called:
+    # the last call first: ``replace_llama_attn_with_flash_attn()`` then ``train()`` (Video-ChatGPT
+    # ``video_chatgpt/train/train_mem.py``, FastChat, MobileVLM): a patch applied before the work
+    for name in reversed(called):
         module = imported.get(name)
         if module is None or module.split(".")[0] in _LIBRARIES:
             continue

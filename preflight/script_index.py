@@ -174,6 +174,7 @@ class ScriptIndex:
         self.param_count: dict[str, int] = {}  # name -> how many def statements take it as a parameter
         self.class_level: dict[str, int] = {}  # name -> how many of its bindings are class attributes
         self._parse_functions: Optional[set[str]] = None
+        self._helper_written: Optional[set[str]] = None
         # ``owner.name`` for an object the script did not build itself (a parameter, or one of
         # the dataclasses ``HfArgumentParser`` returns): the value of the option ``name`` the
         # job declares, from the launch line or its default. Set by the project (cliargs knows
@@ -758,8 +759,17 @@ class ScriptIndex:
 
     # -- argparse ------------------------------------------------------------
     def argument(self, dest: str) -> Optional[Resolved]:
-        """``args.<dest>``: the launch-command value if given, else the argparse default."""
+        """``args.<dest>``: the launch-command value if given, else the argparse default; unknown when
+        a helper of a local module the namespace is handed to assigns it (:mod:`preflight.script_helper_writes`)."""
         specs = self.arguments.get(dest, [])
+        if specs:
+            if self._helper_written is None:
+                from preflight.script_helper_writes import helper_written
+
+                self._helper_written = set()  # a re-entrant resolve while it is computed sees none
+                self._helper_written = helper_written(self)
+            if dest in self._helper_written:
+                return None
         if specs and dest in self.set_defaults:
             return self._set_default(dest, specs)
         if len(specs) != 1:
