@@ -185,3 +185,56 @@ def test_deberta_v2_default_targets_are_peft_s():
                            "num_attention_heads": 4, "intermediate_size": 128,
                            "vocab_size": 1000}, name="tiny-deberta")
     assert lora_targets(EstimateInput(lora_r=8), arch) == ("query_proj", "value_proj")
+
+
+def _amp_full(model):
+    arch = resolve_architecture(model)
+    d = A.Dtypes(res=4, comp=2, weights=4.0, autocast=True, mask=1)
+    return arch, A.transformer_layer(arch, d, tokens=TOKENS, seq=TOKENS, batch=1, attention="sdpa",
+                                     train_weights=True, lora_targets=frozenset(), lora_r=0,
+                                     lora_dropout=0.0, dropout=0.0, device="cuda",
+                                     moe=bool(arch.num_experts)).saved
+
+
+@pytest.mark.parametrize("model,before,fewer_linears", [
+    # (bytes on main before est16, linears that were counted but do not exist): OPT's fc1
+    # (one linear, not Llama's gate_proj + up_proj); MPT's Wqkv (one, not three) and up_proj;
+    # Phi-3's fused qkv_proj and gate_up_proj
+    ("OPT-1.3B", 35717120.0, 1), ("MPT-7B", 105447424.0, 3), ("Phi-3-medium", 155271168.0, 3),
+    # must stay unchanged
+    ("CodeLlama-7B", 116981760.0, 0), ("GPT-2", 23617536.0, 0), ("Mixtral-8x22B", 256534528.0, 0),
+])
+def test_full_fine_tune_under_autocast_keeps_one_cast_copy_per_linear(model, before, fewer_linears):
+    # under autocast each linear reading the fp32 normed hidden state keeps its own bf16 copy
+    arch, saved = _amp_full(model)
+    assert saved == before - fewer_linears * TOKENS * arch.hidden_size * 2
+
+
+def _moe_layer(arch, targets):
+    return A.transformer_layer(arch, D, tokens=TOKENS, seq=TOKENS, batch=1, attention="sdpa",
+                               train_weights=False, lora_targets=frozenset(targets), lora_r=R,
+                               lora_dropout=0.05, dropout=0.0, device="cuda", moe=True).saved
+
+
+def test_moe_expert_adapters_are_charged_per_routed_row():
+    # transformers 4.x Mixtral: block_sparse_moe.experts.N.w1 / w3 (read h) and w2 (reads the
+    # expert width); each of the k routed rows of a token passes its expert's adapters
+    mixtral = resolve_architecture("Mixtral-8x22B")
+    h, w, k = mixtral.hidden_size, mixtral.intermediate_size, mixtral.experts_per_token
+    term = _moe_layer(mixtral, ("w1", "w3", "w2")) - _moe_layer(mixtral, ())
+    assert term == k * _by_hand([h, h, w])
+    assert _moe_layer(mixtral, ("gate_proj",)) == _moe_layer(mixtral, ())   # no such module
+    # Qwen1.5-MoE: routed experts and the shared expert (gate_proj/up_proj/down_proj each)
+    qwen = resolve_architecture("Qwen1.5-MoE-A2.7B")
+    h, w, k = qwen.hidden_size, qwen.moe_intermediate_size, qwen.experts_per_token
+    shared = qwen.extra["shared_expert_intermediate"]
+    term = _moe_layer(qwen, ("gate_proj", "up_proj", "down_proj")) - _moe_layer(qwen, ())
+    assert term == k * _by_hand([h, h, w]) + _by_hand([h, h, shared])
+    # adapter parameters: one per expert (and the shared expert) in every MoE layer
+    e = mixtral.num_experts
+    assert lora_params(mixtral, R, ("w1",)) == mixtral.moe_layers * e * R * (
+        mixtral.hidden_size + mixtral.intermediate_size)
+    assert lora_params(qwen, R, ("down_proj",)) == qwen.moe_layers * (
+        qwen.num_experts * R * (w + h) + R * (shared + h))
+    assert lora_params(mixtral, R, ("q_proj",)) == mixtral.num_layers * R * (
+        mixtral.hidden_size + mixtral.num_heads * mixtral.head_dim)

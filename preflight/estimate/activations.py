@@ -257,6 +257,18 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         shared = (getattr(arch, "extra", {}) or {}).get("shared_expert_intermediate", 0)
         if shared:
             per_token += _mlp(arch, shared, ec, trains, lora_targets) + ec * h
+        # LoRA on the experts' linears (transformers 4.x modules: Mixtral's w1/w3/w2,
+        # Qwen-MoE's and DeepSeek's gate_proj/up_proj/down_proj; 5.x fuses the experts into
+        # parameters that no module name targets): every routed row passes the adapters of
+        # its expert, each keeping its own copy of that row. The up group is charged once
+        # below for every layer (here: the shared expert's adapters, or none to charge)
+        up_lora = lin_input(h, _names(arch, "up"), shared=True, other=_other(arch, "up"))
+        down_names, down_other = _names(arch, "down"), _other(arch, "down")
+        per_token += k * (up_lora + lin_input(width, down_names, shared=True, other=down_other))
+        if shared:
+            per_token += lin_input(shared, down_names, shared=True, other=down_other)
+        else:
+            per_token -= up_lora
     else:
         per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets,
                           fused_gelu)
@@ -349,13 +361,14 @@ _NAMES: dict[str, dict[str, tuple[str, ...]]] = {
            "falcon": ("dense_h_to_4h",), "bloom": ("dense_h_to_4h",), "mpt": ("up_proj",),
            "codegen": ("fc_in",), "gptj": ("fc_in",), "phi": ("fc1",), "opt": ("fc1",),
            "bart": ("fc1",), "clip": ("fc1",), "vit": ("fc1",), "dinov2": ("fc1",), "phi3": ("gate_up_proj",),
-           "wav2vec2": ("intermediate_dense",)},
+           "wav2vec2": ("intermediate_dense",), "mixtral": ("w1", "w3")},
     "down": {"default": ("down_proj",), "gpt2": ("c_proj",), "starcoder2": ("c_proj",),
              "bert": ("dense",), "deberta-v2": ("dense",), "albert": ("ffn_output",),
              "distilbert": ("lin2",), "t5": ("wo",), "gpt_neox": ("dense_4h_to_h",),
              "falcon": ("dense_4h_to_h",), "bloom": ("dense_4h_to_h",), "codegen": ("fc_out",),
              "gptj": ("fc_out",), "phi": ("fc2",), "opt": ("fc2",), "bart": ("fc2",),
-             "clip": ("fc2",), "vit": ("fc2",), "dinov2": ("fc2",), "wav2vec2": ("output_dense",)},
+             "clip": ("fc2",), "vit": ("fc2",), "dinov2": ("fc2",), "wav2vec2": ("output_dense",),
+             "mixtral": ("w2",)},
 }
 #: Names the same linears have in transformers 4.x, where they differ from 5.x: a LoRA target
 #: written for that version adapts the same module (matched, not counted as another linear).

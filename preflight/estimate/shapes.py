@@ -55,7 +55,7 @@ _TARGET_DIMS = {
     "out_lin": ("q", "h"), "lin1": ("h", "i"), "lin2": ("i", "h"), "query_proj": ("h", "q"),
     "key_proj": ("h", "kv"), "value_proj": ("h", "kv"), "ffn": ("h", "i"), "ffn_output": ("i", "h"),
     "intermediate_dense": ("h", "i"), "output_dense": ("i", "h"), "gate_up_proj": ("h", "2i"),
-    "wi_0": ("h", "i"), "wi_1": ("h", "i"),
+    "wi_0": ("h", "i"), "wi_1": ("h", "i"), "w1": ("h", "i"), "w3": ("h", "i"), "w2": ("i", "h"),
 }
 #: (in, out) of the linears a name shared by several groups adapts (GPT-2's ``c_proj`` is the
 #: attention's and the MLP's output projection; BERT's ``dense`` the attention output, the
@@ -109,6 +109,31 @@ def _adapter_dims(arch: Any, name: str) -> list[tuple[int, ...]]:
     return [(dims[_GROUP_DIMS[g][0]], dims[_GROUP_DIMS[g][1]]) for g in groups]
 
 
+def _expert_adapters(arch: Any, r: int, name: str) -> int:
+    """Extra adapter parameters of a name that targets the MLP of a MoE model (4.x expert
+    modules): one adapter per routed expert and per shared expert in each MoE layer, at the
+    expert widths, and at the dense MLP's width in its dense layers; beyond the one adapter
+    per layer at the expert width that ``_adapter_dims`` counts."""
+    from preflight.estimate.activations import _names
+
+    moe_layers = arch.moe_layers if arch.num_experts else 0
+    up, down = _names(arch, "up"), _names(arch, "down")
+    if not moe_layers or name not in up + down:
+        return 0
+    h = arch.hidden_size
+    expert = arch.moe_intermediate_size or arch.intermediate_size
+    x = getattr(arch, "extra", {}) or {}
+    shared = int(x.get("shared_expert_intermediate", 0)) or arch.shared_experts * expert
+    per_expert = r * (h + expert)
+    counted = per_expert * arch.num_layers
+    total = moe_layers * arch.num_experts * per_expert
+    if shared:
+        total += moe_layers * r * (h + shared)
+    total += (arch.num_layers - moe_layers) * r * (h + arch.intermediate_size)
+    return total - counted
+
+
 def lora_params(arch: Any, r: int, targets: tuple[str, ...]) -> int:
+    experts = sum(_expert_adapters(arch, r, name) for name in targets)
     per_layer = sum(r * sum(pair) for name in targets for pair in _adapter_dims(arch, name))
-    return per_layer * (arch.num_layers + arch.num_encoder_layers)
+    return per_layer * (arch.num_layers + arch.num_encoder_layers) + experts
