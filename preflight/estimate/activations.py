@@ -135,9 +135,11 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     quant_saves = not trains and d.weights < 1.0 and impl != "torchtune"
     # (torchtune's 4-bit base is torchao's NF4: ``LinearNF4.forward`` saves only the weight)
 
-    def lin_input(width: int, names: tuple[str, ...], shared: bool = False) -> float:
+    def lin_input(width: int, names: tuple[str, ...], shared: bool = False,
+                  other: tuple[str, ...] = ()) -> float:
         """Saved input of a group of linears reading the same tensor (``shared``: the
-        tensor is already counted, e.g. the SDPA output that o_proj reads)."""
+        tensor is already counted, e.g. the SDPA output that o_proj reads; ``other``: the
+        same linears' names in transformers 4.x, which LoRA targets may use)."""
         out = 0.0
         if quant_saves and not shared:
             out += width * ec
@@ -145,7 +147,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             # under autocast each linear saves its own cast copy of an fp32 input
             copies = len(names) if (d.autocast and ec < er) else 1
             out += copies * width * ec
-        n_lora = sum(1 for n in names if n in lora_targets)
+        n_lora = adapted_count(names, lora_targets, other)
         if n_lora and shared_adapter_input:
             lora_mask = 4 if mask > 1 else 1
             out += width * (lora_elem + (lora_mask if lora_dropout > 0 else 0))
@@ -185,18 +187,19 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     fixed = 0.0
     # self-attention block
     per_token += norm()
-    per_token += lin_input(h, qkv_names(arch, impl))
+    per_token += lin_input(h, qkv_names(arch, impl), other=() if impl == "litgpt" else _other(arch, "qkv"))
     if math_attention:
         per_token += ec * 3 * q_dim                       # q and k, v (repeated to q heads)
         per_token += scores(seq)
-        per_token += lin_input(q_dim, _names(arch, "o"))  # contiguous copy of the output
+        per_token += lin_input(q_dim, _names(arch, "o"), other=_other(arch, "o"))  # contiguous copy
     else:
         per_token += ec * (q_dim + 2 * kv_dim)            # q (after RoPE), k, v
         per_token += heads * C.LSE_BYTES + ec * q_dim     # logsumexp + output (= o_proj input)
         # (unless the output comes back in (batch, heads, seq, dim) memory and the model's
         # ``transpose(1, 2).contiguous()`` copies it: o_proj reads the copy; see
         # terms.sdpa_output_copied)
-        per_token += lin_input(q_dim, _names(arch, "o"), shared=not sdpa_out_copy)
+        per_token += lin_input(q_dim, _names(arch, "o"), shared=not sdpa_out_copy,
+                              other=_other(arch, "o"))
         if impl == "litgpt" and arch.num_kv_heads == arch.num_heads:
             # litgpt splits q, k, v out of its fused ``attn`` output by view; q and k are new
             # tensors after RoPE (torch.cat), but v reaches SDPA as a view (reshape of the
@@ -220,12 +223,19 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     if resid > 0:
         per_token += h * mask                             # residual dropout
     if cross_seq:
-        per_token += norm() + lin_input(h, ("q",)) + ec * q_dim
+        # the cross-attention's linears have the self-attention's names (T5 ``EncDecAttention``
+        # q/k/v/o; BART, mBART, Marian, Pegasus, Whisper ``encoder_attn`` q_proj/.../out_proj)
+        cross_q, cross_kv = _names(arch, "qkv")[:1], _names(arch, "qkv")[1:]
+        per_token += norm() + lin_input(h, cross_q) + ec * q_dim
         fixed += cross_tokens * 2 * q_dim * ec            # k, v of the encoder output
+        # adapters on k and v read the encoder output: each keeps its own (cast, dropped-out)
+        # copy of it and its rank-r projection, per decoder layer
+        fixed += cross_tokens * lin_input(h, cross_kv, shared=True)
+        cross_o = _names(arch, "o")
         if math_attention:
-            per_token += scores(cross_seq) + lin_input(q_dim, ("o",))
+            per_token += scores(cross_seq) + lin_input(q_dim, cross_o)
         else:
-            per_token += heads * C.LSE_BYTES + ec * q_dim + lin_input(q_dim, ("o",), shared=True)
+            per_token += heads * C.LSE_BYTES + ec * q_dim + lin_input(q_dim, cross_o, shared=True)
         if dropout > 0:
             per_token += h * mask
     # MLP block: its own norm, unless the block is parallel behind one shared norm (Phi,
@@ -247,13 +257,26 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         shared = (getattr(arch, "extra", {}) or {}).get("shared_expert_intermediate", 0)
         if shared:
             per_token += _mlp(arch, shared, ec, trains, lora_targets) + ec * h
+        # LoRA on the experts' linears (transformers 4.x modules: Mixtral's w1/w3/w2,
+        # Qwen-MoE's and DeepSeek's gate_proj/up_proj/down_proj; 5.x fuses the experts into
+        # parameters that no module name targets): every routed row passes the adapters of
+        # its expert, each keeping its own copy of that row. The up group is charged once
+        # below for every layer (here: the shared expert's adapters, or none to charge)
+        up_lora = lin_input(h, _names(arch, "up"), shared=True, other=_other(arch, "up"))
+        down_names, down_other = _names(arch, "down"), _other(arch, "down")
+        per_token += k * (up_lora + lin_input(width, down_names, shared=True, other=down_other))
+        if shared:
+            per_token += lin_input(shared, down_names, shared=True, other=down_other)
+        else:
+            per_token -= up_lora
     else:
         per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets,
                           fused_gelu)
-        per_token += lin_input(arch.intermediate_size, _names(arch, "down"), shared=True)
+        per_token += lin_input(arch.intermediate_size, _names(arch, "down"), shared=True,
+                              other=_other(arch, "down"))
         if dropout > 0 and arch.model_type in ("t5", "mt5", "umt5"):
             per_token += arch.intermediate_size * mask    # T5DenseActDense's own dropout
-    per_token += lin_input(h, _names(arch, "up"))
+    per_token += lin_input(h, _names(arch, "up"), other=_other(arch, "up"))
     if resid > 0:
         per_token += h * mask
     saved = per_token * tokens + fixed
@@ -308,18 +331,60 @@ def relu_saves_once(arch: Any) -> bool:
     return not float(x.get("mlp_act_dropout") or 0.0) > 0
 
 
+#: The linear layers of one block by what they read, named as transformers' modeling files
+#: name them (every model type the config readers know; checked by instantiating each on the
+#: meta device with transformers 5.24, est16): "qkv" the attention's projections of the normed
+#: hidden state (``h`` wide), "o" the attention output's projection (``q_dim`` wide), "up" the
+#: MLP's projections of the normed hidden state, "down" the MLP's output projection (its
+#: intermediate width). A tuple holds one name per linear: under autocast each linear keeps
+#: its own cast copy of its input. A type without an entry in a group takes "default" (the
+#: Llama names). A LoRA target matches by the module's last name, as PEFT's
+#: ``target_modules`` list does, so a name in several groups (GPT-2's ``c_proj``, BERT's
+#: ``dense``) adapts each of those linears.
 _NAMES: dict[str, dict[str, tuple[str, ...]]] = {
     "qkv": {"default": ("q_proj", "k_proj", "v_proj"), "gpt2": ("c_attn",),
-            "bert": ("query", "key", "value"), "t5": ("q", "k", "v"),
+            "bert": ("query", "key", "value"), "albert": ("query", "key", "value"),
+            "deberta-v2": ("query_proj", "key_proj", "value_proj"),
+            "distilbert": ("q_lin", "k_lin", "v_lin"), "t5": ("q", "k", "v"),
             "gpt_neox": ("query_key_value",), "falcon": ("query_key_value",),
-            "vit": ("query", "key", "value")},
-    "o": {"default": ("o_proj",), "gpt2": ("c_proj",), "bert": ("dense",), "t5": ("o",),
-          "gpt_neox": ("dense",), "falcon": ("dense",), "vit": ("dense",)},
-    "up": {"default": ("gate_proj", "up_proj"), "gpt2": ("c_fc",), "bert": ("dense",),
-           "t5": ("wi",), "gpt_neox": ("dense_h_to_4h",), "vit": ("dense",)},
-    "down": {"default": ("down_proj",), "gpt2": ("c_proj",), "bert": ("dense",), "t5": ("wo",),
-             "gpt_neox": ("dense_4h_to_h",), "vit": ("dense",)},
+            "bloom": ("query_key_value",), "mpt": ("Wqkv",), "codegen": ("qkv_proj",),
+            "phi3": ("qkv_proj",)},
+    "o": {"default": ("o_proj",), "gpt2": ("c_proj",), "bert": ("dense",), "albert": ("dense",),
+          "deberta-v2": ("dense",), "distilbert": ("out_lin",), "t5": ("o",),
+          "gpt_neox": ("dense",), "falcon": ("dense",), "bloom": ("dense",), "phi": ("dense",),
+          "mpt": ("out_proj",), "codegen": ("out_proj",), "gptj": ("out_proj",),
+          "opt": ("out_proj",), "bart": ("out_proj",), "clip": ("out_proj",),
+          "wav2vec2": ("out_proj",)},
+    "up": {"default": ("gate_proj", "up_proj"), "gpt2": ("c_fc",), "starcoder2": ("c_fc",),
+           "bert": ("dense",), "deberta-v2": ("dense",), "albert": ("ffn",),
+           "distilbert": ("lin1",), "t5": ("wi",), "gpt_neox": ("dense_h_to_4h",),
+           "falcon": ("dense_h_to_4h",), "bloom": ("dense_h_to_4h",), "mpt": ("up_proj",),
+           "codegen": ("fc_in",), "gptj": ("fc_in",), "phi": ("fc1",), "opt": ("fc1",),
+           "bart": ("fc1",), "clip": ("fc1",), "vit": ("fc1",), "dinov2": ("fc1",), "phi3": ("gate_up_proj",),
+           "wav2vec2": ("intermediate_dense",), "mixtral": ("w1", "w3")},
+    "down": {"default": ("down_proj",), "gpt2": ("c_proj",), "starcoder2": ("c_proj",),
+             "bert": ("dense",), "deberta-v2": ("dense",), "albert": ("ffn_output",),
+             "distilbert": ("lin2",), "t5": ("wo",), "gpt_neox": ("dense_4h_to_h",),
+             "falcon": ("dense_4h_to_h",), "bloom": ("dense_4h_to_h",), "codegen": ("fc_out",),
+             "gptj": ("fc_out",), "phi": ("fc2",), "opt": ("fc2",), "bart": ("fc2",),
+             "clip": ("fc2",), "vit": ("fc2",), "dinov2": ("fc2",), "wav2vec2": ("output_dense",),
+             "mixtral": ("w2",)},
 }
+#: Names the same linears have in transformers 4.x, where they differ from 5.x: a LoRA target
+#: written for that version adapts the same module (matched, not counted as another linear).
+#: ViT, DeiT and Swin (4.x: ``attention.attention.query``/``key``/``value``,
+#: ``attention.output.dense``, ``intermediate.dense``, ``output.dense``); DINOv2 (4.x: the
+#: same attention names, ``mlp.fc1``/``mlp.fc2`` as in 5.x).
+_OTHER_NAMES: dict[str, dict[str, tuple[str, ...]]] = {
+    "qkv": {"vit": ("query", "key", "value"), "dinov2": ("query", "key", "value")},
+    "o": {"vit": ("dense",), "dinov2": ("dense",)},
+    "up": {"vit": ("dense",)},
+    "down": {"vit": ("dense",)},
+}
+#: model types whose blocks use another type's names
+_SAME_NAMES = {"roberta": "bert", "xlm-roberta": "bert", "electra": "bert", "mt5": "t5",
+               "umt5": "t5", "gpt_bigcode": "gpt2", "mbart": "bart", "marian": "bart",
+               "pegasus": "bart", "whisper": "bart", "deit": "vit", "swin": "vit"}
 
 
 def qkv_names(arch: Any, impl: str = "transformers") -> tuple[str, ...]:
@@ -331,15 +396,58 @@ def qkv_names(arch: Any, impl: str = "transformers") -> tuple[str, ...]:
     return _names(arch, "qkv")
 
 
+def _key(arch: Any) -> str:
+    return _SAME_NAMES.get(arch.model_type, arch.model_type)
+
+
 def _names(arch: Any, group: str) -> tuple[str, ...]:
+    """The names of the linears of ``group`` in one block of ``arch`` (see ``_NAMES``)."""
     table = _NAMES[group]
-    mt = arch.model_type
-    key = {"roberta": "bert", "xlm-roberta": "bert", "electra": "bert", "albert": "bert",
-           "mt5": "t5", "umt5": "t5"}.get(mt, mt)
-    names = table.get(key, table["default"])
-    if group == "up" and not arch.gated_mlp and key == "default":
-        return ("up_proj", "fc1")
-    return names
+    key = _key(arch)
+    if group == "qkv" and arch.model_type in ("deepseek_v2", "deepseek_v3"):
+        # multi-head latent attention: the normed hidden state is read by q_proj (or, with a
+        # q LoRA rank, q_a_proj) and kv_a_proj_with_mqa
+        mla = ((getattr(arch, "extra", {}) or {}).get("mla") or {})
+        return ("q_a_proj" if mla.get("q_lora_rank") else "q_proj", "kv_a_proj_with_mqa")
+    if group == "up" and key == "t5" and arch.gated_mlp:
+        return ("wi_0", "wi_1")          # T5DenseGatedActDense (mT5, umT5, T5 v1.1)
+    if group in ("up", "down") and key == "dinov2" and arch.gated_mlp:
+        # Dinov2SwiGLUFFN: ``weights_in`` (one fused linear, so one autocast copy) and
+        # ``weights_out``, matched as _other names; the count keeps Llama's two linears
+        # (traced, not applied: one copy moves held-out-2's MAE 8.461% -> 8.472%; est16)
+        return table["default"]
+    return table.get(key, table["default"])
+
+
+def _other(arch: Any, group: str) -> tuple[str, ...]:
+    if group in ("up", "down") and _key(arch) == "dinov2" and arch.gated_mlp:
+        return ("weights_in",) if group == "up" else ("weights_out",)
+    return _OTHER_NAMES[group].get(_key(arch), ())
+
+
+def lora_names(arch: Any, group: str) -> tuple[str, ...]:
+    """Every name a LoRA target may give the linears of ``group``: the 5.x names and the
+    4.x names of the same modules (``_OTHER_NAMES``)."""
+    other = _OTHER_NAMES[group].get(_key(arch), ())
+    return _names(arch, group) + tuple(n for n in other if n not in _names(arch, group))
+
+
+def all_linear_names(arch: Any) -> tuple[str, ...]:
+    """What PEFT's ``target_modules="all-linear"`` adapts in one block: every linear of the
+    attention and the MLP (PEFT leaves out the output layer only)."""
+    out: list[str] = []
+    for group in ("qkv", "o", "up", "down"):
+        out += [n for n in _names(arch, group) if n not in out]
+    return tuple(out)
+
+
+def adapted_count(names: tuple[str, ...], targets: frozenset[str], other: tuple[str, ...] = ()) -> int:
+    """How many of the linears ``names`` a LoRA target list adapts; ``other`` are the same
+    linears' names in another transformers version (one linear, matched by either name)."""
+    hits = sum(1 for n in names if n in targets)
+    if other and not hits:
+        hits = sum(1 for n in other if n in targets)
+    return min(hits, len(names))
 
 
 def cnn(arch: Any, d: Dtypes, *, batch: int, image: int) -> LayerActs:

@@ -84,6 +84,7 @@ LORA_DEFAULT_TARGETS = {
     "gpt_bigcode": ("c_attn",), "mpt": ("Wqkv",), "gptj": ("q_proj", "v_proj"),
     "codegen": ("qkv_proj",), "opt": ("q_proj", "v_proj"), "stablelm": ("q_proj", "v_proj"),
     "electra": ("query", "value"), "albert": ("query", "value"),
+    "deberta-v2": ("query_proj", "value_proj"),
 }
 
 # --------------------------------------------------------------------------- published
