@@ -353,14 +353,22 @@ def check_files(
         results = _pooled(list(files), selection, jobs, cache_dir, progress)
     else:
         results = _serial(files, selection, cache_dir, progress)
-    for res in results:
-        run.files_checked += 1
-        run.files_cached += int(res.cached)
-        run.files_skipped += int(res.skipped)
-        run.findings.extend(res.findings)
-        run.errors.extend(res.errors)
-        if res.digest is not None:
-            run.digests[res.display] = res.digest
+    try:
+        for res in results:
+            run.files_checked += 1
+            run.files_cached += int(res.cached)
+            run.files_skipped += int(res.skipped)
+            run.findings.extend(res.findings)
+            run.errors.extend(res.errors)
+            if res.digest is not None:
+                run.digests[res.display] = res.digest
+    finally:
+        # A Ctrl-C that lands here, between two results, leaves the generator suspended: close it
+        # now, so that a pool stops its workers at once (its ``finally``) instead of whenever the
+        # generator is collected, after the interpreter's exit has waited for the queued chunks.
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
     run.sort()
     run.elapsed = time.perf_counter() - start
     return run

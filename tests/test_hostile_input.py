@@ -218,8 +218,11 @@ def test_ctrl_c_stops_a_pooled_run_within_seconds_and_leaves_no_worker(tmp_path:
     for i in range(60):  # 60 s of work over 2 workers
         write(proj / f"f{i:02d}.py", "x = 1\n")
     env = dict(os.environ, PYTHONPATH=str(site), SLOW_PIDS=str(pids), NO_COLOR="1")
+    # a test run started in the background (`pytest &` from a script) has SIGINT ignored, and a
+    # child inherits that: give preflight the disposition a terminal gives it
     proc = subprocess.Popen([sys.executable, "-m", "preflight", "check", "-j", "2", "--no-cache", "."],
-                            cwd=proj, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            cwd=proj, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         deadline = time.monotonic() + 60
         while len(os.listdir(pids)) < 2 and time.monotonic() < deadline:  # both workers busy
