@@ -14,7 +14,13 @@ from preflight.rules.base import Rule, examples
 
 _HANDLED = frozenset({"enable_input_require_grads", "prepare_model_for_kbit_training", "prepare_model_for_int8_training",
                       "prepare_model_for_gradient_checkpointing"})
-_TRAINERS = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer"})
+# trl's trainers make the inputs require grad themselves (trl/trainer/sft_trainer.py: `if is_peft_model(model)
+# and args.gradient_checkpointing: model.enable_input_require_grads()`); transformers' Trainer does not on 4.x
+_TRL_TRAINERS = frozenset({"SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer", "KTOTrainer", "PPOTrainer",
+                           "RewardTrainer", "CPOTrainer"})
+_HF_TRAINERS = frozenset({"Trainer", "Seq2SeqTrainer"})
+_HF_ARGS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments"})
+_EMBEDDING_WORDS = ("embed", "wte", "word_embeddings")
 
 
 def _non_reentrant(call: ast.Call) -> bool:
@@ -22,6 +28,16 @@ def _non_reentrant(call: ast.Call) -> bool:
     if kwargs is None:
         return False
     return "use_reentrant" in ast.unparse(kwargs) and "False" in ast.unparse(kwargs)
+
+
+def _embeddings_trained(ctx: FileContext) -> bool:
+    """A ``LoraConfig(modules_to_save=[..."embed_tokens"...])``: the embeddings are trained, their output
+    requires grad."""
+    for call in ctx.nodes(ast.Call):
+        saved = kwarg(call, "modules_to_save") if call_last(call) == "LoraConfig" else None
+        if saved is not None and any(w in ast.unparse(saved) for w in _EMBEDDING_WORDS):
+            return True
+    return False
 
 
 def _receiver(call: ast.Call) -> str:
@@ -101,9 +117,12 @@ class PeftCheckpointingWithoutInputGrads(Rule):
     explanation = """
 ## What it finds
 
-A hand-written training loop (no `Trainer`) that wraps a model with
-`get_peft_model(...)` and then calls `model.gradient_checkpointing_enable()`
-(reentrant checkpointing, the default) without `model.enable_input_require_grads()`.
+A script that wraps a model with `get_peft_model(...)` and then switches reentrant
+gradient checkpointing on (the default of the transformers 4.x line) without
+`model.enable_input_require_grads()`: `model.gradient_checkpointing_enable()` after
+the wrap (in a hand-written loop or before a `Trainer`), or, with no such call,
+`TrainingArguments(gradient_checkpointing=True)` for a transformers `Trainer`, which
+switches it on for the wrapped model when training starts.
 
 ## Why it matters
 
@@ -129,8 +148,12 @@ checkpointing before `get_peft_model`.
 
 ## When preflight stays silent
 
-* The file calls `enable_input_require_grads` or `prepare_model_for_kbit_training`,
-  uses non-reentrant checkpointing, or trains through a `Trainer` (which does it).
+* The file calls `enable_input_require_grads`, `prepare_model_for_kbit_training` or
+  `register_forward_hook` (the `make_inputs_require_grad` hook), names the embeddings
+  in `modules_to_save`, uses non-reentrant checkpointing, or trains through a trl
+  trainer (`SFTTrainer`, `DPOTrainer`, ...: trl enables the input grads itself for a
+  PEFT model). transformers' `Trainer` does not on the 4.x line (transformers issues
+  23170, 26334; issue 42489 on 5.0.0.dev0): it counts.
 * Checkpointing is enabled before the model is wrapped, on another model than the
   wrapped one, in another function, or under `if not X:` where the wrap happens
   under `if X:` (peft's dreambooth examples: `if args.train_text_encoder and not
@@ -142,15 +165,18 @@ checkpointing before `get_peft_model`.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         called = names_called(ctx)
-        if "get_peft_model" not in called or called & _HANDLED or called & _TRAINERS:
+        if "get_peft_model" not in called or called & _HANDLED or called & _TRL_TRAINERS \
+                or "register_forward_hook" in called or _embeddings_trained(ctx):
             return
         wraps = [c for c in ctx.nodes(ast.Call) if call_last(c) == "get_peft_model"]
+        found = False
         for call in ctx.nodes(ast.Call):
             if call_last(call) != "gradient_checkpointing_enable" or _non_reentrant(call):
                 continue
             wrap = _wrapped_before(ctx, call, wraps)
             if wrap is None:
                 continue
+            found = True
             yield ctx.finding(
                 self, call,
                 "gradient checkpointing is switched on after `get_peft_model` wrapped the model and nothing "
@@ -159,3 +185,19 @@ checkpointing before `get_peft_model`.
                 "line). Call `model.enable_input_require_grads()` (or use "
                 "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`)",
                 evidence=[ctx.evidence(wrap, "the model is wrapped in PEFT here (base weights frozen)")])
+        if found or not called & _HF_TRAINERS or "gradient_checkpointing_enable" in called:
+            return
+        for call in ctx.nodes(ast.Call):
+            flag = kwarg(call, "gradient_checkpointing")
+            if call_last(call) not in _HF_ARGS or flag is None or _non_reentrant(call) \
+                    or not (isinstance(flag, ast.Constant) and flag.value is True):
+                continue
+            yield ctx.finding(
+                self, flag,
+                "`gradient_checkpointing=True` makes the Trainer switch checkpointing on for the model "
+                "`get_peft_model` wrapped (base weights and embeddings frozen) and nothing makes the embeddings' "
+                "output require grad: reentrant checkpointing then drops the graph and the adapters get no "
+                "gradient (\"element 0 of tensors does not require grad\" on the transformers 4.x line, whose "
+                "checkpointing is reentrant by default). Call `model.enable_input_require_grads()` (or pass "
+                "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`)",
+                evidence=[ctx.evidence(wraps[0], "the model is wrapped in PEFT here (base weights frozen)")])
