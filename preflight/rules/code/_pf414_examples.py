@@ -557,15 +557,6 @@ model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(
 model.gradient_checkpointing_enable()  # warning: PF420
 Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
 """,
-    # transformers issues 26334 and 42489: the Trainer switches it on
-    """
-from peft import LoraConfig, get_peft_model
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
-
-model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
-args = TrainingArguments("out", gradient_checkpointing=True)  # warning: PF420
-Trainer(model=model, args=args, train_dataset=ds).train()
-""",
 ]
 
 PF420_GOOD = [
@@ -596,6 +587,15 @@ model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(
 model.enable_input_require_grads()
 Trainer(model=model, args=TrainingArguments("out", gradient_checkpointing=True), train_dataset=ds).train()
 """,
+    # tricky: the Trainer switches checkpointing on (transformers 5 enables the input grads itself)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+args = TrainingArguments("out", gradient_checkpointing=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
     # tricky: non-reentrant checkpointing through the Trainer's arguments
     """
 from peft import LoraConfig, get_peft_model
@@ -622,7 +622,8 @@ from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
 config = LoraConfig(r=8, modules_to_save=["embed_tokens", "lm_head"])
 model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), config)
-Trainer(model=model, args=TrainingArguments("out", gradient_checkpointing=True), train_dataset=ds).train()
+model.gradient_checkpointing_enable()
+Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
 """,
     # checkpointing only on the path without LoRA (shape of huggingface/peft
     # examples/lora_dreambooth/train_dreambooth.py:719-758 at 5d602fdbff04c33c1c4de55cda9d4ae1d7cb7e40)

@@ -42,4 +42,6 @@ GOOD_EXAMPLES = [
     _case(strategy="no", after='    trainer.evaluate(max_length=128, num_beams=4)\n'),
     # tricky: no evaluation at all
     _case(strategy="no"),
+    # tricky: no compute_metrics, the evaluation reports the teacher-forced loss only
+    _case().replace(",\n                             compute_metrics=compute_metrics)", ")"),
 ]

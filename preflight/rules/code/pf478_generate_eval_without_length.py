@@ -60,7 +60,9 @@ generation_num_beams=4)`, or set `model.generation_config.max_new_tokens`.
 
 * A length is set anywhere in the file as above, or the arguments unpack `**kwargs`
   (an argument parser may set `generation_max_length`).
-* Nothing evaluates (`eval_strategy="no"` and no `evaluate`/`predict` call).
+* Nothing evaluates (`eval_strategy="no"` and no `evaluate`/`predict` call), or no
+  `compute_metrics` reads the generated outputs (the evaluation then reports the
+  teacher-forced loss only) and nothing calls `predict`.
 * Checkpoints whose own generation config sets a length are not known to preflight:
   this is a warning.
 """
@@ -69,7 +71,7 @@ generation_num_beams=4)`, or set `model.generation_config.max_new_tokens`.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         targets: list[ast.Call] = []
-        evaluates = False
+        evaluates = predicts = metrics = False
         for call, qual in calls(ctx):
             last = qual.rsplit(".", 1)[-1] if qual else ""
             func = call.func
@@ -78,15 +80,24 @@ generation_num_beams=4)`, or set `model.generation_config.max_new_tokens`.
                 "GenerationConfig", "Seq2SeqTrainingArguments", "Seq2SeqTrainer")
             if length_call and any(k.arg in _LENGTH_KEYS for k in call.keywords):
                 return  # a length given to evaluate/predict, a generation config or the arguments
-            if attr in ("evaluate", "predict"):
+            if attr == "evaluate":
                 evaluates = True
+            elif attr == "predict":
+                predicts = True  # the generated predictions are returned to the caller
+            if last == "Seq2SeqTrainer" or (last.endswith("Trainer") and kwarg(call, "compute_metrics") is not None):
+                found = kwarg(call, "compute_metrics")
+                metrics = metrics or (found is not None and not (isinstance(found, ast.Constant) and found.value is None))
             if last == "Seq2SeqTrainingArguments" and qual.startswith("transformers"):
                 flag = kwarg(call, "predict_with_generate")
                 if flag is not None and literal(ctx, flag) is True and not has_unpacking(call):
                     targets.append(call)
-        if not targets or self._length_assigned(ctx):
+        # without compute_metrics an evaluation reports the teacher-forced loss only: the length does not matter
+        if not targets or self._length_assigned(ctx) or not (metrics or predicts):
             return
+        evaluates = evaluates or predicts
         for call in targets:
+            if not metrics and not predicts:
+                continue
             strategy = next((kwarg(call, k) for k in _EVAL_KEYS if kwarg(call, k) is not None), None)
             text = const_str(strategy) if strategy is not None else None
             if strategy is not None and text is None and not evaluates:
