@@ -12,7 +12,9 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf4_support import calls, kwarg, target_text
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf493_scheduler_built_after_optimizer_state_load import _TRANSFORMERS_SCHEDULES
+from preflight.rules.code.pf493_scheduler_built_after_optimizer_state_load import (
+    _TRANSFORMERS_SCHEDULES,
+)
 
 
 def _is_scheduler(qual: str) -> bool:
