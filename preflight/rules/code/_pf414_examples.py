@@ -547,6 +547,18 @@ for batch in loader:
 """,
 ]
 
+PF420_BAD += [
+    # transformers issue 23170: enabled on the PEFT model, then trained by the Trainer (transformers 4.x)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+model.gradient_checkpointing_enable()  # warning: PF420
+Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
+""",
+]
+
 PF420_GOOD = [
     """
 import torch
@@ -566,12 +578,50 @@ from transformers import AutoModelForCausalLM
 model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
 model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
 """,
-    # the Trainer makes the inputs require grad itself
+    # the Trainer path with the input grads enabled
     """
 from peft import LoraConfig, get_peft_model
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
 model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+model.enable_input_require_grads()
+Trainer(model=model, args=TrainingArguments("out", gradient_checkpointing=True), train_dataset=ds).train()
+""",
+    # tricky: the Trainer switches checkpointing on (transformers 5 enables the input grads itself)
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+args = TrainingArguments("out", gradient_checkpointing=True)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+    # tricky: non-reentrant checkpointing through the Trainer's arguments
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+args = TrainingArguments("out", gradient_checkpointing=True, gradient_checkpointing_kwargs={"use_reentrant": False})
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
+    # tricky: trl's SFTTrainer enables the input grads of a PEFT model itself
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+from trl import SFTConfig, SFTTrainer
+
+model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), LoraConfig(r=8))
+model.gradient_checkpointing_enable()
+SFTTrainer(model=model, args=SFTConfig("out"), train_dataset=ds).train()
+""",
+    # tricky: the embeddings are trained (modules_to_save), their output requires grad
+    """
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+config = LoraConfig(r=8, modules_to_save=["embed_tokens", "lm_head"])
+model = get_peft_model(AutoModelForCausalLM.from_pretrained("gpt2"), config)
 model.gradient_checkpointing_enable()
 Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds).train()
 """,

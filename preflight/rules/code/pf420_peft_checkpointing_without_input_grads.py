@@ -14,7 +14,11 @@ from preflight.rules.base import Rule, examples
 
 _HANDLED = frozenset({"enable_input_require_grads", "prepare_model_for_kbit_training", "prepare_model_for_int8_training",
                       "prepare_model_for_gradient_checkpointing"})
-_TRAINERS = frozenset({"Trainer", "Seq2SeqTrainer", "SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer"})
+# trl's trainers make the inputs require grad themselves (trl/trainer/sft_trainer.py: `if is_peft_model(model)
+# and args.gradient_checkpointing: model.enable_input_require_grads()`); transformers' Trainer does not on 4.x
+_TRL_TRAINERS = frozenset({"SFTTrainer", "DPOTrainer", "GRPOTrainer", "ORPOTrainer", "KTOTrainer", "PPOTrainer",
+                           "RewardTrainer", "CPOTrainer"})
+_EMBEDDING_WORDS = ("embed", "wte", "word_embeddings")
 
 
 def _non_reentrant(call: ast.Call) -> bool:
@@ -22,6 +26,16 @@ def _non_reentrant(call: ast.Call) -> bool:
     if kwargs is None:
         return False
     return "use_reentrant" in ast.unparse(kwargs) and "False" in ast.unparse(kwargs)
+
+
+def _embeddings_trained(ctx: FileContext) -> bool:
+    """A ``LoraConfig(modules_to_save=[..."embed_tokens"...])``: the embeddings are trained, their output
+    requires grad."""
+    for call in ctx.nodes(ast.Call):
+        saved = kwarg(call, "modules_to_save") if call_last(call) == "LoraConfig" else None
+        if saved is not None and any(w in ast.unparse(saved) for w in _EMBEDDING_WORDS):
+            return True
+    return False
 
 
 def _receiver(call: ast.Call) -> str:
@@ -101,9 +115,10 @@ class PeftCheckpointingWithoutInputGrads(Rule):
     explanation = """
 ## What it finds
 
-A hand-written training loop (no `Trainer`) that wraps a model with
-`get_peft_model(...)` and then calls `model.gradient_checkpointing_enable()`
-(reentrant checkpointing, the default) without `model.enable_input_require_grads()`.
+A script that wraps a model with `get_peft_model(...)` and then calls
+`model.gradient_checkpointing_enable()` (reentrant checkpointing, the default of the
+transformers 4.x line) without `model.enable_input_require_grads()`, in a hand-written
+loop or before handing the model to a transformers `Trainer`.
 
 ## Why it matters
 
@@ -129,8 +144,16 @@ checkpointing before `get_peft_model`.
 
 ## When preflight stays silent
 
-* The file calls `enable_input_require_grads` or `prepare_model_for_kbit_training`,
-  uses non-reentrant checkpointing, or trains through a `Trainer` (which does it).
+* The file calls `enable_input_require_grads`, `prepare_model_for_kbit_training` or
+  `register_forward_hook` (the `make_inputs_require_grad` hook), names the embeddings
+  in `modules_to_save`, uses non-reentrant checkpointing, or trains through a trl
+  trainer (`SFTTrainer`, `DPOTrainer`, ...: trl enables the input grads itself for a
+  PEFT model). transformers' `Trainer` does not on the 4.x line (transformers issues
+  23170, 26334; issue 42489 on 5.0.0.dev0), so an explicit call before a `Trainer`
+  counts.
+* Checkpointing comes from `TrainingArguments(gradient_checkpointing=True)` alone: the
+  Trainer of transformers 5 (5.24 read; the release assumed when none is declared)
+  enables the input grads itself, and the benchmark labels that shape correct.
 * Checkpointing is enabled before the model is wrapped, on another model than the
   wrapped one, in another function, or under `if not X:` where the wrap happens
   under `if X:` (peft's dreambooth examples: `if args.train_text_encoder and not
@@ -142,7 +165,8 @@ checkpointing before `get_peft_model`.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         called = names_called(ctx)
-        if "get_peft_model" not in called or called & _HANDLED or called & _TRAINERS:
+        if "get_peft_model" not in called or called & _HANDLED or called & _TRL_TRAINERS \
+                or "register_forward_hook" in called or _embeddings_trained(ctx):
             return
         wraps = [c for c in ctx.nodes(ast.Call) if call_last(c) == "get_peft_model"]
         for call in ctx.nodes(ast.Call):
