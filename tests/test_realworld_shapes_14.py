@@ -1,0 +1,102 @@
+"""Shapes of the fourteenth held-out set's real jobs (issue 15), reproduced in minimal fixtures of
+our own, each citing the repository, path and commit it copies the shape of."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+
+
+def plan_of(cli, *args: str, cwd: Path) -> dict:
+    args = list(args)
+    cut = args.index("--") if "--" in args else len(args)
+    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
+    assert res.code in (0, 1), res.err
+    return json.loads(res.out)
+
+
+def best(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    return TrainingPlan.from_dict(plan).resolve(field)
+
+
+def winner(plan: dict, field: str):
+    fact = best(plan, field)
+    return None if fact is None else fact.value
+
+
+# corl-team/CORL algorithms/offline/dt.py:22-60,430-445 @ eeeeef2671235fcce3a3eb255576a207d78840e6:
+# ``@pyrallis.wrap()`` over ``def train(config: TrainConfig)``; the YAML of ``--config_path`` is
+# applied over the dataclass defaults (configs/offline/dt/halfcheetah/medium_v2.yaml:2 batch_size: 4096).
+CORL_DT = """\
+    from dataclasses import dataclass
+
+    import pyrallis
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    @dataclass
+    class TrainConfig:
+        project: str = "CORL"
+        seq_len: int = 20
+        batch_size: int = 64
+        num_workers: int = 4
+
+
+    @{decorator}
+    def train(config: TrainConfig):
+        model = torch.nn.Linear(4, 4).cuda()
+        optim = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        loader = DataLoader(range(100), batch_size=config.batch_size, num_workers=config.num_workers,
+                            pin_memory=True)
+        for batch in loader:
+            loss = model(batch).mean()
+            optim.zero_grad()
+            loss.backward()
+            optim.step()
+
+
+    if __name__ == "__main__":
+        train()
+    """
+CORL_YAML = """\
+    batch_size: 4096
+    num_workers: 4
+    seq_len: 20
+    """
+
+
+def test_pyrallis_config_path_is_applied_over_the_dataclass_defaults(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"dt.py": CORL_DT.format(decorator="pyrallis.wrap()"), "configs/dt/medium.yaml": CORL_YAML})
+    plan = plan_of(cli, "dt.py", "--", "--config_path=configs/dt/medium.yaml", cwd=tmp_path)
+    fact = best(plan, "batch.micro")
+    assert fact is not None and fact.value == 4096
+    assert "medium.yaml:1" in (fact.source.detail or "")
+    # the line's own --key wins over the file (pyrallis: file, then arguments)
+    plan = plan_of(cli, "dt.py", "--", "--config_path", "configs/dt/medium.yaml", "--batch_size", "256",
+                   cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 256
+
+
+def test_pyrallis_without_a_config_file_keeps_the_dataclass_default_at_high(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"dt.py": CORL_DT.format(decorator="pyrallis.wrap()"), "configs/dt/medium.yaml": CORL_YAML})
+    fact = best(plan_of(cli, "dt.py", cwd=tmp_path), "batch.micro")
+    assert fact is not None and fact.value == 64 and fact.confidence == "high"
+
+
+def test_a_default_a_config_file_on_the_line_may_override_is_never_high(cli, tmp_path: Path) -> None:
+    # an unknown config system (here a decorator preflight does not know) reads the file named by
+    # --config_path: the dataclass default is not reported at high confidence
+    src = CORL_DT.format(decorator="confsys.wrap()").replace("import pyrallis", "import confsys")
+    write(tmp_path, {"dt.py": src, "configs/dt/medium.yaml": CORL_YAML})
+    fact = best(plan_of(cli, "dt.py", "--", "--config_path=configs/dt/medium.yaml", cwd=tmp_path), "batch.micro")
+    assert fact is None or fact.value == 4096 or fact.confidence == "low"
