@@ -100,3 +100,77 @@ def test_a_default_a_config_file_on_the_line_may_override_is_never_high(cli, tmp
     write(tmp_path, {"dt.py": src, "configs/dt/medium.yaml": CORL_YAML})
     fact = best(plan_of(cli, "dt.py", "--", "--config_path=configs/dt/medium.yaml", cwd=tmp_path), "batch.micro")
     assert fact is None or fact.value == 4096 or fact.confidence == "low"
+
+
+# open-mmlab/mmpretrain tools/slurm_train.sh:5-24 @ the manifest's commit (mmpretrain-resnet50-in1k-slurm-amp):
+# the script's own arguments from the fifth on forwarded through a variable, srun with tasks per node.
+SLURM_SH = """\
+    #!/usr/bin/env bash
+    PARTITION=$1
+    JOB_NAME=$2
+    GPUS=${GPUS:-16}
+    GPUS_PER_NODE=${GPUS_PER_NODE:-8}
+    PY_ARGS=${@:4}
+
+    srun -p ${PARTITION} \\
+        --job-name=${JOB_NAME} \\
+        --ntasks=${GPUS} \\
+        --ntasks-per-node=${GPUS_PER_NODE} \\
+        python -u train.py --launcher="slurm" ${PY_ARGS}
+    """
+SLURM_TRAIN = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("cfg")
+    parser.add_argument("--launcher", default="none")
+    parser.add_argument("--batch-size", type=int, default=8)
+    args = parser.parse_args()
+    torch.distributed.init_process_group("nccl")
+    model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(4, 4).cuda())
+    optim = torch.optim.SGD(model.parameters(), lr=0.1)
+    for batch in DataLoader(range(64), batch_size=args.batch_size):
+        loss = model(batch).mean()
+        optim.zero_grad()
+        loss.backward()
+        optim.step()
+    """
+
+
+def test_forwarded_script_arguments_through_a_variable_reach_the_launch_line(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"slurm_train.sh": SLURM_SH, "train.py": SLURM_TRAIN})
+    plan = plan_of(cli, "slurm_train.sh", "--", "dev", "r50", "x", "--batch-size", "32", cwd=tmp_path)
+    fact = best(plan, "batch.micro")
+    assert fact is not None and fact.value == 32 and fact.source.kind == "cli"
+    # nothing from the fifth argument on: the declared default
+    plan = plan_of(cli, "slurm_train.sh", "--", "dev", "r50", "x", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 8
+
+
+def test_slices_of_the_script_arguments(cli, tmp_path: Path) -> None:
+    # `"${@:2:2}"`: two arguments from the second; the third one stays the script's own
+    write(tmp_path, {"run.sh": 'python train.py c.py "${@:2:2}"\n', "train.py": SLURM_TRAIN})
+    plan = plan_of(cli, "run.sh", "--", "a", "--batch-size", "16", "--batch-size=4", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 16
+
+
+def test_srun_tasks_and_tasks_per_node_give_the_node_count(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"slurm_train.sh": SLURM_SH, "train.py": SLURM_TRAIN})
+    plan = plan_of(cli, "slurm_train.sh", "--", "dev", "r50", "x", cwd=tmp_path)
+    fact = best(plan, "dist.nodes")
+    assert fact is not None and fact.value == 2 and fact.confidence == "medium"
+    assert winner(plan, "dist.world_size") == 16
+
+
+def test_srun_node_count_stays_given_or_unknown(cli, tmp_path: Path) -> None:
+    # --nodes given: that is the count, nothing derived
+    write(tmp_path, {"a.sh": "srun --nodes=4 --ntasks=16 --ntasks-per-node=4 python train.py c\n",
+                     "b.sh": "srun --ntasks=12 --ntasks-per-node=8 python train.py c\n",
+                     "train.py": SLURM_TRAIN})
+    fact = best(plan_of(cli, "a.sh", cwd=tmp_path), "dist.nodes")
+    assert fact is not None and fact.value == 4 and "--ntasks 16 /" not in (fact.source.detail or "")
+    # 12 tasks at most 8 a node: not a whole number of full nodes, left unknown
+    assert best(plan_of(cli, "b.sh", cwd=tmp_path), "dist.nodes") is None
