@@ -174,3 +174,78 @@ def test_srun_node_count_stays_given_or_unknown(cli, tmp_path: Path) -> None:
     assert fact is not None and fact.value == 4 and "--ntasks 16 /" not in (fact.source.detail or "")
     # 12 tasks at most 8 a node: not a whole number of full nodes, left unknown
     assert best(plan_of(cli, "b.sh", cwd=tmp_path), "dist.nodes") is None
+
+
+# BlinkDL/RWKV-LM RWKV-v7/train_temp/train.py:10,60-61,242-265 and demo-training-run.sh @ the manifest's
+# commit (rwkv7-l12-d768-lightning-deepspeed2): pytorch_lightning 1.x Trainer flags from the launch line.
+PL1_TRAIN = """\
+    from argparse import ArgumentParser
+
+    import pytorch_lightning as pl
+    import torch
+    from pytorch_lightning import Trainer
+
+
+    class Model(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = torch.nn.Linear(4, 4)
+
+        def training_step(self, batch, idx):
+            return self.net(batch).mean()
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters())
+
+
+    if __name__ == "__main__":
+        parser = ArgumentParser()
+        parser.add_argument("--micro_bsz", default=12, type=int)
+        parser = Trainer.add_argparse_args(parser)
+        args = parser.parse_args()
+{extra}
+        trainer = Trainer.from_argparse_args(args, callbacks=[])
+        trainer.fit(Model(), torch.utils.data.DataLoader(range(8), batch_size=args.micro_bsz))
+    """
+PL1_SH = """\
+    N_NODE=2
+    GPU_PER_NODE=4
+    python train.py --micro_bsz 16 --accelerator gpu --devices $GPU_PER_NODE --num_nodes $N_NODE \\
+     --precision bf16 --strategy deepspeed_stage_2 --accumulate_grad_batches 2
+    """
+
+
+def test_lightning_1x_from_argparse_args_reads_the_trainer_flags_of_the_line(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": PL1_TRAIN.format(extra=""), "run.sh": PL1_SH})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "dist.sharding") == "zero2"
+    assert winner(plan, "dist.devices_per_node") == 4
+    assert winner(plan, "dist.nodes") == 2
+    assert winner(plan, "dist.world_size") == 8
+    assert winner(plan, "batch.grad_accum") == 2
+    fact = best(plan, "dist.sharding")
+    assert fact is not None and fact.source.kind == "cli" and fact.source.key == "--strategy"
+
+
+def test_lightning_1x_from_argparse_args_flags_not_given_or_reassigned(cli, tmp_path: Path) -> None:
+    # no Trainer flag on the line: nodes and accumulation are Lightning's defaults (medium), the
+    # devices and the strategy unknown; a flag the script rewrites is not taken from the line
+    extra = '        if "deepspeed" in args.strategy:\n            args.strategy = "ddp"'
+    write(tmp_path, {"train.py": PL1_TRAIN.format(extra=extra),
+                     "a.sh": "python train.py --micro_bsz 16\n",
+                     "b.sh": "python train.py --strategy deepspeed_stage_2 --devices 2\n"})
+    plan = plan_of(cli, "a.sh", cwd=tmp_path)
+    assert winner(plan, "dist.nodes") == 1 and best(plan, "dist.nodes").confidence == "medium"
+    assert winner(plan, "batch.grad_accum") == 1
+    assert best(plan, "dist.devices_per_node") is None and best(plan, "dist.sharding") is None
+    plan = plan_of(cli, "b.sh", cwd=tmp_path)
+    assert winner(plan, "dist.sharding") != "zero2"
+    assert winner(plan, "dist.devices_per_node") == 2
+
+
+def test_lightning_1x_without_add_argparse_args_is_not_read_from_the_line(cli, tmp_path: Path) -> None:
+    # from_argparse_args over a namespace the Trainer's flags were never added to: nothing taken
+    src = PL1_TRAIN.format(extra="").replace("        parser = Trainer.add_argparse_args(parser)\n", "")
+    write(tmp_path, {"train.py": src, "run.sh": "python train.py --micro_bsz 16\n"})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert best(plan, "dist.sharding") is None and best(plan, "dist.nodes") is None
