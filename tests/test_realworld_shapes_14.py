@@ -249,3 +249,66 @@ def test_lightning_1x_without_add_argparse_args_is_not_read_from_the_line(cli, t
     write(tmp_path, {"train.py": src, "run.sh": "python train.py --micro_bsz 16\n"})
     plan = plan_of(cli, "run.sh", cwd=tmp_path)
     assert best(plan, "dist.sharding") is None and best(plan, "dist.nodes") is None
+
+
+# XLabs-AI/x-flux train_flux_lora_deepspeed.py:58-82 @ the manifest's commit (xflux-dev-lora-accelerate):
+# ``args = OmegaConf.load(parse_args())`` where the local parse_args() returns the --config path.
+XFLUX = """\
+    import argparse
+
+    import torch
+    from accelerate import Accelerator
+    from omegaconf import OmegaConf
+
+
+    def parse_args():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", type=str, {default})
+        args = parser.parse_args()
+        return args.config
+
+
+    def main():
+        args = OmegaConf.load(parse_args())
+        accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps,
+                                  mixed_precision=args.mixed_precision)
+        model = torch.nn.Linear(4, 4)
+        opt = torch.optim.AdamW(model.parameters())
+        model, opt = accelerator.prepare(model, opt)
+        for batch in range(3):
+            loss = model(batch).mean()
+            accelerator.backward(loss)
+            opt.step()
+            opt.zero_grad()
+
+
+    if __name__ == "__main__":
+        main()
+    """
+
+
+def test_omegaconf_load_of_a_path_a_local_parse_args_returns(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": XFLUX.format(default="required=True"),
+                     "cfg/lora.yaml": 'mixed_precision: "bf16"\ngradient_accumulation_steps: 2\n',
+                     "cfg/other.yaml": 'mixed_precision: "no"\ngradient_accumulation_steps: 8\n'})
+    plan = plan_of(cli, "train.py", "--", "--config", "cfg/lora.yaml", cwd=tmp_path)
+    fact = best(plan, "batch.grad_accum")
+    assert fact is not None and fact.value == 2 and "gradient_accumulation_steps" in (fact.source.detail or "")
+    assert winner(plan, "precision.mode") == "amp_bf16"
+    plan = plan_of(cli, "train.py", "--", "--config=cfg/other.yaml", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") == 8 and winner(plan, "precision.mode") == "fp32"
+
+
+def test_omegaconf_load_of_a_returned_option_default_or_unknown(cli, tmp_path: Path) -> None:
+    # not on the line: the option's literal default is the file; no default: nothing read
+    write(tmp_path, {"train.py": XFLUX.format(default='default="cfg/lora.yaml"'),
+                     "cfg/lora.yaml": 'mixed_precision: "bf16"\ngradient_accumulation_steps: 2\n'})
+    assert winner(plan_of(cli, "train.py", cwd=tmp_path), "batch.grad_accum") == 2
+    write(tmp_path, {"train.py": XFLUX.format(default="required=True")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert best(plan, "batch.grad_accum") is None and winner(plan, "precision.mode") != "amp_bf16"
+    # parse_args() returning the whole namespace is another shape: nothing taken from a file
+    src = XFLUX.format(default="required=True").replace("return args.config", "return args")
+    write(tmp_path, {"train.py": src})
+    plan = plan_of(cli, "train.py", "--", "--config", "cfg/lora.yaml", cwd=tmp_path)
+    assert best(plan, "batch.grad_accum") is None
