@@ -147,6 +147,10 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
     for name, why in names:
         found = _find(name, bases)
         if found is None:
+            found = _find(name, _config_modules(out.scripts, [*bases, root]))
+            if found is not None:
+                why += ", found in the config module the script's initialize_config_module names"
+        if found is None:
             if why.startswith(("--config-name ", "-cn ")):  # a name in the Hydra app's config directory
                 continue  # (adapters/hydra.py composes it, or says why it cannot)
             out.notes.append(f"the launch line names {name} ({why}); not found, not read")
@@ -159,6 +163,29 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
         out.notes.append(f"read {_display(found, root)}: named by {why}")
         if found.suffix.lower() in (".yaml", ".yml"):
             _nested_deepspeed(found, [*bases, found.parent], root, out, seen)
+
+
+_CONFIG_MODULE = re.compile(r"""initialize_config_module\(\s*(?:config_module\s*=\s*)?['"]([\w.]+)['"]""")
+
+
+def _config_modules(scripts: Sequence[Path], bases: Sequence[Path]) -> list[Path]:
+    """The folders of the Python packages a script hands to Hydra's ``initialize_config_module``
+    (facebookresearch/sam2 training/train.py:245 ``initialize_config_module("sam2", ...)`` then
+    ``compose(config_name=args.config)`` with ``-c configs/sam2.1_training/x.yaml``: the name is
+    looked up in the ``sam2`` package, not the working directory), found under the bases."""
+    out: list[Path] = []
+    for script in scripts:
+        try:
+            text = read_text_limited(script, errors="replace")[:500_000]
+        except OSError:
+            continue
+        for m in _CONFIG_MODULE.finditer(text):
+            rel = m.group(1).replace(".", "/")
+            for base in [*bases, script.parent, script.parent.parent]:
+                for cand in (base / rel, base / "src" / rel):
+                    if cand.is_dir() and cand not in out:
+                        out.append(cand)
+    return out
 
 
 def _nested_deepspeed(path: Path, bases: Sequence[Path], root: Path, out: JobInputs, seen: set) -> None:

@@ -312,3 +312,50 @@ def test_omegaconf_load_of_a_returned_option_default_or_unknown(cli, tmp_path: P
     write(tmp_path, {"train.py": src})
     plan = plan_of(cli, "train.py", "--", "--config", "cfg/lora.yaml", cwd=tmp_path)
     assert best(plan, "batch.grad_accum") is None
+
+
+# facebookresearch/sam2 training/train.py:124,245-252 @ the manifest's commit (sam2.1-b+-mose-finetune-hydra-8gpu):
+# ``initialize_config_module("sam2")`` then ``compose(config_name=args.config)``; the launch line's
+# ``-c configs/sam2.1_training/x.yaml`` lives in the sam2 package, not the working directory.
+SAM2_TRAIN = """\
+    from argparse import ArgumentParser
+
+    from hydra import compose, initialize_config_module
+
+
+    def main(args):
+        cfg = compose(config_name=args.config)
+        print(cfg)
+
+
+    if __name__ == "__main__":
+        {init}
+        parser = ArgumentParser()
+        parser.add_argument("-c", "--config", required=True, type=str)
+        main(parser.parse_args())
+    """
+
+
+def _inputs(plan: dict) -> list[str]:
+    return [i["path"] for i in plan["inputs"] if i["kind"] != "argv"]
+
+
+def test_a_config_named_on_the_line_is_found_in_the_hydra_config_module(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"training/train.py": SAM2_TRAIN.format(init='initialize_config_module("sam2", version_base="1.2")'),
+                     "sam2/__init__.py": "", "sam2/configs/train/x.yaml": "scratch:\n  train_batch_size: 1\n"})
+    plan = plan_of(cli, "training/train.py", "--", "-c", "configs/train/x.yaml", cwd=tmp_path)
+    assert any(p.endswith("sam2/configs/train/x.yaml") for p in _inputs(plan))
+    assert any("initialize_config_module" in n for n in plan["notes"])
+    # the keyword spelling, a dotted module
+    write(tmp_path, {"training/train.py": SAM2_TRAIN.format(
+        init='initialize_config_module(config_module="sam2.configs", version_base="1.2")')})
+    plan = plan_of(cli, "training/train.py", "--", "-c", "train/x.yaml", cwd=tmp_path)
+    assert any(p.endswith("sam2/configs/train/x.yaml") for p in _inputs(plan))
+
+
+def test_without_a_config_module_the_file_is_not_looked_up_in_a_package(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"training/train.py": SAM2_TRAIN.format(init="pass"),
+                     "sam2/__init__.py": "", "sam2/configs/train/x.yaml": "scratch:\n  train_batch_size: 1\n"})
+    plan = plan_of(cli, "training/train.py", "--", "-c", "configs/train/x.yaml", cwd=tmp_path)
+    assert not any(p.endswith("x.yaml") for p in _inputs(plan))
+    assert any("not found, not read" in n for n in plan["notes"])
