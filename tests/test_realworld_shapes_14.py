@@ -359,3 +359,64 @@ def test_without_a_config_module_the_file_is_not_looked_up_in_a_package(cli, tmp
     plan = plan_of(cli, "training/train.py", "--", "-c", "configs/train/x.yaml", cwd=tmp_path)
     assert not any(p.endswith("x.yaml") for p in _inputs(plan))
     assert any("not found, not read" in n for n in plan["notes"])
+
+
+# NVIDIA/tacotron2 multiproc.py:1-23 @ the manifest's commit (tacotron2-ljspeech-multiproc-fp16):
+# ``python -m multiproc train.py ...`` re-runs its own arguments once per visible GPU.
+MULTIPROC = """\
+    import subprocess
+    import sys
+
+    import torch
+
+    argslist = list(sys.argv)[1:]
+    num_gpus = torch.cuda.device_count()
+    argslist.append('--n_gpus={}'.format(num_gpus))
+    workers = []
+    for i in range(num_gpus):
+        argslist.append('--rank={}'.format(i))
+        p = subprocess.Popen([str(sys.executable)] + argslist)
+        workers.append(p)
+        argslist = argslist[:-1]
+    for p in workers:
+        p.wait()
+    """
+TACO_TRAIN = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--n_gpus", type=int, default=1)
+    parser.add_argument("--rank", type=int, default=0)
+    args = parser.parse_args()
+    model = torch.nn.Linear(4, 4).cuda()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for batch in DataLoader(range(64), batch_size=64, num_workers=1, pin_memory=False):
+        loss = model(batch).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    """
+
+
+def test_a_launcher_that_reruns_its_arguments_audits_the_script_it_runs(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"multiproc.py": MULTIPROC, "train.py": TACO_TRAIN})
+    plan = plan_of(cli, "--", "python", "-m", "multiproc", "train.py", "--output_directory=out", cwd=tmp_path)
+    assert _inputs(plan) == ["train.py"]
+    assert winner(plan, "optimizer.name") == "Adam" and winner(plan, "data.num_workers") == 1
+    assert any("re-runs the script of its own arguments" in n for n in plan["notes"])
+
+
+def test_a_launcher_that_runs_a_fixed_command_is_audited_itself(cli, tmp_path: Path) -> None:
+    # subprocess over a fixed script, not over sys.argv[1:]: not a re-runner
+    fixed = MULTIPROC.replace("[str(sys.executable)] + argslist", "[str(sys.executable), 'other.py']")
+    write(tmp_path, {"multiproc.py": fixed, "train.py": TACO_TRAIN})
+    plan = plan_of(cli, "--", "python", "-m", "multiproc", "train.py", cwd=tmp_path)
+    assert "train.py" not in _inputs(plan)
+    # a script that trains itself and also re-runs its arguments stays the job
+    own = textwrap.dedent(MULTIPROC) + "\nloss = torch.zeros(1)\nloss.backward()\n"
+    write(tmp_path, {"multiproc.py": own})
+    plan = plan_of(cli, "--", "python", "-m", "multiproc", "train.py", cwd=tmp_path)
+    assert "train.py" not in _inputs(plan)
