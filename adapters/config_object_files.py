@@ -236,8 +236,9 @@ def returned_option(call: ast.Call, builder: Any, argv: list[str]) -> Optional[s
         if (own.value if isinstance(own, ast.Constant) else long.lstrip("-").replace("-", "_")) != dest:
             continue
         flags = [n for n in names if n.startswith("-")]
-        if isinstance(kw.get("default"), ast.Constant) and isinstance(kw["default"].value, str):
-            default = kw["default"].value
+        given = kw.get("default")
+        if isinstance(given, ast.Constant) and isinstance(given.value, str):
+            default = given.value
     if not flags:
         return None
     value: Optional[str] = None
