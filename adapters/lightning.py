@@ -345,24 +345,7 @@ class _ScriptPass:
         if canonical == "16-mixed" and accel is not None and accel.value == "cpu":
             mode = "amp_bf16"
             what += " on accelerator='cpu': Lightning converts 16-mixed to bf16-mixed"
-        elif canonical in ("16-mixed", "bf16-mixed") and self.deepspeed_named(site):
-            # Lightning's DeepSpeedPrecision writes {"fp16"/"bf16": {"enabled": true}} into the
-            # DeepSpeed config: the engine holds 16-bit weights with fp32 master copies, no autocast
-            mode = "fp16" if canonical == "16-mixed" else "bf16"
-            what += " under a DeepSpeed strategy: DeepSpeed's 16-bit weights with fp32 master copies"
         self.put("precision.mode", mode, resolved, site, what, conf)
-
-    def deepspeed_named(self, site: CallSite) -> bool:
-        """The Trainer's strategy is DeepSpeed (a ``deepspeed*`` name or ``DeepSpeedStrategy(...)``)."""
-        expr = site.kwarg("strategy")
-        if expr is None:
-            return False
-        call = self.call_of(expr)
-        if call is not None:
-            inner = self.site_of(call)
-            return inner is not None and _is_lightning(inner.qualified, "DeepSpeedStrategy")
-        got = self.resolve(expr)
-        return got is not None and isinstance(got.value, str) and got.value.startswith("deepspeed")
 
     def devices(self, site: CallSite, conf: str) -> Optional[tuple[int, str]]:
         legacy = site.kwarg("gpus")
