@@ -50,7 +50,7 @@ _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu
           "train_micro_batch_size_per_gpu")
 _ACCUM = ("gradient_accumulation_steps",)
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
-        "max_length", "block_size", "max_len", "context_length")
+        "max_length", "block_size", "max_len", "context_length", "seq_len")
 _IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
 _CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")

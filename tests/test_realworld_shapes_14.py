@@ -71,7 +71,7 @@ CORL_DT = """\
 CORL_YAML = """\
     batch_size: 4096
     num_workers: 4
-    seq_len: 20
+    seq_len: 30
     """
 
 
@@ -81,6 +81,8 @@ def test_pyrallis_config_path_is_applied_over_the_dataclass_defaults(cli, tmp_pa
     fact = best(plan, "batch.micro")
     assert fact is not None and fact.value == 4096
     assert "medium.yaml:1" in (fact.source.detail or "")
+    # a ``seq_len`` option is the sequence length, like ``max_seq_len``: the file's 30
+    assert winner(plan, "data.seq_len") == 30
     # the line's own --key wins over the file (pyrallis: file, then arguments)
     plan = plan_of(cli, "dt.py", "--", "--config_path", "configs/dt/medium.yaml", "--batch_size", "256",
                    cwd=tmp_path)
