@@ -50,7 +50,7 @@ _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu
           "train_micro_batch_size_per_gpu")
 _ACCUM = ("gradient_accumulation_steps",)
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
-        "max_length", "block_size", "max_len", "context_length")
+        "max_length", "block_size", "max_len", "context_length", "seq_len")
 _IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
 _CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")
@@ -132,7 +132,13 @@ def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], O
                     value = _as_bool(value)
                 elif _as_int(value) is not None and isinstance(default, int) and not isinstance(default, bool):
                     value = _as_int(value)
-            if source.kind == "code" or source.kind == "default":
+            if source.kind == "default" and p.unapplied_config():
+                # a config file the line names and the options are not read from may set it
+                # (a default alone is never high: CORL's ``batch_size: int = 64`` under a YAML of 4096)
+                out = Resolved(value, "code", None, name,
+                               f"{source.detail}; {p.unapplied_config()} may set it (not read into the options)",
+                               cap="low")
+            elif source.kind == "code" or source.kind == "default":
                 out = Resolved(value, "code", None, name, source.detail)
             else:
                 where = f" ({source.path}:{source.line})" if source.path else ""
@@ -168,10 +174,17 @@ class _Pass:
         self.line = " ".join(project.argv)
 
     def _parser_file(self) -> dict[str, tuple[Any, Source]]:
-        """Values of the JSON/YAML file an HfArgumentParser/TrlParser reads."""
-        if not any(p in ("HfArgumentParser", "TrlParser") for p in self.decl.parsers):
-            return {}
+        """Values of the JSON/YAML file an HfArgumentParser/TrlParser reads, or the ``--config_path``
+        file pyrallis/draccus apply over the dataclass defaults (the line's ``--key value`` win)."""
         names: list[str] = []
+        if "pyrallis" in self.decl.parsers:
+            for k, tok in enumerate(self.args):
+                if tok == "--config_path" and k + 1 < len(self.args):
+                    names.append(self.args[k + 1])
+                elif tok.startswith("--config_path="):
+                    names.append(tok.split("=", 1)[1])
+        if not names and not any(p in ("HfArgumentParser", "TrlParser") for p in self.decl.parsers):
+            return {}
         if self.args and self.args[0].lower().endswith((".json", ".yaml", ".yml")):
             names.append(self.args[0])
         if "TrlParser" in self.decl.parsers:
@@ -201,6 +214,22 @@ class _Pass:
                         if isinstance(key, str):
                             out.setdefault(key, (value, self.project.config_source(cfg, (key,))))
         return out
+
+    def unapplied_config(self) -> str:
+        """``--flag FILE`` of a config file on the script's line (not DeepSpeed's) when no file's
+        values are read into the declared options; "" otherwise."""
+        if self.file_values:
+            return ""
+        from preflight.jobs import _CONFIG_FLAG_WORDS
+
+        for k, tok in enumerate(self.args):
+            flag, eq, value = tok.partition("=")
+            if "deepspeed" in flag.lower() or not _CONFIG_FLAG_WORDS.match(flag):
+                continue
+            value = value if eq else (self.args[k + 1] if k + 1 < len(self.args) else "")
+            if value.lower().endswith((".json", ".yaml", ".yml")):
+                return f"{flag} {value}"
+        return ""
 
     def _texts(self) -> str:
         return "\n".join([self.script.source.text, *self.decl.texts])

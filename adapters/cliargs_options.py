@@ -95,6 +95,17 @@ def _name_of(node: ast.AST) -> str:
     return ""
 
 
+def _config_file_parser(node: ast.AST) -> bool:
+    """``pyrallis.wrap()`` / ``pyrallis.parse(config_class=...)`` (also draccus, its fork): a parser
+    that fills a dataclass from ``--config_path FILE`` (YAML/JSON), then from ``--key value``
+    (corl-team/CORL algorithms/offline/dt.py:430 ``@pyrallis.wrap()`` over ``def train(config:
+    TrainConfig)``, launched ``--config_path=configs/offline/dt/halfcheetah/medium_v2.yaml``)."""
+    if not isinstance(node, ast.Call):
+        return False
+    name = dotted_name(node.func) or ""
+    return name in ("pyrallis.wrap", "pyrallis.parse", "draccus.wrap", "draccus.parse")
+
+
 def _trailing_comment(lines: list[str], lineno: int) -> str:
     """The ``# ...`` comment ending line ``lineno`` (1-based), or ""."""
     if not 0 < lineno <= len(lines):
@@ -138,6 +149,8 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                 decl.parser_classes.append(node.name)  # a project's own parser (alignment's H4ArgumentParser)
         elif isinstance(node, ast.FunctionDef):
             funcs.setdefault(node.name, node)
+            if any(_config_file_parser(d) for d in node.decorator_list) and "pyrallis" not in decl.parsers:
+                decl.parsers.append("pyrallis")  # ``@pyrallis.wrap()`` over ``def train(config: TrainConfig)``
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
                 and node.value.attr == "__dict__" and isinstance(node.slice, ast.Attribute) \
                 and node.slice.attr in _ARCH:
@@ -147,6 +160,8 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
             if fname == "getattr" and len(node.args) == 2 and isinstance(node.args[1], ast.Attribute) \
                     and node.args[1].attr in _ARCH:
                 decl.arch_lookup = True
+            if _config_file_parser(node) and "pyrallis" not in decl.parsers:
+                decl.parsers.append("pyrallis")  # ``cfg = pyrallis.parse(config_class=TrainConfig)``
             if fname == "add_argument":
                 _argparse(node, display, decl)
             elif fname == "option" and isinstance(node.func, ast.Attribute) and _name_of(node.func.value) == "click":

@@ -124,6 +124,8 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     if klass is not None and isinstance(call, ast.Call) and len(call.args) > 1 and any(a.startswith("-") or "=" in a for a in (argv or [])[1:]):
         return None  # overrides given on the launch line: applied by the class's own code, not read here
     raw = _path_value(expr, local, argv or [], paths or {})
+    if raw is None and isinstance(expr, ast.Call):
+        raw = returned_option(expr, builder, argv or [])
     if not raw or Path(raw).suffix.lower() not in _KINDS:
         return None
     root = Path(str(project.root))
@@ -201,6 +203,59 @@ def helper_path(call: ast.AST, builder: Any) -> Optional[ast.AST]:
         if not (isinstance(expr, ast.Name) and expr.id == params[0]):
             return None
     return call.args[0]
+
+
+def returned_option(call: ast.Call, builder: Any, argv: list[str]) -> Optional[str]:
+    """``OmegaConf.load(parse_args())`` with ``parse_args`` a project function, without arguments,
+    whose every return is ``args.X`` of ``args = parser.parse_args()`` in it (XLabs-AI/x-flux
+    ``train_flux_lora_deepspeed.py:58-74`` at the manifest's commit: ``return args.config``, launched
+    ``--config train_configs/test_lora.yaml``): the value of the option ``X`` on the launch line, else
+    its literal ``default=``; None for any other shape or when the line's value is not known."""
+    if builder is None or not isinstance(call.func, ast.Name) or call.args or call.keywords:
+        return None
+    got = builder.m.function(call.func.id)
+    if got is None or got[2] is not None:
+        return None
+    fn = got[1]
+    parsed: set[str] = set()
+    returns: list[Optional[ast.AST]] = []
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) \
+                and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "parse_args":
+            parsed.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.Return):
+            returns.append(node.value)
+    attrs = {r.attr for r in returns if isinstance(r, ast.Attribute) and isinstance(r.value, ast.Name)
+             and r.value.id in parsed}
+    if not returns or len(attrs) != 1 or not all(isinstance(r, ast.Attribute) and isinstance(r.value, ast.Name)
+                                                 and r.value.id in parsed for r in returns):
+        return None
+    dest = next(iter(attrs))
+    flags: list[str] = []
+    default: Optional[str] = None
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "add_argument"):
+            continue
+        names = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
+        kw = {k.arg: k.value for k in node.keywords if k.arg}
+        own = kw.get("dest")
+        long = next((n for n in names if n.startswith("--")), names[0] if names else "")
+        if (own.value if isinstance(own, ast.Constant) else long.lstrip("-").replace("-", "_")) != dest:
+            continue
+        flags = [n for n in names if n.startswith("-")]
+        given = kw.get("default")
+        if isinstance(given, ast.Constant) and isinstance(given.value, str):
+            default = given.value
+    if not flags:
+        return None
+    value: Optional[str] = None
+    for k, tok in enumerate(argv):
+        name, eq, val = tok.partition("=")
+        if name in flags:
+            value = val if eq else (argv[k + 1] if k + 1 < len(argv) else None)
+    if any(tok.startswith("$") for tok in argv) and value is None:
+        return None
+    return value if value is not None else default
 
 
 _CLASS_LOADS = ("load", "from_yaml", "from_file", "from_json", "parse_file", "load_yaml")

@@ -38,6 +38,8 @@ from preflight.analysis.syntax import dotted_name
 from preflight.sources import read_text_limited
 
 _ROOTS = ("config", "cfg", "conf", "args")
+# Accelerator(mixed_precision=...) values -> precision.mode (accelerate: "no" is fp32, the others autocast)
+_ACCEL_MP = {"bf16": "amp_bf16", "fp16": "amp_fp16", "no": "fp32"}
 _SEQ = ("max_length", "max_seq_len", "max_seq_length", "seq_len", "seq_length", "block_size", "context_length",
         "max_sequence_length")
 _ACCUM = ("gradient_accumulation_steps", "grad_accum_steps", "grad_accum", "accumulate_grad_batches",
@@ -264,6 +266,7 @@ class _Found:
         self.compile: list[tuple[bool, tuple, int]] = []
         self.rank: list[tuple[int, tuple, int]] = []  # ``LoraConfig(r=E)`` / ``LoraConfig(**{"r": E})``
         self.accum: list[tuple[int, tuple, int]] = []  # ``Accelerator(gradient_accumulation_steps=E)``
+        self.accel_mp: list[tuple[str, tuple, int]] = []  # ``Accelerator(mixed_precision=E)``
         self.seq: list[tuple[int, tuple, int]] = []  # ``get_dataset(..., block_size=E)``
         self.tok_len: list[tuple[int, tuple, int]] = []  # a tokenizer's ``model_max_length=E``
         self.padded = False  # the project pads every sample to the tokenizer's length (``padding="max_length"``)
@@ -343,6 +346,12 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             if got is not None and got.path is not None and isinstance(got.value, int) \
                     and not isinstance(got.value, bool) and got.value > 0:
                 found.seq.append((got.value, got.path, line))
+        elif kw.arg == "mixed_precision" and name == "Accelerator":
+            # x-flux ``Accelerator(mixed_precision=args.mixed_precision)`` with ``mixed_precision: "bf16"``
+            got = reader.ev(kw.value)
+            if got is not None and got.path is not None and isinstance(got.value, str) \
+                    and got.value.lower() in _ACCEL_MP:
+                found.accel_mp.append((_ACCEL_MP[got.value.lower()], got.path, line))
         elif kw.arg in ("gradient_accumulation_steps", "accumulate_grad_batches"):
             got = reader.ev(kw.value)  # the framework's own keyword: a count whatever the key is named
             if got is not None and got.path is not None and isinstance(got.value, int) \
@@ -558,6 +567,8 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         add("data.seq_len", value, path, f"{'.'.join(path)} given as a sequence length keyword (line {line})",
             "medium")
     one_value("batch.grad_accum", found.accum, "{key} given as gradient_accumulation_steps (line {line})")
+    one_value("precision.mode", found.accel_mp, "{key} given to Accelerator as mixed_precision (line {line}): "
+              "autocast (an accelerate DeepSpeed config would change it)")
     for path in sorted(found.read):
         value = known(path)
         last = path[-1].lower() if isinstance(path[-1], str) else path[-1]  # yacs keys are upper case

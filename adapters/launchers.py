@@ -637,13 +637,21 @@ class LaunchersAdapter(Adapter):
         nodes = _int(w.get(node_flag)) if node_flag else None
         if nodes is not None and node_flag is not None:
             self._put(plan, "dist.nodes", nodes, self._src(node_flag.replace("__", "--", 1), line, "srun"))
+        per_node = _int(w.get("__ntasks_per_node"))
+        task_flag = next((f for f in ("-n", "__ntasks") if f in w), None)
+        ntasks = _int(w.get(task_flag)) if task_flag else None
+        if nodes is None and node_flag is None and ntasks and per_node and ntasks % per_node == 0:
+            # `srun --ntasks=8 --ntasks-per-node=8` (open-mmlab/mmpretrain tools/slurm_train.sh:16-20):
+            # no --nodes, so SLURM gives the tasks the nodes they need at that many per node
+            self._put(plan, "dist.nodes", ntasks // per_node,
+                      Source("derived", None, None, "--ntasks-per-node",
+                             f"srun --ntasks {ntasks} / --ntasks-per-node {per_node} (no --nodes) "
+                             f"(launch line: {line})"), "medium")
         if info.launcher not in (None, "python"):
             return
-        per_node = _int(w.get("__ntasks_per_node"))
         if per_node is not None:
             self._put(plan, "dist.devices_per_node", per_node, self._src("--ntasks-per-node", line,
                                                                          "srun: one process per task"))
-        task_flag = next((f for f in ("-n", "__ntasks") if f in w), None)
         if task_flag is not None and _int(w[task_flag]) is not None:
             self._put(plan, "dist.world_size", _int(w[task_flag]),
                       self._src(task_flag.replace("__", "--", 1), line, "srun: one process per task"))

@@ -115,13 +115,18 @@ class _ScriptPass:
         self.mapped_from: list[str] = []
         self.calls = [s for s in idx.calls if idx.runs(s) is not False]
         self.trainers = [s for s in self.calls if _is_lightning(s.qualified, "Trainer")]
+        # pytorch_lightning 1.x ``Trainer.from_argparse_args(args, ...)`` over a parser that
+        # ``Trainer.add_argparse_args(parser)`` filled: the Trainer's flags are the launch line's
+        self.from_args = [s for s in self.calls if s.qualified and s.qualified.endswith(".Trainer.from_argparse_args")
+                          and _is_lightning(s.qualified.rsplit(".", 1)[0], "Trainer")]
         self.clis = [s for s in self.calls if _is_lightning(s.qualified, "LightningCLI")]
         self.modules = {name for name, node in idx.classes.items()
                         if any(_is_lightning(idx.qualify(dotted_name(b)), b_last)
                                for b in node.bases for b_last in _MODULE_BASES)}
 
     def relevant(self) -> bool:
-        return self.idx.imports_any(*LIGHTNING_MODULES) and bool(self.trainers or self.modules or self.clis)
+        return self.idx.imports_any(*LIGHTNING_MODULES) and bool(self.trainers or self.modules or self.clis
+                                                                 or self.from_args)
 
     # -- helpers -------------------------------------------------------------
     def conf(self, site: CallSite, base: str = "high") -> str:
@@ -169,6 +174,8 @@ class _ScriptPass:
     def run(self) -> None:
         for site in self.trainers:
             self.trainer(site)
+        for site in self.from_args:
+            self.argparse_trainer(site)
         for site in self.clis:
             self.note(f"{self.where(site.call)}: LightningCLI: the Trainer's arguments come from its YAML config "
                       "and command line, which this adapter does not follow")
@@ -242,6 +249,66 @@ class _ScriptPass:
             if flag is not None and flag.value is False:
                 self.note(f"{self.where(site.kwarg(kw))}: Trainer({kw}=False): Lightning does not inject a "
                           "DistributedSampler; each rank reads the loader's own sampler")
+
+    def argparse_trainer(self, site: CallSite) -> None:
+        """``Trainer.from_argparse_args(args, callbacks=...)`` (pytorch_lightning 1.x; removed in 2.0)
+        with ``parser = Trainer.add_argparse_args(parser)``: every Trainer argument is a flag of the
+        job's line (BlinkDL/RWKV-LM RWKV-v7/train_temp/train.py:60,242 with ``--precision bf16
+        --strategy deepspeed_stage_2 --devices 1 --num_nodes 1`` from demo-training-run.sh). The call
+        is read as ``Trainer(flag=value, ...)`` of the flags the line gives (keywords written in the
+        call win); a flag the script assigns itself (``args.precision = ...``) is left unknown, and a
+        flag the line does not give keeps Lightning 1.x's default only for ``num_nodes`` (1) and
+        ``accumulate_grad_batches`` (1), as :meth:`explicit_only` reads a call with a mapping."""
+        if not self.idx.find("add_argparse_args"):
+            return
+        args = list(self.idx.args)
+        if any(a.startswith("$") for a in args):
+            return  # arguments the launch reader could not expand: the flags are not known
+        reassigned = {t.attr for node in ast.walk(self.script.tree)
+                      if isinstance(node, (ast.Assign, ast.AugAssign))
+                      for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                      if isinstance(t, ast.Attribute)}
+        written = {kw.arg for kw in site.call.keywords if kw.arg}
+        keywords = [kw for kw in site.call.keywords if kw.arg]
+        given: list[str] = []
+        for flag in ("precision", "strategy", "devices", "gpus", "num_nodes", "accumulate_grad_batches",
+                     "accelerator"):
+            if flag in written or flag in reassigned:
+                continue
+            value: Optional[str] = None
+            for k, tok in enumerate(args):
+                name, eq, val = tok.partition("=")
+                if name == f"--{flag}":
+                    value = val if eq else (args[k + 1] if k + 1 < len(args) else None)
+            if value is None:
+                continue
+            typed: Any = int(value) if value.lstrip("-").isdigit() and flag != "strategy" else value
+            node = ast.copy_location(ast.Constant(value=typed), site.call)
+            self.mapped[id(node)] = Resolved(typed, "cli", None, f"--{flag}",
+                                             f"--{flag} {value} (Trainer.from_argparse_args)")
+            keywords.append(ast.keyword(arg=flag, value=node))
+            given.append(flag)
+        call = ast.copy_location(ast.Call(func=site.call.func, args=[], keywords=keywords), site.call)
+        self.mapped_calls.append(call)
+        synthetic = CallSite(site.script, call, site.name, site.qualified, site.target, site.guards, site.function,
+                             site.klass)
+        conf = "medium" if self.idx.runs(site) is not True else "high"
+        self.explicit_only(synthetic, conf)
+        if "num_nodes" not in given and "num_nodes" not in written and "num_nodes" not in reassigned:
+            self.add("dist.nodes", 1, self.src(site.call, "Trainer.from_argparse_args: --num_nodes not on the "
+                                               "line, pytorch_lightning 1.x default 1", "default"), "medium")
+        if not {"accumulate_grad_batches"} & (set(given) | written | reassigned):
+            self.add("batch.grad_accum", 1, self.src(site.call, "Trainer.from_argparse_args: "
+                                                     "--accumulate_grad_batches not on the line, "
+                                                     "pytorch_lightning 1.x default 1", "default"), "medium")
+        devices = self.resolve(synthetic.kwarg("devices")) if synthetic.kwarg("devices") is not None else None
+        nodes = self.resolve(synthetic.kwarg("num_nodes")) if synthetic.kwarg("num_nodes") is not None \
+            else Resolved(1, "code")
+        if devices is not None and nodes is not None and _is_int(devices.value) and _is_int(nodes.value) \
+                and devices.value >= 1 and nodes.value >= 1:
+            detail = (f"Lightning world size = devices x num_nodes = {devices.value} x {nodes.value} "
+                      "(Trainer.from_argparse_args)")
+            self.add("dist.world_size", devices.value * nodes.value, self.src(site.call, detail, "derived"), "medium")
 
     def explicit_only(self, site: CallSite, conf: str) -> None:
         """``Trainer(a=..., **kwargs)``: read the named arguments, assume no default (the mapping may set it)."""

@@ -108,6 +108,9 @@ def _one_arm(idx: ScriptIndex, found: list[tuple[CallSite, str]]) -> list[tuple[
         return decided
     return found if len({name for _, name in found}) <= 1 else []
 
+_RANK = {"low": 0, "medium": 1, "high": 2}
+
+
 class _ScriptPass:
     def __init__(self, adapter: PyTorchAdapter, project: Project, plan: TrainingPlan, idx: ScriptIndex) -> None:
         self.adapter = adapter
@@ -140,6 +143,8 @@ class _ScriptPass:
             detail = f"{what}; {resolved.detail}" if resolved.detail else what
             line = resolved.line or (site.line if site is not None else None)
             source = self.src(line, detail, key=resolved.key)
+        if resolved.cap is not None and _RANK.get(resolved.cap, 2) < _RANK.get(confidence, 2):
+            confidence = resolved.cap
         self.add(field, resolved.value, source, confidence)
 
     def value(self, expr: Optional[ast.AST]) -> Optional[Resolved]:

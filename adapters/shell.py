@@ -599,7 +599,25 @@ def _join_arrays(text: str, arrays: Mapping[str, Optional[list[str]]]) -> str:
     return _ARRAY_REF.sub(one, text) if "[" in text else text
 
 
-_ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)\}$")
+_ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)(?::(\d+))?\}$")
+_ARGS_ALL = re.compile(r"^\$(?:[@*]|\{[@*]\})$")
+
+
+def _positional(raw: str, args: Sequence[str]) -> Optional[list[str]]:
+    """The script's arguments a word ``$@`` / ``${@:5}`` / ``${@:2:3}`` / ``"${@:5}"`` stands for
+    (open-mmlab/mmpretrain tools/slurm_train.sh:13 ``PY_ARGS=${@:5}``, then ``... ${PY_ARGS}`` on the
+    ``srun`` line); None for any other word."""
+    word = raw.strip()
+    if len(word) >= 2 and word[0] == word[-1] == '"':
+        word = word[1:-1]
+    if _ARGS_ALL.fullmatch(word):
+        return [str(a) for a in args]
+    m = _ARGS_FROM.fullmatch(word)
+    if m is None:
+        return None
+    start = max(int(m.group(1)) - 1, 0)
+    end = start + int(m.group(2)) if m.group(2) is not None else None
+    return [str(a) for a in list(args)[start:end]]
 _SHIFT = re.compile(r"^shift(?:\s+(\d))?$")
 
 
@@ -703,6 +721,13 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 name, raw = m.group(1), _join_arrays(m.group(2), arrays)
                 if skipped:
                     continue  # a branch whose test is false
+                forwarded = _positional(raw, args)
+                if forwarded is not None:
+                    # `PY_ARGS=${@:5}`: the script's own arguments from the fifth on, one value
+                    # that an unquoted `${PY_ARGS}` splits back into words on the launch line
+                    if not ((depth and not (taken and branches)) or guarded) or not vars_.get(name):
+                        vars_[name] = " ".join(shlex.quote(a) for a in forwarded)
+                    continue
                 try:
                     words = shlex.split(raw) if raw.strip() else [""]
                 except ValueError:
@@ -757,9 +782,9 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                     final.append(raw_tok)  # kept as written: the arguments it holds are not known
                     opaque.append(ref.group(1))
                 continue
-            tail = _ARGS_FROM.match(raw_tok)
-            if tail:  # `${@:3}` (OpenMMLab dist_train.sh): the arguments from the third on
-                final.extend(str(a) for a in list(args)[max(int(tail.group(1)) - 1, 0):])
+            tail = _positional(raw_tok, args) if _ARGS_FROM.match(raw_tok) else None
+            if tail is not None:  # `${@:3}` (OpenMMLab dist_train.sh): the arguments from the third on
+                final.extend(tail)
                 continue
             if raw_tok != tok and " " in tok.strip():
                 final.extend(tok.split())

@@ -147,6 +147,10 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
     for name, why in names:
         found = _find(name, bases)
         if found is None:
+            found = _find(name, _config_modules(out.scripts, [*bases, root]))
+            if found is not None:
+                why += ", found in the config module the script's initialize_config_module names"
+        if found is None:
             if why.startswith(("--config-name ", "-cn ")):  # a name in the Hydra app's config directory
                 continue  # (adapters/hydra.py composes it, or says why it cannot)
             out.notes.append(f"the launch line names {name} ({why}); not found, not read")
@@ -159,6 +163,29 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
         out.notes.append(f"read {_display(found, root)}: named by {why}")
         if found.suffix.lower() in (".yaml", ".yml"):
             _nested_deepspeed(found, [*bases, found.parent], root, out, seen)
+
+
+_CONFIG_MODULE = re.compile(r"""initialize_config_module\(\s*(?:config_module\s*=\s*)?['"]([\w.]+)['"]""")
+
+
+def _config_modules(scripts: Sequence[Path], bases: Sequence[Path]) -> list[Path]:
+    """The folders of the Python packages a script hands to Hydra's ``initialize_config_module``
+    (facebookresearch/sam2 training/train.py:245 ``initialize_config_module("sam2", ...)`` then
+    ``compose(config_name=args.config)`` with ``-c configs/sam2.1_training/x.yaml``: the name is
+    looked up in the ``sam2`` package, not the working directory), found under the bases."""
+    out: list[Path] = []
+    for script in scripts:
+        try:
+            text = read_text_limited(script, errors="replace")[:500_000]
+        except OSError:
+            continue
+        for m in _CONFIG_MODULE.finditer(text):
+            rel = m.group(1).replace(".", "/")
+            for base in [*bases, script.parent, script.parent.parent]:
+                for cand in (base / rel, base / "src" / rel):
+                    if cand.is_dir() and cand not in out:
+                        out.append(cand)
+    return out
 
 
 def _nested_deepspeed(path: Path, bases: Sequence[Path], root: Path, out: JobInputs, seen: set) -> None:
@@ -192,11 +219,41 @@ def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: 
     if script is None:
         out.notes.append(f"{where} runs {'module ' if info.module else ''}{info.script}, which was not found")
         return False
+    rerun = _rerun_script(script, info.script_args, bases)
+    if rerun is not None:
+        out.notes.append(f"{where}: {_display(script, root)} re-runs the script of its own arguments in new "
+                         f"processes (subprocess with sys.executable and sys.argv[1:]); audited "
+                         f"{_display(rerun, root)}, the script it runs, once per process it starts")
+        script = rerun
     if script not in out.scripts:
         out.scripts.append(script)
     out.argv = list(argv)
     _configs_named(info, bases, root, out)
     return True
+
+
+_RERUN_ARGV = re.compile(r"(\w+)\s*=\s*(?:list\()?sys\.argv\)?\s*\[\s*1\s*:\s*\]")
+_RERUN_CALL = re.compile(r"subprocess\.(?:Popen|run|call|check_call)\(\s*\[\s*(?:str\()?sys\.executable\)?\s*\]"
+                         r"\s*\+\s*(\w+)")
+
+
+def _rerun_script(launcher: Path, args: Sequence[str], bases: Sequence[Path]) -> Optional[Path]:
+    """A Python launcher that runs its own arguments again as a command in new processes, and
+    trains nothing itself (NVIDIA/tacotron2 ``multiproc.py``: ``argslist = list(sys.argv)[1:]`` then
+    ``subprocess.Popen([str(sys.executable)] + argslist)`` once per visible GPU, launched ``python -m
+    multiproc train.py ...``): the job's script is the first of those arguments when it is a
+    ``.py`` file found here; None otherwise."""
+    if not args or not args[0].endswith(".py") or args[0].startswith("-"):
+        return None
+    try:
+        text = read_text_limited(launcher, errors="replace")[:200_000]
+    except OSError:
+        return None
+    bound = {m.group(1) for m in _RERUN_ARGV.finditer(text)}
+    if not any(m.group(1) in bound for m in _RERUN_CALL.finditer(text)) or ".backward(" in text:
+        return None
+    found = _find(args[0], [*bases, launcher.parent])
+    return found if found is not None and found.resolve() != launcher.resolve() else None
 
 
 _TOOLS = {"axolotl": "axolotl", "axolotl.cli.train": "axolotl", "axolotl.cli.main": "axolotl", "litgpt": "litgpt",

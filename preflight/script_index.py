@@ -93,6 +93,9 @@ class Resolved:
     line: Optional[int] = None
     key: Optional[str] = None  # the CLI flag
     detail: Optional[str] = None
+    # the most a fact from this value may claim: "low" for a declared default that a config file
+    # named on the launch line, not read into the options, may override
+    cap: Optional[str] = None
 
 
 def _bool_op(values: list[Any], is_and: bool) -> Any:
