@@ -438,7 +438,10 @@ class _Pass:
         if info is None or info.launcher != "python" or info.wrapper is not None:
             return
         texts = [self.script.source.text, *self.decl.texts]
-        if any(word in t for t in texts for word in ("spawn(", "lightning", "Process(", "notebook_launcher")):
+        # torch.multiprocessing.start_processes may be called through a variable and submitit starts
+        # jobs itself (facebookresearch/sam2 training/train.py:55-60, :68): neither is one process
+        if any(word in t for t in texts for word in ("spawn(", "lightning", "Process(", "notebook_launcher",
+                                                     "start_processes", "submitit")):
             return
         if any("hydra" in t for t in texts) and not self._hydra_single_run():
             return

@@ -440,6 +440,15 @@ def test_update_method_twins_stay_unknown(cli, tmp_path):
     files["config.yaml"] = files["config.yaml"].rstrip(" ") + "        hydra:\n          mode: MULTIRUN\n"
     write(tmp_path, files)
     assert _fact(plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path), "dist.world_size") is None
+    # the app starts its processes itself, through a variable (facebookresearch/sam2 training/train.py:55-60)
+    files = dict(TDMPC2)
+    files["train.py"] = files["train.py"].replace(
+        "            trainer.train()\n",
+        "            mp_runner = torch.multiprocessing.start_processes\n"
+        "            mp_runner(lambda i: trainer.train(), nprocs=8, start_method='spawn')\n")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path)
+    assert _fact(plan, "dist.world_size") is None and _fact(plan, "dist.sharding") is None
 
 
 PYTORCH_VAE = {
