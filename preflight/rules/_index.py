@@ -21,6 +21,7 @@ FILE = {
     "PF114": "code.pf114_redundant_log_softmax",
     "PF115": "code.pf115_evaluation_in_training_mode",
     "PF116": "code.pf116_functional_dropout_always_on",
+    "PF117": "code.pf117_optimizer_step_after_scaler_step",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",
@@ -163,6 +164,7 @@ JOB = {
 # FILE rules that can only fire on a file whose text holds one of these strings
 NEEDS = {
     "PF116": ('dropout',),
+    "PF117": ('GradScaler',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
