@@ -22,6 +22,7 @@ FILE = {
     "PF115": "code.pf115_evaluation_in_training_mode",
     "PF116": "code.pf116_functional_dropout_always_on",
     "PF117": "code.pf117_optimizer_step_after_scaler_step",
+    "PF118": "code.pf118_clip_after_optimizer_step",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",
@@ -165,6 +166,7 @@ JOB = {
 NEEDS = {
     "PF116": ('dropout',),
     "PF117": ('GradScaler',),
+    "PF118": ('clip_grad',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
