@@ -159,6 +159,7 @@ JOB = {
     "PF553": "plan.pf553_zero3_forward_on_some_ranks",
     "PF560": "plan.pf560_frozen_module_outside_mixed_precision",
     "PF561": "plan.pf561_hydra_dashed_flags",
+    "PF562": "plan.pf562_accelerate_config_under_plain_python",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
