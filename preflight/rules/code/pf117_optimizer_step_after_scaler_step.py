@@ -58,7 +58,7 @@ Remove the direct `optimizer.step()`: `scaler.step(optimizer)` followed by
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
-        for fn, events in steps.by_function.items():
+        for events in steps.by_function.values():
             scaled = [e for e in events if e.kind == "step" and e.scaler is not None and e.loop is not None]
             if not scaled:
                 continue

@@ -58,7 +58,7 @@ Move the clip between `loss.backward()` and `optimizer.step()` (under AMP, after
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         steps = grad_steps(ctx)
-        for fn, events in steps.by_function.items():
+        for events in steps.by_function.values():
             clips = [e for e in events if e.kind == "clip" and e.loop is not None]
             if not clips:
                 continue

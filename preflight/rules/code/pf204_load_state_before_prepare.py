@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -13,6 +13,12 @@ from preflight.rules.base import Rule, examples
 from preflight.rules.code._pf117_support import runs_after
 
 _PREPARES = ("prepare", "prepare_model", "prepare_optimizer", "prepare_scheduler", "prepare_data_loader")
+
+
+def _same(ctx: FileContext, call: ast.Call, receiver: Optional[str], fn: ast.AST) -> bool:
+    """``call`` is made on ``receiver`` inside ``fn``."""
+    return (target_text(call.func.value) == receiver  # type: ignore[attr-defined]
+            and ctx.enclosing_function(call) is fn)
 
 
 @register
@@ -72,15 +78,10 @@ round: `model.load_state_dict(...)` before `prepare`.)
             if fn is None:
                 continue
 
-            def same(call: ast.Call) -> bool:
-                return (target_text(call.func.value) == receiver  # type: ignore[attr-defined]
-                        and ctx.enclosing_function(call) is fn)
-
-            earlier = [c for m in before_kinds for c in others[m] if same(c)
-                       and (c.lineno, c.col_offset) < (load.lineno, load.col_offset)]
-            if earlier:
+            mine = [c for m in before_kinds for c in others[m] if _same(ctx, c, receiver, fn)]
+            if any((c.lineno, c.col_offset) < (load.lineno, load.col_offset) for c in mine):
                 continue
-            later = sorted((c for m in _PREPARES for c in others[m] if same(c)
+            later = sorted((c for c in mine if c.func.attr in _PREPARES  # type: ignore[attr-defined]
                             and (c.lineno, c.col_offset) > (load.lineno, load.col_offset)),
                            key=lambda c: (c.lineno, c.col_offset))
             prepare = next((c for c in later if runs_after(ctx, load, c, first_may_be_conditional=True,
