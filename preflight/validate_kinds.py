@@ -181,6 +181,16 @@ def _has_marker(data: Any, depth: int = 0) -> bool:
     return False
 
 
+# NeoXArgs fields that any training config may hold (a Hydra trainer group's ``seed``,
+# ``num_gpus``, ``batch_size``): known NeoX keys, but no evidence that the file is a NeoX config
+_NEOX_GENERIC = frozenset({
+    "seed", "num_gpus", "num_nodes", "batch_size", "lr", "num_workers", "local_rank", "rank",
+    "world_size", "hidden_size", "num_layers", "precision", "optimizer", "scheduler", "warmup",
+    "temperature", "top_k", "top_p", "save", "load", "log_dir", "wandb", "tensorboard", "profile",
+    "split", "norm", "activation", "checkpoint", "iteration", "comment", "launcher", "min_lr",
+})
+
+
 def _neox(data: dict[str, Any]) -> bool:
     """A GPT-NeoX config: most keys are NeoXArgs fields (``-`` read as ``_``) and at least two are
     model/training fields DeepSpeed does not have (a NeoX config may hold only some keys: NeoX
@@ -193,7 +203,7 @@ def _neox(data: dict[str, Any]) -> bool:
     if not keys:
         return False
     known = [k for k in keys if k in neox]
-    own = [k for k in known if k.replace("-", "_") not in deepspeed]
+    own = [k for k in known if k.replace("-", "_") not in deepspeed and k not in _NEOX_GENERIC]
     hyphen = [k for k in own if "-" in k]
     return 10 * len(known) >= 7 * len(keys) and (len(own) >= 3 or len(hyphen) >= 2)
 
