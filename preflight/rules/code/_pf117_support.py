@@ -8,7 +8,8 @@ from typing import Optional
 from preflight.analysis.context import FileContext
 
 # what makes a statement below the common block run only sometimes
-_CONDITIONS = (ast.If, ast.Try, ast.Match, ast.IfExp, ast.BoolOp, ast.ExceptHandler, ast.comprehension)
+_CONDITIONS: tuple[type, ...] = (ast.If, ast.Try, ast.IfExp, ast.BoolOp, ast.ExceptHandler, ast.comprehension,
+                                 *((ast.Match,) if hasattr(ast, "Match") else ()))  # ast.Match: Python 3.10+
 # what makes it run in another scope or another loop
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef, ast.For, ast.AsyncFor,
            ast.While)
