@@ -25,6 +25,7 @@ TRAIN = textwrap.dedent("""\
     from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
     parser = argparse.ArgumentParser()
     parser.add_argument("--deepspeed")
+    parser.add_argument("--local_rank", type=int, default=-1)  # the deepspeed launcher passes it
     args = parser.parse_args()
     tokenizer = AutoTokenizer.from_pretrained("gpt2")
     model = AutoModelForCausalLM.from_pretrained("gpt2")

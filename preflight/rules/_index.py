@@ -24,10 +24,12 @@ FILE = {
     "PF117": "code.pf117_optimizer_step_after_scaler_step",
     "PF118": "code.pf118_clip_after_optimizer_step",
     "PF120": "code.pf120_checkpoint_mode_min_on_score",
+    "PF121": "code.pf121_plain_tensor_attribute",
     "PF201": "code.pf201_unsharded_distributed_loader",
     "PF202": "code.pf202_sampler_without_set_epoch",
     "PF203": "code.pf203_shuffle_with_sampler",
     "PF204": "code.pf204_load_state_before_prepare",
+    "PF205": "code.pf205_log_with_without_init_trackers",
     "PF301": "code.pf301_host_sync_in_loop",
     "PF302": "code.pf302_loop_invariant_transfer",
     "PF303": "code.pf303_discarded_tensor_to",
@@ -116,6 +118,7 @@ FILE = {
 }
 
 JOB = {
+    "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
@@ -180,7 +183,9 @@ NEEDS = {
     "PF117": ('GradScaler',),
     "PF118": ('clip_grad',),
     "PF120": ('monitor',),
+    "PF121": ('forward',),
     "PF204": ('load_state',),
+    "PF205": ('log_with',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
