@@ -41,10 +41,14 @@ scored).
 config-hub table, PyTorch's optimizer-in-backward tutorial, DeepSpeedExamples' bf16_master_weight ZeRO-3
 rows, a BERT-large notebook, mmengine's ViT-L/16 pull request and the Hugging Face FSDP blog's GPT-2 XL
 out-of-memory rows; committed before it was first scored).
+``--split held-out-10`` the tenth, ``calibration/public/heldout10.json`` (three independent publishers:
+gpjt/fine-tune-2024-04's DeepSpeed ZeRO-3 fp16 full fine-tunes of Qwen1.5-0.5B on one GPU and Llama-3-8B on
+eight, the Mesa paper's DeiT-Ti/S/B and Swin-T ImageNet baselines, and bitsandbytes' 8-bit/paged optimizer
+benchmark on Qwen3-0.6B; committed before it was first scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-9] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-10] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -69,13 +73,14 @@ HELDOUT6 = REPO / "calibration" / "public" / "heldout6.json"
 HELDOUT7 = REPO / "calibration" / "public" / "heldout7.json"
 HELDOUT8 = REPO / "calibration" / "public" / "heldout8.json"
 HELDOUT9 = REPO / "calibration" / "public" / "heldout9.json"
+HELDOUT10 = REPO / "calibration" / "public" / "heldout10.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
-               "held-out-9": HELDOUT9}
+               "held-out-9": HELDOUT9, "held-out-10": HELDOUT10}
 WITH_CONTEXT = "allocated+context"
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
 
@@ -342,7 +347,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--split", default="held-out",
                         choices=("held-out", "fit", "all", "held-out-2", "held-out-3", "held-out-4",
                                  "held-out-5", "held-out-6", "held-out-7", "held-out-8",
-                                 "held-out-9"))
+                                 "held-out-9", "held-out-10"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -408,7 +413,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-6": "held-out-6 (sixth held-out set)",
              "held-out-7": "held-out-7 (seventh held-out set)",
              "held-out-8": "held-out-8 (eighth held-out set)",
-             "held-out-9": "held-out-9 (ninth held-out set)"}[args.split]
+             "held-out-9": "held-out-9 (ninth held-out set)",
+             "held-out-10": "held-out-10 (tenth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
