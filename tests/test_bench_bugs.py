@@ -61,9 +61,11 @@ def test_held_out_set_loads_alone_and_shares_no_report_with_the_in_sample_set():
     held10 = score.load_cases(which="held-out-10")
     held11 = score.load_cases(which="held-out-11")
     held12 = score.load_cases(which="held-out-12")
+    held13 = score.load_cases(which="held-out-13")
     assert len(score.load_cases(which="all")) == (len(held) + len(ins) + len(held2) + len(held3) + len(held4)
                                                   + len(held5) + len(held6) + len(held7) + len(held8)
-                                                  + len(held9) + len(held10) + len(held11) + len(held12))
+                                                  + len(held9) + len(held10) + len(held11) + len(held12)
+                                                  + len(held13))
 
 
 def test_held_out_2_set_is_labelled_and_shares_no_report_with_the_other_sets():
@@ -188,9 +190,9 @@ def test_held_out_4_set_is_labelled_and_shares_no_report_with_the_other_sets():
         assert 1 <= line <= len(lines) and lines[line - 1].strip(), (case.id, line)
 
 
-@pytest.mark.parametrize("n", [5, 6, 7, 8, 9, 10, 11, 12])
+@pytest.mark.parametrize("n", [5, 6, 7, 8, 9, 10, 11, 12, 13])
 def test_held_out_set_is_labelled_and_shares_no_report_with_the_other_sets(n):
-    """bench/bugs/heldout5/ to heldout12/: at least 6 bugs with corrected twins and 1-2 tricky-correct
+    """bench/bugs/heldout5/ to heldout13/: at least 6 bugs with corrected twins and 1-2 tricky-correct
     programs per family; every source is a public report used nowhere else in bench/bugs (cases/ and
     every earlier held-out set); every bug names a non-empty file:line of its bug variant; the Hydra family is mostly
     Hydra/OmegaConf proper."""
