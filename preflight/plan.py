@@ -237,6 +237,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "fp32), litgpt (its own GPT class: torch's gelu, fused qkv, adapters in the model "
               "dtype) or torchtune (its modules, adapters in the model dtype, torchao NF4).",
               enum=("transformers", "litgpt", "torchtune")),
+    FieldSpec("model.torch_mha", "bool",
+              "The model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders): "
+              "from torch 2.0 it runs SDPA in training and copies the output before out_proj when "
+              "the memory-efficient kernel returns it (fp32, or no flash kernel) and the batch is "
+              "larger than 1."),
     FieldSpec("dist.stage3_max_reuse_distance", "int",
               "DeepSpeed zero_optimization.stage3_max_reuse_distance (elements): a gathered "
               "parameter reused within this distance is not released."),

@@ -158,7 +158,10 @@ VIT_NOTE = ("pytorch-memory-optim 9c10216: torchvision vit_l_16(IMAGENET1K_V1), 
             "'Memory used' = torch.cuda.max_memory_reserved() / 1e9 after training + validation; ")
 BASE_VIT = dict(hf_config=VIT_L16, model_name="vit_l_16 (torchvision)", mode="train",
                 optimizer="adamw", image_size=224, grad_ckpt=False, attention="sdpa", world_size=1,
-                torch_version="2.1", dropout=0.0)
+                torch_version="2.1", dropout=0.0,
+                # est17: torchvision's EncoderBlock runs nn.MultiheadAttention, whose SDPA output is
+                # copied before out_proj when the memory-efficient kernel runs (fp32) at batch > 1
+                torch_mha=True)
 for rid, value, changes, what in (
         ("vit-l16-fp32-b64-plain", 26.79, dict(precision="fp32", micro_batch=64),
          "01_pytorch-vit.py: plain PyTorch, fp32 (the log's heading says batch 32; the script and the "

@@ -38,6 +38,7 @@ from preflight.estimate.terms import (
     hf_loss_forward_bytes,
     logits_reduction_loss,
     loss_compiled,
+    mha_output_copied,
     offloaded_grads,
     optimizer_temporaries,
     paged_state_bytes,
@@ -743,7 +744,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
                   dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
                   impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout),
-                  sdpa_out_copy=family == "decoder" and sdpa_output_copied(inp, arch),
+                  sdpa_out_copy=((family == "decoder" and sdpa_output_copied(inp, arch))
+                                 or mha_output_copied(inp, arch)),
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch))
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":
