@@ -159,6 +159,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "The optimizer offload moves each gradient to host memory and frees it on the GPU as "
               "soon as it is accumulated (torchao CPUOffloadOptimizer(offload_gradients=True)): "
               "the GPU never holds the whole set of gradients."),
+    FieldSpec("optimizer.zero_grad_after_forward", "bool",
+              "The training loop calls zero_grad() after the forward and before backward "
+              "(forward, loss, zero_grad, backward, step): the previous step's gradients stay "
+              "allocated through every forward."),
     FieldSpec("memory.gradient_checkpointing", "bool", "Activation (gradient) checkpointing enabled."),
     FieldSpec("compile.enabled", "bool", "torch.compile applied to the model."),
     FieldSpec("model.activation_function", "str",

@@ -182,6 +182,11 @@ for rid, value, changes, what in (
          "06_sgd-with-scheduler.py: as 05 with torch.optim.SGD(lr=0.01) (no momentum: no state) and "
          "CosineAnnealingLR")):
     s = dict(BASE_VIT, **changes)
+    if "grad_accum" not in changes:
+        # est17: 01-04 (read at 9c10216) run `logits = model(features)`, the loss, then
+        # `optimizer.zero_grad()` before backward: the previous step's gradients live through
+        # the forward (05/06 zero_grad after the step, under the accumulation `if`)
+        s["zero_grad_after_forward"] = True
     add(MEMOPT, rid, value, "GB", "memory_reserved", "A100-SXM-40GB", s, unknown=MEMOPT_UNKNOWN,
         notes=VIT_NOTE + what)
 
@@ -197,7 +202,9 @@ for rid, value, offload, what in (
         ("vit-l16-fsdp4-actckpt-cpuoffload-initmodule-fp32-b64", 6.03, True,
          "logs '10_delay-allocation.py': as 09, the model built inside fabric.init_module("
          "empty_init=False)")):
+    # (08-10 at 9c10216: forward, loss, optimizer.zero_grad(), fabric.backward(loss), as 01-04)
     s = dict(BASE_VIT, precision="fp32", micro_batch=64, grad_ckpt=True, fsdp="full", world_size=4,
+             zero_grad_after_forward=True,
              fsdp_unsharded_accum=False)
     if offload:
         s.update(offload_params="cpu", offload_optimizer="cpu")

@@ -32,6 +32,7 @@ from preflight.estimate.terms import (
     chunked_or_fused_logits,
     compiled_loss_logits,
     fsdp_accumulated_grads,
+    grads_through_forward,
     head_grad_at_backward_start,
     hf_logits_bytes,
     hf_loss_backward_bytes,
@@ -672,6 +673,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
         # model.zero_grad() then): zeroed gradients stay allocated through every phase
         ph.add("forward", "gradients", kept, pb)
+    elif grads_through_forward(inp):
+        # forward, loss, zero_grad(), backward, step: the previous step's gradients live
+        # through the forward and are freed before backward (terms.grads_through_forward)
+        ph.add("forward", "gradients", grads / g_div, pb)
     start: dict[str, float] = {"activations": acts["saved"]}
     # a 4-bit base dequantizes each weight in its matmul (dequant.py): the LM head's (when it
     # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients

@@ -384,6 +384,20 @@ def accumulated_grads(inp: EstimateInput, grads: float, fsdp_no_sync: bool) -> f
     return grads
 
 
+def grads_through_forward(inp: EstimateInput) -> bool:
+    """Whether the previous step's gradients are alive during the forward: the loop calls
+    ``optimizer.zero_grad()`` after the forward and before ``backward`` (``logits =
+    model(x); loss = ...; optimizer.zero_grad(); loss.backward(); optimizer.step()``, plan
+    ``optimizer.zero_grad_after_forward``). With ``set_to_none`` (torch 2.x's default)
+    ``zero_grad`` frees them only then, so every forward after the first runs next to a full
+    set of gradients; backward starts without them. Zeroed gradients that are kept anyway
+    (``set_to_none=False``) and accumulation are charged through every phase elsewhere;
+    DeepSpeed ZeRO keeps its own gradient partitions and buckets (its ``zero_grad`` order does
+    not decide them), and a step inside backward leaves no gradients to keep."""
+    return (inp.zero_grad_after_forward and inp.mode == "train" and not inp.zero_stage
+            and not inp.optimizer_in_backward and not inp.offload_gradients)
+
+
 def offloaded_grads(prm: Any, trainable: float, grad_bytes: float) -> float:
     """GPU gradients (bytes) under torchao's ``CPUOffloadOptimizer(offload_gradients=True)``.
 
