@@ -54,6 +54,10 @@ def test_forward_holds_the_previous_gradients_recomputed_by_hand():
     assert est.tensor_peak() == (f["weights"] + f["optimizer_states"] + f["gradients"] + f["activations"],
                                  "forward")
     assert f["weights"] == f["gradients"] == f["optimizer_states"] / 2
+    # the report says why, with the gradients' size
+    assert any("zero_grad() runs between the forward and backward" in n and "1.1 GiB" in n
+               for n in est.notes)
+    assert not any("zero_grad() runs between" in n for n in before.notes)
 
 
 def test_bf16_weights_keep_bf16_gradients():

@@ -47,6 +47,9 @@ def test_fp32_copy_recomputed_by_hand():
     # out_proj's saved input: one fp32 (q_dim = 1024)-wide tensor per token in each of 24 layers
     assert extra == 24 * tokens * 1024 * 4
     assert mha_output_copied(vit(), ARCH)
+    # the report says why
+    assert any("MultiheadAttention" in n for n in estimate(vit()).notes)
+    assert not any("MultiheadAttention" in n for n in estimate(vit(torch_mha=False)).notes)
 
 
 def test_fp16_without_flash_copies():

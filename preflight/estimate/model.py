@@ -677,6 +677,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # forward, loss, zero_grad(), backward, step: the previous step's gradients live
         # through the forward and are freed before backward (terms.grads_through_forward)
         ph.add("forward", "gradients", grads / g_div, pb)
+        if grads:
+            notes.append("zero_grad() runs between the forward and backward: the previous step's "
+                         f"{grads / g_div / 1024 ** 3:.1f} GiB of gradients are held through every "
+                         "forward (call it before the forward or after the step to free them)")
     start: dict[str, float] = {"activations": acts["saved"]}
     # a 4-bit base dequantizes each weight in its matmul (dequant.py): the LM head's (when it
     # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
@@ -742,6 +746,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     tokens = b * seq
     dropout = A._dropout(arch, inp.dropout)
     kernel = attention_kernel(inp)
+    if mha_output_copied(inp, arch):
+        notes.append("torch.nn.MultiheadAttention: the memory-efficient SDPA kernel's output is "
+                     "copied before out_proj (batch > 1), and out_proj saves the copy")
     if kernel != inp.attention:
         notes.append("bf16 on a GPU without bf16 kernels (before Ampere): SDPA runs its math "
                      "path and stores the attention scores, as eager attention does")
