@@ -173,6 +173,18 @@ class _Params:
     largest: int = 0   # the largest single parameter tensor (embedding, head or a matrix)
 
 
+def litgpt_untied(arch: Any) -> Any:
+    """The architecture as litgpt builds it: its ``GPT`` always holds ``lm_head = nn.Linear(n_embd,
+    padded_vocab_size)`` beside ``transformer.wte = nn.Embedding(...)`` and never ties them
+    (lit_gpt/model.py:25-28 at 8641822, litgpt/model.py at 2685705); a checkpoint whose head is
+    tied (Falcon, Gemma) is converted with the embedding copied into the head. So the head is
+    a second vocabulary x width weight, and the best known total (a published count, which
+    counts a tied matrix once) grows by it."""
+    extra_head = int(arch.vocab_size) * int(arch.hidden_size)
+    total = int(getattr(arch, "params_total", 0) or 0)
+    return replace(arch, tie_embeddings=False, params_total=total + extra_head if total else 0)
+
+
 def _params(arch: Any, override: Optional[int]) -> _Params:
     from preflight.estimate.arch import ArchitectureError
     from preflight.estimate.params import count_params
@@ -255,8 +267,12 @@ def _estimate(inp: EstimateInput) -> Estimate:
         return Estimate(None, None, None, {}, missing=missing,
                         notes=["cannot estimate without: " + "; ".join(missing)])
     arch = inp.arch if inp.arch is not None else guessed_architecture(int(inp.params or 0))
-    prm = _params(arch, inp.params)
     notes: list[str] = []
+    if inp.model_impl == "litgpt" and getattr(arch, "tie_embeddings", False) and arch.vocab_size:
+        arch = litgpt_untied(arch)
+        notes.append("litgpt builds its own LM head next to the token embeddings (no weight tying): "
+                     "the head is a separate, full-size weight")
+    prm = _params(arch, inp.params)
     if prm.source == "guessed":
         notes.append(f"architecture guessed from {prm.total / 1e9:.3g}B parameters (Llama shape, "
                      f"{arch.num_layers} layers x {arch.hidden_size}); pass --model for a narrower interval")
