@@ -97,19 +97,30 @@ def _backpropagated(call: ast.Call) -> Optional[str]:
     return expr.id if isinstance(expr, ast.Name) else None
 
 
-def _assigns(stmt: ast.stmt, name: str) -> bool:
+def _assigns(stmt: ast.stmt, name: str, computed: bool = False) -> bool:
     """Whether a statement binds ``name`` (``=``, annotated, in a tuple target); ``loss /= k``
-    rescales it and does not count."""
+    rescales it and does not count. ``computed``: only from a value that calls something (the
+    forward, a loss function), not a constant (``loss = 0`` before an accumulation loop)."""
     targets: list[ast.expr] = []
     if isinstance(stmt, ast.Assign):
         targets = list(stmt.targets)
     elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
         targets = [stmt.target]
+    value = getattr(stmt, "value", None)
+    if computed and not (value is not None and any(isinstance(n, ast.Call) for n in ast.walk(value))):
+        return False
     for t in targets:
         for n in ast.walk(t):
             if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):
                 return True
     return False
+
+
+def _writes(stmt: ast.stmt, name: str) -> bool:
+    """Whether a statement, or anything nested in it (an inner loop, a ``with``), stores to
+    ``name``: ``=``, ``+=``, a tuple or ``for`` target."""
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(stmt))
 
 
 def _int(value: Any) -> Optional[int]:
@@ -217,8 +228,9 @@ class LoopShapesAdapter(Adapter):
         under an ``if`` (accumulation) does not count. The back-propagated tensor is the receiver
         of ``.backward()`` (``scaler.scale(loss).backward()``: the scaled one) or the first
         argument of ``fabric.backward(loss)`` / ``accelerator.backward(loss)``; it must be
-        assigned before the ``zero_grad`` and not again between it and the backward. Two such
-        loops say nothing."""
+        computed (from a call) before the ``zero_grad`` and not written again, nested statements
+        included, between it and the backward (``loss = 0``, ``zero_grad()``, then ``loss +=
+        model(...)`` in an inner loop is the forward after it). Two such loops say nothing."""
         found: list[ast.Call] = []
         for loop in nodes_of(script.tree):
             if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
@@ -240,8 +252,9 @@ class LoopShapesAdapter(Adapter):
             name = _backpropagated(back[1])
             if name is None:
                 continue
-            assigned = [i for i, stmt in enumerate(body) if _assigns(stmt, name)]
-            if any(i < zero[0] for i in assigned) and not any(zero[0] < i <= back[0] for i in assigned):
+            computed = [i for i, stmt in enumerate(body[:zero[0]]) if _assigns(stmt, name, computed=True)]
+            rewritten = any(_writes(stmt, name) for stmt in body[zero[0] + 1:back[0]])
+            if computed and not rewritten:
                 found.append(zero[1])
         if len(found) != 1:
             return

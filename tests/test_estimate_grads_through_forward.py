@@ -175,7 +175,13 @@ def test_must_fire_variants(tmp_path, old, new, line):
     ("            optimizer.zero_grad()\n            loss.backward()\n",
      "            optimizer.zero_grad()\n            loss = F.cross_entropy(model(features), targets)\n"
      "            loss.backward()\n"),
-], ids=["zero-grad-first", "zero-grad-after-step", "accumulation-if", "loss-recomputed"])
+    # tricky: a loss started at 0 before zero_grad and accumulated by forwards after it
+    ("            logits = model(features)\n            loss = F.cross_entropy(logits, targets)\n"
+     "            optimizer.zero_grad()\n",
+     "            loss = 0\n            optimizer.zero_grad()\n            for part in features.chunk(2):\n"
+     "                loss += F.cross_entropy(model(part), targets)\n"),
+], ids=["zero-grad-first", "zero-grad-after-step", "accumulation-if", "loss-recomputed",
+        "loss-accumulated-after"])
 def test_silent_twins(tmp_path, old, new):
     code = LOOP.replace(old, new)
     assert code != LOOP
