@@ -68,6 +68,61 @@ def _calls_at_level(stmt: ast.stmt) -> list[ast.Call]:
     return [n for n in ast.walk(stmt) if isinstance(n, ast.Call)]
 
 
+def _flat_body(body: list[ast.stmt]) -> Any:
+    """A loop body's statements in order, the bodies of its ``with`` blocks inlined (they run
+    every time); ``if``/``try``/nested loops stay whole (``_calls_at_level`` skips them)."""
+    for stmt in body:
+        if isinstance(stmt, (ast.With, ast.AsyncWith)):
+            yield from _flat_body(stmt.body)
+        else:
+            yield stmt
+
+
+def _backpropagated(call: ast.Call) -> Optional[str]:
+    """The name of the tensor a ``backward`` call back-propagates: ``loss.backward()``,
+    ``scaler.scale(loss).backward()``, ``fabric.backward(loss)``, ``outputs["loss"]``'s
+    ``outputs``."""
+    f = call.func
+    assert isinstance(f, ast.Attribute)
+    expr: Optional[ast.expr] = None
+    if call.args:
+        expr = call.args[0]
+    elif isinstance(f.value, ast.Call) and isinstance(f.value.func, ast.Attribute) \
+            and f.value.func.attr == "scale" and f.value.args:
+        expr = f.value.args[0]
+    else:
+        expr = f.value
+    while isinstance(expr, (ast.Subscript, ast.Attribute)):
+        expr = expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _assigns(stmt: ast.stmt, name: str, computed: bool = False) -> bool:
+    """Whether a statement binds ``name`` (``=``, annotated, in a tuple target); ``loss /= k``
+    rescales it and does not count. ``computed``: only from a value that calls something (the
+    forward, a loss function), not a constant (``loss = 0`` before an accumulation loop)."""
+    targets: list[ast.expr] = []
+    if isinstance(stmt, ast.Assign):
+        targets = list(stmt.targets)
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        targets = [stmt.target]
+    value = getattr(stmt, "value", None)
+    if computed and not (value is not None and any(isinstance(n, ast.Call) for n in ast.walk(value))):
+        return False
+    for t in targets:
+        for n in ast.walk(t):
+            if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store):
+                return True
+    return False
+
+
+def _writes(stmt: ast.stmt, name: str) -> bool:
+    """Whether a statement, or anything nested in it (an inner loop, a ``with``), stores to
+    ``name``: ``=``, ``+=``, a tuple or ``for`` target."""
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+               for n in ast.walk(stmt))
+
+
 def _int(value: Any) -> Optional[int]:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
@@ -91,6 +146,7 @@ class LoopShapesAdapter(Adapter):
                 self.every_batch(project, plan, script)
             self.gpt_config(project, plan, script, idx)
             self.fabric(project, plan, script, idx)
+            self.zero_grad_order(project, plan, script)
 
     # -- backward(loss / K) --------------------------------------------------------
     def accumulation(self, project: Project, plan: TrainingPlan, script: Any, idx: Any) -> None:
@@ -160,6 +216,53 @@ class LoopShapesAdapter(Adapter):
         self.add_checked(plan, "batch.grad_accum", 1,
                          project.source(script, found[0], "code", detail="backward() then the optimizer's step() on "
                                         "every pass of the loop: no gradient accumulation"), "medium", -1)
+
+    # -- forward, loss, zero_grad(), backward ------------------------------------------
+    def zero_grad_order(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        """A loop whose body computes the loss, then calls ``zero_grad()``, then back-propagates
+        that loss (rasbt/pytorch-memory-optim ``01_pytorch-vit.py:29-33`` at 9c10216: ``logits =
+        model(features)``, ``loss = F.cross_entropy(logits, targets)``, ``optimizer.zero_grad()``,
+        ``loss.backward()``): the previous step's gradients are alive through every forward
+        (``optimizer.zero_grad_after_forward``, medium). The statements are the loop body's own,
+        ``with`` blocks included (an autocast around the forward); a ``zero_grad`` or ``backward``
+        under an ``if`` (accumulation) does not count. The back-propagated tensor is the receiver
+        of ``.backward()`` (``scaler.scale(loss).backward()``: the scaled one) or the first
+        argument of ``fabric.backward(loss)`` / ``accelerator.backward(loss)``; it must be
+        computed (from a call) before the ``zero_grad`` and not written again, nested statements
+        included, between it and the backward (``loss = 0``, ``zero_grad()``, then ``loss +=
+        model(...)`` in an inner loop is the forward after it). Two such loops say nothing."""
+        found: list[ast.Call] = []
+        for loop in nodes_of(script.tree):
+            if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+                continue
+            body = list(_flat_body(loop.body))
+            zero: Optional[tuple[int, ast.Call]] = None
+            back: Optional[tuple[int, ast.Call]] = None
+            for i, stmt in enumerate(body):
+                for call in _calls_at_level(stmt):
+                    f = call.func
+                    if not isinstance(f, ast.Attribute):
+                        continue
+                    if f.attr == "zero_grad" and zero is None and back is None:
+                        zero = (i, call)
+                    elif f.attr == "backward" and back is None:
+                        back = (i, call)
+            if zero is None or back is None or zero[0] >= back[0]:
+                continue
+            name = _backpropagated(back[1])
+            if name is None:
+                continue
+            computed = [i for i, stmt in enumerate(body[:zero[0]]) if _assigns(stmt, name, computed=True)]
+            rewritten = any(_writes(stmt, name) for stmt in body[zero[0] + 1:back[0]])
+            if computed and not rewritten:
+                found.append(zero[1])
+        if len(found) != 1:
+            return
+        self.add_checked(plan, "optimizer.zero_grad_after_forward", True,
+                         project.source(script, found[0], "code",
+                                        detail="zero_grad() after the loss is computed and before its "
+                                               "backward: the previous step's gradients live through the "
+                                               "forward"), "medium")
 
     # -- SomeConfig(n_layer=L, n_embd=d) ---------------------------------------------
     def gpt_config(self, project: Project, plan: TrainingPlan, script: Any, idx: Any) -> None:

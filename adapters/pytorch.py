@@ -30,6 +30,9 @@ FRAMEWORK_MODULES = ("torch", "transformers", "peft", "timm", "torchvision", "bi
 _MODEL_CLASS = re.compile(r"^(Auto\w*Model\w*|\w*Model|\w+For[A-Z]\w*|\w*LMHeadModel)$")
 _NOT_MODEL = re.compile(r"Tokenizer|Processor|Config|FeatureExtractor|^Peft|^AutoPeft")
 _EVAL_NAME = re.compile(r"val|eval|test|dev(?!ice)")
+#: torchvision's ViT builders (torchvision/models/vision_transformer.py: EncoderBlock's
+#: ``nn.MultiheadAttention``)
+_TV_VIT = re.compile(r"^vit_[bhl]_\d+$")
 _DTYPES = {"bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16",
            "float32": "fp32", "float": "fp32", "fp32": "fp32"}
 _DTYPE_BITS = {"bf16": 16, "fp16": 16, "fp32": 32}
@@ -239,13 +242,25 @@ class _ScriptPass:
                     found = True
                     self.model_names.add(site.target or "model")
                     self.put("model.ref", ref, site, f"{name}(...)", self.conf(site))
+                    if "torchvision" in (site.qualified or ""):
+                        self.torchvision_mha(site, ref.value)
             elif (site.qualified or "").startswith("torchvision.models.") and site.last and site.last[0].islower() \
                     and site.last not in ("get_model", "get_weight", "list_models"):
                 found = True
                 self.model_names.add(site.target or "model")
                 self.add("model.ref", site.last, self.src(site.call, f"{name}()"), self.conf(site))
+                self.torchvision_mha(site, site.last)
         if not found:
             self.local_module()
+
+    def torchvision_mha(self, site: Any, builder: str) -> None:
+        """torchvision's ViT builders (``vit_b_16`` ... ``vit_h_14``) build ``EncoderBlock``s
+        whose attention is ``torch.nn.MultiheadAttention`` (``model.torch_mha``: how its SDPA
+        output is copied, ``estimate.terms.mha_output_copied``)."""
+        if _TV_VIT.match(builder):
+            self.add("model.torch_mha", True,
+                     self.src(site.call, f"{site.label}(): torchvision's ViT runs nn.MultiheadAttention"),
+                     self.conf(site))
 
     def frozen_models(self) -> set[str]:
         """Names of models loaded with ``from_pretrained`` that the job does not train, when it

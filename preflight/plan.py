@@ -159,6 +159,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "The optimizer offload moves each gradient to host memory and frees it on the GPU as "
               "soon as it is accumulated (torchao CPUOffloadOptimizer(offload_gradients=True)): "
               "the GPU never holds the whole set of gradients."),
+    FieldSpec("optimizer.zero_grad_after_forward", "bool",
+              "The training loop calls zero_grad() after the forward and before backward "
+              "(forward, loss, zero_grad, backward, step): the previous step's gradients stay "
+              "allocated through every forward."),
     FieldSpec("memory.gradient_checkpointing", "bool", "Activation (gradient) checkpointing enabled."),
     FieldSpec("compile.enabled", "bool", "torch.compile applied to the model."),
     FieldSpec("model.activation_function", "str",
@@ -237,6 +241,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "fp32), litgpt (its own GPT class: torch's gelu, fused qkv, adapters in the model "
               "dtype) or torchtune (its modules, adapters in the model dtype, torchao NF4).",
               enum=("transformers", "litgpt", "torchtune")),
+    FieldSpec("model.torch_mha", "bool",
+              "The model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders): "
+              "from torch 2.0 it runs SDPA in training and copies the output before out_proj when "
+              "the memory-efficient kernel returns it (fp32, or no flash kernel) and the batch is "
+              "larger than 1."),
     FieldSpec("dist.stage3_max_reuse_distance", "int",
               "DeepSpeed zero_optimization.stage3_max_reuse_distance (elements): a gathered "
               "parameter reused within this distance is not released."),

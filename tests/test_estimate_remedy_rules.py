@@ -79,3 +79,33 @@ def test_a_job_offloading_its_optimizer_is_told_only_to_offload_parameters():
     r = [r for r in remediate(inp, hardware.find("A10G-24GB")) if "--offload-params cpu" in r.flags]
     assert r and r[0].flags == ["--offload-params cpu"]
     assert "optimizer" not in r[0].changes[0]
+
+
+#: est17: the same rules over the settings the first grid leaves fixed: FSDP, 4-bit bases,
+#: the loss implementation, the optimizer, the transformers version, kept outputs
+MORE_JOBS = [dict(zip(("fsdp", "quant", "loss", "optimizer", "transformers_version", "keeps_outputs",
+                       "world_size", "lora_r"), combo))
+             for combo in itertools.product((None, "full"), (None, "4bit"), ("standard", "chunked", "fused"),
+                                            ("adamw", "adamw-8bit", "paged-adamw-8bit", "sgd"),
+                                            ("4.47", "4.50"), (False, True), (1, 4), (None, 16))
+             if not (combo[0] and combo[6] == 1) and not (combo[1] and not combo[7])]
+
+
+@pytest.mark.parametrize("job", MORE_JOBS[::7])
+def test_more_settings_no_restatement_no_small_saving(job):
+    inp = _inp(**job)
+    base = estimate(inp).peak_bytes
+    for r in remediate(inp, hardware.find("A10G-24GB")):
+        assert r.saved_bytes >= 0.01 * base, (job, r.changes)
+        for flag in r.flags:
+            assert not _restates(inp, flag), (job, r.changes, flag)
+        if job["fsdp"]:
+            # an FSDP job is never told to shard with ZeRO or FSDP again
+            assert not any(f.startswith(("--zero", "--fsdp")) for f in r.flags), (job, r.changes)
+
+
+@pytest.mark.parametrize("world,fsdp", ((2, "full"), (4, "full"), (8, None)))
+def test_the_cheapest_instance_keeps_the_world_size_of_sharded_jobs(world, fsdp):
+    inp = _inp(world_size=world, fsdp=fsdp, zero_stage=0 if fsdp else 3, micro_batch=2)
+    _, inst = cheapest_targets(inp)
+    assert inst is None or inst.count >= world

@@ -193,9 +193,14 @@ ALL = ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_pro
 
 
 def tt(rid, val, r, targets, *, model="Llama-2-7B", extra=None, note="", unm=()):
+    # est17 (label, read in torchtune ff594c2): the recipe batches with
+    # `collate_fn=partial(utils.padded_collate, ...)` (recipes/lora_finetune_single_device.py:355;
+    # `pad_sequence` to the batch's longest sample: lengths vary between steps, as the note says),
+    # and torchtune's own modules run the model (torchtune/modules/transformer.py:210
+    # `self.output(h).float()`; LoRALinear built in bf16; torchao NF4 for QLoRA)
     s = dict(model=model, mode="train", precision="bf16", optimizer="adamw", micro_batch=2,
              seq_len=512, grad_ckpt=True, attention="sdpa", loss="standard", lora_r=r,
-             lora_targets=targets, lora_dropout=0.05)
+             lora_targets=targets, lora_dropout=0.05, model_impl="torchtune", padding="dynamic")
     s.update(extra or {})
     add(S, rid, val, "GB", "memory_reserved", "A100-SXM-80GB", s, notes=TTN + note, unmodelled=unm)
 
@@ -211,7 +216,7 @@ tt("llama2-7b-qlora", 9.29, 8, ["q_proj", "k_proj", "v_proj", "o_proj", "gate_pr
    extra=dict(quant="4bit", quant_type="nf4", double_quant=True, kbit_prepared=False),
    note="; qlora_finetune.rst table 'Peak memory reserved, training'; llama2/7B_qlora_single_device: "
         "LoRA r8 on q, k, v, output_proj and the MLP, base weights in torchao NF4 (double-quantized "
-        "scales)", unm=("torchao NF4 (not bitsandbytes)",))
+        "scales)")
 tt("llama3-8b-lora-qv-r8", 18.5, 8, QV, model="Llama-3-8B",
    note="; llama3.rst: Llama3-8B-Instruct, llama3/8B_lora_single_device (LoRA r8 on q, v; batch 2; "
         "max_seq_len 512; activation checkpointing; CrossEntropyLoss over the 128k vocabulary): "

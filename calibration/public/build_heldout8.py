@@ -158,7 +158,10 @@ VIT_NOTE = ("pytorch-memory-optim 9c10216: torchvision vit_l_16(IMAGENET1K_V1), 
             "'Memory used' = torch.cuda.max_memory_reserved() / 1e9 after training + validation; ")
 BASE_VIT = dict(hf_config=VIT_L16, model_name="vit_l_16 (torchvision)", mode="train",
                 optimizer="adamw", image_size=224, grad_ckpt=False, attention="sdpa", world_size=1,
-                torch_version="2.1", dropout=0.0)
+                torch_version="2.1", dropout=0.0,
+                # est17: torchvision's EncoderBlock runs nn.MultiheadAttention, whose SDPA output is
+                # copied before out_proj when the memory-efficient kernel runs (fp32) at batch > 1
+                torch_mha=True)
 for rid, value, changes, what in (
         ("vit-l16-fp32-b64-plain", 26.79, dict(precision="fp32", micro_batch=64),
          "01_pytorch-vit.py: plain PyTorch, fp32 (the log's heading says batch 32; the script and the "
@@ -179,6 +182,11 @@ for rid, value, changes, what in (
          "06_sgd-with-scheduler.py: as 05 with torch.optim.SGD(lr=0.01) (no momentum: no state) and "
          "CosineAnnealingLR")):
     s = dict(BASE_VIT, **changes)
+    if "grad_accum" not in changes:
+        # est17: 01-04 (read at 9c10216) run `logits = model(features)`, the loss, then
+        # `optimizer.zero_grad()` before backward: the previous step's gradients live through
+        # the forward (05/06 zero_grad after the step, under the accumulation `if`)
+        s["zero_grad_after_forward"] = True
     add(MEMOPT, rid, value, "GB", "memory_reserved", "A100-SXM-40GB", s, unknown=MEMOPT_UNKNOWN,
         notes=VIT_NOTE + what)
 
@@ -194,7 +202,9 @@ for rid, value, offload, what in (
         ("vit-l16-fsdp4-actckpt-cpuoffload-initmodule-fp32-b64", 6.03, True,
          "logs '10_delay-allocation.py': as 09, the model built inside fabric.init_module("
          "empty_init=False)")):
+    # (08-10 at 9c10216: forward, loss, optimizer.zero_grad(), fabric.backward(loss), as 01-04)
     s = dict(BASE_VIT, precision="fp32", micro_batch=64, grad_ckpt=True, fsdp="full", world_size=4,
+             zero_grad_after_forward=True,
              fsdp_unsharded_accum=False)
     if offload:
         s.update(offload_params="cpu", offload_optimizer="cpu")

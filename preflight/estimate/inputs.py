@@ -125,6 +125,12 @@ class EstimateInput:
     # :-1, :].contiguous()`` then CrossEntropyLoss, no labels passed to the model): no fp32
     # upcast, whatever the transformers version
     loss_in_logits_dtype: bool = False
+    # the model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders; plan
+    # model.torch_mha): see terms.mha_output_copied
+    torch_mha: bool = False
+    # the loop calls zero_grad() after the forward, before backward (plan
+    # optimizer.zero_grad_after_forward): see terms.grads_through_forward
+    zero_grad_after_forward: bool = False
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -373,7 +379,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
-             ("offload_gradients", "optimizer.offload_gradients"))
+             ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
+             ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

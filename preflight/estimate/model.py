@@ -32,12 +32,14 @@ from preflight.estimate.terms import (
     chunked_or_fused_logits,
     compiled_loss_logits,
     fsdp_accumulated_grads,
+    grads_through_forward,
     head_grad_at_backward_start,
     hf_logits_bytes,
     hf_loss_backward_bytes,
     hf_loss_forward_bytes,
     logits_reduction_loss,
     loss_compiled,
+    mha_output_copied,
     offloaded_grads,
     optimizer_temporaries,
     paged_state_bytes,
@@ -171,6 +173,18 @@ class _Params:
     largest: int = 0   # the largest single parameter tensor (embedding, head or a matrix)
 
 
+def litgpt_untied(arch: Any) -> Any:
+    """The architecture as litgpt builds it: its ``GPT`` always holds ``lm_head = nn.Linear(n_embd,
+    padded_vocab_size)`` beside ``transformer.wte = nn.Embedding(...)`` and never ties them
+    (lit_gpt/model.py:25-28 at 8641822, litgpt/model.py at 2685705); a checkpoint whose head is
+    tied (Falcon, Gemma) is converted with the embedding copied into the head. So the head is
+    a second vocabulary x width weight, and the best known total (a published count, which
+    counts a tied matrix once) grows by it."""
+    extra_head = int(arch.vocab_size) * int(arch.hidden_size)
+    total = int(getattr(arch, "params_total", 0) or 0)
+    return replace(arch, tie_embeddings=False, params_total=total + extra_head if total else 0)
+
+
 def _params(arch: Any, override: Optional[int]) -> _Params:
     from preflight.estimate.arch import ArchitectureError
     from preflight.estimate.params import count_params
@@ -253,8 +267,12 @@ def _estimate(inp: EstimateInput) -> Estimate:
         return Estimate(None, None, None, {}, missing=missing,
                         notes=["cannot estimate without: " + "; ".join(missing)])
     arch = inp.arch if inp.arch is not None else guessed_architecture(int(inp.params or 0))
-    prm = _params(arch, inp.params)
     notes: list[str] = []
+    if inp.model_impl == "litgpt" and getattr(arch, "tie_embeddings", False) and arch.vocab_size:
+        arch = litgpt_untied(arch)
+        notes.append("litgpt builds its own LM head next to the token embeddings (no weight tying): "
+                     "the head is a separate, full-size weight")
+    prm = _params(arch, inp.params)
     if prm.source == "guessed":
         notes.append(f"architecture guessed from {prm.total / 1e9:.3g}B parameters (Llama shape, "
                      f"{arch.num_layers} layers x {arch.hidden_size}); pass --model for a narrower interval")
@@ -671,6 +689,14 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
         # model.zero_grad() then): zeroed gradients stay allocated through every phase
         ph.add("forward", "gradients", kept, pb)
+    elif grads_through_forward(inp):
+        # forward, loss, zero_grad(), backward, step: the previous step's gradients live
+        # through the forward and are freed before backward (terms.grads_through_forward)
+        ph.add("forward", "gradients", grads / g_div, pb)
+        if grads:
+            notes.append("zero_grad() runs between the forward and backward: the previous step's "
+                         f"{grads / g_div / 1024 ** 3:.1f} GiB of gradients are held through every "
+                         "forward (call it before the forward or after the step to free them)")
     start: dict[str, float] = {"activations": acts["saved"]}
     # a 4-bit base dequantizes each weight in its matmul (dequant.py): the LM head's (when it
     # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
@@ -736,6 +762,9 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     tokens = b * seq
     dropout = A._dropout(arch, inp.dropout)
     kernel = attention_kernel(inp)
+    if mha_output_copied(inp, arch):
+        notes.append("torch.nn.MultiheadAttention: the memory-efficient SDPA kernel's output is "
+                     "copied before out_proj (batch > 1), and out_proj saves the copy")
     if kernel != inp.attention:
         notes.append("bf16 on a GPU without bf16 kernels (before Ampere): SDPA runs its math "
                      "path and stores the attention scores, as eager attention does")
@@ -743,7 +772,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
                   dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
                   impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout),
-                  sdpa_out_copy=family == "decoder" and sdpa_output_copied(inp, arch),
+                  sdpa_out_copy=((family == "decoder" and sdpa_output_copied(inp, arch))
+                                 or mha_output_copied(inp, arch)),
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch))
     layers: list[A.LayerActs] = []
     if family == "encoder-decoder":

@@ -10,7 +10,7 @@ from typing import Any, Callable, Optional
 
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.model import Estimate, estimate
-from preflight.estimate.terms import _transformers_minor, loss_compiled
+from preflight.estimate.terms import _transformers_minor, grads_through_forward, loss_compiled
 
 VERDICTS = ("fits", "tight", "likely-oom", "oom", "unknown")
 
@@ -100,6 +100,11 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "loss, or `del outputs` after backward): the previous step's logits and cache are "
             "freed before the next forward", (), "none: same results",
             lambda i: i.with_changes(keeps_outputs=False))
+    if train and grads_through_forward(inp):
+        add("zero_grad_early", 1, "call optimizer.zero_grad() before the forward (or right after "
+            "optimizer.step()), not between the forward and backward: the previous step's "
+            "gradients are freed before the next forward", (), "none: same results",
+            lambda i: i.with_changes(zero_grad_after_forward=False))
     if train and inp.precision == "fp32":
         add("amp", 1, "train with bf16 autocast (bf16=True / mixed_precision=\"bf16\")",
             ("--precision amp-bf16",), "needs a bf16 GPU (Ampere or newer); faster; "

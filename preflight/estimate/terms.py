@@ -65,6 +65,42 @@ def sdpa_output_copied(inp: EstimateInput, arch: Any) -> bool:
     return version >= (4, 52) or (version >= (4, 48) and mt in _INTEGRATION_448)
 
 
+def mha_output_copied(inp: EstimateInput, arch: Any) -> bool:
+    """Whether ``torch.nn.MultiheadAttention`` (``inp.torch_mha``: torchvision's ViT) copies
+    SDPA's output before its output projection, so that ``out_proj`` saves a second tensor
+    of ``q_dim`` per token and layer next to the output SDPA saves.
+
+    From torch 2.0 ``F.multi_head_attention_forward`` (``need_weights=False``, as torchvision's
+    ``EncoderBlock`` calls it) runs ``scaled_dot_product_attention(q, k, v, ...)`` on views of
+    the packed in-projection, laid out (seq, batch, heads, dim) (``_in_projection_packed``:
+    ``proj.unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2).squeeze(-2).contiguous()``),
+    then ``attn_output.permute(2, 0, 1, 3)`` and ``.contiguous().view(bsz * tgt_len, E)``
+    (``.reshape`` in later releases) before ``linear(attn_output, out_proj_weight, ...)``.
+
+    - The memory-efficient kernel allocates its output as (batch, seq, heads, dim)
+      (``_efficient_attention_forward``: ``at::empty({B, M, num_heads, Kv})``), and the math
+      path returns a contiguous (batch, heads, seq, dim) ``matmul``: either way the
+      (seq, batch, heads, dim) permutation is not contiguous once batch > 1, and the
+      reshape copies.
+    - The flash kernel's output is ``empty_like`` of the transposed query, which keeps the
+      query's (seq, batch, heads, dim) layout: the reshape is a view, no copy.
+
+    Flash runs for 16-bit inputs on Ampere or later (unknown GPU: assumed), head size <= 256,
+    no mask (torchvision passes none); fp32 always takes the memory-efficient kernel (or
+    math). Before torch 2.0 MHA ran its own math attention (``attention`` eager, which
+    charges o_proj's input already)."""
+    if not inp.torch_mha or inp.device != "cuda" or attention_kernel(inp) != "sdpa":
+        return False
+    version = inp.torch_before
+    if version is not None and version < (2, 0):
+        return False
+    if int(inp.micro_batch or 1) <= 1:
+        return False
+    flash = (inp.precision in ("bf16", "fp16", "amp-bf16", "amp-fp16") and inp.gpu_bf16 is not False
+             and arch.head_dim <= 256)
+    return not flash
+
+
 def value_view_keeps_qkv(inp: EstimateInput, arch: Any) -> bool:
     """transformers' GPT-NeoX hands attention a ``value`` that is a permuted view of the fused
     ``query_key_value`` output (``qkv[..., 2 * head_size:].permute(0, 2, 1, 3)`` in 4.42.0 and
@@ -346,6 +382,20 @@ def accumulated_grads(inp: EstimateInput, grads: float, fsdp_no_sync: bool) -> f
     if inp.mode != "train" or inp.grad_accum <= 1 or fsdp_no_sync or inp.optimizer_in_backward:
         return 0.0
     return grads
+
+
+def grads_through_forward(inp: EstimateInput) -> bool:
+    """Whether the previous step's gradients are alive during the forward: the loop calls
+    ``optimizer.zero_grad()`` after the forward and before ``backward`` (``logits =
+    model(x); loss = ...; optimizer.zero_grad(); loss.backward(); optimizer.step()``, plan
+    ``optimizer.zero_grad_after_forward``). With ``set_to_none`` (torch 2.x's default)
+    ``zero_grad`` frees them only then, so every forward after the first runs next to a full
+    set of gradients; backward starts without them. Zeroed gradients that are kept anyway
+    (``set_to_none=False``) and accumulation are charged through every phase elsewhere;
+    DeepSpeed ZeRO keeps its own gradient partitions and buckets (its ``zero_grad`` order does
+    not decide them), and a step inside backward leaves no gradients to keep."""
+    return (inp.zero_grad_after_forward and inp.mode == "train" and not inp.zero_stage
+            and not inp.optimizer_in_backward and not inp.offload_gradients)
 
 
 def offloaded_grads(prm: Any, trainable: float, grad_bytes: float) -> float:
