@@ -122,6 +122,9 @@ FILE = {
     "PF494": "code.pf494_compute_loss_reads_removed_column",
     "PF495": "code.pf495_run_checkpoint_loaded_as_weights",
     "PF496": "code.pf496_classifier_head_left_at_two_labels",
+    "PF497": "code.pf497_load_best_without_saving",
+    "PF498": "code.pf498_trainer_loader_override_sharded_twice",
+    "PF499": "code.pf499_frozen_input_reentrant_checkpoint",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -282,4 +285,7 @@ NEEDS = {
     "PF494": ('compute_loss',),
     "PF495": ('checkpoint-',),
     "PF496": ('ForSequenceClassification',),
+    "PF497": ('load_best_model_at_end',),
+    "PF498": ('DistributedSampler',),
+    "PF499": ('mark_only_lora_as_trainable',),
 }
