@@ -8,7 +8,7 @@ import json
 import textwrap
 from pathlib import Path
 
-CODES = ("PF484", "PF485", "PF486", "PF487", "PF488", "PF489", "PF494", "PF495", "PF496")
+CODES = ("PF484", "PF485", "PF486", "PF487", "PF488", "PF489", "PF494", "PF495", "PF496", "PF497", "PF498", "PF499")
 
 
 def check(cli, tmp_path: Path, text: str) -> list[tuple[str, int]]:
@@ -133,3 +133,83 @@ def test_a_run_checkpoint_loaded_as_weights_without_resume_is_flagged_and_resume
     resumed = text.replace('from_pretrained("out/checkpoint-1200")', 'from_pretrained("gpt2")').replace(
         "trainer.train()", 'trainer.train(resume_from_checkpoint="out/checkpoint-1200")')
     assert check(cli, tmp_path, resumed) == []
+
+
+def test_compute_loss_reading_a_removed_column_is_flagged_at_the_arguments(cli, tmp_path):
+    text = """\
+        from transformers import AutoModelForSequenceClassification, Trainer, TrainingArguments
+
+
+        class WTrainer(Trainer):
+            def compute_loss(self, model, inputs, return_outputs=False, **kwargs):
+                w = inputs.pop("weight")
+                out = model(**inputs)
+                return (out.loss * w).mean()
+
+
+        model = AutoModelForSequenceClassification.from_pretrained("roberta-base", num_labels=3)
+        args = TrainingArguments(output_dir="out")
+        WTrainer(model=model, args=args, train_dataset=ds).train()
+        """
+    assert check(cli, tmp_path, text) == [("PF494", 12)]
+    kept = text.replace('TrainingArguments(output_dir="out")',
+                        'TrainingArguments(output_dir="out", remove_unused_columns=False)')
+    assert check(cli, tmp_path, kept) == []
+
+
+def test_a_base_checkpoint_head_left_at_two_labels_is_flagged(cli, tmp_path):
+    text = """\
+        from transformers import AutoModelForSequenceClassification, Trainer
+
+        CLASSES = ["sports", "politics", "tech", "health"]
+        model = AutoModelForSequenceClassification.from_pretrained("distilbert-base-uncased")
+        Trainer(model=model, train_dataset=ds).train()
+        """
+    assert check(cli, tmp_path, text) == [("PF496", 4)]
+    fixed = text.replace('"distilbert-base-uncased")', '"distilbert-base-uncased", num_labels=len(CLASSES))')
+    assert check(cli, tmp_path, fixed) == []
+
+
+def test_load_best_that_can_be_on_with_saving_off_is_flagged(cli, tmp_path):
+    text = """\
+        from transformers import TrainingArguments
+
+
+        def make(eval_ds):
+            return TrainingArguments(output_dir="out", eval_strategy="epoch" if eval_ds else "no",
+                                     save_strategy="no", load_best_model_at_end=eval_ds is not None)
+        """
+    assert check(cli, tmp_path, text) == [("PF497", 6)]
+    assert check(cli, tmp_path, text.replace('save_strategy="no"', 'save_strategy="epoch"')) == []
+
+
+def test_a_trainer_override_preparing_a_distributed_sampler_loader_is_flagged(cli, tmp_path):
+    text = """\
+        from torch.utils.data import DataLoader
+        from torch.utils.data.distributed import DistributedSampler
+        from transformers import Trainer
+
+
+        class T(Trainer):
+            def get_train_dataloader(self):
+                loader = DataLoader(self.train_dataset, batch_size=8, sampler=DistributedSampler(self.train_dataset))
+                return self.accelerator.prepare(loader)
+        """
+    assert check(cli, tmp_path, text) == [("PF498", 8)]
+    assert check(cli, tmp_path, text.replace("self.accelerator.prepare(loader)", "loader")) == []
+
+
+def test_reentrant_checkpoint_over_a_loralib_frozen_model_is_flagged(cli, tmp_path):
+    text = """\
+        import loralib as lora
+        import torch.utils.checkpoint as cp
+
+
+        def run(model, ids):
+            lora.mark_only_lora_as_trainable(model)
+            h = model.emb(ids)
+            return cp.checkpoint(model.block, h)
+        """
+    assert check(cli, tmp_path, text) == [("PF499", 8)]
+    assert check(cli, tmp_path, text.replace("cp.checkpoint(model.block, h)",
+                                             "cp.checkpoint(model.block, h, use_reentrant=False)")) == []
