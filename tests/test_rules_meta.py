@@ -76,7 +76,6 @@ def test_good_example_is_silent(code, index, example):
 # and so does an entry here that no longer happens (remove it when the rule is fixed).
 OTHER_RULES_ON_GOOD = {
     # real: a from_pretrained model (returned in eval mode) trained in a loop that never calls .train() (PF487)
-    ("PF101", 6): [("PF487", 12)],
     ("PF305", 8): [("PF487", 7)],
     # real: manual_backward of the undivided loss on every batch, opt.step() every 4th (PF108)
     ("PF405", 0): [("PF108", 10)],

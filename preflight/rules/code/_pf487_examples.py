@@ -68,4 +68,17 @@ for batch in loader:
     optimizer.step()
     optimizer.zero_grad()
 """,
+    # tricky-correct: a model family without dropout (Qwen2) and no LoRA dropout or checkpointing: eval mode
+    # changes nothing the loop relies on
+    """
+import torch
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2-0.5B", torch_dtype=torch.float32).cuda()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+for batch in loader:
+    model(**batch).loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
 ]

@@ -4,12 +4,13 @@ mode) trained in a hand-written loop that never calls ``.train()``."""
 from __future__ import annotations
 
 import ast
+import re
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf414_support import names_called
+from preflight.rules._pf414_support import const_str, names_called
 from preflight.rules._pf484_support import (
     assigned_to,
     model_loads,
@@ -20,6 +21,25 @@ from preflight.rules.base import Rule, examples
 
 # calls that hand the model to something that sets the mode itself (Lightning's fit, Keras-style fit)
 _MODE_SETTERS = frozenset({"train", "fit", "eval", "requires_grad_", "disable_dropout", "disable_dropout_in_model"})
+# checkpoint families whose configs train with dropout (hidden/attention dropout 0.1); Llama, Mistral, Qwen,
+# CLIP and the diffusion transformers default to none
+_DROPOUT_FAMILY = re.compile(r"bert|roberta|electra|albert|xlm|xlnet|gpt2|gpt-neo|gpt-j|opt-|(^|/)t5|flan-t5|bart|"
+                             r"pegasus|marian|wav2vec", re.IGNORECASE)
+
+
+def _mode_matters(ctx: FileContext, load: ast.Call) -> Optional[str]:
+    """What eval mode switches off in this program: LoRA dropout (a ``lora_dropout`` that is not a literal 0),
+    transformers' gradient checkpointing (it runs only in train mode), or the dropout of a checkpoint family
+    that trains with it (a literal model id)."""
+    for kw in ctx.nodes(ast.keyword):
+        if kw.arg == "lora_dropout" and not (isinstance(kw.value, ast.Constant) and not kw.value.value):
+            return "LoRA's dropout"
+    if "gradient_checkpointing_enable" in names_called(ctx):
+        return "gradient checkpointing (transformers runs it only in train mode)"
+    model_id = const_str(load.args[0]) if load.args else None
+    if model_id is not None and _DROPOUT_FAMILY.search(model_id):
+        return "the model's dropout"
+    return None
 
 
 def _loop_forward(ctx: FileContext, name: str, backward: ast.Call) -> Optional[ast.Call]:
@@ -66,6 +86,11 @@ regularisation than configured and more activation memory (peft#120). The transf
 
 ## When preflight stays silent
 
+* Nothing in the file shows that eval mode changes training: no `lora_dropout` other than a
+  literal 0, no `gradient_checkpointing_enable`, and the model id is not a literal of a
+  family that trains with dropout (BERT, RoBERTa, GPT-2, GPT-Neo, T5, BART, ...; Llama,
+  Mistral, Qwen, CLIP and diffusion transformers default to no dropout, so eval mode
+  changes little there).
 * Any `.train(...)` or `.eval(...)` call is in the file (an explicit mode choice; a model
   left in eval after validation is PF111's), or the model goes to a `*Trainer` or `fit`.
 * The loop's forward is not a call of the loaded model's name, or the backward is in
@@ -82,7 +107,8 @@ regularisation than configured and more activation memory (peft#120). The transf
             return
         for load in model_loads(ctx):
             name = assigned_to(ctx, load)
-            if name is None:
+            what = _mode_matters(ctx, load)
+            if name is None or what is None:
                 continue
             for backward in backwards:
                 forward = _loop_forward(ctx, name, backward)
@@ -92,7 +118,7 @@ regularisation than configured and more activation memory (peft#120). The transf
                 yield ctx.finding(
                     self, forward,
                     f"`{name}` comes from `from_pretrained`, which returns the model in eval mode, and this loop "
-                    "trains it without ever calling `.train()`: every dropout (the model's and LoRA's) stays off and "
-                    "transformers' gradient checkpointing stays inactive. Call `model.train()` before the loop",
+                    f"trains it without ever calling `.train()`: {what} stays off for the whole run. Call "
+                    "`model.train()` before the loop",
                     evidence=[ctx.evidence(load, "loaded here (from_pretrained ends with model.eval())")])
                 return
