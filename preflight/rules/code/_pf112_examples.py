@@ -283,7 +283,7 @@ from transformers import AutoModelForSequenceClassification
 
 model = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased", num_labels=4)
 for batch in loader:
-    outputs = model(input_ids=batch["input_ids"])
+    outputs = model(input_ids=batch["input_ids"])  # warning: PF487
     loss = F.binary_cross_entropy(outputs.logits, batch["labels"])  # error: PF113
     loss.backward()
 """,

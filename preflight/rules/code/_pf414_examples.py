@@ -541,7 +541,7 @@ model = get_peft_model(model, LoraConfig(r=8, task_type="CAUSAL_LM"))
 model.gradient_checkpointing_enable()  # warning: PF420
 opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
 for batch in loader:
-    model(**batch).loss.backward()
+    model(**batch).loss.backward()  # warning: PF487
     opt.step()
     opt.zero_grad()
 """,

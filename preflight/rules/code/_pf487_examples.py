@@ -1,0 +1,84 @@
+"""PF487 examples: bad ones pin their finding's line, good ones stay silent."""
+
+from __future__ import annotations
+
+PF487_BAD = [
+    # peft#120 shape: a LoRA loop on a from_pretrained model, a generate() check, never model.train()
+    """
+import torch
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("EleutherAI/gpt-neo-125M").cuda()
+model = get_peft_model(model, LoraConfig(r=16, lora_dropout=0.05, task_type="CAUSAL_LM"))
+with torch.no_grad():
+    print(model.generate(input_ids=torch.LongTensor([[0, 1, 2]]).cuda(), max_new_tokens=20))
+optimizer = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=2e-4)
+for epoch in range(3):
+    for batch in loader:
+        outputs = model(**batch)  # warning: PF487
+        outputs.loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+""",
+]
+
+PF487_GOOD = [
+    # the fix
+    """
+import torch
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+optimizer = torch.optim.AdamW(model.parameters(), lr=2e-4)
+model.train()
+for batch in loader:
+    model(**batch).loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+    # tricky-correct: the Trainer sets the mode; an explicit eval() is a choice (PF111 judges it)
+    """
+from transformers import AutoModelForCausalLM, Trainer
+
+model = AutoModelForCausalLM.from_pretrained("gpt2")
+Trainer(model=model, train_dataset=ds).train()
+""",
+    """
+import torch
+from transformers import AutoModelForCausalLM
+
+policy = AutoModelForCausalLM.from_pretrained("gpt2")
+policy.eval()  # dropout off on purpose (RL fine-tuning)
+optimizer = torch.optim.AdamW(policy.parameters(), lr=1e-5)
+for batch in loader:
+    policy(**batch).loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+    # tricky-correct: a model built from a config (train mode by default)
+    """
+import torch
+from transformers import AutoConfig, AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained("gpt2"))
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+for batch in loader:
+    model(**batch).loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+    # tricky-correct: a model family without dropout (Qwen2) and no LoRA dropout or checkpointing: eval mode
+    # changes nothing the loop relies on
+    """
+import torch
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2-0.5B", torch_dtype=torch.float32).cuda()
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+for batch in loader:
+    model(**batch).loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+]

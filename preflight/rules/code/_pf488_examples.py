@@ -1,0 +1,89 @@
+"""PF488 examples: bad ones pin their finding's line, good ones stay silent."""
+
+from __future__ import annotations
+
+PF488_BAD = [
+    # learn-llm#2 shape: a pretraining Dataset pads to max_length and clones input_ids as labels
+    """
+from torch.utils.data import Dataset
+
+
+class PretrainDataset(Dataset):
+    def __init__(self, texts, tokenizer, max_length=512):
+        self.texts, self.tokenizer, self.max_length = texts, tokenizer, max_length
+
+    def __getitem__(self, idx):
+        enc = self.tokenizer(self.texts[idx], max_length=self.max_length, padding="max_length", truncation=True,
+                             return_tensors="pt")
+        input_ids = enc["input_ids"][0]
+        labels = input_ids.clone()  # warning: PF488
+        return {"input_ids": input_ids, "attention_mask": enc["attention_mask"][0], "labels": labels}
+
+    def __len__(self):
+        return len(self.texts)
+""",
+    # OpenJarvis#521 shape: the model called with labels=input_ids on max-length padded rows
+    """
+def train_step(model, tokenizer, optimizer, texts):
+    enc = tokenizer(texts, padding="max_length", truncation=True, max_length=512, return_tensors="pt")
+    input_ids = enc["input_ids"].cuda()
+    out = model(input_ids=input_ids, attention_mask=enc["attention_mask"].cuda(), labels=input_ids)  # warning: PF488
+    out.loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+    # a datasets.map tokenize function
+    """
+def tokenize(batch, tokenizer):
+    out = tokenizer(batch["text"], truncation=True, max_length=1024, padding="max_length")
+    out["labels"] = out["input_ids"].copy()  # warning: PF488
+    return out
+""",
+]
+
+PF488_GOOD = [
+    # the fix: pads masked to -100
+    """
+def train_step(model, tokenizer, optimizer, texts):
+    enc = tokenizer(texts, padding="max_length", truncation=True, max_length=512, return_tensors="pt")
+    input_ids = enc["input_ids"].cuda()
+    labels = input_ids.clone()
+    labels[enc["attention_mask"] == 0] = -100
+    out = model(input_ids=input_ids, attention_mask=enc["attention_mask"].cuda(), labels=labels)
+    out.loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+    # tricky-correct (run_clm.py): texts grouped into full blocks, no padding; labels copied as they are
+    """
+def group_texts(examples, block_size=1024):
+    concatenated = {k: sum(examples[k], []) for k in examples.keys()}
+    total = (len(concatenated["input_ids"]) // block_size) * block_size
+    result = {k: [t[i:i + block_size] for i in range(0, total, block_size)] for k, t in concatenated.items()}
+    result["labels"] = result["input_ids"].copy()
+    return result
+
+
+def tokenize(batch, tokenizer):
+    return tokenizer(batch["text"], truncation=True, max_length=1024)
+""",
+    # tricky-correct: dynamic padding of one example (no pad), and a collator that rebuilds labels
+    """
+from transformers import DataCollatorForLanguageModeling
+
+
+def tokenize(example, tokenizer):
+    out = tokenizer(example["text"], truncation=True, max_length=512, padding="max_length")
+    out["labels"] = out["input_ids"].copy()
+    return out
+
+
+collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+""",
+    """
+def encode(tokenizer, text):
+    enc = tokenizer(text, padding=True, truncation=True, max_length=512)
+    enc["labels"] = enc["input_ids"].copy()
+    return enc
+""",
+]

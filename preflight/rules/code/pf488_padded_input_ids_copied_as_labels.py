@@ -1,0 +1,148 @@
+"""PF488 padded-input-ids-copied-as-labels: labels copied from input_ids padded to max_length, the pad
+positions never set to -100."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import kwarg
+from preflight.rules._pf414_support import call_last, const_str
+from preflight.rules.base import Rule, examples
+
+# collators that rebuild the labels themselves (pads -> -100): PF421/PF465 judge those
+_REBUILDERS = ("DataCollatorForLanguageModeling", "DataCollatorForCompletionOnlyLM", "DataCollatorForWholeWordMask")
+_COPIES = frozenset({"clone", "copy", "deepcopy", "list", "detach", "tolist"})
+
+
+def _pads_to_max_length(call: ast.Call) -> bool:
+    padding = kwarg(call, "padding")
+    if padding is not None and const_str(padding) == "max_length":
+        return True
+    legacy = kwarg(call, "pad_to_max_length")
+    return isinstance(legacy, ast.Constant) and legacy.value is True
+
+
+def _is_input_ids(expr: ast.AST) -> bool:
+    """``input_ids``, ``enc["input_ids"]``, ``enc.input_ids``, ``x["input_ids"][0]``, and copies of them
+    (``.clone()``, ``.copy()``, ``copy.deepcopy(...)``, ``list(...)``)."""
+    if isinstance(expr, ast.Call):
+        if isinstance(expr.func, ast.Attribute) and expr.func.attr in _COPIES and not expr.args:
+            return _is_input_ids(expr.func.value)
+        if call_last(expr) in _COPIES and len(expr.args) == 1:
+            return _is_input_ids(expr.args[0])
+        return False
+    if isinstance(expr, ast.Name):
+        return expr.id == "input_ids"
+    if isinstance(expr, ast.Attribute):
+        return expr.attr == "input_ids"
+    if isinstance(expr, ast.Subscript):
+        if const_str(expr.slice) == "input_ids":
+            return True
+        return isinstance(expr.slice, (ast.Constant, ast.Slice)) and _is_input_ids(expr.value)
+    return False
+
+
+def _labels_sites(scope: ast.AST) -> list[ast.AST]:
+    """Where ``labels`` get input_ids: ``labels = <ids copy>``, ``x["labels"] = <ids>``, a ``labels=<ids>``
+    keyword, a ``{"labels": <ids>}`` entry."""
+    out: list[ast.AST] = []
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and _is_input_ids(node.value):
+            for target in node.targets:
+                if (isinstance(target, ast.Name) and target.id == "labels") or (
+                        isinstance(target, ast.Subscript) and const_str(target.slice) == "labels"):
+                    if isinstance(target, ast.Name) and not isinstance(node.value, ast.Call):
+                        continue  # `labels = input_ids` alone is an alias; its use is judged
+                    out.append(node)
+        elif isinstance(node, ast.keyword) and node.arg == "labels" and _is_input_ids(node.value):
+            out.append(node.value)
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                if key is not None and const_str(key) == "labels" and _is_input_ids(value) and \
+                        not isinstance(value, ast.Name):
+                    out.append(value)
+    return out
+
+
+def _masks(ctx: FileContext) -> bool:
+    """The file writes -100 (or an ignore index) somewhere: it masks labels itself."""
+    text = ctx.parsed.source.text
+    if "ignore_index" in text.lower() or any(name in text for name in _REBUILDERS):
+        return True
+    if "import flax" in text or "from flax" in text or "import jax" in text:
+        return True  # the Flax examples weight their own loss by the (decoder) attention mask
+    for node in ctx.nodes(ast.UnaryOp):
+        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) and node.operand.value == 100:
+            return True
+    return False
+
+
+@register
+class PaddedInputIdsCopiedAsLabels(Rule):
+    code = "PF488"
+    name = "padded-input-ids-copied-as-labels"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    frameworks = ("transformers",)
+    needs_text = ("max_length",)
+    summary = "labels copied from input_ids padded to max_length: the loss is computed on the padding"
+    explanation = """
+## What it finds
+
+A function that tokenizes with `padding="max_length"` (or `pad_to_max_length=True`) and
+uses the padded `input_ids` as the labels (`labels = input_ids.clone()`,
+`enc["labels"] = enc["input_ids"].copy()`, `model(..., labels=input_ids)`,
+`{"labels": ...input_ids...}`), in a file that never writes `-100` (nor an
+`ignore_index`) and uses no collator that rebuilds the labels.
+
+## Why it matters
+
+transformers' language-model losses ignore only label `-100` (`CrossEntropyLoss`'s
+default `ignore_index`; `loss_utils.py` `ForCausalLMLoss`); the attention mask does not
+reach the loss. Every pad position of a max-length row stays a target, so most of the
+loss is "predict the pad token after a pad token": the reported loss drops fast for the
+wrong reason and, with pad = EOS, the model learns to emit EOS runs
+(hengjiUSTC/learn-llm#2, open-jarvis/OpenJarvis#521).
+
+## How to fix it
+
+`labels[attention_mask == 0] = -100` (or pad labels with `-100`, or let
+`DataCollatorForLanguageModeling(mlm=False)` build them).
+
+## When preflight stays silent
+
+* The file writes `-100` or mentions an `ignore_index`, or uses
+  `DataCollatorForLanguageModeling`/`DataCollatorForCompletionOnlyLM` (which rebuild the labels).
+* The file imports Flax/JAX (the Flax examples weight their own loss by the attention mask).
+* The tokenizer call pads dynamically (`padding=True`/`"longest"`: a row may have no
+  padding at all) or not at all (`group_texts` blocks, as `run_clm.py`).
+* The tokenizer call and the labels are in different functions.
+"""
+    bad_examples = examples("preflight.rules.code._pf488_examples", "PF488_BAD")
+    good_examples = examples("preflight.rules.code._pf488_examples", "PF488_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        pads = [c for c in ctx.nodes(ast.Call) if _pads_to_max_length(c)]
+        if not pads or _masks(ctx):
+            return
+        seen: set[int] = set()
+        for pad in pads:
+            scope: Optional[ast.AST] = ctx.enclosing_function(pad) or ctx.tree
+            if scope is None or id(scope) in seen:
+                continue
+            seen.add(id(scope))
+            for site in _labels_sites(scope):
+                if ctx.enclosing_function(site) is not ctx.enclosing_function(pad):
+                    continue
+                yield ctx.finding(
+                    self, site,
+                    "the labels are a copy of `input_ids` padded to max_length and no pad position is set to -100: "
+                    "the language-model loss ignores only -100, so every padding token is a training target (the "
+                    "loss drops for the wrong reason; with pad = EOS the model learns to emit EOS). Set "
+                    "`labels[attention_mask == 0] = -100`",
+                    evidence=[ctx.evidence(pad, "padded to max_length here")])
+                return
