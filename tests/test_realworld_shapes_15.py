@@ -1,0 +1,276 @@
+"""Shapes of the real-jobs benchmark's remaining general causes (issue 15, fifteenth round, branch
+jobs18), reproduced in minimal fixtures of our own, each citing the repository, path and commit it
+copies the shape of. Must-read examples beside must-stay-unknown twins."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(textwrap.dedent(text))
+
+
+def plan_of(cli, *args: str, cwd: Path) -> dict:
+    args = list(args)
+    cut = args.index("--") if "--" in args else len(args)
+    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
+    assert res.code in (0, 1), res.err
+    return json.loads(res.out)
+
+
+def facts(plan: dict, field: str) -> list:
+    return plan["fields"].get(field, [])
+
+
+def winner(plan: dict, field: str):
+    from preflight.plan import TrainingPlan
+
+    fact = TrainingPlan.from_dict(plan).resolve(field)
+    return None if fact is None else fact.value
+
+
+# --- argparse abbreviations ---------------------------------------------------------------------
+# princeton-nlp/ProLong train_sft.sh:102 @ 907dcf4b833a3510e39ce8355e45db4175648a49 passes
+# ``--model_name $model`` to training/train_language_model.py, whose HfArgumentParser dataclass
+# (:33-35) declares ``model_name_or_path``: argparse takes the unambiguous prefix for it.
+PROLONG = """\
+    from dataclasses import dataclass, field
+    from typing import Optional
+
+    from transformers import {parser}, LlamaForCausalLM, Trainer, TrainingArguments
+
+
+    @dataclass
+    class ScriptArguments:
+        model_name_or_path: Optional[str] = field(default=None)
+        {extra}
+        tokenizer_name: Optional[str] = field(default=None)
+
+
+    def main():
+        parser = HfArgumentParser((ScriptArguments, TrainingArguments){abbrev})
+        script_args, training_args = parser.parse_args_into_dataclasses()
+        model = LlamaForCausalLM.from_pretrained(script_args.model_name_or_path)
+        Trainer(model=model, args=training_args).train()
+
+
+    if __name__ == "__main__":
+        main()
+    """
+LINE = ["--", "--model_name", "org/llama-tiny", "--tokenizer_name", "org/llama-tiny", "--output_dir", "out"]
+
+
+def test_an_unambiguous_prefix_of_a_declared_option_is_that_option(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": PROLONG.format(parser="HfArgumentParser", extra="", abbrev="")})
+    plan = plan_of(cli, "train.py", *LINE, cwd=tmp_path)
+    assert winner(plan, "model.ref") == "org/llama-tiny"
+    assert any("--model_name org/llama-tiny" in f["source"]["detail"] for f in facts(plan, "model.ref"))
+
+
+def test_an_ambiguous_prefix_stays_unknown(cli, tmp_path: Path) -> None:
+    # argparse refuses ``--model_name`` when two options start with it
+    write(tmp_path, {"train.py": PROLONG.format(parser="HfArgumentParser",
+                                                extra="model_name_revision: Optional[str] = field(default=None)",
+                                                abbrev="")})
+    plan = plan_of(cli, "train.py", *LINE, cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
+
+
+def test_a_parser_built_without_abbreviations_stays_unknown(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": PROLONG.format(parser="HfArgumentParser", extra="", abbrev=", allow_abbrev=False")})
+    plan = plan_of(cli, "train.py", *LINE, cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
+
+
+CLICK = """\
+    import click
+    from transformers import AutoModelForCausalLM
+
+
+    @click.command()
+    @click.option("--model_name_or_path", default=None)
+    def main(model_name_or_path):
+        model = AutoModelForCausalLM.from_pretrained(model_name_or_path)
+        optim = torch.optim.AdamW(model.parameters())
+        for batch in range(10):
+            loss = model(batch).loss
+            loss.backward()
+            optim.step()
+
+
+    if __name__ == "__main__":
+        main()
+    """
+
+
+def test_click_does_not_abbreviate(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": "import torch\n" + textwrap.dedent(CLICK)})
+    plan = plan_of(cli, "train.py", "--", "--model_name", "org/llama-tiny", cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
+
+
+# --- a model built from a local config.json -----------------------------------------------------
+# jiaweizzhao/GaLore torchrun_main.py:198-202 @ 2cc66f88cce189e505affbb91042a8e77f5bf4e9:
+# ``model_config = AutoConfig.from_pretrained(args.model_config)`` then
+# ``AutoModelForCausalLM.from_config(model_config)`` or the project's ``LlamaForCausalLM(model_config)``,
+# launched with ``--model_config configs/llama_350m.json`` (scripts/benchmark_c4/llama_350m.sh:3).
+GALORE = """\
+    import argparse
+
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+    from modeling_llama import LlamaForCausalLM
+
+
+    def main(args):
+        model_config = AutoConfig.from_pretrained(args.model_config)
+        {change}
+        if args.use_hf_model:
+            model = AutoModelForCausalLM.from_config(model_config)
+        else:
+            model = {build}
+        optim = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        for batch in range(10):
+            loss = model(batch).loss
+            loss.backward()
+            optim.step()
+            optim.zero_grad()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--model_config", type=str, required=True)
+        parser.add_argument("--use_hf_model", action="store_true")
+        main(parser.parse_args())
+    """
+LLAMA_TINY = {"architectures": ["LLaMAForCausalLM"], "hidden_size": 256, "intermediate_size": 688,
+              "model_type": "llama", "num_attention_heads": 4, "num_hidden_layers": 4, "vocab_size": 1000,
+              "max_sequence_length": 512, "rms_norm_eps": 1e-06}
+# by hand: embedding and untied head 2*1000*256; per layer 4*256^2 (q,k,v,o) + 3*256*688 (gate,
+# up, down) + 2*256 (norms); the final norm 256
+LLAMA_TINY_COUNT = 2 * 1000 * 256 + 4 * (4 * 256 ** 2 + 3 * 256 * 688 + 2 * 256) + 256
+
+
+def galore(tmp_path: Path, change: str = "", build: str = "LlamaForCausalLM(model_config)",
+           config: dict | None = LLAMA_TINY) -> None:
+    files = {"torchrun_main.py": GALORE.format(change=change, build=build),
+             "modeling_llama.py": "import torch\nclass LlamaForCausalLM(torch.nn.Module):\n    pass\n"}
+    write(tmp_path, files)
+    if config is not None:
+        (tmp_path / "configs").mkdir()
+        (tmp_path / "configs/llama_tiny.json").write_text(json.dumps(config))
+
+
+def test_a_model_built_from_a_local_config_json_is_counted(cli, tmp_path: Path) -> None:
+    galore(tmp_path)
+    plan = plan_of(cli, "torchrun_main.py", "--", "--model_config", "configs/llama_tiny.json", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == LLAMA_TINY_COUNT
+    got = facts(plan, "model.num_parameters")
+    assert [f["confidence"] for f in got if f["adapter"] == "model_config_file"] == ["medium"]
+    assert "torchrun_main.py" == got[0]["source"]["path"] and got[0]["source"]["line"] == 10
+
+
+def test_a_config_changed_after_loading_gives_the_count_at_low(cli, tmp_path: Path) -> None:
+    galore(tmp_path, change="model_config.vocab_size += 1")
+    plan = plan_of(cli, "torchrun_main.py", "--", "--model_config", "configs/llama_tiny.json", cwd=tmp_path)
+    assert [f["confidence"] for f in facts(plan, "model.num_parameters")] == ["low"]
+
+
+def test_a_config_file_not_there_or_unknown_stays_unknown(cli, tmp_path: Path) -> None:
+    galore(tmp_path, config=None)
+    plan = plan_of(cli, "torchrun_main.py", "--", "--model_config", "configs/llama_tiny.json", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") is None
+
+
+def test_a_config_of_an_unknown_model_type_stays_unknown(cli, tmp_path: Path) -> None:
+    galore(tmp_path, config={**LLAMA_TINY, "model_type": "my_own_lm"})
+    plan = plan_of(cli, "torchrun_main.py", "--", "--model_config", "configs/llama_tiny.json", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") is None
+
+
+def test_a_config_given_to_a_checkpoint_load_is_not_read_as_a_new_model(cli, tmp_path: Path) -> None:
+    # the weights of a checkpoint decide: ``from_pretrained(path, config=cfg)`` builds nothing from it
+    text = GALORE.format(change="", build="LlamaForCausalLM(model_config)").replace(
+        "AutoModelForCausalLM.from_config(model_config)", "AutoModelForCausalLM.from_pretrained('ckpt', config=model_config)"
+    ).replace("model = LlamaForCausalLM(model_config)", "model = AutoModelForCausalLM.from_pretrained('ckpt2', config=model_config)")
+    galore(tmp_path)
+    (tmp_path / "torchrun_main.py").write_text(textwrap.dedent(text))
+    plan = plan_of(cli, "torchrun_main.py", "--", "--model_config", "configs/llama_tiny.json", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_config_file"]
+
+
+# --- a name mapped by a project function ----------------------------------------------------------
+# AI4Finance-Foundation/FinGPT fingpt/FinGPT_Forecaster/utils.py:47-54 @ ec315843886de0906692782090127d37f5400d60:
+# ``parse_model_name(name, from_remote=False)`` maps ``--base_model llama2`` to the Hub id it loads
+# (train_lora.py:84 ``model_name = parse_model_name(args.base_model, args.from_remote)``, train.sh:10).
+FINGPT_UTILS = """\
+    def parse_model_name(name, from_remote=False):
+
+        if name == 'chatglm2':
+            return 'THUDM/chatglm2-6b' if from_remote else 'base_models/chatglm2-6b'
+        elif name == 'llama2':
+            return 'meta-llama/Llama-2-7b-chat-hf' # if from_remote else 'base_models/Llama-2-7b-chat-hf'
+        else:
+            raise ValueError(f"Undefined base model {name}")
+    """
+FINGPT_TRAIN = """\
+    import argparse
+    import os
+
+    import torch
+    from transformers import AutoModelForCausalLM
+    from utils import *
+
+
+    def main(args):
+        model_name = parse_model_name(args.base_model, {remote})
+        model = AutoModelForCausalLM.from_pretrained(model_name)
+        optim = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        for batch in range(10):
+            loss = model(batch).loss
+            loss.backward()
+            optim.step()
+            optim.zero_grad()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--base_model", required=True, type=str, choices=['chatglm2', 'llama2'])
+        parser.add_argument("--from_remote", default=False, type=bool)
+        main(parser.parse_args())
+    """
+
+
+def test_a_name_mapped_by_a_project_function_is_the_model_it_returns(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"utils.py": FINGPT_UTILS, "train_lora.py": FINGPT_TRAIN.format(remote="args.from_remote")})
+    plan = plan_of(cli, "train_lora.py", "--", "--base_model", "llama2", cwd=tmp_path)
+    assert [f["value"] for f in facts(plan, "model.ref")] == ["meta-llama/Llama-2-7b-chat-hf"]
+    assert "parse_model_name() at utils.py:1" in facts(plan, "model.ref")[0]["source"]["detail"]
+
+
+def test_the_other_branch_and_its_conditional_return(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"utils.py": FINGPT_UTILS, "train_lora.py": FINGPT_TRAIN.format(remote="args.from_remote")})
+    plan = plan_of(cli, "train_lora.py", "--", "--base_model", "chatglm2", cwd=tmp_path)
+    # ``--from_remote`` not given: its default False picks the local folder the code loads
+    assert [f["value"] for f in facts(plan, "model.ref")] == ["base_models/chatglm2-6b"]
+
+
+def test_an_undecided_branch_stays_unknown_and_the_bare_name_is_not_claimed(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"utils.py": FINGPT_UTILS,
+                     "train_lora.py": FINGPT_TRAIN.format(remote="os.environ.get('REMOTE')")})
+    plan = plan_of(cli, "train_lora.py", "--", "--base_model", "chatglm2", cwd=tmp_path)
+    assert facts(plan, "model.ref") == []
+
+
+def test_a_function_that_computes_stays_unknown(cli, tmp_path: Path) -> None:
+    utils = FINGPT_UTILS.replace("        elif name == 'llama2':\n",
+                                 "        elif name == 'llama2':\n            name = name.upper()\n")
+    write(tmp_path, {"utils.py": utils, "train_lora.py": FINGPT_TRAIN.format(remote="args.from_remote")})
+    plan = plan_of(cli, "train_lora.py", "--", "--base_model", "llama2", cwd=tmp_path)
+    assert "meta-llama/Llama-2-7b-chat-hf" not in [f["value"] for f in facts(plan, "model.ref")]
