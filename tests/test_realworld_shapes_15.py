@@ -173,7 +173,7 @@ def test_a_model_built_from_a_local_config_json_is_counted(cli, tmp_path: Path) 
     assert winner(plan, "model.num_parameters") == LLAMA_TINY_COUNT
     got = facts(plan, "model.num_parameters")
     assert [f["confidence"] for f in got if f["adapter"] == "model_config_file"] == ["medium"]
-    assert "torchrun_main.py" == got[0]["source"]["path"] and got[0]["source"]["line"] == 10
+    assert got[0]["source"]["path"] == "torchrun_main.py" and got[0]["source"]["line"] == 10
 
 
 def test_a_config_changed_after_loading_gives_the_count_at_low(cli, tmp_path: Path) -> None:
@@ -274,3 +274,142 @@ def test_a_function_that_computes_stays_unknown(cli, tmp_path: Path) -> None:
     write(tmp_path, {"utils.py": utils, "train_lora.py": FINGPT_TRAIN.format(remote="args.from_remote")})
     plan = plan_of(cli, "train_lora.py", "--", "--base_model", "llama2", cwd=tmp_path)
     assert "meta-llama/Llama-2-7b-chat-hf" not in [f["value"] for f in facts(plan, "model.ref")]
+
+
+# --- a project model picked from a registry of constructors, with timm's blocks -------------------
+# facebookresearch/DiT @ ed81ce2229091fd4ecc9a223645f95cf379d582b train.py:141-145
+# ``DiT_models[args.model](input_size=latent_size, num_classes=args.num_classes)``, models.py:328-329
+# ``def DiT_XL_2(**kwargs): return DiT(depth=28, ...)``, :365 ``DiT_models = {...}``, and the timm
+# ``PatchEmbed``/``Attention``/``Mlp`` its blocks are made of (:16, :108-112, :169-174).
+NET_MODELS = """\
+    import torch
+    import torch.nn as nn
+    from timm.models.vision_transformer import PatchEmbed, Attention, Mlp
+
+
+    class Block(nn.Module):
+        def __init__(self, hidden_size, num_heads, mlp_ratio=4.0, **block_kwargs):
+            super().__init__()
+            self.norm1 = nn.LayerNorm(hidden_size, elementwise_affine=False, eps=1e-6)
+            self.attn = Attention(hidden_size, num_heads=num_heads, qkv_bias=True{attn}, **block_kwargs)
+            mlp_hidden_dim = int(hidden_size * mlp_ratio)
+            approx_gelu = lambda: nn.GELU(approximate="tanh")
+            self.mlp = Mlp(in_features=hidden_size, hidden_features=mlp_hidden_dim, act_layer=approx_gelu, drop=0)
+
+
+    class Net(nn.Module):
+        def __init__(self, input_size=32, patch_size=2, in_channels=4, hidden_size=64, depth=2, num_heads=4,
+                     num_classes=10, class_dropout_prob=0.1):
+            super().__init__()
+            self.x_embedder = PatchEmbed(input_size, patch_size, in_channels, hidden_size, bias=True)
+            num_patches = self.x_embedder.num_patches
+            self.pos_embed = nn.Parameter(torch.zeros(1, num_patches, hidden_size), requires_grad=False)
+            use_cfg_embedding = class_dropout_prob > 0
+            self.y_embedder = nn.Embedding(num_classes + use_cfg_embedding, hidden_size)
+            self.blocks = nn.ModuleList([Block(hidden_size, num_heads) for _ in range(depth)])
+            self.head = nn.Linear(hidden_size, patch_size * patch_size * in_channels)
+            self.initialize_weights()
+
+        def initialize_weights(self):
+            def _init(module):
+                if isinstance(module, nn.Linear):
+                    torch.nn.init.xavier_uniform_(module.weight)
+            self.apply(_init)
+            nn.init.constant_(self.head.weight, 0)
+            {init}
+
+
+    def Net_S_2(**kwargs):
+        return Net(depth=2, hidden_size=64, patch_size=2, num_heads=4, **kwargs)
+
+
+    def Net_S_4(**kwargs):
+        return Net(depth={depth4}, hidden_size=64, patch_size=4, num_heads=4, **kwargs)
+
+
+    Net_models = {{'Net-S/2': Net_S_2, 'Net-S/4': Net_S_4}}
+    """
+NET_TRAIN = """\
+    import argparse
+    import os
+
+    import torch
+    from models import Net_models
+
+
+    def main(args):
+        latent_size = args.image_size // 8
+        model = Net_models[{key}](input_size=latent_size, num_classes=args.num_classes)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        for x in range(10):
+            loss = model(x).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--model", type=str, choices=list(Net_models.keys()), default="Net-S/2")
+        parser.add_argument("--image-size", type=int, choices=[256, 512], default=256)
+        parser.add_argument("--num-classes", type=int, default=10)
+        main(parser.parse_args())
+    """
+
+
+def net_count(patch: int, classes: int, latent: int = 32, hidden: int = 64, depth: int = 2) -> int:
+    """By hand: timm PatchEmbed (a conv patch x patch, bias), the frozen position table, the label
+    table (one more row for the dropped label), per block timm Attention (qkv with bias, proj) and
+    Mlp (4x, biases), the head."""
+    patch_embed = 4 * hidden * patch * patch + hidden
+    pos = (latent // patch) ** 2 * hidden
+    labels = (classes + 1) * hidden
+    attn = hidden * 3 * hidden + 3 * hidden + hidden * hidden + hidden
+    mlp = hidden * 4 * hidden + 4 * hidden + 4 * hidden * hidden + hidden
+    head = hidden * patch * patch * 4 + patch * patch * 4
+    return patch_embed + pos + labels + depth * (attn + mlp) + head
+
+
+def net(tmp_path: Path, attn: str = "", init: str = "", depth4: str = "2", key: str = "args.model") -> None:
+    write(tmp_path, {"models.py": NET_MODELS.format(attn=attn, init=init, depth4=depth4),
+                     "train.py": NET_TRAIN.format(key=key)})
+
+
+def test_a_registry_model_is_counted_with_timm_blocks(cli, tmp_path: Path) -> None:
+    net(tmp_path)
+    plan = plan_of(cli, "train.py", "--", "--model", "Net-S/4", "--num-classes", "100", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == net_count(patch=4, classes=100)
+    got = [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+    assert got[0]["confidence"] == "medium" and got[0]["source"]["line"] == 10
+    assert "'Net-S/4' is Net_S_4() (models.py:42)" in got[0]["source"]["detail"]
+    assert winner(plan, "model.class_name") == "Net"
+
+
+def test_the_declared_default_key_is_read(cli, tmp_path: Path) -> None:
+    net(tmp_path)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == net_count(patch=2, classes=10)
+
+
+def test_a_key_not_known_stays_unknown(cli, tmp_path: Path) -> None:
+    net(tmp_path, key="os.environ['MODEL']")
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+
+
+def test_a_constructor_that_computes_stays_unknown(cli, tmp_path: Path) -> None:
+    net(tmp_path, depth4="2 * 2")
+    plan = plan_of(cli, "train.py", "--", "--model", "Net-S/4", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+
+
+def test_a_timm_option_that_adds_layers_stays_unknown(cli, tmp_path: Path) -> None:
+    net(tmp_path, attn=", qk_norm=True")
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+
+
+def test_an_init_method_that_builds_a_layer_stays_unknown(cli, tmp_path: Path) -> None:
+    net(tmp_path, init="self.extra = nn.Linear(4, 4)")
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]

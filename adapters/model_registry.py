@@ -1,0 +1,158 @@
+"""A project model picked by name from a registry dict of the project's own constructors.
+
+Diffusion-transformer repositories and their many descendants build the model through a table
+in their model module (facebookresearch/DiT @ ed81ce2 ``train.py:141-145``:
+``model = DiT_models[args.model](input_size=latent_size, num_classes=args.num_classes)`` with
+``models.py:365`` ``DiT_models = {'DiT-XL/2': DiT_XL_2, ...}`` and ``:328-329`` ``def
+DiT_XL_2(**kwargs): return DiT(depth=28, hidden_size=1152, patch_size=2, num_heads=16,
+**kwargs)``). Read, never imported:
+
+- the call ``REG[key](kw=...)`` in the script, ``REG`` imported from a module beside the script
+  (``from models import DiT_models``) where it is bound once to a dict literal of names;
+- ``key`` resolved as any value (launch line, declared default, code);
+- the constructor a function of the module whose body is one ``return Cls(..literals.., **kwargs)``;
+- ``Cls`` counted by ``module_params_nested.count_module`` with the constructor's literals and the
+  call's keywords (each resolved, else unknown: fine until the count needs it), timm's
+  ``PatchEmbed``/``Attention``/``Mlp`` included: ``model.num_parameters`` and
+  ``model.class_name``, medium. Anything else (a key not known, a constructor that computes, a
+  class not counted) states nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.adapters_api import Adapter, Project
+from preflight.plan import TrainingPlan
+from preflight.registry import register_adapter
+
+_MAX_BYTES = 500_000
+
+
+def _module_of(script: Any, name: str) -> Optional[tuple[Path, ast.Module]]:
+    """The module beside the script that ``from M import name`` names, parsed."""
+    if script.tree is None or script.source.path is None:
+        return None
+    folder = Path(str(script.source.path)).parent
+    for node in script.tree.body:
+        if not (isinstance(node, ast.ImportFrom) and node.module and node.level in (0, 1)):
+            continue
+        if not any(a.name == name and a.asname is None for a in node.names):
+            continue
+        rel = node.module.replace(".", "/")
+        for found in (folder / f"{rel}.py", folder / rel / "__init__.py"):
+            if not found.is_file():
+                continue
+            try:
+                if found.stat().st_size > _MAX_BYTES:
+                    return None
+                from preflight.local_trees import parse_file
+
+                return found, parse_file(found)
+            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                return None
+    return None
+
+
+def _table(tree: ast.Module, name: str) -> Optional[dict[str, str]]:
+    """``NAME = {'key': func, ...}``, bound once at the top of the module."""
+    bound = [n for n in tree.body if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                                          for t in n.targets)]
+    if len(bound) != 1 or not isinstance(bound[0].value, ast.Dict):
+        return None
+    out: dict[str, str] = {}
+    for k, v in zip(bound[0].value.keys, bound[0].value.values):
+        if not (isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Name)):
+            return None
+        out[k.value] = v.id
+    return out
+
+
+def _constructor(tree: ast.Module, name: str) -> Optional[tuple[str, dict[str, Any], ast.FunctionDef]]:
+    """``def f(**kwargs): return Cls(a=1, ..., **kwargs)``: (Cls, its literal keywords, the def)."""
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+    if len(defs) != 1:
+        return None
+    fn = defs[0]
+    a = fn.args
+    if a.args or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg is None:
+        return None
+    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
+        return None
+    call = body[0].value
+    if not isinstance(call.func, ast.Name) or call.args:
+        return None
+    literals: dict[str, Any] = {}
+    spread = False
+    for kw in call.keywords:
+        if kw.arg is None:
+            if not (isinstance(kw.value, ast.Name) and kw.value.id == a.kwarg.arg) or spread:
+                return None
+            spread = True
+            continue
+        try:
+            literals[kw.arg] = ast.literal_eval(kw.value)
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            return None
+    if not spread:
+        return None
+    return call.func.id, literals, fn
+
+
+@register_adapter
+class ModelRegistryAdapter(Adapter):
+    name = "model_registry"
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        return any(s.tree is not None and "](" in s.source.text for s in project.scripts)
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            if script.tree is not None and "](" in script.source.text:
+                self._script(project, plan, script)
+
+    def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        from preflight.adapters.module_params_nested import UNKNOWN, count_module
+
+        idx = project.index(script)
+        found = []
+        for site in idx.calls:
+            func = site.call.func
+            if not (isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name)) or site.call.args \
+                    or any(k.arg is None for k in site.call.keywords) or idx.runs(site) is False:
+                continue
+            module = _module_of(script, func.value.id)
+            if module is None:
+                continue
+            path, tree = module
+            table = _table(tree, func.value.id)
+            key = idx.resolve(func.slice)
+            if table is None or key is None or not isinstance(key.value, str) or key.value not in table:
+                continue
+            made = _constructor(tree, table[key.value])
+            if made is None:
+                continue
+            cls, literals, fn = made
+            kwargs: dict[str, Any] = dict(literals)
+            for kw in site.call.keywords:
+                if kw.arg in kwargs:
+                    break  # Python refuses a keyword given twice
+                got = idx.resolve(kw.value)
+                kwargs[str(kw.arg)] = got.value if got is not None else UNKNOWN
+            else:
+                counted = count_module(tree, cls, [], kwargs)
+                if counted is not None:
+                    found.append((site, key, path, cls, fn, counted))
+        if len({f[5][0] for f in found}) != 1:
+            return  # none, or calls that disagree
+        site, key, path, cls, fn, (total, layers) = found[0]
+        where = f"{path.name}:{fn.lineno}"
+        detail = (f"{ast.unparse(site.call.func)}: {key.value!r} is {fn.name}() ({where}), {cls}(...) with "
+                  f"{total:,} parameters of {len(layers)} layers counted from their sizes")
+        src = project.source(script, site.call, "code", detail=detail)
+        self.add_checked(plan, "model.class_name", cls, src, "medium")
+        self.add_checked(plan, "model.num_parameters", total, src, "medium")
