@@ -341,6 +341,11 @@ class _Frame:
             return _Tensor()
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_LAYERS:
             return self.timm_layer(self.ctx.timm[name], node)
+        if name == "len" and len(node.args) == 1 and not node.keywords:
+            seq = self.ev(node.args[0])
+            if not isinstance(seq, (list, tuple, str, dict)):
+                raise _Unknown("len")
+            return len(seq)
         if name in ("int", "max", "min", "abs", "round", "float", "bool", "sum"):
             args = self.items(list(node.args))
             if node.keywords or not args:
@@ -629,6 +634,26 @@ class _Frame:
                     self.attrs[key] = added
                 return
             raise _Unknown(f"self.{func.attr}")
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and isinstance(self.env.get(func.value.id), (list, tuple)) \
+                and func.attr in ("append", "extend", "reverse") \
+                and not value.keywords and len(value.args) == (0 if func.attr == "reverse" else 1):
+            # a local list the layers are collected in (AntixK/PyTorch-VAE ``models/vanilla_vae.py:20-35``:
+            # ``modules.append(nn.Sequential(...))`` then ``self.encoder = nn.Sequential(*modules)``):
+            # counted when the list reaches ``self``, as a list comprehension is (lists are held as
+            # tuples here: the name is bound to the new value)
+            held = tuple(self.env[func.value.id])
+            if func.attr == "reverse":
+                self.env[func.value.id] = held[::-1]
+                return
+            added = self.ev(value.args[0])
+            if func.attr == "extend":
+                if not isinstance(added, (list, tuple)):
+                    raise _Unknown("extend")
+                self.env[func.value.id] = held + tuple(added)
+            else:
+                self.env[func.value.id] = (*held, added)
+            return
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
                 or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
             return

@@ -413,3 +413,57 @@ def test_an_init_method_that_builds_a_layer_stays_unknown(cli, tmp_path: Path) -
     net(tmp_path, init="self.extra = nn.Linear(4, 4)")
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+
+
+# --- layers collected in a local list -------------------------------------------------------------
+# AntixK/PyTorch-VAE @ a6896b944c918dd7030e7d795a8c13e5c6345ec7 models/vanilla_vae.py:20-58:
+# ``modules = []``, ``modules.append(nn.Sequential(nn.Conv2d(...), nn.BatchNorm2d(h_dim), ...))`` in a
+# loop over ``hidden_dims``, ``self.encoder = nn.Sequential(*modules)``, ``hidden_dims.reverse()``,
+# ``range(len(hidden_dims) - 1)``.
+TINY_VAE = """\
+    import torch
+    import torch.nn as nn
+
+
+    class TinyVAE(nn.Module):
+        def __init__(self, in_channels, latent_dim, hidden_dims=None):
+            super().__init__()
+            modules = []
+            if hidden_dims is None:
+                hidden_dims = [8, 16]
+            for h_dim in hidden_dims:
+                modules.append(nn.Sequential(nn.Conv2d(in_channels, out_channels=h_dim, kernel_size=3, stride=2,
+                                                       padding=1), nn.BatchNorm2d(h_dim), nn.LeakyReLU()))
+                in_channels = h_dim
+            self.encoder = nn.Sequential(*modules)
+            self.fc_mu = nn.Linear(hidden_dims[-1] * 4, latent_dim)
+            modules = []
+            hidden_dims.reverse()
+            for i in range(len(hidden_dims) - 1):
+                modules.append({decoder})
+            self.decoder = nn.Sequential(*modules)
+
+
+    model = TinyVAE(in_channels=3, latent_dim=8).cuda()
+    optim = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for batch in range(10):
+        loss = model(batch).mean()
+        optim.zero_grad()
+        loss.backward()
+        optim.step()
+    """
+
+
+def test_layers_collected_in_a_local_list_are_counted(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"vae.py": TINY_VAE.format(
+        decoder="nn.ConvTranspose2d(hidden_dims[i], hidden_dims[i + 1], kernel_size=3, stride=2)")})
+    plan = plan_of(cli, "vae.py", cwd=tmp_path)
+    # by hand: conv 3->8 (3x3, bias) + BN 8, conv 8->16 + BN 16, fc 64->8, deconv 16->8 (reversed dims)
+    expected = (3 * 8 * 9 + 8) + 2 * 8 + (8 * 16 * 9 + 16) + 2 * 16 + (64 * 8 + 8) + (16 * 8 * 9 + 8)
+    assert winner(plan, "model.num_parameters") == expected
+
+
+def test_a_list_item_not_known_leaves_the_count_unknown(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"vae.py": TINY_VAE.format(decoder="make_block(hidden_dims[i])")})
+    plan = plan_of(cli, "vae.py", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") is None
