@@ -32,14 +32,16 @@ _MAX_BYTES = 500_000
 
 
 def _module_of(script: Any, name: str) -> Optional[tuple[Path, ast.Module]]:
-    """The module beside the script that ``from M import name`` names, parsed."""
+    """The module beside the script that ``from M import name`` names (or ``from M import *`` of a
+    module that binds it), parsed."""
     if script.tree is None or script.source.path is None:
         return None
     folder = Path(str(script.source.path)).parent
     for node in script.tree.body:
         if not (isinstance(node, ast.ImportFrom) and node.module and node.level in (0, 1)):
             continue
-        if not any(a.name == name and a.asname is None for a in node.names):
+        star = any(a.name == "*" for a in node.names)
+        if not star and not any(a.name == name and a.asname is None for a in node.names):
             continue
         rel = node.module.replace(".", "/")
         for found in (folder / f"{rel}.py", folder / rel / "__init__.py"):
@@ -47,12 +49,14 @@ def _module_of(script: Any, name: str) -> Optional[tuple[Path, ast.Module]]:
                 continue
             try:
                 if found.stat().st_size > _MAX_BYTES:
-                    return None
+                    continue
                 from preflight.local_trees import parse_file
 
-                return found, parse_file(found)
+                tree = parse_file(found)
             except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-                return None
+                continue
+            if not star or _table(tree, name) is not None:  # ``from models import *``: the one that binds it
+                return found, tree
     return None
 
 
@@ -102,6 +106,73 @@ def _constructor(tree: ast.Module, name: str) -> Optional[tuple[str, dict[str, A
     return call.func.id, literals, fn
 
 
+_LOADS = ("yaml.safe_load", "yaml.load", "yaml.full_load", "json.load", "OmegaConf.load")
+
+
+def _loaded_config(idx: Any, project: Project, expr: ast.AST) -> Any:
+    """``config['model_params']['name']`` where ``config`` is bound once to ``yaml.safe_load(...)`` (or
+    json/OmegaConf): the value at that key path in the one config given to the audit that has it
+    (AntixK/PyTorch-VAE ``run.py:25-27,38``, ``-c configs/vae.yaml``); None otherwise."""
+    from preflight.analysis.syntax import config_at, dotted_name, unpacked_key_path
+
+    path = unpacked_key_path(expr)
+    root = expr
+    while isinstance(root, (ast.Subscript, ast.Attribute)):
+        root = root.value
+    if not path or not isinstance(root, ast.Name):
+        return None
+    bound = idx.assigns.get(root.id, [])
+    if len(bound) != 1 or not isinstance(bound[0], ast.Call) or (dotted_name(bound[0].func) or "") not in _LOADS:
+        return None
+    found = []
+    for _, cfg in project.configs:
+        holder = config_at(cfg.data, path[:-1]) if len(path) > 1 else cfg.data
+        if isinstance(holder, dict) and path[-1] in holder:
+            found.append(holder[path[-1]])
+    return found[0] if len(found) == 1 else None
+
+
+def _class_module(path: Path, tree: ast.Module, name: str) -> Optional[tuple[Path, ast.Module]]:
+    """The module of the package that defines class ``name`` (itself, or one it imports it from
+    relatively: ``from .vanilla_vae import *``), its tree extended with the classes of the local
+    modules that one imports relatively (a base class in ``.base``), for counting."""
+    def parse(p: Path) -> Optional[ast.Module]:
+        try:
+            if not p.is_file() or p.stat().st_size > _MAX_BYTES:
+                return None
+            from preflight.local_trees import parse_file
+
+            return parse_file(p)
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+
+    def relative(p: Path, t: ast.Module) -> list[tuple[Path, ast.ImportFrom]]:
+        return [(p.parent / (n.module.replace(".", "/") + ".py"), n) for n in t.body
+                if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module]
+
+    home: Optional[tuple[Path, ast.Module]] = None
+    if any(isinstance(n, ast.ClassDef) and n.name == name for n in tree.body):
+        home = (path, tree)
+    else:
+        for sub, node in relative(path, tree):
+            if not any(a.name in ("*", name) and a.asname is None for a in node.names):
+                continue
+            sub_tree = parse(sub)
+            if sub_tree is not None and any(isinstance(n, ast.ClassDef) and n.name == name for n in sub_tree.body):
+                home = (sub, sub_tree)
+                break
+    if home is None:
+        return None
+    extra: list[ast.stmt] = []
+    # base classes: in the modules the class's module or the package importing it import relatively
+    # (PyTorch-VAE ``models/base.py`` ``BaseVAE``, re-exported by ``models/__init__.py``)
+    for sub, _node in [*relative(path, tree), *relative(*home)]:
+        sub_tree = parse(sub)
+        if sub_tree is not None:
+            extra.extend(n for n in sub_tree.body if isinstance(n, ast.ClassDef))
+    return home[0], ast.Module(body=[*extra, *home[1].body], type_ignores=[])
+
+
 @register_adapter
 class ModelRegistryAdapter(Adapter):
     name = "model_registry"
@@ -123,36 +194,52 @@ class ModelRegistryAdapter(Adapter):
         for site in idx.calls:
             func = site.call.func
             if not (isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name)) or site.call.args \
-                    or any(k.arg is None for k in site.call.keywords) or idx.runs(site) is False:
+                    or idx.runs(site) is False:
                 continue
             module = _module_of(script, func.value.id)
             if module is None:
                 continue
             path, tree = module
             table = _table(tree, func.value.id)
-            key = idx.resolve(func.slice)
-            if table is None or key is None or not isinstance(key.value, str) or key.value not in table:
+            got = idx.resolve(func.slice)
+            key = got.value if got is not None else _loaded_config(idx, project, func.slice)
+            if table is None or not isinstance(key, str) or key not in table:
                 continue
-            made = _constructor(tree, table[key.value])
-            if made is None:
-                continue
-            cls, literals, fn = made
-            kwargs: dict[str, Any] = dict(literals)
-            for kw in site.call.keywords:
-                if kw.arg in kwargs:
-                    break  # Python refuses a keyword given twice
-                got = idx.resolve(kw.value)
-                kwargs[str(kw.arg)] = got.value if got is not None else UNKNOWN
+            made = _constructor(tree, table[key])
+            if made is not None:
+                cls, literals, fn = made
+                where = f"{table[key]}() ({path.name}:{fn.lineno}), {cls}(...)"
+                count_tree = tree
             else:
-                counted = count_module(tree, cls, [], kwargs)
+                home = _class_module(path, tree, table[key])
+                if home is None:
+                    continue
+                cls, literals, count_tree = table[key], {}, home[1]
+                where = f"the class {cls} ({home[0].name})"
+            kwargs: dict[str, Any] = dict(literals)
+            ok = True
+            for kw in site.call.keywords:
+                if kw.arg is None:
+                    spread = _loaded_config(idx, project, kw.value)
+                    if not isinstance(spread, dict) or any(not isinstance(k, str) or k in kwargs for k in spread):
+                        ok = False
+                        break
+                    kwargs.update(spread)
+                    continue
+                if kw.arg in kwargs:
+                    ok = False
+                    break  # Python refuses a keyword given twice
+                value = idx.resolve(kw.value)
+                kwargs[str(kw.arg)] = value.value if value is not None else UNKNOWN
+            if ok:
+                counted = count_module(count_tree, cls, [], kwargs)
                 if counted is not None:
-                    found.append((site, key, path, cls, fn, counted))
-        if len({f[5][0] for f in found}) != 1:
+                    found.append((site, key, where, cls, counted))
+        if len({f[4][0] for f in found}) != 1:
             return  # none, or calls that disagree
-        site, key, path, cls, fn, (total, layers) = found[0]
-        where = f"{path.name}:{fn.lineno}"
-        detail = (f"{ast.unparse(site.call.func)}: {key.value!r} is {fn.name}() ({where}), {cls}(...) with "
-                  f"{total:,} parameters of {len(layers)} layers counted from their sizes")
+        site, key, where, cls, (total, layers) = found[0]
+        detail = (f"{ast.unparse(site.call.func)}: {key!r} is {where} with {total:,} parameters of "
+                  f"{len(layers)} layers counted from their sizes")
         src = project.source(script, site.call, "code", detail=detail)
         self.add_checked(plan, "model.class_name", cls, src, "medium")
         self.add_checked(plan, "model.num_parameters", total, src, "medium")

@@ -467,3 +467,69 @@ def test_a_list_item_not_known_leaves_the_count_unknown(cli, tmp_path: Path) -> 
     write(tmp_path, {"vae.py": TINY_VAE.format(decoder="make_block(hidden_dims[i])")})
     plan = plan_of(cli, "vae.py", cwd=tmp_path)
     assert winner(plan, "model.num_parameters") is None
+
+
+# --- a registry of classes keyed by a loaded YAML config ----------------------------------------
+# AntixK/PyTorch-VAE @ a6896b944c918dd7030e7d795a8c13e5c6345ec7 run.py:25-27,38: ``config =
+# yaml.safe_load(file)`` of ``-c configs/vae.yaml``, ``model = vae_models[config['model_params']['name']](
+# **config['model_params'])``; models/__init__.py:1-2,32-50 re-exports ``.base``/``.vanilla_vae`` and binds
+# ``vae_models = {..., 'VanillaVAE': VanillaVAE}``; the class derives from ``BaseVAE`` (models/base.py:4),
+# imported ``from models import BaseVAE``.
+VAE_RUN = """\
+    import argparse
+
+    import yaml
+    from models import *
+    from pytorch_lightning import Trainer
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--config', '-c', dest="filename", default='configs/vae.yaml')
+    args = parser.parse_args()
+    with open(args.filename, 'r') as file:
+        try:
+            config = {load}(file)
+        except yaml.YAMLError as exc:
+            print(exc)
+
+    model = vae_models[config['model_params']['name']](**config['model_params'])
+    runner = Trainer(**config['trainer_params'])
+    runner.fit(model)
+    """
+VAE_PACKAGE = {
+    "models/__init__.py": "from .base import *\nfrom .tiny_vae import *\n\nvae_models = {'TinyVAE': TinyVAE}\n",
+    "models/base.py": "from torch import nn\n\n\nclass BaseVAE(nn.Module):\n    def __init__(self) -> None:\n"
+                      "        super(BaseVAE, self).__init__()\n",
+}
+
+
+def vae_project(tmp_path: Path, load: str = "yaml.safe_load", name: str = "TinyVAE") -> None:
+    cls = textwrap.dedent(TINY_VAE.format(decoder="nn.ConvTranspose2d(hidden_dims[i], hidden_dims[i + 1], "
+                                                  "kernel_size=3, stride=2)")).split("\n\n\nmodel = ")[0]
+    cls = cls.replace("class TinyVAE(nn.Module):", "class TinyVAE(BaseVAE):").replace(
+        "    def __init__(self, in_channels, latent_dim, hidden_dims=None):",
+        "    def __init__(self, in_channels, latent_dim, hidden_dims=None, **kwargs):")
+    write(tmp_path, {**VAE_PACKAGE, "run.py": VAE_RUN.format(load=load),
+                     "configs/vae.yaml": f"model_params:\n  name: '{name}'\n  in_channels: 3\n  latent_dim: 8\n"
+                                         "trainer_params:\n  max_epochs: 1\n"})
+    (tmp_path / "models/tiny_vae.py").write_text("from models import BaseVAE\n" + cls + "\n")
+
+
+def test_a_registry_class_built_from_a_yaml_section_is_counted(cli, tmp_path: Path) -> None:
+    vae_project(tmp_path)
+    plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
+    expected = (3 * 8 * 9 + 8) + 2 * 8 + (8 * 16 * 9 + 16) + 2 * 16 + (64 * 8 + 8) + (16 * 8 * 9 + 8)
+    assert winner(plan, "model.num_parameters") == expected
+    got = [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+    assert "'TinyVAE' is the class TinyVAE (tiny_vae.py)" in got[0]["source"]["detail"]
+
+
+def test_a_name_not_in_the_registry_stays_unknown(cli, tmp_path: Path) -> None:
+    vae_project(tmp_path, name="OtherVAE")
+    plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+
+
+def test_a_config_not_loaded_from_the_file_stays_unknown(cli, tmp_path: Path) -> None:
+    vae_project(tmp_path, load="make_config")
+    plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
