@@ -103,10 +103,10 @@ class ModelConfigFileAdapter(Adapter):
             found = self._file(project, script, got.value.strip())
             if found is None:
                 continue
+            from preflight.sources import read_text_limited
+
             try:
-                if found.stat().st_size > _MAX_BYTES:
-                    continue
-                config = json.loads(found.read_text(encoding="utf-8"))
+                config = json.loads(read_text_limited(found, _MAX_BYTES))
             except (OSError, ValueError, UnicodeDecodeError):
                 continue
             from preflight.estimate.arch import ArchitectureError, from_hf_config

@@ -176,6 +176,18 @@ class _ScriptPass:
                 return 4 if keyword.arg == "load_in_4bit" else 8
         return 0
 
+    def project_class(self, site: CallSite) -> bool:
+        """The class is imported from a module of the project (a file or package of that name beside
+        the script or at the project's root), not from transformers."""
+        qualified = site.qualified or ""
+        root = qualified.split(".")[0]
+        if not root or root in ("transformers", "peft", "trl", "torch") or qualified == site.name:
+            return False
+        bases = [Path(str(self.project.root))]
+        if self.script.source.path is not None:
+            bases.append(Path(str(self.script.source.path)).parent)
+        return any((b / root).is_dir() or (b / f"{root}.py").is_file() for b in bases)
+
     def model_defaults(self, site: CallSite, cls: str) -> None:
         conf = "medium" if self.conf(site) == "high" else "low"
         where = f"{self.script.source.display}:{site.line}"
@@ -199,6 +211,14 @@ class _ScriptPass:
                 self.note(f"{where}: torch_dtype= is deprecated since transformers 4.57 ({self.version_text()}); "
                           "use dtype=")
         if site.kwarg("attn_implementation") is None and site.kwarg("use_flash_attention_2") is None:
+            if self.project_class(site):
+                # a model class of the project's own modeling file, named like the library's
+                # (princeton-nlp/ProLong training/train_language_model.py:16 ``from
+                # training.modeling_flash_llama import LlamaForCausalLM``, whose attention calls
+                # flash-attn itself): from_pretrained is the library's, the attention is not
+                self.note(f"{where}: {cls} is the project's own ({site.qualified}): its attention is its code's, "
+                          "not the transformers default")
+                return
             if self.transformers is not None and not self.transformers.at_least(4, 36):
                 self.add("model.attn_implementation", "eager",
                          self.src(site.call, f"{self.version_text()}: no attn_implementation before 4.36, eager "

@@ -533,3 +533,32 @@ def test_a_config_not_loaded_from_the_file_stays_unknown(cli, tmp_path: Path) ->
     vae_project(tmp_path, load="make_config")
     plan = plan_of(cli, "run.py", "--", "-c", "configs/vae.yaml", cwd=tmp_path)
     assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+
+
+# --- a model class of the project's own modeling file, named like the library's ------------------
+# princeton-nlp/ProLong @ 907dcf4b833a3510e39ce8355e45db4175648a49 training/train_language_model.py:16,161:
+# ``from training.modeling_flash_llama import LlamaForCausalLM`` (a project copy whose attention calls
+# flash-attn itself, training/modeling_flash_llama.py:41,325), then ``LlamaForCausalLM.from_pretrained(...)``.
+OWN_CLASS = """\
+    from transformers import Trainer, TrainingArguments
+    from {module} import LlamaForCausalLM
+
+    model = LlamaForCausalLM.from_pretrained("org/llama-tiny")
+    Trainer(model=model, args=TrainingArguments(output_dir="out")).train()
+    """
+
+
+def test_the_library_attention_default_is_not_claimed_for_a_project_class(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"training/__init__.py": "", "training/modeling_flash_llama.py": "class LlamaForCausalLM:\n    pass\n",
+                     "training/train.py": OWN_CLASS.format(module="training.modeling_flash_llama"),
+                     "requirements.txt": "transformers==4.44.2\n"})
+    plan = plan_of(cli, "training/train.py", cwd=tmp_path)
+    assert facts(plan, "model.attn_implementation") == []
+    assert any("is the project's own" in n for n in plan["notes"])
+
+
+def test_the_library_attention_default_stays_for_the_library_class(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"training/train.py": OWN_CLASS.format(module="transformers"),
+                     "requirements.txt": "transformers==4.44.2\n"})
+    plan = plan_of(cli, "training/train.py", cwd=tmp_path)
+    assert [f["value"] for f in facts(plan, "model.attn_implementation")] == ["sdpa"]
