@@ -562,3 +562,76 @@ def test_the_library_attention_default_stays_for_the_library_class(cli, tmp_path
                      "requirements.txt": "transformers==4.44.2\n"})
     plan = plan_of(cli, "training/train.py", cwd=tmp_path)
     assert [f["value"] for f in facts(plan, "model.attn_implementation")] == ["sdpa"]
+
+
+# --- the registry called inside a project helper over an OmegaConf config ------------------------
+# Vchitect/Latte @ b27c24a17487 train.py:47,86-90,285: ``main(OmegaConf.load(args.config))``, in main
+# ``args.latent_size = args.image_size // 8`` then ``model = get_models(args)``; models/__init__.py:5,31-50
+# ``from .latte import Latte_models`` and ``elif 'Latte' in args.model: return Latte_models[args.model](
+# input_size=args.latent_size, ...)``; configs/ffs/ffs_train.yaml:12 ``model: Latte-XL/2``.
+HELPER_INIT = """\
+    from .net import Net_models
+
+
+    def get_models(args):
+        if 'NetIMG' in args.model:
+            raise NotImplementedError(args.model)
+        elif {test}:
+            return Net_models[args.model](input_size=args.latent_size, num_classes=args.num_classes)
+        else:
+            raise '{{}} Model Not Supported!'.format(args.model)
+    """
+HELPER_TRAIN = """\
+    import argparse
+
+    import torch
+    from omegaconf import OmegaConf
+    from models import get_models
+
+
+    def main(args):
+        sample_size = args.image_size // 8
+        args.latent_size = sample_size
+        model = get_models(args)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        for x in range(10):
+            loss = model(x).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", type=str, default="./configs/train.yaml")
+        args = parser.parse_args()
+        main({load}(args.config))
+    """
+
+
+def helper_project(tmp_path: Path, test: str = "'Net' in args.model", load: str = "OmegaConf.load") -> None:
+    write(tmp_path, {"models/net.py": NET_MODELS.format(attn="", init="", depth4="2"),
+                     "models/__init__.py": HELPER_INIT.format(test=test),
+                     "train.py": HELPER_TRAIN.format(load=load),
+                     "configs/ffs/ffs_train.yaml": "model: Net-S/4\nimage_size: 256\nnum_classes: 100\n"})
+
+
+def test_a_registry_inside_a_helper_over_an_omegaconf_config_is_counted(cli, tmp_path: Path) -> None:
+    helper_project(tmp_path)
+    plan = plan_of(cli, "train.py", "--", "--config", "./configs/ffs/ffs_train.yaml", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == net_count(patch=4, classes=100)
+    assert winner(plan, "model.ref") == "Net-S/4"
+    got = [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+    assert got[0]["source"]["line"] == 11 and "get_models() (__init__.py:4)" in got[0]["source"]["detail"]
+
+
+def test_a_helper_test_not_decided_stays_unknown(cli, tmp_path: Path) -> None:
+    helper_project(tmp_path, test="args.model.startswith('Net')")
+    plan = plan_of(cli, "train.py", "--", "--config", "./configs/ffs/ffs_train.yaml", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
+
+
+def test_a_config_not_loaded_by_omegaconf_stays_unknown(cli, tmp_path: Path) -> None:
+    helper_project(tmp_path, load="load_my_config")
+    plan = plan_of(cli, "train.py", "--", "--config", "./configs/ffs/ffs_train.yaml", cwd=tmp_path)
+    assert not [f for f in facts(plan, "model.num_parameters") if f["adapter"] == "model_registry"]
