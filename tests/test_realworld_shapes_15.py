@@ -548,6 +548,43 @@ OWN_CLASS = """\
     """
 
 
+FLASH_MODELING = """\
+    import torch
+    from flash_attn import flash_attn_kvpacked_func, flash_attn_varlen_kvpacked_func
+
+
+    class LlamaAttention(torch.nn.Module):
+        def forward(self, q, kv, unpadded_lengths=None):
+            attention_func = flash_attn_varlen_kvpacked_func if unpadded_lengths is not None else flash_attn_kvpacked_func
+            return attention_func(q, kv, dropout_p=0.0, softmax_scale=1.0)
+            {fallback}
+
+
+    class LlamaForCausalLM(torch.nn.Module):
+        pass
+    """
+
+
+def test_a_project_class_that_calls_flash_attn_is_flash_attention_2(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"training/__init__.py": "", "training/modeling_flash_llama.py": FLASH_MODELING.format(fallback=""),
+                     "training/train.py": OWN_CLASS.format(module="training.modeling_flash_llama"),
+                     "requirements.txt": "transformers==4.44.2\n"})
+    plan = plan_of(cli, "training/train.py", cwd=tmp_path)
+    got = facts(plan, "model.attn_implementation")
+    assert [(f["value"], f["confidence"]) for f in got] == [("flash_attention_2", "medium")]
+    assert "training/modeling_flash_llama.py" in got[0]["source"]["detail"]
+
+
+def test_a_project_class_with_a_softmax_path_stays_unknown(cli, tmp_path: Path) -> None:
+    fallback = "return torch.softmax(q @ kv.transpose(-1, -2), dim=-1) @ kv"
+    write(tmp_path, {"training/__init__.py": "",
+                     "training/modeling_flash_llama.py": FLASH_MODELING.format(fallback=fallback),
+                     "training/train.py": OWN_CLASS.format(module="training.modeling_flash_llama"),
+                     "requirements.txt": "transformers==4.44.2\n"})
+    plan = plan_of(cli, "training/train.py", cwd=tmp_path)
+    assert facts(plan, "model.attn_implementation") == []
+
+
 def test_the_library_attention_default_is_not_claimed_for_a_project_class(cli, tmp_path: Path) -> None:
     write(tmp_path, {"training/__init__.py": "", "training/modeling_flash_llama.py": "class LlamaForCausalLM:\n    pass\n",
                      "training/train.py": OWN_CLASS.format(module="training.modeling_flash_llama"),
