@@ -490,6 +490,11 @@ class _Pass:
                                                           f"default {default} ({opt.where if opt else ''}), taken "
                                                           "as a download of it"), "low")
                 elif name not in ("model_path", "model_dir") and _ARCH_NAME.match(value.strip()) \
+                        and not self._exists(value.strip()) and self._mapped(name):
+                    self.adapter.note(self.plan, f"--{name} {value} is handed to a project function that maps names "
+                                                 "to strings: the model is what it returns where that is loaded")
+                    return self._arch()
+                elif name not in ("model_path", "model_dir") and _ARCH_NAME.match(value.strip()) \
                         and not self._exists(value.strip()):
                     # ``--model ViT-B-32`` (open_clip), ``--model efficientnet_b2`` (timm),
                     # ``--model vit_base_patch16`` (MAE models_vit): a bare name, no folder of
@@ -505,6 +510,25 @@ class _Pass:
                 self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
                                              "without its config.json")
         self._arch()
+
+    def _mapped(self, name: str) -> bool:
+        """The option is handed to a project function that maps names to strings
+        (``parse_model_name(args.base_model, ...)``, AI4Finance-Foundation/FinGPT
+        ``fingpt/FinGPT_Forecaster/train_lora.py:84``): the value loaded is what it returns (read
+        where the result is used), not the name itself."""
+        from preflight.script_mapping import _local_function, _table_function
+
+        if self.script.tree is None:
+            return False
+        idx = self.project.index(self.script)
+        for node in ast.walk(self.script.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and any(isinstance(a, ast.Attribute) and a.attr == name
+                            for a in [*node.args, *(k.value for k in node.keywords)]):
+                found = _local_function(idx, node.func.id)
+                if found is not None and _table_function(found[0]):
+                    return True
+        return False
 
     def _exists(self, value: str) -> bool:
         """A folder or file of that name beside the job (a local checkpoint)."""

@@ -73,6 +73,21 @@ class Declared:
     dotted: dict = field(default_factory=dict)  # "micro_batch_size" -> "train.micro_batch_size" (None: ambiguous)
     maybe_parsers: list = field(default_factory=list)  # (name, tuple) calls: a parser if the class is one
     positionals: list = field(default_factory=list)  # typer.Argument parameters, in order
+    no_abbrev: bool = False  # a parser built with ``allow_abbrev=False`` somewhere in the modules read
+
+    def abbreviation(self, name: str) -> Optional[str]:
+        """The declared option that argparse takes ``--name`` for when ``name`` is not declared itself:
+        argparse (and ``HfArgumentParser``/``TrlParser``, its subclasses) accepts any unambiguous prefix
+        of a long option (``allow_abbrev=True``, the default): princeton-nlp/ProLong ``train_sft.sh:102``
+        ``--model_name`` sets the ``model_name_or_path`` field (``training/train_language_model.py:34``).
+        Only when every parser read is argparse-based (click, typer, fire and the others do not
+        abbreviate), none is built with ``allow_abbrev=False``, and exactly one declared option starts
+        with the name; else None."""
+        if self.no_abbrev or not self.parsers or len(name) < 2 \
+                or not set(self.parsers) <= {"argparse", "HfArgumentParser", "TrlParser"}:
+            return None
+        found = [o for o in self.options if o.startswith(name)]
+        return found[0] if len(found) == 1 else None
 
     def add(self, opt: Option) -> None:
         self.options.setdefault(opt.name, opt)
@@ -385,6 +400,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
     decl = Declared()
     display = str(script.source.display)
     imports = _collect(script.tree, display, decl, script.source.text)
+    decl.no_abbrev = "allow_abbrev" in script.source.text
     path = Path(str(script.source.path))
     bases: list[Path] = []
     d = path.resolve().parent
@@ -422,6 +438,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
             continue
         decl.texts.append(text)
+        decl.no_abbrev = decl.no_abbrev or "allow_abbrev" in text
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
         queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl, text))
@@ -510,6 +527,8 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
         negated = False
         if name not in decl.options and name.startswith("no_") and name[3:] in decl.options:
             name, negated = name[3:], True
+        if name not in decl.options and name not in decl.dotted and tok.startswith("--"):
+            name = decl.abbreviation(name) or name
         opt = decl.options.get(name)
         if opt is None:
             continue

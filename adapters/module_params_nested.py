@@ -38,6 +38,20 @@ _NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "war
 _BUILDS_ATTR = {"append", "extend", "add_module", "register_parameter", "register_module", "insert"}
 
 
+# timm layers: (positional order, size-relevant defaults, arguments that change no size)
+_TIMM_LAYERS: dict[str, tuple[list[str], dict[str, Any], set[str]]] = {
+    "PatchEmbed": (["img_size", "patch_size", "in_chans", "embed_dim", "norm_layer", "flatten"],
+                   {"img_size": 224, "patch_size": 16, "in_chans": 3, "embed_dim": 768, "norm_layer": None,
+                    "bias": True}, {"flatten", "output_fmt", "strict_img_size", "dynamic_img_pad"}),
+    "Attention": (["dim", "num_heads", "qkv_bias"],
+                  {"dim": None, "num_heads": 8, "qkv_bias": False, "qk_norm": False, "scale_norm": False,
+                   "proj_bias": True}, {"num_heads", "attn_drop", "proj_drop", "norm_layer", "fused_attn"}),
+    "Mlp": (["in_features", "hidden_features", "out_features"],
+            {"in_features": None, "hidden_features": None, "out_features": None, "norm_layer": None, "bias": True,
+             "use_conv": False}, {"act_layer", "drop"}),
+}
+
+
 class _Tensor:
     """A plain tensor (a buffer, a mask): no parameters."""
 
@@ -45,10 +59,12 @@ class _Tensor:
 class _Mod:
     """A module value: its parameter count and the weight sizes of its layers by attribute path."""
 
-    def __init__(self, n: int, weights: Optional[dict[str, int]] = None, layers: Optional[list[str]] = None) -> None:
+    def __init__(self, n: int, weights: Optional[dict[str, int]] = None, layers: Optional[list[str]] = None,
+                 facts: Optional[dict[str, Any]] = None) -> None:
         self.n = n
         self.weights = weights or {}
         self.layers = layers or []
+        self.facts = facts or {}  # attributes a library layer exposes (timm PatchEmbed.num_patches)
 
 
 class _Ctx:
@@ -59,6 +75,9 @@ class _Ctx:
                                    for d in n.decorator_list)}
         self.consts: dict[str, Any] = {}
         self.steps = 0
+        # names imported from timm (``from timm.models.vision_transformer import PatchEmbed, Attention, Mlp``)
+        self.timm = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+                     and (n.module or "").split(".")[0] == "timm" and n.level == 0 for a in n.names}
         for node in tree.body:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 name = node.targets[0].id
@@ -144,6 +163,8 @@ class _Frame:
 
     def ev(self, node: ast.AST) -> Any:
         self.ctx.tick()
+        if isinstance(node, ast.Lambda):
+            return _UNK  # an activation factory (DiT ``approx_gelu = lambda: nn.GELU(...)``): unknown until used
         if isinstance(node, ast.Constant):
             if isinstance(node.value, (int, float, bool, str, type(None))):
                 return node.value
@@ -161,6 +182,10 @@ class _Frame:
                 if node.attr in self.attrs and not isinstance(self.attrs[node.attr], _Mod):
                     return self.known(self.attrs[node.attr])
                 raise _Unknown(f"self.{node.attr}")
+            if isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) \
+                    and node.value.value.id == "self" and isinstance(self.attrs.get(node.value.attr), _Mod) \
+                    and node.attr in self.attrs[node.value.attr].facts:
+                return self.attrs[node.value.attr].facts[node.attr]  # self.x_embedder.num_patches
             if node.attr == "weight":
                 tied = self.weight_of(node.value)
                 if tied is not None:
@@ -185,6 +210,10 @@ class _Frame:
                     raise _Unknown("arithmetic") from None
             if isinstance(a, _Tensor) or isinstance(b, _Tensor):
                 return _Tensor()
+            if isinstance(node.op, (ast.Add, ast.Sub, ast.Mult)) and (_number(a) or _number(b)) \
+                    and all(_number(v) or isinstance(v, bool) for v in (a, b)):
+                # a count plus a flag (DiT ``LabelEmbedder``: ``num_classes + use_cfg_embedding``): True is 1
+                return _BINOPS[type(node.op)](int(a) if isinstance(a, bool) else a, int(b) if isinstance(b, bool) else b)
             raise _Unknown("arithmetic")
         if isinstance(node, ast.UnaryOp):
             value = self.ev(node.operand)
@@ -310,6 +339,13 @@ class _Frame:
             return self.layer(last, node)
         if name.startswith("torch.") and last in _TENSOR_FACTORIES:
             return _Tensor()
+        if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_LAYERS:
+            return self.timm_layer(self.ctx.timm[name], node)
+        if name == "len" and len(node.args) == 1 and not node.keywords:
+            seq = self.ev(node.args[0])
+            if not isinstance(seq, (list, tuple, str, dict)):
+                raise _Unknown("len")
+            return len(seq)
         if name in ("int", "max", "min", "abs", "round", "float", "bool", "sum"):
             args = self.items(list(node.args))
             if node.keywords or not args:
@@ -396,7 +432,8 @@ class _Frame:
                 raise _Unknown(name)
             return _merge(list(named.values()), named)
         if name == "Parameter":
-            if len(node.args) != 1 or node.keywords:
+            # a frozen one (``requires_grad=False``, DiT's fixed sin-cos position table) is still in parameters()
+            if len(node.args) != 1 or any(k.arg != "requires_grad" for k in node.keywords):
                 raise _Unknown("Parameter")
             n = self.tensor_size(node.args[0])
             return _Mod(n, {"": n}, [f"Parameter@{node.lineno}={n}"])
@@ -404,6 +441,73 @@ class _Frame:
         n = _counted_layer(name, args, kwargs)
         weight = n - _bias_of(name, args, kwargs)
         return _Mod(n, {"": weight}, [f"{name}@{node.lineno}={n}"] if n else [])
+
+    def method(self, name: str) -> Optional[ast.FunctionDef]:
+        """The method ``name`` of the class whose ``__init__`` runs (or of its local bases)."""
+        todo = [str(self.env.get("__cls__", ""))]
+        seen: set = set()
+        while todo:
+            cls = self.ctx.classes.get(todo.pop())
+            if cls is None or cls.name in seen:
+                continue
+            seen.add(cls.name)
+            for item in cls.body:
+                if isinstance(item, ast.FunctionDef) and item.name == name:
+                    return item
+            todo.extend(b for b in (dotted_name(x) for x in cls.bases) if b in self.ctx.classes)
+        return None
+
+    def timm_layer(self, name: str, node: ast.Call) -> _Mod:
+        """timm's ``PatchEmbed``, ``Attention`` and ``Mlp`` (``timm/models/vision_transformer.py``,
+        ``timm/layers/{patch_embed,attention,mlp}.py``), the blocks project ViTs and DiTs build from:
+        their parameters from the arguments, the ones that change no size (activations, dropouts)
+        not evaluated; an option that adds layers (a norm, ``qk_norm``) or one not listed: unknown."""
+        order, defaults, ignored = _TIMM_LAYERS[name]
+        if len(node.args) > len(order) or any(isinstance(a, ast.Starred) for a in node.args):
+            raise _Unknown(name)
+        a: dict[str, Any] = dict(defaults)
+        for key, arg in zip(order, node.args):
+            a[key] = self.ev(arg)
+        for kw in node.keywords:
+            if kw.arg is None:
+                extra = self.ev(kw.value)
+                if not isinstance(extra, dict) or any(k not in defaults and k not in ignored for k in extra):
+                    raise _Unknown("**kwargs")
+                a.update({k: v for k, v in extra.items() if k not in ignored})
+            elif kw.arg in ignored:
+                continue
+            elif kw.arg in defaults:
+                a[kw.arg] = self.ev(kw.value)
+            else:
+                raise _Unknown(f"{name}({kw.arg}=...)")
+        if any(isinstance(v, (_Mod, _Tensor)) or v is _UNK for v in a.values()):
+            raise _Unknown(name)
+        if name == "PatchEmbed":
+            if a["norm_layer"] is not None:
+                raise _Unknown("PatchEmbed norm_layer")
+            img, patch = a["img_size"], a["patch_size"]
+            img = (img, img) if isinstance(img, int) else tuple(img)
+            patch = (patch, patch) if isinstance(patch, int) else tuple(patch)
+            dim = _prod(a["embed_dim"])
+            n = _prod(a["in_chans"]) * dim * patch[0] * patch[1] + (dim if a["bias"] else 0)
+            grid = (img[0] // patch[0]) * (img[1] // patch[1])
+            return _Mod(n, {"": n}, [f"timm.PatchEmbed@{node.lineno}={n}"], {"num_patches": grid})
+        if name == "Attention":
+            if a["qk_norm"] or a["scale_norm"]:
+                raise _Unknown("Attention norms")
+            dim = _prod(a["dim"])
+            n = dim * 3 * dim + (3 * dim if a["qkv_bias"] else 0) + dim * dim + (dim if a["proj_bias"] else 0)
+            return _Mod(n, {"": n}, [f"timm.Attention@{node.lineno}={n}"])
+        # Mlp
+        if a["norm_layer"] is not None or a["use_conv"]:
+            raise _Unknown("Mlp norm_layer")
+        d_in = _prod(a["in_features"])
+        hidden = _prod(a["hidden_features"]) if a["hidden_features"] else d_in
+        d_out = _prod(a["out_features"]) if a["out_features"] else d_in
+        bias = a["bias"]
+        b1, b2 = (bias, bias) if isinstance(bias, bool) else tuple(bias)
+        n = d_in * hidden + (hidden if b1 else 0) + hidden * d_out + (d_out if b2 else 0)
+        return _Mod(n, {"": n}, [f"timm.Mlp@{node.lineno}={n}"])
 
     def tensor_size(self, node: ast.AST) -> int:
         """The number of elements of ``torch.zeros(a, b)`` / ``torch.randn((a, b)) * 0.02`` ..."""
@@ -513,6 +617,13 @@ class _Frame:
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
             if func.attr in ("apply", "register_buffer"):
                 return
+            method = self.method(func.attr)
+            if method is not None and not value.keywords and not _sets_self(method) \
+                    and not _builds(method, self.ctx) \
+                    and not any(isinstance(n, ast.Call) and dotted_name(n.func) == "setattr" for n in ast.walk(method)):
+                # a method that only initialises weights (DiT ``self.initialize_weights()``): it sets no
+                # attribute of ``self`` and builds or registers nothing, so it changes no count
+                return
             if func.attr in ("register_parameter", "add_module", "register_module") and len(value.args) == 2:
                 added = self.ev(value.args[1])
                 if not isinstance(added, _Mod):
@@ -523,6 +634,26 @@ class _Frame:
                     self.attrs[key] = added
                 return
             raise _Unknown(f"self.{func.attr}")
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and isinstance(self.env.get(func.value.id), (list, tuple)) \
+                and func.attr in ("append", "extend", "reverse") \
+                and not value.keywords and len(value.args) == (0 if func.attr == "reverse" else 1):
+            # a local list the layers are collected in (AntixK/PyTorch-VAE ``models/vanilla_vae.py:20-35``:
+            # ``modules.append(nn.Sequential(...))`` then ``self.encoder = nn.Sequential(*modules)``):
+            # counted when the list reaches ``self``, as a list comprehension is (lists are held as
+            # tuples here: the name is bound to the new value)
+            held = tuple(self.env[func.value.id])
+            if func.attr == "reverse":
+                self.env[func.value.id] = held[::-1]
+                return
+            added = self.ev(value.args[0])
+            if func.attr == "extend":
+                if not isinstance(added, (list, tuple)):
+                    raise _Unknown("extend")
+                self.env[func.value.id] = held + tuple(added)
+            else:
+                self.env[func.value.id] = (*held, added)
+            return
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
                 or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
             return
@@ -753,6 +884,7 @@ def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], fra
         raise _Unknown("no __init__")
     env = _bind_init(ctx, init, args, kwargs)
     env["__bases__"] = tuple(b for b in (dotted_name(x) for x in cls.bases) if b is not None)
+    env["__cls__"] = name
     saved = frame.env
     frame.env = env
     try:

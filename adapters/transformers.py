@@ -25,6 +25,7 @@ and the plan says so.
 from __future__ import annotations
 
 import ast
+import os
 import re
 from pathlib import Path
 from typing import Any, Optional
@@ -176,6 +177,55 @@ class _ScriptPass:
                 return 4 if keyword.arg == "load_in_4bit" else 8
         return 0
 
+    def own_flash_attention(self, site: CallSite) -> Optional[tuple[str, str]]:
+        """(module file, function) when the project module the class comes from imports flash-attn at its
+        top level and calls its ``flash_attn_*`` functions, and computes no softmax attention or sdpa
+        anywhere (ProLong ``training/modeling_flash_llama.py:41,325``); else None."""
+        module = (site.qualified or "").rsplit(".", 2)[0]
+        if not module or "." not in (site.qualified or ""):
+            return None
+        rel = module.replace(".", "/")
+        bases = [Path(str(self.project.root))]
+        if self.script.source.path is not None:
+            bases.append(Path(str(self.script.source.path)).parent)
+        from preflight.local_trees import parse_file
+
+        for base in bases:
+            path = base / f"{rel}.py"
+            if not path.is_file() or not self.project.may_read(path):
+                continue
+            try:
+                if path.stat().st_size > 2_000_000:
+                    return None
+                tree = parse_file(path)
+            except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                return None
+            imported = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+                        and (n.module or "").split(".")[0] == "flash_attn" for a in n.names}
+            called = [n.func.id for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                      and n.func.id in imported and n.func.id.startswith("flash_attn_")]
+            named = [n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id in imported
+                     and n.id.startswith("flash_attn_")]
+            other = any(isinstance(n, ast.Call) and (dotted_name(n.func) or "").rsplit(".", 1)[-1]
+                        in ("softmax", "scaled_dot_product_attention", "Softmax") for n in ast.walk(tree))
+            if (called or named) and not other:
+                return os.path.relpath(path, self.project.root) if str(path).startswith(str(self.project.root)) \
+                    else str(path), (called or named)[0]
+            return None
+        return None
+
+    def project_class(self, site: CallSite) -> bool:
+        """The class is imported from a module of the project (a file or package of that name beside
+        the script or at the project's root), not from transformers."""
+        qualified = site.qualified or ""
+        root = qualified.split(".")[0]
+        if not root or root in ("transformers", "peft", "trl", "torch") or qualified == site.name:
+            return False
+        bases = [Path(str(self.project.root))]
+        if self.script.source.path is not None:
+            bases.append(Path(str(self.script.source.path)).parent)
+        return any((b / root).is_dir() or (b / f"{root}.py").is_file() for b in bases)
+
     def model_defaults(self, site: CallSite, cls: str) -> None:
         conf = "medium" if self.conf(site) == "high" else "low"
         where = f"{self.script.source.display}:{site.line}"
@@ -199,6 +249,20 @@ class _ScriptPass:
                 self.note(f"{where}: torch_dtype= is deprecated since transformers 4.57 ({self.version_text()}); "
                           "use dtype=")
         if site.kwarg("attn_implementation") is None and site.kwarg("use_flash_attention_2") is None:
+            if self.project_class(site):
+                # a model class of the project's own modeling file, named like the library's
+                # (princeton-nlp/ProLong training/train_language_model.py:16 ``from
+                # training.modeling_flash_llama import LlamaForCausalLM``, whose attention calls
+                # flash-attn itself): from_pretrained is the library's, the attention is not
+                flash = self.own_flash_attention(site)
+                if flash is not None:
+                    self.add("model.attn_implementation", "flash_attention_2",
+                             self.src(site.call, f"{cls} is the project's own ({flash[0]}): its attention calls "
+                                      f"{flash[1]}() of flash-attn, with no softmax or sdpa path"), conf)
+                    return
+                self.note(f"{where}: {cls} is the project's own ({site.qualified}): its attention is its code's, "
+                          "not the transformers default")
+                return
             if self.transformers is not None and not self.transformers.at_least(4, 36):
                 self.add("model.attn_implementation", "eager",
                          self.src(site.call, f"{self.version_text()}: no attn_implementation before 4.36, eager "

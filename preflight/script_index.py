@@ -460,6 +460,12 @@ class ScriptIndex:
             cli = left if left.kind == "cli" else right
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+            # ``parse_model_name(args.base_model)``: a project function of if/elif branches over
+            # its parameters that returns strings
+            from preflight.script_mapping import mapped_call
+
+            return mapped_call(self, expr, depth)
         return None
 
     def _json_key(self, expr: ast.Subscript, depth: int) -> Optional[Resolved]:
