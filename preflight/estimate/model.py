@@ -49,6 +49,7 @@ from preflight.estimate.terms import (
     value_view_keeps_qkv,
     zero3_ipg_buffer,
     zero3_live_params,
+    zero3_step_grads,
     zero12_ipg_buffers,
     zero12_offload_grad_buffer,
 )
@@ -640,8 +641,15 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         if inp.zero_stage < 3:
             ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
             ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
-        if not inp.offload_optimizer:
+        if not inp.offload_optimizer and inp.zero_stage < 3:
             ph.add("optimizer", "zero_buckets", trainable * 4.0 / n, pb)  # fp32 grad partition
+    if inp.zero_stage >= 3 and trainable:
+        # the step's fp32 gradient of one sub-group and, while it is made, the flat 16-bit
+        # copy it is cast from, at any world size (terms.zero3_step_grads; DeepSpeed's own
+        # optimizers step in place: no optimizer temporaries under ZeRO)
+        fp32_grad, flat = zero3_step_grads(inp, trainable, n if sharded else 1, grad_bytes,
+                                           min(prm.largest, trainable))
+        ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
     if inp.world_size > 1 and not inp.zero_stage and not inp.fsdp and trainable:
         if not inp.ddp_bucket_view:
             ph.every(train_phases, "ddp_buckets", grads, pb)
