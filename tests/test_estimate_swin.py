@@ -90,3 +90,17 @@ def test_swin_t_is_not_charged_as_a_vit():
                            precision="amp-fp16", optimizer="adamw", micro_batch=128,
                            image_size=448, attention="eager")
     assert 3.5 < acts(bigger) / acts(i) < 4.5
+
+
+def test_inference_transient_per_stage():
+    # one forward without autograd: the largest stage's transient (3 MLP-wide tensors, 2
+    # residual-wide, the attention output) and its windowed fp32 scores with their copy
+    def transient(config):
+        e = estimate(inp(config, mode="infer"))
+        return e.phases["forward"]["prefill_transient"]
+
+    stage1 = 32 * (3 * 32 * 4 + 2 * 8 * 4 + 8 * 4) + 8 * 1 * 4 * 4 * 6
+    stage2 = 8 * (3 * 64 * 4 + 2 * 16 * 4 + 16 * 4) + 2 * 2 * 4 * 4 * 6
+    assert transient(TINY_SWIN) == max(stage1, stage2) == 16128
+    # the ViT twin: 34 tokens, global attention over 17 keys per image
+    assert transient(TINY_VIT) == 34 * (3 * 32 * 4 + 2 * 8 * 4 + 8 * 4) + 2 * 1 * 17 * 17 * 6

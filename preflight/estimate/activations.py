@@ -526,6 +526,23 @@ class SwinActs:
     last_width: int
 
 
+def swin_geometry(arch: Any, image: int) -> list[tuple[int, int, int]]:
+    """(map side, window side, windows) per image for each Swin stage: the patch map
+    (image / patch) halves at each merge (odd sides padded, as ``SwinPatchMerging.maybe_pad``
+    does), and each stage attends inside windows of ``window`` x ``window`` tokens (the whole
+    map when it is smaller; the map padded to whole windows)."""
+    x = getattr(arch, "extra", {}) or {}
+    window = int(x.get("window", 7))
+    side = max(image // max(arch.patch_size, 1), 1)
+    out = []
+    for i, _ in enumerate(x.get("stages") or []):
+        if i > 0:
+            side = (side + 1) // 2
+        w = min(window, side)
+        out.append((side, w, ((side + w - 1) // w) ** 2))
+    return out
+
+
 def swin(arch: Any, d: Dtypes, *, batch: int, image: int, train_weights: bool,
          **common: Any) -> SwinActs:
     """Swin (transformers' ``SwinModel``, the reference ``swin_transformer.py``): stage ``i``
@@ -540,10 +557,10 @@ def swin(arch: Any, d: Dtypes, *, batch: int, image: int, train_weights: bool,
     reduction linear saves the normed value (when it trains)."""
     x = getattr(arch, "extra", {}) or {}
     stages = list(x.get("stages") or [])
-    window = int(x.get("window", 7))
+    geometry = swin_geometry(arch, image)
     er, ec = d.res, d.comp
     norm_in = max(er, 4 if d.autocast else er)      # LayerNorm's saved input
-    side = max(image // max(arch.patch_size, 1), 1)
+    side = geometry[0][0] if geometry else 0
     layers: list[LayerActs] = []
     # patch embedding: the conv keeps the (cast) image when its weight trains; the
     # embedding LayerNorm keeps the conv output
@@ -551,16 +568,13 @@ def swin(arch: Any, d: Dtypes, *, batch: int, image: int, train_weights: bool,
     if train_weights:
         fixed += batch * arch.num_channels * image * image * ec
     first = last = (0, 0)
-    for i, s in enumerate(stages):
+    for i, (s, (side, w, windows)) in enumerate(zip(stages, geometry)):
         width, heads = int(s["hidden"]), int(s["heads"])
         if i > 0:
-            # patch merging of the previous stage's map (padded to even sides)
+            # patch merging of the previous stage's map into this stage's
             prev = int(stages[i - 1]["hidden"])
-            side = (side + 1) // 2
             merged = batch * side * side * 4 * prev
             fixed += merged * (norm_in + (ec if train_weights else 0))
-        w = min(window, side)                          # one window when the map is smaller
-        windows = ((side + w - 1) // w) ** 2           # (padded to whole windows)
         tokens = batch * windows * w * w
         stage = replace(arch, hidden_size=width, num_heads=heads, num_kv_heads=heads,
                         head_dim=width // max(heads, 1), intermediate_size=int(s["mlp"]))
