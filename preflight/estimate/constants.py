@@ -66,6 +66,10 @@ DS_MAX_LIVE_PARAMETERS = int(1e9)
 #: ``stage3_max_reuse_distance`` default: 1e9 elements (format: deepspeed
 #: ``runtime/zero/config.py``; used by ``partitioned_param_coordinator.__params_to_release``).
 DS_MAX_REUSE_DISTANCE = int(1e9)
+#: ``sub_group_size`` default: 1e9 elements (deepspeed ``runtime/zero/config.py`` v0.14.2, line
+#: 164); ZeRO-3's optimizer step runs one sub-group of the partition at a time
+#: (``DeepSpeedZeroOptimizer_Stage3.step``, ``_create_fp16_sub_groups``).
+DS_SUB_GROUP_SIZE = int(1e9)
 
 #: FSDP keeps the unsharded parameters of the running unit plus the prefetched next unit
 #: (``BackwardPrefetch.BACKWARD_PRE``, forward prefetch of FSDP2) (format: torch FSDP).

@@ -29,6 +29,8 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
                      "(device_map / tensor parallel)")
     b = inp.micro_batch * (inp.num_beams if inp.mode == "generate" else 1)
     family = arch.family
+    # Swin: each stage at its own tokens, width and heads, attending inside windows
+    swin = family == "vision" and (getattr(arch, "extra", None) or {}).get("layout") == "swin"
     if family in ("vision", "cnn"):
         image = inp.image_size or arch.image_size
         seq = (image // max(arch.patch_size, 1)) ** 2 + 1 if family == "vision" else 1
@@ -39,9 +41,15 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     ec = d.comp
 
     def transient(tokens: int, keys: int) -> float:
-        out = tokens * (3 * width * ec + 2 * h * d.res + ec * (arch.num_heads * arch.head_dim))
+        if swin:
+            return max(stage_transient(*stage) for stage in swin_stages(inp, arch, b))
+        return stage_transient(tokens, keys, h, width, arch.num_heads, arch.head_dim)
+
+    def stage_transient(tokens: int, keys: int, h: int, width: int, heads: int,
+                        head_dim: int) -> float:
+        out = tokens * (3 * width * ec + 2 * h * d.res + ec * (heads * head_dim))
         if attention_kernel(inp) == "eager":
-            out += (tokens // max(keys, 1) if family != "cnn" else 0) * arch.num_heads * keys * keys * 6
+            out += (tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys * 6
         return out
 
     if family == "cnn":
@@ -107,3 +115,16 @@ def decode_cache_copy(inp: EstimateInput, kv_per_token: float, context: int, lay
         return 0.0
     previous = kv_per_token * max(context - 2, 0)
     return previous if inp.legacy_kv_cache else previous / max(layers, 1)
+
+
+def swin_stages(inp: EstimateInput, arch: Any, batch: int) -> list[tuple[int, int, int, int, int, int]]:
+    """(tokens, keys, width, MLP width, heads, head size) of each Swin stage, with the
+    windows of ``activations.swin_geometry``."""
+    x = getattr(arch, "extra", {}) or {}
+    geometry = A.swin_geometry(arch, inp.image_size or arch.image_size)
+    out = []
+    for s, (_, w, windows) in zip(x.get("stages") or [], geometry):
+        width, heads = int(s["hidden"]), int(s["heads"])
+        out.append((batch * windows * w * w, w * w, width, int(s["mlp"]), heads,
+                    width // max(heads, 1)))
+    return out

@@ -49,6 +49,7 @@ from preflight.estimate.terms import (
     value_view_keeps_qkv,
     zero3_ipg_buffer,
     zero3_live_params,
+    zero3_step_grads,
     zero12_ipg_buffers,
     zero12_offload_grad_buffer,
 )
@@ -640,8 +641,15 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         if inp.zero_stage < 3:
             ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
             ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
-        if not inp.offload_optimizer:
+        if not inp.offload_optimizer and inp.zero_stage < 3:
             ph.add("optimizer", "zero_buckets", trainable * 4.0 / n, pb)  # fp32 grad partition
+    if inp.zero_stage >= 3 and trainable:
+        # the step's fp32 gradient of one sub-group and, while it is made, the flat 16-bit
+        # copy it is cast from, at any world size (terms.zero3_step_grads; DeepSpeed's own
+        # optimizers step in place: no optimizer temporaries under ZeRO)
+        fp32_grad, flat = zero3_step_grads(inp, trainable, n if sharded else 1, grad_bytes,
+                                           min(prm.largest, trainable))
+        ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
     if inp.world_size > 1 and not inp.zero_stage and not inp.fsdp and trainable:
         if not inp.ddp_bucket_view:
             ph.every(train_phases, "ddp_buckets", grads, pb)
@@ -754,6 +762,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
             notes.append("gradient checkpointing of CNNs is not modelled; estimated without it")
         out["saved"], out["layer_bwd"] = acts.saved, acts.backward
         return out
+    swin = family == "vision" and (getattr(arch, "extra", None) or {}).get("layout") == "swin"
     if family == "vision":
         image = inp.image_size or arch.image_size
         seq = (image // max(arch.patch_size, 1)) ** 2 + 1
@@ -776,7 +785,19 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                                  or mha_output_copied(inp, arch)),
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch))
     layers: list[A.LayerActs] = []
-    if family == "encoder-decoder":
+    # the first block's norm input and the final norm: the tokens and width they see
+    first_tokens = last_tokens = tokens
+    first_width = last_width = arch.hidden_size
+    outside = 0.0   # saved outside the blocks (Swin's patch embedding and merging)
+    if swin:
+        # per stage: its tokens, width, heads and windows (activations.swin)
+        sw = A.swin(arch, d, batch=b, image=image, **common)
+        layers = sw.layers
+        outside = sw.fixed
+        first_tokens, first_width = sw.first_tokens, sw.first_width
+        last_tokens, last_width = sw.last_tokens, sw.last_width
+        logit_tokens = last_tokens
+    elif family == "encoder-decoder":
         target = int(inp.target_len or seq)
         enc = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, **common)
         dec = A.transformer_layer(arch, d, tokens=b * target, seq=target, batch=b,
@@ -808,7 +829,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["layer_bwd"] = max(layer.backward for layer in layers)
     # final norm: fp32 input; when it and the head train, the normalised value and the
     # head's input (an autocast copy under amp)
-    out["saved"] += tokens * arch.hidden_size * (4 + ((d.res + d.comp) if full else 0))
+    out["saved"] += last_tokens * last_width * (4 + ((d.res + d.comp) if full else 0)) + outside
     if inp.lora and not inp.grad_ckpt and family != "encoder-decoder":
         # frozen embeddings: the first norm's input does not require grad, nothing is saved
         # there (with checkpointing PEFT's enable_input_require_grads changes that)
@@ -817,7 +838,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
         # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input)
         quant_in = d.comp if (inp.quant == "4bit" and d.weights < 1.0) else 0
-        out["saved"] -= tokens * arch.hidden_size * (4 + noise + quant_in)
+        out["saved"] -= first_tokens * first_width * (4 + noise + quant_in)
     head = str((arch.extra or {}).get("task_head", "lm"))
     if family == "encoder" and head != "lm":
         # classification heads: (batch x labels) or (tokens x labels) logits, negligible

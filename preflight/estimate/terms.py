@@ -313,6 +313,30 @@ def zero3_ipg_buffer(inp: EstimateInput, grad_bytes: float) -> float:
     return float(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET) * grad_bytes
 
 
+def zero3_step_grads(inp: EstimateInput, trainable: float, n: int, grad_bytes: float,
+                     largest: float) -> tuple[float, float]:
+    """ZeRO-3's optimizer step on the GPU: (the fp32 gradient of one sub-group, the flat
+    16-bit copy made on the way), in bytes; (0, 0) under optimizer offload or below stage 3.
+
+    ``DeepSpeedZeroOptimizer_Stage3.step`` (deepspeed v0.14.2 ``runtime/zero/stage3.py``,
+    lines 2016-2060) updates the rank's partition one sub-group at a time; for each,
+    ``_prepare_fp32_grad_for_sub_group`` (lines 1847-1866) runs
+    ``self.flatten(self.averaged_gradients[sub_group_id]).to(fp32)``: the flatten makes a new
+    contiguous copy of the sub-group's gradient partitions in their own dtype, and ``.to``
+    a second one in fp32 that becomes the fp32 master's ``.grad`` (a no-op when the
+    gradients are already fp32: the flat copy is the fp32 gradient). The 16-bit flat copy is
+    freed when the statement ends, before the optimizer runs; ``_release_sub_group``
+    (line 1895) drops the fp32 gradient after the sub-group's step. The same code runs at
+    world size 1. A sub-group closes at the first parameter that brings it to
+    ``sub_group_size`` elements (``_create_fp16_sub_groups``, line 903): at most the default
+    1e9 plus one parameter's partition."""
+    if inp.zero_stage < 3 or inp.offload_optimizer or not trainable:
+        return 0.0, 0.0
+    part = trainable / max(n, 1)
+    sub = min(part, C.DS_SUB_GROUP_SIZE + largest / max(n, 1))
+    return sub * 4.0, (sub * grad_bytes if grad_bytes < 4 else 0.0)
+
+
 def zero12_ipg_buffers(inp: EstimateInput, grad_bytes: float) -> float:
     """ZeRO-1/2's contiguous gradient buckets during backward (bytes), at any world size.
 
