@@ -72,6 +72,12 @@ class LaunchLine:
     cwd: Optional[str] = None
 
 
+def _srun_without_command(tokens: list[str]) -> bool:
+    """``srun ... bash x.sh ...``: srun running no launcher or Python script of its own."""
+    info = parse_launch(tokens)
+    return info.wrapper == "srun" and info.script is None and not info.launcher
+
+
 @dataclass
 class SubScript:
     """A line that runs another shell script of the project (``bash scripts/train.sh 8 cfg``,
@@ -757,12 +763,14 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                     vars_[name] = value
                 continue
         tokens = launch_tokens(stripped, vars_, empty)
-        if tokens is None:
+        if tokens is None or _srun_without_command(tokens):
             sub = subscript(stripped, vars_, empty, args)
             if sub is not None:
                 env_words = dict(w.split("=", 1) for w in sub[0])
                 script.subscripts.append(SubScript(n, sub[1][0], sub[1][1:], cwd, env_words))
-            continue
+                continue
+            if tokens is None:
+                continue
         expanded = []
         for tok in tokens:
             expanded.append(expand(tok, dict(vars_), empty))
