@@ -305,3 +305,140 @@ def test_the_training_line_is_audited_not_the_evaluation_line(cli, tmp_path):
     # the device list comes from the environment at launch: no count is made up for it
     assert value(plan, "dist.devices_per_node") is None
     assert not any("CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES makes" in n for n in plan["notes"])
+
+
+# -- 4. launch strings exported by a sourced file and run with eval --------------------------------
+
+LESS_ARGS = """\
+    #!/bin/bash
+
+    ID=$RANDOM
+    export header="torchrun --nproc_per_node 1 --nnodes 1 \\
+    --rdzv-id=$ID --rdzv_backend c10d \\
+    -m less.train.train"
+
+    export base_training_args="--do_train True \\
+    --max_seq_length 2048 \\
+    --per_device_train_batch_size 1 \\
+    --gradient_accumulation_steps 32"
+    """
+
+LESS_RUN = """\
+    #!/bin/bash
+
+    source less/scripts/train/base_training_args.sh
+
+    model_path=$1
+    output_dir=../out/$2
+
+    training_args="$base_training_args \\
+    --model_name_or_path $model_path \\
+    --output_dir $output_dir 2>&1 | tee $output_dir/train.log"
+
+    eval "$header" "$training_args"
+    """
+
+
+def _less_files(tmp_path: Path, args_at: str = "less/scripts/train/base_training_args.sh") -> None:
+    write(tmp_path, {args_at: LESS_ARGS, "less/scripts/train/warmup.sh": LESS_RUN,
+                     "less/__init__.py": "", "less/train/__init__.py": "",
+                     "less/train/train.py": """\
+        from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
+
+        parser = HfArgumentParser((TrainingArguments,))
+        (training_args,) = parser.parse_args_into_dataclasses()
+        model = AutoModelForCausalLM.from_pretrained("gpt2")
+        Trainer(model=model, args=training_args).train()
+        """})
+
+
+def _sourcing(root: Path, files: dict[str, str]):
+    def get(name: str, cwd):
+        text = files.get(name)
+        return None if text is None else (name, textwrap.dedent(text))
+    return get
+
+
+def test_variables_of_a_sourced_file_feed_the_eval_line():
+    script = read_shell(textwrap.dedent(LESS_RUN), "warmup.sh", ("gpt2", "run1"),
+                        sourced=_sourcing(Path("."), {"less/scripts/train/base_training_args.sh": LESS_ARGS}))
+    (line,) = script.launches
+    assert line.line == 12
+    assert line.info.launcher == "torchrun" and line.info.script == "less.train.train"
+    assert "--per_device_train_batch_size" in line.info.script_args
+    assert line.info.script_args[-4:] == ["--model_name_or_path", "gpt2", "--output_dir", "../out/run1"]
+    assert any("sources less/scripts/train/base_training_args.sh" in n for n in script.notes)
+
+
+def test_without_the_sourced_file_the_eval_line_stays_unknown():
+    assert read_shell(textwrap.dedent(LESS_RUN), "warmup.sh", ("gpt2", "run1")).launches == []
+    assert read_shell(textwrap.dedent(LESS_RUN), "warmup.sh", ("gpt2", "run1"),
+                      sourced=_sourcing(Path("."), {})).launches == []
+
+
+def test_a_source_line_in_a_false_branch_or_of_an_unknown_path_sets_nothing():
+    files = {"a.sh": "export header='torchrun -m pkg.train'\n"}
+    text = 'mode=eval\nif [[ $mode == "train" ]]; then\n  source a.sh\nfi\neval "$header"\n'
+    assert read_shell(text, "run.sh", sourced=_sourcing(Path("."), files)).launches == []
+    text = 'source $CONF_DIR/a.sh\neval "$header"\n'
+    assert read_shell(text, "run.sh", sourced=_sourcing(Path("."), files)).launches == []
+    # Kaldi's option parser is not read as a file of settings
+    text = '. utils/parse_options.sh\neval "$header"\n'
+    assert read_shell(text, "run.sh", sourced=_sourcing(Path("."), {"utils/parse_options.sh": files["a.sh"]})
+                      ).launches == []
+
+
+def test_the_less_job_is_read(cli, tmp_path):
+    _less_files(tmp_path)
+    res = audit(cli, "less/scripts/train/warmup.sh", "--", "gpt2", "run1", cwd=tmp_path)
+    assert res.code in (0, 1), res.out + res.err
+    plan = json.loads(res.out)
+    assert (value(plan, "batch.micro"), value(plan, "batch.grad_accum"), value(plan, "dist.world_size")) == (
+        1, 32, 1)
+
+
+def test_a_sourced_file_outside_the_job_is_not_read(cli, tmp_path):
+    _less_files(tmp_path / "job", args_at="../outside/base_training_args.sh")
+    (tmp_path / "job" / "less/scripts/train/warmup.sh").write_text(
+        textwrap.dedent(LESS_RUN).replace("source less/scripts/train/base_training_args.sh",
+                                          "source ../outside/base_training_args.sh"))
+    res = audit(cli, "less/scripts/train/warmup.sh", "--", "gpt2", "run1", cwd=tmp_path / "job")
+    assert res.code == 3
+    assert "no launch line found" in res.err
+
+
+# -- 5. LoRA in a package beside the script's folder lowers a full-training guess ------------------
+
+VC_TRAIN = """\
+    import torch
+    from models import *
+
+    model = eval("VideoChat2")()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for step in range(10):
+        loss = model(torch.randn(4, 2)).sum()
+        loss.backward()
+        opt.step()
+    """
+
+
+@pytest.mark.parametrize("with_lora", [True, False])
+def test_lora_named_in_a_package_beside_the_scripts_folder(cli, tmp_path, with_lora):
+    # OpenGVLab/Ask-Anything video_chat2 tasks/train_it.py:12 `from models import *`, the LoRA in
+    # models/videochat_mistra/videochat2_it_mistral.py:143-151 (@ 4dd8210)
+    body = ("from peft import LoraConfig, get_peft_model\n" if with_lora else "") + textwrap.dedent("""\
+        import torch
+
+
+        class VideoChat2(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(2, 2)
+        """)
+    write(tmp_path, {"tasks/train_it.py": VC_TRAIN, "models/__init__.py": "from .chat import VideoChat2\n",
+                     "models/chat.py": body})
+    res = audit(cli, "tasks/train_it.py", cwd=tmp_path)
+    assert res.code in (0, 1), res.out + res.err
+    (mode,) = json.loads(res.out)["fields"]["task.mode"]
+    assert mode["value"] == "train"
+    assert (mode["confidence"] == "low") is with_lora
