@@ -442,3 +442,48 @@ def test_lora_named_in_a_package_beside_the_scripts_folder(cli, tmp_path, with_l
     (mode,) = json.loads(res.out)["fields"]["task.mode"]
     assert mode["value"] == "train"
     assert (mode["confidence"] == "low") is with_lora
+
+
+# -- 6. PF507: a `???` the script fills in before use (DrQ-v2 once it composes) ---------------------
+
+DRQ_AGENT = {
+    "cfgs/config.yaml": """\
+        agent:
+          _target_: drqv2.DrQV2Agent
+          obs_shape: ??? # to be specified later
+          action_shape: ??? # to be specified later
+          lr: 1e-4
+        """,
+    "train.py": """\
+        import hydra
+
+
+        def make_agent(obs_spec, action_spec, cfg):
+            cfg.obs_shape = obs_spec.shape
+            {second}
+            return hydra.utils.instantiate(cfg)
+
+
+        @hydra.main(config_path="cfgs", config_name="config")
+        def main(cfg):
+            agent = make_agent(None, None, cfg.agent)
+
+
+        if __name__ == "__main__":
+            main()
+        """,
+}
+
+
+@pytest.mark.parametrize("second, fires", [("cfg.action_shape = action_spec.shape", False),
+                                           ('cfg["action_shape"] = action_spec.shape', False),
+                                           ('setattr(cfg, "action_shape", action_spec.shape)', False),
+                                           ("cfg.action_dim = action_spec.shape", True)])
+def test_a_mandatory_value_the_script_assigns_is_no_finding(cli, tmp_path, second, fires):
+    files = dict(DRQ_AGENT)
+    files["train.py"] = DRQ_AGENT["train.py"].replace("{second}", second)
+    write(tmp_path, files)
+    res = cli("audit", "train.py", "--no-cache", cwd=tmp_path)
+    out = res.out + res.err
+    assert "`agent.obs_shape`" not in out
+    assert ("PF507 `agent.action_shape`" in out) is fires, out
