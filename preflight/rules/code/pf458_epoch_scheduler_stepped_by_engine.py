@@ -55,7 +55,7 @@ def _epoch_schedule(call: ast.Call) -> Optional[str]:
         t_max = _arg(call, "T_max", 1)
         text = ast.unparse(t_max).lower() if t_max is not None else ""
         # `epochs * len(loader)`, `num_epochs * steps_per_epoch`: a period written in steps
-        if any(w in text for w in _EPOCH_WORDS) and not any(w in text for w in _STEP_WORDS):
+        if t_max is not None and any(w in text for w in _EPOCH_WORDS) and not any(w in text for w in _STEP_WORDS):
             return f"`CosineAnnealingLR(T_max={ast.unparse(t_max)})` spans a number of epochs"
     return None
 
