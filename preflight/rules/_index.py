@@ -172,6 +172,7 @@ JOB = {
     "PF555": "plan.pf555_argparse_before_hydra_main",
     "PF556": "plan.pf556_optuna_old_range_syntax",
     "PF557": "plan.pf557_partial_before_hydra_1_2",
+    "PF558": "plan.pf558_multirun_jobs_share_output_file",
     "PF560": "plan.pf560_frozen_module_outside_mixed_precision",
     "PF561": "plan.pf561_hydra_dashed_flags",
     "PF562": "plan.pf562_accelerate_config_under_plain_python",

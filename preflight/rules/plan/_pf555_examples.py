@@ -124,3 +124,48 @@ PF557_GOOD = [
     _PARTIAL.format(pin="", hydra="==1.2.0"),
     _PARTIAL.format(pin="", hydra=">=1.1"),
 ]
+
+_SWEEP = """
+# --- train.py
+import json
+
+import hydra
+import torch
+
+
+@hydra.main(config_path="conf", config_name="config", version_base="1.2")
+def main(cfg):
+    model = torch.nn.Linear(784, cfg.hidden)
+    best = 0.0
+    for epoch in range(cfg.epochs):
+        best = max(best, float(epoch))
+        torch.save(model.state_dict(), {target}){pin}
+    with open({metrics}, "w") as f:
+        json.dump({{"best": best}}, f)
+    return best
+
+
+if __name__ == "__main__":
+    main()
+# --- conf/config.yaml
+lr: 1.0e-3
+hidden: 256
+epochs: 3
+{extra}# --- launch
+python train.py {args}
+"""
+
+PF558_BAD = [
+    # hydra issue 2414: the jobs of the sweep overwrite each other's checkpoint and metrics
+    _SWEEP.format(metrics='"metrics.json"', target='"best.pt"', pin="  # warning: PF558", extra="", args="-m lr=1e-3,3e-4,1e-4 hidden=128,256"),
+]
+
+PF558_GOOD = [
+    # the fix: each job changes into its own folder
+    _SWEEP.format(metrics='"metrics.json"', target='"best.pt"', pin="", extra="hydra:\n  job:\n    chdir: true\n",
+                  args="-m lr=1e-3,3e-4,1e-4 hidden=128,256"),
+    # one run: nothing to overwrite
+    _SWEEP.format(metrics='"metrics.json"', target='"best.pt"', pin="", extra="", args="lr=1e-3"),
+    # tricky-correct: a path built from the config
+    _SWEEP.format(metrics='f"{cfg.hidden}_{cfg.lr}_metrics.json"', target='f"{cfg.hidden}_{cfg.lr}_best.pt"', pin="", extra="", args="-m lr=1e-3,3e-4"),
+]
