@@ -173,6 +173,7 @@ JOB = {
     "PF556": "plan.pf556_optuna_old_range_syntax",
     "PF557": "plan.pf557_partial_before_hydra_1_2",
     "PF558": "plan.pf558_multirun_jobs_share_output_file",
+    "PF559": "plan.pf559_parallel_sweep_jobs_on_one_gpu",
     "PF560": "plan.pf560_frozen_module_outside_mixed_precision",
     "PF561": "plan.pf561_hydra_dashed_flags",
     "PF562": "plan.pf562_accelerate_config_under_plain_python",

@@ -156,7 +156,7 @@ python train.py {args}
 """
 
 PF558_BAD = [
-    # hydra issue 2414: the jobs of the sweep overwrite each other's checkpoint and metrics
+    # hydra issue 2282: the jobs of the sweep overwrite each other's checkpoint and metrics
     _SWEEP.format(metrics='"metrics.json"', target='"best.pt"', pin="  # warning: PF558", extra="", args="-m lr=1e-3,3e-4,1e-4 hidden=128,256"),
 ]
 
@@ -168,4 +168,44 @@ PF558_GOOD = [
     _SWEEP.format(metrics='"metrics.json"', target='"best.pt"', pin="", extra="", args="lr=1e-3"),
     # tricky-correct: a path built from the config
     _SWEEP.format(metrics='f"{cfg.hidden}_{cfg.lr}_metrics.json"', target='f"{cfg.hidden}_{cfg.lr}_best.pt"', pin="", extra="", args="-m lr=1e-3,3e-4"),
+]
+
+_JOBLIB = """
+# --- train.py
+import hydra
+import torch
+{imp}
+
+@hydra.main(version_base=None, config_path="conf", config_name="config")
+def main(cfg):
+    device = {device}{pin}
+    model = torch.nn.Linear(8, 2).to(device)
+    return float(model.weight.sum())
+
+
+if __name__ == "__main__":
+    main()
+# --- conf/config.yaml
+defaults:
+  - override hydra/launcher: joblib
+  - _self_
+lr: 0.0003
+weight_decay: 0.05
+{jobs}# --- launch
+python train.py -m lr=1e-4,3e-4,1e-3,3e-3 weight_decay=0.0,0.01
+"""
+
+PF559_BAD = [
+    # hydra issue 1331: four jobs at a time, all on the first GPU
+    _JOBLIB.format(imp="", device='torch.device("cuda")', pin="  # warning: PF559",
+                   jobs="hydra:\n  launcher:\n    n_jobs: 4\n"),
+]
+
+PF559_GOOD = [
+    # the fix: a GPU per job
+    _JOBLIB.format(imp="from hydra.core.hydra_config import HydraConfig\n",
+                   device='torch.device(f"cuda:{HydraConfig.get().job.num % torch.cuda.device_count()}")', pin="",
+                   jobs="hydra:\n  launcher:\n    n_jobs: 4\n"),
+    # one job at a time
+    _JOBLIB.format(imp="", device='torch.device("cuda")', pin="", jobs="hydra:\n  launcher:\n    n_jobs: 1\n"),
 ]

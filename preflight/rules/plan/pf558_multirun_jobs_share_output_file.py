@@ -86,7 +86,7 @@ directory as its working directory (`version_base` 1.2 or later, or `None`, with
 Since Hydra 1.2 `hydra.job.chdir` defaults to False: every job of the sweep runs in
 the directory it was launched from, so each one writes the same `best.pt` and
 `metrics.json` and the last job wins: the checkpoints and metrics of the others are
-overwritten (hydra issue 2414; before 1.2 each job ran in its own
+overwritten (hydra issue 2282; before 1.2 each job ran in its own
 `multirun/<date>/<time>/<job>` folder).
 
 ## How to fix it
