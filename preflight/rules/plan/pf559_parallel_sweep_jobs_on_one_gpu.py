@@ -44,11 +44,9 @@ def _jobs(pctx: PlanContext) -> Optional[int]:
         if isinstance(value, int) and not isinstance(value, bool):
             jobs = value
     for tok in argv:
-        if tok.startswith("hydra.launcher.n_jobs="):
-            try:
-                jobs = int(tok.split("=", 1)[1])
-            except ValueError:
-                pass
+        value_text = tok.split("=", 1)[1] if tok.startswith("hydra.launcher.n_jobs=") else ""
+        if value_text.lstrip("-").isdigit():
+            jobs = int(value_text)
     if not chosen:
         return None
     return -1 if jobs is None else jobs
@@ -101,7 +99,7 @@ launcher with `gpus_per_task`), or run one job at a time (`hydra.launcher.n_jobs
         jobs = _jobs(pctx)
         if jobs is None or jobs in (0, 1):
             return
-        for comp, script, fn in hydra_main_apps(project):
+        for _comp, script, fn in hydra_main_apps(project):
             if not _is_sweep(project.script_args(script)):
                 continue
             text = script.text if script.text is not None else script.source.text
