@@ -116,9 +116,8 @@ config), or set `hydra.job.chdir: true`.
             text = script.text if script.text is not None else script.source.text
             if "output_dir" in text or "HydraConfig" in text or "hydra:runtime" in text:
                 continue
-            for call in ast.walk(fn):
-                if not isinstance(call, ast.Call):
-                    continue
+            calls = sorted((n for n in ast.walk(fn) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset))
+            for call in calls:
                 found = _written(call)
                 if found is None:
                     continue
