@@ -13,6 +13,7 @@ STRUCTURED = """\
     from typing import Any, Tuple
 
     import hydra
+    import torch
     from hydra.core.config_store import ConfigStore
     from hydra.utils import instantiate
 
@@ -36,7 +37,7 @@ STRUCTURED = """\
     @hydra.main(config_path=None, config_name="train_config")
     def main(cfg):
         optimizer = instantiate(cfg.optimizer, model.parameters()CALL)
-        return optimizer
+        torch.save({"optimizer": optimizer.state_dict()}, "last.pt")
     """
 
 
@@ -57,7 +58,13 @@ def audit(cli, tmp_path: Path, code: str, *launch: str) -> list[tuple[str, str, 
 
 def test_a_structured_config_tuple_reaches_adam_as_a_listconfig(cli, tmp_path):
     write(tmp_path, "train.py", STRUCTURED.replace("CALL", ""))
-    assert audit(cli, tmp_path, "PF554") == [("PF554", "train.py", 27)]
+    assert audit(cli, tmp_path, "PF554") == [("PF554", "train.py", 28)]
+
+
+def test_an_optimizer_whose_state_is_never_saved_is_quiet(cli, tmp_path):
+    write(tmp_path, "train.py", STRUCTURED.replace("CALL", "").replace(
+        '        torch.save({"optimizer": optimizer.state_dict()}, "last.pt")\n', "        return optimizer\n"))
+    assert audit(cli, tmp_path, "PF554") == []
 
 
 def test_the_tuple_passed_again_in_the_call_is_quiet(cli, tmp_path):

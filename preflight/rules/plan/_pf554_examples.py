@@ -139,6 +139,10 @@ PF554_GOOD = [
     # tricky-correct: _convert_ set in the node itself
     _APP.format(call="", pin="", target="torch.optim.AdamW", extra="  _convert_: all\n").replace(
         "  weight_decay: 1.0e-6\n  _convert_: all", "  weight_decay: 1.0e-6\n  _convert_: all"),
+    # tricky-correct: the optimizer's state is never saved (the ListConfig is only read)
+    _APP.format(call="", pin="", target="torch.optim.AdamW", extra="").replace(
+        '    torch.save({"optimizer_state_dict": optimizer.state_dict()}, "checkpoint.pt")\n',
+        '    torch.save(policy.state_dict(), "model.pt")\n'),
     # tricky-correct: a target whose list handling is not known to keep the ListConfig
     _APP.format(call="", pin="", target="my_project.optim.build_adamw", extra=""),
 ]

@@ -36,6 +36,20 @@ def _keeps_lists(target: Any) -> Optional[str]:
     return None
 
 
+def _saved(ctx: Any, call: ast.Call, target: str, text: str) -> bool:
+    """Whether the file saves what the list ends up in: the optimizer's ``state_dict()`` (or a
+    LightningModule's ``configure_optimizers``, whose optimizers every Lightning checkpoint saves), or a
+    diffusers model's ``save_pretrained``."""
+    if target.startswith("diffusers."):
+        return "save_pretrained" in text
+    func = ctx.enclosing_function(call)
+    if isinstance(func, ast.FunctionDef) and func.name == "configure_optimizers":
+        return True
+    parent = ctx.parent(call)
+    names = {t.id for t in getattr(parent, "targets", ()) if isinstance(t, ast.Name)}
+    return any(f"{name}.state_dict()" in text for name in names)
+
+
 def _last_name(node: ast.AST) -> Optional[str]:
     if isinstance(node, ast.Attribute):
         return node.attr
@@ -89,7 +103,9 @@ class InstantiatePassesListConfig(PlanRule):
 `hydra.utils.instantiate(cfg.optimizer, ...)` (or of a model node) without `_convert_`
 where the node's `_target_` is a `torch.optim` class or a `diffusers` model and one of
 its arguments is a list (`betas: [0.9, 0.999]`, `block_out_channels: [128, 256]`), not
-passed again in the call. The node is read from the composed Hydra config (through the
+passed again in the call, and the file saves what keeps it: the optimizer's
+`state_dict()` (or the call is in a LightningModule's `configure_optimizers`, whose
+optimizer states every Lightning checkpoint holds), the model's `save_pretrained`. The node is read from the composed Hydra config (through the
 `@hydra.main` function's config, or by the node's name when the call reads it from
 another object such as `self.hparams.optimizer`), or from a structured config
 (`@dataclass` with `_target_`) in the same file.
@@ -119,6 +135,8 @@ node, or pass the value converted (`betas=tuple(cfg.optimizer.betas)`).
 * The target is not a `torch.optim` class or a `diffusers` class (other classes often
   read a ListConfig like a list and keep nothing).
 * The node cannot be found (a helper builds it, the name matches no top-level node).
+* Nothing in the file saves the optimizer's state or the model's config (the ListConfig
+  is then only read, a small per-step cost: not reported).
 """
     bad_examples = examples("preflight.rules.plan._pf554_examples", "PF554_BAD")
     good_examples = examples("preflight.rules.plan._pf554_examples", "PF554_GOOD")
@@ -146,7 +164,7 @@ node, or pass the value converted (`betas=tuple(cfg.optimizer.betas)`).
                     continue
                 comp, node, path = found
                 why = _keeps_lists(node.get("_target_"))
-                if why is None or "_convert_" in node:
+                if why is None or "_convert_" in node or not _saved(ctx, call, str(node.get("_target_")), text):
                     continue
                 given = {kw.arg for kw in call.keywords}
                 lists = [k for k, v in node.items() if isinstance(v, list) and not k.startswith("_") and k not in given]
