@@ -13,21 +13,20 @@ STRUCTURED = """\
     from typing import Any, Tuple
 
     import hydra
-    import torch
     from hydra.core.config_store import ConfigStore
     from hydra.utils import instantiate
 
 
     @dataclass
-    class AdamConfig:
-        _target_: str = "torch.optim.Adam"
-        lr: float = 0.001
-        betas: Tuple[float, float] = (0.9, 0.999)
+    class NodeConfig:
+        _target_: str = "TARGET"
+        sample_size: int = 32
+        block_out_channels: Tuple[int, ...] = (128, 256, 256, 256)
 
 
     @dataclass
     class TrainConfig:
-        optimizer: Any = field(default_factory=AdamConfig)
+        model: Any = field(default_factory=NodeConfig)
         epochs: int = 30
 
 
@@ -36,8 +35,8 @@ STRUCTURED = """\
 
     @hydra.main(config_path=None, config_name="train_config")
     def main(cfg):
-        optimizer = instantiate(cfg.optimizer, model.parameters()CALL)
-        torch.save({"optimizer": optimizer.state_dict()}, "last.pt")
+        model = instantiate(cfg.model CALL)
+        model.save_pretrained("outputs/final")
     """
 
 
@@ -56,19 +55,20 @@ def audit(cli, tmp_path: Path, code: str, *launch: str) -> list[tuple[str, str, 
     return [(f["code"], Path(f["path"]).name, f["line"]) for f in doc["findings"] if f["code"] == code]
 
 
-def test_a_structured_config_tuple_reaches_adam_as_a_listconfig(cli, tmp_path):
-    write(tmp_path, "train.py", STRUCTURED.replace("CALL", ""))
-    assert audit(cli, tmp_path, "PF554") == [("PF554", "train.py", 28)]
+def program(target: str, call: str = "") -> str:
+    return STRUCTURED.replace("TARGET", target).replace(" CALL", call)
 
 
-def test_an_optimizer_whose_state_is_never_saved_is_quiet(cli, tmp_path):
-    write(tmp_path, "train.py", STRUCTURED.replace("CALL", "").replace(
-        '        torch.save({"optimizer": optimizer.state_dict()}, "last.pt")\n', "        return optimizer\n"))
+def test_a_structured_config_tuple_reaches_a_diffusers_model_as_a_listconfig(cli, tmp_path):
+    write(tmp_path, "train.py", program("diffusers.models.UNet2DModel"))
+    assert audit(cli, tmp_path, "PF554") == [("PF554", "train.py", 27)]
+
+
+def test_the_same_list_converted_in_the_call_is_quiet(cli, tmp_path):
+    write(tmp_path, "train.py", program("diffusers.models.UNet2DModel", ', _convert_="all"'))
     assert audit(cli, tmp_path, "PF554") == []
 
 
-def test_the_tuple_passed_again_in_the_call_is_quiet(cli, tmp_path):
-    write(tmp_path, "train.py", STRUCTURED.replace("CALL", ", betas=tuple(cfg.optimizer.betas)"))
-    assert audit(cli, tmp_path, "PF554") == []
-    write(tmp_path, "train.py", STRUCTURED.replace("CALL", ', _convert_="all"'))
+def test_an_optimizer_node_is_quiet_current_torch_converts_betas(cli, tmp_path):
+    write(tmp_path, "train.py", program("torch.optim.Adam"))
     assert audit(cli, tmp_path, "PF554") == []

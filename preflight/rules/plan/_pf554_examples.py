@@ -123,18 +123,15 @@ down_block_types:
 """
 
 PF554_BAD = [
-    # pytorch issue 167319: betas pickled into every checkpoint as a ListConfig
-    _APP.format(call="", pin="  # warning: PF554", target="torch.optim.AdamW", extra=""),
-    # the node reached through a LightningModule's hparams (found by its name, `optimizer`)
-    _MODULE_APP.format(call="", pin="  # warning: PF554"),
     # a diffusers model: save_pretrained cannot write the ListConfig to JSON
     _UNET.format(call="", pin="  # warning: PF554"),
 ]
 
 PF554_GOOD = [
     # the fixes: _convert_ in the call, or the value passed again as a tuple
-    _APP.format(call=', _convert_="all"', pin="", target="torch.optim.AdamW", extra=""),
-    _MODULE_APP.format(call=', _convert_="all"', pin=""),
+    # optimizers: current torch converts betas to a tuple itself (torch/optim/adam.py), so these are quiet
+    _APP.format(call="", pin="", target="torch.optim.AdamW", extra=""),
+    _MODULE_APP.format(call="", pin=""),
     _UNET.format(call=', _convert_="all"', pin=""),
     # tricky-correct: _convert_ set in the node itself
     _APP.format(call="", pin="", target="torch.optim.AdamW", extra="  _convert_: all\n").replace(

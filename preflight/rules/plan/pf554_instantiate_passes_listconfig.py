@@ -1,5 +1,5 @@
-"""PF554 instantiate-passes-listconfig: Hydra's ``instantiate`` without ``_convert_`` hands a YAML list to an
-optimizer or a diffusers model as an OmegaConf ``ListConfig``, which the object keeps and later saves."""
+"""PF554 instantiate-passes-listconfig: Hydra's ``instantiate`` without ``_convert_`` hands a YAML list to a
+diffusers model as an OmegaConf ``ListConfig``, which the model keeps in its config and cannot save."""
 
 from __future__ import annotations
 
@@ -25,10 +25,6 @@ def _keeps_lists(target: Any) -> Optional[str]:
     """What the built object does with a list argument, for targets whose storing is known."""
     if not isinstance(target, str):
         return None
-    if target.startswith("torch.optim."):
-        return ("the optimizer keeps it in `param_groups`, so every `optimizer.state_dict()` saved with "
-                "`torch.save` pickles an omegaconf object (with its parent config), which `torch.load` with "
-                "`weights_only=True` (the default since torch 2.6) refuses")
     if target.startswith("diffusers."):
         return ("diffusers registers it in the model's config, and `save_pretrained` fails in `json.dumps` "
                 "(a ListConfig is no list; configuration_utils.py `to_json_saveable` converts lists, arrays "
@@ -36,18 +32,9 @@ def _keeps_lists(target: Any) -> Optional[str]:
     return None
 
 
-def _saved(ctx: Any, call: ast.Call, target: str, text: str) -> bool:
-    """Whether the file saves what the list ends up in: the optimizer's ``state_dict()`` (or a
-    LightningModule's ``configure_optimizers``, whose optimizers every Lightning checkpoint saves), or a
-    diffusers model's ``save_pretrained``."""
-    if target.startswith("diffusers."):
-        return "save_pretrained" in text
-    func = ctx.enclosing_function(call)
-    if isinstance(func, ast.FunctionDef) and func.name == "configure_optimizers":
-        return True
-    parent = ctx.parent(call)
-    names = {t.id for t in getattr(parent, "targets", ()) if isinstance(t, ast.Name)}
-    return any(f"{name}.state_dict()" in text for name in names)
+def _saved(text: str) -> bool:
+    """Whether the file writes the model's config (``save_pretrained``)."""
+    return "save_pretrained" in text
 
 
 def _last_name(node: ast.AST) -> Optional[str]:
@@ -95,34 +82,33 @@ class InstantiatePassesListConfig(PlanRule):
     severity = Severity.WARNING
     category = Category.CONFIG
     frameworks = ("hydra",)
-    summary = ("`instantiate` without `_convert_` passes a config list to an optimizer or diffusers model as an "
-               "OmegaConf ListConfig, which the object keeps")
+    summary = ("`instantiate` without `_convert_` passes a config list to a diffusers model as an OmegaConf "
+               "ListConfig, which `save_pretrained` cannot write")
     explanation = """
 ## What it finds
 
-`hydra.utils.instantiate(cfg.optimizer, ...)` (or of a model node) without `_convert_`
-where the node's `_target_` is a `torch.optim` class or a `diffusers` model and one of
-its arguments is a list (`betas: [0.9, 0.999]`, `block_out_channels: [128, 256]`), not
-passed again in the call, and the file saves what keeps it: the optimizer's
-`state_dict()` (or the call is in a LightningModule's `configure_optimizers`, whose
-optimizer states every Lightning checkpoint holds), the model's `save_pretrained`. The node is read from the composed Hydra config (through the
+`hydra.utils.instantiate(cfg.model)` without `_convert_` where the node's `_target_` is
+a `diffusers` class and one of its arguments is a list (`block_out_channels: [128,
+256]`, `down_block_types: [...]`), not passed again in the call, in a file that calls
+`save_pretrained`. The node is read from the composed Hydra config (through the
 `@hydra.main` function's config, or by the node's name when the call reads it from
-another object such as `self.hparams.optimizer`), or from a structured config
-(`@dataclass` with `_target_`) in the same file.
+another object such as `self.hparams.model`), or from a structured config (`@dataclass`
+with `_target_`) in the same file.
 
 ## Why it matters
 
 `instantiate`'s default is `_convert_="none"`: "Passed objects are DictConfig and
 ListConfig" (hydra/_internal/instantiate/_instantiate2.py `_convert_node` converts only
-under `all`/`partial`/`object`). The object then keeps an omegaconf `ListConfig`:
+under `all`/`partial`/`object`). A diffusers model registers its arguments in its
+config, and `save_pretrained` writes that config with `json.dumps` after
+`to_json_saveable`, which converts lists, arrays and paths only
+(diffusers `configuration_utils.py`): "Object of type ListConfig is not JSON
+serializable" at the first save (diffusers issue 6793).
 
-* an optimizer stores `betas` in its `param_groups`, so every saved
-  `optimizer.state_dict()` pickles an omegaconf object and its parent config, and the
-  checkpoint no longer loads with `torch.load(weights_only=True)`, torch's default since
-  2.6 (pytorch issue 167319; hydra issue 1011: Adam reads the ListConfig on every step,
-  a measurable slowdown);
-* a diffusers model registers it in its config, and `save_pretrained` fails with
-  "Object of type ListConfig is not JSON serializable" (diffusers issue 6793).
+Optimizers are not reported: current torch converts `betas` itself (torch/optim/adam.py:
+`betas = tuple(map(_to_scalar, betas))`, checked on the installed torch 2.13), so the
+ListConfig of older releases (pytorch issue 167319, hydra issue 1011) no longer reaches
+`param_groups`; the release that changed it was not looked up, so no version gate.
 
 ## How to fix it
 
@@ -132,11 +118,10 @@ node, or pass the value converted (`betas=tuple(cfg.optimizer.betas)`).
 ## When preflight stays silent
 
 * `_convert_` is given in the call or the node; the list argument is passed in the call.
-* The target is not a `torch.optim` class or a `diffusers` class (other classes often
-  read a ListConfig like a list and keep nothing).
+* The target is not a `diffusers` class (an optimizer converts `betas` itself in current
+  torch; other classes often read a ListConfig like a list and keep nothing).
 * The node cannot be found (a helper builds it, the name matches no top-level node).
-* Nothing in the file saves the optimizer's state or the model's config (the ListConfig
-  is then only read, a small per-step cost: not reported).
+* Nothing in the file calls `save_pretrained`.
 """
     bad_examples = examples("preflight.rules.plan._pf554_examples", "PF554_BAD")
     good_examples = examples("preflight.rules.plan._pf554_examples", "PF554_GOOD")
@@ -164,7 +149,7 @@ node, or pass the value converted (`betas=tuple(cfg.optimizer.betas)`).
                     continue
                 comp, node, path = found
                 why = _keeps_lists(node.get("_target_"))
-                if why is None or "_convert_" in node or not _saved(ctx, call, str(node.get("_target_")), text):
+                if why is None or "_convert_" in node or not _saved(text):
                     continue
                 given = {kw.arg for kw in call.keywords}
                 lists = [k for k, v in node.items() if isinstance(v, list) and not k.startswith("_") and k not in given]
