@@ -177,6 +177,20 @@ def _primary_name(directory: Path) -> Optional[str]:
     return found[0] if len(found) == 1 else None
 
 
+def _before_1_2(version: Any, idx: Any) -> bool:
+    """Whether a ``version_base`` argument (None: not given) selects Hydra's pre-1.2 defaults."""
+    if version is None:
+        return True
+    text = _text(idx, version)
+    if not isinstance(text, str):
+        return False  # version_base=None: the running Hydra's defaults
+    parts = text.strip().split(".")
+    try:
+        return (int(parts[0]), int(parts[1]) if len(parts) > 1 else 0) < (1, 2)
+    except ValueError:
+        return False
+
+
 def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] = None) -> HydraApp:
     if site.matches("hydra.initialize_config_dir"):
         directory = _text(idx, site.arg(0, "config_dir"))
@@ -187,6 +201,10 @@ def _app(idx: Any, site: CallSite, folder: Path, how: str, root: Optional[Path] 
         )
 
         path = _text(idx, site.arg(0, "config_path")) or computed(site.arg(0, "config_path"), idx, root or folder)
+        if path is None and site.arg(0, "config_path") is None and how == "@hydra.main" \
+                and _before_1_2(site.kwarg("version_base"), idx):
+            # hydra/main.py: config_path not given and version_base not given or < 1.2: config_path = "."
+            path = "."
         config_dir = (folder / path).resolve() if path is not None else None
     version = site.kwarg("version_base")
     # not given: Hydra >= 1.2 behaves as version_base="1.1" (with a warning)

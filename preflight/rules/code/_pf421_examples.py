@@ -21,9 +21,43 @@ tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
 trainer = SFTTrainer(model=model, train_dataset=dataset, dataset_text_field="text", max_seq_length=None,
                      tokenizer=tokenizer, args=training_arguments, packing=False)
 """,
+    # the text gets an EOS appended by the tokenizing function: every one of them is masked
+    """
+from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+
+tokenizer = AutoTokenizer.from_pretrained("gpt2")
+tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+data = raw.map(lambda ex: tokenizer(ex["text"] + tokenizer.eos_token, truncation=True), batched=False)
+collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+""",
+    # a T5-family tokenizer appends </s> to every encoded text itself
+    """
+from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+
+tokenizer = AutoTokenizer.from_pretrained("google/flan-t5-base")
+tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+data = raw.map(lambda ex: tokenizer(ex["text"], truncation=True), batched=True)
+collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+""",
 ]
 
 PF421_GOOD = [
+    # zero_nlp issue 49 / DeepSpeed issue 2174: GPT-2-family causal-LM fine-tuning on raw text; the
+    # tokenizer appends no EOS, so the only pad-id labels the collator masks are padding
+    """
+from transformers import AutoModelForCausalLM, AutoTokenizer, DataCollatorForLanguageModeling, Trainer
+
+
+def main(raw, args):
+    tokenizer = AutoTokenizer.from_pretrained("gpt2-medium")
+    tokenizer.pad_token = tokenizer.eos_token
+    model = AutoModelForCausalLM.from_pretrained("gpt2-medium")
+    data = raw.map(lambda ex: tokenizer(ex["text"], truncation=True, max_length=512), batched=True,
+                   remove_columns=["text"])
+    trainer = Trainer(model=model, args=args, train_dataset=data,
+                      data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False))
+    trainer.train()
+""",
     """
 from transformers import AutoTokenizer, DataCollatorForLanguageModeling
 

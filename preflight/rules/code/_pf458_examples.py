@@ -62,4 +62,18 @@ engine3, *_ = deepspeed.initialize(model=model, optimizer=opt, lr_scheduler=step
 cosine = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=args.max_steps)
 engine4, *_ = deepspeed.initialize(model=model, optimizer=opt, lr_scheduler=cosine)
 """,
+    # tricky-correct: a cosine period of epochs times batches is written in steps (the engine's unit)
+    """
+import deepspeed
+import torch
+
+
+def main(args, model, train_loader, epochs=50):
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs * len(train_loader))
+    model, optimizer, _, scheduler = deepspeed.initialize(args=args, model=model, optimizer=optimizer,
+                                                          lr_scheduler=scheduler)
+    per_epoch = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=args.num_epochs * args.steps_per_epoch)
+    engine, *_ = deepspeed.initialize(args=args, model=model, optimizer=optimizer, lr_scheduler=per_epoch)
+""",
 ]

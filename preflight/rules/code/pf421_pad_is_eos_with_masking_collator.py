@@ -46,6 +46,54 @@ def _old_sft_default(ctx: FileContext) -> list[ast.Call]:
     return out
 
 
+# tokenizer families that append EOS to every encoded text themselves (seq2seq: T5, BART, ...)
+_EOS_APPENDING = ("t5", "bart", "pegasus", "marian", "opus-mt", "ul2", "prophetnet", "led-", "m2m100", "nllb")
+_EOS_WORDS = ("eos", "chat_template", "setup_chat_format", "</s>", "endoftext", "<|im_end|>", "eot")
+
+
+def _receiver(node: ast.Assign) -> Optional[str]:
+    for tgt in node.targets:
+        if isinstance(tgt, ast.Attribute) and isinstance(tgt.value, ast.Name):
+            return tgt.value.id
+    return None
+
+
+def _no_eos_in_data(ctx: FileContext, collators: list[ast.Call], pads: list[ast.Assign]) -> bool:
+    """Whether the file's own tokenization of the training text puts no EOS into it: then the
+    collator's pad masking (``labels[labels == pad_token_id] = -100``) removes only padding.
+
+    True only when every collator is built in the file (not old TRL's ``SFTTrainer`` default, which
+    tokenizes out of sight), the pad-token receiver is called on text in the file
+    (``tokenizer(ex["text"], ...)``), nothing else in the file names EOS (``+ tokenizer.eos_token``,
+    ``eos_token_id`` appended, a chat template, ``add_eos_token``), and the tokenizer is not loaded
+    from a family that appends EOS itself (T5, BART, ...). GPT-2's tokenizer (and GPT-J's, GPT-NeoX's,
+    LLaMA's with its defaults) appends none: transformers models/gpt2/tokenization_gpt2.py
+    ``add_bos_token`` defaults to False and no EOS is added."""
+    if any(call_last(c) == "SFTTrainer" for c in collators) or ctx.mentions("SFTTrainer"):
+        return False
+    receivers = {_receiver(p) for p in pads} - {None}
+    if len(receivers) != 1:
+        return False
+    tok = receivers.pop()
+    called = any(isinstance(c.func, ast.Name) and c.func.id == tok and c.args for c in ctx.nodes(ast.Call))
+    if not called:
+        return False
+    pad_lines = {p.lineno for p in pads}
+    text = ctx.parsed.text if ctx.parsed.text is not None else ctx.parsed.source.text
+    for number, line in enumerate(text.splitlines(), 1):
+        if number in pad_lines or line.lstrip().startswith("#"):
+            continue
+        low = line.lower()
+        if any(word in low for word in _EOS_WORDS):
+            return False
+    for call in ctx.nodes(ast.Call):
+        if call_last(call) == "from_pretrained" and call.args and isinstance(call.args[0], ast.Constant):
+            name = str(call.args[0].value).lower()
+            if any(family in name for family in _EOS_APPENDING):
+                return False
+    return True
+
+
 def _what(collator: ast.Call) -> str:
     if call_last(collator) == "SFTTrainer":
         return ("`SFTTrainer`'s default collator (old TRL: `DataCollatorForLanguageModeling(mlm=False)`, "
@@ -88,6 +136,14 @@ the labels yourself with a collator that masks only the padding positions.
 ## When preflight stays silent
 
 * The file uses another collator (`DataCollatorForSeq2Seq`, its own labels).
+* The file's own tokenization puts no EOS into the text: the tokenizer is called on the
+  dataset's text in the file (`tokenizer(ex["text"], truncation=True)`), nothing else in
+  the file names EOS (`+ tokenizer.eos_token`, an appended `eos_token_id`, a chat
+  template, `add_eos_token`), no `SFTTrainer` tokenizes out of sight, and the tokenizer is
+  not of a family that appends EOS itself (T5, BART, ...). GPT-2's tokenizer (GPT-J's,
+  GPT-NeoX's, LLaMA's with its defaults) appends none, so the only pad-id labels are
+  padding and masking them loses nothing (zero_nlp issue 49, DeepSpeed issue 2174: plain
+  causal-LM fine-tuning on raw text).
 * `SFTTrainer` counts as a masking collator only with the old TRL API (it is given
   `dataset_text_field`, `max_seq_length` or `tokenizer` itself, TRL < 0.12), no
   `data_collator` and no packing: newer TRL pads the labels separately and keeps
@@ -100,7 +156,10 @@ the labels yourself with a collator that masks only the padding positions.
         collators = [c for c in ctx.nodes(ast.Call) if call_last(c) in _MASKING] + _old_sft_default(ctx)
         if not collators:
             return
-        for node in ctx.nodes(ast.Assign):
+        pads = [node for node in ctx.nodes(ast.Assign) if _pad_is_eos(node) is not None]
+        if not pads or _no_eos_in_data(ctx, collators, pads):
+            return
+        for node in pads:
             which = _pad_is_eos(node)
             if which is None:
                 continue

@@ -11,6 +11,7 @@ from preflight.registry import register
 from preflight.rules.base import Rule, examples
 
 _EPOCH_WORDS = ("epoch",)
+_STEP_WORDS = ("len(", "step", "iter", "batch")
 _SMALL = 100  # a StepLR step_size / MultiStepLR milestone at most this is counted in epochs
 
 
@@ -52,7 +53,9 @@ def _epoch_schedule(call: ast.Call) -> Optional[str]:
             return f"`MultiStepLR(milestones={ast.unparse(marks)})` counts step() calls like epochs"
     if name == "CosineAnnealingLR":
         t_max = _arg(call, "T_max", 1)
-        if t_max is not None and any(w in ast.unparse(t_max).lower() for w in _EPOCH_WORDS):
+        text = ast.unparse(t_max).lower() if t_max is not None else ""
+        # `epochs * len(loader)`, `num_epochs * steps_per_epoch`: a period written in steps
+        if t_max is not None and any(w in text for w in _EPOCH_WORDS) and not any(w in text for w in _STEP_WORDS):
             return f"`CosineAnnealingLR(T_max={ast.unparse(t_max)})` spans a number of epochs"
     return None
 

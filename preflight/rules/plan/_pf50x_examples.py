@@ -52,6 +52,70 @@ ds_config.json:1: error: PF501
 """)
 
 PF501_GOOD = [
+    # CVI-SZU/Linly issue 83's fix: fp32 weights handed to a bf16 DeepSpeed engine, which casts the
+    # parameters to bf16 in `initialize`: the load dtype is no second precision setting
+    """
+# --- pretrain.py
+import argparse
+
+import deepspeed
+import torch
+from transformers import LlamaForCausalLM
+
+
+def main(train_loader):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--local_rank", type=int, default=-1)
+    parser = deepspeed.add_config_arguments(parser)
+    args = parser.parse_args()
+    deepspeed.init_distributed()
+    with deepspeed.zero.Init(config_dict_or_path=args.deepspeed_config):
+        model = LlamaForCausalLM.from_pretrained("models/llama_7b", torch_dtype=torch.float32)
+    engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters())
+    for batch in train_loader:
+        loss = engine(**batch).loss
+        engine.backward(loss)
+        engine.step()
+# --- ds_zero3_config.json
+{"train_micro_batch_size_per_gpu": 24, "gradient_accumulation_steps": 1, "bf16": {"enabled": true},
+ "zero_optimization": {"stage": 3}}
+# --- launch
+deepspeed --num_gpus 8 pretrain.py --deepspeed --deepspeed_config ds_zero3_config.json
+""",
+    # tricky-correct: the script accumulates over engine.backward calls itself, marking the last one
+    # with set_gradient_accumulation_boundary; the config's accumulation of 1 is the design
+    """
+# --- train.py
+import argparse
+import json
+
+import deepspeed
+
+from rl_data import packed_microbatches, policy_loss
+
+
+def main(policy):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deepspeed_config", type=str, required=True)
+    parser.add_argument("--accumulation_steps", type=int, default=4)
+    parser.add_argument("--local_rank", type=int, default=-1)
+    args = parser.parse_args()
+    with open(args.deepspeed_config) as f:
+        ds_config = json.load(f)
+    model, optimizer, _, _ = deepspeed.initialize(model=policy, model_parameters=policy.parameters(),
+                                                  config=ds_config)
+    for step in range(1000):
+        micro_batches = packed_microbatches(step, args.accumulation_steps)
+        for i, mb in enumerate(micro_batches):
+            loss = policy_loss(model(input_ids=mb["input_ids"]).logits, mb) / args.accumulation_steps
+            model.set_gradient_accumulation_boundary(i == len(micro_batches) - 1)
+            model.backward(loss)
+        model.step()
+# --- ds_config.json
+{"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 1, "zero_optimization": {"stage": 2}}
+# --- launch
+deepspeed --num_gpus 8 train.py --deepspeed_config ds_config.json --accumulation_steps 4
+""",
     # DeepSpeed bf16 and TrainingArguments(bf16=True), a bfloat16 load: all bf16, no conflict
     """
 # --- train.py

@@ -261,6 +261,54 @@ training:
   batch_size: 128
 {extra}"""
 
+_LISTDIR_APP = """
+# --- train.py
+import os
+
+import hydra
+{imp}
+
+@hydra.main(config_name="test_config.yaml")
+def run(cfg):
+    print(os.getcwd())
+    files = sorted(os.listdir({arg})){pin}
+    with open(cfg.TRAIN.LOG, "w") as log:
+        log.write(str(len(files)))
+
+
+if __name__ == "__main__":
+    run()
+# --- test_config.yaml
+DATA:
+  DATA_DIR: ../datasets/train
+TRAIN:
+  LOG: train.log
+"""
+
+_INSTANTIATED_APP = """
+# --- train.py
+import hydra
+from hydra.utils import instantiate
+
+
+@hydra.main(config_path="configs", config_name="train", version_base="1.1")
+def main(cfg):
+    dataset = instantiate(cfg.datamodule)
+    return len(dataset)
+
+
+if __name__ == "__main__":
+    main()
+# --- configs/train.yaml
+defaults:
+  - datamodule: mnist
+  - _self_
+# --- configs/datamodule/mnist.yaml
+_target_: torchvision.datasets.mnist.MNIST
+root: {root}{pin}
+train: true
+"""
+
 PF529_BAD = [
     # super-gradients PR 321: "./data" under Hydra 1.1 semantics, downloaded again on every run
     _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", pin="  # warning: PF529",
@@ -268,6 +316,11 @@ PF529_BAD = [
     # version_base not given (Hydra >= 1.2 then behaves as 1.1), a bare relative folder
     _HYDRA_APP.format(version="", root="cfg.dataset.root", pin="  # warning: PF529", value="datasets/cifar10",
                       extra=""),
+    # hydra issue 922: no config_path and no version_base (config_path "." and the 1.1 chdir), a path read
+    # positionally by os.listdir
+    _LISTDIR_APP.format(imp="", arg="cfg.DATA.DATA_DIR", pin="  # warning: PF529"),
+    # hydra issue 1680: a dataset node built by instantiate with a root relative to the run folder
+    _INSTANTIATED_APP.format(root="../../../data/MNIST", pin="  # warning: PF529"),
 ]
 
 PF529_GOOD = [
@@ -285,6 +338,10 @@ PF529_GOOD = [
                       extra="", pin=""),
     _HYDRA_APP.format(version='version_base="1.1"', root="cfg.dataset.root", value="${oc.env:DATA_ROOT}/cifar",
                       extra="", pin=""),
+    # the fixes of hydra issues 922 and 1680 (a file written in the run folder stays silent)
+    _LISTDIR_APP.format(imp="from hydra.utils import to_absolute_path\n", arg="to_absolute_path(cfg.DATA.DATA_DIR)",
+                        pin=""),
+    _INSTANTIATED_APP.format(root="${hydra:runtime.cwd}/data/MNIST", pin=""),
 ]
 
 _CONTAINER_APP = """

@@ -84,8 +84,21 @@ Set the value in one place, or make the other place say the same thing (use
         from preflight.audit import format_source, format_value
 
         plan = pctx.plan
+        manual_boundary = any("set_gradient_accumulation_boundary" in (s.text if s.text is not None else s.source.text)
+                              for s in pctx.scripts)
         for field, facts in plan.conflicts().items():
             facts = [f for f in facts if f.source.kind != "derived"]
+            engine = any(f.adapter == "deepspeed" for f in facts)
+            if engine and field == "precision.mode":
+                # fp32 weights loaded for a DeepSpeed engine: `initialize` casts the module's parameters
+                # to the config's fp16/bf16 (runtime/engine.py `_configure_distributed_model`), so the load
+                # dtype is a starting dtype, not a second precision setting
+                facts = [f for f in facts if not (str(f.value) == "fp32" and f.adapter != "deepspeed"
+                                                  and (f.source.detail or "").startswith("from_pretrained("))]
+            if engine and field == "batch.grad_accum" and manual_boundary:
+                # the script accumulates over engine.backward calls itself and marks the last one with
+                # `set_gradient_accumulation_boundary`: the config's accumulation of 1 is the design (PF523)
+                continue
             if len({_origin(f) for f in facts}) < 2:
                 continue  # one file contradicting itself has its own rules (PF503)
             if len({(type(f.value), f.json_value() if not isinstance(f.value, tuple) else f.value)

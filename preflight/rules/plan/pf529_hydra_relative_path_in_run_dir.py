@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -41,6 +41,8 @@ def _relative(value: Any) -> bool:
     if not isinstance(value, str) or not value.strip():
         return False
     v = value.strip()
+    if v == "???" or "${" in v:
+        return False  # a mandatory value, or one built from an interpolation
     return not (v.startswith(("/", "~", "$", "\\")) or "://" in v or re.match(r"^[A-Za-z]:[\\/]", v))
 
 
@@ -95,6 +97,8 @@ cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
             for call in ast.walk(fn):
                 if not isinstance(call, ast.Call):
                     continue
+                yield from self._positional(pctx, comp, script, call, root)
+                yield from self._instantiated(pctx, comp, call, root)
                 for kw in call.keywords:
                     if kw.arg not in _PATH_KEYWORDS:
                         continue
@@ -112,3 +116,68 @@ cifar10, mnist, etc. were downloaded and extracted from scratch in each run").
                         "outputs/<date>/<time>/ folder, so the data is downloaded again or not found. Wrap it in "
                         "`hydra.utils.to_absolute_path(...)`, or keep the launch directory "
                         "(`hydra.job.chdir: false`, version_base >= 1.2)")
+
+    def _positional(self, pctx: PlanContext, comp: Any, script: Any, call: ast.Call, root: str) -> Iterable[Finding]:
+        """``os.listdir(cfg.data.dir)``, ``open(cfg.paths.train)``: a relative config path read by a
+        function that takes the path as its first argument."""
+        if not call.args or _reader(call) is None:
+            return
+        path = config_chain(call.args[0], root)
+        value = lookup(comp.config, path) if path else None
+        if path is None or not _relative(value):
+            return
+        origin = comp.origins.get(path)
+        where = f" ({origin[0]}:{origin[1]})" if origin and origin[1] else ""
+        yield pctx.code_finding(
+            self, script, call.args[0],
+            f"`{_reader(call)}({ast.unparse(call.args[0])})` reads the relative path {value!r}{where}, and this app "
+            f"runs inside Hydra's per-run output folder (version_base={comp.app.version_base!r}, no "
+            "`hydra.job.chdir: false`): the path is resolved against outputs/<date>/<time>/, not the launch "
+            "directory, so the data is not found. Wrap it in `hydra.utils.to_absolute_path(...)`, or keep the "
+            "launch directory (`hydra.job.chdir: false`, version_base >= 1.2)")
+
+    def _instantiated(self, pctx: PlanContext, comp: Any, call: ast.Call, root: str) -> Iterable[Finding]:
+        """``instantiate(cfg.dataset)`` of a node with ``_target_`` whose data-path argument is relative."""
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if name not in ("instantiate", "call") or not call.args:
+            return
+        path = config_chain(call.args[0], root)
+        node = lookup(comp.config, path) if path else None
+        if path is None or not isinstance(node, dict) or "_target_" not in node:
+            return
+        for key in sorted(_PATH_KEYWORDS & set(node)):
+            value = node[key]
+            origin = comp.origins.get((*path, key))
+            if not _relative(value) or not origin or not origin[1]:
+                continue
+            yield pctx.location_finding(
+                self, origin[0], origin[1],
+                f"`{key}: {value}` is a relative path of the node `{'.'.join(path)}` ({node['_target_']}) that "
+                f"`{ast.unparse(call)[:80]}` builds, and this app runs inside Hydra's per-run output folder "
+                f"(version_base={comp.app.version_base!r}, no `hydra.job.chdir: false`): the path is resolved "
+                "against outputs/<date>/<time>/ (one level deeper under --multirun), so the data is not found or "
+                "downloaded again. Use `${hydra:runtime.cwd}/...` or an absolute path, or keep the launch directory "
+                "(`hydra.job.chdir: false`, version_base >= 1.2)")
+
+
+# functions that take the path to read as their first argument (by the last name of the callee)
+_READERS = frozenset({"listdir", "scandir", "walk", "glob", "iglob", "read_csv", "read_json", "read_parquet",
+                      "read_table", "loadtxt", "genfromtxt", "load_from_disk", "ImageFolder", "DatasetFolder",
+                      "imread", "File"})
+_MODULE_READERS = frozenset({"load", "open"})  # np.load, torch.load, Image.open: on a module, not any object
+_MODULES = frozenset({"np", "numpy", "torch", "Image", "h5py", "gzip", "io", "tarfile", "zipfile", "pickle"})
+
+
+def _reader(call: ast.Call) -> Optional[str]:
+    func = call.func
+    mode = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "mode"), None)
+    if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and not mode.value.startswith("r"):
+        return None  # a file written in the run's folder is what Hydra's run directory is for
+    if isinstance(func, ast.Name):
+        return func.id if func.id in _READERS | {"open"} else None
+    if isinstance(func, ast.Attribute) and (func.attr in _READERS or (
+            func.attr in _MODULE_READERS and isinstance(func.value, ast.Name) and func.value.id in _MODULES)):
+        return ast.unparse(func)
+    return None
+
