@@ -2,12 +2,41 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+import ast
+from typing import Iterable, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_function
+
+
+def _filled_at_runtime(app: object, path: tuple[str, ...]) -> bool:
+    """The ``@hydra.main`` function assigns the key (``cfg.model.vocab_size = ...``) before it
+    reads the key or a node above it (``cfg.model``)."""
+    script = getattr(app, "script", None)
+    if script is None or getattr(app, "how", None) != "@hydra.main":
+        return False
+    fn = hydra_main_function(script, getattr(app, "line", None))
+    if fn is None:
+        return False
+    root = fn.args.args[0].arg
+    assigned: Optional[int] = None
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if config_chain(target, root) == path and (assigned is None or node.lineno < assigned):
+                    assigned = node.lineno
+    if assigned is None:
+        return False
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.lineno < assigned:
+            chain = config_chain(node, root)
+            if chain is not None and chain == path[:len(chain)]:
+                return False
+    return True
 
 
 @register
@@ -40,6 +69,9 @@ experiment config that the defaults list selects, or as a default in the file.
 ## When preflight stays silent
 
 * An override after `--` (`key=value`, `+key=value`) or a later config sets it.
+* The app's `@hydra.main` function assigns the key (`cfg.model.vocab_size = len(vocab)`)
+  before it reads the key or a node above it (`cfg.model`): the value is filled in at
+  runtime, the pattern Hydra's maintainers recommend for values computed by the app.
 * The config is not composed (the composition itself failed: that is reported as
   an error of the audit).
 """
@@ -56,6 +88,8 @@ experiment config that the defaults list selects, or as a default in the file.
                 continue
             app = comp.app
             for path, file, line in comp.missing:
+                if _filled_at_runtime(app, tuple(path)):
+                    continue
                 key = ".".join(path)
                 message = (f"`{key}` is `???` (mandatory) in the composed Hydra config and the launch does not "
                            "set it: OmegaConf raises MissingMandatoryValue as soon as the app reads it. Give it "
