@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._launch_support import launched_script, report_at
+from preflight.rules.plan._launch_support import launched_script
 from preflight.rules.plan.pf206_deepspeed_launch_without_local_rank_arg import _strict_parse
 
 # what lets the script take a value after --deepspeed, or not read sys.argv with a strict parser
