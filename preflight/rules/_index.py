@@ -189,6 +189,7 @@ JOB = {
     "PF562": "plan.pf562_accelerate_config_under_plain_python",
     "PF570": "plan.pf570_zero_untested_client_optimizer",
     "PF571": "plan.pf571_wandb_sweep_command_without_args",
+    "PF572": "plan.pf572_optuna_settings_outside_sweeper",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
