@@ -131,6 +131,10 @@ FILE = {
 
 JOB = {
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
+    "PF230": "plan.pf230_more_processes_than_visible_gpus",
+    "PF231": "plan.pf231_launcher_flag_after_script",
+    "PF232": "plan.pf232_deepspeed_path_to_plain_parser",
+    "PF233": "plan.pf233_script_pins_visible_devices",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
@@ -189,6 +193,9 @@ JOB = {
     "PF560": "plan.pf560_frozen_module_outside_mixed_precision",
     "PF561": "plan.pf561_hydra_dashed_flags",
     "PF562": "plan.pf562_accelerate_config_under_plain_python",
+    "PF570": "plan.pf570_zero_untested_client_optimizer",
+    "PF571": "plan.pf571_wandb_sweep_command_without_args",
+    "PF572": "plan.pf572_optuna_settings_outside_sweeper",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",

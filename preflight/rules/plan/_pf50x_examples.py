@@ -801,6 +801,27 @@ _target_: mypkg.MLP
 hidden: 256
 lr: ???  # warning: PF507
 """,
+    # assigned at runtime, but only after the node holding it was already read
+    """
+# --- train.py
+import hydra
+
+@hydra.main(config_path="configs", config_name="train", version_base=None)
+def main(cfg):
+    model = build(**cfg.model)
+    cfg.model.vocab_size = 100
+
+if __name__ == "__main__":
+    main()
+# --- configs/train.yaml
+defaults:
+  - model: textcnn
+  - _self_
+seed: 0
+# --- configs/model/textcnn.yaml
+vocab_size: ???  # warning: PF507
+dim: 300
+""",
 ]
 
 PF507_GOOD = [
@@ -849,5 +870,28 @@ def main(cfg):
 agent:
   _target_: mypkg.Agent
   obs_shape: ???  # to be specified later
+""",
+    # the app fills the mandatory value in at runtime before anything reads it
+    """
+# --- train.py
+import hydra
+
+@hydra.main(config_path="configs", config_name="train", version_base=None)
+def main(cfg):
+    vocab = load_vocab(cfg.data.path)
+    cfg.model.vocab_size = len(vocab)
+    model = build(**cfg.model)
+
+if __name__ == "__main__":
+    main()
+# --- configs/train.yaml
+defaults:
+  - model: textcnn
+  - _self_
+data:
+  path: data
+# --- configs/model/textcnn.yaml
+vocab_size: ???
+dim: 300
 """,
 ]

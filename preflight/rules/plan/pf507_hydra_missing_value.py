@@ -3,12 +3,40 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable
+from typing import Iterable, Optional
 
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_function
+
+
+def _filled_at_runtime(app: object, path: tuple[str, ...]) -> bool:
+    """The ``@hydra.main`` function assigns the key (``cfg.model.vocab_size = ...``) before it
+    reads the key or a node above it (``cfg.model``)."""
+    script = getattr(app, "script", None)
+    if script is None or getattr(app, "how", None) != "@hydra.main":
+        return False
+    fn = hydra_main_function(script, getattr(app, "line", None))
+    if fn is None:
+        return False
+    root = fn.args.args[0].arg
+    assigned: Optional[int] = None
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if config_chain(target, root) == path and (assigned is None or node.lineno < assigned):
+                    assigned = node.lineno
+    if assigned is None:
+        return False
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.lineno < assigned:
+            chain = config_chain(node, root)
+            if chain is not None and chain == path[:len(chain)]:
+                return False
+    return True
 
 
 @register
@@ -41,6 +69,9 @@ experiment config that the defaults list selects, or as a default in the file.
 ## When preflight stays silent
 
 * An override after `--` (`key=value`, `+key=value`) or a later config sets it.
+* The app's `@hydra.main` function assigns the key (`cfg.model.vocab_size = len(vocab)`)
+  before it reads the key or a node above it (`cfg.model`): the value is filled in at
+  runtime, the pattern Hydra's maintainers recommend for values computed by the app.
 * The config is not composed (the composition itself failed: that is reported as
   an error of the audit).
 * The script that composes the config assigns the key before it is used
@@ -60,10 +91,13 @@ experiment config that the defaults list selects, or as a default in the file.
             if not isinstance(comp, Composed):
                 continue
             app = comp.app
-            assigned = _assigned_names(app.script.tree) if app.script is not None else set()
+            main_fn = hydra_main_function(app.script, app.line) if app.script is not None else None
+            assigned = _assigned_names(app.script.tree, main_fn) if app.script is not None else set()
             for path, file, line in comp.missing:
                 if path and path[-1] in assigned:
-                    continue  # the script fills it in before use
+                    continue  # a function of the script fills it in on the node it is handed
+                if _filled_at_runtime(app, tuple(path)):
+                    continue  # the app's main function fills it in before anything reads it
                 key = ".".join(path)
                 message = (f"`{key}` is `???` (mandatory) in the composed Hydra config and the launch does not "
                            "set it: OmegaConf raises MissingMandatoryValue as soon as the app reads it. Give it "
@@ -79,11 +113,15 @@ experiment config that the defaults list selects, or as a default in the file.
                                                 evidence=evidence)
 
 
-def _assigned_names(tree: ast.AST) -> set[str]:
+def _assigned_names(tree: ast.AST, main_fn: Optional[ast.AST] = None) -> set[str]:
     """Attribute and string-key names the script assigns on any object: ``x.name = ...``,
-    ``x["name"] = ...``, ``setattr(x, "name", ...)``."""
+    ``x["name"] = ...``, ``setattr(x, "name", ...)``, outside the ``@hydra.main`` function
+    (``main_fn``), whose assignments count only before a read (``_filled_at_runtime``)."""
     names: set[str] = set()
+    skip = {id(n) for n in ast.walk(main_fn)} if main_fn is not None else set()
     for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = list(node.targets)
