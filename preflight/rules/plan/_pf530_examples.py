@@ -121,4 +121,26 @@ class MNISTData(L.LightningDataModule):
         self.splits = ["train", "test"]
         self.train_set = MNIST(self.root, train=True)
 """,
+    # tricky (real code: a query/document pair DataModule): __init__ calls self.prepare_data(),
+    # so every process that builds the DataModule reads the files
+    """
+# --- data.py
+from pytorch_lightning import LightningDataModule
+from torch.utils.data import DataLoader
+
+
+class DataPairDataset(LightningDataModule):
+    def __init__(self, train_path, val_path):
+        super().__init__()
+        self.train_path = train_path
+        self.val_path = val_path
+        self.prepare_data()
+
+    def prepare_data(self):
+        self.train_examples = read_jsonl(self.train_path)
+        self.val_examples = read_jsonl(self.val_path)
+
+    def train_dataloader(self):
+        return DataLoader(self.train_examples, batch_size=32)
+""",
 ]

@@ -56,6 +56,19 @@ def _none_only(init: ast.AST, name: str) -> bool:
     return all(isinstance(v, ast.Constant) and v.value is None for v in values)
 
 
+def _called_by_class(methods: dict[str, ast.AST], prepare: ast.AST) -> bool:
+    """``self.prepare_data()`` is called from another method (``__init__``, ``setup``): then every
+    process that builds the object runs it."""
+    for m in methods.values():
+        if m is prepare:
+            continue
+        for node in ast.walk(m):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                    and node.func.attr == "prepare_data" and isinstance(node.func.value, ast.Name) and node.func.value.id == "self":
+                return True
+    return False
+
+
 @register
 class PrepareDataSetsState(PlanRule):
     code = "PF530"
@@ -92,6 +105,8 @@ into `self.<attr>` in `setup`.
 ## When preflight stays silent
 
 * The job runs on one process (the plan's world size is 1).
+* The class calls `self.prepare_data()` itself (from `__init__` or `setup`): every process
+  runs it then.
 * The attribute is also bound in `setup` or another hook (or to a value other than `None`
   in `__init__`), or it is never read outside `prepare_data`.
 """
@@ -111,7 +126,7 @@ into `self.<attr>` in `setup`.
                     continue
                 methods = {f.name: f for f in cls.body if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
                 prepare = methods.get("prepare_data")
-                if prepare is None:
+                if prepare is None or _called_by_class(methods, prepare):
                     continue
                 for name, node in _assigned(prepare).items():
                     if any(name in _assigned(m) and (m.name != "__init__" or not _none_only(m, name))
