@@ -117,4 +117,20 @@ class Loop:
     def optimizer_step(self, optimizer, closure=None):
         optimizer.step()
 """,
+    # tricky (real code: the pytorch-lightning 0.x base module of transformers' old examples):
+    # second_order_closure, the LBFGS-only closure of 0.x/1.0, is rightly not passed
+    """
+# --- lightning_base.py
+import pytorch_lightning as pl
+
+
+class BaseTransformer(pl.LightningModule):
+    def optimizer_step(self, epoch, batch_idx, optimizer, optimizer_idx, second_order_closure=None):
+        if self.trainer.use_tpu:
+            xm.optimizer_step(optimizer)
+        else:
+            optimizer.step()
+        optimizer.zero_grad()
+        self.lr_scheduler.step()
+""",
 ]

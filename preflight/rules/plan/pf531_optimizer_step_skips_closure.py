@@ -31,10 +31,9 @@ def _closure_param(fn: ast.FunctionDef) -> Optional[str]:
     if args.vararg is not None or args.kwarg is not None:
         return None  # the closure may travel in *args/**kwargs
     names = [a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]]
-    if "optimizer_closure" in names:
-        return "optimizer_closure"
-    closures = [n for n in names if "closure" in n]
-    return closures[0] if len(closures) == 1 else None
+    # the name of pytorch-lightning 1.1 and later, where the closure runs training_step; the
+    # ``second_order_closure`` of 0.x/1.0 was for LBFGS only (training_step ran before the hook)
+    return "optimizer_closure" if "optimizer_closure" in names else None
 
 
 def _refs(node: ast.AST, name: str) -> bool:
@@ -84,7 +83,8 @@ class OptimizerStepSkipsClosure(PlanRule):
 ## What it finds
 
 A `LightningModule` (automatic optimization) overrides `optimizer_step(self, epoch,
-batch_idx, optimizer, optimizer_closure)` and some path through it neither passes
+batch_idx, optimizer, optimizer_closure)` (pytorch-lightning 1.1 and later, the 1.x
+signature with `optimizer_idx` included) and some path through it neither passes
 `optimizer_closure` on (`optimizer.step(closure=optimizer_closure)`,
 `super().optimizer_step(..., optimizer_closure)`) nor calls it: `optimizer.step()` without
 the closure, or the step (with the closure) only under an `if` with no branch that runs
@@ -111,6 +111,8 @@ run `optimizer_closure()` (it runs `training_step` + `backward` without a step),
 
 * The module sets `automatic_optimization = False` (the hook is not Lightning's step then).
 * Every path passes the closure on or calls it; the hook takes `*args`/`**kwargs`.
+* The pytorch-lightning 0.x/1.0 signature (`second_order_closure`): there `training_step`
+  and `backward` ran before the hook and the closure served LBFGS only.
 """
     bad_examples = examples("preflight.rules.plan._pf531_examples", "PF531_BAD")
     good_examples = examples("preflight.rules.plan._pf531_examples", "PF531_GOOD")
