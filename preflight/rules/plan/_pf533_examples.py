@@ -38,6 +38,21 @@ trainer = pl.Trainer(gpus=8, strategy=ds)
 """,
 ]
 
+PF533_BAD.append(
+    # the dict bound to a module-level name, as lit-llama's scripts write it (there for Fabric)
+    """
+# --- finetune.py
+import lightning as L
+from lightning.pytorch.strategies import DeepSpeedStrategy
+
+ds_config = {
+    "train_micro_batch_size_per_gpu": 4,
+    "gradient_accumulation_steps": 8,  # error: PF533
+    "zero_optimization": {"stage": 2},
+}
+trainer = L.Trainer(devices=4, strategy=DeepSpeedStrategy(config=ds_config))
+""")
+
 PF533_GOOD = [
     # the fix: accumulation on the Trainer only
     """
@@ -71,5 +86,21 @@ trainer = pl.Trainer(devices=2, strategy=DeepSpeedStrategy(config="lightning/ds.
 {"train_micro_batch_size_per_gpu": 8}
 # --- raw/ds.json
 {"train_micro_batch_size_per_gpu": 8, "gradient_accumulation_steps": 1}
+""",
+    # tricky (real code, Lightning-AI/lit-llama finetune/adapter.py): the same module-level dict
+    # given to Fabric's DeepSpeedStrategy, which accepts the key
+    """
+# --- finetune/adapter.py
+import lightning as L
+from lightning.fabric.strategies import DeepSpeedStrategy
+
+devices = 4
+ds_config = {
+    "train_micro_batch_size_per_gpu": 4,
+    "gradient_accumulation_steps": 8,
+    "zero_optimization": {"stage": 2},
+}
+fabric = L.Fabric(accelerator="cuda", devices=devices,
+                  strategy=(DeepSpeedStrategy(config=ds_config) if devices > 1 else "auto"))
 """,
 ]

@@ -38,6 +38,13 @@ def _dict_key(node: ast.Dict) -> Optional[ast.AST]:
     return None
 
 
+def _module_dict(tree: ast.AST, name: str) -> Optional[ast.AST]:
+    """The dict literal a module-level name is bound to, once and only once."""
+    bound = [n.value for n in getattr(tree, "body", []) if isinstance(n, ast.Assign)
+             and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    return bound[0] if len(bound) == 1 and isinstance(bound[0], ast.Dict) else None
+
+
 @register
 class DeepspeedConfigAccumulationUnderLightning(PlanRule):
     code = "PF533"
@@ -51,7 +58,8 @@ class DeepspeedConfigAccumulationUnderLightning(PlanRule):
 ## What it finds
 
 `DeepSpeedStrategy(config=...)` of Lightning's Trainer (`lightning.pytorch` /
-`pytorch_lightning`) given a DeepSpeed JSON file of the job, or a dict literal, that sets
+`pytorch_lightning`) given a DeepSpeed JSON file of the job, or a dict literal (inline or
+bound once to a module-level name), that sets
 `gradient_accumulation_steps`.
 
 ## Why it matters
@@ -87,6 +95,8 @@ Delete the key from the config and pass `Trainer(accumulate_grad_batches=N)`.
                 if not isinstance(call, ast.Call) or not _strategy(qualify(call.func) or ast.unparse(call.func)):
                     continue
                 value = next((k.value for k in call.keywords if k.arg == "config"), None)
+                if isinstance(value, ast.Name):
+                    value = _module_dict(script.tree, value.id)
                 if isinstance(value, ast.Dict):
                     key = _dict_key(value)
                     if key is not None:
