@@ -4,7 +4,7 @@ more than one process it runs on one process per node only."""
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Mapping, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -56,7 +56,7 @@ def _none_only(init: ast.AST, name: str) -> bool:
     return all(isinstance(v, ast.Constant) and v.value is None for v in values)
 
 
-def _called_by_class(methods: dict[str, ast.AST], prepare: ast.AST) -> bool:
+def _called_by_class(methods: Mapping[str, ast.AST], prepare: ast.AST) -> bool:
     """``self.prepare_data()`` is called from another method (``__init__``, ``setup``): then every
     process that builds the object runs it."""
     for m in methods.values():

@@ -38,7 +38,7 @@ def _dict_key(node: ast.Dict) -> Optional[ast.AST]:
     return None
 
 
-def _module_dict(tree: ast.AST, name: str) -> Optional[ast.AST]:
+def _module_dict(tree: ast.AST, name: str) -> Optional[ast.expr]:
     """The dict literal a module-level name is bound to, once and only once."""
     bound = [n.value for n in getattr(tree, "body", []) if isinstance(n, ast.Assign)
              and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
