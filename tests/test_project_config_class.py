@@ -167,3 +167,55 @@ def test_a_config_class_that_is_not_a_pretrained_config_stays_unknown(cli, tmp_p
     path = tmp_path / "models/configuration_baichuan.py"
     path.write_text(path.read_text().replace("(PretrainedConfig)", "(object)"))
     assert counted(plan_of(cli, "train.py", cwd=tmp_path)) == []
+
+
+# --- in-place weight initialisation in a counted module -----------------------------------------
+# kuleshov-group/mdlm models/dit.py @ c112c526d193 ``DDiTBlock.__init__`` ends with
+# ``self.adaLN_modulation.weight.data.zero_()`` and ``.bias.data.zero_()``: values, not shapes.
+BLOCK = """\
+    import torch
+    import torch.nn as nn
+
+
+    class Block(nn.Module):
+        def __init__(self, dim=64, cond_dim=16):
+            super().__init__()
+            self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(), nn.Linear(4 * dim, dim))
+            self.adaLN_modulation = nn.Linear(cond_dim, 6 * dim, bias=True)
+            {init}
+
+
+    model = Block()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    for step in range(10):
+        loss = model(torch.randn(8, 64)).sum()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+    """
+# By hand: 64 x 256 + 256 = 16,640; 256 x 64 + 64 = 16,448; 16 x 384 + 384 = 6,528.
+BLOCK_PARAMS = 16_640 + 16_448 + 6_528  # 39,616
+
+
+def block_count(cli, root: Path, init: str) -> list:
+    write(root, {"train.py": BLOCK.format(init=init)})
+    plan = plan_of(cli, "train.py", cwd=root)
+    return [f["value"] for f in plan["fields"].get("model.num_parameters", [])]
+
+
+@pytest.mark.parametrize("init", [
+    "self.adaLN_modulation.weight.data.zero_()\n        self.adaLN_modulation.bias.data.zero_()",
+    "self.mlp[2].weight.data.normal_(0.0, 0.02)",
+    "self.mlp[0].bias.fill_(0.5)",
+])
+def test_an_in_place_weight_init_in_init_leaves_the_count(cli, tmp_path: Path, init: str) -> None:
+    assert block_count(cli, tmp_path, init) == [BLOCK_PARAMS]
+
+
+@pytest.mark.parametrize("init", [
+    # a chain of calls, and a tensor that is not one of self's weights
+    "self.adaLN_modulation.weight.data.zero_().add_(1.0)",
+    "self.scale = torch.ones(4).data.zero_()\n        self.extra.weight.data.resize_(10, 10)",
+])
+def test_other_tensor_calls_in_init_leave_the_count_unknown(cli, tmp_path: Path, init: str) -> None:
+    assert block_count(cli, tmp_path, init) == []
