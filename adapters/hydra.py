@@ -377,6 +377,14 @@ class HydraAdapter(Adapter):
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for result in compositions(project):
             if isinstance(result, FileError):
+                if _group_override_not_placed(result.message):
+                    # a launch-line group choice the composer could not place in the defaults list:
+                    # Hydra's versions disagree on such keys (`task=` for `task@_global_`: accepted by
+                    # 1.1, refused by 1.2+), so the job is read on with the config's values unknown
+                    where = result.path + (f":{result.line}" if result.line is not None else "")
+                    self.note(plan, f"{where}: {_first_line(result.message)}: the composed config's values are "
+                                    "unknown")
+                    continue
                 if "Could not override '" not in result.message or "To append to your config use +" not in (
                         result.message):
                     project.errors.append(result)
@@ -384,6 +392,16 @@ class HydraAdapter(Adapter):
                 # PF526 reports as a finding (not an input preflight could not read)
                 continue
             _Facts(self, project, plan, result).run()
+
+
+def _group_override_not_placed(message: str) -> bool:
+    """Hydra's refusal of a command-line group override: no defaults entry takes its key."""
+    return "Could not override '" in message and (
+        "No match in the defaults list" in message or "Did you mean to override" in message)
+
+
+def _first_line(message: str) -> str:
+    return " ".join(message.strip().splitlines()[:2])
 
 
 class _Facts:

@@ -339,6 +339,7 @@ class Composer:
         self.cli_groups: dict[str, Optional[str]] = {}  # group key -> option (None: deleted)
         self.cli_added: list[tuple[str, str]] = []
         self.values: list[Override] = []
+        self.notes: list[str] = []
         self.cache: dict[Path, ConfigFile] = {}
         for ov in overrides:
             group = ov.key.split("@", 1)[0]
@@ -443,9 +444,19 @@ class Composer:
                 check_name(self.config_dir, f"{group_path}/{_strip_ext(str(opt))}")
             found[match_key] = None if option is None else str(option)
             return
+        global_key = group_path if pkg == "_global_" else None
         if match_key in choices:
             used.add(match_key)
             option = choices[match_key]
+        elif global_key is not None and global_key in choices:
+            # Hydra 1.1's override key for a group at the global package is the group alone
+            # (InputDefault.get_override_key: final package "" -> no "@"); Hydra >= 1.2 wants
+            # `group@_global_=...` (facebookresearch/hydra#1791)
+            used.add(global_key)
+            option = choices[global_key]
+            self.notes.append(f"override {global_key}={option} selects the defaults entry {match_key} "
+                              f"({_relative_file(self.config_dir, file)}): Hydra 1.1 keys a group at the "
+                              f"global package by the group alone; Hydra >= 1.2 asks for {match_key}={option}")
         if option is None:
             return
         options = option if isinstance(option, list) else [option]
@@ -495,7 +506,7 @@ class Composer:
         apply_values(data, self.values)
         data.pop("hydra", None)  # Hydra's own settings (compose drops them too)
         items = [i for i in items if i.package != "hydra" and not i.package.startswith("hydra.")]
-        return Composition(data, items, [], "preflight's composer (OmegaConf)")
+        return Composition(data, items, [], "preflight's composer (OmegaConf)", list(dict.fromkeys(self.notes)))
 
 
 def _wrap(package: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -534,6 +545,18 @@ def apply_values(data: dict[str, Any], overrides: Sequence[Override]) -> None:
             node[last] = ov.value
 
 
+def _global_group_key(message: str) -> bool:
+    """hydra-core's refusal of ``group=...`` for a defaults entry ``group@_global_``."""
+    return bool(re.search(r"Could not override '([\w/.-]+)'\.\s*Did you mean to override \1@_global_\?", message))
+
+
+def _relative_file(config_dir: Path, file: Path) -> str:
+    try:
+        return file.relative_to(config_dir).as_posix()
+    except ValueError:
+        return file.name
+
+
 def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_base: Optional[str], *,
             use_hydra: bool = True) -> Composition:
     """Compose ``config_name`` from ``config_dir`` with the launch ``tokens``: with hydra-core
@@ -569,12 +592,18 @@ def compose(config_dir: Path, config_name: str, tokens: Sequence[str], version_b
             refused = exc
             notes.append(f"{exc}: composed by preflight's composer")
         except ComposeError as exc:
-            if not _about_hydra_settings(str(exc)):
+            if _global_group_key(str(exc)):
+                # hydra-core >= 1.2 asks for `group@_global_=...`; Hydra 1.1 took `group=...`
+                # (facebookresearch/hydra#1791): composed with the 1.1 rule, said in a note
+                notes.append(f"hydra-core {version}: {' '.join(str(exc).splitlines()[:2])}; composed by "
+                             "preflight's composer with Hydra 1.1's rule")
+            elif not _about_hydra_settings(str(exc)):
                 raise
-            # e.g. `override hydra/job_logging: colorlog` without the hydra-colorlog plugin:
-            # Hydra's own settings, not the job's config, so compose the job's config without them
-            notes.append(f"hydra-core could not compose Hydra's own settings ({_first_line(str(exc))}); "
-                         "the job's config was composed by preflight's composer")
+            else:
+                # e.g. `override hydra/job_logging: colorlog` without the hydra-colorlog plugin:
+                # Hydra's own settings, not the job's config, so compose the job's config without them
+                notes.append(f"hydra-core could not compose Hydra's own settings ({_first_line(str(exc))}); "
+                             "the job's config was composed by preflight's composer")
     if result is None:
         composer = Composer(config_dir, overrides)
         try:

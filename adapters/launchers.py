@@ -115,7 +115,11 @@ def _take_env(tokens: list[str], i: int, info: LaunchInfo) -> int:
             break
         name, _, value = tok.partition("=")
         info.env[name] = value
-        if name == "CUDA_VISIBLE_DEVICES":
+        if name == "CUDA_VISIBLE_DEVICES" and "$" in value:
+            # `CUDA_VISIBLE_DEVICES=$id` with `id=$CUDA_VISIBLE_DEVICES` (asteroid run.sh:25,97): set at launch
+            info.notes.append(f"CUDA_VISIBLE_DEVICES={value}: the visible devices are set when the job starts, "
+                              "not known statically")
+        elif name == "CUDA_VISIBLE_DEVICES":
             ids = [x for x in value.split(",") if x.strip()]
             info.notes.append(f"CUDA_VISIBLE_DEVICES={value} makes {len(ids)} device(s) visible per node")
         else:

@@ -1117,7 +1117,10 @@ class _ScriptPass:
         from preflight.adapters.pytorch_local import names_peft
 
         path = self.script.source.path
-        return names_peft(self.script.source.text, self.script.tree, Path(str(path)) if path else None)
+        root = Path(str(self.project.root)) if self.project.root else None
+        # the root too: a package beside the script's folder (VideoChat2 tasks/train_it.py `from models
+        # import *`, the LoRA in models/videochat_mistra/, OpenGVLab/Ask-Anything @ 4dd8210)
+        return names_peft(self.script.source.text, self.script.tree, Path(str(path)) if path else None, root)
 
     def tokenizer_names(self) -> set[str]:
         """Names bound to a tokenizer by how it is built (``AutoTokenizer.from_pretrained``, a

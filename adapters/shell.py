@@ -35,7 +35,7 @@ import os
 import posixpath
 import re
 import shlex
-from typing import Mapping, Optional, Sequence
+from typing import Callable, Mapping, Optional, Sequence
 
 from preflight.adapters.launchers import LaunchInfo, parse_launch
 
@@ -70,6 +70,12 @@ class LaunchLine:
     # the directory the line runs in after ``cd DIR`` lines before it (relative to where the
     # script is started, or absolute; SCRIPT_DIR for ``cd "$(dirname "$0")"``); None: not moved
     cwd: Optional[str] = None
+
+
+def _srun_without_command(tokens: list[str]) -> bool:
+    """``srun ... bash x.sh ...``: srun running no launcher or Python script of its own."""
+    info = parse_launch(tokens)
+    return info.wrapper == "srun" and info.script is None and not info.launcher
 
 
 @dataclass
@@ -619,16 +625,49 @@ def _positional(raw: str, args: Sequence[str]) -> Optional[list[str]]:
     end = start + int(m.group(2)) if m.group(2) is not None else None
     return [str(a) for a in list(args)[start:end]]
 _SHIFT = re.compile(r"^shift(?:\s+(\d))?$")
+# `source less/scripts/train/base_training_args.sh`, `. ./env.sh` (not `. utils/parse_options.sh`,
+# whose loop sets variables from the script's own options: not read here)
+_SOURCE = re.compile(r"^(?:source|\.)\s+([^\s;|&<>]+)\s*$")
+_MAX_SOURCED = 2
+
+
+def _source_file(script: ShellScript, n: int, raw: str, vars_: dict[str, str], empty: set[str],
+                 args: Sequence[str], cwd: Optional[str], slurm: Mapping[str, str], sourced: Sourced,
+                 nesting: int) -> None:
+    """Set the variables a sourced file assigns (princeton-nlp/LESS ``less/scripts/train/
+    warmup_lora_train.sh:3`` @ 8abf962 sources ``base_training_args.sh``, whose exported
+    ``header`` and ``base_training_args`` strings the script runs with ``eval``)."""
+    target = expand(raw.strip("\"'"), dict(vars_), empty)
+    if "$" in target or target.endswith("parse_options.sh"):
+        return
+    got = sourced(target, cwd)
+    if got is None:
+        return
+    shown, body = got
+    start = {k: v for k, v in vars_.items() if not k.isdigit() and k not in ("#", "0")}
+    inner = read_shell(body, shown, args, env=start, slurm=slurm, sourced=sourced, _nesting=nesting + 1)
+    changed = {k: v for k, v in inner.variables.items() if k != "0" and vars_.get(k) != v}
+    vars_.update(changed)
+    if changed:
+        script.notes.append(f"{script.path}:{n}: sources {shown}, which sets {', '.join(sorted(changed)[:6])}"
+                            + (" ..." if len(changed) > 6 else ""))
+
+
+Sourced = Callable[[str, Optional[str]], Optional[tuple[str, str]]]
 
 
 def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                env: Optional[Mapping[str, str]] = None, start: int = 1,
-               slurm: Optional[Mapping[str, str]] = None) -> ShellScript:
+               slurm: Optional[Mapping[str, str]] = None, sourced: Optional[Sourced] = None,
+               _nesting: int = 0) -> ShellScript:
     """Read a launch script: variables in order, and every launch line with its tokens
     expanded. ``args`` are the script's positional arguments (``bash run.sh out 3``);
     ``env`` the variables known before it starts; lines before ``start`` are skipped
     (the gate starts at the first command after the ``#SBATCH`` block); ``slurm`` the
-    ``SLURM_*`` values when the caller has read the directives already."""
+    ``SLURM_*`` values when the caller has read the directives already. ``sourced`` gives
+    (shown path, text) of a file a ``source FILE`` / ``. FILE`` line names (its path as
+    expanded, and the directory the line runs in), or None when it is not read: the
+    variables that file sets are set at that line (nothing of it is run)."""
     from preflight.adapters.shell_commands import launch_tokens, line_parts, subscript
 
     script = ShellScript(path=path)
@@ -712,6 +751,11 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 empty = {str(k) for k in range(1, 10)} - {str(k) for k in range(1, len(args) + 1)}
                 vars_["#"] = str(len(args))
                 continue
+            src = _SOURCE.match(part)
+            if src and sourced is not None:
+                if not skipped and _nesting < _MAX_SOURCED:
+                    _source_file(script, n, src.group(1), vars_, empty, args, cwd, slurm, sourced, _nesting)
+                continue
             cd = _CD.match(part)
             if cd and not depth and not guarded:
                 cwd = _moved(cwd, cd.group(1), vars_, empty)
@@ -757,12 +801,14 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                     vars_[name] = value
                 continue
         tokens = launch_tokens(stripped, vars_, empty)
-        if tokens is None:
+        if tokens is None or _srun_without_command(tokens):
             sub = subscript(stripped, vars_, empty, args)
             if sub is not None:
                 env_words = dict(w.split("=", 1) for w in sub[0])
                 script.subscripts.append(SubScript(n, sub[1][0], sub[1][1:], cwd, env_words))
-            continue
+                continue
+            if tokens is None:
+                continue
         expanded = []
         for tok in tokens:
             expanded.append(expand(tok, dict(vars_), empty))

@@ -94,6 +94,16 @@ def subscript(line: str, vars_: Mapping[str, str], empty: set[str],
         while k < len(tokens) and _ENV_WORD.match(tokens[k]):
             k += 1
         rest = tokens[k:]
+        if rest and rest[0].rsplit("/", 1)[-1] == "srun":
+            # `srun -n4 --ntasks-per-node=1 bash torchrun.sh --nnodes=4 ... tasks/train_it.py cfg`
+            # (OpenGVLab/Ask-Anything video_chat2/scripts/videochat_mistral/slurm_run_7b_stage3.sh @
+            # 4dd8210): srun runs the project's script on each node; it is followed as without srun
+            from preflight.adapters.launchers import _SRUN_BOOL, _options
+
+            j = _options(rest, 1, _SRUN_BOOL, {}, short_attached=True)
+            while j < len(rest) and _ENV_WORD.match(rest[j]):
+                j += 1
+            rest = rest[j:]
         if len(rest) >= 2 and rest[0].rsplit("/", 1)[-1] in _SHELLS and not rest[1].startswith("-"):
             rest = rest[1:]
         elif not rest or "/" not in rest[0]:
@@ -144,9 +154,14 @@ def _held_command(tokens: list[str], vars_: Mapping[str, str], empty: set[str], 
             return tokens
         held = launch_tokens(joined, vars_, empty, nesting + 1)
         return held if held else tokens
-    m = _WHOLE_VAR.match(tokens[0])
+    # `CUDA_VISIBLE_DEVICES=$id $python_path train.py ...` (asteroid-team/asteroid
+    # egs/librimix/ConvTasNet/run.sh:97 @ 92c8d83): environment words, then the held command
+    k = 0
+    while k < len(tokens) - 1 and _ENV_WORD.match(tokens[k]):
+        k += 1
+    m = _WHOLE_VAR.match(tokens[k])
     value = vars_.get(m.group(1) or m.group(2) or "") if m else None
     if not value:
         return tokens
     held = launch_tokens(value, vars_, empty, nesting + 1)  # `$CMD --extra`: the value's words, then the rest
-    return [*held, *tokens[1:]] if held else tokens
+    return [*tokens[:k], *held, *tokens[k + 1:]] if held else tokens

@@ -336,6 +336,27 @@ def _moved_bases(cwd: Optional[str], path: Path, root: Path, bases: list[Path], 
 _MAX_SCRIPT_DEPTH = 3
 
 
+def _sourcer(path: Path, root: Path, bases: list[Path]):
+    """The text of a file a launch script sources (``source scripts/args.sh``), looked up like
+    the script's other names; only files under the job's directory are read."""
+    top = root.resolve()
+
+    def get(name: str, cwd: Optional[str]) -> Optional[tuple[str, str]]:
+        found = _find(name, _moved_bases(cwd, path, root, bases, JobInputs(), ""))
+        if found is None:
+            return None
+        resolved = found.resolve()
+        if top not in resolved.parents:
+            return None
+        try:
+            text = read_text_limited(resolved, errors="replace")
+        except OSError:
+            return None
+        return (_display(resolved, root), text) if len(text) <= 2_000_000 else None
+
+    return get
+
+
 def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInputs,
                         depth: int = 0, env: Optional[dict[str, str]] = None) -> None:
     from preflight.adapters.shell import read_shell
@@ -349,8 +370,8 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
     if len(text) > 2_000_000:
         out.errors.append(FileError(display, "launch script larger than 2 MB; not read"))
         return
-    shell = read_shell(text, display, args, env=env)
     bases = _bases(path.parent, root)
+    shell = read_shell(text, display, args, env=env, sourced=_sourcer(path, root, bases))
     runnable = [ln for ln in shell.launches if ln.info.script is not None]
     if not runnable and depth < _MAX_SCRIPT_DEPTH and _follow_subscripts(shell, path, root, bases, out, depth):
         return

@@ -768,4 +768,22 @@ def main(cfg):
 # --- configs/train.yaml
 lr: 0.001
 """,
+    # the script fills the mandatory value in before it instantiates the node (facebookresearch/drqv2
+    # train.py:28-31 @ c0c650b: `cfg.obs_shape = obs_spec.shape`)
+    """
+# --- train.py
+import hydra
+
+def make_agent(obs_shape, cfg):
+    cfg.obs_shape = obs_shape
+    return hydra.utils.instantiate(cfg)
+
+@hydra.main(config_path="configs", config_name="train", version_base=None)
+def main(cfg):
+    agent = make_agent((9, 84, 84), cfg.agent)
+# --- configs/train.yaml
+agent:
+  _target_: mypkg.Agent
+  obs_shape: ???  # to be specified later
+""",
 ]
