@@ -15,6 +15,19 @@ with ``--model_config configs/llama_350m.json``, ``scripts/benchmark_c4/llama_35
   loading it (``cfg.vocab_size += 1``) gives the count at low. A model type the reader does not
   know, a file that is not there, a Hub id, or a config given to ``from_pretrained`` of a
   checkpoint (the checkpoint's weights decide) state nothing.
+
+A project's own config class built in code counts the same way (baichuan-inc/Baichuan-7B
+``train.py:114`` @ 6f3ef46: ``model = BaiChuanForCausalLM(BaiChuanConfig())``, the class in
+``models/configuration_baichuan.py:41-84``). Read:
+
+- ``Model(C(...))``, or ``cfg = C(...)`` bound once and given to ``Model(cfg)``/``from_config(cfg)``;
+  ``C`` a class of the script or of the module beside it that the script imports it from
+  (``from models.configuration_baichuan import BaiChuanConfig``);
+- ``C`` subclasses ``PretrainedConfig``, says ``model_type = "<literal>"`` in its body, and its
+  ``__init__`` only copies its parameters (``self.x = x``, ``super().__init__(x=x, **kwargs)``):
+  the literal defaults of those parameters, replaced by the call's literal keywords, are the
+  config. Any other statement, a positional argument, a keyword that is not a literal, or
+  ``**`` in the call state nothing. The count is medium (low when the code changes the config).
 """
 
 from __future__ import annotations
@@ -73,18 +86,193 @@ def _changed(tree: ast.AST, var: str) -> bool:
     return False
 
 
+def _is_config_call(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Name) and call.func.id.endswith("Config")
+
+
+def _builds_from_config_call(call: ast.Call) -> Optional[ast.Call]:
+    """``Model(C(...))``/``Model(config=C(...))``/``X.from_config(C(...))``: the inner ``C(...)``."""
+    given = [*call.args[:1], *(k.value for k in call.keywords if k.arg == "config")]
+    inner = next((a for a in given if isinstance(a, ast.Call) and _is_config_call(a)), None)
+    if inner is None:
+        return None
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "from_config":
+        return inner
+    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    if last[:1].isupper() and not last.endswith(("Config", "Tokenizer", "Processor")):
+        return inner
+    return None
+
+
+def _config_class(script: Any, name: str) -> Optional[tuple[Path, ast.ClassDef]]:
+    """Class ``name`` defined in the script, or in the module beside it it is imported from."""
+    if not name or script.tree is None:
+        return None
+
+    def find(tree: ast.Module) -> Optional[ast.ClassDef]:
+        hits = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+        return hits[0] if len(hits) == 1 else None
+
+    own = find(script.tree)
+    if own is not None and script.source.path is not None:
+        return Path(str(script.source.path)), own
+    from preflight.adapters.model_registry import _module_of
+
+    home = _module_of(script, name)
+    if home is None:
+        return None
+    cls = find(home[1])
+    return (home[0], cls) if cls is not None else None
+
+
+def _class_defaults(cls: ast.ClassDef) -> Optional[dict[str, Any]]:
+    """A ``PretrainedConfig`` subclass whose ``__init__`` only copies its parameters: the
+    parameters' literal defaults plus ``model_type``; None for anything else."""
+    if not any((b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute) else "")
+               == "PretrainedConfig" for b in cls.bases):
+        return None
+    model_type: Optional[str] = None
+    init: Optional[ast.FunctionDef] = None
+    for node in cls.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == "model_type" and isinstance(node.value, ast.Constant) \
+                and isinstance(node.value.value, str):
+            model_type = node.value.value
+        elif isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            if init is not None:
+                return None
+            init = node
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not node.decorator_list:
+            continue  # other methods do not build the config
+        elif isinstance(node, ast.Assign) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)):
+            continue  # class attributes (keys_to_ignore_at_inference), docstring
+        else:
+            return None
+    if model_type is None or init is None:
+        return None
+    a = init.args
+    if a.posonlyargs or a.kwonlyargs or a.vararg is not None:
+        return None
+    params = a.args[1:]
+    if len(a.defaults) != len(params):
+        return None  # a parameter without default: the call must give it
+    config: dict[str, Any] = {}
+    for param, default in zip(params, a.defaults):
+        try:
+            config[param.arg] = ast.literal_eval(default)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+    names = set(config)
+    for stmt in init.body:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            t = stmt.targets[0]
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
+                    and isinstance(stmt.value, ast.Name) and stmt.value.id == t.attr and t.attr in names:
+                continue
+            return None
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            f = call.func
+            if isinstance(f, ast.Attribute) and f.attr == "__init__" and isinstance(f.value, ast.Call) \
+                    and isinstance(f.value.func, ast.Name) and f.value.func.id == "super" and not call.args \
+                    and all((k.arg is None and isinstance(k.value, ast.Name) and k.value.id == a.kwarg.arg
+                             if a.kwarg is not None else False)
+                            or (k.arg in names and isinstance(k.value, ast.Name) and k.value.id == k.arg)
+                            for k in call.keywords):
+                continue
+        return None
+    config["model_type"] = model_type
+    return config
+
+
+def _literal_keywords(call: ast.Call) -> Optional[dict[str, Any]]:
+    """The call's keywords, every one a literal; None for positional arguments, ``**`` or any other value."""
+    if call.args:
+        return None
+    out: dict[str, Any] = {}
+    for k in call.keywords:
+        if k.arg is None:
+            return None
+        try:
+            out[k.arg] = ast.literal_eval(k.value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            return None
+    return out
+
+
 @register_adapter
 class ModelConfigFileAdapter(Adapter):
     name = "model_config_file"
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(s.tree is not None and "Config.from_" in s.source.text for s in project.scripts)
+        return any(s.tree is not None and "Config" in s.source.text for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
             if script.tree is not None and "Config.from_" in script.source.text:
                 self._script(project, plan, script)
+            if script.tree is not None and "Config(" in script.source.text:
+                self._class_config(project, plan, script)
+
+    def _class_config(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        """``Model(C())`` / ``cfg = C(...)``; ``Model(cfg)`` with ``C`` a project ``PretrainedConfig``."""
+        idx = project.index(script)
+        for site in idx.calls:
+            if idx.runs(site) is False:
+                continue
+            var: Optional[str] = None
+            inner = _builds_from_config_call(site.call)
+            if inner is not None:
+                made, build = inner, site
+            elif site.target and "." not in site.target and _is_config_call(site.call):
+                var = site.target
+                if len(idx.assigns.get(var, [])) != 1:
+                    continue
+                builds = [s for s in idx.calls if s is not site and _builds_from(s.call, var)
+                          and idx.runs(s) is not False]
+                if not builds:
+                    continue
+                made, build = site.call, builds[0]
+            else:
+                continue
+            name = made.func.id if isinstance(made.func, ast.Name) else ""
+            found = _config_class(script, name)
+            if found is None:
+                continue
+            path, cls = found
+            config = _class_defaults(cls)
+            if config is None:
+                continue
+            given = _literal_keywords(made)
+            if given is None:
+                continue
+            config.update(given)
+            from preflight.estimate.arch import ArchitectureError, from_hf_config
+
+            shown = os.path.relpath(path, project.root) if str(path).startswith(str(project.root)) else str(path)
+            try:
+                arch = from_hf_config(config, name=name, source=f"{shown}:{cls.lineno}")
+            except ArchitectureError as exc:
+                self.note(plan, f"{script.source.display}:{made.lineno}: {name}() read from {shown}, "
+                                f"its size not counted ({exc})")
+                continue
+            total = arch.params_total
+            if not isinstance(total, int) or total <= 0:
+                continue
+            changed = var is not None and _changed(script.tree, var)
+            detail = (f"{name}() at line {made.lineno}, given to {build.label}() at line {build.line}: "
+                      f"the class's defaults ({shown}:{cls.lineno}, model_type {config.get('model_type')})"
+                      f"{' with the call' + chr(39) + 's keywords' if given else ''} count {total:,} parameters")
+            if changed:
+                detail += "; the code changes the config after building it"
+            self.add_checked(plan, "model.num_parameters", total,
+                             Source("code", str(script.source.display), made.lineno, None, detail),
+                             "low" if changed else "medium")
+            return
 
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
         idx = project.index(script)

@@ -654,6 +654,8 @@ class _Frame:
             else:
                 self.env[func.value.id] = (*held, added)
             return
+        if _in_place_init(func):
+            return
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
                 or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
             return
@@ -736,6 +738,28 @@ class _Frame:
 class _WeightRef:
     def __init__(self, size: int) -> None:
         self.size = size
+
+
+# in-place writes into a tensor that exists already: they change values, never shapes
+_IN_PLACE = {"zero_", "fill_", "normal_", "uniform_", "copy_", "mul_", "div_", "add_", "clamp_"}
+
+
+def _in_place_init(func: ast.AST) -> bool:
+    """``self.adaLN_modulation.weight.data.zero_()`` (kuleshov-group/mdlm ``models/dit.py`` @ c112c52,
+    ``DDiTBlock.__init__``), ``self.fc_loc[2].bias.data.copy_(...)``: one in-place write into the
+    ``weight``/``bias`` of a layer of ``self``, which adds no parameter. A chain of such calls, or a
+    tensor not reached from ``self``, is not this."""
+    if not (isinstance(func, ast.Attribute) and func.attr in _IN_PLACE):
+        return False
+    node = func.value
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    if not (isinstance(node, ast.Attribute) and node.attr in ("weight", "bias")):
+        return False
+    node = node.value
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
 
 
 def _merge(parts: list[_Mod], named: dict[str, Any]) -> _Mod:

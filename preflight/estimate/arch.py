@@ -205,6 +205,13 @@ _DECODER_TYPES = {
     "gemma3_text", "phi3", "deepseek_v2", "deepseek_v3", "gpt2", "gpt_neox", "falcon",
     "qwen2_vl_text", "qwen2_5_vl_text", "starcoder2", "olmo", "olmo2", "granite",
     "phi", "bloom", "opt", "gptj", "codegen", "gpt_bigcode", "mpt", "stablelm",
+    # Baichuan (remote code, ``trust_remote_code``): Baichuan-7B ``modeling_baichuan.py``
+    # (baichuan-inc/Baichuan-7B @ 6f3ef46, lines 164-166, 189-190, 293-294, 387-389, 558): one
+    # packed ``W_pack`` Linear(h, 3h, bias=False) (= q, k, v without bias), ``o_proj``, a SwiGLU
+    # MLP, two RMSNorms per layer, an untied ``lm_head``: Llama's parameter layout. Baichuan 2
+    # keeps it (its ``NormHead`` has the same weight shape; ALiBi in the 13B models has no
+    # parameters). Remote-code configs list every key, so no class defaults are assumed.
+    "baichuan",
 }
 #: decoders whose config uses GPT-2 style keys (n_embd / n_layer / n_head, n_inner, n_positions)
 _GPT2_KEYS = ("gpt2", "gptj", "codegen", "gpt_bigcode")
