@@ -93,36 +93,17 @@ the transformers BERT SDPA pull request's table (checkpoint and dtype not stated
 slides (computed, not measured figures), and the rest of gpjt's CSVs (at most four rows a source;
 the 0.5B sequence-length sweep repeats the batch-size runs' setup at batch 1)."""
 
-import json
+import sys
 from pathlib import Path
 
-GB = 10**9
-GIB = 2**30
-MIB = 2**20
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from heldout_rows import RowBook, write_split
+
 SPLIT = "held-out-10"
-rows = []
-
-
-def add(src, rid, value, unit, measured, gpu, setup, *, unknown=(), notes=""):
-    scale = {"GB": GB, "GiB": GIB, "MiB": MIB}[unit]
-    r = {"id": f"{src}/{rid}", "source": src, "split": SPLIT, "measured": measured, "gpu": gpu,
-         "outcome": "ran", "setup": setup, "value": value, "unit": unit,
-         "peak_bytes": round(value * scale)}
-    if unknown:
-        r["unknown"] = list(unknown)
-    if notes:
-        r["notes"] = notes
-    rows.append(r)
-
-
-def add_oom(src, rid, measured, gpu, setup, *, unknown=(), notes=""):
-    r = {"id": f"{src}/{rid}", "source": src, "split": SPLIT, "measured": measured, "gpu": gpu,
-         "outcome": "oom", "setup": setup}
-    if unknown:
-        r["unknown"] = list(unknown)
-    if notes:
-        r["notes"] = notes
-    rows.append(r)
+book = RowBook(SPLIT)
+rows = book.rows
+add = book.add
+add_oom = book.add_oom
 
 
 GPJT = "gpjt-fine-tune-2024-04"
@@ -301,18 +282,7 @@ for rid, value, opt, what in (
 
 
 def main():
-    out = {
-        "version": 1,
-        "about": __doc__.split("\n\n")[0],
-        "split_rule": f"every row is held out (split '{SPLIT}'); none was used to fit or tune the "
-                      "estimator; committed before the first scoring",
-        "sources": SOURCES,
-        "rows": rows,
-    }
-    path = Path(__file__).resolve().parent / "heldout10.json"
-    path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    measured = sum(1 for r in rows if r.get("peak_bytes"))
-    print(f"{len(rows)} rows ({measured} measured peaks) from {len(SOURCES)} sources -> {path}")
+    write_split("heldout10", __doc__, SPLIT, SOURCES, rows)
 
 
 if __name__ == "__main__":

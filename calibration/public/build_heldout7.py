@@ -49,25 +49,16 @@ Left out on purpose (decided before scoring, by what is known): the BERT PR (#28
 (integer GiB, precision mode not stated) and PR #165 (a prototype FSDP); torchtitan's performance
 tables (selective activation checkpointing, float8, torch.compile: not expressible)."""
 
-import json
+import sys
 from pathlib import Path
 
-MB = 10**6
-GB = 10**9
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from heldout_rows import RowBook, write_split
+
 SPLIT = "held-out-7"
-rows = []
-
-
-def add(src, rid, value, unit, measured, gpu, setup, *, unknown=(), notes=""):
-    scale = {"MB": MB, "GB": GB}[unit]
-    r = {"id": f"{src}/{rid}", "source": src, "split": SPLIT, "measured": measured, "gpu": gpu,
-         "outcome": "ran", "setup": setup, "value": value, "unit": unit,
-         "peak_bytes": round(value * scale)}
-    if unknown:
-        r["unknown"] = list(unknown)
-    if notes:
-        r["notes"] = notes
-    rows.append(r)
+book = RowBook(SPLIT)
+rows = book.rows
+add = book.add
 
 
 SOURCES = {
@@ -172,18 +163,7 @@ for keeps, rid, active, reserved, what in (
 
 
 def main():
-    out = {
-        "version": 1,
-        "about": __doc__.split("\n\n")[0],
-        "split_rule": f"every row is held out (split '{SPLIT}'); none was used to fit or tune the "
-                      "estimator; committed before the first scoring",
-        "sources": SOURCES,
-        "rows": rows,
-    }
-    path = Path(__file__).resolve().parent / "heldout7.json"
-    path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    measured = sum(1 for r in rows if r.get("peak_bytes"))
-    print(f"{len(rows)} rows ({measured} measured peaks) from {len(SOURCES)} sources -> {path}")
+    write_split("heldout7", __doc__, SPLIT, SOURCES, rows)
 
 
 if __name__ == "__main__":

@@ -84,25 +84,16 @@ held-out-4/5/7); torchtune PR #961 (the devset's 7B_full_low_memory configuratio
 project held-out-3 uses); unsloth's PR #1186 and blog tables (unsloth's kernels: not expressible);
 diffusers' DreamBooth/FLUX figures (no diffusion reader: they could not be estimated)."""
 
-import json
+import sys
 from pathlib import Path
 
-GB = 10**9
-GIB = 2**30
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from heldout_rows import RowBook, write_split
+
 SPLIT = "held-out-8"
-rows = []
-
-
-def add(src, rid, value, unit, measured, gpu, setup, *, unknown=(), notes=""):
-    scale = {"GB": GB, "GiB": GIB}[unit]
-    r = {"id": f"{src}/{rid}", "source": src, "split": SPLIT, "measured": measured, "gpu": gpu,
-         "outcome": "ran", "setup": setup, "value": value, "unit": unit,
-         "peak_bytes": round(value * scale)}
-    if unknown:
-        r["unknown"] = list(unknown)
-    if notes:
-        r["notes"] = notes
-    rows.append(r)
+book = RowBook(SPLIT)
+rows = book.rows
+add = book.add
 
 
 MEMOPT = "rasbt-pytorch-memory-optim"
@@ -309,18 +300,7 @@ for rid, value, ch, what in (
 
 
 def main():
-    out = {
-        "version": 1,
-        "about": __doc__.split("\n\n")[0],
-        "split_rule": f"every row is held out (split '{SPLIT}'); none was used to fit or tune the "
-                      "estimator; committed before the first scoring",
-        "sources": SOURCES,
-        "rows": rows,
-    }
-    path = Path(__file__).resolve().parent / "heldout8.json"
-    path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    measured = sum(1 for r in rows if r.get("peak_bytes"))
-    print(f"{len(rows)} rows ({measured} measured peaks) from {len(SOURCES)} sources -> {path}")
+    write_split("heldout8", __doc__, SPLIT, SOURCES, rows)
 
 
 if __name__ == "__main__":

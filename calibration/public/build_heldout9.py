@@ -98,36 +98,17 @@ xtuner's loss benchmark (a head and a loss, not a model); litgpt's finetune_lora
 pull requests (the devset's torchtune sources); PEFT issues (held-out-6's reasons); the timm
 hgnet pull request (no reader for that model type)."""
 
-import json
+import sys
 from pathlib import Path
 
-GB = 10**9
-GIB = 2**30
-MIB = 2**20
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from heldout_rows import RowBook, write_split
+
 SPLIT = "held-out-9"
-rows = []
-
-
-def add(src, rid, value, unit, measured, gpu, setup, *, unknown=(), notes=""):
-    scale = {"GB": GB, "GiB": GIB, "MiB": MIB}[unit]
-    r = {"id": f"{src}/{rid}", "source": src, "split": SPLIT, "measured": measured, "gpu": gpu,
-         "outcome": "ran", "setup": setup, "value": value, "unit": unit,
-         "peak_bytes": round(value * scale)}
-    if unknown:
-        r["unknown"] = list(unknown)
-    if notes:
-        r["notes"] = notes
-    rows.append(r)
-
-
-def add_oom(src, rid, measured, gpu, setup, *, unknown=(), notes=""):
-    r = {"id": f"{src}/{rid}", "source": src, "split": SPLIT, "measured": measured, "gpu": gpu,
-         "outcome": "oom", "setup": setup}
-    if unknown:
-        r["unknown"] = list(unknown)
-    if notes:
-        r["notes"] = notes
-    rows.append(r)
+book = RowBook(SPLIT)
+rows = book.rows
+add = book.add
+add_oom = book.add_oom
 
 
 LITGPT = "litgpt-config-hub-finetune"
@@ -387,18 +368,7 @@ add_oom(HFFSDP, "gpt2-xl-ddp-fp16amp-b1-1gpu", "max_memory_allocated", "TITAN RT
 
 
 def main():
-    out = {
-        "version": 1,
-        "about": __doc__.split("\n\n")[0],
-        "split_rule": f"every row is held out (split '{SPLIT}'); none was used to fit or tune the "
-                      "estimator; committed before the first scoring",
-        "sources": SOURCES,
-        "rows": rows,
-    }
-    path = Path(__file__).resolve().parent / "heldout9.json"
-    path.write_text(json.dumps(out, indent=1) + "\n", encoding="utf-8")
-    measured = sum(1 for r in rows if r.get("peak_bytes"))
-    print(f"{len(rows)} rows ({measured} measured peaks) from {len(SOURCES)} sources -> {path}")
+    write_split("heldout9", __doc__, SPLIT, SOURCES, rows)
 
 
 if __name__ == "__main__":

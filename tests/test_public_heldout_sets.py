@@ -1,0 +1,60 @@
+"""What every held-out split of public measurements (calibration/public/heldoutN.json) keeps:
+its builder recreates the committed file, no source key or page of an earlier split is reused,
+and (from held-out-8 on) every row names a known GPU and builds an estimator input with every
+setup field read. Each split's own file (test_public_heldoutN.py) checks what its rows span."""
+
+from __future__ import annotations
+
+import json
+import runpy
+import sys
+from pathlib import Path
+
+import pytest
+
+PUBLIC = Path(__file__).resolve().parent.parent / "calibration" / "public"
+SPLITS = [f"heldout{i}" for i in range(2, 11)]
+ALL_FIELDS_READ = [f"heldout{i}" for i in range(8, 11)]
+
+
+def _load(name: str) -> dict:
+    return json.loads((PUBLIC / f"{name}.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", SPLITS)
+def test_the_builder_recreates_the_committed_file(name):
+    committed = _load(name)
+    module = runpy.run_path(str(PUBLIC / f"build_{name}.py"))
+    rebuilt = {"version": 1, "about": module["__doc__"].split("\n\n")[0],
+               "split_rule": committed["split_rule"], "sources": module["SOURCES"],
+               "rows": module["rows"]}
+    assert committed == json.loads(json.dumps(rebuilt))
+
+
+@pytest.mark.parametrize("name", SPLITS)
+def test_no_source_of_an_earlier_split_is_reused(name):
+    earlier = ["devset", *SPLITS[:SPLITS.index(name)]]
+    doc = _load(name)
+    ids = [r["id"] for r in doc["rows"]]
+    assert len(set(ids)) == len(ids)
+    for other in map(_load, earlier):
+        assert not set(doc["sources"]) & set(other["sources"])
+        pages = {s["url"].split("#")[0] for s in other["sources"].values()}
+        assert not {s["url"].split("#")[0] for s in doc["sources"].values()} & pages
+    assert all(r["source"] in doc["sources"] for r in doc["rows"])
+
+
+@pytest.mark.parametrize("name", ALL_FIELDS_READ)
+def test_every_row_builds_an_estimate_input_with_every_field_read(name):
+    sys.path.insert(0, str(PUBLIC.parent.parent / "bench"))
+    import public_accuracy as pa
+
+    from preflight import hardware  # type: ignore[attr-defined]
+
+    split = "held-out-" + name.removeprefix("heldout")
+    assert pa.SPLIT_FILES[split] == PUBLIC / f"{name}.json"
+    for row in _load(name)["rows"]:
+        assert row["split"] == split
+        assert hardware.find(row["gpu"]) is not None, row["gpu"]
+        _inp, unknown = pa.estimate_input(row["setup"])
+        assert unknown == [], (row["id"], unknown)
