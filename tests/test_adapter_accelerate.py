@@ -265,7 +265,7 @@ def test_a_prepared_mapping_of_networks_gets_no_autocast(cli, tmp_path):
     """--mixed_precision fp16 on the line, but prepare() gets a dict of networks (iterated and indexed by its
     own keys): Accelerate hands it back unprepared, no forward is autocast: fp32, never the launch flag's
     amp_fp16 at high confidence."""
-    from tests.test_config_object import plan_of, write
+    from plan_helpers import plan_of, write
 
     write(tmp_path, STYLETTS2_LIKE)
     plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",
@@ -279,7 +279,7 @@ def test_a_prepared_mapping_of_networks_gets_no_autocast(cli, tmp_path):
 def test_a_prepared_module_keeps_the_launch_precision(cli, tmp_path):
     """Silent twins: the same job preparing an nn.Module (indexed by no key of its own), or a mapping
     next to an argument whose use says nothing of what it is: the launch line's fp16 autocast stands."""
-    from tests.test_config_object import plan_of, write
+    from plan_helpers import plan_of, write
 
     files = dict(STYLETTS2_LIKE)
     files["train.py"] = files["train.py"].replace(
@@ -300,7 +300,7 @@ def test_one_process_and_no_wrapper_is_no_sharding(cli, tmp_path):
     """yl4579/StyleTTS2 README.md:86 ``accelerate launch --num_processes=1``: nothing wraps the model, so
     dist.sharding is none (medium, derived). Silent twin: two processes (DDP by accelerate's prepare, not
     claimed here)."""
-    from tests.test_config_object import plan_of, write
+    from plan_helpers import plan_of, write
 
     write(tmp_path, STYLETTS2_LIKE)
     plan = TrainingPlan.from_dict(plan_of(cli, "--", "accelerate", "launch", "--mixed_precision=fp16",

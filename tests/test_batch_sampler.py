@@ -6,7 +6,7 @@ main.py:133-140 @ 29901c51d7fe (a ``DistributedSampler`` wrapped in
 
 from __future__ import annotations
 
-from tests.test_config_object import fact, plan_of, write
+from plan_helpers import fact, plan_of, write
 
 DETR = """\
     import argparse

@@ -5,29 +5,9 @@ Fixtures of our own copying real shapes, each citing repository, path and commit
 
 from __future__ import annotations
 
-import json
 import textwrap
-from pathlib import Path
 
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
-
-
-def plan_of(cli, *args: str, cwd: Path) -> dict:
-    args = list(args)
-    cut = args.index("--") if "--" in args else len(args)
-    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
-    assert res.code in (0, 1), res.err
-    return json.loads(res.out)
-
-
-def fact(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    return TrainingPlan.from_dict(plan).resolve(field)
+from plan_helpers import fact, plan_of, write
 
 
 def ours(plan: dict, field: str):

@@ -4,7 +4,9 @@ copying real shapes, each citing repository, path and commit; each with a silent
 
 from __future__ import annotations
 
-from tests.test_config_object import fact, ours, plan_of, write
+from plan_helpers import fact, plan_of, write
+
+from tests.test_config_object import ours
 
 # salesforce/BLIP @ 056a169437371659074aa2732649d5de3bffb4a8: train_caption.py:95-122,184-206
 # (config = yaml.load(open(args.config, 'r'), Loader=yaml.Loader); main(args, config);

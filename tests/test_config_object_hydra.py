@@ -5,7 +5,9 @@ each citing repository, path and commit; each with a silent twin."""
 
 from __future__ import annotations
 
-from tests.test_config_object import ours, plan_of, write
+from plan_helpers import plan_of, write
+
+from tests.test_config_object import ours
 
 # kuleshov-group/mdlm @ c112c526d193436838c98d81455ee51f90309470: main.py:186-200 (@hydra.main;
 # dataloader.get_dataloaders(config, tokenizer)), dataloader.py:525-577 (assert on

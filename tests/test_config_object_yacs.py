@@ -4,7 +4,9 @@ repository, path and commit; each must-fire test has a silent twin."""
 
 from __future__ import annotations
 
-from tests.test_config_object import ours, plan_of, write
+from plan_helpers import plan_of, write
+
+from tests.test_config_object import ours
 
 # microsoft/Swin-Transformer @ f82860bfb5225915aca09c3227159ee9e1df874d: config.py:16-43,185,244-311
 # (_C = CN(); _C.DATA = CN(); ...; _update_config_from_file with the YAML's BASE files; update_config

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import textwrap
 
+from plan_helpers import winner
+
 UTILS = textwrap.dedent("""\
     GLOBAL_BATCH_SIZE = 32
 
@@ -43,13 +45,6 @@ MAIN = textwrap.dedent("""\
 
     main()
     """)
-
-
-def winner(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    fact = TrainingPlan.from_dict(plan).resolve(field)
-    return None if fact is None else fact.value
 
 
 def test_helper_dict_with_arguments_substituted(cli, tmp_path):

@@ -5,8 +5,9 @@ copying that shape; each must-fill test has a silent twin."""
 
 from __future__ import annotations
 
+from plan_helpers import plan_of, write
+
 from preflight.plan import TrainingPlan
-from tests.test_config_object import plan_of, write
 
 FSDP_QLORA_LIKE = {
     "train.py": """\

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.test_config_object import write
+from plan_helpers import write
 
 # SWivid/F5-TTS @ 2ae2c9bd9b64dab2cb069c4b97e5e7673c521e01: src/f5_tts/train/train.py:4,17
 # (from importlib.resources import files; @hydra.main(version_base="1.3",

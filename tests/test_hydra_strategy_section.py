@@ -5,8 +5,9 @@ lightning.pytorch.strategies.DDPStrategy``). A fixture of our own copying that s
 
 from __future__ import annotations
 
+from plan_helpers import plan_of, write
+
 from preflight.plan import TrainingPlan
-from tests.test_config_object import plan_of, write
 
 MDLM_LIKE = {
     "main.py": """\

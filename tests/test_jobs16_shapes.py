@@ -13,8 +13,9 @@ each with a must-read test and silent (must-stay-unknown) twins.
 
 from __future__ import annotations
 
+from plan_helpers import plan_of, write
+
 from preflight.plan import TrainingPlan
-from tests.test_config_object import plan_of, write
 
 VIDEO_CHATGPT = {
     "pkg/__init__.py": "",

@@ -22,13 +22,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from plan_helpers import write
 from preflight.adapters.shell import read_shell
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
 
 
 def audit(cli, *args: str, cwd: Path):

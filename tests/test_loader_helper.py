@@ -4,8 +4,9 @@ the must-fill test has silent twins."""
 
 from __future__ import annotations
 
+from plan_helpers import plan_of, write
+
 from preflight.plan import TrainingPlan
-from tests.test_config_object import plan_of, write
 
 STYLETTS2_LOADERS = {
     "train.py": """\

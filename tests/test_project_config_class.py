@@ -8,16 +8,10 @@ Must-read examples beside must-stay-unknown twins."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
+from plan_helpers import write
 
 
 def plan_of(cli, *args: str, cwd: Path) -> dict:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import textwrap
 
+from plan_helpers import winner
+
 TRAIN = textwrap.dedent("""\
     import torch
     batch_size = 12
@@ -22,13 +24,6 @@ TRAIN = textwrap.dedent("""\
         gradient_accumulation_steps //= 8
     ctx = torch.amp.autocast(device_type='cuda', dtype=torch.bfloat16)
     """)
-
-
-def winner(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    fact = TrainingPlan.from_dict(plan).resolve(field)
-    return None if fact is None else fact.value
 
 
 def test_override_file_and_key_value(cli, tmp_path):

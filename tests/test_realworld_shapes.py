@@ -5,23 +5,9 @@ nanoGPT-style character-level dataset whose vocabulary comes from meta.pkl."""
 
 from __future__ import annotations
 
-import json
-import textwrap
 from pathlib import Path
 
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
-
-
-def plan_of(cli, *args: str, cwd: Path) -> dict:
-    args = list(args)
-    cut = args.index("--") if "--" in args else len(args)
-    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
-    assert res.code in (0, 1), res.err
-    return json.loads(res.out)
+from plan_helpers import plan_of, write
 
 
 def winner(plan: dict, field: str):

@@ -4,7 +4,7 @@ commit it copies the shape of, each with a silent twin."""
 
 from __future__ import annotations
 
-from tests.test_config_object import fact, plan_of, write
+from plan_helpers import fact, plan_of, write
 
 # volcengine/verl @ b178a3cd56f58b2d502255daba591e92833930a7: verl/trainer/fsdp_sft_trainer.py:276-284
 # (lora_config = {"task_type": ..., "r": self.config.model.lora_rank, ...}; LoraConfig(**lora_config)).

@@ -8,9 +8,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from plan_helpers import fact, plan_of, write
 
 from preflight.audit import build_plan
-from tests.test_config_object import fact, plan_of, write
 
 # --------------------------------------------------------------------------- Hydra --config-dir
 

@@ -3,35 +3,11 @@ our own, each citing the repository, path and commit it copies the shape of."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
-
-
-def plan_of(cli, *args: str, cwd: Path) -> dict:
-    args = list(args)
-    cut = args.index("--") if "--" in args else len(args)
-    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
-    assert res.code in (0, 1), res.err
-    return json.loads(res.out)
-
-
-def best(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    return TrainingPlan.from_dict(plan).resolve(field)
-
-
-def winner(plan: dict, field: str):
-    fact = best(plan, field)
-    return None if fact is None else fact.value
-
+from plan_helpers import fact as best
+from plan_helpers import plan_of, winner, write
 
 # corl-team/CORL algorithms/offline/dt.py:22-60,430-445 @ eeeeef2671235fcce3a3eb255576a207d78840e6:
 # ``@pyrallis.wrap()`` over ``def train(config: TrainConfig)``; the YAML of ``--config_path`` is

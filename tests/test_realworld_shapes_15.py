@@ -8,30 +8,11 @@ import json
 import textwrap
 from pathlib import Path
 
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
-
-
-def plan_of(cli, *args: str, cwd: Path) -> dict:
-    args = list(args)
-    cut = args.index("--") if "--" in args else len(args)
-    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
-    assert res.code in (0, 1), res.err
-    return json.loads(res.out)
+from plan_helpers import plan_of, winner, write
 
 
 def facts(plan: dict, field: str) -> list:
     return plan["fields"].get(field, [])
-
-
-def winner(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    fact = TrainingPlan.from_dict(plan).resolve(field)
-    return None if fact is None else fact.value
 
 
 # --- argparse abbreviations ---------------------------------------------------------------------

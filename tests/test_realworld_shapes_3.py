@@ -4,34 +4,8 @@ our own: a construct guarded by an option the launch line sets (FastChat ``train
 
 from __future__ import annotations
 
-import json
-import textwrap
-from pathlib import Path
-
 import pytest
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
-
-
-def plan_of(cli, *args: str, cwd: Path) -> dict:
-    args = list(args)
-    cut = args.index("--") if "--" in args else len(args)
-    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
-    assert res.code in (0, 1), res.err
-    return json.loads(res.out)
-
-
-def winner(plan: dict, field: str):
-    """The value preflight uses: the plan's winning fact."""
-    from preflight.plan import TrainingPlan
-
-    best = TrainingPlan.from_dict(plan).resolve(field)
-    return None if best is None else best.value
-
+from plan_helpers import plan_of, winner, write
 
 FASTCHAT_LORA = """\
     from dataclasses import dataclass, field

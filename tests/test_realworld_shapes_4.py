@@ -3,36 +3,10 @@ our own, each citing the repository, path and commit it copies the shape of."""
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
-
-
-def plan_of(cli, *args: str, cwd: Path) -> dict:
-    args = list(args)
-    cut = args.index("--") if "--" in args else len(args)
-    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
-    assert res.code in (0, 1), res.err
-    return json.loads(res.out)
-
-
-def fact(plan: dict, field: str):
-    """The fact preflight uses: the plan's winning fact."""
-    from preflight.plan import TrainingPlan
-
-    return TrainingPlan.from_dict(plan).resolve(field)
-
-
-def winner(plan: dict, field: str):
-    best = fact(plan, field)
-    return None if best is None else best.value
-
+from plan_helpers import fact, plan_of, winner, write
 
 # OpenBMB/MiniCPM finetune/finetune.py @ 0fcc3d08330ee612d59d58e312a778ae78165d97: the 4-bit
 # config sits under ``if qlora:`` where ``qlora`` is a parameter of the helper, passed once as

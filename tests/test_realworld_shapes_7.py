@@ -7,31 +7,7 @@ import json
 import textwrap
 from pathlib import Path
 
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
-
-
-def plan_of(cli, *args: str, cwd: Path) -> dict:
-    args = list(args)
-    cut = args.index("--") if "--" in args else len(args)
-    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
-    assert res.code in (0, 1), res.err
-    return json.loads(res.out)
-
-
-def fact(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    return TrainingPlan.from_dict(plan).resolve(field)
-
-
-def winner(plan: dict, field: str):
-    best = fact(plan, field)
-    return None if best is None else best.value
-
+from plan_helpers import fact, plan_of, winner, write
 
 # 01-ai/Yi finetune/scripts/run_sft_lora_Yi_6b.sh:3-5 @ f73194cc16e82df438bc01240b8e4b622209f3eb:
 # the script moves to the training code's folder before the launch line.

@@ -4,34 +4,9 @@ our own, each citing the repository, path and commit it copies the shape of."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
-
-
-def plan_of(cli, *args: str, cwd: Path) -> dict:
-    args = list(args)
-    cut = args.index("--") if "--" in args else len(args)
-    res = cli("audit", *args[:cut], "--emit-plan", "json", *args[cut:], cwd=cwd)
-    assert res.code in (0, 1), res.err
-    return json.loads(res.out)
-
-
-def fact(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    return TrainingPlan.from_dict(plan).resolve(field)
-
-
-def winner(plan: dict, field: str):
-    best = fact(plan, field)
-    return None if best is None else best.value
-
+from plan_helpers import fact, plan_of, winner, write
 
 # jiaweizzhao/GaLore torchrun_main.py:29,292-299 @ 2cc66f88cce189e505affbb91042a8e77f5bf4e9: an
 # if/elif chain on a string option, compared after ``.lower()``; the launch line picks the arm.

@@ -5,18 +5,13 @@ from __future__ import annotations
 import json
 import textwrap
 
+from plan_helpers import winner
+
 
 def plan_of(cli, *launch: str, cwd) -> dict:
     res = cli("audit", "--emit-plan", "json", "--", *launch, cwd=cwd)
     assert res.code == 0, res.out + res.err
     return json.loads(res.out)
-
-
-def winner(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    fact = TrainingPlan.from_dict(plan).resolve(field)
-    return None if fact is None else fact.value
 
 
 AXOLOTL = textwrap.dedent("""\

@@ -6,29 +6,16 @@ cfg.yaml`), nanotron (`torchrun run_train.py --config-file cfg.yaml`) and Lightn
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 
 import pytest
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(textwrap.dedent(text))
+from plan_helpers import winner, write
 
 
 def plan_of(cli, *launch: str, cwd: Path) -> tuple[dict, str]:
     res = cli("audit", "--emit-plan", "json", "--", *launch, cwd=cwd)
     assert res.code in (0, 1), res.err
     return json.loads(res.out), res.err
-
-
-def winner(plan: dict, field: str):
-    from preflight.plan import TrainingPlan
-
-    best = TrainingPlan.from_dict(plan).resolve(field)
-    return None if best is None else best.value
 
 
 TUNE = """\

@@ -5,8 +5,9 @@ configs/latent-diffusion/celebahq-ldm-vq-4.yaml:60-64; each must-fill test has a
 
 from __future__ import annotations
 
+from plan_helpers import plan_of, write
+
 from preflight.plan import TrainingPlan
-from tests.test_config_object import plan_of, write
 
 LDM_LIKE = {
     "main.py": """\

@@ -4,7 +4,9 @@
 
 from __future__ import annotations
 
-from tests.test_config_object import ours, plan_of, write
+from plan_helpers import plan_of, write
+
+from tests.test_config_object import ours
 
 # baaivision/Emu3 @ f6ea9aaa44bd4ae5d7a048300cf0a16a863b0cae: emu3/train/train.py:33-40,54-80
 # (a TrainingArguments subclass with max_position_embeddings; Emu3Tokenizer.from_pretrained(...,

@@ -4,8 +4,9 @@ citing repository, path and commit; each must-fire test has a silent twin."""
 
 from __future__ import annotations
 
+from plan_helpers import plan_of, write
+
 from preflight.plan import TrainingPlan
-from tests.test_config_object import plan_of, write
 
 
 def by(plan: dict, field: str, adapter: str):
