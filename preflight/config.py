@@ -218,14 +218,24 @@ def _closest_code(selector: str, available: list[str]) -> Optional[str]:
 
 def resolve_codes(
     select: list[str], ignore: list[str], available: list[str], *, origin: str = "--select",
-    ignore_origin: Optional[str] = None,
+    ignore_origin: Optional[str] = None, elsewhere: Optional[dict[str, str]] = None,
 ) -> list[str]:
-    """Codes enabled by prefix selection; unknown selectors raise SettingsError."""
+    """Codes enabled by prefix selection; unknown selectors raise SettingsError.
+
+    ``elsewhere`` maps the codes of rules that exist but that this command does not run (the
+    scheduler gate's job rules) to the command that runs them: selecting one says so."""
     def check(selectors: list[str], what: str) -> None:
         for sel in selectors:
             if sel == "ALL":
                 continue
             if not any(code.startswith(sel) for code in available):
+                other = sorted(c for c in (elsewhere or {}) if c.startswith(sel.upper()))
+                if other:
+                    where = (elsewhere or {})[other[0]]
+                    named = (f"is a rule of {where}" if other == [sel.upper()] else
+                             f"selects only {', '.join(other)}, rules of {where}")
+                    raise SettingsError(f"'{sel}' in {what} {named}, which this command does not "
+                                        "run; see 'preflight rules'")
                 guess = _closest_code(sel, available)
                 hint = f" (did you mean {guess}?)" if guess else ""
                 raise SettingsError(f"unknown rule code or prefix '{sel}' in {what}{hint}; "

@@ -57,6 +57,22 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings
 
 
+def _gate_rule_selected(select: list[str], origin: str, settings: Settings, cli_ignore: list[str],
+                        available: list[str], where: str) -> Optional[SettingsError]:
+    """The error to show when a selector that matched nothing names a scheduler-gate rule
+    (PF7xx: ``preflight rules`` lists them, ``check``/``audit`` do not run them), else None."""
+    from preflight.gate.rules import job_rules
+
+    gate = {code: "`preflight gate` (the scheduler gate)" for code in job_rules()}
+    try:
+        resolve_codes([], settings.ignore, available, ignore_origin=f"ignore{where}", elsewhere=gate)
+        resolve_codes(select, settings.ignore + cli_ignore, available, origin=origin,
+                      ignore_origin="--ignore", elsewhere=gate)
+    except SettingsError as exc:
+        return exc if "which this command does not run" in exc.message else None
+    return None
+
+
 def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
     from preflight.registry import plugin_errors, plugin_fingerprint, rule_codes
 
@@ -79,6 +95,8 @@ def _selection(settings: Settings, args: argparse.Namespace) -> Selection:
         for code in settings.severity:
             resolve_codes([code], [], available, origin=f"severity{where}")
     except SettingsError as exc:
+        if "unknown rule code or prefix" in exc.message:
+            exc = _gate_rule_selected(select, origin, settings, cli_ignore, available, where) or exc
         raise UsageError(exc.message) from None
     return Selection(
         codes=tuple(codes),

@@ -55,6 +55,26 @@ def test_unknown_rule_code_is_a_usage_error(cli, tmp_path):
     assert r.code == 2 and "'PF1O1' in --ignore (did you mean PF1" in r.err
 
 
+def test_selecting_a_gate_rule_in_check_or_audit_says_where_it_runs(cli, tmp_path):
+    # `preflight rules` lists the gate's PF7xx rules; check and audit do not run them
+    write(tmp_path / "train.py", LEAKY)
+    assert "PF701" in cli("rules").out
+    for command in (("check", "train.py"), ("audit", "train.py")):
+        r = cli(*command, "--select", "PF701")
+        assert r.code == 2 and r.out == ""
+        assert r.err.strip().splitlines() == [
+            "preflight: error: 'PF701' in --select is a rule of `preflight gate` (the scheduler gate), "
+            "which this command does not run; see 'preflight rules'"]
+    r = cli("check", "train.py", "--select", "PF1,PF7")
+    assert r.code == 2 and "'PF7' in --select selects only PF701, PF702" in r.err
+    # a code that exists nowhere keeps the plain message
+    r = cli("check", "train.py", "--select", "PF799")
+    assert r.code == 2 and "unknown rule code or prefix 'PF799'" in r.err
+    write(tmp_path / "pyproject.toml", "[tool.preflight]\nignore = ['PF702']\n")
+    r = cli("check", "train.py")
+    assert r.code == 2 and "'PF702' in ignore" in r.err and "preflight gate" in r.err
+
+
 def test_bad_settings_is_a_usage_error_with_file_and_line(cli, tmp_path):
     write(tmp_path / "train.py", LEAKY)
     write(tmp_path / "pyproject.toml", "[tool.preflight]\nselect = ['PF']\nignor = ['PF101']\n")
