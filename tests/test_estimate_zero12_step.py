@@ -151,10 +151,25 @@ def test_pinned_deepspeed_reaches_the_estimate(tmp_path):
     assert zero12_offload_step_copy(inp, trainable, 1) == trainable * 4
 
 
-def test_lower_bound_is_a_medium_fact_and_no_pin_no_fact(tmp_path):
-    plan = _project(tmp_path / "bound", "deepspeed>=0.17.0")
-    fact = plan.resolve("framework.deepspeed_version")
-    assert fact.value == "0.17.0" and fact.confidence == "medium"
+def test_lower_bound_is_not_the_release_and_no_pin_no_fact(tmp_path):
+    # pip installs the newest release a lower bound allows: not a fact, a note
+    plan = _project(tmp_path / "bound", "deepspeed>=0.14.1")
+    assert plan.resolve("framework.deepspeed_version") is None
+    assert any("deepspeed 0.14.1 is a lower bound" in n for n in plan.notes)
     plan = _project(tmp_path / "none", None)
     assert plan.resolve("framework.deepspeed_version") is None
     assert input_from_plan(plan, {"seq_len": 8}).deepspeed_version is None
+
+
+def test_pin_in_a_pyproject_extra(tmp_path):
+    # LLaVA's shape: the DeepSpeed pin in an optional-dependencies extra of pyproject.toml
+    write(tmp_path, {"pyproject.toml": """\
+        [project]
+        name = "x"
+        dependencies = ["torch==2.1.2"]
+        [project.optional-dependencies]
+        train = ["deepspeed==0.12.6", "ninja"]
+    """})
+    plan = _project(tmp_path, None)
+    fact = plan.resolve("framework.deepspeed_version")
+    assert fact.value == "0.12.6" and fact.source.path == "pyproject.toml" and fact.source.line == 5
