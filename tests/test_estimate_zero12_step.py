@@ -173,3 +173,44 @@ def test_pin_in_a_pyproject_extra(tmp_path):
     plan = _project(tmp_path, None)
     fact = plan.resolve("framework.deepspeed_version")
     assert fact.value == "0.12.6" and fact.source.path == "pyproject.toml" and fact.source.line == 5
+
+
+def test_upgrade_is_offered_only_for_a_copying_release():
+    from preflight import hardware
+    from preflight.estimate import remediate
+
+    gpu = hardware.find("A100-40GB")
+    kw = dict(world_size=1, offload_optimizer="cpu", reduce_bucket_size=10_000_000)
+    old = remediate(EstimateInput(**{**dict(arch=ARCH, mode="train", precision="bf16",
+                                            micro_batch=1, seq_len=128, zero_stage=2), **kw,
+                                     "deepspeed_version": "0.15.4"}), gpu)
+    upgrade = [r for r in old if r.flags == ["--deepspeed-version 0.17.0"]]
+    # the copy (P x 4) goes; the peak falls to the next phase's
+    before = run(deepspeed_version="0.15.4", **kw)
+    after = run(deepspeed_version="0.17.0", **kw)
+    assert before.peak_bytes - after.peak_bytes > 0.5 * P * 4
+    assert upgrade and upgrade[0].saved_bytes == before.peak_bytes - after.peak_bytes
+    for version in ("0.17.0", None, "0.14.0"):
+        rs = remediate(EstimateInput(arch=ARCH, mode="train", precision="bf16", micro_batch=1,
+                                     seq_len=128, zero_stage=2, deepspeed_version=version, **kw), gpu)
+        assert not [r for r in rs if "--deepspeed-version" in " ".join(r.flags)]
+
+
+def test_estimate_flag_and_pinned_requirement(tmp_path, monkeypatch, capsys):
+    from preflight.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    args = ["estimate", "--model", "meta-llama/Llama-2-7b-hf", "--batch-size", "1", "--seq-len", "512",
+            "--precision", "bf16", "--zero", "2", "--offload-optimizer", "cpu", "--world-size", "1",
+            "--format", "json"]
+    main(args)
+    latest = json.loads(capsys.readouterr().out)
+    main([*args, "--deepspeed-version", "0.14.4"])
+    old = json.loads(capsys.readouterr().out)
+    p = old["model"]["params_trainable"]
+    assert p == pytest.approx(6.74e9, rel=0.01)              # Llama-2-7B, all trainable
+    assert old["peak_bytes"] - latest["peak_bytes"] >= p * 4 * 0.8
+    assert old["phases"]["optimizer"]["zero_buckets"] - latest["phases"]["optimizer"]["zero_buckets"] \
+        == p * 4
+    assert main([*args, "--deepspeed-version", "latest"]) == 2
+    assert "--deepspeed-version 'latest' is not a version" in capsys.readouterr().err
