@@ -214,3 +214,13 @@ def test_estimate_flag_and_pinned_requirement(tmp_path, monkeypatch, capsys):
         == p * 4
     assert main([*args, "--deepspeed-version", "latest"]) == 2
     assert "--deepspeed-version 'latest' is not a version" in capsys.readouterr().err
+
+
+def test_unknown_release_is_said():
+    # said when the copying releases would raise the peak (small buckets: the step is the peak)
+    kw = dict(world_size=1, offload_optimizer="cpu", reduce_bucket_size=10_000_000)
+    said = [n for n in run(**kw).notes if n.startswith("DeepSpeed version not known")]
+    assert said and "--deepspeed-version" in said[0]
+    assert not [n for n in run(deepspeed_version="0.17.0", **kw).notes if "DeepSpeed version" in n]
+    assert not [n for n in run(world_size=1, reduce_bucket_size=10_000_000).notes
+                if "DeepSpeed version" in n]   # no offload

@@ -540,7 +540,8 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
     if (train and inp.zero_stage in (1, 2) and inp.offload_optimizer
             and deepspeed_parts(inp.deepspeed_version) is None):
         out.append(({"deepspeed_version": "0.16"},
-                    "DeepSpeed version not known: 0.14.1 to 0.16 copy the fp32 partition to the GPU "
+                    "DeepSpeed version not known (pin it, or --deepspeed-version): 0.14.1 to 0.16 copy "
+                    "the fp32 partition to the GPU "
                     "after each offloaded optimizer step"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
