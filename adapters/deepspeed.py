@@ -13,7 +13,6 @@ config is read the same way.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
@@ -125,49 +124,12 @@ class _ConfigPass:
         return True
 
     def run(self) -> None:
-        self.version()
         self.zero()
         self.save_gather()
         self.buckets()
         self.batch()
         self.precision()
         self.optimizer()
-
-    def version(self) -> None:
-        """``framework.deepspeed_version``: the DeepSpeed release the project pins
-        (requirements, pyproject, setup.py, environment.yml, lock files), searched like the
-        torch and transformers versions (``transformers_version.find_version``) from each
-        script's folder, then the config's, up to the project root. Only a pin (``==``, a lock
-        file) is a fact: under a lower bound (``>=``, ``~=``) pip installs the newest release
-        it allows, so the bound is not the release that runs (a plan note says so). The
-        estimator reads it for ZeRO-1/2 with ``offload_optimizer``
-        (``estimate.terms.zero12_offload_step_copy``: 0.14.1 to 0.16.x copy the fp32
-        partition to the GPU after each step)."""
-        from preflight.adapters.transformers_version import find_version
-
-        if "framework.deepspeed_version" not in FIELDS:
-            return
-        root = self.project.root
-        config_path = Path(self.config.path)
-        starts = [Path(str(s.source.path)).parent for s in self.project.scripts]
-        starts.append((config_path if config_path.is_absolute() else root / config_path).parent)
-        for start in starts:
-            try:
-                found = find_version("deepspeed", start, root)
-            except (OSError, ValueError):
-                found = None
-            if found is None:
-                continue
-            if found.how != "pinned":
-                self.adapter.note(self.plan, f"{found.where}: deepspeed {found.text} is a {found.how}, "
-                                             "not the installed release; DeepSpeed version unknown")
-                return
-            path, _, line = found.where.rpartition(":")
-            where = Source("config", path=path or found.where,
-                           line=int(line) if line.isdigit() and int(line) > 0 else None,
-                           detail=f"deepspeed {found.text} (pinned)")
-            self.add("framework.deepspeed_version", found.text, where)
-            return
 
     def save_gather(self) -> None:
         """ZeRO-3 only: whether saving gathers the 16-bit weights (default false; the fact of

@@ -224,3 +224,35 @@ def test_unknown_release_is_said():
     assert not [n for n in run(deepspeed_version="0.17.0", **kw).notes if "DeepSpeed version" in n]
     assert not [n for n in run(world_size=1, reduce_bucket_size=10_000_000).notes
                 if "DeepSpeed version" in n]   # no offload
+
+
+def test_accelerate_deepspeed_job_gets_the_pin_and_a_plain_job_does_not(tmp_path):
+    # accelerate's own DeepSpeed section (no DeepSpeed JSON): the release is still read
+    write(tmp_path / "acc", {
+        "requirements.txt": "accelerate==0.33.0\ndeepspeed==0.15.4\n",
+        "train.py": """\
+            from accelerate import Accelerator
+            accelerator = Accelerator()
+            model, optimizer = accelerator.prepare(model, optimizer)
+        """,
+        "acc.yaml": """\
+            compute_environment: LOCAL_MACHINE
+            distributed_type: DEEPSPEED
+            deepspeed_config:
+              zero_stage: 2
+              offload_optimizer_device: cpu
+            mixed_precision: bf16
+            num_processes: 2
+        """})
+    root = tmp_path / "acc"
+    plan, _ = build_plan([root / "train.py"], [root / "acc.yaml"], root=root)
+    assert plan.value("dist.sharding") == "zero2" and plan.value("dist.offload_optimizer") == "cpu"
+    fact = plan.resolve("framework.deepspeed_version")
+    assert fact.value == "0.15.4" and fact.source.line == 2
+    assert input_from_plan(plan, {"seq_len": 8}).deepspeed_version == "0.15.4"
+    # the same pin in a job that does not use DeepSpeed: not a fact of the job
+    write(tmp_path / "plain", {"requirements.txt": "deepspeed==0.15.4\n",
+                               "train.py": "import torch\nmodel = torch.nn.Linear(2, 2)\n"})
+    plain = tmp_path / "plain"
+    plan, _ = build_plan([plain / "train.py"], [], root=plain)
+    assert plan.resolve("framework.deepspeed_version") is None
