@@ -374,7 +374,10 @@ def zero12_step_grads(inp: EstimateInput, trainable: float, n: int,
     (From v0.19.2 a partition DeepCompile pre-flattened skips the flatten; not the default.)
     The partition is the whole model on one GPU: the same code runs at world size 1. The
     parameter groups are stepped one after another; the estimate takes the whole partition
-    (weight-decay groups leave the biases and norms, a small share, in a second group)."""
+    (weight-decay groups leave the biases and norms, a small share, in a second group).
+    Not modelled: ZeRO-1 with bf16 and ``data_types.grad_accum_dtype: fp32`` (not the
+    default: under ZeRO the gradients accumulate in the model dtype, ``engine.get_data_types``)
+    runs ``BF16_Optimizer`` instead (``engine.py`` v0.14.2 lines 1189-1191)."""
     if inp.zero_stage not in (1, 2) or inp.offload_optimizer or not trainable:
         return 0.0, 0.0
     part = trainable / max(n, 1)
