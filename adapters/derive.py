@@ -20,6 +20,14 @@ adapter can see because they combine a framework with a config another adapter r
   file, is 0-2 offloads nothing: DeepSpeed hands the offload-param config only to its stage-3
   optimizer ("valid only with stage 3", config-json docs; ``runtime/engine.py``). The job's
   parameters stay on the GPU: ``none``, said why (PF504 still reports the configured value).
+- The DeepSpeed release: in a job that uses DeepSpeed (a ZeRO stage from any adapter: a
+  DeepSpeed config, accelerate, Lightning, Hydra, a launch line), the release the project
+  pins (``deepspeed==X`` in requirements/pyproject/setup.py/environment.yml or a lock file,
+  searched like the torch version from the scripts' and configs' folders up to the project
+  root) is ``framework.deepspeed_version``. A lower bound is not the installed release (pip
+  installs the newest one it allows): a note, not a fact. The estimator reads it for ZeRO-1/2's
+  offloaded step (``estimate.terms.zero12_offload_step_copy``: 0.14.1 to 0.16.x copy the fp32
+  partition to the GPU).
 - No precision anywhere: when no adapter found a precision and neither the scripts, the
   local modules they import nor any config the job reads mention autocast, a 16-bit dtype,
   a grad scaler or a precision setting, PyTorch computes in fp32 (``medium``: a precision
@@ -34,7 +42,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from preflight.local_trees import nodes_of
-from preflight.plan import Source, TrainingPlan
+from preflight.plan import FIELDS, Source, TrainingPlan
 from preflight.sources import read_text_limited
 
 _ZERO = ("zero1", "zero2", "zero3")
@@ -64,6 +72,38 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     _param_offload_below_stage3(plan)
     if project is not None:
         _fp32_by_absence(plan, project)
+        _deepspeed_version(plan, project)
+
+
+def _deepspeed_version(plan: TrainingPlan, project: Any) -> None:
+    from preflight.adapters.transformers_version import find_version
+
+    if "framework.deepspeed_version" not in FIELDS or not uses_deepspeed(plan):
+        return
+    root = Path(project.root)
+    starts = [Path(str(s.source.path)).parent for s in project.scripts]
+    for _, config in project.configs:
+        path = Path(str(config.path))
+        starts.append((path if path.is_absolute() else root / path).parent)
+    starts.append(root)
+    for start in starts:
+        try:
+            found = find_version("deepspeed", start, root)
+        except (OSError, ValueError):
+            found = None
+        if found is None:
+            continue
+        if found.how != "pinned":
+            plan.note(f"derive: {found.where}: deepspeed {found.text} is a {found.how}, not the "
+                      "installed release; DeepSpeed version unknown")
+            return
+        path, _, line = found.where.rpartition(":")
+        plan.add("framework.deepspeed_version", found.text,
+                 Source("config", path=path or found.where,
+                        line=int(line) if line.isdigit() and int(line) > 0 else None,
+                        detail=f"deepspeed {found.text} (pinned)"),
+                 "high", adapter="derive")
+        return
 
 
 def _live_text(script: Any, project: Any) -> str:

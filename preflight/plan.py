@@ -220,6 +220,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "The transformers version the project declares (or --transformers-version): "
               "generate's KV cache format (legacy tuples before 4.42) and the causal-LM loss's "
               "logits copies (4.46-4.48 shift an fp32 copy) follow it."),
+    FieldSpec("framework.deepspeed_version", "str",
+              "The DeepSpeed version the project pins (requirements, pyproject, lock files; a "
+              "lower bound is not the installed release), read when the job uses DeepSpeed: ZeRO-1/2 with offload_optimizer copies the "
+              "fp32 partition to the GPU after each step in 0.14.1 to 0.16.x."),
     FieldSpec("peft.kbit_prepared", "bool",
               "prepare_model_for_kbit_training runs (called in the script, or by TRL's SFTTrainer "
               "for a quantized model with a peft_config): fp32 embeddings, norms and LM head."),

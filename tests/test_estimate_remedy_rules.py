@@ -23,7 +23,8 @@ _FLAG_FIELDS = {"--attention": ("attention", str), "--precision": ("precision", 
                 "--fsdp": ("fsdp", str), "--offload-optimizer": ("offload_optimizer", str),
                 "--offload-params": ("offload_params", str), "--quant": ("quant", str),
                 "--num-beams": ("num_beams", int), "--world-size": ("world_size", int),
-                "--transformers-version": ("transformers_version", str)}
+                "--transformers-version": ("transformers_version", str),
+                "--deepspeed-version": ("deepspeed_version", str)}
 
 JOBS = [dict(zip(("precision", "lora_r", "grad_ckpt", "world_size", "zero_stage",
                   "offload_optimizer", "offload_params", "micro_batch", "attention"), combo))

@@ -125,10 +125,17 @@ def dino(rid, val, precision, *, optimizer="adamw-fused", extra=None, unm=(), ou
 
 OFF = {"offload_optimizer": "cpu"}
 dino("dinov2-g-bf16-none", 9.82, "bf16", note="; full BF16, eager, torch AdamW(fused=True)")
+# est19 (in-sample): the DeepSpeed release is stated (assumed from the PR's dates, see the note);
+# 0.14.1 to 0.16 copy the fp32 partition to the GPU after the offloaded step
+# (terms.zero12_offload_step_copy)
 dino("dinov2-g-bf16-deepspeed-zero-offload", 6.85, "bf16", optimizer="adamw",
-     extra=dict(OFF, zero_stage=2, overlap_comm=True),
+     extra=dict(OFF, zero_stage=2, overlap_comm=True, deepspeed_version="0.14.4"),
      note="; DeepSpeed ZeRO-2 with offload_optimizer cpu (pin_memory), overlap_comm, "
-          "fp32_optimizer_states False (DeepSpeed's CPU Adam), untuned buckets")
+          "fp32_optimizer_states False (DeepSpeed's CPU Adam), untuned buckets; DeepSpeed "
+          "0.14.4 assumed: the benchmark script installs it unpinned ('pip install deepspeed') "
+          "and came with pytorch/ao#584 (opened 2024-08-01, merged 2024-08-06, 1b1e94c), when "
+          "PyPI's latest was 0.14.4; every release from 0.14.1 (2024-04) to 0.16.x (2025-05) "
+          "makes the same GPU copy")
 dino("dinov2-g-bf16-ao-offload", 5.24, "bf16", extra=OFF,
      note="; torchao CPUOffloadOptimizer: optimizer states and step on the CPU, gradients on the GPU",
      unm=("torchao CPUOffloadOptimizer (not DeepSpeed)",))

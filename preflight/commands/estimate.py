@@ -55,6 +55,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--transformers-version", metavar="VERSION",
                    help="transformers version (e.g. 4.41.2): generate's KV cache before 4.42, the "
                         "LM loss's logits copies (default: what the requirement files declare)")
+    j.add_argument("--deepspeed-version", metavar="VERSION",
+                   help="DeepSpeed version (e.g. 0.14.4): ZeRO-1/2 with --offload-optimizer copies "
+                        "the fp32 partition to the GPU after each step in 0.14.1 to 0.16.x "
+                        "(default: what the requirement files pin, else the latest)")
     j.add_argument("--keeps-outputs", action="store_true", default=None,
                    help="the training loop keeps the model's outputs across steps (outputs = "
                         "model(...) at loop level): the previous step's logits and returned "
@@ -84,7 +88,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
               "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss",
               "load_placement": "load_placement", "transformers_version": "transformers_version",
-              "keeps_outputs": "keeps_outputs", "use_cache": "use_cache"}
+              "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache"}
 
 
 def run(args: argparse.Namespace) -> int:
@@ -120,6 +124,9 @@ def run(args: argparse.Namespace) -> int:
     if args.transformers_version is not None and not re.match(r"\s*\d+\.\d+", args.transformers_version):
         return fail(f"--transformers-version {args.transformers_version!r} is not a version "
                     "(expected major.minor[.patch], e.g. 4.41.2)", EXIT_USAGE)
+    if args.deepspeed_version is not None and not re.match(r"\s*\d+\.\d+", args.deepspeed_version):
+        return fail(f"--deepspeed-version {args.deepspeed_version!r} is not a version "
+                    "(expected major.minor[.patch], e.g. 0.14.4)", EXIT_USAGE)
     params = None
     if args.params is not None:
         try:

@@ -131,6 +131,10 @@ class EstimateInput:
     # the loop calls zero_grad() after the forward, before backward (plan
     # optimizer.zero_grad_after_forward): see terms.grads_through_forward
     zero_grad_after_forward: bool = False
+    # "0.14.4": the DeepSpeed release the job runs (plan framework.deepspeed_version); ZeRO-1/2
+    # with optimizer offload copies the fp32 partition to the GPU from 0.14.1 to before 0.17.0
+    # (terms.zero12_offload_step_copy); None: unknown (the latest)
+    deepspeed_version: Optional[str] = None
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -380,7 +384,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
              ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
-             ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"))
+             ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),
+             ("deepspeed_version", "framework.deepspeed_version"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

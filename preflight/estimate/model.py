@@ -52,6 +52,8 @@ from preflight.estimate.terms import (
     zero3_step_grads,
     zero12_ipg_buffers,
     zero12_offload_grad_buffer,
+    zero12_offload_step_copy,
+    zero12_step_grads,
 )
 
 #: Every term a phase may hold, in the order reports list them.
@@ -637,12 +639,18 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         ph.add("backward", "zero_buckets", zero12_ipg_buffers(inp, grad_bytes), pb)
         one = min(prm.largest, trainable)
         ph.every(train_phases, "zero_buckets", zero12_offload_grad_buffer(inp, one, grad_bytes), pb)
-    if inp.zero_stage >= 1 and sharded and trainable:
-        if inp.zero_stage < 3:
-            ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
-            ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
-        if not inp.offload_optimizer and inp.zero_stage < 3:
-            ph.add("optimizer", "zero_buckets", trainable * 4.0 / n, pb)  # fp32 grad partition
+    if inp.zero_stage in (1, 2) and sharded and trainable:
+        ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
+        ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
+    if inp.zero_stage in (1, 2) and trainable:
+        # the step's fp32 gradient of the rank's partition and, while it is made, the flat
+        # 16-bit copy it is cast from, at any world size (terms.zero12_step_grads); under
+        # optimizer offload, DeepSpeed 0.14.1-0.16 instead copy the updated fp32 partition to
+        # the GPU (terms.zero12_offload_step_copy)
+        fp32_grad, flat = zero12_step_grads(inp, trainable, n if sharded else 1, grad_bytes)
+        ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
+        ph.add("optimizer", "zero_buckets",
+               zero12_offload_step_copy(inp, trainable, n if sharded else 1), pb)
     if inp.zero_stage >= 3 and trainable:
         # the step's fp32 gradient of one sub-group and, while it is made, the flat 16-bit
         # copy it is cast from, at any world size (terms.zero3_step_grads; DeepSpeed's own

@@ -10,7 +10,12 @@ from typing import Any, Callable, Optional
 
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.model import Estimate, estimate
-from preflight.estimate.terms import _transformers_minor, grads_through_forward, loss_compiled
+from preflight.estimate.terms import (
+    _transformers_minor,
+    grads_through_forward,
+    loss_compiled,
+    zero12_offload_step_copy,
+)
 
 VERDICTS = ("fits", "tight", "likely-oom", "oom", "unknown")
 
@@ -95,6 +100,12 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "copies the shifted fp32 logits)", ("--transformers-version 4.49",),
             "a library upgrade: check the job's other pins",
             lambda i: i.with_changes(transformers_version="4.49"))
+    if train and zero12_offload_step_copy(inp, 1.0, 1):
+        add("ds017", 1, "upgrade DeepSpeed to 0.17.0 or later (the offloaded ZeRO-1/2 step writes "
+            "the weights back through a pinned 16-bit host buffer, not an fp32 copy of the "
+            "partition on the GPU)", ("--deepspeed-version 0.17.0",),
+            "a library upgrade: check the job's other pins",
+            lambda i: i.with_changes(deepspeed_version="0.17.0"))
     if train and inp.keeps_outputs:
         add("drop_outputs", 1, "do not keep the model's outputs across steps (keep only the "
             "loss, or `del outputs` after backward): the previous step's logits and cache are "

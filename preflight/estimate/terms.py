@@ -356,6 +356,71 @@ def zero12_ipg_buffers(inp: EstimateInput, grad_bytes: float) -> float:
     return float(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET) * grad_bytes * buffers
 
 
+def zero12_step_grads(inp: EstimateInput, trainable: float, n: int,
+                      grad_bytes: float) -> tuple[float, float]:
+    """ZeRO-1/2's optimizer step on the GPU, optimizer not offloaded: (the fp32 gradient of the
+    rank's partition, the flat 16-bit copy made on the way), in bytes; (0, 0) otherwise.
+
+    ``DeepSpeedZeroOptimizer.step`` (deepspeed ``runtime/zero/stage_1_and_2.py``, v0.14.2
+    5f631ab lines 1880-1886; the same at v0.9.5 fc9e1ee lines 1709-1715 and, split in two
+    statements, at edaa722 lines 2356-2361) runs, per parameter group, ``self.flatten(self.averaged_gradients[i]).to(
+    self.single_partition_of_fp32_groups[i].dtype)`` (``flatten_dense_tensors_aligned`` on the
+    last rank): the flatten makes a contiguous copy of the partition's 16-bit gradients (views
+    of ``grads_in_partition``, which stays allocated through the statement), and ``.to`` the
+    fp32 gradient that becomes the fp32 partition's ``.grad``; with fp32 gradients ``.to``
+    returns the flat copy itself (no second copy). The 16-bit copy dies with the statement,
+    ``free_grad_in_param_list`` and ``averaged_gradients[i] = None`` (lines 1893-1895) free the
+    16-bit gradients, and ``.grad = None`` after ``_optimizer_step`` (line 1905) the fp32 one.
+    (From v0.19.2 a partition DeepCompile pre-flattened skips the flatten; not the default.)
+    The partition is the whole model on one GPU: the same code runs at world size 1. The
+    parameter groups are stepped one after another; the estimate takes the whole partition
+    (weight-decay groups leave the biases and norms, a small share, in a second group).
+    Not modelled: ZeRO-1 with bf16 and ``data_types.grad_accum_dtype: fp32`` (not the
+    default: under ZeRO the gradients accumulate in the model dtype, ``engine.get_data_types``)
+    runs ``BF16_Optimizer`` instead (``engine.py`` v0.14.2 lines 1189-1191)."""
+    if inp.zero_stage not in (1, 2) or inp.offload_optimizer or not trainable:
+        return 0.0, 0.0
+    part = trainable / max(n, 1)
+    return part * 4.0, (part * grad_bytes if grad_bytes < 4 else 0.0)
+
+
+#: DeepSpeed releases whose ZeRO-1/2 offloaded step copies the fp32 partition to the GPU
+#: (terms.zero12_offload_step_copy): from v0.14.1 (7b5b066, "fix pagable h2d memcpy", #5301)
+#: to before v0.17.0 (17c8be0, "Fix the GPU memory usage of ZeRO-Offload", #7309).
+DS_OFFLOAD_STEP_COPY_FROM = (0, 14, 1)
+DS_OFFLOAD_STEP_COPY_UNTIL = (0, 17, 0)
+
+
+def deepspeed_parts(version: Optional[str]) -> Optional[tuple[int, int, int]]:
+    """(major, minor, patch) of a DeepSpeed version text ("0.14.4", "0.15"), else None."""
+    m = re.match(r"\s*(\d+)\.(\d+)(?:\.(\d+))?", str(version or ""))
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)) if m else None
+
+
+def zero12_offload_step_copy(inp: EstimateInput, trainable: float, n: int) -> float:
+    """ZeRO-1/2 with ``offload_optimizer``: the fp32 partition copied to the GPU after the
+    host step, in bytes (0 when the DeepSpeed version does not do it, or is unknown).
+
+    From v0.14.1 the offloaded branch of ``DeepSpeedZeroOptimizer.step`` writes the updated
+    weights back with ``bit16_partitions[partition_id].data.copy_(fp32_partition.to(
+    get_accelerator().current_device_name()).data)`` (``runtime/zero/stage_1_and_2.py``,
+    v0.14.2 5f631ab lines 1868-1871; introduced by 7b5b066, #5301, when the fp32 partition
+    became pinned host memory): ``.to`` makes an fp32 copy of the whole partition on the GPU
+    next to the 16-bit weights, 4 bytes per trainable parameter of the rank's partition. Before
+    (v0.9.5 fc9e1ee line 1700: ``copy_(fp32_partition.data)``), a host-to-GPU ``copy_`` with a
+    dtype change converts on the host (ATen ``copy_kernel_cuda``: ``src.to(dst.dtype)`` on the
+    source device when the destination is CUDA), and from v0.17.0 (17c8be0, #7309: "Before the
+    fix, the memory usage is about 3x that of params_FP16") a pinned 16-bit host buffer is
+    copied instead: no GPU copy either way. An unknown version counts as the latest (none);
+    ``unknown_alternatives`` puts the copy in the interval's top."""
+    if inp.zero_stage not in (1, 2) or not inp.offload_optimizer or not trainable:
+        return 0.0
+    parts = deepspeed_parts(inp.deepspeed_version)
+    if parts is None or not (DS_OFFLOAD_STEP_COPY_FROM <= parts < DS_OFFLOAD_STEP_COPY_UNTIL):
+        return 0.0
+    return trainable / max(n, 1) * 4.0
+
+
 def zero12_offload_grad_buffer(inp: EstimateInput, largest_trainable: int, grad_bytes: float) -> float:
     """ZeRO-1/2 with ``offload_optimizer``: ``temp_grad_buffer_for_gpu_offload``, a GPU
     buffer of the largest trainable parameter's size in the parameter dtype, allocated when
@@ -475,6 +540,12 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"transformers_version": "5.1"},
                     "transformers version not known: GPT-2 before 5.2 keeps a causal-mask buffer "
                     "per layer"))
+    if (train and inp.zero_stage in (1, 2) and inp.offload_optimizer
+            and deepspeed_parts(inp.deepspeed_version) is None):
+        out.append(({"deepspeed_version": "0.16"},
+                    "DeepSpeed version not known (pin it, or --deepspeed-version): 0.14.1 to 0.16 copy "
+                    "the fp32 partition to the GPU "
+                    "after each offloaded optimizer step"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
