@@ -1,0 +1,102 @@
+"""False positives of the newer rules found on the 32-repository corpus (task hunt24, issue 18;
+docs/corpus.md "Newer rules on real code"). Each test runs ``preflight check`` the way a user does on
+the real code's shape (written from scratch, not copied) and on a near variant that keeps the bug, so
+the fix cannot simply switch the rule off."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+
+def check(cli, tmp_path: Path, text: str, code: str, name: str = "train.py") -> list[int]:
+    (tmp_path / name).write_text(textwrap.dedent(text), encoding="utf-8")
+    result = cli("check", name, "--select", code, "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path)
+    return [f["line"] for f in json.loads(result.out)["findings"] if f["code"] == code]
+
+
+# PF487: trl tests/test_activation_offloading.py loads a model in one test method and trains a plain
+# nn.Module bound to the same name in another
+TWO_TEST_METHODS = """\
+    import torch
+    from torch import nn
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+
+    class TestOffloading:
+        def test_peft(self):
+            model = AutoModelForCausalLM.from_pretrained("tiny-qwen")
+            model = get_peft_model(model, LoraConfig(lora_dropout=0.1, task_type="CAUSAL_LM"))
+            model(inp, labels=inp).loss.backward()
+
+        def test_plain_module(self):
+            model = nn.Linear(8, 1)
+            for _ in range(3):
+                loss = model(torch.randn(4, 8)).sum()
+                loss.backward()
+    """
+
+LOADED_THEN_PASSED = """\
+    import torch
+    from transformers import AutoModelForCausalLM
+
+
+    def run_epochs(model, loader, optimizer):
+        for batch in loader:
+            model(**batch).loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+    model = AutoModelForCausalLM.from_pretrained("gpt2")
+    run_epochs(model, loader, torch.optim.AdamW(model.parameters(), lr=1e-4))
+    """
+
+
+def test_pf487_a_model_of_the_same_name_bound_in_another_function_is_not_the_loaded_one(cli, tmp_path):
+    assert check(cli, tmp_path, TWO_TEST_METHODS, "PF487") == []
+
+
+def test_pf487_a_loaded_model_handed_to_a_training_function_is_still_flagged(cli, tmp_path):
+    assert check(cli, tmp_path, LOADED_THEN_PASSED, "PF487") == [7]
+
+
+# PF450: Lightning's Fabric example build_your_own_trainer fits its module with its own trainer, which reads
+# the "scheduler" key itself
+OWN_TRAINER = """\
+    import lightning as L
+    import torch
+    from trainer import MyCustomTrainer
+
+
+    class Module(L.LightningModule):
+        def configure_optimizers(self):
+            optim = torch.optim.Adam(self.parameters(), lr=1e-4)
+            return {
+                "optimizer": optim,
+                "scheduler": torch.optim.lr_scheduler.ReduceLROnPlateau(optim, mode="max"),
+                "monitor": "val_accuracy",
+            }
+
+
+    trainer = MyCustomTrainer(max_epochs=3)
+    trainer.fit(Module(), train_loader, val_loader)
+    """
+
+
+def test_pf450_a_module_fit_by_the_projects_own_trainer_is_quiet(cli, tmp_path):
+    assert check(cli, tmp_path, OWN_TRAINER, "PF450") == []
+
+
+def test_pf450_the_same_module_fit_by_lightnings_trainer_is_flagged(cli, tmp_path):
+    lightning = OWN_TRAINER.replace("trainer = MyCustomTrainer(", "trainer = L.Trainer(")
+    assert check(cli, tmp_path, lightning, "PF450") == [11]
+
+
+def test_pf450_a_trainer_class_of_the_file_deriving_from_lightnings_is_lightnings(cli, tmp_path):
+    derived = OWN_TRAINER.replace("from trainer import MyCustomTrainer\n", "").replace(
+        "    trainer = MyCustomTrainer(", "    class MyCustomTrainer(L.Trainer):\n        pass\n\n\n"
+        "    trainer = MyCustomTrainer(")
+    assert check(cli, tmp_path, derived, "PF450") == [10]
