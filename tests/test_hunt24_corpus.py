@@ -100,3 +100,30 @@ def test_pf450_a_trainer_class_of_the_file_deriving_from_lightnings_is_lightning
         "    trainer = MyCustomTrainer(", "    class MyCustomTrainer(L.Trainer):\n        pass\n\n\n"
         "    trainer = MyCustomTrainer(")
     assert check(cli, tmp_path, derived, "PF450") == [10]
+
+
+# PF485: open-instruct's rejection sampling scores with get_reward(model, ids, tokenizer.pad_token_id, 0), which
+# pools the last tokens from the pad id it is given; the classifier's own forward never runs
+REWARD_SCORING = """\
+    import torch
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+    from trl.experimental.utils import get_reward
+
+    tokenizer = AutoTokenizer.from_pretrained("my-llama-rm", padding_side="right")
+    tokenizer.add_special_tokens({"pad_token": "[PAD]"})
+    model = AutoModelForSequenceClassification.from_pretrained("my-llama-rm").cuda()
+    with torch.no_grad():
+        for input_ids in batches:
+            _, score, _ = get_reward(model, input_ids.cuda(), tokenizer.pad_token_id, 0)
+    """
+
+
+def test_pf485_a_reward_model_scored_with_an_explicit_pad_id_is_quiet(cli, tmp_path):
+    assert check(cli, tmp_path, REWARD_SCORING, "PF485") == []
+
+
+def test_pf485_the_same_model_also_run_through_its_own_forward_is_flagged(cli, tmp_path):
+    direct = REWARD_SCORING.replace(
+        "            _, score, _ = get_reward(", "            logits = model(input_ids=input_ids.cuda()).logits\n"
+        "            _, score, _ = get_reward(")
+    assert check(cli, tmp_path, direct, "PF485") == [7]
