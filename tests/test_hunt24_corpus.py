@@ -127,3 +127,64 @@ def test_pf485_the_same_model_also_run_through_its_own_forward_is_flagged(cli, t
         "            _, score, _ = get_reward(", "            logits = model(input_ids=input_ids.cuda()).logits\n"
         "            _, score, _ = get_reward(")
     assert check(cli, tmp_path, direct, "PF485") == [7]
+
+
+# PF484: trl's PPO examples add a pad token for PPOTrainer, which masks every pad id to 0 before the forward
+PPO_PAD = """\
+    from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer
+    from trl.experimental.ppo import PPOConfig, PPOTrainer
+
+    tokenizer = AutoTokenizer.from_pretrained("EleutherAI/pythia-1b-deduped", padding_side="left")
+    tokenizer.add_special_tokens({"pad_token": "[PAD]"})
+    value_model = AutoModelForSequenceClassification.from_pretrained("rm", num_labels=1)
+    reward_model = AutoModelForSequenceClassification.from_pretrained("rm", num_labels=1)
+    policy = AutoModelForCausalLM.from_pretrained("sft")
+    PPOTrainer(args=PPOConfig(output_dir="out"), processing_class=tokenizer, model=policy,
+               reward_model=reward_model, value_model=value_model, train_dataset=ds).train()
+    """
+
+
+def test_pf484_a_pad_token_added_for_trls_pad_masking_ppo_trainer_is_quiet(cli, tmp_path):
+    assert check(cli, tmp_path, PPO_PAD, "PF484") == []
+
+
+def test_pf484_a_pad_token_added_for_a_plain_trainer_is_flagged(cli, tmp_path):
+    plain = PPO_PAD.replace("PPOConfig, PPOTrainer", "PPOConfig").replace(
+        "    PPOTrainer(args=PPOConfig(output_dir=\"out\"), processing_class=tokenizer, model=policy,\n"
+        "               reward_model=reward_model, value_model=value_model, train_dataset=ds).train()",
+        "    from transformers import Trainer\n    Trainer(model=policy, train_dataset=ds).train()")
+    assert check(cli, tmp_path, plain, "PF484") == [6]
+
+
+def test_pf484_a_second_added_token_under_ppo_is_flagged(cli, tmp_path):
+    more = PPO_PAD.replace('{"pad_token": "[PAD]"}', '{"pad_token": "[PAD]", "additional_special_tokens": ["<r>"]}')
+    assert check(cli, tmp_path, more, "PF484") == [6]
+
+
+# PF484: FastChat's Yuan2 script re-registers Yuan2's own special tokens, as IEIT-Yuan's model cards do
+YUAN2 = """\
+    import transformers
+
+    model = transformers.AutoModelForCausalLM.from_pretrained(path, trust_remote_code=True)
+    tokenizer = transformers.AutoTokenizer.from_pretrained(path, use_fast=False, trust_remote_code=True)
+    tokenizer.add_tokens(["<eod>", "<sep>", "<pad>", "<mask>", "<predict>", "<FIM_SUFFIX>", "<FIM_PREFIX>",
+                          "<FIM_MIDDLE>", "<jupyter_start>", "<empty_output>"], special_tokens=True)
+    transformers.Trainer(model=model, tokenizer=tokenizer, args=args, train_dataset=ds).train()
+    """
+
+
+def test_pf484_yuan2s_own_special_tokens_are_not_new(cli, tmp_path):
+    assert check(cli, tmp_path, YUAN2, "PF484") == []
+
+
+def test_pf484_only_the_generic_names_of_that_list_are_still_new_tokens(cli, tmp_path):
+    generic = YUAN2.replace('["<eod>", "<sep>", "<pad>", "<mask>", "<predict>", "<FIM_SUFFIX>", "<FIM_PREFIX>",\n'
+                            '                          "<FIM_MIDDLE>", "<jupyter_start>", "<empty_output>"]',
+                            '["<sep>", "<mask>"]')
+    assert generic != YUAN2
+    assert check(cli, tmp_path, generic, "PF484") == [3]
+
+
+def test_pf484_a_new_token_next_to_yuan2s_own_is_flagged(cli, tmp_path):
+    extra = YUAN2.replace('"<empty_output>"]', '"<empty_output>", "<tool_call>"]')
+    assert check(cli, tmp_path, extra, "PF484") == [3]
