@@ -188,3 +188,39 @@ def test_pf484_only_the_generic_names_of_that_list_are_still_new_tokens(cli, tmp
 def test_pf484_a_new_token_next_to_yuan2s_own_is_flagged(cli, tmp_path):
     extra = YUAN2.replace('"<empty_output>"]', '"<empty_output>", "<tool_call>"]')
     assert check(cli, tmp_path, extra, "PF484") == [3]
+
+
+# PF402: alpaca_farm's PPO trainer iterates a loader over the rollouts each process generated itself
+ROLLOUTS = """\
+    import torch
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader, TensorDataset
+
+
+    def rollouts_loader(rollouts, keys):
+        dataset = TensorDataset(*[rollouts[key] for key in keys])
+        loader = DataLoader(dataset, batch_size=8, shuffle=True)
+        return loader
+
+
+    def ppo_epochs(accelerator, policy, optimizer, rollouts):
+        loader = rollouts_loader(rollouts, ("queries", "responses"))
+        for batch in loader:
+            accelerator.backward(policy(*batch).mean())
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+    accelerator = Accelerator()
+    policy, optimizer, prompts = accelerator.prepare(policy, optimizer, prompts)
+    """
+
+
+def test_pf402_a_loader_over_tensors_handed_in_at_run_time_is_quiet(cli, tmp_path):
+    assert check(cli, tmp_path, ROLLOUTS, "PF402") == []
+
+
+def test_pf402_a_loader_over_a_tensor_dataset_built_in_place_is_flagged(cli, tmp_path):
+    fixed_data = ROLLOUTS.replace("TensorDataset(*[rollouts[key] for key in keys])",
+                                  "TensorDataset(torch.randn(1000, 8), torch.randn(1000))")
+    assert check(cli, tmp_path, fixed_data, "PF402") == [14]
