@@ -205,6 +205,37 @@ with torch.no_grad():
     for batch in val_loader:
         print(model(batch).mean())
 """,
+    # tricky-correct (alpaca_farm src/alpaca_farm/rl/rl_trainer.py at 30717dd): the PPO epochs iterate a loader
+    # over the rollouts this process generated from its own prepared prompts ("Do not prepare, since we don't
+    # need to shard the rollouts sampled on each batch"): sharding them again would drop samples
+    """
+import torch
+from accelerate import Accelerator
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class PPOTrainer:
+    def __init__(self, policy, optimizer, prompts_loader):
+        self.accelerator = Accelerator()
+        self.policy, self.optimizer, self.prompts_loader = self.accelerator.prepare(policy, optimizer, prompts_loader)
+
+    def get_rollouts_dataloader(self, rollouts, keys=None):
+        if keys is None:
+            keys = tuple(rollouts.keys())
+        rollouts_dataset = TensorDataset(*[rollouts[key] for key in keys])
+        rollouts_dataloader = DataLoader(rollouts_dataset, batch_size=8, shuffle=True, drop_last=True)
+        return rollouts_dataloader
+
+    def step_with_rollouts(self, rollouts):
+        rollouts_dataloader = self.get_rollouts_dataloader(rollouts=rollouts)
+        for epoch_idx in range(4):
+            for batch in rollouts_dataloader:
+                with self.accelerator.accumulate(self.policy):
+                    loss = self.compute_loss(batch)
+                    self.accelerator.backward(loss)
+                    self.optimizer.step()
+                    self.optimizer.zero_grad()
+""",
 ]
 
 PF403_BAD = [

@@ -157,6 +157,30 @@ class Tuned(pl.LightningModule):
         sched = torch.optim.lr_scheduler.StepLR(opt, step_size=self.hparams.step)
         return [opt], [{"scheduler": sched, "interval": self.hparams.interval}]
 """,
+    # tricky-correct (Lightning examples/fabric/build_your_own_trainer/run.py at 7f0c343): the module is fit by
+    # the example's own Fabric trainer, which reads the dict's "scheduler" key itself
+    """
+import lightning as L
+import torch
+from trainer import MyCustomTrainer
+
+
+class MNISTModule(L.LightningModule):
+    def configure_optimizers(self):
+        optim = torch.optim.Adam(self.parameters(), lr=1e-4)
+        return {
+            "optimizer": optim,
+            "scheduler": torch.optim.lr_scheduler.ReduceLROnPlateau(optim, mode="max"),
+            "monitor": "val_accuracy",
+            "interval": "epoch",
+            "frequency": 1,
+        }
+
+
+def train(model, train_loader, val_loader):
+    trainer = MyCustomTrainer(accelerator="auto", devices="auto", max_epochs=3)
+    trainer.fit(model, train_loader, val_loader)
+""",
 ]
 
 PF451_BAD = [

@@ -98,4 +98,34 @@ tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")
 tokenizer.add_tokens(["<e1>", "</e1>"])
 tokenizer.save_pretrained("tok")
 """,
+    # tricky-correct (trl examples/scripts/ppo/ppo.py at f2cd577): a pad token added for trl's PPOTrainer,
+    # which replaces every pad id by 0 before each forward and generate: the new id never reaches the table
+    """
+from transformers import AutoModelForCausalLM, AutoModelForSequenceClassification, AutoTokenizer
+from trl.experimental.ppo import PPOConfig, PPOTrainer
+
+tokenizer = AutoTokenizer.from_pretrained("EleutherAI/pythia-1b-deduped", padding_side="left")
+tokenizer.add_special_tokens({"pad_token": "[PAD]"})
+value_model = AutoModelForSequenceClassification.from_pretrained("my-rm", num_labels=1)
+reward_model = AutoModelForSequenceClassification.from_pretrained("my-rm", num_labels=1)
+policy = AutoModelForCausalLM.from_pretrained("my-sft")
+trainer = PPOTrainer(args=PPOConfig(output_dir="out"), processing_class=tokenizer, model=policy, ref_model=None,
+                     reward_model=reward_model, value_model=value_model, train_dataset=train_dataset)
+trainer.train()
+""",
+    # tricky-correct (FastChat fastchat/train/train_yuan2.py at 0e6d3e4): Yuan2's own special tokens,
+    # re-registered as IEIT-Yuan's model cards do on every load; they are rows of the checkpoint's table
+    """
+import transformers
+
+model = transformers.AutoModelForCausalLM.from_pretrained(model_path, trust_remote_code=True)
+tokenizer = transformers.AutoTokenizer.from_pretrained(model_path, use_fast=False, trust_remote_code=True)
+tokenizer.pad_token = tokenizer.unk_token
+tokenizer.add_tokens(["<eod>", "<sep>", "<pad>", "<mask>", "<predict>", "<FIM_SUFFIX>", "<FIM_PREFIX>",
+                      "<FIM_MIDDLE>", "<commit_before>", "<commit_msg>", "<commit_after>", "<jupyter_start>",
+                      "<jupyter_text>", "<jupyter_code>", "<jupyter_output>", "<empty_output>"],
+                     special_tokens=True)
+trainer = transformers.Trainer(model=model, tokenizer=tokenizer, args=training_args, train_dataset=ds)
+trainer.train()
+""",
 ]

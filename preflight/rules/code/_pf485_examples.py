@@ -61,4 +61,27 @@ tokenizer = AutoTokenizer.from_pretrained("bert-base-uncased")
 tokenizer.pad_token = "[PAD]"
 model = BertForSequenceClassification.from_pretrained("bert-base-uncased", num_labels=5)
 """,
+    # tricky-correct (open-instruct open_instruct/rejection_sampling/rejection_sampling.py at e6c3044): the
+    # reward model is scored through get_reward, which runs the backbone and `model.score` and finds each
+    # row's last token from the pad id it is given; the model's own forward (config.pad_token_id) never runs
+    """
+import torch
+from transformers import AutoModelForSequenceClassification, AutoTokenizer, DataCollatorWithPadding
+from open_instruct.model_utils import get_reward
+
+
+def score_shard(path, ds, batch_size):
+    tokenizer = AutoTokenizer.from_pretrained(path, padding_side="right")
+    tokenizer.add_special_tokens({"pad_token": "[PAD]"})
+    model = AutoModelForSequenceClassification.from_pretrained(path, dtype=torch.bfloat16).cuda()
+    model.eval()
+    collator = DataCollatorWithPadding(tokenizer=tokenizer)
+    scores = []
+    with torch.no_grad():
+        for i in range(0, len(ds), batch_size):
+            input_ids = collator(ds[i : i + batch_size])["input_ids"].cuda()
+            _, score, _ = get_reward(model, input_ids, tokenizer.pad_token_id, 0)
+            scores.extend(score.tolist())
+    return scores
+""",
 ]

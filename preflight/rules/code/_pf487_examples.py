@@ -81,4 +81,38 @@ for batch in loader:
     optimizer.step()
     optimizer.zero_grad()
 """,
+    # tricky-correct (trl tests/test_activation_offloading.py at f2cd577): one test method loads a Qwen2
+    # LoRA model and runs a single backward; another binds `model` to a plain nn.Module (train mode by
+    # default) and trains it in a loop: the loop's `model` is not the from_pretrained one
+    """
+import torch
+from torch import nn
+from peft import LoraConfig, get_peft_model
+from transformers import AutoModelForCausalLM
+
+
+class TestOffloading:
+    def test_peft(self):
+        model = AutoModelForCausalLM.from_pretrained("tiny-Qwen2ForCausalLM").to("cuda")
+        model = get_peft_model(model, LoraConfig(lora_dropout=0.1, task_type="CAUSAL_LM"))
+        inp = torch.randint(0, 100, (2, 10), device="cuda")
+        model(inp, labels=inp).loss.backward()
+
+    def test_unused_branch(self):
+        class TwoBranches(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.used = nn.Linear(8, 8)
+                self.unused = nn.Linear(8, 8)
+
+            def forward(self, x):
+                return self.used(x).sum(), self.unused(x).sum()
+
+        model = TwoBranches().to("cuda")
+        inp = torch.randn(4, 8, device="cuda")
+        for _ in range(3):
+            model.zero_grad(set_to_none=True)
+            loss, _ = model(inp)
+            loss.backward()
+""",
 ]

@@ -30,6 +30,35 @@ def _loop_source(ctx: FileContext, it: ast.expr) -> Optional[ast.expr]:
     return it if target_text(it) is not None else None
 
 
+def _dataset_arg(ctor: ast.Call) -> Optional[ast.expr]:
+    if ctor.args:
+        return ctor.args[0]
+    return next((kw.value for kw in ctor.keywords if kw.arg == "dataset"), None)
+
+
+def _tensors_handed_in(ctx: FileContext, ctor: ast.Call) -> bool:
+    """The loader's dataset is a ``TensorDataset`` of tensors its function receives as arguments
+    (``TensorDataset(*[rollouts[key] for key in keys])``, directly or through one local): data made at
+    run time by the caller on this process, such as the rollouts each process of an RL trainer generates
+    from its own prompts (alpaca_farm's ``get_rollouts_dataloader``: "Do not prepare, since we don't need to
+    shard the rollouts sampled on each batch"). Whether it is already per process is not in the file."""
+    fn = ctx.enclosing_function(ctor)
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return False
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} - {"self", "cls"}
+    data = _dataset_arg(ctor)
+    if isinstance(data, ast.Name):
+        bound = [a.value for a in ast.walk(fn) if isinstance(a, ast.Assign) and
+                 any(isinstance(t, ast.Name) and t.id == data.id for t in a.targets)]
+        data = bound[0] if len(bound) == 1 else None
+    if not (isinstance(data, ast.Call) and qualify(ctx, data.func).endswith("TensorDataset") and data.args):
+        return False
+    local = {n.id for comp in ast.walk(data) if isinstance(comp, ast.comprehension)
+             for n in ast.walk(comp.target) if isinstance(n, ast.Name)}
+    loaded = [n.id for arg in data.args for n in ast.walk(arg) if isinstance(n, ast.Name)]
+    return bool(loaded) and bool(set(loaded) & params) and set(loaded) <= params | local
+
+
 def _handed_to_calls(ctx: FileContext, scopes: ScopeIndex, loaders: dict[str, list[ast.Call]]) -> set[str]:
     """The loaders (by ``target_text``) that appear anywhere inside an argument of a call that is
     no loader constructor or wrapper (``train(loader)``, ``f(x=wrap(loader))``). Found from each
@@ -98,6 +127,10 @@ Pass the loader with the model and optimizer:
 * The loader has a `sampler=`/`batch_sampler=` of its own (a `DistributedSampler` built
   from `accelerator.num_processes` and `process_index` shards it by hand).
 * A file without an `Accelerator` that prepares something.
+* The loader's dataset is a `TensorDataset` of tensors its function receives as arguments
+  (`TensorDataset(*[rollouts[k] for k in keys])`): data made at run time by the caller on each
+  process, such as an RL trainer's rollouts generated from that process's own prompts, which
+  must not be sharded again; the file does not say whether it is already per process.
 """
     bad_examples = examples("preflight.rules.code._pf40x_examples", "PF402_BAD")
     good_examples = examples("preflight.rules.code._pf40x_examples", "PF402_GOOD")
@@ -140,6 +173,8 @@ Pass the loader with the model and optimizer:
             if len(loaders[name]) != 1 or any(kw.arg in ("sampler", "batch_sampler") or kw.arg is None
                                                for kw in loaders[name][0].keywords):
                 continue  # a sampler of its own may shard by rank already
+            if _tensors_handed_in(ctx, loaders[name][0]):
+                continue
             reported.add(name)
             ctor = loaders[name][0]
             message = (

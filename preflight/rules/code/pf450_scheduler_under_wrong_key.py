@@ -6,6 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import STEP_SCHEDULERS, call_last
@@ -15,6 +16,46 @@ from preflight.rules.base import Rule, examples
 _READ = {"optimizer", "lr_scheduler", "monitor", "frequency"}
 # the values Lightning accepts for a scheduler's ``interval``
 _INTERVALS = ("step", "epoch")
+_LIGHTNING = ("lightning.", "pytorch_lightning.")
+
+
+def _fit_by_own_trainer(ctx: FileContext) -> bool:
+    """The file fits its modules with a trainer that is not Lightning's: ``trainer.fit(...)`` on an object
+    built from a class imported from elsewhere or defined here without a Lightning base, and no Lightning
+    ``Trainer`` built in the file (Lightning's Fabric example ``build_your_own_trainer``: its
+    ``MyCustomTrainer`` reads ``configure_optimizers()["scheduler"]`` itself)."""
+    qualify = scope_index(ctx).imports.qualify
+    classes = {c.name: c for c in ctx.nodes(ast.ClassDef)}
+    built: dict[str, ast.Call] = {}
+    for node in ctx.nodes(ast.Assign):
+        if isinstance(node.value, ast.Call) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            built[node.targets[0].id] = node.value
+
+    def lightning(call: ast.Call) -> Optional[bool]:
+        """True: Lightning's Trainer (or a class of this file deriving from it); False: another class;
+        None: not a class call."""
+        qual = qualify(call.func) or ""
+        last = qual.rsplit(".", 1)[-1]
+        if not last[:1].isupper():
+            return None
+        if "." not in qual:  # a class of this file, or a name bound some way this file does not show
+            if last not in classes:
+                return None
+            bases = [qualify(b) or "" for b in classes[last].bases]
+            return any(b.startswith(_LIGHTNING) or b == "Trainer" for b in bases)
+        return qual.startswith(_LIGHTNING)
+
+    own = False
+    for call in ctx.nodes(ast.Call):
+        if lightning(call) and call_last(call) == "Trainer":
+            return False
+        if call_last(call) != "fit" or not isinstance(call.func, ast.Attribute):
+            continue
+        recv = call.func.value
+        maker = built.get(recv.id) if isinstance(recv, ast.Name) else recv if isinstance(recv, ast.Call) else None
+        if maker is not None and lightning(maker) is False:
+            own = True
+    return own
 
 
 @register
@@ -56,11 +97,18 @@ reduced the rate).
   epoch; for a known per-step scheduler PF419 reports it), or no `"optimizer"` key (the inner
   `{"scheduler": ..., "interval": ...}` dict), or no key naming a scheduler.
 * The dict is built outside `configure_optimizers`.
+* The file fits its modules with a trainer of its own (`trainer.fit(model, ...)` on an object of a
+  class that is neither Lightning's `Trainer` nor derived from it here, and no Lightning `Trainer`
+  is built in the file): that trainer reads the dict, not Lightning (Lightning's Fabric example
+  `build_your_own_trainer` reads `"scheduler"`). A Lightning `Trainer` subclass imported from
+  another module of the project counts as such a trainer.
 """
     bad_examples = examples("preflight.rules.code._pf450_examples", "PF450_BAD")
     good_examples = examples("preflight.rules.code._pf450_examples", "PF450_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        if _fit_by_own_trainer(ctx):
+            return
         for fn in ctx.nodes(ast.FunctionDef):
             if fn.name != "configure_optimizers" or not fn.args.args or fn.args.args[0].arg != "self":
                 continue

@@ -21,6 +21,22 @@ _KNOWN = frozenset({"<s>", "</s>", "<unk>", "<pad>", "<eos>", "<bos>", "<|endoft
                     "<start_of_turn>", "<end_of_turn>", "<|begin_of_text|>", "<|end_of_text|>", "<|eot_id|>"})
 
 
+# a vocabulary whose own special tokens its vendor's recipe re-registers with `add_tokens` on every load, with no
+# resize (IEIT-Yuan's Yuan2 model cards and examples: `tokenizer.add_tokens(['<sep>', '<pad>', '<mask>', '<predict>',
+# '<FIM_SUFFIX>', ..., '<empty_output>'], special_tokens=True)`, then generation with the checkpoint as loaded: the
+# ids are rows of its embedding table, trained with Yuan2's chat and code formats). A list counts as that recipe
+# when it holds one of the family's own names, not only the generic `<sep>`/`<pad>`/`<mask>`.
+_YUAN2 = frozenset({"<eod>", "<sep>", "<pad>", "<mask>", "<predict>", "<FIM_SUFFIX>", "<FIM_PREFIX>", "<FIM_MIDDLE>",
+                    "<commit_before>", "<commit_msg>", "<commit_after>", "<jupyter_start>", "<jupyter_text>",
+                    "<jupyter_code>", "<jupyter_output>", "<empty_output>"})
+_GENERIC = frozenset({"<sep>", "<pad>", "<mask>"})
+# trl trainers (the PPOv2 design: `PPOTrainer(..., reward_model=, value_model=)`) that replace every pad id by 0
+# before each forward and generate (trl/experimental/ppo/ppo_trainer.py `batch_generation` and `forward`:
+# `input_ids = torch.masked_fill(query_responses, ~attention_mask, 0)`; `get_reward` the same): a pad token added
+# for them never indexes the embedding table
+_PAD_MASKING_TRAINERS = frozenset({"PPOTrainer", "PPOv2Trainer"})
+
+
 def _strings(node: ast.AST) -> Optional[list[str]]:
     """The string constants of a literal value (a string or a list/tuple of them), else None."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -40,7 +56,12 @@ def _new_value(value: ast.AST) -> bool:
     if isinstance(value, ast.Attribute):
         return False  # `tokenizer.eos_token`: one of its own
     strings = _strings(value)
-    return strings is None or not set(strings) <= _KNOWN
+    if strings is None:
+        return True
+    added = set(strings)
+    if added <= _KNOWN:
+        return False
+    return not (added <= _KNOWN | _YUAN2 and added & (_YUAN2 - _GENERIC))
 
 
 def _adds_new(call: ast.Call) -> bool:
@@ -54,6 +75,18 @@ def _adds_new(call: ast.Call) -> bool:
     if isinstance(arg, ast.Dict):
         return any(_new_value(v) for v in arg.values if v is not None)
     return True  # a dict built elsewhere
+
+
+def _pad_only(call: ast.Call) -> bool:
+    """``tok.add_special_tokens({"pad_token": ...})`` and nothing else."""
+    arg = call.args[0] if call.args else None
+    return call_last(call) == "add_special_tokens" and isinstance(arg, ast.Dict) and bool(arg.keys) and all(
+        isinstance(k, ast.Constant) and k.value == "pad_token" for k in arg.keys)
+
+
+def _trains_with_pad_masking_trainer(ctx: FileContext) -> bool:
+    return any(call_last(c) in _PAD_MASKING_TRAINERS and
+               any(kw.arg in ("reward_model", "value_model") for kw in c.keywords) for c in ctx.nodes(ast.Call))
 
 
 def _sets_vocab_size(ctx: FileContext) -> bool:
@@ -110,6 +143,13 @@ the optimizer).
   (`{"pad_token": tokenizer.eos_token}`) or the special tokens the usual vocabularies hold
   (`"<s>"`, `"</s>"`, `"<unk>"`, `"<|endoftext|>"`, `"<|im_start|>"`, ...);
   `tokenizer(..., add_special_tokens=False)` is a keyword, not an addition.
+* `add_tokens` re-registers the Yuan2 vocabulary's own special tokens (`<eod>`, `<sep>`,
+  `<FIM_PREFIX>`, `<jupyter_start>`, ..., the list of IEIT-Yuan's model cards, which load and
+  generate with no resize: those ids are rows of the checkpoint's table).
+* The only addition is a pad token and the model is trained by trl's `PPOTrainer` (given a
+  `reward_model=`/`value_model=`): it replaces every pad id by 0 before each forward and
+  `generate` (`torch.masked_fill(query_responses, ~attention_mask, 0)`), so the new id never
+  reaches the embedding.
 * The file assigns to an embedding (`...token_embedding.weight.data = torch.cat(...)`).
 * The file loads no model with `from_pretrained` or does not train (a preprocessing or
   inference script: a fine-tuned checkpoint may already carry the resized table).
@@ -122,7 +162,7 @@ the optimizer).
         if called & _RESIZERS or any("resize" in name for name in called) or _sets_vocab_size(ctx):
             return
         adds = [c for c in ctx.nodes(ast.Call) if call_last(c) in ("add_tokens", "add_special_tokens") and _adds_new(c)]
-        if not adds:
+        if not adds or (all(_pad_only(c) for c in adds) and _trains_with_pad_masking_trainer(ctx)):
             return
         loads = model_loads(ctx)
         if not loads or not (trains_by_backward(ctx) or uses_a_trainer(ctx)):

@@ -11,7 +11,7 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules._pf414_support import call_last, const_str, names_called
-from preflight.rules._pf484_support import model_loads
+from preflight.rules._pf484_support import assigned_to, model_loads, uses_a_trainer
 from preflight.rules.base import Rule, examples
 
 # trl trainers that copy the tokenizer's pad id into the (reward) model's config themselves
@@ -52,6 +52,26 @@ def _config_pad_set(ctx: FileContext) -> bool:
         if any(const_str(arg) == "pad_token_id" for arg in call.args):
             return True
     return False
+
+
+def _pools_with_explicit_pad(ctx: FileContext, loads: list[ast.Call]) -> bool:
+    """The classifier is never run through its own ``forward``: the file hands it, with the tokenizer's pad id,
+    to a helper that finds the last tokens itself (trl's and open-instruct's
+    ``get_reward(model, query_responses, tokenizer.pad_token_id, context_length)``, which runs the backbone and
+    ``model.score`` and computes the sequence lengths from the pad id it is given), never calls it directly
+    and gives it to no Trainer."""
+    names = {assigned_to(ctx, load) for load in loads}
+    if None in names or uses_a_trainer(ctx):
+        return False
+    handed = False
+    for call in ctx.nodes(ast.Call):
+        if isinstance(call.func, ast.Name) and call.func.id in names:
+            return False  # `model(**batch)`: the forward reads config.pad_token_id
+        args = [*call.args, *(kw.value for kw in call.keywords)]
+        if any(isinstance(a, ast.Name) and a.id in names for a in args) and any(
+                isinstance(a, ast.Attribute) and a.attr == "pad_token_id" for a in args):
+            handed = True
+    return handed
 
 
 def _encoder_load(call: ast.Call) -> bool:
@@ -102,6 +122,10 @@ does not raise (batch 1) every row is read at its last position.
   through a trl trainer that copies the pad id into the model config itself
   (`RewardTrainer`, and the reward models of `GRPOTrainer`/`RLOOTrainer`/`OnlineDPOTrainer`
   and its `NashMDTrainer`/`XPOTrainer`), or a class whose name ends with one of them.
+* The classifier never runs its own `forward`: the file hands it, together with the tokenizer's
+  `pad_token_id`, to a helper that pools the last tokens itself (trl's and open-instruct's
+  `get_reward(model, query_responses, tokenizer.pad_token_id, context_length)`), calls it nowhere
+  directly and gives it to no Trainer.
 * The classifier is an encoder whose config carries a pad id (BERT, RoBERTa, DeBERTa,
   ELECTRA, ... by class name or by a literal checkpoint name).
 """
@@ -115,7 +139,7 @@ does not raise (batch 1) every row is read at its last position.
         if not loads or any(_encoder_load(c) for c in loads):
             return
         pad = _tokenizer_pad_set(ctx)
-        if pad is None or _config_pad_set(ctx):
+        if pad is None or _config_pad_set(ctx) or _pools_with_explicit_pad(ctx, loads):
             return
         yield ctx.finding(
             self, loads[0],

@@ -42,6 +42,40 @@ def _mode_matters(ctx: FileContext, load: ast.Call) -> Optional[str]:
     return None
 
 
+def _own_statements(root: ast.AST) -> Iterable[ast.AST]:
+    """The nodes of ``root``'s own body, not of the functions, classes and lambdas defined in it."""
+    stack = list(ast.iter_child_nodes(root))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _rebinds_locally(ctx: FileContext, name: str, forward: ast.Call, load: ast.Call) -> bool:
+    """``name`` at the loop's forward is another object than the loaded model: the loop sits in another
+    function (or at module level while the load is in a function) that binds ``name`` itself and does not
+    receive it as a parameter (trl's test module: ``model = AutoModelForCausalLM.from_pretrained(...)`` in one
+    test method, ``model = ModelWithUnusedBranch()`` and its training loop in another)."""
+    scope = ctx.enclosing_function(forward)
+    if scope is ctx.enclosing_function(load):
+        return False
+    root: ast.AST = scope if scope is not None else ctx.tree
+    if isinstance(root, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        args = root.args
+        if name in {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}:
+            return False
+    for node in _own_statements(root):
+        targets: list[ast.AST] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            return True
+    return False
+
+
 def _loop_forward(ctx: FileContext, name: str, backward: ast.Call) -> Optional[ast.Call]:
     """The first ``name(...)`` call inside the loop that holds ``backward``."""
     for anc in ctx.ancestors(backward):
@@ -95,6 +129,8 @@ regularisation than configured and more activation memory (peft#120). The transf
   left in eval after validation is PF111's), or the model goes to a `*Trainer` or `fit`.
 * The loop's forward is not a call of the loaded model's name, or the backward is in
   another file.
+* The loop is in another function that binds the name itself (`model = MyNet()` in a
+  second test method): that `model` is not the loaded one, and `nn.Module`s start in train mode.
 """
     bad_examples = examples("preflight.rules.code._pf487_examples", "PF487_BAD")
     good_examples = examples("preflight.rules.code._pf487_examples", "PF487_GOOD")
@@ -113,7 +149,8 @@ regularisation than configured and more activation memory (peft#120). The transf
             for backward in backwards:
                 forward = _loop_forward(ctx, name, backward)
                 if forward is None or (forward.lineno < load.lineno and \
-                        ctx.enclosing_function(forward) is ctx.enclosing_function(load)):
+                        ctx.enclosing_function(forward) is ctx.enclosing_function(load)) or \
+                        _rebinds_locally(ctx, name, forward, load):
                     continue
                 yield ctx.finding(
                     self, forward,
