@@ -49,6 +49,7 @@ from preflight.estimate.terms import (
     value_view_keeps_qkv,
     zero3_ipg_buffer,
     zero3_live_params,
+    zero3_retained_linear,
     zero3_step_grads,
     zero12_ipg_buffers,
     zero12_offload_grad_buffer,
@@ -595,8 +596,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if inp.zero_stage >= 3 and (sharded or inp.offload_params):
         # (with parameter offload ZeRO-3 gathers each module's parameters from host memory
         # into GPU buffers even on one GPU: the same live set as when sharded); what is
-        # reused soon is kept (terms.zero3_live_params)
-        ph.every(("forward", "backward"), "gathered_params", zero3_live_params(inp, prm) * comp, pb)
+        # reused soon is kept (terms.zero3_live_params); before DeepSpeed 0.19.4, a model built
+        # outside zero.Init keeps each released block's Linear weights until its backward
+        # (terms.zero3_retained_linear)
+        live = zero3_live_params(inp, prm) + zero3_retained_linear(inp, arch, prm)
+        ph.every(("forward", "backward"), "gathered_params", live * comp, pb)
     if inp.zero_stage >= 3 and trainable:
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
         ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
