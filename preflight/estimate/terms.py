@@ -333,7 +333,7 @@ def zero3_retained_linear(inp: EstimateInput, arch: Any, prm: Any) -> float:
     parts = deepspeed_parts(inp.deepspeed_version)
     if parts is None or parts >= DS_LINEAR_WRAPPER_FOR_BUILT_MODELS:
         return 0.0
-    kept, kept_layers, reuse = _zero3_kept(inp, prm)
+    _, kept_layers, reuse = _zero3_kept(inp, prm)
     n_layers = max(int(arch.num_layers) + int(arch.num_encoder_layers), 1)
     conv1d = (inp.model_impl == "transformers" and not inp.torch_mha
               and str(getattr(arch, "model_type", "")) in CONV1D_MODEL_TYPES)
