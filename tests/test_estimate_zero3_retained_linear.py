@@ -106,3 +106,27 @@ def test_unknown_release_puts_the_retention_in_the_interval_top():
     assert unknown.peak_bytes == new.peak_bytes < old.peak_bytes
     assert unknown.interval_bytes[1] >= old.peak_bytes
     assert new.interval_bytes[1] < unknown.interval_bytes[1]
+
+
+def test_remediations_offered_only_when_the_weights_are_kept():
+    from preflight import hardware
+    from preflight.estimate import remediate
+
+    gpu = hardware.find("A100-80GB")
+    base = dict(arch=ARCH, mode="train", precision="amp-bf16", optimizer="adamw", micro_batch=1,
+                seq_len=128, zero_stage=3, world_size=4, load_placement="gpu", max_reuse_distance=0)
+    old = EstimateInput(**base, deepspeed_version="0.14.2")
+    rs = remediate(old, gpu)
+    upgrade = [r for r in rs if r.flags == ["--deepspeed-version 0.19.4"]]
+    zero_init = [r for r in rs if r.flags == ["--load-placement sharded"]]
+    assert upgrade and zero_init
+    # the upgrade saves exactly the retained Linear weights (the forward/backward peak)
+    kept = estimate(old).peak_bytes - estimate(EstimateInput(**base, deepspeed_version="0.19.4")).peak_bytes
+    assert upgrade[0].saved_bytes == kept > 0
+    # never offered to a job that is already built under zero.Init, on 0.19.4, or unknown
+    for change in (dict(load_placement="sharded", deepspeed_version="0.14.2"),
+                   dict(deepspeed_version="0.19.4"), dict(deepspeed_version=None)):
+        job = EstimateInput(**{**base, **change})
+        flags = [" ".join(r.flags) for r in remediate(job, gpu)]
+        assert "--deepspeed-version 0.19.4" not in flags
+        assert "--load-placement sharded" not in flags

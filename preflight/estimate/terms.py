@@ -300,6 +300,18 @@ DS_LINEAR_WRAPPER_FOR_BUILT_MODELS = (0, 19, 4)
 CONV1D_MODEL_TYPES = ("gpt2", "openai-gpt", "imagegpt", "decision_transformer")
 
 
+def zero3_keeps_linear(inp: EstimateInput) -> bool:
+    """Whether ZeRO-3 keeps gathered Linear weights until backward (``zero3_retained_linear``):
+    training, stage 3, a model built outside ``zero.Init``, parameters gathered into GPU
+    buffers (more than one rank, or parameter offload), no quantized base, not compiled, and
+    a DeepSpeed release known to be before 0.19.4."""
+    if (inp.mode != "train" or inp.zero_stage < 3 or inp.load_placement not in ("gpu", "host")
+            or not (inp.world_size > 1 or inp.offload_params) or inp.quant or inp.compiled):
+        return False
+    parts = deepspeed_parts(inp.deepspeed_version)
+    return parts is not None and parts < DS_LINEAR_WRAPPER_FOR_BUILT_MODELS
+
+
 def zero3_retained_linear(inp: EstimateInput, arch: Any, prm: Any) -> float:
     """Gathered Linear weights ZeRO-3 cannot free until their backward, in elements beyond
     the live set of ``zero3_live_params`` (0 when the wrapper below is installed).
@@ -327,11 +339,7 @@ def zero3_retained_linear(inp: EstimateInput, arch: Any, prm: Any) -> float:
     weight is a view of the rank's own partition, ``NoGatherHandle``), a quantized base, a
     compiled model, and an unknown release (counted as the latest; see
     ``unknown_alternatives``)."""
-    if (inp.mode != "train" or inp.zero_stage < 3 or inp.load_placement not in ("gpu", "host")
-            or not (inp.world_size > 1 or inp.offload_params) or inp.quant or inp.compiled):
-        return 0.0
-    parts = deepspeed_parts(inp.deepspeed_version)
-    if parts is None or parts >= DS_LINEAR_WRAPPER_FOR_BUILT_MODELS:
+    if not zero3_keeps_linear(inp):
         return 0.0
     _, kept_layers, reuse = _zero3_kept(inp, prm)
     n_layers = max(int(arch.num_layers) + int(arch.num_encoder_layers), 1)
