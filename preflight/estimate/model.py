@@ -47,6 +47,7 @@ from preflight.estimate.terms import (
     state_bytes,
     tied_embedding_grad,
     value_view_keeps_qkv,
+    zero3_grad_partitions,
     zero3_ipg_buffer,
     zero3_live_params,
     zero3_retained_linear,
@@ -705,6 +706,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # (AccumulateGrad adds in place) and live through micro-batch k's forward and backward
     # (terms.accumulated_grads; FSDP's unsharded no_sync gradients are charged above instead)
     kept = grads / g_div if keeps else accumulated_grads(inp, grads / g_div, fsdp_no_sync)
+    # ZeRO-3 holds its gradient partitions in one buffer allocated with the optimizer, so
+    # they are allocated through every phase (terms.zero3_grad_partitions)
+    kept = max(kept, zero3_grad_partitions(inp, grads / g_div))
     if kept:
         # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
         # model.zero_grad() then): zeroed gradients stay allocated through every phase

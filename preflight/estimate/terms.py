@@ -522,6 +522,23 @@ def fsdp_accumulated_grads(inp: EstimateInput, prm: Any, trainable: int, full: b
     return trainable * grad_bytes
 
 
+def zero3_grad_partitions(inp: EstimateInput, grads: float) -> float:
+    """ZeRO-3's gradient partitions: one flat buffer for the whole run, in bytes per GPU
+    (``grads``: the rank's gradient partition as the optimizer phase charges it).
+
+    ``DeepSpeedZeroOptimizer_Stage3`` allocates ``grad_partitions_flat_buffer = torch.zeros(
+    sum(p.partition_numel() for p in all_params), dtype=self.gradient_accumulation_dtype,
+    device=self.device)`` when it is built and hands out views of it as each parameter's
+    gradient partition (``runtime/zero/stage3.py`` v0.14.2 5f631ab lines 494-508; edaa722 line
+    742; first in 4912e0ad7, #1453, v0.6.0). Nothing frees it: the buffer is allocated through
+    every forward and backward, not only from backward on. ``self.device`` is the host under
+    optimizer offload (line 225), where ``grads`` is 0 already. Stage 1/2 build their
+    averaged partitions during backward and are not counted here."""
+    if inp.mode != "train" or inp.zero_stage < 3 or inp.offload_optimizer:
+        return 0.0
+    return grads
+
+
 def accumulated_grads(inp: EstimateInput, grads: float, fsdp_no_sync: bool) -> float:
     """Gradients (bytes per GPU) alive through a micro-batch's forward and backward under
     gradient accumulation: 0 without it.
