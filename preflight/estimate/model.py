@@ -44,6 +44,7 @@ from preflight.estimate.terms import (
     optimizer_temporaries,
     paged_state_bytes,
     sdpa_output_copied,
+    softmax_saves_input,
     state_bytes,
     tied_embedding_grad,
     value_view_keeps_qkv,
@@ -799,7 +800,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout),
                   sdpa_out_copy=((family == "decoder" and sdpa_output_copied(inp, arch))
                                  or mha_output_copied(inp, arch)),
-                  value_view_of_qkv=value_view_keeps_qkv(inp, arch))
+                  value_view_of_qkv=value_view_keeps_qkv(inp, arch),
+                  softmax_input=softmax_saves_input(inp))
     layers: list[A.LayerActs] = []
     # the first block's norm input and the final norm: the tokens and width they see
     first_tokens = last_tokens = tokens

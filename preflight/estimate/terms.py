@@ -65,6 +65,24 @@ def sdpa_output_copied(inp: EstimateInput, arch: Any) -> bool:
     return version >= (4, 52) or (version >= (4, 48) and mt in _INTEGRATION_448)
 
 
+def softmax_saves_input(inp: EstimateInput) -> bool:
+    """Whether autograd keeps each softmax's INPUT for backward as well as its output: torch
+    before 1.11 (a known ``torch_version``), training.
+
+    Before pytorch/pytorch#65242 ("Avoid saving self for ``softmax`` and ``log_softmax``",
+    2021-09; #49600 reported it in 2020-12), the derivative of ``softmax`` was
+    ``_softmax_backward_data(grad, result, dim, self)``, so the generated ``SoftmaxBackward``
+    saved ``self`` (``grad_fn->self_ = SavedVariable(self, false)``) although the kernels read
+    only the output. The PR replaced the argument with the input's dtype (``aten::
+    _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType
+    input_dtype)``), and transformers' ``pytorch_utils.softmax_backward_data`` passes the
+    tensor ``if is_torch_less_than_1_11`` and its ``dtype`` otherwise: the change shipped in
+    1.11. The input is the scores the softmax reads in its own dtype (under autocast, or
+    with an explicit upcast, the fp32 copy), the same element size as its output."""
+    version = inp.torch_before
+    return inp.mode == "train" and version is not None and version < (1, 11)
+
+
 def mha_output_copied(inp: EstimateInput, arch: Any) -> bool:
     """Whether ``torch.nn.MultiheadAttention`` (``inp.torch_mha``: torchvision's ViT) copies
     SDPA's output before its output projection, so that ``out_proj`` saves a second tensor
