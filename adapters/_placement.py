@@ -49,6 +49,15 @@ def _under_zero_init(tree: ast.AST) -> set[int]:
     return inside
 
 
+def _mentions_zero_init(tree: ast.AST) -> bool:
+    """Whether the file uses ``zero.Init`` anywhere (a context, a call, ``zero3_init``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "Init" and \
+                ast.unparse(node.value).endswith("zero"):
+            return True
+    return False
+
+
 def _to_gpu(site: CallSite) -> bool:
     func = site.call.func
     if not isinstance(func, ast.Attribute):
@@ -104,3 +113,24 @@ def placements(tree: ast.AST, calls: list[CallSite], is_model: Callable[[CallSit
             wrap = min(later, key=lambda w: w.line)
             yield ("gpu", move, f"{move.label}(...) before {wrap.label}(...) (line {wrap.line}): the whole "
                    "model is on every GPU before it is sharded")
+    # deepspeed.initialize(model=...) on a model the script built itself, in a file with no
+    # deepspeed.zero.Init and no DeepSpeed config registered for transformers: nothing
+    # partitions it while it is built, and DeepSpeed's engine moves the whole module to the
+    # GPU before ZeRO-3 shards it (``_configure_distributed_model``: ``self.module.to(
+    # self.device)``; "zero.Init() handles device placement of model" only for ZeRO
+    # parameters)
+    if registers or _mentions_zero_init(tree):
+        return
+    for wrap in wraps:
+        if not (wrap.qualified or wrap.name or "").endswith("deepspeed.initialize"):
+            continue
+        model = wrap.arg(1, "model")
+        if not isinstance(model, ast.Name):
+            continue
+        built = [c for c in calls if c.target == model.id and c.line < wrap.line
+                 and scope.get(id(c.call)) is scope.get(id(wrap.call)) and not _to_gpu(c)]
+        if built:
+            yield ("gpu", wrap, f"{wrap.label}(model={model.id}) on a model built without "
+                   "deepspeed.zero.Init: the engine moves the whole module to the GPU before "
+                   "ZeRO-3 shards it")
+            return

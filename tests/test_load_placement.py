@@ -105,3 +105,51 @@ def test_to_cuda_string_before_deepspeed_initialize(tmp_path):
         model, optim, _, _ = deepspeed.initialize(model=model, config="ds.json")
         """, ZERO3)
     assert _placement(plan) == ("gpu", 5)
+
+
+def test_own_model_passed_to_deepspeed_initialize_without_zero_init_is_gpu(tmp_path):
+    # DeepSpeedExamples training/bf16_master_weight/train.py's shape (est20): the model is built
+    # by the script and handed to deepspeed.initialize; nothing in the file uses zero.Init
+    plan = _plan(tmp_path, """\
+        import deepspeed
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            pass
+
+        def main():
+            model = Net()
+            engine, optimizer, _, _ = deepspeed.initialize(
+                model=model, model_parameters=model.parameters(), config="ds.json")
+        """, ZERO3)
+    assert _placement(plan) == ("gpu", 9)
+    inp = input_from_plan(plan, {"seq_len": 512, "world_size": 4})
+    assert inp.load_placement == "gpu"
+
+
+def test_own_model_under_zero_init_or_hf_config_is_not_read_as_gpu(tmp_path):
+    # built under zero.Init: partitioned while built (the wrapper is installed); no fact
+    plan = _plan(tmp_path, """\
+        import deepspeed
+        import torch.nn as nn
+
+        def main():
+            with deepspeed.zero.Init(config_dict_or_path="ds.json"):
+                model = nn.Linear(4096, 4096)
+            engine, *_ = deepspeed.initialize(model=model, config="ds.json")
+        """, ZERO3)
+    assert _placement(plan) is None
+    # a DeepSpeed config registered for transformers first: the load is sharded
+    twin = tmp_path / "twin"
+    twin.mkdir()
+    plan = _plan(twin, """\
+        import deepspeed
+        from transformers import AutoModelForCausalLM
+        from transformers.integrations import HfDeepSpeedConfig
+
+        def main():
+            dschf = HfDeepSpeedConfig("ds.json")
+            model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+            engine, *_ = deepspeed.initialize(model=model, config="ds.json")
+        """, ZERO3)
+    assert _placement(plan) == ("sharded", 7)

@@ -180,7 +180,8 @@ GPJT_05B_UNKNOWN = ("GPU (the author's local GPU, not named in the CSV or script
                     "'1xrtx3090')", *GPJT_UNKNOWN_VERSIONS)
 GPJT_BASE = dict(mode="train", precision="amp-fp16", optimizer="adamw", seq_len=2048,
                  attention="sdpa", zero_stage=3, load_placement="gpu", padding="max_length",
-                 loss="standard", torch_version="2.2.2", transformers_version="4.40.0")
+                 loss="standard", torch_version="2.2.2", transformers_version="4.40.0",
+                 deepspeed_version="0.14.2")   # the repository's requirements.txt (est20)
 add(GPJT, "qwen1.5-0.5b-zero3-fp16-b2-s2048-1gpu", 20228, "MiB", "peak_memory_active", "RTX 3090",
     dict(GPJT_BASE, hf_config=QWEN15_05B, model_name="Qwen1.5-0.5B", micro_batch=2, world_size=1,
          grad_ckpt=False),

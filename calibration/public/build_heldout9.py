@@ -270,7 +270,8 @@ def simple_transformer(hidden, layers, heads):
 
 
 DS_UNKNOWN = ("GPU model (A100-SXM-80GB assumed: the README asks for bf16 support and a 41 GB peak "
-              "needs more than 40 GB)", "torch and DeepSpeed versions")
+              "needs more than 40 GB)", "torch version; DeepSpeed version (0.18.3 assumed from the "
+              "README's date and its bf16_master_weights_and_grads option)")
 DS_NOTE = ("DeepSpeedExamples bf16_master_weight at 6a3d817, configs/baseline.json: bf16 enabled "
            "(16-bit module, fp32 master weights and AdamW states), ZeRO-3, overlap_comm, "
            "contiguous_gradients, reduce_bucket_size 5e7, stage3_param_persistence_threshold 0, "
@@ -285,7 +286,12 @@ DS_BASE = dict(model_name="SimpleTransformerModel (DeepSpeedExamples)", mode="tr
                zero_stage=3, overlap_comm=True, contiguous_gradients=True,
                reduce_bucket_size=50_000_000, load_placement="gpu", loss="standard",
                loss_in_logits_dtype=True, keeps_outputs=True, use_cache=False,
-               padding="max_length")
+               padding="max_length",
+               # (est20) the blocks are torch's nn.MultiheadAttention and nn.Linear, not
+               # transformers' GPT-2 Conv1D; DeepSpeed assumed 0.18.3: the first release with
+               # bf16_master_weights_and_grads (39a682d, #7700) and the latest on the README's
+               # date (2025-12-20); every release before 0.19.4 behaves the same here
+               torch_mha=True, deepspeed_version="0.18.3")
 for rid, value, ch, what in (
         ("254m-zero3-b4-1gpu", 5.93,
          dict(hf_config=simple_transformer(1024, 12, 16), micro_batch=4, world_size=1, grad_ckpt=False),

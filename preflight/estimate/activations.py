@@ -91,7 +91,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       cross_tokens: int = 0, moe: bool = False, device: str = "cuda",
                       fused_gelu: bool = False, impl: str = "transformers",
                       resid_dropout: Optional[float] = None,
-                      sdpa_out_copy: bool = False, value_view_of_qkv: bool = False) -> LayerActs:
+                      sdpa_out_copy: bool = False, value_view_of_qkv: bool = False,
+                      softmax_input: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -179,9 +180,12 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
         else:                                          # softmax in the 16-bit dtype
             soft, copy = ec, 0
         clamp = ec if arch.model_type in _CLAMPED_SCORES else 0
+        # torch before 1.11 also keeps the softmax's input, in the dtype of its output
+        # (terms.softmax_saves_input)
+        kept_input = soft if softmax_input else 0
         if dropout > 0:
-            return heads * keys * (soft + mask + ec + clamp)
-        return heads * keys * (soft + copy + clamp)
+            return heads * keys * (soft + mask + ec + clamp + kept_input)
+        return heads * keys * (soft + copy + clamp + kept_input)
 
     per_token = 0.0
     fixed = 0.0

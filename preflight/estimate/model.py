@@ -44,11 +44,14 @@ from preflight.estimate.terms import (
     optimizer_temporaries,
     paged_state_bytes,
     sdpa_output_copied,
+    softmax_saves_input,
     state_bytes,
     tied_embedding_grad,
     value_view_keeps_qkv,
+    zero3_grad_partitions,
     zero3_ipg_buffer,
     zero3_live_params,
+    zero3_retained_linear,
     zero3_step_grads,
     zero12_ipg_buffers,
     zero12_offload_grad_buffer,
@@ -595,8 +598,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if inp.zero_stage >= 3 and (sharded or inp.offload_params):
         # (with parameter offload ZeRO-3 gathers each module's parameters from host memory
         # into GPU buffers even on one GPU: the same live set as when sharded); what is
-        # reused soon is kept (terms.zero3_live_params)
-        ph.every(("forward", "backward"), "gathered_params", zero3_live_params(inp, prm) * comp, pb)
+        # reused soon is kept (terms.zero3_live_params); before DeepSpeed 0.19.4, a model built
+        # outside zero.Init keeps each released block's Linear weights until its backward
+        # (terms.zero3_retained_linear)
+        live = zero3_live_params(inp, prm) + zero3_retained_linear(inp, arch, prm)
+        ph.every(("forward", "backward"), "gathered_params", live * comp, pb)
     if inp.zero_stage >= 3 and trainable:
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
         ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
@@ -701,6 +707,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # (AccumulateGrad adds in place) and live through micro-batch k's forward and backward
     # (terms.accumulated_grads; FSDP's unsharded no_sync gradients are charged above instead)
     kept = grads / g_div if keeps else accumulated_grads(inp, grads / g_div, fsdp_no_sync)
+    # ZeRO-3 holds its gradient partitions in one buffer allocated with the optimizer, so
+    # they are allocated through every phase (terms.zero3_grad_partitions)
+    kept = max(kept, zero3_grad_partitions(inp, grads / g_div))
     if kept:
         # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
         # model.zero_grad() then): zeroed gradients stay allocated through every phase
@@ -791,7 +800,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout),
                   sdpa_out_copy=((family == "decoder" and sdpa_output_copied(inp, arch))
                                  or mha_output_copied(inp, arch)),
-                  value_view_of_qkv=value_view_keeps_qkv(inp, arch))
+                  value_view_of_qkv=value_view_keeps_qkv(inp, arch),
+                  softmax_input=softmax_saves_input(inp))
     layers: list[A.LayerActs] = []
     # the first block's norm input and the final norm: the tokens and width they see
     first_tokens = last_tokens = tokens

@@ -14,6 +14,7 @@ from preflight.estimate.terms import (
     _transformers_minor,
     grads_through_forward,
     loss_compiled,
+    zero3_keeps_linear,
     zero12_offload_step_copy,
 )
 
@@ -106,6 +107,17 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "partition on the GPU)", ("--deepspeed-version 0.17.0",),
             "a library upgrade: check the job's other pins",
             lambda i: i.with_changes(deepspeed_version="0.17.0"))
+    if train and zero3_keeps_linear(inp):
+        add("ds0194", 1, "upgrade DeepSpeed to 0.19.4 or later (deepspeed.initialize then installs "
+            "ZeRO-3's memory-efficient Linear for a model built outside zero.Init, so gathered "
+            "weights are freed after each block's forward)", ("--deepspeed-version 0.19.4",),
+            "a library upgrade: check the job's other pins",
+            lambda i: i.with_changes(deepspeed_version="0.19.4"))
+        add("zero_init", 1, "build the model inside deepspeed.zero.Init (with transformers: create "
+            "the TrainingArguments or HfDeepSpeedConfig with the ZeRO-3 config before "
+            "from_pretrained), which installs the memory-efficient Linear and loads each rank's "
+            "shard only", ("--load-placement sharded",), "none: same results",
+            lambda i: i.with_changes(load_placement="sharded"))
     if train and inp.keeps_outputs:
         add("drop_outputs", 1, "do not keep the model's outputs across steps (keep only the "
             "loss, or `del outputs` after backward): the previous step's logits and cache are "

@@ -65,6 +65,24 @@ def sdpa_output_copied(inp: EstimateInput, arch: Any) -> bool:
     return version >= (4, 52) or (version >= (4, 48) and mt in _INTEGRATION_448)
 
 
+def softmax_saves_input(inp: EstimateInput) -> bool:
+    """Whether autograd keeps each softmax's INPUT for backward as well as its output: torch
+    before 1.11 (a known ``torch_version``), training.
+
+    Before pytorch/pytorch#65242 ("Avoid saving self for ``softmax`` and ``log_softmax``",
+    2021-09; #49600 reported it in 2020-12), the derivative of ``softmax`` was
+    ``_softmax_backward_data(grad, result, dim, self)``, so the generated ``SoftmaxBackward``
+    saved ``self`` (``grad_fn->self_ = SavedVariable(self, false)``) although the kernels read
+    only the output. The PR replaced the argument with the input's dtype (``aten::
+    _softmax_backward_data(Tensor grad_output, Tensor output, int dim, ScalarType
+    input_dtype)``), and transformers' ``pytorch_utils.softmax_backward_data`` passes the
+    tensor ``if is_torch_less_than_1_11`` and its ``dtype`` otherwise: the change shipped in
+    1.11. The input is the scores the softmax reads in its own dtype (under autocast, or
+    with an explicit upcast, the fp32 copy), the same element size as its output."""
+    version = inp.torch_before
+    return inp.mode == "train" and version is not None and version < (1, 11)
+
+
 def mha_output_copied(inp: EstimateInput, arch: Any) -> bool:
     """Whether ``torch.nn.MultiheadAttention`` (``inp.torch_mha``: torchvision's ViT) copies
     SDPA's output before its output projection, so that ``out_proj`` saves a second tensor
@@ -279,6 +297,79 @@ def head_grad_at_backward_start(arch: Any, applies: bool, grad_bytes: float) -> 
     return float(arch.vocab_size * dim * grad_bytes)
 
 
+def _zero3_kept(inp: EstimateInput, prm: Any) -> tuple[float, int, float]:
+    """(elements kept gathered for reuse, whole blocks among them, the reuse distance) at the
+    turn from forward to backward: see ``zero3_live_params``."""
+    reuse = float(inp.max_reuse_distance if inp.max_reuse_distance is not None else C.DS_MAX_REUSE_DISTANCE)
+    head = float(prm.lm_head or prm.embeddings)   # tied: the embedding matrix is the head
+    kept = head if reuse > 0 else 0.0
+    layers = 0
+    if reuse / 2 > head:
+        layers = max(int((reuse / 2 - head) // max(prm.layer, 1)), 0)
+        kept += layers * prm.layer
+    return kept, layers, reuse
+
+
+#: The first DeepSpeed release that installs its memory-efficient Linear for a model passed to
+#: ``deepspeed.initialize`` already built (617061d6b, #8189, in v0.19.4; terms.zero3_retained_linear).
+DS_LINEAR_WRAPPER_FOR_BUILT_MODELS = (0, 19, 4)
+#: transformers model types whose blocks are ``Conv1D`` (``torch.addmm(bias, x, self.weight)``:
+#: autograd saves the parameter itself, which ZeRO-3's ``free_param`` empties)
+CONV1D_MODEL_TYPES = ("gpt2", "openai-gpt", "imagegpt", "decision_transformer")
+
+
+def zero3_keeps_linear(inp: EstimateInput) -> bool:
+    """Whether ZeRO-3 keeps gathered Linear weights until backward (``zero3_retained_linear``):
+    training, stage 3, a model built outside ``zero.Init``, parameters gathered into GPU
+    buffers (more than one rank, or parameter offload), no quantized base, not compiled, and
+    a DeepSpeed release known to be before 0.19.4."""
+    if (inp.mode != "train" or inp.zero_stage < 3 or inp.load_placement not in ("gpu", "host")
+            or not (inp.world_size > 1 or inp.offload_params) or inp.quant or inp.compiled):
+        return False
+    parts = deepspeed_parts(inp.deepspeed_version)
+    return parts is not None and parts < DS_LINEAR_WRAPPER_FOR_BUILT_MODELS
+
+
+def zero3_retained_linear(inp: EstimateInput, arch: Any, prm: Any) -> float:
+    """Gathered Linear weights ZeRO-3 cannot free until their backward, in elements beyond
+    the live set of ``zero3_live_params`` (0 when the wrapper below is installed).
+
+    ``torch.nn.functional.linear`` saves ``weight.t()`` for backward (``mm``/``addmm``'s
+    ``mat2``): a view, with its own reference to the gathered storage. ZeRO-3 releases a
+    module's parameters after its forward with ``free_param`` (``param.data =
+    torch.empty(0)``, ``partition_parameters.py`` v0.14.2 5f631ab line 288), which frees
+    nothing while that view is alive: every Linear weight gathered in forward stays on the GPU
+    until its backward has run, and backward gathers it again beside it. DeepSpeed's
+    ``LinearFunctionForZeroStage3`` (``zero/linear.py``) saves the parameter itself instead,
+    but is installed (``torch.nn.functional.linear = zero3_linear_wrap``) only by the
+    ``zero.Init`` context (v0.14.2 line 553; v0.18.3 line 580). A model built outside it and
+    passed to ``deepspeed.initialize`` is partitioned by ``Init(module=...)``
+    (``parameter_offload.py`` v0.14.2 line 197), which did not install it until 617061d6b
+    (#8189, 2026-07-31, first in v0.19.4: "Without the wrapper, the standard Linear
+    implementation can retain the gathered weight storage until backward completes,
+    significantly increasing memory usage").
+
+    So, with ZeRO-3 on a model built outside ``zero.Init`` (``load_placement`` gpu or host)
+    and DeepSpeed before 0.19.4: each block released in forward (those not kept for reuse)
+    keeps its Linear weights; the head too when nothing is kept (reuse distance 0). Not
+    counted: checkpointed blocks (their forward saves nothing), ``Conv1D`` blocks (GPT-2:
+    autograd saves the parameter itself), one GPU without parameter offload (the gathered
+    weight is a view of the rank's own partition, ``NoGatherHandle``), a quantized base, a
+    compiled model, and an unknown release (counted as the latest; see
+    ``unknown_alternatives``)."""
+    if not zero3_keeps_linear(inp):
+        return 0.0
+    _, kept_layers, reuse = _zero3_kept(inp, prm)
+    n_layers = max(int(arch.num_layers) + int(arch.num_encoder_layers), 1)
+    conv1d = (inp.model_impl == "transformers" and not inp.torch_mha
+              and str(getattr(arch, "model_type", "")) in CONV1D_MODEL_TYPES)
+    blocks = 0.0
+    if not inp.grad_ckpt and not conv1d:
+        blocks = max(n_layers - kept_layers, 0) * float(prm.quantizable) / n_layers
+    head = float(prm.lm_head or prm.embeddings) if reuse <= 0 else 0.0
+    return blocks + head
+
+
 def zero3_live_params(inp: EstimateInput, prm: Any) -> float:
     """Parameters (elements) ZeRO-3 holds gathered at once in the steady state: the running
     module, the prefetch bucket (capped by ``stage3_max_live_parameters``) and what is kept
@@ -292,12 +383,7 @@ def zero3_live_params(inp: EstimateInput, prm: Any) -> float:
     elements, so the LM head (always: distance 0) and the blocks within ``reuse / 2`` of
     it stay gathered into backward.
     """
-    reuse = float(inp.max_reuse_distance if inp.max_reuse_distance is not None else C.DS_MAX_REUSE_DISTANCE)
-    head = float(prm.lm_head or prm.embeddings)   # tied: the embedding matrix is the head
-    kept = head if reuse > 0 else 0.0
-    if reuse / 2 > head:
-        layers = max(int((reuse / 2 - head) // max(prm.layer, 1)), 0)
-        kept += layers * prm.layer
+    kept, _, _ = _zero3_kept(inp, prm)
     prefetch = min(float(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS),
                    float(inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
     return min(float(prm.total), kept + prm.layer + prefetch)
@@ -454,6 +540,23 @@ def fsdp_accumulated_grads(inp: EstimateInput, prm: Any, trainable: int, full: b
     return trainable * grad_bytes
 
 
+def zero3_grad_partitions(inp: EstimateInput, grads: float) -> float:
+    """ZeRO-3's gradient partitions: one flat buffer for the whole run, in bytes per GPU
+    (``grads``: the rank's gradient partition as the optimizer phase charges it).
+
+    ``DeepSpeedZeroOptimizer_Stage3`` allocates ``grad_partitions_flat_buffer = torch.zeros(
+    sum(p.partition_numel() for p in all_params), dtype=self.gradient_accumulation_dtype,
+    device=self.device)`` when it is built and hands out views of it as each parameter's
+    gradient partition (``runtime/zero/stage3.py`` v0.14.2 5f631ab lines 494-508; edaa722 line
+    742; first in 4912e0ad7, #1453, v0.6.0). Nothing frees it: the buffer is allocated through
+    every forward and backward, not only from backward on. ``self.device`` is the host under
+    optimizer offload (line 225), where ``grads`` is 0 already. Stage 1/2 build their
+    averaged partitions during backward and are not counted here."""
+    if inp.mode != "train" or inp.zero_stage < 3 or inp.offload_optimizer:
+        return 0.0
+    return grads
+
+
 def accumulated_grads(inp: EstimateInput, grads: float, fsdp_no_sync: bool) -> float:
     """Gradients (bytes per GPU) alive through a micro-batch's forward and backward under
     gradient accumulation: 0 without it.
@@ -546,6 +649,12 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
                     "DeepSpeed version not known (pin it, or --deepspeed-version): 0.14.1 to 0.16 copy "
                     "the fp32 partition to the GPU "
                     "after each offloaded optimizer step"))
+    if (train and inp.zero_stage >= 3 and deepspeed_parts(inp.deepspeed_version) is None
+            and inp.load_placement in ("gpu", "host")):
+        out.append(({"deepspeed_version": "0.19.3"},
+                    "DeepSpeed version not known (pin it, or --deepspeed-version): before 0.19.4 "
+                    "ZeRO-3 on a model built outside zero.Init keeps each gathered Linear weight "
+                    "until its backward"))
     if train and inp.quant == "4bit" and inp.lora and "kbit_prepared" not in inp.sources:
         out.append(({"kbit_prepared": not inp.kbit_prepared},
                      "not known whether prepare_model_for_kbit_training runs"))
