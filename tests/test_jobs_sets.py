@@ -1,0 +1,59 @@
+"""The real-jobs benchmark's held-out sets (issue 15): from the third set on, each set is built
+from repositories that no other set uses, so a set scored blind was never tuned on through a
+sibling job of the same repository; every set can be chosen on run.py's command line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+JOBS = Path(__file__).resolve().parents[1] / "bench" / "realworld" / "jobs"
+ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+            "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth")
+
+
+def _set_of(job: dict) -> int:
+    for n, word in enumerate(ORDINALS, start=2):
+        if job["note"].startswith(f"{word} held-out set"):
+            return n
+    return 1 if job["held_out"] else 0
+
+
+def _jobs() -> list[dict]:
+    return json.loads((JOBS / "manifest.json").read_text())["jobs"]
+
+
+@pytest.mark.parametrize("n", range(3, len(ORDINALS) + 2))
+def test_a_set_from_the_third_on_shares_no_repository_with_another_set(n: int) -> None:
+    sets_of = defaultdict(set)
+    for job in _jobs():
+        sets_of[job["repo"]].add(_set_of(job))
+    mine = {repo for repo, sets in sets_of.items() if n in sets}
+    assert len(mine) >= 8, f"held-out-{n} has {len(mine)} repositories"
+    shared = {repo: sorted(sets_of[repo] - {n}) for repo in mine if sets_of[repo] - {n}}
+    assert not shared, f"held-out-{n} reuses {shared}"
+
+
+def test_every_job_of_a_numbered_set_is_held_out_and_every_field_has_a_reason() -> None:
+    for job in _jobs():
+        if _set_of(job) >= 2:
+            assert job["held_out"], job["id"]
+        for field, truth in job["truth"].items():
+            assert truth["why"].strip(), (job["id"], field)
+
+
+def test_the_newest_set_is_a_choice_of_run_py(capsys) -> None:
+    spec = importlib.util.spec_from_file_location("jobs_run", JOBS / "run.py")
+    assert spec is not None and spec.loader is not None
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    newest = f"held-out-{len(ORDINALS) + 1}"
+    # an unknown job id selects nothing, so nothing is fetched or run; the choice is still validated
+    assert run.main(["--set", newest, "--job", "no-such-job", "--no-fetch"]) == 0
+    assert "jobs 0" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        run.main(["--set", f"held-out-{len(ORDINALS) + 2}", "--no-fetch"])
