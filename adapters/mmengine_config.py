@@ -350,7 +350,10 @@ class MMEngineConfigAdapter(Adapter):
         self.note(plan, f"read {os.path.relpath(path, project.root)} and its _base_ files: the MMEngine config "
                         "the script loads with Config.fromfile")
         self._edits(project, script, call, values, where)
-        self._facts(plan, values, where)
+        # the defaults below are the MMEngine Runner's: claimed only when the script hands the config to it
+        runner = any((isinstance(n, ast.Attribute) and n.attr == "from_cfg") or (isinstance(n, ast.Name)
+                     and n.id == "Runner") for n in ast.walk(script.tree))
+        self._facts(plan, values, where, runner)
 
     def _edits(self, project: Project, script: ParsedPython, call: ast.Call, values: dict, where: Where) -> None:
         """The script's own writes into the config: applied where the launch line decides them, the
@@ -467,7 +470,7 @@ class MMEngineConfigAdapter(Adapter):
             _set(values, where, tuple(key.split(".")), value if live else UNKNOWN,
                  ("<launch line>", 0))
 
-    def _facts(self, plan: TrainingPlan, values: dict, where: Where) -> None:
+    def _facts(self, plan: TrainingPlan, values: dict, where: Where, runner: bool = True) -> None:
         def src(keys: tuple, detail: str) -> Source:
             at = where.get(keys)
             key = ".".join(map(str, keys))
@@ -505,7 +508,7 @@ class MMEngineConfigAdapter(Adapter):
             workers = _get(values, "data", "workers_per_gpu")
             if isinstance(workers, int) and not isinstance(workers, bool) and workers >= 0:
                 add("data.num_workers", workers, src(("data", "workers_per_gpu"), "data.workers_per_gpu (MMCV)"))
-        unread = "<unread base>" in values
+        unread = "<unread base>" in values or not runner
         wrapper = _get(values, "optim_wrapper")
         strategy = _get(values, "strategy") is not None or _get(values, "model_wrapper_cfg") is not None
         if isinstance(wrapper, dict):
@@ -525,7 +528,7 @@ class MMEngineConfigAdapter(Adapter):
                     add("precision.mode", "fp32", src(("optim_wrapper", "type") if "type" in wrapper
                                                       else ("optim_wrapper",),
                                                       "OptimWrapper without AmpOptimWrapper: no autocast, fp32"))
-            counts = wrapper.get("accumulative_counts", 1)
+            counts = wrapper.get("accumulative_counts", 1 if runner else None)
             if isinstance(counts, int) and not isinstance(counts, bool) and counts >= 1:
                 add("batch.grad_accum", counts, src(("optim_wrapper", "accumulative_counts"),
                                                     "optim_wrapper.accumulative_counts" if "accumulative_counts"
@@ -535,7 +538,7 @@ class MMEngineConfigAdapter(Adapter):
             add("optimizer.name", str(_get(values, "optimizer", "type")).rsplit(".", 1)[-1],
                 src(("optimizer", "type"), "optimizer.type (MMCV)"))
         launcher = _get(values, "launcher")
-        if isinstance(launcher, str) and launcher != "none" and not strategy and isinstance(wrapper, dict):
+        if isinstance(launcher, str) and launcher != "none" and not strategy and isinstance(wrapper, dict) and runner:
             add("dist.sharding", "ddp", src(("launcher",), f"launcher {launcher} and no model_wrapper_cfg: the "
                                                            "Runner wraps the model in MMDistributedDataParallel"))
         if isinstance(wrapper, dict) and not unread:

@@ -189,3 +189,16 @@ def test_a_base_not_read_leaves_the_defaults_unsaid(cli, tmp_path: Path) -> None
     # the other package's base may set an AmpOptimWrapper, compile or LoRA: not said
     assert fact(plan, "precision.mode") is None and fact(plan, "compile.enabled") is None
     assert fact(plan, "peft.method") is None
+
+
+def test_without_the_runner_its_defaults_are_not_claimed(cli, tmp_path: Path) -> None:
+    _project(tmp_path)
+    own = TRAIN.replace("from mmengine.runner import Runner\n", "").replace(
+        "runner = Runner.from_cfg(cfg)\n        runner.train()", "print(cfg.train_dataloader.batch_size)")
+    write(tmp_path, {"tools/train.py": own})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "tools/train.py", "configs/resnet/r50.py",
+                   "--launcher", "pytorch", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 32  # the config's value
+    for field in ("precision.mode", "batch.grad_accum", "dist.sharding", "compile.enabled", "peft.method"):
+        got = fact(plan, field)
+        assert got is None or got.adapter != "mmengine_config", field
