@@ -251,11 +251,11 @@ class _Pass:
             what = f"builds the project's low-rank layer {dotted_name(helper.lora.func)}" \
                 if _function_helper(helper) or helper.klass else "builds LoraConfig and calls get_peft_model"
             name = f"{helper.klass}.__init__" if helper.klass else helper.fn.name
-            guards = "every guard around the call decided, but the tests of the loop over the model's layers that " \
-                     "pick where it goes" if id(call) in self.selected else "every guard around the call decided"
+            guarded = "every guard around the call decided, but the tests of the loop over the model's layers " \
+                      "that pick where it goes" if id(call) in self.selected else "every guard around the call decided"
             detail = f"{dotted_name(call.func)}(...): {name} {what}" \
                      f"{' (its up projection starts at zero)' if helper.klass else ''} " \
-                     f"({os.path.relpath(helper.path, self.project.root)}:{helper.fn.lineno}; {guards})"
+                     f"({os.path.relpath(helper.path, self.project.root)}:{helper.fn.lineno}; {guarded})"
             self.add("peft.method", "lora", self.src(mod, call, detail))
             if rank is not None:
                 self.add("peft.rank", rank[0], self.src(mod, call, f"{helper.fn.name}({helper.rank_param or 'r'}=...)",

@@ -109,16 +109,18 @@ class _File:
             for kw in node.keywords:
                 if kw.arg is None:
                     return UNKNOWN  # ``dict(**other)``: not followed
-                out[kw.arg] = self.ev(kw.value, (*path, kw.arg))
-                self.where[(*path, kw.arg)] = (self.shown, kw.value.lineno)
+                key = (*path, kw.arg)
+                out[kw.arg] = self.ev(kw.value, key)
+                self.where[key] = (self.shown, kw.value.lineno)
             return out
         if isinstance(node, ast.Dict):
             out = {}
             for k, v in zip(node.keys, node.values):
                 if not isinstance(k, ast.Constant) or not isinstance(k.value, str):
                     return UNKNOWN
-                out[k.value] = self.ev(v, (*path, k.value))
-                self.where[(*path, k.value)] = (self.shown, v.lineno)
+                key = (*path, k.value)
+                out[k.value] = self.ev(v, key)
+                self.where[key] = (self.shown, v.lineno)
             return out
         if isinstance(node, ast.Name) and node.id in self.values:
             # a name bound earlier in the file (``pipeline=train_pipeline``): its value, and where its keys were set
