@@ -108,6 +108,35 @@ def _as_bool(value: Any) -> Optional[bool]:
     return None
 
 
+_TRAINS = ("backward", "step", "init_process_group", "DistributedDataParallel", "fit")
+
+
+def _data_workers_only(text: str) -> bool:
+    """Every ``Process(target=f, ...)`` of ``text`` starts a function of the same module that neither
+    trains nor joins a process group (nor does a module-level function it calls): a data producer
+    (pmixer/SASRec.pytorch @ fde8a9c ``python/utils.py:68-82``: ``WarpSampler`` starts ``Process(
+    target=sample_function, ...)`` workers that put sampled batches in a queue), not a training process."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    found = False
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or _name_of(node.func) != "Process":
+            continue
+        target = next((k.value for k in node.keywords if k.arg == "target"), None)
+        if not isinstance(target, ast.Name) or target.id not in functions:
+            return False
+        reach = [functions[target.id]]
+        reach += [functions[c.func.id] for c in ast.walk(reach[0]) if isinstance(c, ast.Call)
+                  and isinstance(c.func, ast.Name) and c.func.id in functions and c.func.id != target.id]
+        if any(isinstance(c, ast.Call) and _name_of(c.func) in _TRAINS for fn in reach for c in ast.walk(fn)):
+            return False
+        found = True
+    return found
+
+
 def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], Optional[Resolved]]:
     """``name`` -> the value of the option the job declares under that name (launch line, the
     parser's JSON/YAML file, else the declared default), typed like the declaration; None when
@@ -344,8 +373,10 @@ class _Pass:
         """An option the script documents as the global batch size (OpenRLHF
         ``--train.batch_size``, "Global training batch size"): ``batch.global``; only one such
         option, and not one documented per device/GPU."""
+        # an option documented as accumulating gradients "for increasing the effective batch size" is the
+        # accumulation count (facebookresearch/mae @ efb2a80 main_pretrain.py:43 ``--accum_iter``)
         names = [n for n, o in self.decl.options.items() if _GLOBAL_HELP.search(o.help or "")
-                 and not re.search(r"per (gpu|device|rank|process)", o.help or "", re.I)
+                 and not re.search(r"per (gpu|device|rank|process)|accumulat", o.help or "", re.I)
                  and self.decl.dotted.get(n) is None]  # the short name of a grouped option: the same option
         if len(names) > 1:
             # several documented as global (VAR: `bs` the user's, `glb_batch_size` computed from it):
@@ -440,8 +471,10 @@ class _Pass:
         texts = [self.script.source.text, *self.decl.texts]
         # torch.multiprocessing.start_processes may be called through a variable and submitit starts
         # jobs itself (facebookresearch/sam2 training/train.py:55-60, :68): neither is one process
-        if any(word in t for t in texts for word in ("spawn(", "lightning", "Process(", "notebook_launcher",
+        if any(word in t for t in texts for word in ("spawn(", "lightning", "notebook_launcher",
                                                      "start_processes", "submitit")):
+            return
+        if any("Process(" in t and not _data_workers_only(t) for t in texts):
             return
         if any("hydra" in t for t in texts) and not self._hydra_single_run():
             return

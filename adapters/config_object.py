@@ -194,6 +194,15 @@ class Modules:
                     for a in sub.names:
                         if a.asname and a.asname != a.name:
                             self.aliases.setdefault(a.asname, a.name)
+        for _, _, t in self.trees:
+            # an import inside a function of a class or function of the project under another name
+            # (facebookresearch/drqv2 @ c0c650b train.py:208-210: ``def main(cfg): from train import Workspace
+            # as W; workspace = W(cfg)``, the entry importing itself)
+            for inner in ast.walk(t):
+                if isinstance(inner, ast.ImportFrom) and inner not in t.body:
+                    for a in inner.names:
+                        if a.asname and a.asname != a.name and (a.name in self.classes or a.name in self.functions):
+                            self.aliases.setdefault(a.asname, a.name)
 
     def _show(self, path: Path) -> str:
         import os

@@ -254,6 +254,8 @@ class _Flow:
                 reader.bare = False  # a bare name as a target rebinds the name, not a key
                 if self.is_known(value):
                     continue  # an alias (``self.config = config``, ``self.lr = config.lr``), not a new value
+                if isinstance(node, ast.Assign) and _written_back(fn, node, self.own_of(fn)):
+                    continue
                 for target in targets:
                     for t in target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]:
                         if isinstance(t, ast.Name) or (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
@@ -312,8 +314,18 @@ class _Flow:
             if self.is_known(path):
                 assert path is not None
                 given.append((i, path))
+        spread: Optional[tuple] = None  # ``f(**section)``: the section's keys are the keywords
         for kw in call.keywords:
-            path = reader.chain(kw.value) if kw.arg else None
+            path = reader.chain(kw.value)
+            if kw.arg is None:
+                # XLabs-AI/x-flux @ 4749542 train_flux_lora_deepspeed.py:161 ``loader(**args.data_config)`` into
+                # image_datasets/dataset.py:90-92 ``def loader(train_batch_size, num_workers, **args)``
+                if self.is_tree(path) and spread is None:
+                    assert path is not None
+                    spread = path
+                    tree = lookup(self.combined, path)
+                    given.extend((key, (*path, key)) for key in tree if isinstance(key, str))
+                continue
             if self.is_known(path):
                 assert path is not None
                 given.append((kw.arg, path))
@@ -326,6 +338,10 @@ class _Flow:
         params = [a.arg for a in fn.args.args][1 if skip_self else 0:]
         names = self.names.setdefault(id(fn), {})
         changed = False
+        rest = fn.args.kwarg.arg if fn.args.kwarg is not None else None
+        if spread is not None and rest is not None and rest not in self.rebound_of(fn) and names.get(rest) != spread:
+            names[rest] = spread  # ``**args`` holds the keys the parameters did not take (read by key)
+            changed = True
         for where, path in given:
             name = params[where] if isinstance(where, int) and where < len(params) else \
                 where if isinstance(where, str) and where in params + [a.arg for a in fn.args.kwonlyargs] else None
@@ -358,6 +374,24 @@ class _Flow:
         if fn is None:
             return None
         return fn[1], fn[2] is not None
+
+
+def _written_back(fn: Fn, node: ast.Assign, nodes: list[ast.AST]) -> bool:
+    """``args.k = obj.k`` where ``obj = C(..., k=args.k, ...)`` in the same function: the object's value
+    of what it was given, written back (XLabs-AI/x-flux @ 4749542 train_flux_lora_deepspeed.py:80-82,185:
+    ``accelerator = Accelerator(mixed_precision=args.mixed_precision)`` then ``args.mixed_precision =
+    accelerator.mixed_precision``, as the diffusers training scripts do): not a new value."""
+    value = node.value
+    if len(node.targets) != 1 or not isinstance(value, ast.Attribute) or not isinstance(value.value, ast.Name):
+        return False
+    target = ast.dump(node.targets[0]).replace("ctx=Store()", "ctx=Load()")
+    for other in nodes:
+        if isinstance(other, ast.Assign) and len(other.targets) == 1 and isinstance(other.targets[0], ast.Name) \
+                and other.targets[0].id == value.value.id and isinstance(other.value, ast.Call):
+            given = next((k.value for k in other.value.keywords if k.arg == value.attr), None)
+            if given is not None and ast.dump(given) == target:
+                return True
+    return False
 
 
 def _skipped(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> bool:

@@ -57,6 +57,34 @@ def _function_helper(helper: Any) -> bool:
     return not helper.fn.args.args or helper.fn.args.args[0].arg != "self"
 
 
+def _layer_loops(tree: ast.AST) -> dict[int, tuple[set[str], set[int]]]:
+    """``for`` loops over a model's layers (the iterable a method call or attribute chain of an
+    object: ``model.named_modules()``, ``dit.attn_processors.items()``): id(loop) -> (the names the
+    loop binds, by its target or in its body; ids of the nodes in its body)."""
+    out: dict[int, tuple[set[str], set[int]]] = {}
+    for loop in ast.walk(tree):
+        if not isinstance(loop, ast.For) or not isinstance(loop.iter, (ast.Call, ast.Attribute)):
+            continue
+        func = loop.iter.func if isinstance(loop.iter, ast.Call) else loop.iter
+        if not isinstance(func, ast.Attribute) or dotted_name(func) in (None, "") \
+                or (dotted_name(func) or "").split(".")[0] in ("range", "enumerate", "zip"):
+            continue
+        names = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        body = {id(n) for stmt in loop.body for n in ast.walk(stmt)}
+        for stmt in loop.body:
+            for n in ast.walk(stmt):
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    names.add(n.id)
+        out[id(loop)] = (names, body)
+    return out
+
+
+def _loop_test(test: ast.expr, node: ast.AST, loops: dict[int, tuple[set[str], set[int]]]) -> bool:
+    """``test`` reads a name a loop over the model's layers around ``node`` binds."""
+    read = {n.id for n in ast.walk(test) if isinstance(n, ast.Name)}
+    return any(id(node) in body and read & names for names, body in loops.values())
+
+
 def _device(test: ast.expr) -> Optional[bool]:
     """``torch.cuda.is_available()`` and friends on a CUDA target."""
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
@@ -132,6 +160,7 @@ class GuardedAdapter(Adapter):
 class _Pass:
     def __init__(self, adapter: GuardedAdapter, project: Project, plan: TrainingPlan, script: ParsedPython) -> None:
         self.adapter, self.project, self.plan, self.script = adapter, project, plan, script
+        self.selected: set[int] = set()  # LoRA layer constructions live once the loop's own tests are set aside
         entry = project.index(script)
         self.modules = [_Module(script, entry, str(script.source.display))]
         path = Path(str(script.source.path))
@@ -219,11 +248,14 @@ class _Pass:
                     self._attn(mod, node.value, node)
         helper_live = self._lora_helpers()
         for mod, call, helper, rank in helper_live:
-            what = f"builds the project's low-rank layer {dotted_name(helper.lora.func)}" if _function_helper(helper) \
-                else "builds LoraConfig and calls get_peft_model"
-            detail = f"{dotted_name(call.func)}(...): {helper.fn.name} {what} " \
-                     f"({os.path.relpath(helper.path, self.project.root)}:{helper.fn.lineno}; every guard around " \
-                     "the call decided)"
+            what = f"builds the project's low-rank layer {dotted_name(helper.lora.func)}" \
+                if _function_helper(helper) or helper.klass else "builds LoraConfig and calls get_peft_model"
+            name = f"{helper.klass}.__init__" if helper.klass else helper.fn.name
+            guarded = "every guard around the call decided, but the tests of the loop over the model's layers " \
+                      "that pick where it goes" if id(call) in self.selected else "every guard around the call decided"
+            detail = f"{dotted_name(call.func)}(...): {name} {what}" \
+                     f"{' (its up projection starts at zero)' if helper.klass else ''} " \
+                     f"({os.path.relpath(helper.path, self.project.root)}:{helper.fn.lineno}; {guarded})"
             self.add("peft.method", "lora", self.src(mod, call, detail))
             if rank is not None:
                 self.add("peft.rank", rank[0], self.src(mod, call, f"{helper.fn.name}({helper.rank_param or 'r'}=...)",
@@ -257,16 +289,31 @@ class _Pass:
         paths = [p for p in project_modules(self.script.tree, path) if self.project.may_read(p)]
         helpers = lora_helpers(paths) if paths else {}
         out = []
+        selecting = _layer_loops(entry.parsed.tree) if helpers else {}
         for node, guards in _walk(entry.parsed.tree) if helpers else ():
-            if not isinstance(node, ast.Call) or entry.live(guards) is not True:
+            if not isinstance(node, ast.Call):
+                continue
+            klass = isinstance(node.func, ast.Name) and node.func.id in helpers \
+                and helpers[node.func.id].klass == node.func.id
+            live = entry.live(guards)
+            if live is None and klass:
+                # a LoRA layer built in a loop over the model's layers, under tests of the loop's own
+                # names (x-flux ``for name, attn_processor in dit.attn_processors.items(): if
+                # name.startswith("double_blocks") and layer_index in double_blocks_idx: ...``): the
+                # tests pick the layers, not whether LoRA is built
+                live = entry.live(tuple(g for g in guards if not _loop_test(g[0], node, selecting))) \
+                    if any(_loop_test(g[0], node, selecting) for g in guards) else None
+                if live is True:
+                    self.selected.add(id(node))
+            if live is not True:
                 continue
             if isinstance(node.func, ast.Attribute) and node.func.attr in helpers \
                     and not _function_helper(helpers[node.func.attr]):
                 helper = helpers[node.func.attr]
             elif isinstance(node.func, ast.Name) and node.func.id in helpers \
-                    and _function_helper(helpers[node.func.id]) \
+                    and (_function_helper(helpers[node.func.id]) or klass) \
                     and (entry.idx.imports.get(node.func.id) or "").endswith("." + node.func.id):
-                helper = helpers[node.func.id]  # a project function imported by name
+                helper = helpers[node.func.id]  # a project function (or LoRA layer class) imported by name
             else:
                 continue
             arg = helper.rank_arg(node)

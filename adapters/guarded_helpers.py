@@ -87,6 +87,9 @@ def _injectors(path: Path, text: str) -> dict[str, LoraHelper]:
     out: dict[str, LoraHelper] = {}
     if not layers:
         return out
+    for name, helper in _holders(tree, layers).items():
+        helper.path = path
+        out[name] = helper
     for fn in tree.body:
         if not isinstance(fn, ast.FunctionDef):
             continue
@@ -105,8 +108,70 @@ def _injectors(path: Path, text: str) -> dict[str, LoraHelper]:
     return out
 
 
+def _zero_up(cls: ast.ClassDef, param: str) -> bool:
+    """``__init__`` zero-initialises the weight of its up projection from ``param`` (``nn.init.zeros_(
+    self.up.weight)``, ``self.lora_up.weight.data.zero_()``): LoRA's start from the unchanged model
+    (the adapter adds nothing before it trains), which a plain two-layer MLP never does."""
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return False
+    ups: set[str] = set()
+    for node in ast.walk(init):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Attribute) \
+                and isinstance(node.targets[0].value, ast.Name) and node.targets[0].value.id == "self" \
+                and isinstance(node.value, ast.Call) and len(node.value.args) >= 1 \
+                and (dotted_name(node.value.func) or "").rsplit(".", 1)[-1] in ("Linear", "Conv2d") \
+                and isinstance(node.value.args[0], ast.Name) and node.value.args[0].id == param:
+            ups.add(node.targets[0].attr)
+    for node in ast.walk(init):
+        if not isinstance(node, ast.Call):
+            continue
+        name = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+        target = node.args[0] if name in ("zeros_", "constant_") and node.args else \
+            node.func.value if name == "zero_" and isinstance(node.func, ast.Attribute) else None
+        if name == "constant_" and not (len(node.args) > 1 and isinstance(node.args[1], ast.Constant)
+                                        and node.args[1].value == 0):
+            continue
+        if isinstance(target, ast.Attribute) and target.attr == "data":
+            target = target.value
+        if isinstance(target, ast.Attribute) and target.attr == "weight" and isinstance(target.value, ast.Attribute) \
+                and isinstance(target.value.value, ast.Name) and target.value.value.id == "self" \
+                and target.value.attr in ups:
+            return True
+    return False
+
+
+def _holders(tree: ast.Module, layers: dict[str, tuple[ast.ClassDef, str]]) -> dict[str, LoraHelper]:
+    """Classes that build a zero-initialised low-rank layer of the module with a rank they take
+    (XLabs-AI/x-flux @ 4749542 ``src/flux/modules/layers.py:86-98,177-183``: ``DoubleStreamBlockLoraProcessor
+    (dim, rank=4)`` builds ``LoRALinearLayer(dim, dim * 3, rank, network_alpha)``, whose ``up`` projection
+    from ``rank`` starts at zero): building one applies LoRA. The class's ``__init__`` is the helper."""
+    zero = {name: item for name, item in layers.items() if _zero_up(*item)}
+    out: dict[str, LoraHelper] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or node.name in layers \
+                or not any((dotted_name(b) or "").endswith("Module") for b in node.bases):
+            continue
+        init = next((n for n in node.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+        if init is None:
+            continue
+        found = _injector(init, zero)
+        if found is None:
+            continue
+        call, given = found
+        params = [a.arg for a in init.args.args][1:]
+        if not isinstance(given, ast.Name) or given.id not in params:
+            continue
+        helper = LoraHelper(init, Path(""), call)
+        helper.rank_param, helper.rank_literal, helper.klass = given.id, None, node.name
+        out[node.name] = helper
+    return out
+
+
 class LoraHelper:
     """A method that applies LoRA: its parameters and where ``r`` comes from."""
+
+    klass: Optional[str] = None  # a class whose construction applies LoRA (its ``__init__`` is ``fn``)
 
     def __init__(self, fn: ast.FunctionDef, path: Path, lora: ast.Call) -> None:
         self.fn, self.path, self.lora = fn, path, lora

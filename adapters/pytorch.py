@@ -568,6 +568,8 @@ class _ScriptPass:
         ``training_scripts/train_lora_dreambooth.py:641-651`` @ d84074b, the diffusers training scripts'
         ``if args.use_8bit_adam: optimizer_class = bnb.optim.AdamW8bit else: optimizer_class =
         torch.optim.AdamW``): the qualified class name of the arm taken; None otherwise."""
+        if isinstance(site.call.func, ast.Subscript):
+            return self._table_alias(site.call.func)
         if not isinstance(site.call.func, ast.Name) or site.call.func.id in self.idx.imports \
                 or site.call.func.id in self.idx.classes or site.call.func.id in self.idx.functions:
             return None
@@ -585,6 +587,25 @@ class _ScriptPass:
         if not dotted or "." not in dotted:
             return None
         return self.idx.qualify(dotted)
+
+    def _table_alias(self, func: ast.Subscript) -> Optional[str]:
+        """``opts[args.optimizer](...)`` with ``opts`` bound once to a dict literal of classes and the key an
+        option's value (facebookresearch/dlrm @ 090956e ``dlrm_s_pytorch.py:1342-1369``: ``opts = {"sgd":
+        torch.optim.SGD, "adagrad": torch.optim.Adagrad, ...}`` then ``opts[args.optimizer](parameters, ...)``
+        with ``--optimizer`` defaulting to ``sgd``): the qualified class the key picks; None otherwise."""
+        if not isinstance(func.value, ast.Name):
+            return None
+        bound = self.idx.assigns.get(func.value.id, [])
+        if len(bound) != 1 or not isinstance(bound[0], ast.Dict):
+            return None
+        key = self.idx.resolve(func.slice)
+        if key is None or not isinstance(key.value, str):
+            return None
+        for k, v in zip(bound[0].keys, bound[0].values):
+            if isinstance(k, ast.Constant) and k.value == key.value and isinstance(v, (ast.Attribute, ast.Name)):
+                dotted = dotted_name(v)
+                return self.idx.qualify(dotted) if dotted and "." in dotted else None
+        return None
 
     def dataloaders(self) -> None:
         sites = [s for s in self.calls if s.last == "DataLoader"

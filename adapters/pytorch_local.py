@@ -37,6 +37,15 @@ def _imported_local(tree: ast.AST, here: Path) -> list[Path]:
             for cand in (here / f"{rel}.py", here / rel / "__init__.py"):
                 if cand.is_file() and cand not in out:
                     out.append(cand)
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level \
+                and (here / node.module.replace(".", "/")).is_dir():
+            # ``from training import training_loop``: a module of a local package, imported by name
+            # (NVlabs/edm @ 008a4e5 train.py:18 -> training/training_loop.py)
+            rel = node.module.replace(".", "/")
+            for alias in node.names:
+                cand = here / rel / f"{alias.name}.py"
+                if alias.name != "*" and cand.is_file() and cand not in out:
+                    out.append(cand)
     return out
 
 

@@ -44,6 +44,7 @@ class ScalerStep:
     steps: list[ast.Call]  # the step calls
     in_loop: bool  # every step call is inside a for/while of its function
     fn: Optional[ast.AST]  # the function holding them (None: the script's module level)
+    what: str = "timm's loss scaler"
 
 
 def _loops_around(fn: ast.AST) -> set[int]:
@@ -83,6 +84,52 @@ def _local_function(idx: Any, call: ast.Call) -> Optional[tuple[Path, ast.AST]]:
     return (found, defs[0]) if len(defs) == 1 else None
 
 
+def _local_scaler(idx: Any, qualified: Optional[str]) -> bool:
+    """``qualified`` names a class of a local module that is timm's loss scaler again: MAE's
+    ``util/misc.py`` ``NativeScalerWithGradNormCount`` (copied by LTH14/mar @ fe470ac ``util/misc.py:247-267``,
+    imported as ``from util.misc import NativeScalerWithGradNormCount as NativeScaler``): ``__init__``
+    builds a ``GradScaler``, ``__call__(self, loss, optimizer, ...)`` does ``.scale(loss).backward(...)`` and
+    ``.step(optimizer)``."""
+    from preflight.local_trees import parse_file
+    from preflight.script_parsers import _module_file
+
+    if not qualified or "Scaler" not in qualified.rsplit(".", 1)[-1] or "." not in qualified:
+        return False
+    module, _, cname = qualified.rpartition(".")
+    path = idx.script.source.path
+    found = _module_file(Path(str(path)).parent, module) if path is not None else None
+    if found is None:
+        return False
+    try:
+        if found.stat().st_size > _MAX_BYTES:
+            return False
+        tree = parse_file(found)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    klass = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cname]
+    if len(klass) != 1:
+        return False
+    methods = {n.name: n for n in klass[0].body if isinstance(n, ast.FunctionDef)}
+    init, call = methods.get("__init__"), methods.get("__call__")
+    if init is None or call is None or len(call.args.args) < 3:
+        return False
+    if not any(isinstance(n, ast.Call) and (dotted_name(n.func) or "").endswith("GradScaler") for n in ast.walk(init)):
+        return False
+    loss, optimizer = call.args.args[1].arg, call.args.args[2].arg
+    backward = step = False
+    for n in ast.walk(call):
+        if not isinstance(n, ast.Call) or not isinstance(n.func, ast.Attribute):
+            continue
+        inner = n.func.value
+        if n.func.attr == "backward" and isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                and inner.func.attr == "scale" and inner.args and isinstance(inner.args[0], ast.Name) \
+                and inner.args[0].id == loss:
+            backward = True
+        if n.func.attr == "step" and n.args and isinstance(n.args[0], ast.Name) and n.args[0].id == optimizer:
+            step = True
+    return backward and step
+
+
 def _param(fn: Any, call: ast.Call, name: str) -> Optional[str]:
     positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
     for i, arg in enumerate(call.args):
@@ -110,18 +157,20 @@ def _find(project: Project, script: Any) -> Optional[ScalerStep]:
     if script.tree is None or script.source.path is None or "Scaler" not in script.source.text:
         return None
     idx = project.index(script)
-    built = [s for s in idx.calls if s.qualified in _SCALERS and s.target and "." not in s.target
-             and idx.runs(s) is not False]
+    built = [s for s in idx.calls if (s.qualified in _SCALERS or _local_scaler(idx, s.qualified)) and s.target
+             and "." not in s.target and idx.runs(s) is not False]
     if len(built) != 1:
         return None
     site = built[0]
     name = site.target
     assert name is not None
+    what = "timm's loss scaler" if site.qualified in _SCALERS else \
+        f"the project's loss scaler {site.qualified} (timm's NativeScaler, copied)"
     here = _step_calls(script.tree, name)
     if here:
         loops = _loops_around(script.tree)
         return ScalerStep(site.line, f"{script.source.display}:{here[0].lineno}", here,
-                          all(id(c) in loops for c in here), None)
+                          all(id(c) in loops for c in here), None, what)
     for other in idx.calls:
         got = None
         if any(isinstance(a, ast.Name) and a.id == name for a in (*other.call.args, *(k.value for k in
@@ -137,7 +186,7 @@ def _find(project: Project, script: Any) -> Optional[ScalerStep]:
         if steps:
             loops = _loops_around(fn)
             return ScalerStep(site.line, f"{path.name}:{steps[0].lineno}", steps,
-                              all(id(c) in loops for c in steps), fn)
+                              all(id(c) in loops for c in steps), fn, what)
     return None
 
 
@@ -174,23 +223,25 @@ class ScalerStepAdapter(Adapter):
 
     def detect(self, project: Project) -> bool:
         """Whether a step was found (an adapter that writes nothing is not named among those detected)."""
-        return any("timm" in s.source.text and "Scaler" in s.source.text and scaler_step(project, s) is not None
-                   for s in project.scripts)
+        return any("Scaler" in s.source.text and scaler_step(project, s) is not None for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
             found = scaler_step(project, script)
             if found is None:
                 continue
-            if found.in_loop and not any(k.arg == "update_grad" for c in found.steps for k in c.keywords):
-                detail = (f"timm's loss scaler (line {found.built_line}) called with the loss and the optimizer at "
+            # ``update_grad=True`` (LTH14/mar engine_mar.py:77) steps like no ``update_grad`` at all
+            if found.in_loop and not any(k.arg == "update_grad" and not (isinstance(k.value, ast.Constant)
+                                                                         and k.value.value is True)
+                                         for c in found.steps for k in c.keywords):
+                detail = (f"{found.what} (line {found.built_line}) called with the loss and the optimizer at "
                           f"{found.where}, in the loop: backward() and the optimizer's step() on every call")
                 self.add_checked(plan, "batch.grad_accum", 1,
                                  project.source(script, found.built_line, "code", detail=detail), "medium")
             line = _autocast_fp16(found.fn) if found.fn is not None else None
             if line is not None:
                 detail = (f"autocast() with CUDA's default fp16 (line {line} of the step's function, "
-                          f"{found.where.split(':')[0]}) and timm's loss scaler (line {found.built_line}), a GradScaler")
+                          f"{found.where.split(':')[0]}) and {found.what} (line {found.built_line}), a GradScaler")
                 self.add_checked(plan, "precision.mode", "amp_fp16",
                                  project.source(script, found.built_line, "code", detail=detail), "medium")
             return

@@ -38,10 +38,13 @@ _LIGHTNING = re.compile(r"\b(pytorch_lightning|lightning)\b")
 _COMPILE_WORDS = re.compile(r"torch\.compile|_dynamo|torch_compile|compile_model|(?<![\w.])compile\s*[=:]|"
                             r"(?<!\bre)\.compile\(", re.I)
 # 16-bit or mixed precision by any spelling (a ``precision:``/``mixed_precision=`` setting of any value too:
-# its value may be 16-bit in a config not read)
+# its value may be 16-bit in a config not read). A metric computed into a local named ``precision``
+# (nicklashansen/tdmpc2 @ e9f5932 ``common/math.py:106`` ``precision = tp / (tp + fp + eps)``: a name
+# or a parenthesis followed by arithmetic) is no setting.
 _PRECISION_WORDS = re.compile(r"autocast|GradScaler|grad_scaler|\bscaler\b|\.half\(|\bhalf\b|float16|bfloat16|"
-                              r"\bfp16|\bbf16|\bfp8|float8|\bamp\b|apex|precision\s*[=:]|mixed_precision|"
-                              r"torch_dtype", re.I)
+                              r"\bfp16|\bbf16|\bfp8|float8|\bamp\b|apex|"
+                              r"precision\s*[=:](?!\s*(?:[A-Za-z_][\w.]*|\([^()\n]*\))\s*[-+*/])|"
+                              r"mixed_precision|torch_dtype", re.I)
 _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
 # a comment after code (``... .to(dtype=self.dtype)  # fp16 compatibility``, salesforce/BLIP models/med.py:186)
 _TRAILING_COMMENT = re.compile(r"[ \t]#[^'\"\n]*$", re.M)

@@ -83,6 +83,43 @@ def from_argv(spec: ArgSpec, arguments: dict[str, list[ArgSpec]],
         i += 1
     return found
 
+def positional_from_argv(spec: ArgSpec, arguments: dict[str, list[ArgSpec]],
+                         args: Sequence[str]) -> Optional[tuple[Optional[str], str]]:
+    """The token a positional argument (``parser.add_argument('config')``) takes on the launch line:
+    the launch line's positional tokens in the order the script declares its positionals
+    (open-mmlab/mmpretrain @ ee7f2e8 ``tools/train.py:16``, launched as ``tools/train.py
+    configs/resnet/resnet50_8xb32_in1k.py --launcher=slurm --amp``). None when the line does not give
+    it; tokens after an option the script does not declare (or declares with ``nargs``) are not
+    placed, since whether it takes them is not known."""
+    positionals = sorted((s for specs in arguments.values() for s in specs
+                          if s.options and not s.options[0].startswith("-")), key=lambda s: s.line)
+    options = {o: s for specs in arguments.values() for s in specs for o in s.options if o.startswith("-")}
+    tokens: list[str] = []
+    i = 0
+    while i < len(args):
+        tok = str(args[i])
+        i += 1
+        if tok == "--":
+            tokens.extend(str(a) for a in args[i:])
+            break
+        if not tok.startswith("-") or tok == "-":
+            tokens.append(tok)
+            continue
+        name = tok.partition("=")[0] if tok.startswith("--") else tok
+        match = _match_option(name, options)
+        attached = False
+        if match is None and not tok.startswith("--") and len(tok) > 2:
+            match, attached = options.get(tok[:2]), True
+        if match is None:
+            break  # whether it takes the next token is not known: only the tokens before it are placed
+        if match.takes_value and "=" not in tok and not attached:
+            i += 1  # the option's value
+    place = next((n for n, s in enumerate(positionals) if s is spec), None)
+    if place is None or place >= len(tokens):
+        return None
+    return tokens[place], f"{tokens[place]} (positional argument {spec.dest})"
+
+
 _OPAQUE = re.compile(r"^\$\{[A-Za-z_][A-Za-z0-9_]*\[[@*]\]\}$")
 
 

@@ -15,7 +15,14 @@ from typing import Any, Callable, Optional, Sequence, Union
 
 from preflight._record import dataclass
 from preflight.analysis.syntax import child_fields, dotted_name, target_names, walk
-from preflight.script_argv import ArgSpec, _arg_spec, _convert, from_argv, opaque_words
+from preflight.script_argv import (
+    ArgSpec,
+    _arg_spec,
+    _convert,
+    from_argv,
+    opaque_words,
+    positional_from_argv,
+)
 from preflight.script_bindings import module_binding
 from preflight.sources import ParsedPython
 
@@ -170,6 +177,7 @@ class ScriptIndex:
         self.imports: dict[str, str] = {}  # local name -> qualified name
         self.assigns: dict[str, list[Optional[ast.expr]]] = {}  # None: bound some other way
         self.arguments: dict[str, list[ArgSpec]] = {}
+        self.odd_positionals = False
         self.parsed_args: set[str] = set()  # names bound to parser.parse_args()
         self.set_defaults: dict[str, tuple[ast.expr, int]] = {}  # parser.set_defaults(dest=value)
         self.classes: dict[str, ast.ClassDef] = {}
@@ -327,6 +335,9 @@ class ScriptIndex:
             spec = _arg_spec(site.call)
             if spec is not None:
                 self.arguments.setdefault(spec.dest, []).append(spec)
+            elif site.call.args and isinstance(site.call.args[0], ast.Constant) \
+                    and isinstance(site.call.args[0].value, str) and not site.call.args[0].value.startswith("-"):
+                self.odd_positionals = True  # a positional not read (``nargs``): the others' places are not known
 
     # -- queries -------------------------------------------------------------
     def find(self, *patterns: str) -> list[CallSite]:
@@ -840,4 +851,6 @@ class ScriptIndex:
         return Resolved(value, "code", spec.line, spec.flag, detail)
 
     def _from_argv(self, spec: ArgSpec) -> Optional[tuple[Optional[str], str]]:
+        if spec.options and not spec.options[0].startswith("-"):
+            return None if self.odd_positionals else positional_from_argv(spec, self.arguments, self.args)
         return from_argv(spec, self.arguments, self.args)
