@@ -876,6 +876,10 @@ class _ScriptPass:
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""
+            if self.idx.runs(site) is False:
+                # under an `if` decided false (openvla/openvla vla-scripts/finetune.py:167-168
+                # `if cfg.use_quantization: prepare_model_for_kbit_training(vla)`, option false): never runs
+                continue
             if _method(site) in ("gradient_checkpointing_enable", "_set_gradient_checkpointing"):
                 # `_set_gradient_checkpointing()`: transformers' own switch, which
                 # gradient_checkpointing_enable() calls (OpenGVLab/InternVL internvl_chat_finetune.py:979)
