@@ -204,3 +204,43 @@ def test_a_script_in_a_folder_reads_the_projects_installed_package(cli, tmp_path
     (tmp_path / "setup.py").unlink()
     plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "2", "scripts/train.py", cwd=tmp_path)
     assert winner(plan, "peft.rank") is None
+
+
+# huggingface/nanoVLM train.py:394-397 @ 4e0c0961846135c2217f95e54cb4c2d66eb55e42: the autocast dtype
+# chosen by the device type; karpathy/llm.c train_gpt2.py:629-630: by a dict keyed by an option
+AUTOCAST = """\
+    import argparse
+
+    import torch
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dtype", type=str, default="float32")
+    args = parser.parse_args()
+    device = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+    model = torch.nn.Linear(4, 4).to(device)
+    opt = torch.optim.AdamW(model.parameters())
+    for _ in range(3):
+        with torch.autocast(device_type=device.type, dtype={dtype}):
+            loss = model(torch.randn(2, 4, device=device)).sum()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+"""
+
+
+def test_an_autocast_dtype_chosen_by_the_device_type_takes_the_cuda_arm(cli, tmp_path) -> None:
+    write(tmp_path, {"train.py": AUTOCAST.replace(
+        "{dtype}", "torch.bfloat16 if device.type in ['cuda', 'cpu'] else torch.float16")})
+    assert winner(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode") == "amp_bf16"
+    write(tmp_path, {"train.py": AUTOCAST.replace("{dtype}", "torch.bfloat16 if device.type == 'mps' else torch.float16")})
+    assert winner(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode") == "amp_fp16"
+
+
+def test_an_autocast_dtype_looked_up_by_an_option(cli, tmp_path) -> None:
+    table = "{'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}[args.dtype]"
+    write(tmp_path, {"train.py": AUTOCAST.replace("{dtype}", table)})
+    assert winner(plan_of(cli, "train.py", "--", "--dtype", "bfloat16", cwd=tmp_path), "precision.mode") == "amp_bf16"
+    assert winner(plan_of(cli, "train.py", "--", "--dtype", "float16", cwd=tmp_path), "precision.mode") == "amp_fp16"
+    # a key the table does not hold decides nothing
+    assert winner(plan_of(cli, "train.py", "--", "--dtype", "fp8", cwd=tmp_path), "precision.mode") \
+        not in ("amp_bf16", "amp_fp16")
