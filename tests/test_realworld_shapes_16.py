@@ -244,3 +244,48 @@ def test_an_autocast_dtype_looked_up_by_an_option(cli, tmp_path) -> None:
     # a key the table does not hold decides nothing
     assert winner(plan_of(cli, "train.py", "--", "--dtype", "fp8", cwd=tmp_path), "precision.mode") \
         not in ("amp_bf16", "amp_fp16")
+
+
+# bigcode-project/starcoder2-self-align src/star_align/train.py:20-26,148 + llm_wrapper.py:427,452-454
+# @ 0b19dbcdccb4: the model's name is an option of the script's own dataclass; the load (bf16) is
+# in a helper of another module, out of sight
+HF_ENTRY = """\
+    from dataclasses import dataclass
+
+    from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+    from wrapper import load
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: str = "gpt2"
+
+
+    def train():
+        model_args, training_args = HfArgumentParser((ModelArguments, TrainingArguments)).parse_args_into_dataclasses()
+        trainer = Trainer(model=load(model_args.model_name_or_path), args=training_args)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        train()
+"""
+HF_WRAPPER = """\
+    import torch
+    from transformers import AutoModelForCausalLM
+
+
+    def load(name):
+        dtype = torch.bfloat16
+        return AutoModelForCausalLM.from_pretrained(name, torch_dtype=dtype)
+"""
+
+
+def test_trainer_bf16_over_a_load_out_of_sight_is_no_high_confidence_autocast(cli, tmp_path) -> None:
+    write(tmp_path, {"train.py": HF_ENTRY, "wrapper.py": HF_WRAPPER})
+    plan = plan_of(cli, "train.py", "--", "--model_name_or_path", "bigcode/starcoder2-15b", "--bf16", "True",
+                   "--output_dir", "out", cwd=tmp_path)
+    best = fact(plan, "precision.mode")
+    assert best is not None and best.value == "amp_bf16" and best.confidence == "medium"
+    assert "no load of the model was read" in best.source.detail
