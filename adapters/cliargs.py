@@ -48,12 +48,17 @@ _MODEL = ("model_name_or_path", "base_model", "model_name", "pretrained_model_na
           "model_path", "base_model_name_or_path", "model_dir")
 _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu", "per_gpu_train_batch_size",
           "train_micro_batch_size_per_gpu")
-_ACCUM = ("gradient_accumulation_steps",)
+# accumulation under other spellings: openvla/openvla vla-scripts/finetune.py:91 grad_accumulation_steps,
+# mlfoundations/open_lm params.py:553 --accum-freq, facebookresearch/mae main_pretrain.py --accum_iter
+_ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_steps", "accum_freq", "accum_iter")
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
-        "max_length", "block_size", "max_len", "context_length", "seq_len")
+        "max_length", "block_size", "max_len", "context_length", "seq_len",
+        # bigcode-project/starcoder2-self-align src/star_align/train.py:138 (truncation length, :66-72)
+        "max_training_seq_length", "max_train_seq_length")
 _IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
-_CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")
+_CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable",
+         "grad_checkpointing")  # mlfoundations/open_lm params.py --grad-checkpointing -> main.py:491-492
 # SFTConfig/DPOConfig defaults of later TRL releases (the release that set them); before it, the
 # TrainingArguments default (_TA_DEFAULTS; none for max_length: TRL then derived it from the tokenizer)
 _TRL_SINCE = {"gradient_checkpointing": (0, 22), "bf16": (0, 19), "max_length": (0, 16)}

@@ -289,3 +289,32 @@ def test_trainer_bf16_over_a_load_out_of_sight_is_no_high_confidence_autocast(cl
     best = fact(plan, "precision.mode")
     assert best is not None and best.value == "amp_bf16" and best.confidence == "medium"
     assert "no load of the model was read" in best.source.detail
+
+
+# option spellings of the set: openvla/openvla vla-scripts/finetune.py:91 grad_accumulation_steps;
+# mlfoundations/open_lm open_lm/params.py:365,534,553 @ 9bb92ef16893 --global-batch-size,
+# --grad-checkpointing, --accum-freq; starcoder2-self-align train.py:138 max_training_seq_length
+SPELLINGS = """\
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--global-batch-size", type=int, default=64, help="Global batch size.")
+    parser.add_argument("--{accum}", type=int, default=1)
+    parser.add_argument("--grad-checkpointing", action="store_true", default=False)
+    parser.add_argument("--max_training_seq_length", type=int, default=1216)
+    args = parser.parse_args()
+"""
+
+
+def test_the_sets_option_spellings_are_read(cli, tmp_path) -> None:
+    write(tmp_path, {"main.py": SPELLINGS.replace("{accum}", "accum-freq")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "4", "main.py", "--global-batch-size", "32",
+                   "--grad-checkpointing", "--max_training_seq_length", "1280", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") == 1
+    assert winner(plan, "batch.micro") == 8  # 32 / (4 processes x 1)
+    assert winner(plan, "memory.gradient_checkpointing") is True
+    assert winner(plan, "data.seq_len") == 1280
+    write(tmp_path, {"main.py": SPELLINGS.replace("{accum}", "grad_accumulation_steps")})
+    plan = plan_of(cli, "main.py", "--", "--grad_accumulation_steps", "4", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") == 4
+    assert winner(plan, "memory.gradient_checkpointing") is False
