@@ -318,3 +318,71 @@ def test_the_sets_option_spellings_are_read(cli, tmp_path) -> None:
     plan = plan_of(cli, "main.py", "--", "--grad_accumulation_steps", "4", cwd=tmp_path)
     assert winner(plan, "batch.grad_accum") == 4
     assert winner(plan, "memory.gradient_checkpointing") is False
+
+
+# tdrussell/diffusion-pipe README.md:118, examples/main_example.toml, train.py:420-428,620-621
+# @ 8f83dbf25d03219df705570ec03e62be04bc402f: a TOML recipe; some keys (steps_per_print) are copied
+# into the DeepSpeed dict the code builds, so the file is no DeepSpeed config
+DP_TRAIN = """\
+    import argparse
+
+    import deepspeed
+    import toml
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config")
+    parser = deepspeed.add_config_arguments(parser)
+    args = parser.parse_args()
+    config = toml.load(args.config)
+    config.setdefault("compile", False)
+    micro = dict(config["micro_batch_size_per_gpu"])
+    ds_config = {"train_micro_batch_size_per_gpu": list(micro.values())[0],
+                 "steps_per_print": config.get("steps_per_print", 1)}
+    model = build(config)
+    if config["compile"]:
+        model.compile()
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, config=ds_config)
+"""
+DP_TOML = """\
+    output_dir = '/data/runs'
+    dataset = 'examples/dataset.toml'
+    micro_batch_size_per_gpu = [[512, 4], [1024, 1]]
+    pipeline_stages = 1
+    gradient_accumulation_steps = 2
+    activation_checkpointing = 'unsloth'
+    steps_per_print = 1
+
+    [model]
+    type = 'flux'
+    dtype = 'bfloat16'
+    transformer_dtype = 'float8'
+    {adapter}
+    [optimizer]
+    type = 'adamw_optimi'
+    lr = 2e-5
+"""
+
+
+def test_a_diffusion_pipe_recipe_is_read_and_is_no_deepspeed_config(cli, tmp_path) -> None:
+    write(tmp_path, {"train.py": DP_TRAIN,
+                     "cfg.toml": DP_TOML.replace("{adapter}", "[adapter]\n    type = 'lora'\n    rank = 16\n"
+                                                              "    dtype = 'bfloat16'\n")})
+    plan = plan_of(cli, "--", "deepspeed", "--num_gpus=1", "train.py", "--deepspeed", "--config", "cfg.toml",
+                   cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 4
+    assert winner(plan, "batch.grad_accum") == 2
+    assert winner(plan, "memory.gradient_checkpointing") is True
+    assert (winner(plan, "peft.method"), winner(plan, "peft.rank"), winner(plan, "task.mode")) == ("lora", 16, "lora")
+    assert winner(plan, "precision.mode") == "bf16"  # not DeepSpeed's fp32 default: the file is not its config
+    assert winner(plan, "precision.weights_bits") == 8
+    assert winner(plan, "optimizer.name") == "adamw_optimi"
+    assert winner(plan, "compile.enabled") is False  # the key decides `if config["compile"]`
+
+
+def test_a_diffusion_pipe_recipe_without_an_adapter_is_a_full_fine_tune(cli, tmp_path) -> None:
+    write(tmp_path, {"train.py": DP_TRAIN, "cfg.toml": "compile = true\n" + DP_TOML.replace("{adapter}", "")})
+    plan = plan_of(cli, "--", "deepspeed", "--num_gpus=1", "train.py", "--deepspeed", "--config", "cfg.toml",
+                   cwd=tmp_path)
+    assert winner(plan, "peft.method") == "none"
+    assert winner(plan, "precision.mode") == "bf16"
+    assert winner(plan, "compile.enabled") is True
