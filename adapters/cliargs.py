@@ -48,12 +48,17 @@ _MODEL = ("model_name_or_path", "base_model", "model_name", "pretrained_model_na
           "model_path", "base_model_name_or_path", "model_dir")
 _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu", "per_gpu_train_batch_size",
           "train_micro_batch_size_per_gpu")
-_ACCUM = ("gradient_accumulation_steps",)
+# accumulation under other spellings: openvla/openvla vla-scripts/finetune.py:91 grad_accumulation_steps,
+# mlfoundations/open_lm params.py:553 --accum-freq, facebookresearch/mae main_pretrain.py --accum_iter
+_ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_steps", "accum_freq", "accum_iter")
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
-        "max_length", "block_size", "max_len", "context_length", "seq_len")
+        "max_length", "block_size", "max_len", "context_length", "seq_len",
+        # bigcode-project/starcoder2-self-align src/star_align/train.py:138 (truncation length, :66-72)
+        "max_training_seq_length", "max_train_seq_length")
 _IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
-_CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable")
+_CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable",
+         "grad_checkpointing")  # mlfoundations/open_lm params.py --grad-checkpointing -> main.py:491-492
 # SFTConfig/DPOConfig defaults of later TRL releases (the release that set them); before it, the
 # TrainingArguments default (_TA_DEFAULTS; none for max_length: TRL then derived it from the tokenizer)
 _TRL_SINCE = {"gradient_checkpointing": (0, 22), "bf16": (0, 19), "max_length": (0, 16)}
@@ -66,6 +71,14 @@ _ARCH_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_.-]*[A-Za-z0-9]$")
 _ATTN_VALUES = ("eager", "sdpa", "flash_attention_2", "flash_attention_3", "flex_attention")
 
 _GLOBAL_HELP = re.compile(r"\b(global|total|effective)\b[\w\s]{0,20}\bbatch[ _-]?size\b", re.I)
+# a batch counted in tokens, not sequences (karpathy/llm.c train_gpt2.py:552 --total_batch_size,
+# "total desired batch size, in units of #tokens")
+_TOKENS_HELP = re.compile(r"\b(in|of)\s+(units\s+of\s+)?#?\s*tokens\b|\btokens\b", re.I)
+# an option documented as the accumulation count, whatever its name (facebookresearch/ConvNeXt
+# main.py:54-55 --update_freq, "gradient accumulation steps"); the help must start with it, so a
+# passing mention ("does not work with gradient accumulation") is not one
+_ACCUM_HELP = re.compile(r"^\W*(the\s+)?(number\s+of\s+)?(gradient|grad\.?)[\s_-]+accumulation(\s+steps?)?\s*[.,:;)]?\s*$"
+                         r"|^\W*(the\s+)?number\s+of\s+(gradient\s+)?accumulation\s+steps\b", re.I)
 _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
 
@@ -351,6 +364,7 @@ class _Pass:
         self.computed()
         self.nodes_by_help()
         self.global_batch_by_help()
+        self.accum_by_help()
 
     def library_optim(self) -> None:
         """The ``optim`` default of a library TrainingArguments class the parser declares (TrlParser
@@ -377,6 +391,7 @@ class _Pass:
         # accumulation count (facebookresearch/mae @ efb2a80 main_pretrain.py:43 ``--accum_iter``)
         names = [n for n, o in self.decl.options.items() if _GLOBAL_HELP.search(o.help or "")
                  and not re.search(r"per (gpu|device|rank|process)|accumulat", o.help or "", re.I)
+                 and not _TOKENS_HELP.search(o.help or "")
                  and self.decl.dotted.get(n) is None]  # the short name of a grouped option: the same option
         if len(names) > 1:
             # several documented as global (VAR: `bs` the user's, `glb_batch_size` computed from it):
@@ -393,6 +408,23 @@ class _Pass:
             self.add("batch.global", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
                                                     f"{found[2].detail}: documented as \"{help_text}\""),
                      "medium" if found[2].kind != "default" else "low")
+
+    def accum_by_help(self) -> None:
+        """An option not named like an accumulation count that the script documents as one
+        (ConvNeXt ``--update_freq``, "gradient accumulation steps"): ``batch.grad_accum``; only
+        when exactly one option is so documented."""
+        names = [n for n, o in self.decl.options.items() if n not in _ACCUM and "." not in n
+                 and _ACCUM_HELP.search(o.help or "")]
+        if len(names) != 1:
+            return
+        found = self.value(names[0])
+        number = _as_int(found[1]) if found is not None else None
+        if found is None or number is None or number < 1:
+            return
+        help_text = self.decl.options[names[0]].help
+        self.add("batch.grad_accum", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                                    f"{found[2].detail}: documented as \"{help_text}\""),
+                 "medium" if found[2].kind != "default" else "low")
 
     def nodes_by_help(self) -> None:
         """An option the script documents as the number of nodes (pytorch/examples ImageNet:
@@ -450,16 +482,36 @@ class _Pass:
     def side_effects(self) -> None:
         """``prepare_model_for_kbit_training``/``prepare_model_for_int8_training`` turn
         gradient checkpointing on unless ``use_gradient_checkpointing=False``."""
-        for node in ast.walk(self.script.tree):
+        from preflight.adapters.guarded import _device, _walk
+
+        idx = None
+        for node, guards in _walk(self.script.tree):
             if isinstance(node, ast.Call) and _name_of(node.func) in ("prepare_model_for_kbit_training",
                                                                         "prepare_model_for_int8_training"):
+                # under `if cfg.use_quantization:` with the option false (openvla/openvla
+                # vla-scripts/finetune.py:102,167-168) the call never runs: no checkpointing from it
+                idx = idx or self.project.index(self.script)
+                state: Optional[bool] = True
+                for test, in_body in guards:
+                    taken = _device(test)
+                    taken = idx.truth(test) if taken is None else taken
+                    if taken is None:
+                        state = None
+                    elif taken != in_body:
+                        state = False
+                        break
+                if state is False:
+                    continue
                 kw = {k.arg: k.value for k in node.keywords}
                 ok, on = _literal(kw.get("use_gradient_checkpointing"))
                 value = on if ok and isinstance(on, bool) else True
+                detail = (f"{_name_of(node.func)}(...) enables gradient checkpointing by default "
+                          "(use_gradient_checkpointing=True)")
+                if state is None:
+                    detail += "; it sits under an `if` this reading cannot decide, so it may not run"
                 self.add("memory.gradient_checkpointing", value,
-                         Source("code", str(self.script.source.display), node.lineno, _name_of(node.func),
-                                f"{_name_of(node.func)}(...) enables gradient checkpointing by default "
-                                "(use_gradient_checkpointing=True)"), "high")
+                         Source("code", str(self.script.source.display), node.lineno, _name_of(node.func), detail),
+                         "high" if state else "low")
 
     def single_process(self) -> None:
         """``python script.py`` starts one process; unless the script spawns more itself."""

@@ -59,8 +59,13 @@ def _looks_like_deepspeed(data: Any) -> bool:
 
 
 def deepspeed_block(config: LoadedConfig) -> Optional[tuple[tuple[str, ...], dict[str, Any]]]:
-    """The DeepSpeed settings in a config and their key prefix, or None."""
+    """The DeepSpeed settings in a config and their key prefix, or None. DeepSpeed reads its
+    config as JSON (a path or a dict): a TOML file is a project's own config, even when some of
+    its keys are handed to DeepSpeed (tdrussell/diffusion-pipe examples/main_example.toml:103
+    ``steps_per_print``, copied into the dict train.py:423-428 builds)."""
     data = config.data
+    if getattr(config, "kind", None) == "toml":
+        return None
     if _looks_like_deepspeed(data):
         return (), data
     if isinstance(data, dict):

@@ -13,8 +13,9 @@ adapter can see because they combine a framework with a config another adapter r
   the adapters in fp32). The optimizer then holds bf16 weights: ``bf16``, said why.
 - Autocast over weights loaded out of sight: a Trainer's ``--bf16``/``--fp16`` is autocast
   over fp32 weights only when the model is loaded in fp32; when no load of the model was read
-  at all (ise-uiuc/magicoder: ``get_model_context`` in another module loads it in bf16), the
-  same value stays but at ``medium`` at most, said why.
+  (no weights or model-class fact; a model name alone does not say the dtype; ise-uiuc/magicoder
+  and bigcode-project/starcoder2-self-align: ``get_model_context`` in another module loads it in
+  bf16), the same value stays but at ``medium`` at most, said why.
 - Parameter offload below ZeRO stage 3: ``offload_param`` (or accelerate's
   ``offload_param_device``) set to cpu/nvme in a config whose ZeRO stage, read from the same
   file, is 0-2 offloads nothing: DeepSpeed hands the offload-param config only to its stage-3
@@ -312,8 +313,11 @@ def _autocast_over_unseen_weights(plan: TrainingPlan) -> None:
     sharding = plan.value("dist.sharding")
     if (isinstance(sharding, str) and sharding.startswith("fsdp")) or plan.value("peft.method") == "lora":
         return  # FSDP upcasts low-precision parameters under mixed precision; PEFT keeps adapters fp32
-    if any(plan.resolve(f) is not None for f in ("precision.weights_bits", "model.ref", "model.class_name")):
+    if any(plan.resolve(f) is not None for f in ("precision.weights_bits", "model.class_name")):
         return  # the load was read: its dtype (or its absence, fp32) is known
+    # a model name alone (``--model_name_or_path`` of the script's dataclass, even followed into a
+    # helper's from_pretrained) says nothing of the load's dtype: bigcode-project/starcoder2-self-align
+    # src/star_align/train.py:23 names it, llm_wrapper.py:427,452-454 loads it in bf16
     plan.add("precision.mode", winner.value,
              Source("derived", winner.source.path, winner.source.line, winner.source.key,
                     f"{winner.value} ({winner.source.location() if winner.source.path else winner.source.kind}); "

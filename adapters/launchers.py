@@ -15,6 +15,9 @@ Where each number comes from (frameworks.md §1.6, world size by launcher):
   every node of the hostfile / every visible device; frameworks.md §1.4).
 - srun: ``-N/--nodes`` x ``--ntasks-per-node`` or ``-n/--ntasks`` when srun starts the
   Python processes itself; when it wraps a launcher, each task is one launcher per node.
+- mpiexec/mpirun (Open MPI, MPICH, Intel MPI): ``-n/-np/--np/-c N`` processes in all, each one
+  Python process (``mpiexec -n $NUM_GPUS python scripts/image_train.py``, openai/improved-diffusion
+  README.md:53); ``-npernode/--npernode/-ppn/--map-by ppr:N:node`` per node.
 
 A launcher alone does not say the job uses DDP (it starts N processes; the script decides),
 so no sharding is inferred, except what ``accelerate launch --use_deepspeed/--use_fsdp``
@@ -56,6 +59,11 @@ _DEEPSPEED_BOOL = {"--no_python", "--module", "--no_local_rank", "--no_ssh_check
 _SRUN_BOOL = {"-l", "--label", "-u", "--unbuffered", "--pty", "--exclusive", "-K", "-Q", "--quiet", "-v",
               "--verbose", "-X", "--overlap", "--overcommit", "-O", "-E", "--preserve-env", "-Z", "--no-allocate",
               "--multi-prog", "-s", "--oversubscribe", "--disable-status"}
+_MPI_BOOL = {"--allow-run-as-root", "--oversubscribe", "-oversubscribe", "--tag-output", "-tag-output",
+             "--report-bindings", "-report-bindings", "-v", "--verbose", "--display-map", "-display-map", "--nolocal",
+             "-nolocal", "--noprefix", "-q", "--quiet", "--use-hwthread-cpus", "--timestamp-output", "-l", "-prepend-rank",
+             "--prepend-rank", "-h", "--help"}
+_MPI_HEADS = ("mpiexec", "mpirun", "mpiexec.hydra", "orterun")
 _DS_CONFIG_ARGS = ("--deepspeed_config", "--deepspeed", "--ds_config", "--deepspeed-config")
 _ACCEL_PRECISION = {"no": "fp32", "fp16": "amp_fp16", "bf16": "amp_bf16", "fp8": "fp8"}
 _ZERO = ZERO_STAGE_SHARDING  # preflight.adapters.deepspeed owns the stage semantics
@@ -83,7 +91,7 @@ class LaunchInfo:
     mixed_precision: Optional[str] = None  # accelerate's value as given: no, fp16, bf16, fp8
     notes: list[str] = field(default_factory=list)
     module: bool = False  # script is a module name (-m)
-    wrapper: Optional[str] = None  # srun
+    wrapper: Optional[str] = None  # srun, mpiexec
     options: dict[str, str] = field(default_factory=dict)
     wrapper_options: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
@@ -197,6 +205,10 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
         info.wrapper = "srun"
         i = _options(tokens, i + 1, _SRUN_BOOL, info.wrapper_options, short_attached=True)
         i = _take_env(tokens, i, info)
+    elif i < len(tokens) and os.path.basename(tokens[i]) in _MPI_HEADS:
+        info.wrapper = "mpiexec"
+        i = _options(tokens, i + 1, _MPI_BOOL, info.wrapper_options)
+        i = _take_env(tokens, i, info)
     if i >= len(tokens):
         return info
     head = os.path.basename(tokens[i])
@@ -238,6 +250,8 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
         info.script_args = list(tokens[i:])  # no launcher: the script's own arguments
     if info.wrapper == "srun":
         _srun(info)
+    elif info.wrapper == "mpiexec":
+        _mpiexec(info)
     _config_args(info)
     for opts in (info.wrapper_options, info.options):
         for name, value in opts.items():
@@ -407,6 +421,33 @@ def _srun(info: LaunchInfo) -> None:
                               "each node would run a separate single-node job")
 
 
+def _mpi_counts(w: dict[str, str]) -> tuple[Optional[str], Optional[int], Optional[int]]:
+    """(flag, processes in all, processes per node) of an mpiexec/mpirun command."""
+    flag = next((f for f in ("-n", "-np", "__np", "__n", "-c") if f in w), None)
+    total = _int(w.get(flag)) if flag else None
+    per_node = _int(next((w[f] for f in ("-npernode", "__npernode", "-ppn", "__ppn", "-N") if f in w), None))
+    ppr = re.fullmatch(r"ppr:(\d+):node\b.*", w.get("__map_by", w.get("-map-by", "")))
+    if per_node is None and ppr:
+        per_node = int(ppr.group(1))
+    return flag, total, per_node
+
+
+def _mpiexec(info: LaunchInfo) -> None:
+    flag, total, per_node = _mpi_counts(info.wrapper_options)
+    if info.launcher not in (None, "python"):
+        info.notes.append(f"mpiexec starts one {info.launcher} per process; the launcher's flags set the process count")
+        return
+    if total is not None:
+        info.total_procs = total
+    if per_node is not None:
+        info.procs_per_node = per_node
+        if total is not None and total % per_node == 0:
+            info.nodes = total // per_node
+    if flag is None:
+        info.notes.append("mpiexec without -n/-np: one process per slot of the hosts or allocation, "
+                          "not known statically")
+
+
 def _config_args(info: LaunchInfo) -> None:
     args = info.script_args
     for k, tok in enumerate(args):
@@ -454,6 +495,8 @@ class LaunchersAdapter(Adapter):
             self._world(plan, info.total_procs, f"composer {flag} {info.total_procs}", line, flag)
         if info.wrapper == "srun":
             self._srun(plan, info, line)
+        elif info.wrapper == "mpiexec" and info.launcher in (None, "python"):
+            self._mpiexec(plan, info, line)
 
     # -- helpers -------------------------------------------------------------
     def _runs_audited_script(self, project: Project, plan: TrainingPlan, info: LaunchInfo) -> bool:
@@ -663,3 +706,16 @@ class LaunchersAdapter(Adapter):
             self._world(plan, info.total_procs, f"srun {node_flag.replace('__', '--', 1) if node_flag else '-N'} "
                                                 f"{nodes} x --ntasks-per-node {per_node} = {info.total_procs} "
                                                 "processes", line, "--ntasks-per-node")
+
+    def _mpiexec(self, plan: TrainingPlan, info: LaunchInfo, line: str) -> None:
+        flag, total, per_node = _mpi_counts(info.wrapper_options)
+        if flag is not None and total is not None:
+            self._put(plan, "dist.world_size", total,
+                      self._src(flag.replace("__", "--", 1), line, "mpiexec: one Python process per MPI rank"))
+        if per_node is not None:
+            self._put(plan, "dist.devices_per_node", per_node,
+                      self._src("-npernode", line, "mpiexec: processes per node"))
+            if total is not None and total % per_node == 0:
+                self._put(plan, "dist.nodes", total // per_node,
+                          Source("derived", None, None, "-npernode",
+                                 f"{total} processes / {per_node} per node (launch line: {line})"), "high")

@@ -90,6 +90,36 @@ class PyTorchAdapter(Adapter):
                 return
 
 
+def _on_cuda_device(test: ast.expr) -> Optional[bool]:
+    """A test of the device the job runs on, decided for the CUDA GPU the plan targets:
+    ``torch.cuda.is_available()``, ``device.type in ['cuda', 'cpu']`` / ``== "cuda"`` / ``!= "cuda"``
+    (huggingface/nanoVLM train.py:394-397 ``dtype=torch.bfloat16 if device.type in ['cuda', 'cpu']
+    else torch.float16``); None for anything else."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = _on_cuda_device(test.operand)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Call) and not test.args and (dotted_name(test.func) or "").endswith("cuda.is_available"):
+        return True
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left = test.left
+    what = left.attr if isinstance(left, ast.Attribute) else left.id if isinstance(left, ast.Name) else ""
+    owner = left.value if isinstance(left, ast.Attribute) else None
+    owner_name = (dotted_name(owner) or "") if owner is not None else ""
+    if not (what in ("device_type",) or (what == "type" and "device" in owner_name.lower())
+            or (isinstance(left, ast.Name) and left.id.lower() in ("device", "device_type"))):
+        return None
+    right, op = test.comparators[0], test.ops[0]
+    if isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.List, ast.Tuple, ast.Set)) \
+            and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in right.elts):
+        inside = "cuda" in [e.value for e in right.elts]  # type: ignore[attr-defined]
+        return inside if isinstance(op, ast.In) else not inside
+    if isinstance(op, (ast.Eq, ast.NotEq)) and isinstance(right, ast.Constant) and isinstance(right.value, str):
+        same = right.value == "cuda"
+        return same if isinstance(op, ast.Eq) else not same
+    return None
+
+
 def _method(site: CallSite) -> Optional[str]:
     """``backward`` for ``scaler.scale(loss).backward()``: the attribute called, whatever the receiver."""
     func = site.call.func
@@ -169,7 +199,19 @@ class _ScriptPass:
             return None
         if isinstance(expr, ast.IfExp):
             taken = self.idx.truth(expr.test)
+            if taken is None:
+                taken = _on_cuda_device(expr.test)
             return None if taken is None else self.dtype(expr.body if taken else expr.orelse, depth + 1)
+        if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Dict):
+            # ``{'float32': torch.float32, 'bfloat16': torch.bfloat16, ...}[args.dtype]`` with the key
+            # decided (karpathy/llm.c train_gpt2.py:629, ``--dtype bfloat16`` on the line)
+            key = self.value(expr.slice)
+            if key is None:
+                return None
+            for k, v in zip(expr.value.keys, expr.value.values):
+                if isinstance(k, ast.Constant) and k.value == key.value:
+                    return self.dtype(v, depth + 1)
+            return None
         if isinstance(expr, ast.Attribute):
             name = self.idx.qualify(dotted_name(expr)) or ""
             return _DTYPES.get(name.rsplit(".", 1)[-1]) if name.startswith("torch.") else None
@@ -897,6 +939,10 @@ class _ScriptPass:
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""
+            if self.idx.runs(site) is False:
+                # under an `if` decided false (openvla/openvla vla-scripts/finetune.py:167-168
+                # `if cfg.use_quantization: prepare_model_for_kbit_training(vla)`, option false): never runs
+                continue
             if _method(site) in ("gradient_checkpointing_enable", "_set_gradient_checkpointing"):
                 # `_set_gradient_checkpointing()`: transformers' own switch, which
                 # gradient_checkpointing_enable() calls (OpenGVLab/InternVL internvl_chat_finetune.py:979)

@@ -24,8 +24,33 @@ _FSDP_MODES = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBR
 _MAX_BYTES = 500_000
 
 
+_PROJECT_MARKERS = ("setup.py", "pyproject.toml", "setup.cfg")
+
+
+def _import_bases(here: Path) -> list[Path]:
+    """Where the script's absolute imports of its own project resolve: beside it; the directory
+    above the package it sits in (``src/star_align/train.py`` importing ``star_align.llm_wrapper``,
+    bigcode-project/starcoder2-self-align); and the project's own installed package, at the
+    nearest directory above holding setup.py/pyproject.toml (or its ``src/``):
+    ``scripts/image_train.py`` importing ``improved_diffusion.train_util`` (openai/improved-diffusion)."""
+    bases = [here]
+    top = here
+    while (top / "__init__.py").is_file() and top.parent != top:
+        top = top.parent
+    if top != here:
+        bases.append(top)
+    for anc in [here, *here.parents][:4]:
+        if any((anc / m).is_file() for m in _PROJECT_MARKERS):
+            for base in (anc, anc / "src"):
+                if base.is_dir() and base not in bases:
+                    bases.append(base)
+            break
+    return bases
+
+
 def _imported_local(tree: ast.AST, here: Path) -> list[Path]:
     out: list[Path] = []
+    bases = _import_bases(here)
     for node in nodes_of(tree):
         names: list[str] = []
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -34,18 +59,25 @@ def _imported_local(tree: ast.AST, here: Path) -> list[Path]:
             names = [a.name for a in node.names]
         for name in names:
             rel = name.replace(".", "/")
-            for cand in (here / f"{rel}.py", here / rel / "__init__.py"):
-                if cand.is_file() and cand not in out:
-                    out.append(cand)
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level \
-                and (here / node.module.replace(".", "/")).is_dir():
+            for base in bases:
+                found = [c for c in (base / f"{rel}.py", base / rel / "__init__.py") if c.is_file()]
+                for cand in found:
+                    if cand not in out:
+                        out.append(cand)
+                if found:
+                    break
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
             # ``from training import training_loop``: a module of a local package, imported by name
             # (NVlabs/edm @ 008a4e5 train.py:18 -> training/training_loop.py)
             rel = node.module.replace(".", "/")
-            for alias in node.names:
-                cand = here / rel / f"{alias.name}.py"
-                if alias.name != "*" and cand.is_file() and cand not in out:
-                    out.append(cand)
+            for base in bases:
+                if not (base / rel).is_dir():
+                    continue
+                for alias in node.names:
+                    cand = base / rel / f"{alias.name}.py"
+                    if alias.name != "*" and cand.is_file() and cand not in out:
+                        out.append(cand)
+                break
     return out
 
 
@@ -54,7 +86,8 @@ def _ddp_call(tree: ast.AST) -> Optional[int]:
     aliases: set[str] = set()
     modules: set[str] = set()
     for node in nodes_of(tree):
-        if isinstance(node, ast.ImportFrom) and node.module in ("torch.nn.parallel", "torch.nn"):
+        if isinstance(node, ast.ImportFrom) and node.module in ("torch.nn.parallel", "torch.nn",
+                                                                "torch.nn.parallel.distributed"):
             for a in node.names:
                 if a.name == "DistributedDataParallel":
                     aliases.add(a.asname or a.name)

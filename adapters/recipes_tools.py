@@ -21,6 +21,14 @@ axolotl, LitGPT and GPT-NeoX):
   ``optimizer.accumulate_grad_in_fp32`` (16-bit weights, fp32 master copies),
   ``optimizer.zero_stage`` over ``parallelism.dp``, ``optimizer.optimizer_factory.name``,
   ``data_stages[0].data.num_loading_workers`` and a Llama ``model.model_config`` parameter count.
+- diffusion-pipe (``deepspeed train.py --deepspeed --config cfg.toml``, tdrussell/diffusion-pipe
+  examples/main_example.toml): ``micro_batch_size_per_gpu`` (a number, or ``[[size, batch], ...]``
+  whose first batch train.py:420 takes), ``gradient_accumulation_steps`` (default 1),
+  ``activation_checkpointing`` (``true`` or ``'unsloth'``), ``[adapter] type``/``rank`` (LoRA;
+  no ``[adapter]`` is a full fine-tune), ``[model] dtype`` with the adapter's ``dtype`` (the
+  trained weights' dtype: train.py:423-428 gives DeepSpeed no fp16/bf16 section, so nothing is
+  autocast and no fp32 master copy is kept), ``transformer_dtype = 'float8'`` (8-bit base
+  weights), ``[optimizer] type``, ``compile`` (default False).
 """
 
 from __future__ import annotations
@@ -55,6 +63,13 @@ def _is_llamafactory(cfg: LoadedConfig) -> bool:
         and ("stage" in d or "template" in d)
 
 
+def _is_diffusion_pipe(cfg: LoadedConfig) -> bool:
+    d = cfg.data
+    return isinstance(d, dict) and getattr(cfg, "kind", None) == "toml" and "micro_batch_size_per_gpu" in d \
+        and isinstance(d.get("model"), dict) and isinstance(d["model"].get("type"), str) \
+        and ("pipeline_stages" in d or "dataset" in d)
+
+
 def _is_nanotron(cfg: LoadedConfig) -> bool:
     d = cfg.data
     return isinstance(d, dict) and isinstance(d.get("tokens"), dict) and isinstance(d.get("parallelism"), dict) \
@@ -79,7 +94,8 @@ class ToolRecipesAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(f(cfg) for _, cfg in project.configs for f in (_is_torchtune, _is_llamafactory, _is_nanotron))
+        return any(f(cfg) for _, cfg in project.configs
+                   for f in (_is_torchtune, _is_llamafactory, _is_nanotron, _is_diffusion_pipe))
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for _, cfg in project.configs:
@@ -89,6 +105,8 @@ class ToolRecipesAdapter(Adapter):
                 _LlamaFactory(self, project, plan, cfg).run()
             elif _is_nanotron(cfg):
                 _Nanotron(self, project, plan, cfg).run()
+            elif _is_diffusion_pipe(cfg):
+                _DiffusionPipe(self, project, plan, cfg).run()
 
 
 class _Torchtune(_Pass):
@@ -213,6 +231,64 @@ class _LlamaFactory(_Pass):
         optim, opsrc = self.value("optim")
         if isinstance(optim, str) and optim:
             self.add("optimizer.name", optim, opsrc)
+
+
+_DP_DTYPE = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}
+
+
+class _DiffusionPipe(_Pass):
+    def run(self) -> None:
+        micro, msrc = self.value("micro_batch_size_per_gpu")
+        if isinstance(micro, list) and micro and isinstance(micro[0], list) and len(micro[0]) == 2:
+            micro = micro[0][1]  # per-resolution [[size, batch], ...]: train.py:420 takes the first
+        if _is_int(micro) and micro >= 1:
+            self.add("batch.micro", micro, msrc)
+        accum, asrc = self.int_value("gradient_accumulation_steps")
+        if accum is None:
+            self.add("batch.grad_accum", 1, self.src(kind="default", detail="diffusion-pipe: gradient_accumulation_steps "
+                                                                           "defaults to 1 (train.py:425)"), "medium")
+        elif accum >= 1:
+            self.add("batch.grad_accum", accum, asrc)
+        ckpt, csrc = self.value("activation_checkpointing")
+        if ckpt is True or ckpt == "unsloth":
+            self.add("memory.gradient_checkpointing", True, csrc)
+        elif ckpt is False:
+            self.add("memory.gradient_checkpointing", False, csrc)
+        kind, ksrc = self.value("adapter", "type")
+        if isinstance(kind, str) and kind.lower() == "lora":
+            self.add("peft.method", "lora", ksrc)
+            self.add("task.mode", "lora", ksrc)
+            rank, rsrc = self.int_value("adapter", "rank")
+            if rank is not None and rank >= 1:
+                self.add("peft.rank", rank, rsrc)
+        elif not self.cfg.has(("adapter",)):
+            self.add("peft.method", "none", self.src(kind="default", detail="diffusion-pipe: no [adapter] table is "
+                                                                           "a full fine-tune"), "medium")
+        base, bsrc = self.value("model", "dtype")
+        trained, tsrc = self.value("adapter", "dtype") if isinstance(kind, str) else (base, bsrc)
+        mode = _DP_DTYPE.get(trained) if isinstance(trained, str) else None
+        if mode is not None:
+            self.add("precision.mode", mode, tsrc if tsrc is not None else bsrc)
+        tdtype, tdsrc = self.value("model", "transformer_dtype")
+        if isinstance(tdtype, str) and tdtype.startswith("float8"):
+            self.add("precision.weights_bits", 8, tdsrc)
+        name, nsrc = self.value("optimizer", "type")
+        if isinstance(name, str) and name:
+            self.add("optimizer.name", name, nsrc)
+        compiled, csrc2 = self.value("compile")
+        if not isinstance(compiled, bool):
+            compiled, csrc2 = False, self.src(kind="default", detail="diffusion-pipe: compile defaults to False "
+                                                                     "(train.py:142)")
+        # the key decides train.py:620 `if config['compile']: pipeline_model.compile()`, which a
+        # reading of the code alone cannot (priority over that construct's fact)
+        self.adapter.add_checked(self.plan, "compile.enabled", compiled, csrc2,
+                                 "high" if csrc2.kind != "default" else "medium", 1)
+        stages, ssrc = self.int_value("pipeline_stages")
+        if stages is None or stages == 1:
+            # no pipeline split and no zero_optimization in the DeepSpeed dict train.py:423-428 builds:
+            # every rank holds the whole model (ZeRO stage 0, plain data parallelism)
+            self.add("dist.sharding", "ddp", ssrc if ssrc is not None else self.src(
+                kind="default", detail="diffusion-pipe: pipeline_stages defaults to 1"), "medium")
 
 
 class _Nanotron(_Pass):

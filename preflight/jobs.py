@@ -434,7 +434,7 @@ def _launch_rank(rel: Path, info) -> tuple:
     words = str(rel).lower()
     script = os.path.basename(str(info.script or "")).lower()
     return (any(w in words for w in _NOT_TRAINING),
-            not (info.launcher in _DISTRIBUTED or info.wrapper == "srun"),
+            not (info.launcher in _DISTRIBUTED or info.wrapper in ("srun", "mpiexec")),
             not any(w in script or w in rel.name.lower() for w in _TRAINING),
             len(rel.parts), str(rel))
 
@@ -445,7 +445,7 @@ def _line_rank(info) -> tuple[bool, bool, bool]:
     train/finetune/sft word in the name. ``sorted`` is stable: ties keep source order."""
     script = os.path.basename(str(info.script or "")).lower()
     return (any(w in script for w in _NOT_TRAINING),
-            not (info.launcher in _DISTRIBUTED or info.wrapper == "srun"),
+            not (info.launcher in _DISTRIBUTED or info.wrapper in ("srun", "mpiexec")),
             not any(w in script for w in _TRAINING))
 
 
