@@ -38,7 +38,7 @@ _PARAM_ITERS = frozenset({"parameters", "named_parameters", "buffers", "named_bu
 
 
 def _torch_file(ctx: FileContext) -> bool:
-    roots = set()
+    roots: set[str] = set()
     for node in ctx.nodes(ast.Import, ast.ImportFrom):
         if isinstance(node, ast.Import):
             roots.update(a.name.split(".")[0] for a in node.names)
@@ -116,7 +116,7 @@ def _is_module(ctx: FileContext, expr: ast.AST, bindings: dict[str, list[ast.AST
         it = _loop_iter(ctx, expr.id, node)
         while isinstance(it, ast.Subscript) or (isinstance(it, ast.Call) and isinstance(it.func, ast.Name)
                                                 and it.func.id in ("list", "enumerate", "reversed") and it.args):
-            it = it.value if isinstance(it, ast.Subscript) else it.args[0]  # type: ignore[union-attr]
+            it = it.value if isinstance(it, ast.Subscript) else it.args[0]
         if it is not None:
             if isinstance(it, ast.Call) and call_last(it) in _PARAM_ITERS:
                 return None

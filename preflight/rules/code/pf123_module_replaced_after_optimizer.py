@@ -209,7 +209,7 @@ Replace the layers first and build the optimizer afterwards, or build a new opti
         ctor = _new_module(ctx, node.value, classes)
         if ctor is None:
             return None
-        mentioned = {_chain(n) for n in ast.walk(node.value)} - {None}
+        mentioned = {c for c in (_chain(n) for n in ast.walk(node.value)) if c is not None}
         for owner in owners:
             if text == owner and any(m == owner or m.startswith(owner + ".") for m in mentioned):
                 return None  # wraps or reuses the old model: `model = Wrapper(model)`, `Net(model.backbone)`

@@ -25,7 +25,9 @@ def _literal_strings(node: ast.AST) -> Optional[list[str]]:
 
 
 def _is_no_decay_list(strings: Optional[list[str]]) -> bool:
-    return bool(strings) and all(_NO_DECAY_ENTRY.search(s) for s in strings) \
+    if not strings:
+        return False
+    return all(_NO_DECAY_ENTRY.search(s) for s in strings) \
         and any(t in s.lower() for s in strings for t in _NAME_TESTS)
 
 
@@ -125,7 +127,7 @@ def _groups(node: ast.AST) -> Optional[list[tuple[ast.AST, ast.AST, Optional[ast
     """``[{"params": P, "weight_decay": W}, ...]`` (dict literals or ``dict(...)`` calls): (group, P, W)."""
     if not isinstance(node, (ast.List, ast.Tuple)) or len(node.elts) < 2:
         return None
-    out = []
+    out: list[tuple[ast.AST, ast.AST, Optional[ast.AST]]] = []
     for elt in node.elts:
         fields: dict[str, ast.AST] = {}
         if isinstance(elt, ast.Dict):
@@ -194,11 +196,11 @@ Swap the two conditions: `if not any(nd in n for nd in no_decay)` for the group 
                 if isinstance(tgt, ast.Name):
                     key = (id(ctx.enclosing_function(node)), tgt.id)
                     comprehensions.setdefault(key, []).append(node.value)
-        for node in ctx.nodes(ast.List, ast.Tuple):
-            groups = _groups(node)
+        for seq in ctx.nodes(ast.List, ast.Tuple):
+            groups = _groups(seq)
             if groups is None:
                 continue
-            scope = id(ctx.enclosing_function(node))
+            scope = id(ctx.enclosing_function(seq))
             selected = []
             for group, params, wd in groups:
                 keeps: Optional[bool] = None

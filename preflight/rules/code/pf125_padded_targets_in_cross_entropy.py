@@ -47,9 +47,10 @@ def _padded_positions(fn: ast.FunctionDef, consts: dict[str, list[ast.AST]]) -> 
     for node in ast.walk(fn):
         if not (isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)):
             continue
-        for i, elt in enumerate(node.value.elts):
-            if isinstance(elt, ast.Name) and len(local.get(elt.id, [])) == 1:
-                elt = local[elt.id][0]
+        for i, item in enumerate(node.value.elts):
+            elt: ast.AST = item
+            if isinstance(item, ast.Name) and len(local.get(item.id, [])) == 1:
+                elt = local[item.id][0]
             if isinstance(elt, ast.Call) and call_last(elt) == "pad_sequence":
                 value = kwarg(elt, "padding_value") or (elt.args[2] if len(elt.args) > 2 else None)
                 if _minus_100(value, consts) is False:
@@ -139,7 +140,8 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
         if not loaders:
             return
         for loop in ctx.nodes(ast.For):
-            it, target = loop.iter, loop.target
+            it: ast.AST = loop.iter
+            target: ast.AST = loop.target
             if isinstance(it, ast.Call) and call_last(it) in ("enumerate", "tqdm") and it.args:
                 it = it.args[0]
                 if isinstance(target, ast.Tuple) and len(target.elts) == 2:
@@ -148,8 +150,8 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
             if found is None or not isinstance(target, ast.Tuple):
                 continue
             fn, padded = found
-            names = {target.elts[i].id for i in padded
-                     if i < len(target.elts) and isinstance(target.elts[i], ast.Name)}  # type: ignore[attr-defined]
+            elts = target.elts
+            names = {e.id for i in padded if i < len(elts) for e in [elts[i]] if isinstance(e, ast.Name)}
             if names and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
                              and n.func.attr == "backward" for n in ast.walk(loop)):
                 yield from self._losses(ctx, loop, names, losses, fn, padded)
@@ -164,21 +166,21 @@ Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_ind
         pad_text = ast.unparse(value) if value is not None else "0 (the default)"
         for node in statements:
             if isinstance(node, ast.Assign):
-                pairs: list[tuple[ast.AST, ast.AST]] = []
+                pairs: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
                 for tgt in node.targets:
                     if isinstance(tgt, ast.Tuple) and isinstance(node.value, ast.Tuple) \
                             and len(tgt.elts) == len(node.value.elts):
                         pairs.extend(zip(tgt.elts, node.value.elts))
                     else:
                         pairs.append((tgt, node.value))
-                for tgt, val in pairs:
-                    if isinstance(tgt, ast.Subscript) and _derived(tgt.value, names):
+                for dst, val in pairs:
+                    if isinstance(dst, ast.Subscript) and _derived(dst.value, names):
                         return  # the pad positions are rewritten (`target[target == PAD] = -100`)
-                    if isinstance(tgt, ast.Name):
+                    if isinstance(dst, ast.Name):
                         if _derived(val, names):
-                            names.add(tgt.id)
+                            names.add(dst.id)
                         else:
-                            names.discard(tgt.id)
+                            names.discard(dst.id)
                 continue
             qual = qualify(ctx, node.func)
             text = ast.unparse(node.func)

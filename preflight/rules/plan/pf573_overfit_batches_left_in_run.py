@@ -104,17 +104,17 @@ command-line override).
         for config in hydra_yaml_configs(pctx):
             if _DEBUG.search(str(config.path)):
                 continue
-            for path, node in walk(config.data):
-                if not _nonzero(node.get("overfit_batches")):
+            for path, cnode in walk(config.data):
+                if not _nonzero(cnode.get("overfit_batches")):
                     continue
                 words = [str(p).lower() for p in path]
-                if not ((words and words[-1] == "trainer") or str(node.get("_target_", "")).endswith("Trainer")):
+                if not ((words and words[-1] == "trainer") or str(cnode.get("_target_", "")).endswith("Trainer")):
                     continue
                 if not (keeps or self._checkpoint_in_configs(pctx)):
                     continue
                 yield pctx.config_finding(
                     self, config, (*path, "overfit_batches"),
-                    f"`overfit_batches: {node['overfit_batches']}` in the trainer config of a run that keeps "
+                    f"`overfit_batches: {cnode['overfit_batches']}` in the trainer config of a run that keeps "
                     f"checkpoints: Lightning trains and validates on the first batches only, without shuffling. "
                     f"Move it to a debug config")
 
