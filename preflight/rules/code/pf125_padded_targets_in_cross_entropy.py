@@ -1,0 +1,207 @@
+"""PF125 padded-targets-in-cross-entropy: target sequences padded with a token id by the loader's collate
+function reach cross-entropy with the default ``ignore_index=-100``; every pad position is trained on."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import kwarg, qualify
+from preflight.rules._pf414_support import call_last
+from preflight.rules.base import Rule, examples
+
+# tensor methods that keep the values of the padded batch (moves, views, casts)
+_KEEP = frozenset({"to", "cuda", "long", "contiguous", "view", "reshape", "flatten", "clone", "detach", "squeeze",
+                   "unsqueeze", "transpose", "permute", "t"})
+
+
+def _minus_100(node: Optional[ast.AST], consts: dict[str, list[ast.AST]]) -> Optional[bool]:
+    """True for -100 (also through a name bound once), False for another known value, None when unknown."""
+    if node is None:
+        return False  # pad_sequence's default padding_value is 0
+    if isinstance(node, ast.Name):
+        bound = consts.get(node.id, [])
+        if len(bound) != 1:
+            return None if "ignore" in node.id.lower() else False
+        node = bound[0]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+        return node.operand.value == 100
+    if isinstance(node, ast.Constant):
+        return node.value == -100
+    text = ast.unparse(node).lower()
+    return None if "ignore" in text else False
+
+
+def _padded_positions(fn: ast.FunctionDef, consts: dict[str, list[ast.AST]]) -> dict[int, ast.Call]:
+    """Return-tuple positions of ``fn`` that hold a ``pad_sequence(...)`` padded with a value other than -100."""
+    local: dict[str, list[ast.AST]] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign):
+            for tgt in node.targets:
+                if isinstance(tgt, ast.Name):
+                    local.setdefault(tgt.id, []).append(node.value)
+    out: dict[int, ast.Call] = {}
+    for node in ast.walk(fn):
+        if not (isinstance(node, ast.Return) and isinstance(node.value, ast.Tuple)):
+            continue
+        for i, item in enumerate(node.value.elts):
+            elt: ast.AST = item
+            if isinstance(item, ast.Name) and len(local.get(item.id, [])) == 1:
+                elt = local[item.id][0]
+            if isinstance(elt, ast.Call) and call_last(elt) == "pad_sequence":
+                value = kwarg(elt, "padding_value") or (elt.args[2] if len(elt.args) > 2 else None)
+                if _minus_100(value, consts) is False:
+                    out[i] = elt
+    return out
+
+
+def _derived(node: ast.AST, names: set[str]) -> bool:
+    """``node`` holds the values of one of ``names``: the name, a slice of it, a move or view of it."""
+    if isinstance(node, ast.Name):
+        return node.id in names
+    if isinstance(node, ast.Subscript):
+        idx = node.slice
+        parts = idx.elts if isinstance(idx, ast.Tuple) else [idx]
+        return all(isinstance(p, (ast.Slice, ast.Constant)) for p in parts) and _derived(node.value, names)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _KEEP:
+        return _derived(node.func.value, names)
+    return False
+
+
+@register
+class PaddedTargetsInCrossEntropy(Rule):
+    code = "PF125"
+    name = "padded-targets-in-cross-entropy"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    needs_text = ("pad_sequence",)
+    summary = "Target sequences padded with a token id reach cross-entropy with the default ignore_index=-100: every pad position is a training target"
+    explanation = """
+## What it finds
+
+A DataLoader whose `collate_fn` (a function of the same file) returns sequences padded
+with `pad_sequence(..., padding_value=PAD)` where `PAD` is not -100 (the tokenizer's pad id,
+or the default 0), and a training loop over that loader that passes those sequences (or
+slices, views and moves of them) as the target of `F.cross_entropy` or of an
+`nn.CrossEntropyLoss()` built without `ignore_index`.
+
+## Why it matters
+
+Cross-entropy skips only the targets equal to `ignore_index`, -100 by default
+(`torch.nn.functional.cross_entropy`). Pad positions hold the pad id, so each of them is a
+target: the model is trained to predict the pad token after every sequence, the loss is
+averaged over pad positions too and is dominated by them on batches of uneven lengths
+(lukas-blecher/LaTeX-OCR#305: "the default value is -100, but [PAD] token's index = 0").
+
+## How to fix it
+
+Pass `ignore_index=PAD` to the loss (`F.cross_entropy(logits, target, ignore_index=PAD)`,
+`nn.CrossEntropyLoss(ignore_index=PAD)`), or pad the targets with -100.
+
+## When preflight stays silent
+
+* The loss has `ignore_index=` or `reduction="none"` (a mask is applied by hand), or the
+  targets are padded with -100 (also through a name bound to -100).
+* The targets are indexed with a mask (`target[target != PAD]`) or written to before the loss
+  (`target[target == PAD] = -100`, `masked_fill`).
+* The collate function is not in the file, pads in another way, or the loop does not unpack
+  the loader's tuple.
+"""
+    bad_examples = examples("preflight.rules.code._pf125_examples", "PF125_BAD")
+    good_examples = examples("preflight.rules.code._pf125_examples", "PF125_GOOD")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        functions = {fn.name: fn for fn in ctx.nodes(ast.FunctionDef)}
+        consts: dict[str, list[ast.AST]] = {}
+        losses: dict[str, list[ast.Call]] = {}
+        for node in ctx.nodes(ast.Assign):
+            for tgt in node.targets:
+                if isinstance(tgt, (ast.Name, ast.Attribute)):
+                    consts.setdefault(ast.unparse(tgt), []).append(node.value)
+                    if isinstance(node.value, ast.Call) and qualify(ctx, node.value.func) == "torch.nn.CrossEntropyLoss":
+                        losses.setdefault(ast.unparse(tgt), []).append(node.value)
+        loaders: dict[str, tuple[ast.FunctionDef, dict[int, ast.Call]]] = {}
+        for node in ctx.nodes(ast.Assign):
+            call = node.value
+            if not (isinstance(call, ast.Call) and call_last(call) == "DataLoader" and len(node.targets) == 1):
+                continue
+            fn_node = kwarg(call, "collate_fn")
+            if isinstance(fn_node, ast.Call) and call_last(fn_node) == "partial" and fn_node.args:
+                fn_node = fn_node.args[0]
+            fn = functions.get(fn_node.id) if isinstance(fn_node, ast.Name) else None
+            if fn is None:
+                continue
+            padded = _padded_positions(fn, consts)
+            if padded:
+                loaders[ast.unparse(node.targets[0])] = (fn, padded)
+        if not loaders:
+            return
+        for loop in ctx.nodes(ast.For):
+            it: ast.AST = loop.iter
+            target: ast.AST = loop.target
+            if isinstance(it, ast.Call) and call_last(it) in ("enumerate", "tqdm") and it.args:
+                it = it.args[0]
+                if isinstance(target, ast.Tuple) and len(target.elts) == 2:
+                    target = target.elts[1]
+            found = loaders.get(ast.unparse(it))
+            if found is None or not isinstance(target, ast.Tuple):
+                continue
+            fn, padded = found
+            elts = target.elts
+            names = {e.id for i in padded if i < len(elts) for e in [elts[i]] if isinstance(e, ast.Name)}
+            if names and any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                             and n.func.attr == "backward" for n in ast.walk(loop)):
+                yield from self._losses(ctx, loop, names, losses, fn, padded)
+
+    def _losses(self, ctx: FileContext, loop: ast.For, names: set[str], losses: dict[str, list[ast.Call]],
+                fn: ast.FunctionDef, padded: dict[int, ast.Call]) -> Iterable[Finding]:
+        names = set(names)
+        statements = sorted((n for n in ast.walk(loop) if isinstance(n, (ast.Assign, ast.Call))),
+                            key=lambda n: (n.lineno, n.col_offset))
+        pad = next(iter(padded.values()))
+        value = kwarg(pad, "padding_value") or (pad.args[2] if len(pad.args) > 2 else None)
+        pad_text = ast.unparse(value) if value is not None else "0 (the default)"
+        for node in statements:
+            if isinstance(node, ast.Assign):
+                pairs: list[tuple[ast.AST, ast.AST]] = []  # (target, value)
+                for tgt in node.targets:
+                    if isinstance(tgt, ast.Tuple) and isinstance(node.value, ast.Tuple) \
+                            and len(tgt.elts) == len(node.value.elts):
+                        pairs.extend(zip(tgt.elts, node.value.elts))
+                    else:
+                        pairs.append((tgt, node.value))
+                for dst, val in pairs:
+                    if isinstance(dst, ast.Subscript) and _derived(dst.value, names):
+                        return  # the pad positions are rewritten (`target[target == PAD] = -100`)
+                    if isinstance(dst, ast.Name):
+                        if _derived(val, names):
+                            names.add(dst.id)
+                        else:
+                            names.discard(dst.id)
+                continue
+            qual = qualify(ctx, node.func)
+            text = ast.unparse(node.func)
+            if qual == "torch.nn.functional.cross_entropy":
+                ctor = node
+            elif text in losses and len(losses[text]) == 1:
+                ctor = losses[text][0]
+            else:
+                continue
+            tgt_arg = node.args[1] if len(node.args) > 1 else kwarg(node, "target")
+            if tgt_arg is None or not _derived(tgt_arg, names):
+                continue
+            reduction = kwarg(node, "reduction") or kwarg(ctor, "reduction")
+            if kwarg(ctor, "ignore_index") is not None or kwarg(node, "ignore_index") is not None or (
+                    isinstance(reduction, ast.Constant) and reduction.value == "none") or (
+                    reduction is not None and not isinstance(reduction, ast.Constant)):
+                continue
+            yield ctx.finding(
+                self, node,
+                f"`{ast.unparse(tgt_arg)}` comes from sequences that `{fn.name}` pads with `pad_sequence(..., "
+                f"padding_value={pad_text})`, and this cross-entropy keeps the default ignore_index=-100: every "
+                f"pad position is a training target, so the model learns to predict padding and the loss is "
+                f"averaged over pad tokens. Pass `ignore_index=` the pad id, or pad the targets with -100",
+                evidence=[ctx.evidence(pad, "the targets are padded here")])
