@@ -123,3 +123,38 @@ def test_llama_recipes_pr41_with_the_limiter_off_is_an_upper_bound():
     off = estimate(EstimateInput(**base)).allocated_peak()[0]          # torch 2.0.1's default
     on = estimate(EstimateInput(**base, fsdp_limit_all_gathers=True)).allocated_peak()[0]
     assert on < 20.20e9 < 25.86e9 < off
+
+
+def test_limit_all_gathers_in_the_script_is_a_plan_fact(tmp_path):
+    import textwrap
+
+    from preflight.audit import build_plan
+    from preflight.estimate import input_from_plan
+
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        model = torch.nn.Linear(4, 4)
+        model = FSDP(model,
+                     limit_all_gathers=False)
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("dist.fsdp_limit_all_gathers") is False
+    assert plan.resolve("dist.fsdp_limit_all_gathers").source.line == 4
+    assert input_from_plan(plan, {"seq_len": 8}).fsdp_limit_all_gathers is False
+    # Lightning's strategy takes the keyword through to FSDP
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import lightning as L
+        from lightning.fabric.strategies import FSDPStrategy
+        fabric = L.Fabric(devices=4, strategy=FSDPStrategy(limit_all_gathers=True))
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("dist.fsdp_limit_all_gathers") is True
+    # twin: not passed, no fact (the estimator takes the torch release's default)
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        model = FSDP(torch.nn.Linear(4, 4))
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("dist.fsdp_limit_all_gathers") is None
