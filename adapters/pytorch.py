@@ -119,6 +119,9 @@ def _on_cuda_device(test: ast.expr) -> Optional[bool]:
         return same if isinstance(op, ast.Eq) else not same
     return None
 
+# the constructors that take FSDP1 keywords (torch, Lightning, accelerate)
+_FSDP_CTORS = ("FullyShardedDataParallel", "FSDP", "FSDPStrategy", "FullyShardedDataParallelPlugin")
+
 
 def _method(site: CallSite) -> Optional[str]:
     """``backward`` for ``scaler.scale(loss).backward()``: the attribute called, whatever the receiver."""
@@ -968,6 +971,13 @@ class _ScriptPass:
                     continue
                 self.add("compile.enabled", True, self.src(site.call, f"{site.label}(...)"), self.conf(site))
                 self.compile_scope(site)
+            elif (q.split(".")[-1] or name.split(".")[-1]) in _FSDP_CTORS and site.kwarg("limit_all_gathers") is not None:
+                # FSDP1's rate limiter, as the job passes it (torch's default was False before 2.1)
+                flag = self.value(site.kwarg("limit_all_gathers"))
+                if flag is not None and isinstance(flag.value, bool):
+                    self.add("dist.fsdp_limit_all_gathers", flag.value,
+                             self.src(site.call, f"{site.label}(limit_all_gathers={flag.value})"),
+                             self.conf(site))
             elif _method(site) in ("no_sync", "no_backward_sync"):
                 # gradient accumulation without the sync: under FSDP every unit keeps its
                 # unsharded gradient until the sync step (Fabric: no_backward_sync(model,

@@ -235,6 +235,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "FSDP1 with use_orig_params=True wraps frozen and trainable weights in one unit "
               "(LoRA adapters inside a block wrapped whole): gradient memory is allocated for the "
               "frozen weights too, as if they trained."),
+    FieldSpec("dist.fsdp_limit_all_gathers", "bool",
+              "FSDP1's rate limiter (FullyShardedDataParallel / FSDPStrategy / "
+              "FullyShardedDataParallelPlugin limit_all_gathers=): off, a CPU ahead of the GPU "
+              "all-gathers every unit at once. Unset: torch's default (False before 2.1)."),
     FieldSpec("model.load_placement", "str",
               "Where each rank materialises the weights before ZeRO-3/FSDP shards them: gpu (the "
               "whole model on every GPU: ZeRO-3 without zero.Init, device_map or .to('cuda') before "

@@ -34,7 +34,9 @@ def _inp(**kw):
                 optimizer="adamw", micro_batch=4, seq_len=2048, grad_ckpt=True, attention="eager",
                 fsdp="full", world_size=4, lora_r=8, lora_targets=("q_proj", "v_proj"),
                 lora_dropout=0.05, fsdp_frozen_grads=False, padding="packed",
-                torch_version="2.0.1", transformers_version="4.31.0", load_placement="host")
+                torch_version="2.0.1", transformers_version="4.31.0", load_placement="host",
+                # PR #41's states 2 and 3 set limit_all_gathers=True (torch 2.0.1's default: False)
+                fsdp_limit_all_gathers=True)
     base.update(kw)
     return EstimateInput(**base)
 

@@ -155,7 +155,9 @@ for keeps, rid, active, reserved, what in (
              load_placement="host",
              # added AFTER the first scoring, when the estimator got an input for it: the fact
              # the notes recorded before scoring (use_cache stays on under torch's wrapper)
-             use_cache=True)
+             use_cache=True,
+             # est21, likewise: the notes' limit_all_gathers=True (torch 2.0.1's default is False)
+             fsdp_limit_all_gathers=True)
     add("llama-recipes-fsdp-lora", rid + "-active", active, "GB", "peak_memory_active",
         "A100-SXM-40GB", s, unknown=LR_UNKNOWN, notes=LR_NOTE + what + "; peak = 'Peak active' (GB)")
     add("llama-recipes-fsdp-lora", rid + "-reserved", reserved, "GB", "memory_reserved",

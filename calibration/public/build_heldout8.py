@@ -196,7 +196,10 @@ for rid, value, offload, what in (
     # (08-10 at 9c10216: forward, loss, optimizer.zero_grad(), fabric.backward(loss), as 01-04)
     s = dict(BASE_VIT, precision="fp32", micro_batch=64, grad_ckpt=True, fsdp="full", world_size=4,
              zero_grad_after_forward=True,
-             fsdp_unsharded_accum=False)
+             fsdp_unsharded_accum=False,
+             # est21: torch 2.1.0.dev20230623 predates pytorch/pytorch#104900 (limit_all_gathers
+             # defaults to True from 2023-07-11); Lightning's FSDPStrategy passes none
+             fsdp_limit_all_gathers=False)
     if offload:
         s.update(offload_params="cpu", offload_optimizer="cpu")
     add(MEMOPT, rid, value, "GB", "memory_reserved", "A100-SXM-40GB", s,
@@ -227,7 +230,8 @@ add(MEMOPT, "distilbert-zero2-16mixed-b12-4gpu", 3.99, "GB", "memory_reserved", 
 add(MEMOPT, "distilbert-fsdp-cpuoffload-bf16true-b3-accum4-4gpu", 1.15, "GB", "memory_reserved",
     "A100-SXM-40GB",
     dict(DB_BASE, precision="bf16", micro_batch=3, grad_accum=4, fsdp="full",
-         offload_params="cpu", offload_optimizer="cpu", fsdp_unsharded_accum=False),
+         offload_params="cpu", offload_optimizer="cpu", fsdp_unsharded_accum=False,
+         fsdp_limit_all_gathers=False),   # est21: the torch nightly's default (see the ViT rows)
     unknown=(*MEMOPT_UNKNOWN, "where init_module(empty_init=False) puts the weights before FSDP "
                               "shards them (load_placement left unknown)"),
     notes=DB_NOTE + "bonus_distilbert-after.py: FSDPStrategy(transformer_auto_wrap_policy("

@@ -90,6 +90,9 @@ class EstimateInput:
     # FSDP1 use_orig_params=True with frozen and trainable weights in one unit (LoRA inside a
     # block wrapped whole): gradients exist for the frozen weights too (None: unknown)
     fsdp_frozen_grads: Optional[bool] = None
+    # FSDP1's rate limiter (``limit_all_gathers``): at most two all-gathers in flight. None:
+    # the torch release's default, False before 2.1 (see terms.fsdp_all_gathers_unlimited)
+    fsdp_limit_all_gathers: Optional[bool] = None
     max_reuse_distance: Optional[int] = None          # DeepSpeed stage3_max_reuse_distance, elements
     contiguous_gradients: bool = True                 # DeepSpeed zero_optimization.contiguous_gradients
     overlap_comm: Optional[bool] = None               # DeepSpeed zero_optimization.overlap_comm (None: its default, on for stage 3 only)
@@ -376,6 +379,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("transformers_version", "framework.transformers_version"),
              ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
+             ("fsdp_limit_all_gathers", "dist.fsdp_limit_all_gathers"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
              ("compiled_loss", "compile.loss_inside"),

@@ -32,6 +32,7 @@ from preflight.estimate.terms import (
     chunked_or_fused_logits,
     compiled_loss_logits,
     fsdp_accumulated_grads,
+    fsdp_all_gathers_unlimited,
     grads_through_forward,
     head_grad_at_backward_start,
     hf_logits_bytes,
@@ -617,6 +618,14 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             layer_bytes = ((layer_q * base_bytes + (prm.layer - layer_q) * comp) if inp.quant
                            else prm.layer * comp)
             unit = layer_bytes * C.FSDP_UNSHARDED_UNITS
+            # without FSDP1's rate limiter (limit_all_gathers=False, the default before torch
+            # 2.1) a CPU ahead of the GPU gathers every block before the first is freed, and
+            # every block's unsharded gradient waits for its reduce-scatter
+            # (terms.fsdp_all_gathers_unlimited)
+            unlimited = fsdp_all_gathers_unlimited(inp)
+            blocks = max(arch.num_layers + arch.num_encoder_layers, 1)
+            if unlimited:
+                unit = max(unit, layer_bytes * blocks)
             ph.every(("forward", "backward"), "gathered_params", unit, pb)
             # the unit's unsharded gradients exist only for weights that train (all of the
             # unit's weights when FSDP1 mixes frozen and trainable ones in a FlatParameter)
@@ -630,7 +639,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                 # the next micro-batch and its backward), the running unit's among them
                 ph.every(("forward", "backward"), "gradients", accum, pb)
             else:
-                ph.add("backward", "gathered_params", layer_trainable * (comp if frozen_grads else grad_bytes), pb)
+                ph.add("backward", "gathered_params", layer_trainable * (comp if frozen_grads else grad_bytes)
+                       * (blocks if unlimited else 1), pb)
             if frozen_grads:
                 # the sharded gradient covers the frozen weights too until zero_grad
                 ph.add("optimizer", "gradients", prm.total * comp / n, pb)

@@ -519,6 +519,41 @@ def zero12_offload_grad_buffer(inp: EstimateInput, largest_trainable: int, grad_
     return float(largest_trainable) * grad_bytes
 
 
+def fsdp_all_gathers_unlimited(inp: EstimateInput) -> bool:
+    """Whether FSDP1 runs without its rate limiter, so that the CPU thread, running ahead of
+    the GPU, all-gathers every unit of the model before the first ones are freed.
+
+    ``FullyShardedDataParallel(limit_all_gathers=...)``: "If True, then FSDP explicitly
+    synchronizes the CPU thread to ensure GPU memory usage from only two consecutive FSDP
+    instances (the current instance running computation and the next instance whose
+    all-gather is prefetched). If False, then FSDP allows the CPU thread to issue
+    all-gathers without any extra synchronization" (torch docstring). The default was False
+    until pytorch/pytorch#104900 ("[FSDP] Default `limit_all_gathers=True`", merged
+    2023-07-11), first released in torch 2.1.0; Lightning's ``FSDPStrategy`` passes no
+    value of its own (only ``use_orig_params``).
+
+    Without the limiter each unit's unsharded FlatParameter is allocated on the all-gather
+    stream when the CPU issues its pre-forward hook, and the reshard after its forward only
+    returns the block once the compute stream has passed it (``_free_unsharded_flat_param``
+    calls ``record_stream`` on the current stream before ``_free_storage``); a GPU-bound
+    step (the CPU far ahead) therefore holds every unit's gathered parameters at once in
+    the all-gather stream's pool. In backward the autograd-computed unsharded gradient is
+    freed after its reduce-scatter is issued, with ``record_stream`` on the post-backward
+    stream (``_post_backward_hook``), so its block cannot be reused by the next unit's
+    gradient until that reduce-scatter ran: again up to every unit's gradient. Both are the
+    upper bound of a CPU that is ahead for the whole step.
+
+    Training under FULL_SHARD or HYBRID_SHARD on more than one GPU only (SHARD_GRAD_OP
+    keeps the parameters gathered anyway). ``fsdp_limit_all_gathers`` None takes the
+    default of ``torch_version`` (unknown: the current default, limited)."""
+    if inp.mode != "train" or inp.fsdp not in ("full", "hybrid") or inp.world_size <= 1:
+        return False
+    if inp.fsdp_limit_all_gathers is not None:
+        return not inp.fsdp_limit_all_gathers
+    version = inp.torch_before
+    return version is not None and version < (2, 1)
+
+
 def fsdp_accumulated_grads(inp: EstimateInput, prm: Any, trainable: int, full: bool,
                            grad_bytes: float, comp: int) -> float:
     """Unsharded gradients FSDP keeps between gradient syncs (bytes; 0 when it does not).
