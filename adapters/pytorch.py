@@ -119,6 +119,7 @@ def _on_cuda_device(test: ast.expr) -> Optional[bool]:
         return same if isinstance(op, ast.Eq) else not same
     return None
 
+
 # the constructors that take FSDP1 keywords (torch, Lightning, accelerate)
 _FSDP_CTORS = ("FullyShardedDataParallel", "FSDP", "FSDPStrategy", "FullyShardedDataParallelPlugin")
 
