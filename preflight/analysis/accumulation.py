@@ -39,6 +39,7 @@ from preflight._record import dataclass, field
 from preflight.analysis.bindings import MODULE, OPTIMIZER
 from preflight.analysis.micro_steps import micro_step_window, range_count
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
+from preflight.analysis.tensor_ops import TENSOR_METHODS
 
 if TYPE_CHECKING:
     from preflight.analysis.context import FileContext
@@ -377,7 +378,14 @@ class _Analysis:
             for ret in self.returns.get(callee, ()):
                 self._trace(ret, callee, out, seen, depth + 1, False)
             return
-        if isinstance(func, ast.Attribute) and self.scopes.bindings.lookup(func.value, fn) is None and (
+        member = found is None and self._member_call(call)
+        if member:
+            # ``self.model.compute_loss(batch)`` / ``self.model(batch)`` of a member built
+            # where the file cannot see (``hydra.utils.instantiate(cfg.policy)``): a model or
+            # helper, not a tensor method; like an unseen helper it hides a division only
+            # when it is handed the window
+            out.helpers.append(call)
+        elif isinstance(func, ast.Attribute) and self.scopes.bindings.lookup(func.value, fn) is None and (
                 not qual.startswith("torch.")) and not (
                 isinstance(func.value, ast.Name) and func.value.id in self.imports.aliases):
             # a method of a tensor (``loss.sum()``) or of something unknown: follow the receiver
@@ -394,6 +402,18 @@ class _Analysis:
         if binding is None and not qual.startswith("torch.") and call.args + [
                 k.value for k in call.keywords] and found is None and isinstance(func, ast.Name):
             out.helpers.append(call)  # an unseen helper: it may scale if handed the window
+
+    def _member_call(self, call: ast.Call) -> bool:
+        """``self.<a>(...)`` / ``self.<a>.<b>(...)`` given arguments, unresolved in the file and not
+        a tensor method (``self.total.sum(dim=0)``): a call of a member the object holds."""
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr in TENSOR_METHODS or not (
+                call.args or call.keywords):
+            return False
+        root: ast.AST = func.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id == "self"
 
     def _window(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Call):

@@ -1,0 +1,142 @@
+"""Issue 18 section 2: the shapes whose test had no real-code source before (docs/corpus.md,
+"Issue 18 section 2: every shape, its real-code test"), each reduced from a cited file of a
+public repository at a pinned commit. The programs are short rewrites that keep the real
+shape (no third-party file is copied in); each test states what a user sees."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from preflight.engine import Selection, analyse_parsed
+from preflight.sources import SourceText, parse_python
+
+
+def findings(text: str, codes: tuple[str, ...]) -> list[tuple[str, int]]:
+    text = textwrap.dedent(text)
+    src = SourceText(path=Path("train.py"), display="train.py", kind="python", raw=text.encode(), text=text)
+    return [(f.code, f.span.line) for f in analyse_parsed(parse_python(src), Selection(codes=codes))
+            if f.code in codes]
+
+
+# real-stanford/diffusion_policy@5ba07ac6661db573af695b419a7947ecb704690f
+# diffusion_policy/workspace/train_diffusion_unet_lowdim_workspace.py:50-58,75-77,155-185:
+# `self.model = hydra.utils.instantiate(cfg.policy)`, `self.optimizer = hydra.utils.instantiate(
+# cfg.optimizer, params=self.model.parameters())`, the dataset from `instantiate(cfg.task.dataset)`;
+# `raw_loss = self.model.compute_loss(batch)`, `loss = raw_loss / cfg.training.gradient_accumulate_every`,
+# backward, the step under `if self.global_step % ... == 0`, and `raw_loss.item()` kept for logging.
+DIFFUSION_POLICY = """
+import hydra
+import torch
+from torch.utils.data import DataLoader
+
+
+class TrainDiffusionUnetLowdimWorkspace:
+    def __init__(self, cfg):
+        self.cfg = cfg
+        self.model = hydra.utils.instantiate(cfg.policy)
+        self.optimizer = hydra.utils.instantiate(
+            cfg.optimizer, params=self.model.parameters())
+        self.global_step = 0
+
+    def run(self):
+        cfg = self.cfg
+        dataset = hydra.utils.instantiate(cfg.task.dataset)
+        train_dataloader = DataLoader(dataset, **cfg.dataloader)
+        for local_epoch_idx in range(cfg.training.num_epochs):
+            train_losses = list()
+            for batch_idx, batch in enumerate(train_dataloader):
+                raw_loss = self.model.compute_loss(batch)
+                loss = raw_loss / cfg.training.gradient_accumulate_every
+                loss.backward()
+                if self.global_step % cfg.training.gradient_accumulate_every == 0:
+                    self.optimizer.step()
+                    self.optimizer.zero_grad()
+                train_losses.append(raw_loss.item())
+                self.global_step += 1
+"""
+DP_CODES = ("PF101", "PF103", "PF104", "PF108", "PF109")
+
+
+def test_hydra_built_workspace_as_written_is_silent():
+    assert findings(DIFFUSION_POLICY, DP_CODES) == []
+
+
+def test_hydra_built_optimizer_without_zero_grad_is_reported():
+    without = DIFFUSION_POLICY.replace("                    self.optimizer.zero_grad()\n", "")
+    assert findings(without, DP_CODES) == [("PF103", 26)]
+
+
+def test_hydra_built_model_loss_left_undivided_is_reported():
+    # the model's own `compute_loss` is handed the batch, not the window: it cannot divide
+    undivided = DIFFUSION_POLICY.replace("raw_loss / cfg.training.gradient_accumulate_every", "raw_loss")
+    assert findings(undivided, DP_CODES) == [("PF108", 24)]
+    # handed the window, it may divide unseen: silent
+    handed = undivided.replace("compute_loss(batch)", "compute_loss(batch, cfg.training.gradient_accumulate_every)")
+    assert findings(handed, DP_CODES) == []
+
+
+def test_hydra_built_model_loss_kept_with_its_graph_is_reported():
+    # `raw_loss` reaches backward through `loss = raw_loss / N`: it carries the graph
+    kept = DIFFUSION_POLICY.replace("train_losses.append(raw_loss.item())", "train_losses.append(raw_loss)")
+    assert findings(kept, DP_CODES) == [("PF101", 28)]
+    # a dividend kept after `.detach()` carries none
+    detached = DIFFUSION_POLICY.replace("train_losses.append(raw_loss.item())",
+                                        "train_losses.append(raw_loss.detach())")
+    assert findings(detached, DP_CODES) == []
+
+
+# Lightning-AI/pytorch-lightning@7f0c3436cd3f6ad3753125672024fc415cbcb414
+# examples/pytorch/domain_templates/computer_vision_fine_tuning.py:207-238:
+# `self.loss_func = F.binary_cross_entropy_with_logits`, a `loss(self, logits, labels)` method
+# calling it, and `training_step` taking `torch.sigmoid(y_logits)` for the accuracy only.
+LIT_FINETUNE = """
+import torch
+import torch.nn.functional as F
+from torch import nn, optim
+import lightning as L
+
+
+class TransferLearningModel(L.LightningModule):
+    def __init__(self, lr=1e-3):
+        super().__init__()
+        self.lr = lr
+        self.feature_extractor = nn.Sequential(nn.Conv2d(3, 2048, 3), nn.AdaptiveAvgPool2d(1))
+        self.fc = nn.Sequential(nn.Linear(2048, 256), nn.ReLU(), nn.Linear(256, 32), nn.Linear(32, 1))
+        self.loss_func = F.binary_cross_entropy_with_logits
+
+    def forward(self, x):
+        x = self.feature_extractor(x)
+        x = x.squeeze(-1).squeeze(-1)
+        return self.fc(x)
+
+    def loss(self, logits, labels):
+        return self.loss_func(input=logits, target=labels)
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        y_logits = self.forward(x)
+        y_scores = torch.sigmoid(y_logits)
+        y_true = y.view((-1, 1)).type_as(x)
+        train_loss = self.loss(y_logits, y_true)
+        self.log("train_acc", (y_scores.round() == y_true).float().mean())
+        return train_loss
+
+    def configure_optimizers(self):
+        return optim.Adam(self.parameters(), lr=self.lr)
+"""
+
+
+def test_loss_alias_of_a_real_lightning_example_as_written_is_silent():
+    # the sigmoid feeds the metric only; the alias gets the logits
+    assert findings(LIT_FINETUNE, ("PF112", "PF113")) == []
+
+
+def test_sigmoid_scores_fed_to_the_loss_alias_are_reported():
+    direct = LIT_FINETUNE.replace("train_loss = self.loss(y_logits, y_true)",
+                                  "train_loss = self.loss_func(y_scores, y_true)")
+    assert findings(direct, ("PF112",)) == [("PF112", 29)]
+    # through the `loss` method that wraps the alias: reported where the alias is called
+    wrapped = LIT_FINETUNE.replace("train_loss = self.loss(y_logits, y_true)",
+                                   "train_loss = self.loss(y_scores, y_true)")
+    assert findings(wrapped, ("PF112",)) == [("PF112", 22)]
