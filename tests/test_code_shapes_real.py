@@ -140,3 +140,69 @@ def test_sigmoid_scores_fed_to_the_loss_alias_are_reported():
     wrapped = LIT_FINETUNE.replace("train_loss = self.loss(y_logits, y_true)",
                                    "train_loss = self.loss(y_scores, y_true)")
     assert findings(wrapped, ("PF112",)) == [("PF112", 22)]
+
+
+# Lightning-AI/pytorch-lightning@7f0c3436cd3f6ad3753125672024fc415cbcb414
+# examples/pytorch/basics/backbone_image_classifier.py:38-98: `LitClassifier.__init__(self, backbone:
+# Optional[Backbone] = None, ...)` builds `Backbone()` when none is given (LightningCLI builds it
+# from the annotation otherwise); `forward` returns `self.backbone(x)` and every `*_step` feeds
+# `self(x)` to `F.cross_entropy`. The real `Backbone.forward` ends in `torch.relu(self.l2(x))`.
+LIT_BACKBONE = """
+from typing import Optional
+
+import torch
+import torch.nn.functional as F
+from lightning.pytorch import LightningModule
+
+
+class Backbone(torch.nn.Module):
+    def __init__(self, hidden_dim=128):
+        super().__init__()
+        self.l1 = torch.nn.Linear(28 * 28, hidden_dim)
+        self.l2 = torch.nn.Linear(hidden_dim, 10)
+
+    def forward(self, x):
+        x = x.view(x.size(0), -1)
+        x = torch.relu(self.l1(x))
+        return torch.relu(self.l2(x))
+
+
+class LitClassifier(LightningModule):
+    def __init__(self, backbone: Optional[Backbone] = None, learning_rate: float = 0.0001):
+        super().__init__()
+        self.save_hyperparameters(ignore=["backbone"])
+        if backbone is None:
+            backbone = Backbone()
+        self.backbone = backbone
+
+    def forward(self, x):
+        return self.backbone(x)
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        y_hat = self(x)
+        loss = F.cross_entropy(y_hat, y)
+        self.log("train_loss", loss, on_epoch=True)
+        return loss
+
+    def validation_step(self, batch, batch_idx):
+        x, y = batch
+        y_hat = self(x)
+        loss = F.cross_entropy(y_hat, y)
+        self.log("valid_loss", loss, on_step=True)
+
+    def configure_optimizers(self):
+        return torch.optim.Adam(self.parameters(), lr=self.hparams.learning_rate)
+"""
+
+
+def test_self_call_through_an_optional_annotated_backbone_as_written_is_silent():
+    assert findings(LIT_BACKBONE, ("PF112", "PF114")) == []
+
+
+def test_self_call_through_an_optional_annotated_backbone_reaches_its_softmax():
+    softmax = LIT_BACKBONE.replace("return torch.relu(self.l2(x))", "return torch.softmax(self.l2(x), dim=1)")
+    assert findings(softmax, ("PF112",)) == [("PF112", 35), ("PF112", 42)]
+    # a backbone the caller passes in without an annotation is unknown: silent
+    untyped = softmax.replace("backbone: Optional[Backbone] = None", "backbone=None")
+    assert findings(untyped, ("PF112",)) == []
