@@ -206,3 +206,76 @@ def test_self_call_through_an_optional_annotated_backbone_reaches_its_softmax():
     # a backbone the caller passes in without an annotation is unknown: silent
     untyped = softmax.replace("backbone: Optional[Backbone] = None", "backbone=None")
     assert findings(untyped, ("PF112",)) == []
+
+
+# microsoft/DeepSpeedExamples@83757d9c937daabd1089a08051061706cb73900d
+# training/HelloDeepSpeed/train_bert.py:358-406 (`create_model(num_layers, num_heads, ff_dim, h_dim,
+# dropout)` builds `RobertaMLMModel(roberta_config, roberta_encoder)`, a local subclass of
+# `RobertaPreTrainedModel` whose forward returns the MLM loss, and returns it) and :715-760
+# (`model = create_model(...)`, `torch.optim.Adam(model.parameters())`, the step loop keeping
+# `loss.item()`). The evaluation pass after the loop is added here: the file has none.
+HELLO_DS = '''
+import torch
+from transformers import RobertaConfig, RobertaModel
+from transformers.models.roberta.modeling_roberta import RobertaPreTrainedModel, RobertaLMHead
+
+
+class RobertaMLMModel(RobertaPreTrainedModel):
+    def __init__(self, config, encoder):
+        super().__init__(config)
+        self.encoder = encoder
+        self.lm_head = RobertaLMHead(config)
+
+    def forward(self, src_tokens, attention_mask, tgt_tokens):
+        sequence_output, *_ = self.encoder(input_ids=src_tokens, attention_mask=attention_mask)
+        prediction_scores = self.lm_head(sequence_output)
+        return torch.nn.functional.cross_entropy(prediction_scores.view(-1, prediction_scores.size(-1)),
+                                                 tgt_tokens.view(-1))
+
+
+def create_model(num_layers, num_heads, ff_dim, h_dim, dropout):
+    roberta_config = RobertaConfig(num_hidden_layers=num_layers, num_attention_heads=num_heads,
+                                   intermediate_size=ff_dim, hidden_size=h_dim,
+                                   hidden_dropout_prob=dropout, attention_probs_dropout_prob=dropout)
+    roberta_encoder = RobertaModel(roberta_config)
+    roberta_model = RobertaMLMModel(roberta_config, roberta_encoder)
+    return roberta_model
+
+
+def train(data_iterator, val_iterator, num_iterations, device):
+    model = create_model(num_layers=6, num_heads=8, ff_dim=512, h_dim=256, dropout=0.1)
+    model = model.to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+    model.train()
+    losses = []
+    for step, batch in enumerate(data_iterator):
+        if step >= num_iterations:
+            break
+        optimizer.zero_grad()
+        for key, value in batch.items():
+            batch[key] = value.to(device)
+        loss = model(**batch)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+    model.eval()
+    val_losses = []
+    for batch in val_iterator:
+        val_losses.append(model(**batch).item())
+    return losses, val_losses
+'''
+
+
+def test_model_built_by_a_real_local_factory_as_written_is_silent():
+    with_no_grad = HELLO_DS.replace("    for batch in val_iterator:\n",
+                                    "    with torch.no_grad():\n      for batch in val_iterator:\n")
+    assert findings(with_no_grad, ("PF101", "PF103", "PF110")) == []
+
+
+def test_model_built_by_a_real_local_factory_is_followed_by_the_rules():
+    # evaluation after `model.eval()` without no_grad: the factory's model records a graph
+    assert findings(HELLO_DS, ("PF101", "PF103", "PF110")) == [("PF110", 48)]
+    kept = HELLO_DS.replace("losses.append(loss.item())", "losses.append(loss)")
+    assert ("PF101", 44) in findings(kept, ("PF101",))
+    no_zero_grad = HELLO_DS.replace("        optimizer.zero_grad()\n", "")
+    assert findings(no_zero_grad, ("PF103",)) == [("PF103", 42)]
