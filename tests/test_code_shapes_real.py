@@ -279,3 +279,70 @@ def test_model_built_by_a_real_local_factory_is_followed_by_the_rules():
     assert ("PF101", 44) in findings(kept, ("PF101",))
     no_zero_grad = HELLO_DS.replace("        optimizer.zero_grad()\n", "")
     assert findings(no_zero_grad, ("PF103",)) == [("PF103", 42)]
+
+
+# CSCYQJ/MICCAI23-ProtoContra-SFDA@a719dd53ef3acc951bec75887d6ec922691219e0
+# trainers/target_adapt_pseudo_label_trainer.py:84 builds its class weights once, on the host,
+# and moves them: `nn.CrossEntropyLoss(weight=torch.tensor([0.1,1,2,2,1]).to(self.opt['gpu_id']))`;
+# :147-185 `train_one_step(self, data)` runs the step (zero_grad, forward, scaled backward, step)
+# and :217-227 `train()` calls it on every batch. The shape reported: the same constant built
+# inside the step helper (or the loop) and moved there on every step.
+SFDA_TRAINER = '''
+import torch
+import torch.nn as nn
+
+
+class Trainer:
+    def __init__(self, opt, model, train_dataloader):
+        self.opt = opt
+        self.model = model.to(opt["gpu_id"])
+        self.train_dataloader = train_dataloader
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=opt["lr"])
+        self.grad_scaler = torch.cuda.amp.GradScaler()
+        self.criterion_pseudo = nn.CrossEntropyLoss(weight=torch.tensor([0.1, 1, 2, 2, 1]).to(self.opt["gpu_id"]), reduction="none")
+
+    def train_one_step(self, data):
+        self.optimizer.zero_grad()
+        self.model.train()
+        imgs_w, imgs_s = data[0], data[1]
+        _, prob_s = self.model(imgs_s)
+        with torch.no_grad():
+            _, prob_w = self.model(imgs_w)
+        pseudo_label = torch.argmax(prob_w, dim=1)
+        loss = self.criterion_pseudo(prob_s, pseudo_label).mean()
+        self.grad_scaler.scale(loss).backward()
+        self.grad_scaler.step(self.optimizer)
+        self.grad_scaler.update()
+        return {"loss": loss.item()}
+
+    def train(self):
+        for epoch in range(self.opt["total_epochs"]):
+            train_losses = {}
+            for it, (img_s, img_w, segs, _) in enumerate(self.train_dataloader):
+                img_s = img_s.to(self.opt["gpu_id"])
+                img_w = img_w.to(self.opt["gpu_id"])
+                losses = self.train_one_step([img_s, img_w])
+                for k, v in losses.items():
+                    train_losses[k] = v + train_losses.get(k, 0)
+'''
+
+
+def test_constant_built_and_moved_once_before_the_loop_is_silent():
+    assert findings(SFDA_TRAINER, ("PF302",)) == []
+
+
+def test_constant_built_on_the_host_inside_a_step_helper_is_reported():
+    in_helper = SFDA_TRAINER.replace(
+        "        loss = self.criterion_pseudo(prob_s, pseudo_label).mean()\n",
+        "        weight = torch.tensor([0.1, 1, 2, 2, 1]).to(self.opt[\"gpu_id\"])\n"
+        "        loss = nn.functional.cross_entropy(prob_s, pseudo_label, weight=weight)\n")
+    assert findings(in_helper, ("PF302",)) == [("PF302", 23)]
+    # built with `device=`: no host copy, silent
+    on_device = in_helper.replace('torch.tensor([0.1, 1, 2, 2, 1]).to(self.opt["gpu_id"])',
+                                  'torch.tensor([0.1, 1, 2, 2, 1], device=self.opt["gpu_id"])')
+    assert findings(on_device, ("PF302",)) == []
+    # a helper called only under a condition of the loop (every 100 steps): silent
+    sometimes = in_helper.replace("                losses = self.train_one_step([img_s, img_w])\n",
+                                  "                if it % 100 == 0:\n"
+                                  "                    losses = self.train_one_step([img_s, img_w])\n")
+    assert findings(sometimes, ("PF302",)) == []
