@@ -96,11 +96,11 @@ class FunctionFlow(ExprEvaluator):
                 derived.append((node.targets[0].id, source.id))
         for _ in range(3):  # a short chain: ``a = raw / n; loss = a * 0.5``
             grown = False
-            for target, source in derived:
-                calls = self.backward_names.get(target)
+            for target_id, source_id in derived:
+                calls = self.backward_names.get(target_id)
                 if not calls:
                     continue
-                have = self.backward_names.setdefault(source, [])
+                have = self.backward_names.setdefault(source_id, [])
                 for tc in calls:
                     if tc not in have:
                         have.append(tc)
