@@ -346,3 +346,72 @@ def test_constant_built_on_the_host_inside_a_step_helper_is_reported():
                                   "                if it % 100 == 0:\n"
                                   "                    losses = self.train_one_step([img_s, img_w])\n")
     assert findings(sometimes, ("PF302",)) == []
+
+
+# state-spaces/s4@e757cef57d89e448c413de7325ed5601aceaac13: configs/trainer/lm.yaml:16
+# (`use_distributed_sampler: False`, 8 GPUs; the comment says the Transformer-XL dataloader
+# deals with DDP itself), train.py:23,686-690 (`from src.dataloaders import SequenceDataset`,
+# `pl.Trainer(**config.trainer)`) and src/dataloaders/lm.py:76-102 (`LMOrderedIterator` keeps
+# `self.data.chunk(self.world_size, dim=0)[self.rank]`). Rewritten and cut to the shape.
+S4_TRAIN = """import hydra
+import pytorch_lightning as pl
+
+from src.dataloaders import SequenceDataset
+
+
+def create_trainer(config):
+    return pl.Trainer(**config.trainer)
+
+
+@hydra.main(config_path="configs", config_name="config.yaml")
+def main(config):
+    trainer = create_trainer(config)
+    trainer.fit(model, datamodule=SequenceDataset.registry[config.dataset._name_](**config.dataset))
+"""
+S4_LM = """from src.utils import distributed
+
+
+class LMOrderedIterator:
+    def __init__(self, data, batch_size):
+        self.raw_data = data
+        self.batch_size = batch_size
+        self.world_size = distributed.get_world_size()
+        self.rank = distributed.get_rank()
+        self.process()
+
+    def process(self):
+        global_batch_size = self.world_size * self.batch_size
+        n_step = self.raw_data.size(-1) // global_batch_size
+        self.data = self.raw_data[: n_step * global_batch_size].view(global_batch_size, -1)
+        self.data = self.data.chunk(self.world_size, dim=0)[self.rank]
+"""
+S4_TRAINER = """accelerator: gpu
+devices: 8
+max_epochs: 50
+use_distributed_sampler: False
+"""
+
+
+def _s4_pf516(tmp_path: Path, lm: str) -> list[tuple[str, int]]:
+    from preflight.audit import build_plan
+    from preflight.plan_rules import check_plan_rule
+
+    (tmp_path / "configs" / "trainer").mkdir(parents=True)
+    (tmp_path / "src" / "dataloaders").mkdir(parents=True)
+    (tmp_path / "train.py").write_text(S4_TRAIN)
+    (tmp_path / "src" / "dataloaders" / "__init__.py").write_text(
+        "from . import lm\nfrom .base import SequenceDataset\n")
+    (tmp_path / "src" / "dataloaders" / "lm.py").write_text(lm)
+    (tmp_path / "configs" / "trainer" / "lm.yaml").write_text(S4_TRAINER)
+    plan, project = build_plan([tmp_path / "train.py"], [tmp_path / "configs" / "trainer" / "lm.yaml"],
+                               root=tmp_path)
+    return [(Path(f.path).name, f.span.line) for f in check_plan_rule("PF516", plan, project)]
+
+
+def test_sampler_switched_off_where_the_project_data_code_shards_by_rank_is_silent(tmp_path):
+    assert _s4_pf516(tmp_path, S4_LM) == []
+
+
+def test_sampler_switched_off_where_nothing_shards_is_reported(tmp_path):
+    unsharded = S4_LM.replace("        self.data = self.data.chunk(self.world_size, dim=0)[self.rank]\n", "")
+    assert _s4_pf516(tmp_path, unsharded) == [("lm.yaml", 4)]
