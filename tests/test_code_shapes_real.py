@@ -415,3 +415,88 @@ def test_sampler_switched_off_where_the_project_data_code_shards_by_rank_is_sile
 def test_sampler_switched_off_where_nothing_shards_is_reported(tmp_path):
     unsharded = S4_LM.replace("        self.data = self.data.chunk(self.world_size, dim=0)[self.rank]\n", "")
     assert _s4_pf516(tmp_path, unsharded) == [("lm.yaml", 4)]
+
+
+# artidoro/qlora@7f4e95a68dc076bea9b3a413d2b512eca6d004e5 qlora.py:746-783: `MMLUEvalCallback
+# (transformers.TrainerCallback).on_evaluate` calls `trainer.model.eval()` and runs
+# `trainer.prediction_step` over the MMLU loader, and never switches back: the Trainer's
+# `training_step` calls `model.train()` on every step, so the mode set by the callback does not
+# last. Then the same callback shape in a hand-written loop that calls `model.train()` once,
+# before its epoch loop: the callback's `eval()` lasts for every later epoch.
+QLORA_CALLBACK = '''
+import numpy as np
+import torch
+import transformers
+from transformers import Seq2SeqTrainer
+
+
+def train(args, model, tokenizer, data_module, training_args, mmlu_dataset, abcd_idx):
+    trainer = Seq2SeqTrainer(model=model, tokenizer=tokenizer, args=training_args, **data_module)
+
+    class MMLUEvalCallback(transformers.TrainerCallback):
+        def on_evaluate(self, args, state, control, model, **kwargs):
+            data_loader = trainer.get_eval_dataloader(mmlu_dataset)
+            trainer.model.eval()
+            preds, loss_mmlu = [], 0
+            for batch in data_loader:
+                (loss, logits, labels) = trainer.prediction_step(trainer.model, batch, prediction_loss_only=False)
+                for i, logit in enumerate(logits):
+                    preds.append(torch.argmax(logit[-1][abcd_idx]).item())
+                loss_mmlu += loss.item()
+            trainer.log({"mmlu_loss": loss_mmlu / len(data_loader), "n": np.size(preds)})
+
+    trainer.add_callback(MMLUEvalCallback)
+    train_result = trainer.train()
+    return train_result.metrics
+'''
+LOOP_CALLBACK = '''
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+        self.drop = nn.Dropout(0.1)
+
+    def forward(self, x):
+        return self.fc(self.drop(x))
+
+
+class EvalCallback:
+    def __init__(self, eval_loader):
+        self.eval_loader = eval_loader
+
+    def on_evaluate(self, model):
+        model.eval()
+        total = 0.0
+        with torch.no_grad():
+            for x, y in self.eval_loader:
+                total += nn.functional.cross_entropy(model(x), y).item()
+        return total
+
+
+def fit(loader, eval_loader, epochs):
+    model = Net()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    callback = EvalCallback(eval_loader)
+    model.train()
+    for epoch in range(epochs):
+        for x, y in loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+        callback.on_evaluate(model)
+'''
+
+
+def test_eval_set_by_a_trainer_callback_is_silent():
+    assert findings(QLORA_CALLBACK, ("PF110", "PF111", "PF115")) == []
+
+
+def test_eval_set_by_a_callback_of_a_hand_written_loop_is_reported():
+    assert findings(LOOP_CALLBACK, ("PF110", "PF111", "PF115")) == [("PF111", 39)]
+    # the loop switches back each epoch: silent
+    back = LOOP_CALLBACK.replace("        for x, y in loader:\n", "        model.train()\n        for x, y in loader:\n")
+    assert findings(back.replace("    model.train()\n    for epoch", "    for epoch"), ("PF111",)) == []
