@@ -500,3 +500,53 @@ def test_eval_set_by_a_callback_of_a_hand_written_loop_is_reported():
     # the loop switches back each epoch: silent
     back = LOOP_CALLBACK.replace("        for x, y in loader:\n", "        model.train()\n        for x, y in loader:\n")
     assert findings(back.replace("    model.train()\n    for epoch", "    for epoch"), ("PF111",)) == []
+
+
+# meta-llama/llama-cookbook@0e0033518623d03ac5c1654bf04b7e480f7d5e5a
+# src/llama_cookbook/utils/train_utils.py:69-182: `def train(model, train_dataloader, ..., optimizer,
+# lr_scheduler, gradient_accumulation_steps, train_config, ...)` receives its parts, runs
+# `loss = model(**batch).loss`, divides by `gradient_accumulation_steps`, and steps under
+# `if (step + 1) % gradient_accumulation_steps == 0 or ...` in both branches of `if use_fp16`.
+LLAMA_COOKBOOK = '''
+import torch
+
+
+def train(model, train_dataloader, eval_dataloader, tokenizer, optimizer, lr_scheduler, gradient_accumulation_steps, train_config, local_rank=None):
+    if train_config.use_fp16:
+        scaler = torch.cuda.amp.GradScaler()
+    for epoch in range(train_config.num_epochs):
+        model.train()
+        total_loss = 0.0
+        for step, batch in enumerate(train_dataloader):
+            for key in batch.keys():
+                batch[key] = batch[key].to(local_rank)
+            loss = model(**batch).loss
+            total_loss += loss.detach().float()
+            loss = loss / gradient_accumulation_steps
+            if train_config.use_fp16:
+                scaler.scale(loss).backward()
+                if (step + 1) % gradient_accumulation_steps == 0 or step == len(train_dataloader) - 1:
+                    scaler.step(optimizer)
+                    scaler.update()
+                    optimizer.zero_grad()
+            else:
+                loss.backward()
+                if (step + 1) % gradient_accumulation_steps == 0 or step == len(train_dataloader) - 1:
+                    optimizer.step()
+                    optimizer.zero_grad()
+        lr_scheduler.step()
+'''
+
+
+def test_accumulation_in_a_function_receiving_its_parts_as_written_is_silent():
+    assert findings(LLAMA_COOKBOOK, ("PF101", "PF103", "PF108", "PF109")) == []
+
+
+def test_unscaled_accumulation_in_a_function_receiving_its_parts_is_reported():
+    # `model(**batch)` unpacks the loader's batch: it cannot carry the window; each branch's
+    # step is under its own guard, so the other branch's zero_grad is not "every micro-batch"
+    undivided = LLAMA_COOKBOOK.replace("            loss = loss / gradient_accumulation_steps\n", "")
+    assert findings(undivided, ("PF108",)) == [("PF108", 17), ("PF108", 23)]
+    # a helper handed `**kwargs` that are not the batch may still divide: silent
+    handed = undivided.replace("loss = model(**batch).loss", "loss = compute_loss(model, **train_config.loss_kwargs)")
+    assert findings(handed, ("PF108",)) == []
