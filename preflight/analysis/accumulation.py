@@ -39,6 +39,7 @@ from preflight._record import dataclass, field
 from preflight.analysis.bindings import MODULE, OPTIMIZER
 from preflight.analysis.micro_steps import micro_step_window, range_count
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, ScopeIndex, scope_index
+from preflight.analysis.tensor_ops import TENSOR_METHODS
 
 if TYPE_CHECKING:
     from preflight.analysis.context import FileContext
@@ -70,6 +71,9 @@ class Trace:
     scalings: list[Scaling] = field(default_factory=list)
     opaque: Optional[ast.AST] = None  # a node that might scale without preflight seeing it
     helpers: list[ast.Call] = field(default_factory=list)  # calls of functions the file lacks
+    # ``**batch`` keywords of helper calls that unpack the batch a loop draws (``model(**batch)``):
+    # the loader's batch does not carry the window
+    batch_unpacks: set[int] = field(default_factory=set)
 
     def hidden_scaling(self, window: ast.expr) -> Optional[ast.AST]:
         """Something that may scale by ``window`` unseen: an opaque factor, or an unseen
@@ -85,7 +89,7 @@ class Trace:
                         isinstance(n, ast.Attribute) and n.attr in parts) for n in ast.walk(arg)):
                     return call
             if any(isinstance(a, ast.Starred) for a in call.args) or any(
-                    k.arg is None for k in call.keywords):
+                    k.arg is None and id(k) not in self.batch_unpacks for k in call.keywords):
                 return call  # ``*args`` / ``**kwargs`` may carry the window
         return None
 
@@ -220,7 +224,7 @@ class _Analysis:
             self._trace(value, fn, done, set(), 0, True)
             if key is not None:
                 self._traces[key] = done
-        return Trace(list(done.scalings), done.opaque, list(done.helpers))
+        return Trace(list(done.scalings), done.opaque, list(done.helpers), set(done.batch_unpacks))
 
     def _trace(self, node: ast.AST, fn: FunctionInfo, out: Trace, seen: set[int], depth: int,
                inline: bool) -> None:
@@ -377,7 +381,14 @@ class _Analysis:
             for ret in self.returns.get(callee, ()):
                 self._trace(ret, callee, out, seen, depth + 1, False)
             return
-        if isinstance(func, ast.Attribute) and self.scopes.bindings.lookup(func.value, fn) is None and (
+        member = found is None and self._member_call(call)
+        if member:
+            # ``self.model.compute_loss(batch)`` / ``self.model(batch)`` of a member built
+            # where the file cannot see (``hydra.utils.instantiate(cfg.policy)``): a model or
+            # helper, not a tensor method; like an unseen helper it hides a division only
+            # when it is handed the window
+            out.helpers.append(call)
+        elif isinstance(func, ast.Attribute) and self.scopes.bindings.lookup(func.value, fn) is None and (
                 not qual.startswith("torch.")) and not (
                 isinstance(func.value, ast.Name) and func.value.id in self.imports.aliases):
             # a method of a tensor (``loss.sum()``) or of something unknown: follow the receiver
@@ -394,6 +405,35 @@ class _Analysis:
         if binding is None and not qual.startswith("torch.") and call.args + [
                 k.value for k in call.keywords] and found is None and isinstance(func, ast.Name):
             out.helpers.append(call)  # an unseen helper: it may scale if handed the window
+            out.batch_unpacks.update(self._batch_unpacks(call))
+
+    def _batch_unpacks(self, call: ast.Call) -> set[int]:
+        """The ``**batch`` keywords of ``call`` whose name is the target of a loop around it
+        (``for step, batch in enumerate(loader): model(**batch)``)."""
+        found: set[int] = set()
+        for kw in call.keywords:
+            if kw.arg is not None or not isinstance(kw.value, ast.Name):
+                continue
+            for anc in self.ctx.ancestors(call):
+                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                    break
+                if isinstance(anc, (ast.For, ast.AsyncFor)) and any(
+                        isinstance(n, ast.Name) and n.id == kw.value.id for n in ast.walk(anc.target)):
+                    found.add(id(kw))
+                    break
+        return found
+
+    def _member_call(self, call: ast.Call) -> bool:
+        """``self.<a>(...)`` / ``self.<a>.<b>(...)`` given arguments, unresolved in the file and not
+        a tensor method (``self.total.sum(dim=0)``): a call of a member the object holds."""
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr in TENSOR_METHODS or not (
+                call.args or call.keywords):
+            return False
+        root: ast.AST = func.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id == "self"
 
     def _window(self, node: ast.AST) -> bool:
         if isinstance(node, ast.Call):
@@ -553,7 +593,31 @@ def _zeroes_outside(ctx: FileContext, loop: Optional[LoopInfo], fn: FunctionInfo
     """A ``zero_grad()`` / ``.grad = None`` in the loop (or function) that is not under the guard."""
     body_owner = loop.node if loop is not None else fn.node
     return any(_inside(ctx, node, body_owner) and not _inside(ctx, node, guard)
+               and not _under_window_guard(ctx, node, body_owner)
                for node in resets.get(fn, ()))
+
+
+def _same_block(ctx: FileContext, stmt: ast.stmt, node: ast.AST) -> bool:
+    """``node`` (or a statement around it) is in the statement list that holds ``stmt``."""
+    parent = ctx.parent(stmt)
+    block = next((b for b in (getattr(parent, f, None) for f in ("body", "orelse", "finalbody"))
+                  if isinstance(b, list) and any(s is stmt for s in b)), None)
+    if block is None:
+        return False
+    return any(any(s is anc for s in block) for anc in (node, *ctx.ancestors(node)))
+
+
+def _under_window_guard(ctx: FileContext, node: ast.AST, outer: ast.AST) -> bool:
+    """``node`` sits in the body of an ``if ... % N == 0`` of its own inside ``outer`` (the
+    other branch's step of llama-cookbook's ``if fp16: scaler... else: ...`` loop)."""
+    child = node
+    for anc in ctx.ancestors(node):
+        if anc is outer:
+            return False
+        if isinstance(anc, ast.If) and child in anc.body and _modulus(anc.test) is not None:
+            return True
+        child = anc
+    return False
 
 
 def _resets(ctx: FileContext, scopes: ScopeIndex) -> dict[FunctionInfo, list[ast.AST]]:
@@ -593,7 +657,9 @@ def _build(ctx: FileContext) -> Accumulation:
         if fn in an.grad_scalings:
             site.trace.scalings.append(an.grad_scalings[fn])
         loop = scopes.loop_of(call)
-        for step, guard, modulus in guards.get(fn, ()):
+        # the guard beside the backward first (``if fp16: ... else: loss.backward(); if ...``)
+        near = sorted(guards.get(fn, ()), key=lambda g: not _same_block(ctx, g[1], call))
+        for step, guard, modulus in near:
             if _inside(ctx, call, guard):
                 continue
             guard_loop = scopes.loop_of(guard)

@@ -68,6 +68,46 @@ class FunctionFlow(ExprEvaluator):
             root = _leftmost_name(tc.value) if tc.value is not None else None
             if root is not None:
                 self.backward_names.setdefault(root, []).append(tc)
+        if self.backward_names:
+            self._dividends_reach_backward()
+
+    def _dividends_reach_backward(self) -> None:
+        """``loss = raw_loss / N`` then ``loss.backward()``: the dividend reaches that backward
+        too (diffusion_policy's workspaces keep ``raw_loss`` for logging), as it would inline
+        (``(raw_loss / N).backward()``). Only a division's left side (or a product with a
+        number): the divisor, and the other factor of a product, may be data."""
+        fn = self.fn
+        derived: list[tuple[str, str]] = []
+        for node in ast.walk(fn.node):
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1 or not isinstance(
+                    node.targets[0], ast.Name) or not isinstance(node.value, ast.BinOp):
+                continue
+            value = node.value
+            source: Optional[ast.AST] = None
+            if isinstance(value.op, ast.Div):
+                source = value.left
+            elif isinstance(value.op, ast.Mult):
+                if _is_number(value.right):
+                    source = value.left
+                elif _is_number(value.left):
+                    source = value.right
+            if isinstance(source, ast.Name) and source.id != node.targets[0].id and \
+                    self.scopes.function_of(node) is fn:
+                derived.append((node.targets[0].id, source.id))
+        for _ in range(3):  # a short chain: ``a = raw / n; loss = a * 0.5``
+            grown = False
+            for target_id, source_id in derived:
+                calls = self.backward_names.get(target_id)
+                if not calls:
+                    continue
+                have = self.backward_names.setdefault(source_id, [])
+                for tc in calls:
+                    if tc not in have:
+                        have.append(tc)
+                        grown = True
+                have.sort(key=lambda tc: (tc.call.lineno, tc.call.col_offset))
+            if not grown:
+                break
 
     # -- driver ------------------------------------------------------------
     def run(self) -> None:
@@ -373,8 +413,11 @@ class FunctionFlow(ExprEvaluator):
         call = self._reached_backward(calls, stmt)
         if call is None:
             return fact
+        tc = self.backward_calls.get(call)
+        root = _leftmost_name(tc.value) if tc is not None and tc.value is not None else name
+        verb = "is passed to" if root == name else f"is scaled into `{root}`, which is passed to"
         oid = self.flow.new_origin(
-            value, "retro", f"`{name}` is passed to `{short_text(call)}` ({self.flow.where(call)}), "
+            value, "retro", f"`{name}` {verb} `{short_text(call)}` ({self.flow.where(call)}), "
                             "so it carries an autograd graph")
         kind = SCALAR if isinstance(call, ast.Call) and not any(
             k.arg == "gradient" for k in call.keywords) else UNKNOWN
@@ -502,6 +545,11 @@ def _join_env(a: Env, b: Env) -> Env:
         if old is not fact:
             out[key] = fact if old is None else (join(old, fact) or fact)
     return out
+
+
+def _is_number(node: ast.AST) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(
+        node.value, bool)
 
 
 def _leftmost_name(node: ast.AST) -> Optional[str]:

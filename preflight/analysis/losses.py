@@ -282,8 +282,13 @@ class ValueResolver:
 
     def _from_param(self, param: str, fn: FunctionInfo, depth: int, chain: Chain) -> Optional[list[Leaf]]:
         node = fn.node
-        if isinstance(node, ast.Module) or not fn.call_sites or param in ("self", "cls"):
+        if isinstance(node, ast.Module) or param in ("self", "cls"):
             return None
+        if not fn.call_sites:
+            annotated = self.module_annotation(node, param)
+            if annotated is None:
+                return None
+            return [Leaf(annotated, fn, (*chain, (annotated, f"`{param}` is annotated `{text(annotated)}`")))]
         default = _default_of(node, param)
         out: list[Leaf] = []
         for site in fn.call_sites:
@@ -301,6 +306,30 @@ class ValueResolver:
                 return None
             out.extend(got)
         return out
+
+
+    def module_annotation(self, node: Union[ast.FunctionDef, ast.AsyncFunctionDef], param: str) -> Optional[ast.Name]:
+        """``backbone: Backbone`` / ``Optional[Backbone] = None`` (Lightning's example
+        ``LitClassifier``, built by ``LightningCLI`` from the annotation): a parameter the file
+        never passes, annotated with one ``nn.Module`` class the file defines, holds an instance
+        of it (or of a subclass: the same rules then follow the subclass's own code)."""
+        args = node.args
+        arg = next((a for a in [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs]
+                    if a.arg == param), None)
+        ann = arg.annotation if arg is not None else None
+        if isinstance(ann, ast.Subscript) and isinstance(ann.value, (ast.Name, ast.Attribute)) and (
+                _last_name(ann.value) == "Optional"):
+            ann = ann.slice
+        elif isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr) and (
+                isinstance(ann.right, ast.Constant) and ann.right.value is None):
+            ann = ann.left
+        if not isinstance(ann, ast.Name):
+            return None
+        cls = self.scopes.classes_by_name.get(ann.id)
+        if cls is None or not cls.is_module or not self.scopes.scope_of_name(
+                ann.id, self.scopes.function_of(node)).is_module_scope:
+            return None
+        return ann
 
 
 def _default_of(node: Union[ast.FunctionDef, ast.AsyncFunctionDef], param: str) -> Optional[ast.expr]:
@@ -563,6 +592,10 @@ class LossAnalysis:
         return models[0]
 
     def _constructed(self, node: ast.AST, fn: FunctionInfo, depth: int) -> Optional[Act]:
+        if isinstance(node, ast.Name) and isinstance(fn.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                self.values.module_annotation(fn.node, p) is node for p in fn.params):
+            cls = self.scopes.classes_by_name.get(node.id)
+            return self._forward(cls, node) if cls is not None else None
         if not isinstance(node, ast.Call) or depth > MAX_DEPTH:
             return None
         qual = self.qualify(node.func) or ""

@@ -76,8 +76,12 @@ division is the bug (PF522, with the config).
   `torch.div`, `* (1 / N)` (also through a name), `.mean()` over a stacked
   window, or gradients divided in place (`p.grad /= N`, `p.grad.div_(N)`).
 * The loss is multiplied by something preflight cannot evaluate, or comes
-  from a function it cannot see that is given the window size.
-* `zero_grad()` (or `p.grad = None`) runs on every micro-batch: nothing accumulates.
+  from a function it cannot see that is given the window size (or `*args` /
+  `**kwargs` that may hold it; `model(**batch)` of the batch a loop draws from
+  its loader does not count: the batch cannot hold the window).
+* `zero_grad()` (or `p.grad = None`) runs on every micro-batch: nothing accumulates
+  (a `zero_grad()` under another branch's own `if ... % N == 0`, as in
+  `if fp16: ... else: ...` loops, steps once per window and does not count).
 * The backward belongs to a framework that scales: `accelerator.backward` with
   `gradient_accumulation_steps` set, a DeepSpeed engine, Lightning automatic
   optimization, the Hugging Face `Trainer`; or to an object preflight cannot trace.

@@ -6,7 +6,7 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.devices import DeviceFacts, device_facts
+from preflight.analysis.devices import BRANCHES, DeviceFacts, StepPlace, device_facts
 from preflight.analysis.scopes import FunctionInfo, LoopInfo, scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
@@ -95,7 +95,9 @@ is never rebound or touched in the loop except by these copies. For example
 class weights for a loss: `F.cross_entropy(out, y, weight=class_weights.to(device))`.
 
 The same holds for a constant built inside the step and moved at once:
-`F.cross_entropy(out, y, weight=torch.tensor([1.0, 2.0]).to(device))`.
+`F.cross_entropy(out, y, weight=torch.tensor([1.0, 2.0]).to(device))`, also in
+a step helper the training loop calls on every step (`self.train_one_step(batch)`)
+when the helper builds it outside any loop or branch of its own.
 
 ## Why it matters
 
@@ -148,6 +150,9 @@ use `class_weights` inside the loop (or create it on the device:
         if any(k.arg == "device" for k in built.keywords) or facts.device_target(call) is None:
             return None
         place = facts.step_place(call)
+        site = None
+        if place is None:
+            place, site = self._helper_place(ctx, facts, call)
         if place is None or place.guard is not None:
             return None
         text = ast.unparse(built)
@@ -159,9 +164,32 @@ use `class_weights` inside the loop (or create it on the device:
             f"copy each time). Build it once before the loop with `device=` and reuse it")
         tc = place.loop.evidence
         what = f": it {tc.describe()} at {facts.flow.where(tc.call)}" if tc is not None else ""
-        evidence = [ctx.evidence(place.loop.node, f"training loop{what}"),
-                    ctx.evidence(call, "built on the host and copied to the device here, every step")]
+        evidence = [ctx.evidence(place.loop.node, f"training loop{what}")]
+        if site is not None:
+            evidence.append(ctx.evidence(site, "the step helper is called here, on every step"))
+        evidence.append(ctx.evidence(call, "built on the host and copied to the device here, every step"))
         return ctx.finding(self, call, message, evidence=evidence)
+
+    @staticmethod
+    def _helper_place(ctx: FileContext, facts: DeviceFacts,
+                      call: ast.Call) -> tuple[Optional[StepPlace], Optional[ast.Call]]:
+        """A step helper (``self.train_one_step(batch)`` called on every step of a training loop)
+        that builds the constant in its own body, outside any loop or branch of its own."""
+        fn = facts.scopes.function_of(call)
+        for anc in ctx.ancestors(call):
+            if anc is fn.node:
+                break
+            if isinstance(anc, (ast.For, ast.AsyncFor, ast.While, ast.Lambda, ast.ListComp, ast.SetComp,
+                                ast.DictComp, ast.GeneratorExp, ast.FunctionDef, ast.AsyncFunctionDef,
+                                ast.ClassDef, *BRANCHES)):
+                return None, None
+        else:
+            return None, None
+        for site in fn.call_sites:
+            place = facts.step_place(site.call)
+            if place is not None and place.guard is None:
+                return place, site.call
+        return None, None
 
     def _check(self, ctx: FileContext, facts: DeviceFacts, call: ast.Call, fn: FunctionInfo,
                seen: set[tuple[int, str]]) -> Optional[Finding]:

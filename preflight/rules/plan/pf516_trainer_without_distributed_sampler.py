@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import re
+from pathlib import Path
 from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -21,6 +23,8 @@ def _scripts_shard(pctx: PlanContext) -> bool:
     the loaders)."""
     if not pctx.scripts:
         return True
+    if any(_shards_by_rank(text) for text in _imported_project_texts(pctx)):
+        return True
     for script in pctx.scripts:
         for node in ast.walk(script.tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
@@ -31,6 +35,64 @@ def _scripts_shard(pctx: PlanContext) -> bool:
             if name in ("DistributedSampler", "DistributedBatchSampler") or ("Distributed" in name and "Sampler" in name):
                 return True
     return False
+
+
+# the project's own data code splitting by rank: ``data.chunk(world_size)[rank]``,
+# ``items[rank::world_size]``, or a distributed sampler it builds
+_RANK_SHARD = re.compile(
+    r"chunk\(\s*(?:self\.)?(?:world_size|num_replicas)\b|\[\s*(?:self\.)?rank\s*::\s*(?:self\.)?"
+    r"(?:world_size|num_replicas)\b|Distributed\w*Sampler\b")
+_MAX_MODULES = 64
+_MAX_BYTES = 1 << 20
+
+
+def _shards_by_rank(text: str) -> bool:
+    return _RANK_SHARD.search(text) is not None
+
+
+def _module_files(base: Path, dotted: str) -> list[Path]:
+    """``src.dataloaders`` -> ``base/src/dataloaders.py``, or the package's ``__init__.py`` and
+    the modules beside it (a package import runs the modules its ``__init__`` imports)."""
+    target = base.joinpath(*dotted.split("."))
+    single = target.with_suffix(".py")
+    if single.is_file():
+        return [single]
+    init = target / "__init__.py"
+    if init.is_file():
+        return [init, *sorted(f for f in target.glob("*.py") if f.name != "__init__.py")]
+    return []
+
+
+def _imported_project_texts(pctx: PlanContext) -> Iterable[str]:
+    """The text of the project modules the scripts import (``from src.dataloaders import X``,
+    ``import src.data``): one level, read-only, at most a few dozen files."""
+    seen: set[Path] = set()
+    for script in pctx.scripts:
+        bases = []
+        for base in (script.source.path.parent, pctx.project.root):
+            try:
+                bases.append(base.resolve())
+            except OSError:
+                continue
+        for node in ast.walk(script.tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                for base in bases:
+                    for path in _module_files(base, name):
+                        if path in seen or len(seen) >= _MAX_MODULES or not pctx.project.may_read(path):
+                            continue
+                        seen.add(path)
+                        try:
+                            if path.stat().st_size > _MAX_BYTES:
+                                continue
+                            yield path.read_text(encoding="utf-8", errors="replace")
+                        except OSError:
+                            continue
 
 
 def _config_shards(data: object) -> bool:
@@ -72,6 +134,11 @@ Remove `use_distributed_sampler: false`, or give the loaders a
 ## When preflight stays silent
 
 * Some script builds a distributed sampler; one device; a non-DDP strategy.
+* A project module a script imports (one level: `from src.dataloaders import X` reads
+  `src/dataloaders.py`, or the package's `__init__.py` and the modules beside it) splits
+  the data by rank itself (`data.chunk(world_size)[rank]`, `items[rank::world_size]`) or
+  builds a distributed sampler: state-spaces/s4's Transformer-XL iterator, which its
+  `trainer/lm.yaml` switches Lightning's sampler off for.
 * A script imports NeMo, Megatron or Lhotse (their samplers shard by rank themselves),
   the config gives the loaders a sampler node of its own or sets `use_lhotse: true`,
   or the job has no script (a config alone cannot say who builds the loaders).
