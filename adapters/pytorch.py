@@ -623,9 +623,13 @@ class _ScriptPass:
         return self.idx.qualify(dotted)
 
     def dataloaders(self) -> None:
-        sites = [s for s in self.calls if s.last == "DataLoader"
-                 and (s.qualified == "DataLoader" or (s.qualified or "").startswith("torch."))
-                 and s.function not in _EVAL_LOADER_HOOKS]
+        # torchdata's StatefulDataLoader subclasses DataLoader with its signature and defaults
+        # (torchdata/stateful_dataloader/stateful_dataloader.py; volcengine/verl
+        # verl/trainer/fsdp_sft_trainer.py:183-191 builds its train loader with it)
+        sites = [s for s in self.calls if (s.last == "DataLoader" and (
+                     s.qualified == "DataLoader" or (s.qualified or "").startswith("torch.")))
+                 or (s.last == "StatefulDataLoader" and (s.qualified or "").startswith("torchdata."))]
+        sites = [s for s in sites if s.function not in _EVAL_LOADER_HOOKS]
         train = [s for s in sites if s.target and "train" in s.target.lower()]
         chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]
         for site in chosen:
