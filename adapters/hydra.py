@@ -504,6 +504,8 @@ class _Facts:
                     ref = self.known((*path, key))
                     if isinstance(ref, str) and ref:
                         self.add("model.ref", ref, (*path, key), f"{'.'.join((*path, key))}", "medium")
+        self.pretrained_targets()
+        self.lora_sections()
         self.local_modules()
         if app.script is not None and app.script.tree is not None:
             self.strategy_handed_in(app.script.tree)
@@ -533,6 +535,65 @@ class _Facts:
                 if cand.is_file() and self.project.may_read(cand):
                     return [cand]
         return []
+
+    def pretrained_targets(self) -> None:
+        """A ``_target_: pkg.Model.from_pretrained`` node: the path it is given is the model
+        (fishaudio/fish-speech ``text2semantic_finetune.yaml:59-61``: ``BaseTransformer.from_pretrained``
+        with ``path: ${pretrained_ckpt_path}``). The path is ``_args_[0]``, or the keyword of the
+        method's first parameter, read from the local class (``path``) or Hugging Face's name
+        (``pretrained_model_name_or_path``). A tokenizer, config, processor or a pipeline's frozen
+        part is not the model; with several candidates, the ones under ``model`` are kept, and
+        none is reported unless one is left."""
+        from preflight.adapters.hydra_reads import _NOT_MODEL, _PARTS
+
+        found: list[tuple[tuple[str, ...], str, str]] = []
+        for path, node in _nodes(self.cfg, ()):
+            target = node.get("_target_")
+            if not isinstance(target, str) or not target.endswith(".from_pretrained"):
+                continue
+            owner = target.rsplit(".", 2)[-2] if target.count(".") >= 1 else ""
+            if any(word in owner for word in _NOT_MODEL) or (path and path[-1] in _PARTS):
+                continue
+            args = node.get("_args_")
+            key_path: Optional[tuple[str, ...]] = None
+            if isinstance(args, list) and args:
+                key_path = (*path, "_args_")
+                ref = resolve(self.cfg, args[0], path)
+            else:
+                first = _first_parameter(Path(self.project.root), target)
+                for key in (first, *_MODEL_REF_KEYS):
+                    if key and key in node:
+                        key_path = (*path, key)
+                        break
+                ref = self.known(key_path) if key_path is not None else None
+            if key_path is not None and isinstance(ref, str) and ref:
+                found.append((key_path, ref, target))
+        if len(found) > 1:
+            found = [f for f in found if f[0][:1] == ("model",)]
+        if len(found) != 1:
+            return
+        key_path, ref, target = found[0]
+        self.add("model.ref", ref, key_path, f"{'.'.join(key_path)} given to {target}()", "medium")
+
+    def lora_sections(self) -> None:
+        """A composed ``_target_: ...LoraConfig`` node with an integer ``r`` (a config group added
+        on the command line, fishaudio/fish-speech ``+lora@model.model.lora_config=r_8_alpha_16``
+        -> ``configs/lora/r_8_alpha_16.yaml:1-2``): LoRA of that rank. A ``null`` section (the
+        default ``lora_config: null``) is no node and says nothing here. Only one such node."""
+        found = [(path, node) for path, node in _nodes(self.cfg, ())
+                 if isinstance(node.get("_target_"), str) and node["_target_"].rsplit(".", 1)[-1] == "LoraConfig"]
+        if len(found) != 1:
+            return
+        path, node = found[0]
+        rank = self.known((*path, "r")) if "r" in node else None
+        if not (isinstance(rank, int) and not isinstance(rank, bool) and rank >= 1):
+            return
+        target = node["_target_"]
+        self.add("peft.method", "lora", (*path, "_target_"), f"{'.'.join(path)}: {target}", "medium")
+        self.add("peft.rank", rank, (*path, "r"), f"{'.'.join((*path, 'r'))} of {target}", "medium")
+        bits = self.plan.resolve("precision.weights_bits")
+        self.add("task.mode", "qlora" if bits is not None and bits.value == 4 else "lora", (*path, "_target_"),
+                 f"{'.'.join(path)}: {target} on the loaded model", "medium")
 
     def local_modules(self) -> None:
         """A local ``nn.Module`` ``_target_`` whose layers have literal or config-given sizes: its
@@ -703,6 +764,34 @@ class _Facts:
     def _loc(self, path: tuple[str, ...]) -> tuple[Optional[str], Optional[int]]:
         origin = self.composed.origins.get(path)
         return (origin[0], origin[1]) if origin and path not in self.composed.cli else (None, None)
+
+
+def _first_parameter(root: Path, target: str) -> Optional[str]:
+    """The first parameter (after ``self``/``cls``) of ``pkg.mod.Class.method`` defined in the
+    project, read from its source; None when it is not local."""
+    from preflight.adapters.module_params import local_file
+
+    from preflight.local_trees import parse_file
+
+    owner, _, method = target.rpartition(".")
+    module, _, cls = owner.rpartition(".")
+    file = local_file(root, f"{module}.{cls}") if module else None
+    if file is None:
+        return None
+    try:
+        tree = parse_file(file)
+    except (OSError, SyntaxError, ValueError, RecursionError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef) and node.name == cls:
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == method:
+                    params = [a.arg for a in (*item.args.posonlyargs, *item.args.args)]
+                    static = any(dotted_name(d) == "staticmethod" for d in item.decorator_list)
+                    if params and not static and params[0] in ("self", "cls"):
+                        params = params[1:]
+                    return params[0] if params else None
+    return None
 
 
 def _nodes(data: Any, path: tuple[str, ...], depth: int = 0) -> list[tuple[tuple[str, ...], dict[str, Any]]]:

@@ -296,6 +296,26 @@ def _generation_call(name: str) -> bool:
     return name in ("generate", "sample", "beam_search", "greedy_search")
 
 
+def _localised(node: ast.AST, reader: _Reader) -> Optional[_Val]:
+    """The config value behind a path made local before ``from_pretrained`` reads it: ``E`` of
+    ``local = helper(src=E, verbose=True)`` (or ``helper(E)``) when ``E`` is the call's only
+    argument that is not a constant (volcengine/verl@b178a3cd56f5 ``verl/trainer/fsdp_sft_trainer.py:211,240-241``:
+    ``local_model_path = copy_to_local(src=self.config.model.partial_pretrain, verbose=True)`` then
+    ``AutoModelForCausalLM.from_pretrained(local_model_path, ...)``): the helper downloads or copies
+    what the config names, so the config value is the model's reference."""
+    if isinstance(node, ast.Name):
+        values = reader.assigns.get(node.id, [])
+        node = values[0] if len(values) == 1 else node
+    if not isinstance(node, ast.Call):
+        return None
+    args = [*node.args, *(k.value for k in node.keywords if k.arg is not None)]
+    moving = [a for a in args if not isinstance(a, ast.Constant)]
+    if len(moving) != 1 or len(node.keywords) != len([k for k in node.keywords if k.arg is not None]):
+        return None
+    got = reader.ev(moving[0])
+    return got if got is not None and got.path is not None and isinstance(got.value, str) else None
+
+
 def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
     name = _call_name(call)
     line = call.lineno
@@ -315,7 +335,7 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
         part = next((k.value for k in call.keywords if k.arg == "subfolder"), None)
         if isinstance(part, ast.Constant) and part.value in _PARTS:
             return
-        ref = reader.ev(call.args[0])
+        ref = reader.ev(call.args[0]) or _localised(call.args[0], reader)
         if ref is None or ref.path is None or not isinstance(ref.value, str) or not ref.value:
             return
         found.refs.append((ref.value, ref.path, line))

@@ -55,6 +55,10 @@ _EVAL_LOADER_HOOKS = frozenset({"val_dataloader", "test_dataloader", "predict_da
 _SCALER = ("torch.cuda.amp.GradScaler", "torch.amp.GradScaler", "torch.GradScaler", "torch.cpu.amp.GradScaler")
 
 
+#: the suffixes of a file of weights (a checkpoint loaded into the model)
+_WEIGHT_FILES = (".ckpt", ".pt", ".pth", ".bin", ".safetensors")
+
+
 @register_adapter
 class PyTorchAdapter(Adapter):
     name = "pytorch"
@@ -298,6 +302,38 @@ class _ScriptPass:
                 self.torchvision_mha(site, site.last)
         if not found:
             self.local_module()
+        if not found and not any(f.adapter == self.adapter.name for f in self.plan.facts("model.ref")):
+            self.checkpoint_weights()
+
+    def checkpoint_weights(self) -> None:
+        """The model built from code and then given a checkpoint's weights, the model trained
+        (``trainer.fit(model)``) or already known as the model: the checkpoint is the model
+        (lllyasviel/ControlNet@ed85cd1e25a5 ``tutorial_train.py:11,20-21,35``: ``model.load_state_dict(
+        load_state_dict(resume_path, location='cpu'))`` then ``trainer.fit(model, dataloader)``; also
+        ``torch.load(path)``, ``safetensors.torch.load_file(path)``, ``torch.load(path)["state_dict"]``).
+        The path is a literal or a resolved value with a weights-file suffix; medium, and only when
+        exactly one such load reaches the trained model."""
+        fitted = {dotted_name(s.call.args[0]) for s in self.calls
+                  if (s.name or "").endswith(".fit") and s.call.args} | self.model_names
+        found = []
+        for site in self.calls:
+            func = site.call.func
+            if not ((site.name or "").endswith(".load_state_dict") and isinstance(func, ast.Attribute)
+                    and site.call.args and dotted_name(func.value) in fitted):
+                continue
+            inner = site.call.args[0]
+            while isinstance(inner, ast.Subscript):
+                inner = inner.value
+            if not isinstance(inner, ast.Call) or not (inner.args or inner.keywords):
+                continue
+            first = inner.args[0] if inner.args else inner.keywords[0].value
+            ref = self.value(first)
+            if ref is not None and isinstance(ref.value, str) and ref.value.lower().endswith(_WEIGHT_FILES):
+                found.append((site, ref))
+        if len(found) == 1:
+            site, ref = found[0]
+            self.put("model.ref", ref, site, f"{dotted_name(site.call.func)}() of the trained model: the weights "
+                     "it starts from", "medium")
 
     def torchvision_mha(self, site: Any, builder: str) -> None:
         """torchvision's ViT builders (``vit_b_16`` ... ``vit_h_14``) build ``EncoderBlock``s
@@ -654,9 +690,13 @@ class _ScriptPass:
         return None
 
     def dataloaders(self) -> None:
-        sites = [s for s in self.calls if s.last == "DataLoader"
-                 and (s.qualified == "DataLoader" or (s.qualified or "").startswith("torch."))
-                 and s.function not in _EVAL_LOADER_HOOKS]
+        # torchdata's StatefulDataLoader subclasses DataLoader with its signature and defaults
+        # (torchdata/stateful_dataloader/stateful_dataloader.py; volcengine/verl
+        # verl/trainer/fsdp_sft_trainer.py:183-191 builds its train loader with it)
+        sites = [s for s in self.calls if (s.last == "DataLoader" and (
+                     s.qualified == "DataLoader" or (s.qualified or "").startswith("torch.")))
+                 or (s.last == "StatefulDataLoader" and (s.qualified or "").startswith("torchdata."))]
+        sites = [s for s in sites if s.function not in _EVAL_LOADER_HOOKS]
         train = [s for s in sites if s.target and "train" in s.target.lower()]
         chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]
         for site in chosen:
