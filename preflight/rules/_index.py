@@ -125,6 +125,7 @@ FILE = {
     "PF497": "code.pf497_load_best_without_saving",
     "PF498": "code.pf498_trainer_loader_override_sharded_twice",
     "PF499": "code.pf499_frozen_input_reentrant_checkpoint",
+    "PF534": "code.pf534_accumulate_around_batch_loop",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -305,4 +306,5 @@ NEEDS = {
     "PF497": ('load_best_model_at_end',),
     "PF498": ('DistributedSampler',),
     "PF499": ('mark_only_lora_as_trainable',),
+    "PF534": ('accumulate',),
 }
