@@ -110,4 +110,25 @@ for batch in loader:
                     accelerator.print(model(**val).loss.item())
             model.train()
 """,
+    # tricky-correct (a real trainer's shape): nothing is prepared, so the plain optimizer steps on every
+    # batch whatever sync_gradients says; the block only makes accelerator.backward divide the loss
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=10)
+
+
+def train_model(model, shards, epochs, device):
+    optim = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    model.to(device)
+    for epoch in range(epochs):
+        with accelerator.accumulate(model):
+            for shard in shards:
+                for batch in shard:
+                    optim.zero_grad()
+                    loss = model(batch.to(device)).loss.mean()
+                    accelerator.backward(loss)
+                    optim.step()
+""",
 ]

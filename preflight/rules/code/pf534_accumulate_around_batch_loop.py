@@ -121,6 +121,9 @@ for batch in train_dataloader:
   literal 1, no plugin, no `**kwargs`): nothing is skipped then (PF416 reports an `accumulate`
   whose window was never given).
 * The loop is in a function defined inside the block (it does not run there).
+* The file builds its Accelerator and never calls `accelerator.prepare`: an optimizer that was not prepared steps on every
+  call whatever `sync_gradients` says (gLM's trainer: `Accelerator(gradient_accumulation_steps=10)`,
+  a plain model and optimizer; there the block only makes `accelerator.backward` divide the loss).
 """
     bad_examples = examples("preflight.rules.code._pf534_examples", "PF534_BAD")
     good_examples = examples("preflight.rules.code._pf534_examples", "PF534_GOOD")
@@ -129,6 +132,8 @@ for batch in train_dataloader:
         uses = accelerator_calls(ctx, "accumulate")
         if not uses or _window_is_one(ctx):
             return
+        if accelerators(ctx) and not accelerator_calls(ctx, "prepare"):
+            return  # built here, nothing prepared: no optimizer step is skipped (backward only divides)
         for call in uses:
             stmt = _with_of(ctx, call)
             if stmt is None:
