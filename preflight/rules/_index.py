@@ -126,6 +126,7 @@ FILE = {
     "PF498": "code.pf498_trainer_loader_override_sharded_twice",
     "PF499": "code.pf499_frozen_input_reentrant_checkpoint",
     "PF534": "code.pf534_accumulate_around_batch_loop",
+    "PF535": "code.pf535_adapter_merged_before_training",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -307,4 +308,5 @@ NEEDS = {
     "PF498": ('DistributedSampler',),
     "PF499": ('mark_only_lora_as_trainable',),
     "PF534": ('accumulate',),
+    "PF535": ('merge_and_unload',),
 }
