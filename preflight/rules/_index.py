@@ -178,6 +178,7 @@ JOB = {
     "PF533": "plan.pf533_deepspeed_config_accumulation_under_lightning",
     "PF536": "plan.pf536_early_stopping_without_best_model",
     "PF537": "plan.pf537_generate_on_prepared_ddp_model",
+    "PF538": "plan.pf538_split_batches_keyword_ignored",
     "PF540": "plan.pf540_offload_with_client_optimizer",
     "PF541": "plan.pf541_deepspeed_half_vs_trainer",
     "PF542": "plan.pf542_zero3_generate_without_synced_gpus",
