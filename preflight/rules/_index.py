@@ -179,6 +179,7 @@ JOB = {
     "PF536": "plan.pf536_early_stopping_without_best_model",
     "PF537": "plan.pf537_generate_on_prepared_ddp_model",
     "PF538": "plan.pf538_split_batches_keyword_ignored",
+    "PF539": "plan.pf539_prepared_model_into_trainer",
     "PF540": "plan.pf540_offload_with_client_optimizer",
     "PF541": "plan.pf541_deepspeed_half_vs_trainer",
     "PF542": "plan.pf542_zero3_generate_without_synced_gpus",

@@ -4,65 +4,36 @@ returned, in a multi-process DDP job."""
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Iterator, Optional
+from typing import Iterable, Iterator
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerator_names, is_accelerator_receiver, target_text
+from preflight.rules._pf4_support import target_text
 from preflight.rules.base import examples
+from preflight.rules.plan._pf537_support import Scope, prepared, rebound
 
 _NOT_DDP = ("DeepSpeedPlugin", "FullyShardedDataParallelPlugin", "MegatronLMPlugin")
-_Scope = Optional[ast.AST]
 
 
-def _prepared(ctx: FileContext) -> list[tuple[str, ast.Assign, _Scope]]:
-    """``model, opt = accelerator.prepare(model, opt)``: (name, binding, function) for every target whose
-    argument at the same position has the same name (the model, the optimizer, ...)."""
-    accels = accelerator_names(ctx)
-    out = []
-    for node in ctx.nodes(ast.Assign):
-        value = node.value
-        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-                and value.func.attr == "prepare" and is_accelerator_receiver(value.func.value, accels)):
-            continue
-        if len(node.targets) != 1:
-            continue
-        target = node.targets[0]
-        elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
-        if len(elts) != len(value.args):
-            continue
-        for tgt, arg in zip(elts, value.args):
-            text = target_text(tgt)
-            if text is not None and text == target_text(arg):
-                out.append((text, node, ctx.enclosing_function(node)))
-    return out
-
-
-def _rebound(ctx: FileContext, name: str, scope: _Scope, after: int, before: int) -> bool:
-    return any(ctx.enclosing_function(n) is scope and after < n.lineno < before
-               and any(target_text(x) == name for t in n.targets for x in ast.walk(t))
-               for n in ctx.nodes(ast.Assign))
-
-
-def _generates(ctx: FileContext, name: str, scope: _Scope, after: int) -> Iterator[ast.Call]:
+def _generates(ctx: FileContext, name: str, scope: Scope, after: int) -> Iterator[ast.Call]:
     """``name.generate(...)`` in ``scope`` after line ``after``, the name not bound again in between."""
     for call in ctx.nodes(ast.Call):
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr == "generate" and target_text(func.value) == name \
                 and ctx.enclosing_function(call) is scope and call.lineno > after \
-                and not _rebound(ctx, name, scope, after, call.lineno):
+                and not rebound(ctx, name, scope, after, call.lineno):
             yield call
 
 
-def _handed_on(ctx: FileContext, name: str, scope: _Scope, after: int) -> Iterator[tuple[ast.Call, ast.Call]]:
+def _handed_on(ctx: FileContext, name: str, scope: Scope, after: int) -> Iterator[tuple[ast.Call, ast.Call]]:
     """The model passed to a module-level function of the same file that calls ``param.generate``:
     (the passing call, the generate call)."""
     defs = {d.name: d for d in ctx.parsed.tree.body if isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef))}
     for call in ctx.nodes(ast.Call):
         if not (isinstance(call.func, ast.Name) and call.func.id in defs) or call.lineno <= after \
-                or ctx.enclosing_function(call) is not scope or _rebound(ctx, name, scope, after, call.lineno):
+                or ctx.enclosing_function(call) is not scope or rebound(ctx, name, scope, after, call.lineno):
             continue
         fn = defs[call.func.id]
         params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
@@ -143,7 +114,7 @@ summary_ids = accelerator.unwrap_model(model).generate(**batch, max_new_tokens=1
                 continue
             ctx = pctx.file_context(script)
             seen: set[int] = set()
-            for name, binding, scope in _prepared(ctx):
+            for name, binding, scope in prepared(ctx):
                 if _frozen_or_eval_mode(ctx, name, binding):
                     continue
                 found = [(None, g) for g in _generates(ctx, name, scope, binding.lineno)]
