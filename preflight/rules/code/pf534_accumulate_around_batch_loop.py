@@ -9,7 +9,13 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerator_calls, accelerators, has_unpacking, kwarg, literal
+from preflight.rules._pf4_support import (
+    accelerator_calls,
+    accelerators,
+    has_unpacking,
+    kwarg,
+    literal,
+)
 from preflight.rules.base import Rule, examples
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)

@@ -147,9 +147,8 @@ merged.save_pretrained("merged")
                     return None
                 if _trained_by(node, merged) and (trainer is None or _pos(node) < _pos(trainer)):
                     trainer = node
-            elif isinstance(node, ast.Attribute):
-                if node.attr == "requires_grad" and isinstance(node.ctx, ast.Store):
-                    return None
+            elif isinstance(node, ast.Attribute) and node.attr == "requires_grad" and isinstance(node.ctx, ast.Store):
+                return None
         if trainer is None:
             return None
         for node in ctx.nodes(ast.Assign):  # the merged name rebound before it is trained

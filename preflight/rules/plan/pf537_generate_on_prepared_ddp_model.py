@@ -4,7 +4,7 @@ returned, in a multi-process DDP job."""
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -117,7 +117,8 @@ summary_ids = accelerator.unwrap_model(model).generate(**batch, max_new_tokens=1
             for name, binding, scope in prepared(ctx):
                 if _frozen_or_eval_mode(ctx, name, binding):
                     continue
-                found = [(None, g) for g in _generates(ctx, name, scope, binding.lineno)]
+                found: list[tuple[Optional[ast.Call], ast.Call]] = [
+                    (None, g) for g in _generates(ctx, name, scope, binding.lineno)]
                 found += list(_handed_on(ctx, name, scope, binding.lineno))
                 for passing, gen in found:
                     if id(gen) in seen:
