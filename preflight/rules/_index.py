@@ -133,6 +133,8 @@ FILE = {
     "PF497": "code.pf497_load_best_without_saving",
     "PF498": "code.pf498_trainer_loader_override_sharded_twice",
     "PF499": "code.pf499_frozen_input_reentrant_checkpoint",
+    "PF534": "code.pf534_accumulate_around_batch_loop",
+    "PF535": "code.pf535_adapter_merged_before_training",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -182,6 +184,10 @@ JOB = {
     "PF531": "plan.pf531_optimizer_step_skips_closure",
     "PF532": "plan.pf532_train_loader_on_unsplit_dataset",
     "PF533": "plan.pf533_deepspeed_config_accumulation_under_lightning",
+    "PF536": "plan.pf536_early_stopping_without_best_model",
+    "PF537": "plan.pf537_generate_on_prepared_ddp_model",
+    "PF538": "plan.pf538_split_batches_keyword_ignored",
+    "PF539": "plan.pf539_prepared_model_into_trainer",
     "PF540": "plan.pf540_offload_with_client_optimizer",
     "PF541": "plan.pf541_deepspeed_half_vs_trainer",
     "PF542": "plan.pf542_zero3_generate_without_synced_gpus",
@@ -322,4 +328,6 @@ NEEDS = {
     "PF497": ('load_best_model_at_end',),
     "PF498": ('DistributedSampler',),
     "PF499": ('mark_only_lora_as_trainable',),
+    "PF534": ('accumulate',),
+    "PF535": ('merge_and_unload',),
 }

@@ -1,0 +1,40 @@
+"""Helpers of PF537 and PF539: the names ``accelerator.prepare`` returned a model under."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from preflight.analysis.context import FileContext
+from preflight.rules._pf4_support import accelerator_names, is_accelerator_receiver, target_text
+
+Scope = Optional[ast.AST]
+
+
+def prepared(ctx: FileContext) -> list[tuple[str, ast.Assign, Scope]]:
+    """``model, opt = accelerator.prepare(model, opt)``: (name, binding, function) for every target whose
+    argument at the same position has the same name (the model, the optimizer, ...)."""
+    accels = accelerator_names(ctx)
+    out = []
+    for node in ctx.nodes(ast.Assign):
+        value = node.value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and value.func.attr == "prepare" and is_accelerator_receiver(value.func.value, accels)):
+            continue
+        if len(node.targets) != 1:
+            continue
+        target = node.targets[0]
+        elts = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+        if len(elts) != len(value.args):
+            continue
+        for tgt, arg in zip(elts, value.args):
+            text = target_text(tgt)
+            if text is not None and text == target_text(arg):
+                out.append((text, node, ctx.enclosing_function(node)))
+    return out
+
+
+def rebound(ctx: FileContext, name: str, scope: Scope, after: int, before: int) -> bool:
+    return any(ctx.enclosing_function(n) is scope and after < n.lineno < before
+               and any(target_text(x) == name for t in n.targets for x in ast.walk(t))
+               for n in ctx.nodes(ast.Assign))
