@@ -150,16 +150,16 @@ class Bindings:
             key = (fn, target.id)
             if key not in optimized or counts.get(key) != 1 or key in self.names:
                 continue
-            call = value
-            while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
-                    and call.func.attr in tables.MODULE_CHAIN:
-                call = call.func.value
-            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
-                    and call.func.id[:1].isupper() and call.func.id in self.imports.aliases):
+            made: ast.AST = value
+            while isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) \
+                    and made.func.attr in tables.MODULE_CHAIN:
+                made = made.func.value
+            if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)
+                    and made.func.id[:1].isupper() and made.func.id in self.imports.aliases):
                 continue
-            if (self.imports.qualify(call.func) or "").startswith("torch."):
+            if (self.imports.qualify(made.func) or "").startswith("torch."):
                 continue
-            self.names[key] = Binding(MODULE, call, f"`{target.id}.parameters()` are optimized")
+            self.names[key] = Binding(MODULE, made, f"`{target.id}.parameters()` are optimized")
 
     def _annotations(self) -> None:
         for fn in self.scopes.functions.values():
