@@ -10,6 +10,7 @@ Moved out of :mod:`preflight.adapters_api`, which re-exports its names.
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from typing import Any, Callable, Optional, Sequence, Union
 
@@ -346,6 +347,37 @@ class ScriptIndex:
     def imports_any(self, *prefixes: str) -> bool:
         return any(q == p or q.startswith(p + ".") for q in self.imports.values() for p in prefixes)
 
+    def _rounded_quotient(self, expr: ast.AST, depth: int) -> Optional[Resolved]:
+        """``math.ceil(a / b)``, ``math.floor(a / b)``, ``int(a / b)`` or ``round(a / b)`` of known
+        integers: the integer it gives (text-generation-webui's LoRA tab:
+        ``eval_steps=math.ceil(eval_steps_setting / gradient_accumulation_steps)``). Only a true
+        quotient of two integers, so no float arithmetic leaks into other values."""
+        if not (isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords):
+            return None
+        func = expr.func
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name):
+            name = f"{self.imports.get(func.value.id, '')}.{func.attr}"
+        elif isinstance(func, ast.Name):
+            name = self.imports.get(func.id) or (func.id if func.id in ("int", "round") else "")
+        else:
+            return None
+        rounding: dict[str, Callable[[float], int]] = {"math.ceil": math.ceil, "math.floor": math.floor,
+                                                        "int": int, "round": round}
+        if name not in rounding:
+            return None
+        arg = expr.args[0]
+        if not (isinstance(arg, ast.BinOp) and isinstance(arg.op, ast.Div)):
+            return None
+        left, right = self.resolve(arg.left, depth + 1), self.resolve(arg.right, depth + 1)
+        if left is None or right is None or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in (left.value, right.value)) \
+                or right.value == 0:
+            return None
+        kind = "cli" if "cli" in (left.kind, right.kind) else "code"
+        cli = left if left.kind == "cli" else right
+        return Resolved(rounding[name](left.value / right.value), kind, getattr(expr, "lineno", None),
+                        cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
+
     def resolve(self, expr: Optional[ast.AST], depth: int = 0) -> Optional[Resolved]:
         """The value of ``expr`` when it is statically known, else None."""
         if expr is None or depth > MAX_RESOLVE_DEPTH:
@@ -471,6 +503,9 @@ class ScriptIndex:
             cli = left if left.kind == "cli" else right
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
                             cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
+        rounded = self._rounded_quotient(expr, depth)
+        if rounded is not None:
+            return rounded
         if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
             # ``parse_model_name(args.base_model)``: a project function of if/elif branches over
             # its parameters that returns strings

@@ -146,12 +146,15 @@ def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]
     upper bound pins: ``==X``, ``<=X`` (the version is X), ``<X`` (the version is written
     ``<X``: every allowed release is older than X), conda's ``=X``. None when the nearest
     mention has no upper bound (``>=4.39``: a fresh install takes the newest release), when
-    two files of that folder disagree, or when nothing names the library."""
+    two files of that folder disagree, or when nothing names the library.
+
+    A project without a root marker (a folder copied out of a repository, no ``.git``) is read
+    from the config's folder up to the nearest folder whose pin files name any library preflight
+    reads: that folder stands for the root (a Hydra project's ``requirements.txt`` beside
+    ``configs/``, ``pytorch-lightning==1.5.7``), and nothing above it is read."""
     if not config_path.is_file():
         return None
     root = project_root(config_path)
-    if root is None:
-        return None
     try:
         folder = config_path.resolve().parent
     except OSError:
@@ -160,8 +163,10 @@ def pinned_version(config_path: Path, library: str) -> Optional[tuple[str, str]]
         pins = _pins_under(str(here))
         if _norm(library) in pins:
             return pins[_norm(library)]
-        if here == root:
+        if here == root or (root is None and pins):
             break
+    if root is None:
+        return None
     # nothing on the way up: the environment a project keeps in a folder of its own at the top
     # (`docker/environment.yml` beside `configs/`: ClimaX), the first such folder that names it
     for name in _ENV_FOLDERS:

@@ -316,6 +316,24 @@ def test_a_trainer_argument_the_pinned_release_lacks_is_still_an_error(cli, tmp_
         1, [("error", "gpus"), ("error", "checkpoint_callback")])
 
 
+def test_a_pin_beside_the_configs_counts_in_a_folder_without_a_root_marker(cli, tmp_path):
+    """held-out-14 (a lightning-hydra-template project copied out of its repository, no .git):
+    the requirements.txt at the top of the copy pins pytorch-lightning==1.5.7, whose Trainer()
+    takes `gpus`; the nearest folder naming a library stands for the root."""
+    _fresh_pins()
+    project = tmp_path / "proj"
+    write(project, "requirements.txt", "pytorch-lightning==1.5.7\nhydra-core==1.1.1\n")
+    write(project, "configs/trainer/default.yaml", TRAINER % "")
+    code, found = problems(cli, project, "configs")
+    assert (code, [(p["severity"], p["key"]) for p in found]) == (0, [("note", "gpus")])
+    # a nearer folder whose pin files name other libraries only ends the walk: the 1.x pin above
+    # it belongs to another project, and the 2.x Trainer's rejection stays an error
+    _fresh_pins()
+    write(project, "configs/requirements.txt", "transformers==4.40.0\n")
+    code, found = problems(cli, project, "configs")
+    assert (code, [(p["severity"], p["key"]) for p in found]) == (1, [("error", "gpus")])
+
+
 DPO = """\
     model_name_or_path: RLHFlow/LLaMA3-SFT
     output_dir: ./out

@@ -78,6 +78,7 @@ class Bindings:
         self._local_names.update(scopes.classes_by_name)
         self._method_names = {name for c in scopes.classes.values() for name in c.methods}
         self._annotations()
+        self._optimized_models()
         for _ in range(max_rounds):
             if not self._round():
                 break
@@ -121,6 +122,44 @@ class Bindings:
                 class_body = None
             for target in targets:
                 yield fn, class_body, target, value
+
+    def _optimized_models(self) -> None:
+        """``model = DeepSpeech(...).cuda()``, a class imported from another module of the project,
+        whose ``model.parameters()`` a torch optimizer takes in the same function: its use says it
+        is a model (deepspeech.pytorch's train.py). Only a name bound once there, by a call of a
+        capitalised imported name outside ``torch``."""
+        optimized: set[tuple[FunctionInfo, str]] = set()
+        for call, fn in self.call_functions:
+            qual = self.imports.qualify(call.func) or ""
+            last = qual.rsplit(".", 1)[-1]
+            if not (qual.startswith("torch.optim.") and last[:1].isupper() and ".lr_scheduler." not in qual):
+                continue
+            first = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
+            if isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) \
+                    and first.func.attr in ("parameters", "named_parameters") and isinstance(first.func.value, ast.Name):
+                optimized.add((fn, first.func.value.id))
+        if not optimized:
+            return
+        counts: dict[tuple[FunctionInfo, str], int] = {}
+        for fn, _, target, _ in self._events:
+            if isinstance(target, ast.Name):
+                counts[(fn, target.id)] = counts.get((fn, target.id), 0) + 1
+        for fn, class_body, target, value in self._events:
+            if class_body is not None or not isinstance(target, ast.Name):
+                continue
+            key = (fn, target.id)
+            if key not in optimized or counts.get(key) != 1 or key in self.names:
+                continue
+            made: ast.AST = value
+            while isinstance(made, ast.Call) and isinstance(made.func, ast.Attribute) \
+                    and made.func.attr in tables.MODULE_CHAIN:
+                made = made.func.value
+            if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)
+                    and made.func.id[:1].isupper() and made.func.id in self.imports.aliases):
+                continue
+            if (self.imports.qualify(made.func) or "").startswith("torch."):
+                continue
+            self.names[key] = Binding(MODULE, made, f"`{target.id}.parameters()` are optimized")
 
     def _annotations(self) -> None:
         for fn in self.scopes.functions.values():

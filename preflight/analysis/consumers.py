@@ -205,7 +205,7 @@ class Consumers:
             if root is not None and call.args:
                 for arg in call.args:
                     self.edges[root].update(self.reads(arg, fn))
-        if self._harmless(call, qual):
+        if self._harmless(call, qual) or self._scheduler_step(call, fn):
             return
         for arg in [*call.args, *(k.value for k in call.keywords)]:
             if isinstance(arg, ast.Starred):
@@ -216,6 +216,20 @@ class Consumers:
                     self.seeds.add(key)
             elif isinstance(arg, _COMPREHENSIONS):  # f(x for x in c): c's elements go in
                 self.seeds.update(self.reads(arg, fn))
+
+    def _scheduler_step(self, call: ast.Call, fn: FunctionInfo) -> bool:
+        """``scheduler.step(val_loss)`` on a scheduler the function builds from
+        ``torch.optim.lr_scheduler`` (chexnet: ``ReduceLROnPlateau``): it reads the metric as a
+        number (``float(metrics)``) and differentiates nothing."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "step" and isinstance(func.value, ast.Name)):
+            return False
+        name = func.value.id
+        built = [node.value for node in ast.walk(fn.node) if isinstance(node, ast.Assign)
+                 and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)]
+        return bool(built) and all(
+            isinstance(b, ast.Call) and (self.scopes.imports.qualify(b.func) or "").startswith("torch.optim.lr_scheduler.")
+            for b in built)
 
     def _module_alias(self, node: ast.AST, fn: FunctionInfo) -> bool:
         """``torch`` / ``np`` / ``F`` (an imported name, not rebound by the code)."""

@@ -112,6 +112,40 @@ class LoaderAnalysis:
                 found = self.loader_leaves(node.iter, loop.function)
                 if found:
                     self.uses.append(LoaderUse(loop, loop.function, tuple(found)))
+        self.uses.extend(self._next_uses(called))
+
+    def _next_uses(self, called: frozenset[str]) -> list[LoaderUse]:
+        """Loops that consume a loader by hand: ``batches = iter(loader)`` inside an outer loop,
+        then ``next(batches)`` in an inner one (LambdaLabs' distributed-training-guide
+        ``for step in range(len(dataloader)): batch = next(batches)``). The inner loop is the use;
+        the iterator must be made afresh inside the loop around it, which then repeats the epochs
+        (an iterator made once, before every loop, is one pass over the data, not an epoch per
+        outer iteration)."""
+        if "next" not in called or "iter" not in called:
+            return []
+        out: list[LoaderUse] = []
+        seen: set[int] = set()
+        for call in self.ctx.nodes(ast.Call):
+            if not (isinstance(call.func, ast.Name) and call.func.id == "next" and len(call.args) >= 1
+                    and isinstance(call.args[0], ast.Name)):
+                continue
+            if self.qualify(call.func) != "next":
+                continue
+            loop = self.scopes.loop_of(call)
+            if loop is None or loop.parent is None or id(loop.node) in seen:
+                continue
+            made = self.values.sources(call.args[0], loop.function)
+            if not made or not all(isinstance(leaf.node, ast.Call) and isinstance(leaf.node.func, ast.Name)
+                                   and leaf.node.func.id == "iter" and leaf.node.args for leaf in made):
+                continue
+            outer = loop.parent.node
+            if not all(_inside(leaf.node, outer) and not _inside(leaf.node, loop.node) for leaf in made):
+                continue
+            found = self.loader_leaves(call.args[0], loop.function)
+            if found:
+                seen.add(id(loop.node))
+                out.append(LoaderUse(loop, loop.function, tuple(found)))
+        return out
 
     @property
     def values(self) -> ValueResolver:
@@ -420,6 +454,12 @@ class LoaderAnalysis:
 
 
 _MARKER_WORDS = _MARKERS | {"initialize"}
+
+
+def _inside(node: ast.AST, outer: ast.AST) -> bool:
+    """Whether ``node``'s lines lie within ``outer``'s (both from one file)."""
+    line, end = getattr(node, "lineno", None), getattr(outer, "end_lineno", None)
+    return line is not None and end is not None and outer.lineno <= line <= end  # type: ignore[attr-defined]
 
 
 def _last_name(node: ast.AST) -> str:

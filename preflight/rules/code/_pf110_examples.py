@@ -67,6 +67,39 @@ for epoch in range(10):
         val_loss += nn.functional.cross_entropy(model(x), y)  # error: PF110
     print(val_loss)
 """,
+    # held-out-14 (chexnet issue 12): the validation pass sums the loss tensors and returns the sum to
+    # the epoch loop, which only hands it to ReduceLROnPlateau.step (a number): no backward excuses it
+    """\
+import torch
+
+
+def epoch_train(model, loader, optimizer, loss):
+    model.train()
+    for image, target in loader:
+        loss_value = loss(model(image.cuda()), target.cuda())
+        optimizer.zero_grad()
+        loss_value.backward()
+        optimizer.step()
+
+
+def epoch_val(model, loader, loss):
+    model.eval()
+    losstensor_mean = 0
+    for image, target in loader:
+        output = model(image.cuda())  # warning: PF110
+        losstensor = loss(output, target.cuda())
+        losstensor_mean += losstensor
+    return losstensor_mean / len(loader)
+
+
+def main(model, train_loader, val_loader, loss):
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+    scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, factor=0.1, patience=5, mode="min")
+    for epoch in range(100):
+        epoch_train(model, train_loader, optimizer, loss)
+        losstensor = epoch_val(model, val_loader, loss)
+        scheduler.step(losstensor)
+""",
 )
 
 PF110_GOOD = (
@@ -177,6 +210,36 @@ import torch
 def evaluate(model, loader):
     model.eval()
     return sum(model(x).sum().item() for x in loader)
+""",
+    # the chexnet fix: validation under no_grad, the sum of numbers returned to the scheduler
+    """\
+import torch
+
+
+def epoch_train(model, loader, optimizer, loss):
+    model.train()
+    for image, target in loader:
+        loss_value = loss(model(image.cuda()), target.cuda())
+        optimizer.zero_grad()
+        loss_value.backward()
+        optimizer.step()
+
+
+def epoch_val(model, loader, loss):
+    model.eval()
+    losstensor_mean = 0
+    with torch.no_grad():
+        for image, target in loader:
+            losstensor_mean += loss(model(image.cuda()), target.cuda())
+    return losstensor_mean / len(loader)
+
+
+def main(model, train_loader, val_loader, loss):
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+    scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, factor=0.1, patience=5, mode="min")
+    for epoch in range(100):
+        epoch_train(model, train_loader, optimizer, loss)
+        scheduler.step(epoch_val(model, val_loader, loss))
 """,
 )
 

@@ -53,4 +53,37 @@ for epoch in range(3):
     print(accuracy(model, val_loader))
 """,
     None,  # bad example 2: no fix offered
+    # bad example 3 (unsafe fix: the function returns a graph to its caller)
+    """\
+import torch
+
+
+def epoch_train(model, loader, optimizer, loss):
+    model.train()
+    for image, target in loader:
+        loss_value = loss(model(image.cuda()), target.cuda())
+        optimizer.zero_grad()
+        loss_value.backward()
+        optimizer.step()
+
+
+@torch.no_grad()
+def epoch_val(model, loader, loss):
+    model.eval()
+    losstensor_mean = 0
+    for image, target in loader:
+        output = model(image.cuda())
+        losstensor = loss(output, target.cuda())
+        losstensor_mean += losstensor
+    return losstensor_mean / len(loader)
+
+
+def main(model, train_loader, val_loader, loss):
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+    scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, factor=0.1, patience=5, mode="min")
+    for epoch in range(100):
+        epoch_train(model, train_loader, optimizer, loss)
+        losstensor = epoch_val(model, val_loader, loss)
+        scheduler.step(losstensor)
+""",
 ]

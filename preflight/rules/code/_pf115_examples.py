@@ -89,6 +89,29 @@ for epoch in range(50):
         for data, target in valid_loader:
             valid_loss = criterion(model(data), target)  # warning: PF115
 """,
+    # held-out-14 (deepspeech.pytorch PR 22): the model's class comes from another module of the
+    # project; its parameters go to the optimizer, so it is a model, left in train() for the test pass
+    """
+import torch
+
+from model import DeepSpeech
+
+
+def main(train_loader, test_loader, criterion, decoder):
+    model = DeepSpeech(rnn_hidden_size=800, nb_layers=5).cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=3e-4, momentum=0.9)
+    for epoch in range(70):
+        model.train()
+        for inputs, targets in train_loader:
+            loss = criterion(model(inputs.cuda()), targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        with torch.no_grad():
+            for inputs, targets in test_loader:
+                out = model(inputs.cuda())  # warning: PF115
+                print(decoder.wer(decoder.decode(out), targets))
+""",
 ]
 
 PF115_GOOD = [
@@ -209,5 +232,28 @@ for epoch in range(50):
     with torch.no_grad():
         for data, target in valid_loader:
             valid_loss = criterion(model(data), target)
+""",
+    # the deepspeech fix: eval() before the test pass
+    """
+import torch
+
+from model import DeepSpeech
+
+
+def main(train_loader, test_loader, criterion, decoder):
+    model = DeepSpeech(rnn_hidden_size=800, nb_layers=5).cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=3e-4, momentum=0.9)
+    for epoch in range(70):
+        model.train()
+        for inputs, targets in train_loader:
+            loss = criterion(model(inputs.cuda()), targets)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        model.eval()
+        with torch.no_grad():
+            for inputs, targets in test_loader:
+                out = model(inputs.cuda())
+                print(decoder.wer(decoder.decode(out), targets))
 """,
 ]

@@ -237,6 +237,27 @@ def setup(model, dataset, rank):
 ]
 
 PF202_BAD = [
+    # held-out-14 (LambdaLabs distributed-training-guide issue 40): the loader is consumed by hand,
+    # a fresh iter() per epoch and next() per step
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+model = DistributedDataParallel(Net().cuda())
+sampler = DistributedSampler(train_data, drop_last=True)
+dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
+optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
+for epoch in range(3):  # warning: PF202
+    batches = iter(dataloader)
+    for step in range(len(dataloader)):
+        batch = next(batches)
+        loss = model(**batch).loss
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+""",
     # competitor FN-5
     """
 import torch
@@ -460,6 +481,47 @@ def main(args, dataset, generator, g_optim):
     train(args, loader, sampler, generator, g_optim)
     fixed = data.DataLoader(dataset, batch_size=8, sampler=data_sampler(dataset, shuffle=False))
     preview(fixed, generator)
+""",
+    # the fix of the iter()/next() shape: set_epoch before the fresh iterator
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+model = DistributedDataParallel(Net().cuda())
+sampler = DistributedSampler(train_data, drop_last=True)
+dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
+optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
+for epoch in range(3):
+    sampler.set_epoch(epoch)
+    batches = iter(dataloader)
+    for step in range(len(dataloader)):
+        batch = next(batches)
+        loss = model(**batch).loss
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+""",
+    # tricky-correct: one iterator made before every loop; the outer loop does not restart the
+    # loader (one pass over the data split into chunks), so it repeats no epoch
+    """
+import torch
+from torch.nn.parallel import DistributedDataParallel
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+model = DistributedDataParallel(Net().cuda())
+sampler = DistributedSampler(train_data)
+dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
+optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
+batches = iter(dataloader)
+for chunk in range(len(dataloader) // 100):
+    for step in range(100):
+        loss = model(**next(batches)).loss
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
 """,
 ]
 

@@ -1,6 +1,23 @@
 """PF441 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
 BAD_EXAMPLES = [
+    # held-out-14 (luxonis-train PR 272): a callback tests the module it is given when training ends
+    """
+import lightning.pytorch as pl
+from lightning.pytorch.callbacks import Callback, ModelCheckpoint
+
+
+class TestOnTrainEnd(Callback):
+    def on_train_end(self, trainer, pl_module):
+        tester = pl.Trainer(devices=1, logger=False)
+        tester.test(pl_module, datamodule=trainer.datamodule)  # warning: PF441
+
+
+def main(model, dm):
+    checkpoint = ModelCheckpoint(dirpath="checkpoints", monitor="val/loss", mode="min", save_top_k=1)
+    trainer = pl.Trainer(max_epochs=100, callbacks=[checkpoint, TestOnTrainEnd()])
+    trainer.fit(model, datamodule=dm)
+""",
     # torchgeo PR 963: ModelCheckpoint(monitor=) and EarlyStopping, then test(model=...) on the last weights
     """
 import lightning.pytorch as pl
@@ -101,5 +118,42 @@ def test_running_test_pretrained_model_cpu(tmp_path):
     model = ClassificationModel()
     trainer.fit(model)
     trainer.test(model)
+""",
+    # the fix: the callback loads the best checkpoint
+    """
+import lightning.pytorch as pl
+from lightning.pytorch.callbacks import Callback, ModelCheckpoint
+
+
+class TestOnTrainEnd(Callback):
+    def on_train_end(self, trainer, pl_module):
+        best = trainer.checkpoint_callback.best_model_path
+        tester = pl.Trainer(devices=1, logger=False)
+        tester.test(pl_module, datamodule=trainer.datamodule, ckpt_path=best or None)
+
+
+def main(model, dm):
+    checkpoint = ModelCheckpoint(dirpath="checkpoints", monitor="val/loss", mode="min", save_top_k=1)
+    trainer = pl.Trainer(max_epochs=100, callbacks=[checkpoint, TestOnTrainEnd()])
+    trainer.fit(model, datamodule=dm)
+""",
+    # tricky-correct: the callback tests a separate model it was given (an EMA copy), not pl_module
+    """
+import lightning.pytorch as pl
+from lightning.pytorch.callbacks import Callback, ModelCheckpoint
+
+
+class TestEma(Callback):
+    def __init__(self, ema_model):
+        self.ema_model = ema_model
+
+    def on_train_end(self, trainer, pl_module):
+        pl.Trainer(devices=1).test(self.ema_model, datamodule=trainer.datamodule)
+
+
+def main(model, ema, dm):
+    checkpoint = ModelCheckpoint(monitor="val/loss", save_top_k=1)
+    trainer = pl.Trainer(max_epochs=100, callbacks=[checkpoint, TestEma(ema)])
+    trainer.fit(model, datamodule=dm)
 """,
 ]

@@ -79,7 +79,9 @@ callers that do not train, the fix is offered as unsafe.
   `validation_step` / `test_step` / `predict_step` (already no-grad).
 * The function needs gradients: saliency maps, adversarial examples,
   `torch.autograd.grad`, gradient penalties, `requires_grad_` on inputs (FP-6).
-* The function trains, or returns a graph that a training caller may use, or
+* The function trains, or returns a graph that a training caller may differentiate
+  (a returned value that only reaches `scheduler.step(...)`, a log or a print does not
+  count), or
   is never called in the file and has no `eval()` evidence.
 * The model is frozen or has no parameters; `model.train()` ran again before
   the forward.
@@ -150,8 +152,12 @@ callers that do not train, the fix is offered as unsafe.
         returns_graph = bool(summary is not None and summary.fact is not None and summary.fact.real)
         unsafe = False
         if returns_graph and not fn.trains:
-            if kind != "eval" or not fn.call_sites or any(
-                    _in_training(facts, s.call, s.caller) for s in fn.call_sites):
+            # a training caller excuses the graph only when what it gets back may reach a
+            # backward: chexnet's `epoch_val` returns its summed loss tensor to
+            # `scheduler.step(losstensor)`, which reads a number
+            if kind != "eval" or not fn.call_sites or (any(
+                    _in_training(facts, s.call, s.caller) for s in fn.call_sites)
+                    and flow.consumers.consumed(("r", fn, ""))):
                 return None
             unsafe = True
         stored = self._stored(ctx, flow, fn, sources)

@@ -61,6 +61,9 @@ itself when `test` is called without a model.
 
 `trainer.test(ckpt_path="best", datamodule=dm)` (or `trainer.test(model, dm, ckpt_path="best")`).
 
+The same holds for a test run from a callback when training ends (`on_train_end`
+handing its `pl_module` to a fresh Trainer's `test`, luxonis-train PR 272).
+
 ## When preflight stays silent
 
 * `test` is given `ckpt_path` (any value: testing the last weights on purpose says
@@ -69,6 +72,9 @@ itself when `test` is called without a model.
   monitor keeps the last epoch: the last weights are the saved ones).
 * `test` comes before `fit`, or is called on another trainer; `ckpt_path` is the third
   positional argument.
+* A `Callback`'s `on_train_end`/`on_fit_end` that tests another model than the
+  `pl_module` it is given, or passes `ckpt_path`; a callback the training function does
+  not build.
 * The function is a pytest test (`def test_...`): Lightning's own tests fit and test a
   model to exercise the loops, not to report its metrics.
 """
@@ -88,6 +94,7 @@ itself when `test` is called without a model.
                 trainer = _method_on(node, "fit")
                 if trainer is not None:
                     fits[trainer] = min(fits.get(trainer, node.lineno), node.lineno)  # type: ignore[attr-defined]
+            yield from self._callback_tests(ctx, ckpt, fn, reported)
             for node in ast.walk(fn):
                 trainer = _method_on(node, "test")
                 if trainer is None or trainer not in fits or node.lineno <= fits[trainer]:  # type: ignore[attr-defined]
@@ -109,3 +116,46 @@ itself when `test` is called without a model.
                     "`patience` epochs past it). Pass `ckpt_path=\"best\"` (or `ckpt_path=\"last\"` to say the "
                     "last weights are meant)",
                     evidence=[ctx.evidence(ckpt, "the best checkpoint is tracked here")])
+
+    def _callback_tests(self, ctx: FileContext, ckpt: ast.Call, fn: ast.AST,
+                        reported: set[ast.AST]) -> Iterable[Finding]:
+        """A ``Callback`` of this file whose ``on_train_end``/``on_fit_end`` hands the module it is
+        given (``pl_module``) to a ``test`` without ``ckpt_path``, instantiated in the function that
+        tracks the best checkpoint (luxonis-train PR 272: ``TestOnTrainEnd``): the hook runs after
+        the last step, so the test sees the last weights."""
+        if not any(isinstance(n, ast.Call) and fits_call(n) for n in ast.walk(fn)):
+            return
+        built = {call_last(n) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+        for cls in ctx.nodes(ast.ClassDef):
+            if cls.name not in built or not any((ast.unparse(b).rsplit(".", 1)[-1]) == "Callback" for b in cls.bases):
+                continue
+            for hook in cls.body:
+                if not (isinstance(hook, (ast.FunctionDef, ast.AsyncFunctionDef))
+                        and hook.name in ("on_train_end", "on_fit_end") and len(hook.args.args) >= 3):
+                    continue
+                module = hook.args.args[2].arg
+                for node in ast.walk(hook):
+                    trainer = _method_on(node, "test")
+                    if trainer is None or node in reported:
+                        continue
+                    assert isinstance(node, ast.Call)
+                    if _kw(node, "ckpt_path") is not None or any(k.arg is None for k in node.keywords) \
+                            or len(node.args) >= 3:
+                        continue
+                    model = _kw(node, "model") or (node.args[0] if node.args else None)
+                    if not (isinstance(model, ast.Name) and model.id == module):
+                        continue
+                    reported.add(node)
+                    yield ctx.finding(
+                        self, node,
+                        f"`{trainer}.test(...)` in `{cls.name}.{hook.name}` is given the module `{module}` and no "
+                        f"`ckpt_path`: the hook runs when training ends, so it tests the weights of the last step, "
+                        f"not the best checkpoint the `ModelCheckpoint(monitor="
+                        f"{ast.unparse(_kw(ckpt, 'monitor') or ast.Constant(None))})` kept. Pass "
+                        "`ckpt_path=trainer.checkpoint_callback.best_model_path` (or load it first)",
+                        evidence=[ctx.evidence(ckpt, "the best checkpoint is tracked here")])
+
+
+def fits_call(node: ast.Call) -> bool:
+    """``trainer.fit(...)``: the function trains, so a callback it builds runs at the end."""
+    return _method_on(node, "fit") is not None

@@ -4,6 +4,19 @@ launch command); bad ones must fire, good ones stay silent."""
 from __future__ import annotations
 
 PF508_BAD = [
+    # held-out-14 (text-generation-webui issue 3427's shape): eval_steps derived as ceil(100 / 8) = 13
+    """
+# --- train.py
+import math
+
+from transformers import TrainingArguments
+
+grad_accum = 32 // 4
+args = TrainingArguments(output_dir="out", gradient_accumulation_steps=grad_accum, eval_strategy="steps",
+                         eval_steps=math.ceil(100 / grad_accum), save_strategy="steps",
+                         save_steps=500,  # error: PF508
+                         load_best_model_at_end=True)
+""",
     """
 # --- train.py
 from transformers import Trainer, TrainingArguments
@@ -60,6 +73,19 @@ python train.py --eval_steps 300 --save_steps 500
 ]
 
 PF508_GOOD = [
+    # the fix: save_steps derived as a multiple of the rounded eval_steps (13 * 38 = 494)
+    """
+# --- train.py
+import math
+
+from transformers import TrainingArguments
+
+grad_accum = 32 // 4
+eval_steps = math.ceil(100 / grad_accum)
+args = TrainingArguments(output_dir="out", gradient_accumulation_steps=grad_accum, eval_strategy="steps",
+                         eval_steps=eval_steps, save_strategy="steps", save_steps=eval_steps * (500 // eval_steps),
+                         load_best_model_at_end=True)
+""",
     """
 # --- train.py
 from transformers import TrainingArguments

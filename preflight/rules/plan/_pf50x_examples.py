@@ -52,6 +52,41 @@ ds_config.json:1: error: PF501
 """)
 
 PF501_GOOD = [
+    # tricky-correct (transformers issue 25841's shape): the Trainer's model is built in an imported
+    # module that attaches a LoRA adapter with add_adapter(); the Trainer's "full fine-tune" is only
+    # a guess, not a second setting that disagrees with the LoRA read in model.py
+    """
+# --- model.py
+from peft import LoraConfig
+from transformers import AutoModelForCausalLM, PretrainedConfig, PreTrainedModel
+
+
+class CustomModel(PreTrainedModel):
+    config_class = PretrainedConfig
+
+    def __init__(self, config):
+        super().__init__(config)
+        self.model = AutoModelForCausalLM.from_pretrained("EleutherAI/pythia-70m")
+        self.model.add_adapter(LoraConfig(task_type="CAUSAL_LM", r=8, lora_alpha=32))
+        self.model.gradient_checkpointing_enable()
+        self.model.enable_input_require_grads()
+
+    def forward(self, input_ids, attention_mask=None, labels=None):
+        return self.model(input_ids=input_ids, attention_mask=attention_mask, labels=labels)
+# --- train.py
+from transformers import PretrainedConfig, Trainer, TrainingArguments
+
+from model import CustomModel
+from data import train_dataset
+
+model = CustomModel(PretrainedConfig())
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=8, num_train_epochs=1)
+trainer = Trainer(model=model, args=args, train_dataset=train_dataset)
+trainer.train()
+# --- requirements.txt
+transformers==4.32.1
+peft==0.5.0
+""",
     # CVI-SZU/Linly issue 83's fix: fp32 weights handed to a bf16 DeepSpeed engine, which casts the
     # parameters to bf16 in `initialize`: the load dtype is no second precision setting
     """

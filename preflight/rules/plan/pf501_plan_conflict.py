@@ -76,6 +76,8 @@ Set the value in one place, or make the other place say the same thing (use
   overrides; a value preflight derived itself (those have dedicated rules, such
   as PF502 for the DeepSpeed batch triple).
 * None of the sources has a file and line to point at (two command-line flags).
+* One side is only a guess (confidence low), such as full fine-tuning assumed under a
+  `Trainer` whose model is built in an imported module that attaches a LoRA adapter.
 """
     bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF501_BAD")
     good_examples = examples("preflight.rules.plan._pf50x_examples", "PF501_GOOD")
@@ -88,6 +90,11 @@ Set the value in one place, or make the other place say the same thing (use
                               for s in pctx.scripts)
         for field, facts in plan.conflicts().items():
             facts = [f for f in facts if f.source.kind != "derived"]
+            if any(f.confidence != "low" for f in facts):
+                # a fact its adapter marks as a guess (confidence low: transformers' full fine-tune
+                # when the job names LoRA in a module it imports) states nothing about the inputs;
+                # it does not contradict a value that was read
+                facts = [f for f in facts if f.confidence != "low"]
             engine = any(f.adapter == "deepspeed" for f in facts)
             if engine and field == "precision.mode":
                 # fp32 weights loaded for a DeepSpeed engine: `initialize` casts the module's parameters
