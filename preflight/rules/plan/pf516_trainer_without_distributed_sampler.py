@@ -12,6 +12,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._pf508_support import hydra_yaml_configs, walk
+from preflight.sources import InputRefused, read_text_limited
 
 _SHARDING_LIBRARIES = ("nemo", "megatron", "lhotse")
 
@@ -88,11 +89,10 @@ def _imported_project_texts(pctx: PlanContext) -> Iterable[str]:
                             continue
                         seen.add(path)
                         try:
-                            if path.stat().st_size > _MAX_BYTES:
-                                continue
-                            yield path.read_text(encoding="utf-8", errors="replace")
-                        except OSError:
+                            text = read_text_limited(path, _MAX_BYTES, errors="replace")
+                        except (OSError, InputRefused):
                             continue
+                        yield text
 
 
 def _config_shards(data: object) -> bool:
