@@ -158,3 +158,29 @@ def test_limit_all_gathers_in_the_script_is_a_plan_fact(tmp_path):
     """), encoding="utf-8")
     plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
     assert plan.value("dist.fsdp_limit_all_gathers") is None
+
+
+def test_a_torch_lower_bound_is_not_read_as_an_old_release(tmp_path):
+    # `torch>=2.0.1` installs the newest torch, whose FSDP limits its all-gathers; only a pin of a
+    # release before 2.1 (pytorch#104900) turns the unlimited term on
+    import textwrap
+
+    from preflight.audit import build_plan
+    from preflight.estimate import input_from_plan
+
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+        from transformers import AutoModelForCausalLM
+        model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+        model = FSDP(model)
+    """), encoding="utf-8")
+    seen = {}
+    for spec in ("torch>=2.0.1", "torch==2.0.1"):
+        (tmp_path / "requirements.txt").write_text(spec + "\n", encoding="utf-8")
+        plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+        assert plan.value("framework.torch_version") == "2.0.1"
+        inp = input_from_plan(plan, {"seq_len": 8})
+        inp.fsdp, inp.world_size, inp.mode = "full", 4, "train"
+        seen[spec] = (inp.torch_version_pinned, fsdp_all_gathers_unlimited(inp))
+    assert seen == {"torch>=2.0.1": (False, False), "torch==2.0.1": (True, True)}

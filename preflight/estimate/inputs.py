@@ -76,6 +76,10 @@ class EstimateInput:
     loss: str = "standard"                            # LM loss: standard | chunked | fused
     zero_grad_keeps: bool = False                     # zero_grad() keeps zeroed gradients (set_to_none=False)
     torch_version: Optional[str] = None               # "2.3.1": CUDA context and zero_grad defaults by version
+    # False: the plan read torch_version from a lower bound (``torch>=2.0``), which pip resolves to
+    # the newest release, so a default changed since (FSDP's rate limiter) is taken as today's;
+    # None: stated by the caller (a flag, a calibration row)
+    torch_version_pinned: Optional[bool] = None
     gpu_bf16: Optional[bool] = None                   # target GPU runs bf16 kernels (Ampere+); None: unknown
     gpu_hopper: Optional[bool] = None                 # target is NVIDIA Hopper or later (32 MiB cuBLAS workspaces)
     gpu_blackwell: Optional[bool] = None              # target is NVIDIA Blackwell (32 MiB only from torch 2.11)
@@ -401,6 +405,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
                 value = "nf4"
             setattr(inp, name, value)
             src[name] = _where(fact)
+            if name == "torch_version":
+                inp.torch_version_pinned = fact.confidence == "high"
 
 
 def from_calibration_case(case: Mapping[str, Any], hf_config: Mapping[str, Any],

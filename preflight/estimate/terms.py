@@ -545,11 +545,14 @@ def fsdp_all_gathers_unlimited(inp: EstimateInput) -> bool:
 
     Training under FULL_SHARD or HYBRID_SHARD on more than one GPU only (SHARD_GRAD_OP
     keeps the parameters gathered anyway). ``fsdp_limit_all_gathers`` None takes the
-    default of ``torch_version`` (unknown: the current default, limited)."""
+    default of ``torch_version`` (unknown, or read from a lower bound such as ``torch>=2.0``,
+    which installs the newest release: the current default, limited)."""
     if inp.mode != "train" or inp.fsdp not in ("full", "hybrid") or inp.world_size <= 1:
         return False
     if inp.fsdp_limit_all_gathers is not None:
         return not inp.fsdp_limit_all_gathers
+    if inp.torch_version_pinned is False:
+        return False
     version = inp.torch_before
     return version is not None and version < (2, 1)
 
