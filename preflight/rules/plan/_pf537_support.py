@@ -1,14 +1,33 @@
-"""Helpers of PF537 and PF539: the names ``accelerator.prepare`` returned a model under."""
+"""Helpers of PF537 and PF539: a multi-process plain-DDP job, and the names ``accelerator.prepare``
+returned a model under."""
 
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Any, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.rules._pf4_support import accelerator_names, is_accelerator_receiver, target_text
 
 Scope = Optional[ast.AST]
+
+# accelerate plugins under which `prepare` does not wrap the model in DDP
+NOT_DDP = ("DeepSpeedPlugin", "FullyShardedDataParallelPlugin", "MegatronLMPlugin")
+
+
+def ddp_world(plan: Any) -> Any:
+    """The plan's ``dist.world_size`` fact when it runs several processes and shards nothing (DDP
+    or no sharding stated), else None."""
+    world = plan.resolve("dist.world_size")
+    if world is None or not isinstance(world.value, int) or world.value <= 1:
+        return None
+    sharding = plan.resolve("dist.sharding")
+    return world if sharding is None or sharding.value in ("ddp", "none") else None
+
+
+def names_another_wrapper(text: str) -> bool:
+    """The script builds an accelerate plugin that replaces DDP (DeepSpeed, FSDP, Megatron-LM)."""
+    return any(p in text for p in NOT_DDP)
 
 
 def prepared(ctx: FileContext) -> list[tuple[str, ast.Assign, Scope]]:

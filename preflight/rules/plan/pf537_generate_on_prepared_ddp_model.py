@@ -12,9 +12,13 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import target_text
 from preflight.rules.base import examples
-from preflight.rules.plan._pf537_support import Scope, prepared, rebound
-
-_NOT_DDP = ("DeepSpeedPlugin", "FullyShardedDataParallelPlugin", "MegatronLMPlugin")
+from preflight.rules.plan._pf537_support import (
+    Scope,
+    ddp_world,
+    names_another_wrapper,
+    prepared,
+    rebound,
+)
 
 
 def _generates(ctx: FileContext, name: str, scope: Scope, after: int) -> Iterator[ast.Call]:
@@ -103,14 +107,11 @@ summary_ids = accelerator.unwrap_model(model).generate(**batch, max_new_tokens=1
     good_examples = examples("preflight.rules.plan._pf537_examples", "PF537_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        world = pctx.plan.resolve("dist.world_size")
-        if world is None or not isinstance(world.value, int) or world.value <= 1:
-            return
-        sharding = pctx.plan.resolve("dist.sharding")
-        if sharding is not None and sharding.value not in ("ddp", "none"):
+        world = ddp_world(pctx.plan)
+        if world is None:
             return
         for script in pctx.scripts:
-            if "generate" not in script.source.text or any(p in script.source.text for p in _NOT_DDP):
+            if "generate" not in script.source.text or names_another_wrapper(script.source.text):
                 continue
             ctx = pctx.file_context(script)
             seen: set[int] = set()

@@ -13,9 +13,13 @@ from preflight.registry import register
 from preflight.rules._pf4_support import calls, kwarg, target_text
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import examples
-from preflight.rules.plan._pf537_support import Scope, prepared, rebound
-
-_NOT_DDP = ("DeepSpeedPlugin", "FullyShardedDataParallelPlugin", "MegatronLMPlugin")
+from preflight.rules.plan._pf537_support import (
+    Scope,
+    ddp_world,
+    names_another_wrapper,
+    prepared,
+    rebound,
+)
 
 
 def _hf_trainers(ctx: FileContext) -> set[int]:
@@ -90,15 +94,12 @@ and device placement), and drop the extra `Accelerator`.
     good_examples = examples("preflight.rules.plan._pf539_examples", "PF539_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        world = pctx.plan.resolve("dist.world_size")
-        if world is None or not isinstance(world.value, int) or world.value <= 1:
-            return
-        sharding = pctx.plan.resolve("dist.sharding")
-        if sharding is not None and sharding.value not in ("ddp", "none"):
+        world = ddp_world(pctx.plan)
+        if world is None:
             return
         for script in pctx.scripts:
             text = script.source.text
-            if "Trainer" not in text or any(p in text for p in _NOT_DDP):
+            if "Trainer" not in text or names_another_wrapper(text):
                 continue
             ctx = pctx.file_context(script)
             for name, binding, scope in prepared(ctx):
