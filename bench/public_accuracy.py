@@ -52,7 +52,8 @@ row and one out-of-memory row; committed before it was first scored).
 ``--split held-out-12`` the twelfth, ``calibration/public/heldout12.json`` (the memory figures ms-swift's example
 scripts and Megatron-SWIFT benchmark state: DeepSpeed ZeRO-2/3 full fine-tunes at 8,192 packed tokens on four and
 eight GPUs with and without Liger, LoRA under DDP/ZeRO-2/ZeRO-3/FSDP2, QLoRA under FSDP with CPU offload, and
-single-GPU full, LoRA, QLoRA, packed and Unsloth runs; committed before it was first scored).
+single-GPU full, LoRA, QLoRA, packed and Unsloth runs, plus Philipp Schmid's Llama-3-70B FSDP QLoRA offload row;
+committed before it was first scored).
 
 Usage::
 

@@ -4,7 +4,8 @@ benchmark table (pages no earlier set uses), transcribed by hand with the script
 figure was written: DeepSpeed ZeRO-2/ZeRO-3 full fine-tunes of Qwen2.5-7B/14B on four and eight GPUs at
 8,192 packed tokens (with and without Liger's fused loss, with and without packing), LoRA under DDP,
 ZeRO-2, ZeRO-3, FSDP2 and FSDP with CPU offload (QLoRA, Qwen2-7B and Qwen2.5-72B), a single-GPU full
-fine-tune, LoRA, QLoRA, packed LoRA and Unsloth LoRA of the 7B. Multi-GPU ZeRO/FSDP jobs, Liger and
+fine-tune, LoRA, QLoRA, packed LoRA and Unsloth LoRA of the 7B; and, from a second publisher, Philipp
+Schmid's Llama-3-70B QLoRA under FSDP with CPU offload on four A10G. Multi-GPU ZeRO/FSDP jobs, Liger and
 8k-token full fine-tunes are what the earlier sets hold least of.
 Run: python calibration/public/build_heldout12.py
 
@@ -15,7 +16,9 @@ Publisher and pages. modelscope/ms-swift is also the publisher of held-out-6's `
 Benchmark.md`` (ms-swift 2.x, Qwen-7B-Chat LoRA rows measured by a benchmark harness); none of the pages
 used here appears in an earlier set, the code is ms-swift 3.x (Dec 2024 - Nov 2025), and the figures were
 written by the example authors, not produced by that harness. The independence from held-out-6 is
-therefore partial: same publisher, same logger.
+therefore partial: same publisher, same logger. The one row of philschmid/deep-learning-pytorch-huggingface
+(``training/fsdp-qlora-distributed-llama3.ipynb`` at 57cab54 with ``scripts/run_fsdp_qlora.py`` at 4a0caad) is
+from a publisher no earlier set uses; its versions are pinned by the notebook's install cell.
 
 What the figures are. ms-swift's trainer logs ``memory(GiB)``: ``sum(torch.cuda.max_memory_reserved(d)
 for d in range(torch.cuda.device_count())) / 1024**3`` in each process (``swift/trainers/mixin.py``
@@ -84,6 +87,8 @@ LIGER = "ms-swift-liger-zero3-example"
 MEGATRON = "ms-swift-megatron-benchmark-deepspeed"
 EX30 = "ms-swift-3.0-train-examples"
 EX25 = "ms-swift-2025-train-examples"
+PHIL = "philschmid-fsdp-qlora-llama3-70b"
+PHIL_REPO = "https://github.com/philschmid/deep-learning-pytorch-huggingface"
 SOURCES = {
     LIGER: {
         "url": blob(C_LIGER, "examples/train/liger/sft.sh"),
@@ -144,6 +149,17 @@ SOURCES = {
                      "torch": "not recorded"},
         "date": "2024-12-20 to 2025-11-07",
         "project": "modelscope/ms-swift (ModelScope, Alibaba)",
+    },
+    PHIL: {
+        "url": f"{PHIL_REPO}/blob/57cab545d0675716adc11e922bc00777ef456b15/training/fsdp-qlora-distributed-llama3.ipynb",
+        "also": [f"{PHIL_REPO}/blob/4a0caadaf58e6f9ac64be95250ac5a49193b308b/training/scripts/run_fsdp_qlora.py"],
+        "setup": "TRL SFTTrainer, Llama-3-70B QLoRA (nf4, double quant, bf16 storage, LoRA r 16 all-linear) under "
+                 "FSDP full shard with CPU offload on 4 x A10G 24GB, packed 3,072 tokens, batch 1, gradient "
+                 "checkpointing, sdpa: '22 GB/GPU'",
+        "versions": {"torch": "2.2.2", "transformers": "4.40.0", "accelerate": "0.29.3", "peft": "0.10.0",
+                     "trl": "0.8.6", "bitsandbytes": "0.43.1"},
+        "date": "2024-04-22",
+        "project": "philschmid/deep-learning-pytorch-huggingface (Philipp Schmid, Hugging Face)",
     },
 }
 
@@ -315,6 +331,27 @@ add(EX25, "qwen2.5-72b-qlora-fsdp-offload-2gpu-self-cognition", 80, "GiB", "memo
           "(nf4, double quant) --bnb_4bit_quant_storage bfloat16 --bnb_4bit_compute_dtype bfloat16, "
           "--max_length 2048 on 'swift/self-cognition#1000', batch 1, gradient checkpointing on, LoRA r 8 "
           "all-linear")
+
+
+# ------------------------------------------- 5. Philipp Schmid: Llama-3-70B FSDP + QLoRA + CPU offload, 4 x A10G
+add(PHIL, "llama-3-70b-qlora-fsdp-offload-4xa10g-3072-packed", 22, "GB", "nvidia-smi", "A10G",
+    dict(TRAIN, model="Llama-3-70B", seq_len=3072, attention="sdpa", loss="standard", padding="packed",
+         world_size=4, grad_accum=2, fsdp="full", offload_params="cpu", lora_r=16, lora_targets=["all-linear"],
+         lora_dropout=0.05, **QLORA, torch_version="2.2.2", transformers_version="4.40.0"),
+    unknown=("how '22 GB/GPU' was read (nvidia-smi assumed: the whole per-process figure; it may be reserved "
+             "memory, and 'GB' may be nvidia-smi's MiB / 1024)",
+             "whether the figure includes the end-of-training save (the notebook warns of ~10% more then)"),
+    notes="philschmid/deep-learning-pytorch-huggingface training/fsdp-qlora-distributed-llama3.ipynb at 57cab54, "
+          "'Expected Memory usage': 'FSDP + Q-Lora + CPU offloading needs 4x24GB GPUs, with 22 GB/GPU and 127 GB "
+          "CPU RAM with a sequence length of 3072 and a batch size of 1' (g5.12xlarge: 4 x A10G). "
+          "llama_3_70b_fsdp_qlora.yaml: max_seq_len 3072, per_device_train_batch_size 1, gradient accumulation 2, "
+          "optim adamw_torch, bf16, tf32, gradient_checkpointing (use_reentrant True), fsdp 'full_shard auto_wrap "
+          "offload' (backward_pre, use_orig_params false), ACCELERATE_USE_FSDP=1 FSDP_CPU_RAM_EFFICIENT_LOADING=1 "
+          "torchrun --nproc_per_node=4; run_fsdp_qlora.py at 4a0caad: BitsAndBytesConfig(nf4, double quant, "
+          "compute and storage bf16), attn_implementation 'sdpa', use_cache False, LoRA r 16 alpha 8 dropout 0.05 "
+          "all-linear, SFTTrainer(packing=True, max_seq_length 3072); TRL 0.8.6 skips "
+          "prepare_model_for_kbit_training for sharded QLoRA (4-bit weights on cpu/meta at load); the base "
+          "Meta-Llama-3-70b (not Instruct); versions from the notebook's install cell")
 
 
 if __name__ == "__main__":
