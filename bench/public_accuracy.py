@@ -49,10 +49,14 @@ benchmark on Qwen3-0.6B; committed before it was first scored).
 benchmark's bf16 FlashAttention-2 generation of 2,048 tokens after prompts of up to 30,720 tokens on an A100,
 and universal-llm-trainer's H100 table of full/LoRA/QLoRA fine-tunes at 2 x 8,192 tokens, one FSDP CPU-offload
 row and one out-of-memory row; committed before it was first scored).
+``--split held-out-13`` the thirteenth, ``calibration/public/heldout13.json`` (two publishers: Liger-Kernel's
+Hugging Face Trainer FSDP fine-tunes of Llama-3-8B and Qwen2-7B on four and eight A100s with and without the
+fused linear cross-entropy, and DeepSeek-LLM's 7B bf16 inference profile on one A100-PCIE-40GB, with five
+out-of-memory verdicts; committed before it was first scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-11] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-13] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -79,13 +83,15 @@ HELDOUT8 = REPO / "calibration" / "public" / "heldout8.json"
 HELDOUT9 = REPO / "calibration" / "public" / "heldout9.json"
 HELDOUT10 = REPO / "calibration" / "public" / "heldout10.json"
 HELDOUT11 = REPO / "calibration" / "public" / "heldout11.json"
+HELDOUT13 = REPO / "calibration" / "public" / "heldout13.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
 SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HELDOUT4,
                "held-out-5": HELDOUT5, "held-out-6": HELDOUT6,
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
-               "held-out-9": HELDOUT9, "held-out-10": HELDOUT10, "held-out-11": HELDOUT11}
+               "held-out-9": HELDOUT9, "held-out-10": HELDOUT10, "held-out-11": HELDOUT11,
+               "held-out-13": HELDOUT13}
 WITH_CONTEXT = "allocated+context"
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
 
@@ -352,7 +358,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--split", default="held-out",
                         choices=("held-out", "fit", "all", "held-out-2", "held-out-3", "held-out-4",
                                  "held-out-5", "held-out-6", "held-out-7", "held-out-8",
-                                 "held-out-9", "held-out-10", "held-out-11"))
+                                 "held-out-9", "held-out-10", "held-out-11", "held-out-13"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -420,7 +426,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-8": "held-out-8 (eighth held-out set)",
              "held-out-9": "held-out-9 (ninth held-out set)",
              "held-out-10": "held-out-10 (tenth held-out set)",
-             "held-out-11": "held-out-11 (eleventh held-out set)"}[args.split]
+             "held-out-11": "held-out-11 (eleventh held-out set)",
+             "held-out-13": "held-out-13 (thirteenth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
