@@ -800,3 +800,49 @@ def hf_loss_forward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> in
     if version is not None and version < (4, 49):
         return latest + C.HF_SHIFTED_LOGITS_FP32
     return latest
+
+
+def fsdp_offload_grad_shards(inp: EstimateInput, elements: float, elem_bytes: float, n: int) -> float:
+    """FSDP1 with ``CPUOffload(offload_params=True)``: the reduce-scattered gradient shards of
+    every unit that trains, held on the GPU until backward ends (bytes per GPU).
+
+    ``_reduce_grad`` (torch ``distributed/fsdp/_runtime_utils.py``, read in torch 2.13's
+    FSDP1) runs in the post-backward stream: it allocates the unit's sharded gradient
+    (``new_sharded_grad = torch.empty_like(chunks[0])``), reduce-scatters into it, casts it to
+    the FlatParameter's dtype (``_cast_grad_to_param_dtype``) and stores it as
+    ``flat_param._saved_grad_shard`` (``_accumulate_sharded_grad``). With parameter offload
+    ``_offload_grad`` then copies it to the pinned ``_cpu_grad``, but the GPU tensor stays
+    referenced by ``_saved_grad_shard`` until the post-backward final callback
+    (``_finalize_params`` -> ``FlatParamHandle.prepare_gradient_for_optim``, which takes
+    ``_cpu_grad`` as ``.grad`` and only then runs ``delattr(flat_param, "_saved_grad_shard")``).
+    So at the end of backward the GPU holds the rank's whole gradient shard, in the stored
+    dtype, although the optimizer never reads it there. Without offload the same tensor
+    becomes ``.grad`` (charged as gradients already).
+
+    Being allocated in the post-backward stream, these blocks go back to that stream's pool
+    of the caching allocator, which the compute stream's allocations cannot reuse: reserved
+    memory keeps them beside the compute stream's own peak (``model.py`` charges that as
+    ``stream_cache``, not counted by allocated-memory readings nor by the verdict: the
+    allocator releases free cached blocks before it reports out of memory).
+
+    Training under FULL_SHARD, SHARD_GRAD_OP or HYBRID_SHARD on more than one GPU (FSDP1
+    switches one GPU to NO_SHARD, whose ``_reduce_grad_no_shard`` keeps no shard) with
+    parameter offload, under FSDP1 only: FSDP2's ``foreach_reduce`` moves each reduce-scattered
+    shard to the host at once (``new_sharded_grad.to(torch.device("cpu"))``, "we can free it
+    here by not keeping a ref"; :func:`fsdp2`); ``elements``: the FlatParameters' trainable elements in all units
+    (every element of a FlatParameter mixing frozen and trainable weights)."""
+    if (inp.mode != "train" or inp.fsdp not in ("full", "hybrid", "grad-op") or inp.world_size <= 1
+            or not inp.offload_params or elements <= 0 or fsdp2(inp)):
+        return 0.0
+    return float(elements) * float(elem_bytes) / max(n, 1)
+
+
+def fsdp2(inp: EstimateInput) -> bool:
+    """Whether the job shards with FSDP2 (``fully_shard``): stated (``fsdp_version``), or
+    unknown on a torchtune recipe (``training.shard_model`` applies ``fully_shard`` to each
+    layer and the root). Unknown elsewhere is FSDP1, the ``FullyShardedDataParallel`` wrapper
+    that Accelerate (``fsdp_version`` 1 by default), Lightning's ``FSDPStrategy`` and the HF
+    Trainer build."""
+    if inp.fsdp_version is not None:
+        return inp.fsdp_version == 2
+    return inp.model_impl == "torchtune"
