@@ -52,7 +52,9 @@ from preflight.estimate.terms import (
     value_view_keeps_qkv,
     zero3_grad_partitions,
     zero3_ipg_buffer,
+    zero3_linear_saves_input,
     zero3_live_params,
+    zero3_offload_gather_staging,
     zero3_retained_linear,
     zero3_step_grads,
     zero12_ipg_buffers,
@@ -610,6 +612,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # outside zero.Init keeps each released block's Linear weights until its backward
         # (terms.zero3_retained_linear)
         live = zero3_live_params(inp, prm) + zero3_retained_linear(inp, arch, prm)
+        # (under parameter offload each gather stages through a GPU copy of the host
+        # partitions, a prefetch bucket's at a time: terms.zero3_offload_gather_staging; the
+        # largest group's, the head's, at the end of forward below)
+        live += zero3_offload_gather_staging(inp, prm)[0]
         ph.every(("forward", "backward"), "gathered_params", live * comp, pb)
     if inp.zero_stage >= 3 and trainable:
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
@@ -708,6 +714,12 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     acts = _train_activations(inp, arch, d, full, targets, notes)
     ph.add("forward", "activations", acts["saved"], ab)
     ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
+    if inp.zero_stage >= 3 and inp.offload_params:
+        # ZeRO-3 gathers the LM head (the largest group) at the end of forward through a GPU
+        # copy of its host partition, beside every saved activation and before the logits
+        # exist (terms.zero3_offload_gather_staging)
+        bucket, group = zero3_offload_gather_staging(inp, prm)
+        ph.add("forward", "gathered_params", max((group - bucket) * comp - acts["logits_fwd"], 0.0), pb)
     # forward: a 4-bit head dequantizes while the 16-bit logits of the earlier chunks are held
     # (before the loss runs); a block matrix before any logits exist
     head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
@@ -841,7 +853,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   sdpa_out_copy=((family == "decoder" and sdpa_output_copied(inp, arch))
                                  or mha_output_copied(inp, arch)),
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch),
-                  softmax_input=softmax_saves_input(inp))
+                  softmax_input=softmax_saves_input(inp),
+                  linear_saves_input=zero3_linear_saves_input(inp))
     layers: list[A.LayerActs] = []
     # the first block's norm input and the final norm: the tokens and width they see
     first_tokens = last_tokens = tokens
@@ -894,8 +907,10 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         # nor the noise of LoRA dropout on that input (q, k, v adapters of the first layer)
         qkv = sum(1 for n in A.qkv_names(arch, inp.model_impl) if n in targets)
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
-        # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input)
-        quant_in = d.comp if (inp.quant == "4bit" and d.weights < 1.0) else 0
+        # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input, nor
+        # what ZeRO-3's linear Function would: terms.zero3_linear_saves_input)
+        quant_in = d.comp if ((inp.quant == "4bit" and d.weights < 1.0)
+                              or zero3_linear_saves_input(inp)) else 0
         out["saved"] -= first_tokens * first_width * (4 + noise + quant_in)
     head = str((arch.extra or {}).get("task_head", "lm"))
     if family == "encoder" and head != "lm":
