@@ -157,3 +157,20 @@ def test_universal_llm_trainer_llama2_13b_fsdp_offload_in_sample():
     inp, _ = pa.estimate_input(row["setup"])
     est = estimate(inp)
     assert est.phases["forward"]["stream_cache"] == pytest.approx(est.params_trainable * 2 / 2, rel=1e-6)
+
+
+def test_the_text_report_says_what_the_verdict_leaves_out():
+    from preflight import hardware  # type: ignore[attr-defined]
+    from preflight.estimate.report import estimate_text
+
+    gpu = hardware.find("h100-sxm-80gb")
+    _, inp = _job(micro_batch=2, seq_len=4096)
+    est = estimate(inp)
+    text = estimate_text(inp, est, target=gpu, verdict=verdict(est, gpu))
+    pool = est.phases[est.phase]["stream_cache"]
+    assert f"of which {pool / 1024 ** 3:.2f} GiB cached for another CUDA stream" in text
+    assert "cached blocks of other batch lengths" not in text      # no dynamic padding here
+    assert "sharded gradient" in text                                # the note names the shards
+    _, twin = _job(micro_batch=2, seq_len=4096, fsdp_version=2)
+    e2 = estimate(twin)
+    assert "another CUDA stream" not in estimate_text(twin, e2, target=gpu, verdict=verdict(e2, gpu))
