@@ -174,3 +174,36 @@ def test_the_text_report_says_what_the_verdict_leaves_out():
     _, twin = _job(micro_batch=2, seq_len=4096, fsdp_version=2)
     e2 = estimate(twin)
     assert "another CUDA stream" not in estimate_text(twin, e2, target=gpu, verdict=verdict(e2, gpu))
+
+
+def test_the_fsdp_version_is_a_plan_fact(tmp_path):
+    import textwrap
+
+    from preflight.audit import build_plan
+    from preflight.estimate import input_from_plan
+
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        from torch.distributed.fsdp import CPUOffload, FullyShardedDataParallel as FSDP
+        model = torch.nn.Linear(4, 4)
+        model = FSDP(model,
+                     cpu_offload=CPUOffload(offload_params=True))
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("dist.fsdp_version") == 1
+    assert plan.resolve("dist.fsdp_version").source.line == 4
+    assert plan.value("dist.offload_params") == "cpu"
+    assert input_from_plan(plan, {"seq_len": 8}).fsdp_version == 1
+    (tmp_path / "train.py").write_text(textwrap.dedent("""\
+        import torch
+        from torch.distributed.fsdp import fully_shard, CPUOffloadPolicy
+        model = torch.nn.Linear(4, 4)
+        fully_shard(model, offload_policy=CPUOffloadPolicy())
+    """), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("dist.fsdp_version") == 2
+    assert input_from_plan(plan, {"seq_len": 8}).fsdp_version == 2
+    # twin: no FSDP at all, no fact
+    (tmp_path / "train.py").write_text("import torch\nmodel = torch.nn.Linear(4, 4)\n", encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("dist.fsdp_version") is None

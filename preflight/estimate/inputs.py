@@ -390,6 +390,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("fsdp_limit_all_gathers", "dist.fsdp_limit_all_gathers"),
+             ("fsdp_version", "dist.fsdp_version"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
              ("compiled_loss", "compile.loss_inside"),
