@@ -98,7 +98,6 @@ def test_both_moments_of_backward_are_seen_across_lengths():
 
 
 @pytest.mark.parametrize("changes", [
-    dict(offload_params=None, offload_optimizer=None),   # no offload: the shard is .grad (charged)
     dict(world_size=1),                                   # FSDP1 runs NO_SHARD on one GPU
     dict(mode="inference"),                               # no backward
     dict(fsdp_version=2),                                 # FSDP2 moves each shard to the host at once
@@ -211,3 +210,30 @@ def test_the_fsdp_version_is_a_plan_fact(tmp_path):
     (tmp_path / "train.py").write_text("import torch\nmodel = torch.nn.Linear(4, 4)\n", encoding="utf-8")
     plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
     assert plan.value("dist.fsdp_version") is None
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_without_offload_the_freed_gradients_stay_in_the_post_backward_pool(version):
+    """Without offload the sharded gradient is ``.grad`` (charged at the step). After
+    ``zero_grad`` frees it, its blocks stay cached by the stream that allocated them (FSDP1's
+    post-backward stream, FSDP2's reduce-scatter stream): reserved memory in forward and at the
+    start of backward holds them beside the compute stream's tensors."""
+    arch, inp = _job(offload_params=None, offload_optimizer=None, fsdp_version=version,
+                     micro_batch=4, seq_len=4096)
+    assert fsdp_offload_grad_shards(inp, 1e9, 2, 4) == 0.0        # nothing kept on the GPU
+    est = estimate(inp)
+    total = sum(dict(count_params(arch).by_part).values())
+    grads = total * 2 / 4                                          # bf16, a quarter per rank
+    assert est.phases["optimizer"]["gradients"] == pytest.approx(grads, abs=2)
+    assert "stream_cache" not in est.phases["optimizer"]           # allocated there
+    assert est.phases["forward"]["stream_cache"] == pytest.approx(grads, abs=2)
+    assert "gradients" not in est.phases["forward"]
+    # allocated readings leave it out: the tensor peak is the largest phase without it
+    by_phase = {p: sum(v for k, v in t.items() if k not in (*OVERHEAD, "stream_cache"))
+                for p, t in est.phases.items()}
+    assert est.tensor_peak()[0] == max(by_phase.values())
+    _, kept = _job(offload_params=None, offload_optimizer=None, fsdp_version=version,
+                   micro_batch=4, seq_len=4096, zero_grad_keeps=True)
+    e_kept = estimate(kept)     # zero_grad(set_to_none=False): allocated through forward instead
+    assert e_kept.phases["forward"]["gradients"] == pytest.approx(grads, abs=2)
+    assert "stream_cache" not in e_kept.phases["forward"]

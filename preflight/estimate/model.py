@@ -358,7 +358,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     # the post-backward stream's cached gradient shards (FSDP CPU offload) are released before
     # an out-of-memory error like the cached blocks of other lengths
     pool = float(result[peak_phase].get("stream_cache", 0))
-    cache = (cache[0] + pool * pb[0], cache[1] + pool, cache[2] + pool * pb[1])
+    cache = (cache[0], cache[1] + pool, cache[2] + pool * pb[1])
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
@@ -787,6 +787,14 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # (``stream_cache``: reserved only; at the end of backward what the compute stream cached
     # at its start, terms.fsdp_offload_grad_shards)
     pool_at = {"forward": offload_shards, "backward": offload_shards, "optimizer": offload_shards}
+    # without offload FSDP's sharded gradients are the same post-backward-stream blocks (FSDP1:
+    # prepare_gradient_for_optim hands _saved_grad_shard to .grad; FSDP2: views of the
+    # reduce-scatter output); once zero_grad frees them they stay in that stream's pool through
+    # the next forward and the start of backward (terms.fsdp_offload_grad_shards)
+    post_grads = (grads / g_div if (inp.fsdp and sharded and not offload_shards and not kept
+                                    and inp.mode == "train") else 0.0)
+    if post_grads:
+        pool_at = {"forward": post_grads, "backward": post_grads, "optimizer": 0.0}
     if kept:
         ph.add("backward", "gradients", kept, pb)
         end = {"backward_transient": end_transient, "held_outputs": held["backward_end"]}
@@ -797,7 +805,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         for term, value in start.items():
             ph.add("backward", term, value, ab)
     elif grads / g_div + offload_shards + end_transient + held["backward_end"] > sum(start.values()):
-        end_compute = grads / g_div + end_transient + held["backward_end"]
+        end_compute = grads / g_div - post_grads + end_transient + held["backward_end"]
         pool_at["backward"] = max(sum(start.values()) - end_compute, 0.0)
         ph.add("backward", "gradients", grads / g_div + offload_shards, pb)
         ph.add("backward", "backward_transient", end_transient, ab)
@@ -806,9 +814,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     else:
         for term, value in start.items():
             ph.add("backward", term, value, ab)
-    if offload_shards:
+    if offload_shards or post_grads:
+        # (the interval's bottom leaves the pool out: the allocator releases it when short)
         for phase, value in pool_at.items():
-            ph.add(phase, "stream_cache", value, pb)
+            ph.add(phase, "stream_cache", value, (0.0, pb[1]))
         notes.append(f"FSDP CPU offload: every unit's sharded gradient ({offload_shards / 1024 ** 3:.1f} "
                      "GiB in all) stays on the GPU until backward ends, then cached by the "
                      "post-backward stream (reserved, released before an out-of-memory error)")

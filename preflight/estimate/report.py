@@ -190,10 +190,9 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
         lines.append(f"  of which {gib(est.reclaimable[1] - pool)} cached blocks of other batch lengths: "
                      "released before an out-of-memory error, not counted by the verdict")
     if pool > 0:
-        lines.append(f"  of which {gib(pool)} cached for another CUDA stream (FSDP CPU offload: the "
-                     "post-backward stream's gradient shards and the compute stream's blocks are "
-                     "never shared): released before an out-of-memory error, not counted by the "
-                     "verdict")
+        lines.append(f"  of which {gib(pool)} cached for another CUDA stream (FSDP: the post-backward "
+                     "stream's gradient shards and the compute stream's blocks are never shared): "
+                     "released before an out-of-memory error, not counted by the verdict")
     if est.paged_bytes > 0:
         lines.append(f"  not counted: {gib(est.paged_bytes)} paged optimizer states in CUDA managed "
                      "memory (outside PyTorch's allocator; moved to host memory when the GPU "

@@ -877,8 +877,12 @@ def fsdp_offload_grad_shards(inp: EstimateInput, elements: float, elem_bytes: fl
     Being allocated in the post-backward stream, these blocks go back to that stream's pool
     of the caching allocator, which the compute stream's allocations cannot reuse: reserved
     memory keeps them beside the compute stream's own peak (``model.py`` charges that as
-    ``stream_cache``, not counted by allocated-memory readings nor by the verdict: the
-    allocator releases free cached blocks before it reports out of memory).
+    ``stream_cache``, not counted by allocated-memory readings, the interval's bottom nor the
+    verdict: the allocator releases free cached blocks before it reports out of memory). The
+    same holds without offload for the sharded gradients once ``zero_grad`` has freed them
+    (FSDP1's ``.grad`` is the ``_saved_grad_shard``; FSDP2's are views of the reduce-scatter
+    output, allocated in its reduce-scatter stream): ``model.py`` charges them as
+    ``stream_cache`` in forward and at the start of backward.
 
     Training under FULL_SHARD, SHARD_GRAD_OP or HYBRID_SHARD on more than one GPU (FSDP1
     switches one GPU to NO_SHARD, whose ``_reduce_grad_no_shard`` keeps no shard) with
