@@ -873,6 +873,7 @@ class _ScriptPass:
             elif q.endswith("FullyShardedDataParallel") and q.startswith("torch"):
                 strategy = site.kwarg("sharding_strategy")
                 conf = self.conf(site)
+                self.add("dist.fsdp_version", 1, self.src(site.call, f"{site.label}(...) (FSDP1)"), conf)
                 if strategy is None:
                     self.add("dist.sharding", "fsdp_full",
                              self.src(site.call, f"{site.label}(...): default FULL_SHARD"), conf)
@@ -893,6 +894,7 @@ class _ScriptPass:
                 reshard = self.value(site.kwarg("reshard_after_forward"))
                 mode = "fsdp_grad_op" if reshard is not None and reshard.value is False else "fsdp_full"
                 self.add("dist.sharding", mode, self.src(site.call, f"{site.label}(...) (FSDP2)"), self.conf(site))
+                self.add("dist.fsdp_version", 2, self.src(site.call, f"{site.label}(...) (FSDP2)"), self.conf(site))
                 policy = self.call_of(site.kwarg("offload_policy"))
                 if policy is not None and (dotted_name(policy.func) or "").endswith("CPUOffloadPolicy"):
                     self.offload(site, "CPUOffloadPolicy()")

@@ -173,6 +173,9 @@ class _Torchtune(_Pass):
             self.add("dist.sharding", "fsdp_full", Source("cli", None, None, recipe,
                                                           f"{recipe}: torchtune shards with FSDP (fully_shard)"),
                      "medium")
+            self.add("dist.fsdp_version", 2, Source("cli", None, None, recipe,
+                                                    f"{recipe}: torchtune shards with fully_shard (FSDP2)"),
+                     "medium")
             off, osrc2 = self.value("fsdp_cpu_offload")
             if _bool(off) is not None:
                 self.add("dist.offload_params", "cpu" if _bool(off) else "none", osrc2)

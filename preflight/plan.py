@@ -239,6 +239,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "FSDP1's rate limiter (FullyShardedDataParallel / FSDPStrategy / "
               "FullyShardedDataParallelPlugin limit_all_gathers=): off, a CPU ahead of the GPU "
               "all-gathers every unit at once. Unset: torch's default (False before 2.1)."),
+    FieldSpec("dist.fsdp_version", "int",
+              "Which FSDP shards the model: 1 FullyShardedDataParallel (FSDP1), 2 fully_shard "
+              "(FSDP2). Under CPU offload FSDP1 keeps every gradient shard on the GPU until "
+              "backward ends; FSDP2 moves each to the host at once.", enum=(1, 2)),
     FieldSpec("model.load_placement", "str",
               "Where each rank materialises the weights before ZeRO-3/FSDP shards them: gpu (the "
               "whole model on every GPU: ZeRO-3 without zero.Init, device_map or .to('cuda') before "

@@ -92,7 +92,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       fused_gelu: bool = False, impl: str = "transformers",
                       resid_dropout: Optional[float] = None,
                       sdpa_out_copy: bool = False, value_view_of_qkv: bool = False,
-                      softmax_input: bool = False) -> LayerActs:
+                      softmax_input: bool = False, linear_saves_input: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -135,6 +135,9 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     # frozen weight needs no gradient: a torch linear with a frozen weight saves none
     quant_saves = not trains and d.weights < 1.0 and impl != "torchtune"
     # (torchtune's 4-bit base is torchao's NF4: ``LinearNF4.forward`` saves only the weight)
+    # DeepSpeed ZeRO-3's ``LinearFunctionForZeroStage3`` (installed as F.linear) saves every
+    # linear's input too, frozen weight or not (terms.zero3_linear_saves_input)
+    quant_saves = quant_saves or (not trains and linear_saves_input)
 
     def lin_input(width: int, names: tuple[str, ...], shared: bool = False,
                   other: tuple[str, ...] = ()) -> float:

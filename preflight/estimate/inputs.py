@@ -97,6 +97,10 @@ class EstimateInput:
     # FSDP1's rate limiter (``limit_all_gathers``): at most two all-gathers in flight. None:
     # the torch release's default, False before 2.1 (see terms.fsdp_all_gathers_unlimited)
     fsdp_limit_all_gathers: Optional[bool] = None
+    # which FSDP: 1 ``FullyShardedDataParallel``, 2 ``fully_shard`` (FSDP2, whose CPU offload
+    # moves each gradient shard to the host at once); None: unknown, FSDP1 except torchtune's
+    # recipes (``training.shard_model`` calls ``fully_shard``; terms.fsdp_offload_grad_shards)
+    fsdp_version: Optional[int] = None
     max_reuse_distance: Optional[int] = None          # DeepSpeed stage3_max_reuse_distance, elements
     contiguous_gradients: bool = True                 # DeepSpeed zero_optimization.contiguous_gradients
     overlap_comm: Optional[bool] = None               # DeepSpeed zero_optimization.overlap_comm (None: its default, on for stage 3 only)
@@ -337,6 +341,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
         raise InputError(f"unknown attention {inp.attention!r} (expected {', '.join(ATTENTIONS)})")
     if inp.zero_stage not in (0, 1, 2, 3):
         raise InputError(f"ZeRO stage must be 0, 1, 2 or 3, got {inp.zero_stage!r}")
+    if inp.fsdp_version is not None and inp.fsdp_version not in (1, 2):
+        raise InputError(f"unknown FSDP version {inp.fsdp_version!r} (expected 1 or 2)")
     if inp.fsdp is not None and inp.fsdp not in FSDP_MODES:
         raise InputError(f"unknown FSDP mode {inp.fsdp!r} (expected {', '.join(FSDP_MODES)})")
     if inp.loss not in LOSSES:
@@ -384,6 +390,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("fsdp_limit_all_gathers", "dist.fsdp_limit_all_gathers"),
+             ("fsdp_version", "dist.fsdp_version"),
              ("max_reuse_distance", "dist.stage3_max_reuse_distance"),
              ("load_placement", "model.load_placement"), ("compiled", "compile.enabled"),
              ("compiled_loss", "compile.loss_inside"),

@@ -33,6 +33,7 @@ from preflight.estimate.terms import (
     compiled_loss_logits,
     fsdp_accumulated_grads,
     fsdp_all_gathers_unlimited,
+    fsdp_offload_grad_shards,
     grads_through_forward,
     head_grad_at_backward_start,
     hf_logits_bytes,
@@ -51,7 +52,9 @@ from preflight.estimate.terms import (
     value_view_keeps_qkv,
     zero3_grad_partitions,
     zero3_ipg_buffer,
+    zero3_linear_saves_input,
     zero3_live_params,
+    zero3_offload_gather_staging,
     zero3_retained_linear,
     zero3_step_grads,
     zero12_ipg_buffers,
@@ -66,11 +69,11 @@ TERMS = (
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
-    "length_cache",
+    "length_cache", "stream_cache",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
-OVERHEAD_TERMS = ("cuda_context", "cublas_workspace", "fragmentation", "length_cache")
+OVERHEAD_TERMS = ("cuda_context", "cublas_workspace", "fragmentation", "length_cache", "stream_cache")
 
 
 @dataclass
@@ -339,7 +342,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     for phase in phases:
         allocated = {which: sum(v * (1.0 if which < 0 else ph.bound(phase, t, which))
                                 for t, v in ph.terms[phase].items()
-                                if t not in ("cuda_context", "length_cache")) for which in (-1, 0, 1)}
+                                if t not in ("cuda_context", "length_cache", "stream_cache"))
+                     for which in (-1, 0, 1)}
         frag, frag_hi = _fragmentation(inp, ph.terms[phase], allocated[-1], allocated[1])
         if frag > 0:
             ph.add(phase, "fragmentation", frag, (0.0, frag_hi / frag))
@@ -351,6 +355,10 @@ def _estimate(inp: EstimateInput) -> Estimate:
     peak = sum(result[peak_phase].values())
     lo, hi = int(min(lo_best, peak)), int(max(hi_best, peak))
     hi += int(ph.managed * pb[1])
+    # the post-backward stream's cached gradient shards (FSDP CPU offload) are released before
+    # an out-of-memory error like the cached blocks of other lengths
+    pool = float(result[peak_phase].get("stream_cache", 0))
+    cache = (cache[0], cache[1] + pool, cache[2] + pool * pb[1])
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
@@ -574,6 +582,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                      "counts them")
     train_phases = ("forward", "backward", "optimizer")
     fsdp_no_sync = False
+    offload_shards = 0.0
     ph.every(train_phases, "weights", weights_gpu, pb)
     ph.every(train_phases, "lora_adapters", n_lora * adapter_bytes, pb)
     ph.every(train_phases, "optimizer_states", states / s_div, pb)
@@ -603,6 +612,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # outside zero.Init keeps each released block's Linear weights until its backward
         # (terms.zero3_retained_linear)
         live = zero3_live_params(inp, prm) + zero3_retained_linear(inp, arch, prm)
+        # (under parameter offload each gather stages through a GPU copy of the host
+        # partitions, a prefetch bucket's at a time: terms.zero3_offload_gather_staging; the
+        # largest group's, the head's, at the end of forward below)
+        live += zero3_offload_gather_staging(inp, prm)[0]
         ph.every(("forward", "backward"), "gathered_params", live * comp, pb)
     if inp.zero_stage >= 3 and trainable:
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
@@ -644,6 +657,12 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             if frozen_grads:
                 # the sharded gradient covers the frozen weights too until zero_grad
                 ph.add("optimizer", "gradients", prm.total * comp / n, pb)
+            # with parameter offload every unit's reduce-scattered gradient shard stays on the
+            # GPU until backward ends, in the post-backward stream's pool
+            # (terms.fsdp_offload_grad_shards)
+            offload_shards = fsdp_offload_grad_shards(
+                inp, prm.total if (full or frozen_grads) else n_lora,
+                comp if frozen_grads else grad_bytes, n)
             # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
             # gathered at the start of forward and kept until backward ends
             root = (prm.embeddings + prm.lm_head) * comp
@@ -695,6 +714,12 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     acts = _train_activations(inp, arch, d, full, targets, notes)
     ph.add("forward", "activations", acts["saved"], ab)
     ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
+    if inp.zero_stage >= 3 and inp.offload_params:
+        # ZeRO-3 gathers the LM head (the largest group) at the end of forward through a GPU
+        # copy of its host partition, beside every saved activation and before the logits
+        # exist (terms.zero3_offload_gather_staging)
+        bucket, group = zero3_offload_gather_staging(inp, prm)
+        ph.add("forward", "gathered_params", max((group - bucket) * comp - acts["logits_fwd"], 0.0), pb)
     # forward: a 4-bit head dequantizes while the 16-bit logits of the earlier chunks are held
     # (before the loss runs); a block matrix before any logits exist
     head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
@@ -756,20 +781,46 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         start["held_outputs"] = held["backward_start"]
     end_transient = max(acts["recompute"] + acts["layer_bwd"],
                         tied_embedding_grad(arch, full and not sharded, grad_bytes))
+    # FSDP CPU offload: the gradient shards are allocated at the end of backward, and their
+    # blocks stay in the post-backward stream's pool, which the compute stream cannot reuse:
+    # reserved memory is the compute stream's peak plus that pool in every phase
+    # (``stream_cache``: reserved only; at the end of backward what the compute stream cached
+    # at its start, terms.fsdp_offload_grad_shards)
+    pool_at = {"forward": offload_shards, "backward": offload_shards, "optimizer": offload_shards}
+    # without offload FSDP's sharded gradients are the same post-backward-stream blocks (FSDP1:
+    # prepare_gradient_for_optim hands _saved_grad_shard to .grad; FSDP2: views of the
+    # reduce-scatter output); once zero_grad frees them they stay in that stream's pool through
+    # the next forward and the start of backward (terms.fsdp_offload_grad_shards)
+    post_grads = (grads / g_div if (inp.fsdp and sharded and not offload_shards and not kept
+                                    and inp.mode == "train") else 0.0)
+    if post_grads:
+        pool_at = {"forward": post_grads, "backward": post_grads, "optimizer": 0.0}
     if kept:
         ph.add("backward", "gradients", kept, pb)
-        if end_transient + held["backward_end"] > sum(start.values()):
-            start = {"backward_transient": end_transient, "held_outputs": held["backward_end"]}
+        end = {"backward_transient": end_transient, "held_outputs": held["backward_end"]}
+        if offload_shards + sum(end.values()) > sum(start.values()):
+            pool_at["backward"] = max(sum(start.values()) - sum(end.values()), 0.0)
+            start = end
+            ph.add("backward", "gradients", offload_shards, pb)
         for term, value in start.items():
             ph.add("backward", term, value, ab)
-    elif grads / g_div + end_transient + held["backward_end"] > sum(start.values()):
-        ph.add("backward", "gradients", grads / g_div, pb)
+    elif grads / g_div + offload_shards + end_transient + held["backward_end"] > sum(start.values()):
+        end_compute = grads / g_div - post_grads + end_transient + held["backward_end"]
+        pool_at["backward"] = max(sum(start.values()) - end_compute, 0.0)
+        ph.add("backward", "gradients", grads / g_div + offload_shards, pb)
         ph.add("backward", "backward_transient", end_transient, ab)
         ph.add("backward", "held_outputs", held["backward_end"], ab)
         ph.terms["backward"].pop("autocast_weight_cache", None)
     else:
         for term, value in start.items():
             ph.add("backward", term, value, ab)
+    if offload_shards or post_grads:
+        # (the interval's bottom leaves the pool out: the allocator releases it when short)
+        for phase, value in pool_at.items():
+            ph.add(phase, "stream_cache", value, (0.0, pb[1]))
+        notes.append(f"FSDP CPU offload: every unit's sharded gradient ({offload_shards / 1024 ** 3:.1f} "
+                     "GiB in all) stays on the GPU until backward ends, then cached by the "
+                     "post-backward stream (reserved, released before an out-of-memory error)")
     return trainable
 
 
@@ -811,7 +862,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   sdpa_out_copy=((family == "decoder" and sdpa_output_copied(inp, arch))
                                  or mha_output_copied(inp, arch)),
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch),
-                  softmax_input=softmax_saves_input(inp))
+                  softmax_input=softmax_saves_input(inp),
+                  linear_saves_input=zero3_linear_saves_input(inp))
     layers: list[A.LayerActs] = []
     # the first block's norm input and the final norm: the tokens and width they see
     first_tokens = last_tokens = tokens
@@ -864,8 +916,10 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         # nor the noise of LoRA dropout on that input (q, k, v adapters of the first layer)
         qkv = sum(1 for n in A.qkv_names(arch, inp.model_impl) if n in targets)
         noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
-        # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input)
-        quant_in = d.comp if (inp.quant == "4bit" and d.weights < 1.0) else 0
+        # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input, nor
+        # what ZeRO-3's linear Function would: terms.zero3_linear_saves_input)
+        quant_in = d.comp if ((inp.quant == "4bit" and d.weights < 1.0)
+                              or zero3_linear_saves_input(inp)) else 0
         out["saved"] -= first_tokens * first_width * (4 + noise + quant_in)
     head = str((arch.extra or {}).get("task_head", "lm"))
     if family == "encoder" and head != "lm":

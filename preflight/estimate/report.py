@@ -185,8 +185,13 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
     lo, hi = est.interval_bytes
     lines.append(f"Peak per GPU: {gib(est.peak_bytes)} (interval {gib(lo)} .. {gib(hi)}) "
                  f"during {_PHASE_WORDS.get(est.phase or '', est.phase)}")
-    if est.reclaimable[1] > 0:
-        lines.append(f"  of which {gib(est.reclaimable[1])} cached blocks of other batch lengths: "
+    pool = est.breakdown.get("stream_cache", 0)
+    if est.reclaimable[1] - pool > 0:
+        lines.append(f"  of which {gib(est.reclaimable[1] - pool)} cached blocks of other batch lengths: "
+                     "released before an out-of-memory error, not counted by the verdict")
+    if pool > 0:
+        lines.append(f"  of which {gib(pool)} cached for another CUDA stream (FSDP: the post-backward "
+                     "stream's gradient shards and the compute stream's blocks are never shared): "
                      "released before an out-of-memory error, not counted by the verdict")
     if est.paged_bytes > 0:
         lines.append(f"  not counted: {gib(est.paged_bytes)} paged optimizer states in CUDA managed "

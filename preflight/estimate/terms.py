@@ -330,6 +330,35 @@ def zero3_keeps_linear(inp: EstimateInput) -> bool:
     return parts is not None and parts < DS_LINEAR_WRAPPER_FOR_BUILT_MODELS
 
 
+def zero3_linear_saves_input(inp: EstimateInput) -> bool:
+    """Whether ZeRO-3's ``LinearFunctionForZeroStage3`` runs every ``F.linear`` of the step,
+    which saves each linear's input for backward whether its weight trains or not.
+
+    ``zero3_linear_wrap`` (``deepspeed/runtime/zero/linear.py``) calls
+    ``LinearFunctionForZeroStage3.apply``, whose forward runs ``ctx.save_for_backward(input,
+    ...)`` unconditionally (v0.7.7 line 52; the same at master, line 58): a torch linear with a
+    frozen weight saves no input (``mm``'s backward needs only the weight for the input's
+    gradient). ``zero.Init`` installs it (``torch.nn.functional.linear = zero3_linear_wrap``,
+    v0.7.7 ``partition_parameters.py`` line 404, v0.14.2 line 553) and never restores it ("This
+    will persist unless manually reset"; the restore in ``__exit__`` is commented out), so a
+    model built under ``zero.Init`` (transformers' ``from_pretrained`` once a ZeRO-3 config is
+    registered, Accelerate's ``zero3_init_flag``) trains with it; one built outside gets it from
+    DeepSpeed 0.19.4 (``DS_LINEAR_WRAPPER_FOR_BUILT_MODELS``; before that,
+    ``zero3_retained_linear`` instead). The saved input is a tensor autograd keeps only when
+    something upstream requires grad (LoRA adapters, or weights that train: then the input was
+    saved anyway and nothing changes).
+
+    Training under stage 3, not a quantized base (bitsandbytes' linears do not call
+    ``F.linear``), not compiled; a model built outside ``zero.Init`` with a release known to be
+    before 0.19.4 does not have it; unknown placement or release counts as having it."""
+    if inp.mode != "train" or inp.zero_stage < 3 or inp.quant or inp.compiled:
+        return False
+    if inp.load_placement in ("gpu", "host"):
+        parts = deepspeed_parts(inp.deepspeed_version)
+        return parts is None or parts >= DS_LINEAR_WRAPPER_FOR_BUILT_MODELS
+    return True
+
+
 def zero3_retained_linear(inp: EstimateInput, arch: Any, prm: Any) -> float:
     """Gathered Linear weights ZeRO-3 cannot free until their backward, in elements beyond
     the live set of ``zero3_live_params`` (0 when the wrapper below is installed).
@@ -387,6 +416,32 @@ def zero3_live_params(inp: EstimateInput, prm: Any) -> float:
     prefetch = min(float(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS),
                    float(inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
     return min(float(prm.total), kept + prm.layer + prefetch)
+
+
+def zero3_offload_gather_staging(inp: EstimateInput, prm: Any) -> tuple[float, float]:
+    """ZeRO-3 with parameter offload: the GPU copy of the host partitions that each gather
+    stages through, in elements (0 without parameter offload).
+
+    ``all_gather_coalesced`` (``partition_parameters.py``: v0.7.7 lines 839-869, v0.14.2 line
+    1221, master line 1262) allocates the gathered buffer on the GPU and passes
+    ``param.ds_tensor.to(device)`` (one parameter) or ``torch.cat([p.ds_tensor.to(device) for p
+    in params], out=...)`` (a coalesced group) to the all-gather: with the partition in host
+    memory, ``.to`` makes a GPU copy of it that lives beside the buffer until the collective has
+    run (on the GPU partition of an unoffloaded ZeRO-3 ``.to`` returns the tensor itself). The
+    largest group gathered at once is the largest single parameter (the embedding or LM head,
+    gathered alone when it is larger than the prefetch bucket, ``stage3_prefetch_bucket_size``,
+    which closes once it passes the bucket) or a prefetch bucket; its partition is ``1/n`` of it.
+    The head's gather comes at the end of forward, when every activation is saved and before
+    the logits exist; in backward the head is still gathered (kept for reuse,
+    ``zero3_live_params``) and the gathers are prefetch buckets.
+
+    Returns (elements staged by a prefetch bucket, elements staged by the largest group)."""
+    if inp.mode != "train" or inp.zero_stage < 3 or not inp.offload_params:
+        return 0.0, 0.0
+    n = max(inp.world_size, 1)
+    bucket = min(float(inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET), float(prm.total))
+    group = min(max(float(prm.largest), bucket), float(prm.total))
+    return bucket / n, group / n
 
 
 def zero3_ipg_buffer(inp: EstimateInput, grad_bytes: float) -> float:
@@ -800,3 +855,53 @@ def hf_loss_forward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> in
     if version is not None and version < (4, 49):
         return latest + C.HF_SHIFTED_LOGITS_FP32
     return latest
+
+
+def fsdp_offload_grad_shards(inp: EstimateInput, elements: float, elem_bytes: float, n: int) -> float:
+    """FSDP1 with ``CPUOffload(offload_params=True)``: the reduce-scattered gradient shards of
+    every unit that trains, held on the GPU until backward ends (bytes per GPU).
+
+    ``_reduce_grad`` (torch ``distributed/fsdp/_runtime_utils.py``, read in torch 2.13's
+    FSDP1) runs in the post-backward stream: it allocates the unit's sharded gradient
+    (``new_sharded_grad = torch.empty_like(chunks[0])``), reduce-scatters into it, casts it to
+    the FlatParameter's dtype (``_cast_grad_to_param_dtype``) and stores it as
+    ``flat_param._saved_grad_shard`` (``_accumulate_sharded_grad``). With parameter offload
+    ``_offload_grad`` then copies it to the pinned ``_cpu_grad``, but the GPU tensor stays
+    referenced by ``_saved_grad_shard`` until the post-backward final callback
+    (``_finalize_params`` -> ``FlatParamHandle.prepare_gradient_for_optim``, which takes
+    ``_cpu_grad`` as ``.grad`` and only then runs ``delattr(flat_param, "_saved_grad_shard")``).
+    So at the end of backward the GPU holds the rank's whole gradient shard, in the stored
+    dtype, although the optimizer never reads it there. Without offload the same tensor
+    becomes ``.grad`` (charged as gradients already).
+
+    Being allocated in the post-backward stream, these blocks go back to that stream's pool
+    of the caching allocator, which the compute stream's allocations cannot reuse: reserved
+    memory keeps them beside the compute stream's own peak (``model.py`` charges that as
+    ``stream_cache``, not counted by allocated-memory readings, the interval's bottom nor the
+    verdict: the allocator releases free cached blocks before it reports out of memory). The
+    same holds without offload for the sharded gradients once ``zero_grad`` has freed them
+    (FSDP1's ``.grad`` is the ``_saved_grad_shard``; FSDP2's are views of the reduce-scatter
+    output, allocated in its reduce-scatter stream): ``model.py`` charges them as
+    ``stream_cache`` in forward and at the start of backward.
+
+    Training under FULL_SHARD, SHARD_GRAD_OP or HYBRID_SHARD on more than one GPU (FSDP1
+    switches one GPU to NO_SHARD, whose ``_reduce_grad_no_shard`` keeps no shard) with
+    parameter offload, under FSDP1 only: FSDP2's ``foreach_reduce`` moves each reduce-scattered
+    shard to the host at once (``new_sharded_grad.to(torch.device("cpu"))``, "we can free it
+    here by not keeping a ref"; :func:`fsdp2`); ``elements``: the FlatParameters' trainable elements in all units
+    (every element of a FlatParameter mixing frozen and trainable weights)."""
+    if (inp.mode != "train" or inp.fsdp not in ("full", "hybrid", "grad-op") or inp.world_size <= 1
+            or not inp.offload_params or elements <= 0 or fsdp2(inp)):
+        return 0.0
+    return float(elements) * float(elem_bytes) / max(n, 1)
+
+
+def fsdp2(inp: EstimateInput) -> bool:
+    """Whether the job shards with FSDP2 (``fully_shard``): stated (``fsdp_version``), or
+    unknown on a torchtune recipe (``training.shard_model`` applies ``fully_shard`` to each
+    layer and the root). Unknown elsewhere is FSDP1, the ``FullyShardedDataParallel`` wrapper
+    that Accelerate (``fsdp_version`` 1 by default), Lightning's ``FSDPStrategy`` and the HF
+    Trainer build."""
+    if inp.fsdp_version is not None:
+        return inp.fsdp_version == 2
+    return inp.model_impl == "torchtune"
