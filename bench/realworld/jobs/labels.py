@@ -3062,7 +3062,7 @@ J("adam-mini-gpt2-small-torchrun-4gpu",*ADM,["examples/gpt2","adam_mini","README
  "dist.sharding":T("ddp",agp+":272 DDP(model)"),
  "batch.micro":T(60,agc+":3 batch_size = 60 (read by configurator.py exec)"),
  "batch.grad_accum":T(2,agc+":5 gradient_accumulation_steps = 8 -> "+agp+":128-129 divided by world size 4 = 2"),
- "batch.global":T(240,"60 x 2 x 4 ranks"),
+ "batch.global":T(480,"60 x 2 x 4 ranks (labelled 240 by an arithmetic slip before the first scoring; corrected after it, see docs/realworld.md Set 18)"),
  "data.seq_len":T(1024,agc+":4 block_size"),
  "precision.mode":T("amp_bf16",agp+":87 dtype bfloat16 on a bf16 GPU -> :146 torch.amp.autocast(bfloat16); :246 GradScaler off; fp32 weights"),
  "optimizer.name":T("adam_mini",agc+":27 algorithm = 'adam_mini' -> "+agp+":251-260 Adam_mini(named_parameters, ...)",any_of=["adam_mini","Adam_mini","adam-mini","adammini"]),
