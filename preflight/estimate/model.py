@@ -137,6 +137,11 @@ class _Phases:
         #: bytes outside PyTorch's allocator that the GPU holds only when there is room
         #: (a paged optimizer's managed-memory states): in no phase, in the interval's top
         self.managed = 0.0
+        #: dynamic padding with unknown data lengths (``length_cache``): the interval's bottom
+        #: moves down by ``-length_bottom`` (the longest batch may be under the cap), its top up
+        #: by ``length_top`` when no cached blocks enter the point
+        self.length_bottom = 0.0
+        self.length_top = 0.0
 
     def add(self, phase: str, term: str, value: float, bounds: tuple[float, float]) -> None:
         if value <= 0:
@@ -350,7 +355,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     peak_phase = max(phases, key=lambda p: sum(result[p].values()))
     peak = sum(result[peak_phase].values())
     lo, hi = int(min(lo_best, peak)), int(max(hi_best, peak))
-    hi += int(ph.managed * pb[1])
+    hi += int(ph.managed * pb[1]) + int(ph.length_top)
+    lo = max(0, lo + int(ph.length_bottom))
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
@@ -386,15 +392,23 @@ def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
     if not length_cache.applies(inp):
         return (0.0, 0.0, 0.0)
     step = max(length_cache.step_bytes(ph.terms.get(p, {})) for p in phases)
-    lo, point, hi = length_cache.cache_bytes(step)
-    if point <= 0:
+    bottom, point, hi = length_cache.cache_bytes(step, inp)
+    if step <= 0:
         return (0.0, 0.0, 0.0)
-    ph.every(phases, "length_cache", point, (lo / point, hi / point))
-    notes.append(f"batches of varying length (dynamic padding): the caching allocator keeps blocks of "
-                 f"every length it served, about {_gib(int(point))} reserved above the allocated peak "
-                 f"({_gib(int(lo))}-{_gib(int(hi))}); released before an out-of-memory error, so "
-                 "the verdict leaves it out")
-    return lo, point, hi
+    ph.length_bottom = min(bottom, 0.0)
+    if point > 0:
+        ph.every(phases, "length_cache", point, (max(bottom, 0.0) / point, hi / point))
+    else:
+        ph.length_top = hi
+    setting = ", ".join(x for x in ("grouped by length" if inp.group_by_length else "",
+                                    "expandable segments" if inp.expandable_segments else "") if x)
+    notes.append(f"batches of varying length (dynamic padding{': ' + setting if setting else ''}): "
+                 f"the caching allocator keeps blocks of lengths it served, about {_gib(int(point))} "
+                 f"reserved above the allocated peak (up to {_gib(int(hi))}); released before an "
+                 "out-of-memory error, so the verdict leaves it out. The data's lengths are not "
+                 f"known: the longest batch may stay under data.seq_len (the interval reaches "
+                 f"{_gib(int(-ph.length_bottom))} below the estimate at the cap)")
+    return max(bottom, 0.0), point, hi
 
 
 # --------------------------------------------------------------------------- loading
