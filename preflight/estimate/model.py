@@ -138,10 +138,11 @@ class _Phases:
         #: (a paged optimizer's managed-memory states): in no phase, in the interval's top
         self.managed = 0.0
         #: dynamic padding with unknown data lengths (``length_cache``): the interval's bottom
-        #: moves down by ``-length_bottom`` (the longest batch may be under the cap), its top up
-        #: by ``length_top`` when no cached blocks enter the point
+        #: moves down by ``-length_bottom`` (the longest batch may be under the cap); cached
+        #: blocks in the interval's top only (``cache_top``: a cache of other lengths whose
+        #: point is 0, DDP's start-up broadcast copies, ``ddp_sync``)
         self.length_bottom = 0.0
-        self.length_top = 0.0
+        self.cache_top = 0.0
 
     def add(self, phase: str, term: str, value: float, bounds: tuple[float, float]) -> None:
         if value <= 0:
@@ -341,6 +342,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
     cache = _length_cache(inp, ph, phases, notes)
+    cache = _ddp_sync_cache(inp, ph, phases, notes, cache)
     for phase in phases:
         allocated = {which: sum(v * (1.0 if which < 0 else ph.bound(phase, t, which))
                                 for t, v in ph.terms[phase].items()
@@ -355,7 +357,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     peak_phase = max(phases, key=lambda p: sum(result[p].values()))
     peak = sum(result[peak_phase].values())
     lo, hi = int(min(lo_best, peak)), int(max(hi_best, peak))
-    hi += int(ph.managed * pb[1]) + int(ph.length_top)
+    hi += int(ph.managed * pb[1]) + int(ph.cache_top)
     lo = max(0, lo + int(ph.length_bottom))
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
@@ -384,6 +386,24 @@ def _fragmentation(inp: EstimateInput, terms: dict[str, float], allocated: float
     return point, high
 
 
+def _ddp_sync_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...], notes: list[str],
+                    cache: tuple[float, float, float]) -> tuple[float, float, float]:
+    """DDP's start-up broadcast of every parameter (``ddp_sync.py``): the interval's top and the
+    reclaimable top only."""
+    from preflight.estimate import ddp_sync
+
+    stored = max((t.get("weights", 0.0) + t.get("lora_adapters", 0.0) for t in ph.terms.values()),
+                 default=0.0)
+    top = ddp_sync.cache_top(inp, stored)
+    if top <= 0:
+        return cache
+    ph.cache_top += top
+    notes.append(f"DDP broadcasts every parameter (frozen ones too) in 250 MB flat copies when it "
+                 f"wraps the model: the caching allocator may keep up to {_gib(int(top))} of them "
+                 "reserved (the interval's top; released before an out-of-memory error)")
+    return cache[0], cache[1], cache[2] + top
+
+
 def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
                   notes: list[str]) -> tuple[float, float, float]:
     """Cached blocks of other sequence lengths under dynamic padding (``length_cache.py``)."""
@@ -399,7 +419,7 @@ def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
     if point > 0:
         ph.every(phases, "length_cache", point, (max(bottom, 0.0) / point, hi / point))
     else:
-        ph.length_top = hi
+        ph.cache_top += hi
     setting = ", ".join(x for x in ("grouped by length" if inp.group_by_length else "",
                                     "expandable segments" if inp.expandable_segments else "") if x)
     notes.append(f"batches of varying length (dynamic padding{': ' + setting if setting else ''}): "
