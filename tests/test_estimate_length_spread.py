@@ -126,3 +126,50 @@ def test_the_grid_brackets_est10s_known_dataset():
     low, _median, high = C.LENGTH_SPREAD[("shuffled", "native")]
     assert low <= C.LENGTH_CACHE_RATIO <= min(dropped) <= max(dropped) <= high
     assert max(cut) < min(dropped)
+
+
+def test_the_adapter_reads_the_allocator_config_a_script_sets(tmp_path):
+    code = """
+        import os
+        {}
+        import torch
+        from transformers import AutoModelForCausalLM
+        model = AutoModelForCausalLM.from_pretrained("gpt2").cuda()
+    """
+    cases = (('os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "max_split_size_mb:128,expandable_segments:True"', True),
+             ("os.environ.setdefault('PYTORCH_CUDA_ALLOC_CONF', 'expandable_segments:False')", False))
+    for i, (line, want) in enumerate(cases):
+        script = tmp_path / f"train_{i}.py"
+        script.write_text(textwrap.dedent(code.format(line)), encoding="utf-8")
+        plan, _ = build_plan([script], [], root=tmp_path)
+        fact = plan.resolve("memory.expandable_segments")
+        assert fact is not None and fact.value is want, line
+        assert fact.source.line == 3
+        assert input_from_plan(plan, {"seq_len": 8}).expandable_segments is want
+    # silent twins: another option only, another variable, a value not written in the script,
+    # and a setting made after CUDA has started (the allocator read the variable already)
+    for i, line in enumerate(('os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "max_split_size_mb:128"',
+                              'os.environ["CUDA_LAUNCH_BLOCKING"] = "expandable_segments:True"',
+                              'os.environ["PYTORCH_CUDA_ALLOC_CONF"] = os.getenv("CONF", "")',
+                              'import torch; torch.cuda.ipc_collect(); '
+                              'os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "expandable_segments:True"')):
+        script = tmp_path / f"silent_{i}.py"
+        script.write_text(textwrap.dedent(code.format(line)), encoding="utf-8")
+        assert build_plan([script], [], root=tmp_path)[0].resolve("memory.expandable_segments") is None, line
+
+
+def test_the_launch_line_environment_sets_the_allocator(tmp_path):
+    import shlex
+
+    script = tmp_path / "train.py"
+    script.write_text("import torch\nmodel = torch.nn.Linear(4, 4).cuda()\n", encoding="utf-8")
+    for conf, want in (("expandable_segments:True", True), ("max_split_size_mb:64,expandable_segments:False", False)):
+        argv = shlex.split(f"PYTORCH_CUDA_ALLOC_CONF={conf} torchrun --nproc_per_node 2 train.py")
+        plan, _ = build_plan([script], [], root=tmp_path, argv=argv)
+        fact = plan.resolve("memory.expandable_segments")
+        assert fact is not None and fact.value is want, conf
+        assert fact.source.key == "PYTORCH_CUDA_ALLOC_CONF"
+    # silent twins: another allocator option only, another variable
+    for prefix in ("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:64", "CUDA_LAUNCH_BLOCKING=1"):
+        argv = shlex.split(f"{prefix} torchrun --nproc_per_node 2 train.py")
+        assert build_plan([script], [], root=tmp_path, argv=argv)[0].resolve("memory.expandable_segments") is None
