@@ -173,3 +173,19 @@ def test_the_launch_line_environment_sets_the_allocator(tmp_path):
     for prefix in ("PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:64", "CUDA_LAUNCH_BLOCKING=1"):
         argv = shlex.split(f"{prefix} torchrun --nproc_per_node 2 train.py")
         assert build_plan([script], [], root=tmp_path, argv=argv)[0].resolve("memory.expandable_segments") is None
+
+
+def test_group_by_length_from_the_command_line(tmp_path):
+    import shlex
+
+    script = tmp_path / "train.py"
+    script.write_text(textwrap.dedent("""
+        from transformers import HfArgumentParser, TrainingArguments, Trainer
+        parser = HfArgumentParser((TrainingArguments,))
+        (training_args,) = parser.parse_args_into_dataclasses()
+        Trainer(model=None, args=training_args).train()
+    """), encoding="utf-8")
+    for flags, want in (("--group_by_length", True), ("--group_by_length False", False), ("", None)):
+        argv = shlex.split(f"python train.py --output_dir o {flags}")
+        fact = build_plan([script], [], root=tmp_path, argv=argv)[0].resolve("data.group_by_length")
+        assert (fact.value if fact is not None else None) is want, flags
