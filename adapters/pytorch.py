@@ -1292,8 +1292,9 @@ class _ScriptPass:
             options = dict(part.split(":", 1) for part in value.value.replace(" ", "").split(",")
                            if ":" in part)
             flag = options.get("expandable_segments", "").lower()
-            if flag in ("true", "false") and not any(at < (node.lineno, node.col_offset) for at in started):
-                self.put("memory.expandable_segments", Resolved(flag == "true", "code", node.lineno),
+            where = (value.lineno, value.col_offset)
+            if flag in ("true", "false") and not any(at < where for at in started):
+                self.put("memory.expandable_segments", Resolved(flag == "true", "code", value.lineno),
                          None, f"PYTORCH_CUDA_ALLOC_CONF={value.value!r}", "high")
                 return
 
