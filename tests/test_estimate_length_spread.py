@@ -189,3 +189,20 @@ def test_group_by_length_from_the_command_line(tmp_path):
         argv = shlex.split(f"python train.py --output_dir o {flags}")
         fact = build_plan([script], [], root=tmp_path, argv=argv)[0].resolve("data.group_by_length")
         assert (fact.value if fact is not None else None) is want, flags
+
+
+def test_a_launch_script_that_exports_the_allocator_config(cli, tmp_path):
+    (tmp_path / "train.py").write_text("import torch\nmodel = torch.nn.Linear(4, 4).cuda()\n",
+                                       encoding="utf-8")
+    for i, (body, want) in enumerate((
+            ("export PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\ntorchrun --nproc_per_node 2 train.py\n", True),
+            ("export PYTORCH_CUDA_ALLOC_CONF='expandable_segments:False'\npython train.py\n", False),
+            # silent twins: not exported (the launched process does not see it), another option
+            ("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True\npython train.py\n", None),
+            ("export PYTORCH_CUDA_ALLOC_CONF=max_split_size_mb:128\npython train.py\n", None))):
+        script = tmp_path / f"run_{i}.sh"
+        script.write_text("#!/bin/bash\n" + body, encoding="utf-8")
+        res = cli("audit", script.name, "--emit-plan", "json", cwd=tmp_path)
+        assert res.code == 0, res.err
+        facts = json.loads(res.out)["fields"].get("memory.expandable_segments")
+        assert (facts[0]["value"] if facts else None) is want, body
