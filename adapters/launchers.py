@@ -38,7 +38,7 @@ from preflight.adapters.launchers_fabric import fabric_facts, is_fabric, parse_f
 
 from preflight._record import dataclass, field
 from preflight.adapters_api import Adapter, Project
-from preflight.plan import Source, TrainingPlan
+from preflight.plan import FIELDS, Source, TrainingPlan
 from preflight.registry import register_adapter
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
@@ -130,6 +130,9 @@ def _take_env(tokens: list[str], i: int, info: LaunchInfo) -> int:
         elif name == "CUDA_VISIBLE_DEVICES":
             ids = [x for x in value.split(",") if x.strip()]
             info.notes.append(f"CUDA_VISIBLE_DEVICES={value} makes {len(ids)} device(s) visible per node")
+        elif name == "PYTORCH_CUDA_ALLOC_CONF":
+            info.notes.append(f"environment {tok} set on the launch line: the caching allocator's "
+                              "configuration (expandable_segments is read)")
         else:
             info.notes.append(f"environment {tok} set on the launch line (not read)")
         i += 1
@@ -482,6 +485,7 @@ class LaunchersAdapter(Adapter):
             self.note(plan, text)
         self._config_notes(project, plan, info)
         line = info.line
+        self._allocator_env(plan, info, line)
         if info.launcher in ("torchrun", "torch.distributed.launch"):
             self._torchrun(plan, info, line)
         elif info.launcher == "accelerate":
@@ -499,6 +503,16 @@ class LaunchersAdapter(Adapter):
             self._mpiexec(plan, info, line)
 
     # -- helpers -------------------------------------------------------------
+    def _allocator_env(self, plan: TrainingPlan, info: LaunchInfo, line: str) -> None:
+        """``memory.expandable_segments`` from ``PYTORCH_CUDA_ALLOC_CONF=...`` on the launch line
+        (the launched processes' environment; torch reads it when CUDA starts)."""
+        conf = info.env.get("PYTORCH_CUDA_ALLOC_CONF", "").strip("'\"")
+        options = dict(part.split(":", 1) for part in conf.replace(" ", "").split(",") if ":" in part)
+        flag = options.get("expandable_segments", "").lower()
+        if flag in ("true", "false") and "memory.expandable_segments" in FIELDS:
+            self._put(plan, "memory.expandable_segments", flag == "true",
+                      self._src("PYTORCH_CUDA_ALLOC_CONF", line, f"PYTORCH_CUDA_ALLOC_CONF={conf}"))
+
     def _runs_audited_script(self, project: Project, plan: TrainingPlan, info: LaunchInfo) -> bool:
         if info.script is None or not project.scripts:
             return True

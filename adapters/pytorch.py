@@ -152,6 +152,14 @@ def _one_arm(idx: ScriptIndex, found: list[tuple[CallSite, str]]) -> list[tuple[
 _RANK = {"low": 0, "medium": 1, "high": 2}
 
 
+def _starts_cuda(name: str) -> bool:
+    """A call that initialises CUDA (and with it the caching allocator's configuration)."""
+    if name.startswith("torch.cuda."):
+        # these three never initialise CUDA (empty_cache is a no-op before it is initialised)
+        return name.rsplit(".", 1)[-1] not in ("is_available", "device_count", "empty_cache")
+    return name.endswith(".cuda")
+
+
 class _ScriptPass:
     def __init__(self, adapter: PyTorchAdapter, project: Project, plan: TrainingPlan, idx: ScriptIndex) -> None:
         self.adapter = adapter
@@ -272,6 +280,7 @@ class _ScriptPass:
         self.features()
         self.peft_and_task()
         self.shapes()
+        self.allocator_config()
 
     def models(self) -> None:
         found = False
@@ -1254,6 +1263,42 @@ class _ScriptPass:
                                 for part in func.split(".")):
                     names.add(name)
         return names
+
+    def allocator_config(self) -> None:
+        """``memory.expandable_segments`` from ``os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "..."``
+        (or ``os.environ.setdefault(...)``) in the script: torch reads the variable when CUDA's
+        allocator first initialises, so a script that sets it before any CUDA tensor decides it.
+        Only a literal string is read; ``expandable_segments:True`` gives True, ``:False`` False.
+        An assignment after a call that starts CUDA (any ``torch.cuda.*`` call but
+        ``is_available``/``device_count``/``empty_cache``, or ``.cuda()``) is not read: the
+        allocator may have read the variable by then."""
+        tree = self.script.tree
+        if tree is None:
+            return
+        started = [(n.lineno, n.col_offset) for n in ast.walk(tree) if isinstance(n, ast.Call)
+                   and _starts_cuda(dotted_name(n.func) or "")]
+        for node in ast.walk(tree):
+            value: Optional[ast.AST] = None
+            if isinstance(node, ast.Assign) and len(node.targets) == 1:
+                target = node.targets[0]
+                if (isinstance(target, ast.Subscript) and dotted_name(target.value) == "os.environ"
+                        and isinstance(target.slice, ast.Constant)
+                        and target.slice.value == "PYTORCH_CUDA_ALLOC_CONF"):
+                    value = node.value
+            elif (isinstance(node, ast.Call) and dotted_name(node.func) == "os.environ.setdefault"
+                  and len(node.args) == 2 and isinstance(node.args[0], ast.Constant)
+                  and node.args[0].value == "PYTORCH_CUDA_ALLOC_CONF"):
+                value = node.args[1]
+            if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+                continue
+            options = dict(part.split(":", 1) for part in value.value.replace(" ", "").split(",")
+                           if ":" in part)
+            flag = options.get("expandable_segments", "").lower()
+            where = (value.lineno, value.col_offset)
+            if flag in ("true", "false") and not any(at < where for at in started):
+                self.put("memory.expandable_segments", Resolved(flag == "true", "code", value.lineno),
+                         None, f"PYTORCH_CUDA_ALLOC_CONF={value.value!r}", "high")
+                return
 
     def collator_padding(self) -> None:
         """``data.padding`` from a transformers padding collator: the batch's longest sample

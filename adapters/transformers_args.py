@@ -38,7 +38,7 @@ TRAINING_KEYS: dict[str, str] = {
     "optim": "str", "gradient_checkpointing": "bool", "activation_checkpointing": "bool", "deepspeed": "any",
     "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
     "use_liger_kernel": "bool", "fsdp_config": "any", "dataloader_num_workers": "int",
-    "label_smoothing_factor": "any", "loss_type": "str",
+    "label_smoothing_factor": "any", "loss_type": "str", "group_by_length": "bool",
 }
 _FSDP = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
          "hybrid_shard_zero2": "fsdp_hybrid", "no_shard": "ddp"}
@@ -378,6 +378,8 @@ class ArgsPass:
                 self.o.loss_args[key] = values[key][0]
         if "optim" in values:
             add("optimizer.name", values["optim"][0], values["optim"][1], conf)
+        if "group_by_length" in values and isinstance(values["group_by_length"][0], bool):
+            add("data.group_by_length", values["group_by_length"][0], values["group_by_length"][1], conf)
         if "dataloader_num_workers" in values:
             add("data.num_workers", values["dataloader_num_workers"][0], values["dataloader_num_workers"][1], conf)
         if trl or label in TRL_CONFIGS:

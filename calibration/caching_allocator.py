@@ -224,3 +224,87 @@ def replay(events: Iterable[Tuple[str, int, int]], alloc: CachingAllocator) -> N
             live[key] = alloc.malloc(nbytes)
         else:
             alloc.free(live.pop(key))
+
+
+class ExpandableAllocator(CachingAllocator):
+    """The same allocator with ``PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True`` (torch >= 2.1):
+    the large pool is one virtual address range per stream, backed by physical pages of
+    ``kLargeBuffer`` (20 MiB) mapped on demand (``ExpandableSegment``).
+
+    ``malloc`` still takes the best-fitting free mapped block first (``get_free_block``). When
+    none fits, ``try_allocate_expandable_block`` / ``find_expandable_block`` take the lowest
+    unmapped address range together with the free mapped block just before it, and map only the
+    pages still missing; the mapped remainder stays a free block (split as usual). So a larger
+    request than any cached block grows the tail of the range instead of taking a new segment,
+    and a free block at the tail is reused whatever its size. Freed blocks merge with their free
+    neighbours across the whole range. The small pool is left native (2 MiB segments), as its
+    blocks are at most 1 MiB. Pages are unmapped only by ``release_cached_blocks`` (here: the
+    free tail, when ``capacity`` is reached).
+    """
+
+    def __init__(self, capacity: Optional[int] = None) -> None:
+        super().__init__(capacity)
+        self._tail: Optional[Block] = None   # highest-address block of the large range
+        self._mapped = 0
+
+    def malloc(self, nbytes: int) -> Block:
+        size = round_size(nbytes)
+        if size <= K_SMALL_SIZE or self.large.best_fit(size) is not None:
+            out = super().malloc(nbytes)
+            while self._tail is not None and self._tail.next is not None:   # the tail was split
+                self._tail = self._tail.next
+            return out
+        tail = self._tail
+        have = tail.size if tail is not None and not tail.allocated else 0
+        grow = K_LARGE_BUFFER * ((size - have + K_LARGE_BUFFER - 1) // K_LARGE_BUFFER)
+        if self.capacity is not None and self.stats.reserved + grow > self.capacity:
+            self._release_cached_blocks()
+            tail = self._tail
+            have = tail.size if tail is not None and not tail.allocated else 0
+            grow = K_LARGE_BUFFER * ((size - have + K_LARGE_BUFFER - 1) // K_LARGE_BUFFER)
+            if self.stats.reserved + grow > self.capacity:
+                raise OutOfMemory(f"cannot map {grow} B: {self.stats.reserved} B reserved")
+        if have:
+            assert tail is not None
+            self.large.remove(tail)
+            tail.size += grow
+            block = tail
+        else:
+            block = Block(size=grow, addr=self._mapped, small=False, segment=-1, prev=tail)
+            if tail is not None:
+                tail.next = block
+        self._mapped += grow
+        self.stats.reserved += grow
+        self.stats.cuda_mallocs += 1
+        self.stats.segments = max(self.stats.segments, 1)
+        self.stats.peak_reserved = max(self.stats.peak_reserved, self.stats.reserved)
+        self._tail = block
+        self.large.insert(block)
+        out = super().malloc(nbytes)   # best fit now finds the grown block: the only one that fits
+        while self._tail.next is not None:
+            self._tail = self._tail.next
+        return out
+
+    def free(self, block: Block) -> None:
+        super().free(block)
+        if block.segment == -1 and block.next is None:   # the tail, or merged with it
+            self._tail = block
+
+    def _release_cached_blocks(self) -> None:
+        """The small pool's wholly free segments, and the large range's free tail pages."""
+        self.stats.releases += 1
+        for key in list(self.small.keys):
+            block = self.small.blocks[key]
+            if block.prev is None and block.next is None:
+                self.small.remove(block)
+                self.stats.reserved -= self._segment_sizes.pop(block.segment)
+                del self._segment_heads[block.segment]
+                self.stats.segments -= 1
+        tail = self._tail
+        if tail is not None and not tail.allocated:
+            self.large.remove(tail)
+            self.stats.reserved -= tail.size
+            self._mapped -= tail.size
+            self._tail = tail.prev
+            if tail.prev is not None:
+                tail.prev.next = None

@@ -386,6 +386,7 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
         line_bases = _moved_bases(ln.cwd, path, root, bases, out, f"{display}:{ln.line}")
         if _from_launch(ln.info, ln.tokens, line_bases, root, out, f"{display}:{ln.line}"):
             out.launch_script, out.launch_line = display, ln.line
+            out.argv = _with_exported_env(text, shell.variables, ln.info.env, out.argv)
             others = [f"{n}" for n in sorted(x.line for x in runnable if x is not ln)]
             extra = f" (other launch lines at line(s) {', '.join(others)} not followed)" if others else ""
             out.notes.append(f"job from {display}:{ln.line}: {' '.join(ln.tokens)}{extra}")
@@ -395,6 +396,24 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
             return
     out.errors.append(FileError(display, f"the launch line at line {runnable[0].line} runs "
                                          f"{runnable[0].info.script}, which was not found", line=runnable[0].line))
+
+
+# environment variables a launch script exports that the launched processes' allocator reads;
+# passed on as a launch-line prefix (``VAR=value torchrun ...``), which the launch reader reads
+_EXPORTED_ENV = ("PYTORCH_CUDA_ALLOC_CONF",)
+
+
+def _with_exported_env(text: str, variables: dict[str, str], on_line: dict[str, str],
+                       argv: list[str]) -> list[str]:
+    """``argv`` with ``VAR=value`` in front for each of ``_EXPORTED_ENV`` the script exports
+    (``export VAR=value``, its value after the whole script) and the line does not set itself."""
+    prefix = []
+    for name in _EXPORTED_ENV:
+        value = variables.get(name)
+        if (name not in on_line and value and "$" not in value
+                and re.search(rf"^\s*export\s+{name}=", text, re.MULTILINE)):
+            prefix.append(f"{name}={value}")
+    return prefix + argv if prefix else argv
 
 
 def _follow_subscripts(shell, path: Path, root: Path, bases: list[Path], out: JobInputs, depth: int) -> bool:

@@ -141,6 +141,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "longest sample of the batch: lengths vary from step to step, and the caching "
               "allocator keeps blocks of every length it served), packed (samples packed into "
               "full-length rows).", enum=("max_length", "dynamic", "packed")),
+    FieldSpec("data.group_by_length", "bool",
+              "Batches grouped by length (TrainingArguments(group_by_length=True)): megabatches "
+              "sorted longest first, the longest batch of the run first."),
     FieldSpec("data.image_size", "int", "Side of the (square) input image in pixels.", minimum=1),
     FieldSpec("data.num_workers", "int", "DataLoader worker processes.", minimum=0),
     FieldSpec("data.pin_memory", "bool", "Whether the DataLoader pins host memory."),
@@ -164,6 +167,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "(forward, loss, zero_grad, backward, step): the previous step's gradients stay "
               "allocated through every forward."),
     FieldSpec("memory.gradient_checkpointing", "bool", "Activation (gradient) checkpointing enabled."),
+    FieldSpec("memory.expandable_segments", "bool",
+              "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the caching allocator maps pages "
+              "into one growing range instead of a segment per size."),
     FieldSpec("compile.enabled", "bool", "torch.compile applied to the model."),
     FieldSpec("model.activation_function", "str",
               "The MLP activation the job builds the model with, when it sets one apart from the "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from calibration.caching_allocator import CachingAllocator, OutOfMemory, replay
+from calibration.caching_allocator import CachingAllocator, ExpandableAllocator, OutOfMemory, replay
 
 MIB = 1 << 20
 
@@ -90,3 +90,61 @@ def test_replay_events() -> None:
     # 31 MiB takes a 32 MiB segment whole (1 MiB left is not more than kSmallSize), and
     # memory_allocated counts the block's size
     assert a.stats.allocated == 30 * MIB + 32 * MIB
+
+
+# -- expandable_segments:True (est23) ------------------------------------------------------------
+
+def _range_bytes(a: ExpandableAllocator) -> int:
+    """Bytes of the large range's blocks, walked from the tail: what is mapped."""
+    total, block = 0, a._tail
+    while block is not None:
+        total += block.size
+        block = block.prev
+    return total
+
+
+def test_expandable_a_larger_request_grows_the_free_tail_instead_of_a_new_segment() -> None:
+    a = ExpandableAllocator()
+    a.free(a.malloc(100 * MIB))
+    a.free(a.malloc(110 * MIB))   # the free 100 MiB tail + one 20 MiB page (10 MiB short)
+    assert a.stats.reserved == 120 * MIB
+    n = CachingAllocator()
+    n.free(n.malloc(100 * MIB))
+    n.free(n.malloc(110 * MIB))
+    assert n.stats.reserved == 210 * MIB   # the native allocator takes a second segment
+    assert _range_bytes(a) == a.stats.reserved
+
+
+def test_expandable_maps_whole_20_mib_pages_and_splits_the_rest() -> None:
+    a = ExpandableAllocator()
+    a.malloc(30 * MIB)
+    assert a.stats.reserved == 40 * MIB
+    a.malloc(5 * MIB)                      # fits in the 10 MiB left mapped
+    assert a.stats.reserved == 40 * MIB
+    assert a.stats.allocated == 35 * MIB
+
+
+def test_expandable_a_hole_between_live_blocks_is_not_grown() -> None:
+    a = ExpandableAllocator()
+    first = a.malloc(100 * MIB)
+    a.malloc(40 * MIB)
+    a.free(first)                          # a 100 MiB hole below a live block
+    block = a.malloc(120 * MIB)
+    assert block.addr == 140 * MIB         # appended after the live block
+    assert a.stats.reserved == 260 * MIB
+
+
+def test_expandable_frees_merge_and_capacity_unmaps_the_free_tail() -> None:
+    a = ExpandableAllocator(capacity=300 * MIB)
+    x = a.malloc(200 * MIB)
+    y = a.malloc(60 * MIB)
+    a.free(y)
+    a.free(x)                              # one free 260 MiB block
+    a.malloc(290 * MIB)                    # grows it by 40 MiB: 300 MiB mapped
+    assert a.stats.reserved == 300 * MIB
+    b = ExpandableAllocator(capacity=300 * MIB)
+    b.malloc(200 * MIB)
+    b.free(b.malloc(60 * MIB))
+    with pytest.raises(OutOfMemory):       # the free 60 MiB tail is unmapped, 120 MiB still too much
+        b.malloc(120 * MIB)
+    assert b.stats.reserved == 200 * MIB and b.stats.releases == 1

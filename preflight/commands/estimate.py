@@ -68,6 +68,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "default: on, switched off by transformers' own gradient checkpointing. "
                         "Give --use-cache when checkpointing is torch's wrapper (FSDP/accelerate "
                         "activation_checkpointing), which leaves the cache on")
+    j.add_argument("--padding", choices=("max_length", "dynamic", "packed"),
+                   help="how batches are padded: max_length, dynamic (to each batch's longest "
+                        "sample: the caching allocator keeps blocks of other lengths), packed")
+    j.add_argument("--group-by-length", action=argparse.BooleanOptionalAction, default=None,
+                   help="batches padded per batch come grouped by length, the longest first "
+                        "(TrainingArguments(group_by_length=True)): the allocator's cache of "
+                        "other lengths stays small")
+    j.add_argument("--expandable-segments", action=argparse.BooleanOptionalAction, default=None,
+                   help="the job sets PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: batches "
+                        "of varying length leave little reserved memory above the allocated peak")
     j.add_argument("--max-new-tokens", type=int, metavar="N")
     j.add_argument("--num-beams", type=int, metavar="N")
     t = p.add_argument_group("target and output")
@@ -88,7 +98,9 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "world_size": "world_size", "lora_r": "lora_r", "quant": "quant", "mode": "mode",
               "max_new_tokens": "max_new_tokens", "num_beams": "num_beams", "loss": "loss",
               "load_placement": "load_placement", "transformers_version": "transformers_version",
-              "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache"}
+              "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache",
+              "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
+              "padding": "padding"}
 
 
 def run(args: argparse.Namespace) -> int:

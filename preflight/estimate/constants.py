@@ -154,8 +154,23 @@ STEP_CACHE_HI = 0.795
 #: "ratios"): the median and range over its 28 runs (Qwen-7B and Yi-6B LoRA with
 #: checkpointing, Qwen-7B without, max lengths 512-8,192, two length distributions). Not
 #: fitted to any measured row.
+#: (est10's figure for its one dataset; the estimate charges LENGTH_SPREAD since est23)
 LENGTH_CACHE_RATIO = 2.8
 LENGTH_CACHE_RANGE = (0.0, 5.3)
+#: est23: reserved memory above the same job padded to the cap, per byte of the step's transient
+#: length-dependent tensors AT THE CAP, when batches are padded per batch and the data's lengths
+#: are not known: (lowest, median, highest) over a grid of 16 simulated runs per setting
+#: (calibration/length_spread.py -> calibration/data/length_spread.json: caps 2,048 and 8,192;
+#: log-normal lengths with est10's spread and a mean of 0.1/0.3/1/3 times the cap; samples over
+#: the cap dropped or cut), keyed by (batch order, allocator). Negative: the longest batch stays
+#: under the cap. Not fitted to any measured row. The native shuffled runs whose data mostly
+#: reaches the cap and are dropped above it (est10's kind of data) read 2.98-5.37 (est10: 2.8).
+LENGTH_SPREAD = {
+    ("shuffled", "native"): (0.0, 2.06, 5.37),
+    ("shuffled", "expandable"): (-0.76, -0.01, 0.01),
+    ("group_by_length", "native"): (-0.78, 0.0, 0.01),
+    ("group_by_length", "expandable"): (-0.76, 0.0, 0.01),
+}
 
 # --------------------------------------------------------------------------- activations
 #

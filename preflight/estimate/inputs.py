@@ -132,6 +132,12 @@ class EstimateInput:
     # how batches are padded: "max_length" (every batch the same length), "dynamic" (to the
     # longest sample of the batch: lengths vary between steps), "packed"; None: unknown
     padding: Optional[str] = None
+    # the sampler puts the longest batch first and sorts each megabatch longest first
+    # (TrainingArguments(group_by_length=True), plan data.group_by_length); None: unknown
+    group_by_length: Optional[bool] = None
+    # PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (plan memory.expandable_segments): the
+    # allocator grows one mapped range instead of taking a segment per size; None: unknown
+    expandable_segments: Optional[bool] = None
     # the script computes the LM loss itself on the logits the model returns (``logits[...,
     # :-1, :].contiguous()`` then CrossEntropyLoss, no labels passed to the model): no fp32
     # upcast, whatever the transformers version
@@ -397,6 +403,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("mlp_act", "model.activation_function"),
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
+             ("group_by_length", "data.group_by_length"),
+             ("expandable_segments", "memory.expandable_segments"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
              ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
              ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),

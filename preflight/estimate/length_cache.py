@@ -21,6 +21,26 @@ compares a run at a fixed length with runs whose lengths vary
 The cached blocks are released before an out-of-memory error (``release_cached_blocks``), so
 they never make a job fail: ``Estimate.reclaimable`` carries them and the verdict leaves them
 out.
+
+est23 (docs/calibration.md, "est23"): est10's ratio belongs to one dataset whose lengths are known
+(spread widely under and over the cap). A plan does not know its data's lengths, so the term is
+now read from ``calibration/length_spread.py`` (``calibration/data/length_spread.json``): the same
+recorded step replayed over a grid of length distributions (mean 0.1 to 3 times the cap, samples
+over the cap dropped or cut) for each batch order and allocator setting the plan can know:
+
+- shuffled batches (the default sampler) or ``group_by_length`` (transformers'
+  ``get_length_grouped_indices``: the longest batch first, megabatches sorted longest first): the
+  first step allocates the largest blocks, later shorter steps split them and merge back, so few
+  new segments are taken;
+- the native allocator, or ``PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True``: a request that
+  no cached block fits grows the mapped range (``find_expandable_block`` joins the free tail to
+  the unmapped pages) instead of taking a segment of its own size, so blocks of other lengths are
+  reused whatever their size.
+
+The point is the grid's median (never below 0: the term is cached memory), the interval's top its
+highest run; the interval's bottom goes below the estimate at the cap by the grid's lowest run,
+since with unknown data the longest batch may be well under the cap. A setting the plan does not
+know widens the bottom to the other setting's.
 """
 
 from __future__ import annotations
@@ -44,11 +64,26 @@ def applies(inp: Any) -> bool:
     return inp.mode == "train" and inp.padding == "dynamic"
 
 
-def cache_bytes(step: float) -> tuple[float, float, float]:
-    """(low, point, high) bytes of cached blocks of other lengths for a step of ``step``
-    length-dependent bytes."""
-    lo, hi = C.LENGTH_CACHE_RANGE
-    return step * lo, step * C.LENGTH_CACHE_RATIO, step * hi
+def spread_ratios(inp: Any) -> tuple[float, float, float]:
+    """(low, median, high) reserved bytes above a run padded to the cap, per byte of the step's
+    transient length-dependent tensors at the cap, for the batch order and allocator the plan
+    knows (``constants.LENGTH_SPREAD``). Unknown (None) settings take the defaults (shuffled,
+    native) with the bottom of both."""
+    orders = ("group_by_length",) if inp.group_by_length else (
+        ("shuffled",) if inp.group_by_length is False else ("shuffled", "group_by_length"))
+    allocators = ("expandable",) if inp.expandable_segments else (
+        ("native",) if inp.expandable_segments is False else ("native", "expandable"))
+    _, median, high = C.LENGTH_SPREAD[(orders[0], allocators[0])]
+    low = min(C.LENGTH_SPREAD[(o, a)][0] for o in orders for a in allocators)
+    return low, median, high
+
+
+def cache_bytes(step: float, inp: Any) -> tuple[float, float, float]:
+    """(bottom, point, top) bytes for a step of ``step`` length-dependent bytes at the cap:
+    ``point`` and ``top`` are cached blocks (never below 0); ``bottom`` may be negative, by how
+    much the run may stay under the estimate at the cap."""
+    low, median, high = spread_ratios(inp)
+    return step * low, step * max(median, 0.0), step * max(high, 0.0)
 
 
 def within_capacity(value: float, cached: float, capacity: float) -> float:

@@ -140,6 +140,12 @@ class _Phases:
         #: bytes outside PyTorch's allocator that the GPU holds only when there is room
         #: (a paged optimizer's managed-memory states): in no phase, in the interval's top
         self.managed = 0.0
+        #: dynamic padding with unknown data lengths (``length_cache``): the interval's bottom
+        #: moves down by ``-length_bottom`` (the longest batch may be under the cap); cached
+        #: blocks in the interval's top only (``cache_top``: a cache of other lengths whose
+        #: point is 0, DDP's start-up broadcast copies, ``ddp_sync``)
+        self.length_bottom = 0.0
+        self.cache_top = 0.0
 
     def add(self, phase: str, term: str, value: float, bounds: tuple[float, float]) -> None:
         if value <= 0:
@@ -339,6 +345,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
     cache = _length_cache(inp, ph, phases, notes)
+    cache = _ddp_sync_cache(inp, ph, phases, notes, cache)
     for phase in phases:
         allocated = {which: sum(v * (1.0 if which < 0 else ph.bound(phase, t, which))
                                 for t, v in ph.terms[phase].items()
@@ -354,7 +361,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     peak_phase = max(phases, key=lambda p: sum(result[p].values()))
     peak = sum(result[peak_phase].values())
     lo, hi = int(min(lo_best, peak)), int(max(hi_best, peak))
-    hi += int(ph.managed * pb[1])
+    hi += int(ph.managed * pb[1]) + int(ph.cache_top)
+    lo = max(0, lo + int(ph.length_bottom))
     # the post-backward stream's cached gradient shards (FSDP CPU offload) are released before
     # an out-of-memory error like the cached blocks of other lengths
     pool = float(result[peak_phase].get("stream_cache", 0))
@@ -386,6 +394,24 @@ def _fragmentation(inp: EstimateInput, terms: dict[str, float], allocated: float
     return point, high
 
 
+def _ddp_sync_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...], notes: list[str],
+                    cache: tuple[float, float, float]) -> tuple[float, float, float]:
+    """DDP's start-up broadcast of every parameter (``ddp_sync.py``): the interval's top and the
+    reclaimable top only."""
+    from preflight.estimate import ddp_sync
+
+    stored = max((t.get("weights", 0.0) + t.get("lora_adapters", 0.0) for t in ph.terms.values()),
+                 default=0.0)
+    top = ddp_sync.cache_top(inp, stored)
+    if top <= 0:
+        return cache
+    ph.cache_top += top
+    notes.append(f"DDP broadcasts every parameter (frozen ones too) in 250 MB flat copies when it "
+                 f"wraps the model: the caching allocator may keep up to {_gib(int(top))} of them "
+                 "reserved (the interval's top; released before an out-of-memory error)")
+    return cache[0], cache[1], cache[2] + top
+
+
 def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
                   notes: list[str]) -> tuple[float, float, float]:
     """Cached blocks of other sequence lengths under dynamic padding (``length_cache.py``)."""
@@ -394,15 +420,23 @@ def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
     if not length_cache.applies(inp):
         return (0.0, 0.0, 0.0)
     step = max(length_cache.step_bytes(ph.terms.get(p, {})) for p in phases)
-    lo, point, hi = length_cache.cache_bytes(step)
-    if point <= 0:
+    bottom, point, hi = length_cache.cache_bytes(step, inp)
+    if step <= 0:
         return (0.0, 0.0, 0.0)
-    ph.every(phases, "length_cache", point, (lo / point, hi / point))
-    notes.append(f"batches of varying length (dynamic padding): the caching allocator keeps blocks of "
-                 f"every length it served, about {_gib(int(point))} reserved above the allocated peak "
-                 f"({_gib(int(lo))}-{_gib(int(hi))}); released before an out-of-memory error, so "
-                 "the verdict leaves it out")
-    return lo, point, hi
+    ph.length_bottom = min(bottom, 0.0)
+    if point > 0:
+        ph.every(phases, "length_cache", point, (max(bottom, 0.0) / point, hi / point))
+    else:
+        ph.cache_top += hi
+    setting = ", ".join(x for x in ("grouped by length" if inp.group_by_length else "",
+                                    "expandable segments" if inp.expandable_segments else "") if x)
+    notes.append(f"batches of varying length (dynamic padding{': ' + setting if setting else ''}): "
+                 f"the caching allocator keeps blocks of lengths it served, about {_gib(int(point))} "
+                 f"reserved above the allocated peak (up to {_gib(int(hi))}); released before an "
+                 "out-of-memory error, so the verdict leaves it out. The data's lengths are not "
+                 f"known: the longest batch may stay under data.seq_len (the interval reaches "
+                 f"{_gib(int(-ph.length_bottom))} below the estimate at the cap)")
+    return max(bottom, 0.0), point, hi
 
 
 # --------------------------------------------------------------------------- loading
