@@ -720,7 +720,8 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
     if inp.mode == "generate" and inp.legacy_kv_cache is None:
         out.append(({"transformers_version": "4.41"},
                     "transformers version not known: before 4.42 generate keeps the previous "
-                    "step's whole KV cache while building the next"))
+                    "step's whole KV cache while building the next, before 4.45 its first step "
+                    "computes the logits of every prompt position"))
     if (train and inp.transformers_version is None and inp.model_impl == "transformers"
             and inp.loss == "standard" and not loss_compiled(inp)):
         out.append(({"transformers_version": "4.48"},
