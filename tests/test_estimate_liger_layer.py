@@ -69,3 +69,51 @@ def test_other_modeling_code_and_an_unset_field_are_left_alone():
     assert (estimate(_inp(liger_kernels=True, **litgpt)).phases["backward"]
             == estimate(_inp(**litgpt)).phases["backward"])
 
+
+
+def _plan(tmp_path, code):
+    import textwrap
+
+    from preflight.audit import build_plan
+
+    (tmp_path / "train.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    return build_plan([tmp_path / "train.py"], [], root=tmp_path)[0]
+
+
+def test_apply_liger_kernel_and_the_auto_class_are_plan_facts(tmp_path):
+    from preflight.estimate import input_from_plan
+
+    plan = _plan(tmp_path, """\
+        from liger_kernel.transformers import apply_liger_kernel_to_llama
+        apply_liger_kernel_to_llama()
+    """)
+    assert plan.value("model.liger_kernels") is True
+    assert plan.resolve("model.liger_kernels").source.line == 2
+    assert input_from_plan(plan, {"seq_len": 8}).liger_kernels is True
+    plan = _plan(tmp_path, """\
+        import torch
+        from liger_kernel.transformers import AutoLigerKernelForCausalLM
+        model = AutoLigerKernelForCausalLM.from_pretrained("m", torch_dtype=torch.bfloat16)
+    """)
+    assert plan.resolve("model.liger_kernels").source.line == 3
+
+
+def test_kernels_switched_off_or_a_call_that_may_not_run_are_not_facts(tmp_path):
+    plan = _plan(tmp_path, """\
+        from liger_kernel.transformers import apply_liger_kernel_to_llama
+        apply_liger_kernel_to_llama(rms_norm=False)
+    """)
+    assert plan.value("model.liger_kernels") is None
+    plan = _plan(tmp_path, """\
+        import sys
+        from liger_kernel.transformers import apply_liger_kernel_to_llama
+        if len(sys.argv) > 3:
+            apply_liger_kernel_to_llama()
+    """)
+    assert plan.value("model.liger_kernels") is None
+    # a function of the same name from elsewhere is not Liger's
+    plan = _plan(tmp_path, """\
+        from mylib import apply_liger_kernel_to_llama
+        apply_liger_kernel_to_llama()
+    """)
+    assert plan.value("model.liger_kernels") is None
