@@ -69,3 +69,22 @@ def test_other_modeling_code_and_single_token_prompts_are_left_alone():
     assert "head" not in estimate(_generate(transformers_version="4.35", model_impl="litgpt")).phases
     assert "head" not in estimate(_generate(transformers_version="4.35", seq_len=1)).phases
     assert "head" not in estimate(_generate(transformers_version="4.35", mode="infer")).phases
+
+
+def test_the_first_decoding_step_still_holds_the_prompts_fp32_logits_before_4_45():
+    est = estimate(_generate(transformers_version="4.43", max_new_tokens=8, micro_batch=4))
+    first = est.phases["first_decode"]
+    # `outputs` of the prefill (fp32 logits of every prompt position, the bf16 ones freed by
+    # logits.float()) stays referenced while the next forward runs, beside its own last-position
+    # logits (bf16 + fp32)
+    assert first["logits_loss"] == 4 * 1024 * 102400 * 4 + 4 * 102400 * (2 + 4)
+    # the cache: the prompt plus the step's new position (DynamicCache from 4.42: one layer's
+    # previous cache copied at a time)
+    assert first["kv_cache"] == 4 * 1025 * KV_PER_TOKEN
+    assert first["prefill_transient"] == 4 * 1024 * KV_PER_TOKEN // 30
+    # with 8 new tokens the last decoding step holds far less than the first
+    assert sum(first.values()) > sum(est.phases["decode"].values())
+    # one new token: no decoding forward; 4.45: the prefill's output holds one position
+    assert "first_decode" not in estimate(_generate(transformers_version="4.43")).phases
+    assert "first_decode" not in estimate(_generate(transformers_version="4.45",
+                                                    max_new_tokens=8)).phases

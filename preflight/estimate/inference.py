@@ -100,9 +100,21 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     ph.add("decode", "kv_cache", kv_full / n, kvb)
     ph.add("decode", "prefill_transient", decode_cache_copy(inp, kv_per_pos * b, context, arch.num_layers) / n, kvb)
     ph.add("decode", "logits_loss", last_logits, ab)
+    held = prompt_logits_held(inp, arch, b, seq, ec)
+    if held:
+        # the first decoding forward runs while the prefill's outputs (its full logits) are
+        # still referenced: the prompt's cache, the step's new cache and those logits
+        first = seq + 1
+        ph.add("first_decode", "weights", weights / n, pb)
+        ph.add("first_decode", "kv_cache", kv_per_pos * first * b / n, kvb)
+        ph.add("first_decode", "prefill_transient",
+               decode_cache_copy(inp, kv_per_pos * b, first + 1, arch.num_layers) / n, kvb)
+        ph.add("first_decode", "logits_loss", held + last_logits, ab)
     if inp.legacy_kv_cache:
         notes.append(f"transformers {inp.transformers_version}: generate keeps the previous step's "
                      "KV cache (legacy tuples, before 4.42) while each step builds the next")
+    if held:
+        return ("prefill", "head", "first_decode", "decode")
     return ("prefill", "head", "decode") if full else ("prefill", "decode")
 
 
@@ -132,6 +144,22 @@ def prompt_logits(inp: EstimateInput, arch: Any, batch: int, seq: int, comp_byte
         return 0.0
     upcast = 4.0 if comp_bytes < 4 and str(getattr(arch, "model_type", "")) in UPCAST_LOGITS_TYPES else 0.0
     return float(batch) * seq * arch.vocab_size * (comp_bytes + upcast)
+
+
+def prompt_logits_held(inp: EstimateInput, arch: Any, batch: int, seq: int, comp_bytes: float) -> float:
+    """Bytes of the prefill's logits still referenced during the first decoding forward, or 0.
+
+    transformers' decoding loop (4.35 ``greedy_search``/``sample``: ``outputs = self(**model_inputs,
+    ...)``, then ``next_token_logits = outputs.logits[:, -1, :]``) rebinds ``outputs`` only when
+    the next forward returns, so the previous step's output, and its whole logits tensor, lives
+    through it. Before 4.45 the prefill's output holds the logits of every prompt position
+    (:func:`prompt_logits`), upcast to fp32 for Llama's forward and those copied from it (the
+    16-bit ones were freed by ``logits = logits.float()``). Only when a decoding forward runs
+    (``max_new_tokens`` >= 2)."""
+    if inp.max_new_tokens < 2 or not prompt_logits(inp, arch, batch, seq, comp_bytes):
+        return 0.0
+    upcast = comp_bytes < 4 and str(getattr(arch, "model_type", "")) in UPCAST_LOGITS_TYPES
+    return float(batch) * seq * arch.vocab_size * (4.0 if upcast else comp_bytes)
 
 
 def decode_cache_copy(inp: EstimateInput, kv_per_token: float, context: int, layers: int) -> float:

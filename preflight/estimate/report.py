@@ -24,7 +24,8 @@ _PLAN_FIELDS = ("mode", "precision", "weights_bits", "optimizer", "micro_batch",
                 "quant", "max_new_tokens", "num_beams", "load_placement")
 _PHASE_WORDS = {"forward": "the forward pass", "backward": "the backward pass",
                 "optimizer": "the optimizer step", "prefill": "prefill",
-                "head": "the LM head over the prompt", "decode": "decoding",
+                "head": "the LM head over the prompt",
+                "first_decode": "the first decoding step", "decode": "decoding",
                 "load": "loading (before the first step)"}
 
 
