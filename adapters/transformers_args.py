@@ -373,6 +373,10 @@ class ArgsPass:
         if values.get("use_liger_kernel", (False,))[0] is True and "loss.implementation" in FIELDS:
             # Liger's fused linear cross-entropy replaces the LM head + loss (never full logits)
             add("loss.implementation", "fused", values["use_liger_kernel"][1], conf)
+            if "model.liger_kernels" in FIELDS:
+                # the Trainer applies apply_liger_kernel_to_<model> with its defaults: RMSNorm,
+                # SwiGLU and RoPE are Liger's too (estimate: activations.liger_norm)
+                add("model.liger_kernels", True, values["use_liger_kernel"][1], conf)
         for key in ("label_smoothing_factor", "loss_type"):
             if key in values:
                 self.o.loss_args[key] = values[key][0]

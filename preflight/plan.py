@@ -215,6 +215,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "config.use_cache as the job leaves it, on by default): transformers' own gradient "
               "checkpointing switches it off, torch's checkpoint wrapper (FSDP activation "
               "checkpointing) does not."),
+    FieldSpec("model.liger_kernels", "bool",
+              "Liger's kernels replace the model's RMSNorm and SwiGLU MLP (use_liger_kernel=True, "
+              "apply_liger_kernel_to_*(), AutoLigerKernelForCausalLM): a layer saves less for "
+              "backward."),
     FieldSpec("loss.in_logits_dtype", "bool",
               "The script computes the LM loss itself on the logits the model returns (shifted "
               "copy and cross-entropy in the logits' own dtype, no fp32 upcast), not the model's "

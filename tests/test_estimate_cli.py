@@ -152,11 +152,17 @@ def test_strict_turns_tight_into_exit_1(cli):
 
 def test_generation_70b_32k_context(cli):
     r = cli("estimate", "--model", "llama-3-70b", "--mode", "generate", "--precision", "bf16",
-            "--seq-len", "31744", "--max-new-tokens", "1024", "--gpu", "h100-80gb", "--format", "json")
+            "--seq-len", "31744", "--max-new-tokens", "1024", "--gpu", "h100-80gb", "--format", "json",
+            "--transformers-version", "4.46")
     doc = _json(r)
     assert r.code == 1 and doc["verdict"] == "oom"
     assert doc["phases"]["decode"]["kv_cache"] == 80 * 2 * 8 * 128 * 32768 * 2
     assert any(x["fits"] and "4 bits" in x["changes"][0] for x in doc["remediations"])
+    # before 4.45 the first step's logits cover all 31,744 prompt positions: 24 GB more
+    r = cli("estimate", "--model", "llama-3-70b", "--mode", "generate", "--precision", "bf16",
+            "--seq-len", "31744", "--max-new-tokens", "1024", "--gpu", "h100-80gb", "--format", "json",
+            "--transformers-version", "4.44")
+    assert _json(r)["phases"]["head"]["logits_loss"] == 31744 * 128256 * (2 + 4)
 
 
 def test_audit_shows_the_estimate_when_the_plan_allows_one(cli, tmp_path):

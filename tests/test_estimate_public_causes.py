@@ -67,6 +67,10 @@ def test_use_liger_kernel_makes_the_loss_fused(tmp_path):
     plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
     assert plan.value("loss.implementation") == "fused"
     assert input_from_plan(plan, {"seq_len": 8}).loss == "fused"
+    # and the Trainer's apply_liger_kernel_to_* swaps RMSNorm and SwiGLU too
+    assert plan.value("model.liger_kernels") is True
+    assert plan.resolve("model.liger_kernels").source.line == 3
+    assert input_from_plan(plan, {"seq_len": 8}).liger_kernels is True
 
 
 def test_without_liger_the_loss_stays_standard(tmp_path):
@@ -77,6 +81,7 @@ def test_without_liger_the_loss_stays_standard(tmp_path):
     plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
     assert plan.value("loss.implementation") is None
     assert input_from_plan(plan, {"seq_len": 8}).loss == "standard"
+    assert plan.value("model.liger_kernels") is None
 
 
 # -- 4. ZeRO-3 parameter offload on one GPU -----------------------------------------------------

@@ -155,7 +155,8 @@ for rid, model, batch, liger, value, read in (
     kernels = ("AutoLigerKernelForCausalLM (fused linear cross-entropy: no logits held; Liger RMSNorm, "
                "SwiGLU, RoPE)" if liger else "transformers' model (full logits, upcast to fp32 for the loss)")
     add(LIGER_HF, rid, value, "MiB", "max_memory_allocated", "A100-SXM-80GB",
-        dict(HF_BASE, model=model, micro_batch=batch, loss="fused" if liger else "standard"),
+        dict(HF_BASE, model=model, micro_batch=batch, loss="fused" if liger else "standard",
+             **({"liger_kernels": True} if liger else {})),
         unknown=HF_UNKNOWN + ((CHART,) if read == "chart" else ()),
         notes=HF_NOTE + f"{model} ({'Qwen/Qwen2-7B' if model == 'Qwen2-7B' else 'meta-llama/Meta-Llama-3-8B'}), "
                         f"{kernels}, batch {batch} per GPU: {chart} "
@@ -187,7 +188,8 @@ for rid, seq, liger, value in (("llama-3-8b-fsdp8-b8-s1024-hf", 1024, False, 366
                                ("llama-3-8b-fsdp8-b8-s4096-liger", 4096, True, 30600),
                                ("llama-3-8b-fsdp8-b8-s16384-liger", 16384, True, 77000)):
     add(LIGER_E2E, rid, value, "MiB", "memory_reserved", "A100-SXM-80GB",
-        dict(E2E_BASE, seq_len=seq, loss="fused" if liger else "standard"),
+        dict(E2E_BASE, seq_len=seq, loss="fused" if liger else "standard",
+             **({"liger_kernels": True} if liger else {})),
         unknown=(*E2E_UNKNOWN, CHART),
         notes=E2E_NOTE + f"docs/images/e2e-memory.png, {'Liger Kernel' if liger else 'Hugging Face'} bar at "
                          f"sequence length {seq}: about {value} MB")
@@ -199,7 +201,8 @@ add_oom(LIGER_E2E, "llama-3-8b-fsdp8-b8-s4096-hf", "memory_reserved", "A100-SXM-
 for rid, liger, value in (("llama-3-8b-fsdp8-b8-s4096-compile", False, 66358),
                           ("llama-3-8b-fsdp8-b8-s4096-compile-liger", True, 31000)):
     add(LIGER_E2E, rid, value, "MiB", "memory_reserved", "A100-SXM-80GB",
-        dict(E2E_BASE, seq_len=4096, compiled=True, loss="fused" if liger else "standard"),
+        dict(E2E_BASE, seq_len=4096, compiled=True, loss="fused" if liger else "standard",
+             **({"liger_kernels": True} if liger else {})),
         unknown=E2E_UNKNOWN,
         notes=E2E_NOTE + "'1. Torch Compile' table (Batch Size = 8, Seq Len = 4096, 'Fused Linear Cross Entropy "
                          f"Loss is enabled' for Liger): '{'Torch Compile + Liger Kernel' if liger else 'Torch Compile'}"

@@ -53,8 +53,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "gpu (ZeRO-3 without zero.Init, device_map/.to('cuda') before wrapping), "
                         "host, sharded (zero.Init, meta-device init)")
     j.add_argument("--transformers-version", metavar="VERSION",
-                   help="transformers version (e.g. 4.41.2): generate's KV cache before 4.42, the "
-                        "LM loss's logits copies (default: what the requirement files declare)")
+                   help="transformers version (e.g. 4.41.2): generate's KV cache before 4.42 and "
+                        "prompt logits before 4.45, the LM loss's logits copies (default: what the "
+                        "requirement files declare)")
     j.add_argument("--deepspeed-version", metavar="VERSION",
                    help="DeepSpeed version (e.g. 0.14.4): ZeRO-1/2 with --offload-optimizer copies "
                         "the fp32 partition to the GPU after each step in 0.14.1 to 0.16.x "

@@ -92,7 +92,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       fused_gelu: bool = False, impl: str = "transformers",
                       resid_dropout: Optional[float] = None,
                       sdpa_out_copy: bool = False, value_view_of_qkv: bool = False,
-                      softmax_input: bool = False, linear_saves_input: bool = False) -> LayerActs:
+                      softmax_input: bool = False, linear_saves_input: bool = False,
+                      liger: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -103,6 +104,9 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     repeated k/v of GQA, the fp32 softmax and its compute-dtype copy); a gated MLP keeps
     gate, activation, up and (when the down projection trains) their product; dropout keeps
     its mask (and its output when a matmul reads it).
+
+    ``liger``: Liger's kernels replace RMSNorm and the SwiGLU product (:func:`liger_norm`,
+    :func:`liger_mlp_saved_less`).
     """
     h = arch.hidden_size
     q_dim = arch.num_heads * arch.head_dim
@@ -163,7 +167,9 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
             out += n_lora * (per + lora_r * lora_elem)
         return out
 
-    def norm() -> float:
+    def norm(second: bool = False) -> float:
+        if rms and liger:
+            return liger_norm(h, er, second)
         if rms:
             out = C.NORM_SAVED_FP32 * 4 * h
             if trains:
@@ -251,7 +257,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     extra = getattr(arch, "extra", {}) or {}
     if int(extra.get("norms_per_layer", 2)) != 1 and not (extra.get("parallel_norm_input")
                                                           and not rms):
-        per_token += norm()
+        per_token += norm(second=True)
     # (GPT-NeoX's parallel residual: both LayerNorms read the same hidden_states, whose
     # storage is saved once; measured, calibration/data/saved_per_layer.json)
     if moe and arch.num_experts:
@@ -279,6 +285,8 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     else:
         per_token += _mlp(arch, arch.intermediate_size, ec, trains or quant_saves, lora_targets,
                           fused_gelu)
+        if liger:
+            per_token -= liger_mlp_saved_less(arch, arch.intermediate_size, ec)
         per_token += lin_input(arch.intermediate_size, _names(arch, "down"), shared=True,
                               other=_other(arch, "down"))
         if dropout > 0 and arch.model_type in ("t5", "mt5", "umt5"):
@@ -297,6 +305,25 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     if math_attention:
         backward += batch * heads * seq * seq * 4
     return LayerActs(saved=saved, inputs=tokens * h * er, backward=backward)
+
+
+def liger_norm(h: int, er: float, second: bool) -> float:
+    """Bytes per token Liger's ``LigerRMSNormFunction`` saves: ``ctx.save_for_backward(X, W,
+    RSTD)`` (``liger_kernel/ops/rms_norm.py``, the same at 1129508 and ead96b6), the input
+    itself in its own dtype and one fp32 reciprocal RMS per row; no fp32 copy of the input and
+    no normalised value (transformers' ``LlamaRMSNorm`` keeps both: :func:`transformer_layer`'s
+    ``norm``). The first norm's input is the layer's input, held anyway; the second's is the
+    residual sum after attention, a tensor of its own (``second``)."""
+    return 4.0 + (h * er if second else 0.0)
+
+
+def liger_mlp_saved_less(arch: Any, width: int, ec: float) -> float:
+    """Bytes per token fewer than the model's own gated MLP saves when Liger's kernel computes
+    the gate: ``LigerSiLUMulFunction.forward`` runs ``swiglu_forward(a, b)`` in one kernel and
+    ``ctx.save_for_backward(a, b)``, recomputing ``silu(a)`` in backward; transformers'
+    ``down_proj(act_fn(gate_proj(x)) * up_proj(x))`` keeps the activation's output too (the
+    multiplication saves both its operands). One tensor of the MLP width; 0 for a plain MLP."""
+    return width * ec if arch.gated_mlp else 0.0
 
 
 def _mlp(arch: Any, width: int, ec: int, trains: bool, lora_targets: frozenset[str],

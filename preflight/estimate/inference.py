@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from preflight.estimate import activations as A
@@ -76,7 +77,17 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     ph.add("prefill", "weights", weights / n, pb)
     ph.add("prefill", "kv_cache", kv_prompt / n, kvb)
     ph.add("prefill", "prefill_transient", transient(b * seq, seq), ab)
-    ph.add("prefill", "logits_loss", last_logits, ab)
+    full = prompt_logits(inp, arch, b, seq, ec)
+    if full:
+        # transformers before 4.45: the head runs over every prompt position once the
+        # layers are done (their transients freed), beside the weights and the prompt's cache
+        ph.add("head", "weights", weights / n, pb)
+        ph.add("head", "kv_cache", kv_prompt / n, kvb)
+        ph.add("head", "logits_loss", full, ab)
+        notes.append(f"transformers {inp.transformers_version}: the first generate step computes "
+                     "the logits of every prompt position (num_logits_to_keep arrived in 4.45)")
+    else:
+        ph.add("prefill", "logits_loss", last_logits, ab)
     # a 4-bit base: bitsandbytes' matmul_4bit dequantizes the weight (MatMul4Bit) unless the
     # input is one row without grad (gemv_4bit): the prompt always, decoding steps when the
     # batch (or beams) has more than one row (dequant.py)
@@ -89,10 +100,66 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     ph.add("decode", "kv_cache", kv_full / n, kvb)
     ph.add("decode", "prefill_transient", decode_cache_copy(inp, kv_per_pos * b, context, arch.num_layers) / n, kvb)
     ph.add("decode", "logits_loss", last_logits, ab)
+    held = prompt_logits_held(inp, arch, b, seq, ec)
+    if held:
+        # the first decoding forward runs while the prefill's outputs (its full logits) are
+        # still referenced: the prompt's cache, the step's new cache and those logits
+        first = seq + 1
+        ph.add("first_decode", "weights", weights / n, pb)
+        ph.add("first_decode", "kv_cache", kv_per_pos * first * b / n, kvb)
+        ph.add("first_decode", "prefill_transient",
+               decode_cache_copy(inp, kv_per_pos * b, first + 1, arch.num_layers) / n, kvb)
+        ph.add("first_decode", "logits_loss", held + last_logits, ab)
     if inp.legacy_kv_cache:
         notes.append(f"transformers {inp.transformers_version}: generate keeps the previous step's "
                      "KV cache (legacy tuples, before 4.42) while each step builds the next")
-    return ("prefill", "decode")
+    if held:
+        return ("prefill", "head", "first_decode", "decode")
+    return ("prefill", "head", "decode") if full else ("prefill", "decode")
+
+
+#: model types whose ``*ForCausalLM.forward`` upcast the logits with ``logits = logits.float()``
+#: before 4.45 (Llama's forward and the ones copied from it)
+UPCAST_LOGITS_TYPES = frozenset({"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "gemma",
+                                 "gemma2"})
+
+
+def prompt_logits(inp: EstimateInput, arch: Any, batch: int, seq: int, comp_bytes: float) -> float:
+    """Bytes of the logits the first ``generate`` step holds for every prompt position, or 0
+    when it computes the last position only.
+
+    ``generate`` passes ``num_logits_to_keep=1`` to models whose forward takes it from
+    transformers 4.45 (huggingface/transformers#31292, merged 2024-08-23, after 4.44.0);
+    ``LlamaForCausalLM.forward`` then slices ``hidden_states[:, -num_logits_to_keep:, :]``
+    before the head. Before 4.45 the head runs over all ``batch x seq`` positions
+    (``logits = self.lm_head(hidden_states)``) and Llama's forward and those copied from it
+    upcast them, ``logits = logits.float()``: the compute-dtype logits and their fp32 copy
+    exist together (6 bytes per element in bf16; an fp32 model's ``.float()`` returns the
+    tensor itself). Only transformers' own modeling code; 0 when the version is unknown
+    (``unknown_alternatives`` widens the interval with 4.41)."""
+    if inp.model_impl != "transformers" or not arch.vocab_size or seq <= 1:
+        return 0.0
+    m = re.match(r"\s*(\d+)\.(\d+)", str(inp.transformers_version or ""))
+    if not m or (int(m.group(1)), int(m.group(2))) >= (4, 45):
+        return 0.0
+    upcast = 4.0 if comp_bytes < 4 and str(getattr(arch, "model_type", "")) in UPCAST_LOGITS_TYPES else 0.0
+    return float(batch) * seq * arch.vocab_size * (comp_bytes + upcast)
+
+
+def prompt_logits_held(inp: EstimateInput, arch: Any, batch: int, seq: int, comp_bytes: float) -> float:
+    """Bytes of the prefill's logits still referenced during the first decoding forward, or 0.
+
+    transformers' decoding loop (4.35 ``greedy_search``/``sample``: ``outputs = self(**model_inputs,
+    ...)``, then ``next_token_logits = outputs.logits[:, -1, :]``) rebinds ``outputs`` only when
+    the next forward returns, so the previous step's output, and its whole logits tensor, lives
+    through it. Before 4.45 the prefill's output holds the logits of every prompt position
+    (:func:`prompt_logits`), upcast to fp32 for Llama's forward and those copied from it (the
+    16-bit ones were freed by ``logits = logits.float()``). Only when a decoding forward runs
+    (``max_new_tokens`` >= 2)."""
+    if inp.max_new_tokens < 2 or not prompt_logits(inp, arch, batch, seq, comp_bytes):
+        return 0.0
+    upcast = comp_bytes < 4 and str(getattr(arch, "model_type", "")) in UPCAST_LOGITS_TYPES
+    return float(batch) * seq * arch.vocab_size * (4.0 if upcast else comp_bytes)
 
 
 def decode_cache_copy(inp: EstimateInput, kv_per_token: float, context: int, layers: int) -> float:

@@ -142,6 +142,10 @@ class EstimateInput:
     # :-1, :].contiguous()`` then CrossEntropyLoss, no labels passed to the model): no fp32
     # upcast, whatever the transformers version
     loss_in_logits_dtype: bool = False
+    # Liger's kernels replace the model's RMSNorm and SwiGLU (``use_liger_kernel``,
+    # ``apply_liger_kernel_to_*``, ``AutoLigerKernelForCausalLM``; plan model.liger_kernels):
+    # see activations.transformer_layer. None/False: the model's own modules
+    liger_kernels: Optional[bool] = None
     # the model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders; plan
     # model.torch_mha): see terms.mha_output_copied
     torch_mha: bool = False
@@ -406,6 +410,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("group_by_length", "data.group_by_length"),
              ("expandable_segments", "memory.expandable_segments"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
+             ("liger_kernels", "model.liger_kernels"),
              ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
              ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),
              ("deepspeed_version", "framework.deepspeed_version"))

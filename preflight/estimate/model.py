@@ -897,7 +897,11 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                                  or mha_output_copied(inp, arch)),
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch),
                   softmax_input=softmax_saves_input(inp),
-                  linear_saves_input=zero3_linear_saves_input(inp))
+                  linear_saves_input=zero3_linear_saves_input(inp),
+                  liger=bool(inp.liger_kernels) and inp.model_impl == "transformers")
+    if common["liger"]:
+        notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
+                     "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")
     layers: list[A.LayerActs] = []
     # the first block's norm input and the final norm: the tokens and width they see
     first_tokens = last_tokens = tokens

@@ -23,7 +23,9 @@ _PLAN_FIELDS = ("mode", "precision", "weights_bits", "optimizer", "micro_batch",
                 "offload_optimizer", "offload_params", "world_size", "lora_r", "lora_targets",
                 "quant", "max_new_tokens", "num_beams", "load_placement")
 _PHASE_WORDS = {"forward": "the forward pass", "backward": "the backward pass",
-                "optimizer": "the optimizer step", "prefill": "prefill", "decode": "decoding",
+                "optimizer": "the optimizer step", "prefill": "prefill",
+                "head": "the LM head over the prompt",
+                "first_decode": "the first decoding step", "decode": "decoding",
                 "load": "loading (before the first step)"}
 
 

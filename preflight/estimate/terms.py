@@ -717,10 +717,16 @@ def unknown_alternatives(inp: EstimateInput) -> list[tuple[dict[str, Any], str]]
         out.append(({"compiled_loss": True},
                     "not known whether the loss runs inside the compiled region (estimated "
                     "eager: torch.compile(model) leaves a loss computed on its logits eager)"))
+    if (train and inp.compiled and inp.compiled_loss is None and model_computes_loss(inp)
+            and bool(getattr(inp.arch, "vocab_size", None))):
+        out.append(({"compiled_loss": False},
+                    "estimated with the loss inside the compiled model (transformers computes it "
+                    "in forward from labels); a loss the script computes on the logits runs eager"))
     if inp.mode == "generate" and inp.legacy_kv_cache is None:
         out.append(({"transformers_version": "4.41"},
                     "transformers version not known: before 4.42 generate keeps the previous "
-                    "step's whole KV cache while building the next"))
+                    "step's whole KV cache while building the next, before 4.45 its first step "
+                    "computes the logits of every prompt position"))
     if (train and inp.transformers_version is None and inp.model_impl == "transformers"
             and inp.loss == "standard" and not loss_compiled(inp)):
         out.append(({"transformers_version": "4.48"},
@@ -758,15 +764,32 @@ def loss_compiled(inp: EstimateInput) -> Optional[bool]:
     """Whether the LM loss runs inside a compiled region: False when nothing is compiled;
     the job's own fact (``compiled_loss``, plan ``compile.loss_inside``) when known;
     torchtune's recipes compile the loss whenever they compile the model (``if
-    self._compile: training.compile_loss(self._loss_fn)``, every recipe); otherwise None
-    (unknown: ``torch.compile(model)`` alone leaves a loss computed on its output eager)."""
+    self._compile: training.compile_loss(self._loss_fn)``, every recipe); a transformers
+    model computing its own standard loss (:func:`model_computes_loss`) has it inside the
+    compiled forward; otherwise None (unknown: ``torch.compile(model)`` alone leaves a loss
+    computed on its output eager)."""
     if not inp.compiled:
         return False
     if inp.compiled_loss is not None:
         return bool(inp.compiled_loss)
     if inp.model_impl == "torchtune":
         return True
+    if model_computes_loss(inp):
+        return True
     return None
+
+
+def model_computes_loss(inp: EstimateInput) -> bool:
+    """A transformers causal LM given ``labels`` computes its loss inside its own ``forward``
+    (``LlamaForCausalLM.forward``: ``if labels is not None: ... loss = loss_fct(shift_logits,
+    shift_labels)`` through 4.45, ``self.loss_function(logits, labels, ...)`` after), so
+    ``torch.compile(model)`` (the Trainer's ``torch_compile``, accelerate's ``dynamo_backend``)
+    compiles the loss with it. True for transformers' modeling code with the standard loss
+    unless the plan says the script computes the loss on the returned logits
+    (``loss_in_logits_dtype``); the eager loss stays in the interval
+    (:func:`unknown_alternatives`) while the job does not state it (``compiled_loss``)."""
+    return (inp.model_impl == "transformers" and inp.loss == "standard"
+            and not inp.loss_in_logits_dtype)
 
 
 def compiled_loss_logits(inp: EstimateInput, d: Any, tv: float, tokens: float) -> dict[str, float]:
@@ -779,7 +802,21 @@ def compiled_loss_logits(inp: EstimateInput, d: Any, tv: float, tokens: float) -
     ``CEWithChunkedOutputLoss``: 8 chunks) for a chunked one."""
     held = tv * d.comp + tokens * 4
     grad = tv * d.comp if inp.loss == "standard" else tv * 4 / C.CHUNKED_LOSS_CHUNKS
-    return {"logits_held": tv * d.comp, "logits_fwd": held, "logits_bwd": held + grad}
+    out = {"logits_held": tv * d.comp, "logits_fwd": held, "logits_bwd": held + grad}
+    version = _transformers_minor(inp)
+    if (inp.model_impl == "transformers" and compiled_model_loss(inp) and d.comp < 4
+            and version is not None and version < (4, 46)):
+        # before 4.46 the model's forward upcasts (``logits = logits.float()``) and returns
+        # the fp32 logits: a graph output, alive until the loop drops the outputs (before
+        # backward), beside the 16-bit ones the partitioner saves
+        out["logits_fwd"] = held + tv * 4
+    return out
+
+
+def compiled_model_loss(inp: EstimateInput) -> bool:
+    """The loss runs inside the compiled model itself (not torchtune's separately compiled
+    loss function)."""
+    return inp.model_impl == "transformers" and model_computes_loss(inp) and inp.compiled_loss is not False
 
 
 def hf_logits_bytes(inp: EstimateInput, d: Any) -> int:
