@@ -58,10 +58,10 @@ committed before it was first scored).
 Hugging Face Trainer FSDP fine-tunes of Llama-3-8B and Qwen2-7B on four and eight A100s with and without the
 fused linear cross-entropy, and DeepSeek-LLM's 7B bf16 inference profile on one A100-PCIE-40GB, with five
 out-of-memory verdicts; committed before it was first scored).
-``--split held-out-14`` the fourteenth, ``calibration/public/heldout14.json`` (two publishers: LLaMA-Factory's
-wiki QLoRA context-length sweep of LLaMA2-7B on one A100 40GB with two out-of-memory verdicts, and a DeepSpeed
-benchmark gist of LLaMA-7B full fine-tunes on eight A800s under ZeRO-2/3 with checkpointing and CPU offload;
-committed before it was first scored).
+``--split held-out-14`` the fourteenth, ``calibration/public/heldout14.json`` (three publishers: LLaMA-Factory's
+wiki QLoRA context-length sweep of LLaMA2-7B on one A100 40GB with two out-of-memory verdicts, a DeepSpeed
+benchmark gist of LLaMA-7B full fine-tunes on eight A800s under ZeRO-2/3 with checkpointing and CPU offload, and
+milabench's BERT-base masked-LM memory model in fp32 and fp16 AMP; committed before it was first scored).
 
 Usage::
 

@@ -1,8 +1,9 @@
-"""The fourteenth held-out set (calibration/public/heldout14.json): public measured peaks from two
+"""The fourteenth held-out set (calibration/public/heldout14.json): public measured peaks from three
 publishers no earlier set uses (LLaMA-Factory's wiki: a QLoRA context-length sweep of LLaMA2-7B on one
 A100 40GB with two out-of-memory verdicts; chenyaofo's DeepSpeed gist: LLaMA-7B full fine-tunes on eight
-A800s under ZeRO-2/3 with checkpointing and CPU offload), every row sourced, the table's printed figure
-kept, and what the source leaves open recorded as unknown. Nothing here runs the estimator."""
+A800s under ZeRO-2/3 with checkpointing and CPU offload; milabench's memory model: BERT-base masked-LM
+training in fp32 and fp16 AMP), every row sourced, the source's printed figure kept, and what the source
+leaves open recorded as unknown. Nothing here runs the estimator."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ EARLIER = [json.loads((PUBLIC / name).read_text(encoding="utf-8"))
 UNIT = {"GiB": 2**30, "MiB": 2**20}
 LLAMA_FACTORY = "llama-factory-wiki-performance-comparison"
 DS_GIST = "chenyaofo-deepspeed-llama-7b-benchmark"
+MILABENCH = "milabench-scaling-bert"
 
 
 def _page(url):
@@ -37,14 +39,14 @@ def _all_urls(doc):
         yield from (u.split(" ")[0] for u in source.get("also", []))
 
 
-def test_rows_from_two_publishers_no_earlier_set_uses():
-    assert len({r["id"] for r in ROWS}) == len(ROWS) == 18
-    assert sum(1 for r in ROWS if "peak_bytes" in r) == 16
-    assert set(DOC["sources"]) == {LLAMA_FACTORY, DS_GIST}
+def test_rows_from_three_publishers_no_earlier_set_uses():
+    assert len({r["id"] for r in ROWS}) == len(ROWS) == 25
+    assert sum(1 for r in ROWS if "peak_bytes" in r) == 23
+    assert set(DOC["sources"]) == {LLAMA_FACTORY, DS_GIST, MILABENCH}
     used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
     assert not {_page(u) for u in _all_urls(DOC)} & used
     mine = {_publisher(u) for u in _all_urls(DOC)}
-    assert mine == {"hiyouga", "chenyaofo"}
+    assert mine == {"hiyouga", "chenyaofo", "mila-iqia"}
     assert not mine & {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
     for key in DOC["sources"]:
         assert all(key not in doc["sources"] for doc in EARLIER)
@@ -89,10 +91,35 @@ def test_deepspeed_rows_keep_the_printed_pair_and_read_the_larger_as_the_peak():
     assert (offload["offload_optimizer"], offload["offload_params"]) == ("cpu", "cpu")
 
 
+def test_milabench_rows_are_bert_base_mlm_in_fp32_and_fp16_amp():
+    mb = [r for r in ROWS if r["source"] == MILABENCH]
+    assert len(mb) == 7 and all(r["outcome"] == "ran" and r["unit"] == "MiB" for r in mb)
+    for r in mb:
+        s = r["setup"]
+        cfg = s["hf_config"]
+        assert (cfg["hidden_size"], cfg["num_hidden_layers"], cfg["vocab_size"]) == (768, 12, 30522)
+        assert cfg["architectures"] == ["BertForMaskedLM"] and s["seq_len"] == 512
+        assert s["precision"] in ("fp32", "amp-fp16") and s["world_size"] == 1
+        # the bench never calls zero_grad: the gradients stay allocated between steps
+        assert s["zero_grad_keeps"] is True
+        # every figure is below the 81,920 MiB the sizer sizes against
+        assert r["value"] < 81920
+    for precision in ("fp32", "amp-fp16"):
+        series = sorted((r["setup"]["micro_batch"], r["value"]) for r in mb if r["setup"]["precision"] == precision)
+        assert [v for _, v in series] == sorted(v for _, v in series)   # grows with the batch
+    # at the same batch, fp16 autocast holds less than fp32
+    fp32 = {r["setup"]["micro_batch"]: r["value"] for r in mb if r["setup"]["precision"] == "fp32"}
+    fp16 = {r["setup"]["micro_batch"]: r["value"] for r in mb if r["setup"]["precision"] == "amp-fp16"}
+    assert all(fp16[b] < fp32[b] for b in set(fp16) & set(fp32))
+
+
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])
 def test_every_row_is_sourced_and_complete(row):
     source = DOC["sources"][row["source"]]
     assert source["url"].startswith("https://") and source["setup"] and source["versions"]
+    for url in [source["url"], *source["also"]]:
+        if "github.com" in url and "/blob/" in url:
+            assert len(url.split("/blob/")[1].split("/")[0]) == 40, "pinned to a commit"
     assert row["split"] == "held-out-14"
     assert row["notes"] and row["unknown"], "every row says what was read and what is open"
     if row["outcome"] == "ran":
