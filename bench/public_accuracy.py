@@ -58,10 +58,14 @@ committed before it was first scored).
 Hugging Face Trainer FSDP fine-tunes of Llama-3-8B and Qwen2-7B on four and eight A100s with and without the
 fused linear cross-entropy, and DeepSeek-LLM's 7B bf16 inference profile on one A100-PCIE-40GB, with five
 out-of-memory verdicts; committed before it was first scored).
+``--split held-out-14`` the fourteenth, ``calibration/public/heldout14.json`` (three publishers: LLaMA-Factory's
+wiki QLoRA context-length sweep of LLaMA2-7B on one A100 40GB with two out-of-memory verdicts, a DeepSpeed
+benchmark gist of LLaMA-7B full fine-tunes on eight A800s under ZeRO-2/3 with checkpointing and CPU offload, and
+milabench's BERT-base masked-LM memory model in fp32 and fp16 AMP; committed before it was first scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-13] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-14] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -90,6 +94,7 @@ HELDOUT10 = REPO / "calibration" / "public" / "heldout10.json"
 HELDOUT11 = REPO / "calibration" / "public" / "heldout11.json"
 HELDOUT12 = REPO / "calibration" / "public" / "heldout12.json"
 HELDOUT13 = REPO / "calibration" / "public" / "heldout13.json"
+HELDOUT14 = REPO / "calibration" / "public" / "heldout14.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -98,7 +103,7 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
                "held-out-9": HELDOUT9, "held-out-10": HELDOUT10, "held-out-11": HELDOUT11,
                "held-out-12": HELDOUT12,
-               "held-out-13": HELDOUT13}
+               "held-out-13": HELDOUT13, "held-out-14": HELDOUT14}
 WITH_CONTEXT = "allocated+context"
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
 
@@ -366,7 +371,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                         choices=("held-out", "fit", "all", "held-out-2", "held-out-3", "held-out-4",
                                  "held-out-5", "held-out-6", "held-out-7", "held-out-8",
                                  "held-out-9", "held-out-10", "held-out-11", "held-out-12",
-                                 "held-out-13"))
+                                 "held-out-13", "held-out-14"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -436,7 +441,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-10": "held-out-10 (tenth held-out set)",
              "held-out-11": "held-out-11 (eleventh held-out set)",
              "held-out-12": "held-out-12 (twelfth held-out set)",
-             "held-out-13": "held-out-13 (thirteenth held-out set)"}[args.split]
+             "held-out-13": "held-out-13 (thirteenth held-out set)",
+             "held-out-14": "held-out-14 (fourteenth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
