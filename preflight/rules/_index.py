@@ -214,6 +214,7 @@ JOB = {
     "PF571": "plan.pf571_wandb_sweep_command_without_args",
     "PF572": "plan.pf572_optuna_settings_outside_sweeper",
     "PF573": "plan.pf573_overfit_batches_left_in_run",
+    "PF574": "plan.pf574_hydra_dotted_group_override",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
