@@ -218,6 +218,7 @@ JOB = {
     "PF575": "plan.pf575_hydra_run_dir_key_not_composed",
     "PF576": "plan.pf576_multirun_with_lightning_ddp",
     "PF577": "plan.pf577_listconfig_into_pydantic_v1",
+    "PF578": "plan.pf578_subnode_hparams_root_interpolation",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
