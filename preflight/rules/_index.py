@@ -219,6 +219,7 @@ JOB = {
     "PF576": "plan.pf576_multirun_with_lightning_ddp",
     "PF577": "plan.pf577_listconfig_into_pydantic_v1",
     "PF578": "plan.pf578_subnode_hparams_root_interpolation",
+    "PF579": "plan.pf579_pure_fp16_full_training",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
