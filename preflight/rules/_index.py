@@ -220,6 +220,7 @@ JOB = {
     "PF577": "plan.pf577_listconfig_into_pydantic_v1",
     "PF578": "plan.pf578_subnode_hparams_root_interpolation",
     "PF579": "plan.pf579_pure_fp16_full_training",
+    "PF580": "plan.pf580_fsdp_optimizer_before_prepare",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
