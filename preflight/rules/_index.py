@@ -221,6 +221,7 @@ JOB = {
     "PF578": "plan.pf578_subnode_hparams_root_interpolation",
     "PF579": "plan.pf579_pure_fp16_full_training",
     "PF580": "plan.pf580_fsdp_optimizer_before_prepare",
+    "PF581": "plan.pf581_fp16_layer_under_mixed_precision",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
