@@ -57,7 +57,7 @@ class AdapterCheckpointingWithoutInputGrads(PlanRule):
 `model.add_adapter(LoraConfig(...))` (transformers' own PEFT integration, not
 `get_peft_model`) and `model.gradient_checkpointing_enable()` (reentrant, the default of
 the 4.x line) on the same model without `enable_input_require_grads()`, in a project
-that declares transformers 4.x and where:
+that pins transformers 4.x and where:
 
 * transformers is older than 4.34, or
 * `gradient_checkpointing_enable()` is called before `add_adapter(...)`.
@@ -82,7 +82,8 @@ on transformers 4.34 or later, or pass
 
 ## When preflight stays silent
 
-* No transformers version is declared, or it is 5 or later (non-reentrant by default).
+* transformers is not pinned (a lower bound installs the newest release), or pinned at
+  5 or later (non-reentrant by default).
 * The file calls `enable_input_require_grads`, PEFT's preparation helpers or
   `get_peft_model`, or checkpointing is non-reentrant.
 """
@@ -96,8 +97,8 @@ on transformers 4.34 or later, or pass
                     or any(h in text for h in _HANDLED):
                 continue
             version = pctx.version("transformers", script)
-            if version is None or version.at_least(5):
-                continue
+            if version is None or version.how != "pinned" or version.at_least(5):
+                continue  # a lower bound installs the newest release (5.x: non-reentrant by default)
             old = not version.at_least(4, 34)
             for add, enable in _pairs(script.tree):
                 before = (enable.lineno, enable.col_offset) < (add.lineno, add.col_offset)
