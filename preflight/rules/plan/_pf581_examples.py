@@ -65,4 +65,16 @@ GOOD_EXAMPLES = [
     _NET.format(act="nn.PReLU(cout),", pin="") + _MAIN.format(precision=16),
     # tricky-correct: an explicit float32 factory dtype under 16-bit mixed precision
     _NET.format(act="nn.PReLU(cout, dtype=torch.float32),", pin="") + _MAIN.format(precision='"16-mixed"'),
+    # tricky-correct: a frozen float16 teacher next to the trained student
+    _NET.format(act="nn.PReLU(cout),", pin="") + """
+# --- teacher.py
+import torch
+import torch.nn as nn
+
+
+def frozen_teacher():
+    teacher = nn.Sequential(nn.Conv2d(3, 64, 3, 1, 1, dtype=torch.float16), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+    teacher.requires_grad_(False)
+    return teacher.eval()
+""" + _MAIN.format(precision=16).replace("from net import Backbone", "from net import Backbone\nfrom teacher import frozen_teacher"),
 ]

@@ -29,6 +29,18 @@ def _fp16_layers(tree: ast.AST) -> Iterator[ast.Call]:
             yield node
 
 
+def _freezes(tree: ast.AST) -> bool:
+    """``x.requires_grad_(False)`` or ``p.requires_grad = False`` anywhere in the file."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "requires_grad_" \
+                and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value is False:
+            return True
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is False \
+                and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in node.targets):
+            return True
+    return False
+
+
 @register
 class Fp16LayerUnderMixedPrecision(PlanRule):
     code = "PF581"
@@ -68,6 +80,8 @@ where that is safe.
   PF579's).
 * The dtype is bfloat16 or float32, or given through a variable preflight does not
   resolve.
+* The file freezes parameters (`requires_grad_(False)`, `requires_grad = False`): a
+  frozen float16 module has no gradient for the scaler to refuse.
 """
     bad_examples = examples("preflight.rules.plan._pf581_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf581_examples", "GOOD_EXAMPLES")
@@ -102,6 +116,8 @@ where that is safe.
                     continue
         evidence = pctx.fact_evidence(mixed, "fp16 mixed precision: the gradient scaler unscales every gradient")
         for display, tree in files:
+            if _freezes(tree):
+                continue  # a frozen fp16 module (a teacher, an encoder) has no gradient to unscale
             for call in _fp16_layers(tree):
                 yield pctx.location_finding(
                     self, display, call.lineno,
