@@ -145,7 +145,9 @@ on the launch line.
             option = None
             if choice is not None:
                 name = choice[1][:-5] if choice[1].endswith(".yaml") else choice[1]
-                option = _load(config_dir / "hydra" / f"{name}.yaml", pctx.project.root)
+                path = config_dir / "hydra" / f"{name}.yaml"
+                if ".." not in name and not name.startswith("/") and pctx.project.may_read(path):
+                    option = _load(path, pctx.project.root)
             own = _dirs(primary, ("hydra",), multirun)
             from_option = _dirs(option, (), multirun)
             if own and from_option:

@@ -103,7 +103,8 @@ def _fsdp_without_orig_params(pctx: PlanContext) -> Optional[LoadedConfig]:
     for i, tok in enumerate(argv[:-1]):
         if tok in ("--config_file", "--config-file") and not any(
                 os.path.basename(c.path) == os.path.basename(argv[i + 1]) for c in configs):
-            loaded = _load(Path(pctx.project.root) / argv[i + 1])
+            path = Path(pctx.project.root) / argv[i + 1]
+            loaded = _load(path) if pctx.project.may_read(path) else None
             if loaded is not None:
                 configs.append(loaded)
     for config in configs:
