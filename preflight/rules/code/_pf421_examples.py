@@ -137,6 +137,24 @@ def main(args):
     optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
     unet, optimizer = accelerator.prepare(unet, optimizer)
 """,
+    # held-out-14 (SVD fine-tune): weight_dtype from a conditional expression on the launch's precision,
+    # the UNet unfrozen after the cast and only some of its blocks handed to the optimizer
+    """
+import torch
+from accelerate import Accelerator
+from diffusers import UNetSpatioTemporalConditionModel
+
+
+def main(args):
+    accelerator = Accelerator()
+    weight_dtype = torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32
+    unet = UNetSpatioTemporalConditionModel.from_pretrained(args.model, subfolder="unet")
+    unet.to(accelerator.device, dtype=weight_dtype)  # error: PF422
+    unet.requires_grad_(True)
+    trained = [p for n, p in unet.named_parameters() if "temporal_transformer_block" in n]
+    optimizer = torch.optim.AdamW(trained, lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
 ]
 
 PF422_GOOD = [
@@ -237,6 +255,26 @@ def main(args):
     vae.to(accelerator.device, dtype=weight_dtype)
     unet.to(accelerator.device, dtype=weight_dtype)
     optimizer = torch.optim.AdamW(lora_layers, lr=1e-5)
+    unet, optimizer = accelerator.prepare(unet, optimizer)
+""",
+    # tricky-correct (SVD twin): the frozen VAE takes weight_dtype, the trained UNet stays float32; the
+    # conditional dtype alone is not a cast of a trained module
+    """
+import torch
+from accelerate import Accelerator
+from diffusers import AutoencoderKLTemporalDecoder, UNetSpatioTemporalConditionModel
+
+
+def main(args):
+    accelerator = Accelerator()
+    weight_dtype = torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32
+    vae = AutoencoderKLTemporalDecoder.from_pretrained(args.model, subfolder="vae")
+    unet = UNetSpatioTemporalConditionModel.from_pretrained(args.model, subfolder="unet")
+    vae.requires_grad_(False)
+    vae.to(accelerator.device, dtype=weight_dtype)
+    unet.to(accelerator.device)
+    unet.requires_grad_(True)
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
     unet, optimizer = accelerator.prepare(unet, optimizer)
 """,
 ]

@@ -118,7 +118,7 @@ class _Scope:
         # order (a statement lies only in a statement list, and every list holding statements is
         # in source order among a node's fields), so depth then position is that order.
         for _, n in sorted(assigns, key=lambda da: (da[0], da[1].lineno, da[1].col_offset)):
-            if is_fp16_dtype(n.value):
+            if is_fp16_dtype(n.value) or _fp16_when_fp16_precision(n.value):
                 self.fp16_names.update(t.id for t in n.targets if isinstance(t, ast.Name))
             if len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
                 self._assigns.append(n)
@@ -200,6 +200,10 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
         if n.func.attr == "requires_grad_" and owner in aliases and n.args \
                 and isinstance(n.args[0], ast.Constant) and n.args[0].value is False:
             frozen = True
+        if n.func.attr == "requires_grad_" and owner in aliases and n.args \
+                and isinstance(n.args[0], ast.Constant) and n.args[0].value is True \
+                and n.lineno > call.lineno:
+            trained = True  # unfrozen after the cast (SVD fine-tunes: `unet.requires_grad_(True)`)
     if trained and not frozen:
         return call, f"cast to float16 (`{module}.to(..., dtype=...)`)"
     return None
@@ -218,14 +222,24 @@ def _fp16_branch(ctx: FileContext, cast: ast.AST) -> list[tuple[ast.AST, str]]:
         return []
     fn = ctx.enclosing_function(cast)
     for node in ctx.nodes(ast.Assign):
-        if ctx.enclosing_function(node) is not fn or not is_fp16_dtype(node.value) or not any(
+        if ctx.enclosing_function(node) is not fn or not any(
                 isinstance(t, ast.Name) and t.id == dtype.id for t in node.targets):
+            continue
+        if _fp16_when_fp16_precision(node.value):
+            test = node.value.test  # type: ignore[attr-defined]
+            return [(test, f"fp16 mixed precision (`{ast.unparse(test)}` makes `{dtype.id}` float16)")]
+        if not is_fp16_dtype(node.value):
             continue
         branch = ctx.parent(node)
         if isinstance(branch, ast.If) and node in branch.body and _is_fp16_precision_test(branch.test):
             return [(branch.test, f"fp16 mixed precision (`{ast.unparse(branch.test)}` binds "
                                   f"`{dtype.id}` to float16)")]
     return []
+
+
+def _fp16_when_fp16_precision(value: ast.AST) -> bool:
+    """``torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32``."""
+    return isinstance(value, ast.IfExp) and is_fp16_dtype(value.body) and _is_fp16_precision_test(value.test)
 
 
 def _is_fp16_precision_test(test: ast.expr) -> bool:

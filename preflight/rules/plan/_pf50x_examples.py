@@ -277,6 +277,22 @@ ds_config.json:1: warning: PF502
 # --- expect
 ds_config.json:1: error: PF502
 """,
+    # held-out-14 (trlx GPT-J reward model): the HF Trainer runs with a DeepSpeed config that fixes
+    # train_batch_size 32 while its TrainingArguments give 1 x 1 x 4 processes
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="rm", per_device_train_batch_size=1, gradient_accumulation_steps=1,
+                         fp16=True, deepspeed="ds_config.json")
+Trainer(model=model, args=args, train_dataset=train_set).train()
+# --- ds_config.json
+{"train_batch_size": 32, "fp16": {"enabled": true}, "zero_optimization": {"stage": 2}}
+# --- launch
+torchrun --nproc_per_node 4 train.py
+# --- expect
+ds_config.json:1: error: PF502
+""",
 ]
 
 PF502_GOOD = [
@@ -337,6 +353,19 @@ torchrun --nproc_per_node 8 train.py
 # --- ds_b.json
 {"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": "auto",
  "zero_optimization": {"stage": 3}}
+""",
+    # the HF Trainer with the same product: 32 = 4 (per device) x 2 (accumulation) x 4 processes
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+args = TrainingArguments(output_dir="rm", per_device_train_batch_size=4, gradient_accumulation_steps=2,
+                         fp16=True, deepspeed="ds_config.json")
+Trainer(model=model, args=args, train_dataset=train_set).train()
+# --- ds_config.json
+{"train_batch_size": 32, "fp16": {"enabled": true}, "zero_optimization": {"stage": 2}}
+# --- launch
+torchrun --nproc_per_node 4 train.py
 """,
 ]
 

@@ -137,7 +137,22 @@ world size.
             for fact in pctx.plan.facts(field):
                 if fact.adapter == "deepspeed" and fact.source.kind == "config" and fact.source.path:
                     groups.setdefault(fact.source.path, {}).setdefault(key, fact)
+        # under the HF Trainer's DeepSpeed integration the micro-batch and accumulation that the config
+        # leaves out or sets to "auto" are the TrainingArguments' (integrations/deepspeed.py
+        # `trainer_config_process`: fill_match of train_micro_batch_size_per_gpu, gradient_accumulation_steps
+        # and train_batch_size = world x micro x accumulation)
+        hf: dict[str, Fact] = {}
+        for field, key in (("batch.micro", _M), ("batch.grad_accum", _G)):
+            given = next((f for f in pctx.plan.facts(field) if f.adapter == "transformers"
+                          and f.source.kind not in ("derived", "default") and _int(f.value) is not None), None)
+            if given is not None:
+                hf[key] = given
         for facts in groups.values():
+            if _T in facts and len(hf) == 2:
+                facts = dict(facts)
+                for key, given in hf.items():
+                    if key not in facts or _int(facts[key].value) is None:
+                        facts[key] = given
             t, m, g = (_int(facts[k].value) if k in facts else None for k in (_T, _M, _G))
             problem = self._problem(t, m, g, w)
             severity = None

@@ -1,0 +1,128 @@
+"""PF581 fp16-layer-under-mixed-precision: a layer of the model is created in float16
+(``nn.PReLU(c, dtype=torch.float16)``) in a job that trains with fp16 mixed precision."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Iterable, Iterator
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules._pf414_support import is_fp16_dtype
+from preflight.rules.base import examples
+
+
+def _fp16_layers(tree: ast.AST) -> Iterator[ast.Call]:
+    """``nn.X(..., dtype=torch.float16)`` / ``torch.nn.X(...)``: a torch.nn layer whose parameters are
+    created in float16."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr[:1].isupper()):
+            continue
+        owner = node.func.value
+        if not ((isinstance(owner, ast.Name) and owner.id == "nn") or (
+                isinstance(owner, ast.Attribute) and owner.attr == "nn" and isinstance(owner.value, ast.Name)
+                and owner.value.id == "torch")):
+            continue
+        if any(k.arg == "dtype" and is_fp16_dtype(k.value) for k in node.keywords):
+            yield node
+
+
+def _freezes(tree: ast.AST) -> bool:
+    """``x.requires_grad_(False)`` or ``p.requires_grad = False`` anywhere in the file."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "requires_grad_" \
+                and node.args and isinstance(node.args[0], ast.Constant) and node.args[0].value is False:
+            return True
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and node.value.value is False \
+                and any(isinstance(t, ast.Attribute) and t.attr == "requires_grad" for t in node.targets):
+            return True
+    return False
+
+
+@register
+class Fp16LayerUnderMixedPrecision(PlanRule):
+    code = "PF581"
+    name = "fp16-layer-under-mixed-precision"
+    severity = Severity.ERROR
+    category = Category.CORRECTNESS
+    frameworks = ("pytorch", "lightning", "accelerate", "transformers")
+    summary = ("A model layer is created with `dtype=torch.float16` in a job that trains with fp16 mixed "
+               "precision: the gradient scaler refuses its fp16 gradients")
+    explanation = """
+## What it finds
+
+A `torch.nn` layer built with a float16 factory dtype (`nn.PReLU(c,
+dtype=torch.float16)`, `nn.Linear(a, b, dtype=torch.half)`) in the job's scripts or
+the project modules they import, while the job trains with fp16 mixed precision
+(Lightning `precision=16`/`"16-mixed"`, `Accelerator(mixed_precision="fp16")`,
+`TrainingArguments(fp16=True)`, a `GradScaler`), possibly set in another file.
+
+## Why it matters
+
+fp16 mixed precision keeps the parameters in float32 and scales the loss; before
+the step the scaler unscales the gradients and refuses float16 ones: `ValueError:
+Attempting to unscale FP16 gradients` at the first optimizer step (AdaFace issue
+with Lightning 16-bit training: the PReLU layers had been changed to
+`torch.float16`). The layer's dtype is set where the model is defined, far from
+the Trainer that asks for mixed precision, so the error is hard to trace. PF422
+reports whole models cast or loaded in float16 in the training file.
+
+## How to fix it
+
+Drop the `dtype=` (parameters in float32); autocast runs the layer in float16
+where that is safe.
+
+## When preflight stays silent
+
+* The job does not use fp16 mixed precision (bf16 has no scaler; pure fp16 is
+  PF579's).
+* The dtype is bfloat16 or float32, or given through a variable preflight does not
+  resolve.
+* The file freezes parameters (`requires_grad_(False)`, `requires_grad = False`): a
+  frozen float16 module has no gradient for the scaler to refuse.
+"""
+    bad_examples = examples("preflight.rules.plan._pf581_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.plan._pf581_examples", "GOOD_EXAMPLES")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        modes = pctx.plan.facts("precision.mode")
+        mixed = next((f for f in modes if f.value == "amp_fp16"), None)
+        if mixed is None:
+            return
+        from preflight.adapters.guarded_helpers import project_modules
+        from preflight.local_trees import parse_file
+        from preflight.workspace import display_path
+
+        seen: set[str] = set()
+        files: list[tuple[str, ast.AST]] = []
+        for script in pctx.project.scripts:
+            seen.add(str(Path(script.source.path).resolve()))
+            files.append((script.source.display, script.tree))
+        for script in list(pctx.project.scripts):
+            try:
+                local = project_modules(script.tree, Path(script.source.path))
+            except (OSError, ValueError):
+                continue
+            for path in local:
+                key = str(path.resolve())
+                if key in seen:
+                    continue
+                seen.add(key)
+                try:
+                    files.append((display_path(path, pctx.project.root), parse_file(path, 1 << 20)))
+                except (SyntaxError, ValueError, OSError, RecursionError):
+                    continue
+        evidence = pctx.fact_evidence(mixed, "fp16 mixed precision: the gradient scaler unscales every gradient")
+        for display, tree in files:
+            if _freezes(tree):
+                continue  # a frozen fp16 module (a teacher, an encoder) has no gradient to unscale
+            for call in _fp16_layers(tree):
+                yield pctx.location_finding(
+                    self, display, call.lineno,
+                    f"`{ast.unparse(call.func)}(..., dtype=float16)` creates this layer's parameters in float16, and "
+                    f"the job trains with fp16 mixed precision ({mixed.source.detail or 'amp_fp16'}): the gradient "
+                    "scaler raises \"Attempting to unscale FP16 gradients\" at the first optimizer step. Drop the "
+                    "dtype (float32 parameters); autocast runs the layer in float16",
+                    evidence=[evidence] if evidence is not None else None)
