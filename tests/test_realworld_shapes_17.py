@@ -1,0 +1,79 @@
+"""Shapes of the seventeenth held-out set's real jobs (issue 15), reproduced in minimal fixtures of
+our own, each citing the repository, path and commit it copies the shape of. Set 17 is in-sample
+for these fixes (its misses were read before they were written)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plan_helpers import fact, plan_of, winner, write
+
+# MCG-NJU/VideoMAE run_class_finetuning.py:27,133-134,176-179,205,263-267 @
+# 14ef8d856287c94ef1f985fe30f958eb4ec2c55d: the parser lives in a ``get_args()`` that returns
+# ``(parser.parse_args(), ds_init)``; a store_true/store_false pair on one dest whose default is set
+# by ``parser.set_defaults`` after both, and the namespace handed to ``main(args)``.
+PIN_IN_FUNCTION = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    def get_args():
+        parser = argparse.ArgumentParser("finetune", add_help=False)
+        parser.add_argument("--batch_size", default=64, type=int)
+        parser.add_argument("--num_workers", default=10, type=int)
+        parser.add_argument("--pin_mem", action="store_true", help="pin")
+        parser.add_argument("--no_pin_mem", action="store_false", dest="pin_mem")
+        parser.set_defaults(pin_mem=True)
+        parser.add_argument("--enable_deepspeed", action="store_true", default=False)
+        known_args, _ = parser.parse_known_args()
+        ds_init = None
+        return parser.parse_args(), ds_init
+
+
+    def main(args, ds_init):
+        model = torch.nn.Linear(2, 2)
+        loader = DataLoader(range(10), batch_size=args.batch_size, num_workers=args.num_workers,
+                            pin_memory=args.pin_mem, drop_last=True)
+        optimizer = torch.optim.AdamW(model.parameters())
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        opts, ds_init = get_args()
+        main(opts, ds_init)
+"""
+
+
+def test_set_defaults_in_a_parser_function_gives_the_flag_pair_its_default(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run_finetune.py": PIN_IN_FUNCTION})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "run_finetune.py", "--batch_size", "8",
+                   cwd=tmp_path)
+    best = fact(plan, "data.pin_memory")
+    assert best is not None and best.value is True
+    assert "run_finetune.py:13" in best.source.detail  # the set_defaults line
+    assert winner(plan, "batch.micro") == 8
+
+
+def test_set_defaults_twin_the_launch_line_flag_still_wins(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"run_finetune.py": PIN_IN_FUNCTION})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "run_finetune.py", "--no_pin_mem",
+                   cwd=tmp_path)
+    assert winner(plan, "data.pin_memory") is False
+
+
+def test_set_defaults_twin_an_explicit_default_written_after_it_wins(cli, tmp_path: Path) -> None:
+    # argparse: add_argument(default=...) after set_defaults keeps its own default
+    moved = PIN_IN_FUNCTION.replace(
+        '        parser.add_argument("--pin_mem", action="store_true", help="pin")\n'
+        '        parser.add_argument("--no_pin_mem", action="store_false", dest="pin_mem")\n'
+        '        parser.set_defaults(pin_mem=True)\n',
+        '        parser.set_defaults(pin_mem=True)\n'
+        '        parser.add_argument("--pin_mem", action="store_true", default=False)\n')
+    assert moved != PIN_IN_FUNCTION
+    write(tmp_path, {"run_finetune.py": moved})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "run_finetune.py", cwd=tmp_path)
+    assert winner(plan, "data.pin_memory") is False
