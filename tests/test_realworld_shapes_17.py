@@ -77,3 +77,107 @@ def test_set_defaults_twin_an_explicit_default_written_after_it_wins(cli, tmp_pa
     write(tmp_path, {"run_finetune.py": moved})
     plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "run_finetune.py", cwd=tmp_path)
     assert winner(plan, "data.pin_memory") is False
+
+
+# Dao-AILab/flash-attention training/configs/experiment/owt/base.yaml:1-11,22-31 and
+# training/configs/config.yaml:4-15 @ 0251105a2fb1: an experiment config at the global package whose
+# defaults list overrides a group with a LIST of options (``override /callbacks: [default,
+# norm-monitor]``), and a Lightning Trainer with ``precision: 16`` instantiated by Hydra; the
+# ``hydra/job_logging: colorlog`` plugin is not installed, so hydra-core cannot compose and
+# preflight's own composer reads the job.
+HYDRA_RUN = """\
+    import hydra
+    from omegaconf import DictConfig
+
+
+    @hydra.main(config_path="configs/", config_name="config.yaml")
+    def main(config: DictConfig):
+        from src.train import train
+        return train(config)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+HYDRA_TRAIN = """\
+    import hydra
+    import pytorch_lightning as pl
+
+
+    def train(config):
+        model = hydra.utils.instantiate(config.task, cfg=config, _recursive_=False)
+        trainer = hydra.utils.instantiate(config.trainer, _convert_="partial")
+        trainer.fit(model=model)
+"""
+HYDRA_FILES = {
+    "run.py": HYDRA_RUN,
+    "src/__init__.py": "",
+    "src/train.py": HYDRA_TRAIN,
+    "configs/config.yaml": """\
+        # @package _global_
+        defaults:
+          - _self_
+          - trainer: default
+          - callbacks: default
+          - experiment: null
+          - override hydra/job_logging: colorlog
+        seed: 1
+    """,
+    "configs/trainer/default.yaml": """\
+        _target_: pytorch_lightning.Trainer
+        devices: 1
+        num_nodes: 1
+        precision: 32
+    """,
+    "configs/callbacks/default.yaml": """\
+        model_checkpoint:
+          _target_: pytorch_lightning.callbacks.ModelCheckpoint
+          save_last: True
+    """,
+    "configs/callbacks/norm-monitor.yaml": """\
+        norm_monitor:
+          _target_: pytorch_lightning.callbacks.LearningRateMonitor
+    """,
+    "configs/experiment/owt/base.yaml": """\
+        # @package _global_
+        defaults:
+          - override /trainer: default
+          - override /callbacks: [default, norm-monitor]
+
+        task:
+          _target_: src.tasks.seq.SequenceLMModel
+
+        trainer:
+          accelerator: gpu
+          devices: 8
+          num_nodes: 1
+          precision: 16
+    """,
+}
+
+
+def test_hydra_defaults_override_with_a_list_of_options_composes(cli, tmp_path: Path) -> None:
+    write(tmp_path, HYDRA_FILES)
+    plan = plan_of(cli, "run.py", "--", "experiment=owt/base", "trainer.devices=4", cwd=tmp_path)
+    assert winner(plan, "precision.mode") == "amp_fp16"  # Lightning precision 16: fp16 AMP
+    assert winner(plan, "dist.devices_per_node") == 4
+    assert not any("callbacks" in n and "Could not find" in n for n in plan["notes"])
+
+
+def test_hydra_list_override_twin_a_missing_option_in_the_list_is_still_reported(cli, tmp_path: Path) -> None:
+    files = dict(HYDRA_FILES)
+    files["configs/experiment/owt/base.yaml"] = files["configs/experiment/owt/base.yaml"].replace(
+        "[default, norm-monitor]", "[default, no-such-callback]")
+    write(tmp_path, files)
+    res = cli("audit", "run.py", "--emit-plan", "json", "--", "experiment=owt/base", cwd=tmp_path)
+    assert "no-such-callback" in res.out + res.err
+    assert winner_or_none(res.out, "precision.mode") != "amp_fp16"  # not composed: no value claimed
+
+
+def winner_or_none(out: str, field: str):
+    import json
+
+    try:
+        return winner(json.loads(out), field)
+    except ValueError:
+        return None
