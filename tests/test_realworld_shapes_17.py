@@ -181,3 +181,56 @@ def winner_or_none(out: str, field: str):
         return winner(json.loads(out), field)
     except ValueError:
         return None
+
+
+# 2U1/Qwen2-VL-Finetune scripts/finetune_lora.sh:11-14,18,31-32 @ 6695161adfbd: the accumulation is
+# shell arithmetic with nested parentheses over variables set earlier in the script.
+ARITH_SH = """\
+    #!/bin/bash
+    GLOBAL_BATCH_SIZE=128
+    BATCH_PER_DEVICE=4
+    NUM_DEVICES=8
+    GRAD_ACCUM_STEPS=$((GLOBAL_BATCH_SIZE / (BATCH_PER_DEVICE * NUM_DEVICES)))
+
+    torchrun --nproc_per_node $NUM_DEVICES train.py \\
+        --per_device_train_batch_size $BATCH_PER_DEVICE \\
+        --gradient_accumulation_steps $GRAD_ACCUM_STEPS \\
+        --max_pixels $((1280 * 28 * 28))
+"""
+ARITH_PY = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--per_device_train_batch_size", type=int, default=1)
+    parser.add_argument("--gradient_accumulation_steps", type=int, default=1)
+    parser.add_argument("--max_pixels", type=int, default=0)
+    args = parser.parse_args()
+    model = torch.nn.Linear(2, 2)
+    optimizer = torch.optim.AdamW(model.parameters())
+    loader = DataLoader(range(10), batch_size=args.per_device_train_batch_size)
+    for step, x in enumerate(loader):
+        loss = model(x).sum() / args.gradient_accumulation_steps
+        loss.backward()
+        if (step + 1) % args.gradient_accumulation_steps == 0:
+            optimizer.step()
+            optimizer.zero_grad()
+"""
+
+
+def test_shell_arithmetic_with_nested_parentheses_is_evaluated(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"finetune.sh": ARITH_SH, "train.py": ARITH_PY})
+    plan = plan_of(cli, "finetune.sh", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 4
+    assert winner(plan, "batch.grad_accum") == 4  # 128 // (4 * 8)
+    assert winner(plan, "dist.world_size") == 8
+
+
+def test_shell_arithmetic_twin_an_unknown_variable_leaves_it_unknown(cli, tmp_path: Path) -> None:
+    # GLOBAL_BATCH_SIZE comes from the caller's environment: the value is not known
+    write(tmp_path, {"finetune.sh": ARITH_SH.replace("GLOBAL_BATCH_SIZE=128\n", ""), "train.py": ARITH_PY})
+    plan = plan_of(cli, "finetune.sh", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") is None
+    assert winner(plan, "batch.micro") == 4
