@@ -234,3 +234,37 @@ def test_shell_arithmetic_twin_an_unknown_variable_leaves_it_unknown(cli, tmp_pa
     plan = plan_of(cli, "finetune.sh", cwd=tmp_path)
     assert winner(plan, "batch.grad_accum") is None
     assert winner(plan, "batch.micro") == 4
+
+
+# karpathy/build-nanogpt train_gpt2.py:342-344 @ 6104ab1b5392: a module constant switches
+# torch.compile off (``use_compile = False`` then ``if use_compile: model = torch.compile(model)``).
+COMPILE_CONST = """\
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    model = torch.nn.Linear(2, 2)
+    use_compile = False  # interferes with eval
+    if use_compile:
+        model = torch.compile(model)
+    model = DDP(model)
+    optimizer = torch.optim.AdamW(model.parameters())
+    for step in range(10):
+        with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
+            loss = model(torch.randn(4, 2)).sum()
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+
+
+def test_torch_compile_under_a_false_module_constant_is_off(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_gpt2.py": COMPILE_CONST})
+    plan = plan_of(cli, "--", "torchrun", "--standalone", "--nproc_per_node=8", "train_gpt2.py", cwd=tmp_path)
+    best = fact(plan, "compile.enabled")
+    assert best is not None and best.value is False and best.confidence == "medium"
+
+
+def test_torch_compile_twin_a_true_constant_compiles(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_gpt2.py": COMPILE_CONST.replace("use_compile = False", "use_compile = True")})
+    plan = plan_of(cli, "--", "torchrun", "--standalone", "--nproc_per_node=8", "train_gpt2.py", cwd=tmp_path)
+    assert winner(plan, "compile.enabled") is True
