@@ -442,7 +442,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
     path = Path(str(script.source.path))
     bases: list[Path] = []
     d = path.resolve().parent
-    for _ in range(5):
+    for _ in range(8):  # a package module deep in its repository (FlagEmbedding/finetune/embedder/encoder_only/base)
         bases.append(d)
         if (d / ".git").exists() or d.parent == d:
             break

@@ -268,3 +268,79 @@ def test_torch_compile_twin_a_true_constant_compiles(cli, tmp_path: Path) -> Non
     write(tmp_path, {"train_gpt2.py": COMPILE_CONST.replace("use_compile = False", "use_compile = True")})
     plan = plan_of(cli, "--", "torchrun", "--standalone", "--nproc_per_node=8", "train_gpt2.py", cwd=tmp_path)
     assert winner(plan, "compile.enabled") is True
+
+
+# FlagOpen/FlagEmbedding @ 7ed43d67ec03: examples/finetune/embedder/README.md:170-202 runs
+# ``torchrun --nproc_per_node 2 -m FlagEmbedding.finetune.embedder.encoder_only.base ... --deepspeed
+# ../ds_stage0.json`` from ``examples/finetune/embedder``; the package sits at the repository root
+# (setup.py, ``pip install -e .``); its ``__main__.py`` parses dataclasses re-exported by the package's
+# ``__init__`` whose TrainingArguments subclass lives five folders up (``FlagEmbedding/abc/...``).
+EMB_FILES = {
+    ".git/HEAD": "ref: refs/heads/master\n",
+    "setup.py": "from setuptools import setup, find_packages\nsetup(name='embpkg', packages=find_packages())\n",
+    "embpkg/__init__.py": "",
+    "embpkg/abc/__init__.py": "",
+    "embpkg/abc/finetune/__init__.py": "",
+    "embpkg/abc/finetune/args.py": """\
+        from dataclasses import dataclass, field
+
+        from transformers import TrainingArguments
+
+
+        @dataclass
+        class ModelArguments:
+            model_name_or_path: str = field(metadata={"help": "model"})
+
+
+        @dataclass
+        class EmbTrainingArguments(TrainingArguments):
+            temperature: float = field(default=0.02)
+    """,
+    "embpkg/finetune/__init__.py": "",
+    "embpkg/finetune/embedder/__init__.py": "",
+    "embpkg/finetune/embedder/encoder_only/__init__.py": "",
+    "embpkg/finetune/embedder/encoder_only/base/__init__.py": """\
+        from embpkg.abc.finetune.args import ModelArguments, EmbTrainingArguments
+    """,
+    "embpkg/finetune/embedder/encoder_only/base/__main__.py": """\
+        from transformers import AutoModel, HfArgumentParser, Trainer
+
+        from embpkg.finetune.embedder.encoder_only.base import EmbTrainingArguments, ModelArguments
+
+
+        def main():
+            parser = HfArgumentParser((ModelArguments, EmbTrainingArguments))
+            model_args, training_args = parser.parse_args_into_dataclasses()
+            model = AutoModel.from_pretrained(model_args.model_name_or_path)
+            trainer = Trainer(model=model, args=training_args)
+            trainer.train()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+    "examples/finetune/ds_stage0.json": '{"zero_optimization": {"stage": 0}, "fp16": {"enabled": "auto"},'
+                                        ' "train_micro_batch_size_per_gpu": "auto"}\n',
+    "examples/finetune/embedder/README.md": "run from here\n",
+}
+EMB_LINE = ["--", "torchrun", "--nproc_per_node", "2", "-m", "embpkg.finetune.embedder.encoder_only.base",
+            "--model_name_or_path", "BAAI/bge-large-en-v1.5", "--output_dir", "out", "--fp16",
+            "--per_device_train_batch_size", "2", "--gradient_checkpointing", "--deepspeed", "../ds_stage0.json"]
+
+
+def test_a_module_of_the_enclosing_installed_package_is_audited(cli, tmp_path: Path) -> None:
+    write(tmp_path, EMB_FILES)
+    plan = plan_of(cli, *EMB_LINE, cwd=tmp_path / "examples/finetune/embedder")
+    assert winner(plan, "model.ref") == "BAAI/bge-large-en-v1.5"
+    assert winner(plan, "batch.micro") == 2
+    assert winner(plan, "dist.world_size") == 2
+    assert winner(plan, "memory.gradient_checkpointing") is True
+    assert winner(plan, "dist.sharding") == "ddp"  # ZeRO stage 0 from ../ds_stage0.json
+    assert any("enclosing Python project" in n for n in plan["notes"])
+
+
+def test_enclosing_package_twin_no_python_project_above_is_not_searched(cli, tmp_path: Path) -> None:
+    files = {k: v for k, v in EMB_FILES.items() if k != "setup.py"}
+    write(tmp_path, files)
+    res = cli("audit", "--emit-plan", "json", *EMB_LINE, cwd=tmp_path / "examples/finetune/embedder")
+    assert "which was not found" in res.out + res.err
