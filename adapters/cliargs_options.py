@@ -215,12 +215,21 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                 if isinstance(value, ast.Call) and _name_of(value.func) == "field":
                     kw = {k.arg: k.value for k in value.keywords}
                     value = kw.get("default")
+                if isinstance(value, ast.Name):
+                    value = _class_attribute(cls, value.id, stmt.lineno) or value
                 ok, default = _literal(value)
                 ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
                 trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
-                decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
-                                help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
-                                library="TrainingArguments" if trainer else ""))
+                opt = Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
+                             help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
+                             library="TrainingArguments" if trainer else "")
+                held = decl.options.get(stmt.target.id)
+                if trainer and held is not None and held.origin == "library" and held.where == f"{display}:{cls.lineno}":
+                    # the subclass redeclares a TrainingArguments field: its default wins over the library's
+                    # (InternLM/xtuner xtuner/apis/training_args.py:44-47 per_device_train_batch_size 1)
+                    decl.options[stmt.target.id] = opt
+                else:
+                    decl.add(opt)
     for typer_fn in funcs.values():
         _typer(typer_fn, display, decl)
         _call_parse(typer_fn, display, decl)
@@ -256,6 +265,19 @@ def _apply_set_defaults(found: list[tuple[str, Any, int]], display: str, decl: D
         if int(at) < line or not opt.explicit:
             opt.default, opt.has_default = value, True
             opt.where = f"{display}:{line}"
+
+
+def _class_attribute(cls: ast.ClassDef, name: str, before: int) -> Optional[ast.expr]:
+    """The value of the last plain ``name = ...`` in the class body above line ``before`` (a field
+    default that names a class attribute: xtuner ``default_per_device_train_batch_size = 1``)."""
+    found: Optional[ast.expr] = None
+    for stmt in cls.body:
+        if stmt.lineno >= before:
+            break
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stmt.targets[0].id == name:
+            found = stmt.value
+    return found
 
 
 def _typer_kind(node: Optional[ast.AST]) -> str:

@@ -48,6 +48,23 @@ _SUBCLASS_KEYS = ("per_device_train_batch_size", "gradient_accumulation_steps", 
                   "torch_compile")
 
 
+def _class_constant(cls: ast.ClassDef, name: str, before: int) -> Optional[ast.expr]:
+    """The literal a class attribute holds where a field default names it (InternLM/xtuner
+    xtuner/apis/training_args.py:26,44-47 @ b934f462: ``default_per_device_train_batch_size = 1``
+    then ``per_device_train_batch_size: int = field(default=default_per_device_train_batch_size)``):
+    the last plain assignment of ``name`` in the class body above line ``before``, when it is a
+    constant; None otherwise."""
+    found: Optional[ast.expr] = None
+    for stmt in cls.body:
+        if stmt.lineno >= before:
+            break
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            found = stmt.value if len(stmt.targets) == 1 else None
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            found = stmt.value
+    return found if isinstance(found, ast.Constant) else None
+
+
 def parse_flags(tokens: list[str]) -> dict[str, tuple[Optional[str], str]]:
     """HfArgumentParser-style flags: ``--key value``, ``--key=value``, ``--flag`` (true) and
     ``--no_flag`` (false) for the known keys; the value text and the token(s) as written."""
@@ -277,6 +294,8 @@ class ArgsPass:
                 value: Optional[ast.expr] = stmt.value
                 if isinstance(value, ast.Call) and (dotted_name(value.func) or "").endswith("field"):
                     value = next((k.value for k in value.keywords if k.arg == "default"), None)
+                if isinstance(value, ast.Name):
+                    value = _class_constant(local, value.id, stmt.lineno)
                 if not isinstance(value, ast.Constant):
                     continue
                 converted = convert(key, value.value)

@@ -344,3 +344,83 @@ def test_enclosing_package_twin_no_python_project_above_is_not_searched(cli, tmp
     write(tmp_path, files)
     res = cli("audit", "--emit-plan", "json", *EMB_LINE, cwd=tmp_path / "examples/finetune/embedder")
     assert "which was not found" in res.out + res.err
+
+
+# InternLM/xtuner @ b934f462095c: xtuner/apis/training_args.py:11-47 redeclares TrainingArguments
+# fields with defaults that name class attributes (``default_per_device_train_batch_size = 1``
+# then ``per_device_train_batch_size: int = field(default=default_per_device_train_batch_size)``);
+# examples/huggingface_trainer/train_qlora_hf.py:11-12 parses it with HfArgumentParser.
+XT_ARGS = """\
+    from dataclasses import dataclass, field
+
+    from transformers import TrainingArguments
+
+
+    @dataclass
+    class DefaultTrainingArguments(TrainingArguments):
+        model_name_or_path: str = field(default=None, metadata={"help": "model"})
+
+        default_per_device_train_batch_size = 1
+        default_learning_rate = 2e-5
+
+        per_device_train_batch_size: int = field(
+            default=default_per_device_train_batch_size,
+            metadata={"help": "Batch size per GPU"},
+        )
+        learning_rate: float = field(default=default_learning_rate)
+"""
+XT_TRAIN = """\
+    import transformers
+    from transformers import AutoModelForCausalLM, Trainer
+
+    from xtpkg.apis import DefaultTrainingArguments
+
+
+    def train():
+        parser = transformers.HfArgumentParser(DefaultTrainingArguments)
+        training_args = parser.parse_args_into_dataclasses()[0]
+        model = AutoModelForCausalLM.from_pretrained(training_args.model_name_or_path)
+        trainer = Trainer(model=model, args=training_args)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        train()
+"""
+XT_FILES = {
+    ".git/HEAD": "ref: refs/heads/main\n",
+    "setup.py": "from setuptools import setup\nsetup(name='xtpkg')\n",
+    "xtpkg/__init__.py": "",
+    "xtpkg/apis/__init__.py": "from .training_args import DefaultTrainingArguments\n",
+    "xtpkg/apis/training_args.py": XT_ARGS,
+    "examples/hf/train_hf.py": XT_TRAIN,
+}
+
+
+def test_a_subclass_field_default_naming_a_class_attribute_is_the_default(cli, tmp_path: Path) -> None:
+    write(tmp_path, XT_FILES)
+    plan = plan_of(cli, "train_hf.py", "--", "--model_name_or_path", "org/model-7b", cwd=tmp_path / "examples/hf")
+    assert winner(plan, "batch.micro") == 1  # not TrainingArguments' 8
+    assert winner(plan, "model.ref") == "org/model-7b"
+
+
+def test_subclass_default_twin_the_launch_line_value_wins(cli, tmp_path: Path) -> None:
+    write(tmp_path, XT_FILES)
+    plan = plan_of(cli, "train_hf.py", "--", "--model_name_or_path", "org/model-7b",
+                   "--per_device_train_batch_size", "4", cwd=tmp_path / "examples/hf")
+    assert winner(plan, "batch.micro") == 4
+
+
+def test_subclass_default_twin_a_local_subclass_in_the_script(cli, tmp_path: Path) -> None:
+    # the same subclass written in the script itself (the transformers adapter's own reading)
+    import textwrap
+
+    body = textwrap.dedent(XT_ARGS).replace("from transformers import TrainingArguments\n",
+                                            "import transformers\nfrom transformers import TrainingArguments, Trainer\n"
+                                            "from transformers import AutoModelForCausalLM\n")
+    main = textwrap.dedent(XT_TRAIN).split("\n", 4)[4]  # the train() function and the main guard
+    write(tmp_path, {"train_local.py": body + "\n\n" + main})
+    plan = plan_of(cli, "train_local.py", "--", "--model_name_or_path", "org/model-7b", cwd=tmp_path)
+    best = fact(plan, "batch.micro")
+    assert best is not None and best.value == 1
+    assert "DefaultTrainingArguments.per_device_train_batch_size default 1" in best.source.detail
