@@ -424,3 +424,80 @@ def test_subclass_default_twin_a_local_subclass_in_the_script(cli, tmp_path: Pat
     best = fact(plan, "batch.micro")
     assert best is not None and best.value == 1
     assert "DefaultTrainingArguments.per_device_train_batch_size default 1" in best.source.detail
+
+
+# willccbb/verifiers examples/grpo/train_wordle.py:30-50 @ 39f0675a858f: the arguments object comes
+# from the library's own defaults function, the script writes TrainingArguments keys on it, then
+# hands it to the library's GRPOTrainer (a transformers Trainer subclass); transformers is not
+# imported by the script.
+VF_TRAIN = """\
+    import argparse
+
+    import verifiers as vf
+
+
+    def main(args):
+        model, tokenizer = vf.get_model_and_tokenizer("org/model-1.7B")
+        training_args = vf.grpo_defaults(run_name="wordle")
+        training_args.per_device_train_batch_size = 8
+        training_args.num_generations = 16
+        training_args.gradient_accumulation_steps = 8
+        training_args.max_steps = 200
+        trainer = vf.GRPOTrainer(model=model, processing_class=tokenizer, args=training_args)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--size", type=str, default="1.7B")
+        main(parser.parse_args())
+"""
+
+
+def test_values_written_on_the_trainer_arguments_object_are_read(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_wordle.py": VF_TRAIN})
+    plan = plan_of(cli, "--", "accelerate", "launch", "--num-processes", "2", "train_wordle.py", "--size", "1.7B",
+                   cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is not None and micro.value == 8 and micro.confidence == "high"
+    assert "training_args.per_device_train_batch_size = 8" in micro.source.detail
+    assert winner(plan, "batch.grad_accum") == 8
+
+
+# The same writes in a transformers script: they come after TrainingArguments(...) and win over it.
+HF_WRITES = """\
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+
+    def main():
+        model = AutoModelForCausalLM.from_pretrained("org/model-1b")
+        training_args = TrainingArguments(output_dir="out", per_device_train_batch_size=4,
+                                          gradient_checkpointing=False)
+        training_args.gradient_checkpointing = True
+        if model.config.vocab_size > 10:
+            training_args.per_device_train_batch_size = 2
+        trainer = Trainer(model=model, args=training_args)
+        trainer.train()
+
+
+    main()
+"""
+
+
+def test_attribute_writes_after_training_arguments_win_over_the_constructor(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": HF_WRITES})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    ckpt = fact(plan, "memory.gradient_checkpointing")
+    assert ckpt is not None and ckpt.value is True and ckpt.confidence == "high"
+    micro = fact(plan, "batch.micro")  # written under an `if`: the write wins, at medium
+    assert micro is not None and micro.value == 2 and micro.confidence == "medium"
+
+
+def test_attribute_writes_twin_a_different_object_is_not_the_trainers(cli, tmp_path: Path) -> None:
+    other = HF_WRITES.replace("training_args.gradient_checkpointing = True",
+                              "eval_args = TrainingArguments(output_dir='e')\n"
+                              "        eval_args.gradient_checkpointing = True")
+    assert other != HF_WRITES
+    write(tmp_path, {"train.py": other})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is False
