@@ -29,6 +29,7 @@ _CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed-config", "--d
 _LIST_FLAGS = ("--base",)
 # a script's own option naming an arguments/config file (Firefly ``--train_args_file x.json``)
 _CONFIG_FLAG_WORDS = re.compile(r"^--?(?![\w-]*data)[\w-]*(config|args|cfg|recipe)[\w-]*$", re.I)
+_KEY_CONFIG = re.compile(r"\+{0,2}[\w.]*(?:config|cfg)[\w.]*", re.I)  # ``config=FILE``, ``cfg.path=FILE``
 _ENTRY_NAMES = ("train.py", "main.py", "finetune.py", "run_train.py", "pretrain.py", "train_net.py")
 _MAX_PARENTS = 5
 _DIR_SCAN_LIMIT = 400
@@ -152,6 +153,12 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
     for k, tok in enumerate(args):
         after_flag = k > 0 and args[k - 1].startswith("-") and "=" not in args[k - 1]
         if tok.startswith("-") or after_flag or not tok.lower().endswith(CONFIG_SUFFIXES):
+            continue
+        key, eq, value = tok.partition("=")
+        if eq and _KEY_CONFIG.fullmatch(key):
+            # ``config=apps/main/configs/debug.yaml``: an OmegaConf ``key=value`` argument naming the
+            # file (facebookresearch/lingua README.md:43, apps/main/train.py ``OmegaConf.from_cli``)
+            names.append((value, f"{key}= on the launch line (a key=value argument)"))
             continue
         why = ("the script's first argument (HfArgumentParser reads a JSON/YAML file given alone)" if k == 0
                else "a config file argument of the script")

@@ -501,3 +501,41 @@ def test_attribute_writes_twin_a_different_object_is_not_the_trainers(cli, tmp_p
     write(tmp_path, {"train.py": other})
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert winner(plan, "memory.gradient_checkpointing") is False
+
+
+# facebookresearch/lingua README.md:43 @ 437d680e5218: ``torchrun --nproc-per-node 8 -m
+# apps.main.train config=apps/main/configs/debug.yaml``: the OmegaConf command line names the
+# config file as a ``key=value`` argument (apps/main/train.py reads it with ``OmegaConf.from_cli``).
+OC_TRAIN = """\
+    from omegaconf import OmegaConf
+
+
+    def main():
+        cli_args = OmegaConf.from_cli()
+        file_cfg = OmegaConf.load(cli_args.config)
+        del cli_args.config
+        cfg = OmegaConf.merge(file_cfg, cli_args)
+        print(cfg)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_a_config_named_as_key_equals_file_is_read(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"apps/__init__.py": "", "apps/main/__init__.py": "", "apps/main/train.py": OC_TRAIN,
+                     "apps/main/configs/debug.yaml": "data:\n  batch_size: 32\n  seq_len: 2048\n"})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "-m", "apps.main.train",
+                   "config=apps/main/configs/debug.yaml", cwd=tmp_path)
+    assert any(n.startswith("read apps/main/configs/debug.yaml") for n in plan["notes"])
+    assert not any("not found" in n for n in plan["notes"])
+
+
+def test_key_equals_file_twin_a_data_file_is_not_a_config(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"apps/__init__.py": "", "apps/main/__init__.py": "", "apps/main/train.py": OC_TRAIN,
+                     "apps/main/configs/debug.yaml": "data:\n  batch_size: 32\n",
+                     "data/prompts.json": "[]\n"})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "-m", "apps.main.train",
+                   "config=apps/main/configs/debug.yaml", "eval.prompts=data/prompts.json", cwd=tmp_path)
+    assert not any("prompts.json" in n and n.startswith("read ") for n in plan["notes"])
