@@ -539,3 +539,77 @@ def test_key_equals_file_twin_a_data_file_is_not_a_config(cli, tmp_path: Path) -
     plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "-m", "apps.main.train",
                    "config=apps/main/configs/debug.yaml", "eval.prompts=data/prompts.json", cwd=tmp_path)
     assert not any("prompts.json" in n and n.startswith("read ") for n in plan["notes"])
+
+
+# MCG-NJU/VideoMAE @ 14ef8d856287: utils.py:482-511 ``create_ds_config(args)`` writes a dict with
+# the micro batch from ``--batch_size``, fp16 on and an Adam optimizer to a JSON file;
+# run_class_finetuning.py:209-212 calls ``utils.create_ds_config(args)`` (``import utils``) and
+# later hands ``args`` to ``deepspeed.initialize``, which reads that file.
+DSW_UTILS = """\
+    import json
+    import os
+
+
+    def get_world_size():
+        return int(os.environ.get("WORLD_SIZE", 1))
+
+
+    def create_ds_config(args):
+        args.deepspeed_config = os.path.join(args.output_dir, "deepspeed_config.json")
+        with open(args.deepspeed_config, mode="w") as writer:
+            ds_config = {
+                "train_batch_size": args.batch_size * args.update_freq * get_world_size(),
+                "train_micro_batch_size_per_gpu": args.batch_size,
+                "optimizer": {"type": "Adam", "adam_w_mode": True, "params": {"lr": args.lr}},
+                "fp16": {"enabled": True, "loss_scale": 0},
+            }
+            writer.write(json.dumps(ds_config, indent=2))
+"""
+DSW_MAIN = """\
+    import argparse
+
+    import deepspeed
+    import torch
+
+    import utils
+
+
+    def main(args):
+        utils.create_ds_config(args)
+        model = torch.nn.Linear(2, 2)
+        model, optimizer, _, _ = deepspeed.initialize(args=args, model=model,
+                                                      model_parameters=model.parameters())
+        for step in range(10):
+            loss = model(torch.randn(4, 2)).sum()
+            model.backward(loss)
+            model.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--batch_size", default=64, type=int)
+        parser.add_argument("--update_freq", default=1, type=int)
+        parser.add_argument("--lr", default=1e-3, type=float)
+        parser.add_argument("--output_dir", default="out")
+        parser = deepspeed.add_config_arguments(parser)
+        main(parser.parse_args())
+"""
+
+
+def test_a_deepspeed_config_written_to_json_by_a_helper_is_read(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"utils.py": DSW_UTILS, "run_finetuning.py": DSW_MAIN})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "run_finetuning.py", "--batch_size", "8",
+                   cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 8
+    assert winner(plan, "dist.sharding") == "ddp"  # no zero_optimization: stage 0
+    assert winner(plan, "precision.mode") == "fp16"  # DeepSpeed fp16: 16-bit weights, fp32 master copies
+    assert any("writes the DeepSpeed config" in n for n in plan["notes"])
+
+
+def test_written_config_twin_a_json_dump_of_something_else_is_not_deepspeed(cli, tmp_path: Path) -> None:
+    other = DSW_UTILS.replace('"train_batch_size"', '"epochs"').replace('"train_micro_batch_size_per_gpu"', '"seed"')
+    write(tmp_path, {"utils.py": other, "run_finetuning.py": DSW_MAIN})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "run_finetuning.py", "--batch_size", "8",
+                   cwd=tmp_path)
+    assert not any("writes the DeepSpeed config" in n for n in plan["notes"])
+    assert winner(plan, "precision.mode") != "fp16"
