@@ -184,10 +184,10 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
             if fname == "add_argument":
                 _argparse(node, display, decl)
             elif fname == "set_defaults" and isinstance(node.func, ast.Attribute):
-                for kw in node.keywords:
-                    ok, value = _literal(kw.value)
-                    if kw.arg is not None and ok:
-                        set_defaults.append((kw.arg, value, node.lineno))
+                for given in node.keywords:
+                    ok, value = _literal(given.value)
+                    if given.arg is not None and ok:
+                        set_defaults.append((given.arg, value, node.lineno))
             elif fname == "option" and isinstance(node.func, ast.Attribute) and _name_of(node.func.value) == "click":
                 _click(node, display, decl)
             elif (fname in ("HfArgumentParser", "TrlParser") and node.args) or (
