@@ -613,3 +613,78 @@ def test_written_config_twin_a_json_dump_of_something_else_is_not_deepspeed(cli,
                    cwd=tmp_path)
     assert not any("writes the DeepSpeed config" in n for n in plan["notes"])
     assert winner(plan, "precision.mode") != "fp16"
+
+
+# PixArt-alpha/PixArt-sigma @ 1ce521afddcc: train_scripts/train.py:31,246,284 loads its mmcv-style
+# Python config through a helper of the project's package, ``read_config(args.config)``
+# (diffusion/utils/misc.py:21-30: ``Config.fromfile(file)`` in a retry loop); the config inherits
+# with ``_base_`` and names its optimizer ``dict(type=...)``.
+MM_FILES = {
+    "diffusion/__init__.py": "",
+    "diffusion/utils/__init__.py": "",
+    "diffusion/utils/misc.py": """\
+        import time
+
+        from mmcv import Config
+
+
+        def read_config(file):
+            while True:
+                config = Config.fromfile(file)
+                if len(config) == 0:
+                    time.sleep(0.1)
+                    continue
+                break
+            return config
+    """,
+    "configs/base_config.py": """\
+        num_workers = 4
+        optimizer = dict(type='AdamW', lr=1e-4)
+    """,
+    "configs/sigma/x_512.py": """\
+        _base_ = ['../base_config.py']
+        image_size = 512
+        optimizer = dict(type='CAMEWrapper', lr=2e-5)
+    """,
+    "train_scripts/train.py": """\
+        import argparse
+
+        import torch
+        from mmcv.runner import LogBuffer
+
+        from diffusion.utils.misc import read_config
+
+
+        def parse_args():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("config", type=str, help="config")
+            return parser.parse_args()
+
+
+        if __name__ == "__main__":
+            args = parse_args()
+            config = read_config(args.config)
+            model = torch.nn.Linear(2, 2)
+            for step in range(10):
+                with torch.cuda.amp.autocast():
+                    loss = model(torch.randn(4, 2)).sum()
+                loss.backward()
+    """,
+}
+
+
+def test_an_mmcv_config_loaded_through_a_project_helper_is_read(cli, tmp_path: Path) -> None:
+    write(tmp_path, MM_FILES)
+    plan = plan_of(cli, "train_scripts/train.py", "--", "configs/sigma/x_512.py", cwd=tmp_path)
+    assert winner(plan, "optimizer.name") == "CAMEWrapper"  # the file's own, over its _base_'s AdamW
+    assert any("configs/sigma/x_512.py and its _base_ files" in n for n in plan["notes"])
+
+
+def test_mmcv_helper_twin_a_helper_loading_a_fixed_file_is_not_the_load(cli, tmp_path: Path) -> None:
+    files = dict(MM_FILES)
+    files["diffusion/utils/misc.py"] = files["diffusion/utils/misc.py"].replace(
+        "Config.fromfile(file)", "Config.fromfile('configs/base_config.py')")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train_scripts/train.py", "--", "configs/sigma/x_512.py", cwd=tmp_path)
+    assert winner(plan, "optimizer.name") != "CAMEWrapper"
+    assert not any("_base_ files" in n for n in plan["notes"])
