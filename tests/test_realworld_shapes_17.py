@@ -688,3 +688,51 @@ def test_mmcv_helper_twin_a_helper_loading_a_fixed_file_is_not_the_load(cli, tmp
     plan = plan_of(cli, "train_scripts/train.py", "--", "configs/sigma/x_512.py", cwd=tmp_path)
     assert winner(plan, "optimizer.name") != "CAMEWrapper"
     assert not any("_base_ files" in n for n in plan["notes"])
+
+
+# jingyaogong/minimind model/model_minimind.py:62,205 @ d65ef2c00ebc: the model module precomputes its
+# rotary tables (``precompute_freqs_cis``); "precompute" is no spelling of activation recomputation,
+# so the plain loop's "no checkpointing named" still holds.
+RAW_LOOP = """\
+    import torch
+
+    from model.model_tiny import TinyLM
+
+    model = TinyLM()
+    optimizer = torch.optim.AdamW(model.parameters())
+    for step in range(10):
+        loss = model(torch.randn(4, 8)).sum()
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+TINY_MODEL = """\
+    import torch
+
+
+    def precompute_freqs_cis(dim, end=1024):
+        return torch.arange(end)[:, None] * torch.arange(dim)[None, :]
+
+
+    class TinyLM(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(8, 8)
+            self.register_buffer("freqs", precompute_freqs_cis(8))
+
+        def forward(self, x):
+            return self.lin(x)
+"""
+
+
+def test_precompute_is_not_read_as_activation_recomputation(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": RAW_LOOP, "model/__init__.py": "", "model/model_tiny.py": TINY_MODEL})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is False
+
+
+def test_precompute_twin_a_recompute_switch_still_counts(cli, tmp_path: Path) -> None:
+    model = TINY_MODEL.replace("return self.lin(x)", "return self.lin(x) if not self.recompute_granularity else x")
+    write(tmp_path, {"train.py": RAW_LOOP, "model/__init__.py": "", "model/model_tiny.py": model})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is not False
