@@ -59,6 +59,7 @@ class Option:
     help: str = ""
     library: str = ""
     choices: tuple = ()  # the values the parser accepts (argparse ``choices=``, fastcore ``Param(choices=)``)
+    explicit: bool = True  # the default was written (``default=``), not implied by the action
 
 
 @dataclass
@@ -74,6 +75,8 @@ class Declared:
     maybe_parsers: list = field(default_factory=list)  # (name, tuple) calls: a parser if the class is one
     positionals: list = field(default_factory=list)  # typer.Argument parameters, in order
     no_abbrev: bool = False  # a parser built with ``allow_abbrev=False`` somewhere in the modules read
+    # ``--no_pin_mem`` (store_false, ``dest="pin_mem"``): the flag given alone stores this value in that dest
+    flag_sets: dict = field(default_factory=dict)  # "no_pin_mem" -> ("pin_mem", False)
 
     def abbreviation(self, name: str) -> Optional[str]:
         """The declared option that argparse takes ``--name`` for when ``name`` is not declared itself:
@@ -148,6 +151,7 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
     fire_targets: list[str] = []
     funcs: dict[str, ast.FunctionDef] = {}
     tuples: dict[str, ast.expr] = {}
+    set_defaults: list[tuple[str, Any, int]] = []
     for node in nodes_of(tree):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
                 and isinstance(node.value, (ast.Tuple, ast.List)):
@@ -179,6 +183,11 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                 decl.parsers.append("pyrallis")  # ``cfg = pyrallis.parse(config_class=TrainConfig)``
             if fname == "add_argument":
                 _argparse(node, display, decl)
+            elif fname == "set_defaults" and isinstance(node.func, ast.Attribute):
+                for given in node.keywords:
+                    ok, value = _literal(given.value)
+                    if given.arg is not None and ok:
+                        set_defaults.append((given.arg, value, node.lineno))
             elif fname == "option" and isinstance(node.func, ast.Attribute) and _name_of(node.func.value) == "click":
                 _click(node, display, decl)
             elif (fname in ("HfArgumentParser", "TrlParser") and node.args) or (
@@ -206,12 +215,21 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                 if isinstance(value, ast.Call) and _name_of(value.func) == "field":
                     kw = {k.arg: k.value for k in value.keywords}
                     value = kw.get("default")
+                if isinstance(value, ast.Name):
+                    value = _class_attribute(cls, value.id, stmt.lineno) or value
                 ok, default = _literal(value)
                 ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
                 trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
-                decl.add(Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
-                                help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
-                                library="TrainingArguments" if trainer else ""))
+                opt = Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
+                             help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
+                             library="TrainingArguments" if trainer else "")
+                held = decl.options.get(stmt.target.id)
+                if trainer and held is not None and held.origin == "library" and held.where == f"{display}:{cls.lineno}":
+                    # the subclass redeclares a TrainingArguments field: its default wins over the library's
+                    # (InternLM/xtuner xtuner/apis/training_args.py:44-47 per_device_train_batch_size 1)
+                    decl.options[stmt.target.id] = opt
+                else:
+                    decl.add(opt)
     for typer_fn in funcs.values():
         _typer(typer_fn, display, decl)
         _call_parse(typer_fn, display, decl)
@@ -226,7 +244,40 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
         for a, d in zip(args, defaults):
             ok, default = _literal(d)
             decl.add(Option(a.arg, default, ok, isinstance(default, bool), f"{display}:{a.lineno}", "fire"))
+    _apply_set_defaults(set_defaults, display, decl)
     return imports
+
+
+def _apply_set_defaults(found: list[tuple[str, Any, int]], display: str, decl: Declared) -> None:
+    """``parser.set_defaults(pin_mem=True)``: argparse gives it to every action of that ``dest``
+    declared before it (``ArgumentParser.set_defaults`` sets ``action.default``), and to one declared
+    after it unless that one writes its own ``default=`` (``add_argument`` takes the parser default
+    only when none is given). So ``--pin_mem`` (store_true) and ``--no_pin_mem`` (store_false, same
+    dest) then ``set_defaults(pin_mem=True)`` default to True (MCG-NJU/VideoMAE
+    run_class_finetuning.py:176-179). Only options of the same module are changed."""
+    for name, value, line in found:
+        opt = decl.options.get(name)
+        if opt is None or opt.origin != "argparse":
+            continue
+        where, _, at = opt.where.rpartition(":")
+        if where != display or not at.isdigit():
+            continue
+        if int(at) < line or not opt.explicit:
+            opt.default, opt.has_default = value, True
+            opt.where = f"{display}:{line}"
+
+
+def _class_attribute(cls: ast.ClassDef, name: str, before: int) -> Optional[ast.expr]:
+    """The value of the last plain ``name = ...`` in the class body above line ``before`` (a field
+    default that names a class attribute: xtuner ``default_per_device_train_batch_size = 1``)."""
+    found: Optional[ast.expr] = None
+    for stmt in cls.body:
+        if stmt.lineno >= before:
+            break
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name) \
+                and stmt.targets[0].id == name:
+            found = stmt.value
+    return found
 
 
 def _typer_kind(node: Optional[ast.AST]) -> str:
@@ -352,12 +403,20 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
     ok, default = _literal(kw.get("default"))
     action_ok, action = _literal(kw.get("action"))
     flag_only = action_ok and action in ("store_true", "store_false")
+    explicit = ok
     if flag_only and not ok:
         ok, default = True, action == "store_false"
     help_ok, help_text = _literal(kw.get("help"))
     choices_ok, choices = _literal(kw.get("choices"))
     choices = tuple(choices) if choices_ok and isinstance(choices, (list, tuple)) \
         and all(isinstance(c, str) for c in choices) else ()
+    if flag_only and dest_ok and isinstance(dest, str):
+        # the flags store into ``dest`` alone (argparse makes no attribute of the flag's name)
+        for flag in longs:
+            short = flag[2:].replace("-", "_")
+            if short != dest:
+                decl.flag_sets.setdefault(short, (dest, action == "store_true"))
+        names = [dest]
     for flag in flags:
         short = flag.lstrip("-").replace("-", "_")
         if names and short != names[0]:
@@ -372,7 +431,8 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
             decl.dotted["lora_rank"] = None if "lora_rank" in decl.dotted else names[0]  # --ds.lora.rank
     for name in names:
         decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
-                        help=help_text if help_ok and isinstance(help_text, str) else "", choices=choices))
+                        help=help_text if help_ok and isinstance(help_text, str) else "", choices=choices,
+                        explicit=explicit))
     decl.parsers.append("argparse")
 
 
@@ -404,7 +464,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
     path = Path(str(script.source.path))
     bases: list[Path] = []
     d = path.resolve().parent
-    for _ in range(5):
+    for _ in range(8):  # a package module deep in its repository (FlagEmbedding/finetune/embedder/encoder_only/base)
         bases.append(d)
         if (d / ".git").exists() or d.parent == d:
             break
@@ -523,6 +583,10 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
             continue
         raw, eq, value = tok.lstrip("-").partition("=")
         name = raw.replace("-", "_")
+        if not eq and name in decl.flag_sets and name not in decl.options:
+            dest, stored = decl.flag_sets[name]
+            out[dest] = (stored, tok)
+            continue
         name = decl.aliases.get(name, name) if name not in decl.options else name
         negated = False
         if name not in decl.options and name.startswith("no_") and name[3:] in decl.options:

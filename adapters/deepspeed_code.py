@@ -242,12 +242,17 @@ class DeepSpeedCodeAdapter(Adapter):
         if any(deepspeed_block(cfg) is not None for _, cfg in project.configs):
             return  # a DeepSpeed file is given: it is the config
         for script in project.scripts:
-            found = self.config_of(project, plan, script) or self.config_file_of(project, plan, script)
+            found = self.config_of(project, plan, script) or self.config_file_of(project, plan, script) \
+                or self.written_of(project, plan, script)
             if found is None:
                 continue
             loaded, data = found
             if isinstance(data, dict) and data:
                 _ConfigPass(DeepSpeedAdapter(), project, plan, loaded, (), data).run()
+
+    def written_of(self, project: Project, plan: TrainingPlan, script: ParsedPython) \
+            -> Optional[tuple[LoadedConfig, dict]]:
+        return _written_config(self, project, plan, script)
 
     def config_file_of(self, project: Project, plan: TrainingPlan, script: ParsedPython) \
             -> Optional[tuple[LoadedConfig, dict]]:
@@ -441,6 +446,106 @@ class DeepSpeedCodeAdapter(Adapter):
         except ValueError:
             shown = str(found)
         return fn, shown
+
+
+_DS_KEYS = ("train_micro_batch_size_per_gpu", "train_batch_size", "zero_optimization", "gradient_accumulation_steps")
+
+
+def _flat(stmts: list[ast.stmt]) -> list[ast.stmt]:
+    """The statements of a body with ``with`` blocks opened (``with open(path, "w") as writer:``)."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.With):
+            out.extend(_flat(stmt.body))
+        else:
+            out.append(stmt)
+    return out
+
+
+def _dumped_name(fn: ast.FunctionDef) -> Optional[ast.Call]:
+    """The ``json.dump(d, f)``/``json.dumps(d)`` call of ``fn`` writing a dict held in a name."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("dump", "dumps") \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == "json" \
+                and node.args and isinstance(node.args[0], ast.Name):
+            return node
+    return None
+
+
+def _module_helper(project: Project, script: ParsedPython, module: str, name: str) \
+        -> Optional[tuple[ast.FunctionDef, str]]:
+    path = Path(str(script.source.path)).resolve().parent
+    found = _local_module(module, [path, *list(path.parents)[:5]])
+    if found is None or not project.may_read(found):
+        return None
+    try:
+        tree = parse_file(found)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    fn = _functions(tree).get(name)
+    if fn is None:
+        return None
+    try:
+        shown = os.path.relpath(found, project.root.resolve())
+    except ValueError:
+        shown = str(found)
+    return fn, shown
+
+
+def _written_config(adapter: DeepSpeedCodeAdapter, project: Project, plan: TrainingPlan, script: ParsedPython) \
+        -> Optional[tuple[LoadedConfig, dict]]:
+    """A DeepSpeed config dict that a helper writes to a JSON file before the engine starts
+    (MCG-NJU/VideoMAE utils.py:482-511 @ 14ef8d8: ``create_ds_config(args)`` sets
+    ``args.deepspeed_config`` to a path under the output folder and writes ``json.dumps(ds_config)``
+    with ``train_micro_batch_size_per_gpu: args.batch_size``, ``fp16.enabled: True``; the script
+    calls ``utils.create_ds_config(args)`` and later ``deepspeed.initialize(args=args, ...)``, which
+    reads ``args.deepspeed_config``). Read like a dict a helper returns; the helper's call must not
+    sit under a guard the job decides false, and the dict must hold a DeepSpeed batch or ZeRO key."""
+    if script.tree is None:
+        return None
+    imports: dict[str, str] = {}
+    for n in nodes_of(script.tree):
+        if isinstance(n, ast.Import):
+            for alias in n.names:
+                imports[alias.asname or alias.name] = alias.name
+    idx = project.index(script)
+    option = adapter._option_resolver(project, plan, script)
+    for site in idx.calls:
+        call = site.call
+        if idx.runs(site) is False:
+            continue
+        helper: Optional[tuple[ast.FunctionDef, str]] = None
+        if isinstance(call.func, ast.Name):
+            helper = adapter.helper(project, script, call.func.id)
+        elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+                and call.func.value.id in imports:
+            helper = _module_helper(project, script, imports[call.func.value.id], call.func.attr)
+        if helper is None:
+            continue
+        fn, shown = helper
+        dumped = _dumped_name(fn)
+        if dumped is None:
+            continue
+        lines: dict = {}
+        ev = _Eval(option, lines)
+        env: dict[str, Any] = {}
+        adapter.bind_params(ev, fn, env, lambda n: UNKNOWN)
+        names = [a.arg for a in fn.args.args]
+        for k, a in enumerate(call.args):
+            if k < len(names):
+                env[names[k]] = ev.expr(a, {})
+        ev.body(_flat(fn.body), env, stop_line=dumped.lineno)
+        dumped_arg = dumped.args[0]
+        data = env.get(dumped_arg.id) if isinstance(dumped_arg, ast.Name) else None
+        if not isinstance(data, dict) or not any(k in data for k in _DS_KEYS):
+            continue
+        clean = adapter.clean(data, lines, (), {})
+        loaded = LoadedConfig(path=str(shown), kind="python", data=clean[0], lines=clean[1])
+        adapter.note(plan, f"{script.source.display}:{call.lineno}: {site.label}(...) writes the DeepSpeed config "
+                           f"built in {shown}:{fn.lineno} to a JSON file before the engine starts; read without "
+                           "running it")
+        return loaded, clean[0]
+    return None
 
 
 __all__ = ["DeepSpeedCodeAdapter", "declared_options"]

@@ -28,7 +28,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, Union
 
 from preflight.adapters.hydra_values import (  # noqa: F401 (Unknown, resolve: the adapter's names)
     _ABSENT,
@@ -331,12 +331,15 @@ def _abs_package(pkg: str) -> Optional[str]:
 # --------------------------------------------------------------------------- own composer
 
 
+_Choice = Union[str, "list[str]", None]  # a group's option, several (a list), or deleted
+
+
 class Composer:
     """preflight's defaults-list composer (the common subset of Hydra >= 1.1)."""
 
     def __init__(self, config_dir: Path, overrides: Sequence[Override]) -> None:
         self.config_dir = config_dir
-        self.cli_groups: dict[str, Optional[str]] = {}  # group key -> option (None: deleted)
+        self.cli_groups: dict[str, _Choice] = {}  # group key -> option (None: deleted)
         self.cli_added: list[tuple[str, str]] = []
         self.values: list[Override] = []
         self.notes: list[str] = []
@@ -356,7 +359,8 @@ class Composer:
                 elif ov.prefix.startswith("+") and ov.key not in self.cli_groups:
                     self.cli_added.append((ov.key, str(ov.value)))
                 else:
-                    self.cli_groups[ov.key] = None if ov.value is None else str(ov.value)
+                    self.cli_groups[ov.key] = None if ov.value is None else \
+                        [str(v) for v in ov.value] if isinstance(ov.value, list) else str(ov.value)
             else:
                 self.values.append(ov)
 
@@ -374,10 +378,10 @@ class Composer:
                                f"({exc.why()}); not read") from None
         if primary is None:
             raise ComposeError(f"Cannot find primary config '{config_name}' in {self.config_dir}")
-        config_overrides: dict[str, Optional[str]] = {}
+        config_overrides: dict[str, _Choice] = {}
         items: list[Item] = []
         for _ in range(MAX_ITERATIONS):
-            found: dict[str, Optional[str]] = {}
+            found: dict[str, _Choice] = {}
             used: set[str] = set()
             items = []
             header = self.load(primary).header
@@ -394,7 +398,7 @@ class Composer:
         return items
 
     def _expand(self, config_path: str, file: Path, package: str, group: Optional[str], primary: bool,
-                choices: dict[str, Optional[str]], found: dict[str, Optional[str]], used: set[str],
+                choices: dict[str, _Choice], found: dict[str, _Choice], used: set[str],
                 items: list[Item], depth: int) -> None:
         if depth > MAX_DEPTH:
             raise ComposeError(f"defaults list nested deeper than {MAX_DEPTH} levels at {config_path}")
@@ -421,7 +425,7 @@ class Composer:
                                    defaults_line(file, index)) from None
 
     def _entry(self, entry: Any, config_path: str, file: Path, own_group: str, package: str,
-               choices: dict[str, Optional[str]], found: dict[str, Optional[str]], used: set[str],
+               choices: dict[str, _Choice], found: dict[str, _Choice], used: set[str],
                items: list[Item], depth: int) -> None:
         """Expand one defaults list entry of ``file`` (not ``_self_``)."""
         if isinstance(entry, str):
@@ -442,7 +446,9 @@ class Composer:
         if is_override:
             for opt in option if isinstance(option, list) else [] if option is None else [option]:
                 check_name(self.config_dir, f"{group_path}/{_strip_ext(str(opt))}")
-            found[match_key] = None if option is None else str(option)
+            # ``override /callbacks: [default, norm-monitor]``: a list selects several options
+            found[match_key] = None if option is None else \
+                [str(o) for o in option] if isinstance(option, list) else str(option)
             return
         global_key = group_path if pkg == "_global_" else None
         if match_key in choices:
@@ -472,8 +478,8 @@ class Composer:
             child_pkg = self._package(child, pkg, package, group_key.lstrip("/").replace("/", "."))
             self._expand(opt_path, child, child_pkg, group_path, False, choices, found, used, items, depth + 1)
 
-    def _config_entry(self, entry: str, own_group: str, package: str, choices: dict[str, Optional[str]],
-                      found: dict[str, Optional[str]], used: set[str], items: list[Item], depth: int) -> None:
+    def _config_entry(self, entry: str, own_group: str, package: str, choices: dict[str, _Choice],
+                      found: dict[str, _Choice], used: set[str], items: list[Item], depth: int) -> None:
         name, _, pkg = entry.partition("@")
         optional = name.startswith("optional ")
         name = name.split()[-1]

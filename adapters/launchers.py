@@ -520,6 +520,7 @@ class LaunchersAdapter(Adapter):
         if info.module:
             mod = info.script.replace(".", "/")
             stems = [p[:-3].replace(os.sep, "/") for p in paths if p.endswith(".py")]
+            stems = [s[:-len("/__main__")] if s.endswith("/__main__") else s for s in stems]  # a package run with -m
             if any(s == mod or s.endswith("/" + mod) or s.rsplit("/", 1)[-1] == mod.rsplit("/", 1)[-1]
                    for s in stems):
                 return True

@@ -78,6 +78,49 @@ def _fromfile_calls(tree: ast.AST) -> list[ast.Call]:
     return out
 
 
+def _config_loads(script: ParsedPython) -> list[ast.Call]:
+    """The script's ``Config.fromfile(path)`` calls; when it has none, its calls of a function of
+    a local module it imports whose body returns ``Config.fromfile`` of its first parameter
+    (PixArt-alpha/PixArt-sigma train_scripts/train.py:31,284 @ 1ce521a ``config =
+    read_config(args.config)``, ``diffusion/utils/misc.py:21-30`` ``config = Config.fromfile(file)``
+    in a retry loop): the wrapper's call stands for the load, its first argument the path."""
+    tree = script.tree
+    if not isinstance(tree, ast.Module):
+        return []
+    if "fromfile" in script.source.text:
+        direct = _fromfile_calls(tree)
+        if direct:
+            return direct
+    from preflight.adapters.cliargs_options import _local_module
+
+    path = Path(str(script.source.path))
+    if not path.is_file():
+        return []
+    here = path.resolve().parent
+    bases = [here, *list(here.parents)[:3]]  # a package beside the script's folder (run from the root)
+    modules = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.module and not n.level]
+    found = [_local_module(m, bases) for m in modules if m.split(".")[0] not in ("mmcv", "mmengine", "torch")]
+    wrappers: set[str] = set()
+    for local in [f for f in found if f is not None][:24]:
+        try:
+            if local.stat().st_size > _MAX_BYTES:
+                continue
+            text = read_text_limited(local, errors="replace")
+            if "fromfile" not in text:
+                continue
+            module = ast.parse(text)
+        except (OSError, ValueError, SyntaxError, RecursionError, MemoryError):
+            continue
+        for fn in module.body:
+            if isinstance(fn, ast.FunctionDef) and fn.args.args and any(
+                    isinstance(c.args[0], ast.Name) and c.args[0].id == fn.args.args[0].arg
+                    for c in _fromfile_calls(fn)):
+                wrappers.add(fn.name)
+    imported = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) for a in n.names}
+    return [n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+            and n.func.id in wrappers and n.func.id in imported and n.args]
+
+
 def _mm_imports(tree: ast.Module) -> bool:
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in ("mmengine", "mmcv"):
@@ -315,15 +358,14 @@ class MMEngineConfigAdapter(Adapter):
     frameworks = ("mmengine",)
 
     def detect(self, project: Project) -> bool:
-        return any(isinstance(s.tree, ast.Module) and "fromfile" in s.source.text and _fromfile_calls(s.tree)
-                   and _mm_imports(s.tree) for s in project.scripts)
+        return any(isinstance(s.tree, ast.Module) and _mm_imports(s.tree) and _config_loads(s)
+                   for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
-            if not isinstance(script.tree, ast.Module) or "fromfile" not in script.source.text \
-                    or not _mm_imports(script.tree):
+            if not isinstance(script.tree, ast.Module) or not _mm_imports(script.tree):
                 continue
-            calls = _fromfile_calls(script.tree)
+            calls = _config_loads(script)
             if len(calls) != 1:
                 continue
             self._script(project, plan, script, calls[0])

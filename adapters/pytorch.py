@@ -959,6 +959,22 @@ class _ScriptPass:
                      self.src(dead[0].call, f"{dead[0].label}() runs only under a guard this job decides false"),
                      "medium")
 
+    def compile_off(self) -> None:
+        """Every ``torch.compile``/``model.compile`` of the script sits under a guard the job decides
+        false (karpathy/build-nanogpt train_gpt2.py:342-344 @ 6104ab1: ``use_compile = False`` then
+        ``if use_compile: model = torch.compile(model)``): off, medium (a local module could still
+        compile)."""
+        def switch(site: CallSite) -> bool:
+            return (site.qualified or "") == "torch.compile" or (
+                (site.name or "").endswith(".compile") and self.is_model_receiver(site))
+        if any(switch(s) for s in self.calls):
+            return
+        dead = [s for s in self.idx.calls if switch(s) and self.idx.runs(s) is False]
+        if dead:
+            self.add("compile.enabled", False,
+                     self.src(dead[0].call, f"{dead[0].label}(...) runs only under a guard this job decides false"),
+                     "medium")
+
     def load_placement(self) -> None:
         """``model.load_placement`` from the order of load, move and wrap calls
         (:mod:`adapters._placement`); the first decisive shape wins."""
@@ -991,6 +1007,7 @@ class _ScriptPass:
         self.implementation()
         self.load_placement()
         self.checkpointing_off()
+        self.compile_off()
         for site in self.calls:
             name = site.name or ""
             q = site.qualified or ""

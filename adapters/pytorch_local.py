@@ -165,7 +165,7 @@ _PEFT_WORDS = re.compile(r"(?i:\bpeft\b|lora|get_peft_model|PeftModel|(?<![a-z0-
 _CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|checkpoint_activations)\s*=\s*(None|False)\b")
 # activation checkpointing by any of its spellings (never a saved model "checkpoint")
 _CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
-                         r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|recompute|"
+                         r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|(?<![a-z])recompute|"
                          r"grad_checkpoint|\bSelectiveAC\b|\bFullAC\b", re.I)
 
 

@@ -259,7 +259,6 @@ _DIRNAME = r"""dirname\s+(?:--\s+)?["']?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?["']?
 _DIRNAME_SUB = r"(?:\$\(\s*" + _DIRNAME + r"\s*\)|`\s*" + _DIRNAME + r"\s*`)"
 _SELF_DIR = re.compile(r"""\$\(\s*cd\s+(?:--\s+)?["']?""" + _DIRNAME_SUB
                        + r"""["']?\s*(?:&>\s*/dev/null\s*)?(?:&&|;)\s*pwd(?:\s+-P)?\s*\)|""" + _DIRNAME_SUB)
-_ARITH = re.compile(r"\$\(\(([^()]*)\)\)")
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
         ast.Div: operator.floordiv, ast.Mod: operator.mod}
 
@@ -329,12 +328,50 @@ def expand(text: str, env: dict[str, str], known: Optional[set[str]] = None) -> 
         text = _SELF_DIR.sub(lambda m: here, text)
     out = _VAR.sub(one, text)
 
-    def arith(m: re.Match) -> str:
-        inner = re.sub(r"\b([A-Za-z_][A-Za-z0-9_]*)\b", lambda v: env.get(v.group(1), v.group(1)), m.group(1))
-        value = _arith(inner)
-        return str(value) if value is not None else m.group(0)
+    return _expand_arith(out, env)
 
-    return _ARITH.sub(arith, out)
+
+def _arith_end(text: str, start: int) -> int:
+    """The index just past the ``))`` closing the ``$((`` at ``start``, or -1: parentheses inside
+    are balanced (``$((GLOBAL / (PER_DEVICE * GPUS)))``, 2U1/Qwen2-VL-Finetune
+    scripts/finetune_lora.sh:14)."""
+    depth = 0
+    i = start + 3
+    while i < len(text):
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            if depth == 0:
+                return i + 2 if text.startswith("))", i) else -1
+            depth -= 1
+        elif c == "$" and text.startswith("$((", i):
+            return -1  # nested arithmetic: left as written
+        i += 1
+    return -1
+
+
+def _expand_arith(text: str, env: dict[str, str]) -> str:
+    """``$((expr))`` over known integers (names looked up in ``env``, as bash does without ``$``);
+    one whose value is not known is kept as written."""
+    out: list[str] = []
+    pos = 0
+    while True:
+        start = text.find("$((", pos)
+        if start < 0:
+            out.append(text[pos:])
+            return "".join(out)
+        end = _arith_end(text, start)
+        if end < 0:
+            out.append(text[pos:start + 3])
+            pos = start + 3
+            continue
+        inner = re.sub(r"\b([A-Za-z_][A-Za-z0-9_]*)\b", lambda v: env.get(v.group(1), v.group(1)),
+                       text[start + 3:end - 2])
+        value = _arith(inner)
+        out.append(text[pos:start])
+        out.append(str(value) if value is not None else text[start:end])
+        pos = end
 
 
 def slurm_environment(text: str, path: str = "<script>") -> dict[str, str]:
@@ -776,7 +813,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                     words = shlex.split(raw) if raw.strip() else [""]
                 except ValueError:
                     words = [raw]
-                if _ARITH.fullmatch(raw.strip()):
+                whole = raw.strip()
+                if whole.startswith("$((") and _arith_end(whole, 0) == len(whole):
                     words = [raw.strip()]  # `ACC=$((BATCH / PER_DEVICE / GPUS))`: one word
                 count = counted(raw, slurm)
                 if count is not None:

@@ -47,19 +47,38 @@ def _is_hf(site: CallSite) -> bool:
     return q.startswith(("transformers.", "trl.", "peft."))
 
 
+def _library_trainer(idx: ScriptIndex) -> bool:
+    """The script builds a ``...Trainer(args=X)`` and writes a TrainingArguments key on ``X``
+    (``X.per_device_train_batch_size = 8``) without importing transformers itself."""
+    from preflight.adapters.transformers_args import TRAINING_KEYS
+
+    keys = "|".join(TRAINING_KEYS)
+    for s in idx.calls:
+        arg = s.kwarg("args")
+        if (s.last or "").endswith("Trainer") and isinstance(arg, ast.Name) \
+                and re.search(rf"^\s*{re.escape(arg.id)}\.(?:{keys})\s*=[^=]", idx.script.source.text, re.M):
+            return True
+    return False
+
+
 @register_adapter
 class TransformersAdapter(Adapter):
     name = "transformers"
     frameworks = ("transformers",)
 
     def detect(self, project: Project) -> bool:
-        return any(project.index(s).imports_any("transformers", "trl") for s in project.scripts)
+        return any(project.index(s).imports_any("transformers", "trl") or _library_trainer(project.index(s))
+                   for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
             idx = project.index(script)
             if idx.imports_any("transformers", "trl"):
                 _ScriptPass(self, project, plan, idx).run()
+            elif _library_trainer(idx):
+                # a library's Trainer built on transformers' (verifiers ``vf.GRPOTrainer(args=training_args)``):
+                # only the values the script writes on its arguments object are read
+                ArgsPass(_ScriptPass(self, project, plan, idx)).attribute_writes()
 
 
 class _ScriptPass:

@@ -13,7 +13,7 @@ import ast
 import os
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from preflight.adapters._cache import cache_stays_on
 from preflight.adapters.deepspeed import deepspeed_block
@@ -46,6 +46,52 @@ _SEQ_KEYS = ("max_length", "max_seq_length")
 # keys whose redeclared default in a local TrainingArguments subclass is read
 _SUBCLASS_KEYS = ("per_device_train_batch_size", "gradient_accumulation_steps", "optim", "gradient_checkpointing",
                   "torch_compile")
+
+
+def _enclosing_function(tree: ast.AST, node: ast.expr) -> Optional[list[ast.stmt]]:
+    """The body of the innermost function (or the module) that holds ``node``."""
+    best: Optional[Union[ast.FunctionDef, ast.AsyncFunctionDef]] = None
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                and fn.lineno <= node.lineno <= (fn.end_lineno or 0) and (best is None or fn.lineno >= best.lineno):
+            best = fn
+    if best is not None:
+        return best.body
+    return tree.body if isinstance(tree, ast.Module) else None
+
+
+def _statements(body: list[ast.stmt], plain: bool) -> Any:
+    """Each statement of ``body`` and of the blocks nested in it (not nested functions or classes),
+    with whether it runs unconditionally (a plain statement of ``body`` itself)."""
+    for stmt in body:
+        yield stmt, plain
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field_name in ("body", "orelse", "finalbody", "handlers"):
+            inner = getattr(stmt, field_name, None)
+            if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                yield from _statements(inner, plain and isinstance(stmt, (ast.With, ast.Try)) and field_name == "body")
+            elif isinstance(inner, list):
+                for h in inner:
+                    if isinstance(h, ast.ExceptHandler):
+                        yield from _statements(h.body, False)
+
+
+def _class_constant(cls: ast.ClassDef, name: str, before: int) -> Optional[ast.expr]:
+    """The literal a class attribute holds where a field default names it (InternLM/xtuner
+    xtuner/apis/training_args.py:26,44-47 @ b934f462: ``default_per_device_train_batch_size = 1``
+    then ``per_device_train_batch_size: int = field(default=default_per_device_train_batch_size)``):
+    the last plain assignment of ``name`` in the class body above line ``before``, when it is a
+    constant; None otherwise."""
+    found: Optional[ast.expr] = None
+    for stmt in cls.body:
+        if stmt.lineno >= before:
+            break
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets):
+            found = stmt.value if len(stmt.targets) == 1 else None
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
+            found = stmt.value
+    return found if isinstance(found, ast.Constant) else None
 
 
 def parse_flags(tokens: list[str]) -> dict[str, tuple[Optional[str], str]]:
@@ -108,6 +154,7 @@ class ArgsPass:
     def __init__(self, owner: _ScriptPass) -> None:
         self.o = owner
         self.trl_used = False
+        self.priority = 0  # 1 for values written on the arguments object after it is built
 
     # -- entry -----------------------------------------------------------------
     def run(self) -> None:
@@ -119,6 +166,63 @@ class ArgsPass:
         parsers = [s for s in self.o.calls if s.last == "HfArgumentParser" and _hf(s)]
         for site in parsers[:1]:
             self.from_parser(site, bool(calls))
+        self.attribute_writes()
+
+    # -- attribute writes on the arguments object -------------------------------
+    def attribute_writes(self) -> None:
+        """``training_args.per_device_train_batch_size = 8`` on the object a ``...Trainer(args=X)``
+        call takes, in the function that builds the trainer (willccbb/verifiers
+        examples/grpo/train_wordle.py:35-41 @ 39f0675a: ``training_args = vf.grpo_defaults(...)``
+        then attribute writes, then ``vf.GRPOTrainer(args=training_args)``): the written value is
+        the one the Trainer reads, over the constructor, the parser and the launch line (priority
+        1). High when the write is a plain statement of that function's body, medium under an
+        ``if``/loop; a value not known statically is skipped."""
+        tree = self.o.script.tree
+        if tree is None:
+            return
+        trainers = [s for s in self.o.calls if (s.last or "").endswith("Trainer") and s.kwarg("args") is not None
+                    and isinstance(s.kwarg("args"), ast.Name)]
+        done: set[tuple[str, int]] = set()
+        for site in trainers:
+            name = site.kwarg("args").id
+            scope = _enclosing_function(tree, site.call)
+            if scope is None or (name, id(scope)) in done:
+                continue
+            done.add((name, id(scope)))
+            values: dict[str, tuple[Any, Source]] = {}
+            confs: dict[str, str] = {}
+            for stmt, plain in _statements(scope, True):
+                if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+                        and isinstance(stmt.targets[0], ast.Attribute) and isinstance(stmt.targets[0].value, ast.Name)
+                        and stmt.targets[0].value.id == name and stmt.lineno < site.line):
+                    continue
+                key = stmt.targets[0].attr
+                if key not in TRAINING_KEYS:
+                    continue
+                resolved = self.o.idx.resolve(stmt.value)
+                converted = convert(key, resolved.value) if resolved is not None else None
+                if converted is None:
+                    values.pop(key, None)  # a later write of an unknown value: the earlier one no longer holds
+                    confs.pop(key, None)
+                    continue
+                values[key] = (converted, self.o.src(stmt.lineno, f"{name}.{key} = {ast.unparse(stmt.value)} "
+                                                     f"(the arguments {site.label}(args={name}) takes)", key=key))
+                confs[key] = "high" if plain else "medium"
+            for conf in ("high", "medium"):
+                group = {k: v for k, v in values.items() if confs[k] == conf}
+                if group:
+                    self.apply_written(group, conf, site)
+
+    def apply_written(self, values: dict[str, tuple[Any, Source]], conf: str, site: CallSite) -> None:
+        self.priority = 1
+        try:
+            self.apply(values, conf, self.trl_used or (site.last or "").startswith("GRPO"), complete=False,
+                       label=site.last or "Trainer")
+        finally:
+            self.priority = 0
+
+    def add(self, field: str, value: Any, source: Source, confidence: str = "high") -> None:
+        self.o.add(field, value, source, confidence, self.priority)
 
     # -- the call in the script ------------------------------------------------
     def from_call(self, site: CallSite, trl: bool) -> None:
@@ -277,6 +381,8 @@ class ArgsPass:
                 value: Optional[ast.expr] = stmt.value
                 if isinstance(value, ast.Call) and (dotted_name(value.func) or "").endswith("field"):
                     value = next((k.value for k in value.keywords if k.arg == "default"), None)
+                if isinstance(value, ast.Name):
+                    value = _class_constant(local, value.id, stmt.lineno)
                 if not isinstance(value, ast.Constant):
                     continue
                 converted = convert(key, value.value)
@@ -360,7 +466,7 @@ class ArgsPass:
     def apply(self, values: dict[str, tuple[Any, Source]], conf: str, trl: bool, *, complete: bool,
               label: str) -> None:
         """Facts for one group of values (one call, one file, the command line)."""
-        add = self.o.add
+        add = self.add
         for key, field in (("per_device_train_batch_size", "batch.micro"),
                            ("gradient_accumulation_steps", "batch.grad_accum")):
             if key in values:
@@ -406,15 +512,15 @@ class ArgsPass:
             item, full_eval = values.get(key), values.get(f"{key}_full_eval")
             if field in FIELDS and item is not None and isinstance(item[0], bool) and not (
                     full_eval is not None and full_eval[0] is not False):
-                self.o.add(field, item[0], item[1], conf)
+                self.add(field, item[0], item[1], conf)
         on = [(mode, item[1]) for mode, item in (("amp_bf16", bf16), ("amp_fp16", fp16))
               if item is not None and item[0] is True]
         for mode, source in on:
-            self.o.add("precision.mode", mode, source, conf)
+            self.add("precision.mode", mode, source, conf)
         if len(on) == 2:
             self.o.note(f"{on[0][1].location()}: bf16=True and fp16=True together: TrainingArguments raises "
                         "ValueError (\"At most one of fp16 and bf16 can be True\")")
-            record_fp16_and_bf16(self.o.add, fp16[1], bf16[1], conf)  # type: ignore[index]
+            record_fp16_and_bf16(self.add, fp16[1], bf16[1], conf)  # type: ignore[index]
         off = [item for item in (bf16, fp16) if item is not None and item[0] is False]
         # All explicit False, or (in a call) the missing one defaults to False too.
         if not on and off and (len(off) == 2 or (complete and not (trl and bf16 is None))):
@@ -423,7 +529,7 @@ class ArgsPass:
                 self.o.note(f"{source.location()}: bf16/fp16 off: no autocast; the model is not loaded in fp32, "
                             "so it computes in the dtype of its weights")
                 return
-            self.o.add("precision.mode", "fp32",
+            self.add("precision.mode", "fp32",
                        Source(source.kind, source.path, source.line, source.key,
                               (source.detail or "") + ": neither bf16 nor fp16, the Trainer computes in fp32"), conf)
 
@@ -448,9 +554,9 @@ class ArgsPass:
             return
         for key in ("activation_checkpointing", "fsdp_activation_checkpointing"):
             if isinstance(data.get(key), bool):
-                self.o.add("memory.gradient_checkpointing", data[key], where, conf)
+                self.add("memory.gradient_checkpointing", data[key], where, conf)
                 if data[key]:
-                    self.o.add("model.use_cache", True, cache_stays_on(where), "medium")
+                    self.add("model.use_cache", True, cache_stays_on(where), "medium")
                 return
 
     def fsdp(self, value: Any, source: Source, conf: str) -> None:
@@ -458,13 +564,13 @@ class ArgsPass:
         words = [w.lower() for w in words if isinstance(w, str)]
         for word in words:
             if word in _FSDP:
-                self.o.add("dist.sharding", _FSDP[word], source, conf)
+                self.add("dist.sharding", _FSDP[word], source, conf)
         if words and not any(w in _FSDP for w in words):
-            self.o.add("dist.sharding", "fsdp_full", Source(source.kind, source.path, source.line, source.key,
+            self.add("dist.sharding", "fsdp_full", Source(source.kind, source.path, source.line, source.key,
                                                             (source.detail or "") + ": FULL_SHARD by default"), conf)
         if "offload" in words:
             for field in ("dist.offload_params", "dist.offload_optimizer"):
-                self.o.add(field, "cpu", source, conf)
+                self.add(field, "cpu", source, conf)
 
     def deepspeed(self, value: Any, source: Source) -> None:
         if not isinstance(value, str):

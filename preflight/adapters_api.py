@@ -94,6 +94,8 @@ class Project:
         if any(tok.endswith(".py") and not tok.startswith("-") for tok in self.argv):
             return []
         stem = os.path.splitext(name)[0]
+        if stem == "__main__":  # `python -m pkg.base` runs pkg/base/__main__.py: the package's name
+            stem = os.path.basename(os.path.dirname(os.path.abspath(str(script.source.path))))
         for i, tok in enumerate(self.argv[:-1]):
             if tok == "-m":  # `python -m pkg.train ...` / `accelerate launch ... -m pkg.train ...`
                 module = self.argv[i + 1]

@@ -29,6 +29,7 @@ _CONFIG_FLAGS = ("--deepspeed", "--deepspeed_config", "--deepspeed-config", "--d
 _LIST_FLAGS = ("--base",)
 # a script's own option naming an arguments/config file (Firefly ``--train_args_file x.json``)
 _CONFIG_FLAG_WORDS = re.compile(r"^--?(?![\w-]*data)[\w-]*(config|args|cfg|recipe)[\w-]*$", re.I)
+_KEY_CONFIG = re.compile(r"\+{0,2}[\w.]*(?:config|cfg)[\w.]*", re.I)  # ``config=FILE``, ``cfg.path=FILE``
 _ENTRY_NAMES = ("train.py", "main.py", "finetune.py", "run_train.py", "pretrain.py", "train_net.py")
 _MAX_PARENTS = 5
 _DIR_SCAN_LIMIT = 400
@@ -111,6 +112,33 @@ def _find_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
     return None
 
 
+def _installed_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
+    """``python -m pkg.sub.mod`` run from a folder inside the repository of ``pkg``
+    (FlagOpen/FlagEmbedding examples/finetune/embedder/README.md:170 ``torchrun -m
+    FlagEmbedding.finetune.embedder.encoder_only.base`` from ``examples/finetune/embedder``, the
+    package installed from the repository root with ``pip install -e .``): the module in an
+    enclosing folder that is a Python project (``setup.py``/``pyproject.toml``/``setup.cfg``),
+    searched upwards to the repository root (``.git``). Only a dotted name whose top package is a
+    folder there, never a single-file module, and never above the repository."""
+    if "." not in module:
+        return None
+    top = module.split(".", 1)[0]
+    for base in bases:
+        d = base.resolve()
+        for _ in range(_MAX_PARENTS + 1):
+            if d.parent == d:
+                break
+            d = d.parent
+            if any((d / f).is_file() for f in ("setup.py", "pyproject.toml", "setup.cfg")) \
+                    and ((d / top).is_dir() or (d / "src" / top).is_dir()):
+                found = _find_module(module, [d])
+                if found is not None:
+                    return found
+            if (d / ".git").exists():
+                break
+    return None
+
+
 def _display(path: Path, root: Path) -> str:
     try:
         return os.path.relpath(path, root)
@@ -125,6 +153,12 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
     for k, tok in enumerate(args):
         after_flag = k > 0 and args[k - 1].startswith("-") and "=" not in args[k - 1]
         if tok.startswith("-") or after_flag or not tok.lower().endswith(CONFIG_SUFFIXES):
+            continue
+        key, eq, value = tok.partition("=")
+        if eq and _KEY_CONFIG.fullmatch(key):
+            # ``config=apps/main/configs/debug.yaml``: an OmegaConf ``key=value`` argument naming the
+            # file (facebookresearch/lingua README.md:43, apps/main/train.py ``OmegaConf.from_cli``)
+            names.append((value, f"{key}= on the launch line (a key=value argument)"))
             continue
         why = ("the script's first argument (HfArgumentParser reads a JSON/YAML file given alone)" if k == 0
                else "a config file argument of the script")
@@ -211,6 +245,12 @@ def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: 
     if info.script is None:
         return False
     script = _find_module(info.script, bases) if info.module else _find(info.script, bases)
+    if script is None and info.module:
+        script = _installed_module(info.script, bases)
+        if script is not None:
+            out.notes.append(f"{where} runs module {info.script}: not under the working directory; found in "
+                             f"{_display(script, root)}, the package of an enclosing Python project (one "
+                             "installed with `pip install -e .` is importable from anywhere)")
     if script is None and not info.module:
         script = _find_by_tail(info.script, bases)
         if script is not None:

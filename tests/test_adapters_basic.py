@@ -174,7 +174,8 @@ def test_guarded_calls_are_medium_confidence(tmp_path):
     """)
     fact = plan.resolve("memory.gradient_checkpointing")
     assert fact is not None and fact.value is True and fact.confidence == "medium"
-    assert "compile.enabled" not in plan
+    off = plan.resolve("compile.enabled")  # the compile under `if False:` never runs: off, not on
+    assert off is not None and off.value is False and off.confidence == "medium"
 
 
 # -- Hugging Face loading idioms ----------------------------------------------------------
