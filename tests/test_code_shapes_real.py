@@ -281,6 +281,131 @@ def test_model_built_by_a_real_local_factory_is_followed_by_the_rules():
     assert findings(no_zero_grad, ("PF103",)) == [("PF103", 42)]
 
 
+def test_model_built_inline_from_a_local_transformers_class_is_followed_by_pf110():
+    # the same script with the model built directly (`RobertaMLMModel(...)` instead of `create_model(...)`):
+    # a local class deriving from transformers' `RobertaPreTrainedModel` is an nn.Module
+    inline = HELLO_DS.replace(
+        "model = create_model(num_layers=6, num_heads=8, ff_dim=512, h_dim=256, dropout=0.1)",
+        "model = RobertaMLMModel(RobertaConfig(num_hidden_layers=6), RobertaModel(RobertaConfig(num_hidden_layers=6)))")
+    assert inline != HELLO_DS
+    assert findings(inline, ("PF101", "PF103", "PF110")) == [("PF110", 48)]
+    with_no_grad = inline.replace("    for batch in val_iterator:\n",
+                                  "    with torch.no_grad():\n      for batch in val_iterator:\n")
+    assert findings(with_no_grad, ("PF101", "PF103", "PF110")) == []
+
+
+# pytorch/examples@77f55b912142e11fcfdf5b530231fb9c52f181e8 gcn/main.py:168-197,250-255: `train_iter`
+# trains one step and calls `test(model, ...)` on the training and validation masks; `test` calls
+# `model.eval()` and runs its one full-graph forward under `torch.no_grad()`; the epoch loop at module
+# level calls `train_iter`, and `test` runs once more after it. The shapes reported: `no_grad` left out
+# (the helper evaluates every epoch), and `eval()` moved into the caller.
+GCN = '''
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.optim import Adam
+
+
+class GCN(nn.Module):
+    def __init__(self, input_dim, hidden_dim, output_dim, dropout_p=0.1):
+        super().__init__()
+        self.gc1 = nn.Linear(input_dim, hidden_dim)
+        self.gc2 = nn.Linear(hidden_dim, output_dim)
+        self.dropout = nn.Dropout(dropout_p)
+
+    def forward(self, input_tensor, adj_mat):
+        x = F.relu(self.gc1(adj_mat @ input_tensor))
+        x = self.dropout(x)
+        return F.log_softmax(self.gc2(adj_mat @ x), dim=1)
+
+
+def train_iter(epoch, model, optimizer, criterion, input, target, mask_train, mask_val, print_every=10):
+    start_t = time.time()
+    model.train()
+    optimizer.zero_grad()
+    output = model(*input)
+    loss = criterion(output[mask_train], target[mask_train])
+    loss.backward()
+    optimizer.step()
+    loss_train, acc_train = test(model, criterion, input, target, mask_train)
+    loss_val, acc_val = test(model, criterion, input, target, mask_val)
+    if epoch % print_every == 0:
+        print(f"Epoch: {epoch:04d} ({(time.time() - start_t):.4f}s) loss_train: {loss_train:.4f} "
+              f"acc_train: {acc_train:.4f} loss_val: {loss_val:.4f} acc_val: {acc_val:.4f}")
+
+
+def test(model, criterion, input, target, mask):
+    model.eval()
+    with torch.no_grad():
+        output = model(*input)
+        output, target = output[mask], target[mask]
+        loss = criterion(output, target)
+        acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+    return loss.item(), acc.item()
+
+
+if __name__ == "__main__":
+    features, labels, adj_mat = load_cora()
+    idx = torch.randperm(len(labels))
+    idx_test, idx_val, idx_train = idx[:1000], idx[1000:1500], idx[1500:]
+    gcn = GCN(features.shape[1], 16, labels.max().item() + 1)
+    optimizer = Adam(gcn.parameters(), lr=0.01, weight_decay=5e-4)
+    criterion = nn.NLLLoss()
+    for epoch in range(200):
+        train_iter(epoch + 1, gcn, optimizer, criterion, (features, adj_mat), labels, idx_train, idx_val, 20)
+    loss_test, acc_test = test(gcn, criterion, (features, adj_mat), labels, idx_test)
+    print(f"Test set results: loss {loss_test:.4f} accuracy {acc_test:.4f}")
+'''
+
+
+def _gcn_without_no_grad(text: str) -> str:
+    out = text.replace("""    with torch.no_grad():
+        output = model(*input)
+        output, target = output[mask], target[mask]
+        loss = criterion(output, target)
+        acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+""", """    output = model(*input)
+    output, target = output[mask], target[mask]
+    loss = criterion(output, target)
+    acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+""")
+    assert out != text
+    return out
+
+
+def _gcn_eval_in_the_caller(text: str) -> str:
+    out = text.replace("""def test(model, criterion, input, target, mask):
+    model.eval()
+""", """def test(model, criterion, input, target, mask):
+""").replace("""    optimizer.step()
+    loss_train""", """    optimizer.step()
+    model.eval()
+    loss_train""").replace("""    loss_test, acc_test = test(""", """    gcn.eval()
+    loss_test, acc_test = test(""").replace("test(", "propagate(")
+    assert "model.eval()\n    loss_train" in out
+    return out
+
+
+def test_gcn_evaluation_helper_as_written_is_silent():
+    assert findings(GCN, ("PF101", "PF110", "PF111")) == []
+    assert findings(_gcn_eval_in_the_caller(GCN), ("PF101", "PF110", "PF111")) == []
+
+
+def test_gcn_evaluation_helper_without_no_grad_run_every_epoch_is_reported():
+    # one forward per call, but the training step calls it every epoch: not a one-off prediction
+    assert findings(_gcn_without_no_grad(GCN), ("PF101", "PF110", "PF111")) == [("PF110", 40)]
+    returns_loss = _gcn_without_no_grad(GCN).replace("return loss.item(), acc.item()", "return loss, acc.item()")
+    assert findings(returns_loss, ("PF110",)) == [("PF110", 40)]  # the callers only print it
+
+
+def test_eval_set_by_the_caller_and_forward_in_the_callee_is_reported():
+    # `propagate` has no eval-sounding name and no `eval()`: every caller switched the model before calling it
+    assert findings(_gcn_eval_in_the_caller(_gcn_without_no_grad(GCN)), ("PF101", "PF110", "PF111")) == [
+        ("PF110", 40)]
+
+
 # CSCYQJ/MICCAI23-ProtoContra-SFDA@a719dd53ef3acc951bec75887d6ec922691219e0
 # trainers/target_adapt_pseudo_label_trainer.py:84 builds its class weights once, on the host,
 # and moves them: `nn.CrossEntropyLoss(weight=torch.tensor([0.1,1,2,2,1]).to(self.opt['gpu_id']))`;
