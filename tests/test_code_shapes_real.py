@@ -675,3 +675,184 @@ def test_unscaled_accumulation_in_a_function_receiving_its_parts_is_reported():
     # a helper handed `**kwargs` that are not the batch may still divide: silent
     handed = undivided.replace("loss = model(**batch).loss", "loss = compute_loss(model, **train_config.loss_kwargs)")
     assert findings(handed, ("PF108",)) == []
+
+
+# OpenGVLab/InternVL@2410d1dbf208f0e799459aff9376e5747dbf41a2 classification/main.py:20,170-171,219
+# (`from dataset import build_loader`, the seven-tuple unpacked, the model wrapped in
+# DistributedDataParallel, `train_one_epoch` iterating `data_loader` at :427) and
+# classification/dataset/build.py:58-145 (`build_loader`: DistributedSampler for every split) and
+# :148-196 (`build_loader2`, exported beside it by dataset/__init__.py:7: `shuffle=True`, no sampler,
+# each loader `... if dataset is not None else None`). The shape reported: main.py using
+# `build_loader2` (no DDP caller uses it in the repository).
+INTERNVL_MAIN = '''
+import torch
+from dataset import build_loader
+from models import build_model
+
+
+def train_one_epoch(config, model, criterion, data_loader, optimizer, epoch):
+    model.train()
+    optimizer.zero_grad()
+    for idx, (samples, targets) in enumerate(data_loader):
+        samples = samples.cuda(non_blocking=True)
+        targets = targets.cuda(non_blocking=True)
+        loss = criterion(model(samples), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def main(config):
+    dataset_train, dataset_val, dataset_test, data_loader_train, \\
+        data_loader_val, data_loader_test, mixup_fn = build_loader(config)
+    model = build_model(config)
+    model.cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=config.TRAIN.BASE_LR)
+    model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[config.LOCAL_RANK])
+    criterion = torch.nn.CrossEntropyLoss()
+    for epoch in range(config.TRAIN.EPOCHS):
+        data_loader_train.sampler.set_epoch(epoch)
+        train_one_epoch(config, model, criterion, data_loader_train, optimizer, epoch)
+'''
+INTERNVL_BUILD = '''
+import torch
+
+
+def build_loader(config):
+    dataset_train, config.MODEL.NUM_CLASSES = build_dataset("train", config=config)
+    dataset_val, _ = build_dataset("val", config=config)
+    sampler_train = torch.utils.data.DistributedSampler(dataset_train, shuffle=True)
+    sampler_val = torch.utils.data.distributed.DistributedSampler(dataset_val, shuffle=False)
+    data_loader_train = torch.utils.data.DataLoader(
+        dataset_train, sampler=sampler_train, batch_size=config.DATA.BATCH_SIZE, drop_last=True)
+    data_loader_val = torch.utils.data.DataLoader(
+        dataset_val, sampler=sampler_val, batch_size=config.DATA.BATCH_SIZE, shuffle=False)
+    return dataset_train, dataset_val, None, data_loader_train, data_loader_val, None, None
+
+
+def build_loader2(config):
+    dataset_train, config.MODEL.NUM_CLASSES = build_dataset("train", config=config)
+    dataset_val, _ = build_dataset("val", config=config)
+    data_loader_train = torch.utils.data.DataLoader(
+        dataset_train,
+        shuffle=True,
+        batch_size=config.DATA.BATCH_SIZE,
+        drop_last=True) if dataset_train is not None else None
+    data_loader_val = torch.utils.data.DataLoader(
+        dataset_val, batch_size=config.DATA.BATCH_SIZE, shuffle=False) if dataset_val is not None else None
+    return dataset_train, dataset_val, None, data_loader_train, data_loader_val, None, None
+
+
+def build_dataset(split, config):
+    return None, 1000
+'''
+
+
+def _internvl(tmp_path: Path, main: str, build: str = INTERNVL_BUILD) -> Path:
+    (tmp_path / "dataset").mkdir(exist_ok=True)
+    (tmp_path / "dataset" / "__init__.py").write_text("from .build import build_loader, build_loader2\n")
+    (tmp_path / "dataset" / "build.py").write_text(textwrap.dedent(build))
+    (tmp_path / "main.py").write_text(textwrap.dedent(main))
+    return tmp_path
+
+
+def _pf201(cli, root: Path, *extra: str) -> list[tuple[str, int, str]]:
+    import json
+
+    out = cli("check", ".", "--select", "PF201", "--format", "json", "--exit-zero", *extra, cwd=root)
+    return [(Path(f["path"]).name, f["line"], f["message"]) for f in json.loads(out.out)["findings"]]
+
+
+def test_ddp_loader_built_with_a_sampler_in_an_imported_module_is_silent(cli, tmp_path):
+    assert _pf201(cli, _internvl(tmp_path, INTERNVL_MAIN), "--no-cache") == []
+
+
+def test_ddp_loader_built_without_a_sampler_in_an_imported_module_is_reported(cli, tmp_path):
+    main = INTERNVL_MAIN.replace("build_loader", "build_loader2").replace(
+        "        data_loader_train.sampler.set_epoch(epoch)\n", "")
+    found = _pf201(cli, _internvl(tmp_path, main), "--no-cache")
+    assert [(name, line) for name, line, _ in found] == [("main.py", 21)]
+    assert "dataset/build.py:20" in found[0][2] and "DistributedSampler" in found[0][2]
+
+
+def test_imported_loader_builder_that_shards_when_distributed_is_silent(cli, tmp_path):
+    build = INTERNVL_BUILD.replace(
+        "        dataset_train,\n        shuffle=True,",
+        "        dataset_train,\n        sampler=torch.utils.data.DistributedSampler(dataset_train) if config.DIST else None,\n"
+        "        shuffle=not config.DIST,")
+    assert build != INTERNVL_BUILD
+    main = INTERNVL_MAIN.replace("build_loader", "build_loader2")
+    assert _pf201(cli, _internvl(tmp_path, main, build), "--no-cache") == []
+
+
+def test_the_cached_result_follows_an_edited_imported_module(cli, tmp_path):
+    main = INTERNVL_MAIN.replace("build_loader", "build_loader2").replace(
+        "        data_loader_train.sampler.set_epoch(epoch)\n", "")
+    root = _internvl(tmp_path, main)
+    assert len(_pf201(cli, root)) == 1
+    fixed = INTERNVL_BUILD.replace("        dataset_train,\n        shuffle=True,",
+                                   "        dataset_train,\n        sampler=torch.utils.data.DistributedSampler(dataset_train),")
+    (root / "dataset" / "build.py").write_text(textwrap.dedent(fixed))
+    assert _pf201(cli, root) == []  # main.py's bytes did not change; its result is not reused
+
+
+def test_an_imported_module_that_does_not_parse_costs_nothing(cli, tmp_path):
+    main = INTERNVL_MAIN.replace("build_loader", "build_loader2")
+    root = _internvl(tmp_path, main, "def build_loader2(config:\n    return (\n")
+    out = cli("check", "main.py", "--select", "PF201", "--no-cache", cwd=root)
+    assert out.code == 0 and "Traceback" not in out.err
+
+
+# zoogzog/chexnet@bbe30b5e0d2941491a2c5a095cb572dca1d27158 ChexnetTrainer.py:132-158 (`epochVal`:
+# `model.eval()`, one forward per batch, `losstensorMean += losstensor`, the sum returned) and :95-101
+# (the epoch loop hands it to `scheduler.step`, a number). Its `Variable(..., volatile=True)` stopped
+# disabling autograd in torch 0.4 (chexnet issue 12: out of memory at the end of the first epoch); the
+# rewrite drops it. A forward-only loop keeping its losses, returned to a caller that never
+# differentiates them: reported.
+CHEXNET = '''
+import torch
+
+
+def epoch_train(model, loader, optimizer, loss):
+    model.train()
+    for image, target in loader:
+        loss_value = loss(model(image.cuda()), target.cuda())
+        optimizer.zero_grad()
+        loss_value.backward()
+        optimizer.step()
+
+
+def epoch_val(model, loader, loss):
+    model.eval()
+    loss_val = 0
+    loss_val_norm = 0
+    losstensor_mean = 0
+    for i, (image, target) in enumerate(loader):
+        output = model(image.cuda())
+        losstensor = loss(output, target.cuda())
+        losstensor_mean += losstensor
+        loss_val += losstensor.item()
+        loss_val_norm += 1
+    return loss_val / loss_val_norm, losstensor_mean / loss_val_norm
+
+
+def train(model, loader_train, loader_val, max_epoch):
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.0001, betas=(0.9, 0.999), eps=1e-08, weight_decay=1e-5)
+    scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, factor=0.1, patience=5, mode="min")
+    loss = torch.nn.BCELoss(size_average=True)
+    for epoch in range(max_epoch):
+        epoch_train(model, loader_train, optimizer, loss)
+        loss_val, losstensor = epoch_val(model, loader_val, loss)
+        scheduler.step(losstensor.item())
+'''
+
+
+def test_forward_only_loop_keeping_its_losses_for_a_caller_that_never_differentiates_is_reported():
+    assert findings(CHEXNET, ("PF101", "PF110")) == [("PF110", 20)]
+
+
+def test_forward_only_loop_keeping_its_losses_under_no_grad_is_silent():
+    fixed = CHEXNET.replace("    for i, (image, target) in enumerate(loader):\n        output",
+                            "    for i, (image, target) in enumerate(loader):\n      with torch.no_grad():\n        output")
+    assert fixed != CHEXNET
+    assert findings(fixed, ("PF101", "PF110")) == []
