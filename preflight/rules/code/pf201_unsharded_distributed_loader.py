@@ -13,7 +13,7 @@ from preflight.analysis.distributed import (
     LoaderAnalysis,
     loader_analysis,
 )
-from preflight.analysis.losses import text
+from preflight.analysis.losses import Leaf, text
 from preflight.analysis.project_imports import imported_function
 from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Category, Finding, Severity
@@ -297,7 +297,7 @@ returns.
         rets = [r.value for r in la2.values.returns.get(fn2, []) if r.value is not None]
         if not rets:
             return None
-        leaves = []
+        leaves: list[Leaf] = []
         for value in rets:
             if index is not None:
                 if not (isinstance(value, ast.Tuple) and len(value.elts) > index):
