@@ -856,3 +856,47 @@ def test_forward_only_loop_keeping_its_losses_under_no_grad_is_silent():
                             "    for i, (image, target) in enumerate(loader):\n      with torch.no_grad():\n        output")
     assert fixed != CHEXNET
     assert findings(fixed, ("PF101", "PF110")) == []
+
+
+# deepspeedai/DeepSpeed tests/unit/runtime/test_multi_output_model.py:12,15-16,43-51 (a DistributedTest
+# with `world_size = 1` iterating `multi_output_dataloader(...)` from tests/unit/multi_output_model.py:
+# a plain DataLoader) at the hunt manifest's commit: one process, nothing iterated twice. Silent; with
+# `world_size = 2` the same loop is reported.
+DS_TEST = '''
+import deepspeed
+from multi_output_model import MultiOutputModel, multi_output_dataloader
+
+
+class TestTwoOutputModel(DistributedTest):
+    world_size = 1
+
+    def test(self, tmpdir):
+        model = MultiOutputModel(10, 0.1)
+        model, _, _, _ = deepspeed.initialize(config=config_dict, model=model, model_parameters=model.parameters())
+        data_loader = multi_output_dataloader(model=model, total_samples=4, hidden_dim=10)
+        for n, batch in enumerate(data_loader):
+            loss = model(batch[:1], batch[1:])[0]
+            model.backward(loss)
+            model.step()
+'''
+DS_LOADER = '''
+import torch
+
+
+def multi_output_dataloader(model, total_samples, hidden_dim):
+    batch_size = model.train_micro_batch_size_per_gpu()
+    train_data = torch.full(size=(total_samples, hidden_dim), fill_value=1.0)
+    train_dataset = torch.utils.data.TensorDataset(train_data, train_data)
+    train_loader = torch.utils.data.DataLoader(train_dataset, batch_size=batch_size)
+    return train_loader
+'''
+
+
+def test_imported_loader_in_a_one_rank_distributed_test_is_silent(cli, tmp_path):
+    (tmp_path / "multi_output_model.py").write_text(textwrap.dedent(DS_LOADER))
+    (tmp_path / "test_multi_output_model.py").write_text(textwrap.dedent(DS_TEST))
+    assert _pf201(cli, tmp_path, "--no-cache") == []
+    (tmp_path / "test_multi_output_model.py").write_text(textwrap.dedent(DS_TEST).replace(
+        "world_size = 1", "world_size = 2"))
+    assert [(name, line) for name, line, _ in _pf201(cli, tmp_path, "--no-cache")] == [
+        ("test_multi_output_model.py", 12)]

@@ -110,6 +110,19 @@ def _imported_origins(la: LoaderAnalysis, expr: ast.AST, fn: FunctionInfo, depth
     return out or None
 
 
+def _single_rank_class(fn: FunctionInfo) -> bool:
+    """The loop is a method of a class that declares ``world_size = 1`` (DeepSpeed's
+    ``DistributedTest`` starts that many processes): one rank, nothing is iterated twice."""
+    cls = fn.method_class()
+    if cls is None:
+        return False
+    for stmt in cls.node.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "world_size"
+                                                for t in stmt.targets):
+            return isinstance(stmt.value, ast.Constant) and stmt.value.value == 1
+    return False
+
+
 @register
 class UnshardedDistributedLoader(Rule):
     code = "PF201"
@@ -177,6 +190,8 @@ returns.
   module level, or a caller/callee of the loop's function). Words in comments or
   names never change the verdict.
 * The loader is built differently on different paths and one of them shards.
+* The loader comes from another module and the loop is a method of a class declaring
+  `world_size = 1` (DeepSpeed's `DistributedTest` runs that many processes).
 * The loader comes from a function preflight cannot read: an installed library, a module
   more than one import away, a file that does not parse, or a function that returns
   anything other than loaders on some path.
@@ -253,7 +268,7 @@ returns.
             if not loop.training or not isinstance(node, (ast.For, ast.AsyncFor)):
                 continue
             markers = la.related(loop.function)
-            if not markers:
+            if not markers or _single_rank_class(loop.function):
                 continue
             origins = _imported_origins(la, node.iter, loop.function)
             if not origins:
