@@ -278,9 +278,14 @@ def check_one(item: Discovered, selection: Selection, cache_dir: Optional[str]) 
         result.errors.extend(parsed.cell_errors)  # notebook cells that could not be parsed
         if parsed.may_skip_file() and any(_SKIP_FILE_RE.search(c) for c in parsed.comment_lines.values()):
             result.skipped = True
+        from preflight.analysis.project_imports import begin_reads, reads_other_files
+
+        begin_reads()
         findings = analyse_parsed(parsed, selection, result.errors)
         result.findings = [f for f in findings
                            if not _per_file_ignored(item.display, f.code, selection.per_file_ignores)]
+        if reads_other_files():
+            key = None  # the result depends on another module of the project: not cached by this file's bytes
     if key is not None and cache_dir is not None:
         from preflight import cache
 

@@ -281,6 +281,131 @@ def test_model_built_by_a_real_local_factory_is_followed_by_the_rules():
     assert findings(no_zero_grad, ("PF103",)) == [("PF103", 42)]
 
 
+def test_model_built_inline_from_a_local_transformers_class_is_followed_by_pf110():
+    # the same script with the model built directly (`RobertaMLMModel(...)` instead of `create_model(...)`):
+    # a local class deriving from transformers' `RobertaPreTrainedModel` is an nn.Module
+    inline = HELLO_DS.replace(
+        "model = create_model(num_layers=6, num_heads=8, ff_dim=512, h_dim=256, dropout=0.1)",
+        "model = RobertaMLMModel(RobertaConfig(num_hidden_layers=6), RobertaModel(RobertaConfig(num_hidden_layers=6)))")
+    assert inline != HELLO_DS
+    assert findings(inline, ("PF101", "PF103", "PF110")) == [("PF110", 48)]
+    with_no_grad = inline.replace("    for batch in val_iterator:\n",
+                                  "    with torch.no_grad():\n      for batch in val_iterator:\n")
+    assert findings(with_no_grad, ("PF101", "PF103", "PF110")) == []
+
+
+# pytorch/examples@77f55b912142e11fcfdf5b530231fb9c52f181e8 gcn/main.py:168-197,250-255: `train_iter`
+# trains one step and calls `test(model, ...)` on the training and validation masks; `test` calls
+# `model.eval()` and runs its one full-graph forward under `torch.no_grad()`; the epoch loop at module
+# level calls `train_iter`, and `test` runs once more after it. The shapes reported: `no_grad` left out
+# (the helper evaluates every epoch), and `eval()` moved into the caller.
+GCN = '''
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.optim import Adam
+
+
+class GCN(nn.Module):
+    def __init__(self, input_dim, hidden_dim, output_dim, dropout_p=0.1):
+        super().__init__()
+        self.gc1 = nn.Linear(input_dim, hidden_dim)
+        self.gc2 = nn.Linear(hidden_dim, output_dim)
+        self.dropout = nn.Dropout(dropout_p)
+
+    def forward(self, input_tensor, adj_mat):
+        x = F.relu(self.gc1(adj_mat @ input_tensor))
+        x = self.dropout(x)
+        return F.log_softmax(self.gc2(adj_mat @ x), dim=1)
+
+
+def train_iter(epoch, model, optimizer, criterion, input, target, mask_train, mask_val, print_every=10):
+    start_t = time.time()
+    model.train()
+    optimizer.zero_grad()
+    output = model(*input)
+    loss = criterion(output[mask_train], target[mask_train])
+    loss.backward()
+    optimizer.step()
+    loss_train, acc_train = test(model, criterion, input, target, mask_train)
+    loss_val, acc_val = test(model, criterion, input, target, mask_val)
+    if epoch % print_every == 0:
+        print(f"Epoch: {epoch:04d} ({(time.time() - start_t):.4f}s) loss_train: {loss_train:.4f} "
+              f"acc_train: {acc_train:.4f} loss_val: {loss_val:.4f} acc_val: {acc_val:.4f}")
+
+
+def test(model, criterion, input, target, mask):
+    model.eval()
+    with torch.no_grad():
+        output = model(*input)
+        output, target = output[mask], target[mask]
+        loss = criterion(output, target)
+        acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+    return loss.item(), acc.item()
+
+
+if __name__ == "__main__":
+    features, labels, adj_mat = load_cora()
+    idx = torch.randperm(len(labels))
+    idx_test, idx_val, idx_train = idx[:1000], idx[1000:1500], idx[1500:]
+    gcn = GCN(features.shape[1], 16, labels.max().item() + 1)
+    optimizer = Adam(gcn.parameters(), lr=0.01, weight_decay=5e-4)
+    criterion = nn.NLLLoss()
+    for epoch in range(200):
+        train_iter(epoch + 1, gcn, optimizer, criterion, (features, adj_mat), labels, idx_train, idx_val, 20)
+    loss_test, acc_test = test(gcn, criterion, (features, adj_mat), labels, idx_test)
+    print(f"Test set results: loss {loss_test:.4f} accuracy {acc_test:.4f}")
+'''
+
+
+def _gcn_without_no_grad(text: str) -> str:
+    out = text.replace("""    with torch.no_grad():
+        output = model(*input)
+        output, target = output[mask], target[mask]
+        loss = criterion(output, target)
+        acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+""", """    output = model(*input)
+    output, target = output[mask], target[mask]
+    loss = criterion(output, target)
+    acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+""")
+    assert out != text
+    return out
+
+
+def _gcn_eval_in_the_caller(text: str) -> str:
+    out = text.replace("""def test(model, criterion, input, target, mask):
+    model.eval()
+""", """def test(model, criterion, input, target, mask):
+""").replace("""    optimizer.step()
+    loss_train""", """    optimizer.step()
+    model.eval()
+    loss_train""").replace("""    loss_test, acc_test = test(""", """    gcn.eval()
+    loss_test, acc_test = test(""").replace("test(", "propagate(")
+    assert "model.eval()\n    loss_train" in out
+    return out
+
+
+def test_gcn_evaluation_helper_as_written_is_silent():
+    assert findings(GCN, ("PF101", "PF110", "PF111")) == []
+    assert findings(_gcn_eval_in_the_caller(GCN), ("PF101", "PF110", "PF111")) == []
+
+
+def test_gcn_evaluation_helper_without_no_grad_run_every_epoch_is_reported():
+    # one forward per call, but the training step calls it every epoch: not a one-off prediction
+    assert findings(_gcn_without_no_grad(GCN), ("PF101", "PF110", "PF111")) == [("PF110", 40)]
+    returns_loss = _gcn_without_no_grad(GCN).replace("return loss.item(), acc.item()", "return loss, acc.item()")
+    assert findings(returns_loss, ("PF110",)) == [("PF110", 40)]  # the callers only print it
+
+
+def test_eval_set_by_the_caller_and_forward_in_the_callee_is_reported():
+    # `propagate` has no eval-sounding name and no `eval()`: every caller switched the model before calling it
+    assert findings(_gcn_eval_in_the_caller(_gcn_without_no_grad(GCN)), ("PF101", "PF110", "PF111")) == [
+        ("PF110", 40)]
+
+
 # CSCYQJ/MICCAI23-ProtoContra-SFDA@a719dd53ef3acc951bec75887d6ec922691219e0
 # trainers/target_adapt_pseudo_label_trainer.py:84 builds its class weights once, on the host,
 # and moves them: `nn.CrossEntropyLoss(weight=torch.tensor([0.1,1,2,2,1]).to(self.opt['gpu_id']))`;
@@ -550,3 +675,228 @@ def test_unscaled_accumulation_in_a_function_receiving_its_parts_is_reported():
     # a helper handed `**kwargs` that are not the batch may still divide: silent
     handed = undivided.replace("loss = model(**batch).loss", "loss = compute_loss(model, **train_config.loss_kwargs)")
     assert findings(handed, ("PF108",)) == []
+
+
+# OpenGVLab/InternVL@2410d1dbf208f0e799459aff9376e5747dbf41a2 classification/main.py:20,170-171,219
+# (`from dataset import build_loader`, the seven-tuple unpacked, the model wrapped in
+# DistributedDataParallel, `train_one_epoch` iterating `data_loader` at :427) and
+# classification/dataset/build.py:58-145 (`build_loader`: DistributedSampler for every split) and
+# :148-196 (`build_loader2`, exported beside it by dataset/__init__.py:7: `shuffle=True`, no sampler,
+# each loader `... if dataset is not None else None`). The shape reported: main.py using
+# `build_loader2` (no DDP caller uses it in the repository).
+INTERNVL_MAIN = '''
+import torch
+from dataset import build_loader
+from models import build_model
+
+
+def train_one_epoch(config, model, criterion, data_loader, optimizer, epoch):
+    model.train()
+    optimizer.zero_grad()
+    for idx, (samples, targets) in enumerate(data_loader):
+        samples = samples.cuda(non_blocking=True)
+        targets = targets.cuda(non_blocking=True)
+        loss = criterion(model(samples), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def main(config):
+    dataset_train, dataset_val, dataset_test, data_loader_train, \\
+        data_loader_val, data_loader_test, mixup_fn = build_loader(config)
+    model = build_model(config)
+    model.cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=config.TRAIN.BASE_LR)
+    model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[config.LOCAL_RANK])
+    criterion = torch.nn.CrossEntropyLoss()
+    for epoch in range(config.TRAIN.EPOCHS):
+        data_loader_train.sampler.set_epoch(epoch)
+        train_one_epoch(config, model, criterion, data_loader_train, optimizer, epoch)
+'''
+INTERNVL_BUILD = '''
+import torch
+
+
+def build_loader(config):
+    dataset_train, config.MODEL.NUM_CLASSES = build_dataset("train", config=config)
+    dataset_val, _ = build_dataset("val", config=config)
+    sampler_train = torch.utils.data.DistributedSampler(dataset_train, shuffle=True)
+    sampler_val = torch.utils.data.distributed.DistributedSampler(dataset_val, shuffle=False)
+    data_loader_train = torch.utils.data.DataLoader(
+        dataset_train, sampler=sampler_train, batch_size=config.DATA.BATCH_SIZE, drop_last=True)
+    data_loader_val = torch.utils.data.DataLoader(
+        dataset_val, sampler=sampler_val, batch_size=config.DATA.BATCH_SIZE, shuffle=False)
+    return dataset_train, dataset_val, None, data_loader_train, data_loader_val, None, None
+
+
+def build_loader2(config):
+    dataset_train, config.MODEL.NUM_CLASSES = build_dataset("train", config=config)
+    dataset_val, _ = build_dataset("val", config=config)
+    data_loader_train = torch.utils.data.DataLoader(
+        dataset_train,
+        shuffle=True,
+        batch_size=config.DATA.BATCH_SIZE,
+        drop_last=True) if dataset_train is not None else None
+    data_loader_val = torch.utils.data.DataLoader(
+        dataset_val, batch_size=config.DATA.BATCH_SIZE, shuffle=False) if dataset_val is not None else None
+    return dataset_train, dataset_val, None, data_loader_train, data_loader_val, None, None
+
+
+def build_dataset(split, config):
+    return None, 1000
+'''
+
+
+def _internvl(tmp_path: Path, main: str, build: str = INTERNVL_BUILD) -> Path:
+    (tmp_path / "dataset").mkdir(exist_ok=True)
+    (tmp_path / "dataset" / "__init__.py").write_text("from .build import build_loader, build_loader2\n")
+    (tmp_path / "dataset" / "build.py").write_text(textwrap.dedent(build))
+    (tmp_path / "main.py").write_text(textwrap.dedent(main))
+    return tmp_path
+
+
+def _pf201(cli, root: Path, *extra: str) -> list[tuple[str, int, str]]:
+    import json
+
+    out = cli("check", ".", "--select", "PF201", "--format", "json", "--exit-zero", *extra, cwd=root)
+    return [(Path(f["path"]).name, f["line"], f["message"]) for f in json.loads(out.out)["findings"]]
+
+
+def test_ddp_loader_built_with_a_sampler_in_an_imported_module_is_silent(cli, tmp_path):
+    assert _pf201(cli, _internvl(tmp_path, INTERNVL_MAIN), "--no-cache") == []
+
+
+def test_ddp_loader_built_without_a_sampler_in_an_imported_module_is_reported(cli, tmp_path):
+    main = INTERNVL_MAIN.replace("build_loader", "build_loader2").replace(
+        "        data_loader_train.sampler.set_epoch(epoch)\n", "")
+    found = _pf201(cli, _internvl(tmp_path, main), "--no-cache")
+    assert [(name, line) for name, line, _ in found] == [("main.py", 21)]
+    assert "dataset/build.py:20" in found[0][2] and "DistributedSampler" in found[0][2]
+
+
+def test_imported_loader_builder_that_shards_when_distributed_is_silent(cli, tmp_path):
+    build = INTERNVL_BUILD.replace(
+        "        dataset_train,\n        shuffle=True,",
+        "        dataset_train,\n        sampler=torch.utils.data.DistributedSampler(dataset_train) if config.DIST else None,\n"
+        "        shuffle=not config.DIST,")
+    assert build != INTERNVL_BUILD
+    main = INTERNVL_MAIN.replace("build_loader", "build_loader2")
+    assert _pf201(cli, _internvl(tmp_path, main, build), "--no-cache") == []
+
+
+def test_the_cached_result_follows_an_edited_imported_module(cli, tmp_path):
+    main = INTERNVL_MAIN.replace("build_loader", "build_loader2").replace(
+        "        data_loader_train.sampler.set_epoch(epoch)\n", "")
+    root = _internvl(tmp_path, main)
+    assert len(_pf201(cli, root)) == 1
+    fixed = INTERNVL_BUILD.replace("        dataset_train,\n        shuffle=True,",
+                                   "        dataset_train,\n        sampler=torch.utils.data.DistributedSampler(dataset_train),")
+    (root / "dataset" / "build.py").write_text(textwrap.dedent(fixed))
+    assert _pf201(cli, root) == []  # main.py's bytes did not change; its result is not reused
+
+
+def test_an_imported_module_that_does_not_parse_costs_nothing(cli, tmp_path):
+    main = INTERNVL_MAIN.replace("build_loader", "build_loader2")
+    root = _internvl(tmp_path, main, "def build_loader2(config:\n    return (\n")
+    out = cli("check", "main.py", "--select", "PF201", "--no-cache", cwd=root)
+    assert out.code == 0 and "Traceback" not in out.err
+
+
+# zoogzog/chexnet@bbe30b5e0d2941491a2c5a095cb572dca1d27158 ChexnetTrainer.py:132-158 (`epochVal`:
+# `model.eval()`, one forward per batch, `losstensorMean += losstensor`, the sum returned) and :95-101
+# (the epoch loop hands it to `scheduler.step`, a number). Its `Variable(..., volatile=True)` stopped
+# disabling autograd in torch 0.4 (chexnet issue 12: out of memory at the end of the first epoch); the
+# rewrite drops it. A forward-only loop keeping its losses, returned to a caller that never
+# differentiates them: reported.
+CHEXNET = '''
+import torch
+
+
+def epoch_train(model, loader, optimizer, loss):
+    model.train()
+    for image, target in loader:
+        loss_value = loss(model(image.cuda()), target.cuda())
+        optimizer.zero_grad()
+        loss_value.backward()
+        optimizer.step()
+
+
+def epoch_val(model, loader, loss):
+    model.eval()
+    loss_val = 0
+    loss_val_norm = 0
+    losstensor_mean = 0
+    for i, (image, target) in enumerate(loader):
+        output = model(image.cuda())
+        losstensor = loss(output, target.cuda())
+        losstensor_mean += losstensor
+        loss_val += losstensor.item()
+        loss_val_norm += 1
+    return loss_val / loss_val_norm, losstensor_mean / loss_val_norm
+
+
+def train(model, loader_train, loader_val, max_epoch):
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.0001, betas=(0.9, 0.999), eps=1e-08, weight_decay=1e-5)
+    scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, factor=0.1, patience=5, mode="min")
+    loss = torch.nn.BCELoss(size_average=True)
+    for epoch in range(max_epoch):
+        epoch_train(model, loader_train, optimizer, loss)
+        loss_val, losstensor = epoch_val(model, loader_val, loss)
+        scheduler.step(losstensor.item())
+'''
+
+
+def test_forward_only_loop_keeping_its_losses_for_a_caller_that_never_differentiates_is_reported():
+    assert findings(CHEXNET, ("PF101", "PF110")) == [("PF110", 20)]
+
+
+def test_forward_only_loop_keeping_its_losses_under_no_grad_is_silent():
+    fixed = CHEXNET.replace("    for i, (image, target) in enumerate(loader):\n        output",
+                            "    for i, (image, target) in enumerate(loader):\n      with torch.no_grad():\n        output")
+    assert fixed != CHEXNET
+    assert findings(fixed, ("PF101", "PF110")) == []
+
+
+# deepspeedai/DeepSpeed tests/unit/runtime/test_multi_output_model.py:12,15-16,43-51 (a DistributedTest
+# with `world_size = 1` iterating `multi_output_dataloader(...)` from tests/unit/multi_output_model.py:
+# a plain DataLoader) at the hunt manifest's commit: one process, nothing iterated twice. Silent; with
+# `world_size = 2` the same loop is reported.
+DS_TEST = '''
+import deepspeed
+from multi_output_model import MultiOutputModel, multi_output_dataloader
+
+
+class TestTwoOutputModel(DistributedTest):
+    world_size = 1
+
+    def test(self, tmpdir):
+        model = MultiOutputModel(10, 0.1)
+        model, _, _, _ = deepspeed.initialize(config=config_dict, model=model, model_parameters=model.parameters())
+        data_loader = multi_output_dataloader(model=model, total_samples=4, hidden_dim=10)
+        for n, batch in enumerate(data_loader):
+            loss = model(batch[:1], batch[1:])[0]
+            model.backward(loss)
+            model.step()
+'''
+DS_LOADER = '''
+import torch
+
+
+def multi_output_dataloader(model, total_samples, hidden_dim):
+    batch_size = model.train_micro_batch_size_per_gpu()
+    train_data = torch.full(size=(total_samples, hidden_dim), fill_value=1.0)
+    train_dataset = torch.utils.data.TensorDataset(train_data, train_data)
+    train_loader = torch.utils.data.DataLoader(train_dataset, batch_size=batch_size)
+    return train_loader
+'''
+
+
+def test_imported_loader_in_a_one_rank_distributed_test_is_silent(cli, tmp_path):
+    (tmp_path / "multi_output_model.py").write_text(textwrap.dedent(DS_LOADER))
+    (tmp_path / "test_multi_output_model.py").write_text(textwrap.dedent(DS_TEST))
+    assert _pf201(cli, tmp_path, "--no-cache") == []
+    (tmp_path / "test_multi_output_model.py").write_text(textwrap.dedent(DS_TEST).replace(
+        "world_size = 1", "world_size = 2"))
+    assert [(name, line) for name, line, _ in _pf201(cli, tmp_path, "--no-cache")] == [
+        ("test_multi_output_model.py", 12)]

@@ -215,7 +215,8 @@ def _build(ctx: FileContext) -> Evaluation:
         if binding is not None:
             if binding.kind != MODULE or binding.input_dependent() or binding.steps:
                 continue
-        elif _strip_wrapper(dotted_name(module)) not in eval_texts.get(fn, ()):
+        elif _strip_wrapper(dotted_name(module)) not in eval_texts.get(fn, ()) and not _switched_by_a_caller(
+                scopes, module, fn, eval_texts):
             continue
         key = _key(scopes, module, fn)
         if key is not None and key not in out.frozen:
@@ -266,6 +267,24 @@ def _build(ctx: FileContext) -> Evaluation:
     # the two closures refer to each other: a cycle that would hold the file's tree
     summary_of = None  # type: ignore[assignment]  # noqa: F811
     return out
+
+
+def _switched_by_a_caller(scopes: ScopeIndex, module: ast.AST, fn: FunctionInfo,
+                          eval_texts: dict[FunctionInfo, set[str]]) -> bool:
+    """``module`` is a parameter of ``fn`` (``def propagate(model, ...)``) and a caller passes it
+    an object that the caller itself switches with ``.eval()``: a module, even unbound."""
+    if not isinstance(module, ast.Name) or module.id not in fn.params or fn.is_module_scope:
+        return False
+    for site in fn.call_sites:
+        if site.constructor:
+            continue
+        switched = eval_texts.get(site.caller)
+        if not switched:
+            continue
+        for param, arg in scopes.bindings.iter_arg_params(site.call, fn):
+            if param == module.id and _strip_wrapper(dotted_name(arg)) in switched:
+                return True
+    return False
 
 
 def _map_key(scopes: ScopeIndex, key: Key, callee: FunctionInfo, args: dict[str, ast.expr],

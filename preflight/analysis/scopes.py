@@ -20,6 +20,7 @@ by re-walking a function per node. What other analyses read here:
 from __future__ import annotations
 
 import ast
+import re
 from typing import TYPE_CHECKING, Iterator, Optional, TypeVar, Union
 
 from preflight._record import dataclass, field
@@ -537,7 +538,14 @@ def _is_module_base(qual: str) -> bool:
     if qual.startswith("torch.nn.") and qual.rsplit(".", 1)[-1][:1].isupper():
         return not qual.endswith(("Loss", "Parameter"))
     last = qual.rsplit(".", 1)[-1]
-    return last in {"PreTrainedModel", "ModelMixin", "PeftModel"}
+    if last in {"PreTrainedModel", "ModelMixin", "PeftModel"}:
+        return True
+    # a transformers model class (``RobertaPreTrainedModel``, ``BertModel``, ``LlamaForCausalLM``): every
+    # one is a ``PreTrainedModel``, an ``nn.Module``; the TensorFlow and Flax twins are not
+    return qual.startswith("transformers.") and _HF_TORCH_MODEL.match(last) is not None
+
+
+_HF_TORCH_MODEL = re.compile(r"(?!TF|Flax|Auto)[A-Z]\w*(PreTrainedModel|Model|For[A-Z]\w*)$")
 
 
 def _is_lightning_base(qual: str) -> bool:

@@ -100,6 +100,32 @@ def main(model, train_loader, val_loader, loss):
         losstensor = epoch_val(model, val_loader, loss)
         scheduler.step(losstensor)
 """,
+    # pytorch/examples gcn/main.py at 77f55b9 (rewritten short, `no_grad` left out): the training step
+    # switches the model to eval and calls a helper that runs one full-graph forward, every epoch
+    """\
+import torch
+import torch.nn.functional as F
+
+
+def propagate(model, features, adj, labels, mask):
+    output = model(features, adj)  # warning: PF110
+    return F.nll_loss(output[mask], labels[mask]).item()
+
+
+def train_iter(model, optimizer, features, adj, labels, mask_train, mask_val):
+    model.train()
+    optimizer.zero_grad()
+    F.nll_loss(model(features, adj)[mask_train], labels[mask_train]).backward()
+    optimizer.step()
+    model.eval()
+    return propagate(model, features, adj, labels, mask_val)
+
+
+def main(model, features, adj, labels, idx_train, idx_val):
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    for epoch in range(200):
+        print(train_iter(model, optimizer, features, adj, labels, idx_train, idx_val))
+""",
 )
 
 PF110_GOOD = (
@@ -240,6 +266,47 @@ def main(model, train_loader, val_loader, loss):
     for epoch in range(100):
         epoch_train(model, train_loader, optimizer, loss)
         scheduler.step(epoch_val(model, val_loader, loss))
+""",
+    # the gcn fix: the caller runs the helper under no_grad
+    """\
+import torch
+import torch.nn.functional as F
+
+
+def propagate(model, features, adj, labels, mask):
+    output = model(features, adj)
+    return F.nll_loss(output[mask], labels[mask]).item()
+
+
+def train_iter(model, optimizer, features, adj, labels, mask_train, mask_val):
+    model.train()
+    optimizer.zero_grad()
+    F.nll_loss(model(features, adj)[mask_train], labels[mask_train]).backward()
+    optimizer.step()
+    model.eval()
+    with torch.no_grad():
+        return propagate(model, features, adj, labels, mask_val)
+
+
+def main(model, features, adj, labels, idx_train, idx_val):
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    for epoch in range(200):
+        print(train_iter(model, optimizer, features, adj, labels, idx_train, idx_val))
+""",
+    # tricky-correct: a unit test switches the model to eval and calls the helper once (no training code
+    # runs it)
+    """\
+import torch
+
+
+def predict(model, x):
+    return model(x).argmax(-1)
+
+
+def test_predict_shape():
+    model = torch.nn.Linear(4, 3)
+    model.eval()
+    assert predict(model, torch.randn(2, 4)).shape == (2,)
 """,
 )
 

@@ -86,4 +86,30 @@ def main(model, train_loader, val_loader, loss):
         losstensor = epoch_val(model, val_loader, loss)
         scheduler.step(losstensor)
 """,
+    # bad example 4 (safe fix): the gcn helper decorated
+    """\
+import torch
+import torch.nn.functional as F
+
+
+@torch.no_grad()
+def propagate(model, features, adj, labels, mask):
+    output = model(features, adj)
+    return F.nll_loss(output[mask], labels[mask]).item()
+
+
+def train_iter(model, optimizer, features, adj, labels, mask_train, mask_val):
+    model.train()
+    optimizer.zero_grad()
+    F.nll_loss(model(features, adj)[mask_train], labels[mask_train]).backward()
+    optimizer.step()
+    model.eval()
+    return propagate(model, features, adj, labels, mask_val)
+
+
+def main(model, features, adj, labels, idx_train, idx_val):
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.01)
+    for epoch in range(200):
+        print(train_iter(model, optimizer, features, adj, labels, idx_train, idx_val))
+""",
 ]

@@ -21,6 +21,31 @@ for epoch in range(3):
         optimizer.step()
         optimizer.zero_grad()
 """,
+    # peft scripts/train_memory.py at 5d602fd (rewritten short): the loop is inside the script's own
+    # `train(...)` function (a call of that name is not a mode setter: its body is this file), and
+    # `prepare_model_for_kbit_training` turns gradient checkpointing on, which eval mode skips
+    """
+import torch
+from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+
+def train(model_id, path_config, max_steps):
+    model = AutoModelForCausalLM.from_pretrained(model_id, quantization_config=BitsAndBytesConfig(load_in_8bit=True))
+    model = prepare_model_for_kbit_training(model)
+    model = get_peft_model(model, LoraConfig.from_pretrained(path_config))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    for i in range(max_steps):
+        optimizer.zero_grad()
+        outputs = model(**batches[i])  # warning: PF487
+        outputs.loss.backward()
+        optimizer.step()
+
+
+if __name__ == "__main__":
+    print(eval("1 + 1"))
+    train(model_id=args.model_id, path_config=args.path_config, max_steps=50)
+""",
 ]
 
 PF487_GOOD = [
@@ -114,5 +139,54 @@ class TestOffloading:
             model.zero_grad(set_to_none=True)
             loss, _ = model(inp)
             loss.backward()
+""",
+    # the fix of the script above: its own train() sets the mode
+    """
+import torch
+from peft import prepare_model_for_kbit_training
+from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+
+
+def train(model_id, max_steps):
+    model = AutoModelForCausalLM.from_pretrained(model_id, quantization_config=BitsAndBytesConfig(load_in_8bit=True))
+    model = prepare_model_for_kbit_training(model)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    model.train()
+    for i in range(max_steps):
+        optimizer.zero_grad()
+        model(**batches[i]).loss.backward()
+        optimizer.step()
+
+
+train(model_id=args.model_id, max_steps=50)
+""",
+    # tricky-correct: k-bit preparation told not to checkpoint, and nothing else that eval mode switches off
+    # (the model id is not a literal)
+    """
+import torch
+from peft import prepare_model_for_kbit_training
+from transformers import AutoModelForCausalLM
+
+model = AutoModelForCausalLM.from_pretrained(args.model_id, load_in_8bit=True)
+model = prepare_model_for_kbit_training(model, use_gradient_checkpointing=False)
+optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+for batch in loader:
+    model(**batch).loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
+""",
+    # tricky-correct: an imported `fit` whose body preflight does not see may set the mode
+    """
+import torch
+from transformers import AutoModelForSequenceClassification
+from mytools import fit
+
+model = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased")
+optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+fit(model, loader, optimizer)
+for batch in loader:
+    model(**batch).loss.backward()
+    optimizer.step()
+    optimizer.zero_grad()
 """,
 ]

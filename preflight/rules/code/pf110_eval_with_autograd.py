@@ -8,7 +8,15 @@ from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.dataflow import GradFlow, grad_flow
-from preflight.analysis.evaluation import EVAL, Evaluation, Key, ModeEvent, evaluation, may_matter
+from preflight.analysis.evaluation import (
+    EVAL,
+    Evaluation,
+    Key,
+    ModeEvent,
+    evaluation,
+    map_key,
+    may_matter,
+)
 from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Applicability, Category, Evidence, Finding, Fix, Severity
 from preflight.fix import register_operation
@@ -48,7 +56,8 @@ class EvalWithAutograd(Rule):
 ## What it finds
 
 A forward pass in evaluation code that runs without `torch.no_grad()` /
-`torch.inference_mode()`: after `model.eval()` (also `self.model.eval()`), or in
+`torch.inference_mode()`: after `model.eval()` (also `self.model.eval()`, or in a
+helper that every caller calls after switching the model to evaluation), or in
 a function that never differentiates and that the training loop calls besides
 training (`val_loss = evaluate(model, val_loader)` inside the epoch loop). A
 function name such as `evaluate` or `accuracy` only corroborates that dataflow;
@@ -87,7 +96,9 @@ callers that do not train, the fix is offered as unsafe.
   the forward.
 * A single forward after `eval()` outside any loop (a unit test, one prediction),
   unless it follows the training loop of the same function or script (the final
-  evaluation of the trained model).
+  evaluation of the trained model), or its function is called (directly or through up
+  to three helpers) from a training loop, a function that trains, or after a training
+  loop: pytorch/examples' gcn evaluates with one full-graph forward every epoch.
 """
     bad_examples = examples("preflight.rules.code._pf110_examples", "PF110_BAD")
     good_examples = examples("preflight.rules.code._pf110_examples", "PF110_GOOD")
@@ -125,6 +136,9 @@ callers that do not train, the fix is offered as unsafe.
             return "eval", latest
         if latest is not None or fn.trains or fn.is_module_scope:
             return None
+        entry = _eval_on_entry(facts, fn, key)
+        if entry is not None:
+            return "eval", entry  # every caller switched the model to evaluation before the call
         if _EVAL_NAME.search(fn.name) and fn.call_sites and any(
                 _beside_training(facts, site.call, site.caller) for site in fn.call_sites):
             return "called", None
@@ -164,11 +178,12 @@ callers that do not train, the fix is offered as unsafe.
         if kind == "eval" and stored is None and scopes.loop_of(call) is None and not any(
                 scopes.loop_of(s.call) is not None for s in fn.call_sites):
             end = facts.first_training_loop_end(fn)
-            if end is None or end >= call.lineno:
+            if (end is None or end >= call.lineno) and not _run_by_training(facts, fn):
                 # one forward (a unit test, a single prediction): bounded and transient
                 return None
-            # after the training loop of the same function: the final evaluation of a trained
-            # model, at full size, keeping a graph nobody uses
+            # after the training loop of the same function (the final evaluation of a trained
+            # model), or in a helper the training code runs every step or epoch, or after its
+            # loop (pytorch/examples gcn's `test()`): at full size, a graph nobody uses
         severity = Severity.ERROR if stored is not None else Severity.WARNING
         model = ast.unparse(call.func)
         if len(model) > 40:
@@ -256,6 +271,50 @@ def _beside_training(facts: Evaluation, call: ast.Call, caller: FunctionInfo) ->
         loop = loop.parent
     end = facts.first_training_loop_end(caller)
     return end is not None and end < call.lineno
+
+
+def _eval_on_entry(facts: Evaluation, fn: FunctionInfo, key: Key, depth: int = 2) -> Optional[ModeEvent]:
+    """The caller's ``.eval()`` when every in-file call of ``fn`` comes after its caller (or, up to
+    ``depth`` levels, the caller's own callers) left the object ``key`` in evaluation mode
+    (gcn's ``train_iter`` calling ``model.eval()`` and then ``test(model, ...)``)."""
+    sites = [s for s in fn.call_sites if not s.constructor]
+    if not sites or depth <= 0:
+        return None
+    scopes = facts.scopes
+    first: Optional[ModeEvent] = None
+    for site in sites:
+        args = dict(scopes.bindings.iter_arg_params(site.call, fn))
+        mapped = map_key(scopes, key, fn, args, site.call, site.caller)
+        if mapped is None:
+            return None
+        latest = facts.latest_before(site.caller, mapped, site.call)
+        if latest is None and not site.caller.trains and not site.caller.is_module_scope:
+            latest = _eval_on_entry(facts, site.caller, mapped, depth - 1)
+        if latest is None or latest.last != EVAL:
+            return None
+        first = first or latest
+    return first
+
+
+def _run_by_training(facts: Evaluation, fn: FunctionInfo, depth: int = 3) -> bool:
+    """``fn`` is called, directly or through up to ``depth`` helpers, inside a training loop, from
+    a function that trains, or after the training loop of its caller: it evaluates the model being
+    trained, once per step or epoch or at the end, not once in a unit test."""
+    seen: set[int] = set()
+    frontier = [fn]
+    for _ in range(depth):
+        nxt: list[FunctionInfo] = []
+        for f in frontier:
+            for site in f.call_sites:
+                if site.constructor or id(site.call) in seen:
+                    continue
+                seen.add(id(site.call))
+                if _in_training(facts, site.call, site.caller) or _beside_training(
+                        facts, site.call, site.caller):
+                    return True
+                nxt.append(site.caller)
+        frontier = nxt
+    return False
 
 
 Store = tuple[ast.AST, ast.expr, ast.expr]

@@ -6,8 +6,15 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.distributed import MAP, SHARDED, LoaderAnalysis, loader_analysis
-from preflight.analysis.losses import text
+from preflight.analysis.distributed import (
+    _ITER_WRAPPERS,
+    MAP,
+    SHARDED,
+    LoaderAnalysis,
+    loader_analysis,
+)
+from preflight.analysis.losses import Leaf, text
+from preflight.analysis.project_imports import imported_function
 from preflight.analysis.scopes import FunctionInfo
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
@@ -54,6 +61,68 @@ def _leaves_by_return(ctx: FileContext, loader: ast.Call, fn: FunctionInfo) -> b
     return returned
 
 
+Origin = tuple[ast.Call, Optional[int]]
+
+
+def _imported_origins(la: LoaderAnalysis, expr: ast.AST, fn: FunctionInfo, depth: int = 0) -> Optional[list[Origin]]:
+    """The calls of functions the file does not define (imported ones) that ``expr`` may come from,
+    with the element taken when the call's tuple is unpacked (``a, b, train_loader = build(cfg)``),
+    through names, iteration wrappers (``enumerate(loader)``) and the parameters of in-file
+    functions; None when some path leads elsewhere."""
+    if depth > 12:
+        return None
+    scopes = la.scopes
+    if isinstance(expr, ast.Call):
+        qual = la.qualify(expr.func) or ""
+        if qual in _ITER_WRAPPERS and expr.args:
+            return _imported_origins(la, expr.args[0], fn, depth + 1)
+        if scopes.bindings.resolve_call(expr, fn) is not None:
+            return None
+        return [(expr, None)]
+    if not isinstance(expr, ast.Name):
+        return None
+    defs = la.values.reaching(expr, fn)
+    if not defs:
+        return None
+    scope = scopes.scope_of_name(expr.id, fn)
+    out: list[Origin] = []
+    for d in defs:
+        if d.param is not None:
+            if scope.is_module_scope or not scope.call_sites or d.param in ("self", "cls"):
+                return None
+            for site in scope.call_sites:
+                arg = dict(scopes.bindings.iter_arg_params(site.call, scope)).get(d.param)
+                got = None if arg is None else _imported_origins(la, arg, site.caller, depth + 1)
+                if got is None:
+                    return None
+                out.extend(got)
+        elif d.value is None:
+            return None
+        elif d.index is not None:
+            if not isinstance(d.value, ast.Call) or scopes.bindings.resolve_call(d.value, scope) is not None:
+                return None
+            out.append((d.value, d.index))
+        else:
+            got = _imported_origins(la, d.value, scope, depth + 1)
+            if got is None:
+                return None
+            out.extend(got)
+    return out or None
+
+
+def _single_rank_class(fn: FunctionInfo) -> bool:
+    """The loop is a method of a class that declares ``world_size = 1`` (DeepSpeed's
+    ``DistributedTest`` starts that many processes): one rank, nothing is iterated twice."""
+    cls = fn.method_class()
+    if cls is None:
+        return False
+    for stmt in cls.node.body:
+        if isinstance(stmt, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "world_size"
+                                                for t in stmt.targets):
+            return isinstance(stmt.value, ast.Constant) and stmt.value.value == 1
+    return False
+
+
 @register
 class UnshardedDistributedLoader(Rule):
     code = "PF201"
@@ -71,6 +140,14 @@ training loop iterates a `DataLoader(...)` that has no sampler and whose dataset
 is map-style (`shuffle=True`, a torchvision dataset, `TensorDataset`, a local
 `Dataset` with `__getitem__`, a non-streaming `load_dataset`). The loader may be
 built in the same function or in a helper that returns it.
+
+The loader may also come from a function of another module of the project that the
+script imports (`from dataset import build_loader`, `import data` then
+`data.get_dataloader(...)`), followed one level: the module is read (beside the script or
+up to two folders above it, a package's `__init__.py` and the modules beside it, a few
+files of at most 1 MiB) and every loader the function returns (the element the script
+unpacks) must lack a sampler that shards (warning, reported at the call). The result of
+such a file is not cached, so editing the module is seen on the next run.
 
 A helper that sets up data-parallel training and returns a loader built with
 `shuffle=True` and no sampler, for a training loop in another file (`return model,
@@ -113,6 +190,11 @@ returns.
   module level, or a caller/callee of the loop's function). Words in comments or
   names never change the verdict.
 * The loader is built differently on different paths and one of them shards.
+* The loader comes from another module and the loop is a method of a class declaring
+  `world_size = 1` (DeepSpeed's `DistributedTest` runs that many processes).
+* The loader comes from a function preflight cannot read: an installed library, a module
+  more than one import away, a file that does not parse, or a function that returns
+  anything other than loaders on some path.
 """
     bad_examples = examples("preflight.rules.code._pf201_examples", "PF201_BAD")
     good_examples = examples("preflight.rules.code._pf201_examples", "PF201_GOOD")
@@ -128,6 +210,7 @@ returns.
         if not la.markers:
             return
         yield from self._returned_loaders(ctx, la, done)
+        yield from self._imported_loaders(ctx, la, done)
         for use in la.uses:
             if not use.loop.training:
                 continue
@@ -177,6 +260,79 @@ returns.
             evidence = [ctx.evidence(markers[0].call, markers[0].label),
                         ctx.evidence(loader, "built with `shuffle=True` and no sampler, then returned")]
             yield ctx.finding(self, loader, message, evidence=evidence, severity=Severity.WARNING)
+
+    def _imported_loaders(self, ctx: FileContext, la: LoaderAnalysis, done: set[int]) -> Iterable[Finding]:
+        """A data-parallel training loop iterating a loader that a function of another project
+        module builds and returns (``from dataset import build_loader``), read one level deep."""
+        for node, loop in la.scopes.loops.items():
+            if not loop.training or not isinstance(node, (ast.For, ast.AsyncFor)):
+                continue
+            markers = la.related(loop.function)
+            if not markers or _single_rank_class(loop.function):
+                continue
+            origins = _imported_origins(la, node.iter, loop.function)
+            if not origins:
+                continue
+            found: list[tuple[str, ast.Call, str]] = []
+            for call, index in origins:
+                got = self._helper_unsharded(ctx, call, index)
+                if got is None:
+                    break
+                found.append(got)
+            else:
+                call = origins[0][0]
+                if id(call) in done:
+                    continue
+                done.add(id(call))
+                display, loader, why = found[0]
+                where = f"`{display}:{loader.lineno}`"
+                message = (f"`{text(call)}` returns `{text(loader)}` ({where}), which has no distributed "
+                           "sampler, yet it feeds a data-parallel training loop: every rank iterates the "
+                           "whole dataset, so an epoch does world_size times the work and ranks with the "
+                           "same seed train on identical batches. Pass `sampler=DistributedSampler(dataset)` "
+                           f"in {where} (and call `sampler.set_epoch(epoch)` each epoch) or shard the "
+                           "dataset per rank")
+                evidence = [ctx.evidence(markers[0].call, markers[0].label),
+                            ctx.evidence(call, f"the loader comes from here: {where}, {why}"),
+                            ctx.evidence(node, "the training loop iterates it")]
+                yield ctx.finding(self, call, message, evidence=evidence, severity=Severity.WARNING)
+
+    def _helper_unsharded(self, ctx: FileContext, call: ast.Call,
+                          index: Optional[int]) -> Optional[tuple[str, ast.Call, str]]:
+        """(module path, loader call, reason) when the imported function returns (at ``index`` of its
+        tuple) only loaders that do not shard, on every path; ``None`` elements are skipped."""
+        found = imported_function(ctx, call)
+        if found is None:
+            return None
+        other, fdef, display = found
+        la2 = loader_analysis(other)
+        fn2 = la2.scopes.functions.get(fdef)
+        if fn2 is None:
+            return None
+        rets = [r.value for r in la2.values.returns.get(fn2, []) if r.value is not None]
+        if not rets:
+            return None
+        leaves: list[Leaf] = []
+        for value in rets:
+            if index is not None:
+                if not (isinstance(value, ast.Tuple) and len(value.elts) > index):
+                    return None
+                value = value.elts[index]
+            got = la2.follow(value, fn2)
+            if got is None:
+                return None
+            leaves.extend(leaf for leaf in got if not (isinstance(leaf.node, ast.Constant) and leaf.node.value is None))
+        if not leaves or not all(la2.is_loader(leaf.node) for leaf in leaves):
+            return None
+        first: Optional[tuple[str, ast.Call, str]] = None
+        for leaf in leaves:
+            assert isinstance(leaf.node, ast.Call)
+            reason = self._unsharded(la2, leaf.node, leaf.fn)
+            if reason is None:
+                return None
+            if first is None:
+                first = (display, leaf.node, reason[1])
+        return first
 
     @staticmethod
     def _unsharded(la: LoaderAnalysis, loader: ast.Call, fn: FunctionInfo) -> Optional[tuple[ast.AST, str]]:

@@ -10,7 +10,7 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf414_support import const_str, names_called
+from preflight.rules._pf414_support import call_last, const_str, names_called
 from preflight.rules._pf484_support import (
     assigned_to,
     model_loads,
@@ -27,6 +27,26 @@ _DROPOUT_FAMILY = re.compile(r"bert|roberta|electra|albert|xlm|xlnet|gpt2|gpt-ne
                              r"pegasus|marian|wav2vec", re.IGNORECASE)
 
 
+def _sets_the_mode(ctx: FileContext) -> bool:
+    """A call in the file that may set the model's mode: ``x.train()``/``x.eval()`` (``nn.Module.train``
+    takes at most ``mode``), ``trainer.fit(...)``, ``model.requires_grad_()``, trl's
+    ``disable_dropout_in_model(model)``, or an imported ``train(...)``/``fit(...)`` whose body is not
+    seen. A ``train(...)``/``fit(...)`` function defined in this file sets nothing itself (its own
+    ``.train()`` calls are in the file), and a bare ``eval(...)`` is Python's builtin."""
+    local = {f.name for f in ctx.nodes(ast.FunctionDef, ast.AsyncFunctionDef)}
+    for call in ctx.nodes(ast.Call):
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            if func.attr == "train" and len(call.args) + len(call.keywords) > 1:
+                continue  # an object's own training method (``agent.train(loader, epochs)``), not nn.Module.train
+            if func.attr in _MODE_SETTERS:
+                return True
+        elif isinstance(func, ast.Name) and func.id in _MODE_SETTERS and func.id != "eval" and \
+                func.id not in local:
+            return True
+    return False
+
+
 def _mode_matters(ctx: FileContext, load: ast.Call) -> Optional[str]:
     """What eval mode switches off in this program: LoRA dropout (a ``lora_dropout`` that is not a literal 0),
     transformers' gradient checkpointing (it runs only in train mode), or the dropout of a checkpoint family
@@ -34,12 +54,26 @@ def _mode_matters(ctx: FileContext, load: ast.Call) -> Optional[str]:
     for kw in ctx.nodes(ast.keyword):
         if kw.arg == "lora_dropout" and not (isinstance(kw.value, ast.Constant) and not kw.value.value):
             return "LoRA's dropout"
-    if "gradient_checkpointing_enable" in names_called(ctx):
+    if "gradient_checkpointing_enable" in names_called(ctx) or _kbit_checkpointing(ctx):
         return "gradient checkpointing (transformers runs it only in train mode)"
     model_id = const_str(load.args[0]) if load.args else None
     if model_id is not None and _DROPOUT_FAMILY.search(model_id):
         return "the model's dropout"
     return None
+
+
+def _kbit_checkpointing(ctx: FileContext) -> bool:
+    """PEFT's ``prepare_model_for_kbit_training(model)`` turns gradient checkpointing on unless told
+    ``use_gradient_checkpointing=False`` (peft ``utils/other.py``: the default is True and it ends in
+    ``model.gradient_checkpointing_enable(...)`` for a k-bit model)."""
+    for call in ctx.nodes(ast.Call):
+        if call_last(call) != "prepare_model_for_kbit_training":
+            continue
+        flag = next((kw.value for kw in call.keywords if kw.arg == "use_gradient_checkpointing"),
+                    call.args[1] if len(call.args) > 1 else None)
+        if flag is None or (isinstance(flag, ast.Constant) and flag.value is True):
+            return True
+    return False
 
 
 def _own_statements(root: ast.AST) -> Iterable[ast.AST]:
@@ -121,12 +155,16 @@ regularisation than configured and more activation memory (peft#120). The transf
 ## When preflight stays silent
 
 * Nothing in the file shows that eval mode changes training: no `lora_dropout` other than a
-  literal 0, no `gradient_checkpointing_enable`, and the model id is not a literal of a
+  literal 0, no `gradient_checkpointing_enable` (nor PEFT's `prepare_model_for_kbit_training`,
+  which turns checkpointing on unless given `use_gradient_checkpointing=False`), and the model
+  id is not a literal of a
   family that trains with dropout (BERT, RoBERTa, GPT-2, GPT-Neo, T5, BART, ...; Llama,
   Mistral, Qwen, CLIP and diffusion transformers default to no dropout, so eval mode
   changes little there).
 * Any `.train(...)` or `.eval(...)` call is in the file (an explicit mode choice; a model
-  left in eval after validation is PF111's), or the model goes to a `*Trainer` or `fit`.
+  left in eval after validation is PF111's), or the model goes to a `*Trainer` or `fit`, or an
+  imported `train(...)`/`fit(...)` function is called (its body is not read). A `train(...)` or
+  `fit(...)` function defined in the file is not such a call: its body is read with the file.
 * The loop's forward is not a call of the loaded model's name, or the backward is in
   another file.
 * The loop is in another function that binds the name itself (`model = MyNet()` in a
@@ -136,7 +174,7 @@ regularisation than configured and more activation memory (peft#120). The transf
     good_examples = examples("preflight.rules.code._pf487_examples", "PF487_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        if names_called(ctx) & _MODE_SETTERS or uses_a_trainer(ctx):
+        if _sets_the_mode(ctx) or uses_a_trainer(ctx):
             return
         backwards = trains_by_backward(ctx)
         if not backwards:
