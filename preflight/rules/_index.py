@@ -134,6 +134,8 @@ FILE = {
     "PF499": "code.pf499_frozen_input_reentrant_checkpoint",
     "PF534": "code.pf534_accumulate_around_batch_loop",
     "PF535": "code.pf535_adapter_merged_before_training",
+    "PF604": "code.pf604_unscale_every_micro_step",
+    "PF605": "code.pf605_clip_before_backward",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -328,4 +330,6 @@ NEEDS = {
     "PF499": ('mark_only_lora_as_trainable',),
     "PF534": ('accumulate',),
     "PF535": ('merge_and_unload',),
+    "PF604": ('unscale_',),
+    "PF605": ('clip_grad',),
 }
