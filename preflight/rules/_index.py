@@ -136,6 +136,7 @@ FILE = {
     "PF535": "code.pf535_adapter_merged_before_training",
     "PF604": "code.pf604_unscale_every_micro_step",
     "PF605": "code.pf605_clip_before_backward",
+    "PF606": "code.pf606_clip_in_training_step",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -332,4 +333,5 @@ NEEDS = {
     "PF535": ('merge_and_unload',),
     "PF604": ('unscale_',),
     "PF605": ('clip_grad',),
+    "PF606": ('clip_grad',),
 }
