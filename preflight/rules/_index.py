@@ -137,6 +137,7 @@ FILE = {
     "PF604": "code.pf604_unscale_every_micro_step",
     "PF605": "code.pf605_clip_before_backward",
     "PF606": "code.pf606_clip_in_training_step",
+    "PF607": "code.pf607_manual_optimization_schedulers_never_stepped",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -334,4 +335,5 @@ NEEDS = {
     "PF604": ('unscale_',),
     "PF605": ('clip_grad',),
     "PF606": ('clip_grad',),
+    "PF607": ('automatic_optimization',),
 }
