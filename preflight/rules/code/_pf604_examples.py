@@ -46,6 +46,35 @@ class Trainer:
 """,
 ]
 
+PF604_BAD.append(
+    # the current shape of Swin-Transformer main_simmim_pt.py: the unscale under "accumulation is on"
+    """
+import torch
+
+
+def train_one_epoch(config, model, data_loader, optimizer, scaler):
+    for idx, (img, mask, _) in enumerate(data_loader):
+        with torch.cuda.amp.autocast():
+            loss = model(img, mask)
+        if config.TRAIN.ACCUMULATION_STEPS > 1:
+            loss = loss / config.TRAIN.ACCUMULATION_STEPS
+            scaler.scale(loss).backward()
+            if config.TRAIN.CLIP_GRAD:
+                scaler.unscale_(optimizer)  # error: PF604
+                torch.nn.utils.clip_grad_norm_(model.parameters(), config.TRAIN.CLIP_GRAD)
+            if (idx + 1) % config.TRAIN.ACCUMULATION_STEPS == 0:
+                scaler.step(optimizer)
+                optimizer.zero_grad()
+                scaler.update()
+        else:
+            optimizer.zero_grad()
+            scaler.scale(loss).backward()
+            scaler.unscale_(optimizer)
+            torch.nn.utils.clip_grad_norm_(model.parameters(), config.TRAIN.CLIP_GRAD)
+            scaler.step(optimizer)
+            scaler.update()
+""")
+
 PF604_GOOD = [
     # the fix: unscale and clip in the branch that steps
     """

@@ -12,17 +12,21 @@ from preflight.registry import register
 from preflight.rules._pf4_support import target_text
 from preflight.rules.base import Rule, examples
 
-_ACCUM_WORDS = ("accum", "sync_gradients", "boundary", "update_freq", "grad_acc")
+# names of an "is this the stepping iteration" flag (not of the window size: `if accum_steps > 1:`
+# only says accumulation is on, and every micro-batch passes it)
+_BOUNDARY_WORDS = ("boundary", "sync_gradients", "should_step", "do_step", "is_last", "last_accum", "step_now",
+                   "update_now", "optimizer_step", "accumulation_done")
 
 
 def _boundary_test(test: ast.expr) -> bool:
     """An ``if`` test that picks the optimizer-step iterations of an accumulation window:
-    ``(i + 1) % accum == 0``, ``step % args.gradient_accumulation_steps == 0``, ``is_accumulation_boundary``."""
+    ``(i + 1) % accum == 0``, ``step % args.gradient_accumulation_steps == 0``, ``is_accumulation_boundary``
+    (not ``accumulation_steps > 1``, which every micro-batch passes)."""
     for node in ast.walk(test):
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
             return True
         word = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None
-        if word is not None and any(w in word.lower() for w in _ACCUM_WORDS):
+        if word is not None and any(w in word.lower() for w in _BOUNDARY_WORDS):
             return True
     return False
 
@@ -78,7 +82,8 @@ if (idx + 1) % accumulation_steps == 0:
 
 ## When preflight stays silent
 
-* The `unscale_` is itself under an accumulation test (the same one or another), or in
+* The `unscale_` is itself under a boundary test (`% accumulation_steps`, a flag named like
+  `is_accumulation_boundary`; not `if accumulation_steps > 1:`), or in
   the same branch as the `step`.
 * The `step` is unconditional in the loop (no accumulation), or conditional on something
   that is not an accumulation boundary (`if use_amp:`: a disabled scaler's `unscale_`
@@ -102,7 +107,7 @@ if (idx + 1) % accumulation_steps == 0:
             if loop is None or self._guarded(ctx, unscale, loop):
                 continue
             step_if = self._boundary_step(ctx, loop, scaler, optimizer)
-            if step_if is None or self._inside(ctx, unscale, step_if):
+            if step_if is None or self._inside(ctx, unscale, step_if) or self._other_branch(ctx, unscale, step_if):
                 continue
             if not self._backward_outside(ctx, loop, step_if):
                 continue
@@ -123,6 +128,30 @@ if (idx + 1) % accumulation_steps == 0:
                 return True
             cur = ctx.parent(cur)
         return False
+
+    @staticmethod
+    def _other_branch(ctx: FileContext, a: ast.AST, b: ast.AST) -> bool:
+        """``a`` and ``b`` sit in different branches of one ``if`` (``if accum > 1: ... else: ...``):
+        they never run in the same pass."""
+        chain: list[ast.AST] = []
+        cur: Optional[ast.AST] = a
+        while cur is not None:
+            chain.append(cur)
+            cur = ctx.parent(cur)
+        child: ast.AST = b
+        cur = ctx.parent(b)
+        while cur is not None and cur not in chain:
+            child, cur = cur, ctx.parent(cur)
+        if not isinstance(cur, (ast.If, ast.Try)):
+            return False
+        a_child = chain[chain.index(cur) - 1]
+
+        def field_of(node: ast.AST) -> Optional[str]:
+            for name in ("body", "orelse", "handlers", "finalbody"):
+                if node in getattr(cur, name, ()):
+                    return name
+            return None
+        return field_of(a_child) != field_of(child)
 
     @staticmethod
     def _inside(ctx: FileContext, node: ast.AST, outer: ast.AST) -> bool:
