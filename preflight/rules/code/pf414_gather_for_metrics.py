@@ -31,9 +31,9 @@ def _manual_truncation(ctx: FileContext) -> bool:
     """The pre-``gather_for_metrics`` recipe: the gathered outputs sliced to the dataset's length
     (``preds[: len(loader.dataset) - samples_seen]``, ``losses[: len(eval_dataset)]``)."""
     for node in ctx.nodes(ast.Subscript):
-        if isinstance(node.slice, ast.Slice) and node.slice.upper is not None:
-            if _names_the_dataset(node.slice.upper):
-                return True
+        if isinstance(node.slice, ast.Slice) and node.slice.upper is not None \
+                and _names_the_dataset(node.slice.upper):
+            return True
     return any(isinstance(n, ast.Name) and n.id == "samples_seen" for n in ctx.nodes(ast.Name))
 
 

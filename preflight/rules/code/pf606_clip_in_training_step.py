@@ -12,7 +12,10 @@ from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf404_optimizer_calls_in_training_step import _bases_known, _instance_manual
+from preflight.rules.code.pf404_optimizer_calls_in_training_step import (
+    _bases_known,
+    _instance_manual,
+)
 from preflight.rules.code.pf605_clip_before_backward import _is_clip
 
 

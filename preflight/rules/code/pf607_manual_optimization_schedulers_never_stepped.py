@@ -48,9 +48,9 @@ def _stepped_elsewhere(ctx: FileContext) -> bool:
         if node.attr == "lr_schedulers":
             return True
     for call in ctx.nodes(ast.Call):
-        if isinstance(call.func, ast.Attribute) and call.func.attr in ("step", "step_update"):
-            if "sched" in ast.unparse(call.func.value).lower():
-                return True
+        if isinstance(call.func, ast.Attribute) and call.func.attr in ("step", "step_update") \
+                and "sched" in ast.unparse(call.func.value).lower():
+            return True
     return False
 
 
