@@ -222,6 +222,7 @@ JOB = {
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
     "PF608": "plan.pf608_single_step_log_warmup_old_deepspeed",
+    "PF609": "plan.pf609_deepspeed_config_given_twice",
     "PF801": "plan.pf801_does_not_fit",
 }
 
