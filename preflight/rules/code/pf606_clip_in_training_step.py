@@ -38,12 +38,13 @@ calls `torch.nn.utils.clip_grad_norm_` (or `clip_grad_value_`) on its parameters
 ## Why it matters
 
 Under automatic optimization Lightning runs `training_step` inside the optimizer
-closure and calls backward on the loss it returns *after* `training_step` has
-finished, then steps the optimizer (`lightning/pytorch/loops/optimization/automatic.py`,
-`Closure.closure`: `step_output = self._step_fn()`, then `self._backward_fn(...)`). A clip
-inside `training_step` therefore acts on the gradients left from the previous batch
-(already zeroed, or None): it does nothing, the norm it returns is meaningless, and the
-gradients the optimizer applies are never clipped.
+closure, and only after it returns does it zero the gradients and call backward on the
+loss (`lightning/pytorch/loops/optimization/automatic.py`, `Closure.closure`:
+`step_output = self._step_fn()`, then `self._zero_grad_fn()`, then
+`self._backward_fn(step_output.closure_loss)`). A clip inside `training_step` therefore
+rescales the previous batch's gradients, which are zeroed right after: it does nothing,
+the norm it returns (often logged) is the previous step's, and the gradients the
+optimizer applies are never clipped.
 
 ## How to fix it
 
@@ -79,8 +80,9 @@ run after backward and before the step. To log the gradient norm, compute it in
                 yield ctx.finding(
                     self, call,
                     f"`{ast.unparse(call.func)}` inside `training_step` of an automatic-optimization LightningModule: "
-                    "Lightning runs backward on the returned loss after `training_step` finishes, so this clips the "
-                    "previous batch's (zeroed) gradients and the gradients the optimizer applies are never clipped. "
+                    "Lightning zeroes the gradients and runs backward on the returned loss only after `training_step` "
+                    "finishes, so this clips the previous batch's gradients and the gradients the optimizer applies "
+                    "are never clipped. "
                     "Use `Trainer(gradient_clip_val=...)` or clip in `configure_gradient_clipping`",
                     evidence=[ctx.evidence(fn.node, "`training_step` under automatic optimization")])
                 break
