@@ -75,6 +75,15 @@ for prompt in prompts:
     ids = tok(prompt, return_tensors="pt")
     print(tok.decode(model.generate(**ids)[0]))
 """,
+    # tricky-correct: a literal batch of one prompt (transformers' own export test shape)
+    """
+from transformers import AutoTokenizer, Qwen2ForCausalLM
+
+tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2-0.5B", pad_token="</s>", padding_side="right")
+model = Qwen2ForCausalLM.from_pretrained("Qwen/Qwen2-0.5B")
+prompt_tokens = tokenizer(["My favourite condiment is "], return_tensors="pt", padding=True)
+out = model.generate(**prompt_tokens, max_new_tokens=20)
+""",
     # an encoder-decoder model pads on the right
     """
 from transformers import AutoModelForCausalLM, AutoModelForSeq2SeqLM, AutoTokenizer

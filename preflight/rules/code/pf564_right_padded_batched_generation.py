@@ -50,6 +50,8 @@ def _padded_batches(ctx: FileContext) -> dict[str, ast.Call]:
             value = value.func.value
         if not isinstance(value, ast.Call) or not _pads(value):
             continue
+        if value.args and isinstance(value.args[0], (ast.List, ast.Tuple)) and len(value.args[0].elts) == 1:
+            continue  # a batch of one prompt has no padding
         func = ast.unparse(value.func).lower()
         if "tok" not in func and "processor" not in func:
             continue
@@ -109,8 +111,8 @@ attention mask (`**inputs`).
 ## When preflight stays silent
 
 * The file sets `padding_side` to `"left"` anywhere (or to a value it cannot read).
-* The batch is not padded (one prompt at a time, no `padding=`), or `generate` does not
-  read the padded batch.
+* The batch is not padded (one prompt at a time, no `padding=`, a literal list of one
+  prompt), or `generate` does not read the padded batch.
 * An encoder-decoder model (`Seq2SeqLM`, T5, BART): right padding is correct there.
 """
     bad_examples = examples("preflight.rules.code._pf564_examples", "PF564_BAD")
