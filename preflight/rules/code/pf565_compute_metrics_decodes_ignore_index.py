@@ -49,9 +49,9 @@ def _first_raw_decode(fn: ast.FunctionDef) -> Optional[ast.Call]:
                 for t in node.targets:
                     tainted.update(n.id for n in ast.walk(t) if isinstance(n, ast.Name))
             continue
-        if isinstance(node.func, ast.Attribute) and node.func.attr == "batch_decode" and node.args:
-            if any(isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(node.args[0])):
-                return node
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "batch_decode" and node.args \
+                and any(isinstance(n, ast.Name) and n.id in tainted for n in ast.walk(node.args[0])):
+            return node
     return None
 
 
