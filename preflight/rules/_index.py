@@ -217,6 +217,7 @@ JOB = {
     "PF561": "plan.pf561_hydra_dashed_flags",
     "PF562": "plan.pf562_accelerate_config_under_plain_python",
     "PF563": "plan.pf563_monitored_metric_logged_on_rank_zero",
+    "PF566": "plan.pf566_gather_zero_dim_old_accelerate",
     "PF570": "plan.pf570_zero_untested_client_optimizer",
     "PF571": "plan.pf571_wandb_sweep_command_without_args",
     "PF572": "plan.pf572_optuna_settings_outside_sweeper",
