@@ -111,6 +111,7 @@ def on_train_epoch_end(self):
 * The file calls `self.lr_schedulers()` anywhere, or `.step()` on an object whose name says
   scheduler (a scheduler kept on `self` and stepped by hand).
 * `configure_optimizers` returns optimizers only.
+* The class defines no `training_step` in the file (a subclass elsewhere may step them).
 """
     bad_examples = examples("preflight.rules.code._pf607_examples", "PF607_BAD")
     good_examples = examples("preflight.rules.code._pf607_examples", "PF607_GOOD")
@@ -120,8 +121,9 @@ def on_train_epoch_end(self):
             return
         for cls in ctx.nodes(ast.ClassDef):
             manual = _class_attribute_manual(cls) or (manual_optimization(cls) if may_optimize_manually(ctx) else None)
-            if manual is None:
-                continue
+            if manual is None or not any(isinstance(f, ast.FunctionDef) and f.name == "training_step"
+                                         for f in cls.body):
+                continue  # without the training logic here, a subclass elsewhere may step them
             for fn in cls.body:
                 if not (isinstance(fn, ast.FunctionDef) and fn.name == "configure_optimizers"):
                     continue
