@@ -134,6 +134,12 @@ FILE = {
     "PF499": "code.pf499_frozen_input_reentrant_checkpoint",
     "PF534": "code.pf534_accumulate_around_batch_loop",
     "PF535": "code.pf535_adapter_merged_before_training",
+    "PF564": "code.pf564_right_padded_batched_generation",
+    "PF565": "code.pf565_compute_metrics_decodes_ignore_index",
+    "PF604": "code.pf604_unscale_every_micro_step",
+    "PF605": "code.pf605_clip_before_backward",
+    "PF606": "code.pf606_clip_in_training_step",
+    "PF607": "code.pf607_manual_optimization_schedulers_never_stepped",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -210,6 +216,8 @@ JOB = {
     "PF560": "plan.pf560_frozen_module_outside_mixed_precision",
     "PF561": "plan.pf561_hydra_dashed_flags",
     "PF562": "plan.pf562_accelerate_config_under_plain_python",
+    "PF563": "plan.pf563_monitored_metric_logged_on_rank_zero",
+    "PF566": "plan.pf566_gather_zero_dim_old_accelerate",
     "PF570": "plan.pf570_zero_untested_client_optimizer",
     "PF571": "plan.pf571_wandb_sweep_command_without_args",
     "PF572": "plan.pf572_optuna_settings_outside_sweeper",
@@ -226,6 +234,8 @@ JOB = {
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
+    "PF608": "plan.pf608_single_step_log_warmup_old_deepspeed",
+    "PF609": "plan.pf609_deepspeed_config_given_twice",
     "PF801": "plan.pf801_does_not_fit",
 }
 
@@ -337,4 +347,10 @@ NEEDS = {
     "PF499": ('mark_only_lora_as_trainable',),
     "PF534": ('accumulate',),
     "PF535": ('merge_and_unload',),
+    "PF564": ('padding_side',),
+    "PF565": ('compute_metrics',),
+    "PF604": ('unscale_',),
+    "PF605": ('clip_grad',),
+    "PF606": ('clip_grad',),
+    "PF607": ('automatic_optimization',),
 }

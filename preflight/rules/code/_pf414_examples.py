@@ -21,6 +21,22 @@ for x, y in loader:
 """,
 ]
 
+PF414_BAD.append(
+    # a slice that keeps the first k predictions is not the last-batch truncation
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+preds = []
+for batch in eval_dataloader:
+    with torch.no_grad():
+        logits = model(**batch).logits
+    preds.append(accelerator.gather(logits.argmax(-1)))  # warning: PF414
+preds = torch.cat(preds)
+shown = preds[: len(examples_to_show)]
+""")
+
 PF414_GOOD = [
     """
 import torch
@@ -48,6 +64,24 @@ for step, batch in enumerate(eval_dataloader):
     else:
         samples_seen += refs.shape[0]
     metric.add_batch(predictions=preds, references=refs)
+""",
+    # the gathered losses truncated to the evaluation set's length after the loop (the
+    # run_mlm_no_trainer recipe of transformers 4.9: `losses[: len(eval_dataset)]`)
+    """
+import math
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator()
+model.eval()
+losses = []
+for step, batch in enumerate(eval_dataloader):
+    with torch.no_grad():
+        loss = model(**batch).loss
+    losses.append(accelerator.gather(loss.repeat(per_device_eval_batch_size)))
+losses = torch.cat(losses)
+losses = losses[: len(eval_dataset)]
+perplexity = math.exp(torch.mean(losses))
 """,
     # gather in the training loop (a logged loss), not an evaluation
     """

@@ -12,13 +12,28 @@ from preflight.rules._pf4_support import accelerator_calls
 from preflight.rules.base import Rule, examples
 
 
+def _names_the_dataset(node: ast.expr) -> bool:
+    """``loader.dataset`` anywhere in the bound, or ``len(x)`` of a name/attribute that names a
+    dataset (``len(eval_dataset)``, ``len(self.test_ds)``)."""
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Attribute) and sub.attr == "dataset":
+            return True
+        if (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name) and sub.func.id == "len"
+                and len(sub.args) == 1 and isinstance(sub.args[0], (ast.Name, ast.Attribute))):
+            arg = sub.args[0]
+            last = (arg.id if isinstance(arg, ast.Name) else arg.attr).lower()
+            if "dataset" in last or last.endswith("_ds") or last in ("ds", "data"):
+                return True
+    return False
+
+
 def _manual_truncation(ctx: FileContext) -> bool:
-    """The pre-``gather_for_metrics`` recipe: the last batch sliced to ``len(loader.dataset)``."""
+    """The pre-``gather_for_metrics`` recipe: the gathered outputs sliced to the dataset's length
+    (``preds[: len(loader.dataset) - samples_seen]``, ``losses[: len(eval_dataset)]``)."""
     for node in ctx.nodes(ast.Subscript):
-        if isinstance(node.slice, ast.Slice) and node.slice.upper is not None:
-            for sub in ast.walk(node.slice.upper):
-                if isinstance(sub, ast.Attribute) and sub.attr == "dataset":
-                    return True
+        if isinstance(node.slice, ast.Slice) and node.slice.upper is not None \
+                and _names_the_dataset(node.slice.upper):
+            return True
     return any(isinstance(n, ast.Name) and n.id == "samples_seen" for n in ctx.nodes(ast.Name))
 
 
@@ -54,8 +69,9 @@ Use `accelerator.gather_for_metrics((predictions, labels))`.
 
 ## When preflight stays silent
 
-* The file truncates the last batch by hand (a slice bounded by
-  `len(loader.dataset)`, the `samples_seen` recipe from before `gather_for_metrics`).
+* The file truncates the gathered outputs by hand (a slice `[:n]` bounded by
+  `len(loader.dataset)` or `len(eval_dataset)`: the `samples_seen` recipe and the
+  `losses[: len(eval_dataset)]` recipe from before `gather_for_metrics`).
 * The gather runs in a training loop (a loop with a backward pass).
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF414_BAD")

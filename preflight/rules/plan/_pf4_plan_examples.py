@@ -71,6 +71,40 @@ def main(loader, max_epochs=100, cfg_clip=1.0):
 """,
 ]
 
+PF405_BAD.append(
+    # threestudio issue 59: the Trainer's options spread from the run's YAML (`Trainer(**cfg.trainer)`)
+    """
+# --- systems.py
+import lightning.pytorch as pl
+
+
+class Fantasia3D(pl.LightningModule):
+    def __init__(self, cfg):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        opt.zero_grad()
+        self.manual_backward(self(batch).mean())
+        opt.step()
+# --- launch.py
+import lightning.pytorch as pl
+from omegaconf import OmegaConf
+
+from systems import Fantasia3D
+
+cfg = OmegaConf.load("configs/fantasia3d.yaml")
+trainer = pl.Trainer(accelerator="gpu", devices=1, **cfg.trainer)
+trainer.fit(Fantasia3D(cfg.system))
+# --- configs/fantasia3d.yaml
+system:
+  lr: 0.01
+trainer:
+  max_steps: 10000
+  accumulate_grad_batches: 8  # error: PF405
+""")
+
 PF405_GOOD = [
     """
 # --- train.py
@@ -154,6 +188,64 @@ def main(loader, max_epochs=100, cfg_clip=1.0):
 main(loader, cfg_clip=None)
 """,
 ]
+
+PF405_GOOD.extend([
+    # the fix of threestudio issue 59: automatic optimization, the accumulation spread from the YAML
+    """
+# --- systems.py
+import lightning.pytorch as pl
+
+
+class Fantasia3D(pl.LightningModule):
+    def training_step(self, batch, batch_idx):
+        return self(batch).mean()
+# --- launch.py
+import lightning.pytorch as pl
+from omegaconf import OmegaConf
+
+from systems import Fantasia3D
+
+cfg = OmegaConf.load("configs/fantasia3d.yaml")
+trainer = pl.Trainer(**cfg.trainer)
+trainer.fit(Fantasia3D())
+# --- configs/fantasia3d.yaml
+trainer:
+  accumulate_grad_batches: 8
+""",
+    # tricky-correct: manual optimization, and the spread node of the YAML has no active flag (another
+    # node of the same file does, but the Trainer never reads it)
+    """
+# --- systems.py
+import lightning.pytorch as pl
+
+
+class Gan(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.automatic_optimization = False
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        opt.zero_grad()
+        self.manual_backward(self(batch).mean())
+        opt.step()
+# --- launch.py
+import lightning.pytorch as pl
+from omegaconf import OmegaConf
+
+from systems import Gan
+
+cfg = OmegaConf.load("configs/gan.yaml")
+trainer = pl.Trainer(**cfg.trainer)
+trainer.fit(Gan())
+# --- configs/gan.yaml
+trainer:
+  max_epochs: 10
+  accumulate_grad_batches: 1
+finetune:
+  accumulate_grad_batches: 4
+""",
+])
 
 PF406_BAD = [
     """

@@ -800,6 +800,97 @@ num_processes: 8
 """,
 ]
 
+PF505_BAD.append(
+    # a GRPO loop syncing vLLM from the unwrapped model's own state dict under ZeRO-3 (held-out-15 shape)
+    """
+# --- grpo_train.py
+from accelerate import Accelerator
+
+
+def sync_weights(accelerator, model, llm):
+    state_dict = accelerator.unwrap_model(model).state_dict()  # warning: PF505
+    if accelerator.is_main_process:
+        llm.llm_engine.model_executor.driver_worker.model_runner.model.load_weights(state_dict.items())
+
+
+def main(model, optimizer, loader, llm):
+    accelerator = Accelerator()
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for step, batch in enumerate(loader):
+        sync_weights(accelerator, model, llm)
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+# --- zero3.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 7
+""")
+
+PF505_GOOD.extend([
+    # the fix: get_state_dict gathers on every rank
+    """
+# --- grpo_train.py
+from accelerate import Accelerator
+
+
+def sync_weights(accelerator, model, llm):
+    state_dict = accelerator.get_state_dict(model)
+    if accelerator.is_main_process:
+        llm.llm_engine.model_executor.driver_worker.model_runner.model.load_weights(state_dict.items())
+
+
+def main(model, optimizer, loader, llm):
+    accelerator = Accelerator()
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        sync_weights(accelerator, model, llm)
+        accelerator.backward(model(**batch).loss)
+        optimizer.step()
+        optimizer.zero_grad()
+# --- zero3.yaml
+deepspeed_config:
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 7
+""",
+    # tricky-correct: only the parameter names of the unwrapped state dict are used
+    """
+# --- train.py
+from accelerate import Accelerator
+
+
+def main(model, optimizer, loader):
+    accelerator = Accelerator()
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    state_dict = accelerator.unwrap_model(model).state_dict()
+    lora_names = [k for k in state_dict.keys() if "lora_" in k]
+    print(len(lora_names))
+# --- zero3.yaml
+deepspeed_config:
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 8
+""",
+    # ZeRO-2 keeps whole parameters on every rank
+    """
+# --- grpo_train.py
+from accelerate import Accelerator
+
+
+def sync_weights(accelerator, model, llm):
+    state_dict = accelerator.unwrap_model(model).state_dict()
+    llm.load_weights(state_dict.items())
+# --- zero2.yaml
+deepspeed_config:
+  zero_stage: 2
+distributed_type: DEEPSPEED
+num_processes: 7
+""",
+])
+
 PF506_BAD = [
     """
 # --- train.py

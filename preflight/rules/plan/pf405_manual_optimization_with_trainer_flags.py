@@ -39,8 +39,9 @@ class ManualOptimizationWithTrainerFlags(PlanRule):
 
 A `LightningModule` with `self.automatic_optimization = False` and a Lightning
 `Trainer` built with `accumulate_grad_batches` > 1 or `gradient_clip_val` > 0:
-in the same script, in another script of the audit, or in a Hydra/YAML config
-whose `_target_` is Lightning's `Trainer`.
+in the same script, in another script of the audit, in a Hydra/YAML config
+whose `_target_` is Lightning's `Trainer`, or in the node of a config file of the run
+that the Trainer call spreads (`Trainer(**cfg.trainer)` reads the file's `trainer:` mapping).
 
 ## Why it matters
 
@@ -101,6 +102,7 @@ before `opt.step()` for clipping.
                                 for s, c in manual[:2]]
                     yield pctx.code_finding(self, script, expr, self._message(key, value),
                                             evidence=evidence)
+                yield from self._spread_from_config(pctx, script, site, manual)
         if automatic:
             return
         for config in pctx.configs:
@@ -112,6 +114,33 @@ before `opt.step()` for clipping.
                     evidence = [pctx.code_evidence(s, _switch(c), f"`{c.name}` sets `automatic_optimization = False`")
                                 for s, c in manual[:2]]
                     yield pctx.config_finding(self, config, (*prefix, key), self._message(key, value),
+                                              evidence=evidence)
+
+    def _spread_from_config(self, pctx: PlanContext, script: ParsedPython, site: Any,
+                            manual: list[tuple[ParsedPython, ClassInfo]]) -> Iterable[Finding]:
+        """``Trainer(**cfg.trainer)`` / ``Trainer(**cfg["trainer"])``: the flags come from the
+        ``trainer`` mapping of a config file of the run (the spread's key path below its root name)."""
+        for kw in site.call.keywords:
+            if kw.arg is not None:
+                continue
+            path = _key_path(kw.value)
+            if not path:
+                continue
+            for config in pctx.configs:
+                block: Any = config.data
+                for part in path:
+                    block = block.get(part) if isinstance(block, dict) else None
+                if not isinstance(block, dict) or _lightning_target(block.get("_target_")):
+                    continue  # a `_target_: ...Trainer` node is read below, once
+                for key in _FLAGS:
+                    value = block.get(key)
+                    if not _active(key, value) or any(k.arg == key for k in site.call.keywords):
+                        continue
+                    evidence = [pctx.code_evidence(s, _switch(c), f"`{c.name}` sets `automatic_optimization = False`")
+                                for s, c in manual[:2]]
+                    evidence.append(pctx.code_evidence(script, kw.value,
+                                                       "the Trainer takes its options from this config node"))
+                    yield pctx.config_finding(self, config, (*path, key), self._message(key, value),
                                               evidence=evidence)
 
     @staticmethod
@@ -142,6 +171,23 @@ before `opt.step()` for clipping.
                 "MisconfigurationException before the first step. Drop the flag and "
                 + ("step every N batches in `training_step`" if what == "accumulation"
                    else "call `self.clip_gradients(...)` before `opt.step()`"))
+
+
+def _key_path(expr: ast.AST) -> tuple[str, ...]:
+    """``cfg.trainer`` -> ("trainer",); ``cfg["pl"]["trainer"]`` -> ("pl", "trainer"); else ()."""
+    parts: list[str] = []
+    node = expr
+    while True:
+        if isinstance(node, ast.Attribute):
+            parts.append(node.attr)
+            node = node.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
+                and isinstance(node.slice.value, str):
+            parts.append(node.slice.value)
+            node = node.value
+        else:
+            break
+    return tuple(reversed(parts)) if isinstance(node, ast.Name) and parts else ()
 
 
 def _switch(cls: ClassInfo) -> ast.AST:

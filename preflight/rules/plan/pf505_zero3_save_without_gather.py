@@ -52,7 +52,9 @@ Also, whatever the flag says: `accelerator.unwrap_model(model).save_pretrained(.
 without `state_dict=` in a ZeRO-3 job, and the unwrapped model's own `state_dict()`
 written to a file (`save_file(accelerator.unwrap_model(flux).state_dict(), path)`,
 `torch.save(...)`, directly or through a name bound to the unwrapped model; accelerate
-issue 3238): the unwrapped module holds this rank's partitions; only
+issue 3238), or bound to a name whose values are then used (`sd =
+accelerator.unwrap_model(model).state_dict()` then `llm.load_weights(sd.items())`, a GRPO
+loop syncing a vLLM engine): the unwrapped module holds this rank's partitions; only
 `accelerator.get_state_dict(model)` gathers them.
 
 ## How to fix it
@@ -71,6 +73,7 @@ convert the checkpoint with `zero_to_fp32.py` after training.
 * `save_pretrained(..., state_dict=...)`: the caller passes the weights (gathered
   itself, or a model DeepSpeed never partitioned: DeepSpeedExamples' zero_inference
   saves dummy weights before `deepspeed.initialize`); the flag plays no part.
+* An unwrapped state dict of which only `.keys()` (the parameter names) is used.
 """
     bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_BAD")
     good_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_GOOD")
@@ -189,6 +192,38 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                            "weights), and write the file on the main process")
                 evidence = _zero3_evidence(pctx, zero3)
                 yield pctx.code_finding(self, script, given, message, evidence=evidence)
+            yield from self._unwrapped_state_dict_handed_on(pctx, script, zero3, own, parents, fn)
+
+    def _unwrapped_state_dict_handed_on(self, pctx: PlanContext, script: Any, zero3: Any, own: list[ast.AST],
+                                        parents: dict[int, ast.AST], fn: ast.AST) -> Iterable[Finding]:
+        """``sd = accelerator.unwrap_model(m).state_dict()`` whose values are then used (``sd.items()``,
+        ``sd[k]``, ``load_weights(sd)``, ``other.load_state_dict(sd)``): the weights of this rank's
+        partitions handed to another model or engine (a GRPO loop syncing vLLM, TRL issue 2633 shape).
+        Only ``sd.keys()`` (names, not values) is harmless."""
+        for node in own:
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)):
+                continue
+            value = node.value
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                    and value.func.attr == "state_dict" and not value.args and not value.keywords
+                    and _is_unwrap(value.func.value)):
+                continue
+            name = node.targets[0].id
+            uses = [n for n in own if isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load)
+                    and n.lineno > node.lineno]
+            consumed = [u for u in uses if not (isinstance(parents.get(id(u)), ast.Attribute)
+                                                and parents[id(u)].attr == "keys")]  # type: ignore[attr-defined]
+            if not consumed or _guarded(node, parents, fn):
+                continue
+            if any(isinstance(parents.get(id(u)), ast.Call) and _is_file_save(parents[id(u)])  # type: ignore[arg-type]
+                   for u in consumed):
+                continue  # written to a file: the message above (when bound in the same call) or PF505's save path
+            message = (f"ZeRO stage 3 and `{name} = {ast.unparse(value)}`, whose weights are used below: the "
+                       "unwrapped module still holds only this rank's partitions of each parameter, so the tensors "
+                       "handed on are empty placeholders (accelerate issue 3238), and whatever loads them (another "
+                       "model, a vLLM engine) gets wrong weights. Use `accelerator.get_state_dict(model)`, called "
+                       "on every rank (it gathers the weights)")
+            yield pctx.code_finding(self, script, value, message, evidence=_zero3_evidence(pctx, zero3))
 
     def _unwrapped_state_dict(self, pctx: PlanContext, script: Any, call: ast.Call, given: ast.AST,
                               zero3: Any) -> Finding:
