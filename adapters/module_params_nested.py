@@ -802,6 +802,10 @@ class _Frame:
             return
         if _in_place_init(func):
             return
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) \
+                and isinstance(func.value.value, ast.Name) and func.value.value.id == "self" \
+                and self.attrs.get(func.value.attr, None) is _UNK and not _builds(value, self.ctx):
+            return  # a method of a plain object held on self (llm.c ``self.init_rng.manual_seed(42)``)
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
                 or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
             return
@@ -879,6 +883,11 @@ class _Frame:
                 self.add(value)
             self.attrs[target.attr] = value
             return
+        if isinstance(target, ast.Attribute) and target.attr not in ("weight", "bias") \
+                and isinstance(value, (int, float, str, bool, type(None))) and isinstance(target.value, ast.Attribute) \
+                and isinstance(target.value.value, ast.Name) and target.value.value.id == "self" \
+                and isinstance(self.attrs.get(target.value.attr), _Mod):
+            return  # a flag set on a layer (karpathy/llm.c ``train_gpt2.py:141`` ``self.lm_head.LLMC_SKIP_INIT = 1``)
         if isinstance(target, ast.Attribute) and target.attr == "weight" and isinstance(value, _WeightRef):
             tied = self.weight_of(target.value)
             if tied is None or tied != value.size:
@@ -1079,6 +1088,13 @@ def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], fra
     cls = ctx.classes[name]
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     if init is None:
+        bases = [dotted_name(x) for x in cls.bases]
+        local = [b for b in bases if b is not None and b in ctx.classes and ctx.is_module(b)]
+        if len(bases) == 1 and local:
+            _run_init(ctx, local[0], args, kwargs, frame)  # the base's ``__init__``, inherited
+            return
+        if bases and all(b in ("nn.Module", "torch.nn.Module", "Module") for b in bases) and not args and not kwargs:
+            return  # ``nn.Module.__init__``: an activation written as a class (llm.c ``NewGELU``), no parameters
         raise _Unknown("no __init__")
     env = _bind_init(ctx, init, args, kwargs)
     env["__bases__"] = tuple(b for b in (dotted_name(x) for x in cls.bases) if b is not None)
