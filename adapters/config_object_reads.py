@@ -37,6 +37,7 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_argv import unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_hydra import hydra_roots
+from preflight.adapters.config_object_model import model_count
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
     _call,
@@ -530,6 +531,7 @@ class ConfigObjectAdapter(Adapter):
                              1 if field == "compile.enabled" and "guards torch.compile" in detail else _PRIORITY)
 
         found = _Found()
+        models: list[tuple[tuple[int, str, str], Source]] = []
         for shown, fn in flow.fns:
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
@@ -547,6 +549,10 @@ class ConfigObjectAdapter(Adapter):
                         _call(node, reader, found)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
+                        counted = model_count(node, fn, nodes, parents, reader, modules,
+                                              lambda n, p=parents, r=reader: _runs(n, p, r))  # type: ignore[misc]
+                        if counted is not None:
+                            models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                         for arm in (ddp_arm, optimizer_arm):  # config_object_arms.py
                             got = arm(node, parents, reader, shown)
                             if got is not None:
@@ -559,6 +565,10 @@ class ConfigObjectAdapter(Adapter):
                         and id(node) not in generated:  # a generation length is no training length
                     reader.ev(node)
             found.read |= reader.read_paths
+        if len({m[0][0] for m in models}) == 1:  # one model built from the configuration (config_object_model.py)
+            (total, cls, _), src = models[0]
+            self.add_checked(plan, "model.num_parameters", total, src, "medium", _PRIORITY)
+            self.add_checked(plan, "model.class_name", cls, src, "medium", _PRIORITY)
         found.padded = pads_to_model_max_length(modules)
         _emit(found, known, add, modules.trees[0][0])
 

@@ -264,6 +264,8 @@ class _Frame:
                 return self.known(held)
             if node.id in self.ctx.consts:
                 return self.known(self.ctx.consts[node.id])
+            if node.id in self.ctx.classes and self.ctx.is_module(node.id):
+                return _Factory(node, [])  # a local layer class handed on (Swin ``downsample=PatchMerging``)
             if node.id in ("True", "False", "None"):
                 return {"True": True, "False": False, "None": None}[node.id]
             raise _Unknown(f"name {node.id}")
@@ -437,12 +439,14 @@ class _Frame:
         except _Unknown:
             if _builds(node, self.ctx):
                 raise
+            called = {id(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)}
             for sub in ast.walk(node):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load):
+                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and id(sub) not in called:
                     if sub.id in self.env:
                         if self.env[sub.id] is not _UNK and _holds_module(self.env[sub.id]):
                             raise
-                    elif sub.id not in self.ctx.consts:
+                    elif sub.id not in self.ctx.consts and sub.id not in ("list", "tuple", "dict", "int", "float",
+                                                                          "str", "bool", "None", "True", "False"):
                         raise
                 elif (isinstance(sub, ast.Call) and not _plain(sub)) or (
                         isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self"):
@@ -478,6 +482,9 @@ class _Frame:
         if self.ctx.timm_vit(name):
             args, kwargs = self.bound_args(node)
             return self.vit(args, kwargs, node.lineno)
+        if name in self.ctx.timm and self.ctx.timm[name] == "to_2tuple" and len(node.args) == 1 and not node.keywords:
+            v = self.ev(node.args[0])  # timm/layers/helpers.py: an iterable as a tuple, else (x, x)
+            return tuple(v) if isinstance(v, (list, tuple)) else (v, v)
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_FREE:
             return _Mod(0, {}, [f"timm.{self.ctx.timm[name]}@{node.lineno}=0"])
         if name == "len" and len(node.args) == 1 and not node.keywords:
@@ -691,6 +698,11 @@ class _Frame:
                         if _builds(stmt.value, self.ctx):
                             raise
                         self.env[stmt.target.id] = _UNK
+                elif isinstance(stmt.target, ast.Subscript) and isinstance(stmt.target.value, ast.Name) \
+                        and (self.env.get(stmt.target.value.id, None) is _UNK
+                             or isinstance(self.env.get(stmt.target.value.id), _Tensor)) \
+                        and not _builds(stmt.value, self.ctx):
+                    continue  # a write into a tensor being computed (Swin's relative position index)
                 else:
                     raise _Unknown("augmented assignment")
             elif isinstance(stmt, ast.Delete):
@@ -806,6 +818,8 @@ class _Frame:
                 and isinstance(func.value.value, ast.Name) and func.value.value.id == "self" \
                 and self.attrs.get(func.value.attr, None) is _UNK and not _builds(value, self.ctx):
             return  # a method of a plain object held on self (llm.c ``self.init_rng.manual_seed(42)``)
+        if name in self.ctx.timm and self.ctx.timm[name] in ("trunc_normal_", "lecun_normal_", "variance_scaling_"):
+            return  # timm's in-place initialisers (``timm/layers/weight_init.py``): values, never shapes
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
                 or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
             return
@@ -1031,7 +1045,7 @@ def _builds(node: ast.AST, ctx: _Ctx) -> bool:
     return False
 
 
-_PLAIN_CALLS = {"hasattr", "getattr", "isinstance", "len", "int", "float", "str", "bool", "max", "min", "abs",
+_PLAIN_CALLS = {"hasattr", "getattr", "isinstance", "len", "int", "float", "str", "bool", "max", "min", "abs", "sum",
                 "round", "os.environ.get", "os.getenv"}
 
 
@@ -1152,7 +1166,9 @@ def _instance(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], dep
         if isinstance(value, _Mod):
             for sub, size in value.weights.items():
                 weights[f"{attr}.{sub}" if sub else attr] = size
-    return _Mod(frame.total, weights, frame.layers)
+    # its plain attributes, read by the module holding it (Swin ``self.patch_embed.patches_resolution``)
+    facts = {k: v for k, v in frame.attrs.items() if v is not _UNK and not _holds_module(v)}
+    return _Mod(frame.total, weights, frame.layers, facts)
 
 
 def count_module(tree: ast.Module, name: str, args: Optional[list[Any]] = None,
