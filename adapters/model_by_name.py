@@ -118,6 +118,144 @@ def _rebound(tree: ast.Module, expr: ast.AST) -> bool:
                and isinstance(n.value, ast.Name) and n.value.id == expr.value.id for n in ast.walk(tree))
 
 
+def _builder_value(idx: Any, script: Any, expr: ast.AST) -> Any:
+    """``args.nb_classes`` rebound once by a project helper's returned tuple (facebookresearch/deit @
+    7e160fe ``main.py:209``: ``dataset_train, args.nb_classes = build_dataset(is_train=True, args=args)``;
+    ``datasets.py:52-73``: ``if args.data_set == 'CIFAR': ... nb_classes = 100 elif args.data_set ==
+    'IMNET': ... nb_classes = 1000 ... return dataset, nb_classes``): the literal the helper returns in
+    that place, on the path the job's options decide (``--data-set`` default 'IMNET'). An ``if`` the
+    options do not decide may stand only where it binds nothing returned; anything else: UNKNOWN."""
+    from preflight.adapters.module_params_nested import UNKNOWN
+
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)) or script.tree is None:
+        return UNKNOWN
+    writes = []
+    for node in ast.walk(script.tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                elts = t.elts if isinstance(t, ast.Tuple) else [t]
+                for i, e in enumerate(elts):
+                    if isinstance(e, ast.Attribute) and e.attr == expr.attr and isinstance(e.value, ast.Name) \
+                            and e.value.id == expr.value.id:
+                        writes.append((node, t, i))
+    if len(writes) != 1:
+        return UNKNOWN
+    node, target, position = writes[0]
+    call = node.value
+    if not (isinstance(node, ast.Assign) and isinstance(target, ast.Tuple) and isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)) or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg is None for k in call.keywords):
+        return UNKNOWN
+    fn = _helper_def(script, call.func.id)
+    if fn is None:
+        return UNKNOWN
+    a = fn.args
+    params = [p.arg for p in a.posonlyargs + a.args]
+    passed: dict[str, ast.expr] = dict(zip(params, call.args))
+    passed.update({str(k.arg): k.value for k in call.keywords})
+    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    last = fn.body[-1] if fn.body else None
+    if len(returns) != 1 or returns[0] is not last or not isinstance(last.value, ast.Tuple) \
+            or len(last.value.elts) != len(target.elts) or not isinstance(last.value.elts[position], ast.Name):
+        return UNKNOWN
+    name = last.value.elts[position].id
+
+    def test(node: ast.AST) -> Optional[bool]:
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn))):
+            return None
+        left = node.left
+        if not (isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id in passed):
+            return None
+        caller = passed[left.value.id]
+        got = idx.resolve(ast.copy_location(ast.Attribute(value=caller, attr=left.attr, ctx=ast.Load()), call))
+        try:
+            right = ast.literal_eval(node.comparators[0])
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            return None
+        if got is None:
+            return None
+        op = node.ops[0]
+        try:
+            if isinstance(op, ast.Eq):
+                return bool(got.value == right)
+            if isinstance(op, ast.NotEq):
+                return bool(got.value != right)
+            return (got.value in right) if isinstance(op, ast.In) else (got.value not in right)
+        except TypeError:
+            return None
+
+    def binds(stmts: list[ast.stmt]) -> bool:
+        return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+                   for s in stmts for n in ast.walk(s))
+
+    value: Any = UNKNOWN
+
+    def run(stmts: list[ast.stmt]) -> bool:
+        nonlocal value
+        for st in stmts:
+            if isinstance(st, ast.If):
+                decided = test(st.test)
+                if decided is None:
+                    if binds(st.body) or binds(st.orelse):
+                        return False
+                    continue
+                if not run(st.body if decided else st.orelse):
+                    return False
+            elif isinstance(st, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in st.targets):
+                if len(st.targets) != 1:
+                    return False
+                try:
+                    value = ast.literal_eval(st.value)
+                except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+                    return False
+            elif binds([st]):
+                return False
+        return True
+
+    if not run(fn.body[:-1]) or value is UNKNOWN or not isinstance(value, int) or isinstance(value, bool):
+        return UNKNOWN
+    return value
+
+
+def _helper_def(script: Any, name: str) -> Optional[ast.FunctionDef]:
+    """The ``def`` of ``name`` that ``from M import name`` brings from a module beside the script."""
+    if script.tree is None or script.source.path is None:
+        return None
+    folder = Path(str(script.source.path)).parent
+    for node in script.tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                and any(a.name == name and a.asname is None for a in node.names):
+            found = _module_file(folder, node.module)
+            tree = _parse(found) if found is not None else None
+            if tree is not None:
+                defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+                return defs[0] if len(defs) == 1 else None
+    return None
+
+
+def _with_siblings(path: Path, tree: ast.Module) -> ast.Module:
+    """The module, with the classes it imports relatively from modules beside it and their timm imports
+    (facebookresearch/ConvNeXt-V2 ``models/convnextv2.py:12``: ``from .utils import LayerNorm, GRN``), for
+    counting; the module's own definitions come last and win."""
+    extra: list[ast.stmt] = []
+    for node in tree.body:
+        if not (isinstance(node, ast.ImportFrom) and node.level == 1 and node.module):
+            continue
+        sub = _module_file(path.parent, node.module)
+        sub_tree = _parse(sub) if sub is not None and sub != path else None
+        if sub_tree is None:
+            continue
+        wanted = {a.name for a in node.names if a.asname is None}
+        star = "*" in wanted
+        extra.extend(n for n in sub_tree.body if isinstance(n, ast.ClassDef) and (star or n.name in wanted))
+        extra.extend(n for n in sub_tree.body if isinstance(n, ast.ImportFrom)
+                     and (n.module or "").split(".")[0] == "timm" and n.level == 0)
+    if not extra:
+        return tree
+    return ast.Module(body=[*extra, *tree.body], type_ignores=[])
+
+
 def _falsy(value: Any) -> bool:
     return value is False or value is None or value == 0 or value == ""
 
@@ -257,7 +395,10 @@ class ModelByNameAdapter(Adapter):
             path, tree, fn = candidates[0]
             given: dict[str, Any] = {}
             for kw in call.keywords:
-                value = None if _rebound(script.tree, kw.value) else idx.resolve(kw.value)
+                if _rebound(script.tree, kw.value):
+                    given[str(kw.arg)] = _builder_value(idx, script, kw.value)
+                    continue
+                value = idx.resolve(kw.value)
                 given[str(kw.arg)] = value.value if value is not None else UNKNOWN
             if factory:
                 pretrained = given.get("pretrained", False)
@@ -266,7 +407,7 @@ class ModelByNameAdapter(Adapter):
             built = _constructor(fn, given)
             if built is None:
                 continue
-            counted = count_class(tree, built.cls, built.keywords)
+            counted = count_class(_with_siblings(path, tree), built.cls, built.keywords)
             if counted is None:
                 continue
             found.append((site, key, path, fn, built, counted))

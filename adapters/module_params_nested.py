@@ -143,6 +143,7 @@ class _Mod:
 class _Ctx:
     def __init__(self, tree: ast.Module) -> None:
         self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         self.dataclasses = {n.name: n for n in self.classes.values()
                             if any((dotted_name(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
                                    for d in n.decorator_list)}
@@ -417,7 +418,10 @@ class _Frame:
         raise _Unknown("iteration")
 
     def bound_args(self, call: ast.Call) -> tuple[list[Any], dict[str, Any]]:
-        args = self.items(list(call.args))
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            args = self.items(list(call.args))
+        else:
+            args = [self.soft(a) for a in call.args]
         kwargs: dict[str, Any] = {}
         for kw in call.keywords:
             if kw.arg is None:
@@ -430,28 +434,45 @@ class _Frame:
         return args, kwargs
 
     def soft(self, node: ast.AST) -> Any:
-        """A keyword's value, or ``UNKNOWN`` when it cannot be worked out but can hold no module: plain
-        arithmetic and items of locals that are themselves plain unknown values (ConvNeXt's
-        ``drop_path=dp_rates[cur + j]``, ``dp_rates`` from ``torch.linspace(...)``): the callee fails
-        only if a size depends on it."""
+        """An argument's value, or ``UNKNOWN`` when it cannot be worked out but is surely no module
+        (``_plain_value``: ConvNeXt's ``drop_path=dp_rates[cur + j]``, ``dp_rates`` from
+        ``torch.linspace(...)``): the callee fails only if a size depends on it."""
         try:
             return self.ev(node)
         except _Unknown:
-            if _builds(node, self.ctx):
+            if not self.plain_value(node):
                 raise
-            called = {id(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)}
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and id(sub) not in called:
-                    if sub.id in self.env:
-                        if self.env[sub.id] is not _UNK and _holds_module(self.env[sub.id]):
-                            raise
-                    elif sub.id not in self.ctx.consts and sub.id not in ("list", "tuple", "dict", "int", "float",
-                                                                          "str", "bool", "None", "True", "False"):
-                        raise
-                elif (isinstance(sub, ast.Call) and not _plain(sub)) or (
-                        isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self"):
-                    raise
             return _UNK
+
+    def plain_value(self, node: ast.AST) -> bool:
+        """``node`` can only be a plain value: arithmetic, items and comparisons of literals, of locals
+        known to hold plain values (``__plain__``), of constants, and calls that return numbers or
+        tensors (builtins, ``math``, torch's tensor factories, ``.item()``); never a module."""
+        if _builds(node, self.ctx):
+            return False
+        plain = self.env.get("__plain__", set())
+        bound = {t.id for c in ast.walk(node) if isinstance(c, ast.comprehension) for t in ast.walk(c.target)
+                 if isinstance(t, ast.Name)}
+        called = {id(n) for c in ast.walk(node) if isinstance(c, ast.Call) and dotted_name(c.func)
+                  for n in ast.walk(c.func)}  # the names of the functions called (``torch`` of ``torch.linspace``)
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and id(sub) not in called:
+                if sub.id in self.env and self.env[sub.id] is not _UNK:
+                    if _holds_module(self.env[sub.id]):
+                        return False
+                elif not (sub.id in plain or sub.id in bound or sub.id in self.ctx.consts
+                          or sub.id in ("list", "tuple", "dict", "int", "float", "str", "bool", "None", "True", "False")):
+                    return False
+            elif isinstance(sub, ast.Call):
+                name = dotted_name(sub.func) or ""
+                last = name.rsplit(".", 1)[-1]
+                if not (name in _PLAIN_CALLS or name.startswith("math.")
+                        or (name.startswith("torch.") and last in _TENSOR_FACTORIES | {"linspace"})
+                        or (isinstance(sub.func, ast.Attribute) and sub.func.attr in ("item", "tolist"))):
+                    return False
+            elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                return False
+        return True
 
     def call(self, node: ast.Call) -> Any:
         name = dotted_name(node.func) or ""
@@ -858,6 +879,18 @@ class _Frame:
         norm = _Mod(2 * d, {"weight": d}, [f"timm.VisionTransformer.norm@{line}={2 * d}"])
         return _Mod(n, {}, [f"timm.VisionTransformer@{line}={n}"], {"attrs": {"norm": norm}})
 
+    def plain_helper(self, node: ast.AST) -> bool:
+        """A call of a function of the file that builds no layer or parameter, with plain arguments: a
+        tensor or a value, never a module (MCG-NJU/VideoMAE ``modeling_finetune.py``: ``self.pos_embed =
+        get_sinusoid_encoding_table(num_patches, embed_dim)``, a fixed table)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return False
+        fn = self.ctx.functions.get(node.func.id)
+        if fn is None or _builds(fn, self.ctx) or any(
+                isinstance(n, ast.Name) and (n.id in self.ctx.classes or n.id == "Parameter") for n in ast.walk(fn)):
+            return False
+        return not any(_builds(a, self.ctx) for a in [*node.args, *(k.value for k in node.keywords)])
+
     def add(self, mod: _Mod) -> None:
         self.total += mod.n
         self.layers.extend(mod.layers)
@@ -870,14 +903,22 @@ class _Frame:
                 raise
             for t in targets:
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
-                        and _plain(value_node) and not isinstance(self.attrs.get(t.attr), _Mod):
+                        and (_plain(value_node) or self.plain_helper(value_node)
+                             or (isinstance(value_node, ast.Name) and value_node.id in self.env.get("__plain__", ()))) \
+                        and not isinstance(self.attrs.get(t.attr), _Mod):
                     self.attrs[t.attr] = _UNK  # a flag or a size not known (nanoGPT ``self.flash = hasattr(...)``)
                 elif not isinstance(t, (ast.Name, ast.Tuple)):
                     raise
+            plain = self.plain_value(value_node)
             for t in targets:
                 if isinstance(t, (ast.Name, ast.Tuple)):
                     for name in _names_set([ast.Assign(targets=[t], value=ast.Constant(0))]):
                         self.env[name] = _UNK
+                        if "__plain__" in self.env:
+                            if plain:
+                                self.env["__plain__"].add(name)
+                            else:
+                                self.env["__plain__"].discard(name)
             return
         for target in targets:
             self.store(target, value)
@@ -1111,6 +1152,9 @@ def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], fra
             return  # ``nn.Module.__init__``: an activation written as a class (llm.c ``NewGELU``), no parameters
         raise _Unknown("no __init__")
     env = _bind_init(ctx, init, args, kwargs)
+    # arguments not known, from a call this interpreter made: plain values (``soft`` checked them); the
+    # caller of ``count_module`` may hand in anything as UNKNOWN, so its arguments are not
+    env["__plain__"] = {k for k, v in env.items() if v is _UNK} if frame.depth > 0 else set()
     env["__bases__"] = tuple(b for b in (dotted_name(x) for x in cls.bases) if b is not None)
     env["__cls__"] = name
     saved = frame.env

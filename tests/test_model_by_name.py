@@ -24,6 +24,16 @@ STAGENET = """\
     from timm.models.registry import register_model
 
 
+    def fixed_table(n, dim):
+        {table}
+
+
+    class Skip(nn.Module):
+        def __init__(self, p):
+            super().__init__()
+            self.p = p
+
+
     class Block(nn.Module):
         def __init__(self, dim, drop_path=0.0):
             super().__init__()
@@ -33,6 +43,7 @@ STAGENET = """\
             self.fc2 = nn.Linear(2 * dim, dim)
             {shared}
             self.drop_path = DropPath(drop_path) if drop_path > 0.0 else nn.Identity()
+            self.skip = Skip(drop_path) if drop_path > 0.0 else nn.Identity()
 
 
     class StageNet(nn.Module):
@@ -52,6 +63,7 @@ STAGENET = """\
                 self.stages.append(stage)
                 cur += depths[i]
             self.head = nn.Linear(dims[-1], num_classes)
+            self.table = fixed_table(16, dims[0])
 
 
     {decorator}
@@ -112,9 +124,10 @@ def stagenet_count(depths: list[int], dims: list[int], classes: int) -> int:
 
 
 def stagenet(tmp_path: Path, decorator: str = "@register_model", after: str = "", shared: str = "",
-             classes: str = "") -> None:
+             classes: str = "", table: str = "return torch.zeros(1, n, dim)") -> None:
     write(tmp_path, {"models/__init__.py": "",
-                     "models/stagenet.py": STAGENET.format(decorator=decorator, after=after, shared=shared),
+                     "models/stagenet.py": STAGENET.format(decorator=decorator, after=after, shared=shared,
+                                                           table=table),
                      "train.py": STAGENET_TRAIN.format(classes=classes)})
 
 
@@ -133,6 +146,13 @@ def test_the_declared_default_name_with_metadata_and_an_unused_pretrained_branch
     stagenet(tmp_path)
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert winner(plan, "model.num_parameters") == stagenet_count([2, 2], [32, 64], 1000)
+
+
+def test_a_helper_that_makes_a_parameter_stays_unknown(cli, tmp_path: Path) -> None:
+    # a fixed table from a helper adds nothing (the count above); one that returns a Parameter would
+    stagenet(tmp_path, table="return nn.Parameter(torch.zeros(1, n, dim))")
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert not mine(plan, "model.num_parameters")
 
 
 def test_a_constructor_not_registered_with_timm_stays_unknown(cli, tmp_path: Path) -> None:
@@ -255,4 +275,50 @@ def test_a_norm_layer_other_than_layernorm_stays_unknown(cli, tmp_path: Path) ->
     # RMSNorm has no bias: a LayerNorm count would be wrong
     vit(tmp_path, norm="partial(nn.RMSNorm, eps=1e-6)")
     plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert not mine(plan, "model.num_parameters")
+
+
+# --- the class count a project's dataset builder returns ------------------------------------------
+# facebookresearch/deit @ 7e160fe main.py:209 ``dataset_train, args.nb_classes = build_dataset(is_train=True,
+# args=args)`` and datasets.py:52-73 (an if/elif chain on ``args.data_set``, ``return dataset, nb_classes``);
+# the same in facebookresearch/ConvNeXt main.py:215 and MCG-NJU/VideoMAE run_class_finetuning.py:226
+DATASETS = """\
+    def build_dataset(is_train, args):
+        if args.data_set == 'CIFAR':
+            dataset = []
+            nb_classes = 100
+        elif args.data_set == 'IMNET':
+            if is_train:
+                dataset = ['train']
+            else:
+                dataset = ['val']
+            nb_classes = 1000
+        elif args.data_set == 'FOLDER':
+            dataset = []
+            nb_classes = {folder}
+        return dataset, nb_classes
+    """
+
+
+def with_builder(tmp_path: Path, folder: str = "10") -> None:
+    stagenet(tmp_path, classes="dataset_train, args.nb_classes = build_dataset(is_train=True, args=args)")
+    train = (tmp_path / "train.py").read_text()
+    train = train.replace("import models.stagenet", "from datasets import build_dataset\nimport models.stagenet")
+    train = train.replace('parser.add_argument("--drop_path"', 'parser.add_argument("--data-set", default="IMNET")\n'
+                                                               '    parser.add_argument("--drop_path"')
+    (tmp_path / "train.py").write_text(train)
+    write(tmp_path, {"datasets.py": DATASETS.format(folder=folder)})
+
+
+def test_the_class_count_the_dataset_builder_returns_for_the_chosen_dataset(cli, tmp_path: Path) -> None:
+    with_builder(tmp_path)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == stagenet_count([2, 2], [32, 64], 1000)
+    plan = plan_of(cli, "train.py", "--", "--data-set", "CIFAR", "--nb_classes", "7", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == stagenet_count([2, 2], [32, 64], 100)
+
+
+def test_a_class_count_the_builder_computes_stays_unknown(cli, tmp_path: Path) -> None:
+    with_builder(tmp_path, folder="len(dataset)")
+    plan = plan_of(cli, "train.py", "--", "--data-set", "FOLDER", cwd=tmp_path)
     assert not mine(plan, "model.num_parameters")
