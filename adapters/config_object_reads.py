@@ -550,7 +550,7 @@ class ConfigObjectAdapter(Adapter):
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
                         counted = model_count(node, fn, nodes, parents, reader, modules,
-                                              lambda n, p=parents, r=reader: _runs(n, p, r))  # type: ignore[misc]
+                                              lambda n, p=parents, r=reader: _runs(n, p, r))
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                         for arm in (ddp_arm, optimizer_arm):  # config_object_arms.py

@@ -156,10 +156,13 @@ def _builder_value(idx: Any, script: Any, expr: ast.AST) -> Any:
     passed.update({str(k.arg): k.value for k in call.keywords})
     returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
     last = fn.body[-1] if fn.body else None
-    if len(returns) != 1 or returns[0] is not last or not isinstance(last.value, ast.Tuple) \
-            or len(last.value.elts) != len(target.elts) or not isinstance(last.value.elts[position], ast.Name):
+    if len(returns) != 1 or returns[0] is not last or not isinstance(last, ast.Return) \
+            or not isinstance(last.value, ast.Tuple) or len(last.value.elts) != len(target.elts):
         return UNKNOWN
-    name = last.value.elts[position].id
+    picked = last.value.elts[position]
+    if not isinstance(picked, ast.Name):
+        return UNKNOWN
+    name = picked.id
 
     def test(node: ast.AST) -> Optional[bool]:
         if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn))):
@@ -291,6 +294,7 @@ def _constructor(fn: ast.FunctionDef, given: dict[str, Any]) -> Optional[_Built]
     made: Optional[ast.expr] = None
     holder: Optional[str] = None
     if len(body) == 1:
+        assert isinstance(body[0], ast.Return)
         made = body[0].value
     else:
         first, last = body[0], body[-1]

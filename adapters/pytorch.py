@@ -525,7 +525,7 @@ class _ScriptPass:
             scope: list[ast.AST] = list(self.script.tree.body) if self.script.tree is not None else []
             if site.function is not None:
                 fns = self.idx.functions.get(site.function, [])
-                if len(fns) != 1:
+                if len(fns) != 1 or not isinstance(fns[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
                     return None
                 scope = list(fns[0].body)
             bound: list[ast.AST] = []
