@@ -264,7 +264,38 @@ class _Flow:
                             continue  # rebinding a name (or ``self.size = (size, size)``) changes no key
                         path = reader.chain(t)
                         if path is not None and len(path) >= 2 and not self._off_target(fn, node):
-                            assign(self.combined, path, None)
+                            assign(self.combined, path, self._returned(shown, node, target, t))
+
+    def _returned(self, shown: str, node: ast.AST, target: ast.AST, element: ast.AST) -> Optional[Leaf]:
+        """A key written from the tuple a project function returns, the literal it returns there on the
+        path the objects' values decide (microsoft/Swin-Transformer @ f82860b ``data/build.py:25,129-145``:
+        ``dataset_train, config.MODEL.NUM_CLASSES = build_dataset(is_train=True, config=config)``, whose
+        ``if config.DATA.DATASET == 'imagenet': ... nb_classes = 1000`` chain ends ``return dataset,
+        nb_classes``: model_by_name.returned_literal); None (the key unknown) otherwise."""
+        from preflight.adapters.model_by_name import _compare, returned_literal
+        from preflight.adapters.module_params_nested import UNKNOWN
+
+        if not (isinstance(node, ast.Assign) and isinstance(target, ast.Tuple) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)):
+            return None
+        found = self.m.function_in(node.value.func.id, shown)
+        if found is None or found[2] is not None or id(found[1]) not in self.by_id:
+            return None
+        callee_shown, callee, _ = found
+        reader = self.reader(callee, None, None, callee_shown, None)
+
+        def test(cond: ast.AST) -> Optional[bool]:
+            if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1):
+                return None
+            path = reader.chain(cond.left)
+            got = lookup(self.combined, path) if path is not None else None
+            return _compare(got.value, cond) if isinstance(got, Leaf) else None
+
+        position = next(i for i, e in enumerate(target.elts) if e is element)
+        value = returned_literal(callee, position, len(target.elts), test)
+        if value is UNKNOWN:
+            return None
+        return Leaf(value, callee_shown, callee.lineno, f"returned by {callee.name}()")
 
     def _off_target(self, fn: Fn, node: ast.AST) -> bool:
         """``node`` is under an ``if`` the CUDA target decides not to run (OLMo scripts/train.py:427-436:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import TrainingPlan
@@ -154,39 +154,56 @@ def _builder_value(idx: Any, script: Any, expr: ast.AST) -> Any:
     params = [p.arg for p in a.posonlyargs + a.args]
     passed: dict[str, ast.expr] = dict(zip(params, call.args))
     passed.update({str(k.arg): k.value for k in call.keywords})
+    def test(node: ast.AST) -> Optional[bool]:
+        if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+            return None
+        left = node.left
+        if not (isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id in passed):
+            return None
+        got = idx.resolve(ast.copy_location(ast.Attribute(value=passed[left.value.id], attr=left.attr,
+                                                          ctx=ast.Load()), call))
+        return None if got is None else _compare(got.value, node)
+
+    return returned_literal(fn, position, len(target.elts), test)
+
+
+def _compare(value: Any, node: ast.Compare) -> Optional[bool]:
+    """``value`` against the literal on the right of ``node`` (``==``, ``!=``, ``in``, ``not in``)."""
+    try:
+        right = ast.literal_eval(node.comparators[0])
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+        return None
+    op = node.ops[0]
+    try:
+        if isinstance(op, ast.Eq):
+            return bool(value == right)
+        if isinstance(op, ast.NotEq):
+            return bool(value != right)
+        if isinstance(op, ast.In):
+            return value in right
+        if isinstance(op, ast.NotIn):
+            return value not in right
+    except TypeError:
+        return None
+    return None
+
+
+def returned_literal(fn: ast.FunctionDef, position: int, width: int,
+                     test: Callable[[ast.AST], Optional[bool]]) -> Any:
+    """The integer literal ``fn`` returns at ``position`` of its closing ``return a, b`` (``width``
+    items), on the path ``test`` decides through its ``if``/``elif`` chain; an ``if`` not decided may
+    stand only where it binds nothing returned. UNKNOWN otherwise."""
+    from preflight.adapters.module_params_nested import UNKNOWN
+
     returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
     last = fn.body[-1] if fn.body else None
     if len(returns) != 1 or returns[0] is not last or not isinstance(last, ast.Return) \
-            or not isinstance(last.value, ast.Tuple) or len(last.value.elts) != len(target.elts):
+            or not isinstance(last.value, ast.Tuple) or len(last.value.elts) != width:
         return UNKNOWN
     picked = last.value.elts[position]
     if not isinstance(picked, ast.Name):
         return UNKNOWN
     name = picked.id
-
-    def test(node: ast.AST) -> Optional[bool]:
-        if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.In, ast.NotIn))):
-            return None
-        left = node.left
-        if not (isinstance(left, ast.Attribute) and isinstance(left.value, ast.Name) and left.value.id in passed):
-            return None
-        caller = passed[left.value.id]
-        got = idx.resolve(ast.copy_location(ast.Attribute(value=caller, attr=left.attr, ctx=ast.Load()), call))
-        try:
-            right = ast.literal_eval(node.comparators[0])
-        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-            return None
-        if got is None:
-            return None
-        op = node.ops[0]
-        try:
-            if isinstance(op, ast.Eq):
-                return bool(got.value == right)
-            if isinstance(op, ast.NotEq):
-                return bool(got.value != right)
-            return (got.value in right) if isinstance(op, ast.In) else (got.value not in right)
-        except TypeError:
-            return None
 
     def binds(stmts: list[ast.stmt]) -> bool:
         return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)

@@ -26,7 +26,8 @@ BUILD = """\
             layernorm = nn.LayerNorm
         if model_type == 'swin':
             model = PatchNet(img_size=config.DATA.IMG_SIZE, patch=config.MODEL.PATCH,
-                             width=config.MODEL.WIDTH, depth=config.MODEL.DEPTH, norm_layer=layernorm)
+                             width=config.MODEL.WIDTH, depth=config.MODEL.DEPTH, norm_layer=layernorm,
+                             num_classes=config.MODEL.NUM_CLASSES)
         elif model_type == 'mixer':
             model = MixerNet(width=config.MODEL.WIDTH)
         elif model_type == 'window':
@@ -116,14 +117,45 @@ def patchnet(width: int, depth: int, patch: int = 4, classes: int = 1000) -> int
         + width * classes + classes
 
 
-def project(tmp_path, model_type: str = "swin", fused: str = "False", extra_yaml: str = "") -> None:
+DATA = """\
+    import torch
+
+
+    def build_dataset(is_train, config):
+        if config.DATA.DATASET == 'imagenet':
+            dataset = []
+            nb_classes = 1000
+        elif config.DATA.DATASET == 'imagenet22K':
+            dataset = []
+            nb_classes = 21841
+        elif config.DATA.DATASET == 'folder':
+            dataset = []
+            nb_classes = len(dataset)
+        return dataset, nb_classes
+
+
+    def build_loader(config):
+        config.defrost()
+        dataset_train, config.MODEL.NUM_CLASSES = build_dataset(is_train=True, config=config)
+        config.freeze()
+        data_loader_train = torch.utils.data.DataLoader(dataset_train, batch_size=config.DATA.BATCH_SIZE,
+                                                        num_workers=config.DATA.NUM_WORKERS)
+        return dataset_train, data_loader_train
+"""
+
+
+def project(tmp_path, model_type: str = "swin", fused: str = "False", extra_yaml: str = "",
+            rebound: bool = False) -> None:
     files = dict(SWIN)
     files["config.py"] = files["config.py"].replace(
         "        _C.MODEL.TYPE = 'swin'\n",
         "        _C.MODEL.TYPE = 'swin'\n        _C.MODEL.PATCH = 4\n        _C.MODEL.WIDTH = 32\n"
-        "        _C.MODEL.DEPTH = 2\n        _C.FUSED_LAYERNORM = " + fused + "\n")
+        "        _C.MODEL.DEPTH = 2\n        _C.MODEL.NUM_CLASSES = 1000\n        _C.DATA.DATASET = 'imagenet'\n"
+        "        _C.FUSED_LAYERNORM = " + fused + "\n")
     files["configs/swin_base.yaml"] = files["configs/swin_base.yaml"].replace(
         "          TYPE: swin\n", f"          TYPE: {model_type}\n          WIDTH: 48\n          DEPTH: 3\n{extra_yaml}")
+    if rebound:  # the class count rebound from the dataset builder (Swin data/build.py:25,129-145)
+        files["data/build.py"] = DATA
     files["models/build.py"] = BUILD
     files["models/nets.py"] = NETS
     write(tmp_path, files)
@@ -137,6 +169,19 @@ def test_the_branch_the_configuration_takes_builds_the_counted_model(cli, tmp_pa
     assert got.confidence == "medium" and got.source.line == 13 and "build_model()" in (got.source.detail or "")
     cls = ours(plan, "model.class_name")
     assert cls is not None and cls.value == "PatchNet"
+
+
+def test_the_class_count_the_dataset_builder_returns_sizes_the_head(cli, tmp_path) -> None:
+    project(tmp_path, rebound=True)
+    plan = plan_of(cli, "main.py", *LINE, "--opts", "DATA.DATASET", "imagenet22K", cwd=tmp_path)
+    got = ours(plan, "model.num_parameters")
+    assert got is not None and got.value == patchnet(48, 3, classes=21841)
+
+
+def test_a_class_count_the_dataset_builder_computes_stays_unknown(cli, tmp_path) -> None:
+    project(tmp_path, rebound=True)
+    plan = plan_of(cli, "main.py", *LINE, "--opts", "DATA.DATASET", "folder", cwd=tmp_path)
+    assert ours(plan, "model.num_parameters") is None
 
 
 def test_another_branch_taken_counts_that_class(cli, tmp_path) -> None:
