@@ -281,8 +281,8 @@ def _falsy(value: Any) -> bool:
 
 
 class _Built:
-    def __init__(self, cls: str, keywords: dict[str, Any], line: int) -> None:
-        self.cls, self.keywords, self.line = cls, keywords, line
+    def __init__(self, cls: str, keywords: dict[str, Any], line: int, args: Optional[list[Any]] = None) -> None:
+        self.cls, self.keywords, self.line, self.args = cls, keywords, line, list(args or [])
 
 
 def _constructor(fn: ast.FunctionDef, given: dict[str, Any]) -> Optional[_Built]:
@@ -310,13 +310,29 @@ def _constructor(fn: ast.FunctionDef, given: dict[str, Any]) -> Optional[_Built]
         return None
     made: Optional[ast.expr] = None
     holder: Optional[str] = None
+    # sizes bound to locals first (sail-sg/poolformer ``models/poolformer.py:433-440``: ``layers = [2, 2, 6, 2]``
+    # ... ``model = PoolFormer(layers, embed_dims=embed_dims, ...)``): literals, each bound once
+    local: dict[str, Any] = {}
+    while len(body) > 2 and isinstance(body[0], ast.Assign) and len(body[0].targets) == 1 \
+            and isinstance(body[0].targets[0], ast.Name) and body[0].targets[0].id not in params \
+            and body[0].targets[0].id not in local and isinstance(body[1], (ast.Assign, ast.Return)):
+        try:
+            value = ast.literal_eval(body[0].value)
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            break
+        if any(isinstance(n, ast.Name) and n.id == body[0].targets[0].id and isinstance(n.ctx, ast.Store)
+               for st in body[1:] for n in ast.walk(st)):
+            return None
+        local[body[0].targets[0].id] = value
+        body = body[1:]
     if len(body) == 1:
         assert isinstance(body[0], ast.Return)
         made = body[0].value
     else:
         first, last = body[0], body[-1]
         if not (isinstance(first, ast.Assign) and len(first.targets) == 1 and isinstance(first.targets[0], ast.Name)
-                and isinstance(last.value, ast.Name) and last.value.id == first.targets[0].id):
+                and isinstance(last, ast.Return) and isinstance(last.value, ast.Name)
+                and last.value.id == first.targets[0].id):
             return None
         made, holder = first.value, first.targets[0].id
         for st in body[1:-1]:
@@ -328,8 +344,21 @@ def _constructor(fn: ast.FunctionDef, given: dict[str, Any]) -> Optional[_Built]
                     and st.targets[0].attr.endswith("_cfg"):
                 continue  # timm's metadata (``model.default_cfg = _cfg()``): no layer
             return None
-    if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)) or made.args:
+    if not (isinstance(made, ast.Call) and isinstance(made.func, ast.Name)) \
+            or any(isinstance(x, ast.Starred) for x in made.args):
         return None
+
+    def value_of(node: ast.expr) -> Any:
+        if isinstance(node, ast.Name) and node.id in local:
+            return local[node.id]
+        if isinstance(node, ast.Name) and node.id in params:
+            return params[node.id]
+        try:
+            return ast.literal_eval(node)
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            return layer_factory(node)
+
+    args = [value_of(x) for x in made.args]
     keywords: dict[str, Any] = {}
     forwarded = False
     for kw in made.keywords:
@@ -338,19 +367,13 @@ def _constructor(fn: ast.FunctionDef, given: dict[str, Any]) -> Optional[_Built]
                 return None
             forwarded = True
             continue
-        if isinstance(kw.value, ast.Name) and kw.value.id in params:
-            keywords[kw.arg] = params[kw.value.id]
-            continue
-        try:
-            keywords[kw.arg] = ast.literal_eval(kw.value)
-        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-            keywords[kw.arg] = layer_factory(kw.value)
+        keywords[kw.arg] = value_of(kw.value)
     if not forwarded:
         return None
     if any(k in keywords for k in spread):
         return None  # a keyword given twice: Python refuses the call
     keywords.update(spread)
-    return _Built(made.func.id, keywords, made.lineno)
+    return _Built(made.func.id, keywords, made.lineno, args)
 
 
 @register_adapter
@@ -428,7 +451,7 @@ class ModelByNameAdapter(Adapter):
             built = _constructor(fn, given)
             if built is None:
                 continue
-            counted = count_class(_with_siblings(path, tree), built.cls, built.keywords)
+            counted = count_class(_with_siblings(path, tree), built.cls, built.keywords, built.args)
             if counted is None:
                 continue
             found.append((site, key, path, fn, built, counted))

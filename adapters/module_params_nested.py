@@ -1233,17 +1233,18 @@ def count_module(tree: ast.Module, name: str, args: Optional[list[Any]] = None,
 UNKNOWN = _UNK
 
 
-def count_class(tree: ast.Module, name: str, kwargs: dict[str, Any]) -> Optional[tuple[int, list[str]]]:
+def count_class(tree: ast.Module, name: str, kwargs: dict[str, Any],
+                args: Optional[list[Any]] = None) -> Optional[tuple[int, list[str]]]:
     """``count_module`` for a class of ``tree``, or timm's ``VisionTransformer`` imported there
     (facebookresearch/deit ``models.py:7,79-81``), built with these keywords."""
     ctx = _Ctx(tree)
     if ctx.timm_vit(name) and not ctx.is_module(name):
         try:
-            mod = _Frame(ctx, {}, 0).vit([], dict(kwargs), 0)
+            mod = _Frame(ctx, {}, 0).vit(list(args or []), dict(kwargs), 0)
         except (_Unknown, RecursionError):
             return None
         return mod.n, mod.layers
-    return count_module(tree, name, [], kwargs)
+    return count_module(tree, name, list(args or []), kwargs)
 
 
 def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:

@@ -78,7 +78,9 @@ STAGENET = """\
 
     @register_model
     def stagenet_small(pretrained=False, **kwargs):
-        model = StageNet(depths=[2, 4], dims=[48, 96], **kwargs)
+        depths = [2, 4]
+        {rebind}
+        model = StageNet(3, depths=depths, dims=[48, 96], **kwargs)
         return model
     """
 
@@ -124,10 +126,10 @@ def stagenet_count(depths: list[int], dims: list[int], classes: int) -> int:
 
 
 def stagenet(tmp_path: Path, decorator: str = "@register_model", after: str = "", shared: str = "",
-             classes: str = "", table: str = "return torch.zeros(1, n, dim)") -> None:
+             classes: str = "", table: str = "return torch.zeros(1, n, dim)", rebind: str = "") -> None:
     write(tmp_path, {"models/__init__.py": "",
                      "models/stagenet.py": STAGENET.format(decorator=decorator, after=after, shared=shared,
-                                                           table=table),
+                                                           table=table, rebind=rebind),
                      "train.py": STAGENET_TRAIN.format(classes=classes)})
 
 
@@ -140,6 +142,13 @@ def test_a_registered_constructor_named_on_the_launch_line_is_counted(cli, tmp_p
     assert "'stagenet_small' is stagenet_small() (stagenet.py:" in got[0]["source"]["detail"]
     assert winner(plan, "model.class_name") == "StageNet"
     assert winner(plan, "model.ref") == "stagenet_small"
+
+
+def test_a_size_local_rebound_in_the_constructor_stays_unknown(cli, tmp_path: Path) -> None:
+    # sail-sg/poolformer-style constructors bind their sizes to locals first; one rebound is not followed
+    stagenet(tmp_path, rebind="depths = depths + [2]")
+    plan = plan_of(cli, "train.py", "--", "--model", "stagenet_small", cwd=tmp_path)
+    assert not mine(plan, "model.num_parameters")
 
 
 def test_the_declared_default_name_with_metadata_and_an_unused_pretrained_branch(cli, tmp_path: Path) -> None:
