@@ -37,6 +37,7 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_argv import unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_hydra import hydra_roots
+from preflight.adapters.config_object_model import model_count
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
     _call,
@@ -263,7 +264,38 @@ class _Flow:
                             continue  # rebinding a name (or ``self.size = (size, size)``) changes no key
                         path = reader.chain(t)
                         if path is not None and len(path) >= 2 and not self._off_target(fn, node):
-                            assign(self.combined, path, None)
+                            assign(self.combined, path, self._returned(shown, node, target, t))
+
+    def _returned(self, shown: str, node: ast.AST, target: ast.AST, element: ast.AST) -> Optional[Leaf]:
+        """A key written from the tuple a project function returns, the literal it returns there on the
+        path the objects' values decide (microsoft/Swin-Transformer @ f82860b ``data/build.py:25,129-145``:
+        ``dataset_train, config.MODEL.NUM_CLASSES = build_dataset(is_train=True, config=config)``, whose
+        ``if config.DATA.DATASET == 'imagenet': ... nb_classes = 1000`` chain ends ``return dataset,
+        nb_classes``: model_by_name.returned_literal); None (the key unknown) otherwise."""
+        from preflight.adapters.model_by_name import _compare, returned_literal
+        from preflight.adapters.module_params_nested import UNKNOWN
+
+        if not (isinstance(node, ast.Assign) and isinstance(target, ast.Tuple) and isinstance(node.value, ast.Call)
+                and isinstance(node.value.func, ast.Name)):
+            return None
+        found = self.m.function_in(node.value.func.id, shown)
+        if found is None or found[2] is not None or id(found[1]) not in self.by_id:
+            return None
+        callee_shown, callee, _ = found
+        reader = self.reader(callee, None, None, callee_shown, None)
+
+        def test(cond: ast.AST) -> Optional[bool]:
+            if not (isinstance(cond, ast.Compare) and len(cond.ops) == 1):
+                return None
+            path = reader.chain(cond.left)
+            got = lookup(self.combined, path) if path is not None else None
+            return _compare(got.value, cond) if isinstance(got, Leaf) else None
+
+        position = next(i for i, e in enumerate(target.elts) if e is element)
+        value = returned_literal(callee, position, len(target.elts), test)
+        if value is UNKNOWN:
+            return None
+        return Leaf(value, callee_shown, callee.lineno, f"returned by {callee.name}()")
 
     def _off_target(self, fn: Fn, node: ast.AST) -> bool:
         """``node`` is under an ``if`` the CUDA target decides not to run (OLMo scripts/train.py:427-436:
@@ -530,6 +562,7 @@ class ConfigObjectAdapter(Adapter):
                              1 if field == "compile.enabled" and "guards torch.compile" in detail else _PRIORITY)
 
         found = _Found()
+        models: list[tuple[tuple[int, str, str], Source]] = []
         for shown, fn in flow.fns:
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
@@ -547,6 +580,10 @@ class ConfigObjectAdapter(Adapter):
                         _call(node, reader, found)
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
+                        counted = model_count(node, fn, nodes, parents, reader, modules,
+                                              lambda n, p=parents, r=reader: _runs(n, p, r))
+                        if counted is not None:
+                            models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                         for arm in (ddp_arm, optimizer_arm):  # config_object_arms.py
                             got = arm(node, parents, reader, shown)
                             if got is not None:
@@ -559,6 +596,10 @@ class ConfigObjectAdapter(Adapter):
                         and id(node) not in generated:  # a generation length is no training length
                     reader.ev(node)
             found.read |= reader.read_paths
+        if len({m[0][0] for m in models}) == 1:  # one model built from the configuration (config_object_model.py)
+            (total, cls, _), src = models[0]
+            self.add_checked(plan, "model.num_parameters", total, src, "medium", _PRIORITY)
+            self.add_checked(plan, "model.class_name", cls, src, "medium", _PRIORITY)
         found.padded = pads_to_model_max_length(modules)
         _emit(found, known, add, modules.trees[0][0])
 

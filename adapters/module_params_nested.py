@@ -51,6 +51,79 @@ _TIMM_LAYERS: dict[str, tuple[list[str], dict[str, Any], set[str]]] = {
              "use_conv": False}, {"act_layer", "drop"}),
 }
 
+# timm's ``VisionTransformer`` (``timm/models/vision_transformer.py``; the same count in 0.3.2, the
+# version DeiT and MAE pin, and in 1.0): the arguments that set sizes with their defaults, and those
+# that change no size. An argument outside both (``representation_size``, ``init_values``,
+# ``reg_tokens``, ``block_fn``...) adds or changes layers: the count is not followed.
+_TIMM_VIT: dict[str, Any] = {"img_size": 224, "patch_size": 16, "in_chans": 3, "num_classes": 1000, "embed_dim": 768,
+                             "depth": 12, "num_heads": 12, "mlp_ratio": 4.0, "qkv_bias": True, "class_token": True,
+                             "global_pool": "token", "norm_layer": None, "representation_size": None,
+                             "distilled": False, "hybrid_backbone": None, "fc_norm": None}
+_TIMM_VIT_FREE = {"qk_scale", "drop_rate", "attn_drop_rate", "drop_path_rate", "proj_drop_rate", "pos_drop_rate",
+                  "patch_drop_rate", "weight_init", "act_layer", "dynamic_img_size", "dynamic_img_pad", "fix_init",
+                  "num_heads"}
+
+
+class _Factory:
+    """A layer class held as a value, with keywords bound: ``nn.LayerNorm`` or
+    ``partial(nn.LayerNorm, eps=1e-6)`` (the ``norm_layer`` argument of timm-style ViTs); calling it
+    builds the layer with those keywords. Keywords are literals, so the call is the same anywhere."""
+
+    def __init__(self, func: ast.expr, keywords: list[ast.keyword]) -> None:
+        self.func, self.keywords = func, keywords
+
+    def layer(self) -> Optional[str]:
+        return _layer_name(self.func)
+
+
+def layer_factory(node: ast.AST) -> Any:
+    """``nn.X`` or ``partial(nn.X, k=literal, ...)`` as a value (a model constructor's
+    ``norm_layer=partial(nn.LayerNorm, eps=1e-6)``), else ``UNKNOWN``."""
+    if _layer_name(node) is not None:
+        return _Factory(node, [])  # type: ignore[arg-type]
+    if isinstance(node, ast.Call) and (dotted_name(node.func) or "") in ("partial", "functools.partial") \
+            and len(node.args) == 1 and _layer_name(node.args[0]) is not None \
+            and all(k.arg is not None for k in node.keywords):
+        try:
+            for k in node.keywords:
+                _literal(k.value)
+        except _Unknown:
+            return _UNK
+        return _Factory(node.args[0], list(node.keywords))
+    return _UNK
+
+
+def _vit_count(a: dict[str, Any]) -> tuple[int, int]:
+    """(parameters, embed_dim) of timm's ``VisionTransformer`` with these arguments: patch
+    embedding (a conv with bias), the class token, the learnt position table (patches + 1 rows),
+    ``depth`` blocks (two LayerNorms, qkv and proj, the MLP), the final norm (``fc_norm`` instead
+    with average pooling: the same size) and the head."""
+    for key in ("representation_size", "hybrid_backbone", "fc_norm"):
+        if a[key] is not None:
+            raise _Unknown(f"VisionTransformer {key}")
+    if a["distilled"] or a["class_token"] is not True or a["global_pool"] not in ("token", "avg", ""):
+        raise _Unknown("VisionTransformer pooling")
+    norm = a["norm_layer"]
+    if norm is not None and not (isinstance(norm, _Factory) and norm.layer() == "LayerNorm"
+                                 and all(k.arg in ("eps",) for k in norm.keywords)):
+        raise _Unknown("VisionTransformer norm_layer")
+    img, patch = a["img_size"], a["patch_size"]
+    if not (isinstance(img, int) and isinstance(patch, int) and patch > 0) or isinstance(img, bool):
+        raise _Unknown("VisionTransformer img_size")
+    d, depth, c, chans = a["embed_dim"], a["depth"], a["num_classes"], a["in_chans"]
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in (d, depth, c, chans)) \
+            or not isinstance(a["mlp_ratio"], (int, float)) or not isinstance(a["qkv_bias"], bool):
+        raise _Unknown("VisionTransformer sizes")
+    hidden = int(d * a["mlp_ratio"])
+    tokens = (img // patch) ** 2 + 1
+    block = 4 * d + 3 * d * d + (3 * d if a["qkv_bias"] else 0) + d * d + d + d * hidden + hidden + hidden * d + d
+    n = chans * d * patch * patch + d + d + tokens * d + depth * block + 2 * d + (d * c + c if c > 0 else 0)
+    return n, d
+
+
+# timm layers without parameters (``timm/layers/drop.py`` ``DropPath``: stochastic depth)
+_TIMM_FREE = {"DropPath"}
+
 
 class _Tensor:
     """A plain tensor (a buffer, a mask): no parameters."""
@@ -70,6 +143,7 @@ class _Mod:
 class _Ctx:
     def __init__(self, tree: ast.Module) -> None:
         self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
         self.dataclasses = {n.name: n for n in self.classes.values()
                             if any((dotted_name(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
                                    for d in n.decorator_list)}
@@ -94,6 +168,14 @@ class _Ctx:
         if self.steps > _STEPS:
             raise _Unknown("too long")
 
+    def timm_vit(self, name: Optional[str]) -> bool:
+        """``name`` is timm's ``VisionTransformer`` (imported from timm, or written in full)."""
+        if not name:
+            return False
+        if name in self.timm:
+            return self.timm[name] == "VisionTransformer"
+        return name.startswith("timm.") and name.endswith(".VisionTransformer")
+
     def is_module(self, name: str, seen: Optional[set[str]] = None) -> bool:
         cls = self.classes.get(name)
         if cls is None:
@@ -104,7 +186,7 @@ class _Ctx:
         seen.add(name)
         for b in cls.bases:
             base = dotted_name(b)
-            if base in ("nn.Module", "torch.nn.Module", "Module"):
+            if base in ("nn.Module", "torch.nn.Module", "Module") or self.timm_vit(base):
                 return True
             if base is not None and self.is_module(base, seen):
                 return True
@@ -154,6 +236,7 @@ class _Frame:
         self.attrs: dict[str, Any] = {}  # self.x -> value (a _Mod for submodules)
         self.total = 0
         self.layers: list[str] = []
+        self.taken: dict[int, _Mod] = {}  # modules read from a local, each once (kept alive: ids stay unique)
 
     # -- expressions ---------------------------------------------------------------------------------
     def known(self, value: Any) -> Any:
@@ -171,9 +254,19 @@ class _Frame:
             raise _Unknown("constant")
         if isinstance(node, ast.Name):
             if node.id in self.env:
-                return self.known(self.env[node.id])
+                held = self.env[node.id]
+                if isinstance(held, _Mod):
+                    # a module built into a local, then handed on (facebookresearch/ConvNeXt ``models/convnext.py``
+                    # ``downsample_layer = nn.Sequential(...)``; ``self.downsample_layers.append(downsample_layer)``):
+                    # counted where it is handed to; a second use could share it, so it is not followed
+                    if id(held) in self.taken:
+                        raise _Unknown("a module used twice")
+                    self.taken[id(held)] = held
+                return self.known(held)
             if node.id in self.ctx.consts:
                 return self.known(self.ctx.consts[node.id])
+            if node.id in self.ctx.classes and self.ctx.is_module(node.id):
+                return _Factory(node, [])  # a local layer class handed on (Swin ``downsample=PatchMerging``)
             if node.id in ("True", "False", "None"):
                 return {"True": True, "False": False, "None": None}[node.id]
             raise _Unknown(f"name {node.id}")
@@ -186,6 +279,8 @@ class _Frame:
                     and node.value.value.id == "self" and isinstance(self.attrs.get(node.value.attr), _Mod) \
                     and node.attr in self.attrs[node.value.attr].facts:
                 return self.attrs[node.value.attr].facts[node.attr]  # self.x_embedder.num_patches
+            if _layer_name(node) is not None:
+                return _Factory(node, [])  # ``norm_layer=nn.LayerNorm``
             if node.attr == "weight":
                 tied = self.weight_of(node.value)
                 if tied is not None:
@@ -245,7 +340,16 @@ class _Frame:
                 left = right
             return True
         if isinstance(node, ast.IfExp):
-            return self.ev(node.body if self.truth(node.test) else node.orelse)
+            try:
+                taken = self.truth(node.test)
+            except _Unknown:
+                # an undecided test whose two arms are modules without parameters (ConvNeXt ``Block``:
+                # ``DropPath(drop_path) if drop_path > 0. else nn.Identity()``): either adds nothing
+                a, b = self.ev(node.body), self.ev(node.orelse)
+                if isinstance(a, _Mod) and isinstance(b, _Mod) and a.n == b.n == 0:
+                    return a
+                raise
+            return self.ev(node.body if taken else node.orelse)
         if isinstance(node, (ast.Tuple, ast.List)):
             return tuple(self.items(node.elts))
         if isinstance(node, ast.Dict):
@@ -314,7 +418,10 @@ class _Frame:
         raise _Unknown("iteration")
 
     def bound_args(self, call: ast.Call) -> tuple[list[Any], dict[str, Any]]:
-        args = self.items(list(call.args))
+        if any(isinstance(a, ast.Starred) for a in call.args):
+            args = self.items(list(call.args))
+        else:
+            args = [self.soft(a) for a in call.args]
         kwargs: dict[str, Any] = {}
         for kw in call.keywords:
             if kw.arg is None:
@@ -323,8 +430,49 @@ class _Frame:
                     raise _Unknown("**kwargs")
                 kwargs.update(value)
             else:
-                kwargs[kw.arg] = self.ev(kw.value)
+                kwargs[kw.arg] = self.soft(kw.value)
         return args, kwargs
+
+    def soft(self, node: ast.AST) -> Any:
+        """An argument's value, or ``UNKNOWN`` when it cannot be worked out but is surely no module
+        (``_plain_value``: ConvNeXt's ``drop_path=dp_rates[cur + j]``, ``dp_rates`` from
+        ``torch.linspace(...)``): the callee fails only if a size depends on it."""
+        try:
+            return self.ev(node)
+        except _Unknown:
+            if not self.plain_value(node):
+                raise
+            return _UNK
+
+    def plain_value(self, node: ast.AST) -> bool:
+        """``node`` can only be a plain value: arithmetic, items and comparisons of literals, of locals
+        known to hold plain values (``__plain__``), of constants, and calls that return numbers or
+        tensors (builtins, ``math``, torch's tensor factories, ``.item()``); never a module."""
+        if _builds(node, self.ctx):
+            return False
+        plain = self.env.get("__plain__", set())
+        bound = {t.id for c in ast.walk(node) if isinstance(c, ast.comprehension) for t in ast.walk(c.target)
+                 if isinstance(t, ast.Name)}
+        called = {id(n) for c in ast.walk(node) if isinstance(c, ast.Call) and dotted_name(c.func)
+                  for n in ast.walk(c.func)}  # the names of the functions called (``torch`` of ``torch.linspace``)
+        for sub in ast.walk(node):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Load) and id(sub) not in called:
+                if sub.id in self.env and self.env[sub.id] is not _UNK:
+                    if _holds_module(self.env[sub.id]):
+                        return False
+                elif not (sub.id in plain or sub.id in bound or sub.id in self.ctx.consts
+                          or sub.id in ("list", "tuple", "dict", "int", "float", "str", "bool", "None", "True", "False")):
+                    return False
+            elif isinstance(sub, ast.Call):
+                name = dotted_name(sub.func) or ""
+                last = name.rsplit(".", 1)[-1]
+                if not (name in _PLAIN_CALLS or name.startswith("math.")
+                        or (name.startswith("torch.") and last in _TENSOR_FACTORIES | {"linspace"})
+                        or (isinstance(sub.func, ast.Attribute) and sub.func.attr in ("item", "tolist"))):
+                    return False
+            elif isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) and sub.value.id == "self":
+                return False
+        return True
 
     def call(self, node: ast.Call) -> Any:
         name = dotted_name(node.func) or ""
@@ -341,6 +489,25 @@ class _Frame:
             return _Tensor()
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_LAYERS:
             return self.timm_layer(self.ctx.timm[name], node)
+        if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), _Factory):
+            made: _Factory = self.env[node.func.id]
+            if any(k.arg is None or any(k.arg == m.arg for m in made.keywords) for k in node.keywords):
+                raise _Unknown("factory keywords")
+            return self.call(ast.copy_location(ast.Call(func=made.func, args=node.args,
+                                                        keywords=[*made.keywords, *node.keywords]), node))
+        if name in ("partial", "functools.partial"):
+            made_now = layer_factory(node)
+            if made_now is _UNK:
+                raise _Unknown("partial")
+            return made_now
+        if self.ctx.timm_vit(name):
+            args, kwargs = self.bound_args(node)
+            return self.vit(args, kwargs, node.lineno)
+        if name in self.ctx.timm and self.ctx.timm[name] == "to_2tuple" and len(node.args) == 1 and not node.keywords:
+            v = self.ev(node.args[0])  # timm/layers/helpers.py: an iterable as a tuple, else (x, x)
+            return tuple(v) if isinstance(v, (list, tuple)) else (v, v)
+        if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_FREE:
+            return _Mod(0, {}, [f"timm.{self.ctx.timm[name]}@{node.lineno}=0"])
         if name == "len" and len(node.args) == 1 and not node.keywords:
             seq = self.ev(node.args[0])
             if not isinstance(seq, (list, tuple, str, dict)):
@@ -552,8 +719,20 @@ class _Frame:
                         if _builds(stmt.value, self.ctx):
                             raise
                         self.env[stmt.target.id] = _UNK
+                elif isinstance(stmt.target, ast.Subscript) and isinstance(stmt.target.value, ast.Name) \
+                        and (self.env.get(stmt.target.value.id, None) is _UNK
+                             or isinstance(self.env.get(stmt.target.value.id), _Tensor)) \
+                        and not _builds(stmt.value, self.ctx):
+                    continue  # a write into a tensor being computed (Swin's relative position index)
                 else:
                     raise _Unknown("augmented assignment")
+            elif isinstance(stmt, ast.Delete):
+                for t in stmt.targets:
+                    if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+                            and isinstance(self.attrs.get(t.attr), _Mod)):
+                        raise _Unknown("del")
+                    gone = self.attrs.pop(t.attr)
+                    self.total -= gone.n  # ``del self.norm``: its parameters leave the module
             elif isinstance(stmt, ast.If):
                 try:
                     taken = self.truth(stmt.test)
@@ -656,6 +835,12 @@ class _Frame:
             return
         if _in_place_init(func):
             return
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) \
+                and isinstance(func.value.value, ast.Name) and func.value.value.id == "self" \
+                and self.attrs.get(func.value.attr, None) is _UNK and not _builds(value, self.ctx):
+            return  # a method of a plain object held on self (llm.c ``self.init_rng.manual_seed(42)``)
+        if name in self.ctx.timm and self.ctx.timm[name] in ("trunc_normal_", "lecun_normal_", "variance_scaling_"):
+            return  # timm's in-place initialisers (``timm/layers/weight_init.py``): values, never shapes
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
                 or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
             return
@@ -663,6 +848,15 @@ class _Frame:
 
     def super_init(self, call: ast.Call, args: list[ast.expr], base: Optional[str] = None) -> None:
         cls_bases = self.env.get("__bases__", ())
+        if base is None and len(cls_bases) == 1 and self.ctx.timm_vit(cls_bases[0]):
+            # a project subclass of timm's ViT (facebookresearch/mae ``models_vit.py:20-35``:
+            # ``super(VisionTransformer, self).__init__(**kwargs)``, then ``fc_norm`` and ``del self.norm``)
+            fake = ast.Call(func=call.func, args=args, keywords=call.keywords)
+            posargs, kwargs = self.bound_args(fake)
+            vit = self.vit(posargs, kwargs, call.lineno)
+            self.add(vit)
+            self.attrs.update(vit.facts["attrs"])
+            return
         local = [b for b in cls_bases if b in self.ctx.classes and self.ctx.is_module(b)]
         if base is not None and base not in local:
             if base in ("nn.Module", "torch.nn.Module", "Module"):
@@ -673,6 +867,29 @@ class _Frame:
         fake = ast.Call(func=call.func, args=args, keywords=call.keywords)
         posargs, kwargs = self.bound_args(fake)
         _run_init(self.ctx, local[0], posargs, kwargs, self)
+
+    def vit(self, args: list[Any], kwargs: dict[str, Any], line: int) -> _Mod:
+        if args or any(k not in _TIMM_VIT and k not in _TIMM_VIT_FREE for k in kwargs):
+            raise _Unknown("VisionTransformer arguments")
+        a = dict(_TIMM_VIT)
+        a.update({k: v for k, v in kwargs.items() if k in _TIMM_VIT})
+        if any(v is _UNK or isinstance(v, (_Mod, _Tensor)) for v in a.values()):
+            raise _Unknown("VisionTransformer argument not known")
+        n, d = _vit_count(a)
+        norm = _Mod(2 * d, {"weight": d}, [f"timm.VisionTransformer.norm@{line}={2 * d}"])
+        return _Mod(n, {}, [f"timm.VisionTransformer@{line}={n}"], {"attrs": {"norm": norm}})
+
+    def plain_helper(self, node: ast.AST) -> bool:
+        """A call of a function of the file that builds no layer or parameter, with plain arguments: a
+        tensor or a value, never a module (MCG-NJU/VideoMAE ``modeling_finetune.py``: ``self.pos_embed =
+        get_sinusoid_encoding_table(num_patches, embed_dim)``, a fixed table)."""
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            return False
+        fn = self.ctx.functions.get(node.func.id)
+        if fn is None or _builds(fn, self.ctx) or any(
+                isinstance(n, ast.Name) and (n.id in self.ctx.classes or n.id == "Parameter") for n in ast.walk(fn)):
+            return False
+        return not any(_builds(a, self.ctx) for a in [*node.args, *(k.value for k in node.keywords)])
 
     def add(self, mod: _Mod) -> None:
         self.total += mod.n
@@ -686,23 +903,29 @@ class _Frame:
                 raise
             for t in targets:
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
-                        and _plain(value_node) and not isinstance(self.attrs.get(t.attr), _Mod):
+                        and (_plain(value_node) or self.plain_helper(value_node)
+                             or (isinstance(value_node, ast.Name) and value_node.id in self.env.get("__plain__", ()))) \
+                        and not isinstance(self.attrs.get(t.attr), _Mod):
                     self.attrs[t.attr] = _UNK  # a flag or a size not known (nanoGPT ``self.flash = hasattr(...)``)
                 elif not isinstance(t, (ast.Name, ast.Tuple)):
                     raise
+            plain = self.plain_value(value_node)
             for t in targets:
                 if isinstance(t, (ast.Name, ast.Tuple)):
                     for name in _names_set([ast.Assign(targets=[t], value=ast.Constant(0))]):
                         self.env[name] = _UNK
+                        if "__plain__" in self.env:
+                            if plain:
+                                self.env["__plain__"].add(name)
+                            else:
+                                self.env["__plain__"].discard(name)
             return
         for target in targets:
             self.store(target, value)
 
     def store(self, target: ast.expr, value: Any) -> None:
         if isinstance(target, ast.Name):
-            if isinstance(value, _Mod):
-                raise _Unknown("a module held in a local")  # added once, when it reaches self
-            self.env[target.id] = value
+            self.env[target.id] = value  # a module: counted once, when it reaches ``self`` (see ``ev``)
             return
         if isinstance(target, ast.Tuple) and isinstance(value, (tuple, list)) and len(value) == len(target.elts):
             for t, v in zip(target.elts, value):
@@ -715,6 +938,11 @@ class _Frame:
                 self.add(value)
             self.attrs[target.attr] = value
             return
+        if isinstance(target, ast.Attribute) and target.attr not in ("weight", "bias") \
+                and isinstance(value, (int, float, str, bool, type(None))) and isinstance(target.value, ast.Attribute) \
+                and isinstance(target.value.value, ast.Name) and target.value.value.id == "self" \
+                and isinstance(self.attrs.get(target.value.attr), _Mod):
+            return  # a flag set on a layer (karpathy/llm.c ``train_gpt2.py:141`` ``self.lm_head.LLMC_SKIP_INIT = 1``)
         if isinstance(target, ast.Attribute) and target.attr == "weight" and isinstance(value, _WeightRef):
             tied = self.weight_of(target.value)
             if tied is None or tied != value.size:
@@ -858,8 +1086,18 @@ def _builds(node: ast.AST, ctx: _Ctx) -> bool:
     return False
 
 
-_PLAIN_CALLS = {"hasattr", "getattr", "isinstance", "len", "int", "float", "str", "bool", "max", "min", "abs",
+_PLAIN_CALLS = {"hasattr", "getattr", "isinstance", "len", "int", "float", "str", "bool", "max", "min", "abs", "sum",
                 "round", "os.environ.get", "os.getenv"}
+
+
+def _holds_module(value: Any) -> bool:
+    if isinstance(value, _Mod):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_module(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_module(v) for v in value.values())
+    return False
 
 
 def _plain(node: ast.AST) -> bool:
@@ -905,8 +1143,18 @@ def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], fra
     cls = ctx.classes[name]
     init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
     if init is None:
+        bases = [dotted_name(x) for x in cls.bases]
+        local = [b for b in bases if b is not None and b in ctx.classes and ctx.is_module(b)]
+        if len(bases) == 1 and local:
+            _run_init(ctx, local[0], args, kwargs, frame)  # the base's ``__init__``, inherited
+            return
+        if bases and all(b in ("nn.Module", "torch.nn.Module", "Module") for b in bases) and not args and not kwargs:
+            return  # ``nn.Module.__init__``: an activation written as a class (llm.c ``NewGELU``), no parameters
         raise _Unknown("no __init__")
     env = _bind_init(ctx, init, args, kwargs)
+    # arguments not known, from a call this interpreter made: plain values (``soft`` checked them); the
+    # caller of ``count_module`` may hand in anything as UNKNOWN, so its arguments are not
+    env["__plain__"] = {k for k, v in env.items() if v is _UNK} if frame.depth > 0 else set()
     env["__bases__"] = tuple(b for b in (dotted_name(x) for x in cls.bases) if b is not None)
     env["__cls__"] = name
     saved = frame.env
@@ -962,7 +1210,9 @@ def _instance(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], dep
         if isinstance(value, _Mod):
             for sub, size in value.weights.items():
                 weights[f"{attr}.{sub}" if sub else attr] = size
-    return _Mod(frame.total, weights, frame.layers)
+    # its plain attributes, read by the module holding it (Swin ``self.patch_embed.patches_resolution``)
+    facts = {k: v for k, v in frame.attrs.items() if v is not _UNK and not _holds_module(v)}
+    return _Mod(frame.total, weights, frame.layers, facts)
 
 
 def count_module(tree: ast.Module, name: str, args: Optional[list[Any]] = None,
@@ -981,6 +1231,20 @@ def count_module(tree: ast.Module, name: str, args: Optional[list[Any]] = None,
 
 
 UNKNOWN = _UNK
+
+
+def count_class(tree: ast.Module, name: str, kwargs: dict[str, Any],
+                args: Optional[list[Any]] = None) -> Optional[tuple[int, list[str]]]:
+    """``count_module`` for a class of ``tree``, or timm's ``VisionTransformer`` imported there
+    (facebookresearch/deit ``models.py:7,79-81``), built with these keywords."""
+    ctx = _Ctx(tree)
+    if ctx.timm_vit(name) and not ctx.is_module(name):
+        try:
+            mod = _Frame(ctx, {}, 0).vit(list(args or []), dict(kwargs), 0)
+        except (_Unknown, RecursionError):
+            return None
+        return mod.n, mod.layers
+    return count_module(tree, name, list(args or []), kwargs)
 
 
 def _functions(tree: ast.Module) -> dict[str, ast.FunctionDef]:

@@ -289,7 +289,7 @@ class _ScriptPass:
             name = site.name or ""
             if name.endswith(".from_pretrained"):
                 cls = name.rsplit(".", 2)[-2]
-                if not _MODEL_CLASS.match(cls) or _NOT_MODEL.search(cls):
+                if not _MODEL_CLASS.match(cls) or _NOT_MODEL.search(cls) or self.in_local_constructor(site):
                     continue
                 found = self.pretrained = True
                 if site.target and site.target not in self.frozen:
@@ -313,6 +313,17 @@ class _ScriptPass:
             self.local_module()
         if not found and not any(f.adapter == self.adapter.name for f in self.plan.facts("model.ref")):
             self.checkpoint_weights()
+
+    def in_local_constructor(self, site: CallSite) -> bool:
+        """The call sits in a ``@classmethod`` of a local ``nn.Module`` class: an alternate constructor
+        of that class, which copies the hub model's weights into its own layers (karpathy/llm.c @
+        7ecd8906 ``train_gpt2.py:200-216``, ``GPT.from_pretrained`` loads ``GPT2LMHeadModel`` to fill a
+        local ``GPT``): the hub class is not the model trained."""
+        node = self.idx.classes.get(site.klass or "")
+        if node is None or not any((self.idx.qualify(dotted_name(b)) or "").endswith("nn.Module") for b in node.bases):
+            return False
+        fn = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == site.function), None)
+        return fn is not None and any(dotted_name(d) == "classmethod" for d in fn.decorator_list)
 
     def checkpoint_weights(self) -> None:
         """The model built from code and then given a checkpoint's weights, the model trained
@@ -494,6 +505,9 @@ class _ScriptPass:
             resolved = self.value(expr)
             if resolved is not None:
                 return resolved.value
+            picked = self.table_entry(expr, site)
+            if picked is not None:
+                return argument_value(self.script.tree, site.function, picked)
             return argument_value(self.script.tree, site.function, expr)
 
         if any(isinstance(a, ast.Starred) for a in site.call.args) or any(k.arg is None for k in site.call.keywords):
@@ -509,6 +523,45 @@ class _ScriptPass:
                  self.src(site.call, f"{cls}(): {total:,} parameters of {len(layers)} layers of its own and "
                                      f"nested local classes, counted from their sizes ({given} argument(s) read "
                                      "as literals)"), "medium")
+
+    def table_entry(self, expr: ast.AST, site: CallSite) -> Optional[ast.expr]:
+        """The entry a table literal indexed by a known key selects, the expression or the one value a
+        name is bound to in the scope of the call (karpathy/llm.c @ 7ecd8906 ``train_gpt2.py:654-660``:
+        ``model_config = {"d12": GPTConfig(...), "d24": ...}[args.model]`` with ``--model d12``); None
+        otherwise."""
+        node: Any = expr
+        if isinstance(node, ast.Name):
+            scope: list[ast.AST] = list(self.script.tree.body) if self.script.tree is not None else []
+            if site.function is not None:
+                fns = self.idx.functions.get(site.function, [])
+                if len(fns) != 1 or not isinstance(fns[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    return None
+                scope = list(fns[0].body)
+            bound: list[ast.AST] = []
+            stack = list(scope)
+            while stack:
+                sub = stack.pop()
+                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                    continue
+                if isinstance(sub, ast.Name) and sub.id == node.id and isinstance(sub.ctx, ast.Store):
+                    bound.append(sub)
+                stack.extend(ast.iter_child_nodes(sub))
+            binds = [n for n in ast.walk(ast.Module(body=[s for s in scope if isinstance(s, ast.stmt)], type_ignores=[]))
+                     if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                     and n.targets[0].id == node.id]
+            if len(bound) != 1 or len(binds) != 1:
+                return None
+            node = binds[0].value
+        if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Dict)):
+            return None
+        keys = node.value.keys
+        if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in keys):
+            return None
+        key = self.value(node.slice)
+        if key is None or not isinstance(key.value, str):
+            return None
+        hits = [v for k, v in zip(keys, node.value.values) if isinstance(k, ast.Constant) and k.value == key.value]
+        return hits[-1] if hits else None
 
     def quantization(self) -> None:
         self.bnb_layers()

@@ -1,0 +1,96 @@
+"""The model a project's builder function makes from its configuration object, counted: a reading of
+:mod:`preflight.adapters.config_object_reads`.
+
+microsoft/Swin-Transformer @ f82860b ``main.py:87`` ``model = build_model(config)``, ``models/build.py:15-52``:
+``model_type = config.MODEL.TYPE`` and ``if model_type == 'swin': model = SwinTransformer(img_size=
+config.DATA.IMG_SIZE, ..., depths=config.MODEL.SWIN.DEPTHS, ..., norm_layer=layernorm, ...)`` (``layernorm =
+nn.LayerNorm`` in the ``else`` of ``if config.FUSED_LAYERNORM:``), then ``return model``; the configuration
+(yacs: the defaults of ``config.py`` and the launch line's YAML) decides the branch and gives the sizes.
+
+Read where the call runs (every ``if`` around it decided by the configuration's values): a class of the
+project called with keywords only, its result what the function returns; each keyword the configuration's
+value, a literal, or a local whose one assignment that runs is a layer class (``nn.LayerNorm``), else
+unknown (fine until a size needs it); at least one size from the configuration. The class is counted by
+``module_params_nested.count_class`` in its own module; anything it cannot follow leaves the count unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Optional
+
+
+def _returned(fn: Any, call: ast.Call) -> bool:
+    """``return Cls(...)``, or ``x = Cls(...)`` with every ``return`` of the function ``return x``."""
+    own = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
+    if any(r.value is call for r in own):
+        return True
+    bound = [n for n in ast.walk(fn) if isinstance(n, ast.Assign) and n.value is call and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name)]
+    if len(bound) != 1:
+        return False
+    name = bound[0].targets[0]
+    assert isinstance(name, ast.Name)
+    return bool(own) and all(isinstance(r.value, ast.Name) and r.value.id == name.id for r in own)
+
+
+def model_count(call: ast.Call, fn: Any, nodes: list[ast.AST], parents: dict[int, ast.AST], reader: Any,
+                modules: Any, runs: Callable[[ast.AST], bool]) -> Optional[tuple[int, str, str]]:
+    """(parameters, class, detail) of the model ``call`` builds, or None."""
+    from preflight.adapters.module_params_nested import UNKNOWN, count_class, layer_factory
+
+    if not isinstance(call.func, ast.Name) or call.args or not call.keywords \
+            or any(k.arg is None for k in call.keywords) or not isinstance(fn, ast.FunctionDef):
+        return None
+    got = modules.klass(call.func.id)
+    if got is None or not _returned(fn, call):
+        return None
+    shown, cls = got
+    tree = next((t for s, _, t in modules.trees if s == shown), None)
+    if tree is None:
+        return None
+    kwargs: dict[str, Any] = {}
+    from_config = 0
+    for kw in call.keywords:
+        val = reader.ev(kw.value)
+        if val is not None and val.path is not None and not isinstance(val.value, dict):
+            kwargs[str(kw.arg)] = val.value
+            from_config += 1
+            continue
+        try:
+            kwargs[str(kw.arg)] = ast.literal_eval(kw.value)
+            continue
+        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+            pass
+        kwargs[str(kw.arg)] = UNKNOWN
+        if isinstance(kw.value, ast.Name):
+            running = [n for n in nodes if isinstance(n, ast.Assign) and len(n.targets) == 1
+                       and isinstance(n.targets[0], ast.Name) and n.targets[0].id == kw.value.id and runs(n)]
+            every = [n for n in nodes if isinstance(n, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == kw.value.id for t in n.targets)]
+            # ``layernorm = nn.LayerNorm`` in the arm the configuration takes; the others decided not to run
+            if len(running) == 1 and all(n is running[0] or not runs(n) for n in every) \
+                    and all(_decided_off(n, parents, reader) for n in every if n is not running[0]):
+                kwargs[str(kw.arg)] = layer_factory(running[0].value)
+    if not from_config:
+        return None
+    counted = count_class(tree, cls.name, kwargs)
+    if counted is None:
+        return None
+    total, layers = counted
+    detail = (f"{cls.name}(...) built by {fn.name}() and returned, {from_config} size(s) from the configuration: "
+              f"{total:,} parameters of {len(layers)} layers ({shown}:{cls.lineno})")
+    return total, cls.name, detail
+
+
+def _decided_off(node: ast.AST, parents: dict[int, ast.AST], reader: Any) -> bool:
+    """An ``if`` around ``node`` is decided by the configuration not to run it."""
+    child = node
+    parent = parents.get(id(node))
+    while parent is not None:
+        if isinstance(parent, ast.If) and child is not parent.test:
+            decided = reader.test(parent.test)
+            if decided is not None and decided != any(child is s for s in parent.body):
+                return True
+        child, parent = parent, parents.get(id(parent))
+    return False
