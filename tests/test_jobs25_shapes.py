@@ -1,0 +1,74 @@
+"""Set 18's wrong-at-high-confidence shapes (branch jobs25): fixtures of our own copying the real code's
+shape, each with a must-read test and a silent (must-stay-as-before) twin.
+
+- an argparse option divided per process in the script's own code after ``mp.spawn``
+  (facebookresearch/moco-v3 @ c349e6e ``main_moco.py:206-207``; pytorch/examples ``imagenet/main.py``):
+  the DataLoader reads the per-process value, so the launch-line value is not ``batch.micro``.
+"""
+
+from __future__ import annotations
+
+from plan_helpers import fact, plan_of, write
+
+MOCO = """\
+    import argparse
+
+    import torch
+    import torch.multiprocessing as mp
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('-b', '--batch-size', default=4096, type=int)
+    parser.add_argument('-j', '--workers', default=32, type=int)
+    parser.add_argument('--world-size', default=-1, type=int)
+
+
+    def main():
+        args = parser.parse_args()
+        ngpus_per_node = torch.cuda.device_count()
+        args.world_size = ngpus_per_node * args.world_size
+        mp.spawn(main_worker, nprocs=ngpus_per_node, args=(ngpus_per_node, args))
+
+
+    def main_worker(gpu, ngpus_per_node, args):
+        model = torch.nn.Linear(8, 8).cuda(gpu)
+        {split}
+        model = torch.nn.parallel.DistributedDataParallel(model, device_ids=[gpu])
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        loader = torch.utils.data.DataLoader([], batch_size=args.batch_size, num_workers=args.workers)
+        for x in loader:
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == '__main__':
+        main()
+"""
+
+_SPLIT = ("args.batch_size = int(args.batch_size / args.world_size)\n"
+          "        args.workers = int((args.workers + ngpus_per_node - 1) / ngpus_per_node)")
+
+
+def test_batch_and_workers_divided_per_process_are_not_the_launch_value(cli, tmp_path):
+    write(tmp_path, {"main_moco.py": MOCO.replace("{split}", _SPLIT)})
+    plan = plan_of(cli, "main_moco.py", "--", "-b", "1024", "--world-size", "1", cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    workers = fact(plan, "data.num_workers")
+    assert micro is None or micro.value != 1024, micro
+    assert workers is None or workers.value != 32, workers
+
+
+def test_floor_divided_in_place_by_a_name_is_not_the_launch_value(cli, tmp_path):
+    write(tmp_path, {"main_moco.py": MOCO.replace("{split}", "args.batch_size //= ngpus_per_node")})
+    plan = plan_of(cli, "main_moco.py", "--", "-b", "1024", cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 1024, micro
+
+
+def test_twin_undivided_or_divided_by_a_literal_keeps_the_launch_value(cli, tmp_path):
+    # a division by a literal is known statically and is not the per-process shape; the value read
+    # by the DataLoader is still the launch line's (the rescaled copy goes to another attribute)
+    write(tmp_path, {"main_moco.py": MOCO.replace("{split}", "args.lr_scaled = args.batch_size / 256")})
+    plan = plan_of(cli, "main_moco.py", "--", "-b", "1024", cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 1024
+    assert fact(plan, "data.num_workers").value == 32
