@@ -785,14 +785,21 @@ class _ScriptPass:
 
     def precision(self) -> None:
         found = False
+        undecided = False  # an autocast whose ``enabled=`` is not resolved: no precision is a fact
         for site in self.calls:
             q = site.qualified or ""
             if q not in _AUTOCAST:
                 continue
             generic = q in ("torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast")
             # torch.autocast(device_type, dtype, enabled); torch.cuda.amp.autocast(enabled, dtype)
-            enabled = self.value(site.arg(2, "enabled") if generic else site.arg(0, "enabled"))
+            enabled_expr = site.arg(2, "enabled") if generic else site.arg(0, "enabled")
+            enabled = self.value(enabled_expr)
             if enabled is not None and not enabled.value:
+                continue
+            if enabled is None and enabled_expr is not None:
+                # ``autocast(enabled=hps.train.fp16_run)`` (myshell-ai/MeloTTS melo/train.py:342, the
+                # flag in a JSON hparams file that is false there): on or off is not known here
+                undecided = True
                 continue
             dtype = self.dtype(site.arg(1, "dtype") if generic else site.kwarg("dtype"))
             device = self.value(site.arg(0, "device_type")) if generic else None
@@ -818,11 +825,18 @@ class _ScriptPass:
                 # (args.precision == "amp")`` rebound under ``if args.fsdp``) says fp16 only for
                 # some values of the job's options: not a fact of this job
                 continue
-            if not found and (enabled is None or enabled.value):
+            if enabled is None and site.kwarg("enabled") is not None:
+                undecided = True  # GradScaler(enabled=hps.train.fp16_run): fp16 or not is unknown
+                continue
+            if not found and not undecided and (enabled is None or enabled.value):
                 found = True
                 self.add("precision.mode", "amp_fp16", self.src(site.call, f"{site.label}() implies fp16 autocast"),
                          "medium")
         if found:
+            return
+        if undecided:
+            self.adapter.note(self.plan, "an autocast or GradScaler takes enabled= from a value not read "
+                              "statically: the compute precision is left unknown")
             return
         for site in self.calls:
             name = site.name or ""

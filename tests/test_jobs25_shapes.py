@@ -72,3 +72,61 @@ def test_twin_undivided_or_divided_by_a_literal_keeps_the_launch_value(cli, tmp_
     plan = plan_of(cli, "main_moco.py", "--", "-b", "1024", cwd=tmp_path)
     assert fact(plan, "batch.micro").value == 1024
     assert fact(plan, "data.num_workers").value == 32
+
+
+# myshell-ai/MeloTTS @ 2091453 melo/train.py:252,342: the fp16 switch lives in a JSON hparams object
+# the project builds through its own helper; the scaler and autocast take it as enabled=
+VITS = """\
+    import torch
+    from torch.cuda.amp import GradScaler, autocast
+
+    import utils
+
+
+    def run():
+        hps = utils.get_hparams()
+        net_g = torch.nn.Linear(8, 8).cuda()
+        net_g = torch.nn.parallel.DistributedDataParallel(net_g)
+        optim_g = torch.optim.AdamW(net_g.parameters(), 2e-4)
+        scaler = GradScaler(enabled={flag})
+        loader = torch.utils.data.DataLoader([], batch_size=4)
+        for x in loader:
+            with autocast(enabled={flag}):
+                y = net_g(x)
+            with autocast(enabled=False):
+                loss = y.float().mean()
+            optim_g.zero_grad()
+            scaler.scale(loss).backward()
+            scaler.step(optim_g)
+            scaler.update()
+
+
+    if __name__ == "__main__":
+        run()
+"""
+UTILS = """\
+    import json
+
+
+    class HParams:
+        def __init__(self, **kwargs):
+            self.__dict__.update(kwargs)
+
+
+    def get_hparams():
+        with open("configs/config.json") as f:
+            return HParams(**json.load(f))
+"""
+
+
+def test_autocast_enabled_by_an_unread_value_is_not_taken_as_on(cli, tmp_path):
+    write(tmp_path, {"train.py": VITS.replace("{flag}", "hps.train.fp16_run"), "utils.py": UTILS,
+                     "configs/config.json": '{"train": {"fp16_run": false}}'})
+    mode = fact(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode")
+    assert mode is None or mode.value == "fp32", mode
+    assert mode is None or mode.confidence != "high", mode
+
+
+def test_twin_autocast_enabled_true_is_amp_fp16(cli, tmp_path):
+    write(tmp_path, {"train.py": VITS.replace("{flag}", "True"), "utils.py": UTILS})
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode").value == "amp_fp16"
