@@ -783,6 +783,22 @@ class _ScriptPass:
             self.put("data.sampler", Resolved(chosen, resolved.kind, resolved.line, resolved.key, resolved.detail),
                      site, f"{site.label}(shuffle={resolved.value!r})", conf)
 
+    def _enabled(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
+        """An ``enabled=`` value: resolved, or a test of the device decided for the CUDA GPU the plan
+        targets, directly or through a name bound once (WongKinYiu/yolov7 train.py:61,299,360
+        ``cuda = device.type != 'cpu'`` then ``amp.autocast(enabled=cuda)``)."""
+        found = self.value(expr)
+        if found is not None or expr is None:
+            return found
+        test = expr
+        if isinstance(expr, ast.Name):
+            bound = self.idx.assigns.get(expr.id, [])
+            test = bound[0] if len(bound) == 1 and bound[0] is not None else expr
+        on = _on_cuda_device(test) if isinstance(test, ast.expr) else None
+        if on is None:
+            return None
+        return Resolved(on, "code", getattr(test, "lineno", None), None, "a test of the device, for the CUDA GPU")
+
     def precision(self) -> None:
         found = False
         undecided = False  # an autocast whose ``enabled=`` is not resolved: no precision is a fact
@@ -793,7 +809,7 @@ class _ScriptPass:
             generic = q in ("torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast")
             # torch.autocast(device_type, dtype, enabled); torch.cuda.amp.autocast(enabled, dtype)
             enabled_expr = site.arg(2, "enabled") if generic else site.arg(0, "enabled")
-            enabled = self.value(enabled_expr)
+            enabled = self._enabled(enabled_expr)
             if enabled is not None and not enabled.value:
                 continue
             if enabled is None and enabled_expr is not None:
@@ -819,7 +835,7 @@ class _ScriptPass:
                 self.add("precision.mode", mode, self.src(site.call, f"{site.label}(...)"), conf)
         scalers = [s for s in self.calls if s.qualified in _SCALER]
         for site in scalers:
-            enabled = self.value(site.kwarg("enabled"))
+            enabled = self._enabled(site.kwarg("enabled"))
             if self.idx.runs(site) is None:
                 # a scaler under a guard nobody decided (open_clip main.py:488-493: ``need_scaler =
                 # (args.precision == "amp")`` rebound under ``if args.fsdp``) says fp16 only for

@@ -130,3 +130,11 @@ def test_autocast_enabled_by_an_unread_value_is_not_taken_as_on(cli, tmp_path):
 def test_twin_autocast_enabled_true_is_amp_fp16(cli, tmp_path):
     write(tmp_path, {"train.py": VITS.replace("{flag}", "True"), "utils.py": UTILS})
     assert fact(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode").value == "amp_fp16"
+
+
+def test_autocast_enabled_by_a_device_test_is_on_for_the_gpu(cli, tmp_path):
+    # WongKinYiu/yolov7 @ a207844 train.py:61,299,360: cuda = device.type != 'cpu'; amp.autocast(enabled=cuda)
+    shape = VITS.replace("hps = utils.get_hparams()", "device = torch.device('cuda:0')\n"
+                         "        cuda = device.type != 'cpu'").replace("{flag}", "cuda")
+    write(tmp_path, {"train.py": shape})
+    assert fact(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode").value == "amp_fp16"
