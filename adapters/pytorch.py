@@ -136,7 +136,10 @@ def _method(site: CallSite) -> Optional[str]:
 
 
 _OPTIMIZER_CLASS = re.compile(r"(Adam[WP]?|AdamW?\d*bit|SGD|Adafactor|Lion|Lamb|LAMB|RMSprop\w*|Adagrad|Adadelta|"
-                              r"Adamax|NAdam|RAdam|Sophia\w*|Muon|Shampoo|Prodigy|CAME|AdEMAMix)(8bit|32bit|4bit)?$")
+                              r"Adamax|NAdam|RAdam|Sophia\w*|Muon|Shampoo|Prodigy|CAME|AdEMAMix)(8bit|32bit|4bit)?"
+                              # a lower-case variant after an underscore: zyushun/Adam-mini
+                              # examples/gpt2/train_gpt2.py:33,252 ``from adam_mini import Adam_mini``
+                              r"(_[a-z][a-z0-9]*)?$")
 
 
 def _one_arm(idx: ScriptIndex, found: list[tuple[CallSite, str]]) -> list[tuple[CallSite, str]]:

@@ -138,3 +138,40 @@ def test_autocast_enabled_by_a_device_test_is_on_for_the_gpu(cli, tmp_path):
                          "        cuda = device.type != 'cpu'").replace("{flag}", "cuda")
     write(tmp_path, {"train.py": shape})
     assert fact(plan_of(cli, "train.py", cwd=tmp_path), "precision.mode").value == "amp_fp16"
+
+
+# zyushun/Adam-mini @ 402aadf examples/gpt2/train_gpt2.py:33,250-260: a nanoGPT fork choosing between the
+# model's own configure_optimizers and a third-party optimizer class by a module constant
+NANO = """\
+    import torch
+    from {pkg} import {cls}
+
+    algorithm = '{algo}'
+    model = torch.nn.Linear(8, 8).cuda()
+    if algorithm == 'adamw':
+        optimizer = torch.optim.AdamW(model.parameters(), lr=6e-4)
+    elif algorithm == 'adam_mini':
+        optimizer = {cls}(named_parameters=model.named_parameters(), lr=6e-4, dim=768, n_heads=12)
+    for step in range(10):
+        loss = model(torch.randn(4, 8, device='cuda')).sum()
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad(set_to_none=True)
+"""
+
+
+def test_a_third_party_optimizer_class_is_reported_by_its_name(cli, tmp_path):
+    write(tmp_path, {"train_gpt2.py": NANO.format(pkg="adam_mini", cls="Adam_mini", algo="adam_mini")})
+    assert fact(plan_of(cli, "train_gpt2.py", cwd=tmp_path), "optimizer.name").value == "Adam_mini"
+
+
+def test_twin_the_arm_not_taken_is_not_reported(cli, tmp_path):
+    write(tmp_path, {"train_gpt2.py": NANO.format(pkg="adam_mini", cls="Adam_mini", algo="adamw")})
+    assert fact(plan_of(cli, "train_gpt2.py", cwd=tmp_path), "optimizer.name").value == "AdamW"
+
+
+def test_twin_a_non_optimizer_class_with_a_suffix_is_not_an_optimizer(cli, tmp_path):
+    # ``Lambda_lr`` is no optimizer: the taken arm builds it, and no optimizer name is made up
+    write(tmp_path, {"train_gpt2.py": NANO.format(pkg="sched_utils", cls="Lambda_lr", algo="adam_mini")})
+    name = fact(plan_of(cli, "train_gpt2.py", cwd=tmp_path), "optimizer.name")
+    assert name is None or name.value != "Lambda_lr", name
