@@ -8,6 +8,8 @@ shape, each with a must-read test and a silent (must-stay-as-before) twin.
 
 from __future__ import annotations
 
+import textwrap
+
 from plan_helpers import fact, plan_of, write
 
 MOCO = """\
@@ -175,3 +177,23 @@ def test_twin_a_non_optimizer_class_with_a_suffix_is_not_an_optimizer(cli, tmp_p
     write(tmp_path, {"train_gpt2.py": NANO.format(pkg="sched_utils", cls="Lambda_lr", algo="adam_mini")})
     name = fact(plan_of(cli, "train_gpt2.py", cwd=tmp_path), "optimizer.name")
     assert name is None or name.value != "Lambda_lr", name
+
+
+_DOC = '"""\nA nanoGPT-style script.\n\nTo run on one GPU:\n$ python train.py --batch_size=32 --compile=False\n"""\n'
+
+
+def test_a_usage_line_in_the_module_docstring_does_not_hide_the_absence_of_compile(cli, tmp_path):
+    # zyushun/Adam-mini @ 402aadf examples/gpt2/train_gpt2.py:1-6: the docstring names --compile=False,
+    # the code never compiles
+    body = textwrap.dedent(NANO.format(pkg="adam_mini", cls="Adam_mini", algo="adam_mini"))
+    write(tmp_path, {"train_gpt2.py": _DOC + body})
+    assert fact(plan_of(cli, "train_gpt2.py", cwd=tmp_path), "compile.enabled").value is False
+
+
+def test_twin_a_compile_switch_in_code_after_the_docstring_still_blocks_the_absence(cli, tmp_path):
+    body = textwrap.dedent(NANO.format(pkg="adam_mini", cls="Adam_mini", algo="adam_mini"))
+    body = body.replace("algorithm = 'adam_mini'", "algorithm = 'adam_mini'\ncompile = True\n"
+                        "if compile:\n    model = torch.compile(model)")
+    write(tmp_path, {"train_gpt2.py": _DOC + body})
+    got = fact(plan_of(cli, "train_gpt2.py", cwd=tmp_path), "compile.enabled")
+    assert got is None or got.value is True, got
