@@ -197,3 +197,40 @@ def test_twin_a_compile_switch_in_code_after_the_docstring_still_blocks_the_abse
     write(tmp_path, {"train_gpt2.py": _DOC + body})
     got = fact(plan_of(cli, "train_gpt2.py", cwd=tmp_path), "compile.enabled")
     assert got is None or got.value is True, got
+
+
+# zhangfaen/finetune-Qwen2-VL @ c5385c5 finetune_distributed.py:15-33: a DeepSpeedPlugin built in code
+ACCEL = """\
+    import torch
+    from accelerate import Accelerator, DeepSpeedPlugin
+
+    deepspeed_plugin = DeepSpeedPlugin(zero_stage=3, gradient_accumulation_steps=2{extra})
+    accelerator = Accelerator(deepspeed_plugin=deepspeed_plugin)
+    model = torch.nn.Linear(8, 8)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    loader = torch.utils.data.DataLoader([], batch_size=1)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for batch in loader:
+        with accelerator.accumulate(model):
+            loss = model(batch).sum()
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+"""
+
+
+def test_deepspeed_plugin_in_code_gives_its_offload_default_and_save_16bit(cli, tmp_path):
+    write(tmp_path, {"train.py": ACCEL.format(extra=", zero3_save_16bit_model=True")})
+    plan = plan_of(cli, "train.py", "--", "accelerate", "launch", "--use_deepspeed", "--num_processes=2",
+                   "train.py", cwd=tmp_path)
+    assert fact(plan, "dist.offload_optimizer").value == "none"
+    assert fact(plan, "dist.offload_params").value == "none"
+    assert fact(plan, "dist.save_16bit_weights").value is True
+
+
+def test_twin_an_explicit_offload_device_is_read_not_the_default(cli, tmp_path):
+    write(tmp_path, {"train.py": ACCEL.format(extra=", offload_optimizer_device='cpu'")})
+    plan = plan_of(cli, "train.py", "--", "accelerate", "launch", "--use_deepspeed", "--num_processes=2",
+                   "train.py", cwd=tmp_path)
+    assert fact(plan, "dist.offload_optimizer").value == "cpu"
+    assert fact(plan, "dist.save_16bit_weights") is None or fact(plan, "dist.save_16bit_weights").value is not True
