@@ -23,6 +23,7 @@ from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptI
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
+from preflight.sources import read_text_limited
 
 FRAMEWORK_MODULES = ("torch", "transformers", "peft", "timm", "torchvision", "bitsandbytes", "trl",
                      "accelerate", "lightning", "pytorch_lightning", "deepspeed")
@@ -620,6 +621,28 @@ class _ScriptPass:
         name = dotted_name(wrapped) if wrapped is not None else "AdamW"
         return (name or "AdamW").rsplit(".", 1)[-1]
 
+    def _timm_copy(self, qualified: str) -> bool:
+        """A project's own copy of timm's optimizer factory (facebookresearch/ConvNeXt-V2 @ 2553895
+        ``main_finetune.py:24,333`` ``from optim_factory import create_optimizer``; ``optim_factory.py:140-165``
+        ``def create_optimizer(args, model, ...)`` reading ``opt_lower = args.opt.lower()`` and keeping the
+        last ``_``-separated part, as timm's does; BEiT and MAE forks carry the same file)."""
+        from preflight.script_parsers import _module_file
+
+        module = qualified.rpartition(".")[0]
+        path = self.script.source.path
+        if not module or path is None or not qualified.endswith(".create_optimizer"):
+            return False
+        found = _module_file(Path(str(path)).parent, module)
+        if found is None:
+            return False
+        try:
+            text = read_text_limited(found, errors="replace")
+        except (OSError, ValueError):
+            return False
+        return re.search(r"^def create_optimizer\(args, model\b", text, re.M) is not None \
+            and re.search(r"=\s*args\.opt\.lower\(\)", text) is not None \
+            and re.search(r"\.split\(['\"]_['\"]\)", text) is not None
+
     def timm_optimizer(self) -> bool:
         """timm's optimizer factory: ``create_optimizer(args, model)`` (facebookresearch/deit @ 7e160fe
         ``main.py:352``, ``--opt`` default ``adamw`` at ``:56``) reads ``args.opt``;
@@ -629,7 +652,9 @@ class _ScriptPass:
         timm's own spelling (``adamw``, ``rmsproptf``), medium. An ``opt`` not resolved: nothing."""
         for site in self.calls:
             q = site.qualified or ""
-            if not q.startswith("timm.") or q.rsplit(".", 1)[-1] not in ("create_optimizer", "create_optimizer_v2"):
+            if q.rsplit(".", 1)[-1] not in ("create_optimizer", "create_optimizer_v2"):
+                continue
+            if not q.startswith("timm.") and not self._timm_copy(q):
                 continue
             expr: Optional[ast.expr] = None
             if q.endswith(".create_optimizer") and site.call.args and isinstance(site.call.args[0], ast.Name):

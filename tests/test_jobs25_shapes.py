@@ -234,3 +234,49 @@ def test_twin_an_explicit_offload_device_is_read_not_the_default(cli, tmp_path):
                    "train.py", cwd=tmp_path)
     assert fact(plan, "dist.offload_optimizer").value == "cpu"
     assert fact(plan, "dist.save_16bit_weights") is None or fact(plan, "dist.save_16bit_weights").value is not True
+
+
+# facebookresearch/ConvNeXt-V2 @ 2553895 main_finetune.py:24,76,333 and optim_factory.py:140-175: the
+# project's own copy of timm's optimizer factory, read through --opt
+CONVNEXT = """\
+    import argparse
+
+    import torch
+    from optim_factory import create_optimizer
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--opt', default='adamw', type=str)
+    args = parser.parse_args()
+    model = torch.nn.Linear(8, 8).cuda()
+    optimizer = create_optimizer(args, model, skip_list=None)
+    loader = torch.utils.data.DataLoader([], batch_size=32)
+    for x in loader:
+        model(x).sum().backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""
+FACTORY = """\
+    from torch import optim
+
+
+    def create_optimizer(args, model, get_num_layer=None, skip_list=None):
+        opt_lower = args.opt.lower()
+        opt_split = opt_lower.split('_')
+        opt_lower = opt_split[-1]
+        if opt_lower == 'sgd':
+            return optim.SGD(model.parameters(), lr=0.1)
+        return optim.AdamW(model.parameters())
+"""
+
+
+def test_a_project_copy_of_timms_optimizer_factory_reads_opt(cli, tmp_path):
+    write(tmp_path, {"main_finetune.py": CONVNEXT, "optim_factory.py": FACTORY})
+    got = fact(plan_of(cli, "main_finetune.py", "--", "--opt", "lookahead_sgd", cwd=tmp_path), "optimizer.name")
+    assert got is not None and got.value.lower() == "sgd", got
+
+
+def test_twin_a_local_create_optimizer_of_another_shape_is_not_read_as_timms(cli, tmp_path):
+    other = FACTORY.replace("opt_lower = args.opt.lower()", "opt_lower = 'adamw'")
+    write(tmp_path, {"main_finetune.py": CONVNEXT, "optim_factory.py": other})
+    got = fact(plan_of(cli, "main_finetune.py", "--", "--opt", "lookahead_sgd", cwd=tmp_path), "optimizer.name")
+    assert got is None or got.value.lower() != "sgd", got
