@@ -280,3 +280,39 @@ def test_twin_a_local_create_optimizer_of_another_shape_is_not_read_as_timms(cli
     write(tmp_path, {"main_finetune.py": CONVNEXT, "optim_factory.py": other})
     got = fact(plan_of(cli, "main_finetune.py", "--", "--opt", "lookahead_sgd", cwd=tmp_path), "optimizer.name")
     assert got is None or got.value.lower() != "sgd", got
+
+
+# huggingface/picotron @ 59714b1 train.py:57-63,107: a nested JSON config opened in a with-block
+PICO = """\
+    import argparse
+    import json
+
+    import torch
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", type=str, default="")
+        args = parser.parse_args()
+        with open(args.config, "r") as f:
+            config = json.load(f)
+        model = torch.nn.Linear(8, 8).cuda()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=config["training"]["learning_rate"])
+        loader = torch.utils.data.DataLoader([], batch_size=config["training"]["{key}"])
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+            optimizer.zero_grad()
+"""
+_PICO_JSON = '{"training": {"learning_rate": 3e-4, "micro_batch_size": 32}, "dataset": {"num_workers": 0}}'
+
+
+def test_a_nested_json_config_key_reached_through_subscripts_is_read(cli, tmp_path):
+    write(tmp_path, {"train.py": PICO.replace("{key}", "micro_batch_size"), "template/base_config.json": _PICO_JSON})
+    plan = plan_of(cli, "train.py", "--", "--config", "template/base_config.json", cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 32
+
+
+def test_twin_a_nested_key_the_json_lacks_stays_unknown(cli, tmp_path):
+    write(tmp_path, {"train.py": PICO.replace("{key}", "batch_size"), "template/base_config.json": _PICO_JSON})
+    plan = plan_of(cli, "train.py", "--", "--config", "template/base_config.json", cwd=tmp_path)
+    assert fact(plan, "batch.micro") is None
