@@ -112,10 +112,10 @@ def divided_in_place(idx: Any) -> set[str]:
 
     for node in ast.walk(idx.script.tree):
         if isinstance(node, ast.AugAssign):
-            t = node.target
-            if isinstance(node.op, (ast.Div, ast.FloorDiv)) and isinstance(t, ast.Attribute) \
-                    and isinstance(t.value, ast.Name) and _runtime(node.value) and namespace(t.value.id):
-                out.add(t.attr)
+            aug = node.target
+            if isinstance(node.op, (ast.Div, ast.FloorDiv)) and isinstance(aug, ast.Attribute) \
+                    and isinstance(aug.value, ast.Name) and _runtime(node.value) and namespace(aug.value.id):
+                out.add(aug.attr)
             continue
         if not isinstance(node, ast.Assign):
             continue
