@@ -220,9 +220,22 @@ class _ScriptPass:
                          f"DeepSpeedPlugin(zero_stage={value.value})", conf)
         for kw, field in (("offload_optimizer_device", "dist.offload_optimizer"),
                           ("offload_param_device", "dist.offload_params")):
+            if site.kwarg(kw) is None and all(k.arg is not None for k in site.call.keywords):
+                # accelerate DeepSpeedPlugin.__post_init__: env ACCELERATE_DEEPSPEED_<KW> (set by accelerate
+                # launch from its --<kw> flag or config), else "none" (zhangfaen/finetune-Qwen2-VL
+                # finetune_distributed.py:18-27): a fallback any config or launch-line reading outranks
+                self.adapter.add_checked(self.plan, field, "none", self.src(
+                    site.call, f"DeepSpeedPlugin() without {kw}: env ACCELERATE_DEEPSPEED_{kw.upper()} "
+                               "(set by accelerate launch from its flags or config), else \"none\"", "default"),
+                    "medium", -1)
+                continue
             value = self.idx.resolve(site.kwarg(kw))
             if value is not None and isinstance(value.value, str) and value.value.lower() in _DEVICES:
                 self.put(field, value.value.lower(), value, site.line, f"DeepSpeedPlugin({kw}={value.value!r})", conf)
+        save = self.idx.resolve(site.kwarg("zero3_save_16bit_model"))
+        if save is not None and isinstance(save.value, bool):
+            self.put("dist.save_16bit_weights", save.value, save, site.line,
+                     f"DeepSpeedPlugin(zero3_save_16bit_model={save.value})", conf)
         steps = self.idx.resolve(site.kwarg("gradient_accumulation_steps"))
         if steps is not None and _is_int(steps.value):
             self.put("batch.grad_accum", steps.value, steps, site.line,

@@ -23,6 +23,7 @@ from preflight.adapters_api import Adapter, CallSite, Project, Resolved, ScriptI
 from preflight.analysis.syntax import dotted_name
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
+from preflight.sources import read_text_limited
 
 FRAMEWORK_MODULES = ("torch", "transformers", "peft", "timm", "torchvision", "bitsandbytes", "trl",
                      "accelerate", "lightning", "pytorch_lightning", "deepspeed")
@@ -136,7 +137,10 @@ def _method(site: CallSite) -> Optional[str]:
 
 
 _OPTIMIZER_CLASS = re.compile(r"(Adam[WP]?|AdamW?\d*bit|SGD|Adafactor|Lion|Lamb|LAMB|RMSprop\w*|Adagrad|Adadelta|"
-                              r"Adamax|NAdam|RAdam|Sophia\w*|Muon|Shampoo|Prodigy|CAME|AdEMAMix)(8bit|32bit|4bit)?$")
+                              r"Adamax|NAdam|RAdam|Sophia\w*|Muon|Shampoo|Prodigy|CAME|AdEMAMix)(8bit|32bit|4bit)?"
+                              # a lower-case variant after an underscore: zyushun/Adam-mini
+                              # examples/gpt2/train_gpt2.py:33,252 ``from adam_mini import Adam_mini``
+                              r"(_[a-z][a-z0-9]*)?$")
 
 
 def _one_arm(idx: ScriptIndex, found: list[tuple[CallSite, str]]) -> list[tuple[CallSite, str]]:
@@ -670,6 +674,28 @@ class _ScriptPass:
         name = dotted_name(wrapped) if wrapped is not None else "AdamW"
         return (name or "AdamW").rsplit(".", 1)[-1]
 
+    def _timm_copy(self, qualified: str) -> bool:
+        """A project's own copy of timm's optimizer factory (facebookresearch/ConvNeXt-V2 @ 2553895
+        ``main_finetune.py:24,333`` ``from optim_factory import create_optimizer``; ``optim_factory.py:140-165``
+        ``def create_optimizer(args, model, ...)`` reading ``opt_lower = args.opt.lower()`` and keeping the
+        last ``_``-separated part, as timm's does; BEiT and MAE forks carry the same file)."""
+        from preflight.script_parsers import _module_file
+
+        module = qualified.rpartition(".")[0]
+        path = self.script.source.path
+        if not module or path is None or not qualified.endswith(".create_optimizer"):
+            return False
+        found = _module_file(Path(str(path)).parent, module)
+        if found is None:
+            return False
+        try:
+            text = read_text_limited(found, errors="replace")
+        except (OSError, ValueError):
+            return False
+        return re.search(r"^def create_optimizer\(args, model\b", text, re.M) is not None \
+            and re.search(r"=\s*args\.opt\.lower\(\)", text) is not None \
+            and re.search(r"\.split\(['\"]_['\"]\)", text) is not None
+
     def timm_optimizer(self) -> bool:
         """timm's optimizer factory: ``create_optimizer(args, model)`` (facebookresearch/deit @ 7e160fe
         ``main.py:352``, ``--opt`` default ``adamw`` at ``:56``) reads ``args.opt``;
@@ -679,7 +705,9 @@ class _ScriptPass:
         timm's own spelling (``adamw``, ``rmsproptf``), medium. An ``opt`` not resolved: nothing."""
         for site in self.calls:
             q = site.qualified or ""
-            if not q.startswith("timm.") or q.rsplit(".", 1)[-1] not in ("create_optimizer", "create_optimizer_v2"):
+            if q.rsplit(".", 1)[-1] not in ("create_optimizer", "create_optimizer_v2"):
+                continue
+            if not q.startswith("timm.") and not self._timm_copy(q):
                 continue
             expr: Optional[ast.expr] = None
             if q.endswith(".create_optimizer") and site.call.args and isinstance(site.call.args[0], ast.Name):
@@ -836,16 +864,39 @@ class _ScriptPass:
             self.put("data.sampler", Resolved(chosen, resolved.kind, resolved.line, resolved.key, resolved.detail),
                      site, f"{site.label}(shuffle={resolved.value!r})", conf)
 
+    def _enabled(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
+        """An ``enabled=`` value: resolved, or a test of the device decided for the CUDA GPU the plan
+        targets, directly or through a name bound once (WongKinYiu/yolov7 train.py:61,299,360
+        ``cuda = device.type != 'cpu'`` then ``amp.autocast(enabled=cuda)``)."""
+        found = self.value(expr)
+        if found is not None or expr is None:
+            return found
+        test = expr
+        if isinstance(expr, ast.Name):
+            bound = self.idx.assigns.get(expr.id, [])
+            test = bound[0] if len(bound) == 1 and bound[0] is not None else expr
+        on = _on_cuda_device(test) if isinstance(test, ast.expr) else None
+        if on is None:
+            return None
+        return Resolved(on, "code", getattr(test, "lineno", None), None, "a test of the device, for the CUDA GPU")
+
     def precision(self) -> None:
         found = False
+        undecided = False  # an autocast whose ``enabled=`` is not resolved: no precision is a fact
         for site in self.calls:
             q = site.qualified or ""
             if q not in _AUTOCAST:
                 continue
             generic = q in ("torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast")
             # torch.autocast(device_type, dtype, enabled); torch.cuda.amp.autocast(enabled, dtype)
-            enabled = self.value(site.arg(2, "enabled") if generic else site.arg(0, "enabled"))
+            enabled_expr = site.arg(2, "enabled") if generic else site.arg(0, "enabled")
+            enabled = self._enabled(enabled_expr)
             if enabled is not None and not enabled.value:
+                continue
+            if enabled is None and enabled_expr is not None:
+                # ``autocast(enabled=hps.train.fp16_run)`` (myshell-ai/MeloTTS melo/train.py:342, the
+                # flag in a JSON hparams file that is false there): on or off is not known here
+                undecided = True
                 continue
             dtype = self.dtype(site.arg(1, "dtype") if generic else site.kwarg("dtype"))
             device = self.value(site.arg(0, "device_type")) if generic else None
@@ -865,17 +916,24 @@ class _ScriptPass:
                 self.add("precision.mode", mode, self.src(site.call, f"{site.label}(...)"), conf)
         scalers = [s for s in self.calls if s.qualified in _SCALER]
         for site in scalers:
-            enabled = self.value(site.kwarg("enabled"))
+            enabled = self._enabled(site.kwarg("enabled"))
             if self.idx.runs(site) is None:
                 # a scaler under a guard nobody decided (open_clip main.py:488-493: ``need_scaler =
                 # (args.precision == "amp")`` rebound under ``if args.fsdp``) says fp16 only for
                 # some values of the job's options: not a fact of this job
                 continue
-            if not found and (enabled is None or enabled.value):
+            if enabled is None and site.kwarg("enabled") is not None:
+                undecided = True  # GradScaler(enabled=hps.train.fp16_run): fp16 or not is unknown
+                continue
+            if not found and not undecided and (enabled is None or enabled.value):
                 found = True
                 self.add("precision.mode", "amp_fp16", self.src(site.call, f"{site.label}() implies fp16 autocast"),
                          "medium")
         if found:
+            return
+        if undecided:
+            self.adapter.note(self.plan, "an autocast or GradScaler takes enabled= from a value not read "
+                              "statically: the compute precision is left unknown")
             return
         for site in self.calls:
             name = site.name or ""

@@ -49,6 +49,9 @@ _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)
 # a comment after code (``... .to(dtype=self.dtype)  # fp16 compatibility``, salesforce/BLIP models/med.py:186)
 _TRAILING_COMMENT = re.compile(r"[ \t]#[^'\"\n]*$", re.M)
 _FIT = re.compile(r"\.fit\(")
+# a module's docstring is documentation, not code: zyushun/Adam-mini @ 402aadf examples/gpt2/train_gpt2.py:1-6
+# (nanoGPT's) shows a usage line ``$ python train.py --batch_size=32 --compile=False`` there and never compiles
+_MODULE_DOCSTRING = re.compile(r'\A(?:[ \t]*(?:#[^\n]*)?\n)*[ \t]*[rRuU]?("""|\'\'\')[\s\S]*?\1')
 # the script builds what trains from a name in its config (Hydra ``get_class(cfg._target_)``/``instantiate``,
 # ldm's ``instantiate_from_config``, ``importlib.import_module``)
 _DISPATCH = re.compile(r"\b(instantiate|get_class|get_method|instantiate_from_config|import_module)\(")
@@ -100,7 +103,7 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
             texts.append(read_text_limited(local, errors="replace"))
         except (OSError, ValueError):
             return []  # a module not readable: the job is not wholly visible
-    code = _COMMENT_LINE.sub("", "\n".join(texts))
+    code = _COMMENT_LINE.sub("", "\n".join(_MODULE_DOCSTRING.sub("", t, count=1) for t in texts))
     from preflight.adapters.scaler_step import scaler_step
 
     scaler = scaler_step(project, script)  # timm's loss scaler doing backward() and step() in the loop

@@ -12,6 +12,13 @@ Read (never imported): each call of the script that passes a name holding the sc
 script's folder upward; the script's own functions are not looked into); the attributes that function assigns on that parameter
 (``p.x = ...``, ``p.x += ...``, ``setattr(p, "x", ...)``) are written by a helper. A function that
 cannot be found or read writes nothing known, as before (the argparse value stays).
+
+The script's own code rewrites an option the same way when it divides it in place by a value known
+only at run time: facebookresearch/moco-v3 @ c349e6e ``main_moco.py:206-207`` (after ``mp.spawn``)
+``args.batch_size = int(args.batch_size / args.world_size)`` and
+``args.workers = int((args.workers + ngpus_per_node - 1) / ngpus_per_node)``, the shape of
+pytorch/examples ``imagenet/main.py``: the DataLoader then reads the per-process value, not the
+launch-line one. Such an option is unknown too (a division by a literal is not this shape).
 """
 
 from __future__ import annotations
@@ -85,9 +92,48 @@ def _function(idx: Any, call: ast.Call) -> Optional[Any]:
     return defs[0] if len(defs) == 1 else None
 
 
-def helper_written(idx: Any) -> set[str]:
-    """Attributes of the script's argparse namespace that a helper it calls assigns."""
+def _mentions(expr: ast.AST, owner: str, attr: str) -> bool:
+    return any(isinstance(n, ast.Attribute) and n.attr == attr and isinstance(n.value, ast.Name)
+               and n.value.id == owner for n in ast.walk(expr))
+
+
+def _runtime(expr: ast.AST) -> bool:
+    """A divisor that is not a literal: a name, attribute or call (``world_size``, ``ngpus_per_node``)."""
+    return any(isinstance(n, (ast.Name, ast.Attribute, ast.Call)) for n in ast.walk(expr))
+
+
+def divided_in_place(idx: Any) -> set[str]:
+    """Attributes of the argparse namespace the script reassigns from themselves divided by a run-time
+    value (``args.x = int(args.x / world_size)``, ``args.x //= n``)."""
     out: set[str] = set()
+
+    def namespace(name: str) -> bool:
+        return name in idx.parsed_args or idx._namespace(name)
+
+    for node in ast.walk(idx.script.tree):
+        if isinstance(node, ast.AugAssign):
+            aug = node.target
+            if isinstance(node.op, (ast.Div, ast.FloorDiv)) and isinstance(aug, ast.Attribute) \
+                    and isinstance(aug.value, ast.Name) and _runtime(node.value) and namespace(aug.value.id):
+                out.add(aug.attr)
+            continue
+        if not isinstance(node, ast.Assign):
+            continue
+        for t in node.targets:
+            if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)):
+                continue
+            owner, attr = t.value.id, t.attr
+            if any(isinstance(b, ast.BinOp) and isinstance(b.op, (ast.Div, ast.FloorDiv))
+                   and _mentions(b.left, owner, attr) and _runtime(b.right)
+                   for b in ast.walk(node.value)) and namespace(owner):
+                out.add(attr)
+    return out
+
+
+def helper_written(idx: Any) -> set[str]:
+    """Attributes of the script's argparse namespace that a helper it calls assigns, or that the script
+    divides in place by a run-time value (:func:`divided_in_place`)."""
+    out: set[str] = divided_in_place(idx)
     for site in idx.calls:
         names = [a.id for a in site.call.args if isinstance(a, ast.Name)]
         names += [k.value.id for k in site.call.keywords if isinstance(k.value, ast.Name)]
