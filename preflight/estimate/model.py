@@ -34,6 +34,7 @@ from preflight.estimate.terms import (
     fsdp_accumulated_grads,
     fsdp_all_gathers_unlimited,
     fsdp_offload_grad_shards,
+    fsdp_root_unsharded,
     grads_through_forward,
     head_grad_at_backward_start,
     hf_logits_bytes,
@@ -698,9 +699,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                 inp, prm.total if (full or frozen_grads) else n_lora,
                 comp if frozen_grads else grad_bytes, n)
             # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
-            # gathered at the start of forward and kept until backward ends
+            # gathered at the start of forward and kept until backward ends; whole under
+            # parameter offload, whose shard is on the host (terms.fsdp_root_unsharded)
             root = (prm.embeddings + prm.lm_head) * comp
-            ph.every(("forward", "backward"), "gathered_params", root * (1 - 1 / n), pb)
+            ph.every(("forward", "backward"), "gathered_params", fsdp_root_unsharded(inp, root, n), pb)
     if inp.zero_stage in (1, 2) and trainable:
         # the contiguous gradient buckets (full size, one or two) live through backward, and
         # under optimizer offload a largest-parameter staging buffer for the whole run; both
