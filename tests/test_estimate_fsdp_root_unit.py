@@ -10,7 +10,7 @@ import pytest
 
 from preflight.estimate import EstimateInput, estimate
 from preflight.estimate.arch import from_hf_config
-from preflight.estimate.terms import fsdp_root_unsharded
+from preflight.estimate.terms import fsdp_quant_constants, fsdp_root_unsharded
 
 SMALL = {"model_type": "llama", "hidden_size": 1024, "intermediate_size": 2816,
          "num_hidden_layers": 16, "num_attention_heads": 16, "num_key_value_heads": 16,
@@ -69,3 +69,52 @@ def test_without_offload_the_root_beyond_the_shard_is_unchanged():
     two = estimate(_job(world_size=2)).phases["forward"]["gathered_params"]
     eight = estimate(_job(world_size=8)).phases["forward"]["gathered_params"]
     assert eight - two == pytest.approx(ROOT * (7 / 8 - 1 / 2), abs=4)
+
+
+# bitsandbytes' quantization constants under FSDP (terms.fsdp_quant_constants)
+
+QUANTIZED = 16 * (4 * 1024 * 1024 + 3 * 1024 * 2816)     # q, k, v, o and the MLP, 16 blocks
+DQ_CONSTANTS = 1 / 64 + 4 / (64 * 256)                   # 8-bit absmax + fp32 per 256 blocks
+CONSTANTS = 4 / 64                                       # fp32 absmax per block of 64
+
+
+def _qlora(**changes):
+    return _job(quant="4bit", quant_type="nf4", **changes)
+
+
+def test_constants_from_their_parts():
+    from preflight.estimate import constants as C
+
+    assert pytest.approx(DQ_CONSTANTS) == C.NF4_DQ_BYTES_PER_PARAM - 0.5
+    off = fsdp_quant_constants(_qlora(double_quant=True, offload_params="cpu"),
+                               QUANTIZED, C.NF4_DQ_BYTES_PER_PARAM, 4)
+    assert off == pytest.approx(QUANTIZED * DQ_CONSTANTS)
+    on = fsdp_quant_constants(_qlora(), QUANTIZED, C.NF4_BYTES_PER_PARAM, 4)
+    assert on == pytest.approx(QUANTIZED * CONSTANTS * 3 / 4)
+
+
+@pytest.mark.parametrize("offload", [None, "cpu"])
+def test_the_constants_stay_whole_on_every_gpu(offload):
+    """A QLoRA job on 4 GPUs: the weights term is the rank's quarter of the packed values
+    (none under offload) plus every quantized weight's constants."""
+    est = estimate(_qlora(offload_params=offload))
+    arch = from_hf_config(SMALL, name="small-llama")
+    from preflight.estimate.model import _params
+
+    prm = _params(arch, None)
+    assert prm.quantizable == QUANTIZED
+    other = (prm.total - QUANTIZED) * 2                  # embeddings, head, norms in bf16
+    packed = QUANTIZED * (0.5 + CONSTANTS) + other
+    expected = QUANTIZED * CONSTANTS if offload else packed / 4 + QUANTIZED * CONSTANTS * 3 / 4
+    assert est.phases["forward"].get("weights", 0) == pytest.approx(expected, abs=8)
+
+
+@pytest.mark.parametrize("changes", [
+    dict(model_impl="torchtune"),        # torchao's NF4Tensor shards its scalers with it
+    dict(quant=None),                    # no 4-bit base
+    dict(world_size=1),                  # nothing sharded
+])
+def test_twins_without_the_constants_term(changes):
+    quant = changes.pop("quant", "4bit")
+    inp = _job(quant=quant, quant_type="nf4" if quant else None, offload_params="cpu", **changes)
+    assert fsdp_quant_constants(inp, QUANTIZED, 0.5 + CONSTANTS, inp.world_size) == 0.0

@@ -34,6 +34,7 @@ from preflight.estimate.terms import (
     fsdp_accumulated_grads,
     fsdp_all_gathers_unlimited,
     fsdp_offload_grad_shards,
+    fsdp_quant_constants,
     fsdp_root_unsharded,
     grads_through_forward,
     head_grad_at_backward_start,
@@ -589,6 +590,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         weights_gpu = 0.0
         if inp.fsdp:
             grads, states, master_b, temps = 0.0, 0.0, 0.0, 0.0
+    if inp.fsdp and sharded and w_div > 1:
+        # bitsandbytes' quantization constants are no parameters: FSDP leaves them whole on
+        # every GPU (terms.fsdp_quant_constants)
+        weights_gpu += fsdp_quant_constants(inp, prm.quantizable, base_bytes, n)
     if inp.offload_optimizer or inp.offload_params:
         host = (trainable * (state_bytes(inp.optimizer, 4.0, arch, full) + 8.0)
                 if inp.offload_optimizer else 0.0) + (weights if inp.offload_params else 0.0)
