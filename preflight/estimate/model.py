@@ -34,6 +34,8 @@ from preflight.estimate.terms import (
     fsdp_accumulated_grads,
     fsdp_all_gathers_unlimited,
     fsdp_offload_grad_shards,
+    fsdp_quant_constants,
+    fsdp_root_unsharded,
     grads_through_forward,
     head_grad_at_backward_start,
     hf_logits_bytes,
@@ -588,6 +590,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         weights_gpu = 0.0
         if inp.fsdp:
             grads, states, master_b, temps = 0.0, 0.0, 0.0, 0.0
+    if inp.fsdp and sharded and w_div > 1:
+        # bitsandbytes' quantization constants are no parameters: FSDP leaves them whole on
+        # every GPU (terms.fsdp_quant_constants)
+        weights_gpu += fsdp_quant_constants(inp, prm.quantizable, base_bytes, n)
     if inp.offload_optimizer or inp.offload_params:
         host = (trainable * (state_bytes(inp.optimizer, 4.0, arch, full) + 8.0)
                 if inp.offload_optimizer else 0.0) + (weights if inp.offload_params else 0.0)
@@ -698,9 +704,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                 inp, prm.total if (full or frozen_grads) else n_lora,
                 comp if frozen_grads else grad_bytes, n)
             # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
-            # gathered at the start of forward and kept until backward ends
+            # gathered at the start of forward and kept until backward ends; whole under
+            # parameter offload, whose shard is on the host (terms.fsdp_root_unsharded)
             root = (prm.embeddings + prm.lm_head) * comp
-            ph.every(("forward", "backward"), "gathered_params", root * (1 - 1 / n), pb)
+            ph.every(("forward", "backward"), "gathered_params", fsdp_root_unsharded(inp, root, n), pb)
     if inp.zero_stage in (1, 2) and trainable:
         # the contiguous gradient buckets (full size, one or two) live through backward, and
         # under optimizer offload a largest-parameter staging buffer for the whole run; both

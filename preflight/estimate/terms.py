@@ -933,6 +933,57 @@ def fsdp_offload_grad_shards(inp: EstimateInput, elements: float, elem_bytes: fl
     return float(elements) * float(elem_bytes) / max(n, 1)
 
 
+def fsdp_root_unsharded(inp: EstimateInput, root_bytes: float, n: int) -> float:
+    """FSDP's root unit (embeddings, LM head, final norm: what the block wrap policy leaves to
+    the outermost wrapper): bytes on the GPU for its unsharded parameters from the start of
+    forward to the end of backward, beyond what the ``weights`` term already counts.
+
+    The root is not resharded after forward: FSDP1's ``_post_forward`` frees the unsharded
+    flat parameter only ``if not state._is_root`` (torch ``distributed/fsdp/_runtime_utils.py``),
+    and FSDP2's lazy init sets the root group's ``post_forward_mesh_info = None`` ("for the
+    root, do not reshard after forward": ``_fully_shard/_fsdp_state.py``). So the whole
+    ``root_bytes`` is gathered through forward and backward.
+
+    Without parameter offload the rank's own shard (``root_bytes / n``) is in ``weights``
+    already, so the gathered copy adds ``root_bytes * (1 - 1/n)``. With parameter offload the
+    shard lives on the host (``weights`` charges nothing on the GPU): FSDP1's ``pre_unshard``
+    copies it to the GPU (``flat_param_to(self.device)``) only as the all-gather's input, and
+    ``_use_unsharded_flat_param`` then points ``flat_param.data`` at the unsharded view, so the
+    GPU holds the whole unsharded root, ``root_bytes``, and nothing of the shard besides.
+    """
+    if root_bytes <= 0 or n <= 1:
+        return 0.0
+    if inp.offload_params:
+        return float(root_bytes)
+    return float(root_bytes) * (1 - 1 / n)
+
+
+def fsdp_quant_constants(inp: EstimateInput, quantized: float, base_bytes: float, n: int) -> float:
+    """bitsandbytes 4-bit under FSDP: the quantization constants (absmax, and under double
+    quantization the 8-bit absmax with its fp32 block constants) that stay whole on every
+    GPU, beyond what the ``weights`` term already counts of them (bytes per GPU).
+
+    The constants are no parameters: they live in ``Params4bit.quant_state`` (and the
+    ``Linear4bit.quant_state`` bitsandbytes keeps for the FSDP case), so FSDP, which flattens
+    and shards ``nn.Parameter`` objects only, neither shards nor offloads them. Under FSDP
+    transformers quantizes each weight on the GPU and then moves only its packed data away
+    (``type(value)(value.data.to(param_to), **value.__dict__)`` in
+    ``_load_state_dict_into_meta_model``: "cpu" on local rank 0, "meta" elsewhere), so the
+    ``quant_state`` made on the GPU stays there on every rank. The weights term charges the
+    constants at ``(base_bytes - 0.5)`` per quantized weight divided like the packed values:
+    by ``n`` when sharded, not at all under parameter offload; the rest is this term.
+
+    Not torchtune: its 4-bit base is torchao's ``NF4Tensor``, whose scalers are tensors of
+    the subclass itself, sharded and gathered with it (``fsdp_pre_all_gather``).
+    """
+    if (inp.quant != "4bit" or not inp.fsdp or n <= 1 or quantized <= 0
+            or inp.model_impl == "torchtune"):
+        return 0.0
+    per = max(float(base_bytes) - 0.5, 0.0)
+    whole = float(quantized) * per
+    return whole if inp.offload_params else whole * (1 - 1 / n)
+
+
 def fsdp2(inp: EstimateInput) -> bool:
     """Whether the job shards with FSDP2 (``fully_shard``): stated (``fsdp_version``), or
     unknown on a torchtune recipe (``training.shard_model`` applies ``fully_shard`` to each
