@@ -429,23 +429,7 @@ class DeepSpeedCodeAdapter(Adapter):
                 module = n.module
         if module is None:
             return None
-        path = Path(str(script.source.path)).resolve().parent
-        bases = [path, *list(path.parents)[:5]]
-        found = _local_module(module, bases)
-        if found is None or not project.may_read(found):
-            return None
-        try:
-            tree = parse_file(found)
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-        fn = _functions(tree).get(name)
-        if fn is None:
-            return None
-        try:
-            shown = os.path.relpath(found, project.root.resolve())
-        except ValueError:
-            shown = str(found)
-        return fn, shown
+        return _module_helper(project, script, module, name)
 
 
 _DS_KEYS = ("train_micro_batch_size_per_gpu", "train_batch_size", "zero_optimization", "gradient_accumulation_steps")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Iterator, Optional
 
 from preflight.analysis.accumulation import _manual_optimization
 from preflight.analysis.context import FileContext
@@ -87,6 +87,20 @@ def _instance_manual(ctx: FileContext, cls: ClassInfo) -> bool:
     return False
 
 
+
+def automatic_training_steps(ctx: FileContext) -> Iterator[FunctionInfo]:
+    """The ``training_step`` methods of LightningModules of this file that run under automatic
+    optimization (no manual switch on the class or on an instance, every base class known)."""
+    scopes = scope_index(ctx)
+    for fn in scopes.functions.values():
+        if fn.hook != "lightning-train" or fn.name != "training_step":
+            continue
+        cls = fn.method_class()
+        if cls is None or _manual_optimization(ctx, scopes, cls) or not _bases_known(scopes, cls) \
+                or _instance_manual(ctx, cls):
+            continue
+        yield fn
+
 @register
 class OptimizerCallsInTrainingStep(Rule):
     code = "PF404"
@@ -135,13 +149,7 @@ then use `self.manual_backward(loss)`, `opt.step()` and `opt.zero_grad()`.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
-        for fn in scopes.functions.values():
-            if fn.hook != "lightning-train" or fn.name != "training_step":
-                continue
-            cls = fn.method_class()
-            if cls is None or _manual_optimization(ctx, scopes, cls) or not _bases_known(scopes, cls) \
-                    or _instance_manual(ctx, cls):
-                continue
+        for fn in automatic_training_steps(ctx):
             names = _optimizer_names(fn)
             found: list[tuple[ast.Call, str]] = []
             for call in ast.walk(fn.node):

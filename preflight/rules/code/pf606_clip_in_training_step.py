@@ -6,16 +6,12 @@ from __future__ import annotations
 import ast
 from typing import Iterable
 
-from preflight.analysis.accumulation import _manual_optimization
 from preflight.analysis.context import FileContext
 from preflight.analysis.scopes import scope_index
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf404_optimizer_calls_in_training_step import (
-    _bases_known,
-    _instance_manual,
-)
+from preflight.rules.code.pf404_optimizer_calls_in_training_step import automatic_training_steps
 from preflight.rules.code.pf605_clip_before_backward import _is_clip
 
 
@@ -66,13 +62,7 @@ run after backward and before the step. To log the gradient norm, compute it in
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         scopes = scope_index(ctx)
-        for fn in scopes.functions.values():
-            if fn.hook != "lightning-train" or fn.name != "training_step":
-                continue
-            cls = fn.method_class()
-            if cls is None or _manual_optimization(ctx, scopes, cls) or not _bases_known(scopes, cls) \
-                    or _instance_manual(ctx, cls):
-                continue
+        for fn in automatic_training_steps(ctx):
             for call in ast.walk(fn.node):
                 if not _is_clip(call) or scopes.function_of(call) is not fn:
                     continue
