@@ -1,0 +1,512 @@
+"""Memory terms of sharded and offloaded training: DeepSpeed ZeRO stages 1-3 and FSDP (1 and 2).
+
+Split from ``terms.py``, which re-exports every name here; the cost model reads them as ``terms.X``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Optional
+
+from preflight.estimate import constants as C
+from preflight.estimate.inputs import EstimateInput
+
+
+def _zero3_kept(inp: EstimateInput, prm: Any) -> tuple[float, int, float]:
+    """(elements kept gathered for reuse, whole blocks among them, the reuse distance) at the
+    turn from forward to backward: see ``zero3_live_params``."""
+    reuse = float(inp.max_reuse_distance if inp.max_reuse_distance is not None else C.DS_MAX_REUSE_DISTANCE)
+    head = float(prm.lm_head or prm.embeddings)   # tied: the embedding matrix is the head
+    kept = head if reuse > 0 else 0.0
+    layers = 0
+    if reuse / 2 > head:
+        layers = max(int((reuse / 2 - head) // max(prm.layer, 1)), 0)
+        kept += layers * prm.layer
+    return kept, layers, reuse
+
+
+#: The first DeepSpeed release that installs its memory-efficient Linear for a model passed to
+#: ``deepspeed.initialize`` already built (617061d6b, #8189, in v0.19.4; terms.zero3_retained_linear).
+DS_LINEAR_WRAPPER_FOR_BUILT_MODELS = (0, 19, 4)
+#: transformers model types whose blocks are ``Conv1D`` (``torch.addmm(bias, x, self.weight)``:
+#: autograd saves the parameter itself, which ZeRO-3's ``free_param`` empties)
+CONV1D_MODEL_TYPES = ("gpt2", "openai-gpt", "imagegpt", "decision_transformer")
+
+
+def zero3_keeps_linear(inp: EstimateInput) -> bool:
+    """Whether ZeRO-3 keeps gathered Linear weights until backward (``zero3_retained_linear``):
+    training, stage 3, a model built outside ``zero.Init``, parameters gathered into GPU
+    buffers (more than one rank, or parameter offload), no quantized base, not compiled, and
+    a DeepSpeed release known to be before 0.19.4."""
+    if (inp.mode != "train" or inp.zero_stage < 3 or inp.load_placement not in ("gpu", "host")
+            or not (inp.world_size > 1 or inp.offload_params) or inp.quant or inp.compiled):
+        return False
+    parts = deepspeed_parts(inp.deepspeed_version)
+    return parts is not None and parts < DS_LINEAR_WRAPPER_FOR_BUILT_MODELS
+
+
+def zero3_linear_saves_input(inp: EstimateInput) -> bool:
+    """Whether ZeRO-3's ``LinearFunctionForZeroStage3`` runs every ``F.linear`` of the step,
+    which saves each linear's input for backward whether its weight trains or not.
+
+    ``zero3_linear_wrap`` (``deepspeed/runtime/zero/linear.py``) calls
+    ``LinearFunctionForZeroStage3.apply``, whose forward runs ``ctx.save_for_backward(input,
+    ...)`` unconditionally (v0.7.7 line 52; the same at master, line 58): a torch linear with a
+    frozen weight saves no input (``mm``'s backward needs only the weight for the input's
+    gradient). ``zero.Init`` installs it (``torch.nn.functional.linear = zero3_linear_wrap``,
+    v0.7.7 ``partition_parameters.py`` line 404, v0.14.2 line 553) and never restores it ("This
+    will persist unless manually reset"; the restore in ``__exit__`` is commented out), so a
+    model built under ``zero.Init`` (transformers' ``from_pretrained`` once a ZeRO-3 config is
+    registered, Accelerate's ``zero3_init_flag``) trains with it; one built outside gets it from
+    DeepSpeed 0.19.4 (``DS_LINEAR_WRAPPER_FOR_BUILT_MODELS``; before that,
+    ``zero3_retained_linear`` instead). The saved input is a tensor autograd keeps only when
+    something upstream requires grad (LoRA adapters, or weights that train: then the input was
+    saved anyway and nothing changes).
+
+    Training under stage 3, not a quantized base (bitsandbytes' linears do not call
+    ``F.linear``), not compiled; a model built outside ``zero.Init`` with a release known to be
+    before 0.19.4 does not have it; unknown placement or release counts as having it."""
+    if inp.mode != "train" or inp.zero_stage < 3 or inp.quant or inp.compiled:
+        return False
+    if inp.load_placement in ("gpu", "host"):
+        parts = deepspeed_parts(inp.deepspeed_version)
+        return parts is None or parts >= DS_LINEAR_WRAPPER_FOR_BUILT_MODELS
+    return True
+
+
+def zero3_retained_linear(inp: EstimateInput, arch: Any, prm: Any) -> float:
+    """Gathered Linear weights ZeRO-3 cannot free until their backward, in elements beyond
+    the live set of ``zero3_live_params`` (0 when the wrapper below is installed).
+
+    ``torch.nn.functional.linear`` saves ``weight.t()`` for backward (``mm``/``addmm``'s
+    ``mat2``): a view, with its own reference to the gathered storage. ZeRO-3 releases a
+    module's parameters after its forward with ``free_param`` (``param.data =
+    torch.empty(0)``, ``partition_parameters.py`` v0.14.2 5f631ab line 288), which frees
+    nothing while that view is alive: every Linear weight gathered in forward stays on the GPU
+    until its backward has run, and backward gathers it again beside it. DeepSpeed's
+    ``LinearFunctionForZeroStage3`` (``zero/linear.py``) saves the parameter itself instead,
+    but is installed (``torch.nn.functional.linear = zero3_linear_wrap``) only by the
+    ``zero.Init`` context (v0.14.2 line 553; v0.18.3 line 580). A model built outside it and
+    passed to ``deepspeed.initialize`` is partitioned by ``Init(module=...)``
+    (``parameter_offload.py`` v0.14.2 line 197), which did not install it until 617061d6b
+    (#8189, 2026-07-31, first in v0.19.4: "Without the wrapper, the standard Linear
+    implementation can retain the gathered weight storage until backward completes,
+    significantly increasing memory usage").
+
+    So, with ZeRO-3 on a model built outside ``zero.Init`` (``load_placement`` gpu or host)
+    and DeepSpeed before 0.19.4: each block released in forward (those not kept for reuse)
+    keeps its Linear weights; the head too when nothing is kept (reuse distance 0). Not
+    counted: checkpointed blocks (their forward saves nothing), ``Conv1D`` blocks (GPT-2:
+    autograd saves the parameter itself), one GPU without parameter offload (the gathered
+    weight is a view of the rank's own partition, ``NoGatherHandle``), a quantized base, a
+    compiled model, and an unknown release (counted as the latest; see
+    ``unknown_alternatives``)."""
+    if not zero3_keeps_linear(inp):
+        return 0.0
+    _, kept_layers, reuse = _zero3_kept(inp, prm)
+    n_layers = max(int(arch.num_layers) + int(arch.num_encoder_layers), 1)
+    conv1d = (inp.model_impl == "transformers" and not inp.torch_mha
+              and str(getattr(arch, "model_type", "")) in CONV1D_MODEL_TYPES)
+    blocks = 0.0
+    if not inp.grad_ckpt and not conv1d:
+        blocks = max(n_layers - kept_layers, 0) * float(prm.quantizable) / n_layers
+    head = float(prm.lm_head or prm.embeddings) if reuse <= 0 else 0.0
+    return blocks + head
+
+
+def zero3_live_params(inp: EstimateInput, prm: Any) -> float:
+    """Parameters (elements) ZeRO-3 holds gathered at once in the steady state: the running
+    module, the prefetch bucket (capped by ``stage3_max_live_parameters``) and what is kept
+    for reuse.
+
+    DeepSpeed's ``PartitionedParameterCoordinator.__params_to_release`` (stage 3, once the
+    first step has recorded the module trace) does not release a parameter whose next use
+    lies within ``stage3_max_reuse_distance`` elements (default 1e9) of the trace. At the
+    turn from forward to backward the last modules of forward are the first of backward: a
+    module ``S`` elements before the end of forward is next used after about ``2 S``
+    elements, so the LM head (always: distance 0) and the blocks within ``reuse / 2`` of
+    it stay gathered into backward.
+    """
+    kept, _, _ = _zero3_kept(inp, prm)
+    prefetch = min(float(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS),
+                   float(inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
+    return min(float(prm.total), kept + prm.layer + prefetch)
+
+
+def zero3_offload_gather_staging(inp: EstimateInput, prm: Any) -> tuple[float, float]:
+    """ZeRO-3 with parameter offload: the GPU copy of the host partitions that each gather
+    stages through, in elements (0 without parameter offload).
+
+    ``all_gather_coalesced`` (``partition_parameters.py``: v0.7.7 lines 839-869, v0.14.2 line
+    1221, master line 1262) allocates the gathered buffer on the GPU and passes
+    ``param.ds_tensor.to(device)`` (one parameter) or ``torch.cat([p.ds_tensor.to(device) for p
+    in params], out=...)`` (a coalesced group) to the all-gather: with the partition in host
+    memory, ``.to`` makes a GPU copy of it that lives beside the buffer until the collective has
+    run (on the GPU partition of an unoffloaded ZeRO-3 ``.to`` returns the tensor itself). The
+    largest group gathered at once is the largest single parameter (the embedding or LM head,
+    gathered alone when it is larger than the prefetch bucket, ``stage3_prefetch_bucket_size``,
+    which closes once it passes the bucket) or a prefetch bucket; its partition is ``1/n`` of it.
+    The head's gather comes at the end of forward, when every activation is saved and before
+    the logits exist; in backward the head is still gathered (kept for reuse,
+    ``zero3_live_params``) and the gathers are prefetch buckets.
+
+    Returns (elements staged by a prefetch bucket, elements staged by the largest group)."""
+    if inp.mode != "train" or inp.zero_stage < 3 or not inp.offload_params:
+        return 0.0, 0.0
+    n = max(inp.world_size, 1)
+    bucket = min(float(inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET), float(prm.total))
+    group = min(max(float(prm.largest), bucket), float(prm.total))
+    return bucket / n, group / n
+
+
+def zero3_ipg_buffer(inp: EstimateInput, grad_bytes: float) -> float:
+    """ZeRO-3's contiguous gradient bucket: ``DeepSpeedZeroOptimizer_Stage3.
+    _setup_for_real_optimizer`` allocates ``torch.empty(reduce_bucket_size)`` per gradient
+    communication dtype on the GPU when ``contiguous_gradients`` is on (the default),
+    whatever the number of trainable parameters, for the whole run (bytes)."""
+    if not inp.contiguous_gradients:
+        return 0.0
+    return float(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET) * grad_bytes
+
+
+def zero3_step_grads(inp: EstimateInput, trainable: float, n: int, grad_bytes: float,
+                     largest: float) -> tuple[float, float]:
+    """ZeRO-3's optimizer step on the GPU: (the fp32 gradient of one sub-group, the flat
+    16-bit copy made on the way), in bytes; (0, 0) under optimizer offload or below stage 3.
+
+    ``DeepSpeedZeroOptimizer_Stage3.step`` (deepspeed v0.14.2 ``runtime/zero/stage3.py``,
+    lines 2016-2060) updates the rank's partition one sub-group at a time; for each,
+    ``_prepare_fp32_grad_for_sub_group`` (lines 1847-1866) runs
+    ``self.flatten(self.averaged_gradients[sub_group_id]).to(fp32)``: the flatten makes a new
+    contiguous copy of the sub-group's gradient partitions in their own dtype, and ``.to``
+    a second one in fp32 that becomes the fp32 master's ``.grad`` (a no-op when the
+    gradients are already fp32: the flat copy is the fp32 gradient). The 16-bit flat copy is
+    freed when the statement ends, before the optimizer runs; ``_release_sub_group``
+    (line 1895) drops the fp32 gradient after the sub-group's step. The same code runs at
+    world size 1. A sub-group closes at the first parameter that brings it to
+    ``sub_group_size`` elements (``_create_fp16_sub_groups``, line 903): at most the default
+    1e9 plus one parameter's partition."""
+    if inp.zero_stage < 3 or inp.offload_optimizer or not trainable:
+        return 0.0, 0.0
+    part = trainable / max(n, 1)
+    sub = min(part, C.DS_SUB_GROUP_SIZE + largest / max(n, 1))
+    return sub * 4.0, (sub * grad_bytes if grad_bytes < 4 else 0.0)
+
+
+def zero12_ipg_buffers(inp: EstimateInput, grad_bytes: float) -> float:
+    """ZeRO-1/2's contiguous gradient buckets during backward (bytes), at any world size.
+
+    ``DeepSpeedZeroOptimizer.setup_buckets`` (deepspeed ``runtime/zero/stage_1_and_2.py``
+    edaa722, lines 2493-2515), called from the first gradient hook of each backward
+    (``process_gradients``, line 1761), allocates ``torch.empty(reduce_bucket_size)`` in the
+    optimizer's parameter dtype on the GPU when ``contiguous_gradients`` is on (the
+    default), and a second one of the same size when ``overlap_comm`` is on ("double
+    buffers", line 2508); the hooks exist whenever ``contiguous_gradients`` is set (line
+    639-641). ``_release_ipg_buffers`` (line 828) frees them at the end of backward
+    (``independent_gradient_partition_epilogue``, lines 919-960). Full size whatever the number
+    of trainable parameters; the same code runs on one GPU. ``overlap_comm`` unset is
+    DeepSpeed's default: off below stage 3 (``runtime/zero/config.py overlap_comm_valid``)."""
+    if not inp.contiguous_gradients or inp.zero_stage not in (1, 2):
+        return 0.0
+    buffers = 2 if inp.overlap_comm else 1
+    return float(inp.reduce_bucket_size or C.DS_REDUCE_BUCKET) * grad_bytes * buffers
+
+
+def zero12_step_grads(inp: EstimateInput, trainable: float, n: int,
+                      grad_bytes: float) -> tuple[float, float]:
+    """ZeRO-1/2's optimizer step on the GPU, optimizer not offloaded: (the fp32 gradient of the
+    rank's partition, the flat 16-bit copy made on the way), in bytes; (0, 0) otherwise.
+
+    ``DeepSpeedZeroOptimizer.step`` (deepspeed ``runtime/zero/stage_1_and_2.py``, v0.14.2
+    5f631ab lines 1880-1886; the same at v0.9.5 fc9e1ee lines 1709-1715 and, split in two
+    statements, at edaa722 lines 2356-2361) runs, per parameter group, ``self.flatten(self.averaged_gradients[i]).to(
+    self.single_partition_of_fp32_groups[i].dtype)`` (``flatten_dense_tensors_aligned`` on the
+    last rank): the flatten makes a contiguous copy of the partition's 16-bit gradients (views
+    of ``grads_in_partition``, which stays allocated through the statement), and ``.to`` the
+    fp32 gradient that becomes the fp32 partition's ``.grad``; with fp32 gradients ``.to``
+    returns the flat copy itself (no second copy). The 16-bit copy dies with the statement,
+    ``free_grad_in_param_list`` and ``averaged_gradients[i] = None`` (lines 1893-1895) free the
+    16-bit gradients, and ``.grad = None`` after ``_optimizer_step`` (line 1905) the fp32 one.
+    (From v0.19.2 a partition DeepCompile pre-flattened skips the flatten; not the default.)
+    The partition is the whole model on one GPU: the same code runs at world size 1. The
+    parameter groups are stepped one after another; the estimate takes the whole partition
+    (weight-decay groups leave the biases and norms, a small share, in a second group).
+    Not modelled: ZeRO-1 with bf16 and ``data_types.grad_accum_dtype: fp32`` (not the
+    default: under ZeRO the gradients accumulate in the model dtype, ``engine.get_data_types``)
+    runs ``BF16_Optimizer`` instead (``engine.py`` v0.14.2 lines 1189-1191)."""
+    if inp.zero_stage not in (1, 2) or inp.offload_optimizer or not trainable:
+        return 0.0, 0.0
+    part = trainable / max(n, 1)
+    return part * 4.0, (part * grad_bytes if grad_bytes < 4 else 0.0)
+
+
+#: DeepSpeed releases whose ZeRO-1/2 offloaded step copies the fp32 partition to the GPU
+#: (terms.zero12_offload_step_copy): from v0.14.1 (7b5b066, "fix pagable h2d memcpy", #5301)
+#: to before v0.17.0 (17c8be0, "Fix the GPU memory usage of ZeRO-Offload", #7309).
+DS_OFFLOAD_STEP_COPY_FROM = (0, 14, 1)
+DS_OFFLOAD_STEP_COPY_UNTIL = (0, 17, 0)
+
+
+def deepspeed_parts(version: Optional[str]) -> Optional[tuple[int, int, int]]:
+    """(major, minor, patch) of a DeepSpeed version text ("0.14.4", "0.15"), else None."""
+    m = re.match(r"\s*(\d+)\.(\d+)(?:\.(\d+))?", str(version or ""))
+    return (int(m.group(1)), int(m.group(2)), int(m.group(3) or 0)) if m else None
+
+
+def zero12_offload_step_copy(inp: EstimateInput, trainable: float, n: int) -> float:
+    """ZeRO-1/2 with ``offload_optimizer``: the fp32 partition copied to the GPU after the
+    host step, in bytes (0 when the DeepSpeed version does not do it, or is unknown).
+
+    From v0.14.1 the offloaded branch of ``DeepSpeedZeroOptimizer.step`` writes the updated
+    weights back with ``bit16_partitions[partition_id].data.copy_(fp32_partition.to(
+    get_accelerator().current_device_name()).data)`` (``runtime/zero/stage_1_and_2.py``,
+    v0.14.2 5f631ab lines 1868-1871; introduced by 7b5b066, #5301, when the fp32 partition
+    became pinned host memory): ``.to`` makes an fp32 copy of the whole partition on the GPU
+    next to the 16-bit weights, 4 bytes per trainable parameter of the rank's partition. Before
+    (v0.9.5 fc9e1ee line 1700: ``copy_(fp32_partition.data)``), a host-to-GPU ``copy_`` with a
+    dtype change converts on the host (ATen ``copy_kernel_cuda``: ``src.to(dst.dtype)`` on the
+    source device when the destination is CUDA), and from v0.17.0 (17c8be0, #7309: "Before the
+    fix, the memory usage is about 3x that of params_FP16") a pinned 16-bit host buffer is
+    copied instead: no GPU copy either way. An unknown version counts as the latest (none);
+    ``unknown_alternatives`` puts the copy in the interval's top."""
+    if inp.zero_stage not in (1, 2) or not inp.offload_optimizer or not trainable:
+        return 0.0
+    parts = deepspeed_parts(inp.deepspeed_version)
+    if parts is None or not (DS_OFFLOAD_STEP_COPY_FROM <= parts < DS_OFFLOAD_STEP_COPY_UNTIL):
+        return 0.0
+    return trainable / max(n, 1) * 4.0
+
+
+def zero12_offload_grad_buffer(inp: EstimateInput, largest_trainable: int, grad_bytes: float) -> float:
+    """ZeRO-1/2 with ``offload_optimizer``: ``temp_grad_buffer_for_gpu_offload``, a GPU
+    buffer of the largest trainable parameter's size in the parameter dtype, allocated when
+    the optimizer is built and kept for the run (``stage_1_and_2.py`` edaa722, line 591;
+    its twin ``temp_grad_buffer_for_cpu_offload`` at line 585 is host memory). The fp32
+    partition, its gradient and the 16-bit copy for the step are host memory (lines
+    488-507, 840-844). Bytes."""
+    if inp.zero_stage not in (1, 2) or not inp.offload_optimizer:
+        return 0.0
+    return float(largest_trainable) * grad_bytes
+
+
+def fsdp_all_gathers_unlimited(inp: EstimateInput) -> bool:
+    """Whether FSDP1 runs without its rate limiter, so that the CPU thread, running ahead of
+    the GPU, all-gathers every unit of the model before the first ones are freed.
+
+    ``FullyShardedDataParallel(limit_all_gathers=...)``: "If True, then FSDP explicitly
+    synchronizes the CPU thread to ensure GPU memory usage from only two consecutive FSDP
+    instances (the current instance running computation and the next instance whose
+    all-gather is prefetched). If False, then FSDP allows the CPU thread to issue
+    all-gathers without any extra synchronization" (torch docstring). The default was False
+    until pytorch/pytorch#104900 ("[FSDP] Default `limit_all_gathers=True`", merged
+    2023-07-11), first released in torch 2.1.0; Lightning's ``FSDPStrategy`` passes no
+    value of its own (only ``use_orig_params``).
+
+    Without the limiter each unit's unsharded FlatParameter is allocated on the all-gather
+    stream when the CPU issues its pre-forward hook, and the reshard after its forward only
+    returns the block once the compute stream has passed it (``_free_unsharded_flat_param``
+    calls ``record_stream`` on the current stream before ``_free_storage``); a GPU-bound
+    step (the CPU far ahead) therefore holds every unit's gathered parameters at once in
+    the all-gather stream's pool. In backward the autograd-computed unsharded gradient is
+    freed after its reduce-scatter is issued, with ``record_stream`` on the post-backward
+    stream (``_post_backward_hook``), so its block cannot be reused by the next unit's
+    gradient until that reduce-scatter ran: again up to every unit's gradient. Both are the
+    upper bound of a CPU that is ahead for the whole step.
+
+    Training under FULL_SHARD or HYBRID_SHARD on more than one GPU only (SHARD_GRAD_OP
+    keeps the parameters gathered anyway). ``fsdp_limit_all_gathers`` None takes the
+    default of ``torch_version`` (unknown, or read from a lower bound such as ``torch>=2.0``,
+    which installs the newest release: the current default, limited)."""
+    if inp.mode != "train" or inp.fsdp not in ("full", "hybrid") or inp.world_size <= 1:
+        return False
+    if inp.fsdp_limit_all_gathers is not None:
+        return not inp.fsdp_limit_all_gathers
+    if inp.torch_version_pinned is False:
+        return False
+    version = inp.torch_before
+    return version is not None and version < (2, 1)
+
+
+def fsdp_accumulated_grads(inp: EstimateInput, prm: Any, trainable: int, full: bool,
+                           grad_bytes: float, comp: int) -> float:
+    """Unsharded gradients FSDP keeps between gradient syncs (bytes; 0 when it does not).
+
+    ``FullyShardedDataParallel.no_sync()`` (what Lightning Fabric's ``no_backward_sync``
+    and a hand-written accumulation loop call): "FSDP will accumulate the full model
+    gradients (instead of gradient shards) until the eventual sync" (torch docstring). With
+    ``use_orig_params=True`` and frozen weights in a trainable unit (LoRA inside a block
+    wrapped whole), the unit's FlatParameter requires grad as a whole: "higher than
+    expected gradient memory usage" (torch FSDP docstring), the frozen weights' gradients
+    exist in the parameter dtype.
+    """
+    if not (inp.fsdp and inp.world_size > 1 and inp.grad_accum > 1 and inp.fsdp_unsharded_accum):
+        return 0.0
+    if full:
+        return trainable * grad_bytes
+    if inp.fsdp_frozen_grads:
+        return prm.total * float(comp)
+    return trainable * grad_bytes
+
+
+def zero3_grad_partitions(inp: EstimateInput, grads: float) -> float:
+    """ZeRO-3's gradient partitions: one flat buffer for the whole run, in bytes per GPU
+    (``grads``: the rank's gradient partition as the optimizer phase charges it).
+
+    ``DeepSpeedZeroOptimizer_Stage3`` allocates ``grad_partitions_flat_buffer = torch.zeros(
+    sum(p.partition_numel() for p in all_params), dtype=self.gradient_accumulation_dtype,
+    device=self.device)`` when it is built and hands out views of it as each parameter's
+    gradient partition (``runtime/zero/stage3.py`` v0.14.2 5f631ab lines 494-508; edaa722 line
+    742; first in 4912e0ad7, #1453, v0.6.0). Nothing frees it: the buffer is allocated through
+    every forward and backward, not only from backward on. ``self.device`` is the host under
+    optimizer offload (line 225), where ``grads`` is 0 already. Stage 1/2 build their
+    averaged partitions during backward and are not counted here."""
+    if inp.mode != "train" or inp.zero_stage < 3 or inp.offload_optimizer:
+        return 0.0
+    return grads
+
+
+def accumulated_grads(inp: EstimateInput, grads: float, fsdp_no_sync: bool) -> float:
+    """Gradients (bytes per GPU) alive through a micro-batch's forward and backward under
+    gradient accumulation: 0 without it.
+
+    With ``grad_accum`` > 1 the optimizer steps once every ``grad_accum`` micro-batches and
+    ``zero_grad`` runs only then: micro-batch k > 1 starts with the gradients of the earlier
+    ones in ``param.grad`` (torch's ``AccumulateGrad`` adds the new gradient into it in place),
+    and they stay through its forward and its whole backward. The step's peak is then on
+    such a micro-batch: every gradient next to the saved activations at backward's start.
+    What is kept is what the optimizer phase reads (``grads``: sharded under ZeRO-2/3 and FSDP,
+    none when offloaded to host memory). FSDP with ``no_sync`` keeps unsharded gradients
+    instead (:func:`fsdp_accumulated_grads`, charged there), and a step inside backward
+    (``optimizer_in_backward``) has no accumulation to keep.
+    """
+    if inp.mode != "train" or inp.grad_accum <= 1 or fsdp_no_sync or inp.optimizer_in_backward:
+        return 0.0
+    return grads
+
+
+def grads_through_forward(inp: EstimateInput) -> bool:
+    """Whether the previous step's gradients are alive during the forward: the loop calls
+    ``optimizer.zero_grad()`` after the forward and before ``backward`` (``logits =
+    model(x); loss = ...; optimizer.zero_grad(); loss.backward(); optimizer.step()``, plan
+    ``optimizer.zero_grad_after_forward``). With ``set_to_none`` (torch 2.x's default)
+    ``zero_grad`` frees them only then, so every forward after the first runs next to a full
+    set of gradients; backward starts without them. Zeroed gradients that are kept anyway
+    (``set_to_none=False``) and accumulation are charged through every phase elsewhere;
+    DeepSpeed ZeRO keeps its own gradient partitions and buckets (its ``zero_grad`` order does
+    not decide them), and a step inside backward leaves no gradients to keep."""
+    return (inp.zero_grad_after_forward and inp.mode == "train" and not inp.zero_stage
+            and not inp.optimizer_in_backward and not inp.offload_gradients)
+
+
+def offloaded_grads(prm: Any, trainable: float, grad_bytes: float) -> float:
+    """GPU gradients (bytes) under torchao's ``CPUOffloadOptimizer(offload_gradients=True)``.
+
+    ``torchao/optim/cpu_offload.py``: every parameter of ``minimal_size`` (4,096) elements or
+    more gets a ``register_post_accumulate_grad_hook`` that copies its gradient into a pinned
+    host buffer on a side stream, then ``p_device.grad.record_stream(self.stream)`` and
+    ``p_device.grad = None``: the device gradient is freed as soon as it is accumulated (its
+    block returns to the pool once the copy has run). At most the largest parameter's
+    gradient is live at a time; the smaller ones (biases, norms: kilobytes to a few MiB)
+    stay on the GPU and are left out."""
+    return min(float(prm.largest), float(trainable)) * grad_bytes
+
+
+def fsdp_offload_grad_shards(inp: EstimateInput, elements: float, elem_bytes: float, n: int) -> float:
+    """FSDP1 with ``CPUOffload(offload_params=True)``: the reduce-scattered gradient shards of
+    every unit that trains, held on the GPU until backward ends (bytes per GPU).
+
+    ``_reduce_grad`` (torch ``distributed/fsdp/_runtime_utils.py``, read in torch 2.13's
+    FSDP1) runs in the post-backward stream: it allocates the unit's sharded gradient
+    (``new_sharded_grad = torch.empty_like(chunks[0])``), reduce-scatters into it, casts it to
+    the FlatParameter's dtype (``_cast_grad_to_param_dtype``) and stores it as
+    ``flat_param._saved_grad_shard`` (``_accumulate_sharded_grad``). With parameter offload
+    ``_offload_grad`` then copies it to the pinned ``_cpu_grad``, but the GPU tensor stays
+    referenced by ``_saved_grad_shard`` until the post-backward final callback
+    (``_finalize_params`` -> ``FlatParamHandle.prepare_gradient_for_optim``, which takes
+    ``_cpu_grad`` as ``.grad`` and only then runs ``delattr(flat_param, "_saved_grad_shard")``).
+    So at the end of backward the GPU holds the rank's whole gradient shard, in the stored
+    dtype, although the optimizer never reads it there. Without offload the same tensor
+    becomes ``.grad`` (charged as gradients already).
+
+    Being allocated in the post-backward stream, these blocks go back to that stream's pool
+    of the caching allocator, which the compute stream's allocations cannot reuse: reserved
+    memory keeps them beside the compute stream's own peak (``model.py`` charges that as
+    ``stream_cache``, not counted by allocated-memory readings, the interval's bottom nor the
+    verdict: the allocator releases free cached blocks before it reports out of memory). The
+    same holds without offload for the sharded gradients once ``zero_grad`` has freed them
+    (FSDP1's ``.grad`` is the ``_saved_grad_shard``; FSDP2's are views of the reduce-scatter
+    output, allocated in its reduce-scatter stream): ``model.py`` charges them as
+    ``stream_cache`` in forward and at the start of backward.
+
+    Training under FULL_SHARD, SHARD_GRAD_OP or HYBRID_SHARD on more than one GPU (FSDP1
+    switches one GPU to NO_SHARD, whose ``_reduce_grad_no_shard`` keeps no shard) with
+    parameter offload, under FSDP1 only: FSDP2's ``foreach_reduce`` moves each reduce-scattered
+    shard to the host at once (``new_sharded_grad.to(torch.device("cpu"))``, "we can free it
+    here by not keeping a ref"; :func:`fsdp2`); ``elements``: the FlatParameters' trainable elements in all units
+    (every element of a FlatParameter mixing frozen and trainable weights)."""
+    if (inp.mode != "train" or inp.fsdp not in ("full", "hybrid", "grad-op") or inp.world_size <= 1
+            or not inp.offload_params or elements <= 0 or fsdp2(inp)):
+        return 0.0
+    return float(elements) * float(elem_bytes) / max(n, 1)
+
+
+def fsdp_root_unsharded(inp: EstimateInput, root_bytes: float, n: int) -> float:
+    """FSDP's root unit (embeddings, LM head, final norm: what the block wrap policy leaves to
+    the outermost wrapper): bytes on the GPU for its unsharded parameters from the start of
+    forward to the end of backward, beyond what the ``weights`` term already counts.
+
+    The root is not resharded after forward: FSDP1's ``_post_forward`` frees the unsharded
+    flat parameter only ``if not state._is_root`` (torch ``distributed/fsdp/_runtime_utils.py``),
+    and FSDP2's lazy init sets the root group's ``post_forward_mesh_info = None`` ("for the
+    root, do not reshard after forward": ``_fully_shard/_fsdp_state.py``). So the whole
+    ``root_bytes`` is gathered through forward and backward.
+
+    Without parameter offload the rank's own shard (``root_bytes / n``) is in ``weights``
+    already, so the gathered copy adds ``root_bytes * (1 - 1/n)``. With parameter offload the
+    shard lives on the host (``weights`` charges nothing on the GPU): FSDP1's ``pre_unshard``
+    copies it to the GPU (``flat_param_to(self.device)``) only as the all-gather's input, and
+    ``_use_unsharded_flat_param`` then points ``flat_param.data`` at the unsharded view, so the
+    GPU holds the whole unsharded root, ``root_bytes``, and nothing of the shard besides.
+    """
+    if root_bytes <= 0 or n <= 1:
+        return 0.0
+    if inp.offload_params:
+        return float(root_bytes)
+    return float(root_bytes) * (1 - 1 / n)
+
+
+def fsdp_quant_constants(inp: EstimateInput, quantized: float, base_bytes: float, n: int) -> float:
+    """bitsandbytes 4-bit under FSDP: the quantization constants (absmax, and under double
+    quantization the 8-bit absmax with its fp32 block constants) that stay whole on every
+    GPU, beyond what the ``weights`` term already counts of them (bytes per GPU).
+
+    The constants are no parameters: they live in ``Params4bit.quant_state`` (and the
+    ``Linear4bit.quant_state`` bitsandbytes keeps for the FSDP case), so FSDP, which flattens
+    and shards ``nn.Parameter`` objects only, neither shards nor offloads them. Under FSDP
+    transformers quantizes each weight on the GPU and then moves only its packed data away
+    (``type(value)(value.data.to(param_to), **value.__dict__)`` in
+    ``_load_state_dict_into_meta_model``: "cpu" on local rank 0, "meta" elsewhere), so the
+    ``quant_state`` made on the GPU stays there on every rank. The weights term charges the
+    constants at ``(base_bytes - 0.5)`` per quantized weight divided like the packed values:
+    by ``n`` when sharded, not at all under parameter offload; the rest is this term.
+
+    Not torchtune: its 4-bit base is torchao's ``NF4Tensor``, whose scalers are tensors of
+    the subclass itself, sharded and gathered with it (``fsdp_pre_all_gather``).
+    """
+    if (inp.quant != "4bit" or not inp.fsdp or n <= 1 or quantized <= 0
+            or inp.model_impl == "torchtune"):
+        return 0.0
+    per = max(float(base_bytes) - 0.5, 0.0)
+    whole = float(quantized) * per
+    return whole if inp.offload_params else whole * (1 - 1 / n)
+
+
+def fsdp2(inp: EstimateInput) -> bool:
+    """Whether the job shards with FSDP2 (``fully_shard``): stated (``fsdp_version``), or
+    unknown on a torchtune recipe (``training.shard_model`` applies ``fully_shard`` to each
+    layer and the root). Unknown elsewhere is FSDP1, the ``FullyShardedDataParallel`` wrapper
+    that Accelerate (``fsdp_version`` 1 by default), Lightning's ``FSDPStrategy`` and the HF
+    Trainer build."""
+    if inp.fsdp_version is not None:
+        return inp.fsdp_version == 2
+    return inp.model_impl == "torchtune"
