@@ -62,10 +62,15 @@ out-of-memory verdicts; committed before it was first scored).
 wiki QLoRA context-length sweep of LLaMA2-7B on one A100 40GB with two out-of-memory verdicts, a DeepSpeed
 benchmark gist of LLaMA-7B full fine-tunes on eight A800s under ZeRO-2/3 with checkpointing and CPU offload, and
 milabench's BERT-base masked-LM memory model in fp32 and fp16 AMP; committed before it was first scored).
+``--split held-out-15`` the fifteenth, ``calibration/public/heldout15.json`` (two publishers: Unsloth's docs, the
+longest context its Hugging Face + FA2 baseline fits for QLoRA of Llama 3.1 8B on 8-80 GB GPUs and Llama 3.3 70B
+on 48/80 GB with two out-of-memory verdicts, and axolotl's example READMEs from 2023 to 2025: LoRA/QLoRA of 7-24B
+models, a Llama-3-8B full fine-tune and a 70B FSDP QLoRA with offload on two GPUs; committed before it was first
+scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-14] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-15] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -95,6 +100,7 @@ HELDOUT11 = REPO / "calibration" / "public" / "heldout11.json"
 HELDOUT12 = REPO / "calibration" / "public" / "heldout12.json"
 HELDOUT13 = REPO / "calibration" / "public" / "heldout13.json"
 HELDOUT14 = REPO / "calibration" / "public" / "heldout14.json"
+HELDOUT15 = REPO / "calibration" / "public" / "heldout15.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -103,7 +109,7 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-7": HELDOUT7, "held-out-8": HELDOUT8,
                "held-out-9": HELDOUT9, "held-out-10": HELDOUT10, "held-out-11": HELDOUT11,
                "held-out-12": HELDOUT12,
-               "held-out-13": HELDOUT13, "held-out-14": HELDOUT14}
+               "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15}
 WITH_CONTEXT = "allocated+context"
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
 
@@ -371,7 +377,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                         choices=("held-out", "fit", "all", "held-out-2", "held-out-3", "held-out-4",
                                  "held-out-5", "held-out-6", "held-out-7", "held-out-8",
                                  "held-out-9", "held-out-10", "held-out-11", "held-out-12",
-                                 "held-out-13", "held-out-14"))
+                                 "held-out-13", "held-out-14", "held-out-15"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -442,7 +448,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-11": "held-out-11 (eleventh held-out set)",
              "held-out-12": "held-out-12 (twelfth held-out set)",
              "held-out-13": "held-out-13 (thirteenth held-out set)",
-             "held-out-14": "held-out-14 (fourteenth held-out set)"}[args.split]
+             "held-out-14": "held-out-14 (fourteenth held-out set)",
+             "held-out-15": "held-out-15 (fifteenth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
