@@ -22,6 +22,7 @@ UNSLOTH = "unsloth-docs-context-length-benchmarks"
 AX_LLAMA2 = "axolotl-llama-2-example-2023"
 AX_LLAMA3 = "axolotl-llama-3-examples-2024"
 AX_GUIDES = "axolotl-model-guides-2025"
+XTURING = "xturing-readme-llama-7b-deepspeed"
 
 
 def _page(url):
@@ -52,11 +53,11 @@ def _by_source(key):
 def test_rows_from_publishers_no_earlier_set_uses():
     assert len({r["id"] for r in ROWS}) == len(ROWS)
     assert 15 <= len(ROWS) <= 25
-    assert set(DOC["sources"]) >= {UNSLOTH, AX_LLAMA2, AX_LLAMA3, AX_GUIDES}
+    assert set(DOC["sources"]) >= {UNSLOTH, AX_LLAMA2, AX_LLAMA3, AX_GUIDES, XTURING}
     used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
     assert not {_page(u) for u in _all_urls(DOC)} & used
     mine = {_publisher(u) for u in _all_urls(DOC)}
-    assert {"unsloth.ai", "axolotl-ai-cloud"} <= mine
+    assert {"unsloth.ai", "axolotl-ai-cloud", "stochasticai"} <= mine
     earlier = {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
     assert not mine & earlier
     for key in DOC["sources"]:
@@ -115,6 +116,24 @@ def test_axolotl_rows_keep_the_readme_figure_and_the_config_beside_it():
         assert re.search(rf"about {r['value']:g} ?(GiB|GB) VRAM", r["notes"]), "the guide's own words"
     # the December guides print two decimals in GiB, read as the trainer's reserved figure
     assert {r["measured"] for r in guides if r["unit"] == "GiB" and r["value"] % 1} == {"memory_reserved"}
+
+
+def test_xturing_rows_are_zero2_on_four_a100s_with_and_without_offload():
+    xt = {r["id"].split("/")[1]: r for r in _by_source(XTURING)}
+    assert len(xt) == 3
+    for r in xt.values():
+        s = r["setup"]
+        assert (s["world_size"], s["zero_stage"], s["precision"], s["micro_batch"], s["seq_len"]) == (4, 2, "fp16",
+                                                                                                     1, 512)
+        assert r["gpu"] == "A100-SXM-40GB" and r["peak_bytes"] < 40 * 10**9
+    full = xt["llama-7b-full-zero2-offload-4xa100-b1-s512"]
+    lora = xt["llama-7b-lora-r8-qv-zero2-4xa100-b1-s512"]
+    lora_off = xt["llama-7b-lora-r8-qv-zero2-offload-4xa100-b1-s512"]
+    assert (full["value"], lora["value"], lora_off["value"]) == (33.5, 23.7, 21.9)   # the README's GPU row
+    assert "lora_r" not in full["setup"] and full["setup"]["offload_optimizer"] == "cpu"
+    assert lora["setup"]["lora_targets"] == ["q_proj", "v_proj"] and "offload_optimizer" not in lora["setup"]
+    # offloading the (LoRA-sized) optimizer states saves little; the full fine-tune holds the most
+    assert full["value"] > lora["value"] > lora_off["value"]
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])

@@ -4,8 +4,9 @@ QLoRA of Llama 3.1 8B on GPUs of 8 to 80 GB and of Llama 3.3 70B on 48 and 80 GB
 verdicts; axolotl's example READMEs: the VRAM its example configs use, from a 2023 Llama-2-7B LoRA/QLoRA on an
 RTX 4090, the 2024 Llama-3 examples (full fine-tune of 8B, 8-bit LoRA of 7B, QLoRA of 70B under FSDP with
 parameter offload on two GPUs) and the 2025 model guides (QLoRA of Ministral 8B, OLMo 3 7B and two Mistral
-Small 24B derivatives, three with Cut Cross Entropy)), every row sourced, what the source leaves open
-recorded as unknown.
+Small 24B derivatives, three with Cut Cross Entropy); xTuring's README: LLaMA-7B full and LoRA fine-tunes under
+Lightning's DeepSpeed ZeRO-2 in fp16 with and without CPU offload on four A100 40GB), every row sourced, what
+the source leaves open recorded as unknown.
 
 Run: python calibration/public/build_heldout15.py
 
@@ -59,6 +60,18 @@ fits only.
    peaks and ``torch.cuda.max_memory_reserved``); the two December guides (two decimals in GiB) are read as
    the reserved figure, the two earlier ones (whole GB, before that logging) as the driver's figure, both
    recorded as unknown. The GPU is not named in any guide.
+5. stochasticai/xTuring ``README.md`` at e0a7983 (2023-03-25), "Performance": "a comparison for the performance
+   of different fine-tuning techniques on the LLaMA 7B model. We use the Alpaca dataset ... Hardware: 4xA100 40GB
+   GPU, 335GB CPU RAM. Fine-tuning parameters: 'maximum sequence length': 512, 'batch size': 1", GPU 33.5 GB
+   ("DeepSpeed + CPU Offloading"), 23.7 GB ("LoRA + DeepSpeed"), 21.9 GB ("LoRA + DeepSpeed + CPU
+   Offloading"). The job, read from the code at the same commit: ``trainers/lightning_trainer.py`` runs a
+   Lightning ``Trainer(strategy="deepspeed_stage_2_offload" if optimizer_name == "cpu_adam" else
+   "deepspeed_stage_2", precision=16)`` on every GPU of the node; ``models/llama.py``: the full fine-tune passes
+   batch 1 and ``cpu_adam`` (DeepSpeedCPUAdam), the LoRA model ``adamw`` (and batch 4, where the README says
+   1); ``engines/causal.py``: ``LoraConfig(r=8, lora_alpha=32, lora_dropout=0.1)`` on ``q_proj`` and ``v_proj``
+   and xTuring's own ``CrossEntropyLoss`` on the logits (``utils/loss_fns.py``: no upcast);
+   ``preprocessors/instruction_collator.py``: Alpaca samples cut at 512 tokens and padded to the longest in the
+   batch; no gradient checkpointing is enabled. The versions are not pinned (``torch >= 1.9.0``).
 
 Left out on purpose (decided before scoring, by what is known): the Unsloth columns of every table; Unsloth's
 speed/VRAM-reduction table (percentages, no peaks); axolotl's guides for models whose architecture the
@@ -82,6 +95,8 @@ UNSLOTH = "unsloth-docs-context-length-benchmarks"
 AX_LLAMA2 = "axolotl-llama-2-example-2023"
 AX_LLAMA3 = "axolotl-llama-3-examples-2024"
 AX_GUIDES = "axolotl-model-guides-2025"
+XTURING = "xturing-readme-llama-7b-deepspeed"
+XT = "https://github.com/stochasticai/xTuring/blob/e0a79831919e5db59f8842d1dbf79be6c6f00908"
 AX = "https://github.com/axolotl-ai-cloud/axolotl/blob"
 AX_L2 = f"{AX}/dc71d8872a68e978d2ce272ff3e0085b156a1304/examples/llama-2"
 AX_L3 = f"{AX}/15f7910d33b41282f8c4fc1c4ca374b1b5965f2b/examples/llama-3"
@@ -150,6 +165,24 @@ SOURCES = {
                      "note": "requirements.txt at each guide's commit"},
         "date": "2025-06-12 to 2025-12-25",
         "project": "axolotl-ai-cloud/axolotl (Axolotl AI)",
+    },
+    XTURING: {
+        "url": f"{XT}/README.md",
+        "also": [f"{XT}/src/xturing/trainers/lightning_trainer.py", f"{XT}/src/xturing/models/llama.py",
+                 f"{XT}/src/xturing/engines/llama_engine.py", f"{XT}/src/xturing/engines/causal.py",
+                 f"{XT}/src/xturing/utils/loss_fns.py", f"{XT}/src/xturing/config/config.yaml",
+                 f"{XT}/src/xturing/preprocessors/instruction_collator.py"],
+        "setup": "LLaMA-7B on Alpaca (52K instructions), 4 x A100 40GB, 'maximum sequence length': 512, 'batch size': "
+                 "1; PyTorch Lightning with DeepSpeed ZeRO stage 2 in fp16: full fine-tune with CPU offload "
+                 "(DeepSpeedCPUAdam), LoRA (rank 8 on q_proj/v_proj) with torch AdamW, LoRA with CPU offload; 'GPU' "
+                 "33.5 / 23.7 / 21.9 GB",
+        "versions": {"torch": "not pinned ('torch >= 1.9.0'; 1.13.1 written: March 2023)",
+                     "pytorch-lightning": "not pinned (2.0.0 written)", "deepspeed": "not pinned (0.8.3 written)",
+                     "transformers": "not pinned (4.27.1 written; LLaMA is xTuring's vendored copy, "
+                                     "engines/llama_utils)",
+                     "peft": "not pinned (0.2.0 written)"},
+        "date": "2023-03-25 (e0a7983, 'fix: fix table in README.md')",
+        "project": "stochasticai/xTuring (Stochastic)",
     },
 }
 
@@ -316,6 +349,40 @@ for rid, value, unit, measured, setup, extra, note in (
         unknown=(*((extra,) if isinstance(extra, str) else extra), *AXG_UNKNOWN),
         notes="axolotl " + note + "; sequence_len 2048, sample_packing, micro_batch_size 2, load_in_4bit, adapter "
                                   "qlora, lora_r 32, lora_target_linear, gradient_checkpointing, flash_attention")
+
+
+# -------------------------------- 5. xTuring: LLaMA-7B under Lightning's DeepSpeed ZeRO-2 on 4 x A100 40GB
+XT_UNKNOWN = ("how 'GPU' was read is not said (the driver's figure, nvidia-smi written; GB read as GiB) nor on which "
+              "of the four GPUs",
+              "the versions are not pinned (torch 1.13.1, Lightning 2.0.0, DeepSpeed 0.8.3, transformers 4.27.1 "
+              "written: March 2023); LLaMA-7B (sallywww/Llama-7B) has the shapes of Llama-2-7B",
+              "Lightning's DeepSpeedStrategy defaults assumed for stage 2 (overlap_comm, contiguous gradients, "
+              "2e8-element reduce and all-gather buckets)",
+              "Alpaca samples padded to the longest of the batch (padding=True) and cut at 512 tokens; with batch 1 "
+              "each step is one sample's length, at most 512",
+              "the LoRA columns: the README says batch size 1, LlamaLORA's trainer at the commit passes 4 (1 "
+              "written, the README's figure); the offload column swaps AdamW for DeepSpeedCPUAdam",
+              "no gradient checkpointing (the vendored LLaMA supports it; nothing enables it)")
+XT_NOTE = ("xTuring README 'Performance' at e0a7983: 'LLaMA 7B ... Alpaca dataset ... Hardware: 4xA100 40GB GPU, 335GB "
+           "CPU RAM ... maximum sequence length: 512, batch size: 1'; ")
+XT_BASE = dict(mode="train", model="Llama-2-7B", precision="fp16", optimizer="adamw", micro_batch=1, grad_accum=1,
+               seq_len=512, padding="dynamic", grad_ckpt=False, attention="eager", world_size=4, zero_stage=2,
+               overlap_comm=True, contiguous_gradients=True, reduce_bucket_size=200_000_000,
+               allgather_bucket_size=200_000_000, loss="standard", loss_in_logits_dtype=True,
+               torch_version="1.13.1", transformers_version="4.27.1", deepspeed_version="0.8.3")
+LORA_QV = dict(lora_r=8, lora_targets=["q_proj", "v_proj"], lora_dropout=0.1)
+for rid, value, column, extra, how in (
+        ("llama-7b-full-zero2-offload-4xa100-b1-s512", 33.5, "DeepSpeed + CPU Offloading",
+         dict(offload_optimizer="cpu"), "Llama: cpu_adam -> strategy deepspeed_stage_2_offload, precision 16"),
+        ("llama-7b-lora-r8-qv-zero2-4xa100-b1-s512", 23.7, "LoRA + DeepSpeed", LORA_QV,
+         "LlamaLORA: adamw -> strategy deepspeed_stage_2, precision 16; LoraConfig r=8, lora_alpha 32, "
+         "lora_dropout 0.1, target_modules q_proj, v_proj"),
+        ("llama-7b-lora-r8-qv-zero2-offload-4xa100-b1-s512", 21.9, "LoRA + DeepSpeed + CPU Offloading",
+         dict(LORA_QV, offload_optimizer="cpu"), "LlamaLORA with cpu_adam -> deepspeed_stage_2_offload")):
+    add(XTURING, rid, value, "GiB", "nvidia-smi", "A100-SXM-40GB", dict(XT_BASE, **extra),
+        unknown=(*XT_UNKNOWN, "A100 40GB SXM or PCIe not said (SXM written)"),
+        notes=XT_NOTE + f"column '{column}': GPU '{value} GB'; {how}; the loss is xTuring's CrossEntropyLoss on the "
+                        "fp16 logits of the answer tokens (no upcast)")
 
 
 def main():
