@@ -66,8 +66,8 @@ milabench's BERT-base masked-LM memory model in fp32 and fp16 AMP; committed bef
 longest context its Hugging Face + FA2 baseline fits for QLoRA of Llama 3.1 8B on 8-80 GB GPUs and Llama 3.3 70B
 on 48/80 GB with two out-of-memory verdicts, and axolotl's example READMEs from 2023 to 2025: LoRA/QLoRA of 7-24B
 models, a Llama-3-8B full fine-tune and a 70B FSDP QLoRA with offload on two GPUs, and xTuring's LLaMA-7B
-full and LoRA fine-tunes under DeepSpeed ZeRO-2 with and without CPU offload on four A100 40GB; committed before it was first
-scored).
+full and LoRA fine-tunes under DeepSpeed ZeRO-2 with and without CPU offload on four A100 40GB; committed
+before it was first scored).
 
 Usage::
 
