@@ -531,11 +531,11 @@ class _ConfigPass:
             self.add("dist.sharding", "fsdp_full",
                      self.src(key, "fsdp_sharding_strategy", kind="default",
                               detail=f"FSDP_SHARDING_STRATEGY default FULL_SHARD ({_VERSION})"), "medium")
-        version = block.get("fsdp_version")
-        if _is_int(version) and int(version) in (1, 2):
+        version: Any = block.get("fsdp_version")
+        if _is_int(version) and version in (1, 2):
             # accelerate's FullyShardedDataParallelPlugin: fsdp_version 2 prepares the model with
             # fully_shard (fsdp2_prepare_model), 1 (the default) with FullyShardedDataParallel
-            self.add("dist.fsdp_version", int(version),
+            self.add("dist.fsdp_version", version,
                      self.src(key, "fsdp_version", detail=f"fsdp_version: {version}"))
         offload = block.get("fsdp_offload_params")
         if isinstance(offload, bool):

@@ -48,7 +48,7 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
 
     def stage_transient(tokens: int, keys: int, h: int, width: int, heads: int,
                         head_dim: int) -> float:
-        out = tokens * (3 * width * ec + 2 * h * d.res + ec * (heads * head_dim))
+        out: float = tokens * (3 * width * ec + 2 * h * d.res + ec * (heads * head_dim))
         if attention_kernel(inp) == "eager":
             out += ((tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys
                     * eager_softmax_peak(arch, ec))
