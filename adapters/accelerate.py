@@ -261,6 +261,12 @@ class _ScriptPass:
             self.adapter.add(self.plan, "dist.sharding", mode,
                              self.src(site.call, f"FullyShardedDataParallelPlugin(...) ({_VERSION})", "default"),
                              "medium")
+        version = self.idx.resolve(site.kwarg("fsdp_version"))
+        if version is not None and _is_int(version.value) and int(version.value) in (1, 2):
+            self.adapter.add(self.plan, "dist.fsdp_version", int(version.value),
+                             self.src(site.kwarg("fsdp_version"),
+                                      f"FullyShardedDataParallelPlugin(fsdp_version={version.value})"),
+                             conf, _EXPLICIT)
         offload = site.kwarg("cpu_offload")
         flag = self.idx.resolve(offload)
         inner = self.call_of(offload)
@@ -525,6 +531,12 @@ class _ConfigPass:
             self.add("dist.sharding", "fsdp_full",
                      self.src(key, "fsdp_sharding_strategy", kind="default",
                               detail=f"FSDP_SHARDING_STRATEGY default FULL_SHARD ({_VERSION})"), "medium")
+        version: Any = block.get("fsdp_version")
+        if _is_int(version) and version in (1, 2):
+            # accelerate's FullyShardedDataParallelPlugin: fsdp_version 2 prepares the model with
+            # fully_shard (fsdp2_prepare_model), 1 (the default) with FullyShardedDataParallel
+            self.add("dist.fsdp_version", version,
+                     self.src(key, "fsdp_version", detail=f"fsdp_version: {version}"))
         offload = block.get("fsdp_offload_params")
         if isinstance(offload, bool):
             device = "cpu" if offload else "none"

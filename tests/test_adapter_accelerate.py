@@ -91,6 +91,31 @@ def test_fsdp2_yaml():
     assert plan.value("memory.gradient_checkpointing") is True
     assert plan.value("dist.world_size") == 8
     assert plan.conflicts() == {}
+    # fsdp_version: 2 prepares the model with fully_shard (FSDP2), which the estimate keys on
+    version = plan.resolve("dist.fsdp_version")
+    assert version is not None and (version.value, version.source.key) == (2, "fsdp_config.fsdp_version")
+    assert version.source.line == 4
+
+
+def test_fsdp_version_from_the_plugin_and_absent_without_it(tmp_path):
+    plan = snippet(tmp_path, """
+        from accelerate import Accelerator, FullyShardedDataParallelPlugin
+        plugin = FullyShardedDataParallelPlugin(fsdp_version=2, reshard_after_forward=True)
+        accelerator = Accelerator(fsdp_plugin=plugin)
+    """)
+    facts = mine(plan, "dist.fsdp_version")
+    assert [(f.value, f.source.kind, f.source.line) for f in facts] == [(2, "code", 3)]
+    plan = snippet(tmp_path, """
+        from accelerate import Accelerator
+        accelerator = Accelerator()
+    """, {"acc.yaml": """
+        distributed_type: FSDP
+        fsdp_config:
+          fsdp_sharding_strategy: FULL_SHARD
+        num_processes: 2
+    """})
+    # no key: accelerate's default (1) is not stated, so the estimate's own default applies
+    assert plan.resolve("dist.fsdp_version") is None
 
 
 def test_plugins_and_split_batches():

@@ -48,9 +48,10 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
 
     def stage_transient(tokens: int, keys: int, h: int, width: int, heads: int,
                         head_dim: int) -> float:
-        out = tokens * (3 * width * ec + 2 * h * d.res + ec * (heads * head_dim))
+        out: float = tokens * (3 * width * ec + 2 * h * d.res + ec * (heads * head_dim))
         if attention_kernel(inp) == "eager":
-            out += (tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys * 6
+            out += ((tokens // max(keys, 1) if family != "cnn" else 0) * heads * keys * keys
+                    * eager_softmax_peak(arch, ec))
         return out
 
     if family == "cnn":
@@ -182,6 +183,24 @@ def decode_cache_copy(inp: EstimateInput, kv_per_token: float, context: int, lay
         return 0.0
     previous = kv_per_token * max(context - 2, 0)
     return previous if inp.legacy_kv_cache else previous / max(layers, 1)
+
+
+def eager_softmax_peak(arch: Any, comp_bytes: float) -> float:
+    """Bytes per attention score that exist together at the softmax of an eager forward
+    without grad.
+
+    Llama's eager attention (transformers 4.35 ``LlamaAttention.forward``; Mistral, Qwen2 and
+    Gemma copy it; the same line in 5.x's ``eager_attention_forward``) runs ``attn_weights =
+    nn.functional.softmax(attn_weights, dim=-1, dtype=torch.float32).to(query_states.dtype)``:
+    while ``.to`` writes its 16-bit result, the fp32 softmax output and the 16-bit scores it
+    read (still bound to ``attn_weights`` until the assignment) are all alive: 2 + 4 + 2 bytes
+    in bf16 (est27). An fp32 model's ``.to(float32)`` returns the softmax output itself. Other
+    model types keep the earlier charge of 6 bytes (their eager code was not read here: GPT
+    BigCode's scripted ``upcast_masked_softmax``, GPT-2's and BERT's softmax in the scores'
+    dtype)."""
+    if comp_bytes < 4 and str(getattr(arch, "model_type", "")) in UPCAST_LOGITS_TYPES:
+        return comp_bytes + 4.0 + comp_bytes
+    return 6.0
 
 
 def swin_stages(inp: EstimateInput, arch: Any, batch: int) -> list[tuple[int, int, int, int, int, int]]:

@@ -101,6 +101,10 @@ class EstimateInput:
     # moves each gradient shard to the host at once); None: unknown, FSDP1 except torchtune's
     # recipes (``training.shard_model`` calls ``fully_shard``; terms.fsdp_offload_grad_shards)
     fsdp_version: Optional[int] = None
+    # FSDP prepared by Accelerate (its config's distributed_type FSDP, Accelerator(fsdp_plugin=...)
+    # or the HF Trainer's fsdp arguments): under mixed precision Accelerate upcasts 16-bit
+    # parameters to fp32 (terms_sharded.accelerate_fsdp_upcast); None: not known
+    fsdp_by_accelerate: Optional[bool] = None
     max_reuse_distance: Optional[int] = None          # DeepSpeed stage3_max_reuse_distance, elements
     contiguous_gradients: bool = True                 # DeepSpeed zero_optimization.contiguous_gradients
     overlap_comm: Optional[bool] = None               # DeepSpeed zero_optimization.overlap_comm (None: its default, on for stage 3 only)
@@ -321,6 +325,10 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
 
                 inp.fsdp = PLAN_FSDP_MODES[value]
                 src["fsdp"] = _where(sharding)
+                if getattr(sharding, "adapter", None) in ("accelerate", "transformers"):
+                    # Accelerate's FSDP (the Trainer's too) runs its own prepare_model
+                    inp.fsdp_by_accelerate = True
+                    src["fsdp_by_accelerate"] = _where(sharding)
         if plan.value("peft.method") in ("lora", "dora") or task in ("lora", "qlora"):
             fact = plan.resolve("peft.rank")
             inp.lora_r = fact.value if fact is not None else 8

@@ -27,6 +27,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
     lora_targets,
 )
 from preflight.estimate.terms import (
+    accelerate_fsdp_upcast,
     accumulated_grads,
     attention_kernel,
     chunked_or_fused_logits,
@@ -551,6 +552,16 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         d = replace(d, res=2, autocast=False)
         notes.append("FSDP mixed precision: parameters cast to 16 bits for compute (activations "
                      "in 16 bits); fp32 sharded weights and optimizer states")
+        if accelerate_fsdp_upcast(inp):
+            # Accelerate upcasts the 16-bit-loaded parameters to fp32 under mixed precision
+            # (terms_sharded.accelerate_fsdp_upcast): the shards are 4 bytes per parameter
+            base_bytes = other_bytes = 4.0
+            d = replace(d, weights=4.0)
+            notes.append("Accelerate FSDP under mixed precision upcasts the model's 16-bit "
+                         "parameters to fp32 (" + ("every parameter, FSDP2's fsdp2_prepare_model"
+                                                   if inp.fsdp_version == 2 else
+                                                   "every FlatParameter that trains, FSDP1")
+                         + "): the shards hold 4 bytes per parameter")
     lora = inp.lora
     targets = lora_targets(inp, arch) if lora else ()
     n_lora = lora_params(arch, int(inp.lora_r or 0), targets) if lora else 0

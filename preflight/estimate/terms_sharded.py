@@ -510,3 +510,28 @@ def fsdp2(inp: EstimateInput) -> bool:
     if inp.fsdp_version is not None:
         return inp.fsdp_version == 2
     return inp.model_impl == "torchtune"
+
+
+def accelerate_fsdp_upcast(inp: EstimateInput) -> bool:
+    """Whether Accelerate stores a 16-bit-loaded model's FSDP parameters in fp32 (est27).
+
+    Under mixed precision Accelerate follows DeepSpeed and holds the sharded parameters in
+    full precision:
+
+    - FSDP2: ``fsdp2_prepare_model`` ends with ``if accelerator.mixed_precision != "no" and
+      (model_dtype is None or model_dtype != torch.float32): model = model.to(torch.float32)``
+      (accelerate ``utils/fsdp_utils.py``, since FSDP2 support, #3394 of 2025-03-27): every
+      parameter, frozen ones too; ``MixedPrecisionPolicy(param_dtype=bf16)`` casts the gathered
+      copies back to 16 bits for compute.
+    - FSDP1: ``Accelerator.prepare_model`` upcasts each ``FlatParameter`` whose dtype is not
+      fp32 and that ``requires_grad`` (``param.data = param.data.to(torch.float32)``, #2674 of
+      2024-04-29): a full fine-tune's every unit. A unit mixing frozen weights and adapters
+      (``use_orig_params``) is not decided here and keeps the loaded dtype.
+
+    Only for a plan whose FSDP Accelerate prepares (``fsdp_by_accelerate``), under autocast
+    (``mixed_precision`` bf16/fp16), with 16-bit weights loaded (``weights_bits`` 16), not
+    quantized (4-bit storage is not a float parameter that ``.to`` converts here)."""
+    if not (inp.fsdp and inp.fsdp_by_accelerate and inp.precision.startswith("amp")
+            and inp.weights_bits == 16 and not inp.quant and inp.world_size > 1):
+        return False
+    return inp.fsdp_version == 2 or not inp.lora
