@@ -105,6 +105,8 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-12": HELDOUT12,
                "held-out-13": HELDOUT13, "held-out-14": HELDOUT14}
 WITH_CONTEXT = "allocated+context"
+#: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
+OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
 
 
@@ -158,6 +160,10 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
         from preflight.estimate.model import blackwell
 
         inp.gpu_blackwell = blackwell(gpu)
+    if gpu is not None and inp.gpu_link is None:
+        from preflight.estimate import nccl
+
+        inp.gpu_link = nccl.link(gpu)
     return inp, unknown
 
 
@@ -178,10 +184,10 @@ def comparable(est: Any, kind: str, memory: Optional[int] = None) -> Tuple[int, 
     if kind == WITH_CONTEXT:
         tensors, lo_t, hi_t = comparable(est, TENSOR_KINDS[0])
         _, where = est.allocated_peak()
-        ctx = est.phases[where].get("cuda_context", 0)
+        ctx = sum(est.phases[where].get(t, 0) for t in OUTSIDE_ALLOCATOR)
         return tensors + ctx, lo_t + ctx, hi_t + ctx
     if kind == "memory_reserved":
-        drop = phase.get("cuda_context", 0)
+        drop = sum(phase.get(t, 0) for t in OUTSIDE_ALLOCATOR)
         return _capped(est, (peak - drop, max(lo - drop, 0), hi - drop),
                        None if memory is None else memory - drop)
     return _capped(est, (peak, lo, hi), memory)

@@ -70,12 +70,12 @@ TERMS = (
     "weights", "buffers", "lora_adapters", "gradients", "master_weights", "optimizer_states",
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
-    "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
+    "zero_buckets", "gathered_params", "load_transient", "cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation",
     "length_cache", "stream_cache",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
-OVERHEAD_TERMS = ("cuda_context", "cublas_workspace", "fragmentation", "length_cache", "stream_cache")
+OVERHEAD_TERMS = ("cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation", "length_cache", "stream_cache")
 
 
 @dataclass
@@ -344,6 +344,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
         pre = C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES
         top = 1.0 if inp.gpu_hopper is False else C.CUBLAS_WORKSPACE_BYTES / pre
         ph.every(phases, "cublas_workspace", handles * pre, (1.0, top))
+    _nccl_buffers(inp, ph, phases, notes)
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
     cache = _length_cache(inp, ph, phases, notes)
@@ -351,7 +352,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     for phase in phases:
         allocated = {which: sum(v * (1.0 if which < 0 else ph.bound(phase, t, which))
                                 for t, v in ph.terms[phase].items()
-                                if t not in ("cuda_context", "length_cache", "stream_cache"))
+                                if t not in ("cuda_context", "nccl_buffers", "length_cache", "stream_cache"))
                      for which in (-1, 0, 1)}
         frag, frag_hi = _fragmentation(inp, ph.terms[phase], allocated[-1], allocated[1])
         if frag > 0:
@@ -376,6 +377,24 @@ def _estimate(inp: EstimateInput) -> Estimate:
                     workspace_in_allocator=version is None or version >= (2, 0),
                     reclaimable=(int(cache[0]), round(cache[1]), int(cache[2])),
                     paged_bytes=round(ph.managed))
+
+
+def _nccl_buffers(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...], notes: list[str]) -> None:
+    """NCCL's connection buffers on each GPU of a data-parallel job (``nccl.py``): outside the
+    caching allocator, so in nvidia-smi's figure and the verdict, not in reserved memory."""
+    from preflight.estimate import nccl
+
+    if inp.mode != "train":
+        return
+    low, point, high = nccl.buffer_bytes(int(inp.world_size or 1), inp.gpu_link)
+    if point <= 0:
+        return
+    ph.every(phases, "nccl_buffers", point, (low / point, high / point))
+    link = {"nvlink": "NVLink", "nvlink-volta": "NVLink", "pcie": "PCIe"}.get(str(inp.gpu_link),
+                                                                          "unknown links")
+    notes.append(f"NCCL's communicator buffers ({link}): about {_gib(point)} per GPU outside "
+                 f"PyTorch's allocator (nvidia-smi counts them, memory_reserved does not; "
+                 f"{_gib(low)} .. {_gib(high)})")
 
 
 def _fragmentation(inp: EstimateInput, terms: dict[str, float], allocated: float,
