@@ -27,6 +27,12 @@ Traced from NCCL's source (NVIDIA/nccl, ``src/init.cc`` ``computeBuffSizes``,
   GPUs without peer-to-peer access (most GeForce cards) connect through host memory (the SHM
   transport): no GPU buffers.
 
+Checked against a published measurement this module was not built from (NVIDIA/nccl#964: one
+PyTorch process group on 4 x A100 with NVLink, a 4 MB all-reduce, then the memory it took): 544 MB
+for a group of two GPUs, 688 MB for three or four. The buffers traced here are 288 MiB and 576 MiB;
+the rest (NCCL's device code loaded into the context, its work queues) is not traced, so the
+measured figures are the interval's top on NVLink and the point stays at the buffers.
+
 Not charged: NVLink SHARP (NVLS) buffers on NVSwitch Hopper systems, point-to-point channels
 (send/recv, pipeline parallelism), extra process groups (hybrid sharding), NCCL's work FIFO and
 device code.
@@ -54,6 +60,10 @@ CHANNELS_NVLINK_VOLTA = 12
 CHANNELS_PCIE = 2
 #: catalog names of NVIDIA GPUs always on NVLink/NVSwitch boards (SXM modules; H200, B200 and
 #: GB200 are sold as such); A800/H800/H20/GH200 exist in more than one form: unknown
+#: NVIDIA/nccl#964 (4 x A100 NVLink, PyTorch): memory one process group took, two GPUs / more
+#: ("MB" taken as MiB, the larger reading): the interval's top on NVLink
+MEASURED_NVLINK_TWO = 544 * MIB
+MEASURED_NVLINK_MORE = 688 * MIB
 _NVLINK_NAME = r"(sxm|^h200|^b200|^gb200)"
 _EITHER_NAME = r"^(a800|h800|h20-|gh200)"
 
@@ -95,10 +105,12 @@ def buffer_bytes(world_size: int, gpu_link: Optional[str]) -> Tuple[int, int, in
     conn = connection_bytes()
     pairs_hi = 2 if world_size > 2 else 1      # the chain tree's second connection
     nv = CHANNELS_NVLINK_VOLTA if gpu_link == "nvlink-volta" else CHANNELS_NVLINK
+    measured = MEASURED_NVLINK_MORE if world_size > 2 else MEASURED_NVLINK_TWO
     if gpu_link in ("nvlink", "nvlink-volta"):
-        # point: rings and trees connected at start-up (NCCL < 2.22); low: the ring alone
-        return nv * conn, nv * conn * pairs_hi, nv * conn * pairs_hi
+        # point: rings and trees connected at start-up (NCCL < 2.22); low: the ring alone;
+        # top: the published whole-communicator figure (buffers plus what is not traced)
+        return nv * conn, nv * conn * pairs_hi, max(nv * conn * pairs_hi, measured)
     pcie = CHANNELS_PCIE * conn * pairs_hi
     if gpu_link == "pcie":
         return 0, pcie, pcie                    # low: the SHM transport (host memory)
-    return 0, pcie, CHANNELS_NVLINK * conn * pairs_hi   # unknown link: PCIe .. NVLink
+    return 0, pcie, max(CHANNELS_NVLINK * conn * pairs_hi, measured)   # unknown: PCIe .. NVLink
