@@ -116,6 +116,14 @@ CUDA_CONTEXT_RANGE = (128 * MIB, EAGER_CONTEXT_MEASURED - PR86509_SEGMENT)
 #: the figure holds: the context is 1341 MiB (est26). Range: the eager figure of
 #: pytorch/pytorch#86509 without its segment .. 1.2 x the V100 context (more kernels on newer
 #: builds).
+#: Lazy loading needs the driver too: "Without R515+ user-mode library, Lazy Loading is not
+#: available in any shape or form, even if toolkit version is 11.7+" (CUDA C Programming Guide,
+#: "Lazy Loading version support"). CUDA 11.x builds run on drivers from 450 (minor version
+#: compatibility, CUDA Compatibility guide), so torch 1.13 and 2.0, whose PyPI wheels are CUDA
+#: 11.7 builds, may load every kernel at start-up; from torch 2.1 the PyPI wheels are CUDA 12.1
+#: builds, which need driver 525 or later, so lazy loading is always on (est26). Before 2.1, or
+#: with the version unknown, the context's interval reaches the eager figure.
+LAZY_GUARANTEED_TORCH = (2, 1)
 SMALL_SEGMENT = 2 * MIB               # kSmallBuffer
 CUDA_CONTEXT_EAGER_BYTES = 1343 * MIB - SMALL_SEGMENT
 CUDA_CONTEXT_EAGER_RANGE = (EAGER_CONTEXT_MEASURED - PR86509_SEGMENT,
