@@ -112,6 +112,8 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-12": HELDOUT12,
                "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15}
 WITH_CONTEXT = "allocated+context"
+#: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
+OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
 
 
@@ -165,32 +167,44 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
         from preflight.estimate.model import blackwell
 
         inp.gpu_blackwell = blackwell(gpu)
+    if gpu is not None and inp.gpu_link is None:
+        from preflight.estimate import nccl
+
+        inp.gpu_link = nccl.link(gpu)
     return inp, unknown
 
 
 def comparable(est: Any, kind: str, memory: Optional[int] = None) -> Tuple[int, int, int]:
     """(estimate, low, high) of the quantity ``kind`` measures. ``memory``: the GPU's memory;
     reserved memory's cached blocks of other lengths stop there (``length_cache``)."""
+    from preflight.estimate import constants as C
     from preflight.estimate.model import OVERHEAD_TERMS
 
     peak = est.peak_bytes
     lo, hi = est.interval_bytes
     phase = est.phases[est.phase]
+    # what is outside the caching allocator (context, NCCL) leaves each end of the interval
+    # with its own low and high (the high end carries the unmodelled band, as the top does)
+    point_out = sum(phase.get(t, 0) for t in OUTSIDE_ALLOCATOR)
+    lo_out, _, hi_out = getattr(est, "outside_allocator", (0, 0, 0))
+    if not (lo_out or hi_out):
+        lo_out = hi_out = point_out
+    hi_out = int(hi_out * (1 + C.UNMODELLED_HI))
     if kind in TENSOR_KINDS:
         # the allocator's peak: tensors plus, from torch 2.0, the cuBLAS workspaces
         value, where = est.allocated_peak()
         drop = sum(v for t, v in est.phases[where].items() if t in OVERHEAD_TERMS)
         drop -= value - est.tensor_peak()[0]
-        return value, max(lo - drop, 0), max(hi - drop, value)
+        drop -= sum(est.phases[where].get(t, 0) for t in OUTSIDE_ALLOCATOR)
+        return value, max(lo - drop - lo_out, 0), max(hi - drop - hi_out, value)
     if kind == WITH_CONTEXT:
         tensors, lo_t, hi_t = comparable(est, TENSOR_KINDS[0])
         _, where = est.allocated_peak()
-        ctx = est.phases[where].get("cuda_context", 0)
-        return tensors + ctx, lo_t + ctx, hi_t + ctx
+        ctx = sum(est.phases[where].get(t, 0) for t in OUTSIDE_ALLOCATOR)
+        return tensors + ctx, lo_t + lo_out, hi_t + hi_out
     if kind == "memory_reserved":
-        drop = phase.get("cuda_context", 0)
-        return _capped(est, (peak - drop, max(lo - drop, 0), hi - drop),
-                       None if memory is None else memory - drop)
+        return _capped(est, (peak - point_out, max(lo - lo_out, 0), max(hi - hi_out, peak - point_out)),
+                       None if memory is None else memory - point_out)
     return _capped(est, (peak, lo, hi), memory)
 
 

@@ -49,7 +49,8 @@ def test_the_shards_of_every_unit_are_on_the_gpu_when_backward_ends():
     assert backward["gradients"] == pytest.approx(shards, abs=2)
     # an allocated-memory reading counts them; the stream cache is reserved memory only
     tensors = sum(v for k, v in backward.items()
-                  if k not in ("cuda_context", "cublas_workspace", "fragmentation", "stream_cache"))
+                  if k not in ("cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation",
+                               "stream_cache"))
     assert est.tensor_peak() == (tensors, "backward")
     # forward and the step: the same bytes, cached by the post-backward stream
     assert est.phases["forward"]["stream_cache"] == pytest.approx(shards, abs=2)
@@ -57,7 +58,7 @@ def test_the_shards_of_every_unit_are_on_the_gpu_when_backward_ends():
     assert "gradients" not in est.phases["optimizer"]     # on the host by then
 
 
-OVERHEAD = ("cuda_context", "cublas_workspace", "fragmentation")
+OVERHEAD = ("cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation")
 
 
 @pytest.mark.parametrize("seq_len,accum", [(128, {}), (2048, {}), (8192, {}),

@@ -270,8 +270,8 @@ def test_estimate_and_audit_draw_the_peak_against_the_gpu(cli, tmp_path):
     r = cli("estimate", "--model", "meta-llama/Llama-2-7b-hf", "--seq-len", "2048", "--gpu", "h200")
     lines = r.out.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("Peak on H200-141GB"))
-    assert lines[at] == ("Peak on H200-141GB, optimizer phase: 128.89 of 139.80 GiB, "
-                         "headroom 10.91 GiB (8%)")
+    assert lines[at] == ("Peak on H200-141GB, optimizer phase: 128.87 of 139.80 GiB, "
+                         "headroom 10.93 GiB (8%)")
     assert lines[at + 1] == "  [WWWWWWWGGGGGGGOOOOOOOOOOOOOOOOOOOOOOX...]"
     assert lines[at + 2].startswith("  W weights  G gradients  O optimizer")
     over = cli("estimate", "--model", "meta-llama/Llama-2-7b-hf", "--seq-len", "2048", "--gpu", "l4")
@@ -293,9 +293,10 @@ def test_fit_shows_the_headroom(cli, monkeypatch):
     at = lines.index(next(line for line in lines if line.startswith("Headroom per GPU (GiB)")))
     assert lines[at].split()[-5:] == ["inference", "generation", "LoRA", "QLoRA", "full-AdamW"]
     t4 = lines[at + 1].split()
-    # QLoRA's estimate fits a T4 (its interval's top does not: tight); 2.1 GiB left since the
-    # step's freed blocks count as reserved (constants.STEP_CACHE_RATIO)
-    assert t4[0] == "T4-16GB" and t4[4] == "+2.1" and t4[1].startswith("-")
+    # QLoRA's estimate fits a T4 (its interval's top does not: tight); 2.2 GiB left since the
+    # step's freed blocks count as reserved (constants.STEP_CACHE_RATIO) and the context no
+    # longer holds pytorch#86509's 20 MiB allocator segment (est26)
+    assert t4[0] == "T4-16GB" and t4[4] == "+2.2" and t4[1].startswith("-")
 
 
 def test_sarif_links_every_rule_to_its_documentation(tmp_path, monkeypatch):

@@ -206,6 +206,10 @@ def run(args: argparse.Namespace) -> int:
         from preflight.estimate.model import blackwell
 
         inp.gpu_blackwell = blackwell(gpu)
+    if gpu is not None and inp.gpu_link is None:
+        from preflight.estimate import nccl
+
+        inp.gpu_link = nccl.link(gpu)           # sizes NCCL's buffers (channels by link)
     if from_instance:
         inp.sources["world_size"] = f"instance {target.name} ({target.count} GPUs)"
     if arch is None and not inp.params and model_error:

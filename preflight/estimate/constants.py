@@ -94,18 +94,40 @@ LORA_DEFAULT_TARGETS = {
 # --------------------------------------------------------------------------- published
 
 #: CUDA context of a PyTorch process with lazy module loading (the default since
-#: PyTorch 1.13 / CUDA 11.7+): 287,047,680 bytes; with eager loading 666,632,192 bytes.
-#: Published: pytorch/pytorch#86509 (measured by the PR author). No GPU here to measure
-#: it, hence the wide interval (lazy .. eager).
-CUDA_CONTEXT_BYTES = 287_047_680
-CUDA_CONTEXT_RANGE = (128 * MIB, 666_632_192)
+#: PyTorch 1.13 / CUDA 11.7+). pytorch/pytorch#86509 (measured by the PR author) reads
+#: ``cudaMemGetInfo`` total - free = 287,047,680 bytes after ``torch.randn(20, 16, 50, 100).cuda()``
+#: (666,632,192 with eager loading). That figure holds the tensor's allocator segment too: the
+#: tensor is 1,600,000 fp32 = 6,400,000 bytes, between ``kSmallSize`` (1 MiB) and
+#: ``kMinLargeAlloc`` (10 MiB), so c10's CUDACachingAllocator takes a ``kLargeBuffer`` segment of
+#: 20 MiB (``get_allocation_size``). The context alone is the figure less those 20,971,520 bytes
+#: (est26): 266,076,160 (253.75 MiB; invoke-ai/InvokeAI#9413 reads a flat 256 MiB per process on
+#: an RTX 3090 before any tensor). The allocator's own memory is charged by the other terms.
+#: No GPU here to measure it, hence the wide interval (128 MiB .. eager).
+LAZY_CONTEXT_MEASURED = 287_047_680
+EAGER_CONTEXT_MEASURED = 666_632_192
+PR86509_SEGMENT = 20 * MIB            # kLargeBuffer: the 6.4 MB tensor's segment
+CUDA_CONTEXT_BYTES = LAZY_CONTEXT_MEASURED - PR86509_SEGMENT
+CUDA_CONTEXT_RANGE = (128 * MIB, EAGER_CONTEXT_MEASURED - PR86509_SEGMENT)
 #: Before PyTorch 1.13 every CUDA kernel is loaded at start-up (no lazy loading): the
 #: transformers guide "Efficient training on a single GPU" (v4.18-v4.21) measured 1343 MB
 #: (nvidia-smi, MiB) after ``torch.ones((1, 1)).to("cuda")`` on a V100 with torch 1.10/1.11
-#: (a source of the fitting half of calibration/public/devset.json). Range: the eager
-#: figure of pytorch/pytorch#86509 .. 1.2 x the V100 figure (more kernels on newer builds).
-CUDA_CONTEXT_EAGER_BYTES = 1343 * MIB
-CUDA_CONTEXT_EAGER_RANGE = (666_632_192, int(1.2 * 1343 * MIB))
+#: (a source of the fitting half of calibration/public/devset.json). The 4-byte tensor sits in a
+#: ``kSmallBuffer`` segment of 2 MiB (requests up to ``kSmallSize`` share 2 MiB segments), which
+#: the figure holds: the context is 1341 MiB (est26). Range: the eager figure of
+#: pytorch/pytorch#86509 without its segment .. 1.2 x the V100 context (more kernels on newer
+#: builds).
+#: Lazy loading needs the driver too: "Without R515+ user-mode library, Lazy Loading is not
+#: available in any shape or form, even if toolkit version is 11.7+" (CUDA C Programming Guide,
+#: "Lazy Loading version support"). CUDA 11.x builds run on drivers from 450 (minor version
+#: compatibility, CUDA Compatibility guide), so torch 1.13 and 2.0, whose PyPI wheels are CUDA
+#: 11.7 builds, may load every kernel at start-up; from torch 2.1 the PyPI wheels are CUDA 12.1
+#: builds, which need driver 525 or later, so lazy loading is always on (est26). Before 2.1, or
+#: with the version unknown, the context's interval reaches the eager figure.
+LAZY_GUARANTEED_TORCH = (2, 1)
+SMALL_SEGMENT = 2 * MIB               # kSmallBuffer
+CUDA_CONTEXT_EAGER_BYTES = 1343 * MIB - SMALL_SEGMENT
+CUDA_CONTEXT_EAGER_RANGE = (EAGER_CONTEXT_MEASURED - PR86509_SEGMENT,
+                            int(1.2 * (1343 * MIB - SMALL_SEGMENT)))
 #: cuBLAS workspace that PyTorch allocates through its caching allocator: default
 #: ``CUBLAS_WORKSPACE_CONFIG=:4096:8`` on Hopper = 8 x 4 MiB (format: torch
 #: ``aten/src/ATen/cuda/CublasHandlePool.cpp``); older GPUs use less.

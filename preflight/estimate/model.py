@@ -71,12 +71,14 @@ TERMS = (
     "weights", "buffers", "lora_adapters", "gradients", "master_weights", "optimizer_states",
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
-    "zero_buckets", "gathered_params", "load_transient", "cuda_context", "cublas_workspace", "fragmentation",
+    "zero_buckets", "gathered_params", "load_transient", "cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation",
     "length_cache", "stream_cache",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
-OVERHEAD_TERMS = ("cuda_context", "cublas_workspace", "fragmentation", "length_cache", "stream_cache")
+#: Terms outside PyTorch's caching allocator (in nvidia-smi, not in reserved memory).
+OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
+OVERHEAD_TERMS = ("cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation", "length_cache", "stream_cache")
 
 
 @dataclass
@@ -105,6 +107,10 @@ class Estimate:
     #: PyTorch's allocator and moved to host memory when the GPU runs short, so not in
     #: ``peak_bytes``; the interval's top counts them resident
     paged_bytes: int = 0
+    #: (low, point, high) bytes outside PyTorch's caching allocator in every phase (the CUDA
+    #: context and NCCL's buffers): in nvidia-smi's figure and the verdict, in neither
+    #: ``memory_allocated`` nor ``memory_reserved``; the interval's top holds their high end
+    outside_allocator: tuple[int, int, int] = (0, 0, 0)
 
     @property
     def ok(self) -> bool:
@@ -329,6 +335,13 @@ def _estimate(inp: EstimateInput) -> Estimate:
         ctx_bytes, ctx_range = C.CUDA_CONTEXT_EAGER_BYTES, C.CUDA_CONTEXT_EAGER_RANGE
         notes.append(f"torch {inp.torch_version}: CUDA kernels loaded eagerly (no lazy loading "
                      f"before 1.13), context about {ctx_bytes / 2 ** 30:.1f} GiB")
+    elif (version is None or (version < C.LAZY_GUARANTEED_TORCH
+                              and inp.torch_version_pinned is not False)):
+        # CUDA 11.x wheels also run on drivers older than R515, which have no lazy loading
+        ctx_range = (ctx_range[0], C.CUDA_CONTEXT_EAGER_RANGE[1])
+        notes.append(f"torch {inp.torch_version or 'version unknown'}: a CUDA 11 build on a driver "
+                     "older than R515 loads every kernel at start-up (no lazy loading); the "
+                     f"interval allows a context up to {ctx_range[1] / 2 ** 30:.1f} GiB")
     ctx = (ctx_range[0] / ctx_bytes, ctx_range[1] / ctx_bytes)
     ph.every(phases, "cuda_context", ctx_bytes, ctx)
     # one workspace per thread's handle: the forward thread's and, in training, autograd's
@@ -345,6 +358,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
         pre = C.CUBLAS_WORKSPACE_PRE_HOPPER_BYTES
         top = 1.0 if inp.gpu_hopper is False else C.CUBLAS_WORKSPACE_BYTES / pre
         ph.every(phases, "cublas_workspace", handles * pre, (1.0, top))
+    _nccl_buffers(inp, ph, phases, notes)
     result: dict[str, dict[str, int]] = {}
     lo_best = hi_best = 0.0
     cache = _length_cache(inp, ph, phases, notes)
@@ -352,7 +366,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     for phase in phases:
         allocated = {which: sum(v * (1.0 if which < 0 else ph.bound(phase, t, which))
                                 for t, v in ph.terms[phase].items()
-                                if t not in ("cuda_context", "length_cache", "stream_cache"))
+                                if t not in ("cuda_context", "nccl_buffers", "length_cache", "stream_cache"))
                      for which in (-1, 0, 1)}
         frag, frag_hi = _fragmentation(inp, ph.terms[phase], allocated[-1], allocated[1])
         if frag > 0:
@@ -370,13 +384,36 @@ def _estimate(inp: EstimateInput) -> Estimate:
     # an out-of-memory error like the cached blocks of other lengths
     pool = float(result[peak_phase].get("stream_cache", 0))
     cache = (cache[0], cache[1] + pool, cache[2] + pool * pb[1])
+    outside = [t for t in OUTSIDE_ALLOCATOR if t in ph.terms[peak_phase]]
+    outside_bounds = tuple(int(sum(ph.terms[peak_phase][t] * (1.0 if which < 0 else
+                                                               ph.bound(peak_phase, t, which))
+                                   for t in outside)) for which in (0, -1, 1))
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
                     breakdown=dict(result[peak_phase]), phases=result, notes=notes,
                     params_total=prm.total, params_trainable=trainable,
                     arch_name=str(getattr(arch, "name", "")), arch_source=prm.source,
                     workspace_in_allocator=version is None or version >= (2, 0),
                     reclaimable=(int(cache[0]), round(cache[1]), int(cache[2])),
-                    paged_bytes=round(ph.managed))
+                    paged_bytes=round(ph.managed),
+                    outside_allocator=(outside_bounds[0], outside_bounds[1], outside_bounds[2]))
+
+
+def _nccl_buffers(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...], notes: list[str]) -> None:
+    """NCCL's connection buffers on each GPU of a data-parallel job (``nccl.py``): outside the
+    caching allocator, so in nvidia-smi's figure and the verdict, not in reserved memory."""
+    from preflight.estimate import nccl
+
+    if inp.mode != "train":
+        return
+    low, point, high = nccl.buffer_bytes(int(inp.world_size or 1), inp.gpu_link)
+    if point <= 0:
+        return
+    ph.every(phases, "nccl_buffers", point, (low / point, high / point))
+    link = {"nvlink": "NVLink", "nvlink-volta": "NVLink", "pcie": "PCIe"}.get(str(inp.gpu_link),
+                                                                          "unknown links")
+    notes.append(f"NCCL's communicator buffers ({link}): about {_gib(point)} per GPU outside "
+                 f"PyTorch's allocator (nvidia-smi counts them, memory_reserved does not; "
+                 f"{_gib(low)} .. {_gib(high)})")
 
 
 def _fragmentation(inp: EstimateInput, terms: dict[str, float], allocated: float,
