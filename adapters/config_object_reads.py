@@ -49,6 +49,7 @@ from preflight.adapters.hydra_reads import (
     _Reader,
     _Val,
 )
+from preflight.adapters.trlx_config import trlx_train
 
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
@@ -153,6 +154,8 @@ class _Flow:
         self.names: dict[int, dict[str, tuple]] = {}
         self.selfs: dict[int, dict[str, tuple]] = {}  # id(ClassDef) -> attr -> path
         self.owner: dict[int, ast.ClassDef] = {}
+        # a key the code sets elsewhere: the value it was built with, and each (function, statement) setting it
+        self.dropped: dict[tuple, tuple[Leaf, list[tuple[Fn, ast.AST]]]] = {}
         self.fns: list[tuple[str, Fn]] = []
         for shown, _, tree in modules.trees:
             self.fns.append((shown, tree))
@@ -264,6 +267,11 @@ class _Flow:
                             continue  # rebinding a name (or ``self.size = (size, size)``) changes no key
                         path = reader.chain(t)
                         if path is not None and len(path) >= 2 and not self._off_target(fn, node):
+                            before = lookup(self.combined, path)
+                            if path in self.dropped:
+                                self.dropped[path][1].append((fn, node))
+                            elif isinstance(before, Leaf):  # what the construction said (trlx_config.py)
+                                self.dropped[path] = (before, [(fn, node)])
                             assign(self.combined, path, self._returned(shown, node, target, t))
 
     def _returned(self, shown: str, node: ast.AST, target: ast.AST, element: ast.AST) -> Optional[Leaf]:
@@ -588,6 +596,13 @@ class ConfigObjectAdapter(Adapter):
                             got = arm(node, parents, reader, shown)
                             if got is not None:
                                 self._leaf_fact(plan, combined, *got)
+                        for field, value, leaf, key, detail, conf in trlx_train(node, nodes, reader, shown,
+                                                                                flow.dropped, project):
+                            if leaf.how == "launch line":  # trlx_config.py
+                                src = Source("cli", None, None, leaf.key or key, f"{detail} (the launch line)")
+                            else:
+                                src = Source("code", leaf.file or None, leaf.line, key, f"{detail} ({leaf.how})")
+                            self.add_checked(plan, field, value, src, conf, _PRIORITY)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
