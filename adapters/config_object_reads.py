@@ -49,6 +49,7 @@ from preflight.adapters.hydra_reads import (
     _Reader,
     _Val,
 )
+from preflight.adapters.model_spec_table import spec_repo
 from preflight.adapters.trlx_config import trlx_train
 
 from preflight.adapters_api import Adapter, Project
@@ -571,6 +572,8 @@ class ConfigObjectAdapter(Adapter):
 
         found = _Found()
         models: list[tuple[tuple[int, str, str], Source]] = []
+        specs: list[tuple[str, tuple, str]] = []
+        trees = {shown: tree for shown, _, tree in modules.trees}
         for shown, fn in flow.fns:
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
@@ -609,12 +612,17 @@ class ConfigObjectAdapter(Adapter):
                     _division(node.value, reader, found)
                 elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store) \
                         and id(node) not in generated:  # a generation length is no training length
+                    spec = spec_repo(node, fn, reader, trees.get(shown))  # model_spec_table.py
+                    if spec is not None:
+                        specs.append(spec)
                     reader.ev(node)
             found.read |= reader.read_paths
         if len({m[0][0] for m in models}) == 1:  # one model built from the configuration (config_object_model.py)
             (total, cls, _), src = models[0]
             self.add_checked(plan, "model.num_parameters", total, src, "medium", _PRIORITY)
             self.add_checked(plan, "model.class_name", cls, src, "medium", _PRIORITY)
+        if len({spec[0] for spec in specs}) == 1:  # a key selecting a model spec's repo_id (model_spec_table.py)
+            add("model.ref", *specs[0], "medium")
         found.padded = pads_to_model_max_length(modules)
         _emit(found, known, add, modules.trees[0][0])
 

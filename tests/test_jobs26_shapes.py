@@ -146,3 +146,104 @@ def test_the_model_path_given_to_trlx_train_wins_over_its_config(cli, tmp_path: 
     _trlx(tmp_path, TRLX_SCRIPT.replace("trlx.train(prompts", "trlx.train(sys.argv[2], prompts"))
     plan = plan_of(cli, "--", "python", "ppo.py", cwd=tmp_path / "examples")
     assert winner(plan, "model.ref") is None  # a path not known: not the config's
+
+
+# XLabs-AI/x-flux @ 47495425: train_configs/test_lora.yaml:1 ``model_name: "flux-dev"``,
+# train_flux_lora_deepspeed.py:48-56,58-74,108 (``args = OmegaConf.load(parse_args())``, the name handed
+# through a helper of the script), src/flux/util.py:167-170,307-317 (a module-level table of model specs
+# and a loader that downloads ``configs[name].repo_id``).
+SPEC_UTIL = """\
+    from dataclasses import dataclass
+
+    import torch
+    from huggingface_hub import hf_hub_download
+
+
+    @dataclass
+    class Spec:
+        repo_id: str
+        repo_flow: str
+        depth: int
+
+
+    configs = {
+        "img-dev": Spec(repo_id="org/Image-Dev", repo_flow="dev.safetensors", depth=19),
+        "img-fast": Spec(repo_id="org/Image-Fast", repo_flow="fast.safetensors", depth=19),
+    }
+
+
+    def load_flow(name, device="cuda", hf_download=True):
+        path = None
+        if configs[name].repo_id is not None and hf_download:
+            path = hf_hub_download(configs[name].repo_id, configs[name].repo_flow)
+        return torch.nn.Linear(configs[name].depth, 2)
+
+
+    def describe(name):
+        return configs[name].repo_id
+"""
+
+SPEC_SCRIPT = """\
+    import argparse
+
+    import torch
+    from accelerate import Accelerator
+    from omegaconf import OmegaConf
+    from torch.utils.data import DataLoader
+
+    from util import load_flow
+
+
+    def get_models(name, device):
+        return load_flow(name, device="cpu")
+
+
+    def parse_args():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", type=str, default=None, required=True)
+        args = parser.parse_args()
+        return args.config
+
+
+    def main():
+        args = OmegaConf.load(parse_args())
+        accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps)
+        model = get_models(name=args.model_name, device=accelerator.device)
+        loader = DataLoader(range(8), batch_size=args.batch_size)
+        optimizer = torch.optim.AdamW(model.parameters())
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        for x in loader:
+            accelerator.backward(model(x).sum())
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _spec_job(tmp_path: Path, name: str = "img-dev", util: str = SPEC_UTIL) -> dict:
+    write(tmp_path, {"util.py": util, "train.py": SPEC_SCRIPT,
+                     "cfg.yaml": f'model_name: "{name}"\nbatch_size: 2\ngradient_accumulation_steps: 1\n'})
+    return {"cwd": tmp_path}
+
+
+def test_a_config_key_selecting_a_model_spec_gives_its_repo_id(cli, tmp_path: Path) -> None:
+    _spec_job(tmp_path)
+    plan = plan_of(cli, "--", "accelerate", "launch", "train.py", "--config", "cfg.yaml", cwd=tmp_path)
+    ref = fact(plan, "model.ref")
+    assert ref is not None and ref.value == "org/Image-Dev" and ref.confidence == "medium"
+    assert "configs['img-dev']" in ref.source.detail
+    assert winner(plan, "batch.micro") == 2
+
+
+def test_a_spec_key_not_in_the_table_or_a_table_no_loader_reads_states_no_model(cli, tmp_path: Path) -> None:
+    _spec_job(tmp_path, name="img-other")
+    plan = plan_of(cli, "--", "accelerate", "launch", "train.py", "--config", "cfg.yaml", cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
+    # the loader reads a depth from the table and downloads nothing: no repository is the model's
+    util = SPEC_UTIL.replace("        if configs[name].repo_id is not None and hf_download:\n"
+                             "            path = hf_hub_download(configs[name].repo_id, configs[name].repo_flow)\n", "")
+    _spec_job(tmp_path, util=util)
+    plan = plan_of(cli, "--", "accelerate", "launch", "train.py", "--config", "cfg.yaml", cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
