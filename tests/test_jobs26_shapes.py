@@ -247,3 +247,81 @@ def test_a_spec_key_not_in_the_table_or_a_table_no_loader_reads_states_no_model(
     _spec_job(tmp_path, util=util)
     plan = plan_of(cli, "--", "accelerate", "launch", "train.py", "--config", "cfg.yaml", cwd=tmp_path)
     assert winner(plan, "model.ref") is None
+
+
+# mlfoundations/open_lm @ 9bb92ef1: open_lm/model.py:39-75 (every JSON file of ``Path(__file__).parent /
+# f"model_configs/"`` loaded into a dict by its stem at import time), :424-434 (``_MODEL_CONFIGS[args.model]``),
+# open_lm/model_configs/open_lm_3b.json (hidden_dim, n_layers, vocab_size, weight_tying false).
+JSON_REGISTRY = """\
+    import json
+    from copy import deepcopy
+    from pathlib import Path
+
+    import torch
+
+    _CONFIG_PATHS = [Path(__file__).parent / f"model_configs/"]
+    _CONFIGS = {}
+
+
+    def _rescan():
+        for folder in _CONFIG_PATHS:
+            for cf in folder.glob("*.json"):
+                with open(cf) as f:
+                    _CONFIGS[cf.stem] = json.load(f)
+
+
+    _rescan()
+
+
+    def create_model(args):
+        cfg = deepcopy(_CONFIGS[args.model])
+        return torch.nn.Linear(cfg["hidden_dim"], cfg["vocab_size"])
+"""
+
+JSON_MAIN = """\
+    import argparse
+
+    import torch
+
+    from lm.model import create_model
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--model", type=str, default="m_small")
+        args = parser.parse_args()
+        model = create_model(args)
+        optimizer = torch.optim.AdamW(model.parameters())
+        for _ in range(3):
+            model(torch.randn(4, 8)).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _json_job(tmp_path: Path, model: str = JSON_REGISTRY) -> None:
+    write(tmp_path, {"lm/__init__.py": "", "lm/model.py": model, "lm/main.py": JSON_MAIN,
+                     "lm/model_configs/m_1b.json": '{"hidden_dim": 2048, "n_layers": 16, "n_heads": 16, '
+                                                   '"vocab_size": 50000, "weight_tying": false}\n'})
+
+
+def test_a_model_option_naming_a_json_architecture_file_gives_a_low_confidence_size(cli, tmp_path: Path) -> None:
+    _json_job(tmp_path)
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "2", "-m", "lm.main", "--model", "m_1b", cwd=tmp_path)
+    size = fact(plan, "model.num_parameters")
+    # 12 * 16 * 2048^2 + 2 * 50000 * 2048 (an untied head)
+    assert size is not None and size.value == 12 * 16 * 2048 ** 2 + 2 * 50000 * 2048
+    assert size.confidence == "low" and "m_1b.json" in size.source.path
+
+
+def test_no_json_size_for_an_unknown_name_a_path_or_a_folder_no_code_loads(cli, tmp_path: Path) -> None:
+    _json_job(tmp_path)
+    for value in ("m_7b", "org/m_1b"):  # no such file; a hub id, not a registry name
+        plan = plan_of(cli, "--", "python", "-m", "lm.main", "--model", value, cwd=tmp_path)
+        assert winner(plan, "model.num_parameters") is None
+    _json_job(tmp_path, JSON_REGISTRY.replace("json.load(f)", "f.read()"))
+    plan = plan_of(cli, "--", "python", "-m", "lm.main", "--model", "m_1b", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") is None
