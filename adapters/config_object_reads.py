@@ -37,7 +37,7 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_argv import unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_hydra import hydra_roots
-from preflight.adapters.config_object_model import model_count
+from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
     _call,
@@ -573,6 +573,7 @@ class ConfigObjectAdapter(Adapter):
         found = _Found()
         models: list[tuple[tuple[int, str, str], Source]] = []
         specs: list[tuple[str, tuple, str]] = []
+        model_names: list[tuple[str, tuple, str]] = []
         trees = {shown: tree for shown, _, tree in modules.trees}
         for shown, fn in flow.fns:
             reader = flow.reader(fn, known, add, shown, null)
@@ -595,6 +596,9 @@ class ConfigObjectAdapter(Adapter):
                                               lambda n, p=parents, r=reader: _runs(n, p, r))
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
+                            named = model_name_key(node, reader)
+                            if named is not None:
+                                model_names.append(named)
                         for arm in (ddp_arm, optimizer_arm):  # config_object_arms.py
                             got = arm(node, parents, reader, shown)
                             if got is not None:
@@ -621,6 +625,8 @@ class ConfigObjectAdapter(Adapter):
             (total, cls, _), src = models[0]
             self.add_checked(plan, "model.num_parameters", total, src, "medium", _PRIORITY)
             self.add_checked(plan, "model.class_name", cls, src, "medium", _PRIORITY)
+            if len({n[0] for n in model_names}) == 1:  # the model section's NAME (config_object_model.py)
+                add("model.ref", *model_names[0], "medium")
         if len({spec[0] for spec in specs}) == 1:  # a key selecting a model spec's repo_id (model_spec_table.py)
             add("model.ref", *specs[0], "medium")
         found.padded = pads_to_model_max_length(modules)

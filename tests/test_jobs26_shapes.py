@@ -325,3 +325,29 @@ def test_no_json_size_for_an_unknown_name_a_path_or_a_folder_no_code_loads(cli, 
     _json_job(tmp_path, JSON_REGISTRY.replace("json.load(f)", "f.read()"))
     plan = plan_of(cli, "--", "python", "-m", "lm.main", "--model", "m_1b", cwd=tmp_path)
     assert winner(plan, "model.num_parameters") is None
+
+
+# microsoft/Swin-Transformer @ f82860b configs/swin/swin_base_patch4_window7_224.yaml:2-3 (``MODEL: TYPE:
+# swin, NAME: swin_base_patch4_window7_224``) beside the sizes ``build_model(config)`` reads from MODEL.SWIN
+# (the yacs fixture of tests/test_config_object_model.py).
+def test_the_model_sections_name_is_the_model_reference_of_the_counted_build(cli, tmp_path: Path) -> None:
+    from tests.test_config_object import ours
+    from tests.test_config_object_model import project
+    from tests.test_config_object_yacs import LINE
+
+    project(tmp_path)
+    plan = plan_of(cli, "main.py", *LINE, cwd=tmp_path)
+    ref = ours(plan, "model.ref")
+    assert ref is not None and ref.value == "swin_base_patch4_window7_224" and ref.confidence == "medium"
+    assert ref.source.path == "configs/swin_base.yaml"
+
+
+def test_no_model_name_when_the_configuration_builds_no_counted_model(cli, tmp_path: Path) -> None:
+    from tests.test_config_object import ours
+    from tests.test_config_object_model import project
+    from tests.test_config_object_yacs import LINE
+
+    project(tmp_path, model_type="unknown")
+    plan = plan_of(cli, "main.py", *LINE, cwd=tmp_path)
+    assert ours(plan, "model.num_parameters") is None
+    assert ours(plan, "model.ref") is None
