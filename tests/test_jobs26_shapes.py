@@ -351,3 +351,97 @@ def test_no_model_name_when_the_configuration_builds_no_counted_model(cli, tmp_p
     plan = plan_of(cli, "main.py", *LINE, cwd=tmp_path)
     assert ours(plan, "model.num_parameters") is None
     assert ours(plan, "model.ref") is None
+
+
+# ise-uiuc/magicoder @ 3ef43f0f: src/magicoder/train.py:19-22,126-131,133-143,177-183 (HfArgumentParser
+# dataclasses, the walrus fallback ``if (path := model_args.path) is None: path = key``, the helper called
+# with both) and src/magicoder/llm_wrapper.py:389-421 (the helper of another module: the same fallback, a
+# keyword dict filled under ``if use_flash_attention:`` and spread into ``from_pretrained``).
+HELPER_WRAPPER = """\
+    import torch
+    from transformers import AutoModelForCausalLM
+
+
+    class State:
+        def __init__(self, model):
+            self.model = model
+
+
+    def get_model_state(model_key, model_name_or_path=None, inference_mode=True, use_flash_attention=False):
+        if model_name_or_path is None:
+            model_name_or_path = model_key
+        other_kwargs: dict = {}
+        if inference_mode:
+            other_kwargs["device_map"] = "auto"
+        if use_flash_attention:
+            other_kwargs["use_flash_attention_2"] = True
+        model = AutoModelForCausalLM.from_pretrained(model_name_or_path, torch_dtype=torch.bfloat16,
+                                                     **other_kwargs)
+        return State(model)
+"""
+
+HELPER_TRAIN = """\
+    from dataclasses import dataclass, field
+
+    from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+    from proj.wrapper import get_model_state
+
+
+    @dataclass(frozen=True)
+    class ModelArguments:
+        model_key: str
+        model_name_or_path: str | None = None
+
+
+    @dataclass(frozen=True)
+    class Args:
+        use_flash_attention: bool = field(default=False)
+
+
+    def train():
+        parser = HfArgumentParser((ModelArguments, TrainingArguments, Args))
+        model_args, training_args, args = parser.parse_args_into_dataclasses()
+        model_key = model_args.model_key
+        if (model_name_or_path := model_args.model_name_or_path) is None:
+            model_name_or_path = model_key
+        state = get_model_state(model_key, model_name_or_path, inference_mode=False,
+                                use_flash_attention=args.use_flash_attention)
+        trainer = Trainer(model=state.model, args=training_args, train_dataset=[])
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        train()
+"""
+
+
+def _helper_job(tmp_path: Path, wrapper: str = HELPER_WRAPPER) -> None:
+    write(tmp_path, {"src/proj/__init__.py": "", "src/proj/wrapper.py": wrapper, "src/proj/train.py": HELPER_TRAIN})
+
+
+def test_a_model_loaded_by_a_helper_of_another_module_from_the_walrus_fallback(cli, tmp_path: Path) -> None:
+    _helper_job(tmp_path)
+    plan = plan_of(cli, "--", "accelerate", "launch", "-m", "proj.train", "--model_key", "org/coder-7b",
+                   "--use_flash_attention", "True", "--output_dir", "out", cwd=tmp_path / "src")
+    ref = fact(plan, "model.ref")
+    assert ref is not None and ref.value == "org/coder-7b" and ref.confidence == "medium"
+    assert "get_model_state()" in ref.source.detail
+    assert winner(plan, "model.attn_implementation") == "flash_attention_2"
+    # the weights path given wins over the key
+    plan = plan_of(cli, "--", "accelerate", "launch", "-m", "proj.train", "--model_key", "org/coder-7b",
+                   "--model_name_or_path", "org/coder-7b-ft", "--output_dir", "out", cwd=tmp_path / "src")
+    assert winner(plan, "model.ref") == "org/coder-7b-ft"
+    assert fact(plan, "model.attn_implementation") is None or \
+        fact(plan, "model.attn_implementation").adapter != "model_helper_load"
+
+
+def test_a_helper_that_rebinds_its_path_otherwise_states_no_model(cli, tmp_path: Path) -> None:
+    wrapper = HELPER_WRAPPER.replace("        if model_name_or_path is None:\n            model_name_or_path = model_key\n",
+                                     "        model_name_or_path = '/models/' + model_key\n")
+    _helper_job(tmp_path, wrapper)
+    plan = plan_of(cli, "--", "accelerate", "launch", "-m", "proj.train", "--model_key", "org/coder-7b",
+                   "--use_flash_attention", "True", "--output_dir", "out", cwd=tmp_path / "src")
+    assert fact(plan, "model.ref") is None or fact(plan, "model.ref").adapter != "model_helper_load"
+    assert fact(plan, "model.attn_implementation") is None or \
+        fact(plan, "model.attn_implementation").adapter != "model_helper_load"
