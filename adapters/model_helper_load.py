@@ -68,16 +68,21 @@ def _imported(tree: ast.Module, script_path: Path) -> dict[str, tuple[Path, str]
     return out
 
 
-def _loaded(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
-    """The one ``ModelClass.from_pretrained(p, ...)`` of the helper, ``p`` one of its parameters."""
+def _loaded(fn: ast.FunctionDef) -> Optional[tuple[list[ast.Call], str]]:
+    """The helper's ``ModelClass.from_pretrained(p, ...)`` calls, all of one of its parameters ``p`` (one
+    per branch: verifiers ``verifiers/utils/model_utils.py:90-94`` loads the same name with liger's class or
+    transformers')."""
     params = {a.arg for a in fn.args.args + fn.args.kwonlyargs}
     found = []
     for node in ast.walk(fn):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained" \
-                and _MODEL_CLASS.match((dotted_name(node.func.value) or "").rsplit(".", 1)[-1]) and node.args \
-                and isinstance(node.args[0], ast.Name) and node.args[0].id in params:
+                and _MODEL_CLASS.match((dotted_name(node.func.value) or "").rsplit(".", 1)[-1]):
+            if not (node.args and isinstance(node.args[0], ast.Name) and node.args[0].id in params):
+                return None  # a load of something else: which one is the model is not followed
             found.append((node, node.args[0].id))
-    return found[0] if len(found) == 1 else None
+    if not found or len({p for _, p in found}) != 1:
+        return None
+    return [n for n, _ in found], found[0][1]
 
 
 def _fallback(fn: ast.FunctionDef, name: str) -> Optional[str]:
@@ -124,6 +129,19 @@ class _Caller:
             return got.value
         if isinstance(node, ast.Constant):
             return node.value
+        if isinstance(node, ast.JoinedStr):  # ``f"org/Qwen3-{size}-Wordle"`` (verifiers train_wordle.py:32)
+            parts = []
+            for part in node.values:
+                if isinstance(part, ast.Constant):
+                    parts.append(str(part.value))
+                    continue
+                if not isinstance(part, ast.FormattedValue) or part.format_spec is not None or part.conversion != -1:
+                    return _UNSET
+                inner = self.value(part.value, depth + 1)
+                if isinstance(inner, bool) or not isinstance(inner, (str, int, float)):
+                    return _UNSET
+                parts.append(str(inner))
+            return "".join(parts)
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             opt = self.options(node.attr) if self.options is not None else None
             if opt is not None:
@@ -156,20 +174,26 @@ class _Caller:
         return _UNSET
 
 
-def _attention(fn: ast.FunctionDef, load: ast.Call, given: dict[str, Any]) -> Optional[str]:
-    """``flash_attention_2``/``sdpa``/... the helper asks for: a keyword of the load, or a key of the dict it
-    spreads (``other_kwargs["use_flash_attention_2"] = True``) set outside any ``if`` or under ``if p:`` with
-    ``p`` a parameter the call makes true."""
+def _attention(fn: ast.FunctionDef, loads: list[ast.Call], given: dict[str, Any]) -> Optional[str]:
+    """``flash_attention_2``/``sdpa``/... the helper asks for: a keyword of the loads, or a key of the dict
+    they spread: ``other_kwargs["use_flash_attention_2"] = True`` (Magicoder) or the whole dict
+    ``model_kwargs = dict(..., attn_implementation="flash_attention_2")`` (verifiers
+    ``verifiers/utils/model_utils.py:80-85``), set outside any ``if``, under ``if p:`` with ``p`` a
+    parameter the call makes true, or under ``if p is None:`` with ``p`` one the call leaves None."""
     parents = {id(c): n for n in ast.walk(fn) for c in ast.iter_child_nodes(n)}
+
+    def taken(test: ast.AST) -> bool:
+        if isinstance(test, ast.Name):
+            return given.get(test.id, _UNSET) is True
+        return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in given \
+            and _is_none_test(test, test.left.id) and given[test.left.id] is None
 
     def runs(node: ast.AST) -> bool:
         child, parent = node, parents.get(id(node))
         while parent is not None and parent is not fn:
             if isinstance(parent, (ast.For, ast.While, ast.Try, ast.With)):
                 return False
-            if isinstance(parent, ast.If) and not (isinstance(parent.test, ast.Name)
-                                                   and given.get(parent.test.id) is True
-                                                   and any(child is s for s in parent.body)):
+            if isinstance(parent, ast.If) and not (taken(parent.test) and any(child is s for s in parent.body)):
                 return False
             child, parent = parent, parents.get(id(parent))
         return True
@@ -181,23 +205,34 @@ def _attention(fn: ast.FunctionDef, load: ast.Call, given: dict[str, Any]) -> Op
             return "flash_attention_2"
         return None
 
-    for kw in load.keywords:
-        if kw.arg is not None and isinstance(kw.value, ast.Constant):
-            got = meaning(kw.arg, kw.value.value)
-            if got is not None:
-                return got
-    spread = [k.value.id for k in load.keywords if k.arg is None and isinstance(k.value, ast.Name)]
-    found = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Subscript):
+    found: set[Optional[str]] = set()
+    for load in loads:
+        one = None
+        for kw in load.keywords:
+            if kw.arg is not None and isinstance(kw.value, ast.Constant):
+                one = meaning(kw.arg, kw.value.value) or one
+        spread = [k.value.id for k in load.keywords if k.arg is None and isinstance(k.value, ast.Name)]
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1):
+                continue
             t = node.targets[0]
-            if isinstance(t.value, ast.Name) and t.value.id in spread and isinstance(t.slice, ast.Constant) \
-                    and isinstance(node.value, ast.Constant):
-                got = meaning(str(t.slice.value), node.value.value)
+            pairs: list[tuple[str, ast.AST]] = []
+            if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name) and t.value.id in spread \
+                    and isinstance(t.slice, ast.Constant):
+                pairs = [(str(t.slice.value), node.value)]
+            elif isinstance(t, ast.Name) and t.id in spread and isinstance(node.value, ast.Call) \
+                    and isinstance(node.value.func, ast.Name) and node.value.func.id == "dict":
+                pairs = [(str(k.arg), k.value) for k in node.value.keywords if k.arg is not None]
+            elif isinstance(t, ast.Name) and t.id in spread and isinstance(node.value, ast.Dict):
+                pairs = [(str(k.value), v) for k, v in zip(node.value.keys, node.value.values)
+                         if isinstance(k, ast.Constant)]
+            for key, value in pairs:
+                got = meaning(key, value.value) if isinstance(value, ast.Constant) else None
                 if got is not None:
                     if not runs(node):
                         return None  # set under a test not decided: not known
-                    found.add(got)
+                    one = got
+        found.add(one)
     return next(iter(found)) if len(found) == 1 else None
 
 
@@ -237,7 +272,8 @@ class ModelHelperLoadAdapter(Adapter):
 
         path = Path(str(script.source.path)).resolve()
         helpers = _imported(script.tree, path)
-        if not helpers:
+        packages = _packages(script.tree, path)
+        if not helpers and not packages:
             return
         idx = project.index(script)
         options = option_resolver(project, script)
@@ -247,48 +283,31 @@ class ModelHelperLoadAdapter(Adapter):
             if not isinstance(owner, ast.FunctionDef):
                 continue
             for call in ast.walk(owner):
-                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in helpers):
+                if not isinstance(call, ast.Call):
+                    continue
+                target: Optional[tuple[Path, str]] = None
+                if isinstance(call.func, ast.Name) and call.func.id in helpers:
+                    target = helpers[call.func.id]
+                elif isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name) \
+                        and call.func.value.id in packages:
+                    target = _package_function(packages[call.func.value.id], call.func.attr)
+                if target is None:
                     continue
                 if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
                     continue
-                module, fname = helpers[call.func.id]
-                try:
-                    if module.stat().st_size > _MAX_BYTES:
-                        continue
-                    tree = parse_file(module)
-                except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                got = _function(*target)
+                if got is None:
                     continue
-                fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == fname), None)
-                if fn is None:
-                    continue
-                loaded = _loaded(fn)
-                if loaded is None:
-                    continue
-                load, param = loaded
+                tree, fn = got
                 caller = _Caller(idx, owner, options, none_defaults)
-                params = [a.arg for a in fn.args.args]
-                given: dict[str, Any] = {}
-                for i, arg in enumerate(call.args):
-                    if i < len(params):
-                        given[params[i]] = caller.value(arg)
-                for kw in call.keywords:
-                    given[str(kw.arg)] = caller.value(kw.value)
-                defaults = dict(zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults))
-                for p in params:
-                    if p not in given and p in defaults and isinstance(defaults[p], ast.Constant):
-                        given[p] = defaults[p].value
-                back = _fallback(fn, param)
-                if back is None:
+                given = _bind(fn, [caller.value(a) for a in call.args],
+                              {str(k.arg): caller.value(k.value) for k in call.keywords})
+                followed = _follow(fn, tree, target[0], given, 0)
+                if followed is None:
                     continue
-                ref = given.get(param, _UNSET)
-                if ref is None and back:
-                    ref = given.get(back, _UNSET)
-                if not (isinstance(ref, str) and _HUB_ID.match(ref)):
-                    continue
-                module_shown = module.name
-                found.append((ref, _attention(fn, load, given), call,
-                              f"{fname}() ({module_shown}:{fn.lineno}) loads {ast.unparse(load.func)}"
-                              f"({param}, ...) (line {load.lineno})"))
+                ref, attn, how = followed
+                if isinstance(ref, str) and _HUB_ID.match(ref):
+                    found.append((ref, attn, call, how))
         if len({f[0] for f in found}) != 1:
             return
         ref, attn, call, how = found[0]
@@ -298,3 +317,116 @@ class ModelHelperLoadAdapter(Adapter):
         if attn is not None and len(attns) == 1:
             self.add_checked(plan, "model.attn_implementation", attn,
                              project.source(script, call, "code", detail=f"{how} asks for {attn}"), "medium")
+
+
+def _function(module: Path, name: str) -> Optional[tuple[ast.Module, ast.FunctionDef]]:
+    try:
+        if module.stat().st_size > _MAX_BYTES:
+            return None
+        tree = parse_file(module)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    fn = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name), None)
+    return (tree, fn) if fn is not None else None
+
+
+def _bind(fn: ast.FunctionDef, args: list[Any], keywords: dict[str, Any]) -> dict[str, Any]:
+    """The helper's parameters: the call's values, else the literal defaults."""
+    params = [a.arg for a in fn.args.args]
+    given: dict[str, Any] = {}
+    for i, value in enumerate(args):
+        if i < len(params):
+            given[params[i]] = value
+    given.update(keywords)
+    defaults = dict(zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults))
+    for p in params:
+        if p not in given and p in defaults and isinstance(defaults[p], ast.Constant):
+            given[p] = defaults[p].value
+    return given
+
+
+def _follow(fn: ast.FunctionDef, tree: ast.Module, module: Path, given: dict[str, Any],
+            depth: int) -> Optional[tuple[Any, Optional[str], str]]:
+    """(reference, attention, how) of the model ``fn`` loads with ``given``: directly, or through one
+    function of its module it hands the parameter to (verifiers ``get_model_and_tokenizer(model_name)`` ->
+    ``get_model(model_name, use_liger, model_kwargs)``)."""
+    loaded = _loaded(fn)
+    if loaded is not None:
+        loads, param = loaded
+        back = _fallback(fn, param)
+        if back is None:
+            return None
+        ref = given.get(param, _UNSET)
+        if ref is None and back:
+            ref = given.get(back, _UNSET)
+        return ref, _attention(fn, loads, given), (f"{fn.name}() ({module.name}:{fn.lineno}), which loads "
+                                                   f"{ast.unparse(loads[0].func)}({param}, ...) (line {loads[0].lineno})")
+    if depth >= 1:
+        return None
+    own = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    params = {a.arg for a in fn.args.args}
+    results = []
+    for call in ast.walk(fn):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in own
+                and call.func.id != fn.name):
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            continue
+
+        def value(node: ast.AST) -> Any:
+            if isinstance(node, ast.Name) and node.id in params:
+                return given.get(node.id, _UNSET)
+            return node.value if isinstance(node, ast.Constant) else _UNSET
+
+        inner = own[call.func.id]
+        got = _follow(inner, tree, module, _bind(inner, [value(a) for a in call.args],
+                                                 {str(k.arg): value(k.value) for k in call.keywords}), depth + 1)
+        if got is not None:
+            results.append((got[0], got[1], f"{fn.name}() ({module.name}:{fn.lineno}) -> {got[2]}"))
+    return results[0] if len(results) == 1 else None
+
+
+def _packages(tree: ast.Module, script_path: Path) -> dict[str, Path]:
+    """``import pkg as p`` / ``import pkg`` of a package of the project: local name -> its ``__init__.py``."""
+    out: dict[str, Path] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if "." in a.name:
+                    continue
+                found = _module(script_path, a.name)
+                if found is not None and found.name == "__init__.py":
+                    out[a.asname or a.name] = found
+    return out
+
+
+def _package_function(init: Path, name: str) -> Optional[tuple[Path, str]]:
+    """Where ``pkg.name`` is defined: the package's ``__init__.py``, a relative ``from .x.y import name``, or
+    a lazy-import table entry ``"name": "pkg.x.y:name"`` (verifiers ``verifiers/__init__.py:101-104``)."""
+    try:
+        if init.stat().st_size > _MAX_BYTES:
+            return None
+        tree = parse_file(init)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    folder = init.parent
+    if any(isinstance(n, ast.FunctionDef) and n.name == name for n in tree.body):
+        return init, name
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.level == 1 and node.module \
+                and any((a.asname or a.name) == name for a in node.names):
+            real = next(a.name for a in node.names if (a.asname or a.name) == name)
+            found = _module(folder / "__init__.py", node.module)
+            return (found, real) if found is not None else None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for k, v in zip(node.keys, node.values):
+                if isinstance(k, ast.Constant) and k.value == name and isinstance(v, ast.Constant) \
+                        and isinstance(v.value, str) and v.value.count(":") == 1:
+                    dotted, real = v.value.split(":")
+                    parts = dotted.split(".")
+                    if parts[0] != folder.name:
+                        return None
+                    found = _module(folder.parent / "__init__.py", dotted)
+                    return (found, real) if found is not None else None
+    return None

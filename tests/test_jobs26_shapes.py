@@ -445,3 +445,92 @@ def test_a_helper_that_rebinds_its_path_otherwise_states_no_model(cli, tmp_path:
     assert fact(plan, "model.ref") is None or fact(plan, "model.ref").adapter != "model_helper_load"
     assert fact(plan, "model.attn_implementation") is None or \
         fact(plan, "model.attn_implementation").adapter != "model_helper_load"
+
+
+# willccbb/verifiers @ 39f0675a: examples/grpo/train_wordle.py:3,30-33,61 (``import verifiers as vf``,
+# ``model_name = f"willcb/Qwen3-{size}-Wordle"`` from ``--size``, ``vf.get_model_and_tokenizer(model_name)``),
+# verifiers/__init__.py:101-104 (a lazy-import table ``"name": "pkg.mod:func"``) and
+# verifiers/utils/model_utils.py:75-113 (``get_model_and_tokenizer`` hands the name to ``get_model``, whose
+# ``model_kwargs`` defaults to a dict with ``attn_implementation`` and which loads the name in either arm).
+LAZY_INIT = """\
+    import importlib
+
+    _LAZY_IMPORTS = {
+        "get_model_and_tokenizer": "vfpkg.utils.models:get_model_and_tokenizer",
+    }
+
+
+    def __getattr__(name):
+        module, attr = _LAZY_IMPORTS[name].split(":")
+        return getattr(importlib.import_module(module), attr)
+"""
+
+LAZY_MODELS = """\
+    from importlib.util import find_spec
+
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+
+    def get_model(model_name, use_liger=True, model_kwargs=None):
+        if model_kwargs is None:
+            model_kwargs = dict(torch_dtype=torch.bfloat16, attn_implementation="flash_attention_2", use_cache=False)
+        if find_spec("liger_kernel") is not None and use_liger:
+            from liger_kernel.transformers import AutoLigerKernelForCausalLM
+
+            return AutoLigerKernelForCausalLM.from_pretrained(model_name, **model_kwargs)
+        return AutoModelForCausalLM.from_pretrained(model_name, **model_kwargs)
+
+
+    def get_model_and_tokenizer(model_name, use_liger=True, model_kwargs=None):
+        model = get_model(model_name, use_liger, model_kwargs)
+        tokenizer = AutoTokenizer.from_pretrained(model_name)
+        return model, tokenizer
+"""
+
+LAZY_TRAIN = """\
+    import argparse
+
+    import vfpkg as vf
+
+
+    def main(args):
+        size = args.size
+        model_name = f"org/Tiny-{size}-Game"
+        model, tokenizer = vf.get_model_and_tokenizer(model_name)
+        return model
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--size", "-s", type=str, default="1.7B")
+        main(parser.parse_args())
+"""
+
+
+def _lazy_job(tmp_path: Path, train: str = LAZY_TRAIN) -> None:
+    write(tmp_path, {"vfpkg/__init__.py": LAZY_INIT, "vfpkg/utils/__init__.py": "", "vfpkg/utils/models.py": LAZY_MODELS,
+                     "examples/train_game.py": train})
+
+
+def test_a_package_helper_behind_a_lazy_import_table_loads_the_formatted_name(cli, tmp_path: Path) -> None:
+    _lazy_job(tmp_path)
+    plan = plan_of(cli, "--", "accelerate", "launch", "--num-processes", "2", "examples/train_game.py", "--size", "4B",
+                   cwd=tmp_path)
+    ref = fact(plan, "model.ref")
+    assert ref is not None and ref.value == "org/Tiny-4B-Game" and ref.confidence == "medium"
+    assert "get_model()" in ref.source.detail
+    assert winner(plan, "model.attn_implementation") == "flash_attention_2"
+
+
+def test_a_keyword_dict_the_caller_gives_or_a_name_not_known_states_nothing(cli, tmp_path: Path) -> None:
+    # the caller's own model_kwargs replace the helper's default dict: its attention is not the helper's
+    _lazy_job(tmp_path, LAZY_TRAIN.replace("vf.get_model_and_tokenizer(model_name)",
+                                           "vf.get_model_and_tokenizer(model_name, model_kwargs=kw)"))
+    plan = plan_of(cli, "--", "python", "examples/train_game.py", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "org/Tiny-1.7B-Game"
+    assert fact(plan, "model.attn_implementation") is None or \
+        fact(plan, "model.attn_implementation").adapter != "model_helper_load"
+    _lazy_job(tmp_path, LAZY_TRAIN.replace('f"org/Tiny-{size}-Game"', 'f"org/Tiny-{size:>4}-Game"'))
+    plan = plan_of(cli, "--", "python", "examples/train_game.py", cwd=tmp_path)
+    assert winner(plan, "model.ref") is None
