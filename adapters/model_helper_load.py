@@ -129,6 +129,15 @@ class _Caller:
             return got.value
         if isinstance(node, ast.Constant):
             return node.value
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("bool", "int", "str") \
+                and len(node.args) == 1 and not node.keywords:  # ``bool(args.use_moe)`` (minimind train_pretrain.py:116)
+            inner = self.value(node.args[0], depth + 1)
+            if inner is _UNSET or not isinstance(inner, (bool, int, str)):
+                return _UNSET
+            try:
+                return {"bool": bool, "int": int, "str": str}[node.func.id](inner)
+            except ValueError:
+                return _UNSET
         if isinstance(node, ast.JoinedStr):  # ``f"org/Qwen3-{size}-Wordle"`` (verifiers train_wordle.py:32)
             parts = []
             for part in node.values:

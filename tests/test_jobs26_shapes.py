@@ -534,3 +534,96 @@ def test_a_keyword_dict_the_caller_gives_or_a_name_not_known_states_nothing(cli,
     _lazy_job(tmp_path, LAZY_TRAIN.replace('f"org/Tiny-{size}-Game"', 'f"org/Tiny-{size:>4}-Game"'))
     plan = plan_of(cli, "--", "python", "examples/train_game.py", cwd=tmp_path)
     assert winner(plan, "model.ref") is None
+
+
+# jingyaogong/minimind @ d65ef2c0: model/model_minimind.py:10-48 (a PretrainedConfig subclass whose __init__
+# computes its fields from its parameters and ``kwargs.get`` defaults, ``math.ceil(hidden_size * math.pi / 64)
+# * 64``), the model class naming it as ``config_class``; trainer/train_pretrain.py:97-100,116,134 (the config
+# built from argparse values under ``if __name__ == "__main__":`` and handed to a helper).
+KW_MODEL = """\
+    import math
+
+    import torch
+    from torch import nn
+    from transformers import PretrainedConfig, PreTrainedModel
+
+
+    class TinyConfig(PretrainedConfig):
+        model_type = "tiny"
+
+        def __init__(self, hidden_size=512, num_hidden_layers=4, use_moe=False, **kwargs):
+            super().__init__(**kwargs)
+            self.hidden_size = hidden_size
+            self.num_hidden_layers = num_hidden_layers
+            self.use_moe = use_moe
+            self.vocab_size = kwargs.get("vocab_size", 6400)
+            self.num_attention_heads = kwargs.get("num_attention_heads", 8)
+            self.num_key_value_heads = kwargs.get("num_key_value_heads", 4)
+            self.head_dim = kwargs.get("head_dim", self.hidden_size // self.num_attention_heads)
+            self.intermediate_size = kwargs.get("intermediate_size", math.ceil(hidden_size * math.pi / 64) * 64)
+            self.tie_word_embeddings = kwargs.get("tie_word_embeddings", True)
+            self.rope_scaling = {"factor": 16} if kwargs.get("scaling", False) else None
+
+
+    class TinyForCausalLM(PreTrainedModel):
+        config_class = TinyConfig
+
+        def __init__(self, config):
+            super().__init__(config)
+            self.embed = nn.Embedding(config.vocab_size, config.hidden_size)
+"""
+
+KW_TRAIN = """\
+    import argparse
+
+    import torch
+
+    from model.tiny import TinyConfig
+    from trainer.utils import init_model
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--hidden_size", default=768, type=int)
+        parser.add_argument("--num_hidden_layers", default=8, type=int)
+        parser.add_argument("--use_moe", default=0, type=int, choices=[0, 1])
+        args = parser.parse_args()
+        lm_config = TinyConfig(hidden_size=args.hidden_size, num_hidden_layers=args.num_hidden_layers,
+                               use_moe=bool(args.use_moe))
+        model = init_model(lm_config)
+        optimizer = torch.optim.AdamW(model.parameters())
+"""
+
+
+def _kw_job(tmp_path: Path, model: str = KW_MODEL) -> None:
+    write(tmp_path, {"model/__init__.py": "", "model/tiny.py": model, "trainer/__init__.py": "",
+                     "trainer/utils.py": "from model.tiny import TinyForCausalLM\n\n\ndef init_model(c):\n"
+                                         "    return TinyForCausalLM(c)\n",
+                     "trainer/train_pretrain.py": KW_TRAIN})
+
+
+def _llama_layout(d: int, layers: int, heads: int, kv: int, inter: int, vocab: int) -> int:
+    hd = d // heads
+    per_layer = d * heads * hd + 2 * d * kv * hd + heads * hd * d + 3 * d * inter + 2 * d
+    return layers * per_layer + vocab * d + d  # the head tied to the embedding
+
+
+def test_a_config_class_computing_its_fields_is_sized_as_a_llama_layout_at_low(cli, tmp_path: Path) -> None:
+    _kw_job(tmp_path)
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "2", "train_pretrain.py", cwd=tmp_path / "trainer")
+    size = fact(plan, "model.num_parameters")
+    # 768 * pi / 64 -> 38 * 64 = 2432
+    assert size is not None and size.value == _llama_layout(768, 8, 8, 4, 2432, 6400)
+    assert size.confidence == "low" and "TinyForCausalLM" in size.source.detail
+    plan = plan_of(cli, "--", "python", "train_pretrain.py", "--hidden_size", "512", "--num_hidden_layers", "2",
+                   cwd=tmp_path / "trainer")
+    assert winner(plan, "model.num_parameters") == _llama_layout(512, 2, 8, 4, 1664, 6400)  # 512 * pi / 64 -> 26 * 64
+
+
+def test_a_mixture_of_experts_or_an_init_doing_more_states_no_size(cli, tmp_path: Path) -> None:
+    _kw_job(tmp_path)
+    plan = plan_of(cli, "--", "python", "train_pretrain.py", "--use_moe", "1", cwd=tmp_path / "trainer")
+    assert winner(plan, "model.num_parameters") is None
+    _kw_job(tmp_path, KW_MODEL.replace("        self.hidden_size = hidden_size\n",
+                                       "        self.hidden_size = hidden_size\n        self.setup()\n"))
+    plan = plan_of(cli, "--", "python", "train_pretrain.py", cwd=tmp_path / "trainer")
+    assert winner(plan, "model.num_parameters") is None
