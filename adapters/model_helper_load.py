@@ -245,6 +245,26 @@ def _attention(fn: ast.FunctionDef, loads: list[ast.Call], given: dict[str, Any]
     return next(iter(found)) if len(found) == 1 else None
 
 
+def _dtype(fn: ast.FunctionDef, loads: list[ast.Call]) -> Optional[str]:
+    """``bf16``/``fp16``/``fp32`` every load asks for with ``torch_dtype=``/``dtype=``: ``torch.bfloat16``, or a
+    local of the helper bound once to it (Magicoder ``dtype = torch.bfloat16``, llm_wrapper.py:411)."""
+    names = {"bfloat16": "bf16", "float16": "fp16", "half": "fp16", "float32": "fp32", "float": "fp32"}
+    found = set()
+    for load in loads:
+        expr = next((k.value for k in load.keywords if k.arg in ("torch_dtype", "dtype")), None)
+        if isinstance(expr, ast.Name):
+            binds = [n for n in ast.walk(fn) if isinstance(n, ast.Assign)
+                     and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
+            if len(binds) != 1 or len(binds[0].targets) != 1:
+                return None
+            expr = binds[0].value
+        dotted = dotted_name(expr) if expr is not None else None
+        if not dotted or not dotted.startswith("torch.") or dotted.rsplit(".", 1)[-1] not in names:
+            return None
+        found.add(names[dotted.rsplit(".", 1)[-1]])
+    return next(iter(found)) if len(found) == 1 else None
+
+
 def _none_defaults(project: Project, script: Any) -> set[str]:
     """Options the job declares with the default None and the launch line does not give (none when the
     line has words not known statically)."""
@@ -287,7 +307,7 @@ class ModelHelperLoadAdapter(Adapter):
         idx = project.index(script)
         options = option_resolver(project, script)
         none_defaults = _none_defaults(project, script)
-        found: list[tuple[str, Optional[str], ast.Call, str]] = []
+        found: list[tuple[str, tuple[Optional[str], Optional[str], str], ast.Call, str]] = []
         for owner in ast.walk(script.tree):
             if not isinstance(owner, ast.FunctionDef):
                 continue
@@ -319,13 +339,23 @@ class ModelHelperLoadAdapter(Adapter):
                     found.append((ref, attn, call, how))
         if len({f[0] for f in found}) != 1:
             return
-        ref, attn, call, how = found[0]
+        ref, (attn, dtype, cls), call, how = found[0]
         src = project.source(script, call, "code", detail=f"{ref} handed to {how}")
         self.add_checked(plan, "model.ref", ref, src, "medium")
-        attns = {f[1] for f in found}
-        if attn is not None and len(attns) == 1:
+        if len({f[1] for f in found}) != 1:
+            return
+        if attn is not None:
             self.add_checked(plan, "model.attn_implementation", attn,
                              project.source(script, call, "code", detail=f"{how} asks for {attn}"), "medium")
+        # the class only with the load's dtype known: derive.py reads a class as "the load was read"
+        if cls and dtype is not None and len({f[1][2] for f in found}) == 1:
+            self.add_checked(plan, "model.class_name", cls, project.source(script, call, "code", detail=how), "medium")
+        if dtype is not None:
+            where = project.source(script, call, "code", detail=f"{how} with torch_dtype {dtype}")
+            self.add_checked(plan, "precision.weights_bits", 16 if dtype in ("bf16", "fp16") else 32, where, "medium")
+            if dtype in ("bf16", "fp16"):
+                # the weights as loaded: derive.py decides whether the Trainer's autocast runs over them
+                self.add_checked(plan, "precision.mode", dtype, where, "low")
 
 
 def _function(module: Path, name: str) -> Optional[tuple[ast.Module, ast.FunctionDef]]:
@@ -355,7 +385,7 @@ def _bind(fn: ast.FunctionDef, args: list[Any], keywords: dict[str, Any]) -> dic
 
 
 def _follow(fn: ast.FunctionDef, tree: ast.Module, module: Path, given: dict[str, Any],
-            depth: int) -> Optional[tuple[Any, Optional[str], str]]:
+            depth: int) -> Optional[tuple[Any, Any, str]]:
     """(reference, attention, how) of the model ``fn`` loads with ``given``: directly, or through one
     function of its module it hands the parameter to (verifiers ``get_model_and_tokenizer(model_name)`` ->
     ``get_model(model_name, use_liger, model_kwargs)``)."""
@@ -368,7 +398,8 @@ def _follow(fn: ast.FunctionDef, tree: ast.Module, module: Path, given: dict[str
         ref = given.get(param, _UNSET)
         if ref is None and back:
             ref = given.get(back, _UNSET)
-        return ref, _attention(fn, loads, given), (f"{fn.name}() ({module.name}:{fn.lineno}), which loads "
+        return ref, (_attention(fn, loads, given), _dtype(fn, loads), (dotted_name(loads[0].func.value) or "")
+                     .rsplit(".", 1)[-1]), (f"{fn.name}() ({module.name}:{fn.lineno}), which loads "
                                                    f"{ast.unparse(loads[0].func)}({param}, ...) (line {loads[0].lineno})")
     if depth >= 1:
         return None

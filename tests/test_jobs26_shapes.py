@@ -423,11 +423,14 @@ def _helper_job(tmp_path: Path, wrapper: str = HELPER_WRAPPER) -> None:
 def test_a_model_loaded_by_a_helper_of_another_module_from_the_walrus_fallback(cli, tmp_path: Path) -> None:
     _helper_job(tmp_path)
     plan = plan_of(cli, "--", "accelerate", "launch", "-m", "proj.train", "--model_key", "org/coder-7b",
-                   "--use_flash_attention", "True", "--output_dir", "out", cwd=tmp_path / "src")
+                   "--use_flash_attention", "True", "--output_dir", "out", "--bf16", "True", cwd=tmp_path / "src")
     ref = fact(plan, "model.ref")
     assert ref is not None and ref.value == "org/coder-7b" and ref.confidence == "medium"
     assert "get_model_state()" in ref.source.detail
     assert winner(plan, "model.attn_implementation") == "flash_attention_2"
+    # the helper loads bf16 weights the Trainer trains as they are (with --bf16 True autocast over them)
+    assert winner(plan, "precision.weights_bits") == 16
+    assert winner(plan, "precision.mode") == "bf16"
     # the weights path given wins over the key
     plan = plan_of(cli, "--", "accelerate", "launch", "-m", "proj.train", "--model_key", "org/coder-7b",
                    "--model_name_or_path", "org/coder-7b-ft", "--output_dir", "out", cwd=tmp_path / "src")
