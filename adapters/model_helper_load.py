@@ -197,15 +197,30 @@ def _attention(fn: ast.FunctionDef, loads: list[ast.Call], given: dict[str, Any]
         return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in given \
             and _is_none_test(test, test.left.id) and given[test.left.id] is None
 
-    def runs(node: ast.AST) -> bool:
+    def runs(node: ast.AST, meant: str) -> bool:
         child, parent = node, parents.get(id(node))
         while parent is not None and parent is not fn:
             if isinstance(parent, (ast.For, ast.While, ast.Try, ast.With)):
                 return False
-            if isinstance(parent, ast.If) and not (taken(parent.test) and any(child is s for s in parent.body)):
+            if isinstance(parent, ast.If) and not (taken(parent.test) and any(child is s for s in parent.body)) \
+                    and not both_arms(parent, meant):
                 return False
             child, parent = parent, parents.get(id(parent))
         return True
+
+    def both_arms(node: ast.If, meant: str) -> bool:
+        """Each arm of an undecided ``if`` asks for the same attention (starcoder2-self-align llm_wrapper.py:
+        ``if transformers.__version__ <= "4.35.0": ...["use_flash_attention_2"] = True`` else
+        ``...["attn_implementation"] = "flash_attention_2"``)."""
+        if taken(node.test) or not node.orelse:
+            return False
+        return all(any(meaning_of(s) == meant for s in arm) for arm in (node.body, node.orelse))
+
+    def meaning_of(stmt: ast.AST) -> Optional[str]:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Subscript) \
+                and isinstance(stmt.targets[0].slice, ast.Constant) and isinstance(stmt.value, ast.Constant):
+            return meaning(str(stmt.targets[0].slice.value), stmt.value.value)
+        return None
 
     def meaning(key: str, value: Any) -> Optional[str]:
         if key == "attn_implementation" and isinstance(value, str):
@@ -238,7 +253,7 @@ def _attention(fn: ast.FunctionDef, loads: list[ast.Call], given: dict[str, Any]
             for key, value in pairs:
                 got = meaning(key, value.value) if isinstance(value, ast.Constant) else None
                 if got is not None:
-                    if not runs(node):
+                    if not runs(node, got):
                         return None  # set under a test not decided: not known
                     one = got
         found.add(one)

@@ -630,3 +630,22 @@ def test_a_mixture_of_experts_or_an_init_doing_more_states_no_size(cli, tmp_path
                                        "        self.hidden_size = hidden_size\n        self.setup()\n"))
     plan = plan_of(cli, "--", "python", "train_pretrain.py", cwd=tmp_path / "trainer")
     assert winner(plan, "model.num_parameters") is None
+
+
+# bigcode-project/starcoder2-self-align @ 0b19dbcd src/star_align/llm_wrapper.py:431-440: under the
+# flash-attention switch, an ``if`` on the transformers version whose two arms ask for the same attention
+VERSION_ARMS = HELPER_WRAPPER.replace(
+    '        if use_flash_attention:\n            other_kwargs["use_flash_attention_2"] = True\n',
+    '        if use_flash_attention:\n            import transformers\n\n'
+    '            if transformers.__version__ <= "4.35.0":\n                other_kwargs["use_flash_attention_2"] = True\n'
+    '            else:\n                other_kwargs["attn_implementation"] = "{other}"\n')
+
+
+def test_version_arms_asking_for_the_same_attention_decide_it(cli, tmp_path: Path) -> None:
+    _helper_job(tmp_path, VERSION_ARMS.replace("{other}", "flash_attention_2"))
+    line = ["--", "accelerate", "launch", "-m", "proj.train", "--model_key", "org/coder-7b", "--use_flash_attention",
+            "True", "--output_dir", "out"]
+    assert winner(plan_of(cli, *line, cwd=tmp_path / "src"), "model.attn_implementation") == "flash_attention_2"
+    _helper_job(tmp_path, VERSION_ARMS.replace("{other}", "sdpa"))  # the arms disagree: not known
+    got = fact(plan_of(cli, *line, cwd=tmp_path / "src"), "model.attn_implementation")
+    assert got is None or got.adapter != "model_helper_load"
