@@ -116,8 +116,8 @@ def config_fields(cls: ast.ClassDef, given: dict[str, Any]) -> Optional[dict[str
     for p in params:
         if p in given:
             env[p] = given[p]
-        elif p in defaults and isinstance(defaults[p], ast.Constant):
-            env[p] = defaults[p].value
+        elif isinstance(defaults.get(p), ast.Constant):
+            env[p] = defaults[p].value  # type: ignore[attr-defined]
     kwarg_name = init.args.kwarg.arg if init.args.kwarg else None
     extra = {k: v for k, v in given.items() if k not in params}
     if extra and kwarg_name is None:
@@ -188,10 +188,10 @@ class ModelConfigKwargsAdapter(Adapter):
                         and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name)
                         and stmt.value.func.id in imported and not stmt.value.args):
                     continue
-                var, call = stmt.targets[0].id, stmt.value
-                if any(k.arg is None for k in call.keywords):
+                var, call, func = stmt.targets[0].id, stmt.value, stmt.value.func
+                if any(k.arg is None for k in call.keywords) or not isinstance(func, ast.Name):
                     continue
-                module, cname = imported[call.func.id]
+                module, cname = imported[func.id]
                 try:
                     if module.stat().st_size > _MAX_BYTES:
                         continue

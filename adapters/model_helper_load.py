@@ -394,8 +394,9 @@ def _bind(fn: ast.FunctionDef, args: list[Any], keywords: dict[str, Any]) -> dic
     given.update(keywords)
     defaults = dict(zip(params[len(params) - len(fn.args.defaults):], fn.args.defaults))
     for p in params:
-        if p not in given and p in defaults and isinstance(defaults[p], ast.Constant):
-            given[p] = defaults[p].value
+        default = defaults.get(p)
+        if p not in given and isinstance(default, ast.Constant):
+            given[p] = default.value
     return given
 
 
@@ -413,7 +414,9 @@ def _follow(fn: ast.FunctionDef, tree: ast.Module, module: Path, given: dict[str
         ref = given.get(param, _UNSET)
         if ref is None and back:
             ref = given.get(back, _UNSET)
-        return ref, (_attention(fn, loads, given), _dtype(fn, loads), (dotted_name(loads[0].func.value) or "")
+        func = loads[0].func
+        owner = func.value if isinstance(func, ast.Attribute) else func
+        return ref, (_attention(fn, loads, given), _dtype(fn, loads), (dotted_name(owner) or "")
                      .rsplit(".", 1)[-1]), (f"{fn.name}() ({module.name}:{fn.lineno}), which loads "
                                                    f"{ast.unparse(loads[0].func)}({param}, ...) (line {loads[0].lineno})")
     if depth >= 1:
@@ -473,9 +476,9 @@ def _package_function(init: Path, name: str) -> Optional[tuple[Path, str]]:
             real = next(a.name for a in node.names if (a.asname or a.name) == name)
             found = _module(folder / "__init__.py", node.module)
             return (found, real) if found is not None else None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Dict):
-            for k, v in zip(node.keys, node.values):
+    for sub in ast.walk(tree):
+        if isinstance(sub, ast.Dict):
+            for k, v in zip(sub.keys, sub.values):
                 if isinstance(k, ast.Constant) and k.value == name and isinstance(v, ast.Constant) \
                         and isinstance(v.value, str) and v.value.count(":") == 1:
                     dotted, real = v.value.split(":")

@@ -29,12 +29,16 @@ def _table(tree: ast.Module, name: str) -> Optional[dict[str, tuple[str, int]]]:
     """``name = {"key": Spec(repo_id="org/x", ...), ...}`` at the top of the module: key -> (repo id, line)."""
     found: Optional[ast.Dict] = None
     for node in tree.body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] \
-            if isinstance(node, ast.AnnAssign) and node.value is not None else []
+        if isinstance(node, ast.Assign):
+            targets, value = node.targets, node.value
+        elif isinstance(node, ast.AnnAssign) and node.value is not None:
+            targets, value = [node.target], node.value
+        else:
+            continue
         if any(isinstance(t, ast.Name) and t.id == name for t in targets):
-            if found is not None or not isinstance(node.value, ast.Dict):
+            if found is not None or not isinstance(value, ast.Dict):
                 return None  # bound twice, or not a literal
-            found = node.value
+            found = value
     if found is None:
         return None
     out: dict[str, tuple[str, int]] = {}

@@ -164,9 +164,11 @@ def trlx_train(call: ast.Call, nodes: list[ast.AST], reader: Any, shown: str,
     if first is not None:  # ``trlx.train("gpt2", config=c)``: trlx/trlx.py:89-90 sets config.model.model_path
         from preflight.adapters.config_object import Leaf
 
-        const = isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value
-        ref, conf = (first.value, "medium") if const else (None, "")
-        leaf = Leaf(ref, shown, call.lineno, "trlx.train's model_path argument") if const else None
+        if isinstance(first, ast.Constant) and isinstance(first.value, str) and first.value:
+            ref, conf = first.value, "medium"
+            leaf = Leaf(ref, shown, call.lineno, "trlx.train's model_path argument")
+        else:
+            ref, conf, leaf = None, "", None
     if isinstance(ref, str) and ref:
         unset = "" if conf != "low" else ": the branches that change it test an environment variable the launch does not set"
         out.append(("model.ref", ref, leaf, f"{base}.model.model_path",
