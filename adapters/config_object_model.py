@@ -94,3 +94,29 @@ def _decided_off(node: ast.AST, parents: dict[int, ast.AST], reader: Any) -> boo
                 return True
         child, parent = parent, parents.get(id(parent))
     return False
+
+
+def model_name_key(call: ast.Call, reader: Any) -> Optional[tuple[str, tuple, str]]:
+    """``(name, key path, detail)``: the ``NAME`` key of the configuration's model section that gives the
+    sizes of the counted ``call`` (Swin ``configs/swin/swin_base_patch4_window7_224.yaml:3`` ``MODEL.NAME``
+    beside ``MODEL.SWIN.DEPTHS``): the name the configuration gives the model, as ``--model X`` is. None
+    when no keyword's value comes from a section called ``model``, or the sections disagree."""
+    sections = set()
+    for kw in call.keywords:
+        val = reader.ev(kw.value)
+        if val is None or val.path is None:
+            continue
+        path = tuple(val.path)
+        at = next((i for i, part in enumerate(path) if str(part).lower() == "model"), None)
+        if at is not None and at > 0:
+            sections.add(path[:at + 1])
+    if len(sections) != 1:
+        return None
+    section = next(iter(sections))
+    for key in ("NAME", "name"):
+        path = (*section, key)
+        value = reader.known(path)
+        if isinstance(value, str) and value.strip():
+            return value, path, (f"{'.'.join(map(str, path))}: the name of the model "
+                                 f"section whose sizes build {ast.unparse(call.func)}(...)")
+    return None

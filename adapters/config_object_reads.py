@@ -37,7 +37,7 @@ from preflight.adapters.config_object import (
 from preflight.adapters.config_object_argv import unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_hydra import hydra_roots
-from preflight.adapters.config_object_model import model_count
+from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
     _call,
@@ -49,6 +49,8 @@ from preflight.adapters.hydra_reads import (
     _Reader,
     _Val,
 )
+from preflight.adapters.model_spec_table import spec_repo
+from preflight.adapters.trlx_config import trlx_train
 
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
@@ -153,6 +155,8 @@ class _Flow:
         self.names: dict[int, dict[str, tuple]] = {}
         self.selfs: dict[int, dict[str, tuple]] = {}  # id(ClassDef) -> attr -> path
         self.owner: dict[int, ast.ClassDef] = {}
+        # a key the code sets elsewhere: the value it was built with, and each (function, statement) setting it
+        self.dropped: dict[tuple, tuple[Leaf, list[tuple[Fn, ast.AST]]]] = {}
         self.fns: list[tuple[str, Fn]] = []
         for shown, _, tree in modules.trees:
             self.fns.append((shown, tree))
@@ -264,6 +268,11 @@ class _Flow:
                             continue  # rebinding a name (or ``self.size = (size, size)``) changes no key
                         path = reader.chain(t)
                         if path is not None and len(path) >= 2 and not self._off_target(fn, node):
+                            before = lookup(self.combined, path)
+                            if path in self.dropped:
+                                self.dropped[path][1].append((fn, node))
+                            elif isinstance(before, Leaf):  # what the construction said (trlx_config.py)
+                                self.dropped[path] = (before, [(fn, node)])
                             assign(self.combined, path, self._returned(shown, node, target, t))
 
     def _returned(self, shown: str, node: ast.AST, target: ast.AST, element: ast.AST) -> Optional[Leaf]:
@@ -563,6 +572,9 @@ class ConfigObjectAdapter(Adapter):
 
         found = _Found()
         models: list[tuple[tuple[int, str, str], Source]] = []
+        specs: list[tuple[str, tuple, str]] = []
+        model_names: list[tuple[str, tuple, str]] = []
+        trees = {shown: tree for shown, _, tree in modules.trees}
         for shown, fn in flow.fns:
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
@@ -584,22 +596,39 @@ class ConfigObjectAdapter(Adapter):
                                               lambda n, p=parents, r=reader: _runs(n, p, r))
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
+                            named = model_name_key(node, reader)
+                            if named is not None:
+                                model_names.append(named)
                         for arm in (ddp_arm, optimizer_arm):  # config_object_arms.py
                             got = arm(node, parents, reader, shown)
                             if got is not None:
                                 self._leaf_fact(plan, combined, *got)
+                        for field, value, leaf, key, detail, conf in trlx_train(node, nodes, reader, shown,
+                                                                                flow.dropped, project):
+                            if leaf.how == "launch line":  # trlx_config.py
+                                src = Source("cli", None, None, leaf.key or key, f"{detail} (the launch line)")
+                            else:
+                                src = Source("code", leaf.file or None, leaf.line, key, f"{detail} ({leaf.how})")
+                            self.add_checked(plan, field, value, src, conf, _PRIORITY)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
                     _division(node.value, reader, found)
                 elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store) \
                         and id(node) not in generated:  # a generation length is no training length
+                    spec = spec_repo(node, fn, reader, trees.get(shown))  # model_spec_table.py
+                    if spec is not None:
+                        specs.append(spec)
                     reader.ev(node)
             found.read |= reader.read_paths
         if len({m[0][0] for m in models}) == 1:  # one model built from the configuration (config_object_model.py)
             (total, cls, _), src = models[0]
             self.add_checked(plan, "model.num_parameters", total, src, "medium", _PRIORITY)
             self.add_checked(plan, "model.class_name", cls, src, "medium", _PRIORITY)
+            if len({n[0] for n in model_names}) == 1:  # the model section's NAME (config_object_model.py)
+                add("model.ref", *model_names[0], "medium")
+        if len({spec[0] for spec in specs}) == 1:  # a key selecting a model spec's repo_id (model_spec_table.py)
+            add("model.ref", *specs[0], "medium")
         found.padded = pads_to_model_max_length(modules)
         _emit(found, known, add, modules.trees[0][0])
 

@@ -283,12 +283,25 @@ HF_WRAPPER = """\
 
 
 def test_trainer_bf16_over_a_load_out_of_sight_is_no_high_confidence_autocast(cli, tmp_path) -> None:
-    write(tmp_path, {"train.py": HF_ENTRY, "wrapper.py": HF_WRAPPER})
+    # the helper's dtype is not known (jobs26 follows the helper, adapters/model_helper_load.py, but not
+    # ``getattr(torch, ...)``): the load stays out of sight
+    wrapper = HF_WRAPPER.replace("dtype = torch.bfloat16", "dtype = getattr(torch, 'bfloat16')")
+    write(tmp_path, {"train.py": HF_ENTRY, "wrapper.py": wrapper})
     plan = plan_of(cli, "train.py", "--", "--model_name_or_path", "bigcode/starcoder2-15b", "--bf16", "True",
                    "--output_dir", "out", cwd=tmp_path)
     best = fact(plan, "precision.mode")
     assert best is not None and best.value == "amp_bf16" and best.confidence == "medium"
     assert "no load of the model was read" in best.source.detail
+
+
+def test_trainer_bf16_over_a_bf16_load_in_a_helper_is_bf16(cli, tmp_path) -> None:
+    # jobs26: the helper of another module is followed (adapters/model_helper_load.py): its bf16 load is
+    # trained as loaded, the Trainer's autocast runs over bf16 weights
+    write(tmp_path, {"train.py": HF_ENTRY, "wrapper.py": HF_WRAPPER})
+    plan = plan_of(cli, "train.py", "--", "--model_name_or_path", "bigcode/starcoder2-15b", "--bf16", "True",
+                   "--output_dir", "out", cwd=tmp_path)
+    best = fact(plan, "precision.mode")
+    assert best is not None and best.value == "bf16" and best.confidence == "medium"
 
 
 # option spellings of the set: openvla/openvla vla-scripts/finetune.py:91 grad_accumulation_steps;
