@@ -232,6 +232,7 @@ JOB = {
     "PF580": "plan.pf580_fsdp_optimizer_before_prepare",
     "PF581": "plan.pf581_fp16_layer_under_mixed_precision",
     "PF582": "plan.pf582_adapter_checkpointing_without_input_grads",
+    "PF583": "config.pf583_hydra_defaults_keyword_typo",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
