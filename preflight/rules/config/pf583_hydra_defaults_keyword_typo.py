@@ -27,7 +27,7 @@ def _self_typo(entry: str) -> bool:
     return entry.strip("_") == "self" or (entry.startswith("_") and _close(entry, ["_self_"]) == "_self_")
 
 
-def _app_configs(pctx: PlanContext) -> list[Any]:
+def _app_configs(pctx: PlanContext, needle: str = "defaults") -> list[Any]:
     """The YAML files of the config folders of the job's Hydra apps (bounded: 400 files)."""
     try:
         from preflight.adapters.hydra import compositions
@@ -52,7 +52,7 @@ def _app_configs(pctx: PlanContext) -> list[Any]:
             if not pctx.project.may_read(path) or not os.path.isfile(path):
                 continue
             try:
-                if "defaults" not in path.read_text(encoding="utf-8", errors="replace"):
+                if needle not in path.read_text(encoding="utf-8", errors="replace"):
                     continue
             except OSError:
                 continue
