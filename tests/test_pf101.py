@@ -1296,3 +1296,48 @@ def test_large_file_scales_linearly() -> None:
     small, large = cost(40), cost(160)
     # linear is ~4x; a quadratic pass would be ~16x. Absolute speed lives in bench/.
     assert large < small * 8 + 0.05, (small, large)
+
+
+# -- held-out-16: the micro-batch losses of one DeepSpeed step (gpt-neox PR 404 shape) ---------
+
+ENGINE_STEP = """
+import torch
+
+
+def train_step(args, batches, model):
+    losses = []
+    for _ in range(args.{bound}):
+        loss = model(next(batches)).mean()
+        losses.append(loss)
+        model.backward(loss)
+        model.step()
+    return torch.stack([t.detach() for t in losses]).mean().item()
+"""
+
+
+def test_local_list_of_one_steps_micro_batch_losses_is_silent() -> None:
+    assert check(ENGINE_STEP.format(bound="gradient_accumulation_steps")) == []
+
+
+def test_the_same_list_over_a_loop_not_named_for_accumulation_still_warns() -> None:
+    # `range(args.num_steps)`: the loop is the training loop itself, the list grows with every step
+    assert lines(check(ENGINE_STEP.format(bound="num_steps"))) == [(9, "warning")]
+
+
+def test_the_same_list_kept_on_self_across_calls_still_warns() -> None:
+    src = """
+import torch
+
+
+class Runner:
+    def __init__(self):
+        self.losses = []
+
+    def train_step(self, args, batches, model):
+        for _ in range(args.gradient_accumulation_steps):
+            loss = model(next(batches)).mean()
+            self.losses.append(loss)
+            model.backward(loss)
+            model.step()
+"""
+    assert lines(check(src)) == [(12, "warning")]

@@ -414,6 +414,10 @@ class LossAnalysis:
         self.sites: list[LossSite] = []
         self._find_sites()
 
+    @staticmethod
+    def of(ctx: FileContext) -> LossAnalysis:
+        return ctx.cached("loss-analysis", lambda: LossAnalysis(ctx))
+
     @property
     def values(self) -> ValueResolver:
         return value_resolver(self.ctx)
@@ -557,6 +561,8 @@ class LossAnalysis:
                 return self._via(self._forward(only, module), (
                     (only.node, f"`{text(module)}` is a parameter of `{fn.name}()`, which this file never "
                                 f"calls; `{only.name}` is the one model class the file defines"),))
+            if self._model_param(module, fn) and not self._file_models():
+                return self._sibling_model(module, fn)
             found = self.scopes.bindings.lookup(module, fn) if isinstance(
                 module, ast.Attribute) and not (
                 isinstance(module.value, ast.Name) and module.value.id == "self") else None
@@ -575,21 +581,57 @@ class LossAnalysis:
         ``nn.Module`` class with a ``forward`` (used nowhere as a layer of another class): that
         class is the model the parameter receives (the shape of single-file training scripts
         whose entry point is in another file)."""
+        if not self._model_param(module, fn):
+            return None
+        models = self._file_models()
+        if len(models) != 1:
+            return None
+        return models[0]
+
+    def _file_models(self) -> list[ClassInfo]:
+        return [c for c in self.scopes.classes.values() if c.is_module and "forward" in c.methods]
+
+    def _model_param(self, module: ast.expr, fn: FunctionInfo) -> bool:
+        """``module`` is a plain parameter of a function the file never calls."""
         node = fn.node
         if not isinstance(module, ast.Name) or isinstance(node, ast.Module) or fn.call_sites or (
                 fn.cls is not None) or module.id not in fn.params:
-            return None
+            return False
         args = node.args
         every = [*getattr(args, "posonlyargs", []), *args.args, *args.kwonlyargs]
         arg = next((a for a in every if a.arg == module.id), None)
         if arg is None or arg.annotation is not None or _default_of(node, module.id) is not None:
+            return False
+        return self.scopes.scope_of_name(module.id, fn) is fn
+
+    def _sibling_model(self, module: ast.expr, fn: FunctionInfo) -> Optional[Act]:
+        """A training function of a file that defines no model, whose ``model`` parameter is
+        never given in the file: the one top-level ``nn.Module`` class (with a ``forward``, used
+        as a layer by no other class there) of the ``.py`` files beside it is that model."""
+        from preflight.analysis.project_imports import sibling_modules
+
+        found: list[tuple[LossAnalysis, ClassInfo, str]] = []
+        layers: set[str] = set()
+        for other, display in sibling_modules(self.ctx, "def forward"):
+            analysis = LossAnalysis.of(other)
+            for cls in analysis._file_models():
+                found.append((analysis, cls, display))
+            for cls in analysis.scopes.classes.values():
+                for sub in ast.walk(cls.node):
+                    if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Name):
+                        layers.add(sub.func.id)
+        tops = [f for f in found if f[1].name not in layers]
+        if len(tops) != 1:
             return None
-        if self.scopes.scope_of_name(module.id, fn) is not fn:
+        analysis, cls, display = tops[0]
+        act = analysis._forward(cls, cls.node)
+        if act is None:
             return None
-        models = [c for c in self.scopes.classes.values() if c.is_module and "forward" in c.methods]
-        if len(models) != 1:
-            return None
-        return models[0]
+        where = ", ".join(f"{display}:{getattr(n, 'lineno', 0)}" for n, _ in act.chain[-1:])
+        return Act(act.kind, ((module, (
+            f"`{text(module)}` is a parameter of `{fn.name}()`, which this file never calls; "
+            f"`{cls.name}` ({display}:{cls.node.lineno}) is the one model class beside it, and its "
+            f"`forward` returns {act.kind} output ({where})")),))
 
     def _constructed(self, node: ast.AST, fn: FunctionInfo, depth: int) -> Optional[Act]:
         if isinstance(node, ast.Name) and isinstance(fn.node, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
@@ -619,6 +661,9 @@ class LossAnalysis:
             cls = self.scopes.classes_by_name.get(node.func.id)
             if cls is not None:
                 return self._forward(cls, node) if cls.is_module else None
+            imported = self._imported_model(node)
+            if imported is not None:
+                return imported
         resolved = self.scopes.bindings.resolve_call(node, fn)
         if resolved is None or resolved[1]:
             return None
@@ -627,6 +672,27 @@ class LossAnalysis:
         return _agree([self._via(self._module_out(r.value, target, depth + 1),
                                  ((r, f"`{target.name}()` returns it"),))
                        for r in rets if r.value is not None])
+
+    def _imported_model(self, node: ast.Call) -> Optional[Act]:
+        """``Net(...)`` where ``Net`` is imported from a module of the project (one level)."""
+        from preflight.analysis.project_imports import imported_class
+
+        assert isinstance(node.func, ast.Name)
+        got = imported_class(self.ctx, node.func.id)
+        if got is None:
+            return None
+        other, cdef, display = got
+        analysis = LossAnalysis.of(other)
+        cls = analysis.scopes.classes_by_name.get(cdef.name)
+        if cls is None or not cls.is_module:
+            return None
+        act = analysis._forward(cls, cdef)
+        if act is None:
+            return None
+        where = ", ".join(f"{display}:{getattr(n, 'lineno', 0)}" for n, _ in act.chain[-1:])
+        return Act(act.kind, ((node, (
+            f"`{cdef.name}` is defined in {display}:{cdef.lineno}, and its `forward` returns "
+            f"{act.kind} output ({where})")),))
 
     def _forward(self, cls: ClassInfo, node: ast.AST) -> Optional[Act]:
         forward = cls.method("forward")

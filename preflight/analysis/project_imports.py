@@ -139,3 +139,91 @@ def _def_in(path: Path, name: str, ctx: FileContext) -> Optional[tuple[FileConte
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return other, node, display
     return None
+
+
+def _parse_other(path: Path, ctx: FileContext, needle: str) -> Optional[tuple[FileContext, str]]:
+    """``path`` parsed as a project module (read-only, bounded), when its text holds ``needle``."""
+    from preflight.analysis.context import FileContext
+    from preflight.sources import InputRefused, SourceText, parse_python, read_text_limited
+
+    try:
+        if path.resolve() == Path(ctx.parsed.source.path).resolve():
+            return None
+        text = read_text_limited(path, MAX_BYTES, errors="replace")
+    except (OSError, InputRefused, RuntimeError, ValueError):
+        return None
+    _local.read = True
+    if needle not in text:
+        return None
+    display = str(path)
+    with contextlib.suppress(ValueError, OSError):
+        display = os.path.relpath(path, Path(ctx.parsed.source.path).resolve().parent)
+    src = SourceText(path=path, display=display, kind="python", raw=text.encode(), text=text)
+    try:
+        parsed = parse_python(src)
+    except (RecursionError, MemoryError, ValueError):
+        return None
+    if not hasattr(parsed, "tree"):
+        return None
+    return FileContext(parsed), display  # type: ignore[arg-type]
+
+
+def imported_class(ctx: FileContext, name: str) -> Optional[tuple[FileContext, ast.ClassDef, str]]:
+    """The module-level ``class`` that ``name``, imported by a module-level ``from M import name``
+    of the analysed file, is in the project (one level, bounded like :func:`imported_function`)."""
+    found = _import_of(ctx, ast.Call(func=ast.Name(id=name, ctx=ast.Load()), args=[], keywords=[]))
+    if found is None:
+        return None
+    module, level, real = found
+    cache: dict = ctx.cached("project-imported-classes", dict)
+    key = (module, level, real)
+    if key in cache:
+        return cache[key]
+    cache[key] = None
+    try:
+        here = Path(ctx.parsed.source.path).resolve().parent
+    except (OSError, RuntimeError, ValueError):
+        return None
+    if level:
+        bases = [here.parents[level - 2]] if level >= 2 and len(here.parents) >= level - 1 else [here]
+    else:
+        bases = [here, *list(here.parents)[:_UP]]
+    for base in bases:
+        files = _candidates(base, module)[:MAX_MODULES]
+        for path in files:
+            got = _parse_other(path, ctx, f"class {real}")
+            if got is None:
+                continue
+            other, display = got
+            for node in other.tree.body:
+                if isinstance(node, ast.ClassDef) and node.name == real:
+                    cache[key] = (other, node, display)
+                    return cache[key]
+        if files:
+            return None
+    return None
+
+
+def sibling_modules(ctx: FileContext, needle: str) -> list[tuple[FileContext, str]]:
+    """The other ``.py`` files of the analysed file's folder whose text holds ``needle``, parsed
+    (at most :data:`MAX_MODULES` files, sorted by name; none for a file given on stdin)."""
+    cache: dict = ctx.cached("project-siblings", dict)
+    if needle in cache:
+        return cache[needle]
+    out: list[tuple[FileContext, str]] = []
+    cache[needle] = out
+    try:
+        me = Path(ctx.parsed.source.path)
+        if not me.is_file():
+            return out
+        here = me.resolve().parent
+        files = sorted(p for p in here.glob("*.py") if p.is_file())
+    except (OSError, RuntimeError, ValueError):
+        return out
+    if len(files) > MAX_MODULES + 1:
+        return out  # a folder of many scripts: which one is the model is anybody's guess
+    for path in files:
+        got = _parse_other(path, ctx, needle)
+        if got is not None:
+            out.append(got)
+    return out

@@ -225,6 +225,19 @@ def train(env, agent, num_updates=10000):
         if update % 1000 == 0:
             print(update, total_loss / (update + 1))
 """,
+    # an accumulation loop inside the epoch loop: the list made before the epoch loop
+    # outlives every optimizer step, not just the micro-batches of one
+    """\
+def fit(engine, batches, epochs, grad_accum_steps):
+    seen = []
+    for epoch in range(epochs):
+        for _ in range(grad_accum_steps):
+            loss = engine(next(batches)).mean()
+            engine.backward(loss)
+            engine.step()
+            seen.append(loss)  # warning: PF101
+    return len(seen)
+""",
 )
 
 GOOD_EXAMPLES = (
@@ -566,5 +579,21 @@ def train(env, agent, num_updates=10000):
         best += sign
         if update % 1000 == 0:
             print(update, total_loss / (update + 1), best)
+""",
+    # one optimizer step of a DeepSpeed engine: the micro-batch losses of this step live in
+    # a local list that dies with the call; the engine owns the accumulation
+    """\
+import torch
+
+
+def train_step(cfg, batches, engine):
+    micro_losses = []
+    for _ in range(cfg.gradient_accumulation_steps):
+        tokens = next(batches).cuda()
+        loss = engine(tokens).float().mean()
+        micro_losses.append(loss)
+        engine.backward(loss)
+        engine.step()
+    return torch.stack([t.detach() for t in micro_losses]).mean().item()
 """,
 )

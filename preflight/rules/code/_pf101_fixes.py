@@ -211,4 +211,16 @@ def train(env, agent, num_updates=10000):
         if update % 1000 == 0:
             print(update, total_loss / (update + 1))
 """,
+    # bad example 11 (safe fix): the list kept across the epoch loop
+    """\
+def fit(engine, batches, epochs, grad_accum_steps):
+    seen = []
+    for epoch in range(epochs):
+        for _ in range(grad_accum_steps):
+            loss = engine(next(batches)).mean()
+            engine.backward(loss)
+            engine.step()
+            seen.append(loss.detach())
+    return len(seen)
+""",
 ]

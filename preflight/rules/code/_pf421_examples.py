@@ -278,3 +278,35 @@ def main(args):
     unet, optimizer = accelerator.prepare(unet, optimizer)
 """,
 ]
+
+_LORA_AFTER_CAST = """\
+import torch
+from accelerate import Accelerator
+from peft import LoraConfig
+
+
+def train(args, transformer):
+    accelerator = Accelerator(mixed_precision=args.mixed_precision)
+    weight_dtype = torch.float32
+    if accelerator.mixed_precision == "fp16":
+        weight_dtype = torch.float16
+    transformer.requires_grad_(False)
+    transformer.to(accelerator.device, dtype=weight_dtype){pin}
+    transformer.add_adapter(LoraConfig(r=16, lora_alpha=16, target_modules=["to_q", "to_k", "to_v"]))
+{upcast}    params = [p for p in transformer.parameters() if p.requires_grad]
+    optimizer = torch.optim.AdamW(params, lr=1e-4)
+    transformer, optimizer = accelerator.prepare(transformer, optimizer)
+"""
+
+# diffusers PR 6231 shape (train_text_to_image_lora_sdxl): the LoRA adapters added after the fp16
+# cast are fp16, and the GradScaler refuses them ("Attempting to unscale FP16 gradients")
+PF422_BAD.append(_LORA_AFTER_CAST.format(pin="  # error: PF422", upcast=""))
+
+PF422_GOOD.extend([
+    # the fix in diffusers' scripts: the trainable (LoRA) parameters upcast after add_adapter
+    _LORA_AFTER_CAST.format(pin="", upcast="    cast_training_params(transformer, dtype=torch.float32)\n"),
+    # the adapters added before the fp16 cast of a frozen model, then upcast by a loop
+    _LORA_AFTER_CAST.format(pin="", upcast="    for p in transformer.parameters():\n"
+                                           "        if p.requires_grad:\n"
+                                           "            p.data = p.data.to(torch.float32)\n"),
+])

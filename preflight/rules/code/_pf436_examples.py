@@ -87,3 +87,40 @@ def load():
     return trainset
 """,
 ]
+
+# a file whose only rank-0 test is `is_local_main_process` (no "rank" anywhere): the barrier inside it
+PF436_BAD.append("""\
+from accelerate import Accelerator
+
+
+def fit(model, optimizer, loader, evaluate, epochs):
+    accelerator = Accelerator()
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for epoch in range(epochs):
+        for batch in loader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+        if accelerator.is_local_main_process:
+            score = evaluate(model)
+            accelerator.wait_for_everyone()  # error: PF436
+            print(epoch, score)
+""")
+
+PF436_GOOD.append("""\
+from accelerate import Accelerator
+
+
+def fit(model, optimizer, loader, evaluate, epochs):
+    accelerator = Accelerator()
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+    for epoch in range(epochs):
+        for batch in loader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+        score = evaluate(model)
+        accelerator.wait_for_everyone()
+        if accelerator.is_local_main_process:
+            print(epoch, score)
+""")

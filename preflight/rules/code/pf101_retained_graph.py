@@ -78,6 +78,18 @@ def _retains(flow: GradFlow, where: _Where) -> bool:
     return False
 
 
+def _micro_batch_loop(loop: LoopInfo) -> bool:
+    """``for _ in range(<...accumulation steps...>)``: the micro-batches of one step."""
+    node = loop.node
+    if not isinstance(node, ast.For) or not isinstance(node.iter, ast.Call):
+        return False
+    call = node.iter
+    if not (isinstance(call.func, ast.Name) and call.func.id == "range") or len(call.args) != 1:
+        return False
+    bound = text(call.args[0]).lower()
+    return "accum" in bound or bound.endswith("micro_batches") or bound.endswith("gas")
+
+
 def _same(a: ast.AST, b: ast.AST) -> bool:
     return container_key_text(a) is not None and container_key_text(a) == container_key_text(b)
 
@@ -234,12 +246,24 @@ for a total that starts as a number literal and is only printed or logged, and
                fn: FunctionInfo) -> Optional[_Where]:
         """The training loop (or the function) a store outlives; None if it does not."""
         loop = scopes.loop_of(store.node)
+        micro = None  # an accumulation loop inside one optimizer step, skipped over
         while loop is not None:
             if root_text in loop.rebinds:
                 return None  # a fresh container every iteration
             if loop.training:
-                return _Where(loop, fn)
+                if micro is None and _micro_batch_loop(loop):
+                    micro = loop
+                else:
+                    return _Where(loop, fn)
             loop = loop.parent
+        if micro is not None:
+            # ``for _ in range(gradient_accumulation_steps)`` in a step function: the
+            # list holds that many losses of ONE optimizer step and dies with the call.
+            if store.kind == "subscript" or fn.is_module_scope or root_text.startswith("self."):
+                return _Where(micro, fn)
+            if root_text in fn.params or root_text not in fn.bound or root_text in fn.declared_global:
+                return _Where(micro, fn)
+            return None
         if store.kind == "subscript" or fn.is_module_scope:
             return None
         if root_text.startswith("self."):

@@ -70,7 +70,10 @@ applies `log_softmax`) or `F.binary_cross_entropy_with_logits` /
 `nn.BCEWithLogitsLoss` (which applies `sigmoid`). The activation is found inline
 (`F.softmax(x)`, `x.sigmoid()`), through names, as an `nn.Softmax` /
 `nn.Sigmoid` layer, as the last layer of an `nn.Sequential`, and in the value a
-model's `forward` (or a helper) returns.
+model's `forward` (or a helper) returns. The model may live in another file of the
+project: a class imported with `from models import Net` (one level, bounded), or, for a
+training function whose `model` parameter the file never fills, the one top-level
+`nn.Module` class (used as a layer by no other class) of the `.py` files beside it.
 
 ## Why it matters
 
@@ -95,7 +98,8 @@ activation at prediction time.
   while training and probabilities in eval, a softmax under an `if`): every
   path must agree.
 * The name was re-bound to logits before the loss call (per value, not per name).
-* The model or value comes from code it cannot see.
+* The model or value comes from code it cannot see, or the folder beside a training
+  function holds more than one top-level model class (or more than 17 `.py` files).
 * `log_softmax` into cross-entropy is numerically harmless (see PF114), and
   `sigmoid` into `BCELoss` is that loss's intended input.
 * `nll_loss` used to pick the target's probability rather than as a loss:

@@ -96,7 +96,7 @@ def _scope_members(ctx: FileContext) -> dict[ast.AST, tuple[list[tuple[int, ast.
         for depth, above in enumerate(ctx.ancestors(node), start=1):
             if isinstance(above, _SCOPES):
                 out.setdefault(above, ([], []))[0].append((depth, node))
-    for attr in ("parameters", "requires_grad_"):
+    for attr in ("parameters", "requires_grad_", "add_adapter"):
         for call in calls_by_attr(ctx).get(attr, ()):
             for above in ctx.ancestors(call):
                 if isinstance(above, _SCOPES):
@@ -206,7 +206,29 @@ def _trained_cast(ctx: FileContext, call: ast.Call, scopes: dict[ast.AST, _Scope
             trained = True  # unfrozen after the cast (SVD fine-tunes: `unet.requires_grad_(True)`)
     if trained and not frozen:
         return call, f"cast to float16 (`{module}.to(..., dtype=...)`)"
+    adapter = next((n for n, owner in calls if n.func.attr == "add_adapter" and owner in aliases  # type: ignore[attr-defined]
+                    and n.lineno > call.lineno), None)
+    if adapter is not None and not _upcast_after(node, adapter.lineno):
+        # PEFT creates the adapter layers and moves them to the base layer's device and dtype
+        # (``_move_adapter_to_device_of_base_layer``); ``add_adapter`` does not upcast them
+        return call, (f"cast to float16 (`{module}.to(..., dtype=...)`) before `{ast.unparse(adapter.func)}(...)` "
+                      "(line {}), so the LoRA adapters PEFT adds take the base layers' float16 dtype".format(
+                          adapter.lineno))
     return None
+
+
+def _upcast_after(fn: ast.AST, line: int) -> bool:
+    """The trainable parameters are made float32 after ``line``: ``cast_training_params(...)``, or a
+    ``.to(torch.float32)`` / ``.float()`` in the function after that line."""
+    for n in ast.walk(fn):
+        if getattr(n, "lineno", 0) <= line or not isinstance(n, ast.Call):
+            continue
+        text = ast.unparse(n.func)
+        if text.endswith("cast_training_params") or text.endswith(".float"):
+            return True
+        if text.endswith(".to") and any("float32" in ast.unparse(a) for a in [*n.args, *(k.value for k in n.keywords)]):
+            return True
+    return False
 
 
 def _fp16_branch(ctx: FileContext, cast: ast.AST) -> list[tuple[ast.AST, str]]:
@@ -270,6 +292,11 @@ file that trains it with fp16 mixed precision: `TrainingArguments(fp16=True)`,
 where `weight_dtype = torch.float16` is bound under
 `if accelerator.mixed_precision == "fp16":` (diffusers' training scripts): the
 weights are float16 exactly when the launch asks for fp16 mixed precision.
+Also a frozen module cast that way and then given LoRA adapters with
+`module.add_adapter(LoraConfig(...))` with no upcast of the trainable parameters after
+it: PEFT moves each new adapter to its base layer's device and dtype
+(`_move_adapter_to_device_of_base_layer`), so the only trained weights are float16
+(diffusers PR 6231, fixed with `cast_training_params(unet, dtype=torch.float32)`).
 
 ## Why it matters
 

@@ -60,7 +60,7 @@ def _collective(ctx: FileContext, call: ast.Call, accelerators: set[str]) -> Opt
 @register
 class CollectiveOnRankZero(Rule):
     code = "PF436"
-    needs_text = ("is_main_process", "rank", "is_global_zero", "master", "is_main")
+    needs_text = ("main_process", "rank", "is_global_zero", "master", "is_main", "process_zero")
     name = "collective-on-rank-zero"
     severity = Severity.ERROR
     category = Category.CORRECTNESS

@@ -34,7 +34,7 @@ def _non_main_branch(ctx: FileContext, call: ast.Call, flags: frozenset[str]) ->
 @register
 class CollectiveOnNonMainRanks(Rule):
     code = "PF491"
-    needs_text = ("is_main_process", "rank", "is_global_zero", "master", "is_main")
+    needs_text = ("main_process", "rank", "is_global_zero", "master", "is_main", "process_zero")
     name = "collective-on-non-main-ranks"
     severity = Severity.ERROR
     category = Category.CORRECTNESS

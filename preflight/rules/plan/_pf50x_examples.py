@@ -829,7 +829,60 @@ distributed_type: DEEPSPEED
 num_processes: 7
 """)
 
+PF505_BAD.append(
+    # the state dict of the unwrapped model bound to a name, then written with safetensors (Flux LoRA shape)
+    """
+# --- train_flux.py
+from accelerate import Accelerator
+from safetensors.torch import save_file
+
+
+def train(args, transformer, optimizer, loader):
+    accelerator = Accelerator(mixed_precision="bf16")
+    transformer, optimizer, loader = accelerator.prepare(transformer, optimizer, loader)
+    for epoch in range(args.epochs):
+        for batch in loader:
+            accelerator.backward(transformer(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+        accelerator.wait_for_everyone()
+        weights = accelerator.unwrap_model(transformer).state_dict()  # warning: PF505
+        if accelerator.is_main_process:
+            save_file(weights, f"{args.out}/epoch{epoch}.safetensors")
+# --- zero3.yaml
+deepspeed_config:
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 4
+""")
+
 PF505_GOOD.extend([
+    # the Flux fix: the gathered state dict from get_state_dict, written on the main process
+    """
+# --- train_flux.py
+from accelerate import Accelerator
+from safetensors.torch import save_file
+
+
+def train(args, transformer, optimizer, loader):
+    accelerator = Accelerator(mixed_precision="bf16")
+    transformer, optimizer, loader = accelerator.prepare(transformer, optimizer, loader)
+    for epoch in range(args.epochs):
+        for batch in loader:
+            accelerator.backward(transformer(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+        accelerator.wait_for_everyone()
+        weights = accelerator.get_state_dict(transformer)
+        if accelerator.is_main_process:
+            save_file(weights, f"{args.out}/epoch{epoch}.safetensors")
+# --- zero3.yaml
+deepspeed_config:
+  zero3_save_16bit_model: true
+  zero_stage: 3
+distributed_type: DEEPSPEED
+num_processes: 4
+""",
     # the fix: get_state_dict gathers on every rank
     """
 # --- grpo_train.py

@@ -53,3 +53,39 @@ def train(policy, loader):
 deepspeed --num_gpus 8 train.py
 """,
 ]
+
+_HANDMADE = """
+# --- loop.py
+def train(model_engine, loader, accum, epochs):
+    for epoch in range(epochs):
+        for step, batch in enumerate(loader):
+            loss = model_engine(**batch).loss / accum
+            model_engine.backward(loss){pin}
+            if (step + 1) % accum == 0:
+                model_engine.step()
+# --- run.py
+import deepspeed
+
+from loop import train
+
+
+def main(net, loader, cfg):
+    model_engine, _, _, _ = deepspeed.initialize(model=net, model_parameters=net.parameters(),
+                                                 config="ds_config.json")
+    train(model_engine, loader, cfg.accum, cfg.epochs)
+# --- ds_config.json
+{{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": {ga},
+ "zero_optimization": {{"stage": 2}}, "fp16": {{"enabled": true}}}}
+# --- launch
+deepspeed --num_gpus 4 run.py
+"""
+
+# SLAM-LLM's DeepSpeed loop: the engine, handed in as a parameter, is stepped at a hand-made boundary
+PF523_BAD.append(_HANDMADE.format(pin="  # error: PF523", ga=1))
+
+PF523_GOOD.append(
+    # the same loop with the engine told the real accumulation: DeepSpeed owns the window (a step
+    # call between boundaries is a no-op bookkeeping step, and backward scales the loss itself)
+    _HANDMADE.format(pin="", ga=8).replace("            if (step + 1) % accum == 0:\n"
+                                            "                model_engine.step()",
+                                            "            model_engine.step()").replace(" / accum", ""))

@@ -41,7 +41,88 @@ trainer.fit(Classifier())
 """,
 ]
 
+BAD_EXAMPLES.append(
+    # Mars-Bench issue 64: the Hydra callbacks config monitors "val/..." while the module (imported from
+    # the project's package) logs "val_..."
+    """
+# --- run.py
+import hydra
+import lightning.pytorch as pl
+from hydra.utils import instantiate
+
+from seg.models.unet import SegModule
+
+
+@hydra.main(version_base="1.3", config_path="conf", config_name="train")
+def main(cfg):
+    module = SegModule(lr=cfg.lr)
+    trainer = pl.Trainer(max_epochs=cfg.epochs, callbacks=[instantiate(c) for c in cfg.callbacks.values()])
+    trainer.fit(module)
+
+
+if __name__ == "__main__":
+    main()
+# --- seg/models/unet.py
+import lightning.pytorch as pl
+
+
+class SegModule(pl.LightningModule):
+    def validation_step(self, batch, batch_idx):
+        self.log("val_dice", self.dice(batch))
+        self.log("val_loss", self.loss(batch))
+# --- conf/train.yaml
+defaults:
+  - _self_
+  - callbacks: default
+lr: 0.001
+epochs: 20
+# --- conf/callbacks/default.yaml
+best:
+  _target_: lightning.pytorch.callbacks.ModelCheckpoint
+  monitor: val/dice  # error: PF543
+  mode: max
+""")
+
 GOOD_EXAMPLES = [
+    # the fix: the callbacks config monitors the key the imported module logs
+    """
+# --- run.py
+import hydra
+import lightning.pytorch as pl
+from hydra.utils import instantiate
+
+from seg.models.unet import SegModule
+
+
+@hydra.main(version_base="1.3", config_path="conf", config_name="train")
+def main(cfg):
+    module = SegModule(lr=cfg.lr)
+    trainer = pl.Trainer(max_epochs=cfg.epochs, callbacks=[instantiate(c) for c in cfg.callbacks.values()])
+    trainer.fit(module)
+
+
+if __name__ == "__main__":
+    main()
+# --- seg/models/unet.py
+import lightning.pytorch as pl
+
+
+class SegModule(pl.LightningModule):
+    def validation_step(self, batch, batch_idx):
+        self.log("val_dice", self.dice(batch))
+        self.log("val_loss", self.loss(batch))
+# --- conf/train.yaml
+defaults:
+  - _self_
+  - callbacks: default
+lr: 0.001
+epochs: 20
+# --- conf/callbacks/default.yaml
+best:
+  _target_: lightning.pytorch.callbacks.ModelCheckpoint
+  monitor: val_dice
+  mode: max
+""",
     # the fix; an f-string key matches as a pattern; on_epoch's suffix and "epoch" count
     """
 # --- train.py

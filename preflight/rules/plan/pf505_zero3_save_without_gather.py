@@ -51,8 +51,9 @@ placeholder of empty partitioned tensors.
 Also, whatever the flag says: `accelerator.unwrap_model(model).save_pretrained(...)`
 without `state_dict=` in a ZeRO-3 job, and the unwrapped model's own `state_dict()`
 written to a file (`save_file(accelerator.unwrap_model(flux).state_dict(), path)`,
-`torch.save(...)`, directly or through a name bound to the unwrapped model; accelerate
-issue 3238), or bound to a name whose values are then used (`sd =
+`torch.save(...)`, directly or through a name bound to the unwrapped model or to its
+state dict: `sd = accelerator.unwrap_model(flux).state_dict()` then `save_file(sd, path)`;
+accelerate issue 3238), or bound to a name whose values are then used (`sd =
 accelerator.unwrap_model(model).state_dict()` then `llm.load_weights(sd.items())`, a GRPO
 loop syncing a vLLM engine): the unwrapped module holds this rank's partitions; only
 `accelerator.get_state_dict(model)` gathers them.
@@ -217,7 +218,14 @@ convert the checkpoint with `zero_to_fp32.py` after training.
                 continue
             if any(isinstance(parents.get(id(u)), ast.Call) and _is_file_save(parents[id(u)])  # type: ignore[arg-type]
                    for u in consumed):
-                continue  # written to a file: the message above (when bound in the same call) or PF505's save path
+                # ``sd = accelerator.unwrap_model(flux).state_dict()`` then ``save_file(sd, path)``
+                message = (f"ZeRO stage 3 and `{name} = {ast.unparse(value)}`, written to a file below: the "
+                           "unwrapped module still holds only this rank's partitions of each parameter, so the "
+                           "saved tensors are empty placeholders (accelerate issue 3238). Save "
+                           "`accelerator.get_state_dict(model)` instead, called on every rank (it gathers the "
+                           "weights), and write the file on the main process")
+                yield pctx.code_finding(self, script, value, message, evidence=_zero3_evidence(pctx, zero3))
+                continue
             message = (f"ZeRO stage 3 and `{name} = {ast.unparse(value)}`, whose weights are used below: the "
                        "unwrapped module still holds only this rank's partitions of each parameter, so the tensors "
                        "handed on are empty placeholders (accelerate issue 3238), and whatever loads them (another "

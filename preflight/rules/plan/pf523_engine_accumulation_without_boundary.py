@@ -37,15 +37,42 @@ def _window_step(ctx: FileContext, scopes: ScopeIndex, backward: ast.Call) -> Op
     """``for mb in micro_batches: engine.backward(loss)`` directly inside a loop that calls
     ``engine.step()`` after it: that step."""
     loop = scopes.loop_of(backward)
-    if loop is None or not isinstance(loop.node, ast.For) or loop.parent is None:
+    if loop is None or not isinstance(loop.node, ast.For):
         return None
     receiver = ast.unparse(backward.func.value) if isinstance(backward.func, ast.Attribute) else None
+    boundary = _boundary_step(ctx, scopes, loop, receiver)
+    if boundary is not None or loop.parent is None:
+        return boundary
     end = loop.node.end_lineno or loop.node.lineno
     for call in ast.walk(loop.parent.node):
         if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "step"
                 and not call.args and ast.unparse(call.func.value) == receiver and call.lineno > end
                 and scopes.loop_of(call) is loop.parent):
             return call
+    return None
+
+
+def _engine_named(backward: ast.Call) -> bool:
+    receiver = backward.func.value if isinstance(backward.func, ast.Attribute) else None
+    return isinstance(receiver, ast.Name) and receiver.id.lower().endswith("engine")
+
+
+def _boundary_step(ctx: FileContext, scopes: ScopeIndex, loop: object, receiver: Optional[str]) -> Optional[ast.Call]:
+    """``engine.step()`` in the backward's own loop under a hand-made accumulation boundary
+    (``if (step + 1) % accum == 0: engine.step()``)."""
+    node = getattr(loop, "node", None)
+    if node is None or receiver is None:
+        return None
+    for call in ast.walk(node):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr == "step"
+                and not call.args and ast.unparse(call.func.value) == receiver and scopes.loop_of(call) is loop):
+            continue
+        for above in ctx.ancestors(call):
+            if above is node:
+                break
+            if isinstance(above, ast.If) and any(isinstance(n, ast.BinOp) and isinstance(n.op, ast.Mod)
+                                                 for n in ast.walk(above.test)):
+                return call
     return None
 
 
@@ -62,7 +89,8 @@ class EngineAccumulationWithoutBoundary(PlanRule):
 ## What it finds
 
 A loop over micro-batches that calls a DeepSpeed engine's `backward` on each
-and the engine's `step()` once after the loop, in a job whose DeepSpeed config
+and the engine's `step()` once after the loop (or in the same loop under a hand-made
+boundary, `if (step + 1) % accum == 0: engine.step()`), in a job whose DeepSpeed config
 (ZeRO stage 1 or more) says `"gradient_accumulation_steps": 1`, and no
 `engine.set_gradient_accumulation_boundary(...)` in the file.
 
@@ -87,6 +115,8 @@ before each `backward`.
 * The config's `gradient_accumulation_steps` is more than 1, `"auto"` or not known.
 * The file calls `set_gradient_accumulation_boundary`.
 * `step()` follows every `backward` (the usual DeepSpeed loop).
+* The engine is a parameter of the function (`def train(model_engine, ...)`) and either
+  no script of the job calls `deepspeed.initialize` or the name does not end in `engine`.
 """
     bad_examples = examples("preflight.rules.plan._pf523_examples", "PF523_BAD")
     good_examples = examples("preflight.rules.plan._pf523_examples", "PF523_GOOD")
@@ -95,6 +125,10 @@ before each `backward`.
         window = single_step_config(pctx)
         if window is None:
             return
+        # an engine handed to a function as a parameter (``train(model_engine, ...)``) counts when a
+        # script of the job builds one with ``deepspeed.initialize`` and the name says engine
+        initialized = any("deepspeed.initialize" in (s.text if s.text is not None else s.source.text or "")
+                          for s in pctx.scripts)
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
             if "backward" not in text or "set_gradient_accumulation_boundary" in text:
@@ -102,19 +136,24 @@ before each `backward`.
             ctx = pctx.file_context(script)
             scopes = scope_index(ctx)
             for site in accumulation(ctx).sites:
-                if site.owner.kind != "deepspeed":
+                if site.owner.kind != "deepspeed" and not (
+                        site.owner.kind == "unknown" and initialized and _engine_named(site.backward)):
                     continue
                 step = _window_step(ctx, scopes, site.backward)
                 if step is None:
                     continue
-                evidence = [pctx.code_evidence(script, step, "one step after the loop of backward passes")]
+                inside = scopes.loop_of(step) is scopes.loop_of(site.backward)
+                where = ("only at its own accumulation boundary (`if ... % ... == 0`)" if inside
+                         else "once after it")
+                evidence = [pctx.code_evidence(script, step, "the step at the hand-made boundary" if inside
+                                               else "one step after the loop of backward passes")]
                 ev = pctx.fact_evidence(window, "`gradient_accumulation_steps` = 1: every backward ends a window")
                 if ev is not None:
                     evidence.append(ev)
                 yield pctx.code_finding(
                     self, script, site.backward,
                     f"`{ast.unparse(site.backward.func)}()` runs on every micro-batch of the loop and "
-                    f"`{ast.unparse(step.func)}()` once after it, but the DeepSpeed config says "
+                    f"`{ast.unparse(step.func)}()` {where}, but the DeepSpeed config says "
                     "`gradient_accumulation_steps` = 1: the engine treats every backward as the end of a window, "
                     "so ZeRO reduces and partitions each micro-batch's gradients on its own and the step does not "
                     "apply the accumulated sum. Call `set_gradient_accumulation_boundary(last)` before each "

@@ -119,6 +119,54 @@ def _fitted(scripts: list[ParsedPython]) -> list[str]:
     return [f for f in fitted if f is not None] if all(f is not None for f in fitted) else []
 
 
+def _imported(pctx: PlanContext, name: str) -> Optional[ast.ClassDef]:
+    """The class ``name`` imported by an audited script from a module of the project (one level)."""
+    from preflight.analysis.project_imports import imported_class
+
+    for script in pctx.scripts:
+        got = imported_class(pctx.file_context(script), name)
+        if got is not None:
+            return got[1]
+    return None
+
+
+def _yaml_monitors(pctx: PlanContext) -> list[tuple[str, int, str]]:
+    """(file, line, key) of the ``monitor:`` of every ``ModelCheckpoint``/``EarlyStopping`` node
+    (``_target_``) in the configs the job's Hydra apps compose."""
+    try:
+        from preflight.adapters.hydra import Composed, compositions
+    except ImportError:  # pragma: no cover - the adapter ships with preflight
+        return []
+    out: list[tuple[str, int, str]] = []
+    seen: set[tuple[str, int]] = set()
+    for comp in compositions(pctx.project):
+        if not isinstance(comp, Composed):
+            continue
+        for _item, loaded in comp.item_configs:
+            todo: list[tuple[tuple, object]] = [((), loaded.data)]
+            while todo:
+                path, node = todo.pop()
+                if isinstance(node, dict):
+                    target = node.get("_target_")
+                    monitor = node.get("monitor")
+                    if isinstance(target, str) and target.rsplit(".", 1)[-1] in _MONITORS \
+                            and isinstance(monitor, str) and "${" not in monitor:
+                        line = loaded.line_of((*path, "monitor")) or 1
+                        if (loaded.path, line) not in seen:
+                            seen.add((loaded.path, line))
+                            out.append((loaded.path, line, monitor))
+                    todo.extend(((*path, k), v) for k, v in node.items())
+    return out
+
+
+def _closest(key: str, logs: _Logs) -> str:
+    import difflib
+
+    plain = [re.sub(r"\\(.)", r"\1", p) for p in logs.patterns if ".+" not in p]
+    found = difflib.get_close_matches(key, plain, n=1, cutoff=0.6)
+    return f" (`{found[0]}` is logged)" if found else ""
+
+
 @register
 class MonitoredKeyNeverLogged(PlanRule):
     code = "PF543"
@@ -130,8 +178,9 @@ class MonitoredKeyNeverLogged(PlanRule):
     explanation = """
 ## What it finds
 
-`ModelCheckpoint(monitor="val/usdr")` or `EarlyStopping(monitor=...)` with a key
-that none of the `self.log(...)` / `self.log_dict({...})` calls of the fitted
+`ModelCheckpoint(monitor="val/usdr")` or `EarlyStopping(monitor=...)` (in the code, or
+as a `_target_` node with `monitor:` in a config the job's Hydra app composes, such as
+`configs/callbacks/default.yaml`) with a key that none of the `self.log(...)` / `self.log_dict({...})` calls of the fitted
 LightningModule writes (f-string keys are matched as patterns; `_step`/`_epoch`
 suffixes and `epoch`/`step` count).
 
@@ -152,7 +201,8 @@ the module logs.
 
 * A logged key is not written out (`self.log(name, ...)`, `self.log_dict(metrics)`):
   preflight cannot list the keys.
-* The fitted module's class, or one of its bases, is not among the audited scripts.
+* The fitted module's class, or one of its bases, is neither among the audited scripts
+  nor imported by them from a module of the project (`from pkg.models import Net`, one level).
 * The monitor is not a string literal.
 """
     bad_examples = examples("preflight.rules.plan._pf543_examples", "BAD_EXAMPLES")
@@ -171,17 +221,34 @@ the module logs.
                 kw = next((k for k in site.call.keywords if k.arg == "monitor"), None)
                 if kw is not None and isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, str):
                     monitors.append((script, kw, kw.value.value))
-        if not monitors:
+        yaml_monitors = _yaml_monitors(pctx)
+        if not monitors and not yaml_monitors:
             return
         fitted = _fitted(scripts)
         classes = _classes(scripts)
+        trees: list[ast.AST] = [script.tree for script in scripts]
+        for name in fitted:
+            if name not in classes:
+                found = _imported(pctx, name)
+                if found is not None:
+                    classes[name] = found
+                    trees.append(found)
         if not fitted or not all(_lightning_class(name, classes) for name in fitted):
             return
         logs = _Logs()
-        for script in scripts:
-            logs.read(script.tree)
+        for tree in trees:
+            logs.read(tree)
         if not logs.complete or not logs.patterns:
             return
+        for path, line, key in yaml_monitors:
+            if logs.has(key):
+                continue
+            message = (f"`monitor: {key}` in this callback config, but no `self.log`/`log_dict` call of the fitted "
+                       f"module ({', '.join(sorted(set(fitted)))}) writes that key: Lightning stops after the first "
+                       "validation epoch with \"could not find the monitored key in the returned metrics\" (or, "
+                       "in older versions, never saves a best checkpoint). Monitor the key the module logs"
+                       f"{_closest(key, logs)}")
+            yield pctx.location_finding(self, path, line, message)
         for script, kw, key in monitors:
             if logs.has(key):
                 continue
