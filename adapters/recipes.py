@@ -6,7 +6,9 @@
   ``load_in_4bit``/``load_in_8bit``, ``lora_r``, ``sequence_len``, ``micro_batch_size``,
   ``gradient_accumulation_steps``, ``optimizer``, ``gradient_checkpointing``,
   ``attn_implementation``/``flash_attention``/``sdp_attention``, ``bf16``/``fp16``
-  (``auto``: bf16 where the GPU has it). ``deepspeed:`` names a JSON file, read as a config.
+  (``auto``: bf16 where the GPU has it); ``plugins:`` with Cut Cross Entropy
+  (``cut_cross_entropy``, on by default) or Liger (``liger_fused_linear_cross_entropy``) is a
+  fused loss. ``deepspeed:`` names a JSON file, read as a config.
 - LitGPT: ``checkpoint_dir`` (``checkpoints/<org>/<name>`` is the Hub id by LitGPT's download
   layout), ``precision`` (``bf16-true`` = bf16 weights, ``bf16-mixed`` = autocast, ...),
   ``quantize`` (``bnb.nf4``, ``bnb.nf4-dq``, ``bnb.fp4``, ``bnb.int8-training``), ``devices``,
@@ -168,7 +170,29 @@ class _Axolotl(_Pass):
             self.add("model.attn_implementation", "flash_attention_2", self.value("flash_attention")[1])
         elif _bool(self.value("sdp_attention")[0]):
             self.add("model.attn_implementation", "sdpa", self.value("sdp_attention")[1])
+        self.loss()
         self.precision(d)
+
+    def loss(self) -> None:
+        """A fused linear cross-entropy from an axolotl plugin (``loss.implementation``): the
+        plugin's own option, read only when ``plugins:`` lists the plugin (axolotl ignores it
+        otherwise). ``CutCrossEntropyPlugin``'s ``cut_cross_entropy`` defaults to true
+        (``integrations/cut_cross_entropy/args.py``: ``cut_cross_entropy: Optional[bool] =
+        True``); ``LigerPlugin``'s ``liger_fused_linear_cross_entropy`` defaults to None (off,
+        ``integrations/liger/args.py``)."""
+        plugins, psrc = self.value("plugins")
+        names = [p for p in plugins if isinstance(p, str)] if isinstance(plugins, list) else []
+        for suffix, key, default in ((".CutCrossEntropyPlugin", "cut_cross_entropy", True),
+                                     (".LigerPlugin", "liger_fused_linear_cross_entropy", False)):
+            if not any(n.strip().endswith(suffix) for n in names):
+                continue
+            value, vsrc = self.value(key)
+            on = _bool(value)
+            if on is None and value is None:
+                on, vsrc = default, psrc
+            if on and vsrc is not None:
+                self.add("loss.implementation", "fused", vsrc)
+                return
 
     def precision(self, d: dict) -> None:
         bf16, bsrc = self.value("bf16")
