@@ -144,6 +144,8 @@ class _Axolotl(_Pass):
             rank, rsrc = self.int_value("lora_r")
             if rank is not None:
                 self.add("peft.rank", rank, rsrc)
+            if four or eight:
+                self.quantized_adapter(qlora and four)
         elif adapter in (None, "") and "adapter" not in self.cli:
             self.add("peft.method", "none", self.src("adapter", kind="default",
                                                     detail="axolotl: no adapter is a full fine-tune"), "medium")
@@ -172,6 +174,36 @@ class _Axolotl(_Pass):
             self.add("model.attn_implementation", "sdpa", self.value("sdp_attention")[1])
         self.loss()
         self.precision(d)
+
+    def quantized_adapter(self, nf4: bool) -> None:
+        """What axolotl's loader does to a quantized base under LoRA/QLoRA (``utils/models.py``
+        ``load_model`` from #393 of August 2023; ``loaders/model.py`` in 2025):
+
+        - QLoRA's ``BitsAndBytesConfig``: ``bnb_4bit_quant_type="nf4"``,
+          ``bnb_4bit_use_double_quant=True``, unless ``bnb_config_kwargs`` overrides them;
+        - ``prepare_model_for_kbit_training`` (fp32 norms, embeddings and LM head) followed by
+          "converting modules to <torch_dtype>": every ``norm``, ``embed_tokens`` and
+          ``lm_head`` back in the 16-bit dtype (skipped only where preparation is skipped too:
+          FSDP QLoRA). Neither fp32 copy nor an fp32 residual stream is left, so for the
+          estimate the model is not kbit-prepared."""
+        _, asrc = self.value("adapter")
+        if asrc is None:
+            return
+        detail = ("axolotl casts norms, embed_tokens and lm_head back to the 16-bit dtype after "
+                  "prepare_model_for_kbit_training")
+        self.add("peft.kbit_prepared", False, self.src("adapter", kind="default", detail=detail), "medium")
+        if not nf4:
+            return
+        kwargs, ksrc = self.value("bnb_config_kwargs")
+        kwargs = kwargs if isinstance(kwargs, dict) else {}
+        qtype = kwargs.get("bnb_4bit_quant_type", "nf4")
+        double = _bool(kwargs.get("bnb_4bit_use_double_quant", True))
+        given = ksrc if ksrc is not None else self.src(
+            "adapter", kind="default", detail="axolotl's QLoRA BitsAndBytesConfig: nf4, double quantization")
+        if qtype in ("nf4", "fp4"):
+            self.add("precision.quant_type", qtype, given, "high" if ksrc is not None else "medium")
+        if double is not None:
+            self.add("precision.double_quant", double, given, "high" if ksrc is not None else "medium")
 
     def loss(self) -> None:
         """A fused linear cross-entropy from an axolotl plugin (``loss.implementation``): the

@@ -148,3 +148,30 @@ def test_axolotl_cut_cross_entropy_reaches_the_estimate(cli, tmp_path):
     assert forward_logits("plain.yml") == tokens * vocab * (2 + 4 + 4)
     # Cut Cross Entropy never holds the logits: the head input's bf16 gradient only
     assert forward_logits("cce.yml") == tokens * hidden * 2
+
+
+def _facts(cli, tmp_path, text, *fields):
+    (tmp_path / "q.yml").write_text(text)
+    plan = plan_of(cli, "axolotl", "train", "q.yml", cwd=tmp_path)
+    return tuple((plan["fields"][f][0]["value"], plan["fields"][f][0]["source"]["kind"])
+                 if f in plan["fields"] else None for f in fields)
+
+
+QUANT = ("peft.kbit_prepared", "precision.quant_type", "precision.double_quant")
+
+
+def test_axolotl_qlora_defaults_nf4_double_quant_and_16bit_embeddings(cli, tmp_path):
+    base = "base_model: org/m\nadapter: qlora\nload_in_4bit: true\nsequence_len: 2048\nmicro_batch_size: 1\n"
+    # axolotl's loader: nf4 + double quantization; norms, embed_tokens, lm_head cast back to 16 bits
+    # after prepare_model_for_kbit_training, so nothing stays in fp32
+    assert _facts(cli, tmp_path, base, *QUANT) == ((False, "default"), ("nf4", "default"), (True, "default"))
+    # bnb_config_kwargs overrides the BitsAndBytesConfig defaults
+    over = base + "bnb_config_kwargs:\n  bnb_4bit_use_double_quant: false\n  bnb_4bit_quant_type: fp4\n"
+    assert _facts(cli, tmp_path, over, *QUANT) == ((False, "default"), ("fp4", "config"), (False, "config"))
+
+
+def test_axolotl_8bit_lora_and_unquantized_lora(cli, tmp_path):
+    eight = "base_model: org/m\nadapter: lora\nload_in_8bit: true\nsequence_len: 2048\nmicro_batch_size: 1\n"
+    assert _facts(cli, tmp_path, eight, *QUANT) == ((False, "default"), None, None)
+    plain = "base_model: org/m\nadapter: lora\nsequence_len: 2048\nmicro_batch_size: 1\n"
+    assert _facts(cli, tmp_path, plain, *QUANT) == (None, None, None)
