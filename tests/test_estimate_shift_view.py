@@ -50,3 +50,22 @@ def test_the_slice_is_a_view_only_for_one_sequence():
     assert shifted.untyped_storage().data_ptr() == one.untyped_storage().data_ptr()
     two = torch.zeros(2, 8, 5)
     assert two[..., :-1, :].contiguous().untyped_storage().data_ptr() != two.untyped_storage().data_ptr()
+
+
+GPT2 = {"model_type": "gpt2", "n_embd": 768, "n_layer": 12, "n_head": 12, "vocab_size": 50257, "n_positions": 1024}
+
+
+def _gpt2(batch: int, **kw) -> int:
+    inp = EstimateInput(arch=from_hf_config(GPT2, name="gpt2"), precision="bf16", micro_batch=batch, seq_len=1024,
+                        transformers_version="4.45.2", **kw)
+    return estimate(inp).phases["forward"]["logits_loss"]
+
+
+def test_heads_that_shift_in_their_own_dtype_make_no_copy_at_batch_one():
+    tv = 1024 * 50257
+    # GPT-2 before 4.49: CrossEntropyLoss()(lm_logits[..., :-1, :].contiguous(), ...) in bf16:
+    # the logits and log_softmax's output; the shifted slice is a view at batch 1
+    assert _gpt2(1) == tv * (2 + 2)
+    assert _gpt2(2) == 2 * tv * (2 + 2 + 2)
+    # a script's own shift is not read: its copy stays charged
+    assert _gpt2(1, loss_in_logits_dtype=True) == tv * (2 + 2 + 2)

@@ -491,7 +491,10 @@ def hf_loss_forward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> in
     shifts them in their own dtype: ``elem + elem`` and log_softmax's output, ``elem``
     without autocast, or autocast's fp32 copy and an fp32 output (``4 + 4``) under it."""
     if _loss_in_logits_dtype(inp, arch):
-        return elem + elem + (4 + 4 if inp.precision.startswith("amp") else elem)
+        # (the model types' own ``lm_logits[..., :-1, :].contiguous()``: a view at batch 1;
+        # a script's own shift is not read, its copy is kept)
+        shift = elem if inp.loss_in_logits_dtype or int(inp.micro_batch or 1) > 1 else 0
+        return elem + shift + (4 + 4 if inp.precision.startswith("amp") else elem)
     latest = elem + C.LOGITS_FORWARD_FP32 - (0 if elem < 4 else 4)
     version = _transformers_minor(inp)
     shifted = shifted_logits_copy(inp)
