@@ -8,7 +8,8 @@
   ``attn_implementation``/``flash_attention``/``sdp_attention``, ``bf16``/``fp16``
   (``auto``: bf16 where the GPU has it); ``plugins:`` with Cut Cross Entropy
   (``cut_cross_entropy``, on by default) or Liger (``liger_fused_linear_cross_entropy``) is a
-  fused loss. ``deepspeed:`` names a JSON file, read as a config.
+  fused loss; ``sample_packing``/``pad_to_sequence_len`` give the padding. ``deepspeed:`` names a
+  JSON file, read as a config.
 - LitGPT: ``checkpoint_dir`` (``checkpoints/<org>/<name>`` is the Hub id by LitGPT's download
   layout), ``precision`` (``bf16-true`` = bf16 weights, ``bf16-mixed`` = autocast, ...),
   ``quantize`` (``bnb.nf4``, ``bnb.nf4-dq``, ``bnb.fp4``, ``bnb.int8-training``), ``devices``,
@@ -173,7 +174,29 @@ class _Axolotl(_Pass):
         elif _bool(self.value("sdp_attention")[0]):
             self.add("model.attn_implementation", "sdpa", self.value("sdp_attention")[1])
         self.loss()
+        self.padding()
         self.precision(d)
+
+    def padding(self) -> None:
+        """``data.padding`` from axolotl's collator (``core/builders/causal.py``: ``padding=True``,
+        to the longest sample, with ``pad_to_multiple_of`` the sequence length when
+        ``pad_to_sequence_len``, else 64). ``sample_packing`` fills rows up to the sequence
+        length and, since axolotl #2607 (2025-05-01), sets ``pad_to_sequence_len`` when it is
+        unset (``hint_sample_packing_padding``): full-length rows."""
+        packing = _bool(self.value("sample_packing")[0]) is True
+        pad, psrc = self.value("pad_to_sequence_len")
+        pad_to = _bool(pad)
+        if pad_to is True and psrc is not None:
+            self.add("data.padding", "packed" if packing else "max_length", psrc)
+        elif packing and pad_to is None:
+            self.add("data.padding", "packed", self.src(
+                "sample_packing", kind="default",
+                detail="axolotl sets pad_to_sequence_len with sample_packing (since May 2025)"), "medium")
+        elif pad_to is False or not packing:
+            detail = "axolotl's collator pads each batch to its longest sample (multiple of 64)"
+            where = psrc if pad_to is False else None
+            self.add("data.padding", "dynamic", where or self.src("sequence_len", kind="default", detail=detail),
+                     "high" if where else "medium")
 
     def quantized_adapter(self, nf4: bool) -> None:
         """What axolotl's loader does to a quantized base under LoRA/QLoRA (``utils/models.py``

@@ -175,3 +175,16 @@ def test_axolotl_8bit_lora_and_unquantized_lora(cli, tmp_path):
     assert _facts(cli, tmp_path, eight, *QUANT) == ((False, "default"), None, None)
     plain = "base_model: org/m\nadapter: lora\nsequence_len: 2048\nmicro_batch_size: 1\n"
     assert _facts(cli, tmp_path, plain, *QUANT) == (None, None, None)
+
+
+def test_axolotl_padding_from_packing_and_pad_to_sequence_len(cli, tmp_path):
+    base = "base_model: org/m\nadapter: lora\nsequence_len: 2048\nmicro_batch_size: 1\n"
+    # sample_packing alone: axolotl sets pad_to_sequence_len, rows are full length
+    assert _facts(cli, tmp_path, base + "sample_packing: true\n", "data.padding") == (("packed", "default"),)
+    assert _facts(cli, tmp_path, base + "sample_packing: true\npad_to_sequence_len: true\n",
+                  "data.padding") == (("packed", "config"),)
+    assert _facts(cli, tmp_path, base + "pad_to_sequence_len: true\n", "data.padding") == (("max_length", "config"),)
+    # the collator pads each batch to its longest sample: lengths vary from step to step
+    assert _facts(cli, tmp_path, base, "data.padding") == (("dynamic", "default"),)
+    assert _facts(cli, tmp_path, base + "sample_packing: true\npad_to_sequence_len: false\n",
+                  "data.padding") == (("dynamic", "config"),)
