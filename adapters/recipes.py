@@ -6,7 +6,10 @@
   ``load_in_4bit``/``load_in_8bit``, ``lora_r``, ``sequence_len``, ``micro_batch_size``,
   ``gradient_accumulation_steps``, ``optimizer``, ``gradient_checkpointing``,
   ``attn_implementation``/``flash_attention``/``sdp_attention``, ``bf16``/``fp16``
-  (``auto``: bf16 where the GPU has it). ``deepspeed:`` names a JSON file, read as a config.
+  (``auto``: bf16 where the GPU has it); ``plugins:`` with Cut Cross Entropy
+  (``cut_cross_entropy``, on by default) or Liger (``liger_fused_linear_cross_entropy``) is a
+  fused loss; ``sample_packing``/``pad_to_sequence_len`` give the padding. ``deepspeed:`` names a
+  JSON file, read as a config.
 - LitGPT: ``checkpoint_dir`` (``checkpoints/<org>/<name>`` is the Hub id by LitGPT's download
   layout), ``precision`` (``bf16-true`` = bf16 weights, ``bf16-mixed`` = autocast, ...),
   ``quantize`` (``bnb.nf4``, ``bnb.nf4-dq``, ``bnb.fp4``, ``bnb.int8-training``), ``devices``,
@@ -142,6 +145,8 @@ class _Axolotl(_Pass):
             rank, rsrc = self.int_value("lora_r")
             if rank is not None:
                 self.add("peft.rank", rank, rsrc)
+            if four or eight:
+                self.quantized_adapter(qlora and four)
         elif adapter in (None, "") and "adapter" not in self.cli:
             self.add("peft.method", "none", self.src("adapter", kind="default",
                                                     detail="axolotl: no adapter is a full fine-tune"), "medium")
@@ -168,7 +173,81 @@ class _Axolotl(_Pass):
             self.add("model.attn_implementation", "flash_attention_2", self.value("flash_attention")[1])
         elif _bool(self.value("sdp_attention")[0]):
             self.add("model.attn_implementation", "sdpa", self.value("sdp_attention")[1])
+        self.loss()
+        self.padding()
         self.precision(d)
+
+    def padding(self) -> None:
+        """``data.padding`` from axolotl's collator (``core/builders/causal.py``: ``padding=True``,
+        to the longest sample, with ``pad_to_multiple_of`` the sequence length when
+        ``pad_to_sequence_len``, else 64). ``sample_packing`` fills rows up to the sequence
+        length and, since axolotl #2607 (2025-05-01), sets ``pad_to_sequence_len`` when it is
+        unset (``hint_sample_packing_padding``): full-length rows."""
+        packing = _bool(self.value("sample_packing")[0]) is True
+        pad, psrc = self.value("pad_to_sequence_len")
+        pad_to = _bool(pad)
+        if pad_to is True and psrc is not None:
+            self.add("data.padding", "packed" if packing else "max_length", psrc)
+        elif packing and pad_to is None:
+            self.add("data.padding", "packed", self.src(
+                "sample_packing", kind="default",
+                detail="axolotl sets pad_to_sequence_len with sample_packing (since May 2025)"), "medium")
+        elif pad_to is False or not packing:
+            detail = "axolotl's collator pads each batch to its longest sample (multiple of 64)"
+            where = psrc if pad_to is False else None
+            self.add("data.padding", "dynamic", where or self.src("sequence_len", kind="default", detail=detail),
+                     "high" if where else "medium")
+
+    def quantized_adapter(self, nf4: bool) -> None:
+        """What axolotl's loader does to a quantized base under LoRA/QLoRA (``utils/models.py``
+        ``load_model`` from #393 of August 2023; ``loaders/model.py`` in 2025):
+
+        - QLoRA's ``BitsAndBytesConfig``: ``bnb_4bit_quant_type="nf4"``,
+          ``bnb_4bit_use_double_quant=True``, unless ``bnb_config_kwargs`` overrides them;
+        - ``prepare_model_for_kbit_training`` (fp32 norms, embeddings and LM head) followed by
+          "converting modules to <torch_dtype>": every ``norm``, ``embed_tokens`` and
+          ``lm_head`` back in the 16-bit dtype (skipped only where preparation is skipped too:
+          FSDP QLoRA). Neither fp32 copy nor an fp32 residual stream is left, so for the
+          estimate the model is not kbit-prepared."""
+        _, asrc = self.value("adapter")
+        if asrc is None:
+            return
+        detail = ("axolotl casts norms, embed_tokens and lm_head back to the 16-bit dtype after "
+                  "prepare_model_for_kbit_training")
+        self.add("peft.kbit_prepared", False, self.src("adapter", kind="default", detail=detail), "medium")
+        if not nf4:
+            return
+        kwargs, ksrc = self.value("bnb_config_kwargs")
+        kwargs = kwargs if isinstance(kwargs, dict) else {}
+        qtype = kwargs.get("bnb_4bit_quant_type", "nf4")
+        double = _bool(kwargs.get("bnb_4bit_use_double_quant", True))
+        given = ksrc if ksrc is not None else self.src(
+            "adapter", kind="default", detail="axolotl's QLoRA BitsAndBytesConfig: nf4, double quantization")
+        if qtype in ("nf4", "fp4"):
+            self.add("precision.quant_type", qtype, given, "high" if ksrc is not None else "medium")
+        if double is not None:
+            self.add("precision.double_quant", double, given, "high" if ksrc is not None else "medium")
+
+    def loss(self) -> None:
+        """A fused linear cross-entropy from an axolotl plugin (``loss.implementation``): the
+        plugin's own option, read only when ``plugins:`` lists the plugin (axolotl ignores it
+        otherwise). ``CutCrossEntropyPlugin``'s ``cut_cross_entropy`` defaults to true
+        (``integrations/cut_cross_entropy/args.py``: ``cut_cross_entropy: Optional[bool] =
+        True``); ``LigerPlugin``'s ``liger_fused_linear_cross_entropy`` defaults to None (off,
+        ``integrations/liger/args.py``)."""
+        plugins, psrc = self.value("plugins")
+        names = [p for p in plugins if isinstance(p, str)] if isinstance(plugins, list) else []
+        for suffix, key, default in ((".CutCrossEntropyPlugin", "cut_cross_entropy", True),
+                                     (".LigerPlugin", "liger_fused_linear_cross_entropy", False)):
+            if not any(n.strip().endswith(suffix) for n in names):
+                continue
+            value, vsrc = self.value(key)
+            on = _bool(value)
+            if on is None and value is None:
+                on, vsrc = default, psrc
+            if on and vsrc is not None:
+                self.add("loss.implementation", "fused", vsrc)
+                return
 
     def precision(self, d: dict) -> None:
         bf16, bsrc = self.value("bf16")

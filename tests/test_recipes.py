@@ -102,3 +102,89 @@ def test_plain_yaml_is_not_a_recipe(cli, tmp_path):
     (tmp_path / "cfg.yaml").write_text("lr: 0.1\nbase: x\n")
     plan = plan_of(cli, "python", "train.py", "cfg.yaml", cwd=tmp_path)
     assert not any(f["adapter"] == "recipes" for facts in plan["fields"].values() for f in facts)
+
+
+CCE = "axolotl.integrations.cut_cross_entropy.CutCrossEntropyPlugin"
+LIGER = "axolotl.integrations.liger.LigerPlugin"
+
+
+def _axolotl_loss(cli, tmp_path, extra: str):
+    base = "base_model: org/m\nadapter: qlora\nload_in_4bit: true\nsequence_len: 2048\nmicro_batch_size: 2\nbf16: true\n"
+    (tmp_path / "cfg.yml").write_text(base + textwrap.dedent(extra))
+    plan = plan_of(cli, "axolotl", "train", "cfg.yml", cwd=tmp_path)
+    facts = plan["fields"].get("loss.implementation") or []
+    return (facts[0]["value"], facts[0]["source"]["line"]) if facts else None
+
+
+def test_axolotl_cut_cross_entropy_plugin_is_a_fused_loss(cli, tmp_path):
+    # the plugin alone: cut_cross_entropy defaults to true, the plugins line is the source
+    assert _axolotl_loss(cli, tmp_path, f"plugins:\n  - {CCE}\n") == ("fused", 7)
+    assert _axolotl_loss(cli, tmp_path, f"plugins:\n  - {CCE}\ncut_cross_entropy: true\n") == ("fused", 9)
+    # switched off, or the option without the plugin (axolotl does not load it): no fused loss
+    assert _axolotl_loss(cli, tmp_path, f"plugins:\n  - {CCE}\ncut_cross_entropy: false\n") is None
+    assert _axolotl_loss(cli, tmp_path, "cut_cross_entropy: true\n") is None
+
+
+def test_axolotl_liger_plugin_fuses_the_loss_only_when_asked(cli, tmp_path):
+    assert _axolotl_loss(cli, tmp_path, f"plugins:\n  - {LIGER}\nliger_fused_linear_cross_entropy: true\n") \
+        == ("fused", 9)
+    # Liger's other kernels (RMSNorm, SwiGLU) leave the logits as they are
+    assert _axolotl_loss(cli, tmp_path, f"plugins:\n  - {LIGER}\nliger_rms_norm: true\n") is None
+
+
+def test_axolotl_cut_cross_entropy_reaches_the_estimate(cli, tmp_path):
+    cfg = ("base_model: meta-llama/Llama-3.1-8B\nadapter: qlora\nload_in_4bit: true\nsequence_len: 2048\n"
+           "micro_batch_size: 2\nbf16: true\ngradient_checkpointing: true\nflash_attention: true\n")
+    (tmp_path / "plain.yml").write_text(cfg)
+    (tmp_path / "cce.yml").write_text(cfg + f"plugins:\n  - {CCE}\n")
+
+    def forward_logits(name):
+        res = cli("estimate", "--format", "json", "--gpu", "h100", "--", "axolotl", "train", name, cwd=tmp_path)
+        assert res.code == 0, res.out + res.err
+        return json.loads(res.out)["phases"]["forward"]["logits_loss"]
+
+    tokens, vocab, hidden = 2 * 2048, 128256, 4096
+    # transformers' loss: bf16 logits, their fp32 upcast and log_softmax's fp32 output
+    assert forward_logits("plain.yml") == tokens * vocab * (2 + 4 + 4)
+    # Cut Cross Entropy never holds the logits: the head input's bf16 gradient only
+    assert forward_logits("cce.yml") == tokens * hidden * 2
+
+
+def _facts(cli, tmp_path, text, *fields):
+    (tmp_path / "q.yml").write_text(text)
+    plan = plan_of(cli, "axolotl", "train", "q.yml", cwd=tmp_path)
+    return tuple((plan["fields"][f][0]["value"], plan["fields"][f][0]["source"]["kind"])
+                 if f in plan["fields"] else None for f in fields)
+
+
+QUANT = ("peft.kbit_prepared", "precision.quant_type", "precision.double_quant")
+
+
+def test_axolotl_qlora_defaults_nf4_double_quant_and_16bit_embeddings(cli, tmp_path):
+    base = "base_model: org/m\nadapter: qlora\nload_in_4bit: true\nsequence_len: 2048\nmicro_batch_size: 1\n"
+    # axolotl's loader: nf4 + double quantization; norms, embed_tokens, lm_head cast back to 16 bits
+    # after prepare_model_for_kbit_training, so nothing stays in fp32
+    assert _facts(cli, tmp_path, base, *QUANT) == ((False, "default"), ("nf4", "default"), (True, "default"))
+    # bnb_config_kwargs overrides the BitsAndBytesConfig defaults
+    over = base + "bnb_config_kwargs:\n  bnb_4bit_use_double_quant: false\n  bnb_4bit_quant_type: fp4\n"
+    assert _facts(cli, tmp_path, over, *QUANT) == ((False, "default"), ("fp4", "config"), (False, "config"))
+
+
+def test_axolotl_8bit_lora_and_unquantized_lora(cli, tmp_path):
+    eight = "base_model: org/m\nadapter: lora\nload_in_8bit: true\nsequence_len: 2048\nmicro_batch_size: 1\n"
+    assert _facts(cli, tmp_path, eight, *QUANT) == ((False, "default"), None, None)
+    plain = "base_model: org/m\nadapter: lora\nsequence_len: 2048\nmicro_batch_size: 1\n"
+    assert _facts(cli, tmp_path, plain, *QUANT) == (None, None, None)
+
+
+def test_axolotl_padding_from_packing_and_pad_to_sequence_len(cli, tmp_path):
+    base = "base_model: org/m\nadapter: lora\nsequence_len: 2048\nmicro_batch_size: 1\n"
+    # sample_packing alone: axolotl sets pad_to_sequence_len, rows are full length
+    assert _facts(cli, tmp_path, base + "sample_packing: true\n", "data.padding") == (("packed", "default"),)
+    assert _facts(cli, tmp_path, base + "sample_packing: true\npad_to_sequence_len: true\n",
+                  "data.padding") == (("packed", "config"),)
+    assert _facts(cli, tmp_path, base + "pad_to_sequence_len: true\n", "data.padding") == (("max_length", "config"),)
+    # the collator pads each batch to its longest sample: lengths vary from step to step
+    assert _facts(cli, tmp_path, base, "data.padding") == (("dynamic", "default"),)
+    assert _facts(cli, tmp_path, base + "sample_packing: true\npad_to_sequence_len: false\n",
+                  "data.padding") == (("dynamic", "config"),)

@@ -249,6 +249,7 @@ AX3_UNKNOWN = ("which GPUs and how '@ N GB VRAM' was read are not said: read as 
                "(4.40.0.dev)",
                "sample packing fills every row to the sequence length (pad_to_sequence_len true) assumed")
 AX3_NOTE = "axolotl examples/llama-3/README.md at 15f7910: "
+AX_CAST_BACK = ("est28 (after scoring, in-sample): prepare_model_for_kbit_training runs, but axolotl then casts the norms, embed_tokens and lm_head back to the torch dtype for LoRA/QLoRA without FSDP QLoRA (utils/models.py load_model at 15f7910: 'converting modules to %s for flash attention'; loaders/model.py _configure_embedding_dtypes in 2025, since axolotl #393 of 2023-08-21): kbit_prepared false (no fp32 embeddings, head or residual stream)")
 add(AX_LLAMA3, "llama3-8b-fft-bf16-paged-adamw8bit-s8192-b1", 48, "GiB", "nvidia-smi", "A100-SXM-80GB",
     dict(mode="train", model="Llama-3-8B", precision="bf16", optimizer="paged-adamw-8bit", micro_batch=1,
          grad_accum=8, seq_len=8192, padding="packed", grad_ckpt=True, attention="flash", world_size=1,
@@ -262,9 +263,9 @@ add(AX_LLAMA3, "llama3-8b-fft-bf16-paged-adamw8bit-s8192-b1", 48, "GiB", "nvidia
 add(AX_LLAMA3, "llama2-7b-lora8bit-r32-s4096-packed-b2", 11, "GiB", "nvidia-smi", "A100-SXM-80GB",
     dict(mode="train", model="Llama-2-7B", precision="amp-bf16", optimizer="adamw-8bit", micro_batch=2,
          grad_accum=4, seq_len=4096, padding="packed", grad_ckpt=True, attention="flash", world_size=1,
-         quant="8bit", kbit_prepared=True, lora_r=32, lora_targets=["all-linear"], lora_dropout=0.05,
+         quant="8bit", kbit_prepared=False, lora_r=32, lora_targets=["all-linear"], lora_dropout=0.05,
          loss="standard", use_cache=False, torch_version="2.1.2", transformers_version="4.40.0"),
-    unknown=(*AX3_UNKNOWN, "the GPU is not named (an 80 GB A100 written)",
+    unknown=(*AX3_UNKNOWN, "the GPU is not named (an 80 GB A100 written)", AX_CAST_BACK,
              "the README's row is 'LoRA' of the 8B base model, but lora-8b.yml at that commit loads "
              "NousResearch/Llama-2-7b-hf in 8 bits: the config is taken"),
     notes=AX3_NOTE + "'LoRA - Single GPU @ 11GB VRAM'; lora-8b.yml: base_model NousResearch/Llama-2-7b-hf, "
@@ -310,13 +311,13 @@ AXG_UNKNOWN = ("the GPU is not named in any guide (an 80 GB H100 written)",
                "sample packing fills every row of the micro batch to 2,048 tokens assumed (the 2k-sample data set "
                "fozziethebeat/alpaca_messages_2k_test)",
                "axolotl's defaults of the commit: NF4 with double quantization, prepare_model_for_kbit_training "
-               "(single GPU, no FSDP)")
+               "(single GPU, no FSDP)", AX_CAST_BACK)
 OLMO3_UNKNOWN = ("OLMo 3 (model_type olmo3) is given as OLMo 2 (olmo2): the same blocks (post-norm, QK-norm) with "
                  "sliding-window attention of 4,096 on three of every four layers, which at 2,048 tokens attend "
                  "as full layers; vLLM's Olmo3Config maps Olmo3ForCausalLM to Olmo2ForCausalLM the same way")
 AXG_BASE = dict(mode="train", precision="amp-bf16", micro_batch=2, grad_accum=4, seq_len=2048, padding="packed",
                 grad_ckpt=True, attention="flash", world_size=1, quant="4bit", quant_type="nf4", double_quant=True,
-                kbit_prepared=True, lora_r=32, lora_targets=["all-linear"], lora_dropout=0.05, use_cache=False)
+                kbit_prepared=False, lora_r=32, lora_targets=["all-linear"], lora_dropout=0.05, use_cache=False)
 RESERVED_UNKNOWN = ("which of the trainer's three logged figures the guide quotes (memory/max_active, "
                     "memory/max_allocated, memory/device_reserved) is not said: the reserved figure written")
 SMI_UNKNOWN = ("how the figure was read is not said (before axolotl logged memory per step): the driver's figure, "

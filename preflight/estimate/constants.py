@@ -261,7 +261,9 @@ LOGITS_FORWARD_FP32 = 4 + 4
 LOGITS_BACKWARD_FP32 = 4 + 4 + 4
 #: transformers 4.45 and earlier, and 4.46-4.48's ``ForCausalLMLoss``: ``shift_logits =
 #: logits[..., :-1, :].contiguous()`` of the fp32 logits, one more fp32 copy alive while
-#: log_softmax runs (4.49 pads the labels instead; read in the transformers wheels).
+#: log_softmax runs (4.49 pads the labels instead; read in the transformers wheels). Only with
+#: more than one sequence per micro-batch: at batch 1 the slice is contiguous and
+#: ``contiguous()`` returns it as it is (``terms.shifted_logits_copy``, est28).
 HF_SHIFTED_LOGITS_FP32 = 4
 #: torchtune ``CEWithChunkedOutputLoss(num_output_chunks=8)`` (format: torchtune default).
 CHUNKED_LOSS_CHUNKS = 8

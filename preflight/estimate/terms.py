@@ -481,6 +481,9 @@ def hf_loss_forward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> in
       logits.float()``, then shifts): the fp32 logits, the shifted copy and log_softmax's
       output: ``4 + 4 + 4``.
 
+    The shifted copy exists only with more than one sequence per micro-batch
+    (:func:`shifted_logits_copy`): ``elem + 4 + 4`` and ``4 + 4`` at batch 1.
+
     Unknown version: the latest layout (the interval covers 4.46-4.48,
     :func:`unknown_alternatives`).
 
@@ -488,11 +491,27 @@ def hf_loss_forward_bytes(inp: EstimateInput, elem: int, arch: Any = None) -> in
     shifts them in their own dtype: ``elem + elem`` and log_softmax's output, ``elem``
     without autocast, or autocast's fp32 copy and an fp32 output (``4 + 4``) under it."""
     if _loss_in_logits_dtype(inp, arch):
-        return elem + elem + (4 + 4 if inp.precision.startswith("amp") else elem)
+        # (the model types' own ``lm_logits[..., :-1, :].contiguous()``: a view at batch 1;
+        # a script's own shift is not read, its copy is kept)
+        shift = elem if inp.loss_in_logits_dtype or int(inp.micro_batch or 1) > 1 else 0
+        return elem + shift + (4 + 4 if inp.precision.startswith("amp") else elem)
     latest = elem + C.LOGITS_FORWARD_FP32 - (0 if elem < 4 else 4)
     version = _transformers_minor(inp)
+    shifted = shifted_logits_copy(inp)
     if version is not None and version < (4, 46):
-        return 4 + C.HF_SHIFTED_LOGITS_FP32 + 4
+        return 4 + shifted + 4
     if version is not None and version < (4, 49):
-        return latest + C.HF_SHIFTED_LOGITS_FP32
+        return latest + shifted
     return latest
+
+
+def shifted_logits_copy(inp: EstimateInput) -> int:
+    """Bytes per (token x vocab) of ``logits[..., :-1, :].contiguous()`` in transformers'
+    causal-LM loss before 4.49 (:data:`constants.HF_SHIFTED_LOGITS_FP32`).
+
+    ``Tensor.contiguous()`` returns the tensor itself when it is already contiguous. Dropping
+    the last position of a ``(batch, seq, vocab)`` tensor leaves a contiguous view when
+    ``batch`` is 1 (the dropped row is the end of the storage), so one sequence per micro-batch
+    makes no copy; from two sequences on, the gaps between them force a copy. Checked on fake
+    tensors (the view shares the fp32 logits' storage at batch 1)."""
+    return C.HF_SHIFTED_LOGITS_FP32 if int(inp.micro_batch or 1) > 1 else 0
