@@ -76,10 +76,17 @@ class _ObjReader(_Reader):
         self.rebound: set[str] = set()  # names the function binds itself: not the caller's value
         self.combined: Tree = {}
         self.builder: Optional[Builder] = None  # project enums' members (``DistributedStrategy.ddp``)
+        self.entry: Optional[bool] = None  # whether the function is in the launched script (``__main__``)
 
     def test(self, node: ast.AST, depth: int = 0) -> Optional[bool]:
         on_cuda = _on_cuda(node)  # ``torch.backends.mps.is_available()`` is false on the CUDA target
-        return on_cuda if on_cuda is not None else super().test(node, depth)
+        if on_cuda is not None:
+            return on_cuda
+        if self.entry is not None and isinstance(node, ast.Compare) and len(node.ops) == 1 \
+                and isinstance(node.ops[0], ast.Eq) and isinstance(node.left, ast.Name) and node.left.id == "__name__" \
+                and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value == "__main__":
+            return self.entry  # the launched script runs as __main__; a module it imports does not
+        return super().test(node, depth)
 
     def chain(self, node: ast.AST) -> Optional[tuple]:
         parts: list[str] = []
@@ -567,6 +574,7 @@ class ConfigObjectAdapter(Adapter):
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
                 continue
+            reader.entry = shown == modules.trees[0][0]
             nodes = flow.own_of(fn)
             for node in nodes:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -611,6 +619,8 @@ class ConfigObjectAdapter(Adapter):
             self._loader_kwargs(call, reader, plan, modules, shown)
         if name == "DataLoader" and modules is not None:
             self._loader_defaults(call, reader, plan, modules, shown)
+        elif modules is not None and name and modules.klass(name) is not None:
+            self._subclass_loader(call, reader, plan, combined, shown, modules.klass(name))
         for kw in call.keywords:
             if kw.arg == "pin_memory" and "loader" in name.lower():
                 got = reader.ev(kw.value)
@@ -638,6 +648,36 @@ class ConfigObjectAdapter(Adapter):
                         self._leaf_fact(plan, combined, "dist.sharding", _FSDP[member], got.path,
                                         f"FullyShardedDataParallel(sharding_strategy={'.'.join(got.path)}) = "
                                         f"{got.value.name} ({shown}:{call.lineno})")
+
+    def _subclass_loader(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, combined: Tree, shown: str,
+                         klass: Any) -> None:
+        """A call of the project's ``DataLoader`` subclass (:mod:`preflight.adapters.loader_subclass`): the
+        config values its arguments carry into torch's loader; its literals when the config feeds it."""
+        from preflight.adapters.loader_subclass import loader_arguments
+
+        where, cls = klass
+        mapped = loader_arguments(cls, call)
+        fed: Optional[tuple] = None
+        literal: list[tuple[str, Any, str]] = []
+        for key, field in (("batch_size", "batch.micro"), ("num_workers", "data.num_workers"),
+                           ("pin_memory", "data.pin_memory")):
+            got_map = mapped.get(key)
+            if got_map is None:
+                continue
+            if got_map.expr is None:
+                literal.append((field, got_map.value, f"{got_map.how} ({where}:{got_map.line})"))
+                continue
+            got = reader.ev(got_map.expr)
+            if got is None or got.path is None or isinstance(got.value, bool) != (key == "pin_memory") \
+                    or not isinstance(got.value, int) or got.value < (1 if key == "batch_size" else 0):
+                continue
+            fed = fed or got.path
+            self._leaf_fact(plan, combined, field, got.value, got.path,
+                            f"{'.'.join(got.path)} given to {cls.name}(...) ({shown}:{call.lineno}): {got_map.how}")
+        if fed is None:
+            return
+        for field, value, how in literal:  # the loader the config feeds: its own literals are the job's
+            self._leaf_fact(plan, combined, field, value, fed, f"{how}, in the loader {'.'.join(fed)} feeds")
 
     def _loader_defaults(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, modules: Modules,
                          shown: str) -> None:

@@ -1,0 +1,180 @@
+"""Issue 15, branch jobs27: values the plan takes through project code, from the shapes of sets 16-18
+(fixtures of our own that copy the real code's shape; each with a twin that must stay as before).
+
+- a project's ``DataLoader`` subclass (huggingface/picotron @ 59714b1 ``picotron/data.py:12-60``,
+  ``train.py:106-118``): the call's arguments are the torch loader's batch, workers and pinning;
+- the per-rank batch bound to a name (willisma/SiT @ 947f95b ``train.py:125,200``);
+"""
+
+from __future__ import annotations
+
+import json
+
+from plan_helpers import fact, plan_of, write
+
+# picotron's shape: a nested JSON config read with json.load, values handed to a DataLoader subclass
+# whose __init__ passes them on to DataLoader.__init__ (pin_memory only through its own default)
+_PICO_DATA = """\
+    from torch.utils.data import DataLoader
+
+
+    class ChunkLoader(DataLoader):
+        def __init__(self, micro_batch_size, seq_length, num_workers, grad_acc_steps, pin_memory=True):
+            self.micro_batch_size = micro_batch_size
+            self.grad_acc_steps = grad_acc_steps
+            data = list(range(seq_length))
+            super().__init__(data, batch_size=micro_batch_size, pin_memory=pin_memory, num_workers=num_workers)
+"""
+_PICO_TRAIN = """\
+    import argparse
+    import json
+
+    import torch
+    from pico.data import ChunkLoader
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", type=str)
+        args = parser.parse_args()
+        with open(args.config, "r") as f:
+            config = json.load(f)
+        loader = ChunkLoader(
+            micro_batch_size=config["training"]["micro_batch_size"],
+            seq_length=config["training"]["seq_length"],
+            num_workers=config["dataset"]["num_workers"],
+            grad_acc_steps=config["training"]["gradient_accumulation_steps"],
+        )
+        model = torch.nn.Linear(8, 8)
+        optimizer = torch.optim.AdamW(model.parameters())
+        for x in loader:
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+"""
+_PICO_CONFIG = {"training": {"micro_batch_size": 12, "seq_length": 256, "gradient_accumulation_steps": 2},
+                "dataset": {"num_workers": 3}}
+
+
+def _pico(tmp_path, data: str = _PICO_DATA) -> dict:
+    write(tmp_path, {"pico/__init__.py": "", "pico/data.py": data, "train.py": _PICO_TRAIN})
+    (tmp_path / "cfg.json").write_text(json.dumps(_PICO_CONFIG))
+    return {}
+
+
+def test_config_values_given_to_a_project_dataloader_subclass(cli, tmp_path):
+    _pico(tmp_path)
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc_per_node", "1", "train.py", "--config", "cfg.json",
+                   cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 12
+    assert fact(plan, "data.num_workers").value == 3
+    pin = fact(plan, "data.pin_memory")
+    assert pin.value is True and pin.confidence == "medium"
+
+
+def test_twin_a_subclass_that_batches_otherwise_gives_no_batch(cli, tmp_path):
+    # the subclass hands DataLoader a product, not its parameter: not mapped (and pin_memory is not
+    # claimed for a loader whose batch the config does not visibly feed)
+    _pico(tmp_path, _PICO_DATA.replace("batch_size=micro_batch_size", "batch_size=micro_batch_size * grad_acc_steps"))
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc_per_node", "1", "train.py", "--config", "cfg.json",
+                   cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 12, micro
+
+
+def test_twin_a_class_that_is_not_a_dataloader_is_not_read(cli, tmp_path):
+    _pico(tmp_path, _PICO_DATA.replace("class ChunkLoader(DataLoader)", "class ChunkLoader(object)")
+          .replace("super().__init__(data, ", "self.setup(data, "))
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc_per_node", "1", "train.py", "--config", "cfg.json",
+                   cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 12, micro
+    pin = fact(plan, "data.pin_memory")
+    assert pin is None or pin.value is not True, pin
+
+
+_ARGS_TRAIN = """\
+    import argparse
+
+    import torch
+    from loaders import ShardLoader
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--micro", type=int, default=4)
+    args = parser.parse_args()
+    model = torch.nn.Linear(4, 4)
+    opt = torch.optim.AdamW(model.parameters())
+    loader = ShardLoader(args.micro, [], workers=3)
+    for x in loader:
+        opt.zero_grad()
+        model(x).sum().backward()
+        opt.step()
+"""
+_ARGS_LOADER = """\
+    import torch
+
+
+    class ShardLoader(torch.utils.data.DataLoader):
+        def __init__(self, micro, dataset, workers, pin=False):
+            super().__init__(dataset, batch_size=micro, num_workers=workers, pin_memory=pin)
+"""
+
+
+def test_launch_value_through_a_positional_parameter_of_the_subclass(cli, tmp_path):
+    write(tmp_path, {"train.py": _ARGS_TRAIN, "loaders.py": _ARGS_LOADER})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "--micro", "16", cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro.value == 16 and micro.source.kind == "cli"
+    assert fact(plan, "data.num_workers").value == 3
+    assert fact(plan, "data.pin_memory").value is False
+
+
+def test_twin_the_parameter_reassigned_in_init_is_not_mapped(cli, tmp_path):
+    loader = _ARGS_LOADER.replace("            super()", "            micro = micro * 2\n            super()")
+    write(tmp_path, {"train.py": _ARGS_TRAIN, "loaders.py": loader})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "--micro", "16", cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 16, micro
+
+
+# SiT's shape: the global batch divided by the world size, bound to a name the DataLoader takes
+_SIT = """\
+    import argparse
+
+    import torch
+    import torch.distributed as dist
+    from torch.utils.data import DataLoader
+
+
+    def main(args):
+        dist.init_process_group("nccl")
+        local_batch_size = int(args.global_batch_size // dist.get_world_size())
+        {extra}
+        model = torch.nn.parallel.DistributedDataParallel(torch.nn.Linear(4, 4).cuda())
+        opt = torch.optim.AdamW(model.parameters())
+        loader = DataLoader([], batch_size=local_batch_size, num_workers=4, pin_memory=True)
+        for x in loader:
+            opt.zero_grad()
+            model(x).sum().backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--global-batch-size", type=int, default=256)
+        main(parser.parse_args())
+"""
+
+
+def test_per_rank_batch_bound_to_a_name(cli, tmp_path):
+    write(tmp_path, {"train.py": _SIT.replace("{extra}", "")})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nnodes=1", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro.value == 32 and micro.confidence == "medium"
+    assert fact(plan, "batch.global").value == 256
+
+
+def test_twin_the_name_bound_twice_is_not_followed(cli, tmp_path):
+    write(tmp_path, {"train.py": _SIT.replace("{extra}", "local_batch_size = local_batch_size // 2")})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nnodes=1", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 32, micro
