@@ -113,6 +113,7 @@ def _bool_op(values: list[Any], is_and: bool) -> Any:
     return result
 
 
+_KEEP = object()  # ScriptIndex._reassigned_value: no reassignment runs before the use
 _COMPARE: dict[type, Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
@@ -187,6 +188,8 @@ class ScriptIndex:
         self.class_level: dict[str, int] = {}  # name -> how many of its bindings are class attributes
         self._parse_functions: Optional[set[str]] = None
         self._helper_written: Optional[set[str]] = None
+        self._reassigned: Optional[dict[str, Any]] = None  # preflight.script_reassign
+        self._computing: set[str] = set()
         # ``owner.name`` for an object the script did not build itself (a parameter, or one of
         # the dataclasses ``HfArgumentParser`` returns): the value of the option ``name`` the
         # job declares, from the launch line or its default. Set by the project (cliargs knows
@@ -436,7 +439,7 @@ class ScriptIndex:
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
-            found = self.argument(expr.attr)
+            found = self.argument(expr.attr, line)
             if found is not None or self.arguments or self.options is None:
                 return found
             # no add_argument in this file: the parser is a local module's (open_clip
@@ -813,9 +816,11 @@ class ScriptIndex:
         return state
 
     # -- argparse ------------------------------------------------------------
-    def argument(self, dest: str) -> Optional[Resolved]:
+    def argument(self, dest: str, at: Optional[int] = None) -> Optional[Resolved]:
         """``args.<dest>``: the launch-command value if given, else the argparse default; unknown when
-        a helper of a local module the namespace is handed to assigns it (:mod:`preflight.script_helper_writes`)."""
+        a helper of a local module the namespace is handed to assigns it (:mod:`preflight.script_helper_writes`);
+        the value the script's own reassignment computes when one runs before the use on line ``at``
+        (:mod:`preflight.script_reassign`)."""
         specs = self.arguments.get(dest, [])
         if specs:
             if self._helper_written is None:
@@ -825,6 +830,9 @@ class ScriptIndex:
                 self._helper_written = helper_written(self)
             if dest in self._helper_written:
                 return None
+            reassigned = self._reassigned_value(dest, at)
+            if reassigned is not _KEEP:
+                return reassigned  # type: ignore[return-value]
         if specs and dest in self.set_defaults:
             return self._set_default(dest, specs)
         if len(specs) != 1:
@@ -844,6 +852,41 @@ class ScriptIndex:
         if default is not None and opaque_words(self.args):
             return None  # the option may be among arguments not known statically
         return default
+
+    def _reassigned_value(self, dest: str, at: Optional[int]) -> object:
+        """What a reassignment of ``args.<dest>`` in the script makes of it: ``_KEEP`` when none runs before
+        the use (the launch/argparse value stands), the computed value (medium at most), or None."""
+        from preflight.script_reassign import _UNKNOWN, before_use, reassignments
+
+        if self._reassigned is None:
+            self._reassigned = {}  # a re-entrant resolve while it is computed sees none
+            self._reassigned = reassignments(self)
+        found = self._reassigned.get(dest)
+        if not found or dest in self._computing:
+            return _KEEP  # on the right side of its own reassignment: the value before it
+        tree = self.script.tree
+        function = None
+        if at is not None and tree is not None:
+            around = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                      and n.lineno <= at <= (getattr(n, "end_lineno", None) or n.lineno)]
+            function = max(around, key=lambda n: n.lineno) if around else None
+        if before_use(found, at, function):
+            return _KEEP
+        if len(found) != 1 or found[0].taken is not True:
+            return None
+        stmt, value = found[0].stmt, found[0].value
+        if isinstance(value, ast.Constant) and value.value is _UNKNOWN:
+            return None
+        self._computing.add(dest)
+        try:
+            got = self.resolve(value)
+        finally:
+            self._computing.discard(dest)
+        if got is None:
+            return None
+        text = ast.unparse(stmt) if hasattr(ast, "unparse") else f"args.{dest} = ..."
+        detail = f"{text} (line {stmt.lineno})" + (f" with {got.detail}" if got.detail else "")
+        return Resolved(got.value, "code", stmt.lineno, got.key, detail, cap="medium")
 
     def _set_default(self, dest: str, specs: list[ArgSpec]) -> Optional[Resolved]:
         """``parser.set_defaults(pin_mem=True)`` over ``--pin_mem`` (store_true) and

@@ -178,3 +178,82 @@ def test_twin_the_name_bound_twice_is_not_followed(cli, tmp_path):
     plan = plan_of(cli, "train.py", "--", "torchrun", "--nnodes=1", "--nproc_per_node=8", "train.py", cwd=tmp_path)
     micro = fact(plan, "batch.micro")
     assert micro is None or micro.value != 32, micro
+
+
+# the script reassigns an option before the loader reads it (the shape of pytorch/examples
+# imagenet/main.py and facebookresearch/moco-v3 @ c349e6e main_moco.py:206-207, generalised: any
+# reassignment, not only an in-place division)
+_REASSIGN = """\
+    import argparse
+    import os
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch_size", type=int, default=None)
+    parser.add_argument("--global_batch_size", type=int, default=256)
+    parser.add_argument("--workers", type=int, default=8)
+
+
+    def main():
+        args = parser.parse_args()
+        world_size = int(os.environ["WORLD_SIZE"])
+        {reassign}
+        model = torch.nn.Linear(4, 4)
+        opt = torch.optim.AdamW(model.parameters())
+        loader = DataLoader([], batch_size=args.batch_size, num_workers=args.workers)
+        for x in loader:
+            opt.zero_grad()
+            model(x).sum().backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _reassigned(cli, tmp_path, reassign: str, *launch: str) -> dict:
+    write(tmp_path, {"train.py": _REASSIGN.replace("{reassign}", reassign)})
+    return plan_of(cli, "train.py", "--", "python", "train.py", *launch, cwd=tmp_path)
+
+
+def test_option_reassigned_from_a_run_time_value_is_not_the_launch_value(cli, tmp_path):
+    plan = _reassigned(cli, tmp_path, "args.global_batch_size = args.batch_size\n"
+                                      "        args.batch_size = args.global_batch_size // world_size",
+                       "--batch_size", "64")
+    micro = fact(plan, "batch.micro")
+    assert micro is None or micro.value != 64, micro
+
+
+def test_option_reassigned_from_known_values_is_computed_at_medium(cli, tmp_path):
+    plan = _reassigned(cli, tmp_path, "args.batch_size = args.global_batch_size // 4\n"
+                                      "        args.workers *= 2", "--global_batch_size", "128")
+    micro = fact(plan, "batch.micro")
+    assert micro.value == 32 and micro.confidence == "medium", micro
+    workers = fact(plan, "data.num_workers")
+    assert workers.value == 16 and workers.confidence == "medium", workers
+
+
+def test_reassignment_under_an_undecided_test_makes_the_option_unknown(cli, tmp_path):
+    plan = _reassigned(cli, tmp_path, "if world_size > 1:\n            args.workers = 2", "--batch_size", "64")
+    workers = fact(plan, "data.num_workers")
+    assert workers is None or workers.value != 8, workers
+    assert fact(plan, "batch.micro").value == 64
+
+
+def test_twin_reassignment_under_a_test_decided_false_keeps_the_launch_value(cli, tmp_path):
+    # ``if args.batch_size is None: args.batch_size = ...``: the launch line gives it, so it stays
+    plan = _reassigned(cli, tmp_path, "if args.batch_size is None:\n"
+                                      "            args.batch_size = args.global_batch_size // world_size",
+                       "--batch_size", "64")
+    micro = fact(plan, "batch.micro")
+    assert micro.value == 64 and micro.source.kind == "cli", micro
+    assert fact(plan, "data.num_workers").value == 8
+
+
+def test_twin_an_unrelated_attribute_reassigned_changes_nothing(cli, tmp_path):
+    plan = _reassigned(cli, tmp_path, "args.lr_scaled = args.global_batch_size / 256", "--batch_size", "64")
+    micro = fact(plan, "batch.micro")
+    assert micro.value == 64 and micro.confidence == "high", micro
