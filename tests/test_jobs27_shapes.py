@@ -257,3 +257,81 @@ def test_twin_an_unrelated_attribute_reassigned_changes_nothing(cli, tmp_path):
     plan = _reassigned(cli, tmp_path, "args.lr_scaled = args.global_batch_size / 256", "--batch_size", "64")
     micro = fact(plan, "batch.micro")
     assert micro.value == 64 and micro.confidence == "high", micro
+
+
+# build-nanogpt's shape (karpathy/build-nanogpt @ 6104ab1 train_gpt2.py:273-281,324-328,486-503): the
+# world size from the environment torchrun sets, the accumulation derived from a token budget, the
+# loss divided by it just before backward() in a micro-step loop, the optimizer stepped outside it
+_NANO = """\
+    import os
+
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    ddp = int(os.environ.get("RANK", -1)) != -1
+    if ddp:
+        ddp_world_size = int(os.environ["WORLD_SIZE"])
+    else:
+        ddp_world_size = 1
+    total_batch_size = 524288
+    B = 16
+    T = 1024
+    grad_accum_steps = total_batch_size // (B * T * ddp_world_size)
+    model = torch.nn.Linear(8, 8).cuda()
+    if ddp:
+        model = DDP(model)
+    optimizer = torch.optim.AdamW(model.parameters())
+    for step in range(100):
+        optimizer.zero_grad()
+        for micro_step in range(grad_accum_steps):
+            x = torch.randn(B, 8).cuda()
+            loss = model(x).sum()
+            loss = loss / grad_accum_steps
+            loss.backward()
+        optimizer.step()
+"""
+
+
+def test_accumulation_from_the_world_size_the_launcher_sets(cli, tmp_path):
+    write(tmp_path, {"train.py": _NANO})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--standalone", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    accum = fact(plan, "batch.grad_accum")
+    assert accum.value == 4 and accum.confidence == "medium", accum  # 524288 // (16 * 1024 * 8)
+    sharding = fact(plan, "dist.sharding")
+    # the DDP wrap sits under a guard decided only by the environment: not high
+    assert sharding is None or sharding.confidence != "high", sharding
+
+
+def test_twin_plain_python_sets_no_world_size(cli, tmp_path):
+    # launched with python: nothing is known of WORLD_SIZE (the shell may export it), so no count
+    write(tmp_path, {"train.py": _NANO})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path)
+    accum = fact(plan, "batch.grad_accum")
+    assert accum is None or accum.value != 4, accum
+
+
+# SiT's loop (train.py:181,250-253): an optimizer named ``opt`` stepped after every backward
+_EVERY = """\
+    import torch
+
+    model = torch.nn.Linear(8, 8)
+    {name} = torch.optim.AdamW(model.parameters())
+    for x in range(10):
+        loss = model(torch.randn(4, 8)).sum()
+        {name}.zero_grad()
+        loss.backward()
+        {name}.step()
+"""
+
+
+def test_step_every_batch_whatever_the_optimizer_is_called(cli, tmp_path):
+    write(tmp_path, {"train.py": _EVERY.replace("{name}", "opt")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum").value == 1
+
+
+def test_twin_a_step_of_something_not_an_optimizer_says_nothing(cli, tmp_path):
+    text = _EVERY.replace("{name}", "opt").replace("        opt.step()", "        sched.step()")
+    write(tmp_path, {"train.py": text.replace("for x in", "sched = make_schedule()\n    for x in")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
