@@ -335,3 +335,29 @@ def test_twin_a_step_of_something_not_an_optimizer_says_nothing(cli, tmp_path):
     write(tmp_path, {"train.py": text.replace("for x in", "sched = make_schedule()\n    for x in")})
     plan = plan_of(cli, "train.py", "--", "python", "train.py", cwd=tmp_path)
     assert fact(plan, "batch.grad_accum") is None
+
+
+# 2U1/Qwen2-VL-Finetune scripts/finetune_lora.sh:18 ``deepspeed src/train/train_sft.py ...``: no --num_gpus,
+# --num_nodes, --hostfile or --include: every GPU of this machine (count unknown), one node unless
+# /job/hostfile exists (low)
+_DS = """\
+    import torch
+
+    model = torch.nn.Linear(4, 4)
+"""
+
+
+def test_bare_deepspeed_launcher_is_one_node_low_and_no_world_size(cli, tmp_path):
+    write(tmp_path, {"train.py": _DS})
+    plan = plan_of(cli, "train.py", "--", "deepspeed", "train.py", cwd=tmp_path)
+    nodes = fact(plan, "dist.nodes")
+    assert nodes.value == 1 and nodes.confidence == "low", nodes
+    assert fact(plan, "dist.world_size") is None  # every local GPU: not 1
+
+
+def test_twin_deepspeed_with_a_hostfile_claims_no_node_count(cli, tmp_path):
+    write(tmp_path, {"train.py": _DS})
+    plan = plan_of(cli, "train.py", "--", "deepspeed", "--hostfile", "hosts.txt", "train.py", cwd=tmp_path)
+    assert fact(plan, "dist.nodes") is None
+    plan = plan_of(cli, "train.py", "--", "deepspeed", "--num_nodes", "2", "--num_gpus", "8", "train.py", cwd=tmp_path)
+    assert fact(plan, "dist.nodes").value == 2
