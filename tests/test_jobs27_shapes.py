@@ -361,3 +361,72 @@ def test_twin_deepspeed_with_a_hostfile_claims_no_node_count(cli, tmp_path):
     assert fact(plan, "dist.nodes") is None
     plan = plan_of(cli, "train.py", "--", "deepspeed", "--num_nodes", "2", "--num_gpus", "8", "train.py", cwd=tmp_path)
     assert fact(plan, "dist.nodes").value == 2
+
+
+# PixArt-alpha/PixArt-sigma @ 1ce521a: train_scripts/train.py:244-284 ``args = parse_args()`` (a function of
+# the script returning parser.parse_args()), ``config = read_config(args.config)`` (diffusion/utils/misc.py:21-30
+# Config.fromfile in a retry loop), the project's own keys given to Accelerator and the loader builder
+_MM_TRAIN = """\
+    import argparse
+
+    import torch
+    from accelerate import Accelerator
+    from helpers import read_config, build_dataloader
+
+
+    def parse_args():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("config", type=str)
+        return parser.parse_args()
+
+
+    if __name__ == "__main__":
+        args = parse_args()
+        config = read_config(args.config)
+        accelerator = Accelerator(mixed_precision=config.mixed_precision,
+                                  gradient_accumulation_steps=config.gradient_accumulation_steps)
+        model = torch.nn.Linear(4, 4)
+        loader = build_dataloader([], num_workers=config.num_workers, batch_size=config.train_batch_size)
+"""
+_MM_HELPERS = """\
+    from mmcv import Config
+    from torch.utils.data import DataLoader
+
+
+    def read_config(file):
+        import time
+        while True:
+            config = Config.fromfile(file)
+            if len(config) == 0:
+                time.sleep(0.1)
+                continue
+            break
+        return config
+
+
+    def build_dataloader(dataset, batch_size=256, num_workers=4, shuffle=True, **kwargs):
+        return DataLoader(dataset, batch_size=batch_size, num_workers=num_workers, shuffle=shuffle, **kwargs)
+"""
+_MM_BASE = "mixed_precision = 'fp16'\ngradient_accumulation_steps = 1\nnum_workers = 4\ntrain_batch_size = 32\n"
+_MM_CONFIG = "_base_ = ['{base}']\ngradient_accumulation_steps = 3\nnum_workers = 10\n"
+
+
+def test_python_config_keys_through_project_calls(cli, tmp_path):
+    write(tmp_path, {"train.py": _MM_TRAIN, "helpers.py": _MM_HELPERS, "configs/base.py": _MM_BASE,
+                     "configs/exp.py": _MM_CONFIG.replace("{base}", "./base.py")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "configs/exp.py", cwd=tmp_path)
+    accum = fact(plan, "batch.grad_accum")
+    assert accum.value == 3 and accum.source.path.endswith("exp.py"), accum
+    assert fact(plan, "precision.mode").value == "amp_fp16"
+    workers = fact(plan, "data.num_workers")
+    assert workers.value == 10 and workers.confidence == "medium", workers
+
+
+def test_twin_python_config_with_an_unread_base_gives_nothing(cli, tmp_path):
+    write(tmp_path, {"train.py": _MM_TRAIN, "helpers.py": _MM_HELPERS,
+                     "configs/exp.py": _MM_CONFIG.replace("{base}", "./missing.py")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "configs/exp.py", cwd=tmp_path)
+    accum = fact(plan, "batch.grad_accum")
+    assert accum is None or accum.value != 3, accum
+    workers = fact(plan, "data.num_workers")
+    assert workers is None or workers.value != 10, workers
