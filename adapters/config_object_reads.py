@@ -620,7 +620,9 @@ class ConfigObjectAdapter(Adapter):
         if name == "DataLoader" and modules is not None:
             self._loader_defaults(call, reader, plan, modules, shown)
         elif modules is not None and name and modules.klass(name) is not None:
-            self._subclass_loader(call, reader, plan, combined, shown, modules.klass(name))
+            from preflight.adapters.loader_subclass import config_subclass_loader
+
+            config_subclass_loader(self, call, reader, plan, combined, shown, modules.klass(name))
         for kw in call.keywords:
             if kw.arg == "pin_memory" and "loader" in name.lower():
                 got = reader.ev(kw.value)
@@ -648,36 +650,6 @@ class ConfigObjectAdapter(Adapter):
                         self._leaf_fact(plan, combined, "dist.sharding", _FSDP[member], got.path,
                                         f"FullyShardedDataParallel(sharding_strategy={'.'.join(got.path)}) = "
                                         f"{got.value.name} ({shown}:{call.lineno})")
-
-    def _subclass_loader(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, combined: Tree, shown: str,
-                         klass: Any) -> None:
-        """A call of the project's ``DataLoader`` subclass (:mod:`preflight.adapters.loader_subclass`): the
-        config values its arguments carry into torch's loader; its literals when the config feeds it."""
-        from preflight.adapters.loader_subclass import loader_arguments
-
-        where, cls = klass
-        mapped = loader_arguments(cls, call)
-        fed: Optional[tuple] = None
-        literal: list[tuple[str, Any, str]] = []
-        for key, field in (("batch_size", "batch.micro"), ("num_workers", "data.num_workers"),
-                           ("pin_memory", "data.pin_memory")):
-            got_map = mapped.get(key)
-            if got_map is None:
-                continue
-            if got_map.expr is None:
-                literal.append((field, got_map.value, f"{got_map.how} ({where}:{got_map.line})"))
-                continue
-            got = reader.ev(got_map.expr)
-            if got is None or got.path is None or isinstance(got.value, bool) != (key == "pin_memory") \
-                    or not isinstance(got.value, int) or got.value < (1 if key == "batch_size" else 0):
-                continue
-            fed = fed or got.path
-            self._leaf_fact(plan, combined, field, got.value, got.path,
-                            f"{'.'.join(got.path)} given to {cls.name}(...) ({shown}:{call.lineno}): {got_map.how}")
-        if fed is None:
-            return
-        for field, value, how in literal:  # the loader the config feeds: its own literals are the job's
-            self._leaf_fact(plan, combined, field, value, fed, f"{how}, in the loader {'.'.join(fed)} feeds")
 
     def _loader_defaults(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, modules: Modules,
                          shown: str) -> None:

@@ -185,3 +185,32 @@ def subclass_loaders(pass_: Any, skip: Any) -> None:
                     and isinstance(resolved.value, bool) == (key == "pin_memory"):
                 pass_.put(field, resolved, site, f"{site.label}(...): {got.how}", "medium")
                 done.add(field)
+
+
+def config_subclass_loader(self: Any, call: ast.Call, reader: Any, plan: Any, combined: Any, shown: str,
+                           klass: Any) -> None:
+    """A call of the project's ``DataLoader`` subclass (:mod:`preflight.adapters.loader_subclass`): the
+    config values its arguments carry into torch's loader; its literals when the config feeds it."""
+    where, cls = klass
+    mapped = loader_arguments(cls, call)
+    fed: Optional[tuple] = None
+    literal: list[tuple[str, Any, str]] = []
+    for key, field in (("batch_size", "batch.micro"), ("num_workers", "data.num_workers"),
+                       ("pin_memory", "data.pin_memory")):
+        got_map = mapped.get(key)
+        if got_map is None:
+            continue
+        if got_map.expr is None:
+            literal.append((field, got_map.value, f"{got_map.how} ({where}:{got_map.line})"))
+            continue
+        got = reader.ev(got_map.expr)
+        if got is None or got.path is None or isinstance(got.value, bool) != (key == "pin_memory") \
+                or not isinstance(got.value, int) or got.value < (1 if key == "batch_size" else 0):
+            continue
+        fed = fed or got.path
+        self._leaf_fact(plan, combined, field, got.value, got.path,
+                        f"{'.'.join(got.path)} given to {cls.name}(...) ({shown}:{call.lineno}): {got_map.how}")
+    if fed is None:
+        return
+    for field, value, how in literal:  # the loader the config feeds: its own literals are the job's
+        self._leaf_fact(plan, combined, field, value, fed, f"{how}, in the loader {'.'.join(fed)} feeds")

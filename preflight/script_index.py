@@ -900,39 +900,10 @@ class ScriptIndex:
         return default
 
     def _reassigned_value(self, dest: str, at: Optional[int]) -> object:
-        """What a reassignment of ``args.<dest>`` in the script makes of it: ``_KEEP`` when none runs before
-        the use (the launch/argparse value stands), the computed value (medium at most), or None."""
-        from preflight.script_reassign import _UNKNOWN, before_use, reassignments
+        """``_KEEP``, the computed value, or None: :func:`preflight.script_reassign.reassigned_value`."""
+        from preflight.script_reassign import reassigned_value
 
-        if self._reassigned is None:
-            self._reassigned = {}  # a re-entrant resolve while it is computed sees none
-            self._reassigned = reassignments(self)
-        found = self._reassigned.get(dest)
-        if not found or dest in self._computing:
-            return _KEEP  # on the right side of its own reassignment: the value before it
-        tree = self.script.tree
-        function = None
-        if at is not None and tree is not None:
-            around = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-                      and n.lineno <= at <= (getattr(n, "end_lineno", None) or n.lineno)]
-            function = max(around, key=lambda n: n.lineno) if around else None
-        if before_use(found, at, function):
-            return _KEEP
-        if len(found) != 1 or found[0].taken is not True:
-            return None
-        stmt, value = found[0].stmt, found[0].value
-        if isinstance(value, ast.Constant) and value.value is _UNKNOWN:
-            return None
-        self._computing.add(dest)
-        try:
-            got = self.resolve(value)
-        finally:
-            self._computing.discard(dest)
-        if got is None:
-            return None
-        text = ast.unparse(stmt) if hasattr(ast, "unparse") else f"args.{dest} = ..."
-        detail = f"{text} (line {stmt.lineno})" + (f" with {got.detail}" if got.detail else "")
-        return Resolved(got.value, "code", stmt.lineno, got.key, detail, cap="medium")
+        return reassigned_value(self, dest, at, _KEEP)
 
     def _set_default(self, dest: str, specs: list[ArgSpec]) -> Optional[Resolved]:
         """``parser.set_defaults(pin_mem=True)`` over ``--pin_mem`` (store_true) and

@@ -25,9 +25,9 @@ _UNKNOWN = object()
 
 
 class Reassignment:
-    def __init__(self, stmt: ast.stmt, value: ast.expr, function: Optional[ast.AST], taken: Any) -> None:
+    def __init__(self, stmt: ast.stmt, value: Optional[ast.expr], function: Optional[ast.AST], taken: Any) -> None:
         self.stmt = stmt
-        self.value = value  # the expression the option holds after the statement
+        self.value = value  # the expression the option holds after the statement (None: not followed)
         self.function = function
         self.taken = taken  # True, or _UNKNOWN (decided-false statements are not kept)
 
@@ -38,9 +38,9 @@ def _main_test(test: ast.expr) -> bool:
         and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == "__main__"
 
 
-def _target(node: ast.AST) -> list[tuple[str, str, ast.expr]]:
-    """(owner, attribute, value after) of an assignment to ``owner.attribute``."""
-    out: list[tuple[str, str, ast.expr]] = []
+def _target(node: ast.AST) -> list[tuple[str, str, Optional[ast.expr]]]:
+    """(owner, attribute, value after; None when not followed) of an assignment to ``owner.attribute``."""
+    out: list[tuple[str, str, Optional[ast.expr]]] = []
     if isinstance(node, ast.Assign):
         for t in node.targets:
             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
@@ -48,7 +48,7 @@ def _target(node: ast.AST) -> list[tuple[str, str, ast.expr]]:
             elif isinstance(t, (ast.Tuple, ast.List)):
                 for e in t.elts:  # ``args.a, args.b = f()``: not followed
                     if isinstance(e, ast.Attribute) and isinstance(e.value, ast.Name):
-                        out.append((e.value.id, e.attr, ast.Constant(value=_UNKNOWN)))
+                        out.append((e.value.id, e.attr, None))
     elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Attribute) \
             and isinstance(node.target.value, ast.Name):
         load = ast.Attribute(value=ast.Name(id=node.target.value.id, ctx=ast.Load()), attr=node.target.attr,
@@ -83,13 +83,13 @@ def reassignments(idx: Any) -> dict[str, list[Reassignment]]:
                 continue
             taken: Any = True
             function: Optional[ast.AST] = None
-            child: ast.AST = node
+            cur: ast.AST = node
             parent = parents.get(id(node))
             while parent is not None:
-                if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and child is not getattr(parent, "iter", None):
+                if isinstance(parent, (ast.For, ast.AsyncFor, ast.While)) and cur is not getattr(parent, "iter", None):
                     taken = _UNKNOWN
-                elif isinstance(parent, ast.If) and child is not parent.test:
-                    in_body = any(child is s for s in parent.body)
+                elif isinstance(parent, ast.If) and cur is not parent.test:
+                    in_body = any(cur is s for s in parent.body)
                     decided = True if _main_test(parent.test) else _test(idx, parent.test)
                     if decided is None:
                         taken = _UNKNOWN
@@ -98,7 +98,7 @@ def reassignments(idx: Any) -> dict[str, list[Reassignment]]:
                         break
                 elif isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)) and function is None:
                     function = parent
-                child, parent = parent, parents.get(id(parent))
+                cur, parent = parent, parents.get(id(parent))
             if taken is False:
                 continue
             out.setdefault(attr, []).append(Reassignment(node, value, function, taken))  # type: ignore[arg-type]
@@ -120,3 +120,40 @@ def before_use(found: list[Reassignment], at: Optional[int], function: Optional[
     if at is None or function is None:
         return False
     return all(r.function is function and r.stmt.lineno > at for r in found)
+
+
+def reassigned_value(self: Any,  # the ScriptIndex
+                      dest: str, at: Optional[int], keep: object) -> object:
+    """What a reassignment of ``args.<dest>`` in the script makes of it: ``keep`` when none runs before
+    the use (the launch/argparse value stands), the computed value (medium at most), or None."""
+    from preflight.script_index import Resolved
+
+    if self._reassigned is None:
+        self._reassigned = {}  # a re-entrant resolve while it is computed sees none
+        self._reassigned = reassignments(self)
+    found = self._reassigned.get(dest)
+    if not found or dest in self._computing:
+        return keep  # on the right side of its own reassignment: the value before it
+    tree = self.script.tree
+    function = None
+    if at is not None and tree is not None:
+        around = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and n.lineno <= at <= (getattr(n, "end_lineno", None) or n.lineno)]
+        function = max(around, key=lambda n: n.lineno) if around else None
+    if before_use(found, at, function):
+        return keep
+    if len(found) != 1 or found[0].taken is not True:
+        return None
+    stmt, value = found[0].stmt, found[0].value
+    if value is None:
+        return None
+    self._computing.add(dest)
+    try:
+        got = self.resolve(value)
+    finally:
+        self._computing.discard(dest)
+    if got is None:
+        return None
+    text = ast.unparse(stmt) if hasattr(ast, "unparse") else f"args.{dest} = ..."
+    detail = f"{text} (line {stmt.lineno})" + (f" with {got.detail}" if got.detail else "")
+    return Resolved(got.value, "code", stmt.lineno, got.key, detail, cap="medium")
