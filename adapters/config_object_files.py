@@ -29,8 +29,9 @@ from typing import Any, Optional
 from preflight.adapters.config_object import Leaf, Namespace, Tree
 
 _LOADS = {("yaml", "load"), ("yaml", "safe_load"), ("yaml", "full_load"), ("yaml", "unsafe_load"),
-          ("json", "load"), ("json", "loads"), ("OmegaConf", "load")}
+          ("json", "load"), ("json", "loads"), ("OmegaConf", "load"), ("Config", "fromfile")}
 _KINDS = {".yaml": "yaml", ".yml": "yaml", ".json": "json"}
+_PY_CONFIG = ".py"  # an MMEngine/mmcv Python config (``Config.fromfile``), read as literals with its _base_
 
 
 def _dotted(node: ast.AST) -> str:
@@ -64,7 +65,7 @@ def path_expr(call: ast.AST, handles: dict[str, ast.AST]) -> Optional[ast.AST]:
     if len(name) < 2 or (name[-2], name[-1]) not in _LOADS:
         return None
     arg = call.args[0]
-    if name[-2] == "OmegaConf":
+    if name[-2] in ("OmegaConf", "Config"):
         return arg
     if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Attribute) and arg.func.attr == "read" \
             and not arg.args:
@@ -126,7 +127,8 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     raw = _path_value(expr, local, argv or [], paths or {})
     if raw is None and isinstance(expr, ast.Call):
         raw = returned_option(expr, builder, argv or [])
-    if not raw or Path(raw).suffix.lower() not in _KINDS:
+    python = bool(raw) and Path(str(raw)).suffix.lower() == _PY_CONFIG and _dotted_load(call, handles, builder)
+    if not raw or (Path(raw).suffix.lower() not in _KINDS and not python):
         return None
     root = Path(str(project.root))
     for base in (root, script.parent):
@@ -138,6 +140,10 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
             continue
     else:
         return None
+    if python:
+        from preflight.adapters.config_object_mm import python_config_tree
+
+        return python_config_tree(project, cand)
     loaded = _load(project, cand, root)
     if loaded is None or not isinstance(loaded.data, dict):
         return None
@@ -147,6 +153,19 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
         _merge(base, tree)
         return base
     return tree
+
+
+def _dotted_load(call: Any, handles: dict[str, ast.AST], builder: Any) -> bool:
+    """Whether ``call`` is ``Config.fromfile(E)``, directly or through a project helper that returns it."""
+    def fromfile(node: Any) -> bool:
+        return isinstance(node, ast.Call) and _dotted(node.func).split(".")[-2:] == ["Config", "fromfile"]
+
+    if fromfile(call):
+        return True
+    if builder is None or not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name):
+        return False
+    got = builder.m.function(call.func.id)
+    return got is not None and any(fromfile(n) for n in ast.walk(got[1]))
 
 
 def _merge(base: Tree, over: Tree) -> None:

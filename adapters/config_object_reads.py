@@ -78,10 +78,17 @@ class _ObjReader(_Reader):
         self.rebound: set[str] = set()  # names the function binds itself: not the caller's value
         self.combined: Tree = {}
         self.builder: Optional[Builder] = None  # project enums' members (``DistributedStrategy.ddp``)
+        self.entry: Optional[bool] = None  # whether the function is in the launched script (``__main__``)
 
     def test(self, node: ast.AST, depth: int = 0) -> Optional[bool]:
         on_cuda = _on_cuda(node)  # ``torch.backends.mps.is_available()`` is false on the CUDA target
-        return on_cuda if on_cuda is not None else super().test(node, depth)
+        if on_cuda is not None:
+            return on_cuda
+        if self.entry is not None and isinstance(node, ast.Compare) and len(node.ops) == 1 \
+                and isinstance(node.ops[0], ast.Eq) and isinstance(node.left, ast.Name) and node.left.id == "__name__" \
+                and isinstance(node.comparators[0], ast.Constant) and node.comparators[0].value == "__main__":
+            return self.entry  # the launched script runs as __main__; a module it imports does not
+        return super().test(node, depth)
 
     def chain(self, node: ast.AST) -> Optional[tuple]:
         parts: list[str] = []
@@ -579,6 +586,7 @@ class ConfigObjectAdapter(Adapter):
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
                 continue
+            reader.entry = shown == modules.trees[0][0]
             nodes = flow.own_of(fn)
             for node in nodes:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
@@ -640,6 +648,10 @@ class ConfigObjectAdapter(Adapter):
             self._loader_kwargs(call, reader, plan, modules, shown)
         if name == "DataLoader" and modules is not None:
             self._loader_defaults(call, reader, plan, modules, shown)
+        elif modules is not None and name and modules.klass(name) is not None:
+            from preflight.adapters.loader_subclass import config_subclass_loader
+
+            config_subclass_loader(self, call, reader, plan, combined, shown, modules.klass(name))
         for kw in call.keywords:
             if kw.arg == "pin_memory" and "loader" in name.lower():
                 got = reader.ev(kw.value)

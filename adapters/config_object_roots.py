@@ -68,6 +68,17 @@ def _on_cuda(test: ast.AST) -> Optional[bool]:
     return _device(test) if isinstance(test, ast.expr) else None
 
 
+def _namespace_function(call: ast.Call, modules: Modules, shown: str) -> bool:
+    """``args = parse_args()`` with ``parse_args`` a function of the entry, without arguments, that returns
+    ``parser.parse_args()`` (PixArt-alpha/PixArt-sigma @ 1ce521a ``train_scripts/train.py:244-283``)."""
+    from preflight.script_parsers import _returns_namespace
+
+    if not isinstance(call.func, ast.Name) or call.args or call.keywords:
+        return False
+    got = modules.function(call.func.id)
+    return got is not None and got[2] is None and got[0] == shown and _returns_namespace(got[1])
+
+
 def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modules, argv: list[str],
            namespace: Optional[Namespace] = None, applied: Optional[set[int]] = None, project: Any = None
            ) -> tuple[Tree, dict[int, dict[str, tuple]]]:
@@ -93,7 +104,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
         calls: list[ast.Call] = []
         for node in _own(fn) if namespace is not None else []:  # the parsed options, in any branch
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Call) \
-                    and isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE:
+                    and ((isinstance(node.value.func, ast.Attribute) and node.value.func.attr in _PARSE)
+                         or _namespace_function(node.value, modules, shown)):
                 t0 = node.targets[0]
                 for name in t0.elts if isinstance(t0, (ast.Tuple, ast.List)) else [t0]:
                     if isinstance(name, ast.Name):
@@ -132,8 +144,10 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                     _yacs_bind(yacs, t0, node.value, local, unknown, shown, top)  # ``args, config = parse_option()``
                     continue
                 for target, value in pairs:
-                    if isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-                            and value.func.attr in _PARSE:
+                    if isinstance(value, ast.Call) and ((isinstance(value.func, ast.Attribute)
+                                                        and value.func.attr in _PARSE)
+                                                        or (namespace is not None
+                                                        and _namespace_function(value, modules, shown))):
                         continue  # the parsed options, bound above
                     read = _read_of(value, handles)
                     if isinstance(target, ast.Name) and read is not None:

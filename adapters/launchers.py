@@ -690,6 +690,15 @@ class LaunchersAdapter(Adapter):
                       Source("derived", None, None, gpu_flag,
                              f"{gpu_flag} {info.procs_per_node} on one machine (assumed: no --num_nodes and no "
                              f"/job/hostfile; launch line: {line})"), "low")
+        if info.nodes is None and not opts.get("__hostfile") and not opts.get("__include") \
+                and not opts.get("__exclude") and info.wrapper is None:
+            # deepspeed/launcher/runner.py: no hostfile at the default /job/hostfile means this machine
+            # alone (every local GPU when --num_gpus is not given); a static reading cannot see that
+            # file, so one node is a guess (low)
+            self._put(plan, "dist.nodes", 1,
+                      Source("derived", None, None, None,
+                             f"deepspeed without --num_nodes, --hostfile or --include: this machine alone "
+                             f"unless /job/hostfile exists where the job runs (launch line: {line})"), "low")
         if "__num_gpus" in opts and "__num_accelerators" in opts:
             self.note(plan, "both --num_gpus and --num_accelerators given; --num_gpus was read")
 

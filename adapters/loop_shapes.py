@@ -47,16 +47,47 @@ _MAX_BYTES = 500_000
 _dotted = dotted_name
 
 
-def _optimizer_step(call: ast.Call) -> bool:
+def _optimizer_step(call: ast.Call, optimizers: frozenset[str] = frozenset()) -> bool:
     """``optimizer.step()``, or ``scaler.step(optimizer)`` through an AMP grad scaler (jaywalnut310/vits
-    @ 2e561ba ``train.py:176,193``: ``scaler.step(optim_d)`` and ``scaler.step(optim_g)`` on every batch)."""
+    @ 2e561ba ``train.py:176,193``: ``scaler.step(optim_d)`` and ``scaler.step(optim_g)`` on every batch).
+    A name bound to an optimizer the script builds counts whatever it is called (willisma/SiT @ 947f95b
+    ``train.py:181,251-253``: ``opt = torch.optim.AdamW(...)``, ``opt.step()``)."""
     f = call.func
     if not (isinstance(f, ast.Attribute) and f.attr == "step"):
         return False
-    owner = (_dotted(f.value) or "").lower()
+    owner = _dotted(f.value) or ""
     if not call.args:
-        return "optim" in owner
-    return "scaler" in owner and len(call.args) == 1 and "optim" in (_dotted(call.args[0]) or "").lower()
+        return "optim" in owner.lower() or owner in optimizers
+    inner = _dotted(call.args[0]) or ""
+    return "scaler" in owner.lower() and len(call.args) == 1 and ("optim" in inner.lower() or inner in optimizers)
+
+
+def _optimizer_names(tree: ast.AST) -> frozenset[str]:
+    """Names the script binds only to a ``torch.optim`` (or other ``optim`` module's) class: ``opt =
+    torch.optim.AdamW(...)``. A name bound again otherwise (``model, opt = accelerator.prepare(model, opt)``:
+    a wrapper that may skip steps while accumulating) is not one."""
+    out: set[str] = set()
+    other: set[str] = set()
+    for node in nodes_of(tree):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        value = node.value
+        for target in targets:
+            if isinstance(target, (ast.Tuple, ast.List)):
+                other.update(n for n in (_dotted(e) for e in target.elts) if n)
+                continue
+            name = _dotted(target)
+            if not name:
+                continue
+            func = (_dotted(value.func) or "") if isinstance(value, ast.Call) else ""
+            parts = func.split(".")
+            if isinstance(node, ast.Assign) and len(parts) >= 2 \
+                    and any(p.lower() in ("optim", "optimizers") for p in parts[:-1]) and parts[-1][:1].isupper():
+                out.add(name)
+            else:
+                other.add(name)
+    return frozenset(out - other)
 
 
 def _calls_at_level(stmt: ast.stmt) -> list[ast.Call]:
@@ -160,6 +191,9 @@ class LoopShapesAdapter(Adapter):
                 args = list(site.call.args)
                 expr = args[0] if args else site.call.func.value
                 divisor, what = _divisor(expr), f"{site.label}(loss / K)"
+                if divisor is None:
+                    divisor = _scaled_before(script.tree, expr, site.call)
+                    what = f"{site.label}() of a loss divided by K just before"
             elif isinstance(site.call.func, ast.Name) and site.call.func.id in helpers:
                 pos = helpers[site.call.func.id]
                 if pos < len(site.call.args):
@@ -191,6 +225,7 @@ class LoopShapesAdapter(Adapter):
         Two such loops, a step under a condition (``if (i + 1) % K == 0``), or a ``no_sync`` context
         say nothing."""
         found: list[ast.AST] = []
+        optimizers = _optimizer_names(script.tree)
         for loop in nodes_of(script.tree):
             if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
                 continue
@@ -201,14 +236,14 @@ class LoopShapesAdapter(Adapter):
                     f = call.func
                     if isinstance(f, ast.Attribute) and f.attr == "backward" and backward is None:
                         backward = call
-                    elif _optimizer_step(call) and backward is not None:
+                    elif _optimizer_step(call, optimizers) and backward is not None:
                         steps.append(call)
             if backward is None:
                 continue
             deep = [n for n in ast.walk(loop) if isinstance(n, ast.Call)
                     and isinstance(n.func, ast.Attribute) and n.func.attr in ("step", "no_sync", "no_backward_sync")]
             if not steps or any(isinstance(n.func, ast.Attribute) and n.func.attr != "step" for n in deep) or \
-                    any(_optimizer_step(n) and not any(n is s for s in steps) for n in deep):
+                    any(_optimizer_step(n, optimizers) and not any(n is s for s in steps) for n in deep):
                 return  # a conditional optimizer step, or a no_sync context: not this reading
             found.append(steps[0])
         if len(found) != 1:
@@ -342,6 +377,34 @@ def _divisor(expr: Optional[ast.AST]) -> Optional[ast.expr]:
         if "loss" in text:
             return expr.right
     return None
+
+
+def _scaled_before(tree: ast.AST, expr: Optional[ast.AST], call: ast.Call) -> Optional[ast.expr]:
+    """K of ``loss = loss / K`` (or ``loss /= K``) in the loop around ``loss.backward()``, before it
+    (karpathy/build-nanogpt @ 6104ab1 ``train_gpt2.py:486-500``: ``for micro_step in
+    range(grad_accum_steps):`` ... ``loss = loss / grad_accum_steps`` ... ``loss.backward()``)."""
+    if not isinstance(expr, ast.Name):
+        return None
+    loops = [n for n in nodes_of(tree) if isinstance(n, (ast.For, ast.While))
+             and n.lineno <= call.lineno <= (getattr(n, "end_lineno", None) or n.lineno)
+             and any(c is call for c in ast.walk(n))]
+    if not loops:
+        return None
+    loop = max(loops, key=lambda n: n.lineno)
+    found: list[ast.expr] = []
+    for node in ast.walk(loop):
+        if getattr(node, "lineno", call.lineno) >= call.lineno:
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == expr.id:
+            got = _divisor(node.value)
+            if got is not None and isinstance(node.value, ast.BinOp) and isinstance(node.value.left, ast.Name) \
+                    and node.value.left.id == expr.id:
+                found.append(got)
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Div) and isinstance(node.target, ast.Name) \
+                and node.target.id == expr.id and "loss" in expr.id.lower():
+            found.append(node.value)
+    return found[0] if len(found) == 1 else None
 
 
 def _step_counts(tree: ast.AST) -> set[str]:

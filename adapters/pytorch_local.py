@@ -311,7 +311,14 @@ _WORLD_CALLS = ("get_world_size",)
 def per_rank_batch(pass_: Any, site: Any, expr: ast.AST, conf: str) -> None:
     """``DataLoader(batch_size=int(args.global_batch_size // dist.get_world_size()))`` (DiT
     ``train.py:174``): the numerator is the global batch, and with the launch line's process
-    count the per-rank batch is their quotient (medium: the launch line's count is the world)."""
+    count the per-rank batch is their quotient (medium: the launch line's count is the world). A name
+    bound once to that expression is followed (willisma/SiT @ 947f95b ``train.py:125,200``:
+    ``local_batch_size = int(args.global_batch_size // dist.get_world_size())``, then
+    ``DataLoader(..., batch_size=local_batch_size)``)."""
+    if isinstance(expr, ast.Name):
+        bound = pass_.idx.assigns.get(expr.id, [])
+        if len(bound) == 1 and bound[0] is not None:
+            expr = bound[0]
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "int" and len(expr.args) == 1:
         expr = expr.args[0]
     if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.FloorDiv, ast.Div))

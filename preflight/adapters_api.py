@@ -114,6 +114,11 @@ class Project:
             from preflight.adapters.cliargs import option_resolver
 
             found.options = option_resolver(self, script)
+            if self.argv:
+                from preflight.adapters.launchers import parse_launch
+                from preflight.script_env import launch_env
+
+                found.launch_env = launch_env(parse_launch(self.argv))
         return found
 
     def calls(self, *patterns: str) -> list[CallSite]:

@@ -113,6 +113,14 @@ def _bool_op(values: list[Any], is_and: bool) -> Any:
     return result
 
 
+def _lowest_cap(*values: Optional[Resolved]) -> Optional[str]:
+    """The lowest confidence cap among resolved operands (None: no cap)."""
+    caps = [v.cap for v in values if v is not None and v.cap is not None]
+    order = {"low": 0, "medium": 1, "high": 2}
+    return min(caps, key=lambda c: order.get(c, 2)) if caps else None
+
+
+_KEEP = object()  # ScriptIndex._reassigned_value: no reassignment runs before the use
 _COMPARE: dict[type, Callable[[Any, Any], Any]] = {
     ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
     ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Is: operator.is_, ast.IsNot: operator.is_not,
@@ -187,6 +195,11 @@ class ScriptIndex:
         self.class_level: dict[str, int] = {}  # name -> how many of its bindings are class attributes
         self._parse_functions: Optional[set[str]] = None
         self._helper_written: Optional[set[str]] = None
+        self._reassigned: Optional[dict[str, Any]] = None  # preflight.script_reassign
+        self._computing: set[str] = set()
+        self._capped_seen = False
+        # what the launcher sets in the environment of the processes it starts (preflight.script_env)
+        self.launch_env: dict[str, tuple[str, str]] = {}
         # ``owner.name`` for an object the script did not build itself (a parameter, or one of
         # the dataclasses ``HfArgumentParser`` returns): the value of the option ``name`` the
         # job declares, from the launch line or its default. Set by the project (cliargs knows
@@ -376,7 +389,8 @@ class ScriptIndex:
         kind = "cli" if "cli" in (left.kind, right.kind) else "code"
         cli = left if left.kind == "cli" else right
         return Resolved(rounding[name](left.value / right.value), kind, getattr(expr, "lineno", None),
-                        cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
+                        cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None,
+                        cap=_lowest_cap(left, right))
 
     def resolve(self, expr: Optional[ast.AST], depth: int = 0) -> Optional[Resolved]:
         """The value of ``expr`` when it is statically known, else None."""
@@ -395,6 +409,19 @@ class ScriptIndex:
             if inner is None or not isinstance(inner.value, str):
                 return None
             return Resolved(getattr(inner.value, expr.func.attr)(), inner.kind, inner.line, inner.key, inner.detail)
+        if self.launch_env and isinstance(expr, (ast.Subscript, ast.Call)):
+            from preflight.script_env import launched_value
+
+            env = launched_value(self, expr, line)
+            if env is not None:
+                return env
+        if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "int" \
+                and len(expr.args) == 1 and not expr.keywords and "int" not in self.assigns:
+            inner = self.resolve(expr.args[0], depth + 1)
+            if inner is not None and isinstance(inner.value, str) and inner.value.strip().lstrip("-").isdigit():
+                return Resolved(int(inner.value), inner.kind, line, inner.key, inner.detail, inner.cap)
+            if inner is not None and isinstance(inner.value, int) and not isinstance(inner.value, bool):
+                return inner
         if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name):
             loaded = self._json_key(expr, depth)
             if loaded is not None:
@@ -408,10 +435,10 @@ class ScriptIndex:
             if inner is None:
                 return None
             if isinstance(expr.op, ast.Not):
-                return Resolved(not inner.value, inner.kind, line, inner.key, inner.detail)
+                return Resolved(not inner.value, inner.kind, line, inner.key, inner.detail, inner.cap)
             if isinstance(inner.value, (int, float)) and not isinstance(inner.value, bool):
                 value = -inner.value if isinstance(expr.op, ast.USub) else inner.value
-                return Resolved(value, inner.kind, line, inner.key, inner.detail)
+                return Resolved(value, inner.kind, line, inner.key, inner.detail, inner.cap)
             return None
         if isinstance(expr, ast.Name):
             bound = self.assigns.get(expr.id, [])
@@ -436,7 +463,7 @@ class ScriptIndex:
             return None
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name) \
                 and (expr.value.id in self.parsed_args or self._namespace(expr.value.id)):
-            found = self.argument(expr.attr)
+            found = self.argument(expr.attr, line)
             if found is not None or self.arguments or self.options is None:
                 return found
             # no add_argument in this file: the parser is a local module's (open_clip
@@ -469,7 +496,7 @@ class ScriptIndex:
             cli = left if left.kind == "cli" else right
             kind = "cli" if cli.kind == "cli" else "code"
             return Resolved(value, kind, line, cli.key if kind == "cli" else None,
-                            cli.detail if kind == "cli" else None)
+                            cli.detail if kind == "cli" else None, cap=_lowest_cap(left, right))
         if isinstance(expr, ast.IfExp):
             # ``"steps" if args.save_steps is not None else "epoch"``: the branch a known test takes
             test = self.resolve(expr.test, depth + 1)
@@ -479,7 +506,9 @@ class ScriptIndex:
             if chosen is None:
                 return None
             if test.kind == "cli" and chosen.kind != "cli":
-                return Resolved(chosen.value, "cli", line, test.key, test.detail)
+                return Resolved(chosen.value, "cli", line, test.key, test.detail, _lowest_cap(test, chosen))
+            if test.cap is not None and chosen.cap is None:
+                return Resolved(chosen.value, chosen.kind, chosen.line, chosen.key, chosen.detail, test.cap)
             return chosen
         if isinstance(expr, ast.BoolOp):
             # ``args.save_steps or 500``: the first truthy operand (``and``: the first falsy one)
@@ -502,7 +531,8 @@ class ScriptIndex:
             kind = "cli" if "cli" in (left.kind, right.kind) else "code"
             cli = left if left.kind == "cli" else right
             return Resolved(_ARITH[type(expr.op)](left.value, right.value), kind, line,
-                            cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None)
+                            cli.key if kind == "cli" else None, cli.detail if kind == "cli" else None,
+                            cap=_lowest_cap(left, right))
         rounded = self._rounded_quotient(expr, depth)
         if rounded is not None:
             return rounded
@@ -779,11 +809,28 @@ class ScriptIndex:
 
     def truth(self, test: ast.expr) -> Optional[bool]:
         """Whether an ``if`` test is statically true, false, or unknown (None)."""
+        return self._truth(test)[0]
+
+    def _truth(self, test: ast.expr) -> tuple[Optional[bool], bool]:
+        """:meth:`truth`, and whether the answer rests on a value capped below high (what the launcher
+        sets in the environment, a reassigned option): such a guard is not known to run at high."""
+        saved, self._capped_seen = self._capped_seen, False
+        value = self._truth_of(test)
+        capped = self._capped_seen
+        self._capped_seen = saved or capped
+        return value, capped
+
+    def _capped(self, resolved: Optional[Resolved]) -> Optional[Resolved]:
+        if resolved is not None and resolved.cap is not None:
+            self._capped_seen = True
+        return resolved
+
+    def _truth_of(self, test: ast.expr) -> Optional[bool]:
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
                 and test.left.id == "__name__":
             return True  # if __name__ == "__main__":
         if isinstance(test, ast.BoolOp):
-            values = [self.truth(v) for v in test.values]
+            values = [self._truth_of(v) for v in test.values]
             is_and = isinstance(test.op, ast.And)
             if is_and and False in values:
                 return False
@@ -791,21 +838,23 @@ class ScriptIndex:
                 return True
             return None if None in values else _bool_op(values, is_and)
         if isinstance(test, ast.Compare) and len(test.ops) == 1 and type(test.ops[0]) in _COMPARE:
-            left, right = self.resolve(test.left), self.resolve(test.comparators[0])
+            left, right = self._capped(self.resolve(test.left)), self._capped(self.resolve(test.comparators[0]))
             if left is None or right is None:
                 return None
             try:
                 return bool(_COMPARE[type(test.ops[0])](left.value, right.value))
             except TypeError:
                 return None
-        resolved = self.resolve(test)
+        resolved = self._capped(self.resolve(test))
         return None if resolved is None else bool(resolved.value)
 
     def runs(self, site: CallSite) -> Optional[bool]:
         """True: every ``if`` around the call is statically taken; False: one is not; None: unknown."""
         state: Optional[bool] = True
         for test, in_body in site.guards:
-            value = self.truth(test)
+            value, capped = self._truth(test)
+            if capped:
+                value = None  # decided only by a medium value: not known to run (nor not to)
             if value is None:
                 state = None
             elif value != in_body:
@@ -813,9 +862,11 @@ class ScriptIndex:
         return state
 
     # -- argparse ------------------------------------------------------------
-    def argument(self, dest: str) -> Optional[Resolved]:
+    def argument(self, dest: str, at: Optional[int] = None) -> Optional[Resolved]:
         """``args.<dest>``: the launch-command value if given, else the argparse default; unknown when
-        a helper of a local module the namespace is handed to assigns it (:mod:`preflight.script_helper_writes`)."""
+        a helper of a local module the namespace is handed to assigns it (:mod:`preflight.script_helper_writes`);
+        the value the script's own reassignment computes when one runs before the use on line ``at``
+        (:mod:`preflight.script_reassign`)."""
         specs = self.arguments.get(dest, [])
         if specs:
             if self._helper_written is None:
@@ -825,6 +876,9 @@ class ScriptIndex:
                 self._helper_written = helper_written(self)
             if dest in self._helper_written:
                 return None
+            reassigned = self._reassigned_value(dest, at)
+            if reassigned is not _KEEP:
+                return reassigned  # type: ignore[return-value]
         if specs and dest in self.set_defaults:
             return self._set_default(dest, specs)
         if len(specs) != 1:
@@ -844,6 +898,12 @@ class ScriptIndex:
         if default is not None and opaque_words(self.args):
             return None  # the option may be among arguments not known statically
         return default
+
+    def _reassigned_value(self, dest: str, at: Optional[int]) -> object:
+        """``_KEEP``, the computed value, or None: :func:`preflight.script_reassign.reassigned_value`."""
+        from preflight.script_reassign import reassigned_value
+
+        return reassigned_value(self, dest, at, _KEEP)
 
     def _set_default(self, dest: str, specs: list[ArgSpec]) -> Optional[Resolved]:
         """``parser.set_defaults(pin_mem=True)`` over ``--pin_mem`` (store_true) and

@@ -363,20 +363,25 @@ def test_tap_comment_documents_the_global_batch(cli, tmp_path):
 def test_tap_two_global_options_none_given_claims_nothing(cli, tmp_path):
     write(tmp_path, {"train.py": VAR.replace("BASE", "Tap")})
     plan = plan_of(cli, "train.py", "--", "--data_path=/data", cwd=tmp_path)
-    assert fact(plan, "batch.global") is None
+    glob = fact(plan, "batch.global")
+    # neither Tap option is claimed; since jobs27 the loop's own product (the DataLoader's 4 x one
+    # step per batch x one process) may be derived, which is this program's global batch
+    assert glob is None or (glob.source.kind == "derived" and glob.value == 4), glob
 
 
 def test_comments_of_a_class_that_is_not_tap_are_not_help(cli, tmp_path):
     write(tmp_path, {"train.py": VAR.replace("BASE", "object")})
     plan = plan_of(cli, "train.py", "--", "--bs=512", cwd=tmp_path)
-    assert fact(plan, "batch.global") is None
+    glob = fact(plan, "batch.global")
+    assert glob is None or (glob.source.kind == "derived" and glob.value == 4), glob  # the loop's own (jobs27)
 
 
 def test_tap_comment_not_about_the_global_batch(cli, tmp_path):
     write(tmp_path, {"train.py": VAR.replace("BASE", "Tap").replace("# global batch size", "# images per step")
                      .replace("global batch size = ", "total = ")})
     plan = plan_of(cli, "train.py", "--", "--bs=512", cwd=tmp_path)
-    assert fact(plan, "batch.global") is None
+    glob = fact(plan, "batch.global")
+    assert glob is None or (glob.source.kind == "derived" and glob.value == 4), glob  # the loop's own (jobs27)
 
 
 # --------------------------------------------------------------------------- Hydra: the workspace _target_
