@@ -1,0 +1,197 @@
+"""Set 19's wrong shapes (branch jobs28): fixtures of our own rebuilding the real code's shape, each
+with a must-read test and a twin that must stay as before.
+
+- a DeepSpeed JSON named on the launch line that the script opens only for another value of an
+  option the line also gives (FunAudioLLM/CosyVoice @ ace7c47 ``examples/libritts/cosyvoice2/run.sh:71-91``
+  ``--train_engine torch_ddp ... --deepspeed_config ./conf/ds_stage2.json``; ``cosyvoice/utils/
+  train_utils.py:73-76`` opens it in the ``else`` arm of ``if args.train_engine == "torch_ddp"``,
+  ``:133-136`` ``deepspeed.initialize(args=args)`` only for ``deepspeed``, ``:97-100`` DDP);
+- a GradScaler in the entry script whose autocast, with a dtype chosen there, is in a project module
+  (``cosyvoice/bin/train.py:177`` and ``train_utils.py:249-250``);
+- a ``.half()`` of a model in a branch a config value decides and the job's options do not
+  (Plachtaa/seed-vc @ d334fb7 ``train.py:169-213``: the xlsr feature extractor's ``.half()``).
+"""
+
+from __future__ import annotations
+
+from plan_helpers import fact, plan_of, write
+
+TRAIN = """\
+    import argparse
+
+    import deepspeed
+    import torch
+
+    from pkg.utils.train_utils import check_config, wrap_model, make_optimizer
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--train_engine', default='torch_ddp', choices=['torch_ddp', 'deepspeed'])
+        parser.add_argument('--use_amp', action='store_true')
+        parser = deepspeed.add_config_arguments(parser)
+        args = parser.parse_args()
+        configs = check_config(args, {'train_conf': {'accum_grad': 2}})
+        model = wrap_model(args, torch.nn.Linear(8, 8))
+        model, optimizer = make_optimizer(args, configs, model)
+        scaler = torch.cuda.amp.GradScaler() if args.use_amp else None
+        return model, optimizer, scaler
+
+
+    if __name__ == '__main__':
+        main()
+"""
+
+UTILS = """\
+    import json
+
+    import deepspeed
+    import torch
+
+
+    def check_config(args, configs):
+        if args.train_engine == "torch_ddp":
+            configs['train_conf']['dtype'] = 'bf16' if args.use_amp else 'fp32'
+        else:
+            with open(args.deepspeed_config) as fin:
+                ds = json.load(fin)
+            configs['train_conf']['accum_grad'] = ds['gradient_accumulation_steps']
+        return configs
+
+
+    def wrap_model(args, model):
+        if args.train_engine == "torch_ddp":
+            model.cuda()
+            model = torch.nn.parallel.DistributedDataParallel(model)
+        return model
+
+
+    def make_optimizer(args, configs, model):
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        if args.train_engine == "deepspeed":
+            model, optimizer, _, _ = deepspeed.initialize(args=args, model=model, optimizer=None,
+                                                          model_parameters=model.parameters())
+        return model, optimizer
+
+
+    def step(model, batch, dtype, scaler):
+        with torch.cuda.amp.autocast(enabled=scaler is not None, dtype={dtype}):
+            return model(batch)
+"""
+
+DS = """\
+    {
+      "train_micro_batch_size_per_gpu": 1,
+      "gradient_accumulation_steps": 1,
+      "bf16": {"enabled": false},
+      "fp16": {"enabled": true},
+      "zero_optimization": {"stage": 2},
+      "optimizer": {"type": "AdamW", "params": {"lr": 0.001}}
+    }
+"""
+
+
+def _project(tmp_path, dtype: str = "dtype") -> None:
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/bin/train.py": TRAIN, "pkg/utils/__init__.py": "",
+                     "pkg/utils/train_utils.py": UTILS.replace("{dtype}", dtype),
+                     "examples/run/conf/ds_stage2.json": DS})
+
+
+def _line(engine: str) -> list[str]:
+    return ["--", "torchrun", "--nnodes=1", "--nproc_per_node=4", "../../pkg/bin/train.py", "--train_engine", engine,
+            "--use_amp", "--deepspeed_config", "./conf/ds_stage2.json"]
+
+
+def test_deepspeed_json_opened_only_for_another_engine_decides_nothing(cli, tmp_path):
+    _project(tmp_path)
+    plan = plan_of(cli, *_line("torch_ddp"), cwd=tmp_path / "examples" / "run")
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is not None and sharding.value == "ddp", sharding
+    for field in ("batch.grad_accum", "optimizer.name", "batch.micro"):
+        got = fact(plan, field)
+        assert got is None or "ds_stage2.json" not in str(got.source.path), (field, got)
+    precision = fact(plan, "precision.mode")
+    assert precision is None or precision.value not in ("fp16", "amp_fp16"), precision
+    assert any("ds_stage2.json" in n and "branch the job's flags do not take" in n for n in plan["notes"])
+
+
+def test_twin_the_engine_that_opens_the_json_keeps_it(cli, tmp_path):
+    _project(tmp_path)
+    plan = plan_of(cli, *_line("deepspeed"), cwd=tmp_path / "examples" / "run")
+    assert fact(plan, "dist.sharding").value == "zero2"
+    assert fact(plan, "batch.grad_accum").value == 1
+    assert fact(plan, "optimizer.name").value == "AdamW"
+
+
+def test_twin_a_json_whose_read_is_not_guarded_stays_evidence(cli, tmp_path):
+    _project(tmp_path)
+    utils = tmp_path / "pkg" / "utils" / "train_utils.py"
+    utils.write_text(utils.read_text().replace('    if args.train_engine == "deepspeed":\n        model, optimizer',
+                                               '    if True:\n        model, optimizer'))
+    plan = plan_of(cli, *_line("torch_ddp"), cwd=tmp_path / "examples" / "run")
+    assert fact(plan, "dist.sharding").value == "zero2"
+
+
+def test_twin_a_scaler_with_an_fp16_autocast_in_the_module_still_says_amp_fp16(cli, tmp_path):
+    _project(tmp_path, dtype="torch.float16")
+    plan = plan_of(cli, *_line("torch_ddp"), cwd=tmp_path / "examples" / "run")
+    assert fact(plan, "precision.mode").value == "amp_fp16"
+
+
+SEEDVC = """\
+    import argparse
+
+    import torch
+    import yaml
+    from transformers import Wav2Vec2Model, WhisperModel
+
+
+    class Trainer:
+        def __init__(self, config_path, fp16):
+            config = yaml.safe_load(open(config_path))
+            self.model = torch.nn.Linear(8, 8).cuda()
+            {cast}
+            self.build_semantic_fn('cuda', config)
+            self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=1e-4)
+
+        def build_semantic_fn(self, device, config):
+            kind = config['model_params']['speech_tokenizer'].get('type', 'cosyvoice')
+            if kind == 'whisper':
+                self.whisper_model = WhisperModel.from_pretrained('openai/whisper-small').to(device)
+            elif kind == 'xlsr':
+                self.wav2vec_model = Wav2Vec2Model.from_pretrained('facebook/wav2vec2-xls-r-300m')
+                self.wav2vec_model = self.wav2vec_model.eval()
+                self.wav2vec_model = self.wav2vec_model.half()
+
+        def train(self, loader):
+            for x in loader:
+                self.optimizer.zero_grad()
+                self.model(x).sum().backward()
+                self.optimizer.step()
+
+
+    if __name__ == '__main__':
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--config', type=str)
+        parser.add_argument('--fp16', action='store_true')
+        args = parser.parse_args()
+        Trainer(args.config, args.fp16).train([])
+"""
+
+_PRESET = "model_params:\n  speech_tokenizer:\n    type: whisper\n    name: openai/whisper-small\n"
+
+
+def test_half_in_a_branch_a_config_value_picks_is_not_the_precision(cli, tmp_path):
+    write(tmp_path, {"train.py": SEEDVC.replace("{cast}", "pass"), "preset.yml": _PRESET})
+    plan = plan_of(cli, "train.py", "--", "--config", "preset.yml", cwd=tmp_path)
+    precision = fact(plan, "precision.mode")
+    assert precision is None or precision.value != "fp16", precision
+
+
+def test_twin_half_under_a_flag_the_line_gives_is_fp16(cli, tmp_path):
+    write(tmp_path, {"train.py": SEEDVC.replace("{cast}", "if fp16:\n                self.model = self.model.half()"),
+                     "preset.yml": _PRESET})
+    src = (tmp_path / "train.py").read_text().replace("if fp16:", "if args.fp16:")
+    (tmp_path / "train.py").write_text(src)
+    plan = plan_of(cli, "train.py", "--", "--config", "preset.yml", "--fp16", cwd=tmp_path)
+    assert fact(plan, "precision.mode").value == "fp16"
