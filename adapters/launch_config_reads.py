@@ -61,10 +61,7 @@ def _flag_values(args: list[str]) -> list[tuple[str, str]]:
 
 def _same(value: str, config_path: str, root: Path) -> bool:
     target = os.path.realpath(config_path)
-    for cand in (value, os.path.join(str(root), value)):
-        if os.path.realpath(cand) == target:
-            return True
-    return False
+    return any(os.path.realpath(cand) == target for cand in (value, os.path.join(str(root), value)))
 
 
 def _modules(project: Project, script: ParsedPython, entry: ScriptIndex) -> list[tuple[ParsedPython, ScriptIndex]]:
@@ -104,22 +101,24 @@ def _modules(project: Project, script: ParsedPython, entry: ScriptIndex) -> list
     return out
 
 
+def _reads_option(call: ast.Call, dest: str) -> bool:
+    """``getattr(x, "dest")``; ``deepspeed.initialize(args=...)`` (the engine opens
+    ``args.deepspeed_config``); a ``*Trainer(...)`` (the HF Trainer reads ``args.deepspeed``)."""
+    name = dotted_name(call.func) or ""
+    last = name.rsplit(".", 1)[-1]
+    if last == "getattr":
+        return len(call.args) >= 2 and isinstance(call.args[1], ast.Constant) and call.args[1].value == dest
+    if dest in _DEEPSPEED_DESTS and name.endswith("deepspeed.initialize"):
+        return bool(call.args) or any(k.arg == "args" for k in call.keywords)
+    return last.endswith("Trainer") and bool(call.args or call.keywords)
+
+
 def _reads(tree: ast.AST, dest: str) -> list[tuple[ast.AST, tuple[Guard, ...]]]:
     out = []
     for node, guards in _walk(tree):
-        if isinstance(node, ast.Attribute) and node.attr == dest and isinstance(node.ctx, ast.Load):
+        if (isinstance(node, ast.Attribute) and node.attr == dest and isinstance(node.ctx, ast.Load)) \
+                or (isinstance(node, ast.Call) and _reads_option(node, dest)):
             out.append((node, guards))
-        elif isinstance(node, ast.Call):
-            name = dotted_name(node.func) or ""
-            last = name.rsplit(".", 1)[-1]
-            if last == "getattr" and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) \
-                    and node.args[1].value == dest:
-                out.append((node, guards))
-            elif dest in _DEEPSPEED_DESTS and name.endswith("deepspeed.initialize") \
-                    and (node.args or any(k.arg == "args" for k in node.keywords)):
-                out.append((node, guards))
-            elif last.endswith("Trainer") and (node.args or node.keywords):
-                out.append((node, guards))
     return out
 
 
