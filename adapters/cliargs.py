@@ -293,6 +293,12 @@ class _Pass:
             return None  # the option may be among the line's arguments not known statically
         for name in names:
             opt = self.decl.options.get(name)
+            if opt is not None and opt.origin == "dataclass" and set(self.decl.parsers) == {"argparse"}:
+                # a field of a class no parser of the job reads (only argparse parses the line): a model's
+                # own config class, built in code with its own arguments (FoundationVision/LlamaGen @ ce98ec4
+                # autoregressive/models/gpt.py:50 ``max_seq_len: int = 2048``, the model built with
+                # ``block_size=latent_size ** 2``, train_c2i_fsdp.py:164-167): its default is no option value
+                continue
             if opt is not None and opt.has_default and opt.default is not None:
                 conf = "medium" if opt.origin == "library" else "low"
                 default, where = self.trl_default(opt)

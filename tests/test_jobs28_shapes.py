@@ -195,3 +195,90 @@ def test_twin_half_under_a_flag_the_line_gives_is_fp16(cli, tmp_path):
     (tmp_path / "train.py").write_text(src)
     plan = plan_of(cli, "train.py", "--", "--config", "preset.yml", "--fp16", cwd=tmp_path)
     assert fact(plan, "precision.mode").value == "fp16"
+
+
+# FoundationVision/LlamaGen @ ce98ec4: autoregressive/models/gpt.py:29-50 ``@dataclass class ModelArgs``
+# with ``max_seq_len: int = 2048`` (the rotary cache), the model built by a constructor function from
+# a dict with ``block_size=latent_size ** 2`` (train_c2i_fsdp.py:164-167); only argparse parses the line
+GPT = """\
+    from dataclasses import dataclass
+
+    import torch
+
+
+    @dataclass
+    class ModelArgs:
+        dim: int = 4096
+        n_layer: int = 32
+        block_size: int = 256
+        max_seq_len: int = 2048
+
+
+    class Transformer(torch.nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.proj = torch.nn.Linear(config.dim, config.dim)
+
+
+    def GPT_B(**kwargs):
+        return Transformer(ModelArgs(n_layer=12, dim=768, **kwargs))
+
+
+    GPT_models = {'GPT-B': GPT_B}
+"""
+
+LLAMAGEN = """\
+    import argparse
+
+    import torch
+    {imports}
+
+
+    def main(args):
+        latent_size = args.image_size // 16
+        model = GPT_models[args.gpt_model](block_size=latent_size ** 2).cuda()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        loader = torch.utils.data.DataLoader([], batch_size=8)
+        for x in loader:
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == '__main__':
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--gpt-model', type=str, default='GPT-B')
+        parser.add_argument('--image-size', type=int, default=256)
+        main(parser.parse_args())
+"""
+
+
+def test_a_model_config_class_default_is_not_the_sequence_length(cli, tmp_path):
+    write(tmp_path, {"models/__init__.py": "", "models/gpt.py": GPT,
+                     "train.py": LLAMAGEN.replace("{imports}", "from models.gpt import GPT_models")})
+    plan = plan_of(cli, "train.py", "--", "--image-size", "384", cwd=tmp_path)
+    seq = fact(plan, "data.seq_len")
+    assert seq is None or seq.value != 2048, seq
+
+
+HF_ARGS = """\
+    from dataclasses import dataclass, field
+
+    from transformers import HfArgumentParser, Trainer, TrainingArguments
+
+
+    @dataclass
+    class DataArguments:
+        max_seq_len: int = field(default=2048)
+
+
+    if __name__ == '__main__':
+        data_args, training_args = HfArgumentParser((DataArguments, TrainingArguments)).parse_args_into_dataclasses()
+        Trainer(model=None, args=training_args).train()
+"""
+
+
+def test_twin_a_dataclass_the_parser_reads_keeps_its_default(cli, tmp_path):
+    write(tmp_path, {"train.py": HF_ARGS})
+    plan = plan_of(cli, "train.py", "--", "--output_dir", "out", cwd=tmp_path)
+    assert fact(plan, "data.seq_len").value == 2048
