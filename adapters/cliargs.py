@@ -545,6 +545,9 @@ class _Pass:
             detail += ("; its init_process_group runs only when a launcher sets RANK/WORLD_SIZE/LOCAL_RANK, "
                        "which plain python does not")
         self.add("dist.world_size", 1, Source("derived", None, None, "python", detail), "medium")
+        # one process runs on one machine
+        self.add("dist.nodes", 1, Source("derived", None, None, "python", detail + "; one process is one node"),
+                 "medium")
 
     def _hydra_single_run(self) -> bool:
         """A Hydra app run without ``-m``/``--multirun`` (on the line or ``hydra.mode: MULTIRUN`` in a

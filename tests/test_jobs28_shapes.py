@@ -282,3 +282,42 @@ def test_twin_a_dataclass_the_parser_reads_keeps_its_default(cli, tmp_path):
     write(tmp_path, {"train.py": HF_ARGS})
     plan = plan_of(cli, "train.py", "--", "--output_dir", "out", cwd=tmp_path)
     assert fact(plan, "data.seq_len").value == 2048
+
+
+# cloneofsimo/minRF @ README.md:34 ``python rf.py --cifar``: one process, no launcher; it runs on one node
+ONE = """\
+    import argparse
+
+    import torch
+    {spawn}
+
+    def main(rank=0):
+        model = torch.nn.Linear(8, 8).cuda()
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        for x in torch.utils.data.DataLoader([], batch_size=4):
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == '__main__':
+        parser = argparse.ArgumentParser()
+        parser.add_argument('--cifar', action='store_true')
+        args = parser.parse_args()
+        {run}
+"""
+
+
+def test_plain_python_is_one_node(cli, tmp_path):
+    write(tmp_path, {"rf.py": ONE.replace("{spawn}", "").replace("{run}", "main()")})
+    plan = plan_of(cli, "--", "python", "rf.py", "--cifar", cwd=tmp_path)
+    assert fact(plan, "dist.nodes").value == 1
+    assert fact(plan, "dist.world_size").value == 1
+
+
+def test_twin_a_script_that_spawns_its_own_processes_gets_no_node_count_from_python(cli, tmp_path):
+    write(tmp_path, {"rf.py": ONE.replace("{spawn}", "import torch.multiprocessing as mp")
+                     .replace("{run}", "mp.spawn(main, nprocs=4)")})
+    plan = plan_of(cli, "--", "python", "rf.py", "--cifar", cwd=tmp_path)
+    nodes = fact(plan, "dist.nodes")
+    assert nodes is None or nodes.source.key != "python", nodes
