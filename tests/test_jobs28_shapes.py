@@ -321,3 +321,70 @@ def test_twin_a_script_that_spawns_its_own_processes_gets_no_node_count_from_pyt
     plan = plan_of(cli, "--", "python", "rf.py", "--cifar", cwd=tmp_path)
     nodes = fact(plan, "dist.nodes")
     assert nodes is None or nodes.source.key != "python", nodes
+
+
+# policy-gradient/GRPO-Zero (README.md:84 ``train.py --config config_24GB.yaml``): ``main(args.config)``,
+# ``def main(config_path)`` opens the YAML into a dict of sections; the model path and the micro batch are
+# read through subscripts, the micro batch handed to a helper that slices the generated episodes
+GRPO = """\
+    from argparse import ArgumentParser
+
+    import torch
+    import yaml
+    from transformers import AutoModelForCausalLM
+
+
+    def update_policy(model, optimizer, episodes, micro_batch_size):
+        for i in range(0, len(episodes), micro_batch_size):
+            model(episodes[i:i + micro_batch_size]).sum().backward()
+        optimizer.step()
+        optimizer.zero_grad()
+
+
+    def main(config_path):
+        with open(config_path, "r") as f:
+            config = yaml.safe_load(f)
+        model = AutoModelForCausalLM.from_pretrained(config["model"]["pretrained_model_path"])
+        optimizer = torch.optim.AdamW(model.parameters(), lr=config["training"]["learning_rate"])
+        loader = torch.utils.data.DataLoader([], batch_size=config["training"]["num_questions_per_batch"])
+        for batch in loader:
+            update_policy(model, optimizer, batch, {micro})
+
+
+    if __name__ == "__main__":
+        parser = ArgumentParser()
+        parser.add_argument("--config", type=str, default="config.yaml")
+        args = parser.parse_args()
+        main(args.config)
+"""
+
+GRPO_YAML = """\
+    model:
+      pretrained_model_path: "Qwen/Qwen2.5-3B-Instruct"
+    training:
+      batch_size: 256
+      num_questions_per_batch: 32
+      micro_batch_size: 2
+      learning_rate: 1.0e-5
+"""
+
+
+def test_a_yaml_of_sections_opened_from_a_parameter_gives_the_model_and_micro_batch(cli, tmp_path):
+    write(tmp_path, {"train.py": GRPO.replace("{micro}", 'config["training"]["micro_batch_size"]'),
+                     "config_24GB.yaml": GRPO_YAML})
+    plan = plan_of(cli, "--", "python", "train.py", "--config", "config_24GB.yaml", cwd=tmp_path)
+    assert fact(plan, "model.ref").value == "Qwen/Qwen2.5-3B-Instruct"
+    assert fact(plan, "batch.micro").value == 2
+
+
+def test_twin_without_a_micro_batch_key_the_loader_batch_is_the_micro_batch(cli, tmp_path):
+    write(tmp_path, {"train.py": GRPO.replace("{micro}", "len(batch)"), "config_24GB.yaml": GRPO_YAML})
+    plan = plan_of(cli, "--", "python", "train.py", "--config", "config_24GB.yaml", cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 32
+
+
+def test_twin_the_default_config_path_is_read_when_the_line_gives_none(cli, tmp_path):
+    write(tmp_path, {"train.py": GRPO.replace("{micro}", 'config["training"]["micro_batch_size"]'),
+                     "config.yaml": GRPO_YAML.replace("Qwen2.5-3B-Instruct", "Qwen2.5-0.5B")})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert fact(plan, "model.ref").value == "Qwen/Qwen2.5-0.5B"
