@@ -388,3 +388,81 @@ def test_twin_the_default_config_path_is_read_when_the_line_gives_none(cli, tmp_
                      "config.yaml": GRPO_YAML.replace("Qwen2.5-3B-Instruct", "Qwen2.5-0.5B")})
     plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
     assert fact(plan, "model.ref").value == "Qwen/Qwen2.5-0.5B"
+
+
+# allenai/OLMo-core @ fa6c501 src/examples/llm/train.py:165-193: the job's settings are keywords of the
+# library's config classes built in code (batch sizes in tokens, the optimizer a config class, FSDP with a
+# bf16 param dtype, compile_model=True); launched with torchrun --nproc-per-node=4
+OLMO = """\
+    import argparse
+
+    from olmo_core.config import DType
+    from olmo_core.data import NumpyDataLoaderConfig
+    from olmo_core.distributed.parallel import DataParallelType
+    from olmo_core.optim import {optim}
+    from olmo_core.train.train_module import TransformerDataParallelConfig, TransformerTrainModuleConfig
+
+
+    def build_config(opts):
+        data_loader_config = NumpyDataLoaderConfig(global_batch_size=256 * 1024, seed=0, num_workers=4)
+        train_module_config = TransformerTrainModuleConfig(
+            rank_microbatch_size=16 * 1024,
+            max_sequence_length=opts.sequence_length,
+            optim={optim}(lr=1e-3),
+            compile_model={compile},
+            dp_config=TransformerDataParallelConfig(name=DataParallelType.{dp}, param_dtype=DType.bfloat16),
+        )
+        return data_loader_config, train_module_config
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("run_name", type=str)
+        parser.add_argument("--sequence-length", type=int, default=2048)
+        opts, overrides = parser.parse_known_args()
+        loader, module = build_config(opts)
+        module.build(None)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_library_config_objects_built_in_code_give_the_plan(cli, tmp_path):
+    write(tmp_path, {"train.py": OLMO.replace("{optim}", "AdamWConfig").replace("{compile}", "True")
+                     .replace("{dp}", "fsdp")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node=4", "train.py", "run01", cwd=tmp_path)
+    assert fact(plan, "data.seq_len").value == 2048
+    assert fact(plan, "batch.global").value == 128  # 256 * 1024 tokens / 2048
+    assert fact(plan, "batch.micro").value == 8  # 16 * 1024 tokens / 2048
+    assert fact(plan, "batch.grad_accum").value == 4  # 128 / (4 x 8)
+    assert fact(plan, "optimizer.name").value == "AdamW"
+    assert fact(plan, "compile.enabled").value is True
+    assert fact(plan, "data.num_workers").value == 4
+    assert fact(plan, "dist.sharding").value == "fsdp_full"
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+
+
+def test_twin_other_values_of_the_same_keywords(cli, tmp_path):
+    write(tmp_path, {"train.py": OLMO.replace("{optim}", "SGDConfig").replace("{compile}", "False")
+                     .replace("{dp}", "ddp")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node=2", "train.py", "run01", "--sequence-length", "4096",
+                   cwd=tmp_path)
+    assert fact(plan, "data.seq_len").value == 4096
+    assert fact(plan, "batch.global").value == 64
+    assert fact(plan, "batch.micro").value == 4
+    assert fact(plan, "batch.grad_accum").value == 8
+    assert fact(plan, "optimizer.name").value == "SGD"
+    assert fact(plan, "compile.enabled").value is False
+    assert fact(plan, "dist.sharding").value == "ddp"
+    precision = fact(plan, "precision.mode")
+    assert precision is None or precision.source.path != "train.py" or "param_dtype" not in precision.source.detail
+
+
+def test_twin_a_config_class_of_another_library_with_batch_keywords_is_not_counted_in_tokens(cli, tmp_path):
+    write(tmp_path, {"train.py": OLMO.replace("olmo_core.data import", "mylib.data import")
+                     .replace("{optim}", "AdamWConfig").replace("{compile}", "True").replace("{dp}", "fsdp")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node=4", "train.py", "run01", cwd=tmp_path)
+    glob = fact(plan, "batch.global")
+    assert glob is None or glob.value != 128, glob
