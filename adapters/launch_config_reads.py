@@ -114,7 +114,7 @@ def _reads_option(call: ast.Call, dest: str) -> bool:
 
 
 def _reads(tree: ast.AST, dest: str) -> list[tuple[ast.AST, tuple[Guard, ...]]]:
-    out = []
+    out: list[tuple[ast.AST, tuple[Guard, ...]]] = []
     for node, guards in _walk(tree):
         if (isinstance(node, ast.Attribute) and node.attr == dest and isinstance(node.ctx, ast.Load)) \
                 or (isinstance(node, ast.Call) and _reads_option(node, dest)):
