@@ -11,8 +11,9 @@ torch's, and every ``if`` around it is taken or undecided (never one decided fal
 (values resolved statically, else skipped):
 
 - ``num_workers`` -> ``data.num_workers``; ``compile_model``/``compile``/``torch_compile`` ->
-  ``compile.enabled``; ``sequence_length``/``max_sequence_length``/``seq_len``/``max_seq_len`` ->
+  ``compile.enabled`` (not an optimizer config's ``compile``, which compiles its step); ``sequence_length``/``max_sequence_length``/``seq_len``/``max_seq_len`` ->
   ``data.seq_len`` (one value among the calls);
+- ``ac_config=`` a ``*ActivationCheckpointingConfig(...)`` -> ``memory.gradient_checkpointing`` True;
 - ``optim=``/``optimizer=`` a ``<Name>Config(...)`` with ``Name`` an optimizer (AdamW, Adam, SGD,
   Lion, Adafactor, ...) -> ``optimizer.name``;
 - a ``*DataParallelConfig(name=X.fsdp|hsdp|ddp, param_dtype=X.bfloat16)`` -> ``dist.sharding``
@@ -133,7 +134,8 @@ class _Pass:
                 value = self.int_of(kw.value)
                 if value is not None or (isinstance(kw.value, ast.Constant) and kw.value.value == 0):
                     self.add("data.num_workers", value or 0, kw.value, f"{label} num_workers")
-            elif kw.arg in _COMPILE:
+            elif kw.arg in _COMPILE and cls[:-len("Config")].lower() not in _OPTIMIZERS:
+                # (an optimizer config's own ``compile=True`` compiles its step, not the model)
                 got = self.idx.resolve(kw.value)
                 if got is not None and isinstance(got.value, bool):
                     self.add("compile.enabled", got.value, kw.value, f"{label} {kw.arg}={got.value}")
@@ -150,6 +152,9 @@ class _Pass:
                 inner = (dotted_name(kw.value.func) or "").rsplit(".", 1)[-1]
                 if inner.endswith("DataParallelConfig"):
                     self.data_parallel(kw.value, inner)
+                elif inner.endswith("ActivationCheckpointingConfig"):
+                    # OLMo-core ``ac_config=TransformerActivationCheckpointingConfig(mode)``
+                    self.add("memory.gradient_checkpointing", True, kw.value, f"{label} {kw.arg}={inner}(...)")
             field = _TOKENS.get((module.split(".", 1)[0], cls, kw.arg))
             if field is not None:
                 tokens = self.int_of(kw.value)

@@ -401,6 +401,7 @@ OLMO = """\
     from olmo_core.distributed.parallel import DataParallelType
     from olmo_core.optim import {optim}
     from olmo_core.train.train_module import TransformerDataParallelConfig, TransformerTrainModuleConfig
+    from olmo_core.train.train_module import TransformerActivationCheckpointingConfig
 
 
     def build_config(opts):
@@ -408,8 +409,8 @@ OLMO = """\
         train_module_config = TransformerTrainModuleConfig(
             rank_microbatch_size=16 * 1024,
             max_sequence_length=opts.sequence_length,
-            optim={optim}(lr=1e-3),
-            compile_model={compile},
+            optim={optim}(lr=1e-3, compile=True),
+            compile_model={compile},{ac}
             dp_config=TransformerDataParallelConfig(name=DataParallelType.{dp}, param_dtype=DType.bfloat16),
         )
         return data_loader_config, train_module_config
@@ -431,8 +432,10 @@ OLMO = """\
 
 def test_library_config_objects_built_in_code_give_the_plan(cli, tmp_path):
     write(tmp_path, {"train.py": OLMO.replace("{optim}", "AdamWConfig").replace("{compile}", "True")
-                     .replace("{dp}", "fsdp")})
+                     .replace("{dp}", "fsdp").replace("{ac}", "")})
     plan = plan_of(cli, "--", "torchrun", "--nproc-per-node=4", "train.py", "run01", cwd=tmp_path)
+    ckpt = fact(plan, "memory.gradient_checkpointing")
+    assert ckpt is None or ckpt.value is False, ckpt
     assert fact(plan, "data.seq_len").value == 2048
     assert fact(plan, "batch.global").value == 128  # 256 * 1024 tokens / 2048
     assert fact(plan, "batch.micro").value == 8  # 16 * 1024 tokens / 2048
@@ -445,8 +448,9 @@ def test_library_config_objects_built_in_code_give_the_plan(cli, tmp_path):
 
 
 def test_twin_other_values_of_the_same_keywords(cli, tmp_path):
+    ac = "\n            ac_config=TransformerActivationCheckpointingConfig(),"
     write(tmp_path, {"train.py": OLMO.replace("{optim}", "SGDConfig").replace("{compile}", "False")
-                     .replace("{dp}", "ddp")})
+                     .replace("{dp}", "ddp").replace("{ac}", ac)})
     plan = plan_of(cli, "--", "torchrun", "--nproc-per-node=2", "train.py", "run01", "--sequence-length", "4096",
                    cwd=tmp_path)
     assert fact(plan, "data.seq_len").value == 4096
@@ -454,7 +458,8 @@ def test_twin_other_values_of_the_same_keywords(cli, tmp_path):
     assert fact(plan, "batch.micro").value == 4
     assert fact(plan, "batch.grad_accum").value == 8
     assert fact(plan, "optimizer.name").value == "SGD"
-    assert fact(plan, "compile.enabled").value is False
+    assert fact(plan, "compile.enabled").value is False  # the optimizer config's compile=True is its step's
+    assert fact(plan, "memory.gradient_checkpointing").value is True
     assert fact(plan, "dist.sharding").value == "ddp"
     precision = fact(plan, "precision.mode")
     assert precision is None or precision.source.path != "train.py" or "param_dtype" not in precision.source.detail
@@ -462,7 +467,8 @@ def test_twin_other_values_of_the_same_keywords(cli, tmp_path):
 
 def test_twin_a_config_class_of_another_library_with_batch_keywords_is_not_counted_in_tokens(cli, tmp_path):
     write(tmp_path, {"train.py": OLMO.replace("olmo_core.data import", "mylib.data import")
-                     .replace("{optim}", "AdamWConfig").replace("{compile}", "True").replace("{dp}", "fsdp")})
+                     .replace("{optim}", "AdamWConfig").replace("{compile}", "True").replace("{dp}", "fsdp")
+                     .replace("{ac}", "")})
     plan = plan_of(cli, "--", "torchrun", "--nproc-per-node=4", "train.py", "run01", cwd=tmp_path)
     glob = fact(plan, "batch.global")
     assert glob is None or glob.value != 128, glob
