@@ -166,11 +166,16 @@ class _Pass:
     def data_parallel(self, call: ast.Call, cls: str) -> None:
         kws = {k.arg: k.value for k in call.keywords if k.arg}
         kind = kws.get("name")
-        last = (dotted_name(kind) or "").rsplit(".", 1)[-1].lower() if kind is not None else ""
-        if last in _DP:
-            self.add("dist.sharding", _DP[last], kind, f"{cls}(name={dotted_name(kind)})")  # type: ignore[arg-type]
-            dtype = kws.get("param_dtype")
-            half = _HALF.get((dotted_name(dtype) or "").rsplit(".", 1)[-1].lower()) if dtype is not None else None
-            if half is not None and last != "ddp":
-                self.add("precision.mode", half, dtype,  # type: ignore[arg-type]
-                         f"{cls}(param_dtype={dotted_name(dtype)}): fp32 parameters cast for compute")
+        if kind is None:
+            return
+        last = (dotted_name(kind) or "").rsplit(".", 1)[-1].lower()
+        if last not in _DP:
+            return
+        self.add("dist.sharding", _DP[last], kind, f"{cls}(name={dotted_name(kind)})")
+        dtype = kws.get("param_dtype")
+        if dtype is None or last == "ddp":
+            return
+        half = _HALF.get((dotted_name(dtype) or "").rsplit(".", 1)[-1].lower())
+        if half is not None:
+            self.add("precision.mode", half, dtype, f"{cls}(param_dtype={dotted_name(dtype)}): fp32 parameters "
+                     "cast for compute")

@@ -472,3 +472,46 @@ def test_twin_a_config_class_of_another_library_with_batch_keywords_is_not_count
     plan = plan_of(cli, "--", "torchrun", "--nproc-per-node=4", "train.py", "run01", cwd=tmp_path)
     glob = fact(plan, "batch.global")
     assert glob is None or glob.value != 128, glob
+
+
+# pacman100/DHS-LLM-Workshop @ 0ba4156 chat_assistant/dpo/utils.py:172-178: the attention kernel is a key of
+# a dict literal of from_pretrained keywords, chosen by an option the launch line gives (run_dpo.sh
+# ``--use_flash_attn True``)
+DHS_UTILS = """\
+    from transformers import AutoModelForCausalLM
+
+
+    def create_and_prepare_model(args):
+        model_kwargs = {
+            "trust_remote_code": True,
+            "attn_implementation": "flash_attention_2" if args.use_flash_attn else "eager",
+        }
+        return AutoModelForCausalLM.from_pretrained(args.model_name_or_path, **model_kwargs), model_kwargs
+"""
+
+DHS_TRAIN = """\
+    import argparse
+
+    from utils import create_and_prepare_model
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--model_name_or_path", default="mistralai/Mistral-7B-v0.1")
+        parser.add_argument("--use_flash_attn", action="store_true")
+        args = parser.parse_args()
+        model, kwargs = create_and_prepare_model(args)
+        model.train()
+"""
+
+
+def test_attention_key_of_a_dict_literal_decided_by_the_line(cli, tmp_path):
+    write(tmp_path, {"train.py": DHS_TRAIN, "utils.py": DHS_UTILS})
+    plan = plan_of(cli, "--", "python", "train.py", "--use_flash_attn", cwd=tmp_path)
+    assert fact(plan, "model.attn_implementation").value == "flash_attention_2"
+
+
+def test_twin_the_flag_not_given_picks_the_other_arm(cli, tmp_path):
+    write(tmp_path, {"train.py": DHS_TRAIN, "utils.py": DHS_UTILS})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    attn = fact(plan, "model.attn_implementation")
+    assert attn is not None and attn.value == "eager", attn
