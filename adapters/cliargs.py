@@ -529,6 +529,11 @@ class _Pass:
         texts = [self.script.source.text, *self.decl.texts]
         # torch.multiprocessing.start_processes may be called through a variable and submitit starts
         # jobs itself (facebookresearch/sam2 training/train.py:55-60, :68): neither is one process
+        if "spawn(" in self.script.source.text:
+            from preflight.adapters.spawned_processes import spawned_processes
+
+            if spawned_processes(self.project, self.script, info.line, self.add):
+                return
         if any(word in t for t in texts for word in ("spawn(", "lightning", "notebook_launcher",
                                                      "start_processes", "submitit")):
             return

@@ -515,3 +515,47 @@ def test_twin_the_flag_not_given_picks_the_other_arm(cli, tmp_path):
     plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
     attn = fact(plan, "model.attn_implementation")
     assert attn is not None and attn.value == "eager", attn
+
+
+# McGill-NLP/nano-aha-moment @ 6cd0306 nano_r1_script.py:1158-1161 (README.md:64 ``python nano_r1_script.py
+# --nproc 4``): the script starts its own processes with torch.multiprocessing.spawn
+SPAWN = """\
+    import argparse
+
+    import torch
+    import torch.distributed as dist
+
+
+    def main(rank):
+        dist.init_process_group("nccl", rank=rank, world_size=args.nproc)
+        model = torch.nn.Linear(8, 8).cuda()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-6)
+        for x in torch.utils.data.DataLoader([], batch_size=8):
+            optimizer.zero_grad()
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--nproc", type=int, default=1)
+        args = parser.parse_args()
+        if args.nproc == 1:
+            main(rank=0)
+        else:
+            torch.multiprocessing.spawn(main, nprocs={nprocs})
+"""
+
+
+def test_processes_a_script_spawns_by_an_option_are_the_world_size(cli, tmp_path):
+    write(tmp_path, {"nano_r1_script.py": SPAWN.replace("{nprocs}", "args.nproc")})
+    plan = plan_of(cli, "--", "python", "nano_r1_script.py", "--nproc", "4", cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 4
+    assert fact(plan, "dist.nodes").value == 1
+
+
+def test_twin_a_count_not_read_statically_gives_no_world_size(cli, tmp_path):
+    write(tmp_path, {"nano_r1_script.py": SPAWN.replace("{nprocs}", "torch.cuda.device_count()")})
+    plan = plan_of(cli, "--", "python", "nano_r1_script.py", "--nproc", "4", cwd=tmp_path)
+    world = fact(plan, "dist.world_size")
+    assert world is None or world.source.key not in ("nprocs", "python"), world
