@@ -293,6 +293,12 @@ class _Pass:
             return None  # the option may be among the line's arguments not known statically
         for name in names:
             opt = self.decl.options.get(name)
+            if opt is not None and opt.origin == "dataclass" and set(self.decl.parsers) == {"argparse"}:
+                # a field of a class no parser of the job reads (only argparse parses the line): a model's
+                # own config class, built in code with its own arguments (FoundationVision/LlamaGen @ ce98ec4
+                # autoregressive/models/gpt.py:50 ``max_seq_len: int = 2048``, the model built with
+                # ``block_size=latent_size ** 2``, train_c2i_fsdp.py:164-167): its default is no option value
+                continue
             if opt is not None and opt.has_default and opt.default is not None:
                 conf = "medium" if opt.origin == "library" else "low"
                 default, where = self.trl_default(opt)
@@ -523,6 +529,11 @@ class _Pass:
         texts = [self.script.source.text, *self.decl.texts]
         # torch.multiprocessing.start_processes may be called through a variable and submitit starts
         # jobs itself (facebookresearch/sam2 training/train.py:55-60, :68): neither is one process
+        if "spawn(" in self.script.source.text:
+            from preflight.adapters.spawned_processes import spawned_processes
+
+            if spawned_processes(self.project, self.script, info.line, self.add):
+                return
         if any(word in t for t in texts for word in ("spawn(", "lightning", "notebook_launcher",
                                                      "start_processes", "submitit")):
             return
@@ -539,6 +550,9 @@ class _Pass:
             detail += ("; its init_process_group runs only when a launcher sets RANK/WORLD_SIZE/LOCAL_RANK, "
                        "which plain python does not")
         self.add("dist.world_size", 1, Source("derived", None, None, "python", detail), "medium")
+        # one process runs on one machine
+        self.add("dist.nodes", 1, Source("derived", None, None, "python", detail + "; one process is one node"),
+                 "medium")
 
     def _hydra_single_run(self) -> bool:
         """A Hydra app run without ``-m``/``--multirun`` (on the line or ``hydra.mode: MULTIRUN`` in a

@@ -220,7 +220,8 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                 ok, default = _literal(value)
                 ann = ast.unparse(stmt.annotation) if hasattr(ast, "unparse") else ""
                 trainer = any(_name_of(b) in ("TrainingArguments", "Seq2SeqTrainingArguments") for b in cls.bases)
-                opt = Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}", "dataclass",
+                opt = Option(stmt.target.id, default, ok, "bool" in ann, f"{display}:{stmt.lineno}",
+                             "tap" if tap else "dataclass",
                              help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
                              library="TrainingArguments" if trainer else "")
                 held = decl.options.get(stmt.target.id)

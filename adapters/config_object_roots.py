@@ -96,6 +96,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
     fns: list[Fn] = [script_tree] + [n for n in ast.walk(script_tree) if isinstance(n, ast.FunctionDef)]
     top: dict[str, Tree] = {}  # the entry's module-level objects, seen by its functions
     given: dict[int, set[str]] = {}  # id(function) -> its parameters the entry passes the parsed options to
+    # id(function) -> parameter -> (the parsed options, the option the entry passes it: ``main(args.config)``)
+    given_paths: dict[int, dict[str, tuple[Namespace, str]]] = {}
     for fn in fns:
         local: dict[str, Tree] = {}
         if namespace is not None:
@@ -121,6 +123,13 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
             for i, arg in enumerate(call.args):
                 if isinstance(arg, ast.Name) and isinstance(local.get(arg.id), Namespace) and i < len(params):
                     given.setdefault(id(got[1]), set()).add(params[i])
+            for param, arg in [*zip(params, call.args), *((k.arg, k.value) for k in call.keywords if k.arg)]:
+                # ``main(args.config)`` with ``def main(config_path)`` then ``open(config_path)``
+                # (policy-gradient/GRPO-Zero train.py:53-55,268-272 at its pinned commit): the
+                # parameter is the option's value, a config file's path there
+                if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) \
+                        and isinstance(local.get(arg.value.id), Namespace) and param in params:
+                    given_paths.setdefault(id(got[1]), {})[param] = (local[arg.value.id], arg.attr)
         handles: dict[str, ast.AST] = {}
         paths: dict[str, ast.AST] = {}  # names bound to a literal or ``sys.argv[i]``: a config's path
         unknown: set[str] = set()  # names bound to a call's result not known (``cfg = get_cfg()``)
@@ -131,6 +140,9 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
             local[_CLICK] = namespace
             for a in fn.args.args:
                 paths[a.arg] = ast.Attribute(value=ast.Name(id=_CLICK, ctx=ast.Load()), attr=a.arg, ctx=ast.Load())
+        for param, (options_of, option) in given_paths.get(id(fn), {}).items():
+            local[_GIVEN] = options_of
+            paths[param] = ast.Attribute(value=ast.Name(id=_GIVEN, ctx=ast.Load()), attr=option, ctx=ast.Load())
         for stmt in _straight(fn, handles):
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
             applied.add(id(node))
@@ -188,6 +200,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                 _update(node, local, modules, options, fired, fn)
                 _handed(node, handles, local, project, modules, combined, scopes, argv, paths, builder)
         local.pop(_CLICK, None)
+        local.pop(_GIVEN, None)
         if fn is script_tree:
             top = local
         for var, tree in local.items():
@@ -198,6 +211,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
 
 
 _CLICK = "<click options>"
+_GIVEN = "<an option the caller passes>"
 # dict wrappers whose attributes are the dict's keys, by the module they come from
 _WRAPPERS = {"types": ("SimpleNamespace",), "easydict": ("EasyDict",), "munch": ("Munch", "munchify", "DefaultMunch"),
              "addict": ("Dict",), "box": ("Box",), "dotmap": ("DotMap",)}

@@ -13,6 +13,7 @@ config is read the same way.
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 from preflight.adapters_api import Adapter, Project
@@ -88,10 +89,20 @@ class DeepSpeedAdapter(Adapter):
         return any(deepspeed_block(cfg) is not None for _, cfg in project.configs)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        for _, config in project.configs:
+        from preflight.adapters.launch_config_reads import unread_launch_configs
+
+        unread = unread_launch_configs(project)
+        for source, config in project.configs:
             found = deepspeed_block(config)
-            if found is not None:
-                _ConfigPass(self, project, plan, config, *found).run()
+            if found is None:
+                continue
+            why = unread.get(os.path.realpath(str(source.path)))
+            if why is not None:
+                # a JSON the launch line names but the script opens only for other flags
+                # (CosyVoice ``--train_engine torch_ddp ... --deepspeed_config ds_stage2.json``)
+                self.note(plan, why)
+                continue
+            _ConfigPass(self, project, plan, config, *found).run()
 
 
 class _ConfigPass:

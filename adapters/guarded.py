@@ -233,6 +233,12 @@ class _Pass:
                         self._liger(mod, node)
                     if attn is not None:
                         self._attn(mod, attn.value, node)
+                elif isinstance(node, ast.Dict) and mod.live(guards) is True:
+                    # ``model_kwargs = {"attn_implementation": "flash_attention_2" if args.use_flash_attn
+                    # else "eager", ...}`` (pacman100/DHS-LLM-Workshop chat_assistant/dpo/utils.py:172-178)
+                    for key, value in zip(node.keys, node.values):
+                        if isinstance(key, ast.Constant) and key.value == "attn_implementation":
+                            self._attn(mod, value, node)
                 elif isinstance(node, ast.Assign) and len(node.targets) == 1 \
                         and isinstance(node.targets[0], ast.Subscript):
                     key = node.targets[0].slice

@@ -572,8 +572,18 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         add("peft.rank", value, path, f"{'.'.join(path)} given to LoraConfig as r (line {line})", "medium")
     one_value("batch.global", found.global_batch, "{key} divided by the processes and accumulation steps "
               "(line {line}): the batch over all processes")
-    one_value("batch.micro", found.loader_batch, "{key} given to a data loader as batch_size (line {line}): "
-              "per process")
+    from preflight.adapters.micro_keys import micro_keys
+
+    micro = micro_keys(found.read, known)
+    if len({m[0] for m in micro}) == 1:
+        # a ``micro_batch_size`` key the code reads: the loader's batch (or the episodes generated from it,
+        # policy-gradient/GRPO-Zero grpo.py:154-164) is split into micro batches of that size, one backward each
+        value, path = micro[0]
+        add("batch.micro", value, path, f"{'.'.join(map(str, path))} read by the code: the batch is split into "
+            "micro batches of this size (one backward each)", "medium")
+    else:
+        one_value("batch.micro", found.loader_batch, "{key} given to a data loader as batch_size (line {line}): "
+                  "per process")
     one_value("data.num_workers", found.workers, "{key} given to a data loader as num_workers (line {line})")
     one_value("data.pin_memory", found.pin, "{key} given to a data loader as pin_memory (line {line})")
     seq = {q[0] for q in found.seq}

@@ -171,6 +171,7 @@ class _ScriptPass:
         self.plan = plan
         self.idx = idx
         self.script = idx.script
+        self._amp_elsewhere = False
         self.calls = [s for s in idx.calls if idx.runs(s) is not False]
         self.model_names: set[str] = set()
         self.pretrained = False
@@ -929,6 +930,9 @@ class _ScriptPass:
             if enabled is None and site.kwarg("enabled") is not None:
                 undecided = True  # GradScaler(enabled=hps.train.fp16_run): fp16 or not is unknown
                 continue
+            if not found and not undecided and (enabled is None or enabled.value) and self._autocast_elsewhere():
+                undecided = True  # the job's autocast is in a project module, with a dtype chosen there
+                continue
             if not found and not undecided and (enabled is None or enabled.value):
                 found = True
                 self.add("precision.mode", "amp_fp16", self.src(site.call, f"{site.label}() implies fp16 autocast"),
@@ -936,12 +940,18 @@ class _ScriptPass:
         if found:
             return
         if undecided:
-            self.adapter.note(self.plan, "an autocast or GradScaler takes enabled= from a value not read "
-                              "statically: the compute precision is left unknown")
+            if not self._amp_elsewhere:
+                self.adapter.note(self.plan, "an autocast or GradScaler takes enabled= from a value not read "
+                                  "statically: the compute precision is left unknown")
             return
         for site in self.calls:
             name = site.name or ""
             method = name.rsplit(".", 1)[-1]
+            if method in ("half", "bfloat16", "to") and self.is_model_receiver(site) and self.idx.runs(site) is None:
+                # a cast in a branch the job's options do not decide (seed-vc train.py:213
+                # ``self.wav2vec_model.half()`` under ``speech_tokenizer_type == 'xlsr'``, a value of the
+                # YAML; the preset picks whisper): not a fact of this job, like the GradScaler above
+                continue
             if method in ("half", "bfloat16", "to") and self.is_model_receiver(site):
                 dtype = "fp16" if method == "half" else "bf16" if method == "bfloat16" else \
                     self.dtype(site.arg(0, "dtype"))
@@ -965,6 +975,21 @@ class _ScriptPass:
         if not self.pretrained and self.model_names:
             self.add("precision.mode", "fp32", self.src(None, "no autocast, GradScaler or 16-bit cast found; "
                                                         "PyTorch computes in fp32", "default"), "medium")
+
+    def _autocast_elsewhere(self) -> bool:
+        """An autocast with a dtype chosen in a project module the script imports (no autocast
+        here): a GradScaler here then says only that AMP is on (adapters/pytorch_local.py)."""
+        from preflight.adapters.pytorch_local import autocast_dtype_elsewhere
+
+        if any((s.qualified or "") in _AUTOCAST for s in self.calls) or self.script.source.path is None:
+            return False
+        found = autocast_dtype_elsewhere(Path(str(self.script.source.path)), self.script.tree)
+        self._amp_elsewhere = found is not None
+        if found is not None:
+            path, line, dtype = found
+            self.adapter.note(self.plan, f"{os.path.relpath(path, self.project.root)}:{line}: autocast(dtype={dtype}) "
+                              "in a module the script imports: the GradScaler alone does not say fp16")
+        return found is not None
 
     def _wrap_value(self, site: CallSite) -> Optional[str]:
         """The sharding a DDP/FSDP/fully_shard call gives ("?" when its strategy is not read), or None."""

@@ -138,8 +138,16 @@ def _fsdp_call(tree: ast.AST) -> Optional[tuple[str, int, str]]:
 def ddp_in_local_modules(script_path: Path, tree: ast.AST,
                          root: Optional[Path] = None) -> Optional[tuple[Path, int, str, str]]:
     """(module, line, mode, what) of a DDP or FSDP wrapper in a local module the script imports
-    (mistral-finetune ``train.py`` -> ``finetune/wrapped_model.py:188`` FSDP FULL_SHARD), or None."""
-    for path in _imported_up(tree, script_path.resolve().parent, root, depth=2):
+    (mistral-finetune ``train.py`` -> ``finetune/wrapped_model.py:188`` FSDP FULL_SHARD), or None.
+    Also a module of the repository's own package imported by its dotted name from a script
+    below it (FunAudioLLM/CosyVoice @ ace7c47 ``cosyvoice/bin/train.py`` -> ``cosyvoice/utils/
+    train_utils.py:97-100`` DDP), the script run from an example folder outside the package."""
+    from preflight.adapters.guarded_helpers import project_modules
+
+    paths = _imported_up(tree, script_path.resolve().parent, root, depth=2)
+    if isinstance(tree, ast.Module) and script_path.is_file():
+        paths += [p for p in project_modules(tree, script_path) if p not in paths]
+    for path in paths:
         try:
             if path.stat().st_size > _MAX_BYTES:
                 continue
@@ -367,3 +375,34 @@ def sampler_batch(pass_: Any, site: Any, conf: str) -> None:
             or resolved.value < 1:
         return
     pass_.put("batch.micro", resolved, site, f"{site.label}(batch_sampler={name}(sampler, batch_size, ...))", conf)
+
+
+_HALF_DTYPES = ("torch.float16", "torch.half")
+
+
+def autocast_dtype_elsewhere(script_path: Path, tree: ast.AST) -> Optional[tuple[Path, int, str]]:
+    """(module, line, dtype text) of an ``autocast(..., dtype=X)`` in a project module the script
+    imports, ``X`` not fp16 spelled out: the compute dtype the job's autocast uses is chosen there
+    (FunAudioLLM/CosyVoice @ ace7c47 ``cosyvoice/utils/train_utils.py:249-250``
+    ``torch.cuda.amp.autocast(enabled=scaler is not None, dtype=dtype)`` with ``dtype`` bf16 for
+    ``--use_amp`` under torch_ddp, ``:74``), so a GradScaler in the entry script does not say fp16."""
+    from preflight.adapters.guarded_helpers import project_modules
+
+    if not isinstance(tree, ast.Module) or not script_path.is_file():
+        return None
+    paths = _imported_up(tree, script_path.resolve().parent, None, depth=1)
+    paths += [p for p in project_modules(tree, script_path) if p not in paths]
+    for path in paths:
+        try:
+            if path.stat().st_size > _MAX_BYTES or "autocast" not in read_text_limited(path, errors="replace"):
+                continue
+            sub = parse_file(path)
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in nodes_of(sub):
+            if not isinstance(node, ast.Call) or not (ast.unparse(node.func)).endswith("autocast"):
+                continue
+            dtype = next((k.value for k in node.keywords if k.arg == "dtype"), None)
+            if dtype is not None and ast.unparse(dtype) not in _HALF_DTYPES:
+                return path, node.lineno, ast.unparse(dtype)
+    return None
