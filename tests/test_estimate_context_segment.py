@@ -72,3 +72,19 @@ def test_lazy_loading_is_only_sure_from_torch_2_1():
     lower, lower_top = _context_top(torch_version="2.0", torch_version_pinned=False)
     assert not any("older than R515" in n for n in lower.notes)
     assert lower_top == new_top
+
+
+def test_hopper_targets_have_lazy_loading_when_the_version_is_unknown():
+    # every driver that runs a Hopper GPU is R515 or newer, and a torch build with sm_90 kernels is
+    # a CUDA >= 11.8 build: with the version unknown, no eager context on H100/H200 ...
+    unknown_hopper, hopper_top = _context_top(gpu_hopper=True)
+    known_new, new_top = _context_top(torch_version="2.1.0", gpu_hopper=True)
+    assert not any("older than R515" in n for n in unknown_hopper.notes)
+    assert hopper_top == new_top
+    # ... but an older GPU with the version unknown keeps the eager top, and a pinned torch 2.0
+    # (a CUDA 11.7 wheel) keeps it on Hopper too
+    unknown_ampere, ampere_top = _context_top(gpu_hopper=False)
+    assert any("older than R515" in n for n in unknown_ampere.notes)
+    assert ampere_top > hopper_top
+    pinned_old, _ = _context_top(torch_version="2.0.1", gpu_hopper=True)
+    assert any("older than R515" in n for n in pinned_old.notes)

@@ -122,7 +122,10 @@ CUDA_CONTEXT_RANGE = (128 * MIB, EAGER_CONTEXT_MEASURED - PR86509_SEGMENT)
 #: compatibility, CUDA Compatibility guide), so torch 1.13 and 2.0, whose PyPI wheels are CUDA
 #: 11.7 builds, may load every kernel at start-up; from torch 2.1 the PyPI wheels are CUDA 12.1
 #: builds, which need driver 525 or later, so lazy loading is always on (est26). Before 2.1, or
-#: with the version unknown, the context's interval reaches the eager figure.
+#: with the version unknown, the context's interval reaches the eager figure, except on Hopper and
+#: later GPUs: every driver that runs them is R515 or newer, and a torch build with their kernels
+#: (sm_90 needs CUDA 11.8, "CUDA 11.8 ... support for the NVIDIA Hopper architecture", CUDA 11.8
+#: release notes) has a runtime above 11.7, so with the version unknown lazy loading is on there.
 LAZY_GUARANTEED_TORCH = (2, 1)
 SMALL_SEGMENT = 2 * MIB               # kSmallBuffer
 CUDA_CONTEXT_EAGER_BYTES = 1343 * MIB - SMALL_SEGMENT

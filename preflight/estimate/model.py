@@ -335,8 +335,9 @@ def _estimate(inp: EstimateInput) -> Estimate:
         ctx_bytes, ctx_range = C.CUDA_CONTEXT_EAGER_BYTES, C.CUDA_CONTEXT_EAGER_RANGE
         notes.append(f"torch {inp.torch_version}: CUDA kernels loaded eagerly (no lazy loading "
                      f"before 1.13), context about {ctx_bytes / 2 ** 30:.1f} GiB")
-    elif (version is None or (version < C.LAZY_GUARANTEED_TORCH
-                              and inp.torch_version_pinned is not False)):
+    elif ((version is None and not inp.gpu_hopper)
+          or (version is not None and version < C.LAZY_GUARANTEED_TORCH
+              and inp.torch_version_pinned is not False)):
         # CUDA 11.x wheels also run on drivers older than R515, which have no lazy loading
         ctx_range = (ctx_range[0], C.CUDA_CONTEXT_EAGER_RANGE[1])
         notes.append(f"torch {inp.torch_version or 'version unknown'}: a CUDA 11 build on a driver "
