@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import ConfigRule, PlanContext
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.sources import read_text_limited
 
 _KEYWORDS = ("optional", "override")
 
@@ -52,7 +53,7 @@ def _app_configs(pctx: PlanContext, needle: str = "defaults") -> list[Any]:
             if not pctx.project.may_read(path) or not os.path.isfile(path):
                 continue
             try:
-                if needle not in path.read_text(encoding="utf-8", errors="replace"):
+                if needle not in read_text_limited(path, errors="replace"):
                     continue
             except OSError:
                 continue

@@ -13,6 +13,7 @@ from preflight.plan_rules import ConfigRule, PlanContext
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.config.pf583_hydra_defaults_keyword_typo import _app_configs
+from preflight.sources import read_text_limited
 
 
 def _dataclass_target(pctx: PlanContext, target: str, bases: list[Path]) -> Optional[str]:
@@ -27,7 +28,7 @@ def _dataclass_target(pctx: PlanContext, target: str, bases: list[Path]) -> Opti
         if not os.path.isfile(path) or not pctx.project.may_read(path):
             continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = read_text_limited(path, errors="replace")
             tree = ast.parse(text)
         except (OSError, SyntaxError, ValueError, RecursionError):
             return None
