@@ -532,7 +532,11 @@ class _Pass:
         if "spawn(" in self.script.source.text:
             from preflight.adapters.spawned_processes import spawned_processes
 
-            if spawned_processes(self.project, self.script, info.line, self.add):
+            # a script with an option documented as the number of nodes (pytorch/examples ImageNet
+            # ``--world-size``) spawns its processes on each node it is started on: one machine is
+            # not known
+            per_node = any(_NODES_HELP.search(o.help or "") for o in self.decl.options.values())
+            if per_node or spawned_processes(self.project, self.script, info.line, self.add):
                 return
         if any(word in t for t in texts for word in ("spawn(", "lightning", "notebook_launcher",
                                                      "start_processes", "submitit")):

@@ -529,7 +529,8 @@ def read_object_facts(script_tree: ast.AST, script_path: Path, display: str, roo
 
 def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
     refs = {r[0] for r in found.refs}
-    if len(refs) == 1:
+    if len(refs) == 1 and not (isinstance(found.refs[0][0], str) and found.refs[0][0].startswith((".", "~", "/"))):
+        # a local folder (``./ckpt/llama``) names no architecture: not a model reference
         value, path, line = found.refs[0]
         add("model.ref", value, path, f"{'.'.join(path)} given to from_pretrained() at {display}:{line}", "medium")
     if len({o[0] for o in found.optim}) == 1:
@@ -580,7 +581,7 @@ def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
         # policy-gradient/GRPO-Zero grpo.py:154-164) is split into micro batches of that size, one backward each
         value, path = micro[0]
         add("batch.micro", value, path, f"{'.'.join(map(str, path))} read by the code: the batch is split into "
-            "micro batches of this size (one backward each)", "medium")
+            "micro batches of this size (one backward each; read from the key's name: low)", "low")
     else:
         one_value("batch.micro", found.loader_batch, "{key} given to a data loader as batch_size (line {line}): "
                   "per process")

@@ -78,7 +78,9 @@ def test_twin_a_subclass_that_batches_otherwise_gives_no_batch(cli, tmp_path):
     plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc_per_node", "1", "train.py", "--config", "cfg.json",
                    cwd=tmp_path)
     micro = fact(plan, "batch.micro")
-    assert micro is None or micro.value != 12, micro
+    # the loader mapping gives nothing; a key named micro_batch_size that the code reads is a
+    # guess from its name (adapters/micro_keys.py), never more than low
+    assert micro is None or micro.value != 12 or micro.confidence == "low", micro
 
 
 def test_twin_a_class_that_is_not_a_dataloader_is_not_read(cli, tmp_path):
@@ -87,7 +89,9 @@ def test_twin_a_class_that_is_not_a_dataloader_is_not_read(cli, tmp_path):
     plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc_per_node", "1", "train.py", "--config", "cfg.json",
                    cwd=tmp_path)
     micro = fact(plan, "batch.micro")
-    assert micro is None or micro.value != 12, micro
+    # the loader mapping gives nothing; a key named micro_batch_size that the code reads is a
+    # guess from its name (adapters/micro_keys.py), never more than low
+    assert micro is None or micro.value != 12 or micro.confidence == "low", micro
     pin = fact(plan, "data.pin_memory")
     assert pin is None or pin.value is not True, pin
 

@@ -34,8 +34,9 @@ def world_fact(pctx: PlanContext) -> Optional[Fact]:
 
 def per_node_fact(pctx: PlanContext) -> Optional[Fact]:
     """Processes per node from a deepspeed launch that does not give the node count: the
-    world size is then a multiple of it."""
-    if any(f.source.kind not in ("default",) for f in pctx.plan.facts("dist.nodes")):
+    world size is then a multiple of it. A node count guessed at low confidence (the launcher's
+    "this machine alone unless /job/hostfile exists") leaves it a multiple."""
+    if any(f.source.kind not in ("default",) and f.confidence != "low" for f in pctx.plan.facts("dist.nodes")):
         return None
     for f in pctx.plan.facts("dist.devices_per_node"):
         if f.adapter != "deepspeed" and f.source.kind == "cli" and "deepspeed" in (
