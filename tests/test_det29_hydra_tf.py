@@ -114,3 +114,55 @@ def test_a_selected_mandatory_group_composes(cli, tmp_path):
     doc = audit(cli, tmp_path, "train.py", "--config", "conf", "--", "python", "train.py", "model=b")
     assert found(doc, "PF216") == []
     assert not any("not composed" in e for e in errors(doc))
+
+
+DT_MODEL = """\
+    import torch
+    from transformers import PreTrainedModel
+
+
+    class TrainableDT(PreTrainedModel):
+        def forward(self, states, TARGET, rewards, timesteps, attention_mask):
+            preds = self.predict(states, rewards, timesteps, attention_mask)
+            return {"loss": torch.mean((preds - TARGET) ** 2), "logits": preds}
+    """
+
+DT_TRAIN = """\
+    import numpy as np
+    from transformers import Trainer, TrainingArguments
+
+    from dt_model import TrainableDT
+
+
+    def compute_metrics(eval_pred):
+        preds, actions = eval_pred
+        return {"action_mse": float(np.mean((preds - actions) ** 2))}
+
+
+    model = TrainableDT(None)
+    training_args = TrainingArguments(output_dir="out", eval_strategy="epoch", remove_unused_columns=False)
+    trainer = Trainer(model=model, args=training_args, compute_metrics=compute_metrics)
+    trainer.train()
+    """
+
+
+def check(cli, tmp_path: Path, code: str) -> list[tuple[str, int]]:
+    result = cli("check", ".", "--select", code, "--format", "json", "--no-cache", "--exit-zero", cwd=tmp_path)
+    return [(Path(f["path"]).name, f["line"]) for f in json.loads(result.out)["findings"] if f["code"] == code]
+
+
+def test_a_model_class_imported_from_a_sibling_module_is_read_for_its_label_names(cli, tmp_path):
+    write(tmp_path, "dt_model.py", DT_MODEL.replace("TARGET", "actions"))
+    write(tmp_path, "train.py", DT_TRAIN)
+    assert check(cli, tmp_path, "PF220") == [("train.py", 13)]
+
+
+def test_a_sibling_model_whose_forward_takes_labels_is_silent(cli, tmp_path):
+    write(tmp_path, "dt_model.py", DT_MODEL.replace("TARGET", "labels"))
+    write(tmp_path, "train.py", DT_TRAIN)
+    assert check(cli, tmp_path, "PF220") == []
+
+
+def test_a_model_class_that_is_not_found_is_silent(cli, tmp_path):
+    write(tmp_path, "train.py", DT_TRAIN)
+    assert check(cli, tmp_path, "PF220") == []
