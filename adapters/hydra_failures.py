@@ -106,10 +106,17 @@ def job_failure(project: Any, app: Any, message: str) -> Optional[Failure]:
             return None  # launcher, sweeper, logging options: Hydra plugins supply them
         if group != "hydra" and not (Path(config_dir) / group).is_dir():
             return None
+        if any(_overrides_group(tok, group) for tok in [*getattr(app, "overrides", []), *project.argv]):
+            return None  # the launch line chose the option: Hydra's own message names it (an input error)
         if _has_searchpath(Path(config_dir)) or _registers_configs(Path(str(project.root))):
             return None
         return Failure("missing-option", config, (group, name))
     return None
+
+
+def _overrides_group(token: str, group: str) -> bool:
+    key = token.lstrip("+~").partition("=")[0].partition("@")[0].strip("/")
+    return bool(key) and "=" in token and key == group
 
 
 def _is_sweep(token: str) -> bool:

@@ -159,6 +159,8 @@ add the missing option file, or set the options inline (`hydra: {run: {dir: ...}
 * The config composes (sweeps are composed with each swept group's default).
 * A mandatory entry when no launch line is known (the user is expected to choose it
   on the command line), under `--multirun`/sweeps, or for a `compose()` call.
+* A missing option that the launch line selects (`data=nope`: Hydra's own message,
+  listing the available options, stays an input error).
 * A missing option of a `hydra/...` subgroup (launcher, sweeper, logging options come
   from Hydra plugins), of a group with no folder in the config directory, or when any
   Python file of the project mentions `ConfigStore` or a config sets
