@@ -4,7 +4,7 @@ result is handed to an experiment logger (every ``${...}`` interpolation is logg
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Sequence
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -42,7 +42,7 @@ def _unresolved_to_container(node: ast.AST) -> bool:
     return True
 
 
-def _sink_values(call: ast.Call) -> Optional[tuple[str, list[ast.AST]]]:
+def _sink_values(call: ast.Call) -> Optional[tuple[str, list[ast.expr]]]:
     """(the sink's name, the arguments that carry hyperparameters) of a logger call, or None."""
     func = call.func
     configs = [k.value for k in call.keywords if k.arg == "config"]
@@ -135,7 +135,7 @@ instead of `10`, and runs cannot be compared or filtered by them
             assigns = isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)) and (
                 getattr(node, "value", None) is not None)
             if assigns or (isinstance(node, ast.Call) and _sink_values(node) is not None):
-                events.append((node.lineno, node.col_offset, node))
+                events.append((getattr(node, "lineno", 0), getattr(node, "col_offset", 0), node))
         events.sort(key=lambda e: (e[0], e[1]))
         tainted: dict[str, ast.Call] = {}
         for _, _, node in events:
@@ -166,7 +166,7 @@ instead of `10`, and runs cannot be compared or filtered by them
                 elif isinstance(target, ast.Name) and not isinstance(node, ast.AugAssign):
                     tainted.pop(root, None)
 
-    def _carried(self, values: list[ast.AST], tainted: dict[str, ast.Call]) -> Optional[ast.Call]:
+    def _carried(self, values: Sequence[ast.AST], tainted: dict[str, ast.Call]) -> Optional[ast.Call]:
         for value in values:
             for sub in ast.walk(value):
                 if _unresolved_to_container(sub):

@@ -67,24 +67,24 @@ def _merge_conflict(config_dir: Path, named: Path) -> Optional[tuple[tuple[Any, 
     for folder, dirs, files in os.walk(config_dir):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
-            path = Path(folder) / name
-            if path.suffix not in (".yaml", ".yml") or path == named:
+            file = Path(folder) / name
+            if file.suffix not in (".yaml", ".yml") or file == named:
                 continue
-            other = _loaded(path)
+            other = _loaded(file)
             if other is not None and isinstance(other.data, dict):
-                others.append((tuple(path.relative_to(config_dir).parent.parts), other, path))
+                others.append((tuple(file.relative_to(config_dir).parent.parts), other, file))
         if len(others) > 500:
             break
-    for path, value in _nodes(own.data, ()):
-        full = (*own_prefix, *path)
-        for prefix, other, other_path in others:
+    for key_path, value in _nodes(own.data, ()):
+        full = (*own_prefix, *key_path)
+        for prefix, other, other_file in others:
             if full[:len(prefix)] != prefix or len(full) == len(prefix):
                 continue
             theirs = _lookup(other.data, full[len(prefix):])
             if isinstance(theirs, (dict, list)) and isinstance(theirs, dict) != isinstance(value, dict):
-                line = own.line_of(path, nearest=True)
+                line = own.line_of(key_path, nearest=True)
                 if line is not None:
-                    return path, line, other_path.relative_to(config_dir).as_posix()
+                    return key_path, line, other_file.relative_to(config_dir).as_posix()
     return None
 
 
@@ -226,9 +226,9 @@ add the missing option file, or set the options inline (`hydra: {run: {dir: ...}
                    + ("add the file or set Hydra's options inline under a `hydra:` key"
                       if group == "hydra" else "add the option file or select an option the folder has"))
         if named is not None and shown is not None:
-            line = _entry_line(named, group, name)
-            if line is not None:
-                return pctx.location_finding(self, shown, line, message)
+            entry = _entry_line(named, group, name)
+            if entry is not None:
+                return pctx.location_finding(self, shown, entry, message)
         return self._at(pctx, comp, message)
 
     def _at(self, pctx: PlanContext, comp: FileError, message: str) -> Optional[Finding]:
