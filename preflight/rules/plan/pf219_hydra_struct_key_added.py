@@ -93,6 +93,7 @@ advice), or add it under `with open_dict(cfg):`.
 * The function uses `open_dict`, `read_write`, `set_struct` or `flag_override`, the
   script mentions `open_dict` or `set_struct` anywhere (a helper may open the config),
   or the function rebinds the config parameter (`cfg = OmegaConf.to_container(cfg)`).
+* The script registers a structured config (`ConfigStore`): its schema may declare the key.
 * The parent node is not a mapping of the composed config (not known here), or the
   config was not composed.
 """
@@ -104,7 +105,7 @@ advice), or add it under `with open_dict(cfg):`.
             if not fn.args.args:
                 continue
             root = fn.args.args[0].arg
-            if _unlocks(fn, root) or any(w in (script.source.text or "") for w in ("set_struct", "open_dict")):
+            if _unlocks(fn, root) or any(w in (script.source.text or "") for w in ("set_struct", "open_dict", "ConfigStore")):
                 continue
             for node in ast.walk(fn):
                 if not isinstance(node, (ast.Assign, ast.AnnAssign)):
