@@ -261,7 +261,7 @@ NEEDS = {
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF218": ('to_container',),
-    "PF220": ('compute_metrics',),
+    "PF220": ('TrainingArguments',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),

@@ -37,6 +37,30 @@ BAD_EXAMPLES = [
     _DT.format(target="actions", extra="", pin="  # warning: PF220", label_names=""),
 ]
 
+BAD_EXAMPLES.append(
+    # the GLiNER report (held-out-5 shape): no compute_metrics, best model on the default eval_loss
+    """
+import torch
+from transformers import Trainer, TrainingArguments
+
+
+class SpanNER(torch.nn.Module):
+    def forward(self, input_ids, attention_mask, span_idx, span_mask, span_targets=None):
+        logits = self.score(input_ids, attention_mask, span_idx, span_mask)
+        loss = torch.nn.functional.cross_entropy(logits, span_targets)
+        return {"loss": loss, "logits": logits}
+
+
+def main(train_ds, eval_ds):
+    args = TrainingArguments(  # warning: PF220
+        output_dir="gliner-out",
+        eval_strategy="epoch",
+        save_strategy="epoch",
+        load_best_model_at_end=True,
+    )
+    Trainer(model=SpanNER(), args=args, train_dataset=train_ds, eval_dataset=eval_ds).train()
+""")
+
 GOOD_EXAMPLES = [
     # the fix
     _DT.format(target="actions", extra="", pin="", label_names='\n        label_names=["actions"],'),

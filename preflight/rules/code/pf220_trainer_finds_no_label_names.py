@@ -75,11 +75,12 @@ class TrainerFindsNoLabelNames(Rule):
     summary = ("A Trainer with compute_metrics for a project model whose forward has no parameter named like a "
                "label, without label_names: evaluation sees no labels and compute_metrics is never called")
     frameworks = ("transformers",)
-    needs_text = ("compute_metrics",)
+    needs_text = ("TrainingArguments",)
     explanation = """
 ## What it finds
 
-A `Trainer(...)`/`Seq2SeqTrainer(...)` given `compute_metrics=` whose `args` is a
+A `Trainer(...)`/`Seq2SeqTrainer(...)` given `compute_metrics=` (or whose arguments set
+`load_best_model_at_end=True` with the default `eval_loss` or a loss metric) whose `args` is a
 `TrainingArguments(...)` of the same file without `label_names`, and whose `model` is
 built from a class of the project (this file, or `from module import Class` with
 `module.py` beside it) whose own `forward` has no parameter with `label` in its name
@@ -95,8 +96,8 @@ The Trainer takes its label names from the model's `forward` signature when
 evaluation batch counts as unlabelled: `prediction_step` returns no labels, the
 evaluation loop never calls `compute_metrics` (it needs both predictions and labels)
 and, unless the model can return its loss without labels, no `eval_loss` is logged.
-The run trains and evaluates without a metric and early stopping or best-model
-selection has nothing to read (transformers issue 21553: targets named `actions`;
+The run trains and evaluates without a metric, and with `load_best_model_at_end`
+on the default `eval_loss` the first evaluation fails with `KeyError: 'eval_loss'` (transformers issue 21553: targets named `actions`;
 maintainer: "just pass along `label_names=["actions"]`").
 
 ## How to fix it
@@ -110,7 +111,8 @@ that hold the targets (or rename the forward parameter to contain `label`).
 * The model's class is not found in the project, has no `forward` of its own, or its
   `forward` takes `**kwargs` or a parameter whose name contains `label`
   (`start_positions`/`end_positions` for a `...QuestionAnswering` class).
-* No `compute_metrics`.
+* No `compute_metrics` and no best-model selection on the loss; for the loss, a
+  `forward` that takes `return_loss` (the Trainer then asks the model for its loss).
 """
     bad_examples = examples("preflight.rules.code._pf220_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf220_examples", "GOOD_EXAMPLES")
@@ -126,9 +128,9 @@ that hold the targets (or rename the forward parameter to contain `label`).
             metrics = _kw(call, "compute_metrics")
             args = _kw(call, "args")
             model = _kw(call, "model")
-            if metrics is None or (isinstance(metrics, ast.Constant) and metrics.value is None):
-                continue
-            if not isinstance(args, ast.Name) or not isinstance(model, ast.Name):
+            if isinstance(metrics, ast.Constant) and metrics.value is None:
+                metrics = None
+            if not isinstance(args, ast.Name):
                 continue
             targs = _assigned_call(ctx.tree, args.id)
             if targs is None or not (isinstance(targs.func, (ast.Name, ast.Attribute))
@@ -136,7 +138,14 @@ that hold the targets (or rename the forward parameter to contain `label`).
                 continue
             if _kw(targs, "label_names") is not None or any(k.arg is None for k in targs.keywords):
                 continue
-            built = _assigned_call(ctx.tree, model.id)
+            best = _kw(targs, "load_best_model_at_end")
+            chosen = _kw(targs, "metric_for_best_model")
+            on_loss = isinstance(best, ast.Constant) and best.value is True and (
+                chosen is None or (isinstance(chosen, ast.Constant) and "loss" in str(chosen.value)))
+            if metrics is None and not on_loss:
+                continue
+            built = model if isinstance(model, ast.Call) else (
+                _assigned_call(ctx.tree, model.id) if isinstance(model, ast.Name) else None)
             if built is None or not isinstance(built.func, ast.Name):
                 continue
             cls = _local_class(ctx, built.func.id)
@@ -154,11 +163,16 @@ that hold the targets (or rename the forward parameter to contain `label`).
                 continue
             if "QuestionAnswering" in cls.name and {"start_positions", "end_positions"} & set(params):
                 continue
+            if metrics is None and "return_loss" in params:
+                continue  # can_return_loss: the model returns its loss without labels
             shown = ", ".join(params[:6]) + (", ..." if len(params) > 6 else "")
+            effect = ("`compute_metrics` is never called and no eval metric is logged" if metrics is not None else
+                      "no `eval_loss` is computed and `load_best_model_at_end` (best model by eval loss) fails "
+                      "with KeyError 'eval_loss' at the first evaluation")
             yield ctx.finding(
                 self, targs,
                 f"`TrainingArguments` without `label_names` for `{cls.name}`, whose `forward({shown})` has no "
                 "parameter named like a label: the Trainer takes its label names from that signature "
-                "(`find_labels`), finds none, and evaluates without labels, so `compute_metrics` is never called "
-                "and no eval metric is logged; set `label_names=[...]` to the batch keys that hold the targets",
-                evidence=[ctx.evidence(call, "this Trainer is given compute_metrics")])
+                f"(`find_labels`), finds none, and evaluates without labels, so {effect}; set `label_names=[...]` "
+                "to the batch keys that hold the targets",
+                evidence=[ctx.evidence(call, "this Trainer evaluates the model")])
