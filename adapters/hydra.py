@@ -393,8 +393,12 @@ class HydraAdapter(Adapter):
         return bool(find_apps(project))
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        for result in compositions(project):
+        from preflight.adapters.hydra_failures import job_failure
+
+        for app, result in zip(find_apps(project), compositions(project)):
             if isinstance(result, FileError):
+                if job_failure(project, app, result.message) is not None:
+                    continue  # a bug of the job's configs or launch line: the plan rule PF216 reports it
                 if _group_override_not_placed(result.message):
                     # a launch-line group choice the composer could not place in the defaults list:
                     # Hydra's versions disagree on such keys (`task=` for `task@_global_`: accepted by

@@ -38,6 +38,8 @@ FILE = {
     "PF204": "code.pf204_load_state_before_prepare",
     "PF205": "code.pf205_log_with_without_init_trackers",
     "PF207": "code.pf207_scheduler_stepped_before_optimizer",
+    "PF218": "code.pf218_unresolved_config_logged",
+    "PF220": "code.pf220_trainer_finds_no_label_names",
     "PF301": "code.pf301_host_sync_in_loop",
     "PF302": "code.pf302_loop_invariant_transfer",
     "PF303": "code.pf303_discarded_tensor_to",
@@ -149,6 +151,9 @@ FILE = {
 
 JOB = {
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
+    "PF216": "plan.pf216_hydra_config_not_composable",
+    "PF217": "plan.pf217_hydra_value_lost_to_later_default",
+    "PF219": "plan.pf219_hydra_struct_key_added",
     "PF230": "plan.pf230_more_processes_than_visible_gpus",
     "PF231": "plan.pf231_launcher_flag_after_script",
     "PF232": "plan.pf232_deepspeed_path_to_plain_parser",
@@ -262,6 +267,8 @@ NEEDS = {
     "PF204": ('load_state',),
     "PF205": ('log_with',),
     "PF207": ('sched',),
+    "PF218": ('to_container',),
+    "PF220": ('TrainingArguments',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),

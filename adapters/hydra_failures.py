@@ -1,0 +1,127 @@
+"""Hydra composition failures that are bugs of the job, not inputs preflight could not read.
+
+hydra-core (or preflight's composer) refuses to compose some configs for reasons that do
+not depend on what preflight runs: two configs give one node as a mapping and as a list
+(``Cannot merge DictConfig with ListConfig``), the launch leaves a mandatory defaults entry
+(``group: ???``) unselected, a defaults list names an option file that is not in the
+config directory. :func:`job_failure` recognises those messages so that the plan rule
+PF216 reports them as findings (and the adapter does not also list them as unreadable
+inputs); every other failure stays an input error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Optional
+
+# hydra/_internal/config_loader_impl.py (_compose_config_from_defaults_list): OmegaConf's merge error
+_MERGE = re.compile(r"In '([^']+)': ConfigTypeError raised while\s+composing config:\s*\n?\s*"
+                    r"Cannot merge (DictConfig|ListConfig) with (DictConfig|ListConfig)")
+# hydra/_internal/defaults_list.py (_check_not_missing) for a `group: ???` entry left unselected
+_MUST = re.compile(r"You must specify '([^']+)'")
+# preflight's composer for the same entry
+_MUST_COMPOSER = re.compile(r"Could not find '([^']+)/\?\?\?' \(in the defaults list of ([^)]+)\)")
+# preflight's composer / hydra-core for an option file that is not there
+_NOT_FOUND = re.compile(r"Could not find '([^'?]+)/([^'/?]+)' \(in the defaults list of ([^)]+)\)")
+_NOT_FOUND_HYDRA = re.compile(r"In '([^']+)': Could not find '([^'?]+)/([^'/?]+)'")
+
+_SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "__pycache__", "site-packages", ".tox"}
+_MAX_FILES = 3000
+
+
+@dataclass
+class Failure:
+    kind: str  # "merge", "mandatory", "missing-option"
+    config: str  # the config named by the message (``config``, ``predictor/pred_1``); "" when none
+    detail: tuple[str, ...]  # merge: (left type, right type); mandatory: (override key,); missing: (group, name)
+
+
+def _registers_configs(root: Path) -> bool:
+    """Whether some Python file under ``root`` mentions ConfigStore (configs registered by code
+    that preflight does not run can supply options a config folder lacks)."""
+    seen = 0
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in _SKIP_DIRS and not d.startswith(".")]
+        for name in files:
+            if not name.endswith(".py"):
+                continue
+            seen += 1
+            if seen > _MAX_FILES:
+                return True  # too large to read through: assume it may
+            try:
+                with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
+                    if "ConfigStore" in fh.read(400_000):
+                        return True
+            except OSError:
+                continue
+    return False
+
+
+def _has_searchpath(config_dir: Path) -> bool:
+    for folder, dirs, files in os.walk(config_dir):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if name.endswith((".yaml", ".yml")):
+                try:
+                    with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
+                        if "searchpath" in fh.read(200_000):
+                            return True
+                except OSError:
+                    continue
+    return False
+
+
+def job_failure(project: Any, app: Any, message: str) -> Optional[Failure]:
+    """The job bug a composition error message shows, or None (an input preflight could not read)."""
+    found = _MERGE.search(message)
+    if found is not None:
+        return Failure("merge", found.group(1), (found.group(2), found.group(3)))
+    must = _MUST.search(message)
+    composer = _MUST_COMPOSER.search(message)
+    if must is not None or composer is not None:
+        # only when the launch line is known: without one the user is expected to choose it
+        if not project.argv or getattr(app, "how", "") != "@hydra.main":
+            return None
+        if any(_is_sweep(tok) for tok in project.argv):
+            return None  # sweeps are composed without their swept values
+        if must is not None:
+            return Failure("mandatory", "", (must.group(1),))
+        assert composer is not None
+        return Failure("mandatory", composer.group(2), (composer.group(1),))
+    missing = _NOT_FOUND.search(message)
+    core = _NOT_FOUND_HYDRA.search(message) if missing is None else None
+    if missing is not None or core is not None:
+        if missing is not None:
+            group, name, config = missing.group(1), missing.group(2), missing.group(3)
+        else:
+            assert core is not None
+            config, group, name = core.group(1), core.group(2), core.group(3)
+        config_dir = getattr(app, "config_dir", None)
+        if config_dir is None:
+            return None
+        if group.startswith("hydra/"):
+            return None  # launcher, sweeper, logging options: Hydra plugins supply them
+        if group != "hydra" and not (Path(config_dir) / group).is_dir():
+            return None
+        if any(_overrides_group(tok, group) for tok in [*getattr(app, "overrides", []), *project.argv]):
+            return None  # the launch line chose the option: Hydra's own message names it (an input error)
+        if _has_searchpath(Path(config_dir)) or _registers_configs(Path(str(project.root))):
+            return None
+        return Failure("missing-option", config, (group, name))
+    return None
+
+
+def _overrides_group(token: str, group: str) -> bool:
+    key = token.lstrip("+~").partition("=")[0].partition("@")[0].strip("/")
+    return bool(key) and "=" in token and key == group
+
+
+def _is_sweep(token: str) -> bool:
+    if token in ("-m", "--multirun"):
+        return True
+    key, eq, value = token.partition("=")
+    return bool(eq) and not key.startswith("-") and (("," in value and not value.startswith(("[", "{", "'", '"')))
+                                                     or value.startswith(("range(", "choice(", "interval(", "glob(")))

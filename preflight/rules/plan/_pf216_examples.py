@@ -1,0 +1,128 @@
+"""PF216 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+command); bad ones must fire at the pinned line, good ones stay silent."""
+
+from __future__ import annotations
+
+_WEATHER = """
+# --- train.py
+import hydra
+from omegaconf import DictConfig
+
+
+@hydra.main(version_base=None, config_path="config", config_name="config")
+def main(config: DictConfig) -> None:
+    print(config.training.max_epochs, config.training.variable_groups)
+
+
+if __name__ == "__main__":
+    main()
+# --- config/config.yaml
+defaults:
+  - data: zarr
+  - training: default
+  - _self_
+
+training:
+  max_epochs: 10
+  variable_groups:
+    default: sfc
+{pl}
+# --- config/training/default.yaml
+max_epochs: 200
+variable_groups:
+  default: sfc
+  pl:
+    param: [q, t, u, v, w, z]
+# --- config/data/zarr.yaml
+resolution: o96
+# --- launch
+python train.py
+"""
+
+_PREDICTOR = """
+# --- my_app.py
+import hydra
+from hydra.utils import instantiate
+from omegaconf import DictConfig
+
+
+@hydra.main(version_base="1.1", config_path="configs", config_name="default_preds"){pin}
+def main(cfg: DictConfig) -> None:
+    instantiate(cfg.predictor).fit()
+
+
+if __name__ == "__main__":
+    main()
+# --- configs/default_preds.yaml
+defaults:
+  - predictor: pred_1
+# --- configs/predictor/pred_1.yaml
+_target_: src.predictor.Pred1
+
+defaults:
+  - _self_
+  - /module/model@model: ???
+# --- configs/module/model/model_1.yaml
+_target_: src.models.Model1
+hidden_size: 256
+# --- configs/module/model/model_2.yaml
+_target_: src.models.Model2
+hidden_size: 512
+# --- launch
+python my_app.py {override}
+"""
+
+_SPLATTER = """
+# --- train_network.py
+import hydra
+from omegaconf import DictConfig
+
+
+@hydra.main(version_base=None, config_path="configs", config_name="default_config")
+def main(cfg: DictConfig) -> None:
+    print(cfg.opt.base_lr, cfg.general.device)
+
+
+if __name__ == "__main__":
+    main()
+# --- configs/default_config.yaml
+defaults:
+{hydra_entry}
+  - opt: {opt}
+  - _self_
+
+general:
+  device: 0
+# --- configs/opt/base.yaml
+base_lr: 0.00005
+# --- configs/opt/large.yaml
+base_lr: 0.0001
+{extra}
+# --- launch
+python train_network.py
+"""
+
+BAD_EXAMPLES = [
+    # anemoi-core issue 435: the top-level config gives as a list what training/default.yaml gives as a mapping
+    _WEATHER.format(pl="    pl: [u, v, w]  # error: PF216"),
+    # splatter-image issue 3: `hydra: defaults` selected, configs/hydra/defaults.yaml never committed
+    _SPLATTER.format(hydra_entry="  - hydra: defaults  # error: PF216", opt="base", extra=""),
+    # an option of the project's own group that the folder does not have
+    _SPLATTER.format(hydra_entry="", opt="small  # error: PF216", extra=""),
+    # hydra issue 1858: the override names the group without the package of the relocated entry
+    _PREDICTOR.format(pin="  # error: PF216", override="module/model=model_1"),
+]
+
+GOOD_EXAMPLES = [
+    # the fix: the same shape in both configs
+    _WEATHER.format(pl="    pl:\n      param: [u, v, w]"),
+    # the fix: the override key with the entry's package
+    _PREDICTOR.format(pin="", override="module/model@predictor.model=model_1"),
+    # the fix: Hydra's options set inline, no hydra: entry in the defaults list
+    _SPLATTER.format(hydra_entry="", opt="base", extra=""),
+    # tricky-correct: configs/hydra/defaults.yaml is there
+    _SPLATTER.format(hydra_entry="  - hydra: defaults", opt="base",
+                     extra="# --- configs/hydra/defaults.yaml\nrun:\n  dir: out/${now:%H-%M-%S}"),
+    # tricky-correct: a launcher plugin's option (installed with the plugin, not a file of the project)
+    _SPLATTER.format(hydra_entry="  - override hydra/launcher: joblib", opt="base", extra=""),
+]
