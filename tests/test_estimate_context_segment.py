@@ -78,7 +78,7 @@ def test_hopper_targets_have_lazy_loading_when_the_version_is_unknown():
     # every driver that runs a Hopper GPU is R515 or newer, and a torch build with sm_90 kernels is
     # a CUDA >= 11.8 build: with the version unknown, no eager context on H100/H200 ...
     unknown_hopper, hopper_top = _context_top(gpu_hopper=True)
-    known_new, new_top = _context_top(torch_version="2.1.0", gpu_hopper=True)
+    _, new_top = _context_top(torch_version="2.1.0", gpu_hopper=True)
     assert not any("older than R515" in n for n in unknown_hopper.notes)
     assert hopper_top == new_top
     # ... but an older GPU with the version unknown keeps the eager top, and a pinned torch 2.0
