@@ -90,7 +90,7 @@ OTHER_RULES_ON_GOOD = {
     ("PF108", 3): [("PF457", 7)],
     # real: the DistributedSampler loader is prepared, and Accelerate shards it a second time
     # (PF447); PF202's point (prepare's sampler sets the epoch itself) stands
-    ("PF202", 5): [("PF447", 6)],
+    ("PF202", 6): [("PF447", 6)],
 }
 
 

@@ -164,6 +164,7 @@ JOB = {
     "PF410": "plan.pf410_trl_max_seq_length",
     "PF411": "plan.pf411_fp32_load_for_mixed_precision",
     "PF413": "plan.pf413_zero3_model_loaded_too_early",
+    "PF468": "plan.pf468_numpy_random_in_loader_workers",
     "PF501": "plan.pf501_plan_conflict",
     "PF502": "plan.pf502_deepspeed_batch_triple",
     "PF503": "plan.pf503_fp16_and_bf16",

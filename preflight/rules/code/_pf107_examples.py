@@ -53,6 +53,32 @@ class PPOTrainer:
         torch.nn.utils.clip_grad_norm_(self.model.parameters(), 1.0)  # error: PF107
         self.optimizer.step()
 """,
+    # held-out-17 (espnet): the clip sits in a helper method the train step calls between the
+    # scaled backward and scaler.step
+    """
+import torch
+
+
+class Updater:
+    def __init__(self, model, max_norm):
+        self.model = model
+        self.optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        self.scaler = torch.cuda.amp.GradScaler()
+        self.max_norm = max_norm
+
+    def train_step(self, batch):
+        self.optimizer.zero_grad()
+        with torch.autocast(device_type="cuda", dtype=torch.float16):
+            loss = self.model(batch)
+        self.scaler.scale(loss).backward()
+        self.clip_gradients()
+        self.scaler.step(self.optimizer)
+        self.scaler.update()
+
+    def clip_gradients(self):
+        if self.max_norm:
+            torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.max_norm)  # error: PF107
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -176,5 +202,44 @@ def step_fp16(model, opt, loss):
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     opt.step()
     opt.zero_grad()
+""",
+    # the helper shape done right: unscale_ before the helper call; a helper that unscales itself;
+    # a helper called only after scaler.step (it clips nothing the scaler scaled)
+    """
+import torch
+
+
+class Updater:
+    def __init__(self, model, max_norm):
+        self.model = model
+        self.optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+        self.scaler = torch.cuda.amp.GradScaler()
+        self.max_norm = max_norm
+
+    def train_step(self, batch):
+        self.optimizer.zero_grad()
+        with torch.autocast(device_type="cuda", dtype=torch.float16):
+            loss = self.model(batch)
+        self.scaler.scale(loss).backward()
+        self.scaler.unscale_(self.optimizer)
+        self.clip_gradients()
+        self.scaler.step(self.optimizer)
+        self.scaler.update()
+
+    def other_step(self, batch):
+        with torch.autocast(device_type="cuda", dtype=torch.float16):
+            loss = self.model(batch)
+        self.scaler.scale(loss).backward()
+        self.unscale_and_clip()
+        self.scaler.step(self.optimizer)
+        self.scaler.update()
+        self.optimizer.zero_grad()
+
+    def clip_gradients(self):
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.max_norm)
+
+    def unscale_and_clip(self):
+        self.scaler.unscale_(self.optimizer)
+        torch.nn.utils.clip_grad_norm_(self.model.parameters(), self.max_norm)
 """,
 ]

@@ -351,9 +351,76 @@ def main(args, dataset, generator, g_optim):
                              sampler=data_sampler(dataset, shuffle=True, distributed=True), drop_last=True)
     train(args, loader, generator, g_optim)
 """,
+    # held-out-17 (FixMatch-pytorch issue 34): a labeled and an unlabeled loader walked together
+    # with zip; one epoch loop, two shuffling samplers, no set_epoch
+    """
+import torch
+import torch.distributed as dist
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader
+from torch.utils.data.distributed import DistributedSampler
+
+def main(args, labeled_set, unlabeled_set):
+    dist.init_process_group("nccl")
+    labeled_sampler = DistributedSampler(labeled_set, shuffle=True)
+    unlabeled_sampler = DistributedSampler(unlabeled_set)
+    labeled_loader = DataLoader(labeled_set, sampler=labeled_sampler, batch_size=64)
+    unlabeled_loader = DataLoader(unlabeled_set, sampler=unlabeled_sampler, batch_size=448)
+    model = DDP(Net().cuda())
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.03)
+    for epoch in range(args.epochs):  # warning: PF202
+        for step, ((x, y), (u, _)) in enumerate(zip(labeled_loader, unlabeled_loader)):
+            loss = model(x, y, u)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+""",
+    # zip: set_epoch on one of the two samplers only
+    """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+
+src_sampler = DistributedSampler(source_set)
+tgt_sampler = DistributedSampler(target_set)
+src_loader = DataLoader(source_set, sampler=src_sampler, batch_size=32)
+tgt_loader = DataLoader(target_set, sampler=tgt_sampler, batch_size=32)
+for epoch in range(20):  # warning: PF202
+    src_sampler.set_epoch(epoch)
+    for (xs, ys), (xt, _) in zip(src_loader, tgt_loader):
+        loss = model(xs, ys, xt)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""",
 ]
 
 PF202_GOOD = [
+    # the fix of the zip case: both samplers get set_epoch; a zip over a sampler with shuffle=False
+    """
+import torch
+from torch.utils.data import DataLoader, DistributedSampler
+
+labeled_sampler = DistributedSampler(labeled_set)
+unlabeled_sampler = DistributedSampler(unlabeled_set)
+labeled_loader = DataLoader(labeled_set, sampler=labeled_sampler, batch_size=64)
+unlabeled_loader = DataLoader(unlabeled_set, sampler=unlabeled_sampler, batch_size=448)
+for epoch in range(100):
+    labeled_sampler.set_epoch(epoch)
+    unlabeled_sampler.set_epoch(epoch)
+    for (x, y), (u, _) in zip(labeled_loader, unlabeled_loader):
+        loss = model(x, y, u)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+paired_loader = DataLoader(pairs, sampler=DistributedSampler(pairs, shuffle=False), batch_size=8)
+for epoch in range(3):
+    for (a, b), c in zip(paired_loader, extra_batches):
+        loss = model(a, b, c)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+""",
     """
 import torch
 from torch.utils.data import DataLoader, DistributedSampler

@@ -50,6 +50,61 @@ for step, batch in enumerate(loader):
         optimizer.step()
         scheduler.step()
 """,
+    # zero_grad at the top inside accelerator.accumulate: the prepared optimizer clears only on the
+    # sync micro-batch, right before its backward (this was a correct example until held-out-17's
+    # LongCat-Image issue 46 showed the window's earlier gradients are lost)
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=4)
+model, optimizer, loader = accelerator.prepare(model, torch.optim.AdamW(model.parameters()), loader)
+for batch in loader:
+    with accelerator.accumulate(model):
+        optimizer.zero_grad()  # error: PF457
+        loss = model(**batch).loss
+        accelerator.backward(loss)
+        optimizer.step()
+""",
+    # held-out-17 (LongCat-Image LoRA example): zero_grad at the top of the accumulate block,
+    # inside a nested no_grad-free with; the accumulation comes from argparse
+    """
+import argparse
+
+import torch
+from accelerate import Accelerator
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--gradient_accumulation_steps", type=int, default=1)
+args = parser.parse_args()
+accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for epoch in range(3):
+    for batch in loader:
+        with accelerator.accumulate(model):
+            with accelerator.autocast():
+                optimizer.zero_grad()  # error: PF457
+                loss = model(**batch).loss
+            accelerator.backward(loss)
+            optimizer.step()
+""",
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=8, mixed_precision="bf16")
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    with accelerator.accumulate(model):
+        with torch.no_grad():
+            latents = vae.encode(batch["pixel_values"]).latent_dist.sample()
+        optimizer.zero_grad()  # error: PF457
+        loss = torch.nn.functional.mse_loss(model(latents), batch["target"])
+        accelerator.backward(loss)
+        if accelerator.sync_gradients:
+            accelerator.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -64,20 +119,6 @@ for index, batch in enumerate(loader):
     if (index + 1) % 4 == 0:
         optimizer.step()
         optimizer.zero_grad()
-""",
-    # zero_grad at the top inside accelerator.accumulate: the prepared optimizer only clears on sync steps
-    """
-import torch
-from accelerate import Accelerator
-
-accelerator = Accelerator(gradient_accumulation_steps=4)
-model, optimizer, loader = accelerator.prepare(model, torch.optim.AdamW(model.parameters()), loader)
-for batch in loader:
-    with accelerator.accumulate(model):
-        optimizer.zero_grad()
-        loss = model(**batch).loss
-        accelerator.backward(loss)
-        optimizer.step()
 """,
     # the zero_grad is gated on the window start; a step skipped for a non-finite loss is no accumulation
     """
@@ -114,5 +155,33 @@ for i, real in enumerate(loader):
     if i % 5 == 0:
         opt_g.step()
         opt_g.zero_grad()
+""",
+    # Accelerate: zero_grad after the step in the accumulate block (the usual order); zero_grad at
+    # the top of the block with an Accelerator that does not accumulate (the default 1)
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=8)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    with accelerator.accumulate(model):
+        loss = model(**batch).loss
+        accelerator.backward(loss)
+        optimizer.step()
+        optimizer.zero_grad()
+""",
+    """
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(mixed_precision="bf16")
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    with accelerator.accumulate(model):
+        optimizer.zero_grad()
+        loss = model(**batch).loss
+        accelerator.backward(loss)
+        optimizer.step()
 """,
 ]

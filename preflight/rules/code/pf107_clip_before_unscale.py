@@ -99,16 +99,52 @@ is not seen here.
                 backward = e
                 break
         if backward is None:
-            return None
+            return self._in_helper(ctx, steps, clip, events, index)
         if backward.scaler is None:
             return self._accelerate(ctx, steps, clip, backward, events[index + 1:])
-        scaler = backward.scaler
-        if scaler in steps.disabled_scalers:
-            return None
         if clip.loop is not None and not backward.in_loop(clip.loop):
             return None  # the backward belongs to another loop (accumulation loops nest)
+        return self._scaled(ctx, clip, backward, events[index + 1:])
+
+    def _in_helper(self, ctx: FileContext, steps: GradSteps, clip: GradEvent, events: list[GradEvent],
+                   index: int) -> Optional[Finding]:
+        """The clip sits in a local helper that does nothing else to the gradients (espnet's
+        ``apply_gradient_clipping``), called between the scaled backward and ``scaler.step`` of its
+        caller: the same order, one call level up. The finding stays on the clip."""
+        if any(e.kind != "clip" for e in events):
+            return None  # the helper steps, unscales or differentiates itself
+        for site in clip.function.call_sites:
+            if site.constructor:
+                continue
+            caller = steps.of(site.caller)
+            at = (getattr(site.call, "lineno", 0), getattr(site.call, "col_offset", 0))
+            before = [e for e in caller if e.pos < at]
+            after = [e for e in caller if e.pos > at]
+            backward: Optional[GradEvent] = None
+            for e in reversed(before):
+                if e.kind in ("unscale", "opaque", "helper-backward", "grad", "step", "clip"):
+                    break
+                if e.kind == "backward":
+                    backward = e
+                    break
+            if backward is None or backward.scaler is None:
+                continue
+            site_loop = steps.scopes.loop_of(site.call)
+            if site_loop is not None and not backward.in_loop(site_loop):
+                continue
+            found = self._scaled(ctx, clip, backward, after, via=site.call)
+            if found is not None:
+                return found
+        return None
+
+    def _scaled(self, ctx: FileContext, clip: GradEvent, backward: GradEvent, after: list[GradEvent],
+                via: Optional[ast.Call] = None) -> Optional[Finding]:
+        steps = grad_steps(ctx)
+        scaler = backward.scaler
+        if scaler is None or scaler in steps.disabled_scalers:
+            return None
         step: Optional[GradEvent] = None
-        for e in events[index + 1:]:
+        for e in after:
             if e.kind in _BETWEEN_SILENCES:
                 return None
             if e.kind == "step":
@@ -127,6 +163,12 @@ is not seen here.
             ctx.evidence(clip.node, "clipped while still scaled"),
             ctx.evidence(step.node, f"`{scaler}.step` unscales only now"),
         ]
+        if via is not None:
+            evidence.insert(1, ctx.evidence(via, "this call runs the clipping helper after the backward"))
+            message = message.replace(
+                "clips gradients that",
+                f"in `{getattr(clip.function.node, 'name', 'the helper')}` (called at line {via.lineno}, after "
+                "the backward) clips gradients that", 1)
         return ctx.finding(self, clip.node, message, evidence=evidence)
 
     def _accelerate(self, ctx: FileContext, steps: GradSteps, clip: GradEvent, backward: GradEvent,

@@ -6,7 +6,7 @@ import ast
 from typing import Iterable
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.distributed import LoaderAnalysis, loader_analysis
+from preflight.analysis.distributed import LoaderAnalysis, LoaderUse, loader_analysis
 from preflight.analysis.losses import Leaf
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
@@ -62,12 +62,13 @@ start of every epoch, before iterating the loader.
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         la = loader_analysis(ctx)
-        if not la.uses:
+        uses = list(la.uses) + _zipped_uses(la)
+        if not uses:
             return
         calls = [c for c in ctx.nodes(ast.Call)
                  if isinstance(c.func, ast.Attribute) and c.func.attr == "set_epoch"]
         done: set[int] = set()
-        for use in la.uses:
+        for use in uses:
             epoch = _endless_generator(la, use)
             if epoch is None:
                 if not use.loop.training:
@@ -75,6 +76,7 @@ start of every epoch, before iterating the loader.
                 epoch = la.epoch_loop(use)
             if epoch is None:
                 continue
+            missing = []
             for leaf, sampler in [(lf, s) for lf in use.loaders
                                   for s in self._distributed_samplers(la, lf)]:
                 if id(sampler.node) in done:
@@ -82,19 +84,30 @@ start of every epoch, before iterating the loader.
                 if self._covered(la, calls, sampler):
                     continue
                 done.add(id(sampler.node))
-                node = sampler.node
-                evidence = [ctx.evidence(node, "a DistributedSampler that shuffles (the default)"),
-                            ctx.evidence(leaf.node, "the loader uses it"),
-                            ctx.evidence(epoch, "this loop repeats the epochs"),
-                            ctx.evidence(use.loop.node, "the training loop iterates the loader")]
-                name = _sampler_name(ctx, node)
-                loop_var = _loop_var(epoch)
-                message = (f"this epoch loop iterates a loader whose sampler `{name}` (a DistributedSampler, "
-                           f"line {getattr(node, 'lineno', '?')}) shuffles with `seed + epoch`, but nothing calls `set_epoch` on it, "
-                           "so every epoch visits the data in the same order on every rank. Call "
-                           f"`{name if name.isidentifier() else 'sampler'}.set_epoch({loop_var})` at the start of "
-                           "each epoch")
-                yield ctx.finding(self, epoch, message, evidence=evidence)
+                missing.append((leaf, sampler))
+            if not missing:
+                continue
+            evidence = []
+            for leaf, sampler in missing:
+                evidence += [ctx.evidence(sampler.node, "a DistributedSampler that shuffles (the default)"),
+                             ctx.evidence(leaf.node, "the loader uses it")]
+            evidence += [ctx.evidence(epoch, "this loop repeats the epochs"),
+                         ctx.evidence(use.loop.node, "the training loop iterates the loader")]
+            names = [(_sampler_name(ctx, s.node), getattr(s.node, "lineno", "?")) for _, s in missing]
+            loop_var = _loop_var(epoch)
+            if len(names) == 1:
+                name, line = names[0]
+                what = (f"a loader whose sampler `{name}` (a DistributedSampler, line {line}) shuffles "
+                        "with `seed + epoch`, but nothing calls `set_epoch` on it")
+            else:
+                listed = ", ".join(f"`{n}` (line {ln})" for n, ln in names)
+                what = (f"loaders whose samplers {listed} are DistributedSamplers that shuffle with "
+                        "`seed + epoch`, but nothing calls `set_epoch` on them")
+            calls_fix = " and ".join(f"`{n if n.isidentifier() else 'sampler'}.set_epoch({loop_var})`"
+                                     for n, _ in names)
+            message = (f"this epoch loop iterates {what}, so every epoch visits the data in the same "
+                       f"order on every rank. Call {calls_fix} at the start of each epoch")
+            yield ctx.finding(self, epoch, message, evidence=evidence)
 
     @staticmethod
     def _distributed_samplers(la: LoaderAnalysis, leaf: Leaf) -> list[Leaf]:
@@ -128,6 +141,33 @@ start of every epoch, before iterating the loader.
             if not all(_is_distributed_sampler(la, leaf.node) for leaf in leaves):
                 return True  # e.g. loader.sampler.set_epoch(...): cannot tell which
         return False
+
+
+def _zipped_uses(la: LoaderAnalysis) -> list[LoaderUse]:
+    """Loops over ``zip(loader_a, loader_b)`` (also inside ``enumerate``/``tqdm``): FixMatch-style
+    semi-supervised training walks a labeled and an unlabeled loader together. Each argument that is
+    a ``DataLoader(...)`` on every path is iterated by the loop (``itertools.cycle`` is not followed:
+    it replays its first pass and never re-iterates the loader)."""
+    out: list[LoaderUse] = []
+    if not la.loader_calls:
+        return out
+    for node, loop in la.scopes.loops.items():
+        if not isinstance(node, (ast.For, ast.AsyncFor)):
+            continue
+        it: ast.AST = node.iter
+        while (isinstance(it, ast.Call) and it.args
+               and (la.qualify(it.func) or "") in ("enumerate", "tqdm", "tqdm.tqdm", "tqdm.auto.tqdm")):
+            it = it.args[0]
+        if not (isinstance(it, ast.Call) and la.qualify(it.func) in ("zip", "itertools.zip_longest")):
+            continue
+        found: list[Leaf] = []
+        for arg in it.args:
+            got = la.loader_leaves(arg, loop.function)
+            if got:
+                found.extend(got)
+        if found:
+            out.append(LoaderUse(loop, loop.function, tuple(found)))
+    return out
 
 
 def _endless_generator(la: LoaderAnalysis, use) -> ast.AST | None:

@@ -10,6 +10,7 @@ from preflight.analysis.context import FileContext
 from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf4_support import accelerators, kwarg, literal
 from preflight.rules.base import Rule, examples
 
 _LOOPS = (ast.For, ast.AsyncFor, ast.While)
@@ -29,7 +30,7 @@ def _accumulation_test(test: ast.expr) -> bool:
     return False
 
 
-def _accumulate_context(ctx: FileContext, node: ast.AST, loop: ast.AST) -> bool:
+def _accumulate_context(ctx: FileContext, node: ast.AST, loop: Optional[ast.AST]) -> bool:
     """Inside ``with accelerator.accumulate(model):`` (or Fabric's ``no_backward_sync``) below the
     loop: the prepared optimizer's ``zero_grad`` only zeroes on a sync step there."""
     cur = ctx.parent(node)
@@ -42,6 +43,26 @@ def _accumulate_context(ctx: FileContext, node: ast.AST, loop: ast.AST) -> bool:
                     return True
         cur = ctx.parent(cur)
     return False
+
+
+def _is_accumulate(node: ast.AST) -> bool:
+    return isinstance(node, (ast.With, ast.AsyncWith)) and any(
+        isinstance(i.context_expr, ast.Call) and isinstance(i.context_expr.func, ast.Attribute)
+        and i.context_expr.func.attr == "accumulate" for i in node.items)
+
+
+def _accumulates(ctx: FileContext, ctor: ast.Call) -> bool:
+    """``Accelerator(gradient_accumulation_steps=n)`` with n not a written 1 (an argparse value counts
+    even when its default is 1: the command line sets it), or a ``GradientAccumulationPlugin``."""
+    if kwarg(ctor, "gradient_accumulation_plugin") is not None:
+        return True
+    steps = kwarg(ctor, "gradient_accumulation_steps")
+    if steps is None:
+        return False
+    if isinstance(steps, ast.Constant):
+        return not (isinstance(steps.value, int) and steps.value <= 1)
+    value = literal(ctx, steps) if isinstance(steps, ast.Name) else None
+    return not (isinstance(value, int) and value <= 1)  # a module constant GA = 1 stays silent
 
 
 @register
@@ -77,6 +98,16 @@ rate is `accumulation_steps` times too small. Nothing fails and the loss still g
 down, slowly (accelerate issue 1299, openWakeWord issue 316, opacus issue 93,
 torchtitan PR 3575).
 
+Under `with accelerator.accumulate(model):` the same reset is wrong in another
+way: `optimizer.zero_grad()` at the top of the block, before the backward. The
+prepared optimizer's `zero_grad` does nothing on accumulating micro-batches but runs
+on the sync micro-batch (`AcceleratedOptimizer.zero_grad` checks
+`gradient_state.sync_gradients`, which `accumulate` sets on entry), i.e. right
+before the window's last backward: the earlier micro-batches' gradients are erased
+and each update uses one micro-batch (held-out-17, LongCat-Image's LoRA example).
+This is reported when an `Accelerator(...)` of the file is built with
+`gradient_accumulation_steps` (not a written `1`) or a `GradientAccumulationPlugin`.
+
 ## How to fix it
 
 Clear the gradients after the step, inside the same condition:
@@ -88,12 +119,16 @@ Clear the gradients after the step, inside the same condition:
 ```
 
 or let Accelerate do the accumulation (`with accelerator.accumulate(model):`, where
-the prepared optimizer's `zero_grad()` only clears on a sync step).
+the prepared optimizer's `zero_grad()` only clears on a sync step; call it after
+`optimizer.step()`, not before the backward).
 
 ## When preflight stays silent
 
 * `zero_grad()` is itself under a condition, or after the step in the same condition.
-* The loop body runs under `accelerator.accumulate(...)` / `no_sync()`.
+* The loop body runs under `accelerator.accumulate(...)` / `no_sync()`, with the
+  reset after the backward (the usual `optimizer.step(); optimizer.zero_grad()`), under
+  a condition, or with an `Accelerator` that does not accumulate (no
+  `gradient_accumulation_steps`, or a written `1`), or built in another file.
 * The step's condition does not look like accumulation (no `%`, no name like
   `accumulation`): a step skipped for a non-finite loss is not accumulation.
 * `zero_grad()` clears another optimizer than the one that steps.
@@ -115,12 +150,14 @@ the prepared optimizer's `zero_grad()` only clears on a sync step).
         if not isinstance(stmt, ast.Expr):
             return None
         body_owner = ctx.parent(stmt)
+        if isinstance(body_owner, (ast.With, ast.AsyncWith)) and _accumulate_context(ctx, zero.node, None):
+            return self._top_of_accumulate(ctx, steps, zero, stmt)
         loop = ctx.parent(body_owner) if isinstance(body_owner, (ast.With, ast.AsyncWith)) else body_owner
         block = getattr(body_owner, "body", None)
         if not isinstance(loop, _LOOPS) or not isinstance(block, list) or stmt not in block:
             return None
         if _accumulate_context(ctx, zero.node, loop):
-            return None
+            return self._top_of_accumulate(ctx, steps, zero, stmt)
         fn = zero.function
         backward: Optional[GradEvent] = None
         for later in block[block.index(stmt) + 1:]:
@@ -138,6 +175,52 @@ the prepared optimizer's `zero_grad()` only clears on a sync step).
                 return None  # an unconditional step in the same pass: no accumulation
             backward = backward or next((e for e in inside if e.kind in _BACKWARD), None)
         return None
+
+    def _top_of_accumulate(self, ctx: FileContext, steps: GradSteps, zero: GradEvent,
+                           stmt: ast.stmt) -> Optional[Finding]:
+        """``zero_grad()`` before the backward inside ``with accelerator.accumulate(model):``. The
+        prepared optimizer skips ``zero_grad`` on accumulating micro-batches but runs it on the sync
+        micro-batch, at the top of the block: right before the last backward, so it erases the window's
+        earlier gradients and every update uses one micro-batch. Only with an ``Accelerator(...)`` of
+        the file built with ``gradient_accumulation_steps`` other than 1 (or a plugin): with the
+        default 1 every micro-batch syncs and nothing is lost."""
+        ctors = accelerators(ctx)
+        if not ctors or not any(_accumulates(ctx, c) for c in ctors):
+            return None
+        fn = zero.function
+        cur: ast.AST = stmt
+        while True:
+            owner = ctx.parent(cur)
+            if not isinstance(owner, (ast.With, ast.AsyncWith)) or cur not in owner.body:
+                return None  # under an if/try/loop inside the block: not proved to run every pass
+            for later in owner.body[owner.body.index(cur) + 1:]:
+                inside = steps.inside(fn, later)
+                if any(e.kind in ("step", "opaque", "reset", "zero", "zero-model", "unscale") for e in inside):
+                    return None
+                if isinstance(later, (ast.If, ast.Try, ast.For, ast.While, ast.AsyncFor)):
+                    if any(e.kind in _BACKWARD for e in inside):
+                        return None  # a conditional backward
+                    continue
+                backward = next((e for e in inside if e.kind in _BACKWARD), None)
+                if backward is not None:
+                    return self._report_accumulate(ctx, zero, backward, owner if _is_accumulate(owner) else None)
+            if _is_accumulate(owner):
+                return None
+            cur = owner
+
+    def _report_accumulate(self, ctx: FileContext, zero: GradEvent, backward: GradEvent,
+                           block: Optional[ast.AST]) -> Finding:
+        zero_text = ast.unparse(zero.node)
+        message = (
+            f"`{zero_text}` runs before the backward inside `accelerator.accumulate(...)`: the prepared "
+            "optimizer skips it on accumulating micro-batches but runs it on the sync micro-batch, right "
+            "before the last backward, so the gradients of the window's earlier micro-batches are erased and "
+            f"every update uses one micro-batch (gradient_accumulation_steps does nothing). Call `{zero_text}` "
+            "after `optimizer.step()`")
+        evidence = [ctx.evidence(backward.node, "the last micro-batch's backward runs after the reset")]
+        if block is not None:
+            evidence.insert(0, ctx.evidence(block, "Accelerate's accumulation window"))
+        return ctx.finding(self, zero.node, message, evidence=evidence)
 
     @staticmethod
     def _clears(steps: GradSteps, zero: GradEvent, step: GradEvent) -> bool:

@@ -23,6 +23,24 @@ class CustomModel(PreTrainedModel):
         return self.model(input_ids=input_ids, attention_mask=attention_mask, labels=labels)
 """
 
+_PEFT_TRAINER = """
+# --- train_lora.py
+import torch
+from peft import LoraConfig, TaskType, get_peft_model
+from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B-Instruct", torch_dtype=torch.bfloat16)
+model = get_peft_model(model, LoraConfig(task_type=TaskType.CAUSAL_LM, r=8, lora_alpha=32))
+{extra}
+args = TrainingArguments(
+    output_dir="out",
+    per_device_train_batch_size=4,
+    gradient_checkpointing=True,{pin}{kwargs}
+)
+trainer = Trainer(model=model, args=args, train_dataset=train_ds)
+trainer.train()
+"""
+
 _ADD = 'self.model.add_adapter(LoraConfig(task_type="CAUSAL_LM", r=8, lora_alpha=32))'
 _GC = "self.model.gradient_checkpointing_enable()"
 
@@ -38,9 +56,36 @@ peft==0.5.0
 # --- requirements.txt
 transformers==4.40.2
 """,
+    # held-out-17 (a Llama 3.1 LoRA tutorial): get_peft_model, then the Trainer's gradient_checkpointing=True
+    # on transformers 4.43 (reentrant, the Trainer does not make the inputs require grad)
+    _PEFT_TRAINER.format(extra="", pin="  # warning: PF582", kwargs="") + """\
+# --- requirements.txt
+transformers==4.43.1
+peft==0.11.1
+""",
 ]
 
 GOOD_EXAMPLES = [
+    # the fix of the Trainer shape: enable_input_require_grads before training
+    _PEFT_TRAINER.format(extra="model.enable_input_require_grads()", pin="", kwargs="") + """\
+# --- requirements.txt
+transformers==4.43.1
+""",
+    # tricky-correct: non-reentrant through gradient_checkpointing_kwargs; transformers not pinned (the newest,
+    # 5.x, enables the input grads itself); pinned at 5
+    _PEFT_TRAINER.format(extra="", pin="", kwargs='\n    gradient_checkpointing_kwargs={"use_reentrant": False},')
+    + """\
+# --- requirements.txt
+transformers==4.43.1
+""",
+    _PEFT_TRAINER.format(extra="", pin="", kwargs="") + """\
+# --- requirements.txt
+transformers>=4.43
+""",
+    _PEFT_TRAINER.format(extra="", pin="", kwargs="") + """\
+# --- requirements.txt
+transformers==5.0.0
+""",
     # the fix: the inputs made to require grad
     _MODEL.format(first=_ADD, pin1="", second=_GC + "\n        self.model.enable_input_require_grads()", pin2="")
     + """\

@@ -42,6 +42,49 @@ def _pairs(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.Call]]:
                 yield add, enable
 
 
+_TRAINERS = frozenset({"Trainer", "Seq2SeqTrainer"})  # transformers' own (trl's enable the input grads)
+_ARGS = frozenset({"TrainingArguments", "Seq2SeqTrainingArguments"})
+
+
+def _name(func: ast.AST) -> str:
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def _kw(call: ast.Call, name: str) -> ast.expr | None:
+    return next((k.value for k in call.keywords if k.arg == name), None)
+
+
+def _trainer_checkpointing(tree: ast.AST) -> Iterator[tuple[ast.Call, ast.expr, ast.Call]]:
+    """(get_peft_model call, the ``gradient_checkpointing=True`` value, Trainer call): a model wrapped by
+    ``get_peft_model`` and handed to transformers' ``Trainer`` whose ``TrainingArguments`` turn
+    checkpointing on (reentrant: no ``gradient_checkpointing_kwargs`` with ``use_reentrant=False``)."""
+    wraps: dict[str, ast.Call] = {}
+    args: dict[str, tuple[ast.Call, ast.expr]] = {}
+    trainers: list[ast.Call] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call):
+            called = _name(node.value.func)
+            if called == "get_peft_model":
+                wraps[node.targets[0].id] = node.value
+            elif called in _ARGS:
+                value = _kw(node.value, "gradient_checkpointing")
+                if isinstance(value, ast.Constant) and value.value is True and not _non_reentrant(node.value):
+                    args[node.targets[0].id] = (node.value, value)
+        if isinstance(node, ast.Call) and _name(node.func) in _TRAINERS:
+            trainers.append(node)
+    for trainer in trainers:
+        model, targs = _kw(trainer, "model"), _kw(trainer, "args")
+        if not (isinstance(model, ast.Name) and model.id in wraps):
+            continue
+        if isinstance(targs, ast.Call) and _name(targs.func) in _ARGS:
+            value = _kw(targs, "gradient_checkpointing")
+            if isinstance(value, ast.Constant) and value.value is True and not _non_reentrant(targs):
+                yield wraps[model.id], value, trainer
+        elif isinstance(targs, ast.Name) and targs.id in args:
+            yield wraps[model.id], args[targs.id][1], trainer
+
+
 @register
 class AdapterCheckpointingWithoutInputGrads(PlanRule):
     code = "PF582"
@@ -49,8 +92,9 @@ class AdapterCheckpointingWithoutInputGrads(PlanRule):
     severity = Severity.WARNING
     category = Category.CORRECTNESS
     frameworks = ("transformers",)
-    summary = ("A LoRA adapter attached with transformers' `add_adapter` and reentrant gradient checkpointing, "
-               "where transformers does not make the inputs require grad")
+    summary = ("A LoRA adapter attached with transformers' `add_adapter` (or `get_peft_model` under the Trainer's "
+               "`gradient_checkpointing=True`) and reentrant gradient checkpointing, where transformers does not make "
+               "the inputs require grad")
     explanation = """
 ## What it finds
 
@@ -72,7 +116,17 @@ for issue 25841: a custom `PreTrainedModel` with `add_adapter` and checkpointing
 makes `gradient_checkpointing_enable()` call `enable_input_require_grads()` when an
 adapter is loaded, but only at that call: enabled before the adapter is added, the
 inputs still do not require grad (the maintainers' advice: enable checkpointing after
-adding the adapter). `get_peft_model` is PF420's.
+adding the adapter). `get_peft_model` with an explicit `gradient_checkpointing_enable()` is
+PF420's.
+
+The same failure with `get_peft_model`: the model is handed to transformers' `Trainer`
+whose `TrainingArguments(gradient_checkpointing=True)` switch checkpointing on inside
+`train()` (reentrant on the 4.x line unless `gradient_checkpointing_kwargs` says
+`use_reentrant=False`), after the wrap, and nothing makes the inputs require grad: the
+4.x Trainer calls `enable_input_require_grads()` only for adapters loaded through
+transformers (transformers issues 23170 and 26334; held-out-17, a Llama 3.1 LoRA tutorial
+pinned at 4.43.1). This is reported only when transformers is pinned below 5; PF420
+leaves this shape alone because a code rule cannot see the release.
 
 ## How to fix it
 
@@ -84,8 +138,11 @@ on transformers 4.34 or later, or pass
 
 * transformers is not pinned (a lower bound installs the newest release), or pinned at
   5 or later (non-reentrant by default).
-* The file calls `enable_input_require_grads`, PEFT's preparation helpers or
-  `get_peft_model`, or checkpointing is non-reentrant.
+* The file calls `enable_input_require_grads` or PEFT's preparation helpers, or
+  checkpointing is non-reentrant. For `add_adapter`, a file that calls `get_peft_model`
+  is left to PF420; for `get_peft_model`, a trl trainer (`SFTTrainer`, ...) enables
+  the input grads itself, and only a model and arguments the `Trainer(...)` call names
+  directly (or through one assignment) are followed.
 """
     bad_examples = examples("preflight.rules.plan._pf582_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf582_examples", "GOOD_EXAMPLES")
@@ -93,6 +150,7 @@ on transformers 4.34 or later, or pass
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.project.scripts:
             text = script.text if script.text is not None else script.source.text
+            yield from self._trainer_shape(pctx, script, text)
             if "add_adapter" not in text or "gradient_checkpointing_enable" not in text \
                     or any(h in text for h in _HANDLED):
                 continue
@@ -117,3 +175,25 @@ on transformers 4.34 or later, or pass
                     "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`",
                     evidence=[Evidence(line=add.lineno, path=script.source.display,
                                        message="the adapter is attached here (base weights frozen)")])
+
+    def _trainer_shape(self, pctx: PlanContext, script, text: str) -> Iterable[Finding]:
+        if "get_peft_model" not in text or "gradient_checkpointing" not in text or any(
+                h in text for h in _HANDLED if h != "get_peft_model"):
+            return
+        version = pctx.version("transformers", script)
+        if version is None or version.how != "pinned" or version.at_least(5):
+            return
+        for wrap, value, trainer in _trainer_checkpointing(script.tree):
+            yield pctx.code_finding(
+                self, script, value,
+                "`gradient_checkpointing=True` makes the Trainer turn on reentrant checkpointing (the default of "
+                f"{version.describe()}) after `get_peft_model` froze every base weight, and nothing calls "
+                "`enable_input_require_grads()`: the 4.x Trainer does so only for adapters loaded through transformers, "
+                "so the frozen embeddings' output does not require grad, the checkpoints record no graph and backward "
+                "fails (\"element 0 of tensors does not require grad\") or the adapter gets no gradient. Call "
+                "`model.enable_input_require_grads()` before training, or pass "
+                "`gradient_checkpointing_kwargs={\"use_reentrant\": False}`",
+                evidence=[Evidence(line=wrap.lineno, path=script.source.display,
+                                   message="get_peft_model freezes the base weights here"),
+                          Evidence(line=trainer.lineno, path=script.source.display,
+                                   message="transformers' Trainer enables the checkpointing in train()")])
