@@ -52,7 +52,7 @@ from preflight.adapters.hydra_reads import (
 from preflight.adapters.model_spec_table import spec_repo
 from preflight.adapters.trlx_config import trlx_train
 
-from preflight.adapters_api import Adapter, Project
+from preflight.adapters_api import Project, ScratchAdapter
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
 
@@ -63,7 +63,6 @@ _MAX_STEPS = 5000  # functions read while following (a bound on pathological cal
 # decides, and never outranks one (a launch-line value reached this way is still an inference)
 _PRIORITY = -1
 _NOT_TRAIN = ("val", "eval", "test", "valid")
-_CACHE = "config_object.scratch"
 
 
 class _ObjReader(_Reader):
@@ -494,30 +493,14 @@ def _options(project: Project, script: Any) -> Any:
 
 
 @register_adapter
-class ConfigObjectAdapter(Adapter):
+class ConfigObjectAdapter(ScratchAdapter):
     name = "value_flow"  # runs after the framework readers (adapters run by name): its facts are fallbacks
     frameworks = ()
 
-    def detect(self, project: Project) -> bool:
-        """Whether the objects give any fact: the work is done here, into a scratch plan that
-        ``contribute`` copies (an adapter that reads nothing is not named among those detected)."""
-        if not any(s.tree is not None and s.source.path is not None for s in project.scripts):
-            return False
-        scratch = TrainingPlan()
-        self._work(project, scratch)
-        project.cache[_CACHE] = scratch
-        return bool(scratch.fields())
+    def wants(self, project: Project) -> bool:
+        return any(s.tree is not None and s.source.path is not None for s in project.scripts)
 
-    def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        scratch = project.cache.pop(_CACHE, None)
-        if not isinstance(scratch, TrainingPlan):
-            scratch = TrainingPlan()
-            self._work(project, scratch)
-        for field in scratch.fields():
-            for fact in scratch.facts(field):
-                self.add(plan, field, fact.value, fact.source, fact.confidence, fact.priority)
-
-    def _work(self, project: Project, plan: TrainingPlan) -> None:
+    def work(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
             if script.tree is None or script.source.path is None or not isinstance(script.tree, ast.Module):
                 continue

@@ -28,7 +28,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.adapters_api import Adapter, Project
+from preflight.adapters_api import Project, ScratchAdapter
 from preflight.analysis.syntax import dotted_name
 from preflight.local_trees import parse_file
 from preflight.plan import TrainingPlan
@@ -297,31 +297,15 @@ def _none_defaults(project: Project, script: Any) -> set[str]:
 
 
 @register_adapter
-class ModelHelperLoadAdapter(Adapter):
+class ModelHelperLoadAdapter(ScratchAdapter):
     name = "model_helper_load"
     frameworks = ()
 
-    def detect(self, project: Project) -> bool:
-        """Whether the reading gives any fact: the work is done here, into a scratch plan that ``contribute``
-        copies (an adapter that reads nothing is not named among those detected)."""
-        if not (any(s.tree is not None and s.source.path is not None and "import" in s.source.text
-                   for s in project.scripts)):
-            return False
-        scratch = TrainingPlan()
-        self._work(project, scratch)
-        project.cache["model_helper_load.scratch"] = scratch
-        return bool(scratch.fields())
+    def wants(self, project: Project) -> bool:
+        return any(s.tree is not None and s.source.path is not None and "import" in s.source.text
+                   for s in project.scripts)
 
-    def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        scratch = project.cache.pop("model_helper_load.scratch", None)
-        if not isinstance(scratch, TrainingPlan):
-            scratch = TrainingPlan()
-            self._work(project, scratch)
-        for field in scratch.fields():
-            for fact in scratch.facts(field):
-                self.add(plan, field, fact.value, fact.source, fact.confidence, fact.priority)
-
-    def _work(self, project: Project, plan: TrainingPlan) -> None:
+    def work(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
             if script.tree is None or script.source.path is None or not isinstance(script.tree, ast.Module):
                 continue

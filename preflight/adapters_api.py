@@ -179,3 +179,36 @@ class Adapter:
 
     def note(self, plan: TrainingPlan, text: str) -> None:
         plan.note(f"{self.name}: {text}")
+
+
+class ScratchAdapter(Adapter):
+    """An adapter whose whole reading runs in ``detect``, into a scratch plan that ``contribute``
+    copies: one that reads nothing is not named among the adapters detected. Subclasses give
+    ``wants`` (a cheap test of the project) and ``work`` (the reading, into the plan given)."""
+
+    def wants(self, project: Project) -> bool:
+        return True
+
+    def work(self, project: Project, plan: TrainingPlan) -> None:
+        raise NotImplementedError
+
+    def detect(self, project: Project) -> bool:
+        from preflight.plan import TrainingPlan
+
+        if not self.wants(project):
+            return False
+        scratch = TrainingPlan()
+        self.work(project, scratch)
+        project.cache[f"{self.name}.scratch"] = scratch
+        return bool(scratch.fields())
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        from preflight.plan import TrainingPlan
+
+        scratch = project.cache.pop(f"{self.name}.scratch", None)
+        if not isinstance(scratch, TrainingPlan):
+            scratch = TrainingPlan()
+            self.work(project, scratch)
+        for name in scratch.fields():
+            for fact in scratch.facts(name):
+                self.add(plan, name, fact.value, fact.source, fact.confidence, fact.priority)
