@@ -20,7 +20,7 @@ import contextlib
 import os
 import threading
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 if TYPE_CHECKING:
     from preflight.analysis.context import FileContext
@@ -86,7 +86,15 @@ def imported_function(ctx: FileContext, call: ast.Call) -> Optional[tuple[FileCo
     if found is None:
         return None
     module, level, name = found
-    cache: dict = ctx.cached("project-imports", dict)
+    return _search(ctx, "project-imports", module, level, name, lambda path: _def_in(path, name, ctx))
+
+
+def _search(ctx: FileContext, cache_name: str, module: str, level: int, name: str,
+            find: Callable[[Path], Optional[tuple]]) -> Any:
+    """``find`` on each file that ``from <module> import <name>`` (``level`` dots) may name in the
+    project: beside the analysed file, then up to :data:`_UP` folders up; the first answer, cached
+    per analysed file. A module found without the name answers None."""
+    cache: dict = ctx.cached(cache_name, dict)
     key = (module, level, name)
     if key in cache:
         return cache[key]
@@ -102,12 +110,12 @@ def imported_function(ctx: FileContext, call: ast.Call) -> Optional[tuple[FileCo
     for base in bases:
         files = _candidates(base, module)[:MAX_MODULES]
         for path in files:
-            got = _def_in(path, name, ctx)
+            got = find(path)
             if got is not None:
                 cache[key] = got
                 return got
         if files:
-            return None  # the module is this one; the function is not defined in it
+            return None  # the module is this one; the name is not defined in it
     return None
 
 
@@ -175,33 +183,18 @@ def imported_class(ctx: FileContext, name: str) -> Optional[tuple[FileContext, a
     if found is None:
         return None
     module, level, real = found
-    cache: dict = ctx.cached("project-imported-classes", dict)
-    key = (module, level, real)
-    if key in cache:
-        return cache[key]
-    cache[key] = None
-    try:
-        here = Path(ctx.parsed.source.path).resolve().parent
-    except (OSError, RuntimeError, ValueError):
-        return None
-    if level:
-        bases = [here.parents[level - 2]] if level >= 2 and len(here.parents) >= level - 1 else [here]
-    else:
-        bases = [here, *list(here.parents)[:_UP]]
-    for base in bases:
-        files = _candidates(base, module)[:MAX_MODULES]
-        for path in files:
-            got = _parse_other(path, ctx, f"class {real}")
-            if got is None:
-                continue
-            other, display = got
-            for node in other.tree.body:
-                if isinstance(node, ast.ClassDef) and node.name == real:
-                    cache[key] = (other, node, display)
-                    return cache[key]
-        if files:
+
+    def find(path: Path) -> Optional[tuple[FileContext, ast.ClassDef, str]]:
+        got = _parse_other(path, ctx, f"class {real}")
+        if got is None:
             return None
-    return None
+        other, display = got
+        for node in other.tree.body:
+            if isinstance(node, ast.ClassDef) and node.name == real:
+                return other, node, display
+        return None
+
+    return _search(ctx, "project-imported-classes", module, level, real, find)
 
 
 def sibling_modules(ctx: FileContext, needle: str) -> list[tuple[FileContext, str]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Any, Iterable, Optional
 
+from preflight.analysis.syntax import root_name, unpacked_key_path
 from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -15,21 +16,8 @@ from preflight.rules.plan._hydra_app_support import hydra_main_apps
 
 def _target_chain(target: ast.AST, root: str) -> Optional[tuple[str, ...]]:
     """``cfg.a.b`` / ``cfg["a"]["b"]`` / ``cfg.a["b"]`` -> ("a", "b"); None for anything else."""
-    parts: list[str] = []
-    node = target
-    while True:
-        if isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
-                and isinstance(node.slice.value, str):
-            parts.append(node.slice.value)
-            node = node.value
-        else:
-            break
-    if isinstance(node, ast.Name) and node.id == root and parts:
-        return tuple(reversed(parts))
-    return None
+    path = unpacked_key_path(target)
+    return path if path and root_name(target) == root else None
 
 
 def _node(config: Any, path: tuple[str, ...]) -> Any:

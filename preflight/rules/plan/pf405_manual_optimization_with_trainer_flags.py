@@ -7,6 +7,7 @@ from typing import Any, Iterable, Optional
 
 from preflight.analysis.accumulation import LIGHTNING_TRAINERS, _manual_optimization
 from preflight.analysis.scopes import ClassInfo, scope_index
+from preflight.analysis.syntax import unpacked_key_path
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
@@ -175,19 +176,7 @@ before `opt.step()` for clipping.
 
 def _key_path(expr: ast.AST) -> tuple[str, ...]:
     """``cfg.trainer`` -> ("trainer",); ``cfg["pl"]["trainer"]`` -> ("pl", "trainer"); else ()."""
-    parts: list[str] = []
-    node = expr
-    while True:
-        if isinstance(node, ast.Attribute):
-            parts.append(node.attr)
-            node = node.value
-        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) \
-                and isinstance(node.slice.value, str):
-            parts.append(node.slice.value)
-            node = node.value
-        else:
-            break
-    return tuple(reversed(parts)) if isinstance(node, ast.Name) and parts else ()
+    return unpacked_key_path(expr) or ()
 
 
 def _switch(cls: ClassInfo) -> ast.AST:
