@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.sources import read_text_limited
+
 # hydra/_internal/config_loader_impl.py (_compose_config_from_defaults_list): OmegaConf's merge error
 _MERGE = re.compile(r"In '([^']+)': ConfigTypeError raised while\s+composing config:\s*\n?\s*"
                     r"Cannot merge (DictConfig|ListConfig) with (DictConfig|ListConfig)")
@@ -52,9 +54,8 @@ def _registers_configs(root: Path) -> bool:
             if seen > _MAX_FILES:
                 return True  # too large to read through: assume it may
             try:
-                with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
-                    if "ConfigStore" in fh.read(400_000):
-                        return True
+                if "ConfigStore" in read_text_limited(os.path.join(folder, name), errors="replace"):
+                    return True
             except OSError:
                 continue
     return False
@@ -66,9 +67,8 @@ def _has_searchpath(config_dir: Path) -> bool:
         for name in files:
             if name.endswith((".yaml", ".yml")):
                 try:
-                    with open(os.path.join(folder, name), encoding="utf-8", errors="replace") as fh:
-                        if "searchpath" in fh.read(200_000):
-                            return True
+                    if "searchpath" in read_text_limited(os.path.join(folder, name), errors="replace"):
+                        return True
                 except OSError:
                     continue
     return False

@@ -12,6 +12,7 @@ from preflight.diagnostics import Category, FileError, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.sources import read_text_limited
 
 
 def _config_file(config_dir: Path, name: str) -> Optional[Path]:
@@ -27,8 +28,7 @@ def _loaded(path: Path) -> Any:
     from preflight.loaders import load_config_text
 
     try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read(2_000_000)
+        text = read_text_limited(path, errors="replace")
     except OSError:
         return None
     loaded = load_config_text(text, "yaml", str(path))
