@@ -552,6 +552,9 @@ class ConfigObjectAdapter(ScratchAdapter):
             if not isinstance(got, Leaf) or isinstance(value, Enum):
                 return
             key = ".".join(path)
+            if got.how == "launch line" and field == "model.ref" and isinstance(value, str) \
+                    and value.startswith((".", "~", "/")):
+                return  # a local folder on the launch line: the cliargs adapter notes it (no architecture)
             if got.how == "launch line":
                 src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
             else:

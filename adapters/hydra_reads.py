@@ -529,8 +529,7 @@ def read_object_facts(script_tree: ast.AST, script_path: Path, display: str, roo
 
 def _emit(found: _Found, known: Known, add: Add, display: str) -> None:
     refs = {r[0] for r in found.refs}
-    if len(refs) == 1 and not (isinstance(found.refs[0][0], str) and found.refs[0][0].startswith((".", "~", "/"))):
-        # a local folder (``./ckpt/llama``) names no architecture: not a model reference
+    if len(refs) == 1:
         value, path, line = found.refs[0]
         add("model.ref", value, path, f"{'.'.join(path)} given to from_pretrained() at {display}:{line}", "medium")
     if len({o[0] for o in found.optim}) == 1:
