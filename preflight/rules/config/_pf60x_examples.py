@@ -3,190 +3,192 @@ good ones stay silent."""
 
 from __future__ import annotations
 
+from textwrap import dedent
+
 PF601_BAD = [
     # a typo in a DeepSpeed block validated by pydantic (extra="forbid"): DeepSpeed raises
-    """
-# --- ds_config.json
-{
-  "train_micro_batch_size_per_gpu": 4,
-  "zero_optimization": {"stage": 3, "overlap_com": true}
-}
-# --- expect
-ds_config.json:3: error: PF601
-""",
+    dedent("""
+    # --- ds_config.json
+    {
+      "train_micro_batch_size_per_gpu": 4,
+      "zero_optimization": {"stage": 3, "overlap_com": true}
+    }
+    # --- expect
+    ds_config.json:3: error: PF601
+    """),
     # an unknown top-level key of an accelerate config: ClusterConfig.from_yaml_file raises
-    """
-# --- accelerate.yaml
-compute_environment: LOCAL_MACHINE
-distributed_type: MULTI_GPU
-num_machine: 1  # error: PF601
-num_processes: 8
-mixed_precision: bf16
-""",
+    dedent("""
+    # --- accelerate.yaml
+    compute_environment: LOCAL_MACHINE
+    distributed_type: MULTI_GPU
+    num_machine: 1  # error: PF601
+    num_processes: 8
+    mixed_precision: bf16
+    """),
     # a LightningCLI-shaped file (model: beside trainer:): Trainer() rejects batch_size
-    """
-# --- config.yaml
-model:
-  num_classes: 10
-trainer:
-  max_epochs: 200
-  batch_size: 128  # error: PF601
-""",
+    dedent("""
+    # --- config.yaml
+    model:
+      num_classes: 10
+    trainer:
+      max_epochs: 200
+      batch_size: 128  # error: PF601
+    """),
 ]
 
 PF601_GOOD = [
     # VISSL PR 368 shape: a Hydra group file (`# @package _global_`) of a plain PyTorch loop; its
     # trainer: node is the project's own settings, not Lightning's Trainer()
-    """
-# --- conf/dataset/cifar10.yaml
-# @package _global_
-model:
-  num_classes: 10
-trainer:
-  max_epochs: 200
-  batch_size: 128
-""",
-    """
-# --- ds_config.json
-{
-  "train_micro_batch_size_per_gpu": 4,
-  "zero_optimization": {"stage": 3, "overlap_comm": true}
-}
-""",
+    dedent("""
+    # --- conf/dataset/cifar10.yaml
+    # @package _global_
+    model:
+      num_classes: 10
+    trainer:
+      max_epochs: 200
+      batch_size: 128
+    """),
+    dedent("""
+    # --- ds_config.json
+    {
+      "train_micro_batch_size_per_gpu": 4,
+      "zero_optimization": {"stage": 3, "overlap_comm": true}
+    }
+    """),
     # keys of the script's own dataclasses are fine in an HfArgumentParser file
-    """
-# --- train.py
-from dataclasses import dataclass, field
-from transformers import HfArgumentParser, TrainingArguments
+    dedent("""
+    # --- train.py
+    from dataclasses import dataclass, field
+    from transformers import HfArgumentParser, TrainingArguments
 
-@dataclass
-class ModelArguments:
-    model_name_or_path: str = field(default="gpt2")
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: str = field(default="gpt2")
 
-parser = HfArgumentParser((ModelArguments, TrainingArguments))
-model_args, training_args = parser.parse_yaml_file("args.yaml")
-# --- args.yaml
-output_dir: out
-per_device_train_batch_size: 4
-gradient_accumulation_steps: 2
-model_name_or_path: gpt2
-""",
+    parser = HfArgumentParser((ModelArguments, TrainingArguments))
+    model_args, training_args = parser.parse_yaml_file("args.yaml")
+    # --- args.yaml
+    output_dir: out
+    per_device_train_batch_size: 4
+    gradient_accumulation_steps: 2
+    model_name_or_path: gpt2
+    """),
 ]
 
 PF602_BAD = [
-    """
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 4}}
-# --- expect
-ds_config.json:1: error: PF602
-""",
-    """
-# --- args.yaml
-output_dir: out
-per_device_train_batch_size: 4
-optim: adamw_torh  # error: PF602
-""",
+    dedent("""
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 4}}
+    # --- expect
+    ds_config.json:1: error: PF602
+    """),
+    dedent("""
+    # --- args.yaml
+    output_dir: out
+    per_device_train_batch_size: 4
+    optim: adamw_torh  # error: PF602
+    """),
 ]
 
 PF602_GOOD = [
     # "auto" is filled by the HF Trainer / Accelerate
-    """
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
-""",
-    """
-# --- args.yaml
-output_dir: out
-per_device_train_batch_size: 4
-optim: adamw_torch
-""",
+    dedent("""
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 2}}
+    """),
+    dedent("""
+    # --- args.yaml
+    output_dir: out
+    per_device_train_batch_size: 4
+    optim: adamw_torch
+    """),
 ]
 
 PF603_BAD = [
     # PyYAML (HfArgumentParser.parse_yaml_file) reads 1e-4 as a string
-    """
-# --- args.yaml
-output_dir: out
-per_device_train_batch_size: 4
-learning_rate: 1e-4  # error: PF603
-""",
+    dedent("""
+    # --- args.yaml
+    output_dir: out
+    per_device_train_batch_size: 4
+    learning_rate: 1e-4  # error: PF603
+    """),
     # `no` is the boolean false in YAML 1.1; accelerate expects the string "no"
-    """
-# --- accelerate.yaml
-compute_environment: LOCAL_MACHINE
-distributed_type: MULTI_GPU
-num_processes: 2
-mixed_precision: no  # error: PF603
-""",
+    dedent("""
+    # --- accelerate.yaml
+    compute_environment: LOCAL_MACHINE
+    distributed_type: MULTI_GPU
+    num_processes: 2
+    mixed_precision: no  # error: PF603
+    """),
     # salesforce/ALBEF issue 128: the project's own YAML (no known kind), read by the script with
     # yaml.load: the flow mappings' dotless floats are strings
-    """
-# --- Pretrain.py
-import argparse
+    dedent("""
+    # --- Pretrain.py
+    import argparse
 
-import yaml
+    import yaml
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--config", default="./configs/Pretrain.yaml")
-config = yaml.load(open(parser.parse_args().config), Loader=yaml.Loader)
-optimizer = create_optimizer(argparse.Namespace(**config["optimizer"]), model)
-# --- configs/Pretrain.yaml
-batch_size: 64
-momentum: 0.995
-optimizer: {opt: adamW, lr: 1e-4, weight_decay: 0.02}  # warning: PF603
-""",
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config", default="./configs/Pretrain.yaml")
+    config = yaml.load(open(parser.parse_args().config), Loader=yaml.Loader)
+    optimizer = create_optimizer(argparse.Namespace(**config["optimizer"]), model)
+    # --- configs/Pretrain.yaml
+    batch_size: 64
+    momentum: 0.995
+    optimizer: {opt: adamW, lr: 1e-4, weight_decay: 0.02}  # warning: PF603
+    """),
     # trl PR 1450: TrainingArguments nested under `training:`, read with yaml.safe_load
-    """
-# --- sft.py
-import yaml
-from transformers import TrainingArguments
+    dedent("""
+    # --- sft.py
+    import yaml
+    from transformers import TrainingArguments
 
-with open("sft_config.yaml") as f:
-    cfg = yaml.safe_load(f)
-training_args = TrainingArguments(**cfg["training"])
-# --- sft_config.yaml
-model_name: facebook/opt-350m
-training:
-  learning_rate: 1e-4  # warning: PF603
-  output_dir: out
-""",
+    with open("sft_config.yaml") as f:
+        cfg = yaml.safe_load(f)
+    training_args = TrainingArguments(**cfg["training"])
+    # --- sft_config.yaml
+    model_name: facebook/opt-350m
+    training:
+      learning_rate: 1e-4  # warning: PF603
+      output_dir: out
+    """),
 ]
 
 PF603_GOOD = [
-    """
-# --- args.yaml
-output_dir: out
-per_device_train_batch_size: 4
-learning_rate: 1.0e-4
-""",
-    """
-# --- accelerate.yaml
-compute_environment: LOCAL_MACHINE
-distributed_type: MULTI_GPU
-num_processes: 2
-mixed_precision: 'no'
-""",
+    dedent("""
+    # --- args.yaml
+    output_dir: out
+    per_device_train_batch_size: 4
+    learning_rate: 1.0e-4
+    """),
+    dedent("""
+    # --- accelerate.yaml
+    compute_environment: LOCAL_MACHINE
+    distributed_type: MULTI_GPU
+    num_processes: 2
+    mixed_precision: 'no'
+    """),
     # the script converts the value itself; a file the PyYAML script does not name; OmegaConf reads it
-    """
-# --- train.py
-import yaml
+    dedent("""
+    # --- train.py
+    import yaml
 
-with open("train.yaml") as f:
-    config = yaml.safe_load(f)
-lr = float(config["optimizer"]["lr"])
-# --- train.yaml
-optimizer: {opt: adamW, lr: 1e-4}
-# --- other.yaml
-schedule: {min_lr: 1e-5}
-""",
-    """
-# --- train.py
-import yaml
-from omegaconf import OmegaConf
+    with open("train.yaml") as f:
+        config = yaml.safe_load(f)
+    lr = float(config["optimizer"]["lr"])
+    # --- train.yaml
+    optimizer: {opt: adamW, lr: 1e-4}
+    # --- other.yaml
+    schedule: {min_lr: 1e-5}
+    """),
+    dedent("""
+    # --- train.py
+    import yaml
+    from omegaconf import OmegaConf
 
-cfg = OmegaConf.load("train.yaml")
-meta = yaml.safe_load(open("meta.yaml"))
-# --- train.yaml
-optimizer: {opt: adamW, lr: 1e-4}
-""",
+    cfg = OmegaConf.load("train.yaml")
+    meta = yaml.safe_load(open("meta.yaml"))
+    # --- train.yaml
+    optimizer: {opt: adamW, lr: 1e-4}
+    """),
 ]
