@@ -120,29 +120,10 @@ def _search(ctx: FileContext, cache_name: str, module: str, level: int, name: st
 
 
 def _def_in(path: Path, name: str, ctx: FileContext) -> Optional[tuple[FileContext, ast.FunctionDef, str]]:
-    from preflight.analysis.context import FileContext
-    from preflight.sources import InputRefused, SourceText, parse_python, read_text_limited
-
-    try:
-        if path.resolve() == Path(ctx.parsed.source.path).resolve():
-            return None
-        text = read_text_limited(path, MAX_BYTES, errors="replace")
-    except (OSError, InputRefused, RuntimeError, ValueError):
+    got = _parse_other(path, ctx, f"def {name}")
+    if got is None:
         return None
-    _local.read = True
-    if f"def {name}" not in text:
-        return None
-    display = str(path)
-    with contextlib.suppress(ValueError, OSError):
-        display = os.path.relpath(path, Path(ctx.parsed.source.path).resolve().parent)
-    src = SourceText(path=path, display=display, kind="python", raw=text.encode(), text=text)
-    try:
-        parsed = parse_python(src)
-    except (RecursionError, MemoryError, ValueError):
-        return None
-    if not hasattr(parsed, "tree"):
-        return None  # a file that does not parse (a FileError)
-    other = FileContext(parsed)  # type: ignore[arg-type]
+    other, display = got
     for node in other.tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == name:
             return other, node, display
