@@ -501,9 +501,7 @@ class ConfigObjectAdapter(ScratchAdapter):
         return any(s.tree is not None and s.source.path is not None for s in project.scripts)
 
     def work(self, project: Project, plan: TrainingPlan) -> None:
-        for script in project.scripts:
-            if script.tree is None or script.source.path is None or not isinstance(script.tree, ast.Module):
-                continue
+        for script in self.scripts(project):
             path = Path(str(script.source.path))
             modules = Modules(path, script.tree, script.source.display,
                               Path(str(project.root)) if project.root else None)

@@ -121,9 +121,7 @@ class ModelConfigJsonAdapter(ScratchAdapter):
                    for s in project.scripts)
 
     def work(self, project: Project, plan: TrainingPlan) -> None:
-        for script in project.scripts:
-            if script.tree is None or script.source.path is None:
-                continue
+        for script in self.scripts(project):
             got = _option(project.script_args(script))
             if got is not None:
                 self._script(project, plan, script, *got)

@@ -166,9 +166,7 @@ class ModelConfigKwargsAdapter(ScratchAdapter):
                    for s in project.scripts)
 
     def work(self, project: Project, plan: TrainingPlan) -> None:
-        for script in project.scripts:
-            if script.tree is None or script.source.path is None or not isinstance(script.tree, ast.Module):
-                continue
+        for script in self.scripts(project):
             self._script(project, plan, script)
 
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:

@@ -189,6 +189,12 @@ class ScratchAdapter(Adapter):
     def wants(self, project: Project) -> bool:
         return True
 
+    @staticmethod
+    def scripts(project: Project) -> list[Any]:
+        """The project's scripts that parsed to a module and have a path on disk."""
+        return [s for s in project.scripts
+                if isinstance(s.tree, ast.Module) and s.source.path is not None]
+
     def work(self, project: Project, plan: TrainingPlan) -> None:
         raise NotImplementedError
 
