@@ -1,7 +1,7 @@
 """Distributed data loading: which loop iterates which DataLoader, and is it sharded.
 
-Built once per file (``loader_analysis(ctx)``) on top of the value resolver of
-:mod:`preflight.analysis.losses` (reaching definitions, parameters through call
+Built once per file (``loader_analysis(ctx)``) on top of
+:mod:`preflight.analysis.value_resolver` (reaching definitions, parameters through call
 sites, helper return values):
 
 * ``markers``: calls that make a process one of several data-parallel ranks
@@ -32,8 +32,8 @@ import ast
 from typing import TYPE_CHECKING, Optional
 
 from preflight._record import dataclass
-from preflight.analysis.losses import Leaf, ValueResolver, value_resolver
 from preflight.analysis.scopes import ClassInfo, FunctionInfo, LoopInfo, scope_index
+from preflight.analysis.value_resolver import Leaf, ValueResolver, value_resolver
 
 if TYPE_CHECKING:
     from preflight.analysis.context import FileContext

@@ -14,9 +14,9 @@ from preflight.analysis.losses import (
     SOFTMAX,
     loss_sites,
     site_evidence,
-    text,
 )
 from preflight.analysis.scopes import scope_index
+from preflight.analysis.value_resolver import text
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from preflight.analysis.context import FileContext
-from preflight.analysis.losses import CE, LOG_SOFTMAX, loss_sites, site_evidence, text
+from preflight.analysis.losses import CE, LOG_SOFTMAX, loss_sites, site_evidence
+from preflight.analysis.value_resolver import text
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples

@@ -13,9 +13,9 @@ from preflight.analysis.distributed import (
     LoaderAnalysis,
     loader_analysis,
 )
-from preflight.analysis.losses import Leaf, text
 from preflight.analysis.project_imports import imported_function
 from preflight.analysis.scopes import FunctionInfo
+from preflight.analysis.value_resolver import Leaf, text
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples

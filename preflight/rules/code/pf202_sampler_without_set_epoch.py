@@ -7,7 +7,7 @@ from typing import Iterable
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.distributed import LoaderAnalysis, LoaderUse, loader_analysis
-from preflight.analysis.losses import Leaf
+from preflight.analysis.value_resolver import Leaf
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
