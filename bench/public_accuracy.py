@@ -68,11 +68,12 @@ on 48/80 GB with two out-of-memory verdicts, and axolotl's example READMEs from 
 models, a Llama-3-8B full fine-tune and a 70B FSDP QLoRA with offload on two GPUs, and xTuring's LLaMA-7B
 full and LoRA fine-tunes under DeepSpeed ZeRO-2 with and without CPU offload on four A100 40GB; committed
 before it was first scored).
-``--split held-out-16`` the sixteenth, ``calibration/public/heldout16.json`` (six publishers, fewer than half
-decoder-LLM fine-tunes: Whisper-large LoRA/AdaLoRA fine-tunes under DDP on A100s and on a Colab T4 with a full
-fine-tune that does not fit, open_clip CLIP ViT-B/16 on a V100 32GB with an out-of-memory verdict, stanford_alpaca's
-FSDP full fine-tunes of LLaMA-7B that run out of memory on 4-8 GPUs, qlora.py QLoRA of LLaMA-7B/13B under DDP on two
-RTX 3090s and a 16-bit LoRA of Llama-3.2-1B; committed before it was first scored).
+``--split held-out-16`` the sixteenth, ``calibration/public/heldout16.json`` (eight publishers, half the rows
+not decoder-LLM fine-tunes: Whisper-large LoRA/AdaLoRA fine-tunes under DDP on A100s and on a Colab T4 with a full
+fine-tune that does not fit, open_clip CLIP ViT-B/16 on a V100 32GB and ViT-B/32 on an RTX 3090 with out-of-memory
+verdicts, stanford_alpaca's FSDP full fine-tunes of LLaMA-7B that run out of memory on 4-8 GPUs, qlora.py QLoRA of
+LLaMA-7B/13B under DDP on two RTX 3090s, an 8-bit LoRA under ZeRO-2 with CPU offload on two P100s and a 16-bit LoRA
+of Llama-3.2-1B; committed before it was first scored).
 
 Usage::
 

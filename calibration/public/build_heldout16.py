@@ -1,12 +1,13 @@
 """The sixteenth held-out set (calibration/public/heldout16.json): public measured peaks and out-of-memory
-verdicts from publishers no earlier set uses, chosen so that fewer than half are decoder-LLM fine-tunes:
-Whisper-large LoRA fine-tunes (yeyupiaoling/Whisper-Finetune, 8 x A100 80GB under DDP and one A100 40GB;
-Vaibhavs10/fast-whisper-finetuning, 8-bit LoRA and a full fine-tune that does not fit a T4), CLIP ViT-B/16
-contrastive training with open_clip on a V100 32GB (facebookresearch/MetaCLIP, a peak and an out-of-memory
-verdict), full fine-tunes of LLaMA-7B and Llama-2-7B under FSDP full sharding that run out of memory on 4 or 8
-GPUs (tatsu-lab/stanford_alpaca), QLoRA of LLaMA-7B and 13B under DDP on two RTX 3090s (artidoro/qlora) and a
-16-bit LoRA of Llama-3.2-1B with and without checkpointing (hquzhuguofeng/LLM-RoadMap); every row sourced, what
-the source leaves open recorded as unknown.
+verdicts from publishers no earlier set uses, chosen so that half are not decoder-LLM fine-tunes: Whisper-large
+LoRA fine-tunes (yeyupiaoling/Whisper-Finetune, 8 x A100 80GB under DDP and one A100 40GB; Vaibhavs10's
+fast-whisper-finetuning, 8-bit LoRA and a full fine-tune that does not fit a T4), open_clip CLIP training
+(ViT-B/16 on a V100 32GB, facebookresearch/MetaCLIP; ViT-B/32 on an RTX 3090, mlfoundations/open_clip; each a
+peak and an out-of-memory verdict), full fine-tunes of LLaMA-7B and Llama-2-7B under FSDP full sharding that
+run out of memory on 4 or 8 GPUs (tatsu-lab/stanford_alpaca), QLoRA of LLaMA-7B and 13B under DDP on two RTX
+3090s (artidoro/qlora), a 16-bit LoRA of Llama-3.2-1B with and without checkpointing (hquzhuguofeng/LLM-RoadMap)
+and an 8-bit LoRA of LLaMA-7B under ZeRO-2 with CPU offload on two P100s (git-cloner/llama-lora-fine-tuning);
+every row sourced, what the source leaves open recorded as unknown.
 
 Run: python calibration/public/build_heldout16.py
 
@@ -57,6 +58,14 @@ so each row writes the likeliest reading (the driver's figure, nvidia-smi) and r
    (2024-12-30): Llama-3.2-1B loaded in 16 bits, ``LoraConfig(task_type=CAUSAL_LM)`` (rank 8 on q_proj and v_proj),
    batch 2, ``MAX_LENGTH = 1024`` padded to the longest in the batch: "显存占用6.8G左右", and with
    ``gradient_checkpointing=True`` "显存占用到了6G左右" (PyTorch 2.1.1, transformers 4.47.1, peft 0.11.1).
+7. git-cloner/llama-lora-fine-tuning ``README.md`` at 3a4e79f (2023-06-19), "Fine-tuning vicuna-7b on a single 16G
+   GPU": "Fine-tuning on P100 (16G) occupies 13.5G of memory" with the README's command (``deepspeed --num_gpus=2
+   fastchat/train/train_lora.py``, ``--fp16``, batch 14, ``--model_max_length 512``, checkpointing) and
+   ``deepspeed-config.json`` (ZeRO stage 2 with the optimizer offloaded to the CPU): LLaMA-7B in 8 bits with LoRA
+   rank 8 on q_proj/v_proj.
+8. mlfoundations/open_clip pull request #85 ("Add gradient checkpointing support", merged as d441b92 on
+   2022-05-08), review comment: "from testing on 1 RTX3090. For B/32 I was < 512 ... ~416 batch size w/o, and I
+   pushed past 2048 (with 20GB of 24GB used)"; ``--precision`` defaults to ``amp`` at that commit.
 
 Left out on purpose (decided before scoring, by what is known): diffusion LoRA/DreamBooth reports (the
 estimator has no reader for a UNet or a DiT), NegCLIP's batches (an image and caption batch plus hard negatives,
@@ -82,6 +91,8 @@ METACLIP = "metaclip-issue-47"
 ALPACA = "stanford-alpaca-fsdp-oom-issues"
 QLORA = "artidoro-qlora-issue-193"
 ROADMAP = "llm-roadmap-kbit-training"
+GITCLONER = "git-cloner-vicuna-lora-16g"
+OPENCLIP = "open-clip-pr-85-grad-checkpointing"
 GH = "https://github.com"
 WF_C = f"{GH}/yeyupiaoling/Whisper-Finetune/blob/b872ec74cc344c5db41373fa495759e6f514a67f"
 FWF_C = f"{GH}/Vaibhavs10/fast-whisper-finetuning/blob/0515e1129acf61830a50150ccf236a881f536bc8"
@@ -90,6 +101,8 @@ AL_C = f"{GH}/tatsu-lab/stanford_alpaca/blob/c8ea92b1c360269f787036fb3746b9e2dea
 AL_HEAD = f"{GH}/tatsu-lab/stanford_alpaca/blob/761dc5bfbdeeffa89b8bff5d038781a4055f796a"
 QL_C = f"{GH}/artidoro/qlora/blob/0fc40da9dc50c8f27cc4e7b36be250375c8b0e0e"
 RM_C = f"{GH}/hquzhuguofeng/LLM-RoadMap/blob/00c4408c8fadedac9cf7ccce655c6a9be366df05"
+OC_C = f"{GH}/mlfoundations/open_clip/blob/d441b926740ea45569ef6f1d36383964f6b4d153"
+GC_C = f"{GH}/git-cloner/llama-lora-fine-tuning/blob/3a4e79f998ea29b39bd6f7b481460e5ff1b9f689"
 SOURCES = {
     WF: {
         "url": f"{GH}/yeyupiaoling/Whisper-Finetune/issues/30",
@@ -164,6 +177,30 @@ SOURCES = {
         "versions": {"torch": "2.1.1+cu121", "transformers": "4.47.1", "peft": "0.11.1", "accelerate": "1.2.1"},
         "date": "2024-12-30 (00c4408)",
         "project": "hquzhuguofeng/LLM-RoadMap (GuoFeng)",
+    },
+    GITCLONER: {
+        "url": f"{GC_C}/README.md",
+        "also": [f"{GC_C}/fastchat/train/train_lora.py", f"{GC_C}/deepspeed-config.json", f"{GC_C}/requirements.txt"],
+        "setup": "LLaMA-7B loaded in 8 bits (prepare_model_for_int8_training) with LoRA rank 8 on q_proj/v_proj under "
+                 "DeepSpeed ZeRO-2 with the optimizer offloaded to the CPU, fp16, batch 14 per GPU, ShareGPT "
+                 "conversations at 512 tokens, gradient checkpointing, two P100 16GB; 'occupies 13.5G'",
+        "versions": {"bitsandbytes": "0.37.2 (pinned)", "fschat": "0.2.10 (pinned)",
+                     "deepspeed": "not pinned (0.9.5 written: June 2023)", "peft": "not pinned (0.3.0 written)",
+                     "transformers": "not pinned (4.30.2 written)", "torch": "not pinned (2.0.1 written)"},
+        "date": "2023-06-19 (3a4e79f)",
+        "project": "git-cloner/llama-lora-fine-tuning",
+    },
+    OPENCLIP: {
+        "url": f"{GH}/mlfoundations/open_clip/pull/85",
+        "also": [f"{OC_C}/src/training/params.py", f"{OC_C}/src/open_clip/model.py",
+                 f"{OC_C}/src/open_clip/model_configs/ViT-B-32.json"],
+        "setup": "open_clip CLIP ViT-B/32 contrastive training on one RTX 3090, fp16 autocast ('amp', the default), "
+                 "AdamW: without gradient checkpointing the largest batch was about 416 (below 512); with it, a "
+                 "batch past 2,048 used 20 GB of the 24 GB",
+        "versions": {"torch": "not stated (1.11.0 written: May 2022)", "open_clip": "d441b92 (the PR's merge)",
+                     "transformers": "not used (4.19.0 written for the field)"},
+        "date": "2022-05-07 (review comment on the PR merged as d441b92, 2022-05-08)",
+        "project": "mlfoundations/open_clip (LAION / ML Foundations)",
     },
 }
 
@@ -331,6 +368,50 @@ add(ROADMAP, "llama3.2-1b-lora-r8-qv-16bit-b2-s1024", 6.8, "GiB", "nvidia-smi", 
 add(ROADMAP, "llama3.2-1b-lora-r8-qv-16bit-b2-s1024-ckpt", 6, "GiB", "nvidia-smi", "RTX-4090-24GB",
     dict(RM_BASE, grad_ckpt=True, use_cache=False), unknown=RM_UNKNOWN,
     notes=RM_NOTE + "'打开gradient_checkpointing=True ... 显存占用到了6G左右'")
+
+# ---------------------------------------------- 7. git-cloner: LLaMA-7B 8-bit LoRA under ZeRO-2 + CPU Adam on two P100s
+add(GITCLONER, "llama-7b-lora-r8-qv-int8-zero2-offload-2xp100-b14-s512", 13.5, "GiB", "nvidia-smi", "P100-16GB",
+    dict(mode="train", model="Llama-2-7B", precision="fp16", optimizer="adamw", micro_batch=14, grad_accum=1,
+         seq_len=512, padding="max_length", grad_ckpt=True, attention="eager", world_size=2, zero_stage=2,
+         offload_optimizer="cpu", overlap_comm=True, contiguous_gradients=True, quant="8bit", kbit_prepared=True,
+         lora_r=8, lora_targets=["q_proj", "v_proj"], lora_dropout=0.05, loss="standard", use_cache=False,
+         torch_version="2.0.1", transformers_version="4.30.2", deepspeed_version="0.9.5"),
+    unknown=("how '13.5G' was read is not said (the driver's figure, nvidia-smi written, G read as GiB) nor on how many "
+             "GPUs: the README's command runs two (CUDA_VISIBLE_DEVICES=0,1 deepspeed --num_gpus=2) and is written",
+             "LLaMA-7B (pyllama weights converted) has Llama-2-7B's shapes (written)",
+             "FastChat 0.2.10's preprocessing pads every conversation to model_max_length (512) assumed",
+             "the DeepSpeed config's fp16 section runs the model in fp16 with fp32 master copies of the (LoRA) "
+             "trainable weights; its activation_checkpointing block (partition_activations) only acts through "
+             "deepspeed.checkpointing, which transformers' checkpointing does not use",
+             "the versions are not pinned but bitsandbytes and fschat (torch 2.0.1, transformers 4.30.2, DeepSpeed "
+             "0.9.5, peft 0.3.0 written: June 2023)"),
+    notes="git-cloner/llama-lora-fine-tuning README at 3a4e79f, '3.4.2 Fine-tuning performance': 'Fine-tuning on P100 "
+          "(16G) occupies 13.5G of memory'; command: deepspeed --num_gpus=2 fastchat/train/train_lora.py --deepspeed "
+          "./deepspeed-config.json --lora_r 8 --fp16 True --per_device_train_batch_size 14 --model_max_length 512 "
+          "--gradient_checkpointing True; train_lora.py: load_in_8bit=True, torch_dtype float16, "
+          "prepare_model_for_int8_training; deepspeed-config.json: stage 2, offload_optimizer cpu, Adam")
+
+# ------------------------------------------------- 8. open_clip PR #85: CLIP ViT-B/32 on one RTX 3090, with and without checkpointing
+OC_BASE = dict(mode="train", model="CLIP-ViT-B-32", precision="amp-fp16", optimizer="adamw", grad_accum=1,
+               image_size=224, seq_len=77, padding="max_length", world_size=1, attention="eager", torch_mha=True,
+               torch_version="1.11.0", transformers_version="4.19.0")
+OC_UNKNOWN = ("open_clip's ViT-B-32 (nn.GELU, nn.MultiheadAttention with need_weights=False, which on torch 1.11 runs "
+              "the math path and keeps the attention probabilities) given as the catalog's CLIP ViT-B/32",
+              "the versions are not stated (torch 1.11.0 written: May 2022); the data is not described (224 px "
+              "images, 77-token captions, as the model config)")
+OC_NOTE = ("open_clip PR #85 (gradient checkpointing), review comment by rwightman, 2022-05-07: 'it's pretty "
+           "significant from testing on 1 RTX3090. For B/32 I was < 512 ... ~416 batch size w/o, and I pushed past "
+           "2048 (with 20GB of 24GB used)'; params.py at d441b92: --precision default 'amp'; ")
+add(OPENCLIP, "clip-vit-b32-ampfp16-ckpt-rtx3090-b2048", 20, "GiB", "nvidia-smi", "RTX-3090-24GB",
+    dict(OC_BASE, micro_batch=2048, grad_ckpt=True),
+    unknown=(*OC_UNKNOWN, "'pushed past 2048': the figure is read at a batch of 2,048 (the exact batch past it is not "
+                          "said)", "'20GB of 24GB used' read as the driver's figure (nvidia-smi) in GiB"),
+    notes=OC_NOTE + "with --grad-checkpointing")
+add_oom(OPENCLIP, "clip-vit-b32-ampfp16-rtx3090-b512", "nvidia-smi", "RTX-3090-24GB",
+        dict(OC_BASE, micro_batch=512, grad_ckpt=False),
+        unknown=(*OC_UNKNOWN, "'< 512 ... ~416 batch size w/o': a batch of 512 without checkpointing did not fit "
+                              "(written as an out-of-memory verdict at 512)"),
+        notes=OC_NOTE + "without gradient checkpointing")
 
 
 def main():
