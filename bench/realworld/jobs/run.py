@@ -21,6 +21,7 @@ launches it, and compare the TrainingPlan with the expert truth.
     python bench/realworld/jobs/run.py --set held-out-17  # the seventeenth: eleven more new repositories
     python bench/realworld/jobs/run.py --set held-out-18  # the eighteenth: ten more new repositories
     python bench/realworld/jobs/run.py --set held-out-19  # the nineteenth: eleven more new repositories
+    python bench/realworld/jobs/run.py --set held-out-20  # the twentieth: ten more new repositories
     python bench/realworld/jobs/run.py --set all --json results.json
     python bench/realworld/jobs/run.py --job nanogpt-gpt2-ddp -v
 
@@ -222,12 +223,16 @@ def _nineteenth(job: dict) -> bool:
     return job.get("note", "").startswith("nineteenth held-out set")
 
 
+def _twentieth(job: dict) -> bool:
+    return job.get("note", "").startswith("twentieth held-out set")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--set", choices=("dev", "held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6",
                                         "held-out-7", "held-out-8", "held-out-9", "held-out-10", "held-out-11", "held-out-12", "held-out-13",
                                         "held-out-14", "held-out-15", "held-out-16", "held-out-17", "held-out-18",
-                                        "held-out-19", "all"),
+                                        "held-out-19", "held-out-20", "all"),
                     default="dev",
                     help="held-out: the first held-out set; held-out-2: the second, labelled later; "
                          "held-out-3: the third (repositories new to the benchmark); held-out-4: the fourth (eight more new repositories); "
@@ -237,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                          "held-out-12: the twelfth (eight more); held-out-13: the thirteenth (eight more); "
                          "held-out-14: the fourteenth (eight more); held-out-15: the fifteenth (eight more); "
                          "held-out-16: the sixteenth (ten more); held-out-17: the seventeenth (eleven more); "
-                         "held-out-18: the eighteenth (ten more); held-out-19: the nineteenth (eleven more)")
+                         "held-out-18: the eighteenth (ten more); held-out-19: the nineteenth (eleven more); "
+                         "held-out-20: the twentieth (ten more)")
     ap.add_argument("--job", action="append", default=[], help="only this job id (repeatable)")
     ap.add_argument("--gpu", default=None)
     ap.add_argument("--timeout", type=float, default=120)
@@ -259,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
                 and not _fifth(j) and not _sixth(j) and not _seventh(j) and not _eighth(j) and not _ninth(j)
                 and not _tenth(j) and not _eleventh(j) and not _twelfth(j) and not _thirteenth(j)
                 and not _fourteenth(j) and not _fifteenth(j) and not _sixteenth(j) and not _seventeenth(j)
-                and not _eighteenth(j) and not _nineteenth(j)]
+                and not _eighteenth(j) and not _nineteenth(j) and not _twentieth(j)]
     elif args.set == "held-out-2":
         jobs = [j for j in jobs if _second(j)]
     elif args.set == "held-out-3":
@@ -296,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [j for j in jobs if _eighteenth(j)]
     elif args.set == "held-out-19":
         jobs = [j for j in jobs if _nineteenth(j)]
+    elif args.set == "held-out-20":
+        jobs = [j for j in jobs if _twentieth(j)]
     if not args.no_fetch:
         fetch.fetch_all(jobs)
     preflight = args.preflight.split() if args.preflight else [sys.executable, "-m", "preflight"]
