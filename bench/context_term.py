@@ -73,13 +73,24 @@ def term_before() -> int:
     return int(C.CUDA_CONTEXT_BYTES)
 
 
+def _summary(errs: List[float]) -> Dict[str, Any]:
+    return {"n": len(errs), "mean_abs": statistics.mean(abs(e) for e in errs),
+            "mean_signed": statistics.mean(errs), "worst": max(errs, key=abs)}
+
+
 def score(split: str) -> Dict[str, Any]:
     scored = [r for r in rows() if r["split"] == split and lazy_one_gpu(r)]
+    named = [r for r in scored if resident_threads(r["gpu"])]
     out: Dict[str, Any] = {"rows": []}
     for name, term in (("before", lambda r: term_before()), ("after", lambda r: term_after(r["gpu"]))):
-        errs = [(term(r) - r["value_bytes"]) / r["value_bytes"] for r in scored]
-        out[name] = {"n": len(errs), "mean_abs": statistics.mean(abs(e) for e in errs),
-                     "mean_signed": statistics.mean(errs), "worst": max(errs, key=abs)}
+        out[name] = _summary([(term(r) - r["value_bytes"]) / r["value_bytes"] for r in scored])
+        # the rows whose GPU is named: the only ones where the term differs from before
+        out[name + "_named_gpu"] = _summary([(term(r) - r["value_bytes"]) / r["value_bytes"] for r in named])
+    from preflight.estimate.model import lazy_context
+
+    out["after_named_gpu"]["inside"] = sum(
+        1 for r in named
+        if lazy_context(resident_threads(r["gpu"]))[1][0] <= r["value_bytes"] <= lazy_context(resident_threads(r["gpu"]))[1][1])
     for r in scored:
         out["rows"].append({"id": r["id"], "gpu": r["gpu"], "measured_mib": r["value_bytes"] / MIB,
                             "before_mib": term_before() / MIB, "after_mib": term_after(r["gpu"]) / MIB})
@@ -100,10 +111,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         for r in s["rows"]:
             print(f"  {r['id']:16} {r['gpu'][:26]:26} measured {r['measured_mib']:7.0f} MiB  "
                   f"before {r['before_mib']:6.0f}  after {r['after_mib']:6.0f}")
-        for name in ("before", "after"):
+        for name in ("before", "after", "before_named_gpu", "after_named_gpu"):
             m = s[name]
-            print(f"  {name:6}: mean abs {m['mean_abs']:.1%}  mean signed {m['mean_signed']:+.1%}  "
-                  f"worst {m['worst']:+.1%}")
+            print(f"  {name:16}: n {m['n']:2}  mean abs {m['mean_abs']:.1%}  mean signed {m['mean_signed']:+.1%}  "
+                  f"worst {m['worst']:+.1%}" + (f"  inside interval {m['inside']}/{m['n']}" if "inside" in m else ""))
     if args.json:
         Path(args.json).write_text(json.dumps(result, indent=1) + "\n")
     return 0

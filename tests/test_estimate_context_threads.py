@@ -113,4 +113,6 @@ def test_a_third_of_the_scored_rows_of_each_kind_is_held_out():
     for r in rows:
         sides.setdefault(r["publisher"], set()).add(r["split"])
     assert all(len(s) == 1 for s in sides.values())
+    # rows found after the constants were committed are held out, never fitted
+    assert [r for r in rows if r.get("late")] and all(r["split"] == "held-out" for r in rows if r.get("late"))
     assert all(r["url"].startswith("https://") for r in rows)
