@@ -179,6 +179,10 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
         from preflight.estimate import nccl
 
         inp.gpu_link = nccl.link(gpu)
+    if gpu is not None and inp.gpu_threads is None:
+        from preflight.estimate.model import resident_threads
+
+        inp.gpu_threads = resident_threads(gpu)
     return inp, unknown
 
 

@@ -93,8 +93,13 @@ def test_table_json_cells_agree_with_the_estimates(cli, no_network):
         assert cell["verdict"] in VERDICTS
         single = doc["estimates"][cell["mode"]]["peak_bytes"]
         if cell["target"] == "T4-16GB" and single is not None:
-            # a T4 has no bf16 kernels: bf16 SDPA takes the math path, never less memory
-            assert cell["peak_bytes"] >= single
+            # a T4 has no bf16 kernels: bf16 SDPA takes the math path, never less memory; its
+            # context is smaller than the unknown GPU's (40 SMs x 1024 threads, est30)
+            from preflight.estimate import constants as C
+            from preflight.estimate.model import lazy_context
+
+            smaller_context = C.CUDA_CONTEXT_BYTES - lazy_context(40 * 1024)[0]
+            assert cell["peak_bytes"] + smaller_context >= single
     # A 4-GPU instance splits inference weights over its GPUs: less per GPU than one GPU.
     infer = {c["target"]: c["peak_bytes"] for c in doc["cells"] if c["mode"] == "infer"}
     assert infer["g4dn.12xlarge"] < infer["T4-16GB"]
@@ -192,10 +197,16 @@ def test_hub_model_table_uses_exact_safetensors_counts(hub, hf_env):
     assert p.returncode == 0, p.stderr
     assert "Model: someone/mixtral-finetune @ main (commit" in p.stdout
     assert "46.70B parameters (exact, from the safetensors headers), 12.88B active per token" in p.stdout
-    rows = {line.split()[0]: line.split()[-5:] for line in p.stdout.splitlines()
+    verdicts = ("fits", "tight", "likely-oom", "oom")
+    rows = {line.split()[0]: [t for t in line.split() if t in verdicts] for line in p.stdout.splitlines()
             if line.startswith(("H100", "MI300X"))}
     assert rows["H100-SXM-80GB"][0] == "oom"        # 93 GB of bf16 weights
     assert rows["MI300X-192GB"][0] == "fits"
+    # a target's own peak is shown where it differs from one unknown GPU's: what a job holds outside
+    # the allocator depends on the GPU (an H100's 132 SMs), not on an AMD GPU's (not modelled)
+    lines = {line.split()[0]: line for line in p.stdout.splitlines() if line.startswith(("H100", "MI300X"))}
+    assert "oom (90.1)" in lines["H100-SXM-80GB"]
+    assert "(" not in lines["MI300X-192GB"].split("GiB)")[1]
 
 
 def test_offline_from_a_warm_cache_equals_online(hub, hf_env):

@@ -210,6 +210,10 @@ def run(args: argparse.Namespace) -> int:
         from preflight.estimate import nccl
 
         inp.gpu_link = nccl.link(gpu)           # sizes NCCL's buffers (channels by link)
+    if gpu is not None and inp.gpu_threads is None:
+        from preflight.estimate.model import resident_threads
+
+        inp.gpu_threads = resident_threads(gpu)  # sizes the memory outside the allocator (est30)
     if from_instance:
         inp.sources["world_size"] = f"instance {target.name} ({target.count} GPUs)"
     if arch is None and not inp.params and model_error:

@@ -241,6 +241,11 @@ def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tup
         # the attention kernel the target runs: bf16 SDPA takes the math path before Ampere
         inp.gpu_bf16 = bf16
         sources["gpu_bf16"] = f"{where} target {getattr(target, 'name', '')}"
+    if target is not None:
+        from preflight.estimate.model import resident_threads
+
+        # what the job holds outside the allocator grows with the GPU's resident threads (est30)
+        inp.gpu_threads = resident_threads(getattr(target, "gpu", target))
     if family in ("vision", "cnn"):
         inp.image_size = arch.image_size or 224
         sources["image_size"] = "architecture"
@@ -340,10 +345,13 @@ class Cell:
         return self.est.peak_bytes if self.est is not None else None
 
 
-def _cell(model: Model, s: Settings, mode: str, target: Any, cache: Dict[Tuple[str, int, Optional[bool]], Any]) -> Cell:
+def _cell(model: Model, s: Settings, mode: str, target: Any, cache: Dict[Tuple[str, int, Optional[bool], Optional[int]], Any]) -> Cell:
     from preflight.estimate import estimate, verdict
+    from preflight.estimate.model import resident_threads
 
-    key = (mode, _count(target), _gpu_bf16(target))
+    # the estimate depends on the target's GPU count, bf16 kernels and resident threads (est30)
+    threads = resident_threads(getattr(target, "gpu", target)) if target is not None else None
+    key = (mode, _count(target), _gpu_bf16(target), threads)
     if key not in cache:
         inp, note = build_input(model, s, mode, target)
         cache[key] = (inp, estimate(inp) if inp is not None else None, note)
@@ -364,7 +372,7 @@ class Table:
 
 
 def fit_table(model: Model, s: Settings, modes: Sequence[str], targets: Sequence[Any]) -> Table:
-    cache: Dict[Tuple[str, int, Optional[bool]], Any] = {}
+    cache: Dict[Tuple[str, int, Optional[bool], Optional[int]], Any] = {}
     single = {m: _cell(model, s, m, None, cache) for m in modes}
     cells = {(m, i): _cell(model, s, m, t, cache) for m in modes for i, t in enumerate(targets)}
     return Table(tuple(modes), list(targets), single, cells)
@@ -430,7 +438,7 @@ def cheapest(model: Model, s: Settings, modes: Sequence[str],
             gpus, instances = [], []
     out = []
     for mode in modes:
-        cache: Dict[Tuple[str, int, Optional[bool]], Any] = {}
+        cache: Dict[Tuple[str, int, Optional[bool], Optional[int]], Any] = {}
         base = _cell(model, s, mode, None, cache)
         if base.est is None or not base.est.ok:
             out.append(Cheapest(mode, None, [], [], base.note or "cannot estimate"))

@@ -127,6 +127,41 @@ CUDA_CONTEXT_RANGE = (128 * MIB, EAGER_CONTEXT_MEASURED - PR86509_SEGMENT)
 #: (sm_90 needs CUDA 11.8, "CUDA 11.8 ... support for the NVIDIA Hopper architecture", CUDA 11.8
 #: release notes) has a runtime above 11.7, so with the version unknown lazy loading is on there.
 LAZY_GUARANTEED_TORCH = (2, 1)
+#: est30: with lazy loading, what a running job holds outside the allocator grows with the GPU's
+#: resident threads (SMs x the most threads an SM keeps resident). The driver reserves local memory
+#: (per-thread stack) for every resident thread of every SM (CUDA C Programming Guide,
+#: ``cudaLimitStackSize``: "the driver reserves ... for each thread"; the reservation grows to the
+#: largest local-memory need of any kernel launched), and that reservation is in no PyTorch counter.
+#: Fitted by least squares on the fitting rows of calibration/public/context_measurements.json
+#: (``bench/context_term.py``: bare lazy contexts and in-step OOM-message figures of one-GPU jobs on
+#: GPUs whose SM count is public; a Theil-Sen line, so that one job holding memory of its own outside
+#: PyTorch does not set the slope): base + bytes per resident thread. Held-out error in
+#: docs/calibration.md "est30". A100: 446 MiB; H100: 532 MiB; T4: 128 MiB (the flat figure before
+#: est30: 253.75 MiB for every GPU).
+CONTEXT_LAZY_BASE = 58_094_000          # 55.4 MiB
+CONTEXT_LAZY_PER_THREAD = 1850          # bytes per resident thread
+#: The interval around it: the fitting rows' misses (-8%..+15%) widened to 0.75..1.5; the one fitting
+#: row it does not cover (pytorch/pytorch#126766: 1,659 MiB on an A100 40GB, workload not stated)
+#: stays outside.
+CONTEXT_LAZY_REL = (0.75, 1.5)
+#: SMs and the most resident threads per SM of the catalog's NVIDIA GPUs (NVIDIA's architecture
+#: whitepapers and product specifications; threads per SM: 2048 on sm_60/70/80/90/100, 1536 on
+#: sm_86/89/120, 1024 on sm_75). First matching pattern wins; names are catalog names in lower case.
+GPU_SMS = (
+    (r"^a100|^a800", 108, 2048), (r"^a30-", 56, 2048), (r"^a10g", 80, 1536), (r"^a10-", 72, 1536),
+    (r"^a40-", 84, 1536), (r"^a2-", 10, 1536), (r"^h100-pcie", 114, 2048), (r"^h20-", 78, 2048),
+    (r"^(h100|h200|h800|gh200)", 132, 2048), (r"^(b200|gb200)", 148, 2048),
+    (r"^l4-", 58, 1536), (r"^l40", 142, 1536), (r"^l20-", 92, 1536), (r"^p100", 56, 2048),
+    (r"^p40-", 30, 2048), (r"^v100", 80, 2048), (r"^titan-v", 80, 2048), (r"^t4-", 40, 1024),
+    (r"^titan-rtx|^quadro-rtx", 72, 1024), (r"^rtx-2080-ti", 68, 1024), (r"^rtx-2080-", 46, 1024),
+    (r"^gtx-1080-ti", 28, 2048), (r"^rtx-3060", 28, 1536), (r"^rtx-3080-", 68, 1536),
+    (r"^rtx-3090-ti", 84, 1536), (r"^rtx-3090", 82, 1536), (r"^rtx-4060-ti", 34, 1536),
+    (r"^rtx-4060-", 24, 1536), (r"^rtx-4070-ti-super", 66, 1536), (r"^rtx-4070-", 46, 1536),
+    (r"^rtx-4080", 76, 1536), (r"^rtx-4090", 128, 1536), (r"^rtx-5090", 170, 1536),
+    (r"^rtx-6000-ada", 142, 1536), (r"^rtx-5000-ada", 100, 1536), (r"^rtx-4000-ada", 48, 1536),
+    (r"^rtx-a6000", 84, 1536), (r"^rtx-a5000", 64, 1536), (r"^rtx-a4500", 56, 1536),
+    (r"^rtx-a4000", 48, 1536),
+)
 SMALL_SEGMENT = 2 * MIB               # kSmallBuffer
 CUDA_CONTEXT_EAGER_BYTES = 1343 * MIB - SMALL_SEGMENT
 CUDA_CONTEXT_EAGER_RANGE = (EAGER_CONTEXT_MEASURED - PR86509_SEGMENT,

@@ -328,7 +328,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
         ph.every(phases, "buffers", buffers, (1.0, 1.0))
         notes.append(f"transformers {inp.transformers_version} {arch.model_type}: per-layer "
                      f"causal-mask buffers, {buffers / 1e6:.0f} MB")
-    ctx_bytes, ctx_range = C.CUDA_CONTEXT_BYTES, C.CUDA_CONTEXT_RANGE
+    ctx_bytes, ctx_range = lazy_context(inp.gpu_threads)
     version = inp.torch_before
     if version is not None and version < (1, 13):
         # no lazy module loading before torch 1.13: every kernel is loaded at start-up
@@ -339,7 +339,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
           or (version is not None and version < C.LAZY_GUARANTEED_TORCH
               and inp.torch_version_pinned is not False)):
         # CUDA 11.x wheels also run on drivers older than R515, which have no lazy loading
-        ctx_range = (ctx_range[0], C.CUDA_CONTEXT_EAGER_RANGE[1])
+        ctx_range = (ctx_range[0], max(ctx_range[1], C.CUDA_CONTEXT_EAGER_RANGE[1]))
         notes.append(f"torch {inp.torch_version or 'version unknown'}: a CUDA 11 build on a driver "
                      "older than R515 loads every kernel at start-up (no lazy loading); the "
                      f"interval allows a context up to {ctx_range[1] / 2 ** 30:.1f} GiB")
@@ -490,6 +490,28 @@ def blackwell(gpu: Any) -> Optional[bool]:
         return None
     name = str(getattr(gpu, "name", "")).lower()
     return str(getattr(gpu, "vendor", "nvidia")) == "nvidia" and re.match(C.BLACKWELL_NAME, name) is not None
+
+
+def resident_threads(gpu: Any) -> Optional[int]:
+    """SMs x the most threads an SM keeps resident, for a catalog NVIDIA GPU whose SM count is in
+    ``constants.GPU_SMS``; None otherwise (no GPU, another vendor, an unlisted model)."""
+    if gpu is None or str(getattr(gpu, "vendor", "nvidia")) != "nvidia":
+        return None
+    name = str(getattr(gpu, "name", "")).lower() + "-"
+    for pattern, sms, per_sm in C.GPU_SMS:
+        if re.match(pattern, name):
+            return sms * per_sm
+    return None
+
+
+def lazy_context(threads: Optional[int]) -> tuple[int, tuple[int, int]]:
+    """(point, (low, high)) of what a running job holds outside the allocator with lazy loading
+    (est30): ``CONTEXT_LAZY_BASE + CONTEXT_LAZY_PER_THREAD x threads``, the interval
+    ``CONTEXT_LAZY_REL`` around it. Unknown GPU: the flat figure and range of before est30."""
+    if not threads:
+        return int(C.CUDA_CONTEXT_BYTES), (int(C.CUDA_CONTEXT_RANGE[0]), int(C.CUDA_CONTEXT_RANGE[1]))
+    point = int(C.CONTEXT_LAZY_BASE + C.CONTEXT_LAZY_PER_THREAD * threads)
+    return point, (int(point * C.CONTEXT_LAZY_REL[0]), int(point * C.CONTEXT_LAZY_REL[1]))
 
 
 def hopper_or_later(gpu: Any) -> Optional[bool]:
