@@ -62,6 +62,7 @@ from preflight.estimate.terms import (
     zero3_step_grads,
     zero12_ipg_buffers,
     zero12_offload_grad_buffer,
+    zero12_offload_grad_copies,
     zero12_offload_step_copy,
     zero12_step_grads,
 )
@@ -764,6 +765,16 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         ph.add("backward", "zero_buckets", zero12_ipg_buffers(inp, grad_bytes), pb)
         one = min(prm.largest, trainable)
         ph.every(train_phases, "zero_buckets", zero12_offload_grad_buffer(inp, one, grad_bytes), pb)
+        # under optimizer offload with overlap_comm, the fp64/fp32 copies made on the reduction
+        # stream as each gradient of the partition goes to the host stay in that stream's pool:
+        # reserved only, released before an out-of-memory error (terms.zero12_offload_grad_copies)
+        copies = zero12_offload_grad_copies(inp, one, trainable, n if sharded else 1, grad_bytes)
+        ph.every(train_phases, "stream_cache", copies, (0.0, pb[1]))
+        if copies >= 2 ** 26:
+            notes.append(f"ZeRO-{inp.zero_stage} optimizer offload with overlap_comm: the reduction "
+                         f"stream keeps {copies / 1024 ** 3:.2f} GiB of blocks from the per-parameter "
+                         "fp64 norm and fp32 copies made as gradients go to the host (reserved, "
+                         "released before an out-of-memory error)")
     if inp.zero_stage in (1, 2) and sharded and trainable:
         ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
         ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
