@@ -32,6 +32,7 @@ from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
     compiled_loss_logits,
+    fsdp1_wrap_peak,
     fsdp_accumulated_grads,
     fsdp_all_gathers_unlimited,
     fsdp_offload_grad_shards,
@@ -534,6 +535,7 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
         ph.add("load", "weights", whole, pb)
         ph.add("load", "load_transient", extra, pb)
         return True
+    held = transient = 0.0
     if inp.quant and not (sharded and inp.load_placement == "sharded"):
         largest = max(arch.hidden_size * max(arch.intermediate_size, arch.moe_intermediate_size or 0),
                       arch.hidden_size * arch.num_heads * arch.head_dim)
@@ -541,10 +543,19 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
         # flattened: only the running unit is on the GPU)
         held = (prm.layer * base_bytes if (sharded and inp.offload_params)
                 else whole / (n if sharded else 1))
-        ph.add("load", "weights", held, pb)
-        ph.add("load", "load_transient", largest * 2.0, pb)
-        return True
-    return False
+        transient = largest * 2.0
+    # FSDP1 flattening its largest unit (the root of a large vocabulary) beside the unit's own
+    # parameters, after the quantization above (terms.fsdp1_wrap_peak); the larger of the two
+    root = (prm.embeddings + prm.lm_head) * other_bytes
+    constants = fsdp_quant_constants(inp, prm.quantizable, base_bytes, n) if sharded else 0.0
+    w_held, w_transient = fsdp1_wrap_peak(inp, root, prm.layer * base_bytes, whole, constants, n)
+    if w_held + w_transient > held + transient:
+        held, transient = w_held, w_transient
+    if held + transient <= 0:
+        return False
+    ph.add("load", "weights", held, pb)
+    ph.add("load", "load_transient", transient, pb)
+    return True
 
 
 # --------------------------------------------------------------------------- training

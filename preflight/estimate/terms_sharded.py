@@ -517,6 +517,46 @@ def fsdp_root_unsharded(inp: EstimateInput, root_bytes: float, n: int) -> float:
     return float(root_bytes) * (1 - 1 / n)
 
 
+def fsdp1_wrap_peak(inp: EstimateInput, root_bytes: float, layer_bytes: float, whole: float,
+                    constants: float, n: int) -> tuple[float, float]:
+    """FSDP1 building its units: (bytes already held, bytes of the unit being flattened and its
+    FlatParameter) at the moment the largest unit is wrapped; (0, 0) when this does not apply.
+
+    ``FullyShardedDataParallel.__init__`` runs per unit, the blocks first and the root (the
+    embeddings, LM head and final norm the block policy leaves to the outermost wrapper) last
+    (torch ``distributed/fsdp/_init_utils.py`` ``_init_param_handle_from_module``, read at
+    2.13):
+
+    - ``_move_module_to_device`` (with ``device_id``, which Accelerate, the HF Trainer and
+      Lightning pass) moves the unit's parameters that are not yet managed to the GPU; a
+      meta-device unit is materialised there instead (``param_init_fn`` /
+      ``_materialize_meta_module``): the unit, whole, on the GPU;
+    - ``FlatParamHandle.flatten_tensors`` (``_flat_param.py``) builds the FlatParameter with
+      ``torch.cat`` beside those parameters: a second copy of the unit. The original tensors
+      die only once the module's attributes are views of it;
+    - ``shard()`` then keeps a clone of the rank's chunk and frees the flat storage, and under
+      parameter offload ``flat_param_to(cpu)`` moves the shard to the host.
+
+    So the largest unit peaks at twice its bytes, on top of what the earlier units left on the
+    GPU: their shards (``(whole - unit) / n``), or under parameter offload only what FSDP does
+    not manage (the 4-bit quantization constants, ``fsdp_quant_constants``). The caching
+    allocator keeps the blocks, so reserved memory keeps that peak. Not charged: the 250 MB flat
+    copies of ``sync_module_states``' broadcast, whose lifetime depends on how far the host runs
+    ahead of NCCL.
+
+    Training under FSDP1 on more than one GPU, the model not already whole on the GPU
+    (``load_placement`` "gpu" has its own load term). Not FSDP2, whose ``fully_shard`` copies each
+    parameter's chunk into its shard one parameter at a time, with no flat copy of the unit."""
+    if (inp.mode != "train" or inp.fsdp not in ("full", "hybrid", "grad-op") or n <= 1
+            or fsdp2(inp) or inp.load_placement == "gpu"):
+        return 0.0, 0.0
+    unit = max(float(root_bytes), float(layer_bytes))
+    if unit <= 0:
+        return 0.0, 0.0
+    held = float(constants) if inp.offload_params else max(float(whole) - unit, 0.0) / n
+    return held, 2.0 * unit
+
+
 def fsdp_quant_constants(inp: EstimateInput, quantized: float, base_bytes: float, n: int) -> float:
     """bitsandbytes 4-bit under FSDP: the quantization constants (absmax, and under double
     quantization the 8-bit absmax with its fp32 block constants) that stay whole on every
