@@ -65,9 +65,12 @@ def test_the_load_phase_of_a_qlora_job_with_offload():
     assert load["load_transient"] == pytest.approx(2 * ROOT_ELEMS * 2, abs=2)
     # the load phase now holds more than the step for this short-sequence job
     assert est.phase == "load"
+    said = f"FSDP1 start-up: the largest unit ({ROOT_ELEMS * 2 / 1024 ** 3:.2f} GiB)"
+    assert any(n.startswith(said) for n in est.notes)
     # FSDP2: no flat copy; the load phase is back to the quantization on the GPU, under the step
     _, twin = _job(offload_params="cpu", quant="4bit", double_quant=True, kbit_prepared=False,
                    fsdp_version=2)
     twin_est = estimate(twin)
     assert twin_est.phases["load"]["load_transient"] < ROOT_ELEMS * 2
     assert twin_est.phase != "load"
+    assert not any("FSDP1 start-up" in n for n in twin_est.notes)

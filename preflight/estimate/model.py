@@ -323,7 +323,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     else:
         trainable = 0
         phases = inference_phases(inp, arch, prm, ph, pb, ab, notes)
-    if _loading(inp, arch, prm, ph, pb):
+    if _loading(inp, arch, prm, ph, pb, notes):
         phases = ("load", *phases)
     buffers = model_buffer_bytes(inp, arch)
     if buffers:
@@ -504,7 +504,7 @@ def hopper_or_later(gpu: Any) -> Optional[bool]:
 
 
 def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
-             pb: tuple[float, float]) -> bool:
+             pb: tuple[float, float], notes: list[str]) -> bool:
     """The load phase, when loading can hold more than the step does (True if added).
 
     * The whole model on every GPU before it is sharded (``load_placement="gpu"``):
@@ -551,6 +551,9 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
     w_held, w_transient = fsdp1_wrap_peak(inp, root, prm.layer * base_bytes, whole, constants, n)
     if w_held + w_transient > held + transient:
         held, transient = w_held, w_transient
+        notes.append(f"FSDP1 start-up: the largest unit ({_gib(int(w_transient / 2))}) is on the GPU "
+                     "whole while its FlatParameter is concatenated beside it, over "
+                     f"{_gib(int(w_held))} already there; the caching allocator keeps those blocks")
     if held + transient <= 0:
         return False
     ph.add("load", "weights", held, pb)
