@@ -551,9 +551,10 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
     w_held, w_transient = fsdp1_wrap_peak(inp, root, prm.layer * base_bytes, whole, constants, n)
     if w_held + w_transient > held + transient:
         held, transient = w_held, w_transient
-        notes.append(f"FSDP1 start-up: the largest unit ({_gib(int(w_transient / 2))}) is on the GPU "
-                     "whole while its FlatParameter is concatenated beside it, over "
-                     f"{_gib(int(w_held))} already there; the caching allocator keeps those blocks")
+        notes.append(f"FSDP1 start-up: the largest unit ({_gib(int(w_transient / (2 + 1 / n)))}) is on "
+                     "the GPU whole while its FlatParameter is concatenated beside it and the "
+                     f"rank's shard cloned from that, over {_gib(int(w_held))} already there; the "
+                     "caching allocator keeps those blocks")
     if held + transient <= 0:
         return False
     ph.add("load", "weights", held, pb)

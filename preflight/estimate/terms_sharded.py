@@ -519,8 +519,8 @@ def fsdp_root_unsharded(inp: EstimateInput, root_bytes: float, n: int) -> float:
 
 def fsdp1_wrap_peak(inp: EstimateInput, root_bytes: float, layer_bytes: float, whole: float,
                     constants: float, n: int) -> tuple[float, float]:
-    """FSDP1 building its units: (bytes already held, bytes of the unit being flattened and its
-    FlatParameter) at the moment the largest unit is wrapped; (0, 0) when this does not apply.
+    """FSDP1 building its units: (bytes already held, bytes of the unit, its FlatParameter and
+    the rank's shard of it) at the moment the largest unit is sharded; (0, 0) when this does not apply.
 
     ``FullyShardedDataParallel.__init__`` runs per unit, the blocks first and the root (the
     embeddings, LM head and final norm the block policy leaves to the outermost wrapper) last
@@ -532,13 +532,15 @@ def fsdp1_wrap_peak(inp: EstimateInput, root_bytes: float, layer_bytes: float, w
       meta-device unit is materialised there instead (``param_init_fn`` /
       ``_materialize_meta_module``): the unit, whole, on the GPU;
     - ``FlatParamHandle.flatten_tensors`` (``_flat_param.py``) builds the FlatParameter with
-      ``torch.cat`` beside those parameters: a second copy of the unit. The original tensors
-      die only once the module's attributes are views of it;
-    - ``shard()`` then keeps a clone of the rank's chunk and frees the flat storage, and under
-      parameter offload ``flat_param_to(cpu)`` moves the shard to the host.
+      ``torch.cat`` beside those parameters: a second copy of the unit;
+    - ``_init_param_handle_from_params`` then calls ``handle.shard()``, whose ``_get_shard``
+      clones the rank's chunk (``chunk.clone()``: a ``1/n`` copy) before it frees the flat
+      storage (``_typed_storage()._resize_(0)``), while the original parameters are still held
+      by ``managed_params`` in ``_init_param_handle_from_module`` (they die when it returns);
+      under parameter offload ``flat_param_to(cpu)`` then moves the shard to the host.
 
-    So the largest unit peaks at twice its bytes, on top of what the earlier units left on the
-    GPU: their shards (``(whole - unit) / n``), or under parameter offload only what FSDP does
+    So the largest unit peaks at ``2 + 1/n`` times its bytes, on top of what the earlier units
+    left on the GPU: their shards (``(whole - unit) / n``), or under parameter offload only what FSDP does
     not manage (the 4-bit quantization constants, ``fsdp_quant_constants``). The caching
     allocator keeps the blocks, so reserved memory keeps that peak. Not charged: the 250 MB flat
     copies of ``sync_module_states``' broadcast, whose lifetime depends on how far the host runs
@@ -554,7 +556,7 @@ def fsdp1_wrap_peak(inp: EstimateInput, root_bytes: float, layer_bytes: float, w
     if unit <= 0:
         return 0.0, 0.0
     held = float(constants) if inp.offload_params else max(float(whole) - unit, 0.0) / n
-    return held, 2.0 * unit
+    return held, unit * (2.0 + 1.0 / n)
 
 
 def fsdp_quant_constants(inp: EstimateInput, quantized: float, base_bytes: float, n: int) -> float:
