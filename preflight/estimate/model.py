@@ -32,6 +32,7 @@ from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
     compiled_loss_logits,
+    fsdp1_wrap_peak,
     fsdp_accumulated_grads,
     fsdp_all_gathers_unlimited,
     fsdp_offload_grad_shards,
@@ -62,6 +63,7 @@ from preflight.estimate.terms import (
     zero3_step_grads,
     zero12_ipg_buffers,
     zero12_offload_grad_buffer,
+    zero12_offload_grad_copies,
     zero12_offload_step_copy,
     zero12_step_grads,
 )
@@ -321,7 +323,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     else:
         trainable = 0
         phases = inference_phases(inp, arch, prm, ph, pb, ab, notes)
-    if _loading(inp, arch, prm, ph, pb):
+    if _loading(inp, arch, prm, ph, pb, notes):
         phases = ("load", *phases)
     buffers = model_buffer_bytes(inp, arch)
     if buffers:
@@ -524,7 +526,7 @@ def hopper_or_later(gpu: Any) -> Optional[bool]:
 
 
 def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
-             pb: tuple[float, float]) -> bool:
+             pb: tuple[float, float], notes: list[str]) -> bool:
     """The load phase, when loading can hold more than the step does (True if added).
 
     * The whole model on every GPU before it is sharded (``load_placement="gpu"``):
@@ -555,6 +557,7 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
         ph.add("load", "weights", whole, pb)
         ph.add("load", "load_transient", extra, pb)
         return True
+    held = transient = 0.0
     if inp.quant and not (sharded and inp.load_placement == "sharded"):
         largest = max(arch.hidden_size * max(arch.intermediate_size, arch.moe_intermediate_size or 0),
                       arch.hidden_size * arch.num_heads * arch.head_dim)
@@ -562,10 +565,23 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
         # flattened: only the running unit is on the GPU)
         held = (prm.layer * base_bytes if (sharded and inp.offload_params)
                 else whole / (n if sharded else 1))
-        ph.add("load", "weights", held, pb)
-        ph.add("load", "load_transient", largest * 2.0, pb)
-        return True
-    return False
+        transient = largest * 2.0
+    # FSDP1 flattening its largest unit (the root of a large vocabulary) beside the unit's own
+    # parameters, after the quantization above (terms.fsdp1_wrap_peak); the larger of the two
+    root = (prm.embeddings + prm.lm_head) * other_bytes
+    constants = fsdp_quant_constants(inp, prm.quantizable, base_bytes, n) if sharded else 0.0
+    w_held, w_transient = fsdp1_wrap_peak(inp, root, prm.layer * base_bytes, whole, constants, n)
+    if w_held + w_transient > held + transient:
+        held, transient = w_held, w_transient
+        notes.append(f"FSDP1 start-up: the largest unit ({_gib(int(w_transient / (2 + 1 / n)))}) is on "
+                     "the GPU whole while its FlatParameter is concatenated beside it and the "
+                     f"rank's shard cloned from that, over {_gib(int(w_held))} already there; the "
+                     "caching allocator keeps those blocks")
+    if held + transient <= 0:
+        return False
+    ph.add("load", "weights", held, pb)
+    ph.add("load", "load_transient", transient, pb)
+    return True
 
 
 # --------------------------------------------------------------------------- training
@@ -786,6 +802,16 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         ph.add("backward", "zero_buckets", zero12_ipg_buffers(inp, grad_bytes), pb)
         one = min(prm.largest, trainable)
         ph.every(train_phases, "zero_buckets", zero12_offload_grad_buffer(inp, one, grad_bytes), pb)
+        # under optimizer offload with overlap_comm, the fp64/fp32 copies made on the reduction
+        # stream as each gradient of the partition goes to the host stay in that stream's pool:
+        # reserved only, released before an out-of-memory error (terms.zero12_offload_grad_copies)
+        copies = zero12_offload_grad_copies(inp, one, trainable, n if sharded else 1, grad_bytes)
+        ph.every(train_phases, "stream_cache", copies, (0.0, pb[1]))
+        if copies >= 2 ** 26:
+            notes.append(f"ZeRO-{inp.zero_stage} optimizer offload with overlap_comm: the reduction "
+                         f"stream keeps {copies / 1024 ** 3:.2f} GiB of blocks from the per-parameter "
+                         "fp64 norm and fp32 copies made as gradients go to the host (reserved, "
+                         "released before an out-of-memory error)")
     if inp.zero_stage in (1, 2) and sharded and trainable:
         ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
         ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)

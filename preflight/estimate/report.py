@@ -193,7 +193,8 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
                      "released before an out-of-memory error, not counted by the verdict")
     if pool > 0:
         lines.append(f"  of which {gib(pool)} cached for another CUDA stream (FSDP: the post-backward "
-                     "stream's gradient shards and the compute stream's blocks are never shared): "
+                     "stream's gradient shards; ZeRO-1/2 offload: the reduction stream's gradient "
+                     "copies; the compute stream's blocks and these are never shared): "
                      "released before an out-of-memory error, not counted by the verdict")
     if est.paged_bytes > 0:
         lines.append(f"  not counted: {gib(est.paged_bytes)} paged optimizer states in CUDA managed "

@@ -289,6 +289,48 @@ def zero12_offload_grad_buffer(inp: EstimateInput, largest_trainable: int, grad_
     return float(largest_trainable) * grad_bytes
 
 
+def zero12_offload_grad_copies(inp: EstimateInput, largest_trainable: float, trainable: float,
+                               n: int, grad_bytes: float) -> float:
+    """ZeRO-1/2 with ``offload_optimizer`` and ``overlap_comm``: the reduction stream's cached
+    blocks from the per-parameter copies made while each gradient of the rank's partition is
+    sent to the host (bytes; reserved memory only, est29).
+
+    At the accumulation boundary ``reduce_ipg_grads`` runs, for every parameter of the rank's
+    partition, ``copy_grads_in_partition``, whose offload branch calls (``runtime/zero/
+    stage_1_and_2.py``: v0.8.3 lines 1164-1190 and 1973-1978; the same at v0.10.0, v0.14.2,
+    v0.16.4 and master 38327e0 of 2025-02-21):
+
+    - ``set_norm_for_param_grad_in_gpu``: ``accumulated_grad.view(-1).narrow(0, start,
+      num_elements).data.double().norm(2)``: an fp64 copy of the parameter's slice in the
+      partition, 8 bytes per element;
+    - ``update_overflow_tracker_for_param_grad`` -> ``_has_inf_or_nan(param.grad.data)``:
+      ``float(x.float().sum())``, an fp32 copy of the whole 16-bit gradient (none for fp32
+      gradients: ``.float()`` returns the tensor itself);
+    - ``async_inplace_copy_grad_to_fp32_buffer_from_gpu``: ``src_tensor.float()`` of the slice
+      (4 bytes per element; no larger than the fp64 copy).
+
+    Each copy is freed at the end of its statement, so at most one lives at a time. Under
+    ``overlap_comm`` the loop runs inside ``with stream(self.reduction_stream)``, so the
+    blocks come from that stream's pool, which the compute stream cannot reuse: the pool keeps
+    the largest of them for the rest of the run (reserved, released before an out-of-memory
+    error). Without ``overlap_comm`` the copies are on the compute stream, come and go with
+    each parameter's reduction, and are not charged (for rank 0 the first parameter of the
+    flat group, the embedding of a causal LM, is reduced last, after the activations are
+    freed).
+
+    The largest slice is the largest trainable parameter when it lies wholly in the rank's
+    partition (rank 0 holds the first parameters of the flat group; the partition is
+    ``trainable / n`` elements). Not read: DeepSpeed releases after 2025-02."""
+    if (inp.mode != "train" or inp.zero_stage not in (1, 2) or not inp.offload_optimizer
+            or not inp.overlap_comm or largest_trainable <= 0 or trainable <= 0):
+        return 0.0
+    largest = float(min(largest_trainable, trainable))
+    part = float(trainable) / max(n, 1)
+    fp64_slice = 8.0 * min(largest, part)
+    fp32_whole = 4.0 * largest if grad_bytes < 4 else 0.0
+    return max(fp64_slice, fp32_whole)
+
+
 def fsdp_all_gathers_unlimited(inp: EstimateInput) -> bool:
     """Whether FSDP1 runs without its rate limiter, so that the CPU thread, running ahead of
     the GPU, all-gathers every unit of the model before the first ones are freed.
@@ -473,6 +515,48 @@ def fsdp_root_unsharded(inp: EstimateInput, root_bytes: float, n: int) -> float:
     if inp.offload_params:
         return float(root_bytes)
     return float(root_bytes) * (1 - 1 / n)
+
+
+def fsdp1_wrap_peak(inp: EstimateInput, root_bytes: float, layer_bytes: float, whole: float,
+                    constants: float, n: int) -> tuple[float, float]:
+    """FSDP1 building its units: (bytes already held, bytes of the unit, its FlatParameter and
+    the rank's shard of it) at the moment the largest unit is sharded; (0, 0) when this does not apply.
+
+    ``FullyShardedDataParallel.__init__`` runs per unit, the blocks first and the root (the
+    embeddings, LM head and final norm the block policy leaves to the outermost wrapper) last
+    (torch ``distributed/fsdp/_init_utils.py`` ``_init_param_handle_from_module``, read at
+    2.13):
+
+    - ``_move_module_to_device`` (with ``device_id``, which Accelerate, the HF Trainer and
+      Lightning pass) moves the unit's parameters that are not yet managed to the GPU; a
+      meta-device unit is materialised there instead (``param_init_fn`` /
+      ``_materialize_meta_module``): the unit, whole, on the GPU;
+    - ``FlatParamHandle.flatten_tensors`` (``_flat_param.py``) builds the FlatParameter with
+      ``torch.cat`` beside those parameters: a second copy of the unit;
+    - ``_init_param_handle_from_params`` then calls ``handle.shard()``, whose ``_get_shard``
+      clones the rank's chunk (``chunk.clone()``: a ``1/n`` copy) before it frees the flat
+      storage (``_typed_storage()._resize_(0)``), while the original parameters are still held
+      by ``managed_params`` in ``_init_param_handle_from_module`` (they die when it returns);
+      under parameter offload ``flat_param_to(cpu)`` then moves the shard to the host.
+
+    So the largest unit peaks at ``2 + 1/n`` times its bytes, on top of what the earlier units
+    left on the GPU: their shards (``(whole - unit) / n``), or under parameter offload only what FSDP does
+    not manage (the 4-bit quantization constants, ``fsdp_quant_constants``). The caching
+    allocator keeps the blocks, so reserved memory keeps that peak. Not charged: the 250 MB flat
+    copies of ``sync_module_states``' broadcast, whose lifetime depends on how far the host runs
+    ahead of NCCL.
+
+    Training under FSDP1 on more than one GPU, the model not already whole on the GPU
+    (``load_placement`` "gpu" has its own load term). Not FSDP2, whose ``fully_shard`` copies each
+    parameter's chunk into its shard one parameter at a time, with no flat copy of the unit."""
+    if (inp.mode != "train" or inp.fsdp not in ("full", "hybrid", "grad-op") or n <= 1
+            or fsdp2(inp) or inp.load_placement == "gpu"):
+        return 0.0, 0.0
+    unit = max(float(root_bytes), float(layer_bytes))
+    if unit <= 0:
+        return 0.0, 0.0
+    held = float(constants) if inp.offload_params else max(float(whole) - unit, 0.0) / n
+    return held, unit * (2.0 + 1.0 / n)
 
 
 def fsdp_quant_constants(inp: EstimateInput, quantized: float, base_bytes: float, n: int) -> float:
