@@ -13,6 +13,7 @@ from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
+from preflight.estimate import contrastive as CL
 from preflight.estimate.buffers import model_buffer_bytes
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.held_outputs import held_outputs
@@ -816,7 +817,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # made again one layer at a time during recomputation)
         # an LM head tied to the embeddings is cast too (the embedding lookup is not)
         head = prm.lm_head or (arch.vocab_size * arch.hidden_size
-                               if arch.vocab_size and arch.family not in ("vision", "cnn") else 0)
+                               if (arch.vocab_size and arch.family not in ("vision", "cnn")
+                                   and not CL.is_clip(arch)) else 0)
         matmul = prm.total if arch.family == "cnn" else prm.quantizable   # every conv weight
         forward = head + (0 if inp.grad_ckpt else matmul)
         backward = forward + (prm.layer if inp.grad_ckpt else 0)
@@ -874,7 +876,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
     head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
     # the head's own backward makes its weight gradient next to the logits' gradient
-    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept, grad_bytes)
+    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept and not CL.is_clip(arch),
+                                         grad_bytes)
     # (chunked, fused and compiled losses reach the head chunk by chunk: at their own peak)
     at_logits = acts["logits_at_head"] or acts["logits_bwd"]
     at_head = at_logits + head_g if at_logits else 0.0
@@ -1008,7 +1011,17 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
             moe = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, moe=True, **common)
             layers += [moe] * moe_layers
         logit_tokens = tokens
-        if family == "multimodal":
+        if CL.is_clip(arch):
+            # the vision tower's blocks beside the text tower's, and what it keeps outside
+            # them (the image batch, the patch conv's input, ln_pre's input): contrastive.py
+            vision = CL.vision_tower(arch)
+            image = int(inp.image_size or vision.image_size)
+            vseq = CL.vision_tokens(vision, image)
+            layers += [A.transformer_layer(vision, d, tokens=b * vseq, seq=vseq, batch=b,
+                                           **common)] * vision.num_layers
+            outside += CL.vision_fixed(vision, batch=b, image=image, comp=d.comp,
+                                       autocast=d.autocast, conv_trains=full)
+        elif family == "multimodal":
             notes.append("multimodal: vision-tower activations are not counted; --seq-len should "
                          "include the image tokens")
     if inp.grad_ckpt:
@@ -1038,6 +1051,11 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                               or zero3_linear_saves_input(inp)) else 0
         out["saved"] -= first_tokens * first_width * (4 + noise + quant_in)
     head = str((arch.extra or {}).get("task_head", "lm"))
+    if CL.is_clip(arch):
+        # no vocabulary head: the loss is over the batch x batch similarity matrices
+        out["logits_fwd"], out["logits_bwd"] = CL.contrastive_logits(
+            batch=b, world=int(inp.world_size or 1), comp=d.comp)
+        return out
     if family == "encoder" and head != "lm":
         # classification heads: (batch x labels) or (tokens x labels) logits, negligible
         # next to the activations; no vocabulary-sized term
