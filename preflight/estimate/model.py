@@ -19,6 +19,7 @@ from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.held_outputs import held_outputs
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.length_cache import fixed_length_encoder
 from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
     _ALL_LINEAR,
     _LLAMA_SHAPES,
@@ -49,6 +50,7 @@ from preflight.estimate.terms import (
     offloaded_grads,
     optimizer_temporaries,
     paged_state_bytes,
+    sdpa_not_default,
     sdpa_output_copied,
     softmax_saves_input,
     state_bytes,
@@ -155,6 +157,9 @@ class _Phases:
         #: blocks in the interval's top only (``cache_top``: a cache of other lengths whose
         #: point is 0, DDP's start-up broadcast copies, ``ddp_sync``)
         self.length_bottom = 0.0
+        #: transient bytes (recomputation, a layer's backward) that do not follow the batch's
+        #: sequence length: a fixed-length encoder's layer (``fixed_length_encoder``)
+        self.fixed_transient = 0.0
         self.cache_top = 0.0
 
     def add(self, phase: str, term: str, value: float, bounds: tuple[float, float]) -> None:
@@ -454,6 +459,10 @@ def _ddp_sync_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...], no
     return cache[0], cache[1], cache[2] + top
 
 
+def _layer_transient(terms: dict[str, float]) -> float:
+    return terms.get("activation_recompute", 0.0) + terms.get("backward_transient", 0.0)
+
+
 def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
                   notes: list[str]) -> tuple[float, float, float]:
     """Cached blocks of other sequence lengths under dynamic padding (``length_cache.py``)."""
@@ -461,7 +470,8 @@ def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
 
     if not length_cache.applies(inp):
         return (0.0, 0.0, 0.0)
-    step = max(length_cache.step_bytes(ph.terms.get(p, {})) for p in phases)
+    step = max(length_cache.step_bytes(ph.terms.get(p, {}))
+               - min(ph.fixed_transient, _layer_transient(ph.terms.get(p, {}))) for p in phases)
     bottom, point, hi = length_cache.cache_bytes(step, inp)
     if step <= 0:
         return (0.0, 0.0, 0.0)
@@ -826,6 +836,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         ph.add("backward", "autocast_weight_cache", backward * d.comp / w_div, pb)
     # activations
     acts = _train_activations(inp, arch, d, full, targets, notes)
+    ph.fixed_transient = acts.get("fixed_transient", 0.0)
     ph.add("forward", "activations", acts["saved"], ab)
     ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
     if inp.zero_stage >= 3 and inp.offload_params:
@@ -967,7 +978,11 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     if mha_output_copied(inp, arch):
         notes.append("torch.nn.MultiheadAttention: the memory-efficient SDPA kernel's output is "
                      "copied before out_proj (batch > 1), and out_proj saves the copy")
-    if kernel != inp.attention:
+    if kernel != inp.attention and sdpa_not_default(inp):
+        notes.append("eager attention: the transformers/torch versions give no SDPA by default "
+                     "(transformers >= 4.36 with torch >= 2.1.1); the attention probabilities "
+                     "are stored per layer")
+    elif kernel != inp.attention:
         notes.append("bf16 on a GPU without bf16 kernels (before Ampere): SDPA runs its math "
                      "path and stores the attention scores, as eager attention does")
     common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
@@ -1003,6 +1018,12 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                                   cross_seq=seq, cross_tokens=tokens, **common)
         layers = [enc] * arch.num_encoder_layers + [dec] * arch.num_layers
         logit_tokens = b * target
+        if fixed_length_encoder(arch):
+            # every step's encoder layer has the same shape: its recomputation and backward
+            # reuse the same cached blocks; only the decoder's follow the labels' length
+            varying = (dec.saved if inp.grad_ckpt else 0.0) + dec.backward
+            fixed = (enc.saved if inp.grad_ckpt else 0.0) + enc.backward
+            out["fixed_transient"] = max(fixed - varying, 0.0)
     else:
         moe_layers = arch.moe_layers if arch.num_experts else 0
         dense = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, **common)
