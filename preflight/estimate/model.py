@@ -34,6 +34,7 @@ from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
     compiled_loss_logits,
+    deepspeed_casts_params,
     fsdp_accumulated_grads,
     fsdp_all_gathers_unlimited,
     fsdp_offload_grad_shards,
@@ -615,6 +616,16 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         notes.append("DeepSpeed mixed precision: 16-bit weights and gradients, fp32 master "
                      "weights and optimizer states in the (sharded) optimizer")
     d, base_bytes, other_bytes = _dtypes(inp)
+    # DeepSpeed's fp16/bf16 engine casts every floating parameter to 16 bits when it wraps the
+    # model (terms_sharded.deepspeed_casts_params): PEFT's fp32 adapters and what k-bit
+    # preparation left in fp32 (norms, embeddings, head) become 16-bit, the norms' outputs
+    # with them (a 16-bit residual stream); the optimizer keeps an fp32 master copy of what trains
+    ds_cast = deepspeed_casts_params(inp)
+    if ds_cast:
+        other_bytes = min(other_bytes, 2.0) if inp.quant else other_bytes
+        d = replace(d, res=2)
+        notes.append("DeepSpeed fp16/bf16: the engine casts every floating parameter (adapters, "
+                      "fp32 norms and embeddings) to 16 bits; fp32 master copies in the optimizer")
     if inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant:
         # FSDP's MixedPrecision(param_dtype=bf16/fp16) (accelerate's mixed_precision with
         # FSDP): the gathered parameters are cast to 16 bits before forward, so the model
@@ -646,9 +657,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
     # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
     # model's dtype (Lightning's bf16-true, torchtune's dtype: bf16)
-    adapter_bytes = 4.0 if inp.model_impl == "transformers" else float(d.comp)
+    adapter_bytes = 4.0 if (inp.model_impl == "transformers" and not ds_cast) else float(d.comp)
     grad_bytes = base_bytes if full else adapter_bytes
-    master = full and base_bytes == 2 and inp.zero_stage > 0
+    master = (full and base_bytes == 2 and inp.zero_stage > 0) or (ds_cast and lora)
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
     states = trainable * state_bytes(inp.optimizer, state_dtype, arch, full)
     temps = optimizer_temporaries(inp, trainable, state_dtype, prm)
