@@ -87,3 +87,16 @@ def test_open_clip_pr85_rtx3090_verdicts(grad_ckpt, batch, fits):
                                     torch_version="1.11.0"), gpu)
     v = verdict(estimate(inp), gpu)
     assert (v in ("fits", "tight")) == fits
+
+
+def test_inference_has_no_vocabulary_logits():
+    # fp16 inference, SDPA: a layer's transient is tokens x (3 x MLP width x 2 + 2 x width x 2
+    # + 2 x width) bytes; the towers run one after the other, the fp32 image batch is held, and
+    # the output is two batch x batch fp16 similarity matrices
+    b = 1024
+    est = _estimate(mode="infer", precision="fp16", micro_batch=b, grad_ckpt=False, attention="sdpa")
+    text = b * 77 * (3 * 2048 * 2 + 2 * 512 * 2 + 2 * 512)
+    vision = b * 50 * (3 * 3072 * 2 + 2 * 768 * 2 + 2 * 768)
+    pixels = b * 3 * 224 * 224 * 4
+    assert est.phases["forward"]["prefill_transient"] == max(text, vision) + pixels
+    assert est.phases["forward"]["logits_loss"] == 2 * b * b * 2
