@@ -86,3 +86,18 @@ def test_length_cache_leaves_the_fixed_length_encoder_out():
     assert deep == pytest.approx(shallow, rel=1e-9)
     backward = est.phases["backward"]
     assert deep < backward["activation_recompute"] + backward["backward_transient"]
+
+
+def test_upgrade_is_offered_only_when_the_versions_leave_sdpa_off():
+    from preflight import hardware  # type: ignore[attr-defined]
+    from preflight.estimate import remediate
+
+    gpu = hardware.find("A100-SXM4-80GB")
+    old = _inp(transformers_version="4.34.0", torch_version="2.0.1", micro_batch=4)
+    upgrade = [r for r in remediate(old, gpu) if r.changes and "4.36" in r.description]
+    assert len(upgrade) == 1
+    new = estimate(_inp(transformers_version="4.36.0", torch_version="2.1.1", micro_batch=4))
+    assert upgrade[0].new_peak_bytes == new.peak_bytes
+    assert upgrade[0].saved_bytes == estimate(old).peak_bytes - new.peak_bytes
+    current = _inp(transformers_version="4.44.0", torch_version="2.4.0", micro_batch=4)
+    assert not [r for r in remediate(current, gpu) if "4.36" in r.description]
