@@ -76,7 +76,8 @@ def _vision_tower(mt: str, cfg: _Cfg) -> Tuple[int, Dict[str, Any]]:
             total += d + (3 * d * d + 3 * d) + (d * d + d) + 2 * d + (d * inter + inter) + (inter * d + d)
             del heads
     info = {"hidden_size": d, "num_layers": layers, "image_size": image, "patch_size": patch,
-            "num_channels": channels}
+            "num_channels": channels, "intermediate_size": inter,
+            "num_heads": cfg.integer("num_attention_heads", default=max(d // 64, 1))}
     return total, info
 
 

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from preflight.estimate import activations as A
+from preflight.estimate import contrastive as CL
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.terms import attention_kernel
@@ -58,6 +59,20 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
         acts = A.cnn(arch, d, batch=inp.micro_batch, image=inp.image_size or arch.image_size)
         ph.add("forward", "weights", weights, pb)
         ph.add("forward", "prefill_transient", acts.backward, ab)
+        return ("forward",)
+    if inp.mode == "infer" and CL.is_clip(arch):
+        # CLIP: the text and vision towers run one after the other (the larger layer transient
+        # of the two), the image batch is held throughout, and the output is the batch x batch
+        # similarity matrix, not vocabulary logits (contrastive.py)
+        vision = CL.vision_tower(arch)
+        image = int(inp.image_size or vision.image_size)
+        vseq = CL.vision_tokens(vision, image)
+        vis = stage_transient(b * vseq, vseq, vision.hidden_size, vision.intermediate_size,
+                              vision.num_heads, vision.head_dim)
+        pixels = float(b * vision.num_channels * image * image * 4)
+        ph.add("forward", "weights", weights / n, pb)
+        ph.add("forward", "prefill_transient", max(transient(b * seq, seq), vis) + pixels, ab)
+        ph.add("forward", "logits_loss", 2.0 * b * b * ec, ab)
         return ("forward",)
     if inp.mode == "infer":
         ph.add("forward", "weights", weights / n, pb)

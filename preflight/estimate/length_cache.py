@@ -94,3 +94,16 @@ def within_capacity(value: float, cached: float, capacity: float) -> float:
     if cached <= 0:
         return value
     return max(value - cached, min(value, capacity))
+
+
+#: Encoder-decoder model types whose encoder input has one length in every step: Whisper's
+#: feature extractor pads or cuts every clip to 30 s (``WhisperFeatureExtractor``:
+#: ``n_samples = chunk_length * sampling_rate``, ``padding="max_length"``; 3,000 log-mel frames,
+#: 1,500 encoder positions after the stride-2 convolution, which ``WhisperEncoder.forward``
+#: requires). Dynamic padding varies only the decoder's labels.
+FIXED_LENGTH_ENCODERS = ("whisper",)
+
+
+def fixed_length_encoder(arch: Any) -> bool:
+    return (getattr(arch, "family", "") == "encoder-decoder"
+            and str(getattr(arch, "model_type", "")) in FIXED_LENGTH_ENCODERS)

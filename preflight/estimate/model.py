@@ -13,11 +13,13 @@ from typing import Any, Optional
 
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
+from preflight.estimate import contrastive as CL
 from preflight.estimate.buffers import model_buffer_bytes
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.held_outputs import held_outputs
 from preflight.estimate.inference import inference_phases
 from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.length_cache import fixed_length_encoder
 from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
     _ALL_LINEAR,
     _LLAMA_SHAPES,
@@ -32,6 +34,7 @@ from preflight.estimate.terms import (
     attention_kernel,
     chunked_or_fused_logits,
     compiled_loss_logits,
+    deepspeed_casts_params,
     fsdp1_wrap_peak,
     fsdp_accumulated_grads,
     fsdp_all_gathers_unlimited,
@@ -49,6 +52,7 @@ from preflight.estimate.terms import (
     offloaded_grads,
     optimizer_temporaries,
     paged_state_bytes,
+    sdpa_not_default,
     sdpa_output_copied,
     softmax_saves_input,
     state_bytes,
@@ -156,6 +160,9 @@ class _Phases:
         #: blocks in the interval's top only (``cache_top``: a cache of other lengths whose
         #: point is 0, DDP's start-up broadcast copies, ``ddp_sync``)
         self.length_bottom = 0.0
+        #: transient bytes (recomputation, a layer's backward) that do not follow the batch's
+        #: sequence length: a fixed-length encoder's layer (``fixed_length_encoder``)
+        self.fixed_transient = 0.0
         self.cache_top = 0.0
 
     def add(self, phase: str, term: str, value: float, bounds: tuple[float, float]) -> None:
@@ -455,6 +462,10 @@ def _ddp_sync_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...], no
     return cache[0], cache[1], cache[2] + top
 
 
+def _layer_transient(terms: dict[str, float]) -> float:
+    return terms.get("activation_recompute", 0.0) + terms.get("backward_transient", 0.0)
+
+
 def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
                   notes: list[str]) -> tuple[float, float, float]:
     """Cached blocks of other sequence lengths under dynamic padding (``length_cache.py``)."""
@@ -462,7 +473,8 @@ def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
 
     if not length_cache.applies(inp):
         return (0.0, 0.0, 0.0)
-    step = max(length_cache.step_bytes(ph.terms.get(p, {})) for p in phases)
+    step = max(length_cache.step_bytes(ph.terms.get(p, {}))
+               - min(ph.fixed_transient, _layer_transient(ph.terms.get(p, {}))) for p in phases)
     bottom, point, hi = length_cache.cache_bytes(step, inp)
     if step <= 0:
         return (0.0, 0.0, 0.0)
@@ -620,6 +632,16 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         notes.append("DeepSpeed mixed precision: 16-bit weights and gradients, fp32 master "
                      "weights and optimizer states in the (sharded) optimizer")
     d, base_bytes, other_bytes = _dtypes(inp)
+    # DeepSpeed's fp16/bf16 engine casts every floating parameter to 16 bits when it wraps the
+    # model (terms_sharded.deepspeed_casts_params): PEFT's fp32 adapters and what k-bit
+    # preparation left in fp32 (norms, embeddings, head) become 16-bit, the norms' outputs
+    # with them (a 16-bit residual stream); the optimizer keeps an fp32 master copy of what trains
+    ds_cast = deepspeed_casts_params(inp)
+    if ds_cast:
+        other_bytes = min(other_bytes, 2.0) if inp.quant else other_bytes
+        d = replace(d, res=2)
+        notes.append("DeepSpeed fp16/bf16: the engine casts every floating parameter (adapters, "
+                      "fp32 norms and embeddings) to 16 bits; fp32 master copies in the optimizer")
     if inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant:
         # FSDP's MixedPrecision(param_dtype=bf16/fp16) (accelerate's mixed_precision with
         # FSDP): the gathered parameters are cast to 16 bits before forward, so the model
@@ -651,9 +673,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
     # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
     # model's dtype (Lightning's bf16-true, torchtune's dtype: bf16)
-    adapter_bytes = 4.0 if inp.model_impl == "transformers" else float(d.comp)
+    adapter_bytes = 4.0 if (inp.model_impl == "transformers" and not ds_cast) else float(d.comp)
     grad_bytes = base_bytes if full else adapter_bytes
-    master = full and base_bytes == 2 and inp.zero_stage > 0
+    master = (full and base_bytes == 2 and inp.zero_stage > 0) or (ds_cast and lora)
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
     states = trainable * state_bytes(inp.optimizer, state_dtype, arch, full)
     temps = optimizer_temporaries(inp, trainable, state_dtype, prm)
@@ -842,7 +864,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # made again one layer at a time during recomputation)
         # an LM head tied to the embeddings is cast too (the embedding lookup is not)
         head = prm.lm_head or (arch.vocab_size * arch.hidden_size
-                               if arch.vocab_size and arch.family not in ("vision", "cnn") else 0)
+                               if (arch.vocab_size and arch.family not in ("vision", "cnn")
+                                   and not CL.is_clip(arch)) else 0)
         matmul = prm.total if arch.family == "cnn" else prm.quantizable   # every conv weight
         forward = head + (0 if inp.grad_ckpt else matmul)
         backward = forward + (prm.layer if inp.grad_ckpt else 0)
@@ -850,6 +873,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         ph.add("backward", "autocast_weight_cache", backward * d.comp / w_div, pb)
     # activations
     acts = _train_activations(inp, arch, d, full, targets, notes)
+    ph.fixed_transient = acts.get("fixed_transient", 0.0)
     ph.add("forward", "activations", acts["saved"], ab)
     ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
     if inp.zero_stage >= 3 and inp.offload_params:
@@ -900,7 +924,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
     head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
     # the head's own backward makes its weight gradient next to the logits' gradient
-    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept, grad_bytes)
+    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept and not CL.is_clip(arch),
+                                         grad_bytes)
     # (chunked, fused and compiled losses reach the head chunk by chunk: at their own peak)
     at_logits = acts["logits_at_head"] or acts["logits_bwd"]
     at_head = at_logits + head_g if at_logits else 0.0
@@ -990,7 +1015,11 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     if mha_output_copied(inp, arch):
         notes.append("torch.nn.MultiheadAttention: the memory-efficient SDPA kernel's output is "
                      "copied before out_proj (batch > 1), and out_proj saves the copy")
-    if kernel != inp.attention:
+    if kernel != inp.attention and sdpa_not_default(inp):
+        notes.append("eager attention: the transformers/torch versions give no SDPA by default "
+                     "(transformers >= 4.36 with torch >= 2.1.1); the attention probabilities "
+                     "are stored per layer")
+    elif kernel != inp.attention:
         notes.append("bf16 on a GPU without bf16 kernels (before Ampere): SDPA runs its math "
                      "path and stores the attention scores, as eager attention does")
     common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
@@ -1026,6 +1055,12 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                                   cross_seq=seq, cross_tokens=tokens, **common)
         layers = [enc] * arch.num_encoder_layers + [dec] * arch.num_layers
         logit_tokens = b * target
+        if fixed_length_encoder(arch):
+            # every step's encoder layer has the same shape: its recomputation and backward
+            # reuse the same cached blocks; only the decoder's follow the labels' length
+            varying = (dec.saved if inp.grad_ckpt else 0.0) + dec.backward
+            fixed = (enc.saved if inp.grad_ckpt else 0.0) + enc.backward
+            out["fixed_transient"] = max(fixed - varying, 0.0)
     else:
         moe_layers = arch.moe_layers if arch.num_experts else 0
         dense = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, **common)
@@ -1034,7 +1069,17 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
             moe = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, moe=True, **common)
             layers += [moe] * moe_layers
         logit_tokens = tokens
-        if family == "multimodal":
+        if CL.is_clip(arch):
+            # the vision tower's blocks beside the text tower's, and what it keeps outside
+            # them (the image batch, the patch conv's input, ln_pre's input): contrastive.py
+            vision = CL.vision_tower(arch)
+            image = int(inp.image_size or vision.image_size)
+            vseq = CL.vision_tokens(vision, image)
+            layers += [A.transformer_layer(vision, d, tokens=b * vseq, seq=vseq, batch=b,
+                                           **common)] * vision.num_layers
+            outside += CL.vision_fixed(vision, batch=b, image=image, comp=d.comp,
+                                       autocast=d.autocast, conv_trains=full)
+        elif family == "multimodal":
             notes.append("multimodal: vision-tower activations are not counted; --seq-len should "
                          "include the image tokens")
     if inp.grad_ckpt:
@@ -1064,6 +1109,11 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                               or zero3_linear_saves_input(inp)) else 0
         out["saved"] -= first_tokens * first_width * (4 + noise + quant_in)
     head = str((arch.extra or {}).get("task_head", "lm"))
+    if CL.is_clip(arch):
+        # no vocabulary head: the loss is over the batch x batch similarity matrices
+        out["logits_fwd"], out["logits_bwd"] = CL.contrastive_logits(
+            batch=b, world=int(inp.world_size or 1), comp=d.comp)
+        return out
     if family == "encoder" and head != "lm":
         # classification heads: (batch x labels) or (tokens x labels) logits, negligible
         # next to the activations; no vocabulary-sized term

@@ -11,12 +11,20 @@ from typing import Any, Callable, Optional
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.model import Estimate, estimate
 from preflight.estimate.terms import (
+    SDPA_DEFAULT_FROM_TORCH,
+    SDPA_FROM_TRANSFORMERS,
     _transformers_minor,
     grads_through_forward,
     loss_compiled,
+    sdpa_not_default,
     zero3_keeps_linear,
     zero12_offload_step_copy,
 )
+
+
+def _version_key(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in text.split("+")[0].split(".")[:3] if p.isdigit()) or (0,)
+
 
 VERDICTS = ("fits", "tight", "likely-oom", "oom", "unknown")
 
@@ -89,6 +97,21 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
         add("sdpa", 1, "use SDPA attention (attn_implementation=\"sdpa\")", ("--attention sdpa",),
             "none: same results up to rounding, usually faster",
             lambda i: i.with_changes(attention="sdpa"))
+    if sdpa_not_default(inp):
+        # transformers before 4.36 has no SDPA path, and 4.36+ picks it by default from torch
+        # 2.1.1 (terms.sdpa_not_default): the versions are the change, not a flag
+        def upgraded(i: EstimateInput) -> Optional[EstimateInput]:
+            changes: dict[str, str] = {}
+            version = _transformers_minor(i)
+            if version is not None and version < SDPA_FROM_TRANSFORMERS:
+                changes["transformers_version"] = "4.36.0"
+            if i.torch_version and _version_key(str(i.torch_version)) < SDPA_DEFAULT_FROM_TORCH:
+                changes["torch_version"] = "2.1.1"
+            return i.with_changes(**changes) if changes else None
+        add("sdpa436", 1, "upgrade to transformers 4.36 and torch 2.1.1 or later (SDPA attention "
+            "by default: the attention probabilities are no longer stored)",
+            ("--transformers-version 4.36",), "a library upgrade: check the job's other pins",
+            upgraded)
     if inp.mode == "generate" and inp.legacy_kv_cache:
         add("dyncache", 1, "upgrade transformers to 4.42 or later (generate holds the KV cache in "
             "one DynamicCache instead of copying legacy tuples each step)",

@@ -24,7 +24,42 @@ def attention_kernel(inp: EstimateInput) -> str:
     bf16 = inp.precision in ("bf16", "amp-bf16")
     if inp.attention in ("sdpa", "flash") and bf16 and inp.gpu_bf16 is False:
         return "eager"
+    if inp.attention == "sdpa" and sdpa_not_default(inp):
+        return "eager"
     return inp.attention
+
+
+#: transformers' first release with an SDPA attention path (4.36.0, December 2023: Llama,
+#: Falcon, Whisper, Bart and kin; optimum 1.16.1's release note retires BetterTransformer for
+#: them with "use transformers>=4.36 and torch>=2.1.1 to use by default PyTorch's
+#: scaled_dot_product_attention"). Before it every transformers model ran its eager attention.
+SDPA_FROM_TRANSFORMERS = (4, 36)
+#: the torch release from which transformers picks SDPA by default
+#: (``is_torch_sdpa_available``: torch >= 2.1.1); before it the default is eager
+SDPA_DEFAULT_FROM_TORCH = (2, 1, 1)
+
+
+def sdpa_not_default(inp: EstimateInput) -> bool:
+    """The job did not choose its attention (``attention`` is the default, not read from
+    the plan, a config or the command line), runs transformers' modeling code, and the
+    transformers or torch version it pins gives no SDPA by default: it runs eager attention,
+    which stores the attention probabilities per layer. Unknown versions keep SDPA, and so does
+    an input that records no sources at all (built directly through the API, where the field
+    cannot tell a default from a choice), and a model whose attention is
+    ``torch.nn.MultiheadAttention`` (``torch_mha``: torch's own kernel choice)."""
+    sources = inp.sources or {}
+    if not sources or "attention" in sources or inp.model_impl != "transformers" or inp.torch_mha:
+        return False
+    version = _transformers_minor(inp)
+    if version is not None and version < SDPA_FROM_TRANSFORMERS:
+        return True
+    m = re.match(r"\s*(\d+)\.(\d+)(?:\.(\d+))?", str(inp.torch_version or ""))
+    if not m:
+        return False
+    major, minor = int(m.group(1)), int(m.group(2))
+    if m.group(3) is None and (major, minor) == SDPA_DEFAULT_FROM_TORCH[:2]:
+        return False   # "2.1": the patch release decides, and it is not known
+    return (major, minor, int(m.group(3) or 0)) < SDPA_DEFAULT_FROM_TORCH
 
 
 #: transformers model types whose SDPA query is contiguous in (batch, heads, seq, dim) memory

@@ -619,3 +619,20 @@ def accelerate_fsdp_upcast(inp: EstimateInput) -> bool:
             and inp.weights_bits == 16 and not inp.quant and inp.world_size > 1):
         return False
     return inp.fsdp_version == 2 or not inp.lora
+
+
+def deepspeed_casts_params(inp: EstimateInput) -> bool:
+    """Whether DeepSpeed's engine holds a LoRA or k-bit job's floating parameters in 16 bits.
+
+    ``DeepSpeedEngine._configure_distributed_model`` runs ``self.module.half()`` when the
+    config's fp16 section is on and ``self.module.bfloat16()`` for bf16 (deepspeed
+    ``runtime/engine.py`` v0.9.5 lines 1035-1042; from #8066, 2026, ``_cast_module_mixed_precision``
+    casts the parameters the same way and keeps fp32 buffers). ``Module.half`` casts floating
+    tensors only: bitsandbytes' int8 and packed 4-bit weights stay as they are, while PEFT's
+    fp32 adapters and the norms, embeddings and head that ``prepare_model_for_kbit_training``
+    upcast to fp32 come back to 16 bits. Its ZeRO-1/2 optimizer keeps the fp32 master copy of
+    the trainable (16-bit) parameters. The plan spells DeepSpeed's fp16/bf16 modes as
+    ``precision`` fp16/bf16 with a ZeRO stage; only LoRA and k-bit jobs have floating
+    parameters outside 16 bits for the cast to change."""
+    return (inp.zero_stage > 0 and inp.precision in ("fp16", "bf16")
+            and (inp.lora or bool(inp.quant)) and inp.model_impl == "transformers")
