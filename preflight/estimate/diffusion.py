@@ -395,15 +395,20 @@ def _block_act(d: int, a: int, frozen: bool) -> int:
 
 
 def unet_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen: bool,
-                     attention: str) -> Tuple[int, int]:
-    """(saved bytes at the end of forward, the largest unit recomputed in backward when
-    checkpointing) of a UNet2DConditionModel step on ``batch`` images of ``res`` pixels."""
+                     attention: str) -> Tuple[List[Tuple[int, int]], int]:
+    """(units, largest recomputed unit) of a UNet2DConditionModel step on ``batch`` images of
+    ``res`` pixels: ``units`` lists, in forward order, each module's saved bytes at the end of
+    forward and its parameter count (backward frees the one and creates the other's gradients
+    in reverse order); the second value is the largest checkpointed unit's full activations,
+    which backward recomputes one at a time (0 without checkpointing)."""
     u = _unet(arch.extra["denoiser"])
     tokens_text = int(arch.extra.get("text_tokens", 77))
     lat = max(res // 8, 1)
     c, n = u.channels, len(u.channels)
-    saved, unit = 0, 0
+    units: List[Tuple[int, int]] = []
+    unit = 0
     side = lat
+    temb = c[0] * 4
 
     def attn(ch: int, heads: int, layers: int, pos: int) -> Tuple[int, int]:
         inner = heads * (ch // heads)
@@ -419,49 +424,50 @@ def unet_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen
         full = pos * _resnet_act(ci, co, a)
         return (pos * a * ci, full) if ckpt else (full, 0)
 
-    def add(pair: Tuple[int, int]) -> None:
-        nonlocal saved, unit
-        saved += batch * pair[0]
+    def add(pair: Tuple[int, int], params: int = 0) -> None:
+        nonlocal unit
+        units.append((batch * pair[0], params))
         unit = max(unit, batch * pair[1])
 
     pos = side * side
-    add((pos * a * u.in_ch, 0))
+    add((pos * a * u.in_ch, 0), _conv(u.in_ch, c[0], 3) + _linear(c[0], temb) + _linear(temb, temb))
     out = c[0]
     skips = [c[0]]
     for i, kind in enumerate(u.down):
         inp, out = out, c[i]
         for j in range(u.layers[i]):
-            add(res_(inp if j == 0 else out, out, pos))
+            add(res_(inp if j == 0 else out, out, pos), _resnet(inp if j == 0 else out, out, temb))
             if kind.startswith("CrossAttn"):
-                add(attn(out, u.heads[i], u.tlayers[i], pos))
+                add(attn(out, u.heads[i], u.tlayers[i], pos), _transformer_2d(out, u.heads[i], u.tlayers[i], u.cross))
             skips.append(out)
         if i < n - 1:
-            add((pos * a * out, 0))  # Downsample2D conv input
+            add((pos * a * out, 0), _conv(out, out, 3))  # Downsample2D conv input
             side = max(side // 2, 1)
             pos = side * side
             skips.append(out)
-    add(res_(c[-1], c[-1], pos))
-    add(attn(c[-1], u.heads[-1], u.tlayers[-1], pos))
-    add(res_(c[-1], c[-1], pos))
+    add(res_(c[-1], c[-1], pos), _resnet(c[-1], c[-1], temb))
+    add(attn(c[-1], u.heads[-1], u.tlayers[-1], pos), _transformer_2d(c[-1], u.heads[-1], u.tlayers[-1], u.cross))
+    add(res_(c[-1], c[-1], pos), _resnet(c[-1], c[-1], temb))
     rc, rl, rh = list(reversed(c)), list(reversed(u.layers)), list(reversed(u.heads))
     out = rc[0]
     for i, kind in enumerate(u.up):
         prev, out = out, rc[i]
         for j in range(rl[i] + 1):
             skip = skips.pop() if skips else out
-            add(res_((prev if j == 0 else out) + skip, out, pos))
+            ci = (prev if j == 0 else out) + skip
+            add(res_(ci, out, pos), _resnet(ci, out, temb))
             if kind.startswith("CrossAttn"):
-                add(attn(out, rh[i], u.tlayers_up[i], pos))
+                add(attn(out, rh[i], u.tlayers_up[i], pos), _transformer_2d(out, rh[i], u.tlayers_up[i], u.cross))
         if i < n - 1:
             side *= 2
             pos = side * side
-            add((pos * a * out, 0))  # Upsample2D: the conv's input at twice the side
-    add((pos * _norm_chain(c[0], a), 0))  # conv_norm_out -> SiLU -> conv_out
-    return saved, unit
+            add((pos * a * out, 0), _conv(out, out, 3))  # Upsample2D: the conv's input at twice the side
+    add((pos * _norm_chain(c[0], a), 0), 2 * c[0] + _conv(c[0], u.out_ch, 3))  # conv_norm_out -> SiLU -> conv_out
+    return units, unit
 
 
 def transformer_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen: bool,
-                            attention: str) -> Tuple[int, int]:
+                            attention: str) -> Tuple[List[Tuple[int, int]], int]:
     """Same for the transformer denoisers (Flux, SD3, DiT). Per token of a double (two-stream)
     block and stream: adaLN-zero norm (fp32 input copy + the fp32 normed output the modulation
     multiplies) and the q/k/v casts; q, k, v, out, reshaped out; the gate product's input; norm2
@@ -488,14 +494,14 @@ def transformer_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool,
     if attention == "eager":
         double += 2 * a * heads * (streams)
         single += 2 * a * heads * (streams)
-    if ckpt:
-        saved = batch * streams * a * d * (layers + singles)
-        unit = batch * streams * max(double if layers else 0, single if singles else 0)
-    else:
-        saved = batch * streams * (layers * double + singles * single)
-        unit = 0
-    saved += batch * img * (4 * d + 2 * a * d)  # final adaLN (fp32 normed output) and proj_out cast
-    return saved, unit
+    total = count_denoiser(den)
+    blocks = [(double, streams)] * layers + [(single, streams)] * singles
+    per_params = total // max(len(blocks), 1)
+    units = [(batch * tokens * a * d if ckpt else batch * tokens * act, per_params) for act, tokens in blocks]
+    unit = batch * streams * max(double if layers else 0, single if singles else 0) if ckpt else 0
+    # the final adaLN (fp32 normed output) and proj_out's cast, over the image tokens
+    units.append((batch * img * (4 * d + 2 * a * d), total - per_params * len(blocks)))
+    return units, unit
 
 
 # --------------------------------------------------------------------------- the estimate
@@ -582,11 +588,18 @@ def estimate_diffusion(inp: Any) -> Any:
     fn = unet_activations if kind == "unet" else transformer_activations
     attention = inp.attention or "sdpa"
     ckpt = bool(inp.grad_ckpt) and train
-    if train:
-        saved, unit = fn(arch, batch, res, a, ckpt, lora, attention)
-    else:
-        saved, unit = fn(arch, batch, res, a, True, True, attention)  # one block's tensors at a time
-        saved = 0
+    units, unit = fn(arch, batch, res, a, ckpt if train else True, lora or not train, attention)
+    saved = sum(u[0] for u in units) if train else 0
+    # backward walks the units in reverse: it frees each unit's saved tensors and creates its
+    # gradients (fp32, the trainable share of the unit's parameters); the peak is the largest
+    # sum of what is still saved (units before) and the gradients made so far (units after)
+    scale = trainable / max(sum(u[1] for u in units), 1)
+    grads_peak, still, made = 0, saved, 0
+    for act, params in reversed(units):
+        made += int(params * scale) * 4
+        grads_peak = max(grads_peak, still + made)
+        still -= act
+    grads_peak = max(grads_peak, trainable * 4)
     lat = max(res // 8, 1)
     latent = batch * int(arch.extra.get("latent_channels", 4)) * lat * lat * 4
     # the VAE encodes the batch under no_grad first: its largest live tensors are two feature
@@ -596,8 +609,7 @@ def estimate_diffusion(inp: Any) -> Any:
     phases: Dict[str, Dict[str, int]] = {}
     if train:
         forward_end = dict(steady, activations=saved, latents=latent * 4)
-        backward = dict(steady, activations=saved, recompute=2 * unit,
-                        gradients=trainable * 4)
+        backward = dict(steady, activations_and_gradients=grads_peak, recompute=2 * unit)
         step = dict(steady, gradients=trainable * 4)
         if (inp.optimizer or "adamw") in ("adamw", "adamw-fused") and not lora:
             # foreach AdamW: per-step temporaries the size of one tensor list chunk; the largest
