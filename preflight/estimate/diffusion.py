@@ -31,6 +31,8 @@ __all__ = [
     "count_vae",
     "denoiser_kind",
     "estimate_diffusion",
+    "count_text_encoder",
+    "from_model_index",
     "from_pipeline",
 ]
 
@@ -360,6 +362,59 @@ def from_pipeline(pipeline: Mapping[str, Any], *, name: str, source: str = "") -
         source=source, extra=extra)
 
 
+def count_text_encoder(cfg: Mapping[str, Any]) -> int:
+    """Parameters of a pipeline's text encoder from its transformers ``config.json``:
+    ``CLIPTextModel`` / ``CLIPTextModelWithProjection`` (token + position embeddings, pre-LN
+    blocks with biased q/k/v/out and a 2-layer MLP, final LayerNorm, the bias-free text
+    projection) or ``T5EncoderModel`` (shared embedding, bias-free attention with a relative
+    position bias in the first layer, gated-GELU or ReLU MLP, RMS LayerNorms)."""
+    arch = (cfg.get("architectures") or [""])[0] if isinstance(cfg.get("architectures"), list) else ""
+    mt = cfg.get("model_type", "")
+    if mt in ("clip_text_model", "clip"):
+        d, ff = _int(cfg, "hidden_size", 512), _int(cfg, "intermediate_size", 2048)
+        n = _int(cfg, "vocab_size", 49408) * d + _int(cfg, "max_position_embeddings", 77) * d
+        n += _int(cfg, "num_hidden_layers", 12) * (4 * _linear(d, d) + 4 * d + _linear(d, ff) + _linear(ff, d)) + 2 * d
+        if arch == "CLIPTextModelWithProjection":
+            n += d * _int(cfg, "projection_dim", 512)
+        return n
+    if mt in ("t5", "umt5", "mt5"):
+        d, ff, kv, heads = (_int(cfg, "d_model", 512), _int(cfg, "d_ff", 2048), _int(cfg, "d_kv", 64),
+                            _int(cfg, "num_heads", 8))
+        gated = str(cfg.get("feed_forward_proj", "relu")).startswith("gated")
+        layer = 4 * d * kv * heads + (3 if gated else 2) * d * ff + 2 * d
+        buckets = _int(cfg, "relative_attention_num_buckets", 32) * heads
+        per_layer_bias = mt == "umt5"
+        n_layers = _int(cfg, "num_layers", 6)
+        return _int(cfg, "vocab_size", 32128) * d + n_layers * layer + buckets * (n_layers if per_layer_bias else 1) + d
+    raise DiffusionError(f"text encoder model_type {mt!r} is not read (CLIP text, T5 encoder)")
+
+
+def from_model_index(index: Mapping[str, Any], configs: Mapping[str, Mapping[str, Any]], *, name: str,
+                     source: str = "", resolution: Optional[int] = None) -> Any:
+    """An Architecture from a diffusers ``model_index.json`` and the ``config.json`` of its
+    components (``configs["unet"]``, ``configs["vae"]``, ``configs["text_encoder_2"]``...)."""
+    if not isinstance(index, Mapping) or not isinstance(configs, Mapping):
+        raise DiffusionError("model_index.json: expected a JSON object")
+    denoiser_key = "unet" if "unet" in index else "transformer" if "transformer" in index else None
+    if denoiser_key is None or not isinstance(configs.get(denoiser_key), Mapping):
+        raise DiffusionError("model_index.json names no unet or transformer (or its config.json is missing)")
+    den = dict(configs[denoiser_key])
+    kind = denoiser_kind(den)
+    encoders = []
+    for key in sorted(k for k in index if k.startswith("text_encoder")):
+        cfg = configs.get(key)
+        if isinstance(cfg, Mapping):
+            width = cfg.get("hidden_size") or cfg.get("d_model") or 0
+            encoders.append({"name": key, "params": count_text_encoder(cfg), "width": int(width)})
+    vae = configs.get("vae") if isinstance(configs.get("vae"), Mapping) else {}
+    sample = den.get("sample_size")
+    if resolution is None:
+        resolution = int(sample) * 8 if isinstance(sample, int) and kind in ("unet", "dit") else 1024
+    tokens = {"unet": 77, "flux": 512, "sd3": 77 + 256, "dit": 0}[kind]
+    return from_pipeline({"denoiser": den, "vae": vae, "text_encoders": encoders, "resolution": resolution,
+                          "text_tokens": tokens}, name=name, source=source)
+
+
 # --------------------------------------------------------------------------- activations
 #
 # Bytes saved for backward, per element, under autocast (activation dtype ``a`` = 2 bytes;
@@ -372,30 +427,34 @@ def from_pipeline(pipeline: Mapping[str, Any], *, name: str, source: str = "") -
 # (and xformers) save q, k, v, the output and a float32 logsumexp, never the L x L scores.
 
 
-def _norm_chain(c: int, a: int) -> int:
+def _norm_chain(c: int, a: int, nb: int = 4) -> int:
     """GroupNorm -> SiLU -> conv (a ResnetBlock2D half): fp32 input copy, fp32 norm output
     (SiLU's saved input), the conv's cast of SiLU's output."""
-    return c * (4 + 4 + a)
+    return c * (nb + nb + a)
 
 
-def _resnet_act(ci: int, co: int, a: int) -> int:
-    return _norm_chain(ci, a) + _norm_chain(co, a) + (a * ci if ci != co else 0)
+def _resnet_act(ci: int, co: int, a: int, nb: int = 4) -> int:
+    # conv_shortcut saves its input: the very tensor GroupNorm saved unless autocast made GroupNorm
+    # take a float32 copy
+    return _norm_chain(ci, a, nb) + _norm_chain(co, a, nb) + (a * ci if ci != co and nb != a else 0)
 
 
-def _block_act(d: int, a: int, frozen: bool) -> int:
+def _block_act(d: int, a: int, frozen: bool, nb: int = 4) -> int:
     """One BasicTransformerBlock per token (the text-side tensors of attn2 are counted apart):
-    norm1 fp32 input + q/k/v casts; attn1 q, k, v, out, out reshaped for to_out; norm2 fp32 input
-    + the to_q cast, attn2 q, out, reshaped out; norm3 fp32 input + the GEGLU proj cast, its
+    norm1 fp32 input + q/k/v casts; attn1 q, k, v and the output (the flash/memory-efficient
+    kernels allocate it (B, L, heads, dim), so the reshape for to_out is a view); norm2 fp32 input
+    + the to_q cast, attn2 q and output; norm3 fp32 input + the GEGLU proj cast, its
     8d output (GELU keeps the gate view alive), GELU's 4d output, the product (ff out's input).
     A frozen base (LoRA on the attention projections) does not save the ff linears' inputs."""
-    n = (4 * d + 3 * a * d) + 5 * a * d + (4 * d + a * d) + 3 * a * d + 4 * d + (8 + 4) * a * d
+    qkv = 3 if nb != a else 1  # one cast per projection; none when the norm already gives ``a``
+    n = (nb * d + qkv * a * d) + 4 * a * d + (nb * d + a * d) + 2 * a * d + nb * d + (8 + 4) * a * d
     if not frozen:
         n += a * d + 4 * a * d
     return n
 
 
 def unet_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen: bool,
-                     attention: str) -> Tuple[List[Tuple[int, int]], int]:
+                     attention: str, nb: int = 4) -> Tuple[List[Tuple[int, int]], int]:
     """(units, largest recomputed unit) of a UNet2DConditionModel step on ``batch`` images of
     ``res`` pixels: ``units`` lists, in forward order, each module's saved bytes at the end of
     forward and its parameter count (backward frees the one and creates the other's gradients
@@ -412,16 +471,16 @@ def unet_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen
 
     def attn(ch: int, heads: int, layers: int, pos: int) -> Tuple[int, int]:
         inner = heads * (ch // heads)
-        per_block = pos * _block_act(inner, a, frozen) + a * tokens_text * (2 * inner + u.cross) * 2
+        per_block = pos * _block_act(inner, a, frozen, nb) + a * tokens_text * (2 * inner + u.cross) * 2
         if attention == "eager":  # the math path keeps softmax(QK^T) for both attentions
             per_block += 2 * a * heads * pos * (pos + tokens_text)
-        outer = pos * (ch * (4 + a) + (0 if frozen else 2 * a * inner))  # GroupNorm, proj_in/out casts
+        outer = pos * (ch * (nb + a) + (0 if frozen else 2 * a * inner))  # GroupNorm, proj_in/out casts
         if ckpt:
             return outer + layers * pos * a * inner, per_block
         return outer + layers * per_block, 0
 
     def res_(ci: int, co: int, pos: int) -> Tuple[int, int]:
-        full = pos * _resnet_act(ci, co, a)
+        full = pos * _resnet_act(ci, co, a, nb)
         return (pos * a * ci, full) if ckpt else (full, 0)
 
     def add(pair: Tuple[int, int], params: int = 0) -> None:
@@ -462,12 +521,12 @@ def unet_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen
             side *= 2
             pos = side * side
             add((pos * a * out, 0), _conv(out, out, 3))  # Upsample2D: the conv's input at twice the side
-    add((pos * _norm_chain(c[0], a), 0), 2 * c[0] + _conv(c[0], u.out_ch, 3))  # conv_norm_out -> SiLU -> conv_out
+    add((pos * _norm_chain(c[0], a, nb), 0), 2 * c[0] + _conv(c[0], u.out_ch, 3))  # conv_norm_out -> SiLU -> conv_out
     return units, unit
 
 
 def transformer_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen: bool,
-                            attention: str) -> Tuple[List[Tuple[int, int]], int]:
+                            attention: str, nb: int = 4) -> Tuple[List[Tuple[int, int]], int]:
     """Same for the transformer denoisers (Flux, SD3, DiT). Per token of a double (two-stream)
     block and stream: adaLN-zero norm (fp32 input copy + the fp32 normed output the modulation
     multiplies) and the q/k/v casts; q, k, v, out, reshaped out; the gate product's input; norm2
@@ -484,10 +543,11 @@ def transformer_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool,
     img = (lat // patch) ** 2
     txt = 0 if kind == "dit" else int(arch.extra.get("text_tokens", 77))
     extra_qk = 32 * d if kind == "flux" or den.get("qk_norm") else 0  # RMSNorm + RoPE fp32 copies
-    double = (8 * d + 3 * a * d) + extra_qk + 5 * a * d + a * d + (8 * d + a * d) + 8 * a * d + a * d
+    qkv = 3 if nb != a else 1
+    double = (2 * nb * d + qkv * a * d) + extra_qk + 4 * a * d + a * d + (2 * nb * d + a * d) + 8 * a * d + a * d
     if frozen:  # the frozen ff linears save no input: the ff cast and the 4d product
         double -= a * d + 4 * a * d
-    single = 8 * d + 4 * a * d + 8 * a * d + 4 * a * d + 5 * a * d + a * d + extra_qk
+    single = 2 * nb * d + (4 if nb != a else 1) * a * d + 4 * a * d + 4 * a * d + 5 * a * d + a * d + extra_qk
     streams = img + txt
     layers = _int(den, "num_layers", 19 if kind == "flux" else 24)
     singles = _int(den, "num_single_layers", 0) if kind == "flux" else 0
@@ -500,7 +560,7 @@ def transformer_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool,
     units = [(batch * tokens * a * d if ckpt else batch * tokens * act, per_params) for act, tokens in blocks]
     unit = batch * streams * max(double if layers else 0, single if singles else 0) if ckpt else 0
     # the final adaLN (fp32 normed output) and proj_out's cast, over the image tokens
-    units.append((batch * img * (4 * d + 2 * a * d), total - per_params * len(blocks)))
+    units.append((batch * img * (nb * d + 2 * a * d), total - per_params * len(blocks)))
     return units, unit
 
 
@@ -588,7 +648,18 @@ def estimate_diffusion(inp: Any) -> Any:
     fn = unet_activations if kind == "unet" else transformer_activations
     attention = inp.attention or "sdpa"
     ckpt = bool(inp.grad_ckpt) and train
-    units, unit = fn(arch, batch, res, a, ckpt if train else True, lora or not train, attention)
+    # norms save float32 under CUDA autocast (group_norm/layer_norm autocast to float32); on the
+    # CPU autocast keeps them in the lower precision; without autocast everything is ``a``
+    nb = 4 if (inp.device != "cpu" or precision == "fp32") else a
+    if precision in ("fp16", "bf16"):
+        nb = 2
+    units, unit = fn(arch, batch, res, a, ckpt if train else True, lora or not train, attention, nb)
+    if train and not lora and precision in ("amp-bf16", "amp-fp16"):
+        # autocast keeps the 16-bit cast of every fp32 weight a Linear/Conv used (its cast cache
+        # of leaf tensors, cleared when the autocast region ends) and each op saves that cast for
+        # backward, which frees it with the op's other saved tensors
+        units = [(act + 2 * params, params) for act, params in units]
+        notes.append("autocast: a 16-bit copy of the fp32 weights lives from forward to backward")
     saved = sum(u[0] for u in units) if train else 0
     # backward walks the units in reverse: it frees each unit's saved tensors and creates its
     # gradients (fp32, the trainable share of the unit's parameters); the peak is the largest
@@ -625,6 +696,9 @@ def estimate_diffusion(inp: Any) -> Any:
         p.update(overhead)
     peak_phase = max(phases, key=lambda k: sum(phases[k].values()))
     peak = sum(phases[peak_phase].values())
+    if inp.zero_stage or inp.fsdp:
+        notes.append("sharding (ZeRO/FSDP) is not modelled for diffusion pipelines: estimated as data "
+                     "parallel, every GPU holding the whole model")
     lo = int(peak * 0.9)
     hi = int(peak * (1.15 + C.UNMODELLED_HI))
     notes.append(f"diffusion {kind}: {'LoRA r=' + str(inp.lora_r) if lora else 'full'} training at "
