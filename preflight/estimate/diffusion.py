@@ -28,10 +28,10 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 __all__ = [
     "DiffusionError",
     "count_denoiser",
+    "count_text_encoder",
     "count_vae",
     "denoiser_kind",
     "estimate_diffusion",
-    "count_text_encoder",
     "from_model_index",
     "from_pipeline",
 ]
@@ -55,7 +55,7 @@ def _int(cfg: Mapping[str, Any], key: str, default: Optional[int] = None) -> int
 
 def _ints(value: Any, n: int, key: str) -> List[int]:
     """A per-block setting: one int for every block, or a list of n ints."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
         return [value] * n
     if isinstance(value, (list, tuple)) and len(value) == n and all(
             isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
@@ -654,12 +654,15 @@ def estimate_diffusion(inp: Any) -> Any:
     if precision in ("fp16", "bf16"):
         nb = 2
     units, unit = fn(arch, batch, res, a, ckpt if train else True, lora or not train, attention, nb)
+    casts = 0
     if train and not lora and precision in ("amp-bf16", "amp-fp16"):
         # autocast keeps the 16-bit cast of every fp32 weight a Linear/Conv used (its cast cache
-        # of leaf tensors, cleared when the autocast region ends) and each op saves that cast for
-        # backward, which frees it with the op's other saved tensors
-        units = [(act + 2 * params, params) for act, params in units]
-        notes.append("autocast: a 16-bit copy of the fp32 weights lives from forward to backward")
+        # of leaf tensors, cleared when the autocast region ends); each op outside a checkpoint
+        # saves that cast for backward, which frees it with the op's other saved tensors
+        casts = 2 * trainable
+        if not ckpt:
+            units = [(act + 2 * params, params) for act, params in units]
+        notes.append("autocast: a 16-bit copy of the fp32 weights lives through the forward pass")
     saved = sum(u[0] for u in units) if train else 0
     # backward walks the units in reverse: it frees each unit's saved tensors and creates its
     # gradients (fp32, the trainable share of the unit's parameters); the peak is the largest
@@ -680,6 +683,8 @@ def estimate_diffusion(inp: Any) -> Any:
     phases: Dict[str, Dict[str, int]] = {}
     if train:
         forward_end = dict(steady, activations=saved, latents=latent * 4)
+        if ckpt and casts:
+            forward_end["autocast_weight_casts"] = casts
         backward = dict(steady, activations_and_gradients=grads_peak, recompute=2 * unit)
         step = dict(steady, gradients=trainable * 4)
         if (inp.optimizer or "adamw") in ("adamw", "adamw-fused") and not lora:
