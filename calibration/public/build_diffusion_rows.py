@@ -4,7 +4,7 @@ Every row is a sentence of the diffusers training examples' READMEs (huggingface
 commit 58eb52c0803ea9af3abec60841c2a093bdf1f951) that a stated command runs within a GPU
 memory size. They are bounds ("fits on a 16GB GPU", "less than 16GB of VRAM"), not measured
 peaks: a row is scored by whether preflight's estimate agrees (peak <= the stated bytes).
-No earlier split uses these sources (grep -l diffusers calibration/public: none before est32).
+No earlier split scores these sources (held-out-8 names them as left out: no diffusion reader then).
 The rows were collected after preflight/estimate/diffusion.py's terms were written.
 
 Run: python calibration/public/build_diffusion_rows.py          (writes the JSON)
