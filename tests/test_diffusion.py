@@ -182,3 +182,14 @@ def test_cli_fit_answers_for_sdxl():
 def test_replace_keeps_the_family():
     arch = replace(architectures.lookup("sd15"), name="mine")
     assert _job("sd15", arch=arch).ok
+
+
+def test_cli_estimate_ema_flag_adds_the_copy():
+    def peak(*extra):
+        out = subprocess.run([sys.executable, "-m", "preflight", "estimate", "--model", "sd15", "--image-size",
+                              "512", "--grad-ckpt", "--precision", "amp-fp16", *extra],
+                             capture_output=True, text=True, timeout=120)
+        assert "Traceback" not in out.stderr
+        return out.stdout
+    with_ema = peak("--ema")
+    assert "ema_copy" in with_ema and "ema_copy" not in peak()
