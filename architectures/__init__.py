@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Mapping, Optional, Tuple
 if TYPE_CHECKING:  # pragma: no cover
     from preflight.estimate.arch import Architecture
 
-__all__ = ["CatalogError", "entries", "lookup", "names"]
+__all__ = ["CatalogError", "diffusion_entries", "entries", "lookup", "names"]
 
 _DIR = Path(__file__).resolve().parent
 _LOCK = threading.Lock()
@@ -77,8 +77,14 @@ def _load() -> Tuple[List[Dict[str, Any]], Dict[str, int]]:
 
 
 def entries() -> List[Mapping[str, Any]]:
-    """The raw catalog entries (name, aliases, published_params, sources, config, file)."""
-    return list(_load()[0])
+    """The raw catalog entries (name, aliases, published_params, sources, config, file) of
+    the transformers models; diffusion pipelines are in :func:`diffusion_entries`."""
+    return [e for e in _load()[0] if "pipeline" not in e]
+
+
+def diffusion_entries() -> List[Mapping[str, Any]]:
+    """The diffusion pipeline entries (``diffusion.json``: name, aliases, pipeline, sources)."""
+    return [e for e in _load()[0] if "pipeline" in e]
 
 
 def names() -> List[str]:
@@ -117,6 +123,15 @@ def lookup(name_or_hub_id: str) -> Optional[Architecture]:
     from preflight.estimate.arch import from_hf_config
 
     entry = _load()[0][position]
+    if "pipeline" in entry:
+        from preflight.estimate.diffusion import from_pipeline
+
+        arch = from_pipeline(entry["pipeline"], name=entry["name"], source=entry.get("source", ""))
+        published = entry.get("published_params")
+        if published:
+            arch = replace(arch, published_params=int(published))
+        _CACHE[position] = arch
+        return arch
     arch = from_hf_config(entry["config"], name=entry["name"], source=entry.get("source", ""))
     published = entry.get("published_params")
     if published:

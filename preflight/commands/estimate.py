@@ -37,6 +37,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                            "adafactor", "sgd", "sgd-momentum", "lion"))
     j.add_argument("--grad-ckpt", action="store_true", default=None, help="gradient checkpointing")
     j.add_argument("--attention", choices=("eager", "sdpa", "flash"))
+    j.add_argument("--ema", action="store_true", default=None,
+                   help="diffusion training keeps an EMA copy of the trained weights on the GPU (--use_ema)")
     j.add_argument("--zero", type=int, choices=(0, 1, 2, 3), metavar="{0,1,2,3}", help="DeepSpeed ZeRO stage")
     j.add_argument("--fsdp", choices=("full", "hybrid", "grad-op"))
     j.add_argument("--offload-optimizer", choices=("cpu", "nvme"))
@@ -101,7 +103,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "load_placement": "load_placement", "transformers_version": "transformers_version",
               "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache",
               "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
-              "padding": "padding"}
+              "padding": "padding", "ema": "ema"}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -229,6 +229,9 @@ def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tup
     if mode == "generate" and family in ("encoder", "vision", "cnn"):
         article = "an" if family[0] in "aeiou" else "a"
         return None, f"{article} {family} model does not generate"
+    if family == "diffusion" and mode in ("generate", "qlora"):
+        return None, ("a diffusion model generates images: see inference (one denoising step)" if mode == "generate"
+                      else "QLoRA is not modelled for diffusion pipelines (use LoRA)")
     if mode == "full" and model.quant:
         return None, "a pre-quantized checkpoint cannot be fine-tuned in full (use LoRA/QLoRA)"
     where = "preflight fit"
@@ -246,7 +249,7 @@ def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tup
 
         # what the job holds outside the allocator grows with the GPU's resident threads (est30)
         inp.gpu_threads = resident_threads(getattr(target, "gpu", target))
-    if family in ("vision", "cnn"):
+    if family in ("vision", "cnn", "diffusion"):
         inp.image_size = arch.image_size or 224
         sources["image_size"] = "architecture"
     else:
@@ -292,7 +295,7 @@ def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tup
         sources.setdefault("quant", "checkpoint quantization_config" if model.quant else job)
     tokens = s.context if mode == "generate" else inp.seq_len
     limit = position_limit(arch)
-    if tokens and limit and tokens > limit and family not in ("vision", "cnn"):
+    if tokens and limit and tokens > limit and family not in ("vision", "cnn", "diffusion"):
         what = "--context" if mode == "generate" else "--seq-len"
         return inp, f"{what} {tokens} is beyond the model's {limit} positions (max_position_embeddings)"
     return inp, ""
@@ -489,7 +492,7 @@ def _mode_words(mode: str, s: Settings, model: Model) -> str:
     family = model.arch.family
     limit = position_limit(model.arch)
     beyond = f" (beyond the model's {limit} positions)"
-    shape = (f"{s.batch} x {model.arch.image_size or 224}px image" if family in ("vision", "cnn")
+    shape = (f"{s.batch} x {model.arch.image_size or 224}px image" if family in ("vision", "cnn", "diffusion")
              else f"{s.batch} x {s.seq_len} tokens" + (beyond if limit and s.seq_len > limit else ""))
     weights = f"{model.quant} weights" if model.quant else "bf16 weights"
     if mode == "infer":

@@ -54,6 +54,7 @@ class EstimateInput:
     quant: Optional[str] = None
     max_new_tokens: int = 0
     num_beams: int = 1
+    ema: bool = False                                 # diffusion: EMA copy of the trained weights (--use_ema)
     sources: dict[str, str] = field(default_factory=dict)
     # Beyond the shared contract (all optional, with the frameworks' defaults):
     grad_accum: int = 1

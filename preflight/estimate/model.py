@@ -276,6 +276,9 @@ def estimate(inp: EstimateInput) -> Estimate:
     stretched to hold that estimate too."""
     from preflight.estimate.terms import unknown_alternatives
 
+    if getattr(inp.arch, "family", "") == "diffusion":  # UNet/DiT pipelines (est32)
+        from preflight.estimate.diffusion import estimate_diffusion
+        return estimate_diffusion(inp)
     est = _estimate(inp)
     if not est.ok or est.interval_bytes is None:
         return est

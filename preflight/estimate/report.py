@@ -126,11 +126,13 @@ def _job_line(inp: EstimateInput) -> str:
 # The bar's groups of terms: letter, legend, terms.
 _BAR_GROUPS = (
     ("W", "weights", ("weights", "buffers", "lora_adapters", "master_weights", "autocast_weight_cache",
-                      "gathered_params", "load_transient")),
+                      "gathered_params", "load_transient", "denoiser_weights", "text_encoders", "vae",
+                      "lora_weights", "ema_copy", "autocast_weight_casts")),
     ("G", "gradients", ("gradients", "ddp_buckets", "zero_buckets")),
     ("O", "optimizer", ("optimizer_states", "optimizer_temporaries")),
     ("A", "activations", ("activations", "activation_recompute", "backward_transient",
-                          "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient")),
+                          "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient",
+                          "activations_and_gradients", "recompute", "latents", "vae_activations")),
     ("X", "CUDA context, workspace, fragmentation", ()),
 )
 BAR_WIDTH = 40

@@ -1,0 +1,716 @@
+"""Diffusion models: read diffusers configs, count their parameters, estimate a training step.
+
+Pure Python (no torch, no diffusers). Three things live here:
+
+* **Parameter counts** walked from a diffusers ``config.json`` the way diffusers builds the
+  module (diffusers 0.3x-0.42 source: ``models/unets/unet_2d_condition.py`` with
+  ``unet_2d_blocks.py`` and ``resnet.py``; ``models/transformers/transformer_flux.py``,
+  ``transformer_sd3.py``, ``dit_transformer_2d.py``; ``models/autoencoders/autoencoder_kl.py``
+  with ``vae.py``). Each count equals ``sum(p.numel() for p in model.parameters())`` of the module
+  diffusers instantiates from that config (checked on the meta device: tests/test_diffusion.py).
+* :func:`from_pipeline`: a pipeline (the denoiser's config, the VAE's and the text encoders'
+  parameter counts) as an :class:`~preflight.estimate.arch.Architecture` of family
+  ``"diffusion"``; the catalog (``architectures/diffusion.json``) and a Hub ``model_index.json``
+  both go through it.
+* :func:`estimate_diffusion`: peak memory per GPU of one training (or denoising) step of the
+  diffusers training examples (``train_text_to_image*.py``, ``train_dreambooth_lora*.py``): the
+  trained denoiser (full or LoRA), the frozen text encoders and VAE in the weight dtype,
+  gradients, AdamW states (8-bit with ``adamw-8bit``), an EMA copy, and the activations saved for
+  backward at the latent resolution (image / 8). Every byte count is derived from what the ops
+  save (listed at each function); no constant is fitted to a measurement.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+
+__all__ = [
+    "DiffusionError",
+    "count_denoiser",
+    "count_text_encoder",
+    "count_vae",
+    "denoiser_kind",
+    "estimate_diffusion",
+    "from_model_index",
+    "from_pipeline",
+]
+
+_GIB = 1024 ** 3
+
+
+class DiffusionError(ValueError):
+    """A diffusers config this module cannot read."""
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _int(cfg: Mapping[str, Any], key: str, default: Optional[int] = None) -> int:
+    value = cfg.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise DiffusionError(f"{key}: expected a non-negative integer, got {value!r}")
+    return value
+
+
+def _ints(value: Any, n: int, key: str) -> List[int]:
+    """A per-block setting: one int for every block, or a list of n ints."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return [value] * n
+    if isinstance(value, (list, tuple)) and len(value) == n and all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+        return [int(v) for v in value]
+    raise DiffusionError(f"{key}: expected an integer or a list of {n} integers, got {value!r}")
+
+
+def _strs(cfg: Mapping[str, Any], key: str, default: Sequence[str]) -> List[str]:
+    value = cfg.get(key, default)
+    if not isinstance(value, (list, tuple)) or not value or not all(isinstance(v, str) for v in value):
+        raise DiffusionError(f"{key}: expected a list of block type names, got {value!r}")
+    return list(value)
+
+
+def _linear(i: int, o: int, bias: bool = True) -> int:
+    return i * o + (o if bias else 0)
+
+
+def _conv(i: int, o: int, k: int) -> int:
+    return i * o * k * k + o
+
+
+def _resnet(i: int, o: int, temb: int) -> int:
+    """``ResnetBlock2D``: norm1, conv1 3x3, time_emb_proj (when temb), norm2, conv2 3x3, and a 1x1
+    conv_shortcut when the channels change."""
+    n = 2 * i + _conv(i, o, 3) + 2 * o + _conv(o, o, 3)
+    if temb:
+        n += _linear(temb, o)
+    if i != o:
+        n += _conv(i, o, 1)
+    return n
+
+
+def _basic_block(d: int, cross: int, ff_mult: int = 4) -> int:
+    """``BasicTransformerBlock`` (layer_norm, GEGLU): attn1 (q,k,v without bias, to_out with),
+    attn2 with k,v from the ``cross``-wide text states, LayerNorm x3, GEGLU 2x(4d) + out."""
+    attn1 = 3 * d * d + _linear(d, d)
+    attn2 = d * d + 2 * cross * d + _linear(d, d)
+    ff = _linear(d, 2 * ff_mult * d) + _linear(ff_mult * d, d)
+    return 3 * 2 * d + attn1 + attn2 + ff
+
+
+def _transformer_2d(c: int, heads: int, layers: int, cross: int) -> int:
+    """``Transformer2DModel`` (continuous input): GroupNorm, proj_in, ``layers`` blocks, proj_out
+    (a 1x1 conv or a linear: the same count)."""
+    inner = heads * (c // heads)
+    return 2 * c + _linear(c, inner) + layers * _basic_block(inner, cross) + _linear(inner, c)
+
+
+# --------------------------------------------------------------------------- UNet2DConditionModel
+
+
+@dataclass(frozen=True)
+class _UNet:
+    channels: List[int]
+    layers: List[int]
+    down: List[str]
+    up: List[str]
+    heads: List[int]
+    tlayers: List[int]
+    tlayers_up: List[int]
+    cross: int
+    in_ch: int
+    out_ch: int
+    mid: str
+
+
+def _unet(cfg: Mapping[str, Any]) -> _UNet:
+    channels = _ints(cfg.get("block_out_channels", [320, 640, 1280, 1280]), len(
+        cfg.get("block_out_channels", [320, 640, 1280, 1280]) or [0]), "block_out_channels")
+    n = len(channels)
+    down = _strs(cfg, "down_block_types", ["CrossAttnDownBlock2D"] * 3 + ["DownBlock2D"])
+    up = _strs(cfg, "up_block_types", ["UpBlock2D"] + ["CrossAttnUpBlock2D"] * 3)
+    if len(down) != n or len(up) != n:
+        raise DiffusionError("down_block_types/up_block_types: one per block_out_channels entry")
+    for t in down + up:
+        if t not in ("CrossAttnDownBlock2D", "DownBlock2D", "CrossAttnUpBlock2D", "UpBlock2D"):
+            raise DiffusionError(f"block type {t!r} is not read (CrossAttn/plain Down/UpBlock2D only)")
+    # diffusers' naming quirk: ``attention_head_dim`` holds the number of heads when
+    # ``num_attention_heads`` is not given (UNet2DConditionModel.__init__).
+    heads_value = cfg.get("num_attention_heads") or cfg.get("attention_head_dim", 8)
+    heads = _ints(heads_value, n, "attention_head_dim")
+    tl = _ints(cfg.get("transformer_layers_per_block", 1), n, "transformer_layers_per_block")
+    rtl = cfg.get("reverse_transformer_layers_per_block")
+    tl_up = _ints(rtl, n, "reverse_transformer_layers_per_block") if rtl is not None else list(reversed(tl))
+    cross = cfg.get("cross_attention_dim", 1280)
+    if isinstance(cross, list):
+        cross = cross[0] if cross and len(set(cross)) == 1 else None
+    if not isinstance(cross, int) or isinstance(cross, bool) or cross <= 0:
+        raise DiffusionError(f"cross_attention_dim: expected one integer, got {cfg.get('cross_attention_dim')!r}")
+    mid = cfg.get("mid_block_type", "UNetMidBlock2DCrossAttn") or "UNetMidBlock2DCrossAttn"
+    if mid != "UNetMidBlock2DCrossAttn":
+        raise DiffusionError(f"mid_block_type {mid!r} is not read")
+    if cfg.get("class_embed_type") or cfg.get("encoder_hid_dim") or cfg.get("time_cond_proj_dim"):
+        raise DiffusionError("class_embed_type / encoder_hid_dim / time_cond_proj_dim are not read")
+    return _UNet(channels, _ints(cfg.get("layers_per_block", 2), n, "layers_per_block"), down, up,
+                 heads, tl, tl_up, cross, _int(cfg, "in_channels", 4), _int(cfg, "out_channels", 4), mid)
+
+
+def count_unet(cfg: Mapping[str, Any]) -> int:
+    """Parameters of ``UNet2DConditionModel(**cfg)`` (SD 1.x/2.x, SDXL)."""
+    u = _unet(cfg)
+    c, n = u.channels, len(u.channels)
+    temb = c[0] * 4
+    total = _conv(u.in_ch, c[0], 3) + _linear(c[0], temb) + _linear(temb, temb)  # conv_in, time_embedding
+    add = cfg.get("addition_embed_type")
+    if add == "text_time":  # SDXL: add_embedding = TimestepEmbedding(projection_class_embeddings_input_dim, temb)
+        total += _linear(_int(cfg, "projection_class_embeddings_input_dim"), temb) + _linear(temb, temb)
+    elif add:
+        raise DiffusionError(f"addition_embed_type {add!r} is not read")
+    out = c[0]
+    for i, kind in enumerate(u.down):
+        inp, out = out, c[i]
+        for j in range(u.layers[i]):
+            total += _resnet(inp if j == 0 else out, out, temb)
+            if kind.startswith("CrossAttn"):
+                total += _transformer_2d(out, u.heads[i], u.tlayers[i], u.cross)
+        if i < n - 1:
+            total += _conv(out, out, 3)  # Downsample2D
+    # UNetMidBlock2DCrossAttn(num_layers=1): resnet, attention, resnet
+    total += 2 * _resnet(c[-1], c[-1], temb) + _transformer_2d(c[-1], u.heads[-1], u.tlayers[-1], u.cross)
+    rc, rl, rh = list(reversed(c)), list(reversed(u.layers)), list(reversed(u.heads))
+    out = rc[0]
+    for i, kind in enumerate(u.up):
+        prev, out, inp = out, rc[i], rc[min(i + 1, n - 1)]
+        layers = rl[i] + 1
+        for j in range(layers):
+            skip = inp if j == layers - 1 else out
+            total += _resnet((prev if j == 0 else out) + skip, out, temb)
+            if kind.startswith("CrossAttn"):
+                total += _transformer_2d(out, rh[i], u.tlayers_up[i], u.cross)
+        if i < n - 1:
+            total += _conv(out, out, 3)  # Upsample2D
+    total += 2 * c[0] + _conv(c[0], u.out_ch, 3)  # conv_norm_out, conv_out
+    return total
+
+
+# --------------------------------------------------------------------------- transformers
+
+
+def _timestep_embedding(d: int) -> int:
+    return _linear(256, d) + _linear(d, d)  # TimestepEmbedding(256, d)
+
+
+def count_flux(cfg: Mapping[str, Any]) -> int:
+    """Parameters of ``FluxTransformer2DModel(**cfg)`` (Flux.1 dev/schnell)."""
+    hd, heads = _int(cfg, "attention_head_dim", 128), _int(cfg, "num_attention_heads", 24)
+    d = hd * heads
+    in_ch, patch = _int(cfg, "in_channels", 64), _int(cfg, "patch_size", 1)
+    out_ch = cfg.get("out_channels") or in_ch
+    total = _timestep_embedding(d) + _linear(_int(cfg, "pooled_projection_dim", 768), d) + _linear(d, d)
+    if cfg.get("guidance_embeds"):
+        total += _timestep_embedding(d)
+    total += _linear(_int(cfg, "joint_attention_dim", 4096), d) + _linear(in_ch, d)
+    ff = _linear(d, 4 * d) + _linear(4 * d, d)
+    double = 2 * _linear(d, 6 * d) + 6 * _linear(d, d) + 2 * _linear(d, d) + 4 * hd + 2 * ff
+    single = _linear(d, 3 * d) + _linear(d, 4 * d) + _linear(5 * d, d) + 3 * _linear(d, d) + 2 * hd
+    total += _int(cfg, "num_layers", 19) * double + _int(cfg, "num_single_layers", 38) * single
+    return total + _linear(d, 2 * d) + _linear(d, patch * patch * int(out_ch))
+
+
+def count_sd3(cfg: Mapping[str, Any]) -> int:
+    """Parameters of ``SD3Transformer2DModel(**cfg)`` (SD3 medium, SD3.5)."""
+    hd, heads = _int(cfg, "attention_head_dim", 64), _int(cfg, "num_attention_heads", 18)
+    d = hd * heads
+    in_ch, patch, layers = _int(cfg, "in_channels", 16), _int(cfg, "patch_size", 2), _int(cfg, "num_layers", 18)
+    out_ch = cfg.get("out_channels") or in_ch
+    dual = set(cfg.get("dual_attention_layers") or ())
+    qk = 2 * hd if cfg.get("qk_norm") else 0  # rms_norm / layer_norm (no bias) on q and k, per stream
+    total = _conv(in_ch, d, patch) + 2 * _timestep_embedding(d) - _linear(256, d) + _linear(
+        _int(cfg, "pooled_projection_dim", 2048), d)  # timestep 256->d->d, text pooled->d->d
+    total += _linear(_int(cfg, "joint_attention_dim", 4096), _int(cfg, "caption_projection_dim", 1152))
+    ff = _linear(d, 4 * d) + _linear(4 * d, d)
+    for i in range(layers):
+        last = i == layers - 1
+        total += _linear(d, (9 if i in dual else 6) * d)
+        total += _linear(d, 2 * d) if last else _linear(d, 6 * d)
+        total += 7 * _linear(d, d) + (0 if last else _linear(d, d)) + 2 * qk
+        if i in dual:
+            total += 4 * _linear(d, d) + qk
+        total += ff + (0 if last else ff)
+    return total + _linear(d, 2 * d) + _linear(d, patch * patch * int(out_ch))
+
+
+def count_dit(cfg: Mapping[str, Any]) -> int:
+    """Parameters of ``DiTTransformer2DModel(**cfg)`` (``facebook/DiT-XL-2-256``): diffusers
+    gives every block its own timestep and class embedding (AdaLayerNormZero with
+    CombinedTimestepLabelEmbeddings), so the total is above the paper's 675M."""
+    hd, heads = _int(cfg, "attention_head_dim", 72), _int(cfg, "num_attention_heads", 16)
+    d = hd * heads
+    in_ch, patch = _int(cfg, "in_channels", 4), _int(cfg, "patch_size", 2)
+    out_ch = cfg.get("out_channels") or in_ch
+    if cfg.get("norm_type", "ada_norm_zero") != "ada_norm_zero":
+        raise DiffusionError("DiT: only norm_type ada_norm_zero is read")
+    classes = _int(cfg, "num_embeds_ada_norm", 1000) + 1  # + the classifier-free-guidance label
+    block = _timestep_embedding(d) + classes * d + _linear(d, 6 * d) + 4 * _linear(d, d) + _linear(
+        d, 4 * d) + _linear(4 * d, d)
+    return _conv(in_ch, d, patch) + _int(cfg, "num_layers", 28) * block + _linear(d, 2 * d) + _linear(
+        d, patch * patch * int(out_ch))
+
+
+def count_vae(cfg: Mapping[str, Any]) -> int:
+    """Parameters of ``AutoencoderKL(**cfg)`` (encoder, decoder, quant convs)."""
+    c = cfg.get("block_out_channels", [64])
+    if not isinstance(c, list) or not c:
+        raise DiffusionError("block_out_channels: expected a list")
+    c = _ints(c, len(c), "block_out_channels")
+    n, lpb = len(c), _int(cfg, "layers_per_block", 1)
+    lat, in_ch, out_ch = _int(cfg, "latent_channels", 4), _int(cfg, "in_channels", 3), _int(cfg, "out_channels", 3)
+    mid = 2 * _resnet(c[-1], c[-1], 0) + 2 * c[-1] + 4 * _linear(c[-1], c[-1])  # 2 resnets + attention
+    enc = _conv(in_ch, c[0], 3)
+    out = c[0]
+    for i in range(n):
+        inp, out = out, c[i]
+        enc += sum(_resnet(inp if j == 0 else out, out, 0) for j in range(lpb))
+        if i < n - 1:
+            enc += _conv(out, out, 3)
+    enc += mid + 2 * c[-1] + _conv(c[-1], 2 * lat, 3)
+    dec = _conv(lat, c[-1], 3) + mid
+    rc = list(reversed(c))
+    out = rc[0]
+    for i in range(n):
+        prev, out = out, rc[i]
+        dec += sum(_resnet(prev if j == 0 else out, out, 0) for j in range(lpb + 1))
+        if i < n - 1:
+            dec += _conv(out, out, 3)
+    dec += 2 * c[0] + _conv(c[0], out_ch, 3)
+    quant = 0
+    if cfg.get("use_quant_conv", True):
+        quant += _conv(2 * lat, 2 * lat, 1)
+    if cfg.get("use_post_quant_conv", True):
+        quant += _conv(lat, lat, 1)
+    return enc + dec + quant
+
+
+_COUNTERS = {
+    "UNet2DConditionModel": count_unet,
+    "FluxTransformer2DModel": count_flux,
+    "SD3Transformer2DModel": count_sd3,
+    "DiTTransformer2DModel": count_dit,
+}
+
+
+def denoiser_kind(cfg: Mapping[str, Any]) -> str:
+    """"unet" | "flux" | "sd3" | "dit" from the config's ``_class_name``."""
+    name = cfg.get("_class_name") if isinstance(cfg, Mapping) else None
+    kinds = {"UNet2DConditionModel": "unet", "FluxTransformer2DModel": "flux",
+             "SD3Transformer2DModel": "sd3", "DiTTransformer2DModel": "dit"}
+    if name == "Transformer2DModel" and cfg.get("norm_type") == "ada_norm_zero":
+        return "dit"  # older DiT checkpoints name the generic class
+    if name not in kinds:
+        raise DiffusionError(f"_class_name {name!r}: not a diffusers denoiser this reader knows "
+                             f"({', '.join(sorted(kinds))})")
+    return kinds[str(name)]
+
+
+def count_denoiser(cfg: Mapping[str, Any]) -> int:
+    kind = denoiser_kind(cfg)
+    return {"unet": count_unet, "flux": count_flux, "sd3": count_sd3, "dit": count_dit}[kind](cfg)
+
+
+# --------------------------------------------------------------------------- pipeline -> Architecture
+
+
+def from_pipeline(pipeline: Mapping[str, Any], *, name: str, source: str = "") -> Any:
+    """An Architecture (family ``"diffusion"``) from a pipeline description:
+    ``{"denoiser": <unet/transformer config.json>, "vae": <vae config.json>,
+    "text_encoders": [{"name":..., "params": N}, ...], "resolution": 1024, "text_tokens": 77}``.
+    """
+    from preflight.estimate.arch import Architecture
+
+    if not isinstance(pipeline, Mapping) or not isinstance(pipeline.get("denoiser"), Mapping):
+        raise DiffusionError("a diffusion pipeline needs its denoiser config ('denoiser')")
+    den = pipeline["denoiser"]
+    kind = denoiser_kind(den)
+    params = count_denoiser(den)
+    vae_cfg = pipeline.get("vae") or {}
+    vae = count_vae(vae_cfg) if vae_cfg else 0
+    encoders = []
+    for enc in pipeline.get("text_encoders") or []:
+        if not isinstance(enc, Mapping) or not isinstance(enc.get("params"), int):
+            raise DiffusionError("text_encoders: each needs an integer 'params'")
+        encoders.append({"name": str(enc.get("name", "")), "params": int(enc["params"]),
+                         "width": int(enc.get("width", 0) or 0)})
+    resolution = int(pipeline.get("resolution", 512) or 512)
+    if kind == "unet":
+        u = _unet(den)
+        hidden, layers, heads = u.channels[-1], sum(u.tlayers), max(u.heads)
+    else:
+        heads = _int(den, "num_attention_heads", 24)
+        hidden = heads * _int(den, "attention_head_dim", 64)
+        layers = _int(den, "num_layers", 0) + _int(den, "num_single_layers", 0)
+    extra: Dict[str, Any] = {
+        "diffusion_kind": kind, "denoiser": dict(den), "vae_params": vae,
+        "vae_channels": list(vae_cfg.get("block_out_channels", [128, 256, 512, 512])),
+        "latent_channels": int(vae_cfg.get("latent_channels", den.get("in_channels", 4)) or 4),
+        "text_encoders": encoders, "text_tokens": int(pipeline.get("text_tokens", 77) or 77),
+    }
+    return Architecture(
+        name=name, model_type=str(den.get("_class_name")), family="diffusion", hidden_size=hidden,
+        num_layers=layers, num_heads=heads, num_kv_heads=heads, head_dim=hidden // max(heads, 1),
+        intermediate_size=4 * hidden, vocab_size=0, tie_embeddings=False, gated_mlp=kind == "unet",
+        image_size=resolution, params_total=params, params_active=params, params_source="formula",
+        source=source, extra=extra)
+
+
+def count_text_encoder(cfg: Mapping[str, Any]) -> int:
+    """Parameters of a pipeline's text encoder from its transformers ``config.json``:
+    ``CLIPTextModel`` / ``CLIPTextModelWithProjection`` (token + position embeddings, pre-LN
+    blocks with biased q/k/v/out and a 2-layer MLP, final LayerNorm, the bias-free text
+    projection) or ``T5EncoderModel`` (shared embedding, bias-free attention with a relative
+    position bias in the first layer, gated-GELU or ReLU MLP, RMS LayerNorms)."""
+    arch = (cfg.get("architectures") or [""])[0] if isinstance(cfg.get("architectures"), list) else ""
+    mt = cfg.get("model_type", "")
+    if mt in ("clip_text_model", "clip"):
+        d, ff = _int(cfg, "hidden_size", 512), _int(cfg, "intermediate_size", 2048)
+        n = _int(cfg, "vocab_size", 49408) * d + _int(cfg, "max_position_embeddings", 77) * d
+        n += _int(cfg, "num_hidden_layers", 12) * (4 * _linear(d, d) + 4 * d + _linear(d, ff) + _linear(ff, d)) + 2 * d
+        if arch == "CLIPTextModelWithProjection":
+            n += d * _int(cfg, "projection_dim", 512)
+        return n
+    if mt in ("t5", "umt5", "mt5"):
+        d, ff, kv, heads = (_int(cfg, "d_model", 512), _int(cfg, "d_ff", 2048), _int(cfg, "d_kv", 64),
+                            _int(cfg, "num_heads", 8))
+        gated = str(cfg.get("feed_forward_proj", "relu")).startswith("gated")
+        layer = 4 * d * kv * heads + (3 if gated else 2) * d * ff + 2 * d
+        buckets = _int(cfg, "relative_attention_num_buckets", 32) * heads
+        per_layer_bias = mt == "umt5"
+        n_layers = _int(cfg, "num_layers", 6)
+        return _int(cfg, "vocab_size", 32128) * d + n_layers * layer + buckets * (n_layers if per_layer_bias else 1) + d
+    raise DiffusionError(f"text encoder model_type {mt!r} is not read (CLIP text, T5 encoder)")
+
+
+def from_model_index(index: Mapping[str, Any], configs: Mapping[str, Mapping[str, Any]], *, name: str,
+                     source: str = "", resolution: Optional[int] = None) -> Any:
+    """An Architecture from a diffusers ``model_index.json`` and the ``config.json`` of its
+    components (``configs["unet"]``, ``configs["vae"]``, ``configs["text_encoder_2"]``...)."""
+    if not isinstance(index, Mapping) or not isinstance(configs, Mapping):
+        raise DiffusionError("model_index.json: expected a JSON object")
+    denoiser_key = "unet" if "unet" in index else "transformer" if "transformer" in index else None
+    if denoiser_key is None or not isinstance(configs.get(denoiser_key), Mapping):
+        raise DiffusionError("model_index.json names no unet or transformer (or its config.json is missing)")
+    den = dict(configs[denoiser_key])
+    kind = denoiser_kind(den)
+    encoders = []
+    for key in sorted(k for k in index if k.startswith("text_encoder")):
+        cfg = configs.get(key)
+        if isinstance(cfg, Mapping):
+            width = cfg.get("hidden_size") or cfg.get("d_model") or 0
+            encoders.append({"name": key, "params": count_text_encoder(cfg), "width": int(width)})
+    vae = configs.get("vae") if isinstance(configs.get("vae"), Mapping) else {}
+    sample = den.get("sample_size")
+    if resolution is None:
+        resolution = int(sample) * 8 if isinstance(sample, int) and kind in ("unet", "dit") else 1024
+    tokens = {"unet": 77, "flux": 512, "sd3": 77 + 256, "dit": 0}[kind]
+    return from_pipeline({"denoiser": den, "vae": vae, "text_encoders": encoders, "resolution": resolution,
+                          "text_tokens": tokens}, name=name, source=source)
+
+
+# --------------------------------------------------------------------------- activations
+#
+# Bytes saved for backward, per element, under autocast (activation dtype ``a`` = 2 bytes;
+# fp32 training: a = 4). torch autocast runs group_norm and layer_norm in float32 ("CUDA Ops
+# that can autocast to float32", torch.amp docs), so a norm saves a float32 copy of its input
+# (4 bytes) and hands a float32 output on; each Linear/Conv casts its input to ``a`` and saves
+# that cast (autocast caches casts of leaf weights only, so q, k and v each cast the same
+# input). SiLU/GELU save their input; a residual add and ``torch.cat`` save nothing;
+# ``F.dropout(p=0)`` returns its input (no mask). SDPA's memory-efficient and flash kernels
+# (and xformers) save q, k, v, the output and a float32 logsumexp, never the L x L scores.
+
+
+def _norm_chain(c: int, a: int, nb: int = 4) -> int:
+    """GroupNorm -> SiLU -> conv (a ResnetBlock2D half): fp32 input copy, fp32 norm output
+    (SiLU's saved input), the conv's cast of SiLU's output."""
+    return c * (nb + nb + a)
+
+
+def _resnet_act(ci: int, co: int, a: int, nb: int = 4) -> int:
+    # conv_shortcut saves its input: the very tensor GroupNorm saved unless autocast made GroupNorm
+    # take a float32 copy
+    return _norm_chain(ci, a, nb) + _norm_chain(co, a, nb) + (a * ci if ci != co and nb != a else 0)
+
+
+def _block_act(d: int, a: int, frozen: bool, nb: int = 4) -> int:
+    """One BasicTransformerBlock per token (the text-side tensors of attn2 are counted apart):
+    norm1 fp32 input + q/k/v casts; attn1 q, k, v and the output (the flash/memory-efficient
+    kernels allocate it (B, L, heads, dim), so the reshape for to_out is a view); norm2 fp32 input
+    + the to_q cast, attn2 q and output; norm3 fp32 input + the GEGLU proj cast, its
+    8d output (GELU keeps the gate view alive), GELU's 4d output, the product (ff out's input).
+    A frozen base (LoRA on the attention projections) does not save the ff linears' inputs."""
+    qkv = 3 if nb != a else 1  # one cast per projection; none when the norm already gives ``a``
+    n = (nb * d + qkv * a * d) + 4 * a * d + (nb * d + a * d) + 2 * a * d + nb * d + (8 + 4) * a * d
+    if not frozen:
+        n += a * d + 4 * a * d
+    return n
+
+
+def unet_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen: bool,
+                     attention: str, nb: int = 4) -> Tuple[List[Tuple[int, int]], int]:
+    """(units, largest recomputed unit) of a UNet2DConditionModel step on ``batch`` images of
+    ``res`` pixels: ``units`` lists, in forward order, each module's saved bytes at the end of
+    forward and its parameter count (backward frees the one and creates the other's gradients
+    in reverse order); the second value is the largest checkpointed unit's full activations,
+    which backward recomputes one at a time (0 without checkpointing)."""
+    u = _unet(arch.extra["denoiser"])
+    tokens_text = int(arch.extra.get("text_tokens", 77))
+    lat = max(res // 8, 1)
+    c, n = u.channels, len(u.channels)
+    units: List[Tuple[int, int]] = []
+    unit = 0
+    side = lat
+    temb = c[0] * 4
+
+    def attn(ch: int, heads: int, layers: int, pos: int) -> Tuple[int, int]:
+        inner = heads * (ch // heads)
+        per_block = pos * _block_act(inner, a, frozen, nb) + a * tokens_text * (2 * inner + u.cross) * 2
+        if attention == "eager":  # the math path keeps softmax(QK^T) for both attentions
+            per_block += 2 * a * heads * pos * (pos + tokens_text)
+        outer = pos * (ch * (nb + a) + (0 if frozen else 2 * a * inner))  # GroupNorm, proj_in/out casts
+        if ckpt:
+            return outer + layers * pos * a * inner, per_block
+        return outer + layers * per_block, 0
+
+    def res_(ci: int, co: int, pos: int) -> Tuple[int, int]:
+        full = pos * _resnet_act(ci, co, a, nb)
+        return (pos * a * ci, full) if ckpt else (full, 0)
+
+    def add(pair: Tuple[int, int], params: int = 0) -> None:
+        nonlocal unit
+        units.append((batch * pair[0], params))
+        unit = max(unit, batch * pair[1])
+
+    pos = side * side
+    add((pos * a * u.in_ch, 0), _conv(u.in_ch, c[0], 3) + _linear(c[0], temb) + _linear(temb, temb))
+    out = c[0]
+    skips = [c[0]]
+    for i, kind in enumerate(u.down):
+        inp, out = out, c[i]
+        for j in range(u.layers[i]):
+            add(res_(inp if j == 0 else out, out, pos), _resnet(inp if j == 0 else out, out, temb))
+            if kind.startswith("CrossAttn"):
+                add(attn(out, u.heads[i], u.tlayers[i], pos), _transformer_2d(out, u.heads[i], u.tlayers[i], u.cross))
+            skips.append(out)
+        if i < n - 1:
+            add((pos * a * out, 0), _conv(out, out, 3))  # Downsample2D conv input
+            side = max(side // 2, 1)
+            pos = side * side
+            skips.append(out)
+    add(res_(c[-1], c[-1], pos), _resnet(c[-1], c[-1], temb))
+    add(attn(c[-1], u.heads[-1], u.tlayers[-1], pos), _transformer_2d(c[-1], u.heads[-1], u.tlayers[-1], u.cross))
+    add(res_(c[-1], c[-1], pos), _resnet(c[-1], c[-1], temb))
+    rc, rl, rh = list(reversed(c)), list(reversed(u.layers)), list(reversed(u.heads))
+    out = rc[0]
+    for i, kind in enumerate(u.up):
+        prev, out = out, rc[i]
+        for j in range(rl[i] + 1):
+            skip = skips.pop() if skips else out
+            ci = (prev if j == 0 else out) + skip
+            add(res_(ci, out, pos), _resnet(ci, out, temb))
+            if kind.startswith("CrossAttn"):
+                add(attn(out, rh[i], u.tlayers_up[i], pos), _transformer_2d(out, rh[i], u.tlayers_up[i], u.cross))
+        if i < n - 1:
+            side *= 2
+            pos = side * side
+            add((pos * a * out, 0), _conv(out, out, 3))  # Upsample2D: the conv's input at twice the side
+    add((pos * _norm_chain(c[0], a, nb), 0), 2 * c[0] + _conv(c[0], u.out_ch, 3))  # conv_norm_out -> SiLU -> conv_out
+    return units, unit
+
+
+def transformer_activations(arch: Any, batch: int, res: int, a: int, ckpt: bool, frozen: bool,
+                            attention: str, nb: int = 4) -> Tuple[List[Tuple[int, int]], int]:
+    """Same for the transformer denoisers (Flux, SD3, DiT). Per token of a double (two-stream)
+    block and stream: adaLN-zero norm (fp32 input copy + the fp32 normed output the modulation
+    multiplies) and the q/k/v casts; q, k, v, out, reshaped out; the gate product's input; norm2
+    (fp32 copy, fp32 output) and the ff cast; GELU's 4d input and the ff out's 4d input; the
+    second gate. Flux adds RMSNorm on q and k (fp32 copy and normed output each) and RoPE
+    (fp32 copies of x and its rotation for q and k). Single (Flux) blocks run one stream of
+    image + text tokens: norm, four input casts, the 4d MLP (GELU input, output), q, k, v, out,
+    the 5d concatenation that proj_out saves, the gate."""
+    den, kind = arch.extra["denoiser"], arch.extra["diffusion_kind"]
+    heads = _int(den, "num_attention_heads", 24)
+    d = heads * _int(den, "attention_head_dim", 64)
+    lat = max(res // 8, 1)
+    patch = 2 if kind == "flux" else _int(den, "patch_size", 2)  # Flux packs 2x2 latents per token
+    img = (lat // patch) ** 2
+    txt = 0 if kind == "dit" else int(arch.extra.get("text_tokens", 77))
+    extra_qk = 32 * d if kind == "flux" or den.get("qk_norm") else 0  # RMSNorm + RoPE fp32 copies
+    qkv = 3 if nb != a else 1
+    double = (2 * nb * d + qkv * a * d) + extra_qk + 4 * a * d + a * d + (2 * nb * d + a * d) + 8 * a * d + a * d
+    if frozen:  # the frozen ff linears save no input: the ff cast and the 4d product
+        double -= a * d + 4 * a * d
+    single = 2 * nb * d + (4 if nb != a else 1) * a * d + 4 * a * d + 4 * a * d + 5 * a * d + a * d + extra_qk
+    streams = img + txt
+    layers = _int(den, "num_layers", 19 if kind == "flux" else 24)
+    singles = _int(den, "num_single_layers", 0) if kind == "flux" else 0
+    if attention == "eager":
+        double += 2 * a * heads * (streams)
+        single += 2 * a * heads * (streams)
+    total = count_denoiser(den)
+    blocks = [(double, streams)] * layers + [(single, streams)] * singles
+    per_params = total // max(len(blocks), 1)
+    units = [(batch * tokens * a * d if ckpt else batch * tokens * act, per_params) for act, tokens in blocks]
+    unit = batch * streams * max(double if layers else 0, single if singles else 0) if ckpt else 0
+    # the final adaLN (fp32 normed output) and proj_out's cast, over the image tokens
+    units.append((batch * img * (nb * d + 2 * a * d), total - per_params * len(blocks)))
+    return units, unit
+
+
+# --------------------------------------------------------------------------- the estimate
+
+
+def _trainable_lora(arch: Any, r: int) -> int:
+    """LoRA parameters on the attention projections (the diffusers examples' targets:
+    to_q, to_k, to_v, to_out.0; Flux/SD3 also add_q/k/v_proj and to_add_out)."""
+    den, kind = arch.extra["denoiser"], arch.extra["diffusion_kind"]
+    if kind == "unet":
+        u = _unet(den)
+        total = 0
+        rc, rl, rh = list(reversed(u.channels)), list(reversed(u.layers)), list(reversed(u.heads))
+
+        def per(ch: int, heads: int, layers: int) -> int:
+            d = heads * (ch // heads)
+            return layers * r * (4 * 2 * d + 2 * d + 2 * (u.cross + d) + 2 * d)
+
+        for i, kind_ in enumerate(u.down):
+            if kind_.startswith("CrossAttn"):
+                total += u.layers[i] * per(u.channels[i], u.heads[i], u.tlayers[i])
+        total += per(u.channels[-1], u.heads[-1], u.tlayers[-1])
+        for i, kind_ in enumerate(u.up):
+            if kind_.startswith("CrossAttn"):
+                total += (rl[i] + 1) * per(rc[i], rh[i], u.tlayers_up[i])
+        return total
+    heads = _int(den, "num_attention_heads", 24)
+    d = heads * _int(den, "attention_head_dim", 64)
+    if kind == "flux":
+        return r * 2 * d * (8 * _int(den, "num_layers", 19) + 3 * _int(den, "num_single_layers", 38))
+    if kind == "sd3":
+        return r * 2 * d * 8 * _int(den, "num_layers", 24)
+    return r * 2 * d * 4 * _int(den, "num_layers", 28)
+
+
+def _optimizer_bytes(optimizer: str, n: int) -> int:
+    """AdamW: exp_avg + exp_avg_sq in fp32; bitsandbytes AdamW8bit: one byte each plus an fp32
+    absmax per 2048-element block (blockwise quantization); SGD: none; SGD momentum, Lion: one."""
+    if optimizer in ("adamw-8bit", "paged-adamw-8bit"):
+        return 2 * n + 2 * 4 * (n // 2048 + 1)
+    if optimizer == "sgd":
+        return 0
+    if optimizer in ("sgd-momentum", "lion"):
+        return 4 * n
+    if optimizer == "adafactor":
+        return 4 * n // 64 + 4 * 1024  # factored second moments: rows + columns (small)
+    return 8 * n
+
+
+def estimate_diffusion(inp: Any) -> Any:
+    """Peak memory per GPU of one step of ``inp`` on a diffusion pipeline (see the module doc)."""
+    from preflight.estimate import constants as C
+    from preflight.estimate.model import Estimate
+
+    arch = inp.arch
+    res = int(inp.image_size or arch.image_size or 512)
+    batch = max(int(inp.micro_batch or 1), 1)
+    precision = inp.precision or "amp-bf16"
+    a = 4 if precision == "fp32" else 2
+    wbytes = 4 if precision in ("fp32", "amp-bf16", "amp-fp16") else 2
+    lora = bool(inp.lora_r)
+    train = inp.mode == "train"
+    notes: List[str] = []
+    den = int(inp.params or arch.params_total)
+    frozen_bytes = 2 if precision != "fp32" else 4  # the examples cast frozen models to weight_dtype
+    terms: Dict[str, int] = {}
+    if lora or not train:
+        terms["denoiser_weights"] = den * frozen_bytes
+    else:
+        terms["denoiser_weights"] = den * wbytes
+    text = sum(e["params"] for e in arch.extra.get("text_encoders", []))
+    terms["text_encoders"] = text * frozen_bytes
+    terms["vae"] = int(arch.extra.get("vae_params", 0)) * frozen_bytes
+    trainable = _trainable_lora(arch, int(inp.lora_r)) if lora else den
+    steady: Dict[str, int] = dict(terms)
+    if train:
+        if lora:
+            steady["lora_weights"] = trainable * 4  # cast_training_params: adapters in fp32
+        steady["optimizer_states"] = _optimizer_bytes(inp.optimizer or "adamw", trainable)
+        if getattr(inp, "ema", False):
+            steady["ema_copy"] = trainable * 4  # EMAModel shadow parameters, fp32, on the GPU
+            notes.append("EMA (--use_ema): an fp32 shadow copy of the trained weights on the GPU")
+    kind = arch.extra["diffusion_kind"]
+    fn = unet_activations if kind == "unet" else transformer_activations
+    attention = inp.attention or "sdpa"
+    ckpt = bool(inp.grad_ckpt) and train
+    # norms save float32 under CUDA autocast (group_norm/layer_norm autocast to float32); on the
+    # CPU autocast keeps them in the lower precision; without autocast everything is ``a``
+    nb = 4 if (inp.device != "cpu" or precision == "fp32") else a
+    if precision in ("fp16", "bf16"):
+        nb = 2
+    units, unit = fn(arch, batch, res, a, ckpt if train else True, lora or not train, attention, nb)
+    casts = 0
+    if train and not lora and precision in ("amp-bf16", "amp-fp16"):
+        # autocast keeps the 16-bit cast of every fp32 weight a Linear/Conv used (its cast cache
+        # of leaf tensors, cleared when the autocast region ends); each op outside a checkpoint
+        # saves that cast for backward, which frees it with the op's other saved tensors
+        casts = 2 * trainable
+        if not ckpt:
+            units = [(act + 2 * params, params) for act, params in units]
+        notes.append("autocast: a 16-bit copy of the fp32 weights lives through the forward pass")
+    saved = sum(u[0] for u in units) if train else 0
+    # backward walks the units in reverse: it frees each unit's saved tensors and creates its
+    # gradients (fp32, the trainable share of the unit's parameters); the peak is the largest
+    # sum of what is still saved (units before) and the gradients made so far (units after)
+    scale = trainable / max(sum(u[1] for u in units), 1)
+    grads_peak, still, made = 0, saved, 0
+    for act, params in reversed(units):
+        made += int(params * scale) * 4
+        grads_peak = max(grads_peak, still + made)
+        still -= act
+    grads_peak = max(grads_peak, trainable * 4)
+    lat = max(res // 8, 1)
+    latent = batch * int(arch.extra.get("latent_channels", 4)) * lat * lat * 4
+    # the VAE encodes the batch under no_grad first: its largest live tensors are two feature
+    # maps of block_out_channels[0] channels at full resolution plus a GroupNorm fp32 copy
+    vc = int((arch.extra.get("vae_channels") or [128])[0])
+    vae_encode = batch * vc * res * res * (2 * frozen_bytes + 4)
+    phases: Dict[str, Dict[str, int]] = {}
+    if train:
+        forward_end = dict(steady, activations=saved, latents=latent * 4)
+        if ckpt and casts:
+            forward_end["autocast_weight_casts"] = casts
+        backward = dict(steady, activations_and_gradients=grads_peak, recompute=2 * unit)
+        step = dict(steady, gradients=trainable * 4)
+        if (inp.optimizer or "adamw") in ("adamw", "adamw-fused") and not lora:
+            # foreach AdamW: per-step temporaries the size of one tensor list chunk; the largest
+            # single temporary list is one fp32 copy of the gradients (torch._foreach_* ops)
+            step["optimizer_temporaries"] = trainable * 4
+            notes.append("torch AdamW (foreach) keeps one fp32 temporary per trained parameter during step()")
+        phases = {"vae_encode": dict(steady, vae_activations=vae_encode),
+                  "forward_end": forward_end, "backward": backward, "optimizer_step": step}
+    else:
+        phases = {"denoise": dict(terms, activations=unit * 2, latents=latent * 2)}
+    overhead = {"cuda_context": int(C.CUDA_CONTEXT_BYTES), "cublas_workspace": int(C.CUBLAS_WORKSPACE_BYTES)}
+    for p in phases.values():
+        p.update(overhead)
+    peak_phase = max(phases, key=lambda k: sum(phases[k].values()))
+    peak = sum(phases[peak_phase].values())
+    if inp.zero_stage or inp.fsdp:
+        notes.append("sharding (ZeRO/FSDP) is not modelled for diffusion pipelines: estimated as data "
+                     "parallel, every GPU holding the whole model")
+    lo = int(peak * 0.9)
+    hi = int(peak * (1.15 + C.UNMODELLED_HI))
+    notes.append(f"diffusion {kind}: {'LoRA r=' + str(inp.lora_r) if lora else 'full'} training at "
+                 f"{res}x{res} px (latents {lat}x{lat}), batch {batch}"
+                 + (", gradient checkpointing" if ckpt else "") + f", attention {attention}")
+    return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,
+                    breakdown=dict(phases[peak_phase]), phases=phases, notes=notes,
+                    params_total=den + text + int(arch.extra.get("vae_params", 0)),
+                    params_trainable=trainable if train else 0, arch_name=arch.name,
+                    arch_source=arch.source)
