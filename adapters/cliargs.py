@@ -529,7 +529,7 @@ class _Pass:
         texts = [self.script.source.text, *self.decl.texts]
         # torch.multiprocessing.start_processes may be called through a variable and submitit starts
         # jobs itself (facebookresearch/sam2 training/train.py:55-60, :68): neither is one process
-        if "spawn(" in self.script.source.text:
+        if "spawn(" in self.script.source.text or "Process(" in self.script.source.text:
             from preflight.adapters.spawned_processes import spawned_processes
 
             # a script with an option documented as the number of nodes (pytorch/examples ImageNet
