@@ -54,7 +54,8 @@ _ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
         "max_length", "block_size", "max_len", "context_length", "seq_len",
         # bigcode-project/starcoder2-self-align src/star_align/train.py:138 (truncation length, :66-72)
-        "max_training_seq_length", "max_train_seq_length")
+        "max_training_seq_length", "max_train_seq_length",
+        "ctx_len")  # BlinkDL/RWKV-LM RWKV-v7/train_temp/train.py --ctx_len (the training context, demo-training-run.sh:57)
 _IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
 _CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable",
