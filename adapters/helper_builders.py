@@ -1,0 +1,170 @@
+"""Quantization and LoRA configs built inside a project helper the entry script calls, under
+``if param is None:`` defaults the call leaves in place:
+
+    def build_qlora_model(model_name_or_path, quantization_config=None, lora_config=None, ...):
+        if quantization_config is None:
+            quantization_config = BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_use_double_quant=True,
+                                                     bnb_4bit_quant_type="nf4", ...)
+        if lora_config is None:
+            lora_config = LoraConfig(r=64, lora_alpha=16, ...)
+
+(InternLM/xtuner @ b934f46 ``xtuner/apis/model.py:11-31``, re-exported by ``xtuner/apis/__init__.py``
+and called as ``build_qlora_model(model_name_or_path=..., return_tokenizer=True)`` by
+``examples/huggingface_trainer/train_qlora_hf.py:15-17``). Only the functions the entry script
+calls are read (a helper beside them is not the job's), in the project's own packages; a guard is
+decided only when it tests a parameter whose default is ``None`` against ``None`` and the call does
+not pass that parameter (by keyword or position, nor ``**kwargs``); a construct under any other
+undecided test says nothing. Facts (``medium``): ``precision.weights_bits`` from ``load_in_4bit``/
+``load_in_8bit``, ``precision.quant_type``, ``precision.double_quant``, ``peft.method`` lora with
+``peft.rank`` from ``r=``, ``task.mode`` qlora/lora. Nothing is imported or executed.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.adapters.guarded_helpers import project_modules
+
+from preflight.adapters_api import Adapter, Project
+from preflight.analysis.syntax import dotted_name
+from preflight.local_trees import parse_file
+from preflight.plan import Source, TrainingPlan
+from preflight.registry import register_adapter
+
+_MAX_BYTES = 500_000
+_CONSTRUCTS = ("BitsAndBytesConfig", "LoraConfig")
+
+
+def _none_params(fn: ast.FunctionDef) -> dict[str, int]:
+    """Parameters defaulting to None -> position (-1 for keyword-only)."""
+    out: dict[str, int] = {}
+    positional = [*fn.args.posonlyargs, *fn.args.args]
+    first = len(positional) - len(fn.args.defaults)
+    for i, a in enumerate(positional):
+        if i >= first:
+            d = fn.args.defaults[i - first]
+            if isinstance(d, ast.Constant) and d.value is None:
+                out[a.arg] = i
+    for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+        if isinstance(d, ast.Constant) and d.value is None:
+            out[a.arg] = -1
+    return out
+
+
+def _decide(test: ast.AST, left_none: set[str]) -> Optional[bool]:
+    """``P is None`` / ``P is not None`` / ``not P`` with P a parameter left at None."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name) \
+            and test.left.id in left_none and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        if isinstance(test.ops[0], ast.Is):
+            return True
+        if isinstance(test.ops[0], ast.IsNot):
+            return False
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
+            and test.operand.id in left_none:
+        return True
+    return None
+
+
+def _live_constructs(fn: ast.FunctionDef, left_none: set[str]) -> list[ast.Call]:
+    out: list[ast.Call] = []
+    stack: list[tuple[ast.AST, bool]] = [(s, True) for s in fn.body]
+    while stack:
+        node, live = stack.pop()
+        if isinstance(node, ast.If):
+            value = _decide(node.test, left_none)
+            stack.extend((c, live and value is True) for c in node.body)
+            stack.extend((c, live and value is False) for c in node.orelse)
+            continue
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Call) and live and (dotted_name(node.func) or "").rsplit(".", 1)[-1] in _CONSTRUCTS:
+            out.append(node)
+        stack.extend((c, live) for c in ast.iter_child_nodes(node))
+    return out
+
+
+def _literal_kw(call: ast.Call, name: str) -> Any:
+    for kw in call.keywords:
+        if kw.arg == name:
+            try:
+                return ast.literal_eval(kw.value)
+            except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
+                return None
+    return None
+
+
+@register_adapter
+class HelperBuildersAdapter(Adapter):
+    name = "helper_builders"
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        return any(Path(str(s.source.path)).is_file() for s in project.scripts)
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            path = Path(str(script.source.path))
+            if not path.is_file():
+                continue
+            imported = {a.asname or a.name for n in ast.walk(script.tree) if isinstance(n, ast.ImportFrom)
+                        and n.module and not n.level for a in n.names}
+            calls = [n for n in ast.walk(script.tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)
+                     and n.func.id in imported]
+            if not calls:
+                continue
+            functions: dict[str, tuple[ast.FunctionDef, str]] = {}
+            for mod in project_modules(script.tree, path):
+                if not project.may_read(mod):
+                    continue
+                try:
+                    if mod.stat().st_size > _MAX_BYTES:
+                        continue
+                    tree = parse_file(mod)
+                except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                    continue
+                root = str(Path(project.root).resolve())
+                shown = os.path.relpath(mod.resolve(), root) if str(mod.resolve()).startswith(root) else str(mod)
+                for fn in tree.body:
+                    if isinstance(fn, ast.FunctionDef) and "Config(" in ast.unparse(fn):
+                        functions.setdefault(fn.name, (fn, shown))
+            for call in calls:
+                found = functions.get(call.func.id)  # type: ignore[attr-defined]
+                if found is not None and not any(k.arg is None for k in call.keywords):
+                    self._read(plan, script, call, *found)
+                    return
+
+    def _read(self, plan: TrainingPlan, script: Any, call: ast.Call, fn: ast.FunctionDef, shown: str) -> None:
+        given = {k.arg for k in call.keywords if k.arg}
+        left = {p for p, pos in _none_params(fn).items() if p not in given and not (0 <= pos < len(call.args))}
+        constructs = _live_constructs(fn, left)
+        where = f"{fn.name}(...) called at {script.source.display}:{call.lineno}"
+        bits = None
+        lora = None
+        for node in constructs:
+            last = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+            src = Source("code", shown, node.lineno, None, f"{last}(...) in {where}")
+            if last == "BitsAndBytesConfig":
+                if _literal_kw(node, "load_in_4bit") is True:
+                    bits = 4
+                elif _literal_kw(node, "load_in_8bit") is True:
+                    bits = 8
+                if bits is not None:
+                    self.add_checked(plan, "precision.weights_bits", bits, src, "medium")
+                if bits == 4:
+                    qt, dq = _literal_kw(node, "bnb_4bit_quant_type"), _literal_kw(node, "bnb_4bit_use_double_quant")
+                    if isinstance(qt, str):
+                        self.add_checked(plan, "precision.quant_type", qt, src, "medium")
+                    if isinstance(dq, bool):
+                        self.add_checked(plan, "precision.double_quant", dq, src, "medium")
+            elif last == "LoraConfig":
+                lora = src
+                rank = _literal_kw(node, "r")
+                self.add_checked(plan, "peft.method", "lora", src, "medium")
+                if isinstance(rank, int) and not isinstance(rank, bool) and rank > 0:
+                    self.add_checked(plan, "peft.rank", rank, src, "medium")
+        if lora is not None:
+            self.add_checked(plan, "task.mode", "qlora" if bits in (4, 8) else "lora", lora, "medium")
