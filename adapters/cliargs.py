@@ -50,7 +50,8 @@ _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu
           "train_micro_batch_size_per_gpu")
 # accumulation under other spellings: openvla/openvla vla-scripts/finetune.py:91 grad_accumulation_steps,
 # mlfoundations/open_lm params.py:553 --accum-freq, facebookresearch/mae main_pretrain.py --accum_iter
-_ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_steps", "accum_freq", "accum_iter")
+_ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_steps", "accum_freq", "accum_iter",
+          "update_freq")  # BEiT/ConvNeXt/VideoMAE run_class_finetuning.py:31 --update_freq (fairseq's name too)
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
         "max_length", "block_size", "max_len", "context_length", "seq_len",
         # bigcode-project/starcoder2-self-align src/star_align/train.py:138 (truncation length, :66-72)
@@ -62,6 +63,7 @@ _CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable",
          "grad_checkpointing")  # mlfoundations/open_lm params.py --grad-checkpointing -> main.py:491-492
 # SFTConfig/DPOConfig defaults of later TRL releases (the release that set them); before it, the
 # TrainingArguments default (_TA_DEFAULTS; none for max_length: TRL then derived it from the tokenizer)
+_CKPT_HANDED = re.compile(r"\buse_checkpoint\s*=\s*\w+\.use_checkpoint\b")
 _TRL_SINCE = {"gradient_checkpointing": (0, 22), "bf16": (0, 19), "max_length": (0, 16)}
 _TA_DEFAULTS = {"gradient_checkpointing": False, "bf16": False, "max_length": None}
 _ATTN = ("attn_implementation",)
@@ -351,6 +353,10 @@ class _Pass:
             if number is not None and number >= 1:
                 self.add(target, number, source, conf)
         found = self.value(*_CKPT)
+        if found is None and _CKPT_HANDED.search("\n".join([self.script.source.text, *self.decl.texts])):
+            # ``--use_checkpoint`` handed to the model as ``use_checkpoint=args.use_checkpoint`` (timm/Swin/BEiT
+            # models' activation checkpointing switch; MCG-NJU/VideoMAE run_class_finetuning.py:133,314)
+            found = self.value("use_checkpoint")
         if found is not None and _as_bool(found[1]) is not None:
             self.add("memory.gradient_checkpointing", _as_bool(found[1]), found[2], found[3])
         found = self.value("optim")
