@@ -70,10 +70,11 @@ def _dict_literal(node: Optional[ast.AST]) -> Optional[dict[str, tuple[bool, Any
     else:
         return None
     for key, value in pairs[:_MAX_KEYS]:
+        line = getattr(value, "lineno", 0)
         try:
-            out[key] = (True, ast.literal_eval(value), value.lineno)
+            out[key] = (True, ast.literal_eval(value), line)
         except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-            out[key] = (False, None, value.lineno)
+            out[key] = (False, None, line)
     return out
 
 
@@ -122,8 +123,9 @@ def dict_helper_options(trees: list[tuple[ast.Module, str]], decl: Any, option: 
                         and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id in helpers:
                     _, dict_pos = helpers[stmt.value.func.id]
                     args = stmt.value.args
-                    if len(args) > dict_pos and isinstance(args[dict_pos], ast.Name) and args[dict_pos].id in bound:
-                        for keys, where in bound[args[dict_pos].id]:
+                    named = args[dict_pos] if len(args) > dict_pos else None
+                    if isinstance(named, ast.Name) and named.id in bound:
+                        for keys, where in bound[named.id]:
                             for key, (known, value, line) in keys.items():
                                 decl.add(option(key, value, known, False, f"{where}:{line}", "argparse"))
                         if "argparse" not in decl.parsers:

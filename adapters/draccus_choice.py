@@ -225,7 +225,8 @@ class _Prismatic:
         from preflight.adapters.launchers import parse_launch
 
         world = parse_launch(list(self.project.argv)).total_procs if self.project.argv else None
-        if "batch.micro" not in got or "batch.global" not in got or not _is_int(world) or world <= 0:
+        if "batch.micro" not in got or "batch.global" not in got or world is None or not _is_int(world) \
+                or world <= 0:
             return
         (micro, _), (total, gsrc) = got["batch.micro"], got["batch.global"]
         if total % (micro * world) == 0:

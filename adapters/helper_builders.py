@@ -48,8 +48,8 @@ def _none_params(fn: ast.FunctionDef) -> dict[str, int]:
             d = fn.args.defaults[i - first]
             if isinstance(d, ast.Constant) and d.value is None:
                 out[a.arg] = i
-    for a, d in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
-        if isinstance(d, ast.Constant) and d.value is None:
+    for a, kd in zip(fn.args.kwonlyargs, fn.args.kw_defaults):
+        if isinstance(kd, ast.Constant) and kd.value is None:
             out[a.arg] = -1
     return out
 

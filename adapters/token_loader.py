@@ -113,7 +113,8 @@ class TokenLoaderAdapter(Adapter):
                 got = idx.resolve(expr) if expr is not None else None
                 if got is None and isinstance(expr, ast.Name):
                     got = idx.resolve(_unpacked(script.tree, expr.id))
-                if got is None or not isinstance(got.value, int) or isinstance(got.value, bool) or got.value < 1:
+                if expr is None or got is None or not isinstance(got.value, int) or isinstance(got.value, bool) \
+                        or got.value < 1:
                     continue
                 values.append((got.value, site.line, f"{site.name}({param}={ast.unparse(expr)})", param))
             if len({v[0] for v in values}) != 1:
