@@ -169,13 +169,8 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST,
 # (a class name starting ``Adapter``, adapter-transformers' ``AdapterConfig``, still counts)
 _PEFT_WORDS = re.compile(r"(?i:\bpeft\b|lora|get_peft_model|PeftModel|(?<![a-z0-9])adapters?(?![a-z0-9]))"
                          r"|Adapter(?![0-9])")
-# an argument switching activation checkpointing off, by keyword; and an import of torch's checkpoint
-# module without an alias, which does nothing by itself (DepthAnything/Depth-Anything-V2 @ a561b84
-# metric_depth/depth_anything_v2/dinov2.py:17 ``import torch.utils.checkpoint``, never called): a use
-# still names it (``torch.utils.checkpoint.checkpoint(``, ``checkpoint(``); an aliased import is kept
-_CKPT_OFF = re.compile(r"(?m)\b(activation_checkpointing\w*|gradient_checkpointing|checkpoint_activations)\s*=\s*"
-                       r"(None|False)\b|^[ \t]*(?![^\n]*\bas\b)(?:import[ \t]+torch\.utils\.checkpoint|from[ \t]+"
-                       r"torch\.utils(?:\.checkpoint)?[ \t]+import[ \t]+[\w, \t]+)[ \t]*(?:#[^\n]*)?$")
+# an argument switching activation checkpointing off, by keyword
+_CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|checkpoint_activations)\s*=\s*(None|False)\b")
 # activation checkpointing by any of its spellings (never a saved model "checkpoint")
 _CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
                          r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|(?<![a-z])recompute|"
