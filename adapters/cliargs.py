@@ -50,8 +50,7 @@ _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu
           "train_micro_batch_size_per_gpu")
 # accumulation under other spellings: openvla/openvla vla-scripts/finetune.py:91 grad_accumulation_steps,
 # mlfoundations/open_lm params.py:553 --accum-freq, facebookresearch/mae main_pretrain.py --accum_iter
-_ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_steps", "accum_freq", "accum_iter",
-          "update_freq")  # BEiT/ConvNeXt/VideoMAE run_class_finetuning.py:31 --update_freq (fairseq's name too)
+_ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_steps", "accum_freq", "accum_iter")
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
         "max_length", "block_size", "max_len", "context_length", "seq_len",
         # bigcode-project/starcoder2-self-align src/star_align/train.py:138 (truncation length, :66-72)
@@ -352,6 +351,7 @@ class _Pass:
                 continue  # max_length of a TrainingArguments subclass (SimPOConfig) is the training length
             if number is not None and number >= 1:
                 self.add(target, number, source, conf)
+        self.update_freq()
         found = self.value(*_CKPT)
         if found is None and _CKPT_HANDED.search("\n".join([self.script.source.text, *self.decl.texts])):
             # ``--use_checkpoint`` handed to the model as ``use_checkpoint=args.use_checkpoint`` (timm/Swin/BEiT
@@ -491,6 +491,20 @@ class _Pass:
                     self.add("batch.grad_accum", a // b,
                              Source("derived", str(self.script.source.display), stmt.lineno, stmt.targets[0].id,
                                     f"{stmt.value.left.id} {a} // {stmt.value.right.id} {b}"), "medium")
+
+    def update_freq(self) -> None:
+        """``--update_freq`` with no help text at all is the accumulation count (the BEiT/ConvNeXt/VideoMAE
+        family's name, fairseq's too: MCG-NJU/VideoMAE run_class_finetuning.py:31,404), unless another
+        option is documented as the accumulation; a help text that says otherwise is read as written
+        (the help-based reading elsewhere decides it)."""
+        opt = self.decl.options.get("update_freq")
+        if opt is None or (opt.help or "").strip() or any(_ACCUM_HELP.search(o.help or "")
+                                                            for o in self.decl.options.values()):
+            return
+        found = self.value("update_freq")
+        count = _as_int(found[1]) if found is not None else None
+        if found is not None and count is not None and count >= 1:
+            self.add("batch.grad_accum", count, found[2], found[3])
 
     def side_effects(self) -> None:
         """``prepare_model_for_kbit_training``/``prepare_model_for_int8_training`` turn

@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
-from preflight.adapters.guarded_helpers import project_modules
+from preflight.adapters.pytorch_local import _imported_local
 
 from preflight.adapters_api import Adapter, Project
 from preflight.analysis.syntax import dotted_name
@@ -97,6 +97,26 @@ def _literal_kw(call: ast.Call, name: str) -> Any:
     return None
 
 
+def _modules(tree: ast.Module, script: Path) -> list[Path]:
+    """The project modules the script imports (its folder, or the project's own package where a
+    setup.py/pyproject.toml marks one: :func:`pytorch_local._imported_local`), and for a package
+    the modules its ``__init__`` re-exports from (``from .model import build_qlora_model``)."""
+    out = list(_imported_local(tree, script.resolve().parent))
+    for found in list(out):
+        if found.name != "__init__.py":
+            continue
+        try:
+            init = parse_file(found)
+        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for sub in init.body:
+            if isinstance(sub, ast.ImportFrom) and sub.level == 1 and sub.module:
+                cand = found.parent / f"{sub.module.replace('.', '/')}.py"
+                if cand.is_file() and cand not in out:
+                    out.append(cand)
+    return out[:24]
+
+
 @register_adapter
 class HelperBuildersAdapter(Adapter):
     name = "helper_builders"
@@ -117,7 +137,7 @@ class HelperBuildersAdapter(Adapter):
             if not calls:
                 continue
             functions: dict[str, tuple[ast.FunctionDef, str]] = {}
-            for mod in project_modules(script.tree, path):
+            for mod in _modules(script.tree, path):
                 if not project.may_read(mod):
                     continue
                 try:

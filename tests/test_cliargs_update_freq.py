@@ -46,3 +46,12 @@ def test_use_checkpoint_not_handed_to_a_model_is_not_read(cli, tmp_path):
     write(tmp_path, {"run.py": other})
     plan = plan_of(cli, "run.py", "--", "--use_checkpoint", cwd=tmp_path)
     assert winner(plan, "memory.gradient_checkpointing") is not True
+
+
+def test_update_freq_with_a_help_of_its_own_is_not_read_by_name(cli, tmp_path):
+    # documented as something else: the name alone does not make it the accumulation count
+    write(tmp_path, {"run.py": SCRIPT.replace("parser.add_argument('--update_freq', default=1, type=int)",
+                                              "parser.add_argument('--update_freq', default=1, type=int, "
+                                              "help='how often to log')")})
+    plan = plan_of(cli, "run.py", "--", "--update_freq", "4", cwd=tmp_path)
+    assert winner(plan, "batch.grad_accum") != 4
