@@ -163,7 +163,7 @@ class DraccusChoiceAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any("draccus" in s.source.text for s in project.scripts)
+        return any("draccus" in s.source.text and "get_choice_class" in s.source.text for s in project.scripts)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:

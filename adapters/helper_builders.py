@@ -33,6 +33,7 @@ from preflight.analysis.syntax import dotted_name
 from preflight.local_trees import parse_file
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
+from preflight.sources import read_text_limited
 
 _MAX_BYTES = 500_000
 _CONSTRUCTS = ("BitsAndBytesConfig", "LoraConfig")
@@ -123,7 +124,19 @@ class HelperBuildersAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(Path(str(s.source.path)).is_file() for s in project.scripts)
+        """A project module the script imports names a quantization or LoRA config (cheap: text only)."""
+        for script in project.scripts:
+            path = Path(str(script.source.path))
+            if not path.is_file():
+                continue
+            for mod in _modules(script.tree, path):
+                try:
+                    text = read_text_limited(mod, errors="replace")[:_MAX_BYTES]
+                except (OSError, ValueError):
+                    continue
+                if any(f"{name}(" in text for name in _CONSTRUCTS):
+                    return True
+        return False
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:

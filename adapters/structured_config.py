@@ -133,8 +133,8 @@ class StructuredConfigAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(isinstance(cfg.data, dict) and isinstance(cfg.data.get("distributed"), dict)
-                   for _, cfg in project.configs)
+        return any("OmegaConf.structured" in s.source.text for s in project.scripts) and any(
+            isinstance(cfg.data, dict) and isinstance(cfg.data.get("distributed"), dict) for _, cfg in project.configs)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:

@@ -89,7 +89,8 @@ class TokenLoaderAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(".view(B, T)" in s.source.text or ".view(self.B" in s.source.text for s in project.scripts)
+        return any(isinstance(n, ast.ClassDef) and _batch_param(n) is not None
+                   for s in project.scripts if s.tree is not None and ".view(" in s.source.text for n in s.tree.body)
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
