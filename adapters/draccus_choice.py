@@ -259,7 +259,10 @@ class _Prismatic:
         if isinstance(strategy, str) and strategy in _STRATEGY:
             from preflight.adapters.launchers import parse_launch
 
-            one_node = parse_launch(list(self.project.argv)).nodes == 1 if self.project.argv else False
+            info = parse_launch(list(self.project.argv)) if self.project.argv else None
+            # torchrun without --nnodes is one node (its default), as is a plain python process
+            one_node = info is not None and (info.nodes == 1 or (info.nodes is None and (
+                info.total_procs is not None or info.launcher == "python")))
             value = _STRATEGY[strategy][0 if one_node else 1]
             if value is not None:
                 self.add("dist.sharding", value, src)

@@ -106,6 +106,12 @@ def test_default_choice_and_the_align_stage(cli, tmp_path):
     assert winner(plan, "data.seq_len") == 4096  # Default7B, the field's default choice
     assert winner(plan, "batch.micro") == 16 and winner(plan, "batch.global") == 256  # align_* keys
     assert winner(plan, "dist.sharding") == "fsdp_grad_op"
+    plan = plan_of(cli, "--", "torchrun", "--nnodes", "2", "--nproc-per-node", "8", "scripts/pretrain.py",
+                   "--stage", "finetune", cwd=tmp_path)
+    assert winner(plan, "dist.sharding") == "fsdp_hybrid"  # HYBRID_SHARD over two nodes
+    plan = plan_of(cli, "--", "torchrun", "--nproc-per-node", "8", "scripts/pretrain.py", "--stage", "finetune",
+                   cwd=tmp_path)
+    assert winner(plan, "dist.sharding") == "fsdp_full"  # torchrun's default: one node
 
 
 def test_unknown_choice_or_no_draccus_entry_says_nothing(cli, tmp_path):
