@@ -88,6 +88,36 @@ def _live_constructs(fn: ast.FunctionDef, left_none: set[str]) -> list[ast.Call]
     return out
 
 
+def _shown(path: Path, mod_path: Path, mod_shown: str) -> str:
+    """``path`` relative to the root ``mod_shown`` (the helper module's display path) is relative to."""
+    parts = Path(mod_shown).parts
+    if Path(mod_shown).is_absolute() or len(parts) > len(mod_path.resolve().parents):
+        return str(path)
+    root = mod_path.resolve().parents[len(parts) - 1]
+    try:
+        return str(path.resolve().relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _live_calls(fn: ast.FunctionDef, left_none: set[str]) -> list[ast.Call]:
+    """Every call of the function that runs: outside any ``if``, or under one decided by the parameters
+    left at None (an undecided test keeps nothing)."""
+    out: list[ast.Call] = []
+    stack: list[tuple[ast.AST, bool]] = [(s, True) for s in fn.body]
+    while stack:
+        node, live = stack.pop()
+        if isinstance(node, ast.If):
+            value = _decide(node.test, left_none)
+            stack.extend((c, live and value is True) for c in node.body)
+            stack.extend((c, live and value is False) for c in node.orelse)
+            continue
+        if isinstance(node, ast.Call) and live:
+            out.append(node)
+        stack.extend((c, live) for c in ast.iter_child_nodes(node))
+    return out
+
+
 def _literal_kw(call: ast.Call, name: str) -> Any:
     for kw in call.keywords:
         if kw.arg == name:
@@ -149,7 +179,7 @@ class HelperBuildersAdapter(Adapter):
                      and n.func.id in imported]
             if not calls:
                 continue
-            functions: dict[str, tuple[ast.FunctionDef, str]] = {}
+            functions: dict[str, tuple[ast.FunctionDef, str, Path, ast.Module]] = {}
             for mod in _modules(script.tree, path):
                 if not project.may_read(mod):
                     continue
@@ -163,16 +193,45 @@ class HelperBuildersAdapter(Adapter):
                 shown = os.path.relpath(mod.resolve(), root) if str(mod.resolve()).startswith(root) else str(mod)
                 for fn in tree.body:
                     if isinstance(fn, ast.FunctionDef) and "Config(" in ast.unparse(fn):
-                        functions.setdefault(fn.name, (fn, shown))
+                        functions.setdefault(fn.name, (fn, shown, mod, tree))
             for call in calls:
                 found = functions.get(call.func.id)  # type: ignore[attr-defined]
                 if found is not None and not any(k.arg is None for k in call.keywords):
                     self._read(plan, script, call, *found)
                     return
 
-    def _read(self, plan: TrainingPlan, script: Any, call: ast.Call, fn: ast.FunctionDef, shown: str) -> None:
+    def _wrapper_checkpointing(self, plan: TrainingPlan, script: Any, call: ast.Call, fn: ast.FunctionDef,
+                               left: set[str], mod_path: Path, mod_tree: ast.Module, shown: str) -> None:
+        """A project model class the helper builds (``SupervisedFinetune(llm, lora=lora_config)``, InternLM/xtuner
+        ``xtuner/model/sft.py:84-117``: ``use_activation_checkpointing=True`` then
+        ``self.gradient_checkpointing_enable()``) that switches checkpointing on by a default it is left."""
+        names = {a.asname or a.name for n in mod_tree.body if isinstance(n, ast.ImportFrom) and n.module
+                 and not n.level for a in n.names}
+        for node in _live_calls(fn, left):
+            if not isinstance(node.func, ast.Name) or node.func.id not in names \
+                    or any(k.arg is None for k in node.keywords):
+                continue
+            for path in _modules(mod_tree, mod_path):
+                try:
+                    tree = parse_file(path)
+                except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+                    continue
+                cls = next((c for c in tree.body if isinstance(c, ast.ClassDef) and c.name == node.func.id), None)
+                if cls is None:
+                    continue
+                got = _enables_checkpointing(cls, {k.arg for k in node.keywords if k.arg}, len(node.args))
+                if got is not None:
+                    detail = (f"{cls.name}(...) built in {fn.name}(...) (called at {script.source.display}:"
+                              f"{call.lineno}) leaves {got[0]}=True: its __init__ calls gradient_checkpointing_enable()")
+                    self.add_checked(plan, "memory.gradient_checkpointing", True,
+                                     Source("code", _shown(path, mod_path, shown), got[1], None, detail), "medium")
+                return
+
+    def _read(self, plan: TrainingPlan, script: Any, call: ast.Call, fn: ast.FunctionDef, shown: str,
+              mod_path: Path, mod_tree: ast.Module) -> None:
         given = {k.arg for k in call.keywords if k.arg}
         left = {p for p, pos in _none_params(fn).items() if p not in given and not (0 <= pos < len(call.args))}
+        self._wrapper_checkpointing(plan, script, call, fn, left, mod_path, mod_tree, shown)
         constructs = _live_constructs(fn, left)
         where = f"{fn.name}(...) called at {script.source.display}:{call.lineno}"
         bits = None
@@ -201,3 +260,24 @@ class HelperBuildersAdapter(Adapter):
                     self.add_checked(plan, "peft.rank", rank, src, "medium")
         if lora is not None:
             self.add_checked(plan, "task.mode", "qlora" if bits in (4, 8) else "lora", lora, "medium")
+
+
+def _enables_checkpointing(cls: ast.ClassDef, keywords: set[str], positional: int) -> Optional[tuple[str, int]]:
+    """(parameter, line) when ``__init__`` calls ``gradient_checkpointing_enable()`` under ``if P:`` with P
+    a parameter defaulting to True that the construction leaves in place."""
+    init = next((n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "__init__"), None)
+    if init is None:
+        return None
+    args = init.args.args[1:]
+    first = len(args) - len(init.args.defaults)
+    true_params = {a.arg: i for i, a in enumerate(args) if i >= first
+                   and isinstance(init.args.defaults[i - first], ast.Constant)
+                   and init.args.defaults[i - first].value is True}
+    for node in ast.walk(init):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id in true_params \
+                and node.test.id not in keywords and true_params[node.test.id] >= positional:
+            for sub in (n for stmt in node.body for n in ast.walk(stmt)):
+                if isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute) \
+                        and sub.func.attr == "gradient_checkpointing_enable":
+                    return node.test.id, sub.lineno
+    return None

@@ -11,6 +11,7 @@ HELPERS = """\
     import torch
     from peft import LoraConfig
     from transformers import AutoModelForCausalLM, BitsAndBytesConfig
+    from mypkg.model import SupervisedFinetune
 
     def build_qlora_model(model_name_or_path, quantization_config=None, lora_config=None, use_4bit=False):
         if quantization_config is None:
@@ -19,7 +20,8 @@ HELPERS = """\
                                                      bnb_4bit_compute_dtype=torch.float16)
         if lora_config is None:
             lora_config = LoraConfig(r=32, lora_alpha=16, task_type="CAUSAL_LM")
-        return AutoModelForCausalLM.from_pretrained(model_name_or_path, quantization_config=quantization_config)
+        llm = AutoModelForCausalLM.from_pretrained(model_name_or_path, quantization_config=quantization_config)
+        return SupervisedFinetune(llm, lora=lora_config)
 
     def build_other(model_name_or_path):
         return LoraConfig(r=4), BitsAndBytesConfig(load_in_8bit=True)
@@ -34,9 +36,22 @@ SCRIPT = """\
     """
 
 
-def project(tmp_path, script=SCRIPT, helpers=HELPERS):
+WRAPPER = """\
+    import torch
+
+    class SupervisedFinetune(torch.nn.Module):
+        def __init__(self, llm, lora=None, use_activation_checkpointing=True):
+            super().__init__()
+            self.llm = llm
+            if use_activation_checkpointing:
+                self.llm.gradient_checkpointing_enable()
+    """
+
+
+def project(tmp_path, script=SCRIPT, helpers=HELPERS, wrapper=WRAPPER):
     write(tmp_path, {"mypkg/__init__.py": "", "mypkg/apis/__init__.py": "from .model import build_qlora_model\n",
-                     "mypkg/apis/model.py": helpers, "train.py": script})
+                     "mypkg/apis/model.py": helpers, "mypkg/model/__init__.py": "from .sft import SupervisedFinetune\n",
+                     "mypkg/model/sft.py": wrapper, "train.py": script})
 
 
 def test_defaults_the_call_leaves_in_place(cli, tmp_path):
@@ -62,3 +77,14 @@ def test_passed_configs_undecided_guards_and_uncalled_helpers_say_nothing(cli, t
     assert winner(plan, "precision.weights_bits") is None
     # build_other is never called: its 8-bit config and rank 4 are not the job's
     assert winner(plan, "peft.rank") != 4
+
+
+def test_a_model_wrapper_left_at_its_checkpointing_default(cli, tmp_path):
+    # xtuner/model/sft.py:84-117: use_activation_checkpointing=True -> gradient_checkpointing_enable()
+    project(tmp_path)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is True
+    project(tmp_path, helpers=HELPERS.replace("SupervisedFinetune(llm, lora=lora_config)",
+                                              "SupervisedFinetune(llm, lora=lora_config, use_activation_checkpointing=False)"))
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is not True
