@@ -271,8 +271,8 @@ def _enables_checkpointing(cls: ast.ClassDef, keywords: set[str], positional: in
     args = init.args.args[1:]
     first = len(args) - len(init.args.defaults)
     true_params = {a.arg: i for i, a in enumerate(args) if i >= first
-                   and isinstance(init.args.defaults[i - first], ast.Constant)
-                   and init.args.defaults[i - first].value is True}
+                   and getattr(init.args.defaults[i - first], "value", None) is True
+                   and isinstance(init.args.defaults[i - first], ast.Constant)}
     for node in ast.walk(init):
         if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id in true_params \
                 and node.test.id not in keywords and true_params[node.test.id] >= positional:
