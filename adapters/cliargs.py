@@ -54,13 +54,15 @@ _ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
         "max_length", "block_size", "max_len", "context_length", "seq_len",
         # bigcode-project/starcoder2-self-align src/star_align/train.py:138 (truncation length, :66-72)
-        "max_training_seq_length", "max_train_seq_length")
+        "max_training_seq_length", "max_train_seq_length",
+        "ctx_len")  # BlinkDL/RWKV-LM RWKV-v7/train_temp/train.py --ctx_len (the training context, demo-training-run.sh:57)
 _IMAGE = ("resolution", "image_size", "img_size", "input_size", "force_image_size")
 _RANK = ("lora_r", "lora_rank", "lora_dim")
 _CKPT = ("gradient_checkpointing", "gradient_checkpointing_enable",
          "grad_checkpointing")  # mlfoundations/open_lm params.py --grad-checkpointing -> main.py:491-492
 # SFTConfig/DPOConfig defaults of later TRL releases (the release that set them); before it, the
 # TrainingArguments default (_TA_DEFAULTS; none for max_length: TRL then derived it from the tokenizer)
+_CKPT_HANDED = re.compile(r"\buse_checkpoint\s*=\s*\w+\.use_checkpoint\b")
 _TRL_SINCE = {"gradient_checkpointing": (0, 22), "bf16": (0, 19), "max_length": (0, 16)}
 _TA_DEFAULTS = {"gradient_checkpointing": False, "bf16": False, "max_length": None}
 _ATTN = ("attn_implementation",)
@@ -349,7 +351,12 @@ class _Pass:
                 continue  # max_length of a TrainingArguments subclass (SimPOConfig) is the training length
             if number is not None and number >= 1:
                 self.add(target, number, source, conf)
+        self.update_freq()
         found = self.value(*_CKPT)
+        if found is None and _CKPT_HANDED.search("\n".join([self.script.source.text, *self.decl.texts])):
+            # ``--use_checkpoint`` handed to the model as ``use_checkpoint=args.use_checkpoint`` (timm/Swin/BEiT
+            # models' activation checkpointing switch; MCG-NJU/VideoMAE run_class_finetuning.py:133,314)
+            found = self.value("use_checkpoint")
         if found is not None and _as_bool(found[1]) is not None:
             self.add("memory.gradient_checkpointing", _as_bool(found[1]), found[2], found[3])
         found = self.value("optim")
@@ -485,6 +492,20 @@ class _Pass:
                              Source("derived", str(self.script.source.display), stmt.lineno, stmt.targets[0].id,
                                     f"{stmt.value.left.id} {a} // {stmt.value.right.id} {b}"), "medium")
 
+    def update_freq(self) -> None:
+        """``--update_freq`` with no help text at all is the accumulation count (the BEiT/ConvNeXt/VideoMAE
+        family's name, fairseq's too: MCG-NJU/VideoMAE run_class_finetuning.py:31,404), unless another
+        option is documented as the accumulation; a help text that says otherwise is read as written
+        (the help-based reading elsewhere decides it)."""
+        opt = self.decl.options.get("update_freq")
+        if opt is None or (opt.help or "").strip() or any(_ACCUM_HELP.search(o.help or "")
+                                                            for o in self.decl.options.values()):
+            return
+        found = self.value("update_freq")
+        count = _as_int(found[1]) if found is not None else None
+        if found is not None and count is not None and count >= 1:
+            self.add("batch.grad_accum", count, found[2], found[3])
+
     def side_effects(self) -> None:
         """``prepare_model_for_kbit_training``/``prepare_model_for_int8_training`` turn
         gradient checkpointing on unless ``use_gradient_checkpointing=False``."""
@@ -529,7 +550,7 @@ class _Pass:
         texts = [self.script.source.text, *self.decl.texts]
         # torch.multiprocessing.start_processes may be called through a variable and submitit starts
         # jobs itself (facebookresearch/sam2 training/train.py:55-60, :68): neither is one process
-        if "spawn(" in self.script.source.text:
+        if "spawn(" in self.script.source.text or "Process(" in self.script.source.text:
             from preflight.adapters.spawned_processes import spawned_processes
 
             # a script with an option documented as the number of nodes (pytorch/examples ImageNet

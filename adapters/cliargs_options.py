@@ -461,6 +461,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
     decl = Declared()
     display = str(script.source.display)
     imports = _collect(script.tree, display, decl, script.source.text)
+    trees: list[tuple[ast.Module, str]] = [(script.tree, display)]
     decl.no_abbrev = "allow_abbrev" in script.source.text
     path = Path(str(script.source.path))
     bases: list[Path] = []
@@ -503,6 +504,11 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
         queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl, text))
+        trees.append((tree, shown))
+    if "add_argument(f" in script.source.text or any("add_argument(f" in t for t in decl.texts):
+        from preflight.adapters.cliargs_dict_options import dict_helper_options
+
+        dict_helper_options(trees, decl, Option)
     if "prefigure" in script.source.text or any("prefigure" in t for t in decl.texts):
         _prefigure(script, project, decl)
     for fname, arg in decl.maybe_parsers:

@@ -45,20 +45,34 @@ def _builder(script_path: Path, qualified: str) -> Optional[tuple[Path, ast.Func
     return (path, defs[0]) if len(defs) == 1 else None
 
 
-def _workers_param(fn: ast.FunctionDef) -> Optional[str]:
-    """The parameter the function's one ``DataLoader(...)`` takes as ``num_workers``, never rebound."""
+def _loader_arg(fn: ast.FunctionDef, kw: str) -> Optional[tuple[str, Any]]:
+    """What the function's one ``DataLoader(...)`` takes as ``kw``: ("param", name) for a parameter
+    never rebound, ("const", value) for a literal, ("absent", None) when the call leaves it out
+    (no ``**kwargs`` either: the DataLoader default), else None."""
     loaders = [n for n in ast.walk(fn) if isinstance(n, ast.Call)
                and (dotted_name(n.func) or "").rsplit(".", 1)[-1] == "DataLoader"]
     if len(loaders) != 1:
         return None
-    given = next((k.value for k in loaders[0].keywords if k.arg == "num_workers"), None)
+    if any(k.arg is None for k in loaders[0].keywords) or any(isinstance(a, ast.Starred) for a in loaders[0].args):
+        return None
+    given = next((k.value for k in loaders[0].keywords if k.arg == kw), None)
+    if given is None:
+        return ("absent", None) if kw == "pin_memory" and len(loaders[0].args) < 8 else None
+    if isinstance(given, ast.Constant):
+        return "const", given.value
     params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)]
     if not isinstance(given, ast.Name) or given.id not in params:
         return None
     rebound = any(isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and any(
         isinstance(t, ast.Name) and t.id == given.id
         for t in (n.targets if isinstance(n, ast.Assign) else [n.target])) for n in ast.walk(fn))
-    return None if rebound else given.id
+    return None if rebound else ("param", given.id)
+
+
+def _workers_param(fn: ast.FunctionDef) -> Optional[str]:
+    """The parameter the function's one ``DataLoader(...)`` takes as ``num_workers``, never rebound."""
+    got = _loader_arg(fn, "num_workers")
+    return got[1] if got is not None and got[0] == "param" else None
 
 
 def _default(fn: ast.FunctionDef, param: str) -> Optional[ast.expr]:
@@ -86,6 +100,7 @@ class LoaderHelperAdapter(Adapter):
                 continue
             idx = project.index(script)
             found: list[tuple[Any, Source]] = []
+            pinned: list[tuple[Any, Source, str]] = []
             for site in idx.calls:
                 if not isinstance(site.call.func, ast.Name) or idx.runs(site) is False:
                     continue
@@ -96,6 +111,7 @@ class LoaderHelperAdapter(Adapter):
                 if got is None:
                     continue
                 path, fn = got
+                pinned.extend(_pinned(project, script, idx, site, path, fn))
                 param = _workers_param(fn)
                 if param is None:
                     continue
@@ -114,3 +130,35 @@ class LoaderHelperAdapter(Adapter):
                 found.append((value.value, project.source(script, site.call, "code", detail=detail)))
             if found and len({v for v, _ in found}) == 1:
                 self.add_checked(plan, "data.num_workers", found[0][0], found[0][1], "medium", -1)
+            if pinned and len({v for v, _, _ in pinned}) == 1:
+                self.add_checked(plan, "data.pin_memory", pinned[0][0], pinned[0][1], "medium", -1)
+
+
+def _pinned(project: Project, script: Any, idx: Any, site: Any, path: Path,
+            fn: ast.FunctionDef) -> list[tuple[Any, Source, str]]:
+    """``pin_memory`` of the builder's DataLoader for this call: the DataLoader default False when
+    the builder leaves it out, its literal, or the call's value for the parameter it hands on."""
+    got = _loader_arg(fn, "pin_memory")
+    if got is None:
+        return []
+    how, what = got
+    where = f"{path.name}:{fn.lineno} {fn.name}"
+    if how == "absent":
+        detail = f"{site.target} = {site.label}(...): {where} builds DataLoader(...) without pin_memory (default False)"
+        return [(False, project.source(script, site.call, "default", detail=detail), detail)]
+    if how == "const":
+        if not isinstance(what, bool):
+            return []
+        detail = f"{site.target} = {site.label}(...): {where} builds DataLoader(pin_memory={what})"
+        return [(what, project.source(script, site.call, "code", detail=detail), detail)]
+    names = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+    expr = next((k.value for k in site.call.keywords if k.arg == what), None)
+    if expr is None and what in names and names.index(what) < len(site.call.args):
+        expr = site.call.args[names.index(what)]
+    if expr is None and any(k.arg is None for k in site.call.keywords):
+        return []
+    value = idx.resolve(expr if expr is not None else _default(fn, what))
+    if value is None or not isinstance(value.value, bool):
+        return []
+    detail = f"{site.target} = {site.label}(..., {what}={value.value}): {where} hands it to DataLoader(pin_memory=...)"
+    return [(value.value, project.source(script, site.call, "code", detail=detail), detail)]

@@ -1027,7 +1027,9 @@ class _ScriptPass:
                     self.add("dist.sharding", "fsdp_full",
                              self.src(site.call, f"{site.label}(...): default FULL_SHARD"), conf)
                 else:
-                    strategy = self._chain_value(strategy, site)
+                    from preflight.adapters.dict_pick import dict_pick
+
+                    strategy = dict_pick(strategy, self.value) or self._chain_value(strategy, site)
                     last = (dotted_name(strategy) or "").rsplit(".", 1)[-1]
                     if last in _FSDP_STRATEGY:
                         self.add("dist.sharding", _FSDP_STRATEGY[last],

@@ -365,16 +365,36 @@ def sampler_batch(pass_: Any, site: Any, conf: str) -> None:
 
     name = dotted_name(call.func) or ""
     qualified = pass_.idx.qualify(name) or ""
+    param, pos = "batch_size", 1
     if qualified.rsplit(".", 1)[-1] != "BatchSampler" or not qualified.startswith("torch."):
-        return
-    expr = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
-    if expr is None and len(call.args) >= 2 and not any(isinstance(a, ast.Starred) for a in call.args[:2]):
-        expr = call.args[1]
+        found = _project_sampler(pass_, name)  # the project's own sampler closing batches at self.batch_size
+        if found is None:
+            return
+        param, pos = found
+    expr = next((k.value for k in call.keywords if k.arg == param), None)
+    if expr is None and len(call.args) > pos and not any(isinstance(a, ast.Starred) for a in call.args[:pos + 1]):
+        expr = call.args[pos]
     resolved = pass_.value(expr) if expr is not None else None
     if resolved is None or not isinstance(resolved.value, int) or isinstance(resolved.value, bool) \
             or resolved.value < 1:
         return
     pass_.put("batch.micro", resolved, site, f"{site.label}(batch_sampler={name}(sampler, batch_size, ...))", conf)
+
+
+def _project_sampler(pass_: Any, name: str) -> Optional[tuple[str, int]]:
+    from preflight.adapters.batch_sampler_local import batch_param, find_class
+    from preflight.adapters.guarded_helpers import project_modules
+
+    if "." in name or not name:
+        return None
+    script = pass_.script
+    path = Path(str(script.source.path))
+    if not path.is_file():
+        return None
+    local = [n for n in script.tree.body if isinstance(n, ast.ClassDef) and n.name == name]
+    paths = [*_imported_up(script.tree, path.resolve().parent, None, depth=1), *project_modules(script.tree, path)]
+    cls = local[0] if local else find_class(name, paths)
+    return batch_param(cls) if cls is not None else None
 
 
 _HALF_DTYPES = ("torch.float16", "torch.half")

@@ -6,7 +6,10 @@ options decide as taken, with ``E`` read statically: that many processes, on thi
 (McGill-NLP/nano-aha-moment @ 6cd0306 ``nano_r1_script.py:1158-1161`` ``if args.nproc == 1: main(rank=0)
 else: torch.multiprocessing.spawn(main, nprocs=args.nproc)``, README.md:64 ``--nproc 4``). A count not
 read (facebookresearch/moco-v3 ``nprocs=ngpus_per_node`` from ``torch.cuda.device_count()``) says
-nothing. Nothing is imported or run.
+nothing. Also ``for rank in range(E): multiprocessing.Process(target=...).start()`` in the entry
+script: E processes (facebookresearch/ijepa @ 52c1ae9 ``main.py:58-65``: ``num_gpus =
+len(args.devices)`` of ``--devices cuda:0 cuda:1 cuda:2``, one ``mp.Process`` per device). Nothing is
+imported or run.
 """
 
 from __future__ import annotations
@@ -37,4 +40,66 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
         add("dist.world_size", count, Source("derived", None, None, "nprocs", detail), "medium")
         add("dist.nodes", 1, Source("derived", None, None, "nprocs", detail), "medium")
         return True
+    return _process_loop(project, script, line, add)
+
+
+_PROCESS = ("multiprocessing.Process", "torch.multiprocessing.Process")
+
+
+def _process_loop(project: Project, script: ParsedPython, line: str,
+                  add: Callable[[str, Any, Source, str], None]) -> bool:
+    """``for r in range(E): mp.Process(...)`` that runs: E processes on this machine. True when
+    such a loop runs (with E unknown nothing is added, and the script is not one process)."""
+    idx = project.index(script)
+    sites = [s for s in idx.calls if (s.qualified or "") in _PROCESS and idx.runs(s) is True]
+    if not sites:
+        return False
+    for loop in ast.walk(script.tree):
+        if not isinstance(loop, ast.For) or not isinstance(loop.iter, ast.Call) \
+                or not isinstance(loop.iter.func, ast.Name) or loop.iter.func.id != "range" \
+                or len(loop.iter.args) != 1 or loop.iter.keywords:
+            continue
+        inside = {id(n) for stmt in loop.body for n in ast.walk(stmt)}
+        site = next((s for s in sites if id(s.call) in inside), None)
+        if site is None:
+            continue
+        got = idx.resolve(loop.iter.args[0])
+        count = got.value if got is not None else _len_of_list_option(project, script, loop.iter.args[0])
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            return True  # processes started, their count not known: not one process either
+        detail = (f"one {site.label}(...) per iteration of range({ast.unparse(loop.iter.args[0])}) = {count} "
+                  f"processes on one machine ({script.source.display}:{loop.lineno}; launch line: {line})")
+        for field in ("dist.world_size", "dist.devices_per_node"):
+            add(field, count, Source("derived", None, None, "range", detail), "medium")
+        add("dist.nodes", 1, Source("derived", None, None, "range", detail), "medium")
+        return True
     return False
+
+
+def _len_of_list_option(project: Project, script: ParsedPython, expr: ast.AST) -> Any:
+    """``len(args.devices)`` (directly or through one module-level name assigned it) of an option
+    given a list on the launch line (``--devices cuda:0 cuda:1 cuda:2``, argparse ``nargs='+'``):
+    the number of values after the flag; None when the flag is not on the line."""
+    if isinstance(expr, ast.Name):
+        values = [n.value for n in ast.walk(script.tree) if isinstance(n, ast.Assign) and len(n.targets) == 1
+                  and isinstance(n.targets[0], ast.Name) and n.targets[0].id == expr.id]
+        if len(values) != 1:
+            return None
+        expr = values[0]
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len"
+            and len(expr.args) == 1 and isinstance(expr.args[0], ast.Attribute)):
+        return None
+    dest = expr.args[0].attr
+    if "nargs" not in script.source.text:
+        return None
+    args = project.script_args(script)
+    flags = {f"--{dest}", f"--{dest.replace('_', '-')}"}
+    for k, tok in enumerate(args):
+        if tok in flags:
+            count = 0
+            for more in args[k + 1:]:
+                if more.startswith("-"):
+                    break
+                count += 1
+            return count or None
+    return None

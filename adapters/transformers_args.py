@@ -37,7 +37,7 @@ TRAINING_KEYS: dict[str, str] = {
     "per_device_train_batch_size": "int", "gradient_accumulation_steps": "int", "bf16": "bool", "fp16": "bool",
     "optim": "str", "gradient_checkpointing": "bool", "activation_checkpointing": "bool", "deepspeed": "any",
     "fsdp": "any", "torch_compile": "bool", "max_length": "int", "max_seq_length": "int",
-    "use_liger_kernel": "bool", "fsdp_config": "any", "dataloader_num_workers": "int",
+    "use_liger_kernel": "bool", "fsdp_config": "any", "dataloader_num_workers": "int", "dataloader_pin_memory": "bool",
     "label_smoothing_factor": "any", "loss_type": "str", "group_by_length": "bool",
 }
 _FSDP = {"full_shard": "fsdp_full", "shard_grad_op": "fsdp_grad_op", "hybrid_shard": "fsdp_hybrid",
@@ -492,6 +492,8 @@ class ArgsPass:
             add("data.group_by_length", values["group_by_length"][0], values["group_by_length"][1], conf)
         if "dataloader_num_workers" in values:
             add("data.num_workers", values["dataloader_num_workers"][0], values["dataloader_num_workers"][1], conf)
+        if "dataloader_pin_memory" in values and isinstance(values["dataloader_pin_memory"][0], bool):
+            add("data.pin_memory", values["dataloader_pin_memory"][0], values["dataloader_pin_memory"][1], conf)
         if trl or label in TRL_CONFIGS:
             for key in _SEQ_KEYS:
                 if key in values:
@@ -619,6 +621,9 @@ class ArgsPass:
             # the Trainer's DataLoader takes num_workers=args.dataloader_num_workers (default 0 in
             # every release: the batches are loaded in the main process)
             default("data.num_workers", 0, "dataloader_num_workers", f"dataloader_num_workers=0 ({span})")
+        if "dataloader_pin_memory" not in given:
+            # the Trainer's DataLoader takes pin_memory=args.dataloader_pin_memory (default True)
+            default("data.pin_memory", True, "dataloader_pin_memory", f"dataloader_pin_memory=True ({span})")
         if sft and not given & set(_SEQ_KEYS) and self.o.trl_at_least(0, 16):
             default("data.seq_len", 1024, "max_length", f"max_length=1024 (TRL >= 0.16; {self.o.trl_text()})")
         if "optim" not in given:
