@@ -33,18 +33,37 @@ from preflight.adapters.module_params_values import (
 from preflight.analysis.syntax import dotted_name
 
 
+def _names_only(target: ast.expr) -> bool:
+    """``i`` or ``(a, (b, c))``: names, possibly in tuples."""
+    if isinstance(target, ast.Name):
+        return True
+    return isinstance(target, (ast.Tuple, ast.List)) and all(_names_only(e) for e in target.elts)
+
+
 class _Exprs:
     """One ``__init__`` being interpreted (``module_params_nested._Frame`` adds the statements): its
     locals and what it put on ``self``."""
+
+    ctx: _Ctx
+    env: dict[str, Any]
+    depth: int
+    attrs: dict[str, Any]
+    total: int
+    layers: list[str]
+    taken: dict[int, _Mod]
+    returning: bool
+    returned: Any
 
     def __init__(self, ctx: _Ctx, env: dict[str, Any], depth: int) -> None:
         self.ctx = ctx
         self.env = env
         self.depth = depth
-        self.attrs: dict[str, Any] = {}  # self.x -> value (a _Mod for submodules)
+        self.attrs = {}  # self.x -> value (a _Mod for submodules)
         self.total = 0
-        self.layers: list[str] = []
-        self.taken: dict[int, _Mod] = {}  # modules read from a local, each once (kept alive: ids stay unique)
+        self.layers = []
+        self.taken = {}  # modules read from a local, each once (kept alive: ids stay unique)
+        self.returning = False  # a function's frame: ``return x`` hands ``x`` back (``returned``)
+        self.returned: Any = None
 
     # -- expressions ---------------------------------------------------------------------------------
     def known(self, value: Any) -> Any:
@@ -82,6 +101,8 @@ class _Exprs:
             if isinstance(node.value, ast.Name) and node.value.id == "self":
                 if node.attr in self.attrs and not isinstance(self.attrs[node.attr], _Mod):
                     return self.known(self.attrs[node.attr])
+                if node.attr not in self.attrs and self.env.get("__cls__"):
+                    return self.ctx.class_attr(str(self.env["__cls__"]), node.attr)  # ``self.expansion``
                 raise _Unknown(f"self.{node.attr}")
             if isinstance(node.value, ast.Attribute) and isinstance(node.value.value, ast.Name) \
                     and node.value.value.id == "self" and isinstance(self.attrs.get(node.value.attr), _Mod) \
@@ -96,7 +117,17 @@ class _Exprs:
             owner = self.ev(node.value)
             if isinstance(owner, dict) and node.attr in owner:
                 return self.known(owner[node.attr])
+            if isinstance(owner, _Factory) and isinstance(owner.func, ast.Name):
+                # a class attribute (pytorch/vision ``resnet.py``: ``planes * block.expansion``, ``expansion = 4``)
+                return self.ctx.class_attr(owner.func.id, node.attr)
             raise _Unknown(f"attribute {node.attr}")
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Slice):
+            seq = self.ev(node.value)  # ``list(enumerate(channel_mult))[::-1]``
+            bounds = [None if b is None else self.ev(b) for b in (node.slice.lower, node.slice.upper, node.slice.step)]
+            if not isinstance(seq, (tuple, str)) or not all(b is None or (isinstance(b, int) and not isinstance(b, bool))
+                                                             for b in bounds) or bounds[2] == 0:
+                raise _Unknown("slice")
+            return seq[slice(*bounds)]
         if isinstance(node, ast.Subscript):
             owner, key = self.ev(node.value), self.ev(node.slice)
             if isinstance(owner, dict) and key in owner:
@@ -199,16 +230,29 @@ class _Exprs:
         if len(node.generators) != 1:
             raise _Unknown("comprehension")
         gen = node.generators[0]
-        if gen.ifs or gen.is_async or not isinstance(gen.target, ast.Name):
+        if gen.ifs or gen.is_async or not _names_only(gen.target):
             raise _Unknown("comprehension")
         values = self.iterate(gen.iter)
         out = []
-        saved = self.env.get(gen.target.id, _UNK)
+        names = [n.id for n in ast.walk(gen.target) if isinstance(n, ast.Name)]
+        saved = {n: self.env.get(n, _UNK) for n in names}
         for v in values:
-            self.env[gen.target.id] = v
+            self.bind_target(gen.target, v)
             out.append(self.ev(node.elt))
-        self.env[gen.target.id] = saved
+        self.env.update(saved)
         return out
+
+    def bind_target(self, target: ast.expr, value: Any) -> None:
+        """A loop's ``i`` or ``(level, mult)`` bound to one item."""
+        if isinstance(target, ast.Name):
+            self.env[target.id] = value
+            return
+        if isinstance(target, (ast.Tuple, ast.List)) and isinstance(value, (tuple, list)) \
+                and len(value) == len(target.elts):
+            for t, v in zip(target.elts, value):
+                self.bind_target(t, v)
+            return
+        raise _Unknown("loop target")
 
     def iterate(self, node: ast.AST) -> list[Any]:
         if isinstance(node, ast.Call) and dotted_name(node.func) == "range" and not node.keywords:
@@ -220,6 +264,20 @@ class _Exprs:
             if len(values) > 10_000:
                 raise _Unknown("range too long")
             return values
+        name = dotted_name(node.func) if isinstance(node, ast.Call) else None
+        if isinstance(node, ast.Call) and name in ("enumerate", "zip", "reversed", "list", "tuple") \
+                and node.args and not any(isinstance(a, ast.Starred) for a in node.args):
+            # ``for level, mult in enumerate(channel_mult)`` (openai/improved-diffusion ``unet.py``), ``zip(a, b)``
+            if name == "enumerate" and len(node.args) == 1 and all(k.arg == "start" for k in node.keywords):
+                start = self.ev(node.keywords[0].value) if node.keywords else 0
+                if isinstance(start, int) and not isinstance(start, bool):
+                    return list(enumerate(self.iterate(node.args[0]), start))
+            elif name == "zip" and not node.keywords:
+                return list(zip(*[self.iterate(a) for a in node.args]))
+            elif len(node.args) == 1 and not node.keywords:
+                items = self.iterate(node.args[0])
+                return items[::-1] if name == "reversed" else items
+            raise _Unknown(str(name))
         value = self.ev(node)
         if isinstance(value, (tuple, list)):
             return list(value)
@@ -274,7 +332,7 @@ class _Exprs:
             elif isinstance(sub, ast.Call):
                 name = dotted_name(sub.func) or ""
                 last = name.rsplit(".", 1)[-1]
-                if not (name in _PLAIN_CALLS or name.startswith("math.")
+                if not (name in _PLAIN_CALLS or name.startswith("math.") or name.split(".")[0] in self.ctx.plain_roots
                         or (name.startswith("torch.") and last in _TENSOR_FACTORIES | {"linspace"})
                         or (isinstance(sub.func, ast.Attribute) and sub.func.attr in ("item", "tolist"))):
                     return False
@@ -287,11 +345,7 @@ class _Exprs:
         last = name.rsplit(".", 1)[-1]
         if name in self.ctx.classes and self.ctx.is_module(name):
             args, kwargs = self.bound_args(node)
-            from preflight.adapters.module_params_nested import (
-                _instance,  # the statements' module imports this one
-            )
-
-            return _instance(self.ctx, name, args, kwargs, self.depth + 1)
+            return self.instance(name, args, kwargs)
         if name in self.ctx.dataclasses:
             args, kwargs = self.bound_args(node)
             return self.dataclass(self.ctx.dataclasses[name], args, kwargs)
@@ -356,7 +410,43 @@ class _Exprs:
                 if key in owner:
                     return self.known(owner[key])
                 return self.ev(node.args[1]) if len(node.args) == 2 else None
+        if name in ("list", "tuple", "enumerate", "zip", "reversed") and node.args:
+            return tuple(self.iterate(node) if name != "list" and name != "tuple" else self.iterate(node.args[0])) \
+                if len(node.args) == 1 or name == "zip" else self.unknown(name)
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "pop" and isinstance(node.func.value, ast.Name) \
+                and isinstance(self.env.get(node.func.value.id), tuple) and not node.keywords and len(node.args) <= 1:
+            # a local list used as a stack (improved-diffusion ``unet.py``: ``input_block_chans.pop()``)
+            held = list(self.env[node.func.value.id])
+            at = self.ev(node.args[0]) if node.args else -1
+            if not isinstance(at, int) or isinstance(at, bool) or not -len(held) <= at < len(held):
+                raise _Unknown("pop")
+            value = held.pop(at)
+            self.env[node.func.value.id] = tuple(held)
+            return value
+        if name in ("copy.deepcopy", "deepcopy") and len(node.args) == 1 and not node.keywords \
+                and isinstance(node.args[0], ast.Name) and isinstance(self.env.get(node.args[0].id), _Mod):
+            # a module copied (facebookresearch/detr ``models/transformer.py`` ``_get_clones``: ``nn.ModuleList(
+            # [copy.deepcopy(module) for i in range(N)])``): each copy is a module of its own; the original is
+            # counted only if it too reaches ``self``
+            original: _Mod = self.env[node.args[0].id]
+            return _Mod(original.n, dict(original.weights), list(original.layers), dict(original.facts))
+        if isinstance(node.func, ast.Name) and node.func.id in self.ctx.functions and node.func.id not in self.env:
+            return self.local_function(self.ctx.functions[node.func.id], node)
+        if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == "self":
+            method = self.method(node.func.attr)
+            if method is not None:
+                return self.local_method(method, node)
         raise _Unknown(f"call {name or ast.dump(node.func)[:40]}")
+
+    def instance(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> _Mod:
+        raise _Unknown("a class")  # ``module_params_nested._Frame`` builds it
+
+    def local_function(self, fn: ast.FunctionDef, node: ast.Call) -> Any:
+        raise _Unknown("a function")  # ``module_params_nested._Frame`` runs it
+
+    def local_method(self, fn: ast.FunctionDef, node: ast.Call) -> Any:
+        raise _Unknown("a method")  # ``module_params_nested._Frame`` runs it
 
     @staticmethod
     def unknown(what: str) -> Any:

@@ -7,9 +7,13 @@ layers ``module_params`` counts, ``nn.MultiheadAttention``/``nn.RMSNorm``, ``nn.
 (``nn.Sequential(*[Block(cfg) for _ in range(cfg["n_layers"])])``, ``nn.ModuleList([...])``,
 ``for i in range(n): self.blocks.append(...)``), ``nn.ModuleDict(dict(...))``, sizes read from a
 config dict (``cfg["emb_dim"]``, ``cfg.get(k, d)``) or computed into locals, ``if`` tests decided
-from these values, and one tied weight (``self.head.weight = self.emb.weight``). Anything it cannot
-follow (a call it does not know, a layer under an undecided test, a module handed in as an
-argument) makes the whole count unknown.
+from these values, and one tied weight (``self.head.weight = self.emb.weight``). Also (jobs29): functions
+of the file and methods of the class run with their arguments for what they return (``conv_nd(dims, ...)``,
+``self._make_layer(...)`` updating ``self.inplanes``), ``copy.deepcopy`` clones, subclasses of a torch
+layer (``class GroupNorm32(nn.GroupNorm)``), class attributes (``block.expansion``), ``enumerate``/``zip``/
+slices/``list.pop()`` in size loops, timm's ``Block``; ``module_params_imports`` adds the classes of the
+project modules a model module imports. Anything it cannot follow (a call it does not know, a layer under
+an undecided test, a module handed in as an argument) makes the whole count unknown.
 """
 
 from __future__ import annotations
@@ -35,6 +39,8 @@ from preflight.adapters.module_params_values import (
     _Tensor,
     _WeightRef,
     layer_factory,
+    torch_layer,
+    torch_layer_base,
 )
 
 from preflight.analysis.syntax import dotted_name
@@ -45,6 +51,10 @@ __all__ = ["UNKNOWN", "argument_value", "count_class", "count_module", "layer_fa
 class _Frame(_Exprs):
     """One ``__init__`` being interpreted: the statements (the expressions are ``_Exprs``'s)."""
 
+    env: dict[str, Any]
+    returning: bool
+    taken: dict[int, _Mod]
+
     # -- statements ----------------------------------------------------------------------------------
     def run(self, body: list[ast.stmt]) -> bool:
         """Interpret ``body``; False when a ``return`` ended it."""
@@ -53,6 +63,8 @@ class _Frame(_Exprs):
             if isinstance(stmt, (ast.Pass, ast.Assert, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):
                 continue
             if isinstance(stmt, ast.Return):
+                if self.returning:
+                    self.returned = self.ev(stmt.value) if stmt.value is not None else None
                 return False
             if isinstance(stmt, ast.Expr):
                 self.expr_stmt(stmt.value)
@@ -103,10 +115,10 @@ class _Frame(_Exprs):
                     if any(_builds(s, self.ctx) or _sets_self(s) for s in stmt.body):
                         raise
                     continue  # a loop over parameters that only initialises them
-                if not isinstance(stmt.target, ast.Name):
+                if not isinstance(stmt.target, (ast.Name, ast.Tuple, ast.List)):
                     raise _Unknown("for target")
                 for v in values:
-                    self.env[stmt.target.id] = v
+                    self.bind_target(stmt.target, v)
                     if not self.run(stmt.body):
                         return False
             else:
@@ -162,6 +174,9 @@ class _Frame(_Exprs):
                 if isinstance(key, str):
                     self.attrs[key] = added
                 return
+            if method is not None:
+                self.local_method(method, value)  # a method that builds layers onto ``self``
+                return
             raise _Unknown(f"self.{func.attr}")
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and isinstance(self.env.get(func.value.id), (list, tuple)) \
@@ -198,6 +213,17 @@ class _Frame(_Exprs):
 
     def super_init(self, call: ast.Call, args: list[ast.expr], base: Optional[str] = None) -> None:
         cls_bases = self.env.get("__bases__", ())
+        layer = torch_layer_base(cls_bases[0]) if cls_bases else None
+        if layer is not None and base in (None, cls_bases[0]):
+            # a subclass of a torch layer (karpathy/nanochat ``nanochat/gpt.py`` ``class Linear(nn.Linear)``):
+            # the layer its ``super().__init__`` builds
+            fake = ast.Call(func=call.func, args=args, keywords=call.keywords)
+            posargs, kwargs = self.bound_args(fake)
+            built = torch_layer(layer, posargs, kwargs, call.lineno)
+            self.add(built)
+            if "" in built.weights:
+                self.attrs.setdefault("weight", _WeightRef(built.weights[""]))
+            return
         if base is None and len(cls_bases) == 1 and self.ctx.timm_vit(cls_bases[0]):
             # a project subclass of timm's ViT (facebookresearch/mae ``models_vit.py:20-35``:
             # ``super(VisionTransformer, self).__init__(**kwargs)``, then ``fc_norm`` and ``del self.norm``)
@@ -217,6 +243,56 @@ class _Frame(_Exprs):
         fake = ast.Call(func=call.func, args=args, keywords=call.keywords)
         posargs, kwargs = self.bound_args(fake)
         _run_init(self.ctx, local[0], posargs, kwargs, self)
+
+    def instance(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> _Mod:
+        return _instance(self.ctx, name, args, kwargs, self.depth + 1)
+
+    def local_function(self, fn: ast.FunctionDef, node: ast.Call) -> Any:
+        """What a function of the file (or of a project module it imports) returns, run with these arguments
+        in a frame of its own (openai/improved-diffusion ``improved_diffusion/nn.py``: ``def conv_nd(dims, *args,
+        **kwargs): if dims == 1: return nn.Conv1d(*args, **kwargs) ...``, ``def zero_module(module): for p in
+        module.parameters(): p.detach().zero_(); return module``): the modules it returns are counted where
+        they reach ``self``. One that sets attributes, or ends without deciding its ``return``: unknown."""
+        if fn.decorator_list or isinstance(fn, ast.AsyncFunctionDef):
+            raise _Unknown("a decorated function")
+        args, kwargs = self.bound_args(node)
+        if self.depth + 1 > _DEPTH:
+            raise _Unknown("too deep")
+        frame = _Frame(self.ctx, {}, self.depth + 1)
+        env = _bind(self.ctx, fn, args, kwargs, 0)
+        env["__plain__"] = {k for k, v in env.items() if v is _UNK}
+        frame.env = env
+        frame.returning = True
+        if frame.run(fn.body) or frame.attrs or frame.total:
+            raise _Unknown("a function without a return, or one that sets attributes")
+        return frame.returned
+
+    def local_method(self, fn: ast.FunctionDef, node: ast.Call) -> Any:
+        """What a method of the class returns, run on this ``self`` (pytorch/vision ``resnet.py`` style
+        ``self.layer1 = self._make_layer(block, 64, layers[0])``, which reads and sets ``self.inplanes``):
+        the attributes it sets are this module's; the modules it returns count where they reach ``self``."""
+        if fn.decorator_list:
+            raise _Unknown("a decorated method")
+        args, kwargs = self.bound_args(node)
+        env = _bind(self.ctx, fn, args, kwargs, 1)
+        env["__plain__"] = {k for k, v in env.items() if v is _UNK}
+        for key in ("__bases__", "__cls__"):
+            if key in self.env:
+                env[key] = self.env[key]
+        saved = (self.env, self.returning, self.returned, self.taken)
+        self.env = env
+        self.returning = True
+        self.returned = None
+        self.taken = {}
+        try:
+            if self.run(fn.body):
+                self.returned = None  # ran to its end: returns None
+            return self.returned
+        finally:
+            self.env = saved[0]
+            self.returning = saved[1]
+            self.returned = saved[2]
+            self.taken = saved[3]
 
     def plain_helper(self, node: ast.AST) -> bool:
         """A call of a function of the file that builds no layer or parameter, with plain arguments: a
@@ -242,7 +318,7 @@ class _Frame(_Exprs):
                 raise
             for t in targets:
                 if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self" \
-                        and (_plain(value_node) or self.plain_helper(value_node)
+                        and (_plain(value_node) or self.plain_helper(value_node) or self.plain_value(value_node)
                              or (isinstance(value_node, ast.Name) and value_node.id in self.env.get("__plain__", ()))) \
                         and not isinstance(self.attrs.get(t.attr), _Mod):
                     self.attrs[t.attr] = _UNK  # a flag or a size not known (nanoGPT ``self.flash = hasattr(...)``)
@@ -303,6 +379,13 @@ def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], fra
             return
         if bases and all(b in ("nn.Module", "torch.nn.Module", "Module") for b in bases) and not args and not kwargs:
             return  # ``nn.Module.__init__``: an activation written as a class (llm.c ``NewGELU``), no parameters
+        layer = torch_layer_base(bases[0]) if bases else None
+        if layer is not None and all(_no_init(ctx, b) for b in bases[1:]):
+            # a torch layer with a forward of its own (openai/improved-diffusion ``unet.py:35``
+            # ``class TimestepEmbedSequential(nn.Sequential, TimestepBlock)``, ``nn.py:17`` ``class
+            # GroupNorm32(nn.GroupNorm)``): the layer's ``__init__``, the other bases adding none
+            frame.add(torch_layer(layer, args, kwargs, cls.lineno))
+            return
         raise _Unknown("no __init__")
     env = _bind_init(ctx, init, args, kwargs)
     # arguments not known, from a call this interpreter made: plain values (``soft`` checked them); the
@@ -318,9 +401,25 @@ def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], fra
         frame.env = saved
 
 
+def _no_init(ctx: _Ctx, name: Optional[str]) -> bool:
+    """A base class that sets nothing up: ``nn.Module``, or a local class with no ``__init__`` whose bases
+    are such classes (improved-diffusion ``TimestepBlock``: an abstract ``forward`` only)."""
+    if name in ("nn.Module", "torch.nn.Module", "Module"):
+        return True
+    cls = ctx.classes.get(name or "")
+    if cls is None or any(isinstance(n, ast.FunctionDef) and n.name == "__init__" for n in cls.body):
+        return False
+    return all(_no_init(ctx, dotted_name(b)) for b in cls.bases)
+
+
 def _bind_init(ctx: _Ctx, init: ast.FunctionDef, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
+    return _bind(ctx, init, args, kwargs, 1)
+
+
+def _bind(ctx: _Ctx, init: ast.FunctionDef, args: list[Any], kwargs: dict[str, Any], skip: int) -> dict[str, Any]:
+    """The locals a call binds: defaults, then the arguments (``skip``: 1 for ``self``)."""
     a = init.args
-    positional = [p.arg for p in a.posonlyargs + a.args][1:]
+    positional = [p.arg for p in a.posonlyargs + a.args][skip:]
     env: dict[str, Any] = {}
     defaults_frame = _Frame(ctx, {}, _DEPTH)
     for pname, default in zip(positional[len(positional) - len(a.defaults):], a.defaults):

@@ -20,6 +20,13 @@ _TIMM_LAYERS: dict[str, tuple[list[str], dict[str, Any], set[str]]] = {
     "Mlp": (["in_features", "hidden_features", "out_features"],
             {"in_features": None, "hidden_features": None, "out_features": None, "norm_layer": None, "bias": True,
              "use_conv": False}, {"act_layer", "drop"}),
+    # the pre-norm transformer block (``timm/models/vision_transformer.py`` ``Block``, huggingface/pytorch-image-models
+    # @ 85b473d lines 128-203; the same layers in 0.9.12, the version LTH14/mar pins): norm1, Attention, optional
+    # LayerScale, norm2, Mlp(dim, int(dim * mlp_ratio)). Only the first four positions agree across versions.
+    "Block": (["dim", "num_heads", "mlp_ratio", "qkv_bias"],
+              {"dim": None, "num_heads": None, "mlp_ratio": 4.0, "qkv_bias": False, "qk_norm": False,
+               "scale_attn_norm": False, "scale_mlp_norm": False, "proj_bias": True, "init_values": None,
+               "norm_layer": None}, {"num_heads", "proj_drop", "attn_drop", "drop", "drop_path", "act_layer", "depth"}),
 }
 
 # timm's ``VisionTransformer`` (``timm/models/vision_transformer.py``; the same count in 0.3.2, the
@@ -102,6 +109,8 @@ def timm_layer(frame: Any, name: str, node: ast.Call) -> _Mod:
         n = _prod(a["in_chans"]) * dim * patch[0] * patch[1] + (dim if a["bias"] else 0)
         grid = (img[0] // patch[0]) * (img[1] // patch[1])
         return _Mod(n, {"": n}, [f"timm.PatchEmbed@{node.lineno}={n}"], {"num_patches": grid})
+    if name == "Block":
+        return _block(a, node.lineno)
     if name == "Attention":
         if a["qk_norm"] or a["scale_norm"]:
             raise _Unknown("Attention norms")
@@ -131,3 +140,37 @@ def vit(args: list[Any], kwargs: dict[str, Any], line: int) -> _Mod:
     n, d = _vit_count(a)
     norm = _Mod(2 * d, {"weight": d}, [f"timm.VisionTransformer.norm@{line}={2 * d}"])
     return _Mod(n, {}, [f"timm.VisionTransformer@{line}={n}"], {"attrs": {"norm": norm}})
+
+
+def _block(a: dict[str, Any], line: int) -> _Mod:
+    """timm's ``Block`` from its bound arguments: two norms (``nn.LayerNorm`` by default, or a
+    ``partial(nn.LayerNorm, eps=...)``/``nn.RMSNorm`` factory), the attention (qkv, proj), a
+    ``LayerScale`` of ``dim`` each side when ``init_values`` is set, the MLP (``bias=proj_bias``).
+    A norm inside the attention or the MLP, or another norm class: unknown."""
+    from preflight.adapters.module_params_values import _counted_layer
+
+    if a["qk_norm"] or a["scale_attn_norm"] or a["scale_mlp_norm"]:
+        raise _Unknown("Block norms")
+    d, ratio = a["dim"], a["mlp_ratio"]
+    if not (isinstance(d, int) and not isinstance(d, bool) and d > 0 and isinstance(ratio, (int, float))
+            and isinstance(a["qkv_bias"], bool) and isinstance(a["proj_bias"], bool)):
+        raise _Unknown("Block sizes")
+    norm = a["norm_layer"]
+    if norm is None:
+        one_norm = 2 * d
+    elif isinstance(norm, _Factory) and norm.layer() in ("LayerNorm", "RMSNorm"):
+        kwargs: dict[str, Any] = {}
+        for k in norm.keywords:
+            if k.arg not in ("eps", "elementwise_affine", "bias") or not isinstance(k.value, ast.Constant):
+                raise _Unknown("Block norm_layer")
+            kwargs[str(k.arg)] = k.value.value
+        one_norm = _counted_layer(str(norm.layer()), [d], kwargs)
+    else:
+        raise _Unknown("Block norm_layer")
+    hidden = int(d * ratio)
+    pb = a["proj_bias"]
+    attn = 3 * d * d + (3 * d if a["qkv_bias"] else 0) + d * d + (d if pb else 0)
+    mlp = d * hidden + (hidden if pb else 0) + hidden * d + (d if pb else 0)
+    scale = 2 * d if a["init_values"] else 0
+    n = 2 * one_norm + attn + mlp + scale
+    return _Mod(n, {"": n}, [f"timm.Block@{line}={n}"])

@@ -26,6 +26,7 @@ _TENSOR_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "full", "Tensor"
                      "arange", "linspace", "tril", "triu", "eye", "zeros_like", "ones_like"}
 _SIZE_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "FloatTensor", "Tensor"}
 _NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "warn", "info", "debug", "warning"}
+_PLAIN_PACKAGES = {"numpy", "scipy", "math", "random", "itertools", "collections", "string", "re"}
 _BUILDS_ATTR = {"append", "extend", "add_module", "register_parameter", "register_module", "insert"}
 
 
@@ -86,6 +87,12 @@ class _Ctx:
         # names imported from timm (``from timm.models.vision_transformer import PatchEmbed, Attention, Mlp``)
         self.timm = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom)
                      and (n.module or "").split(".")[0] == "timm" and n.level == 0 for a in n.names}
+        # names bound to packages that build no ``nn.Module`` (``import scipy.stats as stats``, ``import numpy as
+        # np``): a call through one returns a plain value or an object with no parameters
+        self.plain_roots = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import)
+                            for a in n.names if a.name.split(".")[0] in _PLAIN_PACKAGES} \
+            | {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+               and (n.module or "").split(".")[0] in _PLAIN_PACKAGES for a in n.names}
         for node in tree.body:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 name = node.targets[0].id
@@ -110,6 +117,27 @@ class _Ctx:
             return self.timm[name] == "VisionTransformer"
         return name.startswith("timm.") and name.endswith(".VisionTransformer")
 
+    def class_attr(self, name: str, attr: str) -> Any:
+        """The literal a local class binds ``attr`` to in its body (or a local base's), once."""
+        seen: set[str] = set()
+        while name in self.classes and name not in seen:
+            seen.add(name)
+            cls = self.classes[name]
+            bound = [n.value for n in cls.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == attr] \
+                + [n.value for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+                   and n.target.id == attr and n.value is not None]
+            if len(bound) == 1:
+                return _literal(bound[0])
+            if bound:
+                break
+            bases = [dotted_name(b) for b in cls.bases]
+            local = [b for b in bases if b in self.classes]
+            if len(local) != 1:
+                break
+            name = str(local[0])
+        raise _Unknown(f"class attribute {attr}")
+
     def is_module(self, name: str, seen: Optional[set[str]] = None) -> bool:
         cls = self.classes.get(name)
         if cls is None:
@@ -120,11 +148,36 @@ class _Ctx:
         seen.add(name)
         for b in cls.bases:
             base = dotted_name(b)
-            if base in ("nn.Module", "torch.nn.Module", "Module") or self.timm_vit(base):
+            if base in ("nn.Module", "torch.nn.Module", "Module") or self.timm_vit(base) \
+                    or torch_layer_base(base) is not None:
                 return True
             if base is not None and self.is_module(base, seen):
                 return True
         return False
+
+
+def torch_layer_base(base: Optional[str]) -> Optional[str]:
+    """``nn.GroupNorm`` / ``torch.nn.Sequential`` as a base class -> ``GroupNorm``; else None."""
+    if not base:
+        return None
+    parts = base.split(".")
+    if len(parts) >= 2 and parts[-2] == "nn" and parts[-1][:1].isupper() and parts[-1] != "Module" \
+            and (len(parts) == 2 or parts[:-2] == ["torch"]):
+        return parts[-1]
+    return None
+
+
+def torch_layer(name: str, args: list[Any], kwargs: dict[str, Any], line: int) -> _Mod:
+    """``nn.<name>(*args, **kwargs)`` from evaluated arguments, as a base class builds it: the counted
+    layers, ``nn.Sequential``/``nn.ModuleList`` of modules."""
+    if name in ("Sequential", "ModuleList"):
+        parts = list(args[0]) if name == "ModuleList" and len(args) == 1 and isinstance(args[0], (tuple, list)) \
+            else list(args)
+        if kwargs or not all(isinstance(p, _Mod) for p in parts):
+            raise _Unknown(name)
+        return _merge(parts, {})
+    n = _counted_layer(name, args, kwargs)
+    return _Mod(n, {"": n - _bias_of(name, args, kwargs)}, [f"{name}@{line}={n}"] if n else [])
 
 
 def _literal(node: ast.AST) -> Any:
@@ -263,6 +316,26 @@ def _counted_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
             raise _Unknown("MultiheadAttention options")
         e = _prod(a["embed_dim"])
         return 4 * e * e + (4 * e if a["bias"] else 0)
+    if name in ("LSTM", "GRU", "RNN"):
+        # torch/nn/modules/rnn.py ``RNNBase``: per layer and direction ``weight_ih`` (gates*h x input),
+        # ``weight_hh`` (gates*h x h) and two biases; layers after the first read h * directions
+        a = _bound(args, kwargs, ["input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
+                                  "bidirectional"],
+                   {"num_layers": 1, "bias": True, "batch_first": False, "dropout": 0.0, "bidirectional": False,
+                    "proj_size": 0, "nonlinearity": "tanh"})
+        if a["proj_size"] or set(kwargs) - {"input_size", "hidden_size", "num_layers", "bias", "batch_first",
+                                            "dropout", "bidirectional", "proj_size", "nonlinearity"}:
+            raise _Unknown(f"{name} options")
+        gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[name] * _prod(a["hidden_size"])
+        h, dirs, n = _prod(a["hidden_size"]), 2 if a["bidirectional"] else 1, 0
+        for layer in range(_prod(a["num_layers"])):
+            width = _prod(a["input_size"]) if layer == 0 else h * dirs
+            n += dirs * (gates * width + gates * h + (2 * gates if a["bias"] else 0))
+        return n
+    if name in ("LSTMCell", "GRUCell", "RNNCell"):
+        a = _bound(args, kwargs, ["input_size", "hidden_size", "bias"], {"bias": True, "nonlinearity": "tanh"})
+        gates = {"LSTMCell": 4, "GRUCell": 3, "RNNCell": 1}[name] * _prod(a["hidden_size"])
+        return gates * _prod(a["input_size"]) + gates * _prod(a["hidden_size"]) + (2 * gates if a["bias"] else 0)
     if name in _FREE or name.endswith(_LOSSES_OK):
         return 0
     raise _Unknown(f"nn.{name}")
