@@ -33,6 +33,13 @@ from preflight.adapters.module_params_values import (
 from preflight.analysis.syntax import dotted_name
 
 
+class _Function:
+    """A function of the file held as a value (an entry of a constructor table)."""
+
+    def __init__(self, fn: ast.FunctionDef) -> None:
+        self.fn = fn
+
+
 def _names_only(target: ast.expr) -> bool:
     """``i`` or ``(a, (b, c))``: names, possibly in tuples."""
     if isinstance(target, ast.Name):
@@ -86,7 +93,8 @@ class _Exprs:
                     # a module built into a local, then handed on (facebookresearch/ConvNeXt ``models/convnext.py``
                     # ``downsample_layer = nn.Sequential(...)``; ``self.downsample_layers.append(downsample_layer)``):
                     # counted where it is handed to; a second use could share it, so it is not followed
-                    if id(held) in self.taken:
+                    if id(held) in self.taken and (held.n or "container" in held.facts):
+                        # (a parameter-free one, ``nn.ReLU(False)`` handed to two blocks, shares nothing countable)
                         raise _Unknown("a module used twice")
                     self.taken[id(held)] = held
                 return self.known(held)
@@ -94,6 +102,8 @@ class _Exprs:
                 return self.known(self.ctx.consts[node.id])
             if node.id in self.ctx.classes and self.ctx.is_module(node.id):
                 return _Factory(node, [])  # a local layer class handed on (Swin ``downsample=PatchMerging``)
+            if node.id in self.ctx.functions:
+                return _Function(self.ctx.functions[node.id])  # a constructor in a table (``{"vitl": vit_large}``)
             if node.id in ("True", "False", "None"):
                 return {"True": True, "False": False, "None": None}[node.id]
             raise _Unknown(f"name {node.id}")
@@ -351,10 +361,24 @@ class _Exprs:
             return self.dataclass(self.ctx.dataclasses[name], args, kwargs)
         if _layer_name(node.func) is not None or name in ("Parameter", "torch.nn.Parameter"):
             return self.layer(last, node)
+        if name in ("nn.quantized.FloatFunctional", "torch.nn.quantized.FloatFunctional") and not node.args:
+            return _Mod(0, {}, [f"{name}@{node.lineno}=0"])  # a parameter-free wrapper of ``+``/``*`` (MiDaS/DPT)
         if name.startswith("torch.") and last in _TENSOR_FACTORIES:
             return _Tensor()
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_LAYERS:
             return self.timm_layer(self.ctx.timm[name], node)
+        if not name or (isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), _Function)):
+            # a callee that is a value: ``model_zoo[model_name](...)`` (DepthAnything/Depth-Anything-V2
+            # ``metric_depth/depth_anything_v2/dinov2.py:398-412``), a function handed in
+            target = self.ev(node.func)
+            if isinstance(target, _Function):
+                return self.local_function(target.fn, node)
+            if isinstance(target, _Factory):
+                if any(k.arg is None or any(k.arg == m.arg for m in target.keywords) for k in node.keywords):
+                    raise _Unknown("factory keywords")
+                return self.call(ast.copy_location(ast.Call(func=target.func, args=node.args,
+                                                            keywords=[*target.keywords, *node.keywords]), node))
+            raise _Unknown("a call of a value")
         if isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), _Factory):
             made: _Factory = self.env[node.func.id]
             if any(k.arg is None or any(k.arg == m.arg for m in made.keywords) for k in node.keywords):
@@ -364,7 +388,7 @@ class _Exprs:
         if name in ("partial", "functools.partial"):
             made_now = layer_factory(node)
             if made_now is _UNK:
-                raise _Unknown("partial")
+                made_now = self.local_partial(node)
             return made_now
         if self.ctx.timm_vit(name):
             args, kwargs = self.bound_args(node)
@@ -374,6 +398,18 @@ class _Exprs:
             return tuple(v) if isinstance(v, (list, tuple)) else (v, v)
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_FREE:
             return _Mod(0, {}, [f"timm.{self.ctx.timm[name]}@{node.lineno}=0"])
+        if name == "isinstance" and len(node.args) == 2 and not node.keywords:
+            # ``isinstance(img_size, tuple)`` on a known plain value and builtin types
+            types: dict[str, Any] = {"int": int, "float": float, "str": str, "bool": bool, "tuple": (tuple, list),
+                                     "list": (tuple, list), "dict": dict}
+            spec = node.args[1]
+            names = [e for e in spec.elts] if isinstance(spec, ast.Tuple) else [spec]
+            if not all(isinstance(e, ast.Name) and e.id in types for e in names):
+                raise _Unknown("isinstance")
+            value = self.ev(node.args[0])
+            if value is _UNK or isinstance(value, (_Mod, _Tensor, _Factory)):
+                raise _Unknown("isinstance")
+            return any(isinstance(value, types[e.id]) for e in names if isinstance(e, ast.Name))
         if name == "len" and len(node.args) == 1 and not node.keywords:
             seq = self.ev(node.args[0])
             if not isinstance(seq, (list, tuple, str, dict)):
@@ -439,6 +475,20 @@ class _Exprs:
                 return self.local_method(method, node)
         raise _Unknown(f"call {name or ast.dump(node.func)[:40]}")
 
+    def local_partial(self, node: ast.Call) -> _Factory:
+        """``partial(Block, attn_class=MemEffAttention)`` of a local class (DepthAnything-V2 ``dinov2.py:373``):
+        the keywords are module-level names or constants, so they mean the same wherever it is called."""
+        if len(node.args) != 1 or not isinstance(node.args[0], ast.Name) \
+                or not (node.args[0].id in self.ctx.classes and self.ctx.is_module(node.args[0].id)):
+            raise _Unknown("partial")
+        for k in node.keywords:
+            v = k.value
+            if k.arg is None or not (isinstance(v, ast.Constant) or _layer_name(v) is not None or (
+                    isinstance(v, ast.Name) and v.id not in self.env
+                    and (v.id in self.ctx.classes or v.id in self.ctx.functions or v.id in self.ctx.consts))):
+                raise _Unknown("partial keywords")
+        return _Factory(node.args[0], list(node.keywords))
+
     def instance(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> _Mod:
         raise _Unknown("a class")  # ``module_params_nested._Frame`` builds it
 
@@ -500,6 +550,8 @@ class _Exprs:
             if not all(isinstance(p, _Mod) for p in named.values()):
                 raise _Unknown(name)
             return _merge(list(named.values()), named)
+        if name == "Module" and not node.args and not node.keywords:
+            return _Mod(0, {}, [], {"container": True})  # an empty namespace filled by attribute (``container_of``)
         if name == "Parameter":
             # a frozen one (``requires_grad=False``, DiT's fixed sin-cos position table) is still in parameters()
             if len(node.args) != 1 or any(k.arg != "requires_grad" for k in node.keywords):

@@ -5,7 +5,7 @@ A project's model class is often built from classes of other project modules: re
 absolute ones from the project root (LTH14/mar @ fe470ac ``models/mar.py:13`` ``from models.diffloss
 import DiffLoss``, whose ``DiffLoss`` builds ``SimpleMLPAdaLN`` and ``ResBlock`` of the same file).
 ``with_imports`` returns the module with, before its own statements, the classes and functions of the
-project modules it imports (and of the modules those import, two levels at most), and their imports of
+project modules it imports (and of the modules those import, four levels at most), and their imports of
 timm and of plain packages (numpy, scipy); the module's own definitions come last and win. A name two
 imported modules define differently is left out (which one a class means is not decided here), so a
 count that needs it stays unknown. Read, never imported.
@@ -14,12 +14,13 @@ count that needs it stays unknown. Read, never imported.
 from __future__ import annotations
 
 import ast
+import copy
 from pathlib import Path
 from typing import Optional
 
 _MAX_BYTES = 500_000
 _MAX_FILES = 24
-_LEVELS = 2  # imports of imports
+_LEVELS = 4  # imports of imports (a package's __init__ re-exporting its modules counts as one)
 _ROOT_UP = 3  # an absolute import is looked for in the module's folder and up to this many above it
 
 
@@ -128,6 +129,20 @@ def with_imports(path: Path, tree: ast.Module) -> ast.Module:
                     continue
                 placed.add(node.name)
             extra.append(node)
+    # names imported under another name (``from .layers import NestedTensorBlock as Block``): the definition
+    # again under that name, unless the name is taken
+    by_name = {n.name: n for n in extra if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    for module in [tree, *(sub for _p, sub in order)]:
+        for node in module.body:
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for a in node.names:
+                if a.asname and a.name in by_name and a.asname not in own and a.asname not in placed \
+                        and a.asname not in clash:
+                    renamed = copy.copy(by_name[a.name])
+                    renamed.name = a.asname
+                    placed.add(a.asname)
+                    extra.append(renamed)
     if not extra:
         return tree
     return ast.Module(body=[*extra, *tree.body], type_ignores=[])

@@ -298,13 +298,48 @@ class _Frame(_Exprs):
         """A call of a function of the file that builds no layer or parameter, with plain arguments: a
         tensor or a value, never a module (MCG-NJU/VideoMAE ``modeling_finetune.py``: ``self.pos_embed =
         get_sinusoid_encoding_table(num_patches, embed_dim)``, a fixed table)."""
-        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        if not isinstance(node, ast.Call):
             return False
-        fn = self.ctx.functions.get(node.func.id)
-        if fn is None or _builds(fn, self.ctx) or any(
-                isinstance(n, ast.Name) and (n.id in self.ctx.classes or n.id == "Parameter") for n in ast.walk(fn)):
+        fn: Optional[ast.FunctionDef] = None
+        if isinstance(node.func, ast.Name):
+            fn = self.ctx.functions.get(node.func.id)
+        elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id in self.ctx.classes:
+            # a static method of a local class (cloneofsimo/minRF ``dit.py:281,335-341``: ``self.freqs_cis =
+            # DiT_Llama.precompute_freqs_cis(dim // n_heads, 4096)``, a fixed rotary table)
+            fn = next((m for m in self.ctx.classes[node.func.value.id].body if isinstance(m, ast.FunctionDef)
+                       and m.name == node.func.attr
+                       and any(dotted_name(d) == "staticmethod" for d in m.decorator_list)), None)
+        if fn is None or not self.plain_function(fn, set()):
             return False
         return not any(_builds(a, self.ctx) for a in [*node.args, *(k.value for k in node.keywords)])
+
+    def container_of(self, target: ast.expr) -> Optional[_Mod]:
+        """The empty ``nn.Module()`` that ``target`` (``scratch.x`` or ``self.scratch.x``) sets an attribute of,
+        held by a local not yet handed on, or by ``self``; else None."""
+        if not isinstance(target, ast.Attribute):
+            return None
+        owner = target.value
+        held: Any = None
+        if isinstance(owner, ast.Name) and owner.id in self.env:
+            held = self.env[owner.id]
+            if isinstance(held, _Mod) and id(held) in self.taken:
+                raise _Unknown("a namespace module changed after it was handed on")
+        elif isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name) and owner.value.id == "self":
+            held = self.attrs.get(owner.attr)
+        return held if isinstance(held, _Mod) and "container" in held.facts else None
+
+    def plain_function(self, fn: ast.FunctionDef, seen: set[str]) -> bool:
+        """``fn`` builds no layer or parameter, names no local class, and calls only functions of the file
+        that are plain too (a table of constructors, ``{"vitl": vit_large}``, is not)."""
+        if fn.name in seen or len(seen) > 20:
+            return fn.name in seen
+        seen.add(fn.name)
+        if _builds(fn, self.ctx) or any(isinstance(n, ast.Name) and (n.id in self.ctx.classes or n.id == "Parameter")
+                                        for n in ast.walk(fn)):
+            return False
+        return all(self.plain_function(self.ctx.functions[n.id], seen) for n in ast.walk(fn)
+                   if isinstance(n, ast.Name) and n.id in self.ctx.functions and n.id != fn.name)
 
     def add(self, mod: _Mod) -> None:
         self.total += mod.n
@@ -351,7 +386,22 @@ class _Frame(_Exprs):
                 raise _Unknown("a submodule replaced")
             if isinstance(value, _Mod):
                 self.add(value)
+                if "container" in value.facts:
+                    value.facts["on_self"] = True  # what is put into it later counts here at once
             self.attrs[target.attr] = value
+            return
+        holder = self.container_of(target)
+        if holder is not None and isinstance(target, ast.Attribute) and isinstance(value, _Mod) \
+                and target.attr not in holder.facts.get("set", ()):
+            # a layer put into an empty ``nn.Module()`` used as a namespace (DepthAnything/Depth-Anything-V2
+            # ``metric_depth/depth_anything_v2/util/blocks.py:5-26``: ``scratch = nn.Module()``, ``scratch.layer1_rn =
+            # nn.Conv2d(...)``; ``dpt.py`` ``self.scratch.refinenet1 = FeatureFusionBlock(...)``)
+            holder.facts.setdefault("set", set()).add(target.attr)
+            holder.n += value.n
+            holder.layers.extend(value.layers)
+            if holder.facts.get("on_self"):
+                self.total += value.n
+                self.layers.extend(value.layers)
             return
         if isinstance(target, ast.Attribute) and target.attr not in ("weight", "bias") \
                 and isinstance(value, (int, float, str, bool, type(None))) and isinstance(target.value, ast.Attribute) \

@@ -9,7 +9,11 @@ the same code (the fixtures are our own, written to the shapes cited), beside tw
 - a method that builds a stage and updates ``self.inplanes``, class attributes (pytorch/vision
   ``torchvision/models/resnet.py`` ``_make_layer``, ``expansion``);
 - timm's ``Block``, a class from a project module imported absolutely, a scipy object on ``self``
-  (LTH14/mar @ fe470ac ``models/mar.py:7,11,13,65,75-90,340-345``, ``main_mar.py:192``).
+  (LTH14/mar @ fe470ac ``models/mar.py:7,11,13,65,75-90,340-345``, ``main_mar.py:192``);
+- a project class imported by the script, built with a config table spread, its backbone from a table of
+  constructor functions, ``partial`` of a class imported under another name, an ``nn.Module()`` namespace,
+  one ReLU handed to two blocks (DepthAnything/Depth-Anything-V2 @ a561b84 ``metric_depth/train.py:82-88``,
+  ``depth_anything_v2/dpt.py:152-176``, ``dinov2.py:367-412``, ``util/blocks.py:4-26``).
 """
 
 from __future__ import annotations
@@ -349,3 +353,208 @@ class Speech(nn.Module):
 def test_recurrent_layers_count_as_torch_does() -> None:
     got = _count(RNN, "Speech")
     assert got is not None and got == _torch_count(RNN, "Speech")
+
+
+# --- a project class imported by the script and built there (adapter model_imported) -------------
+DEPTH_LAYERS = """\
+    import torch.nn as nn
+
+
+    class Mlp(nn.Module):
+        def __init__(self, in_features, hidden_features):
+            super().__init__()
+            self.fc1 = nn.Linear(in_features, hidden_features)
+            self.fc2 = nn.Linear(hidden_features, in_features)
+
+
+    class NestedBlock(nn.Module):
+        def __init__(self, dim, mlp_ratio=4, ffn_layer=Mlp, norm_layer=nn.LayerNorm):
+            super().__init__()
+            self.norm1 = norm_layer(dim)
+            self.mlp = ffn_layer(dim, int(dim * mlp_ratio))
+    """
+
+DEPTH_LAYERS_INIT = "from .block import NestedBlock, Mlp\n"
+
+BACKBONE = """\
+    from functools import partial
+
+    import torch
+    import torch.nn as nn
+
+    from .layers import Mlp, NestedBlock as Block
+
+
+    class Encoder(nn.Module):
+        def __init__(self, embed_dim=32, depth=2, block_fn=Block, ffn_layer="mlp"):
+            super().__init__()
+            if ffn_layer == "mlp":
+                ffn_layer = Mlp
+            else:
+                raise NotImplementedError
+            self.cls_token = nn.Parameter(torch.zeros(1, 1, embed_dim))
+            self.blocks = nn.ModuleList([block_fn(embed_dim, ffn_layer=ffn_layer) for i in range(depth)])
+
+
+    def enc_small(**kwargs):
+        return Encoder(embed_dim=32, depth=2, block_fn=partial(Block, mlp_ratio=2), **kwargs)
+
+
+    def enc_large(**kwargs):
+        return Encoder(embed_dim=64, depth=3, block_fn=partial(Block, mlp_ratio=2), **kwargs)
+
+
+    def make_encoder(model_name):
+        zoo = {"s": enc_small, "l": enc_large}
+        return zoo[model_name](ffn_layer="mlp")
+    """
+
+HEAD = """\
+    import torch.nn as nn
+
+    from .backbone import make_encoder
+
+
+    def _make_scratch(in_shape, out_shape):
+        scratch = nn.Module()
+        scratch.layer1_rn = nn.Conv2d(in_shape[0], out_shape, kernel_size=3, padding=1, bias=False)
+        scratch.layer2_rn = nn.Conv2d(in_shape[1], out_shape, kernel_size=3, padding=1, bias=False)
+        return scratch
+
+
+    class Fuse(nn.Module):
+        def __init__(self, features, activation):
+            super().__init__()
+            self.conv = nn.Conv2d(features, features, kernel_size=1)
+            self.act = activation
+            self.skip_add = nn.quantized.FloatFunctional()
+
+
+    class DepthModel(nn.Module):
+        def __init__(self, encoder="s", features=16, out_channels=(8, 16), max_depth=20.0):
+            super().__init__()
+            self.pretrained = make_encoder(encoder)
+            self.scratch = _make_scratch(out_channels, features)
+            self.scratch.stem_transpose = None
+            act = nn.ReLU(False)
+            self.scratch.refine1 = Fuse(features, act)
+            self.scratch.refine2 = Fuse(features, act)
+            self.max_depth = max_depth
+    """
+
+DEPTH_TRAIN = """\
+    import argparse
+
+    import torch
+    from torch.optim import AdamW
+
+    from depth.head import DepthModel
+    from util.loss import ScaleLoss
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--encoder", default="s", choices=["s", "l"])
+    parser.add_argument("--max-depth", default=20.0, type=float)
+    args = parser.parse_args()
+    model_configs = {
+        "s": {"encoder": "s", "features": 16, "out_channels": [8, 16]},
+        "l": {"encoder": "l", "features": 32, "out_channels": [16, 32]},
+    }
+    model = DepthModel(**{**model_configs[args.encoder], "max_depth": args.max_depth})
+    criterion = ScaleLoss()
+    optimizer = AdamW([p for n, p in model.named_parameters()], lr=5e-6)
+    for img, depth in []:
+        loss = criterion(model(img), depth)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+    """
+
+LOSS = """\
+    import torch.nn as nn
+
+
+    class ScaleLoss(nn.Module):
+        def __init__(self, lambd=0.5):
+            super().__init__()
+            self.lambd = lambd
+    """
+
+
+def depth_count(encoder: str) -> int:
+    """By hand: the encoder (class token, blocks of a LayerNorm and a 2x MLP), the two scratch convs
+    (no bias), two fusion 1x1 convs with bias; the ReLU and FloatFunctional hold nothing."""
+    d, depth = (32, 2) if encoder == "s" else (64, 3)
+    features, chans = (16, (8, 16)) if encoder == "s" else (32, (16, 32))
+    block = 2 * d + (d * 2 * d + 2 * d) + (2 * d * d + d)
+    scratch = sum(c * features * 9 for c in chans)
+    return d + depth * block + scratch + 2 * (features * features + features)
+
+
+def depth_project(tmp_path: Path, train: str = DEPTH_TRAIN) -> None:
+    write(tmp_path, {"depth/__init__.py": "", "depth/layers/__init__.py": DEPTH_LAYERS_INIT,
+                     "depth/layers/block.py": DEPTH_LAYERS, "depth/backbone.py": BACKBONE, "depth/head.py": HEAD,
+                     "util/__init__.py": "", "util/loss.py": LOSS, "train.py": train})
+
+
+def test_an_imported_model_built_from_a_config_table_spread_is_counted(cli, tmp_path: Path) -> None:
+    depth_project(tmp_path)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == depth_count("s")
+    assert winner(plan, "model.class_name") == "DepthModel"
+    got = [f for f in plan["fields"]["model.num_parameters"] if f["adapter"] == "model_imported"]
+    assert got[0]["confidence"] == "medium" and got[0]["source"]["line"] == 17
+    plan = plan_of(cli, "train.py", "--", "--encoder", "l", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == depth_count("l")
+
+
+def test_an_imported_model_whose_table_key_is_not_known_stays_unknown(cli, tmp_path: Path) -> None:
+    depth_project(tmp_path, DEPTH_TRAIN.replace("model_configs[args.encoder]", "model_configs[input()]"))
+    assert winner(plan_of(cli, "train.py", cwd=tmp_path), "model.num_parameters") is None
+
+
+def test_two_imported_models_none_trained_by_name_stay_unknown(cli, tmp_path: Path) -> None:
+    # the loss is a module too; with no ``.parameters()`` read which one is the model is not decided
+    depth_project(tmp_path, DEPTH_TRAIN.replace("[p for n, p in model.named_parameters()]", "[]"))
+    assert winner(plan_of(cli, "train.py", cwd=tmp_path), "model.num_parameters") is None
+
+
+def test_a_namespace_module_changed_after_it_reached_self_through_a_local_stays_unknown() -> None:
+    code = """
+import torch.nn as nn
+
+
+class Head(nn.Module):
+    def __init__(self, width=8):
+        super().__init__()
+        scratch = nn.Module()
+        self.scratch = scratch
+        scratch.late = nn.Linear(width, width)
+"""
+    assert _count(code, "Head") is None
+    fine = code.replace("        self.scratch = scratch\n        scratch.late = nn.Linear(width, width)\n",
+                        "        scratch.early = nn.Linear(width, width)\n        self.scratch = scratch\n")
+    assert _count(fine, "Head") == _torch_count(fine, "Head") == 72
+
+
+def test_a_static_table_method_is_a_plain_value() -> None:
+    # cloneofsimo/minRF @ 4fc10e0 ``dit.py:281,335-341``: ``self.freqs_cis = DiT_Llama.precompute_freqs_cis(...)``
+    code = """
+import torch
+import torch.nn as nn
+
+
+class Tiny(nn.Module):
+    def __init__(self, dim=16):
+        super().__init__()
+        self.proj = nn.Linear(dim, dim)
+        self.freqs = Tiny.table(dim // 2, 64)
+
+    @staticmethod
+    def table(dim, end, theta=10000.0):
+        freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: (dim // 2)].float() / dim))
+        return torch.outer(torch.arange(end), freqs)
+"""
+    assert _count(code, "Tiny") == _torch_count(code, "Tiny") == 16 * 16 + 16
+    building = code.replace("        return torch.outer(torch.arange(end), freqs)",
+                            "        return nn.Parameter(torch.outer(torch.arange(end), freqs))")
+    assert _count(building, "Tiny") is None
