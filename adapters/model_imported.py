@@ -60,6 +60,37 @@ def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
     return out
 
 
+_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+          ast.FloorDiv: lambda a, b: a // b, ast.Pow: lambda a, b: a ** b if abs(b) <= 64 else None}
+
+
+def _bound_once(tree: ast.Module, function: Optional[str], name: str) -> Optional[ast.expr]:
+    """The expression ``name`` is assigned in ``function`` (the module when None), when it is stored
+    exactly once there and that store is a plain ``name = expr``."""
+    scope: list[ast.stmt] = list(tree.body)
+    if function is not None:
+        fns = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function]
+        if len(fns) != 1:
+            return None
+        scope = list(fns[0].body)
+    stores = [n for st in scope for n in ast.walk(st) if isinstance(n, ast.Name) and n.id == name
+              and isinstance(n.ctx, ast.Store)]
+    binds = [n for st in scope for n in ast.walk(st) if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+    return binds[0].value if len(stores) == 1 and len(binds) == 1 else None
+
+
+def _table_entry(tree: ast.Module, name: str, key: Any) -> Optional[str]:
+    """``NAME = {'key': func_or_class, ...}`` bound once at the top of the module: the entry's name."""
+    bound = [n for n in tree.body if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                                          for t in n.targets)]
+    if len(bound) != 1 or not isinstance(bound[0].value, ast.Dict):
+        return None
+    hits = [v.id for k, v in zip(bound[0].value.keys, bound[0].value.values)
+            if isinstance(k, ast.Constant) and k.value == key and isinstance(v, ast.Name)]
+    return hits[-1] if hits else None
+
+
 def _parse(p: Path) -> Optional[ast.Module]:
     from preflight.adapters.module_params_imports import _parse as parse
 
@@ -92,12 +123,27 @@ class ModelImportedAdapter(Adapter):
             known[dest] = got.value if got is not None else UNKNOWN
         return known if any(v is not UNKNOWN for v in known.values()) else UNKNOWN
 
-    def _value(self, idx: Any, script: Any, site: Any, node: ast.expr) -> Any:
+    def _value(self, idx: Any, script: Any, site: Any, node: ast.expr, depth: int = 0) -> Any:
         from preflight.adapters.module_params_nested import UNKNOWN, argument_value, layer_factory
 
         got = idx.resolve(node)
         if got is not None:
             return got.value
+        if depth < 4 and isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
+            # sizes computed from options (LlamaGen ``train_c2i_fsdp.py:164,167``: ``latent_size =
+            # args.image_size // args.downsample_size`` then ``block_size=latent_size ** 2``)
+            a = self._value(idx, script, site, node.left, depth + 1)
+            b = self._value(idx, script, site, node.right, depth + 1)
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
+                try:
+                    return _ARITH[type(node.op)](a, b)
+                except (ZeroDivisionError, OverflowError, ValueError):
+                    return UNKNOWN
+            return UNKNOWN
+        if depth < 4 and isinstance(node, ast.Name):
+            bound = _bound_once(script.tree, site.function, node.id)
+            if bound is not None:
+                return self._value(idx, script, site, bound, depth + 1)
         factory = layer_factory(node)
         if factory is not UNKNOWN:
             return factory
@@ -138,7 +184,7 @@ class ModelImportedAdapter(Adapter):
 
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
         from preflight.adapters.module_params_imports import with_imports
-        from preflight.adapters.module_params_nested import count_class
+        from preflight.adapters.module_params_nested import count_call, count_class
         from preflight.adapters.module_params_values import _Ctx
 
         imported = _imported_classes(script)
@@ -149,17 +195,31 @@ class ModelImportedAdapter(Adapter):
         for site in idx.calls:
             call = site.call
             func = call.func
+            table = False
             if isinstance(func, ast.Name) and func.id in imported and imported[func.id][1]:
                 path, cls = imported[func.id]
             elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                     and func.value.id in imported and not imported[func.value.id][1]:
                 path, cls = imported[func.value.id][0], func.attr
+            elif isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and func.value.id in imported \
+                    and imported[func.value.id][1]:
+                # a table of constructors (FoundationVision/LlamaGen @ ce98ec4 ``autoregressive/train/
+                # train_c2i_fsdp.py:165`` ``GPT_models[args.gpt_model](...)``, ``models/gpt.py:451-466``)
+                path = imported[func.value.id][0]
+                key = idx.resolve(func.slice)
+                tree = _parse(path)
+                entry = _table_entry(tree, imported[func.value.id][1], key.value) \
+                    if tree is not None and key is not None else None
+                if entry is None:
+                    continue
+                cls = entry
+                table = True
             else:
                 continue
             if idx.runs(site) is False or any(isinstance(a, ast.Starred) for a in call.args):
                 continue
             tree = _parse(path)
-            if tree is None or not _Ctx(tree).is_module(cls):
+            if tree is None or not (_Ctx(tree).is_module(cls) or (table and cls in _Ctx(tree).functions)):
                 continue
             built.append((site, cls, path, site.target or ""))
         if not built:
@@ -186,7 +246,9 @@ class ModelImportedAdapter(Adapter):
                 if spread is None or any(key in kwargs for key in spread):
                     return
                 kwargs.update(spread)
-            counted = count_class(with_imports(path, tree), cls, kwargs, args)
+            merged = with_imports(path, tree)
+            counted = count_call(merged, cls, args, kwargs) if cls in _Ctx(tree).functions \
+                else count_class(merged, cls, kwargs, args)
             if counted is None:
                 return
             counts.append((site, cls, path, counted))

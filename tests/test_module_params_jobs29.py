@@ -558,3 +558,91 @@ class Tiny(nn.Module):
     building = code.replace("        return torch.outer(torch.arange(end), freqs)",
                             "        return nn.Parameter(torch.outer(torch.arange(end), freqs))")
     assert _count(building, "Tiny") is None
+
+
+# --- a table of constructor functions imported by the script (FoundationVision/LlamaGen @ ce98ec4) -------
+GPT = """\
+    from dataclasses import dataclass
+
+    import torch.nn as nn
+
+
+    @dataclass
+    class ModelArgs:
+        dim: int = 64
+        n_layer: int = 2
+        vocab_size: int = 100
+        block_size: int = 16
+
+
+    class Block(nn.Module):
+        def __init__(self, config: ModelArgs):
+            super().__init__()
+            self.attn = nn.Linear(config.dim, 3 * config.dim, bias=False)
+            self.ffn = nn.Linear(config.dim, config.dim, bias=False)
+
+
+    class Transformer(nn.Module):
+        def __init__(self, config: ModelArgs):
+            super().__init__()
+            self.tok = nn.Embedding(config.vocab_size, config.dim)
+            self.pos = nn.Embedding(config.block_size, config.dim)
+            self.layers = nn.ModuleList([Block(config) for _ in range(config.n_layer)])
+
+
+    def GPT_S(**kwargs):
+        return Transformer(ModelArgs(n_layer=2, dim=32, **kwargs))
+
+
+    def GPT_L(**kwargs):
+        return Transformer(ModelArgs(n_layer=4, dim=64, **kwargs))
+
+
+    GPT_models = {"GPT-S": GPT_S, "GPT-L": GPT_L}
+    """
+
+GPT_TRAIN = """\
+    import argparse
+
+    import torch
+
+    from models.gpt import GPT_models
+
+
+    def main(args):
+        latent_size = args.image_size // args.downsample_size
+        model = GPT_models[args.gpt_model](vocab_size=args.vocab_size, block_size=latent_size ** 2)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        for x, y in []:
+            loss = model(x, y)
+            loss.backward()
+            opt.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--gpt-model", default="GPT-S", choices=["GPT-S", "GPT-L"])
+        parser.add_argument("--vocab-size", type=int, default=512)
+        parser.add_argument("--image-size", type=int, default=64)
+        parser.add_argument("--downsample-size", type=int, default=16)
+        main(parser.parse_args())
+    """
+
+
+def gpt_count(dim: int, layers: int, vocab: int = 512, block: int = 16) -> int:
+    return vocab * dim + block * dim + layers * (3 * dim * dim + dim * dim)
+
+
+def test_a_constructor_picked_from_an_imported_table_with_sizes_computed_from_options(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"models/__init__.py": "", "models/gpt.py": GPT, "train.py": GPT_TRAIN})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == gpt_count(32, 2)
+    plan = plan_of(cli, "train.py", "--", "--gpt-model", "GPT-L", "--image-size", "128", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == gpt_count(64, 4, block=64)
+
+
+def test_a_table_key_not_in_the_table_stays_unknown(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"models/__init__.py": "", "models/gpt.py": GPT,
+                     "train.py": GPT_TRAIN.replace('choices=["GPT-S", "GPT-L"]', 'choices=["GPT-S", "GPT-XL"]')})
+    plan = plan_of(cli, "train.py", "--", "--gpt-model", "GPT-XL", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") is None
