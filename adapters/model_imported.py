@@ -80,6 +80,12 @@ def _bound_once(tree: ast.Module, function: Optional[str], name: str) -> Optiona
     return binds[0].value if len(stores) == 1 and len(binds) == 1 else None
 
 
+def _root(node: ast.AST) -> Optional[str]:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
 def _table_entry(tree: ast.Module, name: str, key: Any) -> Optional[str]:
     """``NAME = {'key': func_or_class, ...}`` bound once at the top of the module: the entry's name."""
     bound = [n for n in tree.body if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
@@ -103,7 +109,14 @@ class ModelImportedAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        return any(s.tree is not None and "import" in s.source.text for s in project.scripts)
+        """A script that calls something it imports from a file of the project."""
+        for s in project.scripts:
+            if s.tree is None:
+                continue
+            names = _imported_classes(s)
+            if names and any(isinstance(n, ast.Call) and _root(n.func) in names for n in ast.walk(s.tree)):
+                return True
+        return False
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         for script in project.scripts:
@@ -254,9 +267,11 @@ class ModelImportedAdapter(Adapter):
             counts.append((site, cls, path, counted))
         if len({c[3][0] for c in counts}) != 1:
             return  # calls that disagree
+        functions = {c[1] for c in counts if (_parse(c[2]) is not None and c[1] in _Ctx(_parse(c[2])).functions)}
         site, cls, path, (total, layers) = counts[0]
         detail = (f"{cls}(...) of the project ({path.name}), {total:,} parameters of {len(layers)} layers counted "
                   "from their sizes with the call's arguments")
         src = project.source(script, site.call, "code", detail=detail)
-        self.add_checked(plan, "model.class_name", cls, src, "medium")
+        if cls not in functions:  # a constructor function is no class name
+            self.add_checked(plan, "model.class_name", cls, src, "medium")
         self.add_checked(plan, "model.num_parameters", total, src, "medium")
