@@ -336,7 +336,7 @@ class _Exprs:
                 if sub.id in self.env and self.env[sub.id] is not _UNK:
                     if _holds_module(self.env[sub.id]):
                         return False
-                elif not (sub.id in plain or sub.id in bound or sub.id in self.ctx.consts
+                elif not (sub.id in plain or sub.id in bound or sub.id in self.ctx.consts or sub.id in self.ctx.plain_roots
                           or sub.id in ("list", "tuple", "dict", "int", "float", "str", "bool", "None", "True", "False")):
                     return False
             elif isinstance(sub, ast.Call):

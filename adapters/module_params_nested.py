@@ -86,6 +86,14 @@ class _Frame(_Exprs):
                              or isinstance(self.env.get(stmt.target.value.id), _Tensor)) \
                         and not _builds(stmt.value, self.ctx):
                     continue  # a write into a tensor being computed (Swin's relative position index)
+                elif isinstance(stmt.target, ast.Attribute) and isinstance(stmt.target.value, ast.Name) \
+                        and stmt.target.value.id == "self" and stmt.target.attr in self.attrs \
+                        and not _holds_module(self.attrs[stmt.target.attr]) and not _builds(stmt.value, self.ctx):
+                    # a plain size kept on ``self`` (openai/guided-diffusion ``unet.py:512`` ``self._feature_size += ch``)
+                    try:
+                        self.attrs[stmt.target.attr] = self.ev(ast.BinOp(stmt.target, stmt.op, stmt.value))
+                    except _Unknown:
+                        self.attrs[stmt.target.attr] = _UNK
                 else:
                     raise _Unknown("augmented assignment")
             elif isinstance(stmt, ast.Delete):

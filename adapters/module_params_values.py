@@ -92,7 +92,9 @@ class _Ctx:
         self.plain_roots = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import)
                             for a in n.names if a.name.split(".")[0] in _PLAIN_PACKAGES} \
             | {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
-               and (n.module or "").split(".")[0] in _PLAIN_PACKAGES for a in n.names}
+               and (n.module or "").split(".")[0] in _PLAIN_PACKAGES for a in n.names} \
+            | {a.asname for n in tree.body if isinstance(n, ast.Import) for a in n.names
+               if a.name == "torch" and a.asname}  # ``import torch as th``: ``th.float16`` (layers are caught apart)
         for node in tree.body:
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                 name = node.targets[0].id

@@ -646,3 +646,27 @@ def test_a_table_key_not_in_the_table_stays_unknown(cli, tmp_path: Path) -> None
                      "train.py": GPT_TRAIN.replace('choices=["GPT-S", "GPT-L"]', 'choices=["GPT-S", "GPT-XL"]')})
     plan = plan_of(cli, "train.py", "--", "--gpt-model", "GPT-XL", cwd=tmp_path)
     assert winner(plan, "model.num_parameters") is None
+
+
+def test_torch_imported_under_another_name_and_a_size_accumulated_on_self() -> None:
+    # openai/guided-diffusion @ 22e0df8 ``guided_diffusion/unet.py:6,465,512``: ``import torch as th``,
+    # ``self.dtype = th.float16 if use_fp16 else th.float32``, ``self._feature_size += ch``
+    code = """
+import torch as th
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, width=8, depth=3, use_fp16=False):
+        super().__init__()
+        self.dtype = th.float16 if use_fp16 else th.float32
+        self._feature_size = width
+        self.blocks = nn.ModuleList([])
+        for _ in range(depth):
+            self.blocks.append(nn.Linear(width, width))
+            self._feature_size += width
+        self.out = nn.Linear(self._feature_size, 2)
+"""
+    assert _count(code, "Net") == _torch_count(code, "Net") == 3 * 72 + 32 * 2 + 2
+    built = code.replace("            self._feature_size += width", "            self._feature_size += nn.Linear(1, 1)")
+    assert _count(built, "Net") is None
