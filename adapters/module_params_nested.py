@@ -309,6 +309,8 @@ class _Frame(_Exprs):
         if not isinstance(node, ast.Call):
             return False
         fn: Optional[ast.FunctionDef] = None
+        if isinstance(node.func, ast.Name) and self.ctx.plain_class(node.func.id):
+            return not any(_builds(a, self.ctx) for a in [*node.args, *(k.value for k in node.keywords)])
         if isinstance(node.func, ast.Name):
             fn = self.ctx.functions.get(node.func.id)
         elif isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
@@ -343,8 +345,18 @@ class _Frame(_Exprs):
         if fn.name in seen or len(seen) > 20:
             return fn.name in seen
         seen.add(fn.name)
-        if _builds(fn, self.ctx) or any(isinstance(n, ast.Name) and (n.id in self.ctx.classes or n.id == "Parameter")
-                                        for n in ast.walk(fn)):
+        params = {a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]}
+        for n in ast.walk(fn):  # something handed in is changed: ``blocks.append(m)`` may put a module into one
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in ("append", "extend",
+                                                                                                "insert"):
+                root: ast.AST = n.func.value
+                while isinstance(root, (ast.Attribute, ast.Subscript)):
+                    root = root.value
+                if isinstance(root, ast.Name) and root.id in params:
+                    return False
+        if _builds(fn, self.ctx, moves=False) or any(isinstance(n, ast.Name) and ((n.id in self.ctx.classes
+                                                                      and not self.ctx.plain_class(n.id))
+                                                                     or n.id == "Parameter") for n in ast.walk(fn)):
             return False
         return all(self.plain_function(self.ctx.functions[n.id], seen) for n in ast.walk(fn)
                    if isinstance(n, ast.Name) and n.id in self.ctx.functions and n.id != fn.name)

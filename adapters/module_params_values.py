@@ -119,6 +119,18 @@ class _Ctx:
             return self.timm[name] == "VisionTransformer"
         return name.startswith("timm.") and name.endswith(".VisionTransformer")
 
+    def plain_class(self, name: str, seen: Optional[set[str]] = None) -> bool:
+        """A local class that is no ``nn.Module``: no bases but ``object``/``ABC`` and such classes
+        (LTH14/mar ``diffusion/respace.py`` ``SpacedDiffusion(GaussianDiffusion)``). torch registers no
+        parameter of such an object held on a module; a base from elsewhere may be a module: not plain."""
+        cls = self.classes.get(name)
+        seen = seen or set()
+        if cls is None or name in seen or cls.keywords:
+            return False
+        seen.add(name)
+        return all((dotted_name(b) or "") in ("object", "ABC", "abc.ABC") or self.plain_class(dotted_name(b) or "", seen)
+                   for b in cls.bases)
+
     def class_attr(self, name: str, attr: str) -> Any:
         """The literal a local class binds ``attr`` to in its body (or a local base's), once."""
         seen: set[str] = set()
@@ -343,17 +355,20 @@ def _counted_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
     raise _Unknown(f"nn.{name}")
 
 
-def _builds(node: ast.AST, ctx: _Ctx) -> bool:
+def _builds(node: ast.AST, ctx: _Ctx, moves: bool = True) -> bool:
     """Whether ``node`` may build or register parameters (a layer, a Parameter, a local module,
-    a call on ``self`` that adds one, or a call of something unknown assigned nowhere safe)."""
+    a call on ``self`` that adds one, or a call of something unknown assigned nowhere safe); with
+    ``moves`` False, ``append``/``extend``/``insert`` (which only move what exists) do not count."""
     for sub in ast.walk(node):
         if not isinstance(sub, ast.Call):
             continue
         name = dotted_name(sub.func) or ""
         last = name.rsplit(".", 1)[-1]
-        if _layer_name(sub.func) is not None or last == "Parameter" or name in ctx.classes:
+        if _layer_name(sub.func) is not None or last == "Parameter" or (name in ctx.classes
+                                                                         and not ctx.plain_class(name)):
             return True
-        if isinstance(sub.func, ast.Attribute) and sub.func.attr in _BUILDS_ATTR:
+        if isinstance(sub.func, ast.Attribute) and sub.func.attr in _BUILDS_ATTR \
+                and (moves or sub.func.attr not in ("append", "extend", "insert")):
             return True
     return False
 

@@ -670,3 +670,41 @@ class Net(nn.Module):
     assert _count(code, "Net") == _torch_count(code, "Net") == 3 * 72 + 32 * 2 + 2
     built = code.replace("            self._feature_size += width", "            self._feature_size += nn.Linear(1, 1)")
     assert _count(built, "Net") is None
+
+
+def test_an_object_of_a_plain_class_held_on_the_module_adds_nothing() -> None:
+    # LTH14/mar @ fe470ac ``models/diffloss.py:23`` ``self.train_diffusion = create_diffusion(...)``, whose
+    # ``SpacedDiffusion(GaussianDiffusion)`` is no nn.Module (``diffusion/respace.py``): torch registers nothing
+    code = """
+import torch.nn as nn
+
+
+class Schedule:
+    def __init__(self, steps):
+        self.steps = steps
+
+
+class Spaced(Schedule):
+    pass
+
+
+def steps_of(n):
+    out = []
+    for i in range(n):
+        out.append(i)
+    return set(out)
+
+
+def make(n):
+    return Spaced(steps_of(n))
+
+
+class Head(nn.Module):
+    def __init__(self, width=4):
+        super().__init__()
+        self.fc = nn.Linear(width, width)
+        self.diffusion = make(10)
+"""
+    assert _count(code, "Head") == _torch_count(code, "Head") == 20
+    # a base from elsewhere may be a module: not followed
+    assert _count(code.replace("class Schedule:", "class Schedule(Base):"), "Head") is None
