@@ -43,7 +43,7 @@ def model_count(call: ast.Call, fn: Any, nodes: list[ast.AST], parents: dict[int
             or any(k.arg is None for k in call.keywords) or not isinstance(fn, ast.FunctionDef):
         return None
     got = modules.klass(call.func.id)
-    if got is None or not _returned(fn, call):
+    if got is None or not _returned(fn, call) or _a_part(fn.name, modules):
         return None
     shown, cls = got
     tree = next((t for s, _, t in modules.trees if s == shown), None)
@@ -81,6 +81,24 @@ def model_count(call: ast.Call, fn: Any, nodes: list[ast.AST], parents: dict[int
     detail = (f"{cls.name}(...) built by {fn.name}() and returned, {from_config} size(s) from the configuration: "
               f"{total:,} parameters of {len(layers)} layers ({shown}:{cls.lineno})")
     return total, cls.name, detail
+
+
+def _a_part(builder: str, modules: Any) -> bool:
+    """What ``builder()`` returns is handed to another class of the project, so it is a part of the model,
+    not the model (facebookresearch/detr @ 29901c5 ``models/detr.py:313-327``: ``transformer =
+    build_transformer(args)`` then ``model = DETR(backbone, transformer, ...)``)."""
+    for _, _, tree in modules.trees:
+        held = {t.id for n in ast.walk(tree) if isinstance(n, ast.Assign) and isinstance(n.value, ast.Call)
+                and isinstance(n.value.func, ast.Name) and n.value.func.id == builder
+                for t in n.targets if isinstance(t, ast.Name)}
+        for n in ast.walk(tree):
+            if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and modules.klass(n.func.id) is not None):
+                continue
+            for a in [*n.args, *(k.value for k in n.keywords)]:
+                if (isinstance(a, ast.Name) and a.id in held) or (
+                        isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == builder):
+                    return True
+    return False
 
 
 def _decided_off(node: ast.AST, parents: dict[int, ast.AST], reader: Any) -> bool:

@@ -255,25 +255,12 @@ def _helper_def(script: Any, name: str) -> Optional[ast.FunctionDef]:
 
 
 def _with_siblings(path: Path, tree: ast.Module) -> ast.Module:
-    """The module, with the classes it imports relatively from modules beside it and their timm imports
-    (facebookresearch/ConvNeXt-V2 ``models/convnextv2.py:12``: ``from .utils import LayerNorm, GRN``), for
-    counting; the module's own definitions come last and win."""
-    extra: list[ast.stmt] = []
-    for node in tree.body:
-        if not (isinstance(node, ast.ImportFrom) and node.level == 1 and node.module):
-            continue
-        sub = _module_file(path.parent, node.module)
-        sub_tree = _parse(sub) if sub is not None and sub != path else None
-        if sub_tree is None:
-            continue
-        wanted = {a.name for a in node.names if a.asname is None}
-        star = "*" in wanted
-        extra.extend(n for n in sub_tree.body if isinstance(n, ast.ClassDef) and (star or n.name in wanted))
-        extra.extend(n for n in sub_tree.body if isinstance(n, ast.ImportFrom)
-                     and (n.module or "").split(".")[0] == "timm" and n.level == 0)
-    if not extra:
-        return tree
-    return ast.Module(body=[*extra, *tree.body], type_ignores=[])
+    """The module with the project classes it imports (``module_params_imports.with_imports``:
+    facebookresearch/ConvNeXt-V2 ``models/convnextv2.py:12`` ``from .utils import LayerNorm, GRN``, LTH14/mar
+    ``models/mar.py:13`` ``from models.diffloss import DiffLoss``), for counting."""
+    from preflight.adapters.module_params_imports import with_imports
+
+    return with_imports(path, tree)
 
 
 def _falsy(value: Any) -> bool:

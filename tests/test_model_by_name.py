@@ -157,9 +157,17 @@ def test_the_declared_default_name_with_metadata_and_an_unused_pretrained_branch
     assert winner(plan, "model.num_parameters") == stagenet_count([2, 2], [32, 64], 1000)
 
 
-def test_a_helper_that_makes_a_parameter_stays_unknown(cli, tmp_path: Path) -> None:
-    # a fixed table from a helper adds nothing (the count above); one that returns a Parameter would
+def test_a_helper_that_makes_a_parameter_is_run_and_its_parameter_counted(cli, tmp_path: Path) -> None:
+    # a fixed table from a helper adds nothing (the count above); one that returns a Parameter adds it
+    # (jobs29: a function of the file is run with its arguments, as openai/improved-diffusion's
+    # ``zero_module(conv_nd(...))`` helpers are)
     stagenet(tmp_path, table="return nn.Parameter(torch.zeros(1, n, dim))")
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == stagenet_count([2, 2], [32, 64], 1000) + 16 * 32
+
+
+def test_a_helper_whose_parameter_size_is_not_known_stays_unknown(cli, tmp_path: Path) -> None:
+    stagenet(tmp_path, table="return nn.Parameter(torch.zeros(1, len(open('rows.txt').read()), dim))")
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert not mine(plan, "model.num_parameters")
 

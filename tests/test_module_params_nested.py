@@ -257,8 +257,11 @@ model = Net()
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 '''
     assert _plan(tmp_path, method).value("model.num_parameters") is None
+    # recurrent layers are counted (jobs29: torch/nn/modules/rnn.py, 4 gates for an LSTM); a projection is not
     lstm = method.replace("        self._build_encoder(dim)\n", "        self.rnn = nn.LSTM(dim, dim)\n")
-    assert _plan(tmp_path, lstm).value("model.num_parameters") is None
+    assert _plan(tmp_path, lstm).value("model.num_parameters") == (4 * 16 * 16) * 2 + 8 * 16 + 16 * 10 + 10
+    projected = lstm.replace("nn.LSTM(dim, dim)", "nn.LSTM(dim, dim, proj_size=4)")
+    assert _plan(tmp_path, projected).value("model.num_parameters") is None
 
 
 # -- the attention kernel of a local model --------------------------------------------------------

@@ -1,0 +1,277 @@
+"""A model class of the project, imported from another module of it and built in the script, counted.
+
+The common shape of research training scripts: ``from models.mar import MAR`` (or ``import model`` then
+``model.Net(...)``) and ``model = MAR(img_size=args.img_size, depth=args.depth, ...)``, the sizes from
+the launch line or the argparse defaults (openai/improved-diffusion, LTH14/mar, karpathy/minGPT style
+projects; the pytorch adapter counts only classes the script itself defines). Read, never imported:
+
+- the class: a name the script imports from a project file (beside the script or in a folder above it,
+  ``module_params_imports.imported_files``), an ``nn.Module`` there;
+- the call: where it runs (no ``if`` the values decide against it); each argument resolved as the script
+  index resolves values (launch line, argparse defaults, literals), the parsed options handed in whole
+  (``RWKV(args)``) as the options known, anything else unknown (fine until a size needs it);
+- the model: the one such class built, or among several the one whose ``.parameters()`` the script
+  reads (an optimizer's), all its calls agreeing;
+- the count: ``module_params_nested.count_class`` over the class's module with the project classes it
+  imports (``module_params_imports.with_imports``): ``model.num_parameters`` and ``model.class_name``,
+  medium. Anything it cannot follow states nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any, Optional
+
+from preflight.adapters_api import Adapter, Project
+from preflight.plan import TrainingPlan
+from preflight.registry import register_adapter
+
+
+def _imported_classes(script: Any) -> dict[str, tuple[Path, str]]:
+    """The names the script binds to something of a project file: ``from m import X`` -> X: (m.py, X);
+    ``import pkg.m as m`` -> m: (m.py, "") for ``m.X(...)``."""
+    from preflight.adapters.module_params_imports import _file_of, imported_files
+
+    if script.tree is None or script.source.path is None:
+        return {}
+    path = Path(str(script.source.path))
+    roots = [path.parent, *list(path.parents)[1:4]]
+    out: dict[str, tuple[Path, str]] = {}
+    for node in ast.walk(script.tree):
+        if isinstance(node, ast.ImportFrom):
+            single = ast.Module(body=[node], type_ignores=[])
+            files = imported_files(path, single)
+            for a in node.names:
+                if a.name == "*":
+                    continue
+                own = [f for f in files if f.stem == a.name or (f.name == "__init__.py" and f.parent.name == a.name)]
+                if own:
+                    out[a.asname or a.name] = (own[0], "")  # ``from models import mar``: a module
+                elif files:
+                    out[a.asname or a.name] = (files[0], a.name)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                for root in roots:
+                    found = _file_of(root, a.name)
+                    if found is not None:
+                        out[a.asname or a.name] = (found, "")
+                        break
+    return out
+
+
+_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+          ast.FloorDiv: lambda a, b: a // b, ast.Pow: lambda a, b: a ** b if abs(b) <= 64 else None}
+
+
+def _bound_once(tree: ast.Module, function: Optional[str], name: str) -> Optional[ast.expr]:
+    """The expression ``name`` is assigned in ``function`` (the module when None), when it is stored
+    exactly once there and that store is a plain ``name = expr``."""
+    scope: list[ast.stmt] = list(tree.body)
+    if function is not None:
+        fns = [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == function]
+        if len(fns) != 1:
+            return None
+        scope = list(fns[0].body)
+    stores = [n for st in scope for n in ast.walk(st) if isinstance(n, ast.Name) and n.id == name
+              and isinstance(n.ctx, ast.Store)]
+    binds = [n for st in scope for n in ast.walk(st) if isinstance(n, ast.Assign) and len(n.targets) == 1
+             and isinstance(n.targets[0], ast.Name) and n.targets[0].id == name]
+    return binds[0].value if len(stores) == 1 and len(binds) == 1 else None
+
+
+def _root(node: ast.AST) -> Optional[str]:
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) else None
+
+
+def _table_entry(tree: ast.Module, name: str, key: Any) -> Optional[str]:
+    """``NAME = {'key': func_or_class, ...}`` bound once at the top of the module: the entry's name."""
+    bound = [n for n in tree.body if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                                          for t in n.targets)]
+    if len(bound) != 1 or not isinstance(bound[0].value, ast.Dict):
+        return None
+    hits = [v.id for k, v in zip(bound[0].value.keys, bound[0].value.values)
+            if isinstance(k, ast.Constant) and k.value == key and isinstance(v, ast.Name)]
+    return hits[-1] if hits else None
+
+
+def _parse(p: Path) -> Optional[ast.Module]:
+    from preflight.adapters.module_params_imports import _parse as parse
+
+    return parse(p)
+
+
+@register_adapter
+class ModelImportedAdapter(Adapter):
+    name = "model_imported"
+    frameworks = ()
+
+    def detect(self, project: Project) -> bool:
+        """A script that calls something it imports from a file of the project."""
+        for s in project.scripts:
+            if s.tree is None:
+                continue
+            names = _imported_classes(s)
+            if names and any(isinstance(n, ast.Call) and _root(n.func) in names for n in ast.walk(s.tree)):
+                return True
+        return False
+
+    def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        for script in project.scripts:
+            if script.tree is not None:
+                self._script(project, plan, script)
+
+    def _namespace(self, idx: Any, node: ast.expr) -> Any:
+        """The parsed options handed in whole (``RWKV(args)``): their known values by name, else UNKNOWN."""
+        from preflight.adapters.module_params_nested import UNKNOWN
+
+        if not isinstance(node, ast.Name):
+            return UNKNOWN
+        known: dict[str, Any] = {}
+        for dest in list(getattr(idx, "arguments", {}) or {}):
+            got = idx.resolve(ast.copy_location(ast.Attribute(value=ast.Name(node.id, ast.Load()), attr=dest,
+                                                              ctx=ast.Load()), node))
+            known[dest] = got.value if got is not None else UNKNOWN
+        return known if any(v is not UNKNOWN for v in known.values()) else UNKNOWN
+
+    def _value(self, idx: Any, script: Any, site: Any, node: ast.expr, depth: int = 0) -> Any:
+        from preflight.adapters.module_params_nested import UNKNOWN, argument_value, layer_factory
+
+        got = idx.resolve(node)
+        if got is not None:
+            return got.value
+        if depth < 4 and isinstance(node, ast.BinOp) and type(node.op) in _ARITH:
+            # sizes computed from options (LlamaGen ``train_c2i_fsdp.py:164,167``: ``latent_size =
+            # args.image_size // args.downsample_size`` then ``block_size=latent_size ** 2``)
+            a = self._value(idx, script, site, node.left, depth + 1)
+            b = self._value(idx, script, site, node.right, depth + 1)
+            if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
+                try:
+                    return _ARITH[type(node.op)](a, b)
+                except (ZeroDivisionError, OverflowError, ValueError):
+                    return UNKNOWN
+            return UNKNOWN
+        if depth < 4 and isinstance(node, ast.Name):
+            bound = _bound_once(script.tree, site.function, node.id)
+            if bound is not None:
+                return self._value(idx, script, site, bound, depth + 1)
+        factory = layer_factory(node)
+        if factory is not UNKNOWN:
+            return factory
+        literal = argument_value(script.tree, site.function, node)
+        if literal is not UNKNOWN:
+            return literal
+        return self._namespace(idx, node)
+
+    def _mapping(self, idx: Any, script: Any, site: Any, node: ast.expr) -> Optional[dict[str, Any]]:
+        """The keywords ``**node`` spreads: a dict literal (its ``**`` parts too), or an entry of a table
+        bound once to a literal, picked by a resolved key (DepthAnything/Depth-Anything-V2 @ a561b84
+        ``metric_depth/train.py:82-88``: ``DepthAnythingV2(**{**model_configs[args.encoder], 'max_depth':
+        args.max_depth})``); None when not known."""
+        from preflight.adapters.module_params_nested import UNKNOWN, argument_value
+
+        if isinstance(node, ast.Dict):
+            out: dict[str, Any] = {}
+            for k, v in zip(node.keys, node.values):
+                if k is None:
+                    inner = self._mapping(idx, script, site, v)
+                    if inner is None:
+                        return None
+                    out.update(inner)
+                elif isinstance(k, ast.Constant) and isinstance(k.value, str):
+                    out[k.value] = self._value(idx, script, site, v)
+                else:
+                    return None
+            return out
+        if isinstance(node, ast.Subscript):
+            table = argument_value(script.tree, site.function, node.value)
+            key = idx.resolve(node.slice)
+            if isinstance(table, dict) and key is not None and key.value in table \
+                    and isinstance(table[key.value], dict):
+                return {str(k): v for k, v in table[key.value].items()}
+            return None
+        found = argument_value(script.tree, site.function, node)
+        return {str(k): v for k, v in found.items()} if found is not UNKNOWN and isinstance(found, dict) else None
+
+    def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        from preflight.adapters.module_params_imports import with_imports
+        from preflight.adapters.module_params_nested import count_call, count_class
+        from preflight.adapters.module_params_values import _Ctx
+
+        imported = _imported_classes(script)
+        if not imported:
+            return
+        idx = project.index(script)
+        built: list[tuple[Any, str, Path, str]] = []  # (site, class, file, target)
+        for site in idx.calls:
+            call = site.call
+            func = call.func
+            table = False
+            if isinstance(func, ast.Name) and func.id in imported and imported[func.id][1]:
+                path, cls = imported[func.id]
+            elif isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                    and func.value.id in imported and not imported[func.value.id][1]:
+                path, cls = imported[func.value.id][0], func.attr
+            elif isinstance(func, ast.Subscript) and isinstance(func.value, ast.Name) and func.value.id in imported \
+                    and imported[func.value.id][1]:
+                # a table of constructors (FoundationVision/LlamaGen @ ce98ec4 ``autoregressive/train/
+                # train_c2i_fsdp.py:165`` ``GPT_models[args.gpt_model](...)``, ``models/gpt.py:451-466``)
+                path = imported[func.value.id][0]
+                key = idx.resolve(func.slice)
+                tree = _parse(path)
+                entry = _table_entry(tree, imported[func.value.id][1], key.value) \
+                    if tree is not None and key is not None else None
+                if entry is None:
+                    continue
+                cls = entry
+                table = True
+            else:
+                continue
+            if idx.runs(site) is False or any(isinstance(a, ast.Starred) for a in call.args):
+                continue
+            tree = _parse(path)
+            if tree is None or not (_Ctx(tree).is_module(cls) or (table and cls in _Ctx(tree).functions)):
+                continue
+            built.append((site, cls, path, site.target or ""))
+        if not built:
+            return
+        if len({b[1] for b in built}) > 1:
+            trained = {n.func.value.id for n in ast.walk(script.tree) if isinstance(n, ast.Call)
+                       and isinstance(n.func, ast.Attribute) and n.func.attr in ("parameters", "named_parameters")
+                       and isinstance(n.func.value, ast.Name)}
+            built = [b for b in built if b[3] in trained]
+            if len({b[1] for b in built}) != 1:
+                return
+        counts = []
+        for site, cls, path, _target in built:
+            tree = _parse(path)
+            if tree is None:
+                return
+            args = [self._value(idx, script, site, a) for a in site.call.args]
+            kwargs: dict[str, Any] = {}
+            for k in site.call.keywords:
+                if k.arg is not None:
+                    kwargs[k.arg] = self._value(idx, script, site, k.value)
+                    continue
+                spread = self._mapping(idx, script, site, k.value)
+                if spread is None or any(key in kwargs for key in spread):
+                    return
+                kwargs.update(spread)
+            merged = with_imports(path, tree)
+            counted = count_call(merged, cls, args, kwargs) if cls in _Ctx(tree).functions \
+                else count_class(merged, cls, kwargs, args)
+            if counted is None:
+                return
+            counts.append((site, cls, path, counted))
+        if len({c[3][0] for c in counts}) != 1:
+            return  # calls that disagree
+        functions = {c[1] for c in counts if (_parse(c[2]) is not None and c[1] in _Ctx(_parse(c[2])).functions)}
+        site, cls, path, (total, layers) = counts[0]
+        detail = (f"{cls}(...) of the project ({path.name}), {total:,} parameters of {len(layers)} layers counted "
+                  "from their sizes with the call's arguments")
+        src = project.source(script, site.call, "code", detail=detail)
+        if cls not in functions:  # a constructor function is no class name
+            self.add_checked(plan, "model.class_name", cls, src, "medium")
+        self.add_checked(plan, "model.num_parameters", total, src, "medium")

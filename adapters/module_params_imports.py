@@ -1,0 +1,148 @@
+"""A model module with the project classes it imports, for counting (``module_params_nested``).
+
+A project's model class is often built from classes of other project modules: relative imports
+(facebookresearch/ConvNeXt-V2 ``models/convnextv2.py:12`` ``from .utils import LayerNorm, GRN``) or
+absolute ones from the project root (LTH14/mar @ fe470ac ``models/mar.py:13`` ``from models.diffloss
+import DiffLoss``, whose ``DiffLoss`` builds ``SimpleMLPAdaLN`` and ``ResBlock`` of the same file).
+``with_imports`` returns the module with, before its own statements, the classes and functions of the
+project modules it imports (and of the modules those import, four levels at most), and their imports of
+timm and of plain packages (numpy, scipy); the module's own definitions come last and win. A name two
+imported modules define differently is left out (which one a class means is not decided here), so a
+count that needs it stays unknown. Read, never imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from pathlib import Path
+from typing import Optional
+
+_MAX_BYTES = 500_000
+_MAX_FILES = 24
+_LEVELS = 4  # imports of imports (a package's __init__ re-exporting its modules counts as one)
+_ROOT_UP = 3  # an absolute import is looked for in the module's folder and up to this many above it
+
+
+def _parse(p: Path) -> Optional[ast.Module]:
+    try:
+        if not p.is_file() or p.stat().st_size > _MAX_BYTES:
+            return None
+        from preflight.local_trees import parse_file
+
+        return parse_file(p)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def _file_of(folder: Path, dotted: str) -> Optional[Path]:
+    rel = dotted.replace(".", "/")
+    for found in (folder / f"{rel}.py", folder / rel / "__init__.py"):
+        if found.is_file():
+            return found
+    return None
+
+
+def imported_files(path: Path, tree: ast.Module) -> list[Path]:
+    """The project files ``tree`` (the module at ``path``) imports from: ``from .m import X`` beside it
+    (``..m`` above it), ``from pkg.m import X`` / ``import pkg.m`` under its folder or a folder above it
+    (the first that has it), ``from pkg import m`` where ``m`` is a module file."""
+    out: list[Path] = []
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            if node.level >= 1:
+                base = path.parent
+                for _ in range(node.level - 1):
+                    base = base.parent
+                roots = [base]
+            else:
+                roots = [path.parent, *list(path.parents)[1:_ROOT_UP + 1]]
+            names = [a.name for a in node.names if a.name != "*"]
+            for root in roots:
+                found = _file_of(root, node.module) if node.module else None
+                subs = [f for f in (_file_of(root, f"{node.module}.{n}" if node.module else n) for n in names)
+                        if f is not None]
+                if found is not None or subs:
+                    out.extend([found] if found is not None else [])
+                    out.extend(subs)
+                    break
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                for root in [path.parent, *list(path.parents)[1:_ROOT_UP + 1]]:
+                    found = _file_of(root, a.name)
+                    if found is not None:
+                        out.append(found)
+                        break
+    return [p for p in dict.fromkeys(out) if p != path]
+
+
+def _kept(node: ast.stmt) -> bool:
+    """What a merged module contributes: its classes, functions, and imports of timm and plain packages."""
+    from preflight.adapters.module_params_values import _PLAIN_PACKAGES
+
+    if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+        return True
+    if isinstance(node, ast.ImportFrom) and node.level == 0:
+        return (node.module or "").split(".")[0] in {"timm", *_PLAIN_PACKAGES}
+    if isinstance(node, ast.Import):
+        return all(a.name.split(".")[0] in _PLAIN_PACKAGES for a in node.names)
+    return False
+
+
+def with_imports(path: Path, tree: ast.Module) -> ast.Module:
+    """``tree`` with the definitions of the project modules it imports placed before its own (see the
+    module comment); ``tree`` itself when it imports none."""
+    seen = {path}
+    order: list[tuple[Path, ast.Module]] = []
+    todo = [(p, 1) for p in imported_files(path, tree)]
+    while todo and len(seen) < _MAX_FILES:
+        p, level = todo.pop(0)
+        if p in seen:
+            continue
+        seen.add(p)
+        sub = _parse(p)
+        if sub is None:
+            continue
+        order.append((p, sub))
+        if level < _LEVELS:
+            todo.extend((q, level + 1) for q in imported_files(p, sub) if q not in seen)
+    if not order:
+        return tree
+    defined: dict[str, str] = {}
+    clash: set[str] = set()
+    for _p, sub in order:
+        for node in sub.body:
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+                shape = ast.dump(node)
+                if defined.setdefault(node.name, shape) != shape:
+                    clash.add(node.name)
+    own = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    extra: list[ast.stmt] = []
+    placed: set[str] = set()
+    # the deepest imports first: a module's own names come after those it imports
+    for _p, sub in reversed(order):
+        for node in sub.body:
+            if not _kept(node):
+                continue
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+                if node.name in own or node.name in clash or node.name in placed:
+                    continue
+                placed.add(node.name)
+            extra.append(node)
+    # names imported under another name (``from .layers import NestedTensorBlock as Block``): the definition
+    # again under that name, unless the name is taken
+    by_name = {n.name: n for n in extra if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
+    for module in [tree, *(sub for _p, sub in order)]:
+        for node in module.body:
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            for a in node.names:
+                if a.asname and a.name in by_name and a.asname not in own and a.asname not in placed \
+                        and a.asname not in clash:
+                    renamed = copy.copy(by_name[a.name])
+                    renamed.name = a.asname
+                    placed.add(a.asname)
+                    extra.append(renamed)
+    if not extra:
+        return tree
+    return ast.Module(body=[*extra, *tree.body], type_ignores=[])

@@ -1,0 +1,425 @@
+"""The values the module counter works with (``module_params_nested``): a module's count and weight
+sizes (``_Mod``), a plain tensor, a layer class held as a value, the file's context (its classes,
+constants, timm imports), literal reading, the parameter counts of ``torch.nn`` layers from evaluated
+arguments, and the syntactic tests (does this expression build a layer, can it hold a module)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from preflight.adapters.module_params import (
+    _FREE,
+    _LOSSES_OK,
+    _kernel,
+    _layer_name,
+    _prod,
+    _Unknown,
+)
+
+from preflight.analysis.syntax import dotted_name
+
+_UNK = object()  # a value not known statically: fine until something uses it
+_STEPS = 200_000  # statements and expressions interpreted for one count, at most
+_DEPTH = 12  # nested classes
+_TENSOR_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "full", "Tensor", "FloatTensor", "tensor",
+                     "arange", "linspace", "tril", "triu", "eye", "zeros_like", "ones_like"}
+_SIZE_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "FloatTensor", "Tensor"}
+_NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "warn", "info", "debug", "warning"}
+_PLAIN_PACKAGES = {"numpy", "scipy", "math", "random", "itertools", "collections", "string", "re"}
+_BUILDS_ATTR = {"append", "extend", "add_module", "register_parameter", "register_module", "insert"}
+
+
+class _Factory:
+    """A layer class held as a value, with keywords bound: ``nn.LayerNorm`` or
+    ``partial(nn.LayerNorm, eps=1e-6)`` (the ``norm_layer`` argument of timm-style ViTs); calling it
+    builds the layer with those keywords. Keywords are literals, so the call is the same anywhere."""
+
+    def __init__(self, func: ast.expr, keywords: list[ast.keyword]) -> None:
+        self.func, self.keywords = func, keywords
+
+    def layer(self) -> Optional[str]:
+        return _layer_name(self.func)
+
+
+def layer_factory(node: ast.AST) -> Any:
+    """``nn.X`` or ``partial(nn.X, k=literal, ...)`` as a value (a model constructor's
+    ``norm_layer=partial(nn.LayerNorm, eps=1e-6)``), else ``UNKNOWN``."""
+    if _layer_name(node) is not None:
+        return _Factory(node, [])  # type: ignore[arg-type]
+    if isinstance(node, ast.Call) and (dotted_name(node.func) or "") in ("partial", "functools.partial") \
+            and len(node.args) == 1 and _layer_name(node.args[0]) is not None \
+            and all(k.arg is not None for k in node.keywords):
+        try:
+            for k in node.keywords:
+                _literal(k.value)
+        except _Unknown:
+            return _UNK
+        return _Factory(node.args[0], list(node.keywords))
+    return _UNK
+
+
+class _Tensor:
+    """A plain tensor (a buffer, a mask): no parameters."""
+
+
+class _Mod:
+    """A module value: its parameter count and the weight sizes of its layers by attribute path."""
+
+    def __init__(self, n: int, weights: Optional[dict[str, int]] = None, layers: Optional[list[str]] = None,
+                 facts: Optional[dict[str, Any]] = None) -> None:
+        self.n = n
+        self.weights = weights or {}
+        self.layers = layers or []
+        self.facts = facts or {}  # attributes a library layer exposes (timm PatchEmbed.num_patches)
+
+
+
+class _Ctx:
+    def __init__(self, tree: ast.Module) -> None:
+        self.classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        self.functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+        self.dataclasses = {n.name: n for n in self.classes.values()
+                            if any((dotted_name(d.func if isinstance(d, ast.Call) else d) or "").endswith("dataclass")
+                                   for d in n.decorator_list)}
+        self.consts: dict[str, Any] = {}
+        self.steps = 0
+        # names imported from timm (``from timm.models.vision_transformer import PatchEmbed, Attention, Mlp``)
+        self.timm = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+                     and (n.module or "").split(".")[0] == "timm" and n.level == 0 for a in n.names}
+        # names bound to packages that build no ``nn.Module`` (``import scipy.stats as stats``, ``import numpy as
+        # np``): a call through one returns a plain value or an object with no parameters
+        self.plain_roots = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import)
+                            for a in n.names if a.name.split(".")[0] in _PLAIN_PACKAGES} \
+            | {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+               and (n.module or "").split(".")[0] in _PLAIN_PACKAGES for a in n.names} \
+            | {a.asname for n in tree.body if isinstance(n, ast.Import) for a in n.names
+               if a.name == "torch" and a.asname}  # ``import torch as th``: ``th.float16`` (layers are caught apart)
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                name = node.targets[0].id
+                if name in self.consts:  # bound twice at top level: not a constant
+                    self.consts[name] = _UNK
+                    continue
+                try:
+                    self.consts[name] = _literal(node.value)
+                except _Unknown:
+                    self.consts[name] = _UNK
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > _STEPS:
+            raise _Unknown("too long")
+
+    def timm_vit(self, name: Optional[str]) -> bool:
+        """``name`` is timm's ``VisionTransformer`` (imported from timm, or written in full)."""
+        if not name:
+            return False
+        if name in self.timm:
+            return self.timm[name] == "VisionTransformer"
+        return name.startswith("timm.") and name.endswith(".VisionTransformer")
+
+    def plain_class(self, name: str, seen: Optional[set[str]] = None) -> bool:
+        """A local class that is no ``nn.Module``: no bases but ``object``/``ABC`` and such classes
+        (LTH14/mar ``diffusion/respace.py`` ``SpacedDiffusion(GaussianDiffusion)``). torch registers no
+        parameter of such an object held on a module; a base from elsewhere may be a module: not plain."""
+        cls = self.classes.get(name)
+        seen = seen or set()
+        if cls is None or name in seen or cls.keywords:
+            return False
+        seen.add(name)
+        return all((dotted_name(b) or "") in ("object", "ABC", "abc.ABC") or self.plain_class(dotted_name(b) or "", seen)
+                   for b in cls.bases)
+
+    def class_attr(self, name: str, attr: str) -> Any:
+        """The literal a local class binds ``attr`` to in its body (or a local base's), once."""
+        seen: set[str] = set()
+        while name in self.classes and name not in seen:
+            seen.add(name)
+            cls = self.classes[name]
+            bound = [n.value for n in cls.body if isinstance(n, ast.Assign) and len(n.targets) == 1
+                     and isinstance(n.targets[0], ast.Name) and n.targets[0].id == attr] \
+                + [n.value for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+                   and n.target.id == attr and n.value is not None]
+            if len(bound) == 1:
+                return _literal(bound[0])
+            if bound:
+                break
+            bases = [dotted_name(b) for b in cls.bases]
+            local = [b for b in bases if b in self.classes]
+            if len(local) != 1:
+                break
+            name = str(local[0])
+        raise _Unknown(f"class attribute {attr}")
+
+    def is_module(self, name: str, seen: Optional[set[str]] = None) -> bool:
+        cls = self.classes.get(name)
+        if cls is None:
+            return False
+        seen = seen or set()
+        if name in seen:
+            return False
+        seen.add(name)
+        for b in cls.bases:
+            base = dotted_name(b)
+            if base in ("nn.Module", "torch.nn.Module", "Module") or self.timm_vit(base) \
+                    or torch_layer_base(base) is not None:
+                return True
+            if base is not None and self.is_module(base, seen):
+                return True
+        return False
+
+
+def torch_layer_base(base: Optional[str]) -> Optional[str]:
+    """``nn.GroupNorm`` / ``torch.nn.Sequential`` as a base class -> ``GroupNorm``; else None."""
+    if not base:
+        return None
+    parts = base.split(".")
+    if len(parts) >= 2 and parts[-2] == "nn" and parts[-1][:1].isupper() and parts[-1] != "Module" \
+            and (len(parts) == 2 or parts[:-2] == ["torch"]):
+        return parts[-1]
+    return None
+
+
+def torch_layer(name: str, args: list[Any], kwargs: dict[str, Any], line: int) -> _Mod:
+    """``nn.<name>(*args, **kwargs)`` from evaluated arguments, as a base class builds it: the counted
+    layers, ``nn.Sequential``/``nn.ModuleList`` of modules."""
+    if name in ("Sequential", "ModuleList"):
+        parts = list(args[0]) if name == "ModuleList" and len(args) == 1 and isinstance(args[0], (tuple, list)) \
+            else list(args)
+        if kwargs or not all(isinstance(p, _Mod) for p in parts):
+            raise _Unknown(name)
+        return _merge(parts, {})
+    n = _counted_layer(name, args, kwargs)
+    return _Mod(n, {"": n - _bias_of(name, args, kwargs)}, [f"{name}@{line}={n}"] if n else [])
+
+
+def _literal(node: ast.AST) -> Any:
+    """A literal value: numbers, strings, None, tuples/lists and dicts of them (keys constant)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, bool, str, type(None))):
+        return node.value
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return tuple(_literal(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        out: dict[Any, Any] = {}
+        for k, v in zip(node.keys, node.values):
+            if k is None or not isinstance(k, ast.Constant):
+                raise _Unknown("dict key")
+            out[k.value] = _literal(v)
+        return out
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        value = _literal(node.operand)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return -value
+    raise _Unknown("not a literal")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
+           ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a / b, ast.Mod: lambda a, b: a % b,
+           ast.Pow: lambda a, b: a ** b}
+_CMPS = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
+         ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
+         ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b, ast.In: lambda a, b: a in b,
+         ast.NotIn: lambda a, b: a not in b}
+
+
+class _WeightRef:
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+
+# in-place writes into a tensor that exists already: they change values, never shapes
+_IN_PLACE = {"zero_", "fill_", "normal_", "uniform_", "copy_", "mul_", "div_", "add_", "clamp_"}
+
+
+def _in_place_init(func: ast.AST) -> bool:
+    """``self.adaLN_modulation.weight.data.zero_()`` (kuleshov-group/mdlm ``models/dit.py`` @ c112c52,
+    ``DDiTBlock.__init__``), ``self.fc_loc[2].bias.data.copy_(...)``: one in-place write into the
+    ``weight``/``bias`` of a layer of ``self``, which adds no parameter. A chain of such calls, or a
+    tensor not reached from ``self``, is not this."""
+    if not (isinstance(func, ast.Attribute) and func.attr in _IN_PLACE):
+        return False
+    node = func.value
+    if isinstance(node, ast.Attribute) and node.attr == "data":
+        node = node.value
+    if not (isinstance(node, ast.Attribute) and node.attr in ("weight", "bias")):
+        return False
+    node = node.value
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        node = node.value
+    return isinstance(node, ast.Name) and node.id == "self"
+
+
+def _merge(parts: list[_Mod], named: dict[str, Any]) -> _Mod:
+    weights: dict[str, int] = {}
+    for key, part in named.items():
+        if isinstance(key, str) and isinstance(part, _Mod):
+            for sub, size in part.weights.items():
+                weights[f"{key}.{sub}" if sub else key] = size
+    return _Mod(sum(p.n for p in parts), weights, [line for p in parts for line in p.layers])
+
+
+def _bias_of(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """The bias part of a layer's count (what a tied weight does not share)."""
+    if name in ("Linear",):
+        a = _bound(args, kwargs, ["in_features", "out_features", "bias"], {"bias": True})
+        return _prod(a["out_features"]) if a["bias"] else 0
+    return 0
+
+
+def _bound(args: list[Any], kwargs: dict[str, Any], names: list[str], defaults: dict[str, Any]) -> dict[str, Any]:
+    if len(args) > len(names):
+        raise _Unknown("too many arguments")
+    out = dict(defaults)
+    out.update(zip(names, args))
+    out.update(kwargs)
+    if any(n not in out for n in names) or any(v is _UNK for v in out.values()):
+        raise _Unknown("arguments")
+    return out
+
+
+def _counted_layer(name: str, args: list[Any], kwargs: dict[str, Any]) -> int:
+    """The parameter count of ``nn.<name>(*args, **kwargs)`` from evaluated arguments."""
+    if any(isinstance(v, (_Mod, _Tensor)) for v in list(args) + list(kwargs.values())):
+        raise _Unknown(f"nn.{name} of a module")
+    for key in ("device", "dtype"):
+        kwargs = {k: v for k, v in kwargs.items() if k != key}
+    if name == "Linear":
+        a = _bound(args, kwargs, ["in_features", "out_features", "bias"], {"bias": True})
+        return _prod(a["in_features"]) * _prod(a["out_features"]) + (_prod(a["out_features"]) if a["bias"] else 0)
+    if name in ("Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"):
+        dims = int(name[-2])
+        order = (["in_channels", "out_channels", "kernel_size", "stride", "padding", "output_padding", "groups",
+                  "bias", "dilation"] if "Transpose" in name else
+                 ["in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups", "bias"])
+        a = _bound(args, kwargs, order, {"bias": True, "groups": 1, "stride": 1, "padding": 0, "dilation": 1,
+                                         "output_padding": 0, "padding_mode": "zeros"})
+        cin, cout, groups = _prod(a["in_channels"]), _prod(a["out_channels"]), _prod(a["groups"])
+        return cout * (cin // groups) * _kernel(a["kernel_size"], dims) + (cout if a["bias"] else 0)
+    if name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d"):
+        a = _bound(args, kwargs, ["num_features", "eps", "momentum", "affine"],
+                   {"affine": True, "eps": 1e-5, "momentum": 0.1, "track_running_stats": True})
+        return 2 * _prod(a["num_features"]) if a["affine"] else 0
+    if name == "LayerNorm":
+        a = _bound(args, kwargs, ["normalized_shape", "eps", "elementwise_affine", "bias"],
+                   {"elementwise_affine": True, "bias": True, "eps": 1e-5})
+        n = _prod(a["normalized_shape"])
+        return (n + (n if a["bias"] else 0)) if a["elementwise_affine"] else 0
+    if name == "RMSNorm":
+        a = _bound(args, kwargs, ["normalized_shape", "eps", "elementwise_affine"],
+                   {"elementwise_affine": True, "eps": None})
+        return _prod(a["normalized_shape"]) if a["elementwise_affine"] else 0
+    if name == "GroupNorm":
+        a = _bound(args, kwargs, ["num_groups", "num_channels", "eps", "affine"], {"affine": True, "eps": 1e-5})
+        return 2 * _prod(a["num_channels"]) if a["affine"] else 0
+    if name == "Embedding":
+        a = _bound(args, kwargs, ["num_embeddings", "embedding_dim", "padding_idx"], {"padding_idx": None})
+        if set(kwargs) - {"num_embeddings", "embedding_dim", "padding_idx"}:
+            raise _Unknown("Embedding options")
+        return _prod(a["num_embeddings"]) * _prod(a["embedding_dim"])
+    if name == "MultiheadAttention":
+        a = _bound(args, kwargs, ["embed_dim", "num_heads", "dropout", "bias", "add_bias_kv", "add_zero_attn",
+                                  "kdim", "vdim", "batch_first"],
+                   {"dropout": 0.0, "bias": True, "add_bias_kv": False, "add_zero_attn": False, "kdim": None,
+                    "vdim": None, "batch_first": False})
+        if a["kdim"] not in (None, a["embed_dim"]) or a["vdim"] not in (None, a["embed_dim"]) or a["add_bias_kv"]:
+            raise _Unknown("MultiheadAttention options")
+        e = _prod(a["embed_dim"])
+        return 4 * e * e + (4 * e if a["bias"] else 0)
+    if name in ("LSTM", "GRU", "RNN"):
+        # torch/nn/modules/rnn.py ``RNNBase``: per layer and direction ``weight_ih`` (gates*h x input),
+        # ``weight_hh`` (gates*h x h) and two biases; layers after the first read h * directions
+        a = _bound(args, kwargs, ["input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout",
+                                  "bidirectional"],
+                   {"num_layers": 1, "bias": True, "batch_first": False, "dropout": 0.0, "bidirectional": False,
+                    "proj_size": 0, "nonlinearity": "tanh"})
+        if a["proj_size"] or set(kwargs) - {"input_size", "hidden_size", "num_layers", "bias", "batch_first",
+                                            "dropout", "bidirectional", "proj_size", "nonlinearity"}:
+            raise _Unknown(f"{name} options")
+        gates = {"LSTM": 4, "GRU": 3, "RNN": 1}[name] * _prod(a["hidden_size"])
+        h, dirs, n = _prod(a["hidden_size"]), 2 if a["bidirectional"] else 1, 0
+        for layer in range(_prod(a["num_layers"])):
+            width = _prod(a["input_size"]) if layer == 0 else h * dirs
+            n += dirs * (gates * width + gates * h + (2 * gates if a["bias"] else 0))
+        return n
+    if name in ("LSTMCell", "GRUCell", "RNNCell"):
+        a = _bound(args, kwargs, ["input_size", "hidden_size", "bias"], {"bias": True, "nonlinearity": "tanh"})
+        gates = {"LSTMCell": 4, "GRUCell": 3, "RNNCell": 1}[name] * _prod(a["hidden_size"])
+        return gates * _prod(a["input_size"]) + gates * _prod(a["hidden_size"]) + (2 * gates if a["bias"] else 0)
+    if name in _FREE or name.endswith(_LOSSES_OK):
+        return 0
+    raise _Unknown(f"nn.{name}")
+
+
+def _builds(node: ast.AST, ctx: _Ctx, moves: bool = True) -> bool:
+    """Whether ``node`` may build or register parameters (a layer, a Parameter, a local module,
+    a call on ``self`` that adds one, or a call of something unknown assigned nowhere safe); with
+    ``moves`` False, ``append``/``extend``/``insert`` (which only move what exists) do not count."""
+    for sub in ast.walk(node):
+        if not isinstance(sub, ast.Call):
+            continue
+        name = dotted_name(sub.func) or ""
+        last = name.rsplit(".", 1)[-1]
+        if _layer_name(sub.func) is not None or last == "Parameter" or (name in ctx.classes
+                                                                         and not ctx.plain_class(name)):
+            return True
+        if isinstance(sub.func, ast.Attribute) and sub.func.attr in _BUILDS_ATTR \
+                and (moves or sub.func.attr not in ("append", "extend", "insert")):
+            return True
+    return False
+
+
+_PLAIN_CALLS = {"hasattr", "getattr", "isinstance", "len", "int", "float", "str", "bool", "max", "min", "abs", "sum",
+                "round", "os.environ.get", "os.getenv"}
+
+
+def _holds_module(value: Any) -> bool:
+    if isinstance(value, _Mod):
+        return True
+    if isinstance(value, (list, tuple)):
+        return any(_holds_module(v) for v in value)
+    if isinstance(value, dict):
+        return any(_holds_module(v) for v in value.values())
+    return False
+
+
+def _plain(node: ast.AST) -> bool:
+    """Whether an expression can hold no module: no call but to builtins of plain values, ``math``
+    and ``torch`` functions outside ``torch.nn`` (a tensor is no parameter), no name of ``self``'s
+    submodules read whole (``self.x = self.block`` would alias one): a name, an attribute, an item or
+    a conditional may be a module handed in, so only a call or arithmetic is plain."""
+    if not isinstance(node, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Compare, ast.BoolOp, ast.Constant)):
+        return False
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Call):
+            name = dotted_name(sub.func) or ""
+            if name in _PLAIN_CALLS or name.startswith("math.") or (
+                    name.startswith("torch.") and not name.startswith("torch.nn.") and name.rsplit(".", 1)[-1]
+                    != "Parameter"):
+                continue
+            return False
+    return True
+
+
+def _sets_self(node: ast.AST) -> bool:
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+            for t in targets:
+                for part in ast.walk(t):
+                    if isinstance(part, ast.Attribute) and isinstance(part.value, ast.Name) and part.value.id == "self":
+                        return True
+    return False
+
+
+def _names_set(stmts: list[ast.stmt]) -> set[str]:
+    out: set[str] = set()
+    for stmt in stmts:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                out.add(sub.id)
+    return out
