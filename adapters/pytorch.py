@@ -796,6 +796,9 @@ class _ScriptPass:
             from preflight.adapters.loader_subclass import subclass_loaders
 
             subclass_loaders(self, lambda s: s.function in _EVAL_LOADER_HOOKS)
+            from preflight.adapters.timm_loader import timm_loaders  # timm's create_loader
+
+            timm_loaders(self)
         for site in chosen:
             conf = self.conf(site)
             what = f"{site.label}(...)"
