@@ -9,8 +9,8 @@ construct was given at high confidence although the job may never build it.
 :func:`callers_run` follows the helper's calls in the same script (by name, a few levels up):
 
 - True: the call is not inside a module-level function, the function has no call in the
-  script (an entry point, a callback handed to ``fire.Fire``/``mp.spawn``, a function another
-  module calls: nothing to say), or one of its calls runs;
+  script or is also handed on as a value (an entry point, a callback given to ``fire.Fire``/
+  ``mp.spawn``, a function another module calls: nothing to say), or one of its calls runs;
 - None: no call known to run, one not known either way (an option not read statically);
 - False: every call of the function is decided not to run.
 """
@@ -34,6 +34,17 @@ def _module_function(idx: ScriptIndex, name: Optional[str]) -> bool:
     return len(defs) == 1 and isinstance(tree, ast.Module) and any(node is defs[0] for node in tree.body)
 
 
+def _referenced(idx: ScriptIndex, name: str) -> bool:
+    """``name`` used other than as the callee of a call (``mp.spawn(main_worker, ...)``,
+    ``Process(target=train)``, ``fire.Fire(main)``): run by code not read here."""
+    tree = idx.script.tree
+    if tree is None:
+        return False
+    callees = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    return any(isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Load) and id(n) not in callees
+               for n in ast.walk(tree))
+
+
 def callers_run(idx: ScriptIndex, site: CallSite, depth: int = 0, seen: Optional[set[str]] = None) -> Optional[bool]:
     """Whether the module-level function around ``site`` is called by code that runs (see the module)."""
     if site.klass is not None or not _module_function(idx, site.function) or depth > _DEPTH:
@@ -43,8 +54,8 @@ def callers_run(idx: ScriptIndex, site: CallSite, depth: int = 0, seen: Optional
         return True  # recursion: the outer call decides
     seen = seen | {str(site.function)}
     calls = [c for c in idx.calls if c.name == site.function]
-    if not calls:
-        return True
+    if not calls or _referenced(idx, str(site.function)):
+        return True  # no call here, or handed on as a value (``mp.spawn(main_worker, ...)``): not followed
     state: Optional[bool] = False
     for call in calls:
         here = idx.runs(call)

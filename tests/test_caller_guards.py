@@ -127,3 +127,20 @@ def test_lora_helper_called_unguarded_is_high(cli, tmp_path):
     peft = fact(plan, "peft.method")
     assert (peft.value, peft.confidence) == ("lora", "high")
     assert fact(plan, "task.mode").value == "lora"
+
+
+def test_helper_also_handed_to_spawn_keeps_its_confidence(cli, tmp_path):
+    # facebookresearch/moco-v3 main_moco.py: ``mp.spawn(main_worker, ...)`` under one arm, a direct
+    # ``main_worker(...)`` call under the other; the spawned call is not a call site but runs
+    files = {"train.py": ENV_GUARD["train.py"].replace(
+        "        main()\n", "        import torch.multiprocessing as mp\n"
+                           "        if os.environ.get(\"SPAWN\"):\n"
+                           "            mp.spawn(main, nprocs=2)\n"
+                           "        else:\n"
+                           "            main()\n").replace(
+        'if os.environ.get("USE_LORA"):\n                model = add_adapters', 'model = add_adapters')}
+    assert "mp.spawn(main" in files["train.py"] and "USE_LORA" not in files["train.py"]
+    write(tmp_path, files)
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert fact(plan, "peft.method").value == "lora"
+    assert fact(plan, "peft.method").confidence == "high"
