@@ -61,6 +61,8 @@ class TorchtitanOptionsAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
+        if not any(str(a).startswith(("--job.", "--training.", "--parallelism.")) for a in project.argv or ()):
+            return False  # torchtitan jobs name their TOML or options with dotted flags (cheap test first)
         return any(self._options(project, s) is not None for s in project.scripts)
 
     @staticmethod
