@@ -144,3 +144,49 @@ def test_helper_also_handed_to_spawn_keeps_its_confidence(cli, tmp_path):
     plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
     assert fact(plan, "peft.method").value == "lora"
     assert fact(plan, "peft.method").confidence == "high"
+
+
+# a Trainer job whose LoRA helper runs only under a store_true flag (the shape of a public Surya OCR
+# fine-tuning CLI: ``def apply_lora(model, cfg)`` building LoraConfig/get_peft_model, called under
+# ``if args.lora:``, then ``Trainer(model=model, args=TrainingArguments(...)).train()``)
+TRAINER = {
+    "cli.py": """\
+        import argparse
+        from peft import LoraConfig, get_peft_model
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+
+        def apply_lora(model, cfg):
+            return get_peft_model(model, LoraConfig(r=cfg["rank"], task_type=None))
+
+
+        def main():
+            ap = argparse.ArgumentParser()
+            ap.add_argument("--lora", action="store_true")
+            ap.add_argument("--lora-rank", type=int, default=32)
+            args = ap.parse_args()
+            model = AutoModelForCausalLM.from_pretrained("gpt2")
+            if args.lora:
+                model = apply_lora(model, {"rank": args.lora_rank})
+            trainer = Trainer(model=model, args=TrainingArguments(output_dir="out"))
+            trainer.train()
+
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+def test_trainer_job_without_the_lora_flag_is_full_finetuning(cli, tmp_path):
+    write(tmp_path, TRAINER)
+    plan = plan_of(cli, "--", "python", "cli.py", cwd=tmp_path)
+    assert fact(plan, "peft.method").value == "none"
+    assert fact(plan, "task.mode").value == "finetune"
+
+
+def test_trainer_job_with_the_lora_flag_is_lora(cli, tmp_path):
+    write(tmp_path, TRAINER)
+    plan = plan_of(cli, "--", "python", "cli.py", "--lora", cwd=tmp_path)
+    assert fact(plan, "peft.method").value == "lora"
+    assert fact(plan, "task.mode").value == "lora"
