@@ -3,7 +3,7 @@
 builds and which key decided it). Each returns ``(field, value, path, detail)`` or None.
 
 * ``DDP(model)`` (allenai/OLMo @ 59a53e3 ``scripts/train.py``: ``if cfg.distributed_strategy ==
-  DistributedStrategy.ddp:``);
+  DistributedStrategy.ddp:``) or ``FSDP(model, ...)`` (its ``sharding_strategy``, FULL_SHARD by default);
 * a torch optimizer (microsoft/Swin-Transformer @ f82860b ``optimizer.py:42-47``: ``opt_lower =
   config.TRAIN.OPTIMIZER.NAME.lower()`` then ``elif opt_lower == 'adamw': optim.AdamW(...)``; SWivid/F5-TTS
   @ 2ae2c9b ``src/f5_tts/model/trainer.py:136-143``: ``if bnb_optimizer: ... else: AdamW(...)`` with the
@@ -22,6 +22,8 @@ from preflight.sources import read_text_limited
 _OPTIMIZERS = ("Adam", "AdamW", "SGD", "Adagrad", "Adadelta", "Adamax", "RMSprop", "NAdam", "RAdam", "LBFGS",
                "SparseAdam", "Rprop", "ASGD", "Adafactor")
 Found = Optional[tuple[str, Any, tuple, str]]
+_FSDP_MODES = {"FULL_SHARD": "fsdp_full", "SHARD_GRAD_OP": "fsdp_grad_op", "HYBRID_SHARD": "fsdp_hybrid",
+               "_HYBRID_SHARD_ZERO2": "fsdp_hybrid", "NO_SHARD": "ddp"}
 
 
 def _dotted(node: ast.AST) -> str:
@@ -38,15 +40,28 @@ def _guard(call: ast.Call, parents: dict[int, ast.AST]) -> Optional[ast.If]:
 def ddp_arm(call: ast.Call, parents: dict[int, ast.AST], reader: Any, shown: str) -> Found:
     f = call.func
     name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-    if name not in ("DDP", "DistributedDataParallel"):
+    if name not in ("DDP", "DistributedDataParallel", "FSDP", "FullyShardedDataParallel"):
         return None
+    mode = "ddp"
+    if name in ("FSDP", "FullyShardedDataParallel"):
+        # torch FSDP's sharding_strategy defaults to FULL_SHARD (torch/distributed/fsdp/
+        # fully_sharded_data_parallel.py); facebookresearch/coconut run.py:184-190 ``if configs.only_eval:
+        # DDP(...) else: FSDP(model, auto_wrap_policy=...)``
+        given = next((k.value for k in call.keywords if k.arg == "sharding_strategy"), None)
+        if any(k.arg is None for k in call.keywords):
+            return None
+        member = _dotted(given).rsplit(".", 1)[-1] if given is not None else "FULL_SHARD"
+        found = _FSDP_MODES.get(member)
+        if found is None:
+            return None
+        mode = found
     parent = _guard(call, parents)
     if parent is None:
         return None  # not guarded: the framework reading has it
     path = next((p for p in (reader.chain(n) for n in ast.walk(parent.test)) if p is not None), None)
     if path is None:
         return None
-    return "dist.sharding", "ddp", path, f"{'.'.join(path)} takes the arm with {name}(...) ({shown}:{call.lineno})"
+    return "dist.sharding", mode, path, f"{'.'.join(path)} takes the arm with {name}(...) ({shown}:{call.lineno})"
 
 
 def optimizer_arm(call: ast.Call, parents: dict[int, ast.AST], reader: Any, shown: str) -> Found:

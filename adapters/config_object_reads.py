@@ -50,6 +50,7 @@ from preflight.adapters.hydra_reads import (
     _Val,
 )
 from preflight.adapters.model_spec_table import spec_repo
+from preflight.adapters.peft_helper_guard import HelperGuards
 from preflight.adapters.trlx_config import trlx_train
 
 from preflight.adapters_api import Project, ScratchAdapter
@@ -562,6 +563,7 @@ class ConfigObjectAdapter(ScratchAdapter):
                              1 if field == "compile.enabled" and "guards torch.compile" in detail else _PRIORITY)
 
         found = _Found()
+        helper_guards = HelperGuards(modules)  # peft_helper_guard.py
         models: list[tuple[tuple[int, str, str], Source]] = []
         specs: list[tuple[str, tuple, str]] = []
         model_names: list[tuple[str, tuple, str]] = []
@@ -604,6 +606,7 @@ class ConfigObjectAdapter(ScratchAdapter):
                             self.add_checked(plan, field, value, src, conf, _PRIORITY)
                 elif isinstance(node, ast.If):
                     _guard(node, reader, found)
+                    helper_guards.visit(node, reader)
                 elif isinstance(node, ast.Assign) and isinstance(node.value, ast.BinOp):
                     _division(node.value, reader, found)
                 elif isinstance(node, (ast.Attribute, ast.Subscript)) and not isinstance(node.ctx, ast.Store) \
@@ -623,6 +626,21 @@ class ConfigObjectAdapter(ScratchAdapter):
             add("model.ref", *specs[0], "medium")
         found.padded = pads_to_model_max_length(modules)
         _emit(found, known, add, modules.trees[0][0])
+        dead = helper_guards.dead() if not found.peft else None
+        if dead is not None:
+            self._no_lora(plan, combined, *dead)
+
+    def _no_lora(self, plan: TrainingPlan, combined: Tree, path: tuple, line: int, helpers: str) -> None:
+        """Every LoRA construct is in a helper called only under a guard the configuration decides
+        false: no PEFT, above the construct's own reading that cannot see the guard."""
+        got = lookup(combined, path)
+        if not isinstance(got, Leaf):
+            return
+        detail = f"{'.'.join(path)} false guards the only calls of {helpers} (line {line}), where LoRA is built"
+        src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)") \
+            if got.how == "launch line" else Source("code", got.file or None, got.line, ".".join(path),
+                                                     f"{detail} ({got.how})")
+        self.add_checked(plan, "peft.method", "none", src, "medium", 1)
 
     def _extra(self, call: ast.Call, reader: _ObjReader, plan: TrainingPlan, combined: Tree, shown: str,
                modules: Optional[Modules] = None) -> None:

@@ -253,7 +253,33 @@ def dict_wrapper(value: ast.AST, modules: Modules, script_tree: ast.Module) -> O
                                                                              "__setitem__", "__getitem__")
                         for item in classes[0][1].body):
         return arg
+    if len(classes) == 1 and _dict_as_attributes(classes[0][1]):
+        return arg
     return None
+
+
+def _dict_as_attributes(cls: ast.ClassDef) -> bool:
+    """A class whose ``__init__(self, d)`` only makes ``d`` its attribute dict: ``self.__dict__ = d`` or
+    ``self.__dict__.update(d)`` (facebookresearch/coconut @ its pinned commit, ``utils.py:8-11``
+    ``class Config: def __init__(self, dictionary): self.__dict__ = dictionary``), no other method
+    that could compute attributes."""
+    init = [i for i in cls.body if isinstance(i, ast.FunctionDef) and i.name == "__init__"]
+    if len(init) != 1 or cls.bases or any(isinstance(i, ast.FunctionDef) and i.name in (
+            "__getattr__", "__getattribute__", "__setattr__") for i in cls.body):
+        return False
+    args = init[0].args.args
+    if len(args) != 2 or init[0].args.vararg or init[0].args.kwarg:
+        return False
+    param = args[1].arg
+    body = [b for b in init[0].body if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]
+    if len(body) != 1:
+        return False
+    stmt = body[0]
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        return dotted(stmt.targets[0]) == f"{args[0].arg}.__dict__" and dotted(stmt.value) == param
+    call = stmt.value if isinstance(stmt, ast.Expr) else None
+    return isinstance(call, ast.Call) and dotted(call.func) == f"{args[0].arg}.__dict__.update" \
+        and len(call.args) == 1 and dotted(call.args[0]) == param and not call.keywords
 
 
 def dotted(node: ast.AST) -> str:

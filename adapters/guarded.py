@@ -221,6 +221,8 @@ class _Pass:
                     state = mod.live(guards)
                     if last in ("LoraConfig", "get_peft_model") and self._peft(mod, last):
                         if state is True:
+                            state = _helper_called(mod.idx, node)
+                        if state is True:
                             lora_live.append((mod, node))
                         elif state is False:
                             lora_dead += 1
@@ -371,6 +373,14 @@ class _Pass:
         self.add("loss.implementation", "fused",
                  self.src(mod, call, f"{dotted_name(call.func)}(...): Liger's fused linear cross-entropy "
                                      "(the default) never holds the full logits"))
+
+
+def _helper_called(idx: ScriptIndex, node: ast.Call) -> Optional[bool]:
+    """The guards of the calls of the module-level helper around ``node`` (caller_guards.py)."""
+    from preflight.adapters.caller_guards import callers_run
+
+    site = next((s for s in idx.calls if s.call is node), None)
+    return True if site is None else callers_run(idx, site)
 
 
 def _bnb_4bit_layers(mod: _Module, call: ast.Call) -> bool:

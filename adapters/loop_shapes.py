@@ -350,6 +350,9 @@ class LoopShapesAdapter(Adapter):
             return  # `fabric run`: its options are the launch facts (a differing Fabric(...) argument is an error)
         site = sites[0]
         conf = "high" if idx.runs(site) else "medium"
+        from preflight.adapters.fabric_strategy import fabric_strategy_facts
+
+        fabric_strategy_facts(self, project, plan, script, idx, site)  # strategy=FSDPStrategy(...)
         precision = idx.resolve(site.kwarg("precision"))
         if precision is not None and str(precision.value) in PRECISION:
             self.add_checked(plan, "precision.mode", PRECISION[str(precision.value)],

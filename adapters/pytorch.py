@@ -181,7 +181,9 @@ class _ScriptPass:
 
     # -- helpers -------------------------------------------------------------
     def conf(self, site: CallSite, base: str = "high") -> str:
-        return base if self.idx.runs(site) else "medium"
+        from preflight.adapters.caller_guards import callers_run  # the helper's callers' guards
+
+        return base if self.idx.runs(site) and callers_run(self.idx, site) else "medium"
 
     def src(self, node: Any, detail: Optional[str] = None, kind: str = "code", key: Optional[str] = None) -> Source:
         return self.project.source(self.script, node, kind, key=key, detail=detail)
@@ -794,6 +796,9 @@ class _ScriptPass:
             from preflight.adapters.loader_subclass import subclass_loaders
 
             subclass_loaders(self, lambda s: s.function in _EVAL_LOADER_HOOKS)
+            from preflight.adapters.timm_loader import timm_loaders  # timm's create_loader
+
+            timm_loaders(self)
         for site in chosen:
             conf = self.conf(site)
             what = f"{site.label}(...)"
@@ -1280,12 +1285,17 @@ class _ScriptPass:
         return FIELDS
 
     def peft_and_task(self) -> None:
+        from preflight.adapters.caller_guards import callers_run
+
         peft_found = False
         for site in self.calls:
             if site.last != "LoraConfig" or "LoraConfig" in self.idx.classes:
                 continue
-            peft_found = True
-            conf = self.conf(site)
+            called = callers_run(self.idx, site)  # a helper called only under a guard (olmocr prepare_lora_model)
+            if called is False:
+                continue
+            peft_found = peft_found or called is True
+            conf = self.conf(site) if called else "low"  # built only if an option not read here says so
             dora = self.value(site.kwarg("use_dora"))
             method = "dora" if dora is not None and dora.value is True else "lora"
             self.add("peft.method", method, self.src(site.call, f"{site.label}(...)"), conf)
@@ -1313,7 +1323,7 @@ class _ScriptPass:
             targets = self.value(site.kwarg("target_modules"))
             if targets is not None and isinstance(targets.value, list):
                 self.put("peft.target_modules", targets, site, "LoraConfig(target_modules=...)", conf)
-        if any(s.last == "get_peft_model" for s in self.calls):
+        if any(s.last == "get_peft_model" and callers_run(self.idx, s) for s in self.calls):
             peft_found = True
         peft_found = loralib(self) or peft_found
         self.task(peft_found)

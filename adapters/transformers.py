@@ -406,7 +406,11 @@ class _ScriptPass:
 
     def trainers(self, trl_used: bool) -> None:
         trainers: dict[str, CallSite] = {}
-        peft = peft_here = any(s.last in ("LoraConfig", "get_peft_model") and _is_hf(s) for s in self.calls)
+        from preflight.adapters.caller_guards import callers_run
+
+        # a LoRA construct inside a helper whose calls may not run is not this file's adapter (caller_guards.py)
+        peft = peft_here = any(s.last in ("LoraConfig", "get_peft_model") and _is_hf(s)
+                               and callers_run(self.idx, s) is True for s in self.calls)
         for site in self.calls:
             if not (site.last or "").endswith("Trainer") or not _is_hf(site):
                 continue

@@ -1,0 +1,91 @@
+"""verl's main_ppo and the meaning of its Hydra keys for the actor (adapters/verl_ppo.py). Fixture
+of our own, rewriting the shape of PeterGriffinJin/Search-R1 (vendored verl 0.1):
+verl/trainer/main_ppo.py:101-106 (``@hydra.main(config_path='config', config_name='ppo_trainer')``),
+verl/trainer/config/ppo_trainer.yaml (actor ``strategy: fsdp``, ``ppo_mini_batch_size``,
+``ppo_micro_batch_size``, ``trainer.n_gpus_per_node``/``nnodes``) and train_ppo.sh's overrides;
+with twins."""
+
+from __future__ import annotations
+
+from plan_helpers import fact, plan_of, write
+
+FILES = {
+    "verl/__init__.py": "",
+    "verl/trainer/__init__.py": "",
+    "verl/trainer/main_ppo.py": """\
+        import hydra
+        import ray
+
+
+        @hydra.main(config_path='config', config_name='ppo_trainer', version_base=None)
+        def main(config):
+            ray.init()
+            ray.get(main_task.remote(config))
+
+
+        @ray.remote
+        def main_task(config):
+            from verl.trainer.ppo.ray_trainer import RayPPOTrainer
+            trainer = RayPPOTrainer(config=config)
+            trainer.fit()
+
+
+        if __name__ == '__main__':
+            main()
+    """,
+    "verl/trainer/config/ppo_trainer.yaml": """\
+        data:
+          train_batch_size: 1024
+        actor_rollout_ref:
+          model:
+            path: ~/models/deepseek-llm-7b-chat
+            enable_gradient_checkpointing: False
+          actor:
+            strategy: fsdp
+            ppo_mini_batch_size: 256
+            ppo_micro_batch_size: 64
+            fsdp_config:
+              param_offload: False
+          rollout:
+            n: 1
+        trainer:
+          nnodes: 1
+          n_gpus_per_node: 8
+    """,
+}
+
+
+def _plan(cli, tmp_path, *overrides):
+    write(tmp_path, FILES)
+    return plan_of(cli, "--", "python3", "-m", "verl.trainer.main_ppo", *overrides, cwd=tmp_path)
+
+
+def test_verl_keys_give_the_actor_plan(cli, tmp_path):
+    plan = _plan(cli, tmp_path, "actor_rollout_ref.model.enable_gradient_checkpointing=true",
+                 "trainer.n_gpus_per_node=8", "trainer.nnodes=1")
+    assert (fact(plan, "dist.world_size").value, fact(plan, "dist.nodes").value) == (8, 1)
+    assert fact(plan, "dist.sharding").value == "fsdp_full"
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+    # 64 // 8 workers = 8 per worker; 256 // 8 = 32 per worker: 4 micro batches per step
+    assert (fact(plan, "batch.micro").value, fact(plan, "batch.grad_accum").value,
+            fact(plan, "batch.global").value) == (8, 4, 256)
+    ckpt = fact(plan, "memory.gradient_checkpointing")
+    assert (ckpt.value, ckpt.source.kind) == (True, "cli")
+    assert fact(plan, "peft.method").value == "none"
+
+
+def test_rollout_n_and_two_nodes(cli, tmp_path):
+    plan = _plan(cli, tmp_path, "trainer.nnodes=2", "actor_rollout_ref.rollout.n=4")
+    assert fact(plan, "dist.world_size").value == 16
+    # 256 // 16 x 4 = 64 per worker; micro 64 // 16 x 4 = 16
+    assert (fact(plan, "batch.micro").value, fact(plan, "batch.grad_accum").value,
+            fact(plan, "batch.global").value) == (16, 4, 1024)
+
+
+def test_not_verl_main_ppo_is_silent(cli, tmp_path):
+    files = {k.replace("verl/", "mypkg/"): v for k, v in FILES.items()}
+    write(tmp_path, files)
+    plan = plan_of(cli, "--", "python3", "-m", "mypkg.trainer.main_ppo", cwd=tmp_path)
+    assert fact(plan, "batch.micro") is None
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is None or sharding.adapter != "verl_ppo"
