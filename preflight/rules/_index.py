@@ -154,6 +154,7 @@ JOB = {
     "PF206": "plan.pf206_deepspeed_launch_without_local_rank_arg",
     "PF208": "plan.pf208_unprepared_schedule_sized_before_sharding",
     "PF209": "plan.pf209_step_schedule_sized_in_batches_under_accumulation",
+    "PF211": "plan.pf211_node_local_main_deletes_shared_files",
     "PF216": "plan.pf216_hydra_config_not_composable",
     "PF217": "plan.pf217_hydra_value_lost_to_later_default",
     "PF219": "plan.pf219_hydra_struct_key_added",
