@@ -155,6 +155,7 @@ JOB = {
     "PF208": "plan.pf208_unprepared_schedule_sized_before_sharding",
     "PF209": "plan.pf209_step_schedule_sized_in_batches_under_accumulation",
     "PF211": "plan.pf211_node_local_main_deletes_shared_files",
+    "PF212": "plan.pf212_accelerator_never_prepares",
     "PF216": "plan.pf216_hydra_config_not_composable",
     "PF217": "plan.pf217_hydra_value_lost_to_later_default",
     "PF219": "plan.pf219_hydra_struct_key_added",
