@@ -157,6 +157,7 @@ JOB = {
     "PF211": "plan.pf211_node_local_main_deletes_shared_files",
     "PF212": "plan.pf212_accelerator_never_prepares",
     "PF213": "plan.pf213_autocast_around_deepspeed_engine",
+    "PF214": "plan.pf214_deepspeed_optimizer_without_scheduler_old_trainer",
     "PF216": "plan.pf216_hydra_config_not_composable",
     "PF217": "plan.pf217_hydra_value_lost_to_later_default",
     "PF219": "plan.pf219_hydra_struct_key_added",
