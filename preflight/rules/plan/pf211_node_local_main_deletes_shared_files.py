@@ -90,7 +90,8 @@ Use the global main process (`accelerator.is_main_process`, `rank == 0`), after
                     d.split(".")[-1] in text for d in _DELETES):
                 continue
             ctx = pctx.file_context(script)
-            helpers = {f.name: f for f in ast.walk(ctx.tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
+            helpers: dict[str, ast.AST] = {f.name: f for f in ast.walk(ctx.tree)
+                                           if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))}
             for branch in ctx.nodes(ast.If):
                 if not _local_only(branch.test):
                     continue

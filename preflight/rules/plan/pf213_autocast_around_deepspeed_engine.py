@@ -24,7 +24,7 @@ def _enabled(block: Any, key: str) -> bool:
     return isinstance(value, dict) and value.get("enabled") is True
 
 
-def _engine_params(fn: ast.AST) -> set[str]:
+def _engine_params(fn: Optional[ast.AST]) -> set[str]:
     """Parameters of ``fn`` used as a DeepSpeed engine there: both ``p.backward(...)`` and
     ``p.step()`` are called on them (``def train_one_epoch(engine, loader, ...)``)."""
     if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
