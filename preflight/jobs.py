@@ -438,9 +438,11 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
                                          f"{runnable[0].info.script}, which was not found", line=runnable[0].line))
 
 
-# environment variables a launch script exports that the launched processes' allocator reads;
-# passed on as a launch-line prefix (``VAR=value torchrun ...``), which the launch reader reads
-_EXPORTED_ENV = ("PYTORCH_CUDA_ALLOC_CONF",)
+# environment variables a launch script exports that the launched processes' allocator reads,
+# and the device list the launchers and torch read (the ``deepspeed`` launcher turns an exported
+# ``CUDA_VISIBLE_DEVICES`` into ``--include``, deepspeed ``launcher/runner.py``); passed on as a
+# launch-line prefix (``VAR=value torchrun ...``), which the launch reader reads
+_EXPORTED_ENV = ("PYTORCH_CUDA_ALLOC_CONF", "CUDA_VISIBLE_DEVICES")
 
 
 def _with_exported_env(text: str, variables: dict[str, str], on_line: dict[str, str],

@@ -36,6 +36,12 @@ CUDA_VISIBLE_DEVICES=2,3 deepspeed --num_gpus 2 train.py --deepspeed --deepspeed
 # --- launch
 env CUDA_VISIBLE_DEVICES=5 deepspeed --num_gpus=1 train.py --deepspeed_config ds_config.json
 """,
+    # Yi issue 392 / DeepSpeed issue 662: no device flag, the launcher turns the list into
+    # --include localhost:2,3 but sees only two GPUs, numbered 0 and 1: "No slot '2'"
+    _TRAIN.format(pin="  # warning: PF545") + """\
+# --- launch
+CUDA_VISIBLE_DEVICES=2,3 deepspeed train.py --deepspeed --deepspeed_config ds_config.json
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -44,10 +50,11 @@ GOOD_EXAMPLES = [
 # --- launch
 deepspeed --include localhost:2,3 train.py --deepspeed --deepspeed_config ds_config.json
 """,
-    # CUDA_VISIBLE_DEVICES without a device-count flag: the launcher turns it into --include
+    # CUDA_VISIBLE_DEVICES listing GPUs 0..N-1 without a device-count flag: the launcher turns it
+    # into --include and every included slot exists
     _TRAIN.format(pin="") + """\
 # --- launch
-CUDA_VISIBLE_DEVICES=2,3 deepspeed train.py --deepspeed --deepspeed_config ds_config.json
+CUDA_VISIBLE_DEVICES=0,1 deepspeed train.py --deepspeed --deepspeed_config ds_config.json
 """,
     # tricky-correct: the listed devices are GPUs 0..N-1, what --num_gpus picks anyway
     _TRAIN.format(pin="") + """\

@@ -52,6 +52,13 @@ starts the ranks on GPUs 0..N-1 (deepspeed `launcher/runner.py`; DeepSpeed issue
 On a shared machine the job lands on the GPUs another job is using: it runs out of
 memory or slows both down.
 
+Without any of those flags the launcher does honour the variable, by turning it into
+`--include localhost:<list>`, but it counts the local GPUs through torch, which already sees
+only the listed ones, numbered from 0: `CUDA_VISIBLE_DEVICES=1 deepspeed train.py` (exported
+by the launch script or on the line) fails with "ValueError: No slot '1' specified on host
+'localhost'" (deepspeed `launcher/runner.py`, `parse_inclusion_exclusion`; Yi issue 392,
+DeepSpeed issue 662).
+
 ## How to fix it
 
 Select the devices with the launcher: `deepspeed --include localhost:2,3 train.py ...`;
@@ -59,8 +66,9 @@ or keep `CUDA_VISIBLE_DEVICES` and drop `--num_gpus`.
 
 ## When preflight stays silent
 
-* The launcher is not `deepspeed`, or the line sets no `CUDA_VISIBLE_DEVICES` of its own
-  (an `export` on an earlier line is not read), or its value is not a list of numbers.
+* The launcher is not `deepspeed`, or neither the line nor an `export` of the launch script
+  sets `CUDA_VISIBLE_DEVICES`, or its value is not a list of numbers.
+* A bare `deepspeed` launch whose listed devices are GPUs 0..N-1 (every slot exists).
 * `--hostfile`, `--include` or `--exclude` is given (the devices are chosen there).
 * The listed devices are exactly GPUs 0..N-1 for `--num_gpus N` (ignoring them changes
   nothing).
@@ -84,6 +92,10 @@ or keep `CUDA_VISIBLE_DEVICES` and drop `--num_gpus`.
         gpus = _count(opts.get("__num_gpus", opts.get("__num_accelerators")))
         nodes = _count(opts.get("__num_nodes"))
         if not ((gpus is not None and gpus > 0) or (nodes is not None and nodes > 1)):
+            if any(k in opts for k in ("__num_gpus", "__num_accelerators", "__num_nodes")) \
+                    or visible == list(range(len(visible))):
+                return
+            yield from self._no_slot(pctx, info.env["CUDA_VISIBLE_DEVICES"], visible)
             return
         if gpus is not None and visible == list(range(gpus)):
             return
@@ -95,8 +107,33 @@ or keep `CUDA_VISIBLE_DEVICES` and drop `--num_gpus`.
                    f"deepspeed launcher ignores the caller's CUDA_VISIBLE_DEVICES whenever {flag} (or "
                    f"--num_nodes/--include/--exclude) is given, and starts the ranks on {used}, not on "
                    f"{value}. Select the devices with `deepspeed --include localhost:{value}` instead")
+        yield from self._place(pctx, message, exported=False)
+
+    def _no_slot(self, pctx: PlanContext, value: str, visible: list[int]) -> Iterable[Finding]:
+        """``CUDA_VISIBLE_DEVICES=1`` (exported or on the line) and a bare ``deepspeed train.py``: the
+        launcher turns the list into ``--include localhost:1`` but counts the GPUs it can see (one,
+        numbered 0), so the included slot does not exist."""
+        missing = [i for i in visible if i >= len(visible)]
+        if not missing:
+            return  # every listed index is a slot the launcher sees (``1,0``)
+        message = (f"CUDA_VISIBLE_DEVICES={value} is set for a bare `deepspeed` launch: the launcher turns it "
+                   f"into `--include localhost:{value}`, but it counts only the {len(visible)} GPU(s) that "
+                   f"variable leaves visible, numbered 0..{len(visible) - 1}, and fails with \"ValueError: No "
+                   f"slot '{missing[0]}' specified on host 'localhost'\" before any rank starts. Select the GPUs "
+                   f"with the launcher instead (`deepspeed --include localhost:{value} ...`) and do not set "
+                   "CUDA_VISIBLE_DEVICES")
+        yield from self._place(pctx, message, exported=True)
+
+    def _place(self, pctx: PlanContext, message: str, exported: bool) -> Iterable[Finding]:
+        """On the launch line of the launch script (on its ``export CUDA_VISIBLE_DEVICES=`` line when
+        the value comes from there), else on the script's ``deepspeed.initialize`` (else line 1)."""
         if pctx.project.launch_at is not None:
             path, line = pctx.project.launch_at
+            if exported and "CUDA_VISIBLE_DEVICES=" not in pctx._line_text(path, line):
+                for earlier in range(line - 1, 0, -1):
+                    if pctx._line_text(path, earlier).lstrip().startswith("export CUDA_VISIBLE_DEVICES="):
+                        line = earlier
+                        break
             yield pctx.location_finding(self, path, line, message)
             return
         for script in pctx.scripts:
