@@ -135,3 +135,33 @@ def test_a_job_that_evaluates_its_strings_itself_is_not_flagged(cli, tmp_path):
     write(tmp_path, "conf/config.yaml", "defaults:\n  - optimizer: sgd\n  - _self_\ndata:\n  batch_size: 1024\n")
     write(tmp_path, "conf/optimizer/sgd.yaml", "base_lr: 0.1\nlr: ${optimizer.base_lr} * ${data.batch_size} / 256\n")
     assert check(cli, tmp_path, "PF569", "train.py", "--config", "conf") == []
+
+
+OPTUNA_APP = """\
+    import hydra
+
+
+    def run_experiment(cfg):
+        return float(train(cfg))
+
+
+    @hydra.main(version_base="1.2", config_path="configs", config_name="default")
+    def main(cfg):
+        {body}
+
+
+    if __name__ == "__main__":
+        main()
+    """
+
+
+@pytest.mark.parametrize("sweeper, body, flagged", [
+    ("optuna", "run_experiment(cfg)", True),
+    ("optuna", "return run_experiment(cfg)", False),
+    ("basic", "run_experiment(cfg)", False)])
+def test_an_optuna_sweep_needs_the_task_function_to_return_its_objective(cli, tmp_path, sweeper, body, flagged):
+    # Stoix PR 49: the entry point dropped the evaluation score the sweeper optimises
+    write(tmp_path, "train.py", OPTUNA_APP.replace("{body}", body))
+    write(tmp_path, "configs/default.yaml", f"defaults:\n  - override hydra/sweeper: {sweeper}\n  - _self_\nseed: 1\n")
+    expected = [("train.py", 10, "error")] if flagged else []
+    assert check(cli, tmp_path, "PF588", "train.py") == expected
