@@ -247,6 +247,7 @@ JOB = {
     "PF586": "plan.pf586_zero3_load_into_partitioned_module",
     "PF587": "config.pf587_hydra_nested_dataclass_converted",
     "PF588": "plan.pf588_optuna_task_returns_nothing",
+    "PF589": "plan.pf589_fixed_gpu_index_under_submitit",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
