@@ -410,11 +410,30 @@ def test_pf111_fn10_evidence_points_at_the_helper_and_its_eval() -> None:
     assert "`evaluate(...)`" not in found.message and "calls `model.eval()`" in found.message
 
 
-def test_pf111_severity_is_warning_when_the_model_has_no_mode_dependent_layers() -> None:
-    src = _bare(ModelStuckInEval.bad_examples[0]).replace(
-        "nn.Sequential(nn.Linear(10, 10), nn.Dropout(0.5), nn.Linear(10, 1))", "nn.Linear(10, 1)")
+def test_pf111_severity_is_warning_when_preflight_cannot_see_the_layers() -> None:
+    src = "from mylib import Net\n" + _bare(ModelStuckInEval.bad_examples[0]).replace(
+        "nn.Sequential(nn.Linear(10, 10), nn.Dropout(0.5), nn.Linear(10, 1))", "Net()")
     (found,) = check("PF111", src)
     assert found.severity == Severity.WARNING
+
+
+@pytest.mark.parametrize("model", ["nn.Linear(10, 1)", "nn.Sequential(nn.Linear(10, 10), nn.ReLU(), nn.Linear(10, 1))",
+                                   "nn.Sequential(nn.LSTM(10, 10, num_layers=2, dropout=0.0))"])
+def test_pf111_silent_when_the_model_has_no_mode_dependent_layers(model: str) -> None:
+    # eval() changes nothing for these layers (only dropout, batch norm and the like read
+    # ``self.training``): training on in eval mode trains the same network
+    src = _bare(ModelStuckInEval.bad_examples[0]).replace(
+        "nn.Sequential(nn.Linear(10, 10), nn.Dropout(0.5), nn.Linear(10, 1))", model)
+    assert check("PF111", src) == []
+
+
+@pytest.mark.parametrize("model", ["nn.Sequential(nn.Linear(10, 10), nn.BatchNorm1d(10))",
+                                   "nn.Sequential(nn.LSTM(10, 10, num_layers=2, dropout=0.3))",
+                                   "nn.TransformerEncoderLayer(10, 2)", "nn.Sequential(nn.Linear(10, 10), nn.RReLU())"])
+def test_pf111_still_fires_when_a_layer_reads_the_mode(model: str) -> None:
+    src = _bare(ModelStuckInEval.bad_examples[0]).replace(
+        "nn.Sequential(nn.Linear(10, 10), nn.Dropout(0.5), nn.Linear(10, 1))", model)
+    assert len(check("PF111", src)) == 1
 
 
 @pytest.mark.parametrize("reset", ["model.train()", "model.train(True)", "model.train(mode=flag)",
@@ -540,7 +559,7 @@ def test_pf110_saliency_after_training_in_the_same_function() -> None:
 
 
 def _synthetic(n: int) -> str:
-    parts = ["import torch\nimport torch.nn as nn\nmodel = nn.Linear(4, 4)\n"
+    parts = ["import torch\nimport torch.nn as nn\nmodel = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.1))\n"
              "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"]
     for i in range(n):
         parts.append(f"def loss{i}(x, y):\n    return (model(x) - y).pow(2).mean()\n\n"

@@ -360,6 +360,41 @@ for step, (x, y) in enumerate(loader):
         with torch.no_grad():
             print(net(x).mean().item())
 """,
+    # 3. The twin of the coRNN-style silent example, with a recurrent layer built with dropout
+    #    between its layers: eval() turns that dropout off for the rest of training.
+    """\
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, n_inp, n_hid):
+        super().__init__()
+        self.rnn = nn.LSTM(n_inp, n_hid, num_layers=2, dropout=0.2)
+        self.readout = nn.Linear(n_hid, 1)
+
+    def forward(self, x):
+        out, _ = self.rnn(x)
+        return self.readout(out[-1])
+
+
+def test(model, data, label):
+    model.eval()
+    with torch.no_grad():
+        return nn.functional.mse_loss(model(data), label).item()
+
+
+model = Net(2, 128)
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+for i in range(1000):
+    data, label = get_batch()
+    loss = nn.functional.mse_loss(model(data), label)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if i % 100 == 0:
+        print(loss.item(), test(model, data, label))  # error: PF111
+""",
 )
 
 PF111_GOOD = (
@@ -469,5 +504,53 @@ opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for epoch in range(5):
     train_one_epoch(model, opt, train_loader)
     validate(model, val_loader)
+""",
+    # 6. Tricky-correct (coRNN, tk-rusch/coRNN issue 1): test() leaves the model in eval mode,
+    #    but the model is built only from Linear layers and tensor maths: no dropout, no batch
+    #    norm, nothing reads ``self.training``, so eval() and train() compute the same network.
+    """\
+import torch
+import torch.nn as nn
+
+
+class Cell(nn.Module):
+    def __init__(self, n_inp, n_hid):
+        super().__init__()
+        self.i2h = nn.Linear(n_inp + n_hid, n_hid)
+
+    def forward(self, x, h):
+        return torch.tanh(self.i2h(torch.cat((x, h), 1)))
+
+
+class Net(nn.Module):
+    def __init__(self, n_inp, n_hid):
+        super().__init__()
+        self.n_hid = n_hid
+        self.cell = Cell(n_inp, n_hid)
+        self.readout = nn.Linear(n_hid, 1)
+
+    def forward(self, x):
+        h = x.new_zeros(x.size(1), self.n_hid)
+        for t in range(x.size(0)):
+            h = self.cell(x[t], h)
+        return self.readout(h)
+
+
+def test(model, data, label):
+    model.eval()
+    with torch.no_grad():
+        return nn.functional.mse_loss(model(data), label).item()
+
+
+model = Net(2, 128)
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+for i in range(1000):
+    data, label = get_batch()
+    loss = nn.functional.mse_loss(model(data), label)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if i % 100 == 0:
+        print(loss.item(), test(model, data, label))
 """,
 )

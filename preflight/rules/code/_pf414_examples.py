@@ -778,6 +778,26 @@ def main():
     engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters())
     train(engine, optimizer, loader)
 """,
+    # two engines handed to an update function under their own names, trained with loss.backward()
+    """
+import deepspeed
+import torch
+
+
+def build_engine(model, ds_config):
+    engine, *_ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=ds_config)
+    return engine
+
+
+def ppo_update(policy_engine, value_engine, minibatches):
+    for mb in minibatches:
+        ratio = torch.exp(policy_engine(mb["ids"]).logprobs - mb["old_logprobs"])
+        (-mb["advantages"] * ratio).mean().backward()  # error: PF424
+        policy_engine.step()
+        vf_loss = ((value_engine(mb["ids"]).values - mb["returns"]) ** 2).mean()
+        vf_loss.backward()
+        value_engine.step()
+""",
 ]
 
 PF424_GOOD = [
@@ -817,6 +837,28 @@ for layer in model.module.bert.encoder.layer:
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
+""",
+    # tricky-correct (open-instruct issue 495): the engines come in as `policy_engine` and
+    # `value_engine`, are called as modules, and backward(loss)/step() run on every micro-batch;
+    # the engine counts the accumulation window and only updates at its boundary
+    """
+import deepspeed
+import torch
+
+
+def build_engine(model, ds_config):
+    engine, *_ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=ds_config)
+    return engine
+
+
+def ppo_update(policy_engine, value_engine, minibatches):
+    for mb in minibatches:
+        ratio = torch.exp(policy_engine(mb["ids"]).logprobs - mb["old_logprobs"])
+        policy_engine.backward((-mb["advantages"] * ratio).mean())
+        policy_engine.step()
+        vf_loss = ((value_engine(mb["ids"]).values - mb["returns"]) ** 2).mean()
+        value_engine.backward(vf_loss)
+        value_engine.step()
 """,
 ]
 

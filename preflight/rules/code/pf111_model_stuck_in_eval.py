@@ -77,6 +77,14 @@ at the end of the evaluation helper.
   teacher copy), the evaluation runs after the training loop, only on its last
   iteration, or is followed by `break` / `return`.
 * Lightning and the Hugging Face `Trainer` switch modes themselves.
+* The model is built, in this file, only from layers that never read the mode flag
+  (`Linear`, convolutions, embeddings, `LayerNorm`/`GroupNorm`, activations, pooling,
+  `RNN`/`LSTM`/`GRU` without `dropout`, tensor maths) and nothing in its classes reads
+  `self.training`. `Module.eval()` is `self.train(False)`, which only sets `training` on
+  every submodule (torch/nn/modules/module.py: "This has an effect only on certain modules
+  ... e.g. Dropout, BatchNorm"), so such a model trains the same network in either mode
+  (coRNN issue 1: the author's answer to a reader who saw `model.eval()` never undone).
+  An imported class, a pretrained model or any layer outside that list keeps the finding.
 """
     bad_examples = examples("preflight.rules.code._pf110_examples", "PF111_BAD")
     good_examples = examples("preflight.rules.code._pf110_examples", "PF111_GOOD")
@@ -99,7 +107,7 @@ at the end of the evaluation helper.
                 if loop is not None:
                     last[(id(loop.node), ev.key)] = (loop, ev)
             for loop, ev in last.values():
-                if self._stuck(ctx, facts, fn, loop, ev, events):
+                if self._stuck(ctx, facts, fn, loop, ev, events) and not _mode_free(facts, ev.key):
                     yield self._report(ctx, facts, fn, loop, ev)
 
     @staticmethod
@@ -215,12 +223,7 @@ at the end of the evaluation helper.
 
     @staticmethod
     def _mode_sensitive(ctx: FileContext, facts: Evaluation, key: Key) -> bool:
-        if key[0] != "b":
-            return False
-        bindings = facts.scopes.bindings
-        binding: Optional[Binding] = next(
-            (b for b in [*bindings.names.values(), *bindings.attrs.values()]
-             if id(b) == key[1]), None)
+        binding = _binding_of(facts, key)
         if binding is None:
             return False
         imports = facts.scopes.imports
@@ -234,6 +237,10 @@ at the end of the evaluation helper.
                 qual = imports.qualify(node.func) or ""
                 if any(word in qual for word in _MODE_LAYERS):
                     return True
+                if qual.rsplit(".", 1)[-1] in _RECURRENT and any(
+                        k.arg == "dropout" and not (isinstance(k.value, ast.Constant) and not k.value.value)
+                        for k in node.keywords):
+                    return True  # dropout between the layers of an RNN/LSTM/GRU
                 if qual.startswith(("torchvision.models.", "timm.")) or (
                         isinstance(node.func, ast.Attribute) and node.func.attr == "from_pretrained"):
                     return True
@@ -259,3 +266,96 @@ def _training_calls_by_function(ctx: FileContext, facts: Evaluation) -> dict[Fun
         return out
 
     return ctx.cached("pf111-training-calls", build)
+
+
+def _binding_of(facts: Evaluation, key: Key) -> Optional[Binding]:
+    if key[0] != "b":
+        return None
+    bindings = facts.scopes.bindings
+    return next((b for b in [*bindings.names.values(), *bindings.attrs.values()] if id(b) == key[1]), None)
+
+
+# torch.nn layers whose forward never reads ``self.training`` (torch/nn/modules/*.py): for a
+# model built only from these, ``eval()`` and ``train()`` compute the same thing.
+_MODE_FREE_LAYERS = frozenset((
+    "Linear", "Bilinear", "LazyLinear", "Identity", "Flatten", "Unflatten",
+    "Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+    "Embedding", "EmbeddingBag", "LayerNorm", "GroupNorm", "RMSNorm", "LocalResponseNorm",
+    "RNNCell", "LSTMCell", "GRUCell", "Sequential", "ModuleList", "ModuleDict",
+    "Parameter", "ParameterList", "ParameterDict", "ReLU", "ReLU6", "GELU", "Tanh", "Sigmoid",
+    "SiLU", "Mish", "ELU", "SELU", "CELU", "LeakyReLU", "PReLU", "Softplus", "Softsign", "Hardtanh",
+    "Hardswish", "Hardsigmoid", "LogSigmoid", "Tanhshrink", "Softmax", "LogSoftmax", "GLU",
+    "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+    "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "Upsample", "PixelShuffle", "PixelUnshuffle",
+    "ZeroPad2d", "ConstantPad1d", "ConstantPad2d", "ReflectionPad1d", "ReflectionPad2d",
+    "ReplicationPad1d", "ReplicationPad2d",
+))
+# recurrent layers that apply dropout (between layers) only when built with ``dropout`` > 0
+_RECURRENT = frozenset(("RNN", "LSTM", "GRU"))
+_BUILTINS = frozenset(("super", "range", "len", "int", "float", "bool", "list", "tuple", "dict", "zip",
+                       "enumerate", "min", "max", "abs", "sum", "isinstance", "getattr", "setattr", "print"))
+
+
+def _mode_free(facts: Evaluation, key: Key) -> bool:
+    """The model is built, in this file, only from layers whose output does not depend on
+    ``train()``/``eval()`` (no dropout, no batch norm, no ``self.training``): a model left in
+    eval mode trains exactly as in train mode. Anything preflight cannot see through (an
+    imported class, a pretrained model, an unknown layer) is not mode-free."""
+    binding = _binding_of(facts, key)
+    if binding is None:
+        return False
+    scopes = facts.scopes
+    seen: set[int] = set()
+    todo: list[ast.AST] = [binding.node]
+    if binding.cls is not None:
+        todo.extend(c.node for c in binding.cls.mro())
+    while todo:
+        root = todo.pop()
+        if id(root) in seen:
+            continue
+        seen.add(id(root))
+        if isinstance(root, ast.ClassDef) and not all(
+                (isinstance(b, (ast.Name, ast.Attribute)) and (scopes.imports.qualify(b) or "") in (
+                    "torch.nn.Module", "torch.nn.modules.module.Module"))
+                or (isinstance(b, ast.Name) and b.id in scopes.classes_by_name) for b in root.bases):
+            return False  # a base class does not read
+        for node in ast.walk(root):
+            if isinstance(node, ast.Attribute) and node.attr == "training":
+                return False
+            if isinstance(node, ast.keyword) and node.arg and "drop" in node.arg.lower() and not (
+                    isinstance(node.value, ast.Constant) and not node.value.value):
+                return False
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            qual = scopes.imports.qualify(func) or ""
+            last = qual.rsplit(".", 1)[-1]
+            if any(word in qual for word in _MODE_LAYERS):
+                return False
+            if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional."):
+                if last in _MODE_FREE_LAYERS or last.endswith("Loss"):
+                    continue
+                if last in _RECURRENT and len(node.args) < 7:
+                    continue  # a ``dropout`` keyword that is not a false constant returned above
+                if qual.startswith("torch.nn.init."):
+                    continue
+                return False  # a layer that may read the mode (Dropout, BatchNorm, Transformer...)
+            if qual.startswith("torch."):
+                continue  # tensor functions: torch.cat, torch.tanh, F.relu, nn.functional.linear
+            if isinstance(func, ast.Name):
+                local = scopes.classes_by_name.get(func.id)
+                if local is not None:
+                    todo.extend(c.node for c in local.mro())
+                    continue
+                if func.id in _BUILTINS:
+                    continue
+                return False  # an imported
+            base: ast.AST = func
+            while isinstance(base, ast.Attribute):
+                base = base.value
+            if isinstance(func, ast.Attribute) and not (
+                    isinstance(base, ast.Name) and base.id in scopes.imports.aliases):
+                continue  # a method call on a value: x.new_zeros(...), self.cell(...), model.to(device)
+            return False  # something imported that preflight does not read
+    return True

@@ -45,7 +45,12 @@ object has no attribute 'ipg_index'", issue 6995).
 
 ## When preflight stays silent
 
-* The file calls `engine.backward(...)` (another model may be trained by hand beside it).
+* The file calls `engine.backward(...)` (another model may be trained by hand beside it),
+  also under another name: `x.backward(loss)` where `x` is called as a module and
+  `x.step()` in the same function (`policy_engine` handed to an update function). A
+  `DeepSpeedEngine` stepped after every micro-batch is the intended use: `engine.step()`
+  only updates the weights at the accumulation boundary (`is_gradient_accumulation_boundary`
+  in deepspeed/runtime/engine.py; open-instruct issue 495).
 * The backward comes before `initialize` in the file, unless it sits in a function that
   an in-file call hands the engine (`def train(engine, optimizer, loader)` above `main()`).
 * The loop steps an optimizer it built itself (`optimizer = AdamW(layer.parameters())`
@@ -71,7 +76,8 @@ object has no attribute 'ipg_index'", issue 6995).
         if not engines:
             return
         backwards = [c for c in ctx.nodes(ast.Call) if isinstance(c.func, ast.Attribute) and c.func.attr == "backward"]
-        if any(target_text(c.func.value) in engines for c in backwards if isinstance(c.func, ast.Attribute)):
+        if any(target_text(c.func.value) in engines or _engine_backward(ctx, c)
+               for c in backwards if isinstance(c.func, ast.Attribute)):
             return
         for call in backwards:
             recv = call.func.value  # type: ignore[attr-defined]
@@ -128,3 +134,24 @@ def _handed_an_engine(ctx: FileContext, backward: ast.Call, engines: set[str]) -
                 isinstance(a, ast.Name) and a.id in engines for a in [*call.args, *(k.value for k in call.keywords)]):
             return True
     return False
+
+
+def _engine_backward(ctx: FileContext, backward: ast.Call) -> bool:
+    """``x.backward(loss)`` where ``x`` is called as a module and stepped in the same function
+    (``engine(batch)``, ``engine.backward(loss)``, ``engine.step()``): an engine handed in under
+    another name (``policy_engine``), not a tensor (``Tensor.backward`` is not called as a module)."""
+    recv = backward.func.value  # type: ignore[attr-defined]
+    if not backward.args or not isinstance(recv, (ast.Name, ast.Attribute)):
+        return False
+    text = target_text(recv)
+    scope = ctx.enclosing_function(backward) or ctx.tree
+    called = stepped = False
+    for node in ast.walk(scope):
+        if not isinstance(node, ast.Call):
+            continue
+        if isinstance(node.func, (ast.Name, ast.Attribute)) and target_text(node.func) == text:
+            called = True
+        elif (isinstance(node.func, ast.Attribute) and node.func.attr == "step"
+              and isinstance(node.func.value, (ast.Name, ast.Attribute)) and target_text(node.func.value) == text):
+            stepped = True
+    return called and stepped

@@ -21,20 +21,97 @@ _PYYAML = ("yaml.safe_load", "yaml.load", "yaml.full_load", "yaml.unsafe_load")
 _OMEGACONF = ("omegaconf.OmegaConf.load", "omegaconf.OmegaConf.create")
 
 
+def _module_name(display: str) -> str:
+    """``gs/config.py`` -> ``gs.config`` (the dotted name other files import it by)."""
+    path = display.replace(os.sep, "/")
+    if path.endswith(".py"):
+        path = path[:-3]
+    if path.endswith("/__init__"):
+        path = path[: -len("/__init__")]
+    return path.strip("./").replace("/", ".")
+
+
+def _imports(script: Any, module: str) -> bool:
+    """The script imports ``module`` (or a module ending in it: ``from gs.config import
+    GSConfig`` for ``src/gs/config.py``)."""
+    import ast
+
+    for node in ast.walk(script.tree):
+        names: list[str] = []
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        if any(module == n or module.endswith("." + n) for n in names if n.count(".") >= 1 or n == module):
+            return True
+    return False
+
+
 def _reader(project: Any, name: str) -> str:
-    """``script:line`` of a PyYAML read in an audited script that names the file ``name``, or ''."""
-    where = ""
+    """``script:line`` of a PyYAML read in an audited script that names the file ``name``, or
+    in a module of the project that such a script imports (a config class:
+    ``GSConfig(args.cf)`` with ``--cf configs/x.yaml`` and ``yaml.safe_load`` in ``gs/config.py``),
+    or ''."""
+    naming: list[Any] = []
+    readers: list[tuple[Any, int]] = []
     for script in project.scripts:
         idx = project.index(script)
         if idx.find(*_OMEGACONF):
             return ""
         text = script.text if script.text is not None else script.source.text
-        if not text or name not in text:
+        if not text:
             continue
         sites = idx.find(*_PYYAML)
-        if sites and not where:
-            where = f"{script.source.display}:{sites[0].line}"
-    return where
+        if sites:
+            readers.append((script, sites[0].line))
+        if name in text:
+            naming.append(script)
+    for script, line in readers:
+        if script in naming:
+            return f"{script.source.display}:{line}"
+    for script, line in readers:
+        module = _module_name(script.source.display)
+        if module and any(getattr(n, "tree", None) is not None and _imports(n, module) for n in naming):
+            return f"{script.source.display}:{line}"
+    for script in naming:  # a local module the naming script imports, not itself audited
+        found = _local_pyyaml_reader(script)
+        if found:
+            return found
+    return ""
+
+
+_PYYAML_CALL = re.compile(r"\byaml\.(?:safe_|full_|unsafe_)?load\(")
+
+
+def _local_pyyaml_reader(script: Any) -> str:
+    """``path:line`` of a PyYAML read in a module of the project that ``script`` imports
+    (``from gs.config import GSConfig`` -> ``gs/config.py`` beside it or above it), or ''."""
+    import ast
+    from pathlib import Path
+
+    tree = getattr(script, "tree", None)
+    path = getattr(script.source, "path", None)
+    if tree is None or not path:
+        return ""
+    here = Path(path).resolve().parent
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.ImportFrom) and node.module and not node.level):
+            continue
+        rel = Path(*node.module.split("."))
+        for base in (here, *list(here.parents)[:2]):
+            for candidate in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
+                try:
+                    text = candidate.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if "OmegaConf" in text:
+                    return ""
+                match = _PYYAML_CALL.search(text)
+                if match:
+                    line = text.count("\n", 0, match.start()) + 1
+                    shown = os.path.relpath(candidate, here) if here in candidate.parents else candidate.name
+                    return f"{shown}:{line}"
+    return ""
 
 
 def _converted(project: Any, key: str) -> bool:
