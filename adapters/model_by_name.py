@@ -41,22 +41,15 @@ _FACTORY_OWN = {"pretrained", "checkpoint_path", "pretrained_cfg", "pretrained_c
 
 
 def _parse(p: Path) -> Optional[ast.Module]:
-    try:
-        if not p.is_file() or p.stat().st_size > _MAX_BYTES:
-            return None
-        from preflight.local_trees import parse_file
+    from preflight.local_trees import parse_project_file
 
-        return parse_file(p)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    return parse_project_file(p, _MAX_BYTES)
 
 
 def _module_file(folder: Path, dotted: str) -> Optional[Path]:
-    rel = dotted.replace(".", "/")
-    for found in (folder / f"{rel}.py", folder / rel / "__init__.py"):
-        if found.is_file():
-            return found
-    return None
+    from preflight.local_trees import module_file
+
+    return module_file(folder, dotted)
 
 
 def _imported_modules(script: Any) -> dict[str, Path]:

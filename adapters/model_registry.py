@@ -141,15 +141,7 @@ def _class_module(path: Path, tree: ast.Module, name: str) -> Optional[tuple[Pat
     """The module of the package that defines class ``name`` (itself, or one it imports it from
     relatively: ``from .vanilla_vae import *``), its tree extended with the classes of the local
     modules that one imports relatively (a base class in ``.base``), for counting."""
-    def parse(p: Path) -> Optional[ast.Module]:
-        try:
-            if not p.is_file() or p.stat().st_size > _MAX_BYTES:
-                return None
-            from preflight.local_trees import parse_file
-
-            return parse_file(p)
-        except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
+    parse = _parse
 
     def relative(p: Path, t: ast.Module) -> list[tuple[Path, ast.ImportFrom]]:
         return [(p.parent / (n.module.replace(".", "/") + ".py"), n) for n in t.body
@@ -180,14 +172,9 @@ def _class_module(path: Path, tree: ast.Module, name: str) -> Optional[tuple[Pat
 
 
 def _parse(p: Path) -> Optional[ast.Module]:
-    try:
-        if not p.is_file() or p.stat().st_size > _MAX_BYTES:
-            return None
-        from preflight.local_trees import parse_file
+    from preflight.local_trees import parse_project_file
 
-        return parse_file(p)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    return parse_project_file(p, _MAX_BYTES)
 
 
 def _table_home(path: Path, tree: ast.Module, name: str) -> Optional[tuple[Path, ast.Module, dict[str, str]]]:

@@ -25,22 +25,15 @@ _ROOT_UP = 3  # an absolute import is looked for in the module's folder and up t
 
 
 def _parse(p: Path) -> Optional[ast.Module]:
-    try:
-        if not p.is_file() or p.stat().st_size > _MAX_BYTES:
-            return None
-        from preflight.local_trees import parse_file
+    from preflight.local_trees import parse_project_file
 
-        return parse_file(p)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    return parse_project_file(p, _MAX_BYTES)
 
 
 def _file_of(folder: Path, dotted: str) -> Optional[Path]:
-    rel = dotted.replace(".", "/")
-    for found in (folder / f"{rel}.py", folder / rel / "__init__.py"):
-        if found.is_file():
-            return found
-    return None
+    from preflight.local_trees import module_file
+
+    return module_file(folder, dotted)
 
 
 def imported_files(path: Path, tree: ast.Module) -> list[Path]:

@@ -64,6 +64,30 @@ def source_and_tree(path: Union[str, Path], limit: Optional[int] = None) -> tupl
     return text, tree
 
 
+#: a project module larger than this is not read for model facts (generated or vendored code)
+PROJECT_FILE_BYTES = 500_000
+
+
+def parse_project_file(path: Path, max_bytes: int = PROJECT_FILE_BYTES) -> Optional[ast.Module]:
+    """The parse of a project file of at most ``max_bytes``, or None: absent, larger, unreadable or
+    not Python (one bounded reader for the adapters that follow a script into its project)."""
+    try:
+        if not path.is_file() or path.stat().st_size > max_bytes:
+            return None
+        return parse_file(path)
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def module_file(folder: Path, dotted: str) -> Optional[Path]:
+    """``folder/a/b.py`` or ``folder/a/b/__init__.py`` for the dotted module ``a.b``, whichever exists."""
+    rel = dotted.replace(".", "/")
+    for found in (folder / f"{rel}.py", folder / rel / "__init__.py"):
+        if found.is_file():
+            return found
+    return None
+
+
 def nodes_of(tree: ast.AST) -> list[ast.AST]:
     """Every node of ``tree`` in ``ast.walk`` order, listed once per tree (the last few
     hundred trees asked about are remembered)."""
