@@ -1,4 +1,5 @@
-"""Helpers of the plan rules that read an ``@hydra.main`` app's code against its composed config (PF529, PF544)."""
+"""Helpers of the plan rules that read an ``@hydra.main`` app's code against its composed config (PF529, PF544),
+and the configs a Hydra composition loaded (PF572, PF589)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,18 @@ def hydra_main_apps(project: Any) -> Iterator[tuple[Any, Any, ast.FunctionDef]]:
         fn = hydra_main_function(comp.app.script, comp.app.line)
         if fn is not None:
             yield comp, comp.app.script, fn
+
+
+def config_files(pctx: Any) -> dict[Any, Any]:
+    """Every config of the plan by path, with the files each Hydra composition loaded (group files
+    the plan's own config list does not hold), for rules that read keys in any loaded file."""
+    configs = {cfg.path: cfg for cfg in pctx.configs}
+    try:
+        from preflight.adapters.hydra import Composed, compositions
+    except ImportError:  # pragma: no cover - the adapter ships with preflight
+        return configs
+    for comp in compositions(pctx.project):
+        if isinstance(comp, Composed):
+            for loaded in comp.files.values():
+                configs.setdefault(loaded.path, loaded)
+    return configs

@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_app_support import config_files
 
 # hydra_plugins/hydra_optuna_sweeper/config.py OptunaSweeperConf fields
 _SWEEPER_KEYS = ("direction", "n_trials", "search_space", "study_name", "n_jobs", "storage", "params",
@@ -70,16 +71,7 @@ Move the keys under `hydra: sweeper:` (`hydra.sweeper.direction: maximize`,
     good_examples = examples("preflight.rules.plan._pf572_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        configs = {cfg.path: cfg for cfg in pctx.configs}
-        try:
-            from preflight.adapters.hydra import Composed, compositions
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            compositions = None
-        if compositions is not None:
-            for comp in compositions(pctx.project):
-                if isinstance(comp, Composed):
-                    for loaded in comp.files.values():
-                        configs.setdefault(loaded.path, loaded)
+        configs = config_files(pctx)
         for cfg in configs.values():
             data = cfg.data
             if not isinstance(data, dict) or not _selects_optuna(data.get("defaults")):

@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_app_support import config_files
 
 _DEVICE_KEYS = ("device", "gpu", "gpu_id", "gpu_idx", "cuda_device", "device_id")
 _CUDA = re.compile(r"^cuda:(\d+)$")
@@ -77,16 +78,7 @@ Use `device: 0` (or `cuda`) and let the launcher choose the physical GPU.
     good_examples = examples("preflight.rules.plan._pf589_examples", "PF589_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        configs = {cfg.path: cfg for cfg in pctx.configs}
-        try:
-            from preflight.adapters.hydra import Composed, compositions
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            compositions = None
-        if compositions is not None:
-            for comp in compositions(pctx.project):
-                if isinstance(comp, Composed):
-                    for loaded in comp.files.values():
-                        configs.setdefault(loaded.path, loaded)
+        configs = config_files(pctx)
         texts = [s.source.text or "" for s in pctx.scripts]
         for cfg in configs.values():
             data = cfg.data
