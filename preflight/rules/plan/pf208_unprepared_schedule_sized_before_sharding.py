@@ -10,17 +10,14 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerators, kwarg
-from preflight.rules._pf414_support import call_last
+from preflight.rules._pf4_support import accelerators
 from preflight.rules.base import examples
-from preflight.rules.plan.pf524_prepared_step_scheduler_per_process import (
-    _BUILDERS,
-    _PER_PROCESS_WORDS,
+from preflight.rules.plan._schedule_support import (
+    BUILDERS,
+    PER_PROCESS_WORDS,
+    processes,
+    schedule_totals,
 )
-
-
-def _int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _prepare_rebinds(fn: ast.AST) -> dict[str, list[int]]:
@@ -77,7 +74,7 @@ def _unsharded_length(ctx: FileContext, total: ast.expr, builder: ast.Call) -> O
                            and a.targets[0].id == node.id and a.lineno < before]
                 if earlier:
                     last = max(earlier, key=lambda a: a.lineno)
-                    if any(w in ast.unparse(last.value) for w in _PER_PROCESS_WORDS):
+                    if any(w in ast.unparse(last.value) for w in PER_PROCESS_WORDS):
                         return None  # divided down to one process's steps on the way
                     todo.append((last.value, last.lineno))
     return None
@@ -137,12 +134,12 @@ Build the scheduler after `prepare`, from the prepared loader's length, or pass 
     good_examples = examples("preflight.rules.plan._pf208_examples", "PF208_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        world = pctx.plan.resolve("dist.world_size")
-        if world is None or not _int(world.value) or world.value <= 1:
+        world = processes(pctx)
+        if world is None:
             return
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
-            if not text or "prepare" not in text or not any(b in text for b in _BUILDERS):
+            if not text or "prepare" not in text or not any(b in text for b in BUILDERS):
                 continue
             ctx = pctx.file_context(script)
             ctors = accelerators(ctx)
@@ -152,16 +149,7 @@ Build the scheduler after `prepare`, from the prepared loader's length, or pass 
             prepared = _prepared_args(ctx.tree)
             if "*" in prepared:
                 continue
-            for call in ctx.nodes(ast.Call):
-                found = _BUILDERS.get(call_last(call))
-                if found is None:
-                    continue
-                key, pos = found
-                total = kwarg(call, key)
-                if total is None and len(call.args) > pos:
-                    total = call.args[pos]
-                if total is None or any(w in ast.unparse(total) for w in _PER_PROCESS_WORDS):
-                    continue
+            for call, total in schedule_totals(ctx):
                 parent = ctx.parent(call)
                 if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1
                         and isinstance(parent.targets[0], (ast.Name, ast.Attribute))):

@@ -12,12 +12,9 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import accelerator_names, accelerators
 from preflight.rules.base import examples
+from preflight.rules.plan._schedule_support import processes
 
 _PREPARES = ("prepare", "prepare_model", "prepare_data_loader", "prepare_optimizer")
-
-
-def _int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _handed_on(ctx: FileContext, names: set[str]) -> bool:
@@ -88,8 +85,8 @@ val_loader)` before the loop, and drop the manual `.to(accelerator.device)`.
     good_examples = examples("preflight.rules.plan._pf212_examples", "PF212_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        world = pctx.plan.resolve("dist.world_size")
-        if world is None or not _int(world.value) or world.value <= 1:
+        world = processes(pctx)
+        if world is None:
             return
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text

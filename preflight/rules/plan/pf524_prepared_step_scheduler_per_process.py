@@ -10,20 +10,14 @@ from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerators, kwarg
-from preflight.rules._pf414_support import call_last
+from preflight.rules._pf4_support import accelerators
 from preflight.rules.base import examples
-
-# schedules sized in optimizer steps: (builder, keyword of the total, its position)
-_BUILDERS = {"get_scheduler": ("num_training_steps", 3),
-             "get_linear_schedule_with_warmup": ("num_training_steps", 2),
-             "get_cosine_schedule_with_warmup": ("num_training_steps", 2),
-             "get_cosine_with_hard_restarts_schedule_with_warmup": ("num_training_steps", 2),
-             "get_polynomial_decay_schedule_with_warmup": ("num_training_steps", 2),
-             # torch's own step-count schedules (accelerate issue 2882: OneCycleLR's total_steps)
-             "OneCycleLR": ("total_steps", 2),
-             "CosineAnnealingLR": ("T_max", 1)}
-_PER_PROCESS_WORDS = ("num_processes", "world_size", "num_gpus", "n_gpu")
+from preflight.rules.plan._schedule_support import (
+    BUILDERS,
+    PER_PROCESS_WORDS,
+    processes,
+    schedule_totals,
+)
 
 
 def _int(value: object) -> bool:
@@ -62,7 +56,7 @@ def _per_process_length(ctx: FileContext, total: ast.expr, builder: ast.Call) ->
                            and a.lineno < before]
                 if earlier:
                     last = max(earlier, key=lambda a: a.lineno)
-                    if any(w in ast.unparse(last.value) for w in _PER_PROCESS_WORDS):
+                    if any(w in ast.unparse(last.value) for w in PER_PROCESS_WORDS):
                         return None  # scaled back to whole-dataset steps on the way
                     todo.append((last.value, last.lineno))
     return None
@@ -118,12 +112,12 @@ then raises "Tried to step ... times").
     good_examples = examples("preflight.rules.plan._pf524_examples", "PF524_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        world = pctx.plan.resolve("dist.world_size")
-        if world is None or not _int(world.value) or world.value <= 1:
+        world = processes(pctx)
+        if world is None:
             return
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
-            if "prepare" not in text or not any(b in text for b in _BUILDERS):
+            if "prepare" not in text or not any(b in text for b in BUILDERS):
                 continue
             ctx = pctx.file_context(script)
             ctors = accelerators(ctx)
@@ -132,16 +126,7 @@ then raises "Tried to step ... times").
                 continue
             index = pctx.index(script)
             prepared = self._prepared_names(ctx)
-            for call in ctx.nodes(ast.Call):
-                found = _BUILDERS.get(call_last(call))
-                if found is None:
-                    continue
-                key, pos = found
-                total = kwarg(call, key)
-                if total is None and len(call.args) > pos:
-                    total = call.args[pos]
-                if total is None or any(w in ast.unparse(total) for w in _PER_PROCESS_WORDS):
-                    continue
+            for call, total in schedule_totals(ctx):
                 name = self._bound_to(ctx, call)
                 if name is None or name not in prepared:
                     continue
