@@ -151,99 +151,42 @@ def render(results: list[dict], verbose: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _second(job: dict) -> bool:
-    return job.get("note", "").startswith("second held-out set")
+#: the numbered held-out sets, in order: a job of set N has a note starting "<ordinal> held-out set"
+ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+            "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
+            "nineteenth", "twentieth")
+SETS = ("dev", "held-out", *(f"held-out-{n}" for n in range(2, len(ORDINALS) + 2)))
 
 
-def _third(job: dict) -> bool:
-    return job.get("note", "").startswith("third held-out set")
+def set_of(job: dict) -> str:
+    """The set a job belongs to: ``dev``, ``held-out`` (the first) or ``held-out-N``."""
+    note = job.get("note", "")
+    for n, word in enumerate(ORDINALS, start=2):
+        if note.startswith(f"{word} held-out set"):
+            return f"held-out-{n}"
+    return "held-out" if job["held_out"] else "dev"
 
 
-def _fourth(job: dict) -> bool:
-    return job.get("note", "").startswith("fourth held-out set")
-
-
-def _fifth(job: dict) -> bool:
-    return job.get("note", "").startswith("fifth held-out set")
-
-
-def _sixth(job: dict) -> bool:
-    return job.get("note", "").startswith("sixth held-out set")
-
-
-def _seventh(job: dict) -> bool:
-    return job.get("note", "").startswith("seventh held-out set")
-
-
-def _eighth(job: dict) -> bool:
-    return job.get("note", "").startswith("eighth held-out set")
-
-
-def _ninth(job: dict) -> bool:
-    return job.get("note", "").startswith("ninth held-out set")
-
-
-def _tenth(job: dict) -> bool:
-    return job.get("note", "").startswith("tenth held-out set")
-
-
-def _eleventh(job: dict) -> bool:
-    return job.get("note", "").startswith("eleventh held-out set")
-
-
-def _twelfth(job: dict) -> bool:
-    return job.get("note", "").startswith("twelfth held-out set")
-
-
-def _thirteenth(job: dict) -> bool:
-    return job.get("note", "").startswith("thirteenth held-out set")
-
-
-def _fourteenth(job: dict) -> bool:
-    return job.get("note", "").startswith("fourteenth held-out set")
-
-
-def _fifteenth(job: dict) -> bool:
-    return job.get("note", "").startswith("fifteenth held-out set")
-
-
-def _sixteenth(job: dict) -> bool:
-    return job.get("note", "").startswith("sixteenth held-out set")
-
-
-def _seventeenth(job: dict) -> bool:
-    return job.get("note", "").startswith("seventeenth held-out set")
-
-
-def _eighteenth(job: dict) -> bool:
-    return job.get("note", "").startswith("eighteenth held-out set")
-
-
-def _nineteenth(job: dict) -> bool:
-    return job.get("note", "").startswith("nineteenth held-out set")
-
-
-def _twentieth(job: dict) -> bool:
-    return job.get("note", "").startswith("twentieth held-out set")
+def by_set(jobs: list[dict], results: list[dict]) -> str:
+    """One line per set (right fields, wrong, wrong at high, model found) for ``--set all``."""
+    lines = ["", f"{'SET':12} {'JOBS':>4} {'RIGHT':>11} {'WRONG':>5} {'HIGH':>4} {'MODEL':>7}"]
+    for name in SETS:
+        mine = [r for j, r in zip(jobs, results) if set_of(j) == name]
+        if not mine:
+            continue
+        t = summarise(mine)
+        pct = 100.0 * t["right"] / t["fields"] if t["fields"] else 0.0
+        lines.append(f"{name:12} {t['jobs']:4} {t['right']:>4}/{t['fields']:<4} {pct:5.1f}% {t['wrong']:5} "
+                     f"{t['wrong_high']:4} {t['model_found']:>3}/{t['model_jobs']:<3}")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--set", choices=("dev", "held-out", "held-out-2", "held-out-3", "held-out-4", "held-out-5", "held-out-6",
-                                        "held-out-7", "held-out-8", "held-out-9", "held-out-10", "held-out-11", "held-out-12", "held-out-13",
-                                        "held-out-14", "held-out-15", "held-out-16", "held-out-17", "held-out-18",
-                                        "held-out-19", "held-out-20", "all"),
-                    default="dev",
-                    help="held-out: the first held-out set; held-out-2: the second, labelled later; "
-                         "held-out-3: the third (repositories new to the benchmark); held-out-4: the fourth (eight more new repositories); "
-                         "held-out-5: the fifth (eight more); held-out-6: the sixth (eight more); held-out-7: the seventh (eight more); "
-                         "held-out-8: the eighth (eight more); held-out-9: the ninth (eight more); "
-                         "held-out-10: the tenth (eight more); held-out-11: the eleventh (eight more); "
-                         "held-out-12: the twelfth (eight more); held-out-13: the thirteenth (eight more); "
-                         "held-out-14: the fourteenth (eight more); held-out-15: the fifteenth (eight more); "
-                         "held-out-16: the sixteenth (ten more); held-out-17: the seventeenth (eleven more); "
-                         "held-out-18: the eighteenth (ten more); held-out-19: the nineteenth (eleven more); "
-                         "held-out-20: the twentieth (ten more)")
+    ap.add_argument("--set", choices=(*SETS, "all"), default="dev",
+                    help="dev: the jobs the adapters were written with; held-out: the first held-out set; "
+                         "held-out-N: the N-th, each labelled later from repositories new to the benchmark "
+                         "(see docs/realworld.md); all: every job, with a line per set")
     ap.add_argument("--job", action="append", default=[], help="only this job id (repeatable)")
     ap.add_argument("--gpu", default=None)
     ap.add_argument("--timeout", type=float, default=120)
@@ -258,58 +201,16 @@ def main(argv: list[str] | None = None) -> int:
     jobs = manifest["jobs"]
     if args.job:
         jobs = [j for j in jobs if j["id"] in args.job]
-    elif args.set == "dev":
-        jobs = [j for j in jobs if not j["held_out"]]
-    elif args.set == "held-out":
-        jobs = [j for j in jobs if j["held_out"] and not _second(j) and not _third(j) and not _fourth(j)
-                and not _fifth(j) and not _sixth(j) and not _seventh(j) and not _eighth(j) and not _ninth(j)
-                and not _tenth(j) and not _eleventh(j) and not _twelfth(j) and not _thirteenth(j)
-                and not _fourteenth(j) and not _fifteenth(j) and not _sixteenth(j) and not _seventeenth(j)
-                and not _eighteenth(j) and not _nineteenth(j) and not _twentieth(j)]
-    elif args.set == "held-out-2":
-        jobs = [j for j in jobs if _second(j)]
-    elif args.set == "held-out-3":
-        jobs = [j for j in jobs if _third(j)]
-    elif args.set == "held-out-4":
-        jobs = [j for j in jobs if _fourth(j)]
-    elif args.set == "held-out-5":
-        jobs = [j for j in jobs if _fifth(j)]
-    elif args.set == "held-out-6":
-        jobs = [j for j in jobs if _sixth(j)]
-    elif args.set == "held-out-7":
-        jobs = [j for j in jobs if _seventh(j)]
-    elif args.set == "held-out-8":
-        jobs = [j for j in jobs if _eighth(j)]
-    elif args.set == "held-out-9":
-        jobs = [j for j in jobs if _ninth(j)]
-    elif args.set == "held-out-10":
-        jobs = [j for j in jobs if _tenth(j)]
-    elif args.set == "held-out-11":
-        jobs = [j for j in jobs if _eleventh(j)]
-    elif args.set == "held-out-12":
-        jobs = [j for j in jobs if _twelfth(j)]
-    elif args.set == "held-out-13":
-        jobs = [j for j in jobs if _thirteenth(j)]
-    elif args.set == "held-out-14":
-        jobs = [j for j in jobs if _fourteenth(j)]
-    elif args.set == "held-out-15":
-        jobs = [j for j in jobs if _fifteenth(j)]
-    elif args.set == "held-out-16":
-        jobs = [j for j in jobs if _sixteenth(j)]
-    elif args.set == "held-out-17":
-        jobs = [j for j in jobs if _seventeenth(j)]
-    elif args.set == "held-out-18":
-        jobs = [j for j in jobs if _eighteenth(j)]
-    elif args.set == "held-out-19":
-        jobs = [j for j in jobs if _nineteenth(j)]
-    elif args.set == "held-out-20":
-        jobs = [j for j in jobs if _twentieth(j)]
+    elif args.set != "all":
+        jobs = [j for j in jobs if set_of(j) == args.set]
     if not args.no_fetch:
         fetch.fetch_all(jobs)
     preflight = args.preflight.split() if args.preflight else [sys.executable, "-m", "preflight"]
     results = [run_job(j, preflight, args.gpu or manifest.get("gpu", "a100-80gb"), args.timeout) for j in jobs]
     text = render(results, args.verbose)
     sys.stdout.write(text.splitlines()[-2] + "\n" if args.summary_only else text)
+    if args.set == "all" and not args.job:
+        sys.stdout.write(by_set(jobs, results))
     if args.json:
         args.json.write_text(json.dumps({"summary": summarise(results), "jobs": results}, indent=1, default=str))
     return 0
