@@ -352,27 +352,48 @@ _YAML_LOADS = ("safe_load", "load", "full_load", "unsafe_load")
 
 
 def _flag_line(tree: ast.AST) -> int:
-    """The line of a ``--key`` flag built from a value (``f"--{k}"``, ``"--" + k``,
-    ``"--{}".format(k)``) in a module that calls ``yaml.safe_load``/``yaml.load``; 0 when either
-    is missing. Read from the syntax tree: text inside strings does not count."""
+    """The line of a ``--key`` flag built from a loop's key (``for k, v in config.items():
+    args.append(f"--{k}")``, ``"--" + k``, ``"--{}".format(k)``, or the same in a comprehension)
+    in a module that calls ``yaml.safe_load``/``yaml.load``; 0 when either is missing. Read from the
+    syntax tree: text inside strings does not count, and a flag built from a name no loop binds (a
+    launch-line parser's ``f"--{key}"``) is no loader."""
     loads = flag = 0
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in _YAML_LOADS \
                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "yaml":
             loads = loads or node.lineno
-        elif not flag and _builds_flag(node):
-            flag = getattr(node, "lineno", 0)
+        elif isinstance(node, (ast.For, ast.AsyncFor)):
+            keys = _names(node.target)
+            line = next((getattr(n, "lineno", 0) for stmt in node.body for n in ast.walk(stmt)
+                         if _flag_of(n) in keys), 0)
+            flag = min(f for f in (flag, line) if f) if (flag or line) else 0
+        elif isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            keys = {name for gen in node.generators for name in _names(gen.target)}
+            line = next((getattr(n, "lineno", 0) for n in ast.walk(node.elt) if _flag_of(n) in keys), 0)
+            flag = min(f for f in (flag, line) if f) if (flag or line) else 0
     return flag if loads else 0
 
 
-def _builds_flag(node: ast.AST) -> bool:
+def _names(target: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+def _flag_of(node: ast.AST) -> str:
+    """The name a ``--<name>`` flag is built from (``f"--{k}"``, ``"--" + k``, ``"--{}".format(k)``), or ""."""
+    value: Optional[ast.AST] = None
     if isinstance(node, ast.JoinedStr) and len(node.values) >= 2:
         head = node.values[0]
-        return isinstance(head, ast.Constant) and head.value == "--" and isinstance(node.values[1], ast.FormattedValue)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        return isinstance(node.left, ast.Constant) and node.left.value == "--"
-    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
-            and isinstance(node.func.value, ast.Constant) and node.func.value.value == "--{}")
+        if isinstance(head, ast.Constant) and head.value == "--" and isinstance(node.values[1], ast.FormattedValue):
+            value = node.values[1].value
+    elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        if isinstance(node.left, ast.Constant) and node.left.value == "--":
+            value = node.right
+    elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "format"
+          and isinstance(node.func.value, ast.Constant) and node.func.value.value == "--{}" and node.args):
+        value = node.args[0]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "str" and value.args:
+        value = value.args[0]  # "--" + str(k)
+    return value.id if isinstance(value, ast.Name) else ""
 
 
 def yaml_to_flags(config_path: Path) -> str:

@@ -260,3 +260,30 @@ def test_check_dir_keeps_the_float_error_without_such_a_loader(cli, tmp_path):
     write(tmp_path, "scripts/defaults.yaml", DEFAULTS)
     result = cli("check", ".", "--no-cache", cwd=tmp_path)
     assert result.code == 1 and "scripts/defaults.yaml:5:1: PF603" in result.out
+
+
+LAUNCH_LINE_PARSER = """\
+    import yaml
+
+
+    def parse(argv, path):
+        with open(path) as f:
+            config = yaml.safe_load(f)
+        values = {}
+        i = 0
+        while i < len(argv):
+            key = argv[i][2:]
+            values[key] = (argv[i + 1], f"--{key}")  # a label for a flag read from the launch line
+            i += 2
+        return config, values
+"""
+
+
+def test_a_launch_line_parser_naming_its_flags_is_no_yaml_to_flags_loader(cli, tmp_path):
+    # twin of the test above: the module loads YAML and builds f"--{key}", but from a name no loop over
+    # the YAML's keys binds (the shape of a launch-line parser, e.g. argbind's): PyYAML's reading stands
+    write(tmp_path, ".git/HEAD", "ref: refs/heads/main\n")
+    write(tmp_path, "scripts/parse.py", LAUNCH_LINE_PARSER)
+    write(tmp_path, "scripts/defaults.yaml", DEFAULTS)
+    result = cli("check", ".", "--no-cache", cwd=tmp_path)
+    assert "PF603" in result.out and "passes each key as a --flag" not in result.out

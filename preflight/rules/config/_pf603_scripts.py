@@ -14,6 +14,8 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
+from preflight.sources import read_text_limited
+
 if TYPE_CHECKING:
     from preflight.validate import Problem
 
@@ -101,8 +103,8 @@ def _local_pyyaml_reader(script: Any) -> str:
         for base in (here, *list(here.parents)[:2]):
             for candidate in (base / rel.with_suffix(".py"), base / rel / "__init__.py"):
                 try:
-                    text = candidate.read_text(encoding="utf-8", errors="replace")
-                except OSError:
+                    text = read_text_limited(candidate, errors="replace")
+                except OSError:  # InputRefused (too large, not a regular file) is one
                     continue
                 if "OmegaConf" in text:
                     return ""
