@@ -29,8 +29,8 @@ def fabric_strategy_facts(adapter: Any, project: Any, plan: Any, script: Any, id
     if expr is None:
         return
     candidates = _strategy_candidates(idx, expr)
-    if len(candidates) != 1 or isinstance(candidates[0][0], ast.Constant):
-        return
+    if len(candidates) != 1 or isinstance(candidates[0][0], ast.AST):
+        return  # a constant, or an expression that is not one call (``A() if x else "ddp"``): not read here
     site, runs = candidates[0]
     if site.last != "FSDPStrategy" or not (site.qualified or "").startswith(("lightning", "pytorch_lightning")):
         return
