@@ -77,6 +77,8 @@ def test_good_example_is_silent(code, index, example):
 OTHER_RULES_ON_GOOD = {
     # real: a from_pretrained model (returned in eval mode) trained in a loop that never calls .train() (PF487)
     ("PF305", 8): [("PF487", 7)],
+    # real: the config's scheduler block beside the script's own lr_scheduler= (PF527 reports the pair)
+    ("PF469", 2): [("PF527", 5)],
     # real: manual_backward of the undivided loss on every batch, opt.step() every 4th (PF108)
     ("PF405", 0): [("PF108", 10)],
     # real: BitsAndBytesConfig(load_in_4bit=True) keeps the fp4 / float32 defaults (PF408)
