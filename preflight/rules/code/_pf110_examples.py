@@ -553,4 +553,60 @@ for i in range(1000):
     if i % 100 == 0:
         print(loss.item(), test(model, data, label))
 """,
+    # linear probe: the training step itself runs the model in eval mode (frozen BatchNorm), so
+    # the evaluation after it changes nothing (shape of facebookresearch/moco-v3
+    # main_lincls.py, commit c349e6e24f40)
+    """\
+import torch
+import torch.nn as nn
+import torchvision
+
+
+def train(loader, model, criterion, optimizer):
+    model.eval()
+    for images, target in loader:
+        loss = criterion(model(images), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+
+def validate(loader, model, criterion):
+    model.eval()
+    with torch.no_grad():
+        return sum(criterion(model(x), y).item() for x, y in loader)
+
+
+model = torchvision.models.resnet50()
+for name, param in model.named_parameters():
+    if name not in ("fc.weight", "fc.bias"):
+        param.requires_grad = False
+optimizer = torch.optim.SGD(model.fc.parameters(), lr=0.1)
+criterion = nn.CrossEntropyLoss()
+for epoch in range(90):
+    train(train_loader, model, criterion, optimizer)
+    validate(val_loader, model, criterion)
+""",
+    # textual inversion: each epoch puts the frozen UNet in eval mode and the text encoder it
+    # trains in train mode before any step (shape of cloneofsimo/lora
+    # lora_diffusion/cli_lora_pti.py, commit d84074b3e349)
+    """\
+import torch
+from diffusers import UNet2DConditionModel
+from transformers import CLIPTextModel
+
+unet = UNet2DConditionModel.from_pretrained("runwayml/stable-diffusion-v1-5", subfolder="unet")
+text_encoder = CLIPTextModel.from_pretrained("runwayml/stable-diffusion-v1-5", subfolder="text_encoder")
+unet.requires_grad_(False)
+optimizer = torch.optim.AdamW(text_encoder.get_input_embeddings().parameters(), lr=5e-4)
+for epoch in range(10):
+    unet.eval()
+    text_encoder.train()
+    for latents, ids, noise, t in loader:
+        pred = unet(latents, t, text_encoder(ids)[0]).sample
+        loss = torch.nn.functional.mse_loss(pred, noise)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+""",
 )

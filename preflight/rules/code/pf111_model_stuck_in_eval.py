@@ -72,7 +72,12 @@ at the end of the evaluation helper.
   body (including inside a training helper the loop calls).
 * The helper calls `model.eval()` and then `model.train()` itself.
 * The `.eval()` call sits inside a helper that itself trains the model (a step
-  that runs with frozen BatchNorm statistics or without dropout on purpose).
+  that runs with frozen BatchNorm statistics or without dropout on purpose), or
+  the training helper the loop calls switches the same model to `eval()` itself
+  (a linear probe: `train()` calls `model.eval()`, `validate()` after it too).
+* The loop sets each model's mode itself before its first training step,
+  `unet.eval()` beside `text_encoder.train()`: the frozen module is kept in
+  eval mode on purpose.
 * The object put in eval mode is not the model the loop trains (an EMA or
   teacher copy), the evaluation runs after the training loop, only on its last
   iteration, or is followed by `break` / `return`.
@@ -130,9 +135,19 @@ at the end of the evaluation helper.
         first = min(_pos(c) for c in trainings)
         if ev.first in (TRAIN, UNKNOWN) and _pos(ev.node) <= first:
             return False
+        if ev.helper is None and _pos(ev.node) <= first and any(
+                other.key != ev.key and other.helper is None and other.last == TRAIN
+                and _inside(ctx, other.node, loop.node) and _pos(other.node) <= first for other in events):
+            # each iteration sets the modes of its step itself, before training: `unet.eval()`
+            # beside `text_encoder.train()` keeps a frozen module in eval mode on purpose
+            return False
         for other in events:
             if other is ev or other.key != ev.key or not _inside(ctx, other.node, loop.node):
                 continue
+            if other.helper is not None and other.helper.trains and EVAL in (other.first, other.last):
+                # the loop's own training step puts the model in eval mode (a linear probe with
+                # frozen BatchNorm): training in eval mode is the author's choice
+                return False
             if other.last in (TRAIN, UNKNOWN) and _pos(other.node) > _pos(ev.node):
                 return False
             if (other.first in (TRAIN, UNKNOWN) or other.last in (TRAIN, UNKNOWN)) and (
