@@ -61,8 +61,8 @@ def fit() -> Tuple[float, float, List[Dict[str, Any]]]:
 
 
 def term_after(gpu: str) -> int:
-    """The estimator's lazy-loading context for a row's GPU (preflight.estimate.model.lazy_context)."""
-    from preflight.estimate.model import lazy_context
+    """The estimator's lazy-loading context for a row's GPU (preflight.estimate.gpu_facts.lazy_context)."""
+    from preflight.estimate.gpu_facts import lazy_context
 
     return lazy_context(resident_threads(gpu))[0]
 
@@ -86,7 +86,7 @@ def score(split: str) -> Dict[str, Any]:
         out[name] = _summary([(term(r) - r["value_bytes"]) / r["value_bytes"] for r in scored])
         # the rows whose GPU is named: the only ones where the term differs from before
         out[name + "_named_gpu"] = _summary([(term(r) - r["value_bytes"]) / r["value_bytes"] for r in named])
-    from preflight.estimate.model import lazy_context
+    from preflight.estimate.gpu_facts import lazy_context
 
     out["after_named_gpu"]["inside"] = sum(
         1 for r in named

@@ -168,11 +168,11 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
     if gpu is not None and inp.gpu_bf16 is None:
         inp.gpu_bf16 = bool(gpu.bf16)   # what `preflight estimate --gpu` knows of the target
     if gpu is not None and inp.gpu_hopper is None:
-        from preflight.estimate.model import hopper_or_later
+        from preflight.estimate.gpu_facts import hopper_or_later
 
         inp.gpu_hopper = hopper_or_later(gpu)
     if gpu is not None and inp.gpu_blackwell is None:
-        from preflight.estimate.model import blackwell
+        from preflight.estimate.gpu_facts import blackwell
 
         inp.gpu_blackwell = blackwell(gpu)
     if gpu is not None and inp.gpu_link is None:
@@ -180,7 +180,7 @@ def estimate_input(setup: Dict[str, Any], gpu: Any = None) -> Any:
 
         inp.gpu_link = nccl.link(gpu)
     if gpu is not None and inp.gpu_threads is None:
-        from preflight.estimate.model import resident_threads
+        from preflight.estimate.gpu_facts import resident_threads
 
         inp.gpu_threads = resident_threads(gpu)
     return inp, unknown

@@ -14,7 +14,7 @@ from hardware import find
 from preflight.estimate import EstimateInput, estimate
 from preflight.estimate import constants as C
 from preflight.estimate.arch import from_hf_config
-from preflight.estimate.model import lazy_context, resident_threads
+from preflight.estimate.gpu_facts import lazy_context, resident_threads
 
 ROOT = Path(__file__).resolve().parents[1]
 MIB = 2 ** 20

@@ -40,7 +40,7 @@ def test_max_memory_allocated_counts_them_from_torch_2_0_only():
 
 def test_a_hopper_target_gets_32_mib_workspaces():
     from preflight import hardware
-    from preflight.estimate.model import hopper_or_later
+    from preflight.estimate.gpu_facts import hopper_or_later
 
     assert hopper_or_later(hardware.find("h100")) is True
     assert hopper_or_later(hardware.find("a100-80gb")) is False
@@ -55,7 +55,7 @@ def test_blackwell_gets_32_mib_only_from_the_torch_that_extended_it():
     """pytorch/pytorch#91564 (torch 2.0) gave 32 MiB to compute capability 9.0 alone;
     Blackwell (10.x, 12.x) kept 8.125 MiB until pytorch/pytorch#175344 (2026, taken as 2.11)."""
     from preflight import hardware
-    from preflight.estimate.model import blackwell, hopper_or_later
+    from preflight.estimate.gpu_facts import blackwell, hopper_or_later
 
     b200, rtx5090, h100 = (hardware.find(n) for n in ("b200", "rtx-5090", "h100"))
     assert blackwell(b200) and blackwell(rtx5090) and not blackwell(h100)

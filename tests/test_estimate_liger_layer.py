@@ -6,7 +6,7 @@ from __future__ import annotations
 from preflight.estimate import EstimateInput, estimate
 from preflight.estimate import activations as A
 from preflight.estimate.arch import from_hf_config
-from preflight.estimate.model import _dtypes
+from preflight.estimate.train_phase import _dtypes
 
 LLAMA3_8B = {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336,
              "num_hidden_layers": 32, "num_attention_heads": 32, "num_key_value_heads": 8,

@@ -96,7 +96,7 @@ def test_table_json_cells_agree_with_the_estimates(cli, no_network):
             # a T4 has no bf16 kernels: bf16 SDPA takes the math path, never less memory; its
             # context is smaller than the unknown GPU's (40 SMs x 1024 threads, est30)
             from preflight.estimate import constants as C
-            from preflight.estimate.model import lazy_context
+            from preflight.estimate.gpu_facts import lazy_context
 
             smaller_context = C.CUDA_CONTEXT_BYTES - lazy_context(40 * 1024)[0]
             assert cell["peak_bytes"] + smaller_context >= single

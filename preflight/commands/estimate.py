@@ -201,11 +201,11 @@ def run(args: argparse.Namespace) -> int:
         inp.gpu_bf16 = bool(getattr(gpu, "bf16", True))
         inp.sources["gpu_bf16"] = f"target {gpu.name}"
     if gpu is not None and inp.gpu_hopper is None:
-        from preflight.estimate.model import hopper_or_later
+        from preflight.estimate.gpu_facts import hopper_or_later
 
         inp.gpu_hopper = hopper_or_later(gpu)   # sizes the cuBLAS workspaces
     if gpu is not None and inp.gpu_blackwell is None:
-        from preflight.estimate.model import blackwell
+        from preflight.estimate.gpu_facts import blackwell
 
         inp.gpu_blackwell = blackwell(gpu)
     if gpu is not None and inp.gpu_link is None:
@@ -213,7 +213,7 @@ def run(args: argparse.Namespace) -> int:
 
         inp.gpu_link = nccl.link(gpu)           # sizes NCCL's buffers (channels by link)
     if gpu is not None and inp.gpu_threads is None:
-        from preflight.estimate.model import resident_threads
+        from preflight.estimate.gpu_facts import resident_threads
 
         inp.gpu_threads = resident_threads(gpu)  # sizes the memory outside the allocator (est30)
     if from_instance:

@@ -245,7 +245,7 @@ def build_input(model: Model, s: Settings, mode: str, target: Any = None) -> Tup
         inp.gpu_bf16 = bf16
         sources["gpu_bf16"] = f"{where} target {getattr(target, 'name', '')}"
     if target is not None:
-        from preflight.estimate.model import resident_threads
+        from preflight.estimate.gpu_facts import resident_threads
 
         # what the job holds outside the allocator grows with the GPU's resident threads (est30)
         inp.gpu_threads = resident_threads(getattr(target, "gpu", target))
@@ -350,7 +350,7 @@ class Cell:
 
 def _cell(model: Model, s: Settings, mode: str, target: Any, cache: Dict[Tuple[str, int, Optional[bool], Optional[int]], Any]) -> Cell:
     from preflight.estimate import estimate, verdict
-    from preflight.estimate.model import resident_threads
+    from preflight.estimate.gpu_facts import resident_threads
 
     # the estimate depends on the target's GPU count, bf16 kernels and resident threads (est30)
     threads = resident_threads(getattr(target, "gpu", target)) if target is not None else None

@@ -19,7 +19,7 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
                      ab: tuple[float, float], notes: list[str]) -> tuple[str, ...]:
     """Adds the inference (``forward``) or generation (``prefill``, ``decode``) terms to
     ``ph`` and returns the phases it filled."""
-    from preflight.estimate.model import _dtypes
+    from preflight.estimate.train_phase import _dtypes
 
     d, base_bytes, other_bytes = _dtypes(inp)
     if not inp.quant and inp.precision.startswith("amp"):

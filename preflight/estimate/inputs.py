@@ -85,7 +85,7 @@ class EstimateInput:
     gpu_hopper: Optional[bool] = None                 # target is NVIDIA Hopper or later (32 MiB cuBLAS workspaces)
     gpu_blackwell: Optional[bool] = None              # target is NVIDIA Blackwell (32 MiB only from torch 2.11)
     gpu_link: Optional[str] = None                    # nvlink | nvlink-volta | pcie | other (nccl.link); None: unknown
-    gpu_threads: Optional[int] = None                 # SMs x resident threads per SM (model.resident_threads); None: unknown
+    gpu_threads: Optional[int] = None                 # SMs x resident threads per SM (gpu_facts.resident_threads); None: unknown
     optimizer_in_backward: bool = False               # step each parameter as its gradient is ready (torchtune)
     activation_offload: bool = False                  # saved activations moved to host memory (torchtune)
     # torchao CPUOffloadOptimizer(offload_gradients=True): each gradient copied to host memory

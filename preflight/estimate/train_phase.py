@@ -1,0 +1,612 @@
+"""The training step's terms (split from :mod:`preflight.estimate.model`, which calls
+``train_phases``): weights, gradients, optimizer state, activations and the transients of one
+optimizer step under the job's precision, sharding, offload, adapters and loss."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from preflight.estimate import activations as A
+from preflight.estimate import constants as C
+from preflight.estimate import contrastive as CL
+from preflight.estimate.dequant import dequant_transients, stored_weights
+from preflight.estimate.held_outputs import held_outputs
+from preflight.estimate.inputs import EstimateInput
+from preflight.estimate.length_cache import fixed_length_encoder
+from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
+    _ALL_LINEAR,
+    _LLAMA_SHAPES,
+    _TARGET_DIMS,
+    guessed_architecture,
+    lora_params,
+    lora_targets,
+)
+from preflight.estimate.terms import (
+    accelerate_fsdp_upcast,
+    accumulated_grads,
+    attention_kernel,
+    chunked_or_fused_logits,
+    compiled_loss_logits,
+    deepspeed_casts_params,
+    fsdp_accumulated_grads,
+    fsdp_all_gathers_unlimited,
+    fsdp_offload_grad_shards,
+    fsdp_quant_constants,
+    fsdp_root_unsharded,
+    grads_through_forward,
+    head_grad_at_backward_start,
+    hf_logits_bytes,
+    hf_loss_backward_bytes,
+    hf_loss_forward_bytes,
+    logits_reduction_loss,
+    loss_compiled,
+    mha_output_copied,
+    offloaded_grads,
+    optimizer_temporaries,
+    paged_state_bytes,
+    sdpa_not_default,
+    sdpa_output_copied,
+    softmax_saves_input,
+    state_bytes,
+    tied_embedding_grad,
+    value_view_keeps_qkv,
+    zero3_grad_partitions,
+    zero3_ipg_buffer,
+    zero3_linear_saves_input,
+    zero3_live_params,
+    zero3_offload_gather_staging,
+    zero3_retained_linear,
+    zero3_step_grads,
+    zero12_ipg_buffers,
+    zero12_offload_grad_buffer,
+    zero12_offload_grad_copies,
+    zero12_offload_step_copy,
+    zero12_step_grads,
+)
+
+#: Every term a phase may hold, in the order reports list them.
+if TYPE_CHECKING:
+    from preflight.estimate.model import _Params, _Phases
+
+
+def _dtypes(inp: EstimateInput) -> tuple[A.Dtypes, float, float]:
+    """(activation dtypes, bytes per stored base weight, bytes of non-quantized parts)."""
+    comp = 4 if inp.precision == "fp32" else 2
+    weights_16 = inp.precision in ("bf16", "fp16") or inp.weights_bits == 16
+    base = 2.0 if weights_16 else 4.0
+    if inp.quant:
+        other = 4.0 if inp.kbit_prepared else float(comp)
+        base = (C.INT8_BYTES_PER_PARAM if inp.quant == "8bit"
+                else C.NF4_DQ_BYTES_PER_PARAM if inp.double_quant else C.NF4_BYTES_PER_PARAM)
+        res = 4 if inp.kbit_prepared or comp == 4 else 2
+        return A.Dtypes(res=res, comp=comp, weights=base, autocast=False,
+                        mask=comp if inp.device == "cpu" else 1), base, other
+    res = 4 if base == 4 else 2
+    autocast = inp.precision.startswith("amp")
+    mask = comp if inp.device == "cpu" else 1
+    return A.Dtypes(res=res, comp=comp, weights=base, autocast=autocast, mask=mask), base, base
+
+
+def _shard_count(inp: EstimateInput) -> int:
+    if inp.fsdp == "hybrid":
+        return max(1, min(inp.world_size, inp.devices_per_node or 8))
+    return max(inp.world_size, 1)
+
+
+def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[float, float],
+           ab: tuple[float, float], notes: list[str]) -> int:
+    if inp.zero_stage and inp.precision.startswith("amp") and not inp.quant:
+        # DeepSpeed's bf16/fp16 modes are not autocast: the engine holds 16-bit weights and
+        # the optimizer an fp32 master copy (2 + 2 + 12 bytes per parameter)
+        inp = replace(inp, precision=inp.precision[4:])
+        notes.append("DeepSpeed mixed precision: 16-bit weights and gradients, fp32 master "
+                     "weights and optimizer states in the (sharded) optimizer")
+    d, base_bytes, other_bytes = _dtypes(inp)
+    # DeepSpeed's fp16/bf16 engine casts every floating parameter to 16 bits when it wraps the
+    # model (terms_sharded.deepspeed_casts_params): PEFT's fp32 adapters and what k-bit
+    # preparation left in fp32 (norms, embeddings, head) become 16-bit, the norms' outputs
+    # with them (a 16-bit residual stream); the optimizer keeps an fp32 master copy of what trains
+    ds_cast = deepspeed_casts_params(inp)
+    if ds_cast:
+        other_bytes = min(other_bytes, 2.0) if inp.quant else other_bytes
+        d = replace(d, res=2)
+        notes.append("DeepSpeed fp16/bf16: the engine casts every floating parameter (adapters, "
+                      "fp32 norms and embeddings) to 16 bits; fp32 master copies in the optimizer")
+    if inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant:
+        # FSDP's MixedPrecision(param_dtype=bf16/fp16) (accelerate's mixed_precision with
+        # FSDP): the gathered parameters are cast to 16 bits before forward, so the model
+        # computes in 16 bits: 16-bit residual stream, no autocast weight copies; the
+        # sharded fp32 parameters, gradients reduced to fp32 and the optimizer stay as they are
+        d = replace(d, res=2, autocast=False)
+        notes.append("FSDP mixed precision: parameters cast to 16 bits for compute (activations "
+                     "in 16 bits); fp32 sharded weights and optimizer states")
+        if accelerate_fsdp_upcast(inp):
+            # Accelerate upcasts the 16-bit-loaded parameters to fp32 under mixed precision
+            # (terms_sharded.accelerate_fsdp_upcast): the shards are 4 bytes per parameter
+            base_bytes = other_bytes = 4.0
+            d = replace(d, weights=4.0)
+            notes.append("Accelerate FSDP under mixed precision upcasts the model's 16-bit "
+                         "parameters to fp32 (" + ("every parameter, FSDP2's fsdp2_prepare_model"
+                                                   if inp.fsdp_version == 2 else
+                                                   "every FlatParameter that trains, FSDP1")
+                         + "): the shards hold 4 bytes per parameter")
+    lora = inp.lora
+    targets = lora_targets(inp, arch) if lora else ()
+    n_lora = lora_params(arch, int(inp.lora_r or 0), targets) if lora else 0
+    if inp.quant and not lora:
+        notes.append("quantized weights cannot be trained without adapters: estimating as if "
+                     "the quantized base were frozen (add --lora-r)")
+    full = not lora and not inp.quant
+    trainable = prm.total if full else n_lora
+    weights = stored_weights(inp, prm, base_bytes, other_bytes)
+    if inp.quant == "8bit":
+        weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
+    # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
+    # model's dtype (Lightning's bf16-true, torchtune's dtype: bf16)
+    adapter_bytes = 4.0 if (inp.model_impl == "transformers" and not ds_cast) else float(d.comp)
+    grad_bytes = base_bytes if full else adapter_bytes
+    master = (full and base_bytes == 2 and inp.zero_stage > 0) or (ds_cast and lora)
+    state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
+    states = trainable * state_bytes(inp.optimizer, state_dtype, arch, full)
+    temps = optimizer_temporaries(inp, trainable, state_dtype, prm)
+    grads = trainable * grad_bytes
+    master_b = trainable * 4.0 if master else 0.0
+    # sharding
+    n = _shard_count(inp)
+    sharded = inp.world_size > 1 and (inp.zero_stage > 0 or inp.fsdp is not None)
+    w_div = g_div = s_div = 1
+    if inp.zero_stage >= 1 and sharded:
+        s_div = n
+    if inp.zero_stage >= 2 and sharded:
+        g_div = n
+    if inp.zero_stage >= 3 and sharded:
+        w_div = n
+    if inp.fsdp and sharded:
+        s_div = g_div = n
+        w_div = 1 if inp.fsdp == "grad-op" else n
+    weights_gpu = weights / w_div
+    if inp.offload_params and (inp.zero_stage >= 3 or inp.fsdp):
+        weights_gpu = 0.0
+        if inp.fsdp:
+            grads, states, master_b, temps = 0.0, 0.0, 0.0, 0.0
+    if inp.fsdp and sharded and w_div > 1:
+        # bitsandbytes' quantization constants are no parameters: FSDP leaves them whole on
+        # every GPU (terms.fsdp_quant_constants)
+        weights_gpu += fsdp_quant_constants(inp, prm.quantizable, base_bytes, n)
+    if inp.offload_optimizer or inp.offload_params:
+        host = (trainable * (state_bytes(inp.optimizer, 4.0, arch, full) + 8.0)
+                if inp.offload_optimizer else 0.0) + (weights if inp.offload_params else 0.0)
+        notes.append(f"offload keeps about {host / 1024 ** 3:.0f} GiB in host memory over all "
+                     f"ranks ({inp.offload_optimizer or inp.offload_params}); host memory is not "
+                     "checked against the target")
+    if inp.offload_optimizer:
+        states, master_b, temps = 0.0, 0.0, 0.0
+        if inp.zero_stage >= 2:
+            grads = 0.0  # partitions go to host memory; only the reduce buckets stay
+        if inp.zero_stage == 0 and not inp.fsdp:
+            notes.append("optimizer offload needs ZeRO (DeepSpeed) or FSDP; estimated as asked")
+    if inp.optimizer.startswith("paged") and states:
+        # bitsandbytes allocates the states of tensors of 1e5+ elements in CUDA managed
+        # memory (terms.paged_state_bytes): PyTorch's allocator never sees them and the
+        # driver moves them to host memory when the GPU runs short. Not in the peak; the
+        # interval's top counts them resident (what the GPU holds when there is room)
+        managed = min(paged_state_bytes(inp.optimizer, state_bytes(inp.optimizer, state_dtype,
+                                                                    arch, full),
+                                        arch, prm, full, int(inp.lora_r or 0), targets), states)
+        states -= managed
+        ph.managed = managed / s_div
+        notes.append(f"paged optimizer: {ph.managed / 1024 ** 3:.1f} GiB of its states live in "
+                     "CUDA managed memory, outside PyTorch's allocator, and move to host memory "
+                     "when the GPU runs short; the peak leaves them out, the interval's top "
+                     "counts them")
+    train_phases = ("forward", "backward", "optimizer")
+    fsdp_no_sync = False
+    offload_shards = 0.0
+    ph.every(train_phases, "weights", weights_gpu, pb)
+    ph.every(train_phases, "lora_adapters", n_lora * adapter_bytes, pb)
+    ph.every(train_phases, "optimizer_states", states / s_div, pb)
+    ph.every(train_phases, "master_weights", master_b / s_div, pb)
+    if inp.optimizer_in_backward and trainable:
+        # the step runs inside backward, one parameter at a time, and frees that gradient:
+        # at most the largest parameter's gradient (and its step temporaries) is ever live
+        one = min(prm.largest, trainable)
+        grads = one * grad_bytes
+        temps = min(temps, 2 * one * state_dtype)
+        g_div = 1
+    if inp.offload_gradients and inp.offload_optimizer and trainable and not sharded:
+        # torchao CPUOffloadOptimizer(offload_gradients=True) (torchao/optim/cpu_offload.py):
+        # each parameter's post-accumulate-grad hook copies its gradient to pinned host memory
+        # on a side stream and drops the device copy (record_stream, p.grad = None), so one
+        # parameter's gradient at a time is live (terms.offloaded_grads)
+        grads = offloaded_grads(prm, trainable, grad_bytes)
+        g_div = 1
+    ph.add("optimizer", "gradients", grads / g_div, pb)
+    ph.add("optimizer", "optimizer_temporaries", temps / s_div, pb)
+    # gathered / unsharded parameters and communication buffers
+    comp = d.comp
+    if inp.zero_stage >= 3 and (sharded or inp.offload_params):
+        # (with parameter offload ZeRO-3 gathers each module's parameters from host memory
+        # into GPU buffers even on one GPU: the same live set as when sharded); what is
+        # reused soon is kept (terms.zero3_live_params); before DeepSpeed 0.19.4, a model built
+        # outside zero.Init keeps each released block's Linear weights until its backward
+        # (terms.zero3_retained_linear)
+        live = zero3_live_params(inp, prm) + zero3_retained_linear(inp, arch, prm)
+        # (under parameter offload each gather stages through a GPU copy of the host
+        # partitions, a prefetch bucket's at a time: terms.zero3_offload_gather_staging; the
+        # largest group's, the head's, at the end of forward below)
+        live += zero3_offload_gather_staging(inp, prm)[0]
+        ph.every(("forward", "backward"), "gathered_params", live * comp, pb)
+    if inp.zero_stage >= 3 and trainable:
+        # the contiguous gradient bucket exists from the optimizer's construction on, full size
+        ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
+    if inp.fsdp and sharded:
+        if inp.fsdp == "grad-op":
+            ph.every(("forward", "backward"), "gathered_params", prm.total * comp, pb)
+        else:
+            # FSDP all-gathers what each rank stores: a quantized base (bnb 4-bit with a
+            # quant_storage dtype) travels as packed 4-bit values; the rest in the compute
+            # dtype (MixedPrecision param_dtype)
+            layer_q = prm.quantizable / max(arch.num_layers + arch.num_encoder_layers, 1)
+            layer_bytes = ((layer_q * base_bytes + (prm.layer - layer_q) * comp) if inp.quant
+                           else prm.layer * comp)
+            unit = layer_bytes * C.FSDP_UNSHARDED_UNITS
+            # without FSDP1's rate limiter (limit_all_gathers=False, the default before torch
+            # 2.1) a CPU ahead of the GPU gathers every block before the first is freed, and
+            # every block's unsharded gradient waits for its reduce-scatter
+            # (terms.fsdp_all_gathers_unlimited)
+            unlimited = fsdp_all_gathers_unlimited(inp)
+            blocks = max(arch.num_layers + arch.num_encoder_layers, 1)
+            if unlimited:
+                unit = max(unit, layer_bytes * blocks)
+            ph.every(("forward", "backward"), "gathered_params", unit, pb)
+            # the unit's unsharded gradients exist only for weights that train (all of the
+            # unit's weights when FSDP1 mixes frozen and trainable ones in a FlatParameter)
+            frozen_grads = bool(inp.fsdp_frozen_grads) and not full
+            layer_trainable = (prm.layer if full or frozen_grads
+                               else n_lora / max(arch.num_layers + arch.num_encoder_layers, 1))
+            accum = fsdp_accumulated_grads(inp, prm, trainable, full, grad_bytes, comp)
+            fsdp_no_sync = bool(accum)
+            if accum:
+                # no_sync: every unit's unsharded gradient is kept between syncs (forward of
+                # the next micro-batch and its backward), the running unit's among them
+                ph.every(("forward", "backward"), "gradients", accum, pb)
+            else:
+                ph.add("backward", "gathered_params", layer_trainable * (comp if frozen_grads else grad_bytes)
+                       * (blocks if unlimited else 1), pb)
+            if frozen_grads:
+                # the sharded gradient covers the frozen weights too until zero_grad
+                ph.add("optimizer", "gradients", prm.total * comp / n, pb)
+            # with parameter offload every unit's reduce-scattered gradient shard stays on the
+            # GPU until backward ends, in the post-backward stream's pool
+            # (terms.fsdp_offload_grad_shards)
+            offload_shards = fsdp_offload_grad_shards(
+                inp, prm.total if (full or frozen_grads) else n_lora,
+                comp if frozen_grads else grad_bytes, n)
+            # the root unit (embeddings, LM head, final norm) is not wrapped with the blocks:
+            # gathered at the start of forward and kept until backward ends; whole under
+            # parameter offload, whose shard is on the host (terms.fsdp_root_unsharded)
+            root = (prm.embeddings + prm.lm_head) * comp
+            ph.every(("forward", "backward"), "gathered_params", fsdp_root_unsharded(inp, root, n), pb)
+    if inp.zero_stage in (1, 2) and trainable:
+        # the contiguous gradient buckets (full size, one or two) live through backward, and
+        # under optimizer offload a largest-parameter staging buffer for the whole run; both
+        # on one GPU too (terms.zero12_ipg_buffers, terms.zero12_offload_grad_buffer)
+        ph.add("backward", "zero_buckets", zero12_ipg_buffers(inp, grad_bytes), pb)
+        one = min(prm.largest, trainable)
+        ph.every(train_phases, "zero_buckets", zero12_offload_grad_buffer(inp, one, grad_bytes), pb)
+        # under optimizer offload with overlap_comm, the fp64/fp32 copies made on the reduction
+        # stream as each gradient of the partition goes to the host stay in that stream's pool:
+        # reserved only, released before an out-of-memory error (terms.zero12_offload_grad_copies)
+        copies = zero12_offload_grad_copies(inp, one, trainable, n if sharded else 1, grad_bytes)
+        ph.every(train_phases, "stream_cache", copies, (0.0, pb[1]))
+        if copies >= 2 ** 26:
+            notes.append(f"ZeRO-{inp.zero_stage} optimizer offload with overlap_comm: the reduction "
+                         f"stream keeps {copies / 1024 ** 3:.2f} GiB of blocks from the per-parameter "
+                         "fp64 norm and fp32 copies made as gradients go to the host (reserved, "
+                         "released before an out-of-memory error)")
+    if inp.zero_stage in (1, 2) and sharded and trainable:
+        ag = min(inp.allgather_bucket_size or C.DS_ALLGATHER_BUCKET, trainable)
+        ph.add("optimizer", "zero_buckets", ag * max(base_bytes, 2.0), pb)
+    if inp.zero_stage in (1, 2) and trainable:
+        # the step's fp32 gradient of the rank's partition and, while it is made, the flat
+        # 16-bit copy it is cast from, at any world size (terms.zero12_step_grads); under
+        # optimizer offload, DeepSpeed 0.14.1-0.16 instead copy the updated fp32 partition to
+        # the GPU (terms.zero12_offload_step_copy)
+        fp32_grad, flat = zero12_step_grads(inp, trainable, n if sharded else 1, grad_bytes)
+        ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
+        ph.add("optimizer", "zero_buckets",
+               zero12_offload_step_copy(inp, trainable, n if sharded else 1), pb)
+    if inp.zero_stage >= 3 and trainable:
+        # the step's fp32 gradient of one sub-group and, while it is made, the flat 16-bit
+        # copy it is cast from, at any world size (terms.zero3_step_grads; DeepSpeed's own
+        # optimizers step in place: no optimizer temporaries under ZeRO)
+        fp32_grad, flat = zero3_step_grads(inp, trainable, n if sharded else 1, grad_bytes,
+                                           min(prm.largest, trainable))
+        ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
+    if inp.world_size > 1 and not inp.zero_stage and not inp.fsdp and trainable:
+        if not inp.ddp_bucket_view:
+            ph.every(train_phases, "ddp_buckets", grads, pb)
+        else:
+            ph.every(train_phases, "ddp_buckets", min(grads, C.DDP_BUCKET_BYTES), pb)
+    # autocast keeps a compute-dtype copy of every fp32 matmul weight until its backward
+    if d.autocast and d.comp < base_bytes and not inp.quant:
+        # (with checkpointing the layers' copies are dropped with their activations and
+        # made again one layer at a time during recomputation)
+        # an LM head tied to the embeddings is cast too (the embedding lookup is not)
+        head = prm.lm_head or (arch.vocab_size * arch.hidden_size
+                               if (arch.vocab_size and arch.family not in ("vision", "cnn")
+                                   and not CL.is_clip(arch)) else 0)
+        matmul = prm.total if arch.family == "cnn" else prm.quantizable   # every conv weight
+        forward = head + (0 if inp.grad_ckpt else matmul)
+        backward = forward + (prm.layer if inp.grad_ckpt else 0)
+        ph.add("forward", "autocast_weight_cache", forward * d.comp / w_div, pb)
+        ph.add("backward", "autocast_weight_cache", backward * d.comp / w_div, pb)
+    # activations
+    acts = _train_activations(inp, arch, d, full, targets, notes)
+    ph.fixed_transient = acts.get("fixed_transient", 0.0)
+    ph.add("forward", "activations", acts["saved"], ab)
+    ph.add("forward", "logits_loss", acts["logits_fwd"], ab)
+    if inp.zero_stage >= 3 and inp.offload_params:
+        # ZeRO-3 gathers the LM head (the largest group) at the end of forward through a GPU
+        # copy of its host partition, beside every saved activation and before the logits
+        # exist (terms.zero3_offload_gather_staging)
+        bucket, group = zero3_offload_gather_staging(inp, prm)
+        ph.add("forward", "gathered_params", max((group - bucket) * comp - acts["logits_fwd"], 0.0), pb)
+    # forward: a 4-bit head dequantizes while the 16-bit logits of the earlier chunks are held
+    # (before the loss runs); a block matrix before any logits exist
+    head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
+    fwd_at_head = (acts["logits_held"] + head_t) if head_t else 0.0
+    ph.add("forward", "dequant_transient",
+           max(fwd_at_head - acts["logits_fwd"], block_t - acts["logits_fwd"], 0.0), ab)
+    # a loop that keeps its outputs object (held_outputs.py): previous step's logits and cache
+    held = held_outputs(inp, arch, d.comp, float(inp.micro_batch * (inp.seq_len or 0)),
+                        acts["logits_held"])
+    ph.add("forward", "held_outputs", held["forward"], ab)
+    # Backward starts with every activation saved, the loss gradients over the vocabulary
+    # (or, later, one recomputed layer and its own gradients); it ends with every gradient
+    # and little else. The backward phase is the larger of the two moments.
+    # (The compute-dtype logits are not held: a training step keeps only the loss, as
+    # the Trainer's compute_loss does; see calibration/data.)
+    version = inp.torch_before
+    keeps = inp.zero_grad_keeps or (version is not None and version < (2, 0)
+                                    and "zero_grad_keeps" not in inp.sources)
+    # gradient accumulation: the gradients of micro-batches 1..k-1 are accumulated into
+    # (AccumulateGrad adds in place) and live through micro-batch k's forward and backward
+    # (terms.accumulated_grads; FSDP's unsharded no_sync gradients are charged above instead)
+    kept = grads / g_div if keeps else accumulated_grads(inp, grads / g_div, fsdp_no_sync)
+    # ZeRO-3 holds its gradient partitions in one buffer allocated with the optimizer, so
+    # they are allocated through every phase (terms.zero3_grad_partitions)
+    kept = max(kept, zero3_grad_partitions(inp, grads / g_div))
+    if kept:
+        # zero_grad(set_to_none=False) (the default before torch 2.0, and Trainer's
+        # model.zero_grad() then): zeroed gradients stay allocated through every phase
+        ph.add("forward", "gradients", kept, pb)
+    elif grads_through_forward(inp):
+        # forward, loss, zero_grad(), backward, step: the previous step's gradients live
+        # through the forward and are freed before backward (terms.grads_through_forward)
+        ph.add("forward", "gradients", grads / g_div, pb)
+        if grads:
+            notes.append("zero_grad() runs between the forward and backward: the previous step's "
+                         f"{grads / g_div / 1024 ** 3:.1f} GiB of gradients are held through every "
+                         "forward (call it before the forward or after the step to free them)")
+    start: dict[str, float] = {"activations": acts["saved"]}
+    # a 4-bit base dequantizes each weight in its matmul (dequant.py): the LM head's (when it
+    # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
+    head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
+    # the head's own backward makes its weight gradient next to the logits' gradient
+    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept and not CL.is_clip(arch),
+                                         grad_bytes)
+    # (chunked, fused and compiled losses reach the head chunk by chunk: at their own peak)
+    at_logits = acts["logits_at_head"] or acts["logits_bwd"]
+    at_head = at_logits + head_g if at_logits else 0.0
+    if max(acts["logits_bwd"], at_head) + head_t >= acts["recompute"] + acts["layer_bwd"] + block_t:
+        if at_head > acts["logits_bwd"]:
+            start["logits_loss"] = at_logits
+            start["gradients"] = head_g
+        else:
+            start["logits_loss"] = acts["logits_bwd"]
+        start["dequant_transient"] = head_t
+    else:
+        start["activation_recompute"] = acts["recompute"]
+        start["backward_transient"] = acts["layer_bwd"]
+        start["dequant_transient"] = block_t
+    if held["backward_start"]:
+        start["held_outputs"] = held["backward_start"]
+    end_transient = max(acts["recompute"] + acts["layer_bwd"],
+                        tied_embedding_grad(arch, full and not sharded, grad_bytes))
+    # FSDP CPU offload: the gradient shards are allocated at the end of backward, and their
+    # blocks stay in the post-backward stream's pool, which the compute stream cannot reuse:
+    # reserved memory is the compute stream's peak plus that pool in every phase
+    # (``stream_cache``: reserved only; at the end of backward what the compute stream cached
+    # at its start, terms.fsdp_offload_grad_shards)
+    pool_at = {"forward": offload_shards, "backward": offload_shards, "optimizer": offload_shards}
+    # without offload FSDP's sharded gradients are the same post-backward-stream blocks (FSDP1:
+    # prepare_gradient_for_optim hands _saved_grad_shard to .grad; FSDP2: views of the
+    # reduce-scatter output); once zero_grad frees them they stay in that stream's pool through
+    # the next forward and the start of backward (terms.fsdp_offload_grad_shards)
+    post_grads = (grads / g_div if (inp.fsdp and sharded and not offload_shards and not kept
+                                    and inp.mode == "train") else 0.0)
+    if post_grads:
+        pool_at = {"forward": post_grads, "backward": post_grads, "optimizer": 0.0}
+    if kept:
+        ph.add("backward", "gradients", kept, pb)
+        end = {"backward_transient": end_transient, "held_outputs": held["backward_end"]}
+        if offload_shards + sum(end.values()) > sum(start.values()):
+            pool_at["backward"] = max(sum(start.values()) - sum(end.values()), 0.0)
+            start = end
+            ph.add("backward", "gradients", offload_shards, pb)
+        for term, value in start.items():
+            ph.add("backward", term, value, ab)
+    elif grads / g_div + offload_shards + end_transient + held["backward_end"] > sum(start.values()):
+        end_compute = grads / g_div - post_grads + end_transient + held["backward_end"]
+        pool_at["backward"] = max(sum(start.values()) - end_compute, 0.0)
+        ph.add("backward", "gradients", grads / g_div + offload_shards, pb)
+        ph.add("backward", "backward_transient", end_transient, ab)
+        ph.add("backward", "held_outputs", held["backward_end"], ab)
+        ph.terms["backward"].pop("autocast_weight_cache", None)
+    else:
+        for term, value in start.items():
+            ph.add("backward", term, value, ab)
+    if offload_shards or post_grads:
+        # (the interval's bottom leaves the pool out: the allocator releases it when short)
+        for phase, value in pool_at.items():
+            ph.add(phase, "stream_cache", value, (0.0, pb[1]))
+        notes.append(f"FSDP CPU offload: every unit's sharded gradient ({offload_shards / 1024 ** 3:.1f} "
+                     "GiB in all) stays on the GPU until backward ends, then cached by the "
+                     "post-backward stream (reserved, released before an out-of-memory error)")
+    return trainable
+
+
+def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
+                       targets: tuple[str, ...], notes: list[str]) -> dict[str, float]:
+    b = inp.micro_batch
+    family = arch.family
+    if inp.mlp_act and getattr(arch, "extra", None) is not None:
+        # the activation the job builds the model with (from_pretrained(activation_function=))
+        arch = replace(arch, extra={**arch.extra, "mlp_act": str(inp.mlp_act).lower()})
+    out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
+           "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0}
+    if family == "cnn":
+        image = inp.image_size or arch.image_size
+        acts = A.cnn(arch, d, batch=b, image=image)
+        if inp.grad_ckpt:
+            notes.append("gradient checkpointing of CNNs is not modelled; estimated without it")
+        out["saved"], out["layer_bwd"] = acts.saved, acts.backward
+        return out
+    swin = family == "vision" and (getattr(arch, "extra", None) or {}).get("layout") == "swin"
+    if family == "vision":
+        image = inp.image_size or arch.image_size
+        seq = (image // max(arch.patch_size, 1)) ** 2 + 1
+    else:
+        seq = int(inp.seq_len or 0)
+    tokens = b * seq
+    dropout = A._dropout(arch, inp.dropout)
+    kernel = attention_kernel(inp)
+    if mha_output_copied(inp, arch):
+        notes.append("torch.nn.MultiheadAttention: the memory-efficient SDPA kernel's output is "
+                     "copied before out_proj (batch > 1), and out_proj saves the copy")
+    if kernel != inp.attention and sdpa_not_default(inp):
+        notes.append("eager attention: the transformers/torch versions give no SDPA by default "
+                     "(transformers >= 4.36 with torch >= 2.1.1); the attention probabilities "
+                     "are stored per layer")
+    elif kernel != inp.attention:
+        notes.append("bf16 on a GPU without bf16 kernels (before Ampere): SDPA runs its math "
+                     "path and stores the attention scores, as eager attention does")
+    common: dict[str, Any] = dict(attention=kernel, train_weights=full, lora_targets=frozenset(targets),
+                  lora_r=int(inp.lora_r or 0), lora_dropout=inp.lora_dropout if inp.lora else 0.0,
+                  dropout=dropout, device=inp.device, fused_gelu=inp.model_impl == "litgpt",
+                  impl=inp.model_impl, resid_dropout=A.resid_dropout(arch, inp.dropout),
+                  sdpa_out_copy=((family == "decoder" and sdpa_output_copied(inp, arch))
+                                 or mha_output_copied(inp, arch)),
+                  value_view_of_qkv=value_view_keeps_qkv(inp, arch),
+                  softmax_input=softmax_saves_input(inp),
+                  linear_saves_input=zero3_linear_saves_input(inp),
+                  liger=bool(inp.liger_kernels) and inp.model_impl == "transformers")
+    if common["liger"]:
+        notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
+                     "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")
+    layers: list[A.LayerActs] = []
+    # the first block's norm input and the final norm: the tokens and width they see
+    first_tokens = last_tokens = tokens
+    first_width = last_width = arch.hidden_size
+    outside = 0.0   # saved outside the blocks (Swin's patch embedding and merging)
+    if swin:
+        # per stage: its tokens, width, heads and windows (activations.swin)
+        sw = A.swin(arch, d, batch=b, image=image, **common)
+        layers = sw.layers
+        outside = sw.fixed
+        first_tokens, first_width = sw.first_tokens, sw.first_width
+        last_tokens, last_width = sw.last_tokens, sw.last_width
+        logit_tokens = last_tokens
+    elif family == "encoder-decoder":
+        target = int(inp.target_len or seq)
+        enc = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, **common)
+        dec = A.transformer_layer(arch, d, tokens=b * target, seq=target, batch=b,
+                                  cross_seq=seq, cross_tokens=tokens, **common)
+        layers = [enc] * arch.num_encoder_layers + [dec] * arch.num_layers
+        logit_tokens = b * target
+        if fixed_length_encoder(arch):
+            # every step's encoder layer has the same shape: its recomputation and backward
+            # reuse the same cached blocks; only the decoder's follow the labels' length
+            varying = (dec.saved if inp.grad_ckpt else 0.0) + dec.backward
+            fixed = (enc.saved if inp.grad_ckpt else 0.0) + enc.backward
+            out["fixed_transient"] = max(fixed - varying, 0.0)
+    else:
+        moe_layers = arch.moe_layers if arch.num_experts else 0
+        dense = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, **common)
+        layers = [dense] * (arch.num_layers - moe_layers)
+        if moe_layers:
+            moe = A.transformer_layer(arch, d, tokens=tokens, seq=seq, batch=b, moe=True, **common)
+            layers += [moe] * moe_layers
+        logit_tokens = tokens
+        if CL.is_clip(arch):
+            # the vision tower's blocks beside the text tower's, and what it keeps outside
+            # them (the image batch, the patch conv's input, ln_pre's input): contrastive.py
+            vision = CL.vision_tower(arch)
+            image = int(inp.image_size or vision.image_size)
+            vseq = CL.vision_tokens(vision, image)
+            layers += [A.transformer_layer(vision, d, tokens=b * vseq, seq=vseq, batch=b,
+                                           **common)] * vision.num_layers
+            outside += CL.vision_fixed(vision, batch=b, image=image, comp=d.comp,
+                                       autocast=d.autocast, conv_trains=full)
+        elif family == "multimodal":
+            notes.append("multimodal: vision-tower activations are not counted; --seq-len should "
+                         "include the image tokens")
+    if inp.grad_ckpt:
+        out["saved"] = sum(layer.inputs for layer in layers)
+        if inp.activation_offload:
+            # the checkpointed layer inputs go to host memory as they are saved and come
+            # back one layer ahead of backward: two layers' inputs stay on the GPU
+            out["saved"] = sum(layer.inputs for layer in layers[:2])
+        biggest = max(layers, key=lambda layer: layer.saved)
+        out["recompute"] = biggest.saved
+        out["layer_bwd"] = biggest.backward
+    else:
+        out["saved"] = sum(layer.saved for layer in (layers[:2] if inp.activation_offload else layers))
+        out["layer_bwd"] = max(layer.backward for layer in layers)
+    # final norm: fp32 input; when it and the head train, the normalised value and the
+    # head's input (an autocast copy under amp)
+    out["saved"] += last_tokens * last_width * (4 + ((d.res + d.comp) if full else 0)) + outside
+    if inp.lora and not inp.grad_ckpt and family != "encoder-decoder":
+        # frozen embeddings: the first norm's input does not require grad, nothing is saved
+        # there (with checkpointing PEFT's enable_input_require_grads changes that)
+        # nor the noise of LoRA dropout on that input (q, k, v adapters of the first layer)
+        qkv = sum(1 for n in A.qkv_names(arch, inp.model_impl) if n in targets)
+        noise = (4 if d.mask > 1 else 1) * qkv if inp.lora_dropout > 0 else 0
+        # (nor, under a 4-bit base, what bitsandbytes' matmul would keep of that input, nor
+        # what ZeRO-3's linear Function would: terms.zero3_linear_saves_input)
+        quant_in = d.comp if ((inp.quant == "4bit" and d.weights < 1.0)
+                              or zero3_linear_saves_input(inp)) else 0
+        out["saved"] -= first_tokens * first_width * (4 + noise + quant_in)
+    head = str((arch.extra or {}).get("task_head", "lm"))
+    if CL.is_clip(arch):
+        # no vocabulary head: the loss is over the batch x batch similarity matrices
+        out["logits_fwd"], out["logits_bwd"] = CL.contrastive_logits(
+            batch=b, world=int(inp.world_size or 1), comp=d.comp)
+        return out
+    if family == "encoder" and head != "lm":
+        # classification heads: (batch x labels) or (tokens x labels) logits, negligible
+        # next to the activations; no vocabulary-sized term
+        return out
+    if family in ("decoder", "encoder", "encoder-decoder", "multimodal") and arch.vocab_size:
+        tv = logit_tokens * arch.vocab_size
+        if inp.loss == "logits":
+            out.update(logits_reduction_loss(hf_logits_bytes(inp, d), tv))
+            return out
+        # (a compiled model whose loss runs eagerly on its logits: the eager loss below)
+        compiled = loss_compiled(inp)
+        if inp.loss == "fused" or (inp.loss == "chunked" and not compiled):
+            out.update(chunked_or_fused_logits(inp, arch, d, tv, logit_tokens))
+            return out
+        if compiled:
+            out.update(compiled_loss_logits(inp, d, tv, logit_tokens))
+            notes.append("torch.compile: the loss's fp32 upcast and log-softmax fuse into one "
+                         "kernel; its backward keeps the 16-bit logits and a logsumexp per token")
+            return out
+        elem = hf_logits_bytes(inp, d)
+        out["logits_held"] = tv * elem
+        out["logits_fwd"] = tv * hf_loss_forward_bytes(inp, elem, arch)
+        out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch)
+        out["logits_at_head"] = tv * elem   # the logits' gradient reaching the head
+    return out
