@@ -3,28 +3,30 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import argparse
+import textwrap
 
-import torch
-from accelerate import Accelerator
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import argparse
 
-
-def train(args, model, loader):
-    accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps){pin}
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
-    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
-    for batch in loader:
-{body}
+    import torch
+    from accelerate import Accelerator
 
 
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--gradient_accumulation_steps", type=int, default=1)
-    parser.add_argument("--lr", type=float, default=1e-4)
-    train(parser.parse_args(), None, None)
-"""
+    def train(args, model, loader):
+        accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps){pin}
+        optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        for batch in loader:
+    {body}
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--gradient_accumulation_steps", type=int, default=1)
+        parser.add_argument("--lr", type=float, default=1e-4)
+        train(parser.parse_args(), None, None)
+""")
 
 _PLAIN = """\
         loss = model(batch).loss

@@ -3,124 +3,126 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
-import torch
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import torch
 
 
-@hydra.main(config_path="conf", config_name="config", version_base="1.3")
-def main(cfg):
-    policy = torch.nn.Linear(8, 2)
-    optimizer = hydra.utils.instantiate(cfg.optimizer, params=policy.parameters(){call}){pin}
-    torch.save({{"optimizer_state_dict": optimizer.state_dict()}}, "checkpoint.pt")
+    @hydra.main(config_path="conf", config_name="config", version_base="1.3")
+    def main(cfg):
+        policy = torch.nn.Linear(8, 2)
+        optimizer = hydra.utils.instantiate(cfg.optimizer, params=policy.parameters(){call}){pin}
+        torch.save({{"optimizer_state_dict": optimizer.state_dict()}}, "checkpoint.pt")
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-optimizer:
-  _target_: {target}
-  lr: 1.0e-4
-  betas: [0.95, 0.999]
-  weight_decay: 1.0e-6
-{extra}"""
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    optimizer:
+      _target_: {target}
+      lr: 1.0e-4
+      betas: [0.95, 0.999]
+      weight_decay: 1.0e-6
+    {extra}""")
 
 # hydra issue 1483: the optimizer node lives in a group and the LightningModule instantiates it from its hparams
-_MODULE_APP = """
-# --- train.py
-import hydra
-import pytorch_lightning as pl
+_MODULE_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import pytorch_lightning as pl
 
-from model import LitModel
-
-
-@hydra.main(version_base="1.1", config_path="conf", config_name="config")
-def main(cfg):
-    model = LitModel(optimizer=cfg.optimizer)
-    pl.Trainer(max_epochs=1).fit(model)
+    from model import LitModel
 
 
-if __name__ == "__main__":
-    main()
-# --- model.py
-import hydra
-import pytorch_lightning as pl
+    @hydra.main(version_base="1.1", config_path="conf", config_name="config")
+    def main(cfg):
+        model = LitModel(optimizer=cfg.optimizer)
+        pl.Trainer(max_epochs=1).fit(model)
 
 
-class LitModel(pl.LightningModule):
-    def __init__(self, optimizer):
-        super().__init__()
-        self.save_hyperparameters()
-
-    def configure_optimizers(self):
-        return hydra.utils.instantiate(self.hparams.optimizer, params=self.parameters(){call}){pin}
-# --- conf/config.yaml
-defaults:
-  - optimizer: adam
-  - _self_
-# --- conf/optimizer/adam.yaml
-_target_: torch.optim.Adam
-lr: 0.001
-betas: [0.9, 0.999]
-"""
-
-_STRUCTURED = """
-from dataclasses import dataclass, field
-from typing import Any, Tuple
-
-import hydra
-from hydra.core.config_store import ConfigStore
-from hydra.utils import instantiate
+    if __name__ == "__main__":
+        main()
+    # --- model.py
+    import hydra
+    import pytorch_lightning as pl
 
 
-@dataclass
-class AdamConfig:
-    _target_: str = "torch.optim.Adam"
-    lr: float = 0.001
-    betas: Tuple[float, float] = (0.9, 0.999)
+    class LitModel(pl.LightningModule):
+        def __init__(self, optimizer):
+            super().__init__()
+            self.save_hyperparameters()
+
+        def configure_optimizers(self):
+            return hydra.utils.instantiate(self.hparams.optimizer, params=self.parameters(){call}){pin}
+    # --- conf/config.yaml
+    defaults:
+      - optimizer: adam
+      - _self_
+    # --- conf/optimizer/adam.yaml
+    _target_: torch.optim.Adam
+    lr: 0.001
+    betas: [0.9, 0.999]
+""")
+
+_STRUCTURED = textwrap.dedent("""
+    from dataclasses import dataclass, field
+    from typing import Any, Tuple
+
+    import hydra
+    from hydra.core.config_store import ConfigStore
+    from hydra.utils import instantiate
 
 
-@dataclass
-class TrainConfig:
-    optimizer: Any = field(default_factory=AdamConfig)
-    epochs: int = 30
+    @dataclass
+    class AdamConfig:
+        _target_: str = "torch.optim.Adam"
+        lr: float = 0.001
+        betas: Tuple[float, float] = (0.9, 0.999)
 
 
-ConfigStore.instance().store(name="train_config", node=TrainConfig)
+    @dataclass
+    class TrainConfig:
+        optimizer: Any = field(default_factory=AdamConfig)
+        epochs: int = 30
 
 
-@hydra.main(config_path=None, config_name="train_config")
-def main(cfg):
-    optimizer = instantiate(cfg.optimizer, model.parameters(){call}){pin}
-    return optimizer
-"""
-
-_UNET = """
-# --- train.py
-import hydra
+    ConfigStore.instance().store(name="train_config", node=TrainConfig)
 
 
-@hydra.main(config_path="conf", config_name="config", version_base="1.3")
-def main(cfg):
-    model = hydra.utils.instantiate(cfg.model{call}).to("cuda"){pin}
-    model.save_pretrained("outputs/final")
+    @hydra.main(config_path=None, config_name="train_config")
+    def main(cfg):
+        optimizer = instantiate(cfg.optimizer, model.parameters(){call}){pin}
+        return optimizer
+""")
+
+_UNET = textwrap.dedent("""
+    # --- train.py
+    import hydra
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-defaults:
-  - model: unet
-  - _self_
-# --- conf/model/unet.yaml
-_target_: diffusers.models.UNet2DModel
-sample_size: 32
-block_out_channels: [128, 256, 256, 256]
-down_block_types:
-  - DownBlock2D
-  - AttnDownBlock2D
-"""
+    @hydra.main(config_path="conf", config_name="config", version_base="1.3")
+    def main(cfg):
+        model = hydra.utils.instantiate(cfg.model{call}).to("cuda"){pin}
+        model.save_pretrained("outputs/final")
+
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+      - model: unet
+      - _self_
+    # --- conf/model/unet.yaml
+    _target_: diffusers.models.UNet2DModel
+    sample_size: 32
+    block_out_channels: [128, 256, 256, 256]
+    down_block_types:
+      - DownBlock2D
+      - AttnDownBlock2D
+""")
 
 PF554_BAD = [
     # a diffusers model: save_pretrained cannot write the ListConfig to JSON
