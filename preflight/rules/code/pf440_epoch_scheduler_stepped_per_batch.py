@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional, Union
+from typing import Callable, Iterable, Iterator, Optional, Union
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
@@ -73,6 +73,30 @@ def _is_batch_loop(loop: Union[ast.For, ast.AsyncFor]) -> bool:
     return "epoch" not in text and (any(w in text for w in _BATCH_WORDS) or text == "dl" or text.endswith("_dl"))
 
 
+def bare_scheduler_steps(ctx: FileContext, period_of: Callable[[ast.Call, ast.AST], Optional[str]],
+                         ) -> Iterator[tuple[ast.Call, str, str, ast.Call]]:
+    """(schedule constructor, its target, the period ``period_of`` reads, a bare ``target.step()``) for
+    every schedule of ``_PERIOD`` bound to one name (``self.x``: looked up in the class) whose period
+    ``period_of`` reads (PF440: counted in epochs, PF474: counted in batches)."""
+    for assign in ctx.nodes(ast.Assign):
+        call = assign.value
+        if not (isinstance(call, ast.Call) and call_last(call) in _PERIOD) or len(assign.targets) != 1:
+            continue
+        target = target_text(assign.targets[0])
+        fn = ctx.enclosing_function(assign) if target is not None else None
+        if target is None or fn is None:
+            continue
+        scope: Optional[ast.AST] = ctx.enclosing(assign, ast.ClassDef) if target.startswith("self.") else fn
+        period = period_of(call, fn) if scope is not None else None
+        if scope is None or period is None:
+            continue
+        for step in ast.walk(scope):
+            if (isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute)
+                    and step.func.attr == "step" and not step.args and not step.keywords
+                    and ast.unparse(step.func.value) == target):
+                yield call, target, period, step
+
+
 @register
 class EpochSchedulerSteppedPerBatch(Rule):
     code = "PF440"
@@ -117,40 +141,18 @@ steps (`T_max=num_epochs * len(train_loader)`).
     good_examples = examples("preflight.rules.code._pf440_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        for assign in ctx.nodes(ast.Assign):
-            call = assign.value
-            if not (isinstance(call, ast.Call) and call_last(call) in _PERIOD) or len(assign.targets) != 1:
+        for call, target, period, step in bare_scheduler_steps(ctx, _epoch_period):
+            loop = self._batch_loop(ctx, step)
+            if loop is None:
                 continue
-            target = target_text(assign.targets[0])
-            if target is None:
-                continue
-            fn = ctx.enclosing_function(assign)
-            if fn is None:
-                continue
-            scope: Optional[ast.AST] = fn
-            if target.startswith("self."):
-                scope = ctx.enclosing(assign, ast.ClassDef)
-            if scope is None:
-                continue
-            period = _epoch_period(call, fn)
-            if period is None:
-                continue
-            for step in ast.walk(scope):
-                if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute)
-                        and step.func.attr == "step" and not step.args and not step.keywords
-                        and ast.unparse(step.func.value) == target):
-                    continue
-                loop = self._batch_loop(ctx, step)
-                if loop is None:
-                    continue
-                yield ctx.finding(
-                    self, step,
-                    f"`{target}.step()` runs inside the batch loop (`for ... in {ast.unparse(_loop_source(loop))}`), "
-                    f"but `{call_last(call)}({period})` counts its period in epochs: the schedule advances once "
-                    "per batch and runs through its period many times an epoch (the learning rate cycles or "
-                    "decays to nothing early). Step it once per epoch, after the batch loop, or write the "
-                    "period in steps (epochs * len(loader))",
-                    evidence=[ctx.evidence(call, "the scheduler is built here, its period in epochs")])
+            yield ctx.finding(
+                self, step,
+                f"`{target}.step()` runs inside the batch loop (`for ... in {ast.unparse(_loop_source(loop))}`), "
+                f"but `{call_last(call)}({period})` counts its period in epochs: the schedule advances once "
+                "per batch and runs through its period many times an epoch (the learning rate cycles or "
+                "decays to nothing early). Step it once per epoch, after the batch loop, or write the "
+                "period in steps (epochs * len(loader))",
+                evidence=[ctx.evidence(call, "the scheduler is built here, its period in epochs")])
 
     @staticmethod
     def _batch_loop(ctx: FileContext, step: ast.AST) -> Optional[Union[ast.For, ast.AsyncFor]]:

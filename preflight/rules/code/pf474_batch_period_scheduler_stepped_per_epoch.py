@@ -10,7 +10,6 @@ from typing import Iterable, Optional, Union
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import target_text
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
 from preflight.rules.code.pf440_epoch_scheduler_stepped_per_batch import (
@@ -18,6 +17,7 @@ from preflight.rules.code.pf440_epoch_scheduler_stepped_per_batch import (
     _arg,
     _assigned_once,
     _is_batch_loop,
+    bare_scheduler_steps,
 )
 
 # ``len(<loader>)`` or a name that counts batches/iterations/optimizer steps (``step_size`` alone does not:
@@ -114,37 +114,16 @@ epochs that do not step it), or call `scheduler.step()` on every batch.
     good_examples = examples("preflight.rules.code._pf474_examples", "GOOD_EXAMPLES")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        for assign in ctx.nodes(ast.Assign):
-            call = assign.value
-            if not (isinstance(call, ast.Call) and call_last(call) in _PERIOD) or len(assign.targets) != 1:
+        for call, target, period, step in bare_scheduler_steps(ctx, _batch_period):
+            loop = _epoch_loop(ctx, step)
+            if loop is None:
                 continue
-            target = target_text(assign.targets[0])
-            if target is None:
-                continue
-            fn = ctx.enclosing_function(assign)
-            if fn is None:
-                continue
-            scope: Optional[ast.AST] = fn
-            if target.startswith("self."):
-                scope = ctx.enclosing(assign, ast.ClassDef)
-            if scope is None:
-                continue
-            period = _batch_period(call, fn)
-            if period is None:
-                continue
-            for step in ast.walk(scope):
-                if not (isinstance(step, ast.Call) and isinstance(step.func, ast.Attribute)
-                        and step.func.attr == "step" and not step.args and not step.keywords
-                        and ast.unparse(step.func.value) == target):
-                    continue
-                loop = _epoch_loop(ctx, step)
-                if loop is None:
-                    continue
-                yield ctx.finding(
-                    self, step,
-                    f"`{target}.step()` runs once per pass of the epoch loop (`for {ast.unparse(loop.target)} in "
-                    f"...`), after the batch loop, but `{call_last(call)}({period})` counts its period in "
-                    "batches: the schedule advances one step per epoch through a period of a whole epoch's "
-                    "batches, so the learning rate barely moves over the run (SimCLR issue 8). Size the period "
-                    "in epochs (the epochs that step it) or step the scheduler on every batch",
-                    evidence=[ctx.evidence(call, "the scheduler is built here, its period in batches")])
+            yield ctx.finding(
+                self, step,
+                f"`{target}.step()` runs once per pass of the epoch loop (`for {ast.unparse(loop.target)} in "
+                f"...`), after the batch loop, but `{call_last(call)}({period})` counts its period in "
+                "batches: the schedule advances one step per epoch through a period of a whole epoch's "
+                "batches, so the learning rate barely moves over the run (SimCLR issue 8). Size the period "
+                "in epochs (the epochs that step it) or step the scheduler on every batch",
+                evidence=[ctx.evidence(call, "the scheduler is built here, its period in batches")])
+
