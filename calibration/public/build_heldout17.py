@@ -1,10 +1,12 @@
 """The seventeenth held-out set (calibration/public/heldout17.json): public measured peaks and out-of-memory
-verdicts from ten publishers no earlier set uses, chosen so that most rows are not single-GPU LoRA of a decoder
+verdicts from eleven publishers no earlier set uses, chosen so that most rows are not single-GPU LoRA of a decoder
 LLM: Swin Transformer ImageNet training logs (microsoft/Swin-Transformer issues, torch.cuda.max_memory_allocated in
 MiB), a Flan-T5-large encoder-decoder fine-tune in fp32 (lyutyuh/ASP), RoBERTa-base and DistilBERT multi-label
 classifiers with simpletransformers' defaults on a 15 GB cloud GPU, an unsupervised SimCSE RoBERTa-large batch that
 does not fit an RTX 3090 (princeton-nlp/SimCSE), LLaVA visual instruction tuning under DeepSpeed ZeRO-2/ZeRO-3 on
-eight A100 40GB and under FSDP on one A100 80GB that runs out of memory (haotian-liu/LLaVA), long-context fine-tunes
+eight A100 40GB and under FSDP on one A100 80GB that runs out of memory (haotian-liu/LLaVA), a Llama-2-7B FSDP
+full-shard pretraining run on sixteen A100 40GB that ran out of memory while the model kept its KV cache
+(iwiwi/epochraft-hf-fsdp), long-context fine-tunes
 that run out of memory (LongLoRA's 32k LoRA SFT on eight A100 40GB under ZeRO-2, YaRN's 64k full fine-tune on two
 A100 80GB), a StarCoder 8-bit LoRA at 8,192 tokens on one A100 80GB (bigcode-project/starcoder) and two 8-bit LoRA
 reports of LLaMA-7B/13B on an RTX 4090 (tloen/alpaca-lora, lxe/simple-llm-finetuner); every row sourced, what the
@@ -69,6 +71,12 @@ GiB and records that as unknown.
 10. lxe/simple-llm-finetuner issue #7 (2023-03-24): "I was able to use 15 batch size with 200 max length on 4090
     ... only 17 gb was taken"; ``main.py``: decapoda LLaMA-7B in 8 bits, LoRA rank 8 on q_proj/v_proj, samples
     padded to the max length, fp16.
+11. iwiwi/epochraft-hf-fsdp pull request #7 (2023-11-08, "Fix memory consumption issues"): "when training Llama-2 7B
+    with 16 X 40GB GPUs, OoM errors occurred with a micro batchsize of 8 ... The key solution was to set
+    ``use_cache=False`` in ``from_pretrained``. With this change, the aforementioned configuration worked
+    successfully." with its config (FULL_SHARD, seq_len 4096, micro_batch_size 8, global 128); ``trainer.py``:
+    bf16 weights with FlashAttention-2, FSDP bf16 mixed precision with ``limit_all_gathers``, non-reentrant
+    activation checkpointing of every decoder layer, torch AdamW.
 
 Left out on purpose (decided before scoring, by what is known): diffusion LoRA/DreamBooth reports and YOLO /
 DETR / Mask R-CNN detectors (the estimator's input cannot describe a UNet or a detection head), Mixtral QLoRA under
@@ -100,6 +108,7 @@ YARN = "yarn-64k-full-ft-oom"
 STARCODER = "starcoder-8bit-lora-8k-oom"
 ALPACA_LORA = "alpaca-lora-issue-121"
 SLF = "simple-llm-finetuner-issue-7"
+EPOCHRAFT = "epochraft-hf-fsdp-pr-7"
 GH = "https://github.com"
 SW_C = f"{GH}/microsoft/Swin-Transformer/blob/00f28005ee4ee750d48a31de241cdfaf03252879"
 ASP_C = f"{GH}/lyutyuh/ASP/blob/5ed9aedfa48d4fbb5879936f179f00543f5b2723"
@@ -115,6 +124,8 @@ YA_SH = f"{GH}/jquesnelle/yarn/blob/5d06df9435856ee215c28d3ebec883e9b3a3ada2"
 ST_C = f"{GH}/bigcode-project/starcoder/blob/49bbe5e7e299fadf9d654242b9a5b09d760f706f"
 AL_C = f"{GH}/tloen/alpaca-lora/blob/65fb8225c09af81feb5edb1abb12560f02930703"
 SLF_C = f"{GH}/lxe/simple-llm-finetuner/blob/2238d429d97946d9d013f4fb5724c20ea3430260"
+EP_TR = f"{GH}/iwiwi/epochraft-hf-fsdp/blob/0f8f455d5e06574d08fad630a79384060fce4579"
+EP_FS = f"{GH}/iwiwi/epochraft-hf-fsdp/blob/02fa56b640dc8445e54208066ddf400c247df9bb"
 SOURCES = {
     SWIN: {
         "url": f"{GH}/microsoft/Swin-Transformer/issues/192",
@@ -228,6 +239,19 @@ SOURCES = {
                      "bitsandbytes": "not stated (0.37.2 written)", "torch": "not stated (1.13.1 written)"},
         "date": "2023-03-24 (comment); main.py at 2238d42",
         "project": "lxe/simple-llm-finetuner (Aleksey Smolenchuk)",
+    },
+    EPOCHRAFT: {
+        "url": f"{GH}/iwiwi/epochraft-hf-fsdp/pull/7",
+        "also": [f"{EP_TR}/src/epochraft_hf_fsdp/trainer.py", f"{EP_FS}/src/epochraft_hf_fsdp/fsdp.py"],
+        "setup": "Llama-2-7B pretraining under PyTorch FSDP FULL_SHARD on 16 x 40GB GPUs: bf16 weights and bf16 mixed "
+                 "precision, FlashAttention-2, activation checkpointing of every decoder layer, torch AdamW, packed "
+                 "4,096-token sequences, micro batch 8; out of memory while the model's config kept use_cache on "
+                 "(fitted after use_cache=False)",
+        "versions": {"torch": "not stated (2.1.0 written: November 2023)",
+                     "transformers": "not stated (4.35.0 written; use_flash_attention_2 is that API)",
+                     "flash-attn": "not stated (2.3.3 written)"},
+        "date": "2023-11-08 (PR); trainer.py at 0f8f455",
+        "project": "iwiwi/epochraft-hf-fsdp (Takuya Akiba, Stability AI Japan)",
     },
 }
 
@@ -436,6 +460,23 @@ add(SLF, "llama-7b-int8-lora-r8-qv-ampfp16-b15-s200-rtx4090", 17, "GiB", "nvidia
     notes="simple-llm-finetuner issue #7 (Shiro836, 2023-03-24): 'I was able to use 15 batch size with 200 max length "
           "on 4090 ... Couldn't get higher batch size for some reason, even though only 17 gb was taken, and 7 was "
           "available.'")
+
+# ------------------------------------------------------------------ 11. epochraft-hf-fsdp: FSDP full shard with the KV cache kept
+add_oom(EPOCHRAFT, "llama2-7b-fsdp-full-bf16-usecache-16xa100-40gb-b8-s4096", "nvidia-smi", "A100-SXM-40GB",
+        dict(mode="train", model="Llama-2-7B", precision="bf16", optimizer="adamw", micro_batch=8, grad_accum=1,
+             seq_len=4096, padding="packed", grad_ckpt=True, attention="flash", world_size=16, devices_per_node=8,
+             fsdp="full", fsdp_limit_all_gathers=True, loss="standard", use_cache=True, torch_version="2.1.0",
+             transformers_version="4.35.0"),
+        unknown=("'16 X 40GB GPUs' read as two nodes of eight A100 40GB (SXM written)",
+                 "use_cache on: activation checkpointing is FSDP's checkpoint_wrapper, not transformers' (which would "
+                 "turn the cache off), so each layer returns its keys and values and the step's output keeps them",
+                 "the PR also removed forward_prefetch=True (said to save 'slightly'); global batch 128 over 16 GPUs "
+                 "at micro batch 8 is one micro-step per optimizer step",
+                 "the versions are not stated (torch 2.1.0, transformers 4.35.0 written: November 2023)"),
+        notes="epochraft-hf-fsdp PR #7 (iwiwi, 2023-11-08): 'when training Llama-2 7B with 16 X 40GB GPUs, OoM errors "
+              "occurred with a micro batchsize of 8. However, in a similar codebase llama-recipes, the same setting "
+              "does not cause an OoM error. The key solution was to set use_cache=False in from_pretrained.'; config: "
+              "fsdp_sharding_strategy FULL_SHARD, seq_len 4096, global_batch_size 128, micro_batch_size 8")
 
 
 def main():
