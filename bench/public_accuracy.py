@@ -74,11 +74,12 @@ fine-tune that does not fit, open_clip CLIP ViT-B/16 on a V100 32GB and ViT-B/32
 verdicts, stanford_alpaca's FSDP full fine-tunes of LLaMA-7B that run out of memory on 4-8 GPUs, qlora.py QLoRA of
 LLaMA-7B/13B under DDP on two RTX 3090s, an 8-bit LoRA under ZeRO-2 with CPU offload on two P100s and a 16-bit LoRA
 of Llama-3.2-1B; committed before it was first scored).
-``--split held-out-17`` the seventeenth, ``calibration/public/heldout17.json`` (eleven publishers, most rows not
+``--split held-out-17`` the seventeenth, ``calibration/public/heldout17.json`` (twelve publishers, most rows not
 single-GPU LoRA of a decoder LLM: Swin-T/S ImageNet logs (max_memory_allocated), a Flan-T5-large fine-tune in fp32,
 RoBERTa-base/DistilBERT classifiers, an unsupervised SimCSE RoBERTa-large batch, LLaVA under ZeRO-2/ZeRO-3/FSDP,
-a Llama-2-7B FSDP run on 16 GPUs, LongLoRA's 32k LoRA and YaRN's 64k full fine-tune, a StarCoder 8-bit LoRA at 8k,
-with eight out-of-memory verdicts, and 8-bit LoRA of LLaMA-7B/13B on an RTX 4090; committed before it was first scored).
+a Llama-2-7B FSDP run on 16 GPUs, ToolLLaMA-7B FSDP/ZeRO-2 at 8k on 4 GPUs, LongLoRA's 32k LoRA and YaRN's 64k
+full fine-tune, a StarCoder 8-bit LoRA at 8k, with eight out-of-memory verdicts, and 8-bit LoRA of LLaMA-7B/13B on
+an RTX 4090; committed before it was first scored).
 
 Usage::
 

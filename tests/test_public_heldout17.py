@@ -1,5 +1,5 @@
 """The seventeenth held-out set (calibration/public/heldout17.json): public measured peaks and out-of-memory verdicts
-from eleven publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM (Swin ImageNet logs read
+from twelve publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM (Swin ImageNet logs read
 from torch.cuda.max_memory_allocated, a Flan-T5-large fine-tune, RoBERTa/DistilBERT classifiers, SimCSE, LLaVA under
 ZeRO-2/ZeRO-3/FSDP, 32k and 64k long-context fine-tunes), every row sourced, the source's printed figure kept, and
 what the source leaves open recorded as unknown. Nothing here runs the estimator."""
@@ -28,6 +28,7 @@ STARCODER = "starcoder-8bit-lora-8k-oom"
 ALPACA_LORA = "alpaca-lora-issue-121"
 SLF = "simple-llm-finetuner-issue-7"
 EPOCHRAFT = "epochraft-hf-fsdp-pr-7"
+TOOLBENCH = "toolbench-issue-84"
 #: decoder-only language models trained with an adapter on one GPU: the kind earlier sets already hold many of
 SINGLE_GPU_DECODER_LORA = {"Llama-2-7B", "Llama-2-13B", "StarCoder"}
 
@@ -61,12 +62,12 @@ def test_rows_from_publishers_no_earlier_set_uses():
     assert len({r["id"] for r in ROWS}) == len(ROWS)
     assert 15 <= len(ROWS) <= 25
     assert set(DOC["sources"]) == {SWIN, ASP, STX, SIMCSE, LLAVA, LONGLORA, YARN, STARCODER, ALPACA_LORA, SLF,
-                                  EPOCHRAFT}
+                                  EPOCHRAFT, TOOLBENCH}
     used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
     assert not {_page(u) for u in _all_urls(DOC)} & used
     mine = {_publisher(u) for u in _all_urls(DOC)}
     assert mine == {"microsoft", "lyutyuh", "thilinarajapakse", "princeton-nlp", "haotian-liu", "dvlab-research",
-                    "jquesnelle", "bigcode-project", "tloen", "lxe", "iwiwi"}
+                    "jquesnelle", "bigcode-project", "tloen", "lxe", "iwiwi", "openbmb"}
     earlier = {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
     assert not mine & earlier
     for key in DOC["sources"]:
@@ -152,6 +153,22 @@ def test_multi_gpu_and_long_context_rows_are_out_of_memory_verdicts():
     (star,) = _by_source(STARCODER).values()
     assert star["outcome"] == "oom"
     assert (star["setup"]["seq_len"], star["setup"]["quant"], star["setup"]["lora_r"]) == (8192, "8bit", 16)
+
+
+def test_toolbench_rows_are_per_gpu_figures_of_a_four_gpu_8k_job():
+    tb = _by_source(TOOLBENCH)
+    full = tb["llama-7b-full-ft-fsdp-full-ampbf16-4xa100-80gb-b2-s8192"]
+    lora = tb["llama-7b-lora-r8-qv-zero2-offload-bf16-4xa100-80gb-b2-s8192"]
+    # '显存占用60+g/gpu' (full) and '27+g/gpu' (LoRA): the stated lower bounds
+    assert (full["value"], lora["value"]) == (60, 27)
+    assert "60+g/gpu" in full["notes"] and "27+g/gpu" in lora["notes"]
+    assert full["setup"]["fsdp"] == "full" and "lora_r" not in full["setup"]
+    assert (lora["setup"]["zero_stage"], lora["setup"]["offload_optimizer"], lora["setup"]["lora_r"]) == (2, "cpu", 8)
+    for r in tb.values():
+        s = r["setup"]
+        assert (s["world_size"], s["micro_batch"], s["grad_accum"], s["seq_len"], s["padding"]) == (
+            4, 2, 2, 8192, "max_length")
+        assert r["gpu"] == "A100-SXM-80GB" and r["peak_bytes"] < 80 * 10**9
 
 
 def test_rtx4090_lora_rows_write_the_middle_of_a_stated_range():

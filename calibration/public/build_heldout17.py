@@ -1,12 +1,13 @@
 """The seventeenth held-out set (calibration/public/heldout17.json): public measured peaks and out-of-memory
-verdicts from eleven publishers no earlier set uses, chosen so that most rows are not single-GPU LoRA of a decoder
+verdicts from twelve publishers no earlier set uses, chosen so that most rows are not single-GPU LoRA of a decoder
 LLM: Swin Transformer ImageNet training logs (microsoft/Swin-Transformer issues, torch.cuda.max_memory_allocated in
 MiB), a Flan-T5-large encoder-decoder fine-tune in fp32 (lyutyuh/ASP), RoBERTa-base and DistilBERT multi-label
 classifiers with simpletransformers' defaults on a 15 GB cloud GPU, an unsupervised SimCSE RoBERTa-large batch that
 does not fit an RTX 3090 (princeton-nlp/SimCSE), LLaVA visual instruction tuning under DeepSpeed ZeRO-2/ZeRO-3 on
 eight A100 40GB and under FSDP on one A100 80GB that runs out of memory (haotian-liu/LLaVA), a Llama-2-7B FSDP
 full-shard pretraining run on sixteen A100 40GB that ran out of memory while the model kept its KV cache
-(iwiwi/epochraft-hf-fsdp), long-context fine-tunes
+(iwiwi/epochraft-hf-fsdp), ToolLLaMA-7B full (FSDP) and LoRA (ZeRO-2 with the optimizer on the CPU) fine-tunes at
+8,192 tokens on four A100 80GB (OpenBMB/ToolBench), long-context fine-tunes
 that run out of memory (LongLoRA's 32k LoRA SFT on eight A100 40GB under ZeRO-2, YaRN's 64k full fine-tune on two
 A100 80GB), a StarCoder 8-bit LoRA at 8,192 tokens on one A100 80GB (bigcode-project/starcoder) and two 8-bit LoRA
 reports of LLaMA-7B/13B on an RTX 4090 (tloen/alpaca-lora, lxe/simple-llm-finetuner); every row sourced, what the
@@ -77,6 +78,13 @@ GiB and records that as unknown.
     successfully." with its config (FULL_SHARD, seq_len 4096, micro_batch_size 8, global 128); ``trainer.py``:
     bf16 weights with FlashAttention-2, FSDP bf16 mixed precision with ``limit_all_gathers``, non-reentrant
     activation checkpointing of every decoder layer, torch AdamW.
+12. OpenBMB/ToolBench issue #84 (2023-08-22, "训练成本与训练时间"), a maintainer: "全参训练：batch size per device=2，
+    gradient_accumulation_steps=2，num_train_epochs=2，gpus=4，显存占用60+g/gpu" and "LoRA训练：batch size per
+    device=2，gradient_accumulation_steps=2，num_train_epochs=5，gpus=4，显存占用27+g/gpu"; the README's commands:
+    LLaMA-7B, ``--model_max_length 8192`` (condensed RoPE, samples padded to the maximum by ``preprocess``),
+    ``--gradient_checkpointing True --bf16 True``, the full fine-tune under ``--fsdp "full_shard auto_wrap"`` and
+    the LoRA (rank 8 on q_proj/v_proj) under ``ds_configs/stage2.json`` (ZeRO-2 with the optimizer offloaded to
+    the CPU), FlashAttention through FastChat's monkey patch, on A100 80GB.
 
 Left out on purpose (decided before scoring, by what is known): diffusion LoRA/DreamBooth reports and YOLO /
 DETR / Mask R-CNN detectors (the estimator's input cannot describe a UNet or a detection head), Mixtral QLoRA under
@@ -109,6 +117,7 @@ STARCODER = "starcoder-8bit-lora-8k-oom"
 ALPACA_LORA = "alpaca-lora-issue-121"
 SLF = "simple-llm-finetuner-issue-7"
 EPOCHRAFT = "epochraft-hf-fsdp-pr-7"
+TOOLBENCH = "toolbench-issue-84"
 GH = "https://github.com"
 SW_C = f"{GH}/microsoft/Swin-Transformer/blob/00f28005ee4ee750d48a31de241cdfaf03252879"
 ASP_C = f"{GH}/lyutyuh/ASP/blob/5ed9aedfa48d4fbb5879936f179f00543f5b2723"
@@ -126,6 +135,9 @@ AL_C = f"{GH}/tloen/alpaca-lora/blob/65fb8225c09af81feb5edb1abb12560f02930703"
 SLF_C = f"{GH}/lxe/simple-llm-finetuner/blob/2238d429d97946d9d013f4fb5724c20ea3430260"
 EP_TR = f"{GH}/iwiwi/epochraft-hf-fsdp/blob/0f8f455d5e06574d08fad630a79384060fce4579"
 EP_FS = f"{GH}/iwiwi/epochraft-hf-fsdp/blob/02fa56b640dc8445e54208066ddf400c247df9bb"
+TB_README = f"{GH}/OpenBMB/ToolBench/blob/0d70838c84ac6a1312f8de737627b1d5ac701c2b"
+TB_C = f"{GH}/OpenBMB/ToolBench/blob/3b13f36b3ade3bc03c3d1dbea05b0978d0008e80"
+TB_DS = f"{GH}/OpenBMB/ToolBench/blob/d1bc62a0bd530425f5d0abd9e6b5de9edf2372a9"
 SOURCES = {
     SWIN: {
         "url": f"{GH}/microsoft/Swin-Transformer/issues/192",
@@ -252,6 +264,20 @@ SOURCES = {
                      "flash-attn": "not stated (2.3.3 written)"},
         "date": "2023-11-08 (PR); trainer.py at 0f8f455",
         "project": "iwiwi/epochraft-hf-fsdp (Takuya Akiba, Stability AI Japan)",
+    },
+    TOOLBENCH: {
+        "url": f"{GH}/OpenBMB/ToolBench/issues/84",
+        "also": [f"{TB_README}/README.md", f"{TB_C}/toolbench/train/train_lora.py", f"{TB_C}/toolbench/train/train.py",
+                 f"{TB_DS}/ds_configs/stage2.json"],
+        "setup": "ToolLLaMA: LLaMA-7B at 8,192 tokens (samples padded to the maximum), bf16, gradient checkpointing, "
+                 "FlashAttention, batch 2 per GPU on 4 x A100 80GB: a full fine-tune under the Trainer's FSDP "
+                 "full_shard ('60+g/gpu') and LoRA rank 8 on q_proj/v_proj under DeepSpeed ZeRO-2 with the optimizer "
+                 "offloaded to the CPU ('27+g/gpu')",
+        "versions": {"torch": "not stated (2.0.1 written: August 2023)",
+                     "transformers": "not stated (4.31.0 written)", "deepspeed": "not stated (0.10.0 written)",
+                     "flash-attn": "not stated (2.0.4 written)", "peft": "not stated (0.4.0 written)"},
+        "date": "2023-08-22 (comment); README at 0d70838",
+        "project": "OpenBMB/ToolBench (Tsinghua NLP / OpenBMB)",
     },
 }
 
@@ -477,6 +503,39 @@ add_oom(EPOCHRAFT, "llama2-7b-fsdp-full-bf16-usecache-16xa100-40gb-b8-s4096", "n
               "occurred with a micro batchsize of 8. However, in a similar codebase llama-recipes, the same setting "
               "does not cause an OoM error. The key solution was to set use_cache=False in from_pretrained.'; config: "
               "fsdp_sharding_strategy FULL_SHARD, seq_len 4096, global_batch_size 128, micro_batch_size 8")
+
+# ------------------------------------------------------------------ 12. ToolBench: ToolLLaMA-7B at 8k tokens on four A100 80GB
+TB_BASE = dict(mode="train", model="Llama-2-7B", optimizer="adamw", micro_batch=2, grad_accum=2, seq_len=8192,
+               padding="max_length", grad_ckpt=True, attention="flash", world_size=4, loss="standard", use_cache=False,
+               torch_version="2.0.1", transformers_version="4.31.0")
+TB_UNKNOWN = ("'60+g' / '27+g' name no counter or unit base: the driver's figure (nvidia-smi) in GiB, the stated "
+              "lower bound written",
+              "the command of the answer is not given: the README's (model_max_length 8192, checkpointing, bf16) with "
+              "the answer's batch 2 and accumulation 2 on 4 GPUs assumed; A100 80GB from the README (SXM written)",
+              "preprocess pads every sample to model_max_length: 8,192 tokens per sample; condensed RoPE (ratio 4 "
+              "from 2,048) changes no memory",
+              "LLaMA-7B (huggyllama) has Llama-2-7B's shapes (written); the versions are not stated (torch 2.0.1, "
+              "transformers 4.31.0 written: August 2023)")
+TB_NOTE = "ToolBench issue #84 (pooruss, 2023-08-22): "
+add(TOOLBENCH, "llama-7b-full-ft-fsdp-full-ampbf16-4xa100-80gb-b2-s8192", 60, "GiB", "nvidia-smi", "A100-SXM-80GB",
+    dict(TB_BASE, precision="amp-bf16", fsdp="full"),
+    unknown=(*TB_UNKNOWN,
+             "the Trainer's FSDP of the time: fp32 weights sharded with a bf16 MixedPrecision policy, LlamaDecoderLayer "
+             "units"),
+    notes=TB_NOTE + "'全参训练：batch size per device=2，gradient_accumulation_steps=2，num_train_epochs=2，gpus=4，"
+                    "显存占用60+g/gpu，训练时长约15小时'; README: --fsdp 'full_shard auto_wrap' --model_max_length 8192 "
+                    "--gradient_checkpointing True --bf16 True")
+add(TOOLBENCH, "llama-7b-lora-r8-qv-zero2-offload-bf16-4xa100-80gb-b2-s8192", 27, "GiB", "nvidia-smi", "A100-SXM-80GB",
+    dict(TB_BASE, precision="bf16", zero_stage=2, offload_optimizer="cpu", overlap_comm=True,
+         contiguous_gradients=True, reduce_bucket_size=200_000_000, allgather_bucket_size=200_000_000,
+         lora_r=8, lora_targets=["q_proj", "v_proj"], lora_dropout=0.05, deepspeed_version="0.10.0"),
+    unknown=(*TB_UNKNOWN,
+             "train_lora.py loads the model in fp32 and DeepSpeed's bf16 mode runs it in bf16 (stage2.json spells the "
+             "section 'bfloat16' with 'auto': bf16 on assumed), the LoRA weights' fp32 copies and Adam states in "
+             "CPU memory"),
+    notes=TB_NOTE + "'LoRA训练：batch size per device=2，gradient_accumulation_steps=2，num_train_epochs=5，gpus=4，"
+                    "显存占用27+g/gpu，训练时长约30小时'; README: deepspeed train_long_seq_lora.py --deepspeed "
+                    "ds_configs/stage2.json (offload_optimizer cpu) --model_max_length 8192 --gradient_checkpointing True")
 
 
 def main():
