@@ -74,10 +74,16 @@ fine-tune that does not fit, open_clip CLIP ViT-B/16 on a V100 32GB and ViT-B/32
 verdicts, stanford_alpaca's FSDP full fine-tunes of LLaMA-7B that run out of memory on 4-8 GPUs, qlora.py QLoRA of
 LLaMA-7B/13B under DDP on two RTX 3090s, an 8-bit LoRA under ZeRO-2 with CPU offload on two P100s and a 16-bit LoRA
 of Llama-3.2-1B; committed before it was first scored).
+``--split held-out-17`` the seventeenth, ``calibration/public/heldout17.json`` (twelve publishers, most rows not
+single-GPU LoRA of a decoder LLM: Swin-T/S ImageNet logs (max_memory_allocated), a Flan-T5-large fine-tune in fp32,
+RoBERTa-base/DistilBERT classifiers, an unsupervised SimCSE RoBERTa-large batch, LLaVA under ZeRO-2/ZeRO-3/FSDP,
+a Llama-2-7B FSDP run on 16 GPUs, ToolLLaMA-7B FSDP/ZeRO-2 at 8k on 4 GPUs, LongLoRA's 32k LoRA and YaRN's 64k
+full fine-tune, a StarCoder 8-bit LoRA at 8k, with eight out-of-memory verdicts, and 8-bit LoRA of LLaMA-7B/13B on
+an RTX 4090; committed before it was first scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-16] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-17] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -109,6 +115,7 @@ HELDOUT13 = REPO / "calibration" / "public" / "heldout13.json"
 HELDOUT14 = REPO / "calibration" / "public" / "heldout14.json"
 HELDOUT15 = REPO / "calibration" / "public" / "heldout15.json"
 HELDOUT16 = REPO / "calibration" / "public" / "heldout16.json"
+HELDOUT17 = REPO / "calibration" / "public" / "heldout17.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -118,7 +125,7 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-9": HELDOUT9, "held-out-10": HELDOUT10, "held-out-11": HELDOUT11,
                "held-out-12": HELDOUT12,
                "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15,
-               "held-out-16": HELDOUT16}
+               "held-out-16": HELDOUT16, "held-out-17": HELDOUT17}
 WITH_CONTEXT = "allocated+context"
 #: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
@@ -404,7 +411,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                         choices=("held-out", "fit", "all", "held-out-2", "held-out-3", "held-out-4",
                                  "held-out-5", "held-out-6", "held-out-7", "held-out-8",
                                  "held-out-9", "held-out-10", "held-out-11", "held-out-12",
-                                 "held-out-13", "held-out-14", "held-out-15", "held-out-16"))
+                                 "held-out-13", "held-out-14", "held-out-15", "held-out-16",
+                                 "held-out-17"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -477,7 +485,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-13": "held-out-13 (thirteenth held-out set)",
              "held-out-14": "held-out-14 (fourteenth held-out set)",
              "held-out-15": "held-out-15 (fifteenth held-out set)",
-             "held-out-16": "held-out-16 (sixteenth held-out set)"}[args.split]
+             "held-out-16": "held-out-16 (sixteenth held-out set)",
+             "held-out-17": "held-out-17 (seventeenth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
