@@ -1,0 +1,81 @@
+"""Vocabulary tables trained beside LoRA adapters (preflight/estimate/trained_embeddings.py):
+PEFT's modules_to_save copy, and resize_token_embeddings after the adapter before
+transformers 4.35 (which made the resized tables trainable: huggingface/transformers#26865)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+
+import public_accuracy as pa
+
+from preflight.estimate import estimate
+from preflight.estimate.trained_embeddings import resize_keeps_frozen
+
+#: artidoro/qlora's guanaco setup (qlora.py at 0fc40da) on Llama-2-7B's shapes under DDP
+JOB = dict(mode="train", model="Llama-2-7B", precision="amp-bf16", optimizer="paged-adamw",
+           micro_batch=2, grad_accum=16, seq_len=528, padding="max_length", grad_ckpt=True, attention="eager",
+           world_size=2, quant="4bit", quant_type="nf4", double_quant=True, kbit_prepared=False,
+           lora_r=64, lora_targets=["all-linear"], lora_dropout=0.05, transformers_version="4.31.0",
+           torch_version="2.0.1")
+#: embed_tokens and the untied lm_head of Llama-2-7B: 32,000 x 4,096 each
+TABLES = 2 * 32000 * 4096
+
+
+def _est(**over):
+    inp, unknown = pa.estimate_input(dict(JOB, **over))
+    assert unknown == []
+    return estimate(inp)
+
+
+def test_resized_tables_add_their_gradients_buckets_and_paged_states():
+    base, resized = _est(), _est(trained_embeddings="resized")
+    f0, f1 = base.phases["forward"], resized.phases["forward"]
+    # bf16 tables (kbit_prepared false): a 2-byte gradient per element, and DDP's bucket copy
+    assert f1["gradients"] - f0["gradients"] == TABLES * 2
+    assert f1["ddp_buckets"] - f0["ddp_buckets"] == TABLES * 2
+    # no second copy of the weights: the model's own tables train
+    assert f1["weights"] == f0["weights"]
+    # bitsandbytes' 32-bit paged AdamW: two fp32 states per element, all in managed memory
+    # (each table is far above the 1e5-element paging floor), so none in the allocator's phases
+    assert resized.paged_bytes - base.paged_bytes == TABLES * 2 * 4
+    assert f1.get("optimizer_states", 0) == f0.get("optimizer_states", 0)
+    assert resized.params_trainable - base.params_trainable == TABLES
+    assert any("resize_token_embeddings (transformers < 4.35)" in n for n in resized.notes)
+
+
+def test_modules_to_save_trains_a_copy_with_torch_adamw_states():
+    base, copy = _est(optimizer="adamw"), _est(optimizer="adamw", trained_embeddings="copy",
+                                               transformers_version="4.45.0")
+    f0, f1 = base.phases["forward"], copy.phases["forward"]
+    assert f1["weights"] - f0["weights"] == TABLES * 2           # the trained bf16 copy
+    assert f1["gradients"] - f0["gradients"] == TABLES * 2
+    # torch's AdamW keeps zeros_like(param): two bf16 states per element, on the device
+    assert f1["optimizer_states"] - f0["optimizer_states"] == TABLES * 2 * 2
+    assert copy.paged_bytes == base.paged_bytes == 0
+
+
+def test_resize_from_transformers_4_35_keeps_the_tables_frozen():
+    assert resize_keeps_frozen("4.35.0") is True
+    assert resize_keeps_frozen("4.34.1") is False
+    assert resize_keeps_frozen(None) is None
+    base = _est(transformers_version="4.35.0")
+    kept = _est(transformers_version="4.35.0", trained_embeddings="resized")
+    assert kept.phases == base.phases
+    # an unknown version: estimated frozen, and the note says what would change it
+    unknown = _est(transformers_version=None, trained_embeddings="resized")
+    assert unknown.phases == _est(transformers_version=None).phases
+    assert any("the version is unknown" in n for n in unknown.notes)
+
+
+def test_full_fine_tunes_and_inference_are_unchanged():
+    full = {k: v for k, v in JOB.items() if k not in ("quant", "quant_type", "double_quant",
+                                                       "kbit_prepared", "lora_r", "lora_targets")}
+    a = estimate(pa.estimate_input(dict(full, world_size=1))[0])
+    b = estimate(pa.estimate_input(dict(full, world_size=1, trained_embeddings="copy"))[0])
+    assert a.phases == b.phases
+    infer = dict(JOB, mode="infer", world_size=1)
+    assert (estimate(pa.estimate_input(infer)[0]).phases
+            == estimate(pa.estimate_input(dict(infer, trained_embeddings="resized"))[0]).phases)
