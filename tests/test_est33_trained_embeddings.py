@@ -79,3 +79,85 @@ def test_full_fine_tunes_and_inference_are_unchanged():
     infer = dict(JOB, mode="infer", world_size=1)
     assert (estimate(pa.estimate_input(infer)[0]).phases
             == estimate(pa.estimate_input(dict(infer, trained_embeddings="resized"))[0]).phases)
+
+
+# -- the plan fact, read from the script ---------------------------------------------------------
+
+QLORA_SHAPE = '''
+from peft import LoraConfig, get_peft_model, prepare_model_for_kbit_training
+from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+
+def get_model():
+    model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+    model = prepare_model_for_kbit_training(model)
+    return get_peft_model(model, LoraConfig(r=64))
+
+def resize(tokenizer, model):
+    tokenizer.add_special_tokens(dict(pad_token="[PAD]"))
+    model.resize_token_embeddings(len(tokenizer))
+
+def train():
+    model = get_model()
+    tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")
+    resize(tokenizer, model)
+    Trainer(model=model, args=TrainingArguments(output_dir="o")).train()
+
+train()
+'''
+
+
+def _plan(tmp_path, text):
+    import textwrap
+
+    from preflight.audit import build_plan
+
+    (tmp_path / "train.py").write_text(textwrap.dedent(text), encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    return plan
+
+
+def test_resize_after_the_adapter_is_read_as_resized(tmp_path):
+    from preflight.estimate.inputs import input_from_plan
+
+    plan = _plan(tmp_path, QLORA_SHAPE)
+    fact = plan.resolve("peft.trained_embeddings")
+    assert fact is not None and fact.value == "resized"
+    assert fact.source.line == 12 and fact.confidence == "medium"
+    assert input_from_plan(plan, {"seq_len": 8}).trained_embeddings == "resized"
+
+
+def test_resize_before_the_adapter_says_nothing(tmp_path):
+    # get_peft_model freezes everything but the adapters after the resize
+    text = QLORA_SHAPE.replace("    model = get_model()\n    tokenizer = AutoTokenizer.from_pretrained(\"meta-llama/Llama-2-7b-hf\")\n    resize(tokenizer, model)\n",
+                               "    tokenizer = AutoTokenizer.from_pretrained(\"meta-llama/Llama-2-7b-hf\")\n    resize(tokenizer, None)\n    model = get_model()\n")
+    assert "resize(tokenizer, None)\n    model = get_model()" in text
+    assert _plan(tmp_path, text).resolve("peft.trained_embeddings") is None
+
+
+def test_modules_to_save_is_read_as_copy(tmp_path):
+    plan = _plan(tmp_path, '''
+        from peft import LoraConfig, get_peft_model
+        from transformers import AutoModelForCausalLM
+        config = LoraConfig(r=8, modules_to_save=["embed_tokens", "lm_head"])
+    ''')
+    assert plan.value("peft.trained_embeddings") == "copy"
+    # a classifier head is no vocabulary table
+    plan = _plan(tmp_path, '''
+        from peft import LoraConfig
+        from transformers import AutoModelForSequenceClassification
+        config = LoraConfig(r=8, modules_to_save=["classifier", "score"])
+    ''')
+    assert plan.resolve("peft.trained_embeddings") is None
+
+
+def test_a_tied_head_gets_its_own_trained_copy():
+    # Llama-3.2-1B ties lm_head to embed_tokens (128,256 x 2,048 stored once); PEFT deep-copies
+    # each wrapped module, so modules_to_save trains two tables
+    job = dict(JOB, model="Llama-3.2-1B", world_size=1, optimizer="adamw", quant=None,
+               quant_type=None, double_quant=None, kbit_prepared=None, precision="bf16")
+    job = {k: v for k, v in job.items() if v is not None}
+    base = estimate(pa.estimate_input(job)[0])
+    copy = estimate(pa.estimate_input(dict(job, trained_embeddings="copy"))[0])
+    table = 128256 * 2048
+    assert copy.phases["forward"]["weights"] - base.phases["forward"]["weights"] == 2 * table * 2
+    assert copy.params_trainable - base.params_trainable == 2 * table

@@ -6,7 +6,8 @@ A LoRA job trains only its adapters unless one of two things puts the vocabulary
 - ``"copy"``: PEFT's ``LoraConfig(modules_to_save=["embed_tokens", "lm_head"])``. peft's
   ``ModulesToSaveWrapper`` (``peft/utils/other.py``) keeps ``original_module`` frozen and
   trains ``modules_to_save[adapter] = copy.deepcopy(original_module)``: a second stored copy
-  of each table, plus its gradient and optimizer states.
+  of each table, plus its gradient and optimizer states. A tied head is wrapped apart from the
+  embedding, so its copy is a second trained table (both names listed is assumed).
 - ``"resized"``: ``model.resize_token_embeddings(...)`` called after the adapter was attached,
   with transformers before 4.35. ``_get_resized_embeddings`` / ``_get_resized_lm_head`` build a
   new ``nn.Embedding`` / ``nn.Linear``, whose weight requires grad by default, and before
@@ -80,7 +81,12 @@ def trained_tables(inp: Any, prm: Any, table_bytes: float) -> TrainedTables:
     the tables as the model stores them)."""
     if not applies(inp):
         return TrainedTables()
-    n = int(prm.embeddings) + int(prm.lm_head)
+    tables = [t for t in (int(prm.embeddings), int(prm.lm_head)) if t > 0]
+    if inp.trained_embeddings == "copy" and len(tables) == 1:
+        # a tied head: PEFT wraps embed_tokens and lm_head apart, each with its own trained
+        # deep copy, so two tables train where the model stores one
+        tables = tables * 2
+    n = sum(tables)
     if n <= 0:
         return TrainedTables()
     opt = inp.optimizer
@@ -96,7 +102,6 @@ def trained_tables(inp: Any, prm: Any, table_bytes: float) -> TrainedTables:
         per = 0.0
     else:
         per = 2 * table_bytes
-    tables = [t for t in (int(prm.embeddings), int(prm.lm_head)) if t > 0]
     paged = 0.0
     if opt.startswith("paged"):
         paged_per = 2.0 if opt == "paged-adamw-8bit" else per
