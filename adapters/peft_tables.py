@@ -33,8 +33,9 @@ def _chain(site: Any, calls: list[Any], depth: int = 0) -> Optional[tuple[int, .
         return (site.line,)
     if depth > 6:
         return None
-    callers = [s for s in calls if s.name == site.function and s.call is not site.call
-               and s.function != site.function]
+    # the function's calls by name (``helper(...)``, a method's ``self.helper(...)``)
+    callers = [s for s in calls if s.name is not None and s.call is not site.call
+               and s.name.rsplit(".", 1)[-1] == site.function and s.function != site.function]
     if not callers:
         return None
     outer = _chain(min(callers, key=lambda s: s.line), calls, depth + 1)
@@ -65,16 +66,17 @@ def trained_embeddings(calls: list[Any]) -> Optional[tuple[str, Any, str]]:
             if saved:
                 return ("copy", site, f"{site.label}(modules_to_save={saved}): PEFT trains a copy of "
                                       "each listed table")
-    attach = [c for c in (_chain(s, calls) for s in calls if _attaches(s)) if c is not None]
-    if not attach:
-        return None
-    first = min(attach)
+    attaches = [s for s in calls if _attaches(s)]
+    chains = [c for c in (_chain(s, calls) for s in attaches) if c is not None]
     for site in calls:
         func = site.call.func
         if not (isinstance(func, ast.Attribute) and func.attr == "resize_token_embeddings"):
             continue
+        # in the same function after the adapter, or later along the file's calls
+        same = any(a.function == site.function and a.klass == site.klass and a.line < site.line
+                   for a in attaches)
         chain = _chain(site, calls)
-        if chain is not None and chain > first:
+        if same or (chain is not None and chains and chain > min(chains)):
             return ("resized", site, f"{site.label}() runs after the PEFT adapter is attached: before "
                                      "transformers 4.35 the resized embeddings and LM head require grad")
     return None
