@@ -161,3 +161,28 @@ def test_a_tied_head_gets_its_own_trained_copy():
     table = 128256 * 2048
     assert copy.phases["forward"]["weights"] - base.phases["forward"]["weights"] == 2 * table * 2
     assert copy.params_trainable - base.params_trainable == 2 * table
+
+
+def test_the_remedy_freezes_the_resized_tables_and_saves_their_bytes():
+    from preflight import hardware
+    from preflight.estimate.remedy import remediate
+
+    gpu = hardware.find("RTX-3090-24GB")
+    inp = pa.estimate_input(dict(JOB, trained_embeddings="resized", optimizer="adamw"), gpu)[0]
+    fixes = remediate(inp, gpu)
+    freeze = [r for r in fixes if "freeze the resized embeddings" in r.description]
+    assert len(freeze) == 1
+    # the step with torch AdamW: each bf16 table element adds its gradient, DDP's bucket copy
+    # and two bf16 states (8 bytes), plus foreach AdamW's sqrt(exp_avg_sq) temporary
+    a = estimate(pa.estimate_input(dict(JOB, optimizer="adamw"))[0]).phases["optimizer"]
+    b = estimate(inp).phases["optimizer"]
+    for term, per in (("gradients", 2), ("ddp_buckets", 2), ("optimizer_states", 4)):
+        assert b[term] - a[term] == TABLES * per
+    assert b["optimizer_temporaries"] > a["optimizer_temporaries"]
+    assert freeze[0].saved_bytes >= TABLES * 8
+    assert freeze[0].new_peak_bytes == estimate(pa.estimate_input(
+        dict(JOB, optimizer="adamw"), gpu)[0]).peak_bytes
+    # never offered when the tables stay frozen (transformers 4.35+)
+    kept = pa.estimate_input(dict(JOB, trained_embeddings="resized", optimizer="adamw",
+                                  transformers_version="4.35.0"), gpu)[0]
+    assert not [r for r in remediate(kept, gpu) if "freeze the resized" in r.description]
