@@ -186,3 +186,22 @@ def test_the_remedy_freezes_the_resized_tables_and_saves_their_bytes():
     kept = pa.estimate_input(dict(JOB, trained_embeddings="resized", optimizer="adamw",
                                   transformers_version="4.35.0"), gpu)[0]
     assert not [r for r in remediate(kept, gpu) if "freeze the resized" in r.description]
+
+
+def test_the_cli_flag_sets_the_fact(capsys):
+    import json
+
+    from preflight.cli import main
+
+    base = ["estimate", "--model", "Llama-2-7B", "--seq-len", "528", "--lora-r", "64",
+            "--quant", "4bit", "--optimizer", "adamw", "--transformers-version", "4.31.0",
+            "--format", "json"]
+    assert main(base) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert main([*base, "--trained-embeddings", "resized"]) == 0
+    resized = json.loads(capsys.readouterr().out)
+    # bf16 tables (4-bit base, no kbit preparation): 2-byte gradients in the optimizer step
+    grads = resized["phases"]["optimizer"]["gradients"] - plain["phases"]["optimizer"]["gradients"]
+    # (the catalog scales part counts to its published total: within a millionth)
+    assert abs(grads - TABLES * 2) < TABLES * 2e-6
+    assert any("resize_token_embeddings (transformers < 4.35)" in n for n in resized["notes"])
