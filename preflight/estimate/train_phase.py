@@ -22,6 +22,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
     lora_params,
     lora_targets,
 )
+from preflight.estimate.step_dtypes import _dtypes, _shard_count
 from preflight.estimate.terms import (
     accelerate_fsdp_upcast,
     accumulated_grads,
@@ -69,30 +70,6 @@ from preflight.estimate.trained_embeddings import table_notes, trained_tables
 #: Every term a phase may hold, in the order reports list them.
 if TYPE_CHECKING:
     from preflight.estimate.model import _Params, _Phases
-
-
-def _dtypes(inp: EstimateInput) -> tuple[A.Dtypes, float, float]:
-    """(activation dtypes, bytes per stored base weight, bytes of non-quantized parts)."""
-    comp = 4 if inp.precision == "fp32" else 2
-    weights_16 = inp.precision in ("bf16", "fp16") or inp.weights_bits == 16
-    base = 2.0 if weights_16 else 4.0
-    if inp.quant:
-        other = 4.0 if inp.kbit_prepared else float(comp)
-        base = (C.INT8_BYTES_PER_PARAM if inp.quant == "8bit"
-                else C.NF4_DQ_BYTES_PER_PARAM if inp.double_quant else C.NF4_BYTES_PER_PARAM)
-        res = 4 if inp.kbit_prepared or comp == 4 else 2
-        return A.Dtypes(res=res, comp=comp, weights=base, autocast=False,
-                        mask=comp if inp.device == "cpu" else 1), base, other
-    res = 4 if base == 4 else 2
-    autocast = inp.precision.startswith("amp")
-    mask = comp if inp.device == "cpu" else 1
-    return A.Dtypes(res=res, comp=comp, weights=base, autocast=autocast, mask=mask), base, base
-
-
-def _shard_count(inp: EstimateInput) -> int:
-    if inp.fsdp == "hybrid":
-        return max(1, min(inp.world_size, inp.devices_per_node or 8))
-    return max(inp.world_size, 1)
 
 
 def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[float, float],
