@@ -376,6 +376,13 @@ class _ScriptPass:
                         site.call, f"{site.label}(): fp32 embeddings, norms and LM head"),
                         self.conf(site))
                     break
+        if "peft.trained_embeddings" in FIELDS:
+            from preflight.adapters.peft_tables import trained_embeddings
+
+            found = trained_embeddings(list(self.calls))
+            if found is not None:
+                self.add("peft.trained_embeddings", found[0], self.src(found[1].call, found[2]),
+                         "medium" if found[0] == "resized" else self.conf(found[1]))
         for site in self.calls:
             if site.last != "LoraConfig" or not _is_hf(site):
                 continue

@@ -237,6 +237,12 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("peft.kbit_prepared", "bool",
               "prepare_model_for_kbit_training runs (called in the script, or by TRL's SFTTrainer "
               "for a quantized model with a peft_config): fp32 embeddings, norms and LM head."),
+    FieldSpec("peft.trained_embeddings", "str",
+              "The embeddings and LM head train beside the LoRA adapters: 'copy' (LoraConfig("
+              "modules_to_save=[...]) trains a copy of each table), 'resized' "
+              "(resize_token_embeddings after the adapter is attached: before transformers 4.35 "
+              "the new tables require grad).",
+              enum=("copy", "resized")),
     FieldSpec("dist.fsdp_unsharded_grad_accum", "bool",
               "Gradient accumulation under FSDP skips the reduce-scatter between syncs "
               "(model.no_sync(), Fabric no_backward_sync): every unit keeps its full unsharded "

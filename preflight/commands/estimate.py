@@ -62,6 +62,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="DeepSpeed version (e.g. 0.14.4): ZeRO-1/2 with --offload-optimizer copies "
                         "the fp32 partition to the GPU after each step in 0.14.1 to 0.16.x "
                         "(default: what the requirement files pin, else the latest)")
+    j.add_argument("--trained-embeddings", choices=("copy", "resized"),
+                   help="the embeddings and LM head train beside the LoRA adapters: copy "
+                        "(LoraConfig(modules_to_save=[...])), resized (resize_token_embeddings "
+                        "after get_peft_model: trainable before transformers 4.35)")
     j.add_argument("--keeps-outputs", action="store_true", default=None,
                    help="the training loop keeps the model's outputs across steps (outputs = "
                         "model(...) at loop level): the previous step's logits and returned "
@@ -103,7 +107,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "load_placement": "load_placement", "transformers_version": "transformers_version",
               "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache",
               "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
-              "padding": "padding", "ema": "ema"}
+              "padding": "padding", "ema": "ema", "trained_embeddings": "trained_embeddings"}
 
 
 def run(args: argparse.Namespace) -> int:

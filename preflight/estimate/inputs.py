@@ -163,6 +163,10 @@ class EstimateInput:
     # with optimizer offload copies the fp32 partition to the GPU from 0.14.1 to before 0.17.0
     # (terms.zero12_offload_step_copy); None: unknown (the latest)
     deepspeed_version: Optional[str] = None
+    # the vocabulary tables train beside the LoRA adapters (plan peft.trained_embeddings): "copy"
+    # (PEFT modules_to_save) or "resized" (resize_token_embeddings after the adapter, before
+    # transformers 4.35); None: frozen (trained_embeddings.py)
+    trained_embeddings: Optional[str] = None
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -424,7 +428,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("liger_kernels", "model.liger_kernels"),
              ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
              ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),
-             ("deepspeed_version", "framework.deepspeed_version"))
+             ("deepspeed_version", "framework.deepspeed_version"),
+             ("trained_embeddings", "peft.trained_embeddings"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

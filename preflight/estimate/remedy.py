@@ -20,6 +20,7 @@ from preflight.estimate.terms import (
     zero3_keeps_linear,
     zero12_offload_step_copy,
 )
+from preflight.estimate.trained_embeddings import applies as tables_train
 
 
 def _version_key(text: str) -> tuple[int, ...]:
@@ -112,6 +113,14 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "by default: the attention probabilities are no longer stored)",
             ("--transformers-version 4.36",), "a library upgrade: check the job's other pins",
             upgraded)
+    if train and inp.trained_embeddings == "resized" and tables_train(inp):
+        # resize_token_embeddings after the adapter, before transformers 4.35, left the tables
+        # trainable (trained_embeddings.py): freezing them again is qlora's own fix (5111741)
+        add("freeze_tables", 1, "freeze the resized embeddings and LM head (requires_grad=False "
+            "after resize_token_embeddings, resize before get_peft_model, or transformers 4.35+)",
+            ("--transformers-version 4.35",),
+            "none, unless the added tokens' rows must learn (then train them on purpose)",
+            lambda i: i.with_changes(trained_embeddings=None))
     if inp.mode == "generate" and inp.legacy_kv_cache:
         add("dyncache", 1, "upgrade transformers to 4.42 or later (generate holds the KV cache in "
             "one DynamicCache instead of copying legacy tuples each step)",

@@ -22,6 +22,7 @@ from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers 
     lora_params,
     lora_targets,
 )
+from preflight.estimate.step_dtypes import _dtypes, _shard_count
 from preflight.estimate.terms import (
     accelerate_fsdp_upcast,
     accumulated_grads,
@@ -64,34 +65,11 @@ from preflight.estimate.terms import (
     zero12_offload_step_copy,
     zero12_step_grads,
 )
+from preflight.estimate.trained_embeddings import table_notes, trained_tables
 
 #: Every term a phase may hold, in the order reports list them.
 if TYPE_CHECKING:
     from preflight.estimate.model import _Params, _Phases
-
-
-def _dtypes(inp: EstimateInput) -> tuple[A.Dtypes, float, float]:
-    """(activation dtypes, bytes per stored base weight, bytes of non-quantized parts)."""
-    comp = 4 if inp.precision == "fp32" else 2
-    weights_16 = inp.precision in ("bf16", "fp16") or inp.weights_bits == 16
-    base = 2.0 if weights_16 else 4.0
-    if inp.quant:
-        other = 4.0 if inp.kbit_prepared else float(comp)
-        base = (C.INT8_BYTES_PER_PARAM if inp.quant == "8bit"
-                else C.NF4_DQ_BYTES_PER_PARAM if inp.double_quant else C.NF4_BYTES_PER_PARAM)
-        res = 4 if inp.kbit_prepared or comp == 4 else 2
-        return A.Dtypes(res=res, comp=comp, weights=base, autocast=False,
-                        mask=comp if inp.device == "cpu" else 1), base, other
-    res = 4 if base == 4 else 2
-    autocast = inp.precision.startswith("amp")
-    mask = comp if inp.device == "cpu" else 1
-    return A.Dtypes(res=res, comp=comp, weights=base, autocast=autocast, mask=mask), base, base
-
-
-def _shard_count(inp: EstimateInput) -> int:
-    if inp.fsdp == "hybrid":
-        return max(1, min(inp.world_size, inp.devices_per_node or 8))
-    return max(inp.world_size, 1)
 
 
 def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[float, float],
@@ -138,8 +116,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         notes.append("quantized weights cannot be trained without adapters: estimating as if "
                      "the quantized base were frozen (add --lora-r)")
     full = not lora and not inp.quant
-    trainable = prm.total if full else n_lora
-    weights = stored_weights(inp, prm, base_bytes, other_bytes)
+    # vocabulary tables trained beside the adapters (trained_embeddings.py)
+    tables = trained_tables(inp, prm, other_bytes if inp.quant else base_bytes)
+    trainable = prm.total if full else n_lora + tables.params
+    weights = stored_weights(inp, prm, base_bytes, other_bytes) + tables.copy
     if inp.quant == "8bit":
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
     # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
@@ -148,9 +128,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     grad_bytes = base_bytes if full else adapter_bytes
     master = (full and base_bytes == 2 and inp.zero_stage > 0) or (ds_cast and lora)
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
-    states = trainable * state_bytes(inp.optimizer, state_dtype, arch, full)
+    states = (trainable - tables.params) * state_bytes(inp.optimizer, state_dtype, arch, full) + tables.states
     temps = optimizer_temporaries(inp, trainable, state_dtype, prm)
-    grads = trainable * grad_bytes
+    grads = (trainable - tables.params) * grad_bytes + tables.grads
     master_b = trainable * 4.0 if master else 0.0
     # sharding
     n = _shard_count(inp)
@@ -193,13 +173,15 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # interval's top counts them resident (what the GPU holds when there is room)
         managed = min(paged_state_bytes(inp.optimizer, state_bytes(inp.optimizer, state_dtype,
                                                                     arch, full),
-                                        arch, prm, full, int(inp.lora_r or 0), targets), states)
+                                        arch, prm, full, int(inp.lora_r or 0), targets)
+                      + tables.managed, states)
         states -= managed
         ph.managed = managed / s_div
         notes.append(f"paged optimizer: {ph.managed / 1024 ** 3:.1f} GiB of its states live in "
                      "CUDA managed memory, outside PyTorch's allocator, and move to host memory "
                      "when the GPU runs short; the peak leaves them out, the interval's top "
                      "counts them")
+    notes.extend(table_notes(inp, tables))
     train_phases = ("forward", "backward", "optimizer")
     fsdp_no_sync = False
     offload_shards = 0.0
