@@ -4,8 +4,13 @@ sibling job of the same repository; every set can be chosen on run.py's command 
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import json
+import re
+import shutil
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -58,3 +63,30 @@ def test_the_newest_set_is_a_choice_of_run_py(capsys) -> None:
     assert "jobs 0" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         run.main(["--set", f"held-out-{len(ORDINALS) + 2}", "--no-fetch"])
+
+
+def test_manifest_json_is_what_labels_py_writes_from_the_truth_modules(tmp_path: Path) -> None:
+    # labels.py and truth/ copied elsewhere and run from another folder: the manifest written there is
+    # the committed one, byte for byte (a label edited without regenerating manifest.json fails here)
+    shutil.copy(JOBS / "labels.py", tmp_path / "labels.py")
+    shutil.copytree(JOBS / "truth", tmp_path / "truth", ignore=shutil.ignore_patterns("__pycache__"))
+    done = subprocess.run([sys.executable, str(tmp_path / "labels.py")], cwd=tmp_path.parent,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "manifest.json").read_bytes() == (JOBS / "manifest.json").read_bytes()
+    jobs, fields = (int(x) for x in done.stdout.split()[:2])
+    assert jobs == len(_jobs()) and fields == sum(len(j["truth"]) for j in _jobs())
+
+
+def test_labels_py_imports_every_set_module_of_truth_once_and_in_set_order() -> None:
+    tree = ast.parse((JOBS / "labels.py").read_text())
+    sets = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                and any(getattr(t, "id", None) == "SETS" for t in node.targets))
+    modules = {p.stem for p in (JOBS / "truth").glob("*.py")} - {"__init__", "core"}
+    assert sorted(sets) == sorted(modules)  # a module missing from SETS would drop its jobs silently
+    assert list(sets) == ["dev_and_held_out", *(f"held_out_{n}" for n in range(2, len(ORDINALS) + 2))]
+    # each numbered module holds exactly the jobs of its set
+    for n in range(2, len(ORDINALS) + 2):
+        text = (JOBS / "truth" / f"held_out_{n}.py").read_text()
+        written = set(re.findall(r'^J\("([^"]+)"', text, flags=re.MULTILINE))
+        assert written == {job["id"] for job in _jobs() if _set_of(job) == n}, n

@@ -3,8 +3,12 @@ named way, and the split follows its committed rule (by source, decided before e
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
+import shutil
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -58,3 +62,21 @@ def test_every_row_builds_an_estimate_input():
     for row in ROWS:
         _inp, unknown = pa.estimate_input(row["setup"])
         assert unknown == [], (row["id"], unknown)
+
+
+def test_devset_json_is_what_build_devset_py_writes_from_its_source_modules(tmp_path):
+    # build_devset.py and devset_sources/ copied elsewhere and run from another folder: the file
+    # written there is the committed devset.json, byte for byte, and every source module is imported
+    public = DEVSET.parent
+    shutil.copy(public / "build_devset.py", tmp_path / "build_devset.py")
+    shutil.copytree(public / "devset_sources", tmp_path / "devset_sources",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    done = subprocess.run([sys.executable, str(tmp_path / "build_devset.py")], cwd=tmp_path.parent,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "devset.json").read_bytes() == DEVSET.read_bytes()
+    tree = ast.parse((public / "build_devset.py").read_text(encoding="utf-8"))
+    modules = next(ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
+                   and any(getattr(t, "id", None) == "MODULES" for t in node.targets))
+    on_disk = {p.stem for p in (public / "devset_sources").glob("*.py")} - {"__init__", "core"}
+    assert sorted(modules) == sorted(on_disk)  # a module missing from MODULES would drop its rows
