@@ -64,6 +64,7 @@ from preflight.estimate.terms import (
     zero12_offload_step_copy,
     zero12_step_grads,
 )
+from preflight.estimate.zero_client_optim import zero_client_step_temporaries
 
 #: Every term a phase may hold, in the order reports list them.
 if TYPE_CHECKING:
@@ -315,6 +316,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # the GPU (terms.zero12_offload_step_copy)
         fp32_grad, flat = zero12_step_grads(inp, trainable, n if sharded else 1, grad_bytes)
         ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
+        # a client optimizer (the HF Trainer's, no optimizer in the DeepSpeed config) steps the
+        # flat partition: partition-sized temporaries (zero_client_optim)
+        ph.add("optimizer", "optimizer_temporaries", zero_client_step_temporaries(
+            inp, trainable, n if sharded else 1, min(prm.largest, trainable), flat), pb)
         ph.add("optimizer", "zero_buckets",
                zero12_offload_step_copy(inp, trainable, n if sharded else 1), pb)
     if inp.zero_stage >= 3 and trainable:
@@ -324,6 +329,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         fp32_grad, flat = zero3_step_grads(inp, trainable, n if sharded else 1, grad_bytes,
                                            min(prm.largest, trainable))
         ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
+        ph.add("optimizer", "optimizer_temporaries", zero_client_step_temporaries(
+            inp, trainable, n if sharded else 1, min(prm.largest, trainable), flat), pb)
     if inp.world_size > 1 and not inp.zero_stage and not inp.fsdp and trainable:
         if not inp.ddp_bucket_view:
             ph.every(train_phases, "ddp_buckets", grads, pb)
