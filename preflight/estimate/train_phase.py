@@ -114,7 +114,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         d = replace(d, res=2)
         notes.append("DeepSpeed fp16/bf16: the engine casts every floating parameter (adapters, "
                       "fp32 norms and embeddings) to 16 bits; fp32 master copies in the optimizer")
-    if inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant:
+    fsdp_mp = bool(inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant)
+    if fsdp_mp:
         # FSDP's MixedPrecision(param_dtype=bf16/fp16) (accelerate's mixed_precision with
         # FSDP): the gathered parameters are cast to 16 bits before forward, so the model
         # computes in 16 bits: 16-bit residual stream, no autocast weight copies; the
@@ -273,7 +274,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                 # the next micro-batch and its backward), the running unit's among them
                 ph.every(("forward", "backward"), "gradients", accum, pb)
             else:
-                ph.add("backward", "gathered_params", layer_trainable * (comp if frozen_grads else grad_bytes)
+                # the unsharded gradient has the gathered parameters' dtype: the compute dtype under
+                # MixedPrecision (reduce_dtype = param_dtype: no cast before the reduce-scatter)
+                unsharded = comp if (frozen_grads or fsdp_mp) else grad_bytes
+                ph.add("backward", "gathered_params", layer_trainable * unsharded
                        * (blocks if unlimited else 1), pb)
             if frozen_grads:
                 # the sharded gradient covers the frozen weights too until zero_grad
