@@ -122,3 +122,24 @@ def test_a_config_optimizer_block_is_deepspeeds_own(tmp_path):
                               "zero_optimization": {"stage": 2}})
     assert inp.zero_stage == 2
     assert inp.zero_client_optimizer is False
+
+
+def test_remedy_moves_the_optimizer_into_the_deepspeed_config():
+    from preflight import hardware
+    from preflight.estimate import remediate
+
+    # one GPU: the optimizer step is the peak (the whole model is the partition)
+    inp = EstimateInput(arch=ARCH, mode="train", precision="bf16", micro_batch=1, seq_len=128,
+                        zero_stage=2, world_size=1, torch_version="2.1.2", zero_client_optimizer=True)
+    gpu = hardware.find("A10G-24GB")
+    found = [r for r in remediate(inp, gpu) if "optimizer` block" in r.description]
+    assert len(found) == 1
+    # the saving is the step's temporaries: the partition in fp32 less the freed bf16 flat copy
+    # (the allocator's fragmentation term follows the phase)
+    assert P * 2 <= found[0].saved_bytes <= P * 2 * 1.05
+    # never suggested when the config already has one, or unknown
+    for twin in (False, None):
+        plain = EstimateInput(arch=ARCH, mode="train", precision="bf16", micro_batch=1, seq_len=128,
+                              zero_stage=2, world_size=1, torch_version="2.1.2",
+                              zero_client_optimizer=twin)
+        assert not [r for r in remediate(plain, gpu) if "optimizer` block" in r.description]

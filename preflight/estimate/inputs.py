@@ -343,7 +343,7 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
             client = client_optimizer_from_names([(f.value, getattr(f, "adapter", None)) for f in names])
             if client is not None:
                 inp.zero_client_optimizer = client
-                src["zero_client_optimizer"] = _where(names[0])
+                src["zero_client_optimizer"] = _where(plan.resolve("optimizer.name") or names[0])
         if plan.value("peft.method") in ("lora", "dora") or task in ("lora", "qlora"):
             fact = plan.resolve("peft.rank")
             inp.lora_r = fact.value if fact is not None else 8
