@@ -143,3 +143,16 @@ def test_remedy_moves_the_optimizer_into_the_deepspeed_config():
                               zero_stage=2, world_size=1, torch_version="2.1.2",
                               zero_client_optimizer=twin)
         assert not [r for r in remediate(plain, gpu) if "optimizer` block" in r.description]
+
+
+def test_foreach_adamw_before_torch_2_1_holds_the_denominator_too():
+    # torch 2.0.x: sqrt(exp_avg_sq) and `denom = _foreach_add(sqrt, eps)` both alive (pytorch
+    # #104898 made the add in place for 2.1): two fp32 lists the size of the trained weights
+    one_gpu = dict(arch=ARCH, mode="train", precision="fp32", micro_batch=1, seq_len=128)
+    old = estimate(EstimateInput(torch_version="2.0.1", **one_gpu))
+    new = estimate(EstimateInput(torch_version="2.1.0", **one_gpu))
+    assert temps(old) == 2 * P * 4
+    assert temps(new) == P * 4
+    # under ZeRO with the Trainer's optimizer: two partition-sized lists, less the flat copy
+    part = P / 4
+    assert temps(run(zero_client_optimizer=True, torch_version="2.0.1")) == 2 * part * 4 - part * 2

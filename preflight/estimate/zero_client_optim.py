@@ -44,6 +44,18 @@ def _foreach(inp: EstimateInput) -> bool:
     return bool(inp.foreach)
 
 
+def foreach_adamw_intermediates(inp: EstimateInput) -> int:
+    """How many parameter-list-sized fp32 intermediates torch's foreach AdamW holds at once.
+
+    torch 2.0.x ``_multi_tensor_adamw`` ran ``exp_avg_sq_sqrt = torch._foreach_sqrt(...)``
+    then ``denom = torch._foreach_add(exp_avg_sq_sqrt, eps)``: two lists alive through
+    ``_foreach_addcdiv_``. pytorch #104898 ("[foreach][AdamW] Minimize intermediates to save
+    peak memory", merged 2023-07-10, first in torch 2.1.0) adds ``eps`` in place: one list
+    ("a minimum budget of 1 intermediate", pytorch issue #97712). Unknown version: the latest."""
+    version = inp.torch_before
+    return 2 if (inp.optimizer == "adamw" and version is not None and version < (2, 1)) else 1
+
+
 def zero_client_step_temporaries(inp: EstimateInput, trainable: float, n: int, largest: float,
                                  flat16: float) -> float:
     """Bytes the client optimizer's step adds under ZeRO (see the module docstring): 0 unless
@@ -59,7 +71,7 @@ def zero_client_step_temporaries(inp: EstimateInput, trainable: float, n: int, l
     part = trainable / max(n, 1)
     if inp.zero_stage >= 3:
         part = min(part, C.DS_SUB_GROUP_SIZE + largest / max(n, 1))
-    temps = part * 4.0 * (1 if _foreach(inp) else 2)
+    temps = part * 4.0 * (foreach_adamw_intermediates(inp) if _foreach(inp) else 2)
     return max(temps - flat16, 0.0)
 
 
