@@ -167,6 +167,10 @@ class EstimateInput:
     # (PEFT modules_to_save) or "resized" (resize_token_embeddings after the adapter, before
     # transformers 4.35); None: frozen (trained_embeddings.py)
     trained_embeddings: Optional[str] = None
+    # ZeRO steps the client's optimizer (the HF Trainer's ``optim`` or one the code builds; no
+    # ``optimizer`` block in the DeepSpeed config) on flat fp32 partitions: its step temporaries
+    # are partition-sized (zero_client_optim). False: DeepSpeed's own (in place); None: unknown
+    zero_client_optimizer: Optional[bool] = None
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -336,6 +340,14 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
                     # Accelerate's FSDP (the Trainer's too) runs its own prepare_model
                     inp.fsdp_by_accelerate = True
                     src["fsdp_by_accelerate"] = _where(sharding)
+        if inp.zero_stage and "zero_client_optimizer" not in src:
+            from preflight.estimate.zero_client_optim import client_optimizer_from_names
+
+            names = plan.facts("optimizer.name")
+            client = client_optimizer_from_names([(f.value, getattr(f, "adapter", None)) for f in names])
+            if client is not None:
+                inp.zero_client_optimizer = client
+                src["zero_client_optimizer"] = _where(plan.resolve("optimizer.name") or names[0])
         if plan.value("peft.method") in ("lora", "dora") or task in ("lora", "qlora"):
             fact = plan.resolve("peft.rank")
             inp.lora_r = fact.value if fact is not None else 8

@@ -150,6 +150,14 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             "from_pretrained), which installs the memory-efficient Linear and loads each rank's "
             "shard only", ("--load-placement sharded",), "none: same results",
             lambda i: i.with_changes(load_placement="sharded"))
+    if train and inp.zero_client_optimizer and not inp.offload_optimizer:
+        # ZeRO steps the Trainer's optimizer on flat partitions (zero_client_optim): DeepSpeed's
+        # own AdamW (FusedAdam, from an optimizer block) updates them in place
+        add("ds_optimizer", 1, "add an `optimizer` block (\"type\": \"AdamW\") to the DeepSpeed "
+            "config: DeepSpeed's FusedAdam updates the partition in place, the Trainer's optimizer "
+            "makes partition-sized temporaries", (), "none: the same AdamW update (move lr, betas, "
+            "eps and weight decay into the block)",
+            lambda i: i.with_changes(zero_client_optimizer=False))
     if train and inp.keeps_outputs:
         add("drop_outputs", 1, "do not keep the model's outputs across steps (keep only the "
             "loss, or `del outputs` after backward): the previous step's logits and cache are "

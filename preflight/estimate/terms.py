@@ -235,8 +235,11 @@ def optimizer_temporaries(inp: EstimateInput, trainable: int, state_dtype: float
         # the for-loop one (foreach=None meant False)
         foreach = False
     if inp.optimizer in ("adamw", "adafactor") and foreach and not inp.zero_stage:
-        # AdamW: sqrt(exp_avg_sq); Adafactor: the variance estimates, for every parameter
-        return trainable * state_dtype
+        # AdamW: sqrt(exp_avg_sq) (and, before torch 2.1, the denominator beside it:
+        # zero_client_optim.foreach_adamw_intermediates); Adafactor: the variance estimates
+        from preflight.estimate.zero_client_optim import foreach_adamw_intermediates
+
+        return trainable * state_dtype * foreach_adamw_intermediates(inp)
     if inp.optimizer in ("adamw", "adafactor") and not inp.zero_stage:
         # for-loop: two temporaries the size of the parameter being updated (sqrt and the
         # bias-corrected denominator), the largest parameter sets the peak

@@ -66,6 +66,7 @@ from preflight.estimate.terms import (
     zero12_step_grads,
 )
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
+from preflight.estimate.zero_client_optim import zero_client_step_temporaries
 
 #: Every term a phase may hold, in the order reports list them.
 if TYPE_CHECKING:
@@ -91,7 +92,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         d = replace(d, res=2)
         notes.append("DeepSpeed fp16/bf16: the engine casts every floating parameter (adapters, "
                       "fp32 norms and embeddings) to 16 bits; fp32 master copies in the optimizer")
-    if inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant:
+    fsdp_mp = bool(inp.fsdp and inp.world_size > 1 and inp.precision.startswith("amp") and not inp.quant)
+    if fsdp_mp:
         # FSDP's MixedPrecision(param_dtype=bf16/fp16) (accelerate's mixed_precision with
         # FSDP): the gathered parameters are cast to 16 bits before forward, so the model
         # computes in 16 bits: 16-bit residual stream, no autocast weight copies; the
@@ -254,7 +256,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                 # the next micro-batch and its backward), the running unit's among them
                 ph.every(("forward", "backward"), "gradients", accum, pb)
             else:
-                ph.add("backward", "gathered_params", layer_trainable * (comp if frozen_grads else grad_bytes)
+                # the unsharded gradient has the gathered parameters' dtype: the compute dtype under
+                # MixedPrecision (reduce_dtype = param_dtype: no cast before the reduce-scatter)
+                unsharded = comp if (frozen_grads or fsdp_mp) else grad_bytes
+                ph.add("backward", "gathered_params", layer_trainable * unsharded
                        * (blocks if unlimited else 1), pb)
             if frozen_grads:
                 # the sharded gradient covers the frozen weights too until zero_grad
@@ -297,6 +302,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # the GPU (terms.zero12_offload_step_copy)
         fp32_grad, flat = zero12_step_grads(inp, trainable, n if sharded else 1, grad_bytes)
         ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
+        # a client optimizer (the HF Trainer's, no optimizer in the DeepSpeed config) steps the
+        # flat partition: partition-sized temporaries (zero_client_optim)
+        ph.add("optimizer", "optimizer_temporaries", zero_client_step_temporaries(
+            inp, trainable, n if sharded else 1, min(prm.largest, trainable), flat), pb)
         ph.add("optimizer", "zero_buckets",
                zero12_offload_step_copy(inp, trainable, n if sharded else 1), pb)
     if inp.zero_stage >= 3 and trainable:
@@ -306,6 +315,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         fp32_grad, flat = zero3_step_grads(inp, trainable, n if sharded else 1, grad_bytes,
                                            min(prm.largest, trainable))
         ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
+        ph.add("optimizer", "optimizer_temporaries", zero_client_step_temporaries(
+            inp, trainable, n if sharded else 1, min(prm.largest, trainable), flat), pb)
     if inp.world_size > 1 and not inp.zero_stage and not inp.fsdp and trainable:
         if not inp.ddp_bucket_view:
             ph.every(train_phases, "ddp_buckets", grads, pb)
