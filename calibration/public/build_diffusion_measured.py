@@ -83,8 +83,8 @@ ROWS = [
               "--caption_column text. No --cache_latents: the VAE stays on the GPU and encodes each step "
               "(assumption from the command). Per-image captions (--caption_column): the script encodes prompts "
               "each step, so CLIP-L and T5-XXL stay on the GPU in bf16 (assumption from the command, the blog "
-              "does not say). LoRA target modules: the script's default at the time, not stated (diffusers main "
-              "today: attention and feed-forward projections of every block; assumption). "
+              "does not say). LoRA on to_k/to_q/to_v/to_out.0 in fp32 (sayakpaul/diffusers-torchao "
+              "training/README.md, the script the blog links). "
               "'peak memory usage' tool not named; two decimals suggest torch.cuda.max_memory_allocated or "
               "reserved (not stated). GB base taken as 2^30 (assumption). resolution 627 as in the rows above."},
     {"id": "fastdit-xl2-ckpt-fp32-a100", "source": FAST_DIT + "#:~:text=44045%20MB",
