@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 GIB = 2**30
 
@@ -248,12 +249,81 @@ def build(path: Path) -> None:
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
 
-def score(path: Path) -> int:
-    """Score with the same entry point as build_diffusion_rows.py (not run by the builder's author)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    import build_diffusion_rows
+#: optimizer names of the rows -> the estimator's (None: not expressible as written)
+_OPTIMIZERS = {"adamw": "adamw", "adamw-8bit": "adamw-8bit", "adamw-bf16": "adamw"}
 
-    return int(build_diffusion_rows.score(path))
+
+def _input(row: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The estimator input of ``row`` and the row facts that input cannot say (scored anyway)."""
+    from preflight import architectures
+    from preflight.estimate import EstimateInput
+
+    s = row["setup"]
+    unsaid = []
+    opt = s["optimizer"]
+    if opt.startswith("adafactor"):
+        name = "adafactor"
+        if "fused" in opt:
+            unsaid.append("optimizer step fused into backward")
+    else:
+        name = _OPTIMIZERS.get(opt, "adamw")
+        if opt != name:
+            unsaid.append(f"optimizer {opt} (charged as {name})")
+    if s.get("base_quant"):
+        unsaid.append(f"base weights {s['base_quant']}")
+    if s["trained"].startswith("textual inversion"):
+        unsaid.append("textual inversion (charged as full training)")
+    if s.get("cache_text_embeddings"):
+        unsaid.append("text encoders freed after caching their embeddings")
+    if s.get("cache_latents"):
+        unsaid.append("latents cached (no VAE encode in the step)")
+    inp = EstimateInput(arch=architectures.lookup(s["model"]), mode="train", precision=s["precision"],
+                        optimizer=name, micro_batch=s["micro_batch"], image_size=s["resolution"],
+                        grad_ckpt=s["grad_ckpt"], attention=s["attention"], lora_r=s.get("lora_r"),
+                        ema=s["ema"])
+    return inp, unsaid
+
+
+def score(path: Path) -> int:
+    """Estimate every row with the facts the estimator's input can say (the same mapping as
+    build_diffusion_rows.py's bound rows) and print each row's error against its measured peak
+    (GiB = 2^30 bytes), the OOM rows' verdicts against ``gpu_gib``, and the rows' unsaid facts."""
+    from preflight.estimate import estimate
+
+    rows = json.loads(path.read_text(encoding="utf-8"))["rows"]
+    errs: list[float] = []
+    clean: list[float] = []
+    inside = 0
+    ooms = oom_right = 0
+    for row in rows:
+        inp, unsaid = _input(row)
+        est = estimate(inp)
+        peak = est.peak_bytes / GIB
+        lo, hi = (b / GIB for b in est.interval_bytes)
+        note = ("; not said: " + ", ".join(unsaid)) if unsaid else ""
+        if row["kind"] == "oom":
+            ooms += 1
+            ok = peak > row["gpu_gib"]
+            oom_right += ok
+            print(f"{row['id']:44s} oom on {row['gpu_gib']:.2f} GiB  est {peak:7.2f} GiB  "
+                  f"{'agrees' if ok else 'FALSE FIT'}{note}")
+            continue
+        err = (peak - row["measured_gib"]) / row["measured_gib"]
+        errs.append(err)
+        if not unsaid:
+            clean.append(err)
+        inside += lo <= row["measured_gib"] <= hi
+        print(f"{row['id']:44s} measured {row['measured_gib']:7.2f}  est {peak:7.2f} ({lo:.2f}..{hi:.2f}) "
+              f"{100 * err:+7.1f}%{note}")
+    n = len(errs)
+    mae = 100 * sum(abs(e) for e in errs) / n
+    signed = 100 * sum(errs) / n
+    print(f"{n} measured rows: mean |error| {mae:.1f}%, mean signed {signed:+.1f}%, inside interval {inside}/{n}; "
+          f"OOM rows called OOM {oom_right}/{ooms}")
+    if clean:
+        print(f"{len(clean)} measured rows with every fact said: mean |error| "
+              f"{100 * sum(abs(e) for e in clean) / len(clean):.1f}%")
+    return 0
 
 
 if __name__ == "__main__":
