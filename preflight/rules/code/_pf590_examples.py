@@ -45,6 +45,23 @@ args = TrainingArguments(output_dir="out")
 Trainer(model=model, args=args, train_dataset=tokenized["train"],  # error: PF590
         eval_dataset=tokenized["test"]).train()
 """,
+    # prompt-masked labels of every length, given to a collator that pads only the model inputs
+    """
+from transformers import DataCollatorForLanguageModeling, Trainer, TrainingArguments
+
+
+def process(samples):
+    full = tokenizer.apply_chat_template(samples["chat"], tokenize=True)
+    prompts = tokenizer.apply_chat_template(samples["prompt"], tokenize=True, add_generation_prompt=True)
+    labels = [[-100] * len(p) + f[len(p):] for p, f in zip(prompts, full)]
+    return {"input_ids": full, "labels": labels}
+
+
+train_ds = raw.map(process, batched=True, remove_columns=raw.column_names)
+collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+trainer = Trainer(model=model, args=TrainingArguments(output_dir="out"),  # error: PF590
+                  train_dataset=train_ds, data_collator=collator)
+""",
 ]
 
 PF590_GOOD = [
@@ -125,5 +142,18 @@ def group_texts(examples, block_size=1024):
 tokenized = raw.map(tokenize_function, batched=True, remove_columns=["text"])
 lm_datasets = tokenized.map(group_texts, batched=True)
 Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=lm_datasets["train"]).train()
+""",
+    # tricky-correct: unpadded rows without labels, and the LM collator builds the labels after padding
+    """
+from transformers import DataCollatorForLanguageModeling, Trainer, TrainingArguments
+
+
+def tokenize(batch):
+    return tokenizer(batch["text"], truncation=True, max_length=512)
+
+
+train_ds = raw.map(tokenize, batched=True, remove_columns=["text"])
+Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=train_ds,
+        data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False)).train()
 """,
 ]

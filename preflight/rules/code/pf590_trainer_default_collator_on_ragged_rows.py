@@ -17,6 +17,7 @@ from preflight.rules.code.pf488_padded_input_ids_copied_as_labels import _is_inp
 _TRAINERS = ("Trainer", "Seq2SeqTrainer")
 # Trainer(model, args, data_collator, train_dataset, eval_dataset, processing_class/tokenizer, ...)
 _COLLATOR_POS, _TRAIN_POS, _EVAL_POS, _TOKENIZER_POS = 2, 3, 4, 5
+_INPUT_ONLY_COLLATORS = ("DataCollatorWithPadding", "DataCollatorForLanguageModeling")
 
 
 def _trainer_classes(ctx: FileContext) -> set[str]:
@@ -35,7 +36,7 @@ def _arg(call: ast.Call, name: str, pos: int) -> Optional[ast.expr]:
 def _is_tokenizer_call(call: ast.Call) -> bool:
     """``tokenizer(...)``, ``self.tokenizer(...)``, ``tokenizer.encode(...)``."""
     func = call.func
-    if isinstance(func, ast.Attribute) and func.attr in ("encode", "__call__"):
+    if isinstance(func, ast.Attribute) and func.attr in ("encode", "__call__", "encode_plus", "apply_chat_template"):
         func = func.value
     name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
     return name.lower().endswith("tokenizer")
@@ -50,6 +51,22 @@ def _pads(call: ast.Call) -> bool:
         return True
     legacy = kwarg(call, "pad_to_max_length")
     return legacy is not None and not (isinstance(legacy, ast.Constant) and legacy.value is False)
+
+
+def _input_only_collator(ctx: FileContext, expr: Optional[ast.expr], before: ast.AST) -> Optional[str]:
+    """``DataCollatorWithPadding(...)`` / ``DataCollatorForLanguageModeling(...)`` (inline, or a name
+    bound to one before the Trainer): collators that pad through ``tokenizer.pad``, which pads the
+    model inputs and converts every other key (``labels``) as it is."""
+    if isinstance(expr, ast.Name):
+        bound = [n for n in ctx.nodes(ast.Assign) if n.lineno < getattr(before, "lineno", 0)
+                 and any(isinstance(t, ast.Name) and t.id == expr.id for t in n.targets)]
+        expr = max(bound, key=lambda n: n.lineno).value if bound else None
+    if isinstance(expr, ast.Call):
+        func = expr.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        if name in _INPUT_ONLY_COLLATORS:
+            return name
+    return None
 
 
 def _map_function(ctx: FileContext, call: ast.Call) -> Optional[ast.FunctionDef]:
@@ -83,6 +100,19 @@ def _unwrap_copy(expr: ast.AST) -> ast.AST:
     return expr
 
 
+def _masked_label_lists(fn: ast.FunctionDef, name: str) -> bool:
+    """``name`` is bound in ``fn`` to label lists built with -100 (``[[-100] * len(p) + f[len(p):]
+    for p, f in ...]``): one list per row, as long as its text."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets) \
+                and isinstance(node.value, (ast.ListComp, ast.List, ast.BinOp)):
+            for sub in ast.walk(node.value):
+                if isinstance(sub, ast.UnaryOp) and isinstance(sub.op, ast.USub) and \
+                        isinstance(sub.operand, ast.Constant) and sub.operand.value == 100:
+                    return True
+    return False
+
+
 def _labels_from_ids(fn: ast.FunctionDef) -> bool:
     """The function returns token-level labels copied from its ids (``"labels": list(input_ids)``,
     or the same list as the row's ``"input_ids"``): a list per row that ``DataCollatorWithPadding``
@@ -96,6 +126,8 @@ def _labels_from_ids(fn: ast.FunctionDef) -> bool:
             if _is_input_ids(labels):
                 return True
             if ids is not None and ast.dump(_unwrap_copy(labels)) == ast.dump(_unwrap_copy(ids)):
+                return True
+            if isinstance(labels, ast.Name) and _masked_label_lists(fn, labels.id):
                 return True
         elif isinstance(node, ast.Assign) and _is_input_ids(node.value) and any(
                 isinstance(t, ast.Subscript) and const_str(t.slice) == "labels" for t in node.targets):
@@ -145,13 +177,15 @@ class TrainerDefaultCollatorOnRaggedRows(Rule):
     explanation = """
 ## What it finds
 
-`Trainer(...)` / `Seq2SeqTrainer(...)` (or a subclass of the file) with no `data_collator`,
+`Trainer(...)` / `Seq2SeqTrainer(...)` (or a subclass of the file) with no `data_collator`
+(or with `DataCollatorWithPadding`/`DataCollatorForLanguageModeling`),
 whose `train_dataset`/`eval_dataset` is the result of `ds.map(fn, ...)` where `fn` is a
 function of the same file (or the inner function a factory of the file returns) that calls
 the tokenizer without any padding, and either
 
-* no tokenizer is passed to the Trainer (`processing_class=`/`tokenizer=`), or
-* `fn` also returns token-level `labels` copied from its ids (`"labels": list(input_ids)`).
+* no collator and no tokenizer is passed to the Trainer (`processing_class=`/`tokenizer=`), or
+* `fn` also returns token-level `labels` (copied from its ids, `"labels": list(input_ids)`,
+  or lists built with -100 for the prompt).
 
 ## Why it matters
 
@@ -162,7 +196,10 @@ PreTrainedTokenizerBase) else default_data_collator`). `default_data_collator` o
 `torch.tensor([f[k] for f in features])` on rows of different lengths raises "expected
 sequence of length ..." / "Unable to create tensor, you should probably activate truncation
 and/or padding". `DataCollatorWithPadding` pads the tokenizer's inputs but hands `labels`
-to the same conversion, so variable-length labels fail the same way. The job dies on its
+to the same conversion, so variable-length labels fail the same way; so does
+`DataCollatorForLanguageModeling`, which pads through `tokenizer.pad` before it builds its
+own labels (a long-context SFT run: "expected sequence of length 15757 at dim 1 (got
+16242)"). The job dies on its
 first batch, after the model was loaded (unslothai/notebooks#27: the Orpheus TTS notebook
 needed `DataCollatorForSeq2Seq`).
 
@@ -175,12 +212,14 @@ tokenize with `padding="max_length"`.
 
 ## When preflight stays silent
 
-* A `data_collator` is given (or the Trainer's arguments are unpacked from `**kwargs`).
+* A `data_collator` other than `DataCollatorWithPadding`/`DataCollatorForLanguageModeling`
+  is given (or the Trainer's arguments are unpacked from `**kwargs`).
 * The tokenizer call in `fn` pads (`padding="max_length"`, `True`, `"longest"`).
 * The dataset given to the Trainer is not the direct result of a tokenizing `map` of this
   file (`group_texts` blocks as in `run_clm.py`, a dataset class, a function of another file).
-* A tokenizer is passed to the Trainer and `fn` returns no token-level labels: the default
-  `DataCollatorWithPadding` pads `input_ids`/`attention_mask` itself.
+* A tokenizer (or one of those two collators) is given and `fn` returns no token-level
+  labels: `DataCollatorWithPadding` pads `input_ids`/`attention_mask` itself, and
+  `DataCollatorForLanguageModeling` builds its labels after padding.
 """
     bad_examples = examples("preflight.rules.code._pf590_examples", "PF590_BAD")
     good_examples = examples("preflight.rules.code._pf590_examples", "PF590_GOOD")
@@ -191,7 +230,11 @@ tokenize with `padding="max_length"`.
             if not (any(is_from(qual, "transformers", t) for t in _TRAINERS)
                     or (isinstance(call.func, ast.Name) and call.func.id in local)):
                 continue
-            if has_unpacking(call) or _arg(call, "data_collator", _COLLATOR_POS) is not None:
+            if has_unpacking(call):
+                continue
+            given = _arg(call, "data_collator", _COLLATOR_POS)
+            collator = _input_only_collator(ctx, given, call) if given is not None else None
+            if given is not None and collator is None:
                 continue
             tokenizer = _arg(call, "processing_class", _TOKENIZER_POS) or kwarg(call, "tokenizer")
             for kw, pos in (("train_dataset", _TRAIN_POS), ("eval_dataset", _EVAL_POS)):
@@ -200,14 +243,19 @@ tokenize with `padding="max_length"`.
                 if found is None:
                     continue
                 mapped, fn = found
-                if tokenizer is not None and not _labels_from_ids(fn):
+                if (tokenizer is not None or collator is not None) and not _labels_from_ids(fn):
                     continue
-                why = ("the tokenizer given to it pads input_ids but not the token-level `labels` that "
-                       f"`{fn.name}` copies from the ids" if tokenizer is not None else
-                       "with no tokenizer given, it uses `default_data_collator`, which only stacks rows")
+                if collator is not None:
+                    head = f"this Trainer's `{collator}` pads only the tokenizer's inputs, and its"
+                    why = f"the token-level `labels` that `{fn.name}` builds are converted unpadded"
+                else:
+                    head = "this Trainer has no `data_collator` and its"
+                    why = ("the tokenizer given to it pads input_ids but not the token-level `labels` that "
+                           f"`{fn.name}` builds" if tokenizer is not None else
+                           "with no tokenizer given, it uses `default_data_collator`, which only stacks rows")
                 yield ctx.finding(
                     self, call,
-                    f"this Trainer has no `data_collator` and its `{kw}` `{name}` holds rows that `{fn.name}` "
+                    f"{head} `{kw}` `{name}` holds rows that `{fn.name}` "
                     f"tokenized without padding (one length per text): {why}, so the first batch fails "
                     "(\"expected sequence of length\" / \"Unable to create tensor\"). Pass "
                     "`data_collator=DataCollatorForSeq2Seq(tokenizer, padding=True, label_pad_token_id=-100)`",
