@@ -732,6 +732,25 @@ from transformers import T5ForConditionalGeneration
 model = T5ForConditionalGeneration.from_pretrained("t5-large")
 trainer = L.Trainer(precision="16-mixed")  # warning: PF423
 """,
+    # a T5 derivative's continued pretraining: the checkpoint comes as a parameter, the class names the family
+    """
+import pytorch_lightning as pl
+from transformers import T5ForConditionalGeneration
+
+
+class T5Pretrain(pl.LightningModule):
+    def __init__(self, model_path):
+        super().__init__()
+        self.model = T5ForConditionalGeneration.from_pretrained(model_path)
+
+    def training_step(self, batch, batch_idx):
+        return self.model(input_ids=batch["input_ids"], labels=batch["labels"]).loss
+
+
+def main(loader, model_path):
+    trainer = pl.Trainer(precision=16, max_epochs=1)  # warning: PF423
+    trainer.fit(T5Pretrain(model_path), loader)
+""",
 ]
 
 PF423_GOOD = [
@@ -747,6 +766,25 @@ from transformers import AutoModelForSequenceClassification, TrainingArguments
 
 model = AutoModelForSequenceClassification.from_pretrained("bert-base-uncased")
 args = TrainingArguments(output_dir="out", fp16=True)
+""",
+    # tricky-correct: a T5 class loaded from a path, trained in bf16; and a BART (pretrained in fp32) in fp16
+    """
+import pytorch_lightning as pl
+from transformers import BartForConditionalGeneration, T5ForConditionalGeneration
+
+
+def build(model_path, summarizer_path):
+    t5 = T5ForConditionalGeneration.from_pretrained(model_path)
+    trainer = pl.Trainer(precision="bf16-mixed")
+    return t5, trainer, BartForConditionalGeneration.from_pretrained(summarizer_path)
+""",
+    """
+from transformers import BartForConditionalGeneration, Seq2SeqTrainingArguments
+
+
+def build(path):
+    model = BartForConditionalGeneration.from_pretrained(path)
+    return model, Seq2SeqTrainingArguments(output_dir="out", fp16=True)
 """,
 ]
 

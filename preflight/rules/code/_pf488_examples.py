@@ -39,6 +39,21 @@ def tokenize(batch, tokenizer):
     out["labels"] = out["input_ids"].copy()  # warning: PF488
     return out
 """,
+    # bert-squeeze#80 shape: a seq2seq collator pads the batch's targets to the longest and uses them as labels
+    """
+class Seq2SeqCollator:
+    def __init__(self, tokenizer, max_target_length=128):
+        self.tokenizer, self.max_target_length = tokenizer, max_target_length
+
+    def __call__(self, examples):
+        batch = self.tokenizer([e["document"] for e in examples], truncation=True, padding=True,
+                               return_tensors="pt")
+        targets = [e["summary"] for e in examples]
+        target_enc = self.tokenizer(text_target=targets, max_length=self.max_target_length, truncation=True,
+                                    padding="longest", return_tensors="pt")
+        batch["labels"] = target_enc["input_ids"]  # warning: PF488
+        return batch
+""",
 ]
 
 PF488_GOOD = [
@@ -85,5 +100,52 @@ def encode(tokenizer, text):
     enc = tokenizer(text, padding=True, truncation=True, max_length=512)
     enc["labels"] = enc["input_ids"].copy()
     return enc
+""",
+    # the collator's fix: the batch's target padding masked to -100
+    """
+class Seq2SeqCollator:
+    def __init__(self, tokenizer):
+        self.tokenizer = tokenizer
+
+    def __call__(self, examples):
+        batch = self.tokenizer([e["document"] for e in examples], truncation=True, padding=True,
+                               return_tensors="pt")
+        target_enc = self.tokenizer(text_target=[e["summary"] for e in examples], truncation=True, padding=True,
+                                    return_tensors="pt")
+        batch["labels"] = target_enc["input_ids"].masked_fill(target_enc["attention_mask"] == 0, -100)
+        return batch
+""",
+    # tricky-correct: the list is padded dynamically, but the labels come from each example's own
+    # unpadded ids in another function
+    """
+def collate(examples, tokenizer):
+    texts = [e["text"] for e in examples]
+    return tokenizer(texts, padding=True, return_tensors="pt")
+
+
+def add_labels(example):
+    example["labels"] = list(example["input_ids"])
+    return example
+""",
+    # tricky-correct: pad_sequence pads the ids with the pad token and the labels with an ignore value
+    """
+import torch
+from torch.nn.utils.rnn import pad_sequence
+
+
+def collate(batch, pad_id):
+    input_ids = pad_sequence([torch.tensor(x) for x in batch], batch_first=True, padding_value=pad_id)
+    labels = pad_sequence([torch.tensor(x) for x in batch], batch_first=True, padding_value=-100)
+    return {"input_ids": input_ids, "labels": labels}
+""",
+    # tricky-correct: fixed-length rows stacked (nothing padded) and copied as labels
+    """
+import torch
+
+
+class Collator:
+    def __call__(self, batch):
+        input_ids = torch.stack([torch.tensor(x) for x in batch])
+        return {"input_ids": input_ids, "labels": input_ids.clone()}
 """,
 ]

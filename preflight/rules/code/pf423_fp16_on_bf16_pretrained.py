@@ -22,6 +22,21 @@ from preflight.rules.base import Rule, examples
 # A value the literal resolver computes is built from the file's own string constants, so a
 # family name it could yield has "t5" or "ul2" in one of them.
 _FAMILY_PART = re.compile(r"t5|ul2", re.IGNORECASE)
+# transformers' classes of the T5 family (T5, mT5, UMT5, LongT5; ByT5, Flan-T5 and UL2 load through
+# T5's): ``T5ForConditionalGeneration.from_pretrained(path)`` names the family whatever the path
+_FAMILY_CLASS = re.compile(r"^(T5|MT5|UMT5|LongT5)(ForConditionalGeneration|Model|EncoderModel|"
+                           r"ForQuestionAnswering|ForSequenceClassification|ForTokenClassification)$")
+
+
+def _class_name(call: ast.Call) -> Optional[str]:
+    """``T5ForConditionalGeneration`` of ``T5ForConditionalGeneration.from_pretrained(...)`` (or of
+    ``transformers.T5ForConditionalGeneration.from_pretrained``) when it is a T5-family class."""
+    func = call.func
+    if not isinstance(func, ast.Attribute):
+        return None
+    owner = func.value
+    name = owner.id if isinstance(owner, ast.Name) else owner.attr if isinstance(owner, ast.Attribute) else ""
+    return name if _FAMILY_CLASS.match(name) else None
 
 
 def _may_name_family(ctx: FileContext) -> bool:
@@ -35,6 +50,9 @@ def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
     for call in ctx.nodes(ast.Call):
         if call_last(call) != "from_pretrained" or not call.args:
             continue
+        cls = _class_name(call)
+        if cls is not None:
+            return call, f"{cls}.from_pretrained(...)"
         name = const_str(call.args[0])
         if name is None:
             if may_name is None:
@@ -61,7 +79,10 @@ class Fp16OnBf16Pretrained(Rule):
 ## What it finds
 
 `from_pretrained("t5-large")`, `google/flan-t5-*`, `google/t5-v1_1-*`, `mt5`,
-`byt5`, `ul2` (families pretrained in bfloat16) in a file that trains with fp16:
+`byt5`, `ul2` (families pretrained in bfloat16), or any checkpoint loaded through a T5
+model class (`T5ForConditionalGeneration`, `MT5ForConditionalGeneration`,
+`UMT5*`, `LongT5*`, `T5EncoderModel`: a continued pretraining of a T5 derivative such as
+Randeng-T5), in a file that trains with fp16:
 `TrainingArguments(fp16=True)`, Lightning `precision="16-mixed"`,
 `Accelerator(mixed_precision="fp16")` or a `GradScaler`.
 
@@ -78,8 +99,8 @@ Train in bf16 (`bf16=True`, `precision="bf16-mixed"`) on Ampere or newer, or in 
 
 ## When preflight stays silent
 
-* The model name is not a literal or a statically known value, or no fp16 signal
-  appears in the same file.
+* The model name is not a literal or a statically known value and the class is a generic
+  one (`AutoModelForSeq2SeqLM`), or no fp16 signal appears in the same file.
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF423_BAD")
     good_examples = examples("preflight.rules.code._pf414_examples", "PF423_GOOD")

@@ -26,6 +26,55 @@ def _pads_to_max_length(call: ast.Call) -> bool:
     return isinstance(legacy, ast.Constant) and legacy.value is True
 
 
+def _pads_dynamically(call: ast.Call) -> bool:
+    padding = kwarg(call, "padding")
+    if padding is None:
+        return False
+    return const_str(padding) == "longest" or (isinstance(padding, ast.Constant) and padding.value is True)
+
+
+def _is_list_of_texts(expr: Optional[ast.AST], scope: ast.AST) -> bool:
+    """``[e["text"] for e in examples]``, or a name the same function binds to such a comprehension
+    (or to ``list(...)`` of one) or fills with ``.append`` from ``[]``: several texts, so
+    ``padding=True`` pads every shorter row."""
+    if isinstance(expr, ast.ListComp):
+        return True
+    if not isinstance(expr, ast.Name):
+        return False
+    empty = appended = False
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == expr.id for t in node.targets):
+            value = node.value
+            if isinstance(value, ast.Call) and call_last(value) == "list" and len(value.args) == 1:
+                value = value.args[0]
+            if isinstance(value, (ast.ListComp, ast.GeneratorExp)):
+                return True
+            empty = empty or (isinstance(value, ast.List) and not value.elts)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "append" \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == expr.id:
+            appended = True
+    return empty and appended
+
+
+def _batch_text(call: ast.Call) -> Optional[ast.AST]:
+    """The texts a tokenizer call encodes: its first positional argument, else ``text=``/``text_target=``."""
+    if call.args:
+        return call.args[0]
+    return kwarg(call, "text") or kwarg(call, "text_target")
+
+
+def _pads(ctx: FileContext, call: ast.Call) -> bool:
+    """A tokenizer call whose rows carry padding: ``padding="max_length"`` always; ``padding=True`` (or
+    ``"longest"``) when it encodes a list of several texts built in the same function (a
+    collator's batch), where every row shorter than the longest is padded."""
+    if _pads_to_max_length(call):
+        return True
+    if not _pads_dynamically(call):
+        return False
+    scope = ctx.enclosing_function(call)
+    return scope is not None and _is_list_of_texts(_batch_text(call), scope)
+
+
 def _is_input_ids(expr: ast.AST) -> bool:
     """``input_ids``, ``enc["input_ids"]``, ``enc.input_ids``, ``x["input_ids"][0]``, and copies of them
     (``.clone()``, ``.copy()``, ``copy.deepcopy(...)``, ``list(...)``)."""
@@ -88,12 +137,14 @@ class PaddedInputIdsCopiedAsLabels(Rule):
     severity = Severity.WARNING
     category = Category.CORRECTNESS
     frameworks = ("transformers",)
-    needs_text = ("max_length",)
+    needs_text = ("max_length", "padding")
     summary = "labels copied from input_ids padded to max_length: the loss is computed on the padding"
     explanation = """
 ## What it finds
 
-A function that tokenizes with `padding="max_length"` (or `pad_to_max_length=True`) and
+A function that tokenizes with `padding="max_length"` (or `pad_to_max_length=True`), or
+that pads a list of several texts it built itself to the longest one (`padding=True` or
+`"longest"` on `[e["summary"] for e in examples]`, as a hand-written collator does), and
 uses the padded `input_ids` as the labels (`labels = input_ids.clone()`,
 `enc["labels"] = enc["input_ids"].copy()`, `model(..., labels=input_ids)`,
 `{"labels": ...input_ids...}`), in a file that never writes `-100` (nor an
@@ -106,7 +157,10 @@ default `ignore_index`; `loss_utils.py` `ForCausalLMLoss`); the attention mask d
 reach the loss. Every pad position of a max-length row stays a target, so most of the
 loss is "predict the pad token after a pad token": the reported loss drops fast for the
 wrong reason and, with pad = EOS, the model learns to emit EOS runs
-(hengjiUSTC/learn-llm#2, open-jarvis/OpenJarvis#521).
+(hengjiUSTC/learn-llm#2, open-jarvis/OpenJarvis#521). A seq2seq collator that pads the
+targets with `tokenizer(text_target=..., padding=True)` and uses their `input_ids` as
+labels trains the model to emit pad tokens after each summary: `DataCollatorForSeq2Seq`
+pads labels with `label_pad_token_id=-100` for this reason (JulesBelveze/bert-squeeze#80).
 
 ## How to fix it
 
@@ -118,15 +172,20 @@ wrong reason and, with pad = EOS, the model learns to emit EOS runs
 * The file writes `-100` or mentions an `ignore_index`, or uses
   `DataCollatorForLanguageModeling`/`DataCollatorForCompletionOnlyLM` (which rebuild the labels).
 * The file imports Flax/JAX (the Flax examples weight their own loss by the attention mask).
-* The tokenizer call pads dynamically (`padding=True`/`"longest"`: a row may have no
-  padding at all) or not at all (`group_texts` blocks, as `run_clm.py`).
+* The tokenizer call pads dynamically (`padding=True`/`"longest"`) texts it did not build
+  as a list itself (one example, or a parameter: a row may have no padding at all), or
+  does not pad at all (`group_texts` blocks, as `run_clm.py`).
 * The tokenizer call and the labels are in different functions.
+* Rows padded by `pad_sequence(..., padding_value=pad_id)` and copied as labels: the
+  collators found this way (sam-byron/finance_chatbot) pad fixed-size chunks of the
+  block size, where nothing is padded; PF125 judges `pad_sequence` targets of a
+  cross-entropy.
 """
     bad_examples = examples("preflight.rules.code._pf488_examples", "PF488_BAD")
     good_examples = examples("preflight.rules.code._pf488_examples", "PF488_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
-        pads = [c for c in ctx.nodes(ast.Call) if _pads_to_max_length(c)]
+        pads = [c for c in ctx.nodes(ast.Call) if _pads(ctx, c)]
         if not pads or _masks(ctx):
             return
         seen: set[int] = set()
@@ -138,11 +197,14 @@ wrong reason and, with pad = EOS, the model learns to emit EOS runs
             for site in _labels_sites(scope):
                 if ctx.enclosing_function(site) is not ctx.enclosing_function(pad):
                     continue
+                how = "to max_length" if _pads_to_max_length(pad) else "to the batch's longest row"
+                where = ("padded to max_length here" if _pads_to_max_length(pad) else
+                         "a list of texts padded to its longest row here")
                 yield ctx.finding(
                     self, site,
-                    "the labels are a copy of `input_ids` padded to max_length and no pad position is set to -100: "
+                    f"the labels are a copy of `input_ids` padded {how} and no pad position is set to -100: "
                     "the language-model loss ignores only -100, so every padding token is a training target (the "
                     "loss drops for the wrong reason; with pad = EOS the model learns to emit EOS). Set "
                     "`labels[attention_mask == 0] = -100`",
-                    evidence=[ctx.evidence(pad, "padded to max_length here")])
+                    evidence=[ctx.evidence(pad, where)])
                 return

@@ -481,15 +481,28 @@ PF411_BAD = [
 # --- requirements.txt
 transformers==4.46.3
 # --- train.py
+from peft import LoraConfig, get_peft_model
 from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
 model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B")  # warning: PF411
+model = get_peft_model(model, LoraConfig(r=16, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
 args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=4)
 Trainer(model=model, args=args, train_dataset=ds).train()
 """,
 ]
 
 PF411_GOOD = [
+    # tricky-correct: a full fine-tune in bf16 mixed precision keeps float32 master weights on purpose
+    """
+# --- requirements.txt
+transformers==4.40.2
+# --- train.py
+from transformers import AutoModelForQuestionAnswering, Trainer, TrainingArguments
+
+model = AutoModelForQuestionAnswering.from_pretrained("microsoft/deberta-v3-base")
+args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=16)
+Trainer(model=model, args=args, train_dataset=ds).train()
+""",
     """
 # --- requirements.txt
 transformers==4.46.3

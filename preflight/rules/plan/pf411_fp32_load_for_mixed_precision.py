@@ -11,6 +11,11 @@ from preflight.rules._pf4_support import has_unpacking, model_loads
 from preflight.rules.base import examples
 
 _DTYPE_KEYS = ("torch_dtype", "dtype", "quantization_config", "load_in_4bit", "load_in_8bit", "device_map")
+# a script that trains only part of the loaded model (adapters, a frozen base): the frozen float32
+# weights need no master copy. Without any of these, every weight trains and float32 is the master copy
+# mixed precision keeps on purpose.
+_PARTIAL = ("get_peft_model", "peft_config", "LoraConfig", "PeftModel", "prepare_model_for_kbit_training",
+            "requires_grad_(False)", "requires_grad = False", "requires_grad=False")
 
 
 @register
@@ -28,7 +33,9 @@ class Fp32LoadForMixedPrecision(PlanRule):
 quantization) in a project that declares transformers 4.x (or is audited with
 `--transformers-version 4.x`), in a job that
 trains in bf16 or fp16 mixed precision (`TrainingArguments(bf16=True)`, an
-Accelerate or Lightning precision setting).
+Accelerate or Lightning precision setting) only part of the model: the script wraps it
+in PEFT adapters (`get_peft_model`, `peft_config=`, `LoraConfig`) or freezes weights
+(`requires_grad_(False)`).
 
 ## Why it matters
 
@@ -36,19 +43,22 @@ Before transformers 5 the default load dtype is float32, whatever the
 checkpoint holds: a bf16 checkpoint of 7B parameters becomes 28 GB of weights
 instead of 14 GB, before optimizer state and activations. Mixed precision
 does not change that: autocast computes in 16 bits but the stored weights stay
-float32. (transformers 5 loads with `dtype="auto"`, the checkpoint's dtype.)
+float32. The frozen base weights of an adapter fine-tune never need a float32 master copy.
+(transformers 5 loads with `dtype="auto"`, the checkpoint's dtype.)
 
 ## How to fix it
 
 Pass the dtype: `from_pretrained(name, torch_dtype=torch.bfloat16)` (or
-`torch_dtype="auto"`). For full fine-tuning in mixed precision, float32
-master weights can be intended: then nothing needs to change.
+`torch_dtype="auto"`).
 
 ## When preflight stays silent
 
 * The project declares transformers 5 or no version (5.x default: `"auto"`).
 * `torch_dtype`/`dtype`, `quantization_config`, `load_in_*`, `device_map` or
   `**kwargs` on the call; precision not known to be mixed.
+* The script trains every weight (no PEFT wrap, no freezing): mixed precision keeps float32
+  master weights on purpose (torch AMP's GradScaler refuses fp16 gradients, and bf16
+  weights lose small updates), so the float32 load is what the job needs.
 """
     bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF411_BAD")
     good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF411_GOOD")
@@ -58,6 +68,9 @@ master weights can be intended: then nothing needs to change.
         if precision is None or precision.value not in ("amp_bf16", "amp_fp16"):
             return
         for script in pctx.scripts:
+            text = script.text if script.text is not None else script.source.text
+            if not any(marker in text for marker in _PARTIAL):
+                continue  # a full fine-tune: float32 master weights are intended
             version = pctx.version("transformers", script)
             if version is None or version.at_least(5):
                 continue
