@@ -258,6 +258,7 @@ JOB = {
     "PF587": "config.pf587_hydra_nested_dataclass_converted",
     "PF588": "plan.pf588_optuna_task_returns_nothing",
     "PF589": "plan.pf589_fixed_gpu_index_under_submitit",
+    "PF595": "plan.pf595_hydra_now_run_dir_per_process",
     "PF601": "config.pf601_unknown_config_key",
     "PF602": "config.pf602_invalid_config_value",
     "PF603": "config.pf603_yaml_1_1_trap",
