@@ -62,7 +62,7 @@ def _per_process_length(ctx: FileContext, total: ast.expr, builder: ast.Call) ->
     return None
 
 
-def _loop_bound(ctx: FileContext, total: ast.expr) -> Optional[ast.AST]:
+def _loop_bound(ctx: FileContext, total: ast.expr) -> Optional[ast.expr]:
     """Where the same expression as the schedule's total bounds the training loop, counted in the
     loop's own (per-process) steps: ``while global_step < args.max_train_steps``, ``if step >=
     self.config.steps: break`` or ``for step in range(cfg.max_steps)``."""
