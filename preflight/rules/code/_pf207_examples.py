@@ -124,4 +124,28 @@ for x, y in loader:
     head_sched.step()
     body_opt.step()
 """,
+    # tricky: the schedule is set for an explicit iteration index (`step(it)`, a project's
+    # one-cycle class as in OpenPCDet): the rate of update `it` is computed for `it`, none is skipped
+    """\
+import torch
+
+from pcdet.utils.learning_schedules_fastai import OneCycle
+
+
+def build_scheduler(optimizer, total_iters, cfg):
+    return OneCycle(optimizer, total_iters, cfg["LR"], list(cfg["MOMS"]), cfg["DIV_FACTOR"], cfg["PCT_START"])
+
+
+def train(model, loader, cfg):
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
+    lr_scheduler = build_scheduler(optimizer, len(loader) * 80, cfg)
+    it = 0
+    for epoch in range(80):
+        for batch in loader:
+            lr_scheduler.step(it)
+            optimizer.zero_grad()
+            model(batch).backward()
+            optimizer.step()
+            it += 1
+""",
 ]

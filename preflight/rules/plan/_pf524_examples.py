@@ -200,3 +200,89 @@ def main(model, train_dataloader, epochs, lr):
 accelerate launch --multi_gpu --num_processes 4 train.py
 """,
 ]
+
+# the total comes from an object preflight cannot resolve, but the same count bounds the loop
+_LOOP = """
+# --- train_dreambooth.py
+import torch
+from accelerate import Accelerator
+from diffusers.optimization import get_scheduler
+
+
+def main(args, unet, train_dataloader):
+    accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps)
+    optimizer = torch.optim.AdamW(unet.parameters(), lr=args.learning_rate)
+    lr_scheduler = get_scheduler(args.lr_scheduler, optimizer=optimizer, num_warmup_steps=args.lr_warmup_steps,
+                                 num_training_steps={total}){pin}
+    unet, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(
+        unet, optimizer, train_dataloader, lr_scheduler)
+    global_step = 0
+    while global_step < args.max_train_steps:
+        for batch in train_dataloader:
+            with accelerator.accumulate(unet):
+                accelerator.backward(unet(**batch).loss)
+                optimizer.step()
+                lr_scheduler.step()
+                optimizer.zero_grad()
+            if accelerator.sync_gradients:
+                global_step += 1
+            if global_step >= args.max_train_steps:
+                break
+# --- launch
+accelerate launch --multi_gpu --num_processes 4 train_dreambooth.py
+"""
+
+PF524_BAD += [
+    # diffusers issue 3954: the DreamBooth example's cosine schedule ends after a quarter of the run
+    _LOOP.format(total="args.max_train_steps", pin="  # warning: PF524"),
+    # LTX-Video-Trainer issue 67: a LinearLR held by the trainer object, sized by the loop's bound
+    """
+# --- trainer.py
+import torch
+from accelerate import Accelerator
+from torch.optim.lr_scheduler import LinearLR
+
+
+class Trainer:
+    def __init__(self, config, model, loader):
+        self.config = config
+        self.accelerator = Accelerator(mixed_precision="bf16")
+        self.optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate)
+        self.lr_scheduler = LinearLR(self.optimizer, start_factor=1.0, end_factor=0.1,
+                                     total_iters=self.config.steps)  # warning: PF524
+        (self.model, self.optimizer, self.loader,
+         self.lr_scheduler) = self.accelerator.prepare(model, self.optimizer, loader, self.lr_scheduler)
+
+    def train(self):
+        step = 0
+        while step < self.config.steps:
+            for batch in self.loader:
+                self.accelerator.backward(self.model(**batch).loss)
+                self.optimizer.step()
+                self.lr_scheduler.step()
+                self.optimizer.zero_grad()
+                step += 1
+# --- launch
+accelerate launch --num_processes 4 trainer.py
+""",
+]
+
+PF524_GOOD += [
+    # the fix of issue 3954: the schedule counted in all processes' steps
+    _LOOP.format(total="args.max_train_steps * accelerator.num_processes", pin=""),
+    # tricky: the same count bounds the loop, but the scheduler is not passed to prepare
+    _LOOP.format(total="args.max_train_steps", pin="").replace(
+        "unet, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(\n"
+        "        unet, optimizer, train_dataloader, lr_scheduler)",
+        "unet, optimizer, train_dataloader = accelerator.prepare(unet, optimizer, train_dataloader)"),
+]
+
+PF524_GOOD.append(
+    # tricky: the no_trainer shape: the bound is computed from the full loader before prepare when not
+    # given, so the schedule may be counted in every process's steps
+    _LOOP.format(total="args.max_train_steps", pin="").replace(
+        "    optimizer = torch.optim.AdamW(",
+        "    if args.max_train_steps is None:\n"
+        "        args.max_train_steps = args.num_train_epochs * len(train_dataloader)\n"
+        "    optimizer = torch.optim.AdamW("),
+)

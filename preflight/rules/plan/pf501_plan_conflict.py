@@ -23,6 +23,14 @@ _HF_CHECKED = frozenset({"batch.micro", "batch.grad_accum", "batch.global", "pre
 _PRECISION_FAMILY = PRECISION_FAMILY
 
 
+def _deepspeed_value(fact: Fact) -> bool:
+    """A value of the DeepSpeed config the engine gets: the JSON's, or a field of the accelerate
+    config's ``deepspeed_config`` block (accelerate's DeepSpeedPlugin builds the engine's config
+    from those fields when no ``deepspeed_config_file`` is given)."""
+    return fact.adapter == "deepspeed" or (
+        fact.adapter == "accelerate" and (fact.source.key or "").startswith("deepspeed_config."))
+
+
 def _origin(fact: Fact) -> tuple[str, str]:
     """The input a fact comes from: a file, or the command line / environment."""
     return (fact.source.kind if fact.source.path is None else "file", fact.source.path or "")
@@ -63,7 +71,12 @@ memory or throughput estimates made from it are wrong.
 Under the HF Trainer a DeepSpeed config value that is not `"auto"` and differs from
 `TrainingArguments` (micro-batch, accumulation, global batch, fp16/bf16) is worse: the
 Trainer stops with a ValueError listing the mismatches, so that case is reported as an
-error.
+error. The same for the `deepspeed_config` block of an accelerate config without a
+`deepspeed_config_file`: accelerate's `DeepSpeedPlugin` turns its fields
+(`gradient_accumulation_steps: 4`) into the engine's config, and the Trainer checks that
+config against `TrainingArguments` (`propagate_args_to_deepspeed` then
+`trainer_config_process`; LlamaFactory issue 201: "ds gradient_accumulation_steps=4 vs hf
+gradient_accumulation_steps=2").
 
 ## How to fix it
 
@@ -124,12 +137,18 @@ Set the value in one place, or make the other place say the same thing (use
             if anchor is None:
                 continue
             values = "; ".join(f"{format_value(f.value)} from {format_source(f.source)}" for f in facts)
-            hf_check = field in _HF_CHECKED and {"transformers", "deepspeed"} <= {f.adapter for f in facts}
+            hf_check = field in _HF_CHECKED and any(f.adapter == "transformers" for f in facts) \
+                and any(_deepspeed_value(f) for f in facts)
+            plugin = hf_check and not any(f.adapter == "deepspeed" for f in facts)
             if hf_check:
                 message = (f"`{field}` is set to different values: {values}. The HF Trainer fills only "
                            "\"auto\" DeepSpeed values and stops with a ValueError (\"Please correct the "
                            "following DeepSpeed config values that mismatch TrainingArguments values\") "
-                           "when an explicit one differs. Use \"auto\" in the DeepSpeed config")
+                           "when an explicit one differs. "
+                           + ("The accelerate config's `deepspeed_config` fields are the engine's config "
+                              "(accelerate's DeepSpeedPlugin builds it from them): make the two equal, or point "
+                              "`deepspeed_config_file` at a JSON that says \"auto\""
+                              if plugin else "Use \"auto\" in the DeepSpeed config"))
             else:
                 message = (f"`{field}` is set to different values: {values}. The framework uses "
                            f"{format_value(winner.value)} ({format_source(winner.source)}); the other "

@@ -62,6 +62,47 @@ def _per_process_length(ctx: FileContext, total: ast.expr, builder: ast.Call) ->
     return None
 
 
+def _loop_bound(ctx: FileContext, total: ast.expr) -> Optional[ast.expr]:
+    """Where the same expression as the schedule's total bounds the training loop, counted in the
+    loop's own (per-process) steps: ``while global_step < args.max_train_steps``, ``if step >=
+    self.config.steps: break`` or ``for step in range(cfg.max_steps)``."""
+    text = ast.unparse(total)
+    if not isinstance(total, (ast.Attribute, ast.Name)):
+        return None
+    for assign in ctx.nodes(ast.Assign):
+        if any(ast.unparse(t) == text for t in assign.targets):
+            return None  # computed in the code (`args.max_train_steps = epochs * len(loader)`): not decided here
+    for node in ctx.nodes(ast.Compare):
+        if len(node.comparators) != 1 or text not in (ast.unparse(node.left), ast.unparse(node.comparators[0])):
+            continue
+        parent = ctx.parent(node)
+        if isinstance(parent, ast.While) and parent.test is node:
+            return node
+        if isinstance(parent, ast.If) and parent.test is node and any(isinstance(s, ast.Break) for s in parent.body):
+            return node
+    for loop in ctx.nodes(ast.For):
+        it = loop.iter
+        if isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range" \
+                and len(it.args) == 1 and ast.unparse(it.args[0]) == text:
+            return it
+    return None
+
+
+def _linear_totals(ctx: FileContext) -> list[tuple[ast.Call, ast.expr]]:
+    """``LinearLR(optimizer, ..., total_iters=N)``: a step schedule only when N bounds the loop too."""
+    out = []
+    for call in ctx.nodes(ast.Call):
+        name = call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+        if name != "LinearLR":
+            continue
+        total = next((k.value for k in call.keywords if k.arg == "total_iters"), None)
+        if total is None and len(call.args) > 3:
+            total = call.args[3]
+        if total is not None:
+            out.append((call, total))
+    return out
+
+
 @register
 class PreparedSchedulerStepsPerProcess(PlanRule):
     code = "PF524"
@@ -101,8 +142,20 @@ for torch's `OneCycleLR(total_steps=...)` and `CosineAnnealingLR(T_max=...)` siz
 (accelerate issue 2882: a OneCycleLR on 4 GPUs finishes its cycle after a quarter of the run,
 then raises "Tried to step ... times").
 
+The same when the total is read from an object preflight cannot resolve (the caller's
+`args`, a project config) but the same expression also bounds the training loop
+(`while global_step < args.max_train_steps`, `if step >= self.config.steps: break`,
+`for step in range(cfg.max_steps)`): every process runs that many optimizer steps, so the
+schedule is counted in one process's steps (diffusers issue 3954, the DreamBooth example's
+cosine schedule reaching zero after a quarter of the run on 4 GPUs; LTX-Video-Trainer
+issue 67, a `LinearLR(total_iters=steps)` ending at 2.5k of 10k steps).
+`AcceleratedScheduler.step` calls the wrapped scheduler's `step()` `num_processes` times
+per optimizer step unless `split_batches` (accelerate `scheduler.py`).
+
 ## When preflight stays silent
 
+* The total of a loop-bounded schedule is assigned in the file (`if args.max_train_steps is
+  None: args.max_train_steps = ...`, the no_trainer examples): it may be the whole-dataset count.
 * The total is computed in the code from the loader's length before `prepare`
   (`num_processes` times the per-process length), or mentions `num_processes`/`world_size`.
 * One process, `Accelerator(split_batches=True)` or `step_scheduler_with_optimizer=False`,
@@ -117,7 +170,7 @@ then raises "Tried to step ... times").
             return
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
-            if "prepare" not in text or not any(b in text for b in BUILDERS):
+            if "prepare" not in text or not any(b in text for b in (*BUILDERS, "LinearLR")):
                 continue
             ctx = pctx.file_context(script)
             ctors = accelerators(ctx)
@@ -126,12 +179,28 @@ then raises "Tried to step ... times").
                 continue
             index = pctx.index(script)
             prepared = self._prepared_names(ctx)
-            for call, total in schedule_totals(ctx):
+            linear = _linear_totals(ctx)
+            for call, total in [*schedule_totals(ctx), *linear]:
                 name = self._bound_to(ctx, call)
                 if name is None or name not in prepared:
                     continue
                 value = index.resolve(total)
                 if value is None or value.kind != "cli" or not _int(value.value):
+                    bound = _loop_bound(ctx, total)
+                    if bound is not None:
+                        yield pctx.code_finding(
+                            self, script, total,
+                            f"`{name}` is sized for `{ast.unparse(total)}` steps, the count that also bounds the "
+                            f"training loop (line {bound.lineno}: each process runs that many optimizer steps), and "
+                            f"is passed to `accelerator.prepare`, which steps it once per process: with "
+                            f"{world.value} processes it advances {world.value} times per optimizer step and ends "
+                            f"after 1/{world.value} of the run. Multiply the schedule's steps by "
+                            "`accelerator.num_processes`, or do not prepare the scheduler",
+                            evidence=[e for e in (pctx.fact_evidence(world, f"{world.value} processes"),)
+                                      if e is not None])
+                        continue
+                    if (call, total) in linear:
+                        continue
                     sharded = _per_process_length(ctx, total, call)
                     if sharded is not None:
                         yield pctx.code_finding(
@@ -156,8 +225,9 @@ then raises "Tried to step ... times").
     @staticmethod
     def _bound_to(ctx: FileContext, call: ast.Call) -> Optional[str]:
         parent = ctx.parent(call)
-        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Name):
-            return parent.targets[0].id
+        if isinstance(parent, ast.Assign) and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], (ast.Name, ast.Attribute)):
+            return ast.unparse(parent.targets[0])
         return None
 
     @staticmethod
@@ -165,5 +235,5 @@ then raises "Tried to step ... times").
         out: set[str] = set()
         for call in ctx.nodes(ast.Call):
             if isinstance(call.func, ast.Attribute) and call.func.attr == "prepare":
-                out.update(a.id for a in call.args if isinstance(a, ast.Name))
+                out.update(ast.unparse(a) for a in call.args if isinstance(a, (ast.Name, ast.Attribute)))
         return out

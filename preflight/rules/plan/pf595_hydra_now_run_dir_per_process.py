@@ -1,0 +1,171 @@
+"""PF595 hydra-now-run-dir-per-process: a ``${now:...}`` run folder in an app that a launcher starts
+once per GPU: every process resolves its own timestamp."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Iterable, Optional
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import _dirs, _hydra_choice, _load
+
+_NOW = re.compile(r"\$\{\s*now\s*:")
+_SHELL_SUFFIXES = (".sh", ".slurm", ".sbatch", ".bash")
+
+
+def _sbatch_tasks(pctx: PlanContext, script: str) -> Optional[int]:
+    """Tasks of the ``#SBATCH`` allocation of a batch script in the project that runs ``srun ... script``
+    without task flags of its own (srun then starts one task per allocated task)."""
+    from preflight.adapters.shell import slurm_environment
+
+    root = pctx.project.root
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return None
+    for name in names:
+        path = root / name
+        if not name.endswith(_SHELL_SUFFIXES) or not pctx.project.may_read(path) or not os.path.isfile(path):
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if "#SBATCH" not in text or not any("srun" in line and script in line for line in text.splitlines()):
+            continue
+        env = slurm_environment(text, str(path))
+        tasks = env.get("SLURM_NTASKS")
+        if tasks and tasks.isdigit():
+            return int(tasks)
+    return None
+
+
+def _processes(pctx: PlanContext, script: str) -> Optional[tuple[int, str]]:
+    """(processes, how) when the launch line starts ``script`` as more than one process."""
+    from preflight.adapters.launchers import parse_launch
+
+    argv = list(pctx.project.argv)
+    if not argv:
+        return None
+    info = parse_launch(argv)
+    if info.script is None or os.path.basename(info.script) != script:
+        return None
+    line = " ".join(argv)
+    if info.total_procs is not None:
+        return (info.total_procs, f"`{line}`") if info.total_procs > 1 else None
+    if info.wrapper == "srun" and not info.wrapper_options:
+        tasks = _sbatch_tasks(pctx, script)
+        if tasks is not None and tasks > 1:
+            return tasks, f"`{line}` in a batch job of {tasks} tasks (#SBATCH)"
+    return None
+
+
+@register
+class HydraNowRunDirPerProcess(PlanRule):
+    code = "PF595"
+    name = "hydra-now-run-dir-per-process"
+    severity = Severity.WARNING
+    category = Category.CONFIG
+    frameworks = ("hydra",)
+    summary = ("`hydra.run.dir` is built from `${now:...}` in an app the launcher starts once per GPU: each "
+               "process resolves its own timestamp and the run is split over several folders")
+    explanation = """
+## What it finds
+
+An `@hydra.main` app whose `hydra.run.dir` (in the primary config, in the `hydra`
+option it selects, or in a `hydra.run.dir=` override on the launch line) contains the
+`${now:...}` resolver, started by a launcher that runs the script once per GPU:
+`torchrun --nproc_per_node 4`, `deepspeed --num_gpus 4`, `accelerate launch
+--num_processes 4`, `mpirun -np 8`, or `srun python train.py` inside a batch script
+whose `#SBATCH` directives allocate several tasks.
+
+## Why it matters
+
+Each of those processes runs `@hydra.main` on its own and resolves `${now:...}` when
+its own Hydra starts. Hydra registers `now` as `datetime.now().strftime(pattern)`,
+cached per process (`hydra/core/utils.py`, `setup_globals`), so nothing makes the
+ranks agree: processes that start a second apart (imports and node start-up differ
+by seconds) get different folders. The run's `.hydra` configs and logs are split over
+several timestamped directories, and rank 0's checkpoints land in only one of them;
+a resume or evaluation that reads "the" run folder misses files (Hydra issue 2070,
+"two sets of output dir were created"; lightning-hydra-template issue 393).
+
+## How to fix it
+
+Give every process the same folder from a value fixed before the launch:
+`hydra.run.dir=outputs/${RUN_ID}` on the launch line (with `RUN_ID=$(date +%F_%H-%M-%S)`
+set once in the launch script), or `${oc.env:RUN_ID}` / `${oc.env:SLURM_JOB_ID}` in the
+config instead of `${now:...}`.
+
+## When preflight stays silent
+
+* The run folder has no `${now:...}` (a job id, an environment variable, a fixed name).
+* The launch line sets `hydra.run.dir` to a folder without `${now:...}`.
+* The launch starts one process (`torchrun --nproc_per_node 1`, plain `python`), or
+  the process count is unknown (`srun` with no `#SBATCH` task count preflight can read).
+* A multirun (`-m`): the sweep folder is resolved by the launcher process.
+* Processes the app spawns itself (Lightning's DDP launcher passes the parent's run
+  folder to its children as `hydra.run.dir=...`).
+"""
+    bad_examples = examples("preflight.rules.plan._pf595_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.plan._pf595_examples", "GOOD_EXAMPLES")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        try:
+            from preflight.adapters.hydra import Composed, compositions
+        except ImportError:  # pragma: no cover - the adapter ships with preflight
+            return
+        for comp in compositions(pctx.project):
+            if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
+                continue
+            script = os.path.basename(str(comp.app.script.source.path))
+            procs = _processes(pctx, script)
+            if procs is None:
+                continue
+            args = [*comp.app.overrides, *pctx.project.script_args(comp.app.script)]
+            if any(t in ("-m", "--multirun") for t in args):
+                continue
+            given = [t.split("=", 1)[1] for t in args if t.lstrip("+").startswith("hydra.run.dir=")]
+            count, how = procs
+            if given:
+                if _NOW.search(given[-1]):
+                    message = self._message("the launch line's `hydra.run.dir`", given[-1], count, how)
+                    if pctx.project.launch_at is not None:
+                        path, line = pctx.project.launch_at
+                        yield pctx.location_finding(self, path, line, message)
+                    else:
+                        yield pctx.location_finding(self, comp.app.script.source.display, comp.app.line or 1,
+                                                    message)
+                continue
+            config_dir = comp.config_dir or comp.app.config_dir
+            primary = next((loaded for item, loaded in comp.item_configs if item.package == ""), None)
+            if primary is None or config_dir is None:
+                continue
+            choice = _hydra_choice(primary)
+            option = None
+            if choice is not None:
+                name = choice[1][:-5] if choice[1].endswith(".yaml") else choice[1]
+                path = config_dir / "hydra" / f"{name}.yaml"
+                if ".." not in name and not name.startswith("/") and pctx.project.may_read(path):
+                    option = _load(path, pctx.project.root)
+            own = _dirs(primary, ("hydra",), False)
+            from_option = _dirs(option, (), False)
+            if own and from_option:
+                continue  # both set it: which wins depends on _self_'s place
+            holder = primary if own else option
+            for key_path, value in own or from_option:
+                if holder is not None and _NOW.search(value):
+                    yield pctx.config_finding(self, holder, key_path, self._message(
+                        "`hydra.run.dir`", value, count, how))
+
+    @staticmethod
+    def _message(where: str, value: str, count: int, how: str) -> str:
+        return (f"{where} is `{value}`, and {how} starts {count} processes of this Hydra app: each runs "
+                f"@hydra.main itself and resolves `${{now:...}}` when its own Hydra starts, so processes that start "
+                f"a second apart get different folders and the run's logs, .hydra configs and checkpoints are split "
+                f"over them. Pass one folder to every process from a value fixed before the launch "
+                f"(`hydra.run.dir=outputs/$RUN_ID` on the launch line, or `${{oc.env:RUN_ID}}` in the config)")
