@@ -55,6 +55,9 @@ _KEEP_METHODS = frozenset({"view", "reshape", "squeeze", "unsqueeze", "flatten",
 _KEEP_FUNCS = frozenset({"torch.squeeze", "torch.unsqueeze", "torch.flatten", "torch.reshape",
                          "torch.permute", "torch.transpose"})
 _CLAMPS = frozenset({"clamp", "clip", "clamp_"})
+# nn.Module methods that return the module itself (torch/nn/modules/module.py: `return self`)
+_SELF_METHODS = frozenset({"cuda", "cpu", "to", "float", "double", "half", "bfloat16", "train", "eval",
+                           "requires_grad_", "to_empty", "xpu", "type"})
 _LOSS_FUNCS = {"torch.nn.functional.cross_entropy": CE, "torch.nn.functional.binary_cross_entropy":
                BCE, "torch.nn.functional.binary_cross_entropy_with_logits": BCE_LOGITS,
                "torch.nn.functional.nll_loss": NLL}
@@ -323,6 +326,10 @@ class LossAnalysis:
             return self._forward(cls, node) if cls is not None else None
         if not isinstance(node, ast.Call) or depth > MAX_DEPTH:
             return None
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _SELF_METHODS and isinstance(
+                node.func.value, ast.Call):
+            # `Net(...).cuda()` / `Net(...).to(device)`: nn.Module's `cuda`/`to`/`train` return the module
+            return self._constructed(node.func.value, fn, depth + 1)
         qual = self.qualify(node.func) or ""
         last = qual.rsplit(".", 1)[-1]
         if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional."):

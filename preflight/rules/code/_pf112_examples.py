@@ -103,6 +103,35 @@ def train(model, optimizer, loader):
         loss.backward()
         optimizer.step()
 """,
+    # UNet3+ (issue 23): the model is built with `.cuda()` (nn.Module.cuda returns the module) and
+    # its forward ends in a helper method that applies the sigmoid; BCEWithLogitsLoss applies it again
+    """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class UNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.outconv = nn.Conv2d(64, 1, 3, padding=1)
+
+    def forward(self, x):
+        return self._head(self.outconv(x))
+
+    def _head(self, d1):
+        return F.sigmoid(d1)
+
+
+net = UNet().cuda()
+criterion = nn.BCEWithLogitsLoss()
+optimizer = torch.optim.RMSprop(net.parameters(), lr=1e-4)
+for imgs, masks in loader:
+    loss = criterion(net(imgs.cuda()), masks.cuda())  # error: PF112
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+""",
 ]
 
 PF112_GOOD = [
@@ -119,6 +148,38 @@ def step(model, x, y, opt):
     opt.step()
     probs = -F.nll_loss(F.softmax(model(x), -1), y, reduction="none")
     return probs
+""",
+    # tricky-correct: the same model built with `.to(device)`, whose forward helper returns the
+    # logits; the sigmoid runs only in `predict`, outside the loss
+    """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class UNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.outconv = nn.Conv2d(64, 1, 3, padding=1)
+
+    def forward(self, x):
+        return self._head(self.outconv(x))
+
+    def _head(self, d1):
+        return d1
+
+    def predict(self, x):
+        return F.sigmoid(self(x))
+
+
+net = UNet().to("cuda")
+criterion = nn.BCEWithLogitsLoss()
+optimizer = torch.optim.RMSprop(net.parameters(), lr=1e-4)
+for imgs, masks in loader:
+    loss = criterion(net(imgs.cuda()), masks.cuda())
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
 """,
     # logits into CE; softmax only for the accuracy
     """

@@ -70,7 +70,10 @@ applies `log_softmax`) or `F.binary_cross_entropy_with_logits` /
 `nn.BCEWithLogitsLoss` (which applies `sigmoid`). The activation is found inline
 (`F.softmax(x)`, `x.sigmoid()`), through names, as an `nn.Softmax` /
 `nn.Sigmoid` layer, as the last layer of an `nn.Sequential`, and in the value a
-model's `forward` (or a helper) returns. The model may live in another file of the
+model's `forward` (or a helper or method it calls) returns. A model built as
+`Net(...).cuda()` / `.to(device)` / `.train()` is still `Net`: `nn.Module.cuda`, `to`,
+`float`, `train` and their kin return the module itself (`return self` in
+torch/nn/modules/module.py). The model may live in another file of the
 project: a class imported with `from models import Net` (one level, bounded), or, for a
 training function whose `model` parameter the file never fills, the one top-level
 `nn.Module` class (used as a layer by no other class) of the `.py` files beside it.
