@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -91,7 +91,7 @@ def _ignores(fn: ast.FunctionDef) -> Optional[str]:
     return "does not accept `num_items_in_batch`"
 
 
-def _rejects_num_items(fn: ast.FunctionDef) -> bool:
+def _rejects_num_items(fn: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> bool:
     """``compute_loss(self, model, inputs, return_outputs=False)``: no ``num_items_in_batch``
     parameter and no ``**kwargs`` to take it."""
     params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
@@ -223,7 +223,7 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
                     continue
                 version = pctx.version("transformers", script)
                 if _rejects_num_items(method) and version is not None and version.at_least(4, 46) \
-                        and _called_by_training_step(cls):  # type: ignore[arg-type]
+                        and _called_by_training_step(cls):
                     yield pctx.code_finding(self, script, method, (
                         f"`{cls.name}.compute_loss` takes neither `num_items_in_batch` nor `**kwargs`, and the "
                         f"project declares {version.describe()}: from 4.46 `Trainer.training_step` calls "

@@ -42,12 +42,12 @@ def _one_entry_script(facts: list[Fact], pctx: PlanContext) -> list[Fact]:
     texts = {s.source.display: (s.text if s.text is not None else s.source.text) for s in pctx.scripts}
     code = [f for f in facts if f.source.kind == "code" and f.source.path is not None]
     paths = {f.source.path for f in code}
-    if len(paths) < 2 or not all(p in texts and _is_entry(texts[p] or "") for p in paths):
+    if len(paths) < 2 or not all(p is not None and p in texts and _is_entry(texts[p] or "") for p in paths):
         return facts
     stems = {p: os.path.splitext(os.path.basename(p))[0] for p in paths if p is not None}
-    for p in paths:
+    for p in stems:
         text = texts[p] or ""
-        if any(q != p and (f"import {stems[q]}" in text or f"from {stems[q]} " in text) for q in paths):
+        if any(q != p and (f"import {stems[q]}" in text or f"from {stems[q]} " in text) for q in stems):
             return facts  # one script imports another: they can be one job
     first = code[0].source.path
     return [f for f in facts if not (f.source.kind == "code" and f.source.path != first)]

@@ -289,10 +289,10 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
                         and node.func.attr == "generate"):
                     continue
                 receiver = ast.unparse(node.func.value)
-                fn = _enclosing(node, parents)
-                if not _is_engine(receiver, fn, found):
+                scope = _enclosing(node, parents)
+                if not _is_engine(receiver, scope, found):
                     continue
-                if any(kw.arg == "synced_gpus" for kw in node.keywords) or _splat_says(fn, node) \
+                if any(kw.arg == "synced_gpus" for kw in node.keywords) or _splat_says(scope, node) \
                         or _under_rank_test(node, parents):
                     continue
                 message = (f"`{receiver}.generate(...)` runs on a ZeRO stage 3 DeepSpeed engine over {world.value} "

@@ -14,7 +14,7 @@ from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _engin
 from preflight.rules.plan.pf610_module_built_under_inference_mode import _inference_decorator
 
 
-def _inference_block(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Optional[ast.AST]:
+def _inference_block(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Optional[ast.expr]:
     """The ``@torch.inference_mode()`` decorator of a function around ``node``, or the
     ``with torch.inference_mode():`` item around it."""
     above = parents.get(node)
