@@ -247,6 +247,15 @@ def detect(config: LoadedConfig, path: Optional[Path] = None) -> list[Target]:
     targets = _detect(config)
     if not targets and path is not None:
         targets = _project_hf_target(config, path)
+    if path is not None and any(t.kind == "lightning-trainer" and not t.why.startswith("_target_")
+                                for t in targets):
+        from preflight.validate_project import code_without
+
+        if code_without(path, ("lightning",)):
+            # a `trainer:` node read by shape alone (no `_target_`) in a project whose Python code never
+            # names Lightning: the lightning-hydra-template layout reused by a TensorFlow or plain
+            # PyTorch project (PINNs-TF2's `trainer: {max_epochs, log_every}`), not Trainer()'s arguments
+            targets = [t for t in targets if not (t.kind == "lightning-trainer" and not t.why.startswith("_target_"))]
     return targets
 
 

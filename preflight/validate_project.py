@@ -531,3 +531,47 @@ def _reader_beside(folder: str) -> str:
     except OSError:
         return ""
     return _reader_of([os.path.join(folder, n) for n in names if n.endswith(".py")])
+
+
+def code_without(config_path: Path, words: tuple[str, ...]) -> bool:
+    """The config's project has Python code and none of it contains any of ``words``: the marked
+    project root's files, else the ``.py`` files of the nearest folder that has some among the
+    config's own and the two above it (``conf/train.yaml`` with ``run.py`` one level up). False when no Python file is found (no evidence)."""
+    root = project_root(config_path)
+    if root is not None:
+        texts = [t for _, t in project_files(str(root), (".py",))]
+        return _none_say(texts, words)
+    try:
+        folder = config_path.resolve().parent
+    except OSError:
+        return False
+    for above in (folder, *list(folder.parents)[:2]):
+        texts = list(_py_beside(str(above)))
+        if texts:  # the nearest folder with Python files decides (never a shared folder further up)
+            return _none_say(texts, words)
+    return False
+
+
+def _none_say(texts: list[str], words: tuple[str, ...]) -> bool:
+    return bool(texts) and not any(w in t for t in texts for w in words)
+
+
+@recorded_memo
+def _py_beside(folder: str) -> tuple[str, ...]:
+    note(folder)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return ()
+    out = []
+    for name in names[:MAX_FILES]:
+        if not name.endswith(".py"):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            if os.path.getsize(path) > MAX_BYTES:
+                continue
+            out.append(read_text_limited(path, MAX_BYTES, errors="replace"))
+        except OSError:
+            continue
+    return tuple(out)

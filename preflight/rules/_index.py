@@ -270,6 +270,8 @@ JOB = {
     "PF603": "config.pf603_yaml_1_1_trap",
     "PF608": "plan.pf608_single_step_log_warmup_old_deepspeed",
     "PF609": "plan.pf609_deepspeed_config_given_twice",
+    "PF610": "plan.pf610_module_built_under_inference_mode",
+    "PF611": "plan.pf611_zero3_forward_under_inference_mode",
     "PF801": "plan.pf801_does_not_fit",
 }
 

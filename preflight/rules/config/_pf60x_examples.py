@@ -25,6 +25,29 @@ PF601_BAD = [
     num_processes: 8
     mixed_precision: bf16
     """),
+    # the lightning-hydra-template layout (seed, ckpt_path, trainer:) in a project that trains with
+    # Lightning: Trainer() rejects log_every
+    dedent("""
+    # --- conf/train.yaml
+    defaults:
+      - paths: default
+      - _self_
+
+    seed: 1234
+    trainer:
+      max_epochs: 20000
+      log_every: 500  # error: PF601
+    ckpt_path: ${paths.output_dir}/checkpoints
+    # --- conf/paths/default.yaml
+    output_dir: outputs
+    # --- run.py
+    from hydra import compose, initialize
+    import lightning as L
+
+    with initialize(version_base="1.3", config_path="conf"):
+        cfg = compose(config_name="train")
+    L.Trainer(**cfg.trainer).fit(model)
+    """),
     # a LightningCLI-shaped file (model: beside trainer:): Trainer() rejects batch_size
     dedent("""
     # --- config.yaml
@@ -37,6 +60,29 @@ PF601_BAD = [
 ]
 
 PF601_GOOD = [
+    # tricky-correct (PINNs-TF2's run_colab shape): the same layout in a project whose code never names
+    # Lightning; its trainer: node is read by the project's own (TensorFlow) loop
+    dedent("""
+    # --- conf/train.yaml
+    defaults:
+      - paths: default
+      - _self_
+
+    seed: 1234
+    trainer:
+      max_epochs: 20000
+      log_every: 500
+    ckpt_path: ${paths.output_dir}/checkpoints
+    # --- conf/paths/default.yaml
+    output_dir: outputs
+    # --- run.py
+    from hydra import compose, initialize
+    from pinns.train import train
+
+    with initialize(version_base="1.3", config_path="conf"):
+        cfg = compose(config_name="train")
+    train(cfg)  # a TensorFlow training loop reads cfg.trainer itself
+    """),
     # VISSL PR 368 shape: a Hydra group file (`# @package _global_`) of a plain PyTorch loop; its
     # trainer: node is the project's own settings, not Lightning's Trainer()
     dedent("""

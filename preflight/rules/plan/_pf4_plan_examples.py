@@ -295,7 +295,60 @@ PairTrainer(model=model, args=args).train()
 """,
 ]
 
+PF406_BAD.append(
+    # transformers 4.46+ passes `num_items_in_batch=` to every compute_loss: an override without it
+    # stops with a TypeError at the first step, with or without accumulation (locuslab/tofu)
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+class ForgetTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False):  # error: PF406
+        forget_inputs, retain_inputs = inputs
+        outputs = model(*forget_inputs)
+        return -outputs.loss
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4)
+ForgetTrainer(model=model, args=args, train_dataset=ds).train()
+# --- requirements.txt
+transformers>=4.46
+""")
+
 PF406_GOOD = [
+    # a tuple batch (`forget_inputs, retain_inputs = inputs`): no top-level `labels` for the Trainer
+    # to count, so `num_items_in_batch` is None and the Trainer divides by the window itself
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+class ForgetTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False, num_items_in_batch=None):
+        forget_inputs, retain_inputs = inputs
+        input_ids, labels, attention_mask = forget_inputs
+        outputs = model(input_ids, labels=labels, attention_mask=attention_mask)
+        return -outputs.loss
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4, gradient_accumulation_steps=4)
+ForgetTrainer(model=model, args=args, train_dataset=ds).train()
+# --- requirements.txt
+transformers>=4.46
+""",
+    # the same override without the parameter on a transformers that never passes it
+    """
+# --- train.py
+from transformers import Trainer, TrainingArguments
+
+class ForgetTrainer(Trainer):
+    def compute_loss(self, model, inputs, return_outputs=False):
+        forget_inputs, retain_inputs = inputs
+        outputs = model(*forget_inputs)
+        return -outputs.loss
+
+args = TrainingArguments(output_dir="out", per_device_train_batch_size=4)
+ForgetTrainer(model=model, args=args, train_dataset=ds).train()
+# --- requirements.txt
+transformers==4.44.2
+""",
     # the model's forward takes no loss keyword arguments: Trainer divides by the window itself
     """
 # --- train.py

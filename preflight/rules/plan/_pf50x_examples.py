@@ -222,6 +222,108 @@ class RDropTrainer(Trainer):
 # --- launch
 deepspeed --num_gpus 4 run_clm.py --per_device_train_batch_size 4 --deepspeed ds_config.json --output_dir out
 """,
+    # tricky-correct (tinyworlds PR 13's shape): a two-stage pipeline, each stage its own script with a
+    # `__main__` block; their DataLoader batch sizes belong to two jobs, not one job said twice
+    """
+# --- train_tokenizer.py
+import torch
+from torch.utils.data import DataLoader
+
+from models import VideoTokenizer, clips
+
+
+def main():
+    model = VideoTokenizer().cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    for frames in DataLoader(clips(), batch_size=32, shuffle=True):
+        loss = model(frames.cuda())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+# --- train_dynamics.py
+import torch
+from torch.utils.data import DataLoader
+
+from models import DynamicsModel, clips
+
+
+def main():
+    model = DynamicsModel().cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for frames in DataLoader(clips(), batch_size=16, shuffle=True):
+        loss = model(frames.cuda())
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+if __name__ == "__main__":
+    main()
+# --- launch
+python train_tokenizer.py
+""",
+    # tricky-correct: float32 weights loaded in the LightningModule's file, `precision="16-mixed"` in the
+    # training script: mixed precision autocasts the forward and keeps float32 parameters, as intended
+    """
+# --- train.py
+import lightning as L
+
+from model import LitLM
+
+if __name__ == "__main__":
+    trainer = L.Trainer(accelerator="gpu", devices=1, precision="16-mixed", max_steps=1000)
+    trainer.fit(LitLM("EleutherAI/pythia-1b"))
+# --- model.py
+import lightning as L
+import torch
+from transformers import AutoModelForCausalLM
+
+
+class LitLM(L.LightningModule):
+    def __init__(self, name):
+        super().__init__()
+        self.model = AutoModelForCausalLM.from_pretrained(name, torch_dtype=torch.float32)
+
+    def training_step(self, batch, batch_idx):
+        return self.model(**batch).loss
+
+    def configure_optimizers(self):
+        return torch.optim.AdamW(self.parameters(), lr=2e-5)
+# --- launch
+python train.py
+""",
+    # tricky-correct: an RL loop whose rollout helper only generates; the job trains (one task mode)
+    """
+# --- rollout.py
+import torch
+
+
+@torch.no_grad()
+def rollout(model, prompts, max_new_tokens=256):
+    return model.generate(**prompts, max_new_tokens=max_new_tokens, do_sample=True)
+# --- train_rl.py
+import torch
+from transformers import AutoModelForCausalLM
+
+from rollout import rollout
+
+
+def main(loader):
+    model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-0.5B").cuda()
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-6)
+    for prompts in loader:
+        completions = rollout(model, prompts)
+        loss = model(input_ids=completions, labels=completions).loss
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+# --- launch
+python train_rl.py
+""",
 ]
 
 PF502_BAD = [

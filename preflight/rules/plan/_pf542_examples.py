@@ -124,3 +124,48 @@ def sample(model, prompts, z3):
 deepspeed --num_gpus 2 main.py
 """,
 ]
+
+# an on-policy distillation loop: the engine is handed to a rollout helper in a project module, which
+# generates from `engine.module` with the tokenizer's encoding splatted
+BAD_EXAMPLES.append("""
+# --- opsd/rollout.py
+import torch
+
+
+@torch.no_grad()
+def rollout(engine, tokenizer, prompts):
+    model = engine.module
+    enc = tokenizer(prompts, return_tensors="pt", padding=True).to(engine.device)
+    out = model.generate(**enc, max_new_tokens=512, do_sample=True)  # error: PF542
+    return enc["input_ids"], out
+# --- train.py
+import deepspeed
+
+from opsd.rollout import rollout
+
+
+def main(student, tokenizer, stream):
+    engine, _, _, _ = deepspeed.initialize(model=student, model_parameters=student.parameters(),
+                                           config="ds_config.json")
+    for step in range(2000):
+        prompt_ids, completions = rollout(engine, tokenizer, stream.next_batch(8))
+        loss = engine(completions).loss
+        engine.backward(loss)
+        engine.step()
+
+
+if __name__ == "__main__":
+    main()
+# --- ds_config.json
+{"train_micro_batch_size_per_gpu": 8, "zero_optimization": {"stage": 3}}
+# --- launch
+deepspeed --num_gpus 8 train.py
+""")
+
+GOOD_EXAMPLES += [
+    # the fix of the helper: synced_gpus=True
+    BAD_EXAMPLES[-1].replace("do_sample=True)  # error: PF542", "do_sample=True, synced_gpus=True)"),
+    # tricky-correct: the helper generates from a separate reference model the caller passes, not the engine
+    BAD_EXAMPLES[-1].replace("  # error: PF542", "").replace("rollout(engine, tokenizer, stream",
+                                                           "rollout(reference, tokenizer, stream"),
+]

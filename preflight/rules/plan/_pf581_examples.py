@@ -78,3 +78,56 @@ def frozen_teacher():
     return teacher.eval()
 """ + _MAIN.format(precision=16).replace("from net import Backbone", "from net import Backbone\nfrom teacher import frozen_teacher"),
 ]
+
+_LIT_MODEL = """
+# --- lit_sft/model.py
+import lightning as L
+import torch
+from transformers import AutoModelForCausalLM
+
+
+class LitCausalLM(L.LightningModule):
+    def __init__(self, name):
+        super().__init__()
+        self.model = AutoModelForCausalLM.from_pretrained(
+            name,
+            torch_dtype={dtype},{pin}
+        )
+        {extra}
+
+    def training_step(self, batch, batch_idx):
+        return self.model(**batch).loss
+
+    def configure_optimizers(self):
+        return torch.optim.AdamW(self.parameters(), lr=2e-5)
+"""
+
+_LIT_TRAIN = """
+# --- train.py
+import lightning as L
+
+from lit_sft.model import LitCausalLM
+
+if __name__ == "__main__":
+    trainer = L.Trainer(accelerator="gpu", devices=1, precision={precision}, max_steps=1000)
+    trainer.fit(LitCausalLM("EleutherAI/pythia-1b"))
+"""
+
+# litgpt issue 1252: the LightningModule loads float16 weights, train.py asks for 16-bit mixed precision
+BAD_EXAMPLES += [
+    _LIT_MODEL.format(dtype="torch.float16", pin="  # error: PF581", extra="")
+    + _LIT_TRAIN.format(precision='"16-mixed"'),
+    _LIT_MODEL.format(dtype="torch.half", pin="  # error: PF581", extra="")
+    + _LIT_TRAIN.format(precision="16"),
+]
+
+GOOD_EXAMPLES += [
+    # the fix: float32 weights under 16-mixed
+    _LIT_MODEL.format(dtype="torch.float32", pin="", extra="") + _LIT_TRAIN.format(precision='"16-mixed"'),
+    # tricky-correct: a float16 base frozen under LoRA adapters (created in float32)
+    _LIT_MODEL.format(dtype="torch.float16", pin="",
+                      extra="self.model = get_peft_model(self.model, LoraConfig(r=8, target_modules=['q_proj']))")
+    .replace("from transformers import AutoModelForCausalLM",
+             "from peft import LoraConfig, get_peft_model\nfrom transformers import AutoModelForCausalLM")
+    + _LIT_TRAIN.format(precision='"16-mixed"'),
+]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+from typing import Iterable, Optional, Union
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
@@ -91,14 +91,29 @@ def _ignores(fn: ast.FunctionDef) -> Optional[str]:
     return "does not accept `num_items_in_batch`"
 
 
+def _rejects_num_items(fn: Union[ast.FunctionDef, ast.AsyncFunctionDef]) -> bool:
+    """``compute_loss(self, model, inputs, return_outputs=False)``: no ``num_items_in_batch``
+    parameter and no ``**kwargs`` to take it."""
+    params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]]
+    return fn.args.kwarg is None and "num_items_in_batch" not in params
+
+
+def _called_by_training_step(cls: ast.ClassDef) -> bool:
+    """The class leaves ``training_step`` to the Trainer (an override of its own may call
+    ``compute_loss`` without the keyword)."""
+    return not any(isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == "training_step"
+                   for n in cls.body)
+
+
 def _const_key(node: Optional[ast.AST]) -> Optional[str]:
     return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
 
 
 def _nested_batch(fn: ast.FunctionDef) -> bool:
     """``compute_loss`` reads its batch only by named keys, none of them ``labels``
-    (``inputs["forget"]``, ``"retain" in inputs``: open-unlearning's forget/retain batches): the
-    Trainer counts ``num_items_in_batch`` only from a top-level ``labels`` key, so it passes None
+    (``inputs["forget"]``, ``"retain" in inputs``: open-unlearning's forget/retain batches), or
+    unpacks it as a sequence (``forget_inputs, retain_inputs = inputs``, ``inputs[0]``: TOFU's
+    tuple batches): the Trainer counts ``num_items_in_batch`` only from a top-level ``labels`` key, so it passes None
     and divides the loss by the accumulation window itself."""
     params = [*fn.args.posonlyargs, *fn.args.args]
     if len(params) < 3:
@@ -123,6 +138,12 @@ def _nested_batch(fn: ast.FunctionDef) -> bool:
         elif isinstance(parent, ast.Compare) and len(parent.ops) == 1 and isinstance(parent.ops[0], ast.In) \
                 and parent.comparators[0] is node:
             key = _const_key(parent.left)
+        if isinstance(parent, ast.Assign) and parent.value is node and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0], (ast.Tuple, ast.List)):
+            continue  # `forget_inputs, retain_inputs = inputs`: a sequence batch, no `labels` key to count
+        if isinstance(parent, ast.Subscript) and parent.value is node and isinstance(parent.slice, ast.Constant) \
+                and isinstance(parent.slice.value, int):
+            continue  # `inputs[0]`: a sequence batch
         if key is None or key == "labels":
             return False
     return uses > 0
@@ -143,6 +164,15 @@ A subclass of the Hugging Face `Trainer` (or a TRL trainer) that overrides
 `compute_loss` without using its `num_items_in_batch` argument, in a job whose
 `gradient_accumulation_steps` is greater than 1 (from `TrainingArguments`, an
 arguments file or the launch command).
+
+Also, whatever the accumulation, an override that takes neither `num_items_in_batch`
+nor `**kwargs` in a project that declares transformers 4.46 or later (requirements,
+pyproject, `--transformers-version`) and leaves `training_step` to the Trainer:
+`Trainer.training_step` calls `self.compute_loss(model, inputs,
+num_items_in_batch=num_items_in_batch)` from 4.46 on, so the first step stops with
+`TypeError: compute_loss() got an unexpected keyword argument 'num_items_in_batch'`
+(transformers `trainer.py` `training_step`; the traceback in BitDistiller's issue
+reports it at trainer.py:3718; locuslab/tofu's `CustomTrainerForgetting`).
 
 ## Why it matters
 
@@ -173,22 +203,39 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
 * `compute_loss` reads its batch only by named keys other than `labels`
   (`inputs["forget"]`, `"retain" in inputs`: the nested forget/retain batches of
   open-unlearning): the Trainer counts `num_items_in_batch` only from a top-level
-  `labels` key, so it passes None and divides by the window itself.
-* Gradient accumulation is 1 or not known.
+  `labels` key, so it passes None and divides by the window itself. The same for a
+  batch unpacked as a sequence (`forget_inputs, retain_inputs = inputs`, `inputs[0]`).
+* Gradient accumulation is 1 or not known (the TypeError form aside).
+* The TypeError form: no transformers version declared, one before 4.46, or the class
+  overrides `training_step` itself.
 """
     bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF406_BAD")
     good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF406_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         ga = pctx.plan.resolve("batch.grad_accum")
-        if ga is None or not isinstance(ga.value, int) or ga.value <= 1:
-            return
+        accumulates = ga is not None and isinstance(ga.value, int) and ga.value > 1
         for script in pctx.scripts:
             for cls in pctx.index(script).classes.values():
                 method = next((n for n in cls.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
                                and n.name == "compute_loss"), None)
-                if method is None or not _hf_trainer_class(pctx, script, cls) or _opts_out(cls):
+                if method is None or not _hf_trainer_class(pctx, script, cls):
                     continue
+                version = pctx.version("transformers", script)
+                if _rejects_num_items(method) and version is not None and version.at_least(4, 46) \
+                        and _called_by_training_step(cls):
+                    yield pctx.code_finding(self, script, method, (
+                        f"`{cls.name}.compute_loss` takes neither `num_items_in_batch` nor `**kwargs`, and the "
+                        f"project declares {version.describe()}: from 4.46 `Trainer.training_step` calls "
+                        "`self.compute_loss(model, inputs, num_items_in_batch=num_items_in_batch)`, so the first "
+                        "training step stops with \"TypeError: compute_loss() got an unexpected keyword argument "
+                        "'num_items_in_batch'\". Add `num_items_in_batch=None` to the signature (and use it, or "
+                        "accept `**kwargs`)"), evidence=[pctx.code_evidence(script, method, "custom compute_loss",
+                                                                            same_file=True)])
+                    continue
+                if not accumulates or _opts_out(cls):
+                    continue
+                assert ga is not None
                 how = _ignores(method)  # type: ignore[arg-type]
                 if how is None or _model_takes_no_loss_kwargs(script, cls) or _nested_batch(method):  # type: ignore[arg-type]
                     continue

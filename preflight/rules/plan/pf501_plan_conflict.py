@@ -30,6 +30,35 @@ def _deepspeed_value(fact: Fact) -> bool:
     return fact.adapter == "deepspeed" or (
         fact.adapter == "accelerate" and (fact.source.key or "").startswith("deepspeed_config."))
 
+_TRAINING_MODES = frozenset({"train", "finetune", "lora", "qlora"})
+# settings each training script states for itself in code (a DataLoader's batch_size, a precision)
+_CODE_FIELDS = frozenset({"batch.micro", "batch.grad_accum", "precision.mode", "optimizer.lr", "task.mode"})
+
+
+def _is_entry(text: str) -> bool:
+    """A script run on its own: it has an ``if __name__ == "__main__":`` block."""
+    return "__name__" in text and "__main__" in text
+
+
+def _one_entry_script(facts: list[Fact], pctx: PlanContext) -> list[Fact]:
+    """Facts read in the code of two or more scripts that are each run on their own (an
+    ``if __name__ == "__main__":`` block, none importing another: ``train_tokenizer.py`` then
+    ``train_dynamics.py`` of a two-stage pipeline) describe different jobs, not one job twice.
+    Keep only those of one script when every code fact comes from such a script; facts of
+    configs or the command line stay."""
+    texts = {s.source.display: (s.text if s.text is not None else s.source.text) for s in pctx.scripts}
+    code = [f for f in facts if f.source.kind == "code" and f.source.path is not None]
+    paths = {f.source.path for f in code}
+    if len(paths) < 2 or not all(p is not None and p in texts and _is_entry(texts[p] or "") for p in paths):
+        return facts
+    stems = {p: os.path.splitext(os.path.basename(p))[0] for p in paths if p is not None}
+    for p in stems:
+        text = texts[p] or ""
+        if any(q != p and (f"import {stems[q]}" in text or f"from {stems[q]} " in text) for q in stems):
+            return facts  # one script imports another: they can be one job
+    first = code[0].source.path
+    return [f for f in facts if not (f.source.kind == "code" and f.source.path != first)]
+
 
 def _origin(fact: Fact) -> tuple[str, str]:
     """The input a fact comes from: a file, or the command line / environment."""
@@ -115,6 +144,19 @@ Set the value in one place, or make the other place say the same thing (use
                 # dtype is a starting dtype, not a second precision setting
                 facts = [f for f in facts if not (str(f.value) == "fp32" and f.adapter != "deepspeed"
                                                   and (f.source.detail or "").startswith("from_pretrained("))]
+            if field == "precision.mode" and any(str(f.value).startswith("amp_") for f in facts):
+                # fp32 weights loaded for a job that autocasts (Lightning "16-mixed", Accelerate or
+                # TrainingArguments fp16/bf16): mixed precision keeps float32 parameters and runs the
+                # forward in 16 bits, so the load dtype is the one the mode expects, not a second mode
+                facts = [f for f in facts if not (str(f.value) == "fp32" and (f.source.detail or "")
+                                                  .startswith("from_pretrained("))]
+            if field == "task.mode" and any(f.value in _TRAINING_MODES for f in facts) \
+                    and all(f.value in _TRAINING_MODES or f.value in ("generation", "inference") for f in facts):
+                # a training job whose helper module generates (RL rollouts) or evaluates under no_grad:
+                # the helper file has no backward of its own, the job still trains
+                facts = [f for f in facts if f.value in _TRAINING_MODES]
+            if field in _CODE_FIELDS:
+                facts = _one_entry_script(facts, pctx)
             if engine and field == "batch.grad_accum" and manual_boundary:
                 # the script accumulates over engine.backward calls itself and marks the last one with
                 # `set_gradient_accumulation_boundary`: the config's accumulation of 1 is the design (PF523)

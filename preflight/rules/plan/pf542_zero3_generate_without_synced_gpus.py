@@ -18,10 +18,131 @@ _INTEGRATIONS = ("Trainer", "TrainingArguments", "Seq2SeqTrainingArguments", "Hf
                  "SFTConfig", "SFTTrainer", "DPOTrainer", "GRPOTrainer", "PPOTrainer", "Seq2SeqTrainer")
 
 
+def _job_files(pctx: PlanContext) -> list[tuple[str, ast.AST]]:
+    """The job's scripts and the project modules they import: (display path, tree)."""
+    from pathlib import Path
+
+    from preflight.adapters.guarded_helpers import project_modules
+    from preflight.local_trees import parse_file
+    from preflight.workspace import display_path
+
+    seen: set[str] = set()
+    files: list[tuple[str, ast.AST]] = []
+    for script in pctx.project.scripts:
+        seen.add(str(Path(script.source.path).resolve()))
+        files.append((script.source.display, script.tree))
+    for script in list(pctx.project.scripts):
+        try:
+            local = project_modules(script.tree, Path(script.source.path))
+        except (OSError, ValueError):
+            continue
+        for path in local:
+            key = str(path.resolve())
+            if key in seen:
+                continue
+            seen.add(key)
+            try:
+                files.append((display_path(path, pctx.project.root), parse_file(path, 1 << 20)))
+            except (SyntaxError, ValueError, OSError, RecursionError):
+                continue
+    return files
+
+
+def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
+    out: dict[ast.AST, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            out[child] = node
+    return out
+
+
+def _enclosing(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> Optional[ast.AST]:
+    above = parents.get(node)
+    while above is not None and not isinstance(above, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+        above = parents.get(above)
+    return above
+
+
+_RANK_WORDS = ("rank", "is_main_process", "is_local_main_process", "main_process")
+
+
+def _under_rank_test(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """The call runs under ``if dist.get_rank() == 0:`` / ``if args.local_rank in (-1, 0):``: one rank
+    generates alone, which `synced_gpus` cannot fix (PF553 reports it)."""
+    child, above = node, parents.get(node)
+    while above is not None:
+        if isinstance(above, ast.If) and child in above.body and any(
+                w in ast.unparse(above.test) for w in _RANK_WORDS):
+            return True
+        child, above = above, parents.get(above)
+    return False
+
+
+def _is_engine(receiver: str, fn: Optional[ast.AST], engines: set[tuple[str, Optional[ast.AST]]]) -> bool:
+    """``engine``, ``engine.module``, or a local name bound to one of them in the function
+    (``model = engine.module``)."""
+    base = receiver[:-len(".module")] if receiver.endswith(".module") else receiver
+    if (base, None) in engines or (base, fn) in engines:
+        return True
+    if fn is None or "." in receiver:
+        return False
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id == receiver:
+            value = ast.unparse(node.value)
+            value = value[:-len(".module")] if value.endswith(".module") else value
+            if value != receiver and ((value, None) in engines or (value, fn) in engines):
+                return True
+    return False
+
+
+def _handed_engines(files: list[tuple[str, ast.AST]],
+                    engines: dict[str, set[tuple[str, Optional[ast.AST]]]]) -> dict[str, set[int]]:
+    """Function name -> positions where a call passes an engine name (``rollout(engine, ...)``)."""
+    out: dict[str, set[int]] = {}
+    for display, tree in files:
+        found = engines[display]
+        if not found:
+            continue
+        parents = _parents(tree)
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.id if isinstance(node.func, ast.Name) else None
+            if name is None:
+                continue
+            fn = _enclosing(node, parents)
+            for index, arg in enumerate(node.args):
+                if isinstance(arg, ast.Name) and ((arg.id, None) in found or (arg.id, fn) in found):
+                    out.setdefault(name, set()).add(index)
+    return out
+
+
+def _engines_in(tree: ast.AST) -> set[tuple[str, Optional[ast.AST]]]:
+    parents = _parents(tree)
+    names: set[tuple[str, Optional[ast.AST]]] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Assign):
+            continue
+        value = node.value.value if isinstance(node.value, ast.Subscript) else node.value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+                and value.func.attr == "initialize" and isinstance(value.func.value, ast.Name)
+                and value.func.value.id == "deepspeed"):
+            continue
+        for target in node.targets:
+            first = target.elts[0] if isinstance(target, ast.Tuple) and target.elts else target
+            if isinstance(first, ast.Name):
+                names.add((first.id, _enclosing(node, parents)))
+            elif isinstance(first, ast.Attribute):
+                names.add((ast.unparse(first), None))
+    return names
+
+
 def _engines(ctx: FileContext, script: ParsedPython) -> set[tuple[str, Optional[ast.AST]]]:
     """Names bound to the engine ``deepspeed.initialize(...)`` returns (``engine, opt, _, _ = ...``,
     ``engine = deepspeed.initialize(...)[0]``), with the function a plain name is local to
-    (None for an attribute such as ``self.engine``, read anywhere in the file)."""
+    (None for an attribute such as ``self.engine``, read anywhere in the file). Used by PF213 and
+    PF553; the same reading as :func:`_engines_in` on the file's own function index."""
     names: set[tuple[str, Optional[ast.AST]]] = set()
     for node in ast.walk(script.tree):
         if not isinstance(node, ast.Assign):
@@ -40,6 +161,21 @@ def _engines(ctx: FileContext, script: ParsedPython) -> set[tuple[str, Optional[
     return names
 
 
+_ENCODERS = ("tokenizer", "processor", "tok")
+
+
+def _encoding(value: ast.AST) -> bool:
+    """``tokenizer(...)`` / ``self.tokenizer(...)`` / ``processor(...)``, possibly ``.to(...)``:
+    a BatchEncoding, whose keys are model inputs (``input_ids``, ``attention_mask``)."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "to":
+        value = value.func.value
+    if not isinstance(value, ast.Call):
+        return False
+    func = value.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name.lower() in _ENCODERS or name.lower().endswith("tokenizer")
+
+
 def _splat_says(fn: Optional[ast.AST], call: ast.Call) -> bool:
     """Whether a ``**kwargs`` of the call may carry ``synced_gpus``: true unless every splatted name
     is bound, in the enclosing function, only to a ``dict(...)``/``{...}`` without that key."""
@@ -53,6 +189,8 @@ def _splat_says(fn: Optional[ast.AST], call: ast.Call) -> bool:
         if not bound:
             return True
         for value in bound:
+            if _encoding(value):
+                continue  # `enc = tokenizer(prompts, return_tensors="pt").to(device)`: input tensors only
             if isinstance(value, ast.Dict):
                 keys = [k.value if isinstance(k, ast.Constant) else None for k in value.keys]
             elif isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
@@ -83,7 +221,10 @@ class Zero3GenerateWithoutSyncedGpus(PlanRule):
 `deepspeed.initialize` returned, in a job whose DeepSpeed config uses ZeRO stage 3
 on more than one process, without `synced_gpus=True`, where nothing registers the
 config with transformers (no HF `Trainer`/`TrainingArguments`, `HfDeepSpeedConfig`
-or Accelerate `Accelerator`).
+or Accelerate `Accelerator`). The engine is followed into a helper function it is
+handed to, in the script or a project module it imports (`rollout(engine, tokenizer,
+prompts)` whose body runs `model = engine.module; model.generate(**enc, ...)`: the
+rollout helper of an on-policy distillation loop, OPSD issue's shape).
 
 ## Why it matters
 
@@ -103,8 +244,12 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
 
 ## When preflight stays silent
 
-* `synced_gpus=` is given, or a `**kwargs` that may hold it.
+* `synced_gpus=` is given, or a `**kwargs` that may hold it (a splatted tokenizer or
+  processor output, `**enc` from `enc = tokenizer(prompts, return_tensors="pt")`,
+  holds only model inputs and does not count).
 * ZeRO stage 1/2, one process, or a world size preflight does not know.
+* The call runs under a rank test (`if dist.get_rank() == 0:`): one rank generating
+  alone is PF553's finding, and `synced_gpus` does not fix it.
 * The job builds the HF Trainer, `TrainingArguments`, `HfDeepSpeedConfig` or an
   Accelerate `Accelerator`.
 """
@@ -121,24 +266,34 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
         for script in scripts:
             if any(site.last in _INTEGRATIONS for site in pctx.index(script).calls):
                 return
-        for script in scripts:
-            text = script.text if script.text is not None else script.source.text
-            if "generate" not in (text or ""):
+        files = _job_files(pctx)
+        engines: dict[str, set[tuple[str, Optional[ast.AST]]]] = {}
+        for display, tree in files:
+            engines[display] = _engines_in(tree)
+        # an engine handed to a helper function (`rollout(engine, tokenizer, prompts)` with the
+        # helper in another module): the parameter in that position is the engine inside it
+        handed = _handed_engines(files, engines)
+        for display, tree in files:
+            found = engines[display]
+            parents = _parents(tree)
+            for fn in ast.walk(tree):
+                if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    params = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+                    for index in handed.get(fn.name, ()):
+                        if index < len(params):
+                            found.add((params[index], fn))
+            if not found:
                 continue
-            ctx = pctx.file_context(script)
-            engines = _engines(ctx, script)
-            if not engines:
-                continue
-            for node in ast.walk(script.tree):
+            for node in ast.walk(tree):
                 if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
                         and node.func.attr == "generate"):
                     continue
                 receiver = ast.unparse(node.func.value)
-                base = receiver[:-len(".module")] if receiver.endswith(".module") else receiver
-                fn = ctx.enclosing_function(node)
-                if (base, None) not in engines and (base, fn) not in engines:
+                scope = _enclosing(node, parents)
+                if not _is_engine(receiver, scope, found):
                     continue
-                if any(kw.arg == "synced_gpus" for kw in node.keywords) or _splat_says(fn, node):
+                if any(kw.arg == "synced_gpus" for kw in node.keywords) or _splat_says(scope, node) \
+                        or _under_rank_test(node, parents):
                     continue
                 message = (f"`{receiver}.generate(...)` runs on a ZeRO stage 3 DeepSpeed engine over {world.value} "
                            "processes without `synced_gpus=True`: ranks that finish decoding first stop joining the "
@@ -147,4 +302,4 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
                 evidence = [e for e in (pctx.fact_evidence(zero3, "ZeRO stage 3: parameters are partitioned"),
                                         pctx.fact_evidence(world, f"{world.value} processes"))
                             if e is not None]
-                yield pctx.code_finding(self, script, node, message, evidence=evidence)
+                yield pctx.location_finding(self, display, node.lineno, message, evidence=evidence)

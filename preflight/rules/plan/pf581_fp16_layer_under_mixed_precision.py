@@ -29,6 +29,33 @@ def _fp16_layers(tree: ast.AST) -> Iterator[ast.Call]:
             yield node
 
 
+_QUANTIZED = ("quantization_config", "load_in_4bit", "load_in_8bit")
+
+
+def _fp16_loads(tree: ast.AST) -> Iterator[ast.Call]:
+    """``X.from_pretrained(..., torch_dtype=torch.float16)`` (or ``dtype=``) without 4/8-bit
+    quantization: a whole pretrained model whose parameters are float16 (with quantization the
+    dtype is only the compute dtype)."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "from_pretrained"):
+            continue
+        keys = {k.arg for k in node.keywords}
+        if None in keys or keys & set(_QUANTIZED):
+            continue
+        if any(k.arg in ("torch_dtype", "dtype") and is_fp16_dtype(k.value) for k in node.keywords):
+            yield node
+
+
+def _peft_without_full_modules(tree: ast.AST) -> bool:
+    """The file wraps a model with ``get_peft_model`` and trains no full module
+    (``modules_to_save``): the LoRA adapters are created in float32, the float16 base is frozen."""
+    names = {n.func.id if isinstance(n.func, ast.Name) else n.func.attr if isinstance(n.func, ast.Attribute) else ""
+             for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    saved = any(isinstance(n, ast.keyword) and n.arg == "modules_to_save" for n in ast.walk(tree))
+    return "get_peft_model" in names and not saved
+
+
 def _freezes(tree: ast.AST) -> bool:
     """``x.requires_grad_(False)`` or ``p.requires_grad = False`` anywhere in the file."""
     for node in ast.walk(tree):
@@ -59,6 +86,14 @@ the project modules they import, while the job trains with fp16 mixed precision
 (Lightning `precision=16`/`"16-mixed"`, `Accelerator(mixed_precision="fp16")`,
 `TrainingArguments(fp16=True)`, a `GradScaler`), possibly set in another file.
 
+Also a whole pretrained model loaded with `from_pretrained(...,
+torch_dtype=torch.float16)` (no 4/8-bit quantization) in another file than the one
+that asks for fp16 mixed precision: a LightningModule that loads its model in
+`__init__` while `train.py` builds `Trainer(precision="16-mixed")` (litgpt issue
+1252: 16-bit weights trained with mixed precision have no float32 master weights
+and the fp16 scaler cannot unscale their gradients). PF422 reports the load when
+the same file asks for fp16 training.
+
 ## Why it matters
 
 fp16 mixed precision keeps the parameters in float32 and scales the loss; before
@@ -80,6 +115,9 @@ where that is safe.
   PF579's).
 * The dtype is bfloat16 or float32, or given through a variable preflight does not
   resolve.
+* A float16 load in the same file as the fp16 setting (PF422's), a quantized load,
+  or a file that wraps the model with `get_peft_model` and names no
+  `modules_to_save` (float32 adapters on a frozen float16 base).
 * The file freezes parameters (`requires_grad_(False)`, `requires_grad = False`): a
   frozen float16 module has no gradient for the scaler to refuse.
 """
@@ -118,6 +156,20 @@ where that is safe.
         for display, tree in files:
             if _freezes(tree):
                 continue  # a frozen fp16 module (a teacher, an encoder) has no gradient to unscale
+            if display != mixed.source.path and not _peft_without_full_modules(tree):
+                # a float16 load in another file than the one asking for mixed precision (a
+                # LightningModule's __init__, the Trainer in train.py); in one file PF422 reports it
+                for call in _fp16_loads(tree):
+                    dtype = next(k.value for k in call.keywords if k.arg in ("torch_dtype", "dtype")
+                                 and is_fp16_dtype(k.value))
+                    yield pctx.location_finding(
+                        self, display, dtype.lineno,
+                        f"`{ast.unparse(call.func)}(..., torch_dtype=float16)` loads the weights in float16, and "
+                        f"the job trains them with fp16 mixed precision ({mixed.source.detail or 'amp_fp16'}): "
+                        "mixed precision expects float32 parameters, and the gradient scaler raises \"Attempting "
+                        "to unscale FP16 gradients\" at the first optimizer step. Load the trained weights in "
+                        "float32 (autocast still runs the forward in fp16), or train in bf16",
+                        evidence=[evidence] if evidence is not None else None)
             for call in _fp16_layers(tree):
                 yield pctx.location_finding(
                     self, display, call.lineno,
