@@ -1,0 +1,81 @@
+"""The model in real jobs (issue 15, branch jobs32): shapes of the real-jobs benchmark rebuilt as small
+projects of our own, each citing the repository, path and commit it follows, with must-stay-unknown twins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plan_helpers import plan_of, winner, write
+
+
+def facts(plan: dict, field: str, adapter: str) -> list:
+    return [f for f in plan["fields"].get(field, []) if f["adapter"] == adapter]
+
+
+# --- a model built from scratch out of a Hub config ------------------------------------------------
+# LLM360/amber-train main.py:27,30,147-148 @ 64bc595600324ebb7d6d559af76a8702f0872776: the Hub id is an
+# f-string of module constants, the config loaded inline into the model class (new weights).
+AMBER = """\
+    from transformers import AutoConfig, LlamaForCausalLM
+
+    MODEL_SIZE = '{size}'
+    HF_MODEL_NAME_OR_PATH = f'{owner}/llama-{{MODEL_SIZE}}'
+
+
+    def main():
+        {build}
+        model.train()
+
+
+    if __name__ == '__main__':
+        main()
+"""
+INLINE = "model = LlamaForCausalLM(config=AutoConfig.from_pretrained(HF_MODEL_NAME_OR_PATH))"
+
+
+def test_a_model_built_from_a_hub_config_names_it_and_counts_it_offline(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": AMBER.format(size="3.2-3B", owner="meta-llama", build=INLINE)})
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "meta-llama/llama-3.2-3B"
+    got = facts(plan, "model.num_parameters", "model_hub_config")
+    assert [(f["value"], f["confidence"]) for f in got] == [(3212749824, "medium")]  # the catalog's Llama-3.2-3B
+    assert got[0]["source"]["line"] == 8
+
+
+def test_a_config_bound_then_changed_gives_the_count_at_low(cli, tmp_path: Path) -> None:
+    build = ("cfg = AutoConfig.from_pretrained(HF_MODEL_NAME_OR_PATH)\n        cfg.num_hidden_layers = 2\n"
+             "        model = LlamaForCausalLM(cfg)")
+    write(tmp_path, {"main.py": AMBER.format(size="3.2-3B", owner="meta-llama", build=build)})
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert [f["confidence"] for f in facts(plan, "model.num_parameters", "model_hub_config")] == ["low"]
+
+
+def test_a_hub_config_the_catalog_lacks_names_the_model_and_counts_nothing(cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setenv("HF_HOME", str(tmp_path / "hf"))  # an empty cache: nothing read, no network
+    write(tmp_path, {"main.py": AMBER.format(size="7b", owner="huggyllama", build=INLINE)})
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "huggyllama/llama-7b"
+    assert not facts(plan, "model.num_parameters", "model_hub_config")
+    assert any("huggyllama/llama-7b is not in the catalog" in n for n in plan["notes"])
+
+
+def test_a_config_handed_to_a_checkpoint_load_or_a_local_config_is_not_read_here(cli, tmp_path: Path) -> None:
+    # the checkpoint's weights decide; a config file beside the job is model_config_file's
+    build = ("cfg = AutoConfig.from_pretrained(HF_MODEL_NAME_OR_PATH)\n"
+             "        model = LlamaForCausalLM.from_pretrained('ckpt/last', config=cfg)")
+    write(tmp_path, {"main.py": AMBER.format(size="3.2-3B", owner="meta-llama", build=build)})
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert not facts(plan, "model.ref", "model_hub_config")
+    write(tmp_path, {"main.py": AMBER.format(size="3.2-3B", owner="meta-llama", build=INLINE),
+                     "meta-llama/llama-3.2-3B/config.json": "{}"})
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert not facts(plan, "model.ref", "model_hub_config")
+
+
+def test_an_f_string_with_a_part_not_known_states_nothing(cli, tmp_path: Path) -> None:
+    text = AMBER.format(size="3.2-3B", owner="meta-llama", build=INLINE).replace(
+        "MODEL_SIZE = '3.2-3B'", "import os\n    MODEL_SIZE = os.environ['SIZE']")
+    write(tmp_path, {"main.py": text})
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert not facts(plan, "model.ref", "model_hub_config")
