@@ -79,3 +79,58 @@ def test_an_f_string_with_a_part_not_known_states_nothing(cli, tmp_path: Path) -
     write(tmp_path, {"main.py": text})
     plan = plan_of(cli, "main.py", cwd=tmp_path)
     assert not facts(plan, "model.ref", "model_hub_config")
+
+
+# --- <role>.model.path of a composed Hydra config --------------------------------------------------
+# PeterGriffinJin/Search-R1 verl/trainer/config/ppo_trainer.yaml:18-21,93-102 @
+# a14dc3a4ffc6fe88c1e95038d9738e21ba3f7a06: one model section per role, the Hub id given on the launch
+# line (train_ppo.sh:42,64 ``actor_rollout_ref.model.path=$BASE_MODEL``); the worker hands
+# ``config.model.path`` to from_pretrained (verl/workers/fsdp_workers.py:304).
+PPO_YAML = """\
+    actor_rollout_ref:
+      model:
+        path: ~/models/deepseek-llm-7b-chat
+      actor:
+        ppo_micro_batch_size: 64
+    critic:
+      model:
+        path: ~/models/deepseek-llm-7b-chat
+    reward_model:
+      enable: false
+      model:
+        path: ~/models/FsfairX-LLaMA3-RM-v0.1
+"""
+PPO_MAIN = """\
+    import hydra
+
+
+    @hydra.main(config_path="config", config_name="ppo_trainer", version_base=None)
+    def main(config):
+        from workers import run
+        run(config.actor_rollout_ref, config.critic)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def ppo(tmp_path: Path) -> None:
+    write(tmp_path, {"main_ppo.py": PPO_MAIN, "config/ppo_trainer.yaml": PPO_YAML})
+
+
+def test_the_one_hub_id_of_the_roles_model_paths_is_the_model(cli, tmp_path: Path) -> None:
+    ppo(tmp_path)
+    plan = plan_of(cli, "main_ppo.py", "--", "actor_rollout_ref.model.path=meta-llama/Llama-3.2-3B",
+                   "critic.model.path=meta-llama/Llama-3.2-3B", cwd=tmp_path)
+    assert winner(plan, "model.ref") == "meta-llama/Llama-3.2-3B"
+    assert [f["confidence"] for f in facts(plan, "model.ref", "hydra")] == ["medium"]
+
+
+def test_local_model_paths_or_roles_naming_different_models_state_nothing(cli, tmp_path: Path) -> None:
+    ppo(tmp_path)
+    plan = plan_of(cli, "main_ppo.py", cwd=tmp_path)  # ~/models/...: local copies, no Hub id
+    assert not facts(plan, "model.ref", "hydra")
+    plan = plan_of(cli, "main_ppo.py", "--", "actor_rollout_ref.model.path=meta-llama/Llama-3.2-3B",
+                   "critic.model.path=Qwen/Qwen2.5-0.5B", cwd=tmp_path)
+    assert not facts(plan, "model.ref", "hydra")
