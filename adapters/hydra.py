@@ -511,6 +511,9 @@ class _Facts:
         from preflight.adapters.hydra_model_path import model_paths
 
         model_paths(_nodes(self.cfg, ()), self.known, self.add)
+        from preflight.adapters.hydra_model_config import config_sizes
+
+        config_sizes(_nodes(self.cfg, ()), self.known, self.add)
         self.pretrained_targets()
         self.lora_sections()
         self.local_modules()

@@ -134,3 +134,67 @@ def test_local_model_paths_or_roles_naming_different_models_state_nothing(cli, t
     plan = plan_of(cli, "main_ppo.py", "--", "actor_rollout_ref.model.path=meta-llama/Llama-3.2-3B",
                    "critic.model.path=Qwen/Qwen2.5-0.5B", cwd=tmp_path)
     assert not facts(plan, "model.ref", "hydra")
+
+
+# --- a Hydra model built around a transformers config node ------------------------------------------
+# Dao-AILab/flash-attention training/configs/model/gpt2.yaml + configs/model/gpt2model/gpt2-small.yaml
+# (the benchmark's commit): ``_target_: flash_attn.models.gpt.GPTLMHeadModel`` with ``config:
+# {_target_: transformers.GPT2Config, n_positions: ${datamodule.max_length}}``, sizes in a config group,
+# the vocabulary padded by ``pad_vocab_size_multiple``; run.py instantiates cfg.model.
+GPT2_MODEL = """\
+    defaults:
+      - _self_
+    _target_: flash_attn.models.gpt.GPTLMHeadModel
+    config:
+      _target_: {config_class}
+      n_positions: ${{datamodule.max_length}}
+      n_embd: 768
+      n_head: 12
+      n_layer: {layers}
+      pad_vocab_size_multiple: 8
+"""
+HYDRA_TOP = """\
+    defaults:
+      - _self_
+      - model: gpt2
+    datamodule:
+      max_length: 1024
+"""
+HYDRA_RUN = """\
+    import hydra
+    from hydra.utils import instantiate
+
+
+    @hydra.main(config_path="configs", config_name="config", version_base=None)
+    def main(config):
+        model = instantiate(config.model)
+        model.train()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def gpt2_job(tmp_path: Path, layers: str = "12", config_class: str = "transformers.GPT2Config") -> None:
+    write(tmp_path, {"run.py": HYDRA_RUN, "configs/config.yaml": HYDRA_TOP,
+                     "configs/model/gpt2.yaml": GPT2_MODEL.format(layers=layers, config_class=config_class)})
+
+
+def test_a_hydra_model_built_around_a_transformers_config_node_is_counted(cli, tmp_path: Path) -> None:
+    gpt2_job(tmp_path)
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    # GPT-2 small with its vocabulary 50257 rounded up to 50264 (tied head): 124,439,808 + 7 x 768
+    assert winner(plan, "model.num_parameters") == 124_445_184
+    assert [f["confidence"] for f in facts(plan, "model.num_parameters", "hydra")] == ["medium"]
+    plan = plan_of(cli, "run.py", "--", "model.config.n_layer=24", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == 124_445_184 + 12 * 7_087_872  # the override is read
+
+
+def test_a_config_node_with_a_size_not_known_or_a_class_not_known_states_nothing(cli, tmp_path: Path) -> None:
+    gpt2_job(tmp_path, layers="${oc.env:N_LAYER}")
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    assert not facts(plan, "model.num_parameters", "hydra")
+    gpt2_job(tmp_path, config_class="transformers.MyOwnConfig")
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    assert not facts(plan, "model.num_parameters", "hydra")
