@@ -445,3 +445,9 @@ class ModelByNameAdapter(Adapter):
         self.add_checked(plan, "model.ref", key, src, "medium")  # the constructor's name, as ``--model X`` is
         self.add_checked(plan, "model.class_name", built.cls, src, "medium")
         self.add_checked(plan, "model.num_parameters", total, src, "medium")
+        from preflight.adapters.model_attention import attention_of
+
+        attn = attention_of(_with_siblings(path, tree), built.cls)
+        if attn is not None:
+            self.add_checked(plan, "model.attn_implementation", attn[0],
+                             project.source(script, site.call, "code", detail=attn[1]), "medium")

@@ -275,3 +275,10 @@ class ModelImportedAdapter(Adapter):
         if cls not in functions:  # a constructor function is no class name
             self.add_checked(plan, "model.class_name", cls, src, "medium")
         self.add_checked(plan, "model.num_parameters", total, src, "medium")
+        from preflight.adapters.model_attention import attention_of
+
+        parsed = _parse(path)
+        attn = attention_of(with_imports(path, parsed), cls) if parsed is not None else None
+        if attn is not None:
+            self.add_checked(plan, "model.attn_implementation", attn[0],
+                             project.source(script, site.call, "code", detail=attn[1]), "medium")

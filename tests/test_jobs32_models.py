@@ -198,3 +198,102 @@ def test_a_config_node_with_a_size_not_known_or_a_class_not_known_states_nothing
     gpt2_job(tmp_path, config_class="transformers.MyOwnConfig")
     plan = plan_of(cli, "run.py", cwd=tmp_path)
     assert not facts(plan, "model.num_parameters", "hydra")
+
+
+# --- the attention kernel of a project model in another module --------------------------------------
+# FoundationVision/LlamaGen autoregressive/models/gpt.py:232,451-452 @ ce98ec41803a74a90ce68c40ababa9eaeffeb4ec:
+# a constructor table picked by --gpt-model, Transformer -> TransformerBlock -> Attention, whose forward
+# calls F.scaled_dot_product_attention; a sampling softmax over logits elsewhere is no attention.
+GPT_MODULE = """\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    {flash_import}
+
+    class Attention(nn.Module):
+        def __init__(self, dim, n_head):
+            super().__init__()
+            self.n_head = n_head
+            self.wqkv = nn.Linear(dim, 3 * dim, bias=False)
+            self.wo = nn.Linear(dim, dim, bias=False)
+
+        def forward(self, x):
+            q, k, v = self.wqkv(x).chunk(3, dim=-1)
+            {attention}
+            return self.wo(y)
+
+
+    class TransformerBlock(nn.Module):
+        def __init__(self, dim, n_head):
+            super().__init__()
+            self.attention = Attention(dim, n_head)
+            self.ffn = nn.Linear(dim, dim)
+
+        def forward(self, x):
+            return x + self.ffn(self.attention(x))
+
+
+    class Transformer(nn.Module):
+        def __init__(self, dim=64, n_layer=2, n_head=4, vocab_size=100):
+            super().__init__()
+            self.tok = nn.Embedding(vocab_size, dim)
+            self.layers = nn.ModuleList([TransformerBlock(dim, n_head) for _ in range(n_layer)])
+            self.head = nn.Linear(dim, vocab_size, bias=False)
+
+        def forward(self, idx):
+            x = self.tok(idx)
+            for layer in self.layers:
+                x = layer(x)
+            return self.head(x)
+
+        def sample(self, idx):
+            return torch.multinomial(F.softmax(self.forward(idx)[:, -1], dim=-1), 1)
+
+
+    def GPT_B(**kwargs):
+        return Transformer(dim=64, n_layer=2, n_head=4, **kwargs)
+
+
+    GPT_models = {{'GPT-B': GPT_B}}
+"""
+GPT_TRAIN = """\
+    import argparse
+    import torch
+    from models.gpt import GPT_models
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gpt-model", type=str, default="GPT-B")
+    args = parser.parse_args()
+    model = GPT_models[args.gpt_model](vocab_size=100)
+    opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for x in range(3):
+        loss = model(x).mean()
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+"""
+SDPA = "y = F.scaled_dot_product_attention(q, k, v, is_causal=True)"
+EAGER = ("if self.n_head > 8:\n                y = F.scaled_dot_product_attention(q, k, v)\n            else:\n"
+         "                att = F.softmax(q @ k.transpose(-2, -1), dim=-1)\n                y = att @ v")
+FLASH = "y = flash_attn_func(q, k, v, causal=True)"
+
+
+def gpt_job(cli, tmp_path: Path, attention: str, flash_import: str = "") -> dict:
+    write(tmp_path, {"train.py": GPT_TRAIN, "models/__init__.py": "",
+                     "models/gpt.py": GPT_MODULE.format(attention=attention, flash_import=flash_import)})
+    return plan_of(cli, "train.py", cwd=tmp_path)
+
+
+def test_a_project_model_that_calls_sdpa_or_flash_attn_runs_that_kernel(cli, tmp_path: Path) -> None:
+    plan = gpt_job(cli, tmp_path, SDPA)
+    assert winner(plan, "model.num_parameters") is not None  # the model is found and counted
+    assert [(f["value"], f["confidence"]) for f in facts(plan, "model.attn_implementation", "model_imported")] \
+        == [("sdpa", "medium")]
+    plan = gpt_job(cli, tmp_path, FLASH, "from flash_attn import flash_attn_func")
+    assert winner(plan, "model.attn_implementation") == "flash_attention_2"
+
+
+def test_a_model_with_a_hand_written_attention_arm_states_no_kernel(cli, tmp_path: Path) -> None:
+    plan = gpt_job(cli, tmp_path, EAGER)
+    assert winner(plan, "model.num_parameters") is not None
+    assert not facts(plan, "model.attn_implementation", "model_imported")

@@ -1,0 +1,80 @@
+"""The attention kernel a project's own model runs, read from its classes (never imported).
+
+A project model that calls PyTorch's fused attention is an SDPA model whatever ``attn_implementation``
+says elsewhere (FoundationVision/LlamaGen @ ce98ec4 ``autoregressive/models/gpt.py:232``
+``output = F.scaled_dot_product_attention(...)`` in ``Attention.forward``, reached from
+``Transformer`` through ``TransformerBlock``); one that calls flash-attn's kernels directly is a
+flash-attention model. Read over the model's module with the project classes it imports
+(``module_params_imports.with_imports``):
+
+- the classes and module functions the model reaches by name, transitively, from its class or
+  constructor function;
+- their attention calls: ``scaled_dot_product_attention`` -> ``sdpa``; ``flash_attn_func`` and the other
+  ``flash_attn_*_func`` kernels -> ``flash_attention_2``;
+- stated (medium) when every such call is of one kind (both arms of a training/inference ``if`` calling
+  SDPA count once) and no reached function computes attention by hand (a ``softmax`` in a function that
+  also multiplies matrices: the eager arm of a switch). A softmax over logits alone (sampling) is no
+  attention. Calls of two kinds, or a hand-written arm, state nothing: which arm runs is not decided here.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional, Union
+
+_SDPA = frozenset({"scaled_dot_product_attention"})
+_FLASH = frozenset({"flash_attn_func", "flash_attn_varlen_func", "flash_attn_qkvpacked_func",
+                    "flash_attn_kvpacked_func", "flash_attn_varlen_qkvpacked_func",
+                    "flash_attn_varlen_kvpacked_func", "flash_attn_with_kvcache"})
+_MATMUL = frozenset({"matmul", "bmm", "baddbmm", "einsum", "mm"})
+_Def = Union[ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef]
+
+
+def _last(node: ast.expr) -> str:
+    return node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name) else ""
+
+
+def _manual(fn: ast.AST) -> bool:
+    """A softmax and a matrix product in one function: attention computed by hand."""
+    soft = mat = False
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call):
+            name = _last(node.func)
+            soft = soft or name in ("softmax", "Softmax")
+            mat = mat or name in _MATMUL
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            mat = True
+    return soft and mat
+
+
+def attention_of(tree: ast.Module, name: str) -> Optional[tuple[str, str]]:
+    """(``sdpa``/``flash_attention_2``, what was read) for the model ``name`` of ``tree``, or None."""
+    defs: dict[str, _Def] = {}
+    for node in tree.body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            defs[node.name] = node  # the module's own definitions come last in a merged tree and win
+    reach: list[str] = []
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current in reach or current not in defs:
+            continue
+        reach.append(current)
+        todo.extend(n.id for n in ast.walk(defs[current]) if isinstance(n, ast.Name) and n.id in defs)
+    kinds: dict[str, tuple[str, int]] = {}
+    for current in reach:
+        body = defs[current]
+        functions = [body] if not isinstance(body, ast.ClassDef) else \
+            [n for n in ast.walk(body) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        if any(_manual(fn) for fn in functions):
+            return None
+        for node in ast.walk(body):
+            if isinstance(node, ast.Call):
+                called = _last(node.func)
+                kind = "sdpa" if called in _SDPA else "flash_attention_2" if called in _FLASH else None
+                if kind is not None:
+                    kinds.setdefault(kind, (f"{called}() in {current}", node.lineno))
+    if len(kinds) != 1:
+        return None
+    kind, (where, _line) = next(iter(kinds.items()))
+    return kind, f"{where}, reached from the model {name}: the only attention it computes"
