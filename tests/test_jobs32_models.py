@@ -297,3 +297,58 @@ def test_a_model_with_a_hand_written_attention_arm_states_no_kernel(cli, tmp_pat
     plan = gpt_job(cli, tmp_path, EAGER)
     assert winner(plan, "model.num_parameters") is not None
     assert not facts(plan, "model.attn_implementation", "model_imported")
+
+
+# policy-gradient/GRPO-Zero train.py:16,91 @ d41bb486cfe4d58bf8dbb0b8f62b3c3102af9e74: the project class is
+# built by its own classmethod (not counted: its sizes come from a checkpoint) and trained;
+# qwen2_model.py:139,148 calls SDPA in both the inference and the training arm.
+QWEN_MODULE = """\
+    import torch
+    import torch.nn as nn
+
+
+    class Attention(nn.Module):
+        def forward(self, q, k, v, start_pos=None):
+            if start_pos is not None:
+                return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=False)
+            else:
+                return torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+    class Transformer(nn.Module):
+        def __init__(self, args):
+            super().__init__()
+            self.layers = nn.ModuleList([Attention() for _ in range(args.n_layers)])
+
+        @classmethod
+        def from_pretrained(cls, path, device):
+            return cls(load_args(path)).to(device)
+"""
+QWEN_TRAIN = """\
+    import torch
+    from qwen2_model import Transformer
+
+    model = Transformer.from_pretrained("ckpt", device="cuda").train()
+    {frozen}
+    optimizer = torch.optim.AdamW({params}, lr=1e-6)
+"""
+
+
+def test_a_trained_project_class_not_counted_still_gives_its_attention_kernel(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"qwen2_model.py": QWEN_MODULE, "train.py": QWEN_TRAIN.format(frozen="", params="model.parameters()")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert [(f["value"], f["confidence"]) for f in facts(plan, "model.attn_implementation", "model_attention")] \
+        == [("sdpa", "medium")]
+
+
+def test_a_project_class_that_is_not_trained_or_one_of_two_trained_states_nothing(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"qwen2_model.py": QWEN_MODULE,
+                     "train.py": QWEN_TRAIN.format(frozen="head = torch.nn.Linear(8, 8)", params="head.parameters()")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert not facts(plan, "model.attn_implementation", "model_attention")
+    two = QWEN_MODULE + "\n\nclass Critic(nn.Module):\n    pass\n"
+    write(tmp_path, {"qwen2_model.py": two, "train.py": QWEN_TRAIN.format(
+        frozen="from qwen2_model import Critic\n    critic = Critic()\n    torch.optim.AdamW(critic.parameters())",
+        params="model.parameters()")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert not facts(plan, "model.attn_implementation", "model_attention")
