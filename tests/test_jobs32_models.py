@@ -352,3 +352,95 @@ def test_a_project_class_that_is_not_trained_or_one_of_two_trained_states_nothin
         params="model.parameters()")})
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert not facts(plan, "model.attn_implementation", "model_attention")
+
+
+# --- a builder returning the model beside its diffusion, options handed in as a dict ----------------
+# openai/improved-diffusion @ 1bc7bbbdc414d83d4abf2ad8cc1446dc36c4e4d5 scripts/image_train.py:22-24,60-79
+# and improved_diffusion/script_util.py:11-35,38-83,271-282: ``model, diffusion = create_model_and_diffusion(
+# **args_to_dict(args, model_and_diffusion_defaults().keys()))``, options declared from the defaults dict,
+# ``attention_resolutions`` a comma-separated string split in the builder.
+DIFF_UTIL = """\
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def __init__(self, channels, blocks, attention):
+            super().__init__()
+            self.stem = nn.Conv2d(3, channels, 3)
+            self.blocks = nn.ModuleList([nn.Linear(channels, channels) for _ in range(blocks)])
+            self.attn = nn.ModuleList([nn.Linear(channels, channels) for _ in attention])
+
+
+    class GaussianDiffusion:
+        def __init__(self, steps):
+            self.steps = steps
+
+
+    def model_and_diffusion_defaults():
+        return dict(num_channels=64, num_res_blocks=2, attention_resolutions="16,8", diffusion_steps=1000)
+
+
+    def create_model_and_diffusion(num_channels, num_res_blocks, attention_resolutions, diffusion_steps):
+        attention = []
+        for res in attention_resolutions.split(","):
+            attention.append(32 // int(res))
+        model = Net(num_channels, num_res_blocks, attention)
+        diffusion = GaussianDiffusion(diffusion_steps)
+        return model, diffusion
+
+
+    def add_dict_to_argparser(parser, default_dict):
+        for k, v in default_dict.items():
+            parser.add_argument(f"--{k}", default=v, type=type(v))
+
+
+    def args_to_dict(args, keys):
+        return {k: getattr(args, k) for k in keys}
+"""
+DIFF_TRAIN = """\
+    import argparse
+    from script_util import model_and_diffusion_defaults, create_model_and_diffusion, args_to_dict, add_dict_to_argparser
+
+
+    def main():
+        args = create_argparser().parse_args()
+        model, diffusion = create_model_and_diffusion(**args_to_dict(args, model_and_diffusion_defaults().keys()))
+        model.train()
+
+
+    def create_argparser():
+        defaults = dict(lr=1e-4, batch_size=1)
+        defaults.update(model_and_diffusion_defaults())
+        parser = argparse.ArgumentParser()
+        add_dict_to_argparser(parser, defaults)
+        return parser
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def diffusion_count(channels: int, blocks: int, attention: int) -> int:
+    return 3 * channels * 9 + channels + (blocks + attention) * (channels * channels + channels)
+
+
+def test_a_model_returned_beside_its_diffusion_is_counted_with_the_options(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"script_util.py": DIFF_UTIL, "image_train.py": DIFF_TRAIN})
+    plan = plan_of(cli, "image_train.py", "--", "--num_channels", "128", "--num_res_blocks", "3", cwd=tmp_path)
+    got = facts(plan, "model.num_parameters", "model_tuple_builder")
+    assert [(f["value"], f["confidence"]) for f in got] == [(diffusion_count(128, 3, 2), "medium")]
+    plan = plan_of(cli, "image_train.py", cwd=tmp_path)  # the defaults dict's values
+    assert winner(plan, "model.num_parameters") == diffusion_count(64, 2, 2)
+
+
+def test_a_builder_returning_two_modules_or_an_option_not_known_states_nothing(cli, tmp_path: Path) -> None:
+    two = DIFF_UTIL.replace(
+        "diffusion = GaussianDiffusion(diffusion_steps)", "diffusion = nn.Linear(diffusion_steps, 2)")
+    write(tmp_path, {"script_util.py": two, "image_train.py": DIFF_TRAIN})
+    plan = plan_of(cli, "image_train.py", cwd=tmp_path)
+    assert not facts(plan, "model.num_parameters", "model_tuple_builder")  # which item is the model?
+    unknown = DIFF_UTIL.replace("num_res_blocks=2,", "num_res_blocks=None,")
+    write(tmp_path, {"script_util.py": unknown, "image_train.py": DIFF_TRAIN})
+    plan = plan_of(cli, "image_train.py", cwd=tmp_path)
+    assert not facts(plan, "model.num_parameters", "model_tuple_builder")
