@@ -28,18 +28,63 @@ from preflight.plan import TrainingPlan
 from preflight.registry import register_adapter
 
 
-def _returned_dict_keys(fn: ast.FunctionDef) -> Optional[list[str]]:
-    """The keys of the dict literal / ``dict(...)`` the function's one ``return`` hands back."""
-    returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
-    if len(returns) != 1 or returns[0].value is None:
-        return None
-    value = returns[0].value
-    if isinstance(value, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in value.keys):
-        return [k.value for k in value.keys if isinstance(k, ast.Constant)]
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "dict" \
-            and not value.args and all(k.arg is not None for k in value.keywords):
-        return [str(k.arg) for k in value.keywords]
+def _dict_keys(node: Optional[ast.AST]) -> Optional[dict[str, ast.expr]]:
+    """key -> value expression of a dict literal or ``dict(...)`` of literal keys."""
+    if isinstance(node, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in node.keys):
+        return {str(k.value): v for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant)}
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" \
+            and not node.args and all(k.arg is not None for k in node.keywords):
+        return {str(k.arg): k.value for k in node.keywords}
     return None
+
+
+def _returned_dict_keys(fn: ast.FunctionDef, tree: ast.Module, depth: int = 0) -> Optional[dict[str, ast.expr]]:
+    """key -> value expression of the dict the function returns: a literal / ``dict(...)``, or a local bound to one and
+    grown by ``res.update(g())`` with ``g`` a function of the same module returning such a dict
+    (openai/guided-diffusion @ 22e0df8 ``script_util.py:52-65``: ``res = dict(...)``,
+    ``res.update(diffusion_defaults())``, ``return res``)."""
+    if depth > 3 or not fn.body or not isinstance(fn.body[-1], ast.Return) or fn.body[-1].value is None:
+        return None
+    value = fn.body[-1].value
+    direct = _dict_keys(value)
+    if direct is not None:
+        return direct if len(fn.body) == 1 or all(isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant)
+                                                  for s in fn.body[:-1]) else None
+    if not isinstance(value, ast.Name):
+        return None
+    keys: Optional[dict[str, ast.expr]] = None
+    for stmt in fn.body[:-1]:
+        if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+            continue  # the docstring
+        if keys is None and isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id == value.id:
+            keys = _dict_keys(stmt.value)
+            if keys is None and isinstance(stmt.value, ast.Call) and isinstance(stmt.value.func, ast.Name) \
+                    and not stmt.value.args and not stmt.value.keywords:
+                inner = _module_function(tree, stmt.value.func.id)
+                keys = _returned_dict_keys(inner, tree, depth + 1) if inner is not None else None
+            if keys is None:
+                return None
+            continue
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if keys is not None and isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                and call.func.attr == "update" and isinstance(call.func.value, ast.Name) \
+                and call.func.value.id == value.id and len(call.args) == 1 and not call.keywords \
+                and isinstance(call.args[0], ast.Call) and isinstance(call.args[0].func, ast.Name) \
+                and not call.args[0].args and not call.args[0].keywords:
+            inner = _module_function(tree, call.args[0].func.id)
+            more = _returned_dict_keys(inner, tree, depth + 1) if inner is not None else None
+            if more is None:
+                return None
+            keys = {**keys, **more}
+            continue
+        return None  # anything else may change the dict
+    return keys
+
+
+def _module_function(tree: ast.Module, name: str) -> Optional[ast.FunctionDef]:
+    hits = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _getattr_comprehension(fn: ast.FunctionDef) -> bool:
@@ -61,8 +106,8 @@ def _getattr_comprehension(fn: ast.FunctionDef) -> bool:
         and isinstance(v.args[1], ast.Name) and v.args[1].id == k
 
 
-def _function(script: Any, imported: dict, name: str) -> Optional[ast.FunctionDef]:
-    """The function ``name`` of the script or of the project module it is imported from."""
+def _function(script: Any, imported: dict, name: str) -> Optional[tuple[ast.FunctionDef, ast.Module]]:
+    """The function ``name`` of the script or of the project module it is imported from, with its module."""
     from preflight.adapters.model_imported import _parse
 
     if name in imported and imported[name][1]:
@@ -72,8 +117,8 @@ def _function(script: Any, imported: dict, name: str) -> Optional[ast.FunctionDe
         tree, wanted = script.tree, name
     if tree is None:
         return None
-    hits = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == wanted]
-    return hits[0] if len(hits) == 1 else None
+    fn = _module_function(tree, wanted)
+    return (fn, tree) if fn is not None else None
 
 
 _TRUE = ("yes", "true", "t", "y", "1")
@@ -108,14 +153,45 @@ def _option(project: Any, script: Any, key: str) -> Any:
     return UNKNOWN
 
 
+def _from_dict_default(argv: list[str], key: str, default_node: ast.expr) -> Any:
+    """``--key`` of an option declared from the defaults dict that the options reader did not follow: the
+    launch line's value converted as the literal default's type converts it (``add_dict_to_argparser``'s
+    ``type=type(v)``, ``str2bool`` for a bool), else the literal default; UNKNOWN otherwise."""
+    from preflight.adapters.module_params_nested import UNKNOWN
+
+    try:
+        default = ast.literal_eval(default_node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        return UNKNOWN
+    raw = None
+    for i, tok in enumerate(argv):
+        if tok == f"--{key}" and i + 1 < len(argv):
+            raw = argv[i + 1]
+        elif tok.startswith(f"--{key}="):
+            raw = tok.split("=", 1)[1]
+    if raw is None:
+        return default
+    if isinstance(default, bool):
+        low = raw.lower()
+        return True if low in _TRUE else False if low in _FALSE else UNKNOWN
+    if default is None or isinstance(default, str):
+        return raw
+    try:
+        return type(default)(raw) if isinstance(default, (int, float)) else UNKNOWN
+    except ValueError:
+        return UNKNOWN
+
+
 def options_spread(project: Any, idx: Any, script: Any, imported: dict, node: ast.expr) -> Optional[dict[str, Any]]:
     """``h(args, g().keys())`` (``args_to_dict``): {key: the option's value or UNKNOWN}; None when not this shape."""
+    from preflight.adapters.module_params_nested import UNKNOWN
+
 
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and len(node.args) == 2
             and not node.keywords and isinstance(node.args[0], ast.Name)):
         return None
     helper = _function(script, imported, node.func.id)
-    if helper is None or not _getattr_comprehension(helper):
+    if helper is None or not _getattr_comprehension(helper[0]):
         return None
     keys_node = node.args[1]
     if isinstance(keys_node, ast.Call) and isinstance(keys_node.func, ast.Name) and keys_node.func.id == "list" \
@@ -126,12 +202,15 @@ def options_spread(project: Any, idx: Any, script: Any, imported: dict, node: as
             and isinstance(keys_node.func.value.func, ast.Name) and not keys_node.func.value.args):
         return None
     source = _function(script, imported, keys_node.func.value.func.id)
-    keys = _returned_dict_keys(source) if source is not None else None
+    keys = _returned_dict_keys(*source) if source is not None else None
     if keys is None:
         return None
     out: dict[str, Any] = {}
-    for key in keys:
+    argv = list(project.script_args(script))
+    for key, default_node in keys.items():
         option = _option(project, script, key)
+        if option is UNKNOWN:
+            option = _from_dict_default(argv, key, default_node)
         attr = ast.copy_location(ast.Attribute(value=ast.copy_location(ast.Name(node.args[0].id, ast.Load()),
                                                                        node.args[0]), attr=key, ctx=ast.Load()), node)
         got = idx.resolve(attr)

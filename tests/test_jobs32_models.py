@@ -444,3 +444,17 @@ def test_a_builder_returning_two_modules_or_an_option_not_known_states_nothing(c
     write(tmp_path, {"script_util.py": unknown, "image_train.py": DIFF_TRAIN})
     plan = plan_of(cli, "image_train.py", cwd=tmp_path)
     assert not facts(plan, "model.num_parameters", "model_tuple_builder")
+
+
+def test_defaults_grown_by_update_are_the_options_too(cli, tmp_path: Path) -> None:
+    # openai/guided-diffusion @ 22e0df8 guided_diffusion/script_util.py:52-65: ``res = dict(...)``,
+    # ``res.update(diffusion_defaults())``, ``return res``
+    grown = DIFF_UTIL.replace(
+        '        return dict(num_channels=64, num_res_blocks=2, attention_resolutions="16,8", diffusion_steps=1000)',
+        '        res = dict(num_channels=64, num_res_blocks=2, attention_resolutions="16,8")\n'
+        '        res.update(diffusion_defaults())\n        return res\n\n\n'
+        '    def diffusion_defaults():\n        return dict(diffusion_steps=1000)')
+    write(tmp_path, {"script_util.py": grown, "image_train.py": DIFF_TRAIN})
+    plan = plan_of(cli, "image_train.py", "--", "--num_channels", "32", "--attention_resolutions", "16", cwd=tmp_path)
+    assert [f["value"] for f in facts(plan, "model.num_parameters", "model_tuple_builder")] \
+        == [diffusion_count(32, 2, 1)]
