@@ -473,6 +473,12 @@ class _Exprs:
             # counted only if it too reaches ``self``
             original: _Mod = self.env[node.args[0].id]
             return _Mod(original.n, dict(original.weights), list(original.layers), dict(original.facts))
+        if name in ("copy.deepcopy", "deepcopy") and len(node.args) == 1 and not node.keywords \
+                and not (isinstance(node.args[0], ast.Name) and isinstance(self.env.get(node.args[0].id), _Mod)):
+            copied = self.ev(node.args[0])  # a plain value copied (poolformer ``self.init_cfg = copy.deepcopy(init_cfg)``)
+            if isinstance(copied, (_Mod, _Tensor, _Factory)):
+                raise _Unknown("deepcopy")
+            return copied
         if isinstance(node.func, ast.Name) and node.func.id in self.ctx.functions and node.func.id not in self.env:
             return self.local_function(self.ctx.functions[node.func.id], node)
         if isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS and not node.keywords \

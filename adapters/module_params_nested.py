@@ -62,6 +62,8 @@ class _Frame(_Exprs):
             self.ctx.tick()
             if isinstance(stmt, (ast.Pass, ast.Assert, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):
                 continue
+            if isinstance(stmt, (ast.Break, ast.Continue)):
+                raise _Break("break") if isinstance(stmt, ast.Break) else _Continue("continue")
             if isinstance(stmt, ast.Return):
                 if self.returning:
                     self.returned = self.ev(stmt.value) if stmt.value is not None else None
@@ -127,8 +129,13 @@ class _Frame(_Exprs):
                     raise _Unknown("for target")
                 for v in values:
                     self.bind_target(stmt.target, v)
-                    if not self.run(stmt.body):
-                        return False
+                    try:
+                        if not self.run(stmt.body):
+                            return False
+                    except _Continue:
+                        continue
+                    except _Break:  # poolformer ``models/poolformer.py:289-290``: ``if i >= len(layers) - 1: break``
+                        break
             else:
                 raise _Unknown(type(stmt).__name__)
         return True
@@ -435,6 +442,14 @@ class _Frame(_Exprs):
             self.total -= tied
             return
         raise _Unknown("assignment target")
+
+
+class _Break(_Unknown):
+    """``break`` in a loop body (outside a loop: an unknown)."""
+
+
+class _Continue(_Unknown):
+    """``continue`` in a loop body (outside a loop: an unknown)."""
 
 
 def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], frame: _Frame) -> None:

@@ -458,3 +458,78 @@ def test_defaults_grown_by_update_are_the_options_too(cli, tmp_path: Path) -> No
     plan = plan_of(cli, "image_train.py", "--", "--num_channels", "32", "--attention_resolutions", "16", cwd=tmp_path)
     assert [f["value"] for f in facts(plan, "model.num_parameters", "model_tuple_builder")] \
         == [diffusion_count(32, 2, 1)]
+
+
+# --- a registered timm constructor: a stage loop with ``break``, a class count rewritten after the call --
+# sail-sg/poolformer @ a075575b8b3dc3c76ecc5c49985d156167372bfa models/poolformer.py:279-300,326,424-440
+# (``for i in range(len(layers)): ... if i >= len(layers) - 1: break``, ``copy.deepcopy(init_cfg)``) and
+# train.py:100,372-387 (``create_model(args.model, num_classes=args.num_classes)`` with ``--num-classes``
+# default None, then ``if args.num_classes is None: args.num_classes = model.num_classes``).
+PF_MODELS = """\
+    import copy
+    import torch.nn as nn
+    from timm.models.registry import register_model
+
+
+    class PoolNet(nn.Module):
+        def __init__(self, layers, embed_dims=None, num_classes=1000, init_cfg=None, **kwargs):
+            super().__init__()
+            network = []
+            for i in range(len(layers)):
+                network.append(nn.Sequential(*[nn.Linear(embed_dims[i], embed_dims[i]) for _ in range(layers[i])]))
+                if i >= len(layers) - 1:
+                    break
+                network.append(nn.Conv2d(embed_dims[i], embed_dims[i + 1], 3))
+            self.network = nn.ModuleList(network)
+            self.head = nn.Linear(embed_dims[-1], num_classes)
+            self.init_cfg = copy.deepcopy(init_cfg)
+
+
+    @register_model
+    def poolnet_s(pretrained=False, **kwargs):
+        layers = [2, 1]
+        embed_dims = [8, 16]
+        model = PoolNet(layers, embed_dims=embed_dims, **kwargs)
+        model.default_cfg = {"url": ""}
+        return model
+"""
+PF_TRAIN = """\
+    import argparse
+    import torch
+    from timm.models import create_model
+
+    import models.poolnet
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--model", default="poolnet_s")
+    parser.add_argument("--num-classes", type=int, default=None)
+
+
+    def main(args):
+        {before}
+        model = create_model(args.model, pretrained=False, num_classes=args.num_classes)
+        if args.num_classes is None:
+            args.num_classes = model.num_classes
+        opt = torch.optim.AdamW(model.parameters())
+
+
+    if __name__ == "__main__":
+        main(parser.parse_args())
+"""
+POOLNET = 2 * (8 * 8 + 8) + (8 * 16 * 9 + 16) + (16 * 16 + 16) + 16 * 1000 + 1000
+
+
+def test_a_stage_loop_with_break_and_a_class_count_written_after_the_call_are_counted(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"models/__init__.py": "", "models/poolnet.py": PF_MODELS, "train.py": PF_TRAIN.format(before="")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert [f["value"] for f in facts(plan, "model.num_parameters", "model_by_name")] == [POOLNET]
+    plan = plan_of(cli, "train.py", "--", "--num-classes", "10", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == POOLNET - 16 * 990 - 990
+
+
+def test_a_class_count_written_before_the_call_stays_unknown(cli, tmp_path: Path) -> None:
+    before = "args.num_classes = len(open('classes.txt').read().split())"
+    write(tmp_path, {"models/__init__.py": "", "models/poolnet.py": PF_MODELS,
+                     "train.py": PF_TRAIN.format(before=before)})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert not facts(plan, "model.num_parameters", "model_by_name")
