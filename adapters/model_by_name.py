@@ -135,6 +135,7 @@ def _option_value(idx: Any, dest: str) -> Any:
     """``args.<dest>`` as argparse gives it (the launch line's value converted by ``type=``, else the default),
     before any write of the script; UNKNOWN when not declared once or not converted."""
     from preflight.adapters.module_params_nested import UNKNOWN
+
     from preflight.script_argv import _convert
 
     specs = idx.arguments.get(dest, [])
