@@ -196,8 +196,9 @@ class ModelImportedAdapter(Adapter):
         return {str(k): v for k, v in found.items()} if found is not UNKNOWN and isinstance(found, dict) else None
 
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        from preflight.adapters.module_params_calls import count_call
         from preflight.adapters.module_params_imports import with_imports
-        from preflight.adapters.module_params_nested import count_call, count_class
+        from preflight.adapters.module_params_nested import count_class
         from preflight.adapters.module_params_values import _Ctx
 
         imported = _imported_classes(script)

@@ -13,7 +13,7 @@ create_model_and_diffusion(**args_to_dict(args, model_and_diffusion_defaults().k
 - its keywords resolved as ``model_imported`` resolves them, and a ``**h(args, g().keys())`` spread where
   ``h`` returns ``{k: getattr(A, k) for k in K}`` over its two parameters and ``g`` returns a dict literal
   or ``dict(...)`` of literal keys: each key ``k`` is the option ``args.k`` (launch line, declared default);
-- the count: ``module_params_nested.count_call`` of ``f`` for each item of the tuple it returns; the one item
+- the count: ``module_params_calls.count_call`` of ``f`` for each item of the tuple it returns; the one item
   that is a counted module is the model: ``model.num_parameters`` (medium) and its attention kernel
   (``model_attention``). None or several items counted state nothing.
 """
@@ -240,8 +240,8 @@ class ModelTupleBuilderAdapter(Adapter):
             _imported_classes,
             _parse,
         )
+        from preflight.adapters.module_params_calls import count_call
         from preflight.adapters.module_params_imports import with_imports
-        from preflight.adapters.module_params_nested import count_call
 
         imported = _imported_classes(script)
         if not imported:
