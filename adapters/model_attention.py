@@ -73,16 +73,16 @@ def attention_of(tree: ast.Module, name: str) -> Optional[tuple[str, str]]:
     kinds: dict[str, tuple[str, int]] = {}
     for current in reach:
         body = defs[current]
-        functions = [body] if not isinstance(body, ast.ClassDef) else \
+        functions: list[ast.AST] = [body] if not isinstance(body, ast.ClassDef) else \
             [n for n in ast.walk(body) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         if any(_manual(fn) for fn in functions):
             return None
-        for node in ast.walk(body):
-            if isinstance(node, ast.Call):
-                called = _last(node.func)
+        for sub in ast.walk(body):
+            if isinstance(sub, ast.Call):
+                called = _last(sub.func)
                 kind = "sdpa" if called in _SDPA else "flash_attention_2" if called in _FLASH else None
                 if kind is not None:
-                    kinds.setdefault(kind, (f"{called}() in {current}", node.lineno))
+                    kinds.setdefault(kind, (f"{called}() in {current}", sub.lineno))
     if len(kinds) != 1:
         return None
     kind, (where, _line) = next(iter(kinds.items()))

@@ -491,7 +491,8 @@ class ModelByNameAdapter(Adapter):
         self.add_checked(plan, "model.num_parameters", total, src, "medium")
         from preflight.adapters.model_attention import attention_of
 
-        attn = attention_of(_with_siblings(path, tree), built.cls)
+        home = _parse(path)  # the module of the counted class (``tree`` is the loop's last one)
+        attn = attention_of(_with_siblings(path, home), built.cls) if home is not None else None
         if attn is not None:
             self.add_checked(plan, "model.attn_implementation", attn[0],
                              project.source(script, site.call, "code", detail=attn[1]), "medium")

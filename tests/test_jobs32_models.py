@@ -533,3 +533,16 @@ def test_a_class_count_written_before_the_call_stays_unknown(cli, tmp_path: Path
                      "train.py": PF_TRAIN.format(before=before)})
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert not facts(plan, "model.num_parameters", "model_by_name")
+
+
+def test_a_registered_constructor_model_gives_its_attention_kernel(cli, tmp_path: Path) -> None:
+    mixed = PF_MODELS.replace("    class PoolNet(nn.Module):", (
+        "    class Mix(nn.Module):\n        def forward(self, q, k, v):\n"
+        "            return nn.functional.scaled_dot_product_attention(q, k, v)\n\n\n    class PoolNet(nn.Module):"
+    )).replace("            self.head = nn.Linear(embed_dims[-1], num_classes)",
+               "            self.head = nn.Linear(embed_dims[-1], num_classes)\n            self.mix = Mix()")
+    write(tmp_path, {"models/__init__.py": "", "models/other.py": "class Unrelated:\n    pass\n",
+                     "models/poolnet.py": mixed, "train.py": PF_TRAIN.format(before="import models.other")})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert [f["value"] for f in facts(plan, "model.num_parameters", "model_by_name")] == [POOLNET]
+    assert [f["value"] for f in facts(plan, "model.attn_implementation", "model_by_name")] == ["sdpa"]
