@@ -7,7 +7,8 @@ verl-based projects keep one model section per role (PeterGriffinJin/Search-R1 @
 ``self.config.model.path`` to ``from_pretrained``). Read from the composed config (launch-line
 overrides applied), never imported:
 
-- every ``path`` key of a node named ``model`` whose value is a Hub id (``owner/name``: not a
+- every ``path`` key of a plain node named ``model`` (no ``_target_``: an instantiated
+  ``X.from_pretrained`` node is read by ``HydraAdapter.pretrained_targets``) whose value is a Hub id (``owner/name``: not a
   local path such as ``~/models/x`` or ``./ckpt``, no ``${...}`` left);
 - when those Hub ids are one and the same: ``model.ref``, medium. Roles naming different models
   (a policy and a separate reward model of another Hub id) state nothing: which one is trained is
@@ -27,8 +28,8 @@ def model_paths(nodes: Iterable[tuple[tuple[str, ...], Any]], known: Callable[[t
     """``add("model.ref", id, key_path, detail, "medium")`` for the one Hub id the ``model.path`` keys name."""
     found: list[tuple[tuple[str, ...], str]] = []
     for path, node in nodes:
-        if not (path and path[-1] == "model" and isinstance(node, dict) and "path" in node):
-            continue
+        if not (path and path[-1] == "model" and isinstance(node, dict) and "path" in node) or "_target_" in node:
+            continue  # an instantiated node (``_target_: X.from_pretrained``) is ``pretrained_targets``'s
         if not isinstance(node["path"], str):
             continue
         value = known((*path, "path"))
