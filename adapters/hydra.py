@@ -508,6 +508,12 @@ class _Facts:
                     ref = self.known((*path, key))
                     if isinstance(ref, str) and ref:
                         self.add("model.ref", ref, (*path, key), f"{'.'.join((*path, key))}", "medium")
+        from preflight.adapters.hydra_model_path import model_paths
+
+        model_paths(_nodes(self.cfg, ()), self.known, self.add)
+        from preflight.adapters.hydra_model_config import config_sizes
+
+        config_sizes(_nodes(self.cfg, ()), self.known, self.add)
         self.pretrained_targets()
         self.lora_sections()
         self.local_modules()

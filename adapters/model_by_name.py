@@ -111,6 +111,47 @@ def _rebound(tree: ast.Module, expr: ast.AST) -> bool:
                and isinstance(n.value, ast.Name) and n.value.id == expr.value.id for n in ast.walk(tree))
 
 
+def _written_after(tree: ast.Module, expr: ast.AST, call: ast.Call) -> bool:
+    """Every write of the option ``args.x`` comes after the call, which no loop repeats (sail-sg/poolformer
+    @ a075575 ``train.py:374,385-387``: ``create_model(..., num_classes=args.num_classes)``, then ``if
+    args.num_classes is None: args.num_classes = model.num_classes``): the call sees the option's value."""
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
+        return False
+    end = getattr(call, "end_lineno", None) or call.lineno
+    around = [f for f in ast.walk(tree) if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and f.lineno <= call.lineno <= (f.end_lineno or 0)]
+    lo, hi = (around[-1].lineno, around[-1].end_lineno or 0) if around else (0, 0)
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and n.lineno <= call.lineno <= (n.end_lineno or 0):
+            return False
+        if isinstance(n, ast.Attribute) and isinstance(n.ctx, ast.Store) and n.attr == expr.attr \
+                and isinstance(n.value, ast.Name) and n.value.id == expr.value.id \
+                and (n.lineno <= end or not around or not lo <= n.lineno <= hi):
+            return False  # before the call, or in another function (which may run first)
+    return True
+
+
+def _option_value(idx: Any, dest: str) -> Any:
+    """``args.<dest>`` as argparse gives it (the launch line's value converted by ``type=``, else the default),
+    before any write of the script; UNKNOWN when not declared once or not converted."""
+    from preflight.adapters.module_params_nested import UNKNOWN
+
+    from preflight.script_argv import _convert
+
+    specs = idx.arguments.get(dest, [])
+    if len(specs) != 1:
+        return UNKNOWN
+    given = idx._from_argv(specs[0])
+    if given is not None:
+        converted = _convert(given[0], specs[0]) if given[0] is not None else None
+        return UNKNOWN if converted is None else converted
+    default = idx._default(specs[0])
+    if default is not None:
+        return default.value
+    node = specs[0].default
+    return None if node is None or (isinstance(node, ast.Constant) and node.value is None) else UNKNOWN
+
+
 def _builder_value(idx: Any, script: Any, expr: ast.AST) -> Any:
     """``args.nb_classes`` rebound once by a project helper's returned tuple (facebookresearch/deit @
     7e160fe ``main.py:209``: ``dataset_train, args.nb_classes = build_dataset(is_train=True, args=args)``;
@@ -419,6 +460,9 @@ class ModelByNameAdapter(Adapter):
             path, tree, fn = candidates[0]
             given: dict[str, Any] = {}
             for kw in call.keywords:
+                if _rebound(script.tree, kw.value) and _written_after(script.tree, kw.value, call):
+                    given[str(kw.arg)] = _option_value(idx, kw.value.attr)  # type: ignore[attr-defined]
+                    continue
                 if _rebound(script.tree, kw.value):
                     given[str(kw.arg)] = _builder_value(idx, script, kw.value)
                     continue
@@ -445,3 +489,10 @@ class ModelByNameAdapter(Adapter):
         self.add_checked(plan, "model.ref", key, src, "medium")  # the constructor's name, as ``--model X`` is
         self.add_checked(plan, "model.class_name", built.cls, src, "medium")
         self.add_checked(plan, "model.num_parameters", total, src, "medium")
+        from preflight.adapters.model_attention import attention_of
+
+        home = _parse(path)  # the module of the counted class (``tree`` is the loop's last one)
+        attn = attention_of(_with_siblings(path, home), built.cls) if home is not None else None
+        if attn is not None:
+            self.add_checked(plan, "model.attn_implementation", attn[0],
+                             project.source(script, site.call, "code", detail=attn[1]), "medium")

@@ -196,8 +196,9 @@ class ModelImportedAdapter(Adapter):
         return {str(k): v for k, v in found.items()} if found is not UNKNOWN and isinstance(found, dict) else None
 
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        from preflight.adapters.module_params_calls import count_call
         from preflight.adapters.module_params_imports import with_imports
-        from preflight.adapters.module_params_nested import count_call, count_class
+        from preflight.adapters.module_params_nested import count_class
         from preflight.adapters.module_params_values import _Ctx
 
         imported = _imported_classes(script)
@@ -275,3 +276,10 @@ class ModelImportedAdapter(Adapter):
         if cls not in functions:  # a constructor function is no class name
             self.add_checked(plan, "model.class_name", cls, src, "medium")
         self.add_checked(plan, "model.num_parameters", total, src, "medium")
+        from preflight.adapters.model_attention import attention_of
+
+        parsed = _parse(path)
+        attn = attention_of(with_imports(path, parsed), cls) if parsed is not None else None
+        if attn is not None:
+            self.add_checked(plan, "model.attn_implementation", attn[0],
+                             project.source(script, site.call, "code", detail=attn[1]), "medium")

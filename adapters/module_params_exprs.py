@@ -32,6 +32,8 @@ from preflight.adapters.module_params_values import (
 
 from preflight.analysis.syntax import dotted_name
 
+_STR_METHODS = frozenset({"split", "strip", "lower", "upper", "rstrip", "lstrip"})
+
 
 class _Function:
     """A function of the file held as a value (an entry of a constructor table)."""
@@ -421,6 +423,11 @@ class _Exprs:
                 raise _Unknown(name)
             if name in ("max", "min", "sum") and len(args) == 1 and isinstance(args[0], (tuple, list)):
                 args = list(args[0])
+            if name in ("int", "float") and len(args) == 1 and isinstance(args[0], str):
+                try:  # a number written in a known string (``int("16")``)
+                    return int(args[0]) if name == "int" else float(args[0])
+                except ValueError:
+                    raise _Unknown(name) from None
             if not all(_number(a) or isinstance(a, bool) for a in args):
                 raise _Unknown(name)
             return {"int": lambda: int(args[0]), "float": lambda: float(args[0]), "bool": lambda: bool(args[0]),
@@ -466,8 +473,23 @@ class _Exprs:
             # counted only if it too reaches ``self``
             original: _Mod = self.env[node.args[0].id]
             return _Mod(original.n, dict(original.weights), list(original.layers), dict(original.facts))
+        if name in ("copy.deepcopy", "deepcopy") and len(node.args) == 1 and not node.keywords \
+                and not (isinstance(node.args[0], ast.Name) and isinstance(self.env.get(node.args[0].id), _Mod)):
+            copied = self.ev(node.args[0])  # a plain value copied (poolformer ``self.init_cfg = copy.deepcopy(init_cfg)``)
+            if isinstance(copied, (_Mod, _Tensor, _Factory)):
+                raise _Unknown("deepcopy")
+            return copied
         if isinstance(node.func, ast.Name) and node.func.id in self.ctx.functions and node.func.id not in self.env:
             return self.local_function(self.ctx.functions[node.func.id], node)
+        if isinstance(node.func, ast.Attribute) and node.func.attr in _STR_METHODS and not node.keywords \
+                and len(node.args) <= 1:
+            # a method of a known string (improved-diffusion ``script_util.py:109``: ``for res in
+            # attention_resolutions.split(","): attention_ds.append(image_size // int(res))``)
+            owner = self.ev(node.func.value)
+            given = [self.ev(a) for a in node.args]
+            if isinstance(owner, str) and all(isinstance(a, str) for a in given):
+                done = getattr(owner, node.func.attr)(*given)
+                return tuple(done) if isinstance(done, list) else done
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
                 and node.func.value.id == "self":
             method = self.method(node.func.attr)

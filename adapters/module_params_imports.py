@@ -70,7 +70,8 @@ def imported_files(path: Path, tree: ast.Module) -> list[Path]:
 
 
 def _kept(node: ast.stmt) -> bool:
-    """What a merged module contributes: its classes, functions, and imports of timm and plain packages."""
+    """What a merged module contributes: its classes, functions, imports of timm and plain packages, and
+    torch imported under another name."""
     from preflight.adapters.module_params_values import _PLAIN_PACKAGES
 
     if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
@@ -78,7 +79,8 @@ def _kept(node: ast.stmt) -> bool:
     if isinstance(node, ast.ImportFrom) and node.level == 0:
         return (node.module or "").split(".")[0] in {"timm", *_PLAIN_PACKAGES}
     if isinstance(node, ast.Import):
-        return all(a.name.split(".")[0] in _PLAIN_PACKAGES for a in node.names)
+        # ``import torch as th`` of an imported module (openai/guided-diffusion ``unet.py:7``): its alias
+        return all(a.name.split(".")[0] in _PLAIN_PACKAGES or (a.name == "torch" and a.asname) for a in node.names)
     return False
 
 

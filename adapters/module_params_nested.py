@@ -45,7 +45,7 @@ from preflight.adapters.module_params_values import (
 
 from preflight.analysis.syntax import dotted_name
 
-__all__ = ["UNKNOWN", "argument_value", "count_call", "count_class", "count_module", "layer_factory"]
+__all__ = ["UNKNOWN", "argument_value", "count_class", "count_module", "layer_factory"]
 
 
 class _Frame(_Exprs):
@@ -62,6 +62,8 @@ class _Frame(_Exprs):
             self.ctx.tick()
             if isinstance(stmt, (ast.Pass, ast.Assert, ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal)):
                 continue
+            if isinstance(stmt, (ast.Break, ast.Continue)):
+                raise _Break("break") if isinstance(stmt, ast.Break) else _Continue("continue")
             if isinstance(stmt, ast.Return):
                 if self.returning:
                     self.returned = self.ev(stmt.value) if stmt.value is not None else None
@@ -127,8 +129,13 @@ class _Frame(_Exprs):
                     raise _Unknown("for target")
                 for v in values:
                     self.bind_target(stmt.target, v)
-                    if not self.run(stmt.body):
-                        return False
+                    try:
+                        if not self.run(stmt.body):
+                            return False
+                    except _Continue:
+                        continue
+                    except _Break:  # poolformer ``models/poolformer.py:289-290``: ``if i >= len(layers) - 1: break``
+                        break
             else:
                 raise _Unknown(type(stmt).__name__)
         return True
@@ -437,6 +444,14 @@ class _Frame(_Exprs):
         raise _Unknown("assignment target")
 
 
+class _Break(_Unknown):
+    """``break`` in a loop body (outside a loop: an unknown)."""
+
+
+class _Continue(_Unknown):
+    """``continue`` in a loop body (outside a loop: an unknown)."""
+
+
 def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], frame: _Frame) -> None:
     """Interpret ``name.__init__`` with these arguments into ``frame`` (its own or a subclass's)."""
     cls = ctx.classes[name]
@@ -567,27 +582,3 @@ def count_class(tree: ast.Module, name: str, kwargs: dict[str, Any],
             return None
         return mod.n, mod.layers
     return count_module(tree, name, list(args or []), kwargs)
-
-
-def count_call(tree: ast.Module, function: str, args: Optional[list[Any]] = None,
-               kwargs: Optional[dict[str, Any]] = None) -> Optional[tuple[int, list[str]]]:
-    """``count_module`` for what the function ``function`` of ``tree`` returns when called with these
-    arguments (FoundationVision/LlamaGen ``autoregressive/models/gpt.py:451-452``: ``def GPT_XXL(**kwargs):
-    return Transformer(ModelArgs(n_layer=48, n_head=24, dim=1536, **kwargs))``): run as the counter runs a
-    function of the file; None unless it returns one module, counted."""
-    ctx = _Ctx(tree)
-    fn = ctx.functions.get(function)
-    if fn is None or fn.decorator_list:
-        return None
-    frame = _Frame(ctx, {}, 0)
-    try:
-        env = _bind(ctx, fn, list(args or []), dict(kwargs or {}), 0)
-        env["__plain__"] = set()
-        frame.env = env
-        frame.returning = True
-        if frame.run(fn.body) or frame.attrs or frame.total:
-            return None
-    except (_Unknown, RecursionError):
-        return None
-    mod = frame.returned
-    return (mod.n, mod.layers) if isinstance(mod, _Mod) and mod.layers and mod.n > 0 else None
