@@ -31,8 +31,9 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
     """(the ``backward`` calls each followed by an optimizer step, those steps, whether a ``backward`` is
     left with no step after it) among the statements that run each time ``stmts`` run."""
     stepped: list[ast.Call] = []
-    steps: list[ast.Call] = []
+    steps: list[ast.Call] = []  # every step after the first backward, as loop_shapes always counted them
     pending: list[ast.Call] = []
+    seen = False
     for stmt in stmts:
         if isinstance(stmt, ast.If) and stmt.orelse and not pending:
             done = stepped_calls(stmt.body, is_step)
@@ -40,11 +41,13 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
             if done[0] and other[0] and not done[2] and not other[2]:
                 stepped += done[0] + other[0]
                 steps += done[1] + other[1]
+                seen = True
                 continue
         for call in _calls_at_level(stmt):
             if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
                 pending.append(call)
-            elif pending and is_step(call):
+                seen = True
+            elif seen and is_step(call):
                 stepped += pending
                 pending = []
                 steps.append(call)

@@ -105,3 +105,27 @@ def test_one_way_accumulating_says_nothing(cli, tmp_path):
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     got = fact(plan, "batch.grad_accum")
     assert got is None or got.value != 1
+
+
+def test_a_scheduler_stepped_after_the_optimizer_keeps_the_reading(cli, tmp_path):
+    """corl-team/CORL @ eeeeef2671235fcce3a3eb255576a207d78840e6 algorithms/offline/dt.py:506-511 (``optim.zero_grad(); loss.backward(); if config.clip_grad
+    is not None: clip...; optim.step(); scheduler.step()`` with ``scheduler = torch.optim.lr_scheduler.LambdaLR``):
+    one optimizer step per batch; the scheduler's step after it changes nothing."""
+    write(tmp_path, {"train.py": """\
+        import torch
+
+        model = torch.nn.Linear(4, 4)
+        optim = torch.optim.AdamW(model.parameters())
+        scheduler = torch.optim.lr_scheduler.LambdaLR(optim, lambda steps: 1.0)
+        clip_grad = None
+        for step in range(100):
+            loss = model(torch.zeros(2, 4)).sum()
+            optim.zero_grad()
+            loss.backward()
+            if clip_grad is not None:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), clip_grad)
+            optim.step()
+            scheduler.step()
+    """})
+    got = fact(plan_of(cli, "train.py", cwd=tmp_path), "batch.grad_accum")
+    assert got is not None and got.value == 1
