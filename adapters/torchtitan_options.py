@@ -153,10 +153,9 @@ class TorchtitanOptionsAdapter(Adapter):
                     take(field, name, what, value, value)
                     break
         mode = options("activation_checkpoint.mode")
-        section = table.get("activation_checkpoint")
-        if mode is not None and mode.kind != "cli" and isinstance(section, dict) \
-                and str(section.get("mode")).lower() in _AC_MODES:
-            value = section["mode"]
+        ac = table.get("activation_checkpoint")
+        if mode is not None and mode.kind != "cli" and isinstance(ac, dict) and str(ac.get("mode")).lower() in _AC_MODES:
+            value = ac["mode"]
             take("memory.gradient_checkpointing", "activation_checkpoint.mode",
                  "torchtitan's activation checkpointing (none: off; full/selective: checkpoint_wrapper)",
                  _AC_MODES[str(value).lower()], value)
