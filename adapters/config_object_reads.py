@@ -38,6 +38,7 @@ from preflight.adapters.config_object_argv import unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
 from preflight.adapters.config_object_hydra import hydra_roots
 from preflight.adapters.config_object_model import model_count, model_name_key
+from preflight.adapters.config_object_rebind import binding_at, segments
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
 from preflight.adapters.hydra_reads import (
     _call,
@@ -79,6 +80,7 @@ class _ObjReader(_Reader):
         self.combined: Tree = {}
         self.builder: Optional[Builder] = None  # project enums' members (``DistributedStrategy.ddp``)
         self.entry: Optional[bool] = None  # whether the function is in the launched script (``__main__``)
+        self.segs: dict[str, Any] = {}  # names bound more than once, in order (config_object_rebind.py)
 
     def test(self, node: ast.AST, depth: int = 0) -> Optional[bool]:
         on_cuda = _on_cuda(node)  # ``torch.backends.mps.is_available()`` is false on the CUDA target
@@ -102,6 +104,9 @@ class _ObjReader(_Reader):
             node = node.value
         parts.reverse()
         if isinstance(node, ast.Name):
+            if node.id in self.segs:
+                bound = binding_at(self.segs[node.id], node)
+                return None if bound is None else bound + tuple(parts)
             if node.id in self.names and node.id not in self.rebound and (
                     parts or self.bare or not isinstance(lookup(self.combined, self.names[node.id]), dict)):
                 return self.names[node.id] + tuple(parts)
@@ -183,6 +188,7 @@ class _Flow:
         self._own: dict[int, list[ast.AST]] = {}  # walked once, when first needed
         self._stores: dict[int, Counter] = {}
         self._rebound: dict[int, set[str]] = {}
+        self.segs: dict[int, dict[str, Any]] = {}  # names bound more than once in order (config_object_rebind.py)
 
     def own_of(self, fn: Fn) -> list[ast.AST]:
         if id(fn) not in self._own:
@@ -204,6 +210,7 @@ class _Flow:
         klass = self.owner.get(id(fn))
         selfs = self.selfs.get(id(klass), {}) if klass is not None else {}
         reader = _ObjReader(known, add, shown, null, self.names.setdefault(id(fn), {}), selfs)
+        reader.segs = self.segs.get(id(fn), {})
         reader.rebound = self.rebound_of(fn) if (reader.names or selfs) else set()  # walk only what is read
         reader.combined = self.combined
         reader.builder = self.builder
@@ -341,7 +348,13 @@ class _Flow:
                 continue  # a local bound to a value: read through the function's assignments
             if isinstance(t, ast.Name) and self.names.setdefault(id(fn), {}).get(t.id) != path:
                 if self.stores_of(fn)[t.id] != 1:
-                    continue  # bound more than once: which binding a read sees is not followed
+                    # bound more than once: followed only in straight-line code (config_object_rebind.py)
+                    got = segments(fn, self.own_of(fn), t.id, lambda v: (lambda p: p if self.is_tree(p) else None)(
+                        reader.chain(v)))
+                    if got is not None and self.segs.setdefault(id(fn), {}).get(t.id) != got:
+                        self.segs[id(fn)][t.id] = got
+                        changed.append(fn)
+                    continue
                 self.names[id(fn)][t.id] = path
                 self.rebound_of(fn).discard(t.id)
                 changed.append(fn)

@@ -381,7 +381,8 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, bool):
                 found.ckpt.append((got.value, got.path, line))
-        elif kw.arg == "batch_size" and "loader" in name.lower():
+        elif (kw.arg == "batch_size" and "loader" in name.lower()) or \
+                (kw.arg == "per_device_train_batch_size" and name == "TrainingArguments"):  # the per-process batch
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, int) and got.value > 0:
                 found.loader_batch.append((got.value, got.path, line))

@@ -221,24 +221,20 @@ class LoopShapesAdapter(Adapter):
         ``train_caption.py:44-48`` at 056a169: ``optimizer.zero_grad(); loss.backward();
         optimizer.step()``): no gradient accumulation, 1 (medium, a fallback: a framework's or a
         config's count outranks it). Several steps on every pass (a GAN's two optimizers, each through
-        an AMP scaler: ``scaler.step(optim_d)``, ``scaler.step(optim_g)``) are still one step per batch.
+        an AMP scaler: ``scaler.step(optim_d)``, ``scaler.step(optim_g)``) are still one step per batch, and
+        so is an ``if``/``else`` whose two ways each back-propagate and step (:mod:`.loop_branches`).
         Two such loops, a step under a condition (``if (i + 1) % K == 0``), or a ``no_sync`` context
         say nothing."""
+        from preflight.adapters.loop_branches import stepped_calls
+
         found: list[ast.AST] = []
         optimizers = _optimizer_names(script.tree)
         for loop in nodes_of(script.tree):
             if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
                 continue
-            backward = None
-            steps: list[ast.Call] = []
-            for stmt in loop.body:
-                for call in _calls_at_level(stmt):
-                    f = call.func
-                    if isinstance(f, ast.Attribute) and f.attr == "backward" and backward is None:
-                        backward = call
-                    elif _optimizer_step(call, optimizers) and backward is not None:
-                        steps.append(call)
-            if backward is None:
+            # the two ways of an ``if``/``else`` that each back-propagate and step count (adapters/loop_branches.py)
+            stepped, steps, left = stepped_calls(loop.body, lambda c: _optimizer_step(c, optimizers))
+            if not stepped and not left:
                 continue
             deep = [n for n in ast.walk(loop) if isinstance(n, ast.Call)
                     and isinstance(n.func, ast.Attribute) and n.func.attr in ("step", "no_sync", "no_backward_sync")]
@@ -497,6 +493,7 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
     call of such a function is one optimizer step, no gradient accumulation, 1 (medium, a fallback).
     A backward anywhere else (in a loop, under a test, with no step after it), a ``no_sync``
     context or a module that cannot be read say nothing."""
+    from preflight.adapters.loop_branches import stepped_calls
     from preflight.adapters.pytorch_local import _imported_up
 
     from preflight.sources import read_text_limited
@@ -519,14 +516,7 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
         for fn in ast.walk(tree):
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
-            pending: list[ast.Call] = []
-            for stmt in fn.body:
-                for call in _calls_at_level(stmt):
-                    if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
-                        pending.append(call)
-                    elif _optimizer_step(call) and pending:
-                        stepped.update(id(c) for c in pending)
-                        pending = []
+            stepped.update(id(c) for c in stepped_calls(fn.body, _optimizer_step)[0])
         if any(id(c) not in stepped for c in backward):
             return None
         if backward and found is None:

@@ -167,13 +167,28 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST,
 # not inside another lower-case name: DETR's FPN ``self.adapter1 = nn.Conv2d(...)`` (facebookresearch/detr
 # models/segmentation.py:93-95 at 29901c5) and a ``DataAdapter`` are no PEFT
 # (a class name starting ``Adapter``, adapter-transformers' ``AdapterConfig``, still counts)
-_PEFT_WORDS = re.compile(r"(?i:\bpeft\b|lora|get_peft_model|PeftModel|(?<![a-z0-9])adapters?(?![a-z0-9]))"
-                         r"|Adapter(?![0-9])")
+# ``lora`` inside ``exploration`` (huggingface/pytorch-image-models @ aa4b585 train.py's help text "uniform random
+# exploration") and the HTTP/logging adapters of ``requests`` and ``logging`` (allenai/OLMo-core @ fa6c501
+# ``from requests.adapters import HTTPAdapter``, TRI-ML/prismatic-vlms @ 874c5bb ``LoggerAdapter``) are no PEFT
+_PEFT_WORDS = re.compile(r"(?i:\bpeft\b|(?<!exp)lora|get_peft_model|PeftModel|"
+                         r"(?<![a-z0-9])(?<!requests\.)adapters?(?![a-z0-9]))"
+                         r"|(?<!HTTP)(?<!Logger)Adapter(?![0-9])")
 # an argument switching activation checkpointing off, by keyword
-_CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|checkpoint_activations)\s*=\s*(None|False)\b")
-# activation checkpointing by any of its spellings (never a saved model "checkpoint")
+# (or no switch at all: the bare ``import torch.utils.checkpoint [as cp]`` of a module that never calls it
+# (a call, ``cp.checkpoint(...)``, still counts),
+# XLabs-AI/x-flux @ 4749542 train_flux_lora_deepspeed.py:10, DepthAnything/Depth-Anything-V2 @ a561b84
+# depth_anything_v2/dinov2.py:17; a Hugging Face or diffusers model class declaring it ``supports_gradient_checkpointing``
+# (modeling_prismatic.py:179) and a forward's guard ``if self.gradient_checkpointing and self.training`` (Plachtaa/seed-vc @ d334fb7)
+# with the ``self._gradient_checkpointing_func`` it calls there, all off until
+# ``gradient_checkpointing_enable()`` is called, openvla/openvla @ c8f03f4 prismatic/extern/hf/)
+_CKPT_OFF = re.compile(r"\b(activation_checkpointing\w*|gradient_checkpointing|checkpoint_activations)\s*=\s*(None|False)\b|"
+                       r"^[ \t]*import torch\.utils\.checkpoint(?:[ \t]+as[ \t]+\w+)?[ \t]*$|"
+                       r"\b_?supports_gradient_checkpointing\b(?:\s*:\s*bool)?\s*=\s*\w+|"
+                       r"\bself\.gradient_checkpointing and self\.training\b|\bself\._gradient_checkpointing_func\b", re.M)
+# activation checkpointing by any of its spellings (never a saved model "checkpoint", nor ``nn.Upsample``'s
+# ``recompute_scale_factor``, WongKinYiu/yolov9 @ 5b1ea9a models/experimental.py)
 _CKPT_WORDS = re.compile(r"utils\.checkpoint|checkpoint_sequential|gradient_checkpointing|activation_checkpoint|"
-                         r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|(?<![a-z])recompute|"
+                         r"checkpoint_wrapper|import checkpoint\b|\bcheckpoint\(|\bremat\b|(?<![a-z])recompute(?!_scale_factor)|"
                          r"grad_checkpoint|\bSelectiveAC\b|\bFullAC\b", re.I)
 
 

@@ -41,6 +41,48 @@ def _first(options: Any, *names: str) -> Optional[Any]:
     return None
 
 
+# keys of the TOML named by ``--job.config_file`` read where the launch line does not give them (torchtitan's
+# ``ConfigManager`` loads the TOML, then the command line overrides it), each only when the project's parser
+# declares the option (fla-org/flame @ e11e7be ``flame/models/fla.toml:24`` ``pin_memory = false`` read by
+# ``flame/train.py:179`` ``pin_memory=job_config.training.pin_memory``; ``:66-67`` ``[activation_checkpoint]
+# mode = "none"``)
+_TOML_FIELDS = (
+    ("batch.micro", ("training.local_batch_size", "training.batch_size"), "torchtitan's per-rank batch", int),
+    ("data.seq_len", ("training.seq_len",), "the sequence length", int),
+    ("data.num_workers", ("training.num_workers",), "the data loader's workers", int),
+    ("data.pin_memory", ("training.pin_memory",), "the data loader's pin_memory", bool),
+    ("compile.enabled", ("training.compile",), "the model compiled (torchtitan)", bool),
+    ("optimizer.name", ("optimizer.name",), "torchtitan builds the named torch.optim class", str),
+)
+# torchtitan ``apply_ac``: "none" leaves the blocks alone; "full" and "selective" wrap them with checkpoint_wrapper
+_AC_MODES = {"none": False, "full": True, "selective": True}
+
+
+def _toml_table(text: str) -> Optional[dict]:
+    from preflight.loaders import _toml_module
+
+    module = _toml_module()
+    if module is None:
+        return None
+    try:
+        data = module.loads(text)
+    except Exception:  # a TOML that does not parse: nothing read from it (TOMLDecodeError and friends)
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _toml_line(text: str, section: str, key: str) -> Optional[int]:
+    """The line of ``key = ...`` inside ``[section]``."""
+    current = ""
+    for i, line in enumerate(text.splitlines(), 1):
+        head = re.match(r"^\s*\[([^\]]+)\]", line)
+        if head:
+            current = head.group(1).strip()
+        elif current == section and re.match(rf"^\s*{re.escape(key)}\s*=", line):
+            return i
+    return None
+
+
 def _toml_names(project: Project, options: Any) -> Optional[str]:
     """The text of the TOML the job names with ``--job.config_file`` ('' when none; None: unreadable)."""
     got = options("job.config_file")
@@ -81,10 +123,44 @@ class TorchtitanOptionsAdapter(Adapter):
         for script in project.scripts:
             options = self._options(project, script)
             if options is not None:
-                self._read(project, plan, options)
+                self._read(project, plan, options, script.source.text)
                 return
 
-    def _read(self, project: Project, plan: TrainingPlan, options: Any) -> None:
+    def _from_toml(self, plan: TrainingPlan, options: Any, toml: str, code: str) -> None:
+        """The TOML's values of the options the launch line does not give (medium): options the project's
+        parser declares, or that the entry script reads by name (``job_config.training.pin_memory``, a key
+        declared by the torchtitan JobConfig flame extends)."""
+        named = options("job.config_file")
+        table = _toml_table(toml) if toml and named is not None else None
+        if table is None:
+            return
+        shown = str(named.value)
+
+        def take(field: str, name: str, what: str, value: Any, written: Any) -> None:
+            section, key = name.rsplit(".", 1)
+            detail = f"{shown} [{section}] {key} = {written!r} (named by --job.config_file): {what}"
+            self.add_checked(plan, field, value, Source("config", shown, _toml_line(toml, section, key), name,
+                                                        detail), "medium")
+
+        for field, names, what, kind in _TOML_FIELDS:
+            if any(options(n) is not None and options(n).kind == "cli" for n in names):
+                continue  # the launch line gives it
+            declared = [n for n in names if options(n) is not None or re.search(rf"\.{re.escape(n)}\b", code)]
+            for name in declared:
+                section, key = name.rsplit(".", 1)
+                value = table.get(section, {}).get(key) if isinstance(table.get(section), dict) else None
+                if isinstance(value, kind) and (kind is bool or not isinstance(value, bool)):
+                    take(field, name, what, value, value)
+                    break
+        mode = options("activation_checkpoint.mode")
+        ac = table.get("activation_checkpoint")
+        if mode is not None and mode.kind != "cli" and isinstance(ac, dict) and str(ac.get("mode")).lower() in _AC_MODES:
+            value = ac["mode"]
+            take("memory.gradient_checkpointing", "activation_checkpoint.mode",
+                 "torchtitan's activation checkpointing (none: off; full/selective: checkpoint_wrapper)",
+                 _AC_MODES[str(value).lower()], value)
+
+    def _read(self, project: Project, plan: TrainingPlan, options: Any, code: str = "") -> None:
         def cli(field: str, names: tuple[str, ...], what: str, convert: Any = None) -> None:
             got = _first(options, *names)
             if got is None or got.kind != "cli":
@@ -102,6 +178,7 @@ class TorchtitanOptionsAdapter(Adapter):
         toml = _toml_names(project, options)
         if toml is None:
             return
+        self._from_toml(plan, options, toml, code)
 
         def setting(*names: str) -> Optional[Any]:
             got = _first(options, *names)

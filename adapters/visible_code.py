@@ -35,7 +35,11 @@ _HF_TRAINER = re.compile(r"\b(Trainer|SFTTrainer|DPOTrainer|Seq2SeqTrainer|Rewar
                          r"ORPOTrainer|KTOTrainer)\s*\(|TrainingArguments\b|HfArgumentParser\b")
 _LIGHTNING = re.compile(r"\b(pytorch_lightning|lightning)\b")
 # torch.compile by any of its spellings (``re.compile`` is not one; a switch ``compile: true`` is)
-_COMPILE_WORDS = re.compile(r"torch\.compile|_dynamo|torch_compile|compile_model|(?<![\w.])compile\s*[=:]|"
+# (not ``functorch.compile``'s AOT fusion helpers, a ``torch._dynamo.config`` setting that compiles nothing by
+# itself, Stability-AI/stable-audio-tools @ 50049e3, nor OpenVINO's ``ie.compile_model(network)`` in an export
+# helper, WongKinYiu/yolov9 @ 5b1ea9a models/common.py)
+_COMPILE_WORDS = re.compile(r"(?<!func)torch\.compile|_dynamo(?!\.config\b)|torch_compile|"
+                            r"(?<!\bie\.)(?<!\bcore\.)compile_model|(?<![\w.])compile\s*[=:]|"
                             r"(?<!\bre)\.compile\(", re.I)
 # 16-bit or mixed precision by any spelling (a ``precision:``/``mixed_precision=`` setting of any value too:
 # its value may be 16-bit in a config not read). A metric computed into a local named ``precision``
@@ -126,7 +130,10 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
     out: list[tuple[str, Any, Any]] = []
     if _PEFT_WORDS.search(code) is None and _PEFT_WORDS.search(extra) is None:
         out.append(("peft.method", "none", src("PEFT/LoRA")))
-    if _CKPT_WORDS.search(_CKPT_OFF.sub("", code)) is None and _CKPT_WORDS.search(extra) is None:
+    # a comment after code is prose: "if bpr > 0.98:  # threshold to recompute" (WongKinYiu/yolov9 @ 5b1ea9a
+    # utils/autoanchor.py) names no recomputation of activations
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _TRAILING_COMMENT.sub("", code))) is None and \
+            _CKPT_WORDS.search(extra) is None:
         out.append(("memory.gradient_checkpointing", False, src("activation checkpointing")))
     if _COMPILE_WORDS.search(code) is None and _COMPILE_WORDS.search(extra) is None:
         out.append(("compile.enabled", False, src("torch.compile")))

@@ -72,10 +72,14 @@ class CallSite:
         return q is not None and (q == pattern or q.endswith("." + pattern))
 
     def kwarg(self, name: str) -> Optional[ast.expr]:
+        """Keyword ``name`` as written, or through a ``**options`` dict literal of the same function
+        (:mod:`preflight.call_splat`)."""
         for kw in self.call.keywords:
             if kw.arg == name:
                 return kw.value
-        return None
+        from preflight.call_splat import keyword_through_splat
+
+        return keyword_through_splat(getattr(self.script, "tree", None), self.call, name)
 
     def arg(self, position: int, name: Optional[str] = None) -> Optional[ast.expr]:
         """Keyword ``name`` if given, else the positional argument at ``position``."""

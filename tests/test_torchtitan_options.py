@@ -89,3 +89,50 @@ def test_one_process_is_not_sharded(cli, tmp_path):
     sharding = fact(plan, "dist.sharding")
     assert sharding is None or sharding.value != "fsdp_full"
     assert fact(plan, "batch.micro").value == 32
+
+
+# fla-org/flame @ e11e7be75b9e flame/models/fla.toml:9-27,66-67 (``[training]`` ``seq_len = 2048``,
+# ``pin_memory = false``; ``[activation_checkpoint]`` ``mode = "none"``), flame/train.py:179
+# (``pin_memory=job_config.training.pin_memory``, an option of the torchtitan JobConfig flame extends).
+def _with_toml(extra_toml: str) -> dict:
+    files = dict(FILES)
+    files["flame/config_manager.py"] = files["flame/config_manager.py"].replace(
+        '                self.parser.add_argument("--training.compile", action="store_true")\n',
+        '                self.parser.add_argument("--training.compile", action="store_true")\n'
+        '                self.parser.add_argument("--activation_checkpoint.mode", type=str, default="selective")\n')
+    files["flame/train.py"] = files["flame/train.py"].replace(
+        "            model = torch.nn.Linear(4, 4)\n",
+        "            model = torch.nn.Linear(4, 4)\n"
+        "            loader = torch.utils.data.DataLoader([], pin_memory=job_config.training.pin_memory)\n")
+    files["flame/models/fla.toml"] = files["flame/models/fla.toml"] + extra_toml
+    return files
+
+
+def test_values_of_the_named_toml_fill_what_the_launch_line_leaves(cli, tmp_path):
+    write(tmp_path, _with_toml('        seq_len = 4096\n        pin_memory = false\n        batch_size = 4\n\n'
+                               '        [activation_checkpoint]\n        mode = "none"\n'))
+    plan = plan_of(cli, "--", *LINE, cwd=tmp_path)
+    seq = fact(plan, "data.seq_len")
+    assert (seq.value, seq.source.kind, seq.source.path, seq.source.line) == (4096, "config", "flame/models/fla.toml", 3)
+    assert seq.confidence == "medium"
+    assert fact(plan, "data.pin_memory").value is False
+    assert fact(plan, "memory.gradient_checkpointing").value is False
+    micro = fact(plan, "batch.micro")  # the launch line's --training.batch_size 32 overrides the TOML's 4
+    assert (micro.value, micro.source.kind) == (32, "cli")
+
+
+def test_toml_keys_no_option_reads_or_a_full_mode_say_otherwise(cli, tmp_path):
+    """Twins: checkpointing "full" is on; a TOML key neither declared nor read by the script is not taken;
+    a TOML that does not parse gives nothing."""
+    files = _with_toml('        prefetch_pin_memory = false\n\n        [activation_checkpoint]\n        mode = "full"\n')
+    files["flame/train.py"] = files["flame/train.py"].replace("pin_memory=job_config.training.pin_memory",
+                                                              "pin_memory=True")
+    write(tmp_path, files)
+    plan = plan_of(cli, "--", *LINE, cwd=tmp_path)
+    assert fact(plan, "memory.gradient_checkpointing").value is True
+    pin = fact(plan, "data.pin_memory")
+    assert pin is None or pin.adapter != "torchtitan_options"
+    write(tmp_path, _with_toml("        seq_len = = 4096\n"))
+    plan = plan_of(cli, "--", *LINE, cwd=tmp_path)
+    seq = fact(plan, "data.seq_len")
+    assert seq is None or seq.adapter != "torchtitan_options"

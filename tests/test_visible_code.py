@@ -64,12 +64,14 @@ def test_loop_in_a_local_module_records_the_absences(cli, tmp_path):
 
 
 def test_a_mention_anywhere_in_the_job_keeps_it_unknown(cli, tmp_path):
-    """Silent twin: the local module names torch.utils.checkpoint and torch.compile, a launch-line
-    option names LoRA: nothing is claimed for those three."""
+    """Silent twin: the local module calls torch.utils.checkpoint and torch.compile, a launch-line
+    option names LoRA: nothing is claimed for those three (an import alone, never called, is no use:
+    tests/test_visible_code_words.py)."""
     files = dict(SWIN_LOOP)
     files["utils.py"] = "import torch.utils.checkpoint as cp\n" + files["utils.py"].replace(
         "self._scaler = torch.cuda.amp.GradScaler()",
-        "self._scaler = torch.cuda.amp.GradScaler()\n        self.fn = torch.compile(lambda x: x)")
+        "self._scaler = torch.cuda.amp.GradScaler()\n        self.fn = torch.compile(lambda x: x)\n"
+        "        self.ck = lambda f, x: cp.checkpoint(f, x)")
     write(tmp_path, files)
     plan = plan_of(cli, "main.py", "--", "--lora_r", "8", cwd=tmp_path)
     assert by(plan, "peft.method", "visible_code") is None
