@@ -792,6 +792,10 @@ class _ScriptPass:
         sites = [s for s in sites if s.function not in _EVAL_LOADER_HOOKS]
         train = [s for s in sites if s.target and "train" in s.target.lower()]
         chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]
+        if not train:  # a prompt loader around a replay-buffer loader: the inner one trains
+            from preflight.adapters.loader_loop import training_loaders
+
+            chosen = training_loaders(chosen)
         if not chosen:  # a project's DataLoader subclass (picotron's MicroBatchDataLoader)
             from preflight.adapters.loader_subclass import subclass_loaders
 
