@@ -82,6 +82,7 @@ _TOKENS_HELP = re.compile(r"\b(in|of)\s+(units\s+of\s+)?#?\s*tokens\b|\btokens\b
 _ACCUM_HELP = re.compile(r"^\W*(the\s+)?(number\s+of\s+)?(gradient|grad\.?)[\s_-]+accumulation(\s+steps?)?\s*[.,:;)]?\s*$"
                          r"|^\W*(the\s+)?number\s+of\s+(gradient\s+)?accumulation\s+steps\b", re.I)
 _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
+_RAY = re.compile(r"^\s*(import ray\b|from ray(\.[\w.]+)? import )", re.M)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
 
 
@@ -378,6 +379,10 @@ class _Pass:
         self.nodes_by_help()
         self.global_batch_by_help()
         self.accum_by_help()
+        if self.value(*_MICRO) is None:
+            from preflight.adapters.cliargs_help import micro_by_help
+
+            micro_by_help(self, _as_int)
 
     def library_optim(self) -> None:
         """The ``optim`` default of a library TrainingArguments class the parser declares (TrlParser
@@ -561,6 +566,10 @@ class _Pass:
                 return
         if any(word in t for t in texts for word in ("spawn(", "lightning", "notebook_launcher",
                                                      "start_processes", "submitit")):
+            return
+        if any(_RAY.search(t) for t in texts):
+            # a Ray driver places its workers on the cluster's GPUs itself (OpenRLHF's train_ppo_ray.py,
+            # RUCAIBox/R1-Searcher @ 631167cb OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:5,64 placement groups)
             return
         if any("Process(" in t and not _data_workers_only(t) for t in texts):
             return

@@ -5,6 +5,11 @@ with a must-read test and a twin that must stay as before.
   batches are back-propagated (open-thought/tiny-grpo @ eafedd78 ``train.py:239-245`` prompt
   loader with ``batch_size=rollouts_per_step``, ``:317-351`` the replay-buffer loader with
   ``batch_size=train_batch_size`` and ``loss.backward()`` in its loop);
+- a launch script running ``python3 -m pkg.cli.train`` of a package vendored in a sub-folder with
+  its own ``setup.py``, started through ``ray job submit`` (RUCAIBox/R1-Searcher @ 631167cb
+  ``scripts/qwen_reinforce_plus_train.sh:43`` and ``OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py``: a
+  Ray driver whose workers take the GPUs, the per-GPU batch an option documented "batch size per
+  GPU", :271).
 """
 
 from __future__ import annotations
@@ -70,3 +75,69 @@ def test_twin_a_loader_named_train_still_wins(cli, tmp_path):
     write(tmp_path, {"train.py": text})
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert fact(plan, "batch.micro").value == 32
+
+
+PPO_CLI = """\
+    import argparse
+
+    import ray
+
+
+    def train(args):
+        ray.init()
+        return args
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--micro_train_batch_size", type=int, default=4, help="batch size per GPU")
+        parser.add_argument("--micro_rollout_batch_size", type=int, default=8, help="batch size per GPU")
+        parser.add_argument("--train_batch_size", type=int, default=128, help="Global training batch size")
+        parser.add_argument("--pretrain", type=str, default=None)
+        train(parser.parse_args())
+"""
+
+PPO_SH = """\
+    #!/bin/bash
+    TBS=256
+    ray job submit --address="http://127.0.0.1:8267" \\
+       -- python3 -m rlkit.cli.train_ppo_ray \\
+       --pretrain /data/models/base \\
+       --micro_train_batch_size 2 \\
+       --micro_rollout_batch_size 1 \\
+       --train_batch_size ${TBS}
+"""
+
+
+def _vendored(tmp_path, forks=("RLKit-RAG",)):
+    files = {"scripts/train.sh": PPO_SH}
+    for fork in forks:
+        files.update({f"{fork}/setup.py": "from setuptools import setup\nsetup(name='rlkit')\n",
+                      f"{fork}/rlkit/__init__.py": "", f"{fork}/rlkit/cli/__init__.py": "",
+                      f"{fork}/rlkit/cli/train_ppo_ray.py": PPO_CLI})
+    write(tmp_path, files)
+
+
+def test_module_of_a_package_vendored_in_a_sub_folder_is_the_job(cli, tmp_path):
+    _vendored(tmp_path)
+    plan = plan_of(cli, "scripts/train.sh", cwd=tmp_path)
+    assert any("RLKit-RAG/rlkit/cli/train_ppo_ray.py" in n for n in plan["notes"]), plan["notes"]
+    assert fact(plan, "batch.global").value == 256
+    # documented per GPU; the rollout option's documentation says the same but it batches generation
+    assert fact(plan, "batch.micro").value == 2
+    # a Ray driver: its workers, not this one process, train
+    assert fact(plan, "dist.world_size") is None
+
+
+def test_twin_two_vendored_copies_of_the_package_decide_nothing(cli, tmp_path):
+    _vendored(tmp_path, forks=("RLKit-RAG", "RLKit-Old"))
+    res = cli("audit", "scripts/train.sh", cwd=tmp_path)
+    assert res.code == 3 and "which was not found" in res.out + res.err
+
+
+def test_twin_plain_python_without_ray_is_one_process(cli, tmp_path):
+    write(tmp_path, {"train.py": PPO_CLI.replace("import ray\n", "").replace("ray.init()\n        ", ""),
+                     "run.sh": "python train.py --micro_train_batch_size 2\n"})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 1
+    assert fact(plan, "batch.micro").value == 2

@@ -1,0 +1,39 @@
+"""Command-line options known by what their help text says, not by their name.
+
+``--micro_train_batch_size`` documented as "batch size per GPU" (OpenRLHF's
+``openrlhf/cli/train_ppo_ray.py``, vendored by RUCAIBox/R1-Searcher @ 631167cb
+``OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:271``; plain ``--batch_size`` with help "Batch size per
+GPU" is common in standalone scripts): the per-process batch, ``batch.micro``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from preflight.plan import Source
+
+# "batch size per GPU", "training batch size per device", "mini-batch size for each GPU"
+_PER_RANK_HELP = re.compile(r"^\W*(the\s+)?(train(ing)?\s+)?(micro[\s-]?|mini[\s-]?)?batch[\s_-]*size\s+"
+                            r"(per|for\s+each|on\s+each)\s+(gpu|device|rank|process)\W*$", re.I)
+# options for another loop than training's
+_OTHER_LOOP = re.compile(r"eval|test|val|rollout|infer|generat|predict|sampl", re.I)
+
+
+def micro_by_help(cli: Any, as_int: Any) -> None:
+    """``batch.micro`` from the one option documented as the batch size per GPU/device (none when
+    two are, or when its name says it batches another loop: ``--micro_rollout_batch_size``)."""
+    names = [n for n, o in cli.decl.options.items() if _PER_RANK_HELP.search(o.help or "")
+             and not _OTHER_LOOP.search(n) and cli.decl.dotted.get(n) is None]
+    if len(names) != 1:
+        return
+    found = cli.value(names[0])
+    if found is None:
+        return
+    number = as_int(found[1])
+    if number is None or number < 1:
+        return
+    help_text = cli.decl.options[names[0]].help
+    cli.add("batch.micro", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                          f"{found[2].detail}: documented as \"{help_text}\""),
+            "medium" if found[2].kind != "default" else "low")
