@@ -141,3 +141,104 @@ def test_twin_plain_python_without_ray_is_one_process(cli, tmp_path):
     plan = plan_of(cli, "run.sh", cwd=tmp_path)
     assert fact(plan, "dist.world_size").value == 1
     assert fact(plan, "batch.micro").value == 2
+
+
+# a YAML named as config= and merged under the command line's dotted key=value arguments by a
+# project helper without parameters, then an Accelerator built from its keys and launched by
+# accelerate with several processes and no config file (bytedance/1d-tokenizer @ 942a96fb
+# utils/train_utils.py:47-54 get_config, scripts/train_rar.py:39,56-60, README_RAR.md:179-186)
+HELPERS = """\
+    from omegaconf import OmegaConf
+
+
+    def get_config():
+        cli_conf = OmegaConf.from_cli()
+        yaml_conf = OmegaConf.load(cli_conf.config)
+        conf = OmegaConf.merge(yaml_conf, cli_conf)
+        return conf
+"""
+
+GEN_TRAIN = """\
+    import torch
+    from accelerate import Accelerator
+
+    from tools.helpers import get_config
+
+
+    def main():
+        config = get_config()
+        accelerator = Accelerator(
+            gradient_accumulation_steps=config.training.gradient_accumulation_steps,
+            mixed_precision=config.training.mixed_precision,
+        )
+        model = torch.nn.Linear(config.model.hidden_size, config.model.hidden_size)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        loader = torch.utils.data.DataLoader(list(range(100)), batch_size=config.training.per_gpu_batch_size)
+        model, opt, loader = accelerator.prepare(model, opt, loader)
+        for batch in loader:
+            with accelerator.accumulate(model):
+                loss = model(batch).sum()
+                accelerator.backward(loss)
+                opt.step()
+                opt.zero_grad()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+GEN_YAML = """\
+    model:
+      hidden_size: 768
+    training:
+      gradient_accumulation_steps: 1
+      mixed_precision: "bf16"
+      per_gpu_batch_size: 64
+"""
+
+
+def _generator(tmp_path, helpers=HELPERS, train=GEN_TRAIN):
+    write(tmp_path, {"tools/__init__.py": "", "tools/helpers.py": helpers, "scripts/train.py": train,
+                     "configs/gen.yaml": GEN_YAML})
+
+
+_GEN_LINE = ("--", "accelerate", "launch", "--num_machines=2", "--num_processes=16", "scripts/train.py",
+             "config=configs/gen.yaml", "training.gradient_accumulation_steps=2")
+
+
+def test_omegaconf_cli_config_and_its_overrides_reach_the_plan(cli, tmp_path):
+    _generator(tmp_path)
+    plan = plan_of(cli, *_GEN_LINE, cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 64
+    assert fact(plan, "batch.grad_accum").value == 2  # the command line's value over the file's 1
+    assert fact(plan, "precision.mode").value == "amp_bf16"
+    sharding = fact(plan, "dist.sharding")
+    assert sharding.value == "ddp" and sharding.confidence == "medium"
+    assert fact(plan, "batch.global").value == 64 * 2 * 16
+
+
+def test_twin_a_helper_that_merges_the_cli_first_reads_nothing(cli, tmp_path):
+    # the file merged over the command line: not the shape (the command line's values are not the job's)
+    _generator(tmp_path, helpers=HELPERS.replace("OmegaConf.merge(yaml_conf, cli_conf)",
+                                                 "OmegaConf.merge(cli_conf, yaml_conf)"))
+    plan = plan_of(cli, *_GEN_LINE, cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None or fact(plan, "batch.grad_accum").value != 2
+
+
+def test_twin_an_accelerator_with_a_deepspeed_plugin_is_not_ddp(cli, tmp_path):
+    _generator(tmp_path, train=GEN_TRAIN.replace(
+        "            mixed_precision=config.training.mixed_precision,\n",
+        "            mixed_precision=config.training.mixed_precision,\n            deepspeed_plugin=plugin,\n"))
+    plan = plan_of(cli, *_GEN_LINE, cwd=tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is None or sharding.value != "ddp"
+
+
+def test_twin_an_accelerate_config_file_decides_the_sharding(cli, tmp_path):
+    _generator(tmp_path)
+    write(tmp_path, {"fsdp.yaml": "distributed_type: FSDP\nnum_processes: 16\nnum_machines: 2\n"
+                                  "fsdp_config:\n  fsdp_sharding_strategy: FULL_SHARD\n"})
+    line = list(_GEN_LINE)
+    line.insert(3, "--config_file=fsdp.yaml")
+    plan = plan_of(cli, *line, cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value != "ddp"
