@@ -82,6 +82,7 @@ _TOKENS_HELP = re.compile(r"\b(in|of)\s+(units\s+of\s+)?#?\s*tokens\b|\btokens\b
 _ACCUM_HELP = re.compile(r"^\W*(the\s+)?(number\s+of\s+)?(gradient|grad\.?)[\s_-]+accumulation(\s+steps?)?\s*[.,:;)]?\s*$"
                          r"|^\W*(the\s+)?number\s+of\s+(gradient\s+)?accumulation\s+steps\b", re.I)
 _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
+_SPREAD_DEFAULTS = re.compile(r"\.set_defaults\(\s*\*\*\s*\w+\s*\)")
 _RAY = re.compile(r"^\s*(import ray\b|from ray(\.[\w.]+)? import )", re.M)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
 
@@ -228,6 +229,21 @@ class _Pass:
                     names.append(self.args[k + 1])
                 elif tok.startswith("--config_path="):
                     names.append(tok.split("=", 1)[1])
+        spread = _SPREAD_DEFAULTS.search(self._texts()) is not None
+        if spread:
+            # timm's train.py shape: ``args_config, remaining = config_parser.parse_known_args()``, the
+            # YAML of ``-c/--config`` loaded and ``parser.set_defaults(**cfg)``, then ``parse_args(remaining)``:
+            # the file's keys are the options' defaults, the line's flags over them (apple/ml-4m @ cda590fa
+            # run_training_4m_fsdp.py:231-239; huggingface/pytorch-image-models train.py)
+            from preflight.jobs import _CONFIG_FLAG_WORDS
+
+            for k, tok in enumerate(self.args):
+                flag, eq, value = tok.partition("=")
+                if "deepspeed" in flag.lower() or not (flag == "-c" or _CONFIG_FLAG_WORDS.match(flag)):
+                    continue
+                value = value if eq else (self.args[k + 1] if k + 1 < len(self.args) else "")
+                if value.lower().endswith((".json", ".yaml", ".yml")):
+                    names.append(value)
         if not names and not any(p in ("HfArgumentParser", "TrlParser") for p in self.decl.parsers):
             return {}
         if self.args and self.args[0].lower().endswith((".json", ".yaml", ".yml")):

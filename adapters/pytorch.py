@@ -1075,7 +1075,12 @@ class _ScriptPass:
             return expr
         from preflight.script_chain import chain_binding
 
-        count = sum(1 for b in self.idx.assigns.get(expr.id, []) if b is not None)
+        bound = self.idx.assigns.get(expr.id, [])
+        if len(bound) == 1 and isinstance(bound[0], ast.Attribute):
+            # one binding in the script (apple/ml-4m run_training_4m_fsdp.py:524 ``sharding_strategy:
+            # ShardingStrategy = ShardingStrategy.SHARD_GRAD_OP`` then ``FSDP(..., sharding_strategy=...)``)
+            return bound[0]
+        count = sum(1 for b in bound if b is not None)
         taken = chain_binding(self.idx, expr.id, count) if count > 1 else None
         return taken if taken is not None else expr
 

@@ -242,3 +242,77 @@ def test_twin_an_accelerate_config_file_decides_the_sharding(cli, tmp_path):
     line.insert(3, "--config_file=fsdp.yaml")
     plan = plan_of(cli, *line, cwd=tmp_path)
     assert fact(plan, "dist.sharding").value != "ddp"
+
+
+# timm's train.py shape: a config parser reads -c/--config, the YAML becomes the main parser's defaults
+# through set_defaults(**cfg), the line's flags over them; FSDP's strategy bound once with an annotation
+# (apple/ml-4m @ cda590fa run_training_4m_fsdp.py:50-58,231-239,524-536)
+FOURM = """\
+    import argparse
+
+    import torch
+    import yaml
+    from torch.distributed.fsdp import FullyShardedDataParallel as FSDP
+    from torch.distributed.fsdp import ShardingStrategy
+
+
+    def get_args():
+        config_parser = parser = argparse.ArgumentParser(add_help=False)
+        parser.add_argument('-c', '--config', default='', type=str)
+        parser.add_argument('--batch_size', default=256, type=int)
+        parser.add_argument('--model', default='fm_base_12e_12d', type=str)
+        args_config, remaining = config_parser.parse_known_args()
+        if args_config.config:
+            with open(args_config.config, 'r') as f:
+                cfg = yaml.safe_load(f)
+                parser.set_defaults(**cfg)
+        return parser.parse_args(remaining)
+
+
+    def main(args):
+        torch.distributed.init_process_group("nccl")
+        model = torch.nn.Linear(8, 8).cuda()
+        sharding_strategy: ShardingStrategy = ShardingStrategy.SHARD_GRAD_OP
+        model = FSDP(model, sharding_strategy=sharding_strategy)
+        loader = torch.utils.data.DataLoader(list(range(64)), batch_size=args.batch_size)
+        opt = torch.optim.AdamW(model.parameters())
+        for x in loader:
+            loss = model(x).sum()
+            loss.backward()
+            opt.step()
+            opt.zero_grad()
+
+
+    if __name__ == '__main__':
+        main(get_args())
+"""
+
+
+def test_yaml_spread_into_parser_defaults_gives_the_options(cli, tmp_path):
+    write(tmp_path, {"train.py": FOURM, "cfgs/large.yaml": "batch_size: 64\nmodel: fm_large_24e_24d\n"})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", "--config", "cfgs/large.yaml",
+                   cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 64
+    assert fact(plan, "model.ref").value == "fm_large_24e_24d"
+    assert fact(plan, "dist.sharding").value == "fsdp_grad_op"
+
+
+def test_twin_the_line_overrides_the_yaml_and_no_yaml_keeps_the_defaults(cli, tmp_path):
+    write(tmp_path, {"train.py": FOURM, "cfgs/large.yaml": "batch_size: 64\nmodel: fm_large_24e_24d\n"})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", "--config", "cfgs/large.yaml",
+                   "--batch_size", "32", cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 32
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 256
+    assert fact(plan, "model.ref").value == "fm_base_12e_12d"
+
+
+def test_twin_a_strategy_bound_twice_is_not_taken(cli, tmp_path):
+    text = FOURM.replace("        sharding_strategy: ShardingStrategy = ShardingStrategy.SHARD_GRAD_OP\n",
+                         "        sharding_strategy: ShardingStrategy = ShardingStrategy.SHARD_GRAD_OP\n"
+                         "        if torch.cuda.device_count() > 8:\n"
+                         "            sharding_strategy = ShardingStrategy.FULL_SHARD\n")
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is None or sharding.value != "fsdp_grad_op"
