@@ -381,6 +381,15 @@ class _Pass:
             self.add("optimizer.name", found[1], found[2], found[3])
         elif found is None and "optim" in self.decl.options and self.decl.options["optim"].origin == "library":
             self.library_optim()
+        elif found is not None and isinstance(found[1], str) and found[1] \
+                and self.decl.options["optim"].origin == "dataclass" \
+                and self.decl.options["optim"].library == "TrainingArguments":
+            # a TrainingArguments subclass of the project redeclares ``optim`` with its own default
+            # (facebookresearch/MobileLLM @ 8b9769db utils/process_args.py:46-48 ``optim = "adamw_torch"``)
+            self.add("optimizer.name", found[1], found[2], "medium")
+        from preflight.adapters.cliargs_help import trainer_compile
+
+        trainer_compile(self)
         found = self.value("use_liger_kernel")
         if found is not None and found[2].kind != "default" and _as_bool(found[1]) is True:
             # TrainingArguments(use_liger_kernel=True): Liger's fused linear cross-entropy

@@ -37,3 +37,32 @@ def micro_by_help(cli: Any, as_int: Any) -> None:
     cli.add("batch.micro", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
                                           f"{found[2].detail}: documented as \"{help_text}\""),
             "medium" if found[2].kind != "default" else "low")
+
+
+_COMPILES = re.compile(r"\btorch\.compile\b|\bcompile\(\s*model\b|\.compile\(\s*\)")
+
+
+def trainer_compile(cli: Any) -> None:
+    """``compile.enabled`` from a TrainingArguments ``torch_compile`` the parser declares (transformers
+    ``training_args.py``: ``torch_compile`` defaults to False; the Trainer compiles the model only when
+    it is True): the line's or file's value, else the default when the job's code compiles nothing
+    itself (medium)."""
+    opt = cli.decl.options.get("torch_compile")
+    if opt is None or opt.library not in ("TrainingArguments", "SFTConfig", "DPOConfig"):
+        return
+    found = cli.value("torch_compile")
+    if found is None:
+        return
+    value = found[1]
+    if isinstance(value, str):
+        value = {"true": True, "false": False}.get(value.strip().lower())
+    if not isinstance(value, bool):
+        return
+    code = "\n".join(line.split("#", 1)[0] for line in cli._texts().splitlines())
+    if value is False and _COMPILES.search(code):
+        return  # the project compiles the model itself somewhere
+    detail = found[2].detail or ""
+    if found[2].kind == "default":
+        detail += "; the Trainer compiles the model only when torch_compile is True, and no torch.compile in the code"
+    cli.add("compile.enabled", value, Source(found[2].kind, found[2].path, found[2].line, found[2].key, detail),
+            "medium")

@@ -23,13 +23,13 @@ _TRL = "trl library"
 _LIBRARY: dict[str, dict[str, Any]] = {
     "SFTConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
-                  "use_liger_kernel": False},
+                  "use_liger_kernel": False, "torch_compile": False},
     "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
-                  "use_liger_kernel": False},
+                  "use_liger_kernel": False, "torch_compile": False},
     "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
                           "gradient_checkpointing": False, "bf16": False, "optim": None,
-                          "use_liger_kernel": False},
+                          "use_liger_kernel": False, "torch_compile": False},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
                     "use_bnb_nested_quant": False},
@@ -225,7 +225,11 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                              help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
                              library="TrainingArguments" if trainer else "")
                 held = decl.options.get(stmt.target.id)
-                if trainer and held is not None and held.origin == "library" and held.where == f"{display}:{cls.lineno}":
+                if trainer and held is not None and held.origin == "library" and (
+                        held.where == f"{display}:{cls.lineno}" or held.library == "TrainingArguments"):
+                    # (also when the parser's tuple names the subclass by the library's own name,
+                    # facebookresearch/MobileLLM utils/process_args.py:45,59 ``class TrainingArguments(
+                    # transformers.TrainingArguments)`` in ``HfArgumentParser((..., TrainingArguments))``)
                     # the subclass redeclares a TrainingArguments field: its default wins over the library's
                     # (InternLM/xtuner xtuner/apis/training_args.py:44-47 per_device_train_batch_size 1)
                     decl.options[stmt.target.id] = opt

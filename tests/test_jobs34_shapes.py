@@ -316,3 +316,102 @@ def test_twin_a_strategy_bound_twice_is_not_taken(cli, tmp_path):
     plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", cwd=tmp_path)
     sharding = fact(plan, "dist.sharding")
     assert sharding is None or sharding.value != "fsdp_grad_op"
+
+
+# a project TrainingArguments subclass (named like the library's) redeclaring optim, parsed by
+# HfArgumentParser, and a project Trainer subclass in an imported module, under torchrun
+# (facebookresearch/MobileLLM @ 8b9769db utils/process_args.py:45-66, utils/pretrain_trainer.py:13,115,
+# pretrain.py:159,203-214, pretrain.sh:8)
+PROCESS_ARGS = """\
+    from dataclasses import dataclass, field
+    from typing import Optional
+
+    import transformers
+
+
+    @dataclass
+    class ModelArguments:
+        input_model_filename: Optional[str] = field(default="test-input")
+
+
+    @dataclass
+    class TrainingArguments(transformers.TrainingArguments):
+        optim: Optional[str] = field(default="adamw_torch")
+        output_dir: Optional[str] = field(default="/tmp/output/")
+
+
+    def process_args():
+        parser = transformers.HfArgumentParser((ModelArguments, TrainingArguments))
+        return parser.parse_args_into_dataclasses()
+"""
+
+PRE_TRAINER = """\
+    import torch
+    from transformers import Trainer
+
+
+    class PretrainMixin:
+        def get_train_dataloader(self):
+            return self.train_dataset
+
+
+    class PretrainTrainer(PretrainMixin, Trainer):
+        pass
+"""
+
+PRETRAIN = """\
+    import torch
+    from transformers import AutoConfig, LlamaForCausalLM, default_data_collator
+
+    from utils.pretrain_trainer import PretrainTrainer
+    from utils.process_args import process_args
+
+
+    def train():
+        model_args, training_args = process_args()
+        config = AutoConfig.from_pretrained(model_args.input_model_filename)
+        model = LlamaForCausalLM(config)
+        trainer = PretrainTrainer(model=model, args=training_args, train_dataset=None,
+                                  data_collator=default_data_collator)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        train()
+"""
+
+
+def _pretrain(tmp_path, trainer=PRE_TRAINER, extra=""):
+    write(tmp_path, {"utils/__init__.py": "", "utils/process_args.py": PROCESS_ARGS,
+                     "utils/pretrain_trainer.py": trainer, "pretrain.py": PRETRAIN + extra})
+
+
+_PRE_LINE = ("--", "torchrun", "--nnodes=1", "--nproc_per_node=8", "pretrain.py", "--per_device_train_batch_size",
+             "32", "--bf16", "True")
+
+
+def test_project_trainer_subclass_and_arguments_subclass_defaults(cli, tmp_path):
+    _pretrain(tmp_path)
+    plan = plan_of(cli, *_PRE_LINE, cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value == "ddp"
+    assert fact(plan, "optimizer.name").value == "adamw_torch"
+    assert fact(plan, "compile.enabled").value is False
+    assert fact(plan, "batch.global").value == 32 * 8
+
+
+def test_twin_a_trainer_named_class_that_is_not_hf_owns_nothing(cli, tmp_path):
+    _pretrain(tmp_path, trainer=PRE_TRAINER.replace("class PretrainTrainer(PretrainMixin, Trainer):",
+                                                    "class PretrainTrainer(PretrainMixin):"))
+    plan = plan_of(cli, *_PRE_LINE, cwd=tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is None or "Trainer" not in (sharding.source.detail or "")
+
+
+def test_twin_code_that_compiles_or_a_line_that_asks_is_not_the_default(cli, tmp_path):
+    _pretrain(tmp_path, extra="\n\n    model_c = torch.compile(torch.nn.Linear(2, 2))\n")
+    plan = plan_of(cli, *_PRE_LINE, cwd=tmp_path)
+    got = fact(plan, "compile.enabled")
+    assert got is None or got.value is True
+    _pretrain(tmp_path)
+    plan = plan_of(cli, *_PRE_LINE, "--torch_compile", "True", cwd=tmp_path)
+    assert fact(plan, "compile.enabled").value is True
