@@ -415,3 +415,67 @@ def test_twin_code_that_compiles_or_a_line_that_asks_is_not_the_default(cli, tmp
     _pretrain(tmp_path)
     plan = plan_of(cli, *_PRE_LINE, "--torch_compile", "True", cwd=tmp_path)
     assert fact(plan, "compile.enabled").value is True
+
+
+# a Hydra DataModule whose loaders hard-code num_workers while its config's num_workers sizes a
+# preprocessing step (HazyResearch/based @ 32c1bd4e train/datamodules/language_modeling_hf.py:281-291,
+# configs/datamodule/wikitext103.yaml:11)
+HY_DATA = """\
+    from lightning import LightningDataModule
+    from torch.utils.data import DataLoader
+
+
+    class LMDataModule(LightningDataModule):
+        def __init__(self, batch_size: int = 8, num_workers: int = 1, pin_memory: bool = False) -> None:
+            super().__init__()
+            self.batch_size = batch_size
+            self.num_workers = num_workers  # for tokenising the corpus
+            self.pin_memory = pin_memory
+
+        def train_dataloader(self):
+            return self._data_loader(self.dataset_train, batch_size=self.batch_size, shuffle=True)
+
+        def _data_loader(self, dataset, batch_size, shuffle=False):
+            return DataLoader(dataset, batch_size=batch_size, num_workers={workers}, shuffle=shuffle,
+                              pin_memory=self.pin_memory)
+"""
+HY_TRAIN = """\
+    import hydra
+    from omegaconf import DictConfig
+
+
+    @hydra.main(version_base="1.3", config_path="../configs", config_name="train.yaml")
+    def main(cfg: DictConfig) -> None:
+        datamodule = hydra.utils.instantiate(cfg.datamodule)
+        model = hydra.utils.instantiate(cfg.model)
+        trainer = hydra.utils.instantiate(cfg.trainer)
+        trainer.fit(model=model, datamodule=datamodule)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _hydra_data(tmp_path, workers: str) -> None:
+    write(tmp_path, {
+        "src/__init__.py": "", "src/data.py": HY_DATA.replace("{workers}", workers), "src/train.py": HY_TRAIN,
+        "configs/train.yaml": "defaults:\n  - _self_\n",
+    })
+    (tmp_path / "configs" / "train.yaml").write_text(
+        "datamodule:\n  _target_: src.data.LMDataModule\n  batch_size: 8\n  num_workers: 64\n  pin_memory: true\n"
+        "model:\n  _target_: torch.nn.Linear\n  in_features: 4\n  out_features: 4\n"
+        "trainer:\n  _target_: lightning.pytorch.trainer.Trainer\n  devices: 1\n")
+
+
+def test_loader_constant_wins_over_the_datamodule_config_key(cli, tmp_path):
+    _hydra_data(tmp_path, "1")
+    plan = plan_of(cli, "src/train.py", cwd=tmp_path)
+    assert fact(plan, "data.num_workers").value == 1
+    assert fact(plan, "data.pin_memory").value is True  # the loader takes it from the config
+
+
+def test_twin_a_loader_that_takes_the_key_keeps_the_config_value(cli, tmp_path):
+    _hydra_data(tmp_path, "self.num_workers")
+    plan = plan_of(cli, "src/train.py", cwd=tmp_path)
+    assert fact(plan, "data.num_workers").value == 64
