@@ -479,3 +479,69 @@ def test_twin_a_loader_that_takes_the_key_keeps_the_config_value(cli, tmp_path):
     _hydra_data(tmp_path, "self.num_workers")
     plan = plan_of(cli, "src/train.py", cwd=tmp_path)
     assert fact(plan, "data.num_workers").value == 64
+
+
+# the NVlabs dnnlib shape: training_loop parameters defaulting to class_name dicts, built by
+# construct_class_by_name(**kwargs) (NVlabs/edm2 @ 4bf8162f training/training_loop.py:58-64,128,145)
+DNNLIB_LOOP = """\
+    import torch
+
+    from dnnlib import util
+
+
+    def training_loop(
+        data_loader_kwargs = dict(class_name='torch.utils.data.DataLoader', pin_memory=True, num_workers=2),
+        optimizer_kwargs   = dict(class_name='torch.optim.Adam', betas=(0.9, 0.99)),
+        batch_size         = 2048,
+    ):
+        net = torch.nn.Linear(4, 4).cuda()
+        optimizer = util.construct_class_by_name(params=net.parameters(), **optimizer_kwargs)
+        loader = iter(util.construct_class_by_name(dataset=list(range(8)), batch_size=batch_size, **data_loader_kwargs))
+        for x in loader:
+            loss = net(x).sum()
+            loss.backward()
+            optimizer.step()
+"""
+DNNLIB_UTIL = """\
+    import importlib
+
+
+    def construct_class_by_name(*args, class_name=None, **kwargs):
+        module, _, name = class_name.rpartition('.')
+        return getattr(importlib.import_module(module), name)(*args, **kwargs)
+"""
+DNNLIB_TRAIN = """\
+    from training import training_loop
+
+
+    def main():
+        c = dict(batch_size=512)
+        training_loop.training_loop(**c)
+
+
+    if __name__ == '__main__':
+        main()
+"""
+
+
+def _dnnlib(tmp_path, train=DNNLIB_TRAIN):
+    write(tmp_path, {"dnnlib/__init__.py": "", "dnnlib/util.py": DNNLIB_UTIL, "training/__init__.py": "",
+                     "training/training_loop.py": DNNLIB_LOOP, "train.py": train})
+
+
+def test_class_name_default_dicts_give_the_loader_and_optimizer(cli, tmp_path):
+    _dnnlib(tmp_path)
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    assert fact(plan, "data.num_workers").value == 2
+    assert fact(plan, "data.pin_memory").value is True
+    assert fact(plan, "optimizer.name").value == "Adam"
+
+
+def test_twin_a_caller_that_replaces_the_dict_states_nothing(cli, tmp_path):
+    _dnnlib(tmp_path, train=DNNLIB_TRAIN.replace(
+        "c = dict(batch_size=512)",
+        "c = dict(batch_size=512, data_loader_kwargs=dict(class_name='torch.utils.data.DataLoader', num_workers=9))"))
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    got = fact(plan, "data.num_workers")
+    assert got is None or got.value != 2
+    assert fact(plan, "optimizer.name").value == "Adam"
