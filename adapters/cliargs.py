@@ -387,9 +387,10 @@ class _Pass:
             # a TrainingArguments subclass of the project redeclares ``optim`` with its own default
             # (facebookresearch/MobileLLM @ 8b9769db utils/process_args.py:46-48 ``optim = "adamw_torch"``)
             self.add("optimizer.name", found[1], found[2], "medium")
-        from preflight.adapters.cliargs_help import trainer_compile
+        from preflight.adapters.cliargs_help import trainer_compile, trainer_workers
 
         trainer_compile(self)
+        trainer_workers(self, _as_int)
         found = self.value("use_liger_kernel")
         if found is not None and found[2].kind != "default" and _as_bool(found[1]) is True:
             # TrainingArguments(use_liger_kernel=True): Liger's fused linear cross-entropy

@@ -66,3 +66,19 @@ def trainer_compile(cli: Any) -> None:
         detail += "; the Trainer compiles the model only when torch_compile is True, and no torch.compile in the code"
     cli.add("compile.enabled", value, Source(found[2].kind, found[2].path, found[2].line, found[2].key, detail),
             "medium")
+
+
+def trainer_workers(cli: Any, as_int: Any) -> None:
+    """``data.num_workers`` from a TrainingArguments ``dataloader_num_workers`` the line or the parser's
+    file gives (rhymes-ai/Aria @ 9b25fecb recipes/config_full.yaml:9 ``dataloader_num_workers: 8`` read by
+    TrlParser into SFTConfig; the Trainer's ``get_train_dataloader`` passes it to its DataLoader). The
+    default is left to the readers of the loader (a Trainer subclass may build its own)."""
+    opt = cli.decl.options.get("dataloader_num_workers")
+    if opt is None or opt.library not in ("TrainingArguments", "SFTConfig", "DPOConfig"):
+        return
+    found = cli.value("dataloader_num_workers")
+    if found is None or found[2].kind == "default":
+        return
+    number = as_int(found[1])
+    if number is not None and number >= 0:
+        cli.add("data.num_workers", number, found[2], "medium")

@@ -21,15 +21,15 @@ _ARCH = ("arch", "a", "architecture")
 # Library argument classes: the options they declare that matter here, with their defaults.
 _TRL = "trl library"
 _LIBRARY: dict[str, dict[str, Any]] = {
-    "SFTConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
+    "SFTConfig": {"max_length": 1024, "max_seq_length": None, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
-                  "use_liger_kernel": False, "torch_compile": False},
+                  "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
     "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
-                  "use_liger_kernel": False, "torch_compile": False},
+                  "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
     "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
                           "gradient_checkpointing": False, "bf16": False, "optim": None,
-                          "use_liger_kernel": False, "torch_compile": False},
+                          "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
                     "use_bnb_nested_quant": False},
@@ -209,6 +209,12 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
             for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
                 decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
                                 library="TrainingArguments"))
+        elif any(_name_of(b) in ("ModelConfig", "SFTConfig", "DPOConfig") for b in cls.bases):
+            # a project subclass of TRL's ModelConfig/SFTConfig inherits its fields and defaults
+            # (rhymes-ai/Aria @ 9b25fecb aria/config.py:27-28 ``class AriaModelConfig(ModelConfig)``)
+            lib = next(_name_of(b) for b in cls.bases if _name_of(b) in ("ModelConfig", "SFTConfig", "DPOConfig"))
+            for key, value in _LIBRARY[lib].items():
+                decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))
         for stmt in cls.body:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = stmt.value

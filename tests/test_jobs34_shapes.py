@@ -545,3 +545,65 @@ def test_twin_a_caller_that_replaces_the_dict_states_nothing(cli, tmp_path):
     got = fact(plan, "data.num_workers")
     assert got is None or got.value != 2
     assert fact(plan, "optimizer.name").value == "Adam"
+
+
+# TrlParser over a project subclass of TRL's ModelConfig and SFTConfig, the values in a YAML given by
+# --config (rhymes-ai/Aria @ 9b25fecb aria/config.py:27-28, aria/train.py:213, recipes/config_full.yaml)
+ARIA_CONFIG = """\
+    from dataclasses import dataclass, field
+
+    from trl import ModelConfig
+
+
+    @dataclass
+    class MyModelConfig(ModelConfig):
+        freeze_vit: bool = field(default=True)
+"""
+ARIA_TRAIN = """\
+    from transformers import AutoModelForCausalLM
+    from trl import SFTConfig, SFTTrainer
+    from trl.commands.cli_utils import TrlParser
+
+    from pkg.config import MyModelConfig
+
+
+    def main():
+        parser = TrlParser((SFTConfig, MyModelConfig))
+        training_args, model_config = parser.parse_args_and_config()
+        model = AutoModelForCausalLM.from_pretrained(model_config.model_name_or_path)
+        trainer = SFTTrainer(model=model, args=training_args, train_dataset=None)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+ARIA_YAML = """\
+model_name_or_path: org/some-model
+dataloader_num_workers: 8
+per_device_train_batch_size: 8
+max_seq_length: 2048
+bf16: true
+"""
+
+
+def _aria(tmp_path, yaml_text=ARIA_YAML):
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/config.py": ARIA_CONFIG, "pkg/train.py": ARIA_TRAIN})
+    (tmp_path / "recipe.yaml").write_text(yaml_text)
+
+
+def test_trl_model_config_subclass_and_sft_yaml_keys(cli, tmp_path):
+    _aria(tmp_path)
+    plan = plan_of(cli, "pkg/train.py", "--", "--config", "recipe.yaml", cwd=tmp_path)
+    assert fact(plan, "model.ref").value == "org/some-model"
+    assert fact(plan, "data.num_workers").value == 8
+    assert fact(plan, "data.seq_len").value == 2048
+    assert fact(plan, "peft.method").value == "none"
+
+
+def test_twin_use_peft_in_the_yaml_and_no_workers_key(cli, tmp_path):
+    _aria(tmp_path, ARIA_YAML.replace("dataloader_num_workers: 8\n", "use_peft: true\n"))
+    plan = plan_of(cli, "pkg/train.py", "--", "--config", "recipe.yaml", cwd=tmp_path)
+    assert fact(plan, "peft.method").value == "lora"
+    got = fact(plan, "data.num_workers")
+    assert got is None or got.value != 8
