@@ -68,6 +68,17 @@ def trainer_compile(cli: Any) -> None:
             "medium")
 
 
+_HF_IMPORT = re.compile(r"^\s*from\s+(?:transformers|trl)[\w.]*\s+import\s+(\([^)]*\)|[^\n]*)", re.M)
+_HF_NAMES = re.compile(r"\b((Seq2Seq)?TrainingArguments|(SFT|DPO|GRPO)Config)\b")
+
+
+def _hf_arguments(text: str) -> bool:
+    """Whether the job imports a transformers/TRL arguments class (not a project class of that name)."""
+    if re.search(r"\b(transformers|trl)\.((Seq2Seq)?TrainingArguments|(SFT|DPO|GRPO)Config)\b", text):
+        return True
+    return any(_HF_NAMES.search(m.group(1)) for m in _HF_IMPORT.finditer(text))
+
+
 def trainer_workers(cli: Any, as_int: Any) -> None:
     """``data.num_workers`` from a TrainingArguments ``dataloader_num_workers`` the line or the parser's
     file gives (rhymes-ai/Aria @ 9b25fecb recipes/config_full.yaml:9 ``dataloader_num_workers: 8`` read by
@@ -76,6 +87,8 @@ def trainer_workers(cli: Any, as_int: Any) -> None:
     opt = cli.decl.options.get("dataloader_num_workers")
     if opt is None or opt.library not in ("TrainingArguments", "SFTConfig", "DPOConfig"):
         return
+    if not _hf_arguments(cli._texts()):
+        return  # a project class merely named TrainingArguments: its options are its own
     found = cli.value("dataloader_num_workers")
     if found is None or found[2].kind == "default":
         return

@@ -607,3 +607,61 @@ def test_twin_use_peft_in_the_yaml_and_no_workers_key(cli, tmp_path):
     assert fact(plan, "peft.method").value == "lora"
     got = fact(plan, "data.num_workers")
     assert got is None or got.value != 8
+
+
+# a GAN loop whose discriminator update is switched off for the first steps (its backward and step in
+# one `if`), the generator updated on every batch (NVIDIA/BigVGAN @ 7d2b4545 train.py:464-558)
+GAN = """\
+    import torch
+
+
+    def train(freeze_step=0):
+        gen = torch.nn.Linear(4, 4).cuda()
+        disc = torch.nn.Linear(4, 1).cuda()
+        optim_g = torch.optim.AdamW(gen.parameters())
+        optim_d = torch.optim.AdamW(disc.parameters())
+        loader = torch.utils.data.DataLoader(list(range(64)), batch_size=4)
+        steps = 0
+        for i, batch in enumerate(loader):
+            fake = gen(batch)
+            optim_d.zero_grad()
+            loss_d = disc(fake.detach()).mean()
+            if steps >= freeze_step:
+                loss_d.backward()
+                optim_d.step()
+            optim_g.zero_grad()
+            loss_g = -disc(fake).mean()
+            loss_g.backward()
+            optim_g.step()
+            steps += 1
+
+
+    train()
+"""
+
+
+def test_a_switched_update_beside_an_every_batch_update_is_no_accumulation(cli, tmp_path):
+    write(tmp_path, {"train.py": GAN})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum").value == 1
+
+
+def test_twin_a_step_on_every_kth_batch_says_nothing(cli, tmp_path):
+    text = GAN.replace("if steps >= freeze_step:\n                loss_d.backward()\n                optim_d.step()",
+                       "loss_d.backward()\n            if (i + 1) % 4 == 0:\n                optim_d.step()")
+    assert text != GAN
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    got = fact(plan, "batch.grad_accum")
+    assert got is None or got.value != 1
+
+
+def test_twin_backward_in_both_arms_is_accumulation_not_a_switch(cli, tmp_path):
+    text = GAN.replace("if steps >= freeze_step:\n                loss_d.backward()\n                optim_d.step()",
+                       "if steps >= freeze_step:\n                loss_d.backward()\n                optim_d.step()\n"
+                       "            else:\n                loss_d.backward()")
+    assert text != GAN
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    got = fact(plan, "batch.grad_accum")
+    assert got is None or got.value != 1
