@@ -391,6 +391,9 @@ class _Pass:
 
         trainer_compile(self)
         trainer_workers(self, _as_int)
+        from preflight.adapters.cliargs_help import deepspeed_stage_option
+
+        deepspeed_stage_option(self, _as_int)
         found = self.value("use_liger_kernel")
         if found is not None and found[2].kind != "default" and _as_bool(found[1]) is True:
             # TrainingArguments(use_liger_kernel=True): Liger's fused linear cross-entropy

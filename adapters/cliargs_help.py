@@ -95,3 +95,34 @@ def trainer_workers(cli: Any, as_int: Any) -> None:
     number = as_int(found[1])
     if number is not None and number >= 0:
         cli.add("data.num_workers", number, found[2], "medium")
+
+
+_STAGE_HELP = re.compile(r"\bzero[\s_-]*stage\b|\bzero\s+optimi[sz]ation\s+stage\b", re.I)
+_DS_IMPORT = re.compile(r"^\s*(import deepspeed\b|from deepspeed\b)", re.M)
+
+
+def deepspeed_stage_option(cli: Any, as_int: Any) -> None:
+    """``--zero_stage 2`` of a script whose project runs DeepSpeed, where the option is named or
+    documented as the ZeRO stage (OpenRLHF ``--zero_stage``, help "DeepSpeed ZeRO stage", vendored by
+    RUCAIBox/R1-Searcher @ 631167cb ``OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:230``; the stage reaches
+    ``get_train_ds_config(stage=...)`` through the project's strategy object, which is not followed):
+    ``dist.sharding`` zero0-3, medium, only when given on the line and only one such option; and a
+    store_true ``--overlap_comm`` given on the line (the same config's ``overlap_comm``)."""
+    if not any(_DS_IMPORT.search(t) for t in [cli.script.source.text, *cli.decl.texts]):
+        return
+    names = [n for n, o in cli.decl.options.items()
+             if (n == "zero_stage" or _STAGE_HELP.search(o.help or "")) and "." not in n]
+    if len(names) == 1 and re.search(rf"=\s*\w+\.{re.escape(names[0])}\b", cli.script.source.text):
+        names = []  # handed to a config builder in the script itself: the DeepSpeed dict reader reads it
+    if len(names) == 1 and names[0] in cli.cli:
+        found = cli.value(names[0])
+        stage = as_int(found[1]) if found is not None else None
+        if found is not None and stage in (0, 1, 2, 3):
+            cli.add("dist.sharding", "ddp" if stage == 0 else f"zero{stage}",
+                    Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                           f"{found[2].detail}: the DeepSpeed ZeRO stage"), "medium")
+    opt = cli.decl.options.get("overlap_comm")
+    if opt is not None and opt.flag_only and "overlap_comm" in cli.cli:
+        found = cli.value("overlap_comm")
+        if found is not None and found[1] in (True, "", "true", "True"):
+            cli.add("dist.overlap_comm", True, found[2], "medium")

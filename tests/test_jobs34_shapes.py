@@ -665,3 +665,38 @@ def test_twin_backward_in_both_arms_is_accumulation_not_a_switch(cli, tmp_path):
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     got = fact(plan, "batch.grad_accum")
     assert got is None or got.value != 1
+
+
+DS_CLI = """\
+    import argparse
+
+    {imports}
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--zero_stage", type=int, default=2, help="DeepSpeed ZeRO stage")
+        parser.add_argument("--overlap_comm", action="store_true", default=False)
+        parser.add_argument("--micro_train_batch_size", type=int, default=4, help="batch size per GPU")
+        args = parser.parse_args()
+"""
+
+
+def test_zero_stage_option_of_a_deepspeed_project(cli, tmp_path):
+    # OpenRLHF's --zero_stage / --overlap_comm (R1-Searcher OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:230,240)
+    write(tmp_path, {"train.py": DS_CLI.replace("{imports}", "import deepspeed")})
+    plan = plan_of(cli, "--", "deepspeed", "--num_gpus", "4", "train.py", "--zero_stage", "3", "--overlap_comm",
+                   cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value == "zero3"
+    assert fact(plan, "dist.overlap_comm").value is True
+
+
+def test_twin_no_deepspeed_or_the_stage_not_given_says_nothing(cli, tmp_path):
+    write(tmp_path, {"train.py": DS_CLI.replace("{imports}", "import torch")})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "4", "train.py", "--zero_stage", "3", cwd=tmp_path)
+    got = fact(plan, "dist.sharding")
+    assert got is None or got.value != "zero3"
+    write(tmp_path, {"train.py": DS_CLI.replace("{imports}", "import deepspeed")})
+    plan = plan_of(cli, "--", "deepspeed", "--num_gpus", "4", "train.py", cwd=tmp_path)
+    got = fact(plan, "dist.sharding")
+    assert got is None or "ZeRO stage" not in (got.source.detail or "")
