@@ -47,13 +47,15 @@ def cli_merged_key(call: ast.AST, builder: Any) -> Optional[str]:
     cli: Optional[str] = None
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
-                and _is(node.value, "from_cli") and not node.value.args:
+                and isinstance(node.value, ast.Call) and _is(node.value, "from_cli") and not node.value.args:
             cli = node.targets[0].id
     if cli is None:
         return None
     key: Optional[str] = None
     merged = False
     for node in ast.walk(fn):
+        if not isinstance(node, ast.Call):
+            continue
         if _is(node, "load") and node.args:
             arg = node.args[0]
             if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == cli:

@@ -48,8 +48,8 @@ def _innermost(tree: ast.AST, names: set[str]) -> set[str]:
         if isinstance(node, (ast.For, ast.AsyncFor)):
             visit(node.iter, loader)
             inner = _iterated(node.iter, names) or loader
-            for child in node.body + node.orelse:
-                visit(child, inner)
+            for stmt in node.body + node.orelse:
+                visit(stmt, inner)
             return
         if _is_backward(node) and loader is not None:
             found.add(loader)
