@@ -113,6 +113,19 @@ def _name_of(node: ast.AST) -> str:
     return ""
 
 
+def _from_trl(tree: ast.Module, base: ast.expr) -> bool:
+    """Whether the class base ``base`` is TRL's: ``trl.X`` or a name the module imports from ``trl``."""
+    if isinstance(base, ast.Attribute):
+        root = base.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id == "trl"
+    if not isinstance(base, ast.Name):
+        return False
+    return any(isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "trl"
+               and any((a.asname or a.name) == base.id for a in n.names) for n in ast.walk(tree))
+
+
 def _config_file_parser(node: ast.AST) -> bool:
     """``pyrallis.wrap()`` / ``pyrallis.parse(config_class=...)`` (also draccus, its fork): a parser
     that fills a dataclass from ``--config_path FILE`` (YAML/JSON), then from ``--key value``
@@ -209,9 +222,10 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
             for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
                 decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
                                 library="TrainingArguments"))
-        elif any(_name_of(b) in ("ModelConfig", "SFTConfig", "DPOConfig") for b in cls.bases):
+        elif any(_name_of(b) in ("ModelConfig", "SFTConfig", "DPOConfig") and _from_trl(tree, b) for b in cls.bases):
             # a project subclass of TRL's ModelConfig/SFTConfig inherits its fields and defaults
-            # (rhymes-ai/Aria @ 9b25fecb aria/config.py:27-28 ``class AriaModelConfig(ModelConfig)``)
+            # (rhymes-ai/Aria @ 9b25fecb aria/config.py:27-28 ``class AriaModelConfig(ModelConfig)``); a project's
+            # own class of that name (TRI-ML/prismatic-vlms ``ModelConfig(ChoiceRegistry)``) is not TRL's
             lib = next(_name_of(b) for b in cls.bases if _name_of(b) in ("ModelConfig", "SFTConfig", "DPOConfig"))
             for key, value in _LIBRARY[lib].items():
                 decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))

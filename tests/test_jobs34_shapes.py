@@ -700,3 +700,14 @@ def test_twin_no_deepspeed_or_the_stage_not_given_says_nothing(cli, tmp_path):
     plan = plan_of(cli, "--", "deepspeed", "--num_gpus", "4", "train.py", cwd=tmp_path)
     got = fact(plan, "dist.sharding")
     assert got is None or "ZeRO stage" not in (got.source.detail or "")
+
+
+def test_twin_a_project_class_named_model_config_is_not_trls(cli, tmp_path):
+    # TRI-ML/prismatic-vlms' own ``ModelConfig(ChoiceRegistry)``: its subclasses declare no TRL options
+    _aria(tmp_path)
+    (tmp_path / "pkg" / "config.py").write_text(
+        "from dataclasses import dataclass, field\n\n\n@dataclass\nclass ModelConfig:\n    name: str = 'x'\n\n\n"
+        "@dataclass\nclass MyModelConfig(ModelConfig):\n    freeze_vit: bool = field(default=True)\n")
+    plan = plan_of(cli, "pkg/train.py", "--", "--config", "recipe.yaml", cwd=tmp_path)
+    got = fact(plan, "peft.method")
+    assert got is None or "use_peft" not in str(got.source.key)
