@@ -82,6 +82,8 @@ _TOKENS_HELP = re.compile(r"\b(in|of)\s+(units\s+of\s+)?#?\s*tokens\b|\btokens\b
 _ACCUM_HELP = re.compile(r"^\W*(the\s+)?(number\s+of\s+)?(gradient|grad\.?)[\s_-]+accumulation(\s+steps?)?\s*[.,:;)]?\s*$"
                          r"|^\W*(the\s+)?number\s+of\s+(gradient\s+)?accumulation\s+steps\b", re.I)
 _NODES_HELP = re.compile(r"\b(number|count) of (nodes|machines|hosts)\b", re.I)
+_SPREAD_DEFAULTS = re.compile(r"\.set_defaults\(\s*\*\*\s*\w+\s*\)")
+_RAY = re.compile(r"^\s*(import ray\b|from ray(\.[\w.]+)? import )", re.M)
 _LAUNCHER_ENV = re.compile(r"""os\.environ(\.get\(|\[)\s*['"](RANK|WORLD_SIZE|LOCAL_RANK)['"]""")
 
 
@@ -227,6 +229,21 @@ class _Pass:
                     names.append(self.args[k + 1])
                 elif tok.startswith("--config_path="):
                     names.append(tok.split("=", 1)[1])
+        spread = _SPREAD_DEFAULTS.search(self._texts()) is not None
+        if spread:
+            # timm's train.py shape: ``args_config, remaining = config_parser.parse_known_args()``, the
+            # YAML of ``-c/--config`` loaded and ``parser.set_defaults(**cfg)``, then ``parse_args(remaining)``:
+            # the file's keys are the options' defaults, the line's flags over them (apple/ml-4m @ cda590fa
+            # run_training_4m_fsdp.py:231-239; huggingface/pytorch-image-models train.py)
+            from preflight.jobs import _CONFIG_FLAG_WORDS
+
+            for k, tok in enumerate(self.args):
+                flag, eq, value = tok.partition("=")
+                if "deepspeed" in flag.lower() or not (flag == "-c" or _CONFIG_FLAG_WORDS.match(flag)):
+                    continue
+                value = value if eq else (self.args[k + 1] if k + 1 < len(self.args) else "")
+                if value.lower().endswith((".json", ".yaml", ".yml")):
+                    names.append(value)
         if not names and not any(p in ("HfArgumentParser", "TrlParser") for p in self.decl.parsers):
             return {}
         if self.args and self.args[0].lower().endswith((".json", ".yaml", ".yml")):
@@ -364,6 +381,19 @@ class _Pass:
             self.add("optimizer.name", found[1], found[2], found[3])
         elif found is None and "optim" in self.decl.options and self.decl.options["optim"].origin == "library":
             self.library_optim()
+        elif found is not None and isinstance(found[1], str) and found[1] \
+                and self.decl.options["optim"].origin == "dataclass" \
+                and self.decl.options["optim"].library == "TrainingArguments":
+            # a TrainingArguments subclass of the project redeclares ``optim`` with its own default
+            # (facebookresearch/MobileLLM @ 8b9769db utils/process_args.py:46-48 ``optim = "adamw_torch"``)
+            self.add("optimizer.name", found[1], found[2], "medium")
+        from preflight.adapters.cliargs_help import trainer_compile, trainer_workers
+
+        trainer_compile(self)
+        trainer_workers(self, _as_int)
+        from preflight.adapters.cliargs_help import deepspeed_stage_option
+
+        deepspeed_stage_option(self, _as_int)
         found = self.value("use_liger_kernel")
         if found is not None and found[2].kind != "default" and _as_bool(found[1]) is True:
             # TrainingArguments(use_liger_kernel=True): Liger's fused linear cross-entropy
@@ -378,6 +408,10 @@ class _Pass:
         self.nodes_by_help()
         self.global_batch_by_help()
         self.accum_by_help()
+        if self.value(*_MICRO) is None:
+            from preflight.adapters.cliargs_help import micro_by_help
+
+            micro_by_help(self, _as_int)
 
     def library_optim(self) -> None:
         """The ``optim`` default of a library TrainingArguments class the parser declares (TrlParser
@@ -561,6 +595,10 @@ class _Pass:
                 return
         if any(word in t for t in texts for word in ("spawn(", "lightning", "notebook_launcher",
                                                      "start_processes", "submitit")):
+            return
+        if any(_RAY.search(t) for t in texts):
+            # a Ray driver places its workers on the cluster's GPUs itself (OpenRLHF's train_ppo_ray.py,
+            # RUCAIBox/R1-Searcher @ 631167cb OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:5,64 placement groups)
             return
         if any("Process(" in t and not _data_workers_only(t) for t in texts):
             return

@@ -21,15 +21,15 @@ _ARCH = ("arch", "a", "architecture")
 # Library argument classes: the options they declare that matter here, with their defaults.
 _TRL = "trl library"
 _LIBRARY: dict[str, dict[str, Any]] = {
-    "SFTConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
+    "SFTConfig": {"max_length": 1024, "max_seq_length": None, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
-                  "use_liger_kernel": False},
+                  "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
     "DPOConfig": {"max_length": 1024, "gradient_checkpointing": True, "bf16": True,
                   "per_device_train_batch_size": 8, "gradient_accumulation_steps": 1, "optim": None,
-                  "use_liger_kernel": False},
+                  "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
     "TrainingArguments": {"per_device_train_batch_size": 8, "gradient_accumulation_steps": 1,
                           "gradient_checkpointing": False, "bf16": False, "optim": None,
-                          "use_liger_kernel": False},
+                          "use_liger_kernel": False, "torch_compile": False, "dataloader_num_workers": 0},
     "ModelConfig": {"model_name_or_path": None, "use_peft": False, "lora_r": 16, "load_in_4bit": False,
                     "load_in_8bit": False, "attn_implementation": None, "bnb_4bit_quant_type": "nf4",
                     "use_bnb_nested_quant": False},
@@ -111,6 +111,19 @@ def _name_of(node: ast.AST) -> str:
     if isinstance(node, ast.Attribute):
         return node.attr
     return ""
+
+
+def _from_trl(tree: ast.Module, base: ast.expr) -> bool:
+    """Whether the class base ``base`` is TRL's: ``trl.X`` or a name the module imports from ``trl``."""
+    if isinstance(base, ast.Attribute):
+        root = base.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        return isinstance(root, ast.Name) and root.id == "trl"
+    if not isinstance(base, ast.Name):
+        return False
+    return any(isinstance(n, ast.ImportFrom) and (n.module or "").split(".")[0] == "trl"
+               and any((a.asname or a.name) == base.id for a in n.names) for n in ast.walk(tree))
 
 
 def _config_file_parser(node: ast.AST) -> bool:
@@ -209,6 +222,13 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
             for key, value in {**_LIBRARY["TrainingArguments"], "fsdp": "", "fp16": False}.items():
                 decl.add(Option(key, value, True, isinstance(value, bool), f"{display}:{cls.lineno}", "library",
                                 library="TrainingArguments"))
+        elif any(_name_of(b) in ("ModelConfig", "SFTConfig", "DPOConfig") and _from_trl(tree, b) for b in cls.bases):
+            # a project subclass of TRL's ModelConfig/SFTConfig inherits its fields and defaults
+            # (rhymes-ai/Aria @ 9b25fecb aria/config.py:27-28 ``class AriaModelConfig(ModelConfig)``); a project's
+            # own class of that name (TRI-ML/prismatic-vlms ``ModelConfig(ChoiceRegistry)``) is not TRL's
+            lib = next(_name_of(b) for b in cls.bases if _name_of(b) in ("ModelConfig", "SFTConfig", "DPOConfig"))
+            for key, value in _LIBRARY[lib].items():
+                decl.add(Option(key, value, True, isinstance(value, bool), _LIBRARY_DOC[lib], "library", library=lib))
         for stmt in cls.body:
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 value = stmt.value
@@ -225,7 +245,11 @@ def _collect(tree: ast.Module, display: str, decl: Declared, text: str = "") -> 
                              help=_trailing_comment(lines, stmt.end_lineno or stmt.lineno) if tap else "",
                              library="TrainingArguments" if trainer else "")
                 held = decl.options.get(stmt.target.id)
-                if trainer and held is not None and held.origin == "library" and held.where == f"{display}:{cls.lineno}":
+                if trainer and held is not None and held.origin == "library" and (
+                        held.where == f"{display}:{cls.lineno}" or held.library == "TrainingArguments"):
+                    # (also when the parser's tuple names the subclass by the library's own name,
+                    # facebookresearch/MobileLLM utils/process_args.py:45,59 ``class TrainingArguments(
+                    # transformers.TrainingArguments)`` in ``HfArgumentParser((..., TrainingArguments))``)
                     # the subclass redeclares a TrainingArguments field: its default wins over the library's
                     # (InternLM/xtuner xtuner/apis/training_args.py:44-47 per_device_train_batch_size 1)
                     decl.options[stmt.target.id] = opt

@@ -120,6 +120,14 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     expr = klass[1] if klass is not None else path_expr(call, handles)
     if expr is None and klass is None:
         expr = helper_path(call, builder)
+    cli_key: Optional[str] = None
+    if expr is None and klass is None:
+        from preflight.adapters.config_object_cli import cli_merged_key
+
+        cli_key = cli_merged_key(call, builder)
+        given = [a.partition("=")[2] for a in (argv or []) if a.startswith(f"{cli_key}=")] if cli_key else []
+        if len(given) == 1 and given[0]:
+            expr = ast.Constant(value=given[0])
     if expr is None or project is None:
         return None
     if klass is not None and isinstance(call, ast.Call) and len(call.args) > 1 and any(a.startswith("-") or "=" in a for a in (argv or [])[1:]):
@@ -148,6 +156,10 @@ def file_tree(call: ast.AST, handles: dict[str, ast.AST], local: dict[str, Any],
     if loaded is None or not isinstance(loaded.data, dict):
         return None
     tree = _to_tree(loaded.data, loaded.lines, loaded.path, ())
+    if cli_key is not None:
+        from preflight.adapters.config_object_cli import cli_overrides
+
+        cli_overrides(tree, argv or [], cli_key)
     if klass is not None:
         base = builder.class_tree(klass[0][0], klass[0][1])
         _merge(base, tree)

@@ -67,6 +67,10 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
     _autocast_over_bf16_weights(plan)
     _autocast_over_unseen_weights(plan)
     _trainer_ddp(plan)
+    if project is not None:
+        from preflight.adapters.accelerate_ddp import accelerator_ddp
+
+        accelerator_ddp(plan, project, uses_deepspeed)
     _one_process_no_wrapper(plan)
     _micro_from_global(plan)
     _global_from_parts(plan)

@@ -746,6 +746,14 @@ class _Facts:
         for key, name in (("num_workers", "data.num_workers"), ("pin_memory", "data.pin_memory")):
             if key in node:
                 value = self.known((*path, key))
+                from preflight.adapters.hydra_loader_constant import loader_constant
+
+                fixed = loader_constant(Path(self.project.root), node.get("_target_"), key)
+                if fixed is not None and value is not None and fixed[0] != value:
+                    self.add(name, fixed[0], (*path, key),
+                             f"{'.'.join(path)}.{key} is {value!r}, but every DataLoader of the DataModule "
+                             f"passes {key}={fixed[0]!r} ({fixed[1]})", "medium")
+                    continue
                 if value is not None:
                     self.add(name, value, (*path, key), f"{'.'.join(path)}.{key}", "medium")
 

@@ -109,6 +109,27 @@ def _flat_body(body: list[ast.stmt]) -> Any:
             yield stmt
 
 
+def _switched_steps(loop: ast.AST) -> set[int]:
+    """ids of the ``.step()`` calls inside an ``if`` of ``loop`` whose same block calls ``backward()``
+    before them (and holds no loop of its own)."""
+    out: set[int] = set()
+    for node in ast.walk(loop):
+        if not isinstance(node, ast.If) or any(isinstance(n, ast.Mod) for n in ast.walk(node.test)):
+            continue  # ``if (i + 1) % K == 0``: a step count, the accumulation shape
+        for block, other in ((node.body, node.orelse), (node.orelse, node.body)):
+            if any(isinstance(n, ast.Attribute) and n.attr == "backward" for st in other for n in ast.walk(st)):
+                continue  # backward in both arms: one arm steps, the other only accumulates
+            if any(isinstance(n, (ast.For, ast.AsyncFor, ast.While)) for st in block for n in ast.walk(st)):
+                continue
+            calls = [n for st in block for n in ast.walk(st) if isinstance(n, ast.Call)
+                     and isinstance(n.func, ast.Attribute)]
+            first = next((c.lineno for c in calls if c.func.attr == "backward"), None)  # type: ignore[attr-defined]
+            if first is None:
+                continue
+            out.update(id(c) for c in calls if c.func.attr == "step" and c.lineno >= first)  # type: ignore[attr-defined]
+    return out
+
+
 def _backpropagated(call: ast.Call) -> Optional[str]:
     """The name of the tensor a ``backward`` call back-propagates: ``loss.backward()``,
     ``scaler.scale(loss).backward()``, ``fabric.backward(loss)``, ``outputs["loss"]``'s
@@ -236,7 +257,11 @@ class LoopShapesAdapter(Adapter):
             stepped, steps, left = stepped_calls(loop.body, lambda c: _optimizer_step(c, optimizers))
             if not stepped and not left:
                 continue
-            deep = [n for n in ast.walk(loop) if isinstance(n, ast.Call)
+            # a step in an ``if`` block that also runs its own backward first switches that update on or
+            # off (NVIDIA/BigVGAN @ 7d2b4545 train.py:506-514 ``if steps >= a.freeze_step:
+            # loss_disc_all.backward(); ...; optim_d.step()``, the discriminator frozen at first): not accumulation
+            switched = _switched_steps(loop)
+            deep = [n for n in ast.walk(loop) if isinstance(n, ast.Call) and id(n) not in switched
                     and isinstance(n.func, ast.Attribute) and n.func.attr in ("step", "no_sync", "no_backward_sync")]
             if not steps or any(isinstance(n.func, ast.Attribute) and n.func.attr != "step" for n in deep) or \
                     any(_optimizer_step(n, optimizers) and not any(n is s for s in steps) for n in deep):

@@ -792,6 +792,10 @@ class _ScriptPass:
         sites = [s for s in sites if s.function not in _EVAL_LOADER_HOOKS]
         train = [s for s in sites if s.target and "train" in s.target.lower()]
         chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]
+        if not train:  # a prompt loader around a replay-buffer loader: the inner one trains
+            from preflight.adapters.loader_loop import training_loaders
+
+            chosen = training_loaders(chosen)
         if not chosen:  # a project's DataLoader subclass (picotron's MicroBatchDataLoader)
             from preflight.adapters.loader_subclass import subclass_loaders
 
@@ -1071,7 +1075,12 @@ class _ScriptPass:
             return expr
         from preflight.script_chain import chain_binding
 
-        count = sum(1 for b in self.idx.assigns.get(expr.id, []) if b is not None)
+        bound = self.idx.assigns.get(expr.id, [])
+        if len(bound) == 1 and isinstance(bound[0], ast.Attribute):
+            # one binding in the script (apple/ml-4m run_training_4m_fsdp.py:524 ``sharding_strategy:
+            # ShardingStrategy = ShardingStrategy.SHARD_GRAD_OP`` then ``FSDP(..., sharding_strategy=...)``)
+            return bound[0]
+        count = sum(1 for b in bound if b is not None)
         taken = chain_binding(self.idx, expr.id, count) if count > 1 else None
         return taken if taken is not None else expr
 

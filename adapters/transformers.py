@@ -418,8 +418,16 @@ class _ScriptPass:
         # a LoRA construct inside a helper whose calls may not run is not this file's adapter (caller_guards.py)
         peft = peft_here = any(s.last in ("LoraConfig", "get_peft_model") and _is_hf(s)
                                and callers_run(self.idx, s) is True for s in self.calls)
+        from preflight.adapters.trainer_subclass import local_hf_trainer
+
+        here = Path(str(self.script.source.path)).parent
         for site in self.calls:
-            if not (site.last or "").endswith("Trainer") or not _is_hf(site):
+            if not (site.last or "").endswith("Trainer"):
+                continue
+            if not _is_hf(site):
+                # a project subclass of the Trainer in a module the script imports: it owns the loop too
+                if site.target and local_hf_trainer(site, here, self.project.root):
+                    trainers[site.target] = site
                 continue
             if site.target:
                 trainers[site.target] = site

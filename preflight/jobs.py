@@ -139,6 +139,31 @@ def _installed_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
     return None
 
 
+def _vendored_module(module: str, bases: Sequence[Path]) -> Optional[Path]:
+    """``python -m pkg.sub.mod`` whose package is a Python project in a sub-folder of the
+    repository, installed from there (RUCAIBox/R1-Searcher @ 631167cb
+    ``scripts/qwen_reinforce_plus_train.sh:43`` ``python3 -m openrlhf.cli.train_ppo_ray`` with the
+    package in ``OpenRLHF-RAG/openrlhf`` beside ``OpenRLHF-RAG/setup.py``): a folder one level below
+    a base that holds ``setup.py``/``pyproject.toml``/``setup.cfg`` and the top package. Only when
+    exactly one such folder has the module (two forks of one package decide nothing)."""
+    if "." not in module:
+        return None
+    top = module.split(".", 1)[0]
+    found: list[Path] = []
+    for base in bases:
+        try:
+            children = sorted(c for c in base.iterdir() if c.is_dir() and not c.name.startswith("."))
+        except OSError:
+            continue
+        for d in children[:200]:
+            if any((d / f).is_file() for f in ("setup.py", "pyproject.toml", "setup.cfg")) \
+                    and ((d / top).is_dir() or (d / "src" / top).is_dir()):
+                hit = _find_module(module, [d])
+                if hit is not None and hit.resolve() not in {f.resolve() for f in found}:
+                    found.append(hit)
+    return found[0] if len(found) == 1 else None
+
+
 def _display(path: Path, root: Path) -> str:
     try:
         return os.path.relpath(path, root)
@@ -251,6 +276,11 @@ def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: 
             out.notes.append(f"{where} runs module {info.script}: not under the working directory; found in "
                              f"{_display(script, root)}, the package of an enclosing Python project (one "
                              "installed with `pip install -e .` is importable from anywhere)")
+    if script is None and info.module:
+        script = _vendored_module(info.script, bases)
+        if script is not None:
+            out.notes.append(f"{where} runs module {info.script}: found in {_display(script, root)}, the package "
+                             "of a Python project in a sub-folder (installed from there with `pip install -e`)")
     if script is None and not info.module:
         script = _find_by_tail(info.script, bases)
         if script is not None:

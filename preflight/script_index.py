@@ -901,6 +901,12 @@ class ScriptIndex:
             return Resolved(converted, "cli", None, spec.flag, detail)
         if default is not None and opaque_words(self.args):
             return None  # the option may be among arguments not known statically
+        if self.options is not None and ".set_defaults(**" in self.script.source.text.replace(" ", ""):
+            # ``parser.set_defaults(**cfg)`` of the YAML ``-c/--config`` names (timm's train.py shape,
+            # apple/ml-4m run_training_4m_fsdp.py:231-239): the file's key is the default argparse uses
+            from_file = self.options(dest)
+            if from_file is not None and from_file.kind == "cli":
+                return from_file
         return default
 
     def _reassigned_value(self, dest: str, at: Optional[int]) -> object:

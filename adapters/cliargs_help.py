@@ -1,0 +1,128 @@
+"""Command-line options known by what their help text says, not by their name.
+
+``--micro_train_batch_size`` documented as "batch size per GPU" (OpenRLHF's
+``openrlhf/cli/train_ppo_ray.py``, vendored by RUCAIBox/R1-Searcher @ 631167cb
+``OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:271``; plain ``--batch_size`` with help "Batch size per
+GPU" is common in standalone scripts): the per-process batch, ``batch.micro``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from preflight.plan import Source
+
+# "batch size per GPU", "training batch size per device", "mini-batch size for each GPU"
+_PER_RANK_HELP = re.compile(r"^\W*(the\s+)?(train(ing)?\s+)?(micro[\s-]?|mini[\s-]?)?batch[\s_-]*size\s+"
+                            r"(per|for\s+each|on\s+each)\s+(gpu|device|rank|process)\W*$", re.I)
+# options for another loop than training's
+_OTHER_LOOP = re.compile(r"eval|test|val|rollout|infer|generat|predict|sampl", re.I)
+
+
+def micro_by_help(cli: Any, as_int: Any) -> None:
+    """``batch.micro`` from the one option documented as the batch size per GPU/device (none when
+    two are, or when its name says it batches another loop: ``--micro_rollout_batch_size``)."""
+    names = [n for n, o in cli.decl.options.items() if _PER_RANK_HELP.search(o.help or "")
+             and not _OTHER_LOOP.search(n) and cli.decl.dotted.get(n) is None]
+    if len(names) != 1:
+        return
+    found = cli.value(names[0])
+    if found is None:
+        return
+    number = as_int(found[1])
+    if number is None or number < 1:
+        return
+    help_text = cli.decl.options[names[0]].help
+    cli.add("batch.micro", number, Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                                          f"{found[2].detail}: documented as \"{help_text}\""),
+            "medium" if found[2].kind != "default" else "low")
+
+
+_COMPILES = re.compile(r"\btorch\.compile\b|\bcompile\(\s*model\b|\.compile\(\s*\)")
+
+
+def trainer_compile(cli: Any) -> None:
+    """``compile.enabled`` from a TrainingArguments ``torch_compile`` the parser declares (transformers
+    ``training_args.py``: ``torch_compile`` defaults to False; the Trainer compiles the model only when
+    it is True): the line's or file's value, else the default when the job's code compiles nothing
+    itself (medium)."""
+    opt = cli.decl.options.get("torch_compile")
+    if opt is None or opt.library not in ("TrainingArguments", "SFTConfig", "DPOConfig"):
+        return
+    found = cli.value("torch_compile")
+    if found is None:
+        return
+    value = found[1]
+    if isinstance(value, str):
+        value = {"true": True, "false": False}.get(value.strip().lower())
+    if not isinstance(value, bool):
+        return
+    code = "\n".join(line.split("#", 1)[0] for line in cli._texts().splitlines())
+    if value is False and _COMPILES.search(code):
+        return  # the project compiles the model itself somewhere
+    detail = found[2].detail or ""
+    if found[2].kind == "default":
+        detail += "; the Trainer compiles the model only when torch_compile is True, and no torch.compile in the code"
+    cli.add("compile.enabled", value, Source(found[2].kind, found[2].path, found[2].line, found[2].key, detail),
+            "medium")
+
+
+_HF_IMPORT = re.compile(r"^\s*from\s+(?:transformers|trl)[\w.]*\s+import\s+(\([^)]*\)|[^\n]*)", re.M)
+_HF_NAMES = re.compile(r"\b((Seq2Seq)?TrainingArguments|(SFT|DPO|GRPO)Config)\b")
+
+
+def _hf_arguments(text: str) -> bool:
+    """Whether the job imports a transformers/TRL arguments class (not a project class of that name)."""
+    if re.search(r"\b(transformers|trl)\.((Seq2Seq)?TrainingArguments|(SFT|DPO|GRPO)Config)\b", text):
+        return True
+    return any(_HF_NAMES.search(m.group(1)) for m in _HF_IMPORT.finditer(text))
+
+
+def trainer_workers(cli: Any, as_int: Any) -> None:
+    """``data.num_workers`` from a TrainingArguments ``dataloader_num_workers`` the line or the parser's
+    file gives (rhymes-ai/Aria @ 9b25fecb recipes/config_full.yaml:9 ``dataloader_num_workers: 8`` read by
+    TrlParser into SFTConfig; the Trainer's ``get_train_dataloader`` passes it to its DataLoader). The
+    default is left to the readers of the loader (a Trainer subclass may build its own)."""
+    opt = cli.decl.options.get("dataloader_num_workers")
+    if opt is None or opt.library not in ("TrainingArguments", "SFTConfig", "DPOConfig"):
+        return
+    if not _hf_arguments(cli._texts()):
+        return  # a project class merely named TrainingArguments: its options are its own
+    found = cli.value("dataloader_num_workers")
+    if found is None or found[2].kind == "default":
+        return
+    number = as_int(found[1])
+    if number is not None and number >= 0:
+        cli.add("data.num_workers", number, found[2], "medium")
+
+
+_STAGE_HELP = re.compile(r"\bzero[\s_-]*stage\b|\bzero\s+optimi[sz]ation\s+stage\b", re.I)
+_DS_IMPORT = re.compile(r"^\s*(import deepspeed\b|from deepspeed\b)", re.M)
+
+
+def deepspeed_stage_option(cli: Any, as_int: Any) -> None:
+    """``--zero_stage 2`` of a script whose project runs DeepSpeed, where the option is named or
+    documented as the ZeRO stage (OpenRLHF ``--zero_stage``, help "DeepSpeed ZeRO stage", vendored by
+    RUCAIBox/R1-Searcher @ 631167cb ``OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:230``; the stage reaches
+    ``get_train_ds_config(stage=...)`` through the project's strategy object, which is not followed):
+    ``dist.sharding`` zero0-3, medium, only when given on the line and only one such option; and a
+    store_true ``--overlap_comm`` given on the line (the same config's ``overlap_comm``)."""
+    if not any(_DS_IMPORT.search(t) for t in [cli.script.source.text, *cli.decl.texts]):
+        return
+    names = [n for n, o in cli.decl.options.items()
+             if (n == "zero_stage" or _STAGE_HELP.search(o.help or "")) and "." not in n]
+    if len(names) == 1 and re.search(rf"=\s*\w+\.{re.escape(names[0])}\b", cli.script.source.text):
+        names = []  # handed to a config builder in the script itself: the DeepSpeed dict reader reads it
+    if len(names) == 1 and names[0] in cli.cli:
+        found = cli.value(names[0])
+        stage = as_int(found[1]) if found is not None else None
+        if found is not None and stage in (0, 1, 2, 3):
+            cli.add("dist.sharding", "ddp" if stage == 0 else f"zero{stage}",
+                    Source(found[2].kind, found[2].path, found[2].line, found[2].key,
+                           f"{found[2].detail}: the DeepSpeed ZeRO stage"), "medium")
+    opt = cli.decl.options.get("overlap_comm")
+    if opt is not None and opt.flag_only and "overlap_comm" in cli.cli:
+        found = cli.value("overlap_comm")
+        if found is not None and found[1] in (True, "", "true", "True"):
+            cli.add("dist.overlap_comm", True, found[2], "medium")
