@@ -628,13 +628,24 @@ def estimate_diffusion(inp: Any) -> Any:
     den = int(inp.params or arch.params_total)
     frozen_bytes = 2 if precision != "fp32" else 4  # the examples cast frozen models to weight_dtype
     terms: Dict[str, int] = {}
-    if lora or not train:
+    from preflight.estimate import diffusion_memory as dm
+    dm.check_flags(inp)
+    kind = arch.extra["diffusion_kind"]
+    quant = inp.quant if (lora or not train) else None
+    if quant:
+        terms["denoiser_weights"] = dm.quantized_bytes(den, quant, dm.rows_estimate(den, arch),
+                                                       bool(getattr(inp, "double_quant", False)))
+        terms["dequantized_layer"] = dm.largest_linear(arch) * 2
+        notes.extend(dm.quant_notes(inp, kind))
+    elif lora or not train:
         terms["denoiser_weights"] = den * frozen_bytes
     else:
         terms["denoiser_weights"] = den * wbytes
     text = sum(e["params"] for e in arch.extra.get("text_encoders", []))
-    terms["text_encoders"] = text * frozen_bytes
-    terms["vae"] = int(arch.extra.get("vae_params", 0)) * frozen_bytes
+    if not inp.cache_text_embeddings:
+        terms["text_encoders"] = text * frozen_bytes
+    if not inp.cache_latents:
+        terms["vae"] = int(arch.extra.get("vae_params", 0)) * frozen_bytes
     trainable = _trainable_lora(arch, int(inp.lora_r)) if lora else den
     steady: Dict[str, int] = dict(terms)
     if train:
@@ -644,7 +655,6 @@ def estimate_diffusion(inp: Any) -> Any:
         if getattr(inp, "ema", False):
             steady["ema_copy"] = trainable * 4  # EMAModel shadow parameters, fp32, on the GPU
             notes.append("EMA (--use_ema): an fp32 shadow copy of the trained weights on the GPU")
-    kind = arch.extra["diffusion_kind"]
     fn = unet_activations if kind == "unet" else transformer_activations
     attention = inp.attention or "sdpa"
     ckpt = bool(inp.grad_ckpt) and train
@@ -694,6 +704,8 @@ def estimate_diffusion(inp: Any) -> Any:
             notes.append("torch AdamW (foreach) keeps one fp32 temporary per trained parameter during step()")
         phases = {"vae_encode": dict(steady, vae_activations=vae_encode),
                   "forward_end": forward_end, "backward": backward, "optimizer_step": step}
+        if inp.cache_latents:  # latents encoded before the loop: no VAE in the step
+            del phases["vae_encode"]
     else:
         phases = {"denoise": dict(terms, activations=unit * 2, latents=latent * 2)}
     overhead = {"cuda_context": int(C.CUDA_CONTEXT_BYTES), "cublas_workspace": int(C.CUBLAS_WORKSPACE_BYTES)}
