@@ -64,3 +64,18 @@ def test_cached_embeddings_and_latents_free_the_encoders_and_the_vae():
 def test_bad_flags_raise_input_error(kw):
     with pytest.raises(InputError):
         _job("sd15", **kw)
+
+
+def test_cli_cache_flags_drop_the_encoders_and_vae():
+    import subprocess
+    import sys
+
+    def run(*extra):
+        out = subprocess.run([sys.executable, "-m", "preflight", "estimate", "--model", "sdxl", "--image-size",
+                              "1024", "--grad-ckpt", "--lora-r", "4", "--quant", "4bit", *extra],
+                             capture_output=True, text=True, timeout=120)
+        assert "Traceback" not in out.stderr
+        return out.stdout
+    plain, cached = run(), run("--cache-text-embeddings", "--cache-latents")
+    assert "text_encoders" in plain and "text_encoders" not in cached
+    assert "dequantized_layer" in cached

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, List, Mapping
 
-__all__ = ["quantized_bytes", "largest_linear", "check_flags"]
+__all__ = ["check_flags", "largest_linear", "quantized_bytes"]
 
 #: bitsandbytes 4-bit block size (``Linear4bit``/``Params4bit`` default ``blocksize=64``)
 NF4_BLOCK = 64
@@ -47,7 +47,14 @@ def quantized_bytes(n: int, quant: str, rows: int, double_quant: bool = False) -
 
 
 def _hidden(den: Mapping[str, Any]) -> int:
-    return int(den.get("num_attention_heads", 24) or 24) * int(den.get("attention_head_dim", 64) or 64)
+    """Transformer width (heads x head dim); a UNet's widest block (its heads are per block)."""
+    chans = den.get("block_out_channels")
+    if isinstance(chans, (list, tuple)) and chans:
+        return int(max(chans))
+    heads, dim = den.get("num_attention_heads", 24), den.get("attention_head_dim", 64)
+    if not isinstance(heads, int) or not isinstance(dim, int):
+        return 1024
+    return heads * dim
 
 
 def largest_linear(arch: Any) -> int:
@@ -55,12 +62,8 @@ def largest_linear(arch: Any) -> int:
     ``Linear(d, 6d)`` of Flux/SD3/DiT blocks (AdaLayerNormZero; DiT's ``adaLN_modulation``), or a
     UNet's GEGLU projection ``Linear(c, 2*4c)`` at its deepest channel count."""
     den, kind = arch.extra["denoiser"], arch.extra["diffusion_kind"]
-    if kind == "unet":
-        chans = den.get("block_out_channels") or [320, 640, 1280, 1280]
-        c = int(max(chans))
-        return c * 8 * c
     d = _hidden(den)
-    return 6 * d * d
+    return d * 8 * d if kind == "unet" else 6 * d * d
 
 
 def rows_estimate(n: int, arch: Any) -> int:
