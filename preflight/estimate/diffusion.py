@@ -664,6 +664,8 @@ def estimate_diffusion(inp: Any) -> Any:
     if precision in ("fp16", "bf16"):
         nb = 2
     units, unit = fn(arch, batch, res, a, ckpt if train else True, lora or not train, attention, nb)
+    if train:
+        units = dm.amp_residual_stream(units, kind, precision, ckpt)
     casts = 0
     if train and not lora and precision in ("amp-bf16", "amp-fp16"):
         # autocast keeps the 16-bit cast of every fp32 weight a Linear/Conv used (its cast cache

@@ -26,9 +26,9 @@ an under-estimate noted on the estimate).
 """
 from __future__ import annotations
 
-from typing import Any, List, Mapping
+from typing import Any, List, Mapping, Tuple
 
-__all__ = ["check_flags", "largest_linear", "quantized_bytes"]
+__all__ = ["amp_residual_stream", "check_flags", "largest_linear", "quantized_bytes"]
 
 #: bitsandbytes 4-bit block size (``Linear4bit``/``Params4bit`` default ``blocksize=64``)
 NF4_BLOCK = 64
@@ -89,3 +89,15 @@ def quant_notes(inp: Any, kind: str) -> List[str]:
     if kind == "unet":
         notes.append("UNet convolutions are not quantized by bitsandbytes/quanto but are charged as if they were")
     return notes
+
+
+def amp_residual_stream(units: List[Tuple[int, int]], kind: str, precision: str,
+                        ckpt: bool) -> List[Tuple[int, int]]:
+    """DiT under autocast keeps its residual stream in fp32: the original DiT ``models.py`` (and
+    fast-DiT's copy) computes ``x = self.x_embedder(x) + self.pos_embed`` with the fp32
+    ``pos_embed`` parameter, so the block input every ``torch.utils.checkpoint`` saves is fp32,
+    and each ``x = x + gate * out`` keeps it fp32. The checkpointed block units (all but the
+    final layer's) hold 4 bytes per element, not 2."""
+    if kind != "dit" or not ckpt or not precision.startswith("amp"):
+        return units
+    return [(2 * act, params) for act, params in units[:-1]] + units[-1:]
