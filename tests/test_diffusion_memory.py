@@ -90,3 +90,19 @@ def test_dit_under_autocast_checkpoints_an_fp32_residual_stream():
     # the only difference left in the saved tensors is the final layer's dtype
     diff = fp32.phases["forward_end"]["activations"] - amp.phases["forward_end"]["activations"]
     assert 0 <= diff < 0.05 * block_inputs
+
+
+def test_textual_inversion_trains_the_token_table_only():
+    arch = architectures.lookup("stabilityai/stable-diffusion-2-1-base")
+    text = sum(e["params"] for e in arch.extra["text_encoders"])
+    table = (49408 + 1) * 1024  # OpenCLIP-H text: vocab + the placeholder row, width 1024
+    ti = _job("stabilityai/stable-diffusion-2-1-base", lora_r=None, textual_inversion=True,
+              precision="amp-fp16")
+    full = _job("stabilityai/stable-diffusion-2-1-base", lora_r=None, precision="amp-fp16")
+    step = ti.phases["optimizer_step"]
+    assert ti.params_trainable == table
+    assert step["optimizer_states"] == 8 * table and step["gradients"] == 4 * table
+    assert step["lora_weights"] == 4 * table and step["text_encoders"] == 4 * (text - table)
+    assert step["denoiser_weights"] == 2 * arch.params_total  # the UNet cast to fp16, frozen
+    assert ti.peak_bytes < full.peak_bytes / 2
+    assert any("textual inversion" in note for note in ti.notes)

@@ -273,14 +273,13 @@ def _input(row: dict[str, Any]) -> tuple[Any, list[str]]:
     quant = "4bit" if bq.startswith("bnb-nf4") else "8bit" if bq.startswith("int8") else None
     if bq and quant is None:
         unsaid.append(f"base weights {bq}")
-    if s["trained"].startswith("textual inversion"):
-        unsaid.append("textual inversion (charged as full training)")
     inp = EstimateInput(arch=architectures.lookup(s["model"]), mode="train", precision=s["precision"],
                         optimizer=name, micro_batch=s["micro_batch"], image_size=s["resolution"],
                         grad_ckpt=s["grad_ckpt"], attention=s["attention"], lora_r=s.get("lora_r"),
                         ema=s["ema"], quant=quant,
                         cache_text_embeddings=bool(s.get("cache_text_embeddings")),
-                        cache_latents=bool(s.get("cache_latents")))
+                        cache_latents=bool(s.get("cache_latents")),
+                        textual_inversion=s["trained"].startswith("textual inversion"))
     return inp, unsaid
 
 

@@ -622,7 +622,8 @@ def estimate_diffusion(inp: Any) -> Any:
     precision = inp.precision or "amp-bf16"
     a = 4 if precision == "fp32" else 2
     wbytes = 4 if precision in ("fp32", "amp-bf16", "amp-fp16") else 2
-    lora = bool(inp.lora_r)
+    ti = bool(inp.textual_inversion) and inp.mode == "train"
+    lora = bool(inp.lora_r) or ti  # TI: a frozen denoiser, as under LoRA
     train = inp.mode == "train"
     notes: List[str] = []
     den = int(inp.params or arch.params_total)
@@ -643,10 +644,13 @@ def estimate_diffusion(inp: Any) -> Any:
         terms["denoiser_weights"] = den * wbytes
     text = sum(e["params"] for e in arch.extra.get("text_encoders", []))
     if not inp.cache_text_embeddings:
-        terms["text_encoders"] = text * frozen_bytes
+        # TI keeps the text encoder fp32; its token table is the trained weight (counted below)
+        terms["text_encoders"] = max(text - dm.ti_trainable(arch), 0) * 4 if ti else text * frozen_bytes
     if not inp.cache_latents:
         terms["vae"] = int(arch.extra.get("vae_params", 0)) * frozen_bytes
-    trainable = _trainable_lora(arch, int(inp.lora_r)) if lora else den
+    trainable = dm.ti_trainable(arch) if ti else _trainable_lora(arch, int(inp.lora_r)) if lora else den
+    if ti:
+        notes.append(dm.TI_NOTE)
     steady: Dict[str, int] = dict(terms)
     if train:
         if lora:
@@ -720,7 +724,7 @@ def estimate_diffusion(inp: Any) -> Any:
                      "parallel, every GPU holding the whole model")
     lo = int(peak * 0.9)
     hi = int(peak * (1.15 + C.UNMODELLED_HI))
-    notes.append(f"diffusion {kind}: {'LoRA r=' + str(inp.lora_r) if lora else 'full'} training at "
+    notes.append(f"diffusion {kind}: {'textual inversion' if ti else 'LoRA r=' + str(inp.lora_r) if lora else 'full'} training at "
                  f"{res}x{res} px (latents {lat}x{lat}), batch {batch}"
                  + (", gradient checkpointing" if ckpt else "") + f", attention {attention}")
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,

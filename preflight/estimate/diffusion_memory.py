@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Any, List, Mapping, Tuple
 
-__all__ = ["amp_residual_stream", "check_flags", "largest_linear", "quantized_bytes"]
+__all__ = ["TI_NOTE", "amp_residual_stream", "check_flags", "largest_linear", "quantized_bytes"]
 
 #: bitsandbytes 4-bit block size (``Linear4bit``/``Params4bit`` default ``blocksize=64``)
 NF4_BLOCK = 64
@@ -76,7 +76,7 @@ def check_flags(inp: Any) -> None:
     """The est35 input facts must be booleans (InputError otherwise, never a traceback)."""
     from preflight.estimate.inputs import QUANTS, InputError
 
-    for name in ("cache_text_embeddings", "cache_latents"):
+    for name in ("cache_text_embeddings", "cache_latents", "textual_inversion"):
         if not isinstance(getattr(inp, name, False), bool):
             raise InputError(f"{name} must be true or false, got {getattr(inp, name)!r}")
     if inp.quant is not None and inp.quant not in QUANTS:
@@ -101,3 +101,23 @@ def amp_residual_stream(units: List[Tuple[int, int]], kind: str, precision: str,
     if kind != "dit" or not ckpt or not precision.startswith("amp"):
         return units
     return [(2 * act, params) for act, params in units[:-1]] + units[-1:]
+
+
+#: CLIPTextConfig's default vocabulary (SD 1.x/2.x tokenizers: 49408 tokens)
+CLIP_VOCAB = 49408
+
+TI_NOTE = ("textual inversion: the whole token-embedding table of the text encoder trains (fp32 weights, "
+           "gradients and AdamW states; the original rows are restored after each step), the text encoder "
+           "stays fp32, the UNet is frozen but saves its activations for the gradient to the prompt embeddings")
+
+
+def ti_trainable(arch: Any) -> int:
+    """Textual inversion (diffusers ``textual_inversion.py``): the optimizer gets
+    ``text_encoder.get_input_embeddings().parameters()``, the whole ``vocab x width`` table, and
+    only the placeholder rows are kept (the others are copied back after each step). The UNet and
+    VAE are cast to the weight dtype, the text encoder is not; the gradient reaches the
+    embeddings through the UNet's cross-attention, so the UNet saves what a frozen-base LoRA
+    saves."""
+    encoders = arch.extra.get("text_encoders") or []
+    width = max((int(e.get("width") or 0) for e in encoders), default=0) or 768
+    return (CLIP_VOCAB + 1) * width  # + the placeholder token added to the tokenizer
