@@ -269,18 +269,17 @@ def _input(row: dict[str, Any]) -> tuple[Any, list[str]]:
         name = _OPTIMIZERS.get(opt, "adamw")
         if opt != name:
             unsaid.append(f"optimizer {opt} (charged as {name})")
-    if s.get("base_quant"):
-        unsaid.append(f"base weights {s['base_quant']}")
-    if s["trained"].startswith("textual inversion"):
-        unsaid.append("textual inversion (charged as full training)")
-    if s.get("cache_text_embeddings"):
-        unsaid.append("text encoders freed after caching their embeddings")
-    if s.get("cache_latents"):
-        unsaid.append("latents cached (no VAE encode in the step)")
+    bq = s.get("base_quant") or ""
+    quant = "4bit" if bq.startswith("bnb-nf4") else "8bit" if bq.startswith("int8") else None
+    if bq and quant is None:
+        unsaid.append(f"base weights {bq}")
     inp = EstimateInput(arch=architectures.lookup(s["model"]), mode="train", precision=s["precision"],
                         optimizer=name, micro_batch=s["micro_batch"], image_size=s["resolution"],
                         grad_ckpt=s["grad_ckpt"], attention=s["attention"], lora_r=s.get("lora_r"),
-                        ema=s["ema"])
+                        ema=s["ema"], quant=quant,
+                        cache_text_embeddings=bool(s.get("cache_text_embeddings")),
+                        cache_latents=bool(s.get("cache_latents")),
+                        textual_inversion=s["trained"].startswith("textual inversion"))
     return inp, unsaid
 
 

@@ -39,6 +39,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--attention", choices=("eager", "sdpa", "flash"))
     j.add_argument("--ema", action="store_true", default=None,
                    help="diffusion training keeps an EMA copy of the trained weights on the GPU (--use_ema)")
+    j.add_argument("--cache-text-embeddings", action="store_true", default=None,
+                   help="diffusion: prompts encoded once and the text encoders freed before the loop")
+    j.add_argument("--cache-latents", action="store_true", default=None,
+                   help="diffusion: latents encoded once and the VAE freed before the loop")
+    j.add_argument("--textual-inversion", action="store_true", default=None,
+                   help="diffusion: textual inversion (only the text encoder's token embedding trains)")
     j.add_argument("--zero", type=int, choices=(0, 1, 2, 3), metavar="{0,1,2,3}", help="DeepSpeed ZeRO stage")
     j.add_argument("--fsdp", choices=("full", "hybrid", "grad-op"))
     j.add_argument("--offload-optimizer", choices=("cpu", "nvme"))
@@ -107,7 +113,9 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "load_placement": "load_placement", "transformers_version": "transformers_version",
               "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache",
               "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
-              "padding": "padding", "ema": "ema", "trained_embeddings": "trained_embeddings"}
+              "padding": "padding", "ema": "ema", "trained_embeddings": "trained_embeddings",
+              "cache_text_embeddings": "cache_text_embeddings", "cache_latents": "cache_latents",
+              "textual_inversion": "textual_inversion"}
 
 
 def run(args: argparse.Namespace) -> int:

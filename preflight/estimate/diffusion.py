@@ -622,20 +622,35 @@ def estimate_diffusion(inp: Any) -> Any:
     precision = inp.precision or "amp-bf16"
     a = 4 if precision == "fp32" else 2
     wbytes = 4 if precision in ("fp32", "amp-bf16", "amp-fp16") else 2
-    lora = bool(inp.lora_r)
+    ti = bool(inp.textual_inversion) and inp.mode == "train"
+    lora = bool(inp.lora_r) or ti  # TI: a frozen denoiser, as under LoRA
     train = inp.mode == "train"
     notes: List[str] = []
     den = int(inp.params or arch.params_total)
     frozen_bytes = 2 if precision != "fp32" else 4  # the examples cast frozen models to weight_dtype
     terms: Dict[str, int] = {}
-    if lora or not train:
+    from preflight.estimate import diffusion_memory as dm
+    dm.check_flags(inp)
+    kind = arch.extra["diffusion_kind"]
+    quant = inp.quant if (lora or not train) else None
+    if quant:
+        terms["denoiser_weights"] = dm.quantized_bytes(den, quant, dm.rows_estimate(den, arch),
+                                                       bool(getattr(inp, "double_quant", False)))
+        terms["dequantized_layer"] = dm.largest_linear(arch) * 2
+        notes.extend(dm.quant_notes(inp, kind))
+    elif lora or not train:
         terms["denoiser_weights"] = den * frozen_bytes
     else:
         terms["denoiser_weights"] = den * wbytes
     text = sum(e["params"] for e in arch.extra.get("text_encoders", []))
-    terms["text_encoders"] = text * frozen_bytes
-    terms["vae"] = int(arch.extra.get("vae_params", 0)) * frozen_bytes
-    trainable = _trainable_lora(arch, int(inp.lora_r)) if lora else den
+    if not inp.cache_text_embeddings:
+        # TI keeps the text encoder fp32; its token table is the trained weight (counted below)
+        terms["text_encoders"] = max(text - dm.ti_trainable(arch), 0) * 4 if ti else text * frozen_bytes
+    if not inp.cache_latents:
+        terms["vae"] = int(arch.extra.get("vae_params", 0)) * frozen_bytes
+    trainable = dm.ti_trainable(arch) if ti else _trainable_lora(arch, int(inp.lora_r)) if lora else den
+    if ti:
+        notes.append(dm.TI_NOTE)
     steady: Dict[str, int] = dict(terms)
     if train:
         if lora:
@@ -644,7 +659,6 @@ def estimate_diffusion(inp: Any) -> Any:
         if getattr(inp, "ema", False):
             steady["ema_copy"] = trainable * 4  # EMAModel shadow parameters, fp32, on the GPU
             notes.append("EMA (--use_ema): an fp32 shadow copy of the trained weights on the GPU")
-    kind = arch.extra["diffusion_kind"]
     fn = unet_activations if kind == "unet" else transformer_activations
     attention = inp.attention or "sdpa"
     ckpt = bool(inp.grad_ckpt) and train
@@ -654,6 +668,8 @@ def estimate_diffusion(inp: Any) -> Any:
     if precision in ("fp16", "bf16"):
         nb = 2
     units, unit = fn(arch, batch, res, a, ckpt if train else True, lora or not train, attention, nb)
+    if train:
+        units = dm.amp_residual_stream(units, kind, precision, ckpt)
     casts = 0
     if train and not lora and precision in ("amp-bf16", "amp-fp16"):
         # autocast keeps the 16-bit cast of every fp32 weight a Linear/Conv used (its cast cache
@@ -694,6 +710,8 @@ def estimate_diffusion(inp: Any) -> Any:
             notes.append("torch AdamW (foreach) keeps one fp32 temporary per trained parameter during step()")
         phases = {"vae_encode": dict(steady, vae_activations=vae_encode),
                   "forward_end": forward_end, "backward": backward, "optimizer_step": step}
+        if inp.cache_latents:  # latents encoded before the loop: no VAE in the step
+            del phases["vae_encode"]
     else:
         phases = {"denoise": dict(terms, activations=unit * 2, latents=latent * 2)}
     overhead = {"cuda_context": int(C.CUDA_CONTEXT_BYTES), "cublas_workspace": int(C.CUBLAS_WORKSPACE_BYTES)}
@@ -706,7 +724,7 @@ def estimate_diffusion(inp: Any) -> Any:
                      "parallel, every GPU holding the whole model")
     lo = int(peak * 0.9)
     hi = int(peak * (1.15 + C.UNMODELLED_HI))
-    notes.append(f"diffusion {kind}: {'LoRA r=' + str(inp.lora_r) if lora else 'full'} training at "
+    notes.append(f"diffusion {kind}: {'textual inversion' if ti else 'LoRA r=' + str(inp.lora_r) if lora else 'full'} training at "
                  f"{res}x{res} px (latents {lat}x{lat}), batch {batch}"
                  + (", gradient checkpointing" if ckpt else "") + f", attention {attention}")
     return Estimate(peak_bytes=peak, interval_bytes=(lo, hi), phase=peak_phase,

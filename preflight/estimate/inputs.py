@@ -55,6 +55,9 @@ class EstimateInput:
     max_new_tokens: int = 0
     num_beams: int = 1
     ema: bool = False                                 # diffusion: EMA copy of the trained weights (--use_ema)
+    cache_text_embeddings: bool = False               # diffusion: prompts encoded once, text encoders freed
+    cache_latents: bool = False                       # diffusion: latents cached, no VAE on the GPU in the step
+    textual_inversion: bool = False                   # diffusion: only the text encoder's token embedding trains
     sources: dict[str, str] = field(default_factory=dict)
     # Beyond the shared contract (all optional, with the frameworks' defaults):
     grad_accum: int = 1
