@@ -10,42 +10,13 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._job_files import job_files
 from preflight.sources import ParsedPython
 
 # what registers the DeepSpeed config with transformers (`is_deepspeed_zero3_enabled()`), so that
 # `generate()` turns `synced_gpus` on by itself (transformers PR 22242, 4.28)
 _INTEGRATIONS = ("Trainer", "TrainingArguments", "Seq2SeqTrainingArguments", "HfDeepSpeedConfig", "Accelerator",
                  "SFTConfig", "SFTTrainer", "DPOTrainer", "GRPOTrainer", "PPOTrainer", "Seq2SeqTrainer")
-
-
-def _job_files(pctx: PlanContext) -> list[tuple[str, ast.AST]]:
-    """The job's scripts and the project modules they import: (display path, tree)."""
-    from pathlib import Path
-
-    from preflight.adapters.guarded_helpers import project_modules
-    from preflight.local_trees import parse_file
-    from preflight.workspace import display_path
-
-    seen: set[str] = set()
-    files: list[tuple[str, ast.AST]] = []
-    for script in pctx.project.scripts:
-        seen.add(str(Path(script.source.path).resolve()))
-        files.append((script.source.display, script.tree))
-    for script in list(pctx.project.scripts):
-        try:
-            local = project_modules(script.tree, Path(script.source.path))
-        except (OSError, ValueError):
-            continue
-        for path in local:
-            key = str(path.resolve())
-            if key in seen:
-                continue
-            seen.add(key)
-            try:
-                files.append((display_path(path, pctx.project.root), parse_file(path, 1 << 20)))
-            except (SyntaxError, ValueError, OSError, RecursionError):
-                continue
-    return files
 
 
 def _parents(tree: ast.AST) -> dict[ast.AST, ast.AST]:
@@ -266,7 +237,7 @@ done), or create `HfDeepSpeedConfig(ds_config)` before loading the model.
         for script in scripts:
             if any(site.last in _INTEGRATIONS for site in pctx.index(script).calls):
                 return
-        files = _job_files(pctx)
+        files = job_files(pctx)
         engines: dict[str, set[tuple[str, Optional[ast.AST]]]] = {}
         for display, tree in files:
             engines[display] = _engines_in(tree)

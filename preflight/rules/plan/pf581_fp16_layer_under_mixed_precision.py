@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 from typing import Iterable, Iterator
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -12,6 +11,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf414_support import is_fp16_dtype
 from preflight.rules.base import examples
+from preflight.rules.plan._job_files import job_files
 
 
 def _fp16_layers(tree: ast.AST) -> Iterator[ast.Call]:
@@ -129,29 +129,7 @@ where that is safe.
         mixed = next((f for f in modes if f.value == "amp_fp16"), None)
         if mixed is None:
             return
-        from preflight.adapters.guarded_helpers import project_modules
-        from preflight.local_trees import parse_file
-        from preflight.workspace import display_path
-
-        seen: set[str] = set()
-        files: list[tuple[str, ast.AST]] = []
-        for script in pctx.project.scripts:
-            seen.add(str(Path(script.source.path).resolve()))
-            files.append((script.source.display, script.tree))
-        for script in list(pctx.project.scripts):
-            try:
-                local = project_modules(script.tree, Path(script.source.path))
-            except (OSError, ValueError):
-                continue
-            for path in local:
-                key = str(path.resolve())
-                if key in seen:
-                    continue
-                seen.add(key)
-                try:
-                    files.append((display_path(path, pctx.project.root), parse_file(path, 1 << 20)))
-                except (SyntaxError, ValueError, OSError, RecursionError):
-                    continue
+        files = job_files(pctx)
         evidence = pctx.fact_evidence(mixed, "fp16 mixed precision: the gradient scaler unscales every gradient")
         for display, tree in files:
             if _freezes(tree):

@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _job_files
+from preflight.rules.plan._job_files import job_files
 
 
 def _inference_decorator(fn: ast.AST) -> Optional[ast.expr]:
@@ -140,7 +140,7 @@ copies should be untracked (no_grad tensors are ordinary tensors), and keep
     good_examples = examples("preflight.rules.plan._pf610_examples", "PF610_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        files = _job_files(pctx)
+        files = job_files(pctx)
         if not any("inference_mode" in ast.unparse(dec) for _, tree in files for fn in ast.walk(tree)
                    for dec in getattr(fn, "decorator_list", ())):
             return

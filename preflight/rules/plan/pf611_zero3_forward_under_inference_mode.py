@@ -10,7 +10,8 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _engines_in, _job_files
+from preflight.rules.plan._job_files import job_files
+from preflight.rules.plan.pf542_zero3_generate_without_synced_gpus import _engines_in
 from preflight.rules.plan.pf610_module_built_under_inference_mode import _inference_decorator
 
 
@@ -89,7 +90,7 @@ Evaluate under `@torch.no_grad()` (ordinary tensors, no graph recorded).
                      None)
         if zero3 is None:
             return
-        files = _job_files(pctx)
+        files = job_files(pctx)
         for display, tree in files:
             if not any((isinstance(n, ast.Attribute) and n.attr == "inference_mode")
                        or (isinstance(n, ast.Name) and n.id == "inference_mode") for n in ast.walk(tree)):
