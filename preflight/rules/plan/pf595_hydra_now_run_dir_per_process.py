@@ -12,6 +12,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import _dirs, _hydra_choice, _load
+from preflight.sources import read_text_limited
 
 _NOW = re.compile(r"\$\{\s*now\s*:")
 _SHELL_SUFFIXES = (".sh", ".slurm", ".sbatch", ".bash")
@@ -32,8 +33,8 @@ def _sbatch_tasks(pctx: PlanContext, script: str) -> Optional[int]:
         if not name.endswith(_SHELL_SUFFIXES) or not pctx.project.may_read(path) or not os.path.isfile(path):
             continue
         try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
+            text = read_text_limited(path, errors="replace")
+        except OSError:  # InputRefused is an OSError
             continue
         if "#SBATCH" not in text or not any("srun" in line and script in line for line in text.splitlines()):
             continue
