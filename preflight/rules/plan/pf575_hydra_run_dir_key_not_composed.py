@@ -75,6 +75,24 @@ def _dirs(config: Optional[LoadedConfig], prefix: tuple, multirun: bool) -> list
             out.append(((*prefix, *part), value))
     return out
 
+def _run_dir_settings(pctx: PlanContext, primary: LoadedConfig, config_dir: Path,
+                      multirun: bool) -> Optional[tuple[Optional[LoadedConfig], list[tuple[tuple, str]]]]:
+    """The run (or sweep) directories the composed config sets, and the loaded config holding them:
+    the primary config's own ``hydra:`` node, or the ``hydra/<choice>.yaml`` option its defaults
+    list selects. None when both set one (which wins depends on ``_self_``'s place)."""
+    choice = _hydra_choice(primary)
+    option = None
+    if choice is not None:
+        name = choice[1][:-5] if choice[1].endswith(".yaml") else choice[1]
+        path = config_dir / "hydra" / f"{name}.yaml"
+        if ".." not in name and not name.startswith("/") and pctx.project.may_read(path):
+            option = _load(path, pctx.project.root)
+    own = _dirs(primary, ("hydra",), multirun)
+    from_option = _dirs(option, (), multirun)
+    if own and from_option:
+        return None
+    return (primary if own else option), (own or from_option)
+
 
 @register
 class HydraRunDirKeyNotComposed(PlanRule):
@@ -141,19 +159,12 @@ on the launch line.
             primary = next((loaded for item, loaded in comp.item_configs if item.package == ""), None)
             if primary is None:
                 continue
+            settings = _run_dir_settings(pctx, primary, config_dir, multirun)
+            if settings is None:
+                continue
+            holder, where = settings
+            own = holder is primary   # the primary's own hydra: node, else the hydra/<choice>.yaml option
             choice = _hydra_choice(primary)
-            option = None
-            if choice is not None:
-                name = choice[1][:-5] if choice[1].endswith(".yaml") else choice[1]
-                path = config_dir / "hydra" / f"{name}.yaml"
-                if ".." not in name and not name.startswith("/") and pctx.project.may_read(path):
-                    option = _load(path, pctx.project.root)
-            own = _dirs(primary, ("hydra",), multirun)
-            from_option = _dirs(option, (), multirun)
-            if own and from_option:
-                continue  # both set it: which wins depends on _self_'s place
-            where = own or from_option
-            holder = primary if own else option
             for key_path, value in where:
                 for ref in _references(value):
                     if _lookup(comp.config, ref.split(".")) is not _ABSENT:

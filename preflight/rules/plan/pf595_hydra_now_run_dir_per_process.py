@@ -11,7 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import _dirs, _hydra_choice, _load
+from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import _run_dir_settings
 from preflight.sources import read_text_limited
 
 _NOW = re.compile(r"\$\{\s*now\s*:")
@@ -146,19 +146,11 @@ config instead of `${now:...}`.
             primary = next((loaded for item, loaded in comp.item_configs if item.package == ""), None)
             if primary is None or config_dir is None:
                 continue
-            choice = _hydra_choice(primary)
-            option = None
-            if choice is not None:
-                name = choice[1][:-5] if choice[1].endswith(".yaml") else choice[1]
-                path = config_dir / "hydra" / f"{name}.yaml"
-                if ".." not in name and not name.startswith("/") and pctx.project.may_read(path):
-                    option = _load(path, pctx.project.root)
-            own = _dirs(primary, ("hydra",), False)
-            from_option = _dirs(option, (), False)
-            if own and from_option:
-                continue  # both set it: which wins depends on _self_'s place
-            holder = primary if own else option
-            for key_path, value in own or from_option:
+            settings = _run_dir_settings(pctx, primary, config_dir, False)
+            if settings is None:
+                continue
+            holder, where = settings
+            for key_path, value in where:
                 if holder is not None and _NOW.search(value):
                     yield pctx.config_finding(self, holder, key_path, self._message(
                         "`hydra.run.dir`", value, count, how))
