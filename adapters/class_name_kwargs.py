@@ -100,14 +100,21 @@ class ClassNameKwargsAdapter(Adapter):
 
         hits: list = []
         files: list[Path] = []
+        known: dict[Path, str] = {}   # the scripts' text, already read with the project
         for script in project.scripts:
             if script.source.path is None or script.tree is None:
                 continue
             here = Path(str(script.source.path))
             files.append(here)
+            text = script.text if script.text is not None else script.source.text
+            if text is not None:
+                known[here] = text
             files.extend(p for p in _imported_local(script.tree, here.parent)[:40] if p not in files)
         texts: list[tuple[Path, str]] = []
         for path in files:
+            if path in known:
+                texts.append((path, known[path]))
+                continue
             try:
                 texts.append((path, read_text_limited(path, errors="replace")))
             except OSError:
