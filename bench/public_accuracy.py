@@ -80,10 +80,16 @@ RoBERTa-base/DistilBERT classifiers, an unsupervised SimCSE RoBERTa-large batch,
 a Llama-2-7B FSDP run on 16 GPUs, ToolLLaMA-7B FSDP/ZeRO-2 at 8k on 4 GPUs, LongLoRA's 32k LoRA and YaRN's 64k
 full fine-tune, a StarCoder 8-bit LoRA at 8k, with eight out-of-memory verdicts, and 8-bit LoRA of LLaMA-7B/13B on
 an RTX 4090; committed before it was first scored).
+``--split held-out-18`` the eighteenth, ``calibration/public/heldout18.json`` (five publishers: XTuner's docs and
+issues (Qwen3-8B under FSDP2 on 8 GPUs and a 3-layer Qwen3 from the v1 trainer's max_memory_allocated / reserved
+log, an InternLM2-7B QLoRA and an InternLM2-1.8B reward model from mmengine's memory column, Yi-34B-200K at 128k
+tokens under ZeRO-3 out of memory on 16/32/64 GPUs, LLaVA-v1.5-13B QLoRA out of memory on an RTX 3090), caikit-nlp's
+Llama-2-7B full fine-tunes out of memory on an A100 80GB, NegCLIP CLIP ViT-B/32 with hard negatives and Ludwig's
+Llama-2-7B QLoRA out of memory on a T4; committed before it was first scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-17] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-18] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -116,6 +122,7 @@ HELDOUT14 = REPO / "calibration" / "public" / "heldout14.json"
 HELDOUT15 = REPO / "calibration" / "public" / "heldout15.json"
 HELDOUT16 = REPO / "calibration" / "public" / "heldout16.json"
 HELDOUT17 = REPO / "calibration" / "public" / "heldout17.json"
+HELDOUT18 = REPO / "calibration" / "public" / "heldout18.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -125,7 +132,7 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-9": HELDOUT9, "held-out-10": HELDOUT10, "held-out-11": HELDOUT11,
                "held-out-12": HELDOUT12,
                "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15,
-               "held-out-16": HELDOUT16, "held-out-17": HELDOUT17}
+               "held-out-16": HELDOUT16, "held-out-17": HELDOUT17, "held-out-18": HELDOUT18}
 WITH_CONTEXT = "allocated+context"
 #: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
@@ -412,7 +419,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-5", "held-out-6", "held-out-7", "held-out-8",
                                  "held-out-9", "held-out-10", "held-out-11", "held-out-12",
                                  "held-out-13", "held-out-14", "held-out-15", "held-out-16",
-                                 "held-out-17"))
+                                 "held-out-17", "held-out-18"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -486,7 +493,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-14": "held-out-14 (fourteenth held-out set)",
              "held-out-15": "held-out-15 (fifteenth held-out set)",
              "held-out-16": "held-out-16 (sixteenth held-out set)",
-             "held-out-17": "held-out-17 (seventeenth held-out set)"}[args.split]
+             "held-out-17": "held-out-17 (seventeenth held-out set)",
+             "held-out-18": "held-out-18 (eighteenth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
