@@ -1,5 +1,5 @@
 """The eighteenth held-out set (calibration/public/heldout18.json): public measured peaks and out-of-memory verdicts
-from five publishers no earlier set uses (XTuner's docs and issues, caikit-nlp, the NegCLIP authors, Ludwig), most rows
+from six publishers no earlier set uses (XTuner's docs and issues, caikit-nlp, the NegCLIP authors, Ludwig, FastChat), most rows
 not single-GPU LoRA of a decoder LLM (FSDP2 full fine-tunes read from the trainer's allocator log, a reward model, a
 CLIP contrastive fine-tune, ZeRO-3 at 128k tokens, a vision-language QLoRA), every row sourced, the source's printed
 figure kept, and what the source leaves open recorded as unknown. Nothing here runs the estimator."""
@@ -24,6 +24,7 @@ XT_LLAVA = "xtuner-issue-526-llava-qlora-3090"
 CAIKIT = "caikit-nlp-llama2-7b-oom"
 NEGCLIP = "negclip-issue-30"
 LUDWIG = "ludwig-issue-3583-llama2-qlora-t4"
+FASTCHAT = "fastchat-issue-407-vicuna-7b-fsdp"
 
 
 def _page(url):
@@ -58,11 +59,11 @@ def _model(row):
 def test_rows_from_publishers_no_earlier_set_uses():
     assert len({r["id"] for r in ROWS}) == len(ROWS)
     assert 15 <= len(ROWS) <= 25
-    assert set(DOC["sources"]) == {XT_V1, XT_MM, XT_LONG, XT_LLAVA, CAIKIT, NEGCLIP, LUDWIG}
+    assert set(DOC["sources"]) == {XT_V1, XT_MM, XT_LONG, XT_LLAVA, CAIKIT, NEGCLIP, LUDWIG, FASTCHAT}
     used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
     assert not {_page(u) for u in _all_urls(DOC)} & used
     mine = {_publisher(u) for u in _all_urls(DOC)}
-    assert mine == {"internlm", "caikit", "mertyg", "ludwig-ai"}
+    assert mine == {"internlm", "caikit", "mertyg", "ludwig-ai", "lm-sys"}
     earlier = {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
     assert not mine & earlier
     for key in DOC["sources"]:
@@ -81,7 +82,7 @@ def test_the_mix_is_not_single_gpu_decoder_lora():
     assert any(r["setup"].get("fsdp") == "full" and r["setup"].get("fsdp_version") == 2 for r in ROWS)
     assert {r["measured"] for r in ROWS if r["outcome"] == "ran"} == {
         "max_memory_allocated", "memory_reserved", "nvidia-smi"}
-    assert {r["setup"]["world_size"] for r in ROWS} >= {1, 8, 16, 32, 64}
+    assert {r["setup"]["world_size"] for r in ROWS} >= {1, 4, 8, 16, 32, 64}
     assert max(r["setup"]["seq_len"] for r in ROWS) == 131072
 
 
@@ -157,6 +158,20 @@ def test_negclip_rows_count_both_towers_batches():
     assert "batch-size=32" in small["notes"] and "batch size of 256" in large["notes"]
     for r in nc.values():
         assert r["measured"] == "nvidia-smi" and r["peak_bytes"] < UNIT["GiB"] * 32
+
+
+def test_fastchat_fsdp_rows_differ_only_in_world_size():
+    fc = _by_source(FASTCHAT)
+    ran = fc["llama-7b-full-ft-fsdp-full-ampbf16-b1-s2048-8xa100-40gb"]
+    oom = fc["llama-7b-full-ft-fsdp-full-ampbf16-b1-s2048-4xa100-40gb"]
+    # batch 1 'consumes about 30G on each card' on 8 x A100 40GB and is still OOM on 4
+    assert (ran["outcome"], ran["value"], oom["outcome"]) == ("ran", 30, "oom")
+    assert "about 30G on each card" in ran["notes"] and "still OOM" in oom["notes"]
+    differ = {k for k in {*ran["setup"], *oom["setup"]} if ran["setup"].get(k) != oom["setup"].get(k)}
+    assert differ == {"world_size", "devices_per_node"}
+    s = ran["setup"]
+    assert (s["fsdp"], s["fsdp_version"], s["padding"], s["seq_len"], s["micro_batch"]) == (
+        "full", 1, "max_length", 2048, 1)
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])

@@ -1,5 +1,5 @@
 """The eighteenth held-out set (calibration/public/heldout18.json): public measured peaks and out-of-memory
-verdicts from five publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM: XTuner's own
+verdicts from six publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM: XTuner's own
 documentation and issue threads (InternLM/xtuner: a Qwen3-8B full fine-tune under XTuner v1's FSDP2 on eight GPUs
 and a three-layer Qwen3 on one, both read from the trainer's torch.cuda.max_memory_allocated / max_memory_reserved
 log, an InternLM2-7B QLoRA quick start and an InternLM2-1.8B reward model read from mmengine's ``memory`` column,
@@ -7,8 +7,8 @@ Yi-34B-200K full fine-tunes at 128k tokens under ZeRO-3 that run out of memory o
 LLaVA-v1.5-13B QLoRA visual instruction tune that does not fit an RTX 3090), IBM's caikit-nlp (Llama-2-7B full
 fine-tunes on one A100 80GB that run out of memory: bf16 at batch 7, fp32 at batch 1), the NegCLIP authors
 (mertyg/vision-language-models-are-bows: CLIP ViT-B/32 contrastive fine-tunes with hard negatives on an RTX 3060 and
-a V100 32GB) and Ludwig (ludwig-ai/ludwig: its Llama-2-7B 4-bit QLoRA example running out of memory on a Colab T4);
-every row sourced, what the source leaves open recorded as unknown.
+a V100 32GB), Ludwig (ludwig-ai/ludwig: its Llama-2-7B 4-bit QLoRA example running out of memory on a Colab T4) and
+FastChat (lm-sys/FastChat: the Vicuna-7B FSDP full fine-tune at batch 1 on 8 and 4 A100 40GB); every row sourced, what the source leaves open recorded as unknown.
 
 Run: python calibration/public/build_heldout18.py
 
@@ -60,6 +60,10 @@ comments ("using 9GB", "consumes 28GB") name no counter or unit base, so those r
    GiB already allocated ...)" at step 1,935 of 10,920; ``examples/llama2_7b_finetuning_4bit/llama2_7b_4bit.yaml``:
    4-bit quantization, a LoRA adapter, batch 2, gradient accumulation 8; the README: "in our tests, we used an Nvidia
    T4".
+8. lm-sys/FastChat issue #407 (2023-04-13/15): the README's "Fine-tuning Vicuna-7B with Local GPUs" command
+   (``train_mem.py``, ``--bf16 True --fsdp "full_shard auto_wrap" --model_max_length 2048 --gradient_checkpointing
+   True``, batch 2) runs out of memory on 4 x A100 40GB, "Even downsize the --per_device_train_batch_size 1 ... still
+   OOM"; on 8 x A100 40GB "If set batchsize to 1, the model still consumes about 30G on each card".
 
 Left out on purpose (decided before scoring, by what is known): XTuner's loss micro-benchmark (a bare LM head, not
 a job), GRPO reports whose reference model and generation engine share or split GPUs in ways no field takes
@@ -85,6 +89,7 @@ XT_LLAVA = "xtuner-issue-526-llava-qlora-3090"
 CAIKIT = "caikit-nlp-llama2-7b-oom"
 NEGCLIP = "negclip-issue-30"
 LUDWIG = "ludwig-issue-3583-llama2-qlora-t4"
+FASTCHAT = "fastchat-issue-407-vicuna-7b-fsdp"
 GH = "https://github.com"
 XT_V1C = f"{GH}/InternLM/xtuner/blob/4b10fa3ed3e68f921a209c362c6711108f1bed81"
 XT_TINY = f"{GH}/InternLM/xtuner/blob/3546ecaf107bce6aea3b87ef34680f0e21247105"
@@ -96,6 +101,7 @@ XT_LV = f"{GH}/InternLM/xtuner/blob/0b5708c49948355ae1406fb99ec6764417aee3fa"
 CK_C = f"{GH}/caikit/caikit-nlp/blob/d7433d84a005ff873086330506d81edc57ef45ba"
 NC_C = f"{GH}/mertyg/vision-language-models-are-bows/blob/81fdd20dc5b6f434aa5a4a971717bc80d1cedb0d"
 LW_C = f"{GH}/ludwig-ai/ludwig/blob/e1d023e41606c9b76b35e1d231c2f13368a30eca"
+FC_C = f"{GH}/lm-sys/FastChat/blob/e112299e3c3529de0c430b98fd24743296d273f4"
 SOURCES = {
     XT_V1: {
         "url": f"{XT_V1C}/docs/en/get_started/sft.md",
@@ -196,6 +202,18 @@ SOURCES = {
                      "transformers": "not stated (4.33.0 written)", "bitsandbytes": "not stated (0.41.1 written)"},
         "date": "2023-09-03 (issue); example at e1d023e",
         "project": "ludwig-ai/ludwig (Predibase)",
+    },
+    FASTCHAT: {
+        "url": f"{GH}/lm-sys/FastChat/issues/407",
+        "also": [f"{FC_C}/README.md", f"{FC_C}/fastchat/train/train.py", f"{FC_C}/fastchat/train/train_mem.py"],
+        "setup": "FastChat's Vicuna-7B recipe (train_mem.py: LLaMA-7B loaded in fp32, the Trainer's FSDP 'full_shard "
+                 "auto_wrap' of LlamaDecoderLayer with bf16 mixed precision, FlashAttention through the monkey patch, "
+                 "gradient checkpointing, every conversation padded to model_max_length 2,048): batch 1 'consumes "
+                 "about 30G on each card' on 8 x A100 40GB; batch 1 still out of memory on 4 x A100 40GB",
+        "versions": {"torch": "not stated (2.0.0 written: April 2023)", "transformers": "git main of April 2023 "
+                     "(4.28.0.dev written)", "flash-attn": "1.x (the monkey patch of the time)"},
+        "date": "2023-04-15 (comments); README and train.py at e112299",
+        "project": "lm-sys/FastChat (LMSYS)",
     },
 }
 
@@ -386,6 +404,30 @@ add_oom(LUDWIG, "llama2-7b-qlora-nf4-r8-b2-alpaca-t4", "nvidia-smi", "T4-16GB",
               "Quantization example notebook in Colab fails': 'Training: 18%| 1935/10920 ... OutOfMemoryError: CUDA "
               "out of memory. Tried to allocate 86.00 MiB (GPU 0; 14.75 GiB total capacity; 13.37 GiB already "
               "allocated; 80.81 MiB free; 13.79 GiB reserved in total by PyTorch)'")
+
+
+# ------------------------------------------------------------------ 8. FastChat: Vicuna-7B under FSDP on A100 40GB
+FC_BASE = dict(mode="train", model="Llama-2-7B", precision="amp-bf16", optimizer="adamw", micro_batch=1,
+               grad_accum=16, seq_len=2048, padding="max_length", grad_ckpt=True, attention="flash", fsdp="full",
+               fsdp_version=1, loss="standard", use_cache=False, devices_per_node=8, torch_version="2.0.0",
+               transformers_version="4.28.0")
+FC_UNKNOWN = ("the README's command with per_device_train_batch_size lowered to 1 (both comments say so); every "
+              "conversation is padded to 2,048 tokens by preprocess (padding='max_length')",
+              "LLaMA-7B has Llama-2-7B's shapes (written); fp32 weights sharded by the Trainer's FSDP with a bf16 "
+              "MixedPrecision policy, LlamaDecoderLayer units",
+              "the versions are not stated (torch 2.0.0, transformers 4.28.0.dev written: April 2023); A100 SXM or "
+              "PCIe not said (SXM written)")
+add(FASTCHAT, "llama-7b-full-ft-fsdp-full-ampbf16-b1-s2048-8xa100-40gb", 30, "GiB", "nvidia-smi", "A100-SXM-40GB",
+    dict(FC_BASE, world_size=8),
+    unknown=(*FC_UNKNOWN, "'about 30G' names no counter or unit base: the driver's figure (nvidia-smi) in GiB written"),
+    notes="FastChat issue #407 (yzxyzh, 2023-04-15): 'we have tried to train the 7b model on A100 40G * 8, with "
+          "default settings. And all GPU memories are almost eaten up. If set batchsize to 1, the model still "
+          "consumes about 30G on each card.'")
+add_oom(FASTCHAT, "llama-7b-full-ft-fsdp-full-ampbf16-b1-s2048-4xa100-40gb", "nvidia-smi", "A100-SXM-40GB",
+        dict(FC_BASE, world_size=4, devices_per_node=4), unknown=FC_UNKNOWN,
+        notes="FastChat issue #407 (puppet101, 2023-04-13): 'I used the training script in the readme, and didn't "
+              "change the data and parameters, but my gpu memory still run out' on 4xA100 40G; CiaoHe: 'Even "
+              "downsize the --per_device_train_batch_size 1 # original 2 still OOM'")
 
 
 def main():
