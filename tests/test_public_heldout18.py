@@ -1,5 +1,6 @@
 """The eighteenth held-out set (calibration/public/heldout18.json): public measured peaks and out-of-memory verdicts
-from six publishers no earlier set uses (XTuner's docs and issues, caikit-nlp, the NegCLIP authors, Ludwig, FastChat), most rows
+from seven publishers no earlier set uses (XTuner's docs and issues, caikit-nlp, the NegCLIP authors, Ludwig, FastChat,
+LLM-Workshop), most rows
 not single-GPU LoRA of a decoder LLM (FSDP2 full fine-tunes read from the trainer's allocator log, a reward model, a
 CLIP contrastive fine-tune, ZeRO-3 at 128k tokens, a vision-language QLoRA), every row sourced, the source's printed
 figure kept, and what the source leaves open recorded as unknown. Nothing here runs the estimator."""
@@ -25,6 +26,7 @@ CAIKIT = "caikit-nlp-llama2-7b-oom"
 NEGCLIP = "negclip-issue-30"
 LUDWIG = "ludwig-issue-3583-llama2-qlora-t4"
 FASTCHAT = "fastchat-issue-407-vicuna-7b-fsdp"
+WORKSHOP = "llm-workshop-issue-5-fsdp-7b"
 
 
 def _page(url):
@@ -59,11 +61,12 @@ def _model(row):
 def test_rows_from_publishers_no_earlier_set_uses():
     assert len({r["id"] for r in ROWS}) == len(ROWS)
     assert 15 <= len(ROWS) <= 25
-    assert set(DOC["sources"]) == {XT_V1, XT_MM, XT_LONG, XT_LLAVA, CAIKIT, NEGCLIP, LUDWIG, FASTCHAT}
+    assert set(DOC["sources"]) == {XT_V1, XT_MM, XT_LONG, XT_LLAVA, CAIKIT, NEGCLIP, LUDWIG, FASTCHAT,
+                                  WORKSHOP}
     used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
     assert not {_page(u) for u in _all_urls(DOC)} & used
     mine = {_publisher(u) for u in _all_urls(DOC)}
-    assert mine == {"internlm", "caikit", "mertyg", "ludwig-ai", "lm-sys"}
+    assert mine == {"internlm", "caikit", "mertyg", "ludwig-ai", "lm-sys", "pacman100"}
     earlier = {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
     assert not mine & earlier
     for key in DOC["sources"]:
@@ -172,6 +175,16 @@ def test_fastchat_fsdp_rows_differ_only_in_world_size():
     s = ran["setup"]
     assert (s["fsdp"], s["fsdp_version"], s["padding"], s["seq_len"], s["micro_batch"]) == (
         "full", 1, "max_length", 2048, 1)
+
+
+def test_llm_workshop_row_is_an_fsdp_full_fine_tune_with_paged_adamw():
+    (ws,) = _by_source(WORKSHOP).values()
+    s = ws["setup"]
+    assert (ws["value"], ws["unit"], ws["measured"]) == (60, "GiB", "nvidia-smi")
+    assert "~60GB GPU memory using FSDP with batch size=1" in ws["notes"]
+    assert (s["optimizer"], s["fsdp"], s["world_size"], s["micro_batch"], s["seq_len"]) == (
+        "paged-adamw", "full", 8, 1, 2048)
+    assert "lora_r" not in s and "quant" not in s
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])

@@ -1,5 +1,5 @@
 """The eighteenth held-out set (calibration/public/heldout18.json): public measured peaks and out-of-memory
-verdicts from six publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM: XTuner's own
+verdicts from seven publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM: XTuner's own
 documentation and issue threads (InternLM/xtuner: a Qwen3-8B full fine-tune under XTuner v1's FSDP2 on eight GPUs
 and a three-layer Qwen3 on one, both read from the trainer's torch.cuda.max_memory_allocated / max_memory_reserved
 log, an InternLM2-7B QLoRA quick start and an InternLM2-1.8B reward model read from mmengine's ``memory`` column,
@@ -8,7 +8,8 @@ LLaVA-v1.5-13B QLoRA visual instruction tune that does not fit an RTX 3090), IBM
 fine-tunes on one A100 80GB that run out of memory: bf16 at batch 7, fp32 at batch 1), the NegCLIP authors
 (mertyg/vision-language-models-are-bows: CLIP ViT-B/32 contrastive fine-tunes with hard negatives on an RTX 3060 and
 a V100 32GB), Ludwig (ludwig-ai/ludwig: its Llama-2-7B 4-bit QLoRA example running out of memory on a Colab T4) and
-FastChat (lm-sys/FastChat: the Vicuna-7B FSDP full fine-tune at batch 1 on 8 and 4 A100 40GB); every row sourced, what the source leaves open recorded as unknown.
+FastChat (lm-sys/FastChat: the Vicuna-7B FSDP full fine-tune at batch 1 on 8 and 4 A100 40GB) and LLM-Workshop
+(pacman100/LLM-Workshop: a Llama-2-7B FSDP full fine-tune with paged 32-bit AdamW); every row sourced, what the source leaves open recorded as unknown.
 
 Run: python calibration/public/build_heldout18.py
 
@@ -64,6 +65,10 @@ comments ("using 9GB", "consumes 28GB") name no counter or unit base, so those r
    (``train_mem.py``, ``--bf16 True --fsdp "full_shard auto_wrap" --model_max_length 2048 --gradient_checkpointing
    True``, batch 2) runs out of memory on 4 x A100 40GB, "Even downsize the --per_device_train_batch_size 1 ... still
    OOM"; on 8 x A100 40GB "If set batchsize to 1, the model still consumes about 30G on each card".
+9. pacman100/LLM-Workshop issue #5 (2023-09-28): "when I run your 7B finetune script, it consumes ~60GB GPU memory
+   using FSDP with batch size=1"; ``chat_assistant/training/run_fsdp.sh`` and ``configs/fsdp_config.yaml``:
+   Llama-2-7b-chat, FSDP FULL_SHARD on 8 processes with bf16 mixed precision, packed 2,048 tokens, batch 1,
+   checkpointing, FlashAttention-2, ``paged_adamw_32bit``.
 
 Left out on purpose (decided before scoring, by what is known): XTuner's loss micro-benchmark (a bare LM head, not
 a job), GRPO reports whose reference model and generation engine share or split GPUs in ways no field takes
@@ -90,6 +95,7 @@ CAIKIT = "caikit-nlp-llama2-7b-oom"
 NEGCLIP = "negclip-issue-30"
 LUDWIG = "ludwig-issue-3583-llama2-qlora-t4"
 FASTCHAT = "fastchat-issue-407-vicuna-7b-fsdp"
+WORKSHOP = "llm-workshop-issue-5-fsdp-7b"
 GH = "https://github.com"
 XT_V1C = f"{GH}/InternLM/xtuner/blob/4b10fa3ed3e68f921a209c362c6711108f1bed81"
 XT_TINY = f"{GH}/InternLM/xtuner/blob/3546ecaf107bce6aea3b87ef34680f0e21247105"
@@ -102,6 +108,7 @@ CK_C = f"{GH}/caikit/caikit-nlp/blob/d7433d84a005ff873086330506d81edc57ef45ba"
 NC_C = f"{GH}/mertyg/vision-language-models-are-bows/blob/81fdd20dc5b6f434aa5a4a971717bc80d1cedb0d"
 LW_C = f"{GH}/ludwig-ai/ludwig/blob/e1d023e41606c9b76b35e1d231c2f13368a30eca"
 FC_C = f"{GH}/lm-sys/FastChat/blob/e112299e3c3529de0c430b98fd24743296d273f4"
+WS_C = f"{GH}/pacman100/LLM-Workshop/blob/95acb4b034136fd99cdeeb7d8eb5ef8ad28afa1f"
 SOURCES = {
     XT_V1: {
         "url": f"{XT_V1C}/docs/en/get_started/sft.md",
@@ -214,6 +221,21 @@ SOURCES = {
                      "(4.28.0.dev written)", "flash-attn": "1.x (the monkey patch of the time)"},
         "date": "2023-04-15 (comments); README and train.py at e112299",
         "project": "lm-sys/FastChat (LMSYS)",
+    },
+    WORKSHOP: {
+        "url": f"{GH}/pacman100/LLM-Workshop/issues/5",
+        "also": [f"{WS_C}/chat_assistant/training/run_fsdp.sh", f"{WS_C}/chat_assistant/training/configs/fsdp_config.yaml",
+                 f"{WS_C}/chat_assistant/training/train.py", f"{WS_C}/chat_assistant/training/utils.py"],
+        "setup": "LLM-Workshop's chat-assistant full fine-tune (run_fsdp.sh): Llama-2-7b-chat loaded in fp32 under "
+                 "accelerate's FSDP FULL_SHARD (transformer-based wrap, forward prefetch, use_orig_params) with bf16 "
+                 "mixed precision on 8 processes, packed 2,048-token sequences, batch 1, gradient checkpointing, "
+                 "FlashAttention-2 through the repository's monkey patch, the Trainer's paged_adamw_32bit: '~60GB "
+                 "GPU memory'",
+        "versions": {"transformers": "git main of September 2023 (4.34.0.dev written)", "torch": "not stated (2.0.1 "
+                     "written)", "accelerate": "git main (0.23.0.dev written)", "bitsandbytes": "not stated (0.41.1 "
+                     "written)", "flash-attn": "2.x"},
+        "date": "2023-09-28 (issue); scripts at 95acb4b",
+        "project": "pacman100/LLM-Workshop (Sourab Mangrulkar)",
     },
 }
 
@@ -428,6 +450,25 @@ add_oom(FASTCHAT, "llama-7b-full-ft-fsdp-full-ampbf16-b1-s2048-4xa100-40gb", "nv
         notes="FastChat issue #407 (puppet101, 2023-04-13): 'I used the training script in the readme, and didn't "
               "change the data and parameters, but my gpu memory still run out' on 4xA100 40G; CiaoHe: 'Even "
               "downsize the --per_device_train_batch_size 1 # original 2 still OOM'")
+
+
+# ------------------------------------------------------------------ 9. LLM-Workshop: Llama-2-7B FSDP full fine-tune, paged AdamW
+add(WORKSHOP, "llama2-7b-chat-full-ft-fsdp-full-ampbf16-paged-adamw-b1-s2048-8gpu", 60, "GiB", "nvidia-smi",
+    "A100-SXM-80GB",
+    dict(mode="train", model="Llama-2-7B", precision="amp-bf16", optimizer="paged-adamw", micro_batch=1, grad_accum=2,
+         seq_len=2048, padding="packed", grad_ckpt=True, attention="flash", world_size=8, devices_per_node=8,
+         fsdp="full", fsdp_version=1, fsdp_by_accelerate=True, loss="standard", use_cache=False,
+         torch_version="2.0.1", transformers_version="4.34.0"),
+    unknown=("'~60GB' names no counter or unit base: the driver's figure (nvidia-smi) in GiB written",
+             "the comment does not say how many GPUs or which: the config's num_processes 8 and an A100 80GB written "
+             "(the script is the workshop's 8-GPU recipe)",
+             "from_pretrained without torch_dtype: fp32 weights, sharded by FSDP with accelerate's bf16 mixed "
+             "precision; the optimizer is TrainingArguments' paged_adamw_32bit (bitsandbytes, 32-bit states in "
+             "paged memory)",
+             "the versions are git mains of September 2023 (transformers 4.34.0.dev, torch 2.0.1 written)"),
+    notes="LLM-Workshop issue #5 (yuanenming, 2023-09-28): 'when I run your 7B finetune script, it consumes ~60GB GPU "
+          "memory using FSDP with batch size=1. Is this normal?'; run_fsdp.sh: --max_seq_len 2048 --packing True "
+          "--per_device_train_batch_size 1 --use_gradient_checkpointing --use_flash_attn True --bf16 True")
 
 
 def main():
