@@ -1,5 +1,5 @@
 """The eighteenth held-out set (calibration/public/heldout18.json): public measured peaks and out-of-memory verdicts
-from seven publishers no earlier set uses (XTuner's docs and issues, caikit-nlp, the NegCLIP authors, Ludwig, FastChat,
+from six publishers no earlier set uses (XTuner's docs and issues, caikit-nlp, the NegCLIP authors, Ludwig, FastChat,
 LLM-Workshop), most rows
 not single-GPU LoRA of a decoder LLM (FSDP2 full fine-tunes read from the trainer's allocator log, a reward model, a
 CLIP contrastive fine-tune, ZeRO-3 at 128k tokens, a vision-language QLoRA), every row sourced, the source's printed

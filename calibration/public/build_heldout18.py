@@ -1,5 +1,5 @@
 """The eighteenth held-out set (calibration/public/heldout18.json): public measured peaks and out-of-memory
-verdicts from seven publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM: XTuner's own
+verdicts from six publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM: XTuner's own
 documentation and issue threads (InternLM/xtuner: a Qwen3-8B full fine-tune under XTuner v1's FSDP2 on eight GPUs
 and a three-layer Qwen3 on one, both read from the trainer's torch.cuda.max_memory_allocated / max_memory_reserved
 log, an InternLM2-7B QLoRA quick start and an InternLM2-1.8B reward model read from mmengine's ``memory`` column,
