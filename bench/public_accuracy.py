@@ -80,13 +80,14 @@ RoBERTa-base/DistilBERT classifiers, an unsupervised SimCSE RoBERTa-large batch,
 a Llama-2-7B FSDP run on 16 GPUs, ToolLLaMA-7B FSDP/ZeRO-2 at 8k on 4 GPUs, LongLoRA's 32k LoRA and YaRN's 64k
 full fine-tune, a StarCoder 8-bit LoRA at 8k, with eight out-of-memory verdicts, and 8-bit LoRA of LLaMA-7B/13B on
 an RTX 4090; committed before it was first scored).
-``--split held-out-18`` the eighteenth, ``calibration/public/heldout18.json`` (six publishers: XTuner's docs and
+``--split held-out-18`` the eighteenth, ``calibration/public/heldout18.json`` (seven publishers: XTuner's docs and
 issues (Qwen3-8B under FSDP2 on 8 GPUs and a 3-layer Qwen3 from the v1 trainer's max_memory_allocated / reserved
 log, an InternLM2-7B QLoRA and an InternLM2-1.8B reward model from mmengine's memory column, Yi-34B-200K at 128k
 tokens under ZeRO-3 out of memory on 16/32/64 GPUs, LLaVA-v1.5-13B QLoRA out of memory on an RTX 3090), caikit-nlp's
 Llama-2-7B full fine-tunes out of memory on an A100 80GB, NegCLIP CLIP ViT-B/32 with hard negatives, Ludwig's
 Llama-2-7B QLoRA out of memory on a T4, FastChat's Vicuna-7B FSDP on 8 (about 30 GiB) and 4 (OOM) A100 40GB and
-LLM-Workshop's Llama-2-7B FSDP full fine-tune with paged 32-bit AdamW; committed before it was first scored).
+LLM-Workshop's Llama-2-7B FSDP full fine-tune with paged 32-bit AdamW and OpenRLHF's GLM-4-9B DPO under ZeRO-3 out
+of memory without FlashAttention; committed before it was first scored).
 
 Usage::
 

@@ -1,6 +1,6 @@
 """The eighteenth held-out set (calibration/public/heldout18.json): public measured peaks and out-of-memory verdicts
-from six publishers no earlier set uses (XTuner's docs and issues, caikit-nlp, the NegCLIP authors, Ludwig, FastChat,
-LLM-Workshop), most rows
+from seven publishers no earlier set uses (XTuner's docs and issues, caikit-nlp, the NegCLIP authors, Ludwig, FastChat,
+LLM-Workshop, OpenRLHF), most rows
 not single-GPU LoRA of a decoder LLM (FSDP2 full fine-tunes read from the trainer's allocator log, a reward model, a
 CLIP contrastive fine-tune, ZeRO-3 at 128k tokens, a vision-language QLoRA), every row sourced, the source's printed
 figure kept, and what the source leaves open recorded as unknown. Nothing here runs the estimator."""
@@ -27,6 +27,7 @@ NEGCLIP = "negclip-issue-30"
 LUDWIG = "ludwig-issue-3583-llama2-qlora-t4"
 FASTCHAT = "fastchat-issue-407-vicuna-7b-fsdp"
 WORKSHOP = "llm-workshop-issue-5-fsdp-7b"
+OPENRLHF = "openrlhf-issue-384-dpo-glm4-oom"
 
 
 def _page(url):
@@ -62,11 +63,11 @@ def test_rows_from_publishers_no_earlier_set_uses():
     assert len({r["id"] for r in ROWS}) == len(ROWS)
     assert 15 <= len(ROWS) <= 25
     assert set(DOC["sources"]) == {XT_V1, XT_MM, XT_LONG, XT_LLAVA, CAIKIT, NEGCLIP, LUDWIG, FASTCHAT,
-                                  WORKSHOP}
+                                  WORKSHOP, OPENRLHF}
     used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
     assert not {_page(u) for u in _all_urls(DOC)} & used
     mine = {_publisher(u) for u in _all_urls(DOC)}
-    assert mine == {"internlm", "caikit", "mertyg", "ludwig-ai", "lm-sys", "pacman100"}
+    assert mine == {"internlm", "caikit", "mertyg", "ludwig-ai", "lm-sys", "pacman100", "openrlhf"}
     earlier = {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
     assert not mine & earlier
     for key in DOC["sources"]:
@@ -185,6 +186,17 @@ def test_llm_workshop_row_is_an_fsdp_full_fine_tune_with_paged_adamw():
     assert (s["optimizer"], s["fsdp"], s["world_size"], s["micro_batch"], s["seq_len"]) == (
         "paged-adamw", "full", 8, 1, 2048)
     assert "lora_r" not in s and "quant" not in s
+
+
+def test_openrlhf_dpo_verdict_counts_the_pair_and_records_the_reference_model():
+    (dpo,) = _by_source(OPENRLHF).values()
+    s = dpo["setup"]
+    assert dpo["outcome"] == "oom" and "peak_bytes" not in dpo
+    # micro_train_batch_size 1 is one preference pair: chosen and rejected are concatenated
+    assert (s["micro_batch"], s["zero_stage"], s["world_size"], s["seq_len"], s["attention"]) == (
+        2, 3, 8, 2048, "eager")
+    assert any("reference model" in u for u in dpo["unknown"])
+    assert "flash_attn" in dpo["notes"]
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])

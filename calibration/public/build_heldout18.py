@@ -1,5 +1,5 @@
 """The eighteenth held-out set (calibration/public/heldout18.json): public measured peaks and out-of-memory
-verdicts from six publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM: XTuner's own
+verdicts from seven publishers no earlier set uses, most rows not single-GPU LoRA of a decoder LLM: XTuner's own
 documentation and issue threads (InternLM/xtuner: a Qwen3-8B full fine-tune under XTuner v1's FSDP2 on eight GPUs
 and a three-layer Qwen3 on one, both read from the trainer's torch.cuda.max_memory_allocated / max_memory_reserved
 log, an InternLM2-7B QLoRA quick start and an InternLM2-1.8B reward model read from mmengine's ``memory`` column,
@@ -9,7 +9,8 @@ fine-tunes on one A100 80GB that run out of memory: bf16 at batch 7, fp32 at bat
 (mertyg/vision-language-models-are-bows: CLIP ViT-B/32 contrastive fine-tunes with hard negatives on an RTX 3060 and
 a V100 32GB), Ludwig (ludwig-ai/ludwig: its Llama-2-7B 4-bit QLoRA example running out of memory on a Colab T4) and
 FastChat (lm-sys/FastChat: the Vicuna-7B FSDP full fine-tune at batch 1 on 8 and 4 A100 40GB) and LLM-Workshop
-(pacman100/LLM-Workshop: a Llama-2-7B FSDP full fine-tune with paged 32-bit AdamW); every row sourced, what the source leaves open recorded as unknown.
+(pacman100/LLM-Workshop: a Llama-2-7B FSDP full fine-tune with paged 32-bit AdamW) and OpenRLHF (a GLM-4-9B DPO
+under ZeRO-3 that runs out of memory without FlashAttention); every row sourced, what the source leaves open recorded as unknown.
 
 Run: python calibration/public/build_heldout18.py
 
@@ -69,6 +70,9 @@ comments ("using 9GB", "consumes 28GB") name no counter or unit base, so those r
    using FSDP with batch size=1"; ``chat_assistant/training/run_fsdp.sh`` and ``configs/fsdp_config.yaml``:
    Llama-2-7b-chat, FSDP FULL_SHARD on 8 processes with bf16 mixed precision, packed 2,048 tokens, batch 1,
    checkpointing, FlashAttention-2, ``paged_adamw_32bit``.
+10. OpenRLHF/OpenRLHF issue #384 (2024-07-23): DPO of glm-4-9b-chat on "A100-80Gx8" with ``--micro_train_batch_size
+    1 --bf16 --max_len 2048 --zero_stage 3 --gradient_checkpointing`` "仍然会在训练几十步后报 OOM"; the fix: "似乎是没开
+    flash_attn" (FlashAttention was off).
 
 Left out on purpose (decided before scoring, by what is known): XTuner's loss micro-benchmark (a bare LM head, not
 a job), GRPO reports whose reference model and generation engine share or split GPUs in ways no field takes
@@ -96,6 +100,7 @@ NEGCLIP = "negclip-issue-30"
 LUDWIG = "ludwig-issue-3583-llama2-qlora-t4"
 FASTCHAT = "fastchat-issue-407-vicuna-7b-fsdp"
 WORKSHOP = "llm-workshop-issue-5-fsdp-7b"
+OPENRLHF = "openrlhf-issue-384-dpo-glm4-oom"
 GH = "https://github.com"
 XT_V1C = f"{GH}/InternLM/xtuner/blob/4b10fa3ed3e68f921a209c362c6711108f1bed81"
 XT_TINY = f"{GH}/InternLM/xtuner/blob/3546ecaf107bce6aea3b87ef34680f0e21247105"
@@ -109,6 +114,7 @@ NC_C = f"{GH}/mertyg/vision-language-models-are-bows/blob/81fdd20dc5b6f434aa5a4a
 LW_C = f"{GH}/ludwig-ai/ludwig/blob/e1d023e41606c9b76b35e1d231c2f13368a30eca"
 FC_C = f"{GH}/lm-sys/FastChat/blob/e112299e3c3529de0c430b98fd24743296d273f4"
 WS_C = f"{GH}/pacman100/LLM-Workshop/blob/95acb4b034136fd99cdeeb7d8eb5ef8ad28afa1f"
+OR_C = f"{GH}/OpenRLHF/OpenRLHF/blob/6a13d95439746251c3ae975b5d69e39c14ea614c"
 SOURCES = {
     XT_V1: {
         "url": f"{XT_V1C}/docs/en/get_started/sft.md",
@@ -236,6 +242,21 @@ SOURCES = {
                      "written)", "flash-attn": "2.x"},
         "date": "2023-09-28 (issue); scripts at 95acb4b",
         "project": "pacman100/LLM-Workshop (Sourab Mangrulkar)",
+    },
+    OPENRLHF: {
+        "url": f"{GH}/OpenRLHF/OpenRLHF/issues/384",
+        "also": [f"{OR_C}/openrlhf/cli/train_dpo.py", f"{OR_C}/openrlhf/trainer/dpo_trainer.py",
+                 f"{OR_C}/requirements.txt"],
+        "setup": "OpenRLHF DPO (openrlhf.cli.train_dpo at 6a13d95) of glm-4-9b-chat on 8 x A100 80GB: DeepSpeed ZeRO-3 "
+                 "with bf16 for the policy and a second ZeRO-3 engine (inference only, not offloaded) for the "
+                 "reference model, micro batch 1 (chosen and rejected concatenated: 2 sequences), max_len 2,048, "
+                 "gradient checkpointing, without --flash_attn: out of memory after some dozens of steps (fixed by "
+                 "turning FlashAttention on)",
+        "versions": {"openrlhf": "git 6a13d95 (the issue's own)", "transformers": "4.42.4 (requirements.txt)",
+                     "deepspeed": "0.14.4 (requirements.txt)", "flash-attn": "2.6.1 installed, not enabled",
+                     "torch": "not stated (2.3.1 written: July 2024)"},
+        "date": "2024-07-23 (issue); code at 6a13d95",
+        "project": "OpenRLHF/OpenRLHF",
     },
 }
 
@@ -469,6 +490,33 @@ add(WORKSHOP, "llama2-7b-chat-full-ft-fsdp-full-ampbf16-paged-adamw-b1-s2048-8gp
     notes="LLM-Workshop issue #5 (yuanenming, 2023-09-28): 'when I run your 7B finetune script, it consumes ~60GB GPU "
           "memory using FSDP with batch size=1. Is this normal?'; run_fsdp.sh: --max_seq_len 2048 --packing True "
           "--per_device_train_batch_size 1 --use_gradient_checkpointing --use_flash_attn True --bf16 True")
+
+
+# ------------------------------------------------------------------ 10. OpenRLHF: DPO of GLM-4-9B under ZeRO-3 without FlashAttention
+GLM4_9B = {"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 4096,
+           "intermediate_size": 13696, "num_hidden_layers": 40, "num_attention_heads": 32, "num_key_value_heads": 2,
+           "vocab_size": 151552, "max_position_embeddings": 131072, "rope_theta": 10000.0, "rms_norm_eps": 1.5625e-07,
+           "tie_word_embeddings": False}
+add_oom(OPENRLHF, "glm4-9b-chat-dpo-zero3-bf16-pair-s2048-eager-8xa100-80gb", "nvidia-smi", "A100-SXM-80GB",
+        dict(mode="train", hf_config=GLM4_9B, model_name="glm-4-9b-chat (DPO policy)", precision="bf16",
+             optimizer="adamw", micro_batch=2, grad_accum=16, seq_len=2048, padding="dynamic", grad_ckpt=True,
+             attention="eager", world_size=8, devices_per_node=8, zero_stage=3, loss="standard", use_cache=False,
+             torch_version="2.3.1", transformers_version="4.42.4", deepspeed_version="0.14.4"),
+        unknown=("DPO's reference model is a second full copy under its own ZeRO-3 inference engine (bf16, sharded, "
+                 "not offloaded): no field takes it, so the row describes the policy alone; the reference forward "
+                 "adds its sharded weights, one gathered layer and its own logits",
+                 "chosen and rejected of the one pair per GPU are concatenated into 2 sequences padded to the longer, "
+                 "at most 2,048 tokens (the longest reaching 2,048 written); global batch 128 on 8 GPUs is "
+                 "accumulation 16",
+                 "glm-4-9b (remote code: fused QKV with 2 KV groups, SwiGLU of 13,696, 151,552-token vocabulary, "
+                 "untied head) written as a Llama-shaped config with those sizes; without --flash_attn the remote "
+                 "code's own attention runs (eager written)",
+                 "the failure came after some dozens of steps with some GPUs near 80G and others at 40-60G: a long "
+                 "batch; torch not stated (2.3.1 written)"),
+        notes="OpenRLHF issue #384 (UbeCc, 2024-07-23): 'glm-4-9b-chat ... A100-80Gx8 ... (bsize=128, "
+              "micro_train_bsize=1, bf16, zero3, gradient_checkpointing)，仍然会在训练几十步后报 OOM' with deepspeed "
+              "--module openrlhf.cli.train_dpo --max_len 2048 --zero_stage 3 --beta 0.1 --gradient_checkpointing; "
+              "'fixed 似乎是没开 flash_attn，会多占关键几 G 内存'")
 
 
 def main():
