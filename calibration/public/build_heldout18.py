@@ -7,10 +7,11 @@ Yi-34B-200K full fine-tunes at 128k tokens under ZeRO-3 that run out of memory o
 LLaVA-v1.5-13B QLoRA visual instruction tune that does not fit an RTX 3090), IBM's caikit-nlp (Llama-2-7B full
 fine-tunes on one A100 80GB that run out of memory: bf16 at batch 7, fp32 at batch 1), the NegCLIP authors
 (mertyg/vision-language-models-are-bows: CLIP ViT-B/32 contrastive fine-tunes with hard negatives on an RTX 3060 and
-a V100 32GB), Ludwig (ludwig-ai/ludwig: its Llama-2-7B 4-bit QLoRA example running out of memory on a Colab T4) and
-FastChat (lm-sys/FastChat: the Vicuna-7B FSDP full fine-tune at batch 1 on 8 and 4 A100 40GB) and LLM-Workshop
+a V100 32GB), Ludwig (ludwig-ai/ludwig: its Llama-2-7B 4-bit QLoRA example running out of memory on a Colab T4),
+FastChat (lm-sys/FastChat: the Vicuna-7B FSDP full fine-tune at batch 1 on 8 and 4 A100 40GB), LLM-Workshop
 (pacman100/LLM-Workshop: a Llama-2-7B FSDP full fine-tune with paged 32-bit AdamW) and OpenRLHF (a GLM-4-9B DPO
-under ZeRO-3 that runs out of memory without FlashAttention); every row sourced, what the source leaves open recorded as unknown.
+under ZeRO-3 that runs out of memory without FlashAttention); every row sourced, what the source leaves open
+recorded as unknown.
 
 Run: python calibration/public/build_heldout18.py
 
