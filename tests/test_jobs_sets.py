@@ -19,7 +19,7 @@ import pytest
 JOBS = Path(__file__).resolve().parents[1] / "bench" / "realworld" / "jobs"
 ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
             "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
-            "nineteenth", "twentieth", "twenty-first")
+            "nineteenth", "twentieth", "twenty-first", "twenty-second")
 
 
 def _set_of(job: dict) -> int:
@@ -90,3 +90,35 @@ def test_labels_py_imports_every_set_module_of_truth_once_and_in_set_order() -> 
         text = (JOBS / "truth" / f"held_out_{n}.py").read_text()
         written = set(re.findall(r'^J\("([^"]+)"', text, flags=re.MULTILINE))
         assert written == {job["id"] for job in _jobs() if _set_of(job) == n}, n
+
+
+def test_fetch_writes_the_launch_script_a_job_names_whatever_its_suffix(tmp_path: Path, monkeypatch) -> None:
+    # a Slurm batch file without a known suffix (set 22's launch_slurm.wilkes3) is what the user runs: it
+    # is re-created because the invocation names it; another file of that unknown suffix still is not
+    src = tmp_path / "src"
+    (src / "scripts").mkdir(parents=True)
+    (src / "scripts" / "launch_slurm.wilkes3").write_text("#SBATCH --nodes=1\ncd ..\nsrun torchrun train.py\n")
+    (src / "scripts" / "other.wilkes3").write_text("#SBATCH --nodes=2\n")
+    (src / "train.py").write_text("print('train')\n")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(src)]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "x"], check=True)
+    commit = subprocess.run([*git, "rev-parse", "HEAD"], check=True, capture_output=True, text=True).stdout.strip()
+    mirrors = tmp_path / "mirrors"
+    subprocess.run(["git", "clone", "-q", "--bare", str(src), str(mirrors / "o+r" / "repo")], check=True)
+    monkeypatch.setenv("PREFLIGHT_MIRRORS", str(mirrors))
+    monkeypatch.setenv("PREFLIGHT_REALJOBS_WORK", str(tmp_path / "work"))
+    spec = importlib.util.spec_from_file_location("jobs_fetch", JOBS / "fetch.py")
+    assert spec is not None and spec.loader is not None
+    fetch = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fetch)
+    job = {"repo": "o/r", "commit": commit, "paths": ["."], "cwd": "scripts",
+           "invocation": ["launch_slurm.wilkes3", "--", "experiment.name=x"]}
+    fetch.fetch_all([job])
+    here = fetch.job_dir(job)
+    assert (here / "scripts" / "launch_slurm.wilkes3").read_text().startswith("#SBATCH")
+    assert (here / "train.py").is_file()
+    assert not (here / "scripts" / "other.wilkes3").exists()
+    launcher = dict(job, invocation=["--", "torchrun", "train.py"])
+    assert fetch.named_script(launcher) is None

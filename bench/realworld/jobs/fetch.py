@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import subprocess
 import sys
 from pathlib import Path
@@ -49,8 +50,11 @@ def _mirror(repo: str) -> Path:
     return clone
 
 
-def materialize(repo: str, commit: str, paths: list[str], dest: Path) -> tuple[int, int]:
-    """Write ``paths`` of ``repo`` at ``commit`` under ``dest``; (files written, skipped)."""
+def materialize(repo: str, commit: str, paths: list[str], dest: Path,
+                named: frozenset[str] = frozenset()) -> tuple[int, int]:
+    """Write ``paths`` of ``repo`` at ``commit`` under ``dest``; (files written, skipped). Text files
+    are chosen by suffix; a file in ``named`` (a launch script a job's invocation names, such as a
+    Slurm batch file called ``launch_slurm.wilkes3``) is written whatever its suffix."""
     git_dir = _mirror(repo)
     listing = _git(git_dir, "ls-tree", "-r", "-l", commit, "--", *paths).decode()
     wanted: list[tuple[str, str]] = []
@@ -60,7 +64,7 @@ def materialize(repo: str, commit: str, paths: list[str], dest: Path) -> tuple[i
         if len(parts) < 4 or parts[1] != "blob":
             continue
         size = int(parts[3]) if parts[3].isdigit() else _MAX + 1
-        if size > _MAX or not path.lower().endswith(_TEXT):
+        if size > _MAX or not (path.lower().endswith(_TEXT) or path in named):
             continue
         wanted.append((parts[2], path))
     written = skipped = 0
@@ -84,13 +88,26 @@ def job_dir(job: dict) -> Path:
     return WORK / job["repo"].replace("/", "+") / job["commit"][:12]
 
 
+def named_script(job: dict) -> str | None:
+    """The repository path of the file a job's invocation starts with (the script the user runs),
+    or None when the invocation is a launcher command (it starts with ``--``)."""
+    args = job["invocation"]
+    if not args or args[0] == "--":
+        return None
+    return posixpath.normpath(posixpath.join(job["cwd"], args[0]))
+
+
 def fetch_all(jobs: list[dict]) -> None:
     by_repo: dict[tuple[str, str], set[str]] = {}
+    named: dict[tuple[str, str], set[str]] = {}
     for job in jobs:
         by_repo.setdefault((job["repo"], job["commit"]), set()).update(job["paths"])
+        script = named_script(job)
+        if script is not None:
+            named.setdefault((job["repo"], job["commit"]), set()).add(script)
     for (repo, commit), paths in sorted(by_repo.items()):
         dest = WORK / repo.replace("/", "+") / commit[:12]
-        n, skipped = materialize(repo, commit, sorted(paths), dest)
+        n, skipped = materialize(repo, commit, sorted(paths), dest, frozenset(named.get((repo, commit), ())))
         print(f"{repo}@{commit[:12]}: {n} files" + (f", {skipped} missing from the mirror" if skipped else ""),
               file=sys.stderr)
 
