@@ -169,14 +169,16 @@ def check_fixes(rule: type[Rule]) -> list[str]:
     return problems
 
 
-def check_pins(rule: type[Rule], example: str) -> Optional[str]:
-    """None when the example's findings are exactly its pins, else what differs (one line)."""
+def check_pins(rule: type[Rule], example: str, findings: Optional[list[Finding]] = None) -> Optional[str]:
+    """None when the example's findings are exactly its pins, else what differs (one line).
+    ``findings``: every built-in rule's findings on the example (``example_findings``), when the
+    caller has them already."""
     expected = pins(rule, example)
     if not any(p[0] == rule.code for p in expected):
         return (f"{rule.code} bad example pins no {rule.code} finding: mark the line it is reported on "
                 f"with a trailing `# {rule.severity.name.lower()}: {rule.code}` comment (or a "
                 "`# --- expect` line)")
-    got = reported(rule, example, example_findings(rule, example))
+    got = reported(rule, example, example_findings(rule, example) if findings is None else findings)
     if got == expected:
         return None
     missing = [p for p in expected if p not in got]

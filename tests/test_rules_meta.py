@@ -2,24 +2,40 @@
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from preflight.diagnostics import FileError
+from preflight.diagnostics import FileError, Finding, Severity
 from preflight.docs import rules_reference
 from preflight.engine import Selection, analyse_parsed
 from preflight.plan_rules import PlanRule, example_findings
 from preflight.registry import all_rules
 from preflight.rule_examples import check_fixes, check_pins, pins
+from preflight.rule_examples import example_findings as all_rule_findings
 from preflight.sources import SourceText, parse_python
 
 RULES = all_rules(plugins=False)
 REPO = Path(__file__).resolve().parent.parent
 
 
+@functools.lru_cache(maxsize=None)
+def every_finding(code: str, example: str) -> tuple[Finding, ...]:
+    """Every built-in rule's findings on one of ``code``'s examples, computed once: the tests
+    below each read what they check from it (the analysis, not the rules, is what costs; this
+    halves the meta tests' time). A rule's own findings do not depend on which other rules run
+    (rules share no state; ``test_own_findings_do_not_depend_on_the_other_rules`` pins it)."""
+    return tuple(all_rule_findings(RULES[code], example))
+
+
+def own_findings(code: str, example: str) -> list[Finding]:
+    return [f for f in every_finding(code, example) if f.code == code]
+
+
 def findings_for(code: str, text: str):
+    """``code``'s findings on an example when only it (and the rules it names) run."""
     if issubclass(RULES[code], PlanRule):  # a small project: script and configs
         return example_findings(code, text)
     text = textwrap.dedent(text)
@@ -45,9 +61,23 @@ def pinned(code: str, example: str) -> list[tuple[str, str, int, str]]:
 def test_bad_example_is_flagged_exactly_where_it_pins(code, index, example):
     """Every bad example pins its findings; the rule's own findings and every other rule's at
     warning or above are exactly the pinned ones: code, file, line and severity."""
-    assert findings_for(code, example), f"{code} bad example {index} produced no finding"
-    problem = check_pins(RULES[code], example)
+    assert own_findings(code, example), f"{code} bad example {index} produced no finding"
+    problem = check_pins(RULES[code], example, list(every_finding(code, example)))
     assert problem is None, f"bad example {index}: {problem}"
+
+
+FIRST_BAD = [(code, cls.bad_examples[0]) for code, cls in sorted(RULES.items()) if cls.bad_examples]
+
+
+@pytest.mark.parametrize("code,example", FIRST_BAD, ids=[c for c, _ in FIRST_BAD])
+def test_own_findings_do_not_depend_on_the_other_rules(code, example):
+    """What the shared ``every_finding`` rests on: a rule reports the same findings (line,
+    column, severity, message) whether it runs alone, as ``--select`` runs it, or beside every
+    other rule."""
+    def key(found):
+        return sorted((f.path, f.span.line, f.span.column, f.severity, f.message) for f in found)
+
+    assert key(findings_for(code, example)) == key(own_findings(code, example))
 
 
 @pytest.mark.parametrize("code", sorted(RULES))
@@ -67,7 +97,7 @@ def test_a_fix_whose_output_changes_fails_the_meta_test():
 
 @pytest.mark.parametrize("code,index,example", GOOD, ids=[f"{c}-good{i}" for c, i, _ in GOOD])
 def test_good_example_is_silent(code, index, example):
-    found = findings_for(code, example)
+    found = own_findings(code, example)
     assert not found, [f"{f.span.line}: {f.message}" for f in found]
 
 
@@ -98,10 +128,7 @@ OTHER_RULES_ON_GOOD = {
 
 @pytest.mark.parametrize("code,index,example", GOOD, ids=[f"{c}-good{i}" for c, i, _ in GOOD])
 def test_good_example_draws_no_other_warning(code, index, example):
-    from preflight.diagnostics import Severity
-    from preflight.rule_examples import example_findings
-
-    other = sorted((f.code, f.span.line) for f in example_findings(RULES[code], example)
+    other = sorted((f.code, f.span.line) for f in every_finding(code, example)
                    if f.code != code and f.severity >= Severity.WARNING)
     assert other == OTHER_RULES_ON_GOOD.get((code, index), []), \
         f"{code} good example {index}: other rules report {other} (see OTHER_RULES_ON_GOOD)"
