@@ -58,6 +58,7 @@ class EstimateInput:
     cache_text_embeddings: bool = False               # diffusion: prompts encoded once, text encoders freed
     cache_latents: bool = False                       # diffusion: latents cached, no VAE on the GPU in the step
     textual_inversion: bool = False                   # diffusion: only the text encoder's token embedding trains
+    vae_dtype: Optional[str] = None                   # diffusion: the VAE's dtype, fp32 | 16bit (None: the weight dtype)
     sources: dict[str, str] = field(default_factory=dict)
     # Beyond the shared contract (all optional, with the frameworks' defaults):
     grad_accum: int = 1
@@ -395,6 +396,9 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
                          f"{', '.join(LOAD_PLACEMENTS)})")
     if inp.quant is not None and inp.quant not in QUANTS:
         raise InputError(f"unknown quantization {inp.quant!r} (expected {', '.join(QUANTS)})")
+    from preflight.estimate.vae_encode import check_vae_dtype
+
+    check_vae_dtype(inp)
     for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
         if getattr(inp, name) < 1:
             raise InputError(f"{name.replace('_', ' ')} must be at least 1, got {getattr(inp, name)!r}")
