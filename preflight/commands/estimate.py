@@ -71,10 +71,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="DeepSpeed version (e.g. 0.14.4): ZeRO-1/2 with --offload-optimizer copies "
                         "the fp32 partition to the GPU after each step in 0.14.1 to 0.16.x "
                         "(default: what the requirement files pin, else the latest)")
-    j.add_argument("--trained-embeddings", choices=("copy", "resized"),
+    j.add_argument("--trained-embeddings", choices=("copy", "resized", "embedding"),
                    help="the embeddings and LM head train beside the LoRA adapters: copy "
                         "(LoraConfig(modules_to_save=[...])), resized (resize_token_embeddings "
-                        "after get_peft_model: trainable before transformers 4.35)")
+                        "after get_peft_model: trainable before transformers 4.35), embedding "
+                        "(only the input embedding, in place: LongLoRA's trainable_params 'embed,norm')")
     j.add_argument("--keeps-outputs", action="store_true", default=None,
                    help="the training loop keeps the model's outputs across steps (outputs = "
                         "model(...) at loop level): the previous step's logits and returned "
