@@ -105,3 +105,17 @@ def test_scorer_reads_torch_from_a_rows_versions():
     assert _torch_version("2024-06 (torch 2.x)") is None  # 2.1 or later: not said
     assert _torch_version("diffusers ~0.29 (2024-06, not stated)") is None
     assert _torch_version("torch 2.3.1") == "2.3"
+
+
+def test_zero_grad_after_the_forward_keeps_last_steps_gradients_through_the_encode():
+    # fast-DiT: encode, loss, opt.zero_grad(), backward, step: the previous step's fp32
+    # gradients (set_to_none frees them only at zero_grad) sit beside the encode and the forward
+    plain, late = _dit(), _dit(zero_grad_after_forward=True)
+    trained = plain.params_trainable
+    for phase in ("vae_encode", "forward_end"):
+        assert "previous_gradients" not in plain.phases[phase]
+        assert late.phases[phase]["previous_gradients"] == 4 * trained
+    assert late.phases["backward"] == plain.phases["backward"]
+    assert late.peak_bytes - plain.peak_bytes == 4 * trained  # the encode stays the peak
+    # ZeRO keeps its own gradient partitions: the order of zero_grad decides nothing there
+    assert "previous_gradients" not in _dit(zero_grad_after_forward=True, zero_stage=2).phases["vae_encode"]

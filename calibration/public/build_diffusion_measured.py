@@ -295,7 +295,8 @@ def _input(row: dict[str, Any]) -> tuple[Any, list[str]]:
                         cache_text_embeddings=bool(s.get("cache_text_embeddings")),
                         cache_latents=bool(s.get("cache_latents")),
                         textual_inversion=s["trained"].startswith("textual inversion"),
-                        torch_version=_torch_version(s.get("versions", "")), vae_dtype=s.get("vae_dtype"))
+                        torch_version=_torch_version(s.get("versions", "")), vae_dtype=s.get("vae_dtype"),
+                        zero_grad_after_forward=bool(s.get("zero_grad_after_forward")))
     return inp, unsaid
 
 

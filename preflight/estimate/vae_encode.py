@@ -22,6 +22,13 @@
   Scripts that never cast it (fast-DiT: ``AutoencoderKL.from_pretrained(...).to(device)``) keep
   fp32 under ``accelerate launch --mixed_precision fp16``. ``EstimateInput.vae_dtype`` says
   which ("fp32" | "16bit"); None keeps the weight dtype the examples use.
+* **The previous step's gradients.** A loop that calls ``opt.zero_grad()`` after the forward,
+  right before ``backward`` (fast-DiT's ``train.py`` and ``train_options/*.py``: ``x =
+  vae.encode(x)...``, ``loss = ...``, ``opt.zero_grad()``, ``backward``, ``opt.step()``), frees
+  the last step's gradients only then (``set_to_none``, torch 2.x's default): the VAE encode and
+  the forward of every step after the first run beside a full set of fp32 gradients of the
+  trained weights (``EstimateInput.zero_grad_after_forward``, ``terms_sharded.grads_through_forward``).
+  The diffusers examples call ``optimizer.zero_grad()`` after ``optimizer.step()``: none.
 * **torch 2.0's foreach AdamW.** A full fine-tune's ``optimizer.step()`` holds
   ``zero_client_optim.foreach_adamw_intermediates`` fp32 lists the size of the trained weights:
   two before torch 2.1 (``exp_avg_sq_sqrt`` and ``denom``), one from 2.1.
@@ -31,8 +38,16 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-__all__ = ["VAE_DTYPES", "adamw_step_lists", "check_vae_dtype", "encode_live_maps", "vae_elem_bytes",
-           "vae_encode_bytes", "vae_layers_per_block"]
+__all__ = [
+    "VAE_DTYPES",
+    "adamw_step_lists",
+    "check_vae_dtype",
+    "encode_live_maps",
+    "previous_step_grads",
+    "vae_elem_bytes",
+    "vae_encode_bytes",
+    "vae_layers_per_block",
+]
 
 #: ``EstimateInput.vae_dtype`` values
 VAE_DTYPES = ("fp32", "16bit")
@@ -82,3 +97,11 @@ def adamw_step_lists(inp: Any) -> int:
     if version is not None and version < (2, 0):
         return 1  # the for-loop default before 2.0: charged as one list, as before est36
     return foreach_adamw_intermediates(inp)
+
+
+def previous_step_grads(inp: Any, trainable: int) -> int:
+    """Bytes of the previous step's fp32 gradients alive in the VAE encode and the forward:
+    ``4 x trainable`` when the loop zeroes them after the forward (module doc), else 0."""
+    from preflight.estimate.terms_sharded import grads_through_forward
+
+    return 4 * trainable if grads_through_forward(inp) else 0
