@@ -119,3 +119,17 @@ def test_zero_grad_after_the_forward_keeps_last_steps_gradients_through_the_enco
     assert late.peak_bytes - plain.peak_bytes == 4 * trained  # the encode stays the peak
     # ZeRO keeps its own gradient partitions: the order of zero_grad decides nothing there
     assert "previous_gradients" not in _dit(zero_grad_after_forward=True, zero_stage=2).phases["vae_encode"]
+
+
+def test_ddp_on_more_than_one_gpu_adds_a_bucket_copy_of_every_fp32_gradient():
+    one, two = _dit(cache_latents=True), _dit(cache_latents=True, world_size=2)
+    trained = one.params_trainable
+    for phase in ("forward_end", "backward", "optimizer_step"):
+        assert "ddp_buckets" not in one.phases[phase]
+        assert two.phases[phase]["ddp_buckets"] == 4 * trained  # Reducer buckets, allocated at wrap time
+    view = _dit(cache_latents=True, world_size=2, ddp_bucket_view=True)
+    assert view.phases["optimizer_step"]["ddp_buckets"] == 25 * 2**20  # gradients are bucket views
+    # LoRA: the buckets hold the fp32 adapters' gradients only
+    lora = _dit(cache_latents=True, world_size=4, lora_r=4)
+    assert lora.phases["optimizer_step"]["ddp_buckets"] == 4 * lora.params_trainable
+    assert "ddp_buckets" not in _dit(cache_latents=True, world_size=2, zero_stage=2).phases["optimizer_step"]

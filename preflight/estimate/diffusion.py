@@ -716,6 +716,9 @@ def estimate_diffusion(inp: Any) -> Any:
                          "the trained parameters during step()")
         phases = {"vae_encode": dict(steady, vae_activations=vae_encode),
                   "forward_end": forward_end, "backward": backward, "optimizer_step": step}
+        if ve.ddp_bucket_bytes(inp, trainable):  # DDP's buckets on more than one GPU (vae_encode doc)
+            for p in phases.values():
+                p["ddp_buckets"] = ve.ddp_bucket_bytes(inp, trainable)
         if ve.previous_step_grads(inp, trainable):  # zero_grad() after the forward (vae_encode doc)
             for name in ("vae_encode", "forward_end"):
                 phases[name]["previous_gradients"] = ve.previous_step_grads(inp, trainable)

@@ -29,6 +29,13 @@
   the forward of every step after the first run beside a full set of fp32 gradients of the
   trained weights (``EstimateInput.zero_grad_after_forward``, ``terms_sharded.grads_through_forward``).
   The diffusers examples call ``optimizer.zero_grad()`` after ``optimizer.step()``: none.
+* **DDP's gradient buckets.** ``accelerate launch --multi_gpu`` (and torchrun) wraps the trained
+  model in ``DistributedDataParallel``; its ``Reducer`` allocates, at construction, one flat
+  bucket tensor per ~25 MB group whose total is every trained gradient (fp32 here), and copies
+  each gradient into it for the all-reduce. With ``gradient_as_bucket_view=True`` the gradients
+  are views of the buckets and only the first bucket is extra (the LLM path's
+  ``C.DDP_BUCKET_BYTES``). They exist in every phase, the VAE encode included. Not under ZeRO or
+  FSDP (not modelled for diffusion: estimated as DDP with a note).
 * **torch 2.0's foreach AdamW.** A full fine-tune's ``optimizer.step()`` holds
   ``zero_client_optim.foreach_adamw_intermediates`` fp32 lists the size of the trained weights:
   two before torch 2.1 (``exp_avg_sq_sqrt`` and ``denom``), one from 2.1.
@@ -42,6 +49,7 @@ __all__ = [
     "VAE_DTYPES",
     "adamw_step_lists",
     "check_vae_dtype",
+    "ddp_bucket_bytes",
     "encode_live_maps",
     "previous_step_grads",
     "vae_elem_bytes",
@@ -105,3 +113,14 @@ def previous_step_grads(inp: Any, trainable: int) -> int:
     from preflight.estimate.terms_sharded import grads_through_forward
 
     return 4 * trainable if grads_through_forward(inp) else 0
+
+
+def ddp_bucket_bytes(inp: Any, trainable: int) -> int:
+    """Bytes of DDP's gradient buckets for ``trainable`` fp32 gradients on more than one GPU
+    (module doc); 0 on one GPU."""
+    from preflight.estimate import constants as C
+
+    if inp.world_size <= 1 or inp.mode != "train" or not trainable or inp.zero_stage or inp.fsdp:
+        return 0
+    grads = 4 * trainable
+    return int(min(grads, C.DDP_BUCKET_BYTES)) if getattr(inp, "ddp_bucket_view", False) else grads
