@@ -253,6 +253,21 @@ def build(path: Path) -> None:
 _OPTIMIZERS = {"adamw": "adamw", "adamw-8bit": "adamw-8bit", "adamw-bf16": "adamw"}
 
 
+def _torch_version(versions: str) -> str | None:
+    """The torch release a row's ``versions`` text states: an explicit ``torch X.Y``, or
+    ``torch 2.x`` with a ``YYYY-MM`` date before 2023-10 (torch 2.1.0 was released 2023-10-04,
+    2.0.0 on 2023-03-15), which can only be 2.0.x; else None (unknown)."""
+    import re
+
+    m = re.search(r"torch (\d+\.\d+)", versions or "")
+    if m:
+        return m.group(1)
+    date = re.search(r"(20\d\d)-(\d\d)", versions or "")
+    if "torch 2.x" in (versions or "") and date and (int(date.group(1)), int(date.group(2))) < (2023, 10):
+        return "2.0"
+    return None
+
+
 def _input(row: dict[str, Any]) -> tuple[Any, list[str]]:
     """The estimator input of ``row`` and the row facts that input cannot say (scored anyway)."""
     from preflight import architectures
@@ -279,7 +294,9 @@ def _input(row: dict[str, Any]) -> tuple[Any, list[str]]:
                         ema=s["ema"], quant=quant,
                         cache_text_embeddings=bool(s.get("cache_text_embeddings")),
                         cache_latents=bool(s.get("cache_latents")),
-                        textual_inversion=s["trained"].startswith("textual inversion"))
+                        textual_inversion=s["trained"].startswith("textual inversion"),
+                        torch_version=_torch_version(s.get("versions", "")), vae_dtype=s.get("vae_dtype"),
+                        zero_grad_after_forward=bool(s.get("zero_grad_after_forward")))
     return inp, unsaid
 
 

@@ -45,6 +45,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="diffusion: latents encoded once and the VAE freed before the loop")
     j.add_argument("--textual-inversion", action="store_true", default=None,
                    help="diffusion: textual inversion (only the text encoder's token embedding trains)")
+    j.add_argument("--vae-dtype", choices=("fp32", "16bit"),
+                   help="diffusion: the VAE's dtype when the script does not cast it to the weight dtype "
+                        "(fp32: fast-DiT, SDXL's default VAE in the diffusers examples)")
     j.add_argument("--zero", type=int, choices=(0, 1, 2, 3), metavar="{0,1,2,3}", help="DeepSpeed ZeRO stage")
     j.add_argument("--fsdp", choices=("full", "hybrid", "grad-op"))
     j.add_argument("--offload-optimizer", choices=("cpu", "nvme"))
@@ -68,10 +71,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="DeepSpeed version (e.g. 0.14.4): ZeRO-1/2 with --offload-optimizer copies "
                         "the fp32 partition to the GPU after each step in 0.14.1 to 0.16.x "
                         "(default: what the requirement files pin, else the latest)")
-    j.add_argument("--trained-embeddings", choices=("copy", "resized"),
+    j.add_argument("--trained-embeddings", choices=("copy", "resized", "embedding"),
                    help="the embeddings and LM head train beside the LoRA adapters: copy "
                         "(LoraConfig(modules_to_save=[...])), resized (resize_token_embeddings "
-                        "after get_peft_model: trainable before transformers 4.35)")
+                        "after get_peft_model: trainable before transformers 4.35), embedding "
+                        "(only the input embedding, in place: LongLoRA's trainable_params 'embed,norm')")
     j.add_argument("--keeps-outputs", action="store_true", default=None,
                    help="the training loop keeps the model's outputs across steps (outputs = "
                         "model(...) at loop level): the previous step's logits and returned "
@@ -115,7 +119,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
               "padding": "padding", "ema": "ema", "trained_embeddings": "trained_embeddings",
               "cache_text_embeddings": "cache_text_embeddings", "cache_latents": "cache_latents",
-              "textual_inversion": "textual_inversion"}
+              "textual_inversion": "textual_inversion", "vae_dtype": "vae_dtype"}
 
 
 def run(args: argparse.Namespace) -> int:

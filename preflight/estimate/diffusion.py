@@ -326,6 +326,7 @@ def from_pipeline(pipeline: Mapping[str, Any], *, name: str, source: str = "") -
     "text_encoders": [{"name":..., "params": N}, ...], "resolution": 1024, "text_tokens": 77}``.
     """
     from preflight.estimate.arch import Architecture
+    from preflight.estimate.vae_encode import vae_layers_per_block
 
     if not isinstance(pipeline, Mapping) or not isinstance(pipeline.get("denoiser"), Mapping):
         raise DiffusionError("a diffusion pipeline needs its denoiser config ('denoiser')")
@@ -351,6 +352,7 @@ def from_pipeline(pipeline: Mapping[str, Any], *, name: str, source: str = "") -
     extra: Dict[str, Any] = {
         "diffusion_kind": kind, "denoiser": dict(den), "vae_params": vae,
         "vae_channels": list(vae_cfg.get("block_out_channels", [128, 256, 512, 512])),
+        "vae_layers_per_block": vae_layers_per_block(vae_cfg),
         "latent_channels": int(vae_cfg.get("latent_channels", den.get("in_channels", 4)) or 4),
         "text_encoders": encoders, "text_tokens": int(pipeline.get("text_tokens", 77) or 77),
     }
@@ -630,7 +632,9 @@ def estimate_diffusion(inp: Any) -> Any:
     frozen_bytes = 2 if precision != "fp32" else 4  # the examples cast frozen models to weight_dtype
     terms: Dict[str, int] = {}
     from preflight.estimate import diffusion_memory as dm
+    from preflight.estimate import vae_encode as ve
     dm.check_flags(inp)
+    ve.check_vae_dtype(inp)
     kind = arch.extra["diffusion_kind"]
     quant = inp.quant if (lora or not train) else None
     if quant:
@@ -647,7 +651,7 @@ def estimate_diffusion(inp: Any) -> Any:
         # TI keeps the text encoder fp32; its token table is the trained weight (counted below)
         terms["text_encoders"] = max(text - dm.ti_trainable(arch), 0) * 4 if ti else text * frozen_bytes
     if not inp.cache_latents:
-        terms["vae"] = int(arch.extra.get("vae_params", 0)) * frozen_bytes
+        terms["vae"] = int(arch.extra.get("vae_params", 0)) * ve.vae_elem_bytes(inp, frozen_bytes)
     trainable = dm.ti_trainable(arch) if ti else _trainable_lora(arch, int(inp.lora_r)) if lora else den
     if ti:
         notes.append(dm.TI_NOTE)
@@ -692,10 +696,11 @@ def estimate_diffusion(inp: Any) -> Any:
     grads_peak = max(grads_peak, trainable * 4)
     lat = max(res // 8, 1)
     latent = batch * int(arch.extra.get("latent_channels", 4)) * lat * lat * 4
-    # the VAE encodes the batch under no_grad first: its largest live tensors are two feature
-    # maps of block_out_channels[0] channels at full resolution plus a GroupNorm fp32 copy
+    # the VAE encodes the batch under no_grad first: five (four) full-resolution maps of
+    # block_out_channels[0] channels in the VAE's dtype (vae_encode module doc)
     vc = int((arch.extra.get("vae_channels") or [128])[0])
-    vae_encode = batch * vc * res * res * (2 * frozen_bytes + 4)
+    vae_encode = ve.vae_encode_bytes(batch, res, vc, int(arch.extra.get("vae_layers_per_block", 2)),
+                                     ve.vae_elem_bytes(inp, frozen_bytes))
     phases: Dict[str, Dict[str, int]] = {}
     if train:
         forward_end = dict(steady, activations=saved, latents=latent * 4)
@@ -706,10 +711,17 @@ def estimate_diffusion(inp: Any) -> Any:
         if (inp.optimizer or "adamw") in ("adamw", "adamw-fused") and not lora:
             # foreach AdamW: per-step temporaries the size of one tensor list chunk; the largest
             # single temporary list is one fp32 copy of the gradients (torch._foreach_* ops)
-            step["optimizer_temporaries"] = trainable * 4
-            notes.append("torch AdamW (foreach) keeps one fp32 temporary per trained parameter during step()")
+            step["optimizer_temporaries"] = trainable * 4 * ve.adamw_step_lists(inp)
+            notes.append(f"torch AdamW (foreach) keeps {ve.adamw_step_lists(inp)} fp32 temporary list(s) the size of "
+                         "the trained parameters during step()")
         phases = {"vae_encode": dict(steady, vae_activations=vae_encode),
                   "forward_end": forward_end, "backward": backward, "optimizer_step": step}
+        if ve.ddp_bucket_bytes(inp, trainable):  # DDP's buckets on more than one GPU (vae_encode doc)
+            for p in phases.values():
+                p["ddp_buckets"] = ve.ddp_bucket_bytes(inp, trainable)
+        if ve.previous_step_grads(inp, trainable):  # zero_grad() after the forward (vae_encode doc)
+            for name in ("vae_encode", "forward_end"):
+                phases[name]["previous_gradients"] = ve.previous_step_grads(inp, trainable)
         if inp.cache_latents:  # latents encoded before the loop: no VAE in the step
             del phases["vae_encode"]
     else:

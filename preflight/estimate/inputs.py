@@ -58,6 +58,7 @@ class EstimateInput:
     cache_text_embeddings: bool = False               # diffusion: prompts encoded once, text encoders freed
     cache_latents: bool = False                       # diffusion: latents cached, no VAE on the GPU in the step
     textual_inversion: bool = False                   # diffusion: only the text encoder's token embedding trains
+    vae_dtype: Optional[str] = None                   # diffusion: the VAE's dtype, fp32 | 16bit (None: the weight dtype)
     sources: dict[str, str] = field(default_factory=dict)
     # Beyond the shared contract (all optional, with the frameworks' defaults):
     grad_accum: int = 1
@@ -168,7 +169,8 @@ class EstimateInput:
     deepspeed_version: Optional[str] = None
     # the vocabulary tables train beside the LoRA adapters (plan peft.trained_embeddings): "copy"
     # (PEFT modules_to_save) or "resized" (resize_token_embeddings after the adapter, before
-    # transformers 4.35); None: frozen (trained_embeddings.py)
+    # transformers 4.35) or "embedding" (the input embedding alone, in place: LongLoRA);
+    # None: frozen (trained_embeddings.py)
     trained_embeddings: Optional[str] = None
     # ZeRO steps the client's optimizer (the HF Trainer's ``optim`` or one the code builds; no
     # ``optimizer`` block in the DeepSpeed config) on flat fp32 partitions: its step temporaries
@@ -395,6 +397,14 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
                          f"{', '.join(LOAD_PLACEMENTS)})")
     if inp.quant is not None and inp.quant not in QUANTS:
         raise InputError(f"unknown quantization {inp.quant!r} (expected {', '.join(QUANTS)})")
+    from preflight.estimate.vae_encode import check_vae_dtype
+
+    check_vae_dtype(inp)
+    from preflight.estimate.trained_embeddings import MODES as TABLE_MODES
+
+    if inp.trained_embeddings is not None and inp.trained_embeddings not in TABLE_MODES:
+        raise InputError(f"unknown trained embeddings {inp.trained_embeddings!r} (expected "
+                         f"{', '.join(TABLE_MODES)})")
     for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
         if getattr(inp, name) < 1:
             raise InputError(f"{name.replace('_', ' ')} must be at least 1, got {getattr(inp, name)!r}")

@@ -17,6 +17,12 @@ A LoRA job trains only its adapters unless one of two things puts the vocabulary
   ``get_accelerate_model`` then ``smart_tokenizer_and_embedding_resize``); its maintainers froze
   the tables again in 5111741 ("Temporary bug fix #214") and pointed issue #193's memory question
   at #214.
+- ``"embedding"`` (est36): the input embedding trains in place beside the adapters, the LM head
+  stays frozen. LongLoRA's ``supervised-fine-tune.py`` / ``fine-tune.py`` run, after
+  ``get_peft_model``, ``[p.requires_grad_() for n, p in model.named_parameters() if any([k in n
+  for k in training_args.trainable_params.split(",")])]`` with the default ``trainable_params``
+  ``"embed,norm"``: ``model.embed_tokens.weight`` (and the norms, too small to count) train,
+  ``lm_head.weight`` does not match. No copy, and no version condition.
 
 What training a table adds (per table of ``n`` elements stored in ``b`` bytes): its gradient
 (``n x b``, the parameter's dtype); the optimizer's states: torch's AdamW keeps
@@ -37,7 +43,7 @@ from typing import Any, Optional
 from preflight.estimate import constants as C
 
 #: the values of ``EstimateInput.trained_embeddings`` (and plan ``peft.trained_embeddings``)
-MODES = ("copy", "resized")
+MODES = ("copy", "resized", "embedding")
 
 #: transformers release from which ``resize_token_embeddings`` keeps ``requires_grad``
 KEEPS_REQUIRES_GRAD = (4, 35)
@@ -69,6 +75,10 @@ def resize_keeps_frozen(transformers_version: Optional[str]) -> Optional[bool]:
 def applies(inp: Any) -> bool:
     """The job trains its vocabulary tables beside LoRA adapters (see the module's doc)."""
     mode = getattr(inp, "trained_embeddings", None)
+    if mode is not None and mode not in MODES:
+        from preflight.estimate.inputs import InputError
+
+        raise InputError(f"unknown trained embeddings {mode!r} (expected {', '.join(MODES)})")
     if not (inp.mode == "train" and inp.lora and mode in MODES):
         return False
     if mode == "resized":
@@ -82,6 +92,8 @@ def trained_tables(inp: Any, prm: Any, table_bytes: float) -> TrainedTables:
     if not applies(inp):
         return TrainedTables()
     tables = [t for t in (int(prm.embeddings), int(prm.lm_head)) if t > 0]
+    if inp.trained_embeddings == "embedding":
+        tables = [int(prm.embeddings)] if int(prm.embeddings) > 0 else []
     if inp.trained_embeddings == "copy" and len(tables) == 1:
         # a tied head: PEFT wraps embed_tokens and lm_head apart, each with its own trained
         # deep copy, so two tables train where the model stores one
@@ -120,6 +132,11 @@ def table_notes(inp: Any, tables: TrainedTables) -> list[str]:
                 "unknown, so they are estimated frozen (pass --transformers-version)"]
     if not tables.params:
         return []
+    if mode == "embedding":
+        gib = (tables.grads + tables.states) / 1024 ** 3
+        return [f"the input embedding trains beside the adapters ({tables.params / 1e6:.0f}M parameters, "
+                f"requires_grad_() on it, LongLoRA's trainable_params 'embed,norm'): {gib:.2f} GiB of "
+                "gradients and optimizer states before sharding"]
     how = ("PEFT modules_to_save trains a copy of" if mode == "copy"
            else "resize_token_embeddings (transformers < 4.35) left trainable")
     gib = (tables.copy + tables.grads + tables.states) / 1024 ** 3
