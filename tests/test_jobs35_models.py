@@ -1,0 +1,171 @@
+"""The model in real jobs (issue 15, branch jobs35): a project model the counters cannot follow, sized by the
+name the job picks it by. Small projects of our own in the shapes of the real-jobs benchmark, each citing the
+repository, path and commit it follows, with twins that must state nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from plan_helpers import fact, plan_of, write
+
+
+def named(plan: dict) -> list:
+    return [(f["value"], f["confidence"]) for f in plan["fields"].get("model.num_parameters", [])
+            if f["adapter"] == "model_size_named"]
+
+
+# fla-org/flame @ the benchmark's commit train.sh:100 (torchrun ... -m flame.train --model.config
+# configs/transformer_340M.json --job.dump_folder exp/transformer-340M-10B/...); flame/train.py builds the model
+# with AutoModelForCausalLM.from_config of a model type transformers does not know (fla's "transformer")
+TRAIN = """\
+    import argparse
+
+    from transformers import AutoConfig, AutoModelForCausalLM
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--model.config", dest="config")
+        p.add_argument("--job.dump_folder", dest="dump")
+        args = p.parse_args()
+        model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(args.config))
+        model.train()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+CONFIG = json.dumps({"model_type": "fla_transformer", "hidden_size": 1024, "num_hidden_layers": 24})
+
+
+def _flame(cli, tmp_path: Path, config: str, dump: str) -> dict:
+    write(tmp_path, {"flame/train.py": TRAIN, f"configs/{config}": CONFIG,
+                     "train.sh": f"torchrun --nproc_per_node=8 -m flame.train --model.config configs/{config} "
+                                 f"--job.dump_folder {dump}\n"})
+    return plan_of(cli, "train.sh", cwd=tmp_path)
+
+
+def test_a_model_config_named_by_its_size_on_the_launch_line_sizes_the_model(cli, tmp_path: Path) -> None:
+    plan = _flame(cli, tmp_path, "transformer_340M.json", "exp/run1")
+    assert named(plan) == [(340_000_000, "low")]
+    got = fact(plan, "model.num_parameters")
+    assert got.value == 340_000_000 and got.source.key == "model.config" and got.source.path == "train.sh"
+
+
+def test_twin_a_one_digit_size_or_a_size_outside_a_model_option_states_nothing(cli, tmp_path: Path) -> None:
+    # "1B" is a size class (allenai/OLMo configs/official-0724/OLMo-1B.yaml is 1.18B parameters)
+    assert named(_flame(cli, tmp_path, "transformer_1B.json", "exp/run1")) == []
+    # the dump folder's 340M and 10B are not the model option's (and two sizes in one name decide nothing)
+    assert named(_flame(cli, tmp_path, "transformer.json", "exp/transformer-340M-10B")) == []
+
+
+# allenai/OLMo-core @ the benchmark's commit src/examples/llm/train.py:281-286,156-159: --model-factory with the
+# default "llama2_271M", a classmethod of TransformerConfig looked up with getattr
+FACTORY = """\
+    import argparse
+
+
+    class TransformerConfig:
+        @classmethod
+        def llama2_271M(cls, vocab_size):
+            return cls()
+
+        @classmethod
+        def llama2_1B(cls, vocab_size):
+            return cls()
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("run_name")
+        p.add_argument("--model-factory", type=str, default="llama2_271M")
+        opts = p.parse_args()
+        factory = getattr(TransformerConfig, opts.model_factory)
+        model_config = factory(vocab_size=50304)
+        return model_config
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_a_model_factory_option_default_names_the_size(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": FACTORY})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc-per-node=4", "train.py", "run01", cwd=tmp_path)
+    assert named(plan) == [(271_000_000, "low")]
+    assert "default 'llama2_271M'" in fact(plan, "model.num_parameters").source.detail
+
+
+def test_twin_the_launch_line_replaces_the_default(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": FACTORY})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc-per-node=4", "train.py", "run01",
+                   "--model-factory", "llama2_1B", cwd=tmp_path)
+    assert named(plan) == []  # the default is not what runs; the one-digit 1B is not a count
+
+
+# jasonppy/VoiceCraft @ the benchmark's commit z_scripts/e830M.sh:17 (torchrun ... ../main.py --d_model 2048
+# --nhead 16 --num_decoder_layers 16 ...): the experiment script is named for the 830M model
+MAIN = """\
+    import argparse
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--d_model", type=int, default=1024)
+    p.add_argument("--exp_dir", type=str)
+    args = p.parse_args()
+"""
+
+
+def test_the_launch_script_named_by_the_size(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": MAIN, "z_scripts/e830M.sh":
+                     "exp_name=e830M\ntorchrun --nproc_per_node=4 ../main.py --d_model 2048 --exp_dir out/${exp_name}\n"})
+    plan = plan_of(cli, "e830M.sh", cwd=tmp_path / "z_scripts")
+    assert named(plan) == [(830_000_000, "low")]
+    assert fact(plan, "model.num_parameters").source.path == "e830M.sh"
+
+
+def test_twin_a_launch_script_without_a_size_states_nothing(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": MAIN, "z_scripts/train.sh":
+                     "torchrun --nproc_per_node=4 ../main.py --d_model 2048 --exp_dir out/e830M\n"})
+    assert named(plan_of(cli, "train.sh", cwd=tmp_path / "z_scripts")) == []
+
+
+# jiaweizzhao/GaLore @ 2cc66f8 torchrun_main.py:198-202 with scripts/benchmark_c4/llama_130m.sh
+# (--model_config configs/llama_130m.json): the config file is read and counted, and that count wins
+GALORE = """\
+    import argparse
+
+    from transformers import AutoConfig, LlamaForCausalLM
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--model_config", type=str)
+    args = p.parse_args()
+    model_config = AutoConfig.from_pretrained(args.model_config)
+    model = LlamaForCausalLM(model_config)
+    model.train()
+"""
+LLAMA_130M = json.dumps({"model_type": "llama", "architectures": ["LLaMAForCausalLM"], "hidden_size": 768,
+                         "intermediate_size": 2048, "num_attention_heads": 12, "num_hidden_layers": 12,
+                         "vocab_size": 32000, "max_sequence_length": 1024, "rms_norm_eps": 1e-06})
+
+
+def test_a_count_read_from_the_model_wins_over_the_name(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"torchrun_main.py": GALORE, "configs/llama_130m.json": LLAMA_130M})
+    plan = plan_of(cli, "torchrun_main.py", "--", "torchrun", "--nproc_per_node", "1", "torchrun_main.py",
+                   "--model_config", "configs/llama_130m.json", cwd=tmp_path)
+    assert named(plan) == [(130_000_000, "low")]
+    got = fact(plan, "model.num_parameters")
+    assert got.confidence == "medium" and got.value != 130_000_000  # the file's count, not the name's
+
+
+def test_sizes_of_other_things_are_not_the_model(cli, tmp_path: Path) -> None:
+    from preflight.adapters.model_size_named import size_named
+
+    assert size_named("Mixtral-8x7B") is None  # one expert's size
+    assert size_named("ckpt_100B_tokens") is None  # the data seen
+    assert size_named("zero3_16MB_bucket") is None
+    assert size_named("facebook/opt-1.3b") == (1_300_000_000, "1.3b")
+    write(tmp_path, {"train.py": MAIN, "run.sh":
+                     "python train.py --reward_model_path rm-350m --deepspeed_config ds_13b.json --d_model 2\n"})
+    assert named(plan_of(cli, "run.sh", cwd=tmp_path)) == []
