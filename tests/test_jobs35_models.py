@@ -169,3 +169,69 @@ def test_sizes_of_other_things_are_not_the_model(cli, tmp_path: Path) -> None:
     write(tmp_path, {"train.py": MAIN, "run.sh":
                      "python train.py --reward_model_path rm-350m --deepspeed_config ds_13b.json --d_model 2\n"})
     assert named(plan_of(cli, "run.sh", cwd=tmp_path)) == []
+
+
+# --- a model named by its Hub id in a config section of the project's own schema --------------------------
+# PrimeIntellect-ai/prime-rl @ 559b44772e471d1538537b8805cc77f3824a5e64 examples/basic/reverse-text/sft.toml:5-11
+# ([model] name, [data] name of a dataset repository), launched as `torchrun ... train.py @ sft.toml` and read
+# by pydantic-settings; kyutai-labs/moshi-finetune example/moshi_7B.yaml:8-9 (moshi_paths: hf_repo_id)
+SFT = """\
+    def main(config):
+        model = setup_model(config.model)
+        for batch in config.data:
+            model(batch).backward()
+"""
+TOML = """\
+    max_steps = 100
+
+    [model]
+    name = "{model}"
+
+    [data]
+    name = "someone/reverse-text-paragraphs"
+    seq_len = 4096
+"""
+
+
+def refs(plan: dict) -> list:
+    return [(f["value"], f["confidence"], f["source"]["line"]) for f in plan["fields"].get("model.ref", [])
+            if f["adapter"] == "model_config_ref"]
+
+
+def test_a_model_section_names_the_hub_model(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": SFT, "sft.toml": TOML.format(model="Org-AI/Qwen3-0.6B")})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc-per-node", "2", "train.py", "@", "sft.toml",
+                   cwd=tmp_path)
+    assert refs(plan) == [("Org-AI/Qwen3-0.6B", "low", 4)]  # the dataset repository of [data] is not the model
+    assert fact(plan, "model.ref").value == "Org-AI/Qwen3-0.6B"
+
+
+def test_a_repo_id_key_in_a_yaml_names_the_hub_model(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": SFT, "example/seven.yaml":
+                     "data:\n  train_data: ''\nmoshi_paths:\n  hf_repo_id: \"lab/speech-7b-bf16\"\nbatch_size: 16\n"})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc-per-node", "8", "-m", "train", "example/seven.yaml",
+                   cwd=tmp_path)
+    assert refs(plan) == [("lab/speech-7b-bf16", "low", 4)]
+
+
+def test_twin_other_models_data_and_local_folders_are_not_the_model(cli, tmp_path: Path) -> None:
+    toml = TOML.format(model="Org-AI/Qwen3-0.6B").replace("[model]", "[reward_model]")
+    write(tmp_path, {"train.py": SFT, "sft.toml": toml})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "@", "sft.toml", cwd=tmp_path)
+    assert refs(plan) == []  # a reward model's section, and [data] names a dataset
+    write(tmp_path, {"sft.toml": TOML.format(model="ckpt/step-100"), "ckpt/step-100/config.json": "{}"})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "@", "sft.toml", cwd=tmp_path)
+    assert refs(plan) == []  # a local checkpoint folder, not a Hub id
+
+
+def test_twin_two_hub_models_named_decide_nothing_and_the_code_wins(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": SFT, "sft.toml": TOML.format(model="Org-AI/Qwen3-0.6B") +
+                     "\n[model2]\nmodel_name_or_path = \"Org-AI/Qwen3-4B\"\n"})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "@", "sft.toml", cwd=tmp_path)
+    assert refs(plan) == []
+    code = ("from transformers import AutoModelForCausalLM\n\n"
+            "model = AutoModelForCausalLM.from_pretrained(\"meta-llama/Llama-3.2-1B\")\nmodel.train()\n")
+    write(tmp_path, {"train.py": code, "sft.toml": TOML.format(model="Org-AI/Qwen3-0.6B")})
+    plan = plan_of(cli, "train.py", "--", "python", "train.py", "@", "sft.toml", cwd=tmp_path)
+    assert refs(plan) == [("Org-AI/Qwen3-0.6B", "low", 4)]
+    assert fact(plan, "model.ref").value == "meta-llama/Llama-3.2-1B"  # read from the code: it wins
