@@ -235,3 +235,54 @@ def test_twin_two_hub_models_named_decide_nothing_and_the_code_wins(cli, tmp_pat
     plan = plan_of(cli, "train.py", "--", "python", "train.py", "@", "sft.toml", cwd=tmp_path)
     assert refs(plan) == [("Org-AI/Qwen3-0.6B", "low", 4)]
     assert fact(plan, "model.ref").value == "meta-llama/Llama-3.2-1B"  # read from the code: it wins
+
+
+# --- a config file given keys it lacks, for the project's own model class ---------------------------------
+# facebookresearch/MobileLLM @ 8b9769db377d pretrain.py:166-171 (config = AutoConfig.from_pretrained(
+# model_args.input_model_filename); config.share_embedding = model_args.share_embedding; model =
+# LlamaForCausalLM(config=config), the class of utils/modeling_llama.py, which ties the head when the key is set)
+# launched with --input_model_filename ./configs/125M/ whose config.json says tie_word_embeddings false
+PRETRAIN = """\
+    import argparse
+
+    from transformers import AutoConfig
+    from {module} import LlamaForCausalLM
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--input_model_filename", type=str)
+    args = p.parse_args()
+    config = AutoConfig.from_pretrained(args.input_model_filename)
+    config.{key} = True
+    model = LlamaForCausalLM(config=config)
+    model.train()
+"""
+MOBILE = json.dumps({"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 576,
+                     "intermediate_size": 1536, "num_attention_heads": 9, "num_key_value_heads": 3,
+                     "num_hidden_layers": 30, "vocab_size": 32000, "tie_word_embeddings": False})
+
+
+def _mobile(cli, tmp_path: Path, module: str, key: str) -> dict:
+    write(tmp_path, {"pretrain.py": PRETRAIN.format(module=module, key=key), "configs/125M/config.json": MOBILE,
+                     "utils/__init__.py": "", "utils/modeling_llama.py": "class LlamaForCausalLM:\n    pass\n"})
+    return plan_of(cli, "pretrain.py", "--", "torchrun", "--nproc_per_node=8", "pretrain.py",
+                   "--input_model_filename", "./configs/125M/", cwd=tmp_path)
+
+
+def by(plan: dict, adapter: str) -> list:
+    return [(f["value"], f["confidence"]) for f in plan["fields"].get("model.num_parameters", [])
+            if f["adapter"] == adapter]
+
+
+def test_new_config_keys_for_the_projects_own_class_leave_the_file_count_out(cli, tmp_path: Path) -> None:
+    plan = _mobile(cli, tmp_path, "utils.modeling_llama", "share_embedding")
+    assert by(plan, "model_config_file") == []
+    assert any("share_embedding (keys the file lacks)" in n for n in plan["notes"])
+    assert fact(plan, "model.num_parameters").value == 125_000_000  # the folder's name is what is left
+
+
+def test_twin_transformers_class_or_a_known_key_keeps_the_low_count(cli, tmp_path: Path) -> None:
+    # transformers' own class ignores a key it does not know: the file's count stands, low as before
+    untied = by(_mobile(cli, tmp_path, "transformers", "share_embedding"), "model_config_file")
+    assert len(untied) == 1 and untied[0][1] == "low" and 140e6 < untied[0][0] < 146e6
+    # a key the file has, changed: the architecture reader knows it; the count stays, low
+    assert by(_mobile(cli, tmp_path, "utils.modeling_llama", "tie_word_embeddings"), "model_config_file")[0][1] == "low"
