@@ -286,3 +286,73 @@ def test_twin_transformers_class_or_a_known_key_keeps_the_low_count(cli, tmp_pat
     assert len(untied) == 1 and untied[0][1] == "low" and 140e6 < untied[0][0] < 146e6
     # a key the file has, changed: the architecture reader knows it; the count stays, low
     assert by(_mobile(cli, tmp_path, "utils.modeling_llama", "tie_word_embeddings"), "model_config_file")[0][1] == "low"
+
+
+# --- a project's own LoRA switched on by a config section or a network module --------------------------------
+# kyutai-labs/moshi-finetune @ the benchmark's commit example/moshi_7B.yaml:11-14 (full_finetuning: false,
+# lora: {enable: true, rank: 128}) read by train.py into the model's own LoRA layers
+MOSHI_TRAIN = """\
+    import sys
+
+    import yaml
+
+    args = yaml.safe_load(open(sys.argv[1]))
+    model = build_model(lora=args["lora"]["enable"], lora_rank=args["lora"]["rank"])
+    for batch in loader:
+        model(batch).backward()
+"""
+MOSHI_YAML = "full_finetuning: false\nlora:\n  {switch}: {value}\n  rank: 128\n  scaling: 2.\nbatch_size: 16\n"
+
+
+def lora_facts(plan: dict) -> dict:
+    return {k: [(f["value"], f["confidence"]) for f in plan["fields"].get(k, []) if f["adapter"] == "lora_switch"]
+            for k in ("peft.method", "peft.rank", "task.mode")}
+
+
+def test_a_lora_section_switched_on_is_the_projects_lora(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": MOSHI_TRAIN, "example/seven.yaml": MOSHI_YAML.format(switch="enable", value="true")})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc-per-node", "8", "train.py", "example/seven.yaml",
+                   cwd=tmp_path)
+    assert lora_facts(plan) == {"peft.method": [("lora", "medium")], "peft.rank": [(128, "medium")],
+                                "task.mode": [("lora", "medium")]}
+    assert fact(plan, "task.mode").value == "lora"
+
+
+def test_twin_a_lora_section_switched_off_or_without_a_switch_says_nothing(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": MOSHI_TRAIN, "example/seven.yaml": MOSHI_YAML.format(switch="enable", value="false")})
+    off = plan_of(cli, "train.py", "--", "python", "train.py", "example/seven.yaml", cwd=tmp_path)
+    assert lora_facts(off) == {"peft.method": [], "peft.rank": [], "task.mode": []}
+    write(tmp_path, {"example/seven.yaml": MOSHI_YAML.format(switch="alpha", value="16")})
+    bare = plan_of(cli, "train.py", "--", "python", "train.py", "example/seven.yaml", cwd=tmp_path)
+    assert lora_facts(bare)["peft.method"] == []
+
+
+# kohya-ss/sd-scripts @ the benchmark's commit: accelerate launch train_network.py --network_module=networks.lora
+# --network_dim=16 (networks/lora.py create_network builds the LoRA layers over the frozen U-Net)
+NETWORK = """\
+    import argparse
+    import importlib
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--network_module", type=str)
+    p.add_argument("--network_dim", type=int)
+    args = p.parse_args()
+    network = importlib.import_module(args.network_module).create_network(args.network_dim, unet)
+    for batch in loader:
+        network(batch).backward()
+"""
+
+
+def test_a_lora_network_module_on_the_launch_line(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_network.py": NETWORK})
+    plan = plan_of(cli, "train_network.py", "--", "accelerate", "launch", "train_network.py",
+                   "--network_module=networks.lora", "--network_dim=16", cwd=tmp_path)
+    assert lora_facts(plan) == {"peft.method": [("lora", "medium")], "peft.rank": [(16, "medium")],
+                                "task.mode": [("lora", "medium")]}
+
+
+def test_twin_another_network_module_is_not_claimed(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_network.py": NETWORK})
+    plan = plan_of(cli, "train_network.py", "--", "accelerate", "launch", "train_network.py",
+                   "--network_module=lycoris.kohya", "--network_dim=16", cwd=tmp_path)
+    assert lora_facts(plan) == {"peft.method": [], "peft.rank": [], "task.mode": []}
