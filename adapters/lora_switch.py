@@ -54,6 +54,18 @@ def _switched(sec: dict) -> Optional[tuple[str, bool]]:
     return found[0] if len(found) == 1 else None
 
 
+def switched_sections(data: Any) -> list[tuple[tuple[str, ...], str, bool, str, int]]:
+    """(section path, switch key, its value, rank key, rank) of each ``lora`` section of ``data`` with one
+    switch and one rank (also read by ``dataclass_config`` over a file merged with its class's defaults)."""
+    out = []
+    for path, sec in _sections(data):
+        switch = _switched(sec)
+        ranks = [(k, _int(sec.get(k))) for k in _RANK if _int(sec.get(k)) is not None]
+        if switch is not None and len(ranks) == 1 and ranks[0][1] is not None:
+            out.append((path, switch[0], switch[1], ranks[0][0], ranks[0][1]))
+    return out
+
+
 def _option(args: list[str], name: str) -> Optional[str]:
     for i, tok in enumerate(args):
         flag, eq, value = tok.partition("=")
@@ -76,16 +88,10 @@ class LoraSwitchAdapter(ScratchAdapter):
     def _config(self, project: Project, plan: TrainingPlan) -> None:
         if not any(re.search(r"\blora\b", s.source.text, re.I) for s in project.scripts):
             return
-        found = []
-        for _, cfg in project.configs:
-            for path, sec in _sections(cfg.data):
-                switch = _switched(sec)
-                ranks = [(k, _int(sec.get(k))) for k in _RANK if _int(sec.get(k)) is not None]
-                if switch is not None and len(ranks) == 1:
-                    found.append((cfg, path, switch, ranks[0]))
-        if len({(s[1], r[1]) for _, _, s, r in found}) != 1 or not found[0][2][1]:
+        found = [(cfg, *sec) for _, cfg in project.configs for sec in switched_sections(cfg.data)]
+        if len({(on, rank) for _, _, _, on, _, rank in found}) != 1 or not found[0][3]:
             return
-        cfg, path, (switch, _), (rank_key, rank) = found[0]
+        cfg, path, switch, _, rank_key, rank = found[0]
         where = ".".join(path)
         detail = (f"{where}.{switch} true in {cfg.path}: the project's own LoRA (its {where}.{rank_key} {rank}), "
                   "switched on by the config")

@@ -356,3 +356,68 @@ def test_twin_another_network_module_is_not_claimed(cli, tmp_path: Path) -> None
     plan = plan_of(cli, "train_network.py", "--", "accelerate", "launch", "train_network.py",
                    "--network_module=lycoris.kohya", "--network_dim=16", cwd=tmp_path)
     assert lora_facts(plan) == {"peft.method": [], "peft.rank": [], "task.mode": []}
+
+
+# mistralai/mistral-finetune @ the benchmark's commit: train.py:59-60 TrainArgs.load(config) over example/7B.yaml
+# (lora: {rank: 64}, no switch); finetune/args.py:95 lora: LoraArgs = field(default_factory=LoraArgs), the class
+# imported one module further (from model.args import LoraArgs; model/args.py:8-10 enable: bool = True)
+DC_TRAIN = """\
+    import sys
+
+    from finetune.args import TrainArgs
+
+
+    def train(config):
+        args = TrainArgs.load(config)
+        model = load_model(args.model_id_or_path, lora=args.lora)
+        for batch in loader:
+            model(batch).backward()
+
+
+    if __name__ == "__main__":
+        train(sys.argv[1])
+"""
+DC_ARGS = """\
+    from dataclasses import dataclass, field
+
+    from model.args import LoraArgs
+
+
+    @dataclass
+    class TrainArgs:
+        model_id_or_path: str = ""
+        seq_len: int = 2048
+        lora: LoraArgs = field(default_factory=LoraArgs)
+"""
+DC_LORA = """\
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class LoraArgs:
+        enable: bool = {enable}
+        rank: int = 16
+"""
+
+
+def _mistral(cli, tmp_path: Path, enable: str) -> dict:
+    write(tmp_path, {"train.py": DC_TRAIN, "finetune/__init__.py": "", "finetune/args.py": DC_ARGS,
+                     "model/__init__.py": "", "model/args.py": DC_LORA.format(enable=enable),
+                     "example/7B.yaml": "model_id_or_path: ''\nlora:\n  rank: 64\nseq_len: 32768\n"})
+    return plan_of(cli, "train.py", "--", "torchrun", "--nproc-per-node", "8", "-m", "train", "example/7B.yaml",
+                   cwd=tmp_path)
+
+
+def test_a_lora_switch_left_at_its_class_default_two_imports_away(cli, tmp_path: Path) -> None:
+    plan = _mistral(cli, tmp_path, "True")
+    got = {k: [(f["value"], f["source"]["kind"]) for f in plan["fields"].get(k, []) if f["adapter"] == "dataclass_config"]
+           for k in ("peft.method", "peft.rank", "task.mode")}
+    # the rank from the file, the switch from the class default
+    assert got == {"peft.method": [("lora", "code")], "peft.rank": [(64, "config")], "task.mode": [("lora", "code")]}
+    assert fact(plan, "task.mode").value == "lora"
+
+
+def test_twin_a_lora_class_default_off(cli, tmp_path: Path) -> None:
+    plan = _mistral(cli, tmp_path, "False")
+    assert not [f for f in plan["fields"].get("peft.method", []) if f["adapter"] == "dataclass_config"]
+    assert (fact(plan, "task.mode").value if fact(plan, "task.mode") else None) != "lora"
