@@ -421,3 +421,44 @@ def test_twin_a_lora_class_default_off(cli, tmp_path: Path) -> None:
     plan = _mistral(cli, tmp_path, "False")
     assert not [f for f in plan["fields"].get("peft.method", []) if f["adapter"] == "dataclass_config"]
     assert (fact(plan, "task.mode").value if fact(plan, "task.mode") else None) != "lora"
+
+
+# OpenGVLab/Ask-Anything @ the benchmark's commit (VideoChat2 stage 3: the model class builds its own LoRA from
+# a Python config the code reads, not followed here): LoRA named in a local module, not read -> the mode is not
+# stated (a full-training guess was wrong in all four real jobs of this shape), only said in a note
+LOOP = """\
+    import torch
+
+    from models.chat import build_model
+
+    model = build_model()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for batch in range(10):
+        loss = model(batch)
+        loss.backward()
+        optimizer.step()
+"""
+CHAT = """\
+    import torch
+
+
+    def build_model(use_lora=True):
+        model = torch.nn.Linear(8, 8)
+        if use_lora:
+            model = add_lora_layers(model, r=16)
+        return model
+"""
+
+
+def test_lora_named_but_not_read_leaves_the_mode_unknown(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": LOOP, "models/__init__.py": "", "models/chat.py": CHAT})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "task.mode") is None
+    assert any("LoRA/PEFT is named" in n and "not known" in n for n in plan["notes"])
+
+
+def test_twin_no_lora_anywhere_is_plain_training(cli, tmp_path: Path) -> None:
+    chat = "import torch\n\n\ndef build_model():\n    return torch.nn.Linear(8, 8)\n"
+    write(tmp_path, {"train.py": LOOP, "models/__init__.py": "", "models/chat.py": chat})
+    mode = fact(plan_of(cli, "train.py", cwd=tmp_path), "task.mode")
+    assert mode is not None and mode.value == "train"
