@@ -462,3 +462,41 @@ def test_twin_no_lora_anywhere_is_plain_training(cli, tmp_path: Path) -> None:
     write(tmp_path, {"train.py": LOOP, "models/__init__.py": "", "models/chat.py": chat})
     mode = fact(plan_of(cli, "train.py", cwd=tmp_path), "task.mode")
     assert mode is not None and mode.value == "train"
+
+
+# --- a script without a launch line or any distributed code is one process ------------------------------------
+# open-thought/tiny-grpo @ the benchmark's commit README.md:24 (python train.py), train.py:197,216 (one cuda device,
+# no process group, no wrapper)
+GRPO = """\
+    import torch
+    from torch.utils.data import DataLoader
+
+    device = torch.device("cuda", 0)
+    model = torch.nn.Linear(8, 8).to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-6)
+    loader = DataLoader(list(range(64)), batch_size=16)
+    for batch in loader:
+        loss = model(torch.randn(16, 8, device=device)).sum()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_a_bare_script_without_distributed_code_is_one_process(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": GRPO})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    world = fact(plan, "dist.world_size")
+    assert (world.value, world.confidence, world.adapter) == (1, "medium", "bare_script")
+    assert fact(plan, "dist.sharding").value == "none"
+    assert fact(plan, "batch.global").value == 16
+
+
+def test_twin_distributed_code_or_a_launch_line_is_not_one_process_here(cli, tmp_path: Path) -> None:
+    ddp = GRPO.replace("device = ", "torch.distributed.init_process_group('nccl')\n    device = ")
+    write(tmp_path, {"train.py": ddp})
+    world = fact(plan_of(cli, "train.py", cwd=tmp_path), "dist.world_size")
+    assert world is None or world.adapter != "bare_script"
+    write(tmp_path, {"train.py": GRPO})
+    plan = plan_of(cli, "train.py", "--", "torchrun", "--nproc_per_node", "2", "train.py", cwd=tmp_path)
+    assert not [f for f in plan["fields"].get("dist.world_size", []) if f["adapter"] == "bare_script"]
+    assert fact(plan, "dist.world_size").value == 2
