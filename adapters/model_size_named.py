@@ -15,7 +15,8 @@ Read, never imported:
 - the values of the script's options and ``key=value`` overrides, from the launch line or else the
   option's declared default, whose name speaks of the model (``model``, ``arch``, ``config``, ``preset``,
   ``factory``, ``experiment``) and of nothing else the job loads (a tokenizer, a reward or reference
-  model, a DeepSpeed/accelerate config, data, an output folder);
+  model, a DeepSpeed/accelerate config, data, an output folder) nor of one part of a composite model
+  (``lm_model_type``, ``vision_tower``, a backbone or decoder: the part's size is not the model's);
 - the last part of each value (a path's file or folder name) holding one size word: digits and ``M``
   or ``B`` standing alone (``_340M``, ``-360m``, ``e830M``; not ``16MB``, not the ``7B`` of ``8x7B``);
 - failing that, the launch script's file name;
@@ -44,7 +45,11 @@ _MODEL_WORDS = {"model", "models", "arch", "architecture", "config", "cfg", "pre
 _OTHER_WORDS = {"tokenizer", "teacher", "reward", "rm", "ref", "reference", "critic", "draft", "vae", "data",
                 "dataset", "datasets", "deepspeed", "ds", "accelerate", "fsdp", "zero", "output", "out", "save",
                 "dump", "log", "logging", "wandb", "resume", "ckpt", "checkpoint", "run", "eval", "vision",
-                "text", "encoder", "clip", "lora", "adapter", "peft", "embedding", "tokens"}
+                "text", "encoder", "clip", "lora", "adapter", "peft", "embedding", "tokens",
+                # a part of a composite model, not the whole (huggingface/nanoVLM models/config.py:33
+                # lm_model_type "HuggingFaceTB/SmolLM2-360M-Instruct": the language half of a 460M VLM)
+                "lm", "llm", "vit", "backbone", "decoder", "language", "tower", "audio", "speech", "image",
+                "projector", "head"}
 _SCALE = {"m": 10 ** 6, "b": 10 ** 9}
 
 

@@ -60,6 +60,26 @@ def test_twin_a_one_digit_size_or_a_size_outside_a_model_option_states_nothing(c
     assert named(_flame(cli, tmp_path, "transformer.json", "exp/transformer-340M-10B")) == []
 
 
+# huggingface/nanoVLM @ the benchmark's commit models/config.py:6-37: a 460M VLM whose language half is declared as
+# lm_model_type "HuggingFaceTB/SmolLM2-360M-Instruct" beside the vision half; the part's size is not the model's
+VLM = """\
+    import argparse
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--vit_model_type", default="google/siglip2-base-patch16-512")
+    p.add_argument("--lm_model_type", default="HuggingFaceTB/SmolLM2-360M-Instruct")
+    p.add_argument("--model_name", default="{name}")
+    args = p.parse_args()
+"""
+
+
+def test_twin_the_size_of_one_part_of_a_composite_model_is_not_the_models(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train.py": VLM.format(name="nanoVLM")})
+    assert named(plan_of(cli, "train.py", cwd=tmp_path)) == []
+    write(tmp_path, {"train.py": VLM.format(name="nanoVLM-450M")})  # the whole, named: taken
+    assert named(plan_of(cli, "train.py", cwd=tmp_path)) == [(450_000_000, "low")]
+
+
 # allenai/OLMo-core @ the benchmark's commit src/examples/llm/train.py:281-286,156-159: --model-factory with the
 # default "llama2_271M", a classmethod of TransformerConfig looked up with getattr
 FACTORY = """\
