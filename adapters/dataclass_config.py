@@ -123,6 +123,14 @@ class DataclassConfigAdapter(Adapter):
                 tree = _read(local)
                 if tree is not None:
                     trees.append((local, tree))
+            # and the modules those import (a field's class one module further: mistralai/mistral-finetune
+            # finetune/args.py ``from model.args import LoraArgs``), bounded
+            for _, tree in list(trees[1:]):
+                for local in _imported_local(tree, here)[:6]:
+                    if len(trees) < 24 and local not in {t[0] for t in trees}:
+                        more = _read(local)
+                        if more is not None:
+                            trees.append((local, more))
             classes = _Classes(trees)
             for node in nodes_of(script.tree):
                 if not (isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Call)):
@@ -143,12 +151,29 @@ class DataclassConfigAdapter(Adapter):
                 values = _merge(defaults, loaded.data)
                 self.note(plan, f"{script.source.display}:{node.lineno}: {call.func.value.id}.{call.func.attr}() "
                                 f"reads {source.display}; the class's defaults fill the keys it leaves out")
+                self._lora(project, plan, source, loaded, lines, values)
                 read_object_facts(script.tree, Path(str(script.source.path)), script.source.display,
                                   (target.id,), lambda p, v=values: _get(v, p),
                                   lambda field, value, p, detail, conf, s=source, ld=loaded, ln=lines:
                                   self._add(project, plan, s, ld, ln, field, value, p, detail, conf),
                                   lambda p, v=values: _is_null(v, p))
                 return
+
+    def _lora(self, project: Project, plan: TrainingPlan, source: Any, loaded: Any, lines: dict,
+              values: dict[str, Any]) -> None:
+        """The project's own LoRA section switched on in the file or by the class's default (mistralai/
+        mistral-finetune ``example/7B.yaml:9-10`` ``lora: {rank: 64}``, ``finetune/args.py`` ``LoraArgs.enable``
+        default True): :mod:`preflight.adapters.lora_switch` over the merged values."""
+        from preflight.adapters.lora_switch import switched_sections
+
+        found = switched_sections(values)
+        if len(found) != 1 or not found[0][2]:
+            return
+        path, switch, _, rank_key, rank = found[0]
+        detail = f"{'.'.join(path)}.{switch} true: the project's own LoRA, rank {rank}"
+        for field, value, key in (("peft.method", "lora", switch), ("peft.rank", rank, rank_key),
+                                  ("task.mode", "lora", switch)):
+            self._add(project, plan, source, loaded, lines, field, value, (*path, key), detail, "medium")
 
     def _config_for(self, project: Project, fields: set[str]) -> Optional[tuple[Any, Any]]:
         best = None

@@ -12,9 +12,11 @@ with ``--model_config configs/llama_350m.json``, ``scripts/benchmark_c4/llama_35
   ``SomeModel(cfg)`` or ``SomeModel(config=cfg)``;
 - the file read as JSON (never executed) into the architecture reader the estimator uses for Hub
   configs: ``model.num_parameters`` from its formula, medium. A config the code changes after
-  loading it (``cfg.vocab_size += 1``) gives the count at low. A model type the reader does not
-  know, a file that is not there, a Hub id, or a config given to ``from_pretrained`` of a
-  checkpoint (the checkpoint's weights decide) state nothing.
+  loading it (``cfg.vocab_size += 1``) gives the count at low; one that gives it keys the file
+  lacks (``config.share_embedding = ...``) for the project's own model class, which reads them,
+  gives none. A model type the reader does not know, a file that is not there, a Hub id, or a
+  config given to ``from_pretrained`` of a checkpoint (the checkpoint's weights decide) state
+  nothing.
 
 A project's own config class built in code counts the same way (baichuan-inc/Baichuan-7B
 ``train.py:114`` @ 6f3ef46: ``model = BaiChuanForCausalLM(BaiChuanConfig())``, the class in
@@ -84,6 +86,33 @@ def _changed(tree: ast.AST, var: str) -> bool:
             if isinstance(t, (ast.Attribute, ast.Subscript)) and isinstance(t.value, ast.Name) and t.value.id == var:
                 return True
     return False
+
+
+def _new_keys(tree: ast.AST, var: str, config: dict) -> list[str]:
+    """The attributes ``var.attr = ...`` sets that the loaded file does not have (``config.share_embedding =
+    model_args.share_embedding``, facebookresearch/MobileLLM @ 8b9769d ``pretrain.py:166-171``)."""
+    out: list[str] = []
+    for node in ast.walk(tree):
+        for t in node.targets if isinstance(node, ast.Assign) else []:
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == var \
+                    and t.attr not in config and t.attr not in out:
+                out.append(t.attr)
+    return out
+
+
+def _project_class(tree: ast.Module, call: ast.Call) -> Optional[str]:
+    """The model class built, when the script imports it from a module other than ``transformers``
+    (``from utils.modeling_llama import LlamaForCausalLM``): the project's own class, which may read keys
+    of the config that the architecture reader does not know."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else None
+    if name is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names):
+            module = "." * node.level + (node.module or "")
+            return None if module.split(".")[0] == "transformers" else f"{name} (from {module})"
+    return None
 
 
 def _is_config_call(call: ast.Call) -> bool:
@@ -308,6 +337,13 @@ class ModelConfigFileAdapter(Adapter):
             if not isinstance(total, int) or total <= 0:
                 continue
             changed = _changed(script.tree, var)
+            own = _project_class(script.tree, builds[0].call) if changed else None
+            added = _new_keys(script.tree, var, config) if own else []
+            if own and added:
+                self.note(plan, f"{script.source.display}:{site.line}: {got.value} is given {', '.join(added)} (keys the "
+                                f"file lacks) and handed to the project's {own}, which reads them: the file's "
+                                "count is not that model's, not stated")
+                continue
             shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
             how = f" ({got.detail})" if got.kind == "cli" and got.detail else ""
             detail = (f"{site.label}({got.value}){how} at line {site.line}, given to {builds[0].label}() at line "

@@ -1392,11 +1392,13 @@ class _ScriptPass:
                 mode = "finetune" if self.pretrained else "train"
             detail = f"{train_site.label}(...): the script trains"
             if not peft_found and self.names_peft():
-                # LoRA named here or in a local module, but not built where it can be read: it may
-                # train adapters only, so a full-training mode is a guess
-                conf = "low"
-                detail += "; LoRA/PEFT is named in the script or a local module it imports, not read"
-            self.add("task.mode", mode, self.src(train_site.call, detail), conf)
+                # LoRA named here or in a local module, but not built where it can be read: it may train
+                # adapters only, so the mode is not known (a full-training guess was wrong in every real job
+                # of the benchmark that had this shape: mistral-finetune, moshi, sd-scripts, VideoChat2)
+                self.adapter.note(self.plan, f"{detail}; LoRA/PEFT is named in the script or a local module it "
+                                             "imports, not read: whether it trains adapters only is not known")
+            else:
+                self.add("task.mode", mode, self.src(train_site.call, detail), conf)
             if owner not in hf_trainers:  # LoRA found is named: only checkpointing can be absent
                 from preflight.adapters.pytorch_local import absent_in_loop
 

@@ -45,6 +45,12 @@ class JobInputs:
     launch_script: Optional[str] = None  # the shell script read, if any
     launch_line: Optional[int] = None
 
+    def launch_at(self) -> Optional[tuple[str, int]]:
+        """(display path, line) of the launch script line the job was read from, if one."""
+        if self.launch_script is None or self.launch_line is None:
+            return None
+        return self.launch_script, self.launch_line
+
 
 def is_shell_script(path: Path) -> bool:
     if path.suffix.lower() in SHELL_SUFFIXES:

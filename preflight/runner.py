@@ -417,9 +417,8 @@ def run_audit(args: argparse.Namespace) -> int:
         args.scripts = job.scripts
         plan, project = audit.build_plan(
             job.scripts, job.configs, root=root, argv=job.argv,
-            transformers_version=getattr(args, "transformers_version", None) or settings.transformers_version)
-        if job.launch_script is not None and job.launch_line is not None:
-            project.launch_at = (job.launch_script, job.launch_line)
+            transformers_version=getattr(args, "transformers_version", None) or settings.transformers_version,
+            launch_at=job.launch_at())
         for note in job.notes:
             plan.note(note)
         errors = sorted(list(project.errors) + job.errors, key=lambda e: e.sort_key())

@@ -402,7 +402,7 @@ def test_a_sourced_file_outside_the_job_is_not_read(cli, tmp_path):
     assert "no launch line found" in res.err
 
 
-# -- 5. LoRA in a package beside the script's folder lowers a full-training guess ------------------
+# -- 5. LoRA in a package beside the script's folder leaves the training mode unknown ---------------
 
 VC_TRAIN = """\
     import torch
@@ -434,9 +434,13 @@ def test_lora_named_in_a_package_beside_the_scripts_folder(cli, tmp_path, with_l
                      "models/chat.py": body})
     res = audit(cli, "tasks/train_it.py", cwd=tmp_path)
     assert res.code in (0, 1), res.out + res.err
-    (mode,) = json.loads(res.out)["fields"]["task.mode"]
-    assert mode["value"] == "train"
-    assert (mode["confidence"] == "low") is with_lora
+    plan = json.loads(res.out)
+    if with_lora:  # LoRA named, not read: whether it trains adapters only is not known (jobs35: no guess)
+        assert "task.mode" not in plan["fields"]
+        assert any("LoRA/PEFT is named" in n for n in plan["notes"])
+    else:
+        (mode,) = plan["fields"]["task.mode"]
+        assert mode["value"] == "train" and mode["confidence"] != "low"
 
 
 # -- 6. PF507: a `???` the script fills in before use (DrQ-v2 once it composes) ---------------------

@@ -170,7 +170,8 @@ def run(args: argparse.Namespace) -> int:
         from preflight.jobs import resolve_job
 
         job = resolve_job(args.scripts, args.config, args.launch, Path.cwd())
-        plan, project = build_plan(job.scripts, job.configs, root=Path.cwd(), argv=job.argv)
+        plan, project = build_plan(job.scripts, job.configs, root=Path.cwd(), argv=job.argv,
+                                   launch_at=job.launch_at())
         for note in job.notes:
             plan.note(note)
         for err in job.errors:
