@@ -161,3 +161,37 @@ def test_twin_a_file_with_a_site_suffix_and_no_shell_shebang_is_refused(cli, tmp
     res = cli("audit", "launch_slurm.wilkes3", cwd=tmp_path)
     assert res.code == 3, res.out + res.err
     assert "not a Python script or notebook" in res.out + res.err
+
+
+TIMM = """\
+    import argparse
+
+    import torch
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--input-size", default=None, nargs=3, type=int, metavar="N N N",
+                        help="Input all image dimensions (d h w, e.g. --input-size 3 224 224)")
+    parser.add_argument("--batch-size", type=int, default=8)
+    args = parser.parse_args()
+    model = torch.nn.Linear(8, 8).cuda()
+    opt = torch.optim.AdamW(model.parameters())
+    for x in torch.utils.data.DataLoader(list(range(64)), batch_size=args.batch_size):
+        opt.zero_grad()
+        model(x).sum().backward()
+        opt.step()
+"""
+
+
+def test_an_nargs_image_size_gives_the_side_not_the_channels(cli, tmp_path):
+    # NVlabs/MambaVision @ its pinned commit mambavision/train.sh: `--input-size 3 224 224` to a
+    # timm-derived train.py (nargs=3, channels first)
+    write(tmp_path, {"train.py": TIMM})
+    plan = plan_of(cli, "train.py", "--", "--input-size", "3", "224", "224", "--batch-size", "4", cwd=tmp_path)
+    assert fact(plan, "data.image_size").value == 224
+    assert fact(plan, "batch.micro").value == 4  # the words after the three values are options again
+
+
+def test_twin_a_non_square_nargs_size_gives_no_side(cli, tmp_path):
+    write(tmp_path, {"train.py": TIMM})
+    plan = plan_of(cli, "train.py", "--", "--input-size", "3", "224", "256", cwd=tmp_path)
+    assert fact(plan, "data.image_size") is None
