@@ -117,6 +117,16 @@ def _as_int(value: Any) -> Optional[int]:
     return None
 
 
+def _image_side(value: Any) -> Optional[int]:
+    """The side of a square image from an ``nargs`` size option: ``3 224 224`` (timm's ``--input-size``,
+    "Input all image dimensions (d h w)": channels first) or ``224 224``; None when not square."""
+    words = value.split() if isinstance(value, str) else value if isinstance(value, (list, tuple)) else None
+    if not words or len(words) not in (2, 3):
+        return None
+    sides = [_as_int(w) for w in words][-2:]
+    return sides[0] if sides[0] is not None and sides[0] == sides[1] else None
+
+
 def _as_bool(value: Any) -> Optional[bool]:
     if isinstance(value, bool):
         return value
@@ -366,6 +376,8 @@ class _Pass:
             if target == "data.seq_len" and name in ("max_length",) and not self._trl() \
                     and self.decl.options[name].library != "TrainingArguments":
                 continue  # max_length of a TrainingArguments subclass (SimPOConfig) is the training length
+            if number is None and target == "data.image_size":
+                number = _image_side(value)
             if number is not None and number >= 1:
                 self.add(target, number, source, conf)
         self.update_freq()

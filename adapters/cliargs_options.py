@@ -60,6 +60,7 @@ class Option:
     library: str = ""
     choices: tuple = ()  # the values the parser accepts (argparse ``choices=``, fastcore ``Param(choices=)``)
     explicit: bool = True  # the default was written (``default=``), not implied by the action
+    nargs: int = 1  # argparse ``nargs=N`` (N >= 2): the next N words are its value, kept joined by spaces
 
 
 @dataclass
@@ -454,10 +455,12 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
         decl.dotted[short] = None if short in decl.dotted else names[0]
         if "lora" in names[0].split(".")[:-1] and short in ("rank", "r", "dim"):
             decl.dotted["lora_rank"] = None if "lora_rank" in decl.dotted else names[0]  # --ds.lora.rank
+    nargs_ok, nargs = _literal(kw.get("nargs"))
+    count = nargs if nargs_ok and isinstance(nargs, int) and not isinstance(nargs, bool) and nargs >= 2 else 1
     for name in names:
         decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
                         help=help_text if help_ok and isinstance(help_text, str) else "", choices=choices,
-                        explicit=explicit))
+                        explicit=explicit, nargs=count))
     decl.parsers.append("argparse")
 
 
@@ -634,6 +637,11 @@ def _cli_values(args: list[str], decl: Declared) -> dict[str, tuple[Any, str]]:
         elif opt.flag_only and (i >= len(args) or args[i].startswith("-")
                                 or args[i].lower() not in ("true", "false", "1", "0")):
             out[name] = (True, tok)
+        elif opt.nargs > 1 and i + opt.nargs <= len(args) \
+                and not any(a.startswith("--") for a in args[i:i + opt.nargs]):
+            words = " ".join(args[i:i + opt.nargs])  # ``--input-size 3 224 224`` (nargs=3)
+            out[name] = (words, f"{tok} {words}")
+            i += opt.nargs
         elif i < len(args) and not args[i].startswith("--"):
             out[name] = (args[i], f"{tok} {args[i]}")
             i += 1

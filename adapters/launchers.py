@@ -232,6 +232,10 @@ def parse_launch(argv: Sequence[str]) -> LaunchInfo:
     elif head == "composer":
         info.launcher = "composer"
         _composer(info, tokens, i + 1)
+    elif head == "colossalai" and i + 1 < len(tokens) and tokens[i + 1] == "run":
+        from preflight.adapters.launch_colossalai import parse_colossalai_run
+
+        parse_colossalai_run(info, tokens, i + 2)
     elif _PYTHON.match(head):
         target, module, j = _python_target(tokens, i + 1)
         if module and target in ("torch.distributed.run", "torch.distributed.launch"):
@@ -488,6 +492,10 @@ class LaunchersAdapter(Adapter):
         self._allocator_env(plan, info, line)
         if info.launcher in ("torchrun", "torch.distributed.launch"):
             self._torchrun(plan, info, line)
+        elif info.launcher == "colossalai":
+            from preflight.adapters.launch_colossalai import colossalai_facts
+
+            colossalai_facts(self, plan, info, line)
         elif info.launcher == "accelerate":
             self._accelerate(project, plan, info, line)
         elif info.launcher == "deepspeed":

@@ -42,7 +42,7 @@ from preflight.adapters.launchers import LaunchInfo, parse_launch
 from preflight._record import dataclass, field
 
 SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
-LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun", "mpiexec", "fabric", "composer",
+LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun", "mpiexec", "fabric", "composer", "colossalai",
                 "python", "python3")
 _ASSIGN = re.compile(r"^(?:(?:export|declare|local|readonly|typeset)\s+(?:-\w+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
 _PREFIXES = ("nohup", "exec", "time", "command")

@@ -52,11 +52,15 @@ class JobInputs:
         return self.launch_script, self.launch_line
 
 
+_NOT_SHELL = (".py", ".pyi", ".ipynb", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini", ".txt", ".md", ".rst",
+              ".csv", ".lua", ".pl", ".rb", ".js")
+
+
 def is_shell_script(path: Path) -> bool:
     if path.suffix.lower() in SHELL_SUFFIXES:
         return True
-    if path.suffix or not os.path.isfile(path):
-        return False
+    if path.suffix.lower() in _NOT_SHELL or not os.path.isfile(path):
+        return False  # else no suffix, or a site's own (`launch_slurm.wilkes3`): a shell shebang decides
     try:
         with open(path, "rb") as fh:  # a regular file (checked above): 64 bytes
             head = fh.read(64)
@@ -524,7 +528,7 @@ def _follow_subscripts(shell, path: Path, root: Path, bases: list[Path], out: Jo
 _NOT_TRAINING = ("test", "eval", "prepare", "data", "convert", "tool", "bench", "download", "serve", "infer",
                  "export", "demo", "docker", "install", "setup", "lint", "doc")
 _TRAINING = ("train", "finetune", "fine_tune", "pretrain", "sft", "dpo", "rlhf", "lora")
-_DISTRIBUTED = ("torchrun", "torch.distributed.launch", "deepspeed", "accelerate")
+_DISTRIBUTED = ("torchrun", "torch.distributed.launch", "deepspeed", "accelerate", "colossalai")
 
 
 def _launch_rank(rel: Path, info) -> tuple:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-_SETS_RANK = ("torchrun", "torch.distributed.launch", "deepspeed")
+_SETS_RANK = ("torchrun", "torch.distributed.launch", "deepspeed", "colossalai")  # colossalai run runs torchrun
 _WORLD_CALLS = ("torch.distributed.get_world_size", "torch.distributed.distributed_c10d.get_world_size")
 
 

@@ -849,6 +849,18 @@ class ScriptIndex:
                 return bool(_COMPARE[type(test.ops[0])](left.value, right.value))
             except TypeError:
                 return None
+        if isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) \
+                and test.func.attr in ("startswith", "endswith") and len(test.args) == 1 and not test.keywords:
+            # args.plugin.startswith("torch_ddp"): a str method of a known option value
+            arg = test.args[0]
+            parts = arg.elts if isinstance(arg, ast.Tuple) else [arg]
+            if not all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts):
+                return None
+            owner = self._capped(self.resolve(test.func.value))
+            if owner is None or not isinstance(owner.value, str):
+                return None
+            affixes = tuple(p.value for p in parts if isinstance(p, ast.Constant) and isinstance(p.value, str))
+            return owner.value.startswith(affixes) if test.func.attr == "startswith" else owner.value.endswith(affixes)
         resolved = self._capped(self.resolve(test))
         return None if resolved is None else bool(resolved.value)
 
