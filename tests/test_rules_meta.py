@@ -21,7 +21,7 @@ RULES = all_rules(plugins=False)
 REPO = Path(__file__).resolve().parent.parent
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def every_finding(code: str, example: str) -> tuple[Finding, ...]:
     """Every built-in rule's findings on one of ``code``'s examples, computed once: the tests
     below each read what they check from it (the analysis, not the rules, is what costs; this
