@@ -273,6 +273,7 @@ JOB = {
     "PF609": "plan.pf609_deepspeed_config_given_twice",
     "PF610": "plan.pf610_module_built_under_inference_mode",
     "PF611": "plan.pf611_zero3_forward_under_inference_mode",
+    "PF612": "plan.pf612_generic_peft_model_hides_label_names",
     "PF801": "plan.pf801_does_not_fit",
 }
 
