@@ -274,6 +274,7 @@ JOB = {
     "PF610": "plan.pf610_module_built_under_inference_mode",
     "PF611": "plan.pf611_zero3_forward_under_inference_mode",
     "PF612": "plan.pf612_generic_peft_model_hides_label_names",
+    "PF613": "plan.pf613_chat_template_text_gets_second_bos",
     "PF801": "plan.pf801_does_not_fit",
 }
 
