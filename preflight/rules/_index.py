@@ -275,6 +275,7 @@ JOB = {
     "PF611": "plan.pf611_zero3_forward_under_inference_mode",
     "PF612": "plan.pf612_generic_peft_model_hides_label_names",
     "PF613": "plan.pf613_chat_template_text_gets_second_bos",
+    "PF614": "plan.pf614_subprocess_strategy_in_notebook",
     "PF801": "plan.pf801_does_not_fit",
 }
 
