@@ -276,6 +276,7 @@ JOB = {
     "PF612": "plan.pf612_generic_peft_model_hides_label_names",
     "PF613": "plan.pf613_chat_template_text_gets_second_bos",
     "PF614": "plan.pf614_subprocess_strategy_in_notebook",
+    "PF615": "plan.pf615_lightning2_precision_on_lightning1",
     "PF801": "plan.pf801_does_not_fit",
 }
 
