@@ -169,6 +169,7 @@ JOB = {
     "PF216": "plan.pf216_hydra_config_not_composable",
     "PF217": "plan.pf217_hydra_value_lost_to_later_default",
     "PF219": "plan.pf219_hydra_struct_key_added",
+    "PF222": "plan.pf222_weights_only_load_of_pickled_checkpoint",
     "PF230": "plan.pf230_more_processes_than_visible_gpus",
     "PF231": "plan.pf231_launcher_flag_after_script",
     "PF232": "plan.pf232_deepspeed_path_to_plain_parser",
