@@ -40,7 +40,7 @@ def _bound_call(ctx: FileContext, name: ast.AST, use: ast.AST) -> Optional[ast.C
     if len(bound) != 1:
         return None
     node = bound[0]
-    if not isinstance(node, ast.Assign) or node.lineno > use.lineno or len(node.targets) != 1 \
+    if not isinstance(node, ast.Assign) or node.lineno > getattr(use, "lineno", 0) or len(node.targets) != 1 \
             or not isinstance(node.targets[0], ast.Name) or not isinstance(node.value, ast.Call):
         return None
     return node.value

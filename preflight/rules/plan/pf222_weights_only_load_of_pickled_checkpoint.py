@@ -154,7 +154,7 @@ or save `vars(args)` and plain data instead.
         for load in loads:
             yield pctx.code_finding(self, script, load, (
                 f"`torch.load` without `weights_only=` on torch >= 2.6 ({version.describe()}) uses the weights-only "
-                f"unpickler by default, and the checkpoint this file saves holds {what} (line {node.lineno}): loading it "
+                f"unpickler by default, and the checkpoint this file saves holds {what} (line {getattr(node, 'lineno', 0)}): loading it "
                 "fails with \"Weights only load failed ... Unsupported global\". Pass `weights_only=False` for the "
                 "run's own checkpoints (or allowlist the class with `torch.serialization.add_safe_globals`)"),
                 evidence=[pctx.code_evidence(script, node, "saved into the checkpoint here", same_file=True)])

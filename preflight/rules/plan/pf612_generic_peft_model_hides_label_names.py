@@ -25,7 +25,7 @@ def _scope_of(tree: ast.AST, node: ast.AST) -> ast.AST:
     best: ast.AST = tree
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and fn is not node \
-                and fn.lineno <= node.lineno <= (fn.end_lineno or fn.lineno) \
+                and fn.lineno <= getattr(node, "lineno", 0) <= (fn.end_lineno or fn.lineno) \
                 and (best is tree or fn.lineno >= best.lineno):  # type: ignore[attr-defined]
             best = fn
     return best
@@ -39,7 +39,7 @@ def _bound_call(tree: ast.AST, name: str, use: ast.AST) -> Optional[ast.Call]:
     last: Optional[ast.AST] = None
     for node in ast.walk(scope):
         if not isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For, ast.With)) \
-                or node.lineno >= use.lineno or _scope_of(tree, node) is not scope:
+                or node.lineno >= getattr(use, "lineno", 0) or _scope_of(tree, node) is not scope:
             continue
         if isinstance(node, ast.Assign):
             targets: list = list(node.targets)
@@ -169,8 +169,8 @@ Pass `label_names=["labels"]` to `TrainingArguments`, or give the PEFT config it
         wrap, config = wrapped
         effect = ("`compute_metrics` is never called" if metrics is not None else "no `eval_loss` is computed")
         if isinstance(best, ast.Constant) and best.value is True:
-            metric = chosen.value if isinstance(chosen, ast.Constant) else "loss"
-            metric = metric if str(metric).startswith("eval_") else f"eval_{metric}"
+            metric = str(chosen.value) if isinstance(chosen, ast.Constant) else "loss"
+            metric = metric if metric.startswith("eval_") else f"eval_{metric}"
             effect += f", and `load_best_model_at_end` fails at the first save with KeyError '{metric}'"
         return pctx.code_finding(self, script, targs, (
             f"`TrainingArguments` without `label_names` for a PEFT model built from `{call_last(config)}` without "

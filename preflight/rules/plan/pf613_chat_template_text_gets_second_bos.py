@@ -25,7 +25,7 @@ def _scope_of(tree: ast.AST, node: ast.AST) -> ast.AST:
     best: ast.AST = tree
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) \
-                and fn.lineno <= node.lineno <= (fn.end_lineno or fn.lineno) \
+                and fn.lineno <= getattr(node, "lineno", 0) <= (fn.end_lineno or fn.lineno) \
                 and (best is tree or fn.lineno >= best.lineno):  # type: ignore[attr-defined]
             best = fn
     return best
@@ -156,11 +156,11 @@ Tokenize with `add_special_tokens=False`, or let the template tokenize
                     or any(k.arg is None for k in call.keywords):
                 continue
             rendered = texts.get((id(_scope_of(tree, call)), call.args[0].id))
-            if rendered is None or rendered.lineno > call.lineno:
+            if rendered is None or getattr(rendered, "lineno", 0) > call.lineno:
                 continue
             yield pctx.code_finding(self, script, call, (
                 f"`{call.args[0].id}` begins with the text `apply_chat_template(..., tokenize=False)` rendered "
-                f"(line {rendered.lineno}), which for `{model_id}` already starts with the BOS token; this call "
+                f"(line {getattr(rendered, 'lineno', 0)}), which for `{model_id}` already starts with the BOS token; this call "
                 "encodes it with the default `add_special_tokens=True`, so the tokenizer prepends a second BOS and "
                 "every sequence starts with two. Pass `add_special_tokens=False` (or let `apply_chat_template` "
                 "tokenize)"),
