@@ -102,7 +102,7 @@ an event and `event.synchronize()`) between the copy and the first read.
             yield ctx.finding(
                 self, assign.value,
                 f"`{assign.targets[0].id}` is copied to the host with `non_blocking=True` and read on line "
-                f"{read.lineno} with nothing waiting for the copy: a non-blocking device-to-host copy returns before "
+                f"{getattr(read, 'lineno', 0)} with nothing waiting for the copy: a non-blocking device-to-host copy returns before "
                 "the data arrives, so the read sees zeros or stale values at random. Copy synchronously "
                 "(`.to(\"cpu\")`) or call `torch.cuda.synchronize()` before reading",
                 evidence=[ctx.evidence(read, "read on the host here")])
