@@ -40,6 +40,27 @@ class MLP(nn.Module):
             x = torch.relu(block(x))
         return self.head(x)
 """,
+    # Lightning issue 17624: torchmetrics kept in a plain dict stay on the CPU
+    """
+import lightning as L
+from torchmetrics.classification import MulticlassAccuracy, MulticlassF1Score
+
+
+class SegModule(L.LightningModule):
+    def __init__(self, net, num_classes=21):
+        super().__init__()
+        self.net = net
+        self.val_metrics = {  # error: PF459
+            "acc": MulticlassAccuracy(num_classes=num_classes),
+            "f1": MulticlassF1Score(num_classes=num_classes, average="macro"),
+        }
+
+    def validation_step(self, batch, batch_idx):
+        x, y = batch
+        preds = self.net(x).argmax(dim=1)
+        for metric in self.val_metrics.values():
+            metric.update(preds, y)
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -99,5 +120,37 @@ class LlamaModel(nn.Module):
         for layer in self.layers:
             h = layer(h)
         return h
+""",
+    # the fix of Lightning issue 17624, and a dict of loss modules (no state to move)
+    """
+import lightning as L
+import torch.nn as nn
+from torchmetrics import MetricCollection
+from torchmetrics.classification import MulticlassAccuracy, MulticlassF1Score
+
+
+class SegModule(L.LightningModule):
+    def __init__(self, net, num_classes=21):
+        super().__init__()
+        self.net = net
+        self.val_metrics = nn.ModuleDict({
+            "acc": MulticlassAccuracy(num_classes=num_classes),
+            "f1": MulticlassF1Score(num_classes=num_classes, average="macro"),
+        })
+        self.test_metrics = MetricCollection({"acc": MulticlassAccuracy(num_classes=num_classes)})
+        self.losses = {"ce": nn.CrossEntropyLoss(), "nll": nn.NLLLoss()}
+""",
+    # tricky-correct: the dict is built first and registered afterwards
+    """
+import lightning as L
+from torchmetrics import MetricCollection
+from torchmetrics.classification import BinaryAccuracy, BinaryAUROC
+
+
+class Classifier(L.LightningModule):
+    def __init__(self):
+        super().__init__()
+        self.metrics = {"acc": BinaryAccuracy(), "auroc": BinaryAUROC()}
+        self.metrics = MetricCollection(self.metrics)
 """,
 ]

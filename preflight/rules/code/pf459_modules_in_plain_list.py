@@ -6,12 +6,13 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.scopes import scope_index
 from preflight.analysis.syntax import dotted_name, statement_walk
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
 
-_WRAPPERS = ("ModuleList", "Sequential", "ModuleDict", "ParameterList")
+_WRAPPERS = ("ModuleList", "Sequential", "ModuleDict", "ParameterList", "MetricCollection")
 _REGISTERS = ("add_module", "register_module")
 
 
@@ -75,7 +76,18 @@ def _elements(value: ast.AST) -> Optional[list[ast.Call]]:
         return calls if len(calls) == len(value.elts) else None
     if isinstance(value, ast.ListComp) and isinstance(value.elt, ast.Call):
         return [value.elt]
+    if isinstance(value, ast.Dict) and value.values and None not in value.keys:
+        calls = [e for e in value.values if isinstance(e, ast.Call)]
+        return calls if len(calls) == len(value.values) else None
+    if isinstance(value, ast.DictComp) and isinstance(value.value, ast.Call):
+        return [value.value]
     return None
+
+
+def _metrics(ctx: FileContext, elements: list[ast.Call]) -> bool:
+    """Every element is a torchmetrics metric (``Accuracy(...)`` imported from torchmetrics)."""
+    qualify = scope_index(ctx).imports.qualify
+    return all((qualify(e.func) or "").startswith("torchmetrics") for e in elements)
 
 
 @register
@@ -93,7 +105,8 @@ class ModulesInPlainList(Rule):
 An `nn.Module` whose `__init__` keeps layers in a plain Python list
 (`self.lstms = []` then `self.lstms.append(LSTMCell(...))`, or
 `self.blocks = [nn.Linear(...) for _ in range(n)]`) that is never wrapped in
-`nn.ModuleList`/`nn.Sequential` nor registered with `add_module`.
+`nn.ModuleList`/`nn.Sequential` nor registered with `add_module`; and torchmetrics
+metrics kept in a plain list or dict (`self.val_metrics = {"acc": MulticlassAccuracy(...)}`).
 
 ## Why it matters
 
@@ -103,7 +116,12 @@ them, so the optimizer never updates their weights; `.cuda()`/`.to()` and
 `.train()`/`.eval()` do not reach them; `state_dict()` does not save them. The run
 trains the rest of the network around frozen random layers (pytorch-meta-optimizer
 issue 11: "the current version will not train the LSTM weights at all"), or fails
-with a device mismatch.
+with a device mismatch. A torchmetrics `Metric` is an `nn.Module` whose states are
+buffers: in a plain dict it stays on the CPU when Lightning moves the LightningModule
+to the GPU, and `metric.update(preds, target)` with CUDA tensors fails (Lightning issue
+17624, "dictionary of metrics are not moved to device"; the torchmetrics docs: metrics
+in native Python lists and dicts are not registered, use `ModuleList`/`ModuleDict` or
+`MetricCollection`).
 
 ## How to fix it
 
@@ -118,6 +136,9 @@ with a device mismatch.
   model out of `parameters()` on purpose), tensors or other values built by functions.
 * An element class preflight cannot tell is a module (an imported class) and the
   module never calls the list's elements.
+* A dict of layers that are not torchmetrics metrics (`{"ce": nn.CrossEntropyLoss()}`:
+  mostly loss or activation modules without state), or a dict wrapped later in
+  `nn.ModuleDict`/`MetricCollection`.
 """
     bad_examples = examples("preflight.rules.code._pf459_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf459_examples", "GOOD_EXAMPLES")
@@ -158,11 +179,23 @@ with a device mismatch.
                 continue
             if not all(_name(e.func)[:1].isupper() for e in elements):
                 continue  # a function's result (torch.zeros, a hook handle) is no layer
+            names = sorted({_name(e.func) for e in elements})
+            kind = "dict" if isinstance(assign.value, (ast.Dict, ast.DictComp)) else "list"
+            if _metrics(ctx, elements):
+                message = (f"`self.{attr}` keeps torchmetrics {', '.join(names)} in a plain Python {kind}: `nn.Module` "
+                           "does not register them as child modules, so moving the model (Lightning's `.to(device)`) "
+                           "leaves their states on the CPU and `update()` with CUDA tensors fails with a device "
+                           "mismatch; nor are they part of the module's state. Use "
+                           f"`nn.ModuleList`/`nn.ModuleDict` (or `torchmetrics.MetricCollection`) for `self.{attr}`")
+                yield ctx.finding(self, assign, message,
+                                  evidence=[ctx.evidence(elements[0], "a metric is put in the container here")])
+                continue
+            if kind == "dict":
+                continue  # a dict of loss or activation modules is common and mostly harmless: metrics only
             known = all(_from_nn(e.func) or _name(e.func) in modules for e in elements)
             if not known and not self._called(cls, attr):
                 continue
-            names = sorted({_name(e.func) for e in elements})
-            message = (f"`self.{attr}` keeps {', '.join(names)} layers in a plain Python list: `nn.Module` does "
+            message = (f"`self.{attr}` keeps {', '.join(names)} layers in a plain Python {kind}: `nn.Module` does "
                        f"not register them, so `parameters()` leaves them out (the optimizer never trains them), "
                        "`.to()`/`.cuda()` and `.train()`/`.eval()` do not reach them and `state_dict()` does not "
                        f"save them. Use `nn.ModuleList` for `self.{attr}`")
