@@ -254,3 +254,60 @@ def test_held_out_set_is_labelled_and_shares_no_report_with_the_other_sets(n, mi
         assert text is not None, (case.id, name)
         lines = text.splitlines()
         assert 1 <= line <= len(lines) and lines[line - 1].strip(), (case.id, line)
+
+
+def test_every_still_buggy_label_names_codes_and_says_why():
+    """A twin labelled still buggy names the finding codes judged true and gives the reason."""
+    score = load()
+    labelled = [c for c in score.load_cases(which="all") if c.still_buggy]
+    assert labelled
+    for case in labelled:
+        assert score.still_buggy_codes(case), case.id
+        why = case.still_buggy.partition("|")[2]
+        assert len(why.split()) >= 12, case.id  # a reason, not a bare code list
+
+
+_LABELLED_CASE = """### case: zero-grad-first-in-accumulate
+source: https://github.com/huggingface/accelerate/issues/1422
+title: the fix moves the loss division into accelerate but keeps zero_grad() first in the accumulate block
+still_buggy: {codes} | the twin keeps zero_grad() first inside accumulate, which erases the window's earlier gradients
+--- bug/train.py
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=4)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    with accelerator.accumulate(model):
+        optimizer.zero_grad()
+        loss = model(**batch).loss / 4
+        accelerator.backward(loss)
+        optimizer.step()
+--- fix/train.py
+import torch
+from accelerate import Accelerator
+
+accelerator = Accelerator(gradient_accumulation_steps=4)
+model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+for batch in loader:
+    with accelerator.accumulate(model):
+        optimizer.zero_grad()
+        loss = model(**batch).loss
+        accelerator.backward(loss)
+        optimizer.step()
+"""
+
+
+@pytest.mark.parametrize("codes,flagged", [("PF457", 0), ("PF999", 1)])
+def test_a_still_buggy_twin_is_counted_apart_only_for_its_labelled_codes(tmp_path, codes, flagged):
+    """The twin's PF457 (zero_grad first inside accumulate) is real: labelled PF457 it is counted in the
+    still-buggy column, not as a flagged correct program; labelled with another code it stays flagged."""
+    score = load()
+    path = tmp_path / "accelerate.cases"
+    path.write_text(_LABELLED_CASE.format(codes=codes), encoding="utf-8")
+    cases = score.parse_cases(path)
+    result = score.score(cases, [sys.executable, "-m", "preflight"], verbose=False, show=False)
+    stats = result["families"]["accelerate"]
+    assert result["cases"][0]["fix_flagged"] == ["PF457"]
+    assert (stats["flagged"], stats["still_buggy"]) == (flagged, 1 - flagged)
+    assert score.table(result).splitlines()[2].endswith(f"| {1 - flagged} |")  # the still-buggy column

@@ -46,6 +46,7 @@ The case format (one ``.cases`` file per family)::
     kind: bug | correct            (correct: a tricky-correct program, files under fix/)
     launch: torchrun --nproc_per_node 4 train.py     (optional; a variant's launch.sh wins)
     expect: train.py:22 what the finding must say     (optional; held-out-2 labels every bug with it)
+    still_buggy: PF457 | why the twin keeps that problem, with the source   (optional, see below)
     --- bug/train.py
     ...
     --- fix/train.py
@@ -53,6 +54,12 @@ The case format (one ``.cases`` file per family)::
     --- both/ds_config.json        (written into both variants)
 
 No case is derived from preflight's own rule examples; each is rebuilt from its report.
+
+``still_buggy`` names the codes (before the ``|``) of findings that were judged true on the twin (or
+on a tricky-correct program): the report's own fix leaves that problem in the program, and the line
+says why with a source. A twin whose warning-or-above findings all carry such codes is not counted as
+a flagged correct program; it is counted in the table's last column instead, so the figure stays
+visible. Any other code on it still flags it.
 """
 
 from __future__ import annotations
@@ -118,6 +125,7 @@ class Case:
     kind: str = "bug"
     launch: str = ""
     expect: str = ""  # file:line and meaning of the finding the bug needs (labeler's reading)
+    still_buggy: str = ""  # "PF457 | why": findings judged true on the twin (the report's fix keeps the problem)
     files: Dict[str, Dict[str, str]] = field(default_factory=lambda: {"bug": {}, "fix": {}})
 
 
@@ -151,7 +159,7 @@ def parse_cases(path: Path) -> List[Case]:
             target = (m.group(1), m.group(2))
             continue
         if target is None:
-            m = re.match(r"^(source|title|kind|launch|expect):\s*(.*)$", line)
+            m = re.match(r"^(source|title|kind|launch|expect|still_buggy):\s*(.*)$", line)
             if m:
                 setattr(current, m.group(1), m.group(2).strip())
             continue
@@ -246,9 +254,15 @@ def counted(findings: List[tuple]) -> Counter:
     return Counter((f[0], os.path.normpath(f[1])) for f in findings if f[3] in WARN)
 
 
+def still_buggy_codes(case: Case) -> set:
+    """The codes a case's ``still_buggy`` line names (before its ``|``)."""
+    head = case.still_buggy.split("|", 1)[0]
+    return set(re.findall(r"PF\d{3}|validate:[\w-]+", head))
+
+
 def score(cases: List[Case], exe: List[str], verbose: bool, show: bool) -> dict:
     per: Dict[str, dict] = defaultdict(lambda: {"bugs": 0, "found": 0, "twins": 0, "flagged": 0,
-                                                "correct": 0, "correct_flagged": 0})
+                                                "correct": 0, "correct_flagged": 0, "still_buggy": 0})
     rows = []
     with tempfile.TemporaryDirectory(prefix="pf-bugs-") as tmp:
         for case in cases:
@@ -259,10 +273,15 @@ def score(cases: List[Case], exe: List[str], verbose: bool, show: bool) -> dict:
                    "fix_flagged": sorted({k[0] for k in fix_c})}
             if case.expect:
                 row["expect"] = case.expect
+            labelled = still_buggy_codes(case)
+            flagged = bool(fix_c) and not set(row["fix_flagged"]) <= labelled
+            if fix_c and not flagged:
+                row["still_buggy"] = row["fix_flagged"]
             stats = per[case.family]
+            stats["still_buggy"] += bool(fix_c) and not flagged
             if case.kind == "correct":
                 stats["correct"] += 1
-                stats["correct_flagged"] += bool(fix_c)
+                stats["correct_flagged"] += flagged
             else:
                 bug_f = run_variant(exe, base / "bug", case.files.get("bug", {}), case.launch)
                 bug_c = counted(bug_f)
@@ -271,7 +290,7 @@ def score(cases: List[Case], exe: List[str], verbose: bool, show: bool) -> dict:
                 stats["bugs"] += 1
                 stats["found"] += bool(new)
                 stats["twins"] += 1
-                stats["flagged"] += bool(fix_c)
+                stats["flagged"] += flagged
                 if show:
                     print(f"== {case.id} bug")
                     for f in bug_f:
@@ -282,18 +301,21 @@ def score(cases: List[Case], exe: List[str], verbose: bool, show: bool) -> dict:
                     print("  ", f[3], f[0], f"{f[1]}:{f[2]}", f[4][:160])
             if verbose:
                 if case.kind == "correct":
-                    mark = "ok " if not fix_c else "FP "
-                    print(f"{mark} {case.family:12} {case.id:40} correct  flagged={row['fix_flagged']}")
+                    mark = "ok " if not flagged else "FP "
+                    print(f"{mark} {case.family:12} {case.id:40} correct  flagged={row['fix_flagged']}"
+                          + (" (labelled still buggy)" if "still_buggy" in row else ""))
                 else:
                     mark = "hit" if row["found_by"] else "MISS"
-                    print(f"{mark:4} {case.family:12} {case.id:40} by={row['found_by']} twin={row['fix_flagged']}")
+                    print(f"{mark:4} {case.family:12} {case.id:40} by={row['found_by']} twin={row['fix_flagged']}"
+                          + (" (labelled still buggy)" if "still_buggy" in row else ""))
             rows.append(row)
     return {"families": dict(per), "cases": rows}
 
 
 def table(result: dict) -> str:
-    lines = ["| family | bugs | found | recall | twins flagged (warning+) | tricky-correct flagged |",
-             "|---|---|---|---|---|---|"]
+    lines = ["| family | bugs | found | recall | twins flagged (warning+) | tricky-correct flagged "
+             "| labelled still buggy (not counted) |",
+             "|---|---|---|---|---|---|---|"]
     tot = Counter()
     for fam in FAMILIES:
         s = result["families"].get(fam)
@@ -312,7 +334,7 @@ def _row(name: str, s) -> str:
     fp = 100.0 * flagged / checked if checked else 0.0
     return (f"| {name} | {s['bugs']} | {s['found']} | {recall:.0f}% | "
             f"{s['flagged']}/{s['twins']} twins + {s['correct_flagged']}/{s['correct']} = {fp:.1f}% | "
-            f"{s['correct_flagged']}/{s['correct']} |")
+            f"{s['correct_flagged']}/{s['correct']} | {s.get('still_buggy', 0)} |")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

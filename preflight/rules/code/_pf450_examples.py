@@ -665,4 +665,20 @@ from hydra.utils import instantiate
 
 optimizer = instantiate(cfg.optimizer, params=model.parameters())
 """,
+    # tricky-correct (lightning-transformers' instantiator): the groups passed positionally are handed
+    # to the optimizer untouched; only keyword arguments are merged into the config
+    """
+import hydra
+
+
+def build_optimizer(cfg, model):
+    no_decay = ["bias", "LayerNorm.weight"]
+    grouped_parameters = [
+        {"params": [p for n, p in model.named_parameters() if not any(nd in n for nd in no_decay)],
+         "weight_decay": cfg.weight_decay},
+        {"params": [p for n, p in model.named_parameters() if any(nd in n for nd in no_decay)],
+         "weight_decay": 0.0},
+    ]
+    return hydra.utils.instantiate(cfg, grouped_parameters)
+""",
 ]

@@ -77,6 +77,11 @@ build the optimizer with `_partial_: true` and call it with the groups.
 
 * `_convert_` is given, the parameters are a generator or `model.parameters()`, or
   the groups are built in a way preflight cannot read (a comprehension, a helper).
+* The groups are passed positionally (`instantiate(cfg, grouped_parameters)`, as
+  lightning-transformers' `HydraInstantiator.optimizer` does): `instantiate` passes positional
+  arguments through to the target untouched (its docstring: "args: Optional positional parameters
+  pass-through"; only the keyword arguments are merged into the config, Hydra 1.1-1.3
+  `_instantiate2.py`), so the optimizer receives plain dicts.
 """
     bad_examples = examples("preflight.rules.code._pf450_examples", "PF456_BAD")
     good_examples = examples("preflight.rules.code._pf450_examples", "PF456_GOOD")
@@ -85,9 +90,10 @@ build the optimizer with `_partial_: true` and call it with the groups.
         for call, qual in calls(ctx):
             if not _is_instantiate(qual, call) or kwarg(call, "_convert_") is not None or has_unpacking(call):
                 continue
+            # only the keyword: instantiate merges its keyword arguments into the config, while positional
+            # arguments are passed through to the target untouched (hydra `instantiate`, "args: Optional
+            # positional parameters pass-through", 1.1-1.3: `instantiate(cfg, groups)` gets plain dicts)
             params = kwarg(call, "params")
-            if params is None and len(call.args) > 1:
-                params = call.args[1]
             groups = _groups(ctx, params, call)
             if groups is None:
                 continue

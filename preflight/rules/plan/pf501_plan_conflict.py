@@ -65,6 +65,16 @@ def _origin(fact: Fact) -> tuple[str, str]:
     return (fact.source.kind if fact.source.path is None else "file", fact.source.path or "")
 
 
+def _launch_overrides_file(winner: Fact, facts: list[Fact]) -> bool:
+    """The launch command's own value wins over config files only (``accelerate launch --config_file
+    8gpus.yaml --num_processes 1``): the launcher documents that its arguments override the file
+    (accelerate ``commands/launch.py`` ``_validate_launch_command`` copies a config value only into an
+    argument the command left unset), so the override is the normal way to reuse one config for
+    another run, and preflight cannot tell a deliberate one from a slip."""
+    return winner.source.kind == "cli" and all(
+        f.source.kind == "config" for f in facts if f is not winner)
+
+
 @register
 class PlanConflict(PlanRule):
     code = "PF501"
@@ -118,6 +128,11 @@ Set the value in one place, or make the other place say the same thing (use
   overrides; a value preflight derived itself (those have dedicated rules, such
   as PF502 for the DeepSpeed batch triple).
 * None of the sources has a file and line to point at (two command-line flags).
+* Reported only as a note: the launch command's own argument overrides a config file's value
+  (`accelerate launch --config_file dist_8gpus.yaml --num_processes 1`). The launcher documents
+  that its arguments win and fills from the file only what the command leaves unset (accelerate
+  `commands/launch.py`, `_validate_launch_command`), so this is how one config is reused for a
+  smaller run; preflight cannot tell a deliberate override from a slip.
 * One side is only a guess (confidence low), such as full fine-tuning assumed under a
   `Trainer` whose model is built in an imported module that attaches a LoRA adapter.
 """
@@ -191,6 +206,11 @@ Set the value in one place, or make the other place say the same thing (use
                               "(accelerate's DeepSpeedPlugin builds it from them): make the two equal, or point "
                               "`deepspeed_config_file` at a JSON that says \"auto\""
                               if plugin else "Use \"auto\" in the DeepSpeed config"))
+            elif _launch_overrides_file(winner, facts):
+                message = (f"`{field}` is set to different values: {values}. The launch line's "
+                           f"{format_value(winner.value)} overrides the config file's value (launch "
+                           "arguments fill only what the command leaves unset): the file does not "
+                           "describe this run. Fine if the override is deliberate; otherwise set it in one place")
             else:
                 message = (f"`{field}` is set to different values: {values}. The framework uses "
                            f"{format_value(winner.value)} ({format_source(winner.source)}); the other "
@@ -205,6 +225,8 @@ Set the value in one place, or make the other place say the same thing (use
             if finding is not None:
                 if hf_check:
                     finding.severity = Severity.ERROR
+                elif _launch_overrides_file(winner, facts):
+                    finding.severity = Severity.NOTE
                 yield finding
         yield from self._left_out_precision(pctx)
 
