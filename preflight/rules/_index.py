@@ -42,6 +42,7 @@ FILE = {
     "PF215": "code.pf215_save_hyperparameters_records_module",
     "PF218": "code.pf218_unresolved_config_logged",
     "PF220": "code.pf220_trainer_finds_no_label_names",
+    "PF226": "code.pf226_random_split_per_process",
     "PF301": "code.pf301_host_sync_in_loop",
     "PF302": "code.pf302_loop_invariant_transfer",
     "PF303": "code.pf303_discarded_tensor_to",
@@ -272,6 +273,7 @@ JOB = {
     "PF609": "plan.pf609_deepspeed_config_given_twice",
     "PF610": "plan.pf610_module_built_under_inference_mode",
     "PF611": "plan.pf611_zero3_forward_under_inference_mode",
+    "PF616": "plan.pf616_hydra_parallel_runs_share_run_dir",
     "PF801": "plan.pf801_does_not_fit",
 }
 
@@ -296,6 +298,7 @@ NEEDS = {
     "PF215": ('save_hyperparameters',),
     "PF218": ('to_container',),
     "PF220": ('TrainingArguments',),
+    "PF226": ('split',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
