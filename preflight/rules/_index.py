@@ -277,6 +277,7 @@ JOB = {
     "PF610": "plan.pf610_module_built_under_inference_mode",
     "PF611": "plan.pf611_zero3_forward_under_inference_mode",
     "PF616": "plan.pf616_hydra_parallel_runs_share_run_dir",
+    "PF617": "plan.pf617_yaml_none_string_checked_as_null",
     "PF801": "plan.pf801_does_not_fit",
 }
 
