@@ -156,6 +156,7 @@ FILE = {
     "PF605": "code.pf605_clip_before_backward",
     "PF606": "code.pf606_clip_in_training_step",
     "PF607": "code.pf607_manual_optimization_schedulers_never_stepped",
+    "PF618": "code.pf618_prepare_gets_iterator",
     "PF620": "code.pf620_compiled_model_state_dict_saved",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
@@ -411,5 +412,6 @@ NEEDS = {
     "PF605": ('clip_grad',),
     "PF606": ('clip_grad',),
     "PF607": ('automatic_optimization',),
+    "PF618": ('prepare',),
     "PF620": ('compile',),
 }
