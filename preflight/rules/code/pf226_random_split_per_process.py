@@ -149,11 +149,14 @@ decorrelate only the augmentation afterwards.
             if state is None:
                 why = f"the {'torch' if rng == 'torch' else 'NumPy'} global RNG it draws from is never seeded here"
                 evidence = None
-            else:
-                node, part = state  # type: ignore[misc]
+            elif isinstance(state, tuple):
+                node: ast.AST = state[0]
+                part: ast.AST = state[1]
                 why = (f"the {'torch' if rng == 'torch' else 'NumPy'} global RNG it draws from is seeded per process "
                        f"(`{ast.unparse(part)[:60]}`)")
                 evidence = [ctx.evidence(node, "the RNG is seeded with a value that differs between processes")]
+            else:
+                continue
             yield ctx.finding(
                 self, call,
                 f"`{ast.unparse(call)[:90]}` draws the split on every process and {why}: under a multi-process "

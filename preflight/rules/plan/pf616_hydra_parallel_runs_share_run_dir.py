@@ -190,9 +190,11 @@ Put something per run into the folder: the overridden value (`..._seed${seed}`),
             if primary is None or config_dir is None:
                 continue
             settings = _run_dir_settings(pctx, primary, config_dir, False)
-            if settings is None or settings[0] is None:
+            if settings is None:
                 continue
             holder, where = settings
+            if holder is None:
+                continue
             for key_path, value in where:
                 if _second_resolution(value) and not _resolves_per_run(comp.config, value, overridden):
                     yield pctx.config_finding(self, holder, key_path, self._message("`hydra.run.dir`", value, how))
