@@ -111,4 +111,21 @@ class Inner:
 class Outer:
     inner: Inner = Inner()
 """,
+    # tricky-correct: another decorator wraps the inner class (it may make it hashable or replace it)
+    """
+from dataclasses import dataclass
+
+from .utils import dictify
+
+
+@dictify
+@dataclass(kw_only=True)
+class LossConfig:
+    type: str = "cross_entropy"
+
+
+@dataclass(kw_only=True)
+class QuantumConfig:
+    loss: LossConfig = LossConfig()
+""",
 ]

@@ -31,7 +31,7 @@ def _unhashable(ctx: FileContext, cls: ast.ClassDef) -> bool:
     ``frozen=True`` or ``unsafe_hash=True``, and no ``__hash__`` of its own (dataclasses.py
     ``_hash_action``)."""
     dec = _dataclass_decorator(ctx, cls)
-    if dec is None:
+    if dec is None or len(cls.decorator_list) > 1:  # another decorator may replace the class
         return False
     if isinstance(dec, ast.Call):
         if dec.args or any(k.arg is None for k in dec.keywords):
@@ -94,7 +94,8 @@ On older Pythons every instance of the outer class shares the one default object
   `__hash__` (its instances are hashable, Python accepts them).
 * The default goes through `field(default_factory=...)`.
 * The default's class is not a dataclass of the same file (an imported class is not
-  read), has base classes other than `object`, or the outer class is not a standard-library
+  read), has base classes other than `object` or decorators besides `@dataclass` (which may
+  replace the class), or the outer class is not a standard-library
   dataclass (pydantic, attrs, flax).
 """
     bad_examples = examples("preflight.rules.code._pf227_examples", "PF227_BAD")
