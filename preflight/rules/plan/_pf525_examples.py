@@ -31,6 +31,38 @@ PF525_BAD = [
 # --- expect
 conf/recipe.yaml:6: error: PF525
 """,
+    # `${d_model}` next to `d_model` in a group file placed under `model`: the app instantiates
+    # cfg.model.head from the composed config, where OmegaConf resolves it from the root
+    """
+# --- train.py
+import hydra
+from hydra.utils import instantiate
+
+
+@hydra.main(config_path="conf", config_name="train", version_base="1.3")
+def main(cfg):
+    head = instantiate(cfg.model.head)
+    print(head, cfg.data.path)
+
+
+if __name__ == "__main__":
+    main()
+# --- conf/train.yaml
+defaults:
+  - _self_
+  - model: transformer
+data:
+  path: data/sst5
+  num_classes: 5
+# --- conf/model/transformer.yaml
+d_model: 512
+head:
+  _target_: torch.nn.Linear
+  in_features: ${d_model}
+  out_features: ${data.num_classes}
+# --- expect
+conf/model/transformer.yaml:4: error: PF525
+""",
 ]
 
 PF525_GOOD = [
@@ -59,5 +91,27 @@ model:
       add_bos_to_input: true
     validation_ds:
       add_bos_to_input: ${data.train_ds.add_bos_to_input}
+""",
+    # tricky-correct: the app reads below the subtree but gives it a root of its own first
+    """
+# --- train.py
+import hydra
+from omegaconf import OmegaConf
+
+
+@hydra.main(config_path="conf", config_name="train", version_base="1.3")
+def main(cfg):
+    model_cfg = OmegaConf.create(cfg.model)
+    build_head(model_cfg.head, cfg.model.head._target_)
+
+
+if __name__ == "__main__":
+    main()
+# --- conf/train.yaml
+model:
+  d_model: 512
+  head:
+    _target_: torch.nn.Linear
+    in_features: ${d_model}
 """,
 ]

@@ -15,6 +15,10 @@ from preflight.rules.base import examples
 _INTERPOLATION = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\}")
 
 
+# calls that give a subtree a root of its own (its interpolations then resolve inside it)
+_DETACHES = ("OmegaConf.create", "to_container", "to_object", "OmegaConf.structured", "masked_copy", "nemo")
+
+
 def _walk(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any]]:
     if isinstance(node, dict):
         for key, value in node.items():
@@ -72,12 +76,41 @@ relative one with a leading dot (`${..train_dataloader_params.batch_size}`).
 * The path exists from the root, or below no node or several nodes (a key the app
   adds at run time, or an ambiguous one), or below an ancestor of the key that holds
   it (NeMo writes `${data.train_ds.x}` inside `model:` because the model detaches
-  `cfg.model` as its own config, where that path resolves).
+  `cfg.model` as its own config, where that path resolves) unless the `@hydra.main`
+  function reads the key, or a node between it and that ancestor, through the composed
+  config (`instantiate(cfg.model.head)` with `${d_model}` next to `model.d_model`: the
+  interpolation is resolved from the root) and the script detaches no subtree
+  (`OmegaConf.create`, `to_container`, `to_object`, NeMo).
 * Resolvers (`${oc.env:HOME}`, `${now:...}`), relative interpolations (`${.x}`),
   and keys under `hydra`.
 """
     bad_examples = examples("preflight.rules.plan._pf525_examples", "PF525_BAD")
     good_examples = examples("preflight.rules.plan._pf525_examples", "PF525_GOOD")
+
+    @staticmethod
+    def _read_from_root(comp: Any, ancestor: tuple[str, ...], path: tuple[str, ...]) -> bool:
+        """The ``@hydra.main`` function reads the interpolating key, or a node between it and
+        ``ancestor``, through the composed config (``instantiate(cfg.model.head)``) and the script never
+        detaches a subtree as its own config (``OmegaConf.create``/``to_container``, NeMo models)."""
+        import ast
+
+        from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_function
+
+        script = comp.app.script
+        if script is None or comp.app.how != "@hydra.main":
+            return False
+        text = script.text if script.text is not None else script.source.text
+        if any(word in text for word in _DETACHES):
+            return False
+        fn = hydra_main_function(script, comp.app.line)
+        if fn is None:
+            return False
+        root = fn.args.args[0].arg
+        for node in ast.walk(fn):
+            chain = config_chain(node, root) if isinstance(node, ast.Attribute) else None
+            if chain is not None and len(ancestor) < len(chain) <= len(path) and path[:len(chain)] == chain:
+                return True
+        return False
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         try:
@@ -99,7 +132,8 @@ relative one with a leading dot (`${..train_dataloader_params.batch_size}`).
                     if nodes is None:
                         nodes = list(_nodes(config))
                     below = [n for n in nodes if n and _has(config, (*n, *target))]
-                    if len(below) != 1 or path[:len(below[0])] == below[0]:
+                    if len(below) != 1 or (path[:len(below[0])] == below[0]
+                                           and not self._read_from_root(comp, below[0], path)):
                         # several candidates, or a path relative to an ancestor of the key: apps
                         # that detach that subtree as its own config (NeMo's `model:`) resolve it there
                         continue

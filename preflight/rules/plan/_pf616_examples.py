@@ -1,0 +1,138 @@
+"""PF616 examples: small projects (``# --- <path>`` sections); bad ones must fire at the pinned line,
+good ones stay silent."""
+
+from __future__ import annotations
+
+_TRAIN = """
+# --- train.py
+import hydra
+from omegaconf import DictConfig
+
+
+@hydra.main(version_base="1.3", config_path="conf", config_name="config")
+def main(cfg: DictConfig) -> None:
+    print(cfg.seed, cfg.lr)
+
+
+if __name__ == "__main__":
+    main()
+"""
+
+BAD_EXAMPLES = [
+    # hydra issue 1254: one run per GPU started together from a batch script, second-resolution folder
+    _TRAIN + """\
+# --- conf/config.yaml
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}  # warning: PF616
+seed: 0
+lr: 3e-4
+# --- launch.sh
+#!/bin/bash
+#SBATCH --gres=gpu:4
+for seed in 0 1 2 3; do
+  CUDA_VISIBLE_DEVICES=$seed python train.py seed=$seed &
+done
+wait
+""",
+    # the folder in the selected `hydra` option; its other interpolations are the same in every run
+    _TRAIN + """\
+# --- conf/config.yaml
+defaults:
+  - _self_
+  - hydra: default
+task_name: train
+paths:
+  log_dir: logs
+seed: 0
+lr: 3e-4
+# --- conf/hydra/default.yaml
+run:
+  dir: ${paths.log_dir}/${task_name}/runs/${now:%Y-%m-%d}_${now:%H-%M-%S}  # warning: PF616
+# --- scripts/sweep.sh
+#!/bin/bash
+python train.py lr=1e-4 &
+python train.py lr=3e-4 &
+python train.py lr=1e-3 &
+wait
+""",
+]
+
+GOOD_EXAMPLES = [
+    # the fix: the overridden seed is part of the folder
+    _TRAIN + """\
+# --- conf/config.yaml
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}_seed${seed}
+seed: 0
+lr: 3e-4
+# --- launch.sh
+#!/bin/bash
+for seed in 0 1 2 3; do
+  CUDA_VISIBLE_DEVICES=$seed python train.py seed=$seed &
+done
+wait
+""",
+    # tricky: Hydra's override_dirname, reached through a key of the config
+    _TRAIN + """\
+# --- conf/config.yaml
+run_name: ${hydra:job.override_dirname}
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d_%H-%M-%S}/${run_name}
+seed: 0
+lr: 3e-4
+# --- launch.sh
+#!/bin/bash
+for lr in 1e-4 3e-4 1e-3; do
+  python train.py lr=$lr &
+done
+wait
+""",
+    # tricky: the loop waits between starts
+    _TRAIN + """\
+# --- conf/config.yaml
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}
+seed: 0
+lr: 3e-4
+# --- launch.sh
+#!/bin/bash
+for seed in 0 1 2 3; do
+  python train.py seed=$seed &
+  sleep 5
+done
+wait
+""",
+    # tricky: runs started one after the other (no background job)
+    _TRAIN + """\
+# --- conf/config.yaml
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d}/${now:%H-%M-%S}
+seed: 0
+lr: 3e-4
+# --- launch.sh
+#!/bin/bash
+for seed in 0 1 2 3; do
+  python train.py seed=$seed
+done
+""",
+    # tricky: microseconds in the timestamp
+    _TRAIN + """\
+# --- conf/config.yaml
+hydra:
+  run:
+    dir: outputs/${now:%Y-%m-%d_%H-%M-%S.%f}
+seed: 0
+lr: 3e-4
+# --- launch.sh
+#!/bin/bash
+for seed in 0 1 2 3; do
+  python train.py seed=$seed &
+done
+wait
+""",
+]

@@ -1,0 +1,176 @@
+"""PF617 yaml-none-string-checked-as-null: a YAML value written ``None`` (the string "None" to YAML)
+for a key the code tests with ``is None``."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from pathlib import Path
+from typing import Any, Iterable, Iterator, Optional
+
+from preflight.diagnostics import Category, Evidence, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.rules.plan._job_files import job_files
+
+_CONFIG_WORDS = ("cfg", "conf", "args", "opt", "hparams", "params", "setting", "hp")
+_SKIP_DIRS = frozenset({"node_modules", "venv", "env", "site-packages", "__pycache__", "outputs", "wandb", "logs"})
+_BARE_NONE = re.compile(r":\s*None\s*(#.*)?$")
+
+
+def _none_strings(data: Any, prefix: tuple = ()) -> Iterator[tuple[tuple, str]]:
+    """(key path, key) of every mapping value that is the string "None"."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if not isinstance(key, str):
+                continue
+            if value == "None":
+                yield (*prefix, key), key
+            else:
+                yield from _none_strings(value, (*prefix, key))
+
+
+def _key_of(node: ast.AST) -> Optional[str]:
+    """``config["k"]``, ``cfg.k``, ``config.get("k")`` -> ``k``."""
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    if isinstance(node, ast.Attribute) and any(
+            w in part.lower() for part in ast.unparse(node.value).split(".") for w in _CONFIG_WORDS):
+        return node.attr
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" and node.args \
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
+
+
+def _none_tests(files: list[tuple[str, ast.AST]]) -> tuple[dict[str, tuple[str, ast.Compare]], set[str]]:
+    """Keys compared with ``None`` (``is None``, ``is not None``, ``== None``) -> (file, comparison), and keys
+    also compared with the string "None" (the code handles the string)."""
+    tested: dict[str, tuple[str, ast.Compare]] = {}
+    strings: set[str] = set()
+    for display, tree in files:
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Compare) or len(node.ops) != 1:
+                continue
+            left, right = node.left, node.comparators[0]
+            for a, b in ((left, right), (right, left)):
+                if isinstance(a, ast.Call) and isinstance(a.func, ast.Attribute) and a.func.attr in ("lower", "upper") \
+                        and not a.args:
+                    a = a.func.value
+                if isinstance(a, ast.Call) and isinstance(a.func, ast.Name) and a.func.id == "str" and a.args:
+                    a = a.args[0]
+                key = _key_of(a)
+                if key is None:
+                    continue
+                if isinstance(b, ast.Constant) and b.value is None and isinstance(node.ops[0], (
+                        ast.Is, ast.IsNot, ast.Eq, ast.NotEq)):
+                    tested.setdefault(key, (display, node))
+                elif any(isinstance(c, ast.Constant) and isinstance(c.value, str) and c.value.lower() in ("none", "null")
+                         for c in ast.walk(b)):
+                    strings.add(key)
+    return tested, strings
+
+
+def _yaml_files(pctx: PlanContext) -> list[tuple[str, Any]]:
+    """(text, loaded config) of the job's YAML configs and of the YAML files under the project root that
+    hold a bare ``: None`` (configs a script opens itself are often not recognised as configs)."""
+    from preflight.loaders import LoadedConfig, load_config_text
+    from preflight.sources import read_text_limited
+    from preflight.workspace import display_path
+
+    out: list[tuple[str, Any]] = []
+    seen: set[str] = set()
+    for src, cfg in pctx.project.configs:
+        seen.add(os.path.abspath(src.path))
+        if cfg.kind == "yaml" and "None" in src.text:
+            out.append((src.text, cfg))
+    root = pctx.project.root
+    budget = 400
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in _SKIP_DIRS)
+        if os.path.relpath(folder, root).count(os.sep) >= 5:
+            dirs[:] = []
+        for name in sorted(names):
+            if not name.endswith((".yaml", ".yml")):
+                continue
+            budget -= 1
+            if budget < 0:
+                return out
+            path = os.path.join(folder, name)
+            if os.path.abspath(path) in seen or not pctx.project.may_read(Path(path)):
+                continue
+            try:
+                text = read_text_limited(Path(path), errors="replace")
+            except OSError:  # InputRefused is an OSError
+                continue
+            if ": None" not in text:
+                continue
+            loaded = load_config_text(text, "yaml", display_path(Path(path), root))
+            if isinstance(loaded, LoadedConfig):
+                out.append((text, loaded))
+    return out
+
+
+@register
+class YamlNoneStringCheckedAsNull(PlanRule):
+    code = "PF617"
+    name = "yaml-none-string-checked-as-null"
+    severity = Severity.WARNING
+    category = Category.CONFIG
+    frameworks = ("hydra",)
+    summary = ("A YAML value written `None` is the string \"None\", and the code tests that key with `is None`: "
+               "the \"nothing\" branch is never taken")
+    explanation = """
+## What it finds
+
+A key in a YAML config of the job whose value is the bare word `None`
+(`lr_scheduler: None`), while a script of the job (or a project module it imports)
+compares that key with `None` (`config["lr_scheduler"] is None`, `cfg.scheduler is not
+None`, `config.get("lr_scheduler") == None`).
+
+## Why it matters
+
+YAML's null is `null`, `~` or an empty value; `None` is not in the null pattern of
+YAML 1.1 or 1.2, so PyYAML (`yaml.safe_load`) and OmegaConf (Hydra) both load it as the
+**string** `"None"` (PyYAML resolver.py: the `tag:yaml.org,2002:null` regexp is
+`~|null|Null|NULL|` only). The code's `is None` test is then false: the "no
+scheduler" branch is skipped and the string reaches the code that expects a real value
+("NotImplementedError: Scheduler None is not implemented", ProDet issue 8), or a
+`None`-guarded option is switched on with the value `"None"`.
+
+## How to fix it
+
+Write `null` (or `~`, or leave the value empty): `lr_scheduler: null`.
+
+## When preflight stays silent
+
+* The value is quoted (`'None'`: a deliberate string) or is `null`/`~`.
+* No script of the job compares that key with `None`, or the code also compares it with
+  the string (`== "None"`, `str(x).lower() == "none"`): it handles the string itself.
+"""
+    bad_examples = examples("preflight.rules.plan._pf617_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.plan._pf617_examples", "GOOD_EXAMPLES")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        candidates = []
+        for text, cfg in _yaml_files(pctx):
+            lines = text.splitlines()
+            for path, key in _none_strings(cfg.data):
+                line = cfg.line_of(path)
+                if line is not None and 0 < line <= len(lines) and _BARE_NONE.search(lines[line - 1]):
+                    candidates.append((cfg, path, key))
+        if not candidates:
+            return
+        tested, strings = _none_tests(job_files(pctx))
+        for cfg, path, key in candidates:
+            if key not in tested or key in strings:
+                continue
+            display, node = tested[key]
+            yield pctx.config_finding(
+                self, cfg, path,
+                f"`{key}: None` is the string \"None\" in YAML (null is written `null` or `~`), but the code tests "
+                f"`{ast.unparse(node)[:70]}` ({display}:{node.lineno}): the test is false for the string, so the "
+                f"code takes the branch for a real `{key}` with the value \"None\". Write `{key}: null`",
+                evidence=[Evidence(line=node.lineno, message=f"`{key}` is compared with None here", path=display)])
