@@ -28,6 +28,9 @@ from __future__ import annotations
 import ast
 from typing import Any, Optional
 
+from preflight.adapters.guarded import _walk
+from preflight.adapters.launch_config_reads import _live
+
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
@@ -42,20 +45,6 @@ def _name(func: ast.expr) -> str:
     return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
 
 
-def _walk(node: ast.AST) -> Any:
-    """Every node with the (test, in_body) pairs of the ``if``s and conditional expressions around it."""
-    stack: list[tuple[ast.AST, tuple[tuple[ast.expr, bool], ...]]] = [(node, ())]
-    while stack:
-        cur, guards = stack.pop()
-        yield cur, guards
-        if isinstance(cur, ast.If):
-            stack.append((cur.test, guards))
-            stack.extend((c, (*guards, (cur.test, True))) for c in cur.body)
-            stack.extend((c, (*guards, (cur.test, False))) for c in cur.orelse)
-            continue
-        stack.extend((c, guards) for c in ast.iter_child_nodes(cur))
-
-
 def _keyword(call: ast.Call, name: str) -> Optional[Any]:
     for kw in call.keywords:
         if kw.arg == name:
@@ -64,18 +53,6 @@ def _keyword(call: ast.Call, name: str) -> Optional[Any]:
 
 
 _UNKNOWN = object()
-
-
-def _live(idx: Any, guards: tuple[tuple[ast.expr, bool], ...]) -> Optional[bool]:
-    """True: every test around a node is decided its way; False: one is decided against; None: unknown."""
-    state: Optional[bool] = True
-    for test, in_body in guards:
-        value = idx.truth(test)
-        if value is None:
-            state = None
-        elif value != in_body:
-            return False
-    return state
 
 
 def _mixed_precision(idx: Any, tree: ast.AST, booster: ast.Call) -> Optional[Any]:
