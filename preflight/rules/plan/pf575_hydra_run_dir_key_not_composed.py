@@ -13,6 +13,7 @@ from preflight.loaders import LoadedConfig
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_apps import hydra_main_apps
 
 _INTERP = re.compile(r"\$\{([^${}]+)\}")
 _ABSENT = object()
@@ -143,13 +144,7 @@ on the launch line.
     good_examples = examples("preflight.rules.plan._pf575_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        try:
-            from preflight.adapters.hydra import Composed, compositions
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for comp in compositions(pctx.project):
-            if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
-                continue
+        for comp in hydra_main_apps(pctx):
             config_dir = comp.config_dir or comp.app.config_dir
             args = [*comp.app.overrides, *pctx.project.script_args(comp.app.script)]
             if config_dir is None or any(t.lstrip("+").startswith(("hydra.run", "hydra.sweep", "hydra=")) for t in args):

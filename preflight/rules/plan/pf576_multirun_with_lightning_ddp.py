@@ -9,6 +9,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_apps import hydra_main_apps
 
 # strategies whose launcher re-runs `sys.argv` for ranks 1..n-1 (_SubprocessScriptLauncher)
 _SCRIPT_STRATEGIES = frozenset({"ddp", "ddp_find_unused_parameters_true", "ddp_find_unused_parameters_false",
@@ -135,13 +136,7 @@ launch every job with `torchrun`/SLURM so that Lightning starts no processes.
         if any(t.rsplit("/", 1)[-1] in ("torchrun", "srun", "mpirun", "deepspeed", "accelerate") for t in argv) \
                 or any("hydra/launcher" in t for t in argv) or "distributed.launch" in " ".join(argv):
             return
-        try:
-            from preflight.adapters.hydra import Composed, compositions
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for comp in compositions(pctx.project):
-            if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
-                continue
+        for comp in hydra_main_apps(pctx):
             if any(_selects_launcher(loaded.data) for _, loaded in comp.item_configs):
                 continue
             for path, node in _trainer_nodes(comp.config):

@@ -11,6 +11,7 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_apps import hydra_main_apps
 from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import _run_dir_settings
 from preflight.sources import read_text_limited
 
@@ -116,13 +117,7 @@ config instead of `${now:...}`.
     good_examples = examples("preflight.rules.plan._pf595_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        try:
-            from preflight.adapters.hydra import Composed, compositions
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for comp in compositions(pctx.project):
-            if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
-                continue
+        for comp in hydra_main_apps(pctx):
             script = os.path.basename(str(comp.app.script.source.path))
             procs = _processes(pctx, script)
             if procs is None:

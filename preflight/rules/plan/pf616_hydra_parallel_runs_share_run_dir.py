@@ -13,6 +13,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import lookup
+from preflight.rules.plan._hydra_apps import hydra_main_apps
 from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import _run_dir_settings
 from preflight.sources import read_text_limited
 
@@ -162,13 +163,7 @@ Put something per run into the folder: the overridden value (`..._seed${seed}`),
     good_examples = examples("preflight.rules.plan._pf616_examples", "GOOD_EXAMPLES")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
-        try:
-            from preflight.adapters.hydra import Composed, compositions
-        except ImportError:  # pragma: no cover - the adapter ships with preflight
-            return
-        for comp in compositions(pctx.project):
-            if not isinstance(comp, Composed) or comp.app.script is None or comp.app.how != "@hydra.main":
-                continue
+        for comp in hydra_main_apps(pctx):
             script = os.path.basename(str(comp.app.script.source.path))
             launches = self._launches(pctx, script)
             if not launches:
