@@ -27,7 +27,7 @@ from accelerate import Accelerator
 
 class Trainer:
     def __init__(self, model):
-        self.accelerator = Accelerator(log_with=["wandb", "tensorboard"])  # warning: PF205
+        self.accelerator = Accelerator(log_with=["wandb", "tensorboard"], project_dir="runs")  # warning: PF205
         self.model = self.accelerator.prepare(model)
 
     def step(self, loss, step):
