@@ -3,41 +3,43 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import lightning.pytorch as pl
-from lightning.pytorch.callbacks import ModelCheckpoint
+import textwrap
 
-from model import CTRModel
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import lightning.pytorch as pl
+    from lightning.pytorch.callbacks import ModelCheckpoint
 
-checkpoint = ModelCheckpoint(monitor="val_auc", mode="max", save_top_k=2)
-trainer = pl.Trainer(accelerator="gpu", devices={devices}, strategy="ddp", callbacks=[checkpoint])
-trainer.fit(CTRModel())
-"""
+    from model import CTRModel
 
-_MODEL = """
-# --- model.py
-import lightning.pytorch as pl
-import torch
-from sklearn.metrics import roc_auc_score
+    checkpoint = ModelCheckpoint(monitor="val_auc", mode="max", save_top_k=2)
+    trainer = pl.Trainer(accelerator="gpu", devices={devices}, strategy="ddp", callbacks=[checkpoint])
+    trainer.fit(CTRModel())
+    """)
+
+_MODEL = textwrap.dedent("""
+    # --- model.py
+    import lightning.pytorch as pl
+    import torch
+    from sklearn.metrics import roc_auc_score
 
 
-class CTRModel(pl.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.outputs = []
+    class CTRModel(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.outputs = []
 
-    def validation_step(self, batch, batch_idx):
-        x, y = batch
-        self.outputs.append((torch.sigmoid(self.net(x)), y))
+        def validation_step(self, batch, batch_idx):
+            x, y = batch
+            self.outputs.append((torch.sigmoid(self.net(x)), y))
 
-    def on_validation_epoch_end(self):
-        preds = self.all_gather(torch.cat([p for p, _ in self.outputs])).flatten()
-        targets = self.all_gather(torch.cat([t for _, t in self.outputs])).flatten()
-        auc = roc_auc_score(targets.cpu().numpy(), preds.cpu().numpy())
-        {log}
-        self.outputs.clear()
-"""
+        def on_validation_epoch_end(self):
+            preds = self.all_gather(torch.cat([p for p, _ in self.outputs])).flatten()
+            targets = self.all_gather(torch.cat([t for _, t in self.outputs])).flatten()
+            auc = roc_auc_score(targets.cpu().numpy(), preds.cpu().numpy())
+            {log}
+            self.outputs.clear()
+    """)
 
 PF563_BAD = [
     # the held-out case: AUC on rank 0 after all_gather, ModelCheckpoint in train.py under DDP on 4 GPUs

@@ -3,36 +3,38 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import argparse
+import textwrap
 
-import torch
-import yaml
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import argparse
 
-
-def choose_scheduler(config, optimizer):
-    if config["lr_scheduler"] is None:
-        return None
-    if config["lr_scheduler"] == "step":
-        return torch.optim.lr_scheduler.StepLR(optimizer, step_size=5, gamma=0.5)
-    raise NotImplementedError(f"Scheduler {config['lr_scheduler']} is not implemented")
+    import torch
+    import yaml
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--config", required=True)
-    args = parser.parse_args()
-    with open(args.config) as f:
-        config = yaml.safe_load(f)
-    model = torch.nn.Linear(4, 2)
-    optimizer = torch.optim.Adam(model.parameters(), lr=config["lr"])
-    return choose_scheduler(config, optimizer)
+    def choose_scheduler(config, optimizer):
+        if config["lr_scheduler"] is None:
+            return None
+        if config["lr_scheduler"] == "step":
+            return torch.optim.lr_scheduler.StepLR(optimizer, step_size=5, gamma=0.5)
+        raise NotImplementedError(f"Scheduler {config['lr_scheduler']} is not implemented")
 
 
-if __name__ == "__main__":
-    main()
-"""
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", required=True)
+        args = parser.parse_args()
+        with open(args.config) as f:
+            config = yaml.safe_load(f)
+        model = torch.nn.Linear(4, 2)
+        optimizer = torch.optim.Adam(model.parameters(), lr=config["lr"])
+        return choose_scheduler(config, optimizer)
+
+
+    if __name__ == "__main__":
+        main()
+    """)
 
 BAD_EXAMPLES = [
     # ProDet issue 8: `None` is a string in YAML, the `is None` branch is never taken
@@ -44,25 +46,25 @@ lr_scheduler: None  # warning: PF617
 nEpochs: 20
 """,
     # a Hydra app testing a nested key through the DictConfig
-    """
-# --- train.py
-import hydra
-from omegaconf import DictConfig
+    textwrap.dedent("""
+        # --- train.py
+        import hydra
+        from omegaconf import DictConfig
 
 
-@hydra.main(version_base="1.3", config_path="conf", config_name="config")
-def main(cfg: DictConfig) -> None:
-    if cfg.model.pretrained is not None:
-        print("loading", cfg.model.pretrained)
+        @hydra.main(version_base="1.3", config_path="conf", config_name="config")
+        def main(cfg: DictConfig) -> None:
+            if cfg.model.pretrained is not None:
+                print("loading", cfg.model.pretrained)
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-model:
-  name: resnet50
-  pretrained: None  # warning: PF617
-""",
+        if __name__ == "__main__":
+            main()
+        # --- conf/config.yaml
+        model:
+          name: resnet50
+          pretrained: None  # warning: PF617
+        """),
 ]
 
 GOOD_EXAMPLES = [
@@ -75,17 +77,17 @@ lr_scheduler: null
 nEpochs: 20
 """,
     # tricky-correct: a quoted 'None' is a deliberate string, and the code compares with the string
-    """
-# --- train.py
-import yaml
+    textwrap.dedent("""
+        # --- train.py
+        import yaml
 
-config = yaml.safe_load(open("config.yaml"))
-if config["norm"] is None or config["norm"] == "None":
-    norm = None
-# --- config.yaml
-norm: None
-act: 'None'
-""",
+        config = yaml.safe_load(open("config.yaml"))
+        if config["norm"] is None or config["norm"] == "None":
+            norm = None
+        # --- config.yaml
+        norm: None
+        act: 'None'
+        """),
     # tricky-correct: `None` for a key no code compares with None
     _TRAIN + """\
 # --- config/detector.yaml
