@@ -95,6 +95,16 @@ def _run_dir_settings(pctx: PlanContext, primary: LoadedConfig, config_dir: Path
     return (primary if own else option), (own or from_option)
 
 
+def composed_run_dirs(pctx: PlanContext, comp: Any) -> Optional[tuple[Optional[LoadedConfig], list[tuple[tuple, str]]]]:
+    """:func:`_run_dir_settings` of a composed ``@hydra.main`` app's primary config (single run);
+    None when it has no primary config or config directory, or both places set a run dir."""
+    config_dir = comp.config_dir or comp.app.config_dir
+    primary = next((loaded for item, loaded in comp.item_configs if item.package == ""), None)
+    if primary is None or config_dir is None:
+        return None
+    return _run_dir_settings(pctx, primary, config_dir, False)
+
+
 @register
 class HydraRunDirKeyNotComposed(PlanRule):
     code = "PF575"

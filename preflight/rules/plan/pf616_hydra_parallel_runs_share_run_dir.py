@@ -14,7 +14,7 @@ from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_app_support import lookup
 from preflight.rules.plan._hydra_apps import hydra_main_apps
-from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import _run_dir_settings
+from preflight.rules.plan.pf575_hydra_run_dir_key_not_composed import composed_run_dirs
 from preflight.sources import read_text_limited
 
 _INTERP = re.compile(r"\$\{([^{}]*)\}")
@@ -180,11 +180,7 @@ Put something per run into the folder: the overridden value (`..._seed${seed}`),
                     yield pctx.location_finding(self, first.path, first.line, self._message(
                         "the lines' `hydra.run.dir`", value, how))
                 continue
-            config_dir = comp.config_dir or comp.app.config_dir
-            primary = next((loaded for item, loaded in comp.item_configs if item.package == ""), None)
-            if primary is None or config_dir is None:
-                continue
-            settings = _run_dir_settings(pctx, primary, config_dir, False)
+            settings = composed_run_dirs(pctx, comp)
             if settings is None:
                 continue
             holder, where = settings
