@@ -242,7 +242,7 @@ add_oom(GLM_OOM, "glm-4-9b-chat-lora-zero3-bf16-s6145-4xrtx3090", "nvidia-smi", 
                  "+ max_output_length 2048 + 1 written as the longest sample",
                  "under ZeRO-3 the frozen bf16 base is partitioned too (stage 3 partitions every parameter); the "
                  "evaluation step generates up to 2,048 new tokens at batch 1",
-                 "torch not stated (2.3.1 written)"),
+                 "torch and DeepSpeed not stated (torch 2.3.1, DeepSpeed 0.14.4 written: July 2024)"),
         notes="GLM-4 issue #375 (ShepherdX, 2024-07-22): '4张3090 lora微调时报错 OutOfMemoryError: CUDA out of memory. "
               "Tried to allocate 214.00 MiB'; 'batch size设置为1，max_input_length: 4096, max_output_length: 2048'; "
               "'deepspeed: configs/ds_zero_3.json'")
