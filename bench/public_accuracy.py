@@ -88,10 +88,18 @@ Llama-2-7B full fine-tunes out of memory on an A100 80GB, NegCLIP CLIP ViT-B/32 
 Llama-2-7B QLoRA out of memory on a T4, FastChat's Vicuna-7B FSDP on 8 (about 30 GiB) and 4 (OOM) A100 40GB and
 LLM-Workshop's Llama-2-7B FSDP full fine-tune with paged 32-bit AdamW and OpenRLHF's GLM-4-9B DPO under ZeRO-3 out
 of memory without FlashAttention; committed before it was first scored).
+``--split held-out-19`` the nineteenth, ``calibration/public/heldout19.json`` (four publishers: the GLM-4 and
+ChatGLM3 fine-tuning demos' per-GPU tables (GLM-4-9B LoRA on one A100 80GB and full under ZeRO-3 on eight,
+ChatGLM3-6B LoRA on one GPU and full in fp32 under ZeRO-3 on four) and three LoRA runs their users report out of
+memory (GLM-4-9B at 6k tokens under ZeRO-3 on 4 RTX 3090s, on one RTX 3090 Ti, ChatGLM3-6B at 2.5k on an RTX 4090),
+lowmem_finetuning's Llama-3.2-1B full fine-tunes with fp32 Adam / Adafactor and bf16 Adafactor inside backward with
+a fused cross-entropy (also Llama-3.1-8B), s1's Qwen2.5-32B FSDP full fine-tunes at 32k tokens out of memory on 8
+and 16 H100s, and a Whisper-large-v3 full fine-tune with 8-bit AdamW on an A100 80GB; committed before it was first
+scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-18] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-19] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -125,6 +133,7 @@ HELDOUT15 = REPO / "calibration" / "public" / "heldout15.json"
 HELDOUT16 = REPO / "calibration" / "public" / "heldout16.json"
 HELDOUT17 = REPO / "calibration" / "public" / "heldout17.json"
 HELDOUT18 = REPO / "calibration" / "public" / "heldout18.json"
+HELDOUT19 = REPO / "calibration" / "public" / "heldout19.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -134,7 +143,8 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-9": HELDOUT9, "held-out-10": HELDOUT10, "held-out-11": HELDOUT11,
                "held-out-12": HELDOUT12,
                "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15,
-               "held-out-16": HELDOUT16, "held-out-17": HELDOUT17, "held-out-18": HELDOUT18}
+               "held-out-16": HELDOUT16, "held-out-17": HELDOUT17, "held-out-18": HELDOUT18,
+               "held-out-19": HELDOUT19}
 WITH_CONTEXT = "allocated+context"
 #: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
@@ -421,7 +431,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-5", "held-out-6", "held-out-7", "held-out-8",
                                  "held-out-9", "held-out-10", "held-out-11", "held-out-12",
                                  "held-out-13", "held-out-14", "held-out-15", "held-out-16",
-                                 "held-out-17", "held-out-18"))
+                                 "held-out-17", "held-out-18", "held-out-19"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -496,7 +506,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-15": "held-out-15 (fifteenth held-out set)",
              "held-out-16": "held-out-16 (sixteenth held-out set)",
              "held-out-17": "held-out-17 (seventeenth held-out set)",
-             "held-out-18": "held-out-18 (eighteenth held-out set)"}[args.split]
+             "held-out-18": "held-out-18 (eighteenth held-out set)",
+             "held-out-19": "held-out-19 (nineteenth held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
