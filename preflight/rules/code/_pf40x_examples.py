@@ -141,9 +141,44 @@ def main():
         optimizer.step()
         optimizer.zero_grad()
 """,
+    # the same bucketed loader, but its dataset does not know the rank: every process reads all of it
+    """
+import torch
+from accelerate import Accelerator
+
+from video.buckets import BucketBatchManager
+
+def main(args, network, optimizer):
+    accelerator = Accelerator(mixed_precision="bf16")
+    batches = BucketBatchManager(args.dataset_config, batch_size=args.batch_size)
+    loader = torch.utils.data.DataLoader(batches, batch_size=None, shuffle=True, num_workers=2)
+    network, optimizer = accelerator.prepare(network, optimizer)
+    for latents, target in loader:  # error: PF402
+        accelerator.backward(torch.nn.functional.mse_loss(network(latents), target))
+        optimizer.step()
+        optimizer.zero_grad()
+""",
 ]
 
 PF402_GOOD = [
+    # the dataset yields only this process's batches (built from rank and world size): not prepared on purpose
+    """
+import torch
+from accelerate import Accelerator
+
+from video.buckets import BucketBatchManager
+
+def main(args, network, optimizer):
+    accelerator = Accelerator(mixed_precision="bf16")
+    batches = BucketBatchManager(args.dataset_config, batch_size=args.batch_size,
+                                 rank=accelerator.process_index, world_size=accelerator.num_processes)
+    loader = torch.utils.data.DataLoader(batches, batch_size=None, shuffle=True, num_workers=2)
+    network, optimizer = accelerator.prepare(network, optimizer)
+    for latents, target in loader:
+        accelerator.backward(torch.nn.functional.mse_loss(network(latents), target))
+        optimizer.step()
+        optimizer.zero_grad()
+""",
     """
 from accelerate import Accelerator
 from torch.utils.data import DataLoader

@@ -59,6 +59,40 @@ def _tensors_handed_in(ctx: FileContext, ctor: ast.Call) -> bool:
     return bool(loaded) and bool(set(loaded) & params) and set(loaded) <= params | local
 
 
+_RANK_ATTRS = frozenset({"process_index", "local_process_index", "num_processes"})
+_RANK_CALLS = frozenset({"get_rank", "get_world_size", "get_local_rank"})
+_RANK_KEYWORDS = frozenset({"rank", "world_size", "num_replicas", "num_shards", "shard_id", "local_rank"})
+
+
+def _sharded_by_hand(ctx: FileContext, ctor: ast.Call) -> bool:
+    """The loader's dataset is built for this process: its constructor (directly or through one local
+    of the same function) receives ``rank=``/``world_size=`` keywords or the accelerator's
+    ``process_index``/``num_processes`` or ``dist.get_rank()`` (musubi-tuner's bucket manager takes
+    ``rank`` and ``world_size`` and yields only this rank's batches). ``prepare`` would shard it again."""
+    data = _dataset_arg(ctor)
+    built: list[ast.expr] = [data] if data is not None else []
+    if isinstance(data, ast.Name):
+        scope = ctx.enclosing_function(ctor) or ctx.tree
+        built = [a.value for a in ast.walk(scope) if isinstance(a, ast.Assign) and
+                 any(isinstance(t, ast.Name) and t.id == data.id for t in a.targets)]
+    return bool(built) and all(_built_for_rank(call) for call in built)
+
+
+def _built_for_rank(call: ast.expr) -> bool:
+    if not isinstance(call, ast.Call):
+        return False
+    if any(kw.arg in _RANK_KEYWORDS for kw in call.keywords):
+        return True
+    for arg in (*call.args, *(kw.value for kw in call.keywords)):
+        for node in ast.walk(arg):
+            if isinstance(node, ast.Attribute) and node.attr in _RANK_ATTRS:
+                return True
+            if isinstance(node, ast.Call) and isinstance(node.func, (ast.Attribute, ast.Name)) and \
+                    (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) in _RANK_CALLS:
+                return True
+    return False
+
+
 def _handed_to_calls(ctx: FileContext, scopes: ScopeIndex, loaders: dict[str, list[ast.Call]]) -> set[str]:
     """The loaders (by ``target_text``) that appear anywhere inside an argument of a call that is
     no loader constructor or wrapper (``train(loader)``, ``f(x=wrap(loader))``). Found from each
@@ -131,6 +165,10 @@ Pass the loader with the model and optimizer:
   (`TensorDataset(*[rollouts[k] for k in keys])`): data made at run time by the caller on each
   process, such as an RL trainer's rollouts generated from that process's own prompts, which
   must not be sharded again; the file does not say whether it is already per process.
+* The loader's dataset is built for this process: its constructor receives `rank=`/`world_size=`
+  (or `num_replicas=`, `shard_id=`) or the accelerator's `process_index`/`num_processes` or
+  `dist.get_rank()` (a bucketed batch manager that yields only this rank's batches, as
+  kohya-ss/musubi-tuner's trainers build theirs); preparing it would shard it a second time.
 """
     bad_examples = examples("preflight.rules.code._pf40x_examples", "PF402_BAD")
     good_examples = examples("preflight.rules.code._pf40x_examples", "PF402_GOOD")
@@ -173,7 +211,7 @@ Pass the loader with the model and optimizer:
             if len(loaders[name]) != 1 or any(kw.arg in ("sampler", "batch_sampler") or kw.arg is None
                                                for kw in loaders[name][0].keywords):
                 continue  # a sampler of its own may shard by rank already
-            if _tensors_handed_in(ctx, loaders[name][0]):
+            if _tensors_handed_in(ctx, loaders[name][0]) or _sharded_by_hand(ctx, loaders[name][0]):
                 continue
             reported.add(name)
             ctor = loaders[name][0]
