@@ -61,6 +61,10 @@ def _library_trainer(idx: ScriptIndex) -> bool:
     return False
 
 
+#: TRL trainers that keep a frozen reference model beside the policy (``model.frozen_copies``)
+_REFERENCE_TRAINERS = ("DPOTrainer", "KTOTrainer")
+
+
 @register_adapter
 class TransformersAdapter(Adapter):
     name = "transformers"
@@ -459,6 +463,7 @@ class _ScriptPass:
                 self.add("peft.kbit_prepared", True, self.src(
                     owner.call, f"{owner.label}(peft_config=...): TRL calls "
                     "prepare_model_for_kbit_training for a quantized model"), self.conf(owner))
+            self.frozen_copies(owner, peft)
             detail = f"{site.label}(): the {owner.last} owns the training loop"
             if peft:
                 detail += " (with a PEFT adapter)"
@@ -477,6 +482,20 @@ class _ScriptPass:
             self.add("task.mode", mode, self.src(site.call, detail), conf)
             self.compiled_loss(owner)
             break
+
+    def frozen_copies(self, owner: Any, peft: bool) -> None:
+        """``model.frozen_copies`` for TRL's preference trainers, which keep a reference model
+        (trl ``DPOTrainer``/``KTOTrainer``: ``ref_model`` None and ``is_peft_model(model)`` ->
+        ``self.ref_model = None``, the adapter is disabled instead; else a copy built like the
+        policy). An explicit ``ref_model=`` is a copy even with an adapter."""
+        if owner.last not in _REFERENCE_TRAINERS or "model.frozen_copies" not in FIELDS:
+            return
+        ref = owner.kwarg("ref_model")
+        given = ref is not None and not (isinstance(ref, ast.Constant) and ref.value is None)
+        copies = 1 if given or not peft else 0
+        why = ("ref_model=... passed" if given else "a PEFT model: TRL disables the adapter for the "
+               "reference, no copy" if peft else "no ref_model and no adapter: TRL builds a reference copy")
+        self.add("model.frozen_copies", copies, self.src(owner.call, f"{owner.label}(): {why}"), "medium")
 
     def compiled_loss(self, owner: CallSite) -> None:
         """``compile.loss_inside`` True for a Trainer that compiles the model (``torch_compile``)

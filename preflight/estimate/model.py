@@ -36,7 +36,7 @@ TERMS = (
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation",
-    "length_cache", "stream_cache",
+    "length_cache", "stream_cache", "frozen_weights", "frozen_forward",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
@@ -287,6 +287,10 @@ def _estimate(inp: EstimateInput) -> Estimate:
     ph = _Phases()
     if inp.mode == "train":
         trainable = _train(inp, arch, prm, ph, pb, ab, notes)
+        if inp.frozen_models:
+            from preflight.estimate.frozen_models import add_frozen_models
+
+            add_frozen_models(inp, arch, prm, ph, pb, ab, notes, _estimate)
         phases: tuple[str, ...] = ("forward", "backward", "optimizer")
     else:
         trainable = 0
