@@ -219,10 +219,11 @@ def comparable(est: Any, kind: str, memory: Optional[int] = None) -> Tuple[int, 
         lo_out = hi_out = point_out
     hi_out = int(hi_out * (1 + C.UNMODELLED_HI))
     if kind in TENSOR_KINDS:
-        # the allocator's peak: tensors plus, from torch 2.0, the cuBLAS workspaces
-        value, where = est.allocated_peak()
+        # the allocator's peak: tensors plus, from torch 2.0, the cuBLAS workspaces; active
+        # bytes also hold the blocks freed with stream events pending (pending_frees.py)
+        value, where = est.active_peak() if kind == "peak_memory_active" else est.allocated_peak()
         drop = sum(v for t, v in est.phases[where].items() if t in OVERHEAD_TERMS)
-        drop -= value - est.tensor_peak()[0]
+        drop -= value - sum(v for t, v in est.phases[where].items() if t not in OVERHEAD_TERMS)
         drop -= sum(est.phases[where].get(t, 0) for t in OUTSIDE_ALLOCATOR)
         return value, max(lo - drop - lo_out, 0), max(hi - drop - hi_out, value)
     if kind == WITH_CONTEXT:

@@ -190,14 +190,19 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
     lines.append(f"Peak per GPU: {gib(est.peak_bytes)} (interval {gib(lo)} .. {gib(hi)}) "
                  f"during {_PHASE_WORDS.get(est.phase or '', est.phase)}")
     pool = est.breakdown.get("stream_cache", 0)
-    if est.reclaimable[1] - pool > 0:
-        lines.append(f"  of which {gib(est.reclaimable[1] - pool)} cached blocks of other batch lengths: "
+    pending = est.breakdown.get("pending_frees", 0)
+    if est.reclaimable[1] - pool - pending > 0:
+        lines.append(f"  of which {gib(est.reclaimable[1] - pool - pending)} cached blocks of other batch lengths: "
                      "released before an out-of-memory error, not counted by the verdict")
     if pool > 0:
         lines.append(f"  of which {gib(pool)} cached for another CUDA stream (FSDP: the post-backward "
                      "stream's gradient shards; ZeRO-1/2 offload: the reduction stream's gradient "
                      "copies; the compute stream's blocks and these are never shared): "
                      "released before an out-of-memory error, not counted by the verdict")
+    if pending > 0:
+        lines.append(f"  of which {gib(pending)} freed blocks waiting for the GPU to pass them (FSDP1 "
+                     "without its rate limiter: units gathered ahead by the CPU): reserved, not "
+                     "allocated, released before an out-of-memory error, not counted by the verdict")
     if est.paged_bytes > 0:
         lines.append(f"  not counted: {gib(est.paged_bytes)} paged optimizer states in CUDA managed "
                      "memory (outside PyTorch's allocator; moved to host memory when the GPU "
