@@ -234,7 +234,13 @@ def comparable(est: Any, kind: str, memory: Optional[int] = None) -> Tuple[int, 
     if kind == "memory_reserved":
         return _capped(est, (peak - point_out, max(lo - lo_out, 0), max(hi - hi_out, peak - point_out)),
                        None if memory is None else memory - point_out)
-    return _capped(est, (peak, lo, hi), memory)
+    if kind == "nvidia-smi":
+        # a paged optimizer's states are prefetched to the GPU every step and stay resident
+        # while there is room: the driver's figure holds them (paged_resident.py)
+        from preflight.estimate.paged_resident import resident_paged_bytes
+
+        peak = peak + int(resident_paged_bytes(peak, getattr(est, "paged_bytes", 0), memory))
+    return _capped(est, (peak, lo, max(hi, peak)), memory)
 
 
 def _capped(est: Any, values: Tuple[int, int, int], capacity: Optional[int]) -> Tuple[int, int, int]:
