@@ -490,7 +490,7 @@ class _ScriptPass:
         policy). An explicit ``ref_model=`` is a copy even with an adapter."""
         if owner.last not in _REFERENCE_TRAINERS or "model.frozen_copies" not in FIELDS:
             return
-        ref = owner.kwarg("ref_model")
+        ref = owner.arg(1, "ref_model")   # DPOTrainer(model, ref_model, ...) or ref_model=...
         given = ref is not None and not (isinstance(ref, ast.Constant) and ref.value is None)
         copies = 1 if given or not peft else 0
         why = ("ref_model=... passed" if given else "a PEFT model: TRL disables the adapter for the "

@@ -130,6 +130,23 @@ def test_trl_dpo_with_peft_and_an_explicit_reference(tmp_path):
     assert inp.frozen_models == 1
 
 
+def test_trl_dpo_positional_reference(tmp_path):
+    # DPOTrainer(model, ref_model, args=...): the second positional argument
+    code = """
+        from transformers import AutoModelForCausalLM
+        from trl import DPOConfig, DPOTrainer
+        from peft import LoraConfig
+        model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+        model_ref = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf")
+        trainer = DPOTrainer(model, {ref}, args=DPOConfig(output_dir="o"), peft_config=LoraConfig(r=8))
+        trainer.train()
+    """
+    for ref, copies in (("model_ref", 1), ("None", 0)):
+        (tmp_path / "train.py").write_text(textwrap.dedent(code.format(ref=ref)), encoding="utf-8")
+        plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+        assert input_from_plan(plan, {"seq_len": 512}).frozen_models == copies
+
+
 def test_cli_flag(tmp_path):
     out = subprocess.run([sys.executable, "-m", "preflight", "estimate", "--model", "Llama-2-7B",
                           "--seq-len", "1024", "--batch-size", "1", "--precision", "bf16", "--zero", "3",
