@@ -41,8 +41,16 @@ def test_zero3_reference_is_sharded_in_16_bits_in_every_phase():
     # the reference's no-grad forward runs while the policy's graph is alive (OpenRLHF's DPO
     # trainer: the policy's concatenated_forward, then the reference's under torch.no_grad()):
     # at least its bf16 logits (batch x tokens x vocabulary x 2 bytes) and one gathered layer
+    # at least its bf16 logits (batch x tokens x vocabulary x 2 bytes) and what its ZeRO-3
+    # engine gathers at once: the largest module (a block here: Llama-2-7B's untied head is
+    # 32000 x 4096) and the prefetch bucket (stage3_prefetch_bucket_size, 5e7 elements)
     prm = _params(LLAMA, None)
-    assert est.phases["forward"]["frozen_forward"] >= 2 * 1024 * 32000 * 2 + prm.layer * 2
+    assert prm.layer > prm.lm_head
+    gathered = (prm.layer + 5e7) * 2
+    assert est.phases["forward"]["frozen_forward"] >= 2 * 1024 * 32000 * 2 + gathered
+    same_forward = _est(zero_stage=0, world_size=1, frozen_models=1)
+    assert (est.phases["forward"]["frozen_forward"] - same_forward.phases["forward"]["frozen_forward"]
+            == pytest.approx(gathered, abs=4))
     assert "frozen_forward" not in est.phases["backward"]
     without = _est()
     assert est.peak_bytes > without.peak_bytes
@@ -71,9 +79,17 @@ def test_offloaded_reference_holds_only_its_running_layer():
     assert "frozen_weights" not in est.phases["forward"]
     prm = _params(LLAMA, None)
     plain = _est(frozen_models=1)
-    # the offloaded copy's forward still gathers one layer (no sharding divides it)
+    # the offloaded copy's forward gathers what the sharded one does
     assert est.phases["forward"]["frozen_forward"] == plain.phases["forward"]["frozen_forward"]
     assert est.phases["forward"]["frozen_forward"] >= prm.layer * 2
+
+
+def test_fsdp_reference_keeps_its_root_unit_gathered():
+    est = _est(zero_stage=0, fsdp="full", frozen_models=1)
+    one = _est(zero_stage=0, world_size=1, frozen_models=1)
+    prm = _params(LLAMA, None)
+    extra = est.phases["forward"]["frozen_forward"] - one.phases["forward"]["frozen_forward"]
+    assert extra == pytest.approx((prm.embeddings + prm.lm_head + prm.layer) * 2, abs=4)
 
 
 def test_frozen_bits_four_quantizes_the_block_matrices():

@@ -24,7 +24,7 @@ So per GPU: ``frozen_models x parameters x bytes / shards`` resident in every ph
 the world size under ZeRO-3 or FSDP full sharding, the node under hybrid, else 1; none when
 offloaded), plus, in the forward phase, the copy's own forward transient (the estimator's
 inference forward over the same micro-batch, without its weights) and, when sharded or
-offloaded, its largest gathered unit.
+offloaded, what its forward gathers (:func:`frozen_gathered`).
 """
 
 from __future__ import annotations
@@ -80,6 +80,27 @@ def frozen_shards(inp: EstimateInput) -> int:
     return 1
 
 
+def frozen_gathered(inp: EstimateInput, prm: Any, shards: int) -> float:
+    """Elements of a sharded (or offloaded) frozen copy gathered at once during its forward.
+
+    ZeRO-3 (DeepSpeed's ``PartitionedParameterCoordinator``): the running module plus the
+    prefetch bucket (``stage3_prefetch_bucket_size``, capped by ``stage3_max_live_parameters``);
+    the largest module is the LM head or the embedding, gathered whole when the logits are
+    made. No-grad forwards keep nothing for reuse: the trace's next use is the next step's
+    forward, a whole model away (``stage3_max_reuse_distance``), and ``release_and_reset_all``
+    runs at the end of forward. FSDP: the root unit (embeddings and head, not wrapped with the
+    blocks) stays gathered through the forward, beside the running block."""
+    from preflight.estimate import constants as C
+
+    if shards <= 1 and not inp.frozen_offload:
+        return 0.0
+    if inp.fsdp in ("full", "hybrid"):
+        return float(prm.embeddings + prm.lm_head + prm.layer)
+    prefetch = min(float(inp.max_live_parameters or C.DS_MAX_LIVE_PARAMETERS),
+                   float(inp.prefetch_bucket_size or C.DS_PREFETCH_BUCKET))
+    return min(float(prm.total), max(prm.layer, prm.lm_head, prm.embeddings) + prefetch)
+
+
 def add_frozen_models(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple[float, float],
                       ab: tuple[float, float], notes: list[str],
                       estimate_fn: Callable[[EstimateInput], Any]) -> None:
@@ -106,7 +127,7 @@ def add_frozen_models(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tupl
     transient = 0.0
     if est.ok and est.phase:
         transient = float(sum(v for t, v in est.phases[est.phase].items() if t not in _NOT_TRANSIENT))
-    gathered = prm.layer * whole / max(prm.total, 1) if (shards > 1 or inp.frozen_offload) else 0.0
+    gathered = frozen_gathered(inp, prm, shards) * whole / max(prm.total, 1)
     if transient + gathered > 0:
         ph.add("forward", "frozen_forward", transient + gathered, ab)
     where = ("offloaded to host memory (only the running layer on the GPU)" if inp.frozen_offload
