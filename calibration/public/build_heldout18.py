@@ -490,7 +490,11 @@ add(WORKSHOP, "llama2-7b-chat-full-ft-fsdp-full-ampbf16-paged-adamw-b1-s2048-8gp
              "the versions are git mains of September 2023 (transformers 4.34.0.dev, torch 2.0.1 written)"),
     notes="LLM-Workshop issue #5 (yuanenming, 2023-09-28): 'when I run your 7B finetune script, it consumes ~60GB GPU "
           "memory using FSDP with batch size=1. Is this normal?'; run_fsdp.sh: --max_seq_len 2048 --packing True "
-          "--per_device_train_batch_size 1 --use_gradient_checkpointing --use_flash_attn True --bf16 True")
+          "--per_device_train_batch_size 1 --use_gradient_checkpointing --use_flash_attn True --bf16 True. "
+          "est37 doubt (label unchanged): with 8 processes every modelled term (fp32 shards, FSDP1 without the "
+          "rate limiter holding every unit, the paged states resident) reaches about 40 GiB; fsdp_config.yaml "
+          "also sets use_orig_params and forward_prefetch, which no field takes; the same job on 4 GPUs (which "
+          "the comment does not rule out) is estimated at 52 GiB")
 
 
 # ------------------------------------------------------------------ 10. OpenRLHF: DPO of GLM-4-9B under ZeRO-3 without FlashAttention
