@@ -181,3 +181,26 @@ def test_openrlhf_dpo_row_states_its_reference():
     rows = json.loads((ROOT / "calibration/public/heldout18.json").read_text(encoding="utf-8"))["rows"]
     row = next(r for r in rows if r["id"].startswith("openrlhf-issue-384"))
     assert row["setup"]["frozen_models"] == 1
+
+
+def test_remedies_for_a_reference_model():
+    from preflight import hardware
+    from preflight.estimate.remedy import remediate
+
+    gpu = hardware.find("A100-SXM-40GB")
+    # a DDP DPO run: a whole bf16 reference replica (12.5 GiB) beside the policy on each GPU
+    inp = EstimateInput(arch=LLAMA, mode="train", precision="bf16", optimizer="adamw-8bit", micro_batch=2,
+                        seq_len=1024, grad_ckpt=True, attention="sdpa", world_size=2, frozen_models=1,
+                        torch_version="2.3.1", transformers_version="4.42.4")
+    base = estimate(inp)
+    fixes = {r.changes[0]: r for r in remediate(inp, gpu) if len(r.changes) == 1}
+    pre = next(r for c, r in fixes.items() if "precompute" in c)
+    off = next(r for c, r in fixes.items() if "host memory" in c)
+    # precomputing drops the copy and its forward; offloading drops the replica's weights (the
+    # peak is in backward, where the copy's forward does not run) but keeps its forward
+    without = estimate(EstimateInput(**{**inp.__dict__, "frozen_models": 0}))
+    assert pre.saved_bytes == base.peak_bytes - without.peak_bytes
+    assert pre.saved_bytes >= off.saved_bytes >= base.params_total * 2
+    # an offloaded reference is not told to offload again
+    done = remediate(EstimateInput(**{**inp.__dict__, "frozen_offload": True}), gpu)
+    assert not any("host memory" in r.description for r in done)
