@@ -171,6 +171,11 @@ def test_cli_flag(tmp_path):
     assert out.returncode in (0, 1), out.stderr
     data = json.loads(out.stdout)
     assert "frozen_weights" in json.dumps(data)
+    text = subprocess.run([sys.executable, "-m", "preflight", "estimate", "--model", "Llama-2-7B",
+                           "--seq-len", "1024", "--batch-size", "1", "--precision", "bf16", "--zero", "3",
+                           "--world-size", "8", "--frozen-models", "1", "--gpu", "A100-SXM-40GB"],
+                          capture_output=True, text=True, cwd=tmp_path).stdout
+    assert "1 frozen copy (reference)" in text and "frozen_forward" in text
     bad = subprocess.run([sys.executable, "-m", "preflight", "estimate", "--model", "Llama-2-7B",
                           "--seq-len", "1024", "--frozen-models", "-2"],
                          capture_output=True, text=True, cwd=tmp_path)

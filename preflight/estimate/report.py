@@ -111,6 +111,9 @@ def _job_line(inp: EstimateInput) -> str:
         parts.append(inp.attention)
     if inp.grad_ckpt and inp.mode == "train":
         parts.append("gradient checkpointing")
+    if inp.frozen_models and inp.mode == "train":
+        parts.append(f"{inp.frozen_models} frozen cop{'ies' if inp.frozen_models > 1 else 'y'} (reference)"
+                     + (" offloaded" if inp.frozen_offload else ""))
     sharding = inp.sharding
     gpus = f"{inp.world_size} GPU" + ("s" if inp.world_size > 1 else "")
     if sharding not in ("none",):
@@ -127,12 +130,13 @@ def _job_line(inp: EstimateInput) -> str:
 _BAR_GROUPS = (
     ("W", "weights", ("weights", "buffers", "lora_adapters", "master_weights", "autocast_weight_cache",
                       "gathered_params", "load_transient", "denoiser_weights", "text_encoders", "vae",
-                      "lora_weights", "ema_copy", "autocast_weight_casts")),
+                      "lora_weights", "ema_copy", "autocast_weight_casts", "frozen_weights")),
     ("G", "gradients", ("gradients", "ddp_buckets", "zero_buckets")),
     ("O", "optimizer", ("optimizer_states", "optimizer_temporaries")),
     ("A", "activations", ("activations", "activation_recompute", "backward_transient",
                           "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient",
-                          "activations_and_gradients", "recompute", "latents", "vae_activations")),
+                          "activations_and_gradients", "recompute", "latents", "vae_activations",
+                          "frozen_forward")),
     ("X", "CUDA context, workspace, fragmentation", ()),
 )
 BAR_WIDTH = 40
