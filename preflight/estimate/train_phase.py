@@ -502,7 +502,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch),
                   softmax_input=softmax_saves_input(inp),
                   linear_saves_input=zero3_linear_saves_input(inp),
-                  liger=bool(inp.liger_kernels) and inp.model_impl == "transformers")
+                  liger=bool(inp.liger_kernels) and inp.model_impl == "transformers",
+                  packed_in_proj=bool(inp.torch_mha))
     if common["liger"]:
         notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
                      "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")
