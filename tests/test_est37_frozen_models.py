@@ -163,6 +163,25 @@ def test_trl_dpo_positional_reference(tmp_path):
         assert input_from_plan(plan, {"seq_len": 512}).frozen_models == copies
 
 
+@pytest.mark.parametrize("beta, lora, copies", [("0.04", False, 1), ("0.0", False, 0), ("0.04", True, 0),
+                                                 (None, False, None)])
+def test_trl_grpo_reference_follows_a_written_beta(tmp_path, beta, lora, copies):
+    # grpo_trainer.py: beta == 0.0 -> no reference; a PEFT model -> no copy; the default beta
+    # differs between TRL releases, so an unwritten beta says nothing
+    code = textwrap.dedent("""
+        from trl import GRPOConfig, GRPOTrainer
+        {imports}
+        config = GRPOConfig(output_dir="o"{beta})
+        trainer = GRPOTrainer(model="Qwen/Qwen2-0.5B-Instruct", reward_funcs=[], args=config{peft})
+        trainer.train()
+    """).format(imports="from peft import LoraConfig" if lora else "",
+                beta=f", beta={beta}" if beta is not None else "",
+                peft=", peft_config=LoraConfig(r=8)" if lora else "")
+    (tmp_path / "train.py").write_text(code, encoding="utf-8")
+    plan, _ = build_plan([tmp_path / "train.py"], [], root=tmp_path)
+    assert plan.value("model.frozen_copies") == copies
+
+
 def test_cli_flag(tmp_path):
     out = subprocess.run([sys.executable, "-m", "preflight", "estimate", "--model", "Llama-2-7B",
                           "--seq-len", "1024", "--batch-size", "1", "--precision", "bf16", "--zero", "3",
