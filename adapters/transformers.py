@@ -61,6 +61,10 @@ def _library_trainer(idx: ScriptIndex) -> bool:
     return False
 
 
+#: TRL trainers that keep a frozen reference model beside the policy (``model.frozen_copies``)
+_REFERENCE_TRAINERS = ("DPOTrainer", "KTOTrainer")
+
+
 @register_adapter
 class TransformersAdapter(Adapter):
     name = "transformers"
@@ -459,6 +463,7 @@ class _ScriptPass:
                 self.add("peft.kbit_prepared", True, self.src(
                     owner.call, f"{owner.label}(peft_config=...): TRL calls "
                     "prepare_model_for_kbit_training for a quantized model"), self.conf(owner))
+            self.frozen_copies(owner, peft)
             detail = f"{site.label}(): the {owner.last} owns the training loop"
             if peft:
                 detail += " (with a PEFT adapter)"
@@ -477,6 +482,49 @@ class _ScriptPass:
             self.add("task.mode", mode, self.src(site.call, detail), conf)
             self.compiled_loss(owner)
             break
+
+    def grpo_reference(self, owner: Any, peft: bool) -> None:
+        """TRL's ``GRPOTrainer`` keeps a reference copy only when ``beta`` (the KL coefficient)
+        is not 0 and the model is no PEFT model (``grpo_trainer.py``: ``if self.beta == 0.0:
+        self.ref_model = None`` / ``elif is_peft_model(model): self.ref_model = None``). The
+        default changed between TRL releases (0.0 at f2cd577), so only a ``beta`` written in the
+        ``GRPOConfig(...)`` the trainer receives decides it."""
+        args = owner.kwarg("args")
+        config = None
+        if isinstance(args, ast.Call):
+            config = next((s for s in self.calls if s.call is args), None)
+        elif isinstance(args, ast.Name):
+            config = next((s for s in self.calls if s.target == args.id and s.last == "GRPOConfig"), None)
+        if config is None or config.last != "GRPOConfig":
+            return
+        beta = self.idx.resolve(config.kwarg("beta"))
+        if beta is None or isinstance(beta.value, bool) or not isinstance(beta.value, (int, float)):
+            return
+        copies = 1 if beta.value != 0 and not peft else 0
+        why = (f"GRPOConfig(beta={beta.value}): " + ("a PEFT model, TRL disables the adapter for the reference"
+                                                     if peft and beta.value != 0 else
+                                                     "no reference model" if beta.value == 0 else
+                                                     "TRL builds a reference copy"))
+        self.add("model.frozen_copies", copies, self.src(config.call, why), "medium")
+
+    def frozen_copies(self, owner: Any, peft: bool) -> None:
+        """``model.frozen_copies`` for TRL's preference trainers, which keep a reference model
+        (trl ``DPOTrainer``/``KTOTrainer``: ``ref_model`` None and ``is_peft_model(model)`` ->
+        ``self.ref_model = None``, the adapter is disabled instead; else a copy built like the
+        policy). An explicit ``ref_model=`` is a copy even with an adapter."""
+        if "model.frozen_copies" not in FIELDS:
+            return
+        if owner.last == "GRPOTrainer":
+            self.grpo_reference(owner, peft)
+            return
+        if owner.last not in _REFERENCE_TRAINERS:
+            return
+        ref = owner.arg(1, "ref_model")   # DPOTrainer(model, ref_model, ...) or ref_model=...
+        given = ref is not None and not (isinstance(ref, ast.Constant) and ref.value is None)
+        copies = 1 if given or not peft else 0
+        why = ("ref_model=... passed" if given else "a PEFT model: TRL disables the adapter for the "
+               "reference, no copy" if peft else "no ref_model and no adapter: TRL builds a reference copy")
+        self.add("model.frozen_copies", copies, self.src(owner.call, f"{owner.label}(): {why}"), "medium")
 
     def compiled_loss(self, owner: CallSite) -> None:
         """``compile.loss_inside`` True for a Trainer that compiles the model (``torch_compile``)

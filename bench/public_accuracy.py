@@ -229,10 +229,11 @@ def comparable(est: Any, kind: str, memory: Optional[int] = None) -> Tuple[int, 
         lo_out = hi_out = point_out
     hi_out = int(hi_out * (1 + C.UNMODELLED_HI))
     if kind in TENSOR_KINDS:
-        # the allocator's peak: tensors plus, from torch 2.0, the cuBLAS workspaces
-        value, where = est.allocated_peak()
+        # the allocator's peak: tensors plus, from torch 2.0, the cuBLAS workspaces; active
+        # bytes also hold the blocks freed with stream events pending (pending_frees.py)
+        value, where = est.active_peak() if kind == "peak_memory_active" else est.allocated_peak()
         drop = sum(v for t, v in est.phases[where].items() if t in OVERHEAD_TERMS)
-        drop -= value - est.tensor_peak()[0]
+        drop -= value - sum(v for t, v in est.phases[where].items() if t not in OVERHEAD_TERMS)
         drop -= sum(est.phases[where].get(t, 0) for t in OUTSIDE_ALLOCATOR)
         return value, max(lo - drop - lo_out, 0), max(hi - drop - hi_out, value)
     if kind == WITH_CONTEXT:
@@ -243,7 +244,13 @@ def comparable(est: Any, kind: str, memory: Optional[int] = None) -> Tuple[int, 
     if kind == "memory_reserved":
         return _capped(est, (peak - point_out, max(lo - lo_out, 0), max(hi - hi_out, peak - point_out)),
                        None if memory is None else memory - point_out)
-    return _capped(est, (peak, lo, hi), memory)
+    if kind == "nvidia-smi":
+        # a paged optimizer's states are prefetched to the GPU every step and stay resident
+        # while there is room: the driver's figure holds them (paged_resident.py)
+        from preflight.estimate.paged_resident import resident_paged_bytes
+
+        peak = peak + int(resident_paged_bytes(peak, getattr(est, "paged_bytes", 0), memory))
+    return _capped(est, (peak, lo, max(hi, peak)), memory)
 
 
 def _capped(est: Any, values: Tuple[int, int, int], capacity: Optional[int]) -> Tuple[int, int, int]:

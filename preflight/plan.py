@@ -291,6 +291,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "The bf16 switch of a TrainingArguments/SFTConfig setting as the HF DeepSpeed integration "
               "compares it with the DeepSpeed config's bf16.enabled (bf16 or bf16_full_eval), when given "
               "explicitly."),
+    FieldSpec("model.frozen_copies", "int",
+              "Frozen full copies of the model the trainer holds beside the trained one: a "
+              "DPO/KTO reference model (TRL builds none for a PEFT model: it disables the adapter "
+              "instead).", minimum=0),
 )
 
 FIELDS: dict[str, FieldSpec] = {spec.name: spec for spec in _FIELD_LIST}

@@ -490,7 +490,11 @@ add(WORKSHOP, "llama2-7b-chat-full-ft-fsdp-full-ampbf16-paged-adamw-b1-s2048-8gp
              "the versions are git mains of September 2023 (transformers 4.34.0.dev, torch 2.0.1 written)"),
     notes="LLM-Workshop issue #5 (yuanenming, 2023-09-28): 'when I run your 7B finetune script, it consumes ~60GB GPU "
           "memory using FSDP with batch size=1. Is this normal?'; run_fsdp.sh: --max_seq_len 2048 --packing True "
-          "--per_device_train_batch_size 1 --use_gradient_checkpointing --use_flash_attn True --bf16 True")
+          "--per_device_train_batch_size 1 --use_gradient_checkpointing --use_flash_attn True --bf16 True. "
+          "est37 doubt (label unchanged): with 8 processes every modelled term (fp32 shards, FSDP1 without the "
+          "rate limiter holding every unit, the paged states resident) reaches about 40 GiB; fsdp_config.yaml "
+          "also sets use_orig_params and forward_prefetch, which no field takes; the same job on 4 GPUs (which "
+          "the comment does not rule out) is estimated at 52 GiB")
 
 
 # ------------------------------------------------------------------ 10. OpenRLHF: DPO of GLM-4-9B under ZeRO-3 without FlashAttention
@@ -502,10 +506,11 @@ add_oom(OPENRLHF, "glm4-9b-chat-dpo-zero3-bf16-pair-s2048-eager-8xa100-80gb", "n
         dict(mode="train", hf_config=GLM4_9B, model_name="glm-4-9b-chat (DPO policy)", precision="bf16",
              optimizer="adamw", micro_batch=2, grad_accum=16, seq_len=2048, padding="dynamic", grad_ckpt=True,
              attention="eager", world_size=8, devices_per_node=8, zero_stage=3, loss="standard", use_cache=False,
-             torch_version="2.3.1", transformers_version="4.42.4", deepspeed_version="0.14.4"),
+             torch_version="2.3.1", transformers_version="4.42.4", deepspeed_version="0.14.4", frozen_models=1),
         unknown=("DPO's reference model is a second full copy under its own ZeRO-3 inference engine (bf16, sharded, "
-                 "not offloaded): no field takes it, so the row describes the policy alone; the reference forward "
-                 "adds its sharded weights, one gathered layer and its own logits",
+                 "not offloaded): no field took it when the row was written, so the row described the policy "
+                 "alone; est37 added frozen_models (1 here: train_dpo.py builds the reference with "
+                 "get_ds_eval_config(offload=args.ref_offload), stage 3 kept, --ref_offload not given)",
                  "chosen and rejected of the one pair per GPU are concatenated into 2 sequences padded to the longer, "
                  "at most 2,048 tokens (the longest reaching 2,048 written); global batch 128 on 8 GPUs is "
                  "accumulation 16",

@@ -48,6 +48,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--vae-dtype", choices=("fp32", "16bit"),
                    help="diffusion: the VAE's dtype when the script does not cast it to the weight dtype "
                         "(fp32: fast-DiT, SDXL's default VAE in the diffusers examples)")
+    j.add_argument("--frozen-models", type=int, metavar="N",
+                   help="frozen full copies of the model beside the trained one (a DPO/KTO/GRPO reference "
+                        "model: 1; PPO's reference and reward model: 2; a LoRA run whose reference is the "
+                        "base with the adapter disabled, as TRL does for a PEFT model: 0); sharded like the "
+                        "model under ZeRO-3/FSDP")
+    j.add_argument("--frozen-bits", type=int, choices=(4, 8, 16, 32),
+                   help="bits per weight of the frozen copies (default: as the trained model is loaded; "
+                        "16 under DeepSpeed)")
+    j.add_argument("--frozen-offload", action="store_true", default=None,
+                   help="the frozen copies' weights live in host memory (DeepSpeed offload_param, "
+                        "OpenRLHF --ref_offload)")
     j.add_argument("--zero", type=int, choices=(0, 1, 2, 3), metavar="{0,1,2,3}", help="DeepSpeed ZeRO stage")
     j.add_argument("--fsdp", choices=("full", "hybrid", "grad-op"))
     j.add_argument("--offload-optimizer", choices=("cpu", "nvme"))
@@ -119,7 +130,8 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
               "padding": "padding", "ema": "ema", "trained_embeddings": "trained_embeddings",
               "cache_text_embeddings": "cache_text_embeddings", "cache_latents": "cache_latents",
-              "textual_inversion": "textual_inversion", "vae_dtype": "vae_dtype"}
+              "textual_inversion": "textual_inversion", "vae_dtype": "vae_dtype",
+              "frozen_models": "frozen_models", "frozen_bits": "frozen_bits", "frozen_offload": "frozen_offload"}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -93,7 +93,7 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
                       resid_dropout: Optional[float] = None,
                       sdpa_out_copy: bool = False, value_view_of_qkv: bool = False,
                       softmax_input: bool = False, linear_saves_input: bool = False,
-                      liger: bool = False) -> LayerActs:
+                      liger: bool = False, packed_in_proj: bool = False) -> LayerActs:
     """One decoder/encoder layer (``cross_seq`` > 0 adds the cross-attention of T5/BART).
 
     Per token, what autograd saves (see docs/estimator.md, "Activations"):
@@ -200,7 +200,10 @@ def transformer_layer(arch: Any, d: Dtypes, *, tokens: int, seq: int, batch: int
     fixed = 0.0
     # self-attention block
     per_token += norm()
-    per_token += lin_input(h, qkv_names(arch, impl), other=() if impl == "litgpt" else _other(arch, "qkv"))
+    # torch.nn.MultiheadAttention projects q, k and v of self-attention with one packed linear
+    # (``_in_projection_packed``: ``linear(q, w, b)`` when q is k is v): one autocast copy
+    qkv = ("in_proj",) if packed_in_proj else qkv_names(arch, impl)
+    per_token += lin_input(h, qkv, other=() if impl == "litgpt" or packed_in_proj else _other(arch, "qkv"))
     if math_attention:
         per_token += ec * 3 * q_dim                       # q and k, v (repeated to q heads)
         per_token += scores(seq)

@@ -176,6 +176,14 @@ class EstimateInput:
     # ``optimizer`` block in the DeepSpeed config) on flat fp32 partitions: its step temporaries
     # are partition-sized (zero_client_optim). False: DeepSpeed's own (in place); None: unknown
     zero_client_optimizer: Optional[bool] = None
+    # frozen full copies of the model held beside the trained one (frozen_models.py): a DPO/KTO/
+    # GRPO reference model (1), PPO's reference and reward model (2); a LoRA run whose reference
+    # is the base with the adapter disabled (TRL with a peft model) holds none. Sharded like the
+    # policy under ZeRO-3/FSDP, a replica otherwise. frozen_bits: 32 | 16 | 8 | 4 (None: built
+    # like the policy, 16 bits under DeepSpeed); frozen_offload: their weights in host memory
+    frozen_models: int = 0
+    frozen_bits: Optional[int] = None
+    frozen_offload: bool = False
 
     @property
     def torch_before(self) -> Optional[tuple[int, int]]:
@@ -400,6 +408,9 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
     from preflight.estimate.vae_encode import check_vae_dtype
 
     check_vae_dtype(inp)
+    from preflight.estimate.frozen_models import check_frozen
+
+    check_frozen(inp)
     from preflight.estimate.trained_embeddings import MODES as TABLE_MODES
 
     if inp.trained_embeddings is not None and inp.trained_embeddings not in TABLE_MODES:
@@ -454,7 +465,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
              ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),
              ("deepspeed_version", "framework.deepspeed_version"),
-             ("trained_embeddings", "peft.trained_embeddings"))
+             ("trained_embeddings", "peft.trained_embeddings"),
+             ("frozen_models", "model.frozen_copies"))
     for name, plan_field in pairs:
         if plan_field not in FIELDS:
             continue

@@ -36,13 +36,14 @@ TERMS = (
     "optimizer_temporaries", "autocast_weight_cache", "activations", "activation_recompute",
     "backward_transient", "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient", "ddp_buckets",
     "zero_buckets", "gathered_params", "load_transient", "cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation",
-    "length_cache", "stream_cache",
+    "length_cache", "stream_cache", "frozen_weights", "frozen_forward", "pending_frees",
 )
 
 #: Terms that are not tensors (absent from a tensor-level measurement).
 #: Terms outside PyTorch's caching allocator (in nvidia-smi, not in reserved memory).
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
-OVERHEAD_TERMS = ("cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation", "length_cache", "stream_cache")
+OVERHEAD_TERMS = ("cuda_context", "nccl_buffers", "cublas_workspace", "fragmentation", "length_cache", "stream_cache",
+                  "pending_frees")
 
 
 @dataclass
@@ -89,6 +90,21 @@ class Estimate:
         if self.workspace_in_allocator and where:
             value += int(self.phases[where].get("cublas_workspace", 0))
         return value, where
+
+    def active_peak(self) -> tuple[int, str]:
+        """(bytes, phase) of the allocator's ``active_bytes`` peak: what
+        :meth:`allocated_peak` counts plus the blocks freed with stream events pending
+        (``pending_frees``, pending_frees.py), which ``free()`` takes out of allocated bytes at
+        once but out of active bytes only when the events complete."""
+        best, where = 0, ""
+        for phase, terms in self.phases.items():
+            total = sum(v for t, v in terms.items() if t not in OVERHEAD_TERMS)
+            total += terms.get("pending_frees", 0)
+            if self.workspace_in_allocator:
+                total += terms.get("cublas_workspace", 0)
+            if total > best:
+                best, where = total, phase
+        return best, where
 
     def tensor_peak(self) -> tuple[int, str]:
         """(bytes, phase) of the largest phase counting tensors only: without the CUDA
@@ -287,6 +303,10 @@ def _estimate(inp: EstimateInput) -> Estimate:
     ph = _Phases()
     if inp.mode == "train":
         trainable = _train(inp, arch, prm, ph, pb, ab, notes)
+        if inp.frozen_models:
+            from preflight.estimate.frozen_models import add_frozen_models
+
+            add_frozen_models(inp, arch, prm, ph, pb, ab, notes, _estimate)
         phases: tuple[str, ...] = ("forward", "backward", "optimizer")
     else:
         trainable = 0
@@ -337,7 +357,8 @@ def _estimate(inp: EstimateInput) -> Estimate:
     for phase in phases:
         allocated = {which: sum(v * (1.0 if which < 0 else ph.bound(phase, t, which))
                                 for t, v in ph.terms[phase].items()
-                                if t not in ("cuda_context", "nccl_buffers", "length_cache", "stream_cache"))
+                                if t not in ("cuda_context", "nccl_buffers", "length_cache", "stream_cache",
+                                             "pending_frees"))
                      for which in (-1, 0, 1)}
         frag, frag_hi = _fragmentation(inp, ph.terms[phase], allocated[-1], allocated[1])
         if frag > 0:
@@ -353,7 +374,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     lo = max(0, lo + int(ph.length_bottom))
     # the post-backward stream's cached gradient shards (FSDP CPU offload) are released before
     # an out-of-memory error like the cached blocks of other lengths
-    pool = float(result[peak_phase].get("stream_cache", 0))
+    pool = float(result[peak_phase].get("stream_cache", 0) + result[peak_phase].get("pending_frees", 0))
     cache = (cache[0], cache[1] + pool, cache[2] + pool * pb[1])
     outside = [t for t in OUTSIDE_ALLOCATOR if t in ph.terms[peak_phase]]
     outside_bounds = tuple(int(sum(ph.terms[peak_phase][t] * (1.0 if which < 0 else

@@ -121,6 +121,19 @@ def _candidates(inp: EstimateInput) -> list[_Candidate]:
             ("--transformers-version 4.35",),
             "none, unless the added tokens' rows must learn (then train them on purpose)",
             lambda i: i.with_changes(trained_embeddings=None))
+    if train and inp.frozen_models > 0:
+        # a reference model beside the policy (frozen_models.py): its log-probabilities can be
+        # computed once before training (TRL precompute_ref_log_probs: no copy kept), or its
+        # weights kept in host memory (OpenRLHF --ref_offload, DeepSpeed offload_param)
+        add("ref_precompute", 1, "precompute the reference model's log-probabilities before training "
+            "(TRL DPOConfig(precompute_ref_log_probs=True)): no reference copy is kept",
+            ("--frozen-models 0",), "one extra forward pass over the data first; the reference is fixed",
+            lambda i: i.with_changes(frozen_models=0))
+        if not inp.frozen_offload:
+            add("ref_offload", 2, "keep the reference model's weights in host memory (OpenRLHF "
+                "--ref_offload, DeepSpeed offload_param in the reference's config)", ("--frozen-offload",),
+                "a slower reference forward (its weights stream from host memory)",
+                lambda i: i.with_changes(frozen_offload=True))
     if inp.mode == "generate" and inp.legacy_kv_cache:
         add("dyncache", 1, "upgrade transformers to 4.42 or later (generate holds the KV cache in "
             "one DynamicCache instead of copying legacy tuples each step)",

@@ -111,6 +111,9 @@ def _job_line(inp: EstimateInput) -> str:
         parts.append(inp.attention)
     if inp.grad_ckpt and inp.mode == "train":
         parts.append("gradient checkpointing")
+    if inp.frozen_models and inp.mode == "train":
+        parts.append(f"{inp.frozen_models} frozen cop{'ies' if inp.frozen_models > 1 else 'y'} (reference)"
+                     + (" offloaded" if inp.frozen_offload else ""))
     sharding = inp.sharding
     gpus = f"{inp.world_size} GPU" + ("s" if inp.world_size > 1 else "")
     if sharding not in ("none",):
@@ -127,12 +130,13 @@ def _job_line(inp: EstimateInput) -> str:
 _BAR_GROUPS = (
     ("W", "weights", ("weights", "buffers", "lora_adapters", "master_weights", "autocast_weight_cache",
                       "gathered_params", "load_transient", "denoiser_weights", "text_encoders", "vae",
-                      "lora_weights", "ema_copy", "autocast_weight_casts")),
+                      "lora_weights", "ema_copy", "autocast_weight_casts", "frozen_weights")),
     ("G", "gradients", ("gradients", "ddp_buckets", "zero_buckets")),
     ("O", "optimizer", ("optimizer_states", "optimizer_temporaries")),
     ("A", "activations", ("activations", "activation_recompute", "backward_transient",
                           "dequant_transient", "logits_loss", "held_outputs", "kv_cache", "prefill_transient",
-                          "activations_and_gradients", "recompute", "latents", "vae_activations")),
+                          "activations_and_gradients", "recompute", "latents", "vae_activations",
+                          "frozen_forward")),
     ("X", "CUDA context, workspace, fragmentation", ()),
 )
 BAR_WIDTH = 40
@@ -190,14 +194,19 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
     lines.append(f"Peak per GPU: {gib(est.peak_bytes)} (interval {gib(lo)} .. {gib(hi)}) "
                  f"during {_PHASE_WORDS.get(est.phase or '', est.phase)}")
     pool = est.breakdown.get("stream_cache", 0)
-    if est.reclaimable[1] - pool > 0:
-        lines.append(f"  of which {gib(est.reclaimable[1] - pool)} cached blocks of other batch lengths: "
+    pending = est.breakdown.get("pending_frees", 0)
+    if est.reclaimable[1] - pool - pending > 0:
+        lines.append(f"  of which {gib(est.reclaimable[1] - pool - pending)} cached blocks of other batch lengths: "
                      "released before an out-of-memory error, not counted by the verdict")
     if pool > 0:
         lines.append(f"  of which {gib(pool)} cached for another CUDA stream (FSDP: the post-backward "
                      "stream's gradient shards; ZeRO-1/2 offload: the reduction stream's gradient "
                      "copies; the compute stream's blocks and these are never shared): "
                      "released before an out-of-memory error, not counted by the verdict")
+    if pending > 0:
+        lines.append(f"  of which {gib(pending)} freed blocks waiting for the GPU to pass them (FSDP1 "
+                     "without its rate limiter: units gathered ahead by the CPU): reserved, not "
+                     "allocated, released before an out-of-memory error, not counted by the verdict")
     if est.paged_bytes > 0:
         lines.append(f"  not counted: {gib(est.paged_bytes)} paged optimizer states in CUDA managed "
                      "memory (outside PyTorch's allocator; moved to host memory when the GPU "

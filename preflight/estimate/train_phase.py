@@ -14,6 +14,7 @@ from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.held_outputs import held_outputs
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.length_cache import fixed_length_encoder
+from preflight.estimate.pending_frees import unlimited_gather_excess
 from preflight.estimate.shapes import (  # noqa: F401  (re-exported for callers and tests)
     _ALL_LINEAR,
     _LLAMA_SHAPES,
@@ -242,7 +243,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
             unlimited = fsdp_all_gathers_unlimited(inp)
             blocks = max(arch.num_layers + arch.num_encoder_layers, 1)
             if unlimited:
-                unit = max(unit, layer_bytes * blocks)
+                # the blocks beyond the limited case are freed (CPU side) with an event pending
+                # on the compute stream: reserved, not allocated, and released before an
+                # out-of-memory error (terms_sharded.unlimited_gather_excess)
+                excess = unlimited_gather_excess(unit, layer_bytes * blocks)
+                ph.every(("forward", "backward"), "pending_frees", excess, (0.0, pb[1]))
             ph.every(("forward", "backward"), "gathered_params", unit, pb)
             # the unit's unsharded gradients exist only for weights that train (all of the
             # unit's weights when FSDP1 mixes frozen and trainable ones in a FlatParameter)
@@ -259,8 +264,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                 # the unsharded gradient has the gathered parameters' dtype: the compute dtype under
                 # MixedPrecision (reduce_dtype = param_dtype: no cast before the reduce-scatter)
                 unsharded = comp if (frozen_grads or fsdp_mp) else grad_bytes
-                ph.add("backward", "gathered_params", layer_trainable * unsharded
-                       * (blocks if unlimited else 1), pb)
+                ph.add("backward", "gathered_params", layer_trainable * unsharded, pb)
+                if unlimited:
+                    ph.add("backward", "pending_frees", unlimited_gather_excess(
+                        layer_trainable * unsharded, layer_trainable * unsharded * blocks), (0.0, pb[1]))
             if frozen_grads:
                 # the sharded gradient covers the frozen weights too until zero_grad
                 ph.add("optimizer", "gradients", prm.total * comp / n, pb)
@@ -495,7 +502,8 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
                   value_view_of_qkv=value_view_keeps_qkv(inp, arch),
                   softmax_input=softmax_saves_input(inp),
                   linear_saves_input=zero3_linear_saves_input(inp),
-                  liger=bool(inp.liger_kernels) and inp.model_impl == "transformers")
+                  liger=bool(inp.liger_kernels) and inp.model_impl == "transformers",
+                  packed_in_proj=bool(inp.torch_mha))
     if common["liger"]:
         notes.append("Liger kernels: RMSNorm keeps its input and an fp32 reciprocal RMS per token, "
                      "SwiGLU its gate and up projections (no fp32 norm copy, no activation output)")
