@@ -68,6 +68,7 @@ from preflight.estimate.terms import (
 )
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
 from preflight.estimate.zero_client_optim import zero_client_step_temporaries
+from preflight.estimate.zero_master import zero_fp32_master
 
 #: Every term a phase may hold, in the order reports list them.
 if TYPE_CHECKING:
@@ -129,7 +130,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # model's dtype (Lightning's bf16-true, torchtune's dtype: bf16)
     adapter_bytes = 4.0 if (inp.model_impl == "transformers" and not ds_cast) else float(d.comp)
     grad_bytes = base_bytes if full else adapter_bytes
-    master = (full and base_bytes == 2 and inp.zero_stage > 0) or (ds_cast and lora)
+    # ZeRO's optimizers copy what trains to fp32 whatever its dtype (zero_master.py)
+    master = (full and base_bytes == 2 and inp.zero_stage > 0) or (ds_cast and lora) \
+        or zero_fp32_master(inp, trainable)
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
     states = (trainable - tables.params) * state_bytes(inp.optimizer, state_dtype, arch, full) + tables.states
     temps = optimizer_temporaries(inp, trainable, state_dtype, prm)
