@@ -33,15 +33,15 @@ def applies(inp: EstimateInput, full: bool) -> bool:
     return bool(inp.frozen_embeddings) and full and inp.mode == "train"
 
 
-def frozen_table_params(inp: EstimateInput, prm: Any, full: bool) -> float:
+def frozen_table_params(inp: EstimateInput, prm: Any, full: bool) -> int:
     """Elements that do not train: the input embedding and an untied LM head (``prm.lm_head``
     is 0 when tied)."""
-    return float(prm.embeddings + prm.lm_head) if applies(inp, full) else 0.0
+    return int(prm.embeddings + prm.lm_head) if applies(inp, full) else 0
 
 
-def largest_block_matrix(arch: Any) -> float:
+def largest_block_matrix(arch: Any) -> int:
     """The largest weight inside a block: an MLP matrix (hidden x intermediate) or a square
     attention projection (hidden x hidden)."""
     hidden = int(getattr(arch, "hidden_size", 0) or 0)
     inter = int(getattr(arch, "intermediate_size", 0) or 0)
-    return float(max(hidden * inter, hidden * hidden))
+    return max(hidden * inter, hidden * hidden)
