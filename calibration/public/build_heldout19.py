@@ -294,20 +294,21 @@ add(LOWMEM, "llama-3.2-1b-full-ft-fp32-adafactor-ampbf16-b8-s160", 14.4, "GiB", 
                       "1e-4 --optimizer Adafactor --batch_size 8 --log_every 400'")
 LOW_UNKNOWN = ("bf16 weights; Adafactor (factored, bf16 states, stochastic rounding) applied in each parameter's "
                "post-accumulate-grad hook, which then frees the gradient: optimizer_in_backward; embeddings and LM "
-               "head frozen (requires_grad False)",
+               "head frozen (requires_grad False): no field took it when the row was written; est38 added "
+               "frozen_embeddings (true here)",
                "the loss is cut-cross-entropy's linear_cross_entropy on the last hidden states (no logits tensor): "
                "loss 'fused'")
 add(LOWMEM, "llama-3.2-1b-full-ft-bf16-adafactor-in-backward-fused-ce-b8-s160", 3.9, "GiB", "nvidia-smi",
     "A100-SXM-80GB",
     dict(LM_BASE, model="Llama-3.2-1B", precision="bf16", optimizer="adafactor", optimizer_in_backward=True,
-         loss="fused"),
+         loss="fused", frozen_embeddings=True),
     unknown=(*LM_UNKNOWN, *LOW_UNKNOWN),
     notes=BASE_NOTE + "'| Lowmemory BF16 Adafactor | 53.6 | 3.9 GB |'; 'python finetune_lowmem.py --run-name "
                       "LowMem' (batch 8 by default)")
 add(LOWMEM, "llama-3.1-8b-full-ft-bf16-adafactor-in-backward-fused-ce-b8-s160", 18.6, "GiB", "nvidia-smi",
     "A100-SXM-80GB",
     dict(LM_BASE, model="Llama-3.1-8B", precision="bf16", optimizer="adafactor", optimizer_in_backward=True,
-         loss="fused"),
+         loss="fused", frozen_embeddings=True),
     unknown=(*LM_UNKNOWN, *LOW_UNKNOWN,
              "the 8B run's command is not given: finetune_lowmem.py with --model meta-llama/Llama-3.1-8B and its "
              "defaults (batch 8) assumed"),

@@ -48,6 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--vae-dtype", choices=("fp32", "16bit"),
                    help="diffusion: the VAE's dtype when the script does not cast it to the weight dtype "
                         "(fp32: fast-DiT, SDXL's default VAE in the diffusers examples)")
+    j.add_argument("--frozen-embeddings", action="store_true", default=None,
+                   help="full fine-tune whose input embedding and LM head do not train (requires_grad "
+                        "False): no gradients or optimizer states for them")
     j.add_argument("--frozen-models", type=int, metavar="N",
                    help="frozen full copies of the model beside the trained one (a DPO/KTO/GRPO reference "
                         "model: 1; PPO's reference and reward model: 2; a LoRA run whose reference is the "
@@ -131,7 +134,8 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "padding": "padding", "ema": "ema", "trained_embeddings": "trained_embeddings",
               "cache_text_embeddings": "cache_text_embeddings", "cache_latents": "cache_latents",
               "textual_inversion": "textual_inversion", "vae_dtype": "vae_dtype",
-              "frozen_models": "frozen_models", "frozen_bits": "frozen_bits", "frozen_offload": "frozen_offload"}
+              "frozen_models": "frozen_models", "frozen_bits": "frozen_bits", "frozen_offload": "frozen_offload",
+              "frozen_embeddings": "frozen_embeddings"}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -172,6 +172,9 @@ class EstimateInput:
     # transformers 4.35) or "embedding" (the input embedding alone, in place: LongLoRA);
     # None: frozen (trained_embeddings.py)
     trained_embeddings: Optional[str] = None
+    # a full fine-tune whose input embedding and LM head do not train (requires_grad False):
+    # no gradients, optimizer states or tied-gradient transient for them (frozen_tables.py)
+    frozen_embeddings: bool = False
     # ZeRO steps the client's optimizer (the HF Trainer's ``optim`` or one the code builds; no
     # ``optimizer`` block in the DeepSpeed config) on flat fp32 partitions: its step temporaries
     # are partition-sized (zero_client_optim). False: DeepSpeed's own (in place); None: unknown
@@ -411,6 +414,9 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
     from preflight.estimate.frozen_models import check_frozen
 
     check_frozen(inp)
+    from preflight.estimate.frozen_tables import check_frozen_embeddings
+
+    check_frozen_embeddings(inp)
     from preflight.estimate.trained_embeddings import MODES as TABLE_MODES
 
     if inp.trained_embeddings is not None and inp.trained_embeddings not in TABLE_MODES:

@@ -11,6 +11,8 @@ from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate import contrastive as CL
 from preflight.estimate.dequant import dequant_transients, stored_weights
+from preflight.estimate.frozen_tables import applies as frozen_applies
+from preflight.estimate.frozen_tables import frozen_table_params, largest_block_matrix
 from preflight.estimate.held_outputs import held_outputs
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.length_cache import fixed_length_encoder
@@ -68,6 +70,7 @@ from preflight.estimate.terms import (
 )
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
 from preflight.estimate.zero_client_optim import zero_client_step_temporaries
+from preflight.estimate.zero_master import zero_fp32_master
 
 #: Every term a phase may hold, in the order reports list them.
 if TYPE_CHECKING:
@@ -121,7 +124,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     full = not lora and not inp.quant
     # vocabulary tables trained beside the adapters (trained_embeddings.py)
     tables = trained_tables(inp, prm, other_bytes if inp.quant else base_bytes)
-    trainable = prm.total if full else n_lora + tables.params
+    # a full fine-tune with frozen vocabulary tables trains the blocks only (frozen_tables.py)
+    frozen_tables = frozen_applies(inp, full)
+    trainable = prm.total - frozen_table_params(inp, prm, full) if full else n_lora + tables.params
+    largest_trained = min(largest_block_matrix(arch) if frozen_tables else prm.largest, trainable)
     weights = stored_weights(inp, prm, base_bytes, other_bytes) + tables.copy
     if inp.quant == "8bit":
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
@@ -129,7 +135,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # model's dtype (Lightning's bf16-true, torchtune's dtype: bf16)
     adapter_bytes = 4.0 if (inp.model_impl == "transformers" and not ds_cast) else float(d.comp)
     grad_bytes = base_bytes if full else adapter_bytes
-    master = (full and base_bytes == 2 and inp.zero_stage > 0) or (ds_cast and lora)
+    # ZeRO's optimizers copy what trains to fp32 whatever its dtype (zero_master.py)
+    master = (full and base_bytes == 2 and inp.zero_stage > 0) or (ds_cast and lora) \
+        or zero_fp32_master(inp, trainable)
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
     states = (trainable - tables.params) * state_bytes(inp.optimizer, state_dtype, arch, full) + tables.states
     temps = optimizer_temporaries(inp, trainable, state_dtype, prm)
@@ -195,7 +203,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if inp.optimizer_in_backward and trainable:
         # the step runs inside backward, one parameter at a time, and frees that gradient:
         # at most the largest parameter's gradient (and its step temporaries) is ever live
-        one = min(prm.largest, trainable)
+        one = largest_trained
         grads = one * grad_bytes
         temps = min(temps, 2 * one * state_dtype)
         g_div = 1
@@ -287,7 +295,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # under optimizer offload a largest-parameter staging buffer for the whole run; both
         # on one GPU too (terms.zero12_ipg_buffers, terms.zero12_offload_grad_buffer)
         ph.add("backward", "zero_buckets", zero12_ipg_buffers(inp, grad_bytes), pb)
-        one = min(prm.largest, trainable)
+        one = largest_trained
         ph.every(train_phases, "zero_buckets", zero12_offload_grad_buffer(inp, one, grad_bytes), pb)
         # under optimizer offload with overlap_comm, the fp64/fp32 copies made on the reduction
         # stream as each gradient of the partition goes to the host stay in that stream's pool:
@@ -312,7 +320,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # a client optimizer (the HF Trainer's, no optimizer in the DeepSpeed config) steps the
         # flat partition: partition-sized temporaries (zero_client_optim)
         ph.add("optimizer", "optimizer_temporaries", zero_client_step_temporaries(
-            inp, trainable, n if sharded else 1, min(prm.largest, trainable), flat), pb)
+            inp, trainable, n if sharded else 1, largest_trained, flat), pb)
         ph.add("optimizer", "zero_buckets",
                zero12_offload_step_copy(inp, trainable, n if sharded else 1), pb)
     if inp.zero_stage >= 3 and trainable:
@@ -320,10 +328,10 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # copy it is cast from, at any world size (terms.zero3_step_grads; DeepSpeed's own
         # optimizers step in place: no optimizer temporaries under ZeRO)
         fp32_grad, flat = zero3_step_grads(inp, trainable, n if sharded else 1, grad_bytes,
-                                           min(prm.largest, trainable))
+                                           largest_trained)
         ph.add("optimizer", "zero_buckets", fp32_grad + flat, pb)
         ph.add("optimizer", "optimizer_temporaries", zero_client_step_temporaries(
-            inp, trainable, n if sharded else 1, min(prm.largest, trainable), flat), pb)
+            inp, trainable, n if sharded else 1, largest_trained, flat), pb)
     if inp.world_size > 1 and not inp.zero_stage and not inp.fsdp and trainable:
         if not inp.ddp_bucket_view:
             ph.every(train_phases, "ddp_buckets", grads, pb)
@@ -395,7 +403,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
     head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
     # the head's own backward makes its weight gradient next to the logits' gradient
-    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept and not CL.is_clip(arch),
+    head_g = head_grad_at_backward_start(arch, full and not sharded and not kept and not CL.is_clip(arch)
+                                         and not frozen_tables,
                                          grad_bytes)
     # (chunked, fused and compiled losses reach the head chunk by chunk: at their own peak)
     at_logits = acts["logits_at_head"] or acts["logits_bwd"]
@@ -414,7 +423,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if held["backward_start"]:
         start["held_outputs"] = held["backward_start"]
     end_transient = max(acts["recompute"] + acts["layer_bwd"],
-                        tied_embedding_grad(arch, full and not sharded, grad_bytes))
+                        tied_embedding_grad(arch, full and not sharded and not frozen_tables, grad_bytes))
     # FSDP CPU offload: the gradient shards are allocated at the end of backward, and their
     # blocks stay in the post-backward stream's pool, which the compute stream cannot reuse:
     # reserved memory is the compute stream's peak plus that pool in every phase
