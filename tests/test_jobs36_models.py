@@ -1,0 +1,195 @@
+"""The model in real jobs (issue 15, branch jobs36): a project model picked from a registry table whose
+call takes a local ``**kwargs`` dict, arguments not known statically, or its key and sizes from a YAML
+config handed to a training function. Small projects of our own in the shapes of the real-jobs benchmark,
+each citing the repository, path and commit it follows, with twins that must state nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from plan_helpers import fact, plan_of, write
+
+
+def registry(plan: dict) -> list:
+    return [(f["value"], f["confidence"]) for f in plan["fields"].get("model.num_parameters", [])
+            if f["adapter"] == "model_registry"]
+
+
+# sihyun-yu/REPA @ 67f7145 models/sit.py:16-23,106-120,160-208,349-350,386 (SiT_models = {'SiT-XL/2': SiT_XL_2,
+# ...}, ``def SiT_XL_2(**kwargs): return SiT(depth=28, ..., **kwargs)``, projector heads one per z_dim, the block
+# asking ``"fused_attn" in block_kwargs.keys()``) and train.py:21,163-172 (``z_dims = [encoder.embed_dim for
+# encoder in encoders]``, ``block_kwargs = {...}``, ``SiT_models[args.model](..., z_dims=z_dims, **block_kwargs)``)
+NET = """\
+    import torch.nn as nn
+
+
+    def build_head(hidden, out):
+        return nn.Sequential(nn.Linear(hidden, out))
+
+
+    class Block(nn.Module):
+        def __init__(self, dim, **block_kwargs):
+            super().__init__()
+            self.fc = nn.Linear(dim, dim)
+            qk_norm = False
+            if "qk_norm" in block_kwargs.keys():
+                qk_norm = block_kwargs.get("qk_norm", False)
+            self.norm = nn.LayerNorm(dim) if qk_norm else nn.Identity()
+
+
+    class Net(nn.Module):
+        def __init__(self, depth=2, hidden=64, z_dims=[32], in_ch=4, **block_kwargs):
+            super().__init__()
+            self.inp = nn.Linear(in_ch, hidden)
+            self.blocks = nn.ModuleList([Block(hidden, **block_kwargs) for _ in range(depth)])
+            self.heads = nn.ModuleList([build_head(hidden, z) for z in z_dims])
+
+
+    def Net_S(**kwargs):
+        return Net(depth=2, hidden=64, **kwargs)
+
+
+    def Net_L(**kwargs):
+        return Net(depth=4, hidden=128, **kwargs)
+
+
+    Net_models = {"Net-S": Net_S, "Net-L": Net_L}
+"""
+
+TRAIN = """\
+    import argparse
+
+    import torch
+    from models.net import Net_models
+    from encoders import load_encoders
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--model", default="Net-S")
+    p.add_argument("--qk-norm", action="store_true")
+    args = p.parse_args()
+    encoders = load_encoders()
+    z_dims = [encoder.embed_dim for encoder in encoders]
+    block_kwargs = {"fused_attn": True, "qk_norm": {qk}}
+    {mutate}model = Net_models[args.model](in_ch={in_ch}, z_dims=z_dims, **block_kwargs)
+    opt = torch.optim.AdamW(model.parameters())
+"""
+
+
+def _repa(cli, tmp_path: Path, *, in_ch: str = "4", qk: str = "args.qk_norm", mutate: str = "") -> dict:
+    train = TRAIN.replace("{in_ch}", in_ch).replace("{qk}", qk).replace("{mutate}", mutate)
+    write(tmp_path, {"models/__init__.py": "", "models/net.py": NET, "train.py": train})
+    return plan_of(cli, "train.py", "--", "--model", "Net-L", "--qk-norm", cwd=tmp_path)
+
+
+def test_a_local_kwargs_dict_and_an_unknown_argument_left_to_its_declared_default(cli, tmp_path: Path) -> None:
+    plan = _repa(cli, tmp_path)
+    # inp 4x128+128; 4 blocks of Linear(128,128) + LayerNorm(128) (qk_norm from the dict); one head
+    # Linear(128, 32) from z_dims' declared default [32] (the encoders' widths are not known statically)
+    assert registry(plan) == [(640 + 4 * (16_512 + 256) + 4_128, "low")]
+    got = fact(plan, "model.num_parameters")
+    assert "z_dims" in got.source.detail and "default" in got.source.detail
+    assert fact(plan, "model.ref").value == "Net-L"
+
+
+def test_twin_a_dict_changed_after_or_three_unknown_arguments_state_nothing(cli, tmp_path: Path) -> None:
+    # the dict gets a key after its literal: what the call spreads is not the literal
+    assert registry(_repa(cli, tmp_path, mutate='block_kwargs["extra"] = 1\n    ')) == []
+    # z_dims, in_ch and the dict's qk_norm all not known: too much left to defaults
+    plan = _repa(cli, tmp_path, in_ch="encoders[0].channels", qk="encoders[1].qk_norm")
+    assert registry(plan) == []
+
+
+# hustvl/LightningDiT @ the benchmark's commit train.py:38,72-88,336-344 (``train_config = load_config(
+# args.config)``; ``do_train(train_config, accelerator)``; ``LightningDiT_models[train_config['model'][
+# 'model_type']](input_size=latent_size, use_swiglu=train_config['model']['use_swiglu'] if 'use_swiglu' in
+# train_config['model'] else False, ...)``) and models/lightningdit.py:9-10 (``from models.swiglu_ffn import
+# SwiGLUFFN``: a layer of a sibling module imported by its absolute name)
+LAYERS = """\
+    import torch.nn as nn
+
+
+    class SwiGLU(nn.Module):
+        def __init__(self, dim, hidden):
+            super().__init__()
+            self.w12 = nn.Linear(dim, 2 * hidden)
+            self.w3 = nn.Linear(hidden, dim)
+"""
+
+DIT = """\
+    import torch
+    import torch.nn as nn
+    from models.layers import SwiGLU
+
+
+    class DiT(nn.Module):
+        def __init__(self, input_size=32, hidden_size=64, depth=2, use_swiglu=False, in_channels=4):
+            super().__init__()
+            self.x_embedder = nn.Linear(in_channels, hidden_size)
+            self.pos_embed = nn.Parameter(torch.zeros(1, input_size * input_size, hidden_size))
+            self.blocks = nn.ModuleList([
+                SwiGLU(hidden_size, 2 * hidden_size) if use_swiglu else nn.Linear(hidden_size, hidden_size)
+                for _ in range(depth)])
+
+
+    def DiT_S(**kwargs):
+        return DiT(depth=2, hidden_size=64, **kwargs)
+
+
+    def DiT_L(**kwargs):
+        return DiT(depth=4, hidden_size=128, **kwargs)
+
+
+    DiT_models = {"DiT-S": DiT_S, "DiT-L": DiT_L}
+"""
+
+DIT_TRAIN = """\
+    import argparse
+
+    import torch
+    import yaml
+    from models.dit import DiT_models
+
+
+    def load_config(path):
+        with open(path) as f:
+            return yaml.safe_load(f)
+
+
+    def do_train(train_config):
+        latent_size = train_config["data"]["image_size"] // 16
+        model = DiT_models[train_config["model"]["model_type"]](
+            input_size=latent_size,
+            use_swiglu=train_config["model"]["use_swiglu"] if "use_swiglu" in train_config["model"] else False,
+            in_channels=train_config["model"]["in_chans"] if "in_chans" in train_config["model"] else 4,
+        )
+        opt = torch.optim.AdamW(model.parameters())
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", type=str, default="configs/debug.yaml")
+        args = parser.parse_args()
+        train_config = load_config(args.config)
+        do_train(train_config)
+"""
+
+
+def _dit(cli, tmp_path: Path, model: str) -> dict:
+    write(tmp_path, {"models/__init__.py": "", "models/layers.py": LAYERS, "models/dit.py": DIT,
+                     "train.py": DIT_TRAIN,
+                     "configs/run.yaml": f"data:\n  image_size: 256\nmodel:\n{model}  in_chans: 32\n"})
+    return plan_of(cli, "train.py", "--", "--config", "configs/run.yaml", cwd=tmp_path)
+
+
+def test_the_key_and_sizes_from_a_yaml_config_handed_to_the_training_function(cli, tmp_path: Path) -> None:
+    plan = _dit(cli, tmp_path, "  model_type: DiT-L\n  use_swiglu: true\n")
+    # x_embedder 32x128+128; pos_embed (256/16)^2 x 128; 4 SwiGLU(128, 256): 128x512+512 + 256x128+128
+    assert registry(plan) == [(4_224 + 32_768 + 4 * (66_048 + 32_896), "medium")]
+    assert fact(plan, "model.ref").value == "DiT-L"
+    # use_swiglu absent from the config: the code's else branch (plain Linear blocks)
+    plan = _dit(cli, tmp_path, "  model_type: DiT-L\n")
+    assert registry(plan) == [(4_224 + 32_768 + 4 * 16_512, "medium")]
+
+
+def test_twin_a_config_without_the_registry_key_states_nothing(cli, tmp_path: Path) -> None:
+    assert registry(_dit(cli, tmp_path, "  use_swiglu: true\n")) == []
