@@ -519,7 +519,7 @@ class ConfigObjectAdapter(ScratchAdapter):
             path = Path(str(script.source.path))
             modules = Modules(path, script.tree, script.source.display,
                               Path(str(project.root)) if project.root else None)
-            builder = Builder(modules)
+            builder = Builder(modules, project.script_args(script))
             applied: set[int] = set()
             namespace = Namespace(_options(project, script), script.source.display)
             namespace.unset = unset_or_list(project, script)

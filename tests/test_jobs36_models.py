@@ -193,3 +193,63 @@ def test_the_key_and_sizes_from_a_yaml_config_handed_to_the_training_function(cl
 
 def test_twin_a_config_without_the_registry_key_states_nothing(cli, tmp_path: Path) -> None:
     assert registry(_dit(cli, tmp_path, "  use_swiglu: true\n")) == []
+
+
+# PrimeIntellect-ai/OpenDiloco @ the benchmark's commit open_diloco/train_fsdp.py:18,104-105,171-174,223,525
+# (``class Config(BaseConfig): path_model: str = ...``; ``config = Config(**parse_argv())``; ``get_model(config)``
+# loads ``LlamaForCausalLM.from_pretrained(pretrained_model_name_or_path=config.path_model, ...)``)
+PYDANTIC_TRAIN = """\
+    import torch
+    from {module} import parse_argv, BaseConfig
+    from transformers import LlamaForCausalLM
+
+
+    class DataConfig(BaseConfig):
+        workers: int = 2
+
+
+    class Config(BaseConfig):
+        path_model: str = "org/llama-150m-fresh"
+        data: DataConfig = DataConfig()
+        compile: bool = True
+
+
+    def get_model(config: Config) -> LlamaForCausalLM:
+        return LlamaForCausalLM.from_pretrained(pretrained_model_name_or_path=config.path_model)
+
+
+    def train(config: Config):
+        model = get_model(config)
+        loader = torch.utils.data.DataLoader(range(10), batch_size=4, num_workers=config.data.workers)
+        if config.compile:
+            model = torch.compile(model)
+        opt = torch.optim.AdamW(model.parameters())
+        for batch in loader:
+            opt.step()
+
+
+    if __name__ == "__main__":
+        config = Config(**parse_argv())
+        train(config)
+"""
+
+
+def _diloco(cli, tmp_path: Path, module: str, *argv: str) -> dict:
+    write(tmp_path, {"train_fsdp.py": PYDANTIC_TRAIN.replace("{module}", module)})
+    return plan_of(cli, "train_fsdp.py", "--", *argv, cwd=tmp_path)
+
+
+def test_a_pydantic_config_class_filled_from_the_launch_line(cli, tmp_path: Path) -> None:
+    plan = _diloco(cli, tmp_path, "pydantic_config", "--path-model", "org/llama-1b-fresh", "--data.workers", "6",
+                   "--no-compile")
+    got = fact(plan, "model.ref")
+    assert got.value == "org/llama-1b-fresh" and got.source.kind == "cli"
+    assert fact(plan, "data.num_workers").value == 6  # a nested option: --data.workers
+    # without the option: the class's default
+    assert fact(_diloco(cli, tmp_path, "pydantic_config"), "model.ref").value == "org/llama-150m-fresh"
+
+
+def test_twin_a_parse_argv_of_another_library_is_not_read_as_pydantic_config(cli, tmp_path: Path) -> None:
+    # a project's own ``parse_argv`` may map the line any way: the class is not filled from it
+    plan = _diloco(cli, tmp_path, "mycli", "--path-model", "org/llama-1b-fresh", "--data.workers", "6")
+    assert fact(plan, "model.ref") is None and fact(plan, "data.num_workers") is None
