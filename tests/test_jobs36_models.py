@@ -253,3 +253,52 @@ def test_twin_a_parse_argv_of_another_library_is_not_read_as_pydantic_config(cli
     # a project's own ``parse_argv`` may map the line any way: the class is not filled from it
     plan = _diloco(cli, tmp_path, "mycli", "--path-model", "org/llama-1b-fresh", "--data.workers", "6")
     assert fact(plan, "model.ref") is None and fact(plan, "data.num_workers") is None
+
+
+# mlfoundations/open_clip @ the benchmark's commit: src/open_clip_train/main.py (``create_model_and_transforms(
+# args.model, ...)``, the options of params.py) and src/open_clip/model_configs/ViT-B-32.json (the sizes below);
+# docs/script_examples/stability_example.sh trains ``--model ViT-B-32``
+CLIP_MAIN = """\
+    import argparse
+
+    import torch
+    from open_clip import create_model_and_transforms
+
+
+    def main():
+        p = argparse.ArgumentParser()
+        p.add_argument("--model", default="RN50")
+        args = p.parse_args()
+        model, preprocess_train, preprocess_val = create_model_and_transforms(args.model, None)
+        opt = torch.optim.AdamW(model.parameters())
+
+
+    if __name__ == "__main__":
+        main()
+"""
+VIT_B_32 = ('{"embed_dim": 512, "vision_cfg": {"image_size": 224, "layers": 12, "width": 768, "patch_size": 32},'
+            ' "text_cfg": {"context_length": 77, "vocab_size": 49408, "width": 512, "heads": 8, "layers": 12}}')
+
+
+def _clip(cli, tmp_path: Path, name: str, config: str) -> dict:
+    write(tmp_path, {"src/open_clip_train/__init__.py": "", "src/open_clip_train/main.py": CLIP_MAIN,
+                     "src/open_clip/__init__.py": "", f"src/open_clip/model_configs/{name}.json": config})
+    return plan_of(cli, "src/open_clip_train/main.py", "--", "--model", name, cwd=tmp_path)
+
+
+def clip(plan: dict) -> list:
+    return [(f["value"], f["confidence"]) for f in plan["fields"].get("model.num_parameters", [])
+            if f["adapter"] == "open_clip_config"]
+
+
+def test_an_open_clip_model_named_on_the_launch_line_is_counted_from_its_json(cli, tmp_path: Path) -> None:
+    # CLIP ViT-B/32: 87,849,216 vision + 63,428,096 text + logit_scale (open_clip's published 151.28M)
+    assert clip(_clip(cli, tmp_path, "ViT-B-32", VIT_B_32)) == [(151_277_313, "medium")]
+
+
+def test_twin_a_timm_tower_or_a_name_without_its_json_states_nothing(cli, tmp_path: Path) -> None:
+    timm = VIT_B_32.replace('"image_size": 224,', '"image_size": 224, "timm_model_name": "vit_base_patch32_224",')
+    assert clip(_clip(cli, tmp_path, "timm-ViT-B-32", timm)) == []
+    write(tmp_path, {"src/open_clip/model_configs/ViT-B-32.json": VIT_B_32})
+    plan = plan_of(cli, "src/open_clip_train/main.py", "--", "--model", "ViT-B-16", cwd=tmp_path)
+    assert clip(plan) == []
