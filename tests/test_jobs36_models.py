@@ -302,3 +302,26 @@ def test_twin_a_timm_tower_or_a_name_without_its_json_states_nothing(cli, tmp_pa
     write(tmp_path, {"src/open_clip/model_configs/ViT-B-32.json": VIT_B_32})
     plan = plan_of(cli, "src/open_clip_train/main.py", "--", "--model", "ViT-B-16", cwd=tmp_path)
     assert clip(plan) == []
+
+
+# LLM360/amber-train @ the benchmark's commit main.py:27-30,147-148 (``HF_MODEL_NAME_OR_PATH =
+# f'huggyllama/llama-{MODEL_SIZE}'``; ``LlamaForCausalLM(config=AutoConfig.from_pretrained(...))``: the original
+# LLaMA's config, trained from scratch)
+AMBER = """\
+    import torch
+    from transformers import AutoConfig, LlamaForCausalLM
+
+    MODEL_SIZE = "{size}"
+    HF_MODEL_NAME_OR_PATH = f"huggyllama/llama-{MODEL_SIZE}"
+    model = LlamaForCausalLM(config=AutoConfig.from_pretrained(HF_MODEL_NAME_OR_PATH))
+    opt = torch.optim.AdamW(model.parameters())
+"""
+
+
+def test_the_original_llama_configs_are_in_the_catalog(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"main.py": AMBER.replace("{size}", "7b")})
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    # LLaMA-7B: 32 x 202,383,360 + 2 x 32000 x 4096 + 4096 (transformers on the meta device)
+    assert fact(plan, "model.num_parameters").value == 6_738_415_616
+    write(tmp_path, {"main.py": AMBER.replace("{size}", "99b")})
+    assert fact(plan_of(cli, "main.py", cwd=tmp_path), "model.num_parameters") is None
