@@ -325,3 +325,67 @@ def test_the_original_llama_configs_are_in_the_catalog(cli, tmp_path: Path) -> N
     assert fact(plan, "model.num_parameters").value == 6_738_415_616
     write(tmp_path, {"main.py": AMBER.replace("{size}", "99b")})
     assert fact(plan_of(cli, "main.py", cwd=tmp_path), "model.num_parameters") is None
+
+
+# huggingface/nanoVLM @ the benchmark's commit models/config.py:73 (``compile: bool = False`` in the TrainConfig
+# dataclass) and train.py:341-342,641-667 (``--compile`` declared without a default; ``if args.compile is not
+# None: train_cfg.compile = args.compile``; ``if train_cfg.compile: model = torch.compile(model)``)
+NV_CONFIG = """\
+    from dataclasses import dataclass
+
+
+    @dataclass
+    class TrainConfig:
+        compile: bool = False
+        batch_size: int = 8
+"""
+NV_TRAIN = """\
+    import argparse
+    import os
+
+    import torch
+    import models.config as config
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--compile", type=int, help="use torch.compile")
+        parser.add_argument("--batch_size", type=int)
+        args = parser.parse_args()
+        train_cfg = config.TrainConfig()
+        if {test}:
+            train_cfg.compile = args.compile
+        if args.batch_size is not None:
+            train_cfg.batch_size = args.batch_size
+        model = torch.nn.Linear(4, 4)
+        if train_cfg.compile:
+            model = torch.compile(model)
+        loader = torch.utils.data.DataLoader(range(64), batch_size=train_cfg.batch_size)
+        opt = torch.optim.AdamW(model.parameters())
+        for batch in loader:
+            opt.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _nanovlm(cli, tmp_path: Path, test: str, *argv: str) -> dict:
+    write(tmp_path, {"models/__init__.py": "", "models/config.py": NV_CONFIG,
+                     "train.py": NV_TRAIN.replace("{test}", test)})
+    return plan_of(cli, "train.py", "--", *argv, cwd=tmp_path)
+
+
+def test_an_option_not_given_leaves_the_config_default_and_a_given_one_replaces_it(cli, tmp_path: Path) -> None:
+    plan = _nanovlm(cli, tmp_path, "args.compile is not None")
+    assert fact(plan, "compile.enabled").value is False  # was True (medium): the guard read as always taken
+    assert fact(plan, "batch.micro").value == 8
+    plan = _nanovlm(cli, tmp_path, "args.compile is not None", "--compile", "1", "--batch_size", "16")
+    assert fact(plan, "batch.micro").value == 16
+
+
+def test_twin_a_guard_the_options_do_not_decide_leaves_the_field_to_the_code(cli, tmp_path: Path) -> None:
+    plan = _nanovlm(cli, tmp_path, 'os.environ.get("COMPILE") is not None')
+    got = fact(plan, "compile.enabled")
+    assert got is None or got.value is not False
