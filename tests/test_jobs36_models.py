@@ -389,3 +389,71 @@ def test_twin_a_guard_the_options_do_not_decide_leaves_the_field_to_the_code(cli
     plan = _nanovlm(cli, tmp_path, 'os.environ.get("COMPILE") is not None')
     got = fact(plan, "compile.enabled")
     assert got is None or got.value is not False
+
+
+# karpathy/llm.c @ the benchmark's commit train_gpt2.py:241,262-270 (``configure_optimizers(self, ...,
+# zero_stage)``: ``if zero_stage == 1: ZeroRedundancyOptimizer(...)`` else AdamW), :575 (``--zero_stage``),
+# :587-603 (``ddp = int(os.environ.get('RANK', -1)) != -1``; ``zero_stage = args.zero_stage`` under ``if ddp:``,
+# else 0), :630 (bf16 autocast), :707-713 (DDP, then ``configure_optimizers(..., zero_stage=zero_stage)``)
+LLMC = """\
+    import argparse
+    import os
+
+    import torch
+    import torch.nn as nn
+    from torch.distributed.optim import ZeroRedundancyOptimizer
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+    class GPT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(64, 64)
+
+        def configure_optimizers(self, learning_rate, zero_stage):
+            if zero_stage == 1:
+                optimizer = ZeroRedundancyOptimizer(self.parameters(), optimizer_class=torch.optim.AdamW,
+                                                    lr=learning_rate)
+            else:
+                optimizer = torch.optim.AdamW(self.parameters(), lr=learning_rate)
+            return optimizer
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--zero_stage", type=int, default=0)
+        parser.add_argument("--batch_size", type=int, default=4)
+        args = parser.parse_args()
+        ddp = int(os.environ.get("RANK", -1)) != -1
+        if ddp:
+            torch.distributed.init_process_group(backend="nccl")
+            zero_stage = args.zero_stage
+        else:
+            zero_stage = 0
+        model = GPT().cuda()
+        model = DDP(model, device_ids=[0])
+        raw_model = model.module
+        optimizer = raw_model.configure_optimizers(learning_rate=1e-3, zero_stage=zero_stage)
+        for step in range(10):
+            x = torch.randn(args.batch_size, 64, device="cuda")
+            with torch.autocast(device_type="cuda", dtype=torch.bfloat16):
+                loss = model(x).sum()
+            loss.backward()
+            optimizer.step()
+"""
+
+
+def _llmc(cli, tmp_path: Path, stage: str) -> dict:
+    write(tmp_path, {"train_gpt2.py": LLMC})
+    return plan_of(cli, "--", "torchrun", "--standalone", "--nproc_per_node=8", "train_gpt2.py", "--zero_stage", stage,
+                   cwd=tmp_path)
+
+
+def test_zero_redundancy_optimizer_under_ddp_is_zero_stage_1(cli, tmp_path: Path) -> None:
+    plan = _llmc(cli, tmp_path, "1")
+    assert fact(plan, "dist.sharding").value == "zero1"  # was ddp (medium)
+    assert fact(plan, "precision.mode").value == "amp_bf16"  # autocast stays autocast: no DeepSpeed engine
+
+
+def test_twin_the_flag_off_keeps_plain_ddp(cli, tmp_path: Path) -> None:
+    assert fact(_llmc(cli, tmp_path, "0"), "dist.sharding").value == "ddp"
