@@ -457,3 +457,59 @@ def test_zero_redundancy_optimizer_under_ddp_is_zero_stage_1(cli, tmp_path: Path
 
 def test_twin_the_flag_off_keeps_plain_ddp(cli, tmp_path: Path) -> None:
     assert fact(_llmc(cli, tmp_path, "0"), "dist.sharding").value == "ddp"
+
+
+# nomic-ai/gpt4all @ the benchmark's commit gpt4all-training/train.py:7,40,64-69,222-230 (``config =
+# read_config(args.config)``, a YAML read by a local helper, handed to ``train(accelerator, config)``; ``if
+# config["lora"]: peft_config = LoraConfig(...); model = get_peft_model(model, peft_config)``) and
+# configs/train/finetune_gptj.yaml:24 (``lora: false``)
+G4_READ = """\
+    import yaml
+
+
+    def read_config(path):
+        with open(path) as f:
+            return yaml.safe_load(f)
+"""
+G4_TRAIN = """\
+    import argparse
+
+    import torch
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+    from read import read_config
+
+
+    def train(config):
+        model = AutoModelForCausalLM.from_pretrained(config["model_name"])
+        if config["lora"]:
+            peft_config = LoraConfig(r=8, lora_alpha=32)
+            model = get_peft_model(model, peft_config)
+        {extra}opt = torch.optim.AdamW(model.parameters(), lr=config["lr"])
+        for step in range(10):
+            opt.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--config", type=str, default="config.yaml")
+        args = parser.parse_args()
+        config = read_config(args.config)
+        train(config)
+"""
+
+
+def _g4(cli, tmp_path: Path, lora: str, extra: str = "") -> dict:
+    write(tmp_path, {"read.py": G4_READ, "train.py": G4_TRAIN.replace("{extra}", extra),
+                     "configs/ft.yaml": f"model_name: EleutherAI/gpt-j-6b\nlora: {lora}\nlr: 2.0e-5\n"})
+    return plan_of(cli, "train.py", "--", "--config", "configs/ft.yaml", cwd=tmp_path)
+
+
+def test_the_only_lora_construct_under_a_guard_the_config_turns_off_means_no_peft(cli, tmp_path: Path) -> None:
+    assert fact(_g4(cli, tmp_path, "false"), "peft.method").value == "none"  # was lora (medium)
+    assert fact(_g4(cli, tmp_path, "true"), "peft.method").value == "lora"
+
+
+def test_twin_another_lora_construct_outside_the_guard_is_not_overruled(cli, tmp_path: Path) -> None:
+    plan = _g4(cli, tmp_path, "false", extra="model = get_peft_model(model, LoraConfig(r=4))\n        ")
+    assert fact(plan, "peft.method").value == "lora"
