@@ -151,9 +151,10 @@ def _local_dict(idx: Any, tree: ast.AST, expr: ast.AST) -> Optional[dict[str, An
     if len(bound) != 1 or not isinstance(bound[0], ast.Dict):
         return None
     for node in ast.walk(tree):
-        owner = node.value if isinstance(node, (ast.Subscript, ast.Attribute)) else None
-        if isinstance(owner, ast.Name) and owner.id == expr.id \
-                and (isinstance(node, ast.Attribute) or isinstance(node.ctx, (ast.Store, ast.Del))):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == expr.id:
+            return None  # ``block_kwargs.update(...)`` (any method: not followed)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == expr.id \
+                and isinstance(node.ctx, (ast.Store, ast.Del)):
             return None
     out: dict[str, Any] = {}
     for k, v in zip(bound[0].keys, bound[0].values):
