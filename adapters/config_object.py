@@ -304,8 +304,9 @@ def _name(node: ast.AST) -> str:
 class Builder:
     """Evaluates the expressions that build a config object into a :data:`Tree`."""
 
-    def __init__(self, modules: Modules) -> None:
+    def __init__(self, modules: Modules, argv: Optional[list[str]] = None) -> None:
         self.m = modules
+        self.argv = argv  # the launch line's options, for a class built from them (``config_object_pydantic``)
 
     def class_tree(self, shown: str, cls: ast.ClassDef, depth: int = 0) -> Tree:
         out: Tree = {}
@@ -394,6 +395,11 @@ class Builder:
                     for v in [self.value(k.value, shown, depth + 1, "constructor keyword")] if v is not None}
         got = self.m.klass(last) if "." not in name or last[:1].isupper() else None
         if got is not None:
+            if self.argv is not None:
+                from preflight.adapters.config_object_pydantic import argv_tree, parse_argv_spread
+
+                if parse_argv_spread(call, self.m.trees[0][2]):  # ``Config(**parse_argv())``
+                    return argv_tree(self.class_tree(got[0], got[1], depth + 1), self.argv)
             if call.args or any(kw.arg is None for kw in call.keywords):
                 return None  # positional or ``**mapping`` arguments: which field gets what is not read
             tree = self.class_tree(got[0], got[1], depth + 1)

@@ -157,6 +157,26 @@ class _ObjReader(_Reader):
         return super().ev(node, depth)
 
 
+def _only_lora_off(found: Any, modules: Modules) -> bool:
+    """Every ``LoraConfig``/``get_peft_model`` call of the modules read is in the body of an ``if`` the
+    configuration decides false (nomic-ai/gpt4all ``gpt4all-training/train.py:64-69``: ``if config["lora"]:
+    peft_config = LoraConfig(...)``, ``configs/train/finetune_gptj.yaml:24`` ``lora: false``): no LoRA."""
+    from preflight.adapters.hydra_reads import _PEFT_CALLS, _call_name
+
+    if not found.peft or any(p[0] for p in found.peft):
+        return False
+    off_lines = {p[2] for p in found.peft}
+    inside: set[int] = set()
+    calls: list[ast.Call] = []
+    for _, _, tree in modules.trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _call_name(node) in _PEFT_CALLS:
+                calls.append(node)
+            elif isinstance(node, ast.If) and node.lineno in off_lines:
+                inside.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+    return bool(calls) and all(id(c) in inside for c in calls)
+
+
 class _Flow:
     """Which names mean which part of the objects, per function (and ``self.x`` per class)."""
 
@@ -519,7 +539,7 @@ class ConfigObjectAdapter(ScratchAdapter):
             path = Path(str(script.source.path))
             modules = Modules(path, script.tree, script.source.display,
                               Path(str(project.root)) if project.root else None)
-            builder = Builder(modules)
+            builder = Builder(modules, project.script_args(script))
             applied: set[int] = set()
             namespace = Namespace(_options(project, script), script.source.display)
             namespace.unset = unset_or_list(project, script)
@@ -555,8 +575,10 @@ class ConfigObjectAdapter(ScratchAdapter):
             got = lookup(combined, path)
             return isinstance(got, Leaf) and got.value is None
 
+        sole_off = [False]  # every LoRA construct read is under a guard decided false (set below)
+
         def add(field: str, value: Any, path: tuple, detail: str, conf: str) -> None:
-            if field == "peft.method" and value == "none":
+            if field == "peft.method" and value == "none" and not sole_off[0]:
                 return  # one guard decided false around a LoRA construct: LoRA may be built elsewhere
             if field == "precision.mode" and detail.startswith("the model is loaded in"):
                 return  # a 16-bit load says nothing of autocast when a Trainer or accelerate owns the loop
@@ -571,9 +593,11 @@ class ConfigObjectAdapter(ScratchAdapter):
                 src = Source("cli", None, None, got.key or f"--{'.'.join(path[1:])}", f"{detail} (the launch line)")
             else:
                 src = Source("code", got.file or None, got.line, key, f"{detail} ({got.how})")
-            # the guard around the very torch.compile call a framework reading could not decide
+            # the guard around the very torch.compile call (or every LoRA construct) a framework reading could
+            # not decide
             self.add_checked(plan, field, value, src, conf,
-                             1 if field == "compile.enabled" and "guards torch.compile" in detail else _PRIORITY)
+                             1 if (field == "compile.enabled" and "guards torch.compile" in detail)
+                             or (field == "peft.method" and value == "none") else _PRIORITY)
 
         found = _Found()
         helper_guards = HelperGuards(modules)  # peft_helper_guard.py
@@ -638,6 +662,7 @@ class ConfigObjectAdapter(ScratchAdapter):
         if len({spec[0] for spec in specs}) == 1:  # a key selecting a model spec's repo_id (model_spec_table.py)
             add("model.ref", *specs[0], "medium")
         found.padded = pads_to_model_max_length(modules)
+        sole_off[0] = _only_lora_off(found, modules)
         _emit(found, known, add, modules.trees[0][0])
         dead = helper_guards.dead() if not found.peft else None
         if dead is not None:

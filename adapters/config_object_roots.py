@@ -22,6 +22,7 @@ from preflight.adapters.config_object import (
     lookup,
 )
 from preflight.adapters.config_object_files import file_tree, opened
+from preflight.adapters.config_object_options import decided_by_options, option_leaf
 from preflight.adapters.config_object_yacs import Yacs
 
 _PARSE = ("parse_args", "parse_args_into_dataclasses")
@@ -143,7 +144,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
         for param, (options_of, option) in given_paths.get(id(fn), {}).items():
             local[_GIVEN] = options_of
             paths[param] = ast.Attribute(value=ast.Name(id=_GIVEN, ctx=ast.Load()), attr=option, ctx=ast.Load())
-        for stmt in _straight(fn, handles):
+        dead: list[ast.stmt] = []
+        for stmt in _straight(fn, handles, lambda test, lo=local: decided_by_options(test, lo), dead):
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
             applied.add(id(node))
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
@@ -188,8 +190,10 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                     else:
                         for var, tree in local.items():
                             path = attr_path(target, var)
-                            if path:
-                                assign(tree, path, builder.value(value, shown))
+                            if path:  # ``cfg.x = args.x``: the option's value (config_object_options)
+                                from_option = option_leaf(value, local)
+                                assign(tree, path, from_option if from_option is not None
+                                       else builder.value(value, shown))
             elif isinstance(node, ast.Call):
                 if _yacs_effect(yacs, node, local, unknown, shown, top) and fn is not script_tree:
                     assert isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
@@ -199,6 +203,8 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                         scopes.setdefault(id(script_tree), {})[var] = (var,)
                 _update(node, local, modules, options, fired, fn)
                 _handed(node, handles, local, project, modules, combined, scopes, argv, paths, builder)
+        for stmt in dead:  # a branch that never runs sets nothing
+            applied.update(id(n) for n in ast.walk(stmt))
         local.pop(_CLICK, None)
         local.pop(_GIVEN, None)
         if fn is script_tree:
@@ -300,17 +306,25 @@ def _click_command(fn: Fn) -> bool:
     return False
 
 
-def _straight(fn: Fn, handles: Optional[dict[str, ast.AST]] = None) -> list[ast.stmt]:
+def _straight(fn: Fn, handles: Optional[dict[str, ast.AST]] = None, decide: Optional[Any] = None,
+              dead: Optional[list[ast.stmt]] = None) -> list[ast.stmt]:
     """The statements of a function (or module) that always run, in order: its top level, a
     module's ``if __name__ == "__main__":`` block, and the body of a ``with open(E) as f:``
-    (``handles`` gets ``f`` -> ``E``)."""
+    (``handles`` gets ``f`` -> ``E``); with ``decide``, the branch an ``if`` it decides takes
+    (``dead`` gets the statements of the other)."""
     out: list[ast.stmt] = []
     stack = list(fn.body)
     while stack:
         stmt = stack.pop(0)
+        taken = decide(stmt.test) if decide is not None and isinstance(stmt, ast.If) else None
         if isinstance(fn, ast.Module) and isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) \
                 and isinstance(stmt.test.left, ast.Name) and stmt.test.left.id == "__name__":
             stack[:0] = stmt.body
+        elif taken is not None:
+            assert isinstance(stmt, ast.If)
+            stack[:0] = stmt.body if taken else stmt.orelse
+            if dead is not None:
+                dead.extend(stmt.orelse if taken else stmt.body)
         elif isinstance(stmt, ast.With) and handles is not None and opened(stmt):
             handles.update(opened(stmt))
             stack[:0] = stmt.body

@@ -52,8 +52,8 @@ _AMP_TO_DS = {"amp_bf16": "bf16", "amp_fp16": "fp16"}
 
 def uses_deepspeed(plan: TrainingPlan) -> bool:
     sharding = plan.resolve("dist.sharding")
-    if sharding is not None and sharding.value in _ZERO:
-        return True
+    if sharding is not None and sharding.value in _ZERO and sharding.adapter != "zero_redundancy":
+        return True  # (PyTorch's ZeroRedundancyOptimizer shards optimizer states and leaves autocast as it is)
     return any(f.adapter == "deepspeed" for name in plan.fields() for f in plan.facts(name))
 
 

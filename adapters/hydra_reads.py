@@ -330,12 +330,16 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             if got is not None and got.path is not None and isinstance(value, int) \
                     and not isinstance(value, bool) and value > 0:
                 found.tok_len.append((value, got.path, line))
-        if any(word in owner for word in _NOT_MODEL) or not call.args:
+        # the name as the first argument or by keyword (OpenDiloco ``train_fsdp.py:174``
+        # ``LlamaForCausalLM.from_pretrained(pretrained_model_name_or_path=config.path_model, ...)``)
+        first = call.args[0] if call.args else \
+            next((k.value for k in call.keywords if k.arg == "pretrained_model_name_or_path"), None)
+        if any(word in owner for word in _NOT_MODEL) or first is None:
             return
         part = next((k.value for k in call.keywords if k.arg == "subfolder"), None)
         if isinstance(part, ast.Constant) and part.value in _PARTS:
             return
-        ref = reader.ev(call.args[0]) or _localised(call.args[0], reader)
+        ref = reader.ev(first) or _localised(first, reader)
         if ref is None or ref.path is None or not isinstance(ref.value, str) or not ref.value:
             return
         found.refs.append((ref.value, ref.path, line))

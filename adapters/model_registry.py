@@ -137,6 +137,51 @@ def _loaded_config(idx: Any, project: Project, expr: ast.AST) -> Any:
     return found[0] if len(found) == 1 else None
 
 
+def _local_dict(idx: Any, tree: ast.AST, expr: ast.AST) -> Optional[dict[str, Any]]:
+    """``**block_kwargs`` where the script binds ``block_kwargs`` once to a dict literal with string keys
+    (sihyun-yu/REPA @ 67f7145 ``train.py:164-172``: ``block_kwargs = {"fused_attn": args.fused_attn,
+    "qk_norm": args.qk_norm}`` then ``SiT_models[args.model](..., **block_kwargs)``): its keys, each value
+    resolved (else unknown); None for any other spread, or a dict the script changes after
+    (``block_kwargs[k] = ...``, ``block_kwargs.update(...)``)."""
+    from preflight.adapters.module_params_nested import UNKNOWN
+
+    if not isinstance(expr, ast.Name):
+        return None
+    bound = idx.assigns.get(expr.id, [])
+    if len(bound) != 1 or not isinstance(bound[0], ast.Dict):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == expr.id:
+            return None  # ``block_kwargs.update(...)`` (any method: not followed)
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == expr.id \
+                and isinstance(node.ctx, (ast.Store, ast.Del)):
+            return None
+    out: dict[str, Any] = {}
+    for k, v in zip(bound[0].keys, bound[0].values):
+        if not (isinstance(k, ast.Constant) and isinstance(k.value, str)) or k.value in out:
+            return None
+        got = idx.resolve(v)
+        out[k.value] = got.value if got is not None else UNKNOWN
+    return out
+
+
+_MAX_DEFAULTED = 2
+
+
+def _with_defaults(tree: ast.Module, cls: str, kwargs: dict[str, Any]) -> tuple[Any, list[str]]:
+    """The count with the call's keywords that are not known left to the class's declared defaults
+    (REPA ``z_dims = [encoder.embed_dim for encoder in encoders]``, the width of a frozen encoder
+    loaded at run time; ``SiT(z_dims=[768])`` declares it): only for at most two such keywords,
+    the sizes that dominate coming from the registry constructor's literals; (None, []) otherwise."""
+    from preflight.adapters.module_params_nested import UNKNOWN, count_module
+
+    missing = sorted(k for k, v in kwargs.items() if v is UNKNOWN)
+    if not missing or len(missing) > _MAX_DEFAULTED:
+        return None, []
+    counted = count_module(tree, cls, [], {k: v for k, v in kwargs.items() if v is not UNKNOWN})
+    return (counted, missing) if counted is not None else (None, [])
+
+
 def _class_module(path: Path, tree: ast.Module, name: str) -> Optional[tuple[Path, ast.Module]]:
     """The module of the package that defines class ``name`` (itself, or one it imports it from
     relatively: ``from .vanilla_vae import *``), its tree extended with the classes of the local
@@ -366,6 +411,8 @@ class ModelRegistryAdapter(Adapter):
             return
 
     def _script(self, project: Project, plan: TrainingPlan, script: Any) -> None:
+        from preflight.adapters.model_registry_config import config_value
+        from preflight.adapters.module_params_imports import with_imports
         from preflight.adapters.module_params_nested import UNKNOWN, count_module
 
         idx = project.index(script)
@@ -380,15 +427,16 @@ class ModelRegistryAdapter(Adapter):
                 continue
             path, tree = module
             table = _table(tree, func.value.id)
-            got = idx.resolve(func.slice)
-            key = got.value if got is not None else _loaded_config(idx, project, func.slice)
+            key = config_value(idx, project, func.slice)
+            if key is UNKNOWN:
+                key = _loaded_config(idx, project, func.slice)
             if table is None or not isinstance(key, str) or key not in table:
                 continue
             made = _constructor(tree, table[key])
             if made is not None:
                 cls, literals, fn = made
                 where = f"{table[key]}() ({path.name}:{fn.lineno}), {cls}(...)"
-                count_tree = tree
+                count_tree = with_imports(path, tree)
             else:
                 home = _class_module(path, tree, table[key])
                 if home is None:
@@ -399,7 +447,9 @@ class ModelRegistryAdapter(Adapter):
             ok = True
             for kw in site.call.keywords:
                 if kw.arg is None:
-                    spread = _loaded_config(idx, project, kw.value)
+                    spread = _local_dict(idx, script.tree, kw.value)
+                    if spread is None:
+                        spread = _loaded_config(idx, project, kw.value)
                     if not isinstance(spread, dict) or any(not isinstance(k, str) or k in kwargs for k in spread):
                         ok = False
                         break
@@ -408,18 +458,25 @@ class ModelRegistryAdapter(Adapter):
                 if kw.arg in kwargs:
                     ok = False
                     break  # Python refuses a keyword given twice
-                value = idx.resolve(kw.value)
-                kwargs[str(kw.arg)] = value.value if value is not None else UNKNOWN
+                kwargs[str(kw.arg)] = config_value(idx, project, kw.value)
             if ok:
                 counted = count_module(count_tree, cls, [], kwargs)
+                defaulted: list[str] = []
+                if counted is None and made is not None:
+                    counted, defaulted = _with_defaults(count_tree, cls, kwargs)
                 if counted is not None:
-                    found.append((site, key, where, cls, counted))
+                    found.append((site, key, where, cls, counted, defaulted))
         if len({f[4][0] for f in found}) != 1:
             return  # none, or calls that disagree
-        site, key, where, cls, (total, layers) = found[0]
+        site, key, where, cls, (total, layers), defaulted = found[0]
         detail = (f"{ast.unparse(site.call.func)}: {key!r} is {where} with {total:,} parameters of "
                   f"{len(layers)} layers counted from their sizes")
+        confidence = "medium"
+        if defaulted:
+            confidence = "low"
+            detail += (f"; {', '.join(defaulted)} not known statically: counted with {cls}'s declared "
+                       f"default{'s' if len(defaulted) > 1 else ''}")
         src = project.source(script, site.call, "code", detail=detail)
         self.add_checked(plan, "model.ref", key, src, "medium")  # the registry's name, as ``--model X`` is
         self.add_checked(plan, "model.class_name", cls, src, "medium")
-        self.add_checked(plan, "model.num_parameters", total, src, "medium")
+        self.add_checked(plan, "model.num_parameters", total, src, confidence)

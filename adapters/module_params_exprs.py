@@ -490,6 +490,16 @@ class _Exprs:
             if isinstance(owner, str) and all(isinstance(a, str) for a in given):
                 done = getattr(owner, node.func.attr)(*given)
                 return tuple(done) if isinstance(done, list) else done
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("keys", "get") and not node.keywords \
+                and isinstance(node.func.value, ast.Name) and isinstance(self.env.get(node.func.value.id), dict):
+            # a ``**kwargs`` dict asked (sihyun-yu/REPA @ 67f7145 ``models/sit.py:116``: ``"fused_attn" in
+            # block_kwargs.keys()``; ``kwargs.get("qk_norm", False)``)
+            held = self.env[node.func.value.id]
+            given = [self.ev(a) for a in node.args]
+            if node.func.attr == "keys" and not given:
+                return tuple(held)
+            if node.func.attr == "get" and given and len(given) <= 2 and isinstance(given[0], str):
+                return held.get(given[0], given[1] if len(given) == 2 else None)
         if isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
                 and node.func.value.id == "self":
             method = self.method(node.func.attr)

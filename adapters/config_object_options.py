@@ -1,0 +1,57 @@
+"""An ``if`` over the parsed options decided from their values, for the config-object roots
+(:mod:`preflight.adapters.config_object_roots`).
+
+The override idiom: a project config object with literal defaults, each field replaced only when the
+option is given (huggingface/nanoVLM @ the benchmark's commit ``train.py:641-667``: ``parser.add_argument(
+'--compile', type=bool, ...)`` without a default, ``train_cfg = config.TrainConfig()`` and ``if args.compile
+is not None: train_cfg.compile = args.compile``; ``models/config.py:73`` ``compile: bool = False``; the
+launch line gives no ``--compile``, so argparse's None leaves the default). Decided: ``ns.x is None`` /
+``is not None`` / ``is True`` / ``is False``, ``ns.x`` and ``not ns.x`` for a bool or None value, where ``ns``
+is the parsed options and ``x``'s value is known (the launch line, the declared default, or argparse's None
+for an option declared without a default and not given). Anything else: None (not decided).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+_NOT_KNOWN = object()
+
+
+def option_leaf(node: ast.AST, local: dict) -> Any:
+    """The Leaf of ``ns.x`` (``ns`` the parsed options) when its value is known, else None."""
+    from preflight.adapters.config_object import Leaf, Namespace
+
+    if not (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)):
+        return None
+    ns = local.get(node.value.id)
+    if not isinstance(ns, Namespace):
+        return None
+    got = ns.get(node.attr)
+    if got is None and ns.unset is not None:
+        got = ns.unset(node.attr)
+    return got if isinstance(got, Leaf) else None
+
+
+def _option(node: ast.AST, local: dict) -> Any:
+    got = option_leaf(node, local)
+    return _NOT_KNOWN if got is None else got.value
+
+
+def decided_by_options(test: ast.AST, local: dict) -> Optional[bool]:
+    """Whether the ``if`` takes its body, when the options decide it; None otherwise."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        inner = decided_by_options(test.operand, local)
+        return None if inner is None else not inner
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Is, ast.IsNot)) \
+            and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value in (None, True, False):
+        value = _option(test.left, local)
+        if value is _NOT_KNOWN or (test.comparators[0].value is not None and not isinstance(value, (bool, type(None)))):
+            return None  # ``args.flag is True`` with the launch line's text: not decided here
+        same = value is test.comparators[0].value
+        return same if isinstance(test.ops[0], ast.Is) else not same
+    value = _option(test, local)
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    return None
