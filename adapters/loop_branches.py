@@ -21,7 +21,7 @@ loop, a ``with`` or ``try`` block is not looked into (its calls may not run, as 
 from __future__ import annotations
 
 import ast
-from typing import Callable
+from typing import Callable, Optional
 
 from preflight.adapters.loop_shapes import _calls_at_level
 
@@ -43,6 +43,12 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 steps += done[1] + other[1]
                 seen = True
                 continue
+            scaled = _scaler_way(stmt, done, other)
+            if scaled is not None:
+                stepped += scaled[0]
+                steps += scaled[1]
+                seen = True
+                continue
         for call in _calls_at_level(stmt):
             if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
                 pending.append(call)
@@ -52,3 +58,38 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 pending = []
                 steps.append(call)
     return stepped, steps, bool(pending)
+
+
+_ACCUMULATING = ("update_grad", "accumulate", "accum_iter", "accumulation_steps", "need_update")
+
+
+def _scaler_way(stmt: ast.If, done: tuple[list[ast.Call], list[ast.Call], bool],
+                other: tuple[list[ast.Call], list[ast.Call], bool]
+                ) -> Optional[tuple[list[ast.Call], list[ast.Call]]]:
+    """An ``if``/``else`` one of whose ways back-propagates a loss and steps an optimizer while the other
+    hands that same loss and optimizer to one call, timm's loss-scaler convention
+    (``NativeScaler.__call__(loss, optimizer, ...)``: ``scale(loss).backward()``, ``step(optimizer)``,
+    ``update()``): hustvl/Vim @ dd0358ad ``vim/engine.py:82-90`` ``if isinstance(loss_scaler,
+    timm.utils.NativeScaler): loss_scaler(loss, optimizer, clip_grad=...)`` ``else: loss.backward(); ...;
+    optimizer.step()``, and NVlabs/MambaVision @ 7860a506 ``mambavision/train.py:879-895`` (``if loss_scaler
+    is not None``). Either way the optimizer steps once: (the backward calls, the steps). The call must be
+    the way's only statement-level call with the loss and the optimizer as its first two arguments and no
+    accumulation switch among its keywords (MAE's ``update_grad=``)."""
+    for ours, theirs in ((done, stmt.orelse), (other, stmt.body)):
+        backward, steps, left = ours
+        if not backward or left or len(steps) != 1:
+            continue
+        loss = backward[0].func.value if isinstance(backward[0].func, ast.Attribute) else None
+        if backward[0].args or loss is None or not isinstance(steps[0].func, ast.Attribute) or steps[0].args:
+            continue
+        optimizer = steps[0].func.value
+        calls = [c for s in theirs for c in _calls_at_level(s)
+                 if len(c.args) >= 2 and ast.dump(c.args[0]) == ast.dump(loss)
+                 and ast.dump(c.args[1]) == ast.dump(optimizer)]
+        if len(calls) != 1 or any(k.arg is None or k.arg in _ACCUMULATING for k in calls[0].keywords):
+            continue
+        if any(isinstance(c.func, ast.Attribute) and c.func.attr in ("backward", "step")
+               for s in theirs for c in _calls_at_level(s)):
+            continue
+        return backward, steps + calls
+    return None

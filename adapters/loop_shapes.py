@@ -542,6 +542,7 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             stepped.update(id(c) for c in stepped_calls(fn.body, _optimizer_step)[0])
+        stepped.update(_stepped_in_loops(tree))
         if any(id(c) not in stepped for c in backward):
             return None
         if backward and found is None:
@@ -551,9 +552,30 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
     path, call = found
     shown = os.path.relpath(path, root) if root is not None else path.name
     return "batch.grad_accum", Source("code", shown, call.lineno, None,
-                                      f"backward() then the optimizer's step() among the statements of the "
-                                      f"function ({shown}:{call.lineno}), which the script's code calls: every "
+                                      f"backward() then the optimizer's step() in a function ({shown}:{call.lineno}) "
+                                      "the script's code calls, on every call or every pass of its loop: every "
                                       "backward is one optimizer step, no gradient accumulation")
+
+
+def _stepped_in_loops(tree: ast.AST) -> set[int]:
+    """ids of the ``backward()`` calls of a loop's body (a function's ``for batch in loader:``) each followed
+    by the optimizer's step on every pass, the loop holding no other optimizer step (one under a
+    condition, ``if (i + 1) % K == 0``, is accumulation): hustvl/Vim @ dd0358ad ``vim/engine.py:36-90``
+    ``train_one_epoch``, whose loop steps on every batch one of two ways (:mod:`.loop_branches`)."""
+    from preflight.adapters.loop_branches import stepped_calls
+
+    out: set[int] = set()
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        backward, steps, left = stepped_calls(loop.body, _optimizer_step)
+        if not backward or left:
+            continue
+        if any(isinstance(n, ast.Call) and _optimizer_step(n) and not any(n is s for s in steps)
+               for n in ast.walk(loop)):
+            continue
+        out.update(id(c) for c in backward)
+    return out
 
 
 _UPDATE = "loop_update.found"

@@ -1,0 +1,147 @@
+"""Sets 12, 14, 21 and 22's non-model shapes (branch jobs37): fixtures of our own rebuilding the real
+code's shape, each with a must-read test and a twin that must stay as before.
+
+- timm's loss-scaler convention in an ``if``/``else``: one way hands the loss and the optimizer to the
+  scaler (``loss_scaler(loss, optimizer, clip_grad=...)``), the other back-propagates and steps
+  (NVlabs/MambaVision @ 7860a506 ``mambavision/train.py:879-895`` in the script itself; hustvl/Vim @
+  dd0358ad ``vim/engine.py:36-90`` in a local module's ``train_one_epoch`` loop): one optimizer step
+  per batch either way.
+"""
+
+from __future__ import annotations
+
+from plan_helpers import fact, plan_of, write
+
+TIMM_LOOP = """\
+    import argparse
+
+    import torch
+    from timm.utils import NativeScaler
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", type=int, default=128)
+    parser.add_argument("--amp", action="store_true")
+    args = parser.parse_args()
+
+
+    def train_one_epoch(model, loader, optimizer, loss_scaler=None):
+        for x, y in loader:
+            loss = torch.nn.functional.cross_entropy(model(x), y)
+            optimizer.zero_grad()
+            if loss_scaler is not None:
+                loss_scaler(loss, optimizer, clip_grad=None, parameters=model.parameters())
+            else:
+                loss.backward()
+                optimizer.step()
+
+
+    def main():
+        model = torch.nn.Linear(8, 4).cuda()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        loss_scaler = None
+        if args.amp:
+            loss_scaler = NativeScaler()
+        data = torch.utils.data.TensorDataset(torch.randn(64, 8), torch.zeros(64, dtype=torch.long))
+        loader = torch.utils.data.DataLoader(data, batch_size=args.batch_size, num_workers=2)
+        for epoch in range(3):
+            train_one_epoch(model, loader, optimizer, loss_scaler=loss_scaler)
+
+
+    main()
+"""
+
+
+def test_scaler_or_backward_then_step_is_one_step_per_batch(cli, tmp_path):
+    write(tmp_path, {"train.py": TIMM_LOOP})
+    plan = plan_of(cli, "train.py", "--", "--batch-size", "32", cwd=tmp_path)
+    got = fact(plan, "batch.grad_accum")
+    assert got is not None and got.value == 1
+
+
+def test_twin_scaler_with_an_accumulation_switch_says_nothing(cli, tmp_path):
+    # MAE's scaler takes update_grad=: it steps only on some calls
+    text = TIMM_LOOP.replace("parameters=model.parameters())",
+                             "parameters=model.parameters(), update_grad=(i + 1) % 4 == 0)")
+    assert text != TIMM_LOOP
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
+
+
+def test_twin_scaler_given_another_loss_says_nothing(cli, tmp_path):
+    # the other way hands something else than the back-propagated loss: not the scaler convention
+    text = TIMM_LOOP.replace("loss_scaler(loss, optimizer,", "loss_scaler(loss * 0.5, optimizer,")
+    assert text != TIMM_LOOP
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
+
+
+ENGINE = """\
+    import timm
+    import torch
+
+
+    def train_one_epoch(model, criterion, data_loader, optimizer, loss_scaler, max_norm=0):
+        model.train()
+        for samples, targets in data_loader:
+            loss = criterion(model(samples), targets)
+            optimizer.zero_grad()
+            if isinstance(loss_scaler, timm.utils.NativeScaler):
+                loss_scaler(loss, optimizer, clip_grad=max_norm, parameters=model.parameters())
+            else:
+                loss.backward()
+                if max_norm != None:
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm)
+                optimizer.step()
+"""
+
+MAIN = """\
+    import argparse
+
+    import torch
+    from timm.utils import NativeScaler
+
+    from engine import train_one_epoch
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", type=int, default=64)
+    parser.add_argument("--if_amp", action="store_true")
+    parser.add_argument("--no_amp", action="store_false", dest="if_amp")
+    args = parser.parse_args()
+
+    model = torch.nn.Linear(8, 4).cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    loss_scaler = "none"
+    if args.if_amp:
+        loss_scaler = NativeScaler()
+    data = torch.utils.data.TensorDataset(torch.randn(64, 8), torch.zeros(64, dtype=torch.long))
+    loader = torch.utils.data.DataLoader(data, batch_size=args.batch_size)
+    for epoch in range(10):
+        train_one_epoch(model, torch.nn.CrossEntropyLoss(), loader, optimizer, loss_scaler)
+"""
+
+
+def test_local_engine_loop_stepping_every_batch_is_no_accumulation(cli, tmp_path):
+    main = MAIN.replace("""    if args.if_amp:
+        loss_scaler = NativeScaler()
+""", "")
+    write(tmp_path, {"main.py": main, "engine.py": ENGINE})
+    plan = plan_of(cli, "main.py", "--", "--no_amp", cwd=tmp_path)
+    got = fact(plan, "batch.grad_accum")
+    assert got is not None and got.value == 1
+    assert "engine.py" in got.source.detail
+
+
+def test_twin_local_engine_stepping_every_k_batches_says_nothing(cli, tmp_path):
+    text = ENGINE.replace("""                optimizer.step()""", """                if (i + 1) % 4 == 0:
+                    optimizer.step()""").replace("for samples, targets in data_loader:",
+                                                 "for i, (samples, targets) in enumerate(data_loader):")
+    # no NativeScaler built (adapters/scaler_step.py would read its calls on its own)
+    main = MAIN.replace("""    if args.if_amp:
+        loss_scaler = NativeScaler()
+""", "")
+    assert text != ENGINE and main != MAIN
+    write(tmp_path, {"main.py": main, "engine.py": text})
+    plan = plan_of(cli, "main.py", "--", "--no_amp", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
