@@ -145,3 +145,48 @@ def test_twin_local_engine_stepping_every_k_batches_says_nothing(cli, tmp_path):
     write(tmp_path, {"main.py": main, "engine.py": text})
     plan = plan_of(cli, "main.py", "--", "--no_amp", cwd=tmp_path)
     assert fact(plan, "batch.grad_accum") is None
+
+
+ACCEL_SPLIT = """\
+    import argparse
+
+    import torch
+    from accelerate import Accelerator
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--num-processes", type=int, default=4)
+    args = parser.parse_args()
+
+    accelerator = Accelerator(mixed_precision="fp16")
+    local_batch_size = int(args.batch_size // accelerator.num_processes)
+    data = torch.utils.data.TensorDataset(torch.randn(64, 8))
+    loader = torch.utils.data.DataLoader(data, batch_size=local_batch_size, shuffle=True)
+    model = torch.nn.Linear(8, 8)
+    opt = torch.optim.AdamW(model.parameters())
+    model, opt, loader = accelerator.prepare(model, opt, loader)
+    for (x,) in loader:
+        loss = model(x).sum()
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+"""
+
+
+def test_batch_divided_by_the_accelerators_process_count_is_the_global_batch(cli, tmp_path):
+    # sihyun-yu/REPA @ 67f71450 train.py:214: int(args.batch_size // accelerator.num_processes)
+    write(tmp_path, {"train.py": ACCEL_SPLIT})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    got = fact(plan, "batch.global")
+    assert got is not None and got.value == 256
+
+
+def test_twin_batch_divided_by_an_option_is_not_a_global_batch(cli, tmp_path):
+    # args.num_processes is whatever the option says, not the accelerator's process count
+    text = ACCEL_SPLIT.replace("args.batch_size // accelerator.num_processes",
+                              "args.batch_size // args.num_processes")
+    assert text != ACCEL_SPLIT
+    write(tmp_path, {"train.py": text})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    got = fact(plan, "batch.global")
+    assert got is None or got.value != 256
