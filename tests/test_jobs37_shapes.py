@@ -190,3 +190,73 @@ def test_twin_batch_divided_by_an_option_is_not_a_global_batch(cli, tmp_path):
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     got = fact(plan, "batch.global")
     assert got is None or got.value != 256
+
+
+CLI_TRAIN = """\
+    from pytorch_lightning.cli import LightningCLI
+
+
+    if __name__ == "__main__":
+        cli = LightningCLI(run=False)
+        cli.trainer.fit(model=cli.model, datamodule=cli.datamodule)
+"""
+
+CLI_YAML = """\
+    seed_everything: 4444
+    data:
+      class_path: mypkg.data.AudioDataModule
+      init_args:
+        batch_size: 16
+    model:
+      class_path: mypkg.model.Vocoder
+    trainer:
+      logger:
+        class_path: pytorch_lightning.loggers.TensorBoardLogger
+        init_args:
+          save_dir: logs/
+      max_steps: 2000000
+      accelerator: gpu
+      strategy: ddp
+      devices: [0]
+"""
+
+
+def test_lightning_cli_trainer_is_read_from_the_config_on_the_line(cli, tmp_path):
+    # gemelo-ai/vocos @ c859e3b7 train.py:5 LightningCLI(run=False), configs/vocos.yaml trainer: section
+    write(tmp_path, {"train.py": CLI_TRAIN, "configs/vocos.yaml": CLI_YAML})
+    plan = plan_of(cli, "train.py", "--", "-c", "configs/vocos.yaml", cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 1
+    assert fact(plan, "dist.sharding").value == "ddp"
+    assert fact(plan, "dist.nodes").value == 1
+    assert fact(plan, "batch.grad_accum").value == 1
+    assert fact(plan, "dist.sharding").source.path.endswith("vocos.yaml")
+
+
+def test_lightning_cli_trainer_flag_wins_over_the_config(cli, tmp_path):
+    write(tmp_path, {"train.py": CLI_TRAIN, "configs/vocos.yaml": CLI_YAML})
+    plan = plan_of(cli, "train.py", "--", "-c", "configs/vocos.yaml", "--trainer.devices=4",
+                   "--trainer.accumulate_grad_batches", "2", cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 4
+    assert fact(plan, "batch.grad_accum").value == 2
+
+
+def test_twin_lightning_cli_without_a_config_assumes_nothing(cli, tmp_path):
+    write(tmp_path, {"train.py": CLI_TRAIN, "configs/vocos.yaml": CLI_YAML})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert fact(plan, "dist.world_size") is None
+    assert fact(plan, "batch.grad_accum") is None
+
+
+def test_twin_lightning_cli_object_strategy_assumes_no_default(cli, tmp_path):
+    text = CLI_YAML.replace("      strategy: ddp\n", """\
+      strategy:
+        class_path: pytorch_lightning.strategies.DeepSpeedStrategy
+        init_args:
+          stage: 3
+""")
+    assert text != CLI_YAML
+    write(tmp_path, {"train.py": CLI_TRAIN, "configs/vocos.yaml": text})
+    plan = plan_of(cli, "train.py", "--", "-c", "configs/vocos.yaml", cwd=tmp_path)
+    assert fact(plan, "dist.sharding") is None
+    assert fact(plan, "batch.grad_accum") is None  # no default assumed once a key is an object
+    assert fact(plan, "dist.devices_per_node").value == 1
