@@ -260,3 +260,89 @@ def test_twin_lightning_cli_object_strategy_assumes_no_default(cli, tmp_path):
     assert fact(plan, "dist.sharding") is None
     assert fact(plan, "batch.grad_accum") is None  # no default assumed once a key is an object
     assert fact(plan, "dist.devices_per_node").value == 1
+
+
+DIST_UTILS = """\
+    import os
+
+    import torch.distributed as dist
+
+
+    def init_distributed_mode(args):
+        if "RANK" in os.environ and "WORLD_SIZE" in os.environ:
+            args.rank = int(os.environ["RANK"])
+            args.world_size = int(os.environ["WORLD_SIZE"])
+        else:
+            args.use_distributed = False
+            return
+        args.use_distributed = True
+        dist.init_process_group(backend="nccl", world_size=args.world_size, rank=args.rank)
+"""
+
+RUNNER = """\
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+    def wrap_model(model, use_distributed):
+        model = model.cuda()
+        if use_distributed:
+            return DDP(model, device_ids=[0])
+        return model
+"""
+
+
+SPEECH_TRAIN = """\
+    import argparse
+
+    import torch
+
+    from dist_utils import init_distributed_mode
+    from runner import wrap_model
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", type=int, default=8)
+    args = parser.parse_args()
+    init_distributed_mode(args)
+    data = torch.utils.data.TensorDataset(torch.randn(64, 8))
+    loader = torch.utils.data.DataLoader(data, batch_size=args.batch_size)
+    model = wrap_model(torch.nn.Linear(8, 8), args.use_distributed)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for (x,) in loader:
+        loss = model(x).sum()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""
+
+
+def test_ddp_needing_a_launcher_is_not_reached_by_plain_python(cli, tmp_path):
+    # bytedance/SALMONN @ a58bba79 dist_utils.py:57-68 and runner.py:59 (its DDP under if self.use_distributed), run as python3 train.py
+    write(tmp_path, {"train.py": SPEECH_TRAIN, "dist_utils.py": DIST_UTILS, "runner.py": RUNNER})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 1
+    got = fact(plan, "dist.sharding")
+    assert got is not None and got.value == "none"
+    assert "process group" in got.source.detail
+
+
+def test_twin_ddp_under_torchrun_stays_ddp(cli, tmp_path):
+    write(tmp_path, {"train.py": SPEECH_TRAIN, "dist_utils.py": DIST_UTILS, "runner.py": RUNNER})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=2", "train.py", cwd=tmp_path)
+    assert fact(plan, "dist.sharding").value == "ddp"
+
+
+def test_twin_process_group_not_tied_to_a_launcher_keeps_ddp(cli, tmp_path):
+    # an init_process_group that plain python runs itself (a tcp:// address, world size 1): DDP is built
+    text = DIST_UTILS.replace('''        if "RANK" in os.environ and "WORLD_SIZE" in os.environ:
+            args.rank = int(os.environ["RANK"])
+            args.world_size = int(os.environ["WORLD_SIZE"])
+        else:
+            args.use_distributed = False
+            return
+''', '''        args.rank, args.world_size = 0, 1
+''').replace('backend="nccl",', 'backend="nccl", init_method="tcp://127.0.0.1:29500",')
+    assert text != DIST_UTILS
+    write(tmp_path, {"train.py": SPEECH_TRAIN, "dist_utils.py": text, "runner.py": RUNNER})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    got = fact(plan, "dist.sharding")
+    assert got is None or got.value == "ddp"
