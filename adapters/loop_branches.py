@@ -21,9 +21,63 @@ loop, a ``with`` or ``try`` block is not looked into (its calls may not run, as 
 from __future__ import annotations
 
 import ast
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from preflight.adapters.loop_shapes import _calls_at_level
+
+from preflight.analysis.syntax import dotted_name as _dotted
+
+_PLAIN_CONTEXTS = ("record_function", "autocast", "nullcontext", "suppress", "detect_anomaly", "sdpa_kernel")
+
+
+def decided(stmts: list[ast.stmt], decide: Callable[[ast.expr], Optional[bool]]) -> list[ast.stmt]:
+    """``stmts`` with each ``if`` whose test ``decide`` settles replaced by the way it takes, and the body of
+    a ``with`` block that only labels or casts the code (a profiler's ``record_function``, ``autocast``)
+    inlined: facebookresearch/dlrm @ 090956ee ``dlrm_s_pytorch.py:1604-1621`` ``with record_function("DLRM
+    backward"):`` ``E.backward()``, ``if (args.mlperf_logging and (j + 1) % args.mlperf_grad_accum_iter ==
+    0) or not args.mlperf_logging: optimizer.step()``, true on every pass (with ``--mlperf-logging``, through
+    :func:`decider`: the option's default accumulation is 1). A context that may change what a step does (``accelerator.accumulate``, ``no_sync``) stays whole."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.If):
+            taken = decide(stmt.test)
+            if taken is not None:
+                out.extend(decided(stmt.body if taken else stmt.orelse, decide))
+                continue
+        if isinstance(stmt, (ast.With, ast.AsyncWith)) and all(
+                isinstance(item.context_expr, ast.Call)
+                and (_dotted(item.context_expr.func) or "").rsplit(".", 1)[-1] in _PLAIN_CONTEXTS
+                for item in stmt.items):
+            out.extend(decided(stmt.body, decide))
+            continue
+        out.append(stmt)
+    return out
+
+
+def decider(idx: Any) -> Callable[[ast.expr], Optional[bool]]:
+    """``idx.truth``, also deciding ``counter % K == 0`` true when ``K`` resolves to 1 (every integer is a
+    multiple of 1: dlrm's ``(j + 1) % args.mlperf_grad_accum_iter == 0`` with the option's default 1) inside
+    ``and``/``or``/``not``."""
+    def decide(test: ast.expr) -> Optional[bool]:
+        known = idx.truth(test)
+        if known is not None:
+            return known
+        if isinstance(test, ast.BoolOp):
+            values = [decide(v) for v in test.values]
+            if isinstance(test.op, ast.And):
+                return False if False in values else (None if None in values else True)
+            return True if True in values else (None if None in values else False)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = decide(test.operand)
+            return None if inner is None else not inner
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)) \
+                and isinstance(test.left, ast.BinOp) and isinstance(test.left.op, ast.Mod) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == 0:
+            k = idx.resolve(test.left.right)
+            if k is not None and k.value == 1 and not isinstance(k.value, bool):
+                return isinstance(test.ops[0], ast.Eq)
+        return None
+    return decide
 
 
 def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]

@@ -246,22 +246,25 @@ class LoopShapesAdapter(Adapter):
         so is an ``if``/``else`` whose two ways each back-propagate and step (:mod:`.loop_branches`).
         Two such loops, a step under a condition (``if (i + 1) % K == 0``), or a ``no_sync`` context
         say nothing."""
-        from preflight.adapters.loop_branches import stepped_calls
+        from preflight.adapters.loop_branches import decided, decider, stepped_calls
 
         found: list[ast.AST] = []
         optimizers = _optimizer_names(script.tree)
+        decide = decider(project.index(script))
         for loop in nodes_of(script.tree):
             if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
                 continue
-            # the two ways of an ``if``/``else`` that each back-propagate and step count (adapters/loop_branches.py)
-            stepped, steps, left = stepped_calls(loop.body, lambda c: _optimizer_step(c, optimizers))
+            # the two ways of an ``if``/``else`` that each back-propagate and step count (adapters/loop_branches.py),
+            # and an ``if`` the launch line decides is the way it takes
+            body = decided(loop.body, decide)
+            stepped, steps, left = stepped_calls(body, lambda c: _optimizer_step(c, optimizers))
             if not stepped and not left:
                 continue
             # a step in an ``if`` block that also runs its own backward first switches that update on or
             # off (NVIDIA/BigVGAN @ 7d2b4545 train.py:506-514 ``if steps >= a.freeze_step:
             # loss_disc_all.backward(); ...; optim_d.step()``, the discriminator frozen at first): not accumulation
             switched = _switched_steps(loop)
-            deep = [n for n in ast.walk(loop) if isinstance(n, ast.Call) and id(n) not in switched
+            deep = [n for st in body for n in ast.walk(st) if isinstance(n, ast.Call) and id(n) not in switched
                     and isinstance(n.func, ast.Attribute) and n.func.attr in ("step", "no_sync", "no_backward_sync")]
             if not steps or any(isinstance(n.func, ast.Attribute) and n.func.attr != "step" for n in deep) or \
                     any(_optimizer_step(n, optimizers) and not any(n is s for s in steps) for n in deep):

@@ -346,3 +346,46 @@ def test_twin_process_group_not_tied_to_a_launcher_keeps_ddp(cli, tmp_path):
     plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
     got = fact(plan, "dist.sharding")
     assert got is None or got.value == "ddp"
+
+
+DLRM_LOOP = """\
+    import argparse
+
+    import torch
+    from torch.autograd.profiler import record_function
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mini-batch-size", type=int, default=1)
+    parser.add_argument("--mlperf-logging", action="store_true", default=False)
+    parser.add_argument("--mlperf-grad-accum-iter", type=int, default=1)
+    args = parser.parse_args()
+
+    model = torch.nn.Linear(13, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=1.0)
+    data = torch.utils.data.TensorDataset(torch.randn(64, 13), torch.rand(64, 1))
+    train_ld = torch.utils.data.DataLoader(data, batch_size=args.mini_batch_size)
+    for j, (x, y) in enumerate(train_ld):
+        E = torch.nn.functional.binary_cross_entropy_with_logits(model(x), y)
+        with record_function("backward"):
+            if (args.mlperf_logging and (j + 1) % args.mlperf_grad_accum_iter == 0) or not args.mlperf_logging:
+                optimizer.zero_grad()
+            E.backward()
+            if (args.mlperf_logging and (j + 1) % args.mlperf_grad_accum_iter == 0) or not args.mlperf_logging:
+                optimizer.step()
+"""
+
+
+def test_step_under_a_condition_the_line_decides_true_is_every_batch(cli, tmp_path):
+    # facebookresearch/dlrm @ 090956ee dlrm_s_pytorch.py:1604-1621 with --mlperf-logging (accumulation default 1)
+    write(tmp_path, {"train.py": DLRM_LOOP})
+    for line in (["--mlperf-logging"], []):
+        plan = plan_of(cli, "--", "python", "train.py", "--mini-batch-size=2048", *line, cwd=tmp_path)
+        got = fact(plan, "batch.grad_accum")
+        assert got is not None and got.value == 1, line
+
+
+def test_twin_step_every_fourth_batch_says_nothing(cli, tmp_path):
+    write(tmp_path, {"train.py": DLRM_LOOP})
+    plan = plan_of(cli, "--", "python", "train.py", "--mlperf-logging", "--mlperf-grad-accum-iter", "4",
+                   cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
