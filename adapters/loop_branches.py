@@ -27,7 +27,8 @@ from preflight.adapters.loop_shapes import _calls_at_level
 
 from preflight.analysis.syntax import dotted_name as _dotted
 
-_PLAIN_CONTEXTS = ("record_function", "autocast", "nullcontext", "suppress", "detect_anomaly", "sdpa_kernel")
+_PLAIN_CONTEXTS = ("record_function", "autocast", "nullcontext", "suppress", "detect_anomaly", "sdpa_kernel",
+                   "scale_loss")  # apex amp.scale_loss: backward of the scaled loss, the step stays explicit
 
 
 def decided(stmts: list[ast.stmt], decide: Callable[[ast.expr], Optional[bool]]) -> list[ast.stmt]:

@@ -389,3 +389,97 @@ def test_twin_step_every_fourth_batch_says_nothing(cli, tmp_path):
     plan = plan_of(cli, "--", "python", "train.py", "--mlperf-logging", "--mlperf-grad-accum-iter", "4",
                    cwd=tmp_path)
     assert fact(plan, "batch.grad_accum") is None
+
+
+HPARAMS = """\
+    import tensorflow as tf
+
+
+    def create_hparams(hparams_string=None, verbose=False):
+        hparams = tf.contrib.training.HParams(
+            epochs=500,
+            fp16_run=False,
+            distributed_run=False,
+            batch_size=64,
+            learning_rate=1e-3,
+        )
+        if hparams_string:
+            hparams.parse(hparams_string)
+        return hparams
+"""
+
+TACO_TRAIN = """\
+    import argparse
+
+    import torch
+    from torch.utils.data import DataLoader
+
+    from hparams import create_hparams
+
+
+    def prepare_dataloaders(hparams):
+        data = torch.utils.data.TensorDataset(torch.randn(256, 8))
+        return DataLoader(data, num_workers=1, shuffle=True, batch_size=hparams.batch_size, pin_memory=False)
+
+
+    def train(output_directory, hparams):
+        model = torch.nn.Linear(8, 8).cuda()
+        optimizer = torch.optim.Adam(model.parameters(), lr=hparams.learning_rate)
+        if hparams.fp16_run:
+            from apex import amp
+            model, optimizer = amp.initialize(model, optimizer, opt_level="O2")
+        train_loader = prepare_dataloaders(hparams)
+        for epoch in range(hparams.epochs):
+            for i, (x,) in enumerate(train_loader):
+                model.zero_grad()
+                loss = model(x.cuda()).sum()
+                if hparams.fp16_run:
+                    with amp.scale_loss(loss, optimizer) as scaled_loss:
+                        scaled_loss.backward()
+                else:
+                    loss.backward()
+                optimizer.step()
+
+
+    if __name__ == "__main__":
+        parser = argparse.ArgumentParser()
+        parser.add_argument("-o", "--output_directory", type=str)
+        parser.add_argument("--hparams", type=str, required=False, help="comma separated name=value pairs")
+        args = parser.parse_args()
+        hparams = create_hparams(args.hparams)
+        train(args.output_directory, hparams)
+"""
+
+
+def test_hparams_of_a_project_builder_are_read_with_the_line_overrides(cli, tmp_path):
+    # NVIDIA/tacotron2 @ 185cd24e hparams.py:5-95 create_hparams, train.py:278 and :57, :173-176
+    write(tmp_path, {"hparams.py": HPARAMS, "train.py": TACO_TRAIN})
+    plan = plan_of(cli, "--", "python", "train.py", "-o", "out", "--hparams=fp16_run=True,batch_size=32",
+                   cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 32
+    assert fact(plan, "precision.mode").value == "fp16"  # apex O2 under the fp16_run the line turns on
+    assert fact(plan, "batch.grad_accum").value == 1
+    plan = plan_of(cli, "--", "python", "train.py", "-o", "out", cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 64
+    got = fact(plan, "precision.mode")
+    assert got is None or got.value != "fp16"
+
+
+def test_twin_hparams_parameter_given_another_object_is_not_read(cli, tmp_path):
+    # train() is also called with another object: its parameter is not known to be create_hparams()'s
+    text = TACO_TRAIN.replace("        train(args.output_directory, hparams)\n",
+                              "        train(args.output_directory, hparams)\n"
+                              "        train(args.output_directory, make_other())\n")
+    assert text != TACO_TRAIN
+    write(tmp_path, {"hparams.py": HPARAMS, "train.py": text})
+    plan = plan_of(cli, "--", "python", "train.py", "-o", "out", "--hparams=batch_size=32", cwd=tmp_path)
+    got = fact(plan, "batch.micro")
+    assert got is None or got.value != 32
+
+
+def test_twin_a_builder_that_is_not_hparams_is_not_read(cli, tmp_path):
+    text = HPARAMS.replace("tf.contrib.training.HParams(", "make_config(")
+    write(tmp_path, {"hparams.py": text, "train.py": TACO_TRAIN})
+    plan = plan_of(cli, "--", "python", "train.py", "-o", "out", cwd=tmp_path)
+    got = fact(plan, "batch.micro")
+    assert got is None or got.value != 64
