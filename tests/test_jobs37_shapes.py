@@ -483,3 +483,73 @@ def test_twin_a_builder_that_is_not_hparams_is_not_read(cli, tmp_path):
     plan = plan_of(cli, "--", "python", "train.py", "-o", "out", cwd=tmp_path)
     got = fact(plan, "batch.micro")
     assert got is None or got.value != 64
+
+
+RESOLVER_RUN = """\
+    import hydra
+    import pytorch_lightning as pl
+    from omegaconf import OmegaConf
+
+    OmegaConf.register_new_resolver('eval', eval)
+    OmegaConf.register_new_resolver('div_up', lambda x, y: (x + y - 1) // y)
+
+
+    @hydra.main(config_path="configs/", config_name="config.yaml")
+    def main(config):
+        model = hydra.utils.instantiate(config.model)
+        trainer = hydra.utils.instantiate(config.trainer)
+        trainer.fit(model)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+RESOLVER_CONFIG = """\
+    train:
+      global_batch_size: 256
+    datamodule:
+      batch_size: 8
+    model:
+      _target_: mypkg.Model
+    trainer:
+      _target_: pytorch_lightning.Trainer
+      accelerator: gpu
+      devices: 8
+      num_nodes: 1
+      accumulate_grad_batches: ${div_up:${train.global_batch_size}, ${eval:${trainer.devices} * ${datamodule.batch_size} * ${trainer.num_nodes}}}
+      precision: bf16
+"""
+
+
+def test_project_registered_arithmetic_resolvers_are_evaluated(cli, tmp_path):
+    # HazyResearch/based @ 32c1bd4e train/run.py:11-12 and configs/experiment/pile/base.yaml:24
+    write(tmp_path, {"run.py": RESOLVER_RUN, "configs/config.yaml": RESOLVER_CONFIG})
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum").value == 4  # div_up(256, 8 * 8 * 1)
+    plan = plan_of(cli, "run.py", "--", "trainer.devices=2", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum").value == 16
+
+
+def test_twin_resolvers_the_script_does_not_register_stay_unknown(cli, tmp_path):
+    text = RESOLVER_RUN.replace("OmegaConf.register_new_resolver('div_up', lambda x, y: (x + y - 1) // y)\n", "")
+    assert text != RESOLVER_RUN
+    write(tmp_path, {"run.py": text, "configs/config.yaml": RESOLVER_CONFIG})
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
+
+
+def test_twin_a_resolver_that_is_not_arithmetic_stays_unknown(cli, tmp_path):
+    text = RESOLVER_RUN.replace("lambda x, y: (x + y - 1) // y", "lambda x, y: compute(x, y)")
+    assert text != RESOLVER_RUN
+    write(tmp_path, {"run.py": text, "configs/config.yaml": RESOLVER_CONFIG})
+    plan = plan_of(cli, "run.py", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum") is None
+
+
+def test_nested_interpolation_of_an_unknown_resolver_is_unknown_not_text():
+    from preflight.adapters.hydra_values import Unknown, resolve
+
+    data = {"a": 3, "b": {"c": "${div_up:${a}, 2}"}}
+    assert isinstance(resolve(data, data["b"]["c"], ("b",)), Unknown)  # was the text "${div_up:3, 2}"
+    assert resolve(data, "x${a}y") == "x3y"
