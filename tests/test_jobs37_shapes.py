@@ -553,3 +553,63 @@ def test_nested_interpolation_of_an_unknown_resolver_is_unknown_not_text():
     data = {"a": 3, "b": {"c": "${div_up:${a}, 2}"}}
     assert isinstance(resolve(data, data["b"]["c"], ("b",)), Unknown)  # was the text "${div_up:3, 2}"
     assert resolve(data, "x${a}y") == "x3y"
+
+
+EDM_TRAIN = """\
+    import torch
+    import dnnlib
+    from training import training_loop
+
+
+    def main(lr=1e-3):
+        c = dnnlib.EasyDict()
+        c.data_loader_kwargs = dnnlib.EasyDict(pin_memory=True, num_workers=3, prefetch_factor=2)
+        c.optimizer_kwargs = dnnlib.EasyDict(class_name='torch.optim.Adam', lr=lr, betas=[0.9, 0.999], eps=1e-8)
+        c.batch_size = 512
+        training_loop.training_loop(**c)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+EDM_LOOP = """\
+    import torch
+    import dnnlib
+
+
+    def training_loop(data_loader_kwargs={}, optimizer_kwargs={}, batch_size=512):
+        net = torch.nn.Linear(8, 8).cuda()
+        dataset = torch.utils.data.TensorDataset(torch.randn(64, 8))
+        loader = iter(torch.utils.data.DataLoader(dataset=dataset, batch_size=batch_size, **data_loader_kwargs))
+        optimizer = dnnlib.util.construct_class_by_name(params=net.parameters(), **optimizer_kwargs)
+        for _ in range(10):
+            (x,) = next(loader)
+            optimizer.zero_grad()
+            net(x.cuda()).sum().backward()
+            optimizer.step()
+"""
+
+
+def test_keyword_dicts_the_script_hands_to_a_builder_function(cli, tmp_path):
+    # NVlabs/edm @ 008a4e53 train.py:96-101,229 and training/training_loop.py:25-38,70,87
+    write(tmp_path, {"train.py": EDM_TRAIN, "training/__init__.py": "", "training/training_loop.py": EDM_LOOP,
+                     "dnnlib/__init__.py": "from .util import EasyDict\n", "dnnlib/util.py": "class EasyDict(dict):\n    pass\n"})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    assert fact(plan, "optimizer.name").value == "Adam"
+    assert fact(plan, "data.pin_memory").value is True
+    assert fact(plan, "data.num_workers").value == 3
+
+
+def test_twin_a_dict_changed_after_it_is_built_is_not_read(cli, tmp_path):
+    text = EDM_TRAIN.replace("        c.batch_size = 512\n",
+                             "        c.batch_size = 512\n        c.optimizer_kwargs.class_name = 'torch.optim.SGD'\n"
+                             "        c.data_loader_kwargs.update(pin_memory=False)\n")
+    assert text != EDM_TRAIN
+    write(tmp_path, {"train.py": text, "training/__init__.py": "", "training/training_loop.py": EDM_LOOP,
+                     "dnnlib/__init__.py": "from .util import EasyDict\n", "dnnlib/util.py": "class EasyDict(dict):\n    pass\n"})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node=8", "train.py", cwd=tmp_path)
+    got = fact(plan, "optimizer.name")
+    assert got is None or got.value != "Adam"
+    got = fact(plan, "data.pin_memory")
+    assert got is None or got.value is not True
