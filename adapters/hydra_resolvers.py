@@ -121,7 +121,9 @@ def evaluate(name: str, args_text: str) -> tuple[bool, Any]:
 
 
 def _split(text: str) -> list[str]:
-    parts, depth, current = [], 0, []
+    parts: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "([{":
             depth += 1

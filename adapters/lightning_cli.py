@@ -103,7 +103,7 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
                 continue
             source = pass_.project.config_source(config, ("trainer", key))
             keywords[key] = (value, Resolved(value, "config", source.line, source.key, str(source.path)))
-    for k, tok in enumerate(argv):
+    for i, tok in enumerate(argv):
         name, eq, val = tok.partition("=")
         if not name.startswith("--trainer."):
             continue
@@ -113,7 +113,7 @@ def cli_trainer(pass_: Any, site: CallSite) -> bool:
                 plain = False
                 keywords.pop(key.split(".", 1)[0], None)
             continue
-        raw = val if eq else (argv[k + 1] if k + 1 < len(argv) else None)
+        raw = val if eq else (argv[i + 1] if i + 1 < len(argv) else None)
         if raw is None or raw.startswith("$"):
             return False
         value = _flag_value(raw)

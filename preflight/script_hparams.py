@@ -156,14 +156,17 @@ def hparams_attr(idx: Any, expr: ast.Attribute, depth: int) -> Optional[Any]:
     if len(bound) != 1 or not isinstance(bound[0], ast.Call) or not isinstance(bound[0].func, ast.Name):
         return None
     call = bound[0]
+    func = call.func
+    assert isinstance(func, ast.Name)
+    builder = func.id
     cache = idx.__dict__.setdefault("_hparams_builders", {})
-    if call.func.id not in cache:
-        found = _builder(idx, call.func.id)
+    if builder not in cache:
+        found = _builder(idx, builder)
         shape = _hparams_of(found[0]) if found is not None else None
-        cache[call.func.id] = (found, shape) if found is not None and shape is not None else None
-    if cache[call.func.id] is None:
+        cache[builder] = (found, shape) if found is not None and shape is not None else None
+    if cache[builder] is None:
         return None
-    (fn, where), (built, parsed) = cache[call.func.id]
+    (fn, where), (built, parsed) = cache[builder]
     if not _carried(idx, name):
         return None
     tree = idx.script.tree
@@ -175,7 +178,7 @@ def hparams_attr(idx: Any, expr: ast.Attribute, depth: int) -> Optional[Any]:
     if not isinstance(default, ast.Constant) or any(k.arg is None for k in built.keywords):
         return None
     value = default.value
-    detail = f"{call.func.id}() ({where}:{fn.lineno}) builds HParams({attr}={value!r})"
+    detail = f"{builder}() ({where}:{fn.lineno}) builds HParams({attr}={value!r})"
     kind, key = "code", None
     if parsed is not None:
         positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
