@@ -148,3 +148,24 @@ def _scaler_way(stmt: ast.If, done: tuple[list[ast.Call], list[ast.Call], bool],
             continue
         return backward, steps + calls
     return None
+
+
+def stepped_in_loops(tree: ast.AST) -> set[int]:
+    """ids of the ``backward()`` calls of a loop's body (a function's ``for batch in loader:``) each followed
+    by the optimizer's step on every pass, the loop holding no other optimizer step (one under a
+    condition, ``if (i + 1) % K == 0``, is accumulation): hustvl/Vim @ dd0358ad ``vim/engine.py:36-90``
+    ``train_one_epoch``, whose loop steps on every batch one of two ways (:func:`_scaler_way`)."""
+    from preflight.adapters.loop_shapes import _optimizer_step
+
+    out: set[int] = set()
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        backward, steps, left = stepped_calls(loop.body, _optimizer_step)
+        if not backward or left:
+            continue
+        if any(isinstance(n, ast.Call) and _optimizer_step(n) and not any(n is s for s in steps)
+               for n in ast.walk(loop)):
+            continue
+        out.update(id(c) for c in backward)
+    return out

@@ -521,7 +521,7 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
     call of such a function is one optimizer step, no gradient accumulation, 1 (medium, a fallback).
     A backward anywhere else (in a loop, under a test, with no step after it), a ``no_sync``
     context or a module that cannot be read say nothing."""
-    from preflight.adapters.loop_branches import stepped_calls
+    from preflight.adapters.loop_branches import stepped_calls, stepped_in_loops
     from preflight.adapters.pytorch_local import _imported_up
 
     from preflight.sources import read_text_limited
@@ -545,7 +545,7 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             stepped.update(id(c) for c in stepped_calls(fn.body, _optimizer_step)[0])
-        stepped.update(_stepped_in_loops(tree))
+        stepped.update(stepped_in_loops(tree))
         if any(id(c) not in stepped for c in backward):
             return None
         if backward and found is None:
@@ -558,27 +558,6 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
                                       f"backward() then the optimizer's step() in a function ({shown}:{call.lineno}) "
                                       "the script's code calls, on every call or every pass of its loop: every "
                                       "backward is one optimizer step, no gradient accumulation")
-
-
-def _stepped_in_loops(tree: ast.AST) -> set[int]:
-    """ids of the ``backward()`` calls of a loop's body (a function's ``for batch in loader:``) each followed
-    by the optimizer's step on every pass, the loop holding no other optimizer step (one under a
-    condition, ``if (i + 1) % K == 0``, is accumulation): hustvl/Vim @ dd0358ad ``vim/engine.py:36-90``
-    ``train_one_epoch``, whose loop steps on every batch one of two ways (:mod:`.loop_branches`)."""
-    from preflight.adapters.loop_branches import stepped_calls
-
-    out: set[int] = set()
-    for loop in ast.walk(tree):
-        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
-            continue
-        backward, steps, left = stepped_calls(loop.body, _optimizer_step)
-        if not backward or left:
-            continue
-        if any(isinstance(n, ast.Call) and _optimizer_step(n) and not any(n is s for s in steps)
-               for n in ast.walk(loop)):
-            continue
-        out.update(id(c) for c in backward)
-    return out
 
 
 _UPDATE = "loop_update.found"
