@@ -624,6 +624,9 @@ class _Pass:
                 return
             detail += ("; its init_process_group runs only when a launcher sets RANK/WORLD_SIZE/LOCAL_RANK, "
                        "which plain python does not")
+            from preflight.adapters.ddp_unreached import NO_PROCESS_GROUP
+
+            self.project.cache[NO_PROCESS_GROUP] = True
         self.add("dist.world_size", 1, Source("derived", None, None, "python", detail), "medium")
         # one process runs on one machine
         self.add("dist.nodes", 1, Source("derived", None, None, "python", detail + "; one process is one node"),

@@ -71,6 +71,10 @@ def derive(plan: TrainingPlan, project: Any = None) -> None:
         from preflight.adapters.accelerate_ddp import accelerator_ddp
 
         accelerator_ddp(plan, project, uses_deepspeed)
+    if project is not None:
+        from preflight.adapters.ddp_unreached import ddp_unreached
+
+        ddp_unreached(plan, project)
     _one_process_no_wrapper(plan)
     _micro_from_global(plan)
     _global_from_parts(plan)

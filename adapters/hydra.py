@@ -413,7 +413,10 @@ class HydraAdapter(Adapter):
                 # else: the launch overrides a key the config lacks, a bug of the job that the plan rule
                 # PF526 reports as a finding (not an input preflight could not read)
                 continue
-            _Facts(self, project, plan, result).run()
+            from preflight.adapters.hydra_resolvers import registered, using
+
+            with using(registered(app.script.tree if app.script is not None else None)):
+                _Facts(self, project, plan, result).run()
 
 
 def _group_override_not_placed(message: str) -> bool:

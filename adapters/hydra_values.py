@@ -89,7 +89,8 @@ def _resolve(data: dict[str, Any], value: Any, here: Sequence[str], depth: int, 
     pieces: list[str] = []
     size = 0
     end = 0
-    for match in _INTERP.finditer(value):
+    matches = list(_INTERP.finditer(value))
+    for match in matches:
         part = _resolve_one(data, match.group(1), here, depth, budget)
         if isinstance(part, Unknown):
             return part
@@ -101,7 +102,12 @@ def _resolve(data: dict[str, Any], value: Any, here: Sequence[str], depth: int, 
         pieces.append(text)
         end = match.end()
     pieces.append(value[end:])
-    return "".join(pieces)
+    joined = "".join(pieces)
+    if matches and value.count("${") > len(matches):
+        # nested: ``${div_up:${a}, ${eval:${b} * 2}}`` (HazyResearch/based configs/experiment/pile/base.yaml:24):
+        # the inner ones are done, the outer one is read on what they gave
+        return _resolve(data, joined, here, depth + 1, budget)
+    return joined
 
 
 def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: int, budget: list[int]) -> Any:
@@ -119,6 +125,12 @@ def _resolve_one(data: dict[str, Any], expr: str, here: Sequence[str], depth: in
             return _resolve(data, found, _parent(key.strip(), here), depth + 1, budget)
         if name == "oc.env":
             return Unknown(f"${{{expr}}} reads an environment variable (not read by preflight)")
+        from preflight.adapters.hydra_resolvers import evaluate
+
+        known, value = evaluate(name, args)
+        if known:
+            return value if value is not None else Unknown(
+                f"${{{expr}}}: the project's resolver {name!r} over these arguments is not plain arithmetic")
         return Unknown(f"${{{expr}}} uses the resolver {name!r}, known only when the job runs")
     found = lookup(data, expr, here)
     if found is _ABSENT:

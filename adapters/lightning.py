@@ -176,7 +176,11 @@ class _ScriptPass:
             self.trainer(site)
         for site in self.from_args:
             self.argparse_trainer(site)
+        from preflight.adapters.lightning_cli import cli_trainer
+
         for site in self.clis:
+            if cli_trainer(self, site):
+                continue
             self.note(f"{self.where(site.call)}: LightningCLI: the Trainer's arguments come from its YAML config "
                       "and command line, which this adapter does not follow")
         self.module_code()

@@ -21,9 +21,64 @@ loop, a ``with`` or ``try`` block is not looked into (its calls may not run, as 
 from __future__ import annotations
 
 import ast
-from typing import Callable
+from typing import Any, Callable, Optional
 
 from preflight.adapters.loop_shapes import _calls_at_level
+
+from preflight.analysis.syntax import dotted_name as _dotted
+
+_PLAIN_CONTEXTS = ("record_function", "autocast", "nullcontext", "suppress", "detect_anomaly", "sdpa_kernel",
+                   "scale_loss")  # apex amp.scale_loss: backward of the scaled loss, the step stays explicit
+
+
+def decided(stmts: list[ast.stmt], decide: Callable[[ast.expr], Optional[bool]]) -> list[ast.stmt]:
+    """``stmts`` with each ``if`` whose test ``decide`` settles replaced by the way it takes, and the body of
+    a ``with`` block that only labels or casts the code (a profiler's ``record_function``, ``autocast``)
+    inlined: facebookresearch/dlrm @ 090956ee ``dlrm_s_pytorch.py:1604-1621`` ``with record_function("DLRM
+    backward"):`` ``E.backward()``, ``if (args.mlperf_logging and (j + 1) % args.mlperf_grad_accum_iter ==
+    0) or not args.mlperf_logging: optimizer.step()``, true on every pass (with ``--mlperf-logging``, through
+    :func:`decider`: the option's default accumulation is 1). A context that may change what a step does (``accelerator.accumulate``, ``no_sync``) stays whole."""
+    out: list[ast.stmt] = []
+    for stmt in stmts:
+        if isinstance(stmt, ast.If):
+            taken = decide(stmt.test)
+            if taken is not None:
+                out.extend(decided(stmt.body if taken else stmt.orelse, decide))
+                continue
+        if isinstance(stmt, (ast.With, ast.AsyncWith)) and all(
+                isinstance(item.context_expr, ast.Call)
+                and (_dotted(item.context_expr.func) or "").rsplit(".", 1)[-1] in _PLAIN_CONTEXTS
+                for item in stmt.items):
+            out.extend(decided(stmt.body, decide))
+            continue
+        out.append(stmt)
+    return out
+
+
+def decider(idx: Any) -> Callable[[ast.expr], Optional[bool]]:
+    """``idx.truth``, also deciding ``counter % K == 0`` true when ``K`` resolves to 1 (every integer is a
+    multiple of 1: dlrm's ``(j + 1) % args.mlperf_grad_accum_iter == 0`` with the option's default 1) inside
+    ``and``/``or``/``not``."""
+    def decide(test: ast.expr) -> Optional[bool]:
+        known = idx.truth(test)
+        if known is not None:
+            return known
+        if isinstance(test, ast.BoolOp):
+            values = [decide(v) for v in test.values]
+            if isinstance(test.op, ast.And):
+                return False if False in values else (None if None in values else True)
+            return True if True in values else (None if None in values else False)
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            inner = decide(test.operand)
+            return None if inner is None else not inner
+        if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.Eq, ast.NotEq)) \
+                and isinstance(test.left, ast.BinOp) and isinstance(test.left.op, ast.Mod) \
+                and isinstance(test.comparators[0], ast.Constant) and test.comparators[0].value == 0:
+            k = idx.resolve(test.left.right)
+            if k is not None and k.value == 1 and not isinstance(k.value, bool):
+                return isinstance(test.ops[0], ast.Eq)
+        return None
+    return decide
 
 
 def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
@@ -43,6 +98,12 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 steps += done[1] + other[1]
                 seen = True
                 continue
+            scaled = _scaler_way(stmt, done, other)
+            if scaled is not None:
+                stepped += scaled[0]
+                steps += scaled[1]
+                seen = True
+                continue
         for call in _calls_at_level(stmt):
             if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
                 pending.append(call)
@@ -52,3 +113,59 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 pending = []
                 steps.append(call)
     return stepped, steps, bool(pending)
+
+
+_ACCUMULATING = ("update_grad", "accumulate", "accum_iter", "accumulation_steps", "need_update")
+
+
+def _scaler_way(stmt: ast.If, done: tuple[list[ast.Call], list[ast.Call], bool],
+                other: tuple[list[ast.Call], list[ast.Call], bool]
+                ) -> Optional[tuple[list[ast.Call], list[ast.Call]]]:
+    """An ``if``/``else`` one of whose ways back-propagates a loss and steps an optimizer while the other
+    hands that same loss and optimizer to one call, timm's loss-scaler convention
+    (``NativeScaler.__call__(loss, optimizer, ...)``: ``scale(loss).backward()``, ``step(optimizer)``,
+    ``update()``): hustvl/Vim @ dd0358ad ``vim/engine.py:82-90`` ``if isinstance(loss_scaler,
+    timm.utils.NativeScaler): loss_scaler(loss, optimizer, clip_grad=...)`` ``else: loss.backward(); ...;
+    optimizer.step()``, and NVlabs/MambaVision @ 7860a506 ``mambavision/train.py:879-895`` (``if loss_scaler
+    is not None``). Either way the optimizer steps once: (the backward calls, the steps). The call must be
+    the way's only statement-level call with the loss and the optimizer as its first two arguments and no
+    accumulation switch among its keywords (MAE's ``update_grad=``)."""
+    for ours, theirs in ((done, stmt.orelse), (other, stmt.body)):
+        backward, steps, left = ours
+        if not backward or left or len(steps) != 1:
+            continue
+        loss = backward[0].func.value if isinstance(backward[0].func, ast.Attribute) else None
+        if backward[0].args or loss is None or not isinstance(steps[0].func, ast.Attribute) or steps[0].args:
+            continue
+        optimizer = steps[0].func.value
+        calls = [c for s in theirs for c in _calls_at_level(s)
+                 if len(c.args) >= 2 and ast.dump(c.args[0]) == ast.dump(loss)
+                 and ast.dump(c.args[1]) == ast.dump(optimizer)]
+        if len(calls) != 1 or any(k.arg is None or k.arg in _ACCUMULATING for k in calls[0].keywords):
+            continue
+        if any(isinstance(c.func, ast.Attribute) and c.func.attr in ("backward", "step")
+               for s in theirs for c in _calls_at_level(s)):
+            continue
+        return backward, steps + calls
+    return None
+
+
+def stepped_in_loops(tree: ast.AST) -> set[int]:
+    """ids of the ``backward()`` calls of a loop's body (a function's ``for batch in loader:``) each followed
+    by the optimizer's step on every pass, the loop holding no other optimizer step (one under a
+    condition, ``if (i + 1) % K == 0``, is accumulation): hustvl/Vim @ dd0358ad ``vim/engine.py:36-90``
+    ``train_one_epoch``, whose loop steps on every batch one of two ways (:func:`_scaler_way`)."""
+    from preflight.adapters.loop_shapes import _optimizer_step
+
+    out: set[int] = set()
+    for loop in ast.walk(tree):
+        if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
+            continue
+        backward, steps, left = stepped_calls(loop.body, _optimizer_step)
+        if not backward or left:
+            continue
+        if any(isinstance(n, ast.Call) and _optimizer_step(n) and not any(n is s for s in steps)
+               for n in ast.walk(loop)):
+            continue
+        out.update(id(c) for c in backward)
+    return out

@@ -246,22 +246,25 @@ class LoopShapesAdapter(Adapter):
         so is an ``if``/``else`` whose two ways each back-propagate and step (:mod:`.loop_branches`).
         Two such loops, a step under a condition (``if (i + 1) % K == 0``), or a ``no_sync`` context
         say nothing."""
-        from preflight.adapters.loop_branches import stepped_calls
+        from preflight.adapters.loop_branches import decided, decider, stepped_calls
 
         found: list[ast.AST] = []
         optimizers = _optimizer_names(script.tree)
+        decide = decider(project.index(script))
         for loop in nodes_of(script.tree):
             if not isinstance(loop, (ast.For, ast.AsyncFor, ast.While)):
                 continue
-            # the two ways of an ``if``/``else`` that each back-propagate and step count (adapters/loop_branches.py)
-            stepped, steps, left = stepped_calls(loop.body, lambda c: _optimizer_step(c, optimizers))
+            # the two ways of an ``if``/``else`` that each back-propagate and step count (adapters/loop_branches.py),
+            # and an ``if`` the launch line decides is the way it takes
+            body = decided(loop.body, decide)
+            stepped, steps, left = stepped_calls(body, lambda c: _optimizer_step(c, optimizers))
             if not stepped and not left:
                 continue
             # a step in an ``if`` block that also runs its own backward first switches that update on or
             # off (NVIDIA/BigVGAN @ 7d2b4545 train.py:506-514 ``if steps >= a.freeze_step:
             # loss_disc_all.backward(); ...; optim_d.step()``, the discriminator frozen at first): not accumulation
             switched = _switched_steps(loop)
-            deep = [n for n in ast.walk(loop) if isinstance(n, ast.Call) and id(n) not in switched
+            deep = [n for st in body for n in ast.walk(st) if isinstance(n, ast.Call) and id(n) not in switched
                     and isinstance(n.func, ast.Attribute) and n.func.attr in ("step", "no_sync", "no_backward_sync")]
             if not steps or any(isinstance(n.func, ast.Attribute) and n.func.attr != "step" for n in deep) or \
                     any(_optimizer_step(n, optimizers) and not any(n is s for s in steps) for n in deep):
@@ -518,7 +521,7 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
     call of such a function is one optimizer step, no gradient accumulation, 1 (medium, a fallback).
     A backward anywhere else (in a loop, under a test, with no step after it), a ``no_sync``
     context or a module that cannot be read say nothing."""
-    from preflight.adapters.loop_branches import stepped_calls
+    from preflight.adapters.loop_branches import stepped_calls, stepped_in_loops
     from preflight.adapters.pytorch_local import _imported_up
 
     from preflight.sources import read_text_limited
@@ -542,6 +545,7 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue
             stepped.update(id(c) for c in stepped_calls(fn.body, _optimizer_step)[0])
+        stepped.update(stepped_in_loops(tree))
         if any(id(c) not in stepped for c in backward):
             return None
         if backward and found is None:
@@ -551,8 +555,8 @@ def every_update(project: Project, script: Any) -> Optional[tuple[str, Source]]:
     path, call = found
     shown = os.path.relpath(path, root) if root is not None else path.name
     return "batch.grad_accum", Source("code", shown, call.lineno, None,
-                                      f"backward() then the optimizer's step() among the statements of the "
-                                      f"function ({shown}:{call.lineno}), which the script's code calls: every "
+                                      f"backward() then the optimizer's step() in a function ({shown}:{call.lineno}) "
+                                      "the script's code calls, on every call or every pass of its loop: every "
                                       "backward is one optimizer step, no gradient accumulation")
 
 

@@ -328,9 +328,6 @@ def absent_in_loop(adapter: Any, plan: Any, project: Any, script: Any, site_node
                             "medium")
 
 
-_WORLD_CALLS = ("get_world_size",)
-
-
 def per_rank_batch(pass_: Any, site: Any, expr: ast.AST, conf: str) -> None:
     """``DataLoader(batch_size=int(args.global_batch_size // dist.get_world_size()))`` (DiT
     ``train.py:174``): the numerator is the global batch, and with the launch line's process
@@ -344,12 +341,10 @@ def per_rank_batch(pass_: Any, site: Any, expr: ast.AST, conf: str) -> None:
             expr = bound[0]
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "int" and len(expr.args) == 1:
         expr = expr.args[0]
+    from preflight.adapters.world_expr import is_world_size
+
     if not (isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.FloorDiv, ast.Div))
-            and isinstance(expr.right, ast.Call)):
-        return
-    func = expr.right.func
-    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
-    if last not in _WORLD_CALLS:
+            and is_world_size(expr.right, pass_.idx)):
         return
     total = pass_.value(expr.left)
     if total is None or not isinstance(total.value, int) or isinstance(total.value, bool) or total.value < 1:

@@ -482,6 +482,13 @@ class ScriptIndex:
             if owners and all(b is None or _merged_namespace(b) or self._local_parser(b) or self._library_parser(b)
                               for b in owners):
                 return self.options(expr.attr)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            # ``hparams.batch_size`` with ``hparams = create_hparams(args.hparams)`` (TensorFlow HParams)
+            from preflight.script_hparams import hparams_attr
+
+            got = hparams_attr(self, expr, depth)
+            if got is not None:
+                return got
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]
             if any(i is None for i in items):

@@ -1,0 +1,139 @@
+"""The Trainer of a ``LightningCLI`` script, read from the YAML config its launch line names.
+
+``LightningCLI`` builds the Trainer from the ``trainer:`` section of the config files given with
+``-c``/``--config`` (later files win) and from ``--trainer.KEY=VALUE`` flags (which win over the files);
+what neither sets keeps the Trainer's own default (Lightning ``cli.py`` ``LightningCLI.instantiate_trainer``
+-> ``Trainer(**config["trainer"])``, jsonargparse defaults from the Trainer signature). gemelo-ai/vocos
+@ c859e3b7 ``train.py:5`` ``cli = LightningCLI(run=False)`` launched as ``python train.py -c
+configs/vocos.yaml``, whose ``trainer:`` holds ``accelerator: gpu``, ``strategy: ddp``, ``devices: [0]``
+(``configs/vocos.yaml:85-88``): one device, DDP, no accumulation (the default), 32-bit precision (the
+default).
+
+The section is handed to :meth:`preflight.adapters.lightning.LightningPass.trainer` as the keywords of a
+``Trainer(...)`` call, each value keeping its file and line. Not read (the note stays): a CLI with
+``trainer_defaults=`` that is not a literal dict, a ``trainer_class=``, ``parser_kwargs=`` (default config
+files) or ``env_parse=``, a config file the audit did not
+load, or a section whose precision/strategy/devices/num_nodes/accumulation is not a plain value (a
+``class_path`` strategy): then only the plain keys are read, with no default assumed.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from preflight.adapters_api import CallSite, Resolved
+
+_KEYS = ("precision", "strategy", "devices", "gpus", "num_nodes", "accumulate_grad_batches", "accelerator",
+         "use_distributed_sampler", "replace_sampler_ddp")
+
+
+def _scalar(value: Any) -> bool:
+    return value is None or isinstance(value, (bool, int, float, str)) or (
+        isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value))
+
+
+def _flag_value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("null", "none"):
+        return None
+    if low.lstrip("-").isdigit():
+        return int(low)
+    return text
+
+
+def _config_files(argv: list[str]) -> Optional[list[str]]:
+    out: list[str] = []
+    for k, tok in enumerate(argv):
+        name, eq, val = tok.partition("=")
+        if name in ("-c", "--config"):
+            value = val if eq else (argv[k + 1] if k + 1 < len(argv) else None)
+            if value is None or value.startswith("$"):
+                return None
+            out.append(value)
+    return out
+
+
+def cli_trainer(pass_: Any, site: CallSite) -> bool:
+    """Read ``site`` (a ``LightningCLI(...)`` call) as the Trainer its config builds; False when the
+    config is not known (the caller keeps its note)."""
+    if any(kw.arg in ("trainer_class", "parser_kwargs", "env_parse") for kw in site.call.keywords):
+        return False
+    argv = [str(a) for a in pass_.idx.args]
+    files = _config_files(argv)
+    if not files:
+        return False
+    loaded = []
+    for name in files:
+        norm = name.replace("\\", "/").lstrip("./")
+        found = [c for _, c in pass_.project.configs
+                 if str(c.path).replace("\\", "/").endswith(norm) and isinstance(c.data, dict)]
+        if len(found) != 1:
+            return False
+        loaded.append(found[0])
+    keywords: dict[str, tuple[Any, Resolved]] = {}
+    plain = True
+    defaults = next((kw.value for kw in site.call.keywords if kw.arg == "trainer_defaults"), None)
+    if defaults is not None:
+        if not isinstance(defaults, ast.Dict):
+            return False
+        for k, v in zip(defaults.keys, defaults.values):
+            if not (isinstance(k, ast.Constant) and isinstance(k.value, str)):
+                return False
+            if k.value in _KEYS:
+                if not isinstance(v, ast.Constant):
+                    plain = False
+                    continue
+                keywords[k.value] = (v.value, Resolved(v.value, "code", v.lineno, None,
+                                                       f"LightningCLI(trainer_defaults={{{k.value!r}: ...}})"))
+    for config in loaded:
+        section = config.data.get("trainer")
+        if section is None:
+            continue
+        if not isinstance(section, dict):
+            return False
+        for key, value in section.items():
+            if key not in _KEYS:
+                continue
+            if not _scalar(value):
+                plain = False
+                keywords.pop(key, None)
+                continue
+            source = pass_.project.config_source(config, ("trainer", key))
+            keywords[key] = (value, Resolved(value, "config", source.line, source.key, str(source.path)))
+    for i, tok in enumerate(argv):
+        name, eq, val = tok.partition("=")
+        if not name.startswith("--trainer."):
+            continue
+        key = name[len("--trainer."):]
+        if key not in _KEYS:
+            if "." in key and key.split(".", 1)[0] in _KEYS:
+                plain = False
+                keywords.pop(key.split(".", 1)[0], None)
+            continue
+        raw = val if eq else (argv[i + 1] if i + 1 < len(argv) else None)
+        if raw is None or raw.startswith("$"):
+            return False
+        value = _flag_value(raw)
+        keywords[key] = (value, Resolved(value, "cli", None, name, f"{name} {raw} (LightningCLI)"))
+    nodes = []
+    for key, (value, resolved) in keywords.items():
+        node = ast.copy_location(ast.Constant(value=value), site.call)
+        pass_.mapped[id(node)] = resolved
+        nodes.append(ast.keyword(arg=key, value=node))
+    call = ast.copy_location(ast.Call(func=site.call.func, args=[], keywords=nodes), site.call)
+    pass_.mapped_calls.append(call)  # kept alive: `mapped` is keyed by the ids of its nodes
+    synthetic = CallSite(site.script, call, site.name, site.qualified, site.target, site.guards, site.function,
+                         site.klass)
+    shown = ", ".join(files)
+    if plain:
+        pass_.note(f"{pass_.where(site.call)}: LightningCLI: the Trainer is built from the trainer: section of "
+                   f"{shown} and the --trainer.* flags; what they do not set keeps the Trainer's default")
+        pass_.trainer(synthetic)
+    else:
+        pass_.note(f"{pass_.where(site.call)}: LightningCLI: the plain keys of {shown}'s trainer: section are read; "
+                   "one is an object (class_path), so no Trainer default is assumed")
+        pass_.explicit_only(synthetic, "medium")
+    return True
