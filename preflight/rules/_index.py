@@ -162,6 +162,7 @@ FILE = {
     "PF607": "code.pf607_manual_optimization_schedulers_never_stepped",
     "PF618": "code.pf618_prepare_gets_iterator",
     "PF620": "code.pf620_compiled_model_state_dict_saved",
+    "PF621": "code.pf621_unpicklable_loader_callable_under_spawn",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -427,4 +428,5 @@ NEEDS = {
     "PF607": ('automatic_optimization',),
     "PF618": ('prepare',),
     "PF620": ('compile',),
+    "PF621": ('DataLoader',),
 }
