@@ -43,17 +43,26 @@ def _bound_values(ctx: FileContext, name: str, scope: ast.AST, before: int) -> I
     for node in ast.walk(scope):
         if getattr(node, "lineno", before) >= before:
             continue
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            yield node.value
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.target.id == name \
-                and node.value is not None:
-            yield node.value
-        elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name:
-            yield node.value
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
-                and node.func.attr in ("append", "extend", "insert") \
-                and isinstance(node.func.value, ast.Name) and node.func.value.id == name and node.args:
-            yield node.args[-1]
+        value = _assigned(node, name)
+        if value is not None:
+            yield value
+
+
+def _assigned(node: ast.AST, name: str) -> Optional[ast.expr]:
+    """The value ``node`` binds to or adds into ``name`` (assignment, ``+=``, append/extend/insert)."""
+    target: Optional[ast.expr] = None
+    value: Optional[ast.expr] = None
+    if isinstance(node, ast.Assign):
+        target = next((t for t in node.targets if isinstance(t, ast.Name) and t.id == name), None)
+        value = node.value
+    elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+        target, value = node.target, node.value
+    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+            and node.func.attr in ("append", "extend", "insert") and node.args:
+        target, value = node.func.value, node.args[-1]
+    if isinstance(target, ast.Name) and target.id == name:
+        return value
+    return None
 
 
 def _monitors(ctx: FileContext, expr: ast.expr, scope: ast.AST, before: int, depth: int = 0) -> Iterator[ast.Call]:

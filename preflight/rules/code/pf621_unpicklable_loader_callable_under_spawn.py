@@ -10,7 +10,7 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import UNKNOWN, calls, kwarg, literal, qualify
+from preflight.rules._pf4_support import UNKNOWN, calls, kwarg, literal
 from preflight.rules.base import Rule, examples
 
 _PICKLING = frozenset({"spawn", "forkserver"})
