@@ -290,6 +290,7 @@ JOB = {
     "PF615": "plan.pf615_lightning2_precision_on_lightning1",
     "PF616": "plan.pf616_hydra_parallel_runs_share_run_dir",
     "PF617": "plan.pf617_yaml_none_string_checked_as_null",
+    "PF622": "plan.pf622_lightning_packages_mixed",
     "PF801": "plan.pf801_does_not_fit",
 }
 
