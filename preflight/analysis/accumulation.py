@@ -534,6 +534,8 @@ class _Analysis:
                     break
                 if isinstance(anc, ast.If):
                     modulus = _modulus(anc.test)
+                    if modulus is None:
+                        modulus = _counter_window(self.ctx, anc, tc.function)
                     if modulus is not None and _in_body(self.ctx, tc.call, anc):
                         out.append((tc.call, anc, modulus, tc.function))
                         break
@@ -575,6 +577,27 @@ def _modulus(test: ast.expr) -> Optional[ast.expr]:
             if isinstance(node.right, (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)):
                 return node.right
     return None
+
+
+def _counter_window(ctx: FileContext, guard: ast.If, fn: FunctionInfo) -> Optional[ast.expr]:
+    """N of a counter window ``if k >= N:`` / ``if k == N:`` whose counter the function counts up
+    (``k += 1``) and the branch resets (``k = 0``): neural_sp's ``accum_n_steps`` loop, a step every N
+    backward passes written without a modulus."""
+    test = guard.test
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):  # `k >= N or is_new_epoch`
+        test = next((v for v in test.values if isinstance(v, ast.Compare)), test)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.GtE, ast.Eq))):
+        return None
+    counter, bound = _key(test.left), test.comparators[0]
+    if counter is None or not isinstance(bound, (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)):
+        return None
+    if is_number(bound) and not (isinstance(bound.value, int) and bound.value > 1):  # type: ignore[attr-defined]
+        return None
+    counts = any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and _key(n.target) == counter
+                 and is_number(n.value, 1) for n in ast.walk(fn.node))
+    resets = any(isinstance(n, ast.Assign) and is_number(n.value, 0) and any(_key(t) == counter for t in n.targets)
+                 for stmt in guard.body for n in ast.walk(stmt))
+    return bound if counts and resets else None
 
 
 def _in_body(ctx: FileContext, node: ast.AST, branch: ast.If) -> bool:

@@ -82,6 +82,23 @@ while True:
     scaler.update()
     optimizer.zero_grad(set_to_none=True)
 """,
+    # bad example 4 (neural_sp's counter window)
+    """\
+import torch
+
+
+def train_one_epoch(model, optimizer, loader, accum_grad_n_steps):
+    accum_n_steps = 0
+    optimizer.zero_grad()
+    for batch in loader:
+        loss = model(batch)
+        accum_n_steps += 1
+        (loss / accum_grad_n_steps).backward()
+        if accum_n_steps >= accum_grad_n_steps:
+            optimizer.step()
+            optimizer.zero_grad()
+            accum_n_steps = 0
+""",
 ]
 
 PF109_FIXED = [

@@ -46,7 +46,9 @@ for i, (x, y) in enumerate(loader):
 ```
 
 The same holds for nanoGPT's shape: an inner `for micro_step in range(N):` loop of
-backward passes, with the step after it in the enclosing loop.
+backward passes, with the step after it in the enclosing loop, and for a counter window:
+the loop counts its backward passes (`k += 1`) and steps under `if k >= N:` (or `k == N`),
+a branch that resets the counter (`k = 0`; neural_sp issue 168).
 
 ## Why it matters
 
