@@ -388,6 +388,7 @@ class _Analysis:
             # helper, not a tensor method; like an unseen helper it hides a division only
             # when it is handed the window
             out.helpers.append(call)
+            out.batch_unpacks.update(self._batch_unpacks(call))
         elif isinstance(func, ast.Attribute) and self.scopes.bindings.lookup(func.value, fn) is None and (
                 not qual.startswith("torch.")) and not (
                 isinstance(func.value, ast.Name) and func.value.id in self.imports.aliases):
@@ -415,6 +416,8 @@ class _Analysis:
             if kw.arg is not None or not isinstance(kw.value, ast.Name):
                 continue
             for anc in self.ctx.ancestors(call):
+                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)) and _batch_parameter(anc, kw.value.id):
+                    found.add(id(kw))  # ``def gen_helper(self, batch): self.model(**batch)``
                 if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                     break
                 if isinstance(anc, (ast.For, ast.AsyncFor)) and any(
@@ -550,6 +553,13 @@ class _Analysis:
             if binding is not None and binding.kind == OPTIMIZER:
                 return binding.node
         return None
+
+
+def _batch_parameter(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """``name`` is the ``batch`` parameter of ``fn`` (a Lightning ``training_step(self, batch, ...)``
+    or a helper it hands its batch to): what a data loader yields, which cannot carry the window."""
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    return name == "batch" and name in params
 
 
 def _bound_value(bound: ast.AST) -> Optional[ast.AST]:

@@ -97,6 +97,34 @@ def train_one_epoch(model, optimizer, loader, accum_grad_n_steps):
             optimizer.zero_grad()
             accum_n_steps = 0
 """,
+    # Lightning issue 14527: manual optimization steps every N batches on the undivided loss of
+    # a helper that unpacks the step's batch into the model
+    """\
+import pytorch_lightning as pl
+import torch
+
+
+class GenModule(pl.LightningModule):
+    def __init__(self, model, accumulate=32):
+        super().__init__()
+        self.automatic_optimization = False
+        self.model = model
+        self.accumulate = accumulate
+
+    def gen_helper(self, batch):
+        return self.model(**batch).loss
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        loss = self.gen_helper(batch)
+        self.manual_backward(loss)  # warning: PF108
+        if (batch_idx + 1) % self.accumulate == 0:
+            opt.step()
+            opt.zero_grad()
+
+    def configure_optimizers(self):
+        return torch.optim.AdamW(self.parameters(), lr=1e-5)
+""",
 )
 
 PF108_GOOD = (
