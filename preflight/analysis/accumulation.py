@@ -601,7 +601,7 @@ def _counter_window(ctx: FileContext, guard: ast.If, fn: FunctionInfo) -> Option
     counter, bound = _key(test.left), test.comparators[0]
     if counter is None or not isinstance(bound, (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)):
         return None
-    if is_number(bound) and not (isinstance(bound.value, int) and bound.value > 1):  # type: ignore[attr-defined]
+    if isinstance(bound, ast.Constant) and not (isinstance(bound.value, int) and bound.value > 1):
         return None
     counts = any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and _key(n.target) == counter
                  and is_number(n.value, 1) for n in ast.walk(fn.node))

@@ -43,7 +43,7 @@ def _start_method(ctx: FileContext) -> Optional[ast.Call]:
     return None
 
 
-def _local(ctx: FileContext, value: ast.expr, at: ast.AST) -> Optional[tuple[ast.AST, str]]:
+def _local(ctx: FileContext, value: ast.expr, at: ast.Call) -> Optional[tuple[ast.AST, str]]:
     """The lambda or nested function ``value`` is, with its description; None for anything that
     pickles by reference (a module-level function, a ``functools.partial`` of one, a method)."""
     if isinstance(value, ast.Lambda):
@@ -136,8 +136,9 @@ class; or keep the `fork` start method for the loader.
                     continue
                 node, what = local
                 method = own or _method(ctx, start.args[0] if start is not None else None)
-                where = (ctx.evidence(kwarg(call, "multiprocessing_context"), f"workers are started with {method!r}")
-                         if own else ctx.evidence(start, f"the start method is {method!r}"))
+                origin = kwarg(call, "multiprocessing_context") if own else start
+                where = ctx.evidence(origin if origin is not None else call,
+                                     f"workers are started with {method!r}" if own else f"the start method is {method!r}")
                 yield ctx.finding(
                     self, value,
                     f"`{name}` is {what} and this loader starts worker processes with {method!r}, which "

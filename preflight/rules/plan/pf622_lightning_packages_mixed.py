@@ -129,7 +129,7 @@ as L`) in every module, or `pytorch_lightning` everywhere.
         return None
 
     @staticmethod
-    def _class_of(ctx: Any, model: Optional[ast.expr], at: ast.AST) -> Optional[str]:
+    def _class_of(ctx: Any, model: Optional[ast.expr], at: ast.Call) -> Optional[str]:
         """The class name a model argument was built from (``Model(...)`` or a name bound to it)."""
         if isinstance(model, ast.Call):
             func = model.func
@@ -139,7 +139,7 @@ as L`) in every module, or `pytorch_lightning` everywhere.
         scope = ctx.enclosing_function(at) or ctx.tree
         bound: list[ast.Assign] = [n for n in ast.walk(scope) if isinstance(n, ast.Assign)
                                    and any(isinstance(t, ast.Name) and t.id == model.id for t in n.targets)
-                                   and n.lineno < at.lineno]
+                                   and n.lineno < getattr(at, "lineno", 0)]
         if not bound:
             return None
         last = max(bound, key=lambda n: n.lineno).value
