@@ -388,6 +388,7 @@ class _Analysis:
             # helper, not a tensor method; like an unseen helper it hides a division only
             # when it is handed the window
             out.helpers.append(call)
+            out.batch_unpacks.update(self._batch_unpacks(call))
         elif isinstance(func, ast.Attribute) and self.scopes.bindings.lookup(func.value, fn) is None and (
                 not qual.startswith("torch.")) and not (
                 isinstance(func.value, ast.Name) and func.value.id in self.imports.aliases):
@@ -415,6 +416,8 @@ class _Analysis:
             if kw.arg is not None or not isinstance(kw.value, ast.Name):
                 continue
             for anc in self.ctx.ancestors(call):
+                if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef)) and _batch_parameter(anc, kw.value.id):
+                    found.add(id(kw))  # ``def gen_helper(self, batch): self.model(**batch)``
                 if isinstance(anc, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                     break
                 if isinstance(anc, (ast.For, ast.AsyncFor)) and any(
@@ -534,6 +537,8 @@ class _Analysis:
                     break
                 if isinstance(anc, ast.If):
                     modulus = _modulus(anc.test)
+                    if modulus is None:
+                        modulus = _counter_window(self.ctx, anc, tc.function)
                     if modulus is not None and _in_body(self.ctx, tc.call, anc):
                         out.append((tc.call, anc, modulus, tc.function))
                         break
@@ -548,6 +553,13 @@ class _Analysis:
             if binding is not None and binding.kind == OPTIMIZER:
                 return binding.node
         return None
+
+
+def _batch_parameter(fn: ast.FunctionDef | ast.AsyncFunctionDef, name: str) -> bool:
+    """``name`` is the ``batch`` parameter of ``fn`` (a Lightning ``training_step(self, batch, ...)``
+    or a helper it hands its batch to): what a data loader yields, which cannot carry the window."""
+    params = [a.arg for a in fn.args.posonlyargs + fn.args.args]
+    return name == "batch" and name in params
 
 
 def _bound_value(bound: ast.AST) -> Optional[ast.AST]:
@@ -575,6 +587,27 @@ def _modulus(test: ast.expr) -> Optional[ast.expr]:
             if isinstance(node.right, (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)):
                 return node.right
     return None
+
+
+def _counter_window(ctx: FileContext, guard: ast.If, fn: FunctionInfo) -> Optional[ast.expr]:
+    """N of a counter window ``if k >= N:`` / ``if k == N:`` whose counter the function counts up
+    (``k += 1``) and the branch resets (``k = 0``): neural_sp's ``accum_n_steps`` loop, a step every N
+    backward passes written without a modulus."""
+    test = guard.test
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):  # `k >= N or is_new_epoch`
+        test = next((v for v in test.values if isinstance(v, ast.Compare)), test)
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.GtE, ast.Eq))):
+        return None
+    counter, bound = _key(test.left), test.comparators[0]
+    if counter is None or not isinstance(bound, (ast.Constant, ast.Name, ast.Attribute, ast.Subscript)):
+        return None
+    if isinstance(bound, ast.Constant) and not (isinstance(bound.value, int) and bound.value > 1):
+        return None
+    counts = any(isinstance(n, ast.AugAssign) and isinstance(n.op, ast.Add) and _key(n.target) == counter
+                 and is_number(n.value, 1) for n in ast.walk(fn.node))
+    resets = any(isinstance(n, ast.Assign) and is_number(n.value, 0) and any(_key(t) == counter for t in n.targets)
+                 for stmt in guard.body for n in ast.walk(stmt))
+    return bound if counts and resets else None
 
 
 def _in_body(ctx: FileContext, node: ast.AST, branch: ast.If) -> bool:

@@ -44,6 +44,8 @@ FILE = {
     "PF220": "code.pf220_trainer_finds_no_label_names",
     "PF221": "code.pf221_completion_only_collator_with_packing",
     "PF223": "code.pf223_non_blocking_host_copy_read_early",
+    "PF224": "code.pf224_fsdp_plain_clip_grad_norm",
+    "PF225": "code.pf225_logger_callback_without_logger",
     "PF226": "code.pf226_random_split_per_process",
     "PF227": "code.pf227_dataclass_instance_default",
     "PF228": "code.pf228_tracker_without_logging_dir",
@@ -160,6 +162,7 @@ FILE = {
     "PF607": "code.pf607_manual_optimization_schedulers_never_stepped",
     "PF618": "code.pf618_prepare_gets_iterator",
     "PF620": "code.pf620_compiled_model_state_dict_saved",
+    "PF621": "code.pf621_unpicklable_loader_callable_under_spawn",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -180,6 +183,7 @@ JOB = {
     "PF231": "plan.pf231_launcher_flag_after_script",
     "PF232": "plan.pf232_deepspeed_path_to_plain_parser",
     "PF233": "plan.pf233_script_pins_visible_devices",
+    "PF234": "plan.pf234_persistent_workers_without_workers",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
@@ -286,6 +290,7 @@ JOB = {
     "PF615": "plan.pf615_lightning2_precision_on_lightning1",
     "PF616": "plan.pf616_hydra_parallel_runs_share_run_dir",
     "PF617": "plan.pf617_yaml_none_string_checked_as_null",
+    "PF622": "plan.pf622_lightning_packages_mixed",
     "PF801": "plan.pf801_does_not_fit",
 }
 
@@ -312,6 +317,8 @@ NEEDS = {
     "PF220": ('TrainingArguments',),
     "PF221": ('DataCollatorForCompletionOnlyLM', 'packing'),
     "PF223": ('non_blocking',),
+    "PF224": ('FullyShardedDataParallel',),
+    "PF225": ('Monitor',),
     "PF226": ('split',),
     "PF227": ('dataclass',),
     "PF228": ('log_with',),
@@ -423,4 +430,5 @@ NEEDS = {
     "PF607": ('automatic_optimization',),
     "PF618": ('prepare',),
     "PF620": ('compile',),
+    "PF621": ('DataLoader',),
 }

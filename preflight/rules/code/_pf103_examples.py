@@ -113,6 +113,31 @@ def training_loop(E, D, loader, optimizer_E, optimizer_D, epochs):
             loss_e.backward()
             optimizer_E.step()
 """,
+    # tt-blacksmith PR 711: a per-batch step method of a Trainer class, called from fit's loop,
+    # steps self.optimizer and nothing in the class ever zeroes it
+    """
+import torch
+
+
+class Trainer:
+    def __init__(self, model, lr):
+        self.model = model
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=lr)
+        self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, lambda s: min(1.0, s / 100))
+
+    def train_step(self, batch):
+        loss = self.model(**batch).loss
+        loss.backward()
+        self.optimizer.step()  # error: PF103
+        self.scheduler.step()
+        return loss.item()
+
+    def fit(self, loader, steps):
+        for step, batch in enumerate(loader):
+            self.train_step(batch)
+            if step >= steps:
+                break
+""",
 ]
 
 GOOD_EXAMPLES = [
@@ -297,5 +322,38 @@ def train(model, loader, optimizer_cfg, sched_opt):
         model(x).sum().backward()
         optimizer_cfg.step()
         sched_opt.step()
+""",
+    # the fix, and a tricky-correct twin: the step method is called per batch and the class zeroes
+    # the optimizer in another method the loop calls; a one-off step method that no loop calls
+    """
+import torch
+
+
+class Trainer:
+    def __init__(self, model, lr):
+        self.model = model
+        self.optimizer = torch.optim.AdamW(self.model.parameters(), lr=lr)
+
+    def train_step(self, batch):
+        self.model(**batch).loss.backward()
+        self.optimizer.step()
+
+    def clear(self):
+        self.optimizer.zero_grad(set_to_none=True)
+
+    def fit(self, loader):
+        for batch in loader:
+            self.clear()
+            self.train_step(batch)
+
+
+class Probe:
+    def __init__(self, model):
+        self.model = model
+        self.optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+    def one_update(self, x):
+        self.model(x).sum().backward()
+        self.optimizer.step()
 """,
 ]

@@ -80,6 +80,51 @@ while True:
     scaler.update()
     optimizer.zero_grad(set_to_none=True)
 """,
+    # neural_sp issue 168: a counter window (count up, step and reset at N) instead of a modulus
+    """\
+import torch
+
+
+def train_one_epoch(model, optimizer, loader, accum_grad_n_steps):
+    accum_n_steps = 0
+    optimizer.zero_grad()
+    for batch in loader:
+        loss = model(batch)
+        accum_n_steps += 1
+        loss.backward()  # warning: PF108
+        if accum_n_steps >= accum_grad_n_steps:
+            optimizer.step()
+            optimizer.zero_grad()
+            accum_n_steps = 0
+""",
+    # Lightning issue 14527: manual optimization steps every N batches on the undivided loss of
+    # a helper that unpacks the step's batch into the model
+    """\
+import pytorch_lightning as pl
+import torch
+
+
+class GenModule(pl.LightningModule):
+    def __init__(self, model, accumulate=32):
+        super().__init__()
+        self.automatic_optimization = False
+        self.model = model
+        self.accumulate = accumulate
+
+    def gen_helper(self, batch):
+        return self.model(**batch).loss
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        loss = self.gen_helper(batch)
+        self.manual_backward(loss)  # warning: PF108
+        if (batch_idx + 1) % self.accumulate == 0:
+            opt.step()
+            opt.zero_grad()
+
+    def configure_optimizers(self):
+        return torch.optim.AdamW(self.parameters(), lr=1e-5)
+""",
 )
 
 PF108_GOOD = (
@@ -390,5 +435,32 @@ class Model(nn.Module):
     def training_step(self, batch):
         trainer = Trainer(accumulate_grad_batches=4)
         return self.net(batch).sum() / trainer.accumulate_grad_batches
+""",
+    # the counter window with the loss divided by it; and a counter that is never reset (a
+    # one-time warm-up switch, not a window): silent
+    """\
+import torch
+
+
+def train_one_epoch(model, optimizer, loader, accum_grad_n_steps, warmup):
+    accum_n_steps = 0
+    for batch in loader:
+        loss = model(batch) / accum_grad_n_steps
+        accum_n_steps += 1
+        loss.backward()
+        if accum_n_steps >= accum_grad_n_steps:
+            optimizer.step()
+            optimizer.zero_grad()
+            accum_n_steps = 0
+
+
+def warm(model, optimizer, loader, warmup):
+    seen = 0
+    for batch in loader:
+        optimizer.zero_grad()
+        model(batch).backward()
+        seen += 1
+        if seen >= warmup:
+            optimizer.step()
 """,
 )

@@ -82,6 +82,50 @@ while True:
     scaler.update()
     optimizer.zero_grad(set_to_none=True)
 """,
+    # bad example 4 (neural_sp's counter window)
+    """\
+import torch
+
+
+def train_one_epoch(model, optimizer, loader, accum_grad_n_steps):
+    accum_n_steps = 0
+    optimizer.zero_grad()
+    for batch in loader:
+        loss = model(batch)
+        accum_n_steps += 1
+        (loss / accum_grad_n_steps).backward()
+        if accum_n_steps >= accum_grad_n_steps:
+            optimizer.step()
+            optimizer.zero_grad()
+            accum_n_steps = 0
+""",
+    # bad example 5 (Lightning manual optimization)
+    """\
+import pytorch_lightning as pl
+import torch
+
+
+class GenModule(pl.LightningModule):
+    def __init__(self, model, accumulate=32):
+        super().__init__()
+        self.automatic_optimization = False
+        self.model = model
+        self.accumulate = accumulate
+
+    def gen_helper(self, batch):
+        return self.model(**batch).loss
+
+    def training_step(self, batch, batch_idx):
+        opt = self.optimizers()
+        loss = self.gen_helper(batch)
+        self.manual_backward(loss / self.accumulate)
+        if (batch_idx + 1) % self.accumulate == 0:
+            opt.step()
+            opt.zero_grad()
+
+    def configure_optimizers(self):
+        return torch.optim.AdamW(self.parameters(), lr=1e-5)
+""",
 ]
 
 PF109_FIXED = [

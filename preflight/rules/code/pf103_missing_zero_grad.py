@@ -34,6 +34,38 @@ def _context(steps: GradSteps, step: GradEvent) -> Optional[Context]:
     if fn.name == "training_step" and cls is not None and cls in steps.manual_lightning and any(
             e.kind == "backward" for e in steps.of(fn)):
         return fn
+    if cls is not None and step.loop is None and (step.key or "").startswith("self.") \
+            and _called_per_batch(steps, fn) is not None \
+            and any(e.kind == "backward" and e.loop is None for e in steps.of(fn)):
+        return fn
+    return None
+
+
+def _schedule_handoff(event: GradEvent) -> bool:
+    """The optimizer handed to a learning-rate schedule's constructor
+    (``get_linear_schedule_with_warmup(self.optimizer, ...)``, ``LambdaLR(self.optimizer, ...)``):
+    a schedule sets learning rates, it never clears gradients."""
+    node = event.node
+    if event.kind != "opaque" or not isinstance(node, ast.Call):
+        return False
+    name = ast.unparse(node.func).lower()
+    return "sched" in name or "warmup" in name or name.rsplit(".", 1)[-1].endswith("lr")
+
+
+def _called_per_batch(steps: GradSteps, fn: FunctionInfo) -> Optional[ast.Call]:
+    """A ``self.<fn>(...)`` call inside a loop of another method of ``fn``'s class: a per-batch
+    step method (tt-blacksmith's ``Trainer.train_step``, called from ``fit``'s batch loop)."""
+    cls = fn.cls
+    if cls is None:
+        return None
+    for method in cls.methods.values():
+        if method is fn:
+            continue
+        for node in ast.walk(method.node):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == fn.name \
+                    and isinstance(node.func.value, ast.Name) and node.func.value.id == "self" \
+                    and steps.scopes.loop_of(node) is not None:
+                return node
     return None
 
 
@@ -82,7 +114,10 @@ gradients that `opt_d.step()` applies.
 
 The same holds for Lightning manual optimization (`self.automatic_optimization =
 False`): Lightning then leaves `zero_grad` to the user, and `training_step` is the
-loop body. Lightning Fabric also leaves `zero_grad` to the user.
+loop body. Lightning Fabric also leaves `zero_grad` to the user. A per-batch step method of a
+trainer class counts as the loop (`def train_step(self, batch): ... self.optimizer.step()`
+called from a loop in another method of the class, tt-blacksmith PR 711) when no method of
+the class clears that optimizer (handing it to a learning-rate schedule does not).
 
 ## Why it matters
 
@@ -133,7 +168,7 @@ the accumulation boundary, after the step.
             if any(steps.resets(e, step) for e in events):
                 continue
             if isinstance(where, FunctionInfo) and where.cls is not None and any(
-                    steps.resets(e, step) for m in where.cls.methods.values()
+                    steps.resets(e, step) and not _schedule_handoff(e) for m in where.cls.methods.values()
                     for e in steps.of(m)):
                 continue
             ident = (id(where), step.key)
@@ -149,8 +184,10 @@ the accumulation boundary, after the step.
         others = [e for e in events if e.kind == "zero" and not steps.same_optimizer(e, step)]
         if isinstance(where, LoopInfo):
             place = "this loop"
-        else:
+        elif where.name == "training_step" and where.cls in steps.manual_lightning:
             place = "`training_step` (manual optimization: Lightning leaves `zero_grad` to you)"
+        else:
+            place = f"`{where.name}` (its class calls it once per batch)"
         message = (
             f"`{key}` steps in {place}, but its gradients are never cleared there: "
             f"`backward()` adds into `.grad`, so each step applies the sum of "
@@ -166,9 +203,13 @@ the accumulation boundary, after the step.
             evidence.append(ctx.evidence(b.node, f"`{key}` is bound to {b.description}"))
         if isinstance(where, LoopInfo):
             evidence.append(ctx.evidence(where.node, "the loop that runs backward and steps"))
-        else:
+        elif where.name == "training_step" and where.cls in steps.manual_lightning:
             evidence.append(ctx.evidence(where.node, "Lightning calls `training_step` once per "
                                                      "batch with manual optimization"))
+        else:
+            caller = _called_per_batch(steps, where)
+            if caller is not None:
+                evidence.append(ctx.evidence(caller, f"`{where.name}` is called once per batch here"))
         evidence.append(ctx.evidence(backward.node, "backward adds into `.grad` here"))
         for other in others[:1]:
             evidence.append(ctx.evidence(other.node, "clears another optimizer only"))

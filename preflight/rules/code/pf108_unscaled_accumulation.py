@@ -46,7 +46,9 @@ for i, (x, y) in enumerate(loader):
 ```
 
 The same holds for nanoGPT's shape: an inner `for micro_step in range(N):` loop of
-backward passes, with the step after it in the enclosing loop.
+backward passes, with the step after it in the enclosing loop, and for a counter window:
+the loop counts its backward passes (`k += 1`) and steps under `if k >= N:` (or `k == N`),
+a branch that resets the counter (`k = 0`; neural_sp issue 168).
 
 ## Why it matters
 
@@ -78,7 +80,8 @@ division is the bug (PF522, with the config).
 * The loss is multiplied by something preflight cannot evaluate, or comes
   from a function it cannot see that is given the window size (or `*args` /
   `**kwargs` that may hold it; `model(**batch)` of the batch a loop draws from
-  its loader does not count: the batch cannot hold the window).
+  its loader, or of a `batch` parameter (Lightning's `training_step(self, batch, ...)` and
+  the helpers it hands its batch to), does not count: the batch cannot hold the window).
 * `zero_grad()` (or `p.grad = None`) runs on every micro-batch: nothing accumulates
   (a `zero_grad()` under another branch's own `if ... % N == 0`, as in
   `if fp16: ... else: ...` loops, steps once per window and does not count).

@@ -67,6 +67,47 @@ def _rank_gated(ctx: FileContext, node: ast.AST) -> bool:
     return False
 
 
+def _in_lightning_setup(ctx: FileContext, node: ast.AST) -> bool:
+    """``node`` is in the ``setup`` method of a Lightning DataModule or module, which Lightning calls
+    on every process ("setup is called from every process across all the nodes")."""
+    fn = ctx.enclosing_function(node)
+    cls = ctx.enclosing(node, ast.ClassDef)
+    if not isinstance(fn, ast.FunctionDef) or fn.name != "setup" or cls is None:
+        return False
+    return any(ast.unparse(b).endswith(("LightningDataModule", "LightningModule")) for b in cls.bases)
+
+
+def _multi_process_trainer(ctx: FileContext, seeded: dict[str, object]) -> Optional[ast.Call]:
+    """A multi-device Lightning ``Trainer(...)`` in a script beside the file (``devices`` > 1 or
+    ``-1``, ``num_nodes`` > 1, or a ``ddp``/``fsdp``/``deepspeed`` strategy); the seeding calls
+    of that script are merged into ``seeded``."""
+    from preflight.analysis.project_imports import sibling_modules
+
+    for other, _display in sibling_modules(ctx, "Trainer"):
+        if other is ctx:
+            continue
+        imports = scope_index(other).imports
+        for call in other.nodes(ast.Call):
+            qual = imports.qualify(call.func) or ""
+            if not (qual.startswith(("lightning.", "pytorch_lightning.")) and qual.endswith(".Trainer")):
+                continue
+            devices, nodes, strategy = kwarg(call, "devices"), kwarg(call, "num_nodes"), kwarg(call, "strategy")
+            many = (isinstance(devices, ast.Constant) and isinstance(devices.value, int)
+                    and (devices.value > 1 or devices.value == -1)) \
+                or (isinstance(devices, ast.Constant) and devices.value == "-1") \
+                or (isinstance(devices, (ast.List, ast.Tuple)) and len(devices.elts) > 1) \
+                or (isinstance(nodes, ast.Constant) and isinstance(nodes.value, int) and nodes.value > 1) \
+                or (isinstance(strategy, ast.Constant) and isinstance(strategy.value, str)
+                    and strategy.value.startswith(("ddp", "fsdp", "deepspeed")))
+            if not many:
+                continue
+            for rng, state in RandomSplitPerProcess._seeding(other).items():
+                if state == "shared" or rng not in seeded:
+                    seeded[rng] = state
+            return call
+    return None
+
+
 @register
 class RandomSplitPerProcess(Rule):
     code = "PF226"
@@ -81,8 +122,11 @@ class RandomSplitPerProcess(Rule):
 ## What it finds
 
 In a script that runs as several processes (it builds an `Accelerator`, a
-`PartialState` or calls `torch.distributed.init_process_group`), a random split
-drawn on every process from the process's global RNG:
+`PartialState` or calls `torch.distributed.init_process_group`), or in the `setup`
+method of a `LightningDataModule` (Lightning calls it on every process) whose folder
+holds a script that builds a multi-device `Trainer` (`devices` > 1, `num_nodes` > 1, a
+`ddp`/`fsdp`/`deepspeed` strategy; Lightning issue 7728), a random split drawn on every
+process from the process's global RNG:
 
 * `torch.utils.data.random_split(dataset, lengths)` without `generator=`,
 * `dataset.train_test_split(test_size=...)` (Hugging Face `datasets`) without
@@ -123,7 +167,9 @@ decorrelate only the augmentation afterwards.
   the rank (`set_seed(args.seed)`, `torch.manual_seed(0)`), or by a seeding helper
   preflight cannot read (`seed_everything(cfg.seed)` from another package).
 * The split runs under a rank or main-process test (one process splits and shares it).
-* The script never starts a process group (a single-process script).
+* The script never starts a process group (a single-process script); for a DataModule, no
+  script beside it builds a multi-device Trainer, or that script seeds alike on every process
+  (`seed_everything(42)`).
 """
     bad_examples = examples("preflight.rules.code._pf226_examples", "PF226_BAD")
     good_examples = examples("preflight.rules.code._pf226_examples", "PF226_GOOD")
@@ -139,9 +185,16 @@ decorrelate only the augmentation afterwards.
             split = self._split(call, qual)
             if split is not None:
                 splits.append((call, *split))
-        if not splits or not distributed:
+        if not splits:
             return
         seeded = self._seeding(ctx)
+        if not distributed:
+            # a LightningDataModule's `setup` runs on every process; the multi-device Trainer and any
+            # seeding are in the script beside it
+            splits = [s for s in splits if _in_lightning_setup(ctx, s[0])]
+            trainer = _multi_process_trainer(ctx, seeded) if splits else None
+            if trainer is None:
+                return
         for call, rng, fix in splits:
             state = seeded.get(rng)
             if state == "shared" or _rank_gated(ctx, call):

@@ -324,6 +324,95 @@ def main(loader):
 # --- launch
 python train_rl.py
 """,
+    # Lightning issue 12862 (held-out-20's tricky-correct program): training on 8 GPUs and testing on one
+    # in a script of its own (each run on its own, neither importing the other): two jobs, not one job
+    # that states its devices twice
+    """
+# --- train.py
+import argparse
+
+import lightning as L
+from lightning.pytorch.callbacks import ModelCheckpoint
+
+from seg.data import CityscapesDataModule
+from seg.module import SegModule
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--root", default="/data/cityscapes")
+    args = p.parse_args()
+    dm = CityscapesDataModule(args.root, batch_size=4, num_workers=8)
+    model = SegModule(num_classes=19, lr=0.01, max_epochs=200)
+    ckpt = ModelCheckpoint(dirpath="checkpoints", monitor="val_miou", mode="max", save_top_k=1, filename="best")
+    trainer = L.Trainer(max_epochs=200, accelerator="gpu", devices=8, strategy="ddp", sync_batchnorm=True, precision="16-mixed", callbacks=[ckpt])
+    trainer.fit(model, datamodule=dm)
+
+
+if __name__ == "__main__":
+    main()
+# --- test.py
+import argparse
+
+import lightning as L
+
+from seg.data import CityscapesDataModule
+from seg.module import SegModule
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--root", default="/data/cityscapes")
+    p.add_argument("--ckpt", default="checkpoints/best.ckpt")
+    args = p.parse_args()
+    dm = CityscapesDataModule(args.root, batch_size=4, num_workers=8)
+    model = SegModule.load_from_checkpoint(args.ckpt)
+    tester = L.Trainer(accelerator="gpu", devices=1, num_nodes=1, precision="16-mixed", logger=False)
+    tester.test(model, datamodule=dm)
+
+
+if __name__ == "__main__":
+    main()
+# --- seg/module.py
+import lightning as L
+import torch
+import torch.nn.functional as F
+from torchmetrics.classification import MulticlassJaccardIndex
+
+from seg.nets import deeplabv3plus
+
+
+class SegModule(L.LightningModule):
+    def __init__(self, num_classes, lr, max_epochs):
+        super().__init__()
+        self.save_hyperparameters()
+        self.net = deeplabv3plus(num_classes)
+        self.val_miou = MulticlassJaccardIndex(num_classes, ignore_index=255)
+        self.test_miou = MulticlassJaccardIndex(num_classes, ignore_index=255)
+
+    def training_step(self, batch, batch_idx):
+        x, y = batch
+        loss = F.cross_entropy(self.net(x), y, ignore_index=255)
+        self.log("train_loss", loss)
+        return loss
+
+    def validation_step(self, batch, batch_idx):
+        x, y = batch
+        self.val_miou.update(self.net(x).argmax(1), y)
+        self.log("val_miou", self.val_miou, on_epoch=True)
+
+    def test_step(self, batch, batch_idx):
+        x, y = batch
+        self.test_miou.update(self.net(x).argmax(1), y)
+        self.log("test_miou", self.test_miou, on_epoch=True)
+
+    def configure_optimizers(self):
+        opt = torch.optim.SGD(self.parameters(), lr=self.hparams.lr, momentum=0.9, weight_decay=1e-4)
+        sched = torch.optim.lr_scheduler.PolynomialLR(opt, total_iters=self.hparams.max_epochs, power=0.9)
+        return [opt], [sched]
+# --- launch
+python test.py --root /data/cityscapes --ckpt checkpoints/best.ckpt
+""",
 ]
 
 PF502_BAD = [

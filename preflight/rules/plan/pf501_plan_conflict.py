@@ -31,8 +31,11 @@ def _deepspeed_value(fact: Fact) -> bool:
         fact.adapter == "accelerate" and (fact.source.key or "").startswith("deepspeed_config."))
 
 _TRAINING_MODES = frozenset({"train", "finetune", "lora", "qlora"})
-# settings each training script states for itself in code (a DataLoader's batch_size, a precision)
-_CODE_FIELDS = frozenset({"batch.micro", "batch.grad_accum", "precision.mode", "optimizer.lr", "task.mode"})
+# settings each training script states for itself in code (a DataLoader's batch_size, a precision, the
+# devices of its own Lightning `Trainer(devices=...)`: an 8-GPU training script and a 1-GPU test script run
+# on their own, Lightning issue 12862)
+_CODE_FIELDS = frozenset({"batch.micro", "batch.grad_accum", "precision.mode", "optimizer.lr", "task.mode",
+                          "dist.devices_per_node", "dist.num_nodes"})
 
 
 def _is_entry(text: str) -> bool:
