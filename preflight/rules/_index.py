@@ -180,6 +180,7 @@ JOB = {
     "PF231": "plan.pf231_launcher_flag_after_script",
     "PF232": "plan.pf232_deepspeed_path_to_plain_parser",
     "PF233": "plan.pf233_script_pins_visible_devices",
+    "PF235": "plan.pf235_deepspeed_fp16_engine_float_inputs",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
