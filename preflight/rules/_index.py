@@ -184,6 +184,7 @@ JOB = {
     "PF235": "plan.pf235_deepspeed_fp16_engine_float_inputs",
     "PF237": "plan.pf237_grpo_reward_function_without_kwargs",
     "PF238": "plan.pf238_transformers_adamw_removed",
+    "PF239": "plan.pf239_plateau_scheduler_stepped_without_metric",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
