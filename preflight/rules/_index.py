@@ -161,6 +161,7 @@ FILE = {
     "PF607": "code.pf607_manual_optimization_schedulers_never_stepped",
     "PF618": "code.pf618_prepare_gets_iterator",
     "PF620": "code.pf620_compiled_model_state_dict_saved",
+    "PF624": "code.pf624_skip_first_batches_replaces_epoch_loader",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -429,4 +430,5 @@ NEEDS = {
     "PF607": ('automatic_optimization',),
     "PF618": ('prepare',),
     "PF620": ('compile',),
+    "PF624": ('skip_first_batches',),
 }
