@@ -292,6 +292,7 @@ JOB = {
     "PF615": "plan.pf615_lightning2_precision_on_lightning1",
     "PF616": "plan.pf616_hydra_parallel_runs_share_run_dir",
     "PF617": "plan.pf617_yaml_none_string_checked_as_null",
+    "PF623": "plan.pf623_deepspeed_prepare_two_models",
     "PF801": "plan.pf801_does_not_fit",
 }
 
