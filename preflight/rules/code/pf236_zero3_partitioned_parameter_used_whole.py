@@ -122,15 +122,15 @@ class _Flow:
                     if isinstance(target, ast.Name):
                         changed |= self.add(scope, target.id, origin)
             for call in ctx.nodes(ast.Call):
-                fn = self._functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
-                if fn is None or _gathered(ctx, call):
+                helper = self._functions.get(call.func.id) if isinstance(call.func, ast.Name) else None
+                if helper is None or _gathered(ctx, call):
                     continue  # a helper called under GatheredParameters sees whole parameters
                 scope = ctx.enclosing_function(call)
-                params = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
+                params = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)]
                 for param, arg in zip(params, call.args):
                     origin = self.holds(scope, arg) if isinstance(arg, ast.Name) else None
                     if origin is not None:
-                        changed |= self.add(fn, param, origin)
+                        changed |= self.add(helper, param, origin)
             if not changed:
                 return
 

@@ -92,7 +92,7 @@ def _loop_var(ctx: FileContext, fn: Optional[ast.AST], name: str, depth: int = 0
                 continue
             if not isinstance(node, ast.Assign) or node.value is None:
                 return False
-            value = node.value
+            value: ast.AST = node.value
             for t in targets:
                 if isinstance(t, ast.Tuple) and isinstance(value, ast.Tuple) and len(t.elts) == len(value.elts):
                     value = next(v for e, v in zip(t.elts, value.elts) if isinstance(e, ast.Name) and e.id == name) \
