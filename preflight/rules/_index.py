@@ -50,6 +50,7 @@ FILE = {
     "PF227": "code.pf227_dataclass_instance_default",
     "PF228": "code.pf228_tracker_without_logging_dir",
     "PF229": "code.pf229_prepared_name_rebound_unprepared",
+    "PF236": "code.pf236_zero3_partitioned_parameter_used_whole",
     "PF301": "code.pf301_host_sync_in_loop",
     "PF302": "code.pf302_loop_invariant_transfer",
     "PF303": "code.pf303_discarded_tensor_to",
@@ -163,6 +164,7 @@ FILE = {
     "PF618": "code.pf618_prepare_gets_iterator",
     "PF620": "code.pf620_compiled_model_state_dict_saved",
     "PF621": "code.pf621_unpicklable_loader_callable_under_spawn",
+    "PF624": "code.pf624_skip_first_batches_replaces_epoch_loader",
     "PF901": "meta.pf901_invalid_suppression",
     "PF902": "meta.pf902_unused_suppression",
 }
@@ -184,6 +186,10 @@ JOB = {
     "PF232": "plan.pf232_deepspeed_path_to_plain_parser",
     "PF233": "plan.pf233_script_pins_visible_devices",
     "PF234": "plan.pf234_persistent_workers_without_workers",
+    "PF235": "plan.pf235_deepspeed_fp16_engine_float_inputs",
+    "PF237": "plan.pf237_grpo_reward_function_without_kwargs",
+    "PF238": "plan.pf238_transformers_adamw_removed",
+    "PF239": "plan.pf239_plateau_scheduler_stepped_without_metric",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
@@ -291,6 +297,7 @@ JOB = {
     "PF616": "plan.pf616_hydra_parallel_runs_share_run_dir",
     "PF617": "plan.pf617_yaml_none_string_checked_as_null",
     "PF622": "plan.pf622_lightning_packages_mixed",
+    "PF623": "plan.pf623_deepspeed_prepare_two_models",
     "PF801": "plan.pf801_does_not_fit",
 }
 
@@ -323,6 +330,7 @@ NEEDS = {
     "PF227": ('dataclass',),
     "PF228": ('log_with',),
     "PF229": ('prepare',),
+    "PF236": ('deepspeed', 'DeepSpeed'),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),
@@ -431,4 +439,5 @@ NEEDS = {
     "PF618": ('prepare',),
     "PF620": ('compile',),
     "PF621": ('DataLoader',),
+    "PF624": ('skip_first_batches',),
 }

@@ -1,0 +1,136 @@
+"""PF235 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+command); bad ones must fire at the pinned line, good ones stay silent."""
+
+from __future__ import annotations
+
+from textwrap import dedent
+
+_IMAGES = dedent("""
+    # --- train.py
+    import argparse
+
+    import deepspeed
+    import torch.nn.functional as F
+    import torchvision
+    import torchvision.transforms as T
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--local_rank", type=int, default=-1)
+    parser = deepspeed.add_config_arguments(parser)
+    args = parser.parse_args()
+
+    trainset = torchvision.datasets.CIFAR10("data", train=True, download=True, transform=T.ToTensor())
+    net = torchvision.models.resnet18(num_classes=10)
+    engine, _, trainloader, _ = deepspeed.initialize(args=args, model=net, model_parameters=net.parameters(),
+                                                     training_data=trainset)
+    for epoch in range(20):
+        for images, labels in trainloader:
+            images = images.to(engine.local_rank){cast}
+            labels = labels.to(engine.local_rank)
+            loss = F.cross_entropy(engine(images), labels){pin}
+            engine.backward(loss)
+            engine.step()
+    # --- ds_config.json
+    {{
+      "train_batch_size": 64,
+      "train_micro_batch_size_per_gpu": 16,
+      "fp16": {{"enabled": true{auto}}},
+      "zero_optimization": {{"stage": 1}}
+    }}
+    # --- launch
+    deepspeed --num_gpus 4 train.py --deepspeed --deepspeed_config ds_config.json
+    """)
+
+# the loader and the engine handed to a function; the batches come from a TensorDataset of
+# float tensors built by a helper (DeepSpeed issue 550's shape)
+_TENSORS = dedent("""
+    # --- demo.py
+    import argparse
+
+    import deepspeed
+    import torch
+    import torch.nn as nn
+    from torch.utils.data import TensorDataset
+
+
+    def make_data():
+        feats = torch.randn(4096, 32)
+        target = torch.randn(4096, 4)
+        return TensorDataset(feats, target)
+
+
+    def train(model_engine, loader):
+        loss_fn = nn.MSELoss()
+        for feats, target in loader:
+            feats = feats.to(model_engine.local_rank){cast}
+            target = target.to(model_engine.local_rank)
+            out = model_engine(feats){pin}
+            model_engine.backward(loss_fn(out.float(), target))
+            model_engine.step()
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--local_rank", type=int, default=-1)
+        args = deepspeed.add_config_arguments(parser).parse_args()
+        model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 4))
+        engine, _, loader, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters(),
+                                                    training_data=make_data())
+        train(engine, loader)
+
+
+    if __name__ == "__main__":
+        main()
+    # --- ds_config.json
+    {{
+      "train_micro_batch_size_per_gpu": 32,
+      "gradient_accumulation_steps": 1,
+      "optimizer": {{"type": "Adam", "params": {{"lr": 1e-4}}}},
+      "fp16": {{"enabled": true, "initial_scale_power": 16{auto}}}
+    }}
+    # --- launch
+    deepspeed --num_gpus 2 demo.py --deepspeed --deepspeed_config ds_config.json
+    """)
+
+# DeepSpeed's CIFAR example shape: batch unpacked from the loop variable, cast to a dtype read from
+# the engine when it runs in reduced precision
+_LOOP = """    for images, labels in trainloader:
+        images = images.to(engine.local_rank){cast}
+        labels = labels.to(engine.local_rank)
+"""
+assert _LOOP in _IMAGES
+_CIFAR = _IMAGES.replace(_LOOP, """    for i, data in enumerate(trainloader):
+        images, labels = data[0].to(engine.local_rank), data[1].to(engine.local_rank){cast}
+""")
+
+PF235_BAD = [
+    # DeepSpeed issue 2019: fp16 engine, float32 images from a torchvision dataset
+    _IMAGES.format(cast="", pin="  # error: PF235", auto=""),
+    # the same with the batch unpacked from the loop variable
+    _CIFAR.format(cast="", pin="  # error: PF235", auto=""),
+    # DeepSpeed issue 550: float32 TensorDataset batches, engine and loader passed to a function
+    _TENSORS.format(cast="", pin="  # error: PF235", auto=""),
+]
+
+PF235_GOOD = [
+    # the fix of issue 2019: the images are cast to half
+    _IMAGES.format(cast=".half()", pin="", auto=""),
+    # tricky: DeepSpeed casts the inputs itself with fp16.auto_cast
+    _IMAGES.format(cast="", pin="", auto=', "auto_cast": true'),
+    # tricky: DeepSpeed's CIFAR example casts to the engine's dtype through a variable
+    _CIFAR.format(cast="\n        images = images.to(target_dtype) if target_dtype is not None else images",
+                  pin="", auto="").replace("for epoch in range(20):",
+                                           "target_dtype = torch.half if engine.fp16_enabled() else None\n"
+                                           "for epoch in range(20):"),
+    # the fix of issue 550
+    _TENSORS.format(cast=".half()", pin="", auto=""),
+    # tricky: cast to the engine's own dtype
+    _TENSORS.format(cast=".to(dtype=torch.float16)", pin="", auto=""),
+    # tricky: integer token ids (torch.randint) pass through an fp16 engine unchanged
+    _TENSORS.replace("torch.randn(4096, 32)", "torch.randint(0, 1000, (4096, 32))").format(
+        cast="", pin="", auto=""),
+    # tricky: a bf16 engine whose inputs are cast to bf16
+    _IMAGES.replace('"fp16"', '"bf16"').replace(".to(engine.local_rank){cast}",
+                                                ".to(engine.local_rank, dtype=torch.bfloat16)").format(
+        cast="", pin="", auto=""),
+]
