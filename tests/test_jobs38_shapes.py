@@ -37,3 +37,52 @@ def test_a_dataset_transform_built_by_a_project_helper_hides_the_native_size(
                      "mylib/__init__.py": "", "mylib/tf.py": "def make_transform(n):\n    return n\n"})
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert winner(plan, "data.image_size") == size
+
+
+# facebookresearch/detectron2@02b5c4e tools/lazyconfig_train_net.py:128-136 with
+# detectron2/engine/defaults.py:117-118 and launch.py:27-60: plain python, the script hands its
+# main to detectron2's launch, which spawns --num-gpus workers on each of --num-machines machines.
+D2_ENTRY = """\
+    from {pkg}.engine import default_argument_parser, launch
+
+
+    def main(args):
+        pass
+
+
+    def invoke_main():
+        args = default_argument_parser().parse_args()
+        launch(main, args.num_gpus, num_machines=args.num_machines, args=(args,))
+
+
+    if __name__ == "__main__":
+        invoke_main()
+    """
+D2_ENGINE = """\
+    import argparse
+
+
+    def default_argument_parser():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--num-gpus", type=int, default=1, help="number of gpus *per machine*")
+        parser.add_argument("--num-machines", type=int, default=1, help="total number of machines")
+        return parser
+
+
+    def launch(main_func, num_gpus_per_machine, num_machines=1, args=()):
+        main_func(*args)
+    """
+
+
+@pytest.mark.parametrize("pkg,flags,world,nodes", [
+    ("detectron2", ["--num-gpus", "8"], 8, 1),
+    ("detectron2", ["--num-gpus", "4", "--num-machines", "2"], 8, 2),
+    ("detectron2", ["--num-machines", "1"], 1, 1),  # --num-gpus left to its declared default: one worker
+    ("mylauncher", ["--num-gpus", "8"], None, None),  # someone else's launch(): its meaning is not read
+])
+def test_detectron2_launch_spawns_num_gpus_workers_per_machine(cli, tmp_path, pkg, flags, world, nodes):
+    write(tmp_path, {"tools/train_net.py": D2_ENTRY.format(pkg=pkg), f"{pkg}/__init__.py": "",
+                     f"{pkg}/engine/__init__.py": D2_ENGINE})
+    plan = plan_of(cli, "tools/train_net.py", "--", *flags, cwd=tmp_path)
+    assert winner(plan, "dist.world_size") == world
+    assert winner(plan, "dist.nodes") == nodes
