@@ -545,6 +545,11 @@ def _line_rank(info) -> tuple[bool, bool, bool]:
     name (data, eval, export ...), then not under a distributed launcher or srun, then no
     train/finetune/sft word in the name. ``sorted`` is stable: ties keep source order."""
     script = os.path.basename(str(info.script or "")).lower()
+    if info.module:
+        # ``python -m openrlhf.models.remote_rm.math_verifier``: the module's own name, not its
+        # package's (``openrlhf`` holds the word rlhf for every module of it; TideDra/lmm-r1
+        # examples/scripts/lmm_r1/train_direct_rl_geo.sh:57 a reward server before :65 training)
+        script = script.rsplit(".", 1)[-1]
     return (any(w in script for w in _NOT_TRAINING),
             not (info.launcher in _DISTRIBUTED or info.wrapper in ("srun", "mpiexec")),
             not any(w in script for w in _TRAINING))

@@ -86,3 +86,45 @@ def test_detectron2_launch_spawns_num_gpus_workers_per_machine(cli, tmp_path, pk
     plan = plan_of(cli, "tools/train_net.py", "--", *flags, cwd=tmp_path)
     assert winner(plan, "dist.world_size") == world
     assert winner(plan, "dist.nodes") == nodes
+
+
+# TideDra/lmm-r1@f917f18 examples/scripts/lmm_r1/train_direct_rl_geo.sh:55-66: a reward server
+# started in the background with `python -m pkg.models.remote_rm.math_verifier`, then the training
+# module through `ray job submit -- python -m pkg.cli.train_ppo_ray`. The package's name
+# (openrlhf) holds a training word; each module's own name decides which line trains.
+RAY_SCRIPT = """\
+    #!/bin/bash
+    ray start --head --num-gpus 8
+    python -m {pkg}.serving.{first} --port 5000 2>&1 | tee -a rm.log &
+    ray job submit --address="http://127.0.0.1:8265" \\
+       -- python -m {pkg}.cli.{second} --micro_train_batch_size 2 2>&1 | tee -a train.log
+    """
+TRAIN_MOD = """\
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--micro_train_batch_size", type=int, default=1, help="batch size per GPU")
+    args = parser.parse_args()
+    """
+VERIFIER_MOD = """\
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port", type=int, default=5000)
+    args = parser.parse_args()
+    """
+
+
+@pytest.mark.parametrize("pkg,first,second,chosen", [
+    ("openrlhf", "math_verifier", "train_ppo_ray", "train_ppo_ray"),
+    # the twin: when neither module's own name says training, the first line stays chosen
+    ("openrlhf", "math_verifier", "run_ppo_ray", "math_verifier"),
+])
+def test_a_module_launch_line_is_ranked_by_the_module_name_not_its_package(cli, tmp_path, pkg, first, second,
+                                                                           chosen):
+    write(tmp_path, {"run.sh": RAY_SCRIPT.format(pkg=pkg, first=first, second=second),
+                     f"{pkg}/__init__.py": "", f"{pkg}/serving/__init__.py": "", f"{pkg}/cli/__init__.py": "",
+                     f"{pkg}/serving/{first}.py": VERIFIER_MOD, f"{pkg}/cli/{second}.py": TRAIN_MOD})
+    res = cli("audit", "run.sh", cwd=tmp_path)
+    assert res.code in (0, 1), res.err
+    assert "job from run.sh" in res.out + res.err
+    said = next(line for line in (res.out + res.err).splitlines() if "job from run.sh" in line)
+    assert f"-m {pkg}.serving.{first}" in said if chosen == first else f"-m {pkg}.cli.{second}" in said
