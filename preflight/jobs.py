@@ -453,6 +453,15 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
     bases = _bases(path.parent, root)
     shell = read_shell(text, display, args, env=env, sourced=_sourcer(path, root, bases))
     runnable = [ln for ln in shell.launches if ln.info.script is not None]
+    if not runnable:
+        from preflight.srun_wrapped import srun_wrapped_launches
+
+        wrapped = srun_wrapped_launches(shell, lambda name: _find(name, bases), _sourcer(path, root, bases))
+        if wrapped is not None:
+            path, text, shell, runnable, outer = wrapped
+            out.notes.append(f"{display}:{outer.line}: srun runs {_display(path, root)} in each task; its launch "
+                             "line is read under this srun")
+            display = _display(path, root)
     if not runnable and depth < _MAX_SCRIPT_DEPTH and _follow_subscripts(shell, path, root, bases, out, depth):
         return
     if not runnable:

@@ -128,3 +128,49 @@ def test_a_module_launch_line_is_ranked_by_the_module_name_not_its_package(cli, 
     assert "job from run.sh" in res.out + res.err
     said = next(line for line in (res.out + res.err).splitlines() if "job from run.sh" in line)
     assert f"-m {pkg}.serving.{first}" in said if chosen == first else f"-m {pkg}.cli.{second}" in said
+
+
+# fundamentalvision/Deformable-DETR@11169a6 tools/run_dist_slurm.sh:12-32 and
+# configs/r50_deformable_detr.sh: the srun script takes the command to run as its arguments from
+# the fourth on, and that command is another shell script holding `python -u main.py`.
+SLURM = """\
+    #!/usr/bin/env bash
+    PARTITION=$1
+    GPUS=$2
+    RUN_COMMAND=${@:3}
+    GPUS_PER_NODE=${GPUS_PER_NODE:-8}
+    srun -p ${PARTITION} --gres=gpu:${GPUS_PER_NODE} --ntasks=${GPUS} \\
+        --ntasks-per-node=${GPUS_PER_NODE} ${RUN_COMMAND}
+    """
+INNER = """\
+    #!/usr/bin/env bash
+    PY_ARGS=${@:1}
+    python -u main.py --output_dir exps/r50 ${PY_ARGS}
+    """
+MAIN = """\
+    import argparse
+    import torch
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--output_dir", default="")
+    parser.add_argument("--batch_size", type=int, default=2)
+    args = parser.parse_args()
+    loader = torch.utils.data.DataLoader(list(range(10)), batch_size=args.batch_size)
+    """
+
+
+def test_srun_running_a_project_shell_script_reads_its_launch_line_under_srun(cli, tmp_path):
+    write(tmp_path, {"tools/run_dist_slurm.sh": SLURM, "configs/r50.sh": INNER, "main.py": MAIN})
+    plan = plan_of(cli, "tools/run_dist_slurm.sh", "--", "dev", "16", "configs/r50.sh", "--batch_size", "4",
+                   cwd=tmp_path)
+    assert winner(plan, "dist.world_size") == 16
+    assert winner(plan, "dist.nodes") == 2
+    assert winner(plan, "batch.micro") == 4
+
+
+def test_srun_running_a_shell_script_without_a_launch_line_is_still_no_job(cli, tmp_path):
+    write(tmp_path, {"tools/run_dist_slurm.sh": SLURM, "configs/r50.sh": "#!/bin/bash\necho hello\n",
+                     "main.py": MAIN})
+    res = cli("audit", "tools/run_dist_slurm.sh", "dev", "16", "configs/r50.sh", cwd=tmp_path)
+    assert res.code == 3
+    assert "no launch line found" in res.out + res.err
+    assert "Traceback" not in res.out + res.err
