@@ -612,6 +612,9 @@ class _Pass:
         if any(_RAY.search(t) for t in texts):
             # a Ray driver places its workers on the cluster's GPUs itself (OpenRLHF's train_ppo_ray.py,
             # RUCAIBox/R1-Searcher @ 631167cb OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:5,64 placement groups)
+            from preflight.adapters.ray_actor_group import ray_actor_group
+
+            ray_actor_group(self.project, self.script, info.line, self.add)
             return
         if any("Process(" in t and not _data_workers_only(t) for t in texts):
             return

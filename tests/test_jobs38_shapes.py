@@ -174,3 +174,31 @@ def test_srun_running_a_shell_script_without_a_launch_line_is_still_no_job(cli, 
     assert res.code == 3
     assert "no launch line found" in res.out + res.err
     assert "Traceback" not in res.out + res.err
+
+
+# TideDra/lmm-r1@f917f18 openrlhf/cli/train_ppo_ray.py (the actor group's flags) with
+# examples/scripts/lmm_r1/train_direct_rl_geo.sh:71-72: a Ray driver whose actor model trains on
+# --actor_num_nodes x --actor_num_gpus_per_node workers.
+RAY_DRIVER = """\
+    import argparse
+    import ray
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--{nodes}", type=int, default=1, help="number of nodes for actor")
+    parser.add_argument("--{gpus}", type=int, default=8, help="number of gpus per node for actor")
+    parser.add_argument("--micro_train_batch_size", type=int, default=1)
+    args = parser.parse_args()
+    ray.init()
+    """
+
+
+@pytest.mark.parametrize("nodes,gpus,flags,world", [
+    ("actor_num_nodes", "actor_num_gpus_per_node", ["--actor_num_nodes", "2", "--actor_num_gpus_per_node", "4"], 8),
+    ("actor_num_nodes", "actor_num_gpus_per_node", ["--micro_train_batch_size", "2"], 8),  # declared defaults
+    # the twin: a Ray driver without an actor group's flags: its worker count is not read
+    ("num_nodes_x", "num_gpus_x", ["--num_nodes_x", "2", "--num_gpus_x", "4"], None),
+])
+def test_a_ray_driver_trains_on_its_actor_group(cli, tmp_path, nodes, gpus, flags, world):
+    write(tmp_path, {"train_ppo_ray.py": RAY_DRIVER.format(nodes=nodes, gpus=gpus)})
+    plan = plan_of(cli, "train_ppo_ray.py", "--", *flags, cwd=tmp_path)
+    assert winner(plan, "dist.world_size") == world
