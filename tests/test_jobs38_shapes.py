@@ -202,3 +202,42 @@ def test_a_ray_driver_trains_on_its_actor_group(cli, tmp_path, nodes, gpus, flag
     write(tmp_path, {"train_ppo_ray.py": RAY_DRIVER.format(nodes=nodes, gpus=gpus)})
     plan = plan_of(cli, "train_ppo_ray.py", "--", *flags, cwd=tmp_path)
     assert winner(plan, "dist.world_size") == world
+
+
+# MoonshotAI/Moonlight@c2ad5b2 examples/toy_train.py:257-282: a Qwen2 model built from scratch from a
+# transformers Qwen2Config whose width comes from the command line. 12 layers of q/k/v with biases
+# (3 x (896^2 + 896)), o (896^2), a gated MLP (3 x 896 x 4864) and two norms, a tied 151936 x 896
+# embedding, a final norm: 331,617,664 (the GPT formula said 252,199,808).
+QWEN2 = """\
+    import argparse
+    import torch
+    from transformers import {cls}, Qwen2ForCausalLM
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--hidden_size", type=int, default=1024)
+    args = parser.parse_args()
+    config = {cls}(hidden_size=args.hidden_size, {mlp}num_attention_heads=16, num_hidden_layers=12,
+                   num_key_value_heads=16, max_position_embeddings=513, tie_word_embeddings=True,
+                   vocab_size=151936)
+    model = Qwen2ForCausalLM(config)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    """
+
+
+@pytest.mark.parametrize("cls,mlp,count", [
+    ("Qwen2Config", "intermediate_size=4864, ", 331_617_664),
+    # twins: no intermediate size given (the class default would be read, not guessed): the GPT formula
+    ("Qwen2Config", "", 12 * 12 * 896 ** 2 + (151936 + 513) * 896),
+])
+def test_a_transformers_config_is_counted_by_its_family_layout(cli, tmp_path, cls, mlp, count):
+    write(tmp_path, {"train.py": QWEN2.format(cls=cls, mlp=mlp)})
+    plan = plan_of(cli, "train.py", "--", "--hidden_size", "896", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == count
+
+
+def test_a_project_config_class_keeps_the_gpt_formula(cli, tmp_path):
+    write(tmp_path, {"train.py": QWEN2.format(cls="MyConfig", mlp="intermediate_size=4864, ").replace(
+        "from transformers import MyConfig, Qwen2ForCausalLM", "from mymodel import MyConfig, Qwen2ForCausalLM"),
+        "mymodel.py": "class MyConfig:\n    pass\n\n\nclass Qwen2ForCausalLM:\n    pass\n"})
+    plan = plan_of(cli, "train.py", "--", "--hidden_size", "896", cwd=tmp_path)
+    assert winner(plan, "model.num_parameters") == 12 * 12 * 896 ** 2 + (151936 + 513) * 896
