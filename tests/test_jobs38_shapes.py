@@ -241,3 +241,57 @@ def test_a_project_config_class_keeps_the_gpt_formula(cli, tmp_path):
         "mymodel.py": "class MyConfig:\n    pass\n\n\nclass Qwen2ForCausalLM:\n    pass\n"})
     plan = plan_of(cli, "train.py", "--", "--hidden_size", "896", cwd=tmp_path)
     assert winner(plan, "model.num_parameters") == 12 * 12 * 896 ** 2 + (151936 + 513) * 896
+
+
+# NVIDIA/Megatron-LM@d98e8a6 examples/llama/train_llama3_8b_h100_fp8.sh:36-193 (flags in bash
+# arrays, some elements "--flag value" expanded unquoted) and pretrain_gpt.py, whose options are
+# declared in megatron/training/arguments.py and parsed inside initialize_megatron.
+MEGATRON_SH = """\
+    #!/bin/bash
+    MODEL_ARGS=(--num-layers 32 --hidden-size 4096 --ffn-hidden-size 14336 --num-attention-heads 32
+        --group-query-attention --num-query-groups 8 --kv-channels 128 --swiglu --normalization RMSNorm
+        --untie-embeddings-and-output-weights --disable-bias-linear)
+    TRAINING_ARGS=(--micro-batch-size 1 --global-batch-size 128 --seq-length 8192 --bf16 {extra})
+    DATA_ARGS=("--mock-data" "--vocab-size 128256" "--num-workers 1")
+    torchrun --nproc_per_node 8 --nnodes 1 pretrain_gpt.py ${{MODEL_ARGS[@]}} ${{TRAINING_ARGS[@]}} \\
+        ${{DATA_ARGS[@]}} --tensor-model-parallel-size {tp}
+    """
+PRETRAIN = """\
+    from megatron.training import pretrain
+
+
+    def model_provider():
+        pass
+
+
+    if __name__ == "__main__":
+        pretrain(None, model_provider, None, None)
+    """
+
+
+@pytest.mark.parametrize("extra,tp,sharding,accum,ckpt", [
+    ("--use-distributed-optimizer", 1, "zero1", 16, False),
+    ("--recompute-granularity full", 2, "ddp", 32, True),
+])
+def test_megatron_flags_map_to_the_plan(cli, tmp_path, extra, tp, sharding, accum, ckpt):
+    write(tmp_path, {"train.sh": MEGATRON_SH.format(extra=extra, tp=tp), "pretrain_gpt.py": PRETRAIN,
+                     "megatron/__init__.py": "", "megatron/training/__init__.py": "def pretrain(*a):\n    pass\n"})
+    plan = plan_of(cli, "train.sh", cwd=tmp_path)
+    assert winner(plan, "batch.micro") == 1
+    assert winner(plan, "batch.global") == 128
+    assert winner(plan, "batch.grad_accum") == accum  # 128 / (1 x 8 / tp)
+    assert winner(plan, "data.seq_len") == 8192
+    assert winner(plan, "data.num_workers") == 1
+    assert winner(plan, "precision.mode") == "bf16"
+    assert winner(plan, "dist.sharding") == sharding
+    assert winner(plan, "memory.gradient_checkpointing") is ckpt
+    assert abs(winner(plan, "model.num_parameters") - 8.03e9) < 0.01e9  # Llama-3-8B
+
+
+def test_megatron_flags_on_a_script_that_is_not_megatron_are_not_read(cli, tmp_path):
+    write(tmp_path, {"train.sh": MEGATRON_SH.format(extra="", tp=1),
+                     "pretrain_gpt.py": "import argparse\nparser = argparse.ArgumentParser()\n"
+                                        "args, _ = parser.parse_known_args()\n"})
+    plan = plan_of(cli, "train.sh", cwd=tmp_path)
+    assert winner(plan, "batch.global") is None
+    assert winner(plan, "model.num_parameters") is None
