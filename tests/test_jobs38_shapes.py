@@ -295,3 +295,23 @@ def test_megatron_flags_on_a_script_that_is_not_megatron_are_not_read(cli, tmp_p
     plan = plan_of(cli, "train.sh", cwd=tmp_path)
     assert winner(plan, "batch.global") is None
     assert winner(plan, "model.num_parameters") is None
+
+
+# cmu-l3/l1@93dd330 main_ppo.py:18-21,110 and config/ppo_trainer.yaml: the project's own copy of
+# verl's main_ppo (at its root) driving RayPPOTrainer of an installed verl, not in the repository.
+def test_a_projects_copy_of_verl_main_ppo_is_read_with_verls_meaning(cli, tmp_path):
+    from test_verl_ppo import FILES
+
+    own = {"main_ppo.py": FILES["verl/trainer/main_ppo.py"].replace(
+        "from verl.trainer.ppo.ray_trainer import RayPPOTrainer", "pass").replace(
+        "import ray\n", "import ray\n        from verl.trainer.ppo.ray_trainer import RayPPOTrainer\n"),
+        "config/ppo_trainer.yaml": FILES["verl/trainer/config/ppo_trainer.yaml"]}
+    write(tmp_path, own)
+    plan = plan_of(cli, "--", "python3", "main_ppo.py", "trainer.n_gpus_per_node=4", cwd=tmp_path)
+    assert winner(plan, "dist.world_size") == 4
+    assert winner(plan, "dist.sharding") == "fsdp_full"
+    # the twin: a main_ppo.py that does not use verl's trainer says nothing of verl's keys
+    write(tmp_path, {"main_ppo.py": own["main_ppo.py"].replace(
+        "from verl.trainer.ppo.ray_trainer import RayPPOTrainer", "from mytrainer import RayPPOTrainer")})
+    plan = plan_of(cli, "--", "python3", "main_ppo.py", "trainer.n_gpus_per_node=4", cwd=tmp_path)
+    assert winner(plan, "dist.sharding") is None
