@@ -66,7 +66,8 @@ def detectron2_launch(project: Project, script: ParsedPython, line: str,
         nodes_expr = site.kwarg("num_machines")
         nodes_got = _option(idx, nodes_expr)
         nodes = nodes_got.value if nodes_got is not None else (1 if nodes_expr is None else None)
-        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in (count, nodes)):
+        if not (isinstance(count, int) and isinstance(nodes, int)) or isinstance(count, bool) \
+                or isinstance(nodes, bool) or count < 1 or nodes < 1:
             return True  # processes started, their count not known: not one process either
         detail = (f"{site.label}(num_gpus_per_machine={ast.unparse(expr) if expr is not None else '?'}) = "
                   f"{count} processes on each of {nodes} machine(s) ({script.source.display}:{site.call.lineno}; "
