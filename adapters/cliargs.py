@@ -596,14 +596,15 @@ class _Pass:
         texts = [self.script.source.text, *self.decl.texts]
         # torch.multiprocessing.start_processes may be called through a variable and submitit starts
         # jobs itself (facebookresearch/sam2 training/train.py:55-60, :68): neither is one process
-        if "spawn(" in self.script.source.text or "Process(" in self.script.source.text:
-            from preflight.adapters.spawned_processes import spawned_processes
+        if any(word in self.script.source.text for word in ("spawn(", "Process(", "launch(")):
+            from preflight.adapters.spawned_processes import detectron2_launch, spawned_processes
 
             # a script with an option documented as the number of nodes (pytorch/examples ImageNet
             # ``--world-size``) spawns its processes on each node it is started on: one machine is
             # not known
             per_node = any(_NODES_HELP.search(o.help or "") for o in self.decl.options.values())
-            if per_node or spawned_processes(self.project, self.script, info.line, self.add):
+            if detectron2_launch(self.project, self.script, info.line, self.add) or per_node \
+                    or spawned_processes(self.project, self.script, info.line, self.add):
                 return
         if any(word in t for t in texts for word in ("spawn(", "lightning", "notebook_launcher",
                                                      "start_processes", "submitit")):
@@ -611,6 +612,9 @@ class _Pass:
         if any(_RAY.search(t) for t in texts):
             # a Ray driver places its workers on the cluster's GPUs itself (OpenRLHF's train_ppo_ray.py,
             # RUCAIBox/R1-Searcher @ 631167cb OpenRLHF-RAG/openrlhf/cli/train_ppo_ray.py:5,64 placement groups)
+            from preflight.adapters.ray_actor_group import ray_actor_group
+
+            ray_actor_group(self.project, self.script, info.line, self.add)
             return
         if any("Process(" in t and not _data_workers_only(t) for t in texts):
             return

@@ -3,7 +3,9 @@
 - a torchvision dataset of fixed-size images used as it is: ``CIFAR10``/``CIFAR100``/``SVHN``
   (32 px), ``MNIST``/``FashionMNIST``/``KMNIST``/``EMNIST``/``QMNIST`` (28 px), ``STL10`` (96 px),
   when no torchvision crop or resize transform appears in the script (those set the size and
-  are read by the pytorch adapter);
+  are read by the pytorch adapter) and the dataset's transform is not built by a function of the
+  project (``transform=get_transforms_image(args.image_size)`` may crop or resize: OpenDiT's
+  ``train.py:218``, the size is then not known from the dataset);
 - a synthetic batch: ``x = torch.randint(0, V, (B, T))`` / ``torch.randn(B, ...)`` fed to the
   model the script trains (the name whose ``.parameters()`` an optimizer takes): ``B`` is the
   micro-batch (pytorch/examples FSDP2).
@@ -48,6 +50,8 @@ class DataShapesAdapter(Adapter):
         if any((s.qualified or "").startswith("torchvision.transforms") and s.last in _SIZING for s in calls):
             return
         sets = [s for s in calls if (s.qualified or "").startswith("torchvision.datasets.") and s.last in NATIVE_SIZE]
+        if any(_project_transform(idx, s.call) for s in sets):
+            return
         sizes = {NATIVE_SIZE[s.last or ""] for s in sets}
         if len(sizes) == 1:
             site = sets[0]
@@ -99,3 +103,30 @@ class DataShapesAdapter(Adapter):
         if isinstance(size, (ast.Tuple, ast.List)) and size.elts:
             return size.elts[0]
         return None
+
+
+def _transform_expr(call: ast.Call) -> Optional[ast.expr]:
+    for kw in call.keywords:
+        if kw.arg in ("transform", "transforms"):
+            return kw.value
+    return call.args[2] if len(call.args) > 2 else None
+
+
+def _project_transform(idx: ScriptIndex, call: ast.Call) -> bool:
+    """Whether the dataset's transform is built by a call that is not torchvision's (a project
+    helper, maybe resizing), directly or through a name assigned such a call in the script."""
+    expr = _transform_expr(call)
+    if expr is None:
+        return False
+    exprs = [expr]
+    if isinstance(expr, ast.Name):
+        exprs = [e for e in idx.assigns.get(expr.id, []) if e is not None]
+    by_node = {id(site.call): site for site in idx.calls}
+    for value in exprs:
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call):
+                site = by_node.get(id(node))
+                qualified = (site.qualified if site else None) or dotted_name(node.func) or ""
+                if not qualified.startswith(("torchvision.", "torch.")):
+                    return True
+    return False

@@ -362,6 +362,11 @@ class LoopShapesAdapter(Adapter):
         count = 12 * layers * width ** 2 + (vocab + (pos or 0)) * width
         detail = (f"{site.label}(...) at line {site.line}: 12*{layers}*{width}^2 + ({vocab} vocabulary"
                   f"{f' + {pos} positions' if pos else ''})*{width} (GPT blocks; biases and norms left out)")
+        from preflight.adapters.hf_config_count import hf_config_count
+
+        family = hf_config_count(site.qualified or "", name, kw, idx.resolve)
+        if family is not None:
+            count, detail = family[0], f"{family[1]} (line {site.line})"
         self.add_checked(plan, "model.num_parameters", count, project.source(script, site.call, "code", detail=detail),
                          "medium")
 

@@ -10,6 +10,13 @@ nothing. Also ``for rank in range(E): multiprocessing.Process(target=...).start(
 script: E processes (facebookresearch/ijepa @ 52c1ae9 ``main.py:58-65``: ``num_gpus =
 len(args.devices)`` of ``--devices cuda:0 cuda:1 cuda:2``, one ``mp.Process`` per device). Nothing is
 imported or run.
+
+``detectron2.engine.launch(main, E, num_machines=M)`` (or ``launch`` of a module of the project
+whose ``def launch(main_func, num_gpus_per_machine, num_machines=1, ...)`` has that signature)
+reached from the entry point: E processes on each of M machines (facebookresearch/detectron2 @
+02b5c4e ``tools/lazyconfig_train_net.py:130-136`` ``launch(main, args.num_gpus,
+num_machines=args.num_machines, ...)`` with ``--num-gpus 8``; ``detectron2/engine/launch.py:27-60``
+spawns ``num_gpus_per_machine`` workers when the world is larger than one).
 """
 
 from __future__ import annotations
@@ -43,6 +50,35 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
     return _process_loop(project, script, line, add)
 
 
+def detectron2_launch(project: Project, script: ParsedPython, line: str,
+                      add: Callable[[str, Any, Source, str], None]) -> bool:
+    """``launch(main, E, num_machines=M)`` of detectron2 (its count per machine and machines both
+    given): add world size, nodes, devices per node; True when such a call runs (also when its
+    counts are not read: the script is not one process)."""
+    idx = project.index(script)
+    for site in idx.calls:
+        qualified = site.qualified or ""
+        if not qualified.endswith(".launch") or "detectron2" not in qualified or idx.runs(site) is False:
+            continue
+        expr = site.kwarg("num_gpus_per_machine") or (site.call.args[1] if len(site.call.args) > 1 else None)
+        got = _option(idx, expr)
+        count = got.value if got is not None else None
+        nodes_expr = site.kwarg("num_machines")
+        nodes_got = _option(idx, nodes_expr)
+        nodes = nodes_got.value if nodes_got is not None else (1 if nodes_expr is None else None)
+        if not (isinstance(count, int) and isinstance(nodes, int)) or isinstance(count, bool) \
+                or isinstance(nodes, bool) or count < 1 or nodes < 1:
+            return True  # processes started, their count not known: not one process either
+        detail = (f"{site.label}(num_gpus_per_machine={ast.unparse(expr) if expr is not None else '?'}) = "
+                  f"{count} processes on each of {nodes} machine(s) ({script.source.display}:{site.call.lineno}; "
+                  f"launch line: {line})")
+        add("dist.world_size", count * nodes, Source("derived", None, None, "num_gpus_per_machine", detail), "medium")
+        add("dist.devices_per_node", count, Source("derived", None, None, "num_gpus_per_machine", detail), "medium")
+        add("dist.nodes", nodes, Source("derived", None, None, "num_machines", detail), "medium")
+        return True
+    return False
+
+
 _PROCESS = ("multiprocessing.Process", "torch.multiprocessing.Process")
 
 
@@ -74,6 +110,23 @@ def _process_loop(project: Project, script: ParsedPython, line: str,
         add("dist.nodes", 1, Source("derived", None, None, "range", detail), "medium")
         return True
     return False
+
+
+def _option(idx: Any, expr: Any) -> Any:
+    """The value of ``expr``; for ``args.X`` where ``args`` holds only ``<parser>.parse_args()``
+    results or parameters (detectron2 ``args = default_argument_parser().parse_args()`` in a
+    function, the parser in a local module), the launch line's or the declared default of ``X``."""
+    if expr is None:
+        return None
+    got = idx.resolve(expr)
+    if got is not None or idx.options is None or not isinstance(expr, ast.Attribute) \
+            or not isinstance(expr.value, ast.Name):
+        return got
+    bound = idx.assigns.get(expr.value.id) or []
+    if bound and all(b is None or (isinstance(b, ast.Call) and isinstance(b.func, ast.Attribute)
+                                   and b.func.attr in ("parse_args", "parse_known_args")) for b in bound):
+        return idx.options(expr.attr)
+    return None
 
 
 def _len_of_list_option(project: Project, script: ParsedPython, expr: ast.AST) -> Any:

@@ -48,11 +48,22 @@ def _int(value: Any) -> Optional[int]:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
 
 
+def _verl_entry(project: Project, script: Any) -> bool:
+    """verl's own ``verl/trainer/main_ppo.py``, or a project's copy of it that drives verl's
+    ``RayPPOTrainer`` from an installed verl (cmu-l3/l1 @ 93dd330 ``main_ppo.py:18-21``
+    ``from verl.trainer.ppo.ray_trainer import RayPPOTrainer`` with ``config/ppo_trainer.yaml`` a copy
+    of verl's, verl a pip dependency)."""
+    display = str(script.source.display).replace("\\", "/")
+    if display.endswith("verl/trainer/main_ppo.py"):
+        return True
+    return display.endswith("main_ppo.py") and script.tree is not None \
+        and project.index(script).imports_any("verl.trainer.ppo.ray_trainer")
+
+
 def _composed(project: Project) -> Any:
     from preflight.adapters.hydra import Composed, compositions
 
-    found = [c for c in compositions(project) if isinstance(c, Composed)
-             and str(c.app.script.source.display).replace("\\", "/").endswith("verl/trainer/main_ppo.py")
+    found = [c for c in compositions(project) if isinstance(c, Composed) and _verl_entry(project, c.app.script)
              and isinstance(_get(c.config, ("actor_rollout_ref", "actor")), dict)]
     return found[0] if len(found) == 1 else None
 

@@ -453,6 +453,15 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
     bases = _bases(path.parent, root)
     shell = read_shell(text, display, args, env=env, sourced=_sourcer(path, root, bases))
     runnable = [ln for ln in shell.launches if ln.info.script is not None]
+    if not runnable:
+        from preflight.srun_wrapped import srun_wrapped_launches
+
+        wrapped = srun_wrapped_launches(shell, lambda name: _find(name, bases), _sourcer(path, root, bases))
+        if wrapped is not None:
+            path, text, shell, runnable, outer = wrapped
+            out.notes.append(f"{display}:{outer.line}: srun runs {_display(path, root)} in each task; its launch "
+                             "line is read under this srun")
+            display = _display(path, root)
     if not runnable and depth < _MAX_SCRIPT_DEPTH and _follow_subscripts(shell, path, root, bases, out, depth):
         return
     if not runnable:
@@ -545,6 +554,11 @@ def _line_rank(info) -> tuple[bool, bool, bool]:
     name (data, eval, export ...), then not under a distributed launcher or srun, then no
     train/finetune/sft word in the name. ``sorted`` is stable: ties keep source order."""
     script = os.path.basename(str(info.script or "")).lower()
+    if info.module:
+        # ``python -m openrlhf.models.remote_rm.math_verifier``: the module's own name, not its
+        # package's (``openrlhf`` holds the word rlhf for every module of it; TideDra/lmm-r1
+        # examples/scripts/lmm_r1/train_direct_rl_geo.sh:57 a reward server before :65 training)
+        script = script.rsplit(".", 1)[-1]
     return (any(w in script for w in _NOT_TRAINING),
             not (info.launcher in _DISTRIBUTED or info.wrapper in ("srun", "mpiexec")),
             not any(w in script for w in _TRAINING))
