@@ -286,6 +286,7 @@ JOB = {
     "PF615": "plan.pf615_lightning2_precision_on_lightning1",
     "PF616": "plan.pf616_hydra_parallel_runs_share_run_dir",
     "PF617": "plan.pf617_yaml_none_string_checked_as_null",
+    "PF627": "plan.pf627_eval_strategy_without_eval_dataset",
     "PF801": "plan.pf801_does_not_fit",
 }
 

@@ -57,6 +57,8 @@ def _write_goes_nowhere(ctx: FileContext, node: ast.Attribute) -> bool:
     if node.attr != "attn_implementation" or not isinstance(node.value, ast.Name):
         return False
     root = node.value.id
+    if root in ("self", "cls"):
+        return False
     for name in ctx.nodes(ast.Name):
         if name.id != root or not isinstance(name.ctx, ast.Load):
             continue
