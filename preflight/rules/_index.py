@@ -287,6 +287,7 @@ JOB = {
     "PF616": "plan.pf616_hydra_parallel_runs_share_run_dir",
     "PF617": "plan.pf617_yaml_none_string_checked_as_null",
     "PF627": "plan.pf627_eval_strategy_without_eval_dataset",
+    "PF628": "plan.pf628_dpo_reference_model_with_peft_config",
     "PF801": "plan.pf801_does_not_fit",
 }
 
