@@ -288,6 +288,7 @@ JOB = {
     "PF617": "plan.pf617_yaml_none_string_checked_as_null",
     "PF627": "plan.pf627_eval_strategy_without_eval_dataset",
     "PF628": "plan.pf628_dpo_reference_model_with_peft_config",
+    "PF629": "plan.pf629_deepspeed_include_with_num_gpus",
     "PF801": "plan.pf801_does_not_fit",
 }
 
