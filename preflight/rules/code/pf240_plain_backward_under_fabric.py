@@ -81,12 +81,10 @@ Replace `loss.backward()` with `fabric.backward(loss)`.
         reasons = [_needs_fabric_backward(ctx, c) for c in fabrics]
         if len(fabrics) != 1 or reasons[0] is None:
             return
-        attrs = [c for c in ctx.nodes(ast.Call) if isinstance(c.func, ast.Attribute)]
-        if not any(c.func.attr in ("setup", "setup_module") for c in attrs):  # type: ignore[union-attr]
+        attrs = [(c, c.func) for c in ctx.nodes(ast.Call) if isinstance(c.func, ast.Attribute)]
+        if not any(f.attr in ("setup", "setup_module") for _, f in attrs):
             return
-        for call in attrs:
-            func = call.func
-            assert isinstance(func, ast.Attribute)
+        for call, func in attrs:
             if func.attr != "backward" or call.args:
                 continue
             receiver = ast.unparse(func.value)

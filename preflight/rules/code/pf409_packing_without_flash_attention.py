@@ -43,9 +43,9 @@ def _attn_values(ctx: FileContext) -> tuple[list[object], bool]:
             if isinstance(k, ast.Constant) and k.value == "attn_implementation":
                 values.append(literal(ctx, v))
     for node in ctx.nodes(ast.Attribute):
-        if node.attr in ("_attn_implementation", "attn_implementation") and not isinstance(node.ctx, ast.Load):
-            if not _write_goes_nowhere(ctx, node):
-                values.append(UNKNOWN)
+        if node.attr in ("_attn_implementation", "attn_implementation") and not isinstance(node.ctx, ast.Load) \
+                and not _write_goes_nowhere(ctx, node):
+            values.append(UNKNOWN)
     return values, loads
 
 

@@ -10,7 +10,13 @@ from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._pf508_support import ARG_CLASSES, ArgsSite, args_sites, known, launch_site
+from preflight.rules.plan._pf508_support import (
+    ARG_CLASSES,
+    ArgsSite,
+    args_sites,
+    known,
+    launch_site,
+)
 
 _FROM = ("transformers.", "trl.")
 _EVAL_DATASET_POSITION = 4  # Trainer(model, args, data_collator, train_dataset, eval_dataset, ...)
