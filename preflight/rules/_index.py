@@ -291,6 +291,7 @@ JOB = {
     "PF627": "plan.pf627_eval_strategy_without_eval_dataset",
     "PF628": "plan.pf628_dpo_reference_model_with_peft_config",
     "PF629": "plan.pf629_deepspeed_include_with_num_gpus",
+    "PF630": "plan.pf630_zero3_model_with_device_map",
     "PF801": "plan.pf801_does_not_fit",
 }
 
