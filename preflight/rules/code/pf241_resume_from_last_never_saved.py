@@ -13,7 +13,7 @@ from preflight.rules._pf4_support import calls, kwarg, literal
 from preflight.rules.base import Rule, examples
 
 _PACKAGES = ("lightning.", "pytorch_lightning.", "lightning_fabric.")
-_RUNS = ("fit", "validate", "test", "predict")
+_RUNS = ("fit",)  # test/validate(ckpt_path="last") after a fit keep the in-memory last weights
 
 
 @register
@@ -29,7 +29,7 @@ class ResumeFromLastNeverSaved(Rule):
     explanation = """
 ## What it finds
 
-A Lightning `trainer.fit(..., ckpt_path="last")` (or `validate`/`test`/`predict`) in a file whose
+A Lightning `trainer.fit(..., ckpt_path="last")` in a file whose
 `ModelCheckpoint(...)` calls never set `save_last` and do not name their files `last...`.
 
 ## Why it matters
@@ -53,6 +53,8 @@ every requeue (Lightning PR 12816).
   `OnExceptionCheckpoint` (its file is also a "last" candidate).
 * The file builds no ModelCheckpoint (the callbacks come from a config or another module).
 * `ckpt_path` is a path, `"best"`, or not a literal.
+* `test`/`validate`/`predict(ckpt_path="last")`: with no last checkpoint Lightning warns and keeps the
+  model in memory, which after a `fit` in the same process holds the last weights anyway.
 """
     bad_examples = examples("preflight.rules.code._pf241_examples", "PF241_BAD")
     good_examples = examples("preflight.rules.code._pf241_examples", "PF241_GOOD")
