@@ -51,6 +51,8 @@ FILE = {
     "PF228": "code.pf228_tracker_without_logging_dir",
     "PF229": "code.pf229_prepared_name_rebound_unprepared",
     "PF236": "code.pf236_zero3_partitioned_parameter_used_whole",
+    "PF240": "code.pf240_plain_backward_under_fabric",
+    "PF241": "code.pf241_resume_from_last_never_saved",
     "PF301": "code.pf301_host_sync_in_loop",
     "PF302": "code.pf302_loop_invariant_transfer",
     "PF303": "code.pf303_discarded_tensor_to",
@@ -298,6 +300,10 @@ JOB = {
     "PF617": "plan.pf617_yaml_none_string_checked_as_null",
     "PF622": "plan.pf622_lightning_packages_mixed",
     "PF623": "plan.pf623_deepspeed_prepare_two_models",
+    "PF627": "plan.pf627_eval_strategy_without_eval_dataset",
+    "PF628": "plan.pf628_dpo_reference_model_with_peft_config",
+    "PF629": "plan.pf629_deepspeed_include_with_num_gpus",
+    "PF630": "plan.pf630_zero3_model_with_device_map",
     "PF801": "plan.pf801_does_not_fit",
 }
 
@@ -331,6 +337,8 @@ NEEDS = {
     "PF228": ('log_with',),
     "PF229": ('prepare',),
     "PF236": ('deepspeed', 'DeepSpeed'),
+    "PF240": ('Fabric',),
+    "PF241": ('ckpt_path',),
     "PF401": ('prepare',),
     "PF402": ('prepare',),
     "PF403": ('backward',),

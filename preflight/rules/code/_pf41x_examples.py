@@ -55,9 +55,43 @@ args = SFTConfig(output_dir="out", padding_free=True,  # warning: PF409
                  model_init_kwargs={"attn_implementation": "sdpa"})
 SFTTrainer(model="Qwen/Qwen2.5-0.5B", args=args, train_dataset=ds).train()
 """,
+    # the attention choice goes to an arguments object that never reaches from_pretrained (TRL issue 2834)
+    """
+from transformers import AutoModelForCausalLM
+from trl import ModelConfig, SFTConfig, SFTTrainer, TrlParser
+
+model_args, _ = TrlParser((ModelConfig, SFTConfig)).parse_args_and_config()
+model_args.attn_implementation = "flash_attention_2"
+model = AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+args = SFTConfig(output_dir="out", padding_free=True)  # warning: PF409
+SFTTrainer(model=model, args=args, train_dataset=ds).train()
+""",
 ]
 
 PF409_GOOD = [
+    # the arguments object is read back where the model is loaded
+    """
+from transformers import AutoModelForCausalLM
+from trl import ModelConfig, SFTConfig, SFTTrainer, TrlParser
+
+model_args, _ = TrlParser((ModelConfig, SFTConfig)).parse_args_and_config()
+model_args.attn_implementation = "flash_attention_2"
+model = AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path,
+                                             attn_implementation=model_args.attn_implementation)
+args = SFTConfig(output_dir="out", padding_free=True)
+SFTTrainer(model=model, args=args, train_dataset=ds).train()
+""",
+    # the arguments object is handed on whole to a loader helper
+    """
+from trl import ModelConfig, SFTConfig, SFTTrainer, TrlParser
+from mylib import load_model
+
+model_args, _ = TrlParser((ModelConfig, SFTConfig)).parse_args_and_config()
+model_args.attn_implementation = "flash_attention_2"
+model = load_model(model_args)
+args = SFTConfig(output_dir="out", padding_free=True)
+SFTTrainer(model="Qwen/Qwen2.5-0.5B", args=args, train_dataset=ds).train()
+""",
     """
 from transformers import AutoModelForCausalLM
 from trl import SFTConfig, SFTTrainer

@@ -43,9 +43,34 @@ def _attn_values(ctx: FileContext) -> tuple[list[object], bool]:
             if isinstance(k, ast.Constant) and k.value == "attn_implementation":
                 values.append(literal(ctx, v))
     for node in ctx.nodes(ast.Attribute):
-        if node.attr in ("_attn_implementation", "attn_implementation") and not isinstance(node.ctx, ast.Load):
+        if node.attr in ("_attn_implementation", "attn_implementation") and not isinstance(node.ctx, ast.Load) \
+                and not _write_goes_nowhere(ctx, node):
             values.append(UNKNOWN)
     return values, loads
+
+
+def _write_goes_nowhere(ctx: FileContext, node: ast.Attribute) -> bool:
+    """``model_args.attn_implementation = "flash_attention_2"`` on an arguments object the file
+    never hands on whole and whose ``attn_implementation`` it never reads back: the value
+    reaches no ``from_pretrained`` (TRL issue 2834). A write to a model's or a config's
+    attribute, or to an object passed anywhere, still counts as unknown."""
+    if node.attr != "attn_implementation" or not isinstance(node.value, ast.Name):
+        return False
+    root = node.value.id
+    if root in ("self", "cls"):
+        return False
+    for name in ctx.nodes(ast.Name):
+        if name.id != root or not isinstance(name.ctx, ast.Load):
+            continue
+        parent = ctx.parent(name)
+        if not isinstance(parent, ast.Attribute) or parent.value is not name:
+            return False  # the object itself is passed on, returned or aliased
+        if not isinstance(parent.ctx, ast.Load):
+            continue  # a write to one of its fields (this one included)
+        if parent.attr in ("attn_implementation", "_attn_implementation", "__dict__") or parent.attr.startswith(
+                ("to_", "as_")):
+            return False  # read back (``attn_implementation=args.attn_implementation``, ``args.to_dict()``)
+    return True
 
 
 @register
@@ -82,7 +107,12 @@ loads the model), or use `packing_strategy="wrapped"`, or turn packing off.
 ## When preflight stays silent
 
 * Any flash-attention implementation is set, or one preflight cannot read
-  (a variable, `**kwargs`, a write to `config._attn_implementation`).
+  (a variable, `**kwargs`, a write to `config._attn_implementation`). A write to
+  an arguments object (`model_args.attn_implementation = "flash_attention_2"`)
+  counts only when the object reaches the load: passed on whole or its
+  `attn_implementation` read back. When neither happens the value goes nowhere
+  and the model keeps sdpa (TRL issue 2834, "Can the loss become significantly
+  high at the beginning when using padding-free?").
 * `packing_strategy="wrapped"`, packing not known to be on.
 * The script loads no model itself (the model comes from elsewhere).
 """

@@ -1,0 +1,153 @@
+"""PF627 eval-strategy-without-eval-dataset: TrainingArguments that evaluate (``eval_strategy``
+"steps"/"epoch") for a Trainer given no ``eval_dataset``: ``Trainer.__init__`` raises."""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Iterable, Optional
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.rules.plan._pf508_support import (
+    ARG_CLASSES,
+    ArgsSite,
+    args_sites,
+    known,
+    launch_site,
+)
+
+_FROM = ("transformers.", "trl.")
+_EVAL_DATASET_POSITION = 4  # Trainer(model, args, data_collator, train_dataset, eval_dataset, ...)
+
+
+def _strategy(site: ArgsSite) -> Optional[str]:
+    """The evaluation strategy the values turn on ("steps"/"epoch"), None when "no" or unknown."""
+    v = site.values
+    raw = v.get("eval_strategy", v.get("evaluation_strategy", "no"))
+    if not known(raw) or not isinstance(raw, str):
+        return None
+    value = raw.rsplit(".", 1)[-1].lower()
+    return value if value in ("steps", "epoch") else None
+
+
+def _unpacks(call: ast.Call) -> bool:
+    return any(kw.arg is None for kw in call.keywords) or any(isinstance(a, ast.Starred) for a in call.args)
+
+
+@register
+class EvalStrategyWithoutEvalDataset(PlanRule):
+    code = "PF627"
+    name = "eval-strategy-without-eval-dataset"
+    severity = Severity.ERROR
+    category = Category.CONFIG
+    frameworks = ("transformers", "trl")
+    summary = ("TrainingArguments with `eval_strategy` \"steps\"/\"epoch\" for a Trainer given no `eval_dataset`: "
+               "`Trainer.__init__` raises before training starts")
+    explanation = """
+## What it finds
+
+A `Trainer` (or a TRL trainer built on it: `SFTTrainer`, `DPOTrainer`, ...) called with no
+`eval_dataset` or with `eval_dataset=None`, while the TrainingArguments it runs with turn
+evaluation on: `eval_strategy` (or the old `evaluation_strategy`) `"steps"` or `"epoch"` in the
+script's `TrainingArguments(...)`/`SFTConfig(...)` call or on the launch line that
+`HfArgumentParser(...).parse_args_into_dataclasses()` reads (`--eval_strategy steps`).
+
+## Why it matters
+
+`Trainer.__init__` checks it (transformers `trainer.py`): `if args.eval_strategy is not None and
+args.eval_strategy != "no" and self.eval_dataset is None: raise ValueError("You have set
+`args.eval_strategy` to steps but you didn't pass an `eval_dataset` to `Trainer`. Either set
+`args.eval_strategy` to `no` or pass an `eval_dataset`.")`. Releases before that check fail
+later, at the first evaluation ("Trainer: evaluation requires an eval_dataset."), after the
+first `eval_steps` of training. The usual shape: a launch script adds `--eval_strategy steps`
+to get evaluation during training while the code still builds the trainer with
+`eval_dataset=None` (Qwen3-VL issue 1936).
+
+## How to fix it
+
+Build an evaluation split and pass it (`eval_dataset=split["test"]`), or leave
+`eval_strategy` at `"no"`.
+
+## When preflight stays silent
+
+* `eval_dataset` is passed as anything but `None` (a variable that may be None is not known
+  to be None), `**kwargs` or enough positional arguments reach it.
+* The strategy is `"no"`, not given, or not readable (a variable, `**kwargs`); arguments read
+  from a JSON/YAML file or `sys.argv` by hand.
+* The trainer's `args` cannot be tied to one TrainingArguments call of the script (or to the
+  launch line when the script has no such call); a trainer class of the project's own.
+"""
+    bad_examples = examples("preflight.rules.plan._pf627_examples", "PF627_BAD")
+    good_examples = examples("preflight.rules.plan._pf627_examples", "PF627_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        sites = list(args_sites(pctx))
+        launch = launch_site(pctx)
+        for script in pctx.scripts:
+            idx = pctx.index(script)
+            mine = [s for s in sites if s.script is script and s.call is not None]
+            for call_site in idx.calls:
+                qualified = call_site.qualified or ""
+                if not (qualified.endswith("Trainer") and qualified.startswith(_FROM)):
+                    continue
+                call = call_site.call
+                if _unpacks(call) or len(call.args) > _EVAL_DATASET_POSITION:
+                    continue
+                expr = next((kw.value for kw in call.keywords if kw.arg == "eval_dataset"), None)
+                if expr is not None and not self._is_none(idx, expr):
+                    continue
+                site = self._args_site(call, mine, launch, script)
+                if site is None:
+                    continue
+                strategy = _strategy(site)
+                if strategy is None:
+                    continue
+                yield self._finding(pctx, script, call_site, expr, site, strategy)
+
+    @staticmethod
+    def _is_none(idx: Any, expr: ast.expr) -> bool:
+        if isinstance(expr, ast.Constant):
+            return expr.value is None
+        if not isinstance(expr, ast.Name) or idx.param_count.get(expr.id, 0):
+            return False
+        bound = idx.assigns.get(expr.id, [])
+        return len(bound) == 1 and isinstance(bound[0], ast.Constant) and bound[0].value is None
+
+    @staticmethod
+    def _args_site(call: ast.Call, mine: list[ArgsSite], launch: Optional[ArgsSite],
+                   script: Any) -> Optional[ArgsSite]:
+        expr = next((kw.value for kw in call.keywords if kw.arg == "args"), None)
+        if expr is None and len(call.args) >= 2:
+            expr = call.args[1]
+        if expr is None:
+            return None
+        if isinstance(expr, ast.Call):
+            return next((s for s in mine if s.call.call is expr), None)
+        if not isinstance(expr, ast.Name):
+            return None
+        named = [s for s in mine if s.call.target == expr.id]
+        if len(named) == 1:
+            return named[0]
+        if named or any(s.call.last in ARG_CLASSES for s in mine):
+            return None
+        if launch is not None and launch.script is script:
+            return launch
+        return None
+
+    def _finding(self, pctx: PlanContext, script: Any, call_site: Any, expr: Optional[ast.expr],
+                 site: ArgsSite, strategy: str) -> Finding:
+        where = "on the launch line" if site.anchor is not None else "in its TrainingArguments"
+        given = "`eval_dataset=None`" if expr is not None else "no `eval_dataset`"
+        message = (
+            f"`{call_site.label}(...)` gets {given} while `eval_strategy=\"{strategy}\"` is set {where}: "
+            f"Trainer.__init__ raises \"You have set `args.eval_strategy` to {strategy} but you didn't pass "
+            "an `eval_dataset` to `Trainer`\" before the first step (older transformers: \"evaluation requires "
+            "an eval_dataset\" at the first evaluation). Pass an evaluation split, or leave `eval_strategy` "
+            "at \"no\"")
+        anchor = site.call.call if site.call is not None else site.anchor
+        evidence = [pctx.code_evidence(script, anchor, "the TrainingArguments that turn evaluation on")] \
+            if anchor is not None else None
+        return pctx.code_finding(self, script, expr if expr is not None else call_site.call, message,
+                                 evidence=evidence)
