@@ -32,6 +32,7 @@ from typing import Any, Optional
 from preflight.adapters_api import Project, ScratchAdapter
 from preflight.plan import TrainingPlan
 from preflight.registry import register_adapter
+from preflight.sources import InputRefused, read_text_limited
 
 _CALLS = ("open_clip.create_model_and_transforms", "open_clip.create_model",
           "open_clip.factory.create_model_and_transforms", "open_clip.factory.create_model")
@@ -121,10 +122,8 @@ class OpenClipConfigAdapter(ScratchAdapter):
                 if path is None:
                     continue
                 try:
-                    if path.stat().st_size > _MAX_BYTES:
-                        continue
-                    count = clip_count(json.loads(path.read_text(encoding="utf-8")))
-                except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+                    count = clip_count(json.loads(read_text_limited(path, _MAX_BYTES)))
+                except (OSError, ValueError, UnicodeDecodeError, RecursionError, InputRefused):
                     continue
                 if count is not None:
                     found.append((count, got.value, script, site.call, path))
