@@ -66,15 +66,22 @@ def _param_at(fn: Any, call: ast.Call, name: str) -> Optional[str]:
 
 
 def _function(idx: Any, call: ast.Call) -> Optional[Any]:
-    from preflight.local_trees import parse_file
-    from preflight.script_parsers import _module_file
-
     name = dotted_name(call.func)
     if not name:
         return None
     if name.partition(".")[0] not in idx.imports:
         return None  # the script's own functions: its own writes are read as they always were
-    qualified = idx.qualify(name) or ""
+    found = local_module_function(idx, idx.qualify(name) or "")
+    return found[0] if found is not None else None
+
+
+def local_module_function(idx: Any, qualified: str,
+                          limit: int = _MAX_BYTES) -> Optional[tuple[Any, Path]]:
+    """The one top-level ``def`` named by ``qualified`` (``pkg.mod.fn``) in a module file beside
+    the script, parsed (never imported) if the file is at most ``limit`` bytes, with its path."""
+    from preflight.local_trees import parse_file
+    from preflight.script_parsers import _module_file
+
     module, _, fname = qualified.rpartition(".")
     path = idx.script.source.path
     if not module or path is None:
@@ -83,13 +90,13 @@ def _function(idx: Any, call: ast.Call) -> Optional[Any]:
     if found is None:
         return None
     try:
-        if found.stat().st_size > _MAX_BYTES:
+        if found.stat().st_size > limit:
             return None
         tree = parse_file(found)
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return None
     defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == fname]
-    return defs[0] if len(defs) == 1 else None
+    return (defs[0], found) if len(defs) == 1 else None
 
 
 def _mentions(expr: ast.AST, owner: str, attr: str) -> bool:

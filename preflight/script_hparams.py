@@ -18,7 +18,6 @@ Unknown (None) when the attribute is written anywhere in the script
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 from typing import Any, Optional
 
 from preflight.analysis.syntax import dotted_name
@@ -58,25 +57,10 @@ def _builder(idx: Any, name: str) -> Optional[tuple[ast.FunctionDef, str]]:
     here = idx.functions.get(name, [])
     if len(here) == 1 and isinstance(here[0], ast.FunctionDef):
         return here[0], str(idx.script.source.display)
-    qualified = idx.qualify(name) or ""
-    module, _, fname = qualified.rpartition(".")
-    path = idx.script.source.path
-    if not module or path is None:
-        return None
-    from preflight.local_trees import parse_file
-    from preflight.script_parsers import _module_file
+    from preflight.script_helper_writes import local_module_function
 
-    found = _module_file(Path(str(path)).parent, module)
-    if found is None:
-        return None
-    try:
-        if found.stat().st_size > _MAX_BYTES:
-            return None
-        tree = parse_file(found)
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
-    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == fname]
-    return (defs[0], found.name) if len(defs) == 1 else None
+    found = local_module_function(idx, idx.qualify(name) or "", _MAX_BYTES)
+    return (found[0], found[1].name) if found is not None else None
 
 
 def _hparams_of(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, Optional[str]]]:
