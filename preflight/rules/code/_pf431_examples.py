@@ -59,7 +59,7 @@ def reset(model, loader, optimizer, epochs, accum=4):
         optimizer.zero_grad()
         count = 0
         for batch in loader:
-            model(batch).backward()
+            (model(batch) / accum).backward()
             count += 1
             if count >= accum:
                 optimizer.step()
