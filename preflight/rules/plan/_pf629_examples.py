@@ -3,18 +3,20 @@ finding's line (the launched script's distributed setup), good ones stay silent.
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import argparse
+import textwrap
 
-import deepspeed
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import argparse
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--local_rank", type=int, default=-1)
-parser = deepspeed.add_config_arguments(parser)
-args = parser.parse_args()
-engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters()){pin}
-"""
+    import deepspeed
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--local_rank", type=int, default=-1)
+    parser = deepspeed.add_config_arguments(parser)
+    args = parser.parse_args()
+    engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters()){pin}
+    """)
 
 PF629_BAD = [
     # gpt-neox PR 414's shape: four GPUs of a shared node picked twice
