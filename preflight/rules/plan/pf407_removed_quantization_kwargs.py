@@ -38,8 +38,9 @@ keyword is swallowed, loads a full-precision model that no longer fits.
 
 ## How to fix it
 
+Pass a `BitsAndBytesConfig` (from transformers) as `quantization_config`:
+
 ```python
-from transformers import BitsAndBytesConfig
 model = AutoModelForCausalLM.from_pretrained(
     name, quantization_config=BitsAndBytesConfig(load_in_4bit=True, bnb_4bit_quant_type="nf4",
                                                  bnb_4bit_compute_dtype=torch.bfloat16))
