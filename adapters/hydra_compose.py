@@ -205,7 +205,7 @@ def yaml_error(exc: Optional[BaseException], path: Optional[Path] = None,
     ``config_dir``) and line, and the problem in one line; None when there is none."""
     import yaml
 
-    from preflight.loaders import _yaml_error
+    from preflight.loaders_yaml import _yaml_error
 
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:

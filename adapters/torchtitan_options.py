@@ -59,7 +59,7 @@ _AC_MODES = {"none": False, "full": True, "selective": True}
 
 
 def _toml_table(text: str) -> Optional[dict]:
-    from preflight.loaders import _toml_module
+    from preflight.loaders_toml import _toml_module
 
     module = _toml_module()
     if module is None:

@@ -8,7 +8,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from preflight.loaders import MAX_YAML_NODES, composed_yaml
+from preflight.loaders import MAX_YAML_NODES
+from preflight.loaders_yaml import composed_yaml
 
 
 @dataclass(frozen=True)
