@@ -21,7 +21,7 @@ from preflight.adapters.config_object import Leaf, Tree
 
 
 def _tree(values: Any, where: dict, path: tuple) -> Any:
-    from preflight.adapters.mmengine_config import UNKNOWN
+    from preflight.adapters.mmengine_loader import UNKNOWN
 
     if isinstance(values, dict):
         out: Tree = {}
@@ -39,7 +39,7 @@ def _tree(values: Any, where: dict, path: tuple) -> Any:
 
 
 def python_config_tree(project: Any, path: Path) -> Optional[Tree]:
-    from preflight.adapters.mmengine_config import _Loader
+    from preflight.adapters.mmengine_loader import _Loader
 
     got = _Loader(project).load(path.resolve())
     if got is None:
