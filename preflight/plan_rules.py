@@ -330,10 +330,16 @@ def example_sections(example: str) -> list[tuple[str, int, str]]:
 
 
 def build_example(example: str, root: Path) -> tuple[TrainingPlan, Project]:
-    """Write an example project under ``root`` and build its plan as ``audit`` would."""
+    """Write an example project under ``root`` and build its plan as ``audit`` would.
+
+    The project goes two empty folders below ``root`` (``root/example/project``): a project
+    without a root marker is read from its folder and the two above it (validate_project), so a
+    project written straight into a shared temporary folder would read whatever Python files lie
+    beside it there (``/tmp/*.py``) and the example's findings would depend on the machine."""
     from preflight.audit import CONFIG_KINDS, SCRIPT_KINDS, build_plan
     from preflight.sources import kind_of
 
+    root = root / "example" / "project"
     files, argv = split_example(example)
     scripts: list[Path] = []
     configs: list[Path] = []
