@@ -1,5 +1,5 @@
 """Entry point for torch-preflight (``--model bench/tp_models.py:devset_model``): the model
-of one row of ``calibration/public/devset.json`` (or ``heldout2.json`` .. ``heldout10.json``) built
+of one row of ``calibration/public/devset.json`` (or any ``heldoutN.json``) built
 by transformers on the meta device from the same config the estimator reads (so both tools see the same
 architecture)."""
 
@@ -16,11 +16,13 @@ def devset_model(row: str) -> Any:
     import torch
     import transformers
 
-    rows = [r for name in ("devset.json", "heldout2.json", "heldout3.json",
-                                    "heldout4.json", "heldout5.json", "heldout6.json",
-                                    "heldout7.json", "heldout8.json", "heldout9.json",
-                                    "heldout10.json")
-            for r in json.loads((REPO / "calibration" / "public" / name).read_text(encoding="utf-8"))["rows"]]
+    public = REPO / "calibration" / "public"
+    # every split file (heldout2.json onwards); earlier, a fixed list stopped at heldout10.json
+    # and rows of later splits raised StopIteration, read by the bench as "not expressible"
+    names = ["devset.json", *sorted(p.name for p in public.glob("heldout*.json")
+                                    if p.stem[len("heldout"):].isdigit())]
+    rows = [r for name in names
+            for r in json.loads((public / name).read_text(encoding="utf-8"))["rows"]]
     setup = next(r for r in rows if r["id"] == row)["setup"]
     if "hf_config" in setup:
         config = dict(setup["hf_config"])
