@@ -442,9 +442,14 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, Option
     return value, (total <= gpu.memory_bytes if gpu is not None else None)
 
 
-def tp_summary(pairs: List[Tuple[Dict[str, Any], int, Optional[bool]]], label: str) -> Dict[str, Any]:
+def tp_summary(pairs: List[Tuple[Dict[str, Any], int, Optional[bool]]], label: str,
+               full_card: Optional[set] = None) -> Dict[str, Any]:
+    """torch-preflight's figures on the same rows; ``full_card``: ids of card-full readings, left
+    out of the error figures as they are for preflight (verdicts only)."""
     out: Dict[str, Any] = {"label": label, "rows": len(pairs)}
-    measured = [(r, (v - r["peak_bytes"]) / r["peak_bytes"]) for r, v, _ in pairs if r.get("peak_bytes")]
+    skip = full_card or set()
+    measured = [(r, (v - r["peak_bytes"]) / r["peak_bytes"]) for r, v, _ in pairs
+                if r.get("peak_bytes") and r["id"] not in skip]
     if measured:
         errs = [e for _, e in measured]
         worst = max(measured, key=lambda x: abs(x[1]))
@@ -552,7 +557,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         ids &= {res.row["id"] for res in both}
         mine = summary(both, f"preflight on the {len(both)} rows torch-preflight expresses")
         theirs = tp_summary([p for p in tp_pairs if p[0]["id"] in ids],
-                            f"torch-preflight on the same {len(ids)} rows")
+                            f"torch-preflight on the same {len(ids)} rows",
+                            {res.row["id"] for res in both if res.full_card})
         print(format_summary(mine))
         print(format_summary(theirs))
         out.update(preflight_common=mine, torch_preflight=theirs)

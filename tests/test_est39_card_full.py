@@ -73,3 +73,13 @@ def test_the_bench_prints_the_rule(capsys):
     line = next(x for x in out.splitlines() if x.startswith("glm4-finetune-demo-table/glm-4-9b-chat-full-ft-zero3"))
     assert "card-full reading: verdict only" in line and " full " in line
     assert "card-full readings 1 (verdict only)" in out
+
+
+def test_torch_preflight_side_leaves_the_same_rows_out_of_its_errors():
+    row = _row("heldout19.json", "glm4-finetune-demo-table/glm-4-9b-chat-full-ft-zero3-bf16-s769-8xa100-80gb")
+    other = _row("heldout19.json", "chatglm3-finetune-demo-table/chatglm3-6b-full-ft-zero3-fp32-s385-4gpu")
+    pairs = [(row, row["peak_bytes"] // 2, True), (other, other["peak_bytes"], True)]
+    both = pa.tp_summary(pairs, "both")
+    assert both["measured"] == 2 and abs(both["mae"] - 0.25) < 1e-6
+    skipped = pa.tp_summary(pairs, "skipped", {row["id"]})
+    assert skipped["measured"] == 1 and skipped["mae"] == 0.0 and skipped["false_ooms"] == []
