@@ -156,6 +156,12 @@ WITH_CONTEXT = "allocated+context"
 #: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
 _TASK_HEAD = {"sequence-classification": "ForSequenceClassification"}
+#: est39: a reserved or driver reading this close to what the card gives a process is the card's
+#: capacity, not the job's need (the caching allocator grows into whatever the card has; see
+#: card_full). A scoring rule fixed before re-scoring, not an estimator constant: torch's "total
+#: capacity" is the catalog's memory_bytes (+/-5 MiB) and published figures are rounded to
+#: whole GiB or GB (0.5 GiB is 0.6% of an 80 GB card).
+CARD_FULL_SHARE = 0.99
 
 
 def load(path: Path = DEVSET) -> Dict[str, Any]:
@@ -260,6 +266,19 @@ def comparable(est: Any, kind: str, memory: Optional[int] = None) -> Tuple[int, 
     return _capped(est, (peak, lo, max(hi, peak)), memory)
 
 
+def card_full(row: Dict[str, Any], gpu: Any, context_bytes: int = 0) -> bool:
+    """Whether a measured row's reading is the card's capacity: an nvidia-smi figure (context
+    included), or a reserved figure plus the CUDA context the estimate charges (reserved leaves it
+    out), at or above ``CARD_FULL_SHARE`` of the memory the card gives a process. The job ran, so
+    such a row says only "it fits": it counts for the verdicts (a false OOM) and is left out of the
+    error figures, whose rows measure what a job holds."""
+    peak = row.get("peak_bytes")
+    if not peak or gpu is None or row.get("measured") not in ("nvidia-smi", "memory_reserved"):
+        return False
+    reading = peak + (context_bytes if row["measured"] == "memory_reserved" else 0)
+    return reading >= CARD_FULL_SHARE * int(gpu.memory_bytes)
+
+
 def _capped(est: Any, values: Tuple[int, int, int], capacity: Optional[int]) -> Tuple[int, int, int]:
     from preflight.estimate.length_cache import within_capacity
 
@@ -280,6 +299,8 @@ class Result:
     verdict: Optional[str] = None
     error: Optional[float] = None
     problem: str = ""
+    #: the reading is the card's capacity (card_full): verdict only, no error
+    full_card: bool = False
 
     @property
     def inside(self) -> bool:
@@ -305,7 +326,9 @@ def evaluate(row: Dict[str, Any]) -> Result:
     res.estimate, res.low, res.high = comparable(est, row["measured"],
                                                  int(gpu.memory_bytes) if gpu is not None else None)
     res.verdict = verdict(est, gpu) if gpu is not None else None
-    if row.get("peak_bytes"):
+    context = sum(est.phases[est.phase].get(t, 0) for t in OUTSIDE_ALLOCATOR)
+    res.full_card = card_full(row, gpu, context)
+    if row.get("peak_bytes") and not res.full_card:
         res.error = (res.estimate - row["peak_bytes"]) / row["peak_bytes"]
     if unknown:
         res.problem = "not read: " + ", ".join(unknown)
@@ -330,6 +353,7 @@ def summary(results: List[Result], label: str) -> Dict[str, Any]:
     out["false_ooms"] = [r.row["id"] for r in results
                          if r.row.get("outcome") == "ran" and r.verdict in ("oom", "likely-oom")]
     out["unestimated"] = [r.row["id"] for r in results if r.estimate is None]
+    out["full_card"] = [r.row["id"] for r in results if r.full_card]
     return out
 
 
@@ -343,7 +367,8 @@ def format_summary(s: Dict[str, Any]) -> str:
             f"{s['mae']:.1%} | mean signed {s['mse']:+.1%} | worst {s['worst'][1]:+.1%} "
             f"({s['worst'][0]}) | inside interval {inside} | false fits "
             f"{len(s['false_fits'])} | false OOMs {len(s['false_ooms'])}"
-            + (f" | not estimated {len(s['unestimated'])}" if s["unestimated"] else ""))
+            + (f" | not estimated {len(s['unestimated'])}" if s["unestimated"] else "")
+            + (f" | card-full readings {len(s['full_card'])} (verdict only)" if s.get("full_card") else ""))
 
 
 # --------------------------------------------------------------------------- torch-preflight
@@ -424,9 +449,14 @@ def torch_preflight(exe: str, row: Dict[str, Any]) -> Optional[Tuple[int, Option
     return value, (total <= gpu.memory_bytes if gpu is not None else None)
 
 
-def tp_summary(pairs: List[Tuple[Dict[str, Any], int, Optional[bool]]], label: str) -> Dict[str, Any]:
+def tp_summary(pairs: List[Tuple[Dict[str, Any], int, Optional[bool]]], label: str,
+               full_card: Optional[set] = None) -> Dict[str, Any]:
+    """torch-preflight's figures on the same rows; ``full_card``: ids of card-full readings, left
+    out of the error figures as they are for preflight (verdicts only)."""
     out: Dict[str, Any] = {"label": label, "rows": len(pairs)}
-    measured = [(r, (v - r["peak_bytes"]) / r["peak_bytes"]) for r, v, _ in pairs if r.get("peak_bytes")]
+    skip = full_card or set()
+    measured = [(r, (v - r["peak_bytes"]) / r["peak_bytes"]) for r, v, _ in pairs
+                if r.get("peak_bytes") and r["id"] not in skip]
     if measured:
         errs = [e for _, e in measured]
         worst = max(measured, key=lambda x: abs(x[1]))
@@ -487,8 +517,9 @@ def main(argv: Optional[List[str]] = None) -> int:
             line = (f"{r['id'][:72]:72s} {r['measured'][:10]:>10s} "
                     f"{(m / GIB if m else 0):7.2f} "
                     + (f"{res.estimate / GIB:7.2f} " if res.estimate else f"{'-':>7s} ")
-                    + (f"{res.error:+7.1%} " if res.error is not None else f"{r['outcome']:>7s} ")
-                    + ("y " if res.inside else "n " if m and res.estimate else "- ")
+                    + (f"{res.error:+7.1%} " if res.error is not None else
+                       f"{'full' if res.full_card else r['outcome']:>7s} ")
+                    + ("- " if res.full_card else "y " if res.inside else "n " if m and res.estimate else "- ")
                     + f"{res.verdict!s:10s}")
             if args.torch_preflight:
                 tp = tp_by_id.get(r["id"])
@@ -498,6 +529,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                     err = (tp[0] - m) / m if m else None
                     line += f" {tp[0] / GIB:7.2f} " + (f"{err:+7.1%}" if err is not None else
                                                        ("fits" if tp[1] else "-" if tp[1] is None else "oom"))
+            if res.full_card:
+                line += "  [card-full reading: verdict only]"
             if res.problem:
                 line += f"  [{res.problem}]"
             print(line)
@@ -532,7 +565,8 @@ def main(argv: Optional[List[str]] = None) -> int:
         ids &= {res.row["id"] for res in both}
         mine = summary(both, f"preflight on the {len(both)} rows torch-preflight expresses")
         theirs = tp_summary([p for p in tp_pairs if p[0]["id"] in ids],
-                            f"torch-preflight on the same {len(ids)} rows")
+                            f"torch-preflight on the same {len(ids)} rows",
+                            {res.row["id"] for res in both if res.full_card})
         print(format_summary(mine))
         print(format_summary(theirs))
         out.update(preflight_common=mine, torch_preflight=theirs)

@@ -55,7 +55,8 @@ def test_the_term_by_hand():
     assert dynamic.allocated_peak() == fixed.allocated_peak()
     lo, _point, hi = dynamic.reclaimable
     assert lo == 0
-    assert abs(hi - step * high) <= 1
+    # est39: the part left in segments still in use is counted by the verdict (not reclaimable)
+    assert abs(hi - step * (high - max(C.LENGTH_CACHE_KEPT[2], 0.0))) <= 1
     assert any("dynamic padding" in n for n in dynamic.notes)
 
 

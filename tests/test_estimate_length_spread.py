@@ -64,7 +64,11 @@ def test_the_term_by_hand_for_each_setting():
             assert abs(dyn.breakdown.get("length_cache", 0) - point) <= 1, key
             assert abs(dyn.peak_bytes - fixed.peak_bytes - point) <= 2, key
             _r_lo, r_point, r_hi = dyn.reclaimable
-            assert abs(r_point - point) <= 1 and abs(r_hi - step * max(high, 0.0)) <= 1, key
+            # est39: shuffled batches on the native allocator keep a part the verdict counts
+            k_point, k_high = ((max(C.LENGTH_CACHE_KEPT[1], 0.0), max(C.LENGTH_CACHE_KEPT[2], 0.0))
+                               if key == ("shuffled", "native") else (0.0, 0.0))
+            assert abs(r_point - step * (max(median, 0.0) - k_point)) <= 1, key
+            assert abs(r_hi - step * (max(high, 0.0) - k_high)) <= 1, key
             # the interval: up by the highest run, down by the lowest (the longest batch may be
             # well under the cap when the data's lengths are unknown)
             # (at least: the facts the input leaves unknown widen both, each with its own step)

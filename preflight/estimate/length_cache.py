@@ -78,6 +78,20 @@ def spread_ratios(inp: Any) -> tuple[float, float, float]:
     return low, median, high
 
 
+def kept_ratios(inp: Any) -> tuple[float, float]:
+    """(point, high) share of the cache, per byte of the step's transient length-dependent tensors
+    at the cap, that ``release_cached_blocks`` cannot give back before an out-of-memory error
+    (est39, ``constants.LENGTH_CACHE_KEPT``): the verdict counts it. Measured for shuffled batches
+    on the native allocator (also the default of an unknown setting); batches grouped by length or
+    expandable segments hold almost no cache (``LENGTH_SPREAD`` medians about 0) and keep none here.
+    Never more than the cache itself."""
+    if inp.group_by_length or inp.expandable_segments:
+        return 0.0, 0.0
+    _, median, high = C.LENGTH_CACHE_KEPT
+    _, c_median, c_high = spread_ratios(inp)
+    return min(max(median, 0.0), max(c_median, 0.0)), min(max(high, 0.0), max(c_high, 0.0))
+
+
 def cache_bytes(step: float, inp: Any) -> tuple[float, float, float]:
     """(bottom, point, top) bytes for a step of ``step`` length-dependent bytes at the cap:
     ``point`` and ``top`` are cached blocks (never below 0); ``bottom`` may be negative, by how

@@ -465,15 +465,20 @@ def _length_cache(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...],
         ph.every(phases, "length_cache", point, (max(bottom, 0.0) / point, hi / point))
     else:
         ph.cache_top += hi
+    # est39: the part held in segments still partly in use is not released before an OOM
+    k_point, k_high = length_cache.kept_ratios(inp)
+    kept, kept_hi = min(step * k_point, point), min(step * k_high, hi)
     setting = ", ".join(x for x in ("grouped by length" if inp.group_by_length else "",
                                     "expandable segments" if inp.expandable_segments else "") if x)
     notes.append(f"batches of varying length (dynamic padding{': ' + setting if setting else ''}): "
                  f"the caching allocator keeps blocks of lengths it served, about {_gib(int(point))} "
-                 f"reserved above the allocated peak (up to {_gib(int(hi))}); released before an "
-                 "out-of-memory error, so the verdict leaves it out. The data's lengths are not "
+                 f"reserved above the allocated peak (up to {_gib(int(hi))}). The allocator releases "
+                 "only wholly free segments before an out-of-memory error: the verdict counts "
+                 f"{_gib(int(kept))} (up to {_gib(int(kept_hi))}) left in segments still partly in use "
+                 "and leaves the rest out. The data's lengths are not "
                  f"known: the longest batch may stay under data.seq_len (the interval reaches "
                  f"{_gib(int(-ph.length_bottom))} below the estimate at the cap)")
-    return max(bottom, 0.0), point, hi
+    return max(bottom, 0.0), point - kept, hi - kept_hi
 
 
 # --------------------------------------------------------------------------- loading

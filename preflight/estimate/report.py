@@ -195,9 +195,14 @@ def estimate_text(inp: EstimateInput, est: Estimate, *, target: Any = None,
                  f"during {_PHASE_WORDS.get(est.phase or '', est.phase)}")
     pool = est.breakdown.get("stream_cache", 0)
     pending = est.breakdown.get("pending_frees", 0)
-    if est.reclaimable[1] - pool - pending > 0:
-        lines.append(f"  of which {gib(est.reclaimable[1] - pool - pending)} cached blocks of other batch lengths: "
+    released = est.reclaimable[1] - pool - pending
+    if released > 0:
+        lines.append(f"  of which {gib(released)} cached blocks of other batch lengths: "
                      "released before an out-of-memory error, not counted by the verdict")
+    kept = est.breakdown.get("length_cache", 0) - max(released, 0)
+    if kept > 0:
+        lines.append(f"  of which {gib(kept)} cached blocks of other batch lengths in segments still partly "
+                     "in use: the allocator cannot release them, counted by the verdict")
     if pool > 0:
         lines.append(f"  of which {gib(pool)} cached for another CUDA stream (FSDP: the post-backward "
                      "stream's gradient shards; ZeRO-1/2 offload: the reduction stream's gradient "
