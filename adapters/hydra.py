@@ -228,11 +228,16 @@ def compositions(project: Project, *, use_hydra: bool = True) -> list[Union[Comp
     return out
 
 
-def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Composed, FileError]:
+def _compose_app(project: Project, app: HydraApp, use_hydra: bool,
+                 added: frozenset[str] = frozenset()) -> Union[Composed, FileError]:
+    """``added``: keys whose plain ``key=value`` overrides are composed as ``++key=value``
+    (:mod:`preflight.adapters.hydra_added_keys`)."""
     display = app.script.source.display if app.script is not None else relative(app.config_dir or Path("."),
                                                                                     project.root)
     args = project.script_args(app.script) if app.script is not None else list(project.argv)
     tokens = [*app.overrides, *args]
+    if added:
+        tokens = [f"++{t}" if t.partition("=")[0] in added and "=" in t else t for t in tokens]
     from preflight.adapters.hydra_compose import parse_overrides
 
     _, flags, _ = parse_overrides(tokens)
@@ -393,9 +398,10 @@ class HydraAdapter(Adapter):
         return bool(find_apps(project))
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        from preflight.adapters.hydra_added_keys import plan_compositions
         from preflight.adapters.hydra_failures import job_failure
 
-        for app, result in zip(find_apps(project), compositions(project)):
+        for app, result in zip(find_apps(project), plan_compositions(project)):
             if isinstance(result, FileError):
                 if job_failure(project, app, result.message) is not None:
                     continue  # a bug of the job's configs or launch line: the plan rule PF216 reports it
