@@ -405,6 +405,15 @@ class HydraAdapter(Adapter):
             if isinstance(result, FileError):
                 if job_failure(project, app, result.message) is not None:
                     continue  # a bug of the job's configs or launch line: the plan rule PF216 reports it
+                if _config_store_entry(app, result.message):
+                    # a defaults entry the script registers in Hydra's ConfigStore (a structured config,
+                    # codebyzeb/BabyLM train.py:29-30 ``cs.store(name="base_config", node=BabyLMConfig)``):
+                    # registered only when the script runs, so not composed here; no error of the job
+                    where = result.path + (f":{result.line}" if result.line is not None else "")
+                    self.note(plan, f"{where}: {_first_line(result.message)}: a config the script registers in "
+                                    "Hydra's ConfigStore (not composed without running it); the composed "
+                                    "config's values are unknown")
+                    continue
                 if _group_override_not_placed(result.message):
                     # a launch-line group choice the composer could not place in the defaults list:
                     # Hydra's versions disagree on such keys (`task=` for `task@_global_`: accepted by
@@ -423,6 +432,17 @@ class HydraAdapter(Adapter):
 
             with using(registered(app.script.tree if app.script is not None else None)):
                 _Facts(self, project, plan, result).run()
+
+
+def _config_store_entry(app: HydraApp, message: str) -> bool:
+    """Hydra could not load a config the app's script stores in the ConfigStore by that name."""
+    import re
+
+    found = re.search(r"Could not load '([^']+)'", message)
+    if found is None or app.script is None:
+        return False
+    name = re.escape(found.group(1).rsplit("/", 1)[-1])
+    return re.search(rf"\.store\((?:[^()]*,\s*)?name\s*=\s*[\"']{name}[\"']", app.script.source.text) is not None
 
 
 def _group_override_not_placed(message: str) -> bool:
