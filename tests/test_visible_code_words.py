@@ -152,7 +152,8 @@ def test_enabling_it_keeps_it_unknown(cli, tmp_path):
 
 # huggingface/pytorch-image-models @ aa4b5850c1543fa488abf260f18390eda46cf85d train.py (an argparse help text
 # "Fraction of uniform random exploration"), allenai/OLMo-core @ fa6c501 (``from requests.adapters import
-# HTTPAdapter``), TRI-ML/prismatic-vlms @ 874c5bb (``from logging import LoggerAdapter``), Stability-AI/
+# HTTPAdapter``), TRI-ML/prismatic-vlms @ 874c5bb (``from logging import LoggerAdapter``), bytedance/1d-tokenizer
+# utils/logger.py (accelerate's ``MultiProcessAdapter``), Stability-AI/
 # stable-audio-tools @ 50049e3 (``torch._dynamo.config.cache_size_limit = ...`` with no compile call).
 WORDS = {
     "train.py": """\
@@ -161,6 +162,7 @@ WORDS = {
         from logging import LoggerAdapter
 
         import torch
+        from accelerate.logging import MultiProcessAdapter
         from requests.adapters import HTTPAdapter
 
         parser = argparse.ArgumentParser()
@@ -168,6 +170,7 @@ WORDS = {
                             help="Fraction of uniform random exploration over the choices")
         args = parser.parse_args()
         log = LoggerAdapter(logging.getLogger(__name__), {})
+        ranked = MultiProcessAdapter(logging.getLogger(__name__), {})
         retry = HTTPAdapter(max_retries=3)
         torch._dynamo.config.cache_size_limit = 64
 
