@@ -504,6 +504,7 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
     count = 0
     while queue and count < _MAX_MODULES:
         module, name, here = queue.pop(0)
+        wanted = {name} | {n for m, n, h in queue if m == module and h == here}
         search = bases
         if module.startswith("."):
             level = len(module) - len(module.lstrip("."))
@@ -530,7 +531,13 @@ def _declared_options(script: ParsedPython, project: Project) -> Declared:
         decl.no_abbrev = decl.no_abbrev or "allow_abbrev" in text
         count += 1
         shown = os.path.relpath(found, project.root) if str(found).startswith(str(project.root)) else str(found)
-        queue.extend((m, n, found.parent) for m, n in _collect(tree, shown, decl, text))
+        more = [(m, n, found.parent) for m, n in _collect(tree, shown, decl, text)]
+        # the name the importer wanted, imported here from elsewhere (a re-export: musubi-tuner @ 30c658c
+        # wan_train_network.py takes setup_parser_common from hv_train_network, which imports it from
+        # training/parser_common.py): its module next, before the other imports wait their turn
+        ahead = [entry for entry in more if entry[1] and entry[1] in wanted]
+        queue[:0] = ahead
+        queue.extend(entry for entry in more if entry not in ahead)
         trees.append((tree, shown))
     if "add_argument(f" in script.source.text or any("add_argument(f" in t for t in decl.texts):
         from preflight.adapters.cliargs_dict_options import dict_helper_options

@@ -115,7 +115,7 @@ class ColossalAIBoosterAdapter(Adapter):
                 live.append(call)
         if len(live) != 1 or undecided:
             return
-        self._plugin(plan, script, live[0], booster, _mixed_precision(idx, script.tree, booster))
+        self._plugin(plan, script, live[0], booster, _mixed_precision(idx, script.tree, booster), idx)
         if isinstance(given, ast.Name):
             self._loader(plan, script, idx, given.id)
 
@@ -162,7 +162,7 @@ class ColossalAIBoosterAdapter(Adapter):
             self.add_checked(plan, f"data.{key}", value, Source(kind, where, chosen.lineno, key, detail), "medium")
 
     def _plugin(self, plan: TrainingPlan, script: ParsedPython, call: ast.Call, booster: ast.Call,
-                mixed: Optional[Any]) -> None:
+                mixed: Optional[Any], idx: Any = None) -> None:
         kind = _name(call.func)
         where = str(script.source.display)
 
@@ -173,6 +173,13 @@ class ColossalAIBoosterAdapter(Adapter):
             self.add_checked(plan, field, value, src(detail), "medium")
 
         precision = _keyword(call, "precision")
+        if precision is _UNKNOWN and idx is not None:
+            # ``precision=args.mixed_precision``: the launch line's value or the declared default
+            # (NUS-HPC-AI-Lab/OpenDiT @ 5cbadd0 train.py:88-91,368: default "bf16")
+            node = next(kw.value for kw in call.keywords if kw.arg == "precision")
+            got = idx.resolve(node)
+            if got is not None and isinstance(got.value, str):
+                precision = got.value
         if kind == "TorchDDPPlugin":
             add("dist.sharding", "ddp", "torch DistributedDataParallel (colossalai/booster/plugin/torch_ddp_plugin.py)")
             if isinstance(mixed, str) and mixed in _AMP:

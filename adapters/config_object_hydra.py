@@ -54,9 +54,10 @@ def hydra_roots(project: Any, script: Any, combined: Tree, scopes: dict[int, dic
     """Add ``main(config)`` -> the composed config for each ``@hydra.main`` function of ``script``."""
     if not isinstance(script.tree, ast.Module) or "hydra" not in script.source.text:
         return
-    from preflight.adapters.hydra import Composed, compositions
+    from preflight.adapters.hydra import Composed
+    from preflight.adapters.hydra_added_keys import plan_compositions
 
-    composed = [c for c in compositions(project) if isinstance(c, Composed) and c.app.script is script
+    composed = [c for c in plan_compositions(project) if isinstance(c, Composed) and c.app.script is script
                 and c.app.how == "@hydra.main"]
     if len(composed) != 1:
         return

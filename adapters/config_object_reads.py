@@ -605,10 +605,17 @@ class ConfigObjectAdapter(ScratchAdapter):
         specs: list[tuple[str, tuple, str]] = []
         model_names: list[tuple[str, tuple, str]] = []
         trees = {shown: tree for shown, _, tree in modules.trees}
+        from preflight.adapters.hydra_reads import rebound_parameters
+
+        rebinds: dict[str, set[str]] = {}  # a switch handed to a callable that reassigns it is not read
+        for tree in trees.values():
+            for callee, params in rebound_parameters(tree).items():
+                rebinds.setdefault(callee, set()).update(params)
         for shown, fn in flow.fns:
             reader = flow.reader(fn, known, add, shown, null)
             if not reader.names and not reader.selfs:
                 continue
+            reader.param_rebinds = rebinds
             reader.entry = shown == modules.trees[0][0]
             nodes = flow.own_of(fn)
             for node in nodes:

@@ -228,11 +228,16 @@ def compositions(project: Project, *, use_hydra: bool = True) -> list[Union[Comp
     return out
 
 
-def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Composed, FileError]:
+def _compose_app(project: Project, app: HydraApp, use_hydra: bool,
+                 added: frozenset[str] = frozenset()) -> Union[Composed, FileError]:
+    """``added``: keys whose plain ``key=value`` overrides are composed as ``++key=value``
+    (:mod:`preflight.adapters.hydra_added_keys`)."""
     display = app.script.source.display if app.script is not None else relative(app.config_dir or Path("."),
                                                                                     project.root)
     args = project.script_args(app.script) if app.script is not None else list(project.argv)
     tokens = [*app.overrides, *args]
+    if added:
+        tokens = [f"++{t}" if t.partition("=")[0] in added and "=" in t else t for t in tokens]
     from preflight.adapters.hydra_compose import parse_overrides
 
     _, flags, _ = parse_overrides(tokens)
@@ -393,12 +398,22 @@ class HydraAdapter(Adapter):
         return bool(find_apps(project))
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
+        from preflight.adapters.hydra_added_keys import plan_compositions
         from preflight.adapters.hydra_failures import job_failure
 
-        for app, result in zip(find_apps(project), compositions(project)):
+        for app, result in zip(find_apps(project), plan_compositions(project)):
             if isinstance(result, FileError):
                 if job_failure(project, app, result.message) is not None:
                     continue  # a bug of the job's configs or launch line: the plan rule PF216 reports it
+                if _config_store_entry(app, result.message):
+                    # a defaults entry the script registers in Hydra's ConfigStore (a structured config,
+                    # codebyzeb/BabyLM train.py:29-30 ``cs.store(name="base_config", node=BabyLMConfig)``):
+                    # registered only when the script runs, so not composed here; no error of the job
+                    where = result.path + (f":{result.line}" if result.line is not None else "")
+                    self.note(plan, f"{where}: {_first_line(result.message)}: a config the script registers in "
+                                    "Hydra's ConfigStore (not composed without running it); the composed "
+                                    "config's values are unknown")
+                    continue
                 if _group_override_not_placed(result.message):
                     # a launch-line group choice the composer could not place in the defaults list:
                     # Hydra's versions disagree on such keys (`task=` for `task@_global_`: accepted by
@@ -417,6 +432,17 @@ class HydraAdapter(Adapter):
 
             with using(registered(app.script.tree if app.script is not None else None)):
                 _Facts(self, project, plan, result).run()
+
+
+def _config_store_entry(app: HydraApp, message: str) -> bool:
+    """Hydra could not load a config the app's script stores in the ConfigStore by that name."""
+    import re
+
+    found = re.search(r"Could not load '([^']+)'", message)
+    if found is None or app.script is None:
+        return False
+    name = re.escape(found.group(1).rsplit("/", 1)[-1])
+    return re.search(rf"\.store\((?:[^()]*,\s*)?name\s*=\s*[\"']{name}[\"']", app.script.source.text) is not None
 
 
 def _group_override_not_placed(message: str) -> bool:

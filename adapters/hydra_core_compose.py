@@ -146,17 +146,36 @@ def compose_with_hydra(config_dir: Path, config_name: str, overrides: Sequence[O
     return Composition(data, items, list(overrides), f"hydra-core {hydra.__version__} (compose API)")
 
 
+_STUBS = threading.local()
+
+
+@contextmanager
+def stub_configs(names: Sequence[str]) -> Iterator[None]:
+    """While composing in this thread, each of ``names`` (a top-level config the script would put in
+    Hydra's ConfigStore when it runs) is an empty config: the files' values compose around it."""
+    _STUBS.names = tuple(n for n in names if "/" not in n)
+    try:
+        yield
+    finally:
+        _STUBS.names = ()
+
+
 def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
                     version_base: Optional[str]) -> tuple[list[str], Any, list[Item], Optional[Exception]]:
     import warnings
 
     from hydra import compose, initialize_config_dir
+    from hydra.core.config_store import ConfigStore
     from hydra.core.global_hydra import GlobalHydra
 
     GlobalHydra.instance().clear()
     cfg: Any = None
     items: list[Item] = []
     error: Optional[Exception] = None
+    store = ConfigStore.instance()
+    saved = dict(store.repo)
+    for name in getattr(_STUBS, "names", ()):
+        store.store(name=name, node={})
     try:
         with _confined_file_source(config_dir) as refused, warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -168,6 +187,8 @@ def _compose_locked(config_dir: Path, config_name: str, texts: list[str],
                 error = exc
     finally:
         GlobalHydra.instance().clear()
+        store.repo.clear()
+        store.repo.update(saved)
     return refused, cfg, items, error
 
 

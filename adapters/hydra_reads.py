@@ -104,6 +104,7 @@ class _Reader:
         self.display = display
         self.assigns: dict[str, list[ast.AST]] = {}
         self.read_paths: set[tuple] = set()
+        self.param_rebinds: dict[str, set[str]] = {}  # a local class/function -> parameters its body assigns
 
     # -- expressions -------------------------------------------------------------
     def chain(self, node: ast.AST) -> Optional[tuple]:
@@ -273,7 +274,31 @@ class _Found:
         self.read: set[tuple] = set()
 
 
+def rebound_parameters(tree: ast.AST) -> dict[str, set[str]]:
+    """Each class (its ``__init__``) and function of ``tree`` -> the parameters its own body assigns.
+    A switch handed to it may be overridden there: modelscope/DiffSynth-Studio
+    ``examples/wanvideo/model_training/train.py:31-33`` ``if not use_gradient_checkpointing: ...
+    use_gradient_checkpointing = True`` inside the ``WanTrainingModule`` the script builds with
+    ``use_gradient_checkpointing=args.use_gradient_checkpointing``."""
+    out: dict[str, set[str]] = {}
+    for node in ast.walk(tree):
+        fn: Any = node
+        if isinstance(node, ast.ClassDef):
+            fn = next((b for b in node.body if isinstance(b, ast.FunctionDef) and b.name == "__init__"), None)
+        elif not isinstance(node, ast.FunctionDef):
+            continue
+        if fn is None:
+            continue
+        params = {a.arg for a in [*fn.args.args, *fn.args.kwonlyargs]}
+        assigned = {t.id for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                    for t in (n.targets if isinstance(n, ast.Assign) else [n.target]) if isinstance(t, ast.Name)}
+        if params & assigned:
+            out.setdefault(node.name, set()).update(params & assigned)
+    return out
+
+
 def _scan(tree: ast.AST, reader: _Reader, found: _Found) -> None:
+    reader.param_rebinds = rebound_parameters(tree)
     for fn in _functions(tree):
         nodes = _own_nodes(fn)
         reader.assigns = {}
@@ -381,7 +406,8 @@ def _call(call: ast.Call, reader: _Reader, found: _Found) -> None:
             if got is not None and got.path is not None and isinstance(got.value, int) \
                     and not isinstance(got.value, bool) and got.value > 0:
                 found.accum.append((got.value, got.path, line))
-        if kw.arg in _CKPT_KWARGS or (kw.arg is not None and _CKPT_NAMED.search(kw.arg)):
+        if (kw.arg in _CKPT_KWARGS or (kw.arg is not None and _CKPT_NAMED.search(kw.arg))) \
+                and kw.arg not in reader.param_rebinds.get(name, ()):
             got = reader.ev(kw.value)
             if got is not None and got.path is not None and isinstance(got.value, bool):
                 found.ckpt.append((got.value, got.path, line))

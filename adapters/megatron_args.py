@@ -19,6 +19,8 @@ Read from the flags given (``megatron/training/arguments.py``):
   data-parallel ranks (zero1); without it plain data parallel (ddp);
 - ``--recompute-activations``/``--recompute-granularity``: activation checkpointing; neither: none;
 - ``--optimizer`` (default adam);
+- no option naming LoRA, PEFT or adapters: ``peft.method`` none (Megatron-LM's entry points train every
+  parameter; ``--q-lora-rank``/``--kv-lora-rank`` size multi-latent attention, they are not LoRA);
 - the size of a Llama-layout model (``--swiglu`` with ``--disable-bias-linear``): layers, hidden,
   FFN, heads, query groups, kv channels, vocabulary, tied or untied head, counted by
   :func:`preflight.estimate.arch.from_hf_config`.
@@ -101,6 +103,11 @@ class MegatronArgsAdapter(Adapter):
             else "no --use-distributed-optimizer: every data-parallel rank holds the whole optimizer")
         add("optimizer.name", flags.get("--optimizer") or "adam", "--optimizer",
             f"--optimizer {flags['--optimizer']}" if flags.get("--optimizer") else "--optimizer default adam")
+        if not any(w in f for f in flags if f not in ("--q-lora-rank", "--kv-lora-rank")
+                   for w in ("lora", "peft", "adapter")):
+            # the pretrain entry points train every parameter: arguments.py declares no adapter options
+            # (--q-lora-rank/--kv-lora-rank are multi-latent attention's low-rank projections, not LoRA)
+            add("peft.method", "none", "--micro-batch-size", "no LoRA/PEFT option: every parameter trains")
         self._accumulation(project, flags, add)
         self._size(flags, add)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from preflight.local_trees import nodes_of, parse_file
 from preflight.sources import read_text_limited
@@ -169,10 +169,11 @@ def ddp_in_local_modules(script_path: Path, tree: ast.AST,
 # (a class name starting ``Adapter``, adapter-transformers' ``AdapterConfig``, still counts)
 # ``lora`` inside ``exploration`` (huggingface/pytorch-image-models @ aa4b585 train.py's help text "uniform random
 # exploration") and the HTTP/logging adapters of ``requests`` and ``logging`` (allenai/OLMo-core @ fa6c501
-# ``from requests.adapters import HTTPAdapter``, TRI-ML/prismatic-vlms @ 874c5bb ``LoggerAdapter``) are no PEFT
+# ``from requests.adapters import HTTPAdapter``, TRI-ML/prismatic-vlms @ 874c5bb ``LoggerAdapter``, accelerate's
+# logging ``MultiProcessAdapter``, bytedance/1d-tokenizer @ its pinned commit utils/logger.py) are no PEFT
 _PEFT_WORDS = re.compile(r"(?i:\bpeft\b|(?<!exp)lora|get_peft_model|PeftModel|"
                          r"(?<![a-z0-9])(?<!requests\.)adapters?(?![a-z0-9]))"
-                         r"|(?<!HTTP)(?<!Logger)Adapter(?![0-9])")
+                         r"|(?<!HTTP)(?<!Logger)(?<!MultiProcess)Adapter(?![0-9])")
 # an argument switching activation checkpointing off, by keyword
 # (or no switch at all: the bare ``import torch.utils.checkpoint [as cp]`` of a module that never calls it
 # (a call, ``cp.checkpoint(...)``, still counts),
@@ -255,8 +256,10 @@ _COMMENT_LINE = re.compile(r"^[ \t]*#.*$", re.M)  # a line that is only a commen
 
 
 def _names(words: re.Pattern[str], text: str, tree: ast.AST, script_path: Optional[Path],
-           root: Optional[Path] = None, drop: Optional[re.Pattern[str]] = None) -> bool:
+           root: Optional[Path] = None, drop: Optional[re.Pattern[str]] = None,
+           pre: Optional[Callable[[str], str]] = None) -> bool:
     def says(t: str) -> bool:
+        t = pre(t) if pre is not None else t
         t = _COMMENT_LINE.sub("", t)  # parler-tts modeling_parler_tts.py:681 "# In PEFT, usually we cast ..."
         return words.search(drop.sub("", t) if drop is not None else t) is not None
 
@@ -283,7 +286,9 @@ def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], r
     """Whether a script or a local module it imports names activation checkpointing at all; an
     argument that turns it off (TinyLlama ``pretrain/tinyllama.py:96``
     ``FSDPStrategy(..., activation_checkpointing_policy=None)``) does not count."""
-    return _names(_CKPT_WORDS, text, tree, script_path, root, _CKPT_OFF)
+    from preflight.adapters.ckpt_flag_guard import blank_flag_guarded
+
+    return _names(_CKPT_WORDS, text, tree, script_path, root, _CKPT_OFF, blank_flag_guarded)
 
 
 def _hydra_config_texts(project: Any, limit: int = 200) -> list[str]:

@@ -234,6 +234,22 @@ class _LlamaFactory(_Pass):
         optim, opsrc = self.value("optim")
         if isinstance(optim, str) and optim:
             self.add("optimizer.name", optim, opsrc)
+        elif optim is None:
+            # the recipe is parsed into transformers' Seq2SeqTrainingArguments: its defaults hold
+            self.add("optimizer.name", "adamw_torch", self.default("optim", "TrainingArguments optim adamw_torch "
+                                                                            "(adamw_torch_fused in the newest)"),
+                     "medium")
+        workers, _ = self.value("dataloader_num_workers")
+        if workers is None:
+            self.add("data.num_workers", 0, self.default("dataloader_num_workers", "TrainingArguments default 0 "
+                                                                                   "(preprocessing_num_workers is "
+                                                                                   "for datasets.map)"), "medium")
+        compiled, csrc = self.value("torch_compile")
+        if _bool(compiled) is not None:
+            self.add("compile.enabled", _bool(compiled), csrc)
+        elif compiled is None:
+            self.add("compile.enabled", False, self.default("torch_compile", "TrainingArguments torch_compile "
+                                                                             "False"), "medium")
 
 
 _DP_DTYPE = {"bfloat16": "bf16", "float16": "fp16", "float32": "fp32"}

@@ -1,8 +1,9 @@
 """Which transformers / TRL / torch version a project declares (helper of the transformers adapter).
 
 Searched, without importing anything, in the script's folder and its parents up to the
-project root: ``requirements*.txt``, ``pyproject.toml``, ``setup.py``, ``environment.yml``
-and lock files (``poetry.lock``, ``uv.lock``, ``Pipfile.lock``). A pin (``==``) is exact;
+project root: ``requirements*.txt`` (and the singular ``requirement.txt``, MAOJIASONG/TinyZero-TRL
+@ dd318ba), ``pyproject.toml``, ``setup.py``, ``environment.yml`` and lock files (``poetry.lock``,
+``uv.lock``, ``Pipfile.lock``). A pin (``==``) is exact;
 a lower bound (``>=``, ``~=``) is used as the version and said to be a bound.
 
 A project audited from a sub-folder of its repository (ChatGLM-6B ``ptuning/``,
@@ -21,7 +22,7 @@ from typing import Optional
 
 from preflight._record import dataclass
 
-_FILES = ("requirements*.txt", "pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml")
+_FILES = ("requirement*.txt", "pyproject.toml", "setup.py", "setup.cfg", "environment.yml", "environment.yaml")
 _LOCKS = ("poetry.lock", "uv.lock")
 _MAX_BYTES = 2_000_000
 _ABOVE_ROOT = 2

@@ -18,7 +18,11 @@ PeterGriffinJin/Search-R1 @ its pinned commit (``train_ppo.sh``; ``verl/workers/
   ``batch.grad_accum``, ``batch.global`` (``ppo_mini_batch_size * rollout.n`` sequences per step).
   A newer verl's ``ppo_micro_batch_size_per_gpu`` is the micro batch itself;
 - ``actor_rollout_ref.model.enable_gradient_checkpointing``: ``memory.gradient_checkpointing``;
-- ``actor_rollout_ref.model.lora_rank`` (absent or 0: no LoRA): ``peft.method``.
+- ``actor_rollout_ref.model.lora_rank`` (absent or 0: no LoRA): ``peft.method``;
+- the actor's ``fsdp_config.param_offload`` / ``optimizer_offload`` set False: ``dist.offload_params`` /
+  ``dist.offload_optimizer`` none (True is verl's offload between rollout and update, not during the
+  step: no fact); ``actor.optim``: the worker's ``torch.optim.AdamW`` (``fsdp_workers.py``
+  ``_build_model_optimizer``), or a newer verl's ``optim.optimizer`` name.
 
 Silent where a key is missing or not an integer/boolean, or the launched script is not verl's
 ``main_ppo``. Facts are medium (the meaning is verl's code, not a documented contract).
@@ -61,9 +65,10 @@ def _verl_entry(project: Project, script: Any) -> bool:
 
 
 def _composed(project: Project) -> Any:
-    from preflight.adapters.hydra import Composed, compositions
+    from preflight.adapters.hydra import Composed
+    from preflight.adapters.hydra_added_keys import plan_compositions
 
-    found = [c for c in compositions(project) if isinstance(c, Composed) and _verl_entry(project, c.app.script)
+    found = [c for c in plan_compositions(project) if isinstance(c, Composed) and _verl_entry(project, c.app.script)
              and isinstance(_get(c.config, ("actor_rollout_ref", "actor")), dict)]
     return found[0] if len(found) == 1 else None
 
@@ -104,6 +109,7 @@ class VerlPPOAdapter(Adapter):
                 add("precision.mode", _DTYPES[dtype], (*actor, "fsdp_config"),
                     f"FSDP MixedPrecision(param_dtype={dtype}, reduce fp32) over fp32 actor weights")
         self._batches(cfg, add, world)
+        self._offload_and_optimizer(cfg, add)
         ckpt = _get(cfg, ("actor_rollout_ref", "model", "enable_gradient_checkpointing"))
         if isinstance(ckpt, bool):
             add("memory.gradient_checkpointing", ckpt, ("actor_rollout_ref", "model", "enable_gradient_checkpointing"),
@@ -115,6 +121,23 @@ class VerlPPOAdapter(Adapter):
                 add("peft.method", "lora" if rank > 0 else "none", ("actor_rollout_ref", "model", "lora_rank")
                     if "lora_rank" in model else ("actor_rollout_ref", "model"),
                     f"lora_rank {rank}" if "lora_rank" in model else "no lora_rank key: full-parameter training")
+
+    @staticmethod
+    def _offload_and_optimizer(cfg: Any, add: Any) -> None:
+        actor = ("actor_rollout_ref", "actor")
+        for key, field in (("param_offload", "dist.offload_params"), ("optimizer_offload", "dist.offload_optimizer")):
+            # True is verl's manual offload between rollout and update (the update itself runs on the GPU):
+            # not a CPU offload of the step, so only False is a fact
+            if _get(cfg, (*actor, "fsdp_config", key)) is False:
+                add(field, "none", (*actor, "fsdp_config", key), f"{key}: False")
+        optim = _get(cfg, (*actor, "optim"))
+        if isinstance(optim, dict):
+            named = optim.get("optimizer")
+            if named is None:
+                add("optimizer.name", "AdamW", (*actor, "optim"),
+                    "the FSDP worker builds torch.optim.AdamW from actor.optim (fsdp_workers.py)")
+            elif isinstance(named, str) and named:
+                add("optimizer.name", named, (*actor, "optim", "optimizer"), "actor.optim.optimizer")
 
     @staticmethod
     def _batches(cfg: Any, add: Any, world: Optional[int]) -> None:

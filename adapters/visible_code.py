@@ -132,10 +132,18 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
         out.append(("peft.method", "none", src("PEFT/LoRA")))
     # a comment after code is prose: "if bpr > 0.98:  # threshold to recompute" (WongKinYiu/yolov9 @ 5b1ea9a
     # utils/autoanchor.py) names no recomputation of activations
-    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _TRAILING_COMMENT.sub("", code))) is None and \
+    from preflight.adapters.ckpt_flag_guard import blank_flag_guarded
+
+    guarded = _COMMENT_LINE.sub("", "\n".join(blank_flag_guarded(_MODULE_DOCSTRING.sub("", t, count=1))
+                                              for t in texts))
+    if _CKPT_WORDS.search(_CKPT_OFF.sub("", _TRAILING_COMMENT.sub("", guarded))) is None and \
             _CKPT_WORDS.search(extra) is None:
         out.append(("memory.gradient_checkpointing", False, src("activation checkpointing")))
-    if _COMPILE_WORDS.search(code) is None and _COMPILE_WORDS.search(extra) is None:
+    from preflight.adapters.compile_helpers import blank_helper_compiles
+
+    compiled = _COMMENT_LINE.sub("", "\n".join(blank_helper_compiles(_MODULE_DOCSTRING.sub("", t, count=1))
+                                               for t in texts))
+    if _COMPILE_WORDS.search(compiled) is None and _COMPILE_WORDS.search(extra) is None:
         out.append(("compile.enabled", False, src("torch.compile")))
     if _PRECISION_WORDS.search(_TRAILING_COMMENT.sub("", code)) is None and _PRECISION_WORDS.search(extra) is None:
         detail = where.format("16-bit or mixed precision (autocast, a grad scaler, half, float16/bfloat16, amp, "

@@ -90,6 +90,18 @@ def test_sft_old_trl_uses_trainingarguments_defaults(tmp_path):
     assert fact(plan, "task.mode").value == "finetune"
 
 
+def test_a_singular_requirement_txt_pins_the_versions(tmp_path):
+    # MAOJIASONG/TinyZero-TRL @ dd318ba requirement.txt:16 transformers==4.49.0 (no requirements.txt)
+    (tmp_path / "requirement.txt").write_text("transformers==4.49.0\ntrl==0.15.0\n", encoding="utf-8")
+    plan = snippet(tmp_path, """
+        from trl import SFTConfig, SFTTrainer
+        args = SFTConfig(output_dir="o")
+        SFTTrainer(model="Qwen/Qwen2.5-0.5B", args=args).train()
+    """)
+    assert "transformers 4.49.0 (pinned, requirement.txt:1)" in "\n".join(plan.notes)
+    assert fact(plan, "precision.mode").value == "fp32"  # trl 0.15's SFTConfig: bf16 not on by default
+
+
 def test_sft_fp16_turns_off_the_bf16_default(tmp_path):
     plan = snippet(tmp_path, """
         from trl import SFTConfig

@@ -195,3 +195,19 @@ def test_twin_a_non_square_nargs_size_gives_no_side(cli, tmp_path):
     write(tmp_path, {"train.py": TIMM})
     plan = plan_of(cli, "train.py", "--", "--input-size", "3", "224", "256", cwd=tmp_path)
     assert fact(plan, "data.image_size") is None
+
+
+def test_a_plugin_precision_from_an_option_is_read(cli, tmp_path):
+    # NUS-HPC-AI-Lab/OpenDiT @ 5cbadd0 train.py:88-91: LowLevelZeroPlugin(stage=2, precision=args.mixed_precision)
+    demo = DEMO.replace('precision="bf16"', "precision=args.mixed_precision").replace(
+        'parser.add_argument("--batch_size", type=int, default=8)\n',
+        'parser.add_argument("--batch_size", type=int, default=8)\n'
+        '        parser.add_argument("--mixed_precision", type=str, default="bf16")\n')
+    write(tmp_path, {"train.py": demo})
+    plan = plan_of(cli, "train.py", "--", "--plugin", "low_level_zero", cwd=tmp_path)
+    assert fact(plan, "precision.mode").value == "bf16"
+    plan = plan_of(cli, "train.py", "--", "--plugin", "low_level_zero", "--mixed_precision", "fp16", cwd=tmp_path)
+    assert fact(plan, "precision.mode").value == "fp16"
+    plan = plan_of(cli, "train.py", "--", "--plugin", "low_level_zero", "--mixed_precision", "fp32", cwd=tmp_path)
+    got = fact(plan, "precision.mode")
+    assert got is None or got.adapter != "colossalai_booster"

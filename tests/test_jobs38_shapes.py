@@ -5,7 +5,7 @@ stay as it was."""
 from __future__ import annotations
 
 import pytest
-from plan_helpers import plan_of, winner, write
+from plan_helpers import fact, plan_of, winner, write
 
 # NUS-HPC-AI-Lab/OpenDiT@5cbadd03 train.py:125,218,358: CIFAR10 whose transform a project helper
 # builds from --image_size (it center-crops to that size): the native 32 px is not what the model sees.
@@ -286,6 +286,20 @@ def test_megatron_flags_map_to_the_plan(cli, tmp_path, extra, tp, sharding, accu
     assert winner(plan, "dist.sharding") == sharding
     assert winner(plan, "memory.gradient_checkpointing") is ckpt
     assert abs(winner(plan, "model.num_parameters") - 8.03e9) < 0.01e9  # Llama-3-8B
+
+
+@pytest.mark.parametrize("extra,peft", [("--q-lora-rank 1536 --kv-lora-rank 512", "none"),
+                                        ("--lora-rank 8", None)])
+def test_megatron_trains_every_parameter_unless_an_adapter_option_is_given(cli, tmp_path, extra, peft):
+    # --q-lora-rank/--kv-lora-rank size multi-latent attention; an option naming LoRA (a fork's) leaves it unknown
+    write(tmp_path, {"train.sh": MEGATRON_SH.format(extra=extra, tp=1), "pretrain_gpt.py": PRETRAIN,
+                     "megatron/__init__.py": "", "megatron/training/__init__.py": "def pretrain(*a):\n    pass\n"})
+    plan = plan_of(cli, "train.sh", cwd=tmp_path)
+    got = fact(plan, "peft.method")
+    if peft is None:
+        assert got is None or got.adapter != "megatron_args"
+    else:
+        assert got.value == peft
 
 
 def test_megatron_flags_on_a_script_that_is_not_megatron_are_not_read(cli, tmp_path):

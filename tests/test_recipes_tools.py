@@ -98,6 +98,19 @@ def test_llamafactory_recipe(cli, tmp_path, bits, mode, weights):
         == (1, 8, 4)
 
 
+
+def test_llamafactory_trainingarguments_defaults(cli, tmp_path):
+    # no optim, dataloader_num_workers or torch_compile in the recipe: TrainingArguments' defaults
+    text = LLAMAFACTORY.format(bits="null").replace("    dataloader_num_workers: 4\n", "")
+    write(tmp_path, {"examples/cfg.yaml": text})
+    plan, _ = plan_of(cli, "llamafactory-cli", "train", "examples/cfg.yaml", cwd=tmp_path)
+    assert (winner(plan, "optimizer.name"), winner(plan, "data.num_workers"), winner(plan, "compile.enabled")) \
+        == ("adamw_torch", 0, False)
+    write(tmp_path, {"examples/cfg.yaml": text.rstrip(" ") + "    optim: adafactor\n    torch_compile: true\n"})
+    plan, _ = plan_of(cli, "llamafactory-cli", "train", "examples/cfg.yaml", cwd=tmp_path)
+    assert (winner(plan, "optimizer.name"), winner(plan, "compile.enabled")) == ("adafactor", True)
+
+
 NANOTRON = """\
     data_stages:
     - data:

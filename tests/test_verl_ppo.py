@@ -91,3 +91,36 @@ def test_not_verl_main_ppo_is_silent(cli, tmp_path):
     assert fact(plan, "batch.micro") is None
     sharding = fact(plan, "dist.sharding")
     assert sharding is None or sharding.adapter != "verl_ppo"
+
+
+def test_offload_false_and_the_workers_adamw(cli, tmp_path):
+    plan = _plan(cli, tmp_path, "actor_rollout_ref.actor.fsdp_config.optimizer_offload=False")
+    assert fact(plan, "dist.offload_params").value == "none"
+    assert fact(plan, "dist.offload_optimizer").value == "none"
+    # no optim section in the fixture's actor: the optimizer is not claimed
+    assert fact(plan, "optimizer.name") is None
+    plan = _plan(cli, tmp_path, "actor_rollout_ref.actor.fsdp_config.param_offload=True",
+                 "+actor_rollout_ref.actor.optim.lr=1e-6")
+    # True is verl's offload between rollout and update, not a CPU offload of the step: no fact
+    assert fact(plan, "dist.offload_params") is None
+    assert fact(plan, "optimizer.name").value == "AdamW"
+
+
+def test_override_of_a_missing_key_still_gives_the_plan(cli, tmp_path):
+    # cmu-l3/l1 run_l1_exact.sh: `actor_rollout_ref.rollout.val_temperature=0.6` without `+` on a
+    # config that lacks the key; Hydra refuses the line (PF526), the rest still says what the job is
+    write(tmp_path, FILES)
+    args = ("--", "python3", "-m", "verl.trainer.main_ppo", "trainer.nnodes=2",
+            "actor_rollout_ref.rollout.val_temperature=0.6", "actor_rollout_ref.rollout.n_val=4")
+    plan = plan_of(cli, *args, cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 16
+    assert any("val_temperature" in n and "'++'" in n for n in plan["notes"])
+    res = cli("audit", *args, cwd=tmp_path)
+    assert "PF526" in res.out and "val_temperature" in res.out
+
+
+def test_a_missing_key_with_another_failure_gives_no_plan(cli, tmp_path):
+    write(tmp_path, FILES)
+    plan = plan_of(cli, "--", "python3", "-m", "verl.trainer.main_ppo", "trainer.nnodes=2",
+                   "actor_rollout_ref.rollout.val_temperature=0.6", "trainer=abc", cwd=tmp_path)
+    assert fact(plan, "dist.world_size") is None

@@ -313,3 +313,46 @@ def test_an_hf_trainer_or_a_package_out_of_reach_says_nothing(cli, tmp_path):
     plan = plan_of(cli, "chargpt.py", cwd=tmp_path / "deep" / "projects" / "x" / "chargpt")
     opt = TrainingPlan.from_dict(plan).resolve("optimizer.name")
     assert opt is None or "mingpt/model.py" not in (opt.source.path or "")
+
+
+# MoonshotAI/Moonlight examples/toy_train.py:48: @torch.compile on the Muon optimizer's Newton-Schulz helper, a
+# numeric function of one gradient matrix; the model itself is never compiled
+NS_HELPER = """\
+    @torch.compile
+    def zeropower(G, steps):
+        assert len(G.shape) == 2
+        X = G.float()
+        X /= X.norm() + 1e-7
+        for _ in range(steps):
+            X = 1.5 * X - 0.5 * X @ X.T @ X
+        return X
+"""
+
+
+def _loop(helper: str) -> dict:
+    return {"main.py": "import torch\n\n\n" + helper.replace("\n    ", "\n").lstrip() + """
+
+model = torch.nn.Linear(4, 4)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+for x in [torch.randn(2, 4)]:
+    loss = model(x).sum()
+    loss.backward()
+    for p in model.parameters():
+        p.grad = zeropower(p.grad, 5)
+    optimizer.step()
+    optimizer.zero_grad()
+"""}
+
+
+def test_a_compiled_numeric_helper_is_no_compiled_model(cli, tmp_path):
+    write(tmp_path, _loop(NS_HELPER))
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    got = by(plan, "compile.enabled", "visible_code") or by(plan, "compile.enabled", "pytorch")
+    assert got is not None and got.value is False
+
+
+def test_twin_a_compiled_function_that_runs_a_module_keeps_compile_unknown(cli, tmp_path):
+    helper = NS_HELPER.replace("X = G.float()\n", "X = G.float()\n        X = model(X)\n")
+    write(tmp_path, _loop(helper))
+    plan = plan_of(cli, "main.py", cwd=tmp_path)
+    assert all(f.value is not False for f in TrainingPlan.from_dict(plan).facts("compile.enabled"))

@@ -152,7 +152,8 @@ def test_enabling_it_keeps_it_unknown(cli, tmp_path):
 
 # huggingface/pytorch-image-models @ aa4b5850c1543fa488abf260f18390eda46cf85d train.py (an argparse help text
 # "Fraction of uniform random exploration"), allenai/OLMo-core @ fa6c501 (``from requests.adapters import
-# HTTPAdapter``), TRI-ML/prismatic-vlms @ 874c5bb (``from logging import LoggerAdapter``), Stability-AI/
+# HTTPAdapter``), TRI-ML/prismatic-vlms @ 874c5bb (``from logging import LoggerAdapter``), bytedance/1d-tokenizer
+# utils/logger.py (accelerate's ``MultiProcessAdapter``), Stability-AI/
 # stable-audio-tools @ 50049e3 (``torch._dynamo.config.cache_size_limit = ...`` with no compile call).
 WORDS = {
     "train.py": """\
@@ -161,6 +162,7 @@ WORDS = {
         from logging import LoggerAdapter
 
         import torch
+        from accelerate.logging import MultiProcessAdapter
         from requests.adapters import HTTPAdapter
 
         parser = argparse.ArgumentParser()
@@ -168,6 +170,7 @@ WORDS = {
                             help="Fraction of uniform random exploration over the choices")
         args = parser.parse_args()
         log = LoggerAdapter(logging.getLogger(__name__), {})
+        ranked = MultiProcessAdapter(logging.getLogger(__name__), {})
         retry = HTTPAdapter(max_retries=3)
         torch._dynamo.config.cache_size_limit = 64
 
@@ -201,3 +204,60 @@ def test_lora_and_dynamo_optimize_keep_them_unknown(cli, tmp_path):
     plan = plan_of(cli, "train.py", cwd=tmp_path)
     assert by(plan, "peft.method") is None
     assert by(plan, "compile.enabled") is None
+
+
+# XLabs-AI/x-flux @ 4749542 src/flux/model.py:78-82,168-180: a model class keeping checkpointing off behind its own
+# flag (set False in __init__, diffusers' _set_gradient_checkpointing hook, an `if self.training and
+# self.gradient_checkpointing:` guard); the script never turns it on
+FLAG_MODEL = {
+    "model.py": """\
+        import torch
+
+
+        class Flux(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = torch.nn.Linear(4, 4)
+                self.gradient_checkpointing = False
+
+            def _set_gradient_checkpointing(self, module, value=False):
+                if hasattr(module, "gradient_checkpointing"):
+                    module.gradient_checkpointing = value
+
+            def forward(self, x):
+                if self.training and self.gradient_checkpointing:
+                    x = torch.utils.checkpoint.checkpoint(self.block, x, use_reentrant=False)
+                else:
+                    x = self.block(x)
+                return x
+    """,
+    "train.py": """\
+        import torch
+        from model import Flux
+
+        model = Flux()
+        optimizer = torch.optim.AdamW(model.parameters())
+        for x in [torch.zeros(2, 4)]:
+            loss = model(x).sum()
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+    """,
+}
+
+
+def test_checkpointing_a_model_keeps_off_behind_its_flag_is_no_use(cli, tmp_path):
+    write(tmp_path, FLAG_MODEL)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    got = fact(plan, "memory.gradient_checkpointing")
+    assert got is not None and got.value is False
+
+
+def test_twin_a_script_that_turns_the_flag_on_keeps_it_unknown(cli, tmp_path):
+    files = dict(FLAG_MODEL)
+    files["train.py"] = FLAG_MODEL["train.py"].replace(
+        "model = Flux()\n", "model = Flux()\n        model.gradient_checkpointing = True\n")
+    write(tmp_path, files)
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    got = fact(plan, "memory.gradient_checkpointing")
+    assert got is None or got.value is True
