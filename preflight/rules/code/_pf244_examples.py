@@ -56,3 +56,27 @@ PF244_GOOD = [
     # tricky: batch_first comes from the config
     _CLASSIFIER.format(extra=", batch_first=cfg_batch_first", pin="", move="", pool="x.mean(dim=1)"),
 ]
+
+# tricky: a project's own encoder layer of the same name (batch-major by construction)
+PF244_GOOD.append(dedent("""\
+    import torch.nn as nn
+
+
+    class TransformerEncoderLayer(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.attn = nn.MultiheadAttention(dim, 4, batch_first=True)
+
+        def forward(self, x):
+            return x + self.attn(x, x, x)[0]
+
+
+    class Classifier(nn.Module):
+        def __init__(self, dim, classes):
+            super().__init__()
+            self.block = TransformerEncoderLayer(dim)
+            self.head = nn.Linear(dim, classes)
+
+        def forward(self, x):
+            return self.head(self.block(x)[:, 0])
+    """))

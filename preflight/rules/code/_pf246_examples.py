@@ -71,3 +71,21 @@ PF246_GOOD = [
             return F.scaled_dot_product_attention(q, k, v, is_causal=True)
         """),
 ]
+
+# tricky: a project's own attention function, for which True means "hide"
+PF246_GOOD.append(dedent("""\
+    import torch
+
+
+    def scaled_dot_product_attention(q, k, v, attn_mask=None):
+        scores = q @ k.transpose(-2, -1) / q.size(-1) ** 0.5
+        if attn_mask is not None:
+            scores = scores.masked_fill(attn_mask, float("-inf"))
+        return scores.softmax(-1) @ v
+
+
+    def attend(q, k, v):
+        T = q.size(-2)
+        future = torch.triu(torch.ones(T, T, dtype=torch.bool), diagonal=1)
+        return scaled_dot_product_attention(q, k, v, attn_mask=future)
+    """))

@@ -11,6 +11,7 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf4_support import qualify
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
 
@@ -37,7 +38,12 @@ def _self_attr(node: ast.AST) -> Optional[str]:
     return None
 
 
-def _layers_by_attribute(cls: ast.ClassDef) -> dict[str, ast.Call]:
+def _torch_nn(ctx: FileContext, call: ast.Call) -> bool:
+    """The callee is PyTorch's own class (``nn.TransformerEncoderLayer``), not a project class of the same name."""
+    return qualify(ctx, call.func).startswith("torch.nn.")
+
+
+def _layers_by_attribute(ctx: FileContext, cls: ast.ClassDef) -> dict[str, ast.Call]:
     """``self.<attr>`` -> the sequence-first layer call it is built from, in any method of ``cls``:
     ``self.encoder = nn.TransformerEncoder(layer, n)`` with ``layer = nn.TransformerEncoderLayer(...)``
     in the same method (or inline), or the layer (or ``nn.Transformer``) assigned directly."""
@@ -51,12 +57,14 @@ def _layers_by_attribute(cls: ast.ClassDef) -> dict[str, ast.Call]:
                 continue
             target, value = node.targets[0], node.value
             last = call_last(value)
+            if not _torch_nn(ctx, value):
+                continue
             layer: Optional[ast.Call] = None
             if last in _LAYERS or last in _WHOLE:
                 layer = value
             elif last in _STACKS and value.args:
                 inner = value.args[0]
-                if isinstance(inner, ast.Call) and call_last(inner) in _LAYERS:
+                if isinstance(inner, ast.Call) and call_last(inner) in _LAYERS and _torch_nn(ctx, inner):
                     layer = inner
                 elif isinstance(inner, ast.Name):
                     layer = local.get(inner.id)
@@ -184,6 +192,7 @@ provided as (batch, seq, feature). Default: False (seq, batch, feature)").
 ## When preflight stays silent
 
 * `batch_first` is set to anything but a literal False, or the layer gets `**kwargs`.
+* The class is not PyTorch's (a project's own `TransformerEncoderLayer`).
 * The method transposes, permutes, reshapes or uses einsum/einops anywhere (the layout is
   changed somewhere preflight does not follow).
 * The output is pooled over dimension 0 (`x.mean(dim=0)`, `x[0]`): sequence-first and consistent.
@@ -193,7 +202,7 @@ provided as (batch, seq, feature). Default: False (seq, batch, feature)").
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for cls in ctx.nodes(ast.ClassDef):
-            layers = _layers_by_attribute(cls)
+            layers = _layers_by_attribute(ctx, cls)
             if not layers:
                 continue
             reported: set[int] = set()

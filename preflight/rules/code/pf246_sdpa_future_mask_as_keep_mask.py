@@ -10,6 +10,7 @@ from typing import Iterable, Optional
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf4_support import qualify
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
 
@@ -132,14 +133,15 @@ mask with `torch.tril(...)`).
 * The mask is negated (`~m`, `logical_not`, `== 0`), built with `tril`, or is a float additive mask
   (`masked_fill(..., float("-inf"))`, `-inf` above the diagonal): those are correct.
 * The mask is built where preflight does not follow it (another module, a name bound more than once).
+* The function called is not PyTorch's (a project's own `scaled_dot_product_attention`).
 """
     bad_examples = examples("preflight.rules.code._pf246_examples", "PF246_BAD")
     good_examples = examples("preflight.rules.code._pf246_examples", "PF246_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call in ctx.nodes(ast.Call):
-            if call_last(call) != "scaled_dot_product_attention":
-                continue
+            if call_last(call) != "scaled_dot_product_attention" or not qualify(ctx, call.func).startswith("torch."):
+                continue  # a project's own attention function may read True as "hide"
             mask = next((kw.value for kw in call.keywords if kw.arg == "attn_mask"), None)
             if mask is None and len(call.args) >= 4:
                 mask = call.args[3]
