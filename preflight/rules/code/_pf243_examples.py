@@ -73,3 +73,24 @@ PF243_GOOD = [
         model.get_input_embeddings().weight.requires_grad_(True)
         """),
 ]
+
+# tricky: Stanford Alpaca's recipe, a special-tokens dict filled elsewhere (a pad token when missing)
+PF243_GOOD.append(dedent("""\
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+
+    def smart_tokenizer_and_embedding_resize(special_tokens_dict, tokenizer, model):
+        num_new_tokens = tokenizer.add_special_tokens(special_tokens_dict)
+        model.resize_token_embeddings(len(tokenizer))
+        return num_new_tokens
+
+
+    tokenizer = AutoTokenizer.from_pretrained("huggyllama/llama-7b")
+    model = AutoModelForCausalLM.from_pretrained("huggyllama/llama-7b")
+    special_tokens_dict = {}
+    if tokenizer.pad_token is None:
+        special_tokens_dict["pad_token"] = "[PAD]"
+    smart_tokenizer_and_embedding_resize(special_tokens_dict, tokenizer, model)
+    model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
+    """))

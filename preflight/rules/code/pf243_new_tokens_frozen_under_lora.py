@@ -39,6 +39,16 @@ def _targets_embedding(call: ast.Call) -> bool:
     return False
 
 
+def _dict_built_elsewhere(call: ast.Call) -> bool:
+    """``tok.add_special_tokens(special_tokens_dict)``: a dict preflight cannot read. Stanford Alpaca's recipe
+    fills it with a pad token only when the tokenizer lacks one (a masked pad row needs no training), so an
+    unread dict is not taken as new content tokens."""
+    if call_last(call) != "add_special_tokens":
+        return False
+    arg = call.args[0] if call.args else (call.keywords[0].value if call.keywords else None)
+    return not isinstance(arg, ast.Dict)
+
+
 def _unfreezes_embeddings(ctx: FileContext) -> bool:
     """The file makes embedding weights trainable itself (``model.get_input_embeddings().requires_grad_()``,
     ``...embed_tokens.weight.requires_grad = True``)."""
@@ -89,6 +99,8 @@ trains only the new rows.
 
 * The only added token is a pad token (its positions are masked out of the loss and the
   attention), or the tokens added are ones the vocabulary already holds.
+* `add_special_tokens` gets a dict built elsewhere (`special_tokens_dict`): Stanford Alpaca's recipe
+  fills it with a pad token only when the tokenizer has none, which needs no training.
 * `modules_to_save`/`trainable_token_indices` appear anywhere in the file (a config built in
   steps), `target_modules` names an embedding or the head, or is not a literal list.
 * The file makes embedding weights trainable itself (`...get_input_embeddings().requires_grad_(True)`).
@@ -106,7 +118,8 @@ trains only the new rows.
         configs: list[ast.Call] = []
         for call in sorted(ctx.nodes(ast.Call), key=lambda c: (c.lineno, c.col_offset)):
             last = call_last(call)
-            if last in ("add_tokens", "add_special_tokens") and _adds_new(call) and not _pad_only(call):
+            if last in ("add_tokens", "add_special_tokens") and _adds_new(call) and not _pad_only(call) \
+                    and not _dict_built_elsewhere(call):
                 added = added or call
             elif last in _ADD_AND_RESIZE:
                 added = added or call
