@@ -159,6 +159,8 @@ class LoaderAnalysis:
             return Marker(call, fn, f"`{last}(...)` makes this a data-parallel job")
         if qual == "deepspeed.initialize":
             return Marker(call, fn, "`deepspeed.initialize(...)` makes this a data-parallel job")
+        if last == "Fabric" and qual.startswith(_FABRIC_ROOTS) and fabric_data_parallel(call):
+            return Marker(call, fn, "`Fabric(...)` on several devices makes this a data-parallel job")
         return None
 
     def related(self, fn: FunctionInfo) -> list[Marker]:
@@ -453,7 +455,27 @@ class LoaderAnalysis:
         return None
 
 
-_MARKER_WORDS = _MARKERS | {"initialize"}
+_MARKER_WORDS = _MARKERS | {"initialize", "Fabric"}
+_FABRIC_ROOTS = ("lightning.", "lightning_fabric.", "pytorch_lightning.")
+_FABRIC_SHARDED = ("ddp", "fsdp", "deepspeed")
+
+
+def fabric_data_parallel(call: ast.Call) -> bool:
+    """``Fabric(devices=4, strategy="ddp")``: literal devices above one (or several nodes) and no
+    strategy other than a DDP/FSDP/DeepSpeed one (``dp`` keeps one process)."""
+    kwargs = {kw.arg: kw.value for kw in call.keywords if kw.arg is not None}
+    if len(kwargs) != len(call.keywords) or call.args:
+        return False
+    strategy = kwargs.get("strategy")
+    if strategy is not None and not (isinstance(strategy, ast.Constant) and isinstance(strategy.value, str)
+                                     and strategy.value.startswith(_FABRIC_SHARDED)):
+        return False
+    devices, nodes = kwargs.get("devices"), kwargs.get("num_nodes")
+    many = isinstance(devices, ast.Constant) and isinstance(devices.value, int) and not isinstance(
+        devices.value, bool) and devices.value > 1
+    many = many or (isinstance(devices, (ast.List, ast.Tuple)) and len(devices.elts) > 1)
+    many = many or (isinstance(nodes, ast.Constant) and isinstance(nodes.value, int) and nodes.value > 1)
+    return many
 
 
 def _inside(node: ast.AST, outer: ast.AST) -> bool:

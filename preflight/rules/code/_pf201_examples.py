@@ -3,6 +3,8 @@ PF203 shuffle-with-sampler (executable documentation, see tests/test_rules_meta.
 
 from __future__ import annotations
 
+from textwrap import dedent
+
 PF201_BAD = [
     # DDP with a shuffled loader and no sampler; a comment mentioning the trainer (FN-2)
     """
@@ -649,3 +651,40 @@ from torch.utils.data import DataLoader, DistributedSampler
 loader = DataLoader(train_set, batch_size=32, shuffle=args.shuffle, sampler=DistributedSampler(train_set))
 """,
 ]
+
+# Fabric on several devices is data-parallel like DDP: a loader iterated without
+# `fabric.setup_dataloaders` gets no DistributedSampler (held-out-21, Lightning's Fabric docs)
+_FABRIC = dedent("""\
+    import torch
+    import torch.nn.functional as F
+    from lightning.fabric import Fabric
+    from torch.utils.data import DataLoader
+
+    from tinylm import GPT, PackedTokens
+
+
+    def main():
+        fabric = Fabric(accelerator="cuda", {where})
+        fabric.launch()
+        model = GPT()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=6e-4)
+        model, optimizer = fabric.setup(model, optimizer)
+        train_loader = DataLoader(PackedTokens("train.bin"), batch_size=16, shuffle=True){pin}
+    {setup}
+        for x, y in train_loader:
+            loss = F.cross_entropy(model(x).flatten(0, 1), y.flatten())
+            fabric.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+    """)
+
+PF201_BAD.append(_FABRIC.format(where='devices=4, strategy="ddp"', pin="  # error: PF201", setup=""))
+PF201_GOOD.extend([
+    # the fix: Fabric swaps in a DistributedSampler
+    _FABRIC.format(where='devices=4, strategy="ddp"', pin="",
+                   setup="    train_loader = fabric.setup_dataloaders(train_loader)"),
+    # tricky: one device, nothing to shard
+    _FABRIC.format(where="devices=1", pin="", setup=""),
+    # tricky: DataParallel keeps one process
+    _FABRIC.format(where='devices=2, strategy="dp"', pin="", setup=""),
+])

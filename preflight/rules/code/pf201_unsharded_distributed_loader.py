@@ -135,7 +135,9 @@ class UnshardedDistributedLoader(Rule):
 ## What it finds
 
 A script wraps its model for data-parallel training (`DistributedDataParallel`,
-`FullyShardedDataParallel` / `fully_shard`, or `deepspeed.initialize`) and its
+`FullyShardedDataParallel` / `fully_shard`, `deepspeed.initialize`, or a Lightning
+`Fabric(devices=4, strategy="ddp")` with literal devices or nodes above one and a
+DDP/FSDP/DeepSpeed or default strategy) and its
 training loop iterates a `DataLoader(...)` that has no sampler and whose dataset
 is map-style (`shuffle=True`, a torchvision dataset, `TensorDataset`, a local
 `Dataset` with `__getitem__`, a non-streaming `load_dataset`). The loader may be
@@ -180,6 +182,7 @@ returns.
   (`torch.manual_seed(0)`, `seed_everything(42)`): then the "random" data is identical
   on every rank. A seed that involves the rank (`manual_seed(seed + rank)`) keeps it a shard.
 * The dataset's style is unknown and the loader does not shuffle.
+* A `Fabric` on one device, with `strategy="dp"`, or with devices/strategy preflight cannot read.
 * The loader went through `accelerator.prepare`, `fabric.setup_dataloaders` or
   came from `deepspeed.initialize` (they shard it), or is handed to Lightning or
   the HF Trainer (they inject the sampler). The one Lightning case reported is a
