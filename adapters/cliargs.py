@@ -653,7 +653,12 @@ class _Pass:
         return any(o.library in ("SFTConfig", "DPOConfig") for o in self.decl.options.values())
 
     def model(self) -> None:
+        from preflight.adapters.model_local_folder import catalog_download, help_model_option
+
         found = self.value(*_MODEL)
+        if found is None:  # ``--pretrain`` documented as "HF model name or path" (OpenRLHF)
+            named = help_model_option(self.decl.options, [*self.cli, *self.file_values])
+            found = self.value(named) if named is not None else None
         if found is not None:
             name, value, source, conf = found
             if isinstance(value, str) and _HUB_ID.match(value.strip()) and not value.startswith((".", "~", "/")):
@@ -687,6 +692,12 @@ class _Pass:
                                                                 "catalog name, not a local path)"), "medium")
                     self.adapter.note(self.plan, f"--{name} {value} is a model name, not a local path: its size "
                                                  "is known only where a catalog or config gives it")
+                    return self._arch()
+                hub = catalog_download(value) if not self._exists(value.strip()) else None
+                if hub is not None:
+                    self.add("model.ref", hub, Source(source.kind, source.path, source.line, source.key,
+                                                      f"{source.detail}: a local folder named like the catalog "
+                                                      f"model {hub}, taken as a download of it"), "low")
                     return self._arch()
                 self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
                                              "without its config.json")
