@@ -228,11 +228,16 @@ def compositions(project: Project, *, use_hydra: bool = True) -> list[Union[Comp
     return out
 
 
-def _compose_app(project: Project, app: HydraApp, use_hydra: bool) -> Union[Composed, FileError]:
+def _compose_app(project: Project, app: HydraApp, use_hydra: bool,
+                 added: frozenset[str] = frozenset()) -> Union[Composed, FileError]:
+    """``added``: keys whose launch overrides are read as ``++key=value`` (:mod:`.hydra_lenient`)."""
     display = app.script.source.display if app.script is not None else relative(app.config_dir or Path("."),
                                                                                     project.root)
     args = project.script_args(app.script) if app.script is not None else list(project.argv)
     tokens = [*app.overrides, *args]
+    if added:
+        tokens = [f"++{t}" if isinstance(t, str) and "=" in t and t.split("=", 1)[0] in added else t
+                  for t in tokens]
     from preflight.adapters.hydra_compose import parse_overrides
 
     _, flags, _ = parse_overrides(tokens)
@@ -410,9 +415,19 @@ class HydraAdapter(Adapter):
                 if "Could not override '" not in result.message or "To append to your config use +" not in (
                         result.message):
                     project.errors.append(result)
+                    continue
                 # else: the launch overrides a key the config lacks, a bug of the job that the plan rule
-                # PF526 reports as a finding (not an input preflight could not read)
-                continue
+                # PF526 reports as a finding (not an input preflight could not read); the plan is read as
+                # the job meant it, the keys added (hydra_lenient.py)
+                from preflight.adapters.hydra_lenient import lenient_composition
+
+                lenient = lenient_composition(project, app, result)
+                if lenient is None:
+                    continue
+                result, added = lenient
+                self.note(plan, f"{app.script.source.display if app.script is not None else 'hydra'}: the launch "
+                                f"overrides {', '.join(added)}, which the config lacks (Hydra stops: PF526); the "
+                                "config is read as if each were given as ++key=value")
             from preflight.adapters.hydra_resolvers import registered, using
 
             with using(registered(app.script.tree if app.script is not None else None)):

@@ -61,9 +61,14 @@ def _verl_entry(project: Project, script: Any) -> bool:
 
 
 def _composed(project: Project) -> Any:
-    from preflight.adapters.hydra import Composed, compositions
+    from preflight.adapters.hydra import Composed, compositions, find_apps
+    from preflight.adapters.hydra_lenient import lenient_composition
 
-    found = [c for c in compositions(project) if isinstance(c, Composed) and _verl_entry(project, c.app.script)
+    every = []
+    for app, comp in zip(find_apps(project), compositions(project)):
+        lenient = lenient_composition(project, app, comp) if not isinstance(comp, Composed) else None
+        every.append(lenient[0] if lenient is not None else comp)  # keys the config lacks read as ++key
+    found = [c for c in every if isinstance(c, Composed) and _verl_entry(project, c.app.script)
              and isinstance(_get(c.config, ("actor_rollout_ref", "actor")), dict)]
     return found[0] if len(found) == 1 else None
 
