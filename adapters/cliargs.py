@@ -659,6 +659,8 @@ class _Pass:
         if found is None:  # ``--pretrain`` documented as "HF model name or path" (OpenRLHF)
             named = help_model_option(self.decl.options, [*self.cli, *self.file_values])
             found = self.value(named) if named is not None else None
+            if found is not None and not (isinstance(found[1], str) and re.fullmatch(r"[^\s,:;]+", found[1])):
+                found = None  # a list of models and files (``id:pattern,id:pattern``) is not one model
         if found is not None:
             name, value, source, conf = found
             if isinstance(value, str) and _HUB_ID.match(value.strip()) and not value.startswith((".", "~", "/")):

@@ -169,3 +169,16 @@ def test_a_config_key_naming_a_local_download(cli, tmp_path: Path, name: str, hu
     else:
         assert got is not None and (got.value, got.confidence, got.source.line) == (hub, "low", 2)
         assert name in got.source.detail
+
+
+def test_a_documented_model_option_given_a_list_of_files_states_nothing(cli, tmp_path: Path) -> None:
+    # modelscope/DiffSynth-Studio @ the benchmark's commit diffsynth/diffusion/parsers.py:27
+    # ``--model_id_with_origin_paths`` "Model ID with origin paths ... Comma-separated"
+    driver = DRIVER.replace('"--pretrain", type=str, default=None, help="HF model name or path"',
+                            '"--model_id_with_origin_paths", type=str, default=None, help="Model ID with origin '
+                            'paths, e.g., Org/Video-1B:model*.safetensors. Comma-separated."')
+    write(tmp_path, {"train.py": driver, "run.sh": "python train.py --model_id_with_origin_paths "
+                     "\"/data/Qwen2.5-7B:model*.safetensors,/data/Qwen2.5-7B:vae.pth\"\n"})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert fact(plan, "model.ref") is None
+    assert not any("is a local path" in n for n in plan["notes"])
