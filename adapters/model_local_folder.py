@@ -47,6 +47,9 @@ def _repo_index() -> dict[str, set[str]]:
     return index
 
 
+# help that speaks of a checkpoint to resume from, an output or another role is not the model trained
+_NOT_BASE = re.compile(r"\b(checkpoint|resume|output|save|reward|critic|reference|teacher|tokenizer)\b", re.I)
+
 _INDEX: Optional[dict[str, set[str]]] = None
 
 
@@ -75,5 +78,6 @@ def help_model_option(options: dict[str, Any], given: Iterable[str]) -> Optional
     """The one option given a value whose help documents it as the model (see the module doc)."""
     found = [name for name in given
              if name in options and not _OTHER_ROLE.search(name)
-             and _MODEL_HELP.search(str(getattr(options[name], "help", "") or ""))]
+             and _MODEL_HELP.search(str(getattr(options[name], "help", "") or ""))
+             and not _NOT_BASE.search(str(getattr(options[name], "help", "") or ""))]
     return found[0] if len(found) == 1 else None

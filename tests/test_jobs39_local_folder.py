@@ -85,8 +85,10 @@ def test_two_documented_model_options_given_state_nothing() -> None:
             self.help = help
 
     options = {"pretrain": Opt("HF model name or path"), "init_from": Opt("pretrained model name or path"),
-               "lr": Opt("learning rate")}
+               "lr": Opt("learning rate"), "resume": Opt("model path of a checkpoint to resume from")}
     assert help_model_option(options, ["pretrain", "lr"]) == "pretrain"
+    assert help_model_option(options, ["pretrain", "resume"]) == "pretrain"  # a checkpoint is not the model
+    assert help_model_option(options, ["resume"]) is None
     assert help_model_option(options, ["pretrain", "init_from"]) is None
     assert help_model_option(options, ["lr"]) is None
 
