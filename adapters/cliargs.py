@@ -695,7 +695,8 @@ class _Pass:
                     self.adapter.note(self.plan, f"--{name} {value} is a model name, not a local path: its size "
                                                  "is known only where a catalog or config gives it")
                     return self._arch()
-                hub = catalog_download(value) if not self._exists(value.strip()) else None
+                hub = catalog_download(value)
+                hub = hub if hub is not None and not self._exists(value.strip()) else None
                 if hub is not None:
                     self.add("model.ref", hub, Source(source.kind, source.path, source.line, source.key,
                                                       f"{source.detail}: a local folder named like the catalog "
@@ -727,8 +728,11 @@ class _Pass:
     def _exists(self, value: str) -> bool:
         """A folder or file of that name beside the job (a local checkpoint)."""
         for base in (self.project.root, self.script.source.path.parent if self.script.source.path else None):
-            if base is not None and (Path(base) / value).exists():
-                return True
+            try:
+                if base is not None and (Path(base) / value).exists():
+                    return True
+            except (OSError, ValueError):  # a name too long for a path (a constructor given as a string)
+                return False
         return False
 
     def _arch(self) -> None:

@@ -184,3 +184,16 @@ def test_a_documented_model_option_given_a_list_of_files_states_nothing(cli, tmp
     plan = plan_of(cli, "run.sh", cwd=tmp_path)
     assert fact(plan, "model.ref") is None
     assert not any("is a local path" in n for n in plan["notes"])
+
+
+def test_a_model_option_given_a_constructor_string_runs(cli, tmp_path: Path) -> None:
+    # naver/dust3r @ the benchmark's commit: --model "AsymmetricCroCo3DStereo(pos_embed='RoPE100', ...)", a string
+    # longer than a file name may be; reading it as a folder must not stop the cliargs reader
+    driver = DRIVER.replace('"--pretrain", type=str, default=None, help="HF model name or path"',
+                            '"--model", type=str, default=None')
+    long = "Net(" + ", ".join(f"arg_{i}=({i}, 'xy')" for i in range(40)) + ")"
+    write(tmp_path, {"train.py": driver, "run.sh": f"python train.py --model \"{long}\" --micro_train_batch_size 2\n"})
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert fact(plan, "batch.micro").value == 2  # the same reader's other facts are there
+    assert fact(plan, "model.ref") is None
+    assert not any("internal error" in n for n in plan["notes"])
