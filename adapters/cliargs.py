@@ -653,7 +653,14 @@ class _Pass:
         return any(o.library in ("SFTConfig", "DPOConfig") for o in self.decl.options.values())
 
     def model(self) -> None:
+        from preflight.adapters.model_local_folder import catalog_download, help_model_option
+
         found = self.value(*_MODEL)
+        if found is None:  # ``--pretrain`` documented as "HF model name or path" (OpenRLHF)
+            named = help_model_option(self.decl.options, [*self.cli, *self.file_values])
+            found = self.value(named) if named is not None else None
+            if found is not None and not (isinstance(found[1], str) and re.fullmatch(r"[^\s,:;]+", found[1])):
+                found = None  # a list of models and files (``id:pattern,id:pattern``) is not one model
         if found is not None:
             name, value, source, conf = found
             if isinstance(value, str) and _HUB_ID.match(value.strip()) and not value.startswith((".", "~", "/")):
@@ -688,6 +695,13 @@ class _Pass:
                     self.adapter.note(self.plan, f"--{name} {value} is a model name, not a local path: its size "
                                                  "is known only where a catalog or config gives it")
                     return self._arch()
+                hub = catalog_download(value)
+                hub = hub if hub is not None and not self._exists(value.strip()) else None
+                if hub is not None:
+                    self.add("model.ref", hub, Source(source.kind, source.path, source.line, source.key,
+                                                      f"{source.detail}: a local folder named like the catalog "
+                                                      f"model {hub}, taken as a download of it"), "low")
+                    return self._arch()
                 self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
                                              "without its config.json")
         self._arch()
@@ -714,8 +728,11 @@ class _Pass:
     def _exists(self, value: str) -> bool:
         """A folder or file of that name beside the job (a local checkpoint)."""
         for base in (self.project.root, self.script.source.path.parent if self.script.source.path else None):
-            if base is not None and (Path(base) / value).exists():
-                return True
+            try:
+                if base is not None and (Path(base) / value).exists():
+                    return True
+            except (OSError, ValueError):  # a name too long for a path (a constructor given as a string)
+                return False
         return False
 
     def _arch(self) -> None:

@@ -16,7 +16,9 @@ id (``owner/name``, no file or folder of that name beside the job) under
   ``pretrained_model_name_or_path``, ``model_id``, ``model_name``, ``base_model``, ``model_path``; or
 - ``name``/``path``/``id``/``name_or_path`` directly in a section named ``model`` (``[model] name``),
 
-where no section on the way names another thing the job loads (a tokenizer, a reward, reference,
+or a local folder named like one catalog model (``model_path: /data/Qwen2.5-7B``, read as that catalog
+Hub id: :func:`preflight.adapters.model_local_folder.catalog_download`), where no section on the way
+names another thing the job loads (a tokenizer, a reward, reference,
 critic or teacher model, a draft model, data, a vision tower, a VAE). Exactly one such Hub id across the
 files gives ``model.ref``, **low** confidence at the lowest priority (the key's meaning is the
 project's; a model read from the code or a known framework key wins). Two different ids state nothing.
@@ -78,21 +80,27 @@ class ModelConfigRefAdapter(ScratchAdapter):
         return bool(project.configs)
 
     def work(self, project: Project, plan: TrainingPlan) -> None:
-        found: list[tuple[str, Any, tuple]] = []
+        from preflight.adapters.model_local_folder import catalog_download
+
+        found: list[tuple[str, Any, tuple, str]] = []
         for _, cfg in project.configs:
             if cfg.kind not in ("json", "yaml", "toml"):
                 continue
             for path, value in _values(cfg.data):
-                if isinstance(value, str) and _HUB_ID.match(value.strip()) and _names_model(path) \
-                        and not self._local(project, value.strip()):
-                    found.append((value.strip(), cfg, path))
-        if not found or len({v for v, _, _ in found}) != 1:
+                if not isinstance(value, str) or not _names_model(path) or self._local(project, value.strip()):
+                    continue
+                if _HUB_ID.match(value.strip()):
+                    found.append((value.strip(), cfg, path, "a Hub id"))
+                elif catalog_download(value) is not None:
+                    found.append((str(catalog_download(value)), cfg, path,
+                                  f"a local folder named like the catalog model, taken as a download of it ({value})"))
+        if not found or len({v for v, _, _, _ in found}) != 1:
             return
-        value, cfg, path = found[0]
+        value, cfg, path, what = found[0]
         key = ".".join(str(p) for p in path)
         self.add(plan, "model.ref", value,
                  Source("config", cfg.path, cfg.line_of(path, nearest=True), key,
-                        f"{key}: {value} in {cfg.path}, a Hub id under a key that names the model (the key's "
+                        f"{key}: {value} in {cfg.path}, {what} under a key that names the model (the key's "
                         "meaning is the project's; a model read from the code wins)"), "low", priority=-1)
 
     @staticmethod
