@@ -201,6 +201,28 @@ def _run(argv: List[str], cwd: Path) -> dict:
         return {}
 
 
+SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm")
+_LAUNCH_WORDS = re.compile(r"(?m)^[^#\n]*\b(torchrun|deepspeed|accelerate|srun|python3?|sbatch|bash|sh|"
+                           r"mpirun|composer|lightning|tune|llamafactory-cli|trl)\b")
+
+
+def launch_script(files: Dict[str, str]) -> Optional[str]:
+    """The variant's launch script, whatever its name: ``launch.sh`` when there is one at the top, else
+    the shell scripts (``.sh``/``.bash``/``.sbatch``/``.slurm`` or a ``#!...sh`` file) that run something
+    (a Python script, a launcher, another shell script); of those, one no other names (the script the
+    user runs, not one it calls), the shallowest, then by name. None when the variant has none."""
+    shells = [n for n, t in files.items()
+              if n.endswith(SHELL_SUFFIXES) or (t.startswith("#!") and "sh" in t.split("\n", 1)[0])]
+    if "launch.sh" in shells:
+        return "launch.sh"
+    runs = [n for n in shells if _LAUNCH_WORDS.search(files[n])]
+    if not runs:
+        return None
+    called = {n for n in runs for m in runs if m != n and Path(n).name in files[m]}
+    top = [n for n in runs if n not in called] or runs
+    return min(top, key=lambda n: (len(Path(n).parts), n))
+
+
 def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) -> List[tuple]:
     """Write the files under root and run check, audit and validate; (code, file, line, sev, msg)."""
     for name, text in files.items():
@@ -208,11 +230,7 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
     scripts = sorted(n for n in files if n.endswith((".py", ".ipynb")))
-    if "launch.sh" in files:  # the variant's own launch line: the last command that names a script
-        for line in reversed(files["launch.sh"].splitlines()):
-            if any(s in line for s in scripts):
-                launch = line.strip().rstrip("\\").strip()
-                break
+    script = launch_script(files)
     configs = sorted(n for n in files if Path(n).suffix in CONFIG_SUFFIXES)
     found: List[tuple] = []
     check = _run([*exe, "check", ".", "--format", "json", "--no-cache", "-j", "1", "--exit-zero"], root)
@@ -220,7 +238,9 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
         found.append((f["code"], os.path.relpath(f["path"], root) if os.path.isabs(f["path"]) else f["path"],
                       f["line"], f["severity"], f["message"]))
     if scripts:
-        argv = [*exe, "audit", *scripts]
+        # the job as the user launches it: the launch script first (preflight reads its launch line,
+        # the script it runs and the configs it names), then the variant's Python files
+        argv = [*exe, "audit", *([script] if script else []), *scripts]
         # top-level configs are passed one by one; a config folder (Hydra's conf/) is passed as a folder
         given = []
         for c in configs:
@@ -230,7 +250,7 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
         for c in given:
             argv += ["--config", c]
         argv += ["--format", "json", "--no-cache", "-j", "1", "--exit-zero"]
-        if launch:
+        if launch and not script:
             argv += ["--", *shlex.split(launch)]
         audit = _run(argv, root)
         for f in audit.get("findings", []):
