@@ -2,9 +2,19 @@
 
 Each case is a bug with its corrected twin (or a tricky-correct program alone). For every
 variant the script writes the files into a scratch directory and runs preflight the way a
-user would: ``preflight check DIR``, ``preflight audit SCRIPT --config CONFIG... -- LAUNCH``
+user would: ``preflight check DIR``, ``preflight audit LAUNCH_SCRIPT SCRIPT... --config CONFIG...``
 and ``preflight validate CONFIG...``. A finding counts when its severity is warning or
 error.
+
+The job is audited as the user launches it: the variant's launch script, whatever its name
+(``launch.sh``; else the one shell script, ``run.sh``, ``finetune.sh``, ``x.sbatch``..., that runs
+something and that no other shell script of the variant names; see ``launch_script``), is given
+to ``audit`` first. preflight reads it as it reads any launch script: its launch line (continuation
+lines, variables, ``#SBATCH`` directives, scripts it calls), the training script that line runs
+and the configs it names. The variant's Python files and configs are passed too, as before. A
+variant without a launch script is audited with the case's ``launch:`` line after ``--``.
+(Until det45 the scorer read only a file named ``launch.sh``, and only its last line naming a
+script, as the launch command: a measurement change; see docs/corpus.md.)
 
 * A bug is **found** when some (code, file) pair at warning or above appears more often on
   the bug variant than on its twin: a finding the fix removes.
@@ -45,7 +55,7 @@ The case format (one ``.cases`` file per family)::
     source: <URL of the public report>
     title: <one line>
     kind: bug | correct            (correct: a tricky-correct program, files under fix/)
-    launch: torchrun --nproc_per_node 4 train.py     (optional; a variant's launch.sh wins)
+    launch: torchrun --nproc_per_node 4 train.py     (optional; a variant's launch script wins)
     expect: train.py:22 what the finding must say     (optional; held-out-2 labels every bug with it)
     still_buggy: PF457 | why the twin keeps that problem, with the source   (optional, see below)
     --- bug/train.py
