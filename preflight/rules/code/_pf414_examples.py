@@ -4,6 +4,8 @@ asserts exactly those findings. Good examples must stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF414_BAD = [
     """
 import torch
@@ -351,6 +353,42 @@ class BigInput(pl.LightningModule):
     def training_epoch_end(self, outputs):
         self.log("epoch_loss", torch.stack([o["loss"] for o in outputs]).mean())
 """,
+    # Quicksetup-ai PR 26 (the lightning-hydra-template shape): preds and targets returned beside the
+    # loss while training_epoch_end only resets a metric; Lightning 1.x keeps them for the epoch
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+
+
+        class LitModule(pl.LightningModule):
+            def step(self, batch):
+                x, y = batch
+                logits = self.net(x)
+                return self.criterion(logits, y), torch.argmax(logits, dim=1), y
+
+            def training_step(self, batch, batch_idx):
+                loss, preds, targets = self.step(batch)
+                self.log("train/acc", self.train_acc(preds, targets), on_epoch=True)
+                return {"loss": loss, "preds": preds, "targets": targets}  # warning: PF418
+
+            def training_epoch_end(self, outputs):
+                self.train_acc.reset()
+        """),
+    # Lightning issue 8453: the forward output returned from validation_step, the hook reads "x" only
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+
+
+        class Boring(pl.LightningModule):
+            def validation_step(self, batch, batch_idx):
+                output = self.layer(batch)
+                loss = self.loss(batch, output)
+                return {"x": loss, "output": output}  # warning: PF418
+
+            def validation_epoch_end(self, outputs):
+                self.log("val_loss", torch.stack([o["x"] for o in outputs]).mean())
+        """),
     # the same test-time list, but the test loop runs once per checkpoint: each run's epoch-end
     # hook reads every earlier run's predictions too
     """
@@ -458,6 +496,54 @@ class Kept(pl.LightningModule):
         x, y = batch
         return {"loss": torch.nn.functional.cross_entropy(self(x), y), "x": x}
 """,
+    # tricky: the hook reads every returned key (an epoch-level metric over all predictions)
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+
+
+        class LitModule(pl.LightningModule):
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                logits = self.net(x)
+                preds = torch.argmax(logits, dim=1)
+                return {"loss": self.criterion(logits, y), "preds": preds, "targets": y}
+
+            def training_epoch_end(self, outputs):
+                preds = torch.cat([o["preds"] for o in outputs])
+                targets = torch.cat([o["targets"] for o in outputs])
+                self.log("train/epoch_acc", (preds == targets).float().mean())
+        """),
+    # tricky: the hook hands the outputs to a helper that may read any key
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+
+
+        class Segmenter(pl.LightningModule):
+            def validation_step(self, batch, batch_idx):
+                masks = self.net(batch["image"])
+                return {"masks": masks}
+
+            def validation_epoch_end(self, outputs):
+                self.save_examples(outputs)
+        """),
+    # the fix of the Quicksetup-ai shape: only the loss (and a CPU copy of a metric) is returned
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+
+
+        class LitModule(pl.LightningModule):
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                logits = self.net(x)
+                loss = self.criterion(logits, y)
+                acc = (torch.argmax(logits, dim=1) == y).float().mean().item()
+                return {"loss": loss, "acc": acc}
+
+            def training_epoch_end(self, outputs):
+                self.train_acc.reset()
+        """),
 ]
 
 PF419_BAD = [
