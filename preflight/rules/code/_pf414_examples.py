@@ -857,6 +857,29 @@ lora_model.gradient_checkpointing_enable()
 
 
 PF423_BAD = [
+    # flan-alpaca issue 19: the model name is the default of the module's __init__ parameter
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+        from transformers import AutoModelForSeq2SeqLM
+
+
+        class LightningModel(pl.LightningModule):
+            def __init__(self, model_name_or_path="google/flan-t5-xl", learning_rate=5e-4):
+                super().__init__()
+                self.model = AutoModelForSeq2SeqLM.from_pretrained(model_name_or_path)
+
+            def training_step(self, batch, batch_idx):
+                return self.model(**batch).loss
+
+            def configure_optimizers(self):
+                return torch.optim.AdamW(self.parameters(), lr=5e-4)
+
+
+        def main(train_loader):
+            trainer = pl.Trainer(accelerator="gpu", devices=1, precision="16-mixed")  # warning: PF423
+            trainer.fit(LightningModel(), train_loader)
+        """),
     """
 from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainingArguments
 
@@ -892,6 +915,42 @@ def main(loader, model_path):
 ]
 
 PF423_GOOD = [
+    # tricky: the caller passes another model than the T5 default
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        from transformers import AutoModelForSeq2SeqLM
+
+
+        class LightningModel(pl.LightningModule):
+            def __init__(self, model_name_or_path="google/flan-t5-xl"):
+                super().__init__()
+                self.model = AutoModelForSeq2SeqLM.from_pretrained(model_name_or_path)
+
+            def training_step(self, batch, batch_idx):
+                return self.model(**batch).loss
+
+
+        def main(train_loader):
+            trainer = pl.Trainer(accelerator="gpu", devices=1, precision="16-mixed")
+            trainer.fit(LightningModel("facebook/bart-large"), train_loader)
+        """),
+    # tricky: the default is never used in view (the class is built elsewhere, e.g. by a CLI)
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        from transformers import AutoModelForSeq2SeqLM
+
+
+        class LightningModel(pl.LightningModule):
+            def __init__(self, model_name_or_path="google/flan-t5-xl"):
+                super().__init__()
+                self.model = AutoModelForSeq2SeqLM.from_pretrained(model_name_or_path)
+
+            def training_step(self, batch, batch_idx):
+                return self.model(**batch).loss
+
+
+        trainer = pl.Trainer(accelerator="gpu", devices=1, precision="16-mixed")
+        """),
     """
 from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainingArguments
 
