@@ -2,9 +2,19 @@
 
 Each case is a bug with its corrected twin (or a tricky-correct program alone). For every
 variant the script writes the files into a scratch directory and runs preflight the way a
-user would: ``preflight check DIR``, ``preflight audit SCRIPT --config CONFIG... -- LAUNCH``
+user would: ``preflight check DIR``, ``preflight audit LAUNCH_SCRIPT SCRIPT... --config CONFIG...``
 and ``preflight validate CONFIG...``. A finding counts when its severity is warning or
 error.
+
+The job is audited as the user launches it: the variant's launch script, whatever its name
+(``launch.sh``; else the one shell script, ``run.sh``, ``finetune.sh``, ``x.sbatch``..., that runs
+something and that no other shell script of the variant names; see ``launch_script``), is given
+to ``audit`` first. preflight reads it as it reads any launch script: its launch line (continuation
+lines, variables, ``#SBATCH`` directives, scripts it calls), the training script that line runs
+and the configs it names. The variant's Python files and configs are passed too, as before. A
+variant without a launch script is audited with the case's ``launch:`` line after ``--``.
+(Until det45 the scorer read only a file named ``launch.sh``, and only its last line naming a
+script, as the launch command: a measurement change; see docs/corpus.md.)
 
 * A bug is **found** when some (code, file) pair at warning or above appears more often on
   the bug variant than on its twin: a finding the fix removes.
@@ -46,7 +56,7 @@ The case format (one ``.cases`` file per family)::
     source: <URL of the public report>
     title: <one line>
     kind: bug | correct            (correct: a tricky-correct program, files under fix/)
-    launch: torchrun --nproc_per_node 4 train.py     (optional; a variant's launch.sh wins)
+    launch: torchrun --nproc_per_node 4 train.py     (optional; a variant's launch script wins)
     expect: train.py:22 what the finding must say     (optional; held-out-2 labels every bug with it)
     still_buggy: PF457 | why the twin keeps that problem, with the source   (optional, see below)
     --- bug/train.py
@@ -203,6 +213,28 @@ def _run(argv: List[str], cwd: Path) -> dict:
         return {}
 
 
+SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm")
+_LAUNCH_WORDS = re.compile(r"(?m)^[^#\n]*\b(torchrun|deepspeed|accelerate|srun|python3?|sbatch|bash|sh|"
+                           r"mpirun|composer|lightning|tune|llamafactory-cli|trl)\b")
+
+
+def launch_script(files: Dict[str, str]) -> Optional[str]:
+    """The variant's launch script, whatever its name: ``launch.sh`` when there is one at the top, else
+    the shell scripts (``.sh``/``.bash``/``.sbatch``/``.slurm`` or a ``#!...sh`` file) that run something
+    (a Python script, a launcher, another shell script); of those, one no other names (the script the
+    user runs, not one it calls), the shallowest, then by name. None when the variant has none."""
+    shells = [n for n, t in files.items()
+              if n.endswith(SHELL_SUFFIXES) or (t.startswith("#!") and "sh" in t.split("\n", 1)[0])]
+    if "launch.sh" in shells:
+        return "launch.sh"
+    runs = [n for n in shells if _LAUNCH_WORDS.search(files[n])]
+    if not runs:
+        return None
+    called = {n for n in runs for m in runs if m != n and Path(n).name in files[m]}
+    top = [n for n in runs if n not in called] or runs
+    return min(top, key=lambda n: (len(Path(n).parts), n))
+
+
 def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) -> List[tuple]:
     """Write the files under root and run check, audit and validate; (code, file, line, sev, msg)."""
     for name, text in files.items():
@@ -210,11 +242,7 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text, encoding="utf-8")
     scripts = sorted(n for n in files if n.endswith((".py", ".ipynb")))
-    if "launch.sh" in files:  # the variant's own launch line: the last command that names a script
-        for line in reversed(files["launch.sh"].splitlines()):
-            if any(s in line for s in scripts):
-                launch = line.strip().rstrip("\\").strip()
-                break
+    script = launch_script(files)
     configs = sorted(n for n in files if Path(n).suffix in CONFIG_SUFFIXES)
     found: List[tuple] = []
     check = _run([*exe, "check", ".", "--format", "json", "--no-cache", "-j", "1", "--exit-zero"], root)
@@ -222,7 +250,9 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
         found.append((f["code"], os.path.relpath(f["path"], root) if os.path.isabs(f["path"]) else f["path"],
                       f["line"], f["severity"], f["message"]))
     if scripts:
-        argv = [*exe, "audit", *scripts]
+        # the job as the user launches it: the launch script first (preflight reads its launch line,
+        # the script it runs and the configs it names), then the variant's Python files
+        argv = [*exe, "audit", *([script] if script else []), *scripts]
         # top-level configs are passed one by one; a config folder (Hydra's conf/) is passed as a folder
         given = []
         for c in configs:
@@ -232,7 +262,7 @@ def run_variant(exe: List[str], root: Path, files: Dict[str, str], launch: str) 
         for c in given:
             argv += ["--config", c]
         argv += ["--format", "json", "--no-cache", "-j", "1", "--exit-zero"]
-        if launch:
+        if launch and not script:
             argv += ["--", *shlex.split(launch)]
         audit = _run(argv, root)
         for f in audit.get("findings", []):

@@ -2,7 +2,28 @@
 
 from __future__ import annotations
 
+import textwrap
+
 BAD_EXAMPLES = [
+    # DAB-DETR issue 58: the AMP branch clears the gradients, the fp32 branch does not
+    textwrap.dedent("""\
+        import torch
+
+
+        def train_one_epoch(model, criterion, data_loader, optimizer, args):
+            scaler = torch.cuda.amp.GradScaler(enabled=args.amp)
+            for samples, targets in data_loader:
+                with torch.cuda.amp.autocast(enabled=args.amp):
+                    losses = criterion(model(samples), targets)
+                if args.amp:
+                    optimizer.zero_grad()
+                    scaler.scale(losses).backward()
+                    scaler.step(optimizer)
+                    scaler.update()
+                else:
+                    losses.backward()
+                    optimizer.step()  # error: PF103
+        """),
     # 1. the classic: no zero_grad at all
     """
 import torch
@@ -141,6 +162,43 @@ class Trainer:
 ]
 
 GOOD_EXAMPLES = [
+    # tricky: both sides of the AMP if/else clear (DINO's engine.py after the DAB-DETR fix)
+    textwrap.dedent("""\
+        import torch
+
+
+        def train_one_epoch(model, criterion, data_loader, optimizer, args):
+            scaler = torch.cuda.amp.GradScaler(enabled=args.amp)
+            for samples, targets in data_loader:
+                with torch.cuda.amp.autocast(enabled=args.amp):
+                    losses = criterion(model(samples), targets)
+                if args.amp:
+                    optimizer.zero_grad()
+                    scaler.scale(losses).backward()
+                    scaler.step(optimizer)
+                    scaler.update()
+                else:
+                    optimizer.zero_grad()
+                    losses.backward()
+                    optimizer.step()
+        """),
+    # tricky: the clear is after the if/else, on every path
+    textwrap.dedent("""\
+        import torch
+
+
+        def train_one_epoch(model, loader, optimizer, scaler, use_amp):
+            for x, y in loader:
+                loss = torch.nn.functional.cross_entropy(model(x), y)
+                if use_amp:
+                    scaler.scale(loss).backward()
+                    scaler.step(optimizer)
+                    scaler.update()
+                else:
+                    loss.backward()
+                    optimizer.step()
+                optimizer.zero_grad(set_to_none=True)
+        """),
     # 1. zero_grad before backward
     """
 import torch

@@ -4,6 +4,8 @@ asserts exactly those findings. Good examples must stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF414_BAD = [
     """
 import torch
@@ -351,6 +353,42 @@ class BigInput(pl.LightningModule):
     def training_epoch_end(self, outputs):
         self.log("epoch_loss", torch.stack([o["loss"] for o in outputs]).mean())
 """,
+    # Quicksetup-ai PR 26 (the lightning-hydra-template shape): preds and targets returned beside the
+    # loss while training_epoch_end only resets a metric; Lightning 1.x keeps them for the epoch
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+
+
+        class LitModule(pl.LightningModule):
+            def step(self, batch):
+                x, y = batch
+                logits = self.net(x)
+                return self.criterion(logits, y), torch.argmax(logits, dim=1), y
+
+            def training_step(self, batch, batch_idx):
+                loss, preds, targets = self.step(batch)
+                self.log("train/acc", self.train_acc(preds, targets), on_epoch=True)
+                return {"loss": loss, "preds": preds, "targets": targets}  # warning: PF418
+
+            def training_epoch_end(self, outputs):
+                self.train_acc.reset()
+        """),
+    # Lightning issue 8453: the forward output returned from validation_step, the hook reads "x" only
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+
+
+        class Boring(pl.LightningModule):
+            def validation_step(self, batch, batch_idx):
+                output = self.layer(batch)
+                loss = self.loss(batch, output)
+                return {"x": loss, "output": output}  # warning: PF418
+
+            def validation_epoch_end(self, outputs):
+                self.log("val_loss", torch.stack([o["x"] for o in outputs]).mean())
+        """),
     # the same test-time list, but the test loop runs once per checkpoint: each run's epoch-end
     # hook reads every earlier run's predictions too
     """
@@ -458,6 +496,54 @@ class Kept(pl.LightningModule):
         x, y = batch
         return {"loss": torch.nn.functional.cross_entropy(self(x), y), "x": x}
 """,
+    # tricky: the hook reads every returned key (an epoch-level metric over all predictions)
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+
+
+        class LitModule(pl.LightningModule):
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                logits = self.net(x)
+                preds = torch.argmax(logits, dim=1)
+                return {"loss": self.criterion(logits, y), "preds": preds, "targets": y}
+
+            def training_epoch_end(self, outputs):
+                preds = torch.cat([o["preds"] for o in outputs])
+                targets = torch.cat([o["targets"] for o in outputs])
+                self.log("train/epoch_acc", (preds == targets).float().mean())
+        """),
+    # tricky: the hook hands the outputs to a helper that may read any key
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+
+
+        class Segmenter(pl.LightningModule):
+            def validation_step(self, batch, batch_idx):
+                masks = self.net(batch["image"])
+                return {"masks": masks}
+
+            def validation_epoch_end(self, outputs):
+                self.save_examples(outputs)
+        """),
+    # the fix of the Quicksetup-ai shape: only the loss (and a CPU copy of a metric) is returned
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+
+
+        class LitModule(pl.LightningModule):
+            def training_step(self, batch, batch_idx):
+                x, y = batch
+                logits = self.net(x)
+                loss = self.criterion(logits, y)
+                acc = (torch.argmax(logits, dim=1) == y).float().mean().item()
+                return {"loss": loss, "acc": acc}
+
+            def training_epoch_end(self, outputs):
+                self.train_acc.reset()
+        """),
 ]
 
 PF419_BAD = [
@@ -771,6 +857,29 @@ lora_model.gradient_checkpointing_enable()
 
 
 PF423_BAD = [
+    # flan-alpaca issue 19: the model name is the default of the module's __init__ parameter
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        import torch
+        from transformers import AutoModelForSeq2SeqLM
+
+
+        class LightningModel(pl.LightningModule):
+            def __init__(self, model_name_or_path="google/flan-t5-xl", learning_rate=5e-4):
+                super().__init__()
+                self.model = AutoModelForSeq2SeqLM.from_pretrained(model_name_or_path)
+
+            def training_step(self, batch, batch_idx):
+                return self.model(**batch).loss
+
+            def configure_optimizers(self):
+                return torch.optim.AdamW(self.parameters(), lr=5e-4)
+
+
+        def main(train_loader):
+            trainer = pl.Trainer(accelerator="gpu", devices=1, precision="16-mixed")  # warning: PF423
+            trainer.fit(LightningModel(), train_loader)
+        """),
     """
 from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainingArguments
 
@@ -806,6 +915,42 @@ def main(loader, model_path):
 ]
 
 PF423_GOOD = [
+    # tricky: the caller passes another model than the T5 default
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        from transformers import AutoModelForSeq2SeqLM
+
+
+        class LightningModel(pl.LightningModule):
+            def __init__(self, model_name_or_path="google/flan-t5-xl"):
+                super().__init__()
+                self.model = AutoModelForSeq2SeqLM.from_pretrained(model_name_or_path)
+
+            def training_step(self, batch, batch_idx):
+                return self.model(**batch).loss
+
+
+        def main(train_loader):
+            trainer = pl.Trainer(accelerator="gpu", devices=1, precision="16-mixed")
+            trainer.fit(LightningModel("facebook/bart-large"), train_loader)
+        """),
+    # tricky: the default is never used in view (the class is built elsewhere, e.g. by a CLI)
+    textwrap.dedent("""\
+        import pytorch_lightning as pl
+        from transformers import AutoModelForSeq2SeqLM
+
+
+        class LightningModel(pl.LightningModule):
+            def __init__(self, model_name_or_path="google/flan-t5-xl"):
+                super().__init__()
+                self.model = AutoModelForSeq2SeqLM.from_pretrained(model_name_or_path)
+
+            def training_step(self, batch, batch_idx):
+                return self.model(**batch).loss
+
+
+        trainer = pl.Trainer(accelerator="gpu", devices=1, precision="16-mixed")
+        """),
     """
 from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainingArguments
 

@@ -41,6 +41,28 @@ def _context(steps: GradSteps, step: GradEvent) -> Optional[Context]:
     return None
 
 
+def _branches(ctx: FileContext, node: ast.AST) -> dict[int, str]:
+    """The ``if`` statements around ``node`` and the side it is on (``body``/``orelse``)."""
+    out: dict[int, str] = {}
+    child = node
+    for anc in ctx.ancestors(node):
+        if isinstance(anc, ast.If):
+            if any(child is n for n in anc.body):
+                out[id(anc)] = "body"
+            elif any(child is n for n in anc.orelse):
+                out[id(anc)] = "orelse"
+        child = anc
+    return out
+
+
+def _exclusive(ctx: FileContext, reset: ast.AST, step: ast.AST) -> bool:
+    """The reset and the step sit on the two sides of one ``if``/``else`` (DAB-DETR's
+    ``if args.amp: optimizer.zero_grad(); scaler...`` / ``else: losses.backward(); optimizer.step()``):
+    an iteration that steps on one side never runs the reset on the other."""
+    mine = _branches(ctx, step)
+    return any(mine.get(key) not in (None, side) for key, side in _branches(ctx, reset).items())
+
+
 def _schedule_handoff(event: GradEvent) -> bool:
     """The optimizer handed to a learning-rate schedule's constructor
     (``get_linear_schedule_with_warmup(self.optimizer, ...)``, ``LambdaLR(self.optimizer, ...)``):
@@ -134,7 +156,9 @@ the accumulation boundary, after the step.
 ## When preflight stays silent
 
 * Any reset of that optimizer's gradients in the loop, at any depth (inside the
-  accumulation `if`, too): `opt.zero_grad()`, `opt.zero_grad(set_to_none=True)`,
+  accumulation `if`, too), unless it sits on the other side of an `if`/`else` from the
+  step (DAB-DETR issue 58: `if args.amp: optimizer.zero_grad(); ...` then
+  `else: losses.backward(); optimizer.step()`: without `--amp` nothing clears): `opt.zero_grad()`, `opt.zero_grad(set_to_none=True)`,
   `model.zero_grad()`, `p.grad = None`, `p.grad.zero_()`, a local helper that does one
   of these, or `zero_grad()` on something preflight cannot identify.
 * The optimizer is created inside the loop over tensors that are also created inside
@@ -165,7 +189,7 @@ the accumulation boundary, after the step.
             if isinstance(where, LoopInfo) and _fresh_optimizer(steps, step, where):
                 continue
             events = _events(steps, where)
-            if any(steps.resets(e, step) for e in events):
+            if any(steps.resets(e, step) and not _exclusive(ctx, e.node, step.node) for e in events):
                 continue
             if isinstance(where, FunctionInfo) and where.cls is not None and any(
                     steps.resets(e, step) and not _schedule_handoff(e) for m in where.cls.methods.values()

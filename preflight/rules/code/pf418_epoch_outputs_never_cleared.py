@@ -55,6 +55,48 @@ def _repeated_run(ctx: FileContext, method: str) -> bool:
     return False
 
 
+# values too small to matter or not tensors: a scalar loss or metric, a Python number
+_SCALAR_WORDS = ("loss", "acc", "metric", "score", "count", "num", "n_", "total")
+_PLAIN_CALLS = ("item", "tolist", "float", "int", "len", "numpy", "cpu", "detach")
+
+
+def _computed_tensors(fn: ast.FunctionDef) -> set[str]:
+    """Names the step binds to what a call computes (``output = self.layer(x)``, ``loss, preds, y =
+    self.step(batch)``): tensors of the batch's size, unless the name says scalar (a loss, an accuracy)
+    or the call makes a Python value or moves it off the GPU (``.item()``, ``.cpu()``, ``float(...)``)."""
+    out: set[str] = set()
+    for node in ast.walk(fn):
+        if not isinstance(node, ast.Assign) or not isinstance(node.value, ast.Call):
+            continue
+        func = node.value.func
+        last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if last in _PLAIN_CALLS:
+            continue
+        for target in node.targets:
+            names = target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]
+            out.update(n.id for n in names if isinstance(n, ast.Name)
+                       and not any(w in n.id.lower() for w in _SCALAR_WORDS))
+    return out
+
+
+def _outputs_handed_on(hook: ast.FunctionDef) -> bool:
+    """The hook passes its ``outputs`` whole to a call (``self.summarize(outputs)``): what it reads is not
+    in view. ``len(outputs)`` and iteration read nothing hidden."""
+    name = hook.args.args[1].arg
+    for node in ast.walk(hook):
+        if isinstance(node, ast.Call) and not (isinstance(node.func, ast.Name) and node.func.id in ("len", "enumerate")) \
+                and any(isinstance(a, ast.Name) and a.id == name for a in node.args):
+            return True
+    return False
+
+
+def _strings_outside(ctx: FileContext, returned: ast.Dict) -> set[str]:
+    """The string constants of the file outside the returned dict: a key read anywhere (a callback's
+    ``outputs["preds"]``, a helper the hook calls) is taken as used."""
+    inside = {id(n) for n in ast.walk(returned)}
+    return {n.value for n in ctx.nodes(ast.Constant) if isinstance(n.value, str) and id(n) not in inside}
+
+
 @register
 class EpochOutputsNeverCleared(Rule):
     code = "PF418"
@@ -90,6 +132,11 @@ Lightning 1.x keeps the outputs itself: when a class defines
 `*_step` returns is stored for the epoch. A step that returns its batch input
 (`return {"loss": loss, "x": x}`) that the hook never reads holds a whole epoch of
 inputs on the GPU (Lightning issue 15514: out of memory partway through the epoch).
+The same holds for tensors the step computes (`return {"loss": loss, "preds": preds,
+"targets": targets}` beside a `training_epoch_end` that only resets a metric, as the
+lightning-hydra-template once did; Quicksetup-ai PR 26 removed them for the memory;
+Lightning issue 8453): reported when no string in the file names the key outside the
+returned dict and the hook does not hand `outputs` whole to another call.
 
 ## When preflight stays silent
 
@@ -102,6 +149,11 @@ inputs on the GPU (Lightning issue 15514: out of memory partway through the epoc
   `on_test_epoch_end`, one `trainer.test` after `fit`).
 * A returned batch input that the epoch-end hook reads (its key appears there),
   or no `*_epoch_end(outputs)` hook.
+* A returned computed tensor under the key `"loss"`, under a key that any other string
+  of the file names (the hook, a helper or a callback reads it), or bound to a name
+  that says it is a scalar (`loss`, `acc`, `metric`, ...) or to a Python value or a
+  CPU copy (`.item()`, `float(...)`, `.cpu()`); or the hook hands `outputs` whole to
+  another call (`self.summarize(outputs)`).
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF418_BAD")
     good_examples = examples("preflight.rules.code._pf414_examples", "PF418_GOOD")
@@ -146,17 +198,31 @@ inputs on the GPU (Lightning issue 15514: out of memory partway through the epoc
                                 for t in node.targets if isinstance(t, (ast.Tuple, ast.List))
                                 for n in t.elts if isinstance(n, ast.Name)}
             read = {n.value for n in ast.walk(hook) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            computed = _computed_tensors(fn) - inputs
+            opaque = _outputs_handed_on(hook)
             for ret in ast.walk(fn):
                 if not (isinstance(ret, ast.Return) and isinstance(ret.value, ast.Dict)):
                     continue
-                for key, value in zip(ret.value.keys, ret.value.values):
-                    if isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value not in read \
-                            and isinstance(value, ast.Name) and value.id in inputs:
+                keys = [(k.value, v) for k, v in zip(ret.value.keys, ret.value.values)
+                        if isinstance(k, ast.Constant) and isinstance(k.value, str) and isinstance(v, ast.Name)]
+                elsewhere = _strings_outside(ctx, ret.value) if any(v.id in computed for _, v in keys) else set()
+                for key, value in keys:
+                    if key not in read and value.id in inputs:
                         yield ctx.finding(
                             self, ret,
-                            f"`{fn.name}` returns the batch input `{value.id}` under \"{key.value}\", and because the "
+                            f"`{fn.name}` returns the batch input `{value.id}` under \"{key}\", and because the "
                             f"class defines `{hook.name}(outputs)` Lightning 1.x keeps every step's return value until "
                             f"the epoch ends: the whole epoch's inputs stay in GPU memory, yet `{hook.name}` never "
-                            f"reads \"{key.value}\". Return only what the hook uses",
+                            f"reads \"{key}\". Return only what the hook uses",
+                            evidence=[ctx.evidence(hook, "this hook makes Lightning keep the step outputs")])
+                        break
+                    if key != "loss" and value.id in computed and not opaque and key not in elsewhere:
+                        yield ctx.finding(
+                            self, ret,
+                            f"`{fn.name}` returns `{value.id}` (computed from the batch) under \"{key}\", and because "
+                            f"the class defines `{hook.name}(outputs)` Lightning 1.x keeps every step's return value "
+                            f"until the epoch ends: a whole epoch of these tensors stays in GPU memory, yet nothing "
+                            f"reads \"{key}\". Return only what the hook uses (the loss, or log the metric with "
+                            "`self.log`)",
                             evidence=[ctx.evidence(hook, "this hook makes Lightning keep the step outputs")])
                         break

@@ -43,6 +43,37 @@ def _may_name_family(ctx: FileContext) -> bool:
     return any(isinstance(c.value, str) and _FAMILY_PART.search(c.value) for c in ctx.unordered(ast.Constant))
 
 
+def _default_when_never_passed(ctx: FileContext, arg: ast.AST) -> Optional[str]:
+    """``def __init__(self, model_name_or_path="google/flan-t5-xl")`` ... ``from_pretrained(model_name_or_path)``
+    (flan-alpaca issue 19): the string default of a parameter of the enclosing function, when the
+    function never rebinds it and the file calls that function (or, for ``__init__``, its class) and no
+    call passes the parameter (by position or keyword, nor a ``*``/``**`` splat). None otherwise."""
+    if not isinstance(arg, ast.Name):
+        return None
+    fn = ctx.enclosing(arg, ast.FunctionDef)
+    if fn is None:
+        return None
+    params = [*fn.args.posonlyargs, *fn.args.args]
+    defaults = dict(zip([a.arg for a in params][len(params) - len(fn.args.defaults):], fn.args.defaults))
+    default = defaults.get(arg.id)
+    if not (isinstance(default, ast.Constant) and isinstance(default.value, str)):
+        return None
+    if any(isinstance(n, ast.Name) and n.id == arg.id and isinstance(n.ctx, ast.Store) for n in ast.walk(fn)):
+        return None
+    owner = ctx.enclosing(fn, ast.ClassDef)
+    method = owner is not None
+    callee = owner.name if owner is not None and fn.name == "__init__" else fn.name
+    position = [a.arg for a in params].index(arg.id) - (1 if method else 0)
+    calls = [c for c in ctx.nodes(ast.Call) if call_last(c) == callee]
+    if not calls:
+        return None
+    for c in calls:
+        if len(c.args) > position or any(isinstance(a, ast.Starred) for a in c.args) \
+                or any(k.arg in (None, arg.id) for k in c.keywords):
+            return None
+    return default.value
+
+
 def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
     if "from_pretrained" not in ctx.call_names():
         return None
@@ -60,7 +91,7 @@ def _bf16_family_load(ctx: FileContext) -> Optional[tuple[ast.AST, str]]:
             if not may_name:
                 continue  # no literal resolver built for the file: it could not find a family name
             value = literal(ctx, call.args[0])
-            name = value if isinstance(value, str) else None
+            name = value if isinstance(value, str) else _default_when_never_passed(ctx, call.args[0])
         if name and BF16_PRETRAINED.search(name):
             return call.args[0], name
     return None
@@ -100,7 +131,10 @@ Train in bf16 (`bf16=True`, `precision="bf16-mixed"`) on Ampere or newer, or in 
 ## When preflight stays silent
 
 * The model name is not a literal or a statically known value and the class is a generic
-  one (`AutoModelForSeq2SeqLM`), or no fp16 signal appears in the same file.
+  one (`AutoModelForSeq2SeqLM`), or no fp16 signal appears in the same file. A parameter's
+  string default counts as known (`def __init__(self, model_name_or_path="google/flan-t5-xl")`,
+  flan-alpaca issue 19) only when the file calls the function (or the class) and no call passes
+  that parameter, and the function never rebinds it.
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF423_BAD")
     good_examples = examples("preflight.rules.code._pf414_examples", "PF423_GOOD")
