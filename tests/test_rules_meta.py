@@ -181,7 +181,7 @@ def _move_pin(example: str, pin: str, to_line: str) -> str:
 def test_the_meta_test_fails_when_a_finding_moves_one_line():
     """A finding reported one line away from its pin fails the meta-test (the pin moved here;
     the same holds when the rule's report moves)."""
-    from preflight.rules.code._pf414_examples import PF417_BAD
+    from preflight.rules.code._pf417_examples import PF417_BAD
 
     example = PF417_BAD[0]
     assert check_pins(RULES["PF417"], example) is None
@@ -192,7 +192,7 @@ def test_the_meta_test_fails_when_a_finding_moves_one_line():
 
 
 def test_the_meta_test_fails_when_a_plan_finding_moves_one_line():
-    from preflight.rules.plan._pf50x_examples import PF507_BAD
+    from preflight.rules.plan._pf507_examples import PF507_BAD
 
     example = PF507_BAD[0]
     assert check_pins(RULES["PF507"], example) is None
@@ -202,7 +202,7 @@ def test_the_meta_test_fails_when_a_plan_finding_moves_one_line():
 
 
 def test_the_meta_test_fails_when_an_expect_line_moves():
-    from preflight.rules.plan._pf50x_examples import PF502_BAD
+    from preflight.rules.plan._pf502_examples import PF502_BAD
 
     example = PF502_BAD[1]
     assert "ds_config.json:1: error: PF502" in example and check_pins(RULES["PF502"], example) is None
@@ -213,7 +213,7 @@ def test_the_meta_test_fails_when_an_expect_line_moves():
 def test_the_meta_test_fails_when_a_new_finding_appears():
     """Another rule's warning that the example does not pin fails it, as does a second
     finding of the rule itself."""
-    from preflight.rules.code._pf414_examples import PF417_BAD
+    from preflight.rules.code._pf417_examples import PF417_BAD
 
     example = PF417_BAD[0]
     with_leak = example.replace("        opt.step()\n", "        opt.step()\n        self.outs.append(loss)\n")
@@ -225,7 +225,7 @@ def test_the_meta_test_fails_when_a_new_finding_appears():
 
 
 def test_an_unpinned_bad_example_fails():
-    from preflight.rules.code._pf414_examples import PF417_BAD
+    from preflight.rules.code._pf417_examples import PF417_BAD
 
     bare = PF417_BAD[0].replace("  # error: PF417", "")
     assert "pins no PF417 finding" in check_pins(RULES["PF417"], bare)

@@ -2,190 +2,192 @@
 
 from __future__ import annotations
 
+import textwrap
+
 BAD_EXAMPLES = (
     # 1. The classic: the loss tensor is kept for logging (warning: backward freed it).
-    """\
-import torch
-import torch.nn as nn
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
 
-model = nn.Linear(10, 1)
-criterion = nn.MSELoss()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-losses = []
-for x, y in loader:
-    optimizer.zero_grad()
-    loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-    losses.append(loss)  # warning: PF101
-""",
+    model = nn.Linear(10, 1)
+    criterion = nn.MSELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    for x, y in loader:
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss)  # warning: PF101
+"""),
     # 2. A running total in a training function; the model is a local nn.Module.
-    """\
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
 
 
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(784, 10)
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(784, 10)
 
-    def forward(self, x):
-        return self.fc(x)
-
-
-def train_epoch(model, loader, optimizer):
-    total_loss = 0.0
-    for images, labels in loader:
-        optimizer.zero_grad()
-        loss = F.cross_entropy(model(images), labels)
-        loss.backward()
-        optimizer.step()
-        total_loss += loss  # warning: PF101
-    print(f"loss {total_loss / len(loader):.4f}")
+        def forward(self, x):
+            return self.fc(x)
 
 
-train_epoch(Net(), loader, optimizer)
-""",
+    def train_epoch(model, loader, optimizer):
+        total_loss = 0.0
+        for images, labels in loader:
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(images), labels)
+            loss.backward()
+            optimizer.step()
+            total_loss += loss  # warning: PF101
+        print(f"loss {total_loss / len(loader):.4f}")
+
+
+    train_epoch(Net(), loader, optimizer)
+"""),
     # 3. Validation without no_grad inside the epoch loop: every epoch's graphs are kept.
-    """\
-import torch
-import torch.nn as nn
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
 
-model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 2))
-criterion = nn.CrossEntropyLoss()
-optimizer = torch.optim.Adam(model.parameters())
-val_losses = []
-for epoch in range(10):
-    for x, y in train_loader:
-        optimizer.zero_grad()
-        criterion(model(x), y).backward()
-        optimizer.step()
-    for x, y in val_loader:
-        val_losses.append(criterion(model(x), y))  # error: PF101
-""",
+    model = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 2))
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters())
+    val_losses = []
+    for epoch in range(10):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()
+        for x, y in val_loader:
+            val_losses.append(criterion(model(x), y))  # error: PF101
+"""),
     # 4. A helper returns a loss; a second helper result is stored and never backwarded.
-    """\
-import torch
-import torch.nn.functional as F
-from transformers import AutoModelForCausalLM
+    textwrap.dedent("""\
+    import torch
+    import torch.nn.functional as F
+    from transformers import AutoModelForCausalLM
 
-model = AutoModelForCausalLM.from_pretrained("gpt2")
-optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-
-
-def compute_loss(model, batch):
-    logits = model(batch["input_ids"]).logits
-    return F.cross_entropy(logits.flatten(0, 1), batch["labels"].flatten())
+    model = AutoModelForCausalLM.from_pretrained("gpt2")
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
 
 
-eval_losses = []
-for batch in loader:
-    loss = compute_loss(model, batch)
-    loss.backward()
-    optimizer.step()
-    optimizer.zero_grad()
-    eval_losses.append(compute_loss(model, next(iter(eval_loader))))  # error: PF101
-""",
-    # 5. An RL agent keeps every Q-value tensor on the object (attributes bound in __init__).
-    """\
-import torch
-import torch.nn as nn
+    def compute_loss(model, batch):
+        logits = model(batch["input_ids"]).logits
+        return F.cross_entropy(logits.flatten(0, 1), batch["labels"].flatten())
 
 
-class QNet(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.layer = nn.Linear(4, 2)
-
-    def forward(self, x):
-        return self.layer(x)
-
-
-class Agent:
-    def __init__(self):
-        self.q_net = QNet()
-        self.q_history = []
-
-    def act(self, state):
-        q = self.q_net(state)
-        self.q_history.append(q)  # error: PF101
-        return int(q.argmax())
-""",
-    # 6. Predictions kept through self.model, a module passed to the constructor.
-    """\
-import torch.nn as nn
-
-
-class Predictor:
-    def __init__(self, model):
-        self.model = model
-        self.all_preds = []
-
-    def predict(self, x):
-        self.model.eval()
-        preds = self.model(x)
-        self.all_preds.append(preds)  # error: PF101
-        return preds
-
-
-predictor = Predictor(nn.Linear(8, 1))
-""",
-    # 7. Lightning: training_step outputs kept for the epoch end.
-    """\
-import lightning as L
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class LitModel(L.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.net = nn.Linear(32, 4)
-        self.training_step_outputs = []
-
-    def training_step(self, batch, batch_idx):
-        x, y = batch
-        logits = self.net(x)
-        loss = F.cross_entropy(logits, y)
-        self.training_step_outputs.append(logits)  # warning: PF101  # warning: PF418
-        return loss
-""",
-    # 8. Per-step dictionary entries and comprehension results kept across steps.
-    """\
-import torch
-import torch.nn as nn
-
-encoder = nn.Linear(64, 64)
-opt = torch.optim.SGD(encoder.parameters(), lr=0.01)
-history = {}
-features = []
-for step, batch in enumerate(loader):
-    outs = [encoder(chunk) for chunk in batch.chunk(4)]
-    loss = sum(o.pow(2).mean() for o in outs)
-    loss.backward()
-    opt.step()
-    opt.zero_grad()
-    history[step] = loss  # warning: PF101
-    features += outs  # warning: PF101
-""",
-    # 9. The epoch's losses are kept whole although only numbers leave the function.
-    """\
-import torch.nn.functional as F
-
-
-def train_epoch(model, loader, optimizer):
-    model.train()
-    step_losses = []
-    for inputs, targets in loader:
-        optimizer.zero_grad()
-        loss = F.cross_entropy(model(inputs), targets)
+    eval_losses = []
+    for batch in loader:
+        loss = compute_loss(model, batch)
         loss.backward()
         optimizer.step()
-        step_losses.append(loss)  # warning: PF101
-    return sum(v.item() for v in step_losses) / len(step_losses)
-""",
+        optimizer.zero_grad()
+        eval_losses.append(compute_loss(model, next(iter(eval_loader))))  # error: PF101
+"""),
+    # 5. An RL agent keeps every Q-value tensor on the object (attributes bound in __init__).
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+
+    class QNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layer = nn.Linear(4, 2)
+
+        def forward(self, x):
+            return self.layer(x)
+
+
+    class Agent:
+        def __init__(self):
+            self.q_net = QNet()
+            self.q_history = []
+
+        def act(self, state):
+            q = self.q_net(state)
+            self.q_history.append(q)  # error: PF101
+            return int(q.argmax())
+"""),
+    # 6. Predictions kept through self.model, a module passed to the constructor.
+    textwrap.dedent("""\
+    import torch.nn as nn
+
+
+    class Predictor:
+        def __init__(self, model):
+            self.model = model
+            self.all_preds = []
+
+        def predict(self, x):
+            self.model.eval()
+            preds = self.model(x)
+            self.all_preds.append(preds)  # error: PF101
+            return preds
+
+
+    predictor = Predictor(nn.Linear(8, 1))
+"""),
+    # 7. Lightning: training_step outputs kept for the epoch end.
+    textwrap.dedent("""\
+    import lightning as L
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class LitModel(L.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Linear(32, 4)
+            self.training_step_outputs = []
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            logits = self.net(x)
+            loss = F.cross_entropy(logits, y)
+            self.training_step_outputs.append(logits)  # warning: PF101  # warning: PF418
+            return loss
+"""),
+    # 8. Per-step dictionary entries and comprehension results kept across steps.
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+    encoder = nn.Linear(64, 64)
+    opt = torch.optim.SGD(encoder.parameters(), lr=0.01)
+    history = {}
+    features = []
+    for step, batch in enumerate(loader):
+        outs = [encoder(chunk) for chunk in batch.chunk(4)]
+        loss = sum(o.pow(2).mean() for o in outs)
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+        history[step] = loss  # warning: PF101
+        features += outs  # warning: PF101
+"""),
+    # 9. The epoch's losses are kept whole although only numbers leave the function.
+    textwrap.dedent("""\
+    import torch.nn.functional as F
+
+
+    def train_epoch(model, loader, optimizer):
+        model.train()
+        step_losses = []
+        for inputs, targets in loader:
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(inputs), targets)
+            loss.backward()
+            optimizer.step()
+            step_losses.append(loss)  # warning: PF101
+        return sum(v.item() for v in step_losses) / len(step_losses)
+"""),
     # SSA-SC issue 2 (LMSCNet's trainer): a dict of losses from the model's own method, one entry
     # backwarded, every entry summed per key into the epoch totals as tensors
     """def train(model, optimizer, loader, epochs, logger):
@@ -206,25 +208,25 @@ def train_epoch(model, loader, optimizer):
             logger.info(f"{l_key}: {float(epoch_loss[l_key]) / (t + 1):.4f}")
 """,
     # Brax PR 152: a policy-gradient loss written with a leading minus, summed as a tensor
-    """\
-import torch
+    textwrap.dedent("""\
+    import torch
 
 
-def train(env, agent, num_updates=10000):
-    optimizer = torch.optim.Adam(agent.parameters(), lr=3e-4)
-    total_loss = 0
-    obs = env.reset()
-    for update in range(num_updates):
-        actions = agent(obs)
-        obs, reward, done = env.step(actions.detach())
-        loss = -(reward.detach() * actions.sum(-1)).mean()
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        total_loss += loss  # warning: PF101
-        if update % 1000 == 0:
-            print(update, total_loss / (update + 1))
-""",
+    def train(env, agent, num_updates=10000):
+        optimizer = torch.optim.Adam(agent.parameters(), lr=3e-4)
+        total_loss = 0
+        obs = env.reset()
+        for update in range(num_updates):
+            actions = agent(obs)
+            obs, reward, done = env.step(actions.detach())
+            loss = -(reward.detach() * actions.sum(-1)).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total_loss += loss  # warning: PF101
+            if update % 1000 == 0:
+                print(update, total_loss / (update + 1))
+"""),
     # an accumulation loop inside the epoch loop: the list made before the epoch loop
     # outlives every optimizer step, not just the micro-batches of one
     """\
@@ -242,302 +244,302 @@ def fit(engine, batches, epochs, grad_accum_steps):
 
 GOOD_EXAMPLES = (
     # 1. Logging numbers, not tensors.
-    """\
-import torch
-import torch.nn as nn
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
 
-model = nn.Linear(10, 1)
-criterion = nn.MSELoss()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-losses = []
-running = 0.0
-for x, y in loader:
-    optimizer.zero_grad()
-    loss = criterion(model(x), y)
-    loss.backward()
-    optimizer.step()
-    losses.append(loss.item())
-    running += loss.item() * x.size(0)
-    last = float(loss)
-""",
-    # 2. Detached copies.
-    """\
-import torch
-import torch.nn as nn
-
-model = nn.Linear(10, 2)
-optimizer = torch.optim.Adam(model.parameters())
-all_logits = []
-total = torch.zeros(())
-for x, y in loader:
-    logits = model(x)
-    loss = nn.functional.cross_entropy(logits, y)
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-    all_logits.append(logits.detach().cpu())
-    total += loss.detach()
-""",
-    # 3. Evaluation under torch.no_grad() and inference_mode, in and out of the epoch loop.
-    """\
-import torch
-import torch.nn as nn
-
-model = nn.Linear(10, 2)
-criterion = nn.CrossEntropyLoss()
-optimizer = torch.optim.Adam(model.parameters())
-val_losses = []
-preds = []
-for epoch in range(3):
-    for x, y in train_loader:
-        optimizer.zero_grad()
-        criterion(model(x), y).backward()
-        optimizer.step()
-    with torch.no_grad():
-        for x, y in val_loader:
-            val_losses.append(criterion(model(x), y))
-    with torch.inference_mode():
-        preds.append(model(x))
-""",
-    # 4. A decorated evaluation function.
-    """\
-import torch
-import torch.nn as nn
-from torch import no_grad
-
-model = nn.Linear(10, 2)
-
-
-@no_grad()
-def evaluate(loader):
-    outputs = []
-    total = 0
-    for x, _ in loader:
-        out = model(x)
-        outputs.append(out)
-        total += out.sum()
-    return outputs, total
-""",
-    # 5. Lightning: validation_step runs without grad (the 2.x epoch-end pattern).
-    """\
-import lightning.pytorch as pl
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-
-class LitModel(pl.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.net = nn.Linear(32, 4)
-        self.validation_step_outputs = []
-
-    def validation_step(self, batch, batch_idx):
-        x, y = batch
-        loss = F.cross_entropy(self.net(x), y)
-        self.validation_step_outputs.append(loss)
-        return loss
-
-    def on_validation_epoch_end(self):
-        self.log("val_loss", torch.stack(self.validation_step_outputs).mean())
-        self.validation_step_outputs.clear()
-""",
-    # 6. Deferred backward: the kept losses are differentiated later (accumulation).
-    """\
-import torch
-import torch.nn as nn
-
-model = nn.Linear(10, 1)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-losses = []
-for step, (x, y) in enumerate(loader):
-    losses.append(nn.functional.mse_loss(model(x), y))
-    if (step + 1) % 4 == 0:
-        torch.stack(losses).mean().backward()
-        optimizer.step()
-        optimizer.zero_grad()
-        losses = []
-""",
-    # 7. Parameters collected for an optimizer (diffusers dreambooth pattern).
-    """\
-import torch
-from transformers import CLIPTextModel
-
-text_encoder = CLIPTextModel.from_pretrained("openai/clip-vit-base-patch32")
-params_to_optimize = []
-for name, param in text_encoder.named_parameters():
-    if "token_embedding" in name:
-        param.requires_grad = True
-        params_to_optimize.append(param)
-optimizer = torch.optim.AdamW(params_to_optimize, lr=1e-4)
-for batch in loader:
-    loss = text_encoder(batch).last_hidden_state.mean()
-    loss.backward()
-    optimizer.step()
-    optimizer.zero_grad()
-""",
-    # 8. A container rebuilt every iteration, and a within-step sum that is backwarded.
-    """\
-import torch
-import torch.nn as nn
-
-heads = nn.ModuleList([nn.Linear(8, 1) for _ in range(3)])
-optimizer = torch.optim.SGD(heads.parameters(), lr=0.1)
-for x, y in loader:
-    outs = []
-    loss = 0
-    for head in heads:
-        out = head(x)
-        outs.append(out)
-        loss += nn.functional.mse_loss(out, y)
-    loss.backward()
-    optimizer.step()
-    optimizer.zero_grad()
-""",
-    # 9. A helper accumulates a loss and returns it; the caller backwards it (vqgan pattern).
-    """\
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-
-vgg = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.Conv2d(8, 8, 3))
-generator = nn.Conv2d(3, 3, 1)
-optimizer = torch.optim.Adam(generator.parameters())
-
-
-def get_perceptual_loss(fake, real):
-    perceptual_loss = 0.0
-    for layer in vgg:
-        fake, real = layer(fake), layer(real)
-        perceptual_loss += F.l1_loss(fake, real)
-    return perceptual_loss
-
-
-for images in loader:
-    loss = get_perceptual_loss(generator(images), images)
-    loss.backward()
-    optimizer.step()
-    optimizer.zero_grad()
-""",
-    # 10. REINFORCE: log-probabilities are kept on purpose and backwarded at episode end.
-    """\
-import torch
-import torch.nn as nn
-from torch.distributions import Categorical
-
-
-class Policy(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(4, 2)
-        self.saved_log_probs = []
-        self.rewards = []
-
-    def forward(self, x):
-        return torch.softmax(self.fc(x), dim=-1)
-
-
-policy = Policy()
-optimizer = torch.optim.Adam(policy.parameters(), lr=1e-2)
-
-
-def select_action(state):
-    probs = policy(state)
-    m = Categorical(probs)
-    action = m.sample()
-    policy.saved_log_probs.append(m.log_prob(action))
-    return action.item()
-
-
-def finish_episode():
-    policy_loss = [-log_prob * r for log_prob, r in zip(policy.saved_log_probs, policy.rewards)]
-    optimizer.zero_grad()
-    torch.cat(policy_loss).sum().backward()
-    optimizer.step()
-    del policy.saved_log_probs[:]
-""",
-    # 11. Lists returned to a caller that differentiates them with autograd.grad (boxdiff pattern).
-    """\
-import torch
-
-
-class Guidance:
-    def __init__(self, unet):
-        self.unet = unet
-
-    def distances(self, maps):
-        dist_x, dist_y = [], []
-        for m in maps:
-            dist_x.append(m.sum(0) * 2)
-            dist_y.append(m.sum(1) * 2)
-        return dist_x, dist_y
-
-    def step(self, latents, maps):
-        latents.requires_grad_(True)
-        dist_x, dist_y = self.distances(maps)
-        loss = sum(x.mean() for x in dist_x) + sum(y.mean() for y in dist_y)
-        grad = torch.autograd.grad(loss, [latents])[0]
-        return latents - grad
-""",
-    # 12. Modules and buffers registered in __init__, and targets computed without grad.
-    """\
-import torch
-import torch.nn as nn
-
-
-class Ensemble(nn.Module):
-    def __init__(self, n):
-        super().__init__()
-        self.members = nn.ModuleList()
-        for _ in range(n):
-            self.members.append(nn.Linear(4, 4))
-        self.register_buffer("scale", torch.ones(4))
-
-
-online, target = nn.Linear(4, 2), nn.Linear(4, 2)
-optimizer = torch.optim.Adam(online.parameters())
-targets = []
-for state, reward in loader:
-    with torch.no_grad():
-        target_q = reward + 0.99 * target(state).max(1)[0]
-    targets.append(target_q)
-    loss = (online(state).max(1)[0] - target_q).pow(2).mean()
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-""",
-    # 13. A meter from another file gets the loss: what it keeps is unknown, so its
-    #     averages are not assumed to carry a graph; the step count never does.
-    """\
-import torch
-import torch.nn as nn
-from metrics import RunningStats
-
-model = nn.Linear(16, 4)
-criterion = nn.CrossEntropyLoss()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-
-
-def train_epoch(loader, seen):
-    stats = RunningStats()
+    model = nn.Linear(10, 1)
+    criterion = nn.MSELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    running = 0.0
     for x, y in loader:
-        seen += 1
+        optimizer.zero_grad()
+        loss = criterion(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(loss.item())
+        running += loss.item() * x.size(0)
+        last = float(loss)
+"""),
+    # 2. Detached copies.
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+    model = nn.Linear(10, 2)
+    optimizer = torch.optim.Adam(model.parameters())
+    all_logits = []
+    total = torch.zeros(())
+    for x, y in loader:
         logits = model(x)
-        loss = criterion(logits, y)
+        loss = nn.functional.cross_entropy(logits, y)
         optimizer.zero_grad()
         loss.backward()
         optimizer.step()
-        stats.update(loss, logits, y)
-    return stats.loss.average, stats.accuracy.average, seen
+        all_logits.append(logits.detach().cpu())
+        total += loss.detach()
+"""),
+    # 3. Evaluation under torch.no_grad() and inference_mode, in and out of the epoch loop.
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+    model = nn.Linear(10, 2)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters())
+    val_losses = []
+    preds = []
+    for epoch in range(3):
+        for x, y in train_loader:
+            optimizer.zero_grad()
+            criterion(model(x), y).backward()
+            optimizer.step()
+        with torch.no_grad():
+            for x, y in val_loader:
+                val_losses.append(criterion(model(x), y))
+        with torch.inference_mode():
+            preds.append(model(x))
+"""),
+    # 4. A decorated evaluation function.
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    from torch import no_grad
+
+    model = nn.Linear(10, 2)
 
 
-curve = {"loss": [], "seen": []}
-seen = 0
-for epoch in range(5):
-    epoch_loss, epoch_acc, seen = train_epoch(loader, seen)
-    curve["loss"].append(epoch_loss)
-    curve["seen"].append(seen)
-""",
+    @no_grad()
+    def evaluate(loader):
+        outputs = []
+        total = 0
+        for x, _ in loader:
+            out = model(x)
+            outputs.append(out)
+            total += out.sum()
+        return outputs, total
+"""),
+    # 5. Lightning: validation_step runs without grad (the 2.x epoch-end pattern).
+    textwrap.dedent("""\
+    import lightning.pytorch as pl
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class LitModel(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Linear(32, 4)
+            self.validation_step_outputs = []
+
+        def validation_step(self, batch, batch_idx):
+            x, y = batch
+            loss = F.cross_entropy(self.net(x), y)
+            self.validation_step_outputs.append(loss)
+            return loss
+
+        def on_validation_epoch_end(self):
+            self.log("val_loss", torch.stack(self.validation_step_outputs).mean())
+            self.validation_step_outputs.clear()
+"""),
+    # 6. Deferred backward: the kept losses are differentiated later (accumulation).
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+    model = nn.Linear(10, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    losses = []
+    for step, (x, y) in enumerate(loader):
+        losses.append(nn.functional.mse_loss(model(x), y))
+        if (step + 1) % 4 == 0:
+            torch.stack(losses).mean().backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            losses = []
+"""),
+    # 7. Parameters collected for an optimizer (diffusers dreambooth pattern).
+    textwrap.dedent("""\
+    import torch
+    from transformers import CLIPTextModel
+
+    text_encoder = CLIPTextModel.from_pretrained("openai/clip-vit-base-patch32")
+    params_to_optimize = []
+    for name, param in text_encoder.named_parameters():
+        if "token_embedding" in name:
+            param.requires_grad = True
+            params_to_optimize.append(param)
+    optimizer = torch.optim.AdamW(params_to_optimize, lr=1e-4)
+    for batch in loader:
+        loss = text_encoder(batch).last_hidden_state.mean()
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""),
+    # 8. A container rebuilt every iteration, and a within-step sum that is backwarded.
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+    heads = nn.ModuleList([nn.Linear(8, 1) for _ in range(3)])
+    optimizer = torch.optim.SGD(heads.parameters(), lr=0.1)
+    for x, y in loader:
+        outs = []
+        loss = 0
+        for head in heads:
+            out = head(x)
+            outs.append(out)
+            loss += nn.functional.mse_loss(out, y)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""),
+    # 9. A helper accumulates a loss and returns it; the caller backwards it (vqgan pattern).
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    vgg = nn.Sequential(nn.Conv2d(3, 8, 3), nn.ReLU(), nn.Conv2d(8, 8, 3))
+    generator = nn.Conv2d(3, 3, 1)
+    optimizer = torch.optim.Adam(generator.parameters())
+
+
+    def get_perceptual_loss(fake, real):
+        perceptual_loss = 0.0
+        for layer in vgg:
+            fake, real = layer(fake), layer(real)
+            perceptual_loss += F.l1_loss(fake, real)
+        return perceptual_loss
+
+
+    for images in loader:
+        loss = get_perceptual_loss(generator(images), images)
+        loss.backward()
+        optimizer.step()
+        optimizer.zero_grad()
+"""),
+    # 10. REINFORCE: log-probabilities are kept on purpose and backwarded at episode end.
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    from torch.distributions import Categorical
+
+
+    class Policy(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(4, 2)
+            self.saved_log_probs = []
+            self.rewards = []
+
+        def forward(self, x):
+            return torch.softmax(self.fc(x), dim=-1)
+
+
+    policy = Policy()
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-2)
+
+
+    def select_action(state):
+        probs = policy(state)
+        m = Categorical(probs)
+        action = m.sample()
+        policy.saved_log_probs.append(m.log_prob(action))
+        return action.item()
+
+
+    def finish_episode():
+        policy_loss = [-log_prob * r for log_prob, r in zip(policy.saved_log_probs, policy.rewards)]
+        optimizer.zero_grad()
+        torch.cat(policy_loss).sum().backward()
+        optimizer.step()
+        del policy.saved_log_probs[:]
+"""),
+    # 11. Lists returned to a caller that differentiates them with autograd.grad (boxdiff pattern).
+    textwrap.dedent("""\
+    import torch
+
+
+    class Guidance:
+        def __init__(self, unet):
+            self.unet = unet
+
+        def distances(self, maps):
+            dist_x, dist_y = [], []
+            for m in maps:
+                dist_x.append(m.sum(0) * 2)
+                dist_y.append(m.sum(1) * 2)
+            return dist_x, dist_y
+
+        def step(self, latents, maps):
+            latents.requires_grad_(True)
+            dist_x, dist_y = self.distances(maps)
+            loss = sum(x.mean() for x in dist_x) + sum(y.mean() for y in dist_y)
+            grad = torch.autograd.grad(loss, [latents])[0]
+            return latents - grad
+"""),
+    # 12. Modules and buffers registered in __init__, and targets computed without grad.
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+
+
+    class Ensemble(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.members = nn.ModuleList()
+            for _ in range(n):
+                self.members.append(nn.Linear(4, 4))
+            self.register_buffer("scale", torch.ones(4))
+
+
+    online, target = nn.Linear(4, 2), nn.Linear(4, 2)
+    optimizer = torch.optim.Adam(online.parameters())
+    targets = []
+    for state, reward in loader:
+        with torch.no_grad():
+            target_q = reward + 0.99 * target(state).max(1)[0]
+        targets.append(target_q)
+        loss = (online(state).max(1)[0] - target_q).pow(2).mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""),
+    # 13. A meter from another file gets the loss: what it keeps is unknown, so its
+    #     averages are not assumed to carry a graph; the step count never does.
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    from metrics import RunningStats
+
+    model = nn.Linear(16, 4)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+
+
+    def train_epoch(loader, seen):
+        stats = RunningStats()
+        for x, y in loader:
+            seen += 1
+            logits = model(x)
+            loss = criterion(logits, y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            stats.update(loss, logits, y)
+        return stats.loss.average, stats.accuracy.average, seen
+
+
+    curve = {"loss": [], "seen": []}
+    seen = 0
+    for epoch in range(5):
+        epoch_loss, epoch_acc, seen = train_epoch(loader, seen)
+        curve["loss"].append(epoch_loss)
+        curve["seen"].append(seen)
+"""),
     # the fix of SSA-SC issue 2: the per-key totals are numbers
     """\
 def train(model, optimizer, loader, epochs, logger):
@@ -558,42 +560,42 @@ def train(model, optimizer, loader, epochs, logger):
             logger.info(f"{l_key}: {epoch_loss[l_key] / (t + 1):.4f}")
 """,
     # the Brax fix: the negated loss summed as a number; a negated constant is no graph
-    """\
-import torch
+    textwrap.dedent("""\
+    import torch
 
 
-def train(env, agent, num_updates=10000):
-    optimizer = torch.optim.Adam(agent.parameters(), lr=3e-4)
-    total_loss = 0
-    best = -1.0
-    obs = env.reset()
-    for update in range(num_updates):
-        actions = agent(obs)
-        obs, reward, done = env.step(actions.detach())
-        loss = -(reward.detach() * actions.sum(-1)).mean()
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        total_loss += float(loss)
-        sign = -1
-        best += sign
-        if update % 1000 == 0:
-            print(update, total_loss / (update + 1), best)
-""",
+    def train(env, agent, num_updates=10000):
+        optimizer = torch.optim.Adam(agent.parameters(), lr=3e-4)
+        total_loss = 0
+        best = -1.0
+        obs = env.reset()
+        for update in range(num_updates):
+            actions = agent(obs)
+            obs, reward, done = env.step(actions.detach())
+            loss = -(reward.detach() * actions.sum(-1)).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total_loss += float(loss)
+            sign = -1
+            best += sign
+            if update % 1000 == 0:
+                print(update, total_loss / (update + 1), best)
+"""),
     # one optimizer step of a DeepSpeed engine: the micro-batch losses of this step live in
     # a local list that dies with the call; the engine owns the accumulation
-    """\
-import torch
+    textwrap.dedent("""\
+    import torch
 
 
-def train_step(cfg, batches, engine):
-    micro_losses = []
-    for _ in range(cfg.gradient_accumulation_steps):
-        tokens = next(batches).cuda()
-        loss = engine(tokens).float().mean()
-        micro_losses.append(loss)
-        engine.backward(loss)
-        engine.step()
-    return torch.stack([t.detach() for t in micro_losses]).mean().item()
-""",
+    def train_step(cfg, batches, engine):
+        micro_losses = []
+        for _ in range(cfg.gradient_accumulation_steps):
+            tokens = next(batches).cuda()
+            loss = engine(tokens).float().mean()
+            micro_losses.append(loss)
+            engine.backward(loss)
+            engine.step()
+        return torch.stack([t.detach() for t in micro_losses]).mean().item()
+"""),
 )

@@ -4,256 +4,258 @@ those findings. Good examples must stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF115_BAD = [
     # the validation loop follows the training loop; nothing calls model.eval()
-    """
-import torch
-import torch.nn as nn
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
 
 
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(784, 10)
-        self.drop = nn.Dropout(0.2)
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(784, 10)
+            self.drop = nn.Dropout(0.2)
 
-    def forward(self, x):
-        return self.fc(self.drop(x))
+        def forward(self, x):
+            return self.fc(self.drop(x))
 
 
-def fit(train_loader, valid_loader, epochs):
+    def fit(train_loader, valid_loader, epochs):
+        model = Net()
+        criterion = nn.CrossEntropyLoss()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        for epoch in range(epochs):
+            for x, y in train_loader:
+                optimizer.zero_grad()
+                loss = criterion(model(x), y)
+                loss.backward()
+                optimizer.step()
+            with torch.no_grad():
+                for x, y in valid_loader:
+                    val_loss = criterion(model(x), y).item()  # warning: PF115
+"""),
+    # an evaluation helper, called after the caller put the model in training mode
+    textwrap.dedent("""
+    import torch
+
+
+    def evaluate(model, data, loss_fn):
+        total = 0.0
+        with torch.no_grad():
+            for src, tgt in data:
+                total += loss_fn(model(src), tgt).item()  # warning: PF115
+        return total
+
+
+    def train(model, train_data, dev_data, loss_fn, epochs):
+        optimizer = torch.optim.Adam(model.parameters())
+        for epoch in range(epochs):
+            model.train()
+            for src, tgt in train_data:
+                optimizer.zero_grad()
+                loss_fn(model(src), tgt).backward()
+                optimizer.step()
+            print(evaluate(model, dev_data, loss_fn))
+"""),
+    # a module-level script (the Udacity MNIST MLP notebook): model.train() at the top of the epoch,
+    # the validation loop after the training loop, no eval() anywhere
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(784, 10)
+            self.dropout = nn.Dropout(0.2)
+
+        def forward(self, x):
+            return self.fc(self.dropout(x))
+
+
     model = Net()
     criterion = nn.CrossEntropyLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    for epoch in range(epochs):
-        for x, y in train_loader:
+    for epoch in range(50):
+        model.train()
+        for data, target in train_loader:
             optimizer.zero_grad()
-            loss = criterion(model(x), y)
+            loss = criterion(model(data), target)
             loss.backward()
             optimizer.step()
         with torch.no_grad():
-            for x, y in valid_loader:
-                val_loss = criterion(model(x), y).item()  # warning: PF115
-""",
-    # an evaluation helper, called after the caller put the model in training mode
-    """
-import torch
-
-
-def evaluate(model, data, loss_fn):
-    total = 0.0
-    with torch.no_grad():
-        for src, tgt in data:
-            total += loss_fn(model(src), tgt).item()  # warning: PF115
-    return total
-
-
-def train(model, train_data, dev_data, loss_fn, epochs):
-    optimizer = torch.optim.Adam(model.parameters())
-    for epoch in range(epochs):
-        model.train()
-        for src, tgt in train_data:
-            optimizer.zero_grad()
-            loss_fn(model(src), tgt).backward()
-            optimizer.step()
-        print(evaluate(model, dev_data, loss_fn))
-""",
-    # a module-level script (the Udacity MNIST MLP notebook): model.train() at the top of the epoch,
-    # the validation loop after the training loop, no eval() anywhere
-    """
-import torch
-import torch.nn as nn
-
-
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(784, 10)
-        self.dropout = nn.Dropout(0.2)
-
-    def forward(self, x):
-        return self.fc(self.dropout(x))
-
-
-model = Net()
-criterion = nn.CrossEntropyLoss()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-for epoch in range(50):
-    model.train()
-    for data, target in train_loader:
-        optimizer.zero_grad()
-        loss = criterion(model(data), target)
-        loss.backward()
-        optimizer.step()
-    with torch.no_grad():
-        for data, target in valid_loader:
-            valid_loss = criterion(model(data), target)  # warning: PF115
-""",
+            for data, target in valid_loader:
+                valid_loss = criterion(model(data), target)  # warning: PF115
+"""),
     # held-out-14 (deepspeech.pytorch PR 22): the model's class comes from another module of the
     # project; its parameters go to the optimizer, so it is a model, left in train() for the test pass
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
-from model import DeepSpeech
+    from model import DeepSpeech
 
 
-def main(train_loader, test_loader, criterion, decoder):
-    model = DeepSpeech(rnn_hidden_size=800, nb_layers=5).cuda()
-    optimizer = torch.optim.SGD(model.parameters(), lr=3e-4, momentum=0.9)
-    for epoch in range(70):
-        model.train()
-        for inputs, targets in train_loader:
-            loss = criterion(model(inputs.cuda()), targets)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-        with torch.no_grad():
-            for inputs, targets in test_loader:
-                out = model(inputs.cuda())  # warning: PF115
-                print(decoder.wer(decoder.decode(out), targets))
-""",
+    def main(train_loader, test_loader, criterion, decoder):
+        model = DeepSpeech(rnn_hidden_size=800, nb_layers=5).cuda()
+        optimizer = torch.optim.SGD(model.parameters(), lr=3e-4, momentum=0.9)
+        for epoch in range(70):
+            model.train()
+            for inputs, targets in train_loader:
+                loss = criterion(model(inputs.cuda()), targets)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            with torch.no_grad():
+                for inputs, targets in test_loader:
+                    out = model(inputs.cuda())  # warning: PF115
+                    print(decoder.wer(decoder.decode(out), targets))
+"""),
 ]
 
 PF115_GOOD = [
     # eval() in the helper, train() at the top of each epoch
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def evaluate(model, data, loss_fn):
-    model.eval()
-    total = 0.0
-    with torch.no_grad():
-        for src, tgt in data:
-            total += loss_fn(model(src), tgt).item()
-    return total
-
-
-def train(model, train_data, dev_data, loss_fn, epochs):
-    optimizer = torch.optim.Adam(model.parameters())
-    for epoch in range(epochs):
-        model.train()
-        for src, tgt in train_data:
-            optimizer.zero_grad()
-            loss_fn(model(src), tgt).backward()
-            optimizer.step()
-        print(evaluate(model, dev_data, loss_fn))
-""",
-    # eval() set by the caller, forward in the callee
-    """
-import torch
-
-
-def evaluate(model, data, loss_fn):
-    total = 0.0
-    with torch.no_grad():
-        for src, tgt in data:
-            total += loss_fn(model(src), tgt).item()
-    return total
-
-
-def train(model, train_data, dev_data, loss_fn, epochs):
-    optimizer = torch.optim.Adam(model.parameters())
-    for epoch in range(epochs):
-        model.train()
-        for src, tgt in train_data:
-            optimizer.zero_grad()
-            loss_fn(model(src), tgt).backward()
-            optimizer.step()
+    def evaluate(model, data, loss_fn):
         model.eval()
-        print(evaluate(model, dev_data, loss_fn))
-""",
+        total = 0.0
+        with torch.no_grad():
+            for src, tgt in data:
+                total += loss_fn(model(src), tgt).item()
+        return total
+
+
+    def train(model, train_data, dev_data, loss_fn, epochs):
+        optimizer = torch.optim.Adam(model.parameters())
+        for epoch in range(epochs):
+            model.train()
+            for src, tgt in train_data:
+                optimizer.zero_grad()
+                loss_fn(model(src), tgt).backward()
+                optimizer.step()
+            print(evaluate(model, dev_data, loss_fn))
+"""),
+    # eval() set by the caller, forward in the callee
+    textwrap.dedent("""
+    import torch
+
+
+    def evaluate(model, data, loss_fn):
+        total = 0.0
+        with torch.no_grad():
+            for src, tgt in data:
+                total += loss_fn(model(src), tgt).item()
+        return total
+
+
+    def train(model, train_data, dev_data, loss_fn, epochs):
+        optimizer = torch.optim.Adam(model.parameters())
+        for epoch in range(epochs):
+            model.train()
+            for src, tgt in train_data:
+                optimizer.zero_grad()
+                loss_fn(model(src), tgt).backward()
+                optimizer.step()
+            model.eval()
+            print(evaluate(model, dev_data, loss_fn))
+"""),
     # a model of the file without dropout or BatchNorm: the mode changes nothing
-    """
-import torch
-import torch.nn as nn
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
 
 
-class Linear(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(784, 10)
+    class Linear(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(784, 10)
 
-    def forward(self, x):
-        return self.fc(x)
+        def forward(self, x):
+            return self.fc(x)
 
 
-def fit(train_loader, valid_loader, epochs):
-    model = Linear()
+    def fit(train_loader, valid_loader, epochs):
+        model = Linear()
+        criterion = nn.CrossEntropyLoss()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        for epoch in range(epochs):
+            for x, y in train_loader:
+                optimizer.zero_grad()
+                criterion(model(x), y).backward()
+                optimizer.step()
+            with torch.no_grad():
+                for x, y in valid_loader:
+                    val_loss = criterion(model(x), y).item()
+"""),
+    # BatchNorm recalibration in training mode on purpose (not an evaluation)
+    textwrap.dedent("""
+    import torch
+
+
+    def update_bn(loader, model):
+        model.train()
+        with torch.no_grad():
+            for x, _ in loader:
+                model(x)
+"""),
+    # the same script with eval() before the validation loop
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(784, 10)
+            self.dropout = nn.Dropout(0.2)
+
+        def forward(self, x):
+            return self.fc(self.dropout(x))
+
+
+    model = Net()
     criterion = nn.CrossEntropyLoss()
     optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    for epoch in range(epochs):
-        for x, y in train_loader:
-            optimizer.zero_grad()
-            criterion(model(x), y).backward()
-            optimizer.step()
-        with torch.no_grad():
-            for x, y in valid_loader:
-                val_loss = criterion(model(x), y).item()
-""",
-    # BatchNorm recalibration in training mode on purpose (not an evaluation)
-    """
-import torch
-
-
-def update_bn(loader, model):
-    model.train()
-    with torch.no_grad():
-        for x, _ in loader:
-            model(x)
-""",
-    # the same script with eval() before the validation loop
-    """
-import torch
-import torch.nn as nn
-
-
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(784, 10)
-        self.dropout = nn.Dropout(0.2)
-
-    def forward(self, x):
-        return self.fc(self.dropout(x))
-
-
-model = Net()
-criterion = nn.CrossEntropyLoss()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-for epoch in range(50):
-    model.train()
-    for data, target in train_loader:
-        optimizer.zero_grad()
-        loss = criterion(model(data), target)
-        loss.backward()
-        optimizer.step()
-    model.eval()
-    with torch.no_grad():
-        for data, target in valid_loader:
-            valid_loss = criterion(model(data), target)
-""",
-    # the deepspeech fix: eval() before the test pass
-    """
-import torch
-
-from model import DeepSpeech
-
-
-def main(train_loader, test_loader, criterion, decoder):
-    model = DeepSpeech(rnn_hidden_size=800, nb_layers=5).cuda()
-    optimizer = torch.optim.SGD(model.parameters(), lr=3e-4, momentum=0.9)
-    for epoch in range(70):
+    for epoch in range(50):
         model.train()
-        for inputs, targets in train_loader:
-            loss = criterion(model(inputs.cuda()), targets)
+        for data, target in train_loader:
             optimizer.zero_grad()
+            loss = criterion(model(data), target)
             loss.backward()
             optimizer.step()
         model.eval()
         with torch.no_grad():
-            for inputs, targets in test_loader:
-                out = model(inputs.cuda())
-                print(decoder.wer(decoder.decode(out), targets))
-""",
+            for data, target in valid_loader:
+                valid_loss = criterion(model(data), target)
+"""),
+    # the deepspeech fix: eval() before the test pass
+    textwrap.dedent("""
+    import torch
+
+    from model import DeepSpeech
+
+
+    def main(train_loader, test_loader, criterion, decoder):
+        model = DeepSpeech(rnn_hidden_size=800, nb_layers=5).cuda()
+        optimizer = torch.optim.SGD(model.parameters(), lr=3e-4, momentum=0.9)
+        for epoch in range(70):
+            model.train()
+            for inputs, targets in train_loader:
+                loss = criterion(model(inputs.cuda()), targets)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            model.eval()
+            with torch.no_grad():
+                for inputs, targets in test_loader:
+                    out = model(inputs.cuda())
+                    print(decoder.wer(decoder.decode(out), targets))
+"""),
 ]

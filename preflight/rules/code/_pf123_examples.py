@@ -2,167 +2,169 @@
 
 from __future__ import annotations
 
+import textwrap
+
 PF123_BAD = [
     # fine-tuning: the optimizer built over the pretrained model, then the head replaced
-    """
-import torch
-import torchvision
-from torch import nn
+    textwrap.dedent("""
+    import torch
+    import torchvision
+    from torch import nn
 
 
-def finetune(loader, num_classes, epochs=10):
-    model = torchvision.models.resnet18(weights="IMAGENET1K_V1")
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    model.fc = nn.Linear(model.fc.in_features, num_classes)  # warning: PF123
-    criterion = nn.CrossEntropyLoss()
-    for epoch in range(epochs):
-        for x, y in loader:
-            optimizer.zero_grad()
-            criterion(model(x), y).backward()
-            optimizer.step()
-    return model
-""",
+    def finetune(loader, num_classes, epochs=10):
+        model = torchvision.models.resnet18(weights="IMAGENET1K_V1")
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+        model.fc = nn.Linear(model.fc.in_features, num_classes)  # warning: PF123
+        criterion = nn.CrossEntropyLoss()
+        for epoch in range(epochs):
+            for x, y in loader:
+                optimizer.zero_grad()
+                criterion(model(x), y).backward()
+                optimizer.step()
+        return model
+"""),
     # spro/practical-pytorch#9 shape: the model built twice, the optimizer bound to the first one
-    """
-import torch
-from torch import nn
+    textwrap.dedent("""
+    import torch
+    from torch import nn
 
 
-class RNN(nn.Module):
-    def __init__(self, n_in, n_hidden, n_out):
-        super().__init__()
-        self.i2h = nn.Linear(n_in + n_hidden, n_hidden)
-        self.i2o = nn.Linear(n_in + n_hidden, n_out)
+    class RNN(nn.Module):
+        def __init__(self, n_in, n_hidden, n_out):
+            super().__init__()
+            self.i2h = nn.Linear(n_in + n_hidden, n_hidden)
+            self.i2o = nn.Linear(n_in + n_hidden, n_out)
 
-    def forward(self, x, h):
-        z = torch.cat((x, h), 1)
-        return self.i2o(z), self.i2h(z)
-
-
-rnn = RNN(57, 128, 18)
-optimizer = torch.optim.SGD(rnn.parameters(), lr=0.005)
-criterion = nn.NLLLoss()
+        def forward(self, x, h):
+            z = torch.cat((x, h), 1)
+            return self.i2o(z), self.i2h(z)
 
 
-def train(category, line):
-    hidden = torch.zeros(1, 128)
-    optimizer.zero_grad()
-    for i in range(line.size(0)):
-        output, hidden = rnn(line[i], hidden)
-    loss = criterion(torch.log_softmax(output, 1), category)
-    loss.backward()
-    optimizer.step()
-    return loss.item()
+    rnn = RNN(57, 128, 18)
+    optimizer = torch.optim.SGD(rnn.parameters(), lr=0.005)
+    criterion = nn.NLLLoss()
 
 
-rnn = RNN(57, 128, 18)  # warning: PF123
-for it in range(100000):
-    train(torch.tensor([0]), torch.zeros(5, 1, 57))
-""",
-    # a classifier entry replaced after the optimizer of a model class's __init__
-    """
-import torch
-import torchvision
-from torch import nn
-
-
-class Trainer:
-    def __init__(self, num_classes):
-        self.model = torchvision.models.vgg16(weights="DEFAULT")
-        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=1e-4)
-        self.model.classifier[6] = nn.Linear(4096, num_classes)  # warning: PF123
-
-    def step(self, x, y):
-        self.optimizer.zero_grad()
-        loss = nn.functional.cross_entropy(self.model(x), y)
+    def train(category, line):
+        hidden = torch.zeros(1, 128)
+        optimizer.zero_grad()
+        for i in range(line.size(0)):
+            output, hidden = rnn(line[i], hidden)
+        loss = criterion(torch.log_softmax(output, 1), category)
         loss.backward()
-        self.optimizer.step()
+        optimizer.step()
         return loss.item()
-""",
+
+
+    rnn = RNN(57, 128, 18)  # warning: PF123
+    for it in range(100000):
+        train(torch.tensor([0]), torch.zeros(5, 1, 57))
+"""),
+    # a classifier entry replaced after the optimizer of a model class's __init__
+    textwrap.dedent("""
+    import torch
+    import torchvision
+    from torch import nn
+
+
+    class Trainer:
+        def __init__(self, num_classes):
+            self.model = torchvision.models.vgg16(weights="DEFAULT")
+            self.optimizer = torch.optim.Adam(self.model.parameters(), lr=1e-4)
+            self.model.classifier[6] = nn.Linear(4096, num_classes)  # warning: PF123
+
+        def step(self, x, y):
+            self.optimizer.zero_grad()
+            loss = nn.functional.cross_entropy(self.model(x), y)
+            loss.backward()
+            self.optimizer.step()
+            return loss.item()
+"""),
 ]
 
 PF123_GOOD = [
     # the fix: the head first, the optimizer afterwards
-    """
-import torch
-import torchvision
-from torch import nn
+    textwrap.dedent("""
+    import torch
+    import torchvision
+    from torch import nn
 
 
-def finetune(loader, num_classes, epochs=10):
-    model = torchvision.models.resnet18(weights="IMAGENET1K_V1")
-    model.fc = nn.Linear(model.fc.in_features, num_classes)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
-    criterion = nn.CrossEntropyLoss()
-    for epoch in range(epochs):
-        for x, y in loader:
-            optimizer.zero_grad()
-            criterion(model(x), y).backward()
-            optimizer.step()
-    return model
-""",
+    def finetune(loader, num_classes, epochs=10):
+        model = torchvision.models.resnet18(weights="IMAGENET1K_V1")
+        model.fc = nn.Linear(model.fc.in_features, num_classes)
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+        criterion = nn.CrossEntropyLoss()
+        for epoch in range(epochs):
+            for x, y in loader:
+                optimizer.zero_grad()
+                criterion(model(x), y).backward()
+                optimizer.step()
+        return model
+"""),
     # tricky-correct: the new head added as a parameter group; a layer dropped for an Identity;
     # the model wrapped and moved (same tensors)
-    """
-import torch
-import torchvision
-from torch import nn
-from torch.nn.parallel import DistributedDataParallel as DDP
+    textwrap.dedent("""
+    import torch
+    import torchvision
+    from torch import nn
+    from torch.nn.parallel import DistributedDataParallel as DDP
 
 
-def finetune(loader, num_classes, rank):
-    model = torchvision.models.resnet50(weights="DEFAULT")
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
-    model.fc = nn.Linear(2048, num_classes)
-    optimizer.add_param_group({"params": model.fc.parameters(), "lr": 0.1})
-    model.avgpool = nn.Identity()
-    model = DDP(model.to(rank), device_ids=[rank])
-    for x, y in loader:
-        optimizer.zero_grad()
-        nn.functional.cross_entropy(model(x), y).backward()
-        optimizer.step()
-""",
-    # tricky-correct: the model rebuilt for each fold with its own optimizer; the final model rebuilt
-    # only to evaluate a checkpoint; a linear probe whose optimizer trains the head while the encoder is swapped
-    """
-import torch
-from torch import nn
-
-
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.encoder = nn.Linear(8, 8)
-        self.head = nn.Linear(8, 2)
-
-    def forward(self, x):
-        return self.head(self.encoder(x))
-
-
-def run(folds, best_path, evaluate):
-    scores = []
-    for train_loader in folds:
-        model = Net()
-        optimizer = torch.optim.Adam(model.parameters())
-        for x, y in train_loader:
+    def finetune(loader, num_classes, rank):
+        model = torchvision.models.resnet50(weights="DEFAULT")
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+        model.fc = nn.Linear(2048, num_classes)
+        optimizer.add_param_group({"params": model.fc.parameters(), "lr": 0.1})
+        model.avgpool = nn.Identity()
+        model = DDP(model.to(rank), device_ids=[rank])
+        for x, y in loader:
             optimizer.zero_grad()
             nn.functional.cross_entropy(model(x), y).backward()
             optimizer.step()
-        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict()}, best_path)
+"""),
+    # tricky-correct: the model rebuilt for each fold with its own optimizer; the final model rebuilt
+    # only to evaluate a checkpoint; a linear probe whose optimizer trains the head while the encoder is swapped
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.encoder = nn.Linear(8, 8)
+            self.head = nn.Linear(8, 2)
+
+        def forward(self, x):
+            return self.head(self.encoder(x))
+
+
+    def run(folds, best_path, evaluate):
+        scores = []
+        for train_loader in folds:
+            model = Net()
+            optimizer = torch.optim.Adam(model.parameters())
+            for x, y in train_loader:
+                optimizer.zero_grad()
+                nn.functional.cross_entropy(model(x), y).backward()
+                optimizer.step()
+            torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict()}, best_path)
+            model = Net()
+            model.load_state_dict(torch.load(best_path)["model"])
+            scores.append(evaluate(model))
+        return scores
+
+
+    def probe(loader):
         model = Net()
-        model.load_state_dict(torch.load(best_path)["model"])
-        scores.append(evaluate(model))
-    return scores
-
-
-def probe(loader):
-    model = Net()
-    optimizer = torch.optim.Adam(model.head.parameters())
-    model.encoder = nn.Linear(8, 8)
-    model.encoder.requires_grad_(False)
-    for x, y in loader:
-        optimizer.zero_grad()
-        nn.functional.cross_entropy(model(x), y).backward()
-        optimizer.step()
-""",
+        optimizer = torch.optim.Adam(model.head.parameters())
+        model.encoder = nn.Linear(8, 8)
+        model.encoder.requires_grad_(False)
+        for x, y in loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(model(x), y).backward()
+            optimizer.step()
+"""),
 ]

@@ -2,148 +2,150 @@
 
 from __future__ import annotations
 
+import textwrap
+
 PF125_BAD = [
     # lukas-blecher/LaTeX-OCR#305 shape: token sequences padded with the tokenizer's pad id (0)
-    """
-import torch
-import torch.nn.functional as F
-from torch.nn.utils.rnn import pad_sequence
-from torch.utils.data import DataLoader
+    textwrap.dedent("""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
 
-from data import LatexDataset, tokenizer
-from model import ImageToLatex
+    from data import LatexDataset, tokenizer
+    from model import ImageToLatex
 
-PAD = tokenizer.pad_token_id
-
-
-def collate(batch):
-    images = torch.stack([b[0] for b in batch])
-    tokens = [torch.tensor(tokenizer.encode(b[1])) for b in batch]
-    return images, pad_sequence(tokens, batch_first=True, padding_value=PAD)
+    PAD = tokenizer.pad_token_id
 
 
-def main():
-    model = ImageToLatex(vocab_size=tokenizer.vocab_size).cuda()
-    loader = DataLoader(LatexDataset("train.pkl"), batch_size=32, shuffle=True, collate_fn=collate)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
-    for epoch in range(20):
-        for images, seq in loader:
-            images, seq = images.cuda(), seq.cuda()
-            inp, target = seq[:, :-1], seq[:, 1:]
-            logits = model(images, inp)
-            loss = F.cross_entropy(logits.transpose(1, 2), target)  # warning: PF125
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-""",
+    def collate(batch):
+        images = torch.stack([b[0] for b in batch])
+        tokens = [torch.tensor(tokenizer.encode(b[1])) for b in batch]
+        return images, pad_sequence(tokens, batch_first=True, padding_value=PAD)
+
+
+    def main():
+        model = ImageToLatex(vocab_size=tokenizer.vocab_size).cuda()
+        loader = DataLoader(LatexDataset("train.pkl"), batch_size=32, shuffle=True, collate_fn=collate)
+        opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        for epoch in range(20):
+            for images, seq in loader:
+                images, seq = images.cuda(), seq.cuda()
+                inp, target = seq[:, :-1], seq[:, 1:]
+                logits = model(images, inp)
+                loss = F.cross_entropy(logits.transpose(1, 2), target)  # warning: PF125
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""),
     # a seq2seq tutorial: default padding (0) and a criterion built without ignore_index
-    """
-import torch
-from torch import nn
-from torch.nn.utils.rnn import pad_sequence
-from torch.utils.data import DataLoader
+    textwrap.dedent("""
+    import torch
+    from torch import nn
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
 
-from model import Seq2Seq
-from vocab import pairs
-
-
-def collate_batch(batch):
-    src = [torch.tensor(s) for s, _ in batch]
-    tgt = [torch.tensor(t) for _, t in batch]
-    src_pad = pad_sequence(src, batch_first=True)
-    tgt_pad = pad_sequence(tgt, batch_first=True)
-    return src_pad, tgt_pad
+    from model import Seq2Seq
+    from vocab import pairs
 
 
-model = Seq2Seq(vocab=10000)
-criterion = nn.CrossEntropyLoss()
-optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-train_loader = DataLoader(pairs, batch_size=64, collate_fn=collate_batch)
-for i, (src, tgt) in enumerate(train_loader):
-    output = model(src, tgt[:, :-1])
-    loss = criterion(output.reshape(-1, 10000), tgt[:, 1:].reshape(-1))  # warning: PF125
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-""",
+    def collate_batch(batch):
+        src = [torch.tensor(s) for s, _ in batch]
+        tgt = [torch.tensor(t) for _, t in batch]
+        src_pad = pad_sequence(src, batch_first=True)
+        tgt_pad = pad_sequence(tgt, batch_first=True)
+        return src_pad, tgt_pad
+
+
+    model = Seq2Seq(vocab=10000)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    train_loader = DataLoader(pairs, batch_size=64, collate_fn=collate_batch)
+    for i, (src, tgt) in enumerate(train_loader):
+        output = model(src, tgt[:, :-1])
+        loss = criterion(output.reshape(-1, 10000), tgt[:, 1:].reshape(-1))  # warning: PF125
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+"""),
 ]
 
 PF125_GOOD = [
     # the fix: ignore_index = the pad id
-    """
-import torch
-import torch.nn.functional as F
-from torch.nn.utils.rnn import pad_sequence
-from torch.utils.data import DataLoader
+    textwrap.dedent("""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
 
-from data import LatexDataset, tokenizer
-from model import ImageToLatex
+    from data import LatexDataset, tokenizer
+    from model import ImageToLatex
 
-PAD = tokenizer.pad_token_id
-
-
-def collate(batch):
-    images = torch.stack([b[0] for b in batch])
-    tokens = [torch.tensor(tokenizer.encode(b[1])) for b in batch]
-    return images, pad_sequence(tokens, batch_first=True, padding_value=PAD)
+    PAD = tokenizer.pad_token_id
 
 
-def main():
-    model = ImageToLatex(vocab_size=tokenizer.vocab_size).cuda()
-    loader = DataLoader(LatexDataset("train.pkl"), batch_size=32, shuffle=True, collate_fn=collate)
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
-    for epoch in range(20):
-        for images, seq in loader:
-            images, seq = images.cuda(), seq.cuda()
-            inp, target = seq[:, :-1], seq[:, 1:]
-            logits = model(images, inp)
-            loss = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=PAD)
+    def collate(batch):
+        images = torch.stack([b[0] for b in batch])
+        tokens = [torch.tensor(tokenizer.encode(b[1])) for b in batch]
+        return images, pad_sequence(tokens, batch_first=True, padding_value=PAD)
+
+
+    def main():
+        model = ImageToLatex(vocab_size=tokenizer.vocab_size).cuda()
+        loader = DataLoader(LatexDataset("train.pkl"), batch_size=32, shuffle=True, collate_fn=collate)
+        opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        for epoch in range(20):
+            for images, seq in loader:
+                images, seq = images.cuda(), seq.cuda()
+                inp, target = seq[:, :-1], seq[:, 1:]
+                logits = model(images, inp)
+                loss = F.cross_entropy(logits.transpose(1, 2), target, ignore_index=PAD)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""),
+    # tricky-correct: labels padded with -100 through a constant; inputs padded with 0 but only fed
+    # to the model; a masked loss; pad positions rewritten before the loss
+    textwrap.dedent("""
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.utils.rnn import pad_sequence
+    from torch.utils.data import DataLoader
+
+    IGNORE = -100
+
+
+    def collate(batch):
+        ids = pad_sequence([b["ids"] for b in batch], batch_first=True)
+        labels = pad_sequence([b["labels"] for b in batch], batch_first=True, padding_value=IGNORE)
+        return ids, labels
+
+
+    def collate_tokens(batch):
+        return pad_sequence(batch, batch_first=True, padding_value=0), None
+
+
+    def train(model, data, opt):
+        loader = DataLoader(data, batch_size=8, collate_fn=collate)
+        for ids, labels in loader:
+            logits = model(ids)
+            loss = F.cross_entropy(logits.flatten(0, 1), labels.flatten())
             opt.zero_grad()
             loss.backward()
             opt.step()
-""",
-    # tricky-correct: labels padded with -100 through a constant; inputs padded with 0 but only fed
-    # to the model; a masked loss; pad positions rewritten before the loss
-    """
-import torch
-import torch.nn.functional as F
-from torch.nn.utils.rnn import pad_sequence
-from torch.utils.data import DataLoader
-
-IGNORE = -100
-
-
-def collate(batch):
-    ids = pad_sequence([b["ids"] for b in batch], batch_first=True)
-    labels = pad_sequence([b["labels"] for b in batch], batch_first=True, padding_value=IGNORE)
-    return ids, labels
-
-
-def collate_tokens(batch):
-    return pad_sequence(batch, batch_first=True, padding_value=0), None
-
-
-def train(model, data, opt):
-    loader = DataLoader(data, batch_size=8, collate_fn=collate)
-    for ids, labels in loader:
-        logits = model(ids)
-        loss = F.cross_entropy(logits.flatten(0, 1), labels.flatten())
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-    lm_loader = DataLoader(data, batch_size=8, collate_fn=collate_tokens)
-    for seq, _ in lm_loader:
-        opt.zero_grad()
-        logits = model(seq[:, :-1])
-        target = seq[:, 1:]
-        mask = target != 0
-        loss = F.cross_entropy(logits[mask], target[mask])
-        loss.backward()
-        per_token = F.cross_entropy(logits.transpose(1, 2), target, reduction="none")
-        (per_token * mask).sum().backward()
-        target = target.clone()
-        target[target == 0] = -100
-        F.cross_entropy(logits.transpose(1, 2), target).backward()
-        opt.step()
-""",
+        lm_loader = DataLoader(data, batch_size=8, collate_fn=collate_tokens)
+        for seq, _ in lm_loader:
+            opt.zero_grad()
+            logits = model(seq[:, :-1])
+            target = seq[:, 1:]
+            mask = target != 0
+            loss = F.cross_entropy(logits[mask], target[mask])
+            loss.backward()
+            per_token = F.cross_entropy(logits.transpose(1, 2), target, reduction="none")
+            (per_token * mask).sum().backward()
+            target = target.clone()
+            target[target == 0] = -100
+            F.cross_entropy(logits.transpose(1, 2), target).backward()
+            opt.step()
+"""),
 ]

@@ -3,653 +3,654 @@ PF203 shuffle-with-sampler (executable documentation, see tests/test_rules_meta.
 
 from __future__ import annotations
 
+import textwrap
 from textwrap import dedent
 
 PF201_BAD = [
     # DDP with a shuffled loader and no sampler; a comment mentioning the trainer (FN-2)
-    """
-import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader, TensorDataset
+    textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader, TensorDataset
 
-def main():
-    dist.init_process_group("nccl")
-    model = DDP(torch.nn.Linear(8, 1).cuda())
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    # TODO: move this into the trainer later
-    ds = TensorDataset(torch.load("features.pt"), torch.load("targets.pt"))
-    loader = DataLoader(ds, batch_size=32, shuffle=True)  # error: PF201
-    for epoch in range(10):
-        for x, y in loader:
-            loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-""",
+    def main():
+        dist.init_process_group("nccl")
+        model = DDP(torch.nn.Linear(8, 1).cuda())
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        # TODO: move this into the trainer later
+        ds = TensorDataset(torch.load("features.pt"), torch.load("targets.pt"))
+        loader = DataLoader(ds, batch_size=32, shuffle=True)  # error: PF201
+        for epoch in range(10):
+            for x, y in loader:
+                loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""),
     # the loader is built in a helper (FN-3)
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel
-from torch.utils.data import DataLoader
-from torchvision import datasets, transforms
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel
+    from torch.utils.data import DataLoader
+    from torchvision import datasets, transforms
 
-def build_loader(batch_size):
-    ds = datasets.CIFAR10("data", train=True, transform=transforms.ToTensor())
-    return DataLoader(ds, batch_size=batch_size, num_workers=4)  # error: PF201
+    def build_loader(batch_size):
+        ds = datasets.CIFAR10("data", train=True, transform=transforms.ToTensor())
+        return DataLoader(ds, batch_size=batch_size, num_workers=4)  # error: PF201
 
-def main(rank):
-    torch.distributed.init_process_group("nccl", rank=rank, world_size=4)
-    model = DistributedDataParallel(Net().to(rank), device_ids=[rank])
-    opt = torch.optim.AdamW(model.parameters())
-    train_loader = build_loader(64)
-    for epoch in range(5):
-        for images, labels in train_loader:
-            loss = torch.nn.functional.cross_entropy(model(images), labels)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-""",
+    def main(rank):
+        torch.distributed.init_process_group("nccl", rank=rank, world_size=4)
+        model = DistributedDataParallel(Net().to(rank), device_ids=[rank])
+        opt = torch.optim.AdamW(model.parameters())
+        train_loader = build_loader(64)
+        for epoch in range(5):
+            for images, labels in train_loader:
+                loss = torch.nn.functional.cross_entropy(model(images), labels)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+"""),
     # deepspeed.initialize with the script's own DataLoader (FN-4)
-    """
-import deepspeed
-import torch
-from torch.utils.data import DataLoader
+    textwrap.dedent("""
+    import deepspeed
+    import torch
+    from torch.utils.data import DataLoader
 
-model = Net()
-engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
-                                               config="ds_config.json")
-loader = DataLoader(train_set, batch_size=8, shuffle=True)  # error: PF201
-for step, batch in enumerate(loader):
-    loss = engine(batch)
-    engine.backward(loss)
-    engine.step()
-""",
+    model = Net()
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config="ds_config.json")
+    loader = DataLoader(train_set, batch_size=8, shuffle=True)  # error: PF201
+    for step, batch in enumerate(loader):
+        loss = engine(batch)
+        engine.backward(loss)
+        engine.step()
+"""),
     # Lightning told not to inject its DistributedSampler on 4 GPUs
-    """
-import lightning as L
-from torch.utils.data import DataLoader
-from torchvision.datasets import MNIST
+    textwrap.dedent("""
+    import lightning as L
+    from torch.utils.data import DataLoader
+    from torchvision.datasets import MNIST
 
-class Data(L.LightningDataModule):
-    def train_dataloader(self):
-        return DataLoader(MNIST("data", train=True), batch_size=64)  # error: PF201
+    class Data(L.LightningDataModule):
+        def train_dataloader(self):
+            return DataLoader(MNIST("data", train=True), batch_size=64)  # error: PF201
 
-trainer = L.Trainer(devices=4, strategy="ddp", use_distributed_sampler=False)
-trainer.fit(Model(), datamodule=Data())
-""",
+    trainer = L.Trainer(devices=4, strategy="ddp", use_distributed_sampler=False)
+    trainer.fit(Model(), datamodule=Data())
+"""),
 ]
 
 PF201_GOOD = [
     # Lightning injects the DistributedSampler itself (default use_distributed_sampler=True)
-    """
-import lightning as L
-from torch.utils.data import DataLoader
-from torchvision.datasets import MNIST
+    textwrap.dedent("""
+    import lightning as L
+    from torch.utils.data import DataLoader
+    from torchvision.datasets import MNIST
 
-class Data(L.LightningDataModule):
-    def train_dataloader(self):
-        return DataLoader(MNIST("data", train=True), batch_size=64, shuffle=True)
+    class Data(L.LightningDataModule):
+        def train_dataloader(self):
+            return DataLoader(MNIST("data", train=True), batch_size=64, shuffle=True)
 
-trainer = L.Trainer(devices=4, strategy="ddp")
-trainer.fit(Model(), datamodule=Data())
-""",
+    trainer = L.Trainer(devices=4, strategy="ddp")
+    trainer.fit(Model(), datamodule=Data())
+"""),
     # DistributedSampler
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader, DistributedSampler
 
-model = DDP(Net().cuda())
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-sampler = DistributedSampler(train_set)
-loader = DataLoader(train_set, batch_size=32, sampler=sampler)
-for epoch in range(10):
-    sampler.set_epoch(epoch)
+    model = DDP(Net().cuda())
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    sampler = DistributedSampler(train_set)
+    loader = DataLoader(train_set, batch_size=32, sampler=sampler)
+    for epoch in range(10):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            loss = model(x).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""),
+    # streaming dataset split per node (competitor FP-4)
+    textwrap.dedent("""
+    import torch
+    from datasets import load_dataset
+    from datasets.distributed import split_dataset_by_node
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader
+
+    ds = load_dataset("c4", "en", split="train", streaming=True)
+    ds = split_dataset_by_node(ds, rank=rank, world_size=world_size)
+    model = DDP(Net().cuda())
+    opt = torch.optim.AdamW(model.parameters())
+    for batch in DataLoader(ds, batch_size=16):
+        loss = model(**batch).loss
+        loss.backward()
+        opt.step()
+        opt.zero_grad()
+"""),
+    # an IterableDataset subclass shards itself
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader, IterableDataset
+
+    class Shards(IterableDataset):
+        def __iter__(self):
+            yield from read_my_shard()
+
+    model = DDP(Net().cuda())
+    opt = torch.optim.AdamW(model.parameters())
+    for batch in DataLoader(Shards(), batch_size=16):
+        model(batch).mean().backward()
+        opt.step()
+        opt.zero_grad()
+"""),
+    # accelerate shards what it prepares
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader
+
+    accelerator = Accelerator()
+    loader = DataLoader(train_set, batch_size=16, shuffle=True)
+    model, opt, loader = accelerator.prepare(Net(), torch.optim.AdamW(params), loader)
+    for batch in loader:
+        loss = model(batch).mean()
+        accelerator.backward(loss)
+        opt.step()
+        opt.zero_grad()
+"""),
+    # synthetic random data generated on each rank (benchmarks, tests)
+    textwrap.dedent("""
+    import torch
+    import deepspeed
+
+    engine, _, _, _ = deepspeed.initialize(model=Net(), config=cfg)
+    data = torch.randn(256, 32, device=engine.device)
+    labels = torch.empty(256, dtype=torch.long, device=engine.device).random_(8)
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(data, labels), batch_size=8)
+    for x, y in loader:
+        engine.backward(engine(x, y))
+        engine.step()
+"""),
+    # no data-parallel wrapper: a single-process job
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader
+
+    model = Net().cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    loader = DataLoader(train_set, batch_size=32, shuffle=True)
     for x, y in loader:
         loss = model(x).sum()
         opt.zero_grad()
         loss.backward()
         opt.step()
-""",
-    # streaming dataset split per node (competitor FP-4)
-    """
-import torch
-from datasets import load_dataset
-from datasets.distributed import split_dataset_by_node
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader
-
-ds = load_dataset("c4", "en", split="train", streaming=True)
-ds = split_dataset_by_node(ds, rank=rank, world_size=world_size)
-model = DDP(Net().cuda())
-opt = torch.optim.AdamW(model.parameters())
-for batch in DataLoader(ds, batch_size=16):
-    loss = model(**batch).loss
-    loss.backward()
-    opt.step()
-    opt.zero_grad()
-""",
-    # an IterableDataset subclass shards itself
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader, IterableDataset
-
-class Shards(IterableDataset):
-    def __iter__(self):
-        yield from read_my_shard()
-
-model = DDP(Net().cuda())
-opt = torch.optim.AdamW(model.parameters())
-for batch in DataLoader(Shards(), batch_size=16):
-    model(batch).mean().backward()
-    opt.step()
-    opt.zero_grad()
-""",
-    # accelerate shards what it prepares
-    """
-import torch
-from accelerate import Accelerator
-from torch.utils.data import DataLoader
-
-accelerator = Accelerator()
-loader = DataLoader(train_set, batch_size=16, shuffle=True)
-model, opt, loader = accelerator.prepare(Net(), torch.optim.AdamW(params), loader)
-for batch in loader:
-    loss = model(batch).mean()
-    accelerator.backward(loss)
-    opt.step()
-    opt.zero_grad()
-""",
-    # synthetic random data generated on each rank (benchmarks, tests)
-    """
-import torch
-import deepspeed
-
-engine, _, _, _ = deepspeed.initialize(model=Net(), config=cfg)
-data = torch.randn(256, 32, device=engine.device)
-labels = torch.empty(256, dtype=torch.long, device=engine.device).random_(8)
-loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(data, labels), batch_size=8)
-for x, y in loader:
-    engine.backward(engine(x, y))
-    engine.step()
-""",
-    # no data-parallel wrapper: a single-process job
-    """
-import torch
-from torch.utils.data import DataLoader
-
-model = Net().cuda()
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-loader = DataLoader(train_set, batch_size=32, shuffle=True)
-for x, y in loader:
-    loss = model(x).sum()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-""",
+"""),
     # DDP only on one path; the loader gets a sampler on that path
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader, DistributedSampler
 
-model = Net().cuda()
-sampler = None
-if distributed:
-    model = DDP(model)
-    sampler = DistributedSampler(train_set)
-loader = DataLoader(train_set, batch_size=32, shuffle=(sampler is None), sampler=sampler)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for x, y in loader:
-    loss = model(x).sum()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-""",
+    model = Net().cuda()
+    sampler = None
+    if distributed:
+        model = DDP(model)
+        sampler = DistributedSampler(train_set)
+    loader = DataLoader(train_set, batch_size=32, shuffle=(sampler is None), sampler=sampler)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        loss = model(x).sum()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""),
     # a dataset of unknown style without shuffle: cannot tell that it is not sharded
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader
-from mydata import ShardedTokens
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader
+    from mydata import ShardedTokens
 
-model = DDP(Net().cuda())
-opt = torch.optim.AdamW(model.parameters())
-for batch in DataLoader(ShardedTokens("train"), batch_size=16):
-    opt.zero_grad()
-    model(batch).mean().backward()
-    opt.step()
-""",
+    model = DDP(Net().cuda())
+    opt = torch.optim.AdamW(model.parameters())
+    for batch in DataLoader(ShardedTokens("train"), batch_size=16):
+        opt.zero_grad()
+        model(batch).mean().backward()
+        opt.step()
+"""),
     # the same helper with a DistributedSampler
-    """
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
+    textwrap.dedent("""
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
 
 
-def setup(model, dataset, rank):
-    dist.init_process_group("nccl")
-    model = DDP(model.cuda(rank), device_ids=[rank])
-    loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset))
-    return model, loader
-""",
+    def setup(model, dataset, rank):
+        dist.init_process_group("nccl")
+        model = DDP(model.cuda(rank), device_ids=[rank])
+        loader = DataLoader(dataset, batch_size=32, sampler=DistributedSampler(dataset))
+        return model, loader
+"""),
 ]
 
 PF202_BAD = [
     # held-out-14 (LambdaLabs distributed-training-guide issue 40): the loader is consumed by hand,
     # a fresh iter() per epoch and next() per step
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
 
-model = DistributedDataParallel(Net().cuda())
-sampler = DistributedSampler(train_data, drop_last=True)
-dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
-optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
-for epoch in range(3):  # warning: PF202
-    batches = iter(dataloader)
-    for step in range(len(dataloader)):
-        batch = next(batches)
-        loss = model(**batch).loss
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-""",
-    # competitor FN-5
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
-
-model = DDP(Net().cuda())
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-sampler = DistributedSampler(train_set)
-loader = DataLoader(train_set, batch_size=32, sampler=sampler)
-for epoch in range(10):  # warning: PF202
-    for x, y in loader:
-        loss = model(x).sum()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-""",
-    # the epoch loop calls a helper that iterates the loader
-    """
-import torch
-from torch.utils.data import DataLoader, DistributedSampler
-
-def train_one_epoch(model, loader, opt):
-    for x, y in loader:
-        loss = model(x).sum()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-
-def main():
-    model = torch.nn.parallel.DistributedDataParallel(Net().cuda())
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
-    for epoch in range(10):  # warning: PF202
-        train_one_epoch(model, loader, opt)
-""",
-    # DistributedSampler on the multi-GPU path only (DeepSpeed-Chat style)
-    """
-import deepspeed
-from torch.utils.data import DataLoader, DistributedSampler, RandomSampler
-
-def main(args, model, train_dataset):
-    if args.local_rank == -1:
-        train_sampler = RandomSampler(train_dataset)
-    else:
-        train_sampler = DistributedSampler(train_dataset)
-    train_dataloader = DataLoader(train_dataset, sampler=train_sampler, batch_size=8)
-    model, optimizer, _, _ = deepspeed.initialize(model=model, args=args)
-    for epoch in range(args.num_train_epochs):  # warning: PF202
-        model.train()
-        for step, batch in enumerate(train_dataloader):
+    model = DistributedDataParallel(Net().cuda())
+    sampler = DistributedSampler(train_data, drop_last=True)
+    dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
+    for epoch in range(3):  # warning: PF202
+        batches = iter(dataloader)
+        for step in range(len(dataloader)):
+            batch = next(batches)
             loss = model(**batch).loss
-            model.backward(loss)
-            model.step()
-""",
-    # stylegan2-pytorch issue 319: a generator re-iterates the loader forever; the sampler comes
-    # from a helper asked to shuffle; nothing calls set_epoch
-    """
-import torch
-import torch.distributed as dist
-from torch.utils import data
-
-
-def data_sampler(dataset, shuffle, distributed):
-    if distributed:
-        return data.distributed.DistributedSampler(dataset, shuffle=shuffle)
-    return data.RandomSampler(dataset)
-
-
-def sample_data(loader):
-    while True:  # warning: PF202
-        for batch in loader:
-            yield batch
-
-
-def train(args, loader, generator, g_optim):
-    loader = sample_data(loader)
-    for idx in range(args.iter):
-        real = next(loader)
-        loss = generator(real).mean()
-        generator.zero_grad()
-        loss.backward()
-        g_optim.step()
-
-
-def main(args, dataset, generator, g_optim):
-    dist.init_process_group("nccl")
-    generator = torch.nn.parallel.DistributedDataParallel(generator)
-    loader = data.DataLoader(dataset, batch_size=args.batch,
-                             sampler=data_sampler(dataset, shuffle=True, distributed=True), drop_last=True)
-    train(args, loader, generator, g_optim)
-""",
-    # held-out-17 (FixMatch-pytorch issue 34): a labeled and an unlabeled loader walked together
-    # with zip; one epoch loop, two shuffling samplers, no set_epoch
-    """
-import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel as DDP
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
-
-def main(args, labeled_set, unlabeled_set):
-    dist.init_process_group("nccl")
-    labeled_sampler = DistributedSampler(labeled_set, shuffle=True)
-    unlabeled_sampler = DistributedSampler(unlabeled_set)
-    labeled_loader = DataLoader(labeled_set, sampler=labeled_sampler, batch_size=64)
-    unlabeled_loader = DataLoader(unlabeled_set, sampler=unlabeled_sampler, batch_size=448)
-    model = DDP(Net().cuda())
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.03)
-    for epoch in range(args.epochs):  # warning: PF202
-        for step, ((x, y), (u, _)) in enumerate(zip(labeled_loader, unlabeled_loader)):
-            loss = model(x, y, u)
-            optimizer.zero_grad()
+            optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-""",
-    # zip: set_epoch on one of the two samplers only
-    """
-import torch
-from torch.utils.data import DataLoader, DistributedSampler
+"""),
+    # competitor FN-5
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
 
-src_sampler = DistributedSampler(source_set)
-tgt_sampler = DistributedSampler(target_set)
-src_loader = DataLoader(source_set, sampler=src_sampler, batch_size=32)
-tgt_loader = DataLoader(target_set, sampler=tgt_sampler, batch_size=32)
-for epoch in range(20):  # warning: PF202
-    src_sampler.set_epoch(epoch)
-    for (xs, ys), (xt, _) in zip(src_loader, tgt_loader):
-        loss = model(xs, ys, xt)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-""",
+    model = DDP(Net().cuda())
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    sampler = DistributedSampler(train_set)
+    loader = DataLoader(train_set, batch_size=32, sampler=sampler)
+    for epoch in range(10):  # warning: PF202
+        for x, y in loader:
+            loss = model(x).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""),
+    # the epoch loop calls a helper that iterates the loader
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
+
+    def train_one_epoch(model, loader, opt):
+        for x, y in loader:
+            loss = model(x).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+
+    def main():
+        model = torch.nn.parallel.DistributedDataParallel(Net().cuda())
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+        for epoch in range(10):  # warning: PF202
+            train_one_epoch(model, loader, opt)
+"""),
+    # DistributedSampler on the multi-GPU path only (DeepSpeed-Chat style)
+    textwrap.dedent("""
+    import deepspeed
+    from torch.utils.data import DataLoader, DistributedSampler, RandomSampler
+
+    def main(args, model, train_dataset):
+        if args.local_rank == -1:
+            train_sampler = RandomSampler(train_dataset)
+        else:
+            train_sampler = DistributedSampler(train_dataset)
+        train_dataloader = DataLoader(train_dataset, sampler=train_sampler, batch_size=8)
+        model, optimizer, _, _ = deepspeed.initialize(model=model, args=args)
+        for epoch in range(args.num_train_epochs):  # warning: PF202
+            model.train()
+            for step, batch in enumerate(train_dataloader):
+                loss = model(**batch).loss
+                model.backward(loss)
+                model.step()
+"""),
+    # stylegan2-pytorch issue 319: a generator re-iterates the loader forever; the sampler comes
+    # from a helper asked to shuffle; nothing calls set_epoch
+    textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.utils import data
+
+
+    def data_sampler(dataset, shuffle, distributed):
+        if distributed:
+            return data.distributed.DistributedSampler(dataset, shuffle=shuffle)
+        return data.RandomSampler(dataset)
+
+
+    def sample_data(loader):
+        while True:  # warning: PF202
+            for batch in loader:
+                yield batch
+
+
+    def train(args, loader, generator, g_optim):
+        loader = sample_data(loader)
+        for idx in range(args.iter):
+            real = next(loader)
+            loss = generator(real).mean()
+            generator.zero_grad()
+            loss.backward()
+            g_optim.step()
+
+
+    def main(args, dataset, generator, g_optim):
+        dist.init_process_group("nccl")
+        generator = torch.nn.parallel.DistributedDataParallel(generator)
+        loader = data.DataLoader(dataset, batch_size=args.batch,
+                                 sampler=data_sampler(dataset, shuffle=True, distributed=True), drop_last=True)
+        train(args, loader, generator, g_optim)
+"""),
+    # held-out-17 (FixMatch-pytorch issue 34): a labeled and an unlabeled loader walked together
+    # with zip; one epoch loop, two shuffling samplers, no set_epoch
+    textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel as DDP
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
+
+    def main(args, labeled_set, unlabeled_set):
+        dist.init_process_group("nccl")
+        labeled_sampler = DistributedSampler(labeled_set, shuffle=True)
+        unlabeled_sampler = DistributedSampler(unlabeled_set)
+        labeled_loader = DataLoader(labeled_set, sampler=labeled_sampler, batch_size=64)
+        unlabeled_loader = DataLoader(unlabeled_set, sampler=unlabeled_sampler, batch_size=448)
+        model = DDP(Net().cuda())
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.03)
+        for epoch in range(args.epochs):  # warning: PF202
+            for step, ((x, y), (u, _)) in enumerate(zip(labeled_loader, unlabeled_loader)):
+                loss = model(x, y, u)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+"""),
+    # zip: set_epoch on one of the two samplers only
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
+
+    src_sampler = DistributedSampler(source_set)
+    tgt_sampler = DistributedSampler(target_set)
+    src_loader = DataLoader(source_set, sampler=src_sampler, batch_size=32)
+    tgt_loader = DataLoader(target_set, sampler=tgt_sampler, batch_size=32)
+    for epoch in range(20):  # warning: PF202
+        src_sampler.set_epoch(epoch)
+        for (xs, ys), (xt, _) in zip(src_loader, tgt_loader):
+            loss = model(xs, ys, xt)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""),
 ]
 
 PF202_GOOD = [
     # the fix of the zip case: both samplers get set_epoch; a zip over a sampler with shuffle=False
-    """
-import torch
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
 
-labeled_sampler = DistributedSampler(labeled_set)
-unlabeled_sampler = DistributedSampler(unlabeled_set)
-labeled_loader = DataLoader(labeled_set, sampler=labeled_sampler, batch_size=64)
-unlabeled_loader = DataLoader(unlabeled_set, sampler=unlabeled_sampler, batch_size=448)
-for epoch in range(100):
-    labeled_sampler.set_epoch(epoch)
-    unlabeled_sampler.set_epoch(epoch)
-    for (x, y), (u, _) in zip(labeled_loader, unlabeled_loader):
-        loss = model(x, y, u)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+    labeled_sampler = DistributedSampler(labeled_set)
+    unlabeled_sampler = DistributedSampler(unlabeled_set)
+    labeled_loader = DataLoader(labeled_set, sampler=labeled_sampler, batch_size=64)
+    unlabeled_loader = DataLoader(unlabeled_set, sampler=unlabeled_sampler, batch_size=448)
+    for epoch in range(100):
+        labeled_sampler.set_epoch(epoch)
+        unlabeled_sampler.set_epoch(epoch)
+        for (x, y), (u, _) in zip(labeled_loader, unlabeled_loader):
+            loss = model(x, y, u)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
 
-paired_loader = DataLoader(pairs, sampler=DistributedSampler(pairs, shuffle=False), batch_size=8)
-for epoch in range(3):
-    for (a, b), c in zip(paired_loader, extra_batches):
-        loss = model(a, b, c)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-""",
-    """
-import torch
-from torch.utils.data import DataLoader, DistributedSampler
+    paired_loader = DataLoader(pairs, sampler=DistributedSampler(pairs, shuffle=False), batch_size=8)
+    for epoch in range(3):
+        for (a, b), c in zip(paired_loader, extra_batches):
+            loss = model(a, b, c)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""),
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
 
-sampler = DistributedSampler(train_set)
-loader = DataLoader(train_set, batch_size=32, sampler=sampler)
-for epoch in range(10):
-    sampler.set_epoch(epoch)
-    for x, y in loader:
-        loss = model(x).sum()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-""",
+    sampler = DistributedSampler(train_set)
+    loader = DataLoader(train_set, batch_size=32, sampler=sampler)
+    for epoch in range(10):
+        sampler.set_epoch(epoch)
+        for x, y in loader:
+            loss = model(x).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""),
     # set_epoch through the loader
-    """
-import torch
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
 
-loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
-for epoch in range(10):
-    loader.sampler.set_epoch(epoch)
-    for x, y in loader:
-        loss = model(x).sum()
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-""",
+    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+    for epoch in range(10):
+        loader.sampler.set_epoch(epoch)
+        for x, y in loader:
+            loss = model(x).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""),
     # shuffle=False: the order is meant to be fixed
-    """
-import torch
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
 
-loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set, shuffle=False))
-for epoch in range(10):
+    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set, shuffle=False))
+    for epoch in range(10):
+        for x, y in loader:
+            loss = model(x).sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""),
+    # one pass over the data: no epoch loop
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
+
+    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
     for x, y in loader:
         loss = model(x).sum()
         opt.zero_grad()
         loss.backward()
         opt.step()
-""",
-    # one pass over the data: no epoch loop
-    """
-import torch
-from torch.utils.data import DataLoader, DistributedSampler
-
-loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
-for x, y in loader:
-    loss = model(x).sum()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-""",
+"""),
     # an evaluation loop (no training): the order does not matter
-    """
-import torch
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
 
-val_loader = DataLoader(val_set, batch_size=32, sampler=DistributedSampler(val_set))
-for epoch in range(10):
-    with torch.no_grad():
-        for x, y in val_loader:
-            metric.update(model(x), y)
-""",
+    val_loader = DataLoader(val_set, batch_size=32, sampler=DistributedSampler(val_set))
+    for epoch in range(10):
+        with torch.no_grad():
+            for x, y in val_loader:
+                metric.update(model(x), y)
+"""),
     # accelerate calls set_epoch on prepared loaders
-    """
-from accelerate import Accelerator
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader, DistributedSampler
 
-accelerator = Accelerator()
-loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
-model, opt, loader = accelerator.prepare(model, opt, loader)
-for epoch in range(10):
-    for batch in loader:
-        accelerator.backward(model(batch).mean())
-        opt.step()
-""",
+    accelerator = Accelerator()
+    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+    model, opt, loader = accelerator.prepare(model, opt, loader)
+    for epoch in range(10):
+        for batch in loader:
+            accelerator.backward(model(batch).mean())
+            opt.step()
+"""),
     # the fix: the generator calls set_epoch; a helper only ever asked not to shuffle; a generator
     # whose caller does not train
-    """
-import torch
-import torch.distributed as dist
-from torch.utils import data
+    textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.utils import data
 
 
-def data_sampler(dataset, shuffle):
-    return data.distributed.DistributedSampler(dataset, shuffle=shuffle)
+    def data_sampler(dataset, shuffle):
+        return data.distributed.DistributedSampler(dataset, shuffle=shuffle)
 
 
-def sample_data(loader, sampler):
-    epoch = 0
-    while True:
-        sampler.set_epoch(epoch)
-        for batch in loader:
-            yield batch
-        epoch += 1
+    def sample_data(loader, sampler):
+        epoch = 0
+        while True:
+            sampler.set_epoch(epoch)
+            for batch in loader:
+                yield batch
+            epoch += 1
 
 
-def endless(loader):
-    while True:
-        for batch in loader:
-            yield batch
+    def endless(loader):
+        while True:
+            for batch in loader:
+                yield batch
 
 
-def train(args, loader, sampler, generator, g_optim):
-    loader = sample_data(loader, sampler)
-    for idx in range(args.iter):
-        loss = generator(next(loader)).mean()
-        generator.zero_grad()
-        loss.backward()
-        g_optim.step()
+    def train(args, loader, sampler, generator, g_optim):
+        loader = sample_data(loader, sampler)
+        for idx in range(args.iter):
+            loss = generator(next(loader)).mean()
+            generator.zero_grad()
+            loss.backward()
+            g_optim.step()
 
 
-def preview(loader, generator):
-    batches = endless(loader)
-    with torch.no_grad():
-        return [generator(next(batches)) for _ in range(4)]
+    def preview(loader, generator):
+        batches = endless(loader)
+        with torch.no_grad():
+            return [generator(next(batches)) for _ in range(4)]
 
 
-def main(args, dataset, generator, g_optim):
-    dist.init_process_group("nccl")
-    generator = torch.nn.parallel.DistributedDataParallel(generator)
-    sampler = data_sampler(dataset, shuffle=True)
-    loader = data.DataLoader(dataset, batch_size=args.batch, sampler=sampler)
-    train(args, loader, sampler, generator, g_optim)
-    fixed = data.DataLoader(dataset, batch_size=8, sampler=data_sampler(dataset, shuffle=False))
-    preview(fixed, generator)
-""",
+    def main(args, dataset, generator, g_optim):
+        dist.init_process_group("nccl")
+        generator = torch.nn.parallel.DistributedDataParallel(generator)
+        sampler = data_sampler(dataset, shuffle=True)
+        loader = data.DataLoader(dataset, batch_size=args.batch, sampler=sampler)
+        train(args, loader, sampler, generator, g_optim)
+        fixed = data.DataLoader(dataset, batch_size=8, sampler=data_sampler(dataset, shuffle=False))
+        preview(fixed, generator)
+"""),
     # the fix of the iter()/next() shape: set_epoch before the fresh iterator
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
 
-model = DistributedDataParallel(Net().cuda())
-sampler = DistributedSampler(train_data, drop_last=True)
-dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
-optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
-for epoch in range(3):
-    sampler.set_epoch(epoch)
-    batches = iter(dataloader)
-    for step in range(len(dataloader)):
-        batch = next(batches)
-        loss = model(**batch).loss
-        optimizer.zero_grad(set_to_none=True)
-        loss.backward()
-        optimizer.step()
-""",
+    model = DistributedDataParallel(Net().cuda())
+    sampler = DistributedSampler(train_data, drop_last=True)
+    dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
+    for epoch in range(3):
+        sampler.set_epoch(epoch)
+        batches = iter(dataloader)
+        for step in range(len(dataloader)):
+            batch = next(batches)
+            loss = model(**batch).loss
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+"""),
     # tricky-correct: one iterator made before every loop; the outer loop does not restart the
     # loader (one pass over the data split into chunks), so it repeats no epoch
-    """
-import torch
-from torch.nn.parallel import DistributedDataParallel
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from torch.nn.parallel import DistributedDataParallel
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
 
-model = DistributedDataParallel(Net().cuda())
-sampler = DistributedSampler(train_data)
-dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
-optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
-batches = iter(dataloader)
-for chunk in range(len(dataloader) // 100):
-    for step in range(100):
-        loss = model(**next(batches)).loss
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-""",
+    model = DistributedDataParallel(Net().cuda())
+    sampler = DistributedSampler(train_data)
+    dataloader = DataLoader(train_data, batch_size=4, sampler=sampler)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-5)
+    batches = iter(dataloader)
+    for chunk in range(len(dataloader) // 100):
+        for step in range(100):
+            loss = model(**next(batches)).loss
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+"""),
 ]
 
 PF203_BAD = [
-    """
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    from torch.utils.data import DataLoader, DistributedSampler
 
-sampler = DistributedSampler(train_set)
-loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)  # error: PF203
-""",
+    sampler = DistributedSampler(train_set)
+    loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)  # error: PF203
+"""),
     # the sampler is None on the single-GPU path only: the distributed run raises
-    """
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    from torch.utils.data import DataLoader, DistributedSampler
 
-sampler = DistributedSampler(train_set) if distributed else None
-loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)  # error: PF203
-""",
-    """
-import torch.utils.data as tud
+    sampler = DistributedSampler(train_set) if distributed else None
+    loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=sampler)  # error: PF203
+"""),
+    textwrap.dedent("""
+    import torch.utils.data as tud
 
-def make_loader(ds, batch_size):
-    batches = tud.BatchSampler(tud.RandomSampler(ds), batch_size, drop_last=True)
-    return tud.DataLoader(ds, batch_sampler=batches, shuffle=True)  # error: PF203
-""",
+    def make_loader(ds, batch_size):
+        batches = tud.BatchSampler(tud.RandomSampler(ds), batch_size, drop_last=True)
+        return tud.DataLoader(ds, batch_sampler=batches, shuffle=True)  # error: PF203
+"""),
 ]
 
 PF203_GOOD = [
     # the usual idiom
-    """
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    from torch.utils.data import DataLoader, DistributedSampler
 
-sampler = DistributedSampler(train_set) if distributed else None
-loader = DataLoader(train_set, batch_size=32, shuffle=(sampler is None), sampler=sampler)
-""",
-    """
-from torch.utils.data import DataLoader, DistributedSampler
+    sampler = DistributedSampler(train_set) if distributed else None
+    loader = DataLoader(train_set, batch_size=32, shuffle=(sampler is None), sampler=sampler)
+"""),
+    textwrap.dedent("""
+    from torch.utils.data import DataLoader, DistributedSampler
 
-loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set, shuffle=True))
-""",
-    """
-from torch.utils.data import DataLoader
+    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set, shuffle=True))
+"""),
+    textwrap.dedent("""
+    from torch.utils.data import DataLoader
 
-loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=None)
-""",
+    loader = DataLoader(train_set, batch_size=32, shuffle=True, sampler=None)
+"""),
     # a sampler parameter that every caller leaves at None
-    """
-from torch.utils.data import DataLoader
+    textwrap.dedent("""
+    from torch.utils.data import DataLoader
 
-def make_loader(ds, sampler=None):
-    return DataLoader(ds, batch_size=32, shuffle=True, sampler=sampler)
+    def make_loader(ds, sampler=None):
+        return DataLoader(ds, batch_size=32, shuffle=True, sampler=sampler)
 
-loader = make_loader(train_set)
-""",
+    loader = make_loader(train_set)
+"""),
     # shuffle from a variable preflight cannot evaluate
-    """
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    from torch.utils.data import DataLoader, DistributedSampler
 
-loader = DataLoader(train_set, batch_size=32, shuffle=args.shuffle, sampler=DistributedSampler(train_set))
-""",
+    loader = DataLoader(train_set, batch_size=32, shuffle=args.shuffle, sampler=DistributedSampler(train_set))
+"""),
 ]
 
 # Fabric on several devices is data-parallel like DDP: a loader iterated without

@@ -4,70 +4,72 @@ examples must stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF223_BAD = [
     # mrpro issue 984's shape: predictions copied back asynchronously and read at once
-    """
-import numpy as np
-import torch
+    textwrap.dedent("""
+    import numpy as np
+    import torch
 
 
-@torch.no_grad()
-def evaluate(model, loader):
-    masks = []
-    for images, targets in loader:
-        logits = model(images.cuda(non_blocking=True))
-        pred = logits.argmax(dim=1).to("cpu", non_blocking=True)  # error: PF223
-        masks.append(pred.numpy().astype(np.uint8))
-    return np.concatenate(masks)
-""",
+    @torch.no_grad()
+    def evaluate(model, loader):
+        masks = []
+        for images, targets in loader:
+            logits = model(images.cuda(non_blocking=True))
+            pred = logits.argmax(dim=1).to("cpu", non_blocking=True)  # error: PF223
+            masks.append(pred.numpy().astype(np.uint8))
+        return np.concatenate(masks)
+"""),
     # a scalar read through float()
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def log_loss(loss, history):
-    value = loss.detach().to(device="cpu", non_blocking=True)  # error: PF223
-    history.append(float(value))
-""",
+    def log_loss(loss, history):
+        value = loss.detach().to(device="cpu", non_blocking=True)  # error: PF223
+        history.append(float(value))
+"""),
 ]
 
 PF223_GOOD = [
     # the fix: a synchronous copy; the host-to-device copies stay non-blocking
-    """
-import numpy as np
-import torch
+    textwrap.dedent("""
+    import numpy as np
+    import torch
 
 
-@torch.no_grad()
-def evaluate(model, loader):
-    masks = []
-    for images, targets in loader:
-        logits = model(images.cuda(non_blocking=True))
-        pred = logits.argmax(dim=1).to("cpu")
-        masks.append(pred.numpy().astype(np.uint8))
-    return np.concatenate(masks)
-""",
+    @torch.no_grad()
+    def evaluate(model, loader):
+        masks = []
+        for images, targets in loader:
+            logits = model(images.cuda(non_blocking=True))
+            pred = logits.argmax(dim=1).to("cpu")
+            masks.append(pred.numpy().astype(np.uint8))
+        return np.concatenate(masks)
+"""),
     # tricky-correct: the copies are started early and the stream is synchronised before any read
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def gather_to_host(tensors):
-    host = [t.to("cpu", non_blocking=True) for t in tensors]
-    first = tensors[0].to("cpu", non_blocking=True)
-    torch.cuda.synchronize()
-    return first.numpy(), [h.numpy() for h in host]
-""",
+    def gather_to_host(tensors):
+        host = [t.to("cpu", non_blocking=True) for t in tensors]
+        first = tensors[0].to("cpu", non_blocking=True)
+        torch.cuda.synchronize()
+        return first.numpy(), [h.numpy() for h in host]
+"""),
     # tricky-correct: an event waited on between the copy and the read
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def fetch(x):
-    out = x.to(torch.device("cpu"), non_blocking=True)
-    done = torch.cuda.Event()
-    done.record()
-    done.synchronize()
-    return out.tolist()
-""",
+    def fetch(x):
+        out = x.to(torch.device("cpu"), non_blocking=True)
+        done = torch.cuda.Event()
+        done.record()
+        done.synchronize()
+        return out.tolist()
+"""),
 ]

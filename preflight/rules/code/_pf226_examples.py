@@ -4,121 +4,123 @@ examples must stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF226_BAD = [
     # a datasets split with no seed in an accelerate script: each process splits its own way
-    """
-from accelerate import Accelerator
-from datasets import load_dataset
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from datasets import load_dataset
 
-accelerator = Accelerator()
-dataset = load_dataset("json", data_files="data.jsonl")["train"]
-splits = dataset.train_test_split(test_size=0.05)  # warning: PF226
-train_set, eval_set = splits["train"], splits["test"]
-""",
+    accelerator = Accelerator()
+    dataset = load_dataset("json", data_files="data.jsonl")["train"]
+    splits = dataset.train_test_split(test_size=0.05)  # warning: PF226
+    train_set, eval_set = splits["train"], splits["test"]
+"""),
     # the process index is added to the seed by a local helper before random_split (OpenTau's shape)
-    """
-import random
+    textwrap.dedent("""
+    import random
 
-import numpy as np
-import torch
-from accelerate import Accelerator
-from torch.utils.data import random_split
-
-
-def set_seed(seed, accelerator=None):
-    if accelerator is not None:
-        seed += accelerator.process_index * 12345
-    random.seed(seed)
-    np.random.seed(seed)
-    torch.manual_seed(seed)
+    import numpy as np
+    import torch
+    from accelerate import Accelerator
+    from torch.utils.data import random_split
 
 
-def main(dataset, args):
-    accelerator = Accelerator(mixed_precision="bf16")
-    set_seed(args.seed, accelerator=accelerator)
-    n = len(dataset)
-    train_set, val_set = random_split(dataset, [n - n // 50, n // 50])  # warning: PF226
-    return accelerator, train_set, val_set
-""",
+    def set_seed(seed, accelerator=None):
+        if accelerator is not None:
+            seed += accelerator.process_index * 12345
+        random.seed(seed)
+        np.random.seed(seed)
+        torch.manual_seed(seed)
+
+
+    def main(dataset, args):
+        accelerator = Accelerator(mixed_precision="bf16")
+        set_seed(args.seed, accelerator=accelerator)
+        n = len(dataset)
+        train_set, val_set = random_split(dataset, [n - n // 50, n // 50])  # warning: PF226
+        return accelerator, train_set, val_set
+"""),
     # accelerate's device-specific seeding, then an sklearn split of the file list under torchrun
-    """
-import torch.distributed as dist
-from accelerate.utils import set_seed
-from sklearn.model_selection import train_test_split
+    textwrap.dedent("""
+    import torch.distributed as dist
+    from accelerate.utils import set_seed
+    from sklearn.model_selection import train_test_split
 
 
-def build(files, seed):
-    dist.init_process_group("nccl")
-    set_seed(seed, device_specific=True)
-    train_files, val_files = train_test_split(files, test_size=0.1)  # warning: PF226
-    return train_files, val_files
-""",
+    def build(files, seed):
+        dist.init_process_group("nccl")
+        set_seed(seed, device_specific=True)
+        train_files, val_files = train_test_split(files, test_size=0.1)  # warning: PF226
+        return train_files, val_files
+"""),
 ]
 
 PF226_GOOD = [
     # the fix: the split has its own seed
-    """
-from accelerate import Accelerator
-from datasets import load_dataset
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from datasets import load_dataset
 
-accelerator = Accelerator()
-dataset = load_dataset("json", data_files="data.jsonl")["train"]
-splits = dataset.train_test_split(test_size=0.05, seed=42)
-""",
+    accelerator = Accelerator()
+    dataset = load_dataset("json", data_files="data.jsonl")["train"]
+    splits = dataset.train_test_split(test_size=0.05, seed=42)
+"""),
     # the fix of the second shape: a generator of its own, whatever the per-rank seed of the process
-    """
-import torch
-from accelerate import Accelerator
-from accelerate.utils import set_seed
-from torch.utils.data import random_split
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from accelerate.utils import set_seed
+    from torch.utils.data import random_split
 
 
-def main(dataset, args):
-    accelerator = Accelerator()
-    set_seed(args.seed + accelerator.process_index)
-    n = len(dataset)
-    return random_split(dataset, [n - 100, 100], generator=torch.Generator().manual_seed(args.seed))
-""",
+    def main(dataset, args):
+        accelerator = Accelerator()
+        set_seed(args.seed + accelerator.process_index)
+        n = len(dataset)
+        return random_split(dataset, [n - 100, 100], generator=torch.Generator().manual_seed(args.seed))
+"""),
     # tricky-correct: the global RNGs are seeded alike on every process before the split
-    """
-from accelerate import Accelerator
-from accelerate.utils import set_seed
-from torch.utils.data import random_split
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from accelerate.utils import set_seed
+    from torch.utils.data import random_split
 
 
-def main(dataset, args):
-    accelerator = Accelerator()
-    set_seed(args.seed)
-    n = len(dataset)
-    return random_split(dataset, [n - 100, 100])
-""",
+    def main(dataset, args):
+        accelerator = Accelerator()
+        set_seed(args.seed)
+        n = len(dataset)
+        return random_split(dataset, [n - 100, 100])
+"""),
     # tricky-correct: only the main process splits (and writes the split to disk for the others)
-    """
-from accelerate import Accelerator
-from datasets import load_dataset
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from datasets import load_dataset
 
-accelerator = Accelerator()
-dataset = load_dataset("json", data_files="data.jsonl")["train"]
-if accelerator.is_main_process:
-    dataset.train_test_split(test_size=0.05).save_to_disk("splits")
-accelerator.wait_for_everyone()
-""",
+    accelerator = Accelerator()
+    dataset = load_dataset("json", data_files="data.jsonl")["train"]
+    if accelerator.is_main_process:
+        dataset.train_test_split(test_size=0.05).save_to_disk("splits")
+    accelerator.wait_for_everyone()
+"""),
     # tricky-correct: a single-process script (no Accelerator, no process group)
-    """
-from torch.utils.data import random_split
+    textwrap.dedent("""
+    from torch.utils.data import random_split
 
 
-def split(dataset):
-    n = len(dataset)
-    return random_split(dataset, [n - 100, 100])
-""",
+    def split(dataset):
+        n = len(dataset)
+        return random_split(dataset, [n - 100, 100])
+"""),
     # tricky-correct: a split without shuffling draws nothing
-    """
-from accelerate import Accelerator
-from datasets import load_dataset
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from datasets import load_dataset
 
-accelerator = Accelerator()
-dataset = load_dataset("json", data_files="data.jsonl")["train"]
-splits = dataset.train_test_split(test_size=0.05, shuffle=False)
-""",
+    accelerator = Accelerator()
+    dataset = load_dataset("json", data_files="data.jsonl")["train"]
+    splits = dataset.train_test_split(test_size=0.05, shuffle=False)
+"""),
 ]

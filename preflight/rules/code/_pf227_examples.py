@@ -4,36 +4,38 @@ examples must stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF227_BAD = [
     # a Hydra structured config: the nested node's default is an instance
-    """
-from dataclasses import dataclass, field
-from typing import List
+    textwrap.dedent("""
+    from dataclasses import dataclass, field
+    from typing import List
 
-from hydra.core.config_store import ConfigStore
-
-
-@dataclass
-class DataConfig:
-    root: str = "data"
-    crop_size: List[int] = field(default_factory=lambda: [512, 1024])
+    from hydra.core.config_store import ConfigStore
 
 
-@dataclass
-class OptimConfig:
-    lr: float = 0.01
-    momentum: float = 0.9
+    @dataclass
+    class DataConfig:
+        root: str = "data"
+        crop_size: List[int] = field(default_factory=lambda: [512, 1024])
 
 
-@dataclass
-class TrainConfig:
-    data: DataConfig = field(default_factory=DataConfig)
-    optim: OptimConfig = OptimConfig()  # error: PF227
-    epochs: int = 200
+    @dataclass
+    class OptimConfig:
+        lr: float = 0.01
+        momentum: float = 0.9
 
 
-ConfigStore.instance().store(name="train_config", node=TrainConfig)
-""",
+    @dataclass
+    class TrainConfig:
+        data: DataConfig = field(default_factory=DataConfig)
+        optim: OptimConfig = OptimConfig()  # error: PF227
+        epochs: int = 200
+
+
+    ConfigStore.instance().store(name="train_config", node=TrainConfig)
+"""),
     # `@dataclasses.dataclass(eq=True)` and an instance with arguments
     """
 import dataclasses

@@ -2,34 +2,36 @@
 
 from __future__ import annotations
 
-_SETUP = """\
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from torch.utils.data import DataLoader
+import textwrap
 
-device = torch.device("cuda")
-model = nn.Linear(10, 3).to(device)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-loader = DataLoader(dataset, batch_size=32, shuffle=True, num_workers=4, pin_memory=True)
-"""
+_SETUP = textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.utils.data import DataLoader
+
+    device = torch.device("cuda")
+    model = nn.Linear(10, 3).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    loader = DataLoader(dataset, batch_size=32, shuffle=True, num_workers=4, pin_memory=True)
+""")
 
 # -- PF301 host-sync-in-loop ----------------------------------------------------
 
 PF301_BAD = (
     # a full device synchronisation on every step
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
-model = torch.nn.Linear(8, 1).cuda()
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for x, y in loader:
-    opt.zero_grad()
-    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
-    loss.backward()
-    opt.step()
-    torch.cuda.synchronize()  # warning: PF301
-""",
+    model = torch.nn.Linear(8, 1).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+        loss.backward()
+        opt.step()
+        torch.cuda.synchronize()  # warning: PF301
+"""),
     # per-element .item() in an inner loop over the batch
     _SETUP + """
 for x, y in loader:
@@ -74,21 +76,21 @@ for x, y in loader:
 
 PF301_GOOD = (
     # synchronising to time the step
-    """
-import time
-import torch
+    textwrap.dedent("""
+    import time
+    import torch
 
-model = torch.nn.Linear(8, 1).cuda()
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for x, y in loader:
-    t0 = time.perf_counter()
-    opt.zero_grad()
-    loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
-    loss.backward()
-    opt.step()
-    torch.cuda.synchronize()
-    step_time = time.perf_counter() - t0
-""",
+    model = torch.nn.Linear(8, 1).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        t0 = time.perf_counter()
+        opt.zero_grad()
+        loss = torch.nn.functional.mse_loss(model(x.cuda()), y.cuda())
+        loss.backward()
+        opt.step()
+        torch.cuda.synchronize()
+        step_time = time.perf_counter() - t0
+"""),
     # the idiom: one loss.item() per step and an accuracy count
     _SETUP + """
 total, correct = 0.0, 0
@@ -134,22 +136,22 @@ with torch.no_grad():
             print(out[i].argmax().item())
 """,
     # CPU-only script: .item() does not synchronise anything
-    """\
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
 
-model = nn.Linear(10, 3)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-for x, y in loader:
-    out = model(x)
-    loss = F.cross_entropy(out, y)
-    optimizer.zero_grad()
-    loss.backward()
-    optimizer.step()
-    for i in range(len(out)):
-        print(out[i].argmax().item())
-""",
+    model = nn.Linear(10, 3)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        out = model(x)
+        loss = F.cross_entropy(out, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        for i in range(len(out)):
+            print(out[i].argmax().item())
+"""),
     # per-element loop over Python numbers (not tensors)
     _SETUP + """
 for x, y in loader:
@@ -168,18 +170,18 @@ for x, y in loader:
 
 PF302_BAD = (
     # a constant built on the host inside the step and moved there
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
-model = torch.nn.Linear(8, 3).cuda()
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for x, y in loader:
-    opt.zero_grad()
-    w = torch.tensor([1.0, 2.0, 4.0]).cuda()  # warning: PF302
-    loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda(), weight=w)
-    loss.backward()
-    opt.step()
-""",
+    model = torch.nn.Linear(8, 3).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        opt.zero_grad()
+        w = torch.tensor([1.0, 2.0, 4.0]).cuda()  # warning: PF302
+        loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda(), weight=w)
+        loss.backward()
+        opt.step()
+"""),
     _SETUP + """
 class_weights = torch.tensor([1.0, 2.0, 0.5])
 for x, y in loader:
@@ -206,19 +208,19 @@ train(model, loader, optimizer)
 
 PF302_GOOD = (
     # the constant built once, on the device; a batch-sized tensor built per step
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
-model = torch.nn.Linear(8, 3).cuda()
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-w = torch.tensor([1.0, 2.0, 4.0], device="cuda")
-for x, y in loader:
-    opt.zero_grad()
-    ones = torch.ones(x.size(0), 1).cuda()
-    loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda(), weight=w) + ones.mean()
-    loss.backward()
-    opt.step()
-""",
+    model = torch.nn.Linear(8, 3).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    w = torch.tensor([1.0, 2.0, 4.0], device="cuda")
+    for x, y in loader:
+        opt.zero_grad()
+        ones = torch.ones(x.size(0), 1).cuda()
+        loss = torch.nn.functional.cross_entropy(model(x.cuda()), y.cuda(), weight=w) + ones.mean()
+        loss.backward()
+        opt.step()
+"""),
     # moved once before the loop
     _SETUP + """
 class_weights = torch.tensor([1.0, 2.0, 0.5]).to(device)
@@ -379,16 +381,16 @@ for x, y in loader:
 
 # -- PF304 loader-starvation ------------------------------------------------------
 
-_PF304_MODEL = """\
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from torch.utils.data import DataLoader
+_PF304_MODEL = textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.utils.data import DataLoader
 
-device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
-model = nn.Linear(10, 3).to(device)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-"""
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = nn.Linear(10, 3).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+""")
 
 _PF304_LOOP = """
 for x, y in train_loader:
@@ -413,40 +415,40 @@ PF304_GOOD = (
     _PF304_MODEL + "train_loader = DataLoader(dataset, batch_size=64, num_workers=args.workers, "
                    "pin_memory=args.pin)\n" + _PF304_LOOP,
     # CPU only: "cuda" appears only in a comment
-    """\
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from torch.utils.data import DataLoader
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.utils.data import DataLoader
 
-# TODO: run this on cuda later
-device = torch.device("cpu")
-model = nn.Linear(10, 3).to(device)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-train_loader = DataLoader(dataset, batch_size=64, shuffle=True)
-""" + _PF304_LOOP,
+    # TODO: run this on cuda later
+    device = torch.device("cpu")
+    model = nn.Linear(10, 3).to(device)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    train_loader = DataLoader(dataset, batch_size=64, shuffle=True)
+""") + _PF304_LOOP,
     # an in-memory TensorDataset
     _PF304_MODEL + "ds = torch.utils.data.TensorDataset(xs, ys)\n"
                    "train_loader = DataLoader(ds, batch_size=64, shuffle=True)\n" + _PF304_LOOP,
     # Accelerate owns the prepared loader
-    """\
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from accelerate import Accelerator
-from torch.utils.data import DataLoader
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader
 
-accelerator = Accelerator()
-model = nn.Linear(10, 3).cuda()
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-loader = DataLoader(dataset, batch_size=64, shuffle=True)
-model, optimizer, train_loader = accelerator.prepare(model, optimizer, loader)
-for x, y in train_loader:
-    loss = F.cross_entropy(model(x.to(accelerator.device)), y)
-    optimizer.zero_grad()
-    accelerator.backward(loss)
-    optimizer.step()
-""",
+    accelerator = Accelerator()
+    model = nn.Linear(10, 3).cuda()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    loader = DataLoader(dataset, batch_size=64, shuffle=True)
+    model, optimizer, train_loader = accelerator.prepare(model, optimizer, loader)
+    for x, y in train_loader:
+        loss = F.cross_entropy(model(x.to(accelerator.device)), y)
+        optimizer.zero_grad()
+        accelerator.backward(loss)
+        optimizer.step()
+"""),
     # options forwarded as **kwargs
     _PF304_MODEL + "train_loader = DataLoader(dataset, batch_size=64, **loader_kwargs)\n"
     + _PF304_LOOP,
@@ -454,88 +456,88 @@ for x, y in train_loader:
 
 # -- PF305 unseeded-training -----------------------------------------------------
 
-_PF305_MAIN = """\
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-from torch.utils.data import DataLoader
+_PF305_MAIN = textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    from torch.utils.data import DataLoader
 
 
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Linear(10, 3)
-        self.drop = nn.Dropout(0.1)
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc = nn.Linear(10, 3)
+            self.drop = nn.Dropout(0.1)
 
-    def forward(self, x):
-        return self.fc(self.drop(x))
-
-
-def main():
-{seed}    model = Net()
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    loader = DataLoader(dataset, batch_size=32, shuffle=True)
-    for x, y in loader:
-        loss = F.cross_entropy(model(x), y)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+        def forward(self, x):
+            return self.fc(self.drop(x))
 
 
-if __name__ == "__main__":
-    main()
-"""
+    def main():
+    {seed}    model = Net()
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        loader = DataLoader(dataset, batch_size=32, shuffle=True)
+        for x, y in loader:
+            loss = F.cross_entropy(model(x), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+""")
 
 PF305_BAD = (
     # torch is seeded, Python's random (which also draws) is not
-    """
-import random
-import torch
+    textwrap.dedent("""
+    import random
+    import torch
 
-torch.manual_seed(0)
-model = torch.nn.Linear(4, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for x, y in loader:  # note: PF305
-    if random.random() < 0.5:
-        x = x.flip(-1)
-    opt.zero_grad()
-    torch.nn.functional.mse_loss(model(x), y).backward()
-    opt.step()
-""",
+    torch.manual_seed(0)
+    model = torch.nn.Linear(4, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:  # note: PF305
+        if random.random() < 0.5:
+            x = x.flip(-1)
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+"""),
     _PF305_MAIN.format(seed="").replace("    main()\n", "    main()  # note: PF305\n"),
     # a module-level loop with torch.randn data
-    """\
-import torch
-import torch.nn as nn
+    textwrap.dedent("""\
+    import torch
+    import torch.nn as nn
 
-model = nn.Linear(4, 1)
-opt = torch.optim.Adam(model.parameters())
-for step in range(100):  # note: PF305
-    x = torch.randn(16, 4)
-    loss = model(x).pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-""",
+    model = nn.Linear(4, 1)
+    opt = torch.optim.Adam(model.parameters())
+    for step in range(100):  # note: PF305
+        x = torch.randn(16, 4)
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""),
 )
 
 PF305_GOOD = (
     # every generator that draws is seeded
-    """
-import random
-import torch
+    textwrap.dedent("""
+    import random
+    import torch
 
-torch.manual_seed(0)
-random.seed(0)
-model = torch.nn.Linear(4, 1)
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-for x, y in loader:
-    if random.random() < 0.5:
-        x = x.flip(-1)
-    opt.zero_grad()
-    torch.nn.functional.mse_loss(model(x), y).backward()
-    opt.step()
-""",
+    torch.manual_seed(0)
+    random.seed(0)
+    model = torch.nn.Linear(4, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for x, y in loader:
+        if random.random() < 0.5:
+            x = x.flip(-1)
+        opt.zero_grad()
+        torch.nn.functional.mse_loss(model(x), y).backward()
+        opt.step()
+"""),
     _PF305_MAIN.format(seed="    torch.manual_seed(0)\n"),
     _PF305_MAIN.format(seed="    transformers.set_seed(42)\n"),
     _PF305_MAIN.format(seed="    L.seed_everything(42)\n"),
@@ -544,25 +546,25 @@ for x, y in loader:
     # a library module: the training function is not started here
     _PF305_MAIN.format(seed="").split("\n\nif __name__")[0] + "\n",
     # the word "seed" in a comment does not count, but HF Trainer seeds itself
-    """\
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+    textwrap.dedent("""\
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
-# seed: default
-model = AutoModelForCausalLM.from_pretrained("gpt2")
-trainer = Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds)
-trainer.train()
-""",
+    # seed: default
+    model = AutoModelForCausalLM.from_pretrained("gpt2")
+    trainer = Trainer(model=model, args=TrainingArguments("out"), train_dataset=ds)
+    trainer.train()
+"""),
     # fine-tuning a pretrained model on an unshuffled loader: no random draw is visible
-    """\
-import torch
-from transformers import AutoModelForCausalLM
+    textwrap.dedent("""\
+    import torch
+    from transformers import AutoModelForCausalLM
 
-model = AutoModelForCausalLM.from_pretrained("gpt2")
-opt = torch.optim.AdamW(model.parameters(), lr=2e-5)
-for batch in loader:
-    loss = model(**batch).loss
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-""",
+    model = AutoModelForCausalLM.from_pretrained("gpt2")
+    opt = torch.optim.AdamW(model.parameters(), lr=2e-5)
+    for batch in loader:
+        loss = model(**batch).loss
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""),
 )

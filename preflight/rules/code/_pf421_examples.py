@@ -3,300 +3,302 @@ bad ones must fire on their pinned lines, good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF421_BAD = [
-    """
-from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+    textwrap.dedent("""
+    from transformers import AutoTokenizer, DataCollatorForLanguageModeling
 
-tokenizer = AutoTokenizer.from_pretrained("gpt2")
-tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
-collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
-""",
+    tokenizer = AutoTokenizer.from_pretrained("gpt2")
+    tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+    collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
+"""),
     # mlabonne/llm-course issue 33: old-API SFTTrainer with no collator builds the masking one itself
-    """
-from transformers import AutoTokenizer
-from trl import SFTTrainer
+    textwrap.dedent("""
+    from transformers import AutoTokenizer
+    from trl import SFTTrainer
 
-tokenizer = AutoTokenizer.from_pretrained("NousResearch/Llama-2-7b-chat-hf")
-tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
-trainer = SFTTrainer(model=model, train_dataset=dataset, dataset_text_field="text", max_seq_length=None,
-                     tokenizer=tokenizer, args=training_arguments, packing=False)
-""",
+    tokenizer = AutoTokenizer.from_pretrained("NousResearch/Llama-2-7b-chat-hf")
+    tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+    trainer = SFTTrainer(model=model, train_dataset=dataset, dataset_text_field="text", max_seq_length=None,
+                         tokenizer=tokenizer, args=training_arguments, packing=False)
+"""),
     # the text gets an EOS appended by the tokenizing function: every one of them is masked
-    """
-from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+    textwrap.dedent("""
+    from transformers import AutoTokenizer, DataCollatorForLanguageModeling
 
-tokenizer = AutoTokenizer.from_pretrained("gpt2")
-tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
-data = raw.map(lambda ex: tokenizer(ex["text"] + tokenizer.eos_token, truncation=True), batched=False)
-collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
-""",
+    tokenizer = AutoTokenizer.from_pretrained("gpt2")
+    tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+    data = raw.map(lambda ex: tokenizer(ex["text"] + tokenizer.eos_token, truncation=True), batched=False)
+    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+"""),
     # a T5-family tokenizer appends </s> to every encoded text itself
-    """
-from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+    textwrap.dedent("""
+    from transformers import AutoTokenizer, DataCollatorForLanguageModeling
 
-tokenizer = AutoTokenizer.from_pretrained("google/flan-t5-base")
-tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
-data = raw.map(lambda ex: tokenizer(ex["text"], truncation=True), batched=True)
-collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
-""",
+    tokenizer = AutoTokenizer.from_pretrained("google/flan-t5-base")
+    tokenizer.pad_token = tokenizer.eos_token  # warning: PF421
+    data = raw.map(lambda ex: tokenizer(ex["text"], truncation=True), batched=True)
+    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+"""),
 ]
 
 PF421_GOOD = [
     # zero_nlp issue 49 / DeepSpeed issue 2174: GPT-2-family causal-LM fine-tuning on raw text; the
     # tokenizer appends no EOS, so the only pad-id labels the collator masks are padding
-    """
-from transformers import AutoModelForCausalLM, AutoTokenizer, DataCollatorForLanguageModeling, Trainer
+    textwrap.dedent("""
+    from transformers import AutoModelForCausalLM, AutoTokenizer, DataCollatorForLanguageModeling, Trainer
 
 
-def main(raw, args):
-    tokenizer = AutoTokenizer.from_pretrained("gpt2-medium")
-    tokenizer.pad_token = tokenizer.eos_token
-    model = AutoModelForCausalLM.from_pretrained("gpt2-medium")
-    data = raw.map(lambda ex: tokenizer(ex["text"], truncation=True, max_length=512), batched=True,
-                   remove_columns=["text"])
-    trainer = Trainer(model=model, args=args, train_dataset=data,
-                      data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False))
-    trainer.train()
-""",
-    """
-from transformers import AutoTokenizer, DataCollatorForLanguageModeling
+    def main(raw, args):
+        tokenizer = AutoTokenizer.from_pretrained("gpt2-medium")
+        tokenizer.pad_token = tokenizer.eos_token
+        model = AutoModelForCausalLM.from_pretrained("gpt2-medium")
+        data = raw.map(lambda ex: tokenizer(ex["text"], truncation=True, max_length=512), batched=True,
+                       remove_columns=["text"])
+        trainer = Trainer(model=model, args=args, train_dataset=data,
+                          data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False))
+        trainer.train()
+"""),
+    textwrap.dedent("""
+    from transformers import AutoTokenizer, DataCollatorForLanguageModeling
 
-tokenizer = AutoTokenizer.from_pretrained("gpt2")
-tokenizer.add_special_tokens({"pad_token": "<|pad|>"})
-collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
-""",
+    tokenizer = AutoTokenizer.from_pretrained("gpt2")
+    tokenizer.add_special_tokens({"pad_token": "<|pad|>"})
+    collator = DataCollatorForLanguageModeling(tokenizer=tokenizer, mlm=False)
+"""),
     # a collator that pads the labels with -100 itself
-    """
-from transformers import AutoTokenizer, DataCollatorForSeq2Seq
+    textwrap.dedent("""
+    from transformers import AutoTokenizer, DataCollatorForSeq2Seq
 
-tokenizer = AutoTokenizer.from_pretrained("gpt2")
-tokenizer.pad_token = tokenizer.eos_token
-collator = DataCollatorForSeq2Seq(tokenizer, label_pad_token_id=-100)
-""",
+    tokenizer = AutoTokenizer.from_pretrained("gpt2")
+    tokenizer.pad_token = tokenizer.eos_token
+    collator = DataCollatorForSeq2Seq(tokenizer, label_pad_token_id=-100)
+"""),
     # new-API SFTTrainer (its own collator keeps the EOS label); old API with an explicit collator or packing
-    """
-from transformers import AutoTokenizer, DataCollatorForSeq2Seq
-from trl import SFTConfig, SFTTrainer
+    textwrap.dedent("""
+    from transformers import AutoTokenizer, DataCollatorForSeq2Seq
+    from trl import SFTConfig, SFTTrainer
 
-tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-0.5B")
-tokenizer.pad_token = tokenizer.eos_token
-SFTTrainer(model=model, train_dataset=ds, args=SFTConfig(output_dir="out"), processing_class=tokenizer)
-SFTTrainer(model=model, train_dataset=ds, tokenizer=tokenizer, data_collator=DataCollatorForSeq2Seq(tokenizer))
-SFTTrainer(model=model, train_dataset=ds, dataset_text_field="text", tokenizer=tokenizer, packing=True)
-""",
+    tokenizer = AutoTokenizer.from_pretrained("Qwen/Qwen2.5-0.5B")
+    tokenizer.pad_token = tokenizer.eos_token
+    SFTTrainer(model=model, train_dataset=ds, args=SFTConfig(output_dir="out"), processing_class=tokenizer)
+    SFTTrainer(model=model, train_dataset=ds, tokenizer=tokenizer, data_collator=DataCollatorForSeq2Seq(tokenizer))
+    SFTTrainer(model=model, train_dataset=ds, dataset_text_field="text", tokenizer=tokenizer, packing=True)
+"""),
 ]
 
 PF422_BAD = [
-    """
-import torch
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+    textwrap.dedent("""
+    import torch
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
-model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)  # error: PF422
-args = TrainingArguments(output_dir="out", fp16=True)
-Trainer(model=model, args=args, train_dataset=ds).train()
-""",
-    """
-import torch
+    model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)  # error: PF422
+    args = TrainingArguments(output_dir="out", fp16=True)
+    Trainer(model=model, args=args, train_dataset=ds).train()
+"""),
+    textwrap.dedent("""
+    import torch
 
-model = Net().cuda().half()  # error: PF422
-scaler = torch.cuda.amp.GradScaler()
-""",
+    model = Net().cuda().half()  # error: PF422
+    scaler = torch.cuda.amp.GradScaler()
+"""),
     # d3po: the trained UNet cast to fp16 through a dtype variable
-    """
-import torch
-from accelerate import Accelerator
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
 
 
-def main(config, pipeline):
-    accelerator = Accelerator(mixed_precision="fp16")
-    inference_dtype = torch.float16
-    pipeline.vae.to(accelerator.device, dtype=inference_dtype)
-    pipeline.unet.to(accelerator.device, dtype=inference_dtype)  # error: PF422
-    unet = pipeline.unet
-    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
-    unet, optimizer = accelerator.prepare(unet, optimizer)
-""",
+    def main(config, pipeline):
+        accelerator = Accelerator(mixed_precision="fp16")
+        inference_dtype = torch.float16
+        pipeline.vae.to(accelerator.device, dtype=inference_dtype)
+        pipeline.unet.to(accelerator.device, dtype=inference_dtype)  # error: PF422
+        unet = pipeline.unet
+        optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+        unet, optimizer = accelerator.prepare(unet, optimizer)
+"""),
     # held-out-4 (accelerate issue 1778): the trained UNet is cast to `weight_dtype`, float16 exactly when
     # the launch asks for fp16 mixed precision
-    """
-import torch
-from accelerate import Accelerator
-from diffusers import AutoencoderKL, UNet2DConditionModel
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from diffusers import AutoencoderKL, UNet2DConditionModel
 
 
-def main(args):
-    accelerator = Accelerator()
-    vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
-    unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
-    vae.requires_grad_(False)
-    weight_dtype = torch.float32
-    if accelerator.mixed_precision == "fp16":
-        weight_dtype = torch.float16
-    vae.to(accelerator.device, dtype=weight_dtype)
-    unet.to(accelerator.device, dtype=weight_dtype)  # error: PF422
-    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
-    unet, optimizer = accelerator.prepare(unet, optimizer)
-""",
+    def main(args):
+        accelerator = Accelerator()
+        vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
+        unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
+        vae.requires_grad_(False)
+        weight_dtype = torch.float32
+        if accelerator.mixed_precision == "fp16":
+            weight_dtype = torch.float16
+        vae.to(accelerator.device, dtype=weight_dtype)
+        unet.to(accelerator.device, dtype=weight_dtype)  # error: PF422
+        optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+        unet, optimizer = accelerator.prepare(unet, optimizer)
+"""),
     # held-out-14 (SVD fine-tune): weight_dtype from a conditional expression on the launch's precision,
     # the UNet unfrozen after the cast and only some of its blocks handed to the optimizer
-    """
-import torch
-from accelerate import Accelerator
-from diffusers import UNetSpatioTemporalConditionModel
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from diffusers import UNetSpatioTemporalConditionModel
 
 
-def main(args):
-    accelerator = Accelerator()
-    weight_dtype = torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32
-    unet = UNetSpatioTemporalConditionModel.from_pretrained(args.model, subfolder="unet")
-    unet.to(accelerator.device, dtype=weight_dtype)  # error: PF422
-    unet.requires_grad_(True)
-    trained = [p for n, p in unet.named_parameters() if "temporal_transformer_block" in n]
-    optimizer = torch.optim.AdamW(trained, lr=1e-5)
-    unet, optimizer = accelerator.prepare(unet, optimizer)
-""",
+    def main(args):
+        accelerator = Accelerator()
+        weight_dtype = torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32
+        unet = UNetSpatioTemporalConditionModel.from_pretrained(args.model, subfolder="unet")
+        unet.to(accelerator.device, dtype=weight_dtype)  # error: PF422
+        unet.requires_grad_(True)
+        trained = [p for n, p in unet.named_parameters() if "temporal_transformer_block" in n]
+        optimizer = torch.optim.AdamW(trained, lr=1e-5)
+        unet, optimizer = accelerator.prepare(unet, optimizer)
+"""),
 ]
 
 PF422_GOOD = [
     # Lightning's DeepSpeed tests (pytorch-lightning 7f0c343,
     # tests/tests_pytorch/strategies/test_deepspeed.py): a loaded parameter cast to compare it
-    """
-import torch
-import lightning as L
+    textwrap.dedent("""
+    import torch
+    import lightning as L
 
 
-def test_deepspeed(tmp_path):
-    trainer = L.Trainer(precision="16-mixed", strategy="deepspeed")
-    model = BoringModel()
-    trainer.fit(model)
-    saved_model = torch.load(tmp_path / "model.pt")
-    for saved_model_param, current_model_param in zip(saved_model.parameters(), model.parameters()):
-        assert torch.equal(saved_model_param.half(), current_model_param)
-    scaler = torch.cuda.amp.GradScaler()
-""",
-    """
-import torch
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+    def test_deepspeed(tmp_path):
+        trainer = L.Trainer(precision="16-mixed", strategy="deepspeed")
+        model = BoringModel()
+        trainer.fit(model)
+        saved_model = torch.load(tmp_path / "model.pt")
+        for saved_model_param, current_model_param in zip(saved_model.parameters(), model.parameters()):
+            assert torch.equal(saved_model_param.half(), current_model_param)
+        scaler = torch.cuda.amp.GradScaler()
+"""),
+    textwrap.dedent("""
+    import torch
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
-model = AutoModelForCausalLM.from_pretrained("gpt2")
-args = TrainingArguments(output_dir="out", fp16=True)
-Trainer(model=model, args=args, train_dataset=ds).train()
-""",
+    model = AutoModelForCausalLM.from_pretrained("gpt2")
+    args = TrainingArguments(output_dir="out", fp16=True)
+    Trainer(model=model, args=args, train_dataset=ds).train()
+"""),
     # QLoRA: 4-bit base, float32 adapters
-    """
-import torch
-from transformers import AutoModelForCausalLM, BitsAndBytesConfig, TrainingArguments
+    textwrap.dedent("""
+    import torch
+    from transformers import AutoModelForCausalLM, BitsAndBytesConfig, TrainingArguments
 
-model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.float16,
-                                             quantization_config=BitsAndBytesConfig(load_in_4bit=True))
-args = TrainingArguments(output_dir="out", fp16=True)
-""",
+    model = AutoModelForCausalLM.from_pretrained("m", torch_dtype=torch.float16,
+                                                 quantization_config=BitsAndBytesConfig(load_in_4bit=True))
+    args = TrainingArguments(output_dir="out", fp16=True)
+"""),
     # inference in float16: nothing is trained with a scaler
-    """
-import torch
-from transformers import AutoModelForCausalLM
+    textwrap.dedent("""
+    import torch
+    from transformers import AutoModelForCausalLM
 
-model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)
-print(model.generate(**inputs))
-""",
+    model = AutoModelForCausalLM.from_pretrained("gpt2", torch_dtype=torch.float16)
+    print(model.generate(**inputs))
+"""),
     # diffusers: only the frozen VAE / text encoder are cast to weight_dtype; the trained UNet stays fp32
-    """
-import torch
-from accelerate import Accelerator
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
 
 
-def main(args, vae, text_encoder, unet):
-    accelerator = Accelerator(mixed_precision=args.mixed_precision)
-    weight_dtype = torch.float32
-    if accelerator.mixed_precision == "fp16":
-        weight_dtype = torch.float16
-    vae.requires_grad_(False)
-    text_encoder.requires_grad_(False)
-    vae.to(accelerator.device, dtype=weight_dtype)
-    text_encoder.to(accelerator.device, dtype=weight_dtype)
-    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
-    unet, optimizer = accelerator.prepare(unet, optimizer)
-""",
+    def main(args, vae, text_encoder, unet):
+        accelerator = Accelerator(mixed_precision=args.mixed_precision)
+        weight_dtype = torch.float32
+        if accelerator.mixed_precision == "fp16":
+            weight_dtype = torch.float16
+        vae.requires_grad_(False)
+        text_encoder.requires_grad_(False)
+        vae.to(accelerator.device, dtype=weight_dtype)
+        text_encoder.to(accelerator.device, dtype=weight_dtype)
+        optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+        unet, optimizer = accelerator.prepare(unet, optimizer)
+"""),
     # the fix: only the frozen VAE is cast; and a frozen UNet whose LoRA layers train (in float32)
-    """
-import torch
-from accelerate import Accelerator
-from diffusers import AutoencoderKL, UNet2DConditionModel
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from diffusers import AutoencoderKL, UNet2DConditionModel
 
 
-def main(args):
-    accelerator = Accelerator()
-    vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
-    unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
-    vae.requires_grad_(False)
-    weight_dtype = torch.float32
-    if accelerator.mixed_precision == "fp16":
-        weight_dtype = torch.float16
-    vae.to(accelerator.device, dtype=weight_dtype)
-    unet.to(accelerator.device)
-    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
-    unet, optimizer = accelerator.prepare(unet, optimizer)
-""",
-    """
-import torch
-from accelerate import Accelerator
-from diffusers import AutoencoderKL, UNet2DConditionModel
+    def main(args):
+        accelerator = Accelerator()
+        vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
+        unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
+        vae.requires_grad_(False)
+        weight_dtype = torch.float32
+        if accelerator.mixed_precision == "fp16":
+            weight_dtype = torch.float16
+        vae.to(accelerator.device, dtype=weight_dtype)
+        unet.to(accelerator.device)
+        optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+        unet, optimizer = accelerator.prepare(unet, optimizer)
+"""),
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from diffusers import AutoencoderKL, UNet2DConditionModel
 
 
-def main(args):
-    accelerator = Accelerator()
-    vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
-    unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
-    vae.requires_grad_(False)
-    unet.requires_grad_(False)
-    weight_dtype = torch.float32
-    if accelerator.mixed_precision == "fp16":
-        weight_dtype = torch.float16
-    vae.to(accelerator.device, dtype=weight_dtype)
-    unet.to(accelerator.device, dtype=weight_dtype)
-    optimizer = torch.optim.AdamW(lora_layers, lr=1e-5)
-    unet, optimizer = accelerator.prepare(unet, optimizer)
-""",
+    def main(args):
+        accelerator = Accelerator()
+        vae = AutoencoderKL.from_pretrained(args.model, subfolder="vae")
+        unet = UNet2DConditionModel.from_pretrained(args.model, subfolder="unet")
+        vae.requires_grad_(False)
+        unet.requires_grad_(False)
+        weight_dtype = torch.float32
+        if accelerator.mixed_precision == "fp16":
+            weight_dtype = torch.float16
+        vae.to(accelerator.device, dtype=weight_dtype)
+        unet.to(accelerator.device, dtype=weight_dtype)
+        optimizer = torch.optim.AdamW(lora_layers, lr=1e-5)
+        unet, optimizer = accelerator.prepare(unet, optimizer)
+"""),
     # tricky-correct (SVD twin): the frozen VAE takes weight_dtype, the trained UNet stays float32; the
     # conditional dtype alone is not a cast of a trained module
-    """
-import torch
-from accelerate import Accelerator
-from diffusers import AutoencoderKLTemporalDecoder, UNetSpatioTemporalConditionModel
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from diffusers import AutoencoderKLTemporalDecoder, UNetSpatioTemporalConditionModel
 
 
-def main(args):
-    accelerator = Accelerator()
-    weight_dtype = torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32
-    vae = AutoencoderKLTemporalDecoder.from_pretrained(args.model, subfolder="vae")
-    unet = UNetSpatioTemporalConditionModel.from_pretrained(args.model, subfolder="unet")
-    vae.requires_grad_(False)
-    vae.to(accelerator.device, dtype=weight_dtype)
-    unet.to(accelerator.device)
-    unet.requires_grad_(True)
-    optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
-    unet, optimizer = accelerator.prepare(unet, optimizer)
-""",
+    def main(args):
+        accelerator = Accelerator()
+        weight_dtype = torch.float16 if accelerator.mixed_precision == "fp16" else torch.float32
+        vae = AutoencoderKLTemporalDecoder.from_pretrained(args.model, subfolder="vae")
+        unet = UNetSpatioTemporalConditionModel.from_pretrained(args.model, subfolder="unet")
+        vae.requires_grad_(False)
+        vae.to(accelerator.device, dtype=weight_dtype)
+        unet.to(accelerator.device)
+        unet.requires_grad_(True)
+        optimizer = torch.optim.AdamW(unet.parameters(), lr=1e-5)
+        unet, optimizer = accelerator.prepare(unet, optimizer)
+"""),
 ]
 
-_LORA_AFTER_CAST = """\
-import torch
-from accelerate import Accelerator
-from peft import LoraConfig
+_LORA_AFTER_CAST = textwrap.dedent("""\
+    import torch
+    from accelerate import Accelerator
+    from peft import LoraConfig
 
 
-def train(args, transformer):
-    accelerator = Accelerator(mixed_precision=args.mixed_precision)
-    weight_dtype = torch.float32
-    if accelerator.mixed_precision == "fp16":
-        weight_dtype = torch.float16
-    transformer.requires_grad_(False)
-    transformer.to(accelerator.device, dtype=weight_dtype){pin}
-    transformer.add_adapter(LoraConfig(r=16, lora_alpha=16, target_modules=["to_q", "to_k", "to_v"]))
-{upcast}    params = [p for p in transformer.parameters() if p.requires_grad]
-    optimizer = torch.optim.AdamW(params, lr=1e-4)
-    transformer, optimizer = accelerator.prepare(transformer, optimizer)
-"""
+    def train(args, transformer):
+        accelerator = Accelerator(mixed_precision=args.mixed_precision)
+        weight_dtype = torch.float32
+        if accelerator.mixed_precision == "fp16":
+            weight_dtype = torch.float16
+        transformer.requires_grad_(False)
+        transformer.to(accelerator.device, dtype=weight_dtype){pin}
+        transformer.add_adapter(LoraConfig(r=16, lora_alpha=16, target_modules=["to_q", "to_k", "to_v"]))
+    {upcast}    params = [p for p in transformer.parameters() if p.requires_grad]
+        optimizer = torch.optim.AdamW(params, lr=1e-4)
+        transformer, optimizer = accelerator.prepare(transformer, optimizer)
+""")
 
 # diffusers PR 6231 shape (train_text_to_image_lora_sdxl): the LoRA adapters added after the fp16
 # cast are fp16, and the GradScaler refuses them ("Attempting to unscale FP16 gradients")

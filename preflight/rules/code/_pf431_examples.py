@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
+import textwrap
+
 PF431_BAD = [
     # ultralytics PR 11217
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def train(model, train_loader, optimizer, scaler, epochs, accumulate=32):
-    nb = len(train_loader)
-    last_opt_step = -1
-    for epoch in range(epochs):
-        model.train()
-        optimizer.zero_grad()  # warning: PF431
-        for i, batch in enumerate(train_loader):
-            ni = i + nb * epoch
-            scaler.scale(model(batch)).backward()
-            if ni - last_opt_step >= accumulate:
-                scaler.step(optimizer)
-                scaler.update()
-                optimizer.zero_grad()
-                last_opt_step = ni
-""",
+    def train(model, train_loader, optimizer, scaler, epochs, accumulate=32):
+        nb = len(train_loader)
+        last_opt_step = -1
+        for epoch in range(epochs):
+            model.train()
+            optimizer.zero_grad()  # warning: PF431
+            for i, batch in enumerate(train_loader):
+                ni = i + nb * epoch
+                scaler.scale(model(batch)).backward()
+                if ni - last_opt_step >= accumulate:
+                    scaler.step(optimizer)
+                    scaler.update()
+                    optimizer.zero_grad()
+                    last_opt_step = ni
+"""),
 ]
 
 PF431_GOOD = [

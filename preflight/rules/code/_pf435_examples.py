@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-_MODULE = """
-import lightning.pytorch as pl
-import torch
+import textwrap
+
+_MODULE = textwrap.dedent("""
+    import lightning.pytorch as pl
+    import torch
 
 
-class Forecaster(pl.LightningModule):
-    def training_step(self, batch, batch_idx):
-        loss = self.net(batch).mean()
-        self.log("val/loss", loss)
-        return loss
+    class Forecaster(pl.LightningModule):
+        def training_step(self, batch, batch_idx):
+            loss = self.net(batch).mean()
+            self.log("val/loss", loss)
+            return loss
 
-    def configure_optimizers(self):
-        optimizer = torch.optim.AdamW(self.parameters(), lr=1e-3)
-        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=3)
-{ret}
-"""
+        def configure_optimizers(self):
+            optimizer = torch.optim.AdamW(self.parameters(), lr=1e-3)
+            scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, patience=3)
+    {ret}
+""")
 
 PF435_BAD = [
     # spacetimeformer issue 79: a scheduler dict without "monitor"
@@ -41,18 +43,18 @@ PF435_GOOD = [
     # another scheduler needs no monitor
     _MODULE.format(ret='        return [optimizer], [torch.optim.lr_scheduler.StepLR(optimizer, 10)]'),
     # manual optimization: the module steps the scheduler with its own metric
-    """
-import lightning.pytorch as pl
-import torch
+    textwrap.dedent("""
+    import lightning.pytorch as pl
+    import torch
 
 
-class Manual(pl.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.automatic_optimization = False
+    class Manual(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.automatic_optimization = False
 
-    def configure_optimizers(self):
-        optimizer = torch.optim.AdamW(self.parameters(), lr=1e-3)
-        return [optimizer], [torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer)]
-""",
+        def configure_optimizers(self):
+            optimizer = torch.optim.AdamW(self.parameters(), lr=1e-3)
+            return [optimizer], [torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer)]
+"""),
 ]

@@ -2,125 +2,127 @@
 
 from __future__ import annotations
 
+import textwrap
+
 PF436_BAD = [
     # accelerate issue 2785: the evaluation loop (and its gather) runs on the main process only
-    """
-import torch
-from accelerate import Accelerator
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
 
-accelerator = Accelerator()
-model, testloader = accelerator.prepare(model, testloader)
-model.eval()
-correct = 0
-if accelerator.is_main_process:
-    for images, targets in testloader:
-        with torch.no_grad():
-            preds = model(images).argmax(-1)  # warning: PF479 (the DDP forward itself is a collective)
-        preds, targets = accelerator.gather_for_metrics((preds, targets))  # error: PF436
-        correct += (preds == targets).sum().item()
-    print(correct)
-""",
+    accelerator = Accelerator()
+    model, testloader = accelerator.prepare(model, testloader)
+    model.eval()
+    correct = 0
+    if accelerator.is_main_process:
+        for images, targets in testloader:
+            with torch.no_grad():
+                preds = model(images).argmax(-1)  # warning: PF479 (the DDP forward itself is a collective)
+            preds, targets = accelerator.gather_for_metrics((preds, targets))  # error: PF436
+            correct += (preds == targets).sum().item()
+        print(correct)
+"""),
     # a torch.distributed reduction and barrier on rank 0 only
-    """
-import torch
-import torch.distributed as dist
+    textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
 
 
-def evaluate(model, loader, rank):
-    total = torch.zeros(1, device="cuda")
-    for x in loader:
-        total += model(x).sum()
-    if rank == 0:
-        dist.all_reduce(total)  # error: PF436
-        print(total.item())
-        dist.barrier()  # error: PF436
-""",
+    def evaluate(model, loader, rank):
+        total = torch.zeros(1, device="cuda")
+        for x in loader:
+            total += model(x).sum()
+        if rank == 0:
+            dist.all_reduce(total)  # error: PF436
+            print(total.item())
+            dist.barrier()  # error: PF436
+"""),
 ]
 
 PF436_GOOD = [
     # the fix: gather on every process, print on the main one
-    """
-import torch
-from accelerate import Accelerator
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
 
-accelerator = Accelerator()
-model, testloader = accelerator.prepare(model, testloader)
-model.eval()
-correct = 0
-for images, targets in testloader:
-    with torch.no_grad():
-        preds = model(images).argmax(-1)
-    preds, targets = accelerator.gather_for_metrics((preds, targets))
-    correct += (preds == targets).sum().item()
-if accelerator.is_main_process:
-    print(correct)
-""",
+    accelerator = Accelerator()
+    model, testloader = accelerator.prepare(model, testloader)
+    model.eval()
+    correct = 0
+    for images, targets in testloader:
+        with torch.no_grad():
+            preds = model(images).argmax(-1)
+        preds, targets = accelerator.gather_for_metrics((preds, targets))
+        correct += (preds == targets).sum().item()
+    if accelerator.is_main_process:
+        print(correct)
+"""),
     # both branches reduce; a metrics object's own gather; a project's all_reduce helper
-    """
-import torch.distributed as dist
+    textwrap.dedent("""
+    import torch.distributed as dist
 
-from utils import all_reduce
+    from utils import all_reduce
 
 
-def evaluate(total, rank, metric):
-    if rank == 0:
-        dist.all_reduce(total)
-        print(total.item())
-    else:
-        dist.all_reduce(total)
-    if rank == 0:
-        metric.gather(total)
-        all_reduce(total)
-""",
+    def evaluate(total, rank, metric):
+        if rank == 0:
+            dist.all_reduce(total)
+            print(total.item())
+        else:
+            dist.all_reduce(total)
+        if rank == 0:
+            metric.gather(total)
+            all_reduce(total)
+"""),
     # DeepSpeedExamples cifar10_deepspeed.py: "rank 0 downloads first"; every rank reaches one barrier
-    """
-import torch
-import torchvision
+    textwrap.dedent("""
+    import torch
+    import torchvision
 
 
-def load():
-    if torch.distributed.get_rank() != 0:
-        torch.distributed.barrier()
-    trainset = torchvision.datasets.CIFAR10(root="./data", train=True, download=True)
-    if torch.distributed.get_rank() == 0:
-        torch.distributed.barrier()
-    return trainset
-""",
+    def load():
+        if torch.distributed.get_rank() != 0:
+            torch.distributed.barrier()
+        trainset = torchvision.datasets.CIFAR10(root="./data", train=True, download=True)
+        if torch.distributed.get_rank() == 0:
+            torch.distributed.barrier()
+        return trainset
+"""),
 ]
 
 # a file whose only rank-0 test is `is_local_main_process` (no "rank" anywhere): the barrier inside it
-PF436_BAD.append("""\
-from accelerate import Accelerator
+PF436_BAD.append(textwrap.dedent("""\
+    from accelerate import Accelerator
 
 
-def fit(model, optimizer, loader, evaluate, epochs):
-    accelerator = Accelerator()
-    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
-    for epoch in range(epochs):
-        for batch in loader:
-            accelerator.backward(model(**batch).loss)
-            optimizer.step()
-            optimizer.zero_grad()
-        if accelerator.is_local_main_process:
+    def fit(model, optimizer, loader, evaluate, epochs):
+        accelerator = Accelerator()
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        for epoch in range(epochs):
+            for batch in loader:
+                accelerator.backward(model(**batch).loss)
+                optimizer.step()
+                optimizer.zero_grad()
+            if accelerator.is_local_main_process:
+                score = evaluate(model)
+                accelerator.wait_for_everyone()  # error: PF436
+                print(epoch, score)
+"""))
+
+PF436_GOOD.append(textwrap.dedent("""\
+    from accelerate import Accelerator
+
+
+    def fit(model, optimizer, loader, evaluate, epochs):
+        accelerator = Accelerator()
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        for epoch in range(epochs):
+            for batch in loader:
+                accelerator.backward(model(**batch).loss)
+                optimizer.step()
+                optimizer.zero_grad()
             score = evaluate(model)
-            accelerator.wait_for_everyone()  # error: PF436
-            print(epoch, score)
-""")
-
-PF436_GOOD.append("""\
-from accelerate import Accelerator
-
-
-def fit(model, optimizer, loader, evaluate, epochs):
-    accelerator = Accelerator()
-    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
-    for epoch in range(epochs):
-        for batch in loader:
-            accelerator.backward(model(**batch).loss)
-            optimizer.step()
-            optimizer.zero_grad()
-        score = evaluate(model)
-        accelerator.wait_for_everyone()
-        if accelerator.is_local_main_process:
-            print(epoch, score)
-""")
+            accelerator.wait_for_everyone()
+            if accelerator.is_local_main_process:
+                print(epoch, score)
+"""))

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-_TEMPLATE = """
-import pytorch_lightning as pl
-import torch.nn.functional as F
-from pytorch_lightning.callbacks import ModelCheckpoint
+import textwrap
+
+_TEMPLATE = textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torch.nn.functional as F
+    from pytorch_lightning.callbacks import ModelCheckpoint
 
 
-class Classifier(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        x, y = batch
-        loss = F.cross_entropy(self(x), y)
-{log}
+    class Classifier(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            x, y = batch
+            loss = F.cross_entropy(self(x), y)
+    {log}
 
 
-if __name__ == "__main__":
-    checkpoint = ModelCheckpoint(monitor="val_loss", mode="min", save_top_k=1)
-    trainer = pl.Trainer(accelerator="gpu", {devices}, max_epochs=10, callbacks=[checkpoint])
-    trainer.fit(Classifier())
-"""
+    if __name__ == "__main__":
+        checkpoint = ModelCheckpoint(monitor="val_loss", mode="min", save_top_k=1)
+        trainer = pl.Trainer(accelerator="gpu", {devices}, max_epochs=10, callbacks=[checkpoint])
+        trainer.fit(Classifier())
+""")
 
 PF438_BAD = [
     # lightning-bolts PR 371

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-_MODULE = """
-import pytorch_lightning as pl
-import torchvision
-from torch import nn
+import textwrap
+
+_MODULE = textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torchvision
+    from torch import nn
 
 
-class FrozenBackboneClassifier(pl.LightningModule):
-    def __init__(self, num_classes=10):
-        super().__init__()
-        self.backbone = torchvision.models.resnet50(weights="IMAGENET1K_V2")
-        self.backbone.requires_grad_(False)
-{init}
-        self.head = nn.Linear(2048, num_classes)
-{hook}
-    def forward(self, x):
-        return self.head(self.backbone(x))
-"""
+    class FrozenBackboneClassifier(pl.LightningModule):
+        def __init__(self, num_classes=10):
+            super().__init__()
+            self.backbone = torchvision.models.resnet50(weights="IMAGENET1K_V2")
+            self.backbone.requires_grad_(False)
+    {init}
+            self.head = nn.Linear(2048, num_classes)
+    {hook}
+        def forward(self, x):
+            return self.head(self.backbone(x))
+""")
 
 PF439_BAD = [
     # Lightning issue 18930
@@ -44,36 +46,36 @@ PF439_GOOD = [
         return self
 """),
     # a plain nn.Module trained by hand keeps the mode it is given
-    """
-import torchvision
-from torch import nn
+    textwrap.dedent("""
+    import torchvision
+    from torch import nn
 
 
-class Frozen(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.backbone = torchvision.models.resnet50()
-        self.backbone.eval()
-""",
+    class Frozen(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.backbone = torchvision.models.resnet50()
+            self.backbone.eval()
+"""),
     # Latte train_pl.py: an EMA copy put in eval() in __init__ is only updated and saved, never run
-    """
-from copy import deepcopy
+    textwrap.dedent("""
+    from copy import deepcopy
 
-import pytorch_lightning as pl
+    import pytorch_lightning as pl
 
 
-class LatteTrainer(pl.LightningModule):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-        self.ema = deepcopy(model)
-        self.ema.requires_grad_(False)
-        self.ema.eval()
+    class LatteTrainer(pl.LightningModule):
+        def __init__(self, model):
+            super().__init__()
+            self.model = model
+            self.ema = deepcopy(model)
+            self.ema.requires_grad_(False)
+            self.ema.eval()
 
-    def training_step(self, batch, batch_idx):
-        return self.model(batch).mean()
+        def training_step(self, batch, batch_idx):
+            return self.model(batch).mean()
 
-    def on_train_batch_end(self, *args):
-        update_ema(self.ema, self.model)
-""",
+        def on_train_batch_end(self, *args):
+            update_ema(self.ema, self.model)
+"""),
 ]

@@ -1,155 +1,157 @@
 """PF440 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
+import textwrap
+
 BAD_EXAMPLES = [
     # ivadomed PR 55: CosineAnnealingLR(optimizer, num_epochs) stepped in the batch loop of a helper
-    """
-from torch import optim
-from torch.utils.data import DataLoader
+    textwrap.dedent("""
+    from torch import optim
+    from torch.utils.data import DataLoader
 
 
-def cmd_train(context, model, train_dataset, loss_fct):
-    num_epochs = context["num_epochs"]
-    train_loader = DataLoader(train_dataset, batch_size=context["batch_size"], shuffle=True)
-    optimizer = optim.Adam(model.parameters(), lr=context["initial_lr"])
-    scheduler = optim.lr_scheduler.CosineAnnealingLR(optimizer, num_epochs)
-    for epoch in range(num_epochs):
-        for i, batch in enumerate(train_loader):
-            loss = loss_fct(model(batch["input"]), batch["gt"])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            scheduler.step()  # warning: PF440
-    return model
-""",
+    def cmd_train(context, model, train_dataset, loss_fct):
+        num_epochs = context["num_epochs"]
+        train_loader = DataLoader(train_dataset, batch_size=context["batch_size"], shuffle=True)
+        optimizer = optim.Adam(model.parameters(), lr=context["initial_lr"])
+        scheduler = optim.lr_scheduler.CosineAnnealingLR(optimizer, num_epochs)
+        for epoch in range(num_epochs):
+            for i, batch in enumerate(train_loader):
+                loss = loss_fct(model(batch["input"]), batch["gt"])
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                scheduler.step()  # warning: PF440
+        return model
+"""),
     # a trainer class: StepLR with a decay period in epochs, built in __init__, stepped per batch
-    """
-import torch
-from torch.optim.lr_scheduler import StepLR
+    textwrap.dedent("""
+    import torch
+    from torch.optim.lr_scheduler import StepLR
 
 
-class Trainer:
-    def __init__(self, model, args):
-        self.model = model
-        self.optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
-        self.lr_scheduler = StepLR(self.optimizer, step_size=args.lr_decay_epochs, gamma=0.1)
+    class Trainer:
+        def __init__(self, model, args):
+            self.model = model
+            self.optimizer = torch.optim.SGD(model.parameters(), lr=args.lr, momentum=0.9)
+            self.lr_scheduler = StepLR(self.optimizer, step_size=args.lr_decay_epochs, gamma=0.1)
 
-    def train_epoch(self, loader):
-        for x, y in tqdm(loader):
-            loss = self.model(x, y)
-            self.optimizer.zero_grad()
-            loss.backward()
-            self.optimizer.step()
-            self.lr_scheduler.step()  # warning: PF440
-""",
+        def train_epoch(self, loader):
+            for x, y in tqdm(loader):
+                loss = self.model(x, y)
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                self.lr_scheduler.step()  # warning: PF440
+"""),
     # CosineAnnealingWarmRestarts with T_0 in epochs, step() without the fractional epoch
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def fit(model, train_dl, args):
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
-    sched = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=args.epochs // 4)
-    for epoch in range(args.epochs):
-        for batch in train_dl:
-            model(batch).backward()
-            opt.step()
-            opt.zero_grad()
-            sched.step()  # warning: PF440
-""",
+    def fit(model, train_dl, args):
+        opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        sched = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=args.epochs // 4)
+        for epoch in range(args.epochs):
+            for batch in train_dl:
+                model(batch).backward()
+                opt.step()
+                opt.zero_grad()
+                sched.step()  # warning: PF440
+"""),
 ]
 
 GOOD_EXAMPLES = [
     # the fix: stepped once per epoch, after the batch loop
-    """
-from torch import optim
+    textwrap.dedent("""
+    from torch import optim
 
 
-def cmd_train(context, model, train_loader, loss_fct):
-    num_epochs = context["num_epochs"]
-    optimizer = optim.Adam(model.parameters(), lr=context["initial_lr"])
-    scheduler = optim.lr_scheduler.CosineAnnealingLR(optimizer, num_epochs)
-    for epoch in range(num_epochs):
-        for i, batch in enumerate(train_loader):
-            loss = loss_fct(model(batch["input"]), batch["gt"])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-        scheduler.step()
-""",
+    def cmd_train(context, model, train_loader, loss_fct):
+        num_epochs = context["num_epochs"]
+        optimizer = optim.Adam(model.parameters(), lr=context["initial_lr"])
+        scheduler = optim.lr_scheduler.CosineAnnealingLR(optimizer, num_epochs)
+        for epoch in range(num_epochs):
+            for i, batch in enumerate(train_loader):
+                loss = loss_fct(model(batch["input"]), batch["gt"])
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+            scheduler.step()
+"""),
     # the other fix: the period written in steps, stepped per batch
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def train(model, train_loader, epochs):
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs * len(train_loader))
-    for epoch in range(epochs):
+    def train(model, train_loader, epochs):
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=epochs * len(train_loader))
+        for epoch in range(epochs):
+            for batch in train_loader:
+                model(batch).backward()
+                opt.step()
+                opt.zero_grad()
+                sched.step()
+"""),
+    # total_steps named so: a step count, even with epochs in the expression
+    textwrap.dedent("""
+    import torch
+
+
+    def train(model, train_loader, num_epochs, steps_per_epoch):
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        total_steps = num_epochs * steps_per_epoch
+        sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, total_steps)
         for batch in train_loader:
             model(batch).backward()
             opt.step()
             opt.zero_grad()
             sched.step()
-""",
-    # total_steps named so: a step count, even with epochs in the expression
-    """
-import torch
-
-
-def train(model, train_loader, num_epochs, steps_per_epoch):
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    total_steps = num_epochs * steps_per_epoch
-    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, total_steps)
-    for batch in train_loader:
-        model(batch).backward()
-        opt.step()
-        opt.zero_grad()
-        sched.step()
-""",
+"""),
     # the documented per-batch use of CosineAnnealingWarmRestarts: a fractional epoch given to step()
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def fit(model, train_dl, epochs):
-    opt = torch.optim.AdamW(model.parameters())
-    sched = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=epochs)
-    iters = len(train_dl)
-    for epoch in range(epochs):
-        for i, batch in enumerate(train_dl):
-            model(batch).backward()
-            opt.step()
-            opt.zero_grad()
-            sched.step(epoch + i / iters)
-""",
+    def fit(model, train_dl, epochs):
+        opt = torch.optim.AdamW(model.parameters())
+        sched = torch.optim.lr_scheduler.CosineAnnealingWarmRestarts(opt, T_0=epochs)
+        iters = len(train_dl)
+        for epoch in range(epochs):
+            for i, batch in enumerate(train_dl):
+                model(batch).backward()
+                opt.step()
+                opt.zero_grad()
+                sched.step(epoch + i / iters)
+"""),
     # stepped inside the batch loop only at the epoch's last batch
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def fit(model, loader, n_epochs):
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=n_epochs // 3)
-    for epoch in range(n_epochs):
-        for i, batch in enumerate(loader):
+    def fit(model, loader, n_epochs):
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        sched = torch.optim.lr_scheduler.StepLR(opt, step_size=n_epochs // 3)
+        for epoch in range(n_epochs):
+            for i, batch in enumerate(loader):
+                model(batch).backward()
+                opt.step()
+                opt.zero_grad()
+                if i == len(loader) - 1:
+                    sched.step()
+"""),
+    # a StepLR whose period says nothing about epochs (iterations, by the name): not judged
+    textwrap.dedent("""
+    import torch
+
+
+    def fit(model, loader, cfg):
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        sched = torch.optim.lr_scheduler.StepLR(opt, step_size=cfg.decay_every)
+        for batch in loader:
             model(batch).backward()
             opt.step()
             opt.zero_grad()
-            if i == len(loader) - 1:
-                sched.step()
-""",
-    # a StepLR whose period says nothing about epochs (iterations, by the name): not judged
-    """
-import torch
-
-
-def fit(model, loader, cfg):
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
-    sched = torch.optim.lr_scheduler.StepLR(opt, step_size=cfg.decay_every)
-    for batch in loader:
-        model(batch).backward()
-        opt.step()
-        opt.zero_grad()
-        sched.step()
-""",
+            sched.step()
+"""),
 ]

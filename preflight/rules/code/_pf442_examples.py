@@ -1,65 +1,67 @@
 """PF442 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
+import textwrap
+
 BAD_EXAMPLES = [
     # yolov5 issue 1213: the optimizer-group loop re-enables every parameter after --freeze
-    """
-import torch.optim as optim
+    textwrap.dedent("""
+    import torch.optim as optim
 
 
-def build_optimizer(model, opt, hyp):
-    freeze = ["model.%d." % x for x in range(opt.freeze)]
-    for k, v in model.named_parameters():
-        if any(x in k for x in freeze):
-            v.requires_grad = False
+    def build_optimizer(model, opt, hyp):
+        freeze = ["model.%d." % x for x in range(opt.freeze)]
+        for k, v in model.named_parameters():
+            if any(x in k for x in freeze):
+                v.requires_grad = False
 
-    pg0, pg1, pg2 = [], [], []
-    for k, v in model.named_parameters():
-        v.requires_grad = True  # warning: PF442
-        if ".bias" in k:
-            pg2.append(v)
-        elif ".weight" in k and ".bn" not in k:
-            pg1.append(v)
-        else:
-            pg0.append(v)
-    optimizer = optim.SGD(pg0, lr=hyp["lr0"], momentum=hyp["momentum"], nesterov=True)
-    optimizer.add_param_group({"params": pg1, "weight_decay": hyp["weight_decay"]})
-    optimizer.add_param_group({"params": pg2})
-    return optimizer
-""",
+        pg0, pg1, pg2 = [], [], []
+        for k, v in model.named_parameters():
+            v.requires_grad = True  # warning: PF442
+            if ".bias" in k:
+                pg2.append(v)
+            elif ".weight" in k and ".bn" not in k:
+                pg1.append(v)
+            else:
+                pg0.append(v)
+        optimizer = optim.SGD(pg0, lr=hyp["lr0"], momentum=hyp["momentum"], nesterov=True)
+        optimizer.add_param_group({"params": pg1, "weight_decay": hyp["weight_decay"]})
+        optimizer.add_param_group({"params": pg2})
+        return optimizer
+"""),
     # a method: the encoder frozen, then a "make sure everything is trainable" loop over the whole model
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-class FineTuner:
-    def setup(self, model, lr):
-        for p in model.encoder.parameters():
-            p.requires_grad_(False)
-        for p in model.parameters():
-            p.requires_grad_()  # warning: PF442
-        self.optimizer = torch.optim.AdamW(filter(lambda p: p.requires_grad, model.parameters()), lr=lr)
-""",
+    class FineTuner:
+        def setup(self, model, lr):
+            for p in model.encoder.parameters():
+                p.requires_grad_(False)
+            for p in model.parameters():
+                p.requires_grad_()  # warning: PF442
+            self.optimizer = torch.optim.AdamW(filter(lambda p: p.requires_grad, model.parameters()), lr=lr)
+"""),
 ]
 
 GOOD_EXAMPLES = [
     # the yolov5 fix: the group loop no longer touches requires_grad
-    """
-import torch.optim as optim
+    textwrap.dedent("""
+    import torch.optim as optim
 
 
-def build_optimizer(model, opt, hyp):
-    freeze = ["model.%d." % x for x in range(opt.freeze)]
-    for k, v in model.named_parameters():
-        v.requires_grad = True
-        if any(x in k for x in freeze):
-            v.requires_grad = False
-    pg0, pg1 = [], []
-    for k, v in model.named_parameters():
-        (pg1 if ".bias" in k else pg0).append(v)
-    optimizer = optim.SGD(pg0, lr=hyp["lr0"], momentum=hyp["momentum"], nesterov=True)
-    optimizer.add_param_group({"params": pg1})
-    return optimizer
-""",
+    def build_optimizer(model, opt, hyp):
+        freeze = ["model.%d." % x for x in range(opt.freeze)]
+        for k, v in model.named_parameters():
+            v.requires_grad = True
+            if any(x in k for x in freeze):
+                v.requires_grad = False
+        pg0, pg1 = [], []
+        for k, v in model.named_parameters():
+            (pg1 if ".bias" in k else pg0).append(v)
+        optimizer = optim.SGD(pg0, lr=hyp["lr0"], momentum=hyp["momentum"], nesterov=True)
+        optimizer.add_param_group({"params": pg1})
+        return optimizer
+"""),
     # freeze everything, then unfreeze the head: another module
     """
 def prepare(model):

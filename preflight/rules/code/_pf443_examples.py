@@ -1,130 +1,132 @@
 """PF443 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
+import textwrap
+
 BAD_EXAMPLES = [
     # the_well issue 77: a Trainer saving model and optimizer, not its scheduler nor its GradScaler
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-class Trainer:
-    def __init__(self, model, optimizer, lr_scheduler, train_loader, path, enable_amp=True):
-        self.model = model
-        self.optimizer = optimizer
-        self.lr_scheduler = lr_scheduler
-        self.train_loader = train_loader
-        self.path = path
-        self.grad_scaler = torch.cuda.amp.GradScaler(enabled=enable_amp)
+    class Trainer:
+        def __init__(self, model, optimizer, lr_scheduler, train_loader, path, enable_amp=True):
+            self.model = model
+            self.optimizer = optimizer
+            self.lr_scheduler = lr_scheduler
+            self.train_loader = train_loader
+            self.path = path
+            self.grad_scaler = torch.cuda.amp.GradScaler(enabled=enable_amp)
 
-    def save_model(self, epoch):
-        torch.save({  # warning: PF443
-            "epoch": epoch,
-            "model_state_dict": self.model.state_dict(),
-            "optimizer_state_dict": self.optimizer.state_dict(),
-        }, self.path)
+        def save_model(self, epoch):
+            torch.save({  # warning: PF443
+                "epoch": epoch,
+                "model_state_dict": self.model.state_dict(),
+                "optimizer_state_dict": self.optimizer.state_dict(),
+            }, self.path)
 
-    def train(self, epochs):
-        for epoch in range(epochs):
-            for batch in self.train_loader:
-                self.optimizer.zero_grad()
-                with torch.autocast("cuda", dtype=torch.float16):
-                    loss = self.model(batch).mean()
-                self.grad_scaler.scale(loss).backward()
-                self.grad_scaler.step(self.optimizer)
-                self.grad_scaler.update()
-            self.lr_scheduler.step()
-            self.save_model(epoch)
-""",
+        def train(self, epochs):
+            for epoch in range(epochs):
+                for batch in self.train_loader:
+                    self.optimizer.zero_grad()
+                    with torch.autocast("cuda", dtype=torch.float16):
+                        loss = self.model(batch).mean()
+                    self.grad_scaler.scale(loss).backward()
+                    self.grad_scaler.step(self.optimizer)
+                    self.grad_scaler.update()
+                self.lr_scheduler.step()
+                self.save_model(epoch)
+"""),
     # one function: the local scheduler is stepped every epoch, the checkpoint forgets it
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def train(model, loader, epochs, ckpt_path):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
-    scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=3e-4, total_steps=epochs * len(loader))
-    for epoch in range(epochs):
-        for batch in loader:
-            optimizer.zero_grad()
-            model(batch).backward()
-            optimizer.step()
-            scheduler.step()
-        print(epoch, scheduler.get_last_lr())
-        torch.save({"epoch": epoch, "model": model.state_dict(), "optimizer": optimizer.state_dict()}, ckpt_path)  # warning: PF443
-""",
+    def train(model, loader, epochs, ckpt_path):
+        optimizer = torch.optim.AdamW(model.parameters(), lr=3e-4)
+        scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=3e-4, total_steps=epochs * len(loader))
+        for epoch in range(epochs):
+            for batch in loader:
+                optimizer.zero_grad()
+                model(batch).backward()
+                optimizer.step()
+                scheduler.step()
+            print(epoch, scheduler.get_last_lr())
+            torch.save({"epoch": epoch, "model": model.state_dict(), "optimizer": optimizer.state_dict()}, ckpt_path)  # warning: PF443
+"""),
 ]
 
 GOOD_EXAMPLES = [
     # the fix: every stateful piece saved
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-class Trainer:
-    def __init__(self, model, optimizer, lr_scheduler):
-        self.model = model
-        self.optimizer = optimizer
-        self.lr_scheduler = lr_scheduler
-        self.grad_scaler = torch.cuda.amp.GradScaler()
+    class Trainer:
+        def __init__(self, model, optimizer, lr_scheduler):
+            self.model = model
+            self.optimizer = optimizer
+            self.lr_scheduler = lr_scheduler
+            self.grad_scaler = torch.cuda.amp.GradScaler()
 
-    def save_model(self, epoch, path):
-        torch.save({
-            "epoch": epoch,
-            "model_state_dict": self.model.state_dict(),
-            "optimizer_state_dict": self.optimizer.state_dict(),
-            "lr_scheduler_state_dict": self.lr_scheduler.state_dict(),
-            "grad_scaler_state_dict": self.grad_scaler.state_dict(),
-        }, path)
+        def save_model(self, epoch, path):
+            torch.save({
+                "epoch": epoch,
+                "model_state_dict": self.model.state_dict(),
+                "optimizer_state_dict": self.optimizer.state_dict(),
+                "lr_scheduler_state_dict": self.lr_scheduler.state_dict(),
+                "grad_scaler_state_dict": self.grad_scaler.state_dict(),
+            }, path)
 
-    def step(self, loss):
-        self.grad_scaler.scale(loss).backward()
-        self.grad_scaler.step(self.optimizer)
-        self.grad_scaler.update()
-        self.lr_scheduler.step()
-""",
+        def step(self, loss):
+            self.grad_scaler.scale(loss).backward()
+            self.grad_scaler.step(self.optimizer)
+            self.grad_scaler.update()
+            self.lr_scheduler.step()
+"""),
     # the scheduler added to the dict after it is built
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def train(model, loader, epochs, ckpt_path):
-    optimizer = torch.optim.AdamW(model.parameters())
-    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 10)
-    for epoch in range(epochs):
-        for batch in loader:
-            optimizer.zero_grad()
-            model(batch).backward()
-            optimizer.step()
-        scheduler.step()
-        state = {"epoch": epoch, "model": model.state_dict(), "optimizer": optimizer.state_dict()}
-        state["scheduler"] = scheduler.state_dict()
-        torch.save(state, ckpt_path)
-        torch.save({"epoch": epoch, "optimizer": optimizer.state_dict(), "sched": scheduler}, ckpt_path + ".b")
-""",
+    def train(model, loader, epochs, ckpt_path):
+        optimizer = torch.optim.AdamW(model.parameters())
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 10)
+        for epoch in range(epochs):
+            for batch in loader:
+                optimizer.zero_grad()
+                model(batch).backward()
+                optimizer.step()
+            scheduler.step()
+            state = {"epoch": epoch, "model": model.state_dict(), "optimizer": optimizer.state_dict()}
+            state["scheduler"] = scheduler.state_dict()
+            torch.save(state, ckpt_path)
+            torch.save({"epoch": epoch, "optimizer": optimizer.state_dict(), "sched": scheduler}, ckpt_path + ".b")
+"""),
     # a weights-only export (no optimizer state) and a dict with ** entries
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def train(model, optimizer, scheduler, extra, epochs):
-    for epoch in range(epochs):
-        scheduler.step()
-        torch.save({"epoch": epoch, "model": model.state_dict()}, "weights.pt")
-        torch.save({"epoch": epoch, "optimizer": optimizer.state_dict(), **extra}, "last.pt")
-""",
+    def train(model, optimizer, scheduler, extra, epochs):
+        for epoch in range(epochs):
+            scheduler.step()
+            torch.save({"epoch": epoch, "model": model.state_dict()}, "weights.pt")
+            torch.save({"epoch": epoch, "optimizer": optimizer.state_dict(), **extra}, "last.pt")
+"""),
     # the schedule rebuilt from the epoch on resume
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-def train(model, loader, start_epoch, epochs):
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 30, last_epoch=start_epoch - 1)
-    for epoch in range(start_epoch, epochs):
-        for batch in loader:
-            optimizer.zero_grad()
-            model(batch).backward()
-            optimizer.step()
-        scheduler.step()
-        torch.save({"epoch": epoch, "state_dict": model.state_dict(), "optimizer": optimizer.state_dict()}, "c.pt")
-""",
+    def train(model, loader, start_epoch, epochs):
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 30, last_epoch=start_epoch - 1)
+        for epoch in range(start_epoch, epochs):
+            for batch in loader:
+                optimizer.zero_grad()
+                model(batch).backward()
+                optimizer.step()
+            scheduler.step()
+            torch.save({"epoch": epoch, "state_dict": model.state_dict(), "optimizer": optimizer.state_dict()}, "c.pt")
+"""),
 ]

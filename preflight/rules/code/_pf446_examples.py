@@ -1,37 +1,39 @@
 """PF446 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
-_GAN = """
-import pytorch_lightning as pl
-import torch
-from torch.nn import functional as F
+import textwrap
+
+_GAN = textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torch
+    from torch.nn import functional as F
 
 
-class SRGAN(pl.LightningModule):
-    def __init__(self, generator, discriminator, max_grad_norm=1.0):
-        super().__init__()
-        self.generator = generator
-        self.discriminator = discriminator
-        self.max_grad_norm = max_grad_norm
-        self.automatic_optimization = False
+    class SRGAN(pl.LightningModule):
+        def __init__(self, generator, discriminator, max_grad_norm=1.0):
+            super().__init__()
+            self.generator = generator
+            self.discriminator = discriminator
+            self.max_grad_norm = max_grad_norm
+            self.automatic_optimization = False
 
-    def configure_optimizers(self):
-        return [torch.optim.Adam(self.generator.parameters()), torch.optim.Adam(self.discriminator.parameters())]
+        def configure_optimizers(self):
+            return [torch.optim.Adam(self.generator.parameters()), torch.optim.Adam(self.discriminator.parameters())]
 
-    def training_step(self, batch, batch_idx):
-        lr_imgs, hr_imgs = batch
-        opt_g, opt_d = self.optimizers()
-        fake_logits = self.discriminator(self.generator(lr_imgs).detach())
-        d_loss = F.binary_cross_entropy_with_logits(fake_logits, torch.zeros_like(fake_logits))
-        opt_d.zero_grad()
-        self.manual_backward(d_loss)
-{clip}
-        opt_d.step()
+        def training_step(self, batch, batch_idx):
+            lr_imgs, hr_imgs = batch
+            opt_g, opt_d = self.optimizers()
+            fake_logits = self.discriminator(self.generator(lr_imgs).detach())
+            d_loss = F.binary_cross_entropy_with_logits(fake_logits, torch.zeros_like(fake_logits))
+            opt_d.zero_grad()
+            self.manual_backward(d_loss)
+    {clip}
+            opt_d.step()
 
 
-def fit(generator, discriminator, datamodule):
-    trainer = pl.Trainer(max_epochs=100, precision={precision})
-    trainer.fit(SRGAN(generator, discriminator), datamodule=datamodule)
-"""
+    def fit(generator, discriminator, datamodule):
+        trainer = pl.Trainer(max_epochs=100, precision={precision})
+        trainer.fit(SRGAN(generator, discriminator), datamodule=datamodule)
+""")
 
 BAD_EXAMPLES = [
     # ESAOpenSR SRGAN PR 88: the discriminator clipped on scaled gradients under 16-mixed

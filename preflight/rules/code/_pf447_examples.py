@@ -1,63 +1,65 @@
 """PF447 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
+import textwrap
+
 BAD_EXAMPLES = [
     # accelerate PR 4201: a rank-sharded sampler, then prepare
-    """
-import torch
-from accelerate import Accelerator
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
 
 
-def train(model, dataset, args):
-    accelerator = Accelerator()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
-    sampler = DistributedSampler(dataset, num_replicas=accelerator.num_processes,
-                                 rank=accelerator.process_index, shuffle=True)
-    train_dataloader = DataLoader(dataset, batch_size=args.batch_size, sampler=sampler)  # warning: PF447
-    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
-    for batch in train_dataloader:
-        accelerator.backward(model(**batch).loss)
-        optimizer.step()
-        optimizer.zero_grad()
-""",
+    def train(model, dataset, args):
+        accelerator = Accelerator()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)
+        sampler = DistributedSampler(dataset, num_replicas=accelerator.num_processes,
+                                     rank=accelerator.process_index, shuffle=True)
+        train_dataloader = DataLoader(dataset, batch_size=args.batch_size, sampler=sampler)  # warning: PF447
+        model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+        for batch in train_dataloader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            optimizer.zero_grad()
+"""),
     # the sampler inline, a torchrun script ported to Accelerate
-    """
-from accelerate import Accelerator
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader, DistributedSampler
 
 
-def main(model, optimizer, train_set):
-    accelerator = Accelerator(mixed_precision="bf16")
-    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))  # warning: PF447
-    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
-    return model, optimizer, loader
-""",
+    def main(model, optimizer, train_set):
+        accelerator = Accelerator(mixed_precision="bf16")
+        loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))  # warning: PF447
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        return model, optimizer, loader
+"""),
 ]
 
 GOOD_EXAMPLES = [
     # the fix: prepare shards a plain shuffled loader
-    """
-from accelerate import Accelerator
-from torch.utils.data import DataLoader
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader
 
 
-def main(model, optimizer, train_set):
-    accelerator = Accelerator()
-    loader = DataLoader(train_set, batch_size=32, shuffle=True)
-    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
-    return model, optimizer, loader
-""",
+    def main(model, optimizer, train_set):
+        accelerator = Accelerator()
+        loader = DataLoader(train_set, batch_size=32, shuffle=True)
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        return model, optimizer, loader
+"""),
     # the sampler kept, the loader not prepared (only the model and optimizer)
-    """
-from accelerate import Accelerator
-from torch.utils.data import DataLoader, DistributedSampler
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader, DistributedSampler
 
 
-def main(model, optimizer, train_set):
-    accelerator = Accelerator()
-    loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
-    model, optimizer = accelerator.prepare(model, optimizer)
-    return model, optimizer, loader
-""",
+    def main(model, optimizer, train_set):
+        accelerator = Accelerator()
+        loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
+        model, optimizer = accelerator.prepare(model, optimizer)
+        return model, optimizer, loader
+"""),
 ]

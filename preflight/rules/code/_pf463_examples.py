@@ -1,20 +1,22 @@
 """PF463 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
-_WRITER = """
-import pytorch_lightning as pl
-import torch
-from pytorch_lightning.callbacks import BasePredictionWriter
+import textwrap
+
+_WRITER = textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torch
+    from pytorch_lightning.callbacks import BasePredictionWriter
 
 
-class TiffWriter(BasePredictionWriter):
-    def __init__(self, output_dir):
-        super().__init__(write_interval="batch")
-        self.output_dir = output_dir
+    class TiffWriter(BasePredictionWriter):
+        def __init__(self, output_dir):
+            super().__init__(write_interval="batch")
+            self.output_dir = output_dir
 
-    def write_on_batch_end(self, trainer, pl_module, prediction, batch_indices, batch, batch_idx, dataloader_idx):
-        torch.save(prediction.cpu(), f"{self.output_dir}/{batch_idx}.pt")
+        def write_on_batch_end(self, trainer, pl_module, prediction, batch_indices, batch, batch_idx, dataloader_idx):
+            torch.save(prediction.cpu(), f"{self.output_dir}/{batch_idx}.pt")
 
-"""
+""")
 
 BAD_EXAMPLES = [
     # ahcore PR 37: whole-slide inference, the writer already saves every tile
@@ -24,21 +26,21 @@ def inference(module, datamodule, output_dir):
     trainer.predict(module, datamodule=datamodule)  # warning: PF463
 """,
     # the writer bound to a name first, the Trainer from lightning 2.x
-    """
-import lightning as L
-from lightning.pytorch.callbacks import BasePredictionWriter
+    textwrap.dedent("""
+    import lightning as L
+    from lightning.pytorch.callbacks import BasePredictionWriter
 
 
-class EmbeddingWriter(BasePredictionWriter):
-    def write_on_epoch_end(self, trainer, pl_module, predictions, batch_indices):
-        pass
+    class EmbeddingWriter(BasePredictionWriter):
+        def write_on_epoch_end(self, trainer, pl_module, predictions, batch_indices):
+            pass
 
 
-def embed(model, loader):
-    writer = EmbeddingWriter(write_interval="epoch")
-    trainer = L.Trainer(devices=4, strategy="ddp", callbacks=[writer])
-    trainer.predict(model, loader)  # warning: PF463
-""",
+    def embed(model, loader):
+        writer = EmbeddingWriter(write_interval="epoch")
+        trainer = L.Trainer(devices=4, strategy="ddp", callbacks=[writer])
+        trainer.predict(model, loader)  # warning: PF463
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -55,12 +57,12 @@ def inference(module, datamodule, output_dir):
     return trainer.predict(module, datamodule=datamodule)
 """,
     # no writer callback: predict returns the outputs the caller collects
-    """
-import pytorch_lightning as pl
+    textwrap.dedent("""
+    import pytorch_lightning as pl
 
 
-def inference(module, datamodule):
-    trainer = pl.Trainer(accelerator="gpu", devices=1)
-    trainer.predict(module, datamodule=datamodule)
-""",
+    def inference(module, datamodule):
+        trainer = pl.Trainer(accelerator="gpu", devices=1)
+        trainer.predict(module, datamodule=datamodule)
+"""),
 ]

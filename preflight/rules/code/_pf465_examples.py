@@ -1,26 +1,28 @@
 """PF465 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
-_DATA = """
-import transformers
-from datasets import load_dataset
+import textwrap
+
+_DATA = textwrap.dedent("""
+    import transformers
+    from datasets import load_dataset
 
 
-def train(model, tokenizer, data_path="alpaca_data.json"):
-    def generate_and_tokenize_prompt(point):
-        full = tokenizer(point["instruction"] + point["output"], truncation=True, max_length=256)
-        n_user = len(tokenizer(point["instruction"])["input_ids"])
-        full["labels"] = [-100] * n_user + full["input_ids"][n_user:]
-        return full
+    def train(model, tokenizer, data_path="alpaca_data.json"):
+        def generate_and_tokenize_prompt(point):
+            full = tokenizer(point["instruction"] + point["output"], truncation=True, max_length=256)
+            n_user = len(tokenizer(point["instruction"])["input_ids"])
+            full["labels"] = [-100] * n_user + full["input_ids"][n_user:]
+            return full
 
-    train_data = load_dataset("json", data_files=data_path)["train"].map(generate_and_tokenize_prompt)
-    trainer = transformers.Trainer(
-        model=model,
-        train_dataset=train_data,
-        args=transformers.TrainingArguments(output_dir="out", per_device_train_batch_size=4),
-        data_collator={collator},
-    )
-    trainer.train()
-"""
+        train_data = load_dataset("json", data_files=data_path)["train"].map(generate_and_tokenize_prompt)
+        trainer = transformers.Trainer(
+            model=model,
+            train_dataset=train_data,
+            args=transformers.TrainingArguments(output_dir="out", per_device_train_batch_size=4),
+            data_collator={collator},
+        )
+        trainer.train()
+""")
 
 BAD_EXAMPLES = [
     # Alpaca-CoT issue 143: the prompt masking lost in the collator
@@ -33,29 +35,29 @@ GOOD_EXAMPLES = [
     _DATA.replace("{collator}", "transformers.DataCollatorForSeq2Seq(tokenizer, pad_to_multiple_of=8, "
                                 "return_tensors=\"pt\", padding=True)"),
     # tricky-correct: plain causal-LM pretraining, labels never built by hand
-    """
-from transformers import DataCollatorForLanguageModeling, Trainer, TrainingArguments
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling, Trainer, TrainingArguments
 
 
-def pretrain(model, tokenizer, dataset):
-    tokenized = dataset.map(lambda ex: tokenizer(ex["text"], truncation=True, max_length=512), batched=True)
-    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
-    Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=tokenized,
-            data_collator=collator).train()
-""",
+    def pretrain(model, tokenizer, dataset):
+        tokenized = dataset.map(lambda ex: tokenizer(ex["text"], truncation=True, max_length=512), batched=True)
+        collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+        Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=tokenized,
+                data_collator=collator).train()
+"""),
     # tricky-correct: padding masked in place, which the collator does itself (TRL's iterative trainer)
-    """
-from transformers import DataCollatorForLanguageModeling
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling
 
 
-class Trainer:
-    def __init__(self, tokenizer):
-        self.tokenizer = tokenizer
-        self.data_collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+    class Trainer:
+        def __init__(self, tokenizer):
+            self.tokenizer = tokenizer
+            self.data_collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
 
-    def prepare(self, input_ids, attention_mask):
-        input_data = {"input_ids": input_ids, "attention_mask": attention_mask, "labels": input_ids.clone()}
-        input_data["labels"][input_data["labels"] == self.tokenizer.pad_token_id] = -100
-        return input_data
-""",
+        def prepare(self, input_ids, attention_mask):
+            input_data = {"input_ids": input_ids, "attention_mask": attention_mask, "labels": input_ids.clone()}
+            input_data["labels"][input_data["labels"] == self.tokenizer.pad_token_id] = -100
+            return input_data
+"""),
 ]

@@ -1,31 +1,33 @@
 """PF467 examples (single files): bad ones must fire at the pinned line, good ones stay silent."""
 
-_RUN = """
-import torch
-import torch.distributed as dist
-from torch.nn.parallel import DistributedDataParallel
-from torch.utils.data import DataLoader
-from torch.utils.data.distributed import DistributedSampler
+import textwrap
+
+_RUN = textwrap.dedent("""
+    import torch
+    import torch.distributed as dist
+    from torch.nn.parallel import DistributedDataParallel
+    from torch.utils.data import DataLoader
+    from torch.utils.data.distributed import DistributedSampler
 
 
-def run(rank, world_size, dataset, model, epochs=50):
-    dist.init_process_group("nccl", rank=rank, world_size=world_size)
-    sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=True)
-    train_loader = DataLoader(dataset, batch_size=64, sampler=sampler)
-    model = DistributedDataParallel(model.to(rank), device_ids=[rank])
-    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    for epoch in range(1, epochs + 1):
-        sampler.set_epoch(epoch)
-        total_loss = 0
-        for x, y in train_loader:
-            optimizer.zero_grad()
-            logits = model(x.to(rank))
-            loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, y.to(rank).float())
-            loss.backward()
-            optimizer.step()
-            total_loss += float(loss) * logits.size(0)
-{report}
-"""
+    def run(rank, world_size, dataset, model, epochs=50):
+        dist.init_process_group("nccl", rank=rank, world_size=world_size)
+        sampler = DistributedSampler(dataset, num_replicas=world_size, rank=rank, shuffle=True)
+        train_loader = DataLoader(dataset, batch_size=64, sampler=sampler)
+        model = DistributedDataParallel(model.to(rank), device_ids=[rank])
+        optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+        for epoch in range(1, epochs + 1):
+            sampler.set_epoch(epoch)
+            total_loss = 0
+            for x, y in train_loader:
+                optimizer.zero_grad()
+                logits = model(x.to(rank))
+                loss = torch.nn.functional.binary_cross_entropy_with_logits(logits, y.to(rank).float())
+                loss.backward()
+                optimizer.step()
+                total_loss += float(loss) * logits.size(0)
+    {report}
+""")
 
 BAD_EXAMPLES = [
     # PyG PR 6913: the shard's sum over the whole dataset's size

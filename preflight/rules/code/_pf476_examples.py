@@ -2,32 +2,34 @@
 
 from __future__ import annotations
 
-_TEMPLATE = """
-import lightning as L
-import torch
-from lightning.pytorch.callbacks import ModelCheckpoint
-from torchmetrics.functional.classification import binary_auroc
+import textwrap
+
+_TEMPLATE = textwrap.dedent("""
+    import lightning as L
+    import torch
+    from lightning.pytorch.callbacks import ModelCheckpoint
+    from torchmetrics.functional.classification import binary_auroc
 
 
-class Detector(L.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        x, y = batch
-        self.scores.append(torch.sigmoid(self(x)))
-        self.targets.append(y)
+    class Detector(L.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            x, y = batch
+            self.scores.append(torch.sigmoid(self(x)))
+            self.targets.append(y)
 
-    def on_validation_epoch_end(self):
-        auc = binary_auroc(self.all_gather(torch.cat(self.scores)).flatten(),
-                           self.all_gather(torch.cat(self.targets)).flatten())
-{log}
-        self.scores.clear()
-        self.targets.clear()
+        def on_validation_epoch_end(self):
+            auc = binary_auroc(self.all_gather(torch.cat(self.scores)).flatten(),
+                               self.all_gather(torch.cat(self.targets)).flatten())
+    {log}
+            self.scores.clear()
+            self.targets.clear()
 
 
-def main(net, datamodule):
-    checkpoint = ModelCheckpoint(monitor="val_auc", mode="max", save_top_k=2)
-    trainer = L.Trainer(accelerator="gpu", {devices}, max_epochs=30, callbacks=[checkpoint])
-    trainer.fit(Detector(net), datamodule=datamodule)
-"""
+    def main(net, datamodule):
+        checkpoint = ModelCheckpoint(monitor="val_auc", mode="max", save_top_k=2)
+        trainer = L.Trainer(accelerator="gpu", {devices}, max_epochs=30, callbacks=[checkpoint])
+        trainer.fit(Detector(net), datamodule=datamodule)
+""")
 
 BAD_EXAMPLES = [
     # Lightning issue 19072

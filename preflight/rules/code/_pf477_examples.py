@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
-_TEMPLATE = """
-import pytorch_lightning as pl
-import torch
-from pytorch_lightning.callbacks import EarlyStopping, ModelCheckpoint
+import textwrap
+
+_TEMPLATE = textwrap.dedent("""
+    import pytorch_lightning as pl
+    import torch
+    from pytorch_lightning.callbacks import EarlyStopping, ModelCheckpoint
 
 
-class Regressor(pl.LightningModule):
-    def training_step(self, batch, batch_idx):
-        loss = self.net(batch).sum()
-        self.log("train_loss", loss, on_step=True, on_epoch=False)
-        return loss
+    class Regressor(pl.LightningModule):
+        def training_step(self, batch, batch_idx):
+            loss = self.net(batch).sum()
+            self.log("train_loss", loss, on_step=True, on_epoch=False)
+            return loss
 
-    def validation_step(self, batch, batch_idx):
-        loss = self.net(batch).sum()
-{log}
+        def validation_step(self, batch, batch_idx):
+            loss = self.net(batch).sum()
+    {log}
 
 
-def main(net, train_loader, val_loader):
-    checkpoint = {callback}
-    trainer = pl.Trainer(max_epochs=50, val_check_interval=0.25, callbacks=[checkpoint])
-    trainer.fit(Regressor(net), train_loader, val_loader)
-"""
+    def main(net, train_loader, val_loader):
+        checkpoint = {callback}
+        trainer = pl.Trainer(max_epochs=50, val_check_interval=0.25, callbacks=[checkpoint])
+        trainer.fit(Regressor(net), train_loader, val_loader)
+""")
 _CKPT = 'ModelCheckpoint(dirpath="checkpoints", monitor="valid/valid_loss", mode="min", save_top_k=3)'
 
 BAD_EXAMPLES = [

@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-_TEMPLATE = """
-from transformers import AutoModelForSeq2SeqLM, DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
+import textwrap
+
+_TEMPLATE = textwrap.dedent("""
+    from transformers import AutoModelForSeq2SeqLM, DataCollatorForSeq2Seq, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
 
-def main(tokenizer, tokenized, compute_metrics):
-    model = AutoModelForSeq2SeqLM.from_pretrained("facebook/bart-base")
-{before}    args = Seq2SeqTrainingArguments(
-        output_dir="bart-base-xsum",
-        evaluation_strategy="{strategy}",
-        per_device_eval_batch_size=16,
-        predict_with_generate=True,{pin}{extra}
-    )
-    trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=tokenized["train"],
-                             eval_dataset=tokenized["validation"], tokenizer=tokenizer,
-                             data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
-                             compute_metrics=compute_metrics)
-    trainer.train()
-{after}"""
+    def main(tokenizer, tokenized, compute_metrics):
+        model = AutoModelForSeq2SeqLM.from_pretrained("facebook/bart-base")
+    {before}    args = Seq2SeqTrainingArguments(
+            output_dir="bart-base-xsum",
+            evaluation_strategy="{strategy}",
+            per_device_eval_batch_size=16,
+            predict_with_generate=True,{pin}{extra}
+        )
+        trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=tokenized["train"],
+                                 eval_dataset=tokenized["validation"], tokenizer=tokenizer,
+                                 data_collator=DataCollatorForSeq2Seq(tokenizer, model=model),
+                                 compute_metrics=compute_metrics)
+        trainer.train()
+    {after}""")
 
 
 def _case(pin: str = "", extra: str = "", strategy: str = "epoch", before: str = "", after: str = "") -> str:

@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
-_TEMPLATE = """
-from datasets import Dataset
-from transformers import AutoModelForSequenceClassification, AutoTokenizer, Trainer, TrainingArguments
+import textwrap
+
+_TEMPLATE = textwrap.dedent("""
+    from datasets import Dataset
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer, Trainer, TrainingArguments
 
 
-def train_bert(texts, labels, label_names, model_name="camembert-base"):
-    num_labels = len(label_names)
-    label2id = {{name: i for i, name in enumerate(label_names)}}
-    tokenizer = AutoTokenizer.from_pretrained(model_name)
+    def train_bert(texts, labels, label_names, model_name="camembert-base"):
+        num_labels = len(label_names)
+        label2id = {{name: i for i, name in enumerate(label_names)}}
+        tokenizer = AutoTokenizer.from_pretrained(model_name)
 
-    def encode(example):
-        enc = tokenizer(example["text"], truncation=True, max_length=512, padding="max_length")
-{labels}
-        return enc
+        def encode(example):
+            enc = tokenizer(example["text"], truncation=True, max_length=512, padding="max_length")
+    {labels}
+            return enc
 
-    ds = Dataset.from_dict({{"text": texts, "label": labels}}).map(encode, remove_columns=["text", "label"])
-    model = AutoModelForSequenceClassification.from_pretrained(model_name, num_labels=num_labels{extra})
-    args = TrainingArguments(output_dir="models/bert", learning_rate=5e-5, num_train_epochs=3)
-    Trainer(model=model, args=args, train_dataset=ds).train()
-"""
+        ds = Dataset.from_dict({{"text": texts, "label": labels}}).map(encode, remove_columns=["text", "label"])
+        model = AutoModelForSequenceClassification.from_pretrained(model_name, num_labels=num_labels{extra})
+        args = TrainingArguments(output_dir="models/bert", learning_rate=5e-5, num_train_epochs=3)
+        Trainer(model=model, args=args, train_dataset=ds).train()
+""")
 _ONE_HOT = '        enc["labels"] = [1.0 if label2id[example["label"]] == i else 0.0 for i in range(num_labels)]'
 
 BAD_EXAMPLES = [

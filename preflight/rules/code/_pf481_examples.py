@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
-_TEMPLATE = """
-import deepspeed
-import torch
-from transformers import get_cosine_schedule_with_warmup
+import textwrap
+
+_TEMPLATE = textwrap.dedent("""
+    import deepspeed
+    import torch
+    from transformers import get_cosine_schedule_with_warmup
 
 
-def main(args, model, loader):
-    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
-    scheduler = get_cosine_schedule_with_warmup(optimizer, num_warmup_steps=1000, num_training_steps=30000)
-    engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, optimizer=optimizer{extra}){pin}
-    step = 0
-    if args.resume:
-        _, client_state = engine.load_checkpoint(args.resume)
-        step = client_state["step"]
-{restore}    for batch in loader:
-        engine.backward(engine(**batch).loss)
-        engine.step()
-        scheduler.step()
-        step += 1
-        if step % 1000 == 0:
-            engine.save_checkpoint("ckpt", client_state={{"step": step{saved}}})
-"""
+    def main(args, model, loader):
+        optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+        scheduler = get_cosine_schedule_with_warmup(optimizer, num_warmup_steps=1000, num_training_steps=30000)
+        engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, optimizer=optimizer{extra}){pin}
+        step = 0
+        if args.resume:
+            _, client_state = engine.load_checkpoint(args.resume)
+            step = client_state["step"]
+    {restore}    for batch in loader:
+            engine.backward(engine(**batch).loss)
+            engine.step()
+            scheduler.step()
+            step += 1
+            if step % 1000 == 0:
+                engine.save_checkpoint("ckpt", client_state={{"step": step{saved}}})
+""")
 
 
 def _case(extra: str = "", pin: str = "", restore: str = "", saved: str = "") -> str:

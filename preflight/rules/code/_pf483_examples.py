@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-_TEMPLATE = """
-import torch
-from torch import nn, optim
+import textwrap
+
+_TEMPLATE = textwrap.dedent("""
+    import torch
+    from torch import nn, optim
 
 
-def main(args, model, loader):
-{early}    optimizer = optim.Adam(model.parameters(), lr=args.lr)
-    step = 0
-    if args.checkpoint_path is not None:
-        checkpoint = torch.load(args.checkpoint_path)
-        model.load_state_dict(checkpoint["state_dict"])
-        optimizer.load_state_dict(checkpoint["optimizer"])
-        step = checkpoint["global_step"]
-{extra}{late}    for x, y in loader:
-        optimizer.zero_grad()
-        nn.functional.l1_loss(model(x.cuda()), y.cuda()).backward()
-        optimizer.step()
-"""
+    def main(args, model, loader):
+    {early}    optimizer = optim.Adam(model.parameters(), lr=args.lr)
+        step = 0
+        if args.checkpoint_path is not None:
+            checkpoint = torch.load(args.checkpoint_path)
+            model.load_state_dict(checkpoint["state_dict"])
+            optimizer.load_state_dict(checkpoint["optimizer"])
+            step = checkpoint["global_step"]
+    {extra}{late}    for x, y in loader:
+            optimizer.zero_grad()
+            nn.functional.l1_loss(model(x.cuda()), y.cuda()).backward()
+            optimizer.step()
+""")
 
 
 def _case(early: str = "", late: str = "", extra: str = "") -> str:

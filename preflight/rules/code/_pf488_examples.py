@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
+import textwrap
+
 PF488_BAD = [
     # learn-llm#2 shape: a pretraining Dataset pads to max_length and clones input_ids as labels
-    """
-from torch.utils.data import Dataset
+    textwrap.dedent("""
+    from torch.utils.data import Dataset
 
 
-class PretrainDataset(Dataset):
-    def __init__(self, texts, tokenizer, max_length=512):
-        self.texts, self.tokenizer, self.max_length = texts, tokenizer, max_length
+    class PretrainDataset(Dataset):
+        def __init__(self, texts, tokenizer, max_length=512):
+            self.texts, self.tokenizer, self.max_length = texts, tokenizer, max_length
 
-    def __getitem__(self, idx):
-        enc = self.tokenizer(self.texts[idx], max_length=self.max_length, padding="max_length", truncation=True,
-                             return_tensors="pt")
-        input_ids = enc["input_ids"][0]
-        labels = input_ids.clone()  # warning: PF488
-        return {"input_ids": input_ids, "attention_mask": enc["attention_mask"][0], "labels": labels}
+        def __getitem__(self, idx):
+            enc = self.tokenizer(self.texts[idx], max_length=self.max_length, padding="max_length", truncation=True,
+                                 return_tensors="pt")
+            input_ids = enc["input_ids"][0]
+            labels = input_ids.clone()  # warning: PF488
+            return {"input_ids": input_ids, "attention_mask": enc["attention_mask"][0], "labels": labels}
 
-    def __len__(self):
-        return len(self.texts)
-""",
+        def __len__(self):
+            return len(self.texts)
+"""),
     # OpenJarvis#521 shape: the model called with labels=input_ids on max-length padded rows
     """
 def train_step(model, tokenizer, optimizer, texts):
@@ -83,18 +85,18 @@ def tokenize(batch, tokenizer):
     return tokenizer(batch["text"], truncation=True, max_length=1024)
 """,
     # tricky-correct: dynamic padding of one example (no pad), and a collator that rebuilds labels
-    """
-from transformers import DataCollatorForLanguageModeling
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling
 
 
-def tokenize(example, tokenizer):
-    out = tokenizer(example["text"], truncation=True, max_length=512, padding="max_length")
-    out["labels"] = out["input_ids"].copy()
-    return out
+    def tokenize(example, tokenizer):
+        out = tokenizer(example["text"], truncation=True, max_length=512, padding="max_length")
+        out["labels"] = out["input_ids"].copy()
+        return out
 
 
-collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
-""",
+    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+"""),
     """
 def encode(tokenizer, text):
     enc = tokenizer(text, padding=True, truncation=True, max_length=512)
@@ -128,24 +130,24 @@ def add_labels(example):
     return example
 """,
     # tricky-correct: pad_sequence pads the ids with the pad token and the labels with an ignore value
-    """
-import torch
-from torch.nn.utils.rnn import pad_sequence
+    textwrap.dedent("""
+    import torch
+    from torch.nn.utils.rnn import pad_sequence
 
 
-def collate(batch, pad_id):
-    input_ids = pad_sequence([torch.tensor(x) for x in batch], batch_first=True, padding_value=pad_id)
-    labels = pad_sequence([torch.tensor(x) for x in batch], batch_first=True, padding_value=-100)
-    return {"input_ids": input_ids, "labels": labels}
-""",
+    def collate(batch, pad_id):
+        input_ids = pad_sequence([torch.tensor(x) for x in batch], batch_first=True, padding_value=pad_id)
+        labels = pad_sequence([torch.tensor(x) for x in batch], batch_first=True, padding_value=-100)
+        return {"input_ids": input_ids, "labels": labels}
+"""),
     # tricky-correct: fixed-length rows stacked (nothing padded) and copied as labels
-    """
-import torch
+    textwrap.dedent("""
+    import torch
 
 
-class Collator:
-    def __call__(self, batch):
-        input_ids = torch.stack([torch.tensor(x) for x in batch])
-        return {"input_ids": input_ids, "labels": input_ids.clone()}
-""",
+    class Collator:
+        def __call__(self, batch):
+            input_ids = torch.stack([torch.tensor(x) for x in batch])
+            return {"input_ids": input_ids, "labels": input_ids.clone()}
+"""),
 ]

@@ -4,88 +4,90 @@ examples must stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF565_BAD = [
     # mm-cot's ROUGE-L metric under predict_with_generate
-    """
-import numpy as np
-from transformers import AutoTokenizer, Seq2SeqTrainer
+    textwrap.dedent("""
+    import numpy as np
+    from transformers import AutoTokenizer, Seq2SeqTrainer
 
-tokenizer = AutoTokenizer.from_pretrained("declare-lab/flan-alpaca-base")
-
-
-def compute_metrics_rougel(eval_preds):
-    preds, targets = eval_preds
-    if isinstance(preds, tuple):
-        preds = preds[0]
-    preds = tokenizer.batch_decode(preds, skip_special_tokens=True)  # warning: PF565
-    targets = tokenizer.batch_decode(targets, skip_special_tokens=True)
-    return {"rougeL": float(np.mean([score(t, p) for p, t in zip(preds, targets)]))}
+    tokenizer = AutoTokenizer.from_pretrained("declare-lab/flan-alpaca-base")
 
 
-trainer = Seq2SeqTrainer(model=model, args=training_args, compute_metrics=compute_metrics_rougel)
-""",
+    def compute_metrics_rougel(eval_preds):
+        preds, targets = eval_preds
+        if isinstance(preds, tuple):
+            preds = preds[0]
+        preds = tokenizer.batch_decode(preds, skip_special_tokens=True)  # warning: PF565
+        targets = tokenizer.batch_decode(targets, skip_special_tokens=True)
+        return {"rougeL": float(np.mean([score(t, p) for p, t in zip(preds, targets)]))}
+
+
+    trainer = Seq2SeqTrainer(model=model, args=training_args, compute_metrics=compute_metrics_rougel)
+"""),
     # the EvalPrediction attributes
-    """
-from transformers import Trainer
+    textwrap.dedent("""
+    from transformers import Trainer
 
 
-def compute_metrics(p):
-    decoded_labels = tokenizer.batch_decode(p.label_ids, skip_special_tokens=True)  # warning: PF565
-    decoded_preds = tokenizer.batch_decode(p.predictions.argmax(-1), skip_special_tokens=True)
-    return {"exact": sum(a == b for a, b in zip(decoded_preds, decoded_labels)) / len(decoded_labels)}
+    def compute_metrics(p):
+        decoded_labels = tokenizer.batch_decode(p.label_ids, skip_special_tokens=True)  # warning: PF565
+        decoded_preds = tokenizer.batch_decode(p.predictions.argmax(-1), skip_special_tokens=True)
+        return {"exact": sum(a == b for a, b in zip(decoded_preds, decoded_labels)) / len(decoded_labels)}
 
 
-trainer = Trainer(model=model, args=args, compute_metrics=compute_metrics)
-""",
+    trainer = Trainer(model=model, args=args, compute_metrics=compute_metrics)
+"""),
 ]
 
 PF565_GOOD = [
     # the fix (the transformers summarization example's recipe)
-    """
-import numpy as np
-from transformers import Seq2SeqTrainer
+    textwrap.dedent("""
+    import numpy as np
+    from transformers import Seq2SeqTrainer
 
 
-def compute_metrics(eval_preds):
-    preds, labels = eval_preds
-    if isinstance(preds, tuple):
-        preds = preds[0]
-    preds = np.where(preds != -100, preds, tokenizer.pad_token_id)
-    labels = np.where(labels != -100, labels, tokenizer.pad_token_id)
-    decoded_preds = tokenizer.batch_decode(preds, skip_special_tokens=True)
-    decoded_labels = tokenizer.batch_decode(labels, skip_special_tokens=True)
-    return metric.compute(predictions=decoded_preds, references=decoded_labels)
+    def compute_metrics(eval_preds):
+        preds, labels = eval_preds
+        if isinstance(preds, tuple):
+            preds = preds[0]
+        preds = np.where(preds != -100, preds, tokenizer.pad_token_id)
+        labels = np.where(labels != -100, labels, tokenizer.pad_token_id)
+        decoded_preds = tokenizer.batch_decode(preds, skip_special_tokens=True)
+        decoded_labels = tokenizer.batch_decode(labels, skip_special_tokens=True)
+        return metric.compute(predictions=decoded_preds, references=decoded_labels)
 
 
-trainer = Seq2SeqTrainer(model=model, args=args, compute_metrics=compute_metrics)
-""",
+    trainer = Seq2SeqTrainer(model=model, args=args, compute_metrics=compute_metrics)
+"""),
     # tricky-correct: the labels masked in place with the pad id
-    """
-from transformers import Trainer
+    textwrap.dedent("""
+    from transformers import Trainer
 
 
-def compute_metrics(pred):
-    label_ids = pred.label_ids
-    label_ids[label_ids == -100] = processor.tokenizer.pad_token_id
-    pred_str = processor.batch_decode(pred.predictions, skip_special_tokens=True)
-    label_str = processor.batch_decode(label_ids, skip_special_tokens=True)
-    return {"wer": wer(pred_str, label_str)}
+    def compute_metrics(pred):
+        label_ids = pred.label_ids
+        label_ids[label_ids == -100] = processor.tokenizer.pad_token_id
+        pred_str = processor.batch_decode(pred.predictions, skip_special_tokens=True)
+        label_str = processor.batch_decode(label_ids, skip_special_tokens=True)
+        return {"wer": wer(pred_str, label_str)}
 
 
-trainer = Trainer(model=model, args=args, compute_metrics=compute_metrics)
-""",
+    trainer = Trainer(model=model, args=args, compute_metrics=compute_metrics)
+"""),
     # decoding something that is not the evaluation arrays
-    """
-from transformers import Trainer
+    textwrap.dedent("""
+    from transformers import Trainer
 
-SAMPLES = tokenizer(["a", "b"])["input_ids"]
-
-
-def compute_metrics(eval_pred):
-    shown = tokenizer.batch_decode(SAMPLES)
-    return {"acc": (eval_pred.predictions.argmax(-1) == eval_pred.label_ids).mean(), "n": len(shown)}
+    SAMPLES = tokenizer(["a", "b"])["input_ids"]
 
 
-trainer = Trainer(model=model, args=args, compute_metrics=compute_metrics)
-""",
+    def compute_metrics(eval_pred):
+        shown = tokenizer.batch_decode(SAMPLES)
+        return {"acc": (eval_pred.predictions.argmax(-1) == eval_pred.label_ids).mean(), "n": len(shown)}
+
+
+    trainer = Trainer(model=model, args=args, compute_metrics=compute_metrics)
+"""),
 ]

@@ -3,19 +3,21 @@
 
 from __future__ import annotations
 
+import textwrap
+
 BAD_EXAMPLES = [
     # the Hydra config itself
-    """\
-import hydra
-import wandb
-from omegaconf import DictConfig
+    textwrap.dedent("""\
+    import hydra
+    import wandb
+    from omegaconf import DictConfig
 
 
-@hydra.main(version_base="1.3", config_path="conf", config_name="train")
-def main(cfg: DictConfig) -> None:
-    run = wandb.init(project=cfg.logging.project, config=cfg)  # warning: PF584
-    run.finish()
-""",
+    @hydra.main(version_base="1.3", config_path="conf", config_name="train")
+    def main(cfg: DictConfig) -> None:
+        run = wandb.init(project=cfg.logging.project, config=cfg)  # warning: PF584
+        run.finish()
+"""),
     # detrex issue 301 shape: the LazyConfig handed to a writer class that starts the run
     """\
 import wandb
@@ -39,17 +41,17 @@ def main(path):
 
 GOOD_EXAMPLES = [
     # the fix: a plain container
-    """\
-import hydra
-import wandb
-from omegaconf import DictConfig, OmegaConf
+    textwrap.dedent("""\
+    import hydra
+    import wandb
+    from omegaconf import DictConfig, OmegaConf
 
 
-@hydra.main(version_base="1.3", config_path="conf", config_name="train")
-def main(cfg: DictConfig) -> None:
-    run = wandb.init(project=cfg.logging.project, config=OmegaConf.to_container(cfg, resolve=True))
-    run.finish()
-""",
+    @hydra.main(version_base="1.3", config_path="conf", config_name="train")
+    def main(cfg: DictConfig) -> None:
+        run = wandb.init(project=cfg.logging.project, config=OmegaConf.to_container(cfg, resolve=True))
+        run.finish()
+"""),
     # tricky: the writer takes a config whose callers are not in view, and argparse args elsewhere
     """\
 import argparse
@@ -72,12 +74,12 @@ if __name__ == "__main__":
     start(parser.parse_args())
 """,
     # tricky: a node of the config converted before it reaches wandb
-    """\
-import wandb
-from omegaconf import OmegaConf
+    textwrap.dedent("""\
+    import wandb
+    from omegaconf import OmegaConf
 
-conf = OmegaConf.load("train.yaml")
-params = OmegaConf.to_container(conf.optim, resolve=True)
-wandb.init(project="p", config=params)
-""",
+    conf = OmegaConf.load("train.yaml")
+    params = OmegaConf.to_container(conf.optim, resolve=True)
+    wandb.init(project="p", config=params)
+"""),
 ]

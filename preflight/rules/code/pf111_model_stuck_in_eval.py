@@ -91,8 +91,8 @@ at the end of the evaluation helper.
   (coRNN issue 1: the author's answer to a reader who saw `model.eval()` never undone).
   An imported class, a pretrained model or any layer outside that list keeps the finding.
 """
-    bad_examples = examples("preflight.rules.code._pf110_examples", "PF111_BAD")
-    good_examples = examples("preflight.rules.code._pf110_examples", "PF111_GOOD")
+    bad_examples = examples("preflight.rules.code._pf111_examples", "PF111_BAD")
+    good_examples = examples("preflight.rules.code._pf111_examples", "PF111_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not may_matter(ctx):

@@ -54,8 +54,8 @@ when the model is sharded), or `accelerator.save_model(model, dir)`.
 * The saved object was never returned by `accelerator.prepare` in this file (a helper's
   parameter counts when an in-file call hands it a prepared model).
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF415_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF415_GOOD")
+    bad_examples = examples("preflight.rules.code._pf415_examples", "PF415_BAD")
+    good_examples = examples("preflight.rules.code._pf415_examples", "PF415_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         prepared: dict[str, ast.Call] = {}

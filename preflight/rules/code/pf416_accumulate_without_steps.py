@@ -55,8 +55,8 @@ not passed when creating the `Accelerator`").
 * Nothing in the file mentions `gradient_accumulation_steps` (no window was
   asked for: `accumulate` with a window of 1 is harmless).
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF416_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF416_GOOD")
+    bad_examples = examples("preflight.rules.code._pf416_examples", "PF416_BAD")
+    good_examples = examples("preflight.rules.code._pf416_examples", "PF416_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         uses = accelerator_calls(ctx, "accumulate")

@@ -46,8 +46,8 @@ Call `self.manual_backward(loss)`.
   the optimizer by hand there).
 * `self.manual_backward(...)`, `torch.autograd.grad(...)`.
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF417_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF417_GOOD")
+    bad_examples = examples("preflight.rules.code._pf417_examples", "PF417_BAD")
+    good_examples = examples("preflight.rules.code._pf417_examples", "PF417_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not may_optimize_manually(ctx):

@@ -155,8 +155,8 @@ returned dict and the hook does not hand `outputs` whole to another call.
   CPU copy (`.item()`, `float(...)`, `.cpu()`); or the hook hands `outputs` whole to
   another call (`self.summarize(outputs)`).
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF418_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF418_GOOD")
+    bad_examples = examples("preflight.rules.code._pf418_examples", "PF418_BAD")
+    good_examples = examples("preflight.rules.code._pf418_examples", "PF418_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for cls in ctx.nodes(ast.ClassDef):

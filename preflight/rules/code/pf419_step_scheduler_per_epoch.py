@@ -72,8 +72,8 @@ warmup never ends (Lightning issues 3869, 6948; the docs example fixed in PR 197
   stepped per epoch it is right; with `"interval": "step"` it is PF490's.
 * The module steps its schedulers itself (`self.lr_schedulers()`, manual optimization).
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF419_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF419_GOOD")
+    bad_examples = examples("preflight.rules.code._pf419_examples", "PF419_BAD")
+    good_examples = examples("preflight.rules.code._pf419_examples", "PF419_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for cls in ctx.nodes(ast.ClassDef):

@@ -160,8 +160,8 @@ checkpointing before `get_peft_model`.
   args.use_lora:`).
 * `prepare_model_for_gradient_checkpointing(...)` (PEFT's own preparation) is called.
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF420_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF420_GOOD")
+    bad_examples = examples("preflight.rules.code._pf420_examples", "PF420_BAD")
+    good_examples = examples("preflight.rules.code._pf420_examples", "PF420_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         called = names_called(ctx)

@@ -136,8 +136,8 @@ Train in bf16 (`bf16=True`, `precision="bf16-mixed"`) on Ampere or newer, or in 
   flan-alpaca issue 19) only when the file calls the function (or the class) and no call passes
   that parameter, and the function never rebinds it.
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF423_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF423_GOOD")
+    bad_examples = examples("preflight.rules.code._pf423_examples", "PF423_BAD")
+    good_examples = examples("preflight.rules.code._pf423_examples", "PF423_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if not may_signal_fp16(ctx):  # a finding needs both: the cheap test first

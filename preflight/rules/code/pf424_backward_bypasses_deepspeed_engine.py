@@ -58,8 +58,8 @@ object has no attribute 'ipg_index'", issue 6995).
   the engine does not own (DeepSpeedExamples' layer-wise distillation), so pointing at
   `engine.step()` would step a different optimizer.
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF424_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF424_GOOD")
+    bad_examples = examples("preflight.rules.code._pf424_examples", "PF424_BAD")
+    good_examples = examples("preflight.rules.code._pf424_examples", "PF424_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if "initialize" not in ctx.call_names():

@@ -53,8 +53,8 @@ Unscale and step the same object; with Accelerate, call `clip_grad_norm_` alone.
 * `unscale_` and `step` receive the same expression; no Accelerate clip after an
   explicit `unscale_gradients`.
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF425_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF425_GOOD")
+    bad_examples = examples("preflight.rules.code._pf425_examples", "PF425_BAD")
+    good_examples = examples("preflight.rules.code._pf425_examples", "PF425_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         # a finding needs a `scaler.unscale_(x)` call: without one, no loop is walked

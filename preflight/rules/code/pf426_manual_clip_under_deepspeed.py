@@ -45,8 +45,8 @@ Remove the call and set `"gradient_clipping": 1.0` in the DeepSpeed config.
 
 * No DeepSpeed engine is built in the file.
 """
-    bad_examples = examples("preflight.rules.code._pf414_examples", "PF426_BAD")
-    good_examples = examples("preflight.rules.code._pf414_examples", "PF426_GOOD")
+    bad_examples = examples("preflight.rules.code._pf426_examples", "PF426_BAD")
+    good_examples = examples("preflight.rules.code._pf426_examples", "PF426_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         if "initialize" not in ctx.call_names():

@@ -92,8 +92,8 @@ frozen parts back in eval mode; likewise `self.eval()` in the eval hook.
 * The train hook, when the eval hook is overridden without `.eval()` too: the model never
   left train mode, and the eval hook's finding is the one to fix.
 """
-    bad_examples = examples("preflight.rules.code._pf450_examples", "PF451_BAD")
-    good_examples = examples("preflight.rules.code._pf450_examples", "PF451_GOOD")
+    bad_examples = examples("preflight.rules.code._pf451_examples", "PF451_BAD")
+    good_examples = examples("preflight.rules.code._pf451_examples", "PF451_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for fn in ctx.nodes(ast.FunctionDef):

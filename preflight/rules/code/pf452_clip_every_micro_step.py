@@ -96,8 +96,8 @@ optimizer.step()
   or a DeepSpeed plugin is configured (DeepSpeed clips itself; the call only reads
   the norm).
 """
-    bad_examples = examples("preflight.rules.code._pf450_examples", "PF452_BAD")
-    good_examples = examples("preflight.rules.code._pf450_examples", "PF452_GOOD")
+    bad_examples = examples("preflight.rules.code._pf452_examples", "PF452_BAD")
+    good_examples = examples("preflight.rules.code._pf452_examples", "PF452_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         clips = [c for name in _CLIPS for c in accelerator_calls(ctx, name)]

@@ -80,8 +80,8 @@ Use the non-reentrant implementation: `gradient_checkpointing_kwargs={"use_reent
   that cannot be read), or `find_unused_parameters` is not literally True.
 * DDP is built with `static_graph=True`.
 """
-    bad_examples = examples("preflight.rules.code._pf450_examples", "PF453_BAD")
-    good_examples = examples("preflight.rules.code._pf450_examples", "PF453_GOOD")
+    bad_examples = examples("preflight.rules.code._pf453_examples", "PF453_BAD")
+    good_examples = examples("preflight.rules.code._pf453_examples", "PF453_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         checkpointing: list[ast.AST] = []

@@ -153,8 +153,8 @@ and let the collator see only model inputs.
 * The model is not loaded with `*For*.from_pretrained` in the file (its forward
   arguments are unknown).
 """
-    bad_examples = examples("preflight.rules.code._pf450_examples", "PF454_BAD")
-    good_examples = examples("preflight.rules.code._pf450_examples", "PF454_GOOD")
+    bad_examples = examples("preflight.rules.code._pf454_examples", "PF454_BAD")
+    good_examples = examples("preflight.rules.code._pf454_examples", "PF454_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call, qual in calls(ctx):

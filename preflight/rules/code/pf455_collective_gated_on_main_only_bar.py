@@ -99,8 +99,8 @@ that, or gate on `accelerator.sync_gradients`/the step index.
 * The bar is enabled on every process (no `disable=`, or one not tied to the rank).
 * The block holds no collective (logging, printing on the main process only).
 """
-    bad_examples = examples("preflight.rules.code._pf450_examples", "PF455_BAD")
-    good_examples = examples("preflight.rules.code._pf450_examples", "PF455_GOOD")
+    bad_examples = examples("preflight.rules.code._pf455_examples", "PF455_BAD")
+    good_examples = examples("preflight.rules.code._pf455_examples", "PF455_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         bars: dict[str, ast.Call] = {}

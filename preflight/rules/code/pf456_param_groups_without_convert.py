@@ -83,8 +83,8 @@ build the optimizer with `_partial_: true` and call it with the groups.
   pass-through"; only the keyword arguments are merged into the config, Hydra 1.1-1.3
   `_instantiate2.py`), so the optimizer receives plain dicts.
 """
-    bad_examples = examples("preflight.rules.code._pf450_examples", "PF456_BAD")
-    good_examples = examples("preflight.rules.code._pf450_examples", "PF456_GOOD")
+    bad_examples = examples("preflight.rules.code._pf456_examples", "PF456_BAD")
+    good_examples = examples("preflight.rules.code._pf456_examples", "PF456_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         for call, qual in calls(ctx):

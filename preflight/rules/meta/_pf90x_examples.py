@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-_SETUP = """\
-import torch
+import textwrap
 
-x = torch.randn(4)
-"""
+_SETUP = textwrap.dedent("""\
+    import torch
+
+    x = torch.randn(4)
+""")
 
 PF901_BAD = (
     _SETUP + "x.to('cuda')  # noqa: PF3O3  # warning: PF901  # warning: PF303\n",  # a letter O for a zero

@@ -3,104 +3,106 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_WEATHER = """
-# --- train.py
-import hydra
-from omegaconf import DictConfig
+import textwrap
+
+_WEATHER = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-@hydra.main(version_base=None, config_path="config", config_name="config")
-def main(config: DictConfig) -> None:
-    print(config.training.max_epochs, config.training.variable_groups)
+    @hydra.main(version_base=None, config_path="config", config_name="config")
+    def main(config: DictConfig) -> None:
+        print(config.training.max_epochs, config.training.variable_groups)
 
 
-if __name__ == "__main__":
-    main()
-# --- config/config.yaml
-defaults:
-  - data: zarr
-  - training: default
-  - _self_
+    if __name__ == "__main__":
+        main()
+    # --- config/config.yaml
+    defaults:
+      - data: zarr
+      - training: default
+      - _self_
 
-training:
-  max_epochs: 10
-  variable_groups:
-    default: sfc
-{pl}
-# --- config/training/default.yaml
-max_epochs: 200
-variable_groups:
-  default: sfc
-  pl:
-    param: [q, t, u, v, w, z]
-# --- config/data/zarr.yaml
-resolution: o96
-# --- launch
-python train.py
-"""
+    training:
+      max_epochs: 10
+      variable_groups:
+        default: sfc
+    {pl}
+    # --- config/training/default.yaml
+    max_epochs: 200
+    variable_groups:
+      default: sfc
+      pl:
+        param: [q, t, u, v, w, z]
+    # --- config/data/zarr.yaml
+    resolution: o96
+    # --- launch
+    python train.py
+""")
 
-_PREDICTOR = """
-# --- my_app.py
-import hydra
-from hydra.utils import instantiate
-from omegaconf import DictConfig
-
-
-@hydra.main(version_base="1.1", config_path="configs", config_name="default_preds"){pin}
-def main(cfg: DictConfig) -> None:
-    instantiate(cfg.predictor).fit()
+_PREDICTOR = textwrap.dedent("""
+    # --- my_app.py
+    import hydra
+    from hydra.utils import instantiate
+    from omegaconf import DictConfig
 
 
-if __name__ == "__main__":
-    main()
-# --- configs/default_preds.yaml
-defaults:
-  - predictor: pred_1
-# --- configs/predictor/pred_1.yaml
-_target_: src.predictor.Pred1
-
-defaults:
-  - _self_
-  - /module/model@model: ???
-# --- configs/module/model/model_1.yaml
-_target_: src.models.Model1
-hidden_size: 256
-# --- configs/module/model/model_2.yaml
-_target_: src.models.Model2
-hidden_size: 512
-# --- launch
-python my_app.py {override}
-"""
-
-_SPLATTER = """
-# --- train_network.py
-import hydra
-from omegaconf import DictConfig
+    @hydra.main(version_base="1.1", config_path="configs", config_name="default_preds"){pin}
+    def main(cfg: DictConfig) -> None:
+        instantiate(cfg.predictor).fit()
 
 
-@hydra.main(version_base=None, config_path="configs", config_name="default_config")
-def main(cfg: DictConfig) -> None:
-    print(cfg.opt.base_lr, cfg.general.device)
+    if __name__ == "__main__":
+        main()
+    # --- configs/default_preds.yaml
+    defaults:
+      - predictor: pred_1
+    # --- configs/predictor/pred_1.yaml
+    _target_: src.predictor.Pred1
+
+    defaults:
+      - _self_
+      - /module/model@model: ???
+    # --- configs/module/model/model_1.yaml
+    _target_: src.models.Model1
+    hidden_size: 256
+    # --- configs/module/model/model_2.yaml
+    _target_: src.models.Model2
+    hidden_size: 512
+    # --- launch
+    python my_app.py {override}
+""")
+
+_SPLATTER = textwrap.dedent("""
+    # --- train_network.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-if __name__ == "__main__":
-    main()
-# --- configs/default_config.yaml
-defaults:
-{hydra_entry}
-  - opt: {opt}
-  - _self_
+    @hydra.main(version_base=None, config_path="configs", config_name="default_config")
+    def main(cfg: DictConfig) -> None:
+        print(cfg.opt.base_lr, cfg.general.device)
 
-general:
-  device: 0
-# --- configs/opt/base.yaml
-base_lr: 0.00005
-# --- configs/opt/large.yaml
-base_lr: 0.0001
-{extra}
-# --- launch
-python train_network.py
-"""
+
+    if __name__ == "__main__":
+        main()
+    # --- configs/default_config.yaml
+    defaults:
+    {hydra_entry}
+      - opt: {opt}
+      - _self_
+
+    general:
+      device: 0
+    # --- configs/opt/base.yaml
+    base_lr: 0.00005
+    # --- configs/opt/large.yaml
+    base_lr: 0.0001
+    {extra}
+    # --- launch
+    python train_network.py
+""")
 
 BAD_EXAMPLES = [
     # anemoi-core issue 435: the top-level config gives as a list what training/default.yaml gives as a mapping

@@ -3,41 +3,43 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
-from omegaconf import DictConfig
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-@hydra.main(version_base=None, config_path="conf", config_name="config")
-def main(cfg: DictConfig) -> None:
-    print(cfg.dataset.name, cfg.model.distance_scoring_layer, cfg.model.top_k_scores, cfg.epochs)
+    @hydra.main(version_base=None, config_path="conf", config_name="config")
+    def main(cfg: DictConfig) -> None:
+        print(cfg.dataset.name, cfg.model.distance_scoring_layer, cfg.model.top_k_scores, cfg.epochs)
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-defaults:
-{defaults}
-  - _self_
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+    {defaults}
+      - _self_
 
-epochs: 40
-# --- conf/dataset/stairs.yaml
-# @package _global_
-dataset:
-  name: seven_scenes_stairs
-# --- conf/dataset/synthetic.yaml
-# @package _global_
-dataset:
-  name: synthetic_triangle
-model:
-  distance_scoring_layer: true{pin}
-# --- conf/model/default.yaml
-distance_scoring_layer: false
-top_k_scores: 20
-# --- launch
-python train.py dataset=synthetic{extra}
-"""
+    epochs: 40
+    # --- conf/dataset/stairs.yaml
+    # @package _global_
+    dataset:
+      name: seven_scenes_stairs
+    # --- conf/dataset/synthetic.yaml
+    # @package _global_
+    dataset:
+      name: synthetic_triangle
+    model:
+      distance_scoring_layer: true{pin}
+    # --- conf/model/default.yaml
+    distance_scoring_layer: false
+    top_k_scores: 20
+    # --- launch
+    python train.py dataset=synthetic{extra}
+""")
 
 _DATASET_FIRST = "  - dataset: stairs\n  - model: default"
 _MODEL_FIRST = "  - model: default\n  - dataset: stairs"

@@ -3,39 +3,41 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
-from omegaconf import DictConfig{extra_import}
+import textwrap
 
-from text_data import build_vocab, load_corpus
-from textcnn import TextCNN
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from omegaconf import DictConfig{extra_import}
 
-
-@hydra.main(version_base=None, config_path="conf", config_name="config")
-def main(cfg: DictConfig) -> None:
-    corpus = load_corpus(cfg.data.path)
-    vocab = build_vocab(corpus)
-{assign}
-    model = TextCNN(**cfg.model)
-    print(model)
+    from text_data import build_vocab, load_corpus
+    from textcnn import TextCNN
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-defaults:
-  - model: textcnn
-  - _self_
+    @hydra.main(version_base=None, config_path="conf", config_name="config")
+    def main(cfg: DictConfig) -> None:
+        corpus = load_corpus(cfg.data.path)
+        vocab = build_vocab(corpus)
+    {assign}
+        model = TextCNN(**cfg.model)
+        print(model)
 
-data:
-  path: data/cnews
-# --- conf/model/textcnn.yaml
-{declared}embedding_dim: 300
-num_classes: 10
-# --- launch
-python train.py
-"""
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+      - model: textcnn
+      - _self_
+
+    data:
+      path: data/cnews
+    # --- conf/model/textcnn.yaml
+    {declared}embedding_dim: 300
+    num_classes: 10
+    # --- launch
+    python train.py
+""")
 
 BAD_EXAMPLES = [
     # hydra issue 258: a key computed at runtime, added to the struct-mode config

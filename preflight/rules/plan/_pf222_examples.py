@@ -3,34 +3,36 @@ line, good ones stay silent."""
 
 from __future__ import annotations
 
-_CKPT = """
-# --- requirements.txt
-torch{spec}
-numpy
-# --- checkpointing.py
-import os
+import textwrap
 
-import numpy as np
-import torch
+_CKPT = textwrap.dedent("""
+    # --- requirements.txt
+    torch{spec}
+    numpy
+    # --- checkpointing.py
+    import os
 
-
-def save_checkpoint(args, iteration, model, optimizer):
-    state = {{
-        "args": {saved},
-        "iteration": iteration,
-        "model": model.state_dict(),
-        "optimizer": optimizer.state_dict(),
-        "rng_state": {{"torch": torch.get_rng_state(){np_state}}},
-    }}
-    torch.save(state, os.path.join(args.save, f"iter_{{iteration:07d}}.pt"))
+    import numpy as np
+    import torch
 
 
-def load_checkpoint(args, model, optimizer, iteration):
-    state = torch.load(os.path.join(args.load, f"iter_{{iteration:07d}}.pt"), map_location="cpu"{wo}){pin}
-    model.load_state_dict(state["model"])
-    optimizer.load_state_dict(state["optimizer"])
-    return state["iteration"]
-"""
+    def save_checkpoint(args, iteration, model, optimizer):
+        state = {{
+            "args": {saved},
+            "iteration": iteration,
+            "model": model.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "rng_state": {{"torch": torch.get_rng_state(){np_state}}},
+        }}
+        torch.save(state, os.path.join(args.save, f"iter_{{iteration:07d}}.pt"))
+
+
+    def load_checkpoint(args, model, optimizer, iteration):
+        state = torch.load(os.path.join(args.load, f"iter_{{iteration:07d}}.pt"), map_location="cpu"{wo}){pin}
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        return state["iteration"]
+""")
 
 PF222_BAD = [
     # ROCm/Megatron-LM PR 56: the Namespace in every checkpoint, torch>=2.6

@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import argparse
+import textwrap
 
-import torch
-import torch.distributed as dist
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import argparse
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--local_rank", type=int, default=0)
-args = parser.parse_args()
+    import torch
+    import torch.distributed as dist
 
-torch.cuda.set_device(args.local_rank){pin}
-dist.init_process_group(backend="nccl")
-"""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--local_rank", type=int, default=0)
+    args = parser.parse_args()
+
+    torch.cuda.set_device(args.local_rank){pin}
+    dist.init_process_group(backend="nccl")
+""")
 
 BAD_EXAMPLES = [
     # PICK-pytorch#14: two visible GPUs, four processes

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import argparse
+import textwrap
 
-import deepspeed
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import argparse
 
-parser = argparse.ArgumentParser()
-parser.add_argument("--local_rank", type=int, default=-1)
-parser.add_argument("--train_file", required=True)
-parser = deepspeed.add_config_arguments(parser)
-args, _unknown = parser.parse_known_args(){pin}
-"""
+    import deepspeed
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--local_rank", type=int, default=-1)
+    parser.add_argument("--train_file", required=True)
+    parser = deepspeed.add_config_arguments(parser)
+    args, _unknown = parser.parse_known_args(){pin}
+""")
 
 BAD_EXAMPLES = [
     # DeepSpeed#1656: the second job's port goes to the script

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import os
+import textwrap
 
-os.environ["CUDA_VISIBLE_DEVICES"] = "{value}"{pin}
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import os
 
-import torch
-from accelerate import Accelerator
+    os.environ["CUDA_VISIBLE_DEVICES"] = "{value}"{pin}
 
-accelerator = Accelerator()
-model = accelerator.prepare(torch.nn.Linear(8, 2))
-"""
+    import torch
+    from accelerate import Accelerator
+
+    accelerator = Accelerator()
+    model = accelerator.prepare(torch.nn.Linear(8, 2))
+""")
 
 BAD_EXAMPLES = [
     # bayesian-flow-networks#1: a single-GPU pin under a multi-GPU accelerate launch
@@ -47,14 +49,14 @@ accelerate launch --config_file single_gpu.yaml train.py
 python train.py
 """,
     # setdefault keeps the launcher's value
-    """
-# --- train.py
-import os
+    textwrap.dedent("""
+    # --- train.py
+    import os
 
-os.environ.setdefault("CUDA_VISIBLE_DEVICES", "0")
+    os.environ.setdefault("CUDA_VISIBLE_DEVICES", "0")
 
-import torch
-# --- launch
-torchrun --nproc_per_node 4 train.py
-""",
+    import torch
+    # --- launch
+    torchrun --nproc_per_node 4 train.py
+"""),
 ]

@@ -3,35 +3,37 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import numpy as np
-import torch
-from torch.utils.data import DataLoader, Dataset
+import textwrap
+
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import numpy as np
+    import torch
+    from torch.utils.data import DataLoader, Dataset
 
 
-class NoisyPatches(Dataset):
-    def __init__(self, patches, sigma):
-        self.patches = patches
-        self.sigma = sigma
+    class NoisyPatches(Dataset):
+        def __init__(self, patches, sigma):
+            self.patches = patches
+            self.sigma = sigma
 
-    def __len__(self):
-        return len(self.patches)
+        def __len__(self):
+            return len(self.patches)
 
-    def __getitem__(self, idx):
-        clean = self.patches[idx].astype(np.float32){seed}
-        return torch.from_numpy(clean + self.noise(clean.shape)), torch.from_numpy(clean)
+        def __getitem__(self, idx):
+            clean = self.patches[idx].astype(np.float32){seed}
+            return torch.from_numpy(clean + self.noise(clean.shape)), torch.from_numpy(clean)
 
-    def noise(self, shape):
-        return np.random.normal(0.0, self.sigma / 255.0, size=shape).astype(np.float32)
+        def noise(self, shape):
+            return np.random.normal(0.0, self.sigma / 255.0, size=shape).astype(np.float32)
 
 
-{init}dataset = NoisyPatches(load_patches("data"), sigma=25)
-loader = DataLoader(dataset, batch_size=128, shuffle=True, num_workers={workers}{kwargs}){pin}
-for epoch in range(50):
-    for noisy, clean in loader:
-        train_step(noisy, clean)
-"""
+    {init}dataset = NoisyPatches(load_patches("data"), sigma=25)
+    loader = DataLoader(dataset, batch_size=128, shuffle=True, num_workers={workers}{kwargs}){pin}
+    for epoch in range(50):
+        for noisy, clean in loader:
+            train_step(noisy, clean)
+""")
 
 _SEED = """def seed_worker(worker_id):
     np.random.seed(torch.initial_seed() % 2 ** 32)
@@ -47,26 +49,26 @@ torch==1.8.1
 numpy==1.20.3
 """,
     # torch issue 5059's shape: the draw directly in __getitem__, `from numpy import random`
-    """
-# --- data.py
-from numpy import random as npr
-import torch
-from torch.utils.data import DataLoader
+    textwrap.dedent("""
+    # --- data.py
+    from numpy import random as npr
+    import torch
+    from torch.utils.data import DataLoader
 
 
-class Crops(torch.utils.data.Dataset):
-    def __len__(self):
-        return 1000
+    class Crops(torch.utils.data.Dataset):
+        def __len__(self):
+            return 1000
 
-    def __getitem__(self, i):
-        x = npr.randint(0, 100)
-        return torch.tensor(x)
+        def __getitem__(self, i):
+            x = npr.randint(0, 100)
+            return torch.tensor(x)
 
 
-loader = DataLoader(Crops(), batch_size=8, num_workers=6)  # warning: PF468
-# --- requirements.txt
-torch==1.4.0
-""",
+    loader = DataLoader(Crops(), batch_size=8, num_workers=6)  # warning: PF468
+    # --- requirements.txt
+    torch==1.4.0
+"""),
 ]
 
 GOOD_EXAMPLES = [

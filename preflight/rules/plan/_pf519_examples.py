@@ -3,19 +3,21 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
 
 
-@hydra.main(config_path="conf", config_name="{name}", version_base=None)
-def main(cfg):
-    model = hydra.utils.instantiate(cfg.model)
+    @hydra.main(config_path="conf", config_name="{name}", version_base=None)
+    def main(cfg):
+        model = hydra.utils.instantiate(cfg.model)
 
 
-if __name__ == "__main__":
-    main()
-"""
+    if __name__ == "__main__":
+        main()
+""")
 
 PF519_BAD = [
     # sinusoidal-gradient-descent issue 4: an experiment config extends its base with _self_ first,

@@ -3,6 +3,8 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 _ZERO3 = """\
 # --- ds_config.json
 {
@@ -13,21 +15,21 @@ _ZERO3 = """\
 deepspeed train.py --output_dir out --deepspeed ds_config.json
 """
 
-_HEAD = """
-# --- train.py
-import transformers
-from peft import LoraConfig, get_peft_model
-from transformers import Trainer
+_HEAD = textwrap.dedent("""
+    # --- train.py
+    import transformers
+    from peft import LoraConfig, get_peft_model
+    from transformers import Trainer
 
 
-def train():
-    parser = transformers.HfArgumentParser((transformers.TrainingArguments,))
-    (training_args,) = parser.parse_args_into_dataclasses()
-    model = transformers.AutoModelForCausalLM.from_pretrained("facebook/opt-125m")
-    model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
-    trainer = Trainer(model=model, args=training_args, train_dataset=None)
-    trainer.train()
-"""
+    def train():
+        parser = transformers.HfArgumentParser((transformers.TrainingArguments,))
+        (training_args,) = parser.parse_args_into_dataclasses()
+        model = transformers.AutoModelForCausalLM.from_pretrained("facebook/opt-125m")
+        model = get_peft_model(model, LoraConfig(r=8, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
+        trainer = Trainer(model=model, args=training_args, train_dataset=None)
+        trainer.train()
+""")
 
 PF521_BAD = [
     # PEFT issue 453 (FastChat train_lora): the adapter saved from partitioned LoRA weights
@@ -40,29 +42,29 @@ PF521_BAD = [
     trainer.model.save_pretrained(training_args.output_dir)  # warning: PF521
 """ + _ZERO3,
     # trlx PR 429: Accelerate under ZeRO-3, the unwrapped module saved without a gathered state dict
-    """
-# --- trainer.py
-from accelerate import Accelerator
+    textwrap.dedent("""
+    # --- trainer.py
+    from accelerate import Accelerator
 
 
-class RLTrainer:
-    def __init__(self, model, opt):
-        self.accelerator = Accelerator()
-        self.model, self.opt = self.accelerator.prepare(model, opt)
+    class RLTrainer:
+        def __init__(self, model, opt):
+            self.accelerator = Accelerator()
+            self.model, self.opt = self.accelerator.prepare(model, opt)
 
-    def save_pretrained(self, directory, **kwargs):
-        self.accelerator.wait_for_everyone()
-        self.accelerator.unwrap_model(self.model).save_pretrained(directory, **kwargs)  # warning: PF521
-# --- zero3.yaml
-compute_environment: LOCAL_MACHINE
-distributed_type: DEEPSPEED
-deepspeed_config:
-  zero_stage: 3
-  zero3_save_16bit_model: true
-num_processes: 8
-# --- launch
-accelerate launch --config_file zero3.yaml trainer.py
-""",
+        def save_pretrained(self, directory, **kwargs):
+            self.accelerator.wait_for_everyone()
+            self.accelerator.unwrap_model(self.model).save_pretrained(directory, **kwargs)  # warning: PF521
+    # --- zero3.yaml
+    compute_environment: LOCAL_MACHINE
+    distributed_type: DEEPSPEED
+    deepspeed_config:
+      zero_stage: 3
+      zero3_save_16bit_model: true
+    num_processes: 8
+    # --- launch
+    accelerate launch --config_file zero3.yaml trainer.py
+"""),
 ]
 
 PF521_GOOD = [
@@ -89,30 +91,30 @@ PF521_GOOD = [
     tokenizer.save_pretrained(training_args.output_dir)
 """ + _ZERO3.replace('"stage": 3', '"stage": 2'),
     # the fix of trlx PR 429: the gathered state dict is passed
-    """
-# --- trainer.py
-from accelerate import Accelerator
+    textwrap.dedent("""
+    # --- trainer.py
+    from accelerate import Accelerator
 
 
-class RLTrainer:
-    def __init__(self, model, opt):
-        self.accelerator = Accelerator()
-        self.model, self.opt = self.accelerator.prepare(model, opt)
+    class RLTrainer:
+        def __init__(self, model, opt):
+            self.accelerator = Accelerator()
+            self.model, self.opt = self.accelerator.prepare(model, opt)
 
-    def save_pretrained(self, directory, **kwargs):
-        self.accelerator.wait_for_everyone()
-        state_dict = self.accelerator.get_state_dict(self.model)
-        self.accelerator.unwrap_model(self.model).save_pretrained(
-            directory, state_dict=state_dict, is_main_process=self.accelerator.is_main_process,
-            save_function=self.accelerator.save, **kwargs)
-# --- zero3.yaml
-compute_environment: LOCAL_MACHINE
-distributed_type: DEEPSPEED
-deepspeed_config:
-  zero_stage: 3
-  zero3_save_16bit_model: true
-num_processes: 8
-# --- launch
-accelerate launch --config_file zero3.yaml trainer.py
-""",
+        def save_pretrained(self, directory, **kwargs):
+            self.accelerator.wait_for_everyone()
+            state_dict = self.accelerator.get_state_dict(self.model)
+            self.accelerator.unwrap_model(self.model).save_pretrained(
+                directory, state_dict=state_dict, is_main_process=self.accelerator.is_main_process,
+                save_function=self.accelerator.save, **kwargs)
+    # --- zero3.yaml
+    compute_environment: LOCAL_MACHINE
+    distributed_type: DEEPSPEED
+    deepspeed_config:
+      zero_stage: 3
+      zero3_save_16bit_model: true
+    num_processes: 8
+    # --- launch
+    accelerate launch --config_file zero3.yaml trainer.py
+"""),
 ]

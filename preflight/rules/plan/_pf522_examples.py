@@ -3,6 +3,8 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 _ACCELERATE_CONFIG = """\
 # --- accelerate_config.yaml
 compute_environment: LOCAL_MACHINE
@@ -15,72 +17,72 @@ num_machines: 1
 num_processes: 8
 """
 
-_ACCELERATE = """
-# --- train.py
-import argparse
+_ACCELERATE = textwrap.dedent("""
+    # --- train.py
+    import argparse
 
-import torch
-from accelerate import Accelerator
-
-
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--gradient_accumulation_steps", type=int, default=1)
-    args = parser.parse_args()
-    accelerator = Accelerator()
-    model, optimizer, loader = build()
-    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
-    for step, batch in enumerate(loader):
-        loss = model(**batch).loss
-{scale}
-        accelerator.backward(loss)
-        if step % args.gradient_accumulation_steps == 0:
-            optimizer.step()
-            optimizer.zero_grad()
+    import torch
+    from accelerate import Accelerator
 
 
-if __name__ == "__main__":
-    main()
-"""
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--gradient_accumulation_steps", type=int, default=1)
+        args = parser.parse_args()
+        accelerator = Accelerator()
+        model, optimizer, loader = build()
+        model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+        for step, batch in enumerate(loader):
+            loss = model(**batch).loss
+    {scale}
+            accelerator.backward(loss)
+            if step % args.gradient_accumulation_steps == 0:
+                optimizer.step()
+                optimizer.zero_grad()
 
-_ENGINE = """
-# --- train.py
-import deepspeed
+
+    if __name__ == "__main__":
+        main()
+""")
+
+_ENGINE = textwrap.dedent("""
+    # --- train.py
+    import deepspeed
 
 
-def train(model, loader):
-    engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
-                                           config="ds_config.json")
-    for batch in loader:
-        loss = engine(batch).loss
-        engine.backward({value})
-        engine.step()
-# --- ds_config.json
-{{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": {ga},
- "zero_optimization": {{"stage": 2}}}}
-"""
+    def train(model, loader):
+        engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                               config="ds_config.json")
+        for batch in loader:
+            loss = engine(batch).loss
+            engine.backward({value})
+            engine.step()
+    # --- ds_config.json
+    {{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": {ga},
+     "zero_optimization": {{"stage": 2}}}}
+""")
 
 # DeepSpeed issue 7439: the steps read from the engine into a local first, then divided by
-_ENGINE_LOCAL = """
-# --- train.py
-import deepspeed
+_ENGINE_LOCAL = textwrap.dedent("""
+    # --- train.py
+    import deepspeed
 
 
-def train(model, loader):
-    engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
-                                           config="ds_config.json")
-    gas = {gas}
-    for batch in loader:
-        loss = engine(batch).loss
-        loss = loss / gas
-        engine.backward(loss)
-        engine.step()
-# --- ds_config.json
-{{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8,
- "zero_optimization": {{"stage": 1}}}}
-# --- launch
-deepspeed --num_gpus 2 train.py
-"""
+    def train(model, loader):
+        engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                               config="ds_config.json")
+        gas = {gas}
+        for batch in loader:
+            loss = engine(batch).loss
+            loss = loss / gas
+            engine.backward(loss)
+            engine.step()
+    # --- ds_config.json
+    {{"train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 8,
+     "zero_optimization": {{"stage": 1}}}}
+    # --- launch
+    deepspeed --num_gpus 2 train.py
+""")
 
 _LAUNCH = """\
 # --- launch

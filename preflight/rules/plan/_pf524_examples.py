@@ -3,30 +3,32 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import argparse
+import textwrap
 
-from accelerate import Accelerator
-from transformers import get_scheduler
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import argparse
+
+    from accelerate import Accelerator
+    from transformers import get_scheduler
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--max_train_steps", type=int, default=None)
-    parser.add_argument("--num_warmup_steps", type=int, default=0)
-    args = parser.parse_args()
-    accelerator = Accelerator()
-    model, optimizer, loader = build()
-    lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=args.num_warmup_steps,
-                                 num_training_steps={total}){pin}
-    model, optimizer, loader, lr_scheduler = accelerator.prepare(model, optimizer, loader, lr_scheduler)
-    for batch in loader:
-        accelerator.backward(model(**batch).loss)
-        optimizer.step()
-        lr_scheduler.step()
-        optimizer.zero_grad()
-"""
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--max_train_steps", type=int, default=None)
+        parser.add_argument("--num_warmup_steps", type=int, default=0)
+        args = parser.parse_args()
+        accelerator = Accelerator()
+        model, optimizer, loader = build()
+        lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=args.num_warmup_steps,
+                                     num_training_steps={total}){pin}
+        model, optimizer, loader, lr_scheduler = accelerator.prepare(model, optimizer, loader, lr_scheduler)
+        for batch in loader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            lr_scheduler.step()
+            optimizer.zero_grad()
+""")
 
 PF524_BAD = [
     # transformers issue 26827 (run_translation_no_trainer): two processes, the launch line's step count
@@ -36,107 +38,107 @@ accelerate launch --multi_gpu --num_processes 2 train.py --max_train_steps 20000
 """,
     # transformers PR 24088: the total counted from the loader after prepare (one process's batches),
     # then the scheduler prepared in a second call
-    """
-# --- train.py
-import math
+    textwrap.dedent("""
+    # --- train.py
+    import math
 
-import torch
-from accelerate import Accelerator
-from transformers import get_scheduler
-
-
-def train(model, train_dataloader, epochs=3, accumulation=1):
-    accelerator = Accelerator(gradient_accumulation_steps=accumulation)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
-    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
-    num_update_steps_per_epoch = math.ceil(len(train_dataloader) / accumulation)
-    max_train_steps = epochs * num_update_steps_per_epoch
-    lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=500,
-                                 num_training_steps=max_train_steps)  # warning: PF524
-    lr_scheduler = accelerator.prepare(lr_scheduler)
-    for batch in train_dataloader:
-        with accelerator.accumulate(model):
-            accelerator.backward(model(**batch).loss)
-            optimizer.step()
-            lr_scheduler.step()
-            optimizer.zero_grad()
-# --- launch
-accelerate launch --multi_gpu --num_processes 8 train.py
-""",
-]
-
-PF524_BAD.append(
-    # accelerate issue 2882: torch's OneCycleLR sized from the prepared loader, prepared in a second call
-    """
-# --- train.py
-import torch
-from accelerate import Accelerator
+    import torch
+    from accelerate import Accelerator
+    from transformers import get_scheduler
 
 
-def main(model, train_dataloader, epochs, lr):
-    accelerator = Accelerator(gradient_accumulation_steps=1)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
-    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
-    lr_scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * len(train_dataloader))  # warning: PF524
-    lr_scheduler = accelerator.prepare(lr_scheduler)
-    for epoch in range(epochs):
+    def train(model, train_dataloader, epochs=3, accumulation=1):
+        accelerator = Accelerator(gradient_accumulation_steps=accumulation)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+        model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+        num_update_steps_per_epoch = math.ceil(len(train_dataloader) / accumulation)
+        max_train_steps = epochs * num_update_steps_per_epoch
+        lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=500,
+                                     num_training_steps=max_train_steps)  # warning: PF524
+        lr_scheduler = accelerator.prepare(lr_scheduler)
         for batch in train_dataloader:
             with accelerator.accumulate(model):
                 accelerator.backward(model(**batch).loss)
                 optimizer.step()
                 lr_scheduler.step()
                 optimizer.zero_grad()
-# --- launch
-accelerate launch --multi_gpu --num_processes 4 train.py
-""")
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 8 train.py
+"""),
+]
+
+PF524_BAD.append(
+    # accelerate issue 2882: torch's OneCycleLR sized from the prepared loader, prepared in a second call
+    textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+
+
+    def main(model, train_dataloader, epochs, lr):
+        accelerator = Accelerator(gradient_accumulation_steps=1)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+        model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+        lr_scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=epochs * len(train_dataloader))  # warning: PF524
+        lr_scheduler = accelerator.prepare(lr_scheduler)
+        for epoch in range(epochs):
+            for batch in train_dataloader:
+                with accelerator.accumulate(model):
+                    accelerator.backward(model(**batch).loss)
+                    optimizer.step()
+                    lr_scheduler.step()
+                    optimizer.zero_grad()
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 4 train.py
+"""))
 
 PF524_GOOD = [
     # the 24088 fix shapes: counted before prepare from the full loader and prepared together
-    """
-# --- train.py
-import torch
-from accelerate import Accelerator
-from transformers import get_linear_schedule_with_warmup
+    textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+    from transformers import get_linear_schedule_with_warmup
 
 
-def train(model, train_dataloader, num_epochs):
-    accelerator = Accelerator()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
-    t_total = int(len(train_dataloader) * num_epochs)
-    scheduler = get_linear_schedule_with_warmup(optimizer, num_warmup_steps=100, num_training_steps=t_total)
-    model, optimizer, train_dataloader, scheduler = accelerator.prepare(model, optimizer, train_dataloader,
-                                                                        scheduler)
-    for batch in train_dataloader:
-        accelerator.backward(model(**batch).loss)
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad()
-# --- launch
-accelerate launch --multi_gpu --num_processes 8 train.py
-""",
+    def train(model, train_dataloader, num_epochs):
+        accelerator = Accelerator()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+        t_total = int(len(train_dataloader) * num_epochs)
+        scheduler = get_linear_schedule_with_warmup(optimizer, num_warmup_steps=100, num_training_steps=t_total)
+        model, optimizer, train_dataloader, scheduler = accelerator.prepare(model, optimizer, train_dataloader,
+                                                                            scheduler)
+        for batch in train_dataloader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad()
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 8 train.py
+"""),
     # counted after prepare, but the scheduler is not prepared: stepped once per optimizer step
-    """
-# --- train.py
-import torch
-from accelerate import Accelerator
-from transformers import get_scheduler
+    textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+    from transformers import get_scheduler
 
 
-def train(model, train_dataloader, epochs=3):
-    accelerator = Accelerator()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
-    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
-    max_train_steps = epochs * len(train_dataloader)
-    lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=500,
-                                 num_training_steps=max_train_steps)
-    for batch in train_dataloader:
-        accelerator.backward(model(**batch).loss)
-        optimizer.step()
-        lr_scheduler.step()
-        optimizer.zero_grad()
-# --- launch
-accelerate launch --multi_gpu --num_processes 8 train.py
-""",
+    def train(model, train_dataloader, epochs=3):
+        accelerator = Accelerator()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=2e-5)
+        model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+        max_train_steps = epochs * len(train_dataloader)
+        lr_scheduler = get_scheduler("linear", optimizer=optimizer, num_warmup_steps=500,
+                                     num_training_steps=max_train_steps)
+        for batch in train_dataloader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            lr_scheduler.step()
+            optimizer.zero_grad()
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 8 train.py
+"""),
     # the fix
     _TRAIN.format(total="args.max_train_steps * accelerator.num_processes", pin="") + """\
 # --- launch
@@ -156,115 +158,115 @@ accelerate launch --multi_gpu --num_processes 2 train.py --num_warmup_steps 4000
 
 PF524_GOOD += [
     # the fix of issue 2882: the OneCycleLR total scaled by the number of processes
-    """
-# --- train.py
-import torch
-from accelerate import Accelerator
+    textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
 
 
-def main(model, train_dataloader, epochs, lr):
-    accelerator = Accelerator(gradient_accumulation_steps=1)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
-    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
-    total = epochs * len(train_dataloader) * accelerator.num_processes
-    lr_scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=total)
-    lr_scheduler = accelerator.prepare(lr_scheduler)
-    for epoch in range(epochs):
-        for batch in train_dataloader:
-            accelerator.backward(model(**batch).loss)
-            optimizer.step()
-            lr_scheduler.step()
-            optimizer.zero_grad()
-# --- launch
-accelerate launch --multi_gpu --num_processes 4 train.py
-""",
-    # tricky: sized from the prepared loader but never prepared: stepped once per optimizer step
-    """
-# --- train.py
-import torch
-from accelerate import Accelerator
-
-
-def main(model, train_dataloader, epochs, lr):
-    accelerator = Accelerator()
-    optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
-    model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
-    lr_scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs * len(train_dataloader))
-    for epoch in range(epochs):
-        for batch in train_dataloader:
-            accelerator.backward(model(**batch).loss)
-            optimizer.step()
-            lr_scheduler.step()
-            optimizer.zero_grad()
-# --- launch
-accelerate launch --multi_gpu --num_processes 4 train.py
-""",
-]
-
-# the total comes from an object preflight cannot resolve, but the same count bounds the loop
-_LOOP = """
-# --- train_dreambooth.py
-import torch
-from accelerate import Accelerator
-from diffusers.optimization import get_scheduler
-
-
-def main(args, unet, train_dataloader):
-    accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps)
-    optimizer = torch.optim.AdamW(unet.parameters(), lr=args.learning_rate)
-    lr_scheduler = get_scheduler(args.lr_scheduler, optimizer=optimizer, num_warmup_steps=args.lr_warmup_steps,
-                                 num_training_steps={total}){pin}
-    unet, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(
-        unet, optimizer, train_dataloader, lr_scheduler)
-    global_step = 0
-    while global_step < args.max_train_steps:
-        for batch in train_dataloader:
-            with accelerator.accumulate(unet):
-                accelerator.backward(unet(**batch).loss)
+    def main(model, train_dataloader, epochs, lr):
+        accelerator = Accelerator(gradient_accumulation_steps=1)
+        optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+        model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+        total = epochs * len(train_dataloader) * accelerator.num_processes
+        lr_scheduler = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=total)
+        lr_scheduler = accelerator.prepare(lr_scheduler)
+        for epoch in range(epochs):
+            for batch in train_dataloader:
+                accelerator.backward(model(**batch).loss)
                 optimizer.step()
                 lr_scheduler.step()
                 optimizer.zero_grad()
-            if accelerator.sync_gradients:
-                global_step += 1
-            if global_step >= args.max_train_steps:
-                break
-# --- launch
-accelerate launch --multi_gpu --num_processes 4 train_dreambooth.py
-"""
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 4 train.py
+"""),
+    # tricky: sized from the prepared loader but never prepared: stepped once per optimizer step
+    textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+
+
+    def main(model, train_dataloader, epochs, lr):
+        accelerator = Accelerator()
+        optimizer = torch.optim.AdamW(model.parameters(), lr=lr)
+        model, optimizer, train_dataloader = accelerator.prepare(model, optimizer, train_dataloader)
+        lr_scheduler = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=epochs * len(train_dataloader))
+        for epoch in range(epochs):
+            for batch in train_dataloader:
+                accelerator.backward(model(**batch).loss)
+                optimizer.step()
+                lr_scheduler.step()
+                optimizer.zero_grad()
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 4 train.py
+"""),
+]
+
+# the total comes from an object preflight cannot resolve, but the same count bounds the loop
+_LOOP = textwrap.dedent("""
+    # --- train_dreambooth.py
+    import torch
+    from accelerate import Accelerator
+    from diffusers.optimization import get_scheduler
+
+
+    def main(args, unet, train_dataloader):
+        accelerator = Accelerator(gradient_accumulation_steps=args.gradient_accumulation_steps)
+        optimizer = torch.optim.AdamW(unet.parameters(), lr=args.learning_rate)
+        lr_scheduler = get_scheduler(args.lr_scheduler, optimizer=optimizer, num_warmup_steps=args.lr_warmup_steps,
+                                     num_training_steps={total}){pin}
+        unet, optimizer, train_dataloader, lr_scheduler = accelerator.prepare(
+            unet, optimizer, train_dataloader, lr_scheduler)
+        global_step = 0
+        while global_step < args.max_train_steps:
+            for batch in train_dataloader:
+                with accelerator.accumulate(unet):
+                    accelerator.backward(unet(**batch).loss)
+                    optimizer.step()
+                    lr_scheduler.step()
+                    optimizer.zero_grad()
+                if accelerator.sync_gradients:
+                    global_step += 1
+                if global_step >= args.max_train_steps:
+                    break
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 4 train_dreambooth.py
+""")
 
 PF524_BAD += [
     # diffusers issue 3954: the DreamBooth example's cosine schedule ends after a quarter of the run
     _LOOP.format(total="args.max_train_steps", pin="  # warning: PF524"),
     # LTX-Video-Trainer issue 67: a LinearLR held by the trainer object, sized by the loop's bound
-    """
-# --- trainer.py
-import torch
-from accelerate import Accelerator
-from torch.optim.lr_scheduler import LinearLR
+    textwrap.dedent("""
+    # --- trainer.py
+    import torch
+    from accelerate import Accelerator
+    from torch.optim.lr_scheduler import LinearLR
 
 
-class Trainer:
-    def __init__(self, config, model, loader):
-        self.config = config
-        self.accelerator = Accelerator(mixed_precision="bf16")
-        self.optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate)
-        self.lr_scheduler = LinearLR(self.optimizer, start_factor=1.0, end_factor=0.1,
-                                     total_iters=self.config.steps)  # warning: PF524
-        (self.model, self.optimizer, self.loader,
-         self.lr_scheduler) = self.accelerator.prepare(model, self.optimizer, loader, self.lr_scheduler)
+    class Trainer:
+        def __init__(self, config, model, loader):
+            self.config = config
+            self.accelerator = Accelerator(mixed_precision="bf16")
+            self.optimizer = torch.optim.AdamW(model.parameters(), lr=config.learning_rate)
+            self.lr_scheduler = LinearLR(self.optimizer, start_factor=1.0, end_factor=0.1,
+                                         total_iters=self.config.steps)  # warning: PF524
+            (self.model, self.optimizer, self.loader,
+             self.lr_scheduler) = self.accelerator.prepare(model, self.optimizer, loader, self.lr_scheduler)
 
-    def train(self):
-        step = 0
-        while step < self.config.steps:
-            for batch in self.loader:
-                self.accelerator.backward(self.model(**batch).loss)
-                self.optimizer.step()
-                self.lr_scheduler.step()
-                self.optimizer.zero_grad()
-                step += 1
-# --- launch
-accelerate launch --num_processes 4 trainer.py
-""",
+        def train(self):
+            step = 0
+            while step < self.config.steps:
+                for batch in self.loader:
+                    self.accelerator.backward(self.model(**batch).loss)
+                    self.optimizer.step()
+                    self.lr_scheduler.step()
+                    self.optimizer.zero_grad()
+                    step += 1
+    # --- launch
+    accelerate launch --num_processes 4 trainer.py
+"""),
 ]
 
 PF524_GOOD += [

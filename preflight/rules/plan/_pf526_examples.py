@@ -3,36 +3,38 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
 
 
-@hydra.main(config_path="conf", config_name="config", version_base="1.3")  # {pin}
-def main(cfg):
-    print(cfg.model.name, cfg.trainer.max_epochs)
+    @hydra.main(config_path="conf", config_name="config", version_base="1.3")  # {pin}
+    def main(cfg):
+        print(cfg.model.name, cfg.trainer.max_epochs)
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-defaults:
-  - model: resnet
-  - _self_
-trainer:
-  max_epochs: 10
-# --- conf/model/resnet.yaml
-name: resnet50
-{resnet}
-# --- conf/model/vit.yaml
-name: vit_b_16
-dropout: 0.1
-# --- conf/model/mixer.yaml
-name: mixer_b16
-dropout: 0.1
-# --- launch
-python train.py --multirun model=vit,mixer {override} trainer.max_epochs=100
-"""
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+      - model: resnet
+      - _self_
+    trainer:
+      max_epochs: 10
+    # --- conf/model/resnet.yaml
+    name: resnet50
+    {resnet}
+    # --- conf/model/vit.yaml
+    name: vit_b_16
+    dropout: 0.1
+    # --- conf/model/mixer.yaml
+    name: mixer_b16
+    dropout: 0.1
+    # --- launch
+    python train.py --multirun model=vit,mixer {override} trainer.max_epochs=100
+""")
 
 PF526_BAD = [
     # hydra issue 2888: the default option (resnet) lacks the key the override sets

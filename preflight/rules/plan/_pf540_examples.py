@@ -3,6 +3,8 @@ pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 _CONFIG = """
 # --- ds_config.json
 {
@@ -14,19 +16,19 @@ _CONFIG = """
 }
 """
 
-_SCRIPT = """
-# --- finetune.py
-import json
+_SCRIPT = textwrap.dedent("""
+    # --- finetune.py
+    import json
 
-import deepspeed
-import torch
-{imports}
+    import deepspeed
+    import torch
+    {imports}
 
-ds_config = json.load(open("ds_config.json"))
-model = build_model()
-optimizer = {optimizer}
-engine, optimizer, _, _ = deepspeed.initialize(model=model, optimizer=optimizer, config=ds_config)
-"""
+    ds_config = json.load(open("ds_config.json"))
+    model = build_model()
+    optimizer = {optimizer}
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, optimizer=optimizer, config=ds_config)
+""")
 
 PF540_BAD = [
     # LMFlow issue 470: a client torch AdamW with the optimizer offloaded to CPU
@@ -49,46 +51,46 @@ PF540_GOOD = [
     .replace("{extra}", ""),
 ]
 
-_HF = """
-# --- finetune.py
-import transformers
+_HF = textwrap.dedent("""
+    # --- finetune.py
+    import transformers
 
 
-def train(args, data):
-    model = transformers.AutoModelForCausalLM.from_pretrained("bigscience/bloomz-7b1-mt")
-    trainer = transformers.Trainer(
-        model=model,
-        train_dataset=data,
-        args=transformers.TrainingArguments(
-            output_dir="out",
-            per_device_train_batch_size=2,
-            fp16={fp16},
-            deepspeed="ds_config.json",
-        ),
-    )
-    trainer.train()
-# --- ds_config.json
-{
-  "train_micro_batch_size_per_gpu": "auto",
-  "fp16": {
-    "enabled": {enabled}
-  },
-  "zero_optimization": {"stage": 2}
-}
-"""
+    def train(args, data):
+        model = transformers.AutoModelForCausalLM.from_pretrained("bigscience/bloomz-7b1-mt")
+        trainer = transformers.Trainer(
+            model=model,
+            train_dataset=data,
+            args=transformers.TrainingArguments(
+                output_dir="out",
+                per_device_train_batch_size=2,
+                fp16={fp16},
+                deepspeed="ds_config.json",
+            ),
+        )
+        trainer.train()
+    # --- ds_config.json
+    {
+      "train_micro_batch_size_per_gpu": "auto",
+      "fp16": {
+        "enabled": {enabled}
+      },
+      "zero_optimization": {"stage": 2}
+    }
+""")
 
 PF540_GOOD.append(
     # Accelerate maps the torch AdamW to DeepSpeedCPUAdam itself (held-out-1's ZeRO-3 twin)
-    """
-# --- train.py
-import torch
-from accelerate import Accelerator
+    textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
 
-accelerator = Accelerator()
-model = build_model()
-optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
-model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
-""" + _CONFIG.replace("{extra}", "") + """\
+    accelerator = Accelerator()
+    model = build_model()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
+""") + _CONFIG.replace("{extra}", "") + """\
 # --- launch
 accelerate launch --use_deepspeed --deepspeed_config_file ds_config.json --num_processes 4 train.py
 """)

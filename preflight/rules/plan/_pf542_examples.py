@@ -1,166 +1,168 @@
 """PF542 examples (small projects): bad ones must fire at the pinned line, good ones stay silent."""
 
+import textwrap
+
 BAD_EXAMPLES = [
     # DeepSpeed issue 2022: a ZeRO-3 engine samples on two GPUs
-    """
-# --- main.py
-import deepspeed
-from transformers import T5ForConditionalGeneration
+    textwrap.dedent("""
+    # --- main.py
+    import deepspeed
+    from transformers import T5ForConditionalGeneration
 
-model = T5ForConditionalGeneration.from_pretrained("t5-large")
-engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
-                                               config="ds_config.json")
-gen = engine.generate(input_ids, max_length=128, do_sample=True)  # error: PF542
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
-# --- launch
-deepspeed --num_gpus 2 main.py
-""",
+    model = T5ForConditionalGeneration.from_pretrained("t5-large")
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config="ds_config.json")
+    gen = engine.generate(input_ids, max_length=128, do_sample=True)  # error: PF542
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
+    # --- launch
+    deepspeed --num_gpus 2 main.py
+"""),
     # DeepSpeedExamples PR 636's shape: the engine's module, sampling options splatted from a dict
     # that does not hold synced_gpus
-    """
-# --- rlhf.py
-import deepspeed
-import torch
+    textwrap.dedent("""
+    # --- rlhf.py
+    import deepspeed
+    import torch
 
 
-def rollout(model, prompts):
-    actor, _, _, _ = deepspeed.initialize(model=model, config="ds_z3.json")
-    kwargs = dict(do_sample=True, top_k=15, top_p=0.8)
-    with torch.no_grad():
-        return actor.module.generate(prompts, max_length=512, **kwargs)  # error: PF542
-# --- ds_z3.json
-{"train_batch_size": 32, "zero_optimization": {"stage": 3}}
-# --- launch
-torchrun --nproc_per_node 8 rlhf.py
-""",
+    def rollout(model, prompts):
+        actor, _, _, _ = deepspeed.initialize(model=model, config="ds_z3.json")
+        kwargs = dict(do_sample=True, top_k=15, top_p=0.8)
+        with torch.no_grad():
+            return actor.module.generate(prompts, max_length=512, **kwargs)  # error: PF542
+    # --- ds_z3.json
+    {"train_batch_size": 32, "zero_optimization": {"stage": 3}}
+    # --- launch
+    torchrun --nproc_per_node 8 rlhf.py
+"""),
 ]
 
 GOOD_EXAMPLES = [
     # the fix
-    """
-# --- main.py
-import deepspeed
+    textwrap.dedent("""
+    # --- main.py
+    import deepspeed
 
-engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
-                                               config="ds_config.json")
-gen = engine.generate(input_ids, max_length=128, do_sample=True, synced_gpus=True)
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
-# --- launch
-deepspeed --num_gpus 2 main.py
-""",
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config="ds_config.json")
+    gen = engine.generate(input_ids, max_length=128, do_sample=True, synced_gpus=True)
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
+    # --- launch
+    deepspeed --num_gpus 2 main.py
+"""),
     # ZeRO-2: parameters are whole on every rank; and one process under ZeRO-3
-    """
-# --- main.py
-import deepspeed
+    textwrap.dedent("""
+    # --- main.py
+    import deepspeed
 
-engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
-                                               config="ds_config.json")
-gen = engine.generate(input_ids, max_length=128, do_sample=True)
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2}}
-# --- launch
-deepspeed --num_gpus 2 main.py
-""",
-    """
-# --- main.py
-import deepspeed
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config="ds_config.json")
+    gen = engine.generate(input_ids, max_length=128, do_sample=True)
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 2}}
+    # --- launch
+    deepspeed --num_gpus 2 main.py
+"""),
+    textwrap.dedent("""
+    # --- main.py
+    import deepspeed
 
-engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
-                                               config="ds_config.json")
-gen = engine.generate(input_ids, max_length=128, do_sample=True)
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
-# --- launch
-deepspeed --num_gpus 1 main.py
-""",
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config="ds_config.json")
+    gen = engine.generate(input_ids, max_length=128, do_sample=True)
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
+    # --- launch
+    deepspeed --num_gpus 1 main.py
+"""),
     # HfDeepSpeedConfig registers the config: generate turns synced_gpus on by itself; and a
     # splatted dict that holds it
-    """
-# --- main.py
-import deepspeed
-from transformers.integrations import HfDeepSpeedConfig
+    textwrap.dedent("""
+    # --- main.py
+    import deepspeed
+    from transformers.integrations import HfDeepSpeedConfig
 
-dschf = HfDeepSpeedConfig("ds_config.json")
-engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
-                                               config="ds_config.json")
-gen = engine.generate(input_ids, max_length=128, do_sample=True)
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
-# --- launch
-deepspeed --num_gpus 2 main.py
-""",
+    dschf = HfDeepSpeedConfig("ds_config.json")
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(),
+                                                   config="ds_config.json")
+    gen = engine.generate(input_ids, max_length=128, do_sample=True)
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
+    # --- launch
+    deepspeed --num_gpus 2 main.py
+"""),
     # a generate on another model in another function: `model` there is not the engine
-    """
-# --- main.py
-import deepspeed
+    textwrap.dedent("""
+    # --- main.py
+    import deepspeed
 
 
-def evaluate(model, input_ids):
-    return model.generate(input_ids, do_sample=False, max_length=100)
+    def evaluate(model, input_ids):
+        return model.generate(input_ids, do_sample=False, max_length=100)
 
 
-def train(model):
-    model, *_ = deepspeed.initialize(model=model, config="ds_config.json")
-    return model
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
-# --- launch
-deepspeed --num_gpus 2 main.py
-""",
-    """
-# --- main.py
-import deepspeed
+    def train(model):
+        model, *_ = deepspeed.initialize(model=model, config="ds_config.json")
+        return model
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
+    # --- launch
+    deepspeed --num_gpus 2 main.py
+"""),
+    textwrap.dedent("""
+    # --- main.py
+    import deepspeed
 
 
-def sample(model, prompts, z3):
-    engine, _, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
-    kwargs = dict(do_sample=True, synced_gpus=z3)
-    return engine.module.generate(prompts, **kwargs)
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
-# --- launch
-deepspeed --num_gpus 2 main.py
-""",
+    def sample(model, prompts, z3):
+        engine, _, _, _ = deepspeed.initialize(model=model, config="ds_config.json")
+        kwargs = dict(do_sample=True, synced_gpus=z3)
+        return engine.module.generate(prompts, **kwargs)
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 2, "zero_optimization": {"stage": 3}}
+    # --- launch
+    deepspeed --num_gpus 2 main.py
+"""),
 ]
 
 # an on-policy distillation loop: the engine is handed to a rollout helper in a project module, which
 # generates from `engine.module` with the tokenizer's encoding splatted
-BAD_EXAMPLES.append("""
-# --- opsd/rollout.py
-import torch
+BAD_EXAMPLES.append(textwrap.dedent("""
+    # --- opsd/rollout.py
+    import torch
 
 
-@torch.no_grad()
-def rollout(engine, tokenizer, prompts):
-    model = engine.module
-    enc = tokenizer(prompts, return_tensors="pt", padding=True).to(engine.device)
-    out = model.generate(**enc, max_new_tokens=512, do_sample=True)  # error: PF542
-    return enc["input_ids"], out
-# --- train.py
-import deepspeed
+    @torch.no_grad()
+    def rollout(engine, tokenizer, prompts):
+        model = engine.module
+        enc = tokenizer(prompts, return_tensors="pt", padding=True).to(engine.device)
+        out = model.generate(**enc, max_new_tokens=512, do_sample=True)  # error: PF542
+        return enc["input_ids"], out
+    # --- train.py
+    import deepspeed
 
-from opsd.rollout import rollout
-
-
-def main(student, tokenizer, stream):
-    engine, _, _, _ = deepspeed.initialize(model=student, model_parameters=student.parameters(),
-                                           config="ds_config.json")
-    for step in range(2000):
-        prompt_ids, completions = rollout(engine, tokenizer, stream.next_batch(8))
-        loss = engine(completions).loss
-        engine.backward(loss)
-        engine.step()
+    from opsd.rollout import rollout
 
 
-if __name__ == "__main__":
-    main()
-# --- ds_config.json
-{"train_micro_batch_size_per_gpu": 8, "zero_optimization": {"stage": 3}}
-# --- launch
-deepspeed --num_gpus 8 train.py
-""")
+    def main(student, tokenizer, stream):
+        engine, _, _, _ = deepspeed.initialize(model=student, model_parameters=student.parameters(),
+                                               config="ds_config.json")
+        for step in range(2000):
+            prompt_ids, completions = rollout(engine, tokenizer, stream.next_batch(8))
+            loss = engine(completions).loss
+            engine.backward(loss)
+            engine.step()
+
+
+    if __name__ == "__main__":
+        main()
+    # --- ds_config.json
+    {"train_micro_batch_size_per_gpu": 8, "zero_optimization": {"stage": 3}}
+    # --- launch
+    deepspeed --num_gpus 8 train.py
+"""))
 
 GOOD_EXAMPLES += [
     # the fix of the helper: synced_gpus=True

@@ -1,175 +1,177 @@
 """PF543 examples (small projects): bad ones must fire at the pinned line, good ones stay silent."""
 
+import textwrap
+
 BAD_EXAMPLES = [
     # SCNet-PyTorch issue 2: the module logs "usdr", the checkpoint monitors "val/usdr"
-    """
-# --- module.py
-import pytorch_lightning as pl
+    textwrap.dedent("""
+    # --- module.py
+    import pytorch_lightning as pl
 
 
-class SeparationModule(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        usdr = self.score(batch)
-        self.log("val/loss", self.loss(batch), sync_dist=True)
-        for i, source in enumerate(self.sources):
-            self.log(f"usdr_{source}", usdr[:, i].mean(), sync_dist=True)
-        self.log("usdr", usdr.mean(), sync_dist=True)
-# --- train.py
-import pytorch_lightning as pl
-from pytorch_lightning.callbacks import ModelCheckpoint
+    class SeparationModule(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            usdr = self.score(batch)
+            self.log("val/loss", self.loss(batch), sync_dist=True)
+            for i, source in enumerate(self.sources):
+                self.log(f"usdr_{source}", usdr[:, i].mean(), sync_dist=True)
+            self.log("usdr", usdr.mean(), sync_dist=True)
+    # --- train.py
+    import pytorch_lightning as pl
+    from pytorch_lightning.callbacks import ModelCheckpoint
 
-from module import SeparationModule
+    from module import SeparationModule
 
-module = SeparationModule()
-checkpoint = ModelCheckpoint(monitor="val/usdr", mode="max")  # error: PF543
-pl.Trainer(callbacks=[checkpoint]).fit(module)
-""",
+    module = SeparationModule()
+    checkpoint = ModelCheckpoint(monitor="val/usdr", mode="max")  # error: PF543
+    pl.Trainer(callbacks=[checkpoint]).fit(module)
+"""),
     # EarlyStopping on a name the module never logs (val_acc vs logged "val/acc")
-    """
-# --- train.py
-import lightning as L
-from lightning.pytorch.callbacks import EarlyStopping
+    textwrap.dedent("""
+    # --- train.py
+    import lightning as L
+    from lightning.pytorch.callbacks import EarlyStopping
 
 
-class Classifier(L.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        self.log_dict({"val/acc": self.acc(batch), "val/loss": self.loss(batch)})
+    class Classifier(L.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            self.log_dict({"val/acc": self.acc(batch), "val/loss": self.loss(batch)})
 
 
-trainer = L.Trainer(callbacks=[EarlyStopping(monitor="val_acc", mode="max")])  # error: PF543
-trainer.fit(Classifier())
-""",
+    trainer = L.Trainer(callbacks=[EarlyStopping(monitor="val_acc", mode="max")])  # error: PF543
+    trainer.fit(Classifier())
+"""),
 ]
 
 BAD_EXAMPLES.append(
     # Mars-Bench issue 64: the Hydra callbacks config monitors "val/..." while the module (imported from
     # the project's package) logs "val_..."
-    """
-# --- run.py
-import hydra
-import lightning.pytorch as pl
-from hydra.utils import instantiate
+    textwrap.dedent("""
+    # --- run.py
+    import hydra
+    import lightning.pytorch as pl
+    from hydra.utils import instantiate
 
-from seg.models.unet import SegModule
-
-
-@hydra.main(version_base="1.3", config_path="conf", config_name="train")
-def main(cfg):
-    module = SegModule(lr=cfg.lr)
-    trainer = pl.Trainer(max_epochs=cfg.epochs, callbacks=[instantiate(c) for c in cfg.callbacks.values()])
-    trainer.fit(module)
+    from seg.models.unet import SegModule
 
 
-if __name__ == "__main__":
-    main()
-# --- seg/models/unet.py
-import lightning.pytorch as pl
+    @hydra.main(version_base="1.3", config_path="conf", config_name="train")
+    def main(cfg):
+        module = SegModule(lr=cfg.lr)
+        trainer = pl.Trainer(max_epochs=cfg.epochs, callbacks=[instantiate(c) for c in cfg.callbacks.values()])
+        trainer.fit(module)
 
 
-class SegModule(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        self.log("val_dice", self.dice(batch))
-        self.log("val_loss", self.loss(batch))
-# --- conf/train.yaml
-defaults:
-  - _self_
-  - callbacks: default
-lr: 0.001
-epochs: 20
-# --- conf/callbacks/default.yaml
-best:
-  _target_: lightning.pytorch.callbacks.ModelCheckpoint
-  monitor: val/dice  # error: PF543
-  mode: max
-""")
+    if __name__ == "__main__":
+        main()
+    # --- seg/models/unet.py
+    import lightning.pytorch as pl
+
+
+    class SegModule(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            self.log("val_dice", self.dice(batch))
+            self.log("val_loss", self.loss(batch))
+    # --- conf/train.yaml
+    defaults:
+      - _self_
+      - callbacks: default
+    lr: 0.001
+    epochs: 20
+    # --- conf/callbacks/default.yaml
+    best:
+      _target_: lightning.pytorch.callbacks.ModelCheckpoint
+      monitor: val/dice  # error: PF543
+      mode: max
+"""))
 
 GOOD_EXAMPLES = [
     # the fix: the callbacks config monitors the key the imported module logs
-    """
-# --- run.py
-import hydra
-import lightning.pytorch as pl
-from hydra.utils import instantiate
+    textwrap.dedent("""
+    # --- run.py
+    import hydra
+    import lightning.pytorch as pl
+    from hydra.utils import instantiate
 
-from seg.models.unet import SegModule
-
-
-@hydra.main(version_base="1.3", config_path="conf", config_name="train")
-def main(cfg):
-    module = SegModule(lr=cfg.lr)
-    trainer = pl.Trainer(max_epochs=cfg.epochs, callbacks=[instantiate(c) for c in cfg.callbacks.values()])
-    trainer.fit(module)
+    from seg.models.unet import SegModule
 
 
-if __name__ == "__main__":
-    main()
-# --- seg/models/unet.py
-import lightning.pytorch as pl
+    @hydra.main(version_base="1.3", config_path="conf", config_name="train")
+    def main(cfg):
+        module = SegModule(lr=cfg.lr)
+        trainer = pl.Trainer(max_epochs=cfg.epochs, callbacks=[instantiate(c) for c in cfg.callbacks.values()])
+        trainer.fit(module)
 
 
-class SegModule(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        self.log("val_dice", self.dice(batch))
-        self.log("val_loss", self.loss(batch))
-# --- conf/train.yaml
-defaults:
-  - _self_
-  - callbacks: default
-lr: 0.001
-epochs: 20
-# --- conf/callbacks/default.yaml
-best:
-  _target_: lightning.pytorch.callbacks.ModelCheckpoint
-  monitor: val_dice
-  mode: max
-""",
+    if __name__ == "__main__":
+        main()
+    # --- seg/models/unet.py
+    import lightning.pytorch as pl
+
+
+    class SegModule(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            self.log("val_dice", self.dice(batch))
+            self.log("val_loss", self.loss(batch))
+    # --- conf/train.yaml
+    defaults:
+      - _self_
+      - callbacks: default
+    lr: 0.001
+    epochs: 20
+    # --- conf/callbacks/default.yaml
+    best:
+      _target_: lightning.pytorch.callbacks.ModelCheckpoint
+      monitor: val_dice
+      mode: max
+"""),
     # the fix; an f-string key matches as a pattern; on_epoch's suffix and "epoch" count
-    """
-# --- train.py
-import pytorch_lightning as pl
-from pytorch_lightning.callbacks import EarlyStopping, ModelCheckpoint
+    textwrap.dedent("""
+    # --- train.py
+    import pytorch_lightning as pl
+    from pytorch_lightning.callbacks import EarlyStopping, ModelCheckpoint
 
 
-class SeparationModule(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        self.log("val/usdr", self.score(batch), sync_dist=True)
-        for stage in ("val",):
-            self.log(f"{stage}/loss", self.loss(batch), on_step=True, on_epoch=True)
+    class SeparationModule(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            self.log("val/usdr", self.score(batch), sync_dist=True)
+            for stage in ("val",):
+                self.log(f"{stage}/loss", self.loss(batch), on_step=True, on_epoch=True)
 
 
-module = SeparationModule()
-callbacks = [ModelCheckpoint(monitor="val/usdr", mode="max"), ModelCheckpoint(monitor="val/loss_epoch"),
-             ModelCheckpoint(monitor="epoch", mode="max"), EarlyStopping(monitor="val/loss")]
-pl.Trainer(callbacks=callbacks).fit(module)
-""",
+    module = SeparationModule()
+    callbacks = [ModelCheckpoint(monitor="val/usdr", mode="max"), ModelCheckpoint(monitor="val/loss_epoch"),
+                 ModelCheckpoint(monitor="epoch", mode="max"), EarlyStopping(monitor="val/loss")]
+    pl.Trainer(callbacks=callbacks).fit(module)
+"""),
     # keys preflight cannot list (a MetricCollection's prefix, a name in a variable)
-    """
-# --- train.py
-import pytorch_lightning as pl
-from pytorch_lightning.callbacks import ModelCheckpoint
+    textwrap.dedent("""
+    # --- train.py
+    import pytorch_lightning as pl
+    from pytorch_lightning.callbacks import ModelCheckpoint
 
 
-class Classifier(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        self.log_dict(self.val_metrics(self(batch[0]), batch[1]))
+    class Classifier(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            self.log_dict(self.val_metrics(self(batch[0]), batch[1]))
 
 
-pl.Trainer(callbacks=[ModelCheckpoint(monitor="val_MulticlassAccuracy")]).fit(Classifier())
-""",
+    pl.Trainer(callbacks=[ModelCheckpoint(monitor="val_MulticlassAccuracy")]).fit(Classifier())
+"""),
     # the fitted module's class comes from a file that is not audited
-    """
-# --- train.py
-import pytorch_lightning as pl
-from pytorch_lightning.callbacks import ModelCheckpoint
+    textwrap.dedent("""
+    # --- train.py
+    import pytorch_lightning as pl
+    from pytorch_lightning.callbacks import ModelCheckpoint
 
-from models import Net
-
-
-class Helper(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        self.log("other", 1.0)
+    from models import Net
 
 
-pl.Trainer(callbacks=[ModelCheckpoint(monitor="val_loss")]).fit(Net())
-""",
+    class Helper(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            self.log("other", 1.0)
+
+
+    pl.Trainer(callbacks=[ModelCheckpoint(monitor="val_loss")]).fit(Net())
+"""),
 ]

@@ -3,27 +3,29 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import argparse
+import textwrap
 
-import deepspeed
-import torch
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import argparse
+
+    import deepspeed
+    import torch
 
 
-def main(model, train_dataset):
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--local_rank", type=int, default=-1)
-    parser = deepspeed.add_config_arguments(parser)
-    args = parser.parse_args()
-    engine, _, loader, _ = deepspeed.initialize(args=args, model=model, training_data=train_dataset){pin}
-    for inputs, labels in loader:
-        loss = torch.nn.functional.cross_entropy(engine(inputs.to(engine.device)), labels.to(engine.device))
-        engine.backward(loss)
-        engine.step()
-# --- ds_config.json
-{{"train_micro_batch_size_per_gpu": 16, "optimizer": {{"type": "AdamW", "params": {{"lr": 1e-4}}}}}}
-"""
+    def main(model, train_dataset):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--local_rank", type=int, default=-1)
+        parser = deepspeed.add_config_arguments(parser)
+        args = parser.parse_args()
+        engine, _, loader, _ = deepspeed.initialize(args=args, model=model, training_data=train_dataset){pin}
+        for inputs, labels in loader:
+            loss = torch.nn.functional.cross_entropy(engine(inputs.to(engine.device)), labels.to(engine.device))
+            engine.backward(loss)
+            engine.step()
+    # --- ds_config.json
+    {{"train_micro_batch_size_per_gpu": 16, "optimizer": {{"type": "AdamW", "params": {{"lr": 1e-4}}}}}}
+""")
 
 BAD_EXAMPLES = [
     # DeepSpeed issue 2980: train on GPUs 2 and 3 of a shared node

@@ -3,17 +3,19 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_SCRIPT = """
-# --- run_translation.py
-from transformers import AutoModelForSeq2SeqLM, HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
+import textwrap
+
+_SCRIPT = textwrap.dedent("""
+    # --- run_translation.py
+    from transformers import AutoModelForSeq2SeqLM, HfArgumentParser, Seq2SeqTrainer, Seq2SeqTrainingArguments
 
 
-def main(train_dataset):
-    (training_args,) = HfArgumentParser((Seq2SeqTrainingArguments,)).parse_args_into_dataclasses()
-    model = AutoModelForSeq2SeqLM.from_pretrained("t5-base")
-    trainer = Seq2SeqTrainer(model=model, args=training_args, train_dataset=train_dataset)
-    trainer.train()
-"""
+    def main(train_dataset):
+        (training_args,) = HfArgumentParser((Seq2SeqTrainingArguments,)).parse_args_into_dataclasses()
+        model = AutoModelForSeq2SeqLM.from_pretrained("t5-base")
+        trainer = Seq2SeqTrainer(model=model, args=training_args, train_dataset=train_dataset)
+        trainer.train()
+""")
 
 _CONFIG = """\
 # --- ds_config.json
@@ -50,15 +52,15 @@ BAD_EXAMPLES = [
 ds_config.json:3: warning: PF547
 """,
     # adafactor=True written in the script's arguments
-    """
-# --- train.py
-from transformers import Trainer, TrainingArguments
+    textwrap.dedent("""
+    # --- train.py
+    from transformers import Trainer, TrainingArguments
 
 
-def main(model, train_dataset):
-    args = TrainingArguments(output_dir="out", adafactor=True, deepspeed="ds_config.json", learning_rate=1e-3)
-    Trainer(model=model, args=args, train_dataset=train_dataset).train()
-""" + _CONFIG + """\
+    def main(model, train_dataset):
+        args = TrainingArguments(output_dir="out", adafactor=True, deepspeed="ds_config.json", learning_rate=1e-3)
+        Trainer(model=model, args=args, train_dataset=train_dataset).train()
+""") + _CONFIG + """\
 # --- expect
 ds_config.json:3: warning: PF547
 """,

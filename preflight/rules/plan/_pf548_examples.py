@@ -3,20 +3,22 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
-from omegaconf import DictConfig
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-@hydra.main(config_path=".", config_name="config", version_base="1.3")
-def main(cfg: DictConfig) -> float:
-    return float(cfg.lr)
+    @hydra.main(config_path=".", config_name="config", version_base="1.3")
+    def main(cfg: DictConfig) -> float:
+        return float(cfg.lr)
 
 
-if __name__ == "__main__":
-    main()
-"""
+    if __name__ == "__main__":
+        main()
+""")
 
 _CONFIG = """\
 # --- config.yaml

@@ -3,29 +3,31 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
-from omegaconf import DictConfig
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-@hydra.main(config_path="config", config_name="config", version_base="1.1"){pin}
-def main(cfg: DictConfig):
-    print(cfg.exp.seed)
+    @hydra.main(config_path="config", config_name="config", version_base="1.1"){pin}
+    def main(cfg: DictConfig):
+        print(cfg.exp.seed)
 
 
-if __name__ == "__main__":
-    main()
-# --- config/config.yaml
-exp:
-  seed: 100
-# --- config/domain_conf/0.yaml
-gamma: 0
-# --- config/domain_conf/1.yaml
-gamma: 1
-# --- config/domain_conf/2.yaml
-gamma: 2
-"""
+    if __name__ == "__main__":
+        main()
+    # --- config/config.yaml
+    exp:
+      seed: 100
+    # --- config/domain_conf/0.yaml
+    gamma: 0
+    # --- config/domain_conf/1.yaml
+    gamma: 1
+    # --- config/domain_conf/2.yaml
+    gamma: 2
+""")
 
 BAD_EXAMPLES = [
     # CausalTransformer issue 3: options named 0, 1 and 2 swept unquoted

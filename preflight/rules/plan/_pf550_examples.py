@@ -3,89 +3,91 @@ pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 PF550_BAD = [
     # DeepSpeed issue 102: Lamb with max_grad_norm in its params, fp16 on
-    """
-# --- train.py
-import deepspeed
+    textwrap.dedent("""
+    # --- train.py
+    import deepspeed
 
-engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
-# --- ds.json
-{
-  "train_batch_size": 4096,
-  "train_micro_batch_size_per_gpu": 64,
-  "optimizer": {
-    "type": "Lamb",
-    "params": {
-      "lr": 0.006,
-      "max_grad_norm": 1.0
+    engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
+    # --- ds.json
+    {
+      "train_batch_size": 4096,
+      "train_micro_batch_size_per_gpu": 64,
+      "optimizer": {
+        "type": "Lamb",
+        "params": {
+          "lr": 0.006,
+          "max_grad_norm": 1.0
+        }
+      },
+      "fp16": {"enabled": true}
     }
-  },
-  "fp16": {"enabled": true}
-}
-# --- expect
-ds.json:8: error: PF550
-""",
+    # --- expect
+    ds.json:8: error: PF550
+"""),
     # no fp16: current DeepSpeed still refuses the key (ValueError at initialize)
-    """
-# --- train.py
-import deepspeed
+    textwrap.dedent("""
+    # --- train.py
+    import deepspeed
 
-engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
-# --- ds.json
-{"train_micro_batch_size_per_gpu": 8,
- "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "max_grad_norm": 0.5}},
- "bf16": {"enabled": true}}
-# --- expect
-ds.json:2: error: PF550
-""",
+    engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
+    # --- ds.json
+    {"train_micro_batch_size_per_gpu": 8,
+     "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "max_grad_norm": 0.5}},
+     "bf16": {"enabled": true}}
+    # --- expect
+    ds.json:2: error: PF550
+"""),
 ]
 
 PF550_GOOD = [
     # the supported spelling: top-level gradient_clipping
-    """
-# --- train.py
-import deepspeed
+    textwrap.dedent("""
+    # --- train.py
+    import deepspeed
 
-engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
-# --- ds.json
-{
-  "train_micro_batch_size_per_gpu": 64,
-  "optimizer": {"type": "Lamb", "params": {"lr": 0.006, "weight_decay": 0.01}},
-  "gradient_clipping": 1.0,
-  "fp16": {"enabled": true}
-}
-""",
+    engine, _, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config="ds.json")
+    # --- ds.json
+    {
+      "train_micro_batch_size_per_gpu": 64,
+      "optimizer": {"type": "Lamb", "params": {"lr": 0.006, "weight_decay": 0.01}},
+      "gradient_clipping": 1.0,
+      "fp16": {"enabled": true}
+    }
+"""),
     # tricky: max_grad_norm is a TrainingArguments key in the HF Trainer's own YAML, not a DeepSpeed
     # optimizer parameter; the DeepSpeed config next to it has no optimizer block
-    """
-# --- train.py
-import yaml
-from transformers import TrainingArguments
+    textwrap.dedent("""
+    # --- train.py
+    import yaml
+    from transformers import TrainingArguments
 
-args = TrainingArguments(**yaml.safe_load(open("args.yaml")))
-# --- args.yaml
-output_dir: out
-max_grad_norm: 1.0
-deepspeed: ds.json
-# --- ds.json
-{"train_micro_batch_size_per_gpu": "auto", "gradient_clipping": "auto", "zero_optimization": {"stage": 2}}
-""",
+    args = TrainingArguments(**yaml.safe_load(open("args.yaml")))
+    # --- args.yaml
+    output_dir: out
+    max_grad_norm: 1.0
+    deepspeed: ds.json
+    # --- ds.json
+    {"train_micro_batch_size_per_gpu": "auto", "gradient_clipping": "auto", "zero_optimization": {"stage": 2}}
+"""),
 ]
 
 PF550_GOOD.append(
     # tricky: a client optimizer (Megatron-DeepSpeed's curriculum examples): DeepSpeed never builds the
     # config's optimizer block, so its max_grad_norm is neither applied nor refused; gradient_clipping clips
-    """
-# --- train.py
-import deepspeed
-import torch
+    textwrap.dedent("""
+    # --- train.py
+    import deepspeed
+    import torch
 
-optimizer = torch.optim.AdamW(model.parameters(), lr=1.5e-4)
-engine, optimizer, _, _ = deepspeed.initialize(model=model, optimizer=optimizer, config="ds.json")
-# --- ds.json
-{"train_batch_size": 512,
- "optimizer": {"type": "AdamW", "params": {"lr": 0.00015, "max_grad_norm": 1.0}},
- "gradient_clipping": 1.0,
- "fp16": {"enabled": true}}
-""")
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1.5e-4)
+    engine, optimizer, _, _ = deepspeed.initialize(model=model, optimizer=optimizer, config="ds.json")
+    # --- ds.json
+    {"train_batch_size": 512,
+     "optimizer": {"type": "AdamW", "params": {"lr": 0.00015, "max_grad_norm": 1.0}},
+     "gradient_clipping": 1.0,
+     "fp16": {"enabled": true}}
+"""))

@@ -3,30 +3,32 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-from argparse import ArgumentParser
+import textwrap
 
-import hydra
+_APP = textwrap.dedent("""
+    # --- train.py
+    from argparse import ArgumentParser
 
-
-@hydra.main(config_path="conf", config_name="config")
-def my_app(cfg):
-    print(cfg.optimizer.lr, cfg.epochs)
+    import hydra
 
 
-if __name__ == "__main__":
-    parser = ArgumentParser()
-    parser.add_argument("--verbosity", help="increase output verbosity", action="store_true")
-    {parse}{pin}
-    my_app()
-# --- conf/config.yaml
-optimizer:
-  lr: 0.1
-epochs: 90
-# --- launch
-python train.py {args}
-"""
+    @hydra.main(config_path="conf", config_name="config")
+    def my_app(cfg):
+        print(cfg.optimizer.lr, cfg.epochs)
+
+
+    if __name__ == "__main__":
+        parser = ArgumentParser()
+        parser.add_argument("--verbosity", help="increase output verbosity", action="store_true")
+        {parse}{pin}
+        my_app()
+    # --- conf/config.yaml
+    optimizer:
+      lr: 0.1
+    epochs: 90
+    # --- launch
+    python train.py {args}
+""")
 
 PF555_BAD = [
     # hydra issue 443: the overrides never reach Hydra
@@ -45,27 +47,27 @@ PF555_GOOD = [
     _APP.format(parse="parser.parse_args([])", pin="", args="optimizer.lr=0.05"),
 ]
 
-_SPHERE = """
-# --- sphere.py
-import hydra
+_SPHERE = textwrap.dedent("""
+    # --- sphere.py
+    import hydra
 
 
-@hydra.main(config_path="conf", config_name="config"){pin}
-def sphere(cfg):
-    return cfg.x ** 2 + cfg.y ** 2
+    @hydra.main(config_path="conf", config_name="config"){pin}
+    def sphere(cfg):
+        return cfg.x ** 2 + cfg.y ** 2
 
 
-if __name__ == "__main__":
-    sphere()
-# --- conf/config.yaml
-defaults:
-  - {sweeper}
-{hydra}
-x: 1
-y: 1
-# --- launch
-python sphere.py {args}
-"""
+    if __name__ == "__main__":
+        sphere()
+    # --- conf/config.yaml
+    defaults:
+      - {sweeper}
+    {hydra}
+    x: 1
+    y: 1
+    # --- launch
+    python sphere.py {args}
+""")
 
 PF556_BAD = [
     # optuna issue 1799: the old `low:high` syntax reaches the trials as a string
@@ -82,37 +84,37 @@ PF556_GOOD = [
     _SPHERE.format(hydra="hydra:\n  sweeper:\n    direction: minimize\n    n_trials: 20\n", pin="", sweeper="override hydra/sweeper: optuna", args="x=1:10"),
 ]
 
-_PARTIAL = """
-# --- train.py
-import hydra
-from hydra.utils import instantiate
+_PARTIAL = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from hydra.utils import instantiate
 
 
-@hydra.main(config_path="conf", config_name="config")
-def main(cfg):
-    model = instantiate(cfg.model)
-    optimizer = instantiate(cfg.optimizer)(params=model.parameters())
-    return optimizer
+    @hydra.main(config_path="conf", config_name="config")
+    def main(cfg):
+        model = instantiate(cfg.model)
+        optimizer = instantiate(cfg.optimizer)(params=model.parameters())
+        return optimizer
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-defaults:
-  - optimizer: adam
-  - _self_
-model:
-  _target_: torch.nn.Linear
-  in_features: 784
-  out_features: 10
-# --- conf/optimizer/adam.yaml
-_target_: torch.optim.Adam
-_partial_: true{pin}
-lr: 1e-3
-# --- requirements.txt
-torch>=1.10
-hydra-core{hydra}
-"""
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+      - optimizer: adam
+      - _self_
+    model:
+      _target_: torch.nn.Linear
+      in_features: 784
+      out_features: 10
+    # --- conf/optimizer/adam.yaml
+    _target_: torch.optim.Adam
+    _partial_: true{pin}
+    lr: 1e-3
+    # --- requirements.txt
+    torch>=1.10
+    hydra-core{hydra}
+""")
 
 PF557_BAD = [
     # hydra issue 1998: the environment pins Hydra 1.1
@@ -125,35 +127,35 @@ PF557_GOOD = [
     _PARTIAL.format(pin="", hydra=">=1.1"),
 ]
 
-_SWEEP = """
-# --- train.py
-import json
+_SWEEP = textwrap.dedent("""
+    # --- train.py
+    import json
 
-import hydra
-import torch
-
-
-@hydra.main(config_path="conf", config_name="config", version_base="1.2")
-def main(cfg):
-    model = torch.nn.Linear(784, cfg.hidden)
-    best = 0.0
-    for epoch in range(cfg.epochs):
-        best = max(best, float(epoch))
-        torch.save(model.state_dict(), {target}){pin}
-    with open({metrics}, "w") as f:
-        json.dump({{"best": best}}, f)
-    return best
+    import hydra
+    import torch
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-lr: 1.0e-3
-hidden: 256
-epochs: 3
-{extra}# --- launch
-python train.py {args}
-"""
+    @hydra.main(config_path="conf", config_name="config", version_base="1.2")
+    def main(cfg):
+        model = torch.nn.Linear(784, cfg.hidden)
+        best = 0.0
+        for epoch in range(cfg.epochs):
+            best = max(best, float(epoch))
+            torch.save(model.state_dict(), {target}){pin}
+        with open({metrics}, "w") as f:
+            json.dump({{"best": best}}, f)
+        return best
+
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    lr: 1.0e-3
+    hidden: 256
+    epochs: 3
+    {extra}# --- launch
+    python train.py {args}
+""")
 
 PF558_BAD = [
     # hydra issue 2282: the jobs of the sweep overwrite each other's checkpoint and metrics
@@ -170,30 +172,30 @@ PF558_GOOD = [
     _SWEEP.format(metrics='f"{cfg.hidden}_{cfg.lr}_metrics.json"', target='f"{cfg.hidden}_{cfg.lr}_best.pt"', pin="", extra="", args="-m lr=1e-3,3e-4"),
 ]
 
-_JOBLIB = """
-# --- train.py
-import hydra
-import torch
-{imp}
+_JOBLIB = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import torch
+    {imp}
 
-@hydra.main(version_base=None, config_path="conf", config_name="config")
-def main(cfg):
-    device = {device}{pin}
-    model = torch.nn.Linear(8, 2).to(device)
-    return float(model.weight.sum())
+    @hydra.main(version_base=None, config_path="conf", config_name="config")
+    def main(cfg):
+        device = {device}{pin}
+        model = torch.nn.Linear(8, 2).to(device)
+        return float(model.weight.sum())
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-defaults:
-  - override hydra/launcher: joblib
-  - _self_
-lr: 0.0003
-weight_decay: 0.05
-{jobs}# --- launch
-python train.py -m lr=1e-4,3e-4,1e-3,3e-3 weight_decay=0.0,0.01
-"""
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+      - override hydra/launcher: joblib
+      - _self_
+    lr: 0.0003
+    weight_decay: 0.05
+    {jobs}# --- launch
+    python train.py -m lr=1e-4,3e-4,1e-3,3e-3 weight_decay=0.0,0.01
+""")
 
 PF559_BAD = [
     # hydra issue 1331: four jobs at a time, all on the first GPU

@@ -3,25 +3,27 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_EVAL = """
-# --- run_mlm_no_trainer.py
-import math
+import textwrap
 
-import torch
-from accelerate import Accelerator
+_EVAL = textwrap.dedent("""
+    # --- run_mlm_no_trainer.py
+    import math
+
+    import torch
+    from accelerate import Accelerator
 
 
-def evaluate(accelerator, model, eval_dataloader, eval_dataset, batch_size):
-    model.eval()
-    losses = []
-    for step, batch in enumerate(eval_dataloader):
-        with torch.no_grad():
-            outputs = model(**batch)
-        loss = outputs.loss
-        losses.append({gather}){pin}
-    losses = torch.cat(losses)[: len(eval_dataset)]
-    return math.exp(torch.mean(losses))
-"""
+    def evaluate(accelerator, model, eval_dataloader, eval_dataset, batch_size):
+        model.eval()
+        losses = []
+        for step, batch in enumerate(eval_dataloader):
+            with torch.no_grad():
+                outputs = model(**batch)
+            loss = outputs.loss
+            losses.append({gather}){pin}
+        losses = torch.cat(losses)[: len(eval_dataset)]
+        return math.exp(torch.mean(losses))
+""")
 
 PF566_BAD = [
     # transformers issue 13247: the 0-d eval loss gathered with accelerate 0.4.0

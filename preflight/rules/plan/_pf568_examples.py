@@ -3,20 +3,22 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_MODULE = """
-# --- model.py
-import pytorch_lightning as pl
-import torch
+import textwrap
+
+_MODULE = textwrap.dedent("""
+    # --- model.py
+    import pytorch_lightning as pl
+    import torch
 
 
-class Aligner(pl.LightningModule):
-    def validation_step(self, batch, batch_idx):
-        loss = self.loss_func(self(batch["x"]), batch["y"])
-        return {{"validation_loss": loss}}
+    class Aligner(pl.LightningModule):
+        def validation_step(self, batch, batch_idx):
+            loss = self.loss_func(self(batch["x"]), batch["y"])
+            return {{"validation_loss": loss}}
 
-    def {hook}(self{args}):{pin}
-        {body}
-"""
+        def {hook}(self{args}):{pin}
+            {body}
+""")
 _OLD = dict(hook="validation_epoch_end", args=", outputs",
             body='self.log("validation_loss", torch.stack([o["validation_loss"] for o in outputs]).mean())')
 _NEW = dict(hook="on_validation_epoch_end", args="", pin="",
@@ -30,21 +32,21 @@ torch>=2.0
 pytorch-lightning>=2.0
 """,
     # the unified package pinned to 2.x, through a local base class
-    """
-# --- model.py
-import lightning as L
+    textwrap.dedent("""
+    # --- model.py
+    import lightning as L
 
 
-class Base(L.LightningModule):
-    pass
+    class Base(L.LightningModule):
+        pass
 
 
-class Classifier(Base):
-    def training_epoch_end(self, outputs):  # error: PF568
-        self.log("epoch_loss", sum(o["loss"] for o in outputs) / len(outputs))
-# --- requirements.txt
-lightning==2.2.1
-""",
+    class Classifier(Base):
+        def training_epoch_end(self, outputs):  # error: PF568
+            self.log("epoch_loss", sum(o["loss"] for o in outputs) / len(outputs))
+    # --- requirements.txt
+    lightning==2.2.1
+"""),
 ]
 
 PF568_GOOD = [

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import argparse
+import textwrap
 
-import deepspeed
-import torch
-{imports}
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import argparse
 
-def main(model):
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--local_rank", type=int, default=-1)
-    parser = deepspeed.add_config_arguments(parser)
-    args = parser.parse_args()
-    optimizer = {optimizer}
-    engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, optimizer=optimizer)
-    return engine
-"""
+    import deepspeed
+    import torch
+    {imports}
+
+    def main(model):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--local_rank", type=int, default=-1)
+        parser = deepspeed.add_config_arguments(parser)
+        args = parser.parse_args()
+        optimizer = {optimizer}
+        engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, optimizer=optimizer)
+        return engine
+""")
 
 _ZERO = """\
 # --- ds_config.json

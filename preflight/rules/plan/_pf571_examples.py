@@ -2,24 +2,26 @@
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
-import wandb
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import wandb
 
 
-@hydra.main(version_base=None, config_path="configs", config_name="config")
-def main(cfg):
-    wandb.init(project="demo")
-    wandb.log({"metric": abs(cfg.a) + abs(cfg.b)})
+    @hydra.main(version_base=None, config_path="configs", config_name="config")
+    def main(cfg):
+        wandb.init(project="demo")
+        wandb.log({"metric": abs(cfg.a) + abs(cfg.b)})
 
 
-if __name__ == "__main__":
-    main()
-# --- configs/config.yaml
-a: 0
-b: -1
-"""
+    if __name__ == "__main__":
+        main()
+    # --- configs/config.yaml
+    a: 0
+    b: -1
+""")
 
 _SWEEP = """\
 # --- sweep.yaml

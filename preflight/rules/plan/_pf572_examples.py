@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
+import textwrap
 
-from classifier import fit_and_validate
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
 
-
-@hydra.main(version_base=None, config_path="conf", config_name="config")
-def main(cfg) -> float:
-    return fit_and_validate(lr=cfg.model.lr, epochs=cfg.epochs)
+    from classifier import fit_and_validate
 
 
-if __name__ == "__main__":
-    main()
-"""
+    @hydra.main(version_base=None, config_path="conf", config_name="config")
+    def main(cfg) -> float:
+        return fit_and_validate(lr=cfg.model.lr, epochs=cfg.epochs)
+
+
+    if __name__ == "__main__":
+        main()
+""")
 
 BAD_EXAMPLES = [
     # hydra#2047: the sweeper's settings at the top level
@@ -69,24 +71,24 @@ hydra:
       model.lr: choice(0.01, 0.001)
 """,
     # tricky-correct: the app's own `direction` and `n_trials` keys, read by the app
-    """
-# --- train.py
-import hydra
+    textwrap.dedent("""
+    # --- train.py
+    import hydra
 
 
-@hydra.main(version_base=None, config_path="conf", config_name="config")
-def main(cfg) -> float:
-    return run(cfg.direction, cfg.n_trials)
-# --- conf/config.yaml
-defaults:
-  - override hydra/sweeper: optuna
+    @hydra.main(version_base=None, config_path="conf", config_name="config")
+    def main(cfg) -> float:
+        return run(cfg.direction, cfg.n_trials)
+    # --- conf/config.yaml
+    defaults:
+      - override hydra/sweeper: optuna
 
-direction: maximize
-n_trials: 5
-hydra:
-  sweeper:
-    n_jobs: 1
-""",
+    direction: maximize
+    n_trials: 5
+    hydra:
+      sweeper:
+        n_jobs: 1
+"""),
     # no Optuna sweeper selected
     _APP + """\
 # --- conf/config.yaml

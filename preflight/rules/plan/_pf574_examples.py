@@ -3,46 +3,48 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- discover.py
-import hydra
-from omegaconf import DictConfig
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- discover.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-@hydra.main(version_base=None, config_path="conf", config_name="config"){pin}
-def main(cfg: DictConfig) -> None:
-    encoder = hydra.utils.instantiate(cfg.net.encoder)
-    print(encoder, cfg.net.head.width)
+    @hydra.main(version_base=None, config_path="conf", config_name="config"){pin}
+    def main(cfg: DictConfig) -> None:
+        encoder = hydra.utils.instantiate(cfg.net.encoder)
+        print(encoder, cfg.net.head.width)
 
 
-if __name__ == "__main__":
-    main()
-# --- conf/config.yaml
-defaults:
-  - net: small
-  - _self_
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+      - net: small
+      - _self_
 
-lr: 0.001
-# --- conf/net/small.yaml
-defaults:
-  - encoder: conv
+    lr: 0.001
+    # --- conf/net/small.yaml
+    defaults:
+      - encoder: conv
 
-head:
-  width: ${{net.encoder.width}}
-# --- conf/net/large.yaml
-defaults:
-  - encoder: conv
+    head:
+      width: ${{net.encoder.width}}
+    # --- conf/net/large.yaml
+    defaults:
+      - encoder: conv
 
-head:
-  width: 512
-# --- conf/net/encoder/conv.yaml
-_target_: models.ConvEncoder
-width: 64
-# --- conf/net/encoder/vit.yaml
-_target_: models.ViTEncoder
-width: 384
-patch: 16
-"""
+    head:
+      width: 512
+    # --- conf/net/encoder/conv.yaml
+    _target_: models.ConvEncoder
+    width: 64
+    # --- conf/net/encoder/vit.yaml
+    _target_: models.ViTEncoder
+    width: 384
+    patch: 16
+""")
 
 BAD_EXAMPLES = [
     # MESH issue 1: the README's `model.slot_attention=mesh` for the nested group model/slot_attention

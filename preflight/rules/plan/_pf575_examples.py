@@ -3,33 +3,35 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_FILES = """
-# --- evaluate.py
-import hydra
-from omegaconf import DictConfig
+import textwrap
+
+_FILES = textwrap.dedent("""
+    # --- evaluate.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-@hydra.main(version_base="1.3", config_path="configs", config_name="{primary}")
-def main(cfg: DictConfig) -> None:
-    model = hydra.utils.instantiate(cfg.model)
-    print(model, cfg.get("ckpt_path"))
+    @hydra.main(version_base="1.3", config_path="configs", config_name="{primary}")
+    def main(cfg: DictConfig) -> None:
+        model = hydra.utils.instantiate(cfg.model)
+        print(model, cfg.get("ckpt_path"))
 
 
-if __name__ == "__main__":
-    main()
-# --- configs/paths/default.yaml
-root_dir: .
-log_dir: ${{paths.root_dir}}/logs
-# --- configs/model/net.yaml
-_target_: models.Net
-width: 128
-# --- configs/hydra/default.yaml
-run:
-  dir: ${{paths.log_dir}}/${{task_name}}/runs/${{now:%Y-%m-%d_%H-%M-%S}}
-sweep:
-  dir: ${{paths.log_dir}}/${{task_name}}/multiruns/${{now:%Y-%m-%d_%H-%M-%S}}
-  subdir: ${{hydra.job.num}}
-"""
+    if __name__ == "__main__":
+        main()
+    # --- configs/paths/default.yaml
+    root_dir: .
+    log_dir: ${{paths.root_dir}}/logs
+    # --- configs/model/net.yaml
+    _target_: models.Net
+    width: 128
+    # --- configs/hydra/default.yaml
+    run:
+      dir: ${{paths.log_dir}}/${{task_name}}/runs/${{now:%Y-%m-%d_%H-%M-%S}}
+    sweep:
+      dir: ${{paths.log_dir}}/${{task_name}}/multiruns/${{now:%Y-%m-%d_%H-%M-%S}}
+      subdir: ${{hydra.job.num}}
+""")
 
 BAD_EXAMPLES = [
     # conditional-flow-matching issue 130: the eval config never selects the group the run folder reads

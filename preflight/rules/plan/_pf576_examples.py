@@ -3,43 +3,45 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- run.py
-import hydra
-from omegaconf import DictConfig
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- run.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-@hydra.main(version_base="1.3", config_path="configs", config_name="config")
-def main(cfg: DictConfig) -> float:
-    model = hydra.utils.instantiate(cfg.model)
-    datamodule = hydra.utils.instantiate(cfg.datamodule)
-    trainer = hydra.utils.instantiate(cfg.trainer)
-    trainer.fit(model=model, datamodule=datamodule)
-    return trainer.callback_metrics["val/acc"].item()
+    @hydra.main(version_base="1.3", config_path="configs", config_name="config")
+    def main(cfg: DictConfig) -> float:
+        model = hydra.utils.instantiate(cfg.model)
+        datamodule = hydra.utils.instantiate(cfg.datamodule)
+        trainer = hydra.utils.instantiate(cfg.trainer)
+        trainer.fit(model=model, datamodule=datamodule)
+        return trainer.callback_metrics["val/acc"].item()
 
 
-if __name__ == "__main__":
-    main()
-# --- configs/config.yaml
-defaults:
-  - trainer: default
-  - model: mnist
-  - datamodule: mnist
-  - _self_
+    if __name__ == "__main__":
+        main()
+    # --- configs/config.yaml
+    defaults:
+      - trainer: default
+      - model: mnist
+      - datamodule: mnist
+      - _self_
 
-seed: 12345
-# --- configs/model/mnist.yaml
-_target_: src.models.MNISTLitModel
-lr: 0.001
-# --- configs/datamodule/mnist.yaml
-_target_: src.data.MNISTDataModule
-batch_size: 64
-# --- configs/trainer/default.yaml
-_target_: lightning.Trainer
-accelerator: gpu
-devices: 1
-max_epochs: 10
-"""
+    seed: 12345
+    # --- configs/model/mnist.yaml
+    _target_: src.models.MNISTLitModel
+    lr: 0.001
+    # --- configs/datamodule/mnist.yaml
+    _target_: src.data.MNISTDataModule
+    batch_size: 64
+    # --- configs/trainer/default.yaml
+    _target_: lightning.Trainer
+    accelerator: gpu
+    devices: 1
+    max_epochs: 10
+""")
 
 BAD_EXAMPLES = [
     # Lightning issue 11300: a sweep with the template's ddp trainer option

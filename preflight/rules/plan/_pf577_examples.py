@@ -3,6 +3,8 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 _CONF = """
 # --- conf/config.yaml
 augment:
@@ -13,30 +15,30 @@ optim:
   lr: 0.01
 """
 
-_SCRIPT = """
-# --- train.py
-from typing import List, Optional
+_SCRIPT = textwrap.dedent("""
+    # --- train.py
+    from typing import List, Optional
 
-import hydra
-from omegaconf import DictConfig, OmegaConf
-from pydantic import BaseModel
-
-
-class Augment(BaseModel):
-    mean: List[float]
-    std: Optional[List[float]] = None
-    crop_size: int
+    import hydra
+    from omegaconf import DictConfig, OmegaConf
+    from pydantic import BaseModel
 
 
-@hydra.main(config_path="conf", config_name="config")
-def main(cfg: DictConfig) -> None:
-    aug = Augment({arg}){pin}
-    print(aug.mean, cfg.optim.lr)
+    class Augment(BaseModel):
+        mean: List[float]
+        std: Optional[List[float]] = None
+        crop_size: int
 
 
-if __name__ == "__main__":
-    main()
-"""
+    @hydra.main(config_path="conf", config_name="config")
+    def main(cfg: DictConfig) -> None:
+        aug = Augment({arg}){pin}
+        print(aug.mean, cfg.optim.lr)
+
+
+    if __name__ == "__main__":
+        main()
+""")
 
 BAD_EXAMPLES = [
     # hydra issue 1184: pydantic 1.x rejects the ListConfig values ("value is not a valid list")

@@ -3,46 +3,48 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_SCRIPT = """
-# --- main.py
-import hydra
-import pytorch_lightning as pl
-import torch
+import textwrap
+
+_SCRIPT = textwrap.dedent("""
+    # --- main.py
+    import hydra
+    import pytorch_lightning as pl
+    import torch
 
 
-class Classifier(pl.LightningModule):
-    def __init__(self, hparams):
-        super().__init__()
-        self.save_hyperparameters(hparams)
-        self.layer = torch.nn.Linear(16, 2)
+    class Classifier(pl.LightningModule):
+        def __init__(self, hparams):
+            super().__init__()
+            self.save_hyperparameters(hparams)
+            self.layer = torch.nn.Linear(16, 2)
 
-    def training_step(self, batch, batch_idx):
-        x, y = batch
-        return torch.nn.functional.cross_entropy(self.layer(x), y)
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return torch.nn.functional.cross_entropy(self.layer(x), y)
 
-    def configure_optimizers(self):
-        return torch.optim.AdamW(self.parameters(), lr=1e-3)
-
-
-@hydra.main(config_path="configs", config_name="config")
-def run(cfg):
-    model = Classifier({arg}){pin}
-    trainer = pl.Trainer(max_epochs=cfg.max_epochs)
-    trainer.fit(model)
+        def configure_optimizers(self):
+            return torch.optim.AdamW(self.parameters(), lr=1e-3)
 
 
-if __name__ == "__main__":
-    run()
-# --- configs/config.yaml
-defaults:
-  - model: small
-  - data: corpus
+    @hydra.main(config_path="configs", config_name="config")
+    def run(cfg):
+        model = Classifier({arg}){pin}
+        trainer = pl.Trainer(max_epochs=cfg.max_epochs)
+        trainer.fit(model)
 
-max_epochs: 3
-# --- configs/data/corpus.yaml
-# @package _group_
-name: corpus_a
-"""
+
+    if __name__ == "__main__":
+        run()
+    # --- configs/config.yaml
+    defaults:
+      - model: small
+      - data: corpus
+
+    max_epochs: 3
+    # --- configs/data/corpus.yaml
+    # @package _group_
+    name: corpus_a
+""")
 
 _ROOT_REF = """\
 # --- configs/model/small.yaml

@@ -3,53 +3,55 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_SFT = """
-# --- finetune.py
-import torch
-from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
+import textwrap
 
-from data import ModelArguments, make_data_module
+_SFT = textwrap.dedent("""
+    # --- finetune.py
+    import torch
+    from transformers import AutoModelForCausalLM, HfArgumentParser, Trainer, TrainingArguments
 
-
-def train():
-    parser = HfArgumentParser((ModelArguments, TrainingArguments))
-    model_args, training_args = parser.parse_args_into_dataclasses()
-    model = AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
-    {cast}{pin}
-    trainer = Trainer(model=model, args=training_args, **make_data_module())
-    trainer.train()
+    from data import ModelArguments, make_data_module
 
 
-if __name__ == "__main__":
-    train()
-# --- launch
-torchrun --nproc_per_node 4 finetune.py --model_name_or_path TinyLlama/TinyLlama-1.1B --output_dir out {flags}
-"""
-
-_LOOP = """
-# --- train.py
-import torch
-from torch.utils.data import DataLoader
-
-from nets import ResNet, make_dataset
+    def train():
+        parser = HfArgumentParser((ModelArguments, TrainingArguments))
+        model_args, training_args = parser.parse_args_into_dataclasses()
+        model = AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+        {cast}{pin}
+        trainer = Trainer(model=model, args=training_args, **make_data_module())
+        trainer.train()
 
 
-def main():
-    model = ResNet().cuda()
-    {cast}{pin}
-    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
-    loader = DataLoader(make_dataset(), batch_size=64, shuffle=True)
-    for epoch in range(10):
-        for x, y in loader:
-            loss = torch.nn.functional.cross_entropy(model(x.cuda(){xcast}), y.cuda())
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+    if __name__ == "__main__":
+        train()
+    # --- launch
+    torchrun --nproc_per_node 4 finetune.py --model_name_or_path TinyLlama/TinyLlama-1.1B --output_dir out {flags}
+""")
+
+_LOOP = textwrap.dedent("""
+    # --- train.py
+    import torch
+    from torch.utils.data import DataLoader
+
+    from nets import ResNet, make_dataset
 
 
-if __name__ == "__main__":
-    main()
-"""
+    def main():
+        model = ResNet().cuda()
+        {cast}{pin}
+        optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+        loader = DataLoader(make_dataset(), batch_size=64, shuffle=True)
+        for epoch in range(10):
+            for x, y in loader:
+                loss = torch.nn.functional.cross_entropy(model(x.cuda(){xcast}), y.cuda())
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+""")
 
 BAD_EXAMPLES = [
     # TinyLlama issue 32: model.half() added to fit full SFT, no --fp16
@@ -68,25 +70,25 @@ GOOD_EXAMPLES = [
     # tricky-correct: a bfloat16 cast (no underflow of the exponent range)
     _LOOP.format(cast="model = model.to(torch.bfloat16)", pin="", xcast=".to(torch.bfloat16)"),
     # tricky-correct: a half-precision copy used for evaluation only
-    """
-# --- evaluate.py
-import torch
+    textwrap.dedent("""
+    # --- evaluate.py
+    import torch
 
-from nets import ResNet, make_loader
-
-
-@torch.no_grad()
-def main():
-    model = ResNet().cuda()
-    model.load_state_dict(torch.load("best.pt"))
-    model = model.half().eval()
-    correct = 0
-    for x, y in make_loader():
-        correct += (model(x.cuda().half()).argmax(-1) == y.cuda()).sum().item()
-    print(correct)
+    from nets import ResNet, make_loader
 
 
-if __name__ == "__main__":
-    main()
-""",
+    @torch.no_grad()
+    def main():
+        model = ResNet().cuda()
+        model.load_state_dict(torch.load("best.pt"))
+        model = model.half().eval()
+        correct = 0
+        for x, y in make_loader():
+            correct += (model(x.cuda().half()).argmax(-1) == y.cuda()).sum().item()
+        print(correct)
+
+
+    if __name__ == "__main__":
+        main()
+"""),
 ]

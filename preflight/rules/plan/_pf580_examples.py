@@ -3,6 +3,8 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 _CONFIG = """
 # --- fsdp.yaml
 compute_environment: LOCAL_MACHINE
@@ -19,61 +21,61 @@ num_processes: 8
 accelerate launch --config_file fsdp.yaml train.py
 """
 
-_SEPARATE = """
-# --- train.py
-import torch
-from accelerate import Accelerator
-from transformers import AutoModelForCausalLM
+_SEPARATE = textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+    from transformers import AutoModelForCausalLM
 
-from corpus import make_loader
-
-
-def main():
-    accelerator = Accelerator()
-    model = AutoModelForCausalLM.from_pretrained("EleutherAI/pythia-1.4b")
-    {early}{pin}
-    model = accelerator.prepare(model)
-    {late}
-    loader, optimizer = accelerator.prepare(make_loader(batch_size=8), optimizer)
-    model.train()
-    for batch in loader:
-        loss = model(**batch).loss
-        accelerator.backward(loss)
-        optimizer.step()
-        optimizer.zero_grad()
+    from corpus import make_loader
 
 
-if __name__ == "__main__":
-    main()
-"""
-
-_TOGETHER = """
-# --- train.py
-import torch
-from accelerate import Accelerator
-from transformers import AutoModelForSeq2SeqLM
-
-from summaries import make_loader
-
-
-def main():
-    accelerator = Accelerator()
-    model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")
-    decay = [p for n, p in model.named_parameters() if "bias" not in n]
-    rest = [p for n, p in model.named_parameters() if "bias" in n]
-    optimizer = torch.optim.AdamW([{{"params": decay, "weight_decay": 0.01}}, {{"params": rest}}], lr=3e-4){pin}
-    model, optimizer, loader = accelerator.prepare(model, optimizer, make_loader(batch_size=8))
-    model.train()
-    for batch in loader:
-        loss = model(**batch).loss
-        accelerator.backward(loss)
-        optimizer.step()
-        optimizer.zero_grad()
+    def main():
+        accelerator = Accelerator()
+        model = AutoModelForCausalLM.from_pretrained("EleutherAI/pythia-1.4b")
+        {early}{pin}
+        model = accelerator.prepare(model)
+        {late}
+        loader, optimizer = accelerator.prepare(make_loader(batch_size=8), optimizer)
+        model.train()
+        for batch in loader:
+            loss = model(**batch).loss
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
 
 
-if __name__ == "__main__":
-    main()
-"""
+    if __name__ == "__main__":
+        main()
+""")
+
+_TOGETHER = textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+    from transformers import AutoModelForSeq2SeqLM
+
+    from summaries import make_loader
+
+
+    def main():
+        accelerator = Accelerator()
+        model = AutoModelForSeq2SeqLM.from_pretrained("google/flan-t5-large")
+        decay = [p for n, p in model.named_parameters() if "bias" not in n]
+        rest = [p for n, p in model.named_parameters() if "bias" in n]
+        optimizer = torch.optim.AdamW([{{"params": decay, "weight_decay": 0.01}}, {{"params": rest}}], lr=3e-4){pin}
+        model, optimizer, loader = accelerator.prepare(model, optimizer, make_loader(batch_size=8))
+        model.train()
+        for batch in loader:
+            loss = model(**batch).loss
+            accelerator.backward(loss)
+            optimizer.step()
+            optimizer.zero_grad()
+
+
+    if __name__ == "__main__":
+        main()
+""")
 
 _EARLY = "optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5, weight_decay=0.1)"
 

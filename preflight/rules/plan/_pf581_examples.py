@@ -3,55 +3,57 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_NET = """
-# --- net.py
-import torch
-import torch.nn as nn
+import textwrap
+
+_NET = textwrap.dedent("""
+    # --- net.py
+    import torch
+    import torch.nn as nn
 
 
-def block(cin, cout):
-    return nn.Sequential(
-        nn.Conv2d(cin, cout, 3, 1, 1, bias=False),
-        nn.BatchNorm2d(cout),
-        {act}{pin}
-    )
+    def block(cin, cout):
+        return nn.Sequential(
+            nn.Conv2d(cin, cout, 3, 1, 1, bias=False),
+            nn.BatchNorm2d(cout),
+            {act}{pin}
+        )
 
 
-class Backbone(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.body = nn.Sequential(block(3, 64), block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten())
-        self.head = nn.Linear(128, 512)
+    class Backbone(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(block(3, 64), block(64, 128), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+            self.head = nn.Linear(128, 512)
 
-    def forward(self, x):
-        return self.head(self.body(x))
-"""
+        def forward(self, x):
+            return self.head(self.body(x))
+""")
 
-_MAIN = """
-# --- main.py
-import pytorch_lightning as pl
-import torch
+_MAIN = textwrap.dedent("""
+    # --- main.py
+    import pytorch_lightning as pl
+    import torch
 
-from net import Backbone
-
-
-class Face(pl.LightningModule):
-    def __init__(self):
-        super().__init__()
-        self.model = Backbone()
-
-    def training_step(self, batch, batch_idx):
-        x, y = batch
-        return torch.nn.functional.cross_entropy(self.model(x), y)
-
-    def configure_optimizers(self):
-        return torch.optim.SGD(self.parameters(), lr=0.1, momentum=0.9)
+    from net import Backbone
 
 
-if __name__ == "__main__":
-    trainer = pl.Trainer(accelerator="gpu", devices=2, strategy="ddp", precision={precision}, max_epochs=26)
-    trainer.fit(Face())
-"""
+    class Face(pl.LightningModule):
+        def __init__(self):
+            super().__init__()
+            self.model = Backbone()
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return torch.nn.functional.cross_entropy(self.model(x), y)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.1, momentum=0.9)
+
+
+    if __name__ == "__main__":
+        trainer = pl.Trainer(accelerator="gpu", devices=2, strategy="ddp", precision={precision}, max_epochs=26)
+        trainer.fit(Face())
+""")
 
 BAD_EXAMPLES = [
     # AdaFace: PReLU layers changed to float16, the Trainer in another file asks for 16-bit mixed precision
@@ -66,52 +68,52 @@ GOOD_EXAMPLES = [
     # tricky-correct: an explicit float32 factory dtype under 16-bit mixed precision
     _NET.format(act="nn.PReLU(cout, dtype=torch.float32),", pin="") + _MAIN.format(precision='"16-mixed"'),
     # tricky-correct: a frozen float16 teacher next to the trained student
-    _NET.format(act="nn.PReLU(cout),", pin="") + """
-# --- teacher.py
-import torch
-import torch.nn as nn
+    _NET.format(act="nn.PReLU(cout),", pin="") + textwrap.dedent("""
+    # --- teacher.py
+    import torch
+    import torch.nn as nn
 
 
-def frozen_teacher():
-    teacher = nn.Sequential(nn.Conv2d(3, 64, 3, 1, 1, dtype=torch.float16), nn.AdaptiveAvgPool2d(1), nn.Flatten())
-    teacher.requires_grad_(False)
-    return teacher.eval()
-""" + _MAIN.format(precision=16).replace("from net import Backbone", "from net import Backbone\nfrom teacher import frozen_teacher"),
+    def frozen_teacher():
+        teacher = nn.Sequential(nn.Conv2d(3, 64, 3, 1, 1, dtype=torch.float16), nn.AdaptiveAvgPool2d(1), nn.Flatten())
+        teacher.requires_grad_(False)
+        return teacher.eval()
+""") + _MAIN.format(precision=16).replace("from net import Backbone", "from net import Backbone\nfrom teacher import frozen_teacher"),
 ]
 
-_LIT_MODEL = """
-# --- lit_sft/model.py
-import lightning as L
-import torch
-from transformers import AutoModelForCausalLM
+_LIT_MODEL = textwrap.dedent("""
+    # --- lit_sft/model.py
+    import lightning as L
+    import torch
+    from transformers import AutoModelForCausalLM
 
 
-class LitCausalLM(L.LightningModule):
-    def __init__(self, name):
-        super().__init__()
-        self.model = AutoModelForCausalLM.from_pretrained(
-            name,
-            torch_dtype={dtype},{pin}
-        )
-        {extra}
+    class LitCausalLM(L.LightningModule):
+        def __init__(self, name):
+            super().__init__()
+            self.model = AutoModelForCausalLM.from_pretrained(
+                name,
+                torch_dtype={dtype},{pin}
+            )
+            {extra}
 
-    def training_step(self, batch, batch_idx):
-        return self.model(**batch).loss
+        def training_step(self, batch, batch_idx):
+            return self.model(**batch).loss
 
-    def configure_optimizers(self):
-        return torch.optim.AdamW(self.parameters(), lr=2e-5)
-"""
+        def configure_optimizers(self):
+            return torch.optim.AdamW(self.parameters(), lr=2e-5)
+""")
 
-_LIT_TRAIN = """
-# --- train.py
-import lightning as L
+_LIT_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import lightning as L
 
-from lit_sft.model import LitCausalLM
+    from lit_sft.model import LitCausalLM
 
-if __name__ == "__main__":
-    trainer = L.Trainer(accelerator="gpu", devices=1, precision={precision}, max_steps=1000)
-    trainer.fit(LitCausalLM("EleutherAI/pythia-1b"))
-"""
+    if __name__ == "__main__":
+        trainer = L.Trainer(accelerator="gpu", devices=1, precision={precision}, max_steps=1000)
+        trainer.fit(LitCausalLM("EleutherAI/pythia-1b"))
+""")
 
 # litgpt issue 1252: the LightningModule loads float16 weights, train.py asks for 16-bit mixed precision
 BAD_EXAMPLES += [

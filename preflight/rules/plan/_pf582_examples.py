@@ -3,43 +3,45 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_MODEL = """
-# --- model.py
-from peft import LoraConfig
-from transformers import AutoModelForCausalLM, PretrainedConfig, PreTrainedModel
+import textwrap
+
+_MODEL = textwrap.dedent("""
+    # --- model.py
+    from peft import LoraConfig
+    from transformers import AutoModelForCausalLM, PretrainedConfig, PreTrainedModel
 
 
-class CustomModel(PreTrainedModel):
-    config_class = PretrainedConfig
+    class CustomModel(PreTrainedModel):
+        config_class = PretrainedConfig
 
-    def __init__(self, config):
-        super().__init__(config)
-        self.model = AutoModelForCausalLM.from_pretrained("EleutherAI/pythia-70m")
-        self.config.update(self.model.config.to_dict())
-        {first}{pin1}
-        {second}{pin2}
+        def __init__(self, config):
+            super().__init__(config)
+            self.model = AutoModelForCausalLM.from_pretrained("EleutherAI/pythia-70m")
+            self.config.update(self.model.config.to_dict())
+            {first}{pin1}
+            {second}{pin2}
 
-    def forward(self, input_ids, attention_mask=None, labels=None):
-        return self.model(input_ids=input_ids, attention_mask=attention_mask, labels=labels)
-"""
+        def forward(self, input_ids, attention_mask=None, labels=None):
+            return self.model(input_ids=input_ids, attention_mask=attention_mask, labels=labels)
+""")
 
-_PEFT_TRAINER = """
-# --- train_lora.py
-import torch
-from peft import LoraConfig, TaskType, get_peft_model
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+_PEFT_TRAINER = textwrap.dedent("""
+    # --- train_lora.py
+    import torch
+    from peft import LoraConfig, TaskType, get_peft_model
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
-model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B-Instruct", torch_dtype=torch.bfloat16)
-model = get_peft_model(model, LoraConfig(task_type=TaskType.CAUSAL_LM, r=8, lora_alpha=32))
-{extra}
-args = TrainingArguments(
-    output_dir="out",
-    per_device_train_batch_size=4,
-    gradient_checkpointing=True,{pin}{kwargs}
-)
-trainer = Trainer(model=model, args=args, train_dataset=train_ds)
-trainer.train()
-"""
+    model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.1-8B-Instruct", torch_dtype=torch.bfloat16)
+    model = get_peft_model(model, LoraConfig(task_type=TaskType.CAUSAL_LM, r=8, lora_alpha=32))
+    {extra}
+    args = TrainingArguments(
+        output_dir="out",
+        per_device_train_batch_size=4,
+        gradient_checkpointing=True,{pin}{kwargs}
+    )
+    trainer = Trainer(model=model, args=args, train_dataset=train_ds)
+    trainer.train()
+""")
 
 _ADD = 'self.model.add_adapter(LoraConfig(task_type="CAUSAL_LM", r=8, lora_alpha=32))'
 _GC = "self.model.gradient_checkpointing_enable()"

@@ -3,6 +3,8 @@ good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 _CONFIG = """\
 # --- configs/default.yaml
 defaults:
@@ -15,24 +17,24 @@ hydra:
     n_trials: 20
 """
 
-_APP = """
-# --- train.py
-import hydra
-from omegaconf import DictConfig
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-def run_experiment(cfg: DictConfig) -> float:
-    return float(train(cfg))
+    def run_experiment(cfg: DictConfig) -> float:
+        return float(train(cfg))
 
 
-@hydra.main(version_base="1.2", config_path="configs", config_name="default")
-def main(cfg: DictConfig){annotation}:
-{body}
+    @hydra.main(version_base="1.2", config_path="configs", config_name="default")
+    def main(cfg: DictConfig){annotation}:
+    {body}
 
 
-if __name__ == "__main__":
-    main()
-"""
+    if __name__ == "__main__":
+        main()
+""")
 
 PF588_BAD = [
     # Stoix PR 49: the entry point runs the experiment and drops its score

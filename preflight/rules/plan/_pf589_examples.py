@@ -3,21 +3,23 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_APP = """
-# --- train.py
-import hydra
-import torch
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import torch
 
 
-@hydra.main(version_base=None, config_path="cfgs", config_name="config")
-def main(cfg):
-    device = torch.device(f"cuda:{cfg.device}")
-    train(cfg, device)
+    @hydra.main(version_base=None, config_path="cfgs", config_name="config")
+    def main(cfg):
+        device = torch.device(f"cuda:{cfg.device}")
+        train(cfg, device)
 
 
-if __name__ == "__main__":
-    main()
-"""
+    if __name__ == "__main__":
+        main()
+""")
 
 _CONFIG = """\
 # --- cfgs/config.yaml

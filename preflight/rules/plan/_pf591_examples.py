@@ -3,35 +3,37 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_QA = """
-# --- train.py
-from transformers import Trainer, TrainingArguments
+import textwrap
 
-args = TrainingArguments(
-    output_dir="out",
-    eval_strategy="steps",
-    save_strategy="steps",
-    load_best_model_at_end=True,
-    metric_for_best_model="eval_squad_loss",{pin}{extra}
-)
-Trainer(model=model, args=args, train_dataset=train_ds, eval_dataset={{"squad": squad, "quac": quac}}).train()
-"""
+_QA = textwrap.dedent("""
+    # --- train.py
+    from transformers import Trainer, TrainingArguments
 
-_ASR = """
-# --- finetune_whisper.py
-from transformers import Seq2SeqTrainer, Seq2SeqTrainingArguments
+    args = TrainingArguments(
+        output_dir="out",
+        eval_strategy="steps",
+        save_strategy="steps",
+        load_best_model_at_end=True,
+        metric_for_best_model="eval_squad_loss",{pin}{extra}
+    )
+    Trainer(model=model, args=args, train_dataset=train_ds, eval_dataset={{"squad": squad, "quac": quac}}).train()
+""")
 
-training_args = Seq2SeqTrainingArguments(
-    output_dir="whisper-small",
-    eval_strategy="steps",
-    predict_with_generate=True,
-    generation_max_length=225,
-    load_best_model_at_end=True,
-    metric_for_best_model="{metric}",{pin}{extra}
-)
-trainer = Seq2SeqTrainer(model=model, args=training_args, train_dataset=train, eval_dataset=test,
-                         compute_metrics=compute_metrics)
-"""
+_ASR = textwrap.dedent("""
+    # --- finetune_whisper.py
+    from transformers import Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    training_args = Seq2SeqTrainingArguments(
+        output_dir="whisper-small",
+        eval_strategy="steps",
+        predict_with_generate=True,
+        generation_max_length=225,
+        load_best_model_at_end=True,
+        metric_for_best_model="{metric}",{pin}{extra}
+    )
+    trainer = Seq2SeqTrainer(model=model, args=training_args, train_dataset=train, eval_dataset=test,
+                             compute_metrics=compute_metrics)
+""")
 
 PF591_BAD = [
     # transformers PR 31142's report: a per-dataset eval loss, transformers pinned before 4.42

@@ -3,22 +3,24 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import hydra
-import torch.distributed as dist
-from omegaconf import DictConfig
+import textwrap
+
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import torch.distributed as dist
+    from omegaconf import DictConfig
 
 
-@hydra.main(version_base="1.3", config_path="conf", config_name="train")
-def main(cfg: DictConfig) -> None:
-    dist.init_process_group("nccl")
-    print(cfg.optim.lr, cfg.epochs)
+    @hydra.main(version_base="1.3", config_path="conf", config_name="train")
+    def main(cfg: DictConfig) -> None:
+        dist.init_process_group("nccl")
+        print(cfg.optim.lr, cfg.epochs)
 
 
-if __name__ == "__main__":
-    main()
-"""
+    if __name__ == "__main__":
+        main()
+""")
 
 BAD_EXAMPLES = [
     # Hydra issue 2070: one process per GPU, each resolves its own timestamp

@@ -3,19 +3,21 @@ bad one must give); good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import deepspeed
+import textwrap
+
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import deepspeed
 
 
-def train(args, model, dataset):
-    engine, optimizer, loader, scheduler = deepspeed.initialize(
-        args=args, model=model, model_parameters=model.parameters(), training_data=dataset)
-    for batch in loader:
-        loss = engine(batch)
-        engine.backward(loss)
-        engine.step()
-"""
+    def train(args, model, dataset):
+        engine, optimizer, loader, scheduler = deepspeed.initialize(
+            args=args, model=model, model_parameters=model.parameters(), training_data=dataset)
+        for batch in loader:
+            loss = engine(batch)
+            engine.backward(loss)
+            engine.step()
+""")
 
 _CONFIG = """\
 # --- ds_config.json

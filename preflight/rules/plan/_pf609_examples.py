@@ -3,40 +3,42 @@ command); bad ones must fire at the pinned line, good ones stay silent."""
 
 from __future__ import annotations
 
-_MEGATRON = """
-# --- training.py
-import json
+import textwrap
 
-import deepspeed
+_MEGATRON = textwrap.dedent("""
+    # --- training.py
+    import json
 
-
-def setup(args, model, optimizer, lr_scheduler):
-    with open(args.deepspeed_config) as f:
-        config = json.load(f)
-    config["train_micro_batch_size_per_gpu"] = args.micro_batch_size
-    {clear}model, optimizer, _, lr_scheduler = deepspeed.initialize({pin}
-        model=model, optimizer=optimizer, lr_scheduler=lr_scheduler, config=config, {args})
-    return model, optimizer, lr_scheduler
-"""
-
-_ARGPARSE = """
-# --- train.py
-import argparse
-
-import deepspeed
+    import deepspeed
 
 
-def main(model):
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--local_rank", type=int, default=-1)
-    parser.add_argument("--zero_stage", type=int, default=2)
-    parser = deepspeed.add_config_arguments(parser)
-    args = parser.parse_args()
-    ds_config = {{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {{"stage": args.zero_stage}}}}
-    engine, *_ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters(),{pin}
-                                      config=ds_config)
-    return engine
-"""
+    def setup(args, model, optimizer, lr_scheduler):
+        with open(args.deepspeed_config) as f:
+            config = json.load(f)
+        config["train_micro_batch_size_per_gpu"] = args.micro_batch_size
+        {clear}model, optimizer, _, lr_scheduler = deepspeed.initialize({pin}
+            model=model, optimizer=optimizer, lr_scheduler=lr_scheduler, config=config, {args})
+        return model, optimizer, lr_scheduler
+""")
+
+_ARGPARSE = textwrap.dedent("""
+    # --- train.py
+    import argparse
+
+    import deepspeed
+
+
+    def main(model):
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--local_rank", type=int, default=-1)
+        parser.add_argument("--zero_stage", type=int, default=2)
+        parser = deepspeed.add_config_arguments(parser)
+        args = parser.parse_args()
+        ds_config = {{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {{"stage": args.zero_stage}}}}
+        engine, *_ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters(),{pin}
+                                          config=ds_config)
+        return engine
+""")
 
 PF609_BAD = [
     # Megatron-DeepSpeed issue 164: the code loads args.deepspeed_config itself and passes both

@@ -3,25 +3,27 @@ line, good ones stay silent."""
 
 from __future__ import annotations
 
-_MAIN = """
-# --- {env}
-{pin}
-# --- src/main.py
-import pytorch_lightning as pl
+import textwrap
 
-from nanowm.model import WorldModel
+_MAIN = textwrap.dedent("""
+    # --- {env}
+    {pin}
+    # --- src/main.py
+    import pytorch_lightning as pl
+
+    from nanowm.model import WorldModel
 
 
-def main(dm):
-    model = WorldModel()
-    trainer = pl.Trainer(
-        accelerator="gpu",
-        devices=1,
-        precision={precision},{mark}
-        max_epochs=100,
-    )
-    trainer.fit(model, datamodule=dm)
-"""
+    def main(dm):
+        model = WorldModel()
+        trainer = pl.Trainer(
+            accelerator="gpu",
+            devices=1,
+            precision={precision},{mark}
+            max_epochs=100,
+        )
+        trainer.fit(model, datamodule=dm)
+""")
 
 _ENV = """name: nanowm
 dependencies:

@@ -3,20 +3,22 @@ good ones stay silent."""
 
 from __future__ import annotations
 
-_TRAIN = """
-# --- train.py
-import hydra
-from omegaconf import DictConfig
+import textwrap
+
+_TRAIN = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from omegaconf import DictConfig
 
 
-@hydra.main(version_base="1.3", config_path="conf", config_name="config")
-def main(cfg: DictConfig) -> None:
-    print(cfg.seed, cfg.lr)
+    @hydra.main(version_base="1.3", config_path="conf", config_name="config")
+    def main(cfg: DictConfig) -> None:
+        print(cfg.seed, cfg.lr)
 
 
-if __name__ == "__main__":
-    main()
-"""
+    if __name__ == "__main__":
+        main()
+""")
 
 BAD_EXAMPLES = [
     # hydra issue 1254: one run per GPU started together from a batch script, second-resolution folder

@@ -3,6 +3,8 @@ good ones stay silent."""
 
 from __future__ import annotations
 
+import textwrap
+
 _ZERO3 = """
 # --- ds_zero3.json
 {"zero_optimization": {"stage": 3}, "bf16": {"enabled": "auto"},
@@ -15,57 +17,57 @@ _ZERO2 = """
 
 PF630_BAD = [
     # accelerate issue 2543's shape: a 32B model meant to be split, ZeRO-3 already on
-    """
-# --- sft.py
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+    textwrap.dedent("""
+    # --- sft.py
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
 
-def main():
-    args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json", bf16=True)
-    model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-32B", device_map="auto")  # error: PF630
-    Trainer(model=model, args=args, train_dataset=data).train()
+    def main():
+        args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json", bf16=True)
+        model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-32B", device_map="auto")  # error: PF630
+        Trainer(model=model, args=args, train_dataset=data).train()
 
 
-main()
-""" + _ZERO3,
+    main()
+""") + _ZERO3,
 ]
 
 PF630_GOOD = [
     # the fix: no device map, ZeRO-3 partitions the model
-    """
-# --- sft.py
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+    textwrap.dedent("""
+    # --- sft.py
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
 
-def main():
-    args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json", bf16=True)
-    model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-32B")
-    Trainer(model=model, args=args, train_dataset=data).train()
+    def main():
+        args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json", bf16=True)
+        model = AutoModelForCausalLM.from_pretrained("Qwen/Qwen2.5-32B")
+        Trainer(model=model, args=args, train_dataset=data).train()
 
 
-main()
-""" + _ZERO3,
+    main()
+""") + _ZERO3,
     # ZeRO-2 does not refuse a device map
-    """
-# --- sft.py
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+    textwrap.dedent("""
+    # --- sft.py
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
-args = TrainingArguments(output_dir="out", deepspeed="ds_zero2.json")
-model = AutoModelForCausalLM.from_pretrained("gpt2", device_map={"": 0})
-Trainer(model=model, args=args, train_dataset=data).train()
-""" + _ZERO2,
-    # tricky: an explicit device_map=None, the integration's own default
-    """
-# --- sft.py
-from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
-
-
-def main():
-    args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json")
-    model = AutoModelForCausalLM.from_pretrained("gpt2", device_map=None)
+    args = TrainingArguments(output_dir="out", deepspeed="ds_zero2.json")
+    model = AutoModelForCausalLM.from_pretrained("gpt2", device_map={"": 0})
     Trainer(model=model, args=args, train_dataset=data).train()
+""") + _ZERO2,
+    # tricky: an explicit device_map=None, the integration's own default
+    textwrap.dedent("""
+    # --- sft.py
+    from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
 
 
-main()
-""" + _ZERO3,
+    def main():
+        args = TrainingArguments(output_dir="out", deepspeed="ds_zero3.json")
+        model = AutoModelForCausalLM.from_pretrained("gpt2", device_map=None)
+        Trainer(model=model, args=args, train_dataset=data).train()
+
+
+    main()
+""") + _ZERO3,
 ]

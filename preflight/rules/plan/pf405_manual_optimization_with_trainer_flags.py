@@ -65,8 +65,8 @@ before `opt.step()` for clipping.
 * Several LightningModules, some automatic, and the one passed to
   `trainer.fit(...)` is not a manual one (or preflight cannot tell which one it is).
 """
-    bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF405_BAD")
-    good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF405_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf405_examples", "PF405_BAD")
+    good_examples = examples("preflight.rules.plan._pf405_examples", "PF405_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         manual: list[tuple[ParsedPython, ClassInfo]] = []

@@ -209,8 +209,8 @@ Trainer that the loss is a plain mean: `loss_is_scaled_for_ga = False`
 * The TypeError form: no transformers version declared, one before 4.46, or the class
   overrides `training_step` itself.
 """
-    bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF406_BAD")
-    good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF406_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf406_examples", "PF406_BAD")
+    good_examples = examples("preflight.rules.plan._pf406_examples", "PF406_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         ga = pctx.plan.resolve("batch.grad_accum")

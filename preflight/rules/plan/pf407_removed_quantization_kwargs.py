@@ -52,8 +52,8 @@ model = AutoModelForCausalLM.from_pretrained(
 * `quantization_config=BitsAndBytesConfig(...)`; the keywords on a tokenizer or
   config class.
 """
-    bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF407_BAD")
-    good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF407_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf407_examples", "PF407_BAD")
+    good_examples = examples("preflight.rules.plan._pf407_examples", "PF407_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.scripts:

@@ -52,8 +52,8 @@ Rename the keyword: `SFTConfig(max_length=2048, ...)`.
   the call is written for that API, where `max_seq_length` is valid.
 * `max_length=`; a `max_seq_length` of another library.
 """
-    bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF410_BAD")
-    good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF410_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf410_examples", "PF410_BAD")
+    good_examples = examples("preflight.rules.plan._pf410_examples", "PF410_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for script in pctx.scripts:

@@ -60,8 +60,8 @@ Pass the dtype: `from_pretrained(name, torch_dtype=torch.bfloat16)` (or
   master weights on purpose (torch AMP's GradScaler refuses fp16 gradients, and bf16
   weights lose small updates), so the float32 load is what the job needs.
 """
-    bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF411_BAD")
-    good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF411_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf411_examples", "PF411_BAD")
+    good_examples = examples("preflight.rules.plan._pf411_examples", "PF411_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         precision = pctx.plan.resolve("precision.mode")

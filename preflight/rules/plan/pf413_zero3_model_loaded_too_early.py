@@ -68,8 +68,8 @@ in a variable) before `from_pretrained`.
 * The load runs inside `with deepspeed.zero.Init(...)`.
 * No ZeRO-3 in the plan (stage 0-2 keeps full weights per rank anyway).
 """
-    bad_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF413_BAD")
-    good_examples = examples("preflight.rules.plan._pf4_plan_examples", "PF413_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf413_examples", "PF413_BAD")
+    good_examples = examples("preflight.rules.plan._pf413_examples", "PF413_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         zero3 = next((f for f in pctx.plan.facts("dist.sharding") if f.value == "zero3"

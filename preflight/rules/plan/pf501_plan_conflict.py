@@ -139,8 +139,8 @@ Set the value in one place, or make the other place say the same thing (use
 * One side is only a guess (confidence low), such as full fine-tuning assumed under a
   `Trainer` whose model is built in an imported module that attaches a LoRA adapter.
 """
-    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF501_BAD")
-    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF501_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf501_examples", "PF501_BAD")
+    good_examples = examples("preflight.rules.plan._pf501_examples", "PF501_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         from preflight.audit import format_source, format_value

@@ -121,8 +121,8 @@ world size.
   `--tensor-model-parallel-size`/`--pipeline-model-parallel-size` on the launch): DeepSpeed
   then counts only the data-parallel ranks, so only the multiple check above is made.
 """
-    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF502_BAD")
-    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF502_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf502_examples", "PF502_BAD")
+    good_examples = examples("preflight.rules.plan._pf502_examples", "PF502_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         """Reads the plan only: the batch numbers each DeepSpeed config (JSON, YAML block or a

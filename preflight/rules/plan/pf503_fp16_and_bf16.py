@@ -45,8 +45,8 @@ Keep one: bf16 on Ampere or newer GPUs (no loss scaling needed), fp16 on older o
 * `"auto"` (filled from the TrainingArguments / Accelerate precision), one of
   the two false or absent, values preflight cannot read statically.
 """
-    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF503_BAD")
-    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF503_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf503_examples", "PF503_BAD")
+    good_examples = examples("preflight.rules.plan._pf503_examples", "PF503_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         # DeepSpeed configs (JSON, YAML block, dict built in Python): the precision facts the

@@ -45,8 +45,8 @@ Use `"stage": 3` if the parameters must leave the GPU, or remove
 
 * Stage 3; `"device": "none"`; a stage preflight cannot read (`"auto"`).
 """
-    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF504_BAD")
-    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF504_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf504_examples", "PF504_BAD")
+    good_examples = examples("preflight.rules.plan._pf504_examples", "PF504_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         """Reads the plan only: the offload and the stage that one config (DeepSpeed JSON or

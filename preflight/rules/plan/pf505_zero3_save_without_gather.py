@@ -76,8 +76,8 @@ convert the checkpoint with `zero_to_fp32.py` after training.
   saves dummy weights before `deepspeed.initialize`); the flag plays no part.
 * An unwrapped state dict of which only `.keys()` (the parameter names) is used.
 """
-    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_BAD")
-    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF505_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf505_examples", "PF505_BAD")
+    good_examples = examples("preflight.rules.plan._pf505_examples", "PF505_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         """Reads the plan for the config side: a ZeRO-3 stage and the save-gather flag that one

@@ -81,8 +81,8 @@ Turn the model-level flag off and enable FSDP's:
   of one module (unrelated code paths: a helper that re-enables checkpointing, an
   evaluation-only FSDP wrap).
 """
-    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF506_BAD")
-    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF506_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf506_examples", "PF506_BAD")
+    good_examples = examples("preflight.rules.plan._pf506_examples", "PF506_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         plan = pctx.plan

@@ -79,8 +79,8 @@ experiment config that the defaults list selects, or as a default in the file.
   on any object: facebookresearch/drqv2 `train.py:28-31` fills `agent.obs_shape: ???` this way
   before `hydra.utils.instantiate`).
 """
-    bad_examples = examples("preflight.rules.plan._pf50x_examples", "PF507_BAD")
-    good_examples = examples("preflight.rules.plan._pf50x_examples", "PF507_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf507_examples", "PF507_BAD")
+    good_examples = examples("preflight.rules.plan._pf507_examples", "PF507_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         try:

@@ -42,8 +42,8 @@ or offload to `"cpu"`.
 
 * A path is given, or the device is `cpu` / `none`.
 """
-    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF509_BAD")
-    good_examples = examples("preflight.rules.plan._pf508_examples", "PF509_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf509_examples", "PF509_BAD")
+    good_examples = examples("preflight.rules.plan._pf509_examples", "PF509_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for config, block, prefix in pctx.deepspeed_configs():

@@ -87,8 +87,8 @@ train through the Trainer / Accelerate, which fill the `"auto"` values.
 * The script writes the value into the loaded dict itself (`ds_config["train_batch_size"] =
   ...`, `ds_config.update({...})`) before handing it to `deepspeed.initialize`.
 """
-    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF510_BAD")
-    good_examples = examples("preflight.rules.plan._pf508_examples", "PF510_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf510_examples", "PF510_BAD")
+    good_examples = examples("preflight.rules.plan._pf510_examples", "PF510_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         scripts = pctx.scripts

@@ -56,8 +56,8 @@ else the file `TrainingArguments(deepspeed="ds.json")` names (read beside the sc
 `max_grad_norm` comes from the code, an arguments file or `--max_grad_norm` on the
 launch command.
 """
-    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF511_BAD")
-    good_examples = examples("preflight.rules.plan._pf508_examples", "PF511_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf511_examples", "PF511_BAD")
+    good_examples = examples("preflight.rules.plan._pf511_examples", "PF511_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         yield from self._accelerate_clip(pctx)

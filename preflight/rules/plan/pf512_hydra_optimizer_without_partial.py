@@ -263,8 +263,8 @@ parameters, or pass them when instantiating.
   call. Code outside the job (an installed package) may pass the parameters; preflight cannot
   see it and does not guess.
 """
-    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF512_BAD")
-    good_examples = examples("preflight.rules.plan._pf508_examples", "PF512_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf512_examples", "PF512_BAD")
+    good_examples = examples("preflight.rules.plan._pf512_examples", "PF512_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for config in hydra_yaml_configs(pctx):

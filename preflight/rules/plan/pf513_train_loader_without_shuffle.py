@@ -68,8 +68,8 @@ under DDP); keep `false` for validation and test.
   `DataLoader(..., **cfg....<node>)` call that passes no `shuffle`/`sampler` itself
   (then the DataLoader default `shuffle=False` applies).
 """
-    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF513_BAD")
-    good_examples = examples("preflight.rules.plan._pf508_examples", "PF513_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf513_examples", "PF513_BAD")
+    good_examples = examples("preflight.rules.plan._pf513_examples", "PF513_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         unpacked = _unpacked_into_loader(pctx)

@@ -62,8 +62,8 @@ Use bf16 (`--bf16`, `precision: bf16-mixed`) on Ampere or newer, or fp32.
 
 * No T5-family name is found, or fp16 is only requested inside a script (PF423).
 """
-    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF514_BAD")
-    good_examples = examples("preflight.rules.plan._pf508_examples", "PF514_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf514_examples", "PF514_BAD")
+    good_examples = examples("preflight.rules.plan._pf514_examples", "PF514_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         model = self._model(pctx)

@@ -45,8 +45,8 @@ Drop the last activation from the model config (apply it only at inference).
 
 * The loss is `NLLLoss` after `LogSoftmax`, or `BCELoss` after `Sigmoid`.
 """
-    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF515_BAD")
-    good_examples = examples("preflight.rules.plan._pf508_examples", "PF515_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf515_examples", "PF515_BAD")
+    good_examples = examples("preflight.rules.plan._pf515_examples", "PF515_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         for config in hydra_yaml_configs(pctx):

@@ -143,8 +143,8 @@ Remove `use_distributed_sampler: false`, or give the loaders a
   the config gives the loaders a sampler node of its own or sets `use_lhotse: true`,
   or the job has no script (a config alone cannot say who builds the loaders).
 """
-    bad_examples = examples("preflight.rules.plan._pf508_examples", "PF516_BAD")
-    good_examples = examples("preflight.rules.plan._pf508_examples", "PF516_GOOD")
+    bad_examples = examples("preflight.rules.plan._pf516_examples", "PF516_BAD")
+    good_examples = examples("preflight.rules.plan._pf516_examples", "PF516_GOOD")
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         sharded = None

@@ -4,6 +4,7 @@ the keyword and ignores it."""
 from __future__ import annotations
 
 import ast
+import textwrap
 from typing import Iterable
 
 from preflight.diagnostics import Category, Finding, Severity
@@ -23,38 +24,38 @@ class SplitBatchesKeywordIgnored(PlanRule):
     category = Category.CONFIG
     frameworks = ("accelerate",)
     summary = "`Accelerator(split_batches=...)` is accepted but ignored since accelerate 1.0: use `DataLoaderConfiguration`"
-    explanation = """
-## What it finds
+    explanation = textwrap.dedent("""
+    ## What it finds
 
-`Accelerator(split_batches=...)` in a project that declares accelerate 1.0 or later (a warning), or no
-accelerate version at all (a note: the latest release is what gets installed).
+    `Accelerator(split_batches=...)` in a project that declares accelerate 1.0 or later (a warning), or no
+    accelerate version at all (a note: the latest release is what gets installed).
 
-## Why it matters
+    ## Why it matters
 
-accelerate 1.0 ("The Great Deprecation", huggingface/accelerate PR 3098) moved the data-loader options
-to `DataLoaderConfiguration`. `dispatch_batches`, `even_batches` and `use_seedable_sampler` were
-removed from `Accelerator.__init__` (passing them raises a TypeError), but `split_batches` stayed in its
-signature and the code that applied it was removed: the keyword is accepted and does nothing
-(`src/accelerate/accelerator.py` of v1.0.0 to v1.9.0; accelerate issue 3177: "You can pass
-Accelerator(split_batches=True), but it will still be False"). A script that builds its loader with
-the global batch and relies on the split then gives every process the whole batch: with 4 processes
-the effective batch, and the step count per epoch, change by a factor of 4 without any message.
+    accelerate 1.0 ("The Great Deprecation", huggingface/accelerate PR 3098) moved the data-loader options
+    to `DataLoaderConfiguration`. `dispatch_batches`, `even_batches` and `use_seedable_sampler` were
+    removed from `Accelerator.__init__` (passing them raises a TypeError), but `split_batches` stayed in its
+    signature and the code that applied it was removed: the keyword is accepted and does nothing
+    (`src/accelerate/accelerator.py` of v1.0.0 to v1.9.0; accelerate issue 3177: "You can pass
+    Accelerator(split_batches=True), but it will still be False"). A script that builds its loader with
+    the global batch and relies on the split then gives every process the whole batch: with 4 processes
+    the effective batch, and the step count per epoch, change by a factor of 4 without any message.
 
-## How to fix it
+    ## How to fix it
 
-```python
-from accelerate.utils import DataLoaderConfiguration
-accelerator = Accelerator(dataloader_config=DataLoaderConfiguration(split_batches=True))
-```
+    ```python
+    from accelerate.utils import DataLoaderConfiguration
+    accelerator = Accelerator(dataloader_config=DataLoaderConfiguration(split_batches=True))
+    ```
 
-## When preflight stays silent
+    ## When preflight stays silent
 
-* The project declares an accelerate release before 1.0 (`accelerate==0.34.2`), or a lower bound
-  below 1.0 (either line may be installed).
-* The launch runs one process (nothing is split then).
-* `split_batches` is passed inside `DataLoaderConfiguration(...)`, or is a literal `False` (the default,
-  so ignoring it changes nothing).
-"""
+    * The project declares an accelerate release before 1.0 (`accelerate==0.34.2`), or a lower bound
+      below 1.0 (either line may be installed).
+    * The launch runs one process (nothing is split then).
+    * `split_batches` is passed inside `DataLoaderConfiguration(...)`, or is a literal `False` (the default,
+      so ignoring it changes nothing).
+""")
     bad_examples = examples("preflight.rules.plan._pf538_examples", "PF538_BAD")
     good_examples = examples("preflight.rules.plan._pf538_examples", "PF538_GOOD")
 

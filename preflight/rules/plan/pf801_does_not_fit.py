@@ -2,30 +2,31 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 
-_TRAIN = """
-# --- pyproject.toml
-[tool.preflight]
-target-gpu = "{gpu}"
-# --- train.py
-from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+_TRAIN = textwrap.dedent("""
+    # --- pyproject.toml
+    [tool.preflight]
+    target-gpu = "{gpu}"
+    # --- train.py
+    from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
 
-model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf"{load}){pin}
-tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")
-args = TrainingArguments(output_dir="out", per_device_train_batch_size={batch}, bf16=True)
-
-
-def encode(batch):
-    return tokenizer(batch["text"], max_length=2048, padding="max_length", truncation=True)
+    model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-2-7b-hf"{load}){pin}
+    tokenizer = AutoTokenizer.from_pretrained("meta-llama/Llama-2-7b-hf")
+    args = TrainingArguments(output_dir="out", per_device_train_batch_size={batch}, bf16=True)
 
 
-Trainer(model=model, args=args, train_dataset=data).train()
-"""
+    def encode(batch):
+        return tokenizer(batch["text"], max_length=2048, padding="max_length", truncation=True)
+
+
+    Trainer(model=model, args=args, train_dataset=data).train()
+""")
 
 PF801_BAD = [
     # a full fine-tune of a 7B model: 16 bytes per parameter before any activation

@@ -1,0 +1,69 @@
+"""PF411 examples: executable documentation. A bad example marks each line it must be
+reported on with a trailing ``# error: PFxxx`` / ``# warning: PFxxx`` comment; the meta-test
+asserts exactly those findings. Good examples must stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+PF411_BAD = [
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==4.46.3
+        # --- train.py
+        from peft import LoraConfig, get_peft_model
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+        model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B")  # warning: PF411
+        model = get_peft_model(model, LoraConfig(r=16, target_modules=["q_proj", "v_proj"], task_type="CAUSAL_LM"))
+        args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=4)
+        Trainer(model=model, args=args, train_dataset=ds).train()
+        """),
+]
+
+PF411_GOOD = [
+    # tricky-correct: a full fine-tune in bf16 mixed precision keeps float32 master weights on purpose
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==4.40.2
+        # --- train.py
+        from transformers import AutoModelForQuestionAnswering, Trainer, TrainingArguments
+
+        model = AutoModelForQuestionAnswering.from_pretrained("microsoft/deberta-v3-base")
+        args = TrainingArguments(output_dir="out", bf16=True, per_device_train_batch_size=16)
+        Trainer(model=model, args=args, train_dataset=ds).train()
+        """),
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==4.46.3
+        # --- train.py
+        import torch
+        from transformers import AutoModelForCausalLM, Trainer, TrainingArguments
+
+        model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B", torch_dtype=torch.bfloat16)
+        args = TrainingArguments(output_dir="out", bf16=True)
+        """),
+    # a diffusers model: its loading defaults are not transformers', and the trainable
+    # UNet is kept in float32 on purpose as the master copy for fp16 autocast
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==4.46.3
+        diffusers==0.31.0
+        # --- train.py
+        from accelerate import Accelerator
+        from diffusers import UNet2DConditionModel
+
+        accelerator = Accelerator(mixed_precision="fp16")
+        unet = UNet2DConditionModel.from_pretrained("stabilityai/stable-diffusion-2-1", subfolder="unet")
+        """),
+    # transformers 5 loads with dtype="auto"
+    textwrap.dedent("""
+        # --- requirements.txt
+        transformers==5.3.0
+        # --- train.py
+        from transformers import AutoModelForCausalLM, TrainingArguments
+
+        model = AutoModelForCausalLM.from_pretrained("meta-llama/Llama-3.2-1B")
+        args = TrainingArguments(output_dir="out", bf16=True)
+        """),
+]
