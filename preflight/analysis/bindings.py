@@ -132,7 +132,7 @@ class Bindings:
         for call, fn in self.call_functions:
             qual = self.imports.qualify(call.func) or ""
             last = qual.rsplit(".", 1)[-1]
-            if not (qual.startswith("torch.optim.") and last[:1].isupper() and ".lr_scheduler." not in qual):
+            if not _torch_optimizer_class(qual):
                 continue
             first = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
             if isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute) \
@@ -479,8 +479,7 @@ class Bindings:
         if last == "instantiate" and (qual.startswith("hydra.") or qual == "instantiate") and call.args \
                 and hydra_optimizer(call):
             return Binding(OPTIMIZER, call, "`instantiate(...)` of an optimizer config")
-        if last in tables.OPTIMIZERS or (qual.startswith("torch.optim.") and last[:1].isupper()
-                                   and ".lr_scheduler." not in qual and last != "Optimizer"):
+        if last in tables.OPTIMIZERS or (_torch_optimizer_class(qual) and last != "Optimizer"):
             return Binding(OPTIMIZER, call, None)
         if _optimizer_over_parameters(last, call):
             # a third-party optimizer named after a torch one (aihwkit's `AnalogSGD`, `Adam8bit`
@@ -644,3 +643,13 @@ def _optimizer_over_parameters(last: str, call: ast.Call) -> bool:
     params = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
     return isinstance(params, ast.Call) and isinstance(params.func, ast.Attribute) and (
         params.func.attr in ("parameters", "named_parameters"))
+
+
+def _torch_optimizer_class(qual: str) -> bool:
+    """A class of ``torch.optim`` that is an optimizer: not a learning-rate scheduler
+    (``torch.optim.lr_scheduler.*``) and not a stochastic-weight-averaging helper
+    (``torch.optim.swa_utils.SWALR`` is a scheduler, ``AveragedModel`` a module: stepping an SWALR
+    at the end of each epoch is no optimizer step; mosaicml/composer issue 624's SWA loop)."""
+    last = qual.rsplit(".", 1)[-1]
+    return (qual.startswith("torch.optim.") and last[:1].isupper() and ".lr_scheduler." not in qual
+            and ".swa_utils." not in qual)

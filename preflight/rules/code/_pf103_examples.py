@@ -162,6 +162,28 @@ BAD_EXAMPLES = [
 ]
 
 GOOD_EXAMPLES = [
+    # tricky: SWALR is a learning-rate scheduler (torch.optim.swa_utils), stepped once per epoch after the
+    # batch loop; the optimizer is cleared per batch (mosaicml/composer issue 624's SWA loop)
+    textwrap.dedent("""\
+        import torch
+        import torch.nn.functional as F
+        from torch.optim.swa_utils import SWALR, AveragedModel
+
+
+        def fit(model, loader, epochs, swa_start):
+            optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+            swa_model = AveragedModel(model)
+            swa_scheduler = SWALR(optimizer, swa_lr=0.05)
+            for epoch in range(epochs):
+                for x, y in loader:
+                    optimizer.zero_grad()
+                    F.cross_entropy(model(x), y).backward()
+                    optimizer.step()
+                if epoch >= swa_start:
+                    swa_model.update_parameters(model)
+                    swa_scheduler.step()
+            return swa_model
+        """),
     # tricky: both sides of the AMP if/else clear (DINO's engine.py after the DAB-DETR fix)
     textwrap.dedent("""\
         import torch
