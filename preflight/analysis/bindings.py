@@ -131,7 +131,6 @@ class Bindings:
         optimized: set[tuple[FunctionInfo, str]] = set()
         for call, fn in self.call_functions:
             qual = self.imports.qualify(call.func) or ""
-            last = qual.rsplit(".", 1)[-1]
             if not _torch_optimizer_class(qual):
                 continue
             first = call.args[0] if call.args else next((k.value for k in call.keywords if k.arg == "params"), None)
