@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import pytest
+from public_split_helpers import all_urls, page, publisher
 
 PUBLIC = Path(__file__).resolve().parent.parent / "calibration" / "public"
 DOC = json.loads((PUBLIC / "heldout16.json").read_text(encoding="utf-8"))
@@ -29,27 +30,6 @@ OPENCLIP = "open-clip-pr-85-grad-checkpointing"
 DECODER_LLMS = {"Llama-2-7B", "Llama-2-13B", "Llama-3.2-1B"}
 
 
-def _page(url):
-    return url.split("#")[0].split(" ")[0]
-
-
-def _publisher(url):
-    """owner (github.com and gist.github.com), else the host without 'www.' / 'docs.'."""
-    parts = url.split(" ")[0].split("/")
-    if parts[2].endswith("github.com"):
-        return parts[3].lower()
-    host = parts[2].lower()
-    for prefix in ("www.", "docs."):
-        host = host[len(prefix):] if host.startswith(prefix) else host
-    return host
-
-
-def _all_urls(doc):
-    for source in doc["sources"].values():
-        yield source["url"]
-        yield from (u.split(" ")[0] for u in source.get("also", []))
-
-
 def _by_source(key):
     return {r["id"].split("/")[1]: r for r in ROWS if r["source"] == key}
 
@@ -58,12 +38,12 @@ def test_rows_from_publishers_no_earlier_set_uses():
     assert len({r["id"] for r in ROWS}) == len(ROWS)
     assert 15 <= len(ROWS) <= 25
     assert set(DOC["sources"]) == {WF, FWF, METACLIP, ALPACA, QLORA, ROADMAP, GITCLONER, OPENCLIP}
-    used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
-    assert not {_page(u) for u in _all_urls(DOC)} & used
-    mine = {_publisher(u) for u in _all_urls(DOC)}
+    used = {page(u) for doc in EARLIER for u in all_urls(doc)}
+    assert not {page(u) for u in all_urls(DOC)} & used
+    mine = {publisher(u) for u in all_urls(DOC)}
     assert mine == {"yeyupiaoling", "vaibhavs10", "facebookresearch", "tatsu-lab", "artidoro", "hquzhuguofeng",
                     "git-cloner", "mlfoundations"}
-    earlier = {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
+    earlier = {publisher(u) for doc in EARLIER for u in all_urls(doc) if u.startswith("https://")}
     assert not mine & earlier
     for key in DOC["sources"]:
         assert all(key not in doc["sources"] for doc in EARLIER)

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 
 import pytest
+from public_split_helpers import all_urls, page, publisher
 
 PUBLIC = Path(__file__).resolve().parent.parent / "calibration" / "public"
 DOC = json.loads((PUBLIC / "heldout18.json").read_text(encoding="utf-8"))
@@ -30,27 +31,6 @@ WORKSHOP = "llm-workshop-issue-5-fsdp-7b"
 OPENRLHF = "openrlhf-issue-384-dpo-glm4-oom"
 
 
-def _page(url):
-    return url.split("#")[0].split(" ")[0]
-
-
-def _publisher(url):
-    """owner (github.com and gist.github.com), else the host without 'www.' / 'docs.'."""
-    parts = url.split(" ")[0].split("/")
-    if parts[2].endswith("github.com"):
-        return parts[3].lower()
-    host = parts[2].lower()
-    for prefix in ("www.", "docs."):
-        host = host[len(prefix):] if host.startswith(prefix) else host
-    return host
-
-
-def _all_urls(doc):
-    for source in doc["sources"].values():
-        yield source["url"]
-        yield from (u.split(" ")[0] for u in source.get("also", []))
-
-
 def _by_source(key):
     return {r["id"].split("/")[1]: r for r in ROWS if r["source"] == key}
 
@@ -64,11 +44,11 @@ def test_rows_from_publishers_no_earlier_set_uses():
     assert 15 <= len(ROWS) <= 25
     assert set(DOC["sources"]) == {XT_V1, XT_MM, XT_LONG, XT_LLAVA, CAIKIT, NEGCLIP, LUDWIG, FASTCHAT,
                                   WORKSHOP, OPENRLHF}
-    used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
-    assert not {_page(u) for u in _all_urls(DOC)} & used
-    mine = {_publisher(u) for u in _all_urls(DOC)}
+    used = {page(u) for doc in EARLIER for u in all_urls(doc)}
+    assert not {page(u) for u in all_urls(DOC)} & used
+    mine = {publisher(u) for u in all_urls(DOC)}
     assert mine == {"internlm", "caikit", "mertyg", "ludwig-ai", "lm-sys", "pacman100", "openrlhf"}
-    earlier = {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
+    earlier = {publisher(u) for doc in EARLIER for u in all_urls(doc) if u.startswith("https://")}
     assert not mine & earlier
     for key in DOC["sources"]:
         assert all(key not in doc["sources"] for doc in EARLIER)

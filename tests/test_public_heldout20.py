@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from public_split_helpers import all_urls, page, publisher
 
 REPO = Path(__file__).resolve().parent.parent
 PUBLIC = REPO / "calibration" / "public"
@@ -23,27 +24,6 @@ VICUNA = "chinese-vicuna-notes"
 SELF_LLM = {"self-llm-phi4-lora", "self-llm-qwen3-30b-a3b-lora", "self-llm-qwen3-1.7b-full", "self-llm-minicpm-2b"}
 
 
-def _page(url):
-    return url.split("#")[0].split(" ")[0]
-
-
-def _publisher(url):
-    """owner (github.com and gist.github.com), else the host without 'www.' / 'docs.'."""
-    parts = url.split(" ")[0].split("/")
-    if parts[2].endswith("github.com"):
-        return parts[3].lower()
-    host = parts[2].lower()
-    for prefix in ("www.", "docs."):
-        host = host[len(prefix):] if host.startswith(prefix) else host
-    return host
-
-
-def _all_urls(doc):
-    for source in doc["sources"].values():
-        yield source["url"]
-        yield from (u.split(" ")[0] for u in source.get("also", []))
-
-
 def _by_source(key):
     return {r["id"].split("/")[1]: r for r in ROWS if r["source"] == key}
 
@@ -55,11 +35,11 @@ def _model(row):
 def test_rows_from_publishers_no_earlier_set_uses():
     assert len({r["id"] for r in ROWS}) == len(ROWS) == 20
     assert set(DOC["sources"]) == {CG_LORA, CG_FULL, VICUNA, *SELF_LLM}
-    used = {_page(u) for doc in EARLIER for u in _all_urls(doc)}
-    assert not {_page(u) for u in _all_urls(DOC)} & used
-    mine = {_publisher(u) for u in _all_urls(DOC)}
+    used = {page(u) for doc in EARLIER for u in all_urls(doc)}
+    assert not {page(u) for u in all_urls(DOC)} & used
+    mine = {publisher(u) for u in all_urls(DOC)}
     assert mine == {"liucongg", "datawhalechina", "facico"}
-    earlier = {_publisher(u) for doc in EARLIER for u in _all_urls(doc) if u.startswith("https://")}
+    earlier = {publisher(u) for doc in EARLIER for u in all_urls(doc) if u.startswith("https://")}
     assert not mine & earlier
     for key in DOC["sources"]:
         assert all(key not in doc["sources"] for doc in EARLIER)
