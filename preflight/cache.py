@@ -1,7 +1,8 @@
 """Content-hash cache of per-file results.
 
-A file's entry is keyed by preflight's version, the rule selection and the
-file's bytes, so any change to one of them misses. Entries are written
+A file's entry is keyed by the running build of preflight (its version and the
+size and modification time of every file of the package: ``_build_id``), the rule
+selection and the file's bytes, so any change to one of them misses. Entries are written
 atomically; an unreadable or corrupt entry is a miss, never an error.
 
 The cache directory is untrusted input like any other file preflight reads (it

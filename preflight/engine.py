@@ -39,10 +39,10 @@ class Selection:
         known = _FINGERPRINTS.get(self)  # asked once per file of a cached run: computed once
         if known is not None:
             return known
-        from preflight import __version__
+        from preflight._build_id import build_id
         from preflight._hash import blake2b
 
-        text = repr((__version__, self.codes, self.severity_overrides, self.per_file_ignores,
+        text = repr((build_id(), self.codes, self.severity_overrides, self.per_file_ignores,
                      self.plugins))
         value = blake2b(text.encode(), digest_size=12).hexdigest()
         if len(_FINGERPRINTS) > 64:
