@@ -507,6 +507,35 @@ def _with_exported_env(text: str, variables: dict[str, str], on_line: dict[str, 
     return prefix + argv if prefix else argv
 
 
+_SHELLS = ("bash", "sh", "zsh", "source", ".")
+_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
+
+
+def _typed_shell_run(launch: Sequence[str], bases: Sequence[Path]) -> Optional[tuple[Path, list[str], dict[str, str]]]:
+    """A launch line typed after ``--`` that runs a launch script of the project, with
+    variables set before it (princeton-nlp/MeZO README: ``MODEL=facebook/opt-13b TASK=SST2
+    MODE=ft LR=1e-7 EPS=1e-3 bash mezo.sh``): (the script, its arguments, the variables), which
+    the script's ``${MODEL:-facebook/opt-1.3b}`` defaults then read. None for anything else."""
+    tokens = list(launch)
+    env: dict[str, str] = {}
+    while tokens and _ASSIGNMENT.match(tokens[0]):
+        name, value = _ASSIGNMENT.match(tokens[0]).groups()  # type: ignore[union-attr]
+        env[name] = value
+        tokens.pop(0)
+    if tokens and tokens[0] == "env":
+        return None  # `env -i ...`: options of env not read
+    if tokens and os.path.basename(tokens[0]) in _SHELLS:
+        tokens = tokens[1:]
+        while tokens and tokens[0].startswith("-"):  # `bash -x run.sh`
+            tokens = tokens[1:]
+    if not tokens or not tokens[0].lower().endswith(tuple(SHELL_SUFFIXES)):
+        return None
+    script = _find(tokens[0], bases)
+    if script is None or not script.is_file() or not is_shell_script(script):
+        return None
+    return script, tokens[1:], env
+
+
 def _follow_subscripts(shell, path: Path, root: Path, bases: list[Path], out: JobInputs, depth: int) -> bool:
     """A launch script without a launch line of its own that runs another script of the
     project (``bash torchrun.sh --nnodes 1 tasks/pretrain.py cfg``: InternVideo2's
@@ -648,7 +677,15 @@ def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence
                     out.argv = ["python", "-m", str(given), *launch]
                 continue
         out.scripts.append(p)
-    if not paths and launch:
+    typed = _typed_shell_run(launch, bases) if not paths and launch else None
+    if typed is not None:
+        script, args, env = typed
+        out.argv = []
+        out.notes.append(f"the launch line runs {_display(script, root)}"
+                         + (f" with {', '.join(f'{k}={v}' for k, v in env.items())} set" if env else "")
+                         + ": the job is that script's launch line")
+        _read_launch_script(script, args, root, out, env=env or None)
+    elif not paths and launch:
         from preflight.adapters.launchers import parse_launch
 
         info = parse_launch(launch)
