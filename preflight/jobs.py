@@ -507,33 +507,25 @@ def _with_exported_env(text: str, variables: dict[str, str], on_line: dict[str, 
     return prefix + argv if prefix else argv
 
 
-_SHELLS = ("bash", "sh", "zsh", "source", ".")
-_ASSIGNMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.S)
-
-
 def _typed_shell_run(launch: Sequence[str], bases: Sequence[Path]) -> Optional[tuple[Path, list[str], dict[str, str]]]:
     """A launch line typed after ``--`` that runs a launch script of the project, with
     variables set before it (princeton-nlp/MeZO README: ``MODEL=facebook/opt-13b TASK=SST2
     MODE=ft LR=1e-7 EPS=1e-3 bash mezo.sh``): (the script, its arguments, the variables), which
-    the script's ``${MODEL:-facebook/opt-1.3b}`` defaults then read. None for anything else."""
-    tokens = list(launch)
-    env: dict[str, str] = {}
-    while tokens and _ASSIGNMENT.match(tokens[0]):
-        name, value = _ASSIGNMENT.match(tokens[0]).groups()  # type: ignore[union-attr]
-        env[name] = value
-        tokens.pop(0)
-    if tokens and tokens[0] == "env":
-        return None  # `env -i ...`: options of env not read
-    if tokens and os.path.basename(tokens[0]) in _SHELLS:
-        tokens = tokens[1:]
-        while tokens and tokens[0].startswith("-"):  # `bash -x run.sh`
-            tokens = tokens[1:]
-    if not tokens or not tokens[0].lower().endswith(tuple(SHELL_SUFFIXES)):
+    the script's ``${MODEL:-facebook/opt-1.3b}`` defaults then read. The line is read by the
+    shell reader as a one-line script (its environment prefixes and script runs); None for
+    anything else."""
+    import shlex
+
+    from preflight.adapters.shell import read_shell
+
+    shell = read_shell(shlex.join(launch), "the launch line")
+    if shell.launches or len(shell.subscripts) != 1:
         return None
-    script = _find(tokens[0], bases)
+    sub = shell.subscripts[0]
+    script = _find(sub.path, bases)
     if script is None or not script.is_file() or not is_shell_script(script):
         return None
-    return script, tokens[1:], env
+    return script, list(sub.args), dict(sub.env)
 
 
 def _follow_subscripts(shell, path: Path, root: Path, bases: list[Path], out: JobInputs, depth: int) -> bool:
