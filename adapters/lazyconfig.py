@@ -38,6 +38,8 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.literal_config import UNKNOWN, LiteralFile, Where
+
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
@@ -46,15 +48,6 @@ from preflight.sources import ParsedPython, read_text_limited
 _MAX_BYTES = 500_000
 _MAX_FILES = 32
 _MAX_DEPTH = 6
-Where = dict[tuple, tuple[str, int]]
-
-
-class _Unknown:
-    def __repr__(self) -> str:
-        return "<unknown>"
-
-
-UNKNOWN = _Unknown()
 
 
 def _loads(script: ParsedPython) -> bool:
@@ -76,13 +69,13 @@ def _dotted(node: ast.AST) -> Optional[str]:
     return None
 
 
-class _File:
+class _File(LiteralFile):
     """One config file's namespace, evaluated statement by statement."""
 
     def __init__(self, loader: _Loader, path: Path, shown: str, depth: int) -> None:
-        self.loader, self.path, self.shown, self.depth = loader, path, shown, depth
+        super().__init__(shown)
+        self.loader, self.path, self.depth = loader, path, depth
         self.ns: dict[str, Any] = {}
-        self.where: Where = {}
         self.lazy: set[str] = set()  # local names of detectron2's LazyCall
         self.modules: dict[str, str] = {}  # local name -> dotted import
 
@@ -97,7 +90,8 @@ class _File:
             elif isinstance(stmt, ast.Assign):
                 value = self.ev(stmt.value, ("<value>",))
                 inner = {k[1:]: at for k, at in self.where.items() if k[:1] == ("<value>",)}
-                self.where = {k: at for k, at in self.where.items() if k[:1] != ("<value>",)}
+                for key in [k for k in self.where if k[:1] == ("<value>",)]:
+                    del self.where[key]
                 for target in stmt.targets:
                     chain = _dotted(target)
                     if chain is not None:
@@ -142,12 +136,7 @@ class _File:
             self.where[keys + sub] = got
         self.where[keys] = at
 
-    def ev(self, node: ast.AST, path: tuple) -> Any:
-        if isinstance(node, ast.Constant):
-            return node.value if not isinstance(node.value, (bytes, type(Ellipsis))) else UNKNOWN
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            inner = self.ev(node.operand, path)
-            return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else UNKNOWN
+    def ev_other(self, node: ast.AST, path: tuple) -> Any:
         if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv)):
             left, right = self.ev(node.left, path), self.ev(node.right, path)
             if all(isinstance(x, int) and not isinstance(x, bool) and abs(x) < 10**9 for x in (left, right)):
@@ -156,16 +145,6 @@ class _File:
                 ops = {ast.Add: left + right, ast.Sub: left - right, ast.Mult: left * right}
                 return ops[type(node.op)]
             return UNKNOWN
-        if isinstance(node, (ast.List, ast.Tuple)):
-            items = [self.ev(e, (*path, i)) for i, e in enumerate(node.elts)]
-            return items if isinstance(node, ast.List) else tuple(items)
-        if isinstance(node, ast.Dict):
-            out: dict = {}
-            for k, v in zip(node.keys, node.values):
-                if not isinstance(k, ast.Constant) or not isinstance(k.value, str):
-                    return UNKNOWN
-                out[k.value] = self._keyword(k.value, v, path)
-            return out
         if isinstance(node, ast.Call):
             return self._call(node, path)
         chain = _dotted(node)
@@ -180,17 +159,8 @@ class _File:
             return copy.deepcopy(got)
         return UNKNOWN
 
-    def _keyword(self, name: str, value: ast.expr, path: tuple) -> Any:
-        at = (*path, name)
-        self.where[at] = (self.shown, value.lineno)
-        return self.ev(value, at)
-
     def _call(self, node: ast.Call, path: tuple) -> Any:
         func = node.func
-        if isinstance(func, ast.Name) and func.id == "dict" and not node.args:
-            if any(k.arg is None for k in node.keywords):
-                return UNKNOWN
-            return {k.arg: self._keyword(str(k.arg), k.value, path) for k in node.keywords}
         if _dotted(func) in ("OmegaConf.create", "omegaconf.OmegaConf.create") and not node.args \
                 and not node.keywords:
             return {}
@@ -203,7 +173,7 @@ class _File:
             full = self.modules.get(head, head) + (f".{rest}" if rest else "")
             out: dict = {"_target_": full}
             for k in node.keywords:
-                out[str(k.arg)] = self._keyword(str(k.arg), k.value, path)
+                out[str(k.arg)] = self.keyword(str(k.arg), k.value, path)
             return out
         return UNKNOWN
 

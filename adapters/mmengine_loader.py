@@ -16,6 +16,8 @@ import os
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.literal_config import UNKNOWN, LiteralFile, Where
+
 from preflight.adapters_api import Project
 from preflight.sources import ParsedPython, read_text_limited
 
@@ -24,13 +26,6 @@ _MAX_FILES = 48
 _MAX_DEPTH = 8
 
 
-class _Unknown:
-    def __repr__(self) -> str:
-        return "<unknown>"
-
-
-UNKNOWN = _Unknown()
-Where = dict  # key path (tuple) -> (shown path, line)
 
 
 def _fromfile_calls(tree: ast.AST) -> list[ast.Call]:
@@ -95,41 +90,14 @@ def _mm_imports(tree: ast.Module) -> bool:
     return False
 
 
-class _File:
+class _File(LiteralFile):
     """One config file's module-level values, with where each key was set."""
 
     def __init__(self, shown: str) -> None:
-        self.shown = shown
+        super().__init__(shown)
         self.values: dict[str, Any] = {}
-        self.where: Where = {}
 
-    def ev(self, node: ast.AST, path: tuple) -> Any:
-        if isinstance(node, ast.Constant):
-            return node.value if not isinstance(node.value, (bytes, type(Ellipsis))) else UNKNOWN
-        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-            inner = self.ev(node.operand, path)
-            return -inner if isinstance(inner, (int, float)) and not isinstance(inner, bool) else UNKNOWN
-        if isinstance(node, (ast.List, ast.Tuple)):
-            items = [self.ev(e, (*path, i)) for i, e in enumerate(node.elts)]
-            return items if isinstance(node, ast.List) else tuple(items)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict" and not node.args:
-            out: dict = {}
-            for kw in node.keywords:
-                if kw.arg is None:
-                    return UNKNOWN  # ``dict(**other)``: not followed
-                key = (*path, kw.arg)
-                out[kw.arg] = self.ev(kw.value, key)
-                self.where[key] = (self.shown, kw.value.lineno)
-            return out
-        if isinstance(node, ast.Dict):
-            out = {}
-            for k, v in zip(node.keys, node.values):
-                if not isinstance(k, ast.Constant) or not isinstance(k.value, str):
-                    return UNKNOWN
-                key = (*path, k.value)
-                out[k.value] = self.ev(v, key)
-                self.where[key] = (self.shown, v.lineno)
-            return out
+    def ev_other(self, node: ast.AST, path: tuple) -> Any:
         if isinstance(node, ast.Name) and node.id in self.values:
             # a name bound earlier in the file (``pipeline=train_pipeline``): its value, and where its keys were set
             name = node.id
