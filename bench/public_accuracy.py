@@ -102,10 +102,15 @@ fine-tunes under ZeRO-3 with and without CPU offload on 4, Datawhale self-llm's 
 on an H20, Qwen3-1.7B bf16 full fine-tune and MiniCPM-2B LoRA / full under ZeRO-2 with the optimizer on the CPU, and
 Chinese-Vicuna's LLaMA-7B/13B LLM.int8 and fp16 LoRA runs at 256-2,048 tokens; committed before it was first
 scored).
+``--split held-out-21`` the twenty-first, ``calibration/public/heldout21.json`` (the Qwen-1 repository's own profiling
+table: Qwen-1.8B/7B/14B/72B fine-tuned with its finetune.py on A100 80GB at batch 1 and 256-8,192 padded tokens: LoRA
+on every linear with and without trainable embedding/output copies, Q-LoRA on the GPTQ Int4 chat models under ZeRO-2
+fp16, full fine-tunes under ZeRO-3 on 1 and 2 GPUs and a 72B LoRA under ZeRO-3 on 4; committed before it was first
+scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-20] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-21] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -141,6 +146,7 @@ HELDOUT17 = REPO / "calibration" / "public" / "heldout17.json"
 HELDOUT18 = REPO / "calibration" / "public" / "heldout18.json"
 HELDOUT19 = REPO / "calibration" / "public" / "heldout19.json"
 HELDOUT20 = REPO / "calibration" / "public" / "heldout20.json"
+HELDOUT21 = REPO / "calibration" / "public" / "heldout21.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -151,7 +157,8 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-12": HELDOUT12,
                "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15,
                "held-out-16": HELDOUT16, "held-out-17": HELDOUT17, "held-out-18": HELDOUT18,
-               "held-out-19": HELDOUT19, "held-out-20": HELDOUT20}
+               "held-out-19": HELDOUT19, "held-out-20": HELDOUT20,
+               "held-out-21": HELDOUT21}
 WITH_CONTEXT = "allocated+context"
 #: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
@@ -475,7 +482,8 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-5", "held-out-6", "held-out-7", "held-out-8",
                                  "held-out-9", "held-out-10", "held-out-11", "held-out-12",
                                  "held-out-13", "held-out-14", "held-out-15", "held-out-16",
-                                 "held-out-17", "held-out-18", "held-out-19", "held-out-20"))
+                                 "held-out-17", "held-out-18", "held-out-19", "held-out-20",
+                                 "held-out-21"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -555,7 +563,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-17": "held-out-17 (seventeenth held-out set)",
              "held-out-18": "held-out-18 (eighteenth held-out set)",
              "held-out-19": "held-out-19 (nineteenth held-out set)",
-             "held-out-20": "held-out-20 (twentieth held-out set)"}[args.split]
+             "held-out-20": "held-out-20 (twentieth held-out set)",
+             "held-out-21": "held-out-21 (twenty-first held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
