@@ -49,6 +49,7 @@ Usage::
     python bench/bugs/score.py --set held-out-20  # the twentieth held-out set (bench/bugs/heldout20/)
     python bench/bugs/score.py --set held-out-21  # the twenty-first held-out set (bench/bugs/heldout21/)
     python bench/bugs/score.py --set held-out-22  # the twenty-second held-out set (bench/bugs/heldout22/)
+    python bench/bugs/score.py --set held-out-23  # the twenty-third held-out set (bench/bugs/heldout23/)
 
 The case format (one ``.cases`` file per family)::
 
@@ -113,6 +114,7 @@ HELDOUT19_DIR = HERE / "heldout19"  # a nineteenth held-out set, written after t
 HELDOUT20_DIR = HERE / "heldout20"  # a twentieth held-out set, written after the nineteenth was scored
 HELDOUT21_DIR = HERE / "heldout21"  # a twenty-first held-out set, written after the twentieth was scored
 HELDOUT22_DIR = HERE / "heldout22"  # a twenty-second held-out set, written after the twenty-first was scored
+HELDOUT23_DIR = HERE / "heldout23"  # a twenty-third held-out set, written after the twenty-second was scored
 SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HELDOUT2_DIR,),
         "held-out-3": (HELDOUT3_DIR,), "held-out-4": (HELDOUT4_DIR,), "held-out-5": (HELDOUT5_DIR,),
         "held-out-6": (HELDOUT6_DIR,), "held-out-7": (HELDOUT7_DIR,), "held-out-8": (HELDOUT8_DIR,),
@@ -122,10 +124,11 @@ SETS = {"in-sample": (CASES_DIR,), "held-out": (HELDOUT_DIR,), "held-out-2": (HE
         "held-out-17": (HELDOUT17_DIR,), "held-out-18": (HELDOUT18_DIR,),
         "held-out-19": (HELDOUT19_DIR,), "held-out-20": (HELDOUT20_DIR,),
         "held-out-21": (HELDOUT21_DIR,), "held-out-22": (HELDOUT22_DIR,),
+        "held-out-23": (HELDOUT23_DIR,),
         "all": (CASES_DIR, HELDOUT_DIR, HELDOUT2_DIR, HELDOUT3_DIR, HELDOUT4_DIR, HELDOUT5_DIR, HELDOUT6_DIR,
                 HELDOUT7_DIR, HELDOUT8_DIR, HELDOUT9_DIR, HELDOUT10_DIR, HELDOUT11_DIR, HELDOUT12_DIR,
                 HELDOUT13_DIR, HELDOUT14_DIR, HELDOUT15_DIR, HELDOUT16_DIR, HELDOUT17_DIR, HELDOUT18_DIR,
-                HELDOUT19_DIR, HELDOUT20_DIR, HELDOUT21_DIR, HELDOUT22_DIR)}
+                HELDOUT19_DIR, HELDOUT20_DIR, HELDOUT21_DIR, HELDOUT22_DIR, HELDOUT23_DIR)}
 FAMILIES = ("pytorch", "lightning", "accelerate", "transformers", "deepspeed", "hydra")
 WARN = {"error", "warning"}
 CONFIG_SUFFIXES = {".json", ".yaml", ".yml", ".toml"}
@@ -190,7 +193,8 @@ def load_cases(selected: Optional[str] = None, which: str = "in-sample") -> List
     ``held-out-10`` (heldout10/), ``held-out-11`` (heldout11/), ``held-out-12`` (heldout12/),
     ``held-out-13`` (heldout13/), ``held-out-14`` (heldout14/), ``held-out-15`` (heldout15/),
     ``held-out-16`` (heldout16/), ``held-out-17`` (heldout17/), ``held-out-18`` (heldout18/),
-    ``held-out-19`` (heldout19/), ``held-out-20`` (heldout20/), ``held-out-21`` (heldout21/), ``held-out-22`` (heldout22/) or ``all``."""
+    ``held-out-19`` (heldout19/), ``held-out-20`` (heldout20/), ``held-out-21`` (heldout21/), ``held-out-22`` (heldout22/),
+    ``held-out-23`` (heldout23/) or ``all``."""
     out: List[Case] = []
     for folder in SETS[which]:
         for fam in FAMILIES:
@@ -388,7 +392,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                          "held-out-16: heldout16/ (a sixteenth); held-out-17: heldout17/ (a seventeenth); "
                          "held-out-18: heldout18/ (an eighteenth); held-out-19: heldout19/ (a nineteenth); "
                          "held-out-20: heldout20/ (a twentieth); held-out-21: heldout21/ (a twenty-first); "
-                         "held-out-22: heldout22/ (a twenty-second); "
+                         "held-out-22: heldout22/ (a twenty-second); held-out-23: heldout23/ (a twenty-third); "
                          "all: every set")
     ap.add_argument("--show", action="store_true", help="print every finding of each variant")
     ap.add_argument("--verbose", "-v", action="store_true")
