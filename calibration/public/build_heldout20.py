@@ -226,8 +226,8 @@ CG_LOAD = ("est40 (after scoring, in-sample): train.py builds the model with fro
            "deepspeed.initialize (line 178) with no deepspeed.zero.Init and no HfDeepSpeedConfig, so DeepSpeed "
            "0.9.0 casts the module to fp16 and moves it whole to each GPU before ZeRO-3 partitions it (engine.py "
            "_configure_distributed_model, lines 1037-1051); `preflight audit` on that train.py reads "
-           "model.load_placement 'gpu' (train.py:178): load_placement 'gpu' written (no field took it when the "
-           "row was written)")
+           "model.load_placement 'gpu' (train.py:178): load_placement 'gpu' written (the field existed; the "
+           "blind transcription left it unset)")
 for model, shape, offload, value in (("ChatGLM-6B", CHATGLM_6B, True, 33), ("ChatGLM2-6B", CHATGLM2_6B, False, 44),
                                      ("ChatGLM2-6B", CHATGLM2_6B, True, 26)):
     cfg = "ChaGLM" if model == "ChatGLM-6B" else "ChaGLM2"
