@@ -238,12 +238,13 @@ class DeepSpeedCodeAdapter(Adapter):
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
         from preflight.adapters.deepspeed import DeepSpeedAdapter, _ConfigPass, deepspeed_block
+        from preflight.adapters.deepspeed_json_load import json_loaded_config
 
         if any(deepspeed_block(cfg) is not None for _, cfg in project.configs):
             return  # a DeepSpeed file is given: it is the config
         for script in project.scripts:
             found = self.config_of(project, plan, script) or self.config_file_of(project, plan, script) \
-                or self.written_of(project, plan, script)
+                or json_loaded_config(self, project, plan, script) or self.written_of(project, plan, script)
             if found is None:
                 continue
             loaded, data = found

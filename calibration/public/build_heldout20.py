@@ -222,6 +222,12 @@ for model, shape, targets, cfg, ckpt, gpus, value in (
               f"train.py --train_type lora --lora_dim 16 --lora_module_name '{','.join(targets) if model == 'ChatGLM-6B' else 'query_key_value,dense_h_to_4h,dense_4h_to_h,dense'}'")
 
 CG_FULL_NOTE = "ChatGLM-Finetuning README (全参方法): row "
+CG_LOAD = ("est40 (after scoring, in-sample): train.py builds the model with from_pretrained and hands it to "
+           "deepspeed.initialize (line 178) with no deepspeed.zero.Init and no HfDeepSpeedConfig, so DeepSpeed "
+           "0.9.0 casts the module to fp16 and moves it whole to each GPU before ZeRO-3 partitions it (engine.py "
+           "_configure_distributed_model, lines 1037-1051); `preflight audit` on that train.py reads "
+           "model.load_placement 'gpu' (train.py:178): load_placement 'gpu' written (the field existed; the "
+           "blind transcription left it unset)")
 for model, shape, offload, value in (("ChatGLM-6B", CHATGLM_6B, True, 33), ("ChatGLM2-6B", CHATGLM2_6B, False, 44),
                                      ("ChatGLM2-6B", CHATGLM2_6B, True, 26)):
     cfg = "ChaGLM" if model == "ChatGLM-6B" else "ChaGLM2"
@@ -230,9 +236,9 @@ for model, shape, offload, value in (("ChatGLM-6B", CHATGLM_6B, True, 33), ("Cha
         "nvidia-smi", "A40-48GB",
         dict(CG_BASE, hf_config=shape, model_name=model, zero_stage=3, world_size=4, devices_per_node=4,
              grad_ckpt=True, prefetch_bucket_size=50000000, max_live_parameters=1000000000,
-             max_reuse_distance=1000000000, **extra),
+             max_reuse_distance=1000000000, load_placement="gpu", **extra),
         unknown=(GLM1_SHAPE if model == "ChatGLM-6B" else GLM2_SHAPE, *CG_UNKNOWN,
-                 "ZeRO-3 buckets at DeepSpeed's defaults (the configs set none)"),
+                 "ZeRO-3 buckets at DeepSpeed's defaults (the configs set none)", CG_LOAD),
         notes=CG_FULL_NOTE + f"'| {cfg} | zero3 | {'Yes' if offload else 'No'} | Yes | 1 | 1560  | 4 | {value}G |'; "
               f"train.py --train_type all --ds_file {'ds_zero3_offload.json' if offload else 'ds_zero3_no_offload.json'}")
 

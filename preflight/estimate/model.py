@@ -29,6 +29,7 @@ from preflight.estimate.terms import (
     fsdp_quant_constants,
 )
 from preflight.estimate.train_phase import _dtypes, _shard_count, _train
+from preflight.estimate.zero3_load import load_note, load_shard_on_gpu
 
 #: Every term a phase may hold, in the order reports list them.
 TERMS = (
@@ -491,10 +492,12 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
     * The whole model on every GPU before it is sharded (``load_placement="gpu"``):
       DeepSpeed's engine runs ``self.module.to(self.device)`` for a ZeRO-3 model not built
       under ``zero.Init`` (``_configure_distributed_model``: "zero.Init() handles device
-      placement of model"), then the optimizer copies each rank's partition out of it; a
+      placement of model"), then each parameter's partition is copied out of it and its
+      whole copy freed, one at a time (on the GPU, or in host memory under parameter
+      offload: :mod:`zero3_load`); a
       model placed with ``device_map`` or ``.to("cuda")`` before FSDP wraps it is flattened
-      unit by unit next to itself. Peak: the whole model in its loaded dtype plus this
-      rank's shard (ZeRO-3) or one unit (FSDP).
+      unit by unit next to itself. Peak: the whole model in its loaded dtype plus the
+      largest tensor's partition (ZeRO-3 without parameter offload) or one unit (FSDP).
     * A quantized base (bitsandbytes through transformers or Lightning): each weight
       arrives in 16 bits and is quantized on the GPU one tensor at a time
       (``Params4bit._quantize``: ``w = self.data.contiguous().to(device)``): the quantized
@@ -512,9 +515,12 @@ def _loading(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases,
     if inp.quant == "8bit":
         whole += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4
     if inp.load_placement == "gpu" and sharded:
-        extra = whole / n if inp.zero_stage >= 3 else prm.layer * base_bytes
+        extra = (load_shard_on_gpu(inp, prm.largest * max(base_bytes, other_bytes), n) if inp.zero_stage >= 3
+                 else prm.layer * base_bytes)
         ph.add("load", "weights", whole, pb)
         ph.add("load", "load_transient", extra, pb)
+        if inp.zero_stage >= 3:
+            notes.append(load_note(inp, _gib(int(whole))))
         return True
     held = transient = 0.0
     if inp.quant and not (sharded and inp.load_placement == "sharded"):
