@@ -8,8 +8,9 @@ temporaries per dtype, not in one dtype for the whole list:
 
 - foreach (the default on CUDA from torch 2.0): ``_multi_tensor_adamw`` splits the parameter
   list with ``_group_tensors_by_device_and_dtype`` and runs one iteration per (device, dtype)
-  group (torch 2.0.1 ``torch/optim/adamw.py``: ``for (device_params, ..., device_exp_avg_sqs,
-  ...) in grouped_tensors.values():``). Each iteration makes its intermediates in the group's
+  group (torch 2.0-era ``torch/optim/adamw.py``, read in a vendored copy of that file, not at
+  pytorch's v2.0.1 tag: ``for (device_params, ..., device_exp_avg_sqs, ...) in
+  grouped_tensors.values():``). Each iteration makes its intermediates in the group's
   dtype: ``exp_avg_sq_sqrt = torch._foreach_sqrt(device_exp_avg_sqs)`` and, before torch 2.1,
   ``denom = torch._foreach_add(exp_avg_sq_sqrt, eps)`` (two lists:
   ``zero_client_optim.foreach_adamw_intermediates``). The names are plain locals of the loop,
@@ -17,7 +18,9 @@ temporaries per dtype, not in one dtype for the whole list:
   group's ``_foreach_sqrt`` allocates while both of the first group's lists are alive (``2a +
   b`` for two intermediates of ``a`` and ``b`` bytes), and its ``_foreach_add`` while the first
   group's ``denom`` still is (``a + 2b``). In general ``a + b + (k - 1) x max(a, b)`` with
-  ``k`` intermediates; symmetric, so the order of the groups does not matter.
+  ``k`` intermediates; symmetric, so the order of the groups does not matter. This holds within
+  one parameter group (the Hugging Face Trainer puts the adapters and the tables' weights in its
+  weight-decay group); groups stepped by separate ``adamw()`` calls free their lists in between.
 - for-loop (``_single_tensor_adamw``, torch before 2.0 or ``foreach=False``): per parameter
   ``denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)``, two temporaries the size
   of that parameter in its own dtype; the largest (parameter x dtype) sets the peak.
