@@ -11,6 +11,7 @@ from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate import contrastive as CL
 from preflight.estimate.dequant import dequant_transients, stored_weights
+from preflight.estimate.dtype_groups import lora_largest, mixed_dtype_temporaries
 from preflight.estimate.frozen_tables import applies as frozen_applies
 from preflight.estimate.frozen_tables import frozen_table_params, largest_block_matrix
 from preflight.estimate.held_outputs import held_outputs
@@ -123,7 +124,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
                      "the quantized base were frozen (add --lora-r)")
     full = not lora and not inp.quant
     # vocabulary tables trained beside the adapters (trained_embeddings.py)
-    tables = trained_tables(inp, prm, other_bytes if inp.quant else base_bytes)
+    table_b = other_bytes if inp.quant else base_bytes
+    tables = trained_tables(inp, prm, table_b)
     # a full fine-tune with frozen vocabulary tables trains the blocks only (frozen_tables.py)
     frozen_tables = frozen_applies(inp, full)
     trainable = prm.total - frozen_table_params(inp, prm, full) if full else n_lora + tables.params
@@ -141,6 +143,9 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     state_dtype = 4.0 if (master or grad_bytes == 4) else 2.0
     states = (trainable - tables.params) * state_bytes(inp.optimizer, state_dtype, arch, full) + tables.states
     temps = optimizer_temporaries(inp, trainable, state_dtype, prm)
+    mixed = mixed_dtype_temporaries(inp, n_lora, state_dtype, tables.params, table_b,
+                                    max(prm.embeddings, prm.lm_head), lora_largest(inp, arch))
+    temps = temps if mixed is None else mixed
     grads = (trainable - tables.params) * grad_bytes + tables.grads
     master_b = trainable * 4.0 if master else 0.0
     # sharding
