@@ -91,4 +91,19 @@ GOOD_EXAMPLES = [
     def loss_of(model, logits, y):
         return nn.functional.cross_entropy(logits, y, ignore_index=model.ignore_idx)
 """),
+    # tricky (torchtune's LinearGRPOLoss shape): per-position losses masked by a padding mask afterwards
+    textwrap.dedent("""
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+
+    class ChunkedLoss(nn.Module):
+        def __init__(self, ignore_index=-100):
+            super().__init__()
+            self.ignore_index = ignore_index
+
+        def forward(self, logits, targets, padding_mask):
+            per_token = F.cross_entropy(logits.flatten(0, 1), targets.flatten(), reduction="none")
+            return (per_token.view_as(targets) * padding_mask).sum() / padding_mask.sum()
+"""),
 ]

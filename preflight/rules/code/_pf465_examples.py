@@ -97,4 +97,19 @@ GOOD_EXAMPLES = [
 
     collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
 """),
+    # tricky-correct (peft's QALoRA example): only the pad tokens become -100, as the collator does itself
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling
+
+
+    def tokenize(examples):
+        out = tokenizer(examples["text"], truncation=True, padding="max_length", max_length=512)
+        labels = out["input_ids"].copy()
+        labels = [[-100 if token == tokenizer.pad_token_id else token for token in seq] for seq in labels]
+        out["labels"] = labels
+        return out
+
+
+    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+"""),
 ]

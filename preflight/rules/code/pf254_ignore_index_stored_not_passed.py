@@ -40,6 +40,12 @@ def _read(tree: ast.AST, attr: str) -> bool:
     return False
 
 
+def _per_element(call: ast.Call) -> bool:
+    """``reduction="none"``: the caller masks or weights the per-position losses itself."""
+    reduction = kwarg(call, "reduction")
+    return isinstance(reduction, ast.Constant) and reduction.value == "none"
+
+
 @register
 class IgnoreIndexStoredNotPassed(Rule):
     code = "PF254"
@@ -78,7 +84,9 @@ labels with -100 before the loss.
 * The attribute is read somewhere in the file (a mask `labels == self.ignore_index`, a
   `getattr`, another object's `model.ignore_index`), or any loss call of the class
   passes `ignore_index=` (or `**kwargs`).
-* The class computes no cross-entropy / NLL loss of its own.
+* The class computes no cross-entropy / NLL loss of its own, or only with `reduction="none"`
+  (the per-position losses are masked or weighted afterwards: torchtune's `LinearGRPOLoss`
+  multiplies them by its padding mask).
 """
     bad_examples = examples("preflight.rules.code._pf254_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.code._pf254_examples", "GOOD_EXAMPLES")
@@ -95,7 +103,8 @@ labels with -100 before the loss.
             assert isinstance(target, ast.Attribute)
             if _read(ctx.tree, target.attr):
                 continue
-            own = [c for c in ast.walk(cls) if isinstance(c, ast.Call) and id(c) in losses]
+            own = [c for c in ast.walk(cls) if isinstance(c, ast.Call) and id(c) in losses
+                   and not _per_element(c)]
             if not own or any(kwarg(c, "ignore_index") is not None or has_unpacking(c) for c in own):
                 continue
             for call in own:

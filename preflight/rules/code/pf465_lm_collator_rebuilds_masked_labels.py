@@ -27,9 +27,21 @@ def _labels_key(target: ast.AST) -> bool:
             and target.slice.value == "labels")
 
 
+def _pad_choices(value: ast.AST) -> set[int]:
+    """The ids of the -100 constants chosen by a test on the pad token (``-100 if t == pad_token_id
+    else t``): padding masked, which the collator does itself."""
+    out: set[int] = set()
+    for node in ast.walk(value):
+        if isinstance(node, ast.IfExp) and "pad" in ast.unparse(node.test).lower():
+            out.update(id(m) for m in ast.walk(node.body))
+    return out
+
+
 def _masked_list(value: ast.AST) -> bool:
-    """A value built with -100 (or an IGNORE_INDEX constant) inside a list."""
-    return any(isinstance(n, (ast.List, ast.ListComp)) and any(_is_ignore(m) for m in ast.walk(n))
+    """A value built with -100 (or an IGNORE_INDEX constant) inside a list, not only for padding."""
+    pads = _pad_choices(value)
+    return any(isinstance(n, (ast.List, ast.ListComp)) and any(_is_ignore(m) and id(m) not in pads
+                                                                for m in ast.walk(n))
                for n in ast.walk(value))
 
 
@@ -101,8 +113,9 @@ padding=True)` (as alpaca-lora does), or TRL's completion-only collation.
 ## When preflight stays silent
 
 * No whole `labels` entry is built with -100 in a list in the file (directly, or as a local
-  that the same function returns or stores under `"labels"`) (masking padding in
-  place, `labels[labels == pad] = -100`, is what the collator does anyway), or the
+  that the same function returns or stores under `"labels"`) (masking padding, in
+  place `labels[labels == pad] = -100` or as `-100 if t == pad_token_id else t` in a list, is
+  what the collator does anyway), or the
   collator is another class, or `mlm` is not literally False.
 """
     bad_examples = examples("preflight.rules.code._pf465_examples", "BAD_EXAMPLES")
