@@ -353,7 +353,7 @@ NEEDS = {
     "PF244": ('Transformer',),
     "PF245": ('state_dict',),
     "PF246": ('scaled_dot_product_attention',),
-    "PF252": ('mode',),
+    "PF252": ('ModelCheckpoint', 'EarlyStopping'),
     "PF253": ('setup',),
     "PF254": ('ignore_',),
     "PF255": ('AveragedModel',),

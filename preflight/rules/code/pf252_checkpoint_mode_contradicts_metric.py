@@ -70,7 +70,7 @@ class CheckpointModeContradictsMetric(Rule):
     summary = ("ModelCheckpoint/EarlyStopping with an explicit mode that points the wrong way for its metric "
                "(`monitor=\"val_loss\", mode=\"max\"`)")
     frameworks = ("lightning",)
-    needs_text = ("mode",)
+    needs_text = ("ModelCheckpoint", "EarlyStopping")
     explanation = """
 ## What it finds
 
