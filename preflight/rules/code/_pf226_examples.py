@@ -6,6 +6,35 @@ from __future__ import annotations
 
 import textwrap
 
+_DATAMODULE = textwrap.dedent("""
+    import lightning.pytorch as pl
+    import torch
+    from torch.utils.data import DataLoader, random_split
+
+
+    class SpectraData(pl.LightningDataModule):
+        def __init__(self, full):
+            super().__init__()
+            self.full = full
+
+        def setup(self, stage=None):
+            n = len(self.full)
+            {split}
+
+        def train_dataloader(self):
+            return DataLoader(self.train_set, batch_size=64, shuffle=True)
+
+        def test_dataloader(self):
+            return DataLoader(self.test_set, batch_size=64)
+
+
+    pl.seed_everything(0)
+    data = SpectraData(load())
+    trainer = pl.Trainer(max_epochs=30, devices=1)
+    trainer.fit(model, datamodule=data)
+    trainer.test(model, datamodule=data)
+""")
+
 PF226_BAD = [
     # a datasets split with no seed in an accelerate script: each process splits its own way
     textwrap.dedent("""
@@ -55,7 +84,11 @@ PF226_BAD = [
         train_files, val_files = train_test_split(files, test_size=0.1)  # warning: PF226
         return train_files, val_files
 """),
+    # Lightning issue 9865: setup() runs again for trainer.test and redraws the unseeded split
+    _DATAMODULE.replace("{split}", "self.train_set, self.val_set, self.test_set = random_split(  # warning: PF226\n"
+                        "                self.full, [n - n // 5, n // 10, n // 10])"),
 ]
+
 
 PF226_GOOD = [
     # the fix: the split has its own seed
@@ -123,4 +156,14 @@ PF226_GOOD = [
     dataset = load_dataset("json", data_files="data.jsonl")["train"]
     splits = dataset.train_test_split(test_size=0.05, shuffle=False)
 """),
+    # the fix (a fixed generator), and a split made only when it does not exist yet
+    _DATAMODULE.replace("{split}", "self.train_set, self.val_set, self.test_set = random_split(\n"
+                        "                self.full, [n - n // 5, n // 10, n // 10],\n"
+                        "                generator=torch.Generator().manual_seed(42))"),
+    _DATAMODULE.replace("{split}", "if not hasattr(self, 'test_set'):\n"
+                        "                self.train_set, self.val_set, self.test_set = random_split(\n"
+                        "                    self.full, [n - n // 5, n // 10, n // 10])"),
+    # tricky: a train/val split only (the test set is a separate file), redrawn harmlessly for test
+    _DATAMODULE.replace("{split}", "self.train_set, self.val_set = random_split(self.full, [n - n // 10, n // 10])\n"
+                        "        self.test_set = load_test()"),
 ]

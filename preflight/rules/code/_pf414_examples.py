@@ -39,6 +39,22 @@ PF414_BAD.append(
     shown = preds[: len(examples_to_show)]
 """))
 
+# accelerate issue 684: per-image detection dicts collected with gather_object from a prepared loader
+PF414_BAD.append(textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from accelerate.utils import gather_object
+
+    accelerator = Accelerator()
+    model, loader = accelerator.prepare(model, loader)
+    model.eval()
+    preds = []
+    for images, targets in loader:
+        with torch.no_grad():
+            out = model(images)
+        preds.extend(gather_object([{k: v.cpu() for k, v in o.items()} for o in out]))  # warning: PF414
+"""))
+
 PF414_GOOD = [
     textwrap.dedent("""
     import torch
@@ -96,5 +112,25 @@ PF414_GOOD = [
         optimizer.step()
         optimizer.zero_grad()
         logged = accelerator.gather(loss.detach()).mean()
+"""),
+    # the fix for objects, and gather_object of prompts split across processes (no padded loader)
+    textwrap.dedent("""
+    import torch
+    from accelerate import Accelerator
+    from accelerate.utils import gather_object
+
+    accelerator = Accelerator()
+    model, loader = accelerator.prepare(model, loader)
+    preds = []
+    for images, targets in loader:
+        with torch.no_grad():
+            out = model(images)
+        preds.extend(accelerator.gather_for_metrics([o for o in out], use_gather_object=True))
+    texts = []
+    with accelerator.split_between_processes(prompts) as mine:
+        for prompt in mine:
+            texts.append(generate(prompt))
+    for chunk in [texts]:
+        everything = gather_object(chunk)
 """),
 ]

@@ -28,6 +28,28 @@ BAD_EXAMPLES = [
     # Alpaca-CoT issue 143: the prompt masking lost in the collator
     _DATA.replace("{collator},", "transformers.DataCollatorForLanguageModeling(tokenizer, mlm=False),"
                                  "  # warning: PF465"),
+    # oobabooga textgen issue 4031: the masked labels are a local returned in the example's dict
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling, Trainer, TrainingArguments
+
+
+    def tokenize(example):
+        before = tokenizer(example["prompt"])["input_ids"]
+        after = tokenizer(example["reply"] + tokenizer.eos_token, add_special_tokens=False)["input_ids"]
+        ids = (before + after)[:256]
+        labels = ([-100] * len(before) + after)[:256]
+        return {"input_ids": ids, "attention_mask": [1] * len(ids), "labels": labels}
+
+
+    data = raw.map(tokenize, remove_columns=["prompt", "reply"])
+    trainer = Trainer(
+        model=model,
+        train_dataset=data,
+        args=TrainingArguments(output_dir="lora"),
+        data_collator=DataCollatorForLanguageModeling(tokenizer, mlm=False),  # warning: PF465
+    )
+    trainer.train()
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -59,5 +81,35 @@ GOOD_EXAMPLES = [
             input_data = {"input_ids": input_ids, "attention_mask": attention_mask, "labels": input_ids.clone()}
             input_data["labels"][input_data["labels"] == self.tokenizer.pad_token_id] = -100
             return input_data
+"""),
+    # tricky-correct: a -100 list built for another purpose (a padded label list for a classifier head
+    # whose own collator pads it), not handed on as the LM example's labels
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling
+
+
+    def tokenize(example):
+        tags = [-100] * len(example["tokens"])
+        out = tokenizer(example["text"], truncation=True)
+        out["tag_ids"] = tags
+        return out
+
+
+    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+"""),
+    # tricky-correct (peft's QALoRA example): only the pad tokens become -100, as the collator does itself
+    textwrap.dedent("""
+    from transformers import DataCollatorForLanguageModeling
+
+
+    def tokenize(examples):
+        out = tokenizer(examples["text"], truncation=True, padding="max_length", max_length=512)
+        labels = out["input_ids"].copy()
+        labels = [[-100 if token == tokenizer.pad_token_id else token for token in seq] for seq in labels]
+        out["labels"] = labels
+        return out
+
+
+    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
 """),
 ]

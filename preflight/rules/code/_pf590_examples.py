@@ -47,7 +47,8 @@ PF590_BAD = [
     Trainer(model=model, args=args, train_dataset=tokenized["train"],  # error: PF590
             eval_dataset=tokenized["test"]).train()
 """),
-    # prompt-masked labels of every length, given to a collator that pads only the model inputs
+    # prompt-masked labels of every length, given to a collator that pads only the model inputs (and
+    # would rebuild the masked labels from input_ids even if the rows were even: PF465)
     textwrap.dedent("""
     from transformers import DataCollatorForLanguageModeling, Trainer, TrainingArguments
 
@@ -60,7 +61,7 @@ PF590_BAD = [
 
 
     train_ds = raw.map(process, batched=True, remove_columns=raw.column_names)
-    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)
+    collator = DataCollatorForLanguageModeling(tokenizer, mlm=False)  # warning: PF465
     trainer = Trainer(model=model, args=TrainingArguments(output_dir="out"),  # error: PF590
                       train_dataset=train_ds, data_collator=collator)
 """),

@@ -36,6 +36,13 @@ PF624_BAD = [
                       "            train_dataloader = accelerator.skip_first_batches(train_dataloader, resume_step)"
                       "  # warning: PF624\n"
                       "        for step, batch in enumerate(train_dataloader):"),
+    # open-instruct PR 681: a per-epoch name, but chosen on every epoch (resume_step is never cleared)
+    _LOOP.format(body="if resume_step is not None:\n"
+                      "            active_dataloader = accelerator.skip_first_batches(train_dataloader, resume_step)"
+                      "  # warning: PF624\n"
+                      "        else:\n"
+                      "            active_dataloader = train_dataloader\n"
+                      "        for step, batch in enumerate(active_dataloader):"),
 ]
 
 PF624_GOOD = [
@@ -54,4 +61,10 @@ PF624_GOOD = [
                       "            train_dataloader = accelerator.skip_first_batches(train_dataloader, resume_step)\n"
                       "            resume_step = None\n"
                       "        for step, batch in enumerate(train_dataloader):"),
+    # tricky: the resume step cleared after the first skip (the fix of open-instruct PR 681)
+    _LOOP.format(body="active_dataloader = train_dataloader\n"
+                      "        if resume_step:\n"
+                      "            active_dataloader = accelerator.skip_first_batches(train_dataloader, resume_step)\n"
+                      "            resume_step = 0\n"
+                      "        for step, batch in enumerate(active_dataloader):"),
 ]

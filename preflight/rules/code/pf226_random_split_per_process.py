@@ -108,6 +108,66 @@ def _multi_process_trainer(ctx: FileContext, seeded: dict[str, object]) -> Optio
     return None
 
 
+def _lightning_fit_then_test(ctx: FileContext) -> Optional[tuple[FileContext, ast.Call]]:
+    """A Lightning ``Trainer`` script (this file, or one beside it) that calls ``.fit(...)`` and then
+    ``.test(...)`` in one process: the file and the ``test`` call."""
+    from preflight.analysis.project_imports import sibling_modules
+
+    for other in [ctx, *(o for o, _ in sibling_modules(ctx, "Trainer") if o is not ctx)]:
+        imports = scope_index(other).imports
+        if not any((imports.qualify(c.func) or "").startswith(("lightning.", "pytorch_lightning."))
+                   and (imports.qualify(c.func) or "").endswith(".Trainer") for c in other.nodes(ast.Call)):
+            continue
+        attrs = [c for c in other.nodes(ast.Call) if isinstance(c.func, ast.Attribute)]
+        fits = [c.lineno for c in attrs if isinstance(c.func, ast.Attribute) and c.func.attr == "fit"]
+        tests = [c for c in attrs if isinstance(c.func, ast.Attribute) and c.func.attr == "test"
+                 and fits and c.lineno > min(fits)]
+        if tests:
+            return other, tests[0]
+    return None
+
+
+def _redrawn_for_test(ctx: FileContext, splits: list[tuple[ast.Call, str, str]]
+                      ) -> Iterable[tuple[ast.Call, str, list]]:
+    """An unseeded ``random_split`` in a DataModule's ``setup`` that makes the test split, not under a
+    guard, in a job whose script runs ``trainer.test`` after ``trainer.fit``: Lightning calls ``setup``
+    again for the test stage and the split is drawn anew (Lightning issue 9865)."""
+    candidates = []
+    for call, rng, fix in splits:
+        if rng != "torch" or not _in_lightning_setup(ctx, call):
+            continue
+        fn = ctx.enclosing_function(call)
+        guarded = False
+        for above in ctx.ancestors(call):
+            if above is fn:
+                break
+            if isinstance(above, (ast.If, ast.IfExp)):
+                guarded = True  # a stage test or an "already split" guard
+                break
+        if guarded:
+            continue
+        parent = ctx.parent(call)
+        targets = parent.targets if isinstance(parent, ast.Assign) else []
+        if not any("test" in ast.unparse(t).lower() for t in targets):
+            continue
+        candidates.append((call, fix))
+    if not candidates:
+        return
+    found = _lightning_fit_then_test(ctx)
+    if found is None:
+        return
+    other, test = found
+    where = "" if other is ctx else f" ({other.path}:{test.lineno})"
+    for call, fix in candidates:
+        evidence = [ctx.evidence(test, "trainer.test runs setup() again")] if other is ctx else []
+        yield call, (
+            f"`{ast.unparse(call)[:90]}` in `setup()` draws the train/val/test split from the global RNG, and the "
+            f"job calls `trainer.test(...)` after `trainer.fit(...)`{where}: Lightning runs `setup()` again for the "
+            "test stage, so the test split is a fresh draw that overlaps the samples the model trained on and the "
+            f"test metric is inflated. Pass {fix}, or split once (in `__init__`/`prepare_data`, or only when the "
+            "splits do not exist yet)"), evidence
+
+
 @register
 class RandomSplitPerProcess(Rule):
     code = "PF226"
@@ -137,6 +197,14 @@ while that RNG is either never seeded in the file or seeded with a value that
 involves the rank (`set_seed(seed + accelerator.process_index)`,
 `set_seed(seed, device_specific=True)`, or a local seeding helper that adds the
 process index).
+
+The same split is reported in a single-process job when it makes the test split in a
+DataModule's `setup()` (not under an `if`) and the Trainer script beside it (or the same
+file) calls `trainer.test(...)` after `trainer.fit(...)`: Lightning calls `setup()` again
+for the test stage, and an unseeded `random_split` draws a new partition whose test part
+overlaps what the model trained on (Lightning issue 9865, "Only invoke setup() once, not
+in both trainer.fit() and trainer.test()"). Seeding the global RNG once at the start does
+not help there: the generator has moved on by the time of the second draw.
 
 ## Why it matters
 
@@ -187,6 +255,11 @@ decorrelate only the augmentation afterwards.
                 splits.append((call, *split))
         if not splits:
             return
+        redrawn = list(_redrawn_for_test(ctx, splits))
+        for call, message, pointers in redrawn:
+            yield ctx.finding(self, call, message, evidence=pointers)
+        done = {id(c) for c, _, _ in redrawn}
+        splits = [s for s in splits if id(s[0]) not in done]
         seeded = self._seeding(ctx)
         if not distributed:
             # a LightningDataModule's `setup` runs on every process; the multi-device Trainer and any

@@ -8,7 +8,12 @@ from typing import Iterable
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
-from preflight.rules._pf4_support import accelerator_calls
+from preflight.rules._pf4_support import (
+    accelerator_calls,
+    accelerator_names,
+    calls,
+    is_accelerator_receiver,
+)
 from preflight.rules.base import Rule, examples
 
 
@@ -38,6 +43,35 @@ def _manual_truncation(ctx: FileContext) -> bool:
 
 
 _DATA_WORDS = ("loader", "eval", "test", "valid", "val_", "dataset", "batches")
+_GATHER_OBJECT = frozenset({"accelerate.utils.gather_object", "accelerate.utils.operations.gather_object"})
+_ITER_WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "track"})
+
+
+def _prepared(ctx: FileContext) -> set[str]:
+    """Names bound to the outputs of ``accelerator.prepare(...)`` (``model, loader = accelerator.prepare(...)``)."""
+    names = accelerator_names(ctx)
+    out: set[str] = set()
+    for assign in ctx.nodes(ast.Assign):
+        value = assign.value
+        if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "prepare"
+                and is_accelerator_receiver(value.func.value, names)):
+            continue
+        for target in assign.targets:
+            for elt in (target.elts if isinstance(target, (ast.Tuple, ast.List)) else [target]):
+                if isinstance(elt, (ast.Name, ast.Attribute)):
+                    out.add(ast.unparse(elt))
+    return out
+
+
+def _loop_source(node: ast.expr) -> str:
+    """The iterated object under ``enumerate(...)``/``tqdm(...)`` wrappers."""
+    while isinstance(node, ast.Call) and node.args:
+        func = node.func
+        last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+        if last not in _ITER_WRAPPERS:
+            break
+        node = node.args[0]
+    return ast.unparse(node)
 
 
 @register
@@ -67,20 +101,30 @@ accelerate issue 226). `gather_for_metrics` drops the duplicates of the last bat
 
 Use `accelerator.gather_for_metrics((predictions, labels))`.
 
+The same for `gather_object(...)` (`accelerate.utils.gather_object` or
+`accelerator.gather_object`) of per-sample Python objects (detection dicts, decoded
+texts) in a loop over a loader the file prepared with `accelerator.prepare`
+(accelerate issue 684: COCO mAP over Faster R-CNN outputs); its duplicates are dropped by
+`accelerator.gather_for_metrics(obj, use_gather_object=True)`.
+
 ## When preflight stays silent
 
 * The file truncates the gathered outputs by hand (a slice `[:n]` bounded by
   `len(loader.dataset)` or `len(eval_dataset)`: the `samples_seen` recipe and the
   `losses[: len(eval_dataset)]` recipe from before `gather_for_metrics`).
 * The gather runs in a training loop (a loop with a backward pass).
+* `gather_object` of a loop over anything but a loader the file passes through
+  `accelerator.prepare` (prompts split with `split_between_processes`, a plain list).
 """
     bad_examples = examples("preflight.rules.code._pf414_examples", "PF414_BAD")
     good_examples = examples("preflight.rules.code._pf414_examples", "PF414_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
         gathers = accelerator_calls(ctx, "gather")
-        if not gathers or _manual_truncation(ctx):
+        objects = accelerator_calls(ctx, "gather_object") + [c for c, q in calls(ctx) if q in _GATHER_OBJECT]
+        if not (gathers or objects) or _manual_truncation(ctx):
             return
+        yield from self._gather_objects(ctx, objects)
         for call in gathers:
             loop = ctx.enclosing(call, ast.For, ast.AsyncFor)
             if not isinstance(loop, (ast.For, ast.AsyncFor)) or not any(w in ast.unparse(loop.iter).lower() for w in _DATA_WORDS):
@@ -96,3 +140,24 @@ Use `accelerator.gather_for_metrics((predictions, labels))`.
                 "repeated samples on every process and `gather` keeps them, so the metric counts some samples "
                 "twice. Use `accelerator.gather_for_metrics(...)`, which drops them",
                 evidence=[ctx.evidence(loop, "the evaluation loop (no backward pass)")])
+
+    def _gather_objects(self, ctx: FileContext, objects: list[ast.Call]) -> Iterable[Finding]:
+        """``gather_object(...)`` in a loop over a loader the file prepared with ``accelerator.prepare``
+        (its padded last batch), in a loop without a backward pass."""
+        if not objects:
+            return
+        prepared = _prepared(ctx)
+        for call in objects:
+            loop = ctx.enclosing(call, ast.For, ast.AsyncFor)
+            if not isinstance(loop, (ast.For, ast.AsyncFor)) or _loop_source(loop.iter) not in prepared:
+                continue
+            if any(isinstance(n, ast.Attribute) and n.attr in ("backward", "manual_backward", "step")
+                   for n in ast.walk(loop)):
+                continue
+            yield ctx.finding(
+                self, call,
+                f"`{ast.unparse(call.func)}` of outputs of `{_loop_source(loop.iter)}`, a loader prepared by "
+                "Accelerate: its last batch is padded with repeated samples on every process (even_batches) and "
+                "`gather_object` keeps them, so those samples are counted twice. Use "
+                "`accelerator.gather_for_metrics(obj, use_gather_object=True)`, which drops them",
+                evidence=[ctx.evidence(loop, "the evaluation loop over the prepared loader")])

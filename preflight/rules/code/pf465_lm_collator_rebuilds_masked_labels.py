@@ -27,15 +27,54 @@ def _labels_key(target: ast.AST) -> bool:
             and target.slice.value == "labels")
 
 
+def _pad_choices(value: ast.AST) -> set[int]:
+    """The ids of the -100 constants chosen by a test on the pad token (``-100 if t == pad_token_id
+    else t``): padding masked, which the collator does itself."""
+    out: set[int] = set()
+    for node in ast.walk(value):
+        if isinstance(node, ast.IfExp) and "pad" in ast.unparse(node.test).lower():
+            out.update(id(m) for m in ast.walk(node.body))
+    return out
+
+
+def _masked_list(value: ast.AST) -> bool:
+    """A value built with -100 (or an IGNORE_INDEX constant) inside a list, not only for padding."""
+    pads = _pad_choices(value)
+    return any(isinstance(n, (ast.List, ast.ListComp)) and any(_is_ignore(m) and id(m) not in pads
+                                                                for m in ast.walk(n))
+               for n in ast.walk(value))
+
+
+def _labels_use(node: ast.AST, name: str) -> bool:
+    """``node`` hands the local ``name`` on as an example's labels: ``{"labels": name}``,
+    ``dict(labels=name)`` or ``example["labels"] = name``."""
+    def is_name(v: Optional[ast.AST]) -> bool:
+        return isinstance(v, ast.Name) and v.id == name
+
+    if isinstance(node, ast.Dict):
+        return any(isinstance(k, ast.Constant) and k.value == "labels" and is_name(v)
+                   for k, v in zip(node.keys, node.values))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "dict":
+        return any(kw.arg == "labels" and is_name(kw.value) for kw in node.keywords)
+    if isinstance(node, ast.Assign):
+        return is_name(node.value) and any(_labels_key(t) for t in node.targets)
+    return False
+
+
 def _masking(ctx: FileContext) -> Optional[ast.Assign]:
     """``example["labels"] = [-100] * n + ...``: a whole labels entry built with -100 (or an IGNORE_INDEX
-    constant) in a list. Pad masking in place (``labels[labels == pad] = -100``) is what the collator
-    does itself and does not count."""
+    constant) in a list, directly or through a local the function then returns or stores as the
+    example's ``labels`` (``labels = [-100] * len(prompt) + reply; return {..., "labels": labels}``).
+    Pad masking in place (``labels[labels == pad] = -100``) is what the collator does itself and does
+    not count."""
     for node in ctx.nodes(ast.Assign):
-        if not any(_labels_key(t) for t in node.targets):
+        if not _masked_list(node.value):
             continue
-        if any(isinstance(n, (ast.List, ast.ListComp)) and any(_is_ignore(m) for m in ast.walk(n))
-               for n in ast.walk(node.value)):
+        if any(_labels_key(t) for t in node.targets):
+            return node
+        names = [t.id for t in node.targets if isinstance(t, ast.Name)]
+        scope = ctx.enclosing_function(node)
+        if names and scope is not None and any(_labels_use(n, name) for n in ast.walk(scope) for name in names):
             return node
     return None
 
@@ -73,8 +112,10 @@ padding=True)` (as alpaca-lora does), or TRL's completion-only collation.
 
 ## When preflight stays silent
 
-* No whole `labels` entry is built with -100 in a list in the file (masking padding in
-  place, `labels[labels == pad] = -100`, is what the collator does anyway), or the
+* No whole `labels` entry is built with -100 in a list in the file (directly, or as a local
+  that the same function returns or stores under `"labels"`) (masking padding, in
+  place `labels[labels == pad] = -100` or as `-100 if t == pad_token_id else t` in a list, is
+  what the collator does anyway), or the
   collator is another class, or `mlm` is not literally False.
 """
     bad_examples = examples("preflight.rules.code._pf465_examples", "BAD_EXAMPLES")
