@@ -126,3 +126,25 @@ def test_sweep_grammar_agrees_with_hydra_core(value):
     parser = pytest.importorskip("hydra.core.override_parser.overrides_parser")
     hydra_says = parser.OverridesParser.create().parse_override(f"key={value}").is_sweep_override()
     assert (sweep_value(value) is not None) == hydra_says
+
+
+EXPERIMENT = """\
+    # @package _global_
+    defaults:
+      - {entry}
+    seed: 0
+    """
+
+
+def test_a_group_selected_again_without_override_is_reported_in_the_config_that_does_it(cli, tmp_path):
+    write(tmp_path, "train.py", APP)
+    write(tmp_path, "conf/config.yaml", "defaults:\n  - data: all\n  - _self_\n" + textwrap.dedent(CONFIG))
+    write(tmp_path, "conf/data/all.yaml", "name: all\n")
+    write(tmp_path, "conf/data/small.yaml", "name: small\n")
+    write(tmp_path, "conf/experiment/ci.yaml", EXPERIMENT.format(entry="/data: small"))
+    write(tmp_path, "ci.sh", "#!/bin/bash\npython train.py +experiment=ci\n")
+    found = [f for f in findings(cli, tmp_path, "audit", "ci.sh", "--select", "PF216") if f[0] == "PF216"]
+    assert [(f[1], f[2]) for f in found] == [("ci.yaml", 3)]
+    assert "override /data: small" in found[0][3]
+    write(tmp_path, "conf/experiment/ci.yaml", EXPERIMENT.format(entry="override /data: small"))
+    assert [f for f in findings(cli, tmp_path, "audit", "ci.sh", "--select", "PF216") if f[0] == "PF216"] == []
