@@ -148,3 +148,16 @@ def test_a_group_selected_again_without_override_is_reported_in_the_config_that_
     assert "override /data: small" in found[0][3]
     write(tmp_path, "conf/experiment/ci.yaml", EXPERIMENT.format(entry="override /data: small"))
     assert [f for f in findings(cli, tmp_path, "audit", "ci.sh", "--select", "PF216") if f[0] == "PF216"] == []
+
+
+def test_primary_placeholders_replacing_the_option_the_launch_selects_are_reported(cli, tmp_path):
+    write(tmp_path, "train.py", APP)
+    write(tmp_path, "conf/config.yaml", "defaults:\n  - optim: adam\n" + textwrap.dedent(CONFIG))
+    write(tmp_path, "conf/optim/adam.yaml", "lr: 0.1\nweight_decay: 0.0\n")
+    write(tmp_path, "conf/optim/sgd.yaml", "lr: 0.5\nweight_decay: 0.0001\n")
+    write(tmp_path, "sweep.sh", "#!/bin/bash\npython train.py optim=sgd\n")
+    found = audit(cli, tmp_path, "PF259")
+    assert [(f[1], f[2]) for f in found] == [("config.yaml", 1)]
+    assert "`optim=sgd`" in found[0][3] and "_self_" in found[0][3]
+    write(tmp_path, "conf/config.yaml", "defaults:\n  - _self_\n  - optim: adam\n" + textwrap.dedent(CONFIG))
+    assert audit(cli, tmp_path, "PF259") == []

@@ -199,6 +199,7 @@ JOB = {
     "PF242": "plan.pf242_device_map_model_under_multi_process",
     "PF257": "plan.pf257_hydra_sweep_without_multirun",
     "PF258": "plan.pf258_hydra_appended_key_misspelled",
+    "PF259": "plan.pf259_hydra_primary_overrides_selected_option",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
