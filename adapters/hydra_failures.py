@@ -4,7 +4,7 @@ hydra-core (or preflight's composer) refuses to compose some configs for reasons
 not depend on what preflight runs: two configs give one node as a mapping and as a list
 (``Cannot merge DictConfig with ListConfig``), the launch leaves a mandatory defaults entry
 (``group: ???``) unselected, a defaults list names an option file that is not in the
-config directory. :func:`job_failure` recognises those messages so that the plan rule
+config directory, a config selects a group the defaults list already chose without ``override``. :func:`job_failure` recognises those messages so that the plan rule
 PF216 reports them as findings (and the adapter does not also list them as unreadable
 inputs); every other failure stays an input error.
 """
@@ -29,6 +29,9 @@ _MUST_COMPOSER = re.compile(r"Could not find '([^']+)/\?\?\?' \(in the defaults 
 # preflight's composer / hydra-core for an option file that is not there
 _NOT_FOUND = re.compile(r"Could not find '([^'?]+)/([^'/?]+)' \(in the defaults list of ([^)]+)\)")
 _NOT_FOUND_HYDRA = re.compile(r"In '([^']+)': Could not find '([^'?]+)/([^'/?]+)'")
+# hydra/_internal/defaults_list.py (_create_defaults_tree_impl): a second plain entry for a group that
+# already has a value (Hydra 1.1 and later need `override group: option`)
+_MULTIPLE = re.compile(r"Multiple values for (\S+?)\. To override a value use 'override ([^:']+): ([^']+)'")
 
 _SKIP_DIRS = {".git", ".venv", "venv", "env", "node_modules", "__pycache__", "site-packages", ".tox"}
 _MAX_FILES = 3000
@@ -36,9 +39,10 @@ _MAX_FILES = 3000
 
 @dataclass
 class Failure:
-    kind: str  # "merge", "mandatory", "missing-option"
+    kind: str  # "merge", "mandatory", "missing-option", "multiple"
     config: str  # the config named by the message (``config``, ``predictor/pred_1``); "" when none
-    detail: tuple[str, ...]  # merge: (left type, right type); mandatory: (override key,); missing: (group, name)
+    # merge: (left type, right type); mandatory: (override key,); missing and multiple: (group, name)
+    detail: tuple[str, ...]
 
 
 def _registers_configs(root: Path) -> bool:
@@ -79,6 +83,9 @@ def job_failure(project: Any, app: Any, message: str) -> Optional[Failure]:
     found = _MERGE.search(message)
     if found is not None:
         return Failure("merge", found.group(1), (found.group(2), found.group(3)))
+    twice = _MULTIPLE.search(message)
+    if twice is not None:
+        return Failure("multiple", "", (twice.group(2).strip().lstrip("/"), twice.group(3).strip()))
     must = _MUST.search(message)
     composer = _MUST_COMPOSER.search(message)
     if must is not None or composer is not None:

@@ -44,6 +44,45 @@ PF592_BAD = [
     trainer = Seq2SeqTrainer(model=model, args=Seq2SeqTrainingArguments(output_dir="out"), train_dataset=train,
                              eval_dataset=val, preprocess_logits_for_metrics=keep_argmax)
 """),
+    # transformers issue 30104: no preprocess_logits_for_metrics, the hidden states of every layer
+    # come along and compute_metrics argmaxes the tuple
+    textwrap.dedent("""
+    import evaluate
+    import numpy as np
+    from transformers import AutoModelForAudioClassification, Trainer, TrainingArguments
+
+
+    def main(train_ds, eval_ds, num_labels):
+        model = AutoModelForAudioClassification.from_pretrained("openai/whisper-small", num_labels=num_labels,
+                                                                use_weighted_layer_sum=True)
+        metric = evaluate.load("accuracy")
+
+        def compute_metrics(eval_pred):
+            predictions = np.argmax(eval_pred.predictions, axis=1)  # error: PF592
+            return metric.compute(predictions=predictions, references=eval_pred.label_ids)
+
+        trainer = Trainer(model=model, args=TrainingArguments(output_dir="out", eval_strategy="epoch"),
+                          train_dataset=train_ds, eval_dataset=eval_ds, compute_metrics=compute_metrics)
+        trainer.train()
+"""),
+    # a T5 evaluated by its logits, unpacked in compute_metrics (encoder_last_hidden_state comes along)
+    textwrap.dedent("""
+    import numpy as np
+    from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    model = AutoModelForSeq2SeqLM.from_pretrained("t5-small")
+
+
+    def compute_metrics(eval_preds):
+        logits, labels = eval_preds
+        preds = np.argmax(logits, axis=-1)  # error: PF592
+        mask = labels != -100
+        return {"token_accuracy": float((preds[mask] == labels[mask]).mean())}
+
+
+    trainer = Seq2SeqTrainer(model=model, args=Seq2SeqTrainingArguments(output_dir="out"), train_dataset=train,
+                             eval_dataset=val, compute_metrics=compute_metrics)
+"""),
 ]
 
 PF592_GOOD = [
@@ -82,5 +121,74 @@ PF592_GOOD = [
     model = AutoModelForSequenceClassification.from_pretrained("roberta-base", output_hidden_states=True)
     trainer = Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=train, eval_dataset=val,
                       preprocess_logits_for_metrics=lambda outputs, labels: outputs[0].argmax(-1))
+"""),
+    # the fix of issue 30104: the logits are taken out of the tuple before they are gathered
+    textwrap.dedent("""
+    import numpy as np
+    from transformers import AutoModelForAudioClassification, Trainer, TrainingArguments
+
+    model = AutoModelForAudioClassification.from_pretrained("openai/whisper-small", num_labels=4,
+                                                            use_weighted_layer_sum=True)
+
+
+    def compute_metrics(eval_pred):
+        return {"accuracy": float((np.argmax(eval_pred.predictions, axis=1) == eval_pred.label_ids).mean())}
+
+
+    trainer = Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=train, eval_dataset=val,
+                      compute_metrics=compute_metrics,
+                      preprocess_logits_for_metrics=lambda logits, labels: logits[0] if isinstance(logits, tuple)
+                      else logits)
+"""),
+    # tricky-correct: compute_metrics takes the logits out of the tuple itself
+    textwrap.dedent("""
+    import numpy as np
+    from transformers import AutoModelForSequenceClassification, Trainer, TrainingArguments
+
+    model = AutoModelForSequenceClassification.from_pretrained("roberta-base", output_hidden_states=True)
+
+
+    def compute_metrics(eval_pred):
+        logits, labels = eval_pred
+        if isinstance(logits, tuple):
+            logits = logits[0]
+        return {"accuracy": float((np.argmax(logits, axis=-1) == labels).mean())}
+
+
+    trainer = Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=train, eval_dataset=val,
+                      compute_metrics=compute_metrics)
+"""),
+    # tricky-correct: a plain classifier (its predictions are the logits alone), and a seq2seq model
+    # evaluated with generate (the predictions are token ids)
+    textwrap.dedent("""
+    import numpy as np
+    from transformers import AutoModelForSequenceClassification, Trainer, TrainingArguments
+
+    model = AutoModelForSequenceClassification.from_pretrained("roberta-base", num_labels=3)
+
+
+    def compute_metrics(eval_pred):
+        logits, labels = eval_pred
+        return {"accuracy": float((np.argmax(logits, axis=-1) == labels).mean())}
+
+
+    trainer = Trainer(model=model, args=TrainingArguments(output_dir="out"), train_dataset=train, eval_dataset=val,
+                      compute_metrics=compute_metrics)
+"""),
+    textwrap.dedent("""
+    import numpy as np
+    from transformers import AutoModelForSeq2SeqLM, Seq2SeqTrainer, Seq2SeqTrainingArguments
+
+    model = AutoModelForSeq2SeqLM.from_pretrained("t5-small")
+
+
+    def compute_metrics(eval_preds):
+        preds, labels = eval_preds
+        return {"gen_len": float(np.mean(np.count_nonzero(preds != 0, axis=1)))}
+
+
+    args = Seq2SeqTrainingArguments(output_dir="out", predict_with_generate=True)
+    trainer = Seq2SeqTrainer(model=model, args=args, train_dataset=train, eval_dataset=val,
+                             compute_metrics=compute_metrics)
 """),
 ]

@@ -13,6 +13,7 @@ from preflight.registry import register
 from preflight.rules._pf4_support import kwarg
 from preflight.rules._pf414_support import call_last
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pf592_support import predictions_used_whole
 
 _Fn = Union[ast.FunctionDef, ast.Lambda]
 # tensor methods that fail on a tuple ("'tuple' object has no attribute 'argmax'")
@@ -41,6 +42,9 @@ def _tuple_outputs(ctx: FileContext) -> Optional[tuple[ast.Call, str]]:
         for key in ("output_hidden_states", "output_attentions"):
             if _is_true(kwarg(call, key)):
                 return call, f"`{key}=True` adds the {key[7:].replace('_', ' ')} to every output"
+        if _is_true(kwarg(call, "use_weighted_layer_sum")):
+            return call, ("`use_weighted_layer_sum=True` makes the model compute and return the hidden states of "
+                          "every layer")
         if _is_true(kwarg(call, "trust_remote_code")) and _is_true(kwarg(call, "use_cache")):
             return call, ("remote code with `use_cache=True` returns `past_key_values`, which the Trainer drops only "
                           "when the config lists them in `keys_to_ignore_at_inference`")
@@ -115,13 +119,13 @@ def _used_as_tensor(fn: _Fn, param: str) -> Optional[ast.AST]:
 @register
 class PreprocessLogitsGivenATuple(Rule):
     code = "PF592"
-    needs_text = ("preprocess_logits_for_metrics",)
+    needs_text = ("preprocess_logits_for_metrics", "compute_metrics")
     name = "preprocess-logits-given-a-tuple"
     severity = Severity.ERROR
     category = Category.CORRECTNESS
     frameworks = ("transformers",)
-    summary = ("`preprocess_logits_for_metrics` calls `logits.argmax(...)` on what is a tuple for this model "
-               "(extra outputs next to the logits): evaluation fails")
+    summary = ("`preprocess_logits_for_metrics` (or, without it, `compute_metrics`) calls `argmax` on what is a "
+               "tuple for this model (extra outputs next to the logits): evaluation fails")
     explanation = """
 ## What it finds
 
@@ -131,10 +135,15 @@ one tensor (`logits.argmax(dim=-1)`, `torch.softmax(logits, -1)`) and never look
 tuple (`isinstance(logits, tuple)`, `logits[0]`), in a file whose model returns more than
 the logits at evaluation:
 
-* a `from_pretrained(..., output_hidden_states=True)` / `output_attentions=True`,
+* a `from_pretrained(..., output_hidden_states=True)` / `output_attentions=True`, or
+  `use_weighted_layer_sum=True` (audio classifiers: every layer's hidden states),
 * remote code loaded with `use_cache=True` (`trust_remote_code=True`),
 * an encoder-decoder class (`AutoModelForSeq2SeqLM`, `T5ForConditionalGeneration`,
   `BartForConditionalGeneration`, ...) evaluated without `predict_with_generate`.
+
+The same when the Trainer has no `preprocess_logits_for_metrics` and its
+`compute_metrics` uses the predictions as one array (`logits, labels = eval_pred`, then
+`np.argmax(logits, axis=-1)`; or `eval_pred.predictions.argmax(-1)`).
 
 ## Why it matters
 
@@ -145,7 +154,12 @@ states, attentions, `encoder_last_hidden_state` or un-ignored `past_key_values` 
 tuple, `preprocess_logits_for_metrics` receives it, and the first evaluation fails with
 "AttributeError: 'tuple' object has no attribute 'argmax'" after a full epoch of training
 (transformers issue 15898, on run_clm.py; its fix is the `isinstance(logits, tuple)` check
-the example now carries).
+the example now carries). Without `preprocess_logits_for_metrics` the tuple goes to
+`compute_metrics` as `EvalPrediction.predictions`, after the whole evaluation set's
+outputs (hidden states included) were gathered: memory grows with every layer kept, and
+`np.argmax` of a tuple of differently shaped arrays fails (transformers issue 30104,
+`use_weighted_layer_sum=True`: "your GPU memory explodes"; the maintainer's fix is a
+`preprocess_logits_for_metrics` that returns `logits[0]`).
 
 ## How to fix it
 
@@ -155,7 +169,8 @@ first), or drop the extra outputs (`use_cache=False`, `ignore_keys`).
 ## When preflight stays silent
 
 * The function checks or indexes its argument (`isinstance`, `type`, `len`, `logits[0]`) or
-  rebinds it.
+  rebinds it; `compute_metrics` indexes its predictions (`preds[0]`) or rebinds them, or
+  the file names `ignore_keys` or `prediction_loss_only`.
 * No model load of the file is known to return extra outputs (a decoder-only
   transformers model drops its `past_key_values` through `keys_to_ignore_at_inference`), or
   the encoder-decoder model is evaluated with `predict_with_generate`.
@@ -169,7 +184,10 @@ first), or drop the extra outputs (`use_cache=False`, `ignore_keys`).
         looked = False
         for call in ctx.nodes(ast.Call):
             expr = kwarg(call, "preprocess_logits_for_metrics")
-            if expr is None or not call_last(call).endswith("Trainer"):
+            if not call_last(call).endswith("Trainer"):
+                continue
+            if expr is None:
+                yield from self._compute_metrics(ctx, call)
                 continue
             fn = _resolve(ctx, expr, call)
             param = _first_param(fn) if fn is not None else None
@@ -189,3 +207,30 @@ first), or drop the extra outputs (`use_cache=False`, `ignore_keys`).
                 f"{param} = {param}[0]`",
                 evidence=[ctx.evidence(load, "the model is loaded here"),
                           ctx.evidence(call, "the Trainer that passes the outputs")])
+
+    def _compute_metrics(self, ctx: FileContext, call: ast.Call) -> Iterable[Finding]:
+        """A Trainer without ``preprocess_logits_for_metrics`` whose ``compute_metrics`` argmaxes the
+        predictions of a model that returns a tuple."""
+        expr = kwarg(call, "compute_metrics")
+        text = ctx.parsed.source.text
+        if expr is None or "ignore_keys" in text or "prediction_loss_only" in text:
+            return
+        fn = _resolve(ctx, expr, call)
+        if not isinstance(fn, ast.FunctionDef):
+            return
+        use = predictions_used_whole(fn)
+        if use is None:
+            return
+        outputs = _tuple_outputs(ctx)
+        if outputs is None:
+            return
+        load, why = outputs
+        yield ctx.finding(
+            self, use,
+            f"`compute_metrics` uses the predictions as one array, but this model's evaluation outputs hold more "
+            f"than the logits ({why}) and the Trainer has no `preprocess_logits_for_metrics`: every output of the "
+            f"whole evaluation set is gathered and `compute_metrics` receives a tuple, which `argmax` cannot take. "
+            f"Pass `preprocess_logits_for_metrics=lambda logits, labels: (logits[0] if isinstance(logits, tuple) "
+            f"else logits).argmax(-1)`, or take `predictions[0]`",
+            evidence=[ctx.evidence(load, "the model is loaded here"),
+                      ctx.evidence(call, "the Trainer that gathers the outputs")])

@@ -104,6 +104,42 @@ _SPLATTER = textwrap.dedent("""
     python train_network.py
 """)
 
+_EXPERIMENT = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    from omegaconf import DictConfig
+
+
+    @hydra.main(version_base="1.3", config_path="configs", config_name="config")
+    def main(cfg: DictConfig) -> None:
+        print(cfg.dataset.name, cfg.trainer.max_steps, cfg.seed)
+
+
+    if __name__ == "__main__":
+        main()
+    # --- configs/config.yaml
+    defaults:
+      - dataset: all
+      - trainer: gpu
+      - _self_
+    seed: 1234
+    # --- configs/experiment/ci_small.yaml
+    # @package _global_
+    defaults:
+      - {entry}
+    seed: 0
+    # --- configs/dataset/all.yaml
+    name: all
+    # --- configs/dataset/small.yaml
+    name: small
+    # --- configs/trainer/gpu.yaml
+    max_steps: 200000
+    # --- configs/trainer/cpu.yaml
+    max_steps: 50
+    # --- launch
+    python train.py {launch}
+""")
+
 BAD_EXAMPLES = [
     # anemoi-core issue 435: the top-level config gives as a list what training/default.yaml gives as a mapping
     _WEATHER.format(pl="    pl: [u, v, w]  # error: PF216"),
@@ -113,6 +149,8 @@ BAD_EXAMPLES = [
     _SPLATTER.format(hydra_entry="", opt="small  # error: PF216", extra=""),
     # hydra issue 1858: the override names the group without the package of the relocated entry
     _PREDICTOR.format(pin="  # error: PF216", override="module/model=model_1"),
+    # hydra issue 2680: the experiment selects the dataset group again without `override`
+    _EXPERIMENT.format(entry="/dataset: small  # error: PF216", launch="+experiment=ci_small"),
 ]
 
 GOOD_EXAMPLES = [
@@ -125,6 +163,12 @@ GOOD_EXAMPLES = [
     # tricky-correct: configs/hydra/defaults.yaml is there
     _SPLATTER.format(hydra_entry="  - hydra: defaults", opt="base",
                      extra="# --- configs/hydra/defaults.yaml\nrun:\n  dir: out/${now:%H-%M-%S}"),
+    # the fix: `override` replaces the option the primary config chose
+    _EXPERIMENT.format(entry="override /dataset: small", launch="+experiment=ci_small"),
+    # tricky-correct: a group the primary config does not select yet needs no `override`
+    _EXPERIMENT.format(entry="/dataset: small", launch="+experiment=ci_small").replace("  - dataset: all\n", ""),
+    # tricky-correct: the experiment config is not selected by this launch
+    _EXPERIMENT.format(entry="/dataset: small", launch="trainer=cpu"),
     # tricky-correct: a launcher plugin's option (installed with the plugin, not a file of the project)
     _SPLATTER.format(hydra_entry="  - override hydra/launcher: joblib", opt="base", extra=""),
 ]

@@ -39,6 +39,8 @@ _APP = textwrap.dedent("""
 PF526_BAD = [
     # hydra issue 2888: the default option (resnet) lacks the key the override sets
     _APP.format(pin="error: PF526", resnet="", override="model.dropout=0.2"),
+    # hydra issue 1457: a misspelled key of Hydra's own config (output_subdir)
+    _APP.format(pin="error: PF526", resnet="dropout: 0.0", override="hydra.ouput_subdir=null"),
 ]
 
 PF526_GOOD = [
@@ -46,4 +48,7 @@ PF526_GOOD = [
     _APP.format(pin="", resnet="dropout: 0.0", override="model.dropout=0.2"),
     # `++` adds the key where it is missing
     _APP.format(pin="", resnet="", override="++model.dropout=0.2"),
+    # tricky: Hydra's own keys are no misspelling; a key added to a node that takes any key (job.env_set)
+    _APP.format(pin="", resnet="dropout: 0.0", override="hydra.output_subdir=null hydra.job.chdir=true "
+                "hydra.sweep.dir=sweeps/resnet +hydra.job.env_set.WANDB_MODE=offline"),
 ]

@@ -105,6 +105,37 @@ def _entry_line(file: Path, group: str, name: str) -> Optional[int]:
     return None
 
 
+def _plain_entry(config_dir: Path, group: str, name: str) -> Optional[tuple[Path, int]]:
+    """The config file (and line) whose defaults list selects ``group: name`` without ``override``."""
+    from preflight.adapters.hydra_compose import defaults_line, read_config_file
+
+    seen = 0
+    for folder, dirs, files in os.walk(config_dir):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for file_name in sorted(files):
+            if not file_name.endswith((".yaml", ".yml")):
+                continue
+            seen += 1
+            if seen > 500:
+                return None
+            path = Path(folder) / file_name
+            try:
+                defaults = read_config_file(path).defaults
+            except Exception:  # unreadable: not located
+                continue
+            for index, entry in enumerate(defaults):
+                if not isinstance(entry, dict) or len(entry) != 1:
+                    continue
+                (key, value), = entry.items()
+                key = str(key).strip()
+                if key.startswith("override") or key.lstrip("/").split("@")[0] != group or str(value) != name:
+                    continue
+                line = defaults_line(path, index)
+                if line is not None:
+                    return path, line
+    return None
+
+
 @register
 class HydraConfigNotComposable(PlanRule):
     code = "PF216"
@@ -119,7 +150,7 @@ class HydraConfigNotComposable(PlanRule):
 
 A `@hydra.main` app whose config, composed the way Hydra composes it (hydra-core's
 compose API when it is installed, else preflight's composer) with the launch line's
-overrides, fails for one of three reasons that do not depend on code preflight does
+overrides, fails for one of four reasons that do not depend on code preflight does
 not run:
 
 * **a mapping merged with a list**: one config of the defaults list gives a node as a
@@ -130,6 +161,10 @@ not run:
 * **an option file that is not there**: a defaults entry `group: name` whose folder
   `group/` exists in the config directory without `name.yaml`, or an entry of Hydra's
   own node (`hydra: defaults`) other than the `config` hydra-core ships.
+
+* **a group selected twice**: a config of the defaults list (an experiment config
+  selected with `+experiment=ci_small`) lists `- /dataset: small` for a group the
+  primary config already chose, without the `override` keyword.
 
 ## Why it matters
 
@@ -146,13 +181,17 @@ stops the run with `ConfigCompositionException` after the job was queued:
   override naming the group without the package (`module/model=model_1`) does not
   address a relocated entry (hydra issue 1858);
 * the defaults-list builder raises `In 'default_config': Could not find 'hydra/defaults'`
-  (splatter-image issue 3: the repository never committed `configs/hydra/defaults.yaml`).
+  (splatter-image issue 3: the repository never committed `configs/hydra/defaults.yaml`);
+* `hydra/_internal/defaults_list.py` refuses a second plain entry for a group: "Multiple
+  values for dataset. To override a value use 'override dataset: small'" (hydra issue
+  2680; checked with hydra-core 1.3.8).
 
 ## How to fix it
 
 Give the node one shape in every config (`pl: {param: [u, v, w]}`); select a
 mandatory entry with its override key as Hydra prints it (`group@package=option`);
-add the missing option file, or set the options inline (`hydra: {run: {dir: ...}}`).
+add the missing option file, or set the options inline (`hydra: {run: {dir: ...}}`);
+write `- override /group: option` to replace a group's option from another config.
 
 ## When preflight stays silent
 
@@ -220,6 +259,8 @@ add the missing option file, or set the options inline (`hydra: {run: {dir: ...}
                 path, line = project.launch_at
                 return pctx.location_finding(self, path, line, message)
             return self._at(pctx, comp, message)
+        if failure.kind == "multiple":
+            return self._multiple(pctx, comp, config_dir, *failure.detail)
         group, name = failure.detail
         message = (f"the defaults list selects `{group}: {name}`, but the config directory has no "
                    f"{group}/{name}.yaml: Hydra stops with \"Could not find '{group}/{name}'\" before the app runs; "
@@ -229,6 +270,21 @@ add the missing option file, or set the options inline (`hydra: {run: {dir: ...}
             entry = _entry_line(named, group, name)
             if entry is not None:
                 return pctx.location_finding(self, shown, entry, message)
+        return self._at(pctx, comp, message)
+
+    def _multiple(self, pctx: PlanContext, comp: FileError, config_dir: Optional[Path], group: str,
+                  name: str) -> Optional[Finding]:
+        message = (f"this defaults entry selects `{group}: {name}` although the defaults list already chose an option "
+                   f"for `{group}`: a second plain entry does not replace the first, and Hydra (1.1 and later) stops "
+                   f"while composing with \"Multiple values for {group}. To override a value use 'override {group}: "
+                   f"{name}'\" before the app runs; write `- override /{group}: {name}`")
+        if config_dir is not None:
+            found = _plain_entry(config_dir, group, name)
+            if found is not None:
+                from preflight.adapters.hydra_compose import relative
+
+                return pctx.location_finding(self, relative(found[0], Path(str(pctx.project.root))), found[1],
+                                             message)
         return self._at(pctx, comp, message)
 
     def _at(self, pctx: PlanContext, comp: FileError, message: str) -> Optional[Finding]:

@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from preflight.diagnostics import Category, FileError, Finding, Severity
+from preflight.diagnostics import Category, Evidence, FileError, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_override_keys import closest, unknown_hydra_key
 
 # Hydra's own message (and the composer's, which repeats it)
 _COULD_NOT = re.compile(r"Could not override '([^']+)'\.\s*To append to your config use \+(\S+)")
@@ -40,6 +41,14 @@ Could not override 'a.b'. To append to your config use +a.b=value` (SkyRL PR 974
 group before any job starts, so an override that every swept option accepts still
 fails when the default option lacks the key (hydra issue 2888).
 
+The same holds for Hydra's own settings: `hydra.ouput_subdir=null` (a misspelling of
+`output_subdir`) names a key that Hydra's config (`HydraConf`, hydra/conf/__init__.py)
+does not have. hydra-core 1.1 and later stop with "Could not override
+'hydra.ouput_subdir' ... Key 'ouput_subdir' not in 'HydraConf'" (checked with 1.3.8);
+1.0 accepted it silently and the setting did nothing (hydra issue 1457). Only the
+nodes whose keys Hydra fixes are checked (`hydra.run`, `hydra.sweep`, `hydra.job`,
+...); plugin nodes (`hydra.launcher`, `hydra.sweeper`, logging, callbacks) take any key.
+
 ## How to fix it
 
 Write `+a.b=value` (add a key) or `++a.b=value` (add or override), or give the
@@ -47,7 +56,8 @@ config the key (`dropout: 0.0`, or `???` in the default option).
 
 ## When preflight stays silent
 
-* The key exists in the composed config, or the override has `+`/`++`.
+* The key exists in the composed config (or in Hydra's own config), or the override
+  has `+`/`++` (a misspelled appended key is PF258's).
 * The config could not be composed for another reason (that is reported as an
   input error).
 """
@@ -59,6 +69,7 @@ config the key (`dropout: 0.0`, or `???` in the default option).
             from preflight.adapters.hydra import compositions
         except ImportError:  # pragma: no cover - the adapter ships with preflight
             return
+        yield from self._hydra_keys(pctx)
         for comp in compositions(pctx.project):
             if not isinstance(comp, FileError) or comp.line is None:
                 continue
@@ -71,3 +82,37 @@ config the key (`dropout: 0.0`, or `???` in the default option).
                 f"the launch overrides `{key}`, which the composed Hydra config of this app does not have: "
                 f"Hydra stops with \"Could not override '{key}'\" before the app runs. Write `+{text}` (add the "
                 f"key) or `++{text}` (add or override), or give the config the key")
+
+    def _hydra_keys(self, pctx: PlanContext) -> Iterable[Finding]:
+        """Plain ``hydra.a.b=value`` overrides of a key Hydra's own config does not have (the
+        composer leaves Hydra's settings out of the job's config, so they are checked here)."""
+        from preflight.rules.plan._hydra_apps import hydra_main_apps
+
+        project = pctx.project
+        if not project.argv:
+            return
+        seen: set = set()
+        for comp in hydra_main_apps(pctx):
+            script = comp.app.script
+            for tok in project.script_args(script):
+                head, eq, _ = tok.partition("=")
+                if not eq or not head.startswith("hydra.") or "$" in tok or head in seen:
+                    continue
+                unknown = unknown_hydra_key(head)
+                if unknown is None:
+                    continue
+                seen.add(head)
+                part, allowed = unknown
+                near = closest(part, allowed)
+                meant = f" (`{near}` was probably meant)" if near else ""
+                message = (f"the launch overrides `{head}`, but Hydra's own config has no `{part}` there{meant}: "
+                           f"hydra-core 1.1 and later stop with \"Could not override '{head}'\" before the app runs "
+                           f"(1.0 accepted it and the setting did nothing). Spell the key as Hydra's config has it")
+                evidence = [Evidence(line=comp.app.line or 1, path=script.source.display,
+                                     message="@hydra.main composes Hydra's config with this override")]
+                if project.launch_at is not None:
+                    path, line = project.launch_at
+                    yield pctx.location_finding(self, path, line, message, evidence=evidence)
+                else:
+                    yield pctx.location_finding(self, script.source.display, comp.app.line or 1, message,
+                                                evidence=evidence)
