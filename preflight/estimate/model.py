@@ -361,7 +361,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
                                 if t not in ("cuda_context", "nccl_buffers", "length_cache", "stream_cache",
                                              "pending_frees"))
                      for which in (-1, 0, 1)}
-        frag, frag_hi = _fragmentation(inp, ph.terms[phase], allocated[-1], allocated[1], phase, arch)
+        frag, frag_hi = _fragmentation(inp, ph.terms[phase], allocated[-1], allocated[1])
         if frag > 0:
             ph.add(phase, "fragmentation", frag, (0.0, frag_hi / frag))
             ph.set_phase_bounds(phase, "fragmentation", (0.0, frag_hi / frag))
@@ -410,26 +410,19 @@ def _nccl_buffers(inp: EstimateInput, ph: _Phases, phases: tuple[str, ...], note
 
 
 def _fragmentation(inp: EstimateInput, terms: dict[str, float], allocated: float,
-                   allocated_hi: float, phase: str = "", arch: Any = None) -> tuple[float, float]:
+                   allocated_hi: float) -> tuple[float, float]:
     """(point, high) bytes of reserved-but-unallocated memory in a phase: ``FRAGMENTATION`` of
     what is allocated, and in training at least ``STEP_CACHE_RATIO`` of the phase's transient
     length-dependent tensors (``length_cache.LENGTH_TERMS``), the free remainders that the
     step's freed blocks leave in the allocator's segments even when every batch has the same
-    length (``constants.STEP_CACHE_RATIO``); for a loss on 16-bit logits under autocast, the
-    logits' own freed block instead of that share of the loss (``logits_blocks.py``)."""
+    length (``constants.STEP_CACHE_RATIO``)."""
     from preflight.estimate.length_cache import step_bytes
-    from preflight.estimate.logits_blocks import logits_remainder
 
     point = allocated * C.FRAGMENTATION
     high = allocated_hi * C.FRAGMENTATION_RANGE[1]
     if inp.mode == "train":
         step = step_bytes(terms)
-        remainder = logits_remainder(inp, arch, phase, terms)
-        if remainder is not None:
-            rest = step - terms.get("logits_loss", 0.0)
-            point = max(point, remainder + rest * C.STEP_CACHE_RATIO)
-        else:
-            point = max(point, step * C.STEP_CACHE_RATIO)
+        point = max(point, step * C.STEP_CACHE_RATIO)
         high = max(high, step * C.STEP_CACHE_HI)
     return point, high
 
