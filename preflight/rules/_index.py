@@ -197,6 +197,7 @@ JOB = {
     "PF238": "plan.pf238_transformers_adamw_removed",
     "PF239": "plan.pf239_plateau_scheduler_stepped_without_metric",
     "PF242": "plan.pf242_device_map_model_under_multi_process",
+    "PF262": "plan.pf262_hydra_dict_override_keeps_stale_keys",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
