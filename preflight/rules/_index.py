@@ -58,6 +58,7 @@ FILE = {
     "PF245": "code.pf245_ema_in_place_over_integer_buffers",
     "PF246": "code.pf246_sdpa_future_mask_as_keep_mask",
     "PF263": "code.pf263_early_stopping_patience_under_one_epoch",
+    "PF264": "code.pf264_one_shot_iterator_consumed_in_a_loop",
     "PF301": "code.pf301_host_sync_in_loop",
     "PF302": "code.pf302_loop_invariant_transfer",
     "PF303": "code.pf303_discarded_tensor_to",
