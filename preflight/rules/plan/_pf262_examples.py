@@ -59,3 +59,7 @@ PF262_GOOD = [
     _APP.format(pin="", override="'optimizer={_target_:torch.optim.Adam,lr:0.1,betas:[0.9,0.99],eps:1e-6,"
                                  "weight_decay:0.0}'"),
 ]
+
+PF262_GOOD.append(
+    # tricky-correct: the node is set to null first, then given the mapping (nothing of AdamW is left)
+    _APP.format(pin="", override="optimizer=null '++optimizer={_target_:torch.optim.SGD,lr:0.1}'"))

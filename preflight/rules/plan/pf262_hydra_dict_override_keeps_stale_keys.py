@@ -49,7 +49,8 @@ a config group option that holds the whole node.
 
 * The override gives the same `_target_` as the node (a partial update is what a merge is for),
   or gives every key the node has, or the node has no `_target_`.
-* The node is deleted first (`~key`) and added (`+key=...`).
+* The node is deleted first (`~key`) and added (`+key=...`), or set to a plain value first
+  (`key=null` then `++key={...}`, egomimic's launch scripts).
 * A key of the mapping is missing from the node: Hydra refuses the line, PF526.
 """
     bad_examples = examples("preflight.rules.plan._pf262_examples", "PF262_BAD")
@@ -65,10 +66,13 @@ a config group option that holds the whole node.
         for comp in compositions(pctx.project):
             if not isinstance(comp, Composed) or comp.app.script is None:
                 continue
-            deleted = {ov.key for ov in comp.composition.overrides if ov.prefix == "~"}
-            for override in comp.composition.overrides:
+            overrides = comp.composition.overrides
+            deleted = {ov.key for ov in overrides if ov.prefix == "~"}
+            for index, override in enumerate(overrides):
                 if override.sweep or override.prefix not in ("", "++") or override.key in deleted:
                     continue
+                if any(ov.key == override.key and not isinstance(ov.value, dict) for ov in overrides[:index]):
+                    continue  # `key=null` then `++key={...}`: the node was replaced before the mapping came
                 merged = node_merge(comp, override.text)
                 if merged is None or merged.lacking or not merged.stale:
                     continue
