@@ -77,8 +77,8 @@ def plan_compositions(project: Project) -> list[Union[Composed, FileError]]:
                     "config, not read, may hold them): added for the plan")
             elif added:
                 result.composition.notes.append(
-                    f"the launch overrides {', '.join(added)} without '+', which the config lacks (Hydra refuses "
-                    "the line: PF526); the plan is read as if written '++' (added)")
+                    f"the launch overrides {', '.join(added)} without '+', which Hydra refuses (PF526: a key the "
+                    "config lacks, or a mapping with keys its node lacks); the plan is read as if written '++' (added)")
         out.append(result)
     cache.append(out)
     return out

@@ -50,10 +50,23 @@ def parse_value(text: str) -> Any:
         import yaml
 
         try:
-            return yaml.safe_load(raw)
+            return yaml.safe_load(_spaced_keys(raw))
         except yaml.YAMLError:
             return raw
     return raw
+
+
+# a key of a Hydra dict value right after `{` or `,`, followed by `:` and no space (`{lr:0.1}`)
+_TIGHT_KEY = re.compile(r"([{,]\s*[\w.\-/]+):(?=\S)")
+
+
+def _spaced_keys(raw: str) -> str:
+    """Hydra's override grammar reads ``{_target_:torch.optim.SGD,lr:0.1}`` as a mapping (a dict
+    key needs no space after its colon); YAML flow syntax would read ``_target_:torch.optim.SGD`` as
+    one plain scalar key. Put the space YAML needs after each such key (not inside quotes)."""
+    if "{" not in raw or "'" in raw or '"' in raw:
+        return raw
+    return _TIGHT_KEY.sub(r"\1: ", raw)
 
 
 # --------------------------------------------------------------------------- interpolation

@@ -45,7 +45,10 @@ _HARMLESS_CALLS = frozenset({
 _HARMLESS_PREFIXES = ("torch.", "numpy.", "math.", "statistics.", "logging.", "wandb.", "json.",
                       "pickle.", "os.", "sys.", "time.", "random.", "copy.", "itertools.",
                       "functools.", "collections.", "matplotlib.", "tqdm.", "einops.", "re.",
-                      "mlflow.", "tensorboard", "pandas.")
+                      "mlflow.", "tensorboard", "pandas.",
+                      # Horovod's collectives (``hvd.allreduce(loss).item()``) reduce across ranks and
+                      # differentiate nothing themselves; what they return is still followed as a read
+                      "horovod.")
 _HARMLESS_METHODS = frozenset({
     "append", "extend", "insert", "add", "format", "join", "write", "log", "info", "debug",
     "warning", "error", "add_scalar", "add_scalars", "add_histogram", "set_postfix",

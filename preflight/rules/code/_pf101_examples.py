@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-BAD_EXAMPLES = (
+BAD_EXAMPLES: tuple[str, ...] = (
     # 1. The classic: the loss tensor is kept for logging (warning: backward freed it).
     textwrap.dedent("""\
     import torch
@@ -242,7 +242,7 @@ def fit(engine, batches, epochs, grad_accum_steps):
 """,
 )
 
-GOOD_EXAMPLES = (
+GOOD_EXAMPLES: tuple[str, ...] = (
     # 1. Logging numbers, not tensors.
     textwrap.dedent("""\
     import torch
@@ -598,4 +598,46 @@ def train(model, optimizer, loader, epochs, logger):
             engine.step()
         return torch.stack([t.detach() for t in micro_losses]).mean().item()
 """),
+)
+
+_OUTPUT_DICTS = textwrap.dedent("""
+    import horovod.torch as hvd
+    import torch
+
+    hvd.init()
+    model = DepthModel().cuda()
+    optimizer = hvd.DistributedOptimizer(torch.optim.Adam(model.parameters(), lr=2e-4),
+                                         named_parameters=model.named_parameters())
+
+
+    def train_epoch(loader):
+        model.train()
+        outputs = []
+        for batch in loader:
+            optimizer.zero_grad()
+            output = model(batch)
+            output["loss"].backward()
+            optimizer.step()
+            outputs.append({kept}){pin}
+        return outputs
+
+
+    def training_epoch_end(outputs):
+        loss = torch.stack([o["loss"] for o in outputs]).mean()
+        return hvd.allreduce(loss).item()
+
+
+    for epoch in range(50):
+        print(epoch, training_epoch_end(train_epoch(loader)))
+""")
+
+BAD_EXAMPLES += (
+    # held-out-23 (packnet-sfm issue 47): every step's output dict (loss and depth maps) kept to the epoch
+    # end; the epoch end averages it through Horovod's allreduce, which differentiates nothing
+    _OUTPUT_DICTS.format(kept="output", pin="  # warning: PF101"),
+)
+
+GOOD_EXAMPLES += (
+    # the maintainer's fix: only the detached loss is kept
+    _OUTPUT_DICTS.format(kept='{"loss": output["loss"].detach()}', pin=""),
 )

@@ -225,4 +225,6 @@ def fit(engine, batches, epochs, grad_accum_steps):
             seen.append(loss.detach())
     return len(seen)
 """,
+    # bad example 12: a dict of the step's outputs has no .detach(); the message says what to keep
+    None,
 ]

@@ -395,6 +395,20 @@ PF202_BAD = [
             loss.backward()
             opt.step()
 """),
+    # two epochs are enough to repeat the order (the one-epoch twin in PF202_GOOD stays silent)
+    textwrap.dedent("""
+    import deepspeed
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
+
+    loader = DataLoader(train_set, batch_size=8, sampler=DistributedSampler(train_set))
+    engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters())
+    for epoch in range(0, 2):  # warning: PF202
+        for chosen, rejected in loader:
+            loss = -torch.nn.functional.logsigmoid(engine(chosen) - engine(rejected)).mean()
+            engine.backward(loss)
+            engine.step()
+"""),
 ]
 
 PF202_GOOD = [
@@ -592,6 +606,21 @@ PF202_GOOD = [
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
+"""),
+    # tricky-correct (held-out-23, DeepSpeedExamples issue 820's reward-model run): the epoch loop runs
+    # once, so the sampler's epoch 0 is the only one and set_epoch would change nothing
+    textwrap.dedent("""
+    import deepspeed
+    import torch
+    from torch.utils.data import DataLoader, DistributedSampler
+
+    loader = DataLoader(train_set, batch_size=8, sampler=DistributedSampler(train_set))
+    engine, optimizer, _, _ = deepspeed.initialize(args=args, model=model, model_parameters=model.parameters())
+    for epoch in range(1):
+        for chosen, rejected in loader:
+            loss = -torch.nn.functional.logsigmoid(engine(chosen) - engine(rejected)).mean()
+            engine.backward(loss)
+            engine.step()
 """),
 ]
 

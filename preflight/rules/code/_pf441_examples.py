@@ -46,6 +46,17 @@ BAD_EXAMPLES = [
         results = trainer.test(model, dm)  # warning: PF441
         return results
 """),
+    # held-out-23 (anomalib issue 62): a script's top-level code fits, then tests the module it holds
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from pytorch_lightning.callbacks import ModelCheckpoint
+
+    checkpoint = ModelCheckpoint(dirpath="weights", monitor="image_AUROC", mode="max", save_top_k=1)
+    trainer = pl.Trainer(max_epochs=50, callbacks=[checkpoint])
+    trainer.fit(model=model, datamodule=datamodule)
+    print("Testing the model ...")
+    trainer.test(model=model, datamodule=datamodule)  # warning: PF441
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -157,5 +168,23 @@ GOOD_EXAMPLES = [
         checkpoint = ModelCheckpoint(monitor="val/loss", save_top_k=1)
         trainer = pl.Trainer(max_epochs=100, callbacks=[checkpoint, TestEma(ema)])
         trainer.fit(model, datamodule=dm)
+"""),
+    # tricky-correct: a script's top-level code that tests the best checkpoint; a function below that
+    # fits and tests belongs to another scope (it tracks no checkpoint)
+    textwrap.dedent("""
+    import pytorch_lightning as pl
+    from pytorch_lightning.callbacks import ModelCheckpoint
+
+
+    def smoke(model, dm):
+        quick = pl.Trainer(fast_dev_run=True)
+        quick.fit(model, dm)
+        quick.test(model, dm)
+
+
+    checkpoint = ModelCheckpoint(dirpath="weights", monitor="image_AUROC", mode="max", save_top_k=1)
+    trainer = pl.Trainer(max_epochs=50, callbacks=[checkpoint])
+    trainer.fit(model=model, datamodule=datamodule)
+    trainer.test(model=model, datamodule=datamodule, ckpt_path="best")
 """),
 ]

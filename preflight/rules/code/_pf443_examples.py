@@ -53,6 +53,34 @@ BAD_EXAMPLES = [
             print(epoch, scheduler.get_last_lr())
             torch.save({"epoch": epoch, "model": model.state_dict(), "optimizer": optimizer.state_dict()}, ckpt_path)  # warning: PF443
 """),
+    # held-out-23 (the_well PR 63): a plain saving function called from the script's epoch loop, which
+    # steps the module-level scheduler the checkpoint leaves out
+    textwrap.dedent("""
+    import argparse
+
+    import torch
+    import torch.nn.functional as F
+
+    model = FNO().cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    warmup = torch.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.01, total_iters=5)
+    cosine = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=95)
+    lr_scheduler = torch.optim.lr_scheduler.SequentialLR(optimizer, [warmup, cosine], milestones=[5])
+
+
+    def save_model(epoch, path):
+        torch.save({"epoch": epoch, "model_state_dict": model.state_dict(),  # warning: PF443
+                    "optimizer_state_dict": optimizer.state_dict()}, path)
+
+
+    for epoch in range(start_epoch, 100):
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.mse_loss(model(x.cuda()), y.cuda()).backward()
+            optimizer.step()
+        lr_scheduler.step()
+        save_model(epoch, "checkpoints/last.pt")
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -128,5 +156,88 @@ GOOD_EXAMPLES = [
                 optimizer.step()
             scheduler.step()
             torch.save({"epoch": epoch, "state_dict": model.state_dict(), "optimizer": optimizer.state_dict()}, "c.pt")
+"""),
+    # the fix of the_well PR 63: the plain saving function saves the scheduler too
+    textwrap.dedent("""
+    import argparse
+
+    import torch
+    import torch.nn.functional as F
+
+    model = FNO().cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    warmup = torch.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.01, total_iters=5)
+    cosine = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=95)
+    lr_scheduler = torch.optim.lr_scheduler.SequentialLR(optimizer, [warmup, cosine], milestones=[5])
+
+
+    def save_model(epoch, path):
+        torch.save({"epoch": epoch, "model_state_dict": model.state_dict(),
+                    "optimizer_state_dict": optimizer.state_dict(),
+                    "lr_scheduler_state_dict": lr_scheduler.state_dict()}, path)
+
+
+    for epoch in range(start_epoch, 100):
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.mse_loss(model(x.cuda()), y.cuda()).backward()
+            optimizer.step()
+        lr_scheduler.step()
+        save_model(epoch, "checkpoints/last.pt")
+"""),
+    # tricky-correct: the caller hands the scheduler to the saving function under another name
+    textwrap.dedent("""
+    import argparse
+
+    import torch
+    import torch.nn.functional as F
+
+    model = FNO().cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    warmup = torch.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.01, total_iters=5)
+    cosine = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=95)
+    lr_scheduler = torch.optim.lr_scheduler.SequentialLR(optimizer, [warmup, cosine], milestones=[5])
+
+
+    def save_model(epoch, path, sched):
+        torch.save({"epoch": epoch, "model_state_dict": model.state_dict(),
+                    "optimizer_state_dict": optimizer.state_dict(), "sched": sched.state_dict()}, path)
+
+
+    for epoch in range(start_epoch, 100):
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.mse_loss(model(x.cuda()), y.cuda()).backward()
+            optimizer.step()
+        lr_scheduler.step()
+        save_model(epoch, "checkpoints/last.pt", lr_scheduler)
+"""),
+    # tricky-correct: the caller saves the scheduler's state to a file of its own
+    textwrap.dedent("""
+    import argparse
+
+    import torch
+    import torch.nn.functional as F
+
+    model = FNO().cuda()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3)
+    warmup = torch.optim.lr_scheduler.LinearLR(optimizer, start_factor=0.01, total_iters=5)
+    cosine = torch.optim.lr_scheduler.CosineAnnealingLR(optimizer, T_max=95)
+    lr_scheduler = torch.optim.lr_scheduler.SequentialLR(optimizer, [warmup, cosine], milestones=[5])
+
+
+    def save_model(epoch, path):
+        torch.save({"epoch": epoch, "model_state_dict": model.state_dict(),
+                    "optimizer_state_dict": optimizer.state_dict()}, path)
+
+
+    for epoch in range(start_epoch, 100):
+        for x, y in loader:
+            optimizer.zero_grad()
+            F.mse_loss(model(x.cuda()), y.cuda()).backward()
+            optimizer.step()
+        lr_scheduler.step()
+        save_model(epoch, "checkpoints/last.pt")
+        torch.save(lr_scheduler.state_dict(), "checkpoints/last_scheduler.pt")
 """),
 ]

@@ -32,9 +32,9 @@ BAD_EXAMPLES = [
     # Lightning issue 10718
     _TEMPLATE.format(log='        self.log("valid/valid_loss", loss, on_step=True, on_epoch=False)  # error: PF477',
                      callback=_CKPT),
-    # early stopping on a step-level dict entry
+    # early stopping on a step-level dict entry (patience 12 checks: 3 epochs at four validations per epoch, PF263)
     _TEMPLATE.format(log='        self.log_dict({"valid/valid_loss": loss}, on_epoch=False)  # error: PF477',
-                     callback='EarlyStopping(monitor="valid/valid_loss", patience=3)'),
+                     callback='EarlyStopping(monitor="valid/valid_loss", patience=12)'),
 ]
 
 GOOD_EXAMPLES = [

@@ -315,7 +315,14 @@ for a total that starts as a number literal and is only printed or logged, and
             outlives = f"outlives each call of `{where.function.name}()`"
             step, every = "call", "every call"
         verb = "accumulated into" if store.kind in ("augassign", "accumulate") else "stored in"
-        if fact.kind == CONTAINER:
+        mapping_key = _output_mapping_key(store.value, where.function)
+        if mapping_key is not None:
+            # ``outputs.append(output)`` of a model's output dict (packnet-sfm issue 47): it holds the
+            # loss and every other tensor of the step (predictions, feature maps)
+            keep = (f"`{value}` is a mapping of the step's outputs (`{value}[{mapping_key!r}]`), so every tensor "
+                    f"in it stays too, predictions and feature maps included. Keep only what the epoch end "
+                    f"needs, detached: `{value}[{mapping_key!r}].detach()`")
+        elif fact.kind == CONTAINER:
             keep = "Keep detached tensors instead (`.detach()` on each, or `.item()`)"
         elif fact.kind == SCALAR:
             keep = f"Keep `{value}.detach()` or `{value}.item()` instead"
@@ -401,6 +408,8 @@ for a total that starts as a number literal and is only printed or logged, and
              root_text: str, where: _Where) -> Optional[Fix]:
         if not fact.is_tensor or not store.fixable or isinstance(store.value, ast.Starred):
             return None
+        if _output_mapping_key(store.value, where.function) is not None:
+            return None  # a dict has no .detach(): the message says what to keep
         value = text(store.value)
         if store.kind == "augassign" and fact.kind == SCALAR and isinstance(
                 store.container, ast.Name) and float_safe_accumulator(
@@ -409,3 +418,16 @@ for a total that starts as a number literal and is only printed or logged, and
                                         "instead of the tensor", "item")
         return ctx.fix(store.value, f"Store `{value}.detach()`: the same values without the "
                                     "autograd graph", "detach")
+
+
+def _output_mapping_key(value: ast.expr, fn: FunctionInfo) -> Optional[str]:
+    """The first string key ``value`` (a name) is read with in its function (``output["loss"]``): the
+    stored thing is a mapping of outputs, not one tensor. None otherwise."""
+    if not isinstance(value, ast.Name):
+        return None
+    for node in ast.walk(fn.node):
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == value.id \
+                and isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, str) \
+                and isinstance(node.ctx, ast.Load):
+            return node.slice.value
+    return None

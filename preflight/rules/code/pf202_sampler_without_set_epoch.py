@@ -52,6 +52,9 @@ start of every epoch, before iterating the loader.
 
 * The sampler is built with `shuffle=False`, there is no epoch loop, or the
   loop is not a training loop (evaluation order does not matter).
+* The epoch loop runs once (`for epoch in range(1):`, a one-epoch reward-model
+  run of DeepSpeedExamples): the sampler's epoch 0 is the only one used, so
+  `set_epoch` would change nothing.
 * Any `set_epoch` call in the file could reach this sampler (a call on an
   object preflight cannot follow counts).
 * The loader went through `accelerator.prepare` (Accelerate calls `set_epoch`),
@@ -74,7 +77,7 @@ start of every epoch, before iterating the loader.
                 if not use.loop.training:
                     continue
                 epoch = la.epoch_loop(use)
-            if epoch is None:
+            if epoch is None or _runs_once(epoch):
                 continue
             missing = []
             for leaf, sampler in [(lf, s) for lf in use.loaders
@@ -192,6 +195,19 @@ def _sampler_name(ctx: FileContext, node: ast.AST) -> str:
         return parent.targets[0].id
     func = node.func if isinstance(node, ast.Call) else node
     return ast.unparse(func)
+
+
+def _runs_once(loop: ast.AST) -> bool:
+    """``for epoch in range(1):`` / ``range(0, 1)`` (literal bounds): one epoch, no order to repeat."""
+    it = getattr(loop, "iter", None)
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and it.func.id == "range"
+            and 1 <= len(it.args) <= 2 and not it.keywords):
+        return False
+    bounds = [a.value if isinstance(a, ast.Constant) and type(a.value) is int else None for a in it.args]
+    if any(b is None for b in bounds):
+        return False
+    start, stop = (0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+    return stop - start <= 1  # type: ignore[operator]
 
 
 def _loop_var(loop: ast.AST) -> str:

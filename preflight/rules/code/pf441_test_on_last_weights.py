@@ -43,7 +43,7 @@ class TestOnLastWeights(Rule):
     explanation = """
 ## What it finds
 
-In one function: a `ModelCheckpoint(monitor=...)` (keeping at least one checkpoint), a
+In one function (or a script's top-level code): a `ModelCheckpoint(monitor=...)` (keeping at least one checkpoint), a
 `trainer.fit(...)`, and after it `trainer.test(model, ...)` (or `trainer.test(model=...)`)
 on the same trainer without `ckpt_path`.
 
@@ -86,16 +86,16 @@ handing its `pl_module` to a fresh Trainer's `test`, luxonis-train PR 272).
         for ckpt in ctx.nodes(ast.Call):
             if call_last(ckpt) != "ModelCheckpoint" or not _tracks_best(ckpt):
                 continue
-            fn = ctx.enclosing_function(ckpt)
-            if fn is None or getattr(fn, "name", "").startswith("test_"):
+            fn: ast.AST = ctx.enclosing_function(ckpt) or ctx.tree  # a script's top level is one scope too
+            if getattr(fn, "name", "").startswith("test_"):
                 continue  # (a pytest function exercises Lightning; it reports no model's metrics)
             fits: dict[str, int] = {}
-            for node in ast.walk(fn):
+            for node in _walk_scope(fn):
                 trainer = _method_on(node, "fit")
                 if trainer is not None:
                     fits[trainer] = min(fits.get(trainer, node.lineno), node.lineno)  # type: ignore[attr-defined]
             yield from self._callback_tests(ctx, ckpt, fn, reported)
-            for node in ast.walk(fn):
+            for node in _walk_scope(fn):
                 trainer = _method_on(node, "test")
                 if trainer is None or trainer not in fits or node.lineno <= fits[trainer]:  # type: ignore[attr-defined]
                     continue
@@ -123,9 +123,9 @@ handing its `pl_module` to a fresh Trainer's `test`, luxonis-train PR 272).
         given (``pl_module``) to a ``test`` without ``ckpt_path``, instantiated in the function that
         tracks the best checkpoint (luxonis-train PR 272: ``TestOnTrainEnd``): the hook runs after
         the last step, so the test sees the last weights."""
-        if not any(isinstance(n, ast.Call) and fits_call(n) for n in ast.walk(fn)):
+        if not any(isinstance(n, ast.Call) and fits_call(n) for n in _walk_scope(fn)):
             return
-        built = {call_last(n) for n in ast.walk(fn) if isinstance(n, ast.Call)}
+        built = {call_last(n) for n in _walk_scope(fn) if isinstance(n, ast.Call)}
         for cls in ctx.nodes(ast.ClassDef):
             if cls.name not in built or not any((ast.unparse(b).rsplit(".", 1)[-1]) == "Callback" for b in cls.bases):
                 continue
@@ -154,6 +154,21 @@ handing its `pl_module` to a fresh Trainer's `test`, luxonis-train PR 272).
                         f"{ast.unparse(_kw(ckpt, 'monitor') or ast.Constant(None))})` kept. Pass "
                         "`ckpt_path=trainer.checkpoint_callback.best_model_path` (or load it first)",
                         evidence=[ctx.evidence(ckpt, "the best checkpoint is tracked here")])
+
+
+def _walk_scope(scope: ast.AST) -> Iterable[ast.AST]:
+    """The nodes of a function, or of a module's top-level code (the script's statements, its
+    ``if __name__ == "__main__":`` block included; not the bodies of its functions and classes)."""
+    if not isinstance(scope, ast.Module):
+        yield from ast.walk(scope)
+        return
+    todo: list[ast.AST] = list(scope.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
 
 
 def fits_call(node: ast.Call) -> bool:

@@ -57,6 +57,38 @@ def _stepped_objects(scope: ast.AST) -> dict[str, tuple[str, ast.AST]]:
     return found
 
 
+def _callers_objects(ctx: FileContext, fn: ast.AST) -> dict[str, tuple[str, ast.AST]]:
+    """The schedulers and GradScalers stepped where a plain saving function is called, that the call
+    does not hand it (the_well PR 63: ``save_model(epoch, path)`` called from the script's epoch loop,
+    which steps the module-level ``lr_scheduler``). A caller's scope is its function, or the script's
+    top-level code (not the bodies of its other functions)."""
+    name = getattr(fn, "name", None)
+    found: dict[str, tuple[str, ast.AST]] = {}
+    if not name:
+        return found
+    for call in ctx.nodes(ast.Call):
+        if not (isinstance(call.func, ast.Name) and call.func.id == name):
+            continue
+        caller = ctx.enclosing_function(call)
+        if caller is fn:
+            continue
+        scope: ast.AST = caller if caller is not None else _top_level(ctx.tree)
+        handed = ast.unparse(call)
+        for text, entry in _stepped_objects(scope).items():
+            # `self.` objects are not the function's; a caller that saves or hands the object on elsewhere
+            # (`torch.save(lr_scheduler.state_dict(), ...)`) keeps its state itself
+            if text.isidentifier() and text not in handed and not _mentioned(scope, text):
+                found.setdefault(text, entry)
+    return found
+
+
+def _top_level(tree: ast.AST) -> ast.Module:
+    """A module of the script's top-level statements, function and class definitions left out."""
+    body = [st for st in getattr(tree, "body", [])
+            if not isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    return ast.Module(body=body, type_ignores=[])
+
+
 # uses that neither save nor restore the object's state
 _USES = ("step", "scale", "unscale_", "update", "get_last_lr", "get_lr", "get_scale", "zero_grad")
 
@@ -90,7 +122,9 @@ class ResumeCheckpointIncomplete(Rule):
 epoch or step (a checkpoint a run resumes from), in a function or class that steps an
 LR scheduler (`self.lr_scheduler.step()`) or scales the loss with a `GradScaler`, when
 neither the dict nor anything else in the saving function mentions that scheduler or
-scaler.
+scaler. A plain saving function also answers for the schedulers its callers step (the
+script's epoch loop steps `lr_scheduler` and calls `save_model(epoch, path)`), unless
+the call hands the scheduler over.
 
 ## Why it matters
 
@@ -132,6 +166,8 @@ Save `"lr_scheduler": self.lr_scheduler.state_dict()` and
             objects = _stepped_objects(fn)
             if klass is not None:
                 objects.update({k: v for k, v in _stepped_objects(klass).items() if k.startswith("self.")})
+            else:
+                objects.update({k: v for k, v in _callers_objects(ctx, fn).items() if k not in objects})
             missing = [(text, kind, use) for text, (kind, use) in objects.items() if not _mentioned(fn, text)]
             if not missing:
                 continue

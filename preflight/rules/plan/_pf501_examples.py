@@ -481,3 +481,41 @@ PF501_BAD.append(
     # --- expect
     dist_8gpus.yaml:5: note: PF501
 """))
+
+PF501_GOOD.append(
+    # held-out-23 (torchmetrics issue 269's Lightning job): the LightningModule builds its network with a
+    # function of nets.py; the wrapper class and the torchvision model are one model, not two values
+    textwrap.dedent("""
+    # --- train.py
+    import pytorch_lightning as pl
+    import torch
+    import torch.nn.functional as F
+
+    from nets import resnet18_cifar
+
+
+    class LitClassifier(pl.LightningModule):
+        def __init__(self, num_classes=10):
+            super().__init__()
+            self.model = resnet18_cifar(num_classes)
+
+        def training_step(self, batch, batch_idx):
+            x, y = batch
+            return F.cross_entropy(self.model(x), y)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=0.05)
+
+
+    trainer = pl.Trainer(max_epochs=100, accelerator="gpu", devices=1)
+    trainer.fit(LitClassifier(), train_dataloaders=loader)
+    # --- nets.py
+    import torch.nn as nn
+    import torchvision
+
+
+    def resnet18_cifar(num_classes):
+        net = torchvision.models.resnet18(num_classes=num_classes)
+        net.conv1 = nn.Conv2d(3, 64, 3, 1, 1, bias=False)
+        return net
+"""))

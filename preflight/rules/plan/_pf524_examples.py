@@ -288,3 +288,32 @@ PF524_GOOD.append(
         "        args.max_train_steps = args.num_train_epochs * len(train_dataloader)\n"
         "    optimizer = torch.optim.AdamW("),
 )
+
+_SCRIPT = textwrap.dedent("""
+    # --- train.py
+    import torch
+    from accelerate import Accelerator
+    from transformers import get_cosine_schedule_with_warmup
+
+    accelerator = Accelerator(mixed_precision="bf16")
+    model, train_loader = build()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-5)
+    {before}model, optimizer, train_loader = accelerator.prepare(model, optimizer, train_loader)
+    {after}lr_scheduler = get_cosine_schedule_with_warmup(optimizer, num_warmup_steps=500,
+                                                   num_training_steps=num_training_steps){pin}
+    lr_scheduler = accelerator.prepare(lr_scheduler)
+    for epoch in range(10):
+        for batch in train_loader:
+            accelerator.backward(model(**batch).loss)
+            optimizer.step()
+            lr_scheduler.step()
+            optimizer.zero_grad()
+    # --- launch
+    accelerate launch --multi_gpu --num_processes 2 train.py
+""")
+
+# held-out-23 (accelerate issue 2142): a script's top-level code sizes the schedule from the prepared loader
+PF524_BAD.append(_SCRIPT.format(before="", after="num_training_steps = 10 * len(train_loader)\n",
+                                pin="  # warning: PF524"))
+# the fix: counted from the full loader before prepare (every process's batches)
+PF524_GOOD.append(_SCRIPT.format(before="num_training_steps = 10 * len(train_loader)\n", after="", pin=""))

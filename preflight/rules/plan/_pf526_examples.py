@@ -52,3 +52,12 @@ PF526_GOOD = [
     _APP.format(pin="", resnet="dropout: 0.0", override="hydra.output_subdir=null hydra.job.chdir=true "
                 "hydra.sweep.dir=sweeps/resnet +hydra.job.env_set.WANDB_MODE=offline"),
 ]
+
+# held-out-23 (facebookresearch/optimizers PR 257's shape): the node exists, but the mapping merged into it
+# brings `momentum`, which AdamW's node lacks; the message says the merge, not a missing node
+from preflight.rules.plan._pf262_examples import _APP as _OPTIMIZER_APP  # noqa: E402
+
+PF526_BAD.append(_OPTIMIZER_APP.format(
+    pin="  # error: PF526", override="'optimizer={_target_:torch.optim.SGD,lr:0.1,momentum:0.9}'"))
+PF526_GOOD.append(_OPTIMIZER_APP.format(
+    pin="", override="'~optimizer' '+optimizer={_target_:torch.optim.SGD,lr:0.1,momentum:0.9}'"))

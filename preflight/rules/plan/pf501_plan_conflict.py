@@ -63,6 +63,24 @@ def _one_entry_script(facts: list[Fact], pctx: PlanContext) -> list[Fact]:
     return [f for f in facts if not (f.source.kind == "code" and f.source.path != first)]
 
 
+def _without_wrapper_classes(facts: list[Fact]) -> list[Fact]:
+    """A local ``nn.Module``/``LightningModule`` class built in one file (the adapter's guess when that
+    file names no catalogue model) and a network built in code of another file (``nets.py``'s
+    ``torchvision.models.resnet18()``, called from the class's ``__init__``) are one model: the project
+    class wraps the network. Its name states nothing about the architecture, so it is not a second value."""
+    local = [f for f in facts if f.source.kind == "code" and (f.source.detail or "").endswith(_LOCAL_CLASS)]
+    others = [f for f in facts if f not in local]
+    if not local or not others:
+        return facts
+    if all(o.source.kind == "code" and o.source.path not in {f.source.path for f in local} for o in others):
+        return others
+    return facts
+
+
+# the detail of the pytorch adapter's ``model.ref`` fact for a project class (adapters/pytorch.py local_module)
+_LOCAL_CLASS = ": a local nn.Module"
+
+
 def _origin(fact: Fact) -> tuple[str, str]:
     """The input a fact comes from: a file, or the command line / environment."""
     return (fact.source.kind if fact.source.path is None else "file", fact.source.path or "")
@@ -136,6 +154,9 @@ Set the value in one place, or make the other place say the same thing (use
   that its arguments win and fills from the file only what the command leaves unset (accelerate
   `commands/launch.py`, `_validate_launch_command`), so this is how one config is reused for a
   smaller run; preflight cannot tell a deliberate override from a slip.
+* The model: a project class (`LitClassifier`, a LightningModule) built in one file and a
+  network built in another (`torchvision.models.resnet18()` in `nets.py`, which the class calls
+  to build its layers) are one model, the class wrapping the network.
 * One side is only a guess (confidence low), such as full fine-tuning assumed under a
   `Trainer` whose model is built in an imported module that attaches a LoRA adapter.
 """
@@ -173,6 +194,8 @@ Set the value in one place, or make the other place say the same thing (use
                 # a training job whose helper module generates (RL rollouts) or evaluates under no_grad:
                 # the helper file has no backward of its own, the job still trains
                 facts = [f for f in facts if f.value in _TRAINING_MODES]
+            if field == "model.ref":
+                facts = _without_wrapper_classes(facts)
             if field in _CODE_FIELDS:
                 facts = _one_entry_script(facts, pctx)
             if engine and field == "batch.grad_accum" and manual_boundary:

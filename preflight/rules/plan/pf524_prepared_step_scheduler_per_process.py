@@ -24,13 +24,24 @@ def _int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _top_level_nodes(tree: ast.AST) -> Iterable[ast.AST]:
+    """The nodes of a module's top-level statements, the bodies of its functions and classes left out."""
+    todo: list[ast.AST] = list(getattr(tree, "body", []))
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        yield node
+        todo.extend(ast.iter_child_nodes(node))
+
+
 def _per_process_length(ctx: FileContext, total: ast.expr, builder: ast.Call) -> Optional[ast.Call]:
     """The ``len(loader)`` the total is computed from (through the function's assignments before the
     builder), when ``loader`` was rebound by an ``accelerator.prepare(...)`` before that ``len``."""
     fn = ctx.enclosing_function(builder)
-    if fn is None:
-        return None
-    assigns = [n for n in ast.walk(fn) if isinstance(n, ast.Assign) and len(n.targets) == 1]
+    # a script's top-level code is one scope too (accelerate issue 2142); not its functions' bodies
+    scope = ast.walk(fn) if fn is not None else _top_level_nodes(ctx.tree)
+    assigns = [n for n in scope if isinstance(n, ast.Assign) and len(n.targets) == 1]
     prepared: dict[str, int] = {}
     for a in assigns:
         if isinstance(a.value, ast.Call) and isinstance(a.value.func, ast.Attribute) \
@@ -137,7 +148,8 @@ same for `num_warmup_steps`), or do not pass the scheduler to `prepare`.
 
 The same when the total is computed in the code from the length of a loader that was
 already passed to `accelerator.prepare` (`len(train_dataloader)` after `prepare`: the
-batches of one process) and the scheduler is then prepared too (transformers PR 24088), and
+batches of one process) and the scheduler is then prepared too (transformers PR 24088; in a
+function or in a script's top-level code, accelerate issue 2142), and
 for torch's `OneCycleLR(total_steps=...)` and `CosineAnnealingLR(T_max=...)` sized either way
 (accelerate issue 2882: a OneCycleLR on 4 GPUs finishes its cycle after a quarter of the run,
 then raises "Tried to step ... times").

@@ -4,12 +4,13 @@ written without ``+``/``++``."""
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Optional
 
 from preflight.diagnostics import Category, Evidence, FileError, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_dict_override import NodeMerge, listed, node_merge
 from preflight.rules.plan._hydra_override_keys import closest, unknown_hydra_key
 
 # Hydra's own message (and the composer's, which repeats it)
@@ -49,10 +50,17 @@ does not have. hydra-core 1.1 and later stop with "Could not override
 nodes whose keys Hydra fixes are checked (`hydra.run`, `hydra.sweep`, `hydra.job`,
 ...); plugin nodes (`hydra.launcher`, `hydra.sweeper`, logging, callbacks) take any key.
 
+A mapping given to a node that exists (`optimizer={_target_:torch.optim.SGD,lr:0.1,momentum:0.9}`
+on an `optimizer` node that holds AdamW's settings) is refused the same way for each of its keys the
+node lacks (`momentum`): Hydra merges a mapping into the node (`OmegaConf.update(..., merge=True)`)
+instead of replacing it. The finding says so, and that `++` would keep the node's other keys
+(facebookresearch/optimizers PR 257).
+
 ## How to fix it
 
 Write `+a.b=value` (add a key) or `++a.b=value` (add or override), or give the
-config the key (`dropout: 0.0`, or `???` in the default option).
+config the key (`dropout: 0.0`, or `???` in the default option). To replace a whole node with a
+mapping, delete then add it: `'~optimizer' '+optimizer={...}'`.
 
 ## When preflight stays silent
 
@@ -70,18 +78,30 @@ config the key (`dropout: 0.0`, or `???` in the default option).
         except ImportError:  # pragma: no cover - the adapter ships with preflight
             return
         yield from self._hydra_keys(pctx)
-        for comp in compositions(pctx.project):
+        from preflight.adapters.hydra_added_keys import plan_compositions
+
+        for index, comp in enumerate(compositions(pctx.project)):
             if not isinstance(comp, FileError) or comp.line is None:
                 continue
             found = _COULD_NOT.search(comp.message)
             if found is None:
                 continue
             key, text = found.group(1), found.group(2)
-            yield pctx.location_finding(
-                self, comp.path, comp.line,
-                f"the launch overrides `{key}`, which the composed Hydra config of this app does not have: "
-                f"Hydra stops with \"Could not override '{key}'\" before the app runs. Write `+{text}` (add the "
-                f"key) or `++{text}` (add or override), or give the config the key")
+            merged = _node_merge(plan_compositions(pctx.project), index, text)
+            if merged is not None and merged.lacking:
+                where = f" ({merged.where[0]}:{merged.where[1]})" if merged.where and merged.where[1] else ""
+                stale = (f"; and `++` would not help: the merged node would keep {listed(merged.stale)} of the "
+                         "config beside the new values" if merged.stale else "")
+                message = (f"the launch gives `{key}` a mapping, but the config already has the node `{key}`{where}: "
+                           f"Hydra merges a mapping into the existing node key by key instead of replacing it, and "
+                           f"struct mode refuses {listed(merged.lacking)}, which the node does not have, so Hydra "
+                           f"stops with \"Could not override '{key}'\" before the app runs{stale}. To replace the "
+                           f"node, delete it then add it: {merged.replacement}")
+            else:
+                message = (f"the launch overrides `{key}`, which the composed Hydra config of this app does not "
+                           f"have: Hydra stops with \"Could not override '{key}'\" before the app runs. Write "
+                           f"`+{text}` (add the key) or `++{text}` (add or override), or give the config the key")
+            yield pctx.location_finding(self, comp.path, comp.line, message)
 
     def _hydra_keys(self, pctx: PlanContext) -> Iterable[Finding]:
         """Plain ``hydra.a.b=value`` overrides of a key Hydra's own config does not have (the
@@ -116,3 +136,13 @@ config the key (`dropout: 0.0`, or `???` in the default option).
                 else:
                     yield pctx.location_finding(self, script.source.display, comp.app.line or 1, message,
                                                 evidence=evidence)
+
+
+def _node_merge(plans: list, index: int, text: str) -> Optional[NodeMerge]:
+    """The merge of ``text`` into an existing node, read on the app's composition for the plan (the
+    refused keys composed as ``++``), else None."""
+    from preflight.adapters.hydra import Composed
+
+    if index >= len(plans) or not isinstance(plans[index], Composed):
+        return None
+    return node_merge(plans[index], text)

@@ -1,0 +1,65 @@
+"""PF262 examples: small projects (``# --- <path>`` sections, ``# --- launch`` holds the launch
+command); bad ones must fire at the pinned line, good ones stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+_APP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import torch
+
+
+    @hydra.main(version_base="1.3", config_path="conf", config_name="config"){pin}
+    def main(cfg):
+        model = torch.nn.Linear(4, 2)
+        optimizer = hydra.utils.instantiate(cfg.optimizer, params=model.parameters())
+        for _ in range(cfg.trainer.max_epochs):
+            optimizer.zero_grad()
+            model(torch.randn(8, 4)).sum().backward()
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+      - _self_
+
+    optimizer:
+      _target_: torch.optim.AdamW
+      lr: 0.001
+      betas: [0.9, 0.999]
+      eps: 1.0e-8
+      weight_decay: 0.01
+
+    trainer:
+      max_epochs: 100
+    # --- launch
+    python train.py {override} trainer.max_epochs=200
+""")
+
+PF262_BAD = [
+    # facebookresearch/optimizers PR 257: a new `_target_` given as a mapping merges into the old node;
+    # betas, eps and weight_decay reach torch.optim.SGD
+    _APP.format(pin="  # warning: PF262", override="'optimizer={_target_:torch.optim.SGD,lr:0.1}'"),
+    # `++` merges the same way
+    _APP.format(pin="  # warning: PF262", override="'++optimizer={_target_: torch.optim.SGD, lr: 0.1}'"),
+]
+
+PF262_GOOD = [
+    # the fix of the PR: delete the node, then add the new one
+    _APP.format(pin="", override="'~optimizer' '+optimizer={_target_:torch.optim.SGD,lr:0.1}'"),
+    # tricky-correct: the same target with a new learning rate; the merge is the point
+    _APP.format(pin="", override="'optimizer={_target_:torch.optim.AdamW,lr:0.01}'"),
+    # a mapping without `_target_` updates values of the node
+    _APP.format(pin="", override="'optimizer={lr:0.01,weight_decay:0.0}'"),
+    # tricky-correct: the mapping gives every key the node has, so nothing of AdamW is left
+    _APP.format(pin="", override="'optimizer={_target_:torch.optim.Adam,lr:0.1,betas:[0.9,0.99],eps:1e-6,"
+                                 "weight_decay:0.0}'"),
+]
+
+PF262_GOOD.append(
+    # tricky-correct: the node is set to null first, then given the mapping (nothing of AdamW is left)
+    _APP.format(pin="", override="optimizer=null '++optimizer={_target_:torch.optim.SGD,lr:0.1}'"))
