@@ -63,3 +63,45 @@ def module_binding(tree: Optional[ast.AST], functions: Mapping[str, Sequence[ast
     if isinstance(only, ast.AnnAssign) and isinstance(only.target, ast.Name) and only.value is not None:
         return only.value
     return None
+
+
+def function_binding(functions: Mapping[str, Sequence[ast.AST]], name: str, line: Optional[int]) \
+        -> Optional[ast.expr]:
+    """The value of the one ``name = value`` of the innermost function around ``line`` when that
+    function binds ``name`` nowhere else, does not take it as a parameter and declares it neither
+    ``global`` nor ``nonlocal``: there ``name`` can only hold that value (or be unbound).
+    lifeiteng/vall-e @ 9c69096 ``valle/bin/trainer.py:1149-1152``: ``world_size = args.world_size``
+    in ``main`` while ``run(rank, world_size, args)`` and two other functions take a parameter of
+    that name."""
+    if line is None:
+        return None
+    around = [f for fs in functions.values() for f in fs
+              if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+    if not around:
+        return None
+    fn = max(around, key=lambda f: f.lineno)
+    args = fn.args
+    if any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) \
+            or (args.vararg and args.vararg.arg == name) or (args.kwarg and args.kwarg.arg == name):
+        return None
+    values: list[ast.AST] = []
+    stack: list[ast.AST] = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return None
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            if getattr(node, "name", None) == name:
+                return None
+            continue  # a nested scope binds its own names
+        if any(name in target_names(t) for t in _bound_targets(node)):
+            values.append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    if len(values) != 1:
+        return None
+    only = values[0]
+    if isinstance(only, ast.Assign) and len(only.targets) == 1 and isinstance(only.targets[0], ast.Name) \
+            and only.lineno < line:
+        return only.value
+    return None
