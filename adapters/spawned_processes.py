@@ -58,6 +58,7 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
                   f"({script.source.display}:{site.call.lineno}; launch line: {line})")
         add("dist.world_size", count, Source("derived", None, None, "nprocs", detail), "medium")
         add("dist.nodes", 1, Source("derived", None, None, "nprocs", detail), "medium")
+        add("dist.devices_per_node", count, Source("derived", None, None, "nprocs", detail), "medium")
         return True
     return _process_loop(project, script, line, add)
 

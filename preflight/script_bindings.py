@@ -65,6 +65,38 @@ def module_binding(tree: Optional[ast.AST], functions: Mapping[str, Sequence[ast
     return None
 
 
+_SCOPES: dict[int, tuple[ast.AST, dict[str, list[ast.AST]], frozenset[str]]] = {}
+_MAX_SCOPES = 4096
+
+
+def _scope_bindings(fn: ast.AST) -> tuple[dict[str, list[ast.AST]], frozenset[str]]:
+    """For one function: name -> the statements of its own body (nested scopes left out) that bind
+    it, and the names it must not be read for (``global``/``nonlocal``, a nested def or class of
+    that name). Computed once per function node."""
+    held = _SCOPES.get(id(fn))
+    if held is not None and held[0] is fn:
+        return held[1], held[2]
+    binds: dict[str, list[ast.AST]] = {}
+    blocked: set[str] = set()
+    stack: list[ast.AST] = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            blocked.update(node.names)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            if not isinstance(node, ast.Lambda):
+                blocked.add(node.name)
+            continue  # a nested scope binds its own names
+        for t in _bound_targets(node):
+            for bound in target_names(t):
+                binds.setdefault(bound, []).append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    if len(_SCOPES) >= _MAX_SCOPES:
+        _SCOPES.clear()
+    _SCOPES[id(fn)] = (fn, binds, frozenset(blocked))
+    return binds, frozenset(blocked)
+
+
 def function_binding(functions: Mapping[str, Sequence[ast.AST]], name: str, line: Optional[int]) \
         -> Optional[ast.expr]:
     """The value of the one ``name = value`` of the innermost function around ``line`` when that
@@ -85,20 +117,9 @@ def function_binding(functions: Mapping[str, Sequence[ast.AST]], name: str, line
     if any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) \
             or (args.vararg and args.vararg.arg == name) or (args.kwarg and args.kwarg.arg == name):
         return None
-    values: list[ast.AST] = []
-    stack: list[ast.AST] = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return None
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            if getattr(node, "name", None) == name:
-                return None
-            continue  # a nested scope binds its own names
-        if any(name in target_names(t) for t in _bound_targets(node)):
-            values.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    if len(values) != 1:
+    binds, blocked = _scope_bindings(fn)
+    values = binds.get(name, [])
+    if name in blocked or len(values) != 1:
         return None
     only = values[0]
     if isinstance(only, ast.Assign) and len(only.targets) == 1 and isinstance(only.targets[0], ast.Name) \

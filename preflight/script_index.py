@@ -492,6 +492,12 @@ class ScriptIndex:
             got = hparams_attr(self, expr, depth)
             if got is not None:
                 return got
+            # ``c.num_gpus = opts.gpus`` stored on an object the script built (stylegan3's EasyDict)
+            from preflight.script_attr_store import stored_attribute
+
+            got = stored_attribute(self, expr, depth)
+            if got is not None:
+                return got
         if isinstance(expr, (ast.List, ast.Tuple)):
             items = [self.resolve(e, depth + 1) for e in expr.elts]
             if any(i is None for i in items):

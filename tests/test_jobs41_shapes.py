@@ -7,6 +7,14 @@ a must-read test and a twin that must stay as before.
   other functions take a parameter named ``world_size``);
 - a model whose constructor casts every module but BatchNorm to half (KellerJordan/cifar10-airbench @
   f1c599c ``airbench94_muon.py:234-238``), trained with no autocast;
+- a spawn count stored on an object the script built from click options (NVlabs/stylegan3 @ c233a91
+  ``train.py:93-98,130,187-205``: ``opts = dnnlib.EasyDict(kwargs)``, ``c.num_gpus = opts.gpus``,
+  ``launch_training(c=c, ...)`` spawning ``nprocs=c.num_gpus``);
+- torchrun of a script that builds an ``Accelerator`` and only reads ``accelerator.state.deepspeed_plugin``
+  under a DeepSpeed check (huggingface/open-muse @ 64e1afe ``training/train_maskgit_imagenet.py:152-161,305``):
+  DistributedDataParallel;
+- ``@torch.compile`` on a fused-activation method of a feed-forward module (Alpha-VLLM/Lumina-T2X @
+  1c60696 ``Next-DiT-ImageNet/models/models.py:463-465``): no compiled model;
 - ``mpiexec -n 8 python ...`` typed with no host list (openai/consistency_models @ e32b69e
   ``scripts/launch.sh:5``): one machine.
 """
@@ -206,3 +214,159 @@ def test_twin_mpiexec_with_a_hostfile_or_from_sbatch_says_no_node_count(cli, tmp
     assert fact(plan, "dist.world_size").value == 16  # the line was followed
     nodes = fact(plan, "dist.nodes")
     assert nodes is None or nodes.value != 1 or "host list" not in (nodes.source.detail or ""), nodes
+
+
+STYLEGAN = """\
+    import click
+    import torch
+
+    import dnnlib
+
+
+    def subprocess_fn(rank, c):
+        model = torch.nn.Linear(4, 4).cuda()
+        optimizer = torch.optim.Adam(model.parameters())
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    def launch_training(c, desc, outdir):
+        torch.multiprocessing.set_start_method('spawn')
+        if c.num_gpus == 1:
+            subprocess_fn(rank=0, c=c)
+        else:
+            torch.multiprocessing.spawn(fn=subprocess_fn, args=(c,), nprocs=c.num_gpus)
+
+
+    @click.command()
+    @click.option('--outdir', help='Where to save the results', metavar='DIR', required=True)
+    @click.option('--gpus', help='Number of GPUs to use', metavar='INT', type=click.IntRange(min=1), required=True)
+    @click.option('--batch', help='Total batch size', metavar='INT', type=click.IntRange(min=1), required=True)
+    def main(**kwargs):
+        opts = dnnlib.EasyDict(kwargs)
+        c = dnnlib.EasyDict()
+        c.num_gpus = opts.gpus
+        c.batch_size = opts.batch
+        desc = f'gpus{c.num_gpus:d}'
+        launch_training(c=c, desc=desc, outdir=opts.outdir)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_spawn_count_stored_on_an_object_from_click_options(cli, tmp_path):
+    write(tmp_path, {"train.py": STYLEGAN, "dnnlib/__init__.py": "class EasyDict(dict):\n    pass\n"})
+    plan = plan_of(cli, "--", "python", "train.py", "--outdir=runs", "--gpus=8", "--batch=32", cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 8
+    assert fact(plan, "dist.nodes").value == 1
+    assert fact(plan, "dist.devices_per_node").value == 8
+
+
+def test_twin_one_gpu_is_one_process_and_a_second_store_says_nothing(cli, tmp_path):
+    write(tmp_path, {"train.py": STYLEGAN, "dnnlib/__init__.py": "class EasyDict(dict):\n    pass\n"})
+    plan = plan_of(cli, "--", "python", "train.py", "--outdir=runs", "--gpus=1", "--batch=32", cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 1
+    twice = STYLEGAN.replace("        c.batch_size = opts.batch\n",
+                             "        c.batch_size = opts.batch\n"
+                             "        if torch.cuda.device_count() > 1:\n"
+                             "            c.num_gpus = torch.cuda.device_count()\n")
+    assert twice != STYLEGAN
+    write(tmp_path, {"train.py": twice})
+    plan = plan_of(cli, "--", "python", "train.py", "--outdir=runs", "--gpus=8", "--batch=32", cwd=tmp_path)
+    world = fact(plan, "dist.world_size")
+    assert world is None or world.source.key != "nprocs", world
+
+
+MUSE = """\
+    import torch
+    from accelerate import Accelerator
+    from accelerate.utils import DistributedType
+
+
+    def main():
+        accelerator = Accelerator(gradient_accumulation_steps=1, mixed_precision="bf16")
+        if accelerator.distributed_type == DistributedType.DEEPSPEED:
+            accelerator.state.deepspeed_plugin.deepspeed_config["train_micro_batch_size_per_gpu"] = 8
+        model = torch.nn.Linear(4, 4)
+        optimizer = torch.optim.AdamW(model.parameters())
+        model, optimizer = accelerator.prepare(model, optimizer)
+        for x in loader:
+            accelerator.backward(model(x).sum())
+            optimizer.step()
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_torchrun_of_an_accelerator_script_is_ddp(cli, tmp_path):
+    write(tmp_path, {"train.py": MUSE})
+    plan = plan_of(cli, "--", "python", "-m", "torch.distributed.run", "--nproc_per_node", "8", "train.py",
+                   cwd=tmp_path)
+    assert fact(plan, "dist.world_size").value == 8
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is not None and sharding.value == "ddp" and sharding.confidence == "medium", sharding
+
+
+def test_twin_an_accelerator_given_a_deepspeed_plugin_is_not_ddp(cli, tmp_path):
+    plugin = MUSE.replace('mixed_precision="bf16")',
+                          'mixed_precision="bf16", deepspeed_plugin=DeepSpeedPlugin(zero_stage=2))')
+    assert plugin != MUSE
+    write(tmp_path, {"train.py": plugin})
+    plan = plan_of(cli, "--", "torchrun", "--nproc_per_node", "8", "train.py", cwd=tmp_path)
+    sharding = fact(plan, "dist.sharding")
+    assert sharding is None or sharding.value != "ddp", sharding
+
+
+LUMINA_MODEL = """\
+    import torch
+    import torch.nn.functional as F
+    from torch import nn
+
+
+    class FeedForward(nn.Module):
+        def __init__(self, dim, hidden):
+            super().__init__()
+            self.w1, self.w2, self.w3 = nn.Linear(dim, hidden), nn.Linear(hidden, dim), nn.Linear(dim, hidden)
+
+        @torch.compile
+        def _forward_silu_gating(self, x1, x3):
+            return F.silu(x1) * x3
+
+        def forward(self, x):
+            return self.w2(self._forward_silu_gating(self.w1(x), self.w3(x)))
+"""
+
+LUMINA_TRAIN = """\
+    import torch
+
+    from models import FeedForward
+
+    model = FeedForward(8, 32).cuda()
+    optimizer = torch.optim.AdamW(model.parameters())
+    for x in loader:
+        model(x).sum().backward()
+        optimizer.step()
+"""
+
+
+def _compiled(cli, tmp_path, model_text: str):
+    write(tmp_path, {"train.py": LUMINA_TRAIN, "models.py": model_text})
+    plan = plan_of(cli, "--", "python", "train.py", cwd=tmp_path)
+    return fact(plan, "compile.enabled")
+
+
+def test_a_compiled_activation_method_is_no_compiled_model(cli, tmp_path):
+    got = _compiled(cli, tmp_path, LUMINA_MODEL)
+    assert got is not None and got.value is False, got
+
+
+def test_twin_a_compiled_method_that_calls_a_submodule_keeps_compile_unknown(cli, tmp_path):
+    calls = LUMINA_MODEL.replace("            return F.silu(x1) * x3\n", "            return self.w2(F.silu(x1) * x3)\n")
+    assert calls != LUMINA_MODEL
+    got = _compiled(cli, tmp_path, calls)
+    assert got is None or got.value is not False, got
