@@ -15,6 +15,11 @@ Three readings, each exact or silent:
   reading above holds there at the call.
 - ``opts.attr`` with ``opts`` bound only to ``X(kwargs)``/``X(**kwargs)`` of the ``**kwargs`` of a
   command-line entry function (click options, ``fire.Fire``): the job's option ``attr``.
+- ``params.attr`` with ``params`` bound only to calls in the function around the use, which calls
+  ``params.update(vars(args))`` once before the use, ``args`` the parsed options (the icefall recipe
+  idiom, lifeiteng/vall-e @ 9c69096 ``valle/bin/trainer.py:861-862`` ``params = get_params();
+  params.update(vars(args))``, then ``if params.optimizer_name == "ScaledAdam":`` at ``:923``), and no
+  ``params.attr = ...`` anywhere: the job's option ``attr`` when the parser declares it.
 
 Nothing is executed.
 """
@@ -117,6 +122,29 @@ def _entry_options(idx: Any, scope: ast.AST, name: str, attr: str) -> Any:
     return got
 
 
+def _updated_from_options(idx: Any, fn: ast.FunctionDef, name: str, attr: str, line: int) -> Any:
+    """``params.update(vars(args))`` once in ``fn`` before ``line``: the option ``attr`` (see the doc)."""
+    if idx.options is None or (name, attr) in _stores_of(idx.script.tree):
+        return None
+    updates = [n for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+               and n.func.attr in ("update", "__setattr__", "setdefault") and isinstance(n.func.value, ast.Name)
+               and n.func.value.id == name]
+    if len(updates) != 1 or updates[0].lineno >= line or len(updates[0].args) != 1 or updates[0].keywords:
+        return None
+    arg = updates[0].args[0]
+    if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "vars"
+            and len(arg.args) == 1 and isinstance(arg.args[0], ast.Name)):
+        return None
+    source = arg.args[0].id
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    if not (source in idx.parsed_args or idx._namespace(source) or source in params):
+        return None
+    bound = _bindings(fn, name)
+    if not bound or not all(isinstance(b, ast.Call) for b in bound):
+        return None
+    return idx.argument(attr, line) if idx.arguments else idx.options(attr)
+
+
 _CLICK_TYPES = {"int": int, "INT": int, "IntRange": int, "float": float, "FLOAT": float, "FloatRange": float}
 
 
@@ -149,9 +177,11 @@ def stored_attribute(idx: Any, expr: ast.Attribute, depth: int) -> Any:
     params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)} if fn is not None else set()
     if name not in params:
         got = _stored_here(idx, scope, name, attr, line, depth)
-        if got is not None or fn is None or fn.args.kwarg is None:
+        if got is not None or fn is None:
             return got
-        return _entry_options(idx, scope, name, attr)
+        if fn.args.kwarg is not None:
+            return _entry_options(idx, scope, name, attr)
+        return _updated_from_options(idx, fn, name, attr, line)
     assert fn is not None
     if not any(key[1] == attr for key in _stores_of(idx.script.tree)):
         return None  # no object of the file has this attribute stored

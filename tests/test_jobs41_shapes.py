@@ -370,3 +370,77 @@ def test_twin_a_compiled_method_that_calls_a_submodule_keeps_compile_unknown(cli
     assert calls != LUMINA_MODEL
     got = _compiled(cli, tmp_path, calls)
     assert got is None or got.value is not False, got
+
+
+def test_accumulate_grad_steps_option_is_the_accumulation(cli, tmp_path):
+    accum = ICEFALL.replace(
+        '        parser.add_argument("--world-size", type=int, default=1, help="Number of GPUs for DDP training.")\n',
+        '        parser.add_argument("--world-size", type=int, default=1, help="Number of GPUs for DDP training.")\n'
+        '        parser.add_argument("--accumulate-grad-steps", type=int, default=1,\n'
+        '                            help="update gradient when batch_idx_train %% accumulate_grad_steps == 0.")\n')
+    assert accum != ICEFALL
+    write(tmp_path, {"trainer.py": accum})
+    plan = plan_of(cli, "--", "python", "trainer.py", "--accumulate-grad-steps", "4", cwd=tmp_path)
+    assert fact(plan, "batch.grad_accum").value == 4
+    write(tmp_path, {"trainer.py": ICEFALL})  # twin: no such option, no accumulation read from the line
+    plan = plan_of(cli, "--", "python", "trainer.py", cwd=tmp_path)
+    got = fact(plan, "batch.grad_accum")
+    assert got is None or got.value != 4, got
+
+
+ICEFALL_PARAMS = """\
+    import argparse
+
+    import torch
+
+
+    class AttributeDict(dict):
+        def __getattr__(self, key):
+            return self[key]
+
+
+    def get_params():
+        return AttributeDict({"batch_idx_train": 0, "log_interval": 100})
+
+
+    def run(rank, world_size, args):
+        params = get_params()
+        params.update(vars(args))
+        model = torch.nn.Linear(4, 4).cuda()
+        if params.optimizer_name == "SGD":
+            optimizer = torch.optim.SGD(model.parameters(), lr=params.base_lr)
+        else:
+            optimizer = torch.optim.AdamW(model.parameters(), lr=params.base_lr)
+        for x in loader:
+            model(x).sum().backward()
+            optimizer.step()
+
+
+    def main():
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--optimizer-name", type=str, default="SGD")
+        parser.add_argument("--base-lr", type=float, default=0.05)
+        args = parser.parse_args()
+        run(rank=0, world_size=1, args=args)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_params_updated_from_the_options_read_their_values(cli, tmp_path):
+    write(tmp_path, {"trainer.py": ICEFALL_PARAMS})
+    plan = plan_of(cli, "--", "python", "trainer.py", cwd=tmp_path)
+    assert fact(plan, "optimizer.name").value == "SGD"
+    plan = plan_of(cli, "--", "python", "trainer.py", "--optimizer-name", "AdamW", cwd=tmp_path)
+    assert fact(plan, "optimizer.name").value == "AdamW"
+
+
+def test_twin_params_not_updated_from_the_options_say_nothing(cli, tmp_path):
+    plain = ICEFALL_PARAMS.replace("        params.update(vars(args))\n", "")
+    assert plain != ICEFALL_PARAMS
+    write(tmp_path, {"trainer.py": plain})
+    plan = plan_of(cli, "--", "python", "trainer.py", cwd=tmp_path)
+    got = fact(plan, "optimizer.name")
+    assert got is None or got.confidence == "low" or got.value not in ("SGD", "AdamW"), got
