@@ -50,7 +50,9 @@ _MICRO = ("per_device_train_batch_size", "micro_batch_size", "batch_size_per_gpu
           "train_micro_batch_size_per_gpu")
 # accumulation under other spellings: openvla/openvla vla-scripts/finetune.py:91 grad_accumulation_steps,
 # mlfoundations/open_lm params.py:553 --accum-freq, facebookresearch/mae main_pretrain.py --accum_iter
-_ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_steps", "accum_freq", "accum_iter")
+# lifeiteng/vall-e @ 9c69096 valle/bin/trainer.py:226 --accumulate-grad-steps (the optimizer steps every N batches, :675-692)
+_ACCUM = ("gradient_accumulation_steps", "grad_accumulation_steps", "grad_accum_steps", "accum_freq", "accum_iter",
+          "accumulate_grad_steps")
 _SEQ = ("max_seq_len", "max_seq_length", "model_max_length", "cutoff_len", "seq_length", "sequence_len",
         "max_length", "block_size", "max_len", "context_length", "seq_len",
         # bigcode-project/starcoder2-self-align src/star_align/train.py:138 (truncation length, :66-72)

@@ -86,7 +86,21 @@ def _returned_dicts(trees: list[tuple[ast.Module, str]]) -> dict[str, tuple[dict
             if isinstance(fn, ast.FunctionDef):
                 returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
                 if len(returns) == 1:
-                    found = _dict_literal(returns[0].value)
+                    value = returns[0].value
+                    if isinstance(value, ast.Name):
+                        # ``res = dict(...); return res`` (openai/consistency_models @ e32b69e
+                        # cm/script_util.py:26-52): the one binding of the name in the function
+                        bound = [n for n in ast.walk(fn) if isinstance(n, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+                                 and any(isinstance(t, ast.Name) and t.id == value.id
+                                         for t in (n.targets if isinstance(n, ast.Assign) else [n.target]))]
+                        mutated = any(isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+                                      and isinstance(n.func.value, ast.Name) and n.func.value.id == value.id
+                                      for n in ast.walk(fn)) or any(
+                            isinstance(n, ast.Subscript) and isinstance(n.ctx, ast.Store)
+                            and isinstance(n.value, ast.Name) and n.value.id == value.id for n in ast.walk(fn))
+                        value = bound[0].value if len(bound) == 1 and isinstance(bound[0], ast.Assign) \
+                            and not mutated else None
+                    found = _dict_literal(value)
                     if found is not None:
                         out.setdefault(fn.name, (found, shown))
     return out

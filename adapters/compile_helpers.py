@@ -9,8 +9,12 @@ stands for a compiled model.
 A decorator counts as a helper's when it is ``@torch.compile`` or ``@torch.compile(...)`` on a
 module-level ``def`` whose body calls nothing but builtins and methods of values (``len(G.shape)``,
 ``X.norm()``, ``range(steps)``): no call of a parameter or a global by name (``model(x)``), and no
-``.forward``/``.generate``/``__call__`` method, so no module's forward can run inside it. Anything
-else is left as written (the word still counts).
+``.forward``/``.generate``/``__call__`` method, so no module's forward can run inside it. The same
+for a method of a class whose body calls no attribute of its own object (``self.w1(x)`` may be a
+submodule): Alpha-VLLM/Lumina-T2X @ 1c60696 ``Next-DiT-ImageNet/models/models.py:463-465``
+``@torch.compile def _forward_silu_gating(self, x1, x3): return F.silu(x1) * x3``, a fused
+activation inside the feed-forward of an uncompiled model. Anything else is left as written (the
+word still counts).
 """
 
 from __future__ import annotations
@@ -28,9 +32,13 @@ def _is_torch_compile(node: ast.expr) -> bool:
         and isinstance(target.value, ast.Name) and target.value.id == "torch"
 
 
-def _numeric_only(fn: ast.FunctionDef) -> bool:
+def _numeric_only(fn: ast.FunctionDef, me: str = "") -> bool:
+    """No call that may run a module: only builtins and methods of values; in a method (``me`` its
+    first parameter) no call of an attribute of ``me`` either."""
     for node in ast.walk(fn):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)) and node is not fn:
+            return False
+        if me and isinstance(node, ast.Name) and node.id == me and not _only_attribute_reads(fn, me):
             return False
         if not isinstance(node, ast.Call):
             continue
@@ -46,6 +54,32 @@ def _numeric_only(fn: ast.FunctionDef) -> bool:
     return True
 
 
+def _only_attribute_reads(fn: ast.FunctionDef, me: str) -> bool:
+    """Every use of ``me`` in ``fn`` reads an attribute that is not called (``self.eps``)."""
+    called = {id(n.func) for n in ast.walk(fn) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)}
+    parents = {id(n.value): n for n in ast.walk(fn) if isinstance(n, ast.Attribute)}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and node.id == me and isinstance(node.ctx, ast.Load):
+            attr = parents.get(id(node))
+            if attr is None or id(attr) in called:
+                return False
+    return True
+
+
+def _helpers(tree: ast.Module) -> list[ast.FunctionDef]:
+    """Module-level functions, and methods of module-level classes, that are numeric helpers."""
+    out = [s for s in tree.body if isinstance(s, ast.FunctionDef) and _numeric_only(s)]
+    for cls in tree.body:
+        if not isinstance(cls, ast.ClassDef):
+            continue
+        for method in cls.body:
+            if isinstance(method, ast.FunctionDef) and method.args.args and method.name not in _MODEL_METHODS \
+                    and not any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in method.decorator_list) \
+                    and _numeric_only(method, method.args.args[0].arg):
+                out.append(method)
+    return out
+
+
 def blank_helper_compiles(text: str) -> str:
     """``text`` with the ``@torch.compile`` decorators of numeric helper functions blanked (the
     same length and lines); unchanged when it does not parse."""
@@ -56,9 +90,7 @@ def blank_helper_compiles(text: str) -> str:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text
     lines = text.split("\n")
-    for stmt in tree.body:
-        if not isinstance(stmt, ast.FunctionDef) or not _numeric_only(stmt):
-            continue
+    for stmt in _helpers(tree):
         for deco in stmt.decorator_list:
             if not _is_torch_compile(deco) or deco.end_lineno is None:
                 continue

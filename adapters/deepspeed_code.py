@@ -26,6 +26,7 @@ from typing import Any, Optional
 from preflight.adapters.cliargs import _as_int
 from preflight.adapters.cliargs import _Pass as _CliPass
 from preflight.adapters.cliargs_options import _local_module, declared_options
+from preflight.adapters.deepspeed_code_callers import origin
 
 from preflight.adapters_api import Adapter, Project
 from preflight.loaders import LoadedConfig
@@ -166,6 +167,22 @@ class _Eval:
             return None
         return bool(value)
 
+    def undecided(self, stmt: ast.If, env: dict[str, Any]) -> None:
+        """A branch not decided: a key it sets in a dict already built is present but not known
+        (``if args.offload: cfg["zero_optimization"]["offload_optimizer"] = {...}`` must not read
+        as DeepSpeed's default, no offload)."""
+        for node in ast.walk(stmt):
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Subscript)):
+                continue
+            target = node.targets[0]
+            held = self.expr(target.value, env) if isinstance(target.value, ast.Subscript) else \
+                env.get(target.value.id) if isinstance(target.value, ast.Name) else None
+            key = self.expr(target.slice, env)
+            if isinstance(held, dict) and not isinstance(held, _Options) and isinstance(key, str):
+                held[key] = UNKNOWN
+                self.lines.setdefault(id(held), {})[key] = node.lineno
+
     def body(self, stmts: list[ast.stmt], env: dict[str, Any], stop_line: Optional[int] = None) -> Any:
         """Run statements; return the value of ``return`` (or UNKNOWN)."""
         for stmt in stmts:
@@ -175,16 +192,18 @@ class _Eval:
                 target = stmt.targets[0]
                 if isinstance(target, ast.Name):
                     env[target.id] = self.expr(stmt.value, env)
-                elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name) \
-                        and isinstance(env.get(target.value.id), dict):
+                elif isinstance(target, ast.Subscript):
+                    # cfg["key"] = v, and cfg["zero_optimization"]["offload_optimizer"] = {...}
+                    held = self.expr(target.value, env) if isinstance(target.value, ast.Subscript) else \
+                        env.get(target.value.id) if isinstance(target.value, ast.Name) else None
                     key = self.expr(target.slice, env)
-                    value = self.expr(stmt.value, env)
-                    if isinstance(key, str):
-                        env[target.value.id][key] = value
-                        self.lines.setdefault(id(env[target.value.id]), {})[key] = stmt.lineno
+                    if isinstance(held, dict) and isinstance(key, str):
+                        held[key] = self.expr(stmt.value, env)
+                        self.lines.setdefault(id(held), {})[key] = stmt.lineno
             elif isinstance(stmt, ast.If):
                 test = self.truth(stmt.test, env)
                 if test is None:
+                    self.undecided(stmt, env)
                     continue
                 result = self.body(stmt.body if test else stmt.orelse, env, stop_line)
                 if result is not UNKNOWN:
@@ -341,13 +360,16 @@ class DeepSpeedCodeAdapter(Adapter):
                 continue
             lines: dict = {}
             ev = _Eval(option, lines)
-            fn = _enclosing(script.tree, node.lineno)
+            # a project wrapper's parameter (``def deepspeed_initialize(..., deepspeed_config)``):
+            # the dict its caller passes
+            fn, name, at = origin(script.tree, _enclosing(script.tree, node.lineno), cfg.id, node.lineno,
+                                  self.last_assign)
             env: dict[str, Any] = {}
             if fn is not None:
                 self.bind_params(ev, fn, env, option)
             stmts = fn.body if fn is not None else script.tree.body
             source_path, data = script.source.display, None
-            assign = self.last_assign(stmts, cfg.id, node.lineno)
+            assign = self.last_assign(stmts, name, at)
             if assign is None:
                 continue
             if isinstance(assign.value, ast.Call) and isinstance(assign.value.func, ast.Name):
@@ -367,15 +389,15 @@ class DeepSpeedCodeAdapter(Adapter):
                 data = ev.body(helper_fn.body, henv)
                 source_path = helper_path
             else:
-                ev.body(stmts, env, stop_line=node.lineno)
-                data = env.get(cfg.id)
+                ev.body(stmts, env, stop_line=at)
+                data = env.get(name)
             if not isinstance(data, dict):
                 continue
             if isinstance(assign.value, ast.Call):
                 # cfg["key"] = value after the helper returned it
-                env[cfg.id] = data
+                env[name] = data
                 before = dict(lines.get(id(data), {}))
-                ev.body([s for s in stmts if isinstance(s, ast.Assign) and assign.lineno < s.lineno < node.lineno
+                ev.body([s for s in stmts if isinstance(s, ast.Assign) and assign.lineno < s.lineno < at
                          and isinstance(s.targets[0], ast.Subscript)], env)
                 # keys set in the caller: their lines are not lines of the helper's file
                 lines[id(data)] = {k: v for k, v in lines.get(id(data), {}).items() if before.get(k) == v}

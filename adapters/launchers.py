@@ -508,7 +508,7 @@ class LaunchersAdapter(Adapter):
         if info.wrapper == "srun":
             self._srun(plan, info, line)
         elif info.wrapper == "mpiexec" and info.launcher in (None, "python"):
-            self._mpiexec(plan, info, line)
+            self._mpiexec(plan, info, line, project)
 
     # -- helpers -------------------------------------------------------------
     def _allocator_env(self, plan: TrainingPlan, info: LaunchInfo, line: str) -> None:
@@ -739,11 +739,18 @@ class LaunchersAdapter(Adapter):
                                                 f"{nodes} x --ntasks-per-node {per_node} = {info.total_procs} "
                                                 "processes", line, "--ntasks-per-node")
 
-    def _mpiexec(self, plan: TrainingPlan, info: LaunchInfo, line: str) -> None:
+    def _mpiexec(self, plan: TrainingPlan, info: LaunchInfo, line: str, project: Project) -> None:
+        from preflight.adapters.launch_mpi_hosts import one_machine
+
         flag, total, per_node = _mpi_counts(info.wrapper_options)
         if flag is not None and total is not None:
             self._put(plan, "dist.world_size", total,
                       self._src(flag.replace("__", "--", 1), line, "mpiexec: one Python process per MPI rank"))
+            single = one_machine(project, info)
+            if single is not None:
+                src = Source("derived", None, None, flag.replace("__", "--", 1), f"{single} (launch line: {line})")
+                self._put(plan, "dist.nodes", 1, src, "medium")
+                self._put(plan, "dist.devices_per_node", total, src, "medium")
         if per_node is not None:
             self._put(plan, "dist.devices_per_node", per_node,
                       self._src("-npernode", line, "mpiexec: processes per node"))

@@ -18,6 +18,8 @@ import ast
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.module_main_block import main_block_nodes
+
 from preflight.analysis.syntax import dotted_name
 from preflight.local_trees import nodes_of, parse_file
 
@@ -72,8 +74,9 @@ def optimizers_in(tree: ast.AST) -> list[tuple[str, int, Optional[str]]]:
     local = _local_optimizer_classes(tree)
     enclosing = _enclosing(tree)
     out: list[tuple[str, int, Optional[str]]] = []
+    demo = main_block_nodes(tree)  # a module's own self-test never runs when it is imported
     for node in nodes_of(tree):
-        if not isinstance(node, ast.Call):
+        if not isinstance(node, ast.Call) or id(node) in demo:
             continue
         name = dotted_name(node.func)
         if not name:

@@ -981,9 +981,24 @@ class _ScriptPass:
                                  self.src(site.kwarg(kw), f"from_pretrained({kw}=...) and no autocast"),
                                  self.conf(site))
                         return
+        if not self.pretrained and self.model_names and self.constructor_cast():
+            return
         if not self.pretrained and self.model_names:
             self.add("precision.mode", "fp32", self.src(None, "no autocast, GradScaler or 16-bit cast found; "
                                                         "PyTorch computes in fp32", "default"), "medium")
+
+    def constructor_cast(self) -> bool:
+        """The model's own ``__init__`` casts it to 16 bits (adapters/model_cast_init.py): 16-bit weights."""
+        from preflight.adapters.model_cast_init import built_model_cast
+
+        found = built_model_cast(self.idx, self.calls, self.model_names)
+        if found is None:
+            return False
+        dtype, site, cls, line = found
+        self.add("precision.mode", dtype, self.src(site.call, f"{cls}(...): its __init__ casts the module to "
+                                                   f"{dtype} ({self.script.source.display}:{line}), no autocast: "
+                                                   "16-bit weights"), "medium")
+        return True
 
     def _autocast_elsewhere(self) -> bool:
         """An autocast with a dtype chosen in a project module the script imports (no autocast

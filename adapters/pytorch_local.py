@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 from typing import Any, Callable, Optional
 
+from preflight.adapters.module_main_block import guarded_nodes, main_block_nodes
+
 from preflight.local_trees import nodes_of, parse_file
 from preflight.sources import read_text_limited
 
@@ -97,8 +99,9 @@ def _ddp_call(tree: ast.AST) -> Optional[int]:
             for a in node.names:
                 if a.name in ("torch", "torch.nn", "torch.nn.parallel") and a.asname is None:
                     modules.add(_DDP)
+    demo = main_block_nodes(tree)
     for node in nodes_of(tree):
-        if not isinstance(node, ast.Call):
+        if not isinstance(node, ast.Call) or id(node) in demo:
             continue
         f = node.func
         if isinstance(f, ast.Name) and f.id in aliases:
@@ -113,17 +116,26 @@ def _ddp_call(tree: ast.AST) -> Optional[int]:
 def _fsdp_call(tree: ast.AST) -> Optional[tuple[str, int, str]]:
     """(mode, line, what) of a ``FullyShardedDataParallel(...)`` construction (by its imported
     name or ``torch.distributed.fsdp.FullyShardedDataParallel``), its ``sharding_strategy``
-    read from the enum member's name (default FULL_SHARD)."""
+    read from the enum member's name (default FULL_SHARD). One under an ``if`` of the module is
+    not taken: the module picks FSDP for some settings only, which this reading does not decide
+    (InternLM/InternEvo @ c628a8c ``internlm/train/pipeline.py:217-239``: ``if
+    gpc.config.parallel.zero1.fsdp and ...: model = FSDP(...)``, off in ``configs/7B_sft.py``,
+    which trains with the project's hybrid ZeRO-1 instead)."""
     aliases: set[str] = set()
     for node in nodes_of(tree):
         if isinstance(node, ast.ImportFrom) and node.module in _FSDP_MODULES:
             aliases.update(a.asname or a.name for a in node.names if a.name == "FullyShardedDataParallel")
+    skipped: Optional[set[int]] = None
     for node in nodes_of(tree):
         if not isinstance(node, ast.Call):
             continue
         f = node.func
         text = ast.unparse(f) if hasattr(ast, "unparse") else ""
         if not ((isinstance(f, ast.Name) and f.id in aliases) or text.endswith("fsdp.FullyShardedDataParallel")):
+            continue
+        if skipped is None:
+            skipped = main_block_nodes(tree) | guarded_nodes(tree)
+        if id(node) in skipped:
             continue
         strategy = next((k.value for k in node.keywords if k.arg == "sharding_strategy"), None)
         if strategy is None:

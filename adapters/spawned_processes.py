@@ -34,18 +34,31 @@ def spawned_processes(project: Project, script: ParsedPython, line: str,
     """Add ``dist.world_size`` (the spawned count) and ``dist.nodes`` 1 when the script spawns a
     known number of processes; True when it did."""
     idx = project.index(script)
-    for site in idx.calls:
-        if (site.qualified or "") != "torch.multiprocessing.spawn" or idx.runs(site) is not True:
-            continue
+    spawns = [s for s in idx.calls if (s.qualified or "") == "torch.multiprocessing.spawn"]
+    for site in spawns:
+        runs = idx.runs(site)
         expr = site.kwarg("nprocs") or (site.call.args[1] if len(site.call.args) > 1 else None)
-        got = idx.resolve(expr) if expr is not None else None
+        got = idx.resolve(expr) if expr is not None and runs is not None else None
         count = got.value if got is not None else None
         if expr is None or not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            continue
+        if runs is False and count == 1 and len(spawns) == 1:
+            # ``if world_size > 1: mp.spawn(run, nprocs=world_size) else: run(rank=0, ...)`` with
+            # ``--world-size`` 1 (lifeiteng/vall-e @ 9c69096 valle/bin/trainer.py:88-93,1149-1154, the
+            # icefall idiom): the spawn is skipped and its count is one; one process either way
+            detail = (f"torch.multiprocessing.spawn(nprocs={ast.unparse(expr)}) is skipped with "
+                      f"{ast.unparse(expr)} = 1 ({script.source.display}:{site.call.lineno}): one process "
+                      f"(launch line: {line})")
+            add("dist.world_size", 1, Source("derived", None, None, "nprocs", detail), "medium")
+            add("dist.nodes", 1, Source("derived", None, None, "nprocs", detail), "medium")
+            return True
+        if runs is not True:
             continue
         detail = (f"torch.multiprocessing.spawn(nprocs={ast.unparse(expr)}) = {count} processes on one machine "
                   f"({script.source.display}:{site.call.lineno}; launch line: {line})")
         add("dist.world_size", count, Source("derived", None, None, "nprocs", detail), "medium")
         add("dist.nodes", 1, Source("derived", None, None, "nprocs", detail), "medium")
+        add("dist.devices_per_node", count, Source("derived", None, None, "nprocs", detail), "medium")
         return True
     return _process_loop(project, script, line, add)
 

@@ -30,6 +30,7 @@ import re
 from pathlib import Path
 from typing import Any, Optional
 
+from preflight.adapters.trained_model import not_trained
 from preflight.adapters.transformers_args import ArgsPass
 from preflight.adapters.transformers_version import Version, find_version
 
@@ -285,6 +286,12 @@ class _ScriptPass:
                     return
                 self.note(f"{where}: {cls} is the project's own ({site.qualified}): its attention is its code's, "
                           "not the transformers default")
+                return
+            trained = not_trained(self.idx, site.target)
+            if trained is not None:
+                self.note(f"{where}: {cls}.from_pretrained() into {site.target}, which the job does not hand to its "
+                          f"engine or optimizer ({trained} is): the library's attention default is not the trained "
+                          "model's")
                 return
             if self.transformers is not None and not self.transformers.at_least(4, 36):
                 self.add("model.attn_implementation", "eager",

@@ -63,3 +63,66 @@ def module_binding(tree: Optional[ast.AST], functions: Mapping[str, Sequence[ast
     if isinstance(only, ast.AnnAssign) and isinstance(only.target, ast.Name) and only.value is not None:
         return only.value
     return None
+
+
+_SCOPES: dict[int, tuple[ast.AST, dict[str, list[ast.AST]], frozenset[str]]] = {}
+_MAX_SCOPES = 4096
+
+
+def _scope_bindings(fn: ast.AST) -> tuple[dict[str, list[ast.AST]], frozenset[str]]:
+    """For one function: name -> the statements of its own body (nested scopes left out) that bind
+    it, and the names it must not be read for (``global``/``nonlocal``, a nested def or class of
+    that name). Computed once per function node."""
+    held = _SCOPES.get(id(fn))
+    if held is not None and held[0] is fn:
+        return held[1], held[2]
+    binds: dict[str, list[ast.AST]] = {}
+    blocked: set[str] = set()
+    stack: list[ast.AST] = list(ast.iter_child_nodes(fn))
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            blocked.update(node.names)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            if not isinstance(node, ast.Lambda):
+                blocked.add(node.name)
+            continue  # a nested scope binds its own names
+        for t in _bound_targets(node):
+            for bound in target_names(t):
+                binds.setdefault(bound, []).append(node)
+        stack.extend(ast.iter_child_nodes(node))
+    if len(_SCOPES) >= _MAX_SCOPES:
+        _SCOPES.clear()
+    _SCOPES[id(fn)] = (fn, binds, frozenset(blocked))
+    return binds, frozenset(blocked)
+
+
+def function_binding(functions: Mapping[str, Sequence[ast.AST]], name: str, line: Optional[int]) \
+        -> Optional[ast.expr]:
+    """The value of the one ``name = value`` of the innermost function around ``line`` when that
+    function binds ``name`` nowhere else, does not take it as a parameter and declares it neither
+    ``global`` nor ``nonlocal``: there ``name`` can only hold that value (or be unbound).
+    lifeiteng/vall-e @ 9c69096 ``valle/bin/trainer.py:1149-1152``: ``world_size = args.world_size``
+    in ``main`` while ``run(rank, world_size, args)`` and two other functions take a parameter of
+    that name."""
+    if line is None:
+        return None
+    around = [f for fs in functions.values() for f in fs
+              if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+              and f.lineno <= line <= (getattr(f, "end_lineno", None) or f.lineno)]
+    if not around:
+        return None
+    fn = max(around, key=lambda f: f.lineno)
+    args = fn.args
+    if any(a.arg == name for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)) \
+            or (args.vararg and args.vararg.arg == name) or (args.kwarg and args.kwarg.arg == name):
+        return None
+    binds, blocked = _scope_bindings(fn)
+    values = binds.get(name, [])
+    if name in blocked or len(values) != 1:
+        return None
+    only = values[0]
+    if isinstance(only, ast.Assign) and len(only.targets) == 1 and isinstance(only.targets[0], ast.Name) \
+            and only.lineno < line:
+        return only.value
+    return None

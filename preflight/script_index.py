@@ -24,7 +24,7 @@ from preflight.script_argv import (
     opaque_words,
     positional_from_argv,
 )
-from preflight.script_bindings import module_binding
+from preflight.script_bindings import function_binding, module_binding
 from preflight.sources import ParsedPython
 
 MAX_RESOLVE_DEPTH = 8
@@ -458,6 +458,9 @@ class ScriptIndex:
             module_value = module_binding(self.script.tree, self.functions, expr.id, getattr(expr, "lineno", None))
             if module_value is not None:
                 return self.resolve(module_value, depth + 1)
+            local_value = function_binding(self.functions, expr.id, getattr(expr, "lineno", None))
+            if local_value is not None:
+                return self.resolve(local_value, depth + 1)
             if len(bound) > 1 and None not in bound:
                 from preflight.script_chain import chain_binding
 
@@ -487,6 +490,12 @@ class ScriptIndex:
             from preflight.script_hparams import hparams_attr
 
             got = hparams_attr(self, expr, depth)
+            if got is not None:
+                return got
+            # ``c.num_gpus = opts.gpus`` stored on an object the script built (stylegan3's EasyDict)
+            from preflight.script_attr_store import stored_attribute
+
+            got = stored_attribute(self, expr, depth)
             if got is not None:
                 return got
         if isinstance(expr, (ast.List, ast.Tuple)):

@@ -66,3 +66,23 @@ def test_a_loop_that_declares_other_flags_is_not_the_helper(cli, tmp_path):
     write(tmp_path, {"pkg/__init__.py": "", "pkg/util.py": util, "train.py": TRAIN})
     plan = plan_of(cli, "train.py", "--", "--batch_size", "32", cwd=tmp_path)
     assert winner(plan, "batch.micro") != 32
+
+
+# openai/consistency_models @ e32b69e cm/script_util.py:26-52: ``res = dict(..., image_size=64, ...); return res``
+def test_a_dict_returned_through_a_name_declares_its_keys(cli, tmp_path):
+    util = UTIL.replace("        return dict(image_size=64, num_channels=128)\n",
+                        "        res = dict(image_size=64, num_channels=128)\n        return res\n")
+    assert util != UTIL
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/util.py": util, "train.py": TRAIN})
+    plan = plan_of(cli, "train.py", "--", "--image_size", "32", cwd=tmp_path)
+    assert winner(plan, "data.image_size") == 32
+
+
+def test_twin_a_returned_name_changed_after_it_is_built_declares_nothing(cli, tmp_path):
+    util = UTIL.replace("        return dict(image_size=64, num_channels=128)\n",
+                        "        res = dict(image_size=64, num_channels=128)\n"
+                        "        res.update(extra())\n        return res\n")
+    assert util != UTIL
+    write(tmp_path, {"pkg/__init__.py": "", "pkg/util.py": util, "train.py": TRAIN})
+    plan = plan_of(cli, "train.py", "--", "--image_size", "32", cwd=tmp_path)
+    assert winner(plan, "data.image_size") is None
