@@ -361,12 +361,20 @@ class _Exprs:
         if name in self.ctx.dataclasses:
             args, kwargs = self.bound_args(node)
             return self.dataclass(self.ctx.dataclasses[name], args, kwargs)
+        if name.startswith(("nn.init.", "torch.nn.init.", "init.")) and last.endswith("_") and node.args:
+            # an in-place initialiser returns the tensor it fills (bytedance/1d-tokenizer ``modeling/rar.py``
+            # ``self.pos_embed = nn.init.trunc_normal_(nn.Parameter(torch.zeros(...)), 0., 0.02)``)
+            return self.ev(node.args[0])
         if _layer_name(node.func) is not None or name in ("Parameter", "torch.nn.Parameter"):
             return self.layer(last, node)
         if name in ("nn.quantized.FloatFunctional", "torch.nn.quantized.FloatFunctional") and not node.args:
             return _Mod(0, {}, [f"{name}@{node.lineno}=0"])  # a parameter-free wrapper of ``+``/``*`` (MiDaS/DPT)
         if name.startswith("torch.") and last in _TENSOR_FACTORIES:
             return _Tensor()
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "float", "half", "detach", "clone", "contiguous") \
+                and isinstance(node.func.value, ast.Call) and (dotted_name(node.func.value.func) or "").startswith("torch.") \
+                and isinstance(self.ev(node.func.value), _Tensor):
+            return _Tensor()  # ``torch.sqrt(...).to(dtype)``: still a plain tensor
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_LAYERS:
             return self.timm_layer(self.ctx.timm[name], node)
         if not name or (isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), _Function)):
@@ -513,13 +521,19 @@ class _Exprs:
         if len(node.args) != 1 or not isinstance(node.args[0], ast.Name) \
                 or not (node.args[0].id in self.ctx.classes and self.ctx.is_module(node.args[0].id)):
             raise _Unknown("partial")
+        keywords = []
         for k in node.keywords:
             v = k.value
-            if k.arg is None or not (isinstance(v, ast.Constant) or _layer_name(v) is not None or (
+            if k.arg is not None and isinstance(v, ast.Name) and v.id in self.env \
+                    and isinstance(self.env[v.id], (int, float, str, bool, type(None))):
+                # a plain local fixed now (open-muse ``partial(LayerNorm, use_bias=use_bias)``)
+                v = ast.copy_location(ast.Constant(self.env[v.id]), v)
+            elif k.arg is None or not (isinstance(v, ast.Constant) or _layer_name(v) is not None or (
                     isinstance(v, ast.Name) and v.id not in self.env
                     and (v.id in self.ctx.classes or v.id in self.ctx.functions or v.id in self.ctx.consts))):
                 raise _Unknown("partial keywords")
-        return _Factory(node.args[0], list(node.keywords))
+            keywords.append(ast.keyword(arg=k.arg, value=v))
+        return _Factory(node.args[0], keywords)
 
     def instance(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> _Mod:
         raise _Unknown("a class")  # ``module_params_nested._Frame`` builds it

@@ -171,8 +171,8 @@ class _Frame(_Exprs):
                 self.add(p)
             return
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-            if func.attr in ("apply", "register_buffer"):
-                return
+            if func.attr in ("apply", "register_buffer", "register_to_config", "save_hyperparameters"):
+                return  # diffusers-style ``ConfigMixin.register_to_config``, Lightning's: a record of the arguments
             method = self.method(func.attr)
             if method is not None and not value.keywords and not _sets_self(method) \
                     and not _builds(method, self.ctx) \
@@ -417,6 +417,15 @@ class _Frame(_Exprs):
                     value.facts["on_self"] = True  # what is put into it later counts here at once
             self.attrs[target.attr] = value
             return
+        if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice) \
+                and not _holds_module(value) and not isinstance(value, _Tensor):
+            owner = self.ev(target.value)
+            key = self.ev(target.slice)
+            if isinstance(owner, dict) and isinstance(key, (str, int)):
+                # a key set in a config mapping the class holds (NVIDIA/BigVGAN ``bigvgan.py:270``
+                # ``self.h["use_cuda_kernel"] = use_cuda_kernel``)
+                owner[key] = value
+                return
         holder = self.container_of(target)
         if holder is not None and isinstance(target, ast.Attribute) and isinstance(value, _Mod) \
                 and target.attr not in holder.facts.get("set", ()):

@@ -23,7 +23,10 @@ _UNK = object()  # a value not known statically: fine until something uses it
 _STEPS = 200_000  # statements and expressions interpreted for one count, at most
 _DEPTH = 12  # nested classes
 _TENSOR_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "full", "Tensor", "FloatTensor", "tensor",
-                     "arange", "linspace", "tril", "triu", "eye", "zeros_like", "ones_like"}
+                     "arange", "linspace", "tril", "triu", "eye", "zeros_like", "ones_like",
+                     # elementwise math on a tensor gives a plain tensor (open-muse ``modeling_transformer.py:168``
+                     # ``self.scale_attn = torch.sqrt(torch.tensor(self.head_dim, ...))``)
+                     "sqrt", "rsqrt", "exp", "log", "pow", "abs", "sin", "cos", "outer", "cat", "stack"}
 _SIZE_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "FloatTensor", "Tensor"}
 _NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "warn", "info", "debug", "warning"}
 _PLAIN_PACKAGES = {"numpy", "scipy", "math", "random", "itertools", "collections", "string", "re"}
