@@ -347,11 +347,28 @@ def _module_class(cls: ast.ClassDef, modules: Any, depth: int) -> bool:
     return False
 
 
+def _handed_on(call: ast.Call, nodes: list[ast.AST], modules: Any, runs: Callable[[ast.AST], bool]) -> bool:
+    """What ``call`` builds is handed to another ``nn.Module`` class of the project in the same function,
+    where that call runs (facebookresearch/detr ``models/detr.py:313-327``: ``DETR(backbone, transformer,
+    ...)``): a part. A wrapper in a branch the configuration decides off (allenai/OLMo ``scripts/train.py:226``
+    ``SingleAccelerator(olmo_model)`` when the strategy is FSDP) is not taken."""
+    held = {t.id for n in nodes if isinstance(n, ast.Assign) and n.value is call
+            for t in n.targets if isinstance(t, ast.Name)}
+    for n in nodes:
+        if not (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n is not call) or not runs(n):
+            continue
+        got = modules.klass(n.func.id)
+        if got is None or not _module_class(got[1], modules, 0):
+            continue
+        if any((isinstance(a, ast.Name) and a.id in held) or a is call for a in [*n.args, *(k.value for k in n.keywords)]):
+            return True
+    return False
+
+
 def whole_count(call: ast.Call, fn: Any, modules: Any, reader: Any, nodes: list[ast.AST],
                 parents: dict[int, ast.AST], runs: Callable[[ast.AST], bool],
                 scopes: Optional[dict[int, dict[str, tuple]]] = None) -> Optional[tuple[int, str, str]]:
     """(parameters, class, detail) of the project model ``call`` builds from a configuration section."""
-    from preflight.adapters.config_object_model import _a_part
     from preflight.adapters.module_params_imports import with_imports
     from preflight.adapters.module_params_nested import UNKNOWN, count_class
 
@@ -363,7 +380,7 @@ def whole_count(call: ast.Call, fn: Any, modules: Any, reader: Any, nodes: list[
         return None
     shown, cls = got
     found = next(((p, t) for s, p, t in modules.trees if s == shown), None)
-    if found is None or _a_part(call.func.id, modules) or _a_part(cls.name, modules):
+    if found is None or _handed_on(call, nodes, modules, runs):
         return None
     path, tree = found
     args: list[Any] = []

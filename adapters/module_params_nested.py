@@ -147,6 +147,9 @@ class _Frame(_Exprs):
             raise _Unknown("expression")
         func = value.func
         name = dotted_name(func) or ""
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and isinstance(self.env.get(func.value.id), _Mod) and func.attr in _MOVES:
+            return  # ``criterion.to(device)``: a local module moved or switched, its parameters unchanged
         if isinstance(func, ast.Attribute) and func.attr == "__init__":
             owner = func.value
             if isinstance(owner, ast.Call) and dotted_name(owner.func) == "super":
@@ -257,6 +260,9 @@ class _Frame(_Exprs):
             return  # nn.Module.__init__
         fake = ast.Call(func=call.func, args=args, keywords=call.keywords)
         posargs, kwargs = self.bound_args(fake)
+        for handed in [*posargs, *kwargs.values()]:
+            if isinstance(handed, _Mod):  # handed to the base's __init__ in this same frame: used there, once
+                self.taken.pop(id(handed), None)
         _run_init(self.ctx, local[0], posargs, kwargs, self)
 
     def instance(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> _Mod:
@@ -417,6 +423,11 @@ class _Frame(_Exprs):
                     value.facts["on_self"] = True  # what is put into it later counts here at once
             self.attrs[target.attr] = value
             return
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                and isinstance(self.env.get(target.value.id), _Mod) and target.attr not in ("weight", "bias") \
+                and not _holds_module(value) and not isinstance(value, _Tensor):
+            self.env[target.value.id].facts[target.attr] = value  # a plain attribute set on a local module
+            return
         if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice) \
                 and not _holds_module(value) and not isinstance(value, _Tensor):
             owner = self.ev(target.value)
@@ -426,6 +437,8 @@ class _Frame(_Exprs):
                 # ``self.h["use_cuda_kernel"] = use_cuda_kernel``)
                 owner[key] = value
                 return
+            if isinstance(owner, _Tensor):
+                return  # a write into a plain tensor (detr ``models/detr.py:105`` ``empty_weight[-1] = self.eos_coef``)
         holder = self.container_of(target)
         if holder is not None and isinstance(target, ast.Attribute) and isinstance(value, _Mod) \
                 and target.attr not in holder.facts.get("set", ()):
@@ -451,6 +464,9 @@ class _Frame(_Exprs):
             self.total -= tied
             return
         raise _Unknown("assignment target")
+
+
+_MOVES = ("to", "cuda", "cpu", "train", "eval", "float", "half", "bfloat16", "double", "requires_grad_")
 
 
 class _Break(_Unknown):

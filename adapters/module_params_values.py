@@ -90,6 +90,22 @@ class _Ctx:
         # names imported from timm (``from timm.models.vision_transformer import PatchEmbed, Attention, Mlp``)
         self.timm = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom)
                      and (n.module or "").split(".")[0] == "timm" and n.level == 0 for a in n.names}
+        # torchvision's model constructors and ``IntermediateLayerGetter`` by the names bound here, and the
+        # names of its ``models`` package (``import torchvision``, ``from torchvision import models``)
+        self.tv = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+                   and (n.module or "").startswith("torchvision.models") for a in n.names}
+        self.tv_models = {"torchvision.models"} if any(
+            isinstance(n, ast.Import) and any(a.name.startswith("torchvision") and not a.asname for a in n.names)
+            for n in tree.body) else set()
+        self.tv_models |= {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+                           and n.module == "torchvision" for a in n.names if a.name == "models"}
+        self.tv_models |= {a.asname for n in tree.body if isinstance(n, ast.Import)
+                           for a in n.names if a.name == "torchvision.models" and a.asname}
+        # ``import torch.nn.functional as F``: ``F.relu`` is a function, no parameters (detr ``transformer.py:292``)
+        self.functional = {a.asname for n in tree.body if isinstance(n, ast.Import)
+                           for a in n.names if a.name == "torch.nn.functional" and a.asname} | {
+            a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "torch.nn"
+            for a in n.names if a.name == "functional"}
         # names bound to packages that build no ``nn.Module`` (``import scipy.stats as stats``, ``import numpy as
         # np``): a call through one returns a plain value or an object with no parameters
         self.plain_roots = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import)
