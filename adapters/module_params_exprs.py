@@ -408,9 +408,9 @@ class _Exprs:
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_LAYERS:
             return self.timm_layer(self.ctx.timm[name], node)
         if self.ctx.tv or self.ctx.tv_models:
-            made = tv_call(self, node, name)  # module_params_torchvision.py
-            if made is not None:
-                return made
+            from_tv = tv_call(self, node, name)  # module_params_torchvision.py
+            if from_tv is not None:
+                return from_tv
         if not name or (isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), _Function)):
             # a callee that is a value: ``model_zoo[model_name](...)`` (DepthAnything/Depth-Anything-V2
             # ``metric_depth/depth_anything_v2/dinov2.py:398-412``), a function handed in

@@ -132,3 +132,95 @@ def test_a_module_stored_into_a_mapping_stays_unknown() -> None:
             self.fc = nn.Linear(4, 4)
     """
     assert _count(body, args=[{"dim": 8}]) is None
+
+
+# -- torchvision backbones (facebookresearch/detr ``models/backbone.py:19-93``, Deformable-DETR the same) -----
+
+BACKBONE = """\
+import torch
+import torchvision
+import torch.nn.functional as F
+from torch import nn
+from torchvision.models._utils import IntermediateLayerGetter
+
+
+class FrozenBatchNorm2d(torch.nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.register_buffer("weight", torch.ones(n))
+        self.register_buffer("bias", torch.zeros(n))
+
+
+class BackboneBase(nn.Module):
+    def __init__(self, backbone, train_backbone, return_interm_layers):
+        super().__init__()
+        for name, parameter in backbone.named_parameters():
+            if not train_backbone or 'layer2' not in name:
+                parameter.requires_grad_(False)
+        if return_interm_layers:
+            return_layers = {"layer2": "0", "layer3": "1", "layer4": "2"}
+        else:
+            return_layers = {"layer4": "0"}
+        self.body = IntermediateLayerGetter(backbone, return_layers=return_layers)
+
+
+class Net(BackboneBase):
+    def __init__(self, name, train_backbone=True, return_interm_layers=False, dilation=False):
+        backbone = getattr(torchvision.models, name)(
+            replace_stride_with_dilation=[False, False, dilation],
+            pretrained=is_main_process(), norm_layer=NORM)
+        super().__init__(backbone, train_backbone, return_interm_layers)
+        self.act = F.relu
+        self.head = nn.Linear(2048, 4)
+"""
+
+
+def _backbone(name: str, norm: str = "FrozenBatchNorm2d", **kwargs):
+    tree = ast.parse(BACKBONE.replace("NORM", norm))
+    got = count_module(tree, "Net", [name], kwargs)
+    return None if got is None else got[0]
+
+
+def test_torchvision_resnets_match_their_published_counts() -> None:
+    from preflight.adapters.module_params_torchvision import resnet_children
+
+    published = {"resnet18": 11_689_512, "resnet34": 21_797_672, "resnet50": 25_557_032,
+                 "resnet101": 44_549_160, "resnet152": 60_192_808, "resnext50_32x4d": 25_028_904,
+                 "wide_resnet50_2": 68_883_240}
+    for name, total in published.items():
+        children = resnet_children(name)
+        assert children is not None and sum(n for _, n in children) == total, name
+    assert resnet_children("vgg16") is None
+
+
+def test_a_resnet_backbone_by_name_with_frozen_norms_up_to_layer4() -> None:
+    # resnet50 without its 53,120 BatchNorm weights (buffers in FrozenBatchNorm2d) and without avgpool/fc
+    assert _backbone("resnet50") == 25_557_032 - 53_120 - 2_049_000 + 2048 * 4 + 4
+    # the same returning layer2..layer4: still everything up to layer4
+    assert _backbone("resnet50", return_interm_layers=True) == _backbone("resnet50")
+
+
+def test_a_resnet_backbone_with_trainable_norms_counts_them() -> None:
+    assert _backbone("resnet50", norm="nn.BatchNorm2d") == 25_557_032 - 2_049_000 + 2048 * 4 + 4
+
+
+def test_a_backbone_name_not_known_states_nothing() -> None:
+    assert _backbone("convnext_tiny") is None
+    tree = ast.parse(BACKBONE.replace("NORM", "FrozenBatchNorm2d"))
+    assert count_module(tree, "Net", [], {}) is None  # the name not given
+
+
+def test_a_returned_layer_not_in_the_resnet_states_nothing() -> None:
+    tree = ast.parse(BACKBONE.replace("NORM", "FrozenBatchNorm2d").replace('{"layer4": "0"}', '{"head": "0"}'))
+    assert count_module(tree, "Net", ["resnet50"], {}) is None
+
+
+def test_a_repeated_list_of_sizes_builds_the_layers() -> None:
+    body = """
+    class Net(nn.Module):
+        def __init__(self, input_dim=8, hidden_dim=16, output_dim=4, num_layers=3):
+            super().__init__()
+            h = [hidden_dim] * (num_layers - 1)
+            self.layers = nn.ModuleList(nn.Linear(n, k) for n, k in zip([input_dim] + h, h + [output_dim]))
+    """
+    assert _count(body) == (8 * 16 + 16) + (16 * 16 + 16) + (16 * 4 + 4)
