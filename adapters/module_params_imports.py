@@ -77,7 +77,8 @@ def _kept(node: ast.stmt) -> bool:
     if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
         return True
     if isinstance(node, ast.ImportFrom) and node.level == 0:
-        return (node.module or "").split(".")[0] in {"timm", "torchvision", *_PLAIN_PACKAGES}
+        return (node.module or "").split(".")[0] in {"timm", "torchvision", *_PLAIN_PACKAGES} \
+            or node.module == "torch.nn.init"
     if isinstance(node, ast.Import):
         # ``import torch as th`` of an imported module (openai/guided-diffusion ``unet.py:7``): its alias;
         # ``import torchvision`` (a backbone built by name: module_params_torchvision)

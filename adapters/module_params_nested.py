@@ -98,6 +98,11 @@ class _Frame(_Exprs):
                         self.attrs[stmt.target.attr] = _UNK
                 else:
                     raise _Unknown("augmented assignment")
+            elif isinstance(stmt, ast.With) and len(stmt.items) == 1 and stmt.items[0].optional_vars is None \
+                    and isinstance(stmt.items[0].context_expr, ast.Call) \
+                    and (dotted_name(stmt.items[0].context_expr.func) or "") in _NO_GRAD:
+                if not self.run(stmt.body):  # ``with torch.no_grad():`` around an initialisation
+                    return False
             elif isinstance(stmt, ast.Delete):
                 for t in stmt.targets:
                     if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
@@ -150,6 +155,22 @@ class _Frame(_Exprs):
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and isinstance(self.env.get(func.value.id), _Mod) and func.attr in _MOVES:
             return  # ``criterion.to(device)``: a local module moved or switched, its parameters unchanged
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr == "update" \
+                and (isinstance(self.env.get(func.value.id), dict) or self.env.get(func.value.id, None) is _UNK) \
+                and len(value.args) == 1 and not value.keywords \
+                and not _builds(value, self.ctx):
+            # a local dict of plain values updated (detr ``models/detr.py:343`` the loss weights): merged when
+            # the update is known, else the dict is not known (fine until a size reads it)
+            try:
+                more = self.ev(value.args[0])
+            except _Unknown:
+                more = None
+            held = self.env[func.value.id]
+            self.env[func.value.id] = {**held, **more} if isinstance(more, dict) and isinstance(held, dict) \
+                and not any(_holds_module(v) for v in more.values()) else _UNK
+            if self.env[func.value.id] is _UNK and "__plain__" in self.env:
+                self.env["__plain__"].add(func.value.id)  # surely no module: handed on as an unknown value
+            return
         if isinstance(func, ast.Attribute) and func.attr == "__init__":
             owner = func.value
             if isinstance(owner, ast.Call) and dotted_name(owner.func) == "super":
@@ -225,7 +246,8 @@ class _Frame(_Exprs):
         if name in self.ctx.timm and self.ctx.timm[name] in ("trunc_normal_", "lecun_normal_", "variance_scaling_"):
             return  # timm's in-place initialisers (``timm/layers/weight_init.py``): values, never shapes
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
-                or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
+                or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")) \
+                or name in self.ctx.inits:
             return
         raise _Unknown(f"call {name}")
 
@@ -379,6 +401,33 @@ class _Frame(_Exprs):
         self.layers.extend(mod.layers)
 
     def assign(self, targets: Sequence[ast.expr], value_node: ast.AST) -> None:
+        t0 = targets[0] if len(targets) == 1 else None
+        if isinstance(t0, ast.Attribute) and isinstance(t0.value, ast.Name) and t0.value.id == "self" \
+                and isinstance(self.attrs.get(t0.attr), _Mod) and isinstance(value_node, ast.Call) \
+                and (dotted_name(value_node.func) or "") in ("nn.ModuleList", "torch.nn.ModuleList") \
+                and len(value_node.args) == 1 and isinstance(value_node.args[0], ast.ListComp) \
+                and ast.unparse(value_node.args[0].elt) == ast.unparse(t0):
+            # one module shared by every entry of a list (Deformable-DETR ``deformable_detr.py:105``
+            # ``self.class_embed = nn.ModuleList([self.class_embed for _ in range(num_pred)])``): its parameters once
+            return
+        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr == "data" \
+                and isinstance(targets[0].value, ast.Attribute) and targets[0].value.attr in ("weight", "bias") \
+                and not _builds(value_node, self.ctx):
+            # values written into a layer's weight (Deformable-DETR ``deformable_detr.py:88``
+            # ``self.class_embed.bias.data = torch.ones(num_classes) * bias_value``): no parameter changes
+            node: ast.AST = targets[0].value.value
+            while isinstance(node, (ast.Attribute, ast.Subscript)):
+                node = node.value
+            if isinstance(node, ast.Name) and node.id == "self":
+                return
+        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr in ("weight", "bias") \
+                and isinstance(targets[0].value, ast.Attribute) and isinstance(targets[0].value.value, ast.Name) \
+                and targets[0].value.value.id == "self" and isinstance(self.attrs.get(targets[0].value.attr), _Mod) \
+                and self.attrs[targets[0].value.attr].n > 0 and isinstance(value_node, ast.Call) \
+                and (dotted_name(value_node.func) or "") in ("nn.Parameter", "torch.nn.Parameter", "Parameter"):
+            # a layer's own weight or bias replaced by new values (Deformable-DETR ``ms_deform_attn.py:70``
+            # ``self.sampling_offsets.bias = nn.Parameter(grid_init.view(-1))``): the same parameter, re-initialised
+            return
         try:
             value = self.ev(value_node)
         except _Unknown:
@@ -453,10 +502,13 @@ class _Frame(_Exprs):
                 self.layers.extend(value.layers)
             return
         if isinstance(target, ast.Attribute) and target.attr not in ("weight", "bias") \
-                and isinstance(value, (int, float, str, bool, type(None))) and isinstance(target.value, ast.Attribute) \
-                and isinstance(target.value.value, ast.Name) and target.value.value.id == "self" \
-                and isinstance(self.attrs.get(target.value.attr), _Mod):
-            return  # a flag set on a layer (karpathy/llm.c ``train_gpt2.py:141`` ``self.lm_head.LLMC_SKIP_INIT = 1``)
+                and isinstance(value, (int, float, str, bool, type(None))) and isinstance(target.value, ast.Attribute):
+            inner: ast.AST = target.value
+            while isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Attribute):
+                inner = inner.value  # ``self.transformer.decoder.bbox_embed = None`` (Deformable-DETR :107)
+            if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self" \
+                    and isinstance(self.attrs.get(inner.attr), _Mod):
+                return  # a flag set on a layer (karpathy/llm.c ``train_gpt2.py:141`` ``self.lm_head.LLMC_SKIP_INIT = 1``)
         if isinstance(target, ast.Attribute) and target.attr == "weight" and isinstance(value, _WeightRef):
             tied = self.weight_of(target.value)
             if tied is None or tied != value.size:
@@ -466,6 +518,7 @@ class _Frame(_Exprs):
         raise _Unknown("assignment target")
 
 
+_NO_GRAD = ("torch.no_grad", "no_grad", "torch.inference_mode", "torch.enable_grad")
 _MOVES = ("to", "cuda", "cpu", "train", "eval", "float", "half", "bfloat16", "double", "requires_grad_")
 
 

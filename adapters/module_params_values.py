@@ -101,6 +101,9 @@ class _Ctx:
                            and n.module == "torchvision" for a in n.names if a.name == "models"}
         self.tv_models |= {a.asname for n in tree.body if isinstance(n, ast.Import)
                            for a in n.names if a.name == "torchvision.models" and a.asname}
+        # initialisers imported by name (``from torch.nn.init import xavier_uniform_, constant_``): in place
+        self.inits = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+                      and n.module == "torch.nn.init" for a in n.names}
         # ``import torch.nn.functional as F``: ``F.relu`` is a function, no parameters (detr ``transformer.py:292``)
         self.functional = {a.asname for n in tree.body if isinstance(n, ast.Import)
                            for a in n.names if a.name == "torch.nn.functional" and a.asname} | {
@@ -239,7 +242,17 @@ def _number(value: Any) -> bool:
 
 _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
            ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a / b, ast.Mod: lambda a, b: a % b,
-           ast.Pow: lambda a, b: a ** b}
+           ast.Pow: lambda a, b: a ** b,
+           # on integers only (fundamentalvision/Deformable-DETR ``models/ops/modules/ms_deform_attn.py:27``
+           # ``_is_power_of_2``: ``(n & (n - 1) == 0) and n != 0``)
+           ast.BitAnd: lambda a, b: _ints(a, b) & b, ast.BitOr: lambda a, b: _ints(a, b) | b,
+           ast.BitXor: lambda a, b: _ints(a, b) ^ b}
+
+
+def _ints(a: Any, b: Any) -> int:
+    if not (isinstance(a, int) and isinstance(b, int)):
+        raise ZeroDivisionError  # not integers: read as an arithmetic the counter does not follow
+    return a
 _CMPS = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
          ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
          ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b, ast.In: lambda a, b: a in b,

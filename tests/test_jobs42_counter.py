@@ -224,3 +224,114 @@ def test_a_repeated_list_of_sizes_builds_the_layers() -> None:
             self.layers = nn.ModuleList(nn.Linear(n, k) for n, k in zip([input_dim] + h, h + [output_dim]))
     """
     assert _count(body) == (8 * 16 + 16) + (16 * 16 + 16) + (16 * 4 + 4)
+
+
+# -- Deformable-DETR's initialisation idioms (fundamentalvision/Deformable-DETR ``models/deformable_detr.py``,
+# ``models/ops/modules/ms_deform_attn.py``) -------------------------------------------------------------------
+
+INIT_HEAD = """\
+import math
+import torch
+import torch.nn as nn
+from torch.nn.init import constant_, xavier_uniform_
+
+
+def _is_power_of_2(n):
+    return (n & (n - 1) == 0) and n != 0
+"""
+
+
+def _init_count(body: str, **kwargs):
+    tree = ast.parse(INIT_HEAD + textwrap.dedent(body))
+    got = count_module(tree, "Net", [], kwargs)
+    return None if got is None else got[0]
+
+
+def test_initialisation_idioms_change_no_count() -> None:
+    body = """
+    class Net(nn.Module):
+        def __init__(self, d=8, heads=2, num_pred=6):
+            super().__init__()
+            if not _is_power_of_2(d // heads):
+                print("slow")
+            self.offsets = nn.Linear(d, 4)
+            self.cls = nn.Linear(d, 3)
+            constant_(self.offsets.weight.data, 0.)
+            xavier_uniform_(self.cls.weight.data)
+            bias_value = -math.log((1 - 0.01) / 0.01)
+            self.cls.bias.data = torch.ones(3) * bias_value
+            grid = torch.arange(heads, dtype=torch.float32)
+            with torch.no_grad():
+                self.offsets.bias = nn.Parameter(grid.view(-1))
+            weights = {"ce": 1, "bbox": 5}
+            aux = {}
+            for i in range(num_pred - 1):
+                aux.update({k + f"_{i}": v for k, v in weights.items()})
+            weights.update(aux)
+            self.cls = nn.ModuleList([self.cls for _ in range(num_pred)])
+    """
+    assert _init_count(body) == (8 * 4 + 4) + (8 * 3 + 3)
+
+
+def test_a_list_of_distinct_modules_is_not_taken_for_a_shared_one() -> None:
+    body = """
+    class Net(nn.Module):
+        def __init__(self, d=8, num_pred=6):
+            super().__init__()
+            self.cls = nn.Linear(d, 3)
+            self.cls = nn.ModuleList([nn.Linear(d, 3) for _ in range(num_pred)])
+    """
+    # the first ``self.cls`` replaced by six new layers: not followed (a submodule replaced), never counted once
+    assert _init_count(body) is None
+
+
+def test_a_parameter_added_inside_no_grad_is_counted() -> None:
+    body = """
+    class Net(nn.Module):
+        def __init__(self, d=8):
+            super().__init__()
+            self.fc = nn.Linear(d, d)
+            with torch.no_grad():
+                self.scale = nn.Parameter(torch.ones(d))
+    """
+    assert _init_count(body) == 8 * 8 + 8 + 8
+
+
+def test_a_dict_updated_with_a_module_stays_unknown() -> None:
+    body = """
+    class Net(nn.Module):
+        def __init__(self, d=8):
+            super().__init__()
+            parts = {}
+            parts.update({"fc": nn.Linear(d, d)})
+            self.parts = nn.ModuleDict(parts)
+    """
+    assert _init_count(body) is None
+
+
+def test_the_item_of_a_tuple_builder_reached_through_a_wrapper() -> None:
+    # facebookresearch/detr ``models/__init__.py:5-6`` ``def build_model(args): return build(args)`` over
+    # ``models/detr.py:304-360`` ``return model, criterion, postprocessors``
+    from preflight.adapters.module_params_calls import count_call
+
+    src = INIT_HEAD + textwrap.dedent("""
+    class Net(nn.Module):
+        def __init__(self, d):
+            super().__init__()
+            self.fc = nn.Linear(d, d)
+
+
+    def build(args):
+        model = Net(args["d"])
+        criterion = nn.CrossEntropyLoss()
+        return model, criterion, {"bbox": None}
+
+
+    def build_model(args):
+        return build(args)
+    """)
+    tree = ast.parse(src)
+    got = count_call(tree, "build_model", [{"d": 8}], {}, element=0)
+    assert got is not None and got[0] == 8 * 8 + 8
+    assert count_call(tree, "build_model", [{"d": 8}], {}, element=2) is None  # a dict, no module
+    assert count_call(tree, "build_model", [{}], {}, element=0) is None  # the size not known
