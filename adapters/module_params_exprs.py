@@ -116,6 +116,8 @@ class _Exprs:
                 return _Function(self.ctx.functions[node.id])  # a constructor in a table (``{"vitl": vit_large}``)
             if node.id in ("True", "False", "None"):
                 return {"True": True, "False": False, "None": None}[node.id]
+            if node.id in self.ctx.plain_functions:
+                return _Functional(node.id)  # ``self.rearrange = rearrange`` (consistency_models ``cm/unet.py:362``)
             raise _Unknown(f"name {node.id}")
         if isinstance(node, ast.Attribute):
             if isinstance(node.value, ast.Name) and node.value.id == "self":
@@ -407,6 +409,8 @@ class _Exprs:
             return _Tensor()  # ``torch.sqrt(...).to(dtype)``: still a plain tensor
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_LAYERS:
             return self.timm_layer(self.ctx.timm[name], node)
+        if name in self.ctx.param_free and name not in self.ctx.classes:
+            return _Mod(0, {}, [f"{name}@{node.lineno}=0"])  # a library module without parameters
         if self.ctx.tv or self.ctx.tv_models:
             from_tv = tv_call(self, node, name)  # module_params_torchvision.py
             if from_tv is not None:

@@ -28,6 +28,7 @@ _TENSOR_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "full", "Tensor"
                      # ``self.scale_attn = torch.sqrt(torch.tensor(self.head_dim, ...))``)
                      "sqrt", "rsqrt", "exp", "log", "pow", "abs", "sin", "cos", "outer", "cat", "stack"}
 _SIZE_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "FloatTensor", "Tensor"}
+_PARAM_FREE_IMPORTS = {("flash_attn.flash_attention", "FlashAttention")}
 _NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "warn", "info", "debug", "warning"}
 _PLAIN_PACKAGES = {"numpy", "scipy", "math", "random", "itertools", "collections", "string", "re"}
 _BUILDS_ATTR = {"append", "extend", "add_module", "register_parameter", "register_module", "insert"}
@@ -101,6 +102,14 @@ class _Ctx:
                            and n.module == "torchvision" for a in n.names if a.name == "models"}
         self.tv_models |= {a.asname for n in tree.body if isinstance(n, ast.Import)
                            for a in n.names if a.name == "torchvision.models" and a.asname}
+        # library modules that hold no parameters, by the names they are imported under anywhere in the file
+        # (openai/consistency_models ``cm/unet.py:344`` ``from flash_attn.flash_attention import FlashAttention``
+        # inside ``__init__``: softmax(QK^T)V with dropout)
+        self.param_free = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                           for a in n.names if (n.module, a.name) in _PARAM_FREE_IMPORTS}
+        # functions of tensor libraries held as values (``self.rearrange = rearrange`` from einops)
+        self.plain_functions = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                                and (n.module or "").split(".")[0] == "einops" for a in n.names}
         # initialisers imported by name (``from torch.nn.init import xavier_uniform_, constant_``): in place
         self.inits = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
                       and n.module == "torch.nn.init" for a in n.names}

@@ -335,3 +335,23 @@ def test_the_item_of_a_tuple_builder_reached_through_a_wrapper() -> None:
     assert got is not None and got[0] == 8 * 8 + 8
     assert count_call(tree, "build_model", [{"d": 8}], {}, element=2) is None  # a dict, no module
     assert count_call(tree, "build_model", [{}], {}, element=0) is None  # the size not known
+
+
+def test_a_parameter_free_library_attention_and_an_einops_function() -> None:
+    # openai/consistency_models ``cm/unet.py:331-362``: ``from flash_attn.flash_attention import FlashAttention``
+    # inside ``__init__``, ``self.rearrange = rearrange`` (einops)
+    body = """
+    class Net(nn.Module):
+        def __init__(self, d=8):
+            super().__init__()
+            from einops import rearrange
+            from flash_attn.flash_attention import FlashAttention
+
+            self.qkv = nn.Linear(d, 3 * d)
+            self.inner_attn = FlashAttention(attention_dropout=0.0)
+            self.rearrange = rearrange
+    """
+    assert _count(body) == 8 * 24 + 24
+    # a FlashAttention of another library (or of the project) is not taken for flash_attn's
+    other = body.replace("from flash_attn.flash_attention import FlashAttention", "from mylib import FlashAttention")
+    assert _count(other) is None
