@@ -501,6 +501,12 @@ class _Frame(_Exprs):
                 self.total += value.n
                 self.layers.extend(value.layers)
             return
+        if isinstance(target, ast.Attribute) and target.attr == "requires_grad" and isinstance(value, bool):
+            inner_self: ast.AST = target.value
+            while isinstance(inner_self, (ast.Attribute, ast.Subscript)):
+                inner_self = inner_self.value
+            if isinstance(inner_self, ast.Name) and inner_self.id == "self":
+                return  # a frozen weight is still a parameter (KellerJordan/cifar10-airbench ``airbench94_muon.py:186``)
         if isinstance(target, ast.Attribute) and target.attr not in ("weight", "bias") \
                 and isinstance(value, (int, float, str, bool, type(None))) and isinstance(target.value, ast.Attribute):
             inner: ast.AST = target.value

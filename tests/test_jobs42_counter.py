@@ -355,3 +355,23 @@ def test_a_parameter_free_library_attention_and_an_einops_function() -> None:
     # a FlashAttention of another library (or of the project) is not taken for flash_attn's
     other = body.replace("from flash_attn.flash_attention import FlashAttention", "from mylib import FlashAttention")
     assert _count(other) is None
+
+
+def test_a_frozen_weight_is_still_counted() -> None:
+    # KellerJordan/cifar10-airbench ``airbench94_muon.py:181-187``: a BatchNorm subclass whose weight is frozen
+    body = """
+    class BatchNorm(nn.BatchNorm2d):
+        def __init__(self, num_features, momentum=0.6, eps=1e-12):
+            super().__init__(num_features, eps=eps, momentum=1 - momentum)
+            self.weight.requires_grad = False
+
+
+    class Net(nn.Module):
+        def __init__(self, d=8):
+            super().__init__()
+            self.conv = nn.Conv2d(3, d, 3, bias=False)
+            self.norm = BatchNorm(d)
+    """
+    assert _count(body) == 3 * 8 * 9 + 2 * 8
+    # a non-boolean written there is not read as that flag
+    assert _count(body.replace("requires_grad = False", "requires_grad = make_flag()")) is None
