@@ -3,22 +3,28 @@
 (which counts keyword-by-keyword builders).
 
 Research code hands its model class the configuration object, or a section of it, and the class reads
-the sizes itself: ``model = RAR(config)`` with ``config.model.generator.hidden_size`` read in
-``__init__`` (bytedance/1d-tokenizer @ the benchmark's commit ``modeling/rar.py``), ``DIT(config, ...)``
-reading ``config.model.hidden_size`` (kuleshov-group/mdlm ``models/dit.py``), ``BigVGAN(h)`` with
-``h = AttrDict(json.loads(data))`` (NVIDIA/BigVGAN ``train.py:72,750``), ``Model(**cfg.model)``.
+the sizes itself: ``model = model_cls(config)`` with ``config.model.generator.hidden_size`` read in
+``__init__`` (bytedance/1d-tokenizer @ the benchmark's commit ``utils/train_utils.py:101-130``,
+``modeling/rar.py:186-200``), ``MaskGitTransformer(**config.model.transformer)`` (huggingface/open-muse
+``training/train_maskgit_imagenet.py:222``, sizes in ``configs/imagenet.yaml``).
 
 Read where the call runs (the ``if`` statements around it decided by the configuration's values):
 
-- the callee a class of the project (one class of that name), its result not handed to another class of
-  the project (then it is a part: :func:`config_object_model._a_part`);
-- at least one argument, positional, keyword or ``**`` splat, that is a section of the configuration
-  (a mapping whose every value is known or a section itself); the class sees it as a plain mapping
-  (``cfg.key``, ``cfg["key"]``, ``cfg.get("key", d)`` read as the counter reads dicts);
+- the callee a class of the project, or a local bound to one in the one assignment that runs (``if
+  model_type == "rar": model_cls = RAR`` with ``model_type`` a literal every caller of the function passes);
+  not built inside another ``nn.Module`` (a part), nor handed to one where that call runs;
+- at least one argument, positional, keyword or ``**`` splat, that is a section of the configuration read
+  from the job's config files or launch line (class defaults may fill the keys they leave out); the class
+  sees it as a plain mapping (``cfg.key``, ``cfg["key"]``, ``cfg.get("key", d)`` read as the counter reads
+  dicts). A key the code assigns, or that a file sets to an OmegaConf interpolation (left out of the tree,
+  not resolved), is a value not known; a section changed by a call (``.update``, ``setattr``, ``del``) or
+  built of values written in the code (a dict literal, a constructor's keywords: the pytorch adapter's
+  counter follows those where they are written) states nothing;
 - every other argument a configuration value, a literal, else unknown (fine until a size needs it);
 - the class counted by ``module_params_nested.count_class`` in its own module with the project classes
-  it imports. Anything the counter cannot follow states nothing; two different counts state nothing
-  (:mod:`config_object_reads` keeps a count only when all agree).
+  it imports: ``model.num_parameters`` and ``model.class_name``, medium. Anything the counter cannot follow
+  states nothing; two different counts state nothing (:mod:`config_object_reads` keeps a count only when
+  all agree).
 
 Parsed command-line options (a namespace whose keys resolve lazily) are not a section here:
 :mod:`preflight.adapters.model_imported` reads ``Model(args)``.

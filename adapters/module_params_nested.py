@@ -24,6 +24,7 @@ from typing import Any, Optional, Sequence
 from preflight.adapters.module_params import _Unknown
 from preflight.adapters.module_params_args import argument_value
 from preflight.adapters.module_params_exprs import _Exprs
+from preflight.adapters.module_params_idioms import initialisation_write, local_dict_update
 from preflight.adapters.module_params_values import (
     _DEPTH,
     _NOOP_CALLS,
@@ -155,21 +156,7 @@ class _Frame(_Exprs):
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
                 and isinstance(self.env.get(func.value.id), _Mod) and func.attr in _MOVES:
             return  # ``criterion.to(device)``: a local module moved or switched, its parameters unchanged
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.attr == "update" \
-                and (isinstance(self.env.get(func.value.id), dict) or self.env.get(func.value.id, None) is _UNK) \
-                and len(value.args) == 1 and not value.keywords \
-                and not _builds(value, self.ctx):
-            # a local dict of plain values updated (detr ``models/detr.py:343`` the loss weights): merged when
-            # the update is known, else the dict is not known (fine until a size reads it)
-            try:
-                more = self.ev(value.args[0])
-            except _Unknown:
-                more = None
-            held = self.env[func.value.id]
-            self.env[func.value.id] = {**held, **more} if isinstance(more, dict) and isinstance(held, dict) \
-                and not any(_holds_module(v) for v in more.values()) else _UNK
-            if self.env[func.value.id] is _UNK and "__plain__" in self.env:
-                self.env["__plain__"].add(func.value.id)  # surely no module: handed on as an unknown value
+        if local_dict_update(self, value):  # module_params_idioms.py
             return
         if isinstance(func, ast.Attribute) and func.attr == "__init__":
             owner = func.value
@@ -401,32 +388,7 @@ class _Frame(_Exprs):
         self.layers.extend(mod.layers)
 
     def assign(self, targets: Sequence[ast.expr], value_node: ast.AST) -> None:
-        t0 = targets[0] if len(targets) == 1 else None
-        if isinstance(t0, ast.Attribute) and isinstance(t0.value, ast.Name) and t0.value.id == "self" \
-                and isinstance(self.attrs.get(t0.attr), _Mod) and isinstance(value_node, ast.Call) \
-                and (dotted_name(value_node.func) or "") in ("nn.ModuleList", "torch.nn.ModuleList") \
-                and len(value_node.args) == 1 and isinstance(value_node.args[0], ast.ListComp) \
-                and ast.unparse(value_node.args[0].elt) == ast.unparse(t0):
-            # one module shared by every entry of a list (Deformable-DETR ``deformable_detr.py:105``
-            # ``self.class_embed = nn.ModuleList([self.class_embed for _ in range(num_pred)])``): its parameters once
-            return
-        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr == "data" \
-                and isinstance(targets[0].value, ast.Attribute) and targets[0].value.attr in ("weight", "bias") \
-                and not _builds(value_node, self.ctx):
-            # values written into a layer's weight (Deformable-DETR ``deformable_detr.py:88``
-            # ``self.class_embed.bias.data = torch.ones(num_classes) * bias_value``): no parameter changes
-            node: ast.AST = targets[0].value.value
-            while isinstance(node, (ast.Attribute, ast.Subscript)):
-                node = node.value
-            if isinstance(node, ast.Name) and node.id == "self":
-                return
-        if len(targets) == 1 and isinstance(targets[0], ast.Attribute) and targets[0].attr in ("weight", "bias") \
-                and isinstance(targets[0].value, ast.Attribute) and isinstance(targets[0].value.value, ast.Name) \
-                and targets[0].value.value.id == "self" and isinstance(self.attrs.get(targets[0].value.attr), _Mod) \
-                and self.attrs[targets[0].value.attr].n > 0 and isinstance(value_node, ast.Call) \
-                and (dotted_name(value_node.func) or "") in ("nn.Parameter", "torch.nn.Parameter", "Parameter"):
-            # a layer's own weight or bias replaced by new values (Deformable-DETR ``ms_deform_attn.py:70``
-            # ``self.sampling_offsets.bias = nn.Parameter(grid_init.view(-1))``): the same parameter, re-initialised
+        if initialisation_write(self, targets, value_node):  # module_params_idioms.py
             return
         try:
             value = self.ev(value_node)
