@@ -40,6 +40,7 @@ from preflight.adapters.config_object_hydra import hydra_roots
 from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_rebind import binding_at, segments
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
+from preflight.adapters.config_object_whole import whole_count
 from preflight.adapters.hydra_reads import (
     _call,
     _division,
@@ -631,7 +632,9 @@ class ConfigObjectAdapter(ScratchAdapter):
                     if _runs(node, parents, reader):
                         self._extra(node, reader, plan, combined, shown, modules)
                         counted = model_count(node, fn, nodes, parents, reader, modules,
-                                              lambda n, p=parents, r=reader: _runs(n, p, r))
+                                              lambda n, p=parents, r=reader: _runs(n, p, r)) \
+                            or whole_count(node, fn, modules, reader, nodes, parents,
+                                           lambda n, p=parents, r=reader: _runs(n, p, r), flow.names)
                         if counted is not None:
                             models.append((counted, Source("code", shown, node.lineno, None, counted[2])))
                             named = model_name_key(node, reader)

@@ -12,12 +12,19 @@ from preflight.adapters.module_params_values import _Ctx, _Mod
 
 def _returning_item(fn: ast.FunctionDef, element: int) -> Optional[ast.FunctionDef]:
     """A copy of ``fn`` whose ``return a, b`` statements return only item ``element`` (the other items, a
-    diffusion schedule beside the model, need not be known); None when a return is no tuple of that size."""
+    diffusion schedule beside the model, need not be known), or ``return g(...)`` the item of what the local
+    function ``g`` returns; None when a return is no tuple of that size."""
     import copy
 
     clone = copy.deepcopy(fn)
     for node in ast.walk(clone):
         if isinstance(node, ast.Return):
+            if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name):
+                # ``def build_model(args): return build(args)`` over a builder of the tuple (facebookresearch/detr
+                # ``models/__init__.py:5-6``): that builder's item, run by the counter
+                node.value = ast.copy_location(ast.Subscript(value=node.value, slice=ast.Constant(element),
+                                                             ctx=ast.Load()), node.value)
+                continue
             if not (isinstance(node.value, ast.Tuple) and -len(node.value.elts) <= element < len(node.value.elts)) \
                     or any(isinstance(e, ast.Starred) for e in node.value.elts):
                 return None

@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 from preflight.adapters.module_params import _layer_name, _prod, _Unknown
 from preflight.adapters.module_params_timm import _TIMM_FREE, _TIMM_LAYERS, timm_layer, vit
+from preflight.adapters.module_params_torchvision import tv_call
 from preflight.adapters.module_params_values import (
     _BINOPS,
     _CMPS,
@@ -40,6 +41,13 @@ class _Function:
 
     def __init__(self, fn: ast.FunctionDef) -> None:
         self.fn = fn
+
+
+class _Functional:
+    """A function of ``torch.nn.functional`` held as a value (an activation handed on): no parameters."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
 
 
 def _names_only(target: ast.expr) -> bool:
@@ -108,6 +116,8 @@ class _Exprs:
                 return _Function(self.ctx.functions[node.id])  # a constructor in a table (``{"vitl": vit_large}``)
             if node.id in ("True", "False", "None"):
                 return {"True": True, "False": False, "None": None}[node.id]
+            if node.id in self.ctx.plain_functions:
+                return _Functional(node.id)  # ``self.rearrange = rearrange`` (consistency_models ``cm/unet.py:362``)
             raise _Unknown(f"name {node.id}")
         if isinstance(node, ast.Attribute):
             if isinstance(node.value, ast.Name) and node.value.id == "self":
@@ -122,10 +132,19 @@ class _Exprs:
                 return self.attrs[node.value.attr].facts[node.attr]  # self.x_embedder.num_patches
             if _layer_name(node) is not None:
                 return _Factory(node, [])  # ``norm_layer=nn.LayerNorm``
+            if isinstance(node.value, ast.Name) and node.value.id in self.ctx.functional \
+                    and node.value.id not in self.env:
+                return _Functional(node.attr)  # ``F.relu`` handed on as an activation: no parameters
             if node.attr == "weight":
                 tied = self.weight_of(node.value)
                 if tied is not None:
                     return _WeightRef(tied)
+            if isinstance(node.value, ast.Name) and isinstance(self.env.get(node.value.id), _Mod) \
+                    and node.attr not in ("weight", "bias"):
+                # a plain attribute of a module held in a local (facebookresearch/detr ``models/backbone.py:118``
+                # ``model.num_channels = backbone.num_channels``): read, the module not taken by it
+                held_facts = self.env[node.value.id].facts
+                return self.known(held_facts[node.attr]) if node.attr in held_facts else _UNK
             owner = self.ev(node.value)
             if isinstance(owner, dict) and node.attr in owner:
                 return self.known(owner[node.attr])
@@ -149,6 +168,14 @@ class _Exprs:
             raise _Unknown("subscript")
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             a, b = self.ev(node.left), self.ev(node.right)
+            if isinstance(node.op, ast.Mult) and isinstance(a, (tuple, list)) != isinstance(b, (tuple, list)):
+                seq, times = (a, b) if isinstance(a, (tuple, list)) else (b, a)
+                if isinstance(times, int) and not isinstance(times, bool) and len(seq) * max(times, 0) <= 10_000 \
+                        and not any(_holds_module(v) for v in seq):
+                    return tuple(seq) * times  # ``[hidden_dim] * (num_layers - 1)`` (detr ``models/detr.py:294``)
+            if isinstance(node.op, ast.Add) and isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)) \
+                    and not any(_holds_module(v) for v in (*a, *b)):
+                return tuple(a) + tuple(b)  # ``[input_dim] + h``
             if _number(a) and _number(b):
                 try:
                     return _BINOPS[type(node.op)](a, b)
@@ -290,6 +317,11 @@ class _Exprs:
                 items = self.iterate(node.args[0])
                 return items[::-1] if name == "reversed" else items
             raise _Unknown(str(name))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in (
+                "parameters", "named_parameters", "modules", "named_modules", "children", "named_children"):
+            # a walk over a module's parameters (facebookresearch/detr ``models/backbone.py:62-64`` freezing
+            # layers): not iterated here, and the module is not taken by it
+            raise _Unknown("iteration over a module")
         value = self.ev(node)
         if isinstance(value, (tuple, list)):
             return list(value)
@@ -361,14 +393,28 @@ class _Exprs:
         if name in self.ctx.dataclasses:
             args, kwargs = self.bound_args(node)
             return self.dataclass(self.ctx.dataclasses[name], args, kwargs)
+        if name.startswith(("nn.init.", "torch.nn.init.", "init.")) and last.endswith("_") and node.args:
+            # an in-place initialiser returns the tensor it fills (bytedance/1d-tokenizer ``modeling/rar.py``
+            # ``self.pos_embed = nn.init.trunc_normal_(nn.Parameter(torch.zeros(...)), 0., 0.02)``)
+            return self.ev(node.args[0])
         if _layer_name(node.func) is not None or name in ("Parameter", "torch.nn.Parameter"):
             return self.layer(last, node)
         if name in ("nn.quantized.FloatFunctional", "torch.nn.quantized.FloatFunctional") and not node.args:
             return _Mod(0, {}, [f"{name}@{node.lineno}=0"])  # a parameter-free wrapper of ``+``/``*`` (MiDaS/DPT)
         if name.startswith("torch.") and last in _TENSOR_FACTORIES:
             return _Tensor()
+        if isinstance(node.func, ast.Attribute) and node.func.attr in ("to", "float", "half", "detach", "clone", "contiguous") \
+                and isinstance(node.func.value, ast.Call) and (dotted_name(node.func.value.func) or "").startswith("torch.") \
+                and isinstance(self.ev(node.func.value), _Tensor):
+            return _Tensor()  # ``torch.sqrt(...).to(dtype)``: still a plain tensor
         if name in self.ctx.timm and self.ctx.timm[name] in _TIMM_LAYERS:
             return self.timm_layer(self.ctx.timm[name], node)
+        if name in self.ctx.param_free and name not in self.ctx.classes:
+            return _Mod(0, {}, [f"{name}@{node.lineno}=0"])  # a library module without parameters
+        if self.ctx.tv or self.ctx.tv_models:
+            from_tv = tv_call(self, node, name)  # module_params_torchvision.py
+            if from_tv is not None:
+                return from_tv
         if not name or (isinstance(node.func, ast.Name) and isinstance(self.env.get(node.func.id), _Function)):
             # a callee that is a value: ``model_zoo[model_name](...)`` (DepthAnything/Depth-Anything-V2
             # ``metric_depth/depth_anything_v2/dinov2.py:398-412``), a function handed in
@@ -513,13 +559,19 @@ class _Exprs:
         if len(node.args) != 1 or not isinstance(node.args[0], ast.Name) \
                 or not (node.args[0].id in self.ctx.classes and self.ctx.is_module(node.args[0].id)):
             raise _Unknown("partial")
+        keywords = []
         for k in node.keywords:
             v = k.value
-            if k.arg is None or not (isinstance(v, ast.Constant) or _layer_name(v) is not None or (
+            if k.arg is not None and isinstance(v, ast.Name) and v.id in self.env \
+                    and isinstance(self.env[v.id], (int, float, str, bool, type(None))):
+                # a plain local fixed now (open-muse ``partial(LayerNorm, use_bias=use_bias)``)
+                v = ast.copy_location(ast.Constant(self.env[v.id]), v)
+            elif k.arg is None or not (isinstance(v, ast.Constant) or _layer_name(v) is not None or (
                     isinstance(v, ast.Name) and v.id not in self.env
                     and (v.id in self.ctx.classes or v.id in self.ctx.functions or v.id in self.ctx.consts))):
                 raise _Unknown("partial keywords")
-        return _Factory(node.args[0], list(node.keywords))
+            keywords.append(ast.keyword(arg=k.arg, value=v))
+        return _Factory(node.args[0], keywords)
 
     def instance(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> _Mod:
         raise _Unknown("a class")  # ``module_params_nested._Frame`` builds it

@@ -24,6 +24,7 @@ from typing import Any, Optional, Sequence
 from preflight.adapters.module_params import _Unknown
 from preflight.adapters.module_params_args import argument_value
 from preflight.adapters.module_params_exprs import _Exprs
+from preflight.adapters.module_params_idioms import initialisation_write, local_dict_update
 from preflight.adapters.module_params_values import (
     _DEPTH,
     _NOOP_CALLS,
@@ -98,6 +99,11 @@ class _Frame(_Exprs):
                         self.attrs[stmt.target.attr] = _UNK
                 else:
                     raise _Unknown("augmented assignment")
+            elif isinstance(stmt, ast.With) and len(stmt.items) == 1 and stmt.items[0].optional_vars is None \
+                    and isinstance(stmt.items[0].context_expr, ast.Call) \
+                    and (dotted_name(stmt.items[0].context_expr.func) or "") in _NO_GRAD:
+                if not self.run(stmt.body):  # ``with torch.no_grad():`` around an initialisation
+                    return False
             elif isinstance(stmt, ast.Delete):
                 for t in stmt.targets:
                     if not (isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
@@ -147,6 +153,11 @@ class _Frame(_Exprs):
             raise _Unknown("expression")
         func = value.func
         name = dotted_name(func) or ""
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and isinstance(self.env.get(func.value.id), _Mod) and func.attr in _MOVES:
+            return  # ``criterion.to(device)``: a local module moved or switched, its parameters unchanged
+        if local_dict_update(self, value):  # module_params_idioms.py
+            return
         if isinstance(func, ast.Attribute) and func.attr == "__init__":
             owner = func.value
             if isinstance(owner, ast.Call) and dotted_name(owner.func) == "super":
@@ -171,8 +182,8 @@ class _Frame(_Exprs):
                 self.add(p)
             return
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self":
-            if func.attr in ("apply", "register_buffer"):
-                return
+            if func.attr in ("apply", "register_buffer", "register_to_config", "save_hyperparameters"):
+                return  # diffusers-style ``ConfigMixin.register_to_config``, Lightning's: a record of the arguments
             method = self.method(func.attr)
             if method is not None and not value.keywords and not _sets_self(method) \
                     and not _builds(method, self.ctx) \
@@ -222,7 +233,8 @@ class _Frame(_Exprs):
         if name in self.ctx.timm and self.ctx.timm[name] in ("trunc_normal_", "lecun_normal_", "variance_scaling_"):
             return  # timm's in-place initialisers (``timm/layers/weight_init.py``): values, never shapes
         if ".init." in f".{name}" or name.startswith(("init.", "nn.init.", "torch.nn.init.")) \
-                or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")):
+                or name.rsplit(".", 1)[-1] in _NOOP_CALLS or name.startswith(("logger.", "logging.", "warnings.")) \
+                or name in self.ctx.inits:
             return
         raise _Unknown(f"call {name}")
 
@@ -257,6 +269,9 @@ class _Frame(_Exprs):
             return  # nn.Module.__init__
         fake = ast.Call(func=call.func, args=args, keywords=call.keywords)
         posargs, kwargs = self.bound_args(fake)
+        for handed in [*posargs, *kwargs.values()]:
+            if isinstance(handed, _Mod):  # handed to the base's __init__ in this same frame: used there, once
+                self.taken.pop(id(handed), None)
         _run_init(self.ctx, local[0], posargs, kwargs, self)
 
     def instance(self, name: str, args: list[Any], kwargs: dict[str, Any]) -> _Mod:
@@ -373,6 +388,8 @@ class _Frame(_Exprs):
         self.layers.extend(mod.layers)
 
     def assign(self, targets: Sequence[ast.expr], value_node: ast.AST) -> None:
+        if initialisation_write(self, targets, value_node):  # module_params_idioms.py
+            return
         try:
             value = self.ev(value_node)
         except _Unknown:
@@ -417,6 +434,22 @@ class _Frame(_Exprs):
                     value.facts["on_self"] = True  # what is put into it later counts here at once
             self.attrs[target.attr] = value
             return
+        if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                and isinstance(self.env.get(target.value.id), _Mod) and target.attr not in ("weight", "bias") \
+                and not _holds_module(value) and not isinstance(value, _Tensor):
+            self.env[target.value.id].facts[target.attr] = value  # a plain attribute set on a local module
+            return
+        if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice) \
+                and not _holds_module(value) and not isinstance(value, _Tensor):
+            owner = self.ev(target.value)
+            key = self.ev(target.slice)
+            if isinstance(owner, dict) and isinstance(key, (str, int)):
+                # a key set in a config mapping the class holds (NVIDIA/BigVGAN ``bigvgan.py:270``
+                # ``self.h["use_cuda_kernel"] = use_cuda_kernel``)
+                owner[key] = value
+                return
+            if isinstance(owner, _Tensor):
+                return  # a write into a plain tensor (detr ``models/detr.py:105`` ``empty_weight[-1] = self.eos_coef``)
         holder = self.container_of(target)
         if holder is not None and isinstance(target, ast.Attribute) and isinstance(value, _Mod) \
                 and target.attr not in holder.facts.get("set", ()):
@@ -430,11 +463,20 @@ class _Frame(_Exprs):
                 self.total += value.n
                 self.layers.extend(value.layers)
             return
+        if isinstance(target, ast.Attribute) and target.attr == "requires_grad" and isinstance(value, bool):
+            inner_self: ast.AST = target.value
+            while isinstance(inner_self, (ast.Attribute, ast.Subscript)):
+                inner_self = inner_self.value
+            if isinstance(inner_self, ast.Name) and inner_self.id == "self":
+                return  # a frozen weight is still a parameter (KellerJordan/cifar10-airbench ``airbench94_muon.py:186``)
         if isinstance(target, ast.Attribute) and target.attr not in ("weight", "bias") \
-                and isinstance(value, (int, float, str, bool, type(None))) and isinstance(target.value, ast.Attribute) \
-                and isinstance(target.value.value, ast.Name) and target.value.value.id == "self" \
-                and isinstance(self.attrs.get(target.value.attr), _Mod):
-            return  # a flag set on a layer (karpathy/llm.c ``train_gpt2.py:141`` ``self.lm_head.LLMC_SKIP_INIT = 1``)
+                and isinstance(value, (int, float, str, bool, type(None))) and isinstance(target.value, ast.Attribute):
+            inner: ast.AST = target.value
+            while isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Attribute):
+                inner = inner.value  # ``self.transformer.decoder.bbox_embed = None`` (Deformable-DETR :107)
+            if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self" \
+                    and isinstance(self.attrs.get(inner.attr), _Mod):
+                return  # a flag set on a layer (karpathy/llm.c ``train_gpt2.py:141`` ``self.lm_head.LLMC_SKIP_INIT = 1``)
         if isinstance(target, ast.Attribute) and target.attr == "weight" and isinstance(value, _WeightRef):
             tied = self.weight_of(target.value)
             if tied is None or tied != value.size:
@@ -442,6 +484,10 @@ class _Frame(_Exprs):
             self.total -= tied
             return
         raise _Unknown("assignment target")
+
+
+_NO_GRAD = ("torch.no_grad", "no_grad", "torch.inference_mode", "torch.enable_grad")
+_MOVES = ("to", "cuda", "cpu", "train", "eval", "float", "half", "bfloat16", "double", "requires_grad_")
 
 
 class _Break(_Unknown):

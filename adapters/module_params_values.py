@@ -23,8 +23,12 @@ _UNK = object()  # a value not known statically: fine until something uses it
 _STEPS = 200_000  # statements and expressions interpreted for one count, at most
 _DEPTH = 12  # nested classes
 _TENSOR_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "full", "Tensor", "FloatTensor", "tensor",
-                     "arange", "linspace", "tril", "triu", "eye", "zeros_like", "ones_like"}
+                     "arange", "linspace", "tril", "triu", "eye", "zeros_like", "ones_like",
+                     # elementwise math on a tensor gives a plain tensor (open-muse ``modeling_transformer.py:168``
+                     # ``self.scale_attn = torch.sqrt(torch.tensor(self.head_dim, ...))``)
+                     "sqrt", "rsqrt", "exp", "log", "pow", "abs", "sin", "cos", "outer", "cat", "stack"}
 _SIZE_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "FloatTensor", "Tensor"}
+_PARAM_FREE_IMPORTS = {("flash_attn.flash_attention", "FlashAttention")}
 _NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "warn", "info", "debug", "warning"}
 _PLAIN_PACKAGES = {"numpy", "scipy", "math", "random", "itertools", "collections", "string", "re"}
 _BUILDS_ATTR = {"append", "extend", "add_module", "register_parameter", "register_module", "insert"}
@@ -87,6 +91,33 @@ class _Ctx:
         # names imported from timm (``from timm.models.vision_transformer import PatchEmbed, Attention, Mlp``)
         self.timm = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom)
                      and (n.module or "").split(".")[0] == "timm" and n.level == 0 for a in n.names}
+        # torchvision's model constructors and ``IntermediateLayerGetter`` by the names bound here, and the
+        # names of its ``models`` package (``import torchvision``, ``from torchvision import models``)
+        self.tv = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+                   and (n.module or "").startswith("torchvision.models") for a in n.names}
+        self.tv_models = {"torchvision.models"} if any(
+            isinstance(n, ast.Import) and any(a.name.startswith("torchvision") and not a.asname for a in n.names)
+            for n in tree.body) else set()
+        self.tv_models |= {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+                           and n.module == "torchvision" for a in n.names if a.name == "models"}
+        self.tv_models |= {a.asname for n in tree.body if isinstance(n, ast.Import)
+                           for a in n.names if a.name == "torchvision.models" and a.asname}
+        # library modules that hold no parameters, by the names they are imported under anywhere in the file
+        # (openai/consistency_models ``cm/unet.py:344`` ``from flash_attn.flash_attention import FlashAttention``
+        # inside ``__init__``: softmax(QK^T)V with dropout)
+        self.param_free = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                           for a in n.names if (n.module, a.name) in _PARAM_FREE_IMPORTS}
+        # functions of tensor libraries held as values (``self.rearrange = rearrange`` from einops)
+        self.plain_functions = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+                                and (n.module or "").split(".")[0] == "einops" for a in n.names}
+        # initialisers imported by name (``from torch.nn.init import xavier_uniform_, constant_``): in place
+        self.inits = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.level == 0
+                      and n.module == "torch.nn.init" for a in n.names}
+        # ``import torch.nn.functional as F``: ``F.relu`` is a function, no parameters (detr ``transformer.py:292``)
+        self.functional = {a.asname for n in tree.body if isinstance(n, ast.Import)
+                           for a in n.names if a.name == "torch.nn.functional" and a.asname} | {
+            a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom) and n.module == "torch.nn"
+            for a in n.names if a.name == "functional"}
         # names bound to packages that build no ``nn.Module`` (``import scipy.stats as stats``, ``import numpy as
         # np``): a call through one returns a plain value or an object with no parameters
         self.plain_roots = {a.asname or a.name.split(".")[0] for n in tree.body if isinstance(n, ast.Import)
@@ -220,7 +251,17 @@ def _number(value: Any) -> bool:
 
 _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
            ast.FloorDiv: lambda a, b: a // b, ast.Div: lambda a, b: a / b, ast.Mod: lambda a, b: a % b,
-           ast.Pow: lambda a, b: a ** b}
+           ast.Pow: lambda a, b: a ** b,
+           # on integers only (fundamentalvision/Deformable-DETR ``models/ops/modules/ms_deform_attn.py:27``
+           # ``_is_power_of_2``: ``(n & (n - 1) == 0) and n != 0``)
+           ast.BitAnd: lambda a, b: _ints(a, b) & b, ast.BitOr: lambda a, b: _ints(a, b) | b,
+           ast.BitXor: lambda a, b: _ints(a, b) ^ b}
+
+
+def _ints(a: Any, b: Any) -> int:
+    if not (isinstance(a, int) and isinstance(b, int)):
+        raise ZeroDivisionError  # not integers: read as an arithmetic the counter does not follow
+    return a
 _CMPS = {ast.Eq: lambda a, b: a == b, ast.NotEq: lambda a, b: a != b, ast.Lt: lambda a, b: a < b,
          ast.LtE: lambda a, b: a <= b, ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b,
          ast.Is: lambda a, b: a is b, ast.IsNot: lambda a, b: a is not b, ast.In: lambda a, b: a in b,
