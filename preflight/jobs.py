@@ -303,6 +303,14 @@ def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: 
         if script is not None:
             out.notes.append(f"{where} runs module {info.script}: found in {_display(script, root)}, the package "
                              "of a Python project in a sub-folder (installed from there with `pip install -e`)")
+    if script is None and info.module:
+        from preflight.module_hook import hooked_module
+
+        hooked = hooked_module(info.script, bases)
+        if hooked is not None:
+            script = hooked[0]
+            out.notes.append(f"{where} runs module {info.script}: mapped by the import hook (a MetaPathFinder) of "
+                             f"{_display(hooked[1], root)} onto {_display(script, root)}, which is audited")
     if script is None and not info.module:
         script = _find_by_tail(info.script, bases)
         if script is not None:
