@@ -278,7 +278,10 @@ class _ScriptPass:
 
     # -- passes --------------------------------------------------------------
     def run(self) -> None:
+        from preflight.adapters.quant_load import untyped_quantized_load
+
         self.models()
+        untyped_quantized_load(self)
         self.quantization()
         self.optimizers()
         self.dataloaders()
