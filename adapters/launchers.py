@@ -96,6 +96,7 @@ class LaunchInfo:
     wrapper_options: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     line: str = ""
+    nodes_from_wrapper: bool = False  # srun's node count spans torchrun's rendezvous (srun_torchrun.py)
 
 
 def _int(text: Optional[str]) -> Optional[int]:
@@ -422,10 +423,11 @@ def _srun(info: LaunchInfo) -> None:
         if per_node is not None and per_node != 1:
             info.notes.append(f"srun --ntasks-per-node {per_node} starts {per_node} {info.launcher} launchers on each "
                               "node, each starting its own processes; with a launcher it is usually 1")
-        if info.launcher in ("torchrun", "torch.distributed.launch") and nodes is not None and nodes > 1 \
-                and "__nnodes" not in info.options and "__standalone" not in info.options:
-            info.notes.append(f"srun runs torchrun on {nodes} nodes but torchrun's --nnodes is 1 (default): "
-                              "each node would run a separate single-node job")
+        if info.launcher in ("torchrun", "torch.distributed.launch") and "__nnodes" not in info.options \
+                and "__standalone" not in info.options:
+            from preflight.adapters.srun_torchrun import srun_torchrun_nodes
+
+            srun_torchrun_nodes(info, nodes, ntasks, per_node)
 
 
 def _mpi_counts(w: dict[str, str]) -> tuple[Optional[str], Optional[int], Optional[int]]:
@@ -562,9 +564,10 @@ class LaunchersAdapter(Adapter):
     def _put(self, plan: TrainingPlan, field: str, value: Any, source: Source, confidence: str = "high") -> None:
         self.add_checked(plan, field, value, source, confidence)
 
-    def _world(self, plan: TrainingPlan, value: int, arithmetic: str, line: str, key: Optional[str]) -> None:
+    def _world(self, plan: TrainingPlan, value: int, arithmetic: str, line: str, key: Optional[str],
+               confidence: str = "high") -> None:
         self._put(plan, "dist.world_size", value,
-                  Source("derived", None, None, key, f"{arithmetic} (launch line: {line})"))
+                  Source("derived", None, None, key, f"{arithmetic} (launch line: {line})"), confidence)
 
     # -- launchers -------------------------------------------------------------
     def _torchrun(self, plan: TrainingPlan, info: LaunchInfo, line: str) -> None:
@@ -574,6 +577,8 @@ class LaunchersAdapter(Adapter):
             self._put(plan, "dist.nodes", info.nodes, self._src(nodes_flag, line))
         elif info.nodes is not None and "__standalone" in opts:
             self._put(plan, "dist.nodes", 1, self._src("--standalone", line, "--standalone: a single node"))
+        elif info.nodes_from_wrapper:
+            pass  # srun's node count, put by _srun
         elif "__nnodes" not in opts:
             self._put(plan, "dist.nodes", 1, Source("default", None, None, "--nnodes",
                                                     f"{info.launcher} default --nnodes 1:1 (torch/distributed/run.py)"),
@@ -585,7 +590,11 @@ class LaunchersAdapter(Adapter):
             self._put(plan, "dist.devices_per_node", 1,
                       Source("default", None, None, "--nproc_per_node",
                              f"{info.launcher} default --nproc_per_node 1 (torch/distributed/run.py)"), "medium")
-        if info.total_procs is not None:
+        if info.total_procs is not None and info.nodes_from_wrapper:
+            self._world(plan, info.total_procs, f"srun: one {info.launcher} on each of {info.nodes} nodes x "
+                                                f"{nproc_flag} {info.procs_per_node} = {info.total_procs} processes "
+                                                "(torchrun's --nnodes not given)", line, nproc_flag, "medium")
+        elif info.total_procs is not None:
             nodes = f"{nodes_flag} {info.nodes}" if nodes_flag else "--nnodes 1 (default)"
             self._world(plan, info.total_procs, f"{nodes} x {nproc_flag} {info.procs_per_node} = "
                                                 f"{info.total_procs} processes", line, nproc_flag)

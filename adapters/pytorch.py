@@ -278,7 +278,10 @@ class _ScriptPass:
 
     # -- passes --------------------------------------------------------------
     def run(self) -> None:
+        from preflight.adapters.quant_load import untyped_quantized_load
+
         self.models()
+        untyped_quantized_load(self)
         self.quantization()
         self.optimizers()
         self.dataloaders()
@@ -617,9 +620,12 @@ class _ScriptPass:
             return
 
     def optimizers(self) -> None:
+        from preflight.adapters.optimizer_classes import local_optimizer_classes
+
         known: list[tuple[CallSite, str]] = []
         named: list[tuple[CallSite, str]] = []
         aliased: set[int] = set()
+        own = local_optimizer_classes(self.script.tree)
         for site in self.calls:
             q = site.qualified or ""
             alias = self._class_alias(site)
@@ -639,6 +645,8 @@ class _ScriptPass:
                 # an optimizer class imported from another package (GaLore torchrun_main.py:29
                 # ``from galore_torch import GaLoreAdamW``): its name says what it is
                 named.append((site, last))
+            elif q == site.name and q in own:
+                named.append((site, last))  # the file's own ``class LARS(optim.Optimizer)``
         chosen = _one_arm(self.idx, known + named)
         for site, last in chosen:
             source = self.src(site.call, f"{site.label}(...)" if id(site) not in aliased else

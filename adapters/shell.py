@@ -661,7 +661,16 @@ def _positional(raw: str, args: Sequence[str]) -> Optional[list[str]]:
     start = max(int(m.group(1)) - 1, 0)
     end = start + int(m.group(2)) if m.group(2) is not None else None
     return [str(a) for a in list(args)[start:end]]
-_SHIFT = re.compile(r"^shift(?:\s+(\d))?$")
+_SHIFT = re.compile(r"^shift(?:\s+(\d+))?$")
+_OPTIND_SHIFT = re.compile(r"""^shift\s+["']?\$\(\(\s*\$?OPTIND\s*-\s*1\s*\)\)["']?$""")
+
+
+def _optind_shift(part: str, vars_: Mapping[str, str]) -> str:
+    """``shift $((OPTIND-1))`` after a ``getopts`` loop the reader evaluated: ``shift N``."""
+    optind = vars_.get("OPTIND", "")
+    if optind.isdigit() and _OPTIND_SHIFT.match(part.strip()):
+        return f"shift {int(optind) - 1}"
+    return part
 # `source less/scripts/train/base_training_args.sh`, `. ./env.sh` (not `. utils/parse_options.sh`,
 # whose loop sets variables from the script's own options: not read here)
 _SOURCE = re.compile(r"^(?:source|\.)\s+([^\s;|&<>]+)\s*$")
@@ -706,6 +715,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
     expanded, and the directory the line runs in), or None when it is not read: the
     variables that file sets are set at that line (nothing of it is run)."""
     from preflight.adapters.shell_commands import launch_tokens, line_parts, subscript
+    from preflight.adapters.shell_getopts import apply_getopts, getopts_loops
 
     script = ShellScript(path=path)
     lines = text.splitlines()[:_MAX_LINES]
@@ -724,8 +734,14 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
     arrays: dict[str, Optional[list[str]]] = {}  # bash arrays; None: elements not known
     heredoc: Optional[tuple[str, str, list[str]]] = None  # (variable, delimiter, body so far)
     cwd: Optional[str] = None  # after `cd DIR` at the top level
-    for n, logical in logical_lines(lines):
-        if n < start:
+    logical_all = logical_lines(lines)
+    loops = getopts_loops(text, logical_all)
+    skip_to = 0
+    for n, logical in logical_all:
+        if n < start or n <= skip_to:
+            continue
+        if n in loops and not any(b[0] is False for b in branches):
+            skip_to = apply_getopts(script, loops[n], args, vars_, empty)
             continue
         if heredoc is not None:  # `read -r -d '' CMD <<EOF ... EOF`: the body is the variable's value
             if logical.strip() == heredoc[1]:
@@ -777,7 +793,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 if not skipped:
                     _assign_array(arrays, vars_, empty, args, array, unknown=not taken or guarded)
                 continue
-            sh = _SHIFT.match(part)
+            sh = _SHIFT.match(_optind_shift(part, vars_))
             if sh and not depth:
                 # timm distributed_train.sh:2-4 ``NUM_PROC=$1; shift; torchrun ... "$@"``: the
                 # first arguments are the wrapper's own, "$@" passes on the rest
@@ -884,7 +900,8 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
         if unset:
             script.notes.append(f"{path}:{n}: {', '.join(unset)} before the command is not set in the script: read "
                                 "as empty (an environment prefix when set)")
-        if info.wrapper == "srun" and info.launcher in (None, "python") and slurm:
+        if info.wrapper == "srun" and info.launcher in (None, "python", "torchrun", "torch.distributed.launch") \
+                and slurm:
             final, info = _srun_allocation(final, info, slurm)
         if info.launcher is None and info.wrapper is None:
             continue

@@ -71,12 +71,17 @@ def detectron2_launch(project: Project, script: ParsedPython, line: str,
     idx = project.index(script)
     for site in idx.calls:
         qualified = site.qualified or ""
-        if not qualified.endswith(".launch") or "detectron2" not in qualified or idx.runs(site) is False:
+        if not qualified.endswith(".launch") or idx.runs(site) is False:
             continue
+        if "detectron2" not in qualified:
+            from preflight.adapters.launch_signature import project_launch
+
+            if not project_launch(qualified, script.source.path):
+                continue
         expr = site.kwarg("num_gpus_per_machine") or (site.call.args[1] if len(site.call.args) > 1 else None)
         got = _option(idx, expr)
         count = got.value if got is not None else None
-        nodes_expr = site.kwarg("num_machines")
+        nodes_expr = site.kwarg("num_machines") or (site.call.args[2] if len(site.call.args) > 2 else None)
         nodes_got = _option(idx, nodes_expr)
         nodes = nodes_got.value if nodes_got is not None else (1 if nodes_expr is None else None)
         if not (isinstance(count, int) and isinstance(nodes, int)) or isinstance(count, bool) \

@@ -155,6 +155,7 @@ class ArgsPass:
         self.o = owner
         self.trl_used = False
         self.priority = 0  # 1 for values written on the arguments object after it is built
+        self.deepspeed_unread = False  # deepspeed="FILE" names a config preflight did not read
 
     # -- entry -----------------------------------------------------------------
     def run(self) -> None:
@@ -498,7 +499,10 @@ class ArgsPass:
             for key in _SEQ_KEYS:
                 if key in values:
                     add("data.seq_len", values[key][0], values[key][1], conf)
-        self.precision(values, conf, trl, complete)
+        if "deepspeed" in values and self.unread_deepspeed(values["deepspeed"][0]):
+            # the DeepSpeed config decides precision and optimizer; not read, so --bf16 says little
+            self.deepspeed_unread = True
+        self.precision(values, "low" if self.deepspeed_unread else conf, trl, complete)
         if "fsdp" in values:
             self.fsdp(*values["fsdp"], conf)
         if "fsdp_config" in values:
@@ -574,26 +578,34 @@ class ArgsPass:
             for field in ("dist.offload_params", "dist.offload_optimizer"):
                 self.add(field, "cpu", source, conf)
 
+    def loaded_deepspeed(self, value: str) -> list[str]:
+        name = Path(value).name
+        return [c.path for _, c in self.o.project.configs
+                if Path(c.path).name == name and deepspeed_block(c) is not None]
+
+    def unread_deepspeed(self, value: Any) -> bool:
+        """``deepspeed="FILE"`` names a file that no loaded DeepSpeed config is."""
+        return isinstance(value, str) and bool(value) and not self.loaded_deepspeed(value)
+
     def deepspeed(self, value: Any, source: Source) -> None:
         if not isinstance(value, str):
             return
         where = source.location() if source.path else f"cli {source.key}"
-        name = Path(value).name
-        loaded = [c.path for _, c in self.o.project.configs
-                  if Path(c.path).name == name and deepspeed_block(c) is not None]
+        loaded = self.loaded_deepspeed(value)
         if loaded:
             self.o.note(f"{where}: deepspeed=\"{value}\": the Trainer runs DeepSpeed with {loaded[0]}, which is "
                         "read by the deepspeed adapter (its \"auto\" values are filled from TrainingArguments)")
         else:
             self.o.note(f"{where}: deepspeed=\"{value}\": the Trainer runs DeepSpeed with that file; pass it with "
-                        "--config to have the deepspeed adapter read it")
+                        "--config to have the deepspeed adapter read it (until then precision and optimizer are "
+                        "read at low confidence: that file decides them)")
 
     def defaults(self, site: CallSite, trl: bool, given: set[str], conf: str, label: Optional[str] = None,
                  fp16_on: Optional[bool] = False) -> None:
         """Framework defaults of the keys the call leaves out (kind ``default``)."""
         label = label or site.last or "TrainingArguments"
         sft = label == "SFTConfig"
-        conf = "medium" if conf == "high" else "low"
+        conf = "medium" if conf == "high" and not self.deepspeed_unread else "low"
 
         def default(field: str, value: Any, key: str, detail: str, confidence: str = conf) -> None:
             self.o.add(field, value, self.o.src(site.call, f"{label} default: {detail}", "default", key), confidence)

@@ -31,6 +31,8 @@ def is_world_size(expr: ast.AST, idx: Any) -> bool:
         return last in _WORLD_CALLS
     if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
         return False
+    if given_to_init(expr, idx):
+        return True
     bound = getattr(idx, "assigns", {}).get(expr.value.id, [])
     if not bound or any(not isinstance(b, ast.Call) for b in bound):
         return False
@@ -41,3 +43,20 @@ def is_world_size(expr: ast.AST, idx: Any) -> bool:
         if not qualified.startswith(_PACKAGES) or expr.attr not in _OWNERS.get(cls, ()):
             return False
     return True
+
+
+def given_to_init(expr: ast.AST, idx: Any) -> bool:
+    """``args.world_size`` that the script also passes as ``world_size=`` to
+    ``torch.distributed.init_process_group`` (facebookresearch/barlowtwins ``main.py`` @ 8e8d284:75-77,
+    then ``:116`` ``per_device_batch_size = args.batch_size // args.world_size``): the process
+    group is that size, whatever the attribute was set from."""
+    text = dotted_name(expr)
+    if not text:
+        return False
+    for site in getattr(idx, "calls", []):
+        if (site.qualified or site.name or "").rsplit(".", 1)[-1] != "init_process_group":
+            continue
+        given = site.kwarg("world_size")
+        if given is not None and dotted_name(given) == text:
+            return True
+    return False

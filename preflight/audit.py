@@ -178,6 +178,10 @@ def _read(path: Path, root: Path, kinds: Sequence[str], expected: str, project: 
     except OSError:
         pass  # e.g. inside a directory preflight may not enter: reading it says so
     kind = kind_of(path)
+    if kind is None and "json" in kinds:
+        from preflight.config_sniff import sniffed_kind
+
+        kind = sniffed_kind(path)  # ds_configs/stage2.config: a config named by its use is read by content
     if kind is None or kind not in kinds:
         project.errors.append(FileError(display, f"not {expected}"))
         return None

@@ -206,6 +206,8 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
             value = args[k + 1] if k + 1 < len(args) else ""
         if value.lower().endswith(CONFIG_SUFFIXES):
             names.append((value, f"{flag} on the launch line"))
+        elif value and not value.startswith("-"):
+            _deepspeed_by_content(flag, value, bases, names)
         if flag in _LIST_FLAGS and not eq:
             # ``--base a.yaml b.yaml`` (argparse nargs="*", CompVis/latent-diffusion main.py:55-62): each file
             for more in args[k + 2:]:
@@ -232,6 +234,16 @@ def _configs_named(info, bases: Sequence[Path], root: Path, out: JobInputs) -> N
         out.notes.append(f"read {_display(found, root)}: named by {why}")
         if found.suffix.lower() in (".yaml", ".yml"):
             _nested_deepspeed(found, [*bases, found.parent], root, out, seen)
+
+
+def _deepspeed_by_content(flag: str, value: str, bases: Sequence[Path], names: list[tuple[str, str]]) -> None:
+    """``--deepspeed ds_configs/stage2.config``: a DeepSpeed config file of any suffix, read when it
+    holds a JSON object (:mod:`preflight.config_sniff`)."""
+    from preflight.config_sniff import DEEPSPEED_FILE_FLAGS, sniffed_kind
+
+    found = _find(value, bases) if flag in DEEPSPEED_FILE_FLAGS else None
+    if found is not None and sniffed_kind(found) == "json":
+        names.append((value, f"{flag} on the launch line (a JSON file, read by its content)"))
 
 
 _CONFIG_MODULE = re.compile(r"""initialize_config_module\(\s*(?:config_module\s*=\s*)?['"]([\w.]+)['"]""")
@@ -291,6 +303,14 @@ def _from_launch(info, argv: list[str], bases: Sequence[Path], root: Path, out: 
         if script is not None:
             out.notes.append(f"{where} runs module {info.script}: found in {_display(script, root)}, the package "
                              "of a Python project in a sub-folder (installed from there with `pip install -e`)")
+    if script is None and info.module:
+        from preflight.module_hook import hooked_module
+
+        hooked = hooked_module(info.script, bases)
+        if hooked is not None:
+            script = hooked[0]
+            out.notes.append(f"{where} runs module {info.script}: mapped by the import hook (a MetaPathFinder) of "
+                             f"{_display(hooked[1], root)} onto {_display(script, root)}, which is audited")
     if script is None and not info.module:
         script = _find_by_tail(info.script, bases)
         if script is not None:

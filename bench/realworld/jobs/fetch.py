@@ -28,7 +28,7 @@ MANIFEST = HERE / "manifest.json"
 WORK = Path(os.environ.get("PREFLIGHT_REALJOBS_WORK", HERE / ".work"))
 MIRRORS = Path(os.environ.get("PREFLIGHT_MIRRORS", "/work/.mirror"))
 _TEXT = (".py", ".sh", ".bash", ".sbatch", ".slurm", ".json", ".yaml", ".yml", ".toml", ".cfg", ".txt", ".md",
-         ".ipynb", ".ini")
+         ".ipynb", ".ini", ".config", ".conf")
 _MAX = 2_000_000
 
 
