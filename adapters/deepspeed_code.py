@@ -27,6 +27,7 @@ from preflight.adapters.cliargs import _as_int
 from preflight.adapters.cliargs import _Pass as _CliPass
 from preflight.adapters.cliargs_options import _local_module, declared_options
 from preflight.adapters.deepspeed_code_callers import origin
+from preflight.adapters.deepspeed_json_load import read_json_beside
 
 from preflight.adapters_api import Adapter, Project
 from preflight.loaders import LoadedConfig
@@ -280,12 +281,6 @@ class DeepSpeedCodeAdapter(Adapter):
         ``HfDeepSpeedConfig(path)`` or ``deepspeed.initialize(config=path)``
         (NExT-GPT's ``args['ds_config_path'] = f'dsconfig/stage_{args["stage"]}.json'`` with
         ``--stage 1`` on the launch line), found next to the script or under the project root."""
-        from preflight.adapters.deepspeed import deepspeed_block
-
-        from preflight.diagnostics import FileError
-        from preflight.loaders import load_config
-        from preflight.sources import read_source
-
         option = self._option_resolver(project, plan, script)
         for node in nodes_of(script.tree):
             if not isinstance(node, ast.Call):
@@ -311,26 +306,12 @@ class DeepSpeedCodeAdapter(Adapter):
             value = ev.expr(arg, env)
             if not isinstance(value, str) or not value.lower().endswith(".json"):
                 continue
-            here = Path(str(script.source.path)).resolve().parent
-            for base in (here, project.root.resolve()):
-                path = base / value
-                if not path.is_file() or not project.may_read(path):
-                    continue
-                try:
-                    shown = os.path.relpath(path, project.root.resolve())
-                except ValueError:
-                    shown = str(path)
-                source = read_source(path, shown, "json")
-                if isinstance(source, FileError):
-                    break
-                loaded = load_config(source)
-                if not isinstance(loaded, LoadedConfig) or deepspeed_block(loaded) is None \
-                        or not isinstance(loaded.data, dict):
-                    break
-                plan.add_input(source.display, source.kind, source.digest)
-                self.note(plan, f"{script.source.display}:{node.lineno}: the DeepSpeed config is {shown} "
-                                f"({ast.unparse(arg)} = {value!r}, from the launch options); read")
-                return loaded, loaded.data
+            loaded = read_json_beside(project, plan, script, value)
+            if loaded is None:
+                continue
+            self.note(plan, f"{script.source.display}:{node.lineno}: the DeepSpeed config is {loaded.path} "
+                            f"({ast.unparse(arg)} = {value!r}, from the launch options); read")
+            return loaded, loaded.data
         return None
 
     def _option_resolver(self, project: Project, plan: TrainingPlan, script: ParsedPython):

@@ -110,8 +110,10 @@ def _apply_assignments(stmts: list[ast.stmt], name: str, after: int, before: int
     return changed
 
 
-def _read_beside(project: Project, plan: TrainingPlan, script: ParsedPython, value: str) \
+def read_json_beside(project: Project, plan: TrainingPlan, script: ParsedPython, value: str) \
         -> Optional[LoadedConfig]:
+    """The DeepSpeed JSON ``value`` names, looked up beside the script then at the project root, read
+    (and recorded as a plan input) when it is a readable DeepSpeed config; else None."""
     from preflight.adapters.deepspeed import deepspeed_block
 
     from preflight.diagnostics import FileError
@@ -168,7 +170,7 @@ def json_loaded_config(adapter: Any, project: Project, plan: TrainingPlan, scrip
         value = ev.expr(path_node, env)
         if not isinstance(value, str) or not value.lower().endswith(".json"):
             continue
-        loaded = _read_beside(project, plan, script, value)
+        loaded = read_json_beside(project, plan, script, value)
         if loaded is None:
             continue
         data = copy.deepcopy(loaded.data)
