@@ -5,25 +5,22 @@ classes and dataclasses, timm layers, builtins), read from the source, never run
 from __future__ import annotations
 
 import ast
-from typing import Any, Optional
+from typing import Any
 
-from preflight.adapters.module_params import _layer_name, _prod, _Unknown
+from preflight.adapters.module_params import _layer_name, _Unknown
+from preflight.adapters.module_params_layers import _LayerExprs
 from preflight.adapters.module_params_timm import _TIMM_FREE, _TIMM_LAYERS, timm_layer, vit
 from preflight.adapters.module_params_torchvision import tv_call
 from preflight.adapters.module_params_values import (
     _BINOPS,
     _CMPS,
     _PLAIN_CALLS,
-    _SIZE_FACTORIES,
     _TENSOR_FACTORIES,
     _UNK,
-    _bias_of,
     _builds,
-    _counted_layer,
     _Ctx,
     _Factory,
     _holds_module,
-    _merge,
     _Mod,
     _number,
     _Tensor,
@@ -57,7 +54,7 @@ def _names_only(target: ast.expr) -> bool:
     return isinstance(target, (ast.Tuple, ast.List)) and all(_names_only(e) for e in target.elts)
 
 
-class _Exprs:
+class _Exprs(_LayerExprs):
     """One ``__init__`` being interpreted (``module_params_nested._Frame`` adds the statements): its
     locals and what it put on ``self``."""
 
@@ -586,113 +583,8 @@ class _Exprs:
     def unknown(what: str) -> Any:
         raise _Unknown(what)
 
-    def dataclass(self, cls: ast.ClassDef, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
-        """A local ``@dataclass`` instance as a dict of its fields (read as ``config.n_embd``): the
-        class's defaults, then the arguments; a field with no default and no argument, or a
-        ``default_factory``, is unknown. A class with a ``__post_init__`` is not read."""
-        if cls.bases or any(isinstance(n, ast.FunctionDef) and n.name == "__post_init__" for n in cls.body):
-            raise _Unknown("a dataclass with bases or a __post_init__")
-        fields: list[str] = []
-        out: dict[str, Any] = {}
-        for stmt in cls.body:
-            if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)):
-                continue
-            if "ClassVar" in ast.unparse(stmt.annotation):
-                continue
-            fields.append(stmt.target.id)
-            value: Any = _UNK
-            default: Optional[ast.AST] = stmt.value
-            if isinstance(default, ast.Call) and (dotted_name(default.func) or "").endswith("field"):
-                default = next((k.value for k in default.keywords if k.arg == "default"), None)
-            if default is not None:
-                try:
-                    value = type(self)(self.ctx, {}, self.depth).ev(default)
-                except _Unknown:
-                    value = _UNK
-            out[stmt.target.id] = value
-        if len(args) > len(fields) or set(kwargs) - set(fields):
-            raise _Unknown("dataclass arguments")
-        out.update(zip(fields, args))
-        out.update(kwargs)
-        return out
-
-    def layer(self, name: str, node: ast.Call) -> Any:
-        if name in ("Sequential", "ModuleList"):
-            args, kwargs = self.bound_args(node)
-            parts = list(args[0]) if name == "ModuleList" and len(args) == 1 and isinstance(args[0], (tuple, list)) \
-                else args
-            if name == "ModuleList" and not args:
-                parts = []
-            if kwargs or not all(isinstance(p, _Mod) for p in parts):
-                raise _Unknown(name)
-            return _merge(parts, {})
-        if name == "ModuleDict":
-            args, kwargs = self.bound_args(node)
-            if kwargs or len(args) > 1 or (args and not isinstance(args[0], dict)):
-                raise _Unknown(name)
-            named: dict[str, Any] = dict(args[0]) if args else {}
-            if not all(isinstance(p, _Mod) for p in named.values()):
-                raise _Unknown(name)
-            return _merge(list(named.values()), named)
-        if name == "Module" and not node.args and not node.keywords:
-            return _Mod(0, {}, [], {"container": True})  # an empty namespace filled by attribute (``container_of``)
-        if name == "Parameter":
-            # a frozen one (``requires_grad=False``, DiT's fixed sin-cos position table) is still in parameters()
-            if len(node.args) != 1 or any(k.arg != "requires_grad" for k in node.keywords):
-                raise _Unknown("Parameter")
-            n = self.tensor_size(node.args[0])
-            return _Mod(n, {"": n}, [f"Parameter@{node.lineno}={n}"])
-        args, kwargs = self.bound_args(node)
-        n = _counted_layer(name, args, kwargs)
-        weight = n - _bias_of(name, args, kwargs)
-        return _Mod(n, {"": weight}, [f"{name}@{node.lineno}={n}"] if n else [])
-
-    def method(self, name: str) -> Optional[ast.FunctionDef]:
-        """The method ``name`` of the class whose ``__init__`` runs (or of its local bases)."""
-        todo = [str(self.env.get("__cls__", ""))]
-        seen: set = set()
-        while todo:
-            cls = self.ctx.classes.get(todo.pop())
-            if cls is None or cls.name in seen:
-                continue
-            seen.add(cls.name)
-            for item in cls.body:
-                if isinstance(item, ast.FunctionDef) and item.name == name:
-                    return item
-            todo.extend(b for b in (dotted_name(x) for x in cls.bases) if b is not None and b in self.ctx.classes)
-        return None
-
     def timm_layer(self, name: str, node: ast.Call) -> _Mod:
         return timm_layer(self, name, node)
 
     def vit(self, args: list[Any], kwargs: dict[str, Any], line: int) -> _Mod:
         return vit(args, kwargs, line)
-
-    def tensor_size(self, node: ast.AST) -> int:
-        """The number of elements of ``torch.zeros(a, b)`` / ``torch.randn((a, b)) * 0.02`` ..."""
-        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Mult, ast.Div, ast.Add, ast.Sub)):
-            for tensor, other in ((node.left, node.right), (node.right, node.left)):
-                if isinstance(tensor, ast.Call) and _number(self.ev(other)):
-                    return self.tensor_size(tensor)
-            raise _Unknown("tensor")
-        if not isinstance(node, ast.Call):
-            raise _Unknown("tensor")
-        name = dotted_name(node.func) or ""
-        if not name.startswith("torch.") or name.rsplit(".", 1)[-1] not in _SIZE_FACTORIES:
-            raise _Unknown("tensor")
-        if any(kw.arg in ("size",) or kw.arg is None for kw in node.keywords):
-            raise _Unknown("tensor")
-        dims = self.items(list(node.args))
-        if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-            dims = list(dims[0])
-        return _prod(tuple(dims)) if dims else 1
-    def weight_of(self, node: ast.AST) -> Optional[int]:
-        """The weight size of ``self.a`` or ``self.a.b`` (a layer of a ModuleDict)."""
-        path = dotted_name(node) or ""
-        parts = path.split(".")
-        if len(parts) < 2 or parts[0] != "self":
-            return None
-        mod = self.attrs.get(parts[1])
-        if not isinstance(mod, _Mod):
-            return None
-        return mod.weights.get(".".join(parts[2:]))
