@@ -83,6 +83,15 @@ GOOD_EXAMPLES = [
     model.load_state_dict(checkpoint["model"])
     start_epoch = checkpoint["epoch"] + 1
     if "optimizer" in checkpoint:
-        restore(optimizer, checkpoint)
+        optimizer = rebuild(model)
+"""),
+    textwrap.dedent("""
+    import torch
+
+    optimizer = torch.optim.AdamW(model.parameters())
+    state = torch.load(path)
+    model.load_state_dict(state["weights"])
+    global_step = state["global_step"]
+    restore_optimizer(optimizer, state)
 """),
 ]

@@ -92,7 +92,8 @@ optimizer.
 ## When preflight stays silent
 
 * Any optimizer's `load_state_dict` is called, or the checkpoint's optimizer entry is read
-  (`optimizer = ckpt["optimizer"]`, `if "optimizer" in ckpt`).
+  (`optimizer = ckpt["optimizer"]`, `if "optimizer" in ckpt`), or a helper is handed both the
+  checkpoint and the optimizer (`restore(optimizer, ckpt)`).
 * The checkpoint restores no step or epoch (weights loaded to fine-tune from: a fresh
   optimizer is intended).
 * The optimizer keeps no state (plain `SGD` without momentum).
@@ -136,6 +137,10 @@ optimizer.
                 key = _read_key(node, loaded) or ""
             if "optim" in key or key.startswith("opt"):
                 return  # the checkpoint's optimizer entry is read
+        for call in ctx.nodes(ast.Call):
+            handed = {ast.unparse(a) for a in [*call.args, *(k.value for k in call.keywords)]}
+            if handed & loaded and handed & set(optimizers):
+                return  # a helper is given the checkpoint and the optimizer
         progress: Optional[ast.Assign] = None
         for assign in ctx.nodes(ast.Assign):
             read = _read_key(_strip_arith(assign.value), loaded)
