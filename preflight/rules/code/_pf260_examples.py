@@ -1,0 +1,97 @@
+"""PF260 examples: bad ones pin their finding's line, good ones stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+BAD_EXAMPLES = [
+    # stylegan2-ada-pytorch issue 108's shape: weights and step back, two fresh Adams
+    textwrap.dedent("""
+    import torch
+
+    G, D = Generator().cuda(), Discriminator().cuda()
+    opt_G = torch.optim.Adam(G.parameters(), lr=2e-4, betas=(0.0, 0.99))
+    opt_D = torch.optim.Adam(D.parameters(), lr=2e-4, betas=(0.0, 0.99))
+    start = 0
+    if args.resume:
+        ckpt = torch.load(args.resume, map_location="cuda")
+        G.load_state_dict(ckpt["G"])
+        D.load_state_dict(ckpt["D"])
+        start = ckpt["step"]  # warning: PF260
+    for step in range(start, args.steps):
+        train_step(G, D, opt_G, opt_D)
+        if step % 5000 == 0:
+            torch.save({"G": G.state_dict(), "D": D.state_dict(), "step": step}, f"{step}.pt")
+"""),
+    # the optimizer's state is saved, its load commented out; the epoch comes back through int(...) + 1
+    textwrap.dedent("""
+    import torch
+    from torch import optim
+
+    model = build_model().cuda()
+    optimizer = optim.SGD(model.parameters(), lr=0.1, momentum=0.9, weight_decay=5e-4)
+    start_epoch = 0
+    if args.resume:
+        checkpoint = torch.load(args.resume)
+        model.load_state_dict(checkpoint["state_dict"])
+        # optimizer.load_state_dict(checkpoint["optimizer"])
+        start_epoch = int(checkpoint.get("epoch", 0)) + 1  # warning: PF260
+    for epoch in range(start_epoch, 90):
+        train(model, optimizer, epoch)
+"""),
+]
+
+GOOD_EXAMPLES = [
+    # the fix: both optimizers load their state
+    textwrap.dedent("""
+    import torch
+
+    opt_G = torch.optim.Adam(G.parameters(), lr=2e-4)
+    opt_D = torch.optim.Adam(D.parameters(), lr=2e-4)
+    if args.resume:
+        ckpt = torch.load(args.resume)
+        G.load_state_dict(ckpt["G"])
+        D.load_state_dict(ckpt["D"])
+        opt_G.load_state_dict(ckpt["opt_G"])
+        opt_D.load_state_dict(ckpt["opt_D"])
+        start = ckpt["step"]
+"""),
+    # tricky: fine-tuning from pretrained weights (no step restored), a stateless SGD resumed,
+    # and an optimizer taken whole from the checkpoint
+    textwrap.dedent("""
+    import torch
+
+    model = Net()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-5)
+    pretrained = torch.load("pretrained.pt")
+    model.load_state_dict(pretrained["model"])
+"""),
+    textwrap.dedent("""
+    import torch
+
+    model = Net()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+    ckpt = torch.load("last.pt")
+    model.load_state_dict(ckpt["model"])
+    start_epoch = ckpt["epoch"] + 1
+"""),
+    textwrap.dedent("""
+    import torch
+
+    optimizer = torch.optim.Adam(model.parameters())
+    checkpoint = torch.load(path)
+    model.load_state_dict(checkpoint["model"])
+    start_epoch = checkpoint["epoch"] + 1
+    if "optimizer" in checkpoint:
+        optimizer = rebuild(model)
+"""),
+    textwrap.dedent("""
+    import torch
+
+    optimizer = torch.optim.AdamW(model.parameters())
+    state = torch.load(path)
+    model.load_state_dict(state["weights"])
+    global_step = state["global_step"]
+    restore_optimizer(optimizer, state)
+"""),
+]

@@ -1,0 +1,159 @@
+"""PF260 optimizer-state-not-restored-on-resume: a resume that restores the weights and the step from a
+``torch.load`` checkpoint but never loads a state into the stateful optimizer the file builds."""
+
+from __future__ import annotations
+
+import ast
+from typing import Iterable, Optional
+
+from preflight.analysis.context import FileContext
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.registry import register
+from preflight.rules._pf4_support import calls, kwarg, target_text
+from preflight.rules.base import Rule, examples
+
+# torch.optim classes that keep per-parameter state (moments, square averages, accumulators)
+_STATEFUL = frozenset({"Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta",
+                       "SparseAdam", "Adafactor"})
+_PROGRESS = ("epoch", "step", "iter")
+
+
+def _stateful_optimizer(call: ast.Call, qual: str) -> Optional[str]:
+    """The class name when ``call`` builds a torch.optim optimizer that keeps state."""
+    if not qual.startswith("torch.optim.") or qual.count(".") != 2:
+        return None
+    last = qual.rsplit(".", 1)[-1]
+    if last in _STATEFUL:
+        return last
+    if last == "SGD":
+        momentum = kwarg(call, "momentum")
+        if momentum is not None and not (isinstance(momentum, ast.Constant) and not momentum.value):
+            return "SGD with momentum"
+    return None
+
+
+def _key(node: ast.AST) -> str:
+    return node.value.lower() if isinstance(node, ast.Constant) and isinstance(node.value, str) else ""
+
+
+def _read_key(node: ast.AST, names: set[str]) -> Optional[str]:
+    """The literal key of ``ckpt["k"]`` / ``ckpt.get("k", ...)`` on a loaded checkpoint name."""
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in names:
+        return _key(node.slice)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get" \
+            and isinstance(node.func.value, ast.Name) and node.func.value.id in names and node.args:
+        return _key(node.args[0])
+    return None
+
+
+def _strip_arith(node: ast.AST) -> ast.AST:
+    while isinstance(node, ast.BinOp):
+        node = node.left
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "int" and node.args:
+        return node.args[0]
+    return node
+
+
+@register
+class OptimizerStateNotRestoredOnResume(Rule):
+    code = "PF260"
+    name = "optimizer-state-not-restored-on-resume"
+    severity = Severity.WARNING
+    category = Category.CORRECTNESS
+    summary = ("a resume restores the weights and the step from a checkpoint, but the Adam-like optimizer "
+               "restarts with empty moments")
+    needs_text = ("load_state_dict",)
+    explanation = """
+## What it finds
+
+A file that builds a `torch.optim` optimizer that keeps state (`Adam`, `AdamW`, `RMSprop`,
+`Adagrad`, ..., `SGD` with a momentum) and resumes from a `torch.load` checkpoint: it loads
+weights from it (`model.load_state_dict(ckpt["model"])`) and restores the progress from it
+(`start = ckpt["step"]`, `start_epoch = ckpt["epoch"] + 1`), yet no optimizer ever gets a
+`load_state_dict`, and no optimizer entry of the checkpoint is read.
+
+## Why it matters
+
+`Optimizer.state_dict()` holds each parameter's state (Adam's `exp_avg`, `exp_avg_sq` and
+`step`); a freshly built optimizer has none. After the resume Adam restarts its bias
+correction from step 1 with zero moments, so the first updates are close to
+`lr * sign(grad)` for every weight: a kick that a fine-tuned or GAN run feels as a loss spike
+at every resume (stylegan2-ada-pytorch issue 108: "the first training iteration will update
+all weights with the same value, only differ in sign"). The step counter says the run
+continues; the optimizer says it starts over. Public resume blocks with the optimizer's
+`load_state_dict` commented out show the same shape.
+
+## How to fix it
+
+Save `opt.state_dict()` in the checkpoint next to the weights and call
+`opt.load_state_dict(ckpt["opt"])` on resume (after the model is on its device), for every
+optimizer.
+
+## When preflight stays silent
+
+* Any optimizer's `load_state_dict` is called, or the checkpoint's optimizer entry is read
+  (`optimizer = ckpt["optimizer"]`, `if "optimizer" in ckpt`), or a helper is handed both the
+  checkpoint and the optimizer (`restore(optimizer, ckpt)`).
+* The checkpoint restores no step or epoch (weights loaded to fine-tune from: a fresh
+  optimizer is intended).
+* The optimizer keeps no state (plain `SGD` without momentum).
+"""
+    bad_examples = examples("preflight.rules.code._pf260_examples", "BAD_EXAMPLES")
+    good_examples = examples("preflight.rules.code._pf260_examples", "GOOD_EXAMPLES")
+
+    def check(self, ctx: FileContext) -> Iterable[Finding]:
+        optimizers: dict[str, str] = {}
+        loaded: set[str] = set()
+        for call, qual in calls(ctx):
+            parent = ctx.parent(call)
+            if not (isinstance(parent, ast.Assign) and len(parent.targets) == 1):
+                continue
+            text = target_text(parent.targets[0])
+            if text is None:
+                continue
+            kind = _stateful_optimizer(call, qual)
+            if kind is not None:
+                optimizers[text] = kind
+            elif qual == "torch.load" and isinstance(parent.targets[0], ast.Name):
+                loaded.add(text)
+        if not optimizers or not loaded:
+            return
+        weights: Optional[ast.Call] = None
+        for call in ctx.nodes(ast.Call):
+            if not (isinstance(call.func, ast.Attribute) and call.func.attr == "load_state_dict"):
+                continue
+            owner = ast.unparse(call.func.value)
+            if owner in optimizers or "optim" in owner.lower() or owner.lower().startswith("opt"):
+                return  # an optimizer gets its state back
+            if weights is None and call.args and _read_key(call.args[0], loaded) is not None:
+                weights = call
+        if weights is None:
+            return
+        for node in ctx.nodes(ast.Subscript, ast.Call, ast.Compare):
+            if isinstance(node, ast.Compare) and len(node.comparators) == 1 \
+                    and isinstance(node.comparators[0], ast.Name) and node.comparators[0].id in loaded:
+                key = _key(node.left)
+            else:
+                key = _read_key(node, loaded) or ""
+            if "optim" in key or key.startswith("opt"):
+                return  # the checkpoint's optimizer entry is read
+        for call in ctx.nodes(ast.Call):
+            handed = {ast.unparse(a) for a in [*call.args, *(k.value for k in call.keywords)]}
+            if handed & loaded and handed & set(optimizers):
+                return  # a helper is given the checkpoint and the optimizer
+        progress: Optional[ast.Assign] = None
+        for assign in ctx.nodes(ast.Assign):
+            read = _read_key(_strip_arith(assign.value), loaded)
+            if read and any(w in read for w in _PROGRESS):
+                progress = assign
+                break
+        if progress is None:
+            return
+        names = ", ".join(f"`{n}` ({k})" for n, k in optimizers.items())
+        yield ctx.finding(
+            self, progress,
+            f"the resume restores the progress (`{ast.unparse(progress)}`) and the weights "
+            f"(`{ast.unparse(weights)}`) from the checkpoint, but the optimizer{'s' if len(optimizers) > 1 else ''} "
+            f"{names} never {'load' if len(optimizers) > 1 else 'loads'} a state: Adam-like optimizers restart with zero moments and step 1, so the first "
+            "updates after every resume are sign-like kicks of size lr on every weight. Save `opt.state_dict()` "
+            "in the checkpoint and call `opt.load_state_dict(...)` on resume")
