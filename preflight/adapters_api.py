@@ -91,9 +91,14 @@ class Project:
         for i, tok in enumerate(self.argv):
             if os.path.basename(tok) == name:
                 return list(self.argv[i + 1 :])
+        stem = os.path.splitext(name)[0]
+        for i, tok in enumerate(self.argv[:-1]):
+            if tok == "-m" and self.argv[i + 1].rsplit(".", 1)[-1] == stem != "__main__":
+                # ``python -m yolox.tools.train -f exps/default/yolox_s.py -d 8``: a ``.py`` word after
+                # the module is one of its options' values (Megvii-BaseDetection/YOLOX @ 6ddff48 README)
+                return list(self.argv[i + 2 :])
         if any(tok.endswith(".py") and not tok.startswith("-") for tok in self.argv):
             return []
-        stem = os.path.splitext(name)[0]
         if stem == "__main__":  # `python -m pkg.base` runs pkg/base/__main__.py: the package's name
             stem = os.path.basename(os.path.dirname(os.path.abspath(str(script.source.path))))
         for i, tok in enumerate(self.argv[:-1]):
