@@ -129,6 +129,13 @@ def _image_side(value: Any) -> Optional[int]:
     return sides[0] if sides[0] is not None and sides[0] == sides[1] else None
 
 
+def _as_float(value: Any) -> Optional[float]:
+    try:
+        return float(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+
+
 def _as_bool(value: Any) -> Optional[bool]:
     if isinstance(value, bool):
         return value
@@ -188,8 +195,11 @@ def option_resolver(project: Project, script: ParsedPython) -> Callable[[str], O
             if isinstance(value, str):
                 if _as_bool(value) is not None and (isinstance(default, bool) or (opt is not None and opt.flag_only)):
                     value = _as_bool(value)
-                elif _as_int(value) is not None and isinstance(default, int) and not isinstance(default, bool):
-                    value = _as_int(value)
+                elif _as_int(value) is not None and ((isinstance(default, int) and not isinstance(default, bool))
+                                                     or (opt is not None and opt.kind == "int")):
+                    value = _as_int(value)  # ``-d 8`` of ``type=int, default=None`` is the number 8
+                elif opt is not None and opt.kind == "float" and _as_float(value) is not None:
+                    value = _as_float(value)
             if source.kind == "default" and p.unapplied_config():
                 # a config file the line names and the options are not read from may set it
                 # (a default alone is never high: CORL's ``batch_size: int = 64`` under a YAML of 4096)

@@ -61,6 +61,7 @@ class Option:
     choices: tuple = ()  # the values the parser accepts (argparse ``choices=``, fastcore ``Param(choices=)``)
     explicit: bool = True  # the default was written (``default=``), not implied by the action
     nargs: int = 1  # argparse ``nargs=N`` (N >= 2): the next N words are its value, kept joined by spaces
+    kind: str = ""  # the declared ``type=int``/``type=float`` ("int", "float"): the parser converts the word
 
 
 @dataclass
@@ -413,9 +414,14 @@ def _click(call: ast.Call, display: str, decl: Declared) -> None:
         if alias and alias != name and not alias.startswith("no_"):
             decl.aliases.setdefault(alias, name)
     decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "click",
-                    help=help_text if help_ok and isinstance(help_text, str) else ""))
+                    help=help_text if help_ok and isinstance(help_text, str) else "", kind=_type_kind(kw.get("type"))))
     if "click" not in decl.parsers:
         decl.parsers.append("click")
+
+
+def _type_kind(node: Optional[ast.AST]) -> str:
+    """``type=int`` / ``type=float`` of an option declaration: "int" / "float"; else ""."""
+    return node.id if isinstance(node, ast.Name) and node.id in ("int", "float") else ""
 
 
 def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
@@ -457,10 +463,11 @@ def _argparse(call: ast.Call, display: str, decl: Declared) -> None:
             decl.dotted["lora_rank"] = None if "lora_rank" in decl.dotted else names[0]  # --ds.lora.rank
     nargs_ok, nargs = _literal(kw.get("nargs"))
     count = nargs if nargs_ok and isinstance(nargs, int) and not isinstance(nargs, bool) and nargs >= 2 else 1
+    kind = _type_kind(kw.get("type"))
     for name in names:
         decl.add(Option(name, default, ok, flag_only, f"{display}:{call.lineno}", "argparse",
                         help=help_text if help_ok and isinstance(help_text, str) else "", choices=choices,
-                        explicit=explicit, nargs=count))
+                        explicit=explicit, nargs=count, kind=kind))
     decl.parsers.append("argparse")
 
 

@@ -42,6 +42,11 @@ __all__ = ["MAX_RESOLVE_DEPTH", "Adapter", "ArgSpec", "CallSite", "Guard", "Proj
 # --------------------------------------------------------------------------- project
 
 
+# ``python -m`` of these starts another script: the words after them are the launcher's and that script's
+_LAUNCHER_MODULES = ("torch.distributed.run", "torch.distributed.launch", "accelerate.commands.launch",
+                     "deepspeed", "deepspeed.launcher.runner")
+
+
 @dataclass
 class Project:
     """Everything one audit reads, each file read and parsed once."""
@@ -91,9 +96,15 @@ class Project:
         for i, tok in enumerate(self.argv):
             if os.path.basename(tok) == name:
                 return list(self.argv[i + 1 :])
+        stem = os.path.splitext(name)[0]
+        for i, tok in enumerate(self.argv[:-1]):
+            if tok == "-m" and self.argv[i + 1].rsplit(".", 1)[-1] == stem != "__main__" \
+                    and self.argv[i + 1] not in _LAUNCHER_MODULES:
+                # ``python -m yolox.tools.train -f exps/default/yolox_s.py -d 8``: a ``.py`` word after
+                # the module is one of its options' values (Megvii-BaseDetection/YOLOX @ 6ddff48 README)
+                return list(self.argv[i + 2 :])
         if any(tok.endswith(".py") and not tok.startswith("-") for tok in self.argv):
             return []
-        stem = os.path.splitext(name)[0]
         if stem == "__main__":  # `python -m pkg.base` runs pkg/base/__main__.py: the package's name
             stem = os.path.basename(os.path.dirname(os.path.abspath(str(script.source.path))))
         for i, tok in enumerate(self.argv[:-1]):
@@ -101,8 +112,7 @@ class Project:
                 module = self.argv[i + 1]
                 if module.rsplit(".", 1)[-1] == stem:
                     return list(self.argv[i + 2 :])
-                if module not in ("torch.distributed.run", "torch.distributed.launch", "accelerate.commands.launch",
-                                  "deepspeed", "deepspeed.launcher.runner"):
+                if module not in _LAUNCHER_MODULES:
                     return []
         return list(self.argv)
 

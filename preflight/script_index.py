@@ -180,6 +180,17 @@ def _merged_namespace(node: ast.AST) -> bool:
     return all(k.arg is None for k in node.keywords)
 
 
+def _built_parser(call: ast.Call, idx: Any) -> bool:
+    """``f().parse_args()`` where ``f`` is one function of this file that builds an ``ArgumentParser``."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in ("parse_args", "parse_known_args")
+            and isinstance(func.value, ast.Call) and isinstance(func.value.func, ast.Name)):
+        return False
+    defs = idx.functions.get(func.value.func.id) or []
+    return len(defs) == 1 and any(isinstance(n, ast.Call) and (dotted_name(n.func) or "").endswith("ArgumentParser")
+                                  for n in ast.walk(defs[0]))
+
+
 class ScriptIndex:
     """Calls, assignments, imports and argparse arguments of one script, found in one walk."""
 
@@ -342,6 +353,10 @@ class ScriptIndex:
         for site in self.calls:
             last = site.name.rsplit(".", 1)[-1] if site.name else None
             if last in ("parse_args", "parse_known_args") and site.target and "." not in site.target:
+                self.parsed_args.add(site.target)
+            elif site.name is None and site.target and "." not in site.target and _built_parser(site.call, self):
+                # ``args = make_parser().parse_args()`` (Megvii-BaseDetection/YOLOX @ 6ddff48
+                # ``tools/train.py:122``): the parser a local function of this file builds and returns
                 self.parsed_args.add(site.target)
             if last == "set_defaults":
                 for kw in site.call.keywords:
