@@ -3,38 +3,25 @@
 from __future__ import annotations
 
 import ast
-import re
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._metric_direction import LIKELY_LOWER_WORDS, SCORE_WORDS, metric_words
 from preflight.rules._pf4_support import calls, has_unpacking, kwarg
 from preflight.rules.base import Rule, examples
 
 _CALLBACKS = {"ModelCheckpoint": "the kept 'best' checkpoints are those with the LOWEST value",
               "EarlyStopping": "training stops once the metric stops FALLING, i.e. while it improves"}
 _PACKAGES = ("pytorch_lightning.", "lightning.pytorch.", "lightning.")
-# words of a metric name that mean "higher is better"
-_SCORES = frozenset({
-    "acc", "accuracy", "top1", "top5", "f1", "fmeasure", "fscore", "auc", "auroc", "roc", "bleu",
-    "rouge", "rouge1", "rouge2", "rougel", "map", "map50", "iou", "miou", "dice", "precision",
-    "recall", "pck", "psnr", "ssim", "mcc", "kappa", "ndcg", "mrr", "spearman", "pearson",
-})
-# words that mean "lower is better" (a name holding one is left alone)
-_LOSSES = frozenset({
-    "loss", "err", "error", "wer", "cer", "ter", "perplexity", "ppl", "mse", "mae", "rmse", "fid",
-    "nll", "bpd", "distance", "dist", "lpips", "eer", "time", "latency",
-})
-
-
 def score_metric(name: str) -> Optional[str]:
     """The higher-is-better word in a metric name (``val_acc`` -> ``acc``), None when the name has
     none or also holds a lower-is-better word."""
-    words = [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
-    if any(w in _LOSSES for w in words):
+    words = metric_words(name)
+    if any(w in LIKELY_LOWER_WORDS for w in words):
         return None
-    return next((w for w in words if w in _SCORES), None)
+    return next((w for w in words if w in SCORE_WORDS), None)
 
 
 @register

@@ -4,15 +4,14 @@ explicit ``mode=`` points the wrong way for its metric (``monitor="val_loss", mo
 from __future__ import annotations
 
 import ast
-import re
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._metric_direction import LOWER_WORDS, SCORE_WORDS, metric_words
 from preflight.rules._pf4_support import calls, kwarg
 from preflight.rules.base import Rule, examples
-from preflight.rules.code.pf120_checkpoint_mode_min_on_score import _SCORES as SCORE_WORDS
 from preflight.rules.code.pf120_checkpoint_mode_min_on_score import score_metric
 
 _PACKAGES = ("pytorch_lightning.", "lightning.pytorch.", "lightning.")
@@ -24,28 +23,20 @@ _EFFECT = {
     ("EarlyStopping", "max"): "training stops once the metric stops RISING, i.e. while it improves",
     ("EarlyStopping", "min"): "training stops once the metric stops FALLING, i.e. while it improves",
 }
-# words of a metric name that mean "lower is better" (a narrower list than PF120's, which only
-# uses it to stay silent)
-_LOSSES = frozenset({"loss", "err", "error", "wer", "cer", "perplexity", "ppl", "mse", "mae", "rmse", "fid",
-                     "nll", "bpd", "lpips", "eer"})
 # words that turn a quantity around (``val_neg_loss``, ``loss_improvement``): the direction is unknown
 _TURNED = frozenset({"neg", "negative", "minus", "inv", "inverse", "reduction", "improvement", "gain", "delta",
                      "diff", "drop", "decrease"})
 
 
-def _words(name: str) -> list[str]:
-    return [w for w in re.split(r"[^a-z0-9]+", name.lower()) if w]
-
-
 def loss_metric(name: str) -> Optional[str]:
     """The lower-is-better word of a metric name (``val_loss`` -> ``loss``), None when the name has
     none, also holds a higher-is-better word, or a word that turns it around (``neg``)."""
-    words = _words(name)
+    words = metric_words(name)
     if any(w in SCORE_WORDS or w in _TURNED for w in words):
         return None
     if any(w.startswith("neg") for w in words):
         return None
-    return next((w for w in words if w in _LOSSES), None)
+    return next((w for w in words if w in LOWER_WORDS), None)
 
 
 def _contradiction(metric: str, mode: str) -> Optional[str]:
@@ -54,7 +45,7 @@ def _contradiction(metric: str, mode: str) -> Optional[str]:
         word = loss_metric(metric)
         return None if word is None else f"a lower-is-better metric ({word!r})"
     if mode == "min":
-        if any(w.startswith("neg") or w in _TURNED for w in _words(metric)):
+        if any(w.startswith("neg") or w in _TURNED for w in metric_words(metric)):
             return None
         word = score_metric(metric)
         return None if word is None else f"a higher-is-better metric ({word!r})"

@@ -4,29 +4,27 @@ metric and ``greater_is_better`` is left to a default that maximizes it."""
 from __future__ import annotations
 
 import ast
-import re
 from typing import Any, Iterable, Optional
 
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
+from preflight.rules._metric_direction import LOWER_WORDS, SCORE_WORDS, metric_words
 from preflight.rules.base import examples
-from preflight.rules.code.pf120_checkpoint_mode_min_on_score import _SCORES
 from preflight.rules.plan._pf508_support import ArgsSite, args_sites, launch_site
 
 # transformers PR 31142 (released in 4.42.0): greater_is_better defaults to False for every metric
 # name ending in "loss"; before it, only "loss" and "eval_loss" were lower-is-better
 _SUFFIX_FIXED_IN = (4, 42)
 # words of a metric name that mean "lower is better" and that no transformers release recognizes
-_LOWER = frozenset({"err", "error", "wer", "cer", "ter", "perplexity", "ppl", "mse", "mae", "rmse", "fid", "nll",
-                    "bpd", "lpips", "eer"})
+_LOWER = LOWER_WORDS - {"loss"}
 
 
 def _lower_word(metric: str) -> Optional[str]:
     """The lower-is-better word of a metric name (``eval_wer`` -> ``wer``), None when the name has
     none or also holds a higher-is-better word (``eval_error_f1``)."""
-    words = [w for w in re.split(r"[^a-z0-9]+", metric.lower()) if w]
-    if any(w in _SCORES for w in words):
+    words = metric_words(metric)
+    if any(w in SCORE_WORDS for w in words):
         return None
     return next((w for w in words if w in _LOWER), None)
 
