@@ -11,7 +11,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
 from preflight.rules.plan._hydra_apps import hydra_main_apps
-from preflight.rules.plan.pf519_hydra_self_before_defaults import _leaves, _lookup, _prefix
+from preflight.rules.plan._hydra_tree import config_leaves, config_lookup, package_path
 
 _MISSING = "???"
 
@@ -116,7 +116,7 @@ primary's values), or drop the placeholders from the primary config.
             chosen = _selected(args, groups)
             if not chosen:
                 continue
-            mine = {path: value for path, value in _leaves(cfg.body, ())}
+            mine = {path: value for path, value in config_leaves(cfg.body, ())}
             lost = self._lost(comp, chosen, mine, read_config_file, ComposeError)
             if not lost:
                 continue
@@ -160,12 +160,12 @@ primary's values), or drop the placeholders from the primary config.
                 opt_cfg = read_config_file(opt_item.file)
             except error:
                 continue
-            for key, value in _leaves(opt_cfg.body, ()):
-                full = (*_prefix(opt_item.package), *key)
+            for key, value in config_leaves(opt_cfg.body, ()):
+                full = (*package_path(opt_item.package), *key)
                 if full not in mine or value == _MISSING or full in comp.cli:
                     continue
                 own = mine[full]
-                if own in (value, _MISSING) or _lookup(comp.config, full) != own:
+                if own in (value, _MISSING) or config_lookup(comp.config, full) != own:
                     continue
                 lost.append((group, option, full, own, value, opt_loaded, key))
         return lost

@@ -8,24 +8,9 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
+from preflight.rules.plan._hydra_tree import config_leaves, config_lookup, package_path
 
 _MISSING = "???"
-
-
-def _leaves(data: Any, path: tuple[str, ...]) -> Iterable[tuple[tuple[str, ...], Any]]:
-    if isinstance(data, dict) and data:
-        for key, value in data.items():
-            yield from _leaves(value, (*path, str(key)))
-    elif not isinstance(data, dict):
-        yield path, data
-
-
-def _lookup(data: Any, path: tuple[str, ...]) -> Any:
-    for part in path:
-        if not isinstance(data, dict) or part not in data:
-            return _lookup  # a sentinel: not there
-        data = data[part]
-    return data
 
 
 def _child_paths(entries: list[Any], own_group: str) -> list[tuple[int, str]]:
@@ -52,10 +37,6 @@ def _child_paths(entries: list[Any], own_group: str) -> list[tuple[int, str]]:
                 path = path[: -len(ext)]
         out.append((index, path))
     return out
-
-
-def _prefix(package: str) -> tuple[str, ...]:
-    return tuple(p for p in package.split(".") if p)
 
 
 @register
@@ -137,7 +118,7 @@ not listed), or drop the keys from the file if the base is meant to win.
                 children = [(i, p) for i, p in _child_paths(entries, own_group) if i > self_at]
                 if not children:
                     continue
-                mine = {(*_prefix(item.package), *path): (path, value) for path, value in _leaves(cfg.body, ())}
+                mine = {(*package_path(item.package), *path): (path, value) for path, value in config_leaves(cfg.body, ())}
                 lost: list[tuple[tuple[str, ...], tuple[str, ...], Any, Any, Any, Any]] = []
                 for _index, child_path in children:
                     found = self._child(items, pos, child_path)
@@ -150,12 +131,12 @@ not listed), or drop the keys from the file if the base is meant to win.
                         continue
                     if "/" in child_path and (child_cfg.header or "").strip() == "_global_":
                         continue  # an overlay (experiment, dataset) written to override other nodes
-                    for path, value in _leaves(child_cfg.body, ()):
-                        full = (*_prefix(child_item.package), *path)
+                    for path, value in config_leaves(child_cfg.body, ()):
+                        full = (*package_path(child_item.package), *path)
                         if full not in mine or full[:1] == ("hydra",) or value == _MISSING:
                             continue
                         own_path, own_value = mine[full]
-                        if own_value == value or _lookup(final, full) != value:
+                        if own_value == value or config_lookup(final, full) != value:
                             continue
                         lost.append((full, own_path, own_value, value, child_loaded, path))
                 if not lost:
