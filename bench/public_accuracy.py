@@ -107,10 +107,15 @@ table: Qwen-1.8B/7B/14B/72B fine-tuned with its finetune.py on A100 80GB at batc
 on every linear with and without trainable embedding/output copies, Q-LoRA on the GPTQ Int4 chat models under ZeRO-2
 fp16, full fine-tunes under ZeRO-3 on 1 and 2 GPUs and a 72B LoRA under ZeRO-3 on 4; committed before it was first
 scored).
+``--split held-out-22`` the twenty-second, ``calibration/public/heldout22.json`` (two sources: the CoRal project's
+GPU-usage notes on its ASR configs, full fine-tunes of Whisper tiny to large-v3 and wav2vec2-xls-r-300m (CTC) with the
+HF Trainer under bf16 autocast on an RTX A4000 / RTX 6000 Ada, and torchtune's May 2024 README table, Llama-2-7B
+QLoRA / LoRA / full fine-tunes on RTX 4090s and Llama-2-70B LoRA / full under FSDP on 8 A100s at fixed batch 4 x
+2,048 / 4,096 tokens; committed before it was first scored).
 
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-21] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-22] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -147,6 +152,7 @@ HELDOUT18 = REPO / "calibration" / "public" / "heldout18.json"
 HELDOUT19 = REPO / "calibration" / "public" / "heldout19.json"
 HELDOUT20 = REPO / "calibration" / "public" / "heldout20.json"
 HELDOUT21 = REPO / "calibration" / "public" / "heldout21.json"
+HELDOUT22 = REPO / "calibration" / "public" / "heldout22.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -158,7 +164,7 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15,
                "held-out-16": HELDOUT16, "held-out-17": HELDOUT17, "held-out-18": HELDOUT18,
                "held-out-19": HELDOUT19, "held-out-20": HELDOUT20,
-               "held-out-21": HELDOUT21}
+               "held-out-21": HELDOUT21, "held-out-22": HELDOUT22}
 WITH_CONTEXT = "allocated+context"
 #: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
@@ -483,7 +489,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-9", "held-out-10", "held-out-11", "held-out-12",
                                  "held-out-13", "held-out-14", "held-out-15", "held-out-16",
                                  "held-out-17", "held-out-18", "held-out-19", "held-out-20",
-                                 "held-out-21"))
+                                 "held-out-21", "held-out-22"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -564,7 +570,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-18": "held-out-18 (eighteenth held-out set)",
              "held-out-19": "held-out-19 (nineteenth held-out set)",
              "held-out-20": "held-out-20 (twentieth held-out set)",
-             "held-out-21": "held-out-21 (twenty-first held-out set)"}[args.split]
+             "held-out-21": "held-out-21 (twenty-first held-out set)",
+             "held-out-22": "held-out-22 (twenty-second held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}

@@ -35,6 +35,7 @@ def devset_model(row: str) -> Any:
     archs = [str(a) for a in config.pop("architectures", None) or []]
     image = any(a.endswith("ForImageClassification") for a in archs)
     masked = any(a.endswith("ForMaskedLM") for a in archs)
+    ctc = any(a.endswith("ForCTC") for a in archs)
     classify = setup.get("task") == "sequence-classification"
     if classify:
         config["num_labels"] = int(setup.get("num_labels", 2))
@@ -46,6 +47,11 @@ def devset_model(row: str) -> Any:
         auto = transformers.AutoModelForSequenceClassification
     elif masked:
         auto = transformers.AutoModelForMaskedLM
+    elif ctc:
+        auto = transformers.AutoModelForCTC
+    elif cfg.is_encoder_decoder and mt == "whisper":
+        # speech encoder-decoders are not AutoModelForSeq2SeqLM models (transformers raises)
+        auto = transformers.AutoModelForSpeechSeq2Seq
     elif cfg.is_encoder_decoder:
         auto = transformers.AutoModelForSeq2SeqLM
     else:
