@@ -5,6 +5,7 @@ DeepSpeed v0.12.0 ``parameter_offload.py`` 256-257, ``partitioned_param_coordina
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -80,3 +81,14 @@ def test_twins_without_a_separate_gather_pool(changes):
 def test_parameter_offload_on_one_gpu_gathers_into_the_pool_too():
     est = _job(world_size=1, offload_params="cpu", offload_optimizer="cpu")
     assert est.phases["optimizer"]["stream_cache"] == est.phases["forward"]["gathered_params"]
+
+
+def test_the_measured_allocator_keeps_a_side_streams_block_from_the_default_stream():
+    """calibration/stream_pool_check.py on an H200 (torch 2.11): the default stream's 512 MiB
+    takes a new segment beside the side stream's freed one; the side stream reuses its own."""
+    doc = json.loads((Path(__file__).resolve().parents[1] / "calibration" / "data"
+                      / "est44_stream_pool_h200.json").read_text(encoding="utf-8"))
+    mib = 2 ** 20
+    assert doc["side_freed"] == 512 * mib
+    assert doc["default_same_size"] == 1024 * mib
+    assert doc["side_again"] == doc["default_smaller"] == 1024 * mib
