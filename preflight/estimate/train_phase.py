@@ -70,6 +70,7 @@ from preflight.estimate.terms import (
     zero12_step_grads,
 )
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
+from preflight.estimate.zero3_streams import allgather_pool, allgather_pool_note
 from preflight.estimate.zero_client_optim import zero_client_step_temporaries
 from preflight.estimate.zero_master import zero_fp32_master
 
@@ -235,6 +236,11 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
         # largest group's, the head's, at the end of forward below)
         live += zero3_offload_gather_staging(inp, prm)[0]
         ph.every(("forward", "backward"), "gathered_params", live * comp, pb)
+        # their blocks stay in the all-gather stream's pool through the step (zero3_streams.py)
+        pool = allgather_pool(inp, live * comp)
+        if pool:
+            ph.add("optimizer", "stream_cache", pool, (0.0, pb[1]))
+            notes.append(allgather_pool_note(pool))
     if inp.zero_stage >= 3 and trainable:
         # the contiguous gradient bucket exists from the optimizer's construction on, full size
         ph.every(train_phases, "zero_buckets", zero3_ipg_buffer(inp, 2.0 if comp == 2 else 4.0), pb)
