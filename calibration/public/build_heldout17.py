@@ -359,13 +359,17 @@ add_oom(SIMCSE, "unsup-simcse-roberta-large-ampfp16-b512x2-s32-rtx3090", "nvidia
 LV_BASE = dict(mode="train", precision="bf16", optimizer="adamw", micro_batch=1, seq_len=2048, padding="dynamic",
                image_size=336, grad_ckpt=True, attention="flash", loss="standard", use_cache=False,
                torch_version="2.0.1", transformers_version="4.31.0")
-LV_ZERO = dict(world_size=8, devices_per_node=4, overlap_comm=True, contiguous_gradients=True, deepspeed_version="0.9.5")
+LV_ZERO = dict(world_size=8, devices_per_node=4, overlap_comm=True, contiguous_gradients=True, deepspeed_version="0.9.5",
+               zero_client_optimizer=True)
 LV_UNKNOWN = ("the CLIP ViT-L/14-336 tower is frozen and the projector and LLM are trained in full (no field says the "
               "tower is frozen); 576 image tokens sit inside the 2,048-token cap",
               "conversations padded to the longest in the batch (group_by_modality_length); the longest reaches 2,048 "
               "assumed",
               "train_mem.py runs FlashAttention-2 through its monkey patch; DeepSpeed keeps fp32 master weights and "
-              "Adam states in the optimizer partition")
+              "Adam states in the optimizer partition",
+              "est45 (input corrected after scoring): scripts/zero2.json and scripts/zero3.json (6bfd907, October "
+              "2023) have no 'optimizer' block, so DeepSpeed wraps the Trainer's own optimizer, llava/train/train.py's "
+              "'optim: str = field(default=\"adamw_torch\")' (zero_client_optimizer written; it was left unset)")
 add_oom(LLAVA, "llava-v1.5-7b-ft-zero2-bf16-8xa100-40gb-b1", "nvidia-smi", "A100-SXM-40GB",
         dict(LV_BASE, **LV_ZERO, model="LLaVA-1.5-7B", grad_accum=16, zero_stage=2),
         unknown=(*LV_UNKNOWN, "SXM or PCIe not said (SXM written); the pyproject pins of October 2023 written for the "

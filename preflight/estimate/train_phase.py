@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from preflight.estimate import activations as A
 from preflight.estimate import constants as C
 from preflight.estimate import contrastive as CL
+from preflight.estimate import int8_matmul as I8
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.dtype_groups import lora_largest, mixed_dtype_temporaries
 from preflight.estimate.frozen_tables import applies as frozen_applies
@@ -134,6 +135,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     weights = stored_weights(inp, prm, base_bytes, other_bytes) + tables.copy
     if inp.quant == "8bit":
         weights += (arch.num_layers + arch.num_encoder_layers) * 7 * arch.hidden_size * 4  # SCB rows
+        if inp.mode == "train":
+            notes.append(I8.outlier_note(inp, prm.quantizable * C.INT8_BYTES_PER_PARAM))
     # PEFT keeps adapters in fp32 over a 16-bit base; litgpt and torchtune build them in the
     # model's dtype (Lightning's bf16-true, torchtune's dtype: bf16)
     adapter_bytes = 4.0 if (inp.model_impl == "transformers" and not ds_cast) else float(d.comp)
@@ -413,6 +416,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     # a 4-bit base dequantizes each weight in its matmul (dequant.py): the LM head's (when it
     # is 4-bit) next to the loss gradients, a block matrix's next to that layer's gradients
     head_t, block_t = dequant_transients(inp, arch, prm, d.comp)
+    # an LLM.int8 base makes its weight 16-bit again for the input's gradient (int8_matmul.py)
+    block_t += I8.backward_dequant(inp, arch)
     # the head's own backward makes its weight gradient next to the logits' gradient
     head_g = head_grad_at_backward_start(arch, full and not sharded and not kept and not CL.is_clip(arch)
                                          and not frozen_tables,

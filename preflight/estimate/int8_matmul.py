@@ -1,0 +1,82 @@
+"""What an LLM.int8 base (bitsandbytes ``Linear8bitLt``, transformers' ``load_in_8bit``) costs in
+training beyond its int8 storage (est45).
+
+Read in bitsandbytes' ``autograd/_functions.py``, ``MatMul8bitLt`` (tags 0.37.0 to 0.44.0 carry the
+same lines; 0.45.0 keeps the row-major ``CB`` instead of the tiled ``CxB``):
+
+- **The weight, dequantized in backward.** The input's gradient of a frozen int8 weight is a
+  16-bit matmul against the whole weight made 16-bit again::
+
+      elif state.CxB is not None:
+          CB = (undo_layout(state.CxB, state.tile_indices)
+                .to(ctx.dtype_A).mul_(state.SCB.unsqueeze(1).mul(1.0 / 127.0)))
+          grad_A = torch.matmul(grad_output, CB)
+
+  ``undo_layout`` returns a new row-major int8 tensor (``outputs = torch.empty_like(tensor)``
+  ... ``.contiguous()``) and ``.to(ctx.dtype_A)`` a 16-bit copy of it while it is alive: 1 + 2
+  bytes per element of the weight at once (:data:`TILED_BYTES`). After the first forward on a
+  Turing or later GPU the weight lives only in the tiled layout (``Linear8bitLt.forward``:
+  ``del self.state.CB; self.weight.data = self.state.CxB``), so this is the path training takes.
+  Without the tiled layout (bitsandbytes 0.45+, or a GPU before Turing) the branch above it runs,
+  ``state.CB.to(ctx.dtype_A, copy=True)``: 2 bytes per element (:data:`ROW_MAJOR_BYTES`). The
+  plan does not know the bitsandbytes version; the estimate takes the tiled path (every release
+  of 2023-2024, the ones int8 LoRA recipes pinned). One weight at a time: the largest block
+  matrix (the LM head stays 16-bit, transformers' ``get_keys_to_not_convert``), charged as the
+  4-bit base's dequantized weight is (``dequant_transient``, next to one recomputed layer).
+- **Outlier columns kept between steps (not charged).** Each forward that meets an input value
+  of magnitude ``threshold`` (6.0) or more stores the weight's columns for those inputs in 16
+  bits on the layer's state and keeps them until the layer's next forward:
+  ``state.subB = (outliers * state.SCB.view(-1, 1) / 127.0).t().contiguous().to(A.dtype)``.
+  That is ``out_features x (number of input columns with an outlier)`` x 2 bytes per layer, up
+  to twice the int8 weights when every column has one. How many columns do depends on the
+  model's weights and the data, which a plan does not know; the rows measured here at about a
+  thousand tokens per step show little of it (docs/calibration.md "est45"), so it is named in a
+  note and not charged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: bytes per weight element alive while ``undo_layout(state.CxB, ...)`` feeds ``.to(dtype_A)``:
+#: the row-major int8 copy and its 16-bit copy (format: bitsandbytes 0.37.0-0.44.0
+#: ``MatMul8bitLt.backward``, ``elif state.CxB is not None``)
+TILED_BYTES = 3
+#: the row-major path's ``state.CB.to(ctx.dtype_A, copy=True)``: one 16-bit copy (format:
+#: bitsandbytes 0.37.0+ ``MatMul8bitLt.backward``, ``elif state.CB is not None``)
+ROW_MAJOR_BYTES = 2
+#: ``MatmulLtState.threshold``: transformers' ``llm_int8_threshold`` default (format)
+OUTLIER_THRESHOLD = 6.0
+
+#: transformers models whose attention has one fused query/key/value Linear
+_FUSED_QKV = ("gpt_neox", "falcon", "bloom", "phi3", "gpt_bigcode")
+
+
+def largest_int8_matrix(arch: Any) -> int:
+    """Elements of the largest block weight (the MLP's or a fused / query projection)."""
+    hidden = int(getattr(arch, "hidden_size", 0) or 0)
+    width = max(int(getattr(arch, "intermediate_size", 0) or 0),
+                int(getattr(arch, "moe_intermediate_size", 0) or 0))
+    heads = int(getattr(arch, "num_heads", 0) or 0)
+    head_dim = int(getattr(arch, "head_dim", 0) or 0)
+    q_dim = heads * head_dim
+    if str(getattr(arch, "model_type", "")) in _FUSED_QKV:
+        q_dim += 2 * int(getattr(arch, "num_kv_heads", heads) or heads) * head_dim
+    return hidden * max(width, q_dim, hidden)
+
+
+def backward_dequant(inp: Any, arch: Any) -> float:
+    """Bytes of the weight ``MatMul8bitLt.backward`` makes 16-bit for the input's gradient, the
+    tiled layout's path (:data:`TILED_BYTES` per element of the largest block matrix). Zero
+    unless an 8-bit base trains (adapters over it)."""
+    if inp.quant != "8bit" or inp.mode != "train":
+        return 0.0
+    return float(largest_int8_matrix(arch)) * TILED_BYTES
+
+
+def outlier_note(inp: Any, int8_weight_bytes: float) -> str:
+    """The note on the outlier columns each layer keeps (not charged)."""
+    return (f"LLM.int8: each 8-bit layer keeps the 16-bit weight columns of the inputs that had a "
+            f"value of {OUTLIER_THRESHOLD:g} or more in its last forward (bitsandbytes' state.subB), "
+            f"up to {2 * int8_weight_bytes / 1024 ** 3:.1f} GiB if every column had one; how many do "
+            "depends on the weights and the data and is not charged")
