@@ -177,7 +177,10 @@ add(CORAL, "wav2vec2-small-xls-r-300m-ctc-full-ampbf16-b8-ckpt-rtx-a4000-16gb", 
 
 # ------------------------------------------------------------------ 2. torchtune README, May 2024
 TT_COMMON = dict(mode="train", precision="bf16", attention="sdpa", loss="standard", model_impl="torchtune",
-                 micro_batch=4, padding="max_length", torch_version="2.3.0")
+                 micro_batch=4, padding="max_length", torch_version="2.3.0",
+                 # est46 (after the first scoring, so in-sample): the table's own commit is torchtune 0.2.0 in
+                 # the making (version.txt at 0217d44: "0.2.0"; v0.1.1 and v0.2.0 are the releases around it)
+                 torchtune_version="0.2.0")
 TT_UNKNOWN = (
     "'Peak Memory per GPU (GB)' names no counter: torchtune logs peak_memory_active, peak_memory_alloc and "
     "peak_memory_reserved, each divided by 1e9; read as torch.cuda.max_memory_allocated (PR #961, which "
@@ -188,6 +191,10 @@ TT_UNKNOWN = (
     "torch not stated: torchtune then said it is tested with the latest stable release (2.3.0, April 2024)",
     "torchtune's TransformerDecoder returns fp32 logits (self.output(h).float()) and the recipe applies "
     "torch.nn.CrossEntropyLoss to them (no chunking)",
+    "torchtune 0.2.0 written (est46, after the first scoring): version.txt at 0217d44 reads '0.2.0'; its "
+    "recipes keep 'logits = logits[..., :-1, :].contiguous()' at loop level through backward (no 'del "
+    "logits' before PR #1235, first in 0.3.0) and compile the model only ('model = utils.wrap_compile(model)'; "
+    "compile_loss from PR #1512, first in 0.3.0)",
 )
 ATTN_QV = ["q_proj", "v_proj"]
 

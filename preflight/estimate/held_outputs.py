@@ -104,15 +104,18 @@ def _cache(inp: Any, arch: Any, comp: float, tokens: float) -> tuple[float, floa
 
 
 def held_outputs(inp: Any, arch: Any, comp: float, tokens: float,
-                 logits_held: float) -> dict[str, float]:
+                 logits_held: float, loop_logits: float = 0.0) -> dict[str, float]:
     """Extra bytes per moment when the loop keeps its outputs (0 each when it does not):
     ``forward`` (end of forward: previous step's logits and cache, this step's unsaved cache
     part), ``backward_start`` (this step's unsaved cache part) and ``backward_end`` (this
-    step's logits and whole cache)."""
+    step's logits and whole cache). ``loop_logits``: what a loop known to keep its logits holds
+    (torchtune before 0.3, ``torchtune_loop.loop_logits_bytes``), in place of ``logits_held``."""
     if inp.mode != "train":
         return {"forward": 0.0, "backward_start": 0.0, "backward_end": 0.0}
     cache, unsaved = returned_cache(inp, arch, comp, tokens)
-    if not getattr(inp, "keeps_outputs", False):
+    if loop_logits:
+        logits_held = loop_logits
+    if not (getattr(inp, "keeps_outputs", False) or loop_logits):
         # the step's own output object is dropped after forward: its unsaved cache part
         # exists at the end of forward only
         return {"forward": unsaved, "backward_start": 0.0, "backward_end": 0.0}

@@ -132,6 +132,9 @@ class EstimateInput:
     model_impl: str = "transformers"                  # whose modeling code runs: transformers | litgpt | torchtune
     # "4.41.2": generate's KV cache (legacy tuples before 4.42) and the LM loss's logits copies; None: unknown
     transformers_version: Optional[str] = None
+    # "0.2.1": torchtune's release (model_impl torchtune): before 0.3 its recipes keep the fp32
+    # logits at loop level and compile the model only (torchtune_loop.py); None: unknown (current)
+    torchtune_version: Optional[str] = None
     # the training loop keeps the model's output object across steps (``outputs = model(...)``
     # at loop level): previous step's logits and returned cache live through the next forward
     keeps_outputs: bool = False
@@ -454,6 +457,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("loss", "loss.implementation"), ("kbit_prepared", "peft.kbit_prepared"),
              ("torch_version", "framework.torch_version"),
              ("transformers_version", "framework.transformers_version"),
+             ("torchtune_version", "framework.torchtune_version"),
              ("fsdp_unsharded_accum", "dist.fsdp_unsharded_grad_accum"),
              ("fsdp_frozen_grads", "dist.fsdp_frozen_grads"),
              ("fsdp_limit_all_gathers", "dist.fsdp_limit_all_gathers"),

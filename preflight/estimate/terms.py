@@ -14,6 +14,7 @@ from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.shapes import lora_dims
 from preflight.estimate.terms_sharded import *  # noqa: F403  (the ZeRO/FSDP terms, read by the cost model as terms.X)
 from preflight.estimate.terms_sharded import deepspeed_parts
+from preflight.estimate.torchtune_loop import old_recipes
 
 
 def attention_kernel(inp: EstimateInput) -> str:
@@ -406,7 +407,8 @@ def loss_compiled(inp: EstimateInput) -> Optional[bool]:
     """Whether the LM loss runs inside a compiled region: False when nothing is compiled;
     the job's own fact (``compiled_loss``, plan ``compile.loss_inside``) when known;
     torchtune's recipes compile the loss whenever they compile the model (``if
-    self._compile: training.compile_loss(self._loss_fn)``, every recipe); a transformers
+    self._compile: training.compile_loss(self._loss_fn)``, every recipe from 0.3; before
+    0.3 the model alone, torchtune_loop.py); a transformers
     model computing its own standard loss (:func:`model_computes_loss`) has it inside the
     compiled forward; otherwise None (unknown: ``torch.compile(model)`` alone leaves a loss
     computed on its output eager)."""
@@ -415,7 +417,7 @@ def loss_compiled(inp: EstimateInput) -> Optional[bool]:
     if inp.compiled_loss is not None:
         return bool(inp.compiled_loss)
     if inp.model_impl == "torchtune":
-        return True
+        return not old_recipes(inp)
     if model_computes_loss(inp):
         return True
     return None

@@ -70,6 +70,7 @@ from preflight.estimate.terms import (
     zero12_offload_step_copy,
     zero12_step_grads,
 )
+from preflight.estimate.torchtune_loop import loop_logits_bytes
 from preflight.estimate.trained_embeddings import table_notes, trained_tables
 from preflight.estimate.zero3_streams import allgather_pool, allgather_pool_note
 from preflight.estimate.zero_client_optim import zero_client_step_temporaries
@@ -383,7 +384,7 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
            max(fwd_at_head - acts["logits_fwd"], block_t - acts["logits_fwd"], 0.0), ab)
     # a loop that keeps its outputs object (held_outputs.py): previous step's logits and cache
     held = held_outputs(inp, arch, d.comp, float(inp.micro_batch * (inp.seq_len or 0)),
-                        acts["logits_held"])
+                        acts["logits_held"], acts["logits_loop"])
     ph.add("forward", "held_outputs", held["forward"], ab)
     # Backward starts with every activation saved, the loss gradients over the vocabulary
     # (or, later, one recomputed layer and its own gradients); it ends with every gradient
@@ -491,7 +492,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         # the activation the job builds the model with (from_pretrained(activation_function=))
         arch = replace(arch, extra={**arch.extra, "mlp_act": str(inp.mlp_act).lower()})
     out = {"saved": 0.0, "recompute": 0.0, "layer_bwd": 0.0, "logits_fwd": 0.0,
-           "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0}
+           "logits_bwd": 0.0, "logits_held": 0.0, "logits_at_head": 0.0, "logits_loop": 0.0}
     if family == "cnn":
         image = inp.image_size or arch.image_size
         acts = A.cnn(arch, d, batch=b, image=image)
@@ -635,4 +636,6 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         out["logits_fwd"] = tv * hf_loss_forward_bytes(inp, elem, arch)
         out["logits_bwd"] = tv * hf_loss_backward_bytes(inp, elem, arch)
         out["logits_at_head"] = tv * elem   # the logits' gradient reaching the head
+        # torchtune before 0.3: the loop's own name keeps the shifted fp32 logits (torchtune_loop.py)
+        out["logits_loop"] = loop_logits_bytes(inp, tv)
     return out
