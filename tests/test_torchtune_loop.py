@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 import public_accuracy as pa
 
@@ -19,6 +18,7 @@ from preflight.estimate import estimate
 from preflight.estimate.model import OVERHEAD_TERMS
 from preflight.estimate.terms import loss_compiled
 
+ROOT = Path(__file__).resolve().parent.parent
 DEVICE = ROOT / "calibration" / "data" / "est46_fsdp_full_peaks_h200.json"
 GB = 1e9
 # Llama-2-7B as torchtune's full_finetune_distributed ran it (the device script's layout)
