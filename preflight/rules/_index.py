@@ -457,7 +457,7 @@ NEEDS = {
     "PF485": ('ForSequenceClassification',),
     "PF486": ('compute_metrics',),
     "PF487": ('from_pretrained',),
-    "PF488": ('max_length', 'padding'),
+    "PF488": ('max_length', 'padding', 'pad_token_id'),
     "PF489": ('tokenizers',),
     "PF490": ('epochs',),
     "PF491": ('main_process', 'rank', 'is_global_zero', 'master', 'is_main', 'process_zero'),
