@@ -24,7 +24,30 @@ _DATA = textwrap.dedent("""
         trainer.train()
 """)
 
+# transformers issue 26357's shape: the labels are a copy of the ids, masked item by item
+_ITEMWISE = textwrap.dedent("""
+    import transformers
+
+
+    def tokenize(prompt, response):
+        full = tokenizer(prompt + response + tokenizer.eos_token, truncation=True, max_length=256,
+                         padding="max_length")
+        prompt_len = len(tokenizer(prompt)["input_ids"])
+        labels = list(full["input_ids"])
+        for i in range(len(labels)):
+            if {test}:
+                labels[i] = -100
+        return {{"input_ids": full["input_ids"], "attention_mask": full["attention_mask"], "labels": labels}}
+
+
+    data = raw.map(lambda ex: tokenize(ex["instruction"], ex["output"]))
+    trainer = transformers.Trainer(model=model, train_dataset=data, args=transformers.TrainingArguments("out"),
+                                   data_collator={collator}
+""")
+
 BAD_EXAMPLES = [
+    _ITEMWISE.format(test='i < prompt_len or full["attention_mask"][i] == 0',
+                     collator="transformers.DataCollatorForLanguageModeling(tokenizer, mlm=False))  # warning: PF465"),
     # Alpaca-CoT issue 143: the prompt masking lost in the collator
     _DATA.replace("{collator},", "transformers.DataCollatorForLanguageModeling(tokenizer, mlm=False),"
                                  "  # warning: PF465"),
@@ -53,6 +76,12 @@ BAD_EXAMPLES = [
 ]
 
 GOOD_EXAMPLES = [
+    # the fix: a collator that pads the labels built item by item
+    _ITEMWISE.format(test='i < prompt_len or full["attention_mask"][i] == 0',
+                     collator="transformers.DataCollatorForSeq2Seq(tokenizer, padding=True))"),
+    # tricky-correct: only padding masked item by item, which the collator does itself
+    _ITEMWISE.format(test='full["attention_mask"][i] == 0',
+                     collator="transformers.DataCollatorForLanguageModeling(tokenizer, mlm=False))"),
     # the fix (alpaca-lora): a collator that pads the labels the script built
     _DATA.replace("{collator}", "transformers.DataCollatorForSeq2Seq(tokenizer, pad_to_multiple_of=8, "
                                 "return_tensors=\"pt\", padding=True)"),

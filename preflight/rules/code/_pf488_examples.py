@@ -4,7 +4,38 @@ from __future__ import annotations
 
 import textwrap
 
+_HAND_PADDED = textwrap.dedent("""
+    import torch
+
+
+    class ChatCollator:
+        def __init__(self, tokenizer):
+            self.tokenizer = tokenizer
+
+        def __call__(self, features):
+            max_length = max(len(f["input_ids"]) for f in features)
+            user = self.tokenizer.encode("<|im_start|>user", add_special_tokens=False)
+            batch_ids, batch_labels = [], []
+            for f in features:
+                ids = f["input_ids"]
+                padding_length = max_length - len(ids)
+                padded_ids = ids + [self.tokenizer.pad_token_id] * padding_length
+                {label_line}
+                for j in range(len(ids) - len(user) + 1):
+                    if ids[j:j + len(user)] == user:
+                        for k in range(j):
+                            label[k] = -100
+                        break
+                {extra}
+                batch_ids.append(padded_ids)
+                batch_labels.append(label)
+            return {{"input_ids": torch.tensor(batch_ids), "labels": torch.tensor(batch_labels)}}
+""")
+
+
 PF488_BAD = [
+    # OneRec-Think issue 8 shape: a collator pads by hand, copies the row into the labels, masks only the prompt
+    _HAND_PADDED.format(label_line="label = padded_ids.copy()  # warning: PF488", extra=""),
     # learn-llm#2 shape: a pretraining Dataset pads to max_length and clones input_ids as labels
     textwrap.dedent("""
     from torch.utils.data import Dataset
@@ -59,6 +90,11 @@ class Seq2SeqCollator:
 ]
 
 PF488_GOOD = [
+    # the fix: the labels padded with -100
+    _HAND_PADDED.format(label_line="label = list(ids) + [-100] * padding_length", extra=""),
+    # tricky: the copy's pad positions are masked afterwards from a lower bound on
+    _HAND_PADDED.format(label_line="label = padded_ids.copy()",
+                        extra="label[len(ids):] = [-100] * padding_length"),
     # the fix: pads masked to -100
     """
 def train_step(model, tokenizer, optimizer, texts):

@@ -61,6 +61,41 @@ def _labels_use(node: ast.AST, name: str) -> bool:
     return False
 
 
+_PAD_WORDS = ("pad", "mask")
+_PROMPT_WORDS = ("prompt", "instruction", "user", "source", "question", "query", "context", "human")
+
+
+def _prompt_test(test: ast.AST) -> bool:
+    """A condition that masks more than padding: it names the prompt, or names no padding at all."""
+    text = ast.unparse(test).lower()
+    return any(w in text for w in _PROMPT_WORDS) or not any(w in text for w in _PAD_WORDS)
+
+
+def _prompt_item_mask(ctx: FileContext, node: ast.Assign) -> bool:
+    """``labels[i] = -100`` (or ``labels[:n] = ...``) on a local the function hands on as the labels, under a
+    condition that is not only a padding test (``if i < prompt_len or mask[i] == 0``) or on a prefix slice:
+    a prompt masked item by item."""
+    if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Subscript) or not _is_ignore(node.value):
+        return False
+    target = node.targets[0]
+    if not isinstance(target.value, ast.Name):
+        return False
+    scope = ctx.enclosing_function(node)
+    if scope is None or not any(_labels_use(n, target.value.id) for n in ast.walk(scope)):
+        return False
+    tests: list[ast.AST] = []
+    for anc in ctx.ancestors(node):
+        if anc is scope:
+            break
+        if isinstance(anc, ast.If):
+            test = anc.test
+            tests.extend(test.values if isinstance(test, ast.BoolOp) else [test])
+    if tests:
+        return any(_prompt_test(t) for t in tests)
+    index = target.slice
+    return isinstance(index, ast.Slice) and index.lower is None and index.upper is not None and _prompt_test(index)
+
+
 def _masking(ctx: FileContext) -> Optional[ast.Assign]:
     """``example["labels"] = [-100] * n + ...``: a whole labels entry built with -100 (or an IGNORE_INDEX
     constant) in a list, directly or through a local the function then returns or stores as the
@@ -68,6 +103,8 @@ def _masking(ctx: FileContext) -> Optional[ast.Assign]:
     Pad masking in place (``labels[labels == pad] = -100``) is what the collator does itself and does
     not count."""
     for node in ctx.nodes(ast.Assign):
+        if _prompt_item_mask(ctx, node):
+            return node
         if not _masked_list(node.value):
             continue
         if any(_labels_key(t) for t in node.targets):
@@ -110,12 +147,17 @@ Use a collator that pads the labels you built:
 `DataCollatorForSeq2Seq(tokenizer, pad_to_multiple_of=8, return_tensors="pt",
 padding=True)` (as alpaca-lora does), or TRL's completion-only collation.
 
+A local copy of the ids masked item by item (`labels = list(input_ids)`, then
+`labels[i] = -100` under `if i < prompt_len ...`, or `labels[:n] = ...`) and handed on as the
+example's labels counts as built labels too (transformers issue 26357).
+
 ## When preflight stays silent
 
 * No whole `labels` entry is built with -100 in a list in the file (directly, or as a local
   that the same function returns or stores under `"labels"`) (masking padding, in
   place `labels[labels == pad] = -100` or as `-100 if t == pad_token_id else t` in a list, is
-  what the collator does anyway), or the
+  what the collator does anyway; so is `labels[i] = -100` under a test on the pad id or the
+  attention mask alone), or the
   collator is another class, or `mlm` is not literally False.
 """
     bad_examples = examples("preflight.rules.code._pf465_examples", "BAD_EXAMPLES")

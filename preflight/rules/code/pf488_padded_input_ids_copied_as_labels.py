@@ -137,7 +137,7 @@ class PaddedInputIdsCopiedAsLabels(Rule):
     severity = Severity.WARNING
     category = Category.CORRECTNESS
     frameworks = ("transformers",)
-    needs_text = ("max_length", "padding")
+    needs_text = ("max_length", "padding", "pad_token_id")
     summary = "labels copied from input_ids padded to max_length: the loss is computed on the padding"
     explanation = """
 ## What it finds
@@ -176,6 +176,14 @@ pads labels with `label_pad_token_id=-100` for this reason (JulesBelveze/bert-sq
   as a list itself (one example, or a parameter: a row may have no padding at all), or
   does not pad at all (`group_texts` blocks, as `run_clm.py`).
 * The tokenizer call and the labels are in different functions.
+* A row padded by hand (`padded = ids + [tokenizer.pad_token_id] * n`) and copied as
+  the labels (`label = padded.copy()`) is reported even when the function masks the
+  prompt with -100 (OneRec-Think issue 8: only the text before the user turn was
+  masked); it stays silent when the function compares with the pad id, pads labels
+  with `[-100] * n`, or writes from a lower bound on (`label[len(ids):] = ...`) or
+  through a mask (`label[mask == 0] = -100`), or when the file names an `ignore_index`
+  (a VLM collator that pads labels with the pad id for a model whose own loss is
+  `CrossEntropyLoss(ignore_index=pad_token_id)`, found in public code, is correct).
 * Rows padded by `pad_sequence(..., padding_value=pad_id)` and copied as labels: the
   collators found this way (sam-byron/finance_chatbot) pad fixed-size chunks of the
   block size, where nothing is padded; PF125 judges `pad_sequence` targets of a
@@ -185,6 +193,7 @@ pads labels with `label_pad_token_id=-100` for this reason (JulesBelveze/bert-sq
     good_examples = examples("preflight.rules.code._pf488_examples", "PF488_GOOD")
 
     def check(self, ctx: FileContext) -> Iterable[Finding]:
+        yield from self._hand_padded(ctx)
         pads = [c for c in ctx.nodes(ast.Call) if _pads(ctx, c)]
         if not pads or _masks(ctx):
             return
@@ -208,3 +217,19 @@ pads labels with `label_pad_token_id=-100` for this reason (JulesBelveze/bert-sq
                     "`labels[attention_mask == 0] = -100`",
                     evidence=[ctx.evidence(pad, where)])
                 return
+
+    def _hand_padded(self, ctx: FileContext) -> Iterable[Finding]:
+        """A row padded by hand with the pad id and copied as the labels (a custom collator)."""
+        from preflight.rules.code._pf488_manual import hand_padded_label_copies
+
+        text = ctx.parsed.source.text
+        if "pad" not in text or "ignore_index" in text:
+            return  # a loss of the file's own may ignore the pad id (`CrossEntropyLoss(ignore_index=pad_id)`)
+        for fn in [*ctx.nodes(ast.FunctionDef), *ctx.nodes(ast.AsyncFunctionDef)]:
+            for copy, pad in hand_padded_label_copies(fn):
+                yield ctx.finding(
+                    self, copy,
+                    "the labels are a copy of a row padded by hand with the pad id, and no pad position of the copy "
+                    "is set to -100: the language-model loss ignores only -100, so every padding token is a "
+                    "training target. Pad the labels with -100 instead (`list(ids) + [-100] * n`)",
+                    evidence=[ctx.evidence(pad, "the row is padded with the pad id here")])

@@ -1,0 +1,140 @@
+"""PF268 bf16-on-gpu-without-bf16: bfloat16 training in a SLURM job whose ``#SBATCH`` directives request a
+GPU type without bfloat16 support (V100, T4, P100, RTX 20xx)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable, Optional
+
+from preflight.diagnostics import Category, Finding, Severity
+from preflight.plan_rules import PlanContext, PlanRule
+from preflight.registry import register
+from preflight.rules.base import examples
+from preflight.sources import read_text_limited
+
+_BF16_MODES = ("bf16", "amp_bf16")
+_SHELL_SUFFIXES = (".sh", ".slurm", ".sbatch", ".bash")
+
+
+def _batch_scripts(pctx: PlanContext) -> list[tuple[str, Path]]:
+    """(display path, path) of the job's batch script: the launch script the job was read from, else the
+    shell scripts at the project's top that name one of its Python scripts."""
+    root = pctx.project.root
+    at = pctx.project.launch_at
+    if at is not None:
+        path = Path(at[0]) if Path(at[0]).is_absolute() else root / at[0]
+        return [(at[0], path)]
+    names = {Path(str(s.source.path)).name for s in pctx.scripts}
+    out = []
+    try:
+        entries = sorted(os.listdir(root))
+    except OSError:
+        return []
+    for entry in entries:
+        path = root / entry
+        if entry.endswith(_SHELL_SUFFIXES) and os.path.isfile(path) and pctx.project.may_read(path):
+            out.append((entry, path))
+    return [(d, p) for d, p in out if names and _names_any(p, names)]
+
+
+def _names_any(path: Path, names: set[str]) -> bool:
+    try:
+        text = read_text_limited(path, errors="replace")
+    except OSError:  # InputRefused is an OSError
+        return False
+    return any(n in text for n in names)
+
+
+def _requested_gpu(pctx: PlanContext) -> Optional[tuple[str, int, Any, str]]:
+    """(batch script display path, directive line, catalog GPU, how it was asked) when the job's batch
+    script has ``#SBATCH`` directives naming a GPU type the catalog knows."""
+    from preflight.gate.slurm import parse_sbatch
+
+    for display, path in _batch_scripts(pctx):
+        try:
+            text = read_text_limited(path, errors="replace")
+        except OSError:  # InputRefused is an OSError
+            continue
+        if "#SBATCH" not in text:
+            continue
+        request = parse_sbatch(text, display).gpus()
+        option = request.option
+        if request.gpu_type is None or option is None or option.origin != "directive" or option.line is None:
+            continue
+        try:
+            from preflight import hardware
+        except ImportError:
+            return None
+        gpu = hardware.find(request.gpu_type)
+        if gpu is None or not hasattr(gpu, "bf16"):
+            continue
+        return display, option.line, gpu, request.how
+    return None
+
+
+@register
+class Bf16OnGpuWithoutBf16(PlanRule):
+    code = "PF268"
+    name = "bf16-on-gpu-without-bf16"
+    severity = Severity.ERROR
+    category = Category.CONFIG
+    frameworks = ()
+    summary = ("bfloat16 training in a SLURM job that requests GPUs without bfloat16 support (V100, T4, P100): "
+               "the run stops at start-up or crawls through emulation")
+    explanation = """
+## What it finds
+
+A job whose precision is bfloat16 (`TrainingArguments(bf16=True)` or `--bf16 True`,
+Lightning/Fabric `precision="bf16-mixed"`/`"bf16-true"`, accelerate/DeepSpeed bf16, a
+bf16 autocast) while the launch script is a batch script whose `#SBATCH` directives
+request a GPU type that has no bfloat16 tensor cores in preflight's hardware catalog
+(`--gres=gpu:v100:8`, `--gpus-per-node=t4:2`, `--gpus=p100:4`).
+
+## Why it matters
+
+Volta, Turing and Pascal GPUs have no bfloat16 math. transformers checks at start-up and
+stops with "ValueError: Your setup doesn't support bf16/gpu. You need torch>=1.10, using
+Ampere GPU with cuda>=11.0" (lm-sys/FastChat issue 399: the repository's command line
+with `--bf16 True --tf32 True` on a V100 node; `--tf32` fails the same way). Lightning
+and plain torch either fail in the first bf16 kernels or run through slow emulation,
+depending on the torch release (Lightning-AI/litgpt PR 416 picks bf16 only when
+`torch.cuda.is_bf16_supported()`). The job waits in the queue for its nodes and then
+does not train.
+
+## How to fix it
+
+Use fp16 mixed precision on these GPUs (`--fp16 True --tf32 False`,
+`precision="16-mixed"`), choose the precision from `torch.cuda.is_bf16_supported()`,
+or request Ampere or newer GPUs (`--gres=gpu:a100:8`).
+
+## When preflight stays silent
+
+* The directives name no GPU type (`--gres=gpu:8`), a type the catalog does not know,
+  or one with bfloat16 support (A100, A10G, L4, H100, ...).
+* The GPU type is given on the sbatch command line or in the environment (the
+  directives of the script are what preflight reads).
+* The precision is fp16, fp32, or chosen at run time (`"bf16-true" if
+  torch.cuda.is_bf16_supported() else "16-true"`).
+"""
+    bad_examples = examples("preflight.rules.plan._pf268_examples", "PF268_BAD")
+    good_examples = examples("preflight.rules.plan._pf268_examples", "PF268_GOOD")
+
+    def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
+        fact = pctx.plan.resolve("precision.mode")
+        if fact is None or fact.value not in _BF16_MODES:
+            return
+        found = _requested_gpu(pctx)
+        if found is None:
+            return
+        display, line, gpu, how = found
+        if gpu.bf16:
+            return
+        evidence = pctx.fact_evidence(fact, f"the job trains in {fact.value} here")
+        yield pctx.location_finding(
+            self, display, line,
+            f"the job requests {gpu.name} GPUs ({how}), which have no bfloat16 support, but trains in "
+            f"{fact.value} ({fact.source.location()}): transformers stops at start-up with \"Your setup doesn't "
+            "support bf16/gpu\", other frameworks fail in the first bf16 kernels or fall back to slow emulation. "
+            "Train in fp16 mixed precision on these GPUs, or request Ampere or newer ones",
+            evidence=[evidence] if evidence is not None else None)
