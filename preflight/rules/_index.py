@@ -68,6 +68,7 @@ FILE = {
     "PF265": "code.pf265_metric_computed_never_reset",
     "PF271": "code.pf271_logged_loss_running_sum",
     "PF273": "code.pf273_logged_micro_batch_loss_divided",
+    "PF274": "code.pf274_name_bound_on_main_process_only",
     "PF301": "code.pf301_host_sync_in_loop",
     "PF302": "code.pf302_loop_invariant_transfer",
     "PF303": "code.pf303_discarded_tensor_to",
