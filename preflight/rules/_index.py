@@ -215,6 +215,7 @@ JOB = {
     "PF259": "plan.pf259_hydra_primary_overrides_selected_option",
     "PF262": "plan.pf262_hydra_dict_override_keeps_stale_keys",
     "PF272": "plan.pf272_logged_epoch_loss_of_one_process",
+    "PF275": "plan.pf275_instantiate_key_not_a_parameter",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
