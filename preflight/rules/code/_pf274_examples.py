@@ -72,10 +72,11 @@ PF274_GOOD = [
 
     def save(accelerator, model, path):
         if accelerator.is_main_process:
+            os.environ["WANDB_DIR"] = path
             state = accelerator.unwrap_model(model).state_dict()
         if not accelerator.is_main_process:
             return
-        torch.save(state, path)
+        torch.save(state, os.path.join(path, "model.pt"))
 
 
     def report(trainer, model):

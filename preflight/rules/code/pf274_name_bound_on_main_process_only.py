@@ -28,7 +28,8 @@ def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
 
 
 def _assigned(stmts: list[ast.stmt]) -> list[ast.Name]:
-    """Names the statements assign with ``=`` (``x = ...``, ``a, b = ...``, ``x: T = ...``)."""
+    """Names the statements assign with ``=`` (``x = ...``, ``a, b = ...``, ``x: T = ...``); not the names an
+    item or attribute assignment reads (``os.environ["RANK"] = ...`` binds no ``os``)."""
     out: list[ast.Name] = []
     for stmt in stmts:
         for node in [stmt, *_own_nodes(stmt)]:
@@ -38,7 +39,7 @@ def _assigned(stmts: list[ast.stmt]) -> list[ast.Name]:
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
                 targets = [node.target]
             for target in targets:
-                out.extend(n for n in ast.walk(target) if isinstance(n, ast.Name))
+                out.extend(n for n in ast.walk(target) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store))
     return out
 
 
