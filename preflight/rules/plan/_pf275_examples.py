@@ -61,7 +61,41 @@ PF275_BAD = [
     _APP.format(pin="  # error: PF275", target="UNet", more=""),
 ]
 
+_NESTED = textwrap.dedent("""
+    # --- train.py
+    import hydra
+
+
+    @hydra.main(version_base="1.3", config_path=".", config_name="config")
+    def main(cfg):
+        module = hydra.utils.instantiate(cfg.model{call}){pin}
+        module.fit()
+    # --- config.yaml
+    model:
+      _target_: lit.Module
+      lr: 0.001
+      net:
+        _target_: lit.DenseNet
+        input_size: 784
+        hidden: 64
+    # --- lit.py
+    class DenseNet:
+        def __init__(self, input_size, hidden_size=64):
+            self.size = (input_size, hidden_size)
+
+
+    class Module:
+        def __init__(self, net, lr):
+            self.net = net
+    """)
+
+PF275_BAD.append(
+    # a nested node instantiate builds first: `hidden` is not DenseNet's `hidden_size`
+    _NESTED.format(call="", pin="  # error: PF275"))
+
 PF275_GOOD = [
+    # tricky-correct: the call passes the nested argument itself
+    _NESTED.format(call=", net=None", pin=""),
     # the constructor accepts the key
     _APP.format(pin="", target="UNet", more=", name=None"),
     # tricky-correct: **kwargs, an inherited __init__, a dataclass: signatures preflight does not guess

@@ -65,6 +65,18 @@ def _parameters(node: ast.AST) -> Optional[tuple[set[str], _Callable]]:
     return set(names), func
 
 
+def _nodes(node: dict[str, Any], path: tuple[str, ...]) -> list[tuple[dict[str, Any], tuple[str, ...]]]:
+    """The node and, unless ``_recursive_: false``, the ``_target_`` nodes nested in it (instantiate builds
+    them first, with their own keys)."""
+    out = [(node, path)]
+    if node.get("_recursive_") is False:
+        return out
+    for key, value in node.items():
+        if isinstance(key, str) and not key.startswith("_") and isinstance(value, dict) and "_target_" in value:
+            out.extend(_nodes(value, (*path, key)))
+    return out
+
+
 @register
 class InstantiateKeyNotAParameter(PlanRule):
     code = "PF275"
@@ -81,7 +93,9 @@ class InstantiateKeyNotAParameter(PlanRule):
 name, see PF554) where the node's `_target_` is a class or function defined in the
 project (`seg.models.UNet` in `seg/models.py`), its `__init__` (or the function) takes
 no `**kwargs`, and the node holds a key that is none of its parameters (a bookkeeping
-`name: unet_small` kept beside the constructor arguments).
+`name: unet_small` kept beside the constructor arguments). Nested `_target_` nodes,
+which `instantiate` builds first with their own keys, are read the same way (unless
+`_recursive_: false`, or the call passes that argument itself).
 
 ## Why it matters
 
@@ -136,30 +150,46 @@ or accept it in the constructor.
                 found = InstantiatePassesListConfig._node(call.args[0], roots, tops, {})
                 if found is None:
                     continue
-                comp, node, path = found
-                target = node.get("_target_")
-                if not isinstance(target, str):
-                    continue
-                defined = _target_def(folders, target)
-                if defined is None:
-                    continue
-                accepted = _parameters(defined[1])
-                if accepted is None:
-                    continue
-                names, func = accepted
-                extra = [k for k in node if isinstance(k, str) and not k.startswith("_") and k not in names]
-                if not extra:
-                    continue
-                key = extra[0]
-                also = f" (and {', '.join(extra[1:])})" if len(extra) > 1 else ""
-                evidence = [Evidence(line=func.lineno, path=str(defined[0]),
-                                     message=f"`{func.name}` takes {', '.join(sorted(names)) or 'no arguments'}")]
-                origin = comp.origins.get((*path, key)) if comp is not None else None
-                if origin and origin[1]:
-                    evidence.insert(0, Evidence(line=origin[1], message=f"`{key}` is set here", path=origin[0]))
-                yield pctx.code_finding(
-                    self, script, call,
-                    f"`{ast.unparse(call)[:90]}` passes every key of its node to `{target}`, including "
-                    f"`{key}`{also}, which it has no parameter for: the call fails with \"TypeError: "
-                    f"got an unexpected keyword argument '{key}'\". Move the key out of the node or drop it "
-                    "before instantiating", evidence=evidence)
+                comp, top, top_path = found
+                given = {kw.arg for kw in call.keywords}
+                for node, path in _nodes(top, top_path):
+                    if path[len(top_path):len(top_path) + 1] and path[len(top_path)] in given:
+                        continue  # the call passes that argument itself
+                    hit = self._extra_keys(folders, node)
+                    if hit is None:
+                        continue
+                    target, extra, defined, names, func = hit
+                    key = extra[0]
+                    also = f" (and {', '.join(extra[1:])})" if len(extra) > 1 else ""
+                    evidence = [Evidence(line=func.lineno, path=str(defined),
+                                         message=f"`{func.name}` takes {', '.join(sorted(names)) or 'no arguments'}")]
+                    origin = comp.origins.get((*path, key)) if comp is not None else None
+                    if origin and origin[1]:
+                        evidence.insert(0, Evidence(line=origin[1], message=f"`{key}` is set here", path=origin[0]))
+                    where = "" if path == top_path else f" (its nested node `{'.'.join(path[len(top_path):])}`)"
+                    yield pctx.code_finding(
+                        self, script, call,
+                        f"`{ast.unparse(call)[:90]}` passes every key of its node{where} to `{target}`, including "
+                        f"`{key}`{also}, which it has no parameter for: the call fails with \"TypeError: "
+                        f"got an unexpected keyword argument '{key}'\". Move the key out of the node or drop it "
+                        "before instantiating", evidence=evidence)
+
+    @staticmethod
+    def _extra_keys(folders: list[Path], node: dict[str, Any]
+                    ) -> Optional[tuple[str, list[str], Path, set[str], _Callable]]:
+        """(target, keys it does not accept, its file, its parameters, its function) for a node whose project
+        target's signature is known and lacks some of the node's keys."""
+        target = node.get("_target_")
+        if not isinstance(target, str):
+            return None
+        defined = _target_def(folders, target)
+        if defined is None:
+            return None
+        accepted = _parameters(defined[1])
+        if accepted is None:
+            return None
+        names, func = accepted
+        extra = [k for k in node if isinstance(k, str) and not k.startswith("_") and k not in names]
+        if not extra:
+            return None
+        return target, extra, defined[0], names, func
