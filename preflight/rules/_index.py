@@ -417,7 +417,7 @@ NEEDS = {
     "PF444": ('get_peft_model_state_dict',),
     "PF445": ('BatchNorm',),
     "PF446": ('manual_backward',),
-    "PF447": ('DistributedSampler',),
+    "PF447": ('DistributedSampler', 'process_index', 'get_rank', 'global_rank', 'local_rank'),
     "PF448": ('GradScaler',),
     "PF449": ('.module(',),
     "PF450": ('configure_optimizers',),
