@@ -35,6 +35,22 @@ BAD_EXAMPLES = [
         model, optimizer, loader = accelerator.prepare(model, optimizer, loader)
         return model, optimizer, loader
 """),
+    # accelerate issue 3336's shape: evaluation data sliced by process_index, then prepared
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader
+
+
+    def run(model, eval_data):
+        accelerator = Accelerator()
+        per = len(eval_data) // accelerator.num_processes
+        start_idx = per * accelerator.process_index
+        end_idx = start_idx + per
+        local_data = eval_data[start_idx:end_idx]
+        dataloader = DataLoader(local_data, batch_size=1)  # warning: PF447
+        model, dataloader = accelerator.prepare(model, dataloader)
+        return model, dataloader
+"""),
 ]
 
 GOOD_EXAMPLES = [
@@ -61,5 +77,19 @@ GOOD_EXAMPLES = [
         loader = DataLoader(train_set, batch_size=32, sampler=DistributedSampler(train_set))
         model, optimizer = accelerator.prepare(model, optimizer)
         return model, optimizer, loader
+"""),
+    # tricky-correct: sliced by rank but not prepared; a slice that does not depend on the rank, prepared
+    textwrap.dedent("""
+    from accelerate import Accelerator
+    from torch.utils.data import DataLoader
+
+
+    def run(model, eval_data, limit):
+        accelerator = Accelerator()
+        start = len(eval_data) // accelerator.num_processes * accelerator.process_index
+        mine = DataLoader(eval_data[start:start + 8], batch_size=1)
+        head = DataLoader(eval_data[:limit], batch_size=1)
+        model, head = accelerator.prepare(model, head)
+        return model, head, mine
 """),
 ]

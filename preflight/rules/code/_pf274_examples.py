@@ -1,0 +1,90 @@
+"""PF274 examples: bad ones pin their finding's line, good ones stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+PF274_BAD = [
+    # accelerate issue 133's shape: results sampled on the main process, written by every process
+    textwrap.dedent("""
+    import json
+    from accelerate import Accelerator
+
+
+    def main(model, optimizer, train_loader, test_loader, sample, path="results.json"):
+        accelerator = Accelerator()
+        model, optimizer, train_loader = accelerator.prepare(model, optimizer, train_loader)
+        for epoch in range(10):
+            for batch in train_loader:
+                loss = model(**batch)
+                accelerator.backward(loss)
+                optimizer.step()
+                optimizer.zero_grad()
+            if accelerator.is_main_process:
+                results = sample(accelerator.unwrap_model(model), test_loader)
+            with open(path, "w") as w:
+                json.dump(results, w)  # warning: PF274
+"""),
+    # a rank flag at module level
+    textwrap.dedent("""
+    import torch.distributed as dist
+
+    dist.init_process_group("nccl")
+    is_master = dist.get_rank() == 0
+    if is_master:
+        best_metric = evaluate(model)
+    print(f"best so far: {best_metric}")  # warning: PF274
+"""),
+]
+
+PF274_GOOD = [
+    # the fix: every read inside the block, the others wait
+    textwrap.dedent("""
+    import json
+    from accelerate import Accelerator
+
+
+    def main(model, test_loader, sample, path="results.json"):
+        accelerator = Accelerator()
+        accelerator.wait_for_everyone()
+        if accelerator.is_main_process:
+            results = sample(accelerator.unwrap_model(model), test_loader)
+            with open(path, "w") as w:
+                json.dump(results, w)
+        accelerator.wait_for_everyone()
+"""),
+    # tricky-correct: bound on every process first, read under a second main-process test,
+    # an else branch, an early return on the other processes, a nested function
+    textwrap.dedent("""
+    def evaluate(accelerator, model, loader, writer):
+        score = None
+        if accelerator.is_main_process:
+            score = model.score(loader)
+            table = model.table(loader)
+        if accelerator.is_main_process:
+            writer.add_table(table)
+        if accelerator.process_index == 0:
+            tag = "main"
+        else:
+            tag = "worker"
+        return score, tag
+
+
+    def save(accelerator, model, path):
+        if accelerator.is_main_process:
+            os.environ["WANDB_DIR"] = path
+            state = accelerator.unwrap_model(model).state_dict()
+        if not accelerator.is_main_process:
+            return
+        torch.save(state, os.path.join(path, "model.pt"))
+
+
+    def report(trainer, model):
+        if trainer.is_global_zero:
+            summary = model.summary()
+
+        def show():
+            print(summary)
+        return show
+"""),
+]
