@@ -176,6 +176,14 @@ class ModelImportedAdapter(Adapter):
         literal = argument_value(script.tree, site.function, node)
         if literal is not UNKNOWN:
             return literal
+        if isinstance(node, ast.Call) and script.source.path is not None:
+            # ``SynthesizerTrn(len(symbols), ...)`` (jaywalnut310/vits ``train.py:88``): the length of a symbol
+            # table the project builds from module constants (preflight/module_constants.py)
+            from preflight.module_constants import MISSING, constant_value
+
+            got = constant_value(Path(str(script.source.path)), node)
+            if got is not MISSING and isinstance(got, int) and not isinstance(got, bool):
+                return got
         return self._namespace(idx, node)
 
     def _mapping(self, idx: Any, script: Any, site: Any, node: ast.expr) -> Optional[dict[str, Any]]:

@@ -170,11 +170,11 @@ class _Eval:
     @staticmethod
     def binop(op: ast.operator, a: Any, b: Any) -> Any:
         if isinstance(op, ast.Add):
-            if (isinstance(a, list) and isinstance(b, list)) or (isinstance(a, str) and isinstance(b, str)) \
-                    or (isinstance(a, tuple) and isinstance(b, tuple)):
-                if len(a) + len(b) > _MAX_ITEMS:
+            if isinstance(a, (list, str, tuple)) and type(a) is type(b):
+                left: Any = a  # two lists, two strings or two tuples
+                if len(left) + len(b) > _MAX_ITEMS:
                     raise _Missing("too long")
-                return a + b
+                return left + b
             if all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (a, b)):
                 return a + b
             raise _Missing("add")

@@ -63,7 +63,7 @@ def _builder(idx: Any, name: str) -> Optional[tuple[ast.FunctionDef, str]]:
     return (found[0], found[1].name) if found is not None else None
 
 
-def _module_constant(idx: Any, builder: str, expr: ast.expr) -> Optional[ast.Constant]:
+def _module_constant(idx: Any, builder: str, expr: ast.expr) -> Optional[tuple[ast.Constant, str]]:
     """``n_symbols=len(symbols)`` of a symbol table the project builds from literals (NVIDIA/tacotron2
     ``hparams.py:47``; ``preflight.module_constants``): the number as a constant, its computation noted."""
     from pathlib import Path
@@ -82,9 +82,7 @@ def _module_constant(idx: Any, builder: str, expr: ast.expr) -> Optional[ast.Con
     value = constant_value(Path(str(path)), expr)
     if value is MISSING or not isinstance(value, (int, float, str)) or isinstance(value, bool):
         return None
-    out = ast.Constant(value)
-    out.computed = f"{ast.unparse(expr)} = {value!r} from the project's module constants"  # type: ignore[attr-defined]
-    return out
+    return ast.Constant(value), f"{ast.unparse(expr)} = {value!r} from the project's module constants"
 
 
 def _hparams_of(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, Optional[str]]]:
@@ -185,14 +183,16 @@ def hparams_attr(idx: Any, expr: ast.Attribute, depth: int) -> Optional[Any]:
     default = next((k.value for k in built.keywords if k.arg == attr), None)
     if default is None or any(k.arg is None for k in built.keywords):
         return None
+    computed = ""
     if not isinstance(default, ast.Constant):
-        default = _module_constant(idx, builder, default)
-        if default is None:
+        got = _module_constant(idx, builder, default)
+        if got is None:
             return None
+        default, computed = got
     value = default.value
     detail = f"{builder}() ({where}:{fn.lineno}) builds HParams({attr}={value!r})"
-    if getattr(default, "computed", None):
-        detail += f", {default.computed}"
+    if computed:
+        detail += f", {computed}"
     kind, key = "code", None
     if parsed is not None:
         positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]

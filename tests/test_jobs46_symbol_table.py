@@ -1,6 +1,7 @@
 """The model in real jobs (issue 15, branch jobs46): a vocabulary that is the length of a symbol table the
 project builds from string constants (preflight/module_constants.py, read by preflight/script_hparams.py),
-and the model built as ``Tacotron2(hparams).cuda()`` from an HParams object (adapters/model_imported.py).
+and the model built as ``Tacotron2(hparams).cuda()`` from an HParams object, or handed ``len(symbols)``
+directly (jaywalnut310/vits ``train.py:88``) (adapters/model_imported.py).
 Small projects of our own in the shape of NVIDIA/tacotron2 (the keithito/tacotron text package):
 ``hparams.py:2,47`` ``from text import symbols`` ... ``n_symbols=len(symbols)``; ``text/__init__.py``
 ``from text.symbols import symbols``; ``text/symbols.py`` ``symbols = [_pad] + list(_punctuation) + ... +
@@ -117,3 +118,49 @@ def test_a_table_bound_twice_states_nothing(cli, tmp_path: Path) -> None:
 def test_a_package_that_does_not_export_the_table_states_nothing(cli, tmp_path: Path) -> None:
     # ``from text import symbols`` then binds the submodule ``text/symbols.py``: its len() is no vocabulary
     assert _count(cli, tmp_path, init="") is None
+
+
+VITS_TRAIN = """\
+    import torch
+
+    from text.symbols import symbols
+    from models import Synth
+
+
+    def run():
+        net_g = Synth(len(symbols), 8)
+        optim_g = torch.optim.AdamW(net_g.parameters(), lr=2e-4)
+
+
+    if __name__ == "__main__":
+        run()
+"""
+
+VITS_MODELS = """\
+    import torch.nn as nn
+
+
+    class Synth(nn.Module):
+        def __init__(self, n_vocab, hidden):
+            super().__init__()
+            self.emb = nn.Embedding(n_vocab, hidden)
+            self.out = nn.Linear(hidden, hidden)
+"""
+
+
+def _vits(cli, tmp_path: Path, symbols: str = SYMBOLS):
+    write(tmp_path, {"train.py": VITS_TRAIN, "models.py": VITS_MODELS, "text/__init__.py": INIT,
+                     "text/symbols.py": symbols, "text/cmudict.py": CMUDICT})
+    return fact(plan_of(cli, "train.py", cwd=tmp_path), "model.num_parameters")
+
+
+def test_the_length_of_the_symbol_table_handed_to_the_model_is_counted(cli, tmp_path: Path) -> None:
+    # jaywalnut310/vits ``train.py:88`` ``SynthesizerTrn(len(symbols), ...)``
+    got = _vits(cli, tmp_path)
+    n_symbols = 1 + len("!,.? ") + 26 + 5
+    assert got is not None and got.value == n_symbols * 8 + 8 * 8 + 8
+
+
+def test_a_symbol_table_extended_in_a_function_states_nothing(cli, tmp_path: Path) -> None:
+    extended = SYMBOLS + "\n\ndef add(extra):\n    global symbols\n    symbols = symbols + extra\n"
+    assert _vits(cli, tmp_path, symbols=extended) is None
