@@ -489,6 +489,10 @@ class _Frame(_Exprs):
                 raise _Unknown("tied weight")
             self.total -= tied
             return
+        from preflight.adapters.module_params_torchvision import replace_child
+
+        if isinstance(target, ast.Attribute) and replace_child(self, target, value):
+            return
         raise _Unknown("assignment target")
 
 
