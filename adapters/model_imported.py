@@ -80,6 +80,17 @@ def _bound_once(tree: ast.Module, function: Optional[str], name: str) -> Optiona
     return binds[0].value if len(stores) == 1 and len(binds) == 1 else None
 
 
+def _moved_target(tree: ast.Module, call: ast.Call) -> str:
+    """``model = Tacotron2(hparams).cuda()`` (NVIDIA/tacotron2 ``train.py:74``): the name the moved model is
+    bound to, when the call is the receiver of ``.cuda()``/``.to(...)``/``.train()``; else ""."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Attribute) \
+                and node.value.func.value is call and node.value.func.attr in ("cuda", "to", "train", "float"):
+            return node.targets[0].id
+    return ""
+
+
 def _root(node: ast.AST) -> Optional[str]:
     while isinstance(node, (ast.Attribute, ast.Subscript)):
         node = node.value
@@ -130,7 +141,9 @@ class ModelImportedAdapter(Adapter):
         if not isinstance(node, ast.Name):
             return UNKNOWN
         known: dict[str, Any] = {}
-        for dest in list(getattr(idx, "arguments", {}) or {}):
+        # the options' names, and the attribute names the counted classes read (NVIDIA/tacotron2 ``model.py``
+        # ``Tacotron2(hparams)`` reading ``hparams.n_symbols``: an HParams object, not argparse options)
+        for dest in dict.fromkeys([*(getattr(idx, "arguments", {}) or {}), *getattr(self, "_read_attrs", ())]):
             got = idx.resolve(ast.copy_location(ast.Attribute(value=ast.Name(node.id, ast.Load()), attr=dest,
                                                               ctx=ast.Load()), node))
             known[dest] = got.value if got is not None else UNKNOWN
@@ -163,6 +176,14 @@ class ModelImportedAdapter(Adapter):
         literal = argument_value(script.tree, site.function, node)
         if literal is not UNKNOWN:
             return literal
+        if isinstance(node, ast.Call) and script.source.path is not None:
+            # ``SynthesizerTrn(len(symbols), ...)`` (jaywalnut310/vits ``train.py:88``): the length of a symbol
+            # table the project builds from module constants (preflight/module_constants.py)
+            from preflight.module_constants import MISSING, constant_value
+
+            got = constant_value(Path(str(script.source.path)), node)
+            if got is not MISSING and isinstance(got, int) and not isinstance(got, bool):
+                return got
         return self._namespace(idx, node)
 
     def _mapping(self, idx: Any, script: Any, site: Any, node: ast.expr) -> Optional[dict[str, Any]]:
@@ -235,7 +256,7 @@ class ModelImportedAdapter(Adapter):
             tree = _parse(path)
             if tree is None or not (_Ctx(tree).is_module(cls) or (table and cls in _Ctx(tree).functions)):
                 continue
-            built.append((site, cls, path, site.target or ""))
+            built.append((site, cls, path, site.target or _moved_target(script.tree, call)))
         if not built:
             return
         if len({b[1] for b in built}) > 1:
@@ -250,6 +271,7 @@ class ModelImportedAdapter(Adapter):
             tree = _parse(path)
             if tree is None:
                 return
+            self._read_attrs = sorted({n.attr for n in ast.walk(with_imports(path, tree)) if isinstance(n, ast.Attribute)})
             args = [self._value(idx, script, site, a) for a in site.call.args]
             kwargs: dict[str, Any] = {}
             for k in site.call.keywords:

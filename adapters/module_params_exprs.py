@@ -319,6 +319,11 @@ class _Exprs(_LayerExprs):
             # a walk over a module's parameters (facebookresearch/detr ``models/backbone.py:62-64`` freezing
             # layers): not iterated here, and the module is not taken by it
             raise _Unknown("iteration over a module")
+        from preflight.adapters.module_params_idioms import string_sizes
+
+        parsed = string_sizes(self, node, name)
+        if parsed is not None:
+            return parsed
         value = self.ev(node)
         if isinstance(value, (tuple, list)):
             return list(value)

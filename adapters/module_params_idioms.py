@@ -7,7 +7,7 @@ plain values updated (facebookresearch/detr and fundamentalvision/Deformable-DET
 from __future__ import annotations
 
 import ast
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 from preflight.adapters.module_params import _Unknown
 from preflight.adapters.module_params_values import _UNK, _builds, _holds_module, _Mod
@@ -69,3 +69,25 @@ def local_dict_update(frame: Any, value: ast.Call) -> bool:
     if merged is _UNK and "__plain__" in frame.env:
         frame.env["__plain__"].add(name)  # surely no module: handed on as an unknown value
     return True
+
+
+def string_sizes(frame: Any, node: ast.AST, name: Optional[str]) -> Optional[list]:
+    """Sizes parsed from a known string: ``list(map(int, args.projector.split('-')))`` (facebookresearch/barlowtwins
+    ``main.py:195``): ``map(int|float, seq)`` and ``text.split(sep)`` iterated; None for other nodes, the
+    counter's unknown when the string or its words are not known."""
+    if isinstance(node, ast.Call) and name == "map" and len(node.args) == 2 and not node.keywords \
+            and isinstance(node.args[0], ast.Name) and node.args[0].id in ("int", "float"):
+        items = frame.iterate(node.args[1])
+        if not all(isinstance(i, (str, int, float)) and not isinstance(i, bool) for i in items):
+            raise _Unknown("map")
+        try:
+            return [int(i) if node.args[0].id == "int" else float(i) for i in items]
+        except ValueError:
+            raise _Unknown("map") from None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "split" \
+            and len(node.args) == 1 and not node.keywords:
+        text, sep = frame.ev(node.func.value), frame.ev(node.args[0])
+        if isinstance(text, str) and isinstance(sep, str) and sep:
+            return list(text.split(sep))
+        raise _Unknown("split")
+    return None

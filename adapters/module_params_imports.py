@@ -88,6 +88,16 @@ def _kept(node: ast.stmt) -> bool:
     return False
 
 
+def _guarded_param_free(node: ast.Try) -> list[ast.stmt]:
+    """The imports of parameter-free library layers inside a module's ``try:`` (Tencent/HunyuanDiT @ 368280e
+    ``hydit/modules/attn_layers.py:6-16``: ``try: import flash_attn ... from flash_attn.modules.mha import
+    FlashSelfAttention``), kept so the merged module still knows those names hold no parameters."""
+    from preflight.adapters.module_params_values import _PARAM_FREE_IMPORTS
+
+    return [n for n in ast.walk(node) if isinstance(n, ast.ImportFrom) and n.level == 0
+            and any((n.module, a.name) in _PARAM_FREE_IMPORTS for a in n.names)]
+
+
 def with_imports(path: Path, tree: ast.Module) -> ast.Module:
     """``tree`` with the definitions of the project modules it imports placed before its own (see the
     module comment); ``tree`` itself when it imports none."""
@@ -121,6 +131,9 @@ def with_imports(path: Path, tree: ast.Module) -> ast.Module:
     # the deepest imports first: a module's own names come after those it imports
     for _p, sub in reversed(order):
         for node in sub.body:
+            if isinstance(node, ast.Try):
+                extra.extend(_guarded_param_free(node))
+                continue
             if not _kept(node):
                 continue
             if isinstance(node, (ast.ClassDef, ast.FunctionDef)):

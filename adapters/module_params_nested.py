@@ -226,6 +226,12 @@ class _Frame(_Exprs):
             return
         if _in_place_init(func):
             return
+        if isinstance(func, ast.Name) and func.id in self.env.get("__plain__", ()) \
+                and not any(isinstance(n, ast.Name) and (n.id == "self" or isinstance(self.env.get(n.id), _Mod))
+                            for n in ast.walk(value)):
+            # a function handed in as a plain value, its result dropped, given neither ``self`` nor a module
+            # (Tencent/HunyuanDiT ``hydit/modules/models.py:297,362`` ``log_fn(f"    Number of tokens: ...")``)
+            return
         if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) \
                 and isinstance(func.value.value, ast.Name) and func.value.value.id == "self" \
                 and self.attrs.get(func.value.attr, None) is _UNK and not _builds(value, self.ctx):
@@ -483,6 +489,10 @@ class _Frame(_Exprs):
                 raise _Unknown("tied weight")
             self.total -= tied
             return
+        from preflight.adapters.module_params_torchvision import replace_child
+
+        if isinstance(target, ast.Attribute) and replace_child(self, target, value):
+            return
         raise _Unknown("assignment target")
 
 
@@ -521,7 +531,8 @@ def _run_init(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], fra
     env = _bind_init(ctx, init, args, kwargs)
     # arguments not known, from a call this interpreter made: plain values (``soft`` checked them); the
     # caller of ``count_module`` may hand in anything as UNKNOWN, so its arguments are not
-    env["__plain__"] = {k for k, v in env.items() if v is _UNK} if frame.depth > 0 else set()
+    env["__plain__"] = {k for k, v in env.items() if v is _UNK} if frame.depth > 0 \
+        else {k for k in ctx.top_plain if env.get(k) is _UNK}
     env["__bases__"] = tuple(b for b in (dotted_name(x) for x in cls.bases) if b is not None)
     env["__cls__"] = name
     saved = frame.env
@@ -599,11 +610,14 @@ def _instance(ctx: _Ctx, name: str, args: list[Any], kwargs: dict[str, Any], dep
 
 
 def count_module(tree: ast.Module, name: str, args: Optional[list[Any]] = None,
-                 kwargs: Optional[dict[str, Any]] = None) -> Optional[tuple[int, list[str]]]:
+                 kwargs: Optional[dict[str, Any]] = None,
+                 plain: Sequence[str] = ()) -> Optional[tuple[int, list[str]]]:
     """(parameter count, layer descriptions) of the local ``nn.Module`` class ``name`` of ``tree``
     built with these arguments (``UNKNOWN`` for one not known), interpreted as the module comment
-    above says; None when anything on the way is not followed."""
+    above says; None when anything on the way is not followed. ``plain``: keywords the caller knows
+    hold no module (a logging function handed in), though their values are not known."""
     ctx = _Ctx(tree)
+    ctx.top_plain = frozenset(plain)
     if not ctx.is_module(name):
         return None
     try:

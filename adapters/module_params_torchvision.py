@@ -147,3 +147,24 @@ def _getter(frame: Any, node: ast.Call, mod_type: Any, unknown: Any) -> Any:
     if n is None:
         raise unknown("IntermediateLayerGetter")
     return mod_type(n, {}, [*inner.layers, f"IntermediateLayerGetter@{node.lineno}={n}"], {})
+
+
+def replace_child(frame: Any, target: ast.Attribute, value: Any) -> bool:
+    """``self.backbone.fc = nn.Identity()`` on a torchvision ResNet held on ``self`` (facebookresearch/barlowtwins
+    ``main.py:191-192``): the child's parameters replaced by the new module's; False for any other target."""
+    from preflight.adapters.module_params_values import _Mod
+
+    if not (isinstance(target.value, ast.Attribute) and isinstance(target.value.value, ast.Name)
+            and target.value.value.id == "self" and isinstance(value, _Mod)):
+        return False
+    holder = frame.attrs.get(target.value.attr)
+    children = holder.facts.get("tv_children") if isinstance(holder, _Mod) else None
+    if not children or target.attr not in [c for c, _ in children]:
+        return False
+    delta = value.n - dict(children)[target.attr]
+    holder.facts["tv_children"] = [(c, value.n if c == target.attr else n) for c, n in children]
+    holder.n += delta
+    holder.layers.append(f"{target.value.attr}.{target.attr} replaced@{target.lineno}={value.n}")
+    frame.total += delta
+    frame.layers.extend(value.layers)
+    return True

@@ -28,7 +28,9 @@ _TENSOR_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "full", "Tensor"
                      # ``self.scale_attn = torch.sqrt(torch.tensor(self.head_dim, ...))``)
                      "sqrt", "rsqrt", "exp", "log", "pow", "abs", "sin", "cos", "outer", "cat", "stack"}
 _SIZE_FACTORIES = {"zeros", "ones", "randn", "rand", "empty", "FloatTensor", "Tensor"}
-_PARAM_FREE_IMPORTS = {("flash_attn.flash_attention", "FlashAttention")}
+_PARAM_FREE_IMPORTS = {("flash_attn.flash_attention", "FlashAttention"),
+                       # flash_attn 1.x/2.x ``modules/mha.py``: softmax(QK^T)V with a dropout, no parameters
+                       ("flash_attn.modules.mha", "FlashSelfAttention"), ("flash_attn.modules.mha", "FlashCrossAttention")}
 _NOOP_CALLS = {"print", "isinstance", "hasattr", "getattr", "len", "super", "warn", "info", "debug", "warning"}
 _PLAIN_PACKAGES = {"numpy", "scipy", "math", "random", "itertools", "collections", "string", "re"}
 _BUILDS_ATTR = {"append", "extend", "add_module", "register_parameter", "register_module", "insert"}
@@ -88,6 +90,12 @@ class _Ctx:
                                    for d in n.decorator_list)}
         self.consts: dict[str, Any] = {}
         self.steps = 0
+        self.top_plain: frozenset[str] = frozenset()  # keywords of the counted class holding no module
+        # library bases that are ``nn.Module`` subclasses adding no parameters: diffusers' ``ModelMixin``
+        # (Tencent/HunyuanDiT ``hydit/modules/models.py:7,251`` ``class HunYuanDiT(ModelMixin, ConfigMixin, ...)``)
+        self.library_modules = {a.asname or a.name for n in tree.body if isinstance(n, ast.ImportFrom)
+                                and (n.module or "").split(".")[0] == "diffusers" for a in n.names
+                                if a.name == "ModelMixin"}
         # names imported from timm (``from timm.models.vision_transformer import PatchEmbed, Attention, Mlp``)
         self.timm = {a.asname or a.name: a.name for n in tree.body if isinstance(n, ast.ImportFrom)
                      and (n.module or "").split(".")[0] == "timm" and n.level == 0 for a in n.names}
@@ -194,7 +202,7 @@ class _Ctx:
         for b in cls.bases:
             base = dotted_name(b)
             if base in ("nn.Module", "torch.nn.Module", "Module") or self.timm_vit(base) \
-                    or torch_layer_base(base) is not None:
+                    or torch_layer_base(base) is not None or base in self.library_modules:
                 return True
             if base is not None and self.is_module(base, seen):
                 return True

@@ -63,6 +63,28 @@ def _builder(idx: Any, name: str) -> Optional[tuple[ast.FunctionDef, str]]:
     return (found[0], found[1].name) if found is not None else None
 
 
+def _module_constant(idx: Any, builder: str, expr: ast.expr) -> Optional[tuple[ast.Constant, str]]:
+    """``n_symbols=len(symbols)`` of a symbol table the project builds from literals (NVIDIA/tacotron2
+    ``hparams.py:47``; ``preflight.module_constants``): the number as a constant, its computation noted."""
+    from pathlib import Path
+
+    from preflight.module_constants import MISSING, constant_value
+    from preflight.script_helper_writes import local_module_function
+
+    here = idx.functions.get(builder, [])
+    if len(here) == 1:
+        path = idx.script.source.path
+    else:
+        found = local_module_function(idx, idx.qualify(builder) or "", _MAX_BYTES)
+        path = found[1] if found is not None else None
+    if path is None:
+        return None
+    value = constant_value(Path(str(path)), expr)
+    if value is MISSING or not isinstance(value, (int, float, str)) or isinstance(value, bool):
+        return None
+    return ast.Constant(value), f"{ast.unparse(expr)} = {value!r} from the project's module constants"
+
+
 def _hparams_of(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, Optional[str]]]:
     """(the ``HParams(...)`` call ``fn`` returns, the parameter its ``.parse`` reads or None)."""
     returns = [n for n in ast.walk(fn) if isinstance(n, ast.Return)]
@@ -159,10 +181,18 @@ def hparams_attr(idx: Any, expr: ast.Attribute, depth: int) -> Optional[Any]:
             for t in (n.targets if isinstance(n, ast.Assign) else [n.target])) for n in ast.walk(tree)):
         return None
     default = next((k.value for k in built.keywords if k.arg == attr), None)
-    if not isinstance(default, ast.Constant) or any(k.arg is None for k in built.keywords):
+    if default is None or any(k.arg is None for k in built.keywords):
         return None
+    computed = ""
+    if not isinstance(default, ast.Constant):
+        got = _module_constant(idx, builder, default)
+        if got is None:
+            return None
+        default, computed = got
     value = default.value
     detail = f"{builder}() ({where}:{fn.lineno}) builds HParams({attr}={value!r})"
+    if computed:
+        detail += f", {computed}"
     kind, key = "code", None
     if parsed is not None:
         positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)]
