@@ -49,9 +49,15 @@ GOOD_EXAMPLES = [
                 optimizer.zero_grad()
 """),
     # tricky: a flush after the loop; a "last batch" flag; a global step that carries over
-    # the epochs; a scheduler (not the optimizer) stepped after the loop does not excuse, but
-    # here every batch steps anyway (`% log_every` guards only logging)
+    # the epochs; a window of 1 at every call site (no accumulation); every batch steps
+    # (`% log_every` guards only logging)
     textwrap.dedent("""
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gradient_accumulation_steps", type=int, default=1)
+    args = parser.parse_args()
+
     for epoch in range(epochs):
         for step, batch in enumerate(loader):
             model(batch).mean().backward()
@@ -78,6 +84,17 @@ GOOD_EXAMPLES = [
             if global_step % accum == 0:
                 optimizer.step()
                 optimizer.zero_grad()
+
+    def train(loader, gradient_accumulation_steps=1):
+        for epoch in range(3):
+            for step, batch in enumerate(loader):
+                (model(**batch).loss / gradient_accumulation_steps).backward()
+                if (step + 1) % gradient_accumulation_steps == 0:
+                    optimizer.step()
+                    optimizer.zero_grad()
+
+    train(train_loader, gradient_accumulation_steps=1)
+    train(train_loader, gradient_accumulation_steps=args.gradient_accumulation_steps)
 
     for epoch in range(epochs):
         for i, batch in enumerate(loader):

@@ -7,8 +7,11 @@ import ast
 from typing import Iterable, Optional
 
 from preflight.analysis.context import FileContext
+from preflight.analysis.scopes import scope_index
+from preflight.analysis.value_resolver import value_resolver
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
+from preflight.rules._pf4_support import literal
 from preflight.rules.base import Rule, examples
 
 
@@ -95,6 +98,20 @@ def _after(ctx: FileContext, loop: ast.For) -> list[ast.stmt]:
     return out
 
 
+def _window_of_one(ctx: FileContext, k: ast.expr) -> bool:
+    """``k`` is 1 wherever the file says what it is (an argparse default, a parameter's default and
+    every call site): with no accumulation there is no tail."""
+    value = literal(ctx, k)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value <= 1
+    if not isinstance(k, ast.Name):
+        return False
+    leaves = value_resolver(ctx).sources(k, scope_index(ctx).function_of(k))
+    if not leaves:
+        return False
+    return all(literal(ctx, leaf.node) in (0, 1) for leaf in leaves)
+
+
 @register
 class AccumulationTailNeverStepped(Rule):
     code = "PF280"
@@ -144,7 +161,8 @@ for i, batch in enumerate(loader):
 * The condition has another clause (`or` the last batch), the loop compares with `len(...)` or
   names a last/final batch, or an optimizer step follows the loop (a flush).
 * The step counter is not the `enumerate` index of the loop (a global step that carries over
-  the epochs), or `k` is the literal 1.
+  the epochs), or `k` is 1 wherever the file says what it is (a literal, an argparse default,
+  a parameter whose default and every call site pass 1: no accumulation, no tail).
 * No backward runs outside the step branch (nothing accumulates).
 """
     bad_examples = examples("preflight.rules.code._pf280_examples", "BAD_EXAMPLES")
@@ -166,6 +184,8 @@ for i, batch in enumerate(loader):
                 continue
             k = _window(guard.test, index)
             assert k is not None
+            if _window_of_one(ctx, k):
+                continue
             leaks = bool(_method_calls(guard.body, "zero_grad"))
             consequence = ("stay in `.grad` and are added to the first window of the next epoch" if leaks
                            else "are thrown away")
