@@ -15,7 +15,7 @@ BAD_EXAMPLES = [
         for batch_idx, batch in enumerate(loader):
             loss = torch.nn.functional.mse_loss(network(batch["x"]), batch["y"]) / grad_accum
             loss.backward()
-            if (batch_idx + 1) % grad_accum == 0:  # warning: PF280
+            if (batch_idx + 1) % grad_accum == 0:  # note: PF280
                 torch.nn.utils.clip_grad_norm_(network.parameters(), 1.0)
                 optimizer.step()
                 scheduler.step()
@@ -29,7 +29,7 @@ BAD_EXAMPLES = [
             with torch.autocast("cuda"):
                 loss = model(x, y) / accum
             scaler.scale(loss).backward()
-            if i % accum == accum - 1:  # warning: PF280
+            if i % accum == accum - 1:  # note: PF280
                 scaler.step(optimizer)
                 scaler.update()
                 optimizer.zero_grad()
