@@ -32,7 +32,38 @@ BAD_EXAMPLES = [
         loss.backward()
         opt.step()
 """),
-    # 3. explicit float16
+    # 3. the device type as `str(device)` of a CUDA device (Open-Rig3R issue 35's shape)
+    textwrap.dedent("""
+    import torch
+    from torch.amp import autocast
+
+    device = torch.device("cuda")
+    model = build().to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=1e-4)
+    for images, targets in loader:
+        optimizer.zero_grad(set_to_none=True)
+        with autocast(device_type=str(device)):  # warning: PF105
+            loss = criterion(model(images.to(device)), targets.to(device))
+        loss.backward()
+        optimizer.step()
+"""),
+    # 4. `device.type` of a device passed to the training function; "cuda" if available
+    textwrap.dedent("""
+    import torch
+
+    def train_epoch(model, loader, optimizer, device):
+        for x, y in loader:
+            optimizer.zero_grad()
+            with torch.autocast(device_type=device.type):  # warning: PF105
+                loss = torch.nn.functional.cross_entropy(model(x.to(device)), y.to(device))
+            loss.backward()
+            optimizer.step()
+
+    dev = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    net = torch.nn.Linear(4, 2).to(dev)
+    train_epoch(net, loader, torch.optim.SGD(net.parameters(), lr=0.1), dev)
+"""),
+    # 5. explicit float16
     textwrap.dedent("""
     import torch
 
@@ -105,7 +136,48 @@ GOOD_EXAMPLES = [
         with torch.autocast("cuda"):
             return model(x)
 """),
-    # 5. CPU autocast (bfloat16 by default)
+    # 5. tricky: `device.type` of a device that is MPS or CPU, never CUDA; and a device
+    # type from the command line (not known to be CUDA)
+    textwrap.dedent("""
+    import torch
+
+    def train(model, loader, optimizer, loss_fn, device):
+        for x, y in loader:
+            optimizer.zero_grad()
+            with torch.autocast(device_type=device.type):
+                loss = loss_fn(model(x.to(device)), y.to(device))
+            loss.backward()
+            optimizer.step()
+
+    def main(args):
+        device = torch.device("mps") if torch.backends.mps.is_available() else torch.device("cpu")
+        model = build().to(device)
+        train(model, loader, torch.optim.AdamW(model.parameters()), torch.nn.CrossEntropyLoss(), device)
+        for x, y in loader:
+            opt.zero_grad()
+            with torch.autocast(device_type=args.device):
+                loss = model(x).sum()
+            loss.backward()
+            opt.step()
+"""),
+    # 6. tricky: `str(device)` of "cuda:0" is not a device type autocast accepts (it raises:
+    # loud, not this rule); bf16 for a CUDA device type
+    textwrap.dedent("""
+    import torch
+
+    device = torch.device("cuda:0")
+    for x, y in loader:
+        opt.zero_grad()
+        with torch.autocast(device_type=str(device)):
+            loss = model(x).sum()
+        loss.backward()
+        opt.step()
+        with torch.autocast(device_type=device.type, dtype=torch.bfloat16):
+            loss2 = model(x).sum()
+        loss2.backward()
+        opt.step()
+"""),
+    # 7. CPU autocast (bfloat16 by default)
     textwrap.dedent("""
     import torch
 
@@ -118,7 +190,7 @@ GOOD_EXAMPLES = [
         loss.backward()
         opt.step()
 """),
-    # 6. the dtype comes from configuration
+    # 8. the dtype comes from configuration
     textwrap.dedent("""
     import torch
 
@@ -132,7 +204,7 @@ GOOD_EXAMPLES = [
         loss.backward()
         opt.step()
 """),
-    # 7. a scaler handed in by the caller
+    # 9. a scaler handed in by the caller
     textwrap.dedent("""
     import torch
 

@@ -114,6 +114,40 @@ PF115_BAD = [
                     out = model(inputs.cuda())  # warning: PF115
                     print(decoder.wer(decoder.decode(out), targets))
 """),
+    # DeepHyperX issue 51's shape: a `val(net, loader)` helper given the global model after
+    # `net.train()` at the top of the epoch (the model is a module-level variable)
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(1, 8, 3), nn.BatchNorm2d(8), nn.Dropout(0.5))
+
+        def forward(self, x):
+            return self.body(x).mean((2, 3))
+
+
+    def val(net, data_loader):
+        correct = 0
+        for data, target in data_loader:
+            with torch.no_grad():
+                correct += (net(data).argmax(1) == target).sum().item()  # warning: PF115
+        return correct
+
+
+    net = Net()
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.01)
+    for epoch in range(100):
+        net.train()
+        for data, target in train_loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(net(data), target).backward()
+            optimizer.step()
+        print(val(net, val_loader))
+"""),
 ]
 
 PF115_GOOD = [
@@ -257,5 +291,48 @@ PF115_GOOD = [
                 for inputs, targets in test_loader:
                     out = model(inputs.cuda())
                     print(decoder.wer(decoder.decode(out), targets))
+"""),
+    # the same helper with the global model switched by the caller before the call; and by
+    # the helper itself
+    textwrap.dedent("""
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.body = nn.Sequential(nn.Conv2d(1, 8, 3), nn.BatchNorm2d(8), nn.Dropout(0.5))
+
+        def forward(self, x):
+            return self.body(x).mean((2, 3))
+
+
+    def val(net, data_loader):
+        correct = 0
+        for data, target in data_loader:
+            with torch.no_grad():
+                correct += (net(data).argmax(1) == target).sum().item()
+        return correct
+
+
+    def test(net, data_loader):
+        net.eval()
+        with torch.no_grad():
+            return sum(net(x).sum().item() for x, _ in data_loader)
+
+
+    net = Net()
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.01)
+    for epoch in range(100):
+        net.train()
+        for data, target in train_loader:
+            optimizer.zero_grad()
+            nn.functional.cross_entropy(net(data), target).backward()
+            optimizer.step()
+        net.eval()
+        print(val(net, val_loader))
+        net.train()
+        print(test(net, test_loader))
 """),
 ]

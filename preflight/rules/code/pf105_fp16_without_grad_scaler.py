@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import ast
-from typing import Iterable, Optional
+import functools
+from typing import Callable, Iterable, Optional
 
 from preflight.analysis.context import FileContext
 from preflight.analysis.optimizers import GradEvent, GradSteps, grad_steps
@@ -11,6 +12,7 @@ from preflight.analysis.scopes import ScopeIndex
 from preflight.diagnostics import Category, Finding, Severity
 from preflight.registry import register
 from preflight.rules.base import Rule, examples
+from preflight.rules.code._pf105_device import CudaDevice
 
 # autocast entry points whose device is CUDA by construction
 _CUDA_AUTOCAST = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.autocast_mode.autocast"})
@@ -30,15 +32,20 @@ def _kw(call: ast.Call, name: str, index: Optional[int]) -> Optional[ast.expr]:
     return None
 
 
-def fp16_autocast(scopes: ScopeIndex, call: ast.Call) -> Optional[str]:
-    """How ``call`` is an fp16 CUDA autocast ("default" or "explicit"), else None."""
+def fp16_autocast(scopes: ScopeIndex, call: ast.Call,
+                  cuda: Optional[Callable[[ast.expr], bool]] = None) -> Optional[str]:
+    """How ``call`` is an fp16 CUDA autocast ("default" or "explicit"), else None.
+
+    ``cuda`` decides a ``device_type`` that is not the literal ``"cuda"`` (``str(device)``,
+    ``device.type``: see :mod:`preflight.rules.code._pf105_device`)."""
     qual = scopes.imports.qualify(call.func)
     if qual in _CUDA_AUTOCAST:
         dtype = _kw(call, "dtype", 1)  # torch.cuda.amp.autocast(enabled, dtype, ...)
         enabled = _kw(call, "enabled", 0)
     elif qual in _DEVICE_AUTOCAST:
         device = _kw(call, "device_type", 0)
-        if not (isinstance(device, ast.Constant) and device.value == "cuda"):
+        literal = isinstance(device, ast.Constant) and device.value == "cuda"
+        if device is None or not (literal or (cuda is not None and cuda(device))):
             return None
         dtype = _kw(call, "dtype", 1)
         enabled = _kw(call, "enabled", 2)
@@ -81,7 +88,8 @@ class Fp16WithoutGradScaler(Rule):
     explanation = """
 ## What it finds
 
-A training step runs its forward under CUDA autocast in float16, calls
+A training step runs its forward under CUDA autocast in float16 (a literal `"cuda"`, or
+`str(device)`/`device.type` of a device the file builds as `torch.device("cuda")`), calls
 `loss.backward()` directly and steps an optimizer, and the file never creates a `GradScaler`. On CUDA,
 `torch.autocast("cuda")` and `torch.cuda.amp.autocast()` default to float16.
 
@@ -108,8 +116,14 @@ float32's range and needs no scaler (Ampere GPUs and newer).
 
 ## When preflight stays silent
 
-* The autocast dtype is bfloat16, a variable or an expression; the device is not a
-  literal `"cuda"`; `enabled=False`.
+* The autocast dtype is bfloat16, a variable or an expression; `enabled=False`.
+* The device type is not known to be CUDA: a literal `"cuda"` counts, and so do
+  `str(device)`, `device.type` and a name when every assignment the value can come
+  from in the file is `torch.device("cuda")` / `"cuda"` (or `"cuda" if
+  torch.cuda.is_available() else "cpu"`: the job is meant for a GPU, where the default is
+  float16). A device from the command line, a parameter with no call site, or one that
+  can be `"mps"` stays silent (`str(torch.device("cuda:0"))` is `"cuda:0"`, which
+  autocast refuses loudly: not this rule).
 * The file creates or mentions a `GradScaler` / `ShardedGradScaler`, or scales a loss
   with `scaler.scale(loss).backward()`.
 * The backward is a framework's: `accelerator.backward(loss)`, `fabric.backward(loss)`,
@@ -127,11 +141,12 @@ float32's range and needs no scaler (Ampere GPUs and newer).
         scopes = steps.scopes
         if _scaled(steps):
             return
+        cuda = CudaDevice(ctx, scopes)
         for item in ctx.nodes(ast.withitem):
             call = item.context_expr
             if not isinstance(call, ast.Call):
                 continue
-            how = fp16_autocast(scopes, call)
+            how = fp16_autocast(scopes, call, functools.partial(cuda.is_cuda, at=call))
             if how is None or not scopes.grad_enabled(call):
                 continue
             fn = scopes.function_of(call)

@@ -22,6 +22,13 @@ _MODEL_PARAM = re.compile(r"^(model|net|network|classifier|encoder_decoder|seq2s
                           r"[a-z_]*_model|model_[a-z_]*)$")
 
 
+def _param_receiver(call: ast.Call, fn: FunctionInfo) -> bool:
+    """``net(x)`` / ``net.forward(x)`` where ``net`` is a parameter of ``fn`` (the dataflow may
+    have resolved it to the caller's binding: ``def val(net, loader)`` called with a global model)."""
+    func = call.func.value if isinstance(call.func, ast.Attribute) and call.func.attr == "forward" else call.func
+    return isinstance(func, ast.Name) and func.id in fn.params
+
+
 def _pos(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
@@ -60,7 +67,9 @@ so every caller is covered) and `model.train()` before training resumes.
 
 * `model.eval()` / `model.train(False)` runs before the forward: in the function,
   or in the caller before it calls the evaluation helper (the caller's mode is
-  followed into the callee), or a `train(flag)` whose flag preflight cannot read.
+  followed into the callee, also when the helper receives a model the caller holds in a
+  variable, `def val(net, loader)` called as `val(net, val_loader)` after `net.train()`), or a
+  `train(flag)` whose flag preflight cannot read.
 * The model is a class of the file with no dropout or BatchNorm layer (the mode
   changes nothing).
 * The loop differentiates or steps an optimizer (it trains), or nothing names it
@@ -143,8 +152,8 @@ so every caller is covered) and `model.train()` before training resumes.
             return None
         if self._trained_before(ctx, facts, fn, call, key):
             return "the training loop before it leaves it in training mode"
-        if key[0] != "p" or not fn.call_sites:
-            return None
+        if not fn.call_sites or (key[0] != "p" and not (key[0] == "b" and _param_receiver(call, fn))):
+            return None  # a binding is followed into the callers when the callee got it as a parameter
         found: Optional[str] = None
         for site in fn.call_sites:
             args = dict(facts.scopes.bindings.iter_arg_params(site.call, fn))
