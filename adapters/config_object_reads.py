@@ -36,8 +36,10 @@ from preflight.adapters.config_object import (
 )
 from preflight.adapters.config_object_argv import parser_trees, unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
+from preflight.adapters.config_object_autocast import autocast_switch
 from preflight.adapters.config_object_dead_rebind import rebound_only_when_dead
 from preflight.adapters.config_object_hydra import hydra_roots
+from preflight.adapters.config_object_loader_arms import agreeing_loaders
 from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_rebind import binding_at, segments
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
@@ -657,6 +659,9 @@ class ConfigObjectAdapter(ScratchAdapter):
             parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
             generated = {id(sub) for node in nodes if isinstance(node, ast.Call) and _generation(node)
                          for arg in [*node.args, *(k.value for k in node.keywords)] for sub in ast.walk(arg)}
+            for got in agreeing_loaders(nodes, reader, shown, lambda n, p=parents, r=reader: _skipped(n, p, r),
+                                        lambda n, p=parents, r=reader: _runs(n, p, r)):  # config_object_loader_arms
+                self._leaf_fact(plan, combined, *got)
             for node in nodes:
                 if isinstance(node, ast.Call):
                     if not _skipped(node, parents, reader):
@@ -678,6 +683,9 @@ class ConfigObjectAdapter(ScratchAdapter):
                                 self._leaf_fact(plan, combined, *got)
                         for got in spawn_counts(node, reader, shown, trees.get(shown), plain):  # config_object_spawn
                             self._leaf_fact(plan, combined, *got)
+                        switch = autocast_switch(node, reader, shown)  # config_object_autocast.py
+                        if switch is not None:
+                            self._leaf_fact(plan, combined, *switch)
                         for field, value, leaf, key, detail, conf in trlx_train(node, nodes, reader, shown,
                                                                                 flow.dropped, project):
                             if leaf.how == "launch line":  # trlx_config.py

@@ -63,6 +63,10 @@ DEFAULTS = """\
     _C.SOLVER.OPTIMIZING_METHOD = "adam"
     _C.MULTIGRID = CfgNode()
     _C.MULTIGRID.LONG_CYCLE = False
+    _C.TRAIN.MIXED_PRECISION = False
+    _C.DATA_LOADER = CfgNode()
+    _C.DATA_LOADER.NUM_WORKERS = 2
+    _C.DATA_LOADER.PIN_MEMORY = False
 
 
     def assert_and_infer_cfg(cfg):
@@ -118,6 +122,9 @@ YAML = """\
     NUM_SHARDS: 1
     SOLVER:
       OPTIMIZING_METHOD: sgd
+    DATA_LOADER:
+      NUM_WORKERS: 6
+      PIN_MEMORY: True
     UNUSED:
       WORKERS: 12
 """
@@ -143,7 +150,24 @@ TRAIN_NET = """\
             optimizer = torch.optim.SGD(model.parameters(), lr=cfg.SOLVER.BASE_LR)
         elif cfg.SOLVER.OPTIMIZING_METHOD == "adam":
             optimizer = torch.optim.Adam(model.parameters(), lr=cfg.SOLVER.BASE_LR)
+        loader = construct_loader(cfg, [])
+        for x in loader:
+            with torch.cuda.amp.autocast(enabled=cfg.TRAIN.MIXED_PRECISION):
+                loss = model(x).sum()
+            loss.backward()
         return optimizer
+
+
+    # slowfast/datasets/loader.py:115-170: the loader of each arm takes the same keys
+    def construct_loader(cfg, dataset):
+        if isinstance(dataset, torch.utils.data.IterableDataset):
+            loader = torch.utils.data.DataLoader(dataset, batch_size=8, num_workers=cfg.DATA_LOADER.NUM_WORKERS,
+                                                 pin_memory=cfg.DATA_LOADER.PIN_MEMORY)
+        else:
+            loader = torch.utils.data.DataLoader(dataset, batch_size=8, shuffle=True,
+                                                 num_workers=cfg.DATA_LOADER.NUM_WORKERS,
+                                                 pin_memory=cfg.DATA_LOADER.PIN_MEMORY)
+        return loader
 """
 HANDED = RUN_NET.replace("from proj.utils.parser import load_config, parse_args",
                          "from proj.utils.parser import load_config, parse_args\n"
@@ -249,3 +273,39 @@ def test_a_package_path_that_does_not_end_beside_the_entry_is_not_followed(cli, 
     _project(tmp_path, run_net=HANDED.replace("vision.fair.proj.tools.train_net", "vision.fair.proj.other.train_net"))
     plan = plan_of(cli, "tools/run_net.py", "--", "--cfg", "configs/K400/SLOWFAST_8x8.yaml", cwd=tmp_path)
     assert ours(plan, "optimizer.name") is None
+
+
+def test_loaders_in_every_arm_with_the_same_keys_give_workers_and_pinning(cli, tmp_path):
+    _project(tmp_path, run_net=HANDED)
+    plan = plan_of(cli, "tools/run_net.py", "--", "--cfg", "configs/K400/SLOWFAST_8x8.yaml", cwd=tmp_path)
+    workers, pin = ours(plan, "data.num_workers"), ours(plan, "data.pin_memory")
+    assert workers is not None and workers.value == 6 and pin is not None and pin.value is True
+
+
+def test_an_arm_whose_loader_takes_another_value_leaves_the_workers_unread(cli, tmp_path):
+    _project(tmp_path, run_net=HANDED)
+    write(tmp_path, {"tools/train_net.py": TRAIN_NET.replace(
+        "batch_size=8, num_workers=cfg.DATA_LOADER.NUM_WORKERS,", "batch_size=8, num_workers=0,")})
+    plan = plan_of(cli, "tools/run_net.py", "--", "--cfg", "configs/K400/SLOWFAST_8x8.yaml", cwd=tmp_path)
+    assert ours(plan, "data.num_workers") is None
+    got = ours(plan, "data.pin_memory")
+    assert got is not None and got.value is True
+
+
+def test_an_autocast_switch_the_config_turns_off_is_fp32_and_on_is_fp16(cli, tmp_path):
+    _project(tmp_path, run_net=HANDED)
+    off = plan_of(cli, "tools/run_net.py", "--", "--cfg", "configs/K400/SLOWFAST_8x8.yaml", cwd=tmp_path)
+    got = ours(off, "precision.mode")
+    assert got is not None and got.value == "fp32" and got.source.path == "proj/config/defaults.py"
+    on = plan_of(cli, "tools/run_net.py", "--", "--cfg", "configs/K400/SLOWFAST_8x8.yaml",
+                 "--opts", "TRAIN.MIXED_PRECISION", "True", cwd=tmp_path)
+    got = ours(on, "precision.mode")
+    assert got is not None and got.value == "amp_fp16"
+
+
+def test_an_autocast_dtype_not_read_leaves_the_precision_unread(cli, tmp_path):
+    _project(tmp_path, run_net=HANDED)
+    write(tmp_path, {"tools/train_net.py": TRAIN_NET.replace(
+        "autocast(enabled=cfg.TRAIN.MIXED_PRECISION)", "autocast(enabled=cfg.TRAIN.MIXED_PRECISION, dtype=cfg.DTYPE)")})
+    plan = plan_of(cli, "tools/run_net.py", "--", "--cfg", "configs/K400/SLOWFAST_8x8.yaml", cwd=tmp_path)
+    assert ours(plan, "precision.mode") is None
