@@ -225,15 +225,11 @@ class Modules:
                 mods = ([prefix] if prefix else []) + [f"{prefix}.{a.name}".lstrip(".") for a in node.names]
             elif isinstance(node, ast.Import):
                 mods = [a.name for a in node.names]
-            parts = node.module.split(".") if isinstance(node, ast.ImportFrom) and node.module and not node.level \
-                else []
-            if len(parts) > 2 and parts[-2] == path.parent.name and not any(
-                    (b / f"{parts[0]}.py").is_file() or (b / parts[0]).is_dir() for b in bases):
-                # a sibling under the package path of another tree (facebookresearch/SlowFast @ 287ec00
-                # tools/run_net.py:9 ``from vision.fair.slowfast.tools.train_net import train``, no ``vision``
-                # in the repository): tools/train_net.py beside the importing tools/run_net.py
-                sibling = path.parent / f"{parts[-1]}.py"
-                if sibling.is_file():
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                from preflight.adapters.foreign_sibling import foreign_sibling
+
+                sibling = foreign_sibling(node.module, path.parent, bases)  # SlowFast's vision.fair.slowfast.tools
+                if sibling is not None:
                     out.append(sibling.resolve())
                     mods = []
             for mod in mods:

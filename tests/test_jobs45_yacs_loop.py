@@ -12,7 +12,7 @@ nprocs=cfg.NUM_GPUS)``). Each must-find test has a twin that must stay silent.""
 
 from __future__ import annotations
 
-from plan_helpers import plan_of, write
+from plan_helpers import fact, plan_of, write
 
 from tests.test_config_object import ours
 
@@ -257,6 +257,9 @@ def test_the_config_reaches_a_function_handed_to_the_launcher(cli, tmp_path):
     got = ours(plan, "optimizer.name")
     assert got is not None and got.value == "SGD"
     assert got.source.path == "configs/K400/SLOWFAST_8x8.yaml"
+    # the loop of tools/train_net.py is visible: the absences the whole-job reading writes (visible_code.py)
+    compiled = fact(plan, "compile.enabled")
+    assert compiled is not None and compiled.value is False and compiled.adapter == "visible_code"
 
 
 def test_a_rebinding_the_config_takes_keeps_the_handed_function_unread(cli, tmp_path):
@@ -271,6 +274,15 @@ def test_a_rebinding_the_config_takes_keeps_the_handed_function_unread(cli, tmp_
 def test_a_package_path_that_does_not_end_beside_the_entry_is_not_followed(cli, tmp_path):
     # ``from vision.fair.proj.other.train_net import train``: not a sibling of tools/run_net.py
     _project(tmp_path, run_net=HANDED.replace("vision.fair.proj.tools.train_net", "vision.fair.proj.other.train_net"))
+    plan = plan_of(cli, "tools/run_net.py", "--", "--cfg", "configs/K400/SLOWFAST_8x8.yaml", cwd=tmp_path)
+    assert ours(plan, "optimizer.name") is None
+    assert fact(plan, "compile.enabled") is None
+
+
+def test_a_foreign_package_path_whose_head_is_in_the_project_is_not_a_sibling(cli, tmp_path):
+    # ``vision/`` exists in the project: the import names that package (not found there), not tools/train_net.py
+    _project(tmp_path, run_net=HANDED)
+    write(tmp_path, {"vision/__init__.py": ""})
     plan = plan_of(cli, "tools/run_net.py", "--", "--cfg", "configs/K400/SLOWFAST_8x8.yaml", cwd=tmp_path)
     assert ours(plan, "optimizer.name") is None
 
