@@ -427,8 +427,13 @@ class _Flow:
 
     def _give(self, call: ast.Call, fn: ast.FunctionDef, skip_self: bool, given: list[tuple[object, tuple]],
               spread: Optional[tuple]) -> bool:
-        """Bind the callee's parameters to what the call gives; True when that changed."""
+        """Bind the callee's parameters to what the call gives; True when that changed. A call passing a keyword
+        the function does not take (and no ``**kwargs``) is not a call of it: nothing is bound (tests/
+        test_jobs43_project_launch.py, a project ``launch`` of another signature)."""
         params = [a.arg for a in fn.args.args][1 if skip_self else 0:]
+        takes = set(params) | {a.arg for a in fn.args.kwonlyargs}
+        if fn.args.kwarg is None and any(k.arg is not None and k.arg not in takes for k in call.keywords):
+            return False
         self._functions_given(call, fn, params)
         names = self.names.setdefault(id(fn), {})
         changed = False
