@@ -225,6 +225,13 @@ class Modules:
                 mods = ([prefix] if prefix else []) + [f"{prefix}.{a.name}".lstrip(".") for a in node.names]
             elif isinstance(node, ast.Import):
                 mods = [a.name for a in node.names]
+            if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                from preflight.adapters.foreign_sibling import foreign_sibling
+
+                sibling = foreign_sibling(node.module, path.parent, bases)  # SlowFast's vision.fair.slowfast.tools
+                if sibling is not None:
+                    out.append(sibling.resolve())
+                    mods = []
             for mod in mods:
                 rel = mod.replace(".", "/")
                 for base in bases:

@@ -20,9 +20,25 @@ def _no_default(spec: Any) -> bool:
     return spec.default is None or (isinstance(spec.default, ast.Constant) and spec.default.value is None)
 
 
-def unset_or_list(project: Any, script: Any) -> Any:
+def parser_trees(modules: Any) -> list[ast.Module]:
+    """The project modules (other than the entry) of the functions the entry imports by name that return
+    ``parser.parse_args()`` (facebookresearch/SlowFast @ 287ec00 ``tools/run_net.py:19`` ``args =
+    parse_args()`` of ``slowfast/utils/parser.py:13-63``): their ``nargs`` options are the job's too."""
+    from preflight.script_parsers import _returns_namespace
+
+    entry = modules.trees[0][2]
+    names = {a.asname or a.name for node in entry.body if isinstance(node, ast.ImportFrom) for a in node.names}
+    out: list[ast.Module] = []
+    for _, _, tree in modules.trees[1:]:
+        if any(isinstance(fn, ast.FunctionDef) and fn.name in names and _returns_namespace(fn) for fn in tree.body):
+            out.append(tree)
+    return out
+
+
+def unset_or_list(project: Any, script: Any, more: Optional[list[ast.Module]] = None) -> Any:
     """``name`` -> a Leaf (None: declared without a default and not given; a list: the tokens an
-    ``nargs`` option takes on the launch line), or None when not known."""
+    ``nargs`` option takes on the launch line), or None when not known. ``more``: other modules whose
+    parser the job runs (:func:`parser_trees`)."""
     from preflight.script_argv import _arg_spec, from_argv
 
     index = project.index(script)
@@ -31,7 +47,7 @@ def unset_or_list(project: Any, script: Any) -> Any:
     def _lists() -> None:
         if lists or not isinstance(script.tree, ast.Module):
             return
-        for node in ast.walk(script.tree):
+        for node in (n for tree in [script.tree, *(more or [])] for n in ast.walk(tree)):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
                     and node.func.attr == "add_argument" and any(k.arg == "nargs" for k in node.keywords):
                 spec = _arg_spec(_without_nargs(node))

@@ -34,12 +34,16 @@ from preflight.adapters.config_object import (
     assign,
     lookup,
 )
-from preflight.adapters.config_object_argv import unset_or_list
+from preflight.adapters.config_object_argv import parser_trees, unset_or_list
 from preflight.adapters.config_object_arms import ddp_arm, optimizer_arm, pads_to_model_max_length
+from preflight.adapters.config_object_autocast import autocast_switch
+from preflight.adapters.config_object_dead_rebind import rebound_only_when_dead
 from preflight.adapters.config_object_hydra import hydra_roots
+from preflight.adapters.config_object_loader_arms import agreeing_loaders
 from preflight.adapters.config_object_model import model_count, model_name_key
 from preflight.adapters.config_object_rebind import binding_at, segments
 from preflight.adapters.config_object_roots import Fn, _on_cuda, _own, _roots, _written_whole
+from preflight.adapters.config_object_spawn import spawn_counts
 from preflight.adapters.config_object_whole import whole_count
 from preflight.adapters.hydra_reads import (
     _call,
@@ -210,6 +214,8 @@ class _Flow:
         self._stores: dict[int, Counter] = {}
         self._rebound: dict[int, set[str]] = {}
         self.segs: dict[int, dict[str, Any]] = {}  # names bound more than once in order (config_object_rebind.py)
+        # id(function) -> parameter -> the project functions handed to it by name
+        self.fn_args: dict[int, dict[str, list[ast.FunctionDef]]] = {}
 
     def own_of(self, fn: Fn) -> list[ast.AST]:
         if id(fn) not in self._own:
@@ -260,9 +266,7 @@ class _Flow:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1:
                     touched += self._alias(fn, node.targets[0], node.value, reader)
                 elif isinstance(node, ast.Call):
-                    callee = self._into(node, reader, fn)
-                    if callee is not None:
-                        touched.append(callee)
+                    touched += self._into(node, reader, fn)
             for other in touched:
                 if id(other) not in queued:
                     queue.append(other)
@@ -386,8 +390,8 @@ class _Flow:
                     changed.extend(self.methods.get(id(klass), []))
         return changed
 
-    def _into(self, call: ast.Call, reader: _ObjReader, fn_of: Optional[Fn] = None) -> Optional[Fn]:
-        """The callee, when what it receives changed."""
+    def _into(self, call: ast.Call, reader: _ObjReader, fn_of: Optional[Fn] = None) -> list[Fn]:
+        """The callees whose received objects changed (one, or each function handed to a parameter)."""
         given: list[tuple[object, tuple]] = []
         for i, arg in enumerate(call.args):
             if isinstance(arg, ast.Starred):
@@ -412,12 +416,25 @@ class _Flow:
                 assert path is not None
                 given.append((kw.arg, path))
         if not given:
-            return None
+            return []
+        handed = self.fn_args.get(id(fn_of), {}).get(call.func.id) if isinstance(call.func, ast.Name) else None
+        if handed:
+            return [fn for fn in handed if self._give(call, fn, False, given, spread)]
         callee = self._callee(call, self.shown_of.get(id(fn_of)) if fn_of is not None else None)
         if callee is None:
-            return None
-        fn, skip_self = callee
+            return []
+        return [callee[0]] if self._give(call, callee[0], callee[1], given, spread) else []
+
+    def _give(self, call: ast.Call, fn: ast.FunctionDef, skip_self: bool, given: list[tuple[object, tuple]],
+              spread: Optional[tuple]) -> bool:
+        """Bind the callee's parameters to what the call gives; True when that changed. A call passing a keyword
+        the function does not take (and no ``**kwargs``) is not a call of it: nothing is bound (tests/
+        test_jobs43_project_launch.py, a project ``launch`` of another signature)."""
         params = [a.arg for a in fn.args.args][1 if skip_self else 0:]
+        takes = set(params) | {a.arg for a in fn.args.kwonlyargs}
+        if fn.args.kwarg is None and any(k.arg is not None and k.arg not in takes for k in call.keywords):
+            return False
+        self._functions_given(call, fn, params)
         names = self.names.setdefault(id(fn), {})
         changed = False
         rest = fn.args.kwarg.arg if fn.args.kwarg is not None else None
@@ -427,10 +444,23 @@ class _Flow:
         for where, path in given:
             name = params[where] if isinstance(where, int) and where < len(params) else \
                 where if isinstance(where, str) and where in params + [a.arg for a in fn.args.kwonlyargs] else None
+            if name is not None and name in self.rebound_of(fn) and self.is_tree(path) and not names.get(name) \
+                    and rebound_only_when_dead(fn, self.own_of(fn), name, path, self.combined, self.builder):
+                self.rebound_of(fn).discard(name)  # config_object_dead_rebind.py
             if name is not None and name not in self.rebound_of(fn) and names.get(name) != path:
                 names[name] = path
                 changed = True
-        return fn if changed else None
+        return changed
+
+    def _functions_given(self, call: ast.Call, fn: ast.FunctionDef, params: list[str]) -> None:
+        """A project function handed to ``fn`` by name is that parameter there (SlowFast tools/run_net.py:26
+        ``launch_job(cfg=cfg, ..., func=train)``, then slowfast/utils/misc.py:418 ``func(cfg=cfg)``)."""
+        pairs = [*zip(params, call.args), *((k.arg, k.value) for k in call.keywords if k.arg in params)]
+        for param, arg in pairs:
+            got = self.m.function(arg.id) if isinstance(arg, ast.Name) and not isinstance(arg, ast.Starred) else None
+            held = self.fn_args.setdefault(id(fn), {}).setdefault(param, []) if got is not None else []
+            if got is not None and got[2] is None and id(got[1]) in self.by_id and not any(h is got[1] for h in held):
+                held.append(got[1])
 
     def _callee(self, call: ast.Call, caller: Optional[str] = None) -> Optional[tuple[ast.FunctionDef, bool]]:
         f = call.func
@@ -510,6 +540,14 @@ def _runs(node: ast.AST, parents: dict[int, ast.AST], reader: _ObjReader) -> boo
     return True
 
 
+def _plain_python(project: Project) -> bool:
+    """The launch line is ``python script.py ...`` (one process, no launcher or wrapper)."""
+    from preflight.adapters.launchers import parse_launch
+
+    info = parse_launch(project.argv) if project.argv else None
+    return info is not None and info.launcher == "python" and info.wrapper is None
+
+
 def _options(project: Project, script: Any) -> Any:
     """``name`` -> the job's option: the script's own argparse declaration read as argparse reads
     the launch line (unique prefixes, ``--x=v``, ``set_defaults``), else any other declaration
@@ -543,7 +581,7 @@ class ConfigObjectAdapter(ScratchAdapter):
             builder = Builder(modules, project.script_args(script))
             applied: set[int] = set()
             namespace = Namespace(_options(project, script), script.source.display)
-            namespace.unset = unset_or_list(project, script)
+            namespace.unset = unset_or_list(project, script, parser_trees(modules))
             combined, scopes = _roots(script.tree, script.source.display, builder, modules,
                                       project.script_args(script), namespace, applied, project)
             hydra_roots(project, script, combined, scopes)  # the composed config of @hydra.main
@@ -606,6 +644,7 @@ class ConfigObjectAdapter(ScratchAdapter):
         specs: list[tuple[str, tuple, str]] = []
         model_names: list[tuple[str, tuple, str]] = []
         trees = {shown: tree for shown, _, tree in modules.trees}
+        plain = _plain_python(project)
         from preflight.adapters.hydra_reads import rebound_parameters
 
         rebinds: dict[str, set[str]] = {}  # a switch handed to a callable that reassigns it is not read
@@ -625,6 +664,9 @@ class ConfigObjectAdapter(ScratchAdapter):
             parents = {id(child): node for node in [fn, *nodes] for child in ast.iter_child_nodes(node)}
             generated = {id(sub) for node in nodes if isinstance(node, ast.Call) and _generation(node)
                          for arg in [*node.args, *(k.value for k in node.keywords)] for sub in ast.walk(arg)}
+            for got in agreeing_loaders(nodes, reader, shown, lambda n, p=parents, r=reader: _skipped(n, p, r),
+                                        lambda n, p=parents, r=reader: _runs(n, p, r)):  # config_object_loader_arms
+                self._leaf_fact(plan, combined, *got)
             for node in nodes:
                 if isinstance(node, ast.Call):
                     if not _skipped(node, parents, reader):
@@ -644,6 +686,11 @@ class ConfigObjectAdapter(ScratchAdapter):
                             got = arm(node, parents, reader, shown)
                             if got is not None:
                                 self._leaf_fact(plan, combined, *got)
+                        for got in spawn_counts(node, reader, shown, trees.get(shown), plain):  # config_object_spawn
+                            self._leaf_fact(plan, combined, *got)
+                        switch = autocast_switch(node, reader, shown)  # config_object_autocast.py
+                        if switch is not None:
+                            self._leaf_fact(plan, combined, *switch)
                         for field, value, leaf, key, detail, conf in trlx_train(node, nodes, reader, shown,
                                                                                 flow.dropped, project):
                             if leaf.how == "launch line":  # trlx_config.py

@@ -22,6 +22,7 @@ from preflight.adapters.config_object import (
     lookup,
 )
 from preflight.adapters.config_object_files import file_tree, opened
+from preflight.adapters.config_object_first_pass import first_pass
 from preflight.adapters.config_object_options import decided_by_options, option_leaf
 from preflight.adapters.config_object_yacs import Yacs
 
@@ -77,7 +78,16 @@ def _namespace_function(call: ast.Call, modules: Modules, shown: str) -> bool:
     if not isinstance(call.func, ast.Name) or call.args or call.keywords:
         return False
     got = modules.function(call.func.id)
-    return got is not None and got[2] is None and got[0] == shown and _returns_namespace(got[1])
+    # the entry's own, or one the entry imports from a project module (facebookresearch/SlowFast @ 287ec00
+    # tools/run_net.py:19 ``args = parse_args()`` of slowfast/utils/parser.py:13-63)
+    return got is not None and got[2] is None and (got[0] == shown or _imported(call.func.id, modules)) \
+        and _returns_namespace(got[1])
+
+
+def _imported(name: str, modules: Modules) -> bool:
+    """``from <project module> import name`` at the top of the entry."""
+    return any(isinstance(node, ast.ImportFrom) and any((a.asname or a.name) == name for a in node.names)
+               for node in modules.trees[0][2].body)
 
 
 def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modules, argv: list[str],
@@ -145,7 +155,12 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
             local[_GIVEN] = options_of
             paths[param] = ast.Attribute(value=ast.Name(id=_GIVEN, ctx=ast.Load()), attr=option, ctx=ast.Load())
         dead: list[ast.stmt] = []
-        for stmt in _straight(fn, handles, lambda test, lo=local: decided_by_options(test, lo), dead):
+        stmts = _straight(fn, handles, lambda test, lo=local: decided_by_options(test, lo), dead)
+        bound: dict[str, Leaf] = {}  # a loop's name bound to the first config file (config_object_first_pass.py)
+        stmts = first_pass(stmts, lambda n, lo=local, no=unknown, up=top: yacs.expr(n, _yacs_env(lo, no, up), shown),
+                           modules.root, bound)
+        here = {**top, **bound} if bound else top
+        for stmt in stmts:
             node = stmt.value if isinstance(stmt, ast.Expr) else stmt
             applied.add(id(node))
             if isinstance(node, ast.Assign) and len(node.targets) == 1:
@@ -155,7 +170,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                         and len(t0.elts) == len(node.value.elts):
                     pairs = list(zip(t0.elts, node.value.elts))
                 if isinstance(t0, (ast.Tuple, ast.List)) and isinstance(node.value, ast.Call) and len(pairs) == 1:
-                    _yacs_bind(yacs, t0, node.value, local, unknown, shown, top)  # ``args, config = parse_option()``
+                    _yacs_bind(yacs, t0, node.value, local, unknown, shown, here)  # ``args, config = parse_option()``
                     continue
                 for target, value in pairs:
                     if isinstance(value, ast.Call) and ((isinstance(value.func, ast.Attribute)
@@ -175,14 +190,16 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                     loaded = file_tree(value, handles, local, project, modules.trees[0][1], argv, paths, builder) \
                         if isinstance(target, ast.Name) else None
                     if loaded is None and isinstance(target, ast.Name) and isinstance(value, ast.Call):
-                        loaded = _yacs_bind(yacs, target, value, local, unknown, shown, top)
+                        loaded = _yacs_bind(yacs, target, value, local, unknown, shown, here)
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Subscript, ast.Constant)):
                         paths[target.id] = value
                     if isinstance(target, ast.Name) and isinstance(value, (ast.Call, ast.Dict)):
                         tree = loaded if loaded is not None else builder.value(value, shown, how="constructor keyword")
                         if isinstance(tree, dict) and (leaves(tree) or isinstance(value, ast.Call)):
-                            if target.id in local:
-                                local[target.id] = {}  # bound twice: not followed
+                            if target.id in local and tree is not local[target.id]:
+                                # bound twice: not followed (unless a project function returned the very
+                                # node it was given: SlowFast ``cfg = assert_and_infer_cfg(cfg)``)
+                                local[target.id] = {}
                             else:
                                 local[target.id] = tree
                         elif target.id in local:
@@ -195,7 +212,7 @@ def _roots(script_tree: ast.Module, shown: str, builder: Builder, modules: Modul
                                 assign(tree, path, from_option if from_option is not None
                                        else builder.value(value, shown))
             elif isinstance(node, ast.Call):
-                if _yacs_effect(yacs, node, local, unknown, shown, top) and fn is not script_tree:
+                if _yacs_effect(yacs, node, local, unknown, shown, here) and fn is not script_tree:
                     assert isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
                     var = node.func.value.id  # a project module's node the entry imports: a global of the entry
                     if var not in top and isinstance(local.get(var), dict):
@@ -404,8 +421,9 @@ def _yacs_bind(yacs: Yacs, target: ast.AST, value: ast.Call, local: dict[str, Tr
     bound here): :mod:`preflight.adapters.config_object_yacs`. Returns the tree bound to a name target."""
     yacs.found = False
     got = yacs.call_value(value, _yacs_env(local, unknown, top), shown)
-    if not yacs.found:
-        got = None
+    if not yacs.found and not (isinstance(got, dict) and any(got is v for v in local.values())):
+        got = None  # neither built nor merged here, nor the node the entry holds handed back (SlowFast
+        # ``cfg = assert_and_infer_cfg(cfg)``, slowfast/config/defaults.py:1263-1288 ``return cfg``)
     if isinstance(target, ast.Name):
         if got is None:
             unknown.add(target.id)

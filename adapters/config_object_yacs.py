@@ -245,6 +245,8 @@ class Yacs:
             env[stmt.name] = ("def", stmt, env)
         elif isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             self.assign(stmt.targets[0], stmt.value, env, shown, depth, sure)
+        elif isinstance(stmt, ast.AugAssign):
+            self.augment(stmt, env, shown, depth, sure)
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             self.effect(stmt.value, env, shown, depth, sure)
         elif isinstance(stmt, ast.If):
@@ -280,6 +282,27 @@ class Yacs:
             if isinstance(got, Leaf) and got.how == "literal":
                 got = Leaf(got.value, shown, getattr(value, "lineno", None), "assigned")
             assign(tree, path, got if isinstance(got, (Leaf, dict)) else None)
+
+    def augment(self, stmt: ast.AugAssign, env: dict, shown: str, depth: int, sure: bool) -> None:
+        """``cfg.SOLVER.BASE_LR *= cfg.NUM_SHARDS`` (SlowFast ``slowfast/config/defaults.py:1281-1284``): the key
+        is the product when both numbers are known on a path that surely runs, else unknown."""
+        if isinstance(stmt.target, ast.Name):
+            env[stmt.target.id] = None
+            return
+        base: ast.expr = stmt.target
+        while isinstance(base, (ast.Attribute, ast.Subscript)):
+            base = base.value
+        tree = self._node(base.id, env, False) if isinstance(base, ast.Name) else None
+        path = attr_path(stmt.target, base.id) if tree is not None and isinstance(base, ast.Name) else None
+        if tree is None or not path:
+            return
+        old, by = _plain(lookup(tree, path)), _plain(self.expr(stmt.value, env, shown, depth)) if sure else None
+        new: Any = None
+        if sure and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in (old, by)):
+            ops = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b}
+            op = ops.get(type(stmt.op))
+            new = Leaf(op(old, by), shown, stmt.lineno, "assigned") if op is not None else None
+        assign(tree, path, new)
 
     def effect(self, call: ast.Call, env: dict, shown: str, depth: int, sure: bool) -> None:
         f = call.func

@@ -94,6 +94,10 @@ def _call_name(call: ast.Call) -> str:
     return f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
 
 
+_ORDER: dict[type, Callable[[Any, Any], bool]] = {
+    ast.Gt: lambda a, b: a > b, ast.GtE: lambda a, b: a >= b, ast.Lt: lambda a, b: a < b, ast.LtE: lambda a, b: a <= b}
+
+
 class _Reader:
     def __init__(self, roots: tuple[str, ...], known: Known, add: Add, display: str,
                  null: Callable[[tuple], bool]) -> None:
@@ -206,6 +210,10 @@ class _Reader:
                 return left.value == right.value
             if isinstance(op, ast.NotEq):
                 return left.value != right.value
+            if isinstance(op, (ast.Gt, ast.GtE, ast.Lt, ast.LtE)) and all(
+                    isinstance(v, (int, float)) and not isinstance(v, bool) for v in (left.value, right.value)):
+                # SlowFast slowfast/utils/misc.py:402 ``if cfg.NUM_GPUS > 1:`` (numbers only)
+                return _ORDER[type(op)](left.value, right.value)
             return None
         got = self.ev(node, depth + 1)
         if got is None or got.path is None or isinstance(got.value, (dict, list)):

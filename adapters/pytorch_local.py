@@ -69,6 +69,11 @@ def _imported_local(tree: ast.AST, here: Path) -> list[Path]:
                 if found:
                     break
         if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            from preflight.adapters.foreign_sibling import foreign_sibling
+
+            sibling = foreign_sibling(node.module, here, bases)  # under another tree's package path (SlowFast)
+            if sibling is not None and sibling not in out:
+                out.append(sibling)
             # ``from training import training_loop``: a module of a local package, imported by name
             # (NVlabs/edm @ 008a4e5 train.py:18 -> training/training_loop.py)
             rel = node.module.replace(".", "/")

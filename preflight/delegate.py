@@ -30,6 +30,9 @@ _LIBRARIES = ("torch", "transformers", "trl", "peft", "accelerate", "deepspeed",
               "pytorch_lightning", "fire", "click", "hydra", "os", "sys")
 
 
+_OWN_WORK = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.Try, ast.FunctionDef, ast.ClassDef)
+
+
 def _main_block(node: ast.stmt) -> bool:
     return isinstance(node, ast.If) and isinstance(node.test, ast.Compare) \
         and isinstance(node.test.left, ast.Name) and node.test.left.id == "__name__"
@@ -51,6 +54,11 @@ def _called(tree: ast.Module) -> list[str]:
             body.append(node)
         else:
             return []  # a function, a class, a loop...: the file does its own work
+    if any(isinstance(stmt, _OWN_WORK) for stmt in body):
+        # a ``__main__`` block with its own loops or branches does its own work (thuml/Time-Series-Library
+        # @ 4e938a1 run.py:9-250: the options, ``for ii in range(args.itr): exp = Exp(args); exp.train(...)``;
+        # its one imported call ``print_args(args)`` only prints)
+        return []
     for stmt in body:
         if not isinstance(stmt, ast.Expr) or not isinstance(stmt.value, ast.Call):
             continue

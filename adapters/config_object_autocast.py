@@ -1,0 +1,43 @@
+"""``autocast(enabled=E)`` in a function the configuration object reaches, with ``E`` a boolean key of that
+object: the training step runs under fp16 autocast when the key is true, in fp32 when it is false (read by
+:mod:`preflight.adapters.config_object_reads`; nothing is imported or executed).
+
+facebookresearch/SlowFast @ 287ec00 ``tools/train_net.py:113`` ``with torch.cuda.amp.autocast(
+enabled=cfg.TRAIN.MIXED_PRECISION):`` and ``:529`` ``torch.cuda.amp.GradScaler(enabled=cfg.TRAIN.MIXED_PRECISION)``,
+``_C.TRAIN.MIXED_PRECISION = False`` (``slowfast/config/defaults.py:171``) not set by the launch line's YAML.
+``torch.cuda.amp.autocast`` and ``torch.autocast("cuda")`` cast to fp16 unless ``dtype=`` says otherwise; a
+``dtype`` not read, another device, or no ``enabled=`` key leaves the call unread.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Optional
+
+from preflight.analysis.syntax import dotted_name
+
+_AUTOCAST = ("torch.cuda.amp.autocast", "torch.autocast", "torch.amp.autocast", "amp.autocast")
+_DTYPES = {"torch.float16": "amp_fp16", "torch.half": "amp_fp16", "torch.bfloat16": "amp_bf16"}
+
+
+def autocast_switch(call: ast.Call, reader: Any, shown: str) -> Optional[tuple[str, Any, tuple, str]]:
+    """(field, value, the key's path, detail), or None."""
+    name = dotted_name(call.func) or ""
+    if name not in _AUTOCAST:
+        return None
+    kwargs = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    if any(k.arg is None for k in call.keywords) or "enabled" not in kwargs:
+        return None
+    device = kwargs.get("device_type", call.args[0] if call.args else None)
+    if name != "torch.cuda.amp.autocast" and not (isinstance(device, ast.Constant) and device.value == "cuda"):
+        return None
+    dtype = kwargs.get("dtype")
+    mode = "amp_fp16" if dtype is None else _DTYPES.get(dotted_name(dtype) or "")
+    got = reader.ev(kwargs["enabled"])
+    if mode is None or got is None or got.path is None or not isinstance(got.value, bool):
+        return None
+    key = ".".join(got.path)
+    if got.value:
+        return "precision.mode", mode, got.path, f"{key} = True turns on {name}(...) ({shown}:{call.lineno})"
+    return ("precision.mode", "fp32", got.path,
+            f"{key} = False turns off {name}(...) ({shown}:{call.lineno}): the step runs in fp32")
