@@ -415,6 +415,12 @@ class _Flow:
             return None
         callee = self._callee(call, self.shown_of.get(id(fn_of)) if fn_of is not None else None)
         if callee is None:
+            from preflight.adapters.callee_alias import aliased_call
+
+            # ``f = a if c else b`` then ``f(...)``
+            alias = aliased_call(fn_of, call, self._judge(fn_of).test) if fn_of is not None else None
+            callee = None if alias is None else self._callee(alias, self.shown_of.get(id(fn_of)))
+        if callee is None:
             return None
         fn, skip_self = callee
         params = [a.arg for a in fn.args.args][1 if skip_self else 0:]
@@ -431,6 +437,18 @@ class _Flow:
                 names[name] = path
                 changed = True
         return fn if changed else None
+
+    def _judge(self, fn: Fn) -> _ObjReader:
+        """A reader of ``fn`` that evaluates tests on the config's values (the propagation's reader reads none)."""
+        def known(path: tuple) -> Any:
+            got = lookup(self.combined, path)
+            return got.value if isinstance(got, Leaf) else got
+
+        def null(path: tuple) -> bool:
+            got = lookup(self.combined, path)
+            return isinstance(got, Leaf) and got.value is None
+
+        return self.reader(fn, known, lambda *_a: None, self.shown_of.get(id(fn), ""), null)
 
     def _callee(self, call: ast.Call, caller: Optional[str] = None) -> Optional[tuple[ast.FunctionDef, bool]]:
         f = call.func
