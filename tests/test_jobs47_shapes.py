@@ -454,3 +454,39 @@ def test_a_name_bound_twice_in_the_config_module_is_not_read(cli, tmp_path: Path
     plan = _ncf(cli, tmp_path, "model = 'NeuMF-end'\nif __import__('os').environ.get('PRE'):\n    pass\nmodel = 'NeuMF-pre' if "
                           "__import__('os').environ.get('PRE') else 'NeuMF-end'\n")
     assert winner(plan, "optimizer.name") is None
+
+
+# kzl/decision-transformer @ e2d82e68f330f2fcea1e2f5bdf2f2d70c94e1e0f
+# gym/decision_transformer/models/trajectory_gpt2.py:714-723: checkpointing behind a getattr of a flag that is
+# off unless set, in a copied GPT-2 whose config the project builds without it
+CKPT_MODEL = """\
+    import torch
+    import torch.nn as nn
+
+
+    class Block(nn.Module):
+        def __init__(self, n, config):
+            super().__init__()
+            self.config = config
+            self.mlp = nn.Linear(n, n)
+
+        def forward(self, x):
+            if getattr(self.config, "gradient_checkpointing", False):
+                return torch.utils.checkpoint.checkpoint(self.mlp, x)
+            return self.mlp(x)
+    """
+CKPT_MAIN = DT_MAIN.replace("model = Block(4)", "config = object()\n    SETmodel = Block(4, config)")
+
+
+def test_checkpointing_behind_a_getattr_flag_off_by_default_is_off(cli, tmp_path: Path) -> None:
+    _dt(tmp_path, CKPT_MODEL)
+    write(tmp_path, {"experiment.py": CKPT_MAIN.replace("SET", "")})
+    plan = plan_of(cli, "experiment.py", "--", "--env", "hopper", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is False
+
+
+def test_checkpointing_behind_a_getattr_flag_the_job_sets_is_not_read_as_off(cli, tmp_path: Path) -> None:
+    _dt(tmp_path, CKPT_MODEL)
+    write(tmp_path, {"experiment.py": CKPT_MAIN.replace("SET", "config.gradient_checkpointing = True\n    ")})
+    plan = plan_of(cli, "experiment.py", "--", "--env", "hopper", cwd=tmp_path)
+    assert winner(plan, "memory.gradient_checkpointing") is not False
