@@ -161,20 +161,28 @@ class _ObjReader(_Reader):
 def _only_lora_off(found: Any, modules: Modules) -> bool:
     """Every ``LoraConfig``/``get_peft_model`` call of the modules read is in the body of an ``if`` the
     configuration decides false (nomic-ai/gpt4all ``gpt4all-training/train.py:64-69``: ``if config["lora"]:
-    peft_config = LoraConfig(...)``, ``configs/train/finetune_gptj.yaml:24`` ``lora: false``): no LoRA."""
-    from preflight.adapters.hydra_reads import _PEFT_CALLS, _call_name
+    peft_config = LoraConfig(...)``, ``configs/train/finetune_gptj.yaml:24`` ``lora: false``), or past a guard
+    clause it decides taken (:mod:`preflight.adapters.guard_clause`): no LoRA."""
+    from preflight.adapters.guard_clause import dead_after, ends_in_exit
+    from preflight.adapters.hydra_reads import _PEFT_CALLS, _call_name, _calls_in
 
     if not found.peft or any(p[0] for p in found.peft):
         return False
     off_lines = {p[2] for p in found.peft}
     inside: set[int] = set()
     calls: list[ast.Call] = []
+    # ``self.get_peft_model(...)``, a method of the project's own (PandaLM core/nets.py:26): its body is read
+    own = {n.name for _, _, tree in modules.trees for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
     for _, _, tree in modules.trees:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _call_name(node) in _PEFT_CALLS:
+            if isinstance(node, ast.Call) and _call_name(node) in _PEFT_CALLS and not (
+                    isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "self" and node.func.attr in own):
                 calls.append(node)
             elif isinstance(node, ast.If) and node.lineno in off_lines:
                 inside.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+                if ends_in_exit(node.body) and _calls_in(node.body, _PEFT_CALLS) is None:
+                    inside.update(id(n) for n in dead_after(tree, node))  # a guard clause taken
     return bool(calls) and all(id(c) in inside for c in calls)
 
 

@@ -490,3 +490,82 @@ def test_checkpointing_behind_a_getattr_flag_the_job_sets_is_not_read_as_off(cli
     write(tmp_path, {"experiment.py": CKPT_MAIN.replace("SET", "config.gradient_checkpointing = True\n    ")})
     plan = plan_of(cli, "experiment.py", "--", "--env", "hopper", cwd=tmp_path)
     assert winner(plan, "memory.gradient_checkpointing") is not False
+
+
+# WeOpenML/PandaLM @ 3871806e72b4 pandalm/inst-tune.py:14-38 and pandalm/core/nets.py:10-26,86-105: the project's own
+# get_peft_model method returns early for ``--peft_model none``; the LoRA is built past that return
+PANDA_MAIN = """\
+    from dataclasses import dataclass, field
+    from typing import Optional
+
+    import transformers
+
+    from core import Nets
+
+
+    @dataclass
+    class ModelArguments:
+        model_name_or_path: Optional[str] = field(default="")
+
+
+    @dataclass
+    class PeftArguments:
+        peft_model: Optional[str] = field(default="lora")
+
+
+    def train():
+        parser = transformers.HfArgumentParser((ModelArguments, PeftArguments, transformers.TrainingArguments))
+        model_args, peft_args, training_args = parser.parse_args_into_dataclasses()
+        nets = Nets(model_args, training_args, peft_args)
+        trainer = transformers.Trainer(model=nets.get_model(), args=training_args)
+        trainer.train()
+
+
+    if __name__ == "__main__":
+        train()
+    """
+PANDA_NETS = """\
+    import logging
+
+    import transformers
+    from peft import LoraConfig, TaskType, get_peft_model
+
+
+    class Nets:
+        def __init__(self, model_args, training_args, peft_args):
+            model = transformers.AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path)
+            self.model = self.get_peft_model(peft_args, model)
+
+        def get_model(self):
+            return self.model
+
+        def get_peft_model(self, peft_args, model):
+            if peft_args.peft_model == 'none':
+                logging.warning("Full finetuning...")
+                return model
+            elif peft_args.peft_model == 'lora':
+                peft_config = LoraConfig(r=8, lora_alpha=16, target_modules=["q_proj", "v_proj"],
+                                         task_type=TaskType.CAUSAL_LM)
+            model = get_peft_model(model, peft_config)
+            return model
+    """
+
+
+def _panda(cli, tmp_path: Path, peft: str, nets: str = PANDA_NETS) -> dict:
+    write(tmp_path, {"inst-tune.py": PANDA_MAIN, "core/__init__.py": "from core.nets import Nets\n",
+                     "core/nets.py": nets})
+    return plan_of(cli, "inst-tune.py", "--", "--model_name_or_path", "huggyllama/llama-7b", "--peft_model", peft,
+                   "--output_dir", "out", cwd=tmp_path)
+
+
+def test_lora_past_a_guard_clause_the_line_takes_is_no_lora(cli, tmp_path: Path) -> None:
+    assert winner(_panda(cli, tmp_path, "none"), "peft.method") == "none"
+
+
+def test_lora_past_a_guard_clause_the_line_does_not_take_is_not_read_as_no_lora(cli, tmp_path: Path) -> None:
+    assert winner(_panda(cli, tmp_path, "lora"), "peft.method") != "none"
+
+
+def test_a_guard_clause_that_does_not_return_is_not_read_as_no_lora(cli, tmp_path: Path) -> None:
+    falls_through = PANDA_NETS.replace("                return model\n", "                pass\n")
+    assert winner(_panda(cli, tmp_path, "none", falls_through), "peft.method") != "none"
