@@ -662,21 +662,6 @@ def _pick_in_directory(path: Path, root: Path, out: JobInputs) -> Optional[Path]
     return None
 
 
-# a script that sets up a process group or wraps its model for data parallelism is meant for a launcher
-# (allenai/OLMo scripts/train.py: DDP or FSDP by its config, started by torchrun)
-_PARALLEL_WORDS = re.compile(r"DistributedDataParallel|FullyShardedDataParallel|\bFSDP\b|fully_shard|init_process_group|"
-                             r"\bdeepspeed\b|LOCAL_RANK|WORLD_SIZE|torch\.distributed|\bxm\.|horovod|\bDDP\b")
-
-
-def _plain_script(path: Path) -> bool:
-    """A readable script that names no process group, launcher variable or data-parallel wrapper."""
-    try:
-        text = read_text_limited(path, errors="replace")[:500_000]
-    except (OSError, ValueError):
-        return False
-    return _PARALLEL_WORDS.search(text) is None
-
-
 def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence[str], root: Path) -> JobInputs:
     """What to audit. ``launch`` (after ``--``) is a whole launch command, or the script's
     arguments, or a launch script's positional arguments when the job is a launch script."""
@@ -735,11 +720,4 @@ def resolve_job(paths: Sequence[Path], configs: Sequence[Path], launch: Sequence
             # the script's own arguments: the job is `python SCRIPT ARGS`
             out.argv = ["python", _display(out.scripts[0], root), *launch]
             _configs_named(parse_launch(out.argv), bases, root, out)
-    elif len(paths) == 1 and len(out.scripts) == 1 and not launch and not configs and not out.launch_script \
-            and out.scripts[0].suffix == ".py" and Path(paths[0]).suffix == ".py" and _plain_script(out.scripts[0]):
-        # one Python script named alone, no launch line, that names no process group or data-parallel wrapper:
-        # the job a user starts that way is ``python SCRIPT`` (lucidrains/x-transformers @ 9252ed78 README
-        # ``python train_enwik8.py``; the four such jobs of the benchmark, sets 12-26, all run one process)
-        out.argv = ["python", _display(out.scripts[0], root)]
-        out.notes.append(f"no launch line: the job is read as `python {_display(out.scripts[0], root)}`")
     return out

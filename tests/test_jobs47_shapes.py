@@ -246,10 +246,25 @@ def test_a_script_under_torchrun_is_not_one_process(cli, tmp_path: Path) -> None
     assert winner(plan, "dist.world_size") == 4
 
 
-def test_a_script_with_a_config_named_is_not_read_as_plain_python(cli, tmp_path: Path) -> None:
-    write(tmp_path, {"train_enwik8.py": ALONE,
-                     "ds.json": '{"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 2}}\n'})
-    plan = plan_of(cli, "train_enwik8.py", "--config", "ds.json", cwd=tmp_path)
+def test_low_rank_in_prose_does_not_hide_the_one_process(cli, tmp_path: Path) -> None:
+    write(tmp_path, {"train_enwik8.py": ALONE.replace("    import torch\n", "    import torch\n\n    import layers\n", 1),
+                     "layers.py": 'class LoRALinear:\n    """ low-rank linear projection """\n'})
+    plan = plan_of(cli, "train_enwik8.py", cwd=tmp_path)
+    assert winner(plan, "dist.world_size") == 1
+
+
+def test_a_script_reading_the_rank_variable_is_not_read_as_one_process(cli, tmp_path: Path) -> None:
+    ranked = ALONE.replace("    import torch\n", "    import os\n\n    import torch\n\n    RANK = int(os.environ.get('RANK', 0))\n", 1)
+    write(tmp_path, {"train_enwik8.py": ranked})
+    plan = plan_of(cli, "train_enwik8.py", cwd=tmp_path)
+    assert winner(plan, "dist.world_size") is None
+
+
+def test_a_script_started_by_a_notebook_launcher_is_not_read_as_one_process(cli, tmp_path: Path) -> None:
+    launched = ALONE.replace("\n\n\n    train()\n", "\n\n\n    from accelerate import notebook_launcher\n\n"
+                                                "    notebook_launcher(train, num_processes=2)\n")
+    write(tmp_path, {"train_enwik8.py": launched})
+    plan = plan_of(cli, "train_enwik8.py", cwd=tmp_path)
     assert winner(plan, "dist.world_size") is None
 
 
