@@ -1,7 +1,7 @@
 """A training script given without a launch line and without any distributed code: one process.
 
 A script that never joins a process group, wraps its model in no data-parallel or sharding wrapper,
-uses no launcher library (accelerate, Lightning, DeepSpeed, Ray, ...) and reads no launcher variable
+uses no launcher library (Lightning, DeepSpeed, Ray, ...) and reads no launcher variable
 trains in the one process ``python script.py`` starts (open-thought/tiny-grpo @ the benchmark's commit
 ``README.md:24`` ``python train.py``, ``train.py:197,216`` one ``cuda`` device). Were it started several
 times by a launcher, nothing would join the copies into one job: each would train alone.
@@ -10,7 +10,9 @@ Read, never run: only when the audit has no launch command (no ``torchrun``/``ac
 /``python`` line, no launch script) and the job's scripts, the local modules read for their options and
 the configs read name none of the distributed words below. ``dist.world_size`` 1 and ``dist.nodes`` 1,
 medium, at the lowest priority (any process count read elsewhere wins); ``derive`` then says nothing is
-sharded. A launch line, or any of those words anywhere, states nothing.
+sharded. A launch line, or any of those words anywhere, states nothing. An ``Accelerator()`` is no launcher: started
+by plain ``python`` it runs one process (lucidrains/x-transformers @ 9252ed78 ``train_enwik8.py:58``, README
+``python train_enwik8.py``); ``accelerate launch`` or ``notebook_launcher`` named anywhere still states nothing.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from preflight.registry import register_adapter
 
 _DISTRIBUTED = re.compile(
     r"torch\.distributed|\bdist\.|init_process_group|DistributedDataParallel|FullyShardedDataParallel|fully_shard"
-    r"|\bDDP\b|\bFSDP\b|deepspeed|\baccelerate\b|\bAccelerator\b|lightning|\bFabric\b|\bTrainer\b|spawn\("
+    r"|\bDDP\b|\bFSDP\b|deepspeed|accelerate\s+launch|notebook_launcher|lightning|\bFabric\b|\bTrainer\b|spawn\("
     r"|Process\(|start_processes|\bray\b|submitit|hydra|horovod|mpi4py|torchrun|torch_xla|colossalai"
-    r"|LOCAL_RANK|WORLD_SIZE|\bRANK\b|SLURM_|nproc|world_size|local_rank", re.I)
+    # ``RANK`` the variable, in capitals: "low-rank" in a docstring is prose (x-transformers x_transformers.py:924-926)
+    r"|LOCAL_RANK|WORLD_SIZE|(?-i:\bRANK\b)|SLURM_|nproc|world_size|local_rank", re.I)
 
 
 @register_adapter

@@ -10,7 +10,8 @@ this blanks, in a class whose ``__init__`` sets ``self.gradient_checkpointing = 
 ``_set_gradient_checkpointing`` hook and the body of each ``if`` whose test reads
 ``self.gradient_checkpointing`` (its ``else`` stays). A call that turns it on
 (``enable_gradient_checkpointing()``, ``gradient_checkpointing_enable()``, ``.gradient_checkpointing =
-True`` anywhere) is left as written and still counts.
+True`` anywhere) is left as written and still counts. The body of an ``if getattr(obj,
+"gradient_checkpointing", False):`` is blanked too, in any module: the flag is off unless something sets it.
 """
 
 from __future__ import annotations
@@ -23,6 +24,15 @@ _FLAG = "gradient_checkpointing"
 def _reads_flag(test: ast.expr) -> bool:
     return any(isinstance(n, ast.Attribute) and n.attr == _FLAG and isinstance(n.value, ast.Name)
                and n.value.id == "self" for n in ast.walk(test))
+
+
+def _getattr_off(test: ast.expr) -> bool:
+    """``getattr(obj, "gradient_checkpointing", False)``: a flag off unless something sets it (kzl/decision-transformer
+    @ e2d82e68 gym/decision_transformer/models/trajectory_gpt2.py:714, a copy of transformers' GPT-2 whose config
+    the project builds without the flag)."""
+    return isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and test.func.id == "getattr" \
+        and len(test.args) == 3 and not test.keywords and isinstance(test.args[1], ast.Constant) \
+        and test.args[1].value == _FLAG and isinstance(test.args[2], ast.Constant) and test.args[2].value is False
 
 
 def _off_in_init(cls: ast.ClassDef) -> bool:
@@ -44,6 +54,9 @@ def blank_flag_guarded(text: str) -> str:
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return text
     spans: list[tuple[int, int]] = []
+    for node in ast.walk(tree):  # ``if getattr(self.config, "gradient_checkpointing", False):`` off by default
+        if isinstance(node, ast.If) and _getattr_off(node.test) and node.body and node.body[-1].end_lineno:
+            spans.append((node.lineno, node.body[-1].end_lineno or node.lineno))
     for cls in ast.walk(tree):
         if not isinstance(cls, ast.ClassDef) or not _off_in_init(cls):
             continue

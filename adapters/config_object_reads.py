@@ -165,20 +165,28 @@ class _ObjReader(_Reader):
 def _only_lora_off(found: Any, modules: Modules) -> bool:
     """Every ``LoraConfig``/``get_peft_model`` call of the modules read is in the body of an ``if`` the
     configuration decides false (nomic-ai/gpt4all ``gpt4all-training/train.py:64-69``: ``if config["lora"]:
-    peft_config = LoraConfig(...)``, ``configs/train/finetune_gptj.yaml:24`` ``lora: false``): no LoRA."""
-    from preflight.adapters.hydra_reads import _PEFT_CALLS, _call_name
+    peft_config = LoraConfig(...)``, ``configs/train/finetune_gptj.yaml:24`` ``lora: false``), or past a guard
+    clause it decides taken (:mod:`preflight.adapters.guard_clause`): no LoRA."""
+    from preflight.adapters.guard_clause import dead_after, ends_in_exit
+    from preflight.adapters.hydra_reads import _PEFT_CALLS, _call_name, _calls_in
 
     if not found.peft or any(p[0] for p in found.peft):
         return False
     off_lines = {p[2] for p in found.peft}
     inside: set[int] = set()
     calls: list[ast.Call] = []
+    # ``self.get_peft_model(...)``, a method of the project's own (PandaLM core/nets.py:26): its body is read
+    own = {n.name for _, _, tree in modules.trees for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
     for _, _, tree in modules.trees:
         for node in ast.walk(tree):
-            if isinstance(node, ast.Call) and _call_name(node) in _PEFT_CALLS:
+            if isinstance(node, ast.Call) and _call_name(node) in _PEFT_CALLS and not (
+                    isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == "self" and node.func.attr in own):
                 calls.append(node)
             elif isinstance(node, ast.If) and node.lineno in off_lines:
                 inside.update(id(n) for stmt in node.body for n in ast.walk(stmt))
+                if ends_in_exit(node.body) and _calls_in(node.body, _PEFT_CALLS) is None:
+                    inside.update(id(n) for n in dead_after(tree, node))  # a guard clause taken
     return bool(calls) and all(id(c) in inside for c in calls)
 
 
@@ -422,6 +430,12 @@ class _Flow:
             return [fn for fn in handed if self._give(call, fn, False, given, spread)]
         callee = self._callee(call, self.shown_of.get(id(fn_of)) if fn_of is not None else None)
         if callee is None:
+            from preflight.adapters.callee_alias import aliased_call
+
+            # ``f = a if c else b`` then ``f(...)``
+            alias = aliased_call(fn_of, call, self._judge(fn_of).test) if fn_of is not None else None
+            callee = None if alias is None else self._callee(alias, self.shown_of.get(id(fn_of)))
+        if callee is None:
             return []
         return [callee[0]] if self._give(call, callee[0], callee[1], given, spread) else []
 
@@ -461,6 +475,18 @@ class _Flow:
             held = self.fn_args.setdefault(id(fn), {}).setdefault(param, []) if got is not None else []
             if got is not None and got[2] is None and id(got[1]) in self.by_id and not any(h is got[1] for h in held):
                 held.append(got[1])
+
+    def _judge(self, fn: Fn) -> _ObjReader:
+        """A reader of ``fn`` that evaluates tests on the config's values (the propagation's reader reads none)."""
+        def known(path: tuple) -> Any:
+            got = lookup(self.combined, path)
+            return got.value if isinstance(got, Leaf) else got
+
+        def null(path: tuple) -> bool:
+            got = lookup(self.combined, path)
+            return isinstance(got, Leaf) and got.value is None
+
+        return self.reader(fn, known, lambda *_a: None, self.shown_of.get(id(fn), ""), null)
 
     def _callee(self, call: ast.Call, caller: Optional[str] = None) -> Optional[tuple[ast.FunctionDef, bool]]:
         f = call.func

@@ -492,6 +492,11 @@ def _guard(node: ast.If, reader: _Reader, found: _Found) -> None:
         if lora is not None:
             rank = reader.ev(reader.kwargs_of(lora).get("r"))
         found.peft.append((decided, path, node.lineno, rank))
+    elif peft is None and decided:
+        from preflight.adapters.guard_clause import ends_in_exit
+
+        if ends_in_exit(node.body):  # a guard clause taken: LoRA past it does not run (adapters/guard_clause.py)
+            found.peft.append((False, path, node.lineno, None))
 
 
 def _compiles(stmts: list[ast.stmt]) -> bool:

@@ -45,6 +45,11 @@ def decided(stmts: list[ast.stmt], decide: Callable[[ast.expr], Optional[bool]])
             if taken is not None:
                 out.extend(decided(stmt.body if taken else stmt.orelse, decide))
                 continue
+            if stmt.orelse:  # both ways read alike (facebookresearch/swav main_swav.py:319-323: apex's
+                # ``with amp.scale_loss(...)`` in one, ``loss.backward()`` in the other)
+                out.append(ast.copy_location(ast.If(test=stmt.test, body=decided(stmt.body, decide),
+                                                     orelse=decided(stmt.orelse, decide)), stmt))
+                continue
         if isinstance(stmt, (ast.With, ast.AsyncWith)) and all(
                 isinstance(item.context_expr, ast.Call)
                 and (_dotted(item.context_expr.func) or "").rsplit(".", 1)[-1] in _PLAIN_CONTEXTS
@@ -104,6 +109,11 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 steps += scaled[1]
                 seen = True
                 continue
+            both = _backward_only(stmt.body), _backward_only(stmt.orelse)
+            if both[0] and both[1]:  # each way back-propagates, the step follows the ``if``
+                pending += both[0] + both[1]
+                seen = True
+                continue
         for call in _calls_at_level(stmt):
             if isinstance(call.func, ast.Attribute) and call.func.attr == "backward":
                 pending.append(call)
@@ -113,6 +123,20 @@ def stepped_calls(stmts: list[ast.stmt], is_step: Callable[[ast.Call], bool]
                 pending = []
                 steps.append(call)
     return stepped, steps, bool(pending)
+
+
+def _backward_only(stmts: list[ast.stmt]) -> list[ast.Call]:
+    """The ``backward()`` calls of a way of an ``if`` that back-propagates on every pass and steps no optimizer
+    (facebookresearch/swav @ 06b1b7cb main_swav.py:319-329 ``if args.use_fp16: with apex.amp.scale_loss(loss,
+    optimizer) as scaled_loss: scaled_loss.backward()`` ``else: loss.backward()``, then ``optimizer.step()``
+    after the ``if``); empty when it does not, or steps, or holds a nested block."""
+    calls = [c for s in stmts for c in _calls_at_level(s)]
+    if any(isinstance(s, (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try))
+           for s in stmts):
+        return []
+    if any(isinstance(c.func, ast.Attribute) and c.func.attr == "step" for c in calls):
+        return []
+    return [c for c in calls if isinstance(c.func, ast.Attribute) and c.func.attr == "backward"]
 
 
 _ACCUMULATING = ("update_grad", "accumulate", "accum_iter", "accumulation_steps", "need_update")

@@ -154,6 +154,9 @@ def _one_arm(idx: ScriptIndex, found: list[tuple[CallSite, str]]) -> list[tuple[
     return found if len({name for _, name in found}) <= 1 else []
 
 _RANK = {"low": 0, "medium": 1, "high": 2}
+# apex's data-parallel wrapper: a full replica per process, gradients all-reduced in buckets like torch's DDP
+# (NVIDIA/apex apex/parallel/distributed.py; jaywalnut310/glow-tts @ 13e99768 train.py:12,73)
+_APEX_DDP = "apex.parallel.DistributedDataParallel"
 
 
 def _starts_cuda(name: str) -> bool:
@@ -811,6 +814,8 @@ class _ScriptPass:
             from preflight.adapters.timm_loader import timm_loaders  # timm's create_loader
 
             timm_loaders(self)
+        from preflight.adapters.loader_arms import default_is_alternative
+
         for site in chosen:
             conf = self.conf(site)
             what = f"{site.label}(...)"
@@ -821,7 +826,7 @@ class _ScriptPass:
                 expr = site.arg(1, "batch_size")
                 if expr is None and spread:
                     pass
-                elif expr is None:
+                elif expr is None and not default_is_alternative(self.idx, site, chosen):
                     self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1",
                                                         "default"), "medium")
                 elif isinstance(expr, ast.Constant) and expr.value is None:
@@ -1026,6 +1031,8 @@ class _ScriptPass:
     def _wrap_value(self, site: CallSite) -> Optional[str]:
         """The sharding a DDP/FSDP/fully_shard call gives ("?" when its strategy is not read), or None."""
         q = site.qualified or ""
+        if q == _APEX_DDP:
+            return "ddp"
         if not q.startswith("torch"):
             return None
         if q.endswith("DistributedDataParallel"):
@@ -1049,7 +1056,7 @@ class _ScriptPass:
             q = site.qualified or ""
             if undecided and self._wrap_value(site) is not None and self.idx.runs(site) is None:
                 continue
-            if q.endswith("DistributedDataParallel") and q.startswith("torch"):
+            if (q.endswith("DistributedDataParallel") and q.startswith("torch")) or q == _APEX_DDP:
                 self.add("dist.sharding", "ddp", self.src(site.call, f"{site.label}(...)"), self.conf(site))
             elif q.endswith("FullyShardedDataParallel") and q.startswith("torch"):
                 strategy = site.kwarg("sharding_strategy")

@@ -295,8 +295,11 @@ def _names(words: re.Pattern[str], text: str, tree: ast.AST, script_path: Option
 
 def names_peft(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:
     """Whether a script (its ``text``) or a local module it imports names PEFT/LoRA at all. A path
-    that is not a file cannot be looked into further: True (claim nothing)."""
-    return _names(_PEFT_WORDS, text, tree, script_path, root)
+    that is not a file cannot be looked into further: True (claim nothing). A class a module defines and
+    never uses (:mod:`preflight.adapters.peft_unused_class`) names none."""
+    from preflight.adapters.peft_unused_class import without_unused_classes
+
+    return _names(_PEFT_WORDS, text, tree, script_path, root, pre=lambda t: without_unused_classes(t, _PEFT_WORDS))
 
 
 def names_checkpointing(text: str, tree: ast.AST, script_path: Optional[Path], root: Optional[Path] = None) -> bool:

@@ -128,7 +128,10 @@ def _absences(project: Project) -> list[tuple[str, Any, Any]]:
         return project.source(script, line or 1, "code", detail=where.format(what))
 
     out: list[tuple[str, Any, Any]] = []
-    if _PEFT_WORDS.search(code) is None and _PEFT_WORDS.search(extra) is None:
+    from preflight.adapters.peft_unused_class import without_unused_classes
+
+    peft_code = "\n".join(without_unused_classes(_MODULE_DOCSTRING.sub("", t, count=1), _PEFT_WORDS) for t in texts)
+    if _PEFT_WORDS.search(peft_code) is None and _PEFT_WORDS.search(extra) is None:  # a class never built: none
         out.append(("peft.method", "none", src("PEFT/LoRA")))
     # a comment after code is prose: "if bpr > 0.98:  # threshold to recompute" (WongKinYiu/yolov9 @ 5b1ea9a
     # utils/autoanchor.py) names no recomputation of activations

@@ -160,7 +160,17 @@ def _convert(value: Optional[str], spec: ArgSpec) -> Any:
         return None
     if spec.type_name in (None, "str"):
         return value
+    if spec.type_name is not None and spec.type_name.lower() in _BOOL_CONVERTERS:
+        return _BOOL_SPELLINGS.get(value.strip().lower())
     return None
+
+
+# ``type=`` functions that parse a boolean flag's word (facebookresearch/swav @ 06b1b7cb src/utils.py:27-37
+# ``bool_flag``: "off"/"false"/"0" False, "on"/"true"/"1" True, anything else an error; the ``str2bool`` of
+# many scripts reads yes/no, t/f, y/n but not on/off): read only for a word every one of them reads alike
+_BOOL_CONVERTERS = frozenset({"str2bool", "str_to_bool", "string_to_bool", "strtobool", "bool_flag", "boolean_flag",
+                              "boolean_string", "parse_bool", "to_bool", "t_or_f"})
+_BOOL_SPELLINGS = {"true": True, "false": False, "1": True, "0": False}
 
 
 def _arg_spec(call: ast.Call) -> Optional[ArgSpec]:

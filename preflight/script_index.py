@@ -501,6 +501,11 @@ class ScriptIndex:
                               for b in owners):
                 return self.options(expr.attr)
         if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            from preflight.script_module_const import module_constant
+
+            constant = module_constant(self, expr)
+            if constant is not None:  # ``import config``; ``config.model``
+                return constant
             # ``hparams.batch_size`` with ``hparams = create_hparams(args.hparams)`` (TensorFlow HParams)
             from preflight.script_hparams import hparams_attr
 

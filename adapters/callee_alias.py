@@ -1,0 +1,41 @@
+"""A call through a local name bound to one of two project functions by a conditional expression, read as a
+call of the function the job takes. thu-coai/CDial-GPT @ 3c9fa3b9 ``train.py:115-116``::
+
+    loader_class = build_dist_loaders if not args.data_path else build_dataloaders
+    train_loader, val_loader, train_sampler, valid_sampler = loader_class(args, tokenizer, logger)
+
+With ``--data_path`` on the launch line the test is false: the call is ``build_dataloaders(args, tokenizer,
+logger)``, whose ``DataLoader`` reads ``args.train_batch_size`` and ``args.num_workers``. The name must be
+bound once in the function around the call (not a parameter of it), to a name or to ``A if test else B``
+of two names; a test ``decide`` cannot settle gives nothing (the two builders may differ).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Optional
+
+
+def aliased_call(fn: Any, call: ast.Call, decide: Callable[[ast.AST], Optional[bool]]) -> Optional[ast.Call]:
+    """``call`` with its callee name replaced by the function name it is bound to in ``fn``, or None."""
+    if not isinstance(call.func, ast.Name) or fn is None:
+        return None
+    name = call.func.id
+    args = getattr(fn, "args", None)
+    if args is not None and name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
+        return None
+    binds = [node for node in ast.walk(fn) if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))
+             and any(isinstance(t, ast.Name) and t.id == name
+                     for t in (node.targets if isinstance(node, ast.Assign) else [node.target]))]
+    if len(binds) != 1 or not isinstance(binds[0], ast.Assign) or len(binds[0].targets) != 1:
+        return None
+    value = binds[0].value
+    if isinstance(value, ast.IfExp) and isinstance(value.body, ast.Name) and isinstance(value.orelse, ast.Name):
+        taken = decide(value.test)
+        if taken is None:
+            return None
+        value = value.body if taken else value.orelse
+    if not isinstance(value, ast.Name) or value.id == name:
+        return None
+    return ast.copy_location(ast.Call(func=ast.copy_location(ast.Name(id=value.id, ctx=ast.Load()), call.func),
+                                      args=call.args, keywords=call.keywords), call)
