@@ -29,7 +29,6 @@ What is understood, line by line in order (nothing is executed, no command subst
 
 from __future__ import annotations
 
-import ast
 import operator
 import os
 import posixpath
@@ -38,6 +37,9 @@ import shlex
 from typing import Callable, Mapping, Optional, Sequence
 
 from preflight.adapters.launchers import LaunchInfo, parse_launch
+from preflight.adapters.shell_arrays import _ARRAY_ASSIGN, _ARRAY_REF, _assign_array, _join_arrays
+from preflight.adapters.shell_expand import _SELF_DIR, _arith_end, expand
+from preflight.adapters.shell_lex import _strip_comment, command_tokens, logical_lines  # noqa: F401  (moved; re-exported)
 
 from preflight._record import dataclass, field
 
@@ -45,8 +47,6 @@ SHELL_SUFFIXES = (".sh", ".bash", ".sbatch", ".slurm", ".zsh")
 LAUNCH_HEADS = ("srun", "torchrun", "accelerate", "accelerate-launch", "deepspeed", "mpirun", "mpiexec", "fabric", "composer", "colossalai",
                 "python", "python3")
 _ASSIGN = re.compile(r"^(?:(?:export|declare|local|readonly|typeset)\s+(?:-\w+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)=(.*)$")
-_PREFIXES = ("nohup", "exec", "time", "command")
-_RUNNERS = ("uv", "poetry", "pipenv", "pdm", "rye", "hatch", "pixi")
 _HEREDOC = re.compile(r"""^read\s+(?:-[A-Za-z]+\s+(?:''\s+|""\s+)?)*([A-Za-z_][A-Za-z0-9_]*)\s*<<-?\s*['"]?(\w+)['"]?\s*$""")
 _BLOCK_OPEN = re.compile(r"^(if|elif|case|while|until|for)\b")
 _BLOCK_CLOSE = re.compile(r"^(fi|esac|done)\b")
@@ -100,278 +100,30 @@ class ShellScript:
     slurm_env: dict[str, str] = field(default_factory=dict)
 
 
-_QUOTED_ASSIGN = re.compile(r"""^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=["']""")
-_MAX_QUOTED_LINES = 100
 
 
-def _open_quote(text: str) -> str:
-    """The quote character still open at the end of ``text`` ("" when none): backslash
-    escapes outside single quotes, and a ``#`` comment outside quotes ends the scan."""
-    quote = ""
-    k = 0
-    while k < len(text):
-        ch = text[k]
-        if ch == "\\" and quote != "'":
-            k += 2
-            continue
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in ("'", '"'):
-            quote = ch
-        elif ch == "#" and (k == 0 or text[k - 1].isspace()):
-            break
-        k += 1
-    return quote
 
 
-_ARRAY_OPEN = re.compile(r"^\s*(?:(?:declare|local|typeset|readonly)\s+(?:-\w+\s+)*)?[A-Za-z_][A-Za-z0-9_]*\+?=\(")
-_ARRAY_ASSIGN = re.compile(r"^(?:(?:declare|local|typeset|readonly)\s+(?:-\w+\s+)*)?([A-Za-z_][A-Za-z0-9_]*)(\+?)=\((.*)\)$")
-_ARRAY_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\[[@*]\]\}")
 
 
-def _open_paren(text: str) -> bool:
-    """Whether a ``NAME=( ...`` array is still open at the end of ``text`` (parentheses
-    outside quotes, ``$(...)`` counted too)."""
-    quote = ""
-    level = 0
-    k = 0
-    while k < len(text):
-        ch = text[k]
-        if ch == "\\" and quote != "'":
-            k += 2
-            continue
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in ("'", '"'):
-            quote = ch
-        elif ch == "(":
-            level += 1
-        elif ch == ")":
-            level -= 1
-        k += 1
-    return level > 0
 
 
-def logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
-    """Join backslash-continued lines: (first line number, joined text). An assignment whose
-    quoted value spans lines (``ARGS="`` newline ``--nproc_per_node 8 \\`` ... ``"``, as in
-    Qwen's and MiniCPM's launch scripts) is one logical line too (at most 100 lines)."""
-    out: list[tuple[int, str]] = []
-    buf: list[str] = []
-    start = 0
-    quoted = 0  # lines joined because a quoted assignment value is still open
-    for n, raw in enumerate(lines, 1):
-        if not buf:
-            start = n
-        stripped = raw.rstrip()
-        if stripped.endswith("\\") and not stripped.lstrip().startswith("#"):
-            buf.append(stripped[:-1])
-            continue
-        buf.append(raw)
-        if _ARRAY_OPEN.match(buf[0]) and quoted < _MAX_QUOTED_LINES:
-            # `args=(` newline `--a 1  # why` ... `)`: one logical line, each line's comment cut
-            joined = " ".join(_strip_comment(b.strip()) for b in buf)
-            if n < len(lines) and _open_paren(joined):
-                quoted += 1
-                continue
-            out.append((start, joined))
-            buf = []
-            quoted = 0
-            continue
-        joined = " ".join(b.strip() for b in buf)
-        if (_QUOTED_ASSIGN.match(buf[0]) and quoted < _MAX_QUOTED_LINES and n < len(lines)
-                and _open_quote(joined)):
-            quoted += 1
-            continue
-        out.append((start, joined))
-        buf = []
-        quoted = 0
-    if buf:
-        out.append((start, " ".join(b.strip() for b in buf)))
-    return out
 
 
-def _strip_comment(text: str) -> str:
-    """Remove a ``# comment`` that is not inside quotes (``$#`` and ``${#x}`` are kept)."""
-    quote = ""
-    for k, ch in enumerate(text):
-        if quote:
-            if ch == quote:
-                quote = ""
-            continue
-        if ch in ("'", '"'):
-            quote = ch
-        elif ch == "#" and (k == 0 or text[k - 1].isspace()):
-            return text[:k].rstrip()
-    return text
 
 
-def _first_command(text: str) -> str:
-    """The first simple command of a line: cut at unquoted ``&&``, ``||``, ``;``, ``|`` and
-    redirections (``> log 2>&1``)."""
-    quote = ""
-    k = 0
-    while k < len(text):
-        ch = text[k]
-        if quote:
-            if ch == quote:
-                quote = ""
-        elif ch in ("'", '"'):
-            quote = ch
-        elif ch in ";|" or text.startswith("&&", k) or ch in "<>" or (ch.isdigit() and text[k + 1:k + 2] == ">" and (k == 0 or text[k - 1].isspace())) or (ch == "&" and text[k + 1:k + 2] == ">"):
-            return text[:k].strip()
-        k += 1
-    return text.strip().rstrip("&").strip()
 
 
-def command_tokens(text: str) -> Optional[list[str]]:
-    """The tokens of a shell command line as written (no expansion), or None when it is
-    not a simple command (the gate's view of a launch line)."""
-    text = _first_command(_strip_comment(text))
-    if not text:
-        return None
-    while True:
-        head = text.split(None, 1)
-        if head and head[0].rsplit("/", 1)[-1] in _PREFIXES and len(head) > 1:
-            text = head[1]
-            if head[0].rsplit("/", 1)[-1] == "time":  # `/usr/bin/time -v python ...`: time's own options
-                while text.startswith("-"):
-                    opt = text.split(None, 1)
-                    text = opt[1] if len(opt) > 1 else ""
-            continue
-        two = text.split(None, 2)
-        if len(two) == 3 and two[0] in _RUNNERS and two[1] == "run":
-            text = two[2]  # `uv run python train.py`: the environment manager runs the command
-            continue
-        break
-    try:
-        return shlex.split(text)
-    except ValueError:
-        return None
 
 
-_VAR = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+)(?:(:?[-=+])([^}]*))?\}|([A-Za-z_][A-Za-z0-9_]*|[0-9]))")
-# the script's own directory: `$(dirname "$0")`, `` `dirname $0` ``, `$(dirname ${BASH_SOURCE[0]})`,
-# `$(cd "$(dirname "$0")" && pwd)` (OpenMMLab ``tools/dist_train.sh``: `$(dirname "$0")/train.py`)
-_DIRNAME = r"""dirname\s+(?:--\s+)?["']?\$\{?(?:0|BASH_SOURCE(?:\[0\])?)\}?["']?"""
-_DIRNAME_SUB = r"(?:\$\(\s*" + _DIRNAME + r"\s*\)|`\s*" + _DIRNAME + r"\s*`)"
-_SELF_DIR = re.compile(r"""\$\(\s*cd\s+(?:--\s+)?["']?""" + _DIRNAME_SUB
-                       + r"""["']?\s*(?:&>\s*/dev/null\s*)?(?:&&|;)\s*pwd(?:\s+-P)?\s*\)|""" + _DIRNAME_SUB)
-_OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
-        ast.Div: operator.floordiv, ast.Mod: operator.mod}
 
 
-def _arith(expr: str) -> Optional[int]:
-    if not re.fullmatch(r"[0-9+\-*/% ()]+", expr) or len(expr) > 200:
-        return None
-    try:
-        node = ast.parse(expr.strip(), mode="eval").body
-    except SyntaxError:
-        return None
-
-    def ev(n: ast.AST) -> int:
-        if isinstance(n, ast.Constant) and isinstance(n.value, int):
-            return n.value
-        if isinstance(n, ast.BinOp) and type(n.op) in _OPS:
-            right = ev(n.right)
-            if isinstance(n.op, (ast.FloorDiv, ast.Div, ast.Mod)) and right == 0:
-                raise ValueError
-            return _OPS[type(n.op)](ev(n.left), right)
-        if isinstance(n, ast.UnaryOp) and isinstance(n.op, ast.USub):
-            return -ev(n.operand)
-        raise ValueError
-
-    try:
-        value = ev(node)
-    except (ValueError, RecursionError):
-        return None
-    return value if abs(value) < 10 ** 12 else None
 
 
-def expand(text: str, env: dict[str, str], known: Optional[set[str]] = None) -> str:
-    """Expand variables of ``text`` with ``env``; an unknown variable is kept as written.
-    ``known`` names variables whose value is known to be empty (positional parameters not
-    given), so ``${1:-3}`` is 3 and ``$1`` is empty."""
-    known = known or set()
-
-    def one(m: re.Match) -> str:
-        name = m.group(1) or m.group(4)
-        op, word = m.group(2), m.group(3)
-        have = name in env
-        value = env.get(name, "")
-        empty_known = not have and name in known
-        if op is None:
-            return value if have else ("" if empty_known else m.group(0))
-        word = expand(word or "", env, known)
-        if op in (":-", ":="):
-            if (have and value) :
-                return value
-            if have or empty_known or op == ":=":
-                if op == ":=":
-                    env[name] = word
-                return word
-            return word  # unset: the default applies
-        if op in ("-", "="):
-            if have:
-                return value
-            if op == "=":
-                env[name] = word
-            return word
-        if op in (":+", "+"):
-            return word if (have and (value or op == "+")) else ("" if (have or empty_known) else m.group(0))
-        return m.group(0)
-
-    if "dirname" in text and env.get("0"):
-        here = posixpath.dirname(env["0"]) or "."
-        text = _SELF_DIR.sub(lambda m: here, text)
-    out = _VAR.sub(one, text)
-
-    return _expand_arith(out, env)
 
 
-def _arith_end(text: str, start: int) -> int:
-    """The index just past the ``))`` closing the ``$((`` at ``start``, or -1: parentheses inside
-    are balanced (``$((GLOBAL / (PER_DEVICE * GPUS)))``, 2U1/Qwen2-VL-Finetune
-    scripts/finetune_lora.sh:14)."""
-    depth = 0
-    i = start + 3
-    while i < len(text):
-        c = text[i]
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            if depth == 0:
-                return i + 2 if text.startswith("))", i) else -1
-            depth -= 1
-        elif c == "$" and text.startswith("$((", i):
-            return -1  # nested arithmetic: left as written
-        i += 1
-    return -1
 
 
-def _expand_arith(text: str, env: dict[str, str]) -> str:
-    """``$((expr))`` over known integers (names looked up in ``env``, as bash does without ``$``);
-    one whose value is not known is kept as written."""
-    out: list[str] = []
-    pos = 0
-    while True:
-        start = text.find("$((", pos)
-        if start < 0:
-            out.append(text[pos:])
-            return "".join(out)
-        end = _arith_end(text, start)
-        if end < 0:
-            out.append(text[pos:start + 3])
-            pos = start + 3
-            continue
-        inner = re.sub(r"\b([A-Za-z_][A-Za-z0-9_]*)\b", lambda v: env.get(v.group(1), v.group(1)),
-                       text[start + 3:end - 2])
-        value = _arith(inner)
-        out.append(text[pos:start])
-        out.append(str(value) if value is not None else text[start:end])
-        pos = end
 
 
 def slurm_environment(text: str, path: str = "<script>") -> dict[str, str]:
@@ -571,75 +323,10 @@ def counted(raw: str, slurm: Mapping[str, str]) -> Optional[tuple[str, str]]:
     return None
 
 
-def _array_words(body: str, vars_: Mapping[str, str], empty: set[str], arrays: Mapping[str, Optional[list[str]]],
-                 args: Sequence[str]) -> Optional[list[str]]:
-    """The elements of ``( body )`` as bash makes them: a quoted word is one element, an
-    unquoted one splits after expansion; ``"${other[@]}"`` gives that array's elements, ``$@``
-    the script's arguments. None when an array it names is not known."""
-    try:
-        lex = shlex.shlex(body, posix=False)
-        lex.whitespace_split = True
-        lex.commenters = ""
-        raw_words = list(lex)
-    except ValueError:
-        return None
-    out: list[str] = []
-    for word in raw_words:
-        bare = word[1:-1] if len(word) >= 2 and word[0] == word[-1] and word[0] in "\"'" else None
-        inner = bare if bare is not None else word
-        ref = _ARRAY_REF.fullmatch(inner)
-        if ref:
-            items = arrays.get(ref.group(1))
-            if items is None:
-                return None
-            out.extend(items)
-            continue
-        if inner in ("$@", "${@}", "$*", "${*}"):
-            out.extend(str(a) for a in args)
-            continue
-        if bare is not None and word[0] == "'":
-            out.append(bare)
-            continue
-        value = expand(inner, dict(vars_), empty)
-        if bare is not None:
-            out.append(value)
-        elif value != inner:
-            out.extend(value.split())
-        elif value:
-            out.append(value)
-    return out
 
 
-def _assign_array(arrays: dict[str, Optional[list[str]]], vars_: Mapping[str, str], empty: set[str],
-                  args: Sequence[str], m: re.Match, unknown: bool) -> None:
-    """``NAME=( ... )`` / ``NAME+=( ... )``. Under a condition not known statically (``if``
-    over a command's output, a ``for`` loop, after ``&&``): a first assignment is taken, a
-    later one makes the elements unknown; an append of plain values (``base_arguments+=(
-    $dataset/$domain )`` in a loop) is taken, one that holds options (``--fsdp``) makes them
-    unknown: the launch line's options must then be unknown, never guessed."""
-    name, plus, body = m.group(1), m.group(2), m.group(3)
-    words = _array_words(body, vars_, empty, arrays, args)
-    if plus:
-        base = arrays.get(name, [vars_[name]] if vars_.get(name) else [])
-        if base is None or words is None or (unknown and any(w.startswith("-") for w in words)):
-            arrays[name] = None
-        else:
-            arrays[name] = [*base, *words]
-        return
-    if unknown and arrays.get(name):
-        arrays[name] = None
-        return
-    arrays[name] = words
 
 
-def _join_arrays(text: str, arrays: Mapping[str, Optional[list[str]]]) -> str:
-    """``... ${ARGS[@]} ...`` inside a string: the known array's elements joined (quoted where
-    a word needs it, so that ``eval`` splits them back); an unknown array kept as written."""
-    def one(m: re.Match) -> str:
-        items = arrays.get(m.group(1))
-        return m.group(0) if items is None else " ".join(shlex.quote(i) for i in items)
-
-    return _ARRAY_REF.sub(one, text) if "[" in text else text
 
 
 _ARGS_FROM = re.compile(r"^\$\{[@*]:(\d+)(?::(\d+))?\}$")

@@ -1,0 +1,197 @@
+"""The model, PEFT and precision options of a job's command line.
+
+Part of :mod:`preflight.adapters.cliargs` (its ``_Pass``), split by concern."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+from preflight.adapters.cliargs_flags import _FlagsPass
+from preflight.adapters.cliargs_options import (
+    _ARCH,
+)
+from preflight.adapters.cliargs_pass import (
+    _ARCH_NAME,
+    _CHOICE_PRECISION,
+    _HUB_ID,
+    _MODEL,
+    _RANK,
+    _as_bool,
+    _as_int,
+    _precision_choices,
+)
+
+from preflight.plan import Source
+
+
+class _ModelPass(_FlagsPass):
+    def model(self) -> None:
+        from preflight.adapters.model_local_folder import catalog_download, help_model_option
+
+        found = self.value(*_MODEL)
+        if found is None:  # ``--pretrain`` documented as "HF model name or path" (OpenRLHF)
+            named = help_model_option(self.decl.options, [*self.cli, *self.file_values])
+            found = self.value(named) if named is not None else None
+            if found is not None and not (isinstance(found[1], str) and re.fullmatch(r"[^\s,:;]+", found[1])):
+                found = None  # a list of models and files (``id:pattern,id:pattern``) is not one model
+        if found is not None:
+            name, value, source, conf = found
+            if isinstance(value, str) and _HUB_ID.match(value.strip()) and not value.startswith((".", "~", "/")):
+                self.add("model.ref", value.strip(), source, conf)
+            elif isinstance(value, str) and value:
+                opt = self.decl.options.get(name)
+                default = opt.default if opt is not None else None
+                folder = value.strip().rstrip("/").rsplit("/", 1)[-1]
+                if isinstance(default, str) and _HUB_ID.match(default) and folder \
+                        and default.rsplit("/", 1)[-1] == folder:
+                    # a local download named like the declared default's repository (MiniCPM
+                    # --model_name_or_path MiniCPM-2B-sft-bf16, default openbmb/MiniCPM-2B-sft-bf16)
+                    self.add("model.ref", default, Source(source.kind, source.path, source.line, source.key,
+                                                          f"{source.detail}: a local folder named like the declared "
+                                                          f"default {default} ({opt.where if opt else ''}), taken "
+                                                          "as a download of it"), "low")
+                elif name not in ("model_path", "model_dir") and _ARCH_NAME.match(value.strip()) \
+                        and not self._exists(value.strip()) and self._mapped(name):
+                    self.adapter.note(self.plan, f"--{name} {value} is handed to a project function that maps names "
+                                                 "to strings: the model is what it returns where that is loaded")
+                    return self._arch()
+                elif name not in ("model_path", "model_dir") and _ARCH_NAME.match(value.strip()) \
+                        and not self._exists(value.strip()):
+                    # ``--model ViT-B-32`` (open_clip), ``--model efficientnet_b2`` (timm),
+                    # ``--model vit_base_patch16`` (MAE models_vit): a bare name, no folder of
+                    # that name here: the name of an architecture in a library's registry or the
+                    # project's own models (or a Hub id without an owner, ``gpt2``); its size is
+                    # not known from the name
+                    self.add("model.ref", value.strip(), Source(source.kind, source.path, source.line, source.key,
+                                                                f"{source.detail}: a model name (a registry or "
+                                                                "catalog name, not a local path)"), "medium")
+                    self.adapter.note(self.plan, f"--{name} {value} is a model name, not a local path: its size "
+                                                 "is known only where a catalog or config gives it")
+                    return self._arch()
+                hub = catalog_download(value)
+                hub = hub if hub is not None and not self._exists(value.strip()) else None
+                if hub is not None:
+                    self.add("model.ref", hub, Source(source.kind, source.path, source.line, source.key,
+                                                      f"{source.detail}: a local folder named like the catalog "
+                                                      f"model {hub}, taken as a download of it"), "low")
+                    return self._arch()
+                self.adapter.note(self.plan, f"--{name} {value} is a local path: the architecture is not known "
+                                             "without its config.json")
+        self._arch()
+
+    def _mapped(self, name: str) -> bool:
+        """The option is handed to a project function that maps names to strings
+        (``parse_model_name(args.base_model, ...)``, AI4Finance-Foundation/FinGPT
+        ``fingpt/FinGPT_Forecaster/train_lora.py:84``): the value loaded is what it returns (read
+        where the result is used), not the name itself."""
+        from preflight.script_mapping import _local_function, _table_function
+
+        if self.script.tree is None:
+            return False
+        idx = self.project.index(self.script)
+        for node in ast.walk(self.script.tree):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                    and any(isinstance(a, ast.Attribute) and a.attr == name
+                            for a in [*node.args, *(k.value for k in node.keywords)]):
+                found = _local_function(idx, node.func.id)
+                if found is not None and _table_function(found[0]):
+                    return True
+        return False
+
+    def _exists(self, value: str) -> bool:
+        """A folder or file of that name beside the job (a local checkpoint)."""
+        for base in (self.project.root, self.script.source.path.parent if self.script.source.path else None):
+            try:
+                if base is not None and (Path(base) / value).exists():
+                    return True
+            except (OSError, ValueError):  # a name too long for a path (a constructor given as a string)
+                return False
+        return False
+
+    def _arch(self) -> None:
+        if self.decl.arch_lookup:
+            found = self.value(*_ARCH)
+            if found is not None and isinstance(found[1], str) and re.fullmatch(r"[A-Za-z_]\w*", found[1]):
+                self.add("model.ref", found[1], found[2], found[3])
+
+    def peft(self) -> None:
+        use = self.value("use_peft")
+        rank = self.value(*_RANK)
+        four = self.value("load_in_4bit")
+        eight = self.value("load_in_8bit")
+        bits = None
+        if four is not None and _as_bool(four[1]):
+            bits = 4
+            self.add("precision.weights_bits", 4, four[2], four[3])
+        elif eight is not None and _as_bool(eight[1]):
+            bits = 8
+            self.add("precision.weights_bits", 8, eight[2], eight[3])
+        if use is not None:
+            on = _as_bool(use[1])
+            if on is False:
+                self.add("peft.method", "none", use[2], use[3])
+                return
+            if on:
+                self.add("peft.method", "lora", use[2], use[3])
+                self.add("task.mode", "qlora" if bits == 4 else "lora", use[2], use[3])
+                if rank is not None and _as_int(rank[1]):
+                    self.add("peft.rank", _as_int(rank[1]), rank[2], rank[3])
+                qt = self.value("bnb_4bit_quant_type")
+                dq = self.value("use_bnb_nested_quant")
+                if bits == 4 and qt is not None and qt[1] in ("nf4", "fp4"):
+                    self.add("precision.quant_type", qt[1], qt[2], qt[3])
+                if bits == 4 and dq is not None and _as_bool(dq[1]) is not None:
+                    self.add("precision.double_quant", _as_bool(dq[1]), dq[2], dq[3])
+                return
+        if rank is not None and rank[0] == "lora_dim":
+            r = _as_int(rank[1])
+            if r == 0:
+                self.add("peft.method", "none", rank[2], rank[3])
+            elif r:
+                self.add("peft.rank", r, rank[2], rank[3])
+                only = self.value("only_optimize_lora")
+                if only is not None and _as_bool(only[1]):
+                    self.add("peft.method", "lora", rank[2], rank[3])
+                    self.add("task.mode", "lora", only[2], only[3])
+        elif rank is not None and rank[2].kind != "default" and _as_int(rank[1]):
+            self.add("peft.rank", _as_int(rank[1]), rank[2], rank[3])
+        elif rank is not None and _as_int(rank[1]) == 0 and use is None:
+            # a LoRA rank of 0 is no LoRA (the option enables it when positive)
+            self.add("peft.method", "none", rank[2], rank[3])
+
+    def precision_choice(self) -> None:
+        """An option whose declared ``choices`` spell precisions and set an autocast one apart from a pure
+        one (mlfoundations/open_clip params.py ``--precision`` choices amp, amp_bf16, amp_bfloat16, bf16,
+        fp16, pure_bf16, pure_fp16, fp32; mlfoundations/open_flamingo train.py:103-108 amp_bf16,
+        amp_bfloat16, bf16, fp16, fp32; AnswerDotAI/fsdp_qlora train.py:1203 fp32, bf16, fp16_autocast,
+        bf16_autocast, bf16_buffers_autocast): its value is the precision, a plain ``bf16``/``fp16``
+        a 16-bit cast of the weights (the autocast spelling is another choice). The option's name is not
+        read; one such option only."""
+        found = [n for n, o in self.decl.options.items() if _precision_choices(o.choices)]
+        if len(found) != 1:
+            return
+        got = self.value(found[0])
+        if got is None or not isinstance(got[1], str):
+            return
+        mode = _CHOICE_PRECISION.get(got[1].lower())
+        if mode is None:
+            return
+        source = got[2]
+        self.add("precision.mode", mode, Source(source.kind, source.path, source.line, source.key,
+                                                f"{source.detail}: one of {', '.join(self.decl.options[found[0]].choices)}"
+                                                f" (an autocast spelling among them: {got[1]!r} means {mode})"),
+                 got[3])
+
+    def precision(self) -> None:
+        """TRL configs default bf16 on (unless fp16): autocast bf16 when no other fact says."""
+        self.precision_choice()
+        if not self._trl():
+            return
+        bf16 = self.value("bf16")
+        fp16 = self.cli.get("fp16")
+        if fp16 is not None and _as_bool(fp16[0]):
+            return
+        if bf16 is not None and _as_bool(bf16[1]):
+            self.add("precision.mode", "amp_bf16", bf16[2], bf16[3])

@@ -1,0 +1,294 @@
+"""The optimizer and the data loaders of a raw-PyTorch script.
+
+Part of the raw-PyTorch adapter (:mod:`preflight.adapters.pytorch`), split by concern."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+from typing import Optional
+
+from preflight.adapters.optimizer_local import optimizer_from_local_modules
+from preflight.adapters.pytorch_models import _ModelPass
+from preflight.adapters.pytorch_pass import (
+    _EVAL_LOADER_HOOKS,
+    _EVAL_NAME,
+    _OPTIMIZER_CLASS,
+    _one_arm,
+)
+
+from preflight.adapters_api import CallSite, Resolved
+from preflight.analysis.syntax import dotted_name
+from preflight.sources import read_text_limited
+
+
+class _OptimDataPass(_ModelPass):
+    def optimizers(self) -> None:
+        from preflight.adapters.optimizer_classes import local_optimizer_classes
+
+        known: list[tuple[CallSite, str]] = []
+        named: list[tuple[CallSite, str]] = []
+        aliased: set[int] = set()
+        own = local_optimizer_classes(self.script.tree)
+        for site in self.calls:
+            q = site.qualified or ""
+            alias = self._class_alias(site)
+            if alias is not None:
+                q = alias
+                aliased.add(id(site))
+            parts = q.split(".")
+            last = parts[-1]
+            if not last[:1].isupper() or last == "Optimizer":
+                continue
+            if (parts[:2] == ["torch", "optim"] and len(parts) == 3) \
+                    or (parts[0] in ("bitsandbytes", "torchao", "apex") and "optim" in q) \
+                    or (parts[0] == "deepspeed" and "ops" in parts) \
+                    or (parts[0] == "transformers" and last == "Adafactor"):
+                known.append((site, last))
+            elif len(parts) > 1 and q != site.name and parts[0] != "torch" and _OPTIMIZER_CLASS.search(last):
+                # an optimizer class imported from another package (GaLore torchrun_main.py:29
+                # ``from galore_torch import GaLoreAdamW``): its name says what it is
+                named.append((site, last))
+            elif q == site.name and q in own:
+                named.append((site, last))  # the file's own ``class LARS(optim.Optimizer)``
+        chosen = _one_arm(self.idx, known + named)
+        for site, last in chosen:
+            source = self.src(site.call, f"{site.label}(...)" if id(site) not in aliased else
+                              f"{site.label}(...), {site.label} bound to {last} (the arm the job takes)")
+            conf = self.conf(site) if (site, last) in known and id(site) not in aliased else "medium"
+            if last == "CPUOffloadOptimizer" and (site.qualified or "").startswith("torchao."):
+                last = self.cpu_offload_optimizer(site, conf)
+            self.add("optimizer.name", last, source, conf)
+            if site.target:
+                self.optimizer_names.add(site.target)
+            state = "int8" if "8bit" in last else "int4" if "4bit" in last else \
+                "fp32" if "32bit" in last else None
+            if state is not None:
+                self.add("optimizer.state_dtype", state, source, conf)
+        if not known and not named and not self.timm_optimizer():
+            optimizer_from_local_modules(self)
+
+    def cpu_offload_optimizer(self, site: CallSite, conf: str) -> str:
+        """torchao's ``CPUOffloadOptimizer(params, optimizer_class=torch.optim.AdamW, *,
+        offload_gradients=False, ...)`` (torchao/optim/cpu_offload.py): the optimizer states
+        and step live on the CPU (``dist.offload_optimizer`` cpu); ``offload_gradients=True``
+        frees each GPU gradient once copied to the host (``optimizer.offload_gradients``).
+        Returns the wrapped optimizer's class name (AdamW by default)."""
+        self.add("dist.offload_optimizer", "cpu",
+                 self.src(site.call, f"{site.label}(...): states and step on the CPU"), conf)
+        flag = site.kwarg("offload_gradients")
+        if flag is None:
+            self.add("optimizer.offload_gradients", False,
+                     self.src(site.call, f"{site.label}(...): offload_gradients defaults to False", "default"), conf)
+        else:
+            resolved = self.value(flag)
+            if resolved is not None and isinstance(resolved.value, bool):
+                self.put("optimizer.offload_gradients", resolved, site,
+                         f"{site.label}(offload_gradients=...)", conf)
+        wrapped = site.arg(1, "optimizer_class")
+        name = dotted_name(wrapped) if wrapped is not None else "AdamW"
+        return (name or "AdamW").rsplit(".", 1)[-1]
+
+    def _timm_copy(self, qualified: str) -> bool:
+        """A project's own copy of timm's optimizer factory (facebookresearch/ConvNeXt-V2 @ 2553895
+        ``main_finetune.py:24,333`` ``from optim_factory import create_optimizer``; ``optim_factory.py:140-165``
+        ``def create_optimizer(args, model, ...)`` reading ``opt_lower = args.opt.lower()`` and keeping the
+        last ``_``-separated part, as timm's does; BEiT and MAE forks carry the same file)."""
+        from preflight.script_parsers import _module_file
+
+        module = qualified.rpartition(".")[0]
+        path = self.script.source.path
+        if not module or path is None or not qualified.endswith(".create_optimizer"):
+            return False
+        found = _module_file(Path(str(path)).parent, module)
+        if found is None:
+            return False
+        try:
+            text = read_text_limited(found, errors="replace")
+        except (OSError, ValueError):
+            return False
+        return re.search(r"^def create_optimizer\(args, model\b", text, re.M) is not None \
+            and re.search(r"=\s*args\.opt\.lower\(\)", text) is not None \
+            and re.search(r"\.split\(['\"]_['\"]\)", text) is not None
+
+    def timm_optimizer(self) -> bool:
+        """timm's optimizer factory: ``create_optimizer(args, model)`` (facebookresearch/deit @ 7e160fe
+        ``main.py:352``, ``--opt`` default ``adamw`` at ``:56``) reads ``args.opt``;
+        ``create_optimizer_v2(model, opt=...)`` or ``create_optimizer_v2(model, **optimizer_kwargs(cfg=args))``
+        (huggingface/pytorch-image-models ``train.py:972-974``) reads ``opt`` (``args.opt``). timm keeps the
+        last ``_``-separated part (``lookahead_adamw`` is adamw under a Lookahead wrapper): that name,
+        timm's own spelling (``adamw``, ``rmsproptf``), medium. An ``opt`` not resolved: nothing."""
+        for site in self.calls:
+            q = site.qualified or ""
+            if q.rsplit(".", 1)[-1] not in ("create_optimizer", "create_optimizer_v2"):
+                continue
+            if not q.startswith("timm.") and not self._timm_copy(q):
+                continue
+            expr: Optional[ast.expr] = None
+            if q.endswith(".create_optimizer") and site.call.args and isinstance(site.call.args[0], ast.Name):
+                expr = ast.Attribute(value=site.call.args[0], attr="opt", ctx=ast.Load())
+            elif q.endswith("_v2"):
+                expr = site.kwarg("opt")
+                for kw in site.call.keywords:
+                    inner = kw.value
+                    if expr is None and kw.arg is None and isinstance(inner, ast.Call) \
+                            and (dotted_name(inner.func) or "").endswith("optimizer_kwargs"):
+                        cfg = next((k.value for k in inner.keywords if k.arg == "cfg"),
+                                   inner.args[0] if inner.args else None)
+                        if isinstance(cfg, ast.Name):
+                            expr = ast.Attribute(value=cfg, attr="opt", ctx=ast.Load())
+            if expr is None:
+                continue
+            ast.copy_location(expr, site.call)
+            resolved = self.value(expr)
+            if resolved is None or not isinstance(resolved.value, str) or not resolved.value:
+                continue
+            name = resolved.value.lower().split("_")[-1]
+            self.put("optimizer.name", Resolved(name, resolved.kind, resolved.line, resolved.key, resolved.detail),
+                     site, f"{site.label}(...): timm's optimizer factory, opt {resolved.value!r}", "medium")
+            return True
+        return False
+
+    def _class_alias(self, site: CallSite) -> Optional[str]:
+        """``optimizer_class(...)`` with ``optimizer_class`` a local bound to a class: once
+        (``optimizer_class = torch.optim.AdamW``), or in each arm of a decided ``if/else`` (cloneofsimo/lora
+        ``training_scripts/train_lora_dreambooth.py:641-651`` @ d84074b, the diffusers training scripts'
+        ``if args.use_8bit_adam: optimizer_class = bnb.optim.AdamW8bit else: optimizer_class =
+        torch.optim.AdamW``): the qualified class name of the arm taken; None otherwise."""
+        if isinstance(site.call.func, ast.Subscript):
+            return self._table_alias(site.call.func)
+        if not isinstance(site.call.func, ast.Name) or site.call.func.id in self.idx.imports \
+                or site.call.func.id in self.idx.classes or site.call.func.id in self.idx.functions:
+            return None
+        name = site.call.func.id
+        bound = self.idx.assigns.get(name, [])
+        if not bound or None in bound:
+            return None
+        if len(bound) == 1:
+            value: Optional[ast.expr] = bound[0]
+        else:
+            from preflight.script_chain import chain_binding
+
+            value = chain_binding(self.idx, name, len(bound))
+        dotted = dotted_name(value) if isinstance(value, (ast.Attribute, ast.Name)) else None
+        if not dotted or "." not in dotted:
+            return None
+        return self.idx.qualify(dotted)
+
+    def _table_alias(self, func: ast.Subscript) -> Optional[str]:
+        """``opts[args.optimizer](...)`` with ``opts`` bound once to a dict literal of classes and the key an
+        option's value (facebookresearch/dlrm @ 090956e ``dlrm_s_pytorch.py:1342-1369``: ``opts = {"sgd":
+        torch.optim.SGD, "adagrad": torch.optim.Adagrad, ...}`` then ``opts[args.optimizer](parameters, ...)``
+        with ``--optimizer`` defaulting to ``sgd``): the qualified class the key picks; None otherwise."""
+        if not isinstance(func.value, ast.Name):
+            return None
+        bound = self.idx.assigns.get(func.value.id, [])
+        if len(bound) != 1 or not isinstance(bound[0], ast.Dict):
+            return None
+        key = self.idx.resolve(func.slice)
+        if key is None or not isinstance(key.value, str):
+            return None
+        for k, v in zip(bound[0].keys, bound[0].values):
+            if isinstance(k, ast.Constant) and k.value == key.value and isinstance(v, (ast.Attribute, ast.Name)):
+                dotted = dotted_name(v)
+                return self.idx.qualify(dotted) if dotted and "." in dotted else None
+        return None
+
+    def dataloaders(self) -> None:
+        # torchdata's StatefulDataLoader subclasses DataLoader with its signature and defaults
+        # (torchdata/stateful_dataloader/stateful_dataloader.py; volcengine/verl
+        # verl/trainer/fsdp_sft_trainer.py:183-191 builds its train loader with it)
+        sites = [s for s in self.calls if (s.last == "DataLoader" and (
+                     s.qualified == "DataLoader" or (s.qualified or "").startswith("torch.")))
+                 or (s.last == "StatefulDataLoader" and (s.qualified or "").startswith("torchdata."))]
+        sites = [s for s in sites if s.function not in _EVAL_LOADER_HOOKS]
+        train = [s for s in sites if s.target and "train" in s.target.lower()]
+        chosen = train or [s for s in sites if not (s.target and _EVAL_NAME.search(s.target.lower()))]
+        if not train:  # a prompt loader around a replay-buffer loader: the inner one trains
+            from preflight.adapters.loader_loop import training_loaders
+
+            chosen = training_loaders(chosen)
+        if not chosen:  # a project's DataLoader subclass (picotron's MicroBatchDataLoader)
+            from preflight.adapters.loader_subclass import subclass_loaders
+
+            subclass_loaders(self, lambda s: s.function in _EVAL_LOADER_HOOKS)
+            from preflight.adapters.timm_loader import timm_loaders  # timm's create_loader
+
+            timm_loaders(self)
+        from preflight.adapters.loader_arms import default_is_alternative
+
+        for site in chosen:
+            conf = self.conf(site)
+            what = f"{site.label}(...)"
+            # ``DataLoader(ds, **kwargs)`` (llama-cookbook's train_dl_kwargs): any keyword may be
+            # in the dict, so no default is the job's value
+            spread = any(k.arg is None for k in site.call.keywords)
+            if site.kwarg("batch_sampler") is None:
+                expr = site.arg(1, "batch_size")
+                if expr is None and spread:
+                    pass
+                elif expr is None and not default_is_alternative(self.idx, site, chosen):
+                    self.add("batch.micro", 1, self.src(site.call, f"{what}: DataLoader default batch_size=1",
+                                                        "default"), "medium")
+                elif isinstance(expr, ast.Constant) and expr.value is None:
+                    self.dataset_batches(site, conf)
+                else:
+                    resolved = self.value(expr)
+                    if resolved is not None:
+                        self.put("batch.micro", resolved, site, f"{site.label}(batch_size=...)", conf)
+                    else:
+                        from preflight.adapters.pytorch_local import per_rank_batch
+
+                        per_rank_batch(self, site, expr, conf)
+            else:
+                from preflight.adapters.pytorch_local import sampler_batch
+
+                sampler_batch(self, site, conf)
+            for kw, field, default in (("num_workers", "data.num_workers", 0), ("pin_memory", "data.pin_memory", False)):
+                expr = site.kwarg(kw)
+                if expr is None and spread:
+                    continue
+                if expr is None:
+                    self.add(field, default, self.src(site.call, f"{what}: DataLoader default {kw}={default}",
+                                                      "default"), conf)
+                else:
+                    resolved = self.value(expr)
+                    if resolved is not None:
+                        self.put(field, resolved, site, f"{site.label}({kw}=...)", conf)
+            self.sampler(site, conf)
+
+    def dataset_batches(self, site: CallSite, conf: str) -> None:
+        """``DataLoader(dataset, batch_size=None)``: no automatic batching, each item of the
+        dataset is a batch; a dataset built with ``batch_size=`` batches itself (GaLore
+        torchrun_main.py:195-196 @ 2cc66f88: ``PreprocessedIterableDataset(data, tokenizer,
+        batch_size=args.batch_size, ...)``): that is the per-process batch (medium)."""
+        call = self.call_of(site.arg(0, "dataset"))
+        if call is None:
+            return
+        size = next((k.value for k in call.keywords if k.arg == "batch_size"), None)
+        resolved = self.value(size)
+        if resolved is not None and isinstance(resolved.value, int) and not isinstance(resolved.value, bool) \
+                and resolved.value >= 1:
+            self.put("batch.micro", resolved, site,
+                     f"{site.label}(batch_size=None) over a dataset built with batch_size=", "medium")
+
+    def sampler(self, site: CallSite, conf: str) -> None:
+        expr = site.arg(3, "sampler")
+        if expr is not None and not (isinstance(expr, ast.Constant) and expr.value is None):
+            call = self.call_of(expr)
+            name = dotted_name(call.func) if call is not None else None
+            if name:
+                self.add("data.sampler", name.rsplit(".", 1)[-1],
+                         self.src(site.call, f"{site.label}(sampler={name}(...))"), conf)
+            return
+        shuffle = site.arg(2, "shuffle")
+        if shuffle is None:
+            self.add("data.sampler", "SequentialSampler",
+                     self.src(site.call, f"{site.label}(...) without sampler or shuffle", "default"), conf)
+            return
+        resolved = self.value(shuffle)
+        if resolved is not None:
+            chosen = "RandomSampler" if resolved.value else "SequentialSampler"
+            self.put("data.sampler", Resolved(chosen, resolved.kind, resolved.line, resolved.key, resolved.detail),
+                     site, f"{site.label}(shuffle={resolved.value!r})", conf)

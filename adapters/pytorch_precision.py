@@ -1,0 +1,326 @@
+"""Precision, distribution, checkpointing, compile and load placement of a raw-PyTorch script.
+
+Part of the raw-PyTorch adapter (:mod:`preflight.adapters.pytorch`), split by concern."""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+from typing import Optional
+
+from preflight.adapters.pytorch_optim_data import _OptimDataPass
+from preflight.adapters.pytorch_pass import (
+    _APEX_DDP,
+    _AUTOCAST,
+    _FSDP_STRATEGY,
+    _HF_TRAINING_ARGS,
+    _MODEL_CLASS,
+    _NOT_MODEL,
+    _SCALER,
+    _method,
+    _on_cuda_device,
+)
+
+from preflight.adapters_api import CallSite, Resolved
+from preflight.analysis.syntax import dotted_name
+
+
+class _PrecisionPass(_OptimDataPass):
+    def _enabled(self, expr: Optional[ast.AST]) -> Optional[Resolved]:
+        """An ``enabled=`` value: resolved, or a test of the device decided for the CUDA GPU the plan
+        targets, directly or through a name bound once (WongKinYiu/yolov7 train.py:61,299,360
+        ``cuda = device.type != 'cpu'`` then ``amp.autocast(enabled=cuda)``)."""
+        found = self.value(expr)
+        if found is not None or expr is None:
+            return found
+        test = expr
+        if isinstance(expr, ast.Name):
+            bound = self.idx.assigns.get(expr.id, [])
+            test = bound[0] if len(bound) == 1 and bound[0] is not None else expr
+        on = _on_cuda_device(test) if isinstance(test, ast.expr) else None
+        if on is None:
+            return None
+        return Resolved(on, "code", getattr(test, "lineno", None), None, "a test of the device, for the CUDA GPU")
+
+    def precision(self) -> None:
+        found = False
+        undecided = False  # an autocast whose ``enabled=`` is not resolved: no precision is a fact
+        for site in self.calls:
+            q = site.qualified or ""
+            if q not in _AUTOCAST:
+                continue
+            generic = q in ("torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast")
+            # torch.autocast(device_type, dtype, enabled); torch.cuda.amp.autocast(enabled, dtype)
+            enabled_expr = site.arg(2, "enabled") if generic else site.arg(0, "enabled")
+            enabled = self._enabled(enabled_expr)
+            if enabled is not None and not enabled.value:
+                continue
+            if enabled is None and enabled_expr is not None:
+                # ``autocast(enabled=hps.train.fp16_run)`` (myshell-ai/MeloTTS melo/train.py:342, the
+                # flag in a JSON hparams file that is false there): on or off is not known here
+                undecided = True
+                continue
+            dtype = self.dtype(site.arg(1, "dtype") if generic else site.kwarg("dtype"))
+            device = self.value(site.arg(0, "device_type")) if generic else None
+            conf = self.conf(site)
+            if dtype is None and (site.arg(1, "dtype") if generic else site.kwarg("dtype")) is not None:
+                continue
+            if dtype is None:
+                if "cpu" in q or (device is not None and device.value == "cpu"):
+                    dtype = "bf16"
+                else:
+                    dtype = "fp16"  # CUDA autocast's default dtype
+                    if device is None and "cuda" not in q:
+                        conf = "medium"
+            mode = {"bf16": "amp_bf16", "fp16": "amp_fp16"}.get(dtype)
+            if mode is not None:
+                found = True
+                self.add("precision.mode", mode, self.src(site.call, f"{site.label}(...)"), conf)
+        scalers = [s for s in self.calls if s.qualified in _SCALER]
+        for site in scalers:
+            enabled = self._enabled(site.kwarg("enabled"))
+            if self.idx.runs(site) is None:
+                # a scaler under a guard nobody decided (open_clip main.py:488-493: ``need_scaler =
+                # (args.precision == "amp")`` rebound under ``if args.fsdp``) says fp16 only for
+                # some values of the job's options: not a fact of this job
+                continue
+            if enabled is None and site.kwarg("enabled") is not None:
+                undecided = True  # GradScaler(enabled=hps.train.fp16_run): fp16 or not is unknown
+                continue
+            if not found and not undecided and (enabled is None or enabled.value) and self._autocast_elsewhere():
+                undecided = True  # the job's autocast is in a project module, with a dtype chosen there
+                continue
+            if not found and not undecided and (enabled is None or enabled.value):
+                found = True
+                self.add("precision.mode", "amp_fp16", self.src(site.call, f"{site.label}() implies fp16 autocast"),
+                         "medium")
+        if found:
+            return
+        if undecided:
+            if not self._amp_elsewhere:
+                self.adapter.note(self.plan, "an autocast or GradScaler takes enabled= from a value not read "
+                                  "statically: the compute precision is left unknown")
+            return
+        for site in self.calls:
+            name = site.name or ""
+            method = name.rsplit(".", 1)[-1]
+            if method in ("half", "bfloat16", "to") and self.is_model_receiver(site) and self.idx.runs(site) is None:
+                # a cast in a branch the job's options do not decide (seed-vc train.py:213
+                # ``self.wav2vec_model.half()`` under ``speech_tokenizer_type == 'xlsr'``, a value of the
+                # YAML; the preset picks whisper): not a fact of this job, like the GradScaler above
+                continue
+            if method in ("half", "bfloat16", "to") and self.is_model_receiver(site):
+                dtype = "fp16" if method == "half" else "bf16" if method == "bfloat16" else \
+                    self.dtype(site.arg(0, "dtype"))
+                if dtype in ("bf16", "fp16"):
+                    found = True
+                    self.add("precision.mode", dtype, self.src(site.call, f"{site.label}(): 16-bit weights"),
+                             self.conf(site))
+        if found:
+            return
+        if any(site.last in _HF_TRAINING_ARGS for site in self.calls):
+            return  # the HF Trainer's own autocast sets the compute precision (transformers adapter)
+        for site in self.calls:
+            if (site.name or "").endswith(".from_pretrained"):
+                for kw in ("torch_dtype", "dtype"):
+                    dtype = self.dtype(site.kwarg(kw))
+                    if dtype in ("bf16", "fp16", "fp32"):
+                        self.add("precision.mode", dtype,
+                                 self.src(site.kwarg(kw), f"from_pretrained({kw}=...) and no autocast"),
+                                 self.conf(site))
+                        return
+        if not self.pretrained and self.model_names and self.constructor_cast():
+            return
+        if not self.pretrained and self.model_names:
+            self.add("precision.mode", "fp32", self.src(None, "no autocast, GradScaler or 16-bit cast found; "
+                                                        "PyTorch computes in fp32", "default"), "medium")
+
+    def constructor_cast(self) -> bool:
+        """The model's own ``__init__`` casts it to 16 bits (adapters/model_cast_init.py): 16-bit weights."""
+        from preflight.adapters.model_cast_init import built_model_cast
+
+        found = built_model_cast(self.idx, self.calls, self.model_names)
+        if found is None:
+            return False
+        dtype, site, cls, line = found
+        self.add("precision.mode", dtype, self.src(site.call, f"{cls}(...): its __init__ casts the module to "
+                                                   f"{dtype} ({self.script.source.display}:{line}), no autocast: "
+                                                   "16-bit weights"), "medium")
+        return True
+
+    def _autocast_elsewhere(self) -> bool:
+        """An autocast with a dtype chosen in a project module the script imports (no autocast
+        here): a GradScaler here then says only that AMP is on (adapters/pytorch_local.py)."""
+        from preflight.adapters.pytorch_local import autocast_dtype_elsewhere
+
+        if any((s.qualified or "") in _AUTOCAST for s in self.calls) or self.script.source.path is None:
+            return False
+        found = autocast_dtype_elsewhere(Path(str(self.script.source.path)), self.script.tree)
+        self._amp_elsewhere = found is not None
+        if found is not None:
+            path, line, dtype = found
+            self.adapter.note(self.plan, f"{os.path.relpath(path, self.project.root)}:{line}: autocast(dtype={dtype}) "
+                              "in a module the script imports: the GradScaler alone does not say fp16")
+        return found is not None
+
+    def _wrap_value(self, site: CallSite) -> Optional[str]:
+        """The sharding a DDP/FSDP/fully_shard call gives ("?" when its strategy is not read), or None."""
+        q = site.qualified or ""
+        if q == _APEX_DDP:
+            return "ddp"
+        if not q.startswith("torch"):
+            return None
+        if q.endswith("DistributedDataParallel"):
+            return "ddp"
+        if q.endswith("FullyShardedDataParallel"):
+            strategy = site.kwarg("sharding_strategy")
+            last = (dotted_name(strategy) or "").rsplit(".", 1)[-1] if strategy is not None else "FULL_SHARD"
+            return _FSDP_STRATEGY.get(last, "?")
+        if q.endswith("fsdp.fully_shard"):
+            reshard = self.value(site.kwarg("reshard_after_forward"))
+            return "fsdp_grad_op" if reshard is not None and reshard.value is False else "fsdp_full"
+        return None
+
+    def distributed(self) -> None:
+        fully_shard_done = False
+        # arms of an undecided ``if/elif`` that wrap the model differently (OLMo scripts/train.py:163-225:
+        # DDP under ``cfg.distributed_strategy == ddp``, FSDP under ``== fsdp``): no arm is taken
+        wraps = {self._wrap_value(site) for site in self.calls if self.idx.runs(site) is not False} - {None}
+        undecided = len(wraps) > 1
+        for site in self.calls:
+            q = site.qualified or ""
+            if undecided and self._wrap_value(site) is not None and self.idx.runs(site) is None:
+                continue
+            if (q.endswith("DistributedDataParallel") and q.startswith("torch")) or q == _APEX_DDP:
+                self.add("dist.sharding", "ddp", self.src(site.call, f"{site.label}(...)"), self.conf(site))
+            elif q.endswith("FullyShardedDataParallel") and q.startswith("torch"):
+                strategy = site.kwarg("sharding_strategy")
+                conf = self.conf(site)
+                self.add("dist.fsdp_version", 1, self.src(site.call, f"{site.label}(...) (FSDP1)"), conf)
+                if strategy is None:
+                    self.add("dist.sharding", "fsdp_full",
+                             self.src(site.call, f"{site.label}(...): default FULL_SHARD"), conf)
+                else:
+                    from preflight.adapters.dict_pick import dict_pick
+
+                    strategy = dict_pick(strategy, self.value) or self._chain_value(strategy, site)
+                    last = (dotted_name(strategy) or "").rsplit(".", 1)[-1]
+                    if last in _FSDP_STRATEGY:
+                        self.add("dist.sharding", _FSDP_STRATEGY[last],
+                                 self.src(strategy, f"{site.label}(sharding_strategy={last})"), conf)
+                offload = self.call_of(self._taken_arm(site.kwarg("cpu_offload")))
+                if offload is not None:
+                    flag = self.idx.resolve(next((k.value for k in offload.keywords if k.arg == "offload_params"),
+                                                 offload.args[0] if offload.args else None))
+                    if flag is not None and flag.value is True:
+                        self.offload(site, "CPUOffload(offload_params=True)")
+            elif q.endswith("fsdp.fully_shard") and q.startswith("torch") and not fully_shard_done:
+                fully_shard_done = True
+                reshard = self.value(site.kwarg("reshard_after_forward"))
+                mode = "fsdp_grad_op" if reshard is not None and reshard.value is False else "fsdp_full"
+                self.add("dist.sharding", mode, self.src(site.call, f"{site.label}(...) (FSDP2)"), self.conf(site))
+                self.add("dist.fsdp_version", 2, self.src(site.call, f"{site.label}(...) (FSDP2)"), self.conf(site))
+                policy = self.call_of(site.kwarg("offload_policy"))
+                if policy is not None and (dotted_name(policy.func) or "").endswith("CPUOffloadPolicy"):
+                    self.offload(site, "CPUOffloadPolicy()")
+
+    def _chain_value(self, expr: ast.expr, site: CallSite) -> ast.expr:
+        """A local set in each arm of a decided ``if/elif`` chain (AnswerDotAI/fsdp_qlora train.py:740-751
+        ``if args["sharding_strategy"] == "full_shard": sharding_strategy = ShardingStrategy.FULL_SHARD
+        elif ...``): the value of the arm taken, when the function around the use does not take the name
+        as a parameter; else ``expr`` itself."""
+        if not isinstance(expr, ast.Name):
+            return expr
+        around = [f for fs in self.idx.functions.values() for f in fs
+                  if isinstance(f, (ast.FunctionDef, ast.AsyncFunctionDef))
+                  and f.lineno <= site.line <= (getattr(f, "end_lineno", None) or f.lineno)]
+        fn = max(around, key=lambda f: f.lineno) if around else None
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) and any(
+                a.arg == expr.id for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)):
+            return expr
+        from preflight.script_chain import chain_binding
+
+        bound = self.idx.assigns.get(expr.id, [])
+        if len(bound) == 1 and isinstance(bound[0], ast.Attribute):
+            # one binding in the script (apple/ml-4m run_training_4m_fsdp.py:524 ``sharding_strategy:
+            # ShardingStrategy = ShardingStrategy.SHARD_GRAD_OP`` then ``FSDP(..., sharding_strategy=...)``)
+            return bound[0]
+        count = sum(1 for b in bound if b is not None)
+        taken = chain_binding(self.idx, expr.id, count) if count > 1 else None
+        return taken if taken is not None else expr
+
+    def _taken_arm(self, expr: Optional[ast.expr]) -> Optional[ast.expr]:
+        """``CPUOffload(offload_params=True) if args["use_cpu_offload"] else None``: the arm a decided test
+        takes (fsdp_qlora train.py:759); the expression itself otherwise."""
+        if isinstance(expr, ast.IfExp):
+            test = self.idx.resolve(expr.test)
+            if test is not None:
+                return expr.body if test.value else expr.orelse
+        return expr
+
+    def offload(self, site: CallSite, what: str) -> None:
+        source = self.src(site.call, f"{site.label}(...{what}): parameters, gradients and optimizer step on CPU")
+        self.add("dist.offload_params", "cpu", source, self.conf(site))
+        self.add("dist.offload_optimizer", "cpu", source, self.conf(site))
+
+    def checkpointing_off(self) -> None:
+        """Every checkpointing switch of the script sits under a guard the job decides false
+        (GaLore torchrun_main.py:47,204-205 @ 2cc66f88: ``if args.activation_checkpointing:
+        model.gradient_checkpointing_enable()``, a store_true flag not given): off, medium
+        (a construct elsewhere could still turn it on)."""
+        def switch(site: CallSite) -> bool:
+            return _method(site) in ("gradient_checkpointing_enable", "_set_gradient_checkpointing") \
+                or (site.qualified or "") in ("torch.utils.checkpoint.checkpoint",
+                                              "torch.utils.checkpoint.checkpoint_sequential")
+        if any(switch(s) for s in self.calls):
+            return
+        dead = [s for s in self.idx.calls if switch(s) and self.idx.runs(s) is False]
+        if dead:
+            self.add("memory.gradient_checkpointing", False,
+                     self.src(dead[0].call, f"{dead[0].label}() runs only under a guard this job decides false"),
+                     "medium")
+
+    def compile_off(self) -> None:
+        """Every ``torch.compile``/``model.compile`` of the script sits under a guard the job decides
+        false (karpathy/build-nanogpt train_gpt2.py:342-344 @ 6104ab1: ``use_compile = False`` then
+        ``if use_compile: model = torch.compile(model)``): off, medium (a local module could still
+        compile)."""
+        def switch(site: CallSite) -> bool:
+            return (site.qualified or "") == "torch.compile" or (
+                (site.name or "").endswith(".compile") and self.is_model_receiver(site))
+        if any(switch(s) for s in self.calls):
+            return
+        dead = [s for s in self.idx.calls if switch(s) and self.idx.runs(s) is False]
+        if dead:
+            self.add("compile.enabled", False,
+                     self.src(dead[0].call, f"{dead[0].label}(...) runs only under a guard this job decides false"),
+                     "medium")
+
+    def load_placement(self) -> None:
+        """``model.load_placement`` from the order of load, move and wrap calls
+        (:mod:`adapters._placement`); the first decisive shape wins."""
+        from preflight.adapters._placement import placements
+
+        if self.script.tree is None:
+            return
+        loads = [s for s in self.calls if (s.name or "").endswith(".from_pretrained")
+                 and _MODEL_CLASS.match((s.name or "").rsplit(".", 2)[-2])
+                 and not _NOT_MODEL.search((s.name or "").rsplit(".", 2)[-2])]
+        for value, site, why in placements(self.script.tree, self.calls, self.is_model_receiver, loads):
+            self.add("model.load_placement", value, self.src(site.call, why), self.conf(site, "medium"))
+            return
+
+    def implementation(self) -> None:
+        """litgpt's own GPT class runs the model when the script imports it (``lit_gpt`` /
+        ``litgpt``): its modeling code, not transformers', decides what is saved."""
+        tree = self.script.tree
+        if tree is None:
+            return
+        for node in ast.walk(tree):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+            if any(n.split(".")[0] in ("lit_gpt", "litgpt") for n in names):
+                self.add("model.implementation", "litgpt",
+                         self.src(node, "imports litgpt: its GPT class runs the model"), "medium")
+                return

@@ -1,0 +1,164 @@
+"""Lexing a launch script: logical lines (continuations, open quotes, open arrays), comments, the first command and its words."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from typing import Optional, Sequence
+
+_PREFIXES = ("nohup", "exec", "time", "command")
+
+
+_RUNNERS = ("uv", "poetry", "pipenv", "pdm", "rye", "hatch", "pixi")
+
+
+_QUOTED_ASSIGN = re.compile(r"""^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_]*=["']""")
+
+
+_MAX_QUOTED_LINES = 100
+
+
+def _open_quote(text: str) -> str:
+    """The quote character still open at the end of ``text`` ("" when none): backslash
+    escapes outside single quotes, and a ``#`` comment outside quotes ends the scan."""
+    quote = ""
+    k = 0
+    while k < len(text):
+        ch = text[k]
+        if ch == "\\" and quote != "'":
+            k += 2
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "#" and (k == 0 or text[k - 1].isspace()):
+            break
+        k += 1
+    return quote
+
+
+_ARRAY_OPEN = re.compile(r"^\s*(?:(?:declare|local|typeset|readonly)\s+(?:-\w+\s+)*)?[A-Za-z_][A-Za-z0-9_]*\+?=\(")
+
+
+def _open_paren(text: str) -> bool:
+    """Whether a ``NAME=( ...`` array is still open at the end of ``text`` (parentheses
+    outside quotes, ``$(...)`` counted too)."""
+    quote = ""
+    level = 0
+    k = 0
+    while k < len(text):
+        ch = text[k]
+        if ch == "\\" and quote != "'":
+            k += 2
+            continue
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch == "(":
+            level += 1
+        elif ch == ")":
+            level -= 1
+        k += 1
+    return level > 0
+
+
+def logical_lines(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """Join backslash-continued lines: (first line number, joined text). An assignment whose
+    quoted value spans lines (``ARGS="`` newline ``--nproc_per_node 8 \\`` ... ``"``, as in
+    Qwen's and MiniCPM's launch scripts) is one logical line too (at most 100 lines)."""
+    out: list[tuple[int, str]] = []
+    buf: list[str] = []
+    start = 0
+    quoted = 0  # lines joined because a quoted assignment value is still open
+    for n, raw in enumerate(lines, 1):
+        if not buf:
+            start = n
+        stripped = raw.rstrip()
+        if stripped.endswith("\\") and not stripped.lstrip().startswith("#"):
+            buf.append(stripped[:-1])
+            continue
+        buf.append(raw)
+        if _ARRAY_OPEN.match(buf[0]) and quoted < _MAX_QUOTED_LINES:
+            # `args=(` newline `--a 1  # why` ... `)`: one logical line, each line's comment cut
+            joined = " ".join(_strip_comment(b.strip()) for b in buf)
+            if n < len(lines) and _open_paren(joined):
+                quoted += 1
+                continue
+            out.append((start, joined))
+            buf = []
+            quoted = 0
+            continue
+        joined = " ".join(b.strip() for b in buf)
+        if (_QUOTED_ASSIGN.match(buf[0]) and quoted < _MAX_QUOTED_LINES and n < len(lines)
+                and _open_quote(joined)):
+            quoted += 1
+            continue
+        out.append((start, joined))
+        buf = []
+        quoted = 0
+    if buf:
+        out.append((start, " ".join(b.strip() for b in buf)))
+    return out
+
+
+def _strip_comment(text: str) -> str:
+    """Remove a ``# comment`` that is not inside quotes (``$#`` and ``${#x}`` are kept)."""
+    quote = ""
+    for k, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = ""
+            continue
+        if ch in ("'", '"'):
+            quote = ch
+        elif ch == "#" and (k == 0 or text[k - 1].isspace()):
+            return text[:k].rstrip()
+    return text
+
+
+def _first_command(text: str) -> str:
+    """The first simple command of a line: cut at unquoted ``&&``, ``||``, ``;``, ``|`` and
+    redirections (``> log 2>&1``)."""
+    quote = ""
+    k = 0
+    while k < len(text):
+        ch = text[k]
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in ("'", '"'):
+            quote = ch
+        elif ch in ";|" or text.startswith("&&", k) or ch in "<>" or (ch.isdigit() and text[k + 1:k + 2] == ">" and (k == 0 or text[k - 1].isspace())) or (ch == "&" and text[k + 1:k + 2] == ">"):
+            return text[:k].strip()
+        k += 1
+    return text.strip().rstrip("&").strip()
+
+
+def command_tokens(text: str) -> Optional[list[str]]:
+    """The tokens of a shell command line as written (no expansion), or None when it is
+    not a simple command (the gate's view of a launch line)."""
+    text = _first_command(_strip_comment(text))
+    if not text:
+        return None
+    while True:
+        head = text.split(None, 1)
+        if head and head[0].rsplit("/", 1)[-1] in _PREFIXES and len(head) > 1:
+            text = head[1]
+            if head[0].rsplit("/", 1)[-1] == "time":  # `/usr/bin/time -v python ...`: time's own options
+                while text.startswith("-"):
+                    opt = text.split(None, 1)
+                    text = opt[1] if len(opt) > 1 else ""
+            continue
+        two = text.split(None, 2)
+        if len(two) == 3 and two[0] in _RUNNERS and two[1] == "run":
+            text = two[2]  # `uv run python train.py`: the environment manager runs the command
+            continue
+        break
+    try:
+        return shlex.split(text)
+    except ValueError:
+        return None
