@@ -80,35 +80,14 @@ def _table(tree: ast.Module, name: str) -> Optional[dict[str, str]]:
 
 
 def _constructor(tree: ast.Module, name: str) -> Optional[tuple[str, dict[str, Any], ast.FunctionDef]]:
-    """``def f(**kwargs): return Cls(a=1, ..., **kwargs)``: (Cls, its literal keywords, the def)."""
-    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name]
-    if len(defs) != 1:
+    """``def f(**kwargs): return Cls(a=1, ..., **kwargs)``: (Cls, its literal keywords, the def); the
+    preset shape of :func:`preflight.adapters.model_registry_args.constructor` with no positional parameter."""
+    from preflight.adapters.model_registry_args import constructor
+
+    got = constructor(tree, name)
+    if got is None or got[1] != 0:
         return None
-    fn = defs[0]
-    a = fn.args
-    if a.args or a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg is None:
-        return None
-    body = [s for s in fn.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
-    if len(body) != 1 or not isinstance(body[0], ast.Return) or not isinstance(body[0].value, ast.Call):
-        return None
-    call = body[0].value
-    if not isinstance(call.func, ast.Name) or call.args:
-        return None
-    literals: dict[str, Any] = {}
-    spread = False
-    for kw in call.keywords:
-        if kw.arg is None:
-            if not (isinstance(kw.value, ast.Name) and kw.value.id == a.kwarg.arg) or spread:
-                return None
-            spread = True
-            continue
-        try:
-            literals[kw.arg] = ast.literal_eval(kw.value)
-        except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError):
-            return None
-    if not spread:
-        return None
-    return call.func.id, literals, fn
+    return got[0], got[2], got[3]
 
 
 _LOADS = ("yaml.safe_load", "yaml.load", "yaml.full_load", "json.load", "OmegaConf.load")

@@ -62,3 +62,14 @@ def config_files(pctx: Any) -> dict[Any, Any]:
             for loaded in comp.files.values():
                 configs.setdefault(loaded.path, loaded)
     return configs
+
+
+def targeted_tops(apps: list[Any]) -> dict[str, tuple[Any, dict[str, Any], tuple[str, ...]]]:
+    """The top-level config nodes with a ``_target_`` of the apps' compositions, by key (the first app's
+    node when several apps compose one key): (composition, node, its key path)."""
+    tops: dict[str, tuple[Any, dict[str, Any], tuple[str, ...]]] = {}
+    for comp, _, _ in apps:
+        for key, node in comp.config.items():
+            if isinstance(node, dict) and "_target_" in node:
+                tops.setdefault(key, (comp, node, (key,)))
+    return tops

@@ -13,7 +13,7 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import calls, has_unpacking
 from preflight.rules.base import examples
-from preflight.rules.plan._hydra_app_support import hydra_main_apps
+from preflight.rules.plan._hydra_app_support import hydra_main_apps, targeted_tops
 from preflight.rules.plan.pf554_instantiate_passes_listconfig import (
     InstantiatePassesListConfig,
     _is_instantiate,
@@ -129,11 +129,7 @@ or accept it in the constructor.
         apps = list(hydra_main_apps(pctx.project))
         if not apps:
             return
-        tops: dict[str, tuple[Any, dict[str, Any], tuple[str, ...]]] = {}
-        for comp, _, _ in apps:
-            for key, node in comp.config.items():
-                if isinstance(node, dict) and "_target_" in node:
-                    tops.setdefault(key, (comp, node, (key,)))
+        tops = targeted_tops(apps)
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
             if "instantiate" not in text:

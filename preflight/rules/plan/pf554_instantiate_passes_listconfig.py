@@ -11,7 +11,12 @@ from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules._pf4_support import calls, has_unpacking, kwarg
 from preflight.rules.base import examples
-from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_apps, lookup
+from preflight.rules.plan._hydra_app_support import (
+    config_chain,
+    hydra_main_apps,
+    lookup,
+    targeted_tops,
+)
 
 
 def _is_instantiate(qual: str, call: ast.Call) -> bool:
@@ -128,11 +133,7 @@ node, or pass the value converted (`betas=tuple(cfg.optimizer.betas)`).
 
     def check_plan(self, pctx: PlanContext) -> Iterable[Finding]:
         apps = list(hydra_main_apps(pctx.project))
-        tops: dict[str, tuple[Any, dict[str, Any], tuple[str, ...]]] = {}
-        for comp, _, _ in apps:
-            for key, node in comp.config.items():
-                if isinstance(node, dict) and "_target_" in node:
-                    tops.setdefault(key, (comp, node, (key,)))
+        tops = targeted_tops(apps)
         for script in pctx.scripts:
             text = script.text if script.text is not None else script.source.text
             if "instantiate" not in text:
