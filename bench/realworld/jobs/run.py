@@ -28,6 +28,7 @@ launches it, and compare the TrainingPlan with the expert truth.
     python bench/realworld/jobs/run.py --set held-out-24  # the twenty-fourth: twelve more new repositories
     python bench/realworld/jobs/run.py --set held-out-25  # the twenty-fifth: twelve more new repositories
     python bench/realworld/jobs/run.py --set held-out-26  # the twenty-sixth: twelve more new repositories
+    python bench/realworld/jobs/run.py --set held-out-27  # the twenty-seventh: twelve more new repositories
     python bench/realworld/jobs/run.py --set all --json results.json
     python bench/realworld/jobs/run.py --job nanogpt-gpt2-ddp -v
 
@@ -161,7 +162,7 @@ def render(results: list[dict], verbose: bool) -> str:
 ORDINALS = ("second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
             "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
             "nineteenth", "twentieth", "twenty-first", "twenty-second", "twenty-third", "twenty-fourth", "twenty-fifth",
-            "twenty-sixth")
+            "twenty-sixth", "twenty-seventh")
 SETS = ("dev", "held-out", *(f"held-out-{n}" for n in range(2, len(ORDINALS) + 2)))
 
 
