@@ -113,9 +113,15 @@ HF Trainer under bf16 autocast on an RTX A4000 / RTX 6000 Ada, and torchtune's M
 QLoRA / LoRA / full fine-tunes on RTX 4090s and Llama-2-70B LoRA / full under FSDP on 8 A100s at fixed batch 4 x
 2,048 / 4,096 tokens; committed before it was first scored).
 
+``--split held-out-23`` the twenty-third, ``calibration/public/heldout23.json`` (four sources: Mistral-7B generation with
+FlashAttention-2 after 12- and 11K-token prompts at batch 1-4 from transformers PR #26464, BERT with its LM head trained in
+fp16 under eager and SDPA attention on an A100 from transformers PR #28802, FLAN-T5-XL / XXL ZeRO-3 fp32 fine-tunes out of
+memory on V100s from Philipp Schmid's DeepSpeed notebook, and MiniCPM-2B full / LoRA fine-tunes under ZeRO-3 with CPU offload
+from OpenBMB/MiniCPM's finetune README; committed before it was first scored).
+
 Usage::
 
-    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-22] [--rows] \\
+    python bench/public_accuracy.py [--split held-out|fit|all|held-out-2|...|held-out-23] [--rows] \\
         [--torch-preflight /tmp/estimator/tpvenv/bin/torch-preflight]
 """
 
@@ -153,6 +159,7 @@ HELDOUT19 = REPO / "calibration" / "public" / "heldout19.json"
 HELDOUT20 = REPO / "calibration" / "public" / "heldout20.json"
 HELDOUT21 = REPO / "calibration" / "public" / "heldout21.json"
 HELDOUT22 = REPO / "calibration" / "public" / "heldout22.json"
+HELDOUT23 = REPO / "calibration" / "public" / "heldout23.json"
 GIB = 2 ** 30
 TENSOR_KINDS = ("max_memory_allocated", "peak_memory_active")
 SETUP_ONLY = ("model", "hf_config", "model_name", "task", "num_labels", "torch")
@@ -164,7 +171,8 @@ SPLIT_FILES = {"held-out-2": HELDOUT2, "held-out-3": HELDOUT3, "held-out-4": HEL
                "held-out-13": HELDOUT13, "held-out-14": HELDOUT14, "held-out-15": HELDOUT15,
                "held-out-16": HELDOUT16, "held-out-17": HELDOUT17, "held-out-18": HELDOUT18,
                "held-out-19": HELDOUT19, "held-out-20": HELDOUT20,
-               "held-out-21": HELDOUT21, "held-out-22": HELDOUT22}
+               "held-out-21": HELDOUT21, "held-out-22": HELDOUT22,
+               "held-out-23": HELDOUT23}
 WITH_CONTEXT = "allocated+context"
 #: memory the process holds outside PyTorch's caching allocator (in nvidia-smi, not reserved)
 OUTSIDE_ALLOCATOR = ("cuda_context", "nccl_buffers")
@@ -489,7 +497,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                                  "held-out-9", "held-out-10", "held-out-11", "held-out-12",
                                  "held-out-13", "held-out-14", "held-out-15", "held-out-16",
                                  "held-out-17", "held-out-18", "held-out-19", "held-out-20",
-                                 "held-out-21", "held-out-22"))
+                                 "held-out-21", "held-out-22", "held-out-23"))
     parser.add_argument("--rows", action="store_true", help="print every row")
     parser.add_argument("--torch-preflight", metavar="PATH",
                         help="torch-preflight console script (a separate venv) to compare")
@@ -571,7 +579,8 @@ def main(argv: Optional[List[str]] = None) -> int:
              "held-out-19": "held-out-19 (nineteenth held-out set)",
              "held-out-20": "held-out-20 (twentieth held-out set)",
              "held-out-21": "held-out-21 (twenty-first held-out set)",
-             "held-out-22": "held-out-22 (twenty-second held-out set)"}[args.split]
+             "held-out-22": "held-out-22 (twenty-second held-out set)",
+             "held-out-23": "held-out-23 (twenty-third held-out set)"}[args.split]
     ours = summary(results, f"preflight, {label}")
     print(format_summary(ours))
     out = {"split": args.split, "preflight": ours}
