@@ -49,6 +49,7 @@ def test_table_maxima_are_the_largest_figure_each_citation_gives():
 def test_lookup_by_id_alias_and_sample_suffix_for_the_tokenizer_family_only():
     assert SL.stat_for("AI-ModelScope/alpaca-gpt4-data-zh#500", "qwen").max_tokens == 856
     assert SL.stat_for("vicgalle/alpaca-gpt4", "qwen").max_tokens == 740
+    assert SL.stat_for("yahma/alpaca-cleaned", "qwen").max_tokens == 1044
     assert SL.stat_for("alpaca-gpt4-data-en", "qwen") is None       # not an id the table knows
     assert SL.stat_for("vicgalle/alpaca-gpt4", "llama") is None
     assert SL.tokenizer_family(QWEN) == "qwen" and SL.tokenizer_family(LLAMA) is None
@@ -79,7 +80,7 @@ def test_a_stated_length_moves_the_whole_interval():
 def test_the_cap_stays_without_a_shorter_cited_length():
     at_cap = estimate(_inp(datasets=None))
     for changes in (dict(padding="max_length"), dict(padding="packed"), dict(padding=None),
-                    dict(arch=LLAMA), dict(datasets=(*ALPACA_MIX, "yahma/alpaca-cleaned")),
+                    dict(arch=LLAMA), dict(datasets=(*ALPACA_MIX, "tatsu-lab/alpaca")),
                     dict(seq_len=512), dict(datasets=("cls-fudan-news-zh",), seq_len=8192),
                     dict(longest_sample=4096)):
         inp = _inp(**changes)

@@ -64,6 +64,11 @@ LENGTHS: tuple[LengthStat, ...] = (
     LengthStat("swift/self-cognition", ("modelscope/self-cognition", "self-cognition"), "qwen", 134, 131,
                f"{_SWIFT_3}:719 '58.9±20.3, min=32, max=131' (108 rows); {_SWIFT_2}:637 "
                "'53.6±18.6, min=29, max=121' (134 rows)"),
+    LengthStat("AI-ModelScope/alpaca-cleaned", ("yahma/alpaca-cleaned", "alpaca-cleaned"), "qwen", 51760, 1044,
+               f"{_SWIFT_3}:606 '170.1±122.9, min=29, max=1028'; {_SWIFT_2}:688 '177.9±126.4, min=26, max=1044'"),
+    LengthStat("lvjianjin/AdvertiseGen", ("shibing624/AdvertiseGen", "advertise-gen-zh"), "qwen", 98399, 241,
+               f"{_SWIFT_3}:666 '130.9±21.9, min=73, max=232' (97,484 rows); {_SWIFT_2}:624 "
+               "'130.6±21.7, min=51, max=241' (98,399 rows)"),
     LengthStat("damo/zh_cls_fudan-news", ("cls-fudan-news-zh",), "qwen", 4959, 19548,
                f"{_SWIFT_3}:656 '3234.4±2547.5, min=91, max=19548'; {_SWIFT_2}:639 (the same figures)"),
 )
