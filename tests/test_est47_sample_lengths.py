@@ -128,3 +128,22 @@ def test_a_dataset_the_code_cannot_name_leaves_the_list_unwritten(tmp_path: Path
         "b = load_dataset('json', data_files='mine.jsonl')\n"
         "c = load_dataset(sys.argv[1])\n", encoding="utf-8")
     assert _plan(script).resolve("data.datasets") is None
+
+
+def test_the_cli_flag_states_the_length_and_rejects_a_non_positive_one(capsys):
+    import json
+
+    from preflight.cli import main
+
+    base = ["estimate", "--model", "Qwen2.5-7B", "--seq-len", "2048", "--lora-r", "8",
+            "--padding", "dynamic", "--format", "json"]
+    assert main(base) == 0
+    at_cap = json.loads(capsys.readouterr().out)
+    assert main([*base, "--longest-sample", "600"]) == 0
+    stated = json.loads(capsys.readouterr().out)
+    assert main([*base, "--seq-len", "600"]) == 0
+    at_600 = json.loads(capsys.readouterr().out)
+    assert stated["peak_bytes"] == at_600["peak_bytes"] < at_cap["peak_bytes"]
+    assert any("longest sample is 600 tokens (cli" in n for n in stated["notes"])
+    assert main([*base, "--longest-sample", "0"]) != 0
+    assert "longest sample must be at least 1 token" in capsys.readouterr().err
