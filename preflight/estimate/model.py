@@ -255,7 +255,7 @@ def estimate(inp: EstimateInput) -> Estimate:
     if getattr(inp.arch, "family", "") == "diffusion":  # UNet/DiT pipelines (est32)
         from preflight.estimate.diffusion import estimate_diffusion
         return estimate_diffusion(inp)
-    from preflight.estimate.sample_lengths import at_longest_sample
+    from preflight.estimate.sample_lengths import at_longest_sample, cap_top
 
     capped = inp
     short, stated, length_note = at_longest_sample(inp)
@@ -276,23 +276,9 @@ def estimate(inp: EstimateInput) -> Estimate:
     if short is not None:
         est.notes.append(length_note)
         if not stated:
-            hi = _cap_top(est, capped, hi)
+            hi = cap_top(est, capped, hi, estimate)
     est.interval_bytes = (lo, hi)
     return est
-
-
-def _cap_top(est: Estimate, capped: EstimateInput, hi: int) -> int:
-    """The interval's top at the length cap (a table length lowers the point only,
-    sample_lengths.py), with the cached blocks the verdict leaves out at that length."""
-    at_cap = estimate(replace(capped, longest_sample=None, datasets=None))
-    if at_cap.interval_bytes is None:
-        return hi
-    top = at_cap.interval_bytes[1]
-    if top > hi:
-        r_lo, r_point, _ = est.reclaimable
-        est.reclaimable = (r_lo, r_point, at_cap.reclaimable[2])
-        return top
-    return hi
 
 
 def _gib(value: Optional[int]) -> str:

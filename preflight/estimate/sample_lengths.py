@@ -33,7 +33,7 @@ The table (est47, docs/calibration.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 #: tokenizer family of a transformers ``model_type`` (only families the table has figures for)
 TOKENIZER_FAMILY = {"qwen": "qwen", "qwen2": "qwen", "qwen2_moe": "qwen"}
@@ -132,3 +132,14 @@ def at_longest_sample(inp: Any) -> tuple[Optional[Any], bool, str]:
     if not stated:
         note += " (the interval's top keeps the cap: another template may run longer)"
     return replace(inp, seq_len=length), stated, note
+
+
+def cap_top(est: Any, capped: Any, hi: int, estimate: Callable[[Any], Any]) -> int:
+    """The interval's top at the length cap (a table length lowers the point only), with the
+    cached blocks the verdict leaves out paired with it (``Estimate.reclaimable``'s top)."""
+    at_cap = estimate(replace(capped, longest_sample=None, datasets=None))
+    if at_cap.interval_bytes is None or at_cap.interval_bytes[1] <= hi:
+        return hi
+    r_lo, r_point, _ = est.reclaimable
+    est.reclaimable = (r_lo, r_point, at_cap.reclaimable[2])
+    return int(at_cap.interval_bytes[1])
