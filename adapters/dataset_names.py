@@ -1,4 +1,5 @@
-"""The datasets a job trains on, as its code names them (``data.datasets``).
+"""The datasets a job trains on, as its code names them (``data.datasets``), and its collator's
+padding multiple (``data.pad_to_multiple_of``).
 
 ``datasets.load_dataset("vicgalle/alpaca-gpt4", ...)`` (its first argument or ``path=``) and
 ModelScope's ``MsDataset.load("AI-ModelScope/alpaca-gpt4-data-zh", ...)`` name a dataset by its
@@ -8,6 +9,11 @@ sample instead of the length cap; so the list must be whole: the fact is written
 such call that may run names a Hub id as a string literal. A builder name with local files
 (``load_dataset("json", data_files=...)``), a local path or a value the analysis cannot read
 leaves the fact unwritten (the cap stays).
+
+A transformers padding collator (``DataCollatorForSeq2Seq``, ``DataCollatorWithPadding``,
+``DataCollatorForLanguageModeling``, ``DataCollatorForTokenClassification``, TRL's
+``DataCollatorForCompletionOnlyLM``) written with a literal ``pad_to_multiple_of=N`` pads every
+batch's length up to a multiple of N: the longest batch is the longest sample rounded up.
 """
 
 from __future__ import annotations
@@ -38,6 +44,30 @@ def _hub_id(call: ast.Call) -> Optional[str]:
     if name.rsplit(".", 1)[-1].lower() in ("json", "jsonl", "csv", "parquet", "txt", "arrow"):
         return None
     return name
+
+
+_COLLATORS = ("DataCollatorForSeq2Seq", "DataCollatorWithPadding", "DataCollatorForLanguageModeling",
+              "DataCollatorForTokenClassification", "DataCollatorForCompletionOnlyLM")
+
+
+def _multiple(project: Project) -> Optional[tuple[int, Source]]:
+    """The literal ``pad_to_multiple_of`` of the one padding collator the code builds (two that
+    disagree, or none: nothing)."""
+    found: list[tuple[int, Source]] = []
+    for script in project.scripts:
+        if script.tree is None:
+            continue
+        idx = project.index(script)
+        for site in idx.calls:
+            if site.last not in _COLLATORS or idx.runs(site) is False:
+                continue
+            node = site.kwarg("pad_to_multiple_of")
+            if (isinstance(node, ast.Constant) and isinstance(node.value, int)
+                    and not isinstance(node.value, bool) and node.value > 1):
+                found.append((node.value, project.source(
+                    script, site.call, "code", detail=f"{site.label}(pad_to_multiple_of={node.value})")))
+    values = {v for v, _ in found}
+    return found[0] if len(values) == 1 else None
 
 
 def _find(project: Project) -> Optional[tuple[list[str], Source]]:
@@ -75,11 +105,15 @@ class DatasetNamesAdapter(Adapter):
         """The reading is done here, so that an adapter that writes nothing is not named among those detected."""
         found = _find(project) if any("load_dataset" in s.source.text or "MsDataset" in s.source.text
                                       for s in project.scripts) else None
-        project.cache[_CACHE] = found
-        return found is not None
+        multiple = _multiple(project) if any("pad_to_multiple_of" in s.source.text
+                                             for s in project.scripts) else None
+        project.cache[_CACHE] = (found, multiple)
+        return found is not None or multiple is not None
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        found = project.cache.pop(_CACHE, None)
+        found, multiple = project.cache.pop(_CACHE, (None, None))
         if found is not None:
             names, source = found
             self.add_checked(plan, "data.datasets", names, source, "high", 0)
+        if multiple is not None:
+            self.add_checked(plan, "data.pad_to_multiple_of", multiple[0], multiple[1], "high", 0)

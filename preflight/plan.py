@@ -149,6 +149,9 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("data.longest_sample", "int",
               "Tokens in the longest training sample (chat template included): with dynamic "
               "padding the longest batch, when under data.seq_len.", minimum=1),
+    FieldSpec("data.pad_to_multiple_of", "int",
+              "The collator pads each batch's length up to a multiple of this (pad_to_multiple_of).",
+              minimum=1),
     FieldSpec("data.image_size", "int", "Side of the (square) input image in pixels.", minimum=1),
     FieldSpec("data.num_workers", "int", "DataLoader worker processes.", minimum=0),
     FieldSpec("data.pin_memory", "bool", "Whether the DataLoader pins host memory."),

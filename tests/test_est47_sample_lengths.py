@@ -147,3 +147,45 @@ def test_the_cli_flag_states_the_length_and_rejects_a_non_positive_one(capsys):
     assert any("longest sample is 600 tokens (cli" in n for n in stated["notes"])
     assert main([*base, "--longest-sample", "0"]) != 0
     assert "longest sample must be at least 1 token" in capsys.readouterr().err
+
+
+def _config_plan(path: Path):
+    from preflight.audit import build_plan
+
+    return build_plan([], [path], root=path.parent, strict=True)[0]
+
+
+def test_axolotl_datasets_and_its_multiple_of_64_round_the_longest_sample_up(tmp_path: Path):
+    from preflight.estimate.inputs import input_from_plan
+
+    cfg = tmp_path / "qwen.yml"
+    base = ("base_model: Qwen/Qwen2.5-7B\nadapter: lora\nlora_r: 8\nsequence_len: 2048\n"
+            "micro_batch_size: 1\ngradient_checkpointing: true\nbf16: true\n")
+    cfg.write_text(base + "datasets:\n  - path: yahma/alpaca-cleaned\n    type: alpaca\n", encoding="utf-8")
+    plan = _config_plan(cfg)
+    assert tuple(plan.resolve("data.datasets").value) == ("yahma/alpaca-cleaned",)
+    assert plan.value("data.pad_to_multiple_of") == 64 and plan.value("data.padding") == "dynamic"
+    inp = input_from_plan(plan, {}, arch=QWEN)
+    short, stated, note = SL.at_longest_sample(inp)
+    # alpaca-cleaned's longest sample, 1,044 tokens, padded up to 17 x 64 = 1,088
+    assert short.seq_len == 1088 and not stated and "multiple of 64" in note
+    # a local file among the datasets: the list is not whole, nothing is written
+    cfg.write_text(base + "datasets:\n  - path: yahma/alpaca-cleaned\n    type: alpaca\n"
+                   "  - path: data/mine.jsonl\n    ds_type: json\n    type: alpaca\n", encoding="utf-8")
+    assert _config_plan(cfg).resolve("data.datasets") is None
+    # packed rows are full length: no multiple, no dynamic padding
+    cfg.write_text(base + "sample_packing: true\ndatasets:\n  - path: yahma/alpaca-cleaned\n", encoding="utf-8")
+    packed = _config_plan(cfg)
+    assert packed.resolve("data.pad_to_multiple_of") is None and packed.value("data.padding") == "packed"
+
+
+def test_a_collators_literal_multiple_is_read(tmp_path: Path):
+    script = tmp_path / "train.py"
+    script.write_text(
+        "from transformers import DataCollatorForSeq2Seq\n"
+        "collator = DataCollatorForSeq2Seq(tokenizer=None, padding=True, pad_to_multiple_of=8)\n",
+        encoding="utf-8")
+    fact = _plan(script).resolve("data.pad_to_multiple_of")
+    assert fact is not None and fact.value == 8 and fact.source.line == 2
+    inp = _inp(pad_multiple=8, datasets=("vicgalle/alpaca-gpt4",))
+    assert SL.at_longest_sample(inp)[0].seq_len == 744           # 740 rounded up to 8

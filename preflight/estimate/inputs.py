@@ -151,6 +151,7 @@ class EstimateInput:
     # sample, not the cap (sample_lengths.py); None: unknown (the cap)
     datasets: Optional[tuple[str, ...]] = None
     longest_sample: Optional[int] = None
+    pad_multiple: Optional[int] = None                # the collator's pad_to_multiple_of (plan data.pad_to_multiple_of)
     # the sampler puts the longest batch first and sorts each megabatch longest first
     # (TrainingArguments(group_by_length=True), plan data.group_by_length); None: unknown
     group_by_length: Optional[bool] = None
@@ -476,7 +477,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
              ("group_by_length", "data.group_by_length"), ("datasets", "data.datasets"),
-             ("longest_sample", "data.longest_sample"),
+             ("longest_sample", "data.longest_sample"), ("pad_multiple", "data.pad_to_multiple_of"),
              ("expandable_segments", "memory.expandable_segments"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
              ("liger_kernels", "model.liger_kernels"),

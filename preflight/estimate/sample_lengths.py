@@ -12,6 +12,9 @@ known. This module lowers it only with a cited length:
   :data:`LENGTHS`, a table of published per-dataset token statistics, for the model's tokenizer.
   Every dataset the job names must be in the table for that tokenizer, or the cap stays.
 
+A collator's ``pad_to_multiple_of`` (``EstimateInput.pad_multiple``, plan
+``data.pad_to_multiple_of``) rounds the longest batch up to its multiple.
+
 The statistics are the encoded training samples (chat template included) of the library that
 published them, so a job with another template or system prompt may run a few tens of tokens
 longer: a table length lowers the point estimate, while the interval's top keeps the estimate at
@@ -125,13 +128,16 @@ def at_longest_sample(inp: Any) -> tuple[Optional[Any], bool, str]:
         if found is None:
             return None, False, ""
         (length, where), stated = found, False
-    if length >= int(inp.seq_len):
+    multiple = int(inp.pad_multiple or 1)
+    padded = -(-length // multiple) * multiple if multiple > 1 else length
+    if padded >= int(inp.seq_len):
         return None, False, ""
     note = (f"padded per batch: the longest sample is {length:,} tokens ({where}), under the "
-            f"{int(inp.seq_len):,}-token cap; the step is sized at {length:,}")
+            f"{int(inp.seq_len):,}-token cap; the step is sized at {padded:,}"
+            + (f" (padded to a multiple of {multiple})" if padded != length else ""))
     if not stated:
         note += " (the interval's top keeps the cap: another template may run longer)"
-    return replace(inp, seq_len=length), stated, note
+    return replace(inp, seq_len=padded), stated, note
 
 
 def cap_top(est: Any, capped: Any, hi: int, estimate: Callable[[Any], Any]) -> int:
