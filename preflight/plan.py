@@ -144,6 +144,14 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
     FieldSpec("data.group_by_length", "bool",
               "Batches grouped by length (TrainingArguments(group_by_length=True)): megabatches "
               "sorted longest first, the longest batch of the run first."),
+    FieldSpec("data.datasets", "list[str]",
+              "Datasets the job trains on, as it names them (Hub or ModelScope ids)."),
+    FieldSpec("data.longest_sample", "int",
+              "Tokens in the longest training sample (chat template included): with dynamic "
+              "padding the longest batch, when under data.seq_len.", minimum=1),
+    FieldSpec("data.pad_to_multiple_of", "int",
+              "The collator pads each batch's length up to a multiple of this (pad_to_multiple_of).",
+              minimum=1),
     FieldSpec("data.image_size", "int", "Side of the (square) input image in pixels.", minimum=1),
     FieldSpec("data.num_workers", "int", "DataLoader worker processes.", minimum=0),
     FieldSpec("data.pin_memory", "bool", "Whether the DataLoader pins host memory."),

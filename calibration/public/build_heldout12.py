@@ -280,7 +280,10 @@ ALPACA = ("'AI-ModelScope/alpaca-gpt4-data-zh#500' 'AI-ModelScope/alpaca-gpt4-da
           "'swift/self-cognition#500', --max_length 2048 (per-batch padding; seq_len is the bound of the "
           "longest batch)")
 AL = dict(TRAIN, model="Qwen2.5-7B", seq_len=2048, attention="sdpa", loss="standard", padding="dynamic",
-          world_size=1, grad_accum=16)
+          world_size=1, grad_accum=16,
+          # est47: the datasets the script names (the estimator looks up their published lengths)
+          datasets=["AI-ModelScope/alpaca-gpt4-data-zh#500", "AI-ModelScope/alpaca-gpt4-data-en#500",
+                    "swift/self-cognition#500"])
 AL_UNKNOWN = ("the longest alpaca-gpt4 batch (<= 2,048 tokens)", GIB_READ, GPU_A100, VERSIONS)
 add(EX25, "qwen2.5-7b-lora-1gpu-alpaca-2048", 22, "GiB", "memory_reserved", "A100-SXM-80GB", dict(AL, **LORA),
     unknown=AL_UNKNOWN,

@@ -102,6 +102,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     j.add_argument("--padding", choices=("max_length", "dynamic", "packed"),
                    help="how batches are padded: max_length, dynamic (to each batch's longest "
                         "sample: the caching allocator keeps blocks of other lengths), packed")
+    j.add_argument("--longest-sample", type=int, metavar="N",
+                   help="tokens in the data's longest sample (chat template included): with "
+                        "--padding dynamic the step is sized at it when under --seq-len")
     j.add_argument("--group-by-length", action=argparse.BooleanOptionalAction, default=None,
                    help="batches padded per batch come grouped by length, the longest first "
                         "(TrainingArguments(group_by_length=True)): the allocator's cache of "
@@ -131,7 +134,7 @@ _OVERRIDES = {"batch_size": "micro_batch", "seq_len": "seq_len", "image_size": "
               "load_placement": "load_placement", "transformers_version": "transformers_version",
               "deepspeed_version": "deepspeed_version", "keeps_outputs": "keeps_outputs", "use_cache": "use_cache",
               "group_by_length": "group_by_length", "expandable_segments": "expandable_segments",
-              "padding": "padding", "ema": "ema", "trained_embeddings": "trained_embeddings",
+              "padding": "padding", "longest_sample": "longest_sample", "ema": "ema", "trained_embeddings": "trained_embeddings",
               "cache_text_embeddings": "cache_text_embeddings", "cache_latents": "cache_latents",
               "textual_inversion": "textual_inversion", "vae_dtype": "vae_dtype",
               "frozen_models": "frozen_models", "frozen_bits": "frozen_bits", "frozen_offload": "frozen_offload",

@@ -146,6 +146,12 @@ class EstimateInput:
     # how batches are padded: "max_length" (every batch the same length), "dynamic" (to the
     # longest sample of the batch: lengths vary between steps), "packed"; None: unknown
     padding: Optional[str] = None
+    # the datasets the job trains on (plan data.datasets) and the longest sample in tokens when
+    # stated (plan data.longest_sample): with dynamic padding the step is sized at the longest
+    # sample, not the cap (sample_lengths.py); None: unknown (the cap)
+    datasets: Optional[tuple[str, ...]] = None
+    longest_sample: Optional[int] = None
+    pad_multiple: Optional[int] = None                # the collator's pad_to_multiple_of (plan data.pad_to_multiple_of)
     # the sampler puts the longest batch first and sorts each megabatch longest first
     # (TrainingArguments(group_by_length=True), plan data.group_by_length); None: unknown
     group_by_length: Optional[bool] = None
@@ -425,6 +431,8 @@ def input_from_plan(plan: Any, overrides: Optional[Mapping[str, Any]] = None,
     if inp.trained_embeddings is not None and inp.trained_embeddings not in TABLE_MODES:
         raise InputError(f"unknown trained embeddings {inp.trained_embeddings!r} (expected "
                          f"{', '.join(TABLE_MODES)})")
+    if inp.longest_sample is not None and int(inp.longest_sample) < 1:
+        raise InputError(f"longest sample must be at least 1 token, got {inp.longest_sample!r}")
     for name in ("micro_batch", "world_size", "num_beams", "grad_accum"):
         if getattr(inp, name) < 1:
             raise InputError(f"{name.replace('_', ' ')} must be at least 1, got {getattr(inp, name)!r}")
@@ -468,7 +476,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("mlp_act", "model.activation_function"),
              ("model_impl", "model.implementation"), ("overlap_comm", "dist.overlap_comm"),
              ("contiguous_gradients", "dist.contiguous_gradients"), ("padding", "data.padding"),
-             ("group_by_length", "data.group_by_length"),
+             ("group_by_length", "data.group_by_length"), ("datasets", "data.datasets"),
+             ("longest_sample", "data.longest_sample"), ("pad_multiple", "data.pad_to_multiple_of"),
              ("expandable_segments", "memory.expandable_segments"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
              ("liger_kernels", "model.liger_kernels"),
@@ -483,6 +492,8 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
         fact = plan.resolve(plan_field)
         if fact is not None:
             value = fact.value
+            if name == "datasets":
+                value = tuple(value) if isinstance(value, (list, tuple)) else (str(value),)
             if name == "quant_type" and value == "int8":
                 inp.quant = "8bit"
                 value = "nf4"

@@ -248,12 +248,19 @@ def estimate(inp: EstimateInput) -> Estimate:
     The interval covers the cost model's own uncertainty and every fact the input does not
     know that changes the peak (:func:`preflight.estimate.terms.unknown_alternatives`): the
     job is estimated once more with each such fact set the other way and the interval
-    stretched to hold that estimate too."""
+    stretched to hold that estimate too. A dynamically padded job whose longest sample is cited
+    or stated is sized at that sample, not the cap (:mod:`preflight.estimate.sample_lengths`)."""
     from preflight.estimate.terms import unknown_alternatives
 
     if getattr(inp.arch, "family", "") == "diffusion":  # UNet/DiT pipelines (est32)
         from preflight.estimate.diffusion import estimate_diffusion
         return estimate_diffusion(inp)
+    from preflight.estimate.sample_lengths import at_longest_sample, cap_top
+
+    capped = inp
+    short, stated, length_note = at_longest_sample(inp)
+    if short is not None:
+        inp = short
     est = _estimate(inp)
     if not est.ok or est.interval_bytes is None:
         return est
@@ -265,7 +272,12 @@ def estimate(inp: EstimateInput) -> Estimate:
         if alt.interval_bytes[0] < lo or alt.interval_bytes[1] > hi:
             est.notes.append(f"{why}: the interval covers both ({_gib(alt.peak_bytes)} the other way)")
         lo, hi = min(lo, alt.interval_bytes[0]), max(hi, alt.interval_bytes[1])
-    est.interval_bytes = (lo, int(hi * (1 + C.UNMODELLED_HI)))
+    hi = int(hi * (1 + C.UNMODELLED_HI))
+    if short is not None:
+        est.notes.append(length_note)
+        if not stated:
+            hi = cap_top(est, capped, hi, estimate)
+    est.interval_bytes = (lo, hi)
     return est
 
 
