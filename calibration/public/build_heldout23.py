@@ -1,8 +1,9 @@
 """The twenty-third held-out set (calibration/public/heldout23.json): 17 public rows (14 measured peaks, 3 out-of-memory
 verdicts) from four pages no earlier split read, chosen for regimes the data has few of: long-context generation of
 Mistral-7B with FlashAttention-2 at 11K-token prompts and padded batches (transformers PR #26464, torch's max allocated
-bytes), BERT with a causal LM head trained in fp16 under eager and SDPA attention on an A100 80GB (transformers PR
-#28802, fxmarty's training benchmark), FLAN-T5-XL / XXL full fine-tunes under DeepSpeed ZeRO-3 in fp32 on V100s that
+bytes), BERT with a causal LM head trained in fp32 (est49; written fp16 when scored blind) under eager and SDPA
+attention on an A100 80GB (transformers PR #28802, fxmarty's training benchmark), FLAN-T5-XL / XXL full
+fine-tunes under DeepSpeed ZeRO-3 in fp32 on V100s that
 ran out of memory with and without CPU offload (Philipp Schmid's FLAN-T5 DeepSpeed notebook, an encoder-decoder in
 ZeRO-3), and MiniCPM-2B full and LoRA fine-tunes under ZeRO-3 with parameter and optimizer offload (OpenBMB/MiniCPM's
 finetune README); every row sourced, the source's printed figure kept, and what the source leaves open recorded as
@@ -91,8 +92,9 @@ SOURCES = {
         "url": f"{GH}/huggingface/transformers/pull/28802",
         "also": [],
         "setup": "BertLMHeadModel (bert-base shapes) on one A100-80GB, fxmarty's SDPA training benchmark (gist "
-                 "7e75cc39 that held-out-4 describes: from_pretrained(..., torch_dtype=torch.float16, "
-                 "attn_implementation=...), model.train(), random input_ids of (batch, seq_len), warm-up, then "
+                 "7e75cc39: from_pretrained(..., torch_dtype=torch.float16 if args.use_half else None, "
+                 "attn_implementation=...), fp32 unless --use-half is passed (est49), model.train(), random "
+                 "input_ids of (batch, seq_len), warm-up, then "
                  "reset_peak_memory_stats and N steps of zero_grad / outputs = model(**inputs) / "
                  "outputs.logits.sum().backward(); no optimizer step, no cross-entropy), eager and sdpa attention; "
                  "'peak mem (MB)' = torch.cuda.max_memory_allocated() * 1e-6",
@@ -163,16 +165,24 @@ for _ctx, _bs, _bytes, _heading in MISTRAL_ROWS:
 # ------------------------------------------------------------------ 2. BERT LM head, fxmarty's SDPA training benchmark
 # the same script encoded as held-out-4 encodes it (no optimizer step, the loss is the fp16 logits' sum, the output
 # object kept at loop level across steps)
-BERT_BASE = dict(model="BERT-base-uncased", mode="train", precision="fp16",
+BERT_BASE = dict(model="BERT-base-uncased", mode="train", precision="fp32",
                  optimizer="sgd", loss="logits", keeps_outputs=True,
                  grad_ckpt=False, world_size=1, torch_version="2.2.0", transformers_version="4.38")
 BERT_UNKNOWN = (
     "the checkpoint is not named ('using BertLMHeadModel'): the catalog's BERT-base-uncased written (hidden 768, "
     "12 layers, vocabulary 30,522); BertLMHeadModel carries the same head as BertForMaskedLM (BertOnlyMLMHead: "
     "dense + GELU + LayerNorm transform, decoder tied to the word embeddings) and runs as a decoder (causal mask)",
-    "fxmarty's training script as held-out-4 describes it: fp16 weights, no optimizer step (written sgd, which "
-    "keeps no state), the loss is outputs.logits.sum() (loss 'logits', as held-out-4's rows now write it), the "
-    "output object kept at loop level (keeps_outputs)",
+    "fxmarty's training script: no optimizer step (written sgd, which keeps no state), the loss is "
+    "outputs.logits.sum() (loss 'logits', as held-out-4's rows now write it), the output object kept at loop "
+    "level (keeps_outputs)",
+    "est49 (after the first scoring, in-sample): fp32 weights, not fp16. The PR names the script (gist "
+    "fxmarty/7e75cc39) and no flag; the script declares parser.add_argument('--use-half', action='store_true') "
+    "and loads from_pretrained(args.model_name, torch_dtype=torch.float16 if args.use_half else None) (its "
+    "ancestor huggingface/optimum tests/benchmark/benchmark_bettertransformer_training_minimal.py at da4ec73, "
+    "lines 33-36 and 93-95; ALBERT PR #32092's adaptation the same): fp32 unless --use-half is passed, and the "
+    "PR's description names neither --use-half nor a dtype (its training CSV has no is_half column). The blind "
+    "transcription's fp16 came from held-out-4's PRs, each of which states float16; the row ids keep the blind "
+    "'fp16'",
     "'A100-80GB' without SXM or PCIe: SXM written; torch not stated in the PR (2.2.0 from the docs' later run)",
     "'peak mem (MB)' = torch.cuda.max_memory_allocated() * 1e-6 (MB of 10^6 bytes)",
 )

@@ -8,6 +8,7 @@ from typing import Any
 
 from preflight.estimate import activations as A
 from preflight.estimate import contrastive as CL
+from preflight.estimate import window_cache as WC
 from preflight.estimate.dequant import dequant_transients, stored_weights
 from preflight.estimate.inputs import EstimateInput
 from preflight.estimate.terms import attention_kernel
@@ -80,13 +81,13 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
         if arch.vocab_size and family != "vision":
             ph.add("forward", "logits_loss", b * seq * arch.vocab_size * ec, ab)
         return ("forward",)
-    context = seq + inp.max_new_tokens
-    window = getattr(arch, "sliding_window", None)
-    if window and arch.model_type in ("mistral",):
-        context = min(context, window)
-        notes.append(f"sliding window {window}: the KV cache keeps at most {window} positions")
+    # a sliding window cuts the cache by release and attention path (window_cache.py)
+    cache = WC.cache_positions(inp, arch, seq)
+    context = cache.context
+    if cache.note:
+        notes.append(cache.note)
     kv_per_pos = (arch.num_layers * 2 * arch.num_kv_heads * arch.head_dim * ec)
-    kv_prompt = kv_per_pos * min(seq, context) * b
+    kv_prompt = kv_per_pos * cache.prompt * b
     kv_full = kv_per_pos * context * b
     last_logits = b * arch.vocab_size * (ec + 4)
     kvb = pb if prm.source != "guessed" else ab
@@ -120,11 +121,12 @@ def inference_phases(inp: EstimateInput, arch: Any, prm: Any, ph: Any, pb: tuple
     if held:
         # the first decoding forward runs while the prefill's outputs (its full logits) are
         # still referenced: the prompt's cache, the step's new cache and those logits
-        first = seq + 1
+        # the step's new cache (cache.first positions) beside the prompt's (cache.prompt + 2 is
+        # the context whose previous step held cache.prompt positions)
         ph.add("first_decode", "weights", weights / n, pb)
-        ph.add("first_decode", "kv_cache", kv_per_pos * first * b / n, kvb)
+        ph.add("first_decode", "kv_cache", kv_per_pos * cache.first * b / n, kvb)
         ph.add("first_decode", "prefill_transient",
-               decode_cache_copy(inp, kv_per_pos * b, first + 1, arch.num_layers) / n, kvb)
+               decode_cache_copy(inp, kv_per_pos * b, seq + 2, arch.num_layers) / n, kvb)
         ph.add("first_decode", "logits_loss", held + last_logits, ab)
     if inp.legacy_kv_cache:
         notes.append(f"transformers {inp.transformers_version}: generate keeps the previous step's "

@@ -330,7 +330,7 @@ def _estimate(inp: EstimateInput) -> Estimate:
     if buffers:
         ph.every(phases, "buffers", buffers, (1.0, 1.0))
         notes.append(f"transformers {inp.transformers_version} {arch.model_type}: per-layer "
-                     f"causal-mask buffers, {buffers / 1e6:.0f} MB")
+                     f"causal-mask / rotary-table buffers, {buffers / 1e6:.0f} MB")
     ctx_bytes, ctx_range = lazy_context(inp.gpu_threads)
     version = inp.torch_before
     if version is not None and version < (1, 13):
