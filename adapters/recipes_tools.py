@@ -9,7 +9,8 @@ axolotl, LitGPT and GPT-NeoX):
   ``loss._component_`` (``LinearCrossEntropyLoss``/``CEWithChunkedOutputLoss``: logits in
   chunks), ``tokenizer.max_seq_len``; a ``*_single_device`` recipe is one process, a
   ``*_distributed`` one shards with FSDP (``fsdp_cpu_offload``). ``key=value`` overrides on
-  the command line win.
+  the command line win. The model runs torchtune's own modules (``model.implementation``);
+  the release a job pins is ``framework.torchtune_version`` (:mod:`torchtune_version`).
 - LLaMA-Factory (``llamafactory-cli train cfg.yaml``): ``model_name_or_path``,
   ``finetuning_type`` (lora / full / freeze), ``lora_rank`` (default 8), ``quantization_bit``
   (bitsandbytes by default, ``quantization_type`` nf4 and ``double_quantization`` on by
@@ -37,6 +38,7 @@ import re
 from typing import Any, Optional
 
 from preflight.adapters.recipes import _bool, _is_int, _Pass
+from preflight.adapters.torchtune_version import torchtune_version
 
 from preflight.adapters_api import Adapter, Project
 from preflight.loaders import LoadedConfig
@@ -136,8 +138,13 @@ class _Torchtune(_Pass):
                 self.add("peft.rank", rank, rsrc)
         elif short:
             self.add("peft.method", "none", bsrc, "medium")
+        if isinstance(builder, str) and builder.startswith("torchtune.models.") and bsrc is not None:
+            self.add("model.implementation", "torchtune",
+                     Source(bsrc.kind, bsrc.path, bsrc.line, bsrc.key, f"{builder}: torchtune's own modules"))
+        torchtune_version(self.project, self.plan, self.cfg, self.adapter)
         if base:
-            name = re.sub(r"(\d)_(\d)", r"\1.\2", base).replace("_", "-")
+            # llama3_2_1b: version 3.2, size 1b; llama2_7b: version 2, size 7b
+            name = re.sub(r"(\d)_(\d+)(?=_)", r"\1.\2", base).replace("_", "-")
             found = catalog_params(name)
             if found is not None:
                 self.add("model.ref", found[0], self.src("model", "_component_", detail=f"{short}: {found[0]}"),
