@@ -66,17 +66,26 @@ def _starts(project: Any, cfg: Any) -> list[Path]:
     return out
 
 
-def torchtune_version(project: Any, plan: Any, cfg: Any, adapter: Any) -> None:
-    """Adds ``framework.torchtune_version`` when the job states an exact torchtune release."""
+def before_fully_shard(version: Optional[str]) -> bool:
+    """A release whose ``*_distributed`` recipes wrap the model in FSDP1: ``model = FSDP(`` in
+    ``recipes/full_finetune_distributed.py`` (v0.1.1 :271, v0.2.0 and v0.2.1 :319) and
+    ``lora_finetune_distributed.py`` (v0.2.1 :415); v0.3.0 calls ``training.shard_model(``
+    (``fully_shard``, FSDP2) in both."""
+    m = re.match(r"\s*v?(\d+)\.(\d+)", version or "")
+    return m is not None and (int(m.group(1)), int(m.group(2))) < (0, 3)
+
+
+def torchtune_version(project: Any, plan: Any, cfg: Any, adapter: Any) -> Optional[tuple[str, Source]]:
+    """Adds ``framework.torchtune_version`` when the job states an exact torchtune release;
+    returns (the version, the fact's source), None when none is stated."""
     if FIELD not in FIELDS:
-        return
+        return None
     pin = _launch_pin(project)
     if pin is not None:
         version, shown, number = pin
-        adapter.add_checked(plan, FIELD, version,
-                            Source("config", shown, number, None,
-                                   f"pip install torchtune=={version} in the launch script"), "high")
-        return
+        src = Source("config", shown, number, None, f"pip install torchtune=={version} in the launch script")
+        adapter.add_checked(plan, FIELD, version, src, "high")
+        return version, src
     from preflight.adapters.transformers_version import find_version
 
     root = Path(str(project.root))
@@ -90,13 +99,13 @@ def torchtune_version(project: Any, plan: Any, cfg: Any, adapter: Any) -> None:
         if found.how != "pinned":
             plan.note(f"recipes_tools: {found.where}: torchtune {found.text} is a {found.how}, not the "
                       "installed release; torchtune version unknown")
-            return
+            return None
         path, _, line = found.where.rpartition(":")
-        adapter.add_checked(plan, FIELD, found.text,
-                            Source("config", path or found.where,
-                                   int(line) if line.isdigit() and int(line) > 0 else None, None,
-                                   f"torchtune {found.text} (pinned)"), "high")
-        return
+        src = Source("config", path or found.where, int(line) if line.isdigit() and int(line) > 0 else None,
+                     None, f"torchtune {found.text} (pinned)")
+        adapter.add_checked(plan, FIELD, found.text, src, "high")
+        return found.text, src
+    return None
 
 
-__all__ = ["torchtune_version"]
+__all__ = ["before_fully_shard", "torchtune_version"]

@@ -102,3 +102,14 @@ def test_the_estimate_follows_the_pinned_release(cli, tmp_path):
     assert _held(cli, tmp_path) == 0
     write(tmp_path, {"requirements.txt": "torchtune>=0.2.0\n"})
     assert _held(cli, tmp_path) == 0
+
+
+@pytest.mark.parametrize("pin, version", [("torchtune==0.2.1", 1), ("torchtune==0.3.0", 2), ("torchtune>=0.2", 2)])
+def test_a_distributed_recipe_of_a_release_before_0_3_wraps_in_fsdp1(cli, tmp_path, pin, version):
+    """torchtune 0.1-0.2 `*_distributed` recipes: `model = FSDP(...)`; 0.3.0: `training.shard_model`
+    (fully_shard, FSDP2); an unpinned job: today's recipes."""
+    job(tmp_path, "tune run --nproc_per_node 2 lora_finetune_distributed --config my_lora.yaml\n",
+        requirements__txt=pin + "\n")
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "dist.sharding") == "fsdp_full"
+    assert winner(plan, "dist.fsdp_version") == version
