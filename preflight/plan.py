@@ -282,6 +282,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "fp32), litgpt (its own GPT class: torch's gelu, fused qkv, adapters in the model "
               "dtype) or torchtune (its modules, adapters in the model dtype, torchao NF4).",
               enum=("transformers", "litgpt", "torchtune")),
+    FieldSpec("model.feature_encoder_frozen", "bool",
+              "A speech model's conv feature encoder is frozen (model.freeze_feature_encoder() "
+              "runs): it takes no gradient and keeps nothing for backward. Unknown: it trains "
+              "(transformers' default)."),
     FieldSpec("model.torch_mha", "bool",
               "The model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders): "
               "from torch 2.0 it runs SDPA in training and copies the output before out_proj when "

@@ -80,3 +80,32 @@ def test_the_estimate_charges_the_encoder_at_the_end_of_backward():
     assert est.phases["backward"]["backward_transient"] == pytest.approx(fe.end)
     # and the kept conv outputs stand beside the Transformer's activations in forward
     assert est.phases["forward"]["activations"] >= fe.kept
+
+
+def test_a_frozen_feature_encoder_keeps_only_its_output():
+    """`model.freeze_feature_encoder()`: no parameter and no input of the encoder requires grad
+    (`_requires_grad = False`), so the conv layers save nothing; the last output (8 x 512 x 499
+    fp32) is the feature projection's input."""
+    fe = feature_encoder(_arch(), batch=8, frames=500, autocast=True, comp=2, grad_ckpt=True, frozen=True)
+    assert fe is not None and fe.kept == 4 * 8 * 512 * 499 and fe.end == 0
+
+
+SCRIPT = """\
+    from transformers import Trainer, TrainingArguments, Wav2Vec2ForCTC
+
+    model = Wav2Vec2ForCTC.from_pretrained("facebook/wav2vec2-xls-r-300m", vocab_size=45)
+    {freeze}
+    args = TrainingArguments("out", per_device_train_batch_size=8, gradient_checkpointing=True, bf16=True)
+    Trainer(model=model, args=args, train_dataset=None).train()
+    """
+
+
+@pytest.mark.parametrize("freeze, frozen", [("model.freeze_feature_encoder()", True),
+                                            ("model.freeze_feature_extractor()", True),
+                                            ("model.gradient_checkpointing_enable()", None)])
+def test_the_plan_reads_freeze_feature_encoder(cli, tmp_path, freeze, frozen):
+    from plan_helpers import plan_of, winner, write
+
+    write(tmp_path, {"train.py": SCRIPT.replace("{freeze}", freeze)})
+    plan = plan_of(cli, "train.py", cwd=tmp_path)
+    assert winner(plan, "model.feature_encoder_frozen") is frozen

@@ -59,9 +59,11 @@ def samples_for(frames: int, stack: list[dict[str, int]]) -> int:
 
 
 def feature_encoder(arch: Any, *, batch: int, frames: int, autocast: bool, comp: int,
-                    grad_ckpt: bool) -> Optional[FrontendActs]:
+                    grad_ckpt: bool, frozen: bool = False) -> Optional[FrontendActs]:
     """The feature encoder's training memory for ``batch`` clips of ``frames`` frames, or None
-    when ``arch`` is not a wav2vec 2.0 layout."""
+    when ``arch`` is not a wav2vec 2.0 layout. ``frozen`` (``freeze_feature_encoder()``): no
+    parameter and no input requires grad, so only the last output, the feature projection's
+    input, is kept."""
     x = getattr(arch, "extra", None) or {}
     stack = list(x.get("conv_stack") or [])
     if x.get("layout") != "wav2vec2" or not stack or batch <= 0 or frames <= 0:
@@ -85,6 +87,8 @@ def feature_encoder(arch: Any, *, batch: int, frames: int, autocast: bool, comp:
         out_bytes.append(gelu_b)
         in_bytes, n_in = gelu_b, n
     last = out_bytes[-1] * outputs[-1]
+    if frozen:
+        return FrontendActs(kept=last, end=0.0)
     first_out = out_bytes[0] * outputs[0]
     if grad_ckpt:
         kept = sum(b * n for b, n in zip(out_bytes, outputs))

@@ -585,7 +585,7 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
     if family == "encoder":
         # wav2vec 2.0's conv feature encoder over the raw waveform (audio_frontend.py)
         fe = AF.feature_encoder(arch, batch=b, frames=seq, autocast=d.autocast, comp=d.comp,
-                                grad_ckpt=bool(inp.grad_ckpt))
+                                grad_ckpt=bool(inp.grad_ckpt), frozen=bool(inp.feature_encoder_frozen))
         if fe is not None:
             outside += fe.kept
             out["frontend_end"] = fe.end
