@@ -9,7 +9,8 @@ axolotl, LitGPT and GPT-NeoX):
   ``loss._component_`` (``LinearCrossEntropyLoss``/``CEWithChunkedOutputLoss``: logits in
   chunks), ``tokenizer.max_seq_len``; a ``*_single_device`` recipe is one process, a
   ``*_distributed`` one shards with FSDP (``fsdp_cpu_offload``). ``key=value`` overrides on
-  the command line win.
+  the command line win. The model runs torchtune's own modules (``model.implementation``);
+  the release a job pins is ``framework.torchtune_version`` (:mod:`torchtune_version`).
 - LLaMA-Factory (``llamafactory-cli train cfg.yaml``): ``model_name_or_path``,
   ``finetuning_type`` (lora / full / freeze), ``lora_rank`` (default 8), ``quantization_bit``
   (bitsandbytes by default, ``quantization_type`` nf4 and ``double_quantization`` on by
@@ -37,6 +38,7 @@ import re
 from typing import Any, Optional
 
 from preflight.adapters.recipes import _bool, _is_int, _Pass
+from preflight.adapters.torchtune_version import before_fully_shard, torchtune_version
 
 from preflight.adapters_api import Adapter, Project
 from preflight.loaders import LoadedConfig
@@ -109,6 +111,19 @@ class ToolRecipesAdapter(Adapter):
                 _DiffusionPipe(self, project, plan, cfg).run()
 
 
+def _tune_recipe(argv: list[str]) -> str:
+    """RECIPE of ``tune run [TORCHRUN OPTIONS] RECIPE --config C``: the last word before
+    ``--config`` that is not an option (``tune run --nproc_per_node 2 lora_finetune_distributed``)."""
+    if "run" not in argv[:-1]:
+        return ""
+    start = argv.index("run") + 1
+    end = argv.index("--config") if "--config" in argv[start:] else len(argv)
+    words = [w for w in argv[start:end] if not w.startswith("-")]
+    if end < len(argv) and words:
+        return words[-1]
+    return argv[start]
+
+
 class _Torchtune(_Pass):
     def __init__(self, *a: Any) -> None:
         super().__init__(*a)
@@ -120,7 +135,7 @@ class _Torchtune(_Pass):
 
     def run(self) -> None:
         argv = list(self.project.argv)
-        recipe = argv[argv.index("run") + 1] if "run" in argv[:-1] else ""
+        recipe = _tune_recipe(argv)
         builder, bsrc = self.value("model", "_component_")
         short = builder.rsplit(".", 1)[-1] if isinstance(builder, str) else ""
         base = re.sub(r"^q?lora_", "", short)
@@ -136,8 +151,13 @@ class _Torchtune(_Pass):
                 self.add("peft.rank", rank, rsrc)
         elif short:
             self.add("peft.method", "none", bsrc, "medium")
+        if isinstance(builder, str) and builder.startswith("torchtune.models.") and bsrc is not None:
+            self.add("model.implementation", "torchtune",
+                     Source(bsrc.kind, bsrc.path, bsrc.line, bsrc.key, f"{builder}: torchtune's own modules"))
+        pinned = torchtune_version(self.project, self.plan, self.cfg, self.adapter)
         if base:
-            name = re.sub(r"(\d)_(\d)", r"\1.\2", base).replace("_", "-")
+            # llama3_2_1b: version 3.2, size 1b; llama2_7b: version 2, size 7b
+            name = re.sub(r"(\d)_(\d+)(?=_)", r"\1.\2", base).replace("_", "-")
             found = catalog_params(name)
             if found is not None:
                 self.add("model.ref", found[0], self.src("model", "_component_", detail=f"{short}: {found[0]}"),
@@ -173,9 +193,16 @@ class _Torchtune(_Pass):
             self.add("dist.sharding", "fsdp_full", Source("cli", None, None, recipe,
                                                           f"{recipe}: torchtune shards with FSDP (fully_shard)"),
                      "medium")
-            self.add("dist.fsdp_version", 2, Source("cli", None, None, recipe,
-                                                    f"{recipe}: torchtune shards with fully_shard (FSDP2)"),
-                     "medium")
+            if pinned is not None and before_fully_shard(pinned[0]):
+                # the release the job pins wraps the model in FSDP1 (torchtune_version.before_fully_shard)
+                at = pinned[1]
+                self.add("dist.fsdp_version", 1, Source(at.kind, at.path, at.line, None,
+                                                        f"{recipe} of torchtune {pinned[0]}: model = FSDP(...) "
+                                                        "(fully_shard from 0.3.0)"))
+            else:
+                self.add("dist.fsdp_version", 2, Source("cli", None, None, recipe,
+                                                        f"{recipe}: torchtune shards with fully_shard (FSDP2)"),
+                         "medium")
             off, osrc2 = self.value("fsdp_cpu_offload")
             if _bool(off) is not None:
                 self.add("dist.offload_params", "cpu" if _bool(off) else "none", osrc2)

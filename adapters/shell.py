@@ -183,7 +183,13 @@ def is_launch_tokens(tokens: Sequence[str]) -> bool:
     if k >= len(tokens):
         return False
     head = tokens[k].rsplit("/", 1)[-1]
-    return head in LAUNCH_HEADS or head.startswith("python") or tokens[k].endswith(".py")
+    return head in LAUNCH_HEADS or head.startswith("python") or tokens[k].endswith(".py") \
+        or is_tune_run(tokens[k:])
+
+
+def is_tune_run(tokens: Sequence[str]) -> bool:
+    """``tune run RECIPE ...``: torchtune's own command runs a recipe (its config is the job)."""
+    return len(tokens) > 2 and tokens[0].rsplit("/", 1)[-1] == "tune" and tokens[1] == "run"
 
 
 def _moved(cwd: Optional[str], arg: str, vars_: Mapping[str, str], empty: set[str]) -> Optional[str]:
@@ -590,7 +596,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
         if info.wrapper == "srun" and info.launcher in (None, "python", "torchrun", "torch.distributed.launch") \
                 and slurm:
             final, info = _srun_allocation(final, info, slurm)
-        if info.launcher is None and info.wrapper is None:
+        if info.launcher is None and info.wrapper is None and not is_tune_run(final):
             continue
         script.launches.append(LaunchLine(n, stripped, final, info, cwd))
     script.variables = {k: v for k, v in vars_.items() if not k.isdigit() and k != "#"}

@@ -137,6 +137,7 @@ class _ScriptPass:
         self.use_cache()
         self.activation()
         self.peft()
+        self.speech()
         self.trainers(args.trl_used)
         self.generation()
 
@@ -378,6 +379,17 @@ class _ScriptPass:
                 if not any(word in text for word in ("float32", "fp32")) or "auto" in text:
                     return True
         return False
+
+    def speech(self) -> None:
+        """``model.freeze_feature_encoder()`` (wav2vec 2.0 and kin; ``freeze_feature_extractor``
+        before): the conv feature encoder takes no gradient and saves nothing (audio_frontend.py)."""
+        if "model.feature_encoder_frozen" not in FIELDS:
+            return
+        for site in self.calls:
+            if site.last in ("freeze_feature_encoder", "freeze_feature_extractor") and self.idx.runs(site) is not False:
+                self.add("model.feature_encoder_frozen", True, self.src(
+                    site.call, f"{site.label}(): the conv feature encoder is frozen"), self.conf(site))
+                break
 
     def peft(self) -> None:
         if "peft.kbit_prepared" in FIELDS:

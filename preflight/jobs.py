@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Optional, Sequence
+from typing import Any, Optional, Sequence
 
 from preflight._record import dataclass, field
 from preflight.diagnostics import FileError
@@ -459,7 +459,7 @@ def _sourcer(path: Path, root: Path, bases: list[Path]):
 
 def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInputs,
                         depth: int = 0, env: Optional[dict[str, str]] = None) -> None:
-    from preflight.adapters.shell import read_shell
+    from preflight.adapters.shell import is_tune_run, read_shell
 
     display = _display(path, root)
     try:
@@ -472,7 +472,7 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
         return
     bases = _bases(path.parent, root)
     shell = read_shell(text, display, args, env=env, sourced=_sourcer(path, root, bases))
-    runnable = [ln for ln in shell.launches if ln.info.script is not None]
+    runnable = [ln for ln in shell.launches if ln.info.script is not None or is_tune_run(ln.tokens)]
     if not runnable:
         from preflight.srun_wrapped import srun_wrapped_launches
 
@@ -493,7 +493,7 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
     runnable.sort(key=lambda ln: _line_rank(ln.info))
     for ln in runnable:
         line_bases = _moved_bases(ln.cwd, path, root, bases, out, f"{display}:{ln.line}")
-        if _from_launch(ln.info, ln.tokens, line_bases, root, out, f"{display}:{ln.line}"):
+        if _from_launch_or_tool(ln, line_bases, root, out, f"{display}:{ln.line}"):
             out.launch_script, out.launch_line = display, ln.line
             out.argv = _with_exported_env(text, shell.variables, ln.info.env, out.argv)
             others = [f"{n}" for n in sorted(x.line for x in runnable if x is not ln)]
@@ -503,8 +503,20 @@ def _read_launch_script(path: Path, args: Sequence[str], root: Path, out: JobInp
             if shell.slurm_env:
                 out.notes.append("from #SBATCH: " + ", ".join(f"{k}={v}" for k, v in sorted(shell.slurm_env.items())))
             return
+    if runnable[0].info.script is None:
+        return  # `tune run` without its config: _from_tool said so
     out.errors.append(FileError(display, f"the launch line at line {runnable[0].line} runs "
                                          f"{runnable[0].info.script}, which was not found", line=runnable[0].line))
+
+
+def _from_launch_or_tool(ln: Any, bases: Sequence[Path], root: Path, out: JobInputs, where: str) -> bool:
+    """A launch script's line: a script under a launcher, or ``tune run RECIPE --config C``
+    (torchtune's command: its config is the job); False when neither is found."""
+    if ln.info.script is None:
+        before = len(out.configs)
+        _from_tool("torchtune", ln.tokens, bases, root, out)
+        return len(out.configs) > before
+    return _from_launch(ln.info, ln.tokens, bases, root, out, where)
 
 
 # environment variables a launch script exports that the launched processes' allocator reads,

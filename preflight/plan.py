@@ -238,6 +238,11 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "The transformers version the project declares (or --transformers-version): "
               "generate's KV cache format (legacy tuples before 4.42) and the causal-LM loss's "
               "logits copies (4.46-4.48 shift an fp32 copy) follow it."),
+    FieldSpec("framework.torchtune_version", "str",
+              "The torchtune release a tune-run job pins (pip install torchtune==X in the launch "
+              "script, or an exact pin in requirements, pyproject, setup.py, environment.yml or "
+              "lock files; a lower bound is not the installed release): before 0.3 the recipes "
+              "keep the fp32 logits through backward and compile the model without its loss."),
     FieldSpec("framework.deepspeed_version", "str",
               "The DeepSpeed version the project pins (requirements, pyproject, lock files; a "
               "lower bound is not the installed release), read when the job uses DeepSpeed: ZeRO-1/2 with offload_optimizer copies the "
@@ -277,6 +282,10 @@ _FIELD_LIST: tuple[FieldSpec, ...] = (
               "fp32), litgpt (its own GPT class: torch's gelu, fused qkv, adapters in the model "
               "dtype) or torchtune (its modules, adapters in the model dtype, torchao NF4).",
               enum=("transformers", "litgpt", "torchtune")),
+    FieldSpec("model.feature_encoder_frozen", "bool",
+              "A speech model's conv feature encoder is frozen (model.freeze_feature_encoder() "
+              "runs): it takes no gradient and keeps nothing for backward. Unknown: it trains "
+              "(transformers' default)."),
     FieldSpec("model.torch_mha", "bool",
               "The model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders): "
               "from torch 2.0 it runs SDPA in training and copies the output before out_proj when "

@@ -166,6 +166,9 @@ class EstimateInput:
     # ``apply_liger_kernel_to_*``, ``AutoLigerKernelForCausalLM``; plan model.liger_kernels):
     # see activations.transformer_layer. None/False: the model's own modules
     liger_kernels: Optional[bool] = None
+    # a speech model's conv feature encoder is frozen (model.freeze_feature_encoder(); plan
+    # model.feature_encoder_frozen): see audio_frontend.py. None/False: it trains
+    feature_encoder_frozen: Optional[bool] = None
     # the model's attention is torch.nn.MultiheadAttention (torchvision's ViT builders; plan
     # model.torch_mha): see terms.mha_output_copied
     torch_mha: bool = False
@@ -481,6 +484,7 @@ def _extra_plan_fields(plan: Any, inp: EstimateInput, src: dict[str, str]) -> No
              ("expandable_segments", "memory.expandable_segments"),
              ("loss_in_logits_dtype", "loss.in_logits_dtype"), ("use_cache", "model.use_cache"),
              ("liger_kernels", "model.liger_kernels"),
+             ("feature_encoder_frozen", "model.feature_encoder_frozen"),
              ("offload_gradients", "optimizer.offload_gradients"), ("torch_mha", "model.torch_mha"),
              ("zero_grad_after_forward", "optimizer.zero_grad_after_forward"),
              ("deepspeed_version", "framework.deepspeed_version"),

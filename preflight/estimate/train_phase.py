@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from preflight.estimate import activations as A
+from preflight.estimate import audio_frontend as AF
 from preflight.estimate import constants as C
 from preflight.estimate import contrastive as CL
 from preflight.estimate import int8_matmul as I8
@@ -440,7 +441,8 @@ def _train(inp: EstimateInput, arch: Any, prm: _Params, ph: _Phases, pb: tuple[f
     if held["backward_start"]:
         start["held_outputs"] = held["backward_start"]
     end_transient = max(acts["recompute"] + acts["layer_bwd"],
-                        tied_embedding_grad(arch, full and not sharded and not frozen_tables, grad_bytes))
+                        tied_embedding_grad(arch, full and not sharded and not frozen_tables, grad_bytes),
+                        acts.get("frontend_end", 0.0))
     # FSDP CPU offload: the gradient shards are allocated at the end of backward, and their
     # blocks stay in the post-backward stream's pool, which the compute stream cannot reuse:
     # reserved memory is the compute stream's peak plus that pool in every phase
@@ -580,6 +582,13 @@ def _train_activations(inp: EstimateInput, arch: Any, d: A.Dtypes, full: bool,
         elif family == "multimodal":
             notes.append("multimodal: vision-tower activations are not counted; --seq-len should "
                          "include the image tokens")
+    if family == "encoder":
+        # wav2vec 2.0's conv feature encoder over the raw waveform (audio_frontend.py)
+        fe = AF.feature_encoder(arch, batch=b, frames=seq, autocast=d.autocast, comp=d.comp,
+                                grad_ckpt=bool(inp.grad_ckpt), frozen=bool(inp.feature_encoder_frozen))
+        if fe is not None:
+            outside += fe.kept
+            out["frontend_end"] = fe.end
     if inp.grad_ckpt:
         out["saved"] = sum(layer.inputs for layer in layers)
         if inp.activation_offload:
