@@ -78,8 +78,18 @@ def _documented(flags: dict[str, str]) -> dict[str, tuple[Any, str]]:
 
 
 def _entry(project: Project) -> Optional[ParsedPython]:
-    return next((s for s in project.scripts if s.tree is not None and project.index(s).imports_any("megatron")),
-                None)
+    """The script that imports Megatron, or whose launch line gives Megatron's micro-batch and tensor-parallel
+    options (a renamed fork's package: DeepSpeedExamples training/DeepSpeed-Domino ``domino/arguments.py``;
+    its parser must then be found and declare Megatron's options)."""
+    for script in project.scripts:
+        if script.tree is None:
+            continue
+        if project.index(script).imports_any("megatron"):
+            return script
+        words = {w.split("=", 1)[0].replace("_", "-") for w in project.script_args(script) if w.startswith("--")}
+        if {"--micro-batch-size", "--tensor-model-parallel-size"} <= words and _chain(project, script) is not None:
+            return script
+    return None
 
 
 def _chain(project: Project, script: ParsedPython) -> Optional[ParserChain]:

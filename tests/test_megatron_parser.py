@@ -225,3 +225,44 @@ def test_under_deepspeed_the_optimizer_and_sharding_are_the_deepspeed_configs(cl
         got = fact(plan, field)
         assert (got.value if got is not None and got.adapter == "megatron_args" else None) == want
     assert winner(plan, "batch.micro") == 1
+
+
+def _renamed(tmp_path, entry_body):
+    # DeepSpeedExamples training/DeepSpeed-Domino: Megatron's parser vendored as domino/arguments.py
+    write(tmp_path, {
+        "run.sh": "deepspeed --num_gpus 2 pretrain_gpt.py --micro-batch-size 4 --global-batch-size 32 "
+                  "--tensor-model-parallel-size 2 --num-layers 2\n",
+        "pretrain_gpt.py": entry_body,
+        "domino/__init__.py": "",
+        "domino/arguments.py": """\
+            import argparse
+
+
+            def parse_args():
+                parser = argparse.ArgumentParser(allow_abbrev=False)
+                parser.add_argument("--micro-batch-size", type=int, default=None)
+                parser.add_argument("--global-batch-size", type=int, default=None)
+                parser.add_argument("--tensor-model-parallel-size", type=int, default=1)
+                parser.add_argument("--num-layers", type=int, default=None)
+                parser.add_argument("--bf16", action="store_true")
+                parser.add_argument("--fp16", action="store_true")
+                return parser.parse_args()
+            """,
+    })
+
+
+def test_a_forks_renamed_megatron_package_is_followed_too(cli, tmp_path):
+    _renamed(tmp_path, "from domino.arguments import parse_args\n\nargs = parse_args()\n")
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    got = fact(plan, "batch.grad_accum")
+    assert got.adapter == "megatron_args" and got.value == 8  # 32 / (4 x 2 processes / tensor parallel 2)
+    assert winner(plan, "precision.mode") == "fp32"  # neither --bf16 nor --fp16 of the parser given
+
+
+def test_the_same_flags_on_a_script_with_its_own_parser_are_not_megatrons(cli, tmp_path):
+    _renamed(tmp_path, "import argparse\n\nparser = argparse.ArgumentParser()\n"
+                       "parser.add_argument('--micro-batch-size', type=int)\nargs, _ = parser.parse_known_args()\n")
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    for field in ("batch.grad_accum", "precision.mode", "peft.method"):
+        got = fact(plan, field)
+        assert got is None or got.adapter != "megatron_args"
