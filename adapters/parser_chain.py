@@ -32,6 +32,7 @@ _MAX_MODULES = 40
 _MAX_FUNCTIONS = 160
 _MAX_BYTES = 600_000
 _MAX_DEPTH = 4  # re-exports followed, helpers nested
+_MAX_HELPERS = 200  # functions read for options, in all
 _NO_VALUE = object()
 ABSENT = ("absent",)  # a parameter bound to None: calling it is skipped (``if extra_args_provider is not None``)
 
@@ -57,6 +58,7 @@ class ParserChain:
     allow_abbrev: bool = True
     unread: list = field(default_factory=list)  # helpers handed the parser that were not read
     where: str = ""  # file:line of parse_args()
+    helpers: int = 0  # functions read for options so far
 
 
 @dataclass
@@ -304,9 +306,10 @@ def _collect(resolver: _Modules, mod: _Mod, calls: list[ast.Call], bound: dict, 
                     and any(isinstance(a, ast.Name) for a in call.args):
                 found.unread.append(f"{mod.shown}:{call.lineno} {dotted}()")  # extra_args_provider(parser), unbound
             continue
-        if depth >= _MAX_DEPTH:
+        if depth >= _MAX_DEPTH or found.helpers >= _MAX_HELPERS:
             found.unread.append(f"{mod.shown}:{call.lineno} {name}()")
             continue
+        found.helpers += 1
         tmod, fn = target
         inner = _calls(fn.body)
         if not any(_method(c) == "add_argument" or _builds_parser(c) for c in inner) and not any(

@@ -266,3 +266,14 @@ def test_the_same_flags_on_a_script_with_its_own_parser_are_not_megatrons(cli, t
     for field in ("batch.grad_accum", "precision.mode", "peft.method"):
         got = fact(plan, field)
         assert got is None or got.adapter != "megatron_args"
+
+
+def test_a_parser_helper_that_calls_itself_ends_with_the_options_it_declares(cli, tmp_path):
+    _renamed(tmp_path, "from domino.arguments import parse_args\n\nargs = parse_args()\n")
+    text = (tmp_path / "domino/arguments.py").read_text()
+    (tmp_path / "domino/arguments.py").write_text(
+        text.replace("    return parser.parse_args()", "    _more(parser)\n    return parser.parse_args()")
+        + "\n\ndef _more(parser):\n    _more(parser)\n    parser.add_argument('--seq-length', type=int, default=77)\n")
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    assert winner(plan, "data.seq_len") == 77  # the parser's default, read once
+    assert fact(plan, "batch.grad_accum").value == 8
