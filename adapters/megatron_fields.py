@@ -11,7 +11,8 @@ underscores). ``values`` maps a dest to (value, what gave it); a dest missing fr
   accumulation 1 (``validate_args``: ``global_batch_size = micro_batch_size * data_parallel_size``);
 - ``bf16``/``fp16``: 16-bit parameters with fp32 main copies in the optimizer; neither: fp32;
 - ``use_distributed_optimizer``: zero1, else ddp, only for pure data parallelism (tensor, pipeline and
-  context sizes 1) and without ``--deepspeed`` (Megatron-DeepSpeed: the DeepSpeed config decides);
+  context sizes 1) over more than one process the launcher states, and without ``--deepspeed``
+  (Megatron-DeepSpeed: the DeepSpeed config decides);
 - checkpointing: ``recompute_granularity full`` or ``checkpoint_activations`` (older forks' full
   recompute): on; nothing of them: off; ``selective`` (and ``recompute_activations``, which means
   selective) recomputes only the attention core: neither, so no fact;
@@ -66,7 +67,7 @@ def contribute(values: dict[str, tuple[Any, str]], add: Add, world: Optional[int
     for dest in ("tensor_model_parallel_size", "pipeline_model_parallel_size", "context_parallel_size"):
         size = _int(val(dest))
         split *= size if size is not None and size >= 1 else 1
-    if not deepspeed and "use_distributed_optimizer" in values:
+    if not deepspeed and "use_distributed_optimizer" in values and world is not None and world > 1:
         if split == 1:
             sharded = val("use_distributed_optimizer") is True
             add("dist.sharding", "zero1" if sharded else "ddp", "use_distributed_optimizer",

@@ -277,3 +277,17 @@ def test_a_parser_helper_that_calls_itself_ends_with_the_options_it_declares(cli
     plan = plan_of(cli, "run.sh", cwd=tmp_path)
     assert winner(plan, "data.seq_len") == 77  # the parser's default, read once
     assert fact(plan, "batch.grad_accum").value == 8
+
+
+@pytest.mark.parametrize("launcher,sharding", [("torchrun --nproc_per_node 4", "ddp"), ("python", None)])
+def test_data_parallel_sharding_only_over_the_processes_the_launcher_states(cli, tmp_path, launcher, sharding):
+    _renamed(tmp_path, "from domino.arguments import parse_args\n\nargs = parse_args()\n")
+    text = (tmp_path / "domino/arguments.py").read_text().replace(
+        '    return parser.parse_args()',
+        '    parser.add_argument("--use-distributed-optimizer", action="store_true")\n    return parser.parse_args()')
+    (tmp_path / "domino/arguments.py").write_text(text)
+    (tmp_path / "run.sh").write_text(f"{launcher} pretrain_gpt.py --micro-batch-size 4 --tensor-model-parallel-size 1\n")
+    plan = plan_of(cli, "run.sh", cwd=tmp_path)
+    got = fact(plan, "dist.sharding")
+    assert (got.value if got is not None and got.adapter == "megatron_args" else None) == sharding
+    assert winner(plan, "batch.micro") == 4
