@@ -1,39 +1,37 @@
-"""A Megatron-LM training script's plan from its launch line (``pretrain_gpt.py`` and the
-other entry points that call ``megatron.training.pretrain``): the options are declared in
-``megatron/training/arguments.py`` and parsed inside ``initialize_megatron``, so no parser of the
-script says what they mean. NVIDIA/Megatron-LM @ d98e8a6 ``examples/llama/train_llama3_8b_h100_fp8.sh:36-145``
-``torchrun ... pretrain_gpt.py --num-layers 32 --hidden-size 4096 --ffn-hidden-size 14336
---num-attention-heads 32 --group-query-attention --num-query-groups 8 --kv-channels 128 --swiglu
---normalization RMSNorm --untie-embeddings-and-output-weights --disable-bias-linear --micro-batch-size 1
---global-batch-size 128 --seq-length 8192 --bf16 --use-distributed-optimizer --num-workers 1 ...``.
+"""A Megatron training script's plan from its launch line (``pretrain_gpt.py``, ``finetune.py`` and the
+other entry points that hand their options to Megatron's own parser).
 
-Read from the flags given (``megatron/training/arguments.py``):
+Where the project holds the parser (Megatron-LM, Megatron-DeepSpeed, Megatron-LLM and their forks
+vendor ``megatron/``), the chain from the entry script to ``parse_args`` is followed and the launch
+line is read through the parser's ``add_argument`` declarations (:mod:`preflight.adapters.parser_chain`):
+dest, type, default and action, so ``--micro_batch_size`` and ``--micro-batch-size`` alike, and the
+defaults of options not given. epfLLM/Megatron-LLM @ 806a833 ``examples/finetune.sh:236-250``
+``torchrun ... finetune.py --tensor_model_parallel_size 8 ... --bf16 --global_batch_size 12
+--micro_batch_size 1 --num_workers=2 ...`` -> ``finetune.py:262 initialize_megatron(extra_args, ...)``
+-> ``megatron/initialize.py:39 megatron.arguments.parse_args`` -> ``megatron/arguments.py:16-34``.
 
-- ``--micro-batch-size``, ``--global-batch-size``, ``--seq-length``, ``--num-workers``;
-- accumulation: global / (micro x data-parallel size), the data-parallel size the launcher's world
-  over ``--tensor-model-parallel-size`` x ``--pipeline-model-parallel-size`` x
-  ``--context-parallel-size`` (arguments.py ``data_parallel_size``), when it divides exactly;
-- ``--bf16``/``--fp16``: 16-bit parameters with fp32 main copies in the optimizer (bf16, fp16);
-  neither: fp32;
-- ``--use-distributed-optimizer``: optimizer states and main parameters sharded over the
-  data-parallel ranks (zero1); without it plain data parallel (ddp);
-- ``--recompute-activations``/``--recompute-granularity``: activation checkpointing; neither: none;
-- ``--optimizer`` (default adam);
-- no option naming LoRA, PEFT or adapters: ``peft.method`` none (Megatron-LM's entry points train every
-  parameter; ``--q-lora-rank``/``--kv-lora-rank`` size multi-latent attention, they are not LoRA);
-- the size of a Llama-layout model (``--swiglu`` with ``--disable-bias-linear``): layers, hidden,
-  FFN, heads, query groups, kv channels, vocabulary, tied or untied head, counted by
-  :func:`preflight.estimate.arch.from_hf_config`.
+Where only the installed package parses them (the flags are the whole evidence), the flags are read as
+Megatron-LM documents them (``megatron/training/arguments.py``; NVIDIA/Megatron-LM @ d98e8a6
+``examples/llama/train_llama3_8b_h100_fp8.sh:36-145``), with its defaults for precision, optimizer,
+distributed optimizer and recompute.
 
-All ``medium``: the flags are read as Megatron documents them, the script's code is not."""
+What the values mean for the plan: :mod:`preflight.adapters.megatron_fields`. Plus: no option naming
+LoRA, PEFT or adapters (declared, or given when the parser is not read): ``peft.method`` none
+(``--q-lora-rank``/``--kv-lora-rank`` size multi-latent attention, they are not LoRA). All ``medium``
+or lower: the options are followed to Megatron's parser, the training code is not."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Optional
+
+from preflight.adapters.megatron_fields import contribute as contribute_fields
+from preflight.adapters.parser_chain import ParserChain, find_parser, parse_argv
 
 from preflight.adapters_api import Adapter, Project
 from preflight.plan import Source, TrainingPlan
 from preflight.registry import register_adapter
+from preflight.sources import ParsedPython
 
 _MARK = ("--micro-batch-size", "--global-batch-size", "--num-layers", "--tensor-model-parallel-size")
 
@@ -54,11 +52,72 @@ def _flags(words: list[str]) -> dict[str, str]:
     return out
 
 
-def _int(value: Optional[str]) -> Optional[int]:
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
+# Megatron-LM's defaults (megatron/training/arguments.py) of the options read when its parser is not in
+# the project
+_DOCUMENTED = {"bf16": False, "fp16": False, "use_distributed_optimizer": False, "recompute_granularity": None,
+               "recompute_activations": False, "optimizer": "adam", "deepspeed": False, "swiglu": False,
+               "add_bias_linear": True, "position_embedding_type": "learned_absolute", "normalization": "LayerNorm",
+               "make_vocab_size_divisible_by": 128, "untie_embeddings_and_output_weights": False}
+# the dests a parser must declare to be Megatron's
+_DESTS = ("micro_batch_size", "tensor_model_parallel_size", "num_layers", "global_batch_size")
+_LORA_WORDS = ("lora", "peft", "adapter")
+_NOT_LORA = ("q_lora_rank", "kv_lora_rank")
+
+
+def _documented(flags: dict[str, str]) -> dict[str, tuple[Any, str]]:
+    """The flags as Megatron-LM's dests: a bare flag True, ``--disable-bias-linear`` add_bias_linear
+    False, ``--no-X`` X False; the options not given at Megatron-LM's documented defaults."""
+    out: dict[str, tuple[Any, str]] = {k: (v, "default") for k, v in _DOCUMENTED.items()}
+    for flag, value in flags.items():
+        dest = flag.lstrip("-").replace("-", "_")
+        shown = f"{flag} {value}".strip()
+        if dest == "disable_bias_linear":
+            out["add_bias_linear"] = (False, flag)
+        out[dest] = (value if value != "" else True, shown)
+    return out
+
+
+def _entry(project: Project) -> Optional[ParsedPython]:
+    """The script that imports Megatron, or whose launch line gives Megatron's micro-batch and tensor-parallel
+    options (a renamed fork's package: DeepSpeedExamples training/DeepSpeed-Domino ``domino/arguments.py``;
+    its parser must then be found and declare Megatron's options)."""
+    for script in project.scripts:
+        if script.tree is None:
+            continue
+        if project.index(script).imports_any("megatron"):
+            return script
+        words = {w.split("=", 1)[0].replace("_", "-") for w in project.script_args(script) if w.startswith("--")}
+        if {"--micro-batch-size", "--tensor-model-parallel-size"} <= words and _chain(project, script) is not None:
+            return script
+    return None
+
+
+def _chain(project: Project, script: ParsedPython) -> Optional[ParserChain]:
+    held = project.cache.setdefault("megatron.chain", {})
+    if id(script) not in held:
+        found = find_parser(project, script)
+        held[id(script)] = found if found is not None and all(d in found.dests for d in _DESTS[:2]) \
+            and any(d in found.dests for d in _DESTS[2:]) else None
+    return held[id(script)]
+
+
+def _flash_v2(chain: Optional[ParserChain], project: Project) -> bool:
+    """The project's Megatron model code calls flash-attn's v2 functions (``flash_attn_func``,
+    ``flash_attn_varlen_func``): epfLLM/Megatron-LLM ``megatron/model/transformer.py:9``."""
+    if chain is None:
+        return False
+    from preflight.sources import read_text_limited
+
+    package = Path(str(project.root)) / chain.where.split(":", 1)[0]
+    top = package.parent.parent if package.parent.name == "training" else package.parent
+    for cand in (top / "model" / "transformer.py", top / "legacy" / "model" / "transformer.py"):
+        try:
+            text = read_text_limited(cand, 2_000_000, errors="replace") if cand.is_file() else ""
+        except OSError:
+            continue
+        if "flash_attn_func" in text or "flash_attn_varlen_func" in text:
+            return True
+    return False
 
 
 @register_adapter
@@ -67,92 +126,92 @@ class MegatronArgsAdapter(Adapter):
     frameworks = ()
 
     def detect(self, project: Project) -> bool:
-        for script in project.scripts:
-            if script.tree is None or not project.index(script).imports_any("megatron"):
-                continue
-            args = project.script_args(script)
-            if sum(flag in args for flag in _MARK) >= 2:
-                return True
-        return False
+        script = _entry(project)
+        if script is None:
+            return False
+        if _chain(project, script) is not None:
+            return True
+        args = project.script_args(script)
+        return sum(flag in args for flag in _MARK) >= 2
 
     def contribute(self, project: Project, plan: TrainingPlan) -> None:
-        script = next(s for s in project.scripts if s.tree is not None
-                      and project.index(s).imports_any("megatron"))
-        flags = _flags(project.script_args(script))
+        script = _entry(project)
+        if script is None:
+            return
+        chain = _chain(project, script)
+        args = project.script_args(script)
+        notes: list[str] = []
+        if chain is not None:
+            values, problems = parse_argv(chain, args)
+            origin = f"Megatron's parser, {chain.where}"
+            self.note(plan, f"{script.source.display!s}: options parsed by {chain.where}, reached by "
+                            + " -> ".join(chain.chain))
+            for problem in problems[:5]:
+                self.note(plan, f"launch line: {problem}")
+            if chain.unread:
+                self.note(plan, "options added by " + ", ".join(chain.unread[:3]) + " are not known (not followed)")
+            _entry_defaults(script, values)
+        else:
+            values = _documented(_flags(args))
+            origin = "Megatron-LM's option, megatron/training/arguments.py"
 
-        def add(field: str, value: Any, key: str, detail: str) -> None:
-            self.add_checked(plan, field, value, Source("cli", None, None, key,
-                                                        f"{detail} (Megatron-LM's option, megatron/training/"
-                                                        "arguments.py)"), "medium")
+        def add(field: str, value: Any, key: str, detail: str, confidence: str = "medium") -> None:
+            self.add_checked(plan, field, value, Source("cli", None, None, key, f"{detail} ({origin})"), confidence)
 
-        for flag, field in (("--micro-batch-size", "batch.micro"), ("--global-batch-size", "batch.global"),
-                            ("--seq-length", "data.seq_len"), ("--num-workers", "data.num_workers")):
-            value = _int(flags.get(flag))
-            if value is not None:
-                add(field, value, flag, f"{flag} {value}")
-        mode = "bf16" if "--bf16" in flags else "fp16" if "--fp16" in flags else "fp32"
-        add("precision.mode", mode, "--bf16" if mode == "bf16" else "--fp16",
-            f"{'--' + mode if mode != 'fp32' else 'neither --bf16 nor --fp16'}: "
-            + ("16-bit parameters with fp32 main copies in the optimizer" if mode != "fp32" else "fp32 training"))
-        recompute = "--recompute-activations" in flags or "--recompute-granularity" in flags
-        add("memory.gradient_checkpointing", recompute, "--recompute-granularity",
-            "--recompute-* given" if recompute else "no --recompute-activations/--recompute-granularity")
-        sharded = "--use-distributed-optimizer" in flags
-        add("dist.sharding", "zero1" if sharded else "ddp", "--use-distributed-optimizer",
-            "--use-distributed-optimizer: optimizer states sharded over the data-parallel ranks" if sharded
-            else "no --use-distributed-optimizer: every data-parallel rank holds the whole optimizer")
-        add("optimizer.name", flags.get("--optimizer") or "adam", "--optimizer",
-            f"--optimizer {flags['--optimizer']}" if flags.get("--optimizer") else "--optimizer default adam")
-        if not any(w in f for f in flags if f not in ("--q-lora-rank", "--kv-lora-rank")
-                   for w in ("lora", "peft", "adapter")):
-            # the pretrain entry points train every parameter: arguments.py declares no adapter options
-            # (--q-lora-rank/--kv-lora-rank are multi-latent attention's low-rank projections, not LoRA)
-            add("peft.method", "none", "--micro-batch-size", "no LoRA/PEFT option: every parameter trains")
-        self._accumulation(project, flags, add)
-        self._size(flags, add)
+        contribute_fields(values, add, self._world(project), _flash_v2(chain, project), notes)
+        for text in notes:
+            self.note(plan, text)
+        declared = list(chain.dests) if chain is not None else [f.lstrip("-").replace("-", "_") for f in _flags(args)]
+        if chain is not None and chain.unread:
+            return  # options of an unread provider may name LoRA
+        if not any(w in d for d in declared if d not in _NOT_LORA for w in _LORA_WORDS):
+            # the pretrain entry points train every parameter: the parser declares no adapter options
+            add("peft.method", "none", "micro_batch_size",
+                "no LoRA/PEFT option declared" if chain is not None else "no LoRA/PEFT option given: every "
+                "parameter trains")
 
-    def _accumulation(self, project: Project, flags: dict[str, str], add) -> None:
+    @staticmethod
+    def _world(project: Project) -> Optional[int]:
         from preflight.adapters.launchers import parse_launch
 
-        micro, total = _int(flags.get("--micro-batch-size")), _int(flags.get("--global-batch-size"))
-        if not project.argv or micro is None or total is None:
-            return
+        if not project.argv:
+            return None
         info = parse_launch(project.argv)
-        world = info.total_procs or ((info.nodes or 1) * info.procs_per_node if info.procs_per_node else None)
-        if world is None:
-            return
-        split = 1
-        for flag in ("--tensor-model-parallel-size", "--pipeline-model-parallel-size", "--context-parallel-size"):
-            split *= _int(flags.get(flag)) or 1
-        if split < 1 or world % split or total % (micro * (world // split)):
-            return
-        dp = world // split
-        add("batch.grad_accum", total // (micro * dp), "--global-batch-size",
-            f"--global-batch-size {total} / (--micro-batch-size {micro} x {dp} data-parallel ranks: {world} "
-            f"processes over tensor x pipeline x context parallel {split})")
+        return info.total_procs or ((info.nodes or 1) * info.procs_per_node if info.procs_per_node else None)
 
-    def _size(self, flags: dict[str, str], add) -> None:
-        if "--swiglu" not in flags or "--disable-bias-linear" not in flags:
-            return
-        layers, hidden = _int(flags.get("--num-layers")), _int(flags.get("--hidden-size"))
-        heads, vocab = _int(flags.get("--num-attention-heads")), _int(flags.get("--vocab-size"))
-        ffn = _int(flags.get("--ffn-hidden-size"))
-        if None in (layers, hidden, heads, vocab, ffn):
-            return
-        groups = _int(flags.get("--num-query-groups")) if "--group-query-attention" in flags else heads
-        config = {"model_type": "llama", "num_hidden_layers": layers, "hidden_size": hidden,
-                  "num_attention_heads": heads, "num_key_value_heads": groups or heads, "intermediate_size": ffn,
-                  "vocab_size": vocab, "tie_word_embeddings": "--untie-embeddings-and-output-weights" not in flags}
-        channels = _int(flags.get("--kv-channels"))
-        if channels:
-            config["head_dim"] = channels
-        from preflight.estimate.arch import ArchitectureError, from_hf_config
 
+def _entry_defaults(script: ParsedPython, values: dict[str, tuple[Any, str]]) -> None:
+    """``initialize_megatron(extra_args, args_defaults={...})`` / ``pretrain(..., args_defaults={...})``:
+    ``validate_args`` sets each key whose parsed value is None (Megatron-LM ``pretrain_gpt.py``
+    ``args_defaults={'tokenizer_type': 'GPT2BPETokenizer'}``). A dict that is not a literal, or named by a
+    variable not assigned one literal once, makes every None default of the parser unknown."""
+    import ast
+
+    assigned: dict[str, Any] = {}
+    for node in ast.walk(script.tree):  # ``args_defaults = {...}`` under ``if __name__ == "__main__":`` too
+        if isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    assigned[t.id] = node.value if t.id not in assigned else None  # assigned twice: not known
+    found: list[ast.expr] = []
+    for node in ast.walk(script.tree):
+        if not isinstance(node, ast.Call):
+            continue
+        found += [k.value for k in node.keywords if k.arg == "args_defaults"]
+        name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+        if name == "initialize_megatron" and len(node.args) >= 2:
+            found.append(node.args[1])
+    for expr in found:
+        if isinstance(expr, ast.Name) and isinstance(assigned.get(expr.id), ast.Dict):
+            expr = assigned[expr.id]
         try:
-            total = from_hf_config(config, name="megatron").params_total
-        except ArchitectureError:
+            given = ast.literal_eval(expr)
+        except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+            given = None
+        if not isinstance(given, dict):
+            for key in [k for k, v in values.items() if v == (None, "default")]:
+                del values[key]  # set by a dict not read
             return
-        add("model.num_parameters", total, "--num-layers",
-            f"--num-layers {layers} --hidden-size {hidden} --ffn-hidden-size {ffn} --num-attention-heads {heads} "
-            f"(query groups {groups}) --vocab-size {vocab} --swiglu --disable-bias-linear: {total:,} parameters "
-            "counted as a Llama-layout decoder")
+        for key, value in given.items():
+            if isinstance(key, str) and values.get(key, (None, "default")) == (None, "default"):
+                values[key] = (value, f"args_defaults {key}={value!r} ({script.source.display}:{expr.lineno})")

@@ -409,6 +409,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
     variables that file sets are set at that line (nothing of it is run)."""
     from preflight.adapters.shell_commands import launch_tokens, line_parts, subscript
     from preflight.adapters.shell_getopts import apply_getopts, getopts_loops
+    from preflight.adapters.shell_tests import compound_condition, join_test_parts
 
     script = ShellScript(path=path)
     lines = text.splitlines()[:_MAX_LINES]
@@ -456,7 +457,7 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
             heredoc = (doc.group(1), doc.group(2), [])
             continue
         # a block's first line may carry a command: `if [ .. ]; then X=1; fi`
-        for part, guarded in line_parts(stripped, keep_else=True):
+        for part, guarded in join_test_parts(line_parts(stripped, keep_else=True), stripped):
             if part == "else":
                 if branches:
                     top = branches[-1]
@@ -466,11 +467,11 @@ def read_shell(text: str, path: str = "<script>", args: Sequence[str] = (),
                 head = part.split(None, 1)[0]
                 if head == "elif" and branches:
                     top = branches[-1]
-                    test = condition(part, vars_, empty) if top[1] is False else None
+                    test = compound_condition(part, condition, vars_, empty) if top[1] is False else None
                     top[0] = False if top[1] is True else test
                     top[1] = True if top[1] is True else (test if top[1] is False else None)
                 else:
-                    test = condition(part, vars_, empty) if head == "if" else None
+                    test = compound_condition(part, condition, vars_, empty) if head == "if" else None
                     branches.append([test, test])
                 depth += 1
                 continue
