@@ -197,6 +197,15 @@ PF603_BAD = [
     training:
       learning_rate: 1e-4  # warning: PF603
       output_dir: out
+    """),    # yacs issue 48: a bare `ON:` key is the boolean true; the file holds {True: True} under DCN
+    dedent("""
+    # --- configs/retinanet.yaml
+    MODEL:
+      DCN:
+        ON: True  # warning: PF603
+        STAGES: [3, 4, 5]
+      FPN:
+        "OFF": false
     """),
 ]
 
@@ -236,5 +245,17 @@ PF603_GOOD = [
     meta = yaml.safe_load(open("meta.yaml"))
     # --- train.yaml
     optimizer: {opt: adamW, lr: 1e-4}
+    """),    # tricky: quoted keys, the words as values, and `true:` keys of a label map are what they say
+    dedent("""
+    # --- configs/retinanet.yaml
+    MODEL:
+      DCN:
+        "ON": True
+        'OFF': no_stage
+      USE_FPN: on
+    label_names:
+      true: positive
+      false: negative
+      online: 3
     """),
 ]

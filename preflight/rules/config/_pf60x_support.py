@@ -34,6 +34,7 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
         return cached
     from pathlib import Path
 
+    from preflight.rules.config._pf603_keys import bool_keys
     from preflight.rules.config._pf603_scripts import script_read_floats
     from preflight.validate import dataclass_fields, validate_loaded
     from preflight.validate_kinds import detect
@@ -61,6 +62,7 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
                                         flags_from=flags_from, targets=targets, overridden=overridden).problems)
         if not targets:  # a file of no known kind that an audited script reads with PyYAML
             problems.extend(script_read_floats(project, config, source.text))
+        problems.extend(bool_keys(config, source.text))
     problems.extend(_hydra_problems(project))
     seen: set[tuple[Any, ...]] = set()
     unique = []
