@@ -230,6 +230,7 @@ JOB = {
     "PF287": "plan.pf287_absolute_interpolation_in_nested_file",
     "PF288": "plan.pf288_dict_copy_of_node_loses_root",
     "PF289": "plan.pf289_config_key_at_wrong_level",
+    "PF290": "plan.pf290_hydra_append_of_existing_key",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
