@@ -1,10 +1,13 @@
-"""PF603 for mapping keys: a bare ``ON:``/``OFF:``/``YES:``/``NO:`` key of a YAML config is the boolean
+"""PF603 for mapping keys and tuple-looking values. A bare ``ON:``/``OFF:``/``YES:``/``NO:`` key of a YAML config is the boolean
 true or false to every YAML 1.1 reader (PyYAML, and OmegaConf, whose loader is PyYAML's SafeLoader), so
 the file's key is ``True``, not the string ``"ON"`` (yacs issue 48: ``DCN: {ON: True}`` loads as
-``{True: True}`` and cannot be merged into the ``MODEL.DCN.ON`` default)."""
+``{True: True}`` and cannot be merged into the ``MODEL.DCN.ON`` default). A plain value written as a
+Python tuple (``pix_dim: (0.5, 0.5, 0.781)``) is a string: YAML has no tuple syntax (flow sequences
+are ``[...]``), so the code receives ``"(0.5, 0.5, 0.781)"`` (hydra issue 1135)."""
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Iterator
 
 if TYPE_CHECKING:
@@ -12,9 +15,13 @@ if TYPE_CHECKING:
 
 _WORDS = ("on", "off", "yes", "no")
 _BOOL_TAG = "tag:yaml.org,2002:bool"
+_STR_TAG = "tag:yaml.org,2002:str"
+_NUMBER = r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*"
+_TUPLE = re.compile(rf"^\((?:{_NUMBER},)+(?:{_NUMBER})?\)$")
 
 
-def _bool_keys(node: Any, path: tuple[str, ...], depth: int = 0) -> Iterator[tuple[tuple[str, ...], Any]]:
+def _traps(node: Any, path: tuple[str, ...], depth: int = 0) -> Iterator[tuple[str, tuple[str, ...], Any]]:
+    """("key", path, key node) of boolean-word keys and ("tuple", path, value node) of tuple-looking values."""
     import yaml
 
     if depth > 100:
@@ -24,18 +31,31 @@ def _bool_keys(node: Any, path: tuple[str, ...], depth: int = 0) -> Iterator[tup
             if isinstance(key, yaml.ScalarNode):
                 name = str(key.value)
                 if key.tag == _BOOL_TAG and key.style is None and name.lower() in _WORDS:
-                    yield (*path, name), key
-                yield from _bool_keys(value, (*path, name), depth + 1)
+                    yield "key", (*path, name), key
+                if isinstance(value, yaml.ScalarNode) and value.tag == _STR_TAG and value.style is None \
+                        and _TUPLE.match(str(value.value)):
+                    yield "tuple", (*path, name), value
+                yield from _traps(value, (*path, name), depth + 1)
     elif isinstance(node, yaml.SequenceNode):
         for i, value in enumerate(node.value):
-            yield from _bool_keys(value, (*path, str(i)), depth + 1)
+            yield from _traps(value, (*path, str(i)), depth + 1)
 
 
-def bool_keys(config: Any, text: str) -> list[Problem]:
-    """A problem for each plain YAML 1.1 boolean word used as a mapping key of ``config``."""
+def _evaluates(project: Any) -> bool:
+    """A script of the job parses strings as Python (``ast.literal_eval``, ``eval``): a tuple string is meant."""
+    for script in getattr(project, "scripts", []):
+        text = script.source.text
+        if "literal_eval" in text or "eval(" in text:
+            return True
+    return False
+
+
+def bool_keys(config: Any, text: str, project: Any = None) -> list[Problem]:
+    """A problem for each plain YAML 1.1 boolean word used as a mapping key of ``config``, and for each
+    plain value written as a Python tuple of numbers (unless the job evaluates strings as Python)."""
     from preflight.validate import Problem
 
-    if config.kind != "yaml" or not any(w in text.lower() for w in _WORDS):
+    if config.kind != "yaml" or not (any(w in text.lower() for w in _WORDS) or "(" in text):
         return []
     try:
         import yaml
@@ -46,10 +66,22 @@ def bool_keys(config: Any, text: str) -> list[Problem]:
     except (yaml.YAMLError, RecursionError, ValueError):
         return []
     out = []
-    for path, key in _bool_keys(root, ()):
+    evaluates: Any = None
+    for kind, path, key in _traps(root, ()):
+        dotted = ".".join(path)
+        if kind == "tuple":
+            if evaluates is None:
+                evaluates = _evaluates(project)
+            if evaluates:
+                continue
+            items = str(key.value).strip("()").rstrip(", ")
+            out.append(Problem(config.path, key.start_mark.line + 1, dotted, "warning", "yaml11-tuple",
+                               f"{key.value} is the string {str(key.value)!r}, not a tuple: YAML has no tuple "
+                               f"syntax, so `{dotted}` reaches the code (or the class Hydra instantiates) as "
+                               f"text and fails where numbers are expected; write a list: [{items}]"))
+            continue
         word = path[-1]
         value = word.lower() in ("on", "yes")
-        dotted = ".".join(path)
         out.append(Problem(config.path, key.start_mark.line + 1, dotted, "warning", "yaml11-bool-key",
                            f"the key `{word}:` is the boolean {str(value).lower()} in YAML 1.1 (PyYAML, OmegaConf), "
                            f"not the string {word!r}: the file holds {{{value}: ...}} where `{dotted}` was meant, so "
