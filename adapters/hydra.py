@@ -148,11 +148,13 @@ class HydraAdapter(Adapter):
                     self.note(plan, f"{where}: {_first_line(result.message)}: the composed config's values are "
                                     "unknown")
                     continue
-                if "Could not override '" not in result.message or "To append to your config use +" not in (
+                if ("Could not override '" not in result.message or "To append to your config use +" not in (
+                        result.message)) and "Could not append to config. An item is already at '" not in (
                         result.message):
                     project.errors.append(result)
-                # else: the launch overrides a key the config lacks, a bug of the job that the plan rule
-                # PF526 reports as a finding (not an input preflight could not read)
+                # else: the launch overrides a key the config lacks (PF526), or appends with `+` a key the
+                # config has (PF290): a bug of the job that the plan rule reports as a finding (not an input
+                # preflight could not read)
                 continue
             from preflight.adapters.hydra_resolvers import registered, using
 

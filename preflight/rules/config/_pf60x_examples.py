@@ -197,6 +197,23 @@ PF603_BAD = [
     training:
       learning_rate: 1e-4  # warning: PF603
       output_dir: out
+    """),    # hydra issue 1135: a Python tuple in a Hydra datamodule config is the string "(0.5, 0.5, 0.781)"
+    dedent("""
+    # --- configs/datamodule/ct.yaml
+    _target_: src.datamodules.CTDataModule
+    data_dir: data/ct
+    batch_size: 2
+    pix_dim: (0.5, 0.5, 0.781)  # warning: PF603
+    """),
+    # yacs issue 48: a bare `ON:` key is the boolean true; the file holds {True: True} under DCN
+    dedent("""
+    # --- configs/retinanet.yaml
+    MODEL:
+      DCN:
+        ON: True  # warning: PF603
+        STAGES: [3, 4, 5]
+      FPN:
+        "OFF": false
     """),
 ]
 
@@ -236,5 +253,38 @@ PF603_GOOD = [
     meta = yaml.safe_load(open("meta.yaml"))
     # --- train.yaml
     optimizer: {opt: adamW, lr: 1e-4}
+    """),    # the tuple written as a YAML list; a quoted tuple string; a parenthesised word
+    dedent("""
+    # --- configs/datamodule/ct.yaml
+    _target_: src.datamodules.CTDataModule
+    data_dir: data/ct
+    pix_dim: [0.5, 0.5, 0.781]
+    label: "(0.5, 0.5)"
+    note: (see README)
+    """),
+    # tricky: the project parses the string as Python itself
+    dedent("""
+    # --- train.py
+    import ast
+
+    import yaml
+
+    cfg = yaml.safe_load(open("config.yaml"))
+    spacing = ast.literal_eval(cfg["pix_dim"])
+    # --- config.yaml
+    pix_dim: (0.5, 0.5, 0.781)
+    """),
+    # tricky: quoted keys, the words as values, and `true:` keys of a label map are what they say
+    dedent("""
+    # --- configs/retinanet.yaml
+    MODEL:
+      DCN:
+        "ON": True
+        'OFF': no_stage
+      USE_FPN: on
+    label_names:
+      true: positive
+      false: negative
+      online: 3
     """),
 ]

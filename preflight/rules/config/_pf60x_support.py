@@ -34,6 +34,7 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
         return cached
     from pathlib import Path
 
+    from preflight.rules.config._pf603_keys import bool_keys
     from preflight.rules.config._pf603_scripts import script_read_floats
     from preflight.validate import dataclass_fields, validate_loaded
     from preflight.validate_kinds import detect
@@ -61,7 +62,9 @@ def config_problems(pctx: PlanContext) -> list[Problem]:
                                         flags_from=flags_from, targets=targets, overridden=overridden).problems)
         if not targets:  # a file of no known kind that an audited script reads with PyYAML
             problems.extend(script_read_floats(project, config, source.text))
+        problems.extend(bool_keys(config, source.text, project))
     problems.extend(_hydra_problems(project))
+    problems.extend(_composed_file_traps(project, {source.path for source, _ in project.configs}))
     seen: set[tuple[Any, ...]] = set()
     unique = []
     for p in sorted(problems, key=lambda p: p.sort_key()):
@@ -132,6 +135,30 @@ def _hydra_problems(project: Any) -> list[Problem]:
                 text = _read(loaded.path, project.root)
                 out.extend(validate_loaded(loaded, text, targets=targets).problems)
         out.extend(_override_problems(composed, nodes))
+    return out
+
+
+def _composed_file_traps(project: Any, given: set[Any]) -> list[Problem]:
+    """PF603's key and tuple traps in the files each Hydra composition loaded (a config folder given with
+    ``--config`` is read through the composition, not as a list of configs)."""
+    from pathlib import Path
+
+    from preflight.adapters.hydra import Composed, compositions
+    from preflight.rules.config._pf603_keys import bool_keys
+
+    given_abs = {str(Path(p).resolve()) for p in given}
+    out: list[Problem] = []
+    seen: set[str] = set()
+    for composed in compositions(project):
+        if not isinstance(composed, Composed):
+            continue
+        for loaded in composed.files.values():
+            if loaded.path in seen or str((Path(project.root) / loaded.path).resolve()) in given_abs:
+                continue
+            seen.add(loaded.path)
+            text = _read(loaded.path, project.root)
+            if text:
+                out.extend(bool_keys(loaded, text, project))
     return out
 
 

@@ -34,7 +34,14 @@ preflight validates, judged by the reader that really loads the file:
   loads and no PyYAML read (`yaml.safe_load`, `parse_yaml_file`, `TrlParser`) mean OmegaConf;
 - `yes`, `no`, `on`, `off`: booleans in YAML 1.1 (PyYAML and OmegaConf), flagged where
   the key expects a string (`mixed_precision: no` in an accelerate config);
-- `010`: the octal number 8; `1:30`: the base-60 number 90.
+- `010`: the octal number 8; `1:30`: the base-60 number 90;
+- a bare `ON:`, `OFF:`, `YES:` or `NO:` used as a mapping **key** in any YAML config of the
+  job: both readers make it the boolean key `True`/`False` (yacs issue 48: `DCN: {ON: True}`
+  loads as `{True: True}`, which `merge_from_file` cannot match to the `MODEL.DCN.ON`
+  default), reported as a warning;
+- a plain value written as a Python tuple of numbers (`pix_dim: (0.5, 0.5, 0.781)`): YAML
+  has no tuple syntax, so it is the string `"(0.5, 0.5, 0.781)"` (hydra issue 1135), a
+  warning unless a script of the job parses strings as Python (`ast.literal_eval`, `eval`).
 
 An error when the value then has the wrong type for its key, a warning otherwise.
 
@@ -45,7 +52,7 @@ misbehaves in the optimizer; `mixed_precision: no` becomes `False`.
 
 ## How to fix it
 
-Write `1.0e-4` (or `0.0001`), quote strings (`'no'`), drop leading zeros.
+Write `1.0e-4` (or `0.0001`), quote strings (`'no'`) and keys (`"ON":`), drop leading zeros, write tuples as lists (`[0.5, 0.5]`).
 """
     bad_examples = examples("preflight.rules.config._pf60x_examples", "PF603_BAD")
     good_examples = examples("preflight.rules.config._pf60x_examples", "PF603_GOOD")

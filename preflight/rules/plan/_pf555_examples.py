@@ -203,6 +203,40 @@ PF559_BAD = [
                    jobs="hydra:\n  launcher:\n    n_jobs: 4\n"),
 ]
 
+# held-out-23 (hydra issue 2021's shape): the sweep lives in the config and the device comes from it
+_CONFIG_SWEEP = textwrap.dedent("""
+    # --- train.py
+    import hydra
+    import torch
+
+
+    @hydra.main(version_base=None, config_path="conf", config_name="config")
+    def main(cfg):
+        device = torch.device(cfg.device){pin}
+        model = torch.nn.Linear(8, 2).to(device)
+        return float(model.weight.sum())
+
+
+    if __name__ == "__main__":
+        main()
+    # --- conf/config.yaml
+    defaults:
+      - override hydra/launcher: joblib
+      - _self_
+    device: {device}
+    lr: 0.1
+    hydra:
+      launcher:
+        n_jobs: 4
+      sweeper:
+        params:
+          lr: 0.2,0.1,0.05
+    # --- launch
+    python train.py --multirun
+""")
+
+PF559_BAD.append(_CONFIG_SWEEP.format(pin="  # warning: PF559", device="cuda"))
+
 PF559_GOOD = [
     # the fix: a GPU per job
     _JOBLIB.format(imp="from hydra.core.hydra_config import HydraConfig\n",
@@ -210,4 +244,6 @@ PF559_GOOD = [
                    jobs="hydra:\n  launcher:\n    n_jobs: 4\n"),
     # one job at a time
     _JOBLIB.format(imp="", device='torch.device("cuda")', pin="", jobs="hydra:\n  launcher:\n    n_jobs: 1\n"),
+    # tricky: the config's device is per job (the sweep job's number picks the GPU)
+    _CONFIG_SWEEP.format(pin="", device="cuda:${hydra:job.num}"),
 ]

@@ -10,7 +10,7 @@ from preflight.diagnostics import Category, Evidence, Finding, Severity
 from preflight.plan_rules import PlanContext, PlanRule
 from preflight.registry import register
 from preflight.rules.base import examples
-from preflight.rules.plan._hydra_app_support import hydra_main_apps
+from preflight.rules.plan._hydra_app_support import config_chain, hydra_main_apps, lookup
 from preflight.rules.plan.pf548_optuna_jobs_on_basic_launcher import _choices, _yaml_configs
 from preflight.rules.plan.pf558_multirun_jobs_share_output_file import _is_sweep
 
@@ -25,6 +25,27 @@ def _default_gpu(node: ast.AST) -> bool:
         return True
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "cuda" \
         and not node.args
+
+
+def _config_default_gpu(node: ast.AST, root: str, config: object) -> bool:
+    """``torch.device(cfg.device)`` / ``x.to(cfg.device)`` where the composed config's value is ``cuda``/``cuda:0``
+    (a value built from ``${hydra:job.num}`` is a GPU per job, not this)."""
+    if not (isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("device", "to")):
+        return False
+    path = config_chain(node.args[0], root)
+    return path is not None and lookup(config, path) in ("cuda", "cuda:0")
+
+
+def _config_sweep(pctx: PlanContext) -> bool:
+    """The config itself sweeps: a non-empty ``hydra.sweeper.params`` (Hydra 1.2+), which ``--multirun`` runs."""
+    for cfg in _yaml_configs(pctx):
+        hydra = cfg.data.get("hydra") if isinstance(cfg.data, dict) else None
+        sweeper = hydra.get("sweeper") if isinstance(hydra, dict) else None
+        params = sweeper.get("params") if isinstance(sweeper, dict) else None
+        if isinstance(params, dict) and params:
+            return True
+    return False
 
 
 def _jobs(pctx: PlanContext) -> Optional[int]:
@@ -63,11 +84,14 @@ class ParallelSweepJobsOnOneGpu(PlanRule):
     explanation = """
 ## What it finds
 
-A `--multirun` sweep launched with Hydra's joblib launcher (`override hydra/launcher:
-joblib`) running more than one job at a time (`n_jobs` > 1, or not set: the plugin's
-default is -1, one job per CPU), whose `@hydra.main` function puts the model on the
-default GPU (`torch.device("cuda")`, `"cuda:0"`, `.cuda()`) and never picks a GPU per
-job (`HydraConfig.get().job.num`, `CUDA_VISIBLE_DEVICES`, `torch.cuda.set_device`, ...).
+A `--multirun` sweep (values on the launch line, or the config's `hydra.sweeper.params`)
+launched with Hydra's joblib launcher (`override hydra/launcher: joblib`) running more
+than one job at a time (`n_jobs` > 1, or not set: the plugin's default is -1, one job per
+CPU), whose `@hydra.main` function puts the model on the default GPU
+(`torch.device("cuda")`, `"cuda:0"`, `.cuda()`, or `torch.device(cfg.device)` with
+`device: cuda` in the composed config) and never picks a GPU per job
+(`HydraConfig.get().job.num`, `cuda:${hydra:job.num}`, `CUDA_VISIBLE_DEVICES`,
+`torch.cuda.set_device`, ...).
 
 ## Why it matters
 
@@ -85,7 +109,8 @@ launcher with `gpus_per_task`), or run one job at a time (`hydra.launcher.n_jobs
 
 ## When preflight stays silent
 
-* The joblib launcher is not selected, `n_jobs` is 1, or the launch sweeps nothing.
+* The joblib launcher is not selected, `n_jobs` is 1, or neither the launch nor the config's
+  `hydra.sweeper.params` sweeps anything.
 * The file picks devices per job or hands devices to a trainer that places them.
 """
     bad_examples = examples("preflight.rules.plan._pf555_examples", "PF559_BAD")
@@ -99,13 +124,15 @@ launcher with `gpus_per_task`), or run one job at a time (`hydra.launcher.n_jobs
         jobs = _jobs(pctx)
         if jobs is None or jobs in (0, 1):
             return
-        for _comp, script, fn in hydra_main_apps(project):
-            if not _is_sweep(project.script_args(script)):
+        for comp, script, fn in hydra_main_apps(project):
+            if not (_is_sweep(project.script_args(script)) or _config_sweep(pctx)):
                 continue
             text = script.text if script.text is not None else script.source.text
             if any(word in text for word in _PER_JOB):
                 continue
-            node = next((n for n in ast.walk(fn) if _default_gpu(n)), None)
+            root = fn.args.args[0].arg
+            node = next((n for n in ast.walk(fn) if _default_gpu(n) or _config_default_gpu(n, root, comp.config)),
+                        None)
             if node is None:
                 continue
             shown = "all CPUs (the plugin's default n_jobs -1)" if jobs < 0 else str(jobs)
