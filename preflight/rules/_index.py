@@ -230,6 +230,7 @@ JOB = {
     "PF281": "plan.pf281_engine_zero_grad_every_micro_batch",
     "PF282": "plan.pf282_offload_optimizer_at_zero_stage_0",
     "PF284": "plan.pf284_best_save_strategy_keeps_last_weights",
+    "PF285": "plan.pf285_torch_clip_after_accelerate_deepspeed_backward",
     "PF405": "plan.pf405_manual_optimization_with_trainer_flags",
     "PF406": "plan.pf406_compute_loss_ignores_num_items",
     "PF407": "plan.pf407_removed_quantization_kwargs",
