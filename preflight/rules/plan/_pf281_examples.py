@@ -96,4 +96,7 @@ GOOD_EXAMPLES = [
             engine.backward(loss)
             engine.step()
             disc_optimizer.zero_grad()""", ga=8, zero=_STAGE1),
+    # tricky-correct: bf16 with an fp32 accumulation dtype keeps the sum outside `.grad`
+    _TRAIN.format(body=_TOP.format(pin=""), ga=8,
+                  zero=', "bf16": {"enabled": true}, "data_types": {"grad_accum_dtype": "fp32"}' + _STAGE1),
 ]

@@ -113,8 +113,10 @@ update at each boundary. Or call it only when `engine.is_gradient_accumulation_b
   outside the micro-batch loop.
 * The loop's `step()` is guarded by the script's own accumulation window (PF546's
   finding), or the loop does not call the engine's `backward`.
-* Not read: a config with `data_types.grad_accum_dtype` or bf16 where DeepSpeed keeps
-  a separate fp32 accumulation copy; the finding is a warning.
+* The config sets `data_types.grad_accum_dtype` to fp32: under bf16/fp16 DeepSpeed then
+  runs its BF16 optimizer or a `grad_accum` attribute that moves each micro-batch's
+  gradient out of `.grad` (by default the accumulation dtype is the model dtype and
+  `.grad` holds the sum).
 """
     bad_examples = examples("preflight.rules.plan._pf281_examples", "BAD_EXAMPLES")
     good_examples = examples("preflight.rules.plan._pf281_examples", "GOOD_EXAMPLES")
@@ -124,7 +126,10 @@ update at each boundary. Or call it only when `engine.is_gradient_accumulation_b
         for cfg, block, prefix in pctx.deepspeed_configs():
             steps = block.get("gradient_accumulation_steps")
             stage = _stage(block)
-            if isinstance(steps, int) and _int(steps) and steps > 1 and stage in (0, 1):
+            types = block.get("data_types")
+            separate = isinstance(types, dict) and str(types.get("grad_accum_dtype", "")).lower() in (
+                "fp32", "float32", "float", "torch.float32")
+            if isinstance(steps, int) and _int(steps) and steps > 1 and stage in (0, 1) and not separate:
                 windows.append((cfg, block, prefix, steps, stage))
         if len(windows) != 1:
             return  # none, or several configs that may disagree: which one runs is not known
